@@ -1,0 +1,104 @@
+// Command ptc runs PTC-Lisp programs: evaluate a file or an expression,
+// explore in a REPL, check conformance vectors, and time workloads.
+//
+//	ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
+//	ptc repl [-c CONTEXT]
+//	ptc conform FILE.jsonl
+//	ptc bench [-c CONTEXT] [-n RUNS] [--json] FILE
+//
+// Exit status: 0 on success, 1 when the program (or a vector) fails, 2 on
+// bad usage.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
+  ptc repl [-c CONTEXT.json|.edn]
+  ptc conform FILE.jsonl
+  ptc bench [-c CONTEXT] [-n RUNS] [--json] FILE
+run "ptc COMMAND -h" for the flags of a command
+`
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// run is main without the process: testable with any args and streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "eval":
+		return cmdEval(rest, stdout, stderr)
+	case "repl":
+		return cmdRepl(rest, stdin, stdout, stderr)
+	case "conform":
+		return cmdConform(rest, stdout, stderr)
+	case "bench":
+		return cmdBench(rest, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ptc: unknown command %q\n%s", cmd, usage)
+	return exitUsage
+}
+
+// parseFlags parses flags that may appear before or after the positional
+// arguments, and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ptc %s %s\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// isTerminal reports whether r is an interactive terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func trimTrailingNewline(s string) string { return strings.TrimRight(s, "\n") }

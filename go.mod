@@ -1,0 +1,3 @@
+module github.com/ptc-go/ptc
+
+go 1.24

@@ -1,0 +1,428 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// Config tells the analyzer about its surroundings. The zero value is usable
+// (no builtins: every free symbol is a user-namespace name).
+type Config struct {
+	// IsBuiltin reports whether the runtime provides a builtin function or
+	// constant under the canonical name (for example "map",
+	// "clojure.string/join", "Math/sqrt", "Double/NaN").
+	IsBuiltin func(name string) bool
+	// Hint, when set, returns a one-line explanation for a symbol that is
+	// neither local nor builtin and has a PTC-Lisp alternative (for example
+	// "atom" or "swap!"). Such symbols are reported as errors at analysis time
+	// instead of being treated as user-namespace names.
+	Hint func(name string) string
+	// MaxDepth bounds the nesting of forms the analyzer descends into; 0 means 512.
+	MaxDepth int
+	// MaxErrors stops analysis after that many errors; 0 means 10.
+	MaxErrors int
+}
+
+// Error is an analysis error: a form that is not valid PTC-Lisp.
+type Error struct {
+	Pos  syntax.Pos
+	Kind string // invalid_form, invalid_arity, unbound_var, arity_mismatch, ...
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// ErrorList is the list of errors of one analysis.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", l[0].Error(), len(l)-1)
+}
+
+// Unwrap returns the errors for errors.Is/As.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}
+
+// bailout unwinds the analysis when the error budget is spent.
+type bailout struct{}
+
+// analyzer holds the state of one analysis.
+type analyzer struct {
+	cfg     Config
+	errs    ErrorList
+	fn      *fnScope
+	depth   int
+	gensymN int
+	globals map[string]bool
+	uses    []GlobalUse
+	defs    []string
+	defSet  map[string]bool
+}
+
+// fnScope is the scope of one function arity (or of the top level).
+type fnScope struct {
+	parent   *fnScope
+	locals   []local
+	next     int // next free slot
+	max      int // frame size
+	captures []Capture
+	capIdx   map[string]int
+	self     string // name of a named fn, reachable as Self
+	recur    *recurTarget
+}
+
+type local struct {
+	name string
+	slot int
+}
+
+// recurTarget is what a recur in tail position rebinds.
+type recurTarget struct {
+	loop  *Loop // nil: the function arity
+	arity int   // number of values recur must pass
+	kind  string
+}
+
+// Analyze checks and lowers the forms of a program.
+func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
+	if cfg.MaxDepth <= 0 {
+		cfg.MaxDepth = 512
+	}
+	if cfg.MaxErrors <= 0 {
+		cfg.MaxErrors = 10
+	}
+	a := &analyzer{cfg: cfg, globals: map[string]bool{}, defSet: map[string]bool{}}
+	a.fn = &fnScope{capIdx: map[string]int{}}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			prog, err = nil, a.errs
+		}
+	}()
+	// Collect top-level defs first so that forward references between
+	// top-level defn forms resolve (late binding, as in the reference).
+	for _, f := range forms {
+		a.predeclare(f)
+	}
+	body := make([]Expr, 0, len(forms))
+	for _, f := range forms {
+		body = append(body, a.expr(f, false))
+	}
+	if len(a.errs) > 0 {
+		return nil, a.errs
+	}
+	var pos syntax.Pos
+	if len(forms) > 0 {
+		pos = forms[0].Pos()
+	} else {
+		pos = syntax.Pos{Line: 1, Col: 1}
+	}
+	var top Expr
+	switch len(body) {
+	case 0:
+		top = &Const{At: At{pos}}
+	case 1:
+		top = body[0]
+	default:
+		top = &Do{At: At{pos}, Body: body}
+	}
+	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}, nil
+}
+
+// predeclare records the name of a top-level (def name ...) or (defn name ...).
+func (a *analyzer) predeclare(n syntax.Node) {
+	l, ok := n.(*syntax.List)
+	if !ok || len(l.Items) < 2 {
+		return
+	}
+	head, ok := l.Items[0].(*syntax.Symbol)
+	if !ok || head.Ns != "" {
+		return
+	}
+	switch head.Name {
+	case "def", "defn", "defn-", "defonce", "declare":
+		for _, it := range l.Items[1:] {
+			if s, ok := it.(*syntax.Symbol); ok && s.Ns == "" && !a.isBuiltin(s.Name) {
+				a.addDef(s.Name)
+			}
+			if head.Name != "declare" {
+				break
+			}
+		}
+	case "do":
+		for _, it := range l.Items[1:] {
+			a.predeclare(it)
+		}
+	}
+}
+
+func (a *analyzer) addDef(name string) {
+	if !a.defSet[name] {
+		a.defSet[name] = true
+		a.defs = append(a.defs, name)
+	}
+}
+
+// errorf records an error and returns a placeholder expression so that
+// analysis can go on and report further, independent errors.
+func (a *analyzer) errorf(pos syntax.Pos, kind, format string, args ...any) Expr {
+	a.errs = append(a.errs, &Error{Pos: pos, Kind: kind, Msg: fmt.Sprintf(format, args...)})
+	if len(a.errs) >= a.cfg.MaxErrors {
+		panic(bailout{})
+	}
+	return &Const{At: At{pos}}
+}
+
+func (a *analyzer) isBuiltin(name string) bool {
+	return a.cfg.IsBuiltin != nil && a.cfg.IsBuiltin(name)
+}
+
+// ---- scopes -------------------------------------------------------------
+
+// declare binds name to a fresh slot in the current function scope.
+func (a *analyzer) declare(name string) int {
+	f := a.fn
+	slot := f.next
+	f.next++
+	if f.next > f.max {
+		f.max = f.next
+	}
+	f.locals = append(f.locals, local{name, slot})
+	return slot
+}
+
+// temp reserves an anonymous slot.
+func (a *analyzer) temp() int { return a.declare(" temp") }
+
+// mark and release delimit a block scope: slots are reused after the block,
+// which is safe because closures copy what they capture.
+type scopeMark struct{ locals, next int }
+
+func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next} }
+func (a *analyzer) release(m scopeMark) {
+	a.fn.locals = a.fn.locals[:m.locals]
+	a.fn.next = m.next
+}
+
+// resolveLocal finds name among the lexical bindings of the current function
+// and its enclosing functions, creating captures as needed.
+func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
+	return resolveIn(a.fn, name, pos)
+}
+
+func resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, bool) {
+	for i := len(f.locals) - 1; i >= 0; i-- {
+		if f.locals[i].name == name {
+			return &Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}, true
+		}
+	}
+	if f.self != "" && f.self == name {
+		return &Self{At: At{pos}, Name: name}, true
+	}
+	if idx, ok := f.capIdx[name]; ok {
+		return &Captured{At: At{pos}, Name: name, Index: idx}, true
+	}
+	if f.parent == nil {
+		return nil, false
+	}
+	outer, ok := resolveIn(f.parent, name, pos)
+	if !ok {
+		return nil, false
+	}
+	c := Capture{Name: name}
+	switch o := outer.(type) {
+	case *Local:
+		c.From, c.Index = FromLocal, o.Slot
+	case *Captured:
+		c.From, c.Index = FromCaptured, o.Index
+	case *Self:
+		c.From = FromSelf
+	}
+	idx := len(f.captures)
+	f.captures = append(f.captures, c)
+	f.capIdx[name] = idx
+	return &Captured{At: At{pos}, Name: name, Index: idx}, true
+}
+
+// isLocal reports whether name is lexically bound (without creating captures).
+func (a *analyzer) isLocal(name string) bool {
+	for f := a.fn; f != nil; f = f.parent {
+		for i := len(f.locals) - 1; i >= 0; i-- {
+			if f.locals[i].name == name {
+				return true
+			}
+		}
+		if f.self == name {
+			return true
+		}
+	}
+	return false
+}
+
+// localNames lists the names visible at this point (for suggestions).
+func (a *analyzer) localNames() []string {
+	var names []string
+	for f := a.fn; f != nil; f = f.parent {
+		for _, l := range f.locals {
+			if !strings.HasPrefix(l.name, " ") {
+				names = append(names, l.name)
+			}
+		}
+	}
+	return names
+}
+
+// ---- expressions --------------------------------------------------------
+
+// expr analyzes one form. tail reports whether the form is in tail position
+// of the innermost loop or function (where recur is allowed).
+func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
+	a.depth++
+	defer func() { a.depth-- }()
+	if a.depth > a.cfg.MaxDepth {
+		a.errorf(n.Pos(), "invalid_form", "program nesting too deep (more than %d levels)", a.cfg.MaxDepth)
+		panic(bailout{})
+	}
+	pos := n.Pos()
+	switch n := n.(type) {
+	case *syntax.Nil:
+		return &Const{At: At{pos}}
+	case *syntax.Bool:
+		return &Const{At: At{pos}, Value: n.Value}
+	case *syntax.Int:
+		return &Const{At: At{pos}, Value: n.Value}
+	case *syntax.Float:
+		return &Const{At: At{pos}, Value: n.Value}
+	case *syntax.String:
+		return &Const{At: At{pos}, Value: n.Value}
+	case *syntax.Keyword:
+		return &Keyword{At: At{pos}, Name: n.Name}
+	case *syntax.Symbol:
+		return a.symbol(n)
+	case *syntax.Vector:
+		return &VectorLit{At: At{pos}, Items: a.exprs(n.Items)}
+	case *syntax.Set:
+		return &SetLit{At: At{pos}, Items: a.exprs(n.Items)}
+	case *syntax.Map:
+		m := &MapLit{At: At{pos}}
+		for i := 0; i+1 < len(n.Items); i += 2 {
+			m.Keys = append(m.Keys, a.expr(n.Items[i], false))
+			m.Vals = append(m.Vals, a.expr(n.Items[i+1], false))
+		}
+		return m
+	case *syntax.List:
+		return a.list(n, tail)
+	case *syntax.ShortFn:
+		return a.shortFn(n)
+	case *syntax.Quote:
+		return a.quote(n.Form, pos)
+	case *syntax.VarQuote:
+		return a.varRef(n.Sym, pos)
+	case *syntax.Regex:
+		return &Call{At: At{pos}, Fn: a.builtinRef("re-pattern", pos),
+			Args: []Expr{&Const{At: At{pos}, Value: n.Pattern}}}
+	}
+	return a.errorf(pos, "invalid_form", "unsupported form %s", syntax.Format(n))
+}
+
+func (a *analyzer) exprs(ns []syntax.Node) []Expr {
+	out := make([]Expr, len(ns))
+	for i, n := range ns {
+		out[i] = a.expr(n, false)
+	}
+	return out
+}
+
+// body analyzes forms as an implicit do; the last one inherits tail.
+func (a *analyzer) body(forms []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	switch len(forms) {
+	case 0:
+		return &Const{At: At{pos}}
+	case 1:
+		return a.expr(forms[0], tail)
+	}
+	out := make([]Expr, len(forms))
+	for i, f := range forms {
+		out[i] = a.expr(f, tail && i == len(forms)-1)
+	}
+	return &Do{At: At{pos}, Body: out}
+}
+
+func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
+	return &Builtin{At: At{pos}, Name: name}
+}
+
+// quote turns a quoted literal into data. PTC-Lisp has no symbols as values
+// and no lists: a quoted list is a vector.
+func (a *analyzer) quote(n syntax.Node, pos syntax.Pos) Expr {
+	switch n := n.(type) {
+	case *syntax.List:
+		return &VectorLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}
+	case *syntax.Vector:
+		return &VectorLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}
+	case *syntax.Set:
+		return &SetLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}
+	case *syntax.Map:
+		items := a.quoteItems(n.Items, pos)
+		m := &MapLit{At: At{n.Pos()}}
+		for i := 0; i+1 < len(items); i += 2 {
+			m.Keys = append(m.Keys, items[i])
+			m.Vals = append(m.Vals, items[i+1])
+		}
+		return m
+	case *syntax.Symbol:
+		return a.errorf(n.Pos(), "invalid_form",
+			"quoted symbol '%s: PTC-Lisp has no symbol values; use a keyword :%s or a string \"%s\"",
+			symText(n), n.Name, n.Name)
+	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword:
+		return a.expr(n, false)
+	}
+	return a.errorf(n.Pos(), "invalid_form", "cannot quote %s: quote only literal data, e.g. '(1 2 3)", syntax.Format(n))
+}
+
+func (a *analyzer) quoteItems(items []syntax.Node, pos syntax.Pos) []Expr {
+	out := make([]Expr, len(items))
+	for i, it := range items {
+		out[i] = a.quote(it, pos)
+	}
+	return out
+}
+
+func symText(s *syntax.Symbol) string {
+	if s.Ns != "" {
+		return s.Ns + "/" + s.Name
+	}
+	return s.Name
+}
+
+func (a *analyzer) varRef(s *syntax.Symbol, pos syntax.Pos) Expr {
+	if s == nil || s.Ns != "" {
+		return a.errorf(pos, "invalid_form", "#' needs the name of a def'd var")
+	}
+	if !a.defSet[s.Name] {
+		a.useGlobal(s.Name, pos)
+	}
+	return &VarRef{At: At{pos}, Name: s.Name}
+}
+
+func (a *analyzer) useGlobal(name string, pos syntax.Pos) {
+	if !a.globals[name] {
+		a.globals[name] = true
+		a.uses = append(a.uses, GlobalUse{Name: name, Pos: pos})
+	}
+}

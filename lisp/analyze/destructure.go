@@ -1,0 +1,189 @@
+package analyze
+
+import (
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// pattern analyzes a binding form and declares the names it binds.
+//
+//	x                          a symbol binds the whole value
+//	[a [b c] & more :as all]   sequential destructuring
+//	{:keys [a b] :strs [c] :or {a 1} :as m, local :key}   map destructuring
+func (a *analyzer) pattern(n syntax.Node) Pattern {
+	a.depth++
+	defer func() { a.depth-- }()
+	if a.depth > a.cfg.MaxDepth {
+		a.errorf(n.Pos(), "invalid_form", "binding pattern nesting too deep")
+		panic(bailout{})
+	}
+	switch n := n.(type) {
+	case *syntax.Symbol:
+		if n.Ns != "" {
+			a.errorf(n.Pos(), "invalid_form", "cannot bind the qualified name %s: use a plain name", symText(n))
+			return &BindSlot{Slot: a.temp()}
+		}
+		if n.Name == "&" {
+			a.errorf(n.Pos(), "invalid_form", "& must be followed by exactly one name, inside a vector pattern")
+			return &BindSlot{Slot: a.temp()}
+		}
+		return &BindSlot{Name: n.Name, Slot: a.declare(n.Name)}
+	case *syntax.Vector:
+		return a.vectorPattern(n)
+	case *syntax.Map:
+		return a.mapPattern(n)
+	}
+	a.errorf(n.Pos(), "invalid_form",
+		"cannot bind to %s: a binding is a name, a vector pattern [a b] or a map pattern {:keys [a b]}", syntax.Format(n))
+	return &BindSlot{Slot: a.temp()}
+}
+
+func (a *analyzer) vectorPattern(v *syntax.Vector) Pattern {
+	p := &BindVector{At: At{v.Pos()}, As: -1}
+	items := v.Items
+	for i := 0; i < len(items); i++ {
+		if s, ok := items[i].(*syntax.Symbol); ok && s.Ns == "" && s.Name == "&" {
+			if i+1 >= len(items) {
+				a.errorf(s.Pos(), "invalid_form", "& must be followed by a name in a vector pattern")
+				return p
+			}
+			if p.Rest != nil {
+				a.errorf(s.Pos(), "invalid_form", "a vector pattern can have only one &")
+				return p
+			}
+			p.Rest = a.pattern(items[i+1])
+			i++
+			continue
+		}
+		if kw, ok := items[i].(*syntax.Keyword); ok && kw.Name == "as" {
+			if i+2 != len(items) {
+				a.errorf(kw.Pos(), "invalid_form", ":as must be followed by one name at the end of a vector pattern")
+				return p
+			}
+			s, ok := items[i+1].(*syntax.Symbol)
+			if !ok || s.Ns != "" {
+				a.errorf(items[i+1].Pos(), "invalid_form", ":as must be followed by a name")
+				return p
+			}
+			p.As = a.declare(s.Name)
+			break
+		}
+		if p.Rest != nil {
+			a.errorf(items[i].Pos(), "invalid_form", "only :as may follow the & name in a vector pattern")
+			return p
+		}
+		p.Items = append(p.Items, a.pattern(items[i]))
+	}
+	return p
+}
+
+func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
+	p := &BindMap{At: At{m.Pos()}, As: -1}
+	defaults := map[string]syntax.Node{}
+	var asSym *syntax.Symbol
+	// First pass: collect :or and :as so that defaults attach to their keys.
+	for i := 0; i+1 < len(m.Items); i += 2 {
+		kw, ok := m.Items[i].(*syntax.Keyword)
+		if !ok {
+			continue
+		}
+		switch kw.Name {
+		case "or":
+			om, ok := m.Items[i+1].(*syntax.Map)
+			if !ok {
+				a.errorf(m.Items[i+1].Pos(), "invalid_form", ":or must be followed by a map of defaults, e.g. :or {a 0}")
+				continue
+			}
+			for j := 0; j+1 < len(om.Items); j += 2 {
+				s, ok := om.Items[j].(*syntax.Symbol)
+				if !ok || s.Ns != "" {
+					a.errorf(om.Items[j].Pos(), "invalid_form", ":or keys must be the bound names, got %s", syntax.Format(om.Items[j]))
+					continue
+				}
+				defaults[s.Name] = om.Items[j+1]
+			}
+		case "as":
+			s, ok := m.Items[i+1].(*syntax.Symbol)
+			if !ok || s.Ns != "" {
+				a.errorf(m.Items[i+1].Pos(), "invalid_form", ":as must be followed by a name")
+				continue
+			}
+			asSym = s
+		}
+	}
+	// Defaults are evaluated in the enclosing scope, before this pattern's names exist.
+	defaultExpr := map[string]Expr{}
+	for name, d := range defaults {
+		defaultExpr[name] = a.expr(d, false)
+	}
+	for i := 0; i+1 < len(m.Items); i += 2 {
+		k, v := m.Items[i], m.Items[i+1]
+		if kw, ok := k.(*syntax.Keyword); ok {
+			switch kw.Name {
+			case "or", "as":
+				continue
+			case "keys", "strs":
+				vec, ok := v.(*syntax.Vector)
+				if !ok {
+					a.errorf(v.Pos(), "invalid_form", ":%s must be followed by a vector of names, e.g. :%s [a b]", kw.Name, kw.Name)
+					continue
+				}
+				for _, it := range vec.Items {
+					var name string
+					switch s := it.(type) {
+					case *syntax.Symbol:
+						name = s.Name // a qualified symbol binds its name part
+					case *syntax.Keyword:
+						name = s.Name
+						if j := lastSlash(name); j >= 0 {
+							name = name[j+1:]
+						}
+					case *syntax.String:
+						name = s.Value
+					default:
+						a.errorf(it.Pos(), "invalid_form", ":%s lists names, got %s", kw.Name, syntax.Format(it))
+						continue
+					}
+					key := name
+					if s, ok := it.(*syntax.Keyword); ok {
+						key = s.Name
+					}
+					p.Keys = append(p.Keys, MapKey{Key: key, Keyword: kw.Name == "keys",
+						Pattern: &BindSlot{Name: name, Slot: a.declare(name)}, Default: defaultExpr[name]})
+				}
+				continue
+			case "syms":
+				a.errorf(kw.Pos(), "invalid_form", ":syms is not supported: PTC-Lisp has no symbol keys; use :keys or :strs")
+				continue
+			}
+		}
+		// {local key} rename: the key is a keyword or a string.
+		mk := MapKey{}
+		switch key := v.(type) {
+		case *syntax.Keyword:
+			mk.Key, mk.Keyword = key.Name, true
+		case *syntax.String:
+			mk.Key = key.Value
+		default:
+			a.errorf(v.Pos(), "invalid_form", "map pattern keys must be keywords or strings, e.g. {the-name :name}, got %s", syntax.Format(v))
+			continue
+		}
+		if s, ok := k.(*syntax.Symbol); ok {
+			mk.Default = defaultExpr[s.Name]
+		}
+		mk.Pattern = a.pattern(k)
+		p.Keys = append(p.Keys, mk)
+	}
+	if asSym != nil {
+		p.As = a.declare(asSym.Name)
+	}
+	return p
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}

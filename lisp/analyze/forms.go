@@ -1,0 +1,1010 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// list analyzes a parenthesized form: a special form, a tool call or a call.
+func (a *analyzer) list(l *syntax.List, tail bool) Expr {
+	pos := l.Pos()
+	if len(l.Items) == 0 {
+		return a.errorf(pos, "invalid_form", "() is not a valid expression: use [] for an empty vector")
+	}
+	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
+		if sym.Ns == "" {
+			if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
+				return a.special(sym.Name, l, tail)
+			}
+			if !a.isLocal(sym.Name) {
+				if e, ok := a.interop(sym, l); ok {
+					return e
+				}
+			}
+		} else {
+			switch sym.Ns {
+			case "ctx", "tool":
+				return &ToolCall{At: At{pos}, Name: sym.Name, Args: a.exprs(l.Items[1:])}
+			case "data":
+				return a.errorf(pos, "invalid_form",
+					"data/%s is data, not a tool: read it without parentheses, or call a tool with (tool/name args)", sym.Name)
+			case "memory":
+				return a.memoryCall(sym, l)
+			}
+		}
+	}
+	return &Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])}
+}
+
+// interop handles (.method obj args) and (Class. args) for the few
+// host methods the runtime supports; everything else is explained away.
+func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) (Expr, bool) {
+	name := sym.Name
+	isMethod := len(name) > 1 && name[0] == '.' && name != ".."
+	isCtor := len(name) > 1 && strings.HasSuffix(name, ".") && name[0] != '.'
+	if !isMethod && !isCtor && name != "." && name != ".." && name != "new" {
+		return nil, false
+	}
+	pos := l.Pos()
+	if a.isBuiltin(name) {
+		return &Call{At: At{pos}, Fn: a.builtinRef(name, sym.Pos()), Args: a.exprs(l.Items[1:])}, true
+	}
+	if a.cfg.Hint != nil {
+		if h := a.cfg.Hint(name); h != "" {
+			return a.errorf(pos, "invalid_form", "%s", h), true
+		}
+	}
+	return a.errorf(pos, "invalid_form",
+		"Java interop (%s) is not supported: PTC-Lisp has no host objects; use the builtin functions", name), true
+}
+
+func (a *analyzer) memoryCall(sym *syntax.Symbol, l *syntax.List) Expr {
+	pos := l.Pos()
+	args := l.Items[1:]
+	switch sym.Name {
+	case "put":
+		if len(args) != 2 {
+			return a.errorf(pos, "invalid_arity", "memory/put expects (memory/put key value), got %d argument(s)", len(args))
+		}
+		return &MemoryPut{At: At{pos}, Key: a.expr(args[0], false), Value: a.expr(args[1], false)}
+	case "get":
+		if len(args) != 1 {
+			return a.errorf(pos, "invalid_arity", "memory/get expects (memory/get key), got %d argument(s)", len(args))
+		}
+		return &MemoryGet{At: At{pos}, Key: a.expr(args[0], false)}
+	}
+	return a.errorf(pos, "invalid_form",
+		"memory/%s is a stored value, not a function: read it as memory/%s; use (memory/put key value) and (memory/get key)",
+		sym.Name, sym.Name)
+}
+
+// special dispatches the special forms and macros.
+func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
+	pos := l.Pos()
+	args := l.Items[1:]
+	switch name {
+	case "if", "if-not":
+		if len(args) < 2 || len(args) > 3 {
+			return a.errorf(pos, "invalid_arity", "%s expects (%s test then else?), got %d argument(s)", name, name, len(args))
+		}
+		test := a.expr(args[0], false)
+		then := a.expr(args[1], tail)
+		var els Expr = &Const{At: At{pos}}
+		if len(args) == 3 {
+			els = a.expr(args[2], tail)
+		}
+		if name == "if-not" {
+			then, els = els, then
+		}
+		return &If{At: At{pos}, Test: test, Then: then, Else: els}
+	case "when", "when-not":
+		if len(args) < 1 {
+			return a.errorf(pos, "invalid_arity", "%s expects (%s test body...), got no test", name, name)
+		}
+		test := a.expr(args[0], false)
+		body := a.body(args[1:], pos, tail)
+		var none Expr = &Const{At: At{pos}}
+		if name == "when-not" {
+			return &If{At: At{pos}, Test: test, Then: none, Else: body}
+		}
+		return &If{At: At{pos}, Test: test, Then: body, Else: none}
+	case "cond":
+		return a.cond(args, pos, tail)
+	case "if-let", "when-let", "if-some", "when-some":
+		return a.ifLet(name, args, pos, tail)
+	case "do":
+		return a.body(args, pos, tail)
+	case "let", "let*":
+		return a.let(name, args, pos, tail)
+	case "loop":
+		return a.loop(args, pos)
+	case "recur":
+		return a.recur(args, pos, tail)
+	case "fn", "fn*":
+		return a.fnForm(args, pos, "")
+	case "defn", "defn-":
+		return a.defn(name, args, pos)
+	case "def", "defonce":
+		return a.def(name, args, pos)
+	case "declare":
+		for _, s := range args {
+			if sym, ok := s.(*syntax.Symbol); !ok || sym.Ns != "" {
+				return a.errorf(s.Pos(), "invalid_form", "declare expects names, got %s", syntax.Format(s))
+			}
+		}
+		return &Const{At: At{pos}}
+	case "quote":
+		if len(args) != 1 {
+			return a.errorf(pos, "invalid_arity", "quote expects one form, got %d", len(args))
+		}
+		return a.quote(args[0], pos)
+	case "var":
+		if len(args) != 1 {
+			return a.errorf(pos, "invalid_arity", "var expects one name, got %d", len(args))
+		}
+		s, _ := args[0].(*syntax.Symbol)
+		return a.varRef(s, pos)
+	case "and", "or":
+		exprs := make([]Expr, len(args))
+		for i, x := range args {
+			exprs[i] = a.expr(x, tail && i == len(args)-1)
+		}
+		if name == "and" {
+			if len(exprs) == 0 {
+				return &Const{At: At{pos}, Value: true}
+			}
+			return &And{At: At{pos}, Exprs: exprs}
+		}
+		if len(exprs) == 0 {
+			return &Const{At: At{pos}}
+		}
+		return &Or{At: At{pos}, Exprs: exprs}
+	case "->", "->>":
+		if len(args) == 0 {
+			return a.errorf(pos, "invalid_thread_form", "%s needs a value to thread: (%s x form...)", name, name)
+		}
+		acc := args[0]
+		for _, step := range args[1:] {
+			acc = thread(acc, step, name == "->>")
+		}
+		return a.expr(acc, tail)
+	case "some->", "some->>":
+		return a.someThread(name, args, pos)
+	case "cond->", "cond->>":
+		return a.condThread(name, args, pos)
+	case "as->":
+		return a.asThread(args, pos)
+	case "doseq", "for":
+		return a.forForm(name, args, pos)
+	case "dotimes":
+		return a.dotimes(args, pos)
+	case "letfn":
+		return a.letfn(args, pos, tail)
+	case "case":
+		return a.caseForm(args, pos, tail)
+	case "condp":
+		return a.condp(args, pos, tail)
+	case "where":
+		return a.where(args, pos)
+	case "all-of", "any-of", "none-of":
+		return &Combine{At: At{pos}, Kind: name, Preds: a.exprs(args)}
+	case "return", "fail":
+		if len(args) != 1 {
+			return a.errorf(pos, "invalid_arity", "%s expects exactly one argument: (%s value), got %d", name, name, len(args))
+		}
+		if name == "return" {
+			return &Return{At: At{pos}, Value: a.expr(args[0], false)}
+		}
+		return &Fail{At: At{pos}, Value: a.expr(args[0], false)}
+	case "call":
+		return a.call(args, pos)
+	case "comment", "ns", "require", "import", "use", "refer":
+		return &Const{At: At{pos}}
+	case "assert":
+		if len(args) < 1 || len(args) > 2 {
+			return a.errorf(pos, "invalid_arity", "assert expects (assert test message?), got %d argument(s)", len(args))
+		}
+		msg := "assertion failed: " + syntax.Format(args[0])
+		var val Expr
+		if len(args) == 2 {
+			msg = "assertion failed:"
+			val = a.expr(args[1], false)
+		}
+		return &If{At: At{pos}, Test: a.expr(args[0], false), Then: &Const{At: At{pos}},
+			Else: &Raise{At: At{pos}, Kind: "assertion_error", Msg: msg, Value: val}}
+	}
+	return a.errorf(pos, "invalid_form", "unsupported special form %s", name)
+}
+
+// thread inserts acc into step as its first (->) or last (->>) argument.
+// A bare step (symbol, keyword, #() or fn form) is called with acc.
+func thread(acc, step syntax.Node, last bool) syntax.Node {
+	if l, ok := step.(*syntax.List); ok && len(l.Items) > 0 && !isFnForm(l) {
+		items := make([]syntax.Node, 0, len(l.Items)+1)
+		if last {
+			items = append(append(items, l.Items...), acc)
+		} else {
+			items = append(append(append(items, l.Items[0]), acc), l.Items[1:]...)
+		}
+		return &syntax.List{Span: l.Span, Items: items}
+	}
+	return &syntax.List{Span: syntax.Span{Start: step.Pos(), Stop: step.End()}, Items: []syntax.Node{step, acc}}
+}
+
+func isFnForm(l *syntax.List) bool {
+	s, ok := l.Items[0].(*syntax.Symbol)
+	return ok && s.Ns == "" && (s.Name == "fn" || s.Name == "fn*")
+}
+
+// gensym returns a symbol no program can spell (it contains a space).
+func (a *analyzer) gensym(pos syntax.Pos, hint string) *syntax.Symbol {
+	a.gensymN++
+	return &syntax.Symbol{Span: syntax.Span{Start: pos, Stop: pos}, Name: " " + hint + strconv.Itoa(a.gensymN)}
+}
+
+func (a *analyzer) cond(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	if len(args)%2 != 0 {
+		return a.errorf(pos, "invalid_cond_form",
+			"cond needs test/result pairs, got an odd number of forms (%d); use :else for the default", len(args))
+	}
+	var result Expr = &Const{At: At{pos}}
+	// Build from the last pair so that the first truthy test wins.
+	tests := make([]Expr, len(args)/2)
+	results := make([]Expr, len(args)/2)
+	for i := 0; i < len(args); i += 2 {
+		tests[i/2] = a.expr(args[i], false)
+		results[i/2] = a.expr(args[i+1], tail)
+	}
+	for i := len(tests) - 1; i >= 0; i-- {
+		if alwaysTruthy(tests[i]) {
+			result = results[i]
+			continue
+		}
+		result = &If{At: At{tests[i].Pos()}, Test: tests[i], Then: results[i], Else: result}
+	}
+	return result
+}
+
+// alwaysTruthy reports whether e is a constant truthy test (:else, true, 1...).
+func alwaysTruthy(e Expr) bool {
+	switch e := e.(type) {
+	case *Keyword:
+		return true
+	case *Const:
+		return e.Value != nil && e.Value != false
+	}
+	return false
+}
+
+func (a *analyzer) bindingVector(form string, n syntax.Node, pos syntax.Pos) ([]syntax.Node, bool) {
+	v, ok := n.(*syntax.Vector)
+	if !ok {
+		a.errorf(pos, "invalid_form", "%s requires a vector of bindings, e.g. (%s [x 1] ...)", form, form)
+		return nil, false
+	}
+	if len(v.Items)%2 != 0 {
+		a.errorf(v.Pos(), "invalid_form", "%s bindings need an even number of forms (name value pairs), got %d", form, len(v.Items))
+		return nil, false
+	}
+	return v.Items, true
+}
+
+func (a *analyzer) let(form string, args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	if len(args) == 0 {
+		return a.errorf(pos, "invalid_arity", "%s expects (%s [bindings] body...)", form, form)
+	}
+	items, ok := a.bindingVector(form, args[0], pos)
+	if !ok {
+		return &Const{At: At{pos}}
+	}
+	m := a.mark()
+	defer a.release(m)
+	let := &Let{At: At{pos}}
+	for i := 0; i < len(items); i += 2 {
+		init := a.expr(items[i+1], false)
+		let.Bindings = append(let.Bindings, Binding{Pattern: a.pattern(items[i]), Init: init})
+	}
+	let.Body = a.body(args[1:], pos, tail)
+	return let
+}
+
+func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	isIf := strings.HasPrefix(form, "if")
+	if len(args) < 1 || (isIf && (len(args) < 2 || len(args) > 3)) {
+		want := "(" + form + " [name value] then else?)"
+		if !isIf {
+			want = "(" + form + " [name value] body...)"
+		}
+		return a.errorf(pos, "invalid_arity", "%s expects %s", form, want)
+	}
+	items, ok := a.bindingVector(form, args[0], pos)
+	if !ok {
+		return &Const{At: At{pos}}
+	}
+	if len(items) != 2 {
+		return a.errorf(args[0].Pos(), "invalid_form", "%s takes exactly one binding: [name value]", form)
+	}
+	init := a.expr(items[1], false)
+	m := a.mark()
+	defer a.release(m)
+	tmp := a.temp()
+	var test Expr = &Local{At: At{pos}, Name: "", Slot: tmp}
+	if strings.HasSuffix(form, "-some") {
+		test = &Call{At: At{pos}, Fn: a.builtinRef("some?", pos), Args: []Expr{test}}
+	}
+	inner := a.mark()
+	pat := a.pattern(items[0])
+	var then Expr
+	if isIf {
+		then = a.expr(args[1], tail)
+	} else {
+		then = a.body(args[1:], pos, tail)
+	}
+	a.release(inner)
+	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: &Local{At: At{pos}, Slot: tmp}}}, Body: then}
+	var els Expr = &Const{At: At{pos}}
+	if isIf && len(args) == 3 {
+		els = a.expr(args[2], tail)
+	}
+	return &Let{At: At{pos},
+		Bindings: []Binding{{Pattern: &BindSlot{Slot: tmp}, Init: init}},
+		Body:     &If{At: At{pos}, Test: test, Then: then, Else: els}}
+}
+
+func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) == 0 {
+		return a.errorf(pos, "invalid_arity", "loop expects (loop [bindings] body...)")
+	}
+	items, ok := a.bindingVector("loop", args[0], pos)
+	if !ok {
+		return &Const{At: At{pos}}
+	}
+	m := a.mark()
+	defer a.release(m)
+	lp := &Loop{At: At{pos}}
+	for i := 0; i < len(items); i += 2 {
+		init := a.expr(items[i+1], false)
+		p := a.pattern(items[i])
+		lp.Bindings = append(lp.Bindings, Binding{Pattern: p, Init: init})
+		lp.Targets = append(lp.Targets, p)
+	}
+	saved := a.fn.recur
+	a.fn.recur = &recurTarget{loop: lp, arity: len(lp.Bindings), kind: "loop"}
+	lp.Body = a.body(args[1:], pos, true)
+	a.fn.recur = saved
+	return lp
+}
+
+func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	t := a.fn.recur
+	if t == nil {
+		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
+	}
+	if !tail {
+		return a.errorf(pos, "invalid_form", "recur must be in tail position (the last expression of its loop or fn)")
+	}
+	if len(args) != t.arity {
+		return a.errorf(pos, "arity_mismatch", "recur expects %d argument(s) for its %s, got %d", t.arity, t.kind, len(args))
+	}
+	return &Recur{At: At{pos}, Args: a.exprs(args), Loop: t.loop}
+}
+
+// fn analyzes (fn name? [params] body...) and (fn name? ([params] body...)...).
+func (a *analyzer) fnForm(args []syntax.Node, pos syntax.Pos, defName string) Expr {
+	name := ""
+	if len(args) > 0 {
+		if s, ok := args[0].(*syntax.Symbol); ok && s.Ns == "" {
+			name = s.Name
+			args = args[1:]
+		}
+	}
+	return a.fnArities(args, pos, name, defName)
+}
+
+func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defName string) Expr {
+	if len(args) == 0 {
+		return a.errorf(pos, "invalid_form", "fn needs a parameter vector: (fn [x] body...)")
+	}
+	var arities [][]syntax.Node // each: params vector then body
+	if _, ok := args[0].(*syntax.Vector); ok {
+		arities = append(arities, args)
+	} else {
+		for _, ar := range args {
+			l, ok := ar.(*syntax.List)
+			if !ok || len(l.Items) == 0 {
+				return a.errorf(ar.Pos(), "invalid_form",
+					"fn expects a parameter vector, or one list per arity: ([x] body) ([x y] body)")
+			}
+			if _, ok := l.Items[0].(*syntax.Vector); !ok {
+				return a.errorf(l.Pos(), "invalid_form", "each arity must start with a parameter vector")
+			}
+			arities = append(arities, l.Items)
+		}
+	}
+	fn := &Fn{At: At{pos}, Name: selfName}
+	if fn.Name == "" {
+		fn.Name = defName
+	}
+	scope := &fnScope{parent: a.fn, capIdx: map[string]int{}, self: selfName}
+	saved := a.fn
+	a.fn = scope
+	defer func() { a.fn = saved }()
+	seen := map[int]bool{}
+	variadicMin := -1
+	maxFixed := -1
+	for _, ar := range arities {
+		scope.locals, scope.next, scope.max = scope.locals[:0], 0, 0
+		arity := a.arity(ar[0].(*syntax.Vector), ar[1:], pos)
+		if arity == nil {
+			continue
+		}
+		n := len(arity.Params)
+		if arity.Rest != nil {
+			if variadicMin >= 0 {
+				return a.errorf(ar[0].Pos(), "invalid_form", "a function can have only one variadic arity")
+			}
+			variadicMin = n
+		} else {
+			if seen[n] {
+				return a.errorf(ar[0].Pos(), "invalid_form", "a function has two arities with %d parameter(s)", n)
+			}
+			seen[n] = true
+			maxFixed = max(maxFixed, n)
+		}
+		fn.Arities = append(fn.Arities, arity)
+	}
+	if variadicMin >= 0 && maxFixed > variadicMin {
+		return a.errorf(pos, "invalid_form", "a fixed arity cannot have more parameters than the variadic one")
+	}
+	fn.Captures = scope.captures
+	return fn
+}
+
+func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos syntax.Pos) *Arity {
+	ar := &Arity{}
+	items := params.Items
+	var fixed []syntax.Node
+	var rest syntax.Node
+	for i := 0; i < len(items); i++ {
+		if s, ok := items[i].(*syntax.Symbol); ok && s.Ns == "" && s.Name == "&" {
+			if i+2 != len(items) {
+				a.errorf(items[i].Pos(), "invalid_form", "& must be followed by exactly one parameter")
+				return nil
+			}
+			rest = items[i+1]
+			break
+		}
+		fixed = append(fixed, items[i])
+	}
+	// Arguments land in slots 0..n-1 and the rest argument in slot n; then
+	// destructuring patterns bind their names in later slots.
+	slots := make([]int, len(fixed))
+	for i, p := range fixed {
+		if s, ok := p.(*syntax.Symbol); ok {
+			slots[i] = a.declare(a.paramName(s))
+		} else {
+			slots[i] = a.temp()
+		}
+	}
+	restSlot := -1
+	if rest != nil {
+		if s, ok := rest.(*syntax.Symbol); ok {
+			restSlot = a.declare(a.paramName(s))
+		} else {
+			restSlot = a.temp()
+		}
+	}
+	for i, p := range fixed {
+		if _, ok := p.(*syntax.Symbol); ok {
+			ar.Params = append(ar.Params, &BindSlot{Name: p.(*syntax.Symbol).Name, Slot: slots[i]})
+		} else {
+			ar.Params = append(ar.Params, a.pattern(p))
+		}
+	}
+	if rest != nil {
+		if s, ok := rest.(*syntax.Symbol); ok {
+			ar.Rest = &BindSlot{Name: s.Name, Slot: restSlot}
+		} else {
+			ar.Rest = a.pattern(rest)
+		}
+	}
+	n := len(fixed)
+	if rest != nil {
+		n++
+	}
+	saved := a.fn.recur
+	a.fn.recur = &recurTarget{arity: n, kind: "function"}
+	ar.Body = a.body(body, pos, true)
+	a.fn.recur = saved
+	ar.NumSlots = a.fn.max
+	return ar
+}
+
+func (a *analyzer) paramName(s *syntax.Symbol) string {
+	if s.Ns != "" {
+		a.errorf(s.Pos(), "invalid_form", "parameter names cannot be qualified: %s", symText(s))
+	}
+	return s.Name
+}
+
+func (a *analyzer) defName(form string, args []syntax.Node, pos syntax.Pos) (string, bool) {
+	if len(args) == 0 {
+		a.errorf(pos, "invalid_form", "%s needs a name", form)
+		return "", false
+	}
+	s, ok := args[0].(*syntax.Symbol)
+	if !ok || s.Ns != "" {
+		a.errorf(args[0].Pos(), "invalid_form", "%s needs a plain name, got %s", form, syntax.Format(args[0]))
+		return "", false
+	}
+	if a.isBuiltin(s.Name) || isSpecialName(s.Name) {
+		a.errorf(s.Pos(), "cannot_shadow_builtin",
+			"cannot redefine builtin %s: choose another name (for example my-%s)", s.Name, s.Name)
+		return "", false
+	}
+	switch s.Name {
+	case "ctx", "memory", "tool", "data", "*1", "*2", "*3", "nil", "true", "false":
+		a.errorf(s.Pos(), "cannot_shadow_builtin", "cannot define %s: the name is reserved", s.Name)
+		return "", false
+	}
+	a.addDef(s.Name)
+	return s.Name, true
+}
+
+func (a *analyzer) defn(form string, args []syntax.Node, pos syntax.Pos) Expr {
+	name, ok := a.defName(form, args, pos)
+	if !ok {
+		return &Const{At: At{pos}}
+	}
+	rest := args[1:]
+	if len(rest) > 0 {
+		if _, ok := rest[0].(*syntax.String); ok && len(rest) > 1 {
+			rest = rest[1:] // docstring
+		}
+	}
+	if len(rest) > 0 {
+		if _, ok := rest[0].(*syntax.Map); ok && len(rest) > 1 {
+			rest = rest[1:] // attribute map
+		}
+	}
+	if len(rest) == 0 {
+		return a.errorf(pos, "invalid_form", "%s %s needs a parameter vector: (%s %s [x] body...)", form, name, form, name)
+	}
+	return &Def{At: At{pos}, Name: name, Value: a.fnArities(rest, pos, "", name)}
+}
+
+func (a *analyzer) def(form string, args []syntax.Node, pos syntax.Pos) Expr {
+	name, ok := a.defName(form, args, pos)
+	if !ok {
+		return &Const{At: At{pos}}
+	}
+	rest := args[1:]
+	if len(rest) == 2 {
+		if _, ok := rest[0].(*syntax.String); ok {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) != 1 {
+		return a.errorf(pos, "invalid_form", "%s expects (%s %s value), got %d value form(s)", form, form, name, len(rest))
+	}
+	var val Expr
+	if l, ok := rest[0].(*syntax.List); ok && len(l.Items) > 0 {
+		if s, ok := l.Items[0].(*syntax.Symbol); ok && s.Ns == "" && (s.Name == "fn" || s.Name == "fn*") && !a.isLocal(s.Name) {
+			val = a.fnForm(l.Items[1:], l.Pos(), name)
+		}
+	}
+	if val == nil {
+		val = a.expr(rest[0], false)
+	}
+	return &Def{At: At{pos}, Name: name, Value: val, Once: form == "defonce"}
+}
+
+func (a *analyzer) call(args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) == 0 {
+		return a.errorf(pos, "invalid_arity", "call expects (call \"tool-name\" args...)")
+	}
+	tc := &ToolCall{At: At{pos}}
+	switch n := args[0].(type) {
+	case *syntax.String:
+		tc.Name = n.Value
+	case *syntax.Keyword:
+		tc.Name = n.Name
+	case *syntax.Symbol:
+		if !a.isLocal(n.Name) && n.Ns == "" && !a.isBuiltin(n.Name) && !a.defSet[n.Name] {
+			return a.errorf(n.Pos(), "invalid_form",
+				"call expects the tool name as a string: (call \"%s\" args...)", n.Name)
+		}
+		tc.NameExpr = a.expr(n, false)
+	default:
+		tc.NameExpr = a.expr(n, false)
+	}
+	rest := args[1:]
+	switch tc.Name {
+	case "return", "fail":
+		if len(rest) != 1 {
+			return a.errorf(pos, "invalid_arity", "(call \"%s\" value) takes exactly one value, got %d", tc.Name, len(rest))
+		}
+		if tc.Name == "return" {
+			return &Return{At: At{pos}, Value: a.expr(rest[0], false)}
+		}
+		return &Fail{At: At{pos}, Value: a.expr(rest[0], false)}
+	}
+	tc.Args = a.exprs(rest)
+	return tc
+}
+
+var whereOps = map[string]string{
+	"=": "=", "==": "=", "not=": "not=", "!=": "not=", ">": ">", "<": "<", ">=": ">=", "<=": "<=",
+	"in": "in", "includes": "includes", "contains": "includes",
+}
+
+func (a *analyzer) where(args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) != 1 && len(args) != 3 {
+		return a.errorf(pos, "invalid_where_form",
+			"where expects (where :field) or (where :field op value), e.g. (where :age > 18); got %d argument(s)", len(args))
+	}
+	w := &Where{At: At{pos}}
+	switch f := args[0].(type) {
+	case *syntax.Keyword:
+		w.Path = []Expr{&Keyword{At: At{f.Pos()}, Name: f.Name}}
+	case *syntax.String:
+		w.Path = []Expr{&Const{At: At{f.Pos()}, Value: f.Value}}
+	case *syntax.Vector:
+		for _, it := range f.Items {
+			switch k := it.(type) {
+			case *syntax.Keyword:
+				w.Path = append(w.Path, &Keyword{At: At{k.Pos()}, Name: k.Name})
+			case *syntax.String:
+				w.Path = append(w.Path, &Const{At: At{k.Pos()}, Value: k.Value})
+			default:
+				return a.errorf(it.Pos(), "invalid_where_form", "where field paths contain keywords or strings, got %s", syntax.Format(it))
+			}
+		}
+	default:
+		return a.errorf(args[0].Pos(), "invalid_where_form",
+			"where needs a field keyword or a path vector first, e.g. (where :status = \"open\"), got %s", syntax.Format(args[0]))
+	}
+	if len(args) == 1 {
+		return w
+	}
+	op, ok := args[1].(*syntax.Symbol)
+	if !ok || op.Ns != "" || whereOps[op.Name] == "" {
+		return a.errorf(args[1].Pos(), "invalid_where_operator",
+			"where operator must be one of = not= > < >= <= in includes, got %s", syntax.Format(args[1]))
+	}
+	w.Op = whereOps[op.Name]
+	w.Value = a.expr(args[2], false)
+	return w
+}
+
+func (a *analyzer) someThread(name string, args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) == 0 {
+		return a.errorf(pos, "invalid_thread_form", "%s needs a value to thread", name)
+	}
+	m := a.mark()
+	defer a.release(m)
+	// (let [g x] (if (nil? g) nil (let [g (step g)] ...)))
+	init := a.expr(args[0], false)
+	return a.someSteps(init, args[1:], name == "some->>", pos)
+}
+
+func (a *analyzer) someSteps(init Expr, steps []syntax.Node, last bool, pos syntax.Pos) Expr {
+	if len(steps) == 0 {
+		return init
+	}
+	g := a.gensym(pos, "some")
+	slot := a.declare(g.Name)
+	ref := &Local{At: At{pos}, Slot: slot}
+	next := a.expr(thread(g, steps[0], last), false)
+	isNil := &Call{At: At{pos}, Fn: a.builtinRef("nil?", pos), Args: []Expr{ref}}
+	return &Let{At: At{pos}, Bindings: []Binding{{Pattern: &BindSlot{Name: g.Name, Slot: slot}, Init: init}},
+		Body: &If{At: At{pos}, Test: isNil, Then: &Const{At: At{pos}}, Else: a.someSteps(next, steps[1:], last, pos)}}
+}
+
+func (a *analyzer) condThread(name string, args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) == 0 || len(args)%2 != 1 {
+		return a.errorf(pos, "invalid_thread_form", "%s expects (%s x test form ...) with test/form pairs", name, name)
+	}
+	m := a.mark()
+	defer a.release(m)
+	let := &Let{At: At{pos}}
+	prev := a.gensym(pos, "cond")
+	init := a.expr(args[0], false)
+	let.Bindings = append(let.Bindings, Binding{Pattern: &BindSlot{Name: prev.Name, Slot: a.declare(prev.Name)}, Init: init})
+	for i := 1; i < len(args); i += 2 {
+		test := a.expr(args[i], false)
+		step := a.expr(thread(prev, args[i+1], name == "cond->>"), false)
+		prevRef, _ := a.resolveLocal(prev.Name, pos)
+		g := a.gensym(pos, "cond")
+		slot := a.declare(g.Name)
+		let.Bindings = append(let.Bindings, Binding{Pattern: &BindSlot{Name: g.Name, Slot: slot},
+			Init: &If{At: At{pos}, Test: test, Then: step, Else: prevRef}})
+		prev = g
+	}
+	let.Body, _ = a.resolveLocal(prev.Name, pos)
+	return let
+}
+
+func (a *analyzer) asThread(args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) < 2 {
+		return a.errorf(pos, "invalid_thread_form", "as-> expects (as-> value name form...)")
+	}
+	s, ok := args[1].(*syntax.Symbol)
+	if !ok || s.Ns != "" {
+		return a.errorf(args[1].Pos(), "invalid_thread_form", "as-> needs a name after the value")
+	}
+	m := a.mark()
+	defer a.release(m)
+	let := &Let{At: At{pos}}
+	let.Bindings = append(let.Bindings, Binding{Init: a.expr(args[0], false)})
+	let.Bindings[0].Pattern = &BindSlot{Name: s.Name, Slot: a.declare(s.Name)}
+	for _, f := range args[2:] {
+		init := a.expr(f, false)
+		let.Bindings = append(let.Bindings, Binding{Pattern: &BindSlot{Name: s.Name, Slot: a.declare(s.Name)}, Init: init})
+	}
+	let.Body, _ = a.resolveLocal(s.Name, pos)
+	return let
+}
+
+func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) < 1 {
+		return a.errorf(pos, "invalid_arity", "%s expects (%s [x coll] body...)", form, form)
+	}
+	v, ok := args[0].(*syntax.Vector)
+	if !ok || len(v.Items) == 0 || len(v.Items)%2 != 0 {
+		return a.errorf(pos, "invalid_arity", "%s needs a binding vector of name/collection pairs: (%s [x coll] body...)", form, form)
+	}
+	if len(args) < 2 {
+		return a.errorf(pos, "invalid_arity", "%s needs a body: (%s [x coll] body...)", form, form)
+	}
+	m := a.mark()
+	defer a.release(m)
+	saved := a.fn.recur
+	a.fn.recur = nil // recur cannot target the hidden loop of for/doseq
+	defer func() { a.fn.recur = saved }()
+	f := &For{At: At{pos}, Collect: form == "for"}
+	items := v.Items
+	for i := 0; i < len(items); i += 2 {
+		if kw, ok := items[i].(*syntax.Keyword); ok {
+			if len(f.Clauses) == 0 {
+				return a.errorf(kw.Pos(), "invalid_form", "%s bindings must start with a name, not :%s", form, kw.Name)
+			}
+			c := &f.Clauses[len(f.Clauses)-1]
+			switch kw.Name {
+			case "let":
+				bv, ok := a.bindingVector(":let", items[i+1], kw.Pos())
+				if !ok {
+					return &Const{At: At{pos}}
+				}
+				mod := ForMod{Kind: "let"}
+				for j := 0; j < len(bv); j += 2 {
+					init := a.expr(bv[j+1], false)
+					mod.Bindings = append(mod.Bindings, Binding{Pattern: a.pattern(bv[j]), Init: init})
+				}
+				c.Mods = append(c.Mods, mod)
+			case "when", "while":
+				c.Mods = append(c.Mods, ForMod{Kind: kw.Name, Test: a.expr(items[i+1], false)})
+			default:
+				return a.errorf(kw.Pos(), "invalid_form", "%s supports the modifiers :let, :when and :while, not :%s", form, kw.Name)
+			}
+			continue
+		}
+		switch items[i+1].(type) {
+		case *syntax.Int, *syntax.Float, *syntax.Bool, *syntax.Keyword:
+			return a.errorf(items[i+1].Pos(), "invalid_arity", "%s cannot iterate over %s: give it a collection", form, syntax.Format(items[i+1]))
+		}
+		coll := a.expr(items[i+1], false)
+		f.Clauses = append(f.Clauses, ForClause{Pattern: a.pattern(items[i]), Coll: coll})
+	}
+	f.Body = a.body(args[1:], pos, false)
+	return f
+}
+
+func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
+	if len(args) < 1 {
+		return a.errorf(pos, "invalid_arity", "dotimes expects (dotimes [i n] body...)")
+	}
+	v, ok := args[0].(*syntax.Vector)
+	if !ok || len(v.Items) != 2 {
+		return a.errorf(pos, "invalid_arity", "dotimes expects (dotimes [i n] body...)")
+	}
+	s, ok := v.Items[0].(*syntax.Symbol)
+	if !ok || s.Ns != "" {
+		return a.errorf(v.Items[0].Pos(), "invalid_form", "dotimes needs a name: (dotimes [i n] body...)")
+	}
+	count := a.expr(v.Items[1], false)
+	m := a.mark()
+	defer a.release(m)
+	saved := a.fn.recur
+	a.fn.recur = nil
+	defer func() { a.fn.recur = saved }()
+	slot := a.declare(s.Name)
+	return &Dotimes{At: At{pos}, Slot: slot, Count: count, Body: a.body(args[1:], pos, false)}
+}
+
+func (a *analyzer) letfn(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	if len(args) < 1 {
+		return a.errorf(pos, "invalid_arity", "letfn expects (letfn [(f [x] ...) ...] body...)")
+	}
+	v, ok := args[0].(*syntax.Vector)
+	if !ok {
+		return a.errorf(pos, "invalid_form", "letfn expects a vector of function specs: (letfn [(f [x] ...)] body...)")
+	}
+	m := a.mark()
+	defer a.release(m)
+	lf := &LetFn{At: At{pos}}
+	var specs []*syntax.List
+	for _, it := range v.Items {
+		l, ok := it.(*syntax.List)
+		if !ok || len(l.Items) < 2 {
+			return a.errorf(it.Pos(), "invalid_form", "letfn function specs look like (name [params] body...)")
+		}
+		s, ok := l.Items[0].(*syntax.Symbol)
+		if !ok || s.Ns != "" {
+			return a.errorf(l.Pos(), "invalid_form", "letfn function specs start with a name")
+		}
+		lf.Slots = append(lf.Slots, a.declare(s.Name))
+		specs = append(specs, l)
+	}
+	for _, l := range specs {
+		name := l.Items[0].(*syntax.Symbol).Name
+		fe := a.fnArities(l.Items[1:], l.Pos(), "", name)
+		fn, ok := fe.(*Fn)
+		if !ok {
+			return fe
+		}
+		lf.Fns = append(lf.Fns, fn)
+	}
+	lf.Body = a.body(args[1:], pos, tail)
+	return lf
+}
+
+func (a *analyzer) caseForm(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	if len(args) < 1 {
+		return a.errorf(pos, "invalid_arity", "case expects (case value test result ... default?)")
+	}
+	c := &Case{At: At{pos}, Expr: a.expr(args[0], false)}
+	clauses := args[1:]
+	if len(clauses)%2 == 1 {
+		c.Default = a.expr(clauses[len(clauses)-1], tail)
+		clauses = clauses[:len(clauses)-1]
+	}
+	for i := 0; i < len(clauses); i += 2 {
+		var tests []Expr
+		if l, ok := clauses[i].(*syntax.List); ok {
+			for _, t := range l.Items {
+				tests = append(tests, a.caseConst(t))
+			}
+		} else {
+			tests = append(tests, a.caseConst(clauses[i]))
+		}
+		c.Tests = append(c.Tests, tests)
+		c.Results = append(c.Results, a.expr(clauses[i+1], tail))
+	}
+	return c
+}
+
+func (a *analyzer) caseConst(n syntax.Node) Expr {
+	if s, ok := n.(*syntax.Symbol); ok {
+		return a.errorf(s.Pos(), "invalid_form",
+			"case tests must be literal constants; %s is a symbol (use cond or condp to compare with a variable)", symText(s))
+	}
+	return a.quote(n, n.Pos())
+}
+
+func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+	if len(args) < 2 {
+		return a.errorf(pos, "invalid_arity", "condp expects (condp pred value test result ... default?)")
+	}
+	m := a.mark()
+	defer a.release(m)
+	predSlot := a.temp()
+	valSlot := a.temp()
+	pred := a.expr(args[0], false)
+	val := a.expr(args[1], false)
+	clauses := args[2:]
+	var result Expr
+	if len(clauses)%2 == 1 {
+		result = a.expr(clauses[len(clauses)-1], tail)
+		clauses = clauses[:len(clauses)-1]
+	} else {
+		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: valSlot}}
+	}
+	for i := len(clauses) - 2; i >= 0; i -= 2 {
+		test := &Call{At: At{clauses[i].Pos()}, Fn: &Local{At: At{pos}, Slot: predSlot},
+			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}}
+		result = &If{At: At{clauses[i].Pos()}, Test: test, Then: a.expr(clauses[i+1], tail), Else: result}
+	}
+	return &Let{At: At{pos}, Bindings: []Binding{
+		{Pattern: &BindSlot{Slot: predSlot}, Init: pred},
+		{Pattern: &BindSlot{Slot: valSlot}, Init: val},
+	}, Body: result}
+}
+
+// shortFn expands #(...) into a function of %1..%n (and %& for the rest).
+func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
+	pos := n.Pos()
+	maxN, rest := 0, false
+	if err := scanPlaceholders(n.Items, &maxN, &rest); err != nil {
+		return a.errorf(err.Pos(), "invalid_form", "nested #() are not allowed: use (fn [x] ...) for the inner function")
+	}
+	scope := &fnScope{parent: a.fn, capIdx: map[string]int{}}
+	saved := a.fn
+	a.fn = scope
+	defer func() { a.fn = saved }()
+	ar := &Arity{}
+	for i := 1; i <= maxN; i++ {
+		slot := a.declare("%" + strconv.Itoa(i))
+		if i == 1 {
+			scope.locals = append(scope.locals, local{"%", slot})
+		}
+		ar.Params = append(ar.Params, &BindSlot{Name: "%" + strconv.Itoa(i), Slot: slot})
+	}
+	if rest {
+		ar.Rest = &BindSlot{Name: "%&", Slot: a.declare("%&")}
+	}
+	scope.recur = &recurTarget{arity: len(ar.Params) + boolInt(rest), kind: "function"}
+	if len(n.Items) == 0 {
+		ar.Body = &Const{At: At{pos}}
+	} else {
+		ar.Body = a.list(&syntax.List{Span: n.Span, Items: n.Items}, true)
+	}
+	ar.NumSlots = scope.max
+	return &Fn{At: At{pos}, Arities: []*Arity{ar}, Captures: scope.captures}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// scanPlaceholders finds the highest %N and whether %& is used, and returns
+// the first nested #() it meets.
+func scanPlaceholders(items []syntax.Node, maxN *int, rest *bool) syntax.Node {
+	for _, it := range items {
+		switch n := it.(type) {
+		case *syntax.Symbol:
+			if n.Ns != "" {
+				continue
+			}
+			switch {
+			case n.Name == "%":
+				*maxN = max(*maxN, 1)
+			case n.Name == "%&":
+				*rest = true
+			case isPlaceholder(n.Name):
+				if k, err := strconv.Atoi(n.Name[1:]); err == nil && k <= 20 {
+					*maxN = max(*maxN, k)
+				}
+			}
+		case *syntax.ShortFn:
+			return n
+		case *syntax.List:
+			if bad := scanPlaceholders(n.Items, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.Vector:
+			if bad := scanPlaceholders(n.Items, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.Map:
+			if bad := scanPlaceholders(n.Items, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.Set:
+			if bad := scanPlaceholders(n.Items, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.Quote:
+			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
+				return bad
+			}
+		}
+	}
+	return nil
+}
+

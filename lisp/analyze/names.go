@@ -1,0 +1,179 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// namespaceAliases maps the namespaces LLM-written Clojure uses to the
+// canonical namespace of the builtin table ("" is clojure.core).
+var namespaceAliases = map[string]string{
+	"clojure.core":      "",
+	"core":              "",
+	"clojure.string":    "clojure.string",
+	"str":               "clojure.string",
+	"string":            "clojure.string",
+	"s":                 "clojure.string",
+	"clojure.set":       "clojure.set",
+	"set":               "clojure.set",
+	"clojure.walk":      "clojure.walk",
+	"walk":              "clojure.walk",
+	"regex":             "",
+	"Math":              "Math",
+	"java.lang.Math":    "Math",
+	"StrictMath":        "Math",
+	"Double":            "Double",
+	"java.lang.Double":  "Double",
+	"Long":              "Long",
+	"java.lang.Long":    "Long",
+	"Integer":           "Long",
+	"java.lang.Integer": "Long",
+	"System":            "System",
+	"java.lang.System":  "System",
+	"LocalDate":         "LocalDate",
+	"java.time.LocalDate": "LocalDate",
+	"Interop":           "",
+}
+
+// CanonicalNamespace returns the canonical builtin namespace for an alias
+// such as "str" or "clojure.core", and whether the namespace is known.
+func CanonicalNamespace(ns string) (string, bool) {
+	c, ok := namespaceAliases[ns]
+	return c, ok
+}
+
+// symbol analyzes a symbol in value position.
+func (a *analyzer) symbol(s *syntax.Symbol) Expr {
+	pos := s.Pos()
+	if s.Ns == "" {
+		if e, ok := a.resolveLocal(s.Name, pos); ok {
+			return e
+		}
+		switch s.Name {
+		case "*1", "*2", "*3":
+			n, _ := strconv.Atoi(s.Name[1:])
+			return &HistoryRef{At: At{pos}, N: n}
+		case "ctx", "data", "memory":
+			return a.errorf(pos, "unbound_var",
+				"%s is not a value: read one entry with %s/name", s.Name, s.Name)
+		case "&":
+			return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
+		}
+		if isPlaceholder(s.Name) {
+			return a.errorf(pos, "invalid_placeholder",
+				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
+		}
+		if a.isBuiltin(s.Name) {
+			return a.builtinRef(s.Name, pos)
+		}
+		if a.defSet[s.Name] {
+			a.useGlobal(s.Name, pos)
+			return &Global{At: At{pos}, Name: s.Name}
+		}
+		if isSpecialName(s.Name) {
+			return a.errorf(pos, "invalid_form",
+				"%s is a special form, not a function: it cannot be used as a value; wrap it, e.g. #(%s ...)", s.Name, s.Name)
+		}
+		if a.cfg.Hint != nil {
+			if h := a.cfg.Hint(s.Name); h != "" {
+				return a.errorf(pos, "unbound_var", "%s", h)
+			}
+		}
+		if strings.HasPrefix(s.Name, ".") && len(s.Name) > 1 {
+			return a.errorf(pos, "invalid_form",
+				"Java method %s can only be called, and only the supported ones: see the language reference", s.Name)
+		}
+		a.useGlobal(s.Name, pos)
+		return &Global{At: At{pos}, Name: s.Name}
+	}
+	switch s.Ns {
+	case "ctx", "data":
+		return &CtxRef{At: At{pos}, Name: s.Name}
+	case "memory":
+		return &MemoryGet{At: At{pos}, Key: &Keyword{At: At{pos}, Name: s.Name}}
+	case "tool":
+		return a.errorf(pos, "invalid_form",
+			"tool/%s is a tool, not a value: call it, e.g. (tool/%s {...}), or wrap it: #(tool/%s %%)", s.Name, s.Name, s.Name)
+	}
+	if name, ok := a.qualified(s); ok {
+		return a.builtinRef(name, pos)
+	}
+	return a.unknownQualified(s)
+}
+
+// qualified resolves ns/name against the builtin table.
+func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
+	ns, ok := CanonicalNamespace(s.Ns)
+	if !ok {
+		return "", false
+	}
+	if ns != "" && a.isBuiltin(ns+"/"+s.Name) {
+		return ns + "/" + s.Name, true
+	}
+	if a.isBuiltin(s.Name) && !isSpecialName(s.Name) {
+		return s.Name, true
+	}
+	return "", false
+}
+
+func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
+	pos := s.Pos()
+	if _, ok := CanonicalNamespace(s.Ns); ok {
+		if a.cfg.Hint != nil {
+			if h := a.cfg.Hint(s.Ns + "/" + s.Name); h != "" {
+				return a.errorf(pos, "unbound_var", "%s", h)
+			}
+			if h := a.cfg.Hint(s.Name); h != "" {
+				return a.errorf(pos, "unbound_var", "%s", h)
+			}
+		}
+		return a.errorf(pos, "unbound_var", "%s/%s is not available in PTC-Lisp", s.Ns, s.Name)
+	}
+	return a.errorf(pos, "unbound_var",
+		"unknown namespace %s/ in %s/%s: use ctx/name for context data, (tool/name args) for tools, memory/name for stored values",
+		s.Ns, s.Ns, s.Name)
+}
+
+func isPlaceholder(name string) bool {
+	if name == "%" || name == "%&" {
+		return true
+	}
+	if len(name) < 2 || name[0] != '%' {
+		return false
+	}
+	for _, c := range name[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// coreSpecial are the forms a local binding cannot shadow (as in Clojure).
+func isCoreSpecial(name string) bool {
+	switch name {
+	case "if", "do", "let", "let*", "fn", "fn*", "loop", "recur", "def", "quote", "var", "letfn":
+		return true
+	}
+	return false
+}
+
+// isSpecialName reports whether name is a special form or macro of PTC-Lisp.
+func isSpecialName(name string) bool {
+	switch name {
+	case "if", "if-not", "when", "when-not", "cond", "condp", "case", "if-let", "when-let",
+		"if-some", "when-some", "do", "let", "let*", "loop", "recur", "fn", "fn*", "def",
+		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
+		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
+		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
+		"ns", "require", "import", "use", "refer":
+		return true
+	}
+	return false
+}
+
+// IsSpecialForm reports whether name is a special form or macro that the
+// analyzer handles (so it cannot be a builtin function or a def name).
+func IsSpecialForm(name string) bool { return isSpecialName(name) }

@@ -1,0 +1,154 @@
+package lisp
+
+import (
+	"github.com/ptc-go/ptc/lisp/analyze"
+)
+
+// pattern compiles a destructuring pattern.
+func (c *compiler) pattern(p analyze.Pattern) bindFn {
+	switch p := p.(type) {
+	case *analyze.BindSlot:
+		slot := p.Slot
+		return func(fr *frame, v Value) error {
+			fr.slots[slot] = v
+			return nil
+		}
+	case *analyze.BindVector:
+		return c.vectorPattern(p)
+	case *analyze.BindMap:
+		return c.mapPattern(p)
+	}
+	c.errorf(analyze.At{}.P, InternalError, "unknown pattern %T", p)
+	return func(*frame, Value) error { return nil }
+}
+
+func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
+	items := make([]bindFn, len(p.Items))
+	for i, it := range p.Items {
+		items[i] = c.pattern(it)
+	}
+	var rest bindFn
+	if p.Rest != nil {
+		rest = c.pattern(p.Rest)
+	}
+	as, pos := p.As, p.P
+	return func(fr *frame, v Value) error {
+		var elems []Value
+		switch x := v.(type) {
+		case nil:
+		case *Vector:
+			elems = x.items
+		case string:
+			elems = graphemes(x)
+		case *Seq:
+			var err error
+			need := len(items)
+			if rest != nil {
+				need = -1
+			}
+			if elems, err = fr.th.realize(x, need, "destructuring"); err != nil {
+				return at(err, pos)
+			}
+		default:
+			return &Error{Kind: DestructureError, Pos: pos,
+				Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
+		}
+		for i, b := range items {
+			var e Value
+			if i < len(elems) {
+				e = elems[i]
+			}
+			if err := b(fr, e); err != nil {
+				return err
+			}
+		}
+		if rest != nil {
+			var r Value
+			if len(elems) > len(items) {
+				if vec, ok := v.(*Vector); ok {
+					r = vec.Slice(len(items), len(elems))
+				} else {
+					r = NewVector(append([]Value(nil), elems[len(items):]...))
+				}
+			}
+			if err := rest(fr, r); err != nil {
+				return err
+			}
+		}
+		if as >= 0 {
+			fr.slots[as] = v
+		}
+		return nil
+	}
+}
+
+func vectorPatternHint(v Value) string {
+	if _, ok := v.(*Map); ok {
+		return " (to destructure a map use {:keys [a b]}; to walk its entries use (seq m))"
+	}
+	return ""
+}
+
+func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
+	type key struct {
+		key  Value
+		bind bindFn
+		slot int
+		def  evalFn
+	}
+	keys := make([]key, len(p.Keys))
+	for i, k := range p.Keys {
+		if k.Keyword {
+			keys[i].key = Keyword(k.Key)
+		} else {
+			keys[i].key = k.Key
+		}
+		keys[i].slot = -1
+		if s, ok := k.Pattern.(*analyze.BindSlot); ok {
+			keys[i].slot = s.Slot
+		} else {
+			keys[i].bind = c.pattern(k.Pattern)
+		}
+		if k.Default != nil {
+			keys[i].def = c.expr(k.Default)
+		}
+	}
+	as, pos := p.As, p.P
+	return func(fr *frame, v Value) error {
+		var m *Map
+		switch x := v.(type) {
+		case nil:
+			m = emptyMap
+		case *Map:
+			m = x
+		case *Vector:
+			// (fn [& {:keys [a]}] ...) keyword arguments: key value pairs.
+			if len(x.items)%2 == 0 {
+				m = NewMap(x.items...)
+				break
+			}
+			return &Error{Kind: DestructureError, Pos: pos, Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
+		default:
+			return &Error{Kind: DestructureError, Pos: pos, Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
+		}
+		for i := range keys {
+			k := &keys[i]
+			val, ok := m.Lookup(k.key)
+			if !ok && k.def != nil {
+				var err error
+				if val, err = k.def(fr); err != nil {
+					return err
+				}
+			}
+			if k.slot >= 0 {
+				fr.slots[k.slot] = val
+			} else if err := k.bind(fr, val); err != nil {
+				return err
+			}
+		}
+		if as >= 0 {
+			fr.slots[as] = v
+		}
+		return nil
+	}
+}

@@ -1,0 +1,161 @@
+package lisp
+
+import (
+	"math"
+
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// builtinFn is the Go signature of a builtin. args is only valid during the
+// call (it lives on the evaluator's stack): copy it to keep it.
+type builtinFn = func(th *thread, args []Value) (Value, error)
+
+// builtinTable maps canonical names ("map", "clojure.string/join",
+// "Math/sqrt") to builtin functions and constants. It is built once when the
+// package is initialised and never modified afterwards.
+type builtinTable map[string]Value
+
+// builtins is the table of every builtin of the language.
+var builtins = newBuiltinTable()
+
+func newBuiltinTable() builtinTable {
+	t := builtinTable{}
+	registerNumbers(t)
+	registerSequences(t)
+	registerMaps(t)
+	registerStrings(t)
+	registerFunctions(t)
+	return t
+}
+
+// add registers fn under name and its aliases. max < 0 means variadic.
+func (t builtinTable) add(name string, min, max int, fn builtinFn, aliases ...string) *Builtin {
+	b := &Builtin{Name: name, MinArgs: min, MaxArgs: max, fn: fn}
+	t[name] = b
+	for _, a := range aliases {
+		t[a] = b
+	}
+	return b
+}
+
+// alias registers existing builtins under more names.
+func (t builtinTable) alias(name string, aliases ...string) {
+	for _, a := range aliases {
+		t[a] = t[name]
+	}
+}
+
+// builtinNames lists the names for suggestions (unqualified ones only).
+func builtinNames() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		if !strings.Contains(n, "/") || n == "/" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// BuiltinNames returns the names of all builtin functions and constants,
+// sorted, including the namespace-qualified ones.
+func BuiltinNames() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ---- argument helpers -------------------------------------------------------
+
+// argError reports a wrong argument: "+ expects a number as argument 2, got string "a"".
+func argError(fn string, i int, want string, got Value) *Error {
+	return errorf(TypeError, "%s expects %s as argument %d, got %s", fn, want, i+1, describe(got))
+}
+
+func intArg(fn string, args []Value, i int) (int64, error) {
+	switch v := args[i].(type) {
+	case int64:
+		return v, nil
+	case float64:
+		if v == math.Trunc(v) && !math.IsInf(v, 0) && math.Abs(v) < 1<<53 {
+			return int64(v), nil
+		}
+	}
+	return 0, argError(fn, i, "an integer", args[i])
+}
+
+func numArg(fn string, args []Value, i int) (Value, error) {
+	switch args[i].(type) {
+	case int64, float64:
+		return args[i], nil
+	}
+	return nil, argError(fn, i, "a number", args[i])
+}
+
+func floatArg(fn string, args []Value, i int) (float64, error) {
+	switch v := args[i].(type) {
+	case int64:
+		return float64(v), nil
+	case float64:
+		return v, nil
+	}
+	return 0, argError(fn, i, "a number", args[i])
+}
+
+func stringArg(fn string, args []Value, i int) (string, error) {
+	if s, ok := args[i].(string); ok {
+		return s, nil
+	}
+	return "", argError(fn, i, "a string", args[i])
+}
+
+func fnArg(fn string, args []Value, i int) (Value, error) {
+	if isCallable(args[i]) {
+		return args[i], nil
+	}
+	return nil, argError(fn, i, "a function", args[i])
+}
+
+// itoa is strconv.Itoa for int64.
+func itoa(i int64) string { return strconv.FormatInt(i, 10) }
+
+// call1 calls f with one argument using the thread's stack for the buffer.
+func (th *thread) call1(f, x Value) (Value, error) {
+	if b, ok := f.(*Builtin); ok && b.MinArgs <= 1 && (b.MaxArgs < 0 || b.MaxArgs >= 1) {
+		buf, mark := th.stack.alloc(1)
+		buf[0] = x
+		v, err := b.fn(th, buf)
+		th.stack.release(buf, mark)
+		return v, err
+	}
+	if k, ok := f.(Keyword); ok {
+		if m, ok := x.(*Map); ok {
+			v, _ := m.Lookup(k)
+			return v, nil
+		}
+	}
+	buf, mark := th.stack.alloc(1)
+	buf[0] = x
+	v, err := th.call(f, buf)
+	th.stack.release(buf, mark)
+	return v, err
+}
+
+// call2 calls f with two arguments.
+func (th *thread) call2(f, x, y Value) (Value, error) {
+	buf, mark := th.stack.alloc(2)
+	buf[0], buf[1] = x, y
+	v, err := th.call(f, buf)
+	th.stack.release(buf, mark)
+	return v, err
+}
+
+// specialize returns a faster implementation of a builtin call for
+// particular argument shapes, or nil.
+func specialize(b *Builtin, _ []analyze.Expr, args []evalFn) evalFn { return nil }

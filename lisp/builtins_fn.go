@@ -1,0 +1,363 @@
+package lisp
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+func registerFunctions(t builtinTable) {
+	t.add("identity", 1, 1, func(_ *thread, a []Value) (Value, error) { return a[0], nil })
+	t.add("constantly", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		x := a[0]
+		return &Builtin{Name: "constantly", MinArgs: 0, MaxArgs: -1, fn: func(*thread, []Value) (Value, error) { return x, nil }}, nil
+	})
+	t.add("complement", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		f, err := fnArg("complement", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &Builtin{Name: "complement", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			v, err := th.call(f, args)
+			return !Truthy(v), err
+		}}, nil
+	})
+	t.add("comp", 0, -1, func(_ *thread, a []Value) (Value, error) {
+		for i := range a {
+			if _, err := fnArg("comp", a, i); err != nil {
+				return nil, err
+			}
+		}
+		fs := slices.Clone(a)
+		if len(fs) == 0 {
+			return t["identity"], nil
+		}
+		return &Builtin{Name: "comp", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			v, err := th.call(fs[len(fs)-1], args)
+			for i := len(fs) - 2; i >= 0 && err == nil; i-- {
+				v, err = th.call1(fs[i], v)
+			}
+			return v, err
+		}}, nil
+	})
+	t.add("partial", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		f, err := fnArg("partial", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		bound := slices.Clone(a[1:])
+		return &Builtin{Name: "partial", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			all := make([]Value, 0, len(bound)+len(args))
+			return th.call(f, append(append(all, bound...), args...))
+		}}, nil
+	})
+	t.add("juxt", 0, -1, func(_ *thread, a []Value) (Value, error) {
+		for i := range a {
+			if _, err := fnArg("juxt", a, i); err != nil {
+				return nil, err
+			}
+		}
+		fs := slices.Clone(a)
+		return &Builtin{Name: "juxt", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			out := make([]Value, len(fs))
+			for i, f := range fs {
+				var err error
+				if out[i], err = th.call(f, args); err != nil {
+					return nil, err
+				}
+			}
+			return NewVector(out), nil
+		}}, nil
+	})
+	t.add("fnil", 2, 4, func(_ *thread, a []Value) (Value, error) {
+		f, err := fnArg("fnil", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		defaults := slices.Clone(a[1:])
+		return &Builtin{Name: "fnil", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			patched := slices.Clone(args)
+			for i, d := range defaults {
+				if i < len(patched) && patched[i] == nil {
+					patched[i] = d
+				}
+			}
+			return th.call(f, patched)
+		}}, nil
+	})
+	t.add("every-pred", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		ps := slices.Clone(a)
+		return &Builtin{Name: "every-pred", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			for _, p := range ps {
+				for _, x := range args {
+					ok, err := th.test(p, x)
+					if err != nil || !ok {
+						return false, err
+					}
+				}
+			}
+			return true, nil
+		}}, nil
+	})
+	t.add("some-fn", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		ps := slices.Clone(a)
+		return &Builtin{Name: "some-fn", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
+			for _, p := range ps {
+				for _, x := range args {
+					v, err := th.call1(p, x)
+					if err != nil {
+						return nil, err
+					}
+					if Truthy(v) {
+						return v, nil
+					}
+				}
+			}
+			return nil, nil
+		}}, nil
+	})
+	t.add("memoize", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		// Functions are pure, so memoize can be the identity.
+		return fnArg("memoize", a, 0)
+	})
+	t.add("apply", 2, -1, func(th *thread, a []Value) (Value, error) {
+		f := a[0]
+		if !isCallable(f) {
+			return nil, argError("apply", 0, "a function", f)
+		}
+		last := a[len(a)-1]
+		switch last.(type) {
+		case *Vector, *Set, *Map, nil, *Seq:
+		default:
+			return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
+		}
+		xs, err := th.items(last, "apply")
+		if err != nil {
+			return nil, err
+		}
+		args := make([]Value, 0, len(a)-2+len(xs))
+		args = append(append(args, a[1:len(a)-1]...), xs...)
+		return th.call(f, args)
+	})
+	t.add("reduced", 1, 1, func(_ *thread, a []Value) (Value, error) { return &reduced{value: a[0]}, nil })
+	t.add("not", 1, 1, func(_ *thread, a []Value) (Value, error) { return !Truthy(a[0]), nil })
+	t.add("boolean", 1, 1, func(_ *thread, a []Value) (Value, error) { return Truthy(a[0]), nil })
+	t.add("identical?", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		return CompareKeys(a[0], a[1]) == 0 && rank(a[0]) != rankFn || a[0] == a[1], nil
+	})
+
+	pred := func(name string, f func(Value) bool) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) { return f(a[0]), nil })
+	}
+	pred("nil?", func(v Value) bool { return v == nil })
+	pred("some?", func(v Value) bool { return v != nil })
+	pred("true?", func(v Value) bool { return v == true })
+	pred("false?", func(v Value) bool { return v == false })
+	pred("boolean?", func(v Value) bool { _, ok := v.(bool); return ok })
+	pred("string?", func(v Value) bool { _, ok := v.(string); return ok })
+	pred("keyword?", func(v Value) bool { _, ok := v.(Keyword); return ok })
+	pred("symbol?", func(Value) bool { return false })
+	pred("char?", func(v Value) bool { s, ok := v.(string); return ok && s != "" && graphemeLen(s) == len(s) })
+	pred("vector?", func(v Value) bool { _, ok := v.(*Vector); return ok })
+	pred("map?", func(v Value) bool { _, ok := v.(*Map); return ok })
+	pred("set?", func(v Value) bool { _, ok := v.(*Set); return ok })
+	pred("list?", func(Value) bool { return false })
+	pred("seq?", func(v Value) bool { _, ok := v.(*Seq); return ok })
+	pred("coll?", func(v Value) bool {
+		switch v.(type) {
+		case *Vector, *Map, *Set, *Seq:
+			return true
+		}
+		return false
+	})
+	pred("sequential?", func(v Value) bool {
+		switch v.(type) {
+		case *Vector, *Seq:
+			return true
+		}
+		return false
+	})
+	pred("associative?", func(v Value) bool {
+		switch v.(type) {
+		case *Vector, *Map:
+			return true
+		}
+		return false
+	})
+	pred("counted?", func(v Value) bool {
+		switch v.(type) {
+		case *Vector, *Map, *Set:
+			return true
+		}
+		return false
+	})
+	pred("seqable?", func(v Value) bool {
+		switch v.(type) {
+		case nil, string, *Vector, *Map, *Set, *Seq:
+			return true
+		}
+		return false
+	})
+	pred("fn?", func(v Value) bool {
+		switch v.(type) {
+		case *Closure, *Builtin:
+			return true
+		}
+		return false
+	})
+	pred("ifn?", isCallable)
+	pred("regex?", func(v Value) bool { _, ok := v.(*Regex); return ok })
+	pred("var?", func(v Value) bool { _, ok := v.(*Var); return ok })
+	pred("reduced?", func(v Value) bool { _, ok := v.(*reduced); return ok })
+	pred("map-entry?", func(v Value) bool { e, ok := v.(*Vector); return ok && e.Len() == 2 })
+	pred("any?", func(Value) bool { return true })
+
+	t.add("println", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, true) })
+	t.add("print", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, false) })
+	t.add("prn", 0, -1, func(th *thread, a []Value) (Value, error) {
+		return nil, th.printLine(joinPrinted(a, PrintString), true)
+	})
+	t.add("pr", 0, -1, func(th *thread, a []Value) (Value, error) {
+		return nil, th.printLine(joinPrinted(a, PrintString), false)
+	})
+	t.add("newline", 0, 0, func(th *thread, _ []Value) (Value, error) { return nil, th.printLine("", true) })
+
+	t.add("pmap", 2, -1, func(th *thread, a []Value) (Value, error) {
+		f := a[0]
+		if !isCallable(f) {
+			return nil, argError("pmap", 0, "a function", f)
+		}
+		colls, n, err := th.multiItems("pmap", a[1:])
+		if err != nil {
+			return nil, err
+		}
+		return th.parallel("pmap", n, func(bt *thread, i int) (Value, error) {
+			args := make([]Value, len(colls))
+			for j, c := range colls {
+				args[j] = c[i]
+			}
+			return bt.call(f, args)
+		})
+	})
+	t.add("pcalls", 0, -1, func(th *thread, a []Value) (Value, error) {
+		for i, f := range a {
+			if !isCallable(f) {
+				return nil, argError("pcalls", i, "a function", f)
+			}
+			if c, ok := f.(*Closure); ok && c.proto.arityFor(0) == nil {
+				return nil, errorf(PcallsError, "pcalls needs functions of no arguments, got %s", PrintString(f))
+			}
+		}
+		fs := slices.Clone(a)
+		return th.parallel("pcalls", len(fs), func(bt *thread, i int) (Value, error) { return bt.call(fs[i], nil) })
+	})
+}
+
+// print writes println/print output: strings raw, other values printed.
+func (th *thread) print(a []Value, newline bool) error {
+	parts := make([]string, len(a))
+	for i, x := range a {
+		if s, ok := x.(string); ok {
+			parts[i] = s
+		} else {
+			parts[i] = PrintString(x)
+		}
+	}
+	return th.printLine(strings.Join(parts, " "), newline)
+}
+
+// printLine appends output. print without a newline continues the last line.
+func (th *thread) printLine(s string, newline bool) error {
+	th.outBytes += len(s) + 1
+	if th.outBytes > th.run.limits.MaxOutputBytes {
+		return errorf(OutputExceeded, "println output exceeded %d bytes: print less (summaries, counts, a few samples)", th.run.limits.MaxOutputBytes)
+	}
+	if th.partial {
+		th.out[len(th.out)-1] += s
+	} else {
+		th.out = append(th.out, s)
+	}
+	th.partial = !newline
+	return nil
+}
+
+// parallel runs n branches on at most 2×GOMAXPROCS goroutines. Each branch
+// gets its own thread: its defs are discarded, its output is appended in
+// branch order, and return/fail inside it are errors. The first failing
+// branch (in index order) fails the whole call.
+func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (Value, error)) (Value, error) {
+	if n == 0 {
+		return emptyVector, nil
+	}
+	results := make([]Value, n)
+	errs := make([]error, n)
+	outs := make([][]string, n)
+	workers := min(n, 2*runtime.GOMAXPROCS(0))
+	var next int
+	var mu sync.Mutex
+	var failed bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bt := newThread(th.run, &globalEnv{base: th.globals.base, parent: th.globals})
+			bt.branch = name
+			for {
+				mu.Lock()
+				if failed || next >= n {
+					mu.Unlock()
+					break
+				}
+				i := next
+				next++
+				mu.Unlock()
+				bt.out, bt.outBytes, bt.partial = nil, th.outBytes, false
+				v, err := runBranch(bt, i, branch)
+				results[i], errs[i], outs[i] = v, err, bt.out
+				if err != nil {
+					mu.Lock()
+					failed = true
+					mu.Unlock()
+				}
+			}
+			th.run.steps.Add(bt.steps - bt.flushed)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			if e, ok := err.(*Error); ok && e.Kind != Kind(name+"_error") && !isLimitKind(e.Kind) {
+				return nil, &Error{Kind: e.Kind, Pos: e.Pos, Message: fmt.Sprintf("%s branch %d: %s", name, i, e.Message), Err: e}
+			}
+			return nil, err
+		}
+	}
+	for _, o := range outs {
+		for _, line := range o {
+			if err := th.printLine(line, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return NewVector(results), nil
+}
+
+func runBranch(bt *thread, i int, branch func(bt *thread, i int) (Value, error)) (v Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{Kind: InternalError, Message: fmt.Sprintf("internal error in branch: %v", r)}
+		}
+	}()
+	return branch(bt, i)
+}
+
+func isLimitKind(k Kind) bool {
+	switch k {
+	case Timeout, Cancelled, StepLimitExceeded, MemoryExceeded, DepthExceeded, OutputExceeded, ToolLimitExceeded:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,664 @@
+package lisp
+
+func registerMaps(t builtinTable) {
+	t.add("get", 2, 3, func(_ *thread, a []Value) (Value, error) {
+		var def Value
+		if len(a) == 3 {
+			def = a[2]
+		}
+		v, ok := getKey(a[0], a[1])
+		if !ok {
+			if path, isPath := a[1].(*Vector); isPath {
+				if _, isMap := a[0].(*Map); isMap {
+					// (get m [:a :b]) reads the path when no such vector key exists.
+					if v, ok := getPath(a[0], path.items); ok {
+						return v, nil
+					}
+				}
+			}
+			return def, nil
+		}
+		return v, nil
+	})
+	t.add("get-in", 2, 3, func(_ *thread, a []Value) (Value, error) {
+		path, err := pathArg("get-in", a[1])
+		if err != nil {
+			return nil, err
+		}
+		v, ok := getPath(a[0], path)
+		if !ok && len(a) == 3 {
+			return a[2], nil
+		}
+		return v, nil
+	})
+	t.add("assoc", 3, -1, func(_ *thread, a []Value) (Value, error) {
+		if len(a)%2 == 0 {
+			return nil, errorf(ArityError, "assoc expects a map then key value pairs, got an odd number of keys and values")
+		}
+		coll := a[0]
+		for i := 1; i < len(a); i += 2 {
+			var err error
+			if coll, err = assocKey("assoc", coll, a[i], a[i+1], false); err != nil {
+				return nil, err
+			}
+		}
+		return coll, nil
+	})
+	t.add("assoc-in", 3, 3, func(th *thread, a []Value) (Value, error) {
+		path, err := pathArg("assoc-in", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if len(path) == 0 {
+			return assocKey("assoc-in", a[0], nil, a[2], true)
+		}
+		return updateIn(th, "assoc-in", a[0], path, func(Value) (Value, error) { return a[2], nil })
+	})
+	t.add("update", 3, -1, func(th *thread, a []Value) (Value, error) {
+		f, extra := a[2], a[3:]
+		old, _ := getExact(a[0], a[1])
+		nv, err := applyUpdate(th, "update", f, old, extra)
+		if err != nil {
+			return nil, err
+		}
+		return assocKey("update", a[0], a[1], nv, false)
+	})
+	t.add("update-in", 3, -1, func(th *thread, a []Value) (Value, error) {
+		path, err := pathArg("update-in", a[1])
+		if err != nil {
+			return nil, err
+		}
+		f, extra := a[2], a[3:]
+		if len(path) == 0 {
+			return applyUpdate(th, "update-in", f, a[0], extra)
+		}
+		return updateIn(th, "update-in", a[0], path, func(old Value) (Value, error) {
+			return applyUpdate(th, "update-in", f, old, extra)
+		})
+	})
+	t.add("dissoc", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		switch m := a[0].(type) {
+		case nil:
+			return nil, nil
+		case *Map:
+			for _, k := range a[1:] {
+				m = m.Dissoc(k)
+			}
+			return m, nil
+		}
+		return nil, argError("dissoc", 0, "a map", a[0])
+	})
+	t.add("merge", 0, -1, func(_ *thread, a []Value) (Value, error) { return mergeMaps(nil, "merge", nil, a) })
+	t.add("merge-with", 1, -1, func(th *thread, a []Value) (Value, error) {
+		f, err := fnArg("merge-with", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return mergeMaps(th, "merge-with", f, a[1:])
+	})
+	t.add("select-keys", 2, 2, func(th *thread, a []Value) (Value, error) {
+		ks, err := th.items(a[1], "select-keys")
+		if err != nil {
+			return nil, err
+		}
+		m, ok := a[0].(*Map)
+		if !ok {
+			if a[0] == nil {
+				return emptyMap, nil
+			}
+			return nil, argError("select-keys", 0, "a map", a[0])
+		}
+		b := NewMapBuilder(nil)
+		for _, k := range ks {
+			if v, ok := m.Lookup(k); ok {
+				b.Set(k, v)
+			}
+		}
+		return b.Map(), nil
+	})
+	t.add("keys", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		m, err := mapArg("keys", a[0])
+		if err != nil || m == nil || m.Len() == 0 {
+			return nil, err
+		}
+		return NewVector(m.Keys()), nil
+	})
+	t.add("vals", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		m, err := mapArg("vals", a[0])
+		if err != nil || m == nil || m.Len() == 0 {
+			return nil, err
+		}
+		out := make([]Value, 0, m.Len())
+		for _, v := range m.All() {
+			out = append(out, v)
+		}
+		return NewVector(out), nil
+	})
+	t.add("entries", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		m, err := mapArg("entries", a[0])
+		if err != nil || m == nil {
+			return emptyVector, err
+		}
+		return NewVector(mapEntries(m)), nil
+	})
+	t.add("key", 1, 1, func(_ *thread, a []Value) (Value, error) { return entryPart("key", a[0], 0) })
+	t.add("val", 1, 1, func(_ *thread, a []Value) (Value, error) { return entryPart("val", a[0], 1) })
+	t.add("update-vals", 2, 2, func(th *thread, a []Value) (Value, error) {
+		m, err := mapArg("update-vals", a[0])
+		if err != nil {
+			if isCallable(a[0]) {
+				return nil, errorf(TypeError, "update-vals takes (update-vals m f): the map goes first (with a threading macro use ->, not ->>)")
+			}
+			return nil, err
+		}
+		if m == nil {
+			return nil, nil
+		}
+		b := NewMapBuilder(m)
+		for k, v := range m.All() {
+			nv, err := th.call1(a[1], v)
+			if err != nil {
+				return nil, err
+			}
+			b.Set(k, nv)
+		}
+		return b.Map(), nil
+	})
+	t.add("update-keys", 2, 2, func(th *thread, a []Value) (Value, error) {
+		m, err := mapArg("update-keys", a[0])
+		if err != nil || m == nil {
+			return nil, err
+		}
+		b := NewMapBuilder(nil)
+		for k, v := range m.All() {
+			nk, err := th.call1(a[1], k)
+			if err != nil {
+				return nil, err
+			}
+			b.Set(nk, v)
+		}
+		return b.Map(), nil
+	})
+	t.add("zipmap", 2, 2, func(th *thread, a []Value) (Value, error) {
+		colls, n, err := th.multiItems("zipmap", a)
+		if err != nil {
+			return nil, err
+		}
+		b := NewMapBuilder(nil)
+		for i := 0; i < n; i++ {
+			b.Set(colls[0][i], colls[1][i])
+		}
+		return b.Map(), nil
+	})
+	t.add("reduce-kv", 3, 3, func(th *thread, a []Value) (Value, error) {
+		acc := a[1]
+		switch c := a[2].(type) {
+		case nil:
+			return acc, nil
+		case *Map:
+			for k, v := range c.All() {
+				var err error
+				if acc, err = th.call3(a[0], acc, k, v); err != nil {
+					return nil, err
+				}
+				if r, ok := acc.(*reduced); ok {
+					return r.value, nil
+				}
+			}
+			return acc, nil
+		case *Vector:
+			for i, v := range c.items {
+				var err error
+				if acc, err = th.call3(a[0], acc, int64(i), v); err != nil {
+					return nil, err
+				}
+				if r, ok := acc.(*reduced); ok {
+					return r.value, nil
+				}
+			}
+			return acc, nil
+		}
+		return nil, argError("reduce-kv", 2, "a map", a[2])
+	})
+	t.add("hash-map", 0, -1, func(_ *thread, a []Value) (Value, error) {
+		if len(a)%2 != 0 {
+			return nil, errorf(ArityError, "hash-map expects key value pairs, got an odd number of arguments")
+		}
+		return NewMap(a...), nil
+	}, "array-map", "sorted-map")
+	t.add("hash-set", 0, -1, func(_ *thread, a []Value) (Value, error) { return NewSet(a...), nil }, "sorted-set")
+	t.add("set", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[0].(*Set); ok {
+			return s, nil
+		}
+		xs, err := th.items(a[0], "set")
+		if err != nil {
+			return nil, err
+		}
+		return NewSet(xs...), nil
+	})
+	t.add("disj", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		switch s := a[0].(type) {
+		case nil:
+			return nil, nil
+		case *Set:
+			for _, x := range a[1:] {
+				s = s.Disj(x)
+			}
+			return s, nil
+		}
+		return nil, argError("disj", 0, "a set", a[0])
+	})
+
+	// clojure.set, also reachable as set/... and unqualified.
+	t.add("clojure.set/union", 0, -1, func(_ *thread, a []Value) (Value, error) {
+		b := NewSetBuilder(nil)
+		for i := range a {
+			s, err := setArg("union", a, i)
+			if err != nil {
+				return nil, err
+			}
+			for x := range s.All() {
+				b.Add(x)
+			}
+		}
+		return b.Set(), nil
+	}, "union")
+	t.add("clojure.set/intersection", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		first, err := setArg("intersection", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		rest := make([]*Set, 0, len(a)-1)
+		for i := 1; i < len(a); i++ {
+			s, err := setArg("intersection", a, i)
+			if err != nil {
+				return nil, err
+			}
+			rest = append(rest, s)
+		}
+		b := NewSetBuilder(nil)
+	outer:
+		for x := range first.All() {
+			for _, s := range rest {
+				if !s.Has(x) {
+					continue outer
+				}
+			}
+			b.Add(x)
+		}
+		return b.Set(), nil
+	}, "intersection")
+	t.add("clojure.set/difference", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		first, err := setArg("difference", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		for i := 1; i < len(a); i++ {
+			s, err := setArg("difference", a, i)
+			if err != nil {
+				return nil, err
+			}
+			for x := range s.All() {
+				first = first.Disj(x)
+			}
+		}
+		return first, nil
+	}, "difference")
+	t.add("clojure.set/subset?", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		x, err := setArg("subset?", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		y, err := setArg("subset?", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		return isSubset(x, y), nil
+	}, "subset?")
+	t.add("clojure.set/superset?", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		x, err := setArg("superset?", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		y, err := setArg("superset?", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		return isSubset(y, x), nil
+	}, "superset?")
+	t.add("clojure.set/select", 2, 2, func(th *thread, a []Value) (Value, error) {
+		s, err := setArg("select", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		b := NewSetBuilder(nil)
+		for x := range s.All() {
+			ok, err := th.test(a[0], x)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				b.Add(x)
+			}
+		}
+		return b.Set(), nil
+	})
+	t.add("clojure.set/map-invert", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		m, err := mapArg("map-invert", a[0])
+		if err != nil || m == nil {
+			return emptyMap, err
+		}
+		b := NewMapBuilder(nil)
+		for k, v := range m.All() {
+			b.Set(v, k)
+		}
+		return b.Map(), nil
+	})
+	t.add("clojure.set/rename-keys", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		m, err := mapArg("rename-keys", a[0])
+		if err != nil || m == nil {
+			return nil, err
+		}
+		renames, err := mapArg("rename-keys", a[1])
+		if err != nil {
+			return nil, err
+		}
+		out := m
+		if renames != nil {
+			for from := range renames.All() {
+				out = out.Dissoc(from)
+			}
+			for from, to := range renames.All() {
+				if v, ok := m.Get(from); ok {
+					out = out.Assoc(to, v)
+				}
+			}
+		}
+		return out, nil
+	})
+	t.add("clojure.set/project", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "project")
+		if err != nil {
+			return nil, err
+		}
+		ks, err := th.items(a[1], "project")
+		if err != nil {
+			return nil, err
+		}
+		b := NewSetBuilder(nil)
+		for _, x := range xs {
+			m, ok := x.(*Map)
+			if !ok {
+				return nil, errorf(TypeError, "project expects a set of maps, got %s", describe(x))
+			}
+			mb := NewMapBuilder(nil)
+			for _, k := range ks {
+				if v, ok := m.Get(k); ok {
+					mb.Set(k, v)
+				}
+			}
+			b.Add(mb.Map())
+		}
+		return b.Set(), nil
+	})
+	t.add("clojure.set/index", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "index")
+		if err != nil {
+			return nil, err
+		}
+		ks, err := th.items(a[1], "index")
+		if err != nil {
+			return nil, err
+		}
+		groups := newValueMap[*SetBuilder](0)
+		for _, x := range xs {
+			m, ok := x.(*Map)
+			if !ok {
+				return nil, errorf(TypeError, "index expects a set of maps, got %s", describe(x))
+			}
+			kb := NewMapBuilder(nil)
+			for _, k := range ks {
+				if v, ok := m.Get(k); ok {
+					kb.Set(k, v)
+				}
+			}
+			g := groups.ref(kb.Map())
+			if *g == nil {
+				*g = NewSetBuilder(nil)
+			}
+			(*g).Add(m)
+		}
+		return groups.toMap(func(b **SetBuilder) Value { return (*b).Set() }), nil
+	})
+}
+
+func isSubset(x, y *Set) bool {
+	if x.Len() > y.Len() {
+		return false
+	}
+	for e := range x.All() {
+		if !y.Has(e) {
+			return false
+		}
+	}
+	return true
+}
+
+func setArg(fn string, a []Value, i int) (*Set, error) {
+	switch s := a[i].(type) {
+	case *Set:
+		return s, nil
+	case nil:
+		return emptySet, nil
+	}
+	return nil, argError(fn, i, "a set (convert a vector with (set v))", a[i])
+}
+
+func mapArg(fn string, v Value) (*Map, error) {
+	switch m := v.(type) {
+	case *Map:
+		return m, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, errorf(TypeError, "%s expects a map, got %s", fn, describe(v))
+}
+
+func pathArg(fn string, v Value) ([]Value, error) {
+	switch p := v.(type) {
+	case *Vector:
+		return p.items, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, errorf(TypeError, "%s expects a path vector such as [:a :b], got %s", fn, describe(v))
+}
+
+func entryPart(fn string, v Value, i int) (Value, error) {
+	if e, ok := v.(*Vector); ok && e.Len() == 2 {
+		return e.items[i], nil
+	}
+	return nil, errorf(TypeError, "%s expects a map entry [key value], got %s", fn, describe(v))
+}
+
+// getKey is get: flexible keys on maps, indexes on vectors and strings,
+// membership on sets.
+func getKey(coll, k Value) (Value, bool) {
+	switch c := coll.(type) {
+	case *Map:
+		return c.Lookup(k)
+	case *Vector:
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) {
+			return c.items[i], true
+		}
+	case *Set:
+		if c.Has(k) {
+			return k, true
+		}
+	case string:
+		if i, ok := k.(int64); ok && i >= 0 {
+			gs := graphemes(c)
+			if i < int64(len(gs)) {
+				return gs[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// getExact is get with exact map keys (assoc, update, dissoc do not fall back).
+func getExact(coll, k Value) (Value, bool) {
+	if m, ok := coll.(*Map); ok {
+		return m.Get(k)
+	}
+	return getKey(coll, k)
+}
+
+func getPath(v Value, path []Value) (Value, bool) {
+	for _, k := range path {
+		var ok bool
+		if v, ok = getKey(v, k); !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// assocKey sets k in a map (nil starts a new map) or an index of a vector.
+// flexible reuses an existing key of the other spelling (keyword/string).
+func assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
+	switch c := coll.(type) {
+	case nil:
+		return NewMap(k, v), nil
+	case *Map:
+		if flexible {
+			k = existingKey(c, k)
+		}
+		return c.Assoc(k, v), nil
+	case *Vector:
+		i, ok := k.(int64)
+		if !ok || i < 0 || i > int64(c.Len()) {
+			return nil, errorf(InvalidArgument, "%s: index %s is outside the vector of %d elements", fn, PrintString(k), c.Len())
+		}
+		return c.Assoc(int(i), v), nil
+	}
+	return nil, argError(fn, 0, "a map or vector", coll)
+}
+
+// existingKey returns the key of m that k flexibly matches, or k.
+func existingKey(m *Map, k Value) Value {
+	if _, ok := m.Get(k); ok {
+		return k
+	}
+	switch x := k.(type) {
+	case Keyword:
+		if _, ok := m.Get(string(x)); ok {
+			return string(x)
+		}
+	case string:
+		if _, ok := m.Get(Keyword(x)); ok {
+			return Keyword(x)
+		}
+	}
+	return k
+}
+
+// updateIn replaces the value at path, creating maps along the way.
+func updateIn(th *thread, fn string, coll Value, path []Value, f func(Value) (Value, error)) (Value, error) {
+	if len(path) > maxDataDepth {
+		return nil, errorf(DepthExceeded, "%s: path longer than %d", fn, maxDataDepth)
+	}
+	k := path[0]
+	if m, ok := coll.(*Map); ok {
+		k = existingKey(m, k)
+	}
+	old, _ := getExact(coll, k)
+	var nv Value
+	var err error
+	if len(path) == 1 {
+		nv, err = f(old)
+	} else {
+		switch old.(type) {
+		case nil, *Map, *Vector:
+		default:
+			return nil, errorf(TypeError, "%s: %s at %s is not a map", fn, describe(old), PrintString(k))
+		}
+		nv, err = updateIn(th, fn, old, path[1:], f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return assocKey(fn, coll, k, nv, false)
+}
+
+func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, error) {
+	if !isCallable(f) {
+		return nil, errorf(TypeError, "%s expects a function after the key, got %s (to set a value use assoc)", fn, describe(f))
+	}
+	args := make([]Value, 0, 1+len(extra))
+	args = append(append(args, old), extra...)
+	v, err := th.call(f, args)
+	if err != nil {
+		if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == ArityMismatch) && len(extra) > 0 {
+			e.Message += "; note that " + fn + " passes the old value first and the extra arguments after it"
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
+	var out *Map
+	for i, x := range maps {
+		switch m := x.(type) {
+		case nil:
+			continue
+		case *Map:
+			if out == nil {
+				out = m
+				continue
+			}
+			if f == nil && m.Len() > out.Len()*4 && out.Len() < 8 {
+				// Small into big: assoc the small map's entries "under" the big one.
+				b := NewMapBuilder(m)
+				for k, v := range out.All() {
+					if _, ok := b.Get(k); !ok {
+						b.Set(k, v)
+					}
+				}
+				out = b.Map()
+				continue
+			}
+			b := NewMapBuilder(out)
+			for k, v := range m.All() {
+				if f != nil {
+					if old, ok := b.Get(k); ok {
+						nv, err := th.call2(f, old, v)
+						if err != nil {
+							return nil, err
+						}
+						v = nv
+					}
+				}
+				b.Set(k, v)
+			}
+			out = b.Map()
+		default:
+			return nil, argError(fn, i, "a map", x)
+		}
+	}
+	if out == nil {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// call3 calls f with three arguments.
+func (th *thread) call3(f, x, y, z Value) (Value, error) {
+	buf, mark := th.stack.alloc(3)
+	buf[0], buf[1], buf[2] = x, y, z
+	v, err := th.call(f, buf)
+	th.stack.release(buf, mark)
+	return v, err
+}

@@ -1,0 +1,622 @@
+package lisp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+func registerNumbers(t builtinTable) {
+	t.add("+", 0, -1, numAdd)
+	t.add("-", 0, -1, numSub)
+	t.add("*", 0, -1, numMul)
+	t.add("/", 1, -1, numDiv)
+	t.add("inc", 1, 1, func(_ *thread, a []Value) (Value, error) { return addOne("inc", a[0], 1) })
+	t.add("dec", 1, 1, func(_ *thread, a []Value) (Value, error) { return addOne("dec", a[0], -1) })
+	t.add("mod", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("mod", a) })
+	t.add("rem", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("rem", a) })
+	t.add("quot", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("quot", a) })
+	t.add("abs", 1, 1, numAbs, "Math/abs")
+	t.add("max", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("max", a, 1) }, "Math/max")
+	t.add("min", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("min", a, -1) }, "Math/min")
+	// floor, ceil, round and trunc return integers (PTC-Lisp); the Math/
+	// versions keep Java's types (doubles, and a long for Math/round).
+	t.add("floor", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("floor", a[0], math.Floor) })
+	t.add("ceil", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("ceil", a[0], math.Ceil) })
+	t.add("round", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("round", a[0], math.Round) })
+	t.add("trunc", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("trunc", a[0], math.Trunc) })
+	t.add("int", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("int", a[0], math.Trunc) }, "long")
+	t.add("Math/floor", 1, 1, floatFn("Math/floor", math.Floor))
+	t.add("Math/ceil", 1, 1, floatFn("Math/ceil", math.Ceil))
+	t.add("Math/rint", 1, 1, floatFn("Math/rint", math.RoundToEven))
+	t.add("Math/round", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		return toInteger("Math/round", a[0], func(f float64) float64 { return math.Floor(f + 0.5) })
+	})
+	t.add("double", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		f, err := floatArg("double", a, 0)
+		return f, err
+	}, "float")
+	t.add("num", 1, 1, func(_ *thread, a []Value) (Value, error) { return numArg("num", a, 0) })
+	t.add("sqrt", 1, 1, floatFn("sqrt", math.Sqrt), "Math/sqrt")
+	t.add("cbrt", 1, 1, floatFn("cbrt", math.Cbrt), "Math/cbrt")
+	t.add("exp", 1, 1, floatFn("exp", math.Exp), "Math/exp")
+	t.add("log", 1, 1, floatFn("log", math.Log), "Math/log")
+	t.add("log10", 1, 1, floatFn("log10", math.Log10), "Math/log10")
+	t.add("Math/sin", 1, 1, floatFn("Math/sin", math.Sin))
+	t.add("Math/cos", 1, 1, floatFn("Math/cos", math.Cos))
+	t.add("Math/tan", 1, 1, floatFn("Math/tan", math.Tan))
+	t.add("Math/atan", 1, 1, floatFn("Math/atan", math.Atan))
+	t.add("Math/signum", 1, 1, floatFn("Math/signum", func(f float64) float64 {
+		switch {
+		case f > 0:
+			return 1
+		case f < 0:
+			return -1
+		}
+		return f
+	}))
+	t.add("pow", 2, 2, numPow, "Math/pow")
+	t["Math/PI"] = math.Pi
+	t["Math/E"] = math.E
+	t["Double/POSITIVE_INFINITY"] = math.Inf(1)
+	t["Double/NEGATIVE_INFINITY"] = math.Inf(-1)
+	t["Double/NaN"] = math.NaN()
+	t["Double/MAX_VALUE"] = math.MaxFloat64
+	t["Double/MIN_VALUE"] = 4.9e-324
+	t["Long/MAX_VALUE"] = int64(math.MaxInt64)
+	t["Long/MIN_VALUE"] = int64(math.MinInt64)
+
+	t.add("=", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		for i := 1; i < len(a); i++ {
+			if !Equal(a[0], a[i]) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	t.add("not=", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		for i := 1; i < len(a); i++ {
+			if !Equal(a[0], a[i]) {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	t.add("==", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		for i := range a {
+			if _, err := numArg("==", a, i); err != nil {
+				return nil, err
+			}
+		}
+		for i := 1; i < len(a); i++ {
+			if !Equal(a[0], a[i]) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	t.add("<", 1, -1, comparison("<", func(c int) bool { return c < 0 }))
+	t.add(">", 1, -1, comparison(">", func(c int) bool { return c > 0 }))
+	t.add("<=", 1, -1, comparison("<=", func(c int) bool { return c <= 0 }))
+	t.add(">=", 1, -1, comparison(">=", func(c int) bool { return c >= 0 }))
+	t.add("compare", 2, 2, func(_ *thread, a []Value) (Value, error) { return compareFn(a[0], a[1]) })
+
+	t.add("zero?", 1, 1, numPred(func(f float64) bool { return f == 0 }))
+	t.add("pos?", 1, 1, numPred(func(f float64) bool { return f > 0 }))
+	t.add("neg?", 1, 1, numPred(func(f float64) bool { return f < 0 }))
+	t.add("even?", 1, 1, parity("even?", 0))
+	t.add("odd?", 1, 1, parity("odd?", 1))
+	t.add("NaN?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		f, err := floatArg("NaN?", a, 0)
+		return math.IsNaN(f), err
+	})
+	t.add("infinite?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		f, err := floatArg("infinite?", a, 0)
+		return math.IsInf(f, 0), err
+	})
+	t.add("number?", 1, 1, typePred(func(v Value) bool { return isNumber(v) }))
+	t.add("integer?", 1, 1, typePred(func(v Value) bool { _, ok := v.(int64); return ok }), "int?")
+	t.add("float?", 1, 1, typePred(func(v Value) bool { _, ok := v.(float64); return ok }), "double?")
+	t.add("nat-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i >= 0 }))
+	t.add("pos-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i > 0 }))
+	t.add("neg-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i < 0 }))
+	t.add("ratio?", 1, 1, typePred(func(Value) bool { return false }), "decimal?")
+	t.add("rational?", 1, 1, typePred(func(v Value) bool { _, ok := v.(int64); return ok }))
+
+	t.add("parse-long", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, ok := a[0].(string)
+		if !ok {
+			return nil, nil
+		}
+		return parseLong(s), nil
+	})
+	t.add("parse-double", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, ok := a[0].(string)
+		if !ok {
+			return nil, nil
+		}
+		return parseDouble(s), nil
+	})
+	t.add("parse-boolean", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch a[0] {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return nil, nil
+	})
+	strict := func(name string, parse func(string) Value, what string) builtinFn {
+		return func(_ *thread, a []Value) (Value, error) {
+			s, err := stringArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			if v := parse(strings.TrimSpace(s)); v != nil {
+				return v, nil
+			}
+			return nil, errorf(InvalidArgument, "%s: %q is not %s (parse-long and parse-double return nil instead of failing)", name, s, what)
+		}
+	}
+	t.add("Long/parseLong", 1, 1, strict("Long/parseLong", parseLong, "an integer"))
+	t.alias("Long/parseLong", "Long/valueOf")
+	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", parseDouble, "a number"))
+	t.alias("Double/parseDouble", "Double/valueOf")
+}
+
+func parseLong(s string) Value {
+	body := strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
+	if body == "" || strings.TrimLeft(body, "0123456789") != "" {
+		return nil
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return i
+}
+
+func parseDouble(s string) Value {
+	switch s {
+	case "Infinity", "+Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	case "NaN":
+		return math.NaN()
+	}
+	// Java's grammar: digits, optional fraction, optional exponent; no hex,
+	// no "inf", no underscores, and a digit before the point.
+	body := strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
+	if body == "" || body[0] < '0' || body[0] > '9' {
+		return nil
+	}
+	for _, c := range body {
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+func overflow(fn string) *Error {
+	return errorf(ArithmeticError, "integer overflow in %s: the result does not fit 64 bits (use floats, e.g. 1.0, for very large numbers)", fn)
+}
+
+func numAdd(_ *thread, args []Value) (Value, error) {
+	var isum int64
+	var fsum float64
+	isFloat := false
+	for i, a := range args {
+		switch x := a.(type) {
+		case int64:
+			if isFloat {
+				fsum += float64(x)
+				continue
+			}
+			r := isum + x
+			if (x > 0 && r < isum) || (x < 0 && r > isum) {
+				return nil, overflow("+")
+			}
+			isum = r
+		case float64:
+			if !isFloat {
+				isFloat = true
+				fsum = float64(isum)
+			}
+			fsum += x
+		default:
+			return nil, argError("+", i, "a number", a)
+		}
+	}
+	if isFloat {
+		return fsum, nil
+	}
+	return isum, nil
+}
+
+func numSub(_ *thread, args []Value) (Value, error) {
+	if len(args) == 0 {
+		return int64(0), nil
+	}
+	if len(args) == 1 {
+		switch x := args[0].(type) {
+		case int64:
+			if x == math.MinInt64 {
+				return nil, overflow("-")
+			}
+			return -x, nil
+		case float64:
+			return -x, nil
+		}
+		return nil, argError("-", 0, "a number", args[0])
+	}
+	acc, err := numArg("-", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(args); i++ {
+		switch x := args[i].(type) {
+		case int64:
+			if a, ok := acc.(int64); ok {
+				r := a - x
+				if (x > 0 && r > a) || (x < 0 && r < a) {
+					return nil, overflow("-")
+				}
+				acc = r
+			} else {
+				acc = acc.(float64) - float64(x)
+			}
+		case float64:
+			a, _ := toFloat(acc)
+			acc = a - x
+		default:
+			return nil, argError("-", i, "a number", args[i])
+		}
+	}
+	return acc, nil
+}
+
+func numMul(_ *thread, args []Value) (Value, error) {
+	var iprod int64 = 1
+	var fprod float64 = 1
+	isFloat := false
+	for i, a := range args {
+		switch x := a.(type) {
+		case int64:
+			if isFloat {
+				fprod *= float64(x)
+				continue
+			}
+			r, over := mulInt(iprod, x)
+			if over {
+				return nil, overflow("*")
+			}
+			iprod = r
+		case float64:
+			if !isFloat {
+				isFloat = true
+				fprod = float64(iprod)
+			}
+			fprod *= x
+		default:
+			return nil, argError("*", i, "a number", a)
+		}
+	}
+	if isFloat {
+		return fprod, nil
+	}
+	return iprod, nil
+}
+
+// mulInt multiplies and reports overflow.
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, false
+	}
+	r := a * b
+	if r/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, true
+	}
+	return r, false
+}
+
+func absInt(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// numDiv always divides as floats: (/ 10 4) is 2.5 and (/ 6 3) is 2.0.
+// Dividing by zero follows IEEE: ##Inf, ##-Inf or ##NaN.
+func numDiv(_ *thread, args []Value) (Value, error) {
+	first, err := floatArg("/", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		return 1 / first, nil
+	}
+	acc := first
+	for i := 1; i < len(args); i++ {
+		d, err := floatArg("/", args, i)
+		if err != nil {
+			return nil, err
+		}
+		acc /= d
+	}
+	return acc, nil
+}
+
+func addOne(fn string, v Value, d int64) (Value, error) {
+	switch x := v.(type) {
+	case int64:
+		r := x + d
+		if (d > 0 && r < x) || (d < 0 && r > x) {
+			return nil, overflow(fn)
+		}
+		return r, nil
+	case float64:
+		return x + float64(d), nil
+	}
+	return nil, argError(fn, 0, "a number", v)
+}
+
+// intDivision implements mod (floored, as Clojure), rem and quot (truncated).
+func intDivision(fn string, args []Value) (Value, error) {
+	if a, ok := args[0].(int64); ok {
+		if b, ok := args[1].(int64); ok {
+			if b == 0 {
+				return nil, errorf(ArithmeticError, "%s: division by zero", fn)
+			}
+			if a == math.MinInt64 && b == -1 {
+				if fn == "quot" {
+					return nil, overflow(fn)
+				}
+				return int64(0), nil
+			}
+			switch fn {
+			case "quot":
+				return a / b, nil
+			case "rem":
+				return a % b, nil
+			}
+			m := a % b
+			if m != 0 && (m < 0) != (b < 0) {
+				m += b
+			}
+			return m, nil
+		}
+	}
+	a, err := floatArg(fn, args, 0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := floatArg(fn, args, 1)
+	if err != nil {
+		return nil, err
+	}
+	if b == 0 {
+		return nil, errorf(ArithmeticError, "%s: division by zero", fn)
+	}
+	switch fn {
+	case "quot":
+		return math.Trunc(a / b), nil
+	case "rem":
+		return math.Mod(a, b), nil
+	}
+	m := math.Mod(a, b)
+	if m != 0 && (m < 0) != (b < 0) {
+		m += b
+	}
+	return m, nil
+}
+
+func numAbs(_ *thread, a []Value) (Value, error) {
+	switch x := a[0].(type) {
+	case int64:
+		if x == math.MinInt64 {
+			return nil, overflow("abs")
+		}
+		return absInt(x), nil
+	case float64:
+		return math.Abs(x), nil
+	}
+	return nil, argError("abs", 0, "a number", a[0])
+}
+
+// extremum returns the greatest (sign 1) or least (sign -1) argument.
+// Numbers compare numerically and any NaN makes the result NaN; other
+// values use the total order of compare.
+func extremum(fn string, args []Value, sign int) (Value, error) {
+	best := args[0]
+	allNum := isNumber(best)
+	for _, x := range args[1:] {
+		allNum = allNum && isNumber(x)
+		if Compare(x, best)*sign > 0 {
+			best = x
+		}
+	}
+	if allNum {
+		for _, x := range args {
+			if f, ok := x.(float64); ok && math.IsNaN(f) {
+				return math.NaN(), nil
+			}
+		}
+	}
+	return best, nil
+}
+
+// toInteger applies f and converts to an integer.
+func toInteger(fn string, v Value, f func(float64) float64) (Value, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case float64:
+		r := f(x)
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			return nil, errorf(ArithmeticError, "%s: cannot convert %s to an integer", fn, formatFloat(x))
+		}
+		if r >= 9.223372036854775807e18 || r < -9.223372036854775808e18 {
+			return nil, errorf(ArithmeticError, "%s: %s does not fit a 64-bit integer", fn, formatFloat(x))
+		}
+		return int64(r), nil
+	}
+	return nil, argError(fn, 0, "a number", v)
+}
+
+func floatFn(name string, f func(float64) float64) builtinFn {
+	return func(_ *thread, a []Value) (Value, error) {
+		x, err := floatArg(name, a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return f(x), nil
+	}
+}
+
+func numPow(_ *thread, a []Value) (Value, error) {
+	x, err := floatArg("pow", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	y, err := floatArg("pow", a, 1)
+	if err != nil {
+		return nil, err
+	}
+	return math.Pow(x, y), nil
+}
+
+// comparison implements < > <= >=: numbers numerically (any NaN is false),
+// strings and keywords lexicographically; anything else is a type error.
+func comparison(name string, ok func(int) bool) builtinFn {
+	return func(_ *thread, a []Value) (Value, error) {
+		for i := 0; i+1 < len(a); i++ {
+			c, err := orderArgs(name, a, i)
+			if err != nil {
+				return nil, err
+			}
+			if c == nanOrder || !ok(c) {
+				// Keep checking types of the rest, as a later type error is still an error.
+				for j := i + 1; j+1 < len(a); j++ {
+					if _, err := orderArgs(name, a, j); err != nil {
+						return nil, err
+					}
+				}
+				return false, nil
+			}
+		}
+		if len(a) == 1 {
+			if _, err := orderable1(name, a[0]); err != nil {
+				return nil, err
+			}
+		}
+		return true, nil
+	}
+}
+
+const nanOrder = 2
+
+func orderable1(name string, v Value) (bool, error) {
+	switch v.(type) {
+	case int64, float64, string, Keyword:
+		return true, nil
+	}
+	return false, argError(name, 0, "a number", v)
+}
+
+func orderArgs(name string, a []Value, i int) (int, error) {
+	x, y := a[i], a[i+1]
+	if isNumber(x) && isNumber(y) {
+		fx, _ := toFloat(x)
+		fy, _ := toFloat(y)
+		if math.IsNaN(fx) || math.IsNaN(fy) {
+			return nanOrder, nil
+		}
+		return Compare(x, y), nil
+	}
+	switch xs := x.(type) {
+	case string:
+		if ys, ok := y.(string); ok {
+			return strings.Compare(xs, ys), nil
+		}
+	case Keyword:
+		if ys, ok := y.(Keyword); ok {
+			return strings.Compare(string(xs), string(ys)), nil
+		}
+	}
+	bad, j := x, i
+	if isNumber(x) || isString(x) {
+		bad, j = y, i+1
+	}
+	return 0, errorf(TypeError, "%s compares numbers (or two strings), got %s as argument %d", name, describe(bad), j+1)
+}
+
+func isString(v Value) bool { _, ok := v.(string); return ok }
+
+// compareFn is Clojure's compare: -1, 0 or 1 for numbers and most values;
+// strings and keywords give the difference at the first differing UTF-16
+// code unit (or of the lengths), like Java's String.compareTo.
+func compareFn(a, b Value) (Value, error) {
+	if fa, ok := a.(float64); ok && math.IsNaN(fa) {
+		return nil, errorf(TypeError, "compare: cannot order ##NaN")
+	}
+	if fb, ok := b.(float64); ok && math.IsNaN(fb) {
+		return nil, errorf(TypeError, "compare: cannot order ##NaN")
+	}
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			return int64(javaCompare(x, y)), nil
+		}
+	case Keyword:
+		if y, ok := b.(Keyword); ok {
+			return int64(javaCompare(string(x), string(y))), nil
+		}
+	}
+	return int64(Compare(a, b)), nil
+}
+
+func javaCompare(a, b string) int {
+	if a == b {
+		return 0
+	}
+	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+	for i := 0; i < len(ua) && i < len(ub); i++ {
+		if ua[i] != ub[i] {
+			return int(ua[i]) - int(ub[i])
+		}
+	}
+	return len(ua) - len(ub)
+}
+
+func numPred(f func(float64) bool) builtinFn {
+	return func(_ *thread, a []Value) (Value, error) {
+		x, ok := toFloat(a[0])
+		return ok && f(x), nil
+	}
+}
+
+func parity(name string, want int64) builtinFn {
+	return func(_ *thread, a []Value) (Value, error) {
+		switch x := a[0].(type) {
+		case int64:
+			return (x%2+2)%2 == want, nil
+		case float64:
+			if x == math.Trunc(x) && !math.IsInf(x, 0) {
+				return (int64(math.Mod(x, 2))+2)%2 == want, nil
+			}
+		}
+		return nil, argError(name, 0, "an integer", a[0])
+	}
+}
+
+func typePred(f func(Value) bool) builtinFn {
+	return func(_ *thread, a []Value) (Value, error) { return f(a[0]), nil }
+}

@@ -1,0 +1,1644 @@
+package lisp
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+func registerSequences(t builtinTable) {
+	t.add("count", 1, 1, seqCount)
+	t.add("empty?", 1, 1, func(th *thread, a []Value) (Value, error) {
+		n, err := countOf1(th, "empty?", a[0])
+		return n == 0, err
+	})
+	t.add("not-empty", 1, 1, func(th *thread, a []Value) (Value, error) {
+		n, err := countOf1(th, "not-empty", a[0])
+		if err != nil || n == 0 {
+			return nil, err
+		}
+		return a[0], nil
+	})
+	t.add("seq", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[0].(*Seq); ok {
+			return s, nil
+		}
+		xs, err := th.items(a[0], "seq")
+		if err != nil || len(xs) == 0 {
+			return nil, err
+		}
+		return seqResult(a[0], xs), nil
+	})
+	t.add("first", 1, 1, func(th *thread, a []Value) (Value, error) { return nthOf(th, "first", a[0], 0) })
+	t.add("second", 1, 1, func(th *thread, a []Value) (Value, error) { return nthOf(th, "second", a[0], 1) })
+	t.add("ffirst", 1, 1, func(th *thread, a []Value) (Value, error) {
+		x, err := nthOf(th, "ffirst", a[0], 0)
+		if err != nil {
+			return nil, err
+		}
+		return nthOf(th, "ffirst", x, 0)
+	})
+	t.add("fnext", 1, 1, func(th *thread, a []Value) (Value, error) { return nthOf(th, "fnext", a[0], 1) })
+	t.add("nfirst", 1, 1, func(th *thread, a []Value) (Value, error) {
+		x, err := nthOf(th, "nfirst", a[0], 0)
+		if err != nil {
+			return nil, err
+		}
+		return nextOf(th, "nfirst", x, 1)
+	})
+	t.add("nnext", 1, 1, func(th *thread, a []Value) (Value, error) { return nextOf(th, "nnext", a[0], 2) })
+	t.add("last", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "last", a[0])
+		if err != nil || len(xs) == 0 {
+			return nil, err
+		}
+		return xs[len(xs)-1], nil
+	})
+	t.add("nth", 2, 3, seqNth)
+	t.add("rest", 1, 1, func(th *thread, a []Value) (Value, error) {
+		v, err := nextOf(th, "rest", a[0], 1)
+		if v == nil && err == nil {
+			return emptyVector, nil
+		}
+		return v, err
+	})
+	t.add("next", 1, 1, func(th *thread, a []Value) (Value, error) { return nextOf(th, "next", a[0], 1) })
+	t.add("nthrest", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, err := intArg("nthrest", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		v, err := nextOf(th, "nthrest", a[0], int(max(n, 0)))
+		if v == nil && err == nil {
+			return emptyVector, nil
+		}
+		return v, err
+	})
+	t.add("nthnext", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, err := intArg("nthnext", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		return nextOf(th, "nthnext", a[0], int(max(n, 0)))
+	})
+	t.add("take", 2, 2, seqTake)
+	t.add("drop", 2, 2, seqDrop)
+	t.add("take-last", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, xs, err := countAndItems(th, "take-last", a)
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 || len(xs) == 0 {
+			return nil, nil
+		}
+		return vectorView(a[1], xs, max(0, len(xs)-n), len(xs)), nil
+	})
+	t.add("drop-last", 1, 2, func(th *thread, a []Value) (Value, error) {
+		coll, n := a[len(a)-1], int64(1)
+		if len(a) == 2 {
+			var err error
+			if n, err = intArg("drop-last", a, 0); err != nil {
+				return nil, err
+			}
+		}
+		xs, err := orderedItems(th, "drop-last", coll)
+		if err != nil {
+			return nil, err
+		}
+		end := len(xs) - int(max(0, min(n, int64(len(xs)))))
+		return vectorView(coll, xs, 0, end), nil
+	})
+	t.add("butlast", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "butlast", a[0])
+		if err != nil || len(xs) <= 1 {
+			return nil, err
+		}
+		return vectorView(a[0], xs, 0, len(xs)-1), nil
+	})
+	t.add("take-while", 2, 2, func(th *thread, a []Value) (Value, error) {
+		var out []Value
+		err := th.each(a[1], "take-while", func(x Value) (bool, error) {
+			ok, err := th.test(a[0], x)
+			if ok {
+				out = append(out, x)
+			}
+			return ok, err
+		})
+		return NewVector(out), err
+	})
+	t.add("drop-while", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "drop-while", a[1])
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range xs {
+			ok, err := th.test(a[0], x)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return vectorView(a[1], xs, i, len(xs)), nil
+			}
+		}
+		return emptyVector, nil
+	})
+	t.add("take-nth", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, err := intArg("take-nth", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return nil, errorf(InvalidArgument, "take-nth needs a positive step, got %d", n)
+		}
+		xs, err := orderedItems(th, "take-nth", a[1])
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, len(xs)/int(n)+1)
+		for i := 0; i < len(xs); i += int(n) {
+			out = append(out, xs[i])
+		}
+		return NewVector(out), nil
+	})
+	t.add("split-at", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, xs, err := countAndItems(th, "split-at", a)
+		if err != nil {
+			return nil, err
+		}
+		n = max(0, min(n, len(xs)))
+		return VectorOf(vectorView(a[1], xs, 0, n), vectorView(a[1], xs, n, len(xs))), nil
+	})
+	t.add("split-with", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "split-with", a[1])
+		if err != nil {
+			return nil, err
+		}
+		i := 0
+		for ; i < len(xs); i++ {
+			ok, err := th.test(a[0], xs[i])
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+		}
+		return VectorOf(vectorView(a[1], xs, 0, i), vectorView(a[1], xs, i, len(xs))), nil
+	})
+	t.add("reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "reverse", a[0])
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, len(xs))
+		for i, x := range xs {
+			out[len(xs)-1-i] = x
+		}
+		return NewVector(out), nil
+	})
+	t.add("distinct", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "distinct", a[0])
+		if err != nil {
+			return nil, err
+		}
+		seen := newValueSet(len(xs))
+		out := make([]Value, 0, len(xs))
+		for _, x := range xs {
+			if seen.add(x) {
+				out = append(out, x)
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("distinct?", 1, -1, func(_ *thread, a []Value) (Value, error) {
+		seen := newValueSet(len(a))
+		for _, x := range a {
+			if !seen.add(x) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	t.add("dedupe", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "dedupe", a[0])
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, len(xs))
+		for i, x := range xs {
+			if i == 0 || !Equal(x, xs[i-1]) {
+				out = append(out, x)
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("sort", 1, 2, seqSort)
+	t.add("sort-by", 2, 3, seqSortBy)
+	t.add("map", 1, -1, func(th *thread, a []Value) (Value, error) { return seqMap(th, "map", a) })
+	t.add("mapv", 2, -1, func(th *thread, a []Value) (Value, error) { return seqMap(th, "mapv", a) })
+	t.add("map-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[1], "map-indexed")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, len(xs))
+		for i, x := range xs {
+			if out[i], err = th.call2(a[0], int64(i), x); err != nil {
+				return nil, err
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("filter", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filter", a, true) }, "filterv")
+	t.add("remove", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "remove", a, false) })
+	t.add("keep", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[1], "keep")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, len(xs))
+		for _, x := range xs {
+			v, err := th.call1(a[0], x)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				out = append(out, v)
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[1], "keep-indexed")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, len(xs))
+		for i, x := range xs {
+			v, err := th.call2(a[0], int64(i), x)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				out = append(out, v)
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("mapcat", 2, -1, func(th *thread, a []Value) (Value, error) {
+		mapped, err := seqMap(th, "mapcat", a)
+		if err != nil {
+			return nil, err
+		}
+		var out []Value
+		for _, part := range mapped.(*Vector).items {
+			xs, err := th.items(part, "mapcat")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, xs...)
+		}
+		return NewVector(out), nil
+	})
+	t.add("find", 2, 2, seqFind)
+	t.add("some", 2, 2, func(th *thread, a []Value) (Value, error) {
+		var found Value
+		err := th.each(a[1], "some", func(x Value) (bool, error) {
+			v, err := th.call1(a[0], x)
+			if err != nil {
+				return false, err
+			}
+			if Truthy(v) {
+				found = v
+				return false, nil
+			}
+			return true, nil
+		})
+		return found, err
+	})
+	t.add("every?", 2, 2, func(th *thread, a []Value) (Value, error) { return quantify(th, "every?", a, true, true) })
+	t.add("not-every?", 2, 2, func(th *thread, a []Value) (Value, error) {
+		v, err := quantify(th, "not-every?", a, true, true)
+		return v == false, err
+	})
+	t.add("not-any?", 2, 2, func(th *thread, a []Value) (Value, error) { return quantify(th, "not-any?", a, false, true) })
+	t.add("contains?", 2, 2, seqContains)
+	t.add("concat", 0, -1, func(th *thread, a []Value) (Value, error) {
+		var out []Value
+		for _, c := range a {
+			xs, err := th.items(c, "concat")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, xs...)
+		}
+		return NewVector(out), nil
+	})
+	t.add("conj", 0, -1, seqConj)
+	t.add("cons", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[1], "cons")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, len(xs)+1)
+		return NewVector(append(append(out, a[0]), xs...)), nil
+	})
+	t.add("into", 2, 2, seqInto)
+	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
+		var out []Value
+		var walk func(v Value, depth int) error
+		walk = func(v Value, depth int) error {
+			if depth > maxDataDepth {
+				return errorf(DepthExceeded, "flatten: data nested deeper than %d levels", maxDataDepth)
+			}
+			switch x := v.(type) {
+			case *Vector:
+				for _, it := range x.items {
+					if err := walk(it, depth+1); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			out = append(out, v)
+			return nil
+		}
+		switch a[0].(type) {
+		case *Vector, nil:
+		default:
+			return emptyVector, nil
+		}
+		err := walk(a[0], 0)
+		if a[0] == nil {
+			out = nil
+		}
+		return NewVector(out), err
+	})
+	t.add("interleave", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 0 {
+			return emptyVector, nil
+		}
+		colls, n, err := th.multiItems("interleave", a)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, n*len(colls))
+		for i := 0; i < n; i++ {
+			for _, c := range colls {
+				out = append(out, c[i])
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("interpose", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "interpose", a[1])
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, max(0, 2*len(xs)-1))
+		for i, x := range xs {
+			if i > 0 {
+				out = append(out, a[0])
+			}
+			out = append(out, x)
+		}
+		return NewVector(out), nil
+	})
+	t.add("range", 0, 3, seqRange)
+	t.add("repeat", 1, 2, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 1 {
+			x := a[0]
+			return &Seq{name: "repeat", gen: func(th *thread, yield func(Value) (bool, error)) error {
+				for {
+					if ok, err := yield(x); err != nil || !ok {
+						return err
+					}
+				}
+			}}, nil
+		}
+		n, err := intArg("repeat", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if err := th.charge(n); err != nil {
+			return nil, err
+		}
+		out := make([]Value, max(0, n))
+		for i := range out {
+			out[i] = a[1]
+		}
+		return NewVector(out), nil
+	})
+	t.add("iterate", 2, 2, func(th *thread, a []Value) (Value, error) {
+		f, x := a[0], a[1]
+		return &Seq{name: "iterate", gen: func(th *thread, yield func(Value) (bool, error)) error {
+			v := x
+			for {
+				if ok, err := yield(v); err != nil || !ok {
+					return err
+				}
+				var err error
+				if v, err = th.call1(f, v); err != nil {
+					return err
+				}
+			}
+		}}, nil
+	})
+	t.add("cycle", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "cycle")
+		if err != nil {
+			return nil, err
+		}
+		if len(xs) == 0 {
+			return emptyVector, nil
+		}
+		xs = slices.Clone(xs)
+		return &Seq{name: "cycle", gen: func(th *thread, yield func(Value) (bool, error)) error {
+			for {
+				for _, x := range xs {
+					if ok, err := yield(x); err != nil || !ok {
+						return err
+					}
+				}
+			}
+		}}, nil
+	})
+	t.add("reduce", 2, 3, seqReduce)
+	t.add("reductions", 2, 3, seqReductions)
+	t.add("group-by", 2, 2, func(th *thread, a []Value) (Value, error) {
+		key, err := keyFn("group-by", a[0])
+		if err != nil {
+			return nil, err
+		}
+		xs, err := th.items(a[1], "group-by")
+		if err != nil {
+			return nil, err
+		}
+		groups := newValueMap[[]Value](len(xs) / 4)
+		for _, x := range xs {
+			k, err := key(th, x)
+			if err != nil {
+				return nil, err
+			}
+			g := groups.ref(k)
+			*g = append(*g, x)
+		}
+		return groups.toMap(func(g *[]Value) Value { return NewVector(*g) }), nil
+	})
+	t.add("frequencies", 1, 1, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "frequencies")
+		if err != nil {
+			return nil, err
+		}
+		counts := newValueMap[int64](len(xs) / 4)
+		for _, x := range xs {
+			*counts.ref(x)++
+		}
+		return counts.toMap(func(n *int64) Value { return *n }), nil
+	})
+	t.add("partition", 2, 4, func(th *thread, a []Value) (Value, error) { return partition(th, "partition", a, false) })
+	t.add("partition-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partition-all", a, true) })
+	t.add("partition-by", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := orderedItems(th, "partition-by", a[1])
+		if err != nil {
+			return nil, err
+		}
+		var out []Value
+		start := 0
+		var prev Value
+		for i, x := range xs {
+			k, err := th.call1(a[0], x)
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 && !Equal(k, prev) {
+				out = append(out, vectorView(a[1], xs, start, i))
+				start = i
+			}
+			prev = k
+		}
+		if start < len(xs) {
+			out = append(out, vectorView(a[1], xs, start, len(xs)))
+		}
+		return NewVector(out), nil
+	})
+	vector := t.add("vector", 0, -1, func(_ *thread, a []Value) (Value, error) {
+		return NewVector(slices.Clone(a)), nil
+	}, "list")
+	t.add("zip", 2, -1, func(th *thread, a []Value) (Value, error) {
+		return seqMap(th, "zip", append([]Value{vector}, a...))
+	})
+	t.add("vec", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if v, ok := a[0].(*Vector); ok {
+			return v, nil
+		}
+		xs, err := th.items(a[0], "vec")
+		if err != nil {
+			return nil, err
+		}
+		return NewVector(ownedItems(a[0], xs)), nil
+	})
+	t.add("subvec", 2, 3, func(th *thread, a []Value) (Value, error) {
+		v, ok := a[0].(*Vector)
+		if !ok {
+			return nil, argError("subvec", 0, "a vector", a[0])
+		}
+		start, err := intArg("subvec", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		end := int64(v.Len())
+		if len(a) == 3 {
+			if end, err = intArg("subvec", a, 2); err != nil {
+				return nil, err
+			}
+		}
+		if start < 0 || end > int64(v.Len()) || start > end {
+			return nil, errorf(InvalidArgument, "subvec: indexes %d..%d are outside the vector of %d elements", start, end, v.Len())
+		}
+		return v.Slice(int(start), int(end)), nil
+	})
+	t.add("peek", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch v := a[0].(type) {
+		case nil:
+			return nil, nil
+		case *Vector:
+			if v.Len() == 0 {
+				return nil, nil
+			}
+			return v.items[v.Len()-1], nil
+		}
+		return nil, argError("peek", 0, "a vector", a[0])
+	})
+	t.add("pop", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		v, ok := a[0].(*Vector)
+		if !ok {
+			return nil, argError("pop", 0, "a vector", a[0])
+		}
+		if v.Len() == 0 {
+			return nil, errorf(InvalidArgument, "pop: cannot pop an empty vector")
+		}
+		return v.Slice(0, v.Len()-1), nil
+	})
+	t.add("empty", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch a[0].(type) {
+		case *Vector:
+			return emptyVector, nil
+		case *Map:
+			return emptyMap, nil
+		case *Set:
+			return emptySet, nil
+		case string:
+			return "", nil
+		}
+		return nil, nil
+	})
+
+	// Aggregation (PTC-Lisp extensions, plus Clojure's min-key/max-key).
+	t.add("pluck", 2, 2, func(th *thread, a []Value) (Value, error) {
+		key, err := keyFn("pluck", a[0])
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := a[1].(*Map); ok {
+			return nil, errorf(TypeError, "pluck expects a collection of maps, got a single map; read one key with (%s m)", PrintString(a[0]))
+		}
+		xs, err := th.items(a[1], "pluck")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, len(xs))
+		for i, x := range xs {
+			if out[i], err = key(th, x); err != nil {
+				return nil, err
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("sum-by", 2, 2, func(th *thread, a []Value) (Value, error) {
+		key, err := keyFn("sum-by", a[0])
+		if err != nil {
+			return nil, err
+		}
+		xs, err := collItems(th, "sum-by", a[1])
+		if err != nil {
+			return nil, err
+		}
+		var isum int64
+		var fsum float64
+		isFloat := false
+		for _, x := range xs {
+			v, err := key(th, x)
+			if err != nil {
+				return nil, err
+			}
+			switch n := v.(type) {
+			case nil:
+			case int64:
+				if isFloat {
+					fsum += float64(n)
+					continue
+				}
+				r := isum + n
+				if (n > 0 && r < isum) || (n < 0 && r > isum) {
+					return nil, overflow("sum-by")
+				}
+				isum = r
+			case float64:
+				if !isFloat {
+					isFloat, fsum = true, float64(isum)
+				}
+				fsum += n
+			default:
+				return nil, errorf(TypeError, "sum-by: %s of %s is not a number", PrintString(a[0]), describe(x))
+			}
+		}
+		if isFloat {
+			return fsum, nil
+		}
+		return isum, nil
+	})
+	t.add("avg-by", 2, 2, func(th *thread, a []Value) (Value, error) {
+		key, err := keyFn("avg-by", a[0])
+		if err != nil {
+			return nil, err
+		}
+		xs, err := collItems(th, "avg-by", a[1])
+		if err != nil {
+			return nil, err
+		}
+		sum, n := 0.0, 0
+		for _, x := range xs {
+			v, err := key(th, x)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				continue
+			}
+			f, ok := toFloat(v)
+			if !ok {
+				return nil, errorf(TypeError, "avg-by: %s of %s is not a number", PrintString(a[0]), describe(x))
+			}
+			sum += f
+			n++
+		}
+		if n == 0 {
+			return nil, nil
+		}
+		return sum / float64(n), nil
+	})
+	t.add("min-by", 2, 2, func(th *thread, a []Value) (Value, error) { return extremeBy(th, "min-by", a, -1) })
+	t.add("max-by", 2, 2, func(th *thread, a []Value) (Value, error) { return extremeBy(th, "max-by", a, 1) })
+	t.add("max-key", 2, -1, func(th *thread, a []Value) (Value, error) { return extremeKey(th, "max-key", a, 1) })
+	t.add("min-key", 2, -1, func(th *thread, a []Value) (Value, error) { return extremeKey(th, "min-key", a, -1) })
+}
+
+// maxDataDepth bounds the recursion of builtins that walk nested data.
+const maxDataDepth = 10000
+
+func seqCount(th *thread, a []Value) (Value, error) {
+	n, err := countOf1(th, "count", a[0])
+	return int64(n), err
+}
+
+func countOf1(th *thread, fn string, v Value) (int, error) {
+	switch c := v.(type) {
+	case nil:
+		return 0, nil
+	case *Vector:
+		return c.Len(), nil
+	case *Map:
+		return c.Len(), nil
+	case *Set:
+		return c.Len(), nil
+	case string:
+		return graphemeCount(c), nil
+	case *Seq:
+		return 0, infiniteError(c, fn)
+	}
+	return 0, errorf(TypeError, "%s expects a collection or string, got %s", fn, describe(v))
+}
+
+// orderedItems is items for functions whose result depends on element
+// order: sets are rejected with a hint (their order is not meaningful).
+func orderedItems(th *thread, fn string, coll Value) ([]Value, error) {
+	switch coll.(type) {
+	case *Set:
+		return nil, errorf(TypeError, "%s needs an ordered collection, got a set: sets are unordered; use (sort s) or (vec s) first", fn)
+	case *Map:
+		return nil, errorf(TypeError, "%s needs an ordered collection, got a map: use (keys m), (vals m) or (seq m) for its entries", fn)
+	}
+	return th.items(coll, fn)
+}
+
+// collItems is items that rejects a single map with a hint (aggregations
+// take a collection of maps).
+func collItems(th *thread, fn string, coll Value) ([]Value, error) {
+	if _, ok := coll.(*Map); ok {
+		return nil, errorf(TypeError, "%s expects a collection of maps, got a single map", fn)
+	}
+	return th.items(coll, fn)
+}
+
+// seqResult turns the items of coll into a vector (reusing coll when it
+// already is one).
+func seqResult(coll Value, xs []Value) Value {
+	if v, ok := coll.(*Vector); ok {
+		return v
+	}
+	return NewVector(ownedItems(coll, xs))
+}
+
+// ownedItems returns xs as a slice the caller may keep: vectors' own slices
+// are copied, freshly built ones are returned as is.
+func ownedItems(coll Value, xs []Value) []Value {
+	if _, ok := coll.(*Vector); ok {
+		return slices.Clone(xs)
+	}
+	return xs
+}
+
+// vectorView returns xs[from:to] as a vector, sharing coll's array when coll
+// is a vector.
+func vectorView(coll Value, xs []Value, from, to int) *Vector {
+	if v, ok := coll.(*Vector); ok {
+		return v.Slice(from, to)
+	}
+	if from >= to {
+		return emptyVector
+	}
+	return NewVector(xs[from:to:to])
+}
+
+func nthOf(th *thread, fn string, coll Value, i int) (Value, error) {
+	switch c := coll.(type) {
+	case *Vector:
+		if i < c.Len() {
+			return c.items[i], nil
+		}
+		return nil, nil
+	case nil:
+		return nil, nil
+	case *Seq:
+		xs, err := th.realize(c, i+1, fn)
+		if err != nil || i >= len(xs) {
+			return nil, err
+		}
+		return xs[i], nil
+	case string:
+		for j, pos := 0, 0; pos < len(c); j++ {
+			n := graphemeLen(c[pos:])
+			if j == i {
+				return c[pos : pos+n], nil
+			}
+			pos += n
+		}
+		return nil, nil
+	}
+	xs, err := orderedItems(th, fn, coll)
+	if err != nil || i >= len(xs) {
+		return nil, err
+	}
+	return xs[i], nil
+}
+
+// nextOf drops n elements: nil when nothing is left.
+func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
+	if s, ok := coll.(*Seq); ok {
+		return dropSeq(s, n), nil
+	}
+	xs, err := orderedItems(th, fn, coll)
+	if err != nil || len(xs) <= n {
+		return nil, err
+	}
+	return vectorView(coll, xs, n, len(xs)), nil
+}
+
+func dropSeq(s *Seq, n int) *Seq {
+	if n <= 0 {
+		return s
+	}
+	return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+		i := 0
+		return s.gen(th, func(v Value) (bool, error) {
+			i++
+			if i <= n {
+				return true, th.tick()
+			}
+			return yield(v)
+		})
+	}}
+}
+
+func seqNth(th *thread, a []Value) (Value, error) {
+	i, err := intArg("nth", a, 1)
+	if err != nil {
+		return nil, err
+	}
+	var def Value
+	if len(a) == 3 {
+		def = a[2]
+	}
+	if i < 0 {
+		// Negative indexes count from the end (PTC-Lisp).
+		xs, err := orderedItems(th, "nth", a[0])
+		if err != nil {
+			return nil, err
+		}
+		if j := int64(len(xs)) + i; j >= 0 {
+			return xs[j], nil
+		}
+		return def, nil
+	}
+	switch a[0].(type) {
+	case *Vector, string, *Seq, nil:
+	default:
+		if _, err := orderedItems(th, "nth", a[0]); err != nil {
+			return nil, err
+		}
+	}
+	n, err := countOrInf(a[0])
+	if err != nil {
+		return nil, err
+	}
+	if i >= int64(n) {
+		return def, nil
+	}
+	return nthOf(th, "nth", a[0], int(i))
+}
+
+// countOrInf counts coll, treating infinite sequences as unbounded.
+func countOrInf(coll Value) (int, error) {
+	switch c := coll.(type) {
+	case *Seq:
+		return math.MaxInt, nil
+	case string:
+		return graphemeCount(c), nil
+	case *Vector:
+		return c.Len(), nil
+	case nil:
+		return 0, nil
+	}
+	return 0, errorf(TypeError, "nth expects a vector or string, got %s", describe(coll))
+}
+
+func countAndItems(th *thread, fn string, a []Value) (int, []Value, error) {
+	n, err := intArg(fn, a, 0)
+	if err != nil {
+		return 0, nil, err
+	}
+	xs, err := orderedItems(th, fn, a[1])
+	if n > math.MaxInt32 {
+		n = math.MaxInt32
+	}
+	return int(n), xs, err
+}
+
+func seqTake(th *thread, a []Value) (Value, error) {
+	n, err := intArg("take", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := a[1].(*Seq); ok {
+		if n <= 0 {
+			return emptyVector, nil
+		}
+		if err := th.charge(n); err != nil {
+			return nil, err
+		}
+		xs, err := th.realize(s, int(n), "take")
+		return NewVector(xs), err
+	}
+	xs, err := orderedItems(th, "take", a[1])
+	if err != nil {
+		return nil, err
+	}
+	end := int(max(0, min(n, int64(len(xs)))))
+	return vectorView(a[1], xs, 0, end), nil
+}
+
+func seqDrop(th *thread, a []Value) (Value, error) {
+	n, err := intArg("drop", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := a[1].(*Seq); ok {
+		return dropSeq(s, int(max(0, min(n, math.MaxInt32)))), nil
+	}
+	xs, err := orderedItems(th, "drop", a[1])
+	if err != nil {
+		return nil, err
+	}
+	start := int(max(0, min(n, int64(len(xs)))))
+	return vectorView(a[1], xs, start, len(xs)), nil
+}
+
+// test calls a predicate.
+func (th *thread) test(pred, x Value) (bool, error) {
+	v, err := th.call1(pred, x)
+	return Truthy(v), err
+}
+
+func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
+	pred := a[0]
+	if !isCallable(pred) {
+		return nil, argError(fn, 0, "a predicate function", pred)
+	}
+	if v, ok := a[1].(*Vector); ok {
+		out := make([]Value, 0, len(v.items)/2)
+		for _, x := range v.items {
+			ok, err := th.test(pred, x)
+			if err != nil {
+				return nil, err
+			}
+			if ok == keep {
+				out = append(out, x)
+			}
+		}
+		if len(out) == len(v.items) {
+			return v, nil
+		}
+		return NewVector(out), nil
+	}
+	xs, err := th.items(a[1], fn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, len(xs)/2)
+	for _, x := range xs {
+		ok, err := th.test(pred, x)
+		if err != nil {
+			return nil, err
+		}
+		if ok == keep {
+			out = append(out, x)
+		}
+	}
+	return NewVector(out), nil
+}
+
+// seqMap maps f over one or more collections (stopping at the shortest).
+func seqMap(th *thread, fn string, a []Value) (Value, error) {
+	f := a[0]
+	if !isCallable(f) {
+		return nil, argError(fn, 0, "a function", f)
+	}
+	if len(a) == 1 {
+		return nil, errorf(ArityError, "%s expects a function and a collection; transducers are not supported", fn)
+	}
+	if len(a) == 2 {
+		if _, ok := a[1].(*Map); ok {
+			if _, isKw := f.(Keyword); isKw {
+				return nil, errorf(TypeError, "(%s %s m) over a single map reads from its [key value] entries; to read one key use (%s m)", fn, PrintString(f), PrintString(f))
+			}
+		}
+		xs, err := th.items(a[1], fn)
+		if err != nil {
+			return nil, err
+		}
+		if err := th.charge(int64(len(xs))); err != nil {
+			return nil, err
+		}
+		out := make([]Value, len(xs))
+		for i, x := range xs {
+			if out[i], err = th.call1(f, x); err != nil {
+				return nil, err
+			}
+		}
+		return NewVector(out), nil
+	}
+	colls, n, err := th.multiItems(fn, a[1:])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, n)
+	args := make([]Value, len(colls))
+	for i := 0; i < n; i++ {
+		for j, c := range colls {
+			args[j] = c[i]
+		}
+		if out[i], err = th.call(f, args); err != nil {
+			return nil, err
+		}
+	}
+	return NewVector(out), nil
+}
+
+// multiItems realizes several collections up to the length of the shortest
+// finite one (infinite sequences are taken as far as needed).
+func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
+	n := math.MaxInt
+	for _, c := range colls {
+		if _, ok := c.(*Seq); !ok {
+			k, err := countOf1(th, fn, c)
+			if err != nil {
+				return nil, 0, err
+			}
+			n = min(n, k)
+		}
+	}
+	if n == math.MaxInt {
+		return nil, 0, errorf(InvalidArgument, "%s cannot use only infinite sequences: give at least one finite collection", fn)
+	}
+	out := make([][]Value, len(colls))
+	for i, c := range colls {
+		var err error
+		if s, ok := c.(*Seq); ok {
+			out[i], err = th.realize(s, n, fn)
+		} else {
+			out[i], err = th.items(c, fn)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, n, nil
+}
+
+// seqFind is PTC-Lisp's (find pred coll): the first element satisfying
+// pred. Clojure's (find map key), returning the [key value] entry, works too.
+func seqFind(th *thread, a []Value) (Value, error) {
+	if m, ok := a[0].(*Map); ok {
+		switch a[1].(type) {
+		case *Vector, *Set, nil, string, *Seq:
+		default:
+			if v, ok := m.Get(a[1]); ok {
+				return VectorOf(a[1], v), nil
+			}
+			return nil, nil
+		}
+	}
+	var found Value
+	err := th.each(a[1], "find", func(x Value) (bool, error) {
+		ok, err := th.test(a[0], x)
+		if ok {
+			found = x
+		}
+		return !ok, err
+	})
+	return found, err
+}
+
+// quantify implements every? (want true) and not-any? (want false).
+func quantify(th *thread, fn string, a []Value, want, empty bool) (Value, error) {
+	result := empty
+	err := th.each(a[1], fn, func(x Value) (bool, error) {
+		ok, err := th.test(a[0], x)
+		if err != nil {
+			return false, err
+		}
+		if ok != want {
+			result = !empty
+			return false, nil
+		}
+		return true, nil
+	})
+	return result, err
+}
+
+func seqContains(_ *thread, a []Value) (Value, error) {
+	switch c := a[0].(type) {
+	case *Map:
+		_, ok := c.Lookup(a[1])
+		return ok, nil
+	case *Set:
+		return c.Has(a[1]), nil
+	case *Vector:
+		// PTC-Lisp: membership of the value (Clojure would test an index).
+		for _, x := range c.items {
+			if Equal(x, a[1]) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case nil:
+		return false, nil
+	case string:
+		return nil, errorf(TypeError, "contains? on a string: use (clojure.string/includes? s sub)")
+	}
+	return nil, argError("contains?", 0, "a map, set or vector", a[0])
+}
+
+func seqConj(_ *thread, a []Value) (Value, error) {
+	if len(a) == 0 {
+		return emptyVector, nil
+	}
+	switch c := a[0].(type) {
+	case nil:
+		return NewVector(slices.Clone(a[1:])), nil
+	case *Vector:
+		for _, x := range a[1:] {
+			c = c.Conj(x)
+		}
+		return c, nil
+	case *Set:
+		for _, x := range a[1:] {
+			c = c.Conj(x)
+		}
+		return c, nil
+	case *Map:
+		for _, x := range a[1:] {
+			switch e := x.(type) {
+			case *Vector:
+				if e.Len() != 2 {
+					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
+				}
+				c = c.Assoc(e.items[0], e.items[1])
+			case *Map:
+				for k, v := range e.All() {
+					c = c.Assoc(k, v)
+				}
+			case nil:
+			default:
+				return nil, errorf(TypeError, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
+			}
+		}
+		return c, nil
+	}
+	return nil, argError("conj", 0, "a collection", a[0])
+}
+
+func seqInto(th *thread, a []Value) (Value, error) {
+	switch to := a[0].(type) {
+	case nil, *Vector:
+		xs, err := th.items(a[1], "into")
+		if err != nil {
+			return nil, err
+		}
+		if to == nil {
+			return NewVector(ownedItems(a[1], xs)), nil
+		}
+		v := to.(*Vector)
+		if v.Len() == 0 {
+			return NewVector(ownedItems(a[1], xs)), nil
+		}
+		for _, x := range xs {
+			v = v.Conj(x)
+		}
+		return v, nil
+	case *Set:
+		xs, err := th.items(a[1], "into")
+		if err != nil {
+			return nil, err
+		}
+		b := NewSetBuilder(to)
+		for _, x := range xs {
+			b.Add(x)
+		}
+		return b.Set(), nil
+	case *Map:
+		b := NewMapBuilder(to)
+		if m, ok := a[1].(*Map); ok {
+			for k, v := range m.All() {
+				b.Set(k, v)
+			}
+			return b.Map(), nil
+		}
+		xs, err := th.items(a[1], "into")
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range xs {
+			switch e := x.(type) {
+			case *Vector:
+				if e.Len() != 2 {
+					return nil, errorf(TypeError, "into a map takes [key value] pairs, got a vector of %d", e.Len())
+				}
+				b.Set(e.items[0], e.items[1])
+			case *Map:
+				for k, v := range e.All() {
+					b.Set(k, v)
+				}
+			default:
+				return nil, errorf(TypeError, "into a map takes [key value] pairs, got %s", describe(x))
+			}
+		}
+		return b.Map(), nil
+	}
+	return nil, argError("into", 0, "a collection", a[0])
+}
+
+func seqRange(th *thread, a []Value) (Value, error) {
+	if len(a) == 0 {
+		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+			for i := int64(0); ; i++ {
+				if ok, err := yield(i); err != nil || !ok {
+					return err
+				}
+			}
+		}}, nil
+	}
+	for i := range a {
+		if _, err := numArg("range", a, i); err != nil {
+			return nil, err
+		}
+	}
+	var start, end, step Value = int64(0), a[0], int64(1)
+	if len(a) >= 2 {
+		start, end = a[0], a[1]
+	}
+	if len(a) == 3 {
+		step = a[2]
+	}
+	si, ok1 := start.(int64)
+	ei, ok2 := end.(int64)
+	st, ok3 := step.(int64)
+	if ok1 && ok2 && ok3 {
+		if st == 0 || (st > 0 && si >= ei) || (st < 0 && si <= ei) {
+			return emptyVector, nil
+		}
+		n := (ei - si + st - sign(st)) / st
+		if err := th.charge(n); err != nil {
+			return nil, err
+		}
+		out := make([]Value, n)
+		for i := range out {
+			out[i] = si + int64(i)*st
+		}
+		return NewVector(out), nil
+	}
+	fs, _ := toFloat(start)
+	fe, _ := toFloat(end)
+	fst, _ := toFloat(step)
+	if fst == 0 || math.IsNaN(fs+fe+fst) || (fst > 0 && fs >= fe) || (fst < 0 && fs <= fe) {
+		return emptyVector, nil
+	}
+	n := math.Ceil((fe - fs) / fst)
+	if n > 1e9 {
+		n = 1e9
+	}
+	if err := th.charge(int64(n)); err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, int(n))
+	for i := 0; i < int(n); i++ {
+		out = append(out, fs+float64(i)*fst)
+	}
+	return NewVector(out), nil
+}
+
+func sign(x int64) int64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+func seqReduce(th *thread, a []Value) (Value, error) {
+	f := a[0]
+	if !isCallable(f) {
+		return nil, argError("reduce", 0, "a function", f)
+	}
+	coll := a[len(a)-1]
+	var acc Value
+	var xs []Value
+	var err error
+	if s, ok := coll.(*Seq); ok {
+		return nil, infiniteError(s, "reduce")
+	}
+	if xs, err = th.items(coll, "reduce"); err != nil {
+		return nil, err
+	}
+	if len(a) == 3 {
+		acc = a[1]
+	} else {
+		if len(xs) == 0 {
+			return th.call(f, nil)
+		}
+		acc, xs = xs[0], xs[1:]
+	}
+	buf, mark := th.stack.alloc(2)
+	defer th.stack.release(buf, mark)
+	for _, x := range xs {
+		buf[0], buf[1] = acc, x
+		if acc, err = th.call(f, buf); err != nil {
+			return nil, err
+		}
+		if r, ok := acc.(*reduced); ok {
+			return r.value, nil
+		}
+	}
+	return acc, nil
+}
+
+// reduced wraps the value of (reduced x), which ends a reduce early.
+type reduced struct{ value Value }
+
+func seqReductions(th *thread, a []Value) (Value, error) {
+	f := a[0]
+	xs, err := th.items(a[len(a)-1], "reductions")
+	if err != nil {
+		return nil, err
+	}
+	var acc Value
+	if len(a) == 3 {
+		acc = a[1]
+	} else {
+		if len(xs) == 0 {
+			v, err := th.call(f, nil)
+			return VectorOf(v), err
+		}
+		acc, xs = xs[0], xs[1:]
+	}
+	out := []Value{acc}
+	for _, x := range xs {
+		if acc, err = th.call2(f, acc, x); err != nil {
+			return nil, err
+		}
+		if r, ok := acc.(*reduced); ok {
+			out = append(out, r.value)
+			break
+		}
+		out = append(out, acc)
+	}
+	return NewVector(out), nil
+}
+
+func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
+	n, err := intArg(fn, a, 0)
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, errorf(InvalidArgument, "%s needs a positive size, got %d", fn, n)
+	}
+	step := n
+	var pad []Value
+	coll := a[len(a)-1]
+	if len(a) >= 3 {
+		if step, err = intArg(fn, a, 1); err != nil {
+			return nil, err
+		}
+		if step <= 0 {
+			return nil, errorf(InvalidArgument, "%s needs a positive step, got %d", fn, step)
+		}
+	}
+	if len(a) == 4 {
+		if pad, err = th.items(a[2], fn); err != nil {
+			return nil, err
+		}
+	}
+	var xs []Value
+	if s, ok := coll.(*Seq); ok {
+		return nil, infiniteError(s, fn)
+	}
+	if xs, err = orderedItems(th, fn, coll); err != nil {
+		return nil, err
+	}
+	var out []Value
+	for i := 0; i < len(xs); i += int(step) {
+		end := i + int(n)
+		if end <= len(xs) {
+			out = append(out, vectorView(coll, xs, i, end))
+			continue
+		}
+		if all {
+			out = append(out, vectorView(coll, xs, i, len(xs)))
+		} else if len(a) == 4 {
+			part := slices.Clone(xs[i:])
+			for _, p := range pad {
+				if len(part) == int(n) {
+					break
+				}
+				part = append(part, p)
+			}
+			out = append(out, NewVector(part))
+		}
+		break
+	}
+	return NewVector(out), nil
+}
+
+// keyFn turns a key argument (function, keyword, string or path vector)
+// into an accessor.
+func keyFn(fn string, k Value) (func(th *thread, x Value) (Value, error), error) {
+	switch k := k.(type) {
+	case Keyword:
+		return func(_ *thread, x Value) (Value, error) {
+			if m, ok := x.(*Map); ok {
+				v, _ := m.Lookup(k)
+				return v, nil
+			}
+			if x == nil {
+				return nil, nil
+			}
+			return callKeyword(k, []Value{x})
+		}, nil
+	case string:
+		return func(_ *thread, x Value) (Value, error) {
+			if m, ok := x.(*Map); ok {
+				v, _ := m.Lookup(k)
+				return v, nil
+			}
+			return nil, nil
+		}, nil
+	case *Vector:
+		path := k.items
+		return func(_ *thread, x Value) (Value, error) { return readPath(x, path), nil }, nil
+	case *Builtin, *Closure, *Map, *Set, *Var:
+		return func(th *thread, x Value) (Value, error) { return th.call1(k, x) }, nil
+	}
+	return nil, argError(fn, 0, "a key (keyword, function or path vector)", k)
+}
+
+func extremeBy(th *thread, fn string, a []Value, dir int) (Value, error) {
+	key, err := keyFn(fn, a[0])
+	if err != nil {
+		return nil, err
+	}
+	xs, err := collItems(th, fn, a[1])
+	if err != nil {
+		return nil, err
+	}
+	var best, bestKey Value
+	found := false
+	for _, x := range xs {
+		k, err := key(th, x)
+		if err != nil {
+			return nil, err
+		}
+		if k == nil {
+			continue
+		}
+		if !found || Compare(k, bestKey)*dir > 0 {
+			best, bestKey, found = x, k, true
+		}
+	}
+	return best, nil
+}
+
+func extremeKey(th *thread, fn string, a []Value, dir int) (Value, error) {
+	f := a[0]
+	if !isCallable(f) {
+		return nil, argError(fn, 0, "a function", f)
+	}
+	var best, bestKey Value
+	for i, x := range a[1:] {
+		k, err := th.call1(f, x)
+		if err != nil {
+			return nil, err
+		}
+		// Clojure keeps the last of equal keys.
+		if i == 0 || Compare(k, bestKey)*dir >= 0 {
+			best, bestKey = x, k
+		}
+	}
+	return best, nil
+}
+
+// ---- sorting ----------------------------------------------------------------
+
+func seqSort(th *thread, a []Value) (Value, error) {
+	coll := a[len(a)-1]
+	xs, err := sortableItems(th, "sort", coll)
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := comparator(th, "sort", a[:len(a)-1])
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(xs)
+	if err := th.sortValues(out, nil, cmp); err != nil {
+		return nil, err
+	}
+	return NewVector(out), nil
+}
+
+func seqSortBy(th *thread, a []Value) (Value, error) {
+	if len(a) == 3 {
+		if isCallable(a[2]) && !isCallable(a[1]) {
+			return nil, errorf(TypeError, "sort-by takes (sort-by key comparator coll): the collection goes last")
+		}
+	}
+	key, err := keyFn("sort-by", a[0])
+	if err != nil {
+		return nil, err
+	}
+	coll := a[len(a)-1]
+	xs, err := sortableItems(th, "sort-by", coll)
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := comparator(th, "sort-by", a[1:len(a)-1])
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]Value, len(xs))
+	for i, x := range xs {
+		if keys[i], err = key(th, x); err != nil {
+			return nil, err
+		}
+	}
+	out := slices.Clone(xs)
+	if err := th.sortValues(out, keys, cmp); err != nil {
+		return nil, err
+	}
+	return NewVector(out), nil
+}
+
+func sortableItems(th *thread, fn string, coll Value) ([]Value, error) {
+	if s, ok := coll.(*Seq); ok {
+		return nil, infiniteError(s, fn)
+	}
+	return th.items(coll, fn)
+}
+
+// comparator returns the ordering of sort/sort-by: the default total order,
+// :asc/:desc, a boolean "less than" function such as <, or a
+// compare-style function returning an integer.
+func comparator(th *thread, fn string, opt []Value) (func(a, b Value) (int, error), error) {
+	if len(opt) == 0 {
+		return func(a, b Value) (int, error) { return Compare(a, b), nil }, nil
+	}
+	c := opt[0]
+	switch c {
+	case Keyword("asc"):
+		return func(a, b Value) (int, error) { return Compare(a, b), nil }, nil
+	case Keyword("desc"):
+		return func(a, b Value) (int, error) { return Compare(b, a), nil }, nil
+	}
+	if !isCallable(c) {
+		return nil, argError(fn, 1, "a comparator function or :asc/:desc", c)
+	}
+	return func(a, b Value) (int, error) {
+		r, err := th.call2(c, a, b)
+		if err != nil {
+			return 0, err
+		}
+		switch r := r.(type) {
+		case bool:
+			if r {
+				return -1, nil
+			}
+			// A boolean comparator says "a before b"; ask the other way round for equality.
+			r2, err := th.call2(c, b, a)
+			if err != nil {
+				return 0, err
+			}
+			if Truthy(r2) {
+				return 1, nil
+			}
+			return 0, nil
+		case int64:
+			return int(max(-1, min(1, r))), nil
+		case float64:
+			switch {
+			case r < 0:
+				return -1, nil
+			case r > 0:
+				return 1, nil
+			}
+			return 0, nil
+		case nil:
+			r2, err := th.call2(c, b, a)
+			if err != nil {
+				return 0, err
+			}
+			if Truthy(r2) {
+				return 1, nil
+			}
+			return 0, nil
+		}
+		return 0, errorf(TypeError, "%s: the comparator must return a boolean or a number, got %s", fn, describe(r))
+	}, nil
+}
+
+// sortValues sorts xs stably (by keys when given), stopping at the first
+// comparator error. The comparator is charged as evaluation steps.
+func (th *thread) sortValues(xs, keys []Value, cmp func(a, b Value) (int, error)) error {
+	var firstErr error
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	by := xs
+	if keys != nil {
+		by = keys
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		if firstErr != nil {
+			return false
+		}
+		if err := th.tick(); err != nil {
+			firstErr = err
+			return false
+		}
+		c, err := cmp(by[idx[i]], by[idx[j]])
+		if err != nil {
+			firstErr = err
+			return false
+		}
+		return c < 0
+	})
+	if firstErr != nil {
+		return firstErr
+	}
+	tmp := make([]Value, len(xs))
+	for i, j := range idx {
+		tmp[i] = xs[j]
+	}
+	copy(xs, tmp)
+	return nil
+}

@@ -1,0 +1,523 @@
+package lisp
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+func registerStrings(t builtinTable) {
+	t.add("str", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 1 {
+			if s, ok := a[0].(string); ok {
+				return s, nil
+			}
+		}
+		var sb strings.Builder
+		for _, x := range a {
+			sb.WriteString(DisplayString(x))
+		}
+		return sb.String(), th.chargeString(sb.Len())
+	})
+	t.add("subs", 2, 3, func(_ *thread, a []Value) (Value, error) {
+		s, err := stringArg("subs", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		start, err := intArg("subs", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		gs := graphemes(s)
+		end := int64(len(gs))
+		if len(a) == 3 {
+			if end, err = intArg("subs", a, 2); err != nil {
+				return nil, err
+			}
+		}
+		start = max(0, min(start, int64(len(gs))))
+		end = max(0, min(end, int64(len(gs))))
+		if end <= start {
+			return "", nil
+		}
+		var sb strings.Builder
+		for _, g := range gs[start:end] {
+			sb.WriteString(g.(string))
+		}
+		return sb.String(), nil
+	})
+	t.add("clojure.string/join", 1, 2, func(th *thread, a []Value) (Value, error) {
+		sep, coll := "", a[len(a)-1]
+		if len(a) == 2 {
+			sep = DisplayString(a[0])
+		}
+		xs, err := th.items(coll, "join")
+		if err != nil {
+			return nil, err
+		}
+		var sb strings.Builder
+		for i, x := range xs {
+			if i > 0 {
+				sb.WriteString(sep)
+			}
+			sb.WriteString(DisplayString(x))
+		}
+		return sb.String(), th.chargeString(sb.Len())
+	}, "join")
+	t.add("clojure.string/split", 2, 3, strSplit, "split")
+	t.add("clojure.string/split-lines", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, err := stringArg("split-lines", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+		for len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+		return stringsVector(parts), nil
+	}, "split-lines")
+	strFn := func(name string, f func(string) string, aliases ...string) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			s, err := stringArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return f(s), nil
+		}, aliases...)
+	}
+	strFn("clojure.string/trim", strings.TrimSpace, "trim")
+	strFn("clojure.string/triml", func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }, "triml")
+	strFn("clojure.string/trimr", func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }, "trimr")
+	strFn("clojure.string/trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") }, "trim-newline")
+	strFn("clojure.string/upper-case", strings.ToUpper, "upper-case", "upcase")
+	strFn("clojure.string/lower-case", strings.ToLower, "lower-case", "downcase")
+	strFn("clojure.string/capitalize", func(s string) string {
+		if s == "" {
+			return s
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
+	}, "capitalize")
+	t.add("clojure.string/reverse", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, err := stringArg("clojure.string/reverse", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		gs := graphemes(s)
+		var sb strings.Builder
+		for i := len(gs) - 1; i >= 0; i-- {
+			sb.WriteString(gs[i].(string))
+		}
+		return sb.String(), nil
+	})
+	t.add("clojure.string/blank?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if a[0] == nil {
+			return true, nil
+		}
+		s, err := stringArg("blank?", a, 0)
+		return strings.TrimSpace(s) == "", err
+	}, "blank?")
+	strPred := func(name string, f func(s, x string) bool, aliases ...string) {
+		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			s, ok := a[0].(string)
+			if !ok {
+				if _, isVec := a[0].(*Vector); isVec && name == "clojure.string/includes?" {
+					return nil, errorf(TypeError, "includes? works on strings; for collections use (contains? (set coll) x) or (some #{x} coll)")
+				}
+				return nil, argError(aliases[0], 0, "a string", a[0])
+			}
+			x, err := stringArg(aliases[0], a, 1)
+			if err != nil {
+				return nil, err
+			}
+			return f(s, x), nil
+		}, aliases...)
+	}
+	strPred("clojure.string/starts-with?", strings.HasPrefix, "starts-with?")
+	strPred("clojure.string/ends-with?", strings.HasSuffix, "ends-with?")
+	strPred("clojure.string/includes?", strings.Contains, "includes?")
+	t.add("clojure.string/index-of", 2, 3, func(_ *thread, a []Value) (Value, error) { return indexOf(a, false) }, "index-of")
+	t.add("clojure.string/last-index-of", 2, 3, func(_ *thread, a []Value) (Value, error) { return indexOf(a, true) }, "last-index-of")
+	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) }, "replace")
+	t.add("clojure.string/replace-first", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, 1) }, "replace-first")
+	t.add("clojure.string/escape", 2, 2, func(th *thread, a []Value) (Value, error) {
+		s, err := stringArg("escape", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		var sb strings.Builder
+		for _, g := range graphemes(s) {
+			r, err := th.call1(a[1], g)
+			if err != nil {
+				return nil, err
+			}
+			if r == nil {
+				sb.WriteString(g.(string))
+			} else {
+				sb.WriteString(DisplayString(r))
+			}
+		}
+		return sb.String(), nil
+	})
+
+	t.add("re-pattern", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if r, ok := a[0].(*Regex); ok {
+			return r, nil
+		}
+		s, err := stringArg("re-pattern", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return compileRegex(s)
+	})
+	t.add("re-find", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		re, s, err := regexArgs("re-find", a)
+		if err != nil {
+			return nil, err
+		}
+		return matchValue(s, re.re.FindStringSubmatchIndex(s)), nil
+	})
+	t.add("re-matches", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		re, s, err := regexArgs("re-matches", a)
+		if err != nil {
+			return nil, err
+		}
+		return matchValue(s, re.anchored.FindStringSubmatchIndex(s)), nil
+	})
+	t.add("re-seq", 2, 2, func(th *thread, a []Value) (Value, error) {
+		re, s, err := regexArgs("re-seq", a)
+		if err != nil {
+			return nil, err
+		}
+		ms := re.re.FindAllStringSubmatchIndex(s, -1)
+		if len(ms) == 0 {
+			return nil, nil
+		}
+		out := make([]Value, len(ms))
+		for i, m := range ms {
+			out[i] = matchValue(s, m)
+		}
+		return NewVector(out), th.charge(int64(len(out)))
+	})
+
+	t.add("keyword", 1, 2, func(_ *thread, a []Value) (Value, error) {
+		if len(a) == 2 {
+			ns, name := DisplayString(a[0]), DisplayString(a[1])
+			if ns == "" {
+				return Keyword(name), nil
+			}
+			return Keyword(ns + "/" + name), nil
+		}
+		switch x := a[0].(type) {
+		case Keyword:
+			return x, nil
+		case string:
+			return Keyword(x), nil
+		case nil:
+			return nil, nil
+		}
+		return nil, argError("keyword", 0, "a string", a[0])
+	})
+	t.add("name", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch x := a[0].(type) {
+		case Keyword:
+			s := string(x)
+			if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
+				return s[i+1:], nil
+			}
+			return s, nil
+		case string:
+			return x, nil
+		}
+		return nil, argError("name", 0, "a keyword or string", a[0])
+	})
+	t.add("namespace", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if k, ok := a[0].(Keyword); ok {
+			s := string(k)
+			if i := strings.LastIndexByte(s, '/'); i > 0 && i < len(s)-1 {
+				return s[:i], nil
+			}
+			return nil, nil
+		}
+		return nil, argError("namespace", 0, "a keyword", a[0])
+	})
+	t.add("char", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch x := a[0].(type) {
+		case int64:
+			if x < 0 || x > unicode.MaxRune {
+				return nil, errorf(InvalidArgument, "char: %d is not a character code", x)
+			}
+			return string(rune(x)), nil
+		case string:
+			if graphemeCount(x) == 1 {
+				return x, nil
+			}
+		}
+		return nil, argError("char", 0, "a character code", a[0])
+	})
+	t.add("pr-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, PrintString), nil })
+	t.add("prn-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, PrintString) + "\n", nil })
+	t.add("print-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, DisplayString), nil })
+	t.add("println-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, DisplayString) + "\n", nil })
+	t.add("format", 1, -1, func(th *thread, a []Value) (Value, error) {
+		f, err := stringArg("format", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return formatJava(f, a[1:])
+	}, "String/format")
+}
+
+func joinPrinted(a []Value, f func(Value) string) string {
+	parts := make([]string, len(a))
+	for i, x := range a {
+		parts[i] = f(x)
+	}
+	return strings.Join(parts, " ")
+}
+
+func stringsVector(parts []string) *Vector {
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return NewVector(out)
+}
+
+// strSplit is clojure.string/split: by a regex or a literal string, with
+// Java's rules (trailing empty strings dropped unless a limit is given).
+func strSplit(_ *thread, a []Value) (Value, error) {
+	s, err := stringArg("split", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	limit := int64(0)
+	if len(a) == 3 {
+		if limit, err = intArg("split", a, 2); err != nil {
+			return nil, err
+		}
+	}
+	var parts []string
+	n := -1
+	if limit > 0 {
+		n = int(limit)
+	}
+	switch sep := a[1].(type) {
+	case string:
+		if sep == "" {
+			gs := graphemes(s)
+			for _, g := range gs {
+				parts = append(parts, g.(string))
+			}
+			if n > 0 && len(parts) > n {
+				parts = append(parts[:n-1], strings.Join(parts[n-1:], ""))
+			}
+		} else {
+			parts = strings.SplitN(s, sep, n)
+		}
+	case *Regex:
+		parts = splitRegex(sep.re, s, n)
+	default:
+		return nil, argError("split", 1, "a regex or a separator string", a[1])
+	}
+	if limit == 0 {
+		for len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+		if len(parts) == 0 {
+			parts = []string{""}
+			if s != "" {
+				parts = nil
+			}
+		}
+	}
+	return stringsVector(parts), nil
+}
+
+// splitRegex splits like Java's String.split: a zero-width match at the
+// start produces no empty leading piece.
+func splitRegex(re *regexp.Regexp, s string, n int) []string {
+	ms := re.FindAllStringIndex(s, -1)
+	var parts []string
+	last := 0
+	for _, m := range ms {
+		if n > 0 && len(parts) == n-1 {
+			break
+		}
+		if m[1] == 0 {
+			continue // zero-width match at the beginning
+		}
+		if m[0] == m[1] && m[0] >= len(s) {
+			break
+		}
+		parts = append(parts, s[last:m[0]])
+		last = m[1]
+	}
+	return append(parts, s[last:])
+}
+
+func indexOf(a []Value, last bool) (Value, error) {
+	s, err := stringArg("index-of", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	x := DisplayString(a[1])
+	from := 0
+	if len(a) == 3 {
+		f, err := intArg("index-of", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		from = int(max(0, f))
+	}
+	// Work in characters (graphemes), as subs does.
+	gs := graphemes(s)
+	offsets := make([]int, len(gs)+1)
+	for i, g := range gs {
+		offsets[i+1] = offsets[i] + len(g.(string))
+	}
+	charAt := func(b int) int {
+		for i, o := range offsets {
+			if o >= b {
+				return i
+			}
+		}
+		return len(gs)
+	}
+	if last {
+		end := len(s)
+		if len(a) == 3 && from < len(gs) {
+			end = min(len(s), offsets[from]+len(x))
+		}
+		i := strings.LastIndex(s[:end], x)
+		if i < 0 {
+			return nil, nil
+		}
+		return int64(charAt(i)), nil
+	}
+	if from > len(gs) {
+		return nil, nil
+	}
+	i := strings.Index(s[offsets[from]:], x)
+	if i < 0 {
+		return nil, nil
+	}
+	return int64(charAt(offsets[from] + i)), nil
+}
+
+func strReplace(th *thread, a []Value, n int) (Value, error) {
+	s, err := stringArg("replace", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	switch m := a[1].(type) {
+	case string:
+		r, ok := a[2].(string)
+		if !ok {
+			return nil, argError("replace", 2, "a replacement string", a[2])
+		}
+		return strings.Replace(s, m, r, n), nil
+	case *Regex:
+		var sb strings.Builder
+		last := 0
+		ms := m.re.FindAllStringSubmatchIndex(s, n)
+		for _, idx := range ms {
+			sb.WriteString(s[last:idx[0]])
+			switch r := a[2].(type) {
+			case string:
+				if err := expandJava(&sb, r, s, idx); err != nil {
+					return nil, err
+				}
+			default:
+				if !isCallable(r) {
+					return nil, argError("replace", 2, "a replacement string or function", a[2])
+				}
+				v, err := th.call1(r, matchValue(s, idx))
+				if err != nil {
+					return nil, err
+				}
+				sb.WriteString(DisplayString(v))
+			}
+			last = idx[1]
+		}
+		sb.WriteString(s[last:])
+		return sb.String(), th.chargeString(sb.Len())
+	}
+	return nil, argError("replace", 1, "a string or regex to match", a[1])
+}
+
+// expandJava writes a Java-style replacement: $1 or ${name} for groups, \$
+// and \\ for literal characters.
+func expandJava(sb *strings.Builder, repl, s string, idx []int) error {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		switch {
+		case c == '\\' && i+1 < len(repl):
+			i++
+			sb.WriteByte(repl[i])
+		case c == '$' && i+1 < len(repl) && repl[i+1] >= '0' && repl[i+1] <= '9':
+			g := int(repl[i+1] - '0')
+			i++
+			// Java takes more digits while they still name a group.
+			for i+1 < len(repl) && repl[i+1] >= '0' && repl[i+1] <= '9' {
+				ng := g*10 + int(repl[i+1]-'0')
+				if 2*ng+1 >= len(idx) {
+					break
+				}
+				g = ng
+				i++
+			}
+			if 2*g+1 >= len(idx) {
+				return errorf(InvalidArgument, "replace: no group %d in the pattern", g)
+			}
+			if idx[2*g] >= 0 {
+				sb.WriteString(s[idx[2*g]:idx[2*g+1]])
+			}
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return nil
+}
+
+func regexArgs(fn string, a []Value) (*Regex, string, error) {
+	var re *Regex
+	switch r := a[0].(type) {
+	case *Regex:
+		re = r
+	case string:
+		var err error
+		if re, err = compileRegex(r); err != nil {
+			return nil, "", err
+		}
+	default:
+		return nil, "", argError(fn, 0, "a regex", a[0])
+	}
+	s, ok := a[1].(string)
+	if !ok {
+		if a[1] == nil {
+			return nil, "", errorf(TypeError, "%s expects a string to search, got nil", fn)
+		}
+		return nil, "", argError(fn, 1, "a string", a[1])
+	}
+	return re, s, nil
+}
+
+// matchValue is what re-find and friends return: the match when the pattern
+// has no groups, else [match group1 ...] with nil for unmatched groups.
+func matchValue(s string, idx []int) Value {
+	if idx == nil {
+		return nil
+	}
+	if len(idx) == 2 {
+		return s[idx[0]:idx[1]]
+	}
+	out := make([]Value, len(idx)/2)
+	for i := range out {
+		if idx[2*i] >= 0 {
+			out[i] = s[idx[2*i]:idx[2*i+1]]
+		}
+	}
+	return NewVector(out)
+}

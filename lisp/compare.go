@@ -1,0 +1,431 @@
+package lisp
+
+import (
+	"cmp"
+	"math"
+	"reflect"
+	"strings"
+)
+
+// Type classes of the total order, lowest first. The order follows the
+// reference implementation: numbers < keywords and other atoms < functions <
+// maps and sets < vectors < strings; then the remaining kinds.
+const (
+	rankNumber = iota
+	rankAtom
+	rankFn
+	rankMap
+	rankVector
+	rankString
+	rankVar
+	rankRegex
+	rankSeq
+	rankHost
+)
+
+func rank(v Value) int {
+	switch v.(type) {
+	case int64, float64:
+		return rankNumber
+	case nil, bool, Keyword:
+		return rankAtom
+	case *Closure, *Builtin:
+		return rankFn
+	case *Map, *Set:
+		return rankMap
+	case *Vector:
+		return rankVector
+	case string:
+		return rankString
+	case *Var:
+		return rankVar
+	case *Regex:
+		return rankRegex
+	case *Seq:
+		return rankSeq
+	}
+	return rankHost
+}
+
+// CompareKeys is the strict total order on values used for map keys and
+// set elements: values that compare equal are interchangeable. Numbers
+// order by value with ±Inf at the ends and NaN after +Inf; an integer sorts
+// just before the float of the same value (so 1 and 1.0 stay distinct keys).
+func CompareKeys(a, b Value) int {
+	// Fast paths for the common key types.
+	switch x := a.(type) {
+	case Keyword:
+		if y, ok := b.(Keyword); ok {
+			return strings.Compare(string(x), string(y))
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	case int64:
+		if y, ok := b.(int64); ok {
+			return cmp.Compare(x, y)
+		}
+	}
+	return compareValues(a, b, true)
+}
+
+// Compare is the total order used by sort, compare, min-by and friends: like
+// CompareKeys, except that numbers compare by value only ((compare 1 1.0) is 0).
+func Compare(a, b Value) int {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(int64); ok {
+			return cmp.Compare(x, y)
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	}
+	return compareValues(a, b, false)
+}
+
+func compareValues(a, b Value, strict bool) int {
+	ra, rb := rank(a), rank(b)
+	if ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	switch ra {
+	case rankNumber:
+		return compareNumbers(a, b, strict)
+	case rankAtom:
+		ta, tb := atomText(a), atomText(b)
+		if c := strings.Compare(ta, tb); c != 0 {
+			return c
+		}
+		return cmp.Compare(atomKind(a), atomKind(b))
+	case rankString:
+		return strings.Compare(a.(string), b.(string))
+	case rankVector:
+		x, y := a.(*Vector).items, b.(*Vector).items
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if c := compareValues(x[i], y[i], strict); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(len(x), len(y))
+	case rankMap:
+		return compareMapsAndSets(a, b, strict)
+	case rankVar:
+		return strings.Compare(a.(*Var).Name, b.(*Var).Name)
+	case rankRegex:
+		if c := strings.Compare(a.(*Regex).Source, b.(*Regex).Source); c != 0 || !strict {
+			return c
+		}
+	}
+	// Functions, sequences and host values: identity order.
+	return cmp.Compare(identity(a), identity(b))
+}
+
+func identity(v Value) uintptr {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.UnsafePointer:
+		return rv.Pointer()
+	}
+	return 0
+}
+
+func atomText(v Value) string {
+	switch v := v.(type) {
+	case nil:
+		return "nil"
+	case bool:
+		if v {
+			return "true"
+		}
+		return "false"
+	case Keyword:
+		return string(v)
+	}
+	return ""
+}
+
+func atomKind(v Value) int {
+	switch v.(type) {
+	case Keyword:
+		return 0
+	case nil:
+		return 1
+	}
+	return 2
+}
+
+// compareNumbers orders int64 and float64 values exactly (no rounding of
+// large integers through float64).
+func compareNumbers(a, b Value, strict bool) int {
+	switch x := a.(type) {
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return cmp.Compare(x, y)
+		case float64:
+			if c := compareIntFloat(x, y); c != 0 || !strict {
+				return c
+			}
+			return -1
+		}
+	case float64:
+		switch y := b.(type) {
+		case int64:
+			if c := -compareIntFloat(y, x); c != 0 || !strict {
+				return c
+			}
+			return 1
+		case float64:
+			return compareFloats(x, y)
+		}
+	}
+	return 0
+}
+
+// compareFloats is a total order: -Inf < ... < +Inf < NaN, -0.0 == 0.0.
+func compareFloats(x, y float64) int {
+	xn, yn := math.IsNaN(x), math.IsNaN(y)
+	switch {
+	case xn && yn:
+		return 0
+	case xn:
+		return 1
+	case yn:
+		return -1
+	}
+	return cmp.Compare(x, y)
+}
+
+func compareIntFloat(i int64, f float64) int {
+	if math.IsNaN(f) {
+		return -1
+	}
+	if f < -9.223372036854775808e18 {
+		return 1
+	}
+	if f >= 9.223372036854775808e18 {
+		return -1
+	}
+	t := math.Trunc(f)
+	if c := cmp.Compare(i, int64(t)); c != 0 {
+		return c
+	}
+	// Same integer part: the fraction decides.
+	return cmp.Compare(0, f-t)
+}
+
+func compareMapsAndSets(a, b Value, strict bool) int {
+	la, lb := countOf(a), countOf(b)
+	if la != lb {
+		return cmp.Compare(la, lb)
+	}
+	ma, aIsMap := a.(*Map)
+	mb, bIsMap := b.(*Map)
+	if aIsMap != bIsMap {
+		if aIsMap {
+			return -1
+		}
+		return 1
+	}
+	if aIsMap {
+		ia, ib := ma.t.Iter(), mb.t.Iter()
+		for {
+			ka, va, ok := ia.Next()
+			if !ok {
+				return 0
+			}
+			kb, vb, _ := ib.Next()
+			if c := compareValues(ka, kb, strict); c != 0 {
+				return c
+			}
+			if c := compareValues(va, vb, strict); c != 0 {
+				return c
+			}
+		}
+	}
+	ia, ib := a.(*Set).t.Iter(), b.(*Set).t.Iter()
+	for {
+		ka, _, ok := ia.Next()
+		if !ok {
+			return 0
+		}
+		kb, _, _ := ib.Next()
+		if c := compareValues(ka, kb, strict); c != 0 {
+			return c
+		}
+	}
+}
+
+func countOf(v Value) int {
+	switch v := v.(type) {
+	case *Map:
+		return v.Len()
+	case *Set:
+		return v.Len()
+	}
+	return 0
+}
+
+// Equal is PTC-Lisp's =: structural equality where numbers compare by value
+// across integers and floats ((= 1 1.0) is true, also inside collections),
+// NaN is not equal to itself, keywords differ from strings, and map keys and
+// set elements match strictly.
+func Equal(a, b Value) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return compareIntFloat(x, y) == 0
+		}
+		return false
+	case float64:
+		switch y := b.(type) {
+		case float64:
+			return x == y
+		case int64:
+			return compareIntFloat(y, x) == 0
+		}
+		return false
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case Keyword:
+		y, ok := b.(Keyword)
+		return ok && x == y
+	case *Vector:
+		switch y := b.(type) {
+		case *Vector:
+			if len(x.items) != len(y.items) {
+				return false
+			}
+			for i := range x.items {
+				if !Equal(x.items[i], y.items[i]) {
+					return false
+				}
+			}
+			return true
+		case *Seq:
+			return equalSeq(x, y)
+		}
+		return false
+	case *Map:
+		y, ok := b.(*Map)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		if x == y || x.t.Same(y.t) {
+			return true
+		}
+		ix, iy := x.t.Iter(), y.t.Iter()
+		for {
+			kx, vx, ok := ix.Next()
+			if !ok {
+				return true
+			}
+			ky, vy, _ := iy.Next()
+			if CompareKeys(kx, ky) != 0 || !Equal(vx, vy) {
+				return false
+			}
+		}
+	case *Set:
+		y, ok := b.(*Set)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		ix, iy := x.t.Iter(), y.t.Iter()
+		for {
+			kx, _, ok := ix.Next()
+			if !ok {
+				return true
+			}
+			ky, _, _ := iy.Next()
+			if CompareKeys(kx, ky) != 0 {
+				return false
+			}
+		}
+	case *Var:
+		y, ok := b.(*Var)
+		return ok && x.Name == y.Name
+	case *Seq:
+		return equalSeq(x, b)
+	}
+	return a == b
+}
+
+// Hash returns a hash of v consistent with CompareKeys: values that compare
+// equal as keys hash alike. It is stable within a process.
+func Hash(v Value) uint64 {
+	const (
+		offset = 14695981039346656037
+		prime  = 1099511628211
+	)
+	mix := func(h, x uint64) uint64 {
+		h ^= x
+		h *= prime
+		h ^= h >> 29
+		return h
+	}
+	str := func(h uint64, s string) uint64 {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= prime
+		}
+		return h
+	}
+	switch x := v.(type) {
+	case nil:
+		return 1
+	case bool:
+		if x {
+			return 3
+		}
+		return 2
+	case int64:
+		return mix(offset^0x11, uint64(x))
+	case float64:
+		if math.IsNaN(x) {
+			return 0x7ff8
+		}
+		if x == 0 {
+			x = 0 // -0.0 and 0.0 are the same key
+		}
+		return mix(offset^0x22, math.Float64bits(x))
+	case string:
+		return str(offset^0x33, x)
+	case Keyword:
+		return str(offset^0x44, string(x))
+	case *Vector:
+		h := uint64(offset ^ 0x55)
+		for _, it := range x.items {
+			h = mix(h, Hash(it))
+		}
+		return h
+	case *Map:
+		h := uint64(offset ^ 0x66)
+		for k, val := range x.All() {
+			h = mix(mix(h, Hash(k)), Hash(val))
+		}
+		return h
+	case *Set:
+		h := uint64(offset ^ 0x77)
+		for k := range x.All() {
+			h = mix(h, Hash(k))
+		}
+		return h
+	case *Var:
+		return str(offset^0x88, x.Name)
+	case *Regex:
+		return str(offset^0x99, x.Source)
+	}
+	return mix(offset^0xaa, uint64(identity(v)))
+}

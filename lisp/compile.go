@@ -1,0 +1,613 @@
+package lisp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// compiler lowers the analyzed tree into evalFn closures.
+type compiler struct {
+	src  string
+	errs []*Error
+	// arity is the function arity being compiled (target of a fn recur).
+	arity *arityCode
+	// params are the parameter patterns of the arity being compiled.
+	params []bindFn
+}
+
+// internalPanicsCrash makes internal panics crash instead of becoming
+// InternalError results; the package's tests set it, so that bugs surface.
+var internalPanicsCrash = false
+
+func (c *compiler) errorf(pos syntax.Pos, kind Kind, format string, args ...any) evalFn {
+	c.errs = append(c.errs, &Error{Kind: kind, Pos: pos, Message: fmt.Sprintf(format, args...), src: c.src})
+	return constant(nil)
+}
+
+func constant(v Value) evalFn {
+	return func(*frame) (Value, error) { return v, nil }
+}
+
+// constValue returns the value of a constant expression, if it is one.
+func constValue(e analyze.Expr) (Value, bool) {
+	switch e := e.(type) {
+	case *analyze.Const:
+		return e.Value, true
+	case *analyze.Keyword:
+		return Keyword(e.Name), true
+	case *analyze.VectorLit:
+		items := make([]Value, len(e.Items))
+		for i, it := range e.Items {
+			v, ok := constValue(it)
+			if !ok {
+				return nil, false
+			}
+			items[i] = v
+		}
+		return NewVector(items), true
+	case *analyze.SetLit:
+		b := NewSetBuilder(nil)
+		for _, it := range e.Items {
+			v, ok := constValue(it)
+			if !ok {
+				return nil, false
+			}
+			b.Add(v)
+		}
+		return b.Set(), true
+	case *analyze.MapLit:
+		b := NewMapBuilder(nil)
+		for i := range e.Keys {
+			k, ok := constValue(e.Keys[i])
+			if !ok {
+				return nil, false
+			}
+			v, ok := constValue(e.Vals[i])
+			if !ok {
+				return nil, false
+			}
+			if _, dup := b.Get(k); !dup {
+				b.Set(k, v)
+			}
+		}
+		return b.Map(), true
+	}
+	return nil, false
+}
+
+func (c *compiler) exprs(es []analyze.Expr) []evalFn {
+	out := make([]evalFn, len(es))
+	for i, e := range es {
+		out[i] = c.expr(e)
+	}
+	return out
+}
+
+func (c *compiler) expr(e analyze.Expr) evalFn {
+	if v, ok := constValue(e); ok {
+		return constant(v)
+	}
+	pos := e.Pos()
+	switch e := e.(type) {
+	case *analyze.VectorLit:
+		items := c.exprs(e.Items)
+		return func(fr *frame) (Value, error) {
+			out := make([]Value, len(items))
+			for i, f := range items {
+				v, err := f(fr)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			return NewVector(out), nil
+		}
+	case *analyze.SetLit:
+		items := c.exprs(e.Items)
+		return func(fr *frame) (Value, error) {
+			b := NewSetBuilder(nil)
+			for _, f := range items {
+				v, err := f(fr)
+				if err != nil {
+					return nil, err
+				}
+				b.Add(v)
+			}
+			return b.Set(), nil
+		}
+	case *analyze.MapLit:
+		keys, vals := c.exprs(e.Keys), c.exprs(e.Vals)
+		return func(fr *frame) (Value, error) {
+			b := NewMapBuilder(nil)
+			for i := range keys {
+				k, err := keys[i](fr)
+				if err != nil {
+					return nil, err
+				}
+				v, err := vals[i](fr)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := b.Get(k); !dup {
+					b.Set(k, v)
+				}
+			}
+			return b.Map(), nil
+		}
+	case *analyze.Local:
+		slot := e.Slot
+		return func(fr *frame) (Value, error) { return fr.slots[slot], nil }
+	case *analyze.Captured:
+		idx := e.Index
+		return func(fr *frame) (Value, error) { return fr.captured[idx], nil }
+	case *analyze.Self:
+		return func(fr *frame) (Value, error) { return fr.self, nil }
+	case *analyze.Builtin:
+		v, ok := builtins[e.Name]
+		if !ok {
+			return c.errorf(pos, UnboundVar, "unknown builtin %s", e.Name)
+		}
+		return constant(v)
+	case *analyze.Global:
+		name := e.Name
+		return func(fr *frame) (Value, error) {
+			v, ok := fr.th.globals.lookup(name)
+			if !ok {
+				return nil, &Error{Kind: UnboundVar, Pos: pos, Message: "undefined variable " + name + " (its def has not run)"}
+			}
+			return v, nil
+		}
+	case *analyze.VarRef:
+		v := &Var{Name: e.Name}
+		return constant(v)
+	case *analyze.CtxRef:
+		kw := Keyword(e.Name)
+		return func(fr *frame) (Value, error) {
+			v, _ := fr.th.run.context.Lookup(kw)
+			return v, nil
+		}
+	case *analyze.MemoryGet:
+		key := c.expr(e.Key)
+		return func(fr *frame) (Value, error) {
+			k, err := key(fr)
+			if err != nil {
+				return nil, err
+			}
+			name, err := varName(k)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			v, _ := fr.th.globals.lookup(name)
+			return v, nil
+		}
+	case *analyze.MemoryPut:
+		key, val := c.expr(e.Key), c.expr(e.Value)
+		return func(fr *frame) (Value, error) {
+			k, err := key(fr)
+			if err != nil {
+				return nil, err
+			}
+			name, err := varName(k)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			if _, ok := builtins[name]; ok || analyze.IsSpecialForm(name) {
+				return nil, &Error{Kind: CannotShadowBuiltin, Pos: pos, Message: "cannot store under " + name + ": it is a builtin name"}
+			}
+			v, err := val(fr)
+			if err != nil {
+				return nil, err
+			}
+			fr.th.globals.define(name, v)
+			return v, nil
+		}
+	case *analyze.HistoryRef:
+		n := e.N
+		return func(fr *frame) (Value, error) {
+			if h := fr.th.run.history; n <= len(h) {
+				return h[n-1], nil
+			}
+			return nil, nil
+		}
+	case *analyze.If:
+		return c.ifExpr(e)
+	case *analyze.Do:
+		body := c.exprs(e.Body)
+		last := body[len(body)-1]
+		init := body[:len(body)-1]
+		return func(fr *frame) (Value, error) {
+			for _, f := range init {
+				if _, err := f(fr); err != nil {
+					return nil, err
+				}
+			}
+			return last(fr)
+		}
+	case *analyze.And:
+		es := c.exprs(e.Exprs)
+		return func(fr *frame) (Value, error) {
+			var v Value = true
+			for _, f := range es {
+				var err error
+				if v, err = f(fr); err != nil {
+					return nil, err
+				}
+				if v == nil || v == false {
+					return v, nil
+				}
+			}
+			return v, nil
+		}
+	case *analyze.Or:
+		es := c.exprs(e.Exprs)
+		return func(fr *frame) (Value, error) {
+			var v Value
+			for _, f := range es {
+				var err error
+				if v, err = f(fr); err != nil {
+					return nil, err
+				}
+				if v != nil && v != false {
+					return v, nil
+				}
+			}
+			return v, nil
+		}
+	case *analyze.Let:
+		binds := c.bindings(e.Bindings)
+		body := c.expr(e.Body)
+		return func(fr *frame) (Value, error) {
+			if err := binds(fr); err != nil {
+				return nil, err
+			}
+			return body(fr)
+		}
+	case *analyze.Loop:
+		return c.loop(e)
+	case *analyze.Recur:
+		return c.recur(e)
+	case *analyze.Fn:
+		return c.fn(e)
+	case *analyze.Def:
+		name, once := e.Name, e.Once
+		val := c.expr(e.Value)
+		v := &Var{Name: name}
+		return func(fr *frame) (Value, error) {
+			if once {
+				if _, ok := fr.th.globals.lookup(name); ok {
+					return v, nil
+				}
+			}
+			x, err := val(fr)
+			if err != nil {
+				return nil, err
+			}
+			fr.th.globals.define(name, x)
+			return v, nil
+		}
+	case *analyze.Call:
+		return c.call(e)
+	case *analyze.ToolCall:
+		return c.toolCall(e)
+	case *analyze.Return, *analyze.Fail:
+		var val evalFn
+		failed := false
+		if r, ok := e.(*analyze.Return); ok {
+			val = c.expr(r.Value)
+		} else {
+			val = c.expr(e.(*analyze.Fail).Value)
+			failed = true
+		}
+		return func(fr *frame) (Value, error) {
+			v, err := val(fr)
+			if err != nil {
+				return nil, err
+			}
+			if fr.th.branch != "" {
+				return nil, &Error{Kind: Kind(fr.th.branch + "_error"), Pos: pos,
+					Message: "return and fail cannot be used inside " + fr.th.branch + ": return the value from the function and finish after " + fr.th.branch}
+			}
+			return nil, &exit{value: v, failed: failed}
+		}
+	case *analyze.Where:
+		return c.where(e)
+	case *analyze.Combine:
+		return c.combine(e)
+	case *analyze.Case:
+		return c.caseExpr(e)
+	case *analyze.For:
+		return c.forExpr(e)
+	case *analyze.Dotimes:
+		return c.dotimes(e)
+	case *analyze.LetFn:
+		return c.letfn(e)
+	case *analyze.Raise:
+		kind, msg := Kind(e.Kind), e.Msg
+		var val evalFn
+		if e.Value != nil {
+			val = c.expr(e.Value)
+		}
+		return func(fr *frame) (Value, error) {
+			m := msg
+			if val != nil {
+				v, err := val(fr)
+				if err != nil {
+					return nil, err
+				}
+				m += " " + DisplayString(v)
+			}
+			return nil, &Error{Kind: kind, Pos: pos, Message: m}
+		}
+	}
+	return c.errorf(pos, InternalError, "cannot compile %T", e)
+}
+
+// varName turns a memory key into a var name.
+func varName(k Value) (string, error) {
+	switch k := k.(type) {
+	case Keyword:
+		return string(k), nil
+	case string:
+		return k, nil
+	}
+	return "", errorf(TypeError, "memory keys are keywords or strings, got %s", describe(k))
+}
+
+func (c *compiler) ifExpr(e *analyze.If) evalFn {
+	test, then, els := c.expr(e.Test), c.expr(e.Then), c.expr(e.Else)
+	return func(fr *frame) (Value, error) {
+		v, err := test(fr)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && v != false {
+			return then(fr)
+		}
+		return els(fr)
+	}
+}
+
+// bindFn binds a value to a compiled pattern.
+type bindFn func(fr *frame, v Value) error
+
+// bindings compiles let-style bindings into one function.
+func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
+	type step struct {
+		init evalFn
+		slot int // >= 0: plain name
+		bind bindFn
+	}
+	steps := make([]step, len(bs))
+	for i, b := range bs {
+		steps[i].init = c.expr(b.Init)
+		steps[i].slot = -1
+		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
+			steps[i].slot = s.Slot
+		} else {
+			steps[i].bind = c.pattern(b.Pattern)
+		}
+	}
+	return func(fr *frame) error {
+		for i := range steps {
+			st := &steps[i]
+			v, err := st.init(fr)
+			if err != nil {
+				return err
+			}
+			if st.slot >= 0 {
+				fr.slots[st.slot] = v
+			} else if err := st.bind(fr, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func (c *compiler) loop(e *analyze.Loop) evalFn {
+	binds := c.bindings(e.Bindings)
+	body := c.expr(e.Body)
+	return func(fr *frame) (Value, error) {
+		if err := binds(fr); err != nil {
+			return nil, err
+		}
+		th := fr.th
+		limit := th.run.limits.MaxLoopIterations
+		for n := 0; ; n++ {
+			v, err := body(fr)
+			if err != nil {
+				return nil, err
+			}
+			if v != recurMarker {
+				return v, nil
+			}
+			if n >= limit {
+				return nil, at(loopLimitError(limit), e.P)
+			}
+			if err := th.tick(); err != nil {
+				return nil, at(err, e.P)
+			}
+		}
+	}
+}
+
+func (c *compiler) recur(e *analyze.Recur) evalFn {
+	args := c.exprs(e.Args)
+	n := len(args)
+	if e.Loop != nil {
+		// Rebind the loop's patterns.
+		slots := make([]int, n)
+		binds := make([]bindFn, n)
+		for i, p := range e.Loop.Targets {
+			slots[i] = -1
+			if s, ok := p.(*analyze.BindSlot); ok {
+				slots[i] = s.Slot
+			} else {
+				binds[i] = c.pattern(p)
+			}
+		}
+		if n == 1 && slots[0] >= 0 {
+			a, s := args[0], slots[0]
+			return func(fr *frame) (Value, error) {
+				v, err := a(fr)
+				if err != nil {
+					return nil, err
+				}
+				fr.slots[s] = v
+				return recurMarker, nil
+			}
+		}
+		return func(fr *frame) (Value, error) {
+			tmp, mark := fr.th.stack.alloc(n)
+			for i, a := range args {
+				v, err := a(fr)
+				if err != nil {
+					fr.th.stack.release(tmp, mark)
+					return nil, err
+				}
+				tmp[i] = v
+			}
+			for i := range tmp {
+				if slots[i] >= 0 {
+					fr.slots[slots[i]] = tmp[i]
+				} else if err := binds[i](fr, tmp[i]); err != nil {
+					fr.th.stack.release(tmp, mark)
+					return nil, err
+				}
+			}
+			fr.th.stack.release(tmp, mark)
+			return recurMarker, nil
+		}
+	}
+	// Function recur: new arguments land in slots 0..n-1; runArity
+	// destructures them again.
+	return func(fr *frame) (Value, error) {
+		tmp, mark := fr.th.stack.alloc(n)
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				fr.th.stack.release(tmp, mark)
+				return nil, err
+			}
+			tmp[i] = v
+		}
+		copy(fr.slots, tmp)
+		fr.th.stack.release(tmp, mark)
+		return recurMarker, nil
+	}
+}
+
+func (c *compiler) fn(e *analyze.Fn) evalFn {
+	proto := &fnProto{name: e.Name}
+	var params []string
+	for _, a := range e.Arities {
+		ar := &arityCode{nparams: len(a.Params), variadic: a.Rest != nil, nslots: max(a.NumSlots, 1)}
+		ar.binds = make([]bindFn, len(a.Params)+1)
+		hasBind := false
+		for i, p := range a.Params {
+			if _, ok := p.(*analyze.BindSlot); !ok {
+				ar.binds[i] = c.pattern(p)
+				hasBind = true
+			}
+		}
+		if a.Rest != nil {
+			if _, ok := a.Rest.(*analyze.BindSlot); !ok {
+				ar.binds[len(a.Params)] = c.pattern(a.Rest)
+				hasBind = true
+			}
+		}
+		if !hasBind {
+			ar.binds = nil
+		}
+		saved := c.arity
+		c.arity = ar
+		ar.body = c.expr(a.Body)
+		c.arity = saved
+		if ar.variadic {
+			proto.variadic = ar
+		} else {
+			for len(proto.fixed) <= ar.nparams {
+				proto.fixed = append(proto.fixed, nil)
+			}
+			proto.fixed[ar.nparams] = ar
+		}
+		params = append(params, paramList(a))
+	}
+	proto.params = strings.Join(params, " ")
+	caps := e.Captures
+	if len(caps) == 0 {
+		return constant(&Closure{proto: proto})
+	}
+	return func(fr *frame) (Value, error) {
+		captured := make([]Value, len(caps))
+		for i, cp := range caps {
+			switch cp.From {
+			case analyze.FromLocal:
+				captured[i] = fr.slots[cp.Index]
+			case analyze.FromCaptured:
+				captured[i] = fr.captured[cp.Index]
+			case analyze.FromSelf:
+				captured[i] = fr.self
+			}
+		}
+		return &Closure{proto: proto, captured: captured}, nil
+	}
+}
+
+func paramList(a *analyze.Arity) string {
+	var names []string
+	for _, p := range a.Params {
+		names = append(names, patternName(p))
+	}
+	if a.Rest != nil {
+		names = append(names, "&", patternName(a.Rest))
+	}
+	return "[" + strings.Join(names, " ") + "]"
+}
+
+func patternName(p analyze.Pattern) string {
+	if s, ok := p.(*analyze.BindSlot); ok && s.Name != "" {
+		return s.Name
+	}
+	return "_"
+}
+
+func (c *compiler) letfn(e *analyze.LetFn) evalFn {
+	fns := make([]evalFn, len(e.Fns))
+	for i, f := range e.Fns {
+		fns[i] = c.fn(f)
+	}
+	slots := e.Slots
+	body := c.expr(e.Body)
+	specs := e.Fns
+	return func(fr *frame) (Value, error) {
+		for i, f := range fns {
+			v, err := f(fr)
+			if err != nil {
+				return nil, err
+			}
+			fr.slots[slots[i]] = v
+		}
+		// The closures were created before their siblings existed: fill in
+		// the captures that refer to the letfn slots.
+		for i, spec := range specs {
+			cl, ok := fr.slots[slots[i]].(*Closure)
+			if !ok || len(cl.captured) == 0 {
+				continue
+			}
+			for j, cp := range spec.Captures {
+				if cp.From == analyze.FromLocal {
+					for _, s := range slots {
+						if s == cp.Index {
+							cl.captured[j] = fr.slots[s]
+						}
+					}
+				}
+			}
+		}
+		return body(fr)
+	}
+}

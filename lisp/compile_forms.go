@@ -1,0 +1,364 @@
+package lisp
+
+import (
+	"github.com/ptc-go/ptc/lisp/analyze"
+)
+
+// call compiles a function call, resolving builtins at compile time so that
+// their arity is checked before the program runs.
+func (c *compiler) call(e *analyze.Call) evalFn {
+	pos := e.P
+	args := c.exprs(e.Args)
+	n := len(args)
+	switch f := e.Fn.(type) {
+	case *analyze.Builtin:
+		v, ok := builtins[f.Name]
+		if !ok {
+			return c.errorf(pos, UnboundVar, "unknown builtin %s", f.Name)
+		}
+		b, ok := v.(*Builtin)
+		if !ok {
+			return c.errorf(pos, NotCallable, "%s is a constant, not a function: use it without parentheses", f.Name)
+		}
+		if err := b.checkArity(n); err != nil {
+			c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos, Message: err.(*Error).Message, src: c.src})
+			return constant(nil)
+		}
+		if sp := specialize(b, e.Args, args); sp != nil {
+			return func(fr *frame) (Value, error) {
+				v, err := sp(fr)
+				if err != nil {
+					return nil, at(err, pos)
+				}
+				return v, nil
+			}
+		}
+		fn := b.fn
+		switch n {
+		case 1:
+			a0 := args[0]
+			return func(fr *frame) (Value, error) {
+				x, err := a0(fr)
+				if err != nil {
+					return nil, err
+				}
+				buf, mark := fr.th.stack.alloc(1)
+				buf[0] = x
+				v, err := fn(fr.th, buf)
+				fr.th.stack.release(buf, mark)
+				if err != nil {
+					return nil, at(err, pos)
+				}
+				return v, nil
+			}
+		}
+		return func(fr *frame) (Value, error) {
+			th := fr.th
+			buf, mark := th.stack.alloc(n)
+			for i, a := range args {
+				x, err := a(fr)
+				if err != nil {
+					th.stack.release(buf, mark)
+					return nil, err
+				}
+				buf[i] = x
+			}
+			v, err := fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	case *analyze.Keyword:
+		k := Keyword(f.Name)
+		if n < 1 || n > 2 {
+			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
+		}
+		m := args[0]
+		var def evalFn
+		if n == 2 {
+			def = args[1]
+		}
+		return func(fr *frame) (Value, error) {
+			x, err := m(fr)
+			if err != nil {
+				return nil, err
+			}
+			if mm, ok := x.(*Map); ok {
+				if v, ok := mm.Lookup(k); ok {
+					return v, nil
+				}
+				if def != nil {
+					return def(fr)
+				}
+				return nil, nil
+			}
+			var d Value
+			if def != nil {
+				if d, err = def(fr); err != nil {
+					return nil, err
+				}
+			}
+			v, err := callKeyword(k, []Value{x, d}[:n])
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	case *analyze.Const:
+		if _, ok := f.Value.(string); ok || f.Value == nil || isNumber(f.Value) || f.Value == true || f.Value == false {
+			return c.errorf(pos, NotCallable, "%s is not a function", describe(f.Value))
+		}
+	}
+	fnE := c.expr(e.Fn)
+	return func(fr *frame) (Value, error) {
+		fv, err := fnE(fr)
+		if err != nil {
+			return nil, err
+		}
+		th := fr.th
+		buf, mark := th.stack.alloc(n)
+		for i, a := range args {
+			x, err := a(fr)
+			if err != nil {
+				th.stack.release(buf, mark)
+				return nil, err
+			}
+			buf[i] = x
+		}
+		v, err := th.call(fv, buf)
+		th.stack.release(buf, mark)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
+// toolCall compiles (tool/name args), (ctx/name args) and (call "name" args).
+func (c *compiler) toolCall(e *analyze.ToolCall) evalFn {
+	pos := e.P
+	args := c.exprs(e.Args)
+	var nameE evalFn
+	if e.NameExpr != nil {
+		nameE = c.expr(e.NameExpr)
+	}
+	static := e.Name
+	return func(fr *frame) (Value, error) {
+		name := static
+		if nameE != nil {
+			v, err := nameE(fr)
+			if err != nil {
+				return nil, err
+			}
+			switch v := v.(type) {
+			case string:
+				name = v
+			case Keyword:
+				name = string(v)
+			default:
+				return nil, &Error{Kind: TypeError, Pos: pos, Message: "a tool name must be a string, got " + describe(v)}
+			}
+			if name == "return" || name == "fail" {
+				return nil, &Error{Kind: InvalidForm, Pos: pos, Message: "write (" + name + " value) to end the program"}
+			}
+		}
+		vals := make([]Value, len(args))
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		v, err := fr.th.callTool(name, toolArgs(vals))
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
+// toolArgs shapes call arguments into the argument map: none is {}, one map
+// is that map, anything else is {:args [a ...]}.
+func toolArgs(vals []Value) *Map {
+	switch len(vals) {
+	case 0:
+		return emptyMap
+	case 1:
+		if m, ok := vals[0].(*Map); ok {
+			return m
+		}
+	}
+	return NewMap(Keyword("args"), NewVector(vals))
+}
+
+func (c *compiler) caseExpr(e *analyze.Case) evalFn {
+	type clause struct {
+		tests  []Value
+		result evalFn
+	}
+	x := c.expr(e.Expr)
+	clauses := make([]clause, len(e.Tests))
+	for i, ts := range e.Tests {
+		for _, t := range ts {
+			v, ok := constValue(t)
+			if !ok {
+				return c.errorf(t.Pos(), InvalidForm, "case tests must be constants")
+			}
+			clauses[i].tests = append(clauses[i].tests, v)
+		}
+		clauses[i].result = c.expr(e.Results[i])
+	}
+	var def evalFn
+	if e.Default != nil {
+		def = c.expr(e.Default)
+	}
+	pos := e.P
+	return func(fr *frame) (Value, error) {
+		v, err := x(fr)
+		if err != nil {
+			return nil, err
+		}
+		for i := range clauses {
+			for _, t := range clauses[i].tests {
+				if Equal(v, t) {
+					return clauses[i].result(fr)
+				}
+			}
+		}
+		if def != nil {
+			return def(fr)
+		}
+		return nil, &Error{Kind: InvalidArgument, Pos: pos, Message: "case: no clause matches " + PrintString(v) + " (add a default as the last form)"}
+	}
+}
+
+func (c *compiler) dotimes(e *analyze.Dotimes) evalFn {
+	count, body := c.expr(e.Count), c.expr(e.Body)
+	slot, pos := e.Slot, e.P
+	return func(fr *frame) (Value, error) {
+		nv, err := count(fr)
+		if err != nil {
+			return nil, err
+		}
+		n, ok := nv.(int64)
+		if !ok {
+			f, isF := nv.(float64)
+			if !isF {
+				return nil, &Error{Kind: TypeError, Pos: pos, Message: "dotimes needs a number of iterations, got " + describe(nv)}
+			}
+			n = int64(f)
+		}
+		th := fr.th
+		if n > int64(th.run.limits.MaxLoopIterations) {
+			return nil, at(loopLimitError(th.run.limits.MaxLoopIterations), pos)
+		}
+		for i := int64(0); i < n; i++ {
+			if err := th.tick(); err != nil {
+				return nil, at(err, pos)
+			}
+			fr.slots[slot] = i
+			if _, err := body(fr); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+}
+
+func (c *compiler) forExpr(e *analyze.For) evalFn {
+	type mod struct {
+		kind  string
+		binds func(fr *frame) error
+		test  evalFn
+	}
+	type clause struct {
+		coll evalFn
+		slot int
+		bind bindFn
+		mods []mod
+	}
+	clauses := make([]clause, len(e.Clauses))
+	for i, cl := range e.Clauses {
+		clauses[i].coll = c.expr(cl.Coll)
+		clauses[i].slot = -1
+		if s, ok := cl.Pattern.(*analyze.BindSlot); ok {
+			clauses[i].slot = s.Slot
+		} else {
+			clauses[i].bind = c.pattern(cl.Pattern)
+		}
+		for _, m := range cl.Mods {
+			cm := mod{kind: m.Kind}
+			if m.Kind == "let" {
+				cm.binds = c.bindings(m.Bindings)
+			} else {
+				cm.test = c.expr(m.Test)
+			}
+			clauses[i].mods = append(clauses[i].mods, cm)
+		}
+	}
+	body := c.expr(e.Body)
+	collect, pos := e.Collect, e.P
+	name := "doseq"
+	if collect {
+		name = "for"
+	}
+	return func(fr *frame) (Value, error) {
+		th := fr.th
+		var out []Value
+		var run func(i int) error
+		run = func(i int) error {
+			if i == len(clauses) {
+				v, err := body(fr)
+				if err != nil {
+					return err
+				}
+				if collect {
+					out = append(out, v)
+				}
+				return nil
+			}
+			cl := &clauses[i]
+			coll, err := cl.coll(fr)
+			if err != nil {
+				return err
+			}
+			return th.each(coll, name, func(x Value) (bool, error) {
+				if err := th.tick(); err != nil {
+					return false, err
+				}
+				if cl.slot >= 0 {
+					fr.slots[cl.slot] = x
+				} else if err := cl.bind(fr, x); err != nil {
+					return false, err
+				}
+				for _, m := range cl.mods {
+					switch m.kind {
+					case "let":
+						if err := m.binds(fr); err != nil {
+							return false, err
+						}
+					case "when", "while":
+						t, err := m.test(fr)
+						if err != nil {
+							return false, err
+						}
+						if !Truthy(t) {
+							return m.kind == "when", nil // :when skips, :while stops this clause
+						}
+					}
+				}
+				return true, run(i + 1)
+			})
+		}
+		if err := run(0); err != nil {
+			return nil, at(err, pos)
+		}
+		if collect {
+			return NewVector(out), nil
+		}
+		return nil, nil
+	}
+}

@@ -1,0 +1,594 @@
+package lisp
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FromGo converts host data into a Value:
+//
+//	nil, bool, string                 as is
+//	every integer type                int64 (uint64 above MaxInt64 is an error)
+//	float32, float64                  float64
+//	json.Number                       int64 when integral, else float64
+//	time.Time                         string, RFC 3339 with nanoseconds
+//	[]T, [N]T                         *Vector ([]byte: a base64 string, as encoding/json)
+//	map[K]V                           *Map; string keys stay strings, integer keys int64
+//	struct                            *Map keyed by the encoding/json field names
+//	                                  (json tags honoured: "-", omitempty, embedded structs)
+//	pointer, interface                the value they point to (nil pointer: nil)
+//	encoding.TextMarshaler            its text
+//	json.Marshaler                    its JSON, parsed with ParseJSON
+//	Value types (Keyword, *Vector...)  as is
+//
+// Strings keys stay strings: programs read them with keywords anyway, (:name m)
+// finds "name". Channels, functions and complex numbers are errors, as are
+// pointer cycles and nesting deeper than 10,000 levels.
+func FromGo(x any) (Value, error) {
+	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]structField{}}
+	return c.from(reflect.ValueOf(x), 0)
+}
+
+// MustFromGo is FromGo for data known to be convertible; it panics otherwise.
+func MustFromGo(x any) Value {
+	v, err := FromGo(x)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+const maxConvertDepth = 10000
+
+type converter struct {
+	seen   map[uintptr]bool
+	fields map[reflect.Type][]structField // field layouts, computed once per type per conversion
+}
+
+var (
+	timeType          = reflect.TypeFor[time.Time]()
+	jsonNumberType    = reflect.TypeFor[json.Number]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+)
+
+func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
+	if depth > maxConvertDepth {
+		return nil, fmt.Errorf("data nested deeper than %d levels", maxConvertDepth)
+	}
+	if !rv.IsValid() {
+		return nil, nil
+	}
+	// Fast paths: values that already are PTC-Lisp values.
+	if rv.Kind() != reflect.Pointer || rv.Type().Elem().Kind() == reflect.Struct {
+		if rv.CanInterface() {
+			switch v := rv.Interface().(type) {
+			case nil, bool, int64, float64, string, Keyword:
+				return v, nil
+			case *Vector, *Map, *Set, *Closure, *Builtin, *Var, *Regex, *Seq:
+				if reflect.ValueOf(v).IsNil() {
+					return nil, nil
+				}
+				return v, nil
+			case json.Number:
+				return numberFromString(string(v))
+			case time.Time:
+				return v.Format(time.RFC3339Nano), nil
+			}
+		}
+	}
+	t := rv.Type()
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		if rv.CanInterface() && (t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)) {
+			return c.marshaled(rv)
+		}
+		p := rv.Pointer()
+		if c.seen[p] {
+			return nil, fmt.Errorf("cyclic data at %s", t)
+		}
+		c.seen[p] = true
+		defer delete(c.seen, p)
+		return c.from(rv.Elem(), depth+1)
+	case reflect.Interface:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		return c.from(rv.Elem(), depth+1)
+	}
+	if t != timeType && rv.CanInterface() && (t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)) {
+		return c.marshaled(rv)
+	}
+	switch rv.Kind() {
+	case reflect.Bool:
+		return rv.Bool(), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u := rv.Uint()
+		if u > math.MaxInt64 {
+			return nil, fmt.Errorf("integer %d does not fit 64-bit signed integers", u)
+		}
+		return int64(u), nil
+	case reflect.Float32, reflect.Float64:
+		return rv.Float(), nil
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Slice:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		if t.Elem().Kind() == reflect.Uint8 {
+			b, _ := json.Marshal(rv.Bytes())
+			var s string
+			_ = json.Unmarshal(b, &s)
+			return s, nil
+		}
+		return c.sequence(rv, depth)
+	case reflect.Array:
+		return c.sequence(rv, depth)
+	case reflect.Map:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		if rv.Len() > 0 {
+			p := rv.Pointer()
+			if c.seen[p] {
+				return nil, fmt.Errorf("cyclic data at %s", t)
+			}
+			c.seen[p] = true
+			defer delete(c.seen, p)
+		}
+		keys := make([]Value, 0, rv.Len())
+		vals := make([]Value, 0, rv.Len())
+		it := rv.MapRange()
+		for it.Next() {
+			k, err := c.mapKey(it.Key())
+			if err != nil {
+				return nil, err
+			}
+			v, err := c.from(it.Value(), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, k)
+			vals = append(vals, v)
+		}
+		return mapFromEntries(keys, vals), nil
+	case reflect.Struct:
+		return c.structValue(rv, depth)
+	}
+	return nil, fmt.Errorf("cannot convert a Go %s into a PTC-Lisp value", t)
+}
+
+func (c *converter) sequence(rv reflect.Value, depth int) (Value, error) {
+	n := rv.Len()
+	items := make([]Value, n)
+	for i := 0; i < n; i++ {
+		v, err := c.from(rv.Index(i), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = v
+	}
+	return NewVector(items), nil
+}
+
+func (c *converter) mapKey(k reflect.Value) (Value, error) {
+	switch k.Kind() {
+	case reflect.String:
+		if kw, ok := k.Interface().(Keyword); ok {
+			return kw, nil
+		}
+		return k.String(), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return c.from(k, 0)
+	case reflect.Bool, reflect.Float32, reflect.Float64:
+		return c.from(k, 0)
+	}
+	if k.Type().Implements(textMarshalerType) {
+		b, err := k.Interface().(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return nil, err
+		}
+		return string(b), nil
+	}
+	return c.from(k, 0)
+}
+
+func (c *converter) marshaled(rv reflect.Value) (Value, error) {
+	if m, ok := rv.Interface().(json.Marshaler); ok {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		return ParseJSON(b)
+	}
+	b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
+	fields, ok := c.fields[rv.Type()]
+	if !ok {
+		fields = structFields(rv.Type())
+		c.fields[rv.Type()] = fields
+	}
+	keys := make([]Value, 0, len(fields))
+	vals := make([]Value, 0, len(fields))
+	for _, f := range fields {
+		fv, ok := fieldByIndex(rv, f.index)
+		if !ok {
+			continue
+		}
+		if f.omitEmpty && isEmptyValue(fv) {
+			continue
+		}
+		v, err := c.from(fv, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", f.name, err)
+		}
+		if f.asString {
+			v = DisplayString(v)
+		}
+		keys = append(keys, f.name)
+		vals = append(vals, v)
+	}
+	return mapFromEntries(keys, vals), nil
+}
+
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// structField describes how a struct field appears as a map entry.
+type structField struct {
+	name      string
+	index     []int
+	omitEmpty bool
+	asString  bool
+}
+
+// structFields lists the fields the way encoding/json does: exported fields,
+// json tag names, "-" skipped, embedded structs promoted (shallower wins,
+// tagged wins on ties, ambiguous names dropped).
+func structFields(t reflect.Type) []structField {
+	type candidate struct {
+		structField
+		depth  int
+		tagged bool
+	}
+	var all []candidate
+	var walk func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool)
+	walk = func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool) {
+		if visited[t] {
+			return
+		}
+		visited[t] = true
+		defer delete(visited, t)
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			idx := append(slices.Clone(index), i)
+			ft := sf.Type
+			if sf.Anonymous && name == "" {
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft, idx, depth+1, visited)
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			tagged := name != ""
+			if name == "" {
+				name = sf.Name
+			}
+			all = append(all, candidate{
+				structField: structField{name: name, index: idx,
+					omitEmpty: strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,"),
+					asString:  strings.Contains(","+opts+",", ",string,")},
+				depth: depth, tagged: tagged,
+			})
+		}
+	}
+	walk(t, nil, 0, map[reflect.Type]bool{})
+	byName := map[string][]candidate{}
+	var order []string
+	for _, c := range all {
+		if _, ok := byName[c.name]; !ok {
+			order = append(order, c.name)
+		}
+		byName[c.name] = append(byName[c.name], c)
+	}
+	var fields []structField
+	for _, name := range order {
+		cs := byName[name]
+		slices.SortStableFunc(cs, func(a, b candidate) int {
+			if a.depth != b.depth {
+				return a.depth - b.depth
+			}
+			if a.tagged != b.tagged {
+				if a.tagged {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		if len(cs) > 1 && cs[0].depth == cs[1].depth && cs[0].tagged == cs[1].tagged {
+			continue // ambiguous, as encoding/json
+		}
+		fields = append(fields, cs[0].structField)
+	}
+	return fields
+}
+
+// ToGo converts a value into plain Go data: nil, bool, int64, float64,
+// string, []any and map[string]any. Keywords become their names (without
+// the colon), sets become slices in canonical order, map keys become strings
+// (keywords by name, other keys in printed form), and functions, vars,
+// regexes and lazy sequences become their printed form.
+func ToGo(v Value) any {
+	return toGo(v, 0)
+}
+
+func toGo(v Value, depth int) any {
+	if depth > maxConvertDepth {
+		return "..."
+	}
+	switch v := v.(type) {
+	case nil, bool, int64, float64, string:
+		return v
+	case Keyword:
+		return string(v)
+	case *Vector:
+		out := make([]any, len(v.items))
+		for i, x := range v.items {
+			out[i] = toGo(x, depth+1)
+		}
+		return out
+	case *Set:
+		out := make([]any, 0, v.Len())
+		for x := range v.All() {
+			out = append(out, toGo(x, depth+1))
+		}
+		return out
+	case *Map:
+		out := make(map[string]any, v.Len())
+		for k, x := range v.All() {
+			out[keyString(k)] = toGo(x, depth+1)
+		}
+		return out
+	}
+	return PrintString(v)
+}
+
+// keyString renders a map key as a JSON object key.
+func keyString(k Value) string {
+	switch k := k.(type) {
+	case string:
+		return k
+	case Keyword:
+		return string(k)
+	}
+	return DisplayString(k)
+}
+
+// ToJSON encodes a value as JSON, with map keys in canonical order.
+// Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as null.
+func ToJSON(v Value) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, v, 0); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
+	if depth > maxConvertDepth {
+		return fmt.Errorf("data nested deeper than %d levels", maxConvertDepth)
+	}
+	switch v := v.(type) {
+	case nil:
+		buf.WriteString("null")
+	case bool:
+		buf.WriteString(strconv.FormatBool(v))
+	case int64:
+		buf.WriteString(strconv.FormatInt(v, 10))
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			buf.WriteString("null")
+			return nil
+		}
+		b, _ := json.Marshal(v)
+		buf.Write(b)
+	case string:
+		b, _ := json.Marshal(v)
+		buf.Write(b)
+	case Keyword:
+		b, _ := json.Marshal(string(v))
+		buf.Write(b)
+	case *Vector:
+		buf.WriteByte('[')
+		for i, x := range v.items {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeJSON(buf, x, depth+1); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case *Set:
+		buf.WriteByte('[')
+		i := 0
+		for x := range v.All() {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			i++
+			if err := writeJSON(buf, x, depth+1); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case *Map:
+		buf.WriteByte('{')
+		i := 0
+		for k, x := range v.All() {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			i++
+			b, _ := json.Marshal(keyString(k))
+			buf.Write(b)
+			buf.WriteByte(':')
+			if err := writeJSON(buf, x, depth+1); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+	default:
+		b, _ := json.Marshal(PrintString(v))
+		buf.Write(b)
+	}
+	return nil
+}
+
+// ParseJSON decodes JSON text into a value: objects become maps with string
+// keys, arrays vectors, integers int64 (floats when they have a fraction or
+// exponent, or do not fit 64 bits), and null nil. It converts directly, with
+// no intermediate map[string]any.
+func ParseJSON(data []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := parseJSONValue(dec, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("json: extra data after the value")
+	}
+	return v, nil
+}
+
+func parseJSONValue(dec *json.Decoder, depth int) (Value, error) {
+	if depth > maxConvertDepth {
+		return nil, fmt.Errorf("json nested deeper than %d levels", maxConvertDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '[':
+			var items []Value
+			for dec.More() {
+				v, err := parseJSONValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return NewVector(items), nil
+		case '{':
+			var keys, vals []Value
+			sorted := true
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				v, err := parseJSONValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				if n := len(keys); n > 0 && k <= keys[n-1].(string) {
+					sorted = false
+				}
+				keys = append(keys, k)
+				vals = append(vals, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			if sorted {
+				return mapFromSorted(keys, vals), nil
+			}
+			return mapFromEntries(keys, vals), nil
+		}
+	case json.Number:
+		return numberFromString(string(t))
+	case string:
+		return t, nil
+	case bool:
+		return t, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("json: unexpected token %v", tok)
+}
+
+func numberFromString(s string) (Value, error) {
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !strings.Contains(err.Error(), "range") {
+		return nil, fmt.Errorf("invalid number %q", s)
+	}
+	return f, nil
+}

@@ -1,0 +1,78 @@
+package lisp
+
+import (
+	"fmt"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// ReadData reads one literal value written in PTC-Lisp/EDN syntax: nil,
+// booleans, numbers (including ##Inf, ##-Inf, ##NaN), strings, characters,
+// keywords, and vectors, lists (read as vectors), maps and sets of those.
+// Symbols and code are errors. Contexts written as EDN and expected values
+// of test vectors are read with it.
+func ReadData(src string) (Value, error) {
+	forms, err := syntax.Read(src)
+	if err != nil {
+		return nil, fromSyntax(err, src)
+	}
+	if len(forms) != 1 {
+		return nil, &Error{Kind: ParseError, Message: fmt.Sprintf("expected one value, found %d forms", len(forms)), src: src}
+	}
+	v, err := dataValue(forms[0], 0)
+	if e, ok := err.(*Error); ok {
+		e.src = src
+	}
+	return v, err
+}
+
+func dataValue(n syntax.Node, depth int) (Value, error) {
+	if depth > maxDataDepth {
+		return nil, &Error{Kind: DepthExceeded, Pos: n.Pos(), Message: "data nested too deep"}
+	}
+	items := func(ns []syntax.Node) ([]Value, error) {
+		out := make([]Value, len(ns))
+		for i, x := range ns {
+			v, err := dataValue(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	switch n := n.(type) {
+	case *syntax.Nil:
+		return nil, nil
+	case *syntax.Bool:
+		return n.Value, nil
+	case *syntax.Int:
+		return n.Value, nil
+	case *syntax.Float:
+		return n.Value, nil
+	case *syntax.String:
+		return n.Value, nil
+	case *syntax.Keyword:
+		return Keyword(n.Name), nil
+	case *syntax.Vector:
+		xs, err := items(n.Items)
+		return NewVector(xs), err
+	case *syntax.List:
+		xs, err := items(n.Items)
+		return NewVector(xs), err
+	case *syntax.Set:
+		xs, err := items(n.Items)
+		return NewSet(xs...), err
+	case *syntax.Map:
+		xs, err := items(n.Items)
+		if err != nil {
+			return nil, err
+		}
+		b := NewMapBuilder(nil)
+		for i := 0; i+1 < len(xs); i += 2 {
+			b.Set(xs[i], xs[i+1])
+		}
+		return b.Map(), nil
+	}
+	return nil, &Error{Kind: ParseError, Pos: n.Pos(), Message: "not a data literal: " + syntax.Format(n)}
+}

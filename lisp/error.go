@@ -1,0 +1,181 @@
+package lisp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// Kind classifies an error. Kinds are comparable with errors.Is:
+//
+//	if errors.Is(err, lisp.TypeError) { ... }
+//
+// The names are the ones the reference implementation reports, so agent
+// traces and ctx/fail look the same.
+type Kind string
+
+// Error returns the kind's name, so that a Kind can be an errors.Is target.
+func (k Kind) Error() string { return string(k) }
+
+// Error kinds.
+const (
+	ParseError          Kind = "parse_error"         // the text is not readable
+	InvalidForm         Kind = "invalid_form"        // a special form is malformed
+	InvalidArity        Kind = "invalid_arity"       // a special form has the wrong number of parts
+	InvalidCondForm     Kind = "invalid_cond_form"   // cond without test/result pairs
+	InvalidWhereForm    Kind = "invalid_where_form"  // malformed where
+	InvalidWhereOp      Kind = "invalid_where_operator"
+	InvalidThreadForm   Kind = "invalid_thread_form" // malformed ->, ->> ...
+	InvalidPlaceholder  Kind = "invalid_placeholder" // % outside #()
+	UnboundVar          Kind = "unbound_var"         // unknown name
+	CannotShadowBuiltin Kind = "cannot_shadow_builtin"
+	NotCallable         Kind = "not_callable"      // calling a number, string, ...
+	ArityError          Kind = "arity_error"       // builtin called with a wrong number of arguments
+	ArityMismatch       Kind = "arity_mismatch"    // user function or recur with a wrong number of arguments
+	TypeError           Kind = "type_error"        // wrong argument type
+	ArithmeticError     Kind = "arithmetic_error"  // division by zero, overflow, NaN to integer
+	DestructureError    Kind = "destructure_error" // a value does not fit its binding pattern
+	InvalidArgument     Kind = "invalid_argument"  // right type, unusable value
+	AssertionError      Kind = "assertion_error"   // (assert ...) failed
+	LoopLimitExceeded   Kind = "loop_limit_exceeded"
+	UnknownTool         Kind = "unknown_tool"
+	ToolError           Kind = "tool_error"
+	PmapError           Kind = "pmap_error"
+	PcallsError         Kind = "pcalls_error"
+	Timeout             Kind = "timeout"            // the wall-clock limit was reached
+	Cancelled           Kind = "cancelled"          // the caller's context was cancelled
+	StepLimitExceeded   Kind = "step_limit_exceeded"
+	MemoryExceeded      Kind = "memory_exceeded"  // the allocation budget was spent
+	DepthExceeded       Kind = "depth_exceeded"   // call or data nesting too deep
+	OutputExceeded      Kind = "output_exceeded"  // println output over its limit
+	ToolLimitExceeded   Kind = "tool_limit_exceeded"
+	InternalError       Kind = "internal_error"   // a bug in the interpreter
+)
+
+// Error is an error of a PTC-Lisp program, with its kind and position.
+// Errors that stop a program are always *Error values (possibly wrapping a
+// tool's error or an error list).
+type Error struct {
+	Kind    Kind
+	Message string     // one line an LLM can act on
+	Pos     syntax.Pos // where in the source; zero when unknown
+	Op      string     // the tool of a tool error
+	Err     error      // the underlying error, if any
+	// More holds further independent errors found in the same pass (parse
+	// and analysis report several at once).
+	More []*Error
+	src  string
+}
+
+func (e *Error) Error() string {
+	var sb strings.Builder
+	if e.Pos.IsValid() {
+		sb.WriteString(e.Pos.String())
+		sb.WriteString(": ")
+	}
+	sb.WriteString(string(e.Kind))
+	sb.WriteString(": ")
+	sb.WriteString(e.Message)
+	if len(e.More) > 0 {
+		fmt.Fprintf(&sb, " (and %d more errors)", len(e.More))
+	}
+	return sb.String()
+}
+
+// Is makes errors.Is(err, kind) true for the error's kind.
+func (e *Error) Is(target error) bool {
+	k, ok := target.(Kind)
+	return ok && k == e.Kind
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Snippet returns the source line of the error with a caret under its
+// column, or "" when the position or the source is unknown.
+func (e *Error) Snippet() string {
+	if !e.Pos.IsValid() || e.src == "" {
+		return ""
+	}
+	return syntax.Snippet(e.src, e.Pos, 80)
+}
+
+// Detailed returns the message with the snippet of every error, the form
+// errors are best fed back to an LLM in.
+func (e *Error) Detailed() string {
+	var sb strings.Builder
+	all := append([]*Error{e}, e.More...)
+	for i, x := range all {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(x.Error())
+		if s := x.Snippet(); s != "" {
+			sb.WriteByte('\n')
+			sb.WriteString(s)
+		}
+	}
+	return sb.String()
+}
+
+// errorf returns a new *Error without a position (the evaluator adds the
+// position of the form being evaluated).
+func errorf(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// exit is how (return v) and (fail v) unwind the evaluator.
+type exit struct {
+	value  Value
+	failed bool
+}
+
+func (x *exit) Error() string {
+	if x.failed {
+		return "fail: " + PrintString(x.value)
+	}
+	return "return: " + PrintString(x.value)
+}
+
+// at gives err the position pos when it has none yet.
+func at(err error, pos syntax.Pos) error {
+	if e, ok := err.(*Error); ok && !e.Pos.IsValid() {
+		e.Pos = pos
+	}
+	return err
+}
+
+// fromSyntax converts reader errors.
+func fromSyntax(err error, src string) *Error {
+	var list syntax.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return &Error{Kind: ParseError, Message: err.Error(), Err: err, src: src}
+	}
+	conv := func(e *syntax.Error) *Error {
+		return &Error{Kind: ParseError, Message: e.Msg, Pos: e.Pos, Err: e, src: src}
+	}
+	first := conv(list[0])
+	for _, e := range list[1:] {
+		first.More = append(first.More, conv(e))
+	}
+	return first
+}
+
+// fromAnalyze converts analysis errors.
+func fromAnalyze(err error, src string) *Error {
+	var list analyze.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return &Error{Kind: InvalidForm, Message: err.Error(), Err: err, src: src}
+	}
+	conv := func(e *analyze.Error) *Error {
+		return &Error{Kind: Kind(e.Kind), Message: e.Msg, Pos: e.Pos, Err: e, src: src}
+	}
+	first := conv(list[0])
+	for _, e := range list[1:] {
+		first.More = append(first.More, conv(e))
+	}
+	return first
+}

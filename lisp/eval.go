@@ -1,0 +1,461 @@
+package lisp
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// evalFn is a compiled expression: the analyzer's tree is turned once into a
+// tree of Go closures, so evaluation does no dispatch on node types.
+type evalFn func(fr *frame) (Value, error)
+
+// frame holds the locals of one function invocation (or of the top level).
+// Frames live in a per-thread pool and slots on a per-thread value stack, so
+// a call allocates nothing on the heap.
+type frame struct {
+	slots    []Value
+	captured []Value
+	self     *Closure
+	arity    *arityCode
+	th       *thread
+}
+
+// recurMarker is returned by a recur in tail position; the enclosing loop or
+// function sees it and iterates. It never escapes into program values.
+var recurMarker Value = &recurSignal{}
+
+type recurSignal struct{ _ int } // not zero-sized: zero-sized values may share an address
+
+// thread is the state of one goroutine evaluating a program: the main
+// evaluation, or a pmap/pcalls branch.
+type thread struct {
+	run     *runState
+	globals *globalEnv
+	stack   valueStack
+	frames  []*frame
+	fp      int
+	// steps counts evaluation steps; at nextCheck the limits and the
+	// context are checked (cheap inline counter, rare slow path).
+	steps     int64
+	nextCheck int64
+	flushed   int64    // steps already added to the run's total
+	out       []string // println lines of this thread
+	outBytes  int
+	partial   bool // the last output line was started by print and is still open
+	// branch is set for pmap/pcalls branches, where return/fail are errors.
+	branch string
+}
+
+func newThread(run *runState, globals *globalEnv) *thread {
+	th := &thread{run: run, globals: globals}
+	th.nextCheck = checkInterval
+	return th
+}
+
+const checkInterval = 1024
+
+// tick counts one step and, every checkInterval steps, checks cancellation,
+// the deadline and the step budget.
+func (th *thread) tick() error {
+	th.steps++
+	if th.steps < th.nextCheck {
+		return nil
+	}
+	return th.checkpoint()
+}
+
+// ticks counts n steps at once (bulk builtins).
+func (th *thread) ticks(n int) error {
+	th.steps += int64(n)
+	if th.steps < th.nextCheck {
+		return nil
+	}
+	return th.checkpoint()
+}
+
+func (th *thread) checkpoint() error {
+	th.nextCheck = th.steps + checkInterval
+	r := th.run
+	total := r.steps.Add(th.steps - th.flushed)
+	th.flushed = th.steps
+	if err := r.ctx.Err(); err != nil {
+		return r.contextError(err)
+	}
+	if r.limits.MaxSteps > 0 && total > r.limits.MaxSteps {
+		return errorf(StepLimitExceeded,
+			"the program took more than %d evaluation steps: process less data per turn or simplify the computation", r.limits.MaxSteps)
+	}
+	return nil
+}
+
+// valueSize is what one value slot costs in the allocation budget.
+const valueSize = 16
+
+// charge accounts for n values a builtin is about to allocate in a result.
+// The budget counts what programs build (not host data, not temporaries),
+// so a runaway (range 100000000) fails before it allocates.
+func (th *thread) charge(n int64) error {
+	r := th.run
+	if n <= 0 || r.limits.MaxMemory <= 0 {
+		return nil
+	}
+	if r.mem.Add(n*valueSize) > r.limits.MaxMemory {
+		return memoryError(r.limits.MaxMemory)
+	}
+	return nil
+}
+
+// chargeString accounts for a string of n bytes.
+func (th *thread) chargeString(n int) error {
+	r := th.run
+	if r.limits.MaxMemory <= 0 {
+		return nil
+	}
+	if r.mem.Add(int64(n)) > r.limits.MaxMemory {
+		return memoryError(r.limits.MaxMemory)
+	}
+	return nil
+}
+
+func memoryError(limit int64) *Error {
+	return errorf(MemoryExceeded, "the program built more than %d MB of data: work on smaller pieces (filter first, take a sample, aggregate)", limit>>20)
+}
+
+// valueStack hands out frame slots and argument buffers in LIFO order.
+// Chunks are kept for reuse, so steady-state calls do not allocate.
+type valueStack struct {
+	chunks [][]Value
+	cur    int
+	sp     int
+}
+
+type stackMark struct{ cur, sp int }
+
+// Chunks start small (most programs need a few dozen slots) and double, so a
+// short run allocates little and a deep one few times.
+const (
+	firstStackChunk = 64
+	maxStackChunk   = 8192
+)
+
+func (s *valueStack) alloc(n int) ([]Value, stackMark) {
+	m := stackMark{s.cur, s.sp}
+	if s.chunks == nil {
+		s.chunks = [][]Value{make([]Value, max(firstStackChunk, n))}
+	}
+	if s.sp+n > len(s.chunks[s.cur]) {
+		s.cur++
+		if s.cur == len(s.chunks) || len(s.chunks[s.cur]) < n {
+			c := make([]Value, max(min(2*len(s.chunks[s.cur-1]), maxStackChunk), n))
+			if s.cur == len(s.chunks) {
+				s.chunks = append(s.chunks, c)
+			} else {
+				s.chunks[s.cur] = c
+			}
+		}
+		s.sp = 0
+	}
+	sl := s.chunks[s.cur][s.sp : s.sp+n : s.sp+n]
+	s.sp += n
+	return sl, m
+}
+
+func (s *valueStack) release(sl []Value, m stackMark) {
+	clear(sl)
+	s.cur, s.sp = m.cur, m.sp
+}
+
+func (th *thread) pushFrame() (*frame, error) {
+	if th.fp == len(th.frames) {
+		if th.fp >= th.run.limits.MaxDepth {
+			return nil, errorf(DepthExceeded,
+				"call depth exceeded %d nested calls: use loop/recur or reduce instead of deep recursion", th.run.limits.MaxDepth)
+		}
+		th.frames = append(th.frames, &frame{th: th})
+	}
+	fr := th.frames[th.fp]
+	th.fp++
+	return fr, nil
+}
+
+func (th *thread) popFrame(fr *frame) {
+	fr.slots, fr.captured, fr.self, fr.arity = nil, nil, nil, nil
+	th.fp--
+}
+
+// call applies any callable value to args. args is only valid during the
+// call: callees that keep the arguments must copy them.
+func (th *thread) call(f Value, args []Value) (Value, error) {
+	switch f := f.(type) {
+	case *Builtin:
+		if err := f.checkArity(len(args)); err != nil {
+			return nil, err
+		}
+		return f.fn(th, args)
+	case *Closure:
+		return th.callClosure(f, args)
+	case Keyword:
+		return callKeyword(f, args)
+	case *Map:
+		if len(args) < 1 || len(args) > 2 {
+			return nil, errorf(ArityError, "a map called as a function takes a key and an optional default, got %d argument(s)", len(args))
+		}
+		if v, ok := f.Lookup(args[0]); ok {
+			return v, nil
+		}
+		if len(args) == 2 {
+			return args[1], nil
+		}
+		return nil, nil
+	case *Set:
+		if len(args) != 1 {
+			return nil, errorf(ArityError, "a set called as a function takes exactly one argument, got %d", len(args))
+		}
+		if f.Has(args[0]) {
+			return args[0], nil
+		}
+		return nil, nil
+	case *Var:
+		v, ok := th.globals.lookup(f.Name)
+		if !ok {
+			return nil, errorf(UnboundVar, "var #'%s is not defined", f.Name)
+		}
+		return th.call(v, args)
+	}
+	return nil, errorf(NotCallable, "%s is not a function", describe(f))
+}
+
+func callKeyword(k Keyword, args []Value) (Value, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, errorf(ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, len(args))
+	}
+	var def Value
+	if len(args) == 2 {
+		def = args[1]
+	}
+	switch m := args[0].(type) {
+	case *Map:
+		if v, ok := m.Lookup(k); ok {
+			return v, nil
+		}
+		return def, nil
+	case nil:
+		return def, nil
+	case *Set:
+		if m.Has(k) {
+			return k, nil
+		}
+		return def, nil
+	case *Vector:
+		return nil, errorf(TypeError, "keyword %s called on a vector: to read :%s from each map use (map %s coll); to read a map use (%s m)",
+			k, string(k), k, k)
+	}
+	return nil, errorf(TypeError, "keyword %s can only read from a map, got %s", k, describe(args[0]))
+}
+
+// callClosure runs a user function.
+func (th *thread) callClosure(c *Closure, args []Value) (Value, error) {
+	ar := c.proto.arityFor(len(args))
+	if ar == nil {
+		return nil, c.proto.arityError(len(args))
+	}
+	if err := th.tick(); err != nil {
+		return nil, err
+	}
+	fr, err := th.pushFrame()
+	if err != nil {
+		return nil, err
+	}
+	slots, mark := th.stack.alloc(ar.nslots)
+	copy(slots, args[:ar.nparams])
+	if ar.variadic {
+		if len(args) > ar.nparams {
+			slots[ar.nparams] = NewVector(append([]Value(nil), args[ar.nparams:]...))
+		}
+	}
+	fr.slots, fr.captured, fr.self, fr.arity = slots, c.captured, c, ar
+	v, err := th.runArity(fr, ar)
+	th.stack.release(slots, mark)
+	th.popFrame(fr)
+	return v, err
+}
+
+// runArity destructures the parameters and runs the body, iterating while
+// the body recurs.
+func (th *thread) runArity(fr *frame, ar *arityCode) (Value, error) {
+	if err := ar.bindParams(fr); err != nil {
+		return nil, err
+	}
+	limit := th.run.limits.MaxLoopIterations
+	for n := 0; ; n++ {
+		v, err := ar.body(fr)
+		if err != nil {
+			return nil, err
+		}
+		if v != recurMarker {
+			return v, nil
+		}
+		if n >= limit {
+			return nil, loopLimitError(limit)
+		}
+		if err := th.tick(); err != nil {
+			return nil, err
+		}
+		if err := ar.bindParams(fr); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func loopLimitError(limit int) *Error {
+	return errorf(LoopLimitExceeded,
+		"loop exceeded %d iterations (recur): check the exit condition, or process the data with reduce/map/filter", limit)
+}
+
+// Closure is a function value created by fn, defn or #().
+type Closure struct {
+	proto    *fnProto
+	captured []Value
+}
+
+// Name returns the function's name ("" for anonymous functions).
+func (c *Closure) Name() string { return c.proto.name }
+
+func (c *Closure) describeParams() string {
+	if c.proto.name != "" {
+		return c.proto.name
+	}
+	return c.proto.params
+}
+
+type fnProto struct {
+	name     string
+	params   string // printed parameter lists, for #fn[...]
+	fixed    []*arityCode
+	variadic *arityCode
+}
+
+type arityCode struct {
+	nparams  int
+	variadic bool
+	nslots   int
+	// binds destructure parameters in place (nil entries: plain names).
+	binds []bindFn
+	body  evalFn
+}
+
+func (ar *arityCode) bindParams(fr *frame) error {
+	for i, b := range ar.binds {
+		if b != nil {
+			if err := b(fr, fr.slots[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p *fnProto) arityFor(n int) *arityCode {
+	if n < len(p.fixed) && p.fixed[n] != nil {
+		return p.fixed[n]
+	}
+	if p.variadic != nil && n >= p.variadic.nparams {
+		return p.variadic
+	}
+	return nil
+}
+
+func (p *fnProto) arityError(n int) *Error {
+	var want []string
+	for i, a := range p.fixed {
+		if a != nil {
+			want = append(want, strconv.Itoa(i))
+		}
+	}
+	if p.variadic != nil {
+		want = append(want, strconv.Itoa(p.variadic.nparams)+" or more")
+	}
+	name := p.name
+	if name == "" {
+		name = "anonymous function"
+	}
+	return errorf(ArityMismatch, "%s expects %s argument(s), got %d", name, strings.Join(want, " or "), n)
+}
+
+// Builtin is a function implemented in Go: a builtin of the language, or a
+// function built at run time by one (partial, comp, where, ...).
+type Builtin struct {
+	Name    string
+	MinArgs int
+	MaxArgs int // -1: any number
+	fn      func(th *thread, args []Value) (Value, error)
+}
+
+func (b *Builtin) checkArity(n int) error {
+	if n < b.MinArgs || (b.MaxArgs >= 0 && n > b.MaxArgs) {
+		return b.arityError(n)
+	}
+	return nil
+}
+
+func (b *Builtin) arityError(n int) *Error {
+	var want string
+	switch {
+	case b.MaxArgs < 0:
+		want = strconv.Itoa(b.MinArgs) + " or more"
+	case b.MinArgs == b.MaxArgs:
+		want = strconv.Itoa(b.MinArgs)
+	case b.MaxArgs == b.MinArgs+1:
+		want = strconv.Itoa(b.MinArgs) + " or " + strconv.Itoa(b.MaxArgs)
+	default:
+		want = strconv.Itoa(b.MinArgs) + " to " + strconv.Itoa(b.MaxArgs)
+	}
+	return errorf(ArityError, "%s expects %s argument(s), got %d", b.Name, want, n)
+}
+
+// globalEnv is the user namespace as one thread sees it: the namespace the
+// run started with, plus the defs of this run. pmap branches get a child env
+// whose defs are discarded when the branch ends.
+type globalEnv struct {
+	base   *Namespace
+	parent *globalEnv
+	defs   map[string]Value
+	order  []string // def order, for reporting
+}
+
+func (g *globalEnv) lookup(name string) (Value, bool) {
+	for e := g; e != nil; e = e.parent {
+		if v, ok := e.defs[name]; ok {
+			return v, true
+		}
+	}
+	return g.base.Get(name)
+}
+
+func (g *globalEnv) define(name string, v Value) {
+	if g.defs == nil {
+		g.defs = map[string]Value{}
+	}
+	if _, ok := g.defs[name]; !ok {
+		g.order = append(g.order, name)
+	}
+	g.defs[name] = v
+}
+
+// contextError converts a context error into the run's limit error.
+func (r *runState) contextError(err error) *Error {
+	if errors.Is(err, context.DeadlineExceeded) && r.ownDeadline {
+		return errorf(Timeout, "the program ran longer than its %v limit: process less data, or split the work across turns", r.limits.Timeout)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Kind: Timeout, Message: "the caller's deadline passed", Err: err}
+	}
+	return &Error{Kind: Cancelled, Message: "the run was cancelled", Err: err}
+}
+
+// posOf is a helper for compiled nodes.
+type posOf = syntax.Pos

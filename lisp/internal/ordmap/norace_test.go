@@ -1,0 +1,5 @@
+//go:build !race
+
+package ordmap
+
+const raceEnabled = false

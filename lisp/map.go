@@ -1,0 +1,246 @@
+package lisp
+
+import (
+	"iter"
+	"slices"
+
+	"github.com/ptc-go/ptc/lisp/internal/ordmap"
+)
+
+// Map is an immutable map. Keys are kept in the canonical order of
+// CompareKeys (numbers, then keywords and other atoms, ..., then strings), so
+// equal maps iterate and print alike at every size. Lookups, Assoc and Dissoc
+// are O(log n) and share structure with the original map.
+//
+// Keys are compared strictly: 1 and 1.0, :a and "a" are different keys.
+// Lookup adds the flexible keyword/string fallback that PTC-Lisp uses
+// for reads such as (:name m) and ctx/name.
+type Map struct {
+	t ordmap.Tree[Value, Value]
+}
+
+var emptyMap = &Map{}
+
+// NewMap returns a map of the key/value pairs kvs (k1, v1, k2, v2, ...).
+// When a key repeats, the last pair wins.
+func NewMap(kvs ...Value) *Map {
+	b := NewMapBuilder(nil)
+	for i := 0; i+1 < len(kvs); i += 2 {
+		b.Set(kvs[i], kvs[i+1])
+	}
+	return b.Map()
+}
+
+// Len returns the number of entries.
+func (m *Map) Len() int { return m.t.Len() }
+
+// Get returns the value under exactly the key k.
+func (m *Map) Get(k Value) (Value, bool) { return m.t.Get(k, CompareKeys) }
+
+// Lookup returns the value under k, falling back from a keyword to the
+// string of the same name and back: (:name m) finds "name" keys.
+func (m *Map) Lookup(k Value) (Value, bool) {
+	if v, ok := m.t.Get(k, CompareKeys); ok {
+		return v, true
+	}
+	switch k := k.(type) {
+	case Keyword:
+		return m.t.Get(string(k), CompareKeys)
+	case string:
+		return m.t.Get(Keyword(k), CompareKeys)
+	}
+	return nil, false
+}
+
+// Assoc returns a map with k set to v.
+func (m *Map) Assoc(k, v Value) *Map { return &Map{t: m.t.Set(k, v, CompareKeys)} }
+
+// Dissoc returns a map without k.
+func (m *Map) Dissoc(k Value) *Map {
+	t := m.t.Delete(k, CompareKeys)
+	if t.Same(m.t) {
+		return m
+	}
+	return &Map{t: t}
+}
+
+// All iterates over the entries in canonical key order.
+func (m *Map) All() iter.Seq2[Value, Value] { return m.t.All() }
+
+// Keys returns the keys in canonical order.
+func (m *Map) Keys() []Value {
+	keys := make([]Value, 0, m.Len())
+	for k := range m.t.All() {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// EntryAt returns the i-th entry in key order.
+func (m *Map) EntryAt(i int) (Value, Value) { return m.t.At(i) }
+
+// MapBuilder builds a map by mutating it in place, then freezes it with Map.
+// Building n entries costs O(n log n) with no per-entry copying.
+type MapBuilder struct {
+	b *ordmap.Builder[Value, Value]
+}
+
+// NewMapBuilder starts from m (nil for an empty map); m itself is not changed.
+func NewMapBuilder(m *Map) *MapBuilder {
+	var t ordmap.Tree[Value, Value]
+	if m != nil {
+		t = m.t
+	}
+	return &MapBuilder{b: ordmap.NewBuilder(t)}
+}
+
+// Set sets k to v.
+func (b *MapBuilder) Set(k, v Value) { b.b.Set(k, v, CompareKeys) }
+
+// Get returns the value under exactly k.
+func (b *MapBuilder) Get(k Value) (Value, bool) { return b.b.Get(k, CompareKeys) }
+
+// Delete removes k.
+func (b *MapBuilder) Delete(k Value) { b.b.Delete(k, CompareKeys) }
+
+// Len returns the number of entries so far.
+func (b *MapBuilder) Len() int { return b.b.Len() }
+
+// Map freezes the builder; it must not be used afterwards.
+func (b *MapBuilder) Map() *Map {
+	t := b.b.Tree()
+	if t.Len() == 0 {
+		return emptyMap
+	}
+	return &Map{t: t}
+}
+
+// mapFromSorted builds a map from entries sorted by CompareKeys with
+// distinct keys, in O(n).
+func mapFromSorted(keys, vals []Value) *Map {
+	if len(keys) == 0 {
+		return emptyMap
+	}
+	return &Map{t: ordmap.FromSorted(keys, vals)}
+}
+
+// mapFromEntries builds a map from unsorted entries (last duplicate wins).
+func mapFromEntries(keys, vals []Value) *Map {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return CompareKeys(keys[a], keys[b]) })
+	sk := make([]Value, 0, len(keys))
+	sv := make([]Value, 0, len(keys))
+	for _, i := range idx {
+		if n := len(sk); n > 0 && CompareKeys(sk[n-1], keys[i]) == 0 {
+			sv[n-1] = vals[i]
+			continue
+		}
+		sk = append(sk, keys[i])
+		sv = append(sv, vals[i])
+	}
+	return mapFromSorted(sk, sv)
+}
+
+// Set is an immutable set, in canonical order, with strict membership
+// (1 and 1.0 are different elements).
+type Set struct {
+	t ordmap.Tree[Value, struct{}]
+}
+
+var emptySet = &Set{}
+
+// NewSet returns a set of items (duplicates dropped).
+func NewSet(items ...Value) *Set {
+	b := NewSetBuilder(nil)
+	for _, x := range items {
+		b.Add(x)
+	}
+	return b.Set()
+}
+
+// Len returns the number of elements.
+func (s *Set) Len() int { return s.t.Len() }
+
+// Has reports whether x is an element.
+func (s *Set) Has(x Value) bool {
+	_, ok := s.t.Get(x, CompareKeys)
+	return ok
+}
+
+// Conj returns a set with x added.
+func (s *Set) Conj(x Value) *Set {
+	if s.Has(x) {
+		return s
+	}
+	return &Set{t: s.t.Set(x, struct{}{}, CompareKeys)}
+}
+
+// Disj returns a set without x.
+func (s *Set) Disj(x Value) *Set {
+	t := s.t.Delete(x, CompareKeys)
+	if t.Same(s.t) {
+		return s
+	}
+	return &Set{t: t}
+}
+
+// All iterates over the elements in canonical order.
+func (s *Set) All() iter.Seq[Value] {
+	return func(yield func(Value) bool) {
+		for k := range s.t.All() {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// Items returns the elements in canonical order.
+func (s *Set) Items() []Value {
+	out := make([]Value, 0, s.Len())
+	for k := range s.t.All() {
+		out = append(out, k)
+	}
+	return out
+}
+
+// SetBuilder builds a set in place.
+type SetBuilder struct {
+	b *ordmap.Builder[Value, struct{}]
+}
+
+// NewSetBuilder starts from s (nil for an empty set); s is not changed.
+func NewSetBuilder(s *Set) *SetBuilder {
+	var t ordmap.Tree[Value, struct{}]
+	if s != nil {
+		t = s.t
+	}
+	return &SetBuilder{b: ordmap.NewBuilder(t)}
+}
+
+// Add adds x.
+func (b *SetBuilder) Add(x Value) { b.b.Set(x, struct{}{}, CompareKeys) }
+
+// Has reports whether x was added.
+func (b *SetBuilder) Has(x Value) bool {
+	_, ok := b.b.Get(x, CompareKeys)
+	return ok
+}
+
+// Delete removes x.
+func (b *SetBuilder) Delete(x Value) { b.b.Delete(x, CompareKeys) }
+
+// Len returns the number of elements so far.
+func (b *SetBuilder) Len() int { return b.b.Len() }
+
+// Set freezes the builder; it must not be used afterwards.
+func (b *SetBuilder) Set() *Set {
+	t := b.b.Tree()
+	if t.Len() == 0 {
+		return emptySet
+	}
+	return &Set{t: t}
+}

@@ -1,0 +1,260 @@
+package lisp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// PrintOptions bound the printed form of a value, for feeding results back
+// to an LLM. The zero value prints everything.
+type PrintOptions struct {
+	// MaxItems is the number of elements shown per collection (0: all).
+	// A cut collection ends with "..." and a count of the hidden elements.
+	MaxItems int
+	// MaxChars bounds the whole output in characters (0: no bound). A cut
+	// output ends with "...".
+	MaxChars int
+	// FloatPrecision, when positive, rounds floats to that many decimals.
+	FloatPrecision int
+	// MaxDepth bounds the nesting shown (0: 100); deeper collections print as "...".
+	MaxDepth int
+}
+
+// PrintString returns the printed form of v, as Clojure's pr-str: strings
+// quoted and escaped, maps and sets in canonical order.
+func PrintString(v Value) string {
+	var p printer
+	p.opts.MaxDepth = defaultPrintDepth
+	p.value(v, 0)
+	return p.sb.String()
+}
+
+// FormatValue returns the printed form of v bounded by opts.
+func FormatValue(v Value, opts PrintOptions) string {
+	p := printer{opts: opts}
+	if p.opts.MaxDepth <= 0 {
+		p.opts.MaxDepth = defaultPrintDepth
+	}
+	p.value(v, 0)
+	s := p.sb.String()
+	if opts.MaxChars > 0 && utf8.RuneCountInString(s) > opts.MaxChars {
+		s = truncateRunes(s, opts.MaxChars) + "..."
+	}
+	return s
+}
+
+// DisplayString is the text str and println use: strings raw, nil empty,
+// everything else printed.
+func DisplayString(v Value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	}
+	return PrintString(v)
+}
+
+const defaultPrintDepth = 100
+
+type printer struct {
+	sb   strings.Builder
+	opts PrintOptions
+}
+
+// full reports whether the output already exceeds MaxChars, so that printing
+// a huge collection stops early instead of rendering it all.
+func (p *printer) full() bool {
+	return p.opts.MaxChars > 0 && p.sb.Len() > 4*p.opts.MaxChars+16
+}
+
+func (p *printer) value(v Value, depth int) {
+	switch v := v.(type) {
+	case nil:
+		p.sb.WriteString("nil")
+	case bool:
+		p.sb.WriteString(strconv.FormatBool(v))
+	case int64:
+		p.sb.WriteString(strconv.FormatInt(v, 10))
+	case float64:
+		p.float(v)
+	case string:
+		writeQuoted(&p.sb, v)
+	case Keyword:
+		p.sb.WriteByte(':')
+		p.sb.WriteString(string(v))
+	case *Vector:
+		p.seq("[", "]", v.items, depth)
+	case *Set:
+		if depth >= p.opts.MaxDepth {
+			p.sb.WriteString("#{...}")
+			return
+		}
+		p.sb.WriteString("#{")
+		i := 0
+		for x := range v.All() {
+			if p.cut(i, v.Len()) {
+				break
+			}
+			if i > 0 {
+				p.sb.WriteByte(' ')
+			}
+			p.value(x, depth+1)
+			i++
+		}
+		p.sb.WriteByte('}')
+	case *Map:
+		if depth >= p.opts.MaxDepth {
+			p.sb.WriteString("{...}")
+			return
+		}
+		p.sb.WriteByte('{')
+		i := 0
+		for k, x := range v.All() {
+			if p.cut(i, v.Len()) {
+				break
+			}
+			if i > 0 {
+				p.sb.WriteString(", ")
+			}
+			p.value(k, depth+1)
+			p.sb.WriteByte(' ')
+			p.value(x, depth+1)
+			i++
+		}
+		p.sb.WriteByte('}')
+	case *Closure:
+		p.sb.WriteString("#fn[")
+		p.sb.WriteString(v.describeParams())
+		p.sb.WriteByte(']')
+	case *Builtin:
+		p.sb.WriteString("#fn[")
+		p.sb.WriteString(v.Name)
+		p.sb.WriteByte(']')
+	case *Var:
+		p.sb.WriteString("#'")
+		p.sb.WriteString(v.Name)
+	case *Regex:
+		p.sb.WriteString("#\"")
+		p.sb.WriteString(v.Source)
+		p.sb.WriteByte('"')
+	case *Seq:
+		p.lazySeq(v, depth)
+	default:
+		p.sb.WriteString("#object[host]")
+	}
+}
+
+// cut writes the truncation marker before element i when MaxItems (or the
+// character budget) says to stop, and reports whether to stop.
+func (p *printer) cut(i, n int) bool {
+	if (p.opts.MaxItems > 0 && i >= p.opts.MaxItems) || (i > 0 && p.full()) {
+		if i > 0 {
+			p.sb.WriteByte(' ')
+		}
+		p.sb.WriteString("...")
+		if n > i {
+			p.sb.WriteString(" (")
+			p.sb.WriteString(strconv.Itoa(n - i))
+			p.sb.WriteString(" more)")
+		}
+		return true
+	}
+	return false
+}
+
+func (p *printer) seq(open, close string, items []Value, depth int) {
+	if depth >= p.opts.MaxDepth {
+		p.sb.WriteString(open + "..." + close)
+		return
+	}
+	p.sb.WriteString(open)
+	for i, x := range items {
+		if p.cut(i, len(items)) {
+			break
+		}
+		if i > 0 {
+			p.sb.WriteByte(' ')
+		}
+		p.value(x, depth+1)
+	}
+	p.sb.WriteString(close)
+}
+
+func (p *printer) lazySeq(s *Seq, _ int) {
+	p.sb.WriteString("#seq[")
+	p.sb.WriteString(s.name)
+	p.sb.WriteByte(']')
+}
+
+func (p *printer) float(f float64) {
+	if p.opts.FloatPrecision > 0 && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		r := roundFloat(f, p.opts.FloatPrecision)
+		p.sb.WriteString(formatFloat(r))
+		return
+	}
+	p.sb.WriteString(formatFloat(f))
+}
+
+// roundFloat rounds f to n decimals, halves away from zero.
+func roundFloat(f float64, n int) float64 {
+	if n > 15 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return f
+	}
+	s := strconv.FormatFloat(f, 'f', n, 64)
+	r, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return f
+	}
+	return r
+}
+
+// writeQuoted writes s as a string literal that the reader reads back.
+func writeQuoted(sb *strings.Builder, s string) {
+	sb.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var esc string
+		switch c {
+		case '"':
+			esc = `\"`
+		case '\\':
+			esc = `\\`
+		case '\n':
+			esc = `\n`
+		case '\t':
+			esc = `\t`
+		case '\r':
+			esc = `\r`
+		case '\b':
+			esc = `\b`
+		case '\f':
+			esc = `\f`
+		default:
+			if c < 0x20 || c == 0x7f {
+				esc = `\u00` + string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])
+			} else {
+				continue
+			}
+		}
+		sb.WriteString(s[start:i])
+		sb.WriteString(esc)
+		start = i + 1
+	}
+	sb.WriteString(s[start:])
+	sb.WriteByte('"')
+}
+
+func truncateRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}

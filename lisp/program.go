@@ -1,0 +1,378 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// Program is a compiled PTC-Lisp program: read, analyzed and lowered once,
+// then run any number of times, concurrently if need be.
+type Program struct {
+	src     string
+	top     evalFn
+	nslots  int
+	globals []analyze.GlobalUse
+	defs    map[string]bool
+}
+
+// Source returns the program text.
+func (p *Program) Source() string { return p.src }
+
+// Compile reads and analyzes src. Errors are *Error values of kind
+// ParseError, or an analysis kind such as InvalidForm, with positions; when
+// several independent errors are found, the first one lists the others in
+// its More field.
+func Compile(src string) (*Program, error) {
+	forms, err := syntax.Read(src)
+	if err != nil {
+		return nil, fromSyntax(err, src)
+	}
+	ap, err := analyze.Analyze(forms, analyzeConfig)
+	if err != nil {
+		return nil, fromAnalyze(err, src)
+	}
+	c := &compiler{src: src}
+	top := c.expr(ap.Body)
+	if len(c.errs) > 0 {
+		first := c.errs[0]
+		first.More = c.errs[1:]
+		return nil, first
+	}
+	defs := make(map[string]bool, len(ap.Defs))
+	for _, d := range ap.Defs {
+		defs[d] = true
+	}
+	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs}, nil
+}
+
+// analyzeConfig connects the analyzer to this package's builtins.
+var analyzeConfig = analyze.Config{
+	IsBuiltin: func(name string) bool { _, ok := builtins[name]; return ok },
+	Hint:      unsupportedHint,
+}
+
+// Options configure one run. The zero value runs with an empty context, an
+// empty namespace, no tools and the default limits.
+type Options struct {
+	// Context is the data read by ctx/name: a *Map (used as is, so convert
+	// large host data once with FromGo and reuse it), or any host value
+	// FromGo accepts whose top level is a map or struct.
+	Context any
+	// Namespace holds the defs of earlier runs; nil means empty.
+	Namespace *Namespace
+	// History are the values of earlier turns: History[0] is *1.
+	History []Value
+	// Tools are the host functions the program can call.
+	Tools ToolCaller
+	// Limits bound the run; zero fields take their defaults.
+	Limits Limits
+}
+
+// Limits bound the resources of one run. A zero field means the default; a
+// negative one means no limit.
+type Limits struct {
+	Timeout           time.Duration // wall clock per run; default 1s
+	MaxSteps          int64         // evaluation steps; default 50,000,000
+	MaxDepth          int           // nested function calls; default 2,000
+	MaxLoopIterations int           // iterations of one loop/recur; default 100,000
+	MaxOutputBytes    int           // println output; default 64 KiB
+	MaxToolCalls      int           // tool calls per run; default 1,000
+	MaxMemory         int64         // bytes of data the program builds; default 256 MiB
+}
+
+// Default limits.
+const (
+	DefaultTimeout           = time.Second
+	DefaultMaxSteps          = 50_000_000
+	DefaultMaxDepth          = 2_000
+	DefaultMaxLoopIterations = 100_000
+	DefaultMaxOutputBytes    = 64 << 10
+	DefaultMaxToolCalls      = 1_000
+	DefaultMaxMemory         = 256 << 20
+)
+
+const unlimited = int(^uint(0) >> 1)
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout == 0 {
+		l.Timeout = DefaultTimeout
+	}
+	l.MaxSteps = pick64(l.MaxSteps, DefaultMaxSteps)
+	l.MaxDepth = pick(l.MaxDepth, DefaultMaxDepth)
+	l.MaxLoopIterations = pick(l.MaxLoopIterations, DefaultMaxLoopIterations)
+	l.MaxOutputBytes = pick(l.MaxOutputBytes, DefaultMaxOutputBytes)
+	l.MaxToolCalls = pick(l.MaxToolCalls, DefaultMaxToolCalls)
+	l.MaxMemory = pick64(l.MaxMemory, DefaultMaxMemory)
+	return l
+}
+
+func pick(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return unlimited
+	}
+	return v
+}
+
+func pick64(v, def int64) int64 {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0 // 0 disables the step check
+	}
+	return v
+}
+
+// Status says how a run ended.
+type Status int
+
+// Run outcomes.
+const (
+	// Completed: the program ran to its end; Value is its last form's value.
+	Completed Status = iota
+	// Returned: the program called (return v).
+	Returned
+	// Failed: the program called (fail v). This is an outcome, not a Go
+	// error: the run itself worked.
+	Failed
+)
+
+func (s Status) String() string {
+	switch s {
+	case Returned:
+		return "returned"
+	case Failed:
+		return "failed"
+	}
+	return "completed"
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Value  Value
+	Status Status
+	// Namespace is the user namespace after the run: the starting one plus
+	// this run's defs. When the run fails with an error the defs are rolled
+	// back; (fail v) keeps them.
+	Namespace *Namespace
+	// Output holds the println lines, in order.
+	Output []string
+	// Defined lists the names this run defined, in order (empty after an error).
+	Defined []string
+	// Steps is the number of evaluation steps taken.
+	Steps int64
+	// ToolCalls is the number of tool calls made.
+	ToolCalls int
+}
+
+// runState is shared by the threads of one run.
+type runState struct {
+	ctx         context.Context
+	ownDeadline bool
+	limits      Limits
+	context     *Map
+	history     []Value
+	tools       ToolCaller
+	steps       atomic.Int64
+	toolCalls   atomic.Int64
+	mem         atomic.Int64
+}
+
+// Run compiles and runs src. See Program.Run.
+func Run(ctx context.Context, src string, opts Options) (*Result, error) {
+	p, err := Compile(src)
+	if err != nil {
+		return &Result{Namespace: opts.Namespace}, err
+	}
+	return p.Run(ctx, opts)
+}
+
+// Run evaluates the program. It always returns a non-nil Result (with the
+// output printed before an error, and the namespace rolled back on error);
+// err is an *Error when the program failed. A program that calls (fail v)
+// returns Status Failed and a nil error.
+func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error) {
+	ns := opts.Namespace
+	if ns == nil {
+		ns = emptyNamespace
+	}
+	res = &Result{Namespace: ns}
+	limits := opts.Limits.withDefaults()
+	run := &runState{limits: limits, history: opts.History, tools: opts.Tools}
+	if limits.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
+		defer cancel()
+		if dl, ok := ctx.Deadline(); ok {
+			// The run's own deadline is the one that fires unless the caller's is earlier.
+			run.ownDeadline = !dl.Before(time.Now().Add(limits.Timeout - time.Millisecond))
+		}
+	}
+	run.ctx = ctx
+	switch c := opts.Context.(type) {
+	case nil:
+		run.context = emptyMap
+	case *Map:
+		run.context = c
+	default:
+		v, err := FromGo(c)
+		if err != nil {
+			return res, &Error{Kind: TypeError, Message: "context: " + err.Error(), Err: err}
+		}
+		m, ok := v.(*Map)
+		if !ok {
+			return res, errorf(TypeError, "context must be a map, got %s", TypeName(v))
+		}
+		run.context = m
+	}
+	if err := p.link(ns); err != nil {
+		return res, err
+	}
+	globals := &globalEnv{base: ns}
+	th := newThread(run, globals)
+	defer func() {
+		if r := recover(); r != nil {
+			if internalPanicsCrash {
+				panic(r)
+			}
+			res.Value, res.Status = nil, Completed
+			res.Namespace = ns
+			err = &Error{Kind: InternalError, Message: fmt.Sprintf("internal error: %v", r), src: p.src}
+		}
+	}()
+	v, err := th.runTop(p)
+	res.Output = th.out
+	res.Steps = run.steps.Load() + th.steps - th.flushed
+	res.ToolCalls = int(run.toolCalls.Load())
+	if err != nil {
+		if x, ok := err.(*exit); ok {
+			res.Value = x.value
+			res.Status = Returned
+			if x.failed {
+				res.Status = Failed
+			}
+			res.Namespace, res.Defined = globals.commit(ns)
+			return res, nil
+		}
+		if e, ok := err.(*Error); ok && e.src == "" {
+			e.src = p.src
+		}
+		return res, err
+	}
+	if s, ok := v.(*Seq); ok {
+		return res, &Error{Kind: InvalidArgument, src: p.src,
+			Message: "the program's value is an infinite sequence from (" + s.name + " ...): take a finite part, e.g. (take 10 ...)"}
+	}
+	res.Value = v
+	res.Namespace, res.Defined = globals.commit(ns)
+	return res, nil
+}
+
+func (th *thread) runTop(p *Program) (Value, error) {
+	fr, err := th.pushFrame()
+	if err != nil {
+		return nil, err
+	}
+	slots, mark := th.stack.alloc(p.nslots)
+	fr.slots = slots
+	v, err := p.top(fr)
+	th.stack.release(slots, mark)
+	th.popFrame(fr)
+	return v, err
+}
+
+// link checks, before anything runs, that every user-namespace name the
+// program reads exists or is defined by the program itself.
+func (p *Program) link(ns *Namespace) error {
+	for _, g := range p.globals {
+		if p.defs[g.Name] {
+			continue
+		}
+		if _, ok := ns.Get(g.Name); ok {
+			continue
+		}
+		return &Error{Kind: UnboundVar, Pos: g.Pos, src: p.src, Message: unboundMessage(g.Name, ns)}
+	}
+	return nil
+}
+
+// commit folds the run's defs into a new namespace.
+func (g *globalEnv) commit(base *Namespace) (*Namespace, []string) {
+	if len(g.defs) == 0 {
+		return base, nil
+	}
+	vars := make(map[string]Value, len(base.vars)+len(g.defs))
+	maps.Copy(vars, base.vars)
+	maps.Copy(vars, g.defs)
+	return &Namespace{vars: vars}, slices.Clone(g.order)
+}
+
+// Namespace is an immutable user namespace: the vars defined by def, defn
+// and memory/put. Hosts carry it from one run to the next.
+type Namespace struct {
+	vars map[string]Value
+}
+
+var emptyNamespace = &Namespace{}
+
+// NewNamespace returns a namespace holding vars (copied).
+func NewNamespace(vars map[string]Value) *Namespace {
+	return &Namespace{vars: maps.Clone(vars)}
+}
+
+// Get returns the value of a var.
+func (ns *Namespace) Get(name string) (Value, bool) {
+	if ns == nil {
+		return nil, false
+	}
+	v, ok := ns.vars[name]
+	return v, ok
+}
+
+// Len returns the number of vars.
+func (ns *Namespace) Len() int {
+	if ns == nil {
+		return 0
+	}
+	return len(ns.vars)
+}
+
+// Names returns the var names, sorted.
+func (ns *Namespace) Names() []string {
+	if ns == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(ns.vars))
+}
+
+// With returns a namespace with name bound to v.
+func (ns *Namespace) With(name string, v Value) *Namespace {
+	vars := make(map[string]Value, ns.Len()+1)
+	if ns != nil {
+		maps.Copy(vars, ns.vars)
+	}
+	vars[name] = v
+	return &Namespace{vars: vars}
+}
+
+// Without returns a namespace without the named vars.
+func (ns *Namespace) Without(names ...string) *Namespace {
+	if ns == nil {
+		return emptyNamespace
+	}
+	vars := maps.Clone(ns.vars)
+	for _, n := range names {
+		delete(vars, n)
+	}
+	return &Namespace{vars: vars}
+}

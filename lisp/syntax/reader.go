@@ -1,0 +1,1046 @@
+package syntax
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Config holds the reader's limits. The zero Config uses the defaults.
+type Config struct {
+	MaxDepth  int // maximum nesting of collections, quote, #' and #_; 0 means 512
+	MaxErrors int // stop after this many errors; 0 means 10
+}
+
+// Read reads all forms in src with the default Config.
+func Read(src string) ([]Node, error) { return Config{}.Read(src) }
+
+// Read reads all forms in src. On error it returns the forms it could read
+// (best effort, possibly partial) and an ErrorList; otherwise the error is nil.
+// Read never panics, and its time and Go stack use are bounded by the input
+// size and c.MaxDepth respectively.
+func (c Config) Read(src string) ([]Node, error) {
+	r := reader{
+		src:       src,
+		line:      1,
+		col:       1,
+		nextHigh:  -1,
+		maxDepth:  c.MaxDepth,
+		maxErrors: c.MaxErrors,
+	}
+	if r.maxDepth <= 0 {
+		r.maxDepth = 512
+	}
+	if r.maxErrors <= 0 {
+		r.maxErrors = 10
+	}
+	if strings.HasPrefix(src, "#!") {
+		r.skipComment()
+	}
+	var forms []Node
+	for !r.stop {
+		n, found := r.readNext()
+		if n != nil {
+			forms = append(forms, n)
+		}
+		if found {
+			continue
+		}
+		if r.off >= len(src) {
+			break
+		}
+		// A stray closer between top-level forms: LLMs often add one more
+		// ')' than needed, and nothing is gained by rejecting the program.
+		r.off++
+	}
+	if len(r.errs) > 0 {
+		return forms, r.errs
+	}
+	return forms, nil
+}
+
+// Character classes of ASCII bytes.
+const (
+	clTok   = iota // part of a token
+	clSpace        // white space (comma included)
+	clDelim        // ends a token: ( ) [ ] { } " ; ` ~ ^ @
+	clCtrl         // control character: an error outside strings and comments
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for i := range t {
+		switch {
+		case i == ' ' || i == '\t' || i == '\r' || i == '\n' || i == ',':
+			t[i] = clSpace
+		case i < 0x20 || i == 0x7f:
+			t[i] = clCtrl
+		case strings.IndexByte("()[]{}\";`~^@", byte(i)) >= 0:
+			t[i] = clDelim
+		}
+	}
+	return t
+}()
+
+// Collection kinds, indexing collKinds.
+const (
+	kList = iota
+	kVector
+	kMap
+	kSet
+	kShortFn
+)
+
+var collKinds = [...]struct {
+	open  string
+	close byte
+}{
+	kList:    {"(", ')'},
+	kVector:  {"[", ']'},
+	kMap:     {"{", '}'},
+	kSet:     {"#{", '}'},
+	kShortFn: {"#(", ')'},
+}
+
+// reader is the state of one Read. Forms are read by recursive descent;
+// depth counts open collections, quotes and discards, and is checked before
+// each one, which bounds the recursion.
+type reader struct {
+	src string
+	off int // next byte to read
+
+	// Position tracking: newlines are consumed only by skipSpace, and pos is
+	// only asked for offsets at or after colOff on the current line, so
+	// columns are counted incrementally. Up to nextHigh (the first non-ASCII
+	// byte at or after some offset <= colOff) a byte is a column.
+	line, lineStart int
+	colOff, col     int // col is the column of offset colOff
+	nextHigh        int
+
+	maxDepth, maxErrors int
+	depth               int
+	errs                ErrorList
+	stop                bool // too deep or too many errors: unwind without reading
+
+	// scratch holds the items of all open collections, innermost last, so a
+	// collection's items are copied once, into an exactly sized slice.
+	scratch []Node
+	items   arena[Node]
+
+	// Nodes come from per-type slabs: one allocation per chunk instead of
+	// one per node.
+	nils     slab[Nil]
+	bools    slab[Bool]
+	ints     slab[Int]
+	floats   slab[Float]
+	strs     slab[String]
+	keywords slab[Keyword]
+	symbols  slab[Symbol]
+	lists    slab[List]
+	vectors  slab[Vector]
+	maps     slab[Map]
+}
+
+// slab hands out pointers into chunks, so that nodes cost one allocation
+// per chunk rather than one each. Chunks double in size up to 256
+// elements, but are no larger than the number of elements the rest of the
+// input is expected to need at the density seen so far, which keeps the
+// unused tail of the last chunk small.
+type slab[T any] struct {
+	free       []T
+	next, used int
+}
+
+func (s *slab[T]) alloc(done, left int) *T {
+	if len(s.free) == 0 {
+		s.next = min(max(2*s.next, 2), 256)
+		s.free = make([]T, min(s.next, expect(s.used, done, left)+4))
+	}
+	s.used++
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+// expect estimates how many more elements the left bytes of input will
+// need if used elements were needed for the done bytes read so far.
+func expect(used, done, left int) int {
+	if done == 0 {
+		return left
+	}
+	return int(min(float64(used)*float64(left)/float64(done), float64(left)))
+}
+
+// arena hands out slices carved from shared chunks, sized like slab's,
+// capped (three-index slices) so that appending to one never overwrites
+// another.
+type arena[T any] struct {
+	free       []T
+	next, used int
+}
+
+func (a *arena[T]) copy(src []T, done, left int) []T {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	a.used += n
+	if n > len(a.free) {
+		a.next = min(max(2*a.next, 16), 1024)
+		size := min(a.next, expect(a.used, done, left)+16)
+		if n > size/2 {
+			return append([]T(nil), src...)
+		}
+		a.free = make([]T, size)
+	}
+	s := a.free[:n:n]
+	a.free = a.free[n:]
+	copy(s, src)
+	return s
+}
+
+func (r *reader) pos(off int) Pos {
+	if off < r.colOff || off > r.nextHigh {
+		if off < r.colOff {
+			r.colOff, r.col = r.lineStart, 1
+		}
+		r.col += utf8.RuneCountInString(r.src[r.colOff:off])
+		r.nextHigh = off + indexNonASCII(r.src[off:])
+	} else {
+		r.col += off - r.colOff // ASCII: one byte per column
+	}
+	r.colOff = off
+	return Pos{Offset: off, Line: r.line, Col: r.col}
+}
+
+// indexNonASCII returns the index of the first byte of s >= 0x80, or len(s).
+func indexNonASCII(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
+}
+
+func (r *reader) errorAt(p, opened Pos, format string, args ...any) {
+	if r.stop {
+		return
+	}
+	r.errs = append(r.errs, &Error{Pos: p, Msg: fmt.Sprintf(format, args...), Opened: opened})
+	if len(r.errs) >= r.maxErrors {
+		r.stop = true
+	}
+}
+
+func (r *reader) errorf(p Pos, format string, args ...any) {
+	r.errorAt(p, Pos{}, format, args...)
+}
+
+// enter checks the nesting limit before a nested read at p; on success the
+// caller must decrement r.depth when done.
+func (r *reader) enter(p Pos) bool {
+	if r.depth >= r.maxDepth {
+		r.errorf(p, "nesting too deep (more than %d levels)", r.maxDepth)
+		r.stop = true
+		return false
+	}
+	r.depth++
+	return true
+}
+
+// skipSpace skips white space and comments, tracking lines.
+func (r *reader) skipSpace() {
+	s := r.src
+	for r.off < len(s) {
+		b := s[r.off]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '\n':
+				r.off++
+				r.line++
+				r.lineStart, r.colOff, r.col = r.off, r.off, 1
+			case b == ';':
+				r.skipComment()
+			case asciiClass[b] == clSpace:
+				r.off++
+			default:
+				return
+			}
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[r.off:])
+		if !unicode.IsSpace(c) {
+			return // includes invalid UTF-8: readForm reports it
+		}
+		r.off += size
+	}
+}
+
+// skipComment skips to the end of the line, leaving the newline; anything
+// goes inside a comment.
+func (r *reader) skipComment() {
+	if i := strings.IndexByte(r.src[r.off:], '\n'); i >= 0 {
+		r.off += i
+	} else {
+		r.off = len(r.src)
+	}
+}
+
+// readNext skips white space, comments and #_ discards, then reads a form.
+// found is false when it stops at a closer or at the end of input without
+// consuming a form; when found is true, n is nil if the form was in error
+// (the error has been reported).
+func (r *reader) readNext() (n Node, found bool) {
+	for !r.stop {
+		r.skipSpace()
+		if r.off >= len(r.src) {
+			return nil, false
+		}
+		switch r.src[r.off] {
+		case ')', ']', '}':
+			return nil, false
+		case '#':
+			if r.off+1 < len(r.src) && r.src[r.off+1] == '_' {
+				p := r.pos(r.off)
+				r.off += 2
+				if !r.enter(p) {
+					return nil, true
+				}
+				_, found := r.readNext()
+				r.depth--
+				if !found {
+					r.errorf(p, "#_ must be followed by a form")
+					return nil, true
+				}
+				continue
+			}
+		}
+		return r.readForm(), true
+	}
+	return nil, true
+}
+
+// readForm reads the form starting at r.off, which is not white space, a
+// comment, a closer or the end of input. It always consumes at least one
+// byte. It returns nil after reporting an error.
+func (r *reader) readForm() Node {
+	s := r.src
+	start := r.off
+	b := s[start]
+	switch b {
+	case '(':
+		return r.readColl(kList)
+	case '[':
+		return r.readColl(kVector)
+	case '{':
+		return r.readColl(kMap)
+	case '"':
+		return r.readString()
+	case '\'':
+		return r.readQuote()
+	case '\\':
+		return r.readChar()
+	case '#':
+		return r.readDispatch()
+	case '@':
+		r.errorf(r.pos(start), "@ (deref) is not supported: PTC-Lisp has no atoms or refs; use let bindings, def, or loop/recur")
+		r.off++
+		return nil
+	case '`', '~':
+		r.errorf(r.pos(start), "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros")
+		r.off++
+		if b == '~' && r.off < len(s) && s[r.off] == '@' {
+			r.off++ // ~@ is one unquote-splicing, not also a deref
+		}
+		return nil
+	case '^':
+		r.errorf(r.pos(start), "metadata (^) is not supported")
+		r.off++
+		return nil
+	}
+	if b < utf8.RuneSelf {
+		if asciiClass[b] == clCtrl {
+			r.errorf(r.pos(start), "unexpected control character U+%04X", b)
+			r.off++
+			return nil
+		}
+	} else {
+		c, size := utf8.DecodeRuneInString(s[start:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			r.errorf(r.pos(start), "invalid UTF-8 byte 0x%02x", b)
+			r.off++
+			return nil
+		case unicode.IsControl(c):
+			r.errorf(r.pos(start), "unexpected control character U+%04X", c)
+			r.off += size
+			return nil
+		}
+	}
+	return r.readToken()
+}
+
+// tokenEnd returns the end of the token that continues at i.
+func (r *reader) tokenEnd(i int) int {
+	s := r.src
+	for i < len(s) {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if asciiClass[b] != clTok {
+				return i
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 || unicode.IsSpace(c) || unicode.IsControl(c) {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+func (r *reader) readColl(kind int) Node {
+	k := &collKinds[kind]
+	start := r.pos(r.off)
+	r.off += len(k.open)
+	if !r.enter(start) {
+		return nil
+	}
+	mark := len(r.scratch)
+	dropped := 0
+	closed := false
+	for !r.stop {
+		n, found := r.readNext()
+		if found {
+			if n != nil {
+				r.scratch = append(r.scratch, n)
+			} else {
+				dropped++
+			}
+			continue
+		}
+		if r.stop {
+			break
+		}
+		if r.off >= len(r.src) {
+			r.errorAt(r.pos(r.off), start, "unclosed '%s' opened at %s", k.open, start)
+			break
+		}
+		if c := r.src[r.off]; c != k.close {
+			// Most likely the innermost collection is missing its closer,
+			// so let this one stand for it rather than cascade.
+			r.errorAt(r.pos(r.off), start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, start)
+		} else {
+			closed = true
+		}
+		r.off++
+		break
+	}
+	r.depth--
+	items := r.items.copy(r.scratch[mark:], r.off, len(r.src)-r.off)
+	r.scratch = r.scratch[:mark]
+	sp := Span{start, r.pos(r.off)}
+	switch kind {
+	case kList:
+		n := r.lists.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Items = sp, items
+		return n
+	case kVector:
+		n := r.vectors.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Items = sp, items
+		return n
+	case kMap:
+		// An item lost to an error would make the count meaningless.
+		if closed && dropped == 0 && len(items)%2 != 0 {
+			r.errorf(start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
+		}
+		n := r.maps.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Items = sp, items
+		return n
+	case kSet:
+		return &Set{sp, items}
+	default:
+		return &ShortFn{sp, items}
+	}
+}
+
+func (r *reader) readQuote() Node {
+	start := r.pos(r.off)
+	r.off++
+	if !r.enter(start) {
+		return nil
+	}
+	n, found := r.readNext()
+	r.depth--
+	if !found {
+		r.errorf(start, "quote (') must be followed by a form")
+	}
+	if n == nil {
+		return nil
+	}
+	return &Quote{Span{start, n.End()}, n}
+}
+
+// readDispatch reads a form starting with '#' other than #_.
+func (r *reader) readDispatch() Node {
+	s := r.src
+	start := r.pos(r.off)
+	var next byte
+	if r.off+1 < len(s) {
+		next = s[r.off+1]
+	}
+	switch next {
+	case '{':
+		return r.readColl(kSet)
+	case '(':
+		return r.readColl(kShortFn)
+	case '"':
+		return r.readRegex()
+	case '\'':
+		r.off += 2
+		if !r.enter(start) {
+			return nil
+		}
+		n, found := r.readNext()
+		r.depth--
+		if sym, ok := n.(*Symbol); ok {
+			return &VarQuote{Span{start, sym.Stop}, sym}
+		}
+		if n != nil || !found {
+			r.errorf(start, "#' must be followed by a symbol, as in #'my-fn")
+		}
+		return nil
+	case '#':
+		end := r.tokenEnd(r.off + 2)
+		tok := s[r.off:end]
+		r.off = end
+		var v float64
+		switch tok {
+		case "##Inf":
+			v = math.Inf(1)
+		case "##-Inf":
+			v = math.Inf(-1)
+		case "##NaN":
+			v = math.NaN()
+		default:
+			r.errorf(start, "unsupported reader syntax '%s'", clip(tok))
+			return nil
+		}
+		n := r.floats.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Value = Span{start, r.pos(end)}, v
+		return n
+	}
+	// Tagged literals (#inst, #uuid), namespaced maps (#:a{}), reader
+	// conditionals (#?) and the like: name the construct, then skip just its
+	// tag so that what follows is still read and checked.
+	end := r.tokenEnd(r.off + 1)
+	tok := s[r.off:end]
+	if end == r.off+1 && next > ' ' && next < utf8.RuneSelf && asciiClass[next] == clDelim {
+		tok = s[r.off : r.off+2] // name the character, but leave it to be read
+	}
+	r.errorf(start, "unsupported reader syntax '%s'", clip(tok))
+	r.off = end
+	return nil
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+func isHex(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// readToken reads a number, nil, true, false, keyword or symbol.
+func (r *reader) readToken() Node {
+	s := r.src
+	startOff := r.off
+	end := r.tokenEnd(startOff)
+	if end == startOff {
+		end++ // cannot happen: readForm only calls us at a token character
+	}
+	tok := s[startOff:end]
+	start := r.pos(startOff)
+	r.off = end
+	sp := Span{start, r.pos(end)}
+
+	c := tok[0]
+	var c1 byte
+	if len(tok) > 1 {
+		c1 = tok[1]
+	}
+	switch {
+	case c == ':':
+		switch {
+		case len(tok) == 1:
+			r.errorf(start, "keyword ':' has no name: write :name")
+			return nil
+		case c1 == ':':
+			fix := ":" + strings.TrimLeft(tok, ":")
+			if fix == ":" {
+				fix = ":name"
+			}
+			r.errorf(start, "auto-resolved keywords (%s) are not supported: write %s", clip(tok), clip(fix))
+			return nil
+		}
+		n := r.keywords.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Name = sp, tok[1:]
+		return n
+	case isDigit(c) || (c == '+' || c == '-') && isDigit(c1):
+		return r.number(tok, sp)
+	case c == '.' && isDigit(c1) || (c == '+' || c == '-') && c1 == '.' && len(tok) > 2 && isDigit(tok[2]):
+		// .5 reads as a symbol in Clojure; here it is surely a number typo.
+		fixed := "0" + tok
+		if c != '.' {
+			fixed = tok[:1] + "0" + tok[1:]
+		}
+		if _, ok := parseNumber(fixed); ok == "" {
+			r.errorf(start, "invalid number '%s': write %s", clip(tok), clip(fixed))
+		} else {
+			r.errorf(start, "invalid number '%s'", clip(tok))
+		}
+		return nil
+	}
+	switch tok {
+	case "nil":
+		n := r.nils.alloc(r.off, len(r.src)-r.off)
+		n.Span = sp
+		return n
+	case "true", "false":
+		n := r.bools.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Value = sp, tok == "true"
+		return n
+	}
+	n := r.symbols.alloc(r.off, len(r.src)-r.off)
+	n.Span = sp
+	// Split at the first '/' that has text on both sides.
+	if i := strings.IndexByte(tok, '/'); i > 0 {
+		if i == len(tok)-1 {
+			r.errorf(start, "invalid symbol '%s'", clip(tok))
+			return nil
+		}
+		n.Ns, n.Name = tok[:i], tok[i+1:]
+	} else {
+		n.Name = tok
+	}
+	return n
+}
+
+// number builds the node for a token that starts like a number.
+func (r *reader) number(tok string, sp Span) Node {
+	num, msg := parseNumber(tok)
+	switch {
+	case msg != "":
+		r.errorf(sp.Start, "%s", msg)
+		return nil
+	case num.isFloat:
+		n := r.floats.alloc(r.off, len(r.src)-r.off)
+		n.Span, n.Value = sp, num.f
+		return n
+	}
+	n := r.ints.alloc(r.off, len(r.src)-r.off)
+	n.Span, n.Value = sp, num.i
+	return n
+}
+
+type number struct {
+	i       int64
+	f       float64
+	isFloat bool
+}
+
+// parseNumber parses a token in Clojure number syntax, or returns an error
+// message.
+func parseNumber(tok string) (num number, msg string) {
+	i := 0
+	if tok[0] == '+' || tok[0] == '-' {
+		i++
+	}
+	invalid := func() string { return "invalid number '" + clip(tok) + "'" }
+	outOfRange := func() string { return "integer literal " + clip(tok) + " is out of range (64-bit)" }
+	if i+1 < len(tok) && tok[i] == '0' && (tok[i+1] == 'x' || tok[i+1] == 'X') {
+		digits := strings.TrimSuffix(tok[i+2:], "N")
+		if digits == "" {
+			return num, invalid()
+		}
+		for k := 0; k < len(digits); k++ {
+			if !isHex(digits[k]) {
+				return num, invalid()
+			}
+		}
+		x, err := strconv.ParseInt(tok[:i]+digits, 16, 64)
+		if err != nil {
+			return num, outOfRange()
+		}
+		return number{i: x}, ""
+	}
+	j := i
+	for j < len(tok) && isDigit(tok[j]) {
+		j++
+	}
+	if j == len(tok) || j == len(tok)-1 && tok[j] == 'N' {
+		x, err := strconv.ParseInt(tok[:j], 10, 64)
+		if err != nil {
+			return num, outOfRange()
+		}
+		return number{i: x}, ""
+	}
+	if tok[j] == '/' {
+		k := j + 1
+		for k < len(tok) && isDigit(tok[k]) {
+			k++
+		}
+		if k == len(tok) && k > j+1 {
+			return num, "ratio literals are not supported: write (/ " + clip(tok[:j]) + " " + clip(tok[j+1:]) + ")"
+		}
+		return num, invalid()
+	}
+	if tok[j] == '.' {
+		j++
+		for j < len(tok) && isDigit(tok[j]) {
+			j++
+		}
+	}
+	if j < len(tok) && (tok[j] == 'e' || tok[j] == 'E') {
+		j++
+		if j < len(tok) && (tok[j] == '+' || tok[j] == '-') {
+			j++
+		}
+		k := j
+		for j < len(tok) && isDigit(tok[j]) {
+			j++
+		}
+		if j == k {
+			return num, invalid()
+		}
+	}
+	text := tok[:j]
+	if j < len(tok) && tok[j] == 'M' {
+		j++
+	}
+	if j != len(tok) {
+		return num, invalid()
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return num, "float literal " + clip(tok) + " is out of range (64-bit)"
+	}
+	return number{f: f, isFloat: true}, ""
+}
+
+// readString reads a string literal. A raw line break ends it with an error,
+// so a missing closing quote is reported on its own line rather than at the
+// end of input.
+func (r *reader) readString() Node {
+	s := r.src
+	startOff := r.off
+	start := r.pos(startOff)
+	nerrs := len(r.errs)
+	escaped := false
+	i := startOff + 1
+	for i < len(s) {
+		b := s[i]
+		if b >= 0x20 && b < utf8.RuneSelf && b != '"' && b != '\\' {
+			i++
+			continue
+		}
+		switch {
+		case b == '"':
+			r.off = i + 1
+			if len(r.errs) != nerrs || r.stop {
+				return nil
+			}
+			v := s[startOff+1 : i]
+			if escaped {
+				v = unescape(v)
+			}
+			n := r.strs.alloc(r.off, len(r.src)-r.off)
+			n.Span, n.Value = Span{start, r.pos(r.off)}, v
+			return n
+		case b == '\n' || b == '\r':
+			r.errorf(r.pos(i), `string literal cannot span lines: use \n`)
+			r.off = i // leave the line break to skipSpace
+			return nil
+		case b == '\\':
+			escaped = true
+			i = r.checkEscape(i)
+		case b < utf8.RuneSelf:
+			i++ // other control characters are allowed in strings
+		default:
+			c, size := utf8.DecodeRuneInString(s[i:])
+			if c == utf8.RuneError && size == 1 {
+				r.errorf(r.pos(i), "invalid UTF-8 byte 0x%02x", b)
+			}
+			i += size
+		}
+	}
+	r.errorf(start, "unterminated string")
+	r.off = len(s)
+	return nil
+}
+
+// checkEscape checks the escape sequence at s[i] == '\\', reporting any
+// error, and returns the offset after it. A line break or the end of input
+// after the backslash is left for readString to report.
+func (r *reader) checkEscape(i int) int {
+	s := r.src
+	if i+1 >= len(s) {
+		return i + 1
+	}
+	switch s[i+1] {
+	case '\\', '"', 'n', 't', 'r', 'b', 'f':
+		return i + 2
+	case '\n', '\r':
+		return i + 1
+	case 'u':
+		c, n := hex4(s[i+2:])
+		if n < 4 {
+			r.errorf(r.pos(i), `invalid escape '%s' in string: \u needs exactly 4 hex digits`, s[i:i+2+n])
+			return i + 2 + n
+		}
+		if utf16IsHigh(c) {
+			if c2, n2 := hex4(s[min(i+8, len(s)):]); n2 == 4 && s[i+6] == '\\' && s[i+7] == 'u' && utf16IsLow(c2) {
+				return i + 12 // a surrogate pair, as JSON writes characters outside the BMP
+			}
+		}
+		if utf16IsHigh(c) || utf16IsLow(c) {
+			r.errorf(r.pos(i), "invalid escape '%s' in string: unpaired surrogate", s[i:i+6])
+		}
+		return i + 6
+	}
+	c, size := utf8.DecodeRuneInString(s[i+1:])
+	if c == utf8.RuneError && size == 1 {
+		return i + 1 // readString reports the invalid byte
+	}
+	r.errorf(r.pos(i), "unsupported escape '\\%c' in string", c)
+	return i + 1 + size
+}
+
+// hex4 parses up to 4 hex digits at the start of s, returning the value and
+// how many digits there were.
+func hex4(s string) (rune, int) {
+	var v rune
+	n := 0
+	for n < 4 && n < len(s) && isHex(s[n]) {
+		d := rune(s[n])
+		switch {
+		case d >= 'a':
+			d -= 'a' - 10
+		case d >= 'A':
+			d -= 'A' - 10
+		default:
+			d -= '0'
+		}
+		v = v<<4 | d
+		n++
+	}
+	return v, n
+}
+
+func utf16IsHigh(c rune) bool { return 0xD800 <= c && c < 0xDC00 }
+func utf16IsLow(c rune) bool  { return 0xDC00 <= c && c < 0xE000 }
+
+// unescape decodes the escapes of a string body that checkEscape accepted.
+func unescape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'u':
+			v, _ := hex4(s[i+1:])
+			i += 4
+			if utf16IsHigh(v) {
+				lo, _ := hex4(s[i+3:])
+				v = 0x10000 + (v-0xD800)<<10 + (lo - 0xDC00)
+				i += 6
+			}
+			b.WriteRune(v)
+		default: // '\\' and '"'
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// readRegex reads #"...": the pattern is kept verbatim, a backslash only
+// protecting the character after it (so \" does not end the literal).
+func (r *reader) readRegex() Node {
+	s := r.src
+	start := r.pos(r.off)
+	nerrs := len(r.errs)
+	i := r.off + 2
+	for i < len(s) {
+		b := s[i]
+		switch {
+		case b == '"':
+			r.off = i + 1
+			if len(r.errs) != nerrs || r.stop {
+				return nil
+			}
+			return &Regex{Span{start, r.pos(r.off)}, s[start.Offset+2 : i]}
+		case b == '\n' || b == '\r':
+			r.errorf(r.pos(i), `regex literal cannot span lines: use \n`)
+			r.off = i
+			return nil
+		case b == '\\' && i+1 < len(s) && s[i+1] != '\n' && s[i+1] != '\r':
+			i++
+			if s[i] < utf8.RuneSelf {
+				i++
+			}
+		case b < utf8.RuneSelf:
+			i++
+		default:
+			c, size := utf8.DecodeRuneInString(s[i:])
+			if c == utf8.RuneError && size == 1 {
+				r.errorf(r.pos(i), "invalid UTF-8 byte 0x%02x", b)
+			}
+			i += size
+		}
+	}
+	r.errorf(start, "unterminated regex")
+	r.off = len(s)
+	return nil
+}
+
+var charNames = map[string]string{
+	"newline":   "\n",
+	"space":     " ",
+	"tab":       "\t",
+	"return":    "\r",
+	"backspace": "\b",
+	"formfeed":  "\f",
+}
+
+// readChar reads a character literal: the backslash, then one character
+// even if it is a delimiter, then any further token characters, which must
+// make a name, uXXXX, or one grapheme together with the first.
+func (r *reader) readChar() Node {
+	s := r.src
+	startOff := r.off
+	start := r.pos(startOff)
+	i := startOff + 1
+	if i >= len(s) {
+		r.errorf(start, `character literal '\' is missing its character: write \a, \space or \newline`)
+		r.off = i
+		return nil
+	}
+	c, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case c == utf8.RuneError && size == 1:
+		r.errorf(r.pos(i), "invalid UTF-8 byte 0x%02x", s[i])
+		r.off = i + 1
+		return nil
+	case c != ',' && unicode.IsSpace(c):
+		r.errorf(start, `character literal cannot be white space: write \space, \tab or \newline`)
+		r.off = i
+		return nil
+	case unicode.IsControl(c):
+		r.errorf(r.pos(i), "unexpected control character U+%04X", c)
+		r.off = i + size
+		return nil
+	}
+	end := r.tokenEnd(i + size)
+	text := s[i:end]
+	r.off = end
+	v, ok := charNames[text]
+	switch {
+	case ok:
+	case len(text) == 5 && text[0] == 'u':
+		if x, n := hex4(text[1:]); n == 4 {
+			if utf16IsHigh(x) || utf16IsLow(x) {
+				r.errorf(start, "unsupported character literal '\\%s': surrogate code points are not characters", text)
+				return nil
+			}
+			v = string(x)
+			break
+		}
+		fallthrough
+	default:
+		if !oneGrapheme(text) {
+			r.errorf(start, "unsupported character literal '\\%s'", clip(text))
+			return nil
+		}
+		v = text
+	}
+	n := r.strs.alloc(r.off, len(r.src)-r.off)
+	n.Span, n.Value, n.Char = Span{start, r.pos(end)}, v, true
+	return n
+}
+
+// oneGrapheme reports whether s is a single user-perceived character,
+// approximating Unicode grapheme clusters: one base code point (or a pair of
+// regional indicators, a flag) followed by combining marks, variation
+// selectors, emoji modifiers and tags, and ZWJ-joined emoji.
+func oneGrapheme(s string) bool {
+	c, i := utf8.DecodeRuneInString(s)
+	if c == utf8.RuneError && i <= 1 {
+		return false
+	}
+	if isRegional(c) {
+		if c2, n := utf8.DecodeRuneInString(s[i:]); isRegional(c2) {
+			i += n
+		}
+	}
+	for i < len(s) {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == 0x200D: // zero width joiner
+			i += n
+			if c2, n2 := utf8.DecodeRuneInString(s[i:]); n2 > 0 && unicode.Is(unicode.So, c2) {
+				i += n2
+			}
+		case unicode.In(c, unicode.Mn, unicode.Me, unicode.Mc),
+			0x1F3FB <= c && c <= 0x1F3FF, // emoji skin tone modifiers
+			0xE0020 <= c && c <= 0xE007F: // tags (subdivision flags)
+			i += n
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isRegional(c rune) bool { return 0x1F1E6 <= c && c <= 0x1F1FF }
+
+// clip shortens text quoted in an error message.
+func clip(s string) string {
+	const limit = 40
+	if len(s) <= limit {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == limit {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
+}

@@ -1,0 +1,530 @@
+package syntax
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestReadForms(t *testing.T) {
+	tests := []struct {
+		src, want string
+	}{
+		// Literals.
+		{"nil true false", "nil true false"},
+		{"nilly truex false? nil/x", "sym:nilly sym:truex sym:false? sym:nil|x"},
+
+		// Integers.
+		{"0 7 007 -5 +5 -0", "int:0 int:7 int:7 int:-5 int:5 int:0"},
+		{"9223372036854775807 -9223372036854775808", "int:9223372036854775807 int:-9223372036854775808"},
+		{"0x1F 0X1f -0x10 +0x10 0x1FN", "int:31 int:31 int:-16 int:16 int:31"},
+		{"0x7FFFFFFFFFFFFFFF -0x8000000000000000", "int:9223372036854775807 int:-9223372036854775808"},
+		{"42N -42N", "int:42 int:-42"},
+
+		// Floats.
+		{"1.5 -1.5 +1.5 007.5", "float:1.5 float:-1.5 float:1.5 float:7.5"},
+		{"1e3 1E3 1e+3 1e-3 -2e2", "float:1000 float:1000 float:1000 float:0.001 float:-200"},
+		{"1.5e-3 1.5E3 5. 5.e1 -0.0", "float:0.0015 float:1500 float:5 float:50 float:-0"},
+		{"1.0M 5M 5.M 1e2M", "float:1 float:5 float:5 float:100"},
+		{"1.7976931348623157e308 4.9e-324 1e-400", "float:1.7976931348623157e+308 float:5e-324 float:0"},
+		{"##Inf ##-Inf ##NaN", "float:+Inf float:-Inf float:NaN"},
+
+		// Strings.
+		{`"" "abc" "a\"b" "a\\b"`, `str:"" str:"abc" str:"a\"b" str:"a\\b"`},
+		{`"\n\t\r\b\f"`, `str:"\n\t\r\b\f"`},
+		{`"\u03bb\u03BB" "\u0000"`, `str:"λλ" str:"\x00"`},
+		{`"\uD83D\uDE00"`, `str:"😀"`},
+		{`"λ日本😀" "tab	raw"`, `str:"λ日本😀" str:"tab\traw"`},
+		{"\"nul\x00inside\"", `str:"nul\x00inside"`},
+		{`"(not [a] {form}) ; #_ @x"`, `str:"(not [a] {form}) ; #_ @x"`},
+
+		// Characters.
+		{`\a \Z \5 \λ`, `char:"a" char:"Z" char:"5" char:"λ"`},
+		{`\( \) \[ \] \{ \} \" \; \, \\ \' \# \@ \^ \~ \` + "`", `char:"(" char:")" char:"[" char:"]" char:"{" char:"}" char:"\"" char:";" char:"," char:"\\" char:"'" char:"#" char:"@" char:"^" char:"~" char:"` + "`" + `"`},
+		{`\newline \space \tab \return \backspace \formfeed`, `char:"\n" char:" " char:"\t" char:"\r" char:"\b" char:"\f"`},
+		{`\u0041 \u03bb \u03BB \u0000 \n \u \t`, `char:"A" char:"λ" char:"λ" char:"\x00" char:"n" char:"u" char:"t"`},
+		{"\\e\u0301 \\\u00e9", "char:\"e\u0301\" char:\"\u00e9\""}, // combining acute; precomposed
+		{"\\🏳️‍🌈", `char:"🏳️\u200d🌈"`},                             // 4 code points, one grapheme
+		{"\\👍🏽 \\🇫🇷 \\❤️", `char:"👍🏽" char:"🇫🇷" char:"❤️"`},        // modifier, flag, VS16
+		{`(= c \))`, `(sym:= sym:c char:")")`},
+		{`(str \a"b")`, `(sym:str char:"a" str:"b")`},
+
+		// Keywords.
+		{":a :foo/bar :a.b/c.d :1 :? :-> :nil :a:b :/", "kw:a kw:foo/bar kw:a.b/c.d kw:1 kw:? kw:-> kw:nil kw:a:b kw:/"},
+
+		// Symbols.
+		{"+ - * < > = ?x !x _ % %1 %& & . .. .foo x' a#b a:b", "sym:+ sym:- sym:* sym:< sym:> sym:= sym:?x sym:!x sym:_ sym:% sym:%1 sym:%& sym:& sym:. sym:.. sym:.foo sym:x' sym:a#b sym:a:b"},
+		{"λ café *1 ->> <= not= a->b +x -x -. +.", "sym:λ sym:café sym:*1 sym:->> sym:<= sym:not= sym:a->b sym:+x sym:-x sym:-. sym:+."},
+		{"str/join clojure.string/upper-case ctx/orders Math/PI", "sym:str|join sym:clojure.string|upper-case sym:ctx|orders sym:Math|PI"},
+		{"/ /x // clojure.core// a/b/c -/x", "sym:/ sym:/x sym:// sym:clojure.core|/ sym:a|b/c sym:-|x"},
+
+		// Collections.
+		{"() [] {} #{} #()", "() [] {} #{} #()"},
+		{"(+ 1 2)", "(sym:+ int:1 int:2)"},
+		{`{:a 1 "b" [2 3]}`, `{kw:a int:1 str:"b" [int:2 int:3]}`},
+		{"#{1 1 :a}", "#{int:1 int:1 kw:a}"},
+		{"#(+ % %2)", "#(sym:+ sym:% sym:%2)"},
+		{"(a)(b)[c]{:d e}", "(sym:a) (sym:b) [sym:c] {kw:d sym:e}"},
+		{`[1"a"2]`, `[int:1 str:"a" int:2]`},
+
+		// Quote, var quote, regex.
+		{"'x '(1 2) ' x ''x", "'sym:x '(int:1 int:2) 'sym:x ''sym:x"},
+		{"#'foo #'str/join #' foo", "#'sym:foo #'sym:str|join #'sym:foo"},
+		{`#"\d+" #"a\"b" #"" #"\\" #"[a-z]*\.txt"`, `re:"\\d+" re:"a\\\"b" re:"" re:"\\\\" re:"[a-z]*\\.txt"`},
+		{`#"é\é"`, `re:"é\\é"`},
+
+		// Discard.
+		{"#_ 1 2", "int:2"},
+		{"[1 #_ 2 3]", "[int:1 int:3]"},
+		{"#_ #_ 1 2 3", "int:3"},
+		{"{:a #_ :b 1}", "{kw:a int:1}"},
+		{"'#_ x y", "'sym:y"},
+		{"#_(a (b [c])) d", "sym:d"},
+
+		// White space, comments, stray closers.
+		{"1,2,,3", "int:1 int:2 int:3"},
+		{"1\u00a02\u20033\u30004\u2028" + "5", "int:1 int:2 int:3 int:4 int:5"},
+		{"; comment\n1 ; another\n;last", "int:1"},
+		{"1;comment\n2", "int:1 int:2"},
+		{"; \xff\x00 anything goes\n1", "int:1"},
+		{"#!/usr/bin/env ptc\n(+ 1 2)", "(sym:+ int:1 int:2)"},
+		{"(+ 1 2))", "(sym:+ int:1 int:2)"},
+		{") ] } 1 )) ]", "int:1"},
+		{"(a\r\n b)\r\n", "(sym:a sym:b)"},
+		{"", ""},
+		{"  \n\t ,; x", ""},
+	}
+	for _, tt := range tests {
+		forms, err := Read(tt.src)
+		if err != nil {
+			t.Errorf("Read(%q): unexpected error %v", tt.src, err)
+			continue
+		}
+		if got := dumpAll(forms); got != tt.want {
+			t.Errorf("Read(%q)\n got %s\nwant %s", tt.src, got, tt.want)
+		}
+		checkSpans(t, tt.src, forms)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	const deref = "@ (deref) is not supported: PTC-Lisp has no atoms or refs; use let bindings, def, or loop/recur"
+	const syntaxQuote = "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros"
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		// Delimiters.
+		{"(", []string{"1:2: unclosed '(' opened at 1:1"}},
+		{"[1 (2 {3", []string{
+			"1:9: unclosed '{' opened at 1:7",
+			"1:9: unclosed '(' opened at 1:4",
+			"1:9: unclosed '[' opened at 1:1",
+		}},
+		{"#{1 #(2\n", []string{"2:1: unclosed '#(' opened at 1:5", "2:1: unclosed '#{' opened at 1:1"}},
+		{"(let [x 1) x)", []string{"1:10: mismatched ')': expected ']' to close '[' opened at 1:6"}},
+		{"[1 2)", []string{"1:5: mismatched ')': expected ']' to close '[' opened at 1:1"}},
+		{"{:a 1]", []string{"1:6: mismatched ']': expected '}' to close '{' opened at 1:1"}},
+		{"#{1)", []string{"1:4: mismatched ')': expected '}' to close '#{' opened at 1:1"}},
+		{"#(+ %]", []string{"1:6: mismatched ']': expected ')' to close '#(' opened at 1:1"}},
+		{"(defn f [x]\n  (+ x 1)", []string{"2:10: unclosed '(' opened at 1:1"}},
+
+		// Maps.
+		{"{:a 1 :b}", []string{"1:1: map literal has an odd number of forms (3); every key needs a value"}},
+		{"[{:a}]", []string{"1:2: map literal has an odd number of forms (1); every key needs a value"}},
+		{"{:a .5}", []string{"1:5: invalid number '.5': write 0.5"}}, // no cascade into "odd"
+
+		// Discard and quotes.
+		{"#_", []string{"1:1: #_ must be followed by a form"}},
+		{"(1 #_)", []string{"1:4: #_ must be followed by a form"}},
+		{"[#_ ; c\n]", []string{"1:2: #_ must be followed by a form"}},
+		{"#_ #_ 1", []string{"1:1: #_ must be followed by a form"}},
+		{"'", []string{"1:1: quote (') must be followed by a form"}},
+		{"(')", []string{"1:2: quote (') must be followed by a form"}},
+		{"#'1", []string{"1:1: #' must be followed by a symbol, as in #'my-fn"}},
+		{"#':k", []string{"1:1: #' must be followed by a symbol, as in #'my-fn"}},
+		{"(#')", []string{"1:2: #' must be followed by a symbol, as in #'my-fn"}},
+		{"#'x/", []string{"1:3: invalid symbol 'x/'"}},
+
+		// Unsupported reader syntax.
+		{`#inst "2020-01-01"`, []string{"1:1: unsupported reader syntax '#inst'"}},
+		{`#uuid "x"`, []string{"1:1: unsupported reader syntax '#uuid'"}},
+		{"#:a{:b 1}", []string{"1:1: unsupported reader syntax '#:a'"}},
+		{"#?(:clj 1)", []string{"1:1: unsupported reader syntax '#?'"}},
+		{"#[1]", []string{"1:1: unsupported reader syntax '#['"}},
+		{"# x", []string{"1:1: unsupported reader syntax '#'"}},
+		{"#", []string{"1:1: unsupported reader syntax '#'"}},
+		{"##foo ##", []string{"1:1: unsupported reader syntax '##foo'", "1:7: unsupported reader syntax '##'"}},
+		{"1 #!x", []string{"1:3: unsupported reader syntax '#!x'"}},
+		{"@x", []string{"1:1: " + deref}},
+		{"(swap! a inc) @a", []string{"1:15: " + deref}},
+		{"`(a ~b ~@c)", []string{"1:1: " + syntaxQuote, "1:5: " + syntaxQuote, "1:8: " + syntaxQuote}},
+		{"^:private x", []string{"1:1: metadata (^) is not supported"}},
+		{"(def ^String s 1)", []string{"1:6: metadata (^) is not supported"}},
+
+		// Keywords and symbols.
+		{"::foo", []string{"1:1: auto-resolved keywords (::foo) are not supported: write :foo"}},
+		{":::foo ::", []string{
+			"1:1: auto-resolved keywords (:::foo) are not supported: write :foo",
+			"1:8: auto-resolved keywords (::) are not supported: write :name",
+		}},
+		{"(:a :)", []string{"1:5: keyword ':' has no name: write :name"}},
+		{"x/", []string{"1:1: invalid symbol 'x/'"}},
+		{"ns/a ns/", []string{"1:6: invalid symbol 'ns/'"}},
+
+		// Numbers.
+		{"1/2", []string{"1:1: ratio literals are not supported: write (/ 1 2)"}},
+		{"(+ -3/4 1)", []string{"1:4: ratio literals are not supported: write (/ -3 4)"}},
+		{".5", []string{"1:1: invalid number '.5': write 0.5"}},
+		{"-.5 +.5e3", []string{"1:1: invalid number '-.5': write -0.5", "1:5: invalid number '+.5e3': write +0.5e3"}},
+		{".5x", []string{"1:1: invalid number '.5x'"}},
+		{"1abc", []string{"1:1: invalid number '1abc'"}},
+		{"99999999999999999999", []string{"1:1: integer literal 99999999999999999999 is out of range (64-bit)"}},
+		{"9223372036854775808", []string{"1:1: integer literal 9223372036854775808 is out of range (64-bit)"}},
+		{"-9223372036854775809", []string{"1:1: integer literal -9223372036854775809 is out of range (64-bit)"}},
+		{"9223372036854775808N", []string{"1:1: integer literal 9223372036854775808N is out of range (64-bit)"}},
+		{"0xFFFFFFFFFFFFFFFF", []string{"1:1: integer literal 0xFFFFFFFFFFFFFFFF is out of range (64-bit)"}},
+		{"0x 0xG 0x1.5", []string{"1:1: invalid number '0x'", "1:4: invalid number '0xG'", "1:8: invalid number '0x1.5'"}},
+		{"1e 1e+ 1.2.3 1.5N 1/x 1N2 12ab34", []string{
+			"1:1: invalid number '1e'", "1:4: invalid number '1e+'", "1:8: invalid number '1.2.3'",
+			"1:14: invalid number '1.5N'", "1:19: invalid number '1/x'", "1:23: invalid number '1N2'",
+			"1:27: invalid number '12ab34'",
+		}},
+		{"1e999 -1e999", []string{"1:1: float literal 1e999 is out of range (64-bit)", "1:7: float literal -1e999 is out of range (64-bit)"}},
+		{"1" + strings.Repeat("0", 100) + "x", []string{"1:1: invalid number '1000000000000000000000000000000000000000...'"}},
+
+		// Strings.
+		{`"abc`, []string{"1:1: unterminated string"}},
+		{`(str "a\qb")`, []string{`1:8: unsupported escape '\q' in string`}},
+		{`"\0" "\'" "\/" "\é"`, []string{
+			`1:2: unsupported escape '\0' in string`, `1:7: unsupported escape '\'' in string`,
+			`1:12: unsupported escape '\/' in string`, `1:17: unsupported escape '\é' in string`,
+		}},
+		{`"\u12" "\u12G4" "\uD800" "\uDC00\uD800"`, []string{
+			`1:2: invalid escape '\u12' in string: \u needs exactly 4 hex digits`,
+			`1:9: invalid escape '\u12' in string: \u needs exactly 4 hex digits`,
+			`1:18: invalid escape '\uD800' in string: unpaired surrogate`,
+			`1:27: invalid escape '\uDC00' in string: unpaired surrogate`,
+			`1:33: invalid escape '\uD800' in string: unpaired surrogate`,
+		}},
+		{"(println \"hello)\n(+ 1 2)", []string{`1:17: string literal cannot span lines: use \n`, "2:8: unclosed '(' opened at 1:1"}},
+		{"\"a\r\nb", []string{`1:3: string literal cannot span lines: use \n`}},
+		{"\"λ\\\n\"", []string{`1:4: string literal cannot span lines: use \n`, "2:1: unterminated string"}},
+		{"\"a\xffb\" \"\xc3\"", []string{"1:3: invalid UTF-8 byte 0xff", "1:8: invalid UTF-8 byte 0xc3"}},
+		{`"a\`, []string{"1:1: unterminated string"}},
+
+		// Regexes.
+		{`#"abc`, []string{"1:1: unterminated regex"}},
+		{`#"a\"`, []string{"1:1: unterminated regex"}},
+		{"#\"a\n", []string{`1:4: regex literal cannot span lines: use \n`}},
+		{"#\"\xff\"", []string{"1:3: invalid UTF-8 byte 0xff"}},
+
+		// Characters.
+		{`\`, []string{`1:1: character literal '\' is missing its character: write \a, \space or \newline`}},
+		{"(\\ )", []string{`1:2: character literal cannot be white space: write \space, \tab or \newline`}},
+		{"\\\n", []string{`1:1: character literal cannot be white space: write \space, \tab or \newline`}},
+		{`\abc \newlinex \u00 \u00E9x \Space`, []string{
+			`1:1: unsupported character literal '\abc'`, `1:6: unsupported character literal '\newlinex'`,
+			`1:16: unsupported character literal '\u00'`, `1:21: unsupported character literal '\u00E9x'`,
+			`1:29: unsupported character literal '\Space'`,
+		}},
+		{`\uD800`, []string{`1:1: unsupported character literal '\uD800': surrogate code points are not characters`}},
+		{`\(abc`, []string{`1:1: unsupported character literal '\(abc'`}},
+		{`[\a\b]`, []string{`1:2: unsupported character literal '\a\b'`}},
+		{"\\\xff", []string{"1:2: invalid UTF-8 byte 0xff"}},
+		{"\\\x01", []string{"1:2: unexpected control character U+0001"}},
+		{"\\ab\u0301", []string{"1:1: unsupported character literal '\\ab\u0301'"}},
+
+		// Control characters and invalid UTF-8.
+		{"\x00", []string{"1:1: unexpected control character U+0000"}},
+		{"(a\x01b)", []string{"1:3: unexpected control character U+0001"}},
+		{"1 \x7f \u0080 \f", []string{
+			"1:3: unexpected control character U+007F", "1:5: unexpected control character U+0080",
+			"1:7: unexpected control character U+000C",
+		}},
+		{"\xff", []string{"1:1: invalid UTF-8 byte 0xff"}},
+		{"(a \xfe)", []string{"1:4: invalid UTF-8 byte 0xfe"}},
+		{"ab\xc3", []string{"1:3: invalid UTF-8 byte 0xc3"}},
+
+		// Positions across lines, CRLF and non-ASCII columns.
+		{"(+ 1\n   @x)", []string{"2:4: " + deref}},
+		{"(a\r\n  @b)", []string{"2:3: " + deref}},
+		{"λλλ @x", []string{"1:5: " + deref}},
+		{"\"日本語\" 😀 \t@x", []string{"1:10: " + deref}},
+
+		// Error limit.
+		{strings.Repeat("@", 20), func() []string {
+			var w []string
+			for i := 1; i <= 10; i++ {
+				w = append(w, "1:"+strconv.Itoa(i)+": "+deref)
+			}
+			return w
+		}()},
+	}
+	for _, tt := range tests {
+		_, err := Read(tt.src)
+		got := errStrings(err)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Read(%q) errors\n got %q\nwant %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestErrorFields(t *testing.T) {
+	_, err := Read("(a\n [b )")
+	var el ErrorList
+	if !errors.As(err, &el) || len(el) != 2 {
+		t.Fatalf("got %v", err)
+	}
+	want := []Error{
+		{Pos: Pos{7, 2, 5}, Msg: "mismatched ')': expected ']' to close '[' opened at 2:2", Opened: Pos{4, 2, 2}},
+		{Pos: Pos{8, 2, 6}, Msg: "unclosed '(' opened at 1:1", Opened: Pos{0, 1, 1}},
+	}
+	for i, e := range el {
+		if *e != want[i] {
+			t.Errorf("error %d: got %+v, want %+v", i, *e, want[i])
+		}
+	}
+	if got, want := err.Error(), "2:5: mismatched ')': expected ']' to close '[' opened at 2:2 (and 1 more error)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e != el[0] {
+		t.Errorf("errors.As(*Error) = %v", e)
+	}
+
+	_, err = Read("@ @ @")
+	if got, want := err.Error(), "1:1: "+strings.SplitN(errStrings(err)[0], ": ", 2)[1]+" (and 2 more errors)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got := (ErrorList{}).Error(); got != "no errors" {
+		t.Errorf("empty ErrorList: %q", got)
+	}
+	if got := (&Error{Msg: "m"}).Error(); got != "m" {
+		t.Errorf("Error without position: %q", got)
+	}
+
+	// Read returns a nil error, not a typed nil ErrorList.
+	if _, err := Read("(ok)"); err != nil {
+		t.Errorf("got %#v", err)
+	}
+}
+
+func TestPartialResults(t *testing.T) {
+	tests := []struct{ src, forms string }{
+		{"(+ 1 2) (foo", "(sym:+ int:1 int:2) (sym:foo)"},
+		{"(let [x 1) x)", "(sym:let [sym:x int:1] sym:x)"},
+		{"[1 .5 2]", "[int:1 int:2]"},
+		{"(println \"hello)\n(+ 1 2)", "(sym:println (sym:+ int:1 int:2))"},
+		{"{:a 1 :b}", "{kw:a int:1 kw:b}"},
+		{"@x y", "sym:x sym:y"},
+		{"#inst \"2020\"", `str:"2020"`},
+	}
+	for _, tt := range tests {
+		forms, err := Read(tt.src)
+		if err == nil {
+			t.Errorf("Read(%q): no error", tt.src)
+		}
+		if got := dumpAll(forms); got != tt.forms {
+			t.Errorf("Read(%q) forms\n got %s\nwant %s", tt.src, got, tt.forms)
+		}
+	}
+}
+
+func TestDepth(t *testing.T) {
+	ok := func(src string, c Config) {
+		t.Helper()
+		if _, err := c.Read(src); err != nil {
+			t.Errorf("%.20q...: %v", src, err)
+		}
+	}
+	tooDeep := func(src string, c Config, want string) {
+		t.Helper()
+		_, err := c.Read(src)
+		if got := errStrings(err); len(got) != 1 || got[0] != want {
+			t.Errorf("%.20q...: got %q, want [%q]", src, got, want)
+		}
+	}
+	nest := func(open, close string, n int) string {
+		return strings.Repeat(open, n) + strings.Repeat(close, n)
+	}
+	ok(nest("(", ")", 512), Config{})
+	ok(nest("[", "]", 512), Config{})
+	ok(strings.Repeat("'", 512)+"x", Config{})
+	ok(strings.Repeat("#_", 256)+strings.Repeat("x ", 257), Config{})
+	tooDeep(nest("(", ")", 513), Config{}, "1:513: nesting too deep (more than 512 levels)")
+	tooDeep(strings.Repeat("'", 513)+"x", Config{}, "1:513: nesting too deep (more than 512 levels)")
+	tooDeep(strings.Repeat("'(", 257), Config{}, "1:513: nesting too deep (more than 512 levels)")
+	tooDeep(strings.Repeat("#_", 513)+"x", Config{}, "1:1025: nesting too deep (more than 512 levels)")
+	tooDeep(strings.Repeat("#'", 513)+"x", Config{}, "1:1025: nesting too deep (more than 512 levels)")
+	tooDeep(strings.Repeat("#{", 1000), Config{}, "1:1025: nesting too deep (more than 512 levels)")
+
+	ok("[[1]]", Config{MaxDepth: 2})
+	tooDeep("[[[1]]]", Config{MaxDepth: 2}, "1:3: nesting too deep (more than 2 levels)")
+	ok(nest("(", ")", 2000), Config{MaxDepth: 5000})
+
+	// Partial result on hitting the limit.
+	forms, _ := Config{MaxDepth: 2}.Read("(a (b (c)))")
+	if got := dumpAll(forms); got != "(sym:a (sym:b))" {
+		t.Errorf("partial result %s", got)
+	}
+}
+
+func TestMaxErrors(t *testing.T) {
+	_, err := Config{MaxErrors: 3}.Read("@ @ @ @ @")
+	if n := len(errStrings(err)); n != 3 {
+		t.Errorf("got %d errors, want 3", n)
+	}
+	_, err = Config{MaxErrors: 100}.Read(strings.Repeat("@", 50))
+	if n := len(errStrings(err)); n != 50 {
+		t.Errorf("got %d errors, want 50", n)
+	}
+}
+
+func TestPositions(t *testing.T) {
+	src := "(defn f [x]\n" +
+		"  {:a \"λ\" :b \\c}\n" +
+		"  #{1 2.5} 'q #'v #\"re\" #(+ % 1))"
+	want := []string{
+		"(sym:defn 1:1-3:34",
+		"sym:defn 1:2-1:6",
+		"sym:f 1:7-1:8",
+		"[sym:x] 1:9-1:12",
+		"sym:x 1:10-1:11",
+		`{kw:a 2:3-2:17`,
+		"kw:a 2:4-2:6",
+		`str:"λ" 2:7-2:10`,
+		"kw:b 2:11-2:13",
+		`char:"c" 2:14-2:16`,
+		"#{int:1 3:3-3:11",
+		"int:1 3:5-3:6",
+		"float:2.5 3:7-3:10",
+		"'sym:q 3:12-3:14",
+		"sym:q 3:13-3:14",
+		"#'sym:v 3:15-3:18",
+		"sym:v 3:17-3:18",
+		`re:"re" 3:19-3:24`,
+		"#(sym:+ 3:25-3:33",
+		"sym:+ 3:27-3:28",
+		"sym:% 3:29-3:30",
+		"int:1 3:31-3:32",
+	}
+	checkPositions(t, src, want)
+
+	// CRLF line endings: the CR is an ordinary column, the LF ends the line.
+	checkPositions(t, "(a\r\n b)\r\n:c\r\n", []string{
+		"(sym:a 1:1-2:4",
+		"sym:a 1:2-1:3",
+		"sym:b 2:2-2:3",
+		"kw:c 3:1-3:3",
+	})
+
+	// Columns count code points.
+	checkPositions(t, "[\"日本\" é 😀 \\🏳️‍🌈 x]", []string{
+		`[str:"日本" 1:1-1:19`,
+		`str:"日本" 1:2-1:6`,
+		"sym:é 1:7-1:8",
+		"sym:😀 1:9-1:10",
+		`char:"🏳️\u200d🌈" 1:11-1:16`,
+		"sym:x 1:17-1:18",
+	})
+}
+
+func checkPositions(t *testing.T, src string, want []string) {
+	t.Helper()
+	forms, err := Read(src)
+	if err != nil {
+		t.Fatalf("Read(%q): %v", src, err)
+	}
+	var got []string
+	for _, f := range forms {
+		walk(f, func(n Node) {
+			d := dump(n)
+			if i := strings.IndexByte(d[1:], ' '); i >= 0 && strings.ContainsAny(d[:1], "([{#") {
+				d = d[:i+1]
+			}
+			got = append(got, d+" "+n.Pos().String()+"-"+n.End().String())
+		})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("positions of %q:\n got %q\nwant %q", src, got, want)
+	}
+	checkSpans(t, src, forms)
+}
+
+func TestHostileInputs(t *testing.T) {
+	const n = 1_000_000
+	cases := map[string]string{
+		"parens":    strings.Repeat("(", n),
+		"mixed":     strings.Repeat("([{#{#(", n/7),
+		"quotes":    strings.Repeat("'", n),
+		"discards":  strings.Repeat("#_", n),
+		"varquotes": strings.Repeat("#'", n),
+	}
+	for name, src := range cases {
+		forms, err := Read(src)
+		got := errStrings(err)
+		if len(got) != 1 || !strings.Contains(got[0], "nesting too deep (more than 512 levels)") {
+			t.Errorf("%s: got %q", name, got)
+		}
+		_ = forms
+	}
+
+	// Closers only: all skipped.
+	if forms, err := Read(strings.Repeat(")]}", n)); err != nil || len(forms) != 0 {
+		t.Errorf("closers: %v %v", forms, err)
+	}
+
+	// A 10 MB string literal, terminated and not.
+	big := strings.Repeat("abcdefghi\\n", 1<<20)
+	forms, err := Read(`"` + big + `"`)
+	if err != nil || len(forms) != 1 || len(forms[0].(*String).Value) != 10<<20 {
+		t.Errorf("big string: %d forms, %v", len(forms), err)
+	}
+	_, err = Read(`"` + big)
+	if got := errStrings(err); len(got) != 1 || got[0] != "1:1: unterminated string" {
+		t.Errorf("big unterminated string: %q", got)
+	}
+
+	// Long runs of tokens, errors and comments.
+	for _, src := range []string{
+		strings.Repeat("a", 10<<20),
+		strings.Repeat("1a ", 1<<20),
+		strings.Repeat("\\", 1<<20),
+		strings.Repeat("#", 1<<20),
+		strings.Repeat(";\n", 1<<20),
+		strings.Repeat("\xff", 1<<20),
+		strings.Repeat("x ", 1<<20),
+		"[" + strings.Repeat("#_", 1<<20),
+	} {
+		Read(src)
+	}
+
+	// Random bytes, and random mixes of syntax characters.
+	rng := uint64(1)
+	next := func() uint64 { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng }
+	alphabet := []string{"(", ")", "[", "]", "{", "}", "#", "#{", "#(", "#_", "'", "\"", "\\", ";", "\n", " ", "a", "1", ":", "/", "@", "^", "é", "\xff", "\x00", ".", "-", "e", "u", "\u0301"}
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		size := int(next() % 200)
+		for j := 0; j < size; j++ {
+			if i%2 == 0 {
+				b.WriteByte(byte(next()))
+			} else {
+				b.WriteString(alphabet[next()%uint64(len(alphabet))])
+			}
+		}
+		src := b.String()
+		forms, err := Read(src)
+		if err == nil {
+			checkRoundTrip(t, src, forms)
+		}
+	}
+	var b strings.Builder
+	for b.Len() < 1<<20 {
+		b.WriteByte(byte(next()))
+	}
+	Read(b.String())
+}

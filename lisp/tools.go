@@ -1,0 +1,100 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ToolCaller calls the host's tools. A program calls a tool with
+// (tool/name args), (ctx/name args) or (call "name" args); the arguments
+// arrive as one map: no argument is {}, a single map is that map, and
+// anything else is {:args [a b ...]}.
+//
+// The result may be any value FromGo accepts. An error from the tool
+// becomes a tool_error of the program (its message is shown to the LLM);
+// return an *Error of kind UnknownTool for names the caller does not know.
+// Implementations must be safe for concurrent use: pmap and pcalls call
+// tools from several goroutines.
+type ToolCaller interface {
+	CallTool(ctx context.Context, name string, args *Map) (any, error)
+}
+
+// ToolFunc is a tool implemented by a Go function.
+type ToolFunc func(ctx context.Context, args *Map) (any, error)
+
+// Tools is a ToolCaller backed by a map of functions.
+type Tools map[string]ToolFunc
+
+// CallTool calls the named function.
+func (t Tools) CallTool(ctx context.Context, name string, args *Map) (any, error) {
+	f, ok := t[name]
+	if !ok {
+		names := make([]string, 0, len(t))
+		for n := range t {
+			names = append(names, n)
+		}
+		return nil, UnknownToolError(name, names)
+	}
+	return f(ctx, args)
+}
+
+// UnknownToolError returns the error for a call of a tool that does not
+// exist, naming the available ones and the closest match.
+func UnknownToolError(name string, available []string) *Error {
+	if len(available) == 0 {
+		return errorf(UnknownTool, "unknown tool %s: no tools are available in this run", name)
+	}
+	slices.Sort(available)
+	msg := fmt.Sprintf("unknown tool %s; available tools: %s", name, strings.Join(available, ", "))
+	if s := closest(name, available); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	return errorf(UnknownTool, "%s", msg)
+}
+
+// callTool calls a tool on behalf of the program, turning panics and errors
+// into tool errors and the result into a value.
+func (th *thread) callTool(name string, args *Map) (v Value, err error) {
+	r := th.run
+	if r.tools == nil {
+		if _, ok := r.context.Lookup(Keyword(name)); ok {
+			return nil, errorf(UnknownTool, "unknown tool %s: ctx/%s is context data, read it without parentheses", name, name)
+		}
+		return nil, UnknownToolError(name, nil)
+	}
+	if n := r.toolCalls.Add(1); n > int64(r.limits.MaxToolCalls) {
+		return nil, errorf(ToolLimitExceeded, "more than %d tool calls in one program: batch the work or split it across turns", r.limits.MaxToolCalls)
+	}
+	if err := th.checkpoint(); err != nil {
+		return nil, err
+	}
+	res, err := safeToolCall(r.ctx, r.tools, name, args)
+	if err != nil {
+		if e, ok := err.(*Error); ok && e.Kind == UnknownTool {
+			if _, ok := r.context.Lookup(Keyword(name)); ok {
+				e.Message += fmt.Sprintf(" (ctx/%s is context data: read it without parentheses)", name)
+			}
+			return nil, e
+		}
+		if ctxErr := r.ctx.Err(); ctxErr != nil {
+			return nil, r.contextError(ctxErr)
+		}
+		return nil, &Error{Kind: ToolError, Op: name, Err: err, Message: "tool " + name + " failed: " + err.Error()}
+	}
+	v, err = FromGo(res)
+	if err != nil {
+		return nil, &Error{Kind: ToolError, Op: name, Err: err, Message: "tool " + name + " returned a value PTC-Lisp cannot hold: " + err.Error()}
+	}
+	return v, nil
+}
+
+func safeToolCall(ctx context.Context, t ToolCaller, name string, args *Map) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return t.CallTool(ctx, name, args)
+}

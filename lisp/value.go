@@ -1,0 +1,194 @@
+package lisp
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+)
+
+// Value is a PTC-Lisp value. Its dynamic type is always one of:
+//
+//	nil                  nil
+//	bool                 true, false
+//	int64                integers (64-bit; overflow is an error, never a wrap-around)
+//	float64              floats, including ##Inf, ##-Inf and ##NaN
+//	string               strings; a character is a one-character string
+//	Keyword              :keywords
+//	*Vector              vectors, the only sequential type
+//	*Map                 maps, iterated in canonical key order
+//	*Set                 sets, iterated in canonical order
+//	*Closure, *Builtin   functions (fn/defn closures, and Go functions)
+//	*Var                 a var, from #'name or def
+//	*Regex               a compiled regular expression
+//	*Seq                 a lazy, possibly infinite sequence (range, iterate, ...)
+//
+// Use FromGo to turn host data into values and ToGo to turn values back.
+// Values are immutable and safe to share between goroutines.
+type Value = any
+
+// Keyword is a keyword such as :name, stored without the colon.
+type Keyword string
+
+// String returns the printed form, with the colon.
+func (k Keyword) String() string { return ":" + string(k) }
+
+// Truthy reports whether v counts as true: everything but nil and false.
+func Truthy(v Value) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	}
+	return true
+}
+
+// TypeName returns the PTC-Lisp name of v's type, as error messages use it.
+func TypeName(v Value) string {
+	switch v.(type) {
+	case nil:
+		return "nil"
+	case bool:
+		return "boolean"
+	case int64:
+		return "integer"
+	case float64:
+		return "float"
+	case string:
+		return "string"
+	case Keyword:
+		return "keyword"
+	case *Vector:
+		return "vector"
+	case *Map:
+		return "map"
+	case *Set:
+		return "set"
+	case *Closure, *Builtin:
+		return "function"
+	case *Var:
+		return "var"
+	case *Regex:
+		return "regex"
+	case *Seq:
+		return "sequence"
+	}
+	return "host value"
+}
+
+// describe renders v for an error message: its type and a short printed form.
+func describe(v Value) string {
+	switch v.(type) {
+	case nil:
+		return "nil"
+	case *Closure, *Builtin:
+		return PrintString(v)
+	}
+	return TypeName(v) + " " + FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 60})
+}
+
+// Var is a named binding of the user namespace, the value of #'name and of
+// (def name ...). Calling a var calls the function it holds.
+type Var struct {
+	Name string
+}
+
+// Regex is a compiled regular expression (from re-pattern or #"...").
+type Regex struct {
+	Source   string
+	re       *regexp.Regexp
+	anchored *regexp.Regexp // the whole-string version, for re-matches
+}
+
+// isNumber reports whether v is an int64 or a float64.
+func isNumber(v Value) bool {
+	switch v.(type) {
+	case int64, float64:
+		return true
+	}
+	return false
+}
+
+// toFloat converts a number to float64.
+func toFloat(v Value) (float64, bool) {
+	switch v := v.(type) {
+	case int64:
+		return float64(v), true
+	case float64:
+		return v, true
+	}
+	return 0, false
+}
+
+// formatFloat prints a float the way Clojure does: a decimal point always,
+// scientific notation outside [1e-3, 1e7), and ##Inf/##-Inf/##NaN.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "##Inf"
+	case math.IsInf(f, -1):
+		return "##-Inf"
+	case math.IsNaN(f):
+		return "##NaN"
+	}
+	return formatFiniteFloat(f, -1)
+}
+
+// formatFiniteFloat formats f with prec decimals (prec < 0: shortest exact).
+func formatFiniteFloat(f float64, prec int) string {
+	abs := math.Abs(f)
+	if prec >= 0 {
+		s := strconv.FormatFloat(f, 'f', prec, 64)
+		if prec == 0 {
+			s += ".0"
+		}
+		return s
+	}
+	if abs != 0 && (abs < 1e-3 || abs >= 1e7) {
+		s := strconv.FormatFloat(f, 'E', -1, 64) // 1.5E+07
+		mant, exp, _ := cutByte(s, 'E')
+		if !containsByte(mant, '.') {
+			mant += ".0"
+		}
+		if exp[0] == '+' {
+			exp = exp[1:]
+		}
+		for len(exp) > 1 && exp[0] == '0' {
+			exp = exp[1:]
+		}
+		if len(exp) > 1 && exp[0] == '-' && exp[1] == '0' {
+			exp = "-" + trimLeadingZeros(exp[1:])
+		}
+		return mant + "E" + exp
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !containsByte(s, '.') {
+		s += ".0"
+	}
+	return s
+}
+
+func trimLeadingZeros(s string) string {
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	return s
+}
+
+func cutByte(s string, c byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,195 @@
+package lisp
+
+import (
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp/analyze"
+)
+
+// where compiles (where field op value) into an expression that builds a
+// predicate. The value is evaluated once, when the predicate is built.
+func (c *compiler) where(e *analyze.Where) evalFn {
+	path := make([]Value, len(e.Path))
+	for i, p := range e.Path {
+		v, _ := constValue(p)
+		path[i] = v
+	}
+	name := "where " + PrintString(NewVector(path))
+	if len(path) == 1 {
+		name = "where " + PrintString(path[0])
+	}
+	if e.Op == "" {
+		pred := &Builtin{Name: name, MinArgs: 1, MaxArgs: 1, fn: func(_ *thread, args []Value) (Value, error) {
+			return Truthy(readPath(args[0], path)), nil
+		}}
+		return constant(pred)
+	}
+	op := e.Op
+	valE := c.expr(e.Value)
+	return func(fr *frame) (Value, error) {
+		v, err := valE(fr)
+		if err != nil {
+			return nil, err
+		}
+		test := whereTest(op, v)
+		return &Builtin{Name: name + " " + op + " " + PrintString(v), MinArgs: 1, MaxArgs: 1,
+			fn: func(_ *thread, args []Value) (Value, error) {
+				return test(readPath(args[0], path)), nil
+			}}, nil
+	}
+}
+
+// readPath reads a field path with flexible keys; non-maps give nil.
+func readPath(row Value, path []Value) Value {
+	for _, k := range path {
+		m, ok := row.(*Map)
+		if !ok {
+			return nil
+		}
+		row, _ = m.Lookup(k)
+	}
+	return row
+}
+
+// whereTest returns the comparison of a where operator against v.
+func whereTest(op string, v Value) func(f Value) bool {
+	switch op {
+	case "=":
+		return func(f Value) bool { return whereEqual(f, v) }
+	case "not=":
+		return func(f Value) bool { return !whereEqual(f, v) }
+	case ">", "<", ">=", "<=":
+		return func(f Value) bool {
+			c, ok := orderable(f, v)
+			if !ok {
+				return false
+			}
+			switch op {
+			case ">":
+				return c > 0
+			case "<":
+				return c < 0
+			case ">=":
+				return c >= 0
+			}
+			return c <= 0
+		}
+	case "in":
+		return func(f Value) bool { return f != nil && collHas(v, f) }
+	case "includes":
+		return func(f Value) bool {
+			if fs, ok := f.(string); ok {
+				if vs, ok := v.(string); ok {
+					return strings.Contains(fs, vs)
+				}
+				return false
+			}
+			return collHas(f, v)
+		}
+	}
+	return func(Value) bool { return false }
+}
+
+// whereEqual is = after turning keywords into strings on both sides, so that
+// (where :status = :open) matches "open" from JSON data.
+func whereEqual(a, b Value) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return Equal(kwToString(a), kwToString(b))
+}
+
+func kwToString(v Value) Value {
+	if k, ok := v.(Keyword); ok {
+		return string(k)
+	}
+	return v
+}
+
+// orderable compares two numbers or two strings (keywords as strings);
+// anything else is not ordered.
+func orderable(a, b Value) (int, bool) {
+	if isNumber(a) && isNumber(b) {
+		fa, _ := toFloat(a)
+		fb, _ := toFloat(b)
+		if fa != fa || fb != fb { // NaN
+			return 0, false
+		}
+		return Compare(a, b), true
+	}
+	sa, okA := kwToString(a).(string)
+	sb, okB := kwToString(b).(string)
+	if okA && okB {
+		return strings.Compare(sa, sb), true
+	}
+	return 0, false
+}
+
+// collHas reports whether coll (a vector or set) holds x, comparing with
+// keyword/string coercion.
+func collHas(coll, x Value) bool {
+	switch c := coll.(type) {
+	case *Vector:
+		for _, it := range c.items {
+			if whereEqual(it, x) {
+				return true
+			}
+		}
+	case *Set:
+		if c.Has(x) {
+			return true
+		}
+		switch x := x.(type) {
+		case string:
+			return c.Has(Keyword(x))
+		case Keyword:
+			return c.Has(string(x))
+		}
+	}
+	return false
+}
+
+// combine compiles all-of, any-of and none-of.
+func (c *compiler) combine(e *analyze.Combine) evalFn {
+	preds := c.exprs(e.Preds)
+	kind, pos := e.Kind, e.P
+	return func(fr *frame) (Value, error) {
+		fns := make([]Value, len(preds))
+		for i, p := range preds {
+			v, err := p(fr)
+			if err != nil {
+				return nil, err
+			}
+			if !isCallable(v) {
+				return nil, &Error{Kind: TypeError, Pos: pos, Message: kind + " expects predicates such as (where :a > 1), got " + describe(v)}
+			}
+			fns[i] = v
+		}
+		return &Builtin{Name: kind, MinArgs: 1, MaxArgs: 1, fn: func(th *thread, args []Value) (Value, error) {
+			for _, f := range fns {
+				r, err := th.call(f, args)
+				if err != nil {
+					return nil, err
+				}
+				t := Truthy(r)
+				switch {
+				case kind == "all-of" && !t:
+					return false, nil
+				case kind == "any-of" && t:
+					return true, nil
+				case kind == "none-of" && t:
+					return false, nil
+				}
+			}
+			return kind != "any-of", nil
+		}}, nil
+	}
+}
+
+func isCallable(v Value) bool {
+	switch v.(type) {
+	case *Builtin, *Closure, Keyword, *Map, *Set, *Var:
+		return true
+	}
+	return false
+}
