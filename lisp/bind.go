@@ -91,7 +91,7 @@ func vectorPatternHint(v Value) string {
 
 func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 	type key struct {
-		key  Value
+		key  *flexKey
 		bind bindFn
 		slot int
 		def  evalFn
@@ -99,9 +99,9 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 	keys := make([]key, len(p.Keys))
 	for i, k := range p.Keys {
 		if k.Keyword {
-			keys[i].key = Keyword(k.Key)
+			keys[i].key = newFlexKey(Keyword(k.Key))
 		} else {
-			keys[i].key = k.Key
+			keys[i].key = newFlexKey(k.Key)
 		}
 		keys[i].slot = -1
 		if s, ok := k.Pattern.(*analyze.BindSlot); ok {
@@ -133,7 +133,7 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 		}
 		for i := range keys {
 			k := &keys[i]
-			val, ok := m.Lookup(k.key)
+			val, ok := m.lookupFlex(k.key)
 			if !ok && k.def != nil {
 				var err error
 				if val, err = k.def(fr); err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ptc-go/ptc/lisp/analyze"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -121,9 +120,6 @@ func fnArg(fn string, args []Value, i int) (Value, error) {
 	}
 	return nil, argError(fn, i, "a function", args[i])
 }
-
-// itoa is strconv.Itoa for int64.
-func itoa(i int64) string { return strconv.FormatInt(i, 10) }
 
 // call1 calls f with one argument using the thread's stack for the buffer.
 func (th *thread) call1(f, x Value) (Value, error) {

@@ -85,6 +85,11 @@ func registerMaps(t builtinTable) {
 				m = m.Dissoc(k)
 			}
 			return m, nil
+		case *transientMap:
+			for _, k := range a[1:] {
+				m.b.Delete(k)
+			}
+			return m, nil
 		}
 		return nil, argError("dissoc", 0, "a map", a[0])
 	})
@@ -509,8 +514,11 @@ func getKey(coll, k Value) (Value, bool) {
 
 // getExact is get with exact map keys (assoc, update, dissoc do not fall back).
 func getExact(coll, k Value) (Value, bool) {
-	if m, ok := coll.(*Map); ok {
+	switch m := coll.(type) {
+	case *Map:
 		return m.Get(k)
+	case *transientMap:
+		return m.b.Get(k)
 	}
 	return getKey(coll, k)
 }
@@ -536,6 +544,9 @@ func assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
 			k = existingKey(c, k)
 		}
 		return c.Assoc(k, v), nil
+	case *transientMap:
+		c.b.Set(k, v)
+		return c, nil
 	case *Vector:
 		i, ok := k.(int64)
 		if !ok || i < 0 || i > int64(c.Len()) {
@@ -609,6 +620,11 @@ func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, err
 }
 
 func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
+	if len(maps) > 0 {
+		if t, ok := maps[0].(*transientMap); ok {
+			return mergeInto(th, fn, f, t, maps[1:])
+		}
+	}
 	var out *Map
 	for i, x := range maps {
 		switch m := x.(type) {
@@ -661,4 +677,29 @@ func (th *thread) call3(f, x, y, z Value) (Value, error) {
 	v, err := th.call(f, buf)
 	th.stack.release(buf, mark)
 	return v, err
+}
+
+// mergeInto merges maps into a transient accumulator in place.
+func mergeInto(th *thread, fn string, f Value, t *transientMap, rest []Value) (Value, error) {
+	for i, x := range rest {
+		switch m := x.(type) {
+		case nil:
+		case *Map:
+			for k, v := range m.All() {
+				if f != nil {
+					if old, ok := t.b.Get(k); ok {
+						nv, err := th.call2(f, old, v)
+						if err != nil {
+							return nil, err
+						}
+						v = nv
+					}
+				}
+				t.b.Set(k, v)
+			}
+		default:
+			return nil, argError(fn, i+1, "a map", x)
+		}
+	}
+	return t, nil
 }

@@ -474,16 +474,39 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		groups := newValueMap[[]Value](len(xs) / 4)
-		for _, x := range xs {
+		// Two passes: find each element's group and count the groups' sizes,
+		// then carve all groups out of one array.
+		groups := newValueMap[int](0)
+		which := make([]int32, len(xs))
+		for i, x := range xs {
 			k, err := key(th, x)
 			if err != nil {
 				return nil, err
 			}
-			g := groups.ref(k)
-			*g = append(*g, x)
+			g := groups.index(k)
+			groups.vals[g]++
+			which[i] = g
 		}
-		return groups.toMap(func(g *[]Value) Value { return NewVector(*g) }), nil
+		if err := th.charge(int64(len(xs))); err != nil {
+			return nil, err
+		}
+		backing := make([]Value, len(xs))
+		starts := make([]int, len(groups.vals)+1)
+		for g, n := range groups.vals {
+			starts[g+1] = starts[g] + n
+		}
+		fill := append([]int(nil), starts[:len(groups.vals)]...)
+		for i, x := range xs {
+			g := which[i]
+			backing[fill[g]] = x
+			fill[g]++
+		}
+		g := 0
+		return groups.toMap(func(*int) Value {
+			v := NewVector(backing[starts[g]:starts[g+1]:starts[g+1]])
+			g++
+			return v
+		}), nil
 	})
 	t.add("frequencies", 1, 1, func(th *thread, a []Value) (Value, error) {
 		xs, err := th.items(a[0], "frequencies")
@@ -936,6 +959,9 @@ func seqDrop(th *thread, a []Value) (Value, error) {
 
 // test calls a predicate.
 func (th *thread) test(pred, x Value) (bool, error) {
+	if b, ok := pred.(*Builtin); ok && b.pred != nil {
+		return b.pred(x), nil
+	}
 	v, err := th.call1(pred, x)
 	return Truthy(v), err
 }
@@ -1125,6 +1151,29 @@ func seqConj(_ *thread, a []Value) (Value, error) {
 		return emptyVector, nil
 	}
 	switch c := a[0].(type) {
+	case *transientSet:
+		for _, x := range a[1:] {
+			c.b.Add(x)
+		}
+		return c, nil
+	case *transientMap:
+		for _, x := range a[1:] {
+			switch e := x.(type) {
+			case *Vector:
+				if e.Len() != 2 {
+					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
+				}
+				c.b.Set(e.items[0], e.items[1])
+			case *Map:
+				for k, v := range e.All() {
+					c.b.Set(k, v)
+				}
+			case nil:
+			default:
+				return nil, errorf(TypeError, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
+			}
+		}
+		return c, nil
 	case nil:
 		return NewVector(slices.Clone(a[1:])), nil
 	case *Vector:
@@ -1308,18 +1357,50 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		}
 		acc, xs = xs[0], xs[1:]
 	}
+	linear := false
+	if c, ok := f.(*Closure); ok {
+		if ar := c.proto.arityFor(2); ar != nil && ar.linearAcc {
+			linear = true
+		}
+	}
 	buf, mark := th.stack.alloc(2)
 	defer th.stack.release(buf, mark)
 	for _, x := range xs {
+		if linear {
+			acc = toTransient(acc)
+		}
 		buf[0], buf[1] = acc, x
 		if acc, err = th.call(f, buf); err != nil {
 			return nil, err
 		}
 		if r, ok := acc.(*reduced); ok {
-			return r.value, nil
+			return freezeTransient(r.value), nil
 		}
 	}
-	return acc, nil
+	return freezeTransient(acc), nil
+}
+
+// toTransient wraps a map or set accumulator for in-place updates (see
+// transient.go); anything else is returned as is.
+func toTransient(v Value) Value {
+	switch m := v.(type) {
+	case *Map:
+		return &transientMap{b: NewMapBuilder(m)}
+	case *Set:
+		return &transientSet{b: NewSetBuilder(m)}
+	}
+	return v
+}
+
+// freezeTransient turns a transient back into an immutable value.
+func freezeTransient(v Value) Value {
+	switch t := v.(type) {
+	case *transientMap:
+		return t.b.Map()
+	case *transientSet:
+		return t.b.Set()
+	}
+	return v
 }
 
 // reduced wraps the value of (reduced x), which ends a reduce early.
@@ -1415,9 +1496,10 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 func keyFn(fn string, k Value) (func(th *thread, x Value) (Value, error), error) {
 	switch k := k.(type) {
 	case Keyword:
+		fk := newFlexKey(k)
 		return func(_ *thread, x Value) (Value, error) {
 			if m, ok := x.(*Map); ok {
-				v, _ := m.Lookup(k)
+				v, _ := m.lookupFlex(fk)
 				return v, nil
 			}
 			if x == nil {
@@ -1426,9 +1508,10 @@ func keyFn(fn string, k Value) (func(th *thread, x Value) (Value, error), error)
 			return callKeyword(k, []Value{x})
 		}, nil
 	case string:
+		fk := newFlexKey(k)
 		return func(_ *thread, x Value) (Value, error) {
 			if m, ok := x.(*Map); ok {
-				v, _ := m.Lookup(k)
+				v, _ := m.lookupFlex(fk)
 				return v, nil
 			}
 			return nil, nil

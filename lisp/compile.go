@@ -14,8 +14,6 @@ type compiler struct {
 	errs []*Error
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
-	// params are the parameter patterns of the arity being compiled.
-	params []bindFn
 }
 
 // internalPanicsCrash makes internal panics crash instead of becoming
@@ -164,9 +162,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		v := &Var{Name: e.Name}
 		return constant(v)
 	case *analyze.CtxRef:
-		kw := Keyword(e.Name)
+		fk := newFlexKey(Keyword(e.Name))
 		return func(fr *frame) (Value, error) {
-			v, _ := fr.th.run.context.Lookup(kw)
+			v, _ := fr.th.run.context.lookupFlex(fk)
 			return v, nil
 		}
 	case *analyze.MemoryGet:
@@ -504,7 +502,8 @@ func (c *compiler) fn(e *analyze.Fn) evalFn {
 	proto := &fnProto{name: e.Name}
 	var params []string
 	for _, a := range e.Arities {
-		ar := &arityCode{nparams: len(a.Params), variadic: a.Rest != nil, nslots: max(a.NumSlots, 1)}
+		ar := &arityCode{nparams: len(a.Params), variadic: a.Rest != nil, nslots: max(a.NumSlots, 1),
+			linearAcc: linearAccumulator(a)}
 		ar.binds = make([]bindFn, len(a.Params)+1)
 		hasBind := false
 		for i, p := range a.Params {

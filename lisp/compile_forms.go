@@ -72,6 +72,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 	case *analyze.Keyword:
 		k := Keyword(f.Name)
+		fk := newFlexKey(k)
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
 		}
@@ -86,7 +87,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 				return nil, err
 			}
 			if mm, ok := x.(*Map); ok {
-				if v, ok := mm.Lookup(k); ok {
+				if v, ok := mm.lookupFlex(fk); ok {
 					return v, nil
 				}
 				if def != nil {

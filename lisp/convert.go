@@ -56,7 +56,6 @@ type converter struct {
 
 var (
 	timeType          = reflect.TypeFor[time.Time]()
-	jsonNumberType    = reflect.TypeFor[json.Number]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 )
@@ -507,7 +506,8 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 func ParseJSON(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := parseJSONValue(dec, 0)
+	p := jsonParser{dec: dec, keys: map[string]Value{}}
+	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -517,7 +517,27 @@ func ParseJSON(data []byte) (Value, error) {
 	return v, nil
 }
 
-func parseJSONValue(dec *json.Decoder, depth int) (Value, error) {
+// jsonParser converts JSON tokens into values. Object keys are interned:
+// the many records of a JSON array share one copy of each key, which keeps
+// a large context compact and its lookups cache-friendly.
+type jsonParser struct {
+	dec  *json.Decoder
+	keys map[string]Value
+}
+
+func (p *jsonParser) key(s string) Value {
+	if k, ok := p.keys[s]; ok {
+		return k
+	}
+	var k Value = s
+	if len(p.keys) < 10000 {
+		p.keys[s] = k
+	}
+	return k
+}
+
+func (p *jsonParser) value(depth int) (Value, error) {
+	dec := p.dec
 	if depth > maxConvertDepth {
 		return nil, fmt.Errorf("json nested deeper than %d levels", maxConvertDepth)
 	}
@@ -531,7 +551,7 @@ func parseJSONValue(dec *json.Decoder, depth int) (Value, error) {
 		case '[':
 			var items []Value
 			for dec.More() {
-				v, err := parseJSONValue(dec, depth+1)
+				v, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
@@ -549,15 +569,15 @@ func parseJSONValue(dec *json.Decoder, depth int) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				k, _ := kt.(string)
-				v, err := parseJSONValue(dec, depth+1)
+				ks, _ := kt.(string)
+				v, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
-				if n := len(keys); n > 0 && k <= keys[n-1].(string) {
+				if n := len(keys); n > 0 && ks <= keys[n-1].(string) {
 					sorted = false
 				}
-				keys = append(keys, k)
+				keys = append(keys, p.key(ks))
 				vals = append(vals, v)
 			}
 			if _, err := dec.Token(); err != nil {

@@ -22,11 +22,11 @@ func (k Kind) Error() string { return string(k) }
 
 // Error kinds.
 const (
-	ParseError          Kind = "parse_error"         // the text is not readable
-	InvalidForm         Kind = "invalid_form"        // a special form is malformed
-	InvalidArity        Kind = "invalid_arity"       // a special form has the wrong number of parts
-	InvalidCondForm     Kind = "invalid_cond_form"   // cond without test/result pairs
-	InvalidWhereForm    Kind = "invalid_where_form"  // malformed where
+	ParseError          Kind = "parse_error"        // the text is not readable
+	InvalidForm         Kind = "invalid_form"       // a special form is malformed
+	InvalidArity        Kind = "invalid_arity"      // a special form has the wrong number of parts
+	InvalidCondForm     Kind = "invalid_cond_form"  // cond without test/result pairs
+	InvalidWhereForm    Kind = "invalid_where_form" // malformed where
 	InvalidWhereOp      Kind = "invalid_where_operator"
 	InvalidThreadForm   Kind = "invalid_thread_form" // malformed ->, ->> ...
 	InvalidPlaceholder  Kind = "invalid_placeholder" // % outside #()
@@ -45,14 +45,14 @@ const (
 	ToolError           Kind = "tool_error"
 	PmapError           Kind = "pmap_error"
 	PcallsError         Kind = "pcalls_error"
-	Timeout             Kind = "timeout"            // the wall-clock limit was reached
-	Cancelled           Kind = "cancelled"          // the caller's context was cancelled
+	Timeout             Kind = "timeout"   // the wall-clock limit was reached
+	Cancelled           Kind = "cancelled" // the caller's context was cancelled
 	StepLimitExceeded   Kind = "step_limit_exceeded"
-	MemoryExceeded      Kind = "memory_exceeded"  // the allocation budget was spent
-	DepthExceeded       Kind = "depth_exceeded"   // call or data nesting too deep
-	OutputExceeded      Kind = "output_exceeded"  // println output over its limit
+	MemoryExceeded      Kind = "memory_exceeded" // the allocation budget was spent
+	DepthExceeded       Kind = "depth_exceeded"  // call or data nesting too deep
+	OutputExceeded      Kind = "output_exceeded" // println output over its limit
 	ToolLimitExceeded   Kind = "tool_limit_exceeded"
-	InternalError       Kind = "internal_error"   // a bug in the interpreter
+	InternalError       Kind = "internal_error" // a bug in the interpreter
 )
 
 // Error is an error of a PTC-Lisp program, with its kind and position.

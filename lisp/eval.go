@@ -5,8 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-
-	"github.com/ptc-go/ptc/lisp/syntax"
+	"time"
 )
 
 // evalFn is a compiled expression: the analyzer's tree is turned once into a
@@ -68,15 +67,6 @@ func (th *thread) tick() error {
 	return th.checkpoint()
 }
 
-// ticks counts n steps at once (bulk builtins).
-func (th *thread) ticks(n int) error {
-	th.steps += int64(n)
-	if th.steps < th.nextCheck {
-		return nil
-	}
-	return th.checkpoint()
-}
-
 func (th *thread) checkpoint() error {
 	th.nextCheck = th.steps + checkInterval
 	r := th.run
@@ -84,6 +74,9 @@ func (th *thread) checkpoint() error {
 	th.flushed = th.steps
 	if err := r.ctx.Err(); err != nil {
 		return r.contextError(err)
+	}
+	if !r.deadline.IsZero() && time.Now().After(r.deadline) {
+		return r.timeoutError()
 	}
 	if r.limits.MaxSteps > 0 && total > r.limits.MaxSteps {
 		return errorf(StepLimitExceeded,
@@ -164,8 +157,11 @@ func (s *valueStack) alloc(n int) ([]Value, stackMark) {
 	return sl, m
 }
 
-func (s *valueStack) release(sl []Value, m stackMark) {
-	clear(sl)
+// release pops sl. The slots are not cleared (clearing pointer slots costs
+// write barriers on every call); they hold dead values until reused, at most
+// until the run ends. Every slot is written before it is read: arguments are
+// copied in, and the analyzer binds locals before their use.
+func (s *valueStack) release(_ []Value, m stackMark) {
 	s.cur, s.sp = m.cur, m.sp
 }
 
@@ -273,6 +269,7 @@ func (th *thread) callClosure(c *Closure, args []Value) (Value, error) {
 	slots, mark := th.stack.alloc(ar.nslots)
 	copy(slots, args[:ar.nparams])
 	if ar.variadic {
+		slots[ar.nparams] = nil
 		if len(args) > ar.nparams {
 			slots[ar.nparams] = NewVector(append([]Value(nil), args[ar.nparams:]...))
 		}
@@ -346,6 +343,8 @@ type arityCode struct {
 	// binds destructure parameters in place (nil entries: plain names).
 	binds []bindFn
 	body  evalFn
+	// linearAcc: the first parameter is used linearly (see transient.go).
+	linearAcc bool
 }
 
 func (ar *arityCode) bindParams(fr *frame) error {
@@ -393,6 +392,9 @@ type Builtin struct {
 	MinArgs int
 	MaxArgs int // -1: any number
 	fn      func(th *thread, args []Value) (Value, error)
+	// pred, when set, is the same function as a Go predicate that cannot
+	// fail (where and friends), called directly by filter and the like.
+	pred func(Value) bool
 }
 
 func (b *Builtin) checkArity(n int) error {
@@ -446,10 +448,15 @@ func (g *globalEnv) define(name string, v Value) {
 	g.defs[name] = v
 }
 
-// contextError converts a context error into the run's limit error.
+func (r *runState) timeoutError() *Error {
+	return errorf(Timeout, "the program ran longer than its %v limit: process less data, or split the work across turns", r.limits.Timeout)
+}
+
+// contextError converts an error of the caller's context (or of the tool
+// context, whose deadline is the run's) into the run's error.
 func (r *runState) contextError(err error) *Error {
-	if errors.Is(err, context.DeadlineExceeded) && r.ownDeadline {
-		return errorf(Timeout, "the program ran longer than its %v limit: process less data, or split the work across turns", r.limits.Timeout)
+	if !r.deadline.IsZero() && !time.Now().Before(r.deadline) {
+		return r.timeoutError()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Kind: Timeout, Message: "the caller's deadline passed", Err: err}
@@ -457,5 +464,20 @@ func (r *runState) contextError(err error) *Error {
 	return &Error{Kind: Cancelled, Message: "the run was cancelled", Err: err}
 }
 
-// posOf is a helper for compiled nodes.
-type posOf = syntax.Pos
+// toolContext returns the context tools run under: the caller's, with the
+// run's deadline. It is made on the first tool call of a run.
+func (r *runState) toolContext() context.Context {
+	r.toolCtxOnce.Do(func() {
+		r.toolCtx = r.ctx
+		if !r.deadline.IsZero() {
+			r.toolCtx, r.toolCancel = context.WithDeadline(r.ctx, r.deadline)
+		}
+	})
+	return r.toolCtx
+}
+
+func (r *runState) cancelToolContext() {
+	if r.toolCancel != nil {
+		r.toolCancel()
+	}
+}

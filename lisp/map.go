@@ -3,6 +3,7 @@ package lisp
 import (
 	"iter"
 	"slices"
+	"sync/atomic"
 
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
 )
@@ -50,6 +51,85 @@ func (m *Map) Lookup(k Value) (Value, bool) {
 		return m.t.Get(Keyword(k), CompareKeys)
 	}
 	return nil, false
+}
+
+// flexKey is a key prepared for flexible lookups: both spellings boxed once,
+// so that hot lookups such as (:name row) do not allocate, plus a hint: the
+// position where the key was found last time. Records from one source (the
+// rows of a JSON array) share their key order, so the hint usually finds the
+// key with a single comparison. A flexKey lives in compiled code shared by
+// concurrent runs, hence the atomic hint; use it through a pointer.
+type flexKey struct {
+	primary, alt Value
+	name         string // the name, for keyword and string keys
+	keyword      bool   // primary is the keyword
+	hint         atomic.Int32
+}
+
+func newFlexKey(k Value) *flexKey {
+	switch x := k.(type) {
+	case Keyword:
+		return &flexKey{primary: k, alt: string(x), name: string(x), keyword: true}
+	case string:
+		return &flexKey{primary: k, alt: Keyword(x), name: x}
+	}
+	return &flexKey{primary: k}
+}
+
+// lookupFlex is Lookup with a prepared key. Small maps (records, the common
+// case) are scanned once for both spellings with plain string equality,
+// after checking the hinted position.
+func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
+	if k.alt == nil {
+		return m.t.Get(k.primary, CompareKeys)
+	}
+	if key, v, ok := m.t.SmallAt(int(k.hint.Load())); ok {
+		switch x := key.(type) {
+		case string:
+			// Keys sort keywords before strings: with a string first, there
+			// is no keyword spelling to prefer.
+			if x == k.name {
+				if !k.keyword {
+					return v, true
+				}
+				if first, _, _ := m.t.SmallAt(0); isString(first) {
+					return v, true
+				}
+			}
+		case Keyword:
+			if k.keyword && string(x) == k.name {
+				return v, true
+			}
+		}
+	}
+	// Keys are sorted with every keyword before every string, so a string
+	// match is final for either spelling: no keyword follows it.
+	v, i, found, small := m.t.ScanSmall(func(key Value) int {
+		switch x := key.(type) {
+		case string:
+			if x == k.name {
+				return 1
+			}
+		case Keyword:
+			if string(x) == k.name {
+				if k.keyword {
+					return 1
+				}
+				return 2
+			}
+		}
+		return 0
+	})
+	if small {
+		if found && int32(i) != k.hint.Load() {
+			k.hint.Store(int32(i))
+		}
+		return v, found
+	}
+	if v, ok := m.t.Get(k.primary, CompareKeys); ok {
+		return v, true
+	}
+	return m.t.Get(k.alt, CompareKeys)
 }
 
 // Assoc returns a map with k set to v.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -177,14 +178,17 @@ type Result struct {
 
 // runState is shared by the threads of one run.
 type runState struct {
-	ctx         context.Context
-	ownDeadline bool
+	ctx         context.Context // the caller's context
+	deadline    time.Time       // the run's own time limit (zero: none)
 	limits      Limits
 	context     *Map
 	history     []Value
 	tools       ToolCaller
 	steps       atomic.Int64
 	toolCalls   atomic.Int64
+	toolCtxOnce sync.Once
+	toolCtx     context.Context
+	toolCancel  context.CancelFunc
 	mem         atomic.Int64
 }
 
@@ -209,16 +213,14 @@ func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error
 	res = &Result{Namespace: ns}
 	limits := opts.Limits.withDefaults()
 	run := &runState{limits: limits, history: opts.History, tools: opts.Tools}
+	// The time limit is checked at the evaluator's checkpoints rather than
+	// with a context timer: cheaper for the many short runs of an agent. Tools
+	// get a context with the deadline (see toolContext).
 	if limits.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
-		defer cancel()
-		if dl, ok := ctx.Deadline(); ok {
-			// The run's own deadline is the one that fires unless the caller's is earlier.
-			run.ownDeadline = !dl.Before(time.Now().Add(limits.Timeout - time.Millisecond))
-		}
+		run.deadline = time.Now().Add(limits.Timeout)
 	}
 	run.ctx = ctx
+	defer run.cancelToolContext()
 	switch c := opts.Context.(type) {
 	case nil:
 		run.context = emptyMap

@@ -165,7 +165,6 @@ func TestContextFromGo(t *testing.T) {
 		ID     int     `json:"id"`
 		Amount float64 `json:"amount"`
 		Note   string  `json:"note,omitempty"`
-		secret int
 	}
 	ctx := map[string]any{
 		"orders": []Order{{ID: 1, Amount: 9.5}, {ID: 2, Amount: 20, Note: "big"}},

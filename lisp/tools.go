@@ -70,7 +70,8 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	if err := th.checkpoint(); err != nil {
 		return nil, err
 	}
-	res, err := safeToolCall(r.ctx, r.tools, name, args)
+	tctx := r.toolContext()
+	res, err := safeToolCall(tctx, r.tools, name, args)
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Kind == UnknownTool {
 			if _, ok := r.context.Lookup(Keyword(name)); ok {
@@ -78,7 +79,7 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 			}
 			return nil, e
 		}
-		if ctxErr := r.ctx.Err(); ctxErr != nil {
+		if ctxErr := tctx.Err(); ctxErr != nil {
 			return nil, r.contextError(ctxErr)
 		}
 		return nil, &Error{Kind: ToolError, Op: name, Err: err, Message: "tool " + name + " failed: " + err.Error()}

@@ -53,42 +53,88 @@ func (s *valueSet) add(v Value) bool {
 	return true
 }
 
-// valueMap is a hash map from values (strict keys) to T.
+// valueMap is a hash map from values (strict keys) to T. Strings, keywords
+// and integers, the usual grouping keys, get maps of their own type: hashing
+// a string directly is several times cheaper than hashing an interface.
 type valueMap[T any] struct {
-	index map[any]int
-	comp  map[uint64][]int
+	strs  map[string]int32
+	kws   map[Keyword]int32
+	ints  map[int64]int32
+	other map[any]int32
+	comp  map[uint64][]int32
 	keys  []Value
 	vals  []T
 }
 
 func newValueMap[T any](n int) *valueMap[T] {
-	return &valueMap[T]{index: make(map[any]int, n)}
+	return &valueMap[T]{}
 }
 
-// ref returns a pointer to the value under k, adding a zero value if absent.
-func (m *valueMap[T]) ref(k Value) *T {
-	if sk, ok := scalarKey(k); ok {
-		if i, ok := m.index[sk]; ok {
-			return &m.vals[i]
+// index returns the slot of k, adding it if absent.
+func (m *valueMap[T]) index(k Value) int32 {
+	switch x := k.(type) {
+	case string:
+		if m.strs == nil {
+			m.strs = map[string]int32{}
 		}
-		m.index[sk] = len(m.keys)
-	} else {
-		if m.comp == nil {
-			m.comp = map[uint64][]int{}
+		if i, ok := m.strs[x]; ok {
+			return i
 		}
-		h := Hash(k)
-		for _, i := range m.comp[h] {
-			if CompareKeys(m.keys[i], k) == 0 {
-				return &m.vals[i]
-			}
+		m.strs[x] = m.add(k)
+		return m.strs[x]
+	case Keyword:
+		if m.kws == nil {
+			m.kws = map[Keyword]int32{}
 		}
-		m.comp[h] = append(m.comp[h], len(m.keys))
+		if i, ok := m.kws[x]; ok {
+			return i
+		}
+		m.kws[x] = m.add(k)
+		return m.kws[x]
+	case int64:
+		if m.ints == nil {
+			m.ints = map[int64]int32{}
+		}
+		if i, ok := m.ints[x]; ok {
+			return i
+		}
+		m.ints[x] = m.add(k)
+		return m.ints[x]
 	}
+	if sk, ok := scalarKey(k); ok {
+		if m.other == nil {
+			m.other = map[any]int32{}
+		}
+		if i, ok := m.other[sk]; ok {
+			return i
+		}
+		i := m.add(k)
+		m.other[sk] = i
+		return i
+	}
+	if m.comp == nil {
+		m.comp = map[uint64][]int32{}
+	}
+	h := Hash(k)
+	for _, i := range m.comp[h] {
+		if CompareKeys(m.keys[i], k) == 0 {
+			return i
+		}
+	}
+	i := m.add(k)
+	m.comp[h] = append(m.comp[h], i)
+	return i
+}
+
+func (m *valueMap[T]) add(k Value) int32 {
 	m.keys = append(m.keys, k)
 	var zero T
 	m.vals = append(m.vals, zero)
-	return &m.vals[len(m.vals)-1]
+	return int32(len(m.keys) - 1)
 }
+
+// ref returns a pointer to the value under k, adding a zero value if absent.
+func (m *valueMap[T]) ref(k Value) *T { return &m.vals[m.index(k)] }
 
 // toMap builds a map, converting each value with f.
 func (m *valueMap[T]) toMap(f func(*T) Value) *Map {

@@ -10,19 +10,19 @@ import (
 // predicate. The value is evaluated once, when the predicate is built.
 func (c *compiler) where(e *analyze.Where) evalFn {
 	path := make([]Value, len(e.Path))
+	keys := make([]*flexKey, len(e.Path))
 	for i, p := range e.Path {
 		v, _ := constValue(p)
 		path[i] = v
+		keys[i] = newFlexKey(v)
 	}
 	name := "where " + PrintString(NewVector(path))
 	if len(path) == 1 {
 		name = "where " + PrintString(path[0])
 	}
 	if e.Op == "" {
-		pred := &Builtin{Name: name, MinArgs: 1, MaxArgs: 1, fn: func(_ *thread, args []Value) (Value, error) {
-			return Truthy(readPath(args[0], path)), nil
-		}}
-		return constant(pred)
+		test := func(x Value) bool { return Truthy(readKeys(x, keys)) }
+		return constant(predicate(name, test))
 	}
 	op := e.Op
 	valE := c.expr(e.Value)
@@ -32,11 +32,27 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 			return nil, err
 		}
 		test := whereTest(op, v)
-		return &Builtin{Name: name + " " + op + " " + PrintString(v), MinArgs: 1, MaxArgs: 1,
-			fn: func(_ *thread, args []Value) (Value, error) {
-				return test(readPath(args[0], path)), nil
-			}}, nil
+		return predicate(name+" "+op+" "+PrintString(v), func(x Value) bool { return test(readKeys(x, keys)) }), nil
 	}
+}
+
+// predicate makes a one-argument builtin from a Go test that cannot fail;
+// filter and friends call the test directly.
+func predicate(name string, test func(Value) bool) *Builtin {
+	return &Builtin{Name: name, MinArgs: 1, MaxArgs: 1, pred: test,
+		fn: func(_ *thread, args []Value) (Value, error) { return test(args[0]), nil }}
+}
+
+// readKeys reads a field path of prepared keys; non-maps give nil.
+func readKeys(row Value, path []*flexKey) Value {
+	for _, k := range path {
+		m, ok := row.(*Map)
+		if !ok {
+			return nil
+		}
+		row, _ = m.lookupFlex(k)
+	}
+	return row
 }
 
 // readPath reads a field path with flexible keys; non-maps give nil.
@@ -59,21 +75,40 @@ func whereTest(op string, v Value) func(f Value) bool {
 	case "not=":
 		return func(f Value) bool { return !whereEqual(f, v) }
 	case ">", "<", ">=", "<=":
-		return func(f Value) bool {
-			c, ok := orderable(f, v)
-			if !ok {
-				return false
-			}
+		if vi, ok := v.(int64); ok {
+			// The common case, (where :amount > 100): compare integers directly.
+			slow := whereOrder(op, v)
 			switch op {
 			case ">":
-				return c > 0
+				return func(f Value) bool {
+					if fi, ok := f.(int64); ok {
+						return fi > vi
+					}
+					return slow(f)
+				}
 			case "<":
-				return c < 0
+				return func(f Value) bool {
+					if fi, ok := f.(int64); ok {
+						return fi < vi
+					}
+					return slow(f)
+				}
 			case ">=":
-				return c >= 0
+				return func(f Value) bool {
+					if fi, ok := f.(int64); ok {
+						return fi >= vi
+					}
+					return slow(f)
+				}
 			}
-			return c <= 0
+			return func(f Value) bool {
+				if fi, ok := f.(int64); ok {
+					return fi <= vi
+				}
+				return slow(f)
+			}
 		}
+		return whereOrder(op, v)
 	case "in":
 		return func(f Value) bool { return f != nil && collHas(v, f) }
 	case "includes":
@@ -88,6 +123,26 @@ func whereTest(op string, v Value) func(f Value) bool {
 		}
 	}
 	return func(Value) bool { return false }
+}
+
+// whereOrder compares a field with v for > < >= <=; values that are not
+// both numbers or both strings do not match.
+func whereOrder(op string, v Value) func(f Value) bool {
+	return func(f Value) bool {
+		c, ok := orderable(f, v)
+		if !ok {
+			return false
+		}
+		switch op {
+		case ">":
+			return c > 0
+		case "<":
+			return c < 0
+		case ">=":
+			return c >= 0
+		}
+		return c <= 0
+	}
 }
 
 // whereEqual is = after turning keywords into strings on both sides, so that

@@ -1,13 +1,3 @@
-// Command ptc runs PTC-Lisp programs: evaluate a file or an expression,
-// explore in a REPL, check conformance vectors, and time workloads.
-//
-//	ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
-//	ptc repl [-c CONTEXT]
-//	ptc conform FILE.jsonl
-//	ptc bench [-c CONTEXT] [-n RUNS] [--json] FILE
-//
-// Exit status: 0 on success, 1 when the program (or a vector) fails, 2 on
-// bad usage.
 package main
 
 import (

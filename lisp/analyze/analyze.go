@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -272,19 +271,6 @@ func (a *analyzer) isLocal(name string) bool {
 		}
 	}
 	return false
-}
-
-// localNames lists the names visible at this point (for suggestions).
-func (a *analyzer) localNames() []string {
-	var names []string
-	for f := a.fn; f != nil; f = f.parent {
-		for _, l := range f.locals {
-			if !strings.HasPrefix(l.name, " ") {
-				names = append(names, l.name)
-			}
-		}
-	}
-	return names
 }
 
 // ---- expressions --------------------------------------------------------

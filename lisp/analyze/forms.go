@@ -1007,4 +1007,3 @@ func scanPlaceholders(items []syntax.Node, maxN *int, rest *bool) syntax.Node {
 	}
 	return nil
 }
-

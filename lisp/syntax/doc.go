@@ -23,13 +23,14 @@
 //	keyword       :name (name may contain / and .)
 //	symbol        any other token; ns/name splits at the first '/'
 //	(...) [...] {...} #{...} #(...)   list, vector, map, set, short fn
-//	'form  #'sym  #"regex"            quote, var, regex (kept verbatim)
+//	'form  #'sym  #"regex"            quote, var, regex (one line, kept verbatim)
 //
 // A token is a maximal run of characters other than white space and
 // ( ) [ ] { } " ; ` ~ ^ @. Rejected, with a message saying what to write
 // instead: ratios (1/2), .5, auto-resolved keywords (::k), @deref,
-// syntax-quote and unquote, ^metadata, tagged literals and other # forms,
-// control characters and invalid UTF-8 outside strings and comments.
+// syntax-quote and unquote, ^metadata, tagged literals and other # forms;
+// control characters (C0 other than tab, CR, LF; DEL; C1) outside strings
+// and comments, and invalid UTF-8 outside comments.
 //
 // # Errors
 //

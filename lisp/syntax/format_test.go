@@ -56,6 +56,7 @@ func TestFormatHandMade(t *testing.T) {
 		{&String{Value: "", Char: true}, `""`},
 		{&String{Value: "a\xffb"}, `"a\uFFFDb"`},
 		{&Regex{Pattern: "a\"b\nc\\"}, `#"a\"b\nc\\"`},
+		{&Regex{Pattern: "a\r\\\nb"}, `#"a\r\\\nb"`},
 		{&Symbol{Ns: "a", Name: "b"}, "a/b"},
 		{&Map{Items: []Node{&Keyword{Name: "k"}}}, "{:k}"},
 	}
@@ -141,6 +142,7 @@ func TestSnippet(t *testing.T) {
 		{"(a\n  (b @c))\n", 8, 80, "  (b @c))\n     ^"},
 		{"(a\r\n @b)\r\n", 5, 80, " @b)\n ^"},
 		{"\"abc\r\n", 4, 80, "\"abc\n    ^"},
+		{"\"abc\r\n", 5, 80, "\"abc\n    ^"},
 		{"(a\n (b\n", 7, 80, " (b\n   ^"},
 		{"(a", 2, 80, "(a\n  ^"},
 		{"", 0, 80, "\n^"},

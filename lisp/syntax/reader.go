@@ -26,7 +26,7 @@ func (c Config) Read(src string) ([]Node, error) {
 	r := reader{
 		src:       src,
 		line:      1,
-		col:       1,
+		colBase:   -1,
 		nextHigh:  -1,
 		maxDepth:  c.MaxDepth,
 		maxErrors: c.MaxErrors,
@@ -62,22 +62,35 @@ func (c Config) Read(src string) ([]Node, error) {
 	return forms, nil
 }
 
-// Character classes of ASCII bytes.
+// Character classes of bytes. The order matters: classes up to clSpecial
+// continue a token.
 const (
-	clTok   = iota // part of a token
-	clSpace        // white space (comma included)
-	clDelim        // ends a token: ( ) [ ] { } " ; ` ~ ^ @
-	clCtrl         // control character: an error outside strings and comments
+	clTok     = iota // part of a token, and can start a symbol, number or keyword
+	clSpecial        // part of a token, but starts ' \ or # forms
+	clSpace          // white space other than LF (comma included)
+	clNewline        // LF
+	clComment        // ;
+	clDelim          // ends a token: ( ) [ ] { } " ` ~ ^ @
+	clCtrl           // control character: an error outside strings and comments
+	clHigh           // a byte of a non-ASCII character: decode to classify
 )
 
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+var byteClass = func() (t [256]uint8) {
 	for i := range t {
 		switch {
-		case i == ' ' || i == '\t' || i == '\r' || i == '\n' || i == ',':
+		case i >= utf8.RuneSelf:
+			t[i] = clHigh
+		case i == '\n':
+			t[i] = clNewline
+		case i == ';':
+			t[i] = clComment
+		case i == '\'' || i == '\\' || i == '#':
+			t[i] = clSpecial
+		case i == ' ' || i == '\t' || i == '\r' || i == ',':
 			t[i] = clSpace
 		case i < 0x20 || i == 0x7f:
 			t[i] = clCtrl
-		case strings.IndexByte("()[]{}\";`~^@", byte(i)) >= 0:
+		case strings.IndexByte("()[]{}\"`~^@", byte(i)) >= 0:
 			t[i] = clDelim
 		}
 	}
@@ -112,12 +125,12 @@ type reader struct {
 	off int // next byte to read
 
 	// Position tracking: newlines are consumed only by skipSpace, and pos is
-	// only asked for offsets at or after colOff on the current line, so
-	// columns are counted incrementally. Up to nextHigh (the first non-ASCII
-	// byte at or after some offset <= colOff) a byte is a column.
-	line, lineStart int
-	colOff, col     int // col is the column of offset colOff
-	nextHigh        int
+	// only asked for offsets on the current line. Between colFrom and
+	// nextHigh (the first non-ASCII byte at or after colFrom) there is one
+	// byte per column, so the column of off is off-colBase.
+	line, lineStart  int
+	colFrom, colBase int
+	nextHigh         int
 
 	maxDepth, maxErrors int
 	depth               int
@@ -149,28 +162,26 @@ type reader struct {
 // input is expected to need at the density seen so far, which keeps the
 // unused tail of the last chunk small.
 type slab[T any] struct {
-	free       []T
-	next, used int
+	buf           []T
+	i, next, used int
 }
 
 func (s *slab[T]) alloc(done, left int) *T {
-	if len(s.free) == 0 {
+	if s.i == len(s.buf) {
 		s.next = min(max(2*s.next, 2), 256)
-		s.free = make([]T, min(s.next, expect(s.used, done, left)+4))
+		s.buf = make([]T, min(s.next, expect(s.used, done, left)+4))
+		s.i = 0
 	}
 	s.used++
-	p := &s.free[0]
-	s.free = s.free[1:]
+	p := &s.buf[s.i]
+	s.i++
 	return p
 }
 
 // expect estimates how many more elements the left bytes of input will
 // need if used elements were needed for the done bytes read so far.
 func expect(used, done, left int) int {
-	if done == 0 {
-		return left
-	}
-	return int(min(float64(used)*float64(left)/float64(done), float64(left)))
+	return int(min(float64(used)*float64(left)/float64(max(done, 1)), float64(left)))
 }
 
 // arena hands out slices carved from shared chunks, sized like slab's,
@@ -197,30 +208,40 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	s := a.free[:n:n]
 	a.free = a.free[n:]
-	copy(s, src)
+	for i, x := range src {
+		s[i] = x // cheaper than copy's call for the usual few items
+	}
 	return s
 }
 
+// pos returns the position of offset off, which must be on the current
+// line.
 func (r *reader) pos(off int) Pos {
-	if off < r.colOff || off > r.nextHigh {
-		if off < r.colOff {
-			r.colOff, r.col = r.lineStart, 1
-		}
-		r.col += utf8.RuneCountInString(r.src[r.colOff:off])
-		r.nextHigh = off + indexNonASCII(r.src[off:])
-	} else {
-		r.col += off - r.colOff // ASCII: one byte per column
+	if r.colFrom <= off && off <= r.nextHigh {
+		return Pos{off, r.line, off - r.colBase}
 	}
-	r.colOff = off
-	return Pos{Offset: off, Line: r.line, Col: r.col}
+	return r.posSlow(off)
+}
+
+func (r *reader) posSlow(off int) Pos {
+	var col int
+	if off >= r.colFrom {
+		col = r.colFrom - r.colBase + utf8.RuneCountInString(r.src[r.colFrom:off])
+	} else { // not expected: recount from the start of the line
+		col = 1 + utf8.RuneCountInString(r.src[strings.LastIndexByte(r.src[:off], '\n')+1:off])
+	}
+	r.colFrom, r.colBase = off, off-col
+	r.nextHigh = off + indexNonASCII(r.src[off:])
+	return Pos{Offset: off, Line: r.line, Col: col}
 }
 
 // indexNonASCII returns the index of the first byte of s >= 0x80, or len(s).
 func indexNonASCII(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		t := s[i : i+8] // eight bytes at a time: the loads merge into one
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 		if w&0x8080808080808080 != 0 {
 			break
 		}
@@ -261,30 +282,34 @@ func (r *reader) enter(p Pos) bool {
 
 // skipSpace skips white space and comments, tracking lines.
 func (r *reader) skipSpace() {
-	s := r.src
-	for r.off < len(s) {
-		b := s[r.off]
-		if b < utf8.RuneSelf {
-			switch {
-			case b == '\n':
-				r.off++
-				r.line++
-				r.lineStart, r.colOff, r.col = r.off, r.off, 1
-			case b == ';':
-				r.skipComment()
-			case asciiClass[b] == clSpace:
-				r.off++
-			default:
-				return
+	s, off := r.src, r.off
+	for off < len(s) {
+		switch byteClass[s[off]] {
+		case clSpace:
+			off++
+		case clNewline:
+			off++
+			r.line++
+			r.lineStart, r.colFrom, r.colBase = off, off, off-1
+		case clComment:
+			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+				off += i
+			} else {
+				off = len(s)
 			}
-			continue
+		case clHigh:
+			c, size := utf8.DecodeRuneInString(s[off:])
+			if !unicode.IsSpace(c) {
+				r.off = off
+				return // includes invalid UTF-8: readForm reports it
+			}
+			off += size
+		default:
+			r.off = off
+			return
 		}
-		c, size := utf8.DecodeRuneInString(s[r.off:])
-		if !unicode.IsSpace(c) {
-			return // includes invalid UTF-8: readForm reports it
-		}
-		r.off += size
 	}
+	r.off = off
 }
 
 // skipComment skips to the end of the line, leaving the newline; anything
@@ -303,9 +328,22 @@ func (r *reader) skipComment() {
 // (the error has been reported).
 func (r *reader) readNext() (n Node, found bool) {
 	for !r.stop {
-		r.skipSpace()
-		if r.off >= len(r.src) {
+		s, off := r.src, r.off
+		for off < len(s) && s[off] == ' ' {
+			off++ // the common case, without a call
+		}
+		r.off = off
+		if off >= len(s) {
 			return nil, false
+		}
+		switch byteClass[s[off]] {
+		case clTok:
+			return r.readToken(), true
+		case clSpace, clNewline, clComment, clHigh:
+			r.skipSpace()
+			if r.off >= len(s) {
+				return nil, false
+			}
 		}
 		switch r.src[r.off] {
 		case ')', ']', '}':
@@ -370,7 +408,7 @@ func (r *reader) readForm() Node {
 		return nil
 	}
 	if b < utf8.RuneSelf {
-		if asciiClass[b] == clCtrl {
+		if byteClass[b] == clCtrl {
 			r.errorf(r.pos(start), "unexpected control character U+%04X", b)
 			r.off++
 			return nil
@@ -395,19 +433,18 @@ func (r *reader) readForm() Node {
 func (r *reader) tokenEnd(i int) int {
 	s := r.src
 	for i < len(s) {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if asciiClass[b] != clTok {
+		switch byteClass[s[i]] {
+		case clTok, clSpecial:
+			i++
+		case clHigh:
+			c, size := utf8.DecodeRuneInString(s[i:])
+			if c == utf8.RuneError && size == 1 || unicode.IsSpace(c) || unicode.IsControl(c) {
 				return i
 			}
-			i++
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 || unicode.IsSpace(c) || unicode.IsControl(c) {
+			i += size
+		default:
 			return i
 		}
-		i += size
 	}
 	return i
 }
@@ -431,9 +468,6 @@ func (r *reader) readColl(kind int) Node {
 				dropped++
 			}
 			continue
-		}
-		if r.stop {
-			break
 		}
 		if r.off >= len(r.src) {
 			r.errorAt(r.pos(r.off), start, "unclosed '%s' opened at %s", k.open, start)
@@ -548,7 +582,7 @@ func (r *reader) readDispatch() Node {
 	// tag so that what follows is still read and checked.
 	end := r.tokenEnd(r.off + 1)
 	tok := s[r.off:end]
-	if end == r.off+1 && next > ' ' && next < utf8.RuneSelf && asciiClass[next] == clDelim {
+	if end == r.off+1 && next > ' ' && next < utf8.RuneSelf && byteClass[next] == clDelim {
 		tok = s[r.off : r.off+2] // name the character, but leave it to be read
 	}
 	r.errorf(start, "unsupported reader syntax '%s'", clip(tok))
@@ -566,14 +600,22 @@ func isHex(b byte) bool {
 func (r *reader) readToken() Node {
 	s := r.src
 	startOff := r.off
-	end := r.tokenEnd(startOff)
-	if end == startOff {
-		end++ // cannot happen: readForm only calls us at a token character
+	end := startOff + 1 // readForm only calls us at a token character
+	for end < len(s) && byteClass[s[end]] <= clSpecial {
+		end++
+	}
+	if end < len(s) && s[end] >= utf8.RuneSelf || s[startOff] >= utf8.RuneSelf {
+		end = r.tokenEnd(startOff)
 	}
 	tok := s[startOff:end]
-	start := r.pos(startOff)
 	r.off = end
-	sp := Span{start, r.pos(end)}
+	var sp Span
+	if r.colFrom <= startOff && end <= r.nextHigh { // pos, inlined for speed
+		sp = Span{Pos{startOff, r.line, startOff - r.colBase}, Pos{end, r.line, end - r.colBase}}
+	} else {
+		sp = Span{r.pos(startOff), r.pos(end)}
+	}
+	start := sp.Start
 
 	c := tok[0]
 	var c1 byte
@@ -624,16 +666,19 @@ func (r *reader) readToken() Node {
 	}
 	n := r.symbols.alloc(r.off, len(r.src)-r.off)
 	n.Span = sp
-	// Split at the first '/' that has text on both sides.
-	if i := strings.IndexByte(tok, '/'); i > 0 {
-		if i == len(tok)-1 {
-			r.errorf(start, "invalid symbol '%s'", clip(tok))
-			return nil
+	// Split at the first '/' that has text on both sides. Symbols are
+	// short: a plain loop beats strings.IndexByte's call.
+	for i := 1; i < len(tok) && c != '/'; i++ {
+		if tok[i] == '/' {
+			if i == len(tok)-1 {
+				r.errorf(start, "invalid symbol '%s'", clip(tok))
+				return nil
+			}
+			n.Ns, n.Name = tok[:i], tok[i+1:]
+			return n
 		}
-		n.Ns, n.Name = tok[:i], tok[i+1:]
-	} else {
-		n.Name = tok
 	}
+	n.Name = tok
 	return n
 }
 

@@ -90,6 +90,7 @@ func TestReadForms(t *testing.T) {
 		{"1;comment\n2", "int:1 int:2"},
 		{"; \xff\x00 anything goes\n1", "int:1"},
 		{"#!/usr/bin/env ptc\n(+ 1 2)", "(sym:+ int:1 int:2)"},
+		{"#!/usr/bin/env ptc", ""},
 		{"(+ 1 2))", "(sym:+ int:1 int:2)"},
 		{") ] } 1 )) ]", "int:1"},
 		{"(a\r\n b)\r\n", "(sym:a sym:b)"},
@@ -194,6 +195,7 @@ func TestReadErrors(t *testing.T) {
 		}},
 		{"1e999 -1e999", []string{"1:1: float literal 1e999 is out of range (64-bit)", "1:7: float literal -1e999 is out of range (64-bit)"}},
 		{"1" + strings.Repeat("0", 100) + "x", []string{"1:1: invalid number '1000000000000000000000000000000000000000...'"}},
+		{"1" + strings.Repeat("é", 30), []string{"1:1: invalid number '1" + strings.Repeat("é", 30) + "'"}},
 
 		// Strings.
 		{`"abc`, []string{"1:1: unterminated string"}},
@@ -230,6 +232,7 @@ func TestReadErrors(t *testing.T) {
 			`1:16: unsupported character literal '\u00'`, `1:21: unsupported character literal '\u00E9x'`,
 			`1:29: unsupported character literal '\Space'`,
 		}},
+		{`\uzzzz`, []string{`1:1: unsupported character literal '\uzzzz'`}},
 		{`\uD800`, []string{`1:1: unsupported character literal '\uD800': surrogate code points are not characters`}},
 		{`\(abc`, []string{`1:1: unsupported character literal '\(abc'`}},
 		{`[\a\b]`, []string{`1:2: unsupported character literal '\a\b'`}},
@@ -297,6 +300,10 @@ func TestErrorFields(t *testing.T) {
 
 	_, err = Read("@ @ @")
 	if got, want := err.Error(), "1:1: "+strings.SplitN(errStrings(err)[0], ": ", 2)[1]+" (and 2 more errors)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	_, err = Read("(")
+	if got, want := err.Error(), "1:2: unclosed '(' opened at 1:1"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	if got := (ErrorList{}).Error(); got != "no errors" {

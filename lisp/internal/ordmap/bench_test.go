@@ -37,7 +37,7 @@ func BenchmarkSetAscendingAny(b *testing.B) {
 	for i := range keys {
 		keys[i] = i
 	}
-	acmp := func(x, y any) int { return icmp(x.(int), y.(int)) }
+	acmp := anyCmp
 	b.ReportAllocs()
 	for b.Loop() {
 		var t Tree[any, any]
@@ -241,5 +241,61 @@ func BenchmarkSmallMaps(b *testing.B) {
 		for i := range 4 {
 			t = t.Set(i, i, icmp)
 		}
+	}
+}
+
+// anyCmp compares interface keys holding ints, roughly as the interpreter's
+// comparator does for its values.
+func anyCmp(x, y any) int {
+	a, ok1 := x.(int)
+	b, ok2 := y.(int)
+	if !ok1 || !ok2 {
+		panic("not ints")
+	}
+	return icmp(a, b)
+}
+
+func BenchmarkSetRandomAny(b *testing.B) {
+	const n = 10_000
+	perm := rand.New(rand.NewPCG(1, 1)).Perm(n)
+	keys := make([]any, n)
+	for i, k := range perm {
+		keys[i] = k
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var t Tree[any, any]
+		for _, k := range keys {
+			t = t.Set(k, k, anyCmp)
+		}
+	}
+	reportPer(b, n, "insert")
+}
+
+func BenchmarkGetAny(b *testing.B) {
+	for _, n := range []int{10, 1_000, 100_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			keys := make([]any, n)
+			for i := range keys {
+				keys[i] = 2 * i
+			}
+			t := FromSorted(keys, keys)
+			probe := rand.New(rand.NewPCG(2, 2)).Perm(n)
+			pk := make([]any, n)
+			for i, p := range probe {
+				pk[i] = 2 * p
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, ok := t.Get(pk[i], anyCmp); !ok {
+					b.Fatal("missing")
+				}
+				i++
+				if i == n {
+					i = 0
+				}
+			}
+		})
 	}
 }

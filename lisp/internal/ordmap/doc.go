@@ -15,32 +15,40 @@
 //
 // # Structure
 //
-// Leaves hold up to 32 entries in key order; internal nodes hold up to 32
+// Leaves hold up to 16 entries in key order; internal nodes hold up to 16
 // children together with each child's smallest key and entry count. All
-// leaves are at the same depth. A map of up to 32 entries is a single leaf.
-// A Tree value is a root pointer and an entry count; the zero Tree is empty.
+// leaves are at the same depth. The rightmost leaf, the tail, is kept outside
+// the tree, next to the root pointer (as in Clojure's vectors): a Tree value
+// is a root pointer, a tail pointer and an entry count, and the zero Tree is
+// empty. A map of up to 16 entries is a single leaf, the tail.
 //
-// Set copies only the nodes on the root-to-leaf path; everything else is
-// shared with the old version. A full node splits in half, except that a
-// full node on the right edge of the tree that overflows because of an
-// append at its end stays full and the new entry starts a new node (as in
+// Set copies only the nodes on the root-to-leaf path (a persistent Set
+// allocates one node per level); everything else is shared with the old
+// version. A Set after the largest key copies only the tail, and once every
+// 16 such appends the full tail moves into the tree. A full node splits in
+// half, except that a full node on the right edge that overflows because of
+// an append at its end stays full and the new entry starts a new node (as in
 // SQLite's and LMDB's append mode), so maps built by ascending insertion, the
-// common case, end with full nodes. Delete removes emptied nodes and
-// collapses a root with one child but does not merge under-full nodes.
+// common case, end with full leaves and internal nodes. Delete removes
+// emptied nodes, merges a node that has shrunk below a quarter of the width
+// with a neighbour when both fit in three quarters of it, and collapses a root
+// with one child; it does not otherwise rebalance.
 //
 // # Complexity (n entries)
 //
 //	Len, Same, NewBuilder, Builder.Tree, Builder.Len   O(1)
 //	Get, Builder.Get                                  O(log n)
 //	At, Min, Max, Iter                                O(log n)
-//	Set, Delete (persistent)                          O(log n) time, O(log n) new nodes
-//	Builder.Set, Builder.Delete                       O(log n), allocation-free on owned paths (amortized)
-//	All, Backward, a full Iterator pass               O(n)
+//	Set, Delete (persistent)                          O(log n): one new node per level
+//	Set after the largest key (persistent)            O(1) amortized: one new leaf
+//	Builder.Set, Builder.Delete                       O(log n); no allocation on owned paths (amortized)
+//	All, Backward, a full Iterator pass               O(n), no allocation
 //	FromSorted                                        O(n)
 //
-// The base of the logarithms is between 16 and 32 for trees built by
-// insertion. Deletion without merging keeps the height at most what the tree
-// had before, so it stays logarithmic in the largest size the tree has had.
+// Logarithms are base 8 to 16 for trees built by insertion. Without full
+// rebalancing, heavy deletion can leave nodes under-full, so the height is
+// logarithmic in the number of insertions the tree has seen rather than in
+// its current size; merging keeps shrinking maps compact in practice.
 //
 // # Transients and ownership
 //

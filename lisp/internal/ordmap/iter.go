@@ -1,9 +1,8 @@
 package ordmap
 
 // inlineDepth is the number of internal levels an Iterator tracks without
-// allocating. A tree of width 32 needs more than 8 internal levels only
-// beyond 16^8 (about 4e9) entries; deeper trees still work (the path
-// spills to the heap).
+// allocating: enough for billions of entries. Deeper trees still work (the
+// path spills to the heap).
 const inlineDepth = 8
 
 type frame[K, V any] struct {

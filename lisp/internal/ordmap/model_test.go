@@ -198,7 +198,7 @@ func modelSeeds(full int) int {
 }
 
 func TestModelInt(t *testing.T) {
-	seeds, steps := modelSeeds(32), 3000
+	seeds, steps := modelSeeds(16), 3000
 	for seed := range seeds {
 		space := []int{40, 300, 3000, 30000}[seed%4]
 		runModel(t, uint64(seed), steps, space, intKey, cmp.Compare[int])
@@ -206,7 +206,7 @@ func TestModelInt(t *testing.T) {
 }
 
 func TestModelString(t *testing.T) {
-	seeds, steps := modelSeeds(20), 3000
+	seeds, steps := modelSeeds(12), 3000
 	for seed := range seeds {
 		space := []int{40, 300, 3000, 30000}[seed%4]
 		runModel(t, uint64(1000+seed), steps, space, strKey, strings.Compare)

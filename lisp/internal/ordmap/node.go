@@ -1,8 +1,13 @@
 package ordmap
 
 // width is the maximum number of entries in a leaf and of children in an
-// internal node. Chosen by benchmark (see doc.go).
-const width = 32
+// internal node. Chosen by benchmark (see doc.go): 16 and 32 are close; 16
+// copies less per persistent update, which wins with interface keys and
+// values, as the interpreter has.
+const width = 16
+
+// The allocators below have size classes up to 64.
+const _ = uint(64 - width)
 
 // token is a transient's ownership token. A node whose owner is the token of
 // a live Builder belongs to that builder and may be mutated in place. The
@@ -61,8 +66,8 @@ func (n *node[K, V]) size() int {
 }
 
 // capFor picks the capacity for a node that will hold length elements.
-// Persistent nodes get exactly what they need (rounded up to a size class by
-// the allocator); a transient's nodes get room to grow in place.
+// Persistent nodes get what they need (rounded up to a size class by
+// allocLeaf/allocInner); a transient's nodes get room to grow in place.
 func capFor(length int, owner *token) int {
 	if owner != nil {
 		return min(width, max(4, 2*length))
@@ -71,8 +76,10 @@ func capFor(length int, owner *token) int {
 }
 
 // allocLeaf returns a leaf with len(ents) == length and room for at least
-// capacity entries (capacity is rounded up to a power of two), header and
-// entries in one allocation.
+// capacity entries, header and entries in one allocation. The capacity is
+// rounded up to a size class (1, 2, 3, 4, 6, 8, 12, ...: at most 1.5 times
+// the request), which keeps persistent nodes, allocated at their exact
+// length, nearly tight.
 func allocLeaf[K, V any](owner *token, length, capacity int) *node[K, V] {
 	var n *node[K, V]
 	switch {
@@ -90,10 +97,24 @@ func allocLeaf[K, V any](owner *token, length, capacity int) *node[K, V] {
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
+	case capacity <= 3:
+		a := new(struct {
+			n node[K, V]
+			e [3]entry[K, V]
+		})
+		a.n.ents = a.e[:length]
+		n = &a.n
 	case capacity <= 4:
 		a := new(struct {
 			n node[K, V]
 			e [4]entry[K, V]
+		})
+		a.n.ents = a.e[:length]
+		n = &a.n
+	case capacity <= 6:
+		a := new(struct {
+			n node[K, V]
+			e [6]entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
@@ -104,6 +125,13 @@ func allocLeaf[K, V any](owner *token, length, capacity int) *node[K, V] {
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
+	case capacity <= 12:
+		a := new(struct {
+			n node[K, V]
+			e [12]entry[K, V]
+		})
+		a.n.ents = a.e[:length]
+		n = &a.n
 	case capacity <= 16:
 		a := new(struct {
 			n node[K, V]
@@ -111,10 +139,24 @@ func allocLeaf[K, V any](owner *token, length, capacity int) *node[K, V] {
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
+	case capacity <= 24:
+		a := new(struct {
+			n node[K, V]
+			e [24]entry[K, V]
+		})
+		a.n.ents = a.e[:length]
+		n = &a.n
 	case capacity <= 32:
 		a := new(struct {
 			n node[K, V]
 			e [32]entry[K, V]
+		})
+		a.n.ents = a.e[:length]
+		n = &a.n
+	case capacity <= 48:
+		a := new(struct {
+			n node[K, V]
+			e [48]entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
@@ -141,10 +183,24 @@ func allocInner[K, V any](owner *token, length, capacity int) *node[K, V] {
 		})
 		a.n.kids = a.c[:length]
 		n = &a.n
+	case capacity <= 3:
+		a := new(struct {
+			n node[K, V]
+			c [3]child[K, V]
+		})
+		a.n.kids = a.c[:length]
+		n = &a.n
 	case capacity <= 4:
 		a := new(struct {
 			n node[K, V]
 			c [4]child[K, V]
+		})
+		a.n.kids = a.c[:length]
+		n = &a.n
+	case capacity <= 6:
+		a := new(struct {
+			n node[K, V]
+			c [6]child[K, V]
 		})
 		a.n.kids = a.c[:length]
 		n = &a.n
@@ -155,6 +211,13 @@ func allocInner[K, V any](owner *token, length, capacity int) *node[K, V] {
 		})
 		a.n.kids = a.c[:length]
 		n = &a.n
+	case capacity <= 12:
+		a := new(struct {
+			n node[K, V]
+			c [12]child[K, V]
+		})
+		a.n.kids = a.c[:length]
+		n = &a.n
 	case capacity <= 16:
 		a := new(struct {
 			n node[K, V]
@@ -162,10 +225,24 @@ func allocInner[K, V any](owner *token, length, capacity int) *node[K, V] {
 		})
 		a.n.kids = a.c[:length]
 		n = &a.n
+	case capacity <= 24:
+		a := new(struct {
+			n node[K, V]
+			c [24]child[K, V]
+		})
+		a.n.kids = a.c[:length]
+		n = &a.n
 	case capacity <= 32:
 		a := new(struct {
 			n node[K, V]
 			c [32]child[K, V]
+		})
+		a.n.kids = a.c[:length]
+		n = &a.n
+	case capacity <= 48:
+		a := new(struct {
+			n node[K, V]
+			c [48]child[K, V]
 		})
 		a.n.kids = a.c[:length]
 		n = &a.n

@@ -332,6 +332,13 @@ func TestDeepTree(t *testing.T) {
 				t.Fatalf("after %d deletions: %v", i, err)
 			}
 		}
+		if i == n-n/20 {
+			// Merging keeps a shrunken tree from keeping its old shape.
+			if leaves := len(cur.leafSizes()); leaves > cur.Len()/2 {
+				t.Fatalf("%d entries in %d leaves", cur.Len(), leaves)
+			}
+			t.Logf("%d entries: %d leaves, height %d", cur.Len(), len(cur.leafSizes()), cur.height())
+		}
 	}
 	if err := cur.check(icmp); err != nil {
 		t.Fatal(err)
@@ -463,5 +470,51 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 	if err := base.check(icmp); err != nil || base.Len() != n {
 		t.Fatalf("shared tree changed: %v", err)
+	}
+}
+
+func TestScanSmall(t *testing.T) {
+	var tr Tree[int, string]
+	for i := 0; i < 10; i++ {
+		tr = tr.Set(i, fmt.Sprint(i), icmp)
+	}
+	v, idx, found, small := tr.ScanSmall(func(k int) int {
+		switch k {
+		case 7:
+			return 1
+		case 3, 5:
+			return 2
+		}
+		return 0
+	})
+	if !small || !found || v != "7" || idx != 7 {
+		t.Errorf("wanted key: %q %d %v %v", v, idx, found, small)
+	}
+	if k, v, ok := tr.SmallAt(7); !ok || k != 7 || v != "7" {
+		t.Errorf("SmallAt(7) = %v %q %v", k, v, ok)
+	}
+	if _, _, ok := tr.SmallAt(10); ok {
+		t.Error("SmallAt past the end")
+	}
+	v, _, found, _ = tr.ScanSmall(func(k int) int {
+		if k == 3 || k == 5 {
+			return 2
+		}
+		return 0
+	})
+	if !found || v != "3" {
+		t.Errorf("fallback: %q %v", v, found)
+	}
+	if _, _, found, small = (Tree[int, string]{}).ScanSmall(func(int) int { return 1 }); !small || found {
+		t.Errorf("empty tree: %v %v", found, small)
+	}
+	for i := 10; i < 100; i++ {
+		tr = tr.Set(i, "", icmp)
+	}
+	if _, _, _, small = tr.ScanSmall(func(int) int { return 1 }); small {
+		t.Error("a 100-entry tree is not small")
+	}
+	if _, _, ok := tr.SmallAt(0); ok {
+		t.Error("SmallAt on a large tree")
 	}
 }

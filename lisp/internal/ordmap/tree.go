@@ -357,3 +357,41 @@ func FromSorted[K, V any](keys []K, vals []V) Tree[K, V] {
 	}
 	return t
 }
+
+// ScanSmall serves lookups that are cheaper as one linear pass than as a
+// binary search: when the whole tree is a single leaf (at most 16 entries),
+// it calls match on each key in order. match returns 0 for no match, 1 for
+// the wanted key (the scan stops) or 2 for an acceptable fallback (the first
+// one is remembered). ScanSmall returns the value and index of the wanted
+// key, else of the first fallback; small is false, and nothing is scanned,
+// when the tree is larger than one leaf.
+func (t Tree[K, V]) ScanSmall(match func(k K) int) (v V, index int, found, small bool) {
+	if t.root != nil {
+		return v, 0, false, false
+	}
+	if t.tail == nil {
+		return v, 0, false, true
+	}
+	for i := range t.tail.ents {
+		switch match(t.tail.ents[i].k) {
+		case 1:
+			return t.tail.ents[i].v, i, true, true
+		case 2:
+			if !found {
+				v, index, found = t.tail.ents[i].v, i, true
+			}
+		}
+	}
+	return v, index, found, true
+}
+
+// SmallAt returns entry i of a tree that is a single leaf; ok is false when
+// the tree is larger or i is out of range. It lets a caller check a
+// remembered position before scanning.
+func (t Tree[K, V]) SmallAt(i int) (k K, v V, ok bool) {
+	if t.root != nil || t.tail == nil || uint(i) >= uint(len(t.tail.ents)) {
+		return k, v, false
+	}
+	e := &t.tail.ents[i]
+	return e.k, e.v, true
+}

@@ -1,6 +1,3 @@
-// Package conformance runs PTC-Lisp test vectors: programs with a context
-// and the value (or error kind) they must produce, in the JSON Lines format
-// of the shared conformance suite.
 package conformance
 
 import (

@@ -1,0 +1,72 @@
+// Package lisp is the PTC-Lisp interpreter: a small, safe dialect of
+// Clojure in which an LLM writes programs that call the host's tools and
+// transform their data.
+//
+// # Running programs
+//
+// Run compiles and runs a program in one step; Compile returns a Program
+// that can be run many times, concurrently:
+//
+//	res, err := lisp.Run(ctx, `(->> ctx/orders (filter (where :amount > 100)) (sum-by :amount))`,
+//		lisp.Options{Context: data})
+//
+// A program is one or more forms; its value is the value of the last one.
+// Run always returns a *Result (with the println output produced before an
+// error); err is non-nil when the program failed, and is then an *Error.
+// A program can also stop early with (return v) or (fail v): Result.Status
+// tells which, and a fail is an outcome, not a Go error.
+//
+// # Pipeline
+//
+// Source text goes through three stages, one package each:
+//
+//	syntax   reads text into forms with positions (package lisp/syntax)
+//	analyze  checks special forms, destructuring and scopes, and lowers them
+//	         into a small tree with resolved local slots (package lisp/analyze)
+//	lisp     compiles that tree once into Go closures and evaluates them
+//
+// Compilation resolves builtins and checks their arity before anything runs.
+// Names that are neither local, builtin nor defined by the program are
+// looked up in the run's namespace before evaluation starts, so a typo is
+// reported with suggestions instead of after half the program's tool calls.
+//
+// # Values
+//
+// Values are plain Go values where possible (nil, bool, int64, float64,
+// string) plus Keyword, *Vector, *Map, *Set, functions and a few others; see
+// Value. Collections are immutable and share structure: assoc on a
+// 10,000-entry map copies a few small nodes, and conj onto a vector built in
+// a loop appends in place. Maps and sets iterate in one canonical order
+// (CompareKeys) at every size, so equal values print alike.
+//
+// Host data enters through FromGo (any Go value: maps, slices, structs via
+// their json tags, numbers, time.Time) or ParseJSON, and leaves through ToGo
+// or ToJSON. Convert a large context once and pass the *Map to every run:
+// runs never copy or modify it.
+//
+// # Namespaces, context, history and tools
+//
+// def, defn and (memory/put k v) bind vars in the user namespace. A run
+// starts from Options.Namespace and returns the updated namespace in
+// Result.Namespace, so an agent carries state from turn to turn; a run that
+// fails with an error leaves the namespace as it was. ctx/name reads the
+// context (a keyword lookup that also finds string keys), *1 *2 *3 read
+// Options.History, and (tool/name args), (ctx/name args) or
+// (call "name" args) call a host tool through Options.Tools.
+//
+// # Limits
+//
+// Programs are untrusted. Options.Limits bounds wall-clock time (and the
+// caller's context cancels a run), evaluation steps, call depth, loop
+// iterations, println output, tool calls and the data a program builds;
+// each breach is an *Error of its own Kind. Integer overflow is an error,
+// never a wrap-around. Nothing a program does can panic the host: an
+// internal failure is reported as an InternalError.
+//
+// # Errors
+//
+// Every error a program causes is an *Error with a Kind (usable with
+// errors.Is, e.g. errors.Is(err, lisp.TypeError)), a one-line message an
+// LLM can act on, and a position; Snippet and Detailed render the source
+// line with a caret.
+package lisp
