@@ -2,8 +2,6 @@ package lisp
 
 import (
 	"math"
-
-	"github.com/ptc-go/ptc/lisp/analyze"
 	"sort"
 	"strings"
 )
@@ -151,7 +149,3 @@ func (th *thread) call2(f, x, y Value) (Value, error) {
 	th.stack.release(buf, mark)
 	return v, err
 }
-
-// specialize returns a faster implementation of a builtin call for
-// particular argument shapes, or nil.
-func specialize(b *Builtin, _ []analyze.Expr, args []evalFn) evalFn { return nil }

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/analyze"
@@ -12,6 +13,11 @@ import (
 type compiler struct {
 	src  string
 	errs []*Error
+	// Reads of the same slot, capture or constant share one closure.
+	locals   []evalFn
+	captures []evalFn
+	consts   map[any]evalFn
+	keywords map[string]Value
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 }
@@ -29,51 +35,106 @@ func constant(v Value) evalFn {
 	return func(*frame) (Value, error) { return v, nil }
 }
 
+// constant returns a closure yielding v, shared for equal scalars.
+func (c *compiler) constant(v Value) evalFn {
+	key, ok := scalarKey(v)
+	if f, isFloat := v.(float64); isFloat {
+		key = math.Float64bits(f) // keep -0.0 apart from 0.0
+	}
+	if !ok {
+		return constant(v)
+	}
+	if f, ok := c.consts[key]; ok {
+		return f
+	}
+	if c.consts == nil {
+		c.consts = map[any]evalFn{}
+	}
+	f := constant(v)
+	c.consts[key] = f
+	return f
+}
+
+// isConst reports, without building anything, whether e is a constant.
+func isConst(e analyze.Expr) bool {
+	switch e := e.(type) {
+	case *analyze.Const, *analyze.Keyword:
+		return true
+	case *analyze.VectorLit:
+		for _, it := range e.Items {
+			if !isConst(it) {
+				return false
+			}
+		}
+		return true
+	case *analyze.SetLit:
+		for _, it := range e.Items {
+			if !isConst(it) {
+				return false
+			}
+		}
+		return true
+	case *analyze.MapLit:
+		for i := range e.Keys {
+			if !isConst(e.Keys[i]) || !isConst(e.Vals[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // constValue returns the value of a constant expression, if it is one.
-func constValue(e analyze.Expr) (Value, bool) {
+func constValue(e analyze.Expr) (Value, bool) { return (*compiler)(nil).constValue(e) }
+
+// constValue builds a constant; a non-nil compiler shares boxed keywords.
+func (c *compiler) constValue(e analyze.Expr) (Value, bool) {
+	if !isConst(e) {
+		return nil, false
+	}
+	return c.buildConst(e), true
+}
+
+func (c *compiler) buildConst(e analyze.Expr) Value {
 	switch e := e.(type) {
 	case *analyze.Const:
-		return e.Value, true
+		return e.Value
 	case *analyze.Keyword:
-		return Keyword(e.Name), true
+		if c == nil {
+			return Keyword(e.Name)
+		}
+		if k, ok := c.keywords[e.Name]; ok {
+			return k
+		}
+		if c.keywords == nil {
+			c.keywords = map[string]Value{}
+		}
+		var k Value = Keyword(e.Name)
+		c.keywords[e.Name] = k
+		return k
 	case *analyze.VectorLit:
 		items := make([]Value, len(e.Items))
 		for i, it := range e.Items {
-			v, ok := constValue(it)
-			if !ok {
-				return nil, false
-			}
-			items[i] = v
+			items[i] = c.buildConst(it)
 		}
-		return NewVector(items), true
+		return NewVector(items)
 	case *analyze.SetLit:
-		b := NewSetBuilder(nil)
-		for _, it := range e.Items {
-			v, ok := constValue(it)
-			if !ok {
-				return nil, false
-			}
-			b.Add(v)
+		items := make([]Value, len(e.Items))
+		for i, it := range e.Items {
+			items[i] = c.buildConst(it)
 		}
-		return b.Set(), true
+		return NewSet(items...)
 	case *analyze.MapLit:
-		b := NewMapBuilder(nil)
+		keys := make([]Value, len(e.Keys))
+		vals := make([]Value, len(e.Keys))
 		for i := range e.Keys {
-			k, ok := constValue(e.Keys[i])
-			if !ok {
-				return nil, false
-			}
-			v, ok := constValue(e.Vals[i])
-			if !ok {
-				return nil, false
-			}
-			if _, dup := b.Get(k); !dup {
-				b.Set(k, v)
-			}
+			keys[i] = c.buildConst(e.Keys[i])
+			vals[i] = c.buildConst(e.Vals[i])
 		}
-		return b.Map(), true
+		return mapFromLiteral(keys, vals)
 	}
-	return nil, false
+	return nil
 }
 
 func (c *compiler) exprs(es []analyze.Expr) []evalFn {
@@ -85,8 +146,8 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 }
 
 func (c *compiler) expr(e analyze.Expr) evalFn {
-	if v, ok := constValue(e); ok {
-		return constant(v)
+	if v, ok := c.constValue(e); ok {
+		return c.constant(v)
 	}
 	pos := e.Pos()
 	switch e := e.(type) {
@@ -136,11 +197,23 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Map(), nil
 		}
 	case *analyze.Local:
-		slot := e.Slot
-		return func(fr *frame) (Value, error) { return fr.slots[slot], nil }
+		for len(c.locals) <= e.Slot {
+			c.locals = append(c.locals, nil)
+		}
+		if c.locals[e.Slot] == nil {
+			slot := e.Slot
+			c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
+		}
+		return c.locals[e.Slot]
 	case *analyze.Captured:
-		idx := e.Index
-		return func(fr *frame) (Value, error) { return fr.captured[idx], nil }
+		for len(c.captures) <= e.Index {
+			c.captures = append(c.captures, nil)
+		}
+		if c.captures[e.Index] == nil {
+			idx := e.Index
+			c.captures[idx] = func(fr *frame) (Value, error) { return fr.captured[idx], nil }
+		}
+		return c.captures[e.Index]
 	case *analyze.Self:
 		return func(fr *frame) (Value, error) { return fr.self, nil }
 	case *analyze.Builtin:

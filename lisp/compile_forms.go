@@ -2,14 +2,14 @@ package lisp
 
 import (
 	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // call compiles a function call, resolving builtins at compile time so that
 // their arity is checked before the program runs.
 func (c *compiler) call(e *analyze.Call) evalFn {
 	pos := e.P
-	args := c.exprs(e.Args)
-	n := len(args)
+	n := len(e.Args)
 	switch f := e.Fn.(type) {
 	case *analyze.Builtin:
 		v, ok := builtins[f.Name]
@@ -24,62 +24,33 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos, Message: err.(*Error).Message, src: c.src})
 			return constant(nil)
 		}
-		if sp := specialize(b, e.Args, args); sp != nil {
-			return func(fr *frame) (Value, error) {
-				v, err := sp(fr)
-				if err != nil {
-					return nil, at(err, pos)
-				}
-				return v, nil
-			}
-		}
-		fn := b.fn
-		switch n {
-		case 1:
-			a0 := args[0]
-			return func(fr *frame) (Value, error) {
-				x, err := a0(fr)
-				if err != nil {
-					return nil, err
-				}
-				buf, mark := fr.th.stack.alloc(1)
-				buf[0] = x
-				v, err := fn(fr.th, buf)
-				fr.th.stack.release(buf, mark)
-				if err != nil {
-					return nil, at(err, pos)
-				}
-				return v, nil
-			}
-		}
-		return func(fr *frame) (Value, error) {
-			th := fr.th
-			buf, mark := th.stack.alloc(n)
-			for i, a := range args {
-				x, err := a(fr)
-				if err != nil {
-					th.stack.release(buf, mark)
-					return nil, err
-				}
-				buf[i] = x
-			}
-			v, err := fn(th, buf)
-			th.stack.release(buf, mark)
-			if err != nil {
-				return nil, at(err, pos)
-			}
-			return v, nil
-		}
+		return c.callBuiltin(b.fn, e.Args, pos)
 	case *analyze.Keyword:
 		k := Keyword(f.Name)
 		fk := newFlexKey(k)
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
 		}
-		m := args[0]
+		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 {
+			// (:k local): read the slot and look up in one step.
+			slot := l.Slot
+			return func(fr *frame) (Value, error) {
+				x := fr.slots[slot]
+				if mm, ok := x.(*Map); ok {
+					v, _ := mm.lookupFlex(fk)
+					return v, nil
+				}
+				v, err := callKeyword(k, []Value{x})
+				if err != nil {
+					return nil, at(err, pos)
+				}
+				return v, nil
+			}
+		}
+		m := c.expr(e.Args[0])
 		var def evalFn
 		if n == 2 {
-			def = args[1]
+			def = c.expr(e.Args[1])
 		}
 		return func(fr *frame) (Value, error) {
 			x, err := m(fr)
@@ -113,6 +84,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 	}
 	fnE := c.expr(e.Fn)
+	args := c.exprs(e.Args)
 	return func(fr *frame) (Value, error) {
 		fv, err := fnE(fr)
 		if err != nil {
@@ -138,6 +110,74 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 }
 
 // toolCall compiles (tool/name args), (ctx/name args) and (call "name" args).
+// callBuiltin compiles a call of a builtin function; calls with one or two
+// arguments (most of them) get closures without an argument slice.
+func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) evalFn {
+	switch len(argExprs) {
+	case 1:
+		a0 := c.expr(argExprs[0])
+		return func(fr *frame) (Value, error) {
+			x, err := a0(fr)
+			if err != nil {
+				return nil, err
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(1)
+			buf[0] = x
+			v, err := fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	case 2:
+		a0, a1 := c.expr(argExprs[0]), c.expr(argExprs[1])
+		return func(fr *frame) (Value, error) {
+			x, err := a0(fr)
+			if err != nil {
+				return nil, err
+			}
+			y, err := a1(fr)
+			if err != nil {
+				return nil, err
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(2)
+			buf[0], buf[1] = x, y
+			v, err := fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	}
+	args := c.exprs(argExprs)
+	n := len(args)
+	return func(fr *frame) (Value, error) {
+		th := fr.th
+		buf, mark := th.stack.alloc(n)
+		for i, a := range args {
+			x, err := a(fr)
+			if err != nil {
+				th.stack.release(buf, mark)
+				return nil, err
+			}
+			buf[i] = x
+		}
+		v, err := fn(th, buf)
+		th.stack.release(buf, mark)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
+// posT is the position type of compiled nodes.
+type posT = syntax.Pos
+
 func (c *compiler) toolCall(e *analyze.ToolCall) evalFn {
 	pos := e.P
 	args := c.exprs(e.Args)

@@ -204,6 +204,26 @@ func mapFromSorted(keys, vals []Value) *Map {
 	return &Map{t: ordmap.FromSorted(keys, vals)}
 }
 
+// mapFromLiteral builds a map from the entries of a literal, where the first
+// of duplicate keys wins (as in the reference implementation).
+func mapFromLiteral(keys, vals []Value) *Map {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return CompareKeys(keys[a], keys[b]) })
+	sk := make([]Value, 0, len(keys))
+	sv := make([]Value, 0, len(keys))
+	for _, i := range idx {
+		if n := len(sk); n > 0 && CompareKeys(sk[n-1], keys[i]) == 0 {
+			continue
+		}
+		sk = append(sk, keys[i])
+		sv = append(sv, vals[i])
+	}
+	return mapFromSorted(sk, sv)
+}
+
 // mapFromEntries builds a map from unsorted entries (last duplicate wins).
 func mapFromEntries(keys, vals []Value) *Map {
 	idx := make([]int, len(keys))

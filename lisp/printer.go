@@ -95,7 +95,7 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteString("#{")
 		i := 0
 		for x := range v.All() {
-			if p.cut(i, v.Len()) {
+			if p.cut(i, v.Len(), " ") {
 				break
 			}
 			if i > 0 {
@@ -113,7 +113,7 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteByte('{')
 		i := 0
 		for k, x := range v.All() {
-			if p.cut(i, v.Len()) {
+			if p.cut(i, v.Len(), ", ") {
 				break
 			}
 			if i > 0 {
@@ -149,10 +149,10 @@ func (p *printer) value(v Value, depth int) {
 
 // cut writes the truncation marker before element i when MaxItems (or the
 // character budget) says to stop, and reports whether to stop.
-func (p *printer) cut(i, n int) bool {
+func (p *printer) cut(i, n int, sep string) bool {
 	if (p.opts.MaxItems > 0 && i >= p.opts.MaxItems) || (i > 0 && p.full()) {
 		if i > 0 {
-			p.sb.WriteByte(' ')
+			p.sb.WriteString(sep)
 		}
 		p.sb.WriteString("...")
 		if n > i {
@@ -172,7 +172,7 @@ func (p *printer) seq(open, close string, items []Value, depth int) {
 	}
 	p.sb.WriteString(open)
 	for i, x := range items {
-		if p.cut(i, len(items)) {
+		if p.cut(i, len(items), " ") {
 			break
 		}
 		if i > 0 {

@@ -99,7 +99,7 @@ func incomplete(src string) bool {
 	}
 	end := len(src)
 	for _, e := range list {
-		atEnd := e.Pos.Offset >= end-1 && e.Opened.IsValid()
+		atEnd := int(e.Pos.Offset) >= end-1 && e.Opened.IsValid()
 		if !atEnd && !strings.HasPrefix(e.Msg, "unterminated string") {
 			return false
 		}

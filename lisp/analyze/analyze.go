@@ -60,6 +60,7 @@ type bailout struct{}
 
 // analyzer holds the state of one analysis.
 type analyzer struct {
+	nodeSlabs
 	cfg     Config
 	errs    ErrorList
 	fn      *fnScope
@@ -221,25 +222,25 @@ func (a *analyzer) release(m scopeMark) {
 // resolveLocal finds name among the lexical bindings of the current function
 // and its enclosing functions, creating captures as needed.
 func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
-	return resolveIn(a.fn, name, pos)
+	return a.resolveIn(a.fn, name, pos)
 }
 
-func resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, bool) {
+func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, bool) {
 	for i := len(f.locals) - 1; i >= 0; i-- {
 		if f.locals[i].name == name {
-			return &Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}, true
+			return a.locals.new(Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}), true
 		}
 	}
 	if f.self != "" && f.self == name {
 		return &Self{At: At{pos}, Name: name}, true
 	}
 	if idx, ok := f.capIdx[name]; ok {
-		return &Captured{At: At{pos}, Name: name, Index: idx}, true
+		return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
 	}
 	if f.parent == nil {
 		return nil, false
 	}
-	outer, ok := resolveIn(f.parent, name, pos)
+	outer, ok := a.resolveIn(f.parent, name, pos)
 	if !ok {
 		return nil, false
 	}
@@ -255,7 +256,7 @@ func resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, bool) {
 	idx := len(f.captures)
 	f.captures = append(f.captures, c)
 	f.capIdx[name] = idx
-	return &Captured{At: At{pos}, Name: name, Index: idx}, true
+	return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
 }
 
 // isLocal reports whether name is lexically bound (without creating captures).
@@ -278,26 +279,33 @@ func (a *analyzer) isLocal(name string) bool {
 // expr analyzes one form. tail reports whether the form is in tail position
 // of the innermost loop or function (where recur is allowed).
 func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
+	// No defer: the depth only matters on the way down, and a bailout
+	// abandons the whole analysis.
 	a.depth++
-	defer func() { a.depth-- }()
 	if a.depth > a.cfg.MaxDepth {
 		a.errorf(n.Pos(), "invalid_form", "program nesting too deep (more than %d levels)", a.cfg.MaxDepth)
 		panic(bailout{})
 	}
+	e := a.expr1(n, tail)
+	a.depth--
+	return e
+}
+
+func (a *analyzer) expr1(n syntax.Node, tail bool) Expr {
 	pos := n.Pos()
 	switch n := n.(type) {
 	case *syntax.Nil:
-		return &Const{At: At{pos}}
+		return a.consts.new(Const{At: At{pos}})
 	case *syntax.Bool:
-		return &Const{At: At{pos}, Value: n.Value}
+		return a.consts.new(Const{At: At{pos}, Value: n.Value})
 	case *syntax.Int:
-		return &Const{At: At{pos}, Value: n.Value}
+		return a.consts.new(Const{At: At{pos}, Value: n.Value})
 	case *syntax.Float:
-		return &Const{At: At{pos}, Value: n.Value}
+		return a.consts.new(Const{At: At{pos}, Value: n.Value})
 	case *syntax.String:
-		return &Const{At: At{pos}, Value: n.Value}
+		return a.consts.new(Const{At: At{pos}, Value: n.Value})
 	case *syntax.Keyword:
-		return &Keyword{At: At{pos}, Name: n.Name}
+		return a.keywords.new(Keyword{At: At{pos}, Name: n.Name})
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Vector:
@@ -305,7 +313,7 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Set:
 		return &SetLit{At: At{pos}, Items: a.exprs(n.Items)}
 	case *syntax.Map:
-		m := &MapLit{At: At{pos}}
+		m := &MapLit{At: At{pos}, Keys: make([]Expr, 0, len(n.Items)/2), Vals: make([]Expr, 0, len(n.Items)/2)}
 		for i := 0; i+1 < len(n.Items); i += 2 {
 			m.Keys = append(m.Keys, a.expr(n.Items[i], false))
 			m.Vals = append(m.Vals, a.expr(n.Items[i+1], false))
@@ -327,7 +335,7 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 }
 
 func (a *analyzer) exprs(ns []syntax.Node) []Expr {
-	out := make([]Expr, len(ns))
+	out := a.exprSlice(len(ns))
 	for i, n := range ns {
 		out[i] = a.expr(n, false)
 	}
@@ -350,7 +358,7 @@ func (a *analyzer) body(forms []syntax.Node, pos syntax.Pos, tail bool) Expr {
 }
 
 func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
-	return &Builtin{At: At{pos}, Name: name}
+	return a.builtins.new(Builtin{At: At{pos}, Name: name})
 }
 
 // quote turns a quoted literal into data. PTC-Lisp has no symbols as values

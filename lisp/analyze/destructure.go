@@ -11,11 +11,16 @@ import (
 //	{:keys [a b] :strs [c] :or {a 1} :as m, local :key}   map destructuring
 func (a *analyzer) pattern(n syntax.Node) Pattern {
 	a.depth++
-	defer func() { a.depth-- }()
 	if a.depth > a.cfg.MaxDepth {
 		a.errorf(n.Pos(), "invalid_form", "binding pattern nesting too deep")
 		panic(bailout{})
 	}
+	p := a.pattern1(n)
+	a.depth--
+	return p
+}
+
+func (a *analyzer) pattern1(n syntax.Node) Pattern {
 	switch n := n.(type) {
 	case *syntax.Symbol:
 		if n.Ns != "" {

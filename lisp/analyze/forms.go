@@ -35,7 +35,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 		}
 	}
-	return &Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])}
+	return a.calls.new(Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])})
 }
 
 // interop handles (.method obj args) and (Class. args) for the few
@@ -98,7 +98,7 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		if name == "if-not" {
 			then, els = els, then
 		}
-		return &If{At: At{pos}, Test: test, Then: then, Else: els}
+		return a.ifs.new(If{At: At{pos}, Test: test, Then: then, Else: els})
 	case "when", "when-not":
 		if len(args) < 1 {
 			return a.errorf(pos, "invalid_arity", "%s expects (%s test body...), got no test", name, name)
@@ -301,7 +301,7 @@ func (a *analyzer) let(form string, args []syntax.Node, pos syntax.Pos, tail boo
 	}
 	m := a.mark()
 	defer a.release(m)
-	let := &Let{At: At{pos}}
+	let := &Let{At: At{pos}, Bindings: make([]Binding, 0, len(items)/2)}
 	for i := 0; i < len(items); i += 2 {
 		init := a.expr(items[i+1], false)
 		let.Bindings = append(let.Bindings, Binding{Pattern: a.pattern(items[i]), Init: init})

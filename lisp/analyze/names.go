@@ -70,7 +70,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		}
 		if a.defSet[s.Name] {
 			a.useGlobal(s.Name, pos)
-			return &Global{At: At{pos}, Name: s.Name}
+			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
 		}
 		if isSpecialName(s.Name) {
 			return a.errorf(pos, "invalid_form",

@@ -64,7 +64,7 @@ func (l ErrorList) Unwrap() []error {
 // last line, where a reader of the snippet expects "end of input" to be.
 // Snippet returns "" if pos.Offset is not within src.
 func Snippet(src string, pos Pos, width int) string {
-	off := pos.Offset
+	off := int(pos.Offset)
 	if off < 0 || off > len(src) {
 		return ""
 	}

@@ -158,7 +158,7 @@ func TestSnippet(t *testing.T) {
 		{"abc", 4, 80, ""},
 	}
 	for _, tt := range tests {
-		if got := Snippet(tt.src, Pos{Offset: tt.off}, tt.width); got != tt.want {
+		if got := Snippet(tt.src, Pos{Offset: int32(tt.off)}, tt.width); got != tt.want {
 			t.Errorf("Snippet(%q, %d, %d)\n got %q\nwant %q", tt.src, tt.off, tt.width, got, tt.want)
 		}
 	}

@@ -33,10 +33,10 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("bad error %#v", err)
 			}
 			for _, e := range el {
-				if !e.Pos.IsValid() || e.Pos.Offset < 0 || e.Pos.Offset > len(src) || e.Msg == "" {
+				if !e.Pos.IsValid() || e.Pos.Offset < 0 || int(e.Pos.Offset) > len(src) || e.Msg == "" {
 					t.Fatalf("bad error %+v", e)
 				}
-				if got := posAt(src, e.Pos.Offset); got != e.Pos {
+				if got := posAt(src, int(e.Pos.Offset)); got != e.Pos {
 					t.Fatalf("error %q at %+v, but that offset is %+v", e.Msg, e.Pos, got)
 				}
 				Snippet(src, e.Pos, 40)

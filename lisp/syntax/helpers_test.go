@@ -139,7 +139,7 @@ func walk(n Node, f func(Node)) {
 func posAt(src string, off int) Pos {
 	line := 1 + strings.Count(src[:off], "\n")
 	start := strings.LastIndexByte(src[:off], '\n') + 1
-	return Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCountInString(src[start:off])}
+	return Pos{Offset: int32(off), Line: int32(line), Col: int32(1 + utf8.RuneCountInString(src[start:off]))}
 }
 
 // checkSpans verifies, for every node, that its positions agree with its
@@ -149,13 +149,13 @@ func checkSpans(t testing.TB, src string, forms []Node) {
 	for _, f := range forms {
 		walk(f, func(n Node) {
 			s, e := n.Pos(), n.End()
-			if s.Offset < 0 || e.Offset > len(src) || s.Offset >= e.Offset {
+			if s.Offset < 0 || int(e.Offset) > len(src) || s.Offset >= e.Offset {
 				t.Fatalf("%s: bad span %+v..%+v", dump(n), s, e)
 			}
-			if got := posAt(src, s.Offset); got != s {
+			if got := posAt(src, int(s.Offset)); got != s {
 				t.Fatalf("%s: start %+v, want %+v", dump(n), s, got)
 			}
-			if got := posAt(src, e.Offset); got != e {
+			if got := posAt(src, int(e.Offset)); got != e {
 				t.Fatalf("%s: end %+v, want %+v", dump(n), e, got)
 			}
 			text := src[s.Offset:e.Offset]

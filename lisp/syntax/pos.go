@@ -2,16 +2,20 @@ package syntax
 
 import "strconv"
 
+// MaxSource is the largest source text Read accepts: positions are 32-bit,
+// which keeps every node small.
+const MaxSource = 1 << 30
+
 // Pos is a location in source text. Line and Col are 1-based; Col counts
 // Unicode code points (an invalid UTF-8 byte counts as one); Offset is the
 // 0-based byte offset.
 type Pos struct {
-	Offset, Line, Col int
+	Offset, Line, Col int32
 }
 
 // String returns "line:col", e.g. "3:14".
 func (p Pos) String() string {
-	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
+	return strconv.Itoa(int(p.Line)) + ":" + strconv.Itoa(int(p.Col))
 }
 
 // IsValid reports whether p is a real position (the zero Pos is not).

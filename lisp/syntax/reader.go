@@ -23,6 +23,9 @@ func Read(src string) ([]Node, error) { return Config{}.Read(src) }
 // Read never panics, and its time and Go stack use are bounded by the input
 // size and c.MaxDepth respectively.
 func (c Config) Read(src string) ([]Node, error) {
+	if len(src) > MaxSource {
+		return nil, ErrorList{{Pos: Pos{Line: 1, Col: 1}, Msg: "program text larger than 1 GiB"}}
+	}
 	r := reader{
 		src:       src,
 		line:      1,
@@ -218,7 +221,7 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 // line.
 func (r *reader) pos(off int) Pos {
 	if r.colFrom <= off && off <= r.nextHigh {
-		return Pos{off, r.line, off - r.colBase}
+		return Pos{int32(off), int32(r.line), int32(off - r.colBase)}
 	}
 	return r.posSlow(off)
 }
@@ -232,7 +235,7 @@ func (r *reader) posSlow(off int) Pos {
 	}
 	r.colFrom, r.colBase = off, off-col
 	r.nextHigh = off + indexNonASCII(r.src[off:])
-	return Pos{Offset: off, Line: r.line, Col: col}
+	return Pos{Offset: int32(off), Line: int32(r.line), Col: int32(col)}
 }
 
 // indexNonASCII returns the index of the first byte of s >= 0x80, or len(s).
@@ -611,7 +614,7 @@ func (r *reader) readToken() Node {
 	r.off = end
 	var sp Span
 	if r.colFrom <= startOff && end <= r.nextHigh { // pos, inlined for speed
-		sp = Span{Pos{startOff, r.line, startOff - r.colBase}, Pos{end, r.line, end - r.colBase}}
+		sp = Span{Pos{int32(startOff), int32(r.line), int32(startOff - r.colBase)}, Pos{int32(end), int32(r.line), int32(end - r.colBase)}}
 	} else {
 		sp = Span{r.pos(startOff), r.pos(end)}
 	}

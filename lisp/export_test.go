@@ -1,0 +1,4 @@
+package lisp
+
+// Internal bugs must crash tests rather than turn into InternalError results.
+func init() { internalPanicsCrash = true }
