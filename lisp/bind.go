@@ -99,9 +99,9 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 	keys := make([]key, len(p.Keys))
 	for i, k := range p.Keys {
 		if k.Keyword {
-			keys[i].key = newFlexKey(Keyword(k.Key))
+			keys[i].key = c.flexKey(Keyword(k.Key))
 		} else {
-			keys[i].key = newFlexKey(k.Key)
+			keys[i].key = c.flexKey(k.Key)
 		}
 		keys[i].slot = -1
 		if s, ok := k.Pattern.(*analyze.BindSlot); ok {

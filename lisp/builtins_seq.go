@@ -972,18 +972,31 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 		return nil, argError(fn, 0, "a predicate function", pred)
 	}
 	if v, ok := a[1].(*Vector); ok {
-		out := make([]Value, 0, len(v.items)/2)
-		for _, x := range v.items {
+		// Test everything first, then allocate the result at its exact size:
+		// less garbage means fewer collections scanning the (often large) context.
+		hits := make([]bool, len(v.items))
+		n := 0
+		for i, x := range v.items {
 			ok, err := th.test(pred, x)
 			if err != nil {
 				return nil, err
 			}
 			if ok == keep {
-				out = append(out, x)
+				hits[i] = true
+				n++
 			}
 		}
-		if len(out) == len(v.items) {
+		if n == len(v.items) {
 			return v, nil
+		}
+		if err := th.charge(int64(n)); err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, n)
+		for i, x := range v.items {
+			if hits[i] {
+				out = append(out, x)
+			}
 		}
 		return NewVector(out), nil
 	}

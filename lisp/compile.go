@@ -18,6 +18,7 @@ type compiler struct {
 	captures []evalFn
 	consts   map[any]evalFn
 	keywords map[string]Value
+	flexKeys map[Value]*flexKey
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 }
@@ -235,7 +236,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		v := &Var{Name: e.Name}
 		return constant(v)
 	case *analyze.CtxRef:
-		fk := newFlexKey(Keyword(e.Name))
+		fk := c.flexKey(Keyword(e.Name))
 		return func(fr *frame) (Value, error) {
 			v, _ := fr.th.run.context.lookupFlex(fk)
 			return v, nil
@@ -682,4 +683,18 @@ func (c *compiler) letfn(e *analyze.LetFn) evalFn {
 		}
 		return body(fr)
 	}
+}
+
+// flexKey returns the prepared lookup key for k, one per key and program:
+// the call sites reading the same field share its position hint.
+func (c *compiler) flexKey(k Value) *flexKey {
+	if fk, ok := c.flexKeys[k]; ok {
+		return fk
+	}
+	if c.flexKeys == nil {
+		c.flexKeys = map[Value]*flexKey{}
+	}
+	fk := newFlexKey(k)
+	c.flexKeys[k] = fk
+	return fk
 }

@@ -506,7 +506,7 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 func ParseJSON(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	p := jsonParser{dec: dec, keys: map[string]Value{}}
+	p := jsonParser{dec: dec, keys: map[string]Value{}, ints: map[int64]Value{}}
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
@@ -517,12 +517,29 @@ func ParseJSON(data []byte) (Value, error) {
 	return v, nil
 }
 
-// jsonParser converts JSON tokens into values. Object keys are interned:
-// the many records of a JSON array share one copy of each key, which keeps
-// a large context compact and its lookups cache-friendly.
+// jsonParser converts JSON tokens into values. Object keys, short strings
+// and integers are interned: the many records of a JSON array share one
+// boxed copy of each key and of each repeated value ("open", 42), which
+// keeps a large context compact and its lookups cache-friendly.
 type jsonParser struct {
 	dec  *json.Decoder
 	keys map[string]Value
+	ints map[int64]Value
+}
+
+// maxInterned bounds each intern table, so that unique data does not make
+// the tables themselves large.
+const maxInterned = 10000
+
+func (p *jsonParser) integer(i int64) Value {
+	if v, ok := p.ints[i]; ok {
+		return v
+	}
+	var v Value = i
+	if len(p.ints) < maxInterned {
+		p.ints[i] = v
+	}
+	return v
 }
 
 func (p *jsonParser) key(s string) Value {
@@ -530,7 +547,7 @@ func (p *jsonParser) key(s string) Value {
 		return k
 	}
 	var k Value = s
-	if len(p.keys) < 10000 {
+	if len(p.keys) < maxInterned {
 		p.keys[s] = k
 	}
 	return k
@@ -589,8 +606,15 @@ func (p *jsonParser) value(depth int) (Value, error) {
 			return mapFromEntries(keys, vals), nil
 		}
 	case json.Number:
-		return numberFromString(string(t))
+		v, err := numberFromString(string(t))
+		if i, ok := v.(int64); ok {
+			return p.integer(i), nil
+		}
+		return v, err
 	case string:
+		if len(t) <= 32 {
+			return p.key(t), nil
+		}
 		return t, nil
 	case bool:
 		return t, nil

@@ -14,7 +14,7 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 	for i, p := range e.Path {
 		v, _ := constValue(p)
 		path[i] = v
-		keys[i] = newFlexKey(v)
+		keys[i] = c.flexKey(v)
 	}
 	name := "where " + PrintString(NewVector(path))
 	if len(path) == 1 {

@@ -104,8 +104,9 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	if cfg.MaxErrors <= 0 {
 		cfg.MaxErrors = 10
 	}
-	a := &analyzer{cfg: cfg, globals: map[string]bool{}, defSet: map[string]bool{}}
-	a.fn = &fnScope{capIdx: map[string]int{}}
+	// Maps are made on first use: most programs are short.
+	a := &analyzer{cfg: cfg}
+	a.fn = &fnScope{}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -173,6 +174,9 @@ func (a *analyzer) predeclare(n syntax.Node) {
 
 func (a *analyzer) addDef(name string) {
 	if !a.defSet[name] {
+		if a.defSet == nil {
+			a.defSet = map[string]bool{}
+		}
 		a.defSet[name] = true
 		a.defs = append(a.defs, name)
 	}
@@ -255,6 +259,9 @@ func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, boo
 	}
 	idx := len(f.captures)
 	f.captures = append(f.captures, c)
+	if f.capIdx == nil {
+		f.capIdx = map[string]int{}
+	}
 	f.capIdx[name] = idx
 	return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
 }
@@ -416,6 +423,9 @@ func (a *analyzer) varRef(s *syntax.Symbol, pos syntax.Pos) Expr {
 
 func (a *analyzer) useGlobal(name string, pos syntax.Pos) {
 	if !a.globals[name] {
+		if a.globals == nil {
+			a.globals = map[string]bool{}
+		}
 		a.globals[name] = true
 		a.uses = append(a.uses, GlobalUse{Name: name, Pos: pos})
 	}

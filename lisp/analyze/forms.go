@@ -427,7 +427,7 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	if fn.Name == "" {
 		fn.Name = defName
 	}
-	scope := &fnScope{parent: a.fn, capIdx: map[string]int{}, self: selfName}
+	scope := &fnScope{parent: a.fn, self: selfName}
 	saved := a.fn
 	a.fn = scope
 	defer func() { a.fn = saved }()
@@ -930,7 +930,7 @@ func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
 	if err := scanPlaceholders(n.Items, &maxN, &rest); err != nil {
 		return a.errorf(err.Pos(), "invalid_form", "nested #() are not allowed: use (fn [x] ...) for the inner function")
 	}
-	scope := &fnScope{parent: a.fn, capIdx: map[string]int{}}
+	scope := &fnScope{parent: a.fn}
 	saved := a.fn
 	a.fn = scope
 	defer func() { a.fn = saved }()

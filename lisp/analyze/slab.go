@@ -1,16 +1,21 @@
 package analyze
 
 // slab hands out nodes from chunks: a program has thousands of small nodes,
-// and one allocation per 64 of them is much cheaper than one each.
-type slab[T any] []T
+// and one allocation per chunk is much cheaper than one each. Chunks start
+// small (short programs are the common case) and double up to 64.
+type slab[T any] struct {
+	free []T
+	next int
+}
 
 func (s *slab[T]) new(v T) *T {
-	if len(*s) == 0 {
-		*s = make(slab[T], 64)
+	if len(s.free) == 0 {
+		s.next = min(max(2*s.next, 4), 64)
+		s.free = make([]T, s.next)
 	}
-	p := &(*s)[0]
+	p := &s.free[0]
 	*p = v
-	*s = (*s)[1:]
+	s.free = s.free[1:]
 	return p
 }
 
@@ -25,6 +30,7 @@ type nodeSlabs struct {
 	calls      slab[Call]
 	ifs        slab[If]
 	exprs      []Expr
+	nexprs     int
 }
 
 // exprSlice returns a slice of n expressions carved from a shared buffer
@@ -34,7 +40,8 @@ func (s *nodeSlabs) exprSlice(n int) []Expr {
 		return make([]Expr, n)
 	}
 	if len(s.exprs) < n {
-		s.exprs = make([]Expr, 256)
+		s.nexprs = min(max(2*s.nexprs, 16), 256)
+		s.exprs = make([]Expr, max(s.nexprs, n))
 	}
 	out := s.exprs[:n:n]
 	s.exprs = s.exprs[n:]
