@@ -211,9 +211,7 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	s := a.free[:n:n]
 	a.free = a.free[n:]
-	for i, x := range src {
-		s[i] = x // cheaper than copy's call for the usual few items
-	}
+	copy(s, src)
 	return s
 }
 

@@ -37,8 +37,6 @@ type node[K, V any] struct {
 	kids  []child[K, V]
 }
 
-func (n *node[K, V]) leaf() bool { return n.kids == nil }
-
 // editable reports whether n may be mutated in place by the transient that
 // owns owner (persistent operations pass owner == nil).
 func (n *node[K, V]) editable(owner *token) bool {
