@@ -131,6 +131,9 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 		default:
 			return &Error{Kind: DestructureError, Pos: pos, Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
 		}
+		if as >= 0 {
+			fr.slots[as] = v // bound first: defaults may refer to it
+		}
 		for i := range keys {
 			k := &keys[i]
 			val, ok := m.lookupFlex(k.key)
@@ -145,9 +148,6 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 			} else if err := k.bind(fr, val); err != nil {
 				return err
 			}
-		}
-		if as >= 0 {
-			fr.slots[as] = v
 		}
 		return nil
 	}

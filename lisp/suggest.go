@@ -26,11 +26,13 @@ func unboundMessage(name string, ns *Namespace) string {
 	return msg + ": define it with (def " + name + " ...) first, or read context data with ctx/" + name
 }
 
-// closest returns the candidate nearest to name, when one is close enough.
+// closest returns the candidate nearest to name, when one is close enough:
+// at most a third of the name differs (so "g" suggests nothing, while
+// "fitler" suggests "filter").
 func closest(name string, candidates []string) string {
-	best, bestD := "", 3
-	if len(name) <= 3 {
-		bestD = 2
+	best, bestD := "", min(3, len(name)/3+1)
+	if bestD >= len(name) {
+		bestD = len(name) - 1
 	}
 	sort.Strings(candidates)
 	for _, c := range candidates {

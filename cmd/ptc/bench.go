@@ -20,7 +20,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, `print one JSON line {"median_ns","p90_ns","allocs_per_run","bytes_per_run"}`)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageStatus(err)
 	}
 	if len(pos) != 1 || *runs < 1 {
 		fs.Usage()

@@ -13,7 +13,7 @@ func cmdConform(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("conform", stderr, "FILE.jsonl")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageStatus(err)
 	}
 	if len(pos) != 1 {
 		fs.Usage()

@@ -15,17 +15,18 @@ import (
 func cmdEval(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("eval", stderr, "[-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
-	expr := fs.String("e", "", "program `source` to evaluate (instead of FILE)")
+	var expr optionalString
+	fs.Var(&expr, "e", "program `source` to evaluate (instead of FILE)")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of EDN")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageStatus(err)
 	}
 	var src string
 	switch {
-	case *expr != "" && len(pos) == 0:
-		src = *expr
-	case *expr == "" && len(pos) == 1:
+	case expr.set && len(pos) == 0:
+		src = expr.value
+	case !expr.set && len(pos) == 1:
 		b, err := os.ReadFile(pos[0])
 		if err != nil {
 			fmt.Fprintf(stderr, "ptc eval: %v\n", err)
@@ -104,4 +105,18 @@ func loadContext(path string) (*lisp.Map, error) {
 		return nil, fmt.Errorf("context %s: must be a map (a JSON object), got %s", path, lisp.TypeName(v))
 	}
 	return m, nil
+}
+
+// optionalString is a string flag that records whether it was given, so
+// that -e "" (the empty program) differs from no -e at all.
+type optionalString struct {
+	value string
+	set   bool
+}
+
+func (o *optionalString) String() string { return o.value }
+
+func (o *optionalString) Set(s string) error {
+	o.value, o.set = s, true
+	return nil
 }

@@ -14,10 +14,12 @@ import (
 func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn]")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
-	if pos, err := parseFlags(fs, args); err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	if len(pos) > 0 {
+		fs.Usage()
 		return exitUsage
 	}
 	ctxVal, err := loadContext(*ctxPath)
@@ -41,12 +43,18 @@ func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ns *lisp.Namespace
 	var history []lisp.Value
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	in := bufio.NewReader(stdin)
 	var buf strings.Builder
 	prompt(false)
-	for sc.Scan() {
-		buf.WriteString(sc.Text())
+	for {
+		line, err := in.ReadString('\n')
+		if line == "" && err != nil {
+			if err != io.EOF {
+				fmt.Fprintf(stderr, "ptc repl: %v\n", err)
+			}
+			break
+		}
+		buf.WriteString(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
 		buf.WriteByte('\n')
 		src := buf.String()
 		if incomplete(src) {

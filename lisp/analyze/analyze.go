@@ -94,6 +94,9 @@ type recurTarget struct {
 	loop  *Loop // nil: the function arity
 	arity int   // number of values recur must pass
 	kind  string
+	// blockedBy names the form (for, doseq, dotimes) whose body cannot
+	// recur, when the target is a barrier rather than a loop.
+	blockedBy string
 }
 
 // Analyze checks and lowers the forms of a program.
@@ -158,7 +161,7 @@ func (a *analyzer) predeclare(n syntax.Node) {
 	switch head.Name {
 	case "def", "defn", "defn-", "defonce", "declare":
 		for _, it := range l.Items[1:] {
-			if s, ok := it.(*syntax.Symbol); ok && s.Ns == "" && !a.isBuiltin(s.Name) {
+			if s, ok := it.(*syntax.Symbol); ok && s.Ns == "" && !a.isBuiltin(s.Name) && !isSpecialName(s.Name) {
 				a.addDef(s.Name)
 			}
 			if head.Name != "declare" {
@@ -371,6 +374,17 @@ func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
 // quote turns a quoted literal into data. PTC-Lisp has no symbols as values
 // and no lists: a quoted list is a vector.
 func (a *analyzer) quote(n syntax.Node, pos syntax.Pos) Expr {
+	a.depth++
+	if a.depth > a.cfg.MaxDepth {
+		a.errorf(n.Pos(), "invalid_form", "quoted data nested too deep (more than %d levels)", a.cfg.MaxDepth)
+		panic(bailout{})
+	}
+	e := a.quote1(n, pos)
+	a.depth--
+	return e
+}
+
+func (a *analyzer) quote1(n syntax.Node, pos syntax.Pos) Expr {
 	switch n := n.(type) {
 	case *syntax.List:
 		return &VectorLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}

@@ -115,10 +115,17 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 			asSym = s
 		}
 	}
-	// Defaults are evaluated in the enclosing scope, before this pattern's names exist.
-	defaultExpr := map[string]Expr{}
-	for name, d := range defaults {
-		defaultExpr[name] = a.expr(d, false)
+	// As in Clojure, :as is bound first, then the keys in order; a key's
+	// default is analyzed just before its name is bound, so it sees :as and
+	// the keys before it (and the enclosing scope).
+	if asSym != nil {
+		p.As = a.declare(asSym.Name)
+	}
+	defaultFor := func(name string) Expr {
+		if d, ok := defaults[name]; ok {
+			return a.expr(d, false)
+		}
+		return nil
 	}
 	for i := 0; i+1 < len(m.Items); i += 2 {
 		k, v := m.Items[i], m.Items[i+1]
@@ -133,27 +140,25 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 					continue
 				}
 				for _, it := range vec.Items {
-					var name string
+					var name, key string
 					switch s := it.(type) {
 					case *syntax.Symbol:
-						name = s.Name // a qualified symbol binds its name part
+						// {:keys [a/b]} binds b from the key :a/b.
+						name, key = s.Name, symText(s)
 					case *syntax.Keyword:
-						name = s.Name
+						name, key = s.Name, s.Name
 						if j := lastSlash(name); j >= 0 {
 							name = name[j+1:]
 						}
 					case *syntax.String:
-						name = s.Value
+						name, key = s.Value, s.Value
 					default:
 						a.errorf(it.Pos(), "invalid_form", ":%s lists names, got %s", kw.Name, syntax.Format(it))
 						continue
 					}
-					key := name
-					if s, ok := it.(*syntax.Keyword); ok {
-						key = s.Name
-					}
+					def := defaultFor(name)
 					p.Keys = append(p.Keys, MapKey{Key: key, Keyword: kw.Name == "keys",
-						Pattern: &BindSlot{Name: name, Slot: a.declare(name)}, Default: defaultExpr[name]})
+						Pattern: &BindSlot{Name: name, Slot: a.declare(name)}, Default: def})
 				}
 				continue
 			case "syms":
@@ -173,13 +178,10 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 			continue
 		}
 		if s, ok := k.(*syntax.Symbol); ok {
-			mk.Default = defaultExpr[s.Name]
+			mk.Default = defaultFor(s.Name)
 		}
 		mk.Pattern = a.pattern(k)
 		p.Keys = append(p.Keys, mk)
-	}
-	if asSym != nil {
-		p.As = a.declare(asSym.Name)
 	}
 	return p
 }

@@ -142,7 +142,6 @@ func TestErrors(t *testing.T) {
 		{`(. "a" foo)`, "invalid_form", "1:1", []string{"Java interop"}},
 		{`(new String)`, "invalid_form", "1:1", []string{"Java interop"}},
 		{`(str/nope 1)`, "unbound_var", "1:2", []string{"str/nope", "not available"}},
-		{`(clojure.core/let [x 1] x)`, "unbound_var", "1:2", []string{"clojure.core/let"}},
 		{`(foo/bar 1)`, "unbound_var", "1:2", []string{"unknown namespace foo/", "foo/bar", "ctx/name", "tool/name"}},
 		{`foo/bar`, "unbound_var", "1:1", []string{"unknown namespace foo/"}},
 		// special forms used as values
@@ -363,7 +362,7 @@ func TestMaxDepth(t *testing.T) {
 // TestMaxDepthQuotedData: quoted data is nesting the analyzer descends into
 // too, so it must respect MaxDepth as well.
 func TestMaxDepthQuotedData(t *testing.T) {
-	t.Skip("BUG: quoted data ('[[[...]]]) is not counted against Config.MaxDepth, so arbitrarily deep quoted input recurses without limit")
+
 	cfg := testConfig()
 	cfg.MaxDepth = 10
 	p, err := analyzeSrc(t, "'"+strings.Repeat("[", 50)+strings.Repeat("]", 50), cfg)

@@ -23,6 +23,9 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 					return e
 				}
 			}
+		} else if ns, ok := CanonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
+			// clojure.core/let, core/when...: the special form itself.
+			return a.special(sym.Name, l, tail)
 		} else {
 			switch sym.Ns {
 			case "ctx", "tool":
@@ -130,8 +133,12 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return a.def(name, args, pos)
 	case "declare":
 		for _, s := range args {
-			if sym, ok := s.(*syntax.Symbol); !ok || sym.Ns != "" {
+			sym, ok := s.(*syntax.Symbol)
+			if !ok || sym.Ns != "" {
 				return a.errorf(s.Pos(), "invalid_form", "declare expects names, got %s", syntax.Format(s))
+			}
+			if a.isBuiltin(sym.Name) || isSpecialName(sym.Name) {
+				return a.errorf(s.Pos(), "cannot_shadow_builtin", "cannot declare %s: it is a builtin name", sym.Name)
 			}
 		}
 		return &Const{At: At{pos}}
@@ -381,6 +388,10 @@ func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	t := a.fn.recur
 	if t == nil {
 		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
+	}
+	if t.blockedBy != "" {
+		return a.errorf(pos, "invalid_form",
+			"recur cannot be used inside the body of %s: loop over the data with loop/recur, or use reduce", t.blockedBy)
 	}
 	if !tail {
 		return a.errorf(pos, "invalid_form", "recur must be in tail position (the last expression of its loop or fn)")
@@ -762,7 +773,7 @@ func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr
 	m := a.mark()
 	defer a.release(m)
 	saved := a.fn.recur
-	a.fn.recur = nil // recur cannot target the hidden loop of for/doseq
+	a.fn.recur = &recurTarget{blockedBy: form} // recur cannot target the hidden loop of for/doseq
 	defer func() { a.fn.recur = saved }()
 	f := &For{At: At{pos}, Collect: form == "for"}
 	items := v.Items
@@ -818,7 +829,7 @@ func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
 	m := a.mark()
 	defer a.release(m)
 	saved := a.fn.recur
-	a.fn.recur = nil
+	a.fn.recur = &recurTarget{blockedBy: "dotimes"}
 	defer func() { a.fn.recur = saved }()
 	slot := a.declare(s.Name)
 	return &Dotimes{At: At{pos}, Slot: slot, Count: count, Body: a.body(args[1:], pos, false)}
@@ -867,8 +878,9 @@ func (a *analyzer) caseForm(args []syntax.Node, pos syntax.Pos, tail bool) Expr 
 	}
 	c := &Case{At: At{pos}, Expr: a.expr(args[0], false)}
 	clauses := args[1:]
+	var def syntax.Node
 	if len(clauses)%2 == 1 {
-		c.Default = a.expr(clauses[len(clauses)-1], tail)
+		def = clauses[len(clauses)-1]
 		clauses = clauses[:len(clauses)-1]
 	}
 	for i := 0; i < len(clauses); i += 2 {
@@ -882,6 +894,9 @@ func (a *analyzer) caseForm(args []syntax.Node, pos syntax.Pos, tail bool) Expr 
 		}
 		c.Tests = append(c.Tests, tests)
 		c.Results = append(c.Results, a.expr(clauses[i+1], tail))
+	}
+	if def != nil {
+		c.Default = a.expr(def, tail)
 	}
 	return c
 }
@@ -905,17 +920,28 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	pred := a.expr(args[0], false)
 	val := a.expr(args[1], false)
 	clauses := args[2:]
-	var result Expr
+	var defNode syntax.Node
 	if len(clauses)%2 == 1 {
-		result = a.expr(clauses[len(clauses)-1], tail)
+		defNode = clauses[len(clauses)-1]
 		clauses = clauses[:len(clauses)-1]
+	}
+	// Analyze in source order (positions of first uses, error order), then
+	// chain the tests from the last one.
+	tests := make([]Expr, 0, len(clauses)/2)
+	results := make([]Expr, 0, len(clauses)/2)
+	for i := 0; i < len(clauses); i += 2 {
+		tests = append(tests, &Call{At: At{clauses[i].Pos()}, Fn: &Local{At: At{pos}, Slot: predSlot},
+			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}})
+		results = append(results, a.expr(clauses[i+1], tail))
+	}
+	var result Expr
+	if defNode != nil {
+		result = a.expr(defNode, tail)
 	} else {
 		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: valSlot}}
 	}
-	for i := len(clauses) - 2; i >= 0; i -= 2 {
-		test := &Call{At: At{clauses[i].Pos()}, Fn: &Local{At: At{pos}, Slot: predSlot},
-			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}}
-		result = &If{At: At{clauses[i].Pos()}, Test: test, Then: a.expr(clauses[i+1], tail), Else: result}
+	for i := len(tests) - 1; i >= 0; i-- {
+		result = &If{At: At{tests[i].Pos()}, Test: tests[i], Then: results[i], Else: result}
 	}
 	return &Let{At: At{pos}, Bindings: []Binding{
 		{Pattern: &BindSlot{Slot: predSlot}, Init: pred},
@@ -977,7 +1003,7 @@ func scanPlaceholders(items []syntax.Node, maxN *int, rest *bool) syntax.Node {
 			case n.Name == "%&":
 				*rest = true
 			case isPlaceholder(n.Name):
-				if k, err := strconv.Atoi(n.Name[1:]); err == nil && k <= 20 {
+				if k, err := strconv.Atoi(n.Name[1:]); err == nil && k <= maxPlaceholder {
 					*maxN = max(*maxN, k)
 				}
 			}

@@ -328,3 +328,16 @@ func TestIsSpecialForm(t *testing.T) {
 		}
 	}
 }
+
+// TestCoreNamespaceSpecialForms: clojure.core/let and core/when are the
+// special forms themselves.
+func TestCoreNamespaceSpecialForms(t *testing.T) {
+	for src, want := range map[string]string{
+		`(clojure.core/let [x 1] x)`: `(let [x@0 1] x@0)`,
+		`(core/when true 1)`:         `(if true 1 nil)`,
+	} {
+		if got := dump(mustAnalyze(t, src).Body); got != want {
+			t.Errorf("Analyze(%q) = %s, want %s", src, got, want)
+		}
+	}
+}

@@ -62,6 +62,10 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
 		}
 		if isPlaceholder(s.Name) {
+			if n, err := strconv.Atoi(s.Name[1:]); err == nil && n > maxPlaceholder {
+				return a.errorf(pos, "invalid_placeholder",
+					"placeholder %s is too large: #() takes at most %%%d; use (fn [...] ...) for more parameters", s.Name, maxPlaceholder)
+			}
 			return a.errorf(pos, "invalid_placeholder",
 				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
 		}
@@ -150,6 +154,9 @@ func isPlaceholder(name string) bool {
 	}
 	return true
 }
+
+// maxPlaceholder is the highest %N a #() function may use.
+const maxPlaceholder = 20
 
 // coreSpecial are the forms a local binding cannot shadow (as in Clojure).
 func isCoreSpecial(name string) bool {

@@ -265,7 +265,7 @@ func TestRecur(t *testing.T) {
 // TestRecurInForMessage checks that the message for a recur in a for/doseq
 // body says why it is rejected.
 func TestRecurInForMessage(t *testing.T) {
-	t.Skip("BUG: recur inside a for/doseq/dotimes body in a fn says \"recur must be inside loop or fn\", which is false and does not name the real reason")
+
 	for _, src := range []string{`(fn [x] (for [y [1]] (recur y)))`, `(fn [x] (doseq [y [1]] (recur y)))`, `(loop [x 1] (dotimes [y 1] (recur y)))`} {
 		e := analyzeErrs(t, src, testConfig())[0]
 		if strings.Contains(e.Msg, "must be inside loop or fn") {
@@ -289,7 +289,7 @@ func TestDestructuring(t *testing.T) {
 		{"nested vectors", `(let [[a [b [c]]] x] c)`, `(let [[a@0 [b@1 [c@2]]] $x] c@2)`},
 		{"rest destructured as a map", `(let [[a & {:keys [k]}] v] k)`, `(let [[a@0 & {:k=k@1}] $v] k@1)`},
 		{"map :keys :strs :or :as", `(let [{:keys [a b] :strs [c] :or {b 5} :as m} {}] [a b c m])`,
-			`(let [{:a=a@0 :b=b@1|5 "c"=c@2 :as @3} {}] [a@0 b@1 c@2 m@3])`},
+			`(let [{:a=a@1 :b=b@2|5 "c"=c@3 :as @0} {}] [a@1 b@2 c@3 m@0])`},
 		{"map :keys with keywords and strings", `(let [{:keys [:a "b"]} {}] [a b])`, `(let [{:a=a@0 :b=b@1} {}] [a@0 b@1])`},
 		{"map :keys with a qualified keyword", `(let [{:keys [:c/d]} {}] d)`, `(let [{:c/d=d@0} {}] d@0)`},
 		{"map renames and nested patterns", `(let [{x :a y "b" [p q] :pt {:keys [z]} :in :or {x 1 p 2}} {}] [x y p q z])`,
@@ -316,7 +316,6 @@ func TestDestructuring(t *testing.T) {
 // TestDestructuringQualifiedKeysSymbol: in Clojure {:keys [a/b]} binds b from
 // the key :a/b, as {:keys [:a/b]} does.
 func TestDestructuringQualifiedKeysSymbol(t *testing.T) {
-	t.Skip("BUG: {:keys [a/b]} looks up :b instead of :a/b (the keyword form {:keys [:a/b]} looks up :a/b)")
 	p := mustAnalyze(t, `(let [{:keys [a/b]} {}] b)`)
 	if got, want := dump(p.Body), `(let [{:a/b=b@0} {}] b@0)`; got != want {
 		t.Errorf("got %s, want %s", got, want)
@@ -327,7 +326,6 @@ func TestDestructuringQualifiedKeysSymbol(t *testing.T) {
 // the same tree, the same Globals and the same errors. :or defaults are kept
 // in a map, which must not leak its random iteration order.
 func TestDestructuringDeterministic(t *testing.T) {
-	t.Skip("BUG: :or defaults are analyzed in Go map order, so capture order, Globals order and the reported error vary between runs")
 	srcs := []string{
 		`(let [x 1 y 2 z 3 w 4] (fn [{:keys [a b c d] :or {a x b y c z d w}}] [a b c d]))`,
 		`(fn [{:keys [a b c d] :or {a foo b bar c baz d qux}}] [a b c d])`,
@@ -396,5 +394,29 @@ func TestProgramGlobalsDefs(t *testing.T) {
 				t.Errorf("Analyze(%q): Defs %q, want %q", tt.src, p.Defs, tt.defs)
 			}
 		})
+	}
+}
+
+// TestSourceOrder: Program.Globals records the position of the first use of
+// a name, and errors come in source order, also inside case and condp.
+func TestSourceOrder(t *testing.T) {
+
+	globals := []struct{ src, want string }{
+		{`(condp = 1 foo 1 foo 2)`, "foo@1:12"},
+		{`(case 1 1 foo foo)`, "foo@1:11"},
+	}
+	for _, tt := range globals {
+		p := mustAnalyze(t, tt.src)
+		if got := globalsString(p.Globals); got != tt.want {
+			t.Errorf("Analyze(%q): Globals %s, want %s", tt.src, got, tt.want)
+		}
+	}
+	for _, src := range []string{`(condp = 1 (a/x) 1 (b/y) 2)`, `(case 1 a 1 (foo/b))`} {
+		errs := analyzeErrs(t, src, testConfig())
+		for i := 1; i < len(errs); i++ {
+			if errs[i].Pos.Offset < errs[i-1].Pos.Offset {
+				t.Errorf("Analyze(%q): error at %s reported before the one at %s", src, errs[i-1].Pos, errs[i].Pos)
+			}
+		}
 	}
 }

@@ -1,0 +1,559 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ptc runs the command with args and stdin and returns its exit status and
+// output.
+func ptc(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// writeFile writes content to name in a fresh temporary directory and
+// returns its path.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestTopLevel(t *testing.T) {
+	commands := []string{"ptc eval", "ptc repl", "ptc conform", "ptc bench"}
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		usageOnOut bool
+		errWords   []string
+	}{
+		{"no arguments", nil, 2, false, []string{"usage:"}},
+		{"unknown command", []string{"frob"}, 2, false, []string{`unknown command "frob"`, "usage:"}},
+		{"help", []string{"help"}, 0, true, nil},
+		{"-h", []string{"-h"}, 0, true, nil},
+		{"--help", []string{"--help"}, 0, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := ptc(t, "", tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
+			}
+			usage := errOut
+			if tt.usageOnOut {
+				usage = out
+				if errOut != "" {
+					t.Errorf("stderr %q, want empty", errOut)
+				}
+			} else if out != "" {
+				t.Errorf("stdout %q, want empty", out)
+			}
+			for _, c := range commands {
+				if !strings.Contains(usage, c) {
+					t.Errorf("usage lacks %q:\n%s", c, usage)
+				}
+			}
+			for _, w := range tt.errWords {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestEval(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeFile(t, dir, "prog.ptc", "(println \"n:\" (count ctx/items))\n(->> ctx/items (map inc) (filter even?))\n")
+	jsonCtx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3, 5], "name": "json"}`)
+	ednCtx := writeFile(t, dir, "ctx.edn", `{:items [10 11] "name" "edn"}`)
+	upperEDN := writeFile(t, dir, "CTX.EDN", `{:items [7]}`)
+	arrayCtx := writeFile(t, dir, "array.json", `[1, 2]`)
+	badCtx := writeFile(t, dir, "bad.json", `{"items": `)
+	badEDN := writeFile(t, dir, "bad.edn", `{:a`)
+	plain := writeFile(t, dir, "plain.ptc", "(+ 1 2)")
+
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string
+		errWords []string // each must appear in stderr; nil means stderr must be empty
+	}{
+		{"-e", []string{"-e", "(+ 1 2)"}, 0, "3\n", nil},
+		{"FILE", []string{plain}, 0, "3\n", nil},
+		{"println before the value", []string{"-e", `(println "a") (println "b" 1) [1 "s" :k]`}, 0, "a\nb 1\n[1 \"s\" :k]\n", nil},
+		{"--json", []string{"--json", "-e", `{:a [1 2.5 "x" nil] :b true}`}, 0, `{"a":[1,2.5,"x",null],"b":true}` + "\n", nil},
+		{"-json", []string{"-json", "-e", `[1 :k]`}, 0, `[1,"k"]` + "\n", nil},
+		{"return", []string{"-e", `(return 5) 6`}, 0, "5\n", nil},
+		{"empty program", []string{"-e", ";; nothing"}, 0, "nil\n", nil},
+		{"JSON context", []string{"-c", jsonCtx, prog}, 0, "n: 4\n[2 4 6]\n", nil},
+		{"EDN context", []string{"-c", ednCtx, "-e", `[ctx/items ctx/name]`}, 0, "[[10 11] \"edn\"]\n", nil},
+		{"EDN context, upper-case extension", []string{"-c", upperEDN, "-e", `ctx/items`}, 0, "[7]\n", nil},
+		{"flags after the file", []string{prog, "--json", "-c", jsonCtx}, 0, "n: 4\n[2,4,6]\n", nil},
+		{"flags around the file", []string{"-c", ednCtx, prog, "--json"}, 0, "n: 2\n[12]\n", nil},
+		{"-- ends the flags", []string{"-c", jsonCtx, "--", prog}, 0, "n: 4\n[2 4 6]\n", nil},
+		{"no context", []string{"-e", `ctx/items`}, 0, "nil\n", nil},
+
+		{"runtime error", []string{"-e", `(+ 1 "a")`}, 1, "", []string{"1:1", "type_error", `(+ 1 "a")`}},
+		{"output before an error is printed", []string{"-e", `(println "before") (+ 1 "a")`}, 1, "before\n", []string{"type_error"}},
+		{"unknown name", []string{"-e", `(let [x 1] (foo x))`}, 1, "", []string{"1:13", "unbound_var", "foo"}},
+		{"analysis error", []string{"-e", `(let [x] x)`}, 1, "", []string{"1:6", "invalid_form"}},
+		{"parse error", []string{"-e", `(let [x 1`}, 1, "", []string{"parse_error", "unclosed"}},
+		{"fail", []string{"-e", `(println "p") (fail {:reason :bad})`}, 1, "p\n", []string{"fail: {:reason :bad}"}},
+		{"fail --json", []string{"--json", "-e", `(fail {:a 1})`}, 1, "", []string{`fail: {"a":1}`}},
+
+		{"no program", nil, 2, "", []string{"usage: ptc eval"}},
+		{"both -e and FILE", []string{"-e", "1", plain}, 2, "", []string{"usage: ptc eval"}},
+		{"two files", []string{plain, plain}, 2, "", []string{"usage: ptc eval"}},
+		{"unknown flag", []string{"--bogus", "-e", "1"}, 2, "", []string{"flag provided but not defined: -bogus", "usage: ptc eval"}},
+		{"unknown flag after the file", []string{plain, "-x"}, 2, "", []string{"flag provided but not defined: -x"}},
+		{"missing file", []string{filepath.Join(dir, "nope.ptc")}, 2, "", []string{"ptc eval:", "nope.ptc"}},
+		{"missing context", []string{"-c", filepath.Join(dir, "nope.json"), "-e", "1"}, 2, "", []string{"ptc eval:", "nope.json"}},
+		{"context not a map", []string{"-c", arrayCtx, "-e", "1"}, 2, "", []string{"array.json", "must be a map"}},
+		{"context bad JSON", []string{"-c", badCtx, "-e", "1"}, 2, "", []string{"bad.json"}},
+		{"context bad EDN", []string{"-c", badEDN, "-e", "1"}, 2, "", []string{"bad.edn"}},
+		{"-c without a value", []string{"-e", "1", "-c"}, 2, "", []string{"flag needs an argument: -c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := ptc(t, "", append([]string{"eval"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, errOut)
+			}
+			if out != tt.stdout {
+				t.Errorf("stdout %q, want %q", out, tt.stdout)
+			}
+			if tt.errWords == nil && errOut != "" {
+				t.Errorf("stderr %q, want empty", errOut)
+			}
+			for _, w := range tt.errWords {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestEvalErrorSnippet checks the exact error report: position, kind and
+// message, then the source line and a caret under the column.
+func TestEvalErrorSnippet(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "err.ptc", "(let [x 1]\n  (+ x \"a\"))\n")
+	for _, args := range [][]string{{"-e", "(let [x 1]\n  (+ x \"a\"))"}, {file}} {
+		code, out, errOut := ptc(t, "", append([]string{"eval"}, args...)...)
+		if code != 1 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q", args, code, out)
+		}
+		lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("%v: stderr has %d lines, want 3:\n%s", args, len(lines), errOut)
+		}
+		if want := "2:3: type_error: "; !strings.HasPrefix(lines[0], want) || !strings.Contains(lines[0], `"a"`) {
+			t.Errorf("%v: first line %q, want prefix %q", args, lines[0], want)
+		}
+		if want := `  (+ x "a"))`; lines[1] != want {
+			t.Errorf("%v: source line %q, want %q", args, lines[1], want)
+		}
+		if want := "  ^"; lines[2] != want {
+			t.Errorf("%v: caret line %q, want %q", args, lines[2], want)
+		}
+	}
+}
+
+func TestRepl(t *testing.T) {
+	dir := t.TempDir()
+	ctx := writeFile(t, dir, "ctx.json", `{"name": "ada"}`)
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		code     int
+		stdout   string
+		errWords []string // nil: stderr must be empty
+	}{
+		{"defs persist, multi-line form, history, error in the middle",
+			nil,
+			"(def x 10)\n(+ x\n  5)\n*1\n(foo)\n(println \"p\") (inc x)\n*2\n[*1 *2 *3]\n",
+			0, "#'x\n15\n15\np\n11\n15\n[15 11 15]\n",
+			[]string{"1:2", "unbound_var", "foo", "(foo)", " ^"}},
+		{"defn then call", nil, "(defn sq [n] (* n n))\n(sq 7)\n", 0, "#'sq\n49\n", nil},
+		{"blank lines are skipped", nil, "\n\n1\n   \n2\n", 0, "1\n2\n", nil},
+		{"a failed run keeps the namespace", nil, "(def a 1)\n(do (def a 2) (+ 1 \"x\"))\na\n", 0, "#'a\n1\n",
+			[]string{"type_error"}},
+		{"fail does not stop the loop", nil, "(fail 1)\n2\n", 0, "2\n", []string{"fail: 1"}},
+		{"an error is not history", nil, "1\n(+ 1 \"x\")\n*1\n", 0, "1\n1\n", []string{"type_error"}},
+		{"input ends inside a form", nil, "(def y 1)\n(let [a 1]\n  (+ a\n", 0, "#'y\n",
+			[]string{"parse_error", "unclosed"}},
+		{"a string cannot span lines", nil, "\"ab\n5\n", 0, "5\n", []string{"parse_error", "string"}},
+		{"context", []string{"-c", ctx}, "ctx/name\n", 0, "\"ada\"\n", nil},
+		{"no input", nil, "", 0, "", nil},
+		{"extra argument", []string{"x"}, "", 2, "", []string{"usage: ptc repl"}},
+		{"unknown flag", []string{"--nope"}, "", 2, "", []string{"flag provided but not defined"}},
+		{"missing context", []string{"-c", filepath.Join(dir, "nope.json")}, "1\n", 2, "", []string{"ptc repl:", "nope.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := ptc(t, tt.stdin, append([]string{"repl"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
+			}
+			if out != tt.stdout {
+				t.Errorf("stdout %q, want %q", out, tt.stdout)
+			}
+			if tt.errWords == nil && errOut != "" {
+				t.Errorf("stderr %q, want empty", errOut)
+			}
+			for _, w := range tt.errWords {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestReplErrorCount checks that each bad input is reported exactly once.
+func TestReplErrorCount(t *testing.T) {
+	_, out, errOut := ptc(t, "(foo)\n(bar)\n3\n(baz\n", "repl")
+	if out != "3\n" {
+		t.Errorf("stdout %q", out)
+	}
+	for _, name := range []string{"foo", "bar"} {
+		if n := strings.Count(errOut, "undefined name "+name); n != 1 {
+			t.Errorf("%s reported %d times:\n%s", name, n, errOut)
+		}
+	}
+	if n := strings.Count(errOut, "unclosed '('"); n != 1 {
+		t.Errorf("unclosed form reported %d times:\n%s", n, errOut)
+	}
+}
+
+// TestReplLongLine: a line longer than the REPL's buffer must be reported,
+// not end the session silently.
+// TestReplLongLine: a very long input line is read whole, and the lines
+// after it are still read.
+func TestReplLongLine(t *testing.T) {
+	stdin := "1\n(count \"" + strings.Repeat("a", 17<<20) + "\")\n2\n"
+	code, out, errOut := ptc(t, stdin, "repl")
+	if code != 0 || out != "1\n17825792\n2\n" || errOut != "" {
+		t.Errorf("exit %d, stdout %.80q, stderr %.200q", code, out, errOut)
+	}
+}
+
+const conformVectors = `{"id":"add","program":"(+ 1 2)","expect":"3"}
+{"id":"ctx","program":"ctx/x","context":{"x":5},"context_edn":"{:x 5}","expect":"5"}
+
+{"id":"inf","program":"(/ 1 0)","expect":"##Inf"}
+{"id":"multi","program":"(first [1 2])\n(inc 41)","expect":"43"}
+{"id":"err","program":"(foo)","expect_error":"unbound_var"}
+{"id":"noerr","program":"(+ 1 1)","expect_error":"type_error"}
+`
+
+func TestConform(t *testing.T) {
+	dir := t.TempDir()
+	mixed := writeFile(t, dir, "mixed.jsonl", conformVectors)
+	var passing []string
+	for _, l := range strings.Split(conformVectors, "\n") {
+		if l != "" && !strings.Contains(l, `"multi"`) && !strings.Contains(l, `"noerr"`) {
+			passing = append(passing, l)
+		}
+	}
+	good := writeFile(t, dir, "good.jsonl", strings.Join(passing, "\n")+"\n")
+	bad := writeFile(t, dir, "bad.jsonl", "{\"id\":\"a\",\"program\":\"1\",\"expect\":\"1\"}\nnot json\n")
+
+	t.Run("failures", func(t *testing.T) {
+		code, out, errOut := ptc(t, "", "conform", mixed)
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		if errOut != "" {
+			t.Errorf("stderr %q", errOut)
+		}
+		want := "FAIL multi\n" +
+			"  program:  (first [1 2])\n" +
+			"            (inc 41)\n" +
+			"  expected: 43\n" +
+			"  got:      42\n" +
+			"  (value differs)\n" +
+			"FAIL noerr\n" +
+			"  program:  (+ 1 1)\n" +
+			"  expected: error type_error\n" +
+			"  got:      2\n" +
+			"  (expected error type_error)\n" +
+			"4 passed, 2 failed\n"
+		if out != want {
+			t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+		}
+	})
+	t.Run("all pass", func(t *testing.T) {
+		code, out, errOut := ptc(t, "", "conform", good)
+		if code != 0 || errOut != "" {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+		if out != "4 passed, 0 failed\n" {
+			t.Errorf("stdout %q", out)
+		}
+	})
+	t.Run("unexpected error", func(t *testing.T) {
+		f := writeFile(t, dir, "unexpected.jsonl", `{"id":"u","program":"(+ 1 \"a\")","expect":"1"}`+"\n")
+		code, out, _ := ptc(t, "", "conform", f)
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		if !strings.Contains(out, "FAIL u\n") || !strings.Contains(out, "  got:      error type_error") ||
+			!strings.Contains(out, "(unexpected error)") || lastLine(out) != "0 passed, 1 failed" {
+			t.Errorf("stdout:\n%s", out)
+		}
+	})
+	t.Run("empty file", func(t *testing.T) {
+		f := writeFile(t, dir, "empty.jsonl", "")
+		code, out, _ := ptc(t, "", "conform", f)
+		if code != 0 || out != "0 passed, 0 failed\n" {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+	})
+	usage := []struct {
+		name     string
+		args     []string
+		errWords []string
+	}{
+		{"bad JSONL", []string{bad}, []string{"ptc conform:", "bad.jsonl", "line 2"}},
+		{"missing file", []string{filepath.Join(dir, "nope.jsonl")}, []string{"ptc conform:", "nope.jsonl"}},
+		{"no file", nil, []string{"usage: ptc conform"}},
+		{"two files", []string{good, good}, []string{"usage: ptc conform"}},
+		{"unknown flag", []string{"-q", good}, []string{"flag provided but not defined"}},
+	}
+	for _, tt := range usage {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := ptc(t, "", append([]string{"conform"}, tt.args...)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if out != "" {
+				t.Errorf("stdout %q", out)
+			}
+			for _, w := range tt.errWords {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestConformShared runs the shared conformance vectors, when present.
+func TestConformShared(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "conformance", "dev.jsonl")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("shared conformance vectors not found (%v); skipping", err)
+	}
+	if testing.Short() {
+		t.Skip("skipping the shared conformance vectors in -short mode")
+	}
+	code, out, errOut := ptc(t, "", "conform", path)
+	last := lastLine(out)
+	m := regexp.MustCompile(`^(\d+) passed, (\d+) failed$`).FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("last line %q (stderr %q)", last, errOut)
+	}
+	wantCode := 0
+	if m[2] != "0" {
+		wantCode = 1
+	}
+	if code != wantCode {
+		t.Errorf("exit %d with %q, want %d", code, last, wantCode)
+	}
+	if fails := strings.Count(out, "\nFAIL ") + boolInt(strings.HasPrefix(out, "FAIL ")); m[2] != strconv.Itoa(fails) {
+		t.Errorf("%d FAIL blocks, last line says %s failed", fails, m[2])
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestBench(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeFile(t, dir, "tiny.ptc", "(reduce + (map inc (range 10)))")
+	ctxProg := writeFile(t, dir, "ctx.ptc", "(count ctx/items)")
+	ctx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
+	badProg := writeFile(t, dir, "bad.ptc", "(+ 1 \"a\")")
+	unknown := writeFile(t, dir, "unknown.ptc", "(foo)")
+
+	t.Run("text", func(t *testing.T) {
+		code, out, errOut := ptc(t, "", "bench", "-n", "3", prog)
+		if code != 0 || errOut != "" {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		re := `^` + regexp.QuoteMeta(prog) + `: 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n$`
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("stdout %q does not match %s", out, re)
+		}
+	})
+	for _, args := range [][]string{{"-n", "3", "--json", prog}, {prog, "--json", "-n", "3"}, {"-c", ctx, "-n", "3", "--json", ctxProg}} {
+		t.Run("json "+strings.Join(args, " "), func(t *testing.T) {
+			code, out, errOut := ptc(t, "", append([]string{"bench"}, args...)...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+				t.Errorf("stdout is not one line: %q", out)
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(out), &m); err != nil {
+				t.Fatalf("stdout %q: %v", out, err)
+			}
+			for _, k := range []string{"median_ns", "p90_ns", "allocs_per_run", "bytes_per_run"} {
+				v, ok := m[k].(float64)
+				if !ok || v <= 0 {
+					t.Errorf("%s = %v, want a positive number (%s)", k, m[k], out)
+				}
+			}
+			if len(m) != 4 {
+				t.Errorf("%d keys, want 4: %s", len(m), out)
+			}
+			if m["p90_ns"].(float64) < m["median_ns"].(float64) {
+				t.Errorf("p90 below the median: %s", out)
+			}
+		})
+	}
+	errs := []struct {
+		name     string
+		args     []string
+		code     int
+		errWords []string
+	}{
+		{"program error", []string{"-n", "3", badProg}, 1, []string{"type_error", `(+ 1 "a")`}},
+		{"unknown name", []string{"-n", "3", unknown}, 1, []string{"unbound_var", "foo"}},
+		{"no file", []string{"-n", "3"}, 2, []string{"usage: ptc bench"}},
+		{"two files", []string{prog, prog}, 2, []string{"usage: ptc bench"}},
+		{"zero runs", []string{"-n", "0", prog}, 2, []string{"usage: ptc bench"}},
+		{"negative runs", []string{"-n", "-2", prog}, 2, []string{"usage: ptc bench"}},
+		{"runs not a number", []string{"-n", "many", prog}, 2, []string{"invalid value"}},
+		{"missing file", []string{filepath.Join(dir, "nope.ptc")}, 2, []string{"ptc bench:", "nope.ptc"}},
+		{"missing context", []string{"-c", filepath.Join(dir, "nope.json"), prog}, 2, []string{"ptc bench:", "nope.json"}},
+	}
+	for _, tt := range errs {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := ptc(t, "", append([]string{"bench"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
+			}
+			if out != "" {
+				t.Errorf("stdout %q", out)
+			}
+			for _, w := range tt.errWords {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestParseFlags checks flags mixed with positional arguments.
+func TestParseFlags(t *testing.T) {
+	tests := []parseFlagsCase{
+		{[]string{"a"}, []string{"a"}, false, ""},
+		{[]string{"--json", "a"}, []string{"a"}, true, ""},
+		{[]string{"a", "--json", "-c", "x"}, []string{"a"}, true, "x"},
+		{[]string{"a", "b", "-c=y"}, []string{"a", "b"}, false, "y"},
+		{[]string{"-c", "x", "--", "-json"}, []string{"-json"}, false, "x"},
+		{nil, nil, false, ""},
+	}
+	checkParseFlags(t, tests)
+}
+
+// TestParseFlagsDoubleDash: everything after "--" is positional, also when
+// "--" comes after a positional argument.
+func TestParseFlagsDoubleDash(t *testing.T) {
+	checkParseFlags(t, []parseFlagsCase{
+		{[]string{"a", "--", "b", "--json"}, []string{"a", "b", "--json"}, false, ""},
+		{[]string{"--", "a", "-c", "x"}, []string{"a", "-c", "x"}, false, ""},
+	})
+}
+
+type parseFlagsCase struct {
+	args []string
+	pos  []string
+	json bool
+	c    string
+}
+
+func checkParseFlags(t *testing.T, tests []parseFlagsCase) {
+	t.Helper()
+	for _, tt := range tests {
+		var errOut bytes.Buffer
+		fs := newFlagSet("t", &errOut, "")
+		j := fs.Bool("json", false, "")
+		c := fs.String("c", "", "")
+		pos, err := parseFlags(fs, tt.args)
+		if err != nil {
+			t.Errorf("parseFlags(%q): %v", tt.args, err)
+			continue
+		}
+		if strings.Join(pos, "|") != strings.Join(tt.pos, "|") || *j != tt.json || *c != tt.c {
+			t.Errorf("parseFlags(%q) = %q json=%v c=%q; want %q json=%v c=%q", tt.args, pos, *j, *c, tt.pos, tt.json, tt.c)
+		}
+	}
+}
+
+// TestIncomplete checks the REPL's test for input that ends inside a form.
+func TestIncomplete(t *testing.T) {
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"(+ 1\n", true},
+		{"(let [a 1]\n", true},
+		{"{:a [1\n", true},
+		{"(+ 1 2)\n", false},
+		{"1\n", false},
+		{"\n", false},
+		{"(let [x 1)\n", false}, // a mismatched closer is an error now, not later
+		{"(foo))\n", false},
+		{"(+ 1 #{)\n", false},
+	}
+	for _, tt := range tests {
+		if got := incomplete(tt.src); got != tt.want {
+			t.Errorf("incomplete(%q) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestIndent(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"(+ 1 2)", "(+ 1 2)"},
+		{"a\nb", "a\n            b"},
+		{"a\nb\n", "a\n            b"},
+		{"a\n\nb", "a\n            \n            b"},
+	}
+	for _, tt := range tests {
+		if got := indent(tt.in); got != tt.want {
+			t.Errorf("indent(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
