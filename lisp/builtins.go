@@ -25,6 +25,7 @@ func newBuiltinTable() builtinTable {
 	registerMaps(t)
 	registerStrings(t)
 	registerFunctions(t)
+	registerTime(t)
 	return t
 }
 

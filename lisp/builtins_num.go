@@ -550,6 +550,14 @@ func orderArgs(name string, a []Value, i int) (int, error) {
 		if ys, ok := y.(Keyword); ok {
 			return strings.Compare(string(xs), string(ys)), nil
 		}
+	case Instant:
+		if ys, ok := y.(Instant); ok {
+			return xs.T.Compare(ys.T), nil
+		}
+	case Date:
+		if _, ok := y.(Date); ok {
+			return compareTimes(xs, y), nil
+		}
 	}
 	bad, j := x, i
 	if isNumber(x) || isString(x) {

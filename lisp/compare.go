@@ -20,6 +20,7 @@ const (
 	rankVar
 	rankRegex
 	rankSeq
+	rankTime
 	rankHost
 )
 
@@ -43,6 +44,8 @@ func rank(v Value) int {
 		return rankRegex
 	case *Seq:
 		return rankSeq
+	case Instant, Date:
+		return rankTime
 	}
 	return rankHost
 }
@@ -118,6 +121,8 @@ func compareValues(a, b Value, strict bool) int {
 		if c := strings.Compare(a.(*Regex).Source, b.(*Regex).Source); c != 0 || !strict {
 			return c
 		}
+	case rankTime:
+		return compareTimes(a, b)
 	}
 	// Functions, sequences and host values: identity order.
 	return cmp.Compare(identity(a), identity(b))
@@ -358,6 +363,9 @@ func Equal(a, b Value) bool {
 		return ok && x.Name == y.Name
 	case *Seq:
 		return equalSeq(x, b)
+	case Instant:
+		y, ok := b.(Instant)
+		return ok && x.T.Equal(y.T)
 	}
 	return a == b
 }
@@ -426,6 +434,27 @@ func Hash(v Value) uint64 {
 		return str(offset^0x88, x.Name)
 	case *Regex:
 		return str(offset^0x99, x.Source)
+	case Instant:
+		return mix(offset^0xbb, uint64(x.T.UnixNano()))
+	case Date:
+		return mix(offset^0xcc, uint64(x.Y*10000+x.M*100+x.D))
 	}
 	return mix(offset^0xaa, uint64(identity(v)))
+}
+
+// compareTimes orders instants by time, dates by day, and dates before instants.
+func compareTimes(a, b Value) int {
+	switch x := a.(type) {
+	case Instant:
+		if y, ok := b.(Instant); ok {
+			return x.T.Compare(y.T)
+		}
+		return 1
+	case Date:
+		if y, ok := b.(Date); ok {
+			return cmp.Compare(x.Y*10000+x.M*100+x.D, y.Y*10000+y.M*100+y.D)
+		}
+		return -1
+	}
+	return 0
 }

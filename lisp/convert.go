@@ -73,6 +73,8 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 			switch v := rv.Interface().(type) {
 			case nil, bool, int64, float64, string, Keyword:
 				return v, nil
+			case Instant, Date:
+				return v, nil
 			case *Vector, *Map, *Set, *Closure, *Builtin, *Var, *Regex, *Seq:
 				if reflect.ValueOf(v).IsNil() {
 					return nil, nil
@@ -385,6 +387,10 @@ func toGo(v Value, depth int) any {
 		return v
 	case Keyword:
 		return string(v)
+	case Instant:
+		return v.T
+	case Date:
+		return v.String()
 	case *Vector:
 		out := make([]any, len(v.items))
 		for i, x := range v.items {
@@ -451,6 +457,12 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		buf.Write(b)
 	case Keyword:
 		b, _ := json.Marshal(string(v))
+		buf.Write(b)
+	case Instant:
+		b, _ := json.Marshal(v.T.Format(time.RFC3339Nano))
+		buf.Write(b)
+	case Date:
+		b, _ := json.Marshal(v.String())
 		buf.Write(b)
 	case *Vector:
 		buf.WriteByte('[')

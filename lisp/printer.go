@@ -53,6 +53,10 @@ func DisplayString(v Value) string {
 		return v
 	case nil:
 		return ""
+	case Instant:
+		return v.String()
+	case Date:
+		return v.String()
 	}
 	return PrintString(v)
 }
@@ -142,6 +146,14 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteByte('"')
 	case *Seq:
 		p.lazySeq(v, depth)
+	case Instant:
+		p.sb.WriteString("#inst \"")
+		p.sb.WriteString(v.printed())
+		p.sb.WriteByte('"')
+	case Date:
+		p.sb.WriteString("#date \"")
+		p.sb.WriteString(v.String())
+		p.sb.WriteByte('"')
 	default:
 		p.sb.WriteString("#object[host]")
 	}

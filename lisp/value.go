@@ -21,6 +21,7 @@ import (
 //	*Var                 a var, from #'name or def
 //	*Regex               a compiled regular expression
 //	*Seq                 a lazy, possibly infinite sequence (range, iterate, ...)
+//	Instant, Date        a point in time and a calendar date (the date helpers)
 //
 // Use FromGo to turn host data into values and ToGo to turn values back.
 // Values are immutable and safe to share between goroutines.
@@ -72,6 +73,10 @@ func TypeName(v Value) string {
 		return "regex"
 	case *Seq:
 		return "sequence"
+	case Instant:
+		return "date-time"
+	case Date:
+		return "date"
 	}
 	return "host value"
 }

@@ -1,0 +1,89 @@
+package lisp
+
+import (
+	"math"
+	"strings"
+	"time"
+)
+
+// Instant is a point in time: what (java.util.Date. x) returns, printed as
+// Clojure prints one, #inst "2024-01-02T03:04:05.000-00:00".
+type Instant struct{ T time.Time }
+
+// Date is a calendar date, what (java.time.LocalDate/parse "2024-01-02")
+// returns; str gives "2024-01-02".
+type Date struct{ Y, M, D int }
+
+func (d Date) String() string {
+	return time.Date(d.Y, time.Month(d.M), d.D, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
+}
+
+// String is the RFC 3339 form, as str and JSON give it.
+func (i Instant) String() string { return i.T.UTC().Format(time.RFC3339Nano) }
+
+// printed is the form inside #inst "...", as Clojure prints a java.util.Date.
+func (i Instant) printed() string { return i.T.UTC().Format("2006-01-02T15:04:05.000") + "-00:00" }
+
+func registerTime(t builtinTable) {
+	t.add("java.util.Date.", 0, 1, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 0 {
+			return Instant{T: time.Now().UTC()}, nil
+		}
+		return toInstant("java.util.Date.", a[0])
+	}, "Date.")
+	t.add(".getTime", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		i, ok := a[0].(Instant)
+		if !ok {
+			return nil, argError(".getTime", 0, "a date-time from (java.util.Date. ...)", a[0])
+		}
+		return i.T.UnixMilli(), nil
+	}, "inst-ms")
+	t.add("System/currentTimeMillis", 0, 0, func(*thread, []Value) (Value, error) {
+		return time.Now().UnixMilli(), nil
+	})
+	t.add("LocalDate/parse", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, err := stringArg("LocalDate/parse", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse("2006-01-02", strings.TrimSpace(s))
+		if perr != nil {
+			return nil, errorf(InvalidArgument, "LocalDate/parse: %q is not a date like 2024-01-31", s)
+		}
+		return Date{tm.Year(), int(tm.Month()), tm.Day()}, nil
+	})
+	t.add("inst?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		_, ok := a[0].(Instant)
+		return ok, nil
+	})
+}
+
+// toInstant converts epoch seconds or milliseconds (by magnitude, as the
+// reference does), or an ISO-8601 / YYYY-MM-DD / RFC 2822 string.
+func toInstant(fn string, v Value) (Value, error) {
+	switch x := v.(type) {
+	case Instant:
+		return x, nil
+	case int64:
+		if x > -1_000_000_000_000 && x < 1_000_000_000_000 {
+			return Instant{T: time.Unix(x, 0).UTC()}, nil
+		}
+		return Instant{T: time.UnixMilli(x).UTC()}, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			break
+		}
+		return toInstant(fn, int64(x))
+	case string:
+		s := strings.TrimSpace(x)
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02",
+			"Mon, 2 Jan 2006 15:04:05 -0700", "2 Jan 2006 15:04:05 -0700", "Mon, 2 Jan 2006 15:04:05", "2 Jan 2006 15:04:05",
+			"Mon, 2 Jan 2006 15:04:05 MST"} {
+			if tm, err := time.Parse(layout, s); err == nil {
+				return Instant{T: tm.UTC()}, nil
+			}
+		}
+		return nil, errorf(TypeError, "%s: cannot read %q as a date-time (use ISO-8601 like 2024-01-31T10:00:00Z, or 2024-01-31)", fn, x)
+	}
+	return nil, argError(fn, 0, "epoch seconds/milliseconds or a date string", v)
+}
