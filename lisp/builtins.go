@@ -131,7 +131,8 @@ func (th *thread) call1(f, x Value) (Value, error) {
 	}
 	if k, ok := f.(Keyword); ok {
 		if m, ok := x.(*Map); ok {
-			v, _ := m.Lookup(k)
+			// Pass f, the boxed keyword: re-boxing k would allocate.
+			v, _ := m.lookupNamed(string(k), true, f, nil, nil)
 			return v, nil
 		}
 	}

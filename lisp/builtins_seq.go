@@ -1,9 +1,11 @@
 package lisp
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 func registerSequences(t builtinTable) {
@@ -1370,6 +1372,13 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		}
 		acc, xs = xs[0], xs[1:]
 	}
+	if b, ok := f.(*Builtin); ok && (b.Name == "+" || b.Name == "*") {
+		// (reduce + xs): fold natively instead of boxing every partial sum.
+		if err := th.ticks(len(xs)); err != nil {
+			return nil, err
+		}
+		return foldArith(b, acc, xs)
+	}
 	linear := false
 	if c, ok := f.(*Closure); ok {
 		if ar := c.proto.arityFor(2); ar != nil && ar.linearAcc {
@@ -1414,6 +1423,71 @@ func freezeTransient(v Value) Value {
 		return t.b.Set()
 	}
 	return v
+}
+
+// foldArith folds + or * over xs starting from acc, with the builtin's
+// semantics (integers until a float appears, overflow is an error).
+func foldArith(b *Builtin, acc Value, xs []Value) (Value, error) {
+	mul := b.Name == "*"
+	var ia int64
+	var fa float64
+	isFloat := false
+	switch x := acc.(type) {
+	case int64:
+		ia = x
+	case float64:
+		fa, isFloat = x, true
+	default:
+		return b.fn(nil, []Value{acc, firstOr(xs)})
+	}
+	for _, v := range xs {
+		switch x := v.(type) {
+		case int64:
+			if isFloat {
+				if mul {
+					fa *= float64(x)
+				} else {
+					fa += float64(x)
+				}
+				continue
+			}
+			if mul {
+				r, over := mulInt(ia, x)
+				if over {
+					return nil, overflow("*")
+				}
+				ia = r
+			} else {
+				r := ia + x
+				if (x > 0 && r < ia) || (x < 0 && r > ia) {
+					return nil, overflow("+")
+				}
+				ia = r
+			}
+		case float64:
+			if !isFloat {
+				fa, isFloat = float64(ia), true
+			}
+			if mul {
+				fa *= x
+			} else {
+				fa += x
+			}
+		default:
+			return nil, argError(b.Name, 1, "a number", v)
+		}
+	}
+	if isFloat {
+		return fa, nil
+	}
+	return ia, nil
+}
+
+func firstOr(xs []Value) Value {
+	if len(xs) > 0 {
+		return xs[0]
+	}
+	return nil
 }
 
 // reduced wraps the value of (reduced x), which ends a reduce early.
@@ -1591,12 +1665,12 @@ func seqSort(th *thread, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := comparator(th, "sort", a[:len(a)-1])
+	ord, err := parseSortOrder("sort", a[:len(a)-1])
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Clone(xs)
-	if err := th.sortValues(out, nil, cmp); err != nil {
+	out, err := th.sortValues(xs, nil, ord)
+	if err != nil {
 		return nil, err
 	}
 	return NewVector(out), nil
@@ -1617,7 +1691,7 @@ func seqSortBy(th *thread, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := comparator(th, "sort-by", a[1:len(a)-1])
+	ord, err := parseSortOrder("sort-by", a[1:len(a)-1])
 	if err != nil {
 		return nil, err
 	}
@@ -1627,8 +1701,8 @@ func seqSortBy(th *thread, a []Value) (Value, error) {
 			return nil, err
 		}
 	}
-	out := slices.Clone(xs)
-	if err := th.sortValues(out, keys, cmp); err != nil {
+	out, err := th.sortValues(xs, keys, ord)
+	if err != nil {
 		return nil, err
 	}
 	return NewVector(out), nil
@@ -1638,81 +1712,150 @@ func sortableItems(th *thread, fn string, coll Value) ([]Value, error) {
 	if s, ok := coll.(*Seq); ok {
 		return nil, infiniteError(s, fn)
 	}
+	if err := th.charge(int64(countOrZero(coll))); err != nil {
+		return nil, err
+	}
 	return th.items(coll, fn)
 }
 
-// comparator returns the ordering of sort/sort-by: the default total order,
-// :asc/:desc, a boolean "less than" function such as <, or a
-// compare-style function returning an integer.
-func comparator(th *thread, fn string, opt []Value) (func(a, b Value) (int, error), error) {
+func countOrZero(coll Value) int {
+	switch c := coll.(type) {
+	case *Vector:
+		return c.Len()
+	case *Map:
+		return c.Len()
+	case *Set:
+		return c.Len()
+	}
+	return 0
+}
+
+// sortOrder is the ordering of sort and sort-by: the built-in total order,
+// ascending or descending, or a user comparator (a boolean "less than"
+// function, or a compare-style function returning a number).
+type sortOrder struct {
+	desc bool
+	fn   Value // nil: the built-in order
+}
+
+// parseSortOrder reads the optional comparator argument. :asc, :desc and
+// the builtins <, >, <=, >= and compare are recognized and sorted natively.
+func parseSortOrder(fn string, opt []Value) (sortOrder, error) {
 	if len(opt) == 0 {
-		return func(a, b Value) (int, error) { return Compare(a, b), nil }, nil
+		return sortOrder{}, nil
 	}
 	c := opt[0]
 	switch c {
 	case Keyword("asc"):
-		return func(a, b Value) (int, error) { return Compare(a, b), nil }, nil
+		return sortOrder{}, nil
 	case Keyword("desc"):
-		return func(a, b Value) (int, error) { return Compare(b, a), nil }, nil
+		return sortOrder{desc: true}, nil
+	}
+	if b, ok := c.(*Builtin); ok { // only the real builtins carry these names
+		switch b.Name {
+		case "<", "<=", "compare":
+			return sortOrder{}, nil
+		case ">", ">=":
+			return sortOrder{desc: true}, nil
+		}
 	}
 	if !isCallable(c) {
-		return nil, argError(fn, 1, "a comparator function or :asc/:desc", c)
+		return sortOrder{}, argError(fn, 1, "a comparator function or :asc/:desc", c)
 	}
-	return func(a, b Value) (int, error) {
-		r, err := th.call2(c, a, b)
-		if err != nil {
-			return 0, err
-		}
-		switch r := r.(type) {
-		case bool:
-			if r {
-				return -1, nil
-			}
-			// A boolean comparator says "a before b"; ask the other way round for equality.
-			r2, err := th.call2(c, b, a)
-			if err != nil {
-				return 0, err
-			}
-			if Truthy(r2) {
-				return 1, nil
-			}
-			return 0, nil
-		case int64:
-			return int(max(-1, min(1, r))), nil
-		case float64:
-			switch {
-			case r < 0:
-				return -1, nil
-			case r > 0:
-				return 1, nil
-			}
-			return 0, nil
-		case nil:
-			r2, err := th.call2(c, b, a)
-			if err != nil {
-				return 0, err
-			}
-			if Truthy(r2) {
-				return 1, nil
-			}
-			return 0, nil
-		}
-		return 0, errorf(TypeError, "%s: the comparator must return a boolean or a number, got %s", fn, describe(r))
-	}, nil
+	return sortOrder{fn: c}, nil
 }
 
-// sortValues sorts xs stably (by keys when given), stopping at the first
-// comparator error. The comparator is charged as evaluation steps.
-func (th *thread) sortValues(xs, keys []Value, cmp func(a, b Value) (int, error)) error {
+// sortValues returns xs sorted stably by keys (or by the elements), and
+// charges the comparisons as evaluation steps, checking the limits as it goes.
+func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
+	if keys == nil {
+		keys = xs
+	}
+	n := len(xs)
+	if ord.fn != nil {
+		return th.sortByCall(xs, keys, ord.fn)
+	}
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
 	var firstErr error
+	checks := 0
+	check := func() bool {
+		checks++
+		if checks&1023 == 0 && firstErr == nil {
+			firstErr = th.ticks(1024)
+		}
+		return firstErr != nil
+	}
+	sign := 1
+	if ord.desc {
+		sign = -1
+	}
+	// An unstable pdqsort with the index as the last tie-breaker is stable
+	// and O(n log n), unlike the stdlib's stable sort; homogeneous keys get
+	// comparisons without dynamic dispatch.
+	switch homogeneous(keys) {
+	case kindInt:
+		if out, ok := sortSmallInts(xs, keys, ord.desc); ok {
+			return out, th.ticks(n)
+		}
+		ks := make([]int64, n)
+		for i, k := range keys {
+			ks[i] = k.(int64)
+		}
+		slices.SortFunc(idx, func(a, b int32) int {
+			if check() {
+				return 0
+			}
+			if c := cmp.Compare(ks[a], ks[b]); c != 0 {
+				return sign * c
+			}
+			return cmp.Compare(a, b)
+		})
+	case kindString:
+		ks := make([]string, n)
+		for i, k := range keys {
+			ks[i] = k.(string)
+		}
+		slices.SortFunc(idx, func(a, b int32) int {
+			if check() {
+				return 0
+			}
+			if c := strings.Compare(ks[a], ks[b]); c != 0 {
+				return sign * c
+			}
+			return cmp.Compare(a, b)
+		})
+	default:
+		slices.SortFunc(idx, func(a, b int32) int {
+			if check() {
+				return 0
+			}
+			if c := Compare(keys[a], keys[b]); c != 0 {
+				return sign * c
+			}
+			return cmp.Compare(a, b)
+		})
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	out := make([]Value, n)
+	for i, j := range idx {
+		out[i] = xs[j]
+	}
+	return out, nil
+}
+
+// sortByCall sorts with a user comparator: a stable sort that asks the
+// comparator "is a before b?", once per comparison.
+func (th *thread) sortByCall(xs, keys []Value, f Value) ([]Value, error) {
 	idx := make([]int, len(xs))
 	for i := range idx {
 		idx[i] = i
 	}
-	by := xs
-	if keys != nil {
-		by = keys
-	}
+	var firstErr error
 	sort.SliceStable(idx, func(i, j int) bool {
 		if firstErr != nil {
 			return false
@@ -1721,20 +1864,88 @@ func (th *thread) sortValues(xs, keys []Value, cmp func(a, b Value) (int, error)
 			firstErr = err
 			return false
 		}
-		c, err := cmp(by[idx[i]], by[idx[j]])
+		r, err := th.call2(f, keys[idx[i]], keys[idx[j]])
 		if err != nil {
 			firstErr = err
 			return false
 		}
-		return c < 0
+		switch r := r.(type) {
+		case int64:
+			return r < 0
+		case float64:
+			return r < 0
+		case bool:
+			return r
+		case nil:
+			return false
+		}
+		firstErr = errorf(TypeError, "sort comparator must return a boolean or a number, got %s", describe(r))
+		return false
 	})
 	if firstErr != nil {
-		return firstErr
+		return nil, firstErr
 	}
-	tmp := make([]Value, len(xs))
+	out := make([]Value, len(xs))
 	for i, j := range idx {
-		tmp[i] = xs[j]
+		out[i] = xs[j]
 	}
-	copy(xs, tmp)
-	return nil
+	return out, nil
+}
+
+// sortSmallInts sorts by integer keys that fit 32 bits, packing key and
+// index into one int64 so that a plain (closure-free) sort is stable. Large
+// inputs take the checked path instead, so a sort cannot outlive the run's
+// deadline by more than a few milliseconds.
+func sortSmallInts(xs, keys []Value, desc bool) ([]Value, bool) {
+	n := len(xs)
+	if n > 1<<18 {
+		return nil, false
+	}
+	packed := make([]int64, n)
+	for i, k := range keys {
+		v := k.(int64)
+		if v < math.MinInt32+1 || v > math.MaxInt32 {
+			return nil, false
+		}
+		if desc {
+			v = -v
+		}
+		packed[i] = v<<32 | int64(i)
+	}
+	slices.Sort(packed)
+	out := make([]Value, n)
+	for i, p := range packed {
+		out[i] = xs[uint32(p)]
+	}
+	return out, true
+}
+
+const (
+	kindMixed = iota
+	kindInt
+	kindString
+)
+
+// homogeneous reports whether every value is an int64, or every one a string.
+func homogeneous(vs []Value) int {
+	if len(vs) == 0 {
+		return kindMixed
+	}
+	switch vs[0].(type) {
+	case int64:
+		for _, v := range vs {
+			if _, ok := v.(int64); !ok {
+				return kindMixed
+			}
+		}
+		return kindInt
+	case string:
+		for _, v := range vs {
+			if _, ok := v.(string); !ok {
+				return kindMixed
+			}
+		}
+		return kindString
+	}
+	return kindMixed
 }

@@ -190,6 +190,18 @@ func registerStrings(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if re.re.NumSubexp() == 0 {
+			// No groups: the plain index search is cheaper than submatches.
+			ms := re.re.FindAllStringIndex(s, -1)
+			if len(ms) == 0 {
+				return nil, nil
+			}
+			out := make([]Value, len(ms))
+			for i, m := range ms {
+				out[i] = s[m[0]:m[1]]
+			}
+			return NewVector(out), th.charge(int64(len(out)))
+		}
 		ms := re.re.FindAllStringSubmatchIndex(s, -1)
 		if len(ms) == 0 {
 			return nil, nil

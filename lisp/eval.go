@@ -67,6 +67,15 @@ func (th *thread) tick() error {
 	return th.checkpoint()
 }
 
+// ticks counts n steps at once (bulk builtins).
+func (th *thread) ticks(n int) error {
+	th.steps += int64(n)
+	if th.steps < th.nextCheck {
+		return nil
+	}
+	return th.checkpoint()
+}
+
 func (th *thread) checkpoint() error {
 	th.nextCheck = th.steps + checkInterval
 	r := th.run
@@ -235,7 +244,7 @@ func callKeyword(k Keyword, args []Value) (Value, error) {
 	}
 	switch m := args[0].(type) {
 	case *Map:
-		if v, ok := m.Lookup(k); ok {
+		if v, ok := m.lookupNamed(string(k), true, nil, nil, nil); ok {
 			return v, nil
 		}
 		return def, nil

@@ -41,16 +41,13 @@ func (m *Map) Get(k Value) (Value, bool) { return m.t.Get(k, CompareKeys) }
 // Lookup returns the value under k, falling back from a keyword to the
 // string of the same name and back: (:name m) finds "name" keys.
 func (m *Map) Lookup(k Value) (Value, bool) {
-	if v, ok := m.t.Get(k, CompareKeys); ok {
-		return v, true
-	}
-	switch k := k.(type) {
+	switch x := k.(type) {
 	case Keyword:
-		return m.t.Get(string(k), CompareKeys)
+		return m.lookupNamed(string(x), true, k, nil, nil)
 	case string:
-		return m.t.Get(Keyword(k), CompareKeys)
+		return m.lookupNamed(x, false, k, nil, nil)
 	}
-	return nil, false
+	return m.t.Get(k, CompareKeys)
 }
 
 // flexKey is a key prepared for flexible lookups: both spellings boxed once,
@@ -83,22 +80,32 @@ func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
 	if k.alt == nil {
 		return m.t.Get(k.primary, CompareKeys)
 	}
-	if key, v, ok := m.t.SmallAt(int(k.hint.Load())); ok {
-		switch x := key.(type) {
-		case string:
-			// Keys sort keywords before strings: with a string first, there
-			// is no keyword spelling to prefer.
-			if x == k.name {
-				if !k.keyword {
+	return m.lookupNamed(k.name, k.keyword, k.primary, k.alt, &k.hint)
+}
+
+// lookupNamed finds the keyword or string spelled name, preferring the
+// spelling of primary. Small maps are scanned without boxing anything (after
+// checking the hinted position, when there is a hint); larger ones are
+// searched for primary, then for alt (both boxed on demand when nil).
+func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *atomic.Int32) (Value, bool) {
+	if hint != nil {
+		if key, v, ok := m.t.SmallAt(int(hint.Load())); ok {
+			switch x := key.(type) {
+			case string:
+				// Keys sort keywords before strings: with a string first,
+				// there is no keyword spelling to prefer.
+				if x == name {
+					if !keyword {
+						return v, true
+					}
+					if first, _, _ := m.t.SmallAt(0); isString(first) {
+						return v, true
+					}
+				}
+			case Keyword:
+				if keyword && string(x) == name {
 					return v, true
 				}
-				if first, _, _ := m.t.SmallAt(0); isString(first) {
-					return v, true
-				}
-			}
-		case Keyword:
-			if k.keyword && string(x) == k.name {
-				return v, true
 			}
 		}
 	}
@@ -107,12 +114,12 @@ func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
 	v, i, found, small := m.t.ScanSmall(func(key Value) int {
 		switch x := key.(type) {
 		case string:
-			if x == k.name {
+			if x == name {
 				return 1
 			}
 		case Keyword:
-			if string(x) == k.name {
-				if k.keyword {
+			if string(x) == name {
+				if keyword {
 					return 1
 				}
 				return 2
@@ -121,15 +128,29 @@ func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
 		return 0
 	})
 	if small {
-		if found && int32(i) != k.hint.Load() {
-			k.hint.Store(int32(i))
+		if hint != nil && found && int32(i) != hint.Load() {
+			hint.Store(int32(i))
 		}
 		return v, found
 	}
-	if v, ok := m.t.Get(k.primary, CompareKeys); ok {
+	if primary == nil {
+		if keyword {
+			primary = Keyword(name)
+		} else {
+			primary = name
+		}
+	}
+	if v, ok := m.t.Get(primary, CompareKeys); ok {
 		return v, true
 	}
-	return m.t.Get(k.alt, CompareKeys)
+	if alt == nil {
+		if keyword {
+			alt = name
+		} else {
+			alt = Keyword(name)
+		}
+	}
+	return m.t.Get(alt, CompareKeys)
 }
 
 // Assoc returns a map with k set to v.
