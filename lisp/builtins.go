@@ -26,6 +26,7 @@ func newBuiltinTable() builtinTable {
 	registerStrings(t)
 	registerFunctions(t)
 	registerTime(t)
+	registerMore(t)
 	return t
 }
 

@@ -9,12 +9,12 @@ import (
 )
 
 func registerFunctions(t builtinTable) {
-	t.add("identity", 1, 1, func(_ *thread, a []Value) (Value, error) { return a[0], nil })
-	t.add("constantly", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("identity", 1, 1, func(th *thread, a []Value) (Value, error) { return a[0], nil })
+	t.add("constantly", 1, 1, func(th *thread, a []Value) (Value, error) {
 		x := a[0]
 		return &Builtin{Name: "constantly", MinArgs: 0, MaxArgs: -1, fn: func(*thread, []Value) (Value, error) { return x, nil }}, nil
 	})
-	t.add("complement", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("complement", 1, 1, func(th *thread, a []Value) (Value, error) {
 		f, err := fnArg("complement", a, 0)
 		if err != nil {
 			return nil, err
@@ -24,7 +24,7 @@ func registerFunctions(t builtinTable) {
 			return !Truthy(v), err
 		}}, nil
 	})
-	t.add("comp", 0, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("comp", 0, -1, func(th *thread, a []Value) (Value, error) {
 		for i := range a {
 			if _, err := fnArg("comp", a, i); err != nil {
 				return nil, err
@@ -42,7 +42,7 @@ func registerFunctions(t builtinTable) {
 			return v, err
 		}}, nil
 	})
-	t.add("partial", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("partial", 1, -1, func(th *thread, a []Value) (Value, error) {
 		f, err := fnArg("partial", a, 0)
 		if err != nil {
 			return nil, err
@@ -53,7 +53,7 @@ func registerFunctions(t builtinTable) {
 			return th.call(f, append(append(all, bound...), args...))
 		}}, nil
 	})
-	t.add("juxt", 0, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("juxt", 0, -1, func(th *thread, a []Value) (Value, error) {
 		for i := range a {
 			if _, err := fnArg("juxt", a, i); err != nil {
 				return nil, err
@@ -68,10 +68,10 @@ func registerFunctions(t builtinTable) {
 					return nil, err
 				}
 			}
-			return NewVector(out), nil
+			return th.vector(out)
 		}}, nil
 	})
-	t.add("fnil", 2, 4, func(_ *thread, a []Value) (Value, error) {
+	t.add("fnil", 2, 4, func(th *thread, a []Value) (Value, error) {
 		f, err := fnArg("fnil", a, 0)
 		if err != nil {
 			return nil, err
@@ -87,7 +87,7 @@ func registerFunctions(t builtinTable) {
 			return th.call(f, patched)
 		}}, nil
 	})
-	t.add("every-pred", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("every-pred", 1, -1, func(th *thread, a []Value) (Value, error) {
 		ps := slices.Clone(a)
 		return &Builtin{Name: "every-pred", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
 			for _, p := range ps {
@@ -101,7 +101,7 @@ func registerFunctions(t builtinTable) {
 			return true, nil
 		}}, nil
 	})
-	t.add("some-fn", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("some-fn", 1, -1, func(th *thread, a []Value) (Value, error) {
 		ps := slices.Clone(a)
 		return &Builtin{Name: "some-fn", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
 			for _, p := range ps {
@@ -118,7 +118,7 @@ func registerFunctions(t builtinTable) {
 			return nil, nil
 		}}, nil
 	})
-	t.add("memoize", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("memoize", 1, 1, func(th *thread, a []Value) (Value, error) {
 		// Functions are pure, so memoize can be the identity.
 		return fnArg("memoize", a, 0)
 	})
@@ -141,15 +141,15 @@ func registerFunctions(t builtinTable) {
 		args = append(append(args, a[1:len(a)-1]...), xs...)
 		return th.call(f, args)
 	})
-	t.add("reduced", 1, 1, func(_ *thread, a []Value) (Value, error) { return &reduced{value: a[0]}, nil })
-	t.add("not", 1, 1, func(_ *thread, a []Value) (Value, error) { return !Truthy(a[0]), nil })
-	t.add("boolean", 1, 1, func(_ *thread, a []Value) (Value, error) { return Truthy(a[0]), nil })
-	t.add("identical?", 2, 2, func(_ *thread, a []Value) (Value, error) {
-		return CompareKeys(a[0], a[1]) == 0 && rank(a[0]) != rankFn || a[0] == a[1], nil
+	t.add("reduced", 1, 1, func(th *thread, a []Value) (Value, error) { return &reduced{value: a[0]}, nil })
+	t.add("not", 1, 1, func(th *thread, a []Value) (Value, error) { return !Truthy(a[0]), nil })
+	t.add("boolean", 1, 1, func(th *thread, a []Value) (Value, error) { return Truthy(a[0]), nil })
+	t.add("identical?", 2, 2, func(th *thread, a []Value) (Value, error) {
+		return compareKeys(a[0], a[1]) == 0 && rank(a[0]) != rankFn || a[0] == a[1], nil
 	})
 
 	pred := func(name string, f func(Value) bool) {
-		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) { return f(a[0]), nil })
+		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) { return f(a[0]), nil })
 	}
 	pred("nil?", func(v Value) bool { return v == nil })
 	pred("some?", func(v Value) bool { return v != nil })
@@ -216,12 +216,8 @@ func registerFunctions(t builtinTable) {
 
 	t.add("println", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, true) })
 	t.add("print", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, false) })
-	t.add("prn", 0, -1, func(th *thread, a []Value) (Value, error) {
-		return nil, th.printLine(joinPrinted(a, PrintString), true)
-	})
-	t.add("pr", 0, -1, func(th *thread, a []Value) (Value, error) {
-		return nil, th.printLine(joinPrinted(a, PrintString), false)
-	})
+	t.add("prn", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.printValues(a, true, true) })
+	t.add("pr", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.printValues(a, true, false) })
 	t.add("newline", 0, 0, func(th *thread, _ []Value) (Value, error) { return nil, th.printLine("", true) })
 
 	t.add("pmap", 2, -1, func(th *thread, a []Value) (Value, error) {
@@ -256,14 +252,25 @@ func registerFunctions(t builtinTable) {
 }
 
 // print writes println/print output: strings raw, other values printed.
-func (th *thread) print(a []Value, newline bool) error {
+func (th *thread) print(a []Value, newline bool) error { return th.printValues(a, false, newline) }
+
+// printValues writes one line of output: the values printed (pr-str's
+// form), except top-level strings when raw; bounded by the output limit.
+func (th *thread) printValues(a []Value, printed, newline bool) error {
 	parts := make([]string, len(a))
+	left := th.run.limits.MaxOutputBytes - th.outBytes
 	for i, x := range a {
-		if s, ok := x.(string); ok {
+		if s, ok := x.(string); ok && !printed {
 			parts[i] = s
 		} else {
-			parts[i] = PrintString(x)
+			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: max(left, 1)}
+			p.value(x, 0)
+			if p.overflow {
+				return errorf(OutputExceeded, "println output exceeded %d bytes: print less (summaries, counts, a few samples)", th.run.limits.MaxOutputBytes)
+			}
+			parts[i] = p.sb.String()
 		}
+		left -= len(parts[i]) + 1
 	}
 	return th.printLine(strings.Join(parts, " "), newline)
 }
@@ -348,6 +355,14 @@ func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (V
 func runBranch(bt *thread, i int, branch func(bt *thread, i int) (Value, error)) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if _, deep := r.(deepData); deep {
+				err = deepDataError()
+				return
+			}
+			if _, big := r.(tooMuchWork); big {
+				err = tooMuchWorkError()
+				return
+			}
 			err = &Error{Kind: InternalError, Message: fmt.Sprintf("internal error in branch: %v", r)}
 		}
 	}()

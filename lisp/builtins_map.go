@@ -1,7 +1,7 @@
 package lisp
 
 func registerMaps(t builtinTable) {
-	t.add("get", 2, 3, func(_ *thread, a []Value) (Value, error) {
+	t.add("get", 2, 3, func(th *thread, a []Value) (Value, error) {
 		var def Value
 		if len(a) == 3 {
 			def = a[2]
@@ -20,7 +20,7 @@ func registerMaps(t builtinTable) {
 		}
 		return v, nil
 	})
-	t.add("get-in", 2, 3, func(_ *thread, a []Value) (Value, error) {
+	t.add("get-in", 2, 3, func(th *thread, a []Value) (Value, error) {
 		path, err := pathArg("get-in", a[1])
 		if err != nil {
 			return nil, err
@@ -31,9 +31,12 @@ func registerMaps(t builtinTable) {
 		}
 		return v, nil
 	})
-	t.add("assoc", 3, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("assoc", 3, -1, func(th *thread, a []Value) (Value, error) {
 		if len(a)%2 == 0 {
 			return nil, errorf(ArityError, "assoc expects a map then key value pairs, got an odd number of keys and values")
+		}
+		if err := th.charge(int64(len(a))); err != nil {
+			return nil, err
 		}
 		coll := a[0]
 		for i := 1; i < len(a); i += 2 {
@@ -55,6 +58,9 @@ func registerMaps(t builtinTable) {
 		return updateIn(th, "assoc-in", a[0], path, func(Value) (Value, error) { return a[2], nil })
 	})
 	t.add("update", 3, -1, func(th *thread, a []Value) (Value, error) {
+		if err := th.charge(2); err != nil {
+			return nil, err
+		}
 		f, extra := a[2], a[3:]
 		old, _ := getExact(a[0], a[1])
 		nv, err := applyUpdate(th, "update", f, old, extra)
@@ -76,7 +82,7 @@ func registerMaps(t builtinTable) {
 			return applyUpdate(th, "update-in", f, old, extra)
 		})
 	})
-	t.add("dissoc", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("dissoc", 1, -1, func(th *thread, a []Value) (Value, error) {
 		switch m := a[0].(type) {
 		case nil:
 			return nil, nil
@@ -93,7 +99,7 @@ func registerMaps(t builtinTable) {
 		}
 		return nil, argError("dissoc", 0, "a map", a[0])
 	})
-	t.add("merge", 0, -1, func(_ *thread, a []Value) (Value, error) { return mergeMaps(nil, "merge", nil, a) })
+	t.add("merge", 0, -1, func(th *thread, a []Value) (Value, error) { return mergeMaps(th, "merge", nil, a) })
 	t.add("merge-with", 1, -1, func(th *thread, a []Value) (Value, error) {
 		f, err := fnArg("merge-with", a, 0)
 		if err != nil {
@@ -121,14 +127,14 @@ func registerMaps(t builtinTable) {
 		}
 		return b.Map(), nil
 	})
-	t.add("keys", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("keys", 1, 1, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("keys", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
 		}
 		return NewVector(m.Keys()), nil
 	})
-	t.add("vals", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("vals", 1, 1, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("vals", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
@@ -137,17 +143,17 @@ func registerMaps(t builtinTable) {
 		for _, v := range m.All() {
 			out = append(out, v)
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
-	t.add("entries", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("entries", 1, 1, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("entries", a[0])
 		if err != nil || m == nil {
 			return emptyVector, err
 		}
 		return NewVector(mapEntries(m)), nil
 	})
-	t.add("key", 1, 1, func(_ *thread, a []Value) (Value, error) { return entryPart("key", a[0], 0) })
-	t.add("val", 1, 1, func(_ *thread, a []Value) (Value, error) { return entryPart("val", a[0], 1) })
+	t.add("key", 1, 1, func(th *thread, a []Value) (Value, error) { return entryPart("key", a[0], 0) })
+	t.add("val", 1, 1, func(th *thread, a []Value) (Value, error) { return entryPart("val", a[0], 1) })
 	t.add("update-vals", 2, 2, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("update-vals", a[0])
 		if err != nil {
@@ -225,13 +231,13 @@ func registerMaps(t builtinTable) {
 		}
 		return nil, argError("reduce-kv", 2, "a map", a[2])
 	})
-	t.add("hash-map", 0, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("hash-map", 0, -1, func(th *thread, a []Value) (Value, error) {
 		if len(a)%2 != 0 {
 			return nil, errorf(ArityError, "hash-map expects key value pairs, got an odd number of arguments")
 		}
 		return NewMap(a...), nil
 	}, "array-map", "sorted-map")
-	t.add("hash-set", 0, -1, func(_ *thread, a []Value) (Value, error) { return NewSet(a...), nil }, "sorted-set")
+	t.add("hash-set", 0, -1, func(th *thread, a []Value) (Value, error) { return NewSet(a...), nil }, "sorted-set")
 	t.add("set", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Set); ok {
 			return s, nil
@@ -240,9 +246,12 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(2 * int64(len(xs))); err != nil {
+			return nil, err
+		}
 		return NewSet(xs...), nil
 	})
-	t.add("disj", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("disj", 1, -1, func(th *thread, a []Value) (Value, error) {
 		switch s := a[0].(type) {
 		case nil:
 			return nil, nil
@@ -256,7 +265,7 @@ func registerMaps(t builtinTable) {
 	})
 
 	// clojure.set, also reachable as set/... and unqualified.
-	t.add("clojure.set/union", 0, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/union", 0, -1, func(th *thread, a []Value) (Value, error) {
 		b := NewSetBuilder(nil)
 		for i := range a {
 			s, err := setArg("union", a, i)
@@ -269,7 +278,7 @@ func registerMaps(t builtinTable) {
 		}
 		return b.Set(), nil
 	}, "union")
-	t.add("clojure.set/intersection", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/intersection", 1, -1, func(th *thread, a []Value) (Value, error) {
 		first, err := setArg("intersection", a, 0)
 		if err != nil {
 			return nil, err
@@ -294,7 +303,7 @@ func registerMaps(t builtinTable) {
 		}
 		return b.Set(), nil
 	}, "intersection")
-	t.add("clojure.set/difference", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/difference", 1, -1, func(th *thread, a []Value) (Value, error) {
 		first, err := setArg("difference", a, 0)
 		if err != nil {
 			return nil, err
@@ -310,7 +319,7 @@ func registerMaps(t builtinTable) {
 		}
 		return first, nil
 	}, "difference")
-	t.add("clojure.set/subset?", 2, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/subset?", 2, 2, func(th *thread, a []Value) (Value, error) {
 		x, err := setArg("subset?", a, 0)
 		if err != nil {
 			return nil, err
@@ -321,7 +330,7 @@ func registerMaps(t builtinTable) {
 		}
 		return isSubset(x, y), nil
 	}, "subset?")
-	t.add("clojure.set/superset?", 2, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/superset?", 2, 2, func(th *thread, a []Value) (Value, error) {
 		x, err := setArg("superset?", a, 0)
 		if err != nil {
 			return nil, err
@@ -349,7 +358,7 @@ func registerMaps(t builtinTable) {
 		}
 		return b.Set(), nil
 	})
-	t.add("clojure.set/map-invert", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/map-invert", 1, 1, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("map-invert", a[0])
 		if err != nil || m == nil {
 			return emptyMap, err
@@ -360,7 +369,7 @@ func registerMaps(t builtinTable) {
 		}
 		return b.Map(), nil
 	})
-	t.add("clojure.set/rename-keys", 2, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.set/rename-keys", 2, 2, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("rename-keys", a[0])
 		if err != nil || m == nil {
 			return nil, err
@@ -620,6 +629,13 @@ func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, err
 }
 
 func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
+	n := 0
+	for _, m := range maps[min(1, len(maps)):] {
+		n += countOrZero(m)
+	}
+	if err := th.charge(2 * int64(n)); err != nil {
+		return nil, err
+	}
 	if len(maps) > 0 {
 		if t, ok := maps[0].(*transientMap); ok {
 			return mergeInto(th, fn, f, t, maps[1:])

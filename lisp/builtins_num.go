@@ -69,7 +69,7 @@ func registerNumbers(t builtinTable) {
 
 	t.add("=", 1, -1, func(_ *thread, a []Value) (Value, error) {
 		for i := 1; i < len(a); i++ {
-			if !Equal(a[0], a[i]) {
+			if !equal(a[0], a[i]) {
 				return false, nil
 			}
 		}
@@ -77,7 +77,7 @@ func registerNumbers(t builtinTable) {
 	})
 	t.add("not=", 1, -1, func(_ *thread, a []Value) (Value, error) {
 		for i := 1; i < len(a); i++ {
-			if !Equal(a[0], a[i]) {
+			if !equal(a[0], a[i]) {
 				return true, nil
 			}
 		}
@@ -90,7 +90,7 @@ func registerNumbers(t builtinTable) {
 			}
 		}
 		for i := 1; i < len(a); i++ {
-			if !Equal(a[0], a[i]) {
+			if !equal(a[0], a[i]) {
 				return false, nil
 			}
 		}
@@ -439,7 +439,7 @@ func extremum(fn string, args []Value, sign int) (Value, error) {
 	allNum := isNumber(best)
 	for _, x := range args[1:] {
 		allNum = allNum && isNumber(x)
-		if Compare(x, best)*sign > 0 {
+		if compare(x, best)*sign > 0 {
 			best = x
 		}
 	}
@@ -539,7 +539,7 @@ func orderArgs(name string, a []Value, i int) (int, error) {
 		if math.IsNaN(fx) || math.IsNaN(fy) {
 			return nanOrder, nil
 		}
-		return Compare(x, y), nil
+		return compare(x, y), nil
 	}
 	switch xs := x.(type) {
 	case string:
@@ -588,7 +588,7 @@ func compareFn(a, b Value) (Value, error) {
 			return int64(javaCompare(string(x), string(y))), nil
 		}
 	}
-	return int64(Compare(a, b)), nil
+	return int64(compare(a, b)), nil
 }
 
 func javaCompare(a, b string) int {

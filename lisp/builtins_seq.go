@@ -160,7 +160,7 @@ func registerSequences(t builtinTable) {
 		for i := 0; i < len(xs); i += int(n) {
 			out = append(out, xs[i])
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("split-at", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, xs, err := countAndItems(th, "split-at", a)
@@ -196,7 +196,7 @@ func registerSequences(t builtinTable) {
 		for i, x := range xs {
 			out[len(xs)-1-i] = x
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("distinct", 1, 1, func(th *thread, a []Value) (Value, error) {
 		xs, err := orderedItems(th, "distinct", a[0])
@@ -210,9 +210,9 @@ func registerSequences(t builtinTable) {
 				out = append(out, x)
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
-	t.add("distinct?", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("distinct?", 1, -1, func(th *thread, a []Value) (Value, error) {
 		seen := newValueSet(len(a))
 		for _, x := range a {
 			if !seen.add(x) {
@@ -228,11 +228,11 @@ func registerSequences(t builtinTable) {
 		}
 		out := make([]Value, 0, len(xs))
 		for i, x := range xs {
-			if i == 0 || !Equal(x, xs[i-1]) {
+			if i == 0 || !equal(x, xs[i-1]) {
 				out = append(out, x)
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("sort", 1, 2, seqSort)
 	t.add("sort-by", 2, 3, seqSortBy)
@@ -249,7 +249,7 @@ func registerSequences(t builtinTable) {
 				return nil, err
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("filter", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filter", a, true) }, "filterv")
 	t.add("remove", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "remove", a, false) })
@@ -268,7 +268,7 @@ func registerSequences(t builtinTable) {
 				out = append(out, v)
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
 		xs, err := th.items(a[1], "keep-indexed")
@@ -285,7 +285,7 @@ func registerSequences(t builtinTable) {
 				out = append(out, v)
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("mapcat", 2, -1, func(th *thread, a []Value) (Value, error) {
 		mapped, err := seqMap(th, "mapcat", a)
@@ -296,6 +296,9 @@ func registerSequences(t builtinTable) {
 		for _, part := range mapped.(*Vector).items {
 			xs, err := th.items(part, "mapcat")
 			if err != nil {
+				return nil, err
+			}
+			if err := th.charge(int64(len(xs))); err != nil {
 				return nil, err
 			}
 			out = append(out, xs...)
@@ -332,6 +335,10 @@ func registerSequences(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
+			// Charge before growing: (apply concat (repeat n big)) repeats one input.
+			if err := th.charge(int64(len(xs))); err != nil {
+				return nil, err
+			}
 			out = append(out, xs...)
 		}
 		return NewVector(out), nil
@@ -343,7 +350,7 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		out := make([]Value, 0, len(xs)+1)
-		return NewVector(append(append(out, a[0]), xs...)), nil
+		return th.vector(append(append(out, a[0]), xs...))
 	})
 	t.add("into", 2, 2, seqInto)
 	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
@@ -353,6 +360,10 @@ func registerSequences(t builtinTable) {
 			if depth > maxDataDepth {
 				return errorf(DepthExceeded, "flatten: data nested deeper than %d levels", maxDataDepth)
 			}
+			// Shared structure can make the walk exponential: count it.
+			if err := th.tick(); err != nil {
+				return err
+			}
 			switch x := v.(type) {
 			case *Vector:
 				for _, it := range x.items {
@@ -361,6 +372,9 @@ func registerSequences(t builtinTable) {
 					}
 				}
 				return nil
+			}
+			if err := th.charge(1); err != nil {
+				return err
 			}
 			out = append(out, v)
 			return nil
@@ -390,7 +404,7 @@ func registerSequences(t builtinTable) {
 				out = append(out, c[i])
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("interpose", 2, 2, func(th *thread, a []Value) (Value, error) {
 		xs, err := orderedItems(th, "interpose", a[1])
@@ -404,7 +418,7 @@ func registerSequences(t builtinTable) {
 			}
 			out = append(out, x)
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("range", 0, 3, seqRange)
 	t.add("repeat", 1, 2, func(th *thread, a []Value) (Value, error) {
@@ -429,7 +443,7 @@ func registerSequences(t builtinTable) {
 		for i := range out {
 			out[i] = a[1]
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("iterate", 2, 2, func(th *thread, a []Value) (Value, error) {
 		f, x := a[0], a[1]
@@ -536,7 +550,7 @@ func registerSequences(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			if i > 0 && !Equal(k, prev) {
+			if i > 0 && !equal(k, prev) {
 				out = append(out, vectorView(a[1], xs, start, i))
 				start = i
 			}
@@ -545,9 +559,9 @@ func registerSequences(t builtinTable) {
 		if start < len(xs) {
 			out = append(out, vectorView(a[1], xs, start, len(xs)))
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
-	vector := t.add("vector", 0, -1, func(_ *thread, a []Value) (Value, error) {
+	vector := t.add("vector", 0, -1, func(th *thread, a []Value) (Value, error) {
 		return NewVector(slices.Clone(a)), nil
 	}, "list")
 	t.add("zip", 2, -1, func(th *thread, a []Value) (Value, error) {
@@ -561,7 +575,7 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return NewVector(ownedItems(a[0], xs)), nil
+		return th.vector(ownedItems(a[0], xs))
 	})
 	t.add("subvec", 2, 3, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
@@ -583,7 +597,7 @@ func registerSequences(t builtinTable) {
 		}
 		return v.Slice(int(start), int(end)), nil
 	})
-	t.add("peek", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("peek", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch v := a[0].(type) {
 		case nil:
 			return nil, nil
@@ -595,7 +609,7 @@ func registerSequences(t builtinTable) {
 		}
 		return nil, argError("peek", 0, "a vector", a[0])
 	})
-	t.add("pop", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("pop", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
 		if !ok {
 			return nil, argError("pop", 0, "a vector", a[0])
@@ -605,7 +619,7 @@ func registerSequences(t builtinTable) {
 		}
 		return v.Slice(0, v.Len()-1), nil
 	})
-	t.add("empty", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("empty", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch a[0].(type) {
 		case *Vector:
 			return emptyVector, nil
@@ -638,7 +652,7 @@ func registerSequences(t builtinTable) {
 				return nil, err
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	})
 	t.add("sum-by", 2, 2, func(th *thread, a []Value) (Value, error) {
 		key, err := keyFn("sum-by", a[0])
@@ -1000,7 +1014,7 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 				out = append(out, x)
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	}
 	xs, err := th.items(a[1], fn)
 	if err != nil {
@@ -1016,7 +1030,7 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 			out = append(out, x)
 		}
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 // seqMap maps f over one or more collections (stopping at the shortest).
@@ -1047,7 +1061,7 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 				return nil, err
 			}
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	}
 	colls, n, err := th.multiItems(fn, a[1:])
 	if err != nil {
@@ -1063,7 +1077,7 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 			return nil, err
 		}
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 // multiItems realizes several collections up to the length of the shortest
@@ -1148,7 +1162,7 @@ func seqContains(_ *thread, a []Value) (Value, error) {
 	case *Vector:
 		// PTC-Lisp: membership of the value (Clojure would test an index).
 		for _, x := range c.items {
-			if Equal(x, a[1]) {
+			if equal(x, a[1]) {
 				return true, nil
 			}
 		}
@@ -1161,9 +1175,12 @@ func seqContains(_ *thread, a []Value) (Value, error) {
 	return nil, argError("contains?", 0, "a map, set or vector", a[0])
 }
 
-func seqConj(_ *thread, a []Value) (Value, error) {
+func seqConj(th *thread, a []Value) (Value, error) {
 	if len(a) == 0 {
 		return emptyVector, nil
+	}
+	if err := th.charge(2 * int64(len(a)-1)); err != nil {
+		return nil, err
 	}
 	switch c := a[0].(type) {
 	case *transientSet:
@@ -1224,6 +1241,9 @@ func seqConj(_ *thread, a []Value) (Value, error) {
 }
 
 func seqInto(th *thread, a []Value) (Value, error) {
+	if err := th.charge(2 * int64(countOrZero(a[1]))); err != nil {
+		return nil, err
+	}
 	switch to := a[0].(type) {
 	case nil, *Vector:
 		xs, err := th.items(a[1], "into")
@@ -1320,7 +1340,7 @@ func seqRange(th *thread, a []Value) (Value, error) {
 		for i := range out {
 			out[i] = si + int64(i)*st
 		}
-		return NewVector(out), nil
+		return th.vector(out)
 	}
 	fs, _ := toFloat(start)
 	fe, _ := toFloat(end)
@@ -1339,7 +1359,7 @@ func seqRange(th *thread, a []Value) (Value, error) {
 	for i := 0; i < int(n); i++ {
 		out = append(out, fs+float64(i)*fst)
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 func sign(x int64) int64 {
@@ -1520,7 +1540,7 @@ func seqReductions(th *thread, a []Value) (Value, error) {
 		}
 		out = append(out, acc)
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
@@ -1575,7 +1595,7 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 		}
 		break
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 // keyFn turns a key argument (function, keyword, string or path vector)
@@ -1631,7 +1651,7 @@ func extremeBy(th *thread, fn string, a []Value, dir int) (Value, error) {
 		if k == nil {
 			continue
 		}
-		if !found || Compare(k, bestKey)*dir > 0 {
+		if !found || compare(k, bestKey)*dir > 0 {
 			best, bestKey, found = x, k, true
 		}
 	}
@@ -1650,7 +1670,7 @@ func extremeKey(th *thread, fn string, a []Value, dir int) (Value, error) {
 			return nil, err
 		}
 		// Clojure keeps the last of equal keys.
-		if i == 0 || Compare(k, bestKey)*dir >= 0 {
+		if i == 0 || compare(k, bestKey)*dir >= 0 {
 			best, bestKey = x, k
 		}
 	}
@@ -1673,7 +1693,7 @@ func seqSort(th *thread, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 func seqSortBy(th *thread, a []Value) (Value, error) {
@@ -1705,7 +1725,7 @@ func seqSortBy(th *thread, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewVector(out), nil
+	return th.vector(out)
 }
 
 func sortableItems(th *thread, fn string, coll Value) ([]Value, error) {
@@ -1832,7 +1852,7 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 			if check() {
 				return 0
 			}
-			if c := Compare(keys[a], keys[b]); c != 0 {
+			if c := compare(keys[a], keys[b]); c != 0 {
 				return sign * c
 			}
 			return cmp.Compare(a, b)
@@ -1898,7 +1918,7 @@ func (th *thread) sortByCall(xs, keys []Value, f Value) ([]Value, error) {
 // deadline by more than a few milliseconds.
 func sortSmallInts(xs, keys []Value, desc bool) ([]Value, bool) {
 	n := len(xs)
-	if n > 1<<18 {
+	if n > 1<<16 { // about 5 ms: larger sorts take the checked path
 		return nil, false
 	}
 	packed := make([]int64, n)

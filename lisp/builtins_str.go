@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,11 +15,18 @@ func registerStrings(t builtinTable) {
 		}
 		var sb strings.Builder
 		for _, x := range a {
-			sb.WriteString(DisplayString(x))
+			s, err := th.render(x, false)
+			if err != nil {
+				return nil, err
+			}
+			if err := th.chargeString(len(s)); err != nil {
+				return nil, err
+			}
+			sb.WriteString(s)
 		}
-		return sb.String(), th.chargeString(sb.Len())
+		return sb.String(), nil
 	})
-	t.add("subs", 2, 3, func(_ *thread, a []Value) (Value, error) {
+	t.add("subs", 2, 3, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("subs", a, 0)
 		if err != nil {
 			return nil, err
@@ -50,7 +56,10 @@ func registerStrings(t builtinTable) {
 	t.add("clojure.string/join", 1, 2, func(th *thread, a []Value) (Value, error) {
 		sep, coll := "", a[len(a)-1]
 		if len(a) == 2 {
-			sep = DisplayString(a[0])
+			var err error
+			if sep, err = th.render(a[0], false); err != nil {
+				return nil, err
+			}
 		}
 		xs, err := th.items(coll, "join")
 		if err != nil {
@@ -58,15 +67,22 @@ func registerStrings(t builtinTable) {
 		}
 		var sb strings.Builder
 		for i, x := range xs {
+			s, err := th.render(x, false)
+			if err != nil {
+				return nil, err
+			}
+			if err := th.chargeString(len(s) + len(sep)); err != nil {
+				return nil, err
+			}
 			if i > 0 {
 				sb.WriteString(sep)
 			}
-			sb.WriteString(DisplayString(x))
+			sb.WriteString(s)
 		}
-		return sb.String(), th.chargeString(sb.Len())
+		return sb.String(), nil
 	}, "join")
 	t.add("clojure.string/split", 2, 3, strSplit, "split")
-	t.add("clojure.string/split-lines", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.string/split-lines", 1, 1, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("split-lines", a, 0)
 		if err != nil {
 			return nil, err
@@ -78,7 +94,7 @@ func registerStrings(t builtinTable) {
 		return stringsVector(parts), nil
 	}, "split-lines")
 	strFn := func(name string, f func(string) string, aliases ...string) {
-		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) {
 			s, err := stringArg(name, a, 0)
 			if err != nil {
 				return nil, err
@@ -99,7 +115,7 @@ func registerStrings(t builtinTable) {
 		r, n := utf8.DecodeRuneInString(s)
 		return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
 	}, "capitalize")
-	t.add("clojure.string/reverse", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.string/reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("clojure.string/reverse", a, 0)
 		if err != nil {
 			return nil, err
@@ -111,7 +127,7 @@ func registerStrings(t builtinTable) {
 		}
 		return sb.String(), nil
 	})
-	t.add("clojure.string/blank?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.string/blank?", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if a[0] == nil {
 			return true, nil
 		}
@@ -119,7 +135,7 @@ func registerStrings(t builtinTable) {
 		return strings.TrimSpace(s) == "", err
 	}, "blank?")
 	strPred := func(name string, f func(s, x string) bool, aliases ...string) {
-		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
 			s, ok := a[0].(string)
 			if !ok {
 				if _, isVec := a[0].(*Vector); isVec && name == "clojure.string/includes?" {
@@ -137,8 +153,8 @@ func registerStrings(t builtinTable) {
 	strPred("clojure.string/starts-with?", strings.HasPrefix, "starts-with?")
 	strPred("clojure.string/ends-with?", strings.HasSuffix, "ends-with?")
 	strPred("clojure.string/includes?", strings.Contains, "includes?")
-	t.add("clojure.string/index-of", 2, 3, func(_ *thread, a []Value) (Value, error) { return indexOf(a, false) }, "index-of")
-	t.add("clojure.string/last-index-of", 2, 3, func(_ *thread, a []Value) (Value, error) { return indexOf(a, true) }, "last-index-of")
+	t.add("clojure.string/index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return indexOf(a, false) }, "index-of")
+	t.add("clojure.string/last-index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return indexOf(a, true) }, "last-index-of")
 	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) }, "replace")
 	t.add("clojure.string/replace-first", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, 1) }, "replace-first")
 	t.add("clojure.string/escape", 2, 2, func(th *thread, a []Value) (Value, error) {
@@ -155,13 +171,17 @@ func registerStrings(t builtinTable) {
 			if r == nil {
 				sb.WriteString(g.(string))
 			} else {
-				sb.WriteString(DisplayString(r))
+				s, err := th.render(r, false)
+				if err != nil {
+					return nil, err
+				}
+				sb.WriteString(s)
 			}
 		}
 		return sb.String(), nil
 	})
 
-	t.add("re-pattern", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("re-pattern", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if r, ok := a[0].(*Regex); ok {
 			return r, nil
 		}
@@ -171,40 +191,30 @@ func registerStrings(t builtinTable) {
 		}
 		return compileRegex(s)
 	})
-	t.add("re-find", 2, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add("re-find", 2, 2, func(th *thread, a []Value) (Value, error) {
 		re, s, err := regexArgs("re-find", a)
 		if err != nil {
 			return nil, err
 		}
-		return matchValue(s, re.re.FindStringSubmatchIndex(s)), nil
+		m, err := th.findFirst(re, s, false)
+		return matchValue(s, m), err
 	})
-	t.add("re-matches", 2, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add("re-matches", 2, 2, func(th *thread, a []Value) (Value, error) {
 		re, s, err := regexArgs("re-matches", a)
 		if err != nil {
 			return nil, err
 		}
-		return matchValue(s, re.anchored.FindStringSubmatchIndex(s)), nil
+		m, err := th.findFirst(re, s, true)
+		return matchValue(s, m), err
 	})
 	t.add("re-seq", 2, 2, func(th *thread, a []Value) (Value, error) {
 		re, s, err := regexArgs("re-seq", a)
 		if err != nil {
 			return nil, err
 		}
-		if re.re.NumSubexp() == 0 {
-			// No groups: the plain index search is cheaper than submatches.
-			ms := re.re.FindAllStringIndex(s, -1)
-			if len(ms) == 0 {
-				return nil, nil
-			}
-			out := make([]Value, len(ms))
-			for i, m := range ms {
-				out[i] = s[m[0]:m[1]]
-			}
-			return NewVector(out), th.charge(int64(len(out)))
-		}
-		ms := re.re.FindAllStringSubmatchIndex(s, -1)
-		if len(ms) == 0 {
-			return nil, nil
+		ms, err := th.findAll(re, s, -1)
+		if err != nil || len(ms) == 0 {
+			return nil, err
 		}
 		out := make([]Value, len(ms))
 		for i, m := range ms {
@@ -213,7 +223,7 @@ func registerStrings(t builtinTable) {
 		return NewVector(out), th.charge(int64(len(out)))
 	})
 
-	t.add("keyword", 1, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add("keyword", 1, 2, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 2 {
 			ns, name := DisplayString(a[0]), DisplayString(a[1])
 			if ns == "" {
@@ -231,7 +241,7 @@ func registerStrings(t builtinTable) {
 		}
 		return nil, argError("keyword", 0, "a string", a[0])
 	})
-	t.add("name", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("name", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
 		case Keyword:
 			s := string(x)
@@ -244,7 +254,7 @@ func registerStrings(t builtinTable) {
 		}
 		return nil, argError("name", 0, "a keyword or string", a[0])
 	})
-	t.add("namespace", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("namespace", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if k, ok := a[0].(Keyword); ok {
 			s := string(k)
 			if i := strings.LastIndexByte(s, '/'); i > 0 && i < len(s)-1 {
@@ -254,7 +264,7 @@ func registerStrings(t builtinTable) {
 		}
 		return nil, argError("namespace", 0, "a keyword", a[0])
 	})
-	t.add("char", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("char", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
 		case int64:
 			if x < 0 || x > unicode.MaxRune {
@@ -268,25 +278,34 @@ func registerStrings(t builtinTable) {
 		}
 		return nil, argError("char", 0, "a character code", a[0])
 	})
-	t.add("pr-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, PrintString), nil })
-	t.add("prn-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, PrintString) + "\n", nil })
-	t.add("print-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, DisplayString), nil })
-	t.add("println-str", 0, -1, func(_ *thread, a []Value) (Value, error) { return joinPrinted(a, DisplayString) + "\n", nil })
+	t.add("pr-str", 0, -1, func(th *thread, a []Value) (Value, error) { return th.joinRendered(a, true, "") })
+	t.add("prn-str", 0, -1, func(th *thread, a []Value) (Value, error) { return th.joinRendered(a, true, "\n") })
+	t.add("print-str", 0, -1, func(th *thread, a []Value) (Value, error) { return th.joinRendered(a, false, "") })
+	t.add("println-str", 0, -1, func(th *thread, a []Value) (Value, error) { return th.joinRendered(a, false, "\n") })
 	t.add("format", 1, -1, func(th *thread, a []Value) (Value, error) {
 		f, err := stringArg("format", a, 0)
 		if err != nil {
 			return nil, err
 		}
-		return formatJava(f, a[1:])
+		return th.formatJava(f, a[1:])
 	}, "String/format")
 }
 
-func joinPrinted(a []Value, f func(Value) string) string {
+// joinRendered renders the arguments (pr-str's form when printed) joined by
+// spaces, followed by end.
+func (th *thread) joinRendered(a []Value, printed bool, end string) (Value, error) {
 	parts := make([]string, len(a))
 	for i, x := range a {
-		parts[i] = f(x)
+		var err error
+		if s, isStr := x.(string); isStr && !printed {
+			parts[i] = s
+			continue
+		}
+		if parts[i], err = th.render(x, printed); err != nil {
+			return nil, err
+		}
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " ") + end, nil
 }
 
 func stringsVector(parts []string) *Vector {
@@ -299,7 +318,7 @@ func stringsVector(parts []string) *Vector {
 
 // strSplit is clojure.string/split: by a regex or a literal string, with
 // Java's rules (trailing empty strings dropped unless a limit is given).
-func strSplit(_ *thread, a []Value) (Value, error) {
+func strSplit(th *thread, a []Value) (Value, error) {
 	s, err := stringArg("split", a, 0)
 	if err != nil {
 		return nil, err
@@ -329,7 +348,11 @@ func strSplit(_ *thread, a []Value) (Value, error) {
 			parts = strings.SplitN(s, sep, n)
 		}
 	case *Regex:
-		parts = splitRegex(sep.re, s, n)
+		ms, err := th.findAll(sep, s, -1)
+		if err != nil {
+			return nil, err
+		}
+		parts = splitAt(ms, s, n)
 	default:
 		return nil, argError("split", 1, "a regex or a separator string", a[1])
 	}
@@ -347,10 +370,9 @@ func strSplit(_ *thread, a []Value) (Value, error) {
 	return stringsVector(parts), nil
 }
 
-// splitRegex splits like Java's String.split: a zero-width match at the
-// start produces no empty leading piece.
-func splitRegex(re *regexp.Regexp, s string, n int) []string {
-	ms := re.FindAllStringIndex(s, -1)
+// splitAt splits s at the matches ms like Java's String.split: a zero-width
+// match at the start produces no empty leading piece.
+func splitAt(ms [][]int, s string, n int) []string {
 	var parts []string
 	last := 0
 	for _, m := range ms {
@@ -429,11 +451,21 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 		if !ok {
 			return nil, argError("replace", 2, "a replacement string", a[2])
 		}
-		return strings.Replace(s, m, r, n), nil
+		if m != "" && len(r) > len(m) {
+			// Charge the growth before building: replacements can double a string.
+			if err := th.chargeString(strings.Count(s, m) * (len(r) - len(m))); err != nil {
+				return nil, err
+			}
+		}
+		out := strings.Replace(s, m, r, n)
+		return out, th.chargeString(len(out))
 	case *Regex:
 		var sb strings.Builder
 		last := 0
-		ms := m.re.FindAllStringSubmatchIndex(s, n)
+		ms, err := th.findAll(m, s, n)
+		if err != nil {
+			return nil, err
+		}
 		for _, idx := range ms {
 			sb.WriteString(s[last:idx[0]])
 			switch r := a[2].(type) {
@@ -449,7 +481,11 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				sb.WriteString(DisplayString(v))
+				rs, err := th.render(v, false)
+				if err != nil {
+					return nil, err
+				}
+				sb.WriteString(rs)
 			}
 			last = idx[1]
 		}

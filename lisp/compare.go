@@ -50,11 +50,8 @@ func rank(v Value) int {
 	return rankHost
 }
 
-// CompareKeys is the strict total order on values used for map keys and
-// set elements: values that compare equal are interchangeable. Numbers
-// order by value with ±Inf at the ends and NaN after +Inf; an integer sorts
-// just before the float of the same value (so 1 and 1.0 stay distinct keys).
-func CompareKeys(a, b Value) int {
+// compareKeys implements CompareKeys, with fast paths for common keys.
+func compareKeys(a, b Value) int {
 	// Fast paths for the common key types.
 	switch x := a.(type) {
 	case Keyword:
@@ -70,12 +67,12 @@ func CompareKeys(a, b Value) int {
 			return cmp.Compare(x, y)
 		}
 	}
-	return compareValues(a, b, true)
+	var w int
+	return compareValues(a, b, true, 0, &w)
 }
 
-// Compare is the total order used by sort, compare, min-by and friends: like
-// CompareKeys, except that numbers compare by value only ((compare 1 1.0) is 0).
-func Compare(a, b Value) int {
+// compare implements Compare.
+func compare(a, b Value) int {
 	switch x := a.(type) {
 	case int64:
 		if y, ok := b.(int64); ok {
@@ -86,10 +83,11 @@ func Compare(a, b Value) int {
 			return strings.Compare(x, y)
 		}
 	}
-	return compareValues(a, b, false)
+	var w int
+	return compareValues(a, b, false, 0, &w)
 }
 
-func compareValues(a, b Value, strict bool) int {
+func compareValues(a, b Value, strict bool, depth int, work *int) int {
 	ra, rb := rank(a), rank(b)
 	if ra != rb {
 		return cmp.Compare(ra, rb)
@@ -106,15 +104,25 @@ func compareValues(a, b Value, strict bool) int {
 	case rankString:
 		return strings.Compare(a.(string), b.(string))
 	case rankVector:
+		checkDepth(depth)
 		x, y := a.(*Vector).items, b.(*Vector).items
+		if a == b {
+			return 0
+		}
+		checkWork(work, len(x))
 		for i := 0; i < len(x) && i < len(y); i++ {
-			if c := compareValues(x[i], y[i], strict); c != 0 {
+			if c := compareValues(x[i], y[i], strict, depth+1, work); c != 0 {
 				return c
 			}
 		}
 		return cmp.Compare(len(x), len(y))
 	case rankMap:
-		return compareMapsAndSets(a, b, strict)
+		checkDepth(depth)
+		if a == b {
+			return 0
+		}
+		checkWork(work, countOf(a))
+		return compareMapsAndSets(a, b, strict, depth+1, work)
 	case rankVar:
 		return strings.Compare(a.(*Var).Name, b.(*Var).Name)
 	case rankRegex:
@@ -222,7 +230,7 @@ func compareIntFloat(i int64, f float64) int {
 	return cmp.Compare(0, f-t)
 }
 
-func compareMapsAndSets(a, b Value, strict bool) int {
+func compareMapsAndSets(a, b Value, strict bool, depth int, work *int) int {
 	la, lb := countOf(a), countOf(b)
 	if la != lb {
 		return cmp.Compare(la, lb)
@@ -243,10 +251,10 @@ func compareMapsAndSets(a, b Value, strict bool) int {
 				return 0
 			}
 			kb, vb, _ := ib.Next()
-			if c := compareValues(ka, kb, strict); c != 0 {
+			if c := compareValues(ka, kb, strict, depth, work); c != 0 {
 				return c
 			}
-			if c := compareValues(va, vb, strict); c != 0 {
+			if c := compareValues(va, vb, strict, depth, work); c != 0 {
 				return c
 			}
 		}
@@ -258,7 +266,7 @@ func compareMapsAndSets(a, b Value, strict bool) int {
 			return 0
 		}
 		kb, _, _ := ib.Next()
-		if c := compareValues(ka, kb, strict); c != 0 {
+		if c := compareValues(ka, kb, strict, depth, work); c != 0 {
 			return c
 		}
 	}
@@ -274,11 +282,13 @@ func countOf(v Value) int {
 	return 0
 }
 
-// Equal is PTC-Lisp's =: structural equality where numbers compare by value
-// across integers and floats ((= 1 1.0) is true, also inside collections),
-// NaN is not equal to itself, keywords differ from strings, and map keys and
-// set elements match strictly.
-func Equal(a, b Value) bool {
+// equal implements Equal.
+func equal(a, b Value) bool {
+	var w int
+	return equalAt(a, b, 0, &w)
+}
+
+func equalAt(a, b Value, depth int, work *int) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -313,8 +323,13 @@ func Equal(a, b Value) bool {
 			if len(x.items) != len(y.items) {
 				return false
 			}
+			if x == y {
+				return true
+			}
+			checkDepth(depth)
+			checkWork(work, len(x.items))
 			for i := range x.items {
-				if !Equal(x.items[i], y.items[i]) {
+				if !equalAt(x.items[i], y.items[i], depth+1, work) {
 					return false
 				}
 			}
@@ -331,6 +346,8 @@ func Equal(a, b Value) bool {
 		if x == y || x.t.Same(y.t) {
 			return true
 		}
+		checkDepth(depth)
+		checkWork(work, x.Len())
 		ix, iy := x.t.Iter(), y.t.Iter()
 		for {
 			kx, vx, ok := ix.Next()
@@ -338,7 +355,7 @@ func Equal(a, b Value) bool {
 				return true
 			}
 			ky, vy, _ := iy.Next()
-			if CompareKeys(kx, ky) != 0 || !Equal(vx, vy) {
+			if compareValues(kx, ky, true, depth+1, work) != 0 || !equalAt(vx, vy, depth+1, work) {
 				return false
 			}
 		}
@@ -347,6 +364,8 @@ func Equal(a, b Value) bool {
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
+		checkDepth(depth)
+		checkWork(work, x.Len())
 		ix, iy := x.t.Iter(), y.t.Iter()
 		for {
 			kx, _, ok := ix.Next()
@@ -354,7 +373,7 @@ func Equal(a, b Value) bool {
 				return true
 			}
 			ky, _, _ := iy.Next()
-			if CompareKeys(kx, ky) != 0 {
+			if compareValues(kx, ky, true, depth+1, work) != 0 {
 				return false
 			}
 		}
@@ -370,9 +389,13 @@ func Equal(a, b Value) bool {
 	return a == b
 }
 
-// Hash returns a hash of v consistent with CompareKeys: values that compare
-// equal as keys hash alike. It is stable within a process.
-func Hash(v Value) uint64 {
+// hash implements Hash.
+func hash(v Value) uint64 {
+	var w int
+	return hashAt(v, 0, &w)
+}
+
+func hashAt(v Value, depth int, work *int) uint64 {
 	const (
 		offset = 14695981039346656037
 		prime  = 1099511628211
@@ -413,21 +436,27 @@ func Hash(v Value) uint64 {
 	case Keyword:
 		return str(offset^0x44, string(x))
 	case *Vector:
+		checkDepth(depth)
+		checkWork(work, len(x.items))
 		h := uint64(offset ^ 0x55)
 		for _, it := range x.items {
-			h = mix(h, Hash(it))
+			h = mix(h, hashAt(it, depth+1, work))
 		}
 		return h
 	case *Map:
+		checkDepth(depth)
+		checkWork(work, x.Len())
 		h := uint64(offset ^ 0x66)
 		for k, val := range x.All() {
-			h = mix(mix(h, Hash(k)), Hash(val))
+			h = mix(mix(h, hashAt(k, depth+1, work)), hashAt(val, depth+1, work))
 		}
 		return h
 	case *Set:
+		checkDepth(depth)
+		checkWork(work, x.Len())
 		h := uint64(offset ^ 0x77)
 		for k := range x.All() {
-			h = mix(h, Hash(k))
+			h = mix(h, hashAt(k, depth+1, work))
 		}
 		return h
 	case *Var:
@@ -457,4 +486,65 @@ func compareTimes(a, b Value) int {
 		return -1
 	}
 	return 0
+}
+
+// Exported entry points. They recurse into nested collections; data nested
+// deeper than maxDataDepth makes them panic (see checkDepth). The interpreter
+// turns that panic into a DepthExceeded error of the run.
+
+// CompareKeys is the strict total order on values used for map keys and
+// set elements: values that compare equal are interchangeable. Numbers
+// order by value with ±Inf at the ends and NaN after +Inf; an integer sorts
+// just before the float of the same value (so 1 and 1.0 stay distinct keys).
+func CompareKeys(a, b Value) int { return compareKeys(a, b) }
+
+// Compare is the total order used by sort, compare, min-by and friends: like
+// CompareKeys, except that numbers compare by value only ((compare 1 1.0) is 0).
+func Compare(a, b Value) int { return compare(a, b) }
+
+// Equal is PTC-Lisp's =: structural equality where numbers compare by value
+// across integers and floats ((= 1 1.0) is true, also inside collections),
+// NaN is not equal to itself, keywords differ from strings, and map keys and
+// set elements match strictly.
+func Equal(a, b Value) bool { return equal(a, b) }
+
+// Hash returns a hash of v consistent with CompareKeys: values that compare
+// equal as keys hash alike. It is stable within a process.
+func Hash(v Value) uint64 { return hash(v) }
+
+// maxWork bounds the elements one comparison, equality test or hash may
+// visit. Structure sharing lets a program build, in a few steps, data whose
+// full traversal is exponential ([v v] doubled forty times); without a bound
+// one (= a b) could run for hours inside a single builtin call.
+const maxWork = 20_000_000
+
+// tooMuchWork is the panic value of checkWork.
+type tooMuchWork struct{}
+
+func checkWork(work *int, n int) {
+	*work += n
+	if *work > maxWork {
+		panic(tooMuchWork{})
+	}
+}
+
+func tooMuchWorkError() *Error {
+	return errorf(StepLimitExceeded, "comparing or hashing data of more than %d elements in one operation: compare smaller pieces", maxWork)
+}
+
+// deepData is the panic value of checkDepth.
+type deepData struct{}
+
+// checkDepth bounds the Go recursion over nested data: a goroutine stack
+// overflow is fatal and cannot be recovered, so walking data nested deeper
+// than maxDataDepth panics with deepData instead, which Run recovers into a
+// DepthExceeded error.
+func checkDepth(depth int) {
+	if depth >= maxDataDepth {
+		panic(deepData{})
+	}
+}
+
+func deepDataError() *Error {
+	return errorf(DepthExceeded, "data nested deeper than %d levels: build flatter data (vectors of maps rather than nested wrappers)", maxDataDepth)
 }

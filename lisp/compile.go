@@ -155,6 +155,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.VectorLit:
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(int64(len(items)) + 2); err != nil {
+				return nil, at(err, pos)
+			}
 			out := make([]Value, len(items))
 			for i, f := range items {
 				v, err := f(fr)
@@ -168,6 +171,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.SetLit:
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(2*int64(len(items)) + 2); err != nil {
+				return nil, at(err, pos)
+			}
 			b := NewSetBuilder(nil)
 			for _, f := range items {
 				v, err := f(fr)
@@ -181,6 +187,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.MapLit:
 		keys, vals := c.exprs(e.Keys), c.exprs(e.Vals)
 		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(2*int64(len(keys)) + 2); err != nil {
+				return nil, at(err, pos)
+			}
 			b := NewMapBuilder(nil)
 			for i := range keys {
 				k, err := keys[i](fr)
@@ -409,7 +418,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 				if err != nil {
 					return nil, err
 				}
-				m += " " + DisplayString(v)
+				m += " " + FormatValue(v, PrintOptions{MaxItems: 10, MaxChars: 200})
 			}
 			return nil, &Error{Kind: kind, Pos: pos, Message: m}
 		}
@@ -615,6 +624,9 @@ func (c *compiler) fn(e *analyze.Fn) evalFn {
 		return constant(&Closure{proto: proto})
 	}
 	return func(fr *frame) (Value, error) {
+		if err := fr.th.charge(int64(len(caps)) + 3); err != nil {
+			return nil, err
+		}
 		captured := make([]Value, len(caps))
 		for i, cp := range caps {
 			switch cp.From {

@@ -264,7 +264,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 		}
 		for i := range clauses {
 			for _, t := range clauses[i].tests {
-				if Equal(v, t) {
+				if equal(v, t) {
 					return clauses[i].result(fr)
 				}
 			}
@@ -357,6 +357,9 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 					return err
 				}
 				if collect {
+					if err := th.charge(1); err != nil {
+						return err
+					}
 					out = append(out, v)
 				}
 				return nil

@@ -374,12 +374,22 @@ func structFields(t reflect.Type) []structField {
 // the colon), sets become slices in canonical order, map keys become strings
 // (keywords by name, other keys in printed form), and functions, vars,
 // regexes and lazy sequences become their printed form.
+//
+// Conversion visits at most maxConvertNodes values: shared structure lets a
+// program build data whose expansion is exponential ([v v] doubled forty
+// times), and the host must not pay for that. Beyond the bound, and beyond
+// maxConvertDepth levels, values are replaced by the string "...".
 func ToGo(v Value) any {
-	return toGo(v, 0)
+	budget := maxConvertNodes
+	return toGo(v, 0, &budget)
 }
 
-func toGo(v Value, depth int) any {
-	if depth > maxConvertDepth {
+// maxConvertNodes bounds the values one ToGo or ToJSON call visits.
+const maxConvertNodes = 10_000_000
+
+func toGo(v Value, depth int, budget *int) any {
+	*budget--
+	if depth > maxConvertDepth || *budget < 0 {
 		return "..."
 	}
 	switch v := v.(type) {
@@ -394,19 +404,19 @@ func toGo(v Value, depth int) any {
 	case *Vector:
 		out := make([]any, len(v.items))
 		for i, x := range v.items {
-			out[i] = toGo(x, depth+1)
+			out[i] = toGo(x, depth+1, budget)
 		}
 		return out
 	case *Set:
 		out := make([]any, 0, v.Len())
 		for x := range v.All() {
-			out = append(out, toGo(x, depth+1))
+			out = append(out, toGo(x, depth+1, budget))
 		}
 		return out
 	case *Map:
 		out := make(map[string]any, v.Len())
 		for k, x := range v.All() {
-			out[keyString(k)] = toGo(x, depth+1)
+			out[keyString(k)] = toGo(x, depth+1, budget)
 		}
 		return out
 	}
@@ -428,15 +438,19 @@ func keyString(k Value) string {
 // Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as null.
 func ToJSON(v Value) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, v, 0); err != nil {
+	budget := maxConvertNodes
+	if err := writeJSON(&buf, v, 0, &budget); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
+func writeJSON(buf *bytes.Buffer, v Value, depth int, budget *int) error {
 	if depth > maxConvertDepth {
 		return fmt.Errorf("data nested deeper than %d levels", maxConvertDepth)
+	}
+	if *budget--; *budget < 0 {
+		return fmt.Errorf("data with more than %d values (shared structure expands)", maxConvertNodes)
 	}
 	switch v := v.(type) {
 	case nil:
@@ -470,7 +484,7 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeJSON(buf, x, depth+1); err != nil {
+			if err := writeJSON(buf, x, depth+1, budget); err != nil {
 				return err
 			}
 		}
@@ -483,7 +497,7 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 				buf.WriteByte(',')
 			}
 			i++
-			if err := writeJSON(buf, x, depth+1); err != nil {
+			if err := writeJSON(buf, x, depth+1, budget); err != nil {
 				return err
 			}
 		}
@@ -499,7 +513,7 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			b, _ := json.Marshal(keyString(k))
 			buf.Write(b)
 			buf.WriteByte(':')
-			if err := writeJSON(buf, x, depth+1); err != nil {
+			if err := writeJSON(buf, x, depth+1, budget); err != nil {
 				return err
 			}
 		}

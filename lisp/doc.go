@@ -37,7 +37,7 @@
 // Value. Collections are immutable and share structure: assoc on a
 // 10,000-entry map copies a few small nodes, and conj onto a vector built in
 // a loop appends in place. Maps and sets iterate in one canonical order
-// (CompareKeys) at every size, so equal values print alike.
+// (compareKeys) at every size, so equal values print alike.
 //
 // Host data enters through FromGo (any Go value: maps, slices, structs via
 // their json tags, numbers, time.Time) or ParseJSON, and leaves through ToGo

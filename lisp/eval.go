@@ -42,6 +42,7 @@ type thread struct {
 	steps     int64
 	nextCheck int64
 	flushed   int64    // steps already added to the run's total
+	mem       int64    // bytes charged but not yet added to the run's total
 	out       []string // println lines of this thread
 	outBytes  int
 	partial   bool // the last output line was started by print and is still open
@@ -97,34 +98,65 @@ func (th *thread) checkpoint() error {
 // valueSize is what one value slot costs in the allocation budget.
 const valueSize = 16
 
-// charge accounts for n values a builtin is about to allocate in a result.
-// The budget counts what programs build (not host data, not temporaries),
-// so a runaway (range 100000000) fails before it allocates.
+// charge accounts for n values a builtin or a literal is about to allocate.
+// The budget counts what programs build (not host data), cumulatively, so
+// a runaway such as (range 100000000) fails before it allocates. Charges
+// accumulate per thread and reach the run's shared counter in batches, so
+// the common small charge costs an add and a compare.
 func (th *thread) charge(n int64) error {
-	r := th.run
-	if n <= 0 || r.limits.MaxMemory <= 0 {
+	if n <= 0 {
 		return nil
 	}
-	if r.mem.Add(n*valueSize) > r.limits.MaxMemory {
-		return memoryError(r.limits.MaxMemory)
+	th.mem += n * valueSize
+	if th.mem < memBatch {
+		return nil
 	}
-	return nil
+	return th.flushMem()
 }
 
 // chargeString accounts for a string of n bytes.
 func (th *thread) chargeString(n int) error {
-	r := th.run
-	if r.limits.MaxMemory <= 0 {
+	th.mem += int64(n)
+	if th.mem < memBatch {
 		return nil
 	}
-	if r.mem.Add(int64(n)) > r.limits.MaxMemory {
+	return th.flushMem()
+}
+
+// vector charges for out and returns it as a vector.
+func (th *thread) vector(out []Value) (Value, error) {
+	if err := th.charge(int64(len(out))); err != nil {
+		return nil, err
+	}
+	return NewVector(out), nil
+}
+
+// memBatch is how many bytes a thread charges before updating the run's total.
+const memBatch = 64 << 10
+
+func (th *thread) flushMem() error {
+	r := th.run
+	total := r.mem.Add(th.mem)
+	th.mem = 0
+	if r.limits.MaxMemory > 0 && total > r.limits.MaxMemory {
 		return memoryError(r.limits.MaxMemory)
 	}
 	return nil
 }
 
 func memoryError(limit int64) *Error {
-	return errorf(MemoryExceeded, "the program built more than %d MB of data: work on smaller pieces (filter first, take a sample, aggregate)", limit>>20)
+	return errorf(MemoryExceeded, "the program built more than %s of data: work on smaller pieces (filter first, take a sample, aggregate)", byteSize(limit))
+}
+
+// byteSize renders a byte count for messages: 64 MB, 512 KB, 300 bytes.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', -1, 64) + " MB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', -1, 64) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // valueStack hands out frame slots and argument buffers in LIFO order.

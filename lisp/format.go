@@ -10,7 +10,7 @@ import (
 // formatJava implements clojure.core/format, which is Java's
 // String.format: %[index$][flags][width][.precision]conversion with the
 // conversions s S d f e E g x X o c b B n %.
-func formatJava(f string, args []Value) (Value, error) {
+func (th *thread) formatJava(f string, args []Value) (Value, error) {
 	var sb strings.Builder
 	next := 0
 	for i := 0; i < len(f); i++ {
@@ -76,8 +76,16 @@ func formatJava(f string, args []Value) (Value, error) {
 			return nil, errorf(InvalidArgument, "format: directive %%%c has no argument (%d given)", conv, len(args))
 		}
 		arg = args[idx]
-		s, err := formatOne(conv, flags, prec, arg)
+		if w, _ := strconv.Atoi(width); w > 0 {
+			if err := th.chargeString(w); err != nil {
+				return nil, err
+			}
+		}
+		s, err := th.formatOne(conv, flags, prec, arg)
 		if err != nil {
+			return nil, err
+		}
+		if err := th.chargeString(len(s)); err != nil {
 			return nil, err
 		}
 		sb.WriteString(pad(s, flags, width))
@@ -105,7 +113,7 @@ func pad(s, flags, width string) string {
 	return fill + s
 }
 
-func formatOne(conv byte, flags, prec string, arg Value) (string, error) {
+func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, error) {
 	bad := func(want string) (string, error) {
 		return "", errorf(TypeError, "format: %%%c expects %s, got %s", conv, want, describe(arg))
 	}
@@ -113,7 +121,10 @@ func formatOne(conv byte, flags, prec string, arg Value) (string, error) {
 	case 's', 'S':
 		s := "null"
 		if arg != nil {
-			s = DisplayString(arg)
+			var err error
+			if s, err = th.render(arg, false); err != nil {
+				return "", err
+			}
 		}
 		if prec != "" {
 			p, _ := strconv.Atoi(prec)

@@ -4,18 +4,23 @@ package lisp
 // functions see them: a vector's own elements (not copied: do not modify),
 // a map's [key value] entries, a set's elements, a string's characters; nil
 // is empty. op names the calling function for the error message.
+//
+// A builtin that walks a collection does work proportional to its size,
+// so items counts that many evaluation steps: the step budget then bounds
+// programs whose time goes into builtins, not only into user functions.
 func (th *thread) items(coll Value, op string) ([]Value, error) {
 	switch c := coll.(type) {
 	case *Vector:
-		return c.items, nil
+		return c.items, th.ticks(len(c.items))
 	case nil:
 		return nil, nil
 	case *Map:
-		return mapEntries(c), nil
+		return mapEntries(c), th.ticks(c.Len())
 	case *Set:
-		return c.Items(), nil
+		return c.Items(), th.ticks(c.Len())
 	case string:
-		return graphemes(c), nil
+		gs := graphemes(c)
+		return gs, th.ticks(len(gs))
 	case *Seq:
 		return th.realize(c, -1, op)
 	}
@@ -36,6 +41,9 @@ func mapEntries(m *Map) []Value {
 func (th *thread) each(coll Value, op string, f func(Value) (bool, error)) error {
 	switch c := coll.(type) {
 	case *Vector:
+		if err := th.ticks(len(c.items)); err != nil {
+			return err
+		}
 		for _, x := range c.items {
 			if ok, err := f(x); err != nil || !ok {
 				return err
@@ -50,7 +58,13 @@ func (th *thread) each(coll Value, op string, f func(Value) (bool, error)) error
 		}
 		return nil
 	case *Seq:
-		return c.gen(th, f)
+		// An infinite sequence is only bounded by the limits: count each element.
+		return c.gen(th, func(v Value) (bool, error) {
+			if err := th.tick(); err != nil {
+				return false, err
+			}
+			return f(v)
+		})
 	}
 	xs, err := th.items(coll, op)
 	if err != nil {

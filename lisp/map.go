@@ -9,7 +9,7 @@ import (
 )
 
 // Map is an immutable map. Keys are kept in the canonical order of
-// CompareKeys (numbers, then keywords and other atoms, ..., then strings), so
+// compareKeys (numbers, then keywords and other atoms, ..., then strings), so
 // equal maps iterate and print alike at every size. Lookups, Assoc and Dissoc
 // are O(log n) and share structure with the original map.
 //
@@ -36,7 +36,7 @@ func NewMap(kvs ...Value) *Map {
 func (m *Map) Len() int { return m.t.Len() }
 
 // Get returns the value under exactly the key k.
-func (m *Map) Get(k Value) (Value, bool) { return m.t.Get(k, CompareKeys) }
+func (m *Map) Get(k Value) (Value, bool) { return m.t.Get(k, compareKeys) }
 
 // Lookup returns the value under k, falling back from a keyword to the
 // string of the same name and back: (:name m) finds "name" keys.
@@ -47,7 +47,7 @@ func (m *Map) Lookup(k Value) (Value, bool) {
 	case string:
 		return m.lookupNamed(x, false, k, nil, nil)
 	}
-	return m.t.Get(k, CompareKeys)
+	return m.t.Get(k, compareKeys)
 }
 
 // flexKey is a key prepared for flexible lookups: both spellings boxed once,
@@ -78,7 +78,7 @@ func newFlexKey(k Value) *flexKey {
 // after checking the hinted position.
 func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
 	if k.alt == nil {
-		return m.t.Get(k.primary, CompareKeys)
+		return m.t.Get(k.primary, compareKeys)
 	}
 	return m.lookupNamed(k.name, k.keyword, k.primary, k.alt, &k.hint)
 }
@@ -140,7 +140,7 @@ func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *a
 			primary = name
 		}
 	}
-	if v, ok := m.t.Get(primary, CompareKeys); ok {
+	if v, ok := m.t.Get(primary, compareKeys); ok {
 		return v, true
 	}
 	if alt == nil {
@@ -150,15 +150,15 @@ func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *a
 			alt = Keyword(name)
 		}
 	}
-	return m.t.Get(alt, CompareKeys)
+	return m.t.Get(alt, compareKeys)
 }
 
 // Assoc returns a map with k set to v.
-func (m *Map) Assoc(k, v Value) *Map { return &Map{t: m.t.Set(k, v, CompareKeys)} }
+func (m *Map) Assoc(k, v Value) *Map { return &Map{t: m.t.Set(k, v, compareKeys)} }
 
 // Dissoc returns a map without k.
 func (m *Map) Dissoc(k Value) *Map {
-	t := m.t.Delete(k, CompareKeys)
+	t := m.t.Delete(k, compareKeys)
 	if t.Same(m.t) {
 		return m
 	}
@@ -196,13 +196,13 @@ func NewMapBuilder(m *Map) *MapBuilder {
 }
 
 // Set sets k to v.
-func (b *MapBuilder) Set(k, v Value) { b.b.Set(k, v, CompareKeys) }
+func (b *MapBuilder) Set(k, v Value) { b.b.Set(k, v, compareKeys) }
 
 // Get returns the value under exactly k.
-func (b *MapBuilder) Get(k Value) (Value, bool) { return b.b.Get(k, CompareKeys) }
+func (b *MapBuilder) Get(k Value) (Value, bool) { return b.b.Get(k, compareKeys) }
 
 // Delete removes k.
-func (b *MapBuilder) Delete(k Value) { b.b.Delete(k, CompareKeys) }
+func (b *MapBuilder) Delete(k Value) { b.b.Delete(k, compareKeys) }
 
 // Len returns the number of entries so far.
 func (b *MapBuilder) Len() int { return b.b.Len() }
@@ -216,7 +216,7 @@ func (b *MapBuilder) Map() *Map {
 	return &Map{t: t}
 }
 
-// mapFromSorted builds a map from entries sorted by CompareKeys with
+// mapFromSorted builds a map from entries sorted by compareKeys with
 // distinct keys, in O(n).
 func mapFromSorted(keys, vals []Value) *Map {
 	if len(keys) == 0 {
@@ -232,11 +232,11 @@ func mapFromLiteral(keys, vals []Value) *Map {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return CompareKeys(keys[a], keys[b]) })
+	slices.SortStableFunc(idx, func(a, b int) int { return compareKeys(keys[a], keys[b]) })
 	sk := make([]Value, 0, len(keys))
 	sv := make([]Value, 0, len(keys))
 	for _, i := range idx {
-		if n := len(sk); n > 0 && CompareKeys(sk[n-1], keys[i]) == 0 {
+		if n := len(sk); n > 0 && compareKeys(sk[n-1], keys[i]) == 0 {
 			continue
 		}
 		sk = append(sk, keys[i])
@@ -251,11 +251,11 @@ func mapFromEntries(keys, vals []Value) *Map {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return CompareKeys(keys[a], keys[b]) })
+	slices.SortStableFunc(idx, func(a, b int) int { return compareKeys(keys[a], keys[b]) })
 	sk := make([]Value, 0, len(keys))
 	sv := make([]Value, 0, len(keys))
 	for _, i := range idx {
-		if n := len(sk); n > 0 && CompareKeys(sk[n-1], keys[i]) == 0 {
+		if n := len(sk); n > 0 && compareKeys(sk[n-1], keys[i]) == 0 {
 			sv[n-1] = vals[i]
 			continue
 		}
@@ -287,7 +287,7 @@ func (s *Set) Len() int { return s.t.Len() }
 
 // Has reports whether x is an element.
 func (s *Set) Has(x Value) bool {
-	_, ok := s.t.Get(x, CompareKeys)
+	_, ok := s.t.Get(x, compareKeys)
 	return ok
 }
 
@@ -296,12 +296,12 @@ func (s *Set) Conj(x Value) *Set {
 	if s.Has(x) {
 		return s
 	}
-	return &Set{t: s.t.Set(x, struct{}{}, CompareKeys)}
+	return &Set{t: s.t.Set(x, struct{}{}, compareKeys)}
 }
 
 // Disj returns a set without x.
 func (s *Set) Disj(x Value) *Set {
-	t := s.t.Delete(x, CompareKeys)
+	t := s.t.Delete(x, compareKeys)
 	if t.Same(s.t) {
 		return s
 	}
@@ -343,16 +343,16 @@ func NewSetBuilder(s *Set) *SetBuilder {
 }
 
 // Add adds x.
-func (b *SetBuilder) Add(x Value) { b.b.Set(x, struct{}{}, CompareKeys) }
+func (b *SetBuilder) Add(x Value) { b.b.Set(x, struct{}{}, compareKeys) }
 
 // Has reports whether x was added.
 func (b *SetBuilder) Has(x Value) bool {
-	_, ok := b.b.Get(x, CompareKeys)
+	_, ok := b.b.Get(x, compareKeys)
 	return ok
 }
 
 // Delete removes x.
-func (b *SetBuilder) Delete(x Value) { b.b.Delete(x, CompareKeys) }
+func (b *SetBuilder) Delete(x Value) { b.b.Delete(x, compareKeys) }
 
 // Len returns the number of elements so far.
 func (b *SetBuilder) Len() int { return b.b.Len() }

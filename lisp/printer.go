@@ -66,6 +66,10 @@ const defaultPrintDepth = 100
 type printer struct {
 	sb   strings.Builder
 	opts PrintOptions
+	// limit, when positive, aborts printing past that many bytes (set by
+	// the interpreter: shared structure can make a printed form exponential).
+	limit    int
+	overflow bool
 }
 
 // full reports whether the output already exceeds MaxChars, so that printing
@@ -75,6 +79,10 @@ func (p *printer) full() bool {
 }
 
 func (p *printer) value(v Value, depth int) {
+	if p.limit > 0 && p.sb.Len() > p.limit {
+		p.overflow = true
+		return
+	}
 	switch v := v.(type) {
 	case nil:
 		p.sb.WriteString("nil")
@@ -269,4 +277,40 @@ func truncateRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// render prints v for a program (str, pr-str, println, format...) within
+// the run's memory budget: printed selects pr-str's form, otherwise str's.
+// The text is charged to the budget; a form too large for it is an error.
+func (th *thread) render(v Value, printed bool) (string, error) {
+	if !printed {
+		switch x := v.(type) {
+		case string:
+			return x, nil // already charged when it was built
+		case nil:
+			return "", nil
+		case Instant, Date:
+			s := DisplayString(x)
+			return s, th.chargeString(len(s))
+		}
+	}
+	limit := th.textBudget()
+	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit}
+	p.value(v, 0)
+	if p.overflow {
+		return "", errorf(MemoryExceeded, "the printed form of %s is larger than %s: print a part of it (take, select-keys, count)", TypeName(v), byteSize(int64(limit)))
+	}
+	s := p.sb.String()
+	return s, th.chargeString(len(s))
+}
+
+// textBudget is how many bytes of text the run may still build.
+func (th *thread) textBudget() int {
+	const ceiling = 256 << 20
+	r := th.run
+	if r.limits.MaxMemory <= 0 {
+		return ceiling
+	}
+	left := r.limits.MaxMemory - r.mem.Load() - th.mem
+	return int(max(1024, min(left, ceiling)))
 }

@@ -81,22 +81,22 @@ type Options struct {
 type Limits struct {
 	Timeout           time.Duration // wall clock per run; default 1s
 	MaxSteps          int64         // evaluation steps; default 50,000,000
-	MaxDepth          int           // nested function calls; default 2,000
+	MaxDepth          int           // nested function calls; default 5,000
 	MaxLoopIterations int           // iterations of one loop/recur; default 100,000
 	MaxOutputBytes    int           // println output; default 64 KiB
 	MaxToolCalls      int           // tool calls per run; default 1,000
-	MaxMemory         int64         // bytes of data the program builds; default 256 MiB
+	MaxMemory         int64         // bytes of data the program builds, cumulatively; default 64 MiB
 }
 
 // Default limits.
 const (
 	DefaultTimeout           = time.Second
 	DefaultMaxSteps          = 50_000_000
-	DefaultMaxDepth          = 2_000
+	DefaultMaxDepth          = 5_000
 	DefaultMaxLoopIterations = 100_000
 	DefaultMaxOutputBytes    = 64 << 10
 	DefaultMaxToolCalls      = 1_000
-	DefaultMaxMemory         = 256 << 20
+	DefaultMaxMemory         = 64 << 20
 )
 
 const unlimited = int(^uint(0) >> 1)
@@ -244,6 +244,16 @@ func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error
 	th := newThread(run, globals)
 	defer func() {
 		if r := recover(); r != nil {
+			if _, deep := r.(deepData); deep {
+				res.Value, res.Status, res.Namespace = nil, Completed, ns
+				err = deepDataError()
+				return
+			}
+			if _, big := r.(tooMuchWork); big {
+				res.Value, res.Status, res.Namespace = nil, Completed, ns
+				err = tooMuchWorkError()
+				return
+			}
 			if internalPanicsCrash {
 				panic(r)
 			}

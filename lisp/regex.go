@@ -31,7 +31,7 @@ func compileRegex(src string) (*Regex, error) {
 	if err != nil {
 		return nil, errorf(InvalidArgument, "invalid regex %q: %v", src, err)
 	}
-	return &Regex{Source: src, re: re, anchored: anchored}, nil
+	return &Regex{Source: src, re: re, anchored: anchored, contextual: contextual(pat)}, nil
 }
 
 var javaClasses = map[string]string{

@@ -71,7 +71,7 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 		return nil, err
 	}
 	tctx := r.toolContext()
-	res, err := safeToolCall(tctx, r.tools, name, args)
+	res, err := callAbandonable(tctx, r.tools, name, args)
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Kind == UnknownTool {
 			if _, ok := r.context.Lookup(Keyword(name)); ok {
@@ -89,6 +89,28 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 		return nil, &Error{Kind: ToolError, Op: name, Err: err, Message: "tool " + name + " returned a value PTC-Lisp cannot hold: " + err.Error()}
 	}
 	return v, nil
+}
+
+// callAbandonable calls a tool on its own goroutine and waits for it or for
+// the run's cancellation, whichever comes first. A tool that ignores its
+// context and blocks is abandoned: the run ends on time, and the tool's
+// goroutine finishes whenever the tool returns (its result is dropped).
+func callAbandonable(ctx context.Context, t ToolCaller, name string, args *Map) (any, error) {
+	type result struct {
+		v   any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := safeToolCall(ctx, t, name, args)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func safeToolCall(ctx context.Context, t ToolCaller, name string, args *Map) (res any, err error) {

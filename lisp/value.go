@@ -103,6 +103,8 @@ type Regex struct {
 	Source   string
 	re       *regexp.Regexp
 	anchored *regexp.Regexp // the whole-string version, for re-matches
+	// contextual: the pattern looks at the text before a position (^, \b).
+	contextual bool
 }
 
 // isNumber reports whether v is an int64 or a float64.

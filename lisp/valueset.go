@@ -2,7 +2,7 @@ package lisp
 
 import "math"
 
-// valueSet is a hash set of values with strict key equality (CompareKeys),
+// valueSet is a hash set of values with strict key equality (compareKeys),
 // used where a sorted structure would cost O(log n) comparisons per element:
 // distinct, frequencies, group-by.
 type valueSet struct {
@@ -43,9 +43,9 @@ func (s *valueSet) add(v Value) bool {
 	if s.composite == nil {
 		s.composite = map[uint64][]Value{}
 	}
-	h := Hash(v)
+	h := hash(v)
 	for _, x := range s.composite[h] {
-		if CompareKeys(x, v) == 0 {
+		if compareKeys(x, v) == 0 {
 			return false
 		}
 	}
@@ -115,9 +115,9 @@ func (m *valueMap[T]) index(k Value) int32 {
 	if m.comp == nil {
 		m.comp = map[uint64][]int32{}
 	}
-	h := Hash(k)
+	h := hash(k)
 	for _, i := range m.comp[h] {
-		if CompareKeys(m.keys[i], k) == 0 {
+		if compareKeys(m.keys[i], k) == 0 {
 			return i
 		}
 	}

@@ -151,7 +151,7 @@ func whereEqual(a, b Value) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return Equal(kwToString(a), kwToString(b))
+	return equal(kwToString(a), kwToString(b))
 }
 
 func kwToString(v Value) Value {
@@ -170,7 +170,7 @@ func orderable(a, b Value) (int, bool) {
 		if fa != fa || fb != fb { // NaN
 			return 0, false
 		}
-		return Compare(a, b), true
+		return compare(a, b), true
 	}
 	sa, okA := kwToString(a).(string)
 	sb, okB := kwToString(b).(string)

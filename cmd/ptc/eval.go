@@ -18,6 +18,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	var expr optionalString
 	fs.Var(&expr, "e", "program `source` to evaluate (instead of FILE)")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of EDN")
+	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -42,7 +43,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc eval: %v\n", err)
 		return exitUsage
 	}
-	res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal})
+	res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal, Limits: *limits})
 	for _, line := range res.Output {
 		fmt.Fprintln(stdout, line)
 	}

@@ -14,6 +14,7 @@ import (
 func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn]")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
+	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -66,7 +67,7 @@ func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			prompt(false)
 			continue
 		}
-		res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal, Namespace: ns, History: history})
+		res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal, Namespace: ns, History: history, Limits: *limits})
 		for _, line := range res.Output {
 			fmt.Fprintln(stdout, line)
 		}

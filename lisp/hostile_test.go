@@ -1,0 +1,335 @@
+package lisp_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// hostileCase is a program an attacker (or a confused LLM) might write,
+// with the error kind it must end with.
+type hostileCase struct {
+	name   string
+	src    string
+	kind   lisp.Kind
+	limits lisp.Limits // zero fields: hostileLimits
+}
+
+// hostileLimits are the defaults of the suite: the library's defaults with
+// a shorter timeout, so that every case ends fast.
+var hostileLimits = lisp.Limits{Timeout: 2 * time.Second}
+
+// noLoopLimit lets a loop run until another limit stops it.
+var noLoopLimit = lisp.Limits{Timeout: 200 * time.Millisecond, MaxLoopIterations: -1, MaxSteps: -1}
+
+var hostileCases = []hostileCase{
+	// Loops and recursion.
+	{"empty recur loop", `(loop [] (recur))`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	{"counting forever", `(loop [i 0] (recur (inc i)))`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	{"fn recur forever", `((fn [x] (recur x)) 1)`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	{"loop until timeout", `(loop [i 0] (recur (inc i)))`, lisp.Timeout, noLoopLimit},
+	{"loop until step budget", `(loop [i 0] (recur (inc i)))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxLoopIterations: -1, MaxSteps: 100_000}},
+	{"self recursion", `(defn f [] (f)) (f)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"self recursion with args", `(defn f [n] (+ 1 (f (inc n)))) (f 0)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"mutual recursion", `(defn a [] (b)) (defn b [] (a)) (a)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"letfn mutual recursion", `(letfn [(a [] (b)) (b [] (a))] (a))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"omega combinator", `((fn [f] (f f)) (fn [f] (f f)))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"recursion inside map", `(defn f [x] (map f [x])) (f 1)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"recursion inside reduce", `(defn f [acc x] (reduce f acc [x])) (f 0 1)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"recursion through a comparator", `(defn c [a b] (sort c [a b])) (sort c [2 1])`, lisp.DepthExceeded, lisp.Limits{}},
+	{"dotimes a billion", `(dotimes [i 1000000000] i)`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	{"dotimes until timeout", `(dotimes [i 1000000000] i)`, lisp.Timeout, noLoopLimit},
+	{"doseq over an infinite range", `(doseq [x (range)] x)`, lisp.Timeout, noLoopLimit},
+	{"for over an infinite range", `(count (for [x (range)] x))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
+	{"nested for explosion", `(count (for [x (range 1000) y (range 1000) z (range 1000)] 1))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"count an infinite seq", `(count (iterate inc 0))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"reduce an infinite seq", `(reduce + (range))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"last of an infinite seq", `(last (repeat 1))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"sort an infinite seq", `(sort (cycle [3 1 2]))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"map over only infinite seqs", `(map + (range) (range))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"infinite result", `(iterate inc 0)`, lisp.InvalidArgument, lisp.Limits{}},
+	{"take-while that never stops", `(count (take-while pos? (iterate inc 1)))`, lisp.Timeout, noLoopLimit},
+	{"some that never finds", `(some neg? (range))`, lisp.Timeout, noLoopLimit},
+	{"iterate with a slow fn", `(nth (iterate (fn [x] (loop [i 0] (if (< i 1000) (recur (inc i)) x))) 0) 100000000)`, lisp.Timeout, noLoopLimit},
+	{"while is rejected", `(while true 1)`, lisp.UnboundVar, lisp.Limits{}},
+	{"steps in a deep map chain", `(reduce (fn [a _] (mapv inc a)) (vec (range 1000)) (range 100000))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 1_000_000, MaxMemory: -1}},
+	{"pmap of infinite loops", `(pmap (fn [x] (loop [i 0] (recur (inc i)))) (range 8))`, lisp.Timeout, noLoopLimit},
+	{"pcalls of deep recursion", `(defn f [] (f)) (pcalls f f f)`, lisp.DepthExceeded, lisp.Limits{}},
+
+	// Memory bombs.
+	{"vec of a huge range", `(vec (range 100000000))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"apply str of a huge repeat", `(apply str (repeat 100000000 "x"))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"map of big vectors", `(reduce (fn [m i] (assoc m i (vec (range 1000)))) {} (range 100000))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"string doubling", `(loop [s "x" i 0] (if (< i 40) (recur (str s s) (inc i)) (count s)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"join of a repeat", `(count (clojure.string/join (repeat 10000000 "abc")))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"into a huge range", `(count (into [] (range 100000000)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"zipmap of huge ranges", `(count (zipmap (range 10000000) (range 10000000)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"frequencies of a huge range", `(count (frequencies (range 10000000)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"take a lot of an infinite seq", `(count (take 100000000 (range)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"repeat a lot", `(count (repeat 100000000 1))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"concat the same vector many times", `(let [v (vec (range 100000))] (count (apply concat (repeat 1000 v))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"mapcat explosion", `(let [v (vec (range 100000))] (count (mapcat (fn [_] v) (range 1000))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"format with a giant width", `(count (format "%1000000000d" 1))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"conj in a loop", `(loop [v [] i 0] (if (< i 10000000) (recur (conj v i) (inc i)) (count v)))`, lisp.MemoryExceeded,
+		lisp.Limits{MaxLoopIterations: -1}},
+	{"assoc in a loop", `(loop [m {} i 0] (if (< i 10000000) (recur (assoc m i i) (inc i)) (count m)))`, lisp.MemoryExceeded,
+		lisp.Limits{MaxLoopIterations: -1, MaxMemory: 8 << 20}},
+	{"vector literals in a loop", `(loop [v nil i 0] (if (< i 10000000) (recur [v i i i i i] (inc i)) 1))`, lisp.MemoryExceeded,
+		lisp.Limits{MaxLoopIterations: -1}},
+	{"closures in a loop", `(loop [fs [] i 0] (if (< i 10000000) (recur (conj fs (fn [] i)) (inc i)) 1))`, lisp.MemoryExceeded,
+		lisp.Limits{MaxLoopIterations: -1}},
+	{"replace doubling", `(loop [s "a" i 0] (if (< i 40) (recur (clojure.string/replace s "a" "aa") (inc i)) (count s)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"pr-str of shared structure", `(count (pr-str (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"str of shared structure", `(count (str (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"flatten of shared structure", `(count (flatten (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"flatten of shared empty structure", `(count (flatten (loop [v [] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 1_000_000}},
+	{"equality of shared structures", `(let [a (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v)) b (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))] (= a b))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"hash of shared structure", `(count (distinct [(loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v)) 1]))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"sorting equal shared structures", `(let [a (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v)) b (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))] (count (sort [a b])))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"sorting different shared structures is quick", `(let [a (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v)) b (loop [v [2] i 0] (if (< i 60) (recur [v v] (inc i)) v))] (count (sort [a b])))`, "", lisp.Limits{}},
+	{"println of shared structure", `(println (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v)))`, lisp.OutputExceeded, lisp.Limits{}},
+	{"memory limit set low", `(count (vec (range 100000)))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 100_000}},
+
+	// Deep nesting, in source and in data.
+	{"deep data equality", `(let [a (reduce (fn [acc _] [acc]) [] (range 20000)) b (reduce (fn [acc _] [acc]) [] (range 20000))] (= a b))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep data hashing", `(count (distinct [(reduce (fn [acc _] [acc]) [] (range 20000)) (reduce (fn [acc _] [acc]) [] (range 20000))]))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep data in a set", `(count (set [(reduce (fn [acc _] [acc]) [] (range 20000)) (reduce (fn [acc _] [acc]) [] (range 20000))]))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep data as a map key", `(let [k (reduce (fn [acc _] [acc]) [] (range 20000)) k2 (reduce (fn [acc _] [acc]) [] (range 20000))] (get {k 1} k2))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep data sorting", `(sort [(reduce (fn [acc _] [acc]) [1] (range 20000)) (reduce (fn [acc _] [acc]) [2] (range 20000))])`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep data flatten", `(flatten (reduce (fn [acc _] [acc]) [] (range 20000)))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep data assoc-in path", `(assoc-in {} (vec (range 20000)) 1)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"deep map data", `(let [a (reduce (fn [acc _] {:a acc}) {} (range 20000)) b (reduce (fn [acc _] {:a acc}) {} (range 20000))] (= a b))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"source nested 100,000 levels", strings.Repeat("(", 100000) + strings.Repeat(")", 100000), lisp.ParseError, lisp.Limits{}},
+	{"source nested 1,000,000 levels", strings.Repeat("[", 1000000), lisp.ParseError, lisp.Limits{}},
+	{"source of 400 nested lets", strings.Repeat("(let [x 1] ", 400) + "x" + strings.Repeat(")", 400), "", lisp.Limits{}},
+	{"deeply nested fn calls in source", strings.Repeat("(inc ", 600) + "0" + strings.Repeat(")", 600), lisp.ParseError, lisp.Limits{}},
+	{"nested fn calls just under the reader's limit", strings.Repeat("(inc ", 500) + "0" + strings.Repeat(")", 500), "", lisp.Limits{}},
+	{"deep quoted data", "'" + strings.Repeat("[", 600) + strings.Repeat("]", 600), lisp.ParseError, lisp.Limits{}},
+	{"long threading chain", "(-> 0 " + strings.Repeat("inc ", 2000) + ")", lisp.InvalidForm, lisp.Limits{}},
+	{"huge literal vector", "(count [" + strings.Repeat("1 ", 200000) + "])", "", lisp.Limits{}},
+
+	// Pathological comparators and sorting.
+	{"comparator that errors", `(sort (fn [a b] (+ a "x")) [3 1 2])`, lisp.TypeError, lisp.Limits{}},
+	{"comparator returning a string", `(sort (fn [a b] "yes") [3 1 2])`, lisp.TypeError, lisp.Limits{}},
+	{"comparator that loops", `(sort (fn [a b] (loop [i 0] (recur (inc i)))) [3 1 2])`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	{"comparator that returns", `(sort (fn [a b] (return :escaped)) [3 1 2])`, "", lisp.Limits{}},
+	{"inconsistent comparator", `(count (sort (fn [a b] (odd? a)) (range 10000)))`, "", lisp.Limits{}},
+	{"slow comparator on big input", `(count (sort (fn [a b] (loop [i 0] (if (< i 50) (recur (inc i)) (< a b)))) (vec (range 100000))))`, lisp.Timeout,
+		lisp.Limits{Timeout: 200 * time.Millisecond, MaxSteps: -1}},
+	{"sort a million", `(count (sort (vec (range 1000000 0 -1))))`, lisp.Timeout, lisp.Limits{Timeout: 5 * time.Millisecond}},
+	{"sort-by with a failing key", `(sort-by :a [{:a 1} 5])`, lisp.TypeError, lisp.Limits{}},
+
+	// Regular expressions.
+	{"java lookahead", `(re-find #"a(?=b)" "ab")`, lisp.InvalidArgument, lisp.Limits{}},
+	{"backreference", `(re-find #"(a)\1" "aa")`, lisp.InvalidArgument, lisp.Limits{}},
+	{"catastrophic pattern is linear", `(re-find #"(a+)+$" (apply str (concat (repeat 30000 "a") ["!"])))`, "", lisp.Limits{}},
+	{"regex over a big string times out", `(count (re-seq #"x" (apply str (repeat 3000000 "ab"))))`, lisp.Timeout,
+		lisp.Limits{Timeout: 30 * time.Millisecond, MaxSteps: -1, MaxMemory: -1}},
+	{"anchored regex over a huge string", `(re-seq #"^a" (apply str (repeat 3000000 "ab")))`, lisp.InvalidArgument, lisp.Limits{MaxMemory: -1}},
+	{"huge pattern", `(re-pattern (apply str (repeat 10000 "a")))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"invalid pattern", `(re-pattern "[")`, lisp.InvalidArgument, lisp.Limits{}},
+
+	// Output floods.
+	{"println flood", `(dotimes [i 100000] (println "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"))`, lisp.OutputExceeded, lisp.Limits{}},
+	{"print flood without newlines", `(dotimes [i 100000] (print "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"))`, lisp.OutputExceeded, lisp.Limits{}},
+	{"println of a big value", `(println (vec (range 100000)))`, lisp.OutputExceeded, lisp.Limits{}},
+	{"prn flood from pmap", `(pmap (fn [i] (dotimes [j 10000] (prn i j))) (range 8))`, lisp.OutputExceeded, lisp.Limits{}},
+	{"low output limit", `(println "hello world")`, lisp.OutputExceeded, lisp.Limits{MaxOutputBytes: 5}},
+
+	// Arithmetic.
+	{"multiplication overflow", `(* 9223372036854775807 2)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"addition overflow", `(+ 9223372036854775807 1)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"subtraction overflow", `(- -9223372036854775808 1)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"negation overflow", `(- -9223372036854775808)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"abs overflow", `(abs -9223372036854775808)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"factorial overflow", `(reduce * (range 1 30))`, lisp.ArithmeticError, lisp.Limits{}},
+	{"sum overflow", `(reduce + [9223372036854775807 1])`, lisp.ArithmeticError, lisp.Limits{}},
+	{"integer division by zero", `(quot 1 0)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"NaN to integer", `(long (/ 0.0 0.0))`, lisp.ArithmeticError, lisp.Limits{}},
+	{"huge float to integer", `(int 1e300)`, lisp.ArithmeticError, lisp.Limits{}},
+
+	// Escapes: nothing reaches the host.
+	{"eval", `(eval '(+ 1 2))`, lisp.UnboundVar, lisp.Limits{}},
+	{"slurp", `(slurp "/etc/passwd")`, lisp.UnboundVar, lisp.Limits{}},
+	{"java interop", `(.exec (Runtime/getRuntime) "ls")`, lisp.InvalidForm, lisp.Limits{}},
+	{"System/exit", `(System/exit 0)`, lisp.UnboundVar, lisp.Limits{}},
+	{"getenv", `(System/getenv "HOME")`, lisp.UnboundVar, lisp.Limits{}},
+	{"atoms", `(def a (atom 0)) (swap! a inc)`, lisp.UnboundVar, lisp.Limits{}},
+	{"future", `@(future 1)`, lisp.ParseError, lisp.Limits{}},
+	{"unknown namespace", `(clojure.java.shell/sh "ls")`, lisp.UnboundVar, lisp.Limits{}},
+	{"redefine a builtin", `(def + -)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
+	{"memory/put on a builtin name", `(memory/put :map 1)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
+	{"calling a string", `("rm -rf" 1)`, lisp.NotCallable, lisp.Limits{}},
+
+	// Misbehaving tools.
+	{"tool panics", `(tool/panic {})`, lisp.ToolError, lisp.Limits{}},
+	{"tool fails", `(tool/fail {})`, lisp.ToolError, lisp.Limits{}},
+	{"tool blocks", `(tool/block {})`, lisp.Timeout, lisp.Limits{Timeout: 50 * time.Millisecond}},
+	{"tool ignores its context", `(tool/stubborn {})`, lisp.Timeout, lisp.Limits{Timeout: 50 * time.Millisecond}},
+	{"tool returns a giant value", `(count (tool/giant {}))`, "", lisp.Limits{}},
+	{"tool returns a channel", `(tool/chan {})`, lisp.ToolError, lisp.Limits{}},
+	{"tool called in a loop", `(loop [i 0] (tool/ok {}) (recur (inc i)))`, lisp.ToolLimitExceeded, lisp.Limits{}},
+	{"tool calls from pmap", `(pmap (fn [i] (tool/ok {})) (range 5000))`, lisp.ToolLimitExceeded, lisp.Limits{}},
+	{"unknown tool", `(tool/rm {:path "/"})`, lisp.UnknownTool, lisp.Limits{}},
+	{"tool limit set low", `[(tool/ok {}) (tool/ok {})]`, lisp.ToolLimitExceeded, lisp.Limits{MaxToolCalls: 1}},
+	{"pmap of blocking tools", `(pmap (fn [i] (tool/block {})) (range 8))`, lisp.Timeout, lisp.Limits{Timeout: 50 * time.Millisecond}},
+}
+
+// hostileTools misbehave on purpose.
+func hostileTools() (lisp.Tools, func()) {
+	release := make(chan struct{})
+	return lisp.Tools{
+		"ok":    func(context.Context, *lisp.Map) (any, error) { return 1, nil },
+		"panic": func(context.Context, *lisp.Map) (any, error) { panic("tool exploded") },
+		"fail":  func(context.Context, *lisp.Map) (any, error) { return nil, errors.New("backend down") },
+		"block": func(ctx context.Context, _ *lisp.Map) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+		"stubborn": func(context.Context, *lisp.Map) (any, error) {
+			<-release // ignores its context: abandoned by the run, released by the test
+			return 1, nil
+		},
+		"giant": func(context.Context, *lisp.Map) (any, error) { return make([]int, 1_000_000), nil },
+		"chan":  func(context.Context, *lisp.Map) (any, error) { return make(chan int), nil },
+	}, func() { close(release) }
+}
+
+// TestHostilePrograms runs the hostile suite: each program ends with its
+// error kind (or succeeds when kind is empty) within its time limit plus a
+// margin, and no goroutine outlives its run.
+func TestHostilePrograms(t *testing.T) {
+	if len(hostileCases) < 100 {
+		t.Fatalf("the hostile suite has %d programs, want at least 100", len(hostileCases))
+	}
+	tools, release := hostileTools()
+	defer release()
+	for _, hc := range hostileCases {
+		t.Run(hc.name, func(t *testing.T) {
+			limits := hc.limits
+			if limits == (lisp.Limits{}) {
+				limits = hostileLimits
+			}
+			budget := limits.Timeout
+			if budget <= 0 {
+				budget = lisp.DefaultTimeout
+			}
+			start := time.Now()
+			res, err := lisp.Run(context.Background(), hc.src, lisp.Options{Tools: tools, Limits: limits})
+			elapsed := time.Since(start)
+			if res == nil {
+				t.Fatal("nil result")
+			}
+			if hc.kind == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+			} else if !errors.Is(err, hc.kind) {
+				t.Fatalf("got %v, want %s", err, hc.kind)
+			}
+			// The margin covers scheduling and the race detector's slowdown.
+			if margin := 1500 * time.Millisecond; elapsed > budget+margin {
+				t.Errorf("took %v, limit %v", elapsed, budget)
+			}
+		})
+	}
+}
+
+// TestCancelledRunsStopPromptly checks that cancelling the caller's
+// context stops a run quickly, also inside a long builtin.
+func TestCancelledRunsStopPromptly(t *testing.T) {
+	programs := []string{
+		`(loop [i 0] (recur (inc i)))`,
+		`(count (sort (fn [a b] (< a b)) (vec (range 2000000 0 -1))))`,
+		`(count (re-seq #"x" (apply str (repeat 5000000 "ab"))))`,
+		`(tool/block {})`,
+		`(pmap (fn [i] (loop [j 0] (recur (inc j)))) (range 4))`,
+	}
+	tools, release := hostileTools()
+	defer release()
+	for _, src := range programs {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			time.Sleep(30 * time.Millisecond)
+			cancel()
+		}()
+		start := time.Now()
+		_, err := lisp.Run(ctx, src, lisp.Options{Tools: tools,
+			Limits: lisp.Limits{Timeout: time.Minute, MaxSteps: -1, MaxLoopIterations: -1, MaxMemory: -1}})
+		if !errors.Is(err, lisp.Cancelled) {
+			t.Errorf("%.50s: got %v, want cancelled", src, err)
+		}
+		if d := time.Since(start); d > 30*time.Millisecond+time.Second {
+			t.Errorf("%.50s: stopped after %v", src, d)
+		}
+		cancel()
+	}
+}
+
+// TestNoGoroutineLeaks checks that runs, including pmap and tool calls,
+// leave no goroutine behind.
+func TestNoGoroutineLeaks(t *testing.T) {
+	var calls atomic.Int64
+	tools := lisp.Tools{"t": func(ctx context.Context, _ *lisp.Map) (any, error) {
+		calls.Add(1)
+		return 1, nil
+	}}
+	before := runtime.NumGoroutine()
+	for i := 0; i < 50; i++ {
+		_, _ = lisp.Run(context.Background(), `(pmap (fn [x] (tool/t {:x x})) (range 20))`, lisp.Options{Tools: tools})
+		_, _ = lisp.Run(context.Background(), `(pcalls #(tool/t {}) #(+ 1 "x"))`, lisp.Options{Tools: tools})
+		_, _ = lisp.Run(context.Background(), `(loop [i 0] (recur (inc i)))`, lisp.Options{Limits: lisp.Limits{Timeout: time.Millisecond, MaxLoopIterations: -1}})
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before, %d after", before, n)
+	}
+	if calls.Load() == 0 {
+		t.Error("tools were not called")
+	}
+}
+
+// TestConcurrentHostileRuns runs hostile programs concurrently on one
+// shared context: under -race this checks that limits and state are per run.
+func TestConcurrentHostileRuns(t *testing.T) {
+	data := lisp.MustFromGo(map[string]any{"rows": make([]int, 1000)})
+	done := make(chan error, 40)
+	for i := 0; i < 40; i++ {
+		go func(i int) {
+			src := []string{
+				`(loop [i 0] (recur (inc i)))`,
+				`(count (vec (range 100000000)))`,
+				`(reduce + ctx/rows)`,
+				`(defn f [] (f)) (f)`,
+			}[i%4]
+			_, err := lisp.Run(context.Background(), src, lisp.Options{Context: data})
+			if i%4 == 2 && err != nil {
+				done <- fmt.Errorf("benign run failed: %v", err)
+				return
+			}
+			if i%4 != 2 && err == nil {
+				done <- fmt.Errorf("hostile run %q succeeded", src)
+				return
+			}
+			done <- nil
+		}(i)
+	}
+	for i := 0; i < 40; i++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
