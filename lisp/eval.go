@@ -3,6 +3,7 @@ package lisp
 import (
 	"context"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -152,11 +153,16 @@ func memoryError(limit int64) *Error {
 func byteSize(n int64) string {
 	switch {
 	case n >= 1<<20:
-		return strconv.FormatFloat(float64(n)/(1<<20), 'f', -1, 64) + " MB"
+		return roundedSize(float64(n)/(1<<20)) + " MB"
 	case n >= 1<<10:
-		return strconv.FormatFloat(float64(n)/(1<<10), 'f', -1, 64) + " KB"
+		return roundedSize(float64(n)/(1<<10)) + " KB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// roundedSize keeps one decimal at most: 63.996 prints as 64, 1.25 as 1.3.
+func roundedSize(f float64) string {
+	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 }
 
 // valueStack hands out frame slots and argument buffers in LIFO order.

@@ -19,12 +19,13 @@ type hostileCase struct {
 	name   string
 	src    string
 	kind   lisp.Kind
-	limits lisp.Limits // zero fields: hostileLimits
+	limits lisp.Limits // Timeout and MaxMemory left zero: hostileLimits's
 }
 
-// hostileLimits are the defaults of the suite: the library's defaults with
-// a shorter timeout, so that every case ends fast.
-var hostileLimits = lisp.Limits{Timeout: 2 * time.Second}
+// hostileLimits fill the cases' zero Timeout and MaxMemory: a 2s timeout
+// leaves room for the race detector, and a 16 MiB memory budget lets the
+// cases that exhaust memory do so quickly.
+var hostileLimits = lisp.Limits{Timeout: 2 * time.Second, MaxMemory: 16 << 20}
 
 // noLoopLimit lets a loop run until another limit stops it.
 var noLoopLimit = lisp.Limits{Timeout: 200 * time.Millisecond, MaxLoopIterations: -1, MaxSteps: -1}
@@ -88,9 +89,9 @@ var hostileCases = []hostileCase{
 	{"closures in a loop", `(loop [fs [] i 0] (if (< i 10000000) (recur (conj fs (fn [] i)) (inc i)) 1))`, lisp.MemoryExceeded,
 		lisp.Limits{MaxLoopIterations: -1}},
 	{"replace doubling", `(loop [s "a" i 0] (if (< i 40) (recur (clojure.string/replace s "a" "aa") (inc i)) (count s)))`, lisp.MemoryExceeded, lisp.Limits{}},
-	{"pr-str of shared structure", `(count (pr-str (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{}},
-	{"str of shared structure", `(count (str (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{}},
-	{"flatten of shared structure", `(count (flatten (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"pr-str of shared structure", `(count (pr-str (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 4 << 20}},
+	{"str of shared structure", `(count (str (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 4 << 20}},
+	{"flatten of shared structure", `(count (flatten (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 4 << 20}},
 	{"flatten of shared empty structure", `(count (flatten (loop [v [] i 0] (if (< i 60) (recur [v v] (inc i)) v))))`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 1_000_000}},
 	{"equality of shared structures", `(let [a (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v)) b (loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))] (= a b))`, lisp.StepLimitExceeded, lisp.Limits{}},
@@ -126,7 +127,7 @@ var hostileCases = []hostileCase{
 	{"inconsistent comparator", `(count (sort (fn [a b] (odd? a)) (range 10000)))`, "", lisp.Limits{}},
 	{"slow comparator on big input", `(count (sort (fn [a b] (loop [i 0] (if (< i 50) (recur (inc i)) (< a b)))) (vec (range 100000))))`, lisp.Timeout,
 		lisp.Limits{Timeout: 200 * time.Millisecond, MaxSteps: -1}},
-	{"sort a million", `(count (sort (vec (range 1000000 0 -1))))`, lisp.Timeout, lisp.Limits{Timeout: 5 * time.Millisecond}},
+	{"sort a million", `(count (sort (vec (range 1000000 0 -1))))`, lisp.Timeout, lisp.Limits{Timeout: 5 * time.Millisecond, MaxMemory: 64 << 20}},
 	{"sort-by with a failing key", `(sort-by :a [{:a 1} 5])`, lisp.TypeError, lisp.Limits{}},
 
 	// Regular expressions.
@@ -217,8 +218,11 @@ func TestHostilePrograms(t *testing.T) {
 	for _, hc := range hostileCases {
 		t.Run(hc.name, func(t *testing.T) {
 			limits := hc.limits
-			if limits == (lisp.Limits{}) {
-				limits = hostileLimits
+			if limits.Timeout == 0 {
+				limits.Timeout = hostileLimits.Timeout
+			}
+			if limits.MaxMemory == 0 {
+				limits.MaxMemory = hostileLimits.MaxMemory
 			}
 			budget := limits.Timeout
 			if budget <= 0 {
@@ -238,7 +242,7 @@ func TestHostilePrograms(t *testing.T) {
 				t.Fatalf("got %v, want %s", err, hc.kind)
 			}
 			// The margin covers scheduling and the race detector's slowdown.
-			if margin := 1500 * time.Millisecond; elapsed > budget+margin {
+			if margin := timeMargin; elapsed > budget+margin {
 				t.Errorf("took %v, limit %v", elapsed, budget)
 			}
 		})
@@ -269,7 +273,7 @@ func TestCancelledRunsStopPromptly(t *testing.T) {
 		if !errors.Is(err, lisp.Cancelled) {
 			t.Errorf("%.50s: got %v, want cancelled", src, err)
 		}
-		if d := time.Since(start); d > 30*time.Millisecond+time.Second {
+		if d := time.Since(start); d > 30*time.Millisecond+timeMargin {
 			t.Errorf("%.50s: stopped after %v", src, d)
 		}
 		cancel()

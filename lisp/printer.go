@@ -70,7 +70,15 @@ type printer struct {
 	// the interpreter: shared structure can make a printed form exponential).
 	limit    int
 	overflow bool
+	// poll, when set, is called after every pollBytes of output, so that a
+	// long print honours cancellation and the deadline; its error stops
+	// printing and is kept in err.
+	poll     func() error
+	nextPoll int
+	err      error
 }
+
+const pollBytes = 64 << 10
 
 // full reports whether the output already exceeds MaxChars, so that printing
 // a huge collection stops early instead of rendering it all.
@@ -82,6 +90,13 @@ func (p *printer) value(v Value, depth int) {
 	if p.limit > 0 && p.sb.Len() > p.limit {
 		p.overflow = true
 		return
+	}
+	if p.poll != nil && p.sb.Len() >= p.nextPoll {
+		p.nextPoll = p.sb.Len() + pollBytes
+		if p.err = p.poll(); p.err != nil {
+			p.limit, p.overflow = 1, true // stop at the next value
+			return
+		}
 	}
 	switch v := v.(type) {
 	case nil:
@@ -295,8 +310,13 @@ func (th *thread) render(v Value, printed bool) (string, error) {
 		}
 	}
 	limit := th.textBudget()
-	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit}
+	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes}
+	// A step per 64 bytes printed: printing is work like any other.
+	p.poll = func() error { return th.ticks(pollBytes / 64) }
 	p.value(v, 0)
+	if p.err != nil {
+		return "", p.err
+	}
 	if p.overflow {
 		return "", errorf(MemoryExceeded, "the printed form of %s is larger than %s: print a part of it (take, select-keys, count)", TypeName(v), byteSize(int64(limit)))
 	}

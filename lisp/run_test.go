@@ -127,6 +127,20 @@ func TestNamespaceCarriesDefsAndRollsBack(t *testing.T) {
 	}
 }
 
+// TestHintedNamesFromEarlierRuns checks that a name PTC-Lisp explains away
+// (atom, type, try...) is still usable once a run has defined it.
+func TestHintedNamesFromEarlierRuns(t *testing.T) {
+	r1 := run(t, `(def type "invoice") (defn atom [x] [x])`, lisp.Options{})
+	r2 := run(t, `[type (atom 1)]`, lisp.Options{Namespace: r1.Namespace})
+	if s := lisp.PrintString(r2.Value); s != `["invoice" [1]]` {
+		t.Errorf("got %s", s)
+	}
+	_, err := lisp.Run(context.Background(), `(atom 1)`, lisp.Options{})
+	if !errors.Is(err, lisp.UnboundVar) || !strings.Contains(err.Error(), "no mutable state") {
+		t.Errorf("without a def: %v, want the atom hint", err)
+	}
+}
+
 func TestReturnFailStatus(t *testing.T) {
 	for src, want := range map[string]lisp.Status{
 		`(+ 1 2)`:                  lisp.Completed,

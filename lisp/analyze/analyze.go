@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -63,6 +65,7 @@ type analyzer struct {
 	nodeSlabs
 	cfg     Config
 	errs    ErrorList
+	hinted  ErrorList // uses of names with a hint, reported only with other errors
 	fn      *fnScope
 	depth   int
 	gensymN int
@@ -115,7 +118,7 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 			if _, ok := r.(bailout); !ok {
 				panic(r)
 			}
-			prog, err = nil, a.errs
+			prog, err = nil, a.finishErrors()
 		}
 	}()
 	// Collect top-level defs first so that forward references between
@@ -128,7 +131,7 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 		body = append(body, a.expr(f, false))
 	}
 	if len(a.errs) > 0 {
-		return nil, a.errs
+		return nil, a.finishErrors()
 	}
 	var pos syntax.Pos
 	if len(forms) > 0 {
@@ -193,6 +196,18 @@ func (a *analyzer) errorf(pos syntax.Pos, kind, format string, args ...any) Expr
 		panic(bailout{})
 	}
 	return &Const{At: At{pos}}
+}
+
+// finishErrors merges the hints for unsupported names into the errors, in
+// source order: when a program does not analyze, a hint such as "there is
+// no try" usually explains the other errors.
+func (a *analyzer) finishErrors() ErrorList {
+	if len(a.hinted) == 0 {
+		return a.errs
+	}
+	errs := append(a.hinted, a.errs...)
+	slices.SortStableFunc(errs, func(x, y *Error) int { return cmp.Compare(x.Pos.Offset, y.Pos.Offset) })
+	return errs[:min(len(errs), a.cfg.MaxErrors)]
 }
 
 func (a *analyzer) isBuiltin(name string) bool {

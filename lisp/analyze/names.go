@@ -80,9 +80,15 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			return a.errorf(pos, "invalid_form",
 				"%s is a special form, not a function: it cannot be used as a value; wrap it, e.g. #(%s ...)", s.Name, s.Name)
 		}
+		// A name with a hint (atom, try, type...) is still a global: an
+		// earlier run may have defined it in the namespace, and the runtime
+		// reports the hint when it has not. Should the program fail to
+		// analyze anyway, the hint joins the errors (see finish).
 		if a.cfg.Hint != nil {
 			if h := a.cfg.Hint(s.Name); h != "" {
-				return a.errorf(pos, "unbound_var", "%s", h)
+				a.hinted = append(a.hinted, &Error{Pos: pos, Kind: "unbound_var", Msg: h})
+				a.useGlobal(s.Name, pos)
+				return &Global{At: At{pos}, Name: s.Name}
 			}
 		}
 		if strings.HasPrefix(s.Name, ".") && len(s.Name) > 1 {
