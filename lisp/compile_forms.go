@@ -1,6 +1,8 @@
 package lisp
 
 import (
+	"slices"
+
 	"github.com/ptc-go/ptc/lisp/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -342,62 +344,88 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 	}
 	body := c.expr(e.Body)
 	collect, pos := e.Collect, e.P
+	firstWhile := false
+	for _, m := range clauses[0].mods {
+		firstWhile = firstWhile || m.kind == "while"
+	}
 	name := "doseq"
 	if collect {
 		name = "for"
 	}
+	// run binds clause i from coll (evaluated by the caller for clause 0)
+	// and recurs into the next clauses; at the end it evaluates the body
+	// and passes its value to emit. A false from emit stops everything.
+	var run func(fr *frame, i int, coll Value, emit func(Value) (bool, error)) (bool, error)
+	run = func(fr *frame, i int, coll Value, emit func(Value) (bool, error)) (bool, error) {
+		th := fr.th
+		if i == len(clauses) {
+			v, err := body(fr)
+			if err != nil {
+				return false, err
+			}
+			return emit(v)
+		}
+		cl := &clauses[i]
+		if coll == nil && i > 0 {
+			var err error
+			if coll, err = cl.coll(fr); err != nil {
+				return false, err
+			}
+		}
+		more := true
+		err := th.each(coll, name, func(x Value) (bool, error) {
+			if err := th.tick(); err != nil {
+				return false, err
+			}
+			if cl.slot >= 0 {
+				fr.slots[cl.slot] = x
+			} else if err := cl.bind(fr, x); err != nil {
+				return false, err
+			}
+			for _, m := range cl.mods {
+				switch m.kind {
+				case "let":
+					if err := m.binds(fr); err != nil {
+						return false, err
+					}
+				case "when", "while":
+					t, err := m.test(fr)
+					if err != nil {
+						return false, err
+					}
+					if !Truthy(t) {
+						return m.kind == "when", nil // :when skips, :while stops this clause
+					}
+				}
+			}
+			var err error
+			more, err = run(fr, i+1, nil, emit)
+			return more, err
+		})
+		return more, err
+	}
 	return func(fr *frame) (Value, error) {
 		th := fr.th
-		var out []Value
-		var run func(i int) error
-		run = func(i int) error {
-			if i == len(clauses) {
-				v, err := body(fr)
-				if err != nil {
-					return err
-				}
-				if collect {
-					if err := th.charge(1); err != nil {
-						return err
-					}
-					out = append(out, v)
-				}
-				return nil
-			}
-			cl := &clauses[i]
-			coll, err := cl.coll(fr)
-			if err != nil {
-				return err
-			}
-			return th.each(coll, name, func(x Value) (bool, error) {
-				if err := th.tick(); err != nil {
-					return false, err
-				}
-				if cl.slot >= 0 {
-					fr.slots[cl.slot] = x
-				} else if err := cl.bind(fr, x); err != nil {
-					return false, err
-				}
-				for _, m := range cl.mods {
-					switch m.kind {
-					case "let":
-						if err := m.binds(fr); err != nil {
-							return false, err
-						}
-					case "when", "while":
-						t, err := m.test(fr)
-						if err != nil {
-							return false, err
-						}
-						if !Truthy(t) {
-							return m.kind == "when", nil // :when skips, :while stops this clause
-						}
-					}
-				}
-				return true, run(i + 1)
-			})
+		coll, err := clauses[0].coll(fr)
+		if err != nil {
+			return nil, at(err, pos)
 		}
-		if err := run(0); err != nil {
+		// With a :while on the first binding the comprehension ends, so it
+		// runs eagerly; without one it can only be consumed lazily.
+		if s, ok := coll.(*Seq); ok && collect && !firstWhile {
+			return lazyFor(fr, s, run, pos), nil
+		}
+		var out []Value
+		emit := func(v Value) (bool, error) {
+			if collect {
+				if err := th.charge(1); err != nil {
+					return false, err
+				}
+				out = append(out, v)
+			}
+			return true, nil
+		}
+		if _, err := run(fr, 0, coll, emit); err != nil {
 			return nil, at(err, pos)
 		}
 		if collect {
@@ -405,4 +433,20 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 		}
 		return nil, nil
 	}
+}
+
+// lazyFor is a for whose first binding walks an infinite sequence: a lazy
+// sequence that runs the comprehension as far as its consumer pulls. It
+// works on a copy of the frame's slots, since the frame is reused once the
+// enclosing function returns; each consumer gets its own copy, so that
+// pmap branches can share the sequence.
+func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, error)) (bool, error), pos syntax.Pos) *Seq {
+	snap := frame{slots: slices.Clone(fr.slots), captured: fr.captured, self: fr.self, arity: fr.arity}
+	return &Seq{name: "for", gen: func(th *thread, yield func(Value) (bool, error)) error {
+		f := snap
+		f.slots = slices.Clone(snap.slots)
+		f.th = th
+		_, err := run(&f, 0, s, yield)
+		return at(err, pos)
+	}}
 }

@@ -1,0 +1,130 @@
+package signature_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
+)
+
+func ExampleParse() {
+	sig, err := signature.Parse(`(query :string, limit :int?) ->
+		{count :int, items [{id :int, title :string}], _raw [:map]}`)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(sig)
+	fmt.Println(sig.Render(signature.RenderOptions{HideFirewalled: true}))
+	fmt.Println(sig.Params[1].Name, sig.Params[1].Optional())
+
+	// The output-only shorthand.
+	fmt.Println(signature.MustParse("{count :int}"))
+
+	_, err = signature.Parse("(query :string, limit) -> :int")
+	fmt.Println(err)
+	fmt.Println(err.(*signature.ParseError).Snippet())
+	// Output:
+	// (query :string, limit :int?) -> {count :int, items [{id :int, title :string}], _raw [:map]}
+	// (query :string, limit :int?) -> {count :int, items [{id :int, title :string}]}
+	// limit true
+	// () -> {count :int}
+	// expected a type after `limit` at 1:22 (found `)`)
+	// (query :string, limit) -> :int
+	//                      ^
+}
+
+func ExampleValidate() {
+	out := signature.MustParse("{items [{id :int, name :string}], total :int}").Output
+	value, _ := lisp.ReadData(`{:items [{:id 1 :name "a"} {:id "2" :name "b"} {:id 3}] :total 3}`)
+	_, err := signature.Validate(out, value, signature.Enabled)
+	for _, issue := range err.(*signature.ValidationError).Issues {
+		fmt.Println(issue)
+	}
+
+	// Plain Go values work too; integers are valid floats.
+	_, err = signature.Validate(signature.MustParse("{ratio :float}").Output,
+		map[string]any{"ratio": 1, "extra": true}, signature.Strict)
+	fmt.Println(err)
+	// Output:
+	// items[1].id: expected :int, got "2"
+	// items[2].name: missing required field, expected :string
+	// extra: unexpected field (strict mode accepts only ratio)
+}
+
+func ExampleCoerce() {
+	sig := signature.MustParse("(id :int, price :float, active :bool, status :keyword) -> :bool")
+	args, _ := lisp.ReadData(`{:id "42" :price 10 :active "true" :status "open"}`)
+	coerced, warnings, err := sig.CoerceInput(args, signature.Enabled)
+	fmt.Println(lisp.PrintString(coerced), err)
+	for _, w := range warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// {:active true, :id 42, :price 10.0, :status :open} <nil>
+	// id: coerced "42" to :int
+	// active: coerced "true" to :bool
+	// status: coerced "open" to :keyword
+}
+
+// The Go types of a function become the tool's signature.
+func ExampleTypedFunc() {
+	type SearchArgs struct {
+		Query string `json:"query" desc:"what to search for"`
+		Limit int    `json:"limit,omitempty"`
+	}
+	type Hit struct {
+		ID    int    `json:"id"`
+		Title string `json:"title"`
+	}
+	tool, err := signature.TypedFunc(func(ctx context.Context, in SearchArgs) ([]Hit, error) {
+		hits := []Hit{}
+		for i := 1; i <= in.Limit; i++ {
+			hits = append(hits, Hit{ID: i, Title: strings.Repeat(in.Query, i)})
+		}
+		return hits, nil
+	}, signature.WithDescription("Search the catalogue."))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tool.Signature().Render(signature.RenderOptions{Descriptions: true}))
+	schema, _ := json.Marshal(tool.InputSchema())
+	fmt.Println(string(schema))
+
+	// Call it from a program; "2" is coerced to 2.
+	res, err := lisp.Run(context.Background(), `(tool/search {:query "ab" :limit "2"})`,
+		lisp.Options{Tools: lisp.Tools{"search": tool.Func()}})
+	fmt.Println(lisp.PrintString(res.Value), err)
+
+	_, err = tool.Call(context.Background(), lisp.NewMap(lisp.Keyword("limit"), "lots"))
+	fmt.Println(err)
+	// Output:
+	// (query :string, limit :int?) -> [{id :int, title :string}]
+	// ; query: what to search for
+	// {"properties":{"limit":{"type":["integer","null"]},"query":{"description":"what to search for","type":"string"}},"required":["query"],"type":"object"}
+	// [{"id" 1, "title" "ab"} {"id" 2, "title" "abab"}] <nil>
+	// 2 validation errors: query: missing required field, expected :string; limit: expected :int, got "lots"
+}
+
+func ExampleSignature_WithDescriptions() {
+	sig, err := signature.MustParse("(user {id :int}) -> {summary :string, _ids [:int]}").
+		WithDescriptions(map[string]string{
+			"user.id": "the user to look at",
+			"summary": "one sentence",
+			"_ids":    "matching ids",
+		})
+	if err != nil {
+		panic(err)
+	}
+	// What a parent agent sees: no firewalled fields.
+	fmt.Println(sig.Render(signature.RenderOptions{Descriptions: true, HideFirewalled: true}))
+	schema, _ := json.Marshal(sig.Public().OutputSchema())
+	fmt.Println(string(schema))
+	// Output:
+	// (user {id :int}) -> {summary :string}
+	// ; user.id: the user to look at
+	// ; summary: one sentence
+	// {"properties":{"summary":{"description":"one sentence","type":"string"}},"required":["summary"],"type":"object"}
+}

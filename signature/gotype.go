@@ -1,0 +1,258 @@
+package signature
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+var (
+	timeType          = reflect.TypeFor[time.Time]()
+	jsonNumberType    = reflect.TypeFor[json.Number]()
+	keywordType       = reflect.TypeFor[lisp.Keyword]()
+	vectorType        = reflect.TypeFor[*lisp.Vector]()
+	mapType           = reflect.TypeFor[*lisp.Map]()
+	instantType       = reflect.TypeFor[lisp.Instant]()
+	dateType          = reflect.TypeFor[lisp.Date]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+)
+
+// TypeFor returns the signature type of the Go type T; see TypeOf.
+func TypeFor[T any]() (Type, error) {
+	return TypeOf(reflect.TypeFor[T]())
+}
+
+// TypeOf derives a signature type from a Go type, following the way
+// lisp.FromGo converts values of that type:
+//
+//	string                                :string
+//	bool                                  :bool
+//	int*, uint*                           :int
+//	float32, float64, json.Number         :float
+//	time.Time, encoding.TextMarshaler     :string
+//	[]byte                                :string (base64, as encoding/json)
+//	[]T, [N]T                             [T]
+//	map[K]V                               :map
+//	struct                                {field :type ...} by encoding/json field names
+//	*T                                    T? (nil allowed)
+//	interface types, json.Marshaler       :any
+//	lisp.Keyword                          :keyword
+//	*lisp.Map, *lisp.Vector               :map?, [:any]?
+//
+// Struct fields follow encoding/json: exported fields under their json tag
+// names, "-" skipped, embedded structs promoted. A field is optional when
+// it is a pointer or tagged omitempty or omitzero; a ",string" field is a
+// :string. The tag desc:"..." gives a field its description. A struct type
+// that contains itself becomes :map where it recurs. Channels, functions
+// and complex numbers are errors.
+func TypeOf(t reflect.Type) (Type, error) {
+	d := &deriver{visiting: map[reflect.Type]bool{}}
+	return d.derive(t, "")
+}
+
+type deriver struct {
+	visiting map[reflect.Type]bool
+}
+
+func (d *deriver) derive(t reflect.Type, path string) (Type, error) {
+	if t == nil {
+		return Type{}, nil
+	}
+	switch t {
+	case timeType:
+		return Type{Kind: String}, nil
+	case jsonNumberType:
+		return Type{Kind: Float}, nil
+	case keywordType:
+		return Type{Kind: Keyword}, nil
+	case vectorType:
+		return ListOf(Type{}).OrNil(), nil
+	case mapType:
+		return Type{Kind: Map, Optional: true}, nil
+	case instantType, dateType:
+		return Type{}, nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		// Marshalers with pointer receivers; value receivers are handled
+		// with the element type.
+		e := t.Elem()
+		if t.Implements(jsonMarshalerType) && !e.Implements(jsonMarshalerType) {
+			return Type{Optional: true}, nil
+		}
+		if t.Implements(textMarshalerType) && !e.Implements(textMarshalerType) && !e.Implements(jsonMarshalerType) {
+			return Type{Kind: String, Optional: true}, nil
+		}
+		et, err := d.derive(e, path)
+		if err != nil {
+			return Type{}, err
+		}
+		et.Optional = true
+		return et, nil
+	case reflect.Interface:
+		return Type{}, nil
+	}
+	if t.Implements(jsonMarshalerType) {
+		return Type{}, nil
+	}
+	if t.Implements(textMarshalerType) {
+		return Type{Kind: String}, nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return Type{Kind: Bool}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return Type{Kind: Int}, nil
+	case reflect.Float32, reflect.Float64:
+		return Type{Kind: Float}, nil
+	case reflect.String:
+		return Type{Kind: String}, nil
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return Type{Kind: String}, nil
+		}
+		e, err := d.derive(t.Elem(), path+"[]")
+		if err != nil {
+			return Type{}, err
+		}
+		return ListOf(e), nil
+	case reflect.Map:
+		return Type{Kind: Map}, nil
+	case reflect.Struct:
+		if d.visiting[t] {
+			return Type{Kind: Map}, nil
+		}
+		d.visiting[t] = true
+		defer delete(d.visiting, t)
+		return d.record(t, path)
+	}
+	where := ""
+	if path != "" {
+		where = " (at " + path + ")"
+	}
+	return Type{}, fmt.Errorf("signature: no signature type for the Go type %s%s", t, where)
+}
+
+func (d *deriver) record(t reflect.Type, path string) (Type, error) {
+	fields := goFields(t)
+	out := make([]Field, 0, len(fields))
+	for _, f := range fields {
+		p := f.name
+		if path != "" {
+			p = path + "." + f.name
+		}
+		ft, err := d.derive(f.typ, p)
+		if err != nil {
+			return Type{}, err
+		}
+		if f.asString {
+			switch ft.Kind {
+			case Bool, Int, Float, String:
+				ft.Kind = String
+			}
+		}
+		if f.omit {
+			ft.Optional = true
+		}
+		out = append(out, Field{Name: f.name, Type: ft, Description: f.desc})
+	}
+	return RecordOf(out...), nil
+}
+
+// goField is a struct field as encoding/json sees it.
+type goField struct {
+	name     string
+	typ      reflect.Type
+	omit     bool
+	asString bool
+	desc     string
+	depth    int
+	tagged   bool
+}
+
+// goFields lists the fields of a struct the way encoding/json does:
+// exported fields, json tag names, "-" skipped, embedded structs promoted
+// (the shallower field wins, then the tagged one; ambiguous names are
+// dropped).
+func goFields(t reflect.Type) []goField {
+	var all []goField
+	var walk func(t reflect.Type, depth int, visited map[reflect.Type]bool)
+	walk = func(t reflect.Type, depth int, visited map[reflect.Type]bool) {
+		if visited[t] {
+			return
+		}
+		visited[t] = true
+		defer delete(visited, t)
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			ft := sf.Type
+			if sf.Anonymous && name == "" {
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft, depth+1, visited)
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			tagged := name != ""
+			if !tagged {
+				name = sf.Name
+			}
+			o := "," + opts + ","
+			all = append(all, goField{
+				name: name, typ: sf.Type,
+				omit:     strings.Contains(o, ",omitempty,") || strings.Contains(o, ",omitzero,"),
+				asString: strings.Contains(o, ",string,"),
+				desc:     sf.Tag.Get("desc"),
+				depth:    depth, tagged: tagged,
+			})
+		}
+	}
+	walk(t, 0, map[reflect.Type]bool{})
+	byName := map[string][]goField{}
+	var order []string
+	for _, f := range all {
+		if _, ok := byName[f.name]; !ok {
+			order = append(order, f.name)
+		}
+		byName[f.name] = append(byName[f.name], f)
+	}
+	fields := make([]goField, 0, len(order))
+	for _, name := range order {
+		fs := byName[name]
+		slices.SortStableFunc(fs, func(a, b goField) int {
+			if a.depth != b.depth {
+				return a.depth - b.depth
+			}
+			if a.tagged != b.tagged {
+				if a.tagged {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		if len(fs) > 1 && fs[0].depth == fs[1].depth && fs[0].tagged == fs[1].tagged {
+			continue
+		}
+		fields = append(fields, fs[0])
+	}
+	return fields
+}

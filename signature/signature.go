@@ -1,0 +1,228 @@
+package signature
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Signature is the contract of an agent or a tool: named input parameters
+// and an output type. Parse one from text or build it directly.
+//
+// A Signature is meant to be shared and read concurrently: Public and
+// WithDescriptions return modified copies and never change the receiver.
+type Signature struct {
+	// Params are the input parameters, in declared order. Firewalled
+	// parameters (named with a leading underscore) are allowed but not
+	// useful: the caller still has to provide them.
+	Params []Field
+	// Output is the type of the result.
+	Output Type
+}
+
+// Param returns the parameter called name.
+func (s *Signature) Param(name string) (Field, bool) {
+	for _, f := range s.Params {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// InputType returns the parameters as a record type: the type the map of
+// arguments of a call must have.
+func (s *Signature) InputType() Type { return RecordOf(s.Params...) }
+
+// String returns the compact canonical form,
+//
+//	(query :string, limit :int?) -> [{id :int}]
+//
+// which Parse reads back into an equal signature (descriptions aside).
+func (s *Signature) String() string { return s.Render(RenderOptions{}) }
+
+// RenderOptions select what Render shows.
+type RenderOptions struct {
+	// HideFirewalled drops the firewalled fields of the output type, at
+	// every depth: the form a parent agent sees when the agent or tool is
+	// one of its tools.
+	HideFirewalled bool
+	// Descriptions appends one line per described field after the
+	// signature, "; path: description", parameters first. Paths are dotted
+	// (user.name); lists are transparent (the fields of [{id :int}] are
+	// called id). The comment lines keep the text parseable.
+	Descriptions bool
+}
+
+// Render returns the compact form of the signature for a prompt:
+//
+//	(query :string, limit :int?) -> {count :int, items [{id :int}]}
+//	; query: what to search for
+//	; items.id: the item's id
+func (s *Signature) Render(opts RenderOptions) string {
+	var sb strings.Builder
+	sb.WriteByte('(')
+	writeFields(&sb, s.Params, false)
+	sb.WriteString(") -> ")
+	s.Output.write(&sb, opts.HideFirewalled)
+	if opts.Descriptions {
+		var lines []string
+		collectDescriptions(&lines, "", s.Params, false)
+		collectDescriptions(&lines, "", s.Output.recordFields(), opts.HideFirewalled)
+		for _, l := range lines {
+			sb.WriteString("\n; ")
+			sb.WriteString(l)
+		}
+	}
+	return sb.String()
+}
+
+// recordFields returns the fields of a record type, looking through lists.
+func (t Type) recordFields() []Field {
+	for t.Kind == List {
+		t = t.elem()
+	}
+	if t.Kind == Record {
+		return t.Fields
+	}
+	return nil
+}
+
+func collectDescriptions(lines *[]string, prefix string, fields []Field, hide bool) {
+	for _, f := range fields {
+		if hide && f.Firewalled() {
+			continue
+		}
+		path := prefix + f.Name
+		if f.Description != "" {
+			*lines = append(*lines, path+": "+oneLine(f.Description))
+		}
+		collectDescriptions(lines, path+".", f.Type.recordFields(), hide)
+	}
+}
+
+// oneLine folds a description onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Public returns the signature as a parent agent sees it: without the
+// firewalled fields of its output, at every depth. Parameters are kept: a
+// caller has to provide them all.
+func (s *Signature) Public() *Signature {
+	return &Signature{Params: cloneFields(s.Params), Output: s.Output.clone().public()}
+}
+
+// WithDescriptions returns a copy of the signature with field descriptions
+// attached, the seeds' field_descriptions. Keys name fields by dotted paths
+// through records, with lists transparent: "query" names the parameter
+// query or a top-level field of the output (both, when both exist),
+// "user.name" a field of the record parameter or output field user, and
+// "items.id" the id of each element of items [{id :int}]. A key that names
+// no field is an error, so that typos do not go unnoticed.
+func (s *Signature) WithDescriptions(descriptions map[string]string) (*Signature, error) {
+	c := &Signature{Params: cloneFields(s.Params), Output: s.Output.clone()}
+	var unknown []string
+	for key, desc := range descriptions {
+		path := strings.Split(key, ".")
+		inParams := describe(c.Params, path, desc)
+		inOutput := describe(c.Output.recordFields(), path, desc)
+		if !inParams && !inOutput {
+			unknown = append(unknown, strconv.Quote(key))
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return nil, fmt.Errorf("signature: no field %s in %s to describe", strings.Join(unknown, ", "), s)
+	}
+	return c, nil
+}
+
+// describe sets the description of the field at path; fields must be
+// owned by the caller.
+func describe(fields []Field, path []string, desc string) bool {
+	for i := range fields {
+		if fields[i].Name != path[0] {
+			continue
+		}
+		if len(path) == 1 {
+			fields[i].Description = desc
+			return true
+		}
+		return describe(fields[i].Type.recordFields(), path[1:], desc)
+	}
+	return false
+}
+
+// InputSchema returns a JSON Schema (draft 2020-12 vocabulary, as provider
+// tool definitions and MCP use it) of the arguments: an object with one
+// property per parameter, the non-optional ones required.
+func (s *Signature) InputSchema() map[string]any {
+	return s.InputType().JSONSchema()
+}
+
+// OutputSchema returns a JSON Schema of the output type.
+func (s *Signature) OutputSchema() map[string]any {
+	return s.Output.JSONSchema()
+}
+
+// JSONSchema returns a JSON Schema of the type, as data ready for
+// encoding/json:
+//
+//	:string :keyword  {"type": "string"}
+//	:int              {"type": "integer"}
+//	:float            {"type": "number"}
+//	:bool             {"type": "boolean"}
+//	:map              {"type": "object"}
+//	:any              {}
+//	[:t]              {"type": "array", "items": <t>}
+//	{a :t, b :u?}     {"type": "object", "properties": {...}, "required": ["a"]}
+//
+// An optional type also accepts null ("type": ["integer", "null"]), and a
+// field's description becomes its schema's "description".
+func (t Type) JSONSchema() map[string]any {
+	s := map[string]any{}
+	var typ string
+	switch t.Kind {
+	case Any:
+		return s
+	case String, Keyword:
+		typ = "string"
+	case Int:
+		typ = "integer"
+	case Float:
+		typ = "number"
+	case Bool:
+		typ = "boolean"
+	case Map:
+		typ = "object"
+	case List:
+		typ = "array"
+		s["items"] = t.elem().JSONSchema()
+	case Record:
+		typ = "object"
+		props := map[string]any{}
+		required := []string{}
+		for _, f := range t.Fields {
+			fs := f.Type.JSONSchema()
+			if f.Description != "" {
+				fs["description"] = f.Description
+			}
+			props[f.Name] = fs
+			if !f.Type.Optional {
+				required = append(required, f.Name)
+			}
+		}
+		s["properties"] = props
+		if len(required) > 0 {
+			s["required"] = required
+		}
+	}
+	if t.Optional {
+		s["type"] = []string{typ, "null"}
+	} else {
+		s["type"] = typ
+	}
+	return s
+}
