@@ -3,6 +3,7 @@ package lisp_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/internal/shared"
@@ -60,3 +61,42 @@ func BenchmarkW3(b *testing.B) { benchWorkload(b, "w3.ptc", true) }
 func BenchmarkW4(b *testing.B) { benchWorkload(b, "w4.ptc", true) }
 func BenchmarkW5(b *testing.B) { benchWorkload(b, "w5.ptc", false) }
 func BenchmarkW6(b *testing.B) { benchWorkload(b, "w6.ptc", false) }
+
+// BenchmarkLimits runs W1–W6 with the default limits and with every limit
+// switched off (negative), to show what enforcing them costs:
+//
+//	go test -run XXX -bench Limits -count 10 ./lisp/ > limits.txt
+//	benchstat -col /limits limits.txt
+//
+// The step and memory accounting itself runs in both; a build with the
+// ptc_nolimits tag compiles it out (go test -tags ptc_nolimits -bench W).
+func BenchmarkLimits(b *testing.B) {
+	unlimited := lisp.Limits{Timeout: -1, MaxSteps: -1, MaxDepth: -1, MaxLoopIterations: -1,
+		MaxOutputBytes: -1, MaxToolCalls: -1, MaxMemory: -1}
+	for _, w := range []struct {
+		name   string
+		orders bool
+	}{{"w1.ptc", false}, {"w2.ptc", true}, {"w3.ptc", true}, {"w4.ptc", true}, {"w5.ptc", false}, {"w6.ptc", false}} {
+		for _, l := range []struct {
+			name   string
+			limits lisp.Limits
+		}{{"default", lisp.Limits{}}, {"none", unlimited}} {
+			b.Run("w="+strings.ToUpper(strings.TrimSuffix(w.name, ".ptc"))+"/limits="+l.name, func(b *testing.B) {
+				src, ctx := loadWorkload(b, w.name, w.orders)
+				prog, err := lisp.Compile(src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := lisp.Options{Context: ctx, Limits: l.limits}
+				bg := context.Background()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := prog.Run(bg, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -62,6 +62,9 @@ const checkInterval = 1024
 // tick counts one step and, every checkInterval steps, checks cancellation,
 // the deadline and the step budget.
 func (th *thread) tick() error {
+	if !accounting {
+		return nil
+	}
 	th.steps++
 	if th.steps < th.nextCheck {
 		return nil
@@ -71,6 +74,9 @@ func (th *thread) tick() error {
 
 // ticks counts n steps at once (bulk builtins).
 func (th *thread) ticks(n int) error {
+	if !accounting {
+		return nil
+	}
 	th.steps += int64(n)
 	if th.steps < th.nextCheck {
 		return nil
@@ -105,7 +111,7 @@ const valueSize = 16
 // accumulate per thread and reach the run's shared counter in batches, so
 // the common small charge costs an add and a compare.
 func (th *thread) charge(n int64) error {
-	if n <= 0 {
+	if !accounting || n <= 0 {
 		return nil
 	}
 	th.mem += n * valueSize
@@ -117,6 +123,9 @@ func (th *thread) charge(n int64) error {
 
 // chargeString accounts for a string of n bytes.
 func (th *thread) chargeString(n int) error {
+	if !accounting {
+		return nil
+	}
 	th.mem += int64(n)
 	if th.mem < memBatch {
 		return nil

@@ -61,8 +61,8 @@ func FuzzEval(f *testing.F) {
 	})
 }
 
-// fuzzSeeds are the shared conformance programs, the language tests and a
-// few hostile inputs.
+// fuzzSeeds are the shared conformance programs, the hostile suite, the
+// language tests and a few malformed inputs.
 func fuzzSeeds(tb testing.TB) []string {
 	seeds := []string{
 		"", "(", ")", "(((", "[{#{", "\"", "\\", "#", "#_", "'", "@", "`", "~", "^",
@@ -83,6 +83,9 @@ func fuzzSeeds(tb testing.TB) []string {
 				seeds = append(seeds, v.Program)
 			}
 		}
+	}
+	for _, hc := range hostileCases {
+		seeds = append(seeds, hc.src)
 	}
 	files, _ := filepath.Glob("testdata/lang/*.txt")
 	for _, file := range files {

@@ -81,7 +81,7 @@ type Options struct {
 type Limits struct {
 	Timeout           time.Duration // wall clock per run; default 1s
 	MaxSteps          int64         // evaluation steps; default 50,000,000
-	MaxDepth          int           // nested function calls; default 5,000
+	MaxDepth          int           // nested function calls; default 5,000, at most MaxDepthCeiling
 	MaxLoopIterations int           // iterations of one loop/recur; default 100,000
 	MaxOutputBytes    int           // println output; default 64 KiB
 	MaxToolCalls      int           // tool calls per run; default 1,000
@@ -101,12 +101,19 @@ const (
 
 const unlimited = int(^uint(0) >> 1)
 
+// MaxDepthCeiling bounds Limits.MaxDepth, also when it is negative: deeper
+// recursion would risk overflowing the goroutine's stack, which Go cannot
+// recover from.
+const MaxDepthCeiling = 100_000
+
 func (l Limits) withDefaults() Limits {
 	if l.Timeout == 0 {
 		l.Timeout = DefaultTimeout
 	}
 	l.MaxSteps = pick64(l.MaxSteps, DefaultMaxSteps)
-	l.MaxDepth = pick(l.MaxDepth, DefaultMaxDepth)
+	// A Go stack overflow kills the process, so depth has a ceiling even
+	// when the host asks for no limit.
+	l.MaxDepth = min(pick(l.MaxDepth, DefaultMaxDepth), MaxDepthCeiling)
 	l.MaxLoopIterations = pick(l.MaxLoopIterations, DefaultMaxLoopIterations)
 	l.MaxOutputBytes = pick(l.MaxOutputBytes, DefaultMaxOutputBytes)
 	l.MaxToolCalls = pick(l.MaxToolCalls, DefaultMaxToolCalls)
