@@ -920,19 +920,33 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	pred := a.expr(args[0], false)
 	val := a.expr(args[1], false)
 	clauses := args[2:]
-	var defNode syntax.Node
-	if len(clauses)%2 == 1 {
-		defNode = clauses[len(clauses)-1]
-		clauses = clauses[:len(clauses)-1]
+	// A clause is "test result" or "test :>> f", where f receives the
+	// predicate's result; a single form left at the end is the default.
+	type clause struct {
+		test   Expr
+		result Expr
+		arrow  bool
+		pos    syntax.Pos
 	}
-	// Analyze in source order (positions of first uses, error order), then
-	// chain the tests from the last one.
-	tests := make([]Expr, 0, len(clauses)/2)
-	results := make([]Expr, 0, len(clauses)/2)
-	for i := 0; i < len(clauses); i += 2 {
-		tests = append(tests, &Call{At: At{clauses[i].Pos()}, Fn: &Local{At: At{pos}, Slot: predSlot},
-			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}})
-		results = append(results, a.expr(clauses[i+1], tail))
+	var cls []clause
+	var defNode syntax.Node
+	for i := 0; i < len(clauses); {
+		if i+1 == len(clauses) {
+			defNode = clauses[i]
+			break
+		}
+		test := &Call{At: At{clauses[i].Pos()}, Fn: &Local{At: At{pos}, Slot: predSlot},
+			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}}
+		if k, ok := clauses[i+1].(*syntax.Keyword); ok && k.Name == ">>" {
+			if i+2 == len(clauses) {
+				return a.errorf(k.Pos(), "invalid_form", "condp: :>> must be followed by a function")
+			}
+			cls = append(cls, clause{test: test, result: a.expr(clauses[i+2], false), arrow: true, pos: clauses[i].Pos()})
+			i += 3
+			continue
+		}
+		cls = append(cls, clause{test: test, result: a.expr(clauses[i+1], tail), pos: clauses[i].Pos()})
+		i += 2
 	}
 	var result Expr
 	if defNode != nil {
@@ -940,8 +954,19 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	} else {
 		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: valSlot}}
 	}
-	for i := len(tests) - 1; i >= 0; i-- {
-		result = &If{At: At{tests[i].Pos()}, Test: tests[i], Then: results[i], Else: result}
+	// Chain the tests from the last one. An arrow clause keeps the test's
+	// value in a slot of its own and calls f with it.
+	for i := len(cls) - 1; i >= 0; i-- {
+		c := cls[i]
+		if !c.arrow {
+			result = &If{At: At{c.pos}, Test: c.test, Then: c.result, Else: result}
+			continue
+		}
+		hit := a.temp()
+		result = &Let{At: At{c.pos}, Bindings: []Binding{{Pattern: &BindSlot{Slot: hit}, Init: c.test}},
+			Body: &If{At: At{c.pos}, Test: &Local{At: At{c.pos}, Slot: hit},
+				Then: &Call{At: At{c.pos}, Fn: c.result, Args: []Expr{&Local{At: At{c.pos}, Slot: hit}}},
+				Else: result}}
 	}
 	return &Let{At: At{pos}, Bindings: []Binding{
 		{Pattern: &BindSlot{Slot: predSlot}, Init: pred},
