@@ -1,0 +1,217 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Role is who wrote a message.
+type Role string
+
+// The roles of a conversation.
+const (
+	System    Role = "system"
+	User      Role = "user"
+	Assistant Role = "assistant"
+)
+
+// Message is one message of a conversation.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is what an agent sends to the model on each turn.
+type Request struct {
+	// System is the system prompt.
+	System string
+	// Messages is the conversation so far, starting with the mission (a
+	// user message) and alternating assistant replies and user feedback.
+	// It never contains the system prompt.
+	Messages []Message
+	// Turn is the turn number, from 1.
+	Turn int
+	// Prompt is the expanded mission prompt (the first user message).
+	Prompt string
+	// ToolNames are the names of the tools the program may call, sorted.
+	ToolNames []string
+	// Options are the caller's per-call options (temperature, model
+	// parameters...), passed through untouched.
+	Options map[string]any
+	// Cache asks the provider to cache the system prompt between turns,
+	// where it supports prompt caching.
+	Cache bool
+}
+
+// Tokens counts the tokens of one call (or of a whole mission).
+type Tokens struct {
+	Input  int `json:"input"`
+	Output int `json:"output"`
+}
+
+// Total is Input + Output.
+func (t Tokens) Total() int { return t.Input + t.Output }
+
+// Response is the model's reply.
+type Response struct {
+	// Content is the text of the reply.
+	Content string
+	// Tokens are the token counts the provider reported; zero when unknown.
+	Tokens Tokens
+}
+
+// Func calls a model. It must honour ctx (the agent's deadline and
+// cancellation) and be safe for concurrent use: agents running as tools of
+// a parent may call it from several goroutines.
+type Func func(ctx context.Context, req Request) (Response, error)
+
+// Model identifies the model an agent uses: a Func, or a Name resolved in a
+// Registry. A nil Model means "not set" (an agent then inherits its
+// parent's model).
+type Model interface {
+	model()
+}
+
+func (Func) model() {}
+
+// Name is a model referred to by name, resolved in the Registry of the run
+// (which children inherit): llm.Name("haiku").
+type Name string
+
+func (Name) model() {}
+
+// Registry maps model names to functions.
+type Registry map[string]Func
+
+// Resolve returns the function of m: m itself for a Func, the registry's
+// entry for a Name. Its errors are *Error values of Class Config, with the
+// reasons the agents report: llm_required (m is nil), llm_registry_required
+// (a Name without a registry), llm_not_found (a Name the registry does not
+// have) and invalid_llm (a nil function).
+func (r Registry) Resolve(m Model) (Func, error) {
+	switch m := m.(type) {
+	case nil:
+		return nil, &Error{Class: Config, Reason: "llm_required",
+			Message: "no LLM: set the agent's LLM or pass one in the run options"}
+	case Func:
+		if m == nil {
+			return nil, &Error{Class: Config, Reason: "invalid_llm", Message: "the LLM function is nil"}
+		}
+		return m, nil
+	case Name:
+		if r == nil {
+			return nil, &Error{Class: Config, Reason: "llm_registry_required",
+				Message: fmt.Sprintf("an LLM registry is required to use the model name %q", string(m))}
+		}
+		f, ok := r[string(m)]
+		if !ok {
+			names := make([]string, 0, len(r))
+			for n := range r {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return nil, &Error{Class: Config, Reason: "llm_not_found",
+				Message: fmt.Sprintf("LLM %q is not in the registry (it has: %s)", string(m), strings.Join(names, ", "))}
+		}
+		if f == nil {
+			return nil, &Error{Class: Config, Reason: "invalid_llm",
+				Message: fmt.Sprintf("the registry entry for %q is a nil function", string(m))}
+		}
+		return f, nil
+	}
+	return nil, &Error{Class: Config, Reason: "invalid_llm", Message: fmt.Sprintf("unsupported model reference %T", m)}
+}
+
+// Class says what kind of failure an LLM call had, for retry decisions.
+type Class string
+
+// The classes of failures. RateLimit, Timeout and ServerError are worth
+// retrying by default.
+const (
+	RateLimit   Class = "rate_limit"   // HTTP 429: slow down and retry
+	Timeout     Class = "timeout"      // the call took too long
+	ServerError Class = "server_error" // HTTP 5xx
+	ClientError Class = "client_error" // HTTP 4xx other than 429: retrying will not help
+	Config      Class = "config_error" // no model, unknown name...
+	Cancelled   Class = "cancelled"    // the caller's context was cancelled
+	Unknown     Class = "unknown"
+)
+
+// Error is a failed LLM call.
+type Error struct {
+	Class Class
+	// Reason is a short machine-readable code; for configuration errors the
+	// reason the agent reports (llm_not_found...). Optional otherwise.
+	Reason string
+	// Status is the HTTP status code, when there was one.
+	Status int
+	// Message describes the failure.
+	Message string
+	// RetryAfter is how long the provider asked to wait, when it said.
+	RetryAfter time.Duration
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	var sb strings.Builder
+	sb.WriteString("llm: ")
+	sb.WriteString(string(e.Class))
+	if e.Status != 0 {
+		fmt.Fprintf(&sb, " (HTTP %d)", e.Status)
+	}
+	if e.Message != "" {
+		sb.WriteString(": ")
+		sb.WriteString(e.Message)
+	} else if e.Err != nil {
+		sb.WriteString(": ")
+		sb.WriteString(e.Err.Error())
+	}
+	return sb.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// HTTPStatusClass classifies an HTTP status code: 429 is RateLimit, 408
+// and 504 are Timeout, other 5xx ServerError, other 4xx ClientError.
+func HTTPStatusClass(status int) Class {
+	switch {
+	case status == 429:
+		return RateLimit
+	case status == 408 || status == 504:
+		return Timeout
+	case status >= 500:
+		return ServerError
+	case status >= 400:
+		return ClientError
+	}
+	return Unknown
+}
+
+// Classify returns err as an *Error: an *Error in its chain as it is,
+// context.DeadlineExceeded as Timeout, context.Canceled as Cancelled, and
+// anything else as Unknown. Classify(nil) is nil.
+func Classify(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Error{Class: Timeout, Err: err}
+	case errors.Is(err, context.Canceled):
+		return &Error{Class: Cancelled, Err: err}
+	}
+	var t interface{ Timeout() bool } // net.Error and friends
+	if errors.As(err, &t) && t.Timeout() {
+		return &Error{Class: Timeout, Err: err}
+	}
+	return &Error{Class: Unknown, Err: err}
+}
