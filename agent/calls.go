@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// toolCalls is the lisp.ToolCaller of one turn: it dispatches to the
+// agent's tools and records every call for the trace. Calls may come from
+// several goroutines (pmap); a call abandoned by a cancelled run may
+// finish after the turn, and is then not recorded.
+type toolCalls struct {
+	m      *mission
+	mu     sync.Mutex
+	calls  []ToolCall
+	closed bool
+}
+
+// CallTool implements lisp.ToolCaller.
+func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) (any, error) {
+	m := tc.m
+	bt, ok := m.a.tools[name]
+	if !ok {
+		return nil, m.unknownTool(name)
+	}
+	rec := ToolCall{Name: name, Args: args, Start: time.Now()}
+	idx := tc.begin(rec)
+	res, warnings, err := tc.invoke(ctx, bt, args)
+	var v lisp.Value
+	if err == nil {
+		// Convert here, so that the firewall sees the very values the
+		// program will hold.
+		v, err = lisp.FromGo(res)
+		if err == nil {
+			m.fw.addToolResult(v)
+		}
+	}
+	tc.end(idx, v, warnings, err)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// invoke calls the tool, turning a panic into an error.
+func (tc *toolCalls) invoke(ctx context.Context, bt *boundTool, args *lisp.Map) (res any, warnings []signature.Issue, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the tool panicked: %v", r)
+		}
+	}()
+	return bt.call(ctx, args, tc.m.opts.Validation)
+}
+
+func (tc *toolCalls) begin(rec ToolCall) int {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.closed {
+		return -1
+	}
+	tc.calls = append(tc.calls, rec)
+	return len(tc.calls) - 1
+}
+
+func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err error) {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.closed || idx < 0 {
+		return
+	}
+	c := &tc.calls[idx]
+	c.Duration = time.Since(c.Start)
+	c.Result = v
+	if err != nil {
+		c.Error = err.Error()
+	}
+	for _, w := range warnings {
+		c.Warnings = append(c.Warnings, w.String())
+	}
+}
+
+// close ends the turn's recording and returns the calls.
+func (tc *toolCalls) close() []ToolCall {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	tc.closed = true
+	return tc.calls
+}
+
+// unknownTool explains a call of a tool the agent does not have: a catalog
+// entry (for planning only), or a name with the closest matches.
+func (m *mission) unknownTool(name string) error {
+	for _, c := range m.a.catalog {
+		if c == name {
+			return &lisp.Error{Kind: lisp.UnknownTool, Op: name, Message: fmt.Sprintf(
+				"tool %s is listed for planning only and cannot be called; the tools you can call: %s",
+				name, toolList(m.a.names))}
+		}
+	}
+	return lisp.UnknownToolError(name, m.a.names)
+}
+
+func toolList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,385 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+	"github.com/ptc-go/ptc/template"
+)
+
+// Config defines an agent: what it is asked to do, its contract, its tools
+// and its limits. It is plain data; New validates it into an *Agent. A zero
+// field means the documented default.
+type Config struct {
+	// Prompt is the mission, a template whose {{placeholders}} are filled
+	// from the run's context: "Find urgent emails for {{user}}". Required.
+	Prompt string
+	// Signature is the contract, "(user :string) -> {count :int, _ids [:int]}"
+	// or the output alone, "{count :int}". Placeholders of Prompt must be
+	// parameters of the signature. Empty: no contract (any input, any output).
+	Signature string
+	// Tools are the functions the agent's programs may call.
+	Tools map[string]Tool
+	// ToolCatalog lists tools the LLM may know about when planning but not
+	// call (for example, the tools of other agents). Calling one is an
+	// error fed back to the LLM.
+	ToolCatalog map[string]CatalogEntry
+	// MaxTurns bounds the LLM calls of a mission. Default 5. With MaxTurns
+	// 1 and no tools the agent is single-shot: the program's value is the
+	// answer. Otherwise the mission ends only with (return v) or (fail v).
+	MaxTurns int
+	// MissionTimeout bounds the whole mission, every turn and nested agent
+	// included. Zero: no limit beyond the caller's context.
+	MissionTimeout time.Duration
+	// LLMRetry is the retry policy for failed LLM calls (network errors,
+	// rate limits). Retries never consume turns. Zero: no retries.
+	LLMRetry RetryPolicy
+	// LLM is the model this agent always uses, overriding the one given at
+	// run time and any parent's. Nil: use the run's (or inherit a parent's).
+	LLM llm.Model
+	// SystemPrompt customizes the system prompt.
+	SystemPrompt SystemPrompt
+	// PromptLimit bounds what the system prompt shows.
+	PromptLimit PromptLimit
+	// MemoryLimit bounds the size of the agent's memory (its defs and
+	// stored values) after each turn, in bytes of their printed form.
+	// Default 1 MiB; exceeding it ends the mission with memory_limit_exceeded.
+	MemoryLimit int
+	// MaxDepth bounds the nesting of agents that call agents. Default 3.
+	MaxDepth int
+	// TurnBudget bounds the turns of the whole mission tree, nested agents
+	// included. Default 20.
+	TurnBudget int
+	// Description says what the agent does, for the tool schema a parent
+	// agent sees and for documentation.
+	Description string
+	// FieldDescriptions describe signature fields by dotted path
+	// ("user.email"); they appear in prompts and JSON Schemas.
+	FieldDescriptions map[string]string
+	// ContextDescriptions describe context entries by name; they appear in
+	// the data inventory of the system prompt.
+	ContextDescriptions map[string]string
+	// Format bounds what the LLM is shown of each turn.
+	Format FormatOptions
+	// FloatPrecision is the number of decimals floats are rounded to in
+	// what the LLM sees and in the returned value. Default 2; negative: no
+	// rounding. (Zero means the default: round in the program to get
+	// integers.)
+	FloatPrecision int
+	// Limits bound each turn's program (time, steps, memory...). Zero
+	// fields take the interpreter's defaults, except Timeout, 5s by
+	// default for an agent's turn.
+	Limits lisp.Limits
+	// MapResults says what a turn whose value is a map does to memory.
+	MapResults MapResults
+}
+
+// CatalogEntry describes a tool shown for planning only.
+type CatalogEntry struct {
+	Signature   string
+	Description string
+}
+
+// MapResults is the memory contract for a turn's map value.
+type MapResults int
+
+const (
+	// MergeMaps (the default, the seeds' contract): a map value's entries
+	// are stored in memory, readable as memory/key; if the map has a
+	// :return entry, that entry is not stored and its value is what the
+	// LLM is shown of the turn.
+	MergeMaps MapResults = iota
+	// KeepMaps: a map value is shown like any other value; only def,
+	// defn and memory/put store values (the reference's later contract).
+	KeepMaps
+)
+
+// FormatOptions bound what the LLM is shown. Zero fields take the defaults.
+type FormatOptions struct {
+	// FeedbackLimit is the number of collection items shown of a turn's
+	// value. Default 10.
+	FeedbackLimit int
+	// FeedbackMaxChars bounds the text of a turn's value and of its
+	// println output, each. Default 512.
+	FeedbackMaxChars int
+	// HistoryMaxBytes bounds each of *1, *2, *3 as the next program sees
+	// them. Default 512.
+	HistoryMaxBytes int
+	// ResultLimit is the number of collection items shown of a nested
+	// agent's final value (to its parent's LLM). Default 50.
+	ResultLimit int
+	// ResultMaxChars bounds that value's text. Default 500.
+	ResultMaxChars int
+}
+
+// PromptLimit bounds the system prompt.
+type PromptLimit struct {
+	// MaxChars cuts the system prompt to this many characters, with a
+	// note. Zero: no limit.
+	MaxChars int
+	// ListItems is how many items of a context collection the data
+	// inventory shows as a sample. Default 3; negative: none.
+	ListItems int
+	// StringChars bounds each context string shown in the inventory.
+	// Default 200.
+	StringChars int
+}
+
+// RetryPolicy retries failed LLM calls. The zero value makes one attempt.
+type RetryPolicy struct {
+	// MaxAttempts is the number of calls, the first included. 0 or 1: no
+	// retries.
+	MaxAttempts int
+	// Backoff is how the delay grows: Exponential (the default), Linear or
+	// Constant.
+	Backoff Backoff
+	// BaseDelay is the first delay. Default 1s. A provider's Retry-After
+	// (llm.Error.RetryAfter) wins when it is longer.
+	BaseDelay time.Duration
+	// Retryable are the failure classes worth retrying. Default
+	// rate_limit, timeout and server_error.
+	Retryable []llm.Class
+}
+
+// Backoff is a delay strategy.
+type Backoff int
+
+// Backoff strategies: the nth retry waits BaseDelay×2ⁿ⁻¹, BaseDelay×n or
+// BaseDelay.
+const (
+	Exponential Backoff = iota
+	Linear
+	Constant
+)
+
+// SystemPrompt customizes the system prompt. The generated prompt has these
+// sections, in order: Prefix, the role, the language reference, error
+// recovery, the data inventory, the tools, the output format, Suffix.
+type SystemPrompt struct {
+	// Prefix comes first, Suffix last.
+	Prefix, Suffix string
+	// Language replaces the language reference: a text, or the name of a
+	// built-in profile ("default", "compact"). Empty: "default".
+	Language string
+	// LanguageFunc, when set, computes the language reference for each
+	// turn (and wins over Language).
+	LanguageFunc func(PromptState) string
+	// OutputFormat replaces the instructions on how to answer.
+	OutputFormat string
+	// Transform, when set, rewrites the whole generated prompt.
+	Transform func(prompt string) string
+	// Override, when set, is the whole system prompt: nothing is generated.
+	// You then have to explain the language, the tools and the data.
+	Override string
+}
+
+// PromptState is what a LanguageFunc sees of the mission.
+type PromptState struct {
+	Turn     int           // from 1
+	Model    llm.Model     // the model of the run
+	Memory   []string      // the names in the agent's memory
+	Messages []llm.Message // the conversation so far
+}
+
+// Defaults.
+const (
+	DefaultMaxTurns       = 5
+	DefaultMemoryLimit    = 1 << 20
+	DefaultMaxDepth       = 3
+	DefaultTurnBudget     = 20
+	DefaultFloatPrecision = 2
+	DefaultTurnTimeout    = 5 * time.Second
+)
+
+// DefaultFormat returns the default format options.
+func DefaultFormat() FormatOptions {
+	return FormatOptions{FeedbackLimit: 10, FeedbackMaxChars: 512, HistoryMaxBytes: 512, ResultLimit: 50, ResultMaxChars: 500}
+}
+
+// Agent is a validated agent definition, ready to run any number of times,
+// concurrently. Build one with New.
+type Agent struct {
+	cfg      Config
+	sig      *signature.Signature // nil: no contract
+	prompt   *template.Template
+	tools    map[string]*boundTool
+	names    []string // sorted tool names
+	catalog  []string // sorted catalog names
+	format   FormatOptions
+	language string // resolved language reference profile or text
+}
+
+// Error reasons of New.
+var (
+	// ErrReservedToolName: a tool is named return or fail.
+	ErrReservedToolName = errors.New("reserved_tool_name")
+)
+
+// New validates cfg and returns the agent. Errors are *ConfigError values
+// naming the field; a tool called return or fail is a reserved_tool_name
+// error (errors.Is(err, ErrReservedToolName)).
+func New(cfg Config) (*Agent, error) {
+	a := &Agent{cfg: cfg}
+	if strings.TrimSpace(cfg.Prompt) == "" {
+		return nil, configErr("Prompt", "is required: say what the agent should do")
+	}
+	if cfg.MaxTurns < 0 {
+		return nil, configErr("MaxTurns", fmt.Sprintf("must be at least 1, got %d", cfg.MaxTurns))
+	}
+	for name, v := range map[string]int{"MemoryLimit": cfg.MemoryLimit, "MaxDepth": cfg.MaxDepth, "TurnBudget": cfg.TurnBudget} {
+		if v < 0 {
+			return nil, configErr(name, fmt.Sprintf("must be positive, got %d", v))
+		}
+	}
+	if cfg.MissionTimeout < 0 {
+		return nil, configErr("MissionTimeout", "must not be negative")
+	}
+	a.cfg.MaxTurns = orDefault(cfg.MaxTurns, DefaultMaxTurns)
+	a.cfg.MemoryLimit = orDefault(cfg.MemoryLimit, DefaultMemoryLimit)
+	a.cfg.MaxDepth = orDefault(cfg.MaxDepth, DefaultMaxDepth)
+	a.cfg.TurnBudget = orDefault(cfg.TurnBudget, DefaultTurnBudget)
+	if cfg.FloatPrecision == 0 {
+		a.cfg.FloatPrecision = DefaultFloatPrecision
+	}
+	if a.cfg.Limits.Timeout == 0 {
+		a.cfg.Limits.Timeout = DefaultTurnTimeout
+	}
+	d := DefaultFormat()
+	f := cfg.Format
+	a.format = FormatOptions{
+		FeedbackLimit:    orDefault(f.FeedbackLimit, d.FeedbackLimit),
+		FeedbackMaxChars: orDefault(f.FeedbackMaxChars, d.FeedbackMaxChars),
+		HistoryMaxBytes:  orDefault(f.HistoryMaxBytes, d.HistoryMaxBytes),
+		ResultLimit:      orDefault(f.ResultLimit, d.ResultLimit),
+		ResultMaxChars:   orDefault(f.ResultMaxChars, d.ResultMaxChars),
+	}
+	a.cfg.Format = a.format
+	if cfg.Signature != "" {
+		sig, err := signature.Parse(cfg.Signature)
+		if err != nil {
+			return nil, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
+		}
+		if len(cfg.FieldDescriptions) > 0 {
+			if sig, err = sig.WithDescriptions(cfg.FieldDescriptions); err != nil {
+				return nil, &ConfigError{Field: "FieldDescriptions", Reason: "invalid_signature", Message: err.Error(), Err: err}
+			}
+		}
+		a.sig = sig
+	} else if len(cfg.FieldDescriptions) > 0 {
+		return nil, configErr("FieldDescriptions", "needs a Signature to describe")
+	}
+	tpl, err := template.Parse(cfg.Prompt)
+	if err != nil {
+		return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: err.Error(), Err: err}
+	}
+	if a.sig != nil {
+		if err := tpl.Validate(a.sig); err != nil {
+			return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: err.Error(), Err: err}
+		}
+	}
+	a.prompt = tpl
+	a.tools = make(map[string]*boundTool, len(cfg.Tools))
+	for name, t := range cfg.Tools {
+		if name == "return" || name == "fail" {
+			return nil, &ConfigError{Field: "Tools", Reason: "reserved_tool_name",
+				Message: fmt.Sprintf("a tool cannot be called %q: return and fail end the mission", name), Err: ErrReservedToolName}
+		}
+		if !validToolName(name) {
+			return nil, configErr("Tools", fmt.Sprintf("tool name %q is not a PTC-Lisp name (letters, digits, - and _)", name))
+		}
+		bt, err := bindTool(name, t)
+		if err != nil {
+			return nil, err
+		}
+		a.tools[name] = bt
+		a.names = append(a.names, name)
+	}
+	sort.Strings(a.names)
+	for name, c := range cfg.ToolCatalog {
+		if _, dup := cfg.Tools[name]; dup {
+			return nil, configErr("ToolCatalog", fmt.Sprintf("%q is both a tool and a catalog entry", name))
+		}
+		if c.Signature != "" {
+			if _, err := signature.Parse(c.Signature); err != nil {
+				return nil, &ConfigError{Field: "ToolCatalog", Reason: "invalid_signature",
+					Message: fmt.Sprintf("%s: %v", name, err), Err: err}
+			}
+		}
+		a.catalog = append(a.catalog, name)
+	}
+	sort.Strings(a.catalog)
+	lang, err := resolveLanguage(cfg.SystemPrompt.Language)
+	if err != nil {
+		return nil, err
+	}
+	a.language = lang
+	return a, nil
+}
+
+// MustNew is New for agents defined in the program: it panics on error.
+func MustNew(cfg Config) *Agent {
+	a, err := New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// Config returns the agent's definition with the defaults filled in.
+func (a *Agent) Config() Config { return a.cfg }
+
+// Signature returns the parsed signature, nil when the agent has none.
+func (a *Agent) Signature() *signature.Signature { return a.sig }
+
+// SingleShot reports whether the agent answers in one LLM call with the
+// program's value (MaxTurns 1 and no tools).
+func (a *Agent) SingleShot() bool { return a.cfg.MaxTurns == 1 && len(a.tools) == 0 }
+
+// ConfigError is an invalid agent definition.
+type ConfigError struct {
+	Field   string // the Config field at fault
+	Reason  string // invalid_config, reserved_tool_name, template_error, invalid_signature
+	Message string
+	Err     error
+}
+
+func (e *ConfigError) Error() string { return "agent: " + e.Field + ": " + e.Message }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func configErr(field, msg string) *ConfigError {
+	return &ConfigError{Field: field, Reason: "invalid_config", Message: msg}
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func validToolName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, c := range name {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case (c >= '0' && c <= '9') || c == '-' || c == '?' || c == '!':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var _ = context.Background

@@ -1,0 +1,60 @@
+// Package agent runs SubAgents: LLM-driven missions in which the model
+// writes PTC-Lisp programs that call your Go tools, and the interpreter
+// runs them.
+//
+// # Agents as data
+//
+// An agent is defined by a Config (a prompt template, a signature, tools,
+// limits) and validated once by New into an *Agent, which can run any
+// number of missions, concurrently:
+//
+//	finder := agent.MustNew(agent.Config{
+//		Prompt:    "Find the urgent emails of {{user}}.",
+//		Signature: "(user :string) -> {count :int, _ids [:int]}",
+//		Tools:     map[string]agent.Tool{"list-emails": agent.Func(listEmails)},
+//	})
+//	step, err := finder.Run(ctx, agent.Options{LLM: model, Context: map[string]any{"user": "alice"}})
+//
+// # The mission
+//
+// Each turn, the agent sends the LLM the system prompt (the language, the
+// data inventory, the tools) and the conversation, extracts the program
+// from the reply, and runs it with the context (ctx/name), the tools
+// ((tool/name args)), the agent's memory (def, memory/put, memory/name)
+// and the values of the last turns (*1 *2 *3). Then:
+//
+//   - (return v) ends the mission with v, once v matches the signature's
+//     output; a mismatch is explained to the LLM, which tries again;
+//   - (fail {:reason :r :message "..."}) ends it with that failure;
+//   - an error is fed back (and is ctx/fail in the next turn);
+//   - otherwise the LLM is shown the value, the println output and the
+//     names in memory, and the next turn starts.
+//
+// An agent with MaxTurns 1 and no tools is single-shot: one LLM call,
+// whose program's value is the answer.
+//
+// A map value also updates memory (Config.MapResults): its entries are
+// stored, and its :return entry, if any, is what the LLM is shown.
+//
+// A mission ends with a Step: the return value or the Fail with its
+// reason (max_turns_exceeded, mission_timeout, llm_error, a program's own
+// reason...), the memory, the usage (turns, tokens, time) and a trace of
+// every turn, tool calls included. Run returns an *Error wrapping the Step
+// when the mission fails.
+//
+// # The firewall
+//
+// Fields whose names start with an underscore (_ids, "_raw") are
+// firewalled: programs and Go code see them in full, LLMs never do. The
+// values the LLM is shown print them as <Firewalled>, the data inventory
+// and the tool schemas omit them, and println output and error messages
+// are scrubbed of their strings. See the firewall type for exactly what is
+// hidden.
+//
+// # Models
+//
+// Options.LLM is an llm.Func or an llm.Name resolved in Options.Registry.
+// An agent's own Config.LLM wins over the run's; agents called by other
+// agents inherit the model and the registry of their caller. Failed LLM
+// calls are retried per the RetryPolicy without consuming turns.
+package agent

@@ -1,0 +1,412 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// What the LLM is told after each turn. Every text here goes through the
+// firewall: values print with firewalled parts as <Firewalled>, and text
+// is scrubbed of firewalled strings.
+
+// turnInfo says how many turns are left.
+func (m *mission) turnInfo() string {
+	left := m.a.cfg.MaxTurns - m.turn
+	switch {
+	case m.a.cfg.MaxTurns == 1:
+		return ""
+	case left <= 1:
+		return "\n\nLast turn: end it with (return value) or (fail {:reason :keyword :message \"...\"})."
+	}
+	return fmt.Sprintf("\n\nTurn %d of %d is next (%d left).", m.turn+1, m.a.cfg.MaxTurns, left)
+}
+
+// show prints a value for the LLM within the feedback bounds.
+func (m *mission) show(v lisp.Value, items, chars int) string {
+	s := lisp.FormatValue(v, lisp.PrintOptions{
+		MaxItems:       items,
+		MaxChars:       chars,
+		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
+		Redact:         m.fw.redaction(),
+	})
+	return m.fw.scrub(s)
+}
+
+// outputBlock renders println output, cut to FeedbackMaxChars.
+func (m *mission) outputBlock(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	text := strings.Join(lines, "\n")
+	if limit := m.a.format.FeedbackMaxChars; utf8.RuneCountInString(text) > limit {
+		text = truncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
+	}
+	return "Output:\n" + text
+}
+
+// valueFeedback is the message after a turn that ran to its end.
+func (m *mission) valueFeedback(v lisp.Value, output []string) string {
+	var parts []string
+	parts = append(parts, "Value: "+m.show(v, m.a.format.FeedbackLimit, m.a.format.FeedbackMaxChars))
+	if out := m.outputBlock(output); out != "" {
+		parts = append(parts, out)
+	}
+	if names := m.memory.Names(); len(names) > 0 {
+		parts = append(parts, "Memory: "+strings.Join(names, ", "))
+	}
+	return strings.Join(parts, "\n") + m.turnInfo()
+}
+
+// errorFeedback is the message after a turn that failed.
+func (m *mission) errorFeedback(msg string, output []string) string {
+	text := "Error: " + msg
+	if out := m.outputBlock(output); out != "" {
+		text += "\n" + out
+	}
+	return text + "\nThe error is also in ctx/fail. Memory is as it was before this turn." + m.turnInfo()
+}
+
+// validationFeedback explains a return value that breaks the signature.
+func (m *mission) validationFeedback(v lisp.Value, err error) string {
+	var sb strings.Builder
+	sb.WriteString("Your (return ...) value does not match the signature, so the mission goes on.\n")
+	sb.WriteString("Expected: ")
+	sb.WriteString(m.a.sig.Public().Output.String())
+	sb.WriteString("\nGot: ")
+	sb.WriteString(m.show(v, 10, 300))
+	sb.WriteString("\nProblems:")
+	var ve *signature.ValidationError
+	if asValidation(err, &ve) {
+		for i, is := range ve.Issues {
+			if i == 10 {
+				fmt.Fprintf(&sb, "\n- ... and %d more", len(ve.Issues)-10)
+				break
+			}
+			sb.WriteString("\n- ")
+			sb.WriteString(m.fw.scrub(is.String()))
+		}
+	} else {
+		sb.WriteString("\n- ")
+		sb.WriteString(m.fw.scrub(err.Error()))
+	}
+	sb.WriteString("\nFix the value and call (return ...) again.")
+	return sb.String()
+}
+
+func asValidation(err error, ve **signature.ValidationError) bool {
+	v, ok := err.(*signature.ValidationError)
+	if ok {
+		*ve = v
+	}
+	return ok
+}
+
+// applyMapResult applies the memory contract to a turn's value and returns
+// what the LLM is shown of it: with MergeMaps, a map's entries go into
+// memory (but :return), and the :return entry, when present, is shown
+// instead of the map.
+func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
+	mv, ok := v.(*lisp.Map)
+	if !ok || m.a.cfg.MapResults != MergeMaps || mv.Len() == 0 {
+		return v
+	}
+	shown := v
+	vars := map[string]lisp.Value{}
+	for _, name := range m.memory.Names() {
+		x, _ := m.memory.Get(name)
+		vars[name] = x
+	}
+	changed := false
+	for k, x := range mv.All() {
+		name, ok := memoryName(k)
+		if !ok {
+			continue
+		}
+		if name == "return" {
+			shown = x
+			continue
+		}
+		vars[name] = x
+		delete(m.memSizes, name)
+		changed = true
+	}
+	if changed {
+		m.memory = lisp.NewNamespace(vars)
+	}
+	return shown
+}
+
+// memoryName returns the var name a map key is stored under: keywords and
+// strings that are PTC-Lisp names.
+func memoryName(k lisp.Value) (string, bool) {
+	var s string
+	switch k := k.(type) {
+	case lisp.Keyword:
+		s = string(k)
+	case string:
+		s = k
+	default:
+		return "", false
+	}
+	if s == "" || strings.ContainsAny(s, " \t\n/()[]{}\"';,@^`~\\") || strings.ContainsRune("0123456789:#", rune(s[0])) {
+		return "", false
+	}
+	return s, true
+}
+
+// checkMemory enforces MemoryLimit after a turn.
+func (m *mission) checkMemory(defined []string) *Fail {
+	for _, name := range defined {
+		delete(m.memSizes, name)
+	}
+	size := m.memoryBytes()
+	if size > m.a.cfg.MemoryLimit {
+		return &Fail{Reason: ReasonMemoryLimitExceeded,
+			Message: fmt.Sprintf("the agent's memory holds %d bytes, over its limit of %d", size, m.a.cfg.MemoryLimit)}
+	}
+	return nil
+}
+
+// memoryBytes is the size of the memory: the printed length of each var,
+// cached per name (vars change only when a turn defines them).
+func (m *mission) memoryBytes() int {
+	if m.memory == nil {
+		return 0
+	}
+	if m.memSizes == nil {
+		m.memSizes = map[string]int{}
+	}
+	total := 0
+	limit := m.a.cfg.MemoryLimit
+	for _, name := range m.memory.Names() {
+		n, ok := m.memSizes[name]
+		if !ok {
+			v, _ := m.memory.Get(name)
+			n = len(name) + valueSize(v, limit+1)
+			m.memSizes[name] = n
+		}
+		total += n
+	}
+	return total
+}
+
+// valueSize estimates the printed size of v, stopping early past limit.
+func valueSize(v lisp.Value, limit int) int {
+	size := 0
+	var walk func(v lisp.Value, depth int)
+	walk = func(v lisp.Value, depth int) {
+		if size > limit || depth > 1000 {
+			size = limit + 1
+			return
+		}
+		switch x := v.(type) {
+		case nil:
+			size += 3
+		case bool:
+			size += 5
+		case int64:
+			size += 8
+		case float64:
+			size += 10
+		case string:
+			size += len(x) + 2
+		case lisp.Keyword:
+			size += len(x) + 1
+		case *lisp.Vector:
+			size += 2
+			for _, e := range x.Items() {
+				walk(e, depth+1)
+				size++
+			}
+		case *lisp.Map:
+			size += 2
+			for k, e := range x.All() {
+				walk(k, depth+1)
+				walk(e, depth+1)
+				size += 2
+				if size > limit {
+					return
+				}
+			}
+		case *lisp.Set:
+			size += 3
+			for e := range x.All() {
+				walk(e, depth+1)
+				size++
+				if size > limit {
+					return
+				}
+			}
+		default:
+			size += len(lisp.PrintString(v))
+		}
+	}
+	walk(v, 0)
+	return size
+}
+
+// pushHistory records a turn's value for *1 *2 *3, cut to HistoryMaxBytes.
+func (m *mission) pushHistory(v lisp.Value) {
+	v = truncateValue(v, m.a.format.HistoryMaxBytes)
+	m.history = append([]lisp.Value{v}, m.history...)
+	if len(m.history) > 3 {
+		m.history = m.history[:3]
+	}
+}
+
+// truncateValue returns v, or a smaller value of the same kind whose
+// printed form fits in about limit bytes: a string cut and ending in
+// "...", a collection's first elements.
+func truncateValue(v lisp.Value, limit int) lisp.Value {
+	if valueSize(v, limit) <= limit {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		return truncateBytes(x, max(limit-5, 0)) + "..."
+	case *lisp.Vector:
+		var out []lisp.Value
+		used := 2
+		for _, e := range x.Items() {
+			n := valueSize(e, limit)
+			if used+n+1 > limit {
+				break
+			}
+			out = append(out, e)
+			used += n + 1
+		}
+		return lisp.NewVector(out)
+	case *lisp.Map:
+		b := lisp.NewMapBuilder(nil)
+		used := 2
+		for k, e := range x.All() {
+			n := valueSize(k, limit) + valueSize(e, limit) + 2
+			if used+n > limit {
+				break
+			}
+			b.Set(k, e)
+			used += n
+		}
+		return b.Map()
+	case *lisp.Set:
+		var out []lisp.Value
+		used := 3
+		for e := range x.All() {
+			n := valueSize(e, limit)
+			if used+n+1 > limit {
+				break
+			}
+			out = append(out, e)
+			used += n + 1
+		}
+		return lisp.NewSet(out...)
+	}
+	return v
+}
+
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func truncateRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// roundFloats rounds every float in v to prec decimals (prec < 0: v as is).
+func roundFloats(v lisp.Value, prec int) lisp.Value {
+	if prec < 0 {
+		return v
+	}
+	scale := math.Pow(10, float64(prec))
+	var walk func(v lisp.Value, depth int) lisp.Value
+	walk = func(v lisp.Value, depth int) lisp.Value {
+		if depth > 1000 {
+			return v
+		}
+		switch x := v.(type) {
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return x
+			}
+			r := math.Round(x*scale) / scale
+			if math.IsInf(r, 0) || math.IsNaN(r) {
+				return x
+			}
+			return r
+		case *lisp.Vector:
+			var out []lisp.Value
+			for i, e := range x.Items() {
+				r := walk(e, depth+1)
+				if out == nil && !same(r, e) {
+					out = append(make([]lisp.Value, 0, x.Len()), x.Items()[:i]...)
+				}
+				if out != nil {
+					out = append(out, r)
+				}
+			}
+			if out == nil {
+				return x
+			}
+			return lisp.NewVector(out)
+		case *lisp.Map:
+			var b *lisp.MapBuilder
+			for k, e := range x.All() {
+				r := walk(e, depth+1)
+				if !same(r, e) {
+					if b == nil {
+						b = lisp.NewMapBuilder(x)
+					}
+					b.Set(k, r)
+				}
+			}
+			if b == nil {
+				return x
+			}
+			return b.Map()
+		case *lisp.Set:
+			changed := false
+			var out []lisp.Value
+			for e := range x.All() {
+				r := walk(e, depth+1)
+				changed = changed || !same(r, e)
+				out = append(out, r)
+			}
+			if !changed {
+				return x
+			}
+			return lisp.NewSet(out...)
+		}
+		return v
+	}
+	return walk(v, 0)
+}
+
+// same reports whether two values are the same object (or equal scalars).
+func same(a, b lisp.Value) bool {
+	switch a.(type) {
+	case *lisp.Vector, *lisp.Map, *lisp.Set:
+		return a == b
+	case float64:
+		fa, fb := a.(float64), b.(float64)
+		return fa == fb || (math.IsNaN(fa) && math.IsNaN(fb))
+	}
+	return true
+}

@@ -1,0 +1,258 @@
+package agent
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// Firewalled is what the LLM sees in place of a firewalled value.
+const Firewalled = "<Firewalled>"
+
+// minScrub is the length from which firewalled strings are scrubbed from
+// text: shorter ones ("ok", "42", a name) would cut ordinary words.
+const minScrub = 8
+
+// firewall keeps firewalled data out of everything an LLM is sent.
+//
+// A value is firewalled when it sits under a key that starts with "_" in
+// the context, in a tool's result or in a map a program built, or is the
+// value of a memory var whose name starts with "_". Two mechanisms apply
+// to every LLM-bound text:
+//
+//   - printing (turn values, println output, validation feedback) shows a
+//     firewalled value, any collection inside one, a firewalled string of
+//     minScrub bytes or more, and the value of every "_" map entry as
+//     <Firewalled>;
+//   - text (output lines, error messages) is scrubbed of every firewalled
+//     string of minScrub bytes or more, which catches strings a program
+//     copied out with str, format or string functions.
+//
+// What a program computes from firewalled data (a count, a sum, a short
+// field) is its own value and is not hidden.
+type firewall struct {
+	mu    sync.RWMutex
+	colls map[any]struct{}    // *lisp.Vector, *lisp.Map, *lisp.Set
+	strs  map[string]struct{} // len >= minScrub
+	index map[uint64][]string // strs by their first 8 bytes, longest first
+	dirty bool
+	seen  map[any]struct{} // collections already walked (shared structure)
+}
+
+func newFirewall(ctx *lisp.Map) *firewall {
+	fw := &firewall{}
+	fw.add(ctx, false)
+	return fw
+}
+
+// addToolResult records the firewalled parts of a tool's result.
+func (fw *firewall) addToolResult(v lisp.Value) { fw.add(v, false) }
+
+// addMemory records the values of "_" vars.
+func (fw *firewall) addMemory(ns *lisp.Namespace) {
+	for _, name := range ns.Names() {
+		if strings.HasPrefix(name, "_") {
+			v, _ := ns.Get(name)
+			fw.add(v, true)
+		}
+	}
+}
+
+// add walks v; under says v itself is firewalled.
+func (fw *firewall) add(v lisp.Value, under bool) {
+	switch v.(type) {
+	case *lisp.Map, *lisp.Vector, *lisp.Set, string:
+	default:
+		return
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	fw.walk(v, under, 0)
+}
+
+func (fw *firewall) walk(v lisp.Value, under bool, depth int) {
+	if depth > 10000 {
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		if under && len(x) >= minScrub {
+			if fw.strs == nil {
+				fw.strs = map[string]struct{}{}
+			}
+			if _, ok := fw.strs[x]; !ok {
+				fw.strs[x] = struct{}{}
+				fw.dirty = true
+			}
+		}
+		return
+	case *lisp.Map, *lisp.Vector, *lisp.Set:
+	default:
+		return
+	}
+	if under {
+		if fw.colls == nil {
+			fw.colls = map[any]struct{}{}
+		}
+		if _, ok := fw.colls[v]; ok {
+			return // walked already, as firewalled
+		}
+		fw.colls[v] = struct{}{}
+	} else {
+		// A collection walked once unfirewalled need not be walked again
+		// unfirewalled (contexts and tool results share structure).
+		if fw.seen == nil {
+			fw.seen = map[any]struct{}{}
+		}
+		if _, ok := fw.seen[v]; ok {
+			return
+		}
+		fw.seen[v] = struct{}{}
+	}
+	switch x := v.(type) {
+	case *lisp.Map:
+		for k, e := range x.All() {
+			fw.walk(e, under || isFirewalledKey(k), depth+1)
+		}
+	case *lisp.Vector:
+		for _, e := range x.Items() {
+			fw.walk(e, under, depth+1)
+		}
+	case *lisp.Set:
+		for e := range x.All() {
+			fw.walk(e, under, depth+1)
+		}
+	}
+}
+
+// isFirewalledKey reports whether a map key names a firewalled field.
+func isFirewalledKey(k lisp.Value) bool {
+	switch k := k.(type) {
+	case lisp.Keyword:
+		return strings.HasPrefix(string(k), "_")
+	case string:
+		return strings.HasPrefix(k, "_")
+	}
+	return false
+}
+
+// empty reports whether nothing is firewalled (so nothing needs hiding
+// but "_" map entries).
+func (fw *firewall) empty() bool {
+	fw.mu.RLock()
+	defer fw.mu.RUnlock()
+	return len(fw.colls) == 0 && len(fw.strs) == 0
+}
+
+// redaction is the printer hook of the firewall.
+func (fw *firewall) redaction() *lisp.Redaction {
+	return &lisp.Redaction{
+		Placeholder: Firewalled,
+		Key:         isFirewalledKey,
+		Value:       fw.hides,
+	}
+}
+
+// hides reports whether v prints as <Firewalled>.
+func (fw *firewall) hides(v lisp.Value) bool {
+	switch x := v.(type) {
+	case *lisp.Map, *lisp.Vector, *lisp.Set:
+		fw.mu.RLock()
+		_, ok := fw.colls[v]
+		fw.mu.RUnlock()
+		return ok
+	case string:
+		if len(x) < minScrub {
+			return false
+		}
+		fw.mu.RLock()
+		_, ok := fw.strs[x]
+		fw.mu.RUnlock()
+		return ok
+	}
+	return false
+}
+
+// scrub replaces the firewalled strings in text by <Firewalled>.
+func (fw *firewall) scrub(text string) string {
+	if len(text) < minScrub {
+		return text
+	}
+	fw.mu.Lock()
+	if fw.dirty {
+		fw.reindex()
+	}
+	index := fw.index
+	fw.mu.Unlock()
+	if len(index) == 0 {
+		return text
+	}
+	var sb strings.Builder
+	last := 0
+	for i := 0; i+minScrub <= len(text); {
+		cands := index[key8(text[i:])]
+		hit := ""
+		for _, s := range cands {
+			if strings.HasPrefix(text[i:], s) {
+				hit = s // candidates are sorted longest first
+				break
+			}
+		}
+		if hit == "" {
+			i++
+			continue
+		}
+		sb.WriteString(text[last:i])
+		sb.WriteString(Firewalled)
+		i += len(hit)
+		last = i
+	}
+	if last == 0 {
+		return text
+	}
+	sb.WriteString(text[last:])
+	return sb.String()
+}
+
+func (fw *firewall) scrubLines(lines []string) []string {
+	if len(lines) == 0 {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = fw.scrub(l)
+	}
+	return out
+}
+
+// reindex rebuilds the prefix index of strs (fw.mu held).
+func (fw *firewall) reindex() {
+	fw.index = make(map[uint64][]string, len(fw.strs))
+	for s := range fw.strs {
+		k := key8(s)
+		fw.index[k] = append(fw.index[k], s)
+	}
+	for k, list := range fw.index {
+		if len(list) > 1 {
+			sortLongestFirst(list)
+			fw.index[k] = list
+		}
+	}
+	fw.dirty = false
+}
+
+// key8 packs the first 8 bytes of s (len(s) >= 8).
+func key8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func sortLongestFirst(list []string) {
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && (len(list[j]) > len(list[j-1]) || (len(list[j]) == len(list[j-1]) && list[j] < list[j-1])); j-- {
+			list[j], list[j-1] = list[j-1], list[j]
+		}
+	}
+}

@@ -1,0 +1,399 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// Options are the run-time parameters of a mission.
+type Options struct {
+	// LLM is the model, unless the agent's Config.LLM sets one. Nested
+	// agents without a model of their own inherit their parent's.
+	LLM llm.Model
+	// Registry resolves model names (llm.Name). Nested agents inherit it.
+	Registry llm.Registry
+	// Context is the mission's input data, read by programs as ctx/name and
+	// by the prompt's placeholders: a map with string keys, a struct (by
+	// its json field names), a *lisp.Map, or a *Step, whose return value
+	// becomes the context and whose signature the ContextSignature (a
+	// failed Step ends the run at once with chained_failure).
+	Context any
+	// ContextSignature describes the context's types for the data
+	// inventory of the system prompt, as a signature's output type
+	// ("{user {name :string}, _ids [:int]}").
+	ContextSignature string
+	// LLMOptions are passed to every LLM call as llm.Request.Options.
+	LLMOptions map[string]any
+	// Cache asks the LLM to cache the system prompt (llm.Request.Cache).
+	Cache bool
+	// LLMRetry, when its MaxAttempts is set, replaces the agent's policy.
+	LLMRetry RetryPolicy
+	// Validation is the signature validation mode (Enabled by default).
+	// It is not inherited by nested agents.
+	Validation signature.Mode
+	// Trace selects when Step.Trace is kept.
+	Trace TraceMode
+	// Debug records each turn's raw LLM reply and the feedback sent back
+	// in the trace.
+	Debug bool
+	// CollectMessages keeps the whole conversation in Step.Messages.
+	CollectMessages bool
+	// TokenLimit ends the mission once it has used that many tokens
+	// (input and output, nested agents excluded). Zero: no limit.
+	TokenLimit int
+	// Budget, when set, is asked after every LLM call whether the mission
+	// may go on; false ends it like TokenLimit does.
+	Budget func(Usage) bool
+	// OnBudgetExceeded says how a mission over its budget ends.
+	OnBudgetExceeded BudgetAction
+}
+
+// TraceMode selects when a Step keeps its trace.
+type TraceMode int
+
+// Trace modes.
+const (
+	TraceOn      TraceMode = iota // always (the default)
+	TraceOff                      // never
+	TraceOnError                  // only when the mission fails
+)
+
+// BudgetAction is what happens when a mission exceeds its token budget.
+type BudgetAction int
+
+const (
+	// BudgetFail ends the mission with budget_exceeded.
+	BudgetFail BudgetAction = iota
+	// BudgetReturnPartial ends it successfully with the value of the last
+	// turn that ran without error (nil when there is none).
+	BudgetReturnPartial
+)
+
+// Run runs a mission of agent a. It returns the Step in every case; when
+// the mission fails, err is an *Error wrapping the same Step, so both
+// "if err != nil" and inspecting step.Fail work.
+func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
+	return Run(ctx, a, opts)
+}
+
+// Run runs a mission of agent a; see (*Agent).Run.
+func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
+	m := &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
+	step := m.run()
+	if step.Fail != nil {
+		return step, &Error{Step: step}
+	}
+	return step, nil
+}
+
+// RunConfig defines an agent from cfg and runs it: the convenience form
+// for one-off missions.
+//
+//	step, err := agent.RunConfig(ctx, agent.Config{Prompt: "What is {{x}} + {{y}}?", MaxTurns: 1},
+//		agent.Options{LLM: model, Context: map[string]any{"x": 1, "y": 2}})
+func RunConfig(ctx context.Context, cfg Config, opts Options) (*Step, error) {
+	a, err := New(cfg)
+	if err != nil {
+		reason := "invalid_config"
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			reason = ce.Reason
+		}
+		step := &Step{Fail: &Fail{Reason: reason, Message: err.Error()}, Memory: lisp.NewNamespace(nil)}
+		return step, &Error{Step: step}
+	}
+	return Run(ctx, a, opts)
+}
+
+// runtime is what a mission passes down, through the context of its tool
+// calls, to the agents it calls as tools.
+type runtime struct {
+	depth    int
+	budget   *atomic.Int64 // turns left in the mission tree
+	registry llm.Registry
+	model    llm.Model
+	traceID  string
+}
+
+type runtimeKey struct{}
+
+func runtimeFrom(ctx context.Context) *runtime {
+	rt, _ := ctx.Value(runtimeKey{}).(*runtime)
+	return rt
+}
+
+// mission is the state of one run.
+type mission struct {
+	a      *Agent
+	opts   Options
+	parent context.Context
+	ctx    context.Context // with the mission deadline and the runtime
+	stop   context.CancelFunc
+	rt     *runtime
+	start  time.Time
+
+	traceID, parentTraceID string
+
+	call    llm.Func
+	retry   RetryPolicy
+	context *lisp.Map
+	ctxSig  *signature.Signature
+	// fieldDocs are the field descriptions of a chained Step.
+	fieldDocs map[string]string
+	prompt    string // the expanded mission
+	system    string // the system prompt, when it is the same every turn
+	fw        *firewall
+
+	messages []llm.Message
+	memory   *lisp.Namespace
+	memSizes map[string]int
+	history  []lisp.Value
+	lastFail lisp.Value // ctx/fail: the previous turn's error, or nil
+	partial  lisp.Value // the last value of an error-free turn
+	tokens   llm.Tokens
+	requests int
+	sysToks  int
+	trace    []Turn
+	turn     int
+}
+
+// run is the whole mission.
+func (m *mission) run() *Step {
+	fail := m.setup()
+	if m.stop != nil {
+		defer m.stop()
+	}
+	if fail != nil {
+		return m.finish(nil, fail)
+	}
+	for {
+		if fail := m.beforeTurn(); fail != nil {
+			return m.finish(nil, fail)
+		}
+		if end := m.turnOnce(); end != nil {
+			return m.finish(end.value, end.fail)
+		}
+	}
+}
+
+// ending is how a turn ends the mission.
+type ending struct {
+	value lisp.Value
+	fail  *Fail
+}
+
+// setup resolves the model, the context and the prompt.
+func (m *mission) setup() *Fail {
+	m.traceID = newTraceID()
+	m.retry = m.a.cfg.LLMRetry
+	if m.opts.LLMRetry.MaxAttempts > 0 {
+		m.retry = m.opts.LLMRetry
+	}
+	parent := runtimeFrom(m.parent)
+	depth, budget, registry, inherited := 0, (*atomic.Int64)(nil), m.opts.Registry, llm.Model(nil)
+	if parent != nil {
+		depth, budget, inherited, m.parentTraceID = parent.depth+1, parent.budget, parent.model, parent.traceID
+		if registry == nil {
+			registry = parent.registry
+		}
+	}
+	if depth >= m.a.cfg.MaxDepth {
+		return &Fail{Reason: ReasonMaxDepthExceeded,
+			Message: fmt.Sprintf("agents are nested %d deep; the limit is %d", depth+1, m.a.cfg.MaxDepth)}
+	}
+	if budget == nil {
+		budget = new(atomic.Int64)
+		budget.Store(int64(m.a.cfg.TurnBudget))
+	}
+	model := m.a.cfg.LLM
+	if model == nil {
+		model = m.opts.LLM
+	}
+	if model == nil {
+		model = inherited
+	}
+	f, err := registry.Resolve(model)
+	if err != nil {
+		le := llm.Classify(err)
+		return &Fail{Reason: le.Reason, Message: le.Message}
+	}
+	m.call = f
+	m.rt = &runtime{depth: depth, budget: budget, registry: registry, model: model, traceID: m.traceID}
+	m.ctx = context.WithValue(m.parent, runtimeKey{}, m.rt)
+	if t := m.a.cfg.MissionTimeout; t > 0 {
+		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
+	}
+	if fail := m.setContext(); fail != nil {
+		return fail
+	}
+	prompt, err := m.a.prompt.Execute(m.context, m.a.templateOptions()...)
+	if err != nil {
+		return &Fail{Reason: ReasonTemplateError, Message: err.Error()}
+	}
+	m.prompt = prompt
+	m.messages = []llm.Message{{Role: llm.User, Content: prompt}}
+	m.fw = newFirewall(m.context)
+	if m.a.cfg.SystemPrompt.LanguageFunc == nil {
+		m.system = m.systemPrompt()
+		m.sysToks = estimateTokens(m.system)
+	}
+	return nil
+}
+
+func newTraceID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func estimateTokens(s string) int { return (len(s) + 3) / 4 }
+
+// setContext converts Options.Context, handles chaining and validates the
+// input against the signature's parameters.
+func (m *mission) setContext() *Fail {
+	raw := m.opts.Context
+	sigText := m.opts.ContextSignature
+	if s, ok := raw.(*Step); ok {
+		if s == nil {
+			raw = nil
+		} else {
+			if s.Fail != nil {
+				return &Fail{Reason: ReasonChainedFailure,
+					Message: "the previous step failed: " + s.Fail.Error(),
+					Details: map[string]any{"upstream": s.Fail}}
+			}
+			raw = s.Return
+			if s.Signature != nil {
+				m.ctxSig = s.Signature
+			}
+			m.fieldDocs = s.FieldDescriptions
+		}
+	}
+	if sigText != "" {
+		sig, err := signature.Parse(sigText)
+		if err != nil {
+			return &Fail{Reason: ReasonValidationError, Message: "ContextSignature: " + err.Error()}
+		}
+		m.ctxSig = sig
+	}
+	var ctxMap *lisp.Map
+	switch c := raw.(type) {
+	case nil:
+		ctxMap = lisp.NewMap()
+	case *lisp.Map:
+		ctxMap = c
+	default:
+		v, err := lisp.FromGo(c)
+		if err != nil {
+			return &Fail{Reason: ReasonValidationError, Message: "context: " + err.Error()}
+		}
+		switch v := v.(type) {
+		case *lisp.Map:
+			ctxMap = v
+		case nil:
+			ctxMap = lisp.NewMap()
+		default:
+			return &Fail{Reason: ReasonValidationError,
+				Message: fmt.Sprintf("the context must be a map, got %s", lisp.TypeName(v))}
+		}
+	}
+	// Inputs are checked against the signature's parameters, with the
+	// coercions LLM-written arguments need (a nested agent's inputs come
+	// from its parent's program).
+	if sig := m.a.sig; sig != nil && len(sig.Params) > 0 && m.opts.Validation != signature.Disabled {
+		coerced, _, err := sig.CoerceInput(ctxMap, m.opts.Validation)
+		if err != nil {
+			return &Fail{Reason: ReasonValidationError, Message: "input: " + err.Error(), Details: issueDetails(err)}
+		}
+		if coerced != nil {
+			ctxMap = coerced
+		}
+	}
+	m.context = ctxMap
+	return nil
+}
+
+func issueDetails(err error) map[string]any {
+	var ve *signature.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	issues := make([]any, len(ve.Issues))
+	for i, is := range ve.Issues {
+		issues[i] = is.String()
+	}
+	return map[string]any{"issues": issues}
+}
+
+// beforeTurn checks the limits that end a mission between turns.
+func (m *mission) beforeTurn() *Fail {
+	if err := m.ctx.Err(); err != nil {
+		return m.contextFail(err)
+	}
+	if m.turn >= m.a.cfg.MaxTurns {
+		return &Fail{Reason: ReasonMaxTurnsExceeded,
+			Message: fmt.Sprintf("no (return ...) or (fail ...) within %d turns", m.a.cfg.MaxTurns)}
+	}
+	if m.rt.budget.Add(-1) < 0 {
+		return &Fail{Reason: ReasonTurnBudgetExhausted,
+			Message: fmt.Sprintf("the mission used its budget of %d turns", m.a.cfg.TurnBudget)}
+	}
+	m.turn++
+	return nil
+}
+
+// contextFail explains why the mission's context ended.
+func (m *mission) contextFail(err error) *Fail {
+	if errors.Is(err, context.DeadlineExceeded) && m.stop != nil && m.parent.Err() == nil {
+		return &Fail{Reason: ReasonMissionTimeout,
+			Message: fmt.Sprintf("the mission ran longer than its %v timeout", m.a.cfg.MissionTimeout)}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Fail{Reason: ReasonMissionTimeout, Message: "the caller's deadline passed"}
+	}
+	return &Fail{Reason: ReasonCancelled, Message: "the caller cancelled the mission"}
+}
+
+// finish builds the Step.
+func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
+	step := &Step{
+		Fail:              fail,
+		Memory:            m.memory,
+		Signature:         m.a.sig,
+		TraceID:           m.traceID,
+		ParentTraceID:     m.parentTraceID,
+		FieldDescriptions: m.a.cfg.FieldDescriptions,
+	}
+	if fail == nil {
+		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)
+	}
+	step.Usage = Usage{
+		Turns:              m.turn,
+		LLMRequests:        m.requests,
+		Tokens:             m.tokens,
+		Duration:           time.Since(m.start),
+		SystemPromptTokens: m.sysToks,
+		MemoryBytes:        m.memoryBytes(),
+	}
+	switch m.opts.Trace {
+	case TraceOn:
+		step.Trace = m.trace
+	case TraceOnError:
+		if fail != nil {
+			step.Trace = m.trace
+		}
+	}
+	if m.opts.CollectMessages {
+		step.Messages = append([]llm.Message{{Role: llm.System, Content: m.system}}, m.messages...)
+	}
+	return step
+}

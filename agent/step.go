@@ -1,0 +1,177 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// Step is the outcome of a mission: its value or its failure, the agent's
+// memory, what it cost and what happened on each turn.
+type Step struct {
+	// Return is the mission's value: the argument of (return v), or the
+	// program's value for a single-shot agent. Nil when the mission failed.
+	// Firewalled fields (named with a leading _) are included: the firewall
+	// hides them from LLMs, not from Go.
+	Return lisp.Value
+	// Fail describes the failure, nil on success.
+	Fail *Fail
+	// Memory is the agent's memory at the end: its defs and stored values.
+	Memory *lisp.Namespace
+	// Signature is the contract the return value was validated against
+	// (nil without one). A Step passed as the context of another run brings
+	// it along as the context's signature.
+	Signature *signature.Signature
+	// Usage counts turns, tokens and time.
+	Usage Usage
+	// Trace has one entry per turn (see Options.Trace).
+	Trace []Turn
+	// TraceID identifies this run (32 hex digits); ParentTraceID the run of
+	// the agent that called this one as a tool ("" at the top).
+	TraceID, ParentTraceID string
+	// Messages is the whole conversation, system prompt first, when
+	// Options.CollectMessages is set.
+	Messages []llm.Message
+	// FieldDescriptions are the agent's descriptions of its signature's
+	// fields, passed on to the next agent of a chain.
+	FieldDescriptions map[string]string
+}
+
+// OK reports whether the mission succeeded.
+func (s *Step) OK() bool { return s != nil && s.Fail == nil }
+
+// Decode stores the return value in the Go value pointed to by v, through
+// its JSON form (so struct fields match by their json tags).
+func (s *Step) Decode(v any) error {
+	if s.Fail != nil {
+		return fmt.Errorf("agent: cannot decode a failed step: %s", s.Fail.Message)
+	}
+	data, err := lisp.ToJSON(s.Return)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// Fail describes why a mission failed.
+type Fail struct {
+	// Reason is a machine-readable code: one of the Reason constants, or
+	// the reason a program gave to (fail {:reason ...}).
+	Reason string
+	// Message says what happened.
+	Message string
+	// Op is the tool or operation at fault, when there is one.
+	Op string
+	// Details carries more data: the upstream failure of a chained_failure,
+	// the value given to fail, validation issues.
+	Details map[string]any
+}
+
+func (f *Fail) Error() string {
+	if f.Op != "" {
+		return f.Reason + " (" + f.Op + "): " + f.Message
+	}
+	return f.Reason + ": " + f.Message
+}
+
+// The reasons a mission can fail with. A program's (fail {:reason :x})
+// gives its own reason.
+const (
+	ReasonFailed              = "failed"                // (fail v) without a :reason
+	ReasonMaxTurnsExceeded    = "max_turns_exceeded"    // no return or fail within MaxTurns
+	ReasonMaxDepthExceeded    = "max_depth_exceeded"    // agents nested deeper than MaxDepth
+	ReasonTurnBudgetExhausted = "turn_budget_exhausted" // the mission tree used up TurnBudget
+	ReasonMissionTimeout      = "mission_timeout"       // MissionTimeout passed
+	ReasonLLMError            = "llm_error"             // the LLM failed, retries included
+	ReasonLLMRequired         = "llm_required"          // no LLM anywhere
+	ReasonLLMNotFound         = "llm_not_found"         // a model name the registry lacks
+	ReasonLLMRegistryRequired = "llm_registry_required" // a model name without a registry
+	ReasonInvalidLLM          = "invalid_llm"           // a nil function
+	ReasonNoCodeFound         = "no_code_found"         // single-shot reply without a program
+	ReasonParseError          = "parse_error"           // single-shot program does not read
+	ReasonAnalysisError       = "analysis_error"        // ... does not analyze
+	ReasonEvalError           = "eval_error"            // ... fails while running
+	ReasonTimeout             = "timeout"               // ... ran out of time
+	ReasonMemoryExceeded      = "memory_exceeded"       // ... built too much data
+	ReasonValidationError     = "validation_error"      // input or single-shot output breaks the signature
+	ReasonToolError           = "tool_error"            // ... a tool failed
+	ReasonToolNotFound        = "tool_not_found"        // ... called a tool that does not exist
+	ReasonMemoryLimitExceeded = "memory_limit_exceeded" // memory grew past MemoryLimit
+	ReasonChainedFailure      = "chained_failure"       // the context was a failed Step
+	ReasonTemplateError       = "template_error"        // a placeholder has no value
+	ReasonBudgetExceeded      = "budget_exceeded"       // TokenLimit or Budget said stop
+	ReasonCancelled           = "cancelled"             // the caller's context was cancelled
+	ReasonReservedToolName    = "reserved_tool_name"    // a tool named return or fail
+)
+
+// Usage is what a mission cost.
+type Usage struct {
+	Turns       int           // LLM turns taken
+	LLMRequests int           // LLM calls, retries included
+	Tokens      llm.Tokens    // tokens reported by the LLM
+	Duration    time.Duration // wall-clock time of the mission
+	// SystemPromptTokens estimates the size of the system prompt (4
+	// characters per token), a cost paid on every turn.
+	SystemPromptTokens int
+	// MemoryBytes is the size of the memory at the end.
+	MemoryBytes int
+}
+
+// TotalTokens is Tokens.Input + Tokens.Output.
+func (u Usage) TotalTokens() int { return u.Tokens.Total() }
+
+// Turn is the trace of one turn.
+type Turn struct {
+	Number int
+	// Program is the code the turn ran ("" when the reply had none).
+	Program string
+	// Result is the program's value (nil on error).
+	Result lisp.Value
+	// Error is the program's error, the reminder sent when there was no
+	// code, or the validation failure of a return, as the LLM was told.
+	Error string
+	// Output is the program's println output.
+	Output []string
+	// ToolCalls are the tool calls, in the order they started.
+	ToolCalls []ToolCall
+	// Duration is the turn's time, LLM call included; LLMDuration the LLM
+	// call's alone.
+	Duration, LLMDuration time.Duration
+	// Tokens of the turn's LLM call.
+	Tokens llm.Tokens
+	// Response and Feedback are the LLM's reply and the message it was
+	// sent back, recorded when Options.Debug is set.
+	Response, Feedback string
+}
+
+// ToolCall is the trace of one tool call.
+type ToolCall struct {
+	Name     string
+	Args     *lisp.Map
+	Result   lisp.Value // nil on error
+	Error    string     // "" on success
+	Warnings []string   // argument coercions
+	Start    time.Time
+	Duration time.Duration
+	// Child is the step of a nested agent called as this tool.
+	Child *Step
+}
+
+// Error is the error Run returns for a failed mission. It carries the Step,
+// so that callers that only check err still get the whole story:
+//
+//	step, err := a.Run(ctx, opts)
+//	var ae *agent.Error
+//	if errors.As(err, &ae) { log.Print(ae.Step.Fail.Reason) }
+type Error struct {
+	Step *Step
+}
+
+func (e *Error) Error() string { return "agent: " + e.Step.Fail.Error() }
+
+// Unwrap returns the Fail, so errors.As(err, &fail) works too.
+func (e *Error) Unwrap() error { return e.Step.Fail }

@@ -1,0 +1,97 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// ToolFunc is a tool implemented by a Go function. args holds the
+// arguments as the program wrote them: (tool/search {:q "x"}) passes
+// {:q "x"}; positional arguments arrive as {:args [...]}. The result may be
+// any value lisp.FromGo accepts; an error becomes a tool_error the LLM sees
+// (with the tool's name), and a panic is caught and reported the same way.
+type ToolFunc func(ctx context.Context, args *lisp.Map) (any, error)
+
+// Tool is a function an agent's programs can call, with the contract the
+// LLM is shown. Build one as a literal,
+//
+//	agent.Tool{Func: search, Signature: "(query :string) -> [{id :int}]", Description: "Full-text search."}
+//
+// or from a typed Go function with Typed.
+type Tool struct {
+	// Func implements the tool.
+	Func ToolFunc
+	// Signature is the tool's contract, shown to the LLM. When set, the
+	// arguments are coerced and validated against it before Func runs
+	// (see Options.Validation), and a mismatch is a tool error the LLM can
+	// correct. Empty: arguments are passed as they are.
+	Signature string
+	// Description says what the tool does and when to use it.
+	Description string
+
+	typed *signature.Tool
+}
+
+// Func returns a tool for a plain function without a contract.
+func Func(f ToolFunc) Tool { return Tool{Func: f} }
+
+// Typed returns a tool for a typed function (see signature.TypedFunc): its
+// signature and description come from the Go types, and its arguments are
+// decoded into the function's parameter type.
+func Typed(t *signature.Tool) Tool {
+	return Tool{Signature: t.Signature().String(), Description: t.Description(), typed: t}
+}
+
+// boundTool is a validated tool.
+type boundTool struct {
+	name string
+	sig  *signature.Signature // nil: no contract
+	desc string
+	fn   ToolFunc
+	typ  *signature.Tool
+}
+
+func bindTool(name string, t Tool) (*boundTool, error) {
+	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed}
+	if bt.typ != nil {
+		bt.sig = bt.typ.Signature()
+		return bt, nil
+	}
+	if t.Func == nil {
+		return nil, configErr("Tools", fmt.Sprintf("tool %q has no Func", name))
+	}
+	if t.Signature != "" {
+		sig, err := signature.Parse(t.Signature)
+		if err != nil {
+			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+				Message: fmt.Sprintf("tool %q: %v", name, err), Err: err}
+		}
+		bt.sig = sig
+	}
+	return bt, nil
+}
+
+// call runs the tool: arguments coerced and validated against its
+// signature first. warnings lists the coercions.
+func (bt *boundTool) call(ctx context.Context, args *lisp.Map, mode signature.Mode) (any, []signature.Issue, error) {
+	if bt.typ != nil {
+		return bt.typ.CallWithWarnings(ctx, args)
+	}
+	var warnings []signature.Issue
+	if bt.sig != nil && mode != signature.Disabled {
+		named, err := bt.sig.Positional(args)
+		if err != nil {
+			return nil, nil, err
+		}
+		coerced, w, err := bt.sig.CoerceInput(named, mode)
+		if err != nil {
+			return nil, w, err
+		}
+		args, warnings = coerced, w
+	}
+	res, err := bt.fn(ctx, args)
+	return res, warnings, err
+}

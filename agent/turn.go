@@ -1,0 +1,297 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// turnOnce runs one turn: ask the LLM, run its program, and either end the
+// mission or send feedback for the next turn.
+func (m *mission) turnOnce() *ending {
+	start := time.Now()
+	tr := Turn{Number: m.turn}
+	system := m.system
+	if system == "" {
+		system = m.systemPrompt()
+		m.sysToks = estimateTokens(system)
+		m.system = system // the last one, for CollectMessages
+		defer func() { m.system = "" }()
+	}
+	req := llm.Request{
+		System:    system,
+		Messages:  m.messages,
+		Turn:      m.turn,
+		Prompt:    m.prompt,
+		ToolNames: m.a.names,
+		Options:   m.opts.LLMOptions,
+		Cache:     m.opts.Cache,
+	}
+	resp, err := m.callLLM(req)
+	tr.LLMDuration = time.Since(start)
+	if err != nil {
+		m.record(&tr, start)
+		if ctxErr := m.ctx.Err(); ctxErr != nil {
+			return &ending{fail: m.contextFail(ctxErr)}
+		}
+		le := llm.Classify(err)
+		if le.Class == llm.Config {
+			return &ending{fail: &Fail{Reason: le.Reason, Message: le.Message}}
+		}
+		return &ending{fail: &Fail{Reason: ReasonLLMError, Message: "the LLM call failed: " + err.Error(),
+			Details: map[string]any{"class": string(le.Class)}}}
+	}
+	tr.Tokens = resp.Tokens
+	m.tokens.Input += resp.Tokens.Input
+	m.tokens.Output += resp.Tokens.Output
+	if m.opts.Debug {
+		tr.Response = resp.Content
+	}
+	if m.overBudget() {
+		m.record(&tr, start)
+		if m.opts.OnBudgetExceeded == BudgetReturnPartial {
+			return &ending{value: m.partial}
+		}
+		return &ending{fail: &Fail{Reason: ReasonBudgetExceeded,
+			Message: fmt.Sprintf("the mission used %d tokens, over its budget", m.tokens.Total())}}
+	}
+
+	code := extractCode(resp.Content)
+	if code == "" {
+		tr.Error = noCodeMessage
+		if m.a.SingleShot() {
+			m.record(&tr, start)
+			return &ending{fail: &Fail{Reason: ReasonNoCodeFound, Message: "the LLM's reply has no PTC-Lisp program"}}
+		}
+		m.feedback(&tr, resp.Content, noCodeMessage+m.turnInfo())
+		m.record(&tr, start)
+		return nil
+	}
+	tr.Program = code
+	end := m.runProgram(&tr, resp.Content, code)
+	m.record(&tr, start)
+	return end
+}
+
+const noCodeMessage = "Your reply contains no program. Answer with PTC-Lisp code in a ```clojure block."
+
+// overBudget reports whether TokenLimit or Budget ends the mission.
+func (m *mission) overBudget() bool {
+	if m.opts.TokenLimit > 0 && m.tokens.Total() >= m.opts.TokenLimit {
+		return true
+	}
+	if m.opts.Budget != nil {
+		return !m.opts.Budget(m.usageSoFar())
+	}
+	return false
+}
+
+func (m *mission) usageSoFar() Usage {
+	return Usage{Turns: m.turn, LLMRequests: m.requests, Tokens: m.tokens, Duration: time.Since(m.start),
+		SystemPromptTokens: m.sysToks}
+}
+
+// record appends the turn to the trace.
+func (m *mission) record(tr *Turn, start time.Time) {
+	tr.Duration = time.Since(start)
+	if m.opts.Trace != TraceOff {
+		m.trace = append(m.trace, *tr)
+	}
+}
+
+// feedback appends the LLM's reply and our answer to the conversation.
+func (m *mission) feedback(tr *Turn, reply, text string) {
+	if m.opts.Debug {
+		tr.Feedback = text
+	}
+	m.messages = append(m.messages,
+		llm.Message{Role: llm.Assistant, Content: reply},
+		llm.Message{Role: llm.User, Content: text})
+}
+
+// runProgram runs the turn's program and decides what happens next.
+func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
+	calls := &toolCalls{m: m}
+	ctxMap := m.context
+	if m.lastFail != nil {
+		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), m.lastFail)
+	}
+	res, err := lisp.Run(m.ctx, code, lisp.Options{
+		Context:   ctxMap,
+		Namespace: m.memory,
+		History:   m.history,
+		Tools:     calls,
+		Limits:    m.a.cfg.Limits,
+		Redact:    m.fw.redaction(),
+	})
+	tr.ToolCalls = calls.close()
+	tr.Output = m.fw.scrubLines(res.Output)
+	single := m.a.SingleShot()
+
+	if err != nil {
+		le := asLispError(err)
+		if m.ctx.Err() != nil && (le.Kind == lisp.Cancelled || le.Kind == lisp.Timeout) {
+			return &ending{fail: m.contextFail(m.ctx.Err())}
+		}
+		msg := m.fw.scrub(le.Detailed())
+		tr.Error = msg
+		if single {
+			return &ending{fail: programFail(le, msg)}
+		}
+		m.lastFail = failMap(le, msg)
+		m.feedback(tr, reply, m.errorFeedback(msg, tr.Output))
+		return nil
+	}
+	m.memory = res.Namespace
+	m.lastFail = nil
+	tr.Result = res.Value
+
+	switch res.Status {
+	case lisp.Failed:
+		return &ending{fail: programFailValue(res.Value)}
+	case lisp.Returned:
+		if issues := m.validateReturn(res.Value); issues != nil {
+			if single {
+				return &ending{fail: &Fail{Reason: ReasonValidationError,
+					Message: "the value does not match the signature: " + issueText(issues), Details: issueDetails(issues)}}
+			}
+			text := m.validationFeedback(res.Value, issues)
+			tr.Error = text
+			m.feedback(tr, reply, text+m.turnInfo())
+			return nil
+		}
+		return &ending{value: res.Value}
+	}
+	// Completed without return or fail.
+	if single {
+		if issues := m.validateReturn(res.Value); issues != nil {
+			return &ending{fail: &Fail{Reason: ReasonValidationError,
+				Message: "the value does not match the signature: " + issueText(issues), Details: issueDetails(issues)}}
+		}
+		return &ending{value: res.Value}
+	}
+	shown := m.applyMapResult(res.Value)
+	if fail := m.checkMemory(res.Defined); fail != nil {
+		return &ending{fail: fail}
+	}
+	m.partial = res.Value
+	m.pushHistory(res.Value)
+	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output))
+	return nil
+}
+
+func asLispError(err error) *lisp.Error {
+	var le *lisp.Error
+	if errors.As(err, &le) {
+		return le
+	}
+	return &lisp.Error{Kind: lisp.InternalError, Message: err.Error()}
+}
+
+// programFail is the Fail of a single-shot program's error.
+func programFail(le *lisp.Error, msg string) *Fail {
+	return &Fail{Reason: reasonOf(le.Kind), Message: msg, Op: le.Op, Details: map[string]any{"kind": string(le.Kind)}}
+}
+
+// reasonOf maps an interpreter error kind onto a Step reason.
+func reasonOf(k lisp.Kind) string {
+	switch k {
+	case lisp.ParseError:
+		return ReasonParseError
+	case lisp.InvalidForm, lisp.InvalidArity, lisp.InvalidCondForm, lisp.InvalidWhereForm, lisp.InvalidWhereOp,
+		lisp.InvalidThreadForm, lisp.InvalidPlaceholder, lisp.UnboundVar, lisp.CannotShadowBuiltin:
+		return ReasonAnalysisError
+	case lisp.Timeout:
+		return ReasonTimeout
+	case lisp.MemoryExceeded:
+		return ReasonMemoryExceeded
+	case lisp.ToolError:
+		return ReasonToolError
+	case lisp.UnknownTool:
+		return ReasonToolNotFound
+	}
+	return ReasonEvalError
+}
+
+// failMap is ctx/fail for the next turn: {:reason :message :op :details}.
+func failMap(le *lisp.Error, msg string) *lisp.Map {
+	b := lisp.NewMapBuilder(nil)
+	b.Set(lisp.Keyword("reason"), lisp.Keyword(reasonOf(le.Kind)))
+	b.Set(lisp.Keyword("message"), msg)
+	if le.Op != "" {
+		b.Set(lisp.Keyword("op"), le.Op)
+	}
+	b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("kind"), lisp.Keyword(string(le.Kind))))
+	return b.Map()
+}
+
+// programFailValue is the Fail of (fail v): v's :reason, :message, :op and
+// :details when v is a map, else reason "failed" with v printed.
+func programFailValue(v lisp.Value) *Fail {
+	f := &Fail{Reason: ReasonFailed}
+	m, ok := v.(*lisp.Map)
+	if !ok {
+		f.Message = lisp.DisplayString(v)
+		if v != nil {
+			f.Details = map[string]any{"value": lisp.ToGo(v)}
+		}
+		return f
+	}
+	get := func(k string) (lisp.Value, bool) { return m.Lookup(lisp.Keyword(k)) }
+	if r, ok := get("reason"); ok && r != nil {
+		f.Reason = nameOf(r)
+	}
+	if msg, ok := get("message"); ok {
+		f.Message = lisp.DisplayString(msg)
+	}
+	if op, ok := get("op"); ok && op != nil {
+		f.Op = nameOf(op)
+	}
+	if d, ok := get("details"); ok && d != nil {
+		if dm, ok := lisp.ToGo(d).(map[string]any); ok {
+			f.Details = dm
+		} else {
+			f.Details = map[string]any{"value": lisp.ToGo(d)}
+		}
+	}
+	if f.Message == "" {
+		f.Message = lisp.PrintString(v)
+	}
+	return f
+}
+
+// nameOf returns a keyword's name or a value's text.
+func nameOf(v lisp.Value) string {
+	if k, ok := v.(lisp.Keyword); ok {
+		return string(k)
+	}
+	return lisp.DisplayString(v)
+}
+
+// validateReturn checks a return value against the signature's output; nil
+// when it matches (or there is nothing to check).
+func (m *mission) validateReturn(v lisp.Value) error {
+	sig := m.a.sig
+	if sig == nil || sig.Output.Kind == signature.Any || m.opts.Validation == signature.Disabled {
+		return nil
+	}
+	_, err := sig.ValidateOutput(v, m.opts.Validation)
+	return err
+}
+
+func issueText(err error) string {
+	var ve *signature.ValidationError
+	if errors.As(err, &ve) {
+		parts := make([]string, len(ve.Issues))
+		for i, is := range ve.Issues {
+			parts[i] = is.String()
+		}
+		return strings.Join(parts, "; ")
+	}
+	return err.Error()
+}
