@@ -121,8 +121,8 @@ type FormatOptions struct {
 
 // PromptLimit bounds the system prompt.
 type PromptLimit struct {
-	// MaxChars cuts the system prompt to this many characters, with a
-	// note. Zero: no limit.
+	// MaxChars cuts the system prompt (an Override included) to this many
+	// characters, the note saying so included. Zero: no limit.
 	MaxChars int
 	// ListItems is how many items of a context collection the data
 	// inventory shows as a sample. Default 3; negative: none.
@@ -160,8 +160,9 @@ const (
 )
 
 // SystemPrompt customizes the system prompt. The generated prompt has these
-// sections, in order: Prefix, the role, the language reference, error
-// recovery, the data inventory, the tools, the output format, Suffix.
+// sections, in order: Prefix, the role, the language reference, the mode
+// (single-shot, or how turns, memory and feedback work), error recovery,
+// the data inventory, the tools, the output format, Suffix.
 type SystemPrompt struct {
 	// Prefix comes first, Suffix last.
 	Prefix, Suffix string
@@ -169,7 +170,8 @@ type SystemPrompt struct {
 	// built-in profile ("default", "compact"). Empty: "default".
 	Language string
 	// LanguageFunc, when set, computes the language reference for each
-	// turn (and wins over Language).
+	// turn (and wins over Language). It may return a profile name, or ""
+	// for Language's.
 	LanguageFunc func(PromptState) string
 	// OutputFormat replaces the instructions on how to answer.
 	OutputFormat string

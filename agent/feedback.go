@@ -76,7 +76,7 @@ func (m *mission) validationFeedback(v lisp.Value, err error) string {
 	var sb strings.Builder
 	sb.WriteString("Your (return ...) value does not match the signature, so the mission goes on.\n")
 	sb.WriteString("Expected: ")
-	sb.WriteString(m.a.sig.Public().Output.String())
+	sb.WriteString(m.a.sig.Output.String())
 	sb.WriteString("\nGot: ")
 	sb.WriteString(m.show(v, 10, 300))
 	sb.WriteString("\nProblems:")

@@ -2,10 +2,38 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
 	"github.com/ptc-go/ptc/template"
 )
+
+// The system prompt. Its sections, in order (seed 001, "System Prompt
+// Contents"):
+//
+//	Prefix
+//	the role          what the model is and what its programs are for
+//	the language      a built-in profile, a custom text or LanguageFunc's
+//	the mode          single-shot: one program whose value is the answer;
+//	                  multi-turn: turns, feedback, memory, return and fail
+//	error recovery    what an error looks like and what survives it
+//	the data          the inventory of the context (inventory.go)
+//	the tools         usage, signature and description of each tool, and
+//	                  the catalog (planning only)
+//	the output format how to reply (OutputFormat replaces it)
+//	Suffix
+//
+// then Transform. Override replaces all of it. PromptLimit.MaxChars bounds
+// the result in every case, Override included: it is the caller's bound on
+// what every turn costs.
+//
+// The prompt is sent on every turn, so it is lean: the "compact" profile
+// also shortens the role, mode and error sections, and sections that do
+// not apply (tool rules without tools, error recovery in single-shot) are
+// left out. With a nil LanguageFunc it is built once per mission.
 
 // templateOptions are the options of the mission prompt's expansion.
 func (a *Agent) templateOptions() []template.Option {
@@ -28,5 +56,326 @@ func resolveLanguage(lang string) (string, error) {
 
 // systemPrompt builds the system prompt of the current turn.
 func (m *mission) systemPrompt() string {
-	return "You write PTC-Lisp programs."
+	sp := m.a.cfg.SystemPrompt
+	var prompt string
+	if sp.Override != "" {
+		prompt = sp.Override
+	} else {
+		prompt = m.generatedPrompt()
+		if sp.Transform != nil {
+			prompt = sp.Transform(prompt)
+		}
+	}
+	return cutPrompt(prompt, m.a.cfg.PromptLimit.MaxChars)
+}
+
+// generatedPrompt assembles the sections.
+func (m *mission) generatedPrompt() string {
+	sp := m.a.cfg.SystemPrompt
+	lang := m.a.language
+	if sp.LanguageFunc != nil {
+		// A LanguageFunc may return a profile name, or "" for the
+		// configured language.
+		if l := sp.LanguageFunc(m.promptState()); l != "" {
+			lang = l
+		}
+	}
+	compact := lang == "compact"
+	single := m.a.SingleShot()
+	inventory, hidden := m.inventory()
+	sections := []string{
+		sp.Prefix,
+		m.roleSection(compact, single),
+		m.languageSection(lang),
+		m.modeSection(compact, single, hidden),
+		m.errorSection(compact, single),
+		inventory,
+		m.toolsSection(),
+		m.outputSection(compact, single),
+		sp.Suffix,
+	}
+	var parts []string
+	for _, s := range sections {
+		if s = strings.TrimSpace(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// promptState is what a LanguageFunc sees.
+func (m *mission) promptState() PromptState {
+	st := PromptState{Turn: max(m.turn, 1), Messages: slices.Clone(m.messages)}
+	if m.memory != nil {
+		st.Memory = m.memory.Names()
+	}
+	switch {
+	case m.rt != nil:
+		st.Model = m.rt.model
+	case m.a.cfg.LLM != nil:
+		st.Model = m.a.cfg.LLM
+	default:
+		st.Model = m.opts.LLM
+	}
+	return st
+}
+
+// roleSection says what the model is: the author of programs that a
+// sandbox runs, whose returned value is the answer.
+func (m *mission) roleSection(compact, single bool) string {
+	what := "the data below"
+	if len(m.a.names) > 0 {
+		what = "the data and tools below"
+	}
+	switch {
+	case single && compact:
+		return "Solve the task with one PTC-Lisp program; a sandbox runs it with " + what + ", and its value is the answer."
+	case single:
+		return "You solve the user's task by writing one PTC-Lisp program. A sandbox runs it with " + what + ", and the program's value is the answer."
+	case compact:
+		return "Solve the task by writing PTC-Lisp programs; a sandbox runs them with " + what + ". The value you return is the answer."
+	}
+	return "You solve the user's task by writing PTC-Lisp programs. A sandbox runs each program with " + what + " and shows you what it did; the value you return is the answer."
+}
+
+// languageSection is the language reference: a profile (with its tool
+// rules when the agent has tools), or a custom text as it is.
+func (m *mission) languageSection(lang string) string {
+	p, ok := languageProfiles[lang]
+	if !ok {
+		return lang
+	}
+	return p.text(len(m.a.names) > 0)
+}
+
+// modeSection explains how a mission ends: the program's value
+// (single-shot) or return and fail across turns, with the feedback,
+// memory and limits of each turn. hidden says the context has firewalled
+// entries.
+func (m *mission) modeSection(compact, single, hidden bool) string {
+	var sb strings.Builder
+	out := m.outputContract()
+	if single {
+		sb.WriteString("## Answer\n")
+		if compact {
+			sb.WriteString("One reply, one program: its last value is the answer (no return needed); an error fails the task.")
+		} else {
+			sb.WriteString("You have one reply and one program: its last value is the answer, no (return ...) needed. There is no second turn: an error fails the task, so guard against nil and unexpected values.")
+		}
+		if out != "" {
+			sb.WriteString("\nThe answer must match: " + out)
+		}
+		sb.WriteString("\n" + m.limitsLine(compact))
+		return sb.String()
+	}
+	cfg := m.a.cfg
+	f := m.a.format
+	sb.WriteString("## Turns\n")
+	turns := fmt.Sprintf("up to %d turns", cfg.MaxTurns)
+	if cfg.MaxTurns == 1 {
+		// An agent with tools is never single-shot, even with one turn.
+		turns = "one turn: the program must return or fail"
+	}
+	if compact {
+		fmt.Fprintf(&sb, "%s, one program each. You see Value: (last value), Output: (println lines), Memory: (names kept), cut to %d chars. ", upperFirst(turns), f.FeedbackMaxChars)
+		sb.WriteString("def/defn, (memory/put :k v)")
+		if cfg.MapResults == MergeMaps {
+			sb.WriteString(", the keys of a map value (but :return, shown instead)")
+		}
+		sb.WriteString(" persist as name or memory/name; *1 *2 *3 are recent values.\n")
+	} else {
+		fmt.Fprintf(&sb, "You have %s, one program per reply. After a program that neither returns nor fails you see:\n", turns)
+		fmt.Fprintf(&sb, "Value: its value, Output: its println lines, Memory: the names you have kept (cut to %d items and %d chars).\n", f.FeedbackLimit, f.FeedbackMaxChars)
+		sb.WriteString("Explore first, printing counts, keys and a few rows with println; then compute. Print little: long output is cut.\n")
+		sb.WriteString("- Kept for later programs: def/defn names, (memory/put :k v)")
+		if cfg.MapResults == MergeMaps {
+			sb.WriteString(" and the entries of a map value (its :return entry is shown, not kept)")
+		}
+		sb.WriteString(". Read them as name or memory/name.\n")
+		sb.WriteString("- *1 *2 *3 are the values of the last three turns (shortened).\n")
+		if hidden || m.mayFirewall() {
+			sb.WriteString("- Values shown as " + Firewalled + " are hidden from you; programs still see them.\n")
+		}
+	}
+	if out != "" {
+		sb.WriteString("End with (return v), v matching: " + out)
+	} else {
+		sb.WriteString("End with (return v)")
+	}
+	sb.WriteString(", or (fail {:reason :kw :message \"...\"}) when the task cannot be done.\n")
+	sb.WriteString(m.limitsLine(compact))
+	return sb.String()
+}
+
+func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// mayFirewall reports whether the model may meet firewalled values besides
+// the context's "_" entries: tools may return some, and the context may
+// hold some deeper down.
+func (m *mission) mayFirewall() bool {
+	return len(m.a.names) > 0 || !m.fw.empty()
+}
+
+// outputContract renders the output type of the agent's signature with its
+// field descriptions. Firewalled fields are shown: this agent's programs
+// must produce them; only the agent's callers do not see them.
+func (m *mission) outputContract() string {
+	sig := m.a.sig
+	if sig == nil || sig.Output.Kind == signature.Any {
+		return ""
+	}
+	out := &signature.Signature{Output: sig.Output}
+	return strings.TrimPrefix(out.Render(signature.RenderOptions{Descriptions: true}), "() -> ")
+}
+
+// limitsLine states the limits of each program that a model can plan for.
+func (m *mission) limitsLine(compact bool) string {
+	l := m.a.cfg.Limits
+	var parts []string
+	if l.Timeout > 0 {
+		parts = append(parts, fmt.Sprintf("%v", l.Timeout))
+	}
+	loops := l.MaxLoopIterations
+	if loops == 0 {
+		loops = 100_000
+	}
+	if loops > 0 {
+		parts = append(parts, groupDigits(loops)+" iterations per loop")
+	}
+	if len(m.a.names) > 0 {
+		calls := l.MaxToolCalls
+		if calls == 0 {
+			calls = 1000
+		}
+		if calls > 0 {
+			parts = append(parts, groupDigits(calls)+" tool calls")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if compact {
+		return "Limits: " + strings.Join(parts, ", ") + "."
+	}
+	return "Limits per program: " + strings.Join(parts, ", ") + "."
+}
+
+// errorSection says how errors come back (multi-turn only: in single-shot
+// an error ends the mission).
+func (m *mission) errorSection(compact, single bool) string {
+	if single {
+		return ""
+	}
+	if compact {
+		return "Errors come back as \"Error: ...\" and as ctx/fail {:reason :message :op :details}; memory is unchanged. Fix and retry."
+	}
+	return "## Errors\n" +
+		"An error stops the program. You get \"Error: <message>\", and the next program can read it as ctx/fail, a map {:reason :message :op :details}. " +
+		"A failed program keeps nothing: memory is as it was. Fix the cause and try again; do not resend the same program."
+}
+
+// toolsSection lists the tools with their usage, signature (firewalled
+// output fields hidden) and description, then the catalog.
+func (m *mission) toolsSection() string {
+	a := m.a
+	var sb strings.Builder
+	if len(a.names) == 0 {
+		if a.SingleShot() && len(a.catalog) == 0 {
+			return "" // nothing to say: the mode says the value is the answer
+		}
+		sb.WriteString("## Tools\nNone: compute the answer from the ctx data.\n")
+	} else {
+		sb.WriteString("## Tools\n")
+		for _, name := range a.names {
+			bt := a.tools[name]
+			writeTool(&sb, name, bt.sig, bt.desc)
+		}
+	}
+	if len(a.catalog) > 0 {
+		sb.WriteString("For planning only, not callable here:\n")
+		for _, name := range a.catalog {
+			c := a.cfg.ToolCatalog[name]
+			sb.WriteString("- " + name)
+			if c.Signature != "" {
+				if sig, err := signature.Parse(c.Signature); err == nil {
+					sb.WriteString(" " + sig.Render(signature.RenderOptions{HideFirewalled: true}))
+				}
+			}
+			if d := oneLine(c.Description); d != "" {
+				sb.WriteString(" ; " + d)
+			}
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// writeTool writes one tool:
+//
+//	(tool/search {:query ... :limit ...}) ; Full-text search.
+//	  (query :string, limit :int?) -> [{id :int}]
+//	  ; query: words to look for
+func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc string) {
+	sb.WriteString("(tool/" + name)
+	switch {
+	case sig == nil:
+		sb.WriteString(" {...})")
+	case len(sig.Params) > 0:
+		sb.WriteString(" {")
+		for i, p := range sig.Params {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(lisp.PrintString(lisp.Keyword(p.Name)) + " ...")
+		}
+		sb.WriteString("})")
+	default:
+		sb.WriteString(")")
+	}
+	if d := oneLine(desc); d != "" {
+		sb.WriteString(" ; " + d)
+	}
+	sb.WriteByte('\n')
+	if sig == nil {
+		sb.WriteString("  arguments: a map; result: any value\n")
+		return
+	}
+	for _, line := range strings.Split(sig.Render(signature.RenderOptions{HideFirewalled: true, Descriptions: true}), "\n") {
+		sb.WriteString("  " + line + "\n")
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// outputSection says how to reply.
+func (m *mission) outputSection(compact, single bool) string {
+	if f := m.a.cfg.SystemPrompt.OutputFormat; f != "" {
+		return f
+	}
+	if compact {
+		return "Reply with the program in one ```clojure block, without explanations."
+	}
+	return "## Reply\nReply with one ```clojure block holding the program; keep any text outside it to one short line."
+}
+
+// promptCutNote ends a system prompt cut by PromptLimit.MaxChars.
+const promptCutNote = "\n[... system prompt cut to %d characters]"
+
+// cutPrompt bounds the prompt to limit characters (0: no limit), note
+// included. It cuts at a line break when one is close, so that no line of
+// the language reference or of a signature is left half-written.
+func cutPrompt(prompt string, limit int) string {
+	if limit <= 0 || utf8.RuneCountInString(prompt) <= limit {
+		return prompt
+	}
+	note := fmt.Sprintf(promptCutNote, limit)
+	keep := limit - utf8.RuneCountInString(note)
+	if keep <= 0 {
+		return truncateRunes(prompt, limit)
+	}
+	cut := truncateRunes(prompt, keep)
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 && utf8.RuneCountInString(cut[i:]) <= 200 {
+		cut = cut[:i]
+	}
+	return cut + note
 }

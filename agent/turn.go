@@ -150,6 +150,10 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	m.memory = res.Namespace
 	m.lastFail = nil
 	tr.Result = res.Value
+	// Values the program stored under "_" names or keys are firewalled
+	// from now on, like the context's.
+	m.fw.addMemory(m.memory)
+	m.fw.add(res.Value, false)
 
 	switch res.Status {
 	case lisp.Failed:

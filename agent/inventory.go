@@ -1,0 +1,649 @@
+package agent
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// The data inventory: one entry per top-level context entry, with its
+// type, its size, its description and a sample of its value. It is built
+// from a bounded prefix of the data (a few rows for types, ListItems items
+// for samples), so a context of a million rows costs what one of ten does.
+//
+// Firewalled entries (names starting with "_") are listed by name and type
+// only: programs need to know they exist to pass them on (the seeds'
+// chained ctx/_email_ids), and a name or a type is not data. Their types
+// are coarse (records become :map) because the keys of a map can be data
+// themselves. Everywhere else, values under "_" keys, and values the
+// firewall knows to hide, print as <Firewalled>, and the inventory text is
+// scrubbed of firewalled strings like any other LLM-bound text.
+
+const (
+	defaultListItems   = 3
+	defaultStringChars = 200
+	// inventoryEntries bounds the entries described in full; later ones
+	// are listed by name, up to inventoryNames, then counted.
+	inventoryEntries = 40
+	inventoryNames   = 60
+	// typeRows is how many elements of a list its element type is
+	// inferred from.
+	typeRows = 5
+	// typeDepth bounds the nesting of inferred types; deeper values are
+	// :map or [:any].
+	typeDepth = 4
+	// recordFields is the most keys a map may have to be shown as a
+	// record type; larger maps are :map (their keys are likely data).
+	recordFields = 16
+	// sampleMapEntries is the most entries shown of a map in a sample.
+	sampleMapEntries = 10
+	// sampleDepth bounds the nesting of samples.
+	sampleDepth = 6
+	// sampleExtraChars is added to StringChars to bound one entry's sample.
+	sampleExtraChars = 100
+	// sampleNodes bounds the values copied for one sample, whatever the
+	// nesting: a sample is cut at maxChars anyway.
+	sampleNodes = 200
+)
+
+// inventory renders the data section ("" when the context is empty) and
+// reports whether it lists firewalled entries.
+func (m *mission) inventory() (text string, hidden bool) {
+	ctx := m.context
+	if ctx == nil || ctx.Len() == 0 {
+		return "", false
+	}
+	items, chars := m.sampleLimits()
+	s := &sampler{fw: m.fw, items: items, chars: chars,
+		maxChars: chars + sampleExtraChars, floats: max(m.a.cfg.FloatPrecision, 0)}
+
+	var sb strings.Builder
+	sb.WriteString("## Data\nRead with ctx/name. Lines: name type (size) ; description, then the value")
+	if items > 0 {
+		fmt.Fprintf(&sb, " (collections: first %d items)", items)
+	}
+	sb.WriteString(".\n")
+	described, listed, rest := 0, []string{}, 0
+	for k, v := range ctx.All() {
+		name, ok := ctxName(k)
+		if !ok {
+			continue // no ctx/... form reads it
+		}
+		if described >= inventoryEntries {
+			if len(listed) < inventoryNames {
+				listed = append(listed, "ctx/"+name)
+			} else {
+				rest++
+			}
+			continue
+		}
+		described++
+		fw := strings.HasPrefix(name, "_")
+		hidden = hidden || fw
+		m.inventoryEntry(&sb, s, name, v, fw)
+	}
+	if len(listed) > 0 {
+		sb.WriteString("Also: " + strings.Join(listed, " "))
+		if rest > 0 {
+			fmt.Fprintf(&sb, " and %d more", rest)
+		}
+		sb.WriteString("\n")
+	}
+	if hidden {
+		sb.WriteString("Names starting with _ are firewalled: programs can use them, but their values are hidden from you.\n")
+	}
+	return m.fw.scrub(strings.TrimRight(sb.String(), "\n")), hidden
+}
+
+// sampleLimits returns PromptLimit.ListItems and StringChars with their
+// defaults (a negative ListItems: no samples).
+func (m *mission) sampleLimits() (items, chars int) {
+	pl := m.a.cfg.PromptLimit
+	items = pl.ListItems
+	switch {
+	case items == 0:
+		items = defaultListItems
+	case items < 0:
+		items = 0
+	}
+	chars = pl.StringChars
+	if chars <= 0 {
+		chars = defaultStringChars
+	}
+	return items, chars
+}
+
+// inventoryEntry writes the lines of one entry.
+func (m *mission) inventoryEntry(sb *strings.Builder, s *sampler, name string, v lisp.Value, firewalled bool) {
+	sb.WriteString("ctx/")
+	sb.WriteString(name)
+	sb.WriteByte(' ')
+	if t, ok := m.declaredType(name); ok {
+		if firewalled {
+			t = coarse(t)
+		}
+		sb.WriteString(t.String())
+	} else {
+		sb.WriteString(inferType(v, 0, firewalled).String())
+	}
+	if !firewalled {
+		if size := sizeNote(v, s.chars); size != "" {
+			sb.WriteString(" (" + size + ")")
+		}
+	}
+	if d := m.contextDescription(name); d != "" {
+		sb.WriteString(" ; ")
+		sb.WriteString(d)
+	}
+	sb.WriteByte('\n')
+	if firewalled || s.items == 0 && isCollection(v) {
+		return
+	}
+	sb.WriteString("  ")
+	sb.WriteString(s.sample(v))
+	sb.WriteByte('\n')
+}
+
+// declaredType returns the type of a context entry declared by the context
+// signature (Options.ContextSignature or a chained Step's), else by the
+// agent's own parameters.
+func (m *mission) declaredType(name string) (signature.Type, bool) {
+	if f, ok := m.ctxField(name); ok {
+		return f.Type, true
+	}
+	if m.a.sig != nil {
+		if p, ok := m.a.sig.Param(name); ok {
+			return p.Type, true
+		}
+	}
+	return signature.Type{}, false
+}
+
+func (m *mission) ctxField(name string) (signature.Field, bool) {
+	if m.ctxSig == nil || m.ctxSig.Output.Kind != signature.Record {
+		return signature.Field{}, false
+	}
+	return m.ctxSig.Output.Field(name)
+}
+
+// contextDescription is the description of an entry: the agent's
+// ContextDescriptions first, then the chained step's field descriptions,
+// then those of the context signature and of the agent's parameters.
+func (m *mission) contextDescription(name string) string {
+	d := m.a.cfg.ContextDescriptions[name]
+	if d == "" {
+		d = m.fieldDocs[name]
+	}
+	if d == "" {
+		if f, ok := m.ctxField(name); ok {
+			d = f.Description
+		}
+	}
+	if d == "" && m.a.sig != nil {
+		if p, ok := m.a.sig.Param(name); ok {
+			d = p.Description
+		}
+	}
+	return strings.Join(strings.Fields(d), " ")
+}
+
+// ctxName returns the name a context key is read by, ctx/name: keywords
+// and strings that read back as one symbol.
+func ctxName(k lisp.Value) (string, bool) {
+	var s string
+	switch k := k.(type) {
+	case lisp.Keyword:
+		s = string(k)
+	case string:
+		s = k
+	default:
+		return "", false
+	}
+	if s == "" || strings.ContainsAny(s, " \t\r\n()[]{}\"';,@^`~\\") || strings.ContainsRune(":#", rune(s[0])) {
+		return "", false
+	}
+	return s, true
+}
+
+// sizeNote gives the size of collections and of strings that the sample
+// cuts.
+func sizeNote(v lisp.Value, chars int) string {
+	switch x := v.(type) {
+	case *lisp.Vector:
+		return plural(x.Len(), "item")
+	case *lisp.Set:
+		return plural(x.Len(), "item")
+	case *lisp.Map:
+		return plural(x.Len(), "key")
+	case string:
+		if n := utf8.RuneCountInString(x); n > chars {
+			return plural(n, "char")
+		}
+	}
+	return ""
+}
+
+func plural(n int, what string) string {
+	s := groupDigits(n) + " " + what
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// groupDigits writes 12345 as 12,345.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 || len(s) <= 3 {
+		return s
+	}
+	var sb strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteRune(c)
+	}
+	return sb.String()
+}
+
+func isCollection(v lisp.Value) bool {
+	switch v.(type) {
+	case *lisp.Vector, *lisp.Map, *lisp.Set:
+		return true
+	}
+	return false
+}
+
+// --- Types inferred from values ---
+
+// vtype is a type inferred from data, in signature syntax, plus the two
+// shapes signatures lack: sets and nil.
+type vtype struct {
+	kind   vkind
+	opt    bool
+	elem   *vtype   // vList, vSet
+	fields []vfield // vRecord
+}
+
+type vfield struct {
+	name string
+	t    vtype
+}
+
+type vkind uint8
+
+const (
+	vNil vkind = iota
+	vAny
+	vString
+	vInt
+	vFloat
+	vBool
+	vKeyword
+	vMap
+	vList
+	vSet
+	vRecord
+	vDate
+	vInst
+)
+
+var vkindNames = [...]string{vNil: ":nil", vAny: ":any", vString: ":string", vInt: ":int", vFloat: ":float",
+	vBool: ":bool", vKeyword: ":keyword", vMap: ":map", vDate: ":date", vInst: ":inst"}
+
+// inferType infers the type of v from a bounded prefix of it: the first
+// typeRows elements of lists, records of up to recordFields keys. hidden
+// (a firewalled value) turns every map into :map, since keys may be data.
+func inferType(v lisp.Value, depth int, hidden bool) vtype {
+	switch x := v.(type) {
+	case nil:
+		return vtype{kind: vNil}
+	case string:
+		return vtype{kind: vString}
+	case int64:
+		return vtype{kind: vInt}
+	case float64:
+		return vtype{kind: vFloat}
+	case bool:
+		return vtype{kind: vBool}
+	case lisp.Keyword:
+		return vtype{kind: vKeyword}
+	case lisp.Date:
+		return vtype{kind: vDate}
+	case lisp.Instant:
+		return vtype{kind: vInst}
+	case *lisp.Vector:
+		return vtype{kind: vList, elem: elemType(x.Items(), depth, hidden)}
+	case *lisp.Set:
+		var first []lisp.Value
+		for e := range x.All() {
+			if len(first) == typeRows {
+				break
+			}
+			first = append(first, e)
+		}
+		return vtype{kind: vSet, elem: elemType(first, depth, hidden)}
+	case *lisp.Map:
+		if hidden || depth >= typeDepth || x.Len() > recordFields {
+			return vtype{kind: vMap}
+		}
+		t := vtype{kind: vRecord}
+		for k, e := range x.All() {
+			name, ok := fieldName(k)
+			if !ok {
+				return vtype{kind: vMap}
+			}
+			t.fields = append(t.fields, vfield{name: name, t: inferType(e, depth+1, strings.HasPrefix(name, "_"))})
+		}
+		return t
+	}
+	return vtype{kind: vAny}
+}
+
+// elemType unifies the types of the first typeRows items.
+func elemType(items []lisp.Value, depth int, hidden bool) *vtype {
+	t := vtype{kind: vAny}
+	if depth >= typeDepth {
+		return &t
+	}
+	for i, e := range items {
+		if i == typeRows {
+			break
+		}
+		et := inferType(e, depth+1, hidden)
+		if i == 0 {
+			t = et
+		} else {
+			t = unify(t, et)
+		}
+	}
+	return &t
+}
+
+// fieldName returns a map key as a record field name.
+func fieldName(k lisp.Value) (string, bool) {
+	switch k := k.(type) {
+	case lisp.Keyword:
+		return string(k), true
+	case string:
+		return k, k != ""
+	}
+	return "", false
+}
+
+// unify returns a type of both a and b: nil makes a type optional, ints
+// widen to floats, records merge their fields (a field missing from one
+// side is optional), and anything else is :any.
+func unify(a, b vtype) vtype {
+	switch {
+	case a.kind == vNil:
+		b.opt = true
+		if b.kind == vNil {
+			return a
+		}
+		return b
+	case b.kind == vNil:
+		a.opt = true
+		return a
+	}
+	opt := a.opt || b.opt
+	var t vtype
+	switch {
+	case a.kind == b.kind && (a.kind == vList || a.kind == vSet):
+		e := unify(*a.elem, *b.elem)
+		t = vtype{kind: a.kind, elem: &e}
+	case a.kind == vRecord && b.kind == vRecord:
+		t = mergeRecords(a, b)
+	case a.kind == b.kind:
+		t = vtype{kind: a.kind}
+	case (a.kind == vInt && b.kind == vFloat) || (a.kind == vFloat && b.kind == vInt):
+		t = vtype{kind: vFloat}
+	case (a.kind == vMap || a.kind == vRecord) && (b.kind == vMap || b.kind == vRecord):
+		t = vtype{kind: vMap}
+	default:
+		t = vtype{kind: vAny}
+	}
+	t.opt = opt
+	return t
+}
+
+func mergeRecords(a, b vtype) vtype {
+	fields := make([]vfield, 0, len(a.fields))
+	for _, f := range a.fields {
+		if g, ok := b.field(f.name); ok {
+			fields = append(fields, vfield{name: f.name, t: unify(f.t, g.t)})
+		} else {
+			f.t.opt = true
+			fields = append(fields, f)
+		}
+	}
+	for _, g := range b.fields {
+		if _, ok := a.field(g.name); !ok {
+			g.t.opt = true
+			fields = append(fields, g)
+		}
+	}
+	if len(fields) > recordFields {
+		return vtype{kind: vMap}
+	}
+	return vtype{kind: vRecord, fields: fields}
+}
+
+func (t vtype) field(name string) (vfield, bool) {
+	for _, f := range t.fields {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return vfield{}, false
+}
+
+// String renders the type as signatures write it ({id :int, tags
+// [:string]?}), with sets as #{...} and nil as :nil.
+func (t vtype) String() string {
+	var sb strings.Builder
+	t.write(&sb)
+	return sb.String()
+}
+
+func (t vtype) write(sb *strings.Builder) {
+	switch t.kind {
+	case vList:
+		sb.WriteByte('[')
+		t.elem.write(sb)
+		sb.WriteByte(']')
+	case vSet:
+		sb.WriteString("#{")
+		t.elem.write(sb)
+		sb.WriteByte('}')
+	case vRecord:
+		sb.WriteByte('{')
+		for i, f := range t.fields {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(signatureName(f.name))
+			sb.WriteByte(' ')
+			f.t.write(sb)
+		}
+		sb.WriteByte('}')
+	default:
+		sb.WriteString(vkindNames[t.kind])
+		if t.kind == vNil || t.kind == vAny {
+			return // already accept nil
+		}
+	}
+	if t.opt {
+		sb.WriteByte('?')
+	}
+}
+
+// signatureName writes a field name as signatures do: bare when it is an
+// identifier, quoted otherwise.
+func signatureName(name string) string {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '-')) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
+
+// coarse drops the fields of the records of a declared type, for
+// firewalled entries.
+func coarse(t signature.Type) signature.Type {
+	switch t.Kind {
+	case signature.Record:
+		return signature.Type{Kind: signature.Map, Optional: t.Optional}
+	case signature.List:
+		if t.Elem != nil {
+			e := coarse(*t.Elem)
+			return signature.Type{Kind: signature.List, Optional: t.Optional, Elem: &e}
+		}
+	}
+	return t
+}
+
+// --- Samples ---
+
+// sampler prints bounded samples of context values. It copies the prefix
+// of a value it shows (the first items of lists and sets, the first
+// entries of maps, strings cut to chars), replacing what the firewall
+// hides by a marker, and prints the copy with lisp.FormatValue. Markers
+// are strings that start with a character data cannot start with in
+// practice (U+10FFFF) and are replaced in the printed text.
+type sampler struct {
+	fw       *firewall
+	items    int // elements of lists and sets
+	chars    int // characters of strings
+	maxChars int // characters of a whole sample
+	floats   int // float precision
+	nodes    int // values the copy may still hold
+}
+
+const markerRune = "\U0010FFFF"
+
+// hiddenMarker stands for a firewalled value in a sample copy.
+const hiddenMarker = markerRune + "firewalled"
+
+// moreMarker stands for the n elements a sample leaves out; cutMarker for
+// a part it does not show.
+func moreMarker(n int) string { return markerRune + "more " + strconv.Itoa(n) }
+
+const cutMarker = markerRune + "cut"
+
+// sample returns the printed sample of v, at most maxChars characters.
+func (s *sampler) sample(v lisp.Value) string {
+	s.nodes = sampleNodes
+	c := s.copy(v, 0, false)
+	redact := s.fw.redaction()
+	hides := redact.Value
+	redact.Value = func(x lisp.Value) bool {
+		if str, ok := x.(string); ok && str == hiddenMarker {
+			return true
+		}
+		return hides != nil && hides(x)
+	}
+	// The copy is small (sampleNodes values, strings cut), so it is
+	// printed whole, and cut once its markers are replaced.
+	out := s.unmark(lisp.FormatValue(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact}))
+	if utf8.RuneCountInString(out) > s.maxChars {
+		out = truncateRunes(out, max(s.maxChars-3, 0)) + "..."
+	}
+	return out
+}
+
+// unmark replaces the printed markers: a hidden value by <Firewalled>, a
+// left-out part by "... (n more)" or "...".
+func (s *sampler) unmark(out string) string {
+	if !strings.Contains(out, markerRune) {
+		return out
+	}
+	out = strings.ReplaceAll(out, lisp.PrintString(hiddenMarker), Firewalled)
+	quotedRune := strings.TrimSuffix(lisp.PrintString(markerRune), `"`) // `"` + the rune as printed
+	for {
+		i := strings.Index(out, quotedRune)
+		if i < 0 {
+			return out
+		}
+		rest := out[i+len(quotedRune):]
+		end := strings.IndexByte(rest, '"')
+		if end < 0 { // cannot happen: markers hold no quotes
+			return out[:i] + "..."
+		}
+		repl := "..."
+		if n, ok := strings.CutPrefix(rest[:end], "more "); ok {
+			repl = "... (" + n + " more)"
+		}
+		tail := rest[end+1:]
+		// A map's marker entry is a key and an empty value: drop the value.
+		tail = strings.TrimPrefix(tail, ` ""`)
+		out = out[:i] + repl + tail
+	}
+}
+
+// copy returns the bounded copy of v that a sample prints.
+func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
+	if hidden || s.fw.hides(v) {
+		return hiddenMarker
+	}
+	if isCollection(v) && (depth >= sampleDepth || s.nodes <= 0) {
+		return cutMarker
+	}
+	s.nodes--
+	switch x := v.(type) {
+	case string:
+		if utf8.RuneCountInString(x) > s.chars {
+			return truncateRunes(x, s.chars) + "..."
+		}
+		return x
+	case *lisp.Vector:
+		items := x.Items()
+		n := min(len(items), s.items)
+		out := make([]lisp.Value, 0, n+1)
+		for _, e := range items[:n] {
+			out = append(out, s.copy(e, depth+1, false))
+		}
+		if len(items) > n {
+			out = append(out, moreMarker(len(items)-n))
+		}
+		return lisp.NewVector(out)
+	case *lisp.Set:
+		out := make([]lisp.Value, 0, min(x.Len(), s.items)+1)
+		for e := range x.All() {
+			if len(out) == s.items {
+				break
+			}
+			out = append(out, s.copy(e, depth+1, false))
+		}
+		if x.Len() > len(out) {
+			// Strings sort last in a set, and the marker after them.
+			out = append(out, moreMarker(x.Len()-len(out)))
+		}
+		return lisp.NewSet(out...)
+	case *lisp.Map:
+		b := lisp.NewMapBuilder(nil)
+		n := 0
+		for k, e := range x.All() {
+			if n == sampleMapEntries {
+				break
+			}
+			b.Set(k, s.copy(e, depth+1, isFirewalledKey(k)))
+			n++
+		}
+		if x.Len() > n {
+			// Strings sort last, and the marker after every other
+			// string, so the marker entry prints at the end.
+			b.Set(moreMarker(x.Len()-n), "")
+		}
+		return b.Map()
+	}
+	return v
+}

@@ -1,0 +1,86 @@
+package agent
+
+// The built-in language references of the system prompt. They are
+// reference cards, not tutorials: every line is paid for on every turn of
+// every mission, so each one states a rule the model would otherwise get
+// wrong (where PTC-Lisp differs from Clojure, or an extension it cannot
+// guess). Every claim here is checked against docs/language.md, and every
+// ```clojure example is run by TestLanguageExamplesRun.
+//
+// A profile has two parts: the core, always shown, and the tool rules,
+// shown only to agents that have tools (a single-shot agent has none, and
+// should not pay for them).
+//
+// Parentheses in these texts are code only, never prose: the test runs
+// every parenthesized form it finds.
+
+// languageProfile is a built-in language reference: the core rules, the
+// tool rules, and a ```clojure example with a tool part of its own.
+type languageProfile struct {
+	core, tools, example, toolExample string
+}
+
+var languageProfiles = map[string]languageProfile{
+	"default": {core: langDefaultCore, tools: langDefaultTools, example: langDefaultExample, toolExample: langDefaultToolExample},
+	"compact": {core: langCompactCore, tools: langCompactTools},
+}
+
+// text assembles the reference, with the tool rules or without.
+func (p languageProfile) text(tools bool) string {
+	s := p.core
+	if tools {
+		s += "\n" + p.tools
+	}
+	example := p.example
+	if tools && p.toolExample != "" {
+		example += "\n" + p.toolExample
+	}
+	if example != "" {
+		s += "\n```clojure\n" + example + "\n```"
+	}
+	return s
+}
+
+// LanguageReference returns the text of a built-in language reference,
+// "default" or "compact", with its tool rules; "" for other names. It is
+// meant for LanguageFunc implementations that build on a profile.
+func LanguageReference(profile string) string {
+	p, ok := languageProfiles[profile]
+	if !ok {
+		return ""
+	}
+	return p.text(true)
+}
+
+// The mode section of the prompt (prompt.go) covers what depends on the
+// mode: def and memory across turns, println feedback, the contract of
+// return. The references below hold what is true of every program.
+
+const langDefaultCore = "## PTC-Lisp\n" +
+	"Clojure syntax and core functions, with these differences:\n" +
+	"- ctx/name reads an input, nil when absent. Data from JSON has string keys; keyword lookups find them too: (:id row), (get-in row [:user :name]), {:keys [id]}.\n" +
+	"- Vectors are the only sequence type: map, filter, sort, take, range... all return vectors. Maps and sets are unordered: (first m) is an error, use (keys m), (vals m), (sort s).\n" +
+	"- Filters: (filter (where :status = \"paid\") rows); operators = not= < > <= >= in includes, none for truthy; paths [:user :tier]; combine with (all-of p q), (any-of p q), (none-of p).\n" +
+	"- Aggregates: (sum-by :amount rows) (avg-by :amount rows) (pluck :id rows); (max-by :amount rows) and min-by return the row. (group-by :k rows) gives {k [rows]}; (update-vals groups count); (frequencies xs).\n" +
+	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +
+	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim.\n" +
+	"- Numbers: / always gives a float; round, floor, ceil give integers; integer overflow is an error.\n" +
+	"- Dates: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (LocalDate/parse \"2024-01-02\"), (System/currentTimeMillis). No other Java interop.\n" +
+	"- Not available: try/catch/throw, atom/swap!/reset!, macros. Errors cannot be caught: check values with if, nil?, some? first.\n" +
+	"- (return v) and (fail {:reason :not_found :message \"...\"}) end the program at once, from anywhere."
+
+const langDefaultTools = "- Tools: (tool/name {:arg v}) returns data; (call \"name\" {:arg v}) takes the name as a string. A tool is not a value: wrap it, (mapv #(tool/get-user {:id %}) ids). (pmap #(tool/get-user {:id %}) ids) makes independent calls in parallel. A failing tool is an error of the program."
+
+const langDefaultExample = "(let [paid (filter (where :status = \"paid\") ctx/orders)]\n" +
+	"  {:top (take 3 (sort-by :total > paid)) :sum (sum-by :total paid)})"
+
+const langDefaultToolExample = "(def users (pmap #(tool/get-user {:id %}) (distinct (pluck :user_id ctx/orders))))"
+
+const langCompactCore = "## PTC-Lisp, a Clojure subset\n" +
+	"ctx/name reads input; keyword lookups also match string keys. Sequence fns return vectors.\n" +
+	"(filter (where :k = v) xs); ops = not= < > <= >= in includes; (all-of p q) (any-of p q) (none-of p).\n" +
+	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs) str/join str/split format parse-long.\n" +
+	"/ gives a float; round gives an int. No try/catch, atoms or Java; dates: java.util.Date. .getTime LocalDate/parse.\n" +
+	"(return v) or (fail {:reason :kw :message \"...\"}) ends the program."
+
+const langCompactTools = "Tools: (tool/name {:k v}) or (call \"name\" {:k v}); not values, wrap: #(tool/name {:id %}); pmap runs calls in parallel."
