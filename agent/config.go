@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptc-go/ptc/lisp"
@@ -216,6 +217,9 @@ type Agent struct {
 	catalog  []string // sorted catalog names
 	format   FormatOptions
 	language string // resolved language reference profile or text
+
+	fwMu    sync.Mutex
+	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts
 }
 
 // Error reasons of New.

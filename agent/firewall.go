@@ -32,18 +32,49 @@ const minScrub = 8
 // What a program computes from firewalled data (a count, a sum, a short
 // field) is its own value and is not hidden.
 type firewall struct {
-	mu    sync.RWMutex
-	colls map[any]struct{}    // *lisp.Vector, *lisp.Map, *lisp.Set
-	strs  map[string]struct{} // len >= minScrub
-	index map[uint64][]string // strs by their first 8 bytes, longest first
+	base *fwSet // the context's: shared, read-only (see Agent.contextFirewall)
+	mu   sync.RWMutex
+	own  fwSet // tool results, memory and values of this mission
+	// index holds the strings of base and own by their first 8 bytes,
+	// longest first; rebuilt when own gains strings.
+	index map[uint64][]string
 	dirty bool
-	seen  map[any]struct{} // collections already walked (shared structure)
 }
 
-func newFirewall(ctx *lisp.Map) *firewall {
-	fw := &firewall{}
-	fw.add(ctx, false)
-	return fw
+// fwSet is a set of firewalled collections and strings.
+type fwSet struct {
+	colls map[any]struct{}    // *lisp.Vector, *lisp.Map, *lisp.Set
+	strs  map[string]struct{} // len >= minScrub
+	// Collections walked unfirewalled.
+	seenMaps map[*lisp.Map]struct{}
+	seenVecs map[*lisp.Vector]struct{}
+	seenSets map[*lisp.Set]struct{}
+}
+
+func newFirewall(a *Agent, ctx *lisp.Map) *firewall {
+	return &firewall{base: a.contextFirewall(ctx), dirty: true}
+}
+
+// contextFirewall returns the firewalled parts of a context, computed once
+// per context value and agent: hosts convert a large context once and run
+// many missions on it.
+func (a *Agent) contextFirewall(ctx *lisp.Map) *fwSet {
+	a.fwMu.Lock()
+	set, ok := a.fwCache[ctx]
+	a.fwMu.Unlock()
+	if ok {
+		return set
+	}
+	set = &fwSet{}
+	set.walk(ctx, false, 0)
+	set.seenMaps, set.seenVecs, set.seenSets = nil, nil, nil
+	a.fwMu.Lock()
+	if a.fwCache == nil || len(a.fwCache) >= 16 {
+		a.fwCache = map[*lisp.Map]*fwSet{}
+	}
+	a.fwCache[ctx] = set
+	a.fwMu.Unlock()
+	return set
 }
 
 // addToolResult records the firewalled parts of a tool's result.
@@ -68,23 +99,25 @@ func (fw *firewall) add(v lisp.Value, under bool) {
 	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
-	fw.walk(v, under, 0)
+	n := len(fw.own.strs)
+	fw.own.walk(v, under, 0)
+	if len(fw.own.strs) != n {
+		fw.dirty = true
+	}
 }
 
-func (fw *firewall) walk(v lisp.Value, under bool, depth int) {
+// walk records the firewalled parts of v; under says v is firewalled.
+func (set *fwSet) walk(v lisp.Value, under bool, depth int) {
 	if depth > 10000 {
 		return
 	}
 	switch x := v.(type) {
 	case string:
 		if under && len(x) >= minScrub {
-			if fw.strs == nil {
-				fw.strs = map[string]struct{}{}
+			if set.strs == nil {
+				set.strs = map[string]struct{}{}
 			}
-			if _, ok := fw.strs[x]; !ok {
-				fw.strs[x] = struct{}{}
-				fw.dirty = true
-			}
+			set.strs[x] = struct{}{}
 		}
 		return
 	case *lisp.Map, *lisp.Vector, *lisp.Set:
@@ -92,38 +125,93 @@ func (fw *firewall) walk(v lisp.Value, under bool, depth int) {
 		return
 	}
 	if under {
-		if fw.colls == nil {
-			fw.colls = map[any]struct{}{}
+		if set.colls == nil {
+			set.colls = map[any]struct{}{}
 		}
-		if _, ok := fw.colls[v]; ok {
+		if _, ok := set.colls[v]; ok {
 			return // walked already, as firewalled
 		}
-		fw.colls[v] = struct{}{}
-	} else {
-		// A collection walked once unfirewalled need not be walked again
-		// unfirewalled (contexts and tool results share structure).
-		if fw.seen == nil {
-			fw.seen = map[any]struct{}{}
-		}
-		if _, ok := fw.seen[v]; ok {
-			return
-		}
-		fw.seen[v] = struct{}{}
+		set.colls[v] = struct{}{}
+	} else if hasCollections(v) && set.visited(v) {
+		// Shared structure could make the walk exponential: a collection
+		// of collections is walked once. Collections of scalars (the rows
+		// of a table) are cheap to walk again and are not recorded.
+		return
 	}
 	switch x := v.(type) {
 	case *lisp.Map:
-		for k, e := range x.All() {
-			fw.walk(e, under || isFirewalledKey(k), depth+1)
+		// Indexing is faster than the iterator for the small maps that
+		// rows are (they are one leaf).
+		for i, n := 0, x.Len(); i < n; i++ {
+			k, e := x.EntryAt(i)
+			set.walk(e, under || isFirewalledKey(k), depth+1)
 		}
 	case *lisp.Vector:
 		for _, e := range x.Items() {
-			fw.walk(e, under, depth+1)
+			set.walk(e, under, depth+1)
 		}
 	case *lisp.Set:
 		for e := range x.All() {
-			fw.walk(e, under, depth+1)
+			set.walk(e, under, depth+1)
 		}
 	}
+}
+
+// hasCollections reports whether a collection holds collections.
+func hasCollections(v lisp.Value) bool {
+	switch x := v.(type) {
+	case *lisp.Map:
+		for i, n := 0, x.Len(); i < n; i++ {
+			if _, e := x.EntryAt(i); isCollection(e) {
+				return true
+			}
+		}
+	case *lisp.Vector:
+		for _, e := range x.Items() {
+			if isCollection(e) {
+				return true
+			}
+		}
+	case *lisp.Set:
+		for e := range x.All() {
+			if isCollection(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// visited records v as walked and reports whether it was already. Typed
+// pointer sets hash faster than interface keys.
+func (set *fwSet) visited(v lisp.Value) bool {
+	switch x := v.(type) {
+	case *lisp.Map:
+		if _, ok := set.seenMaps[x]; ok {
+			return true
+		}
+		if set.seenMaps == nil {
+			set.seenMaps = map[*lisp.Map]struct{}{}
+		}
+		set.seenMaps[x] = struct{}{}
+	case *lisp.Vector:
+		if _, ok := set.seenVecs[x]; ok {
+			return true
+		}
+		if set.seenVecs == nil {
+			set.seenVecs = map[*lisp.Vector]struct{}{}
+		}
+		set.seenVecs[x] = struct{}{}
+	case *lisp.Set:
+		if _, ok := set.seenSets[x]; ok {
+			return true
+		}
+		if set.seenSets == nil {
+			set.seenSets = map[*lisp.Set]struct{}{}
+		}
+		set.seenSets[x] = struct{}{}
+	}
+	return false
 }
 
 // isFirewalledKey reports whether a map key names a firewalled field.
@@ -142,7 +230,7 @@ func isFirewalledKey(k lisp.Value) bool {
 func (fw *firewall) empty() bool {
 	fw.mu.RLock()
 	defer fw.mu.RUnlock()
-	return len(fw.colls) == 0 && len(fw.strs) == 0
+	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.own.colls) == 0 && len(fw.own.strs) == 0
 }
 
 // redaction is the printer hook of the firewall.
@@ -158,16 +246,22 @@ func (fw *firewall) redaction() *lisp.Redaction {
 func (fw *firewall) hides(v lisp.Value) bool {
 	switch x := v.(type) {
 	case *lisp.Map, *lisp.Vector, *lisp.Set:
+		if _, ok := fw.base.colls[v]; ok {
+			return true
+		}
 		fw.mu.RLock()
-		_, ok := fw.colls[v]
+		_, ok := fw.own.colls[v]
 		fw.mu.RUnlock()
 		return ok
 	case string:
 		if len(x) < minScrub {
 			return false
 		}
+		if _, ok := fw.base.strs[x]; ok {
+			return true
+		}
 		fw.mu.RLock()
-		_, ok := fw.strs[x]
+		_, ok := fw.own.strs[x]
 		fw.mu.RUnlock()
 		return ok
 	}
@@ -191,9 +285,8 @@ func (fw *firewall) scrub(text string) string {
 	var sb strings.Builder
 	last := 0
 	for i := 0; i+minScrub <= len(text); {
-		cands := index[key8(text[i:])]
 		hit := ""
-		for _, s := range cands {
+		for _, s := range index[key8(text[i:])] {
 			if strings.HasPrefix(text[i:], s) {
 				hit = s // candidates are sorted longest first
 				break
@@ -226,12 +319,14 @@ func (fw *firewall) scrubLines(lines []string) []string {
 	return out
 }
 
-// reindex rebuilds the prefix index of strs (fw.mu held).
+// reindex rebuilds the prefix index of the strings (fw.mu held).
 func (fw *firewall) reindex() {
-	fw.index = make(map[uint64][]string, len(fw.strs))
-	for s := range fw.strs {
-		k := key8(s)
-		fw.index[k] = append(fw.index[k], s)
+	fw.index = make(map[uint64][]string, len(fw.base.strs)+len(fw.own.strs))
+	for _, strs := range []map[string]struct{}{fw.base.strs, fw.own.strs} {
+		for s := range strs {
+			k := key8(s)
+			fw.index[k] = append(fw.index[k], s)
+		}
 	}
 	for k, list := range fw.index {
 		if len(list) > 1 {

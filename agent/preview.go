@@ -54,7 +54,7 @@ func PreviewPrompt(a *Agent, opts Options) (*Preview, error) {
 	}
 	m.prompt = user
 	m.messages = []llm.Message{{Role: llm.User, Content: user}}
-	m.fw = newFirewall(m.context)
+	m.fw = newFirewall(m.a, m.context)
 	m.turn = 1
 	return &Preview{System: m.systemPrompt(), User: user, Tools: a.ToolSchemas()}, nil
 }

@@ -241,7 +241,7 @@ func (m *mission) setup() *Fail {
 	}
 	m.prompt = prompt
 	m.messages = []llm.Message{{Role: llm.User, Content: prompt}}
-	m.fw = newFirewall(m.context)
+	m.fw = newFirewall(m.a, m.context)
 	if m.a.cfg.SystemPrompt.LanguageFunc == nil {
 		m.system = m.systemPrompt()
 		m.sysToks = estimateTokens(m.system)
