@@ -27,6 +27,7 @@ func newBuiltinTable() builtinTable {
 	registerFunctions(t)
 	registerTime(t)
 	registerMore(t)
+	registerTransducers(t)
 	return t
 }
 

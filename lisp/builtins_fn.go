@@ -34,6 +34,10 @@ func registerFunctions(t builtinTable) {
 		if len(fs) == 0 {
 			return t["identity"], nil
 		}
+		if xf, ok := composeTransducers(fs); ok {
+			// Transducers compose into one that runs their stages left to right.
+			return xf, nil
+		}
 		return &Builtin{Name: "comp", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
 			v, err := th.call(fs[len(fs)-1], args)
 			for i := len(fs) - 2; i >= 0 && err == nil; i-- {
@@ -254,8 +258,9 @@ func registerFunctions(t builtinTable) {
 // print writes println/print output: strings raw, other values printed.
 func (th *thread) print(a []Value, newline bool) error { return th.printValues(a, false, newline) }
 
-// printValues writes one line of output: the values printed (pr-str's
-// form), except top-level strings when raw; bounded by the output limit.
+// printValues writes one line of output: the values in pr-str's form when
+// printed (pr, prn), else in print's (strings unquoted at every level);
+// bounded by the output limit.
 func (th *thread) printValues(a []Value, printed, newline bool) error {
 	parts := make([]string, len(a))
 	left := th.run.limits.MaxOutputBytes - th.outBytes
@@ -263,8 +268,12 @@ func (th *thread) printValues(a []Value, printed, newline bool) error {
 		if s, ok := x.(string); ok && !printed {
 			parts[i] = s
 		} else {
-			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: max(left, 1)}
+			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: max(left, 1), raw: !printed, nextPoll: pollBytes}
+			p.poll = func() error { return th.ticks(pollBytes / 64) }
 			p.value(x, 0)
+			if p.err != nil {
+				return p.err
+			}
 			if p.overflow {
 				return errorf(OutputExceeded, "println output exceeded %d bytes: print less (summaries, counts, a few samples)", th.run.limits.MaxOutputBytes)
 			}

@@ -112,12 +112,25 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if v, ok := a[0].(*Vector); ok {
+			// A vector's keys are its indexes: (select-keys [1 2 3] [0 2]) is {0 1, 2 3}.
+			b := NewMapBuilder(nil)
+			for _, k := range ks {
+				if i, ok := k.(int64); ok && i >= 0 && i < int64(v.Len()) {
+					b.Set(k, v.items[i])
+				}
+			}
+			if err := th.charge(2 * int64(b.Len())); err != nil {
+				return nil, err
+			}
+			return b.Map(), nil
+		}
 		m, ok := a[0].(*Map)
 		if !ok {
 			if a[0] == nil {
 				return emptyMap, nil
 			}
-			return nil, argError("select-keys", 0, "a map", a[0])
+			return nil, argError("select-keys", 0, "a map or vector", a[0])
 		}
 		b := NewMapBuilder(nil)
 		for _, k := range ks {

@@ -153,10 +153,8 @@ func registerMoreSequences(t builtinTable) {
 	})
 	t.add("replicate", 2, 2, t["repeat"].(*Builtin).fn)
 	t.add("tree-seq", 3, 3, treeSeq)
-	t.add("sequence", 1, -1, func(th *thread, a []Value) (Value, error) {
-		if len(a) > 1 {
-			return nil, errorf(ArityError, "sequence takes one collection; transducers are not supported: use (map f coll), (filter p coll) ... directly")
-		}
+	// (sequence xform coll): see registerTransducers.
+	t.add("sequence", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch c := a[0].(type) {
 		case *Seq, *Vector:
 			return c, nil
@@ -336,26 +334,32 @@ func treeSeq(th *thread, a []Value) (Value, error) {
 
 // coreReplace is clojure.core/replace: the elements of coll that are keys
 // of smap (a map, or a vector indexed by position) replaced by their values.
-func coreReplace(th *thread, smap, coll Value) (Value, error) {
-	var lookup func(x Value) (Value, bool)
+// replaceLookup returns the replacement of x in smap (a map, or a vector
+// indexed by integers), as clojure.core/replace looks it up.
+func replaceLookup(smap Value) (func(x Value) (Value, bool), error) {
 	switch m := smap.(type) {
 	case nil:
-		lookup = func(Value) (Value, bool) { return nil, false }
+		return func(Value) (Value, bool) { return nil, false }, nil
 	case *Map:
 		if m.Len() == 0 {
-			lookup = func(Value) (Value, bool) { return nil, false }
-		} else {
-			lookup = m.Get
+			return func(Value) (Value, bool) { return nil, false }, nil
 		}
+		return m.Get, nil
 	case *Vector:
-		lookup = func(x Value) (Value, bool) {
+		return func(x Value) (Value, bool) {
 			if i, ok := x.(int64); ok && i >= 0 && i < int64(m.Len()) {
 				return m.items[i], true
 			}
 			return nil, false
-		}
-	default:
-		return nil, argError("replace", 0, "a map of replacements", smap)
+		}, nil
+	}
+	return nil, argError("replace", 0, "a map of replacements", smap)
+}
+
+func coreReplace(th *thread, smap, coll Value) (Value, error) {
+	lookup, err := replaceLookup(smap)
+	if err != nil {
+		return nil, err
 	}
 	if s, ok := coll.(*Seq); ok {
 		return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {

@@ -1,10 +1,13 @@
 package lisp
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 func registerNumbers(t builtinTable) {
@@ -153,7 +156,7 @@ func registerNumbers(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			if v := parse(strings.TrimSpace(s)); v != nil {
+			if v := parse(s); v != nil {
 				return v, nil
 			}
 			return nil, errorf(InvalidArgument, "%s: %q is not %s (parse-long and parse-double return nil instead of failing)", name, s, what)
@@ -161,47 +164,134 @@ func registerNumbers(t builtinTable) {
 	}
 	t.add("Long/parseLong", 1, 1, strict("Long/parseLong", parseLong, "an integer"))
 	t.alias("Long/parseLong", "Long/valueOf")
-	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", parseDouble, "a number"))
+	// Java's Double.parseDouble ignores surrounding control characters and
+	// spaces (chars <= ' '); parse-double does not (see parseDouble).
+	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", func(s string) Value {
+		return parseDouble(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }))
+	}, "a number"))
 	t.alias("Double/parseDouble", "Double/valueOf")
 }
 
+// parseLong is Java's Long.parseLong: an optional sign and decimal digits
+// (any Unicode decimal digits, as Character.digit), no spaces, in range.
 func parseLong(s string) Value {
-	body := strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
-	if body == "" || strings.TrimLeft(body, "0123456789") != "" {
+	body := s
+	neg := false
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		neg, body = body[0] == '-', body[1:]
+	}
+	if body == "" {
 		return nil
 	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return nil
+	// Accumulate negatively, as Java does, so that MinInt64 fits.
+	var n int64
+	for _, r := range body {
+		d := decimalDigit(r)
+		if d < 0 || n < (math.MinInt64+int64(d))/10 {
+			return nil
+		}
+		n = n*10 - int64(d)
 	}
-	return i
+	if !neg {
+		if n == math.MinInt64 {
+			return nil
+		}
+		n = -n
+	}
+	return n
 }
 
+// decimalDigit returns the value of a decimal digit as Java's
+// Character.digit sees the chars of a string: a Unicode decimal digit
+// (category Nd) of the Basic Multilingual Plane, or -1. Nd characters come
+// in runs of ten, from zero to nine.
+func decimalDigit(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	if r < utf8.RuneSelf || r > 0xFFFF || !unicode.Is(unicode.Nd, r) {
+		return -1
+	}
+	zero := r
+	for unicode.Is(unicode.Nd, zero-1) {
+		zero--
+	}
+	return int(r-zero) % 10
+}
+
+// parseDouble is Java's Double.valueOf, without its trimming of surrounding
+// whitespace (the reference returns nil for "3.14 ", and so do we):
+// an optional sign, then NaN, Infinity, or a decimal (digits with an
+// optional point and exponent: "1", "5.", ".5", "1e3") or hexadecimal
+// ("0x1.8p1") number, optionally followed by a type suffix f, F, d or D.
 func parseDouble(s string) Value {
-	switch s {
-	case "Infinity", "+Infinity":
-		return math.Inf(1)
-	case "-Infinity":
-		return math.Inf(-1)
+	body := s
+	neg := false
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		neg, body = body[0] == '-', body[1:]
+	}
+	var f float64
+	switch body {
 	case "NaN":
 		return math.NaN()
-	}
-	// Java's grammar: digits, optional fraction, optional exponent; no hex,
-	// no "inf", no underscores, and a digit before the point.
-	body := strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
-	if body == "" || body[0] < '0' || body[0] > '9' {
-		return nil
-	}
-	for _, c := range body {
-		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+	case "Infinity":
+		f = math.Inf(1)
+	default:
+		if n := len(body); n > 0 && strings.IndexByte("fFdD", body[n-1]) >= 0 {
+			body = body[:n-1]
+		}
+		if !javaFloatSyntax(body) {
+			return nil
+		}
+		var err error
+		// Out of range is ±Inf or 0, as in Java.
+		if f, err = strconv.ParseFloat(body, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			return nil
 		}
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return nil
+	if neg {
+		f = -f
 	}
 	return f
+}
+
+// javaFloatSyntax checks an unsigned number of Java's floating-point
+// grammar (the part strconv.ParseFloat would read too liberally: it also
+// takes "inf", underscores and hex numbers without an exponent).
+func javaFloatSyntax(s string) bool {
+	digits := func(i int, hex bool) int { // the end of a run of digits from i
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || hex && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'f')) {
+			i++
+		}
+		return i
+	}
+	hex := len(s) > 2 && s[0] == '0' && s[1]|0x20 == 'x'
+	i := 0
+	if hex {
+		i = 2
+	}
+	j := digits(i, hex)
+	n := j - i // digits before the point
+	if j < len(s) && s[j] == '.' {
+		k := digits(j+1, hex)
+		n += k - j - 1
+		j = k
+	}
+	if n == 0 {
+		return false
+	}
+	if j == len(s) {
+		return !hex // a hexadecimal number needs its binary exponent
+	}
+	if c := s[j] | 0x20; hex && c != 'p' || !hex && c != 'e' {
+		return false
+	}
+	j++
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	k := digits(j, false)
+	return k > j && k == len(s)
 }
 
 func overflow(fn string) *Error {
@@ -434,12 +524,15 @@ func numAbs(_ *thread, a []Value) (Value, error) {
 // extremum returns the greatest (sign 1) or least (sign -1) argument.
 // Numbers compare numerically and any NaN makes the result NaN; other
 // values use the total order of compare.
+// extremum is max (sign 1) and min (sign -1) over the total order. Of equal
+// values the last wins, as in Clojure, whose (max x y) is (if (> x y) x y):
+// (max 1 1.0) is 1.0 and (min 2 1.0 1) is 1.
 func extremum(fn string, args []Value, sign int) (Value, error) {
 	best := args[0]
 	allNum := isNumber(best)
 	for _, x := range args[1:] {
 		allNum = allNum && isNumber(x)
-		if compare(x, best)*sign > 0 {
+		if compare(x, best)*sign >= 0 {
 			best = x
 		}
 	}

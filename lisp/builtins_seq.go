@@ -621,16 +621,14 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("empty", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch a[0].(type) {
-		case *Vector:
+		case *Vector, *Seq: // Clojure: () for a sequence
 			return emptyVector, nil
 		case *Map:
 			return emptyMap, nil
 		case *Set:
 			return emptySet, nil
-		case string:
-			return "", nil
 		}
-		return nil, nil
+		return nil, nil // not a collection: strings, numbers, functions...
 	})
 
 	// Aggregation (PTC-Lisp extensions, plus Clojure's min-key/max-key).
@@ -755,6 +753,10 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 		return graphemeCount(c), nil
 	case *Seq:
 		return 0, infiniteError(c, fn)
+	case *Builtin:
+		if c.xf != nil {
+			return 0, transducerHint(fn, v)
+		}
 	}
 	return 0, errorf(TypeError, "%s expects a collection or string, got %s", fn, describe(v))
 }
@@ -1039,9 +1041,6 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 	if !isCallable(f) {
 		return nil, argError(fn, 0, "a function", f)
 	}
-	if len(a) == 1 {
-		return nil, errorf(ArityError, "%s expects a function and a collection; transducers are not supported", fn)
-	}
 	if len(a) == 2 {
 		if _, ok := a[1].(*Map); ok {
 			if _, isKw := f.(Keyword); isKw {
@@ -1303,6 +1302,17 @@ func seqInto(th *thread, a []Value) (Value, error) {
 	return nil, argError("into", 0, "a collection", a[0])
 }
 
+// maxRangeLen bounds an eager range whatever the memory limit: a vector of
+// more elements cannot be allocated anyway.
+const maxRangeLen = 1 << 31
+
+// seqRange is Clojure's range. With integer arguments the elements are
+// start, start+step, ... below end (above it for a negative step); a zero
+// step repeats start forever. Otherwise it is Clojure's Range: the first
+// element is start itself and each next one is the previous plus step with
+// Clojure's + (integers while start and step are integers, so (range 3.5)
+// is [0 1 2 3] and (range 0 3 0.5) is [0 0.5 1.0 ...]), accumulated as
+// Clojure does, until it reaches end.
 func seqRange(th *thread, a []Value) (Value, error) {
 	if len(a) == 0 {
 		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
@@ -1329,44 +1339,157 @@ func seqRange(th *thread, a []Value) (Value, error) {
 	ei, ok2 := end.(int64)
 	st, ok3 := step.(int64)
 	if ok1 && ok2 && ok3 {
-		if st == 0 || (st > 0 && si >= ei) || (st < 0 && si <= ei) {
+		if st == 0 {
+			if si == ei {
+				return emptyVector, nil
+			}
+			return repeatRange(start), nil
+		}
+		if (st > 0 && si >= ei) || (st < 0 && si <= ei) {
 			return emptyVector, nil
 		}
-		n := (ei - si + st - sign(st)) / st
-		if err := th.charge(n); err != nil {
+		// The count in unsigned arithmetic: ei-si may not fit an int64.
+		diff, ust := uint64(ei)-uint64(si), uint64(st)
+		if st < 0 {
+			diff, ust = uint64(si)-uint64(ei), -uint64(st)
+		}
+		n := diff / ust
+		if diff%ust != 0 {
+			n++
+		}
+		if n > maxRangeLen {
+			return nil, rangeTooLarge(start, end, step)
+		}
+		if err := th.charge(int64(n)); err != nil {
 			return nil, err
 		}
 		out := make([]Value, n)
 		for i := range out {
 			out[i] = si + int64(i)*st
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	}
 	fs, _ := toFloat(start)
 	fe, _ := toFloat(end)
 	fst, _ := toFloat(step)
-	if fst == 0 || math.IsNaN(fs+fe+fst) || (fst > 0 && fs >= fe) || (fst < 0 && fs <= fe) {
+	switch {
+	case len(a) == 1 && !(fe > 0), len(a) == 2 && fs >= fe:
 		return emptyVector, nil
+	case len(a) == 3 && ((fst > 0 && fs > fe) || (fst < 0 && fe > fs) || fs == fe):
+		return emptyVector, nil
+	case fst == 0:
+		return repeatRange(start), nil
 	}
-	n := math.Ceil((fe - fs) / fst)
-	if n > 1e9 {
-		n = 1e9
+	up := fst > 0 // NaN steps go "down", as in Clojure
+	done := func(v Value) bool {
+		f, _ := toFloat(v)
+		if up {
+			return f >= fe
+		}
+		return f <= fe
 	}
-	if err := th.charge(int64(n)); err != nil {
+	next := func(v Value) (Value, error) {
+		if i, ok := v.(int64); ok && ok3 {
+			r := i + st
+			if (st > 0 && r < i) || (st < 0 && r > i) {
+				return nil, overflow("range")
+			}
+			return r, nil
+		}
+		f, _ := toFloat(v)
+		return f + fst, nil
+	}
+	if math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) {
+		// Never reaches end (or only by overflowing to infinity): lazy.
+		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+			// The first element is start, unchecked, as in Clojure (a NaN step).
+			for v, first := start, true; first || !done(v); first = false {
+				if ok, err := yield(v); err != nil || !ok {
+					return err
+				}
+				var err error
+				if v, err = next(v); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}, nil
+	}
+	est := math.Ceil((fe - fs) / fst)
+	if est > maxRangeLen {
+		return nil, rangeTooLarge(start, end, step)
+	}
+	// est is close to the count, but rounding in the sums can add a few
+	// (or, for a step near the floats' spacing, more): charge as it grows.
+	charged := int(est) + 1
+	if err := th.charge(int64(charged)); err != nil {
 		return nil, err
 	}
-	out := make([]Value, 0, int(n))
-	for i := 0; i < int(n); i++ {
-		out = append(out, fs+float64(i)*fst)
+	out := make([]Value, 1, charged)
+	out[0] = start // unchecked, as in Clojure
+	grow := func() error {
+		if len(out)&1023 == 0 {
+			if err := th.ticks(1024); err != nil {
+				return err
+			}
+		}
+		if len(out) == charged {
+			charged += 1024
+			return th.charge(1024)
+		}
+		return nil
 	}
-	return th.vector(out)
+	if i, ok := start.(int64); ok && ok3 {
+		// Integer start and step, float end: integers.
+		for {
+			r := i + st
+			if (st > 0 && r < i) || (st < 0 && r > i) {
+				return nil, overflow("range")
+			}
+			i = r
+			if f := float64(i); (up && f >= fe) || (!up && f <= fe) {
+				break
+			}
+			if err := grow(); err != nil {
+				return nil, err
+			}
+			out = append(out, i)
+		}
+		return NewVector(out), nil
+	}
+	for f := fs; ; {
+		nf := f + fst
+		if nf == f {
+			// A float so large that adding step does not change it.
+			return nil, errorf(InvalidArgument, "range from %s by %s never reaches %s: the step is too small for floats this large",
+				PrintString(start), PrintString(step), PrintString(end))
+		}
+		f = nf
+		if (up && f >= fe) || (!up && f <= fe) {
+			break
+		}
+		if err := grow(); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return NewVector(out), nil
 }
 
-func sign(x int64) int64 {
-	if x < 0 {
-		return -1
-	}
-	return 1
+// repeatRange is a range with a zero step: start forever, as in Clojure.
+func repeatRange(start Value) *Seq {
+	return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+		for {
+			if ok, err := yield(start); err != nil || !ok {
+				return err
+			}
+		}
+	}}
+}
+
+func rangeTooLarge(start, end, step Value) *Error {
+	return errorf(MemoryExceeded, "(range %s %s %s) has too many elements to build: take a part of it, e.g. (take 10 (range %s %s %s))",
+		PrintString(start), PrintString(end), PrintString(step), PrintString(start), PrintString(end), PrintString(step))
 }
 
 func seqReduce(th *thread, a []Value) (Value, error) {
@@ -1574,16 +1697,25 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	if xs, err = orderedItems(th, fn, coll); err != nil {
 		return nil, err
 	}
+	// Sizes and steps past the end all mean "past the end" (and cannot overflow).
+	size, stride := int(min(n, int64(len(xs))+1)), int(min(step, int64(len(xs))+1))
 	var out []Value
-	for i := 0; i < len(xs); i += int(step) {
-		end := i + int(n)
+	for i := 0; i < len(xs); i += stride {
+		end := i + size
 		if end <= len(xs) {
 			out = append(out, vectorView(coll, xs, i, end))
 			continue
 		}
 		if all {
+			// partition-all keeps every trailing short chunk:
+			// (partition-all 3 1 [1 2 3 4]) ends with [3 4] [4].
 			out = append(out, vectorView(coll, xs, i, len(xs)))
-		} else if len(a) == 4 {
+			if err := th.tick(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if len(a) == 4 {
 			part := slices.Clone(xs[i:])
 			for _, p := range pad {
 				if len(part) == int(n) {

@@ -87,6 +87,9 @@ func registerStrings(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if strings.IndexByte(s, '\n') < 0 {
+			return VectorOf(s), nil // Java's split: no match, the whole string ("" gives [""])
+		}
 		parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 		for len(parts) > 0 && parts[len(parts)-1] == "" {
 			parts = parts[:len(parts)-1]
@@ -102,19 +105,24 @@ func registerStrings(t builtinTable) {
 			return f(s), nil
 		}, aliases...)
 	}
-	strFn("clojure.string/trim", strings.TrimSpace, "trim")
-	strFn("clojure.string/triml", func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }, "triml")
-	strFn("clojure.string/trimr", func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }, "trimr")
+	strFn("clojure.string/trim", func(s string) string { return javaTrimRight(javaTrimLeft(s)) }, "trim")
+	strFn("clojure.string/triml", javaTrimLeft, "triml")
+	strFn("clojure.string/trimr", javaTrimRight, "trimr")
 	strFn("clojure.string/trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") }, "trim-newline")
-	strFn("clojure.string/upper-case", strings.ToUpper, "upper-case", "upcase")
-	strFn("clojure.string/lower-case", strings.ToLower, "lower-case", "downcase")
-	strFn("clojure.string/capitalize", func(s string) string {
-		if s == "" {
-			return s
-		}
-		r, n := utf8.DecodeRuneInString(s)
-		return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
-	}, "capitalize")
+	// Case mappings build a new string: charge it.
+	caseFn := func(name string, f func(string) string, aliases ...string) {
+		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) {
+			s, err := stringArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			out := f(s)
+			return out, th.chargeString(len(out))
+		}, aliases...)
+	}
+	caseFn("clojure.string/upper-case", javaUpper, "upper-case", "upcase")
+	caseFn("clojure.string/lower-case", javaLower, "lower-case", "downcase")
+	caseFn("clojure.string/capitalize", javaCapitalize, "capitalize")
 	t.add("clojure.string/reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("clojure.string/reverse", a, 0)
 		if err != nil {
@@ -132,7 +140,7 @@ func registerStrings(t builtinTable) {
 			return true, nil
 		}
 		s, err := stringArg("blank?", a, 0)
-		return strings.TrimSpace(s) == "", err
+		return javaTrimLeft(s) == "", err
 	}, "blank?")
 	strPred := func(name string, f func(s, x string) bool, aliases ...string) {
 		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
@@ -291,17 +299,19 @@ func registerStrings(t builtinTable) {
 	}, "String/format")
 }
 
-// joinRendered renders the arguments (pr-str's form when printed) joined by
-// spaces, followed by end.
+// joinRendered renders the arguments joined by spaces, followed by end:
+// pr-str's form when printed, else print-str's (strings unquoted at every
+// level, nil as "nil").
 func (th *thread) joinRendered(a []Value, printed bool, end string) (Value, error) {
 	parts := make([]string, len(a))
 	for i, x := range a {
 		var err error
-		if s, isStr := x.(string); isStr && !printed {
-			parts[i] = s
-			continue
+		if printed {
+			parts[i], err = th.render(x, true)
+		} else {
+			parts[i], err = th.renderPrint(x)
 		}
-		if parts[i], err = th.render(x, printed); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -371,7 +381,8 @@ func strSplit(th *thread, a []Value) (Value, error) {
 }
 
 // splitAt splits s at the matches ms like Java's String.split: a zero-width
-// match at the start produces no empty leading piece.
+// match at the start produces no empty leading piece; one at the end gives
+// an empty trailing piece (dropped unless a limit is given).
 func splitAt(ms [][]int, s string, n int) []string {
 	var parts []string
 	last := 0
@@ -382,31 +393,34 @@ func splitAt(ms [][]int, s string, n int) []string {
 		if m[1] == 0 {
 			continue // zero-width match at the beginning
 		}
-		if m[0] == m[1] && m[0] >= len(s) {
-			break
-		}
 		parts = append(parts, s[last:m[0]])
 		last = m[1]
 	}
 	return append(parts, s[last:])
 }
 
+// indexOf is index-of and last-index-of, in characters (graphemes, as
+// subs counts them), with Java's rules for the start index: index-of
+// searches from max(from, 0) and finds "" at the end when from is past it;
+// last-index-of finds occurrences starting at or before from, none when
+// from is negative.
 func indexOf(a []Value, last bool) (Value, error) {
 	s, err := stringArg("index-of", a, 0)
 	if err != nil {
 		return nil, err
 	}
 	x := DisplayString(a[1])
-	from := 0
+	gs := graphemes(s)
+	from := int64(-1) // no start index
 	if len(a) == 3 {
-		f, err := intArg("index-of", a, 2)
-		if err != nil {
+		if from, err = intArg("index-of", a, 2); err != nil {
 			return nil, err
 		}
-		from = int(max(0, f))
+		if last && from < 0 {
+			return nil, nil
+		}
+		from = min(max(from, 0), int64(len(gs)))
 	}
-	// Work in characters (graphemes), as subs does.
-	gs := graphemes(s)
 	offsets := make([]int, len(gs)+1)
 	for i, g := range gs {
 		offsets[i+1] = offsets[i] + len(g.(string))
@@ -421,7 +435,7 @@ func indexOf(a []Value, last bool) (Value, error) {
 	}
 	if last {
 		end := len(s)
-		if len(a) == 3 && from < len(gs) {
+		if from >= 0 {
 			end = min(len(s), offsets[from]+len(x))
 		}
 		i := strings.LastIndex(s[:end], x)
@@ -430,14 +444,15 @@ func indexOf(a []Value, last bool) (Value, error) {
 		}
 		return int64(charAt(i)), nil
 	}
-	if from > len(gs) {
-		return nil, nil
+	start := 0
+	if from >= 0 {
+		start = offsets[from]
 	}
-	i := strings.Index(s[offsets[from]:], x)
+	i := strings.Index(s[start:], x)
 	if i < 0 {
 		return nil, nil
 	}
-	return int64(charAt(offsets[from] + i)), nil
+	return int64(charAt(start + i)), nil
 }
 
 func strReplace(th *thread, a []Value, n int) (Value, error) {
@@ -568,4 +583,58 @@ func matchValue(s string, idx []int) Value {
 		}
 	}
 	return NewVector(out)
+}
+
+// isJavaWhitespace is Java's Character.isWhitespace, which trim, triml,
+// trimr and blank? use: Unicode space separators except the no-break ones
+// (U+00A0, U+2007, U+202F), line and paragraph separators, and the ASCII
+// controls \t \n \v \f \r and U+001C-U+001F. U+0085 is not whitespace.
+func isJavaWhitespace(r rune) bool {
+	switch {
+	case r == ' ' || r >= '\t' && r <= '\r' || r >= 0x1C && r <= 0x1F:
+		return true
+	case r < 0x1680:
+		return false
+	case r == 0x1680 || r >= 0x2000 && r <= 0x200A && r != 0x2007 || r == 0x2028 || r == 0x2029 || r == 0x205F || r == 0x3000:
+		return true
+	}
+	return false
+}
+
+// javaTrimLeft drops leading Java whitespace (isJavaWhitespace).
+func javaTrimLeft(s string) string {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c > ' ' || !isJavaWhitespace(rune(c)) {
+				return s[i:]
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isJavaWhitespace(r) {
+			return s[i:]
+		}
+		i += n
+	}
+	return ""
+}
+
+// javaTrimRight drops trailing Java whitespace.
+func javaTrimRight(s string) string {
+	for j := len(s); j > 0; {
+		if c := s[j-1]; c < utf8.RuneSelf {
+			if c > ' ' || !isJavaWhitespace(rune(c)) {
+				return s[:j]
+			}
+			j--
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(s[:j])
+		if !isJavaWhitespace(r) {
+			return s[:j]
+		}
+		j -= n
+	}
+	return ""
 }

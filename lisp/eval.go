@@ -451,6 +451,10 @@ type Builtin struct {
 	// pred, when set, is the same function as a Go predicate that cannot
 	// fail (where and friends), called directly by filter and the like.
 	pred func(Value) bool
+	// xf, when set, makes the builtin a transducer ((map f), (filter p),
+	// cat, their comp): into, transduce, sequence and eduction run its
+	// stages natively; called with a reducing function it returns one.
+	xf *transducer
 }
 
 func (b *Builtin) checkArity(n int) error {

@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,7 +8,8 @@ import (
 
 // formatJava implements clojure.core/format, which is Java's
 // String.format: %[index$][flags][width][.precision]conversion with the
-// conversions s S d f e E g x X o c b B n %.
+// conversions s S d f e E g G x X o c b B n %. Floats are rounded as Java
+// rounds them (see decimal).
 func (th *thread) formatJava(f string, args []Value) (Value, error) {
 	var sb strings.Builder
 	next := 0
@@ -131,7 +131,7 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 			s = truncateRunes(s, p)
 		}
 		if conv == 'S' {
-			s = strings.ToUpper(s)
+			s = javaUpper(s)
 		}
 		return s, nil
 	case 'd':
@@ -161,7 +161,7 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 			s = strings.ToUpper(s)
 		}
 		return s, nil
-	case 'f', 'e', 'E', 'g':
+	case 'f', 'e', 'E', 'g', 'G':
 		x, ok := toFloat(arg)
 		if !ok {
 			return bad("a number")
@@ -174,12 +174,20 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 		}
 		p := 6
 		if prec != "" {
-			p, _ = strconv.Atoi(prec)
+			var err error
+			if p, err = strconv.Atoi(prec); err != nil || p > th.textBudget() {
+				return "", errorf(MemoryExceeded, "format: precision %s is too large", prec)
+			}
 		}
+		// The digits are charged before they are built: %.100000000f is legal.
+		if err := th.chargeString(p); err != nil {
+			return "", err
+		}
+		abs := math.Abs(x)
 		var s string
 		switch conv {
 		case 'f':
-			s = strconv.FormatFloat(math.Abs(x), 'f', p, 64)
+			s = formatFixed(abs, p)
 			if strings.Contains(flags, ",") {
 				intPart, frac, _ := strings.Cut(s, ".")
 				s = groupThousands(intPart)
@@ -188,12 +196,15 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 				}
 			}
 		case 'e', 'E':
-			s = strconv.FormatFloat(math.Abs(x), 'e', p, 64)
+			s = shortestDecimal(abs).scientific(p)
 			if conv == 'E' {
 				s = strings.ToUpper(s)
 			}
-		case 'g':
-			s = fmt.Sprintf("%."+strconv.Itoa(max(p, 1))+"g", math.Abs(x))
+		case 'g', 'G':
+			s = shortestDecimal(abs).general(p)
+			if conv == 'G' {
+				s = strings.ToUpper(s)
+			}
 		}
 		return signed(s, x < 0 || (x == 0 && math.Signbit(x)), flags), nil
 	case 'c':
@@ -250,4 +261,244 @@ func groupThousands(digits string) string {
 		sb.WriteString(digits[i : i+3])
 	}
 	return sb.String()
+}
+
+// decimal is a non-negative decimal number 0.d1d2... × 10^exp, the form in
+// which Java's Formatter rounds doubles: %.2f, %e and %g start from the
+// digits of Double.toString (the shortest decimal that reads back as the
+// double) and round them HALF_UP, so (format "%.2f" 1.005) is "1.01" and
+// (format "%.0f" 2.5) is "3", where rounding the binary value would give
+// "1.00" and "2".
+type decimal struct {
+	d   [24]byte // digits; no leading or trailing zeros; none for zero
+	nd  int
+	exp int
+}
+
+// shortestDecimal returns the decimal digits Java formats f (f >= 0,
+// finite) from: the shortest decimal that reads back as f, except for
+// whole numbers in [2^54, 2^63), which Java's FloatingDecimal prints from
+// the exact integer with its last few (insignificant) digits rounded away:
+// (format "%.0f" 1.9395363977182264E18) is "1939536397718226430".
+func shortestDecimal(f float64) decimal {
+	var d decimal
+	if f == 0 {
+		return d
+	}
+	if f >= 1<<54 && f < 1<<63 && f == math.Trunc(f) {
+		return longDecimal(f)
+	}
+	var buf [32]byte
+	s := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // d.ddde±xx, at most 17 digits
+	e := len(s) - 1
+	for s[e] != 'e' {
+		e--
+	}
+	exp, neg := 0, s[e+1] == '-'
+	for _, c := range s[e+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if neg {
+		exp = -exp
+	}
+	d.d[0] = s[0]
+	d.nd = 1
+	if e > 1 {
+		d.nd += copy(d.d[1:], s[2:e])
+	}
+	d.trim()
+	d.exp = exp + 1
+	return d
+}
+
+// formatFixed is %.precf of f >= 0: Java's HALF_UP rounding of the shortest
+// decimal (decimal.fixed), with a fast path. The two roundings differ only
+// when the shortest decimal is a tie at prec decimals, and then the binary
+// value lies within half an ulp of that tie. Far from every tie, and with
+// fewer than 15 significant digits asked for (so that the ulp is well
+// below the last place), Go's correctly rounded FormatFloat gives the same
+// digits without computing the shortest decimal.
+func formatFixed(f float64, prec int) string {
+	if prec < len(pow10tab) {
+		if scaled := f * pow10tab[prec]; scaled < 1e15 {
+			frac := scaled - math.Floor(scaled)
+			// The margin covers the ulp of f and the error of the product.
+			if math.Abs(frac-0.5) > scaled*1e-15 {
+				return strconv.FormatFloat(f, 'f', prec, 64)
+			}
+		}
+	}
+	return shortestDecimal(f).fixed(prec)
+}
+
+var pow10tab = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// insignificantDigits[p] is how many low digits of a whole double of
+// 2^(54+p) or more Java's FloatingDecimal rounds away (its
+// insignificantDigitsForPow2).
+var insignificantDigits = [...]int{0, 0, 0, 0, 1, 1, 1, 2, 2}
+
+// longDecimal is shortestDecimal for whole numbers in [2^54, 2^63).
+func longDecimal(f float64) decimal {
+	v := uint64(f)
+	_, binExp := math.Frexp(f) // f in [2^(binExp-1), 2^binExp)
+	var d decimal
+	if k := insignificantDigits[binExp-1-54]; k > 0 {
+		pow10 := uint64(1)
+		for range k {
+			pow10 *= 10
+		}
+		residue := v % pow10
+		v /= pow10
+		if residue >= pow10/2 {
+			v++
+		}
+		d.exp = k
+	}
+	var buf [20]byte
+	digits := strconv.AppendUint(buf[:0], v, 10)
+	d.nd = copy(d.d[:], digits)
+	d.exp += len(digits)
+	d.trim()
+	return d
+}
+
+// fixedDecimal reads a non-negative decimal such as "12.345" (the digits
+// past the 24th are dropped).
+func fixedDecimal(s string) decimal {
+	intPart, frac, _ := strings.Cut(s, ".")
+	all := intPart + frac
+	d := decimal{exp: len(intPart)}
+	i := 0
+	for i < len(all) && all[i] == '0' {
+		i++
+		d.exp--
+	}
+	d.nd = copy(d.d[:], all[i:])
+	d.trim()
+	return d
+}
+
+func (d *decimal) trim() {
+	for d.nd > 0 && d.d[d.nd-1] == '0' {
+		d.nd--
+	}
+}
+
+// round keeps the first n digits, rounding half up on the next one.
+func (d *decimal) round(n int) {
+	switch {
+	case n >= d.nd:
+		return
+	case n < 0:
+		d.nd = 0 // less than half a unit of the last place kept
+		return
+	}
+	up := d.d[n] >= '5'
+	d.nd = n
+	if up {
+		i := n - 1
+		for i >= 0 && d.d[i] == '9' {
+			i--
+		}
+		if i < 0 { // 0.999 → 1.000: one digit more before the point
+			d.d[0] = '1'
+			d.nd = 1
+			d.exp++
+		} else {
+			d.d[i]++
+			d.nd = i + 1
+		}
+	}
+	d.trim()
+}
+
+// digit returns the digit at position i (0 is the first after the point of
+// 0.d1d2...), zero outside the stored digits.
+func (d *decimal) digit(i int) byte {
+	if i >= 0 && i < d.nd {
+		return d.d[i]
+	}
+	return '0'
+}
+
+// appendDigits appends the digits at positions from..to-1 (zeros outside
+// the stored ones).
+func (d *decimal) appendDigits(b []byte, from, to int) []byte {
+	for i := from; i < to; i++ {
+		if i >= 0 && i < d.nd {
+			b = append(b, d.d[i])
+		} else {
+			b = append(b, '0')
+		}
+	}
+	return b
+}
+
+// fixed formats d with prec decimals, as %.precf.
+func (d decimal) fixed(prec int) string {
+	d.round(d.exp + prec)
+	if d.nd == 0 {
+		d.exp = 0
+	}
+	var small [40]byte
+	b := small[:0]
+	if n := max(d.exp, 1) + 1 + prec; n > len(small) {
+		b = make([]byte, 0, n)
+	}
+	if d.exp <= 0 {
+		b = append(b, '0')
+	}
+	b = d.appendDigits(b, 0, d.exp)
+	if prec > 0 {
+		b = append(b, '.')
+		b = d.appendDigits(b, d.exp, d.exp+prec)
+	}
+	return string(b)
+}
+
+// scientific formats d with prec decimals, as %.prece: 1.23e+04.
+func (d decimal) scientific(prec int) string {
+	d.round(prec + 1)
+	exp := d.exp - 1
+	if d.nd == 0 {
+		exp = 0
+	}
+	var small [40]byte
+	b := small[:0]
+	if n := prec + 8; n > len(small) {
+		b = make([]byte, 0, n)
+	}
+	b = append(b, d.digit(0))
+	if prec > 0 {
+		b = append(b, '.')
+		b = d.appendDigits(b, 1, prec+1)
+	}
+	b = append(b, 'e')
+	if exp < 0 {
+		b = append(b, '-')
+		exp = -exp
+	} else {
+		b = append(b, '+')
+	}
+	if exp < 10 {
+		b = append(b, '0')
+	}
+	b = strconv.AppendInt(b, int64(exp), 10)
+	return string(b)
+}
+
+// general formats d as Java's %g: prec significant digits (0 means 1), in
+// fixed notation when the rounded value is in [10^-4, 10^prec), else in
+// scientific notation; trailing zeros are kept.
+func (d decimal) general(prec int) string {
+	prec = max(prec, 1)
+	if d.nd == 0 {
+		return d.fixed(prec - 1)
+	}
+	d.round(prec)
+	if e := d.exp - 1; e >= -4 && e < prec {
+		return d.fixed(prec - 1 - e)
+	}
+	return d.scientific(prec - 1)
 }

@@ -26,7 +26,6 @@ const (
 	hintArrays       = "there are no Java arrays; use vectors (vec, into, nth, assoc, count)"
 	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
 	hintRatios       = "there are no ratios: / always returns a float"
-	hintTransducers  = "transducers are not supported; call the sequence functions directly, e.g. (reduce + (map f coll)) or (->> coll (map f) (filter p))"
 	hintSorted       = "maps and sets always iterate in sorted (canonical) order; for another order sort them with (sort-by f coll)"
 	hintSubseq       = "filter the sorted entries instead, e.g. (filter #(> (key %) k) (sort m))"
 	hintSymbols      = "there are no symbols; use keywords or strings"
@@ -105,8 +104,6 @@ var hints = map[string]string{
 	"bigint": hintNumbers, "bigdec": hintNumbers, "biginteger": hintNumbers, "byte": hintNumbers,
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
-	"transduce": hintTransducers, "eduction": hintTransducers, "completing": hintTransducers,
-	"halt-when":     hintTransducers,
 	"sorted-map-by": hintSorted, "sorted-set-by": hintSorted, "sorted?": hintSorted,
 	"subseq": hintSubseq, "rsubseq": hintSubseq,
 	"vector-of": "use vector or vec (there are no primitive vectors)",

@@ -23,6 +23,10 @@ func (th *thread) items(coll Value, op string) ([]Value, error) {
 		return gs, th.ticks(len(gs))
 	case *Seq:
 		return th.realize(c, -1, op)
+	case *Builtin:
+		if c.xf != nil {
+			return nil, transducerHint(op, coll)
+		}
 	}
 	return nil, errorf(TypeError, "%s expects a collection, got %s", op, describe(coll))
 }

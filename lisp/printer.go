@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +21,8 @@ type PrintOptions struct {
 	FloatPrecision int
 	// MaxDepth bounds the nesting shown (0: 100); deeper collections print as "...".
 	MaxDepth int
+	// Redact, when set, hides values (see Redaction).
+	Redact *Redaction
 }
 
 // PrintString returns the printed form of v, as Clojure's pr-str: strings
@@ -70,6 +73,9 @@ type printer struct {
 	// the interpreter: shared structure can make a printed form exponential).
 	limit    int
 	overflow bool
+	// raw prints strings without quotes at every level, as Clojure's print
+	// and println do: (println [1 "a"]) shows [1 a].
+	raw bool
 	// poll, when set, is called after every pollBytes of output, so that a
 	// long print honours cancellation and the deadline; its error stops
 	// printing and is kept in err.
@@ -108,7 +114,11 @@ func (p *printer) value(v Value, depth int) {
 	case float64:
 		p.float(v)
 	case string:
-		writeQuoted(&p.sb, v)
+		if p.raw {
+			p.sb.WriteString(v)
+		} else {
+			writeQuoted(&p.sb, v)
+		}
 	case Keyword:
 		p.sb.WriteByte(':')
 		p.sb.WriteString(string(v))
@@ -157,6 +167,17 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteString(v.describeParams())
 		p.sb.WriteByte(']')
 	case *Builtin:
+		if v.xf != nil {
+			p.sb.WriteString("#transducer[")
+			for i, st := range v.xf.stages {
+				if i > 0 {
+					p.sb.WriteByte(' ')
+				}
+				p.sb.WriteString(st.name)
+			}
+			p.sb.WriteByte(']')
+			return
+		}
 		p.sb.WriteString("#fn[")
 		p.sb.WriteString(v.Name)
 		p.sb.WriteByte(']')
@@ -233,17 +254,43 @@ func (p *printer) float(f float64) {
 	p.sb.WriteString(formatFloat(f))
 }
 
-// roundFloat rounds f to n decimals, halves away from zero.
+// roundFloat rounds f to n decimals, halves away from zero, as the
+// reference's Float.round: the binary value is rounded, so 1.005 (really
+// 1.00499999999999989...) gives 1.0 and 0.125 (exact) gives 0.13.
 func roundFloat(f float64, n int) float64 {
 	if n > 15 || math.IsInf(f, 0) || math.IsNaN(f) {
 		return f
 	}
-	s := strconv.FormatFloat(f, 'f', n, 64)
+	// FormatFloat rounds the exact binary value correctly, but breaks exact
+	// ties to even: a tie has exactly n+1 decimals, printed exactly, and is
+	// rounded half up on its digits instead.
+	var s string
+	if isDecimalTie(f, n) {
+		d := fixedDecimal(strconv.FormatFloat(math.Abs(f), 'f', n+1, 64))
+		s = d.fixed(n)
+		if f < 0 {
+			s = "-" + s
+		}
+	} else {
+		s = strconv.FormatFloat(f, 'f', n, 64)
+	}
 	r, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return f
 	}
 	return r
+}
+
+// isDecimalTie reports whether f lies exactly halfway between two numbers
+// of n decimals: f = m·2^e with m odd and e = -(n+1).
+func isDecimalTie(f float64, n int) bool {
+	frac, exp := math.Frexp(math.Abs(f))
+	m := uint64(frac * (1 << 53)) // exact: f = m·2^(exp-53)
+	if m == 0 {
+		return false
+	}
+	tz := bits.TrailingZeros64(m)
+	return exp-53+tz == -(n + 1)
 }
 
 // writeQuoted writes s as a string literal that the reader reads back.
@@ -298,7 +345,20 @@ func truncateRunes(s string, n int) string {
 // the run's memory budget: printed selects pr-str's form, otherwise str's.
 // The text is charged to the budget; a form too large for it is an error.
 func (th *thread) render(v Value, printed bool) (string, error) {
-	if !printed {
+	return th.renderWith(v, printed, false)
+}
+
+// renderPrint prints v as print and print-str do: strings unquoted at every
+// level, nil as "nil".
+func (th *thread) renderPrint(v Value) (string, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	return th.renderWith(v, false, true)
+}
+
+func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
+	if !printed && !raw {
 		switch x := v.(type) {
 		case string:
 			return x, nil // already charged when it was built
@@ -310,7 +370,7 @@ func (th *thread) render(v Value, printed bool) (string, error) {
 		}
 	}
 	limit := th.textBudget()
-	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes}
+	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw}
 	// A step per 64 bytes printed: printing is work like any other.
 	p.poll = func() error { return th.ticks(pollBytes / 64) }
 	p.value(v, 0)

@@ -176,3 +176,23 @@ func mustRun(t *testing.T, src string) lisp.Value {
 	}
 	return res.Value
 }
+
+// TestFloatPrecisionRounding checks that FloatPrecision rounds the binary
+// value, with exact ties away from zero (the reference's Float.round).
+func TestFloatPrecisionRounding(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		n    int
+		want string
+	}{
+		{0.125, 2, "0.13"}, {-0.125, 2, "-0.13"}, {0.375, 2, "0.38"}, {2.5, 1, "2.5"},
+		{1.005, 2, "1.0"},                                      // 1.00499999999999989...
+		{0.25, 1, "0.3"}, {-0.25, 1, "-0.3"}, {0.35, 1, "0.3"}, // 0.34999999999999997...
+		{9.995, 2, "9.99"}, {0.0625, 3, "0.063"}, {1e300, 2, "1.0E300"}, {1125899906842624.25, 1, "1.1258999068426242E15"},
+		{3.14159, 2, "3.14"}, {math.Copysign(0, -1), 2, "-0.0"}, {0.004, 2, "0.0"}, {-0.004, 2, "-0.0"},
+	} {
+		if got := lisp.FormatValue(tc.f, lisp.PrintOptions{FloatPrecision: tc.n}); got != tc.want {
+			t.Errorf("FormatValue(%v, FloatPrecision %d) = %s, want %s", tc.f, tc.n, got, tc.want)
+		}
+	}
+}

@@ -70,6 +70,9 @@ type Options struct {
 	Namespace *Namespace
 	// History are the values of earlier turns: History[0] is *1.
 	History []Value
+	// Redact, when set, hides values in the program's printed output
+	// (println, print, prn, pr, printf): an agent's firewall.
+	Redact *Redaction
 	// Tools are the host functions the program can call.
 	Tools ToolCaller
 	// Limits bound the run; zero fields take their defaults.

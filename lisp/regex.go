@@ -31,7 +31,14 @@ func compileRegex(src string) (*Regex, error) {
 	if err != nil {
 		return nil, errorf(InvalidArgument, "invalid regex %q: %v", src, err)
 	}
-	return &Regex{Source: src, re: re, anchored: anchored, contextual: contextual(pat)}, nil
+	r := &Regex{Source: src, re: re, anchored: anchored}
+	r.contextual, r.nullable = analyzePattern(pat)
+	if r.contextual && r.nullable {
+		if r.resume, err = regexp.Compile(`\A(?s:.)(?s:.*?)(` + pat + `)`); err != nil {
+			return nil, errorf(InvalidArgument, "invalid regex %q: %v", src, err)
+		}
+	}
+	return r, nil
 }
 
 var javaClasses = map[string]string{

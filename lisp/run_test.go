@@ -161,7 +161,7 @@ func TestHistoryAndOutput(t *testing.T) {
 	if s := lisp.PrintString(res.Value); s != `[1 "two" nil]` {
 		t.Errorf("history %s", s)
 	}
-	want := []string{`a 1 [1 "s"] nil`, `xy`, `"q"`}
+	want := []string{`a 1 [1 s] nil`, `xy`, `"q"`} // println, as Clojure's print, leaves nested strings unquoted
 	if fmt.Sprint(res.Output) != fmt.Sprint(want) {
 		t.Errorf("output %q, want %q", res.Output, want)
 	}

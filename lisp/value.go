@@ -105,6 +105,13 @@ type Regex struct {
 	anchored *regexp.Regexp // the whole-string version, for re-matches
 	// contextual: the pattern looks at the text before a position (^, \b).
 	contextual bool
+	// nullable: the pattern can match the empty string (a*, \b, x|), so
+	// its matches are iterated with Java's rules (see findAll).
+	nullable bool
+	// resume, for a contextual nullable pattern, finds the pattern's first
+	// match after the first character of its input, that character being
+	// the context (see findAt).
+	resume *regexp.Regexp
 }
 
 // isNumber reports whether v is an int64 or a float64.

@@ -213,7 +213,15 @@ func (t *Tool) Func() lisp.ToolFunc {
 }
 
 // positional turns {:args [a b]} into named parameters.
-func (t *Tool) positional(args *lisp.Map) (*lisp.Map, error) {
+func (t *Tool) positional(args *lisp.Map) (*lisp.Map, error) { return t.sig.Positional(args) }
+
+// Positional maps positional arguments onto the parameters: a program's
+// (tool/search "shoes" 10) arrives as {:args ["shoes" 10]}, which becomes
+// {:query "shoes" :limit 10} for (query :string, limit :int). Other
+// argument maps, and any when the signature has a parameter called args or
+// none at all, are returned as they are. More values than parameters is a
+// *ValidationError.
+func (s *Signature) Positional(args *lisp.Map) (*lisp.Map, error) {
 	if args.Len() != 1 {
 		return args, nil
 	}
@@ -222,17 +230,17 @@ func (t *Tool) positional(args *lisp.Map) (*lisp.Map, error) {
 	if !ok || !isVec {
 		return args, nil
 	}
-	if _, named := t.sig.Param("args"); named || len(t.sig.Params) == 0 {
+	if _, named := s.Param("args"); named || len(s.Params) == 0 {
 		return args, nil
 	}
-	if vec.Len() > len(t.sig.Params) {
+	if vec.Len() > len(s.Params) {
 		return nil, &ValidationError{Issues: []Issue{{Message: fmt.Sprintf(
 			"too many arguments: got %d, the tool takes %d: %s",
-			vec.Len(), len(t.sig.Params), fieldList(t.sig.Params))}}}
+			vec.Len(), len(s.Params), fieldList(s.Params))}}}
 	}
 	b := lisp.NewMapBuilder(nil)
 	for i, x := range vec.Items() {
-		b.Set(lisp.Keyword(t.sig.Params[i].Name), x)
+		b.Set(lisp.Keyword(s.Params[i].Name), x)
 	}
 	return b.Map(), nil
 }
