@@ -265,10 +265,10 @@ func (th *thread) printValues(a []Value, printed, newline bool) error {
 	parts := make([]string, len(a))
 	left := th.run.limits.MaxOutputBytes - th.outBytes
 	for i, x := range a {
-		if s, ok := x.(string); ok && !printed {
+		if s, ok := x.(string); ok && !printed && !th.run.redact.hidesValue(s) {
 			parts[i] = s
 		} else {
-			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: max(left, 1), raw: !printed, nextPoll: pollBytes}
+			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth, Redact: th.run.redact}, limit: max(left, 1), raw: !printed, nextPoll: pollBytes}
 			p.poll = func() error { return th.ticks(pollBytes / 64) }
 			p.value(x, 0)
 			if p.err != nil {

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -529,7 +530,20 @@ func registerMoreFunctions(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := th.formatJava(f, a[1:])
+		args := a[1:]
+		if r := th.run.redact; r != nil {
+			// Hidden arguments print as the placeholder, whatever the
+			// conversion; collections are redacted inside by render.
+			args = slices.Clone(args)
+			for i, x := range args {
+				if r.hidesValue(x) {
+					args[i] = r.Placeholder
+				}
+			}
+			th.printing = true
+			defer func() { th.printing = false }()
+		}
+		s, err := th.formatJava(f, args)
 		if err != nil {
 			return nil, err
 		}

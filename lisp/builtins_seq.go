@@ -1888,6 +1888,11 @@ func countOrZero(coll Value) int {
 type sortOrder struct {
 	desc bool
 	fn   Value // nil: the built-in order
+	// cmp is the builtin <, >, <= or >= given as the comparator: sorted
+	// natively when every key is a number (no NaN) or every one a string,
+	// where the built-in order is what the comparator computes; otherwise
+	// it is called like any comparator, so it fails where it would fail.
+	cmp Value
 }
 
 // parseSortOrder reads the optional comparator argument. :asc, :desc and
@@ -1905,10 +1910,12 @@ func parseSortOrder(fn string, opt []Value) (sortOrder, error) {
 	}
 	if b, ok := c.(*Builtin); ok { // only the real builtins carry these names
 		switch b.Name {
-		case "<", "<=", "compare":
+		case "compare":
 			return sortOrder{}, nil
+		case "<", "<=":
+			return sortOrder{cmp: c}, nil
 		case ">", ">=":
-			return sortOrder{desc: true}, nil
+			return sortOrder{desc: true, cmp: c}, nil
 		}
 	}
 	if !isCallable(c) {
@@ -1924,6 +1931,9 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 		keys = xs
 	}
 	n := len(xs)
+	if ord.cmp != nil && !numbersOrStrings(keys) {
+		ord.fn = ord.cmp
+	}
 	if ord.fn != nil {
 		return th.sortByCall(xs, keys, ord.fn)
 	}
@@ -2070,6 +2080,35 @@ func sortSmallInts(xs, keys []Value, desc bool) ([]Value, bool) {
 		out[i] = xs[uint32(p)]
 	}
 	return out, true
+}
+
+// numbersOrStrings reports whether every value is a number other than NaN,
+// or every one a string: the keys that <, >, <= and >= compare as the
+// built-in order does.
+func numbersOrStrings(vs []Value) bool {
+	if len(vs) == 0 {
+		return true
+	}
+	_, str := vs[0].(string)
+	for _, v := range vs {
+		switch x := v.(type) {
+		case int64:
+			if str {
+				return false
+			}
+		case float64:
+			if str || math.IsNaN(x) {
+				return false
+			}
+		case string:
+			if !str {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 const (

@@ -47,6 +47,9 @@ type thread struct {
 	out       []string // println lines of this thread
 	outBytes  int
 	partial   bool // the last output line was started by print and is still open
+	// printing is set while printf formats its output, which the run's
+	// Redaction applies to (str and format build values, and do not).
+	printing bool
 	// branch is set for pmap/pcalls branches, where return/fail are errors.
 	branch string
 }

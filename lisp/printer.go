@@ -104,6 +104,10 @@ func (p *printer) value(v Value, depth int) {
 			return
 		}
 	}
+	if p.opts.Redact != nil && p.opts.Redact.hidesValue(v) {
+		p.sb.WriteString(p.opts.Redact.Placeholder)
+		return
+	}
 	switch v := v.(type) {
 	case nil:
 		p.sb.WriteString("nil")
@@ -158,7 +162,11 @@ func (p *printer) value(v Value, depth int) {
 			}
 			p.value(k, depth+1)
 			p.sb.WriteByte(' ')
-			p.value(x, depth+1)
+			if p.opts.Redact.hidesKey(k) {
+				p.sb.WriteString(p.opts.Redact.Placeholder)
+			} else {
+				p.value(x, depth+1)
+			}
 			i++
 		}
 		p.sb.WriteByte('}')
@@ -371,6 +379,9 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	}
 	limit := th.textBudget()
 	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw}
+	if th.printing {
+		p.opts.Redact = th.run.redact
+	}
 	// A step per 64 bytes printed: printing is work like any other.
 	p.poll = func() error { return th.ticks(pollBytes / 64) }
 	p.value(v, 0)

@@ -200,6 +200,7 @@ type runState struct {
 	toolCtx     context.Context
 	toolCancel  context.CancelFunc
 	mem         atomic.Int64
+	redact      *Redaction // hides values in printed output
 }
 
 // Run compiles and runs src. See Program.Run.
@@ -222,7 +223,7 @@ func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error
 	}
 	res = &Result{Namespace: ns}
 	limits := opts.Limits.withDefaults()
-	run := &runState{limits: limits, history: opts.History, tools: opts.Tools}
+	run := &runState{limits: limits, history: opts.History, tools: opts.Tools, redact: opts.Redact}
 	// The time limit is checked at the evaluator's checkpoints rather than
 	// with a context timer: cheaper for the many short runs of an agent. Tools
 	// get a context with the deadline (see toolContext).

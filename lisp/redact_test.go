@@ -1,0 +1,110 @@
+package lisp_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// secretRedaction hides every "_" map entry and the collection held in
+// ctx/vault (by identity), as an agent's firewall does.
+func secretRedaction(vault lisp.Value) *lisp.Redaction {
+	return &lisp.Redaction{
+		Placeholder: "<hidden>",
+		Key: func(k lisp.Value) bool {
+			kw, ok := k.(lisp.Keyword)
+			return ok && strings.HasPrefix(string(kw), "_")
+		},
+		Value: func(v lisp.Value) bool {
+			if s, ok := v.(string); ok {
+				return s == "hunter22-password"
+			}
+			return v == vault
+		},
+	}
+}
+
+func TestRedactionInOutput(t *testing.T) {
+	vault, err := lisp.ReadData(`[{:pin 1234} {:pin 9999}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := lisp.NewMap()
+	ctx = ctx.Assoc(lisp.Keyword("vault"), vault)
+	ctx = ctx.Assoc(lisp.Keyword("user"), mustRead(t, `{:name "ann" :_token "hunter22-password"}`))
+	tests := []struct {
+		name, program string
+		output        []string
+		value         string // pr-str of the value: values are never redacted
+	}{
+		{"println of a hidden collection", `(println "v:" ctx/vault) 1`, []string{"v: <hidden>"}, "1"},
+		{"println of a map with a hidden key", `(println ctx/user)`, []string{"{:_token <hidden>, :name ann}"}, "nil"},
+		{"prn keeps quotes, hides", `(prn ctx/user)`, []string{`{:_token <hidden>, :name "ann"}`}, "nil"},
+		{"println of a hidden string", `(println (:_token ctx/user))`, []string{"<hidden>"}, "nil"},
+		{"nested inside a new vector", `(println [ctx/vault 2])`, []string{"[<hidden> 2]"}, "nil"},
+		{"print then println", `(print "a") (println ctx/vault)`, []string{"a<hidden>"}, "nil"},
+		{"printf %s of a hidden collection", `(printf "x=%s\n" ctx/vault)`, []string{"x=<hidden>"}, "nil"},
+		{"printf of a map with a hidden key", `(printf "%s\n" ctx/user)`, []string{`{:_token <hidden>, :name "ann"}`}, "nil"},
+		{"a derived value is not hidden", `(println (count ctx/vault) (:pin (first ctx/vault)))`, []string{"2 1234"}, "nil"},
+		{"pr-str builds a value: not redacted", `(pr-str ctx/vault)`, nil, `"[{:pin 1234} {:pin 9999}]"`},
+		{"str builds a value: not redacted", `(str (:_token ctx/user))`, nil, `"hunter22-password"`},
+		{"the result value is not redacted", `ctx/user`, nil, `{:_token "hunter22-password", :name "ann"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := lisp.Run(context.Background(), tt.program, lisp.Options{Context: ctx, Redact: secretRedaction(vault)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(res.Output) != fmt.Sprint(tt.output) {
+				t.Errorf("output %q, want %q", res.Output, tt.output)
+			}
+			if got := lisp.PrintString(res.Value); got != tt.value {
+				t.Errorf("value %s, want %s", got, tt.value)
+			}
+		})
+	}
+}
+
+func TestRedactionFormatValue(t *testing.T) {
+	vault := mustRead(t, `[1 2]`)
+	v := lisp.NewVector([]lisp.Value{vault, mustRead(t, `{:a 1 :_b [3]}`), "hunter22-password", "ok"})
+	got := lisp.FormatValue(v, lisp.PrintOptions{Redact: secretRedaction(vault)})
+	if want := `[<hidden> {:_b <hidden>, :a 1} <hidden> "ok"]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// Without a Redaction nothing is hidden.
+	if got := lisp.FormatValue(v, lisp.PrintOptions{}); strings.Contains(got, "<hidden>") {
+		t.Errorf("got %s", got)
+	}
+}
+
+func mustRead(t *testing.T, src string) lisp.Value {
+	t.Helper()
+	v, err := lisp.ReadData(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func ExampleRedaction() {
+	user, _ := lisp.ReadData(`{:name "ann" :_ssn "078-05-1120"}`)
+	hideUnderscored := &lisp.Redaction{
+		Placeholder: "<hidden>",
+		Key: func(k lisp.Value) bool {
+			kw, ok := k.(lisp.Keyword)
+			return ok && strings.HasPrefix(string(kw), "_")
+		},
+	}
+	res, _ := lisp.Run(context.Background(), `(println "user:" ctx/user) (count (:_ssn ctx/user))`,
+		lisp.Options{Context: map[string]any{"user": user}, Redact: hideUnderscored})
+	fmt.Println(res.Output[0])
+	fmt.Println(lisp.PrintString(res.Value))
+	// Output:
+	// user: {:_ssn <hidden>, :name ann}
+	// 11
+}
