@@ -127,6 +127,9 @@ type TranscriptReply struct {
 	Content string     `json:"content"`
 	Tokens  llm.Tokens `json:"tokens"`
 	Error   string     `json:"error,omitempty"`
+	// Class is the llm.Class of the error (default server_error), so that
+	// a replayed failure is retried or not as the recorded one was.
+	Class llm.Class `json:"class,omitempty"`
 }
 
 // Replay loads a transcript file and returns a Script that plays it back.
@@ -145,7 +148,11 @@ func Replay(path string) (*Script, error) {
 	for _, r := range t.Replies {
 		rep := Reply{Content: r.Content, Tokens: r.Tokens}
 		if r.Error != "" {
-			rep.Err = &llm.Error{Class: llm.ServerError, Message: r.Error}
+			class := r.Class
+			if class == "" {
+				class = llm.ServerError
+			}
+			rep.Err = &llm.Error{Class: class, Message: r.Error}
 		}
 		s.replies = append(s.replies, rep)
 	}
@@ -172,6 +179,7 @@ func (r *Record) Func() llm.Func {
 		tr := TranscriptReply{Content: resp.Content, Tokens: resp.Tokens}
 		if err != nil {
 			tr.Error = err.Error()
+			tr.Class = llm.Classify(err).Class
 		}
 		r.t.Replies = append(r.t.Replies, tr)
 		return resp, err

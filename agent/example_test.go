@@ -1,0 +1,169 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// A multi-turn mission: the scripted model explores, then returns a value
+// that the signature checks. A real model is any llm.Func.
+func ExampleAgent_Run() {
+	a := agent.MustNew(agent.Config{
+		Prompt:    "How many {{kind}} items are in stock?",
+		Signature: "(kind :string) -> {count :int}",
+		Tools: map[string]agent.Tool{
+			"stock": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+				return []map[string]any{{"kind": "tool", "qty": 3}, {"kind": "toy", "qty": 0}, {"kind": "tool", "qty": 5}}, nil
+			}),
+		},
+	})
+	model := llmtest.NewScript(
+		llmtest.Code(`(def rows (tool/stock {})) (println (count rows) "rows")`),
+		llmtest.Code(`(return {:count (sum-by :qty (filter #(= (:kind %) ctx/kind) rows))})`),
+	)
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"kind": "tool"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(lisp.PrintString(step.Return), step.Usage.Turns, "turns")
+	fmt.Println("feedback of turn 1:", strings.Fields(model.LastMessage(1))[0:3])
+	// Output:
+	// {:count 8} 2 turns
+	// feedback of turn 1: [Value: nil Output:]
+}
+
+// A single-shot agent (MaxTurns 1, no tools) makes one LLM call; the
+// program's value is the answer.
+func ExampleRunConfig() {
+	model := llmtest.NewScript(llmtest.Code(`(->> ctx/words (map count) (apply max))`))
+	step, err := agent.RunConfig(context.Background(),
+		agent.Config{Prompt: "Length of the longest word?", Signature: "-> :int", MaxTurns: 1},
+		agent.Options{LLM: model.Func(), Context: map[string]any{"words": []string{"go", "lisp", "agents"}}})
+	fmt.Println(lisp.PrintString(step.Return), err)
+	// Output: 6 <nil>
+}
+
+// New validates a definition and returns a *ConfigError naming the field.
+func ExampleNew() {
+	_, err := agent.New(agent.Config{Prompt: "Summarize {{doc}}", Signature: "(text :string) -> :string"})
+	var ce *agent.ConfigError
+	fmt.Println(errors.As(err, &ce), ce.Field)
+	_, err = agent.New(agent.Config{Prompt: "x", Tools: map[string]agent.Tool{"return": agent.Func(nil)}})
+	fmt.Println(errors.Is(err, agent.ErrReservedToolName))
+	// Output:
+	// true Prompt
+	// true
+}
+
+// A failed mission returns its Step and an *agent.Error wrapping it.
+func ExampleError() {
+	model := llmtest.NewScript(llmtest.Code(`(fail {:reason :not_found :message "no such user"})`))
+	_, err := agent.RunConfig(context.Background(), agent.Config{Prompt: "Find the user", MaxTurns: 3},
+		agent.Options{LLM: model.Func()})
+	var ae *agent.Error
+	if errors.As(err, &ae) {
+		fmt.Println(ae.Step.Fail.Reason, "-", ae.Step.Fail.Message)
+	}
+	// Output: not_found - no such user
+}
+
+// A Step given as the context of the next run chains the agents: its
+// return value becomes ctx, its signature the context's signature.
+func ExampleOptions_chaining() {
+	model := llmtest.NewScript(llmtest.Code(`{:total (* 2 ctx/n)}`), llmtest.Code(`(str "total: " ctx/total)`))
+	double := agent.MustNew(agent.Config{Prompt: "Double {{n}}", Signature: "(n :int) -> {total :int}", MaxTurns: 1})
+	report := agent.MustNew(agent.Config{Prompt: "Report {{total}}", Signature: "(total :int) -> :string", MaxTurns: 1})
+	s1, _ := double.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"n": 21}})
+	s2, err := report.Run(context.Background(), agent.Options{LLM: model.Func(), Context: s1})
+	fmt.Println(lisp.PrintString(s2.Return), err)
+	// Output: "total: 42" <nil>
+}
+
+// Step.Decode fills a Go value from the return value, by JSON field names;
+// firewalled fields are included.
+func ExampleStep_Decode() {
+	model := llmtest.NewScript(llmtest.Code(`{:name "ann" :_ids [1 2]}`))
+	step, _ := agent.RunConfig(context.Background(),
+		agent.Config{Prompt: "Who?", Signature: "-> {name :string, _ids [:int]}", MaxTurns: 1},
+		agent.Options{LLM: model.Func()})
+	var out struct {
+		Name string `json:"name"`
+		IDs  []int  `json:"_ids"`
+	}
+	err := step.Decode(&out)
+	fmt.Println(out.Name, out.IDs, err)
+	// Output: ann [1 2] <nil>
+}
+
+// Typed tools take their signature from Go types.
+func ExampleTyped() {
+	type query struct {
+		City string `json:"city"`
+	}
+	type weather struct {
+		TempC float64 `json:"temp_c"`
+	}
+	tool := agent.Typed(signature.MustTypedFunc(func(ctx context.Context, q query) (weather, error) {
+		return weather{TempC: 21.5}, nil
+	}, signature.WithDescription("Current weather of a city.")))
+	fmt.Println(tool.Signature)
+	// Output: (city :string) -> {temp_c :float}
+}
+
+// PrintTrace shows what each turn did.
+func ExamplePrintTrace() {
+	model := llmtest.NewScript(
+		llmtest.Code(`(tool/double {:x 4})`),
+		llmtest.Code(`(return (+ *1 1))`),
+	)
+	step, _ := agent.RunConfig(context.Background(), agent.Config{
+		Prompt: "Compute",
+		Tools: map[string]agent.Tool{"double": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+			x, _ := args.Get(lisp.Keyword("x"))
+			return x.(int64) * 2, nil
+		})},
+	}, agent.Options{LLM: model.Func()})
+	_ = agent.PrintTrace(os.Stdout, step, agent.TraceOptions{NoTimings: true})
+	// Output:
+	// ┌─ Turn 1 ────────────────────────────────────
+	// │ Program:
+	// │   (tool/double {:x 4})
+	// │ Tools:
+	// │   → double {:x 4}
+	// │     ← 8
+	// │ Result: 8
+	// └──────────────────────────────────────────────
+	// ┌─ Turn 2 ────────────────────────────────────
+	// │ Program:
+	// │   (return (+ *1 1))
+	// │ Result: 9
+	// └──────────────────────────────────────────────
+	// Returned: 9
+	// 2 turns, 2 LLM requests
+}
+
+// Models can be named and resolved in a registry, which agents called as
+// tools inherit.
+func ExampleOptions_registry() {
+	fast := llmtest.NewScript(llmtest.Code(`(+ 1 2)`))
+	reg := llm.Registry{"fast": fast.Func()}
+	step, err := agent.RunConfig(context.Background(), agent.Config{Prompt: "Add", MaxTurns: 1},
+		agent.Options{LLM: llm.Name("fast"), Registry: reg})
+	fmt.Println(lisp.PrintString(step.Return), err)
+	_, err = agent.RunConfig(context.Background(), agent.Config{Prompt: "Add", MaxTurns: 1},
+		agent.Options{LLM: llm.Name("slow"), Registry: reg})
+	fmt.Println(err)
+	// Output:
+	// 3 <nil>
+	// agent: llm_not_found: LLM "slow" is not in the registry (it has: fast)
+}

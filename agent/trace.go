@@ -1,0 +1,187 @@
+package agent
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// TraceOptions select what PrintTrace shows. The zero value shows each
+// turn's program, tool calls, output and result, with values cut to a
+// readable size.
+type TraceOptions struct {
+	// Raw adds the LLM's whole reply and the feedback it was sent (both
+	// recorded only when the mission ran with Options.Debug).
+	Raw bool
+	// Full prints values without cutting them.
+	Full bool
+	// NoChildren leaves out the turns of agents called as tools.
+	NoChildren bool
+	// NoTimings leaves out durations and token counts, which vary from run
+	// to run (for golden files and examples).
+	NoTimings bool
+}
+
+// PrintTrace writes a readable account of a mission to w: one box per
+// turn with its program, tool calls, println output, result or error,
+// duration and tokens, then the outcome. Values are shown in full to the
+// host, firewalled fields included: the trace is for developers, not for
+// LLMs. Agents called as tools are shown inside their caller's tool call.
+func PrintTrace(w io.Writer, step *Step, opts TraceOptions) error {
+	bw := bufio.NewWriter(w)
+	tp := tracePrinter{w: bw, opts: opts}
+	tp.step(step, "")
+	return bw.Flush()
+}
+
+// PrintChain writes the traces of a pipeline of steps (each the context of
+// the next), numbered.
+func PrintChain(w io.Writer, steps []*Step, opts TraceOptions) error {
+	bw := bufio.NewWriter(w)
+	tp := tracePrinter{w: bw, opts: opts}
+	for i, s := range steps {
+		fmt.Fprintf(bw, "═══ Step %d of %d ═══\n", i+1, len(steps))
+		tp.step(s, "")
+	}
+	return bw.Flush()
+}
+
+type tracePrinter struct {
+	w    *bufio.Writer
+	opts TraceOptions
+}
+
+const ruleWidth = 46
+
+const traceRule = "──────────────────────────────────────────────"
+
+func (tp *tracePrinter) value(v lisp.Value) string {
+	if tp.opts.Full {
+		return lisp.PrintString(v)
+	}
+	return lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 8, MaxChars: 300, MaxDepth: 6})
+}
+
+func (tp *tracePrinter) step(s *Step, indent string) {
+	if s == nil {
+		fmt.Fprintf(tp.w, "%s(no step)\n", indent)
+		return
+	}
+	if len(s.Trace) == 0 && s.Usage.Turns > 0 {
+		fmt.Fprintf(tp.w, "%s(no trace kept: see Options.Trace)\n", indent)
+	}
+	for i := range s.Trace {
+		tp.turn(&s.Trace[i], indent)
+	}
+	u := s.Usage
+	if s.Fail != nil {
+		fmt.Fprintf(tp.w, "%sFailed: %s: %s\n", indent, s.Fail.Reason, firstLine(s.Fail.Message))
+	} else {
+		fmt.Fprintf(tp.w, "%sReturned: %s\n", indent, tp.value(s.Return))
+	}
+	if tp.opts.NoTimings {
+		fmt.Fprintf(tp.w, "%s%d turns, %d LLM requests\n", indent, u.Turns, u.LLMRequests)
+	} else {
+		fmt.Fprintf(tp.w, "%s%d turns, %d LLM requests, %s, tokens %d in / %d out\n", indent,
+			u.Turns, u.LLMRequests, roundDuration(u.Duration), u.Tokens.Input, u.Tokens.Output)
+	}
+}
+
+func (tp *tracePrinter) turn(t *Turn, indent string) {
+	w := tp.w
+	head := fmt.Sprintf("┌─ Turn %d ", t.Number)
+	fmt.Fprintf(w, "%s%s%s\n", indent, head, strings.Repeat("─", max(3, ruleWidth-utf8.RuneCountInString(head))))
+	bar := indent + "│ "
+	if t.Program != "" {
+		fmt.Fprintf(w, "%sProgram:\n", bar)
+		for _, line := range strings.Split(strings.TrimRight(t.Program, "\n"), "\n") {
+			fmt.Fprintf(w, "%s  %s\n", bar, line)
+		}
+	}
+	if len(t.ToolCalls) > 0 {
+		fmt.Fprintf(w, "%sTools:\n", bar)
+		for _, c := range t.ToolCalls {
+			args := "{}"
+			if c.Args != nil {
+				args = tp.value(c.Args)
+			}
+			if tp.opts.NoTimings {
+				fmt.Fprintf(w, "%s  → %s %s\n", bar, c.Name, args)
+			} else {
+				fmt.Fprintf(w, "%s  → %s %s  (%s)\n", bar, c.Name, args, roundDuration(c.Duration))
+			}
+			for _, warn := range c.Warnings {
+				fmt.Fprintf(w, "%s    ! %s\n", bar, warn)
+			}
+			if c.Error != "" {
+				fmt.Fprintf(w, "%s    ✗ %s\n", bar, firstLine(c.Error))
+			} else {
+				fmt.Fprintf(w, "%s    ← %s\n", bar, tp.value(c.Result))
+			}
+			if c.Child != nil && !tp.opts.NoChildren {
+				tp.step(c.Child, bar+"    ")
+			}
+		}
+	}
+	if len(t.Output) > 0 {
+		fmt.Fprintf(w, "%sOutput:\n", bar)
+		for _, line := range t.Output {
+			fmt.Fprintf(w, "%s  %s\n", bar, line)
+		}
+	}
+	if t.Error != "" {
+		fmt.Fprintf(w, "%sError: ", bar)
+		for i, line := range strings.Split(strings.TrimRight(t.Error, "\n"), "\n") {
+			if i > 0 {
+				fmt.Fprintf(w, "%s       ", bar)
+			}
+			fmt.Fprintln(w, line)
+		}
+	} else if t.Program != "" {
+		fmt.Fprintf(w, "%sResult: %s\n", bar, tp.value(t.Result))
+	}
+	if tp.opts.Raw {
+		tp.block(bar, "LLM reply", t.Response)
+		tp.block(bar, "Feedback", t.Feedback)
+	}
+	if !tp.opts.NoTimings {
+		fmt.Fprintf(w, "%sDuration: %s (LLM %s) | Tokens: %d in / %d out\n", bar,
+			roundDuration(t.Duration), roundDuration(t.LLMDuration), t.Tokens.Input, t.Tokens.Output)
+	}
+	fmt.Fprintf(w, "%s└%s\n", indent, traceRule)
+}
+
+func (tp *tracePrinter) block(bar, title, text string) {
+	if text == "" {
+		return
+	}
+	fmt.Fprintf(tp.w, "%s%s:\n", bar, title)
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		fmt.Fprintf(tp.w, "%s  %s\n", bar, line)
+	}
+}
+
+// roundDuration keeps three significant figures or so: 1.23ms, 245ms, 2.1s.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	default:
+		return d.Round(time.Microsecond)
+	}
+}
+
+// firstLine is the first line of s, with a mark when more follow.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

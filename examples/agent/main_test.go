@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// The example is the README's main command: it must keep working, and
+// its mission must go the way its comments say.
+func TestExampleMission(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, true, true); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"paid orders: 24",
+		"_card_token <Firewalled>",
+		"did you mean customer?",
+		"[Acme Initech Globex]",
+		"top[0].orders: missing required field",
+		"5 turns, 5 LLM requests",
+		"1. Acme      1216.00 from 8 orders (customer 1)",
+		"firewalled strings the model saw: 0 of 45",
+		"LLM reply:", // -raw
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+}
