@@ -48,8 +48,14 @@
 // firewalled: programs and Go code see them in full, LLMs never do. The
 // values the LLM is shown print them as <Firewalled>, the data inventory
 // and the tool schemas omit them, and println output and error messages
-// are scrubbed of their strings. See the firewall type for exactly what is
-// hidden.
+// are scrubbed of their strings (those of 8 bytes or more). Values a
+// program computes from firewalled data (a count, a sum) are its own and
+// are shown. docs/agents.md lists every channel and what it hides.
+//
+// # Traces
+//
+// Step.Trace records each turn: the program, its value or error, its
+// output and its tool calls. PrintTrace writes it readably.
 //
 // # Models
 //
