@@ -98,7 +98,9 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 	}
 	keys := make([]key, len(p.Keys))
 	for i, k := range p.Keys {
-		if k.Keyword {
+		if k.Literal {
+			keys[i].key = c.flexKey(k.Value)
+		} else if k.Keyword {
 			keys[i].key = c.flexKey(Keyword(k.Key))
 		} else {
 			keys[i].key = c.flexKey(k.Key)

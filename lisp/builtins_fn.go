@@ -8,6 +8,121 @@ import (
 	"sync"
 )
 
+// someFn calls the function made by (some-fn ps...) with args as Clojure
+// does: each predicate on the first three arguments, then on the rest
+// (argument by argument for up to three predicates). With nothing truthy
+// the result is the last predicate's value when Clojure's code ends with
+// an or (up to three predicates and three arguments: usually false), else
+// nil (its code ends with some).
+func someFn(th *thread, ps, args []Value) (Value, error) {
+	var last Value
+	try := func(p, x Value) (bool, error) {
+		v, err := th.call1(p, x)
+		last = v
+		return Truthy(v), err
+	}
+	head := args[:min(len(args), 3)]
+	for _, p := range ps {
+		for _, x := range head {
+			if ok, err := try(p, x); err != nil || ok {
+				return last, err
+			}
+		}
+	}
+	if len(ps) > 3 || len(args) > 3 {
+		last = nil
+	}
+	rest := args[len(head):]
+	if len(ps) <= 3 {
+		for _, x := range rest {
+			for _, p := range ps {
+				if ok, err := try(p, x); err != nil || ok {
+					return last, err
+				}
+			}
+		}
+	} else {
+		for _, p := range ps {
+			for _, x := range rest {
+				if ok, err := try(p, x); err != nil || ok {
+					return last, err
+				}
+			}
+		}
+	}
+	if len(ps) > 3 || len(args) > 3 {
+		return nil, nil
+	}
+	return last, nil
+}
+
+// maxMemoEntries bounds the cache of one memoized function: beyond it, new
+// results are computed but not kept.
+const maxMemoEntries = 10_000
+
+// memoCache is the cache of a function made by memoize: argument vectors
+// (compared as map keys: 1 and 1.0 differ) to results, for one run. pmap
+// branches share it, so it is guarded by a mutex, which is never held while
+// the function runs (it may call itself). A function defined in an earlier
+// run starts with an empty cache in a new one.
+type memoCache struct {
+	f       Value
+	mu      sync.Mutex
+	run     *runState
+	results *Map
+}
+
+func (c *memoCache) lookup(run *runState, key Value) (v Value, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer skipUncomparable(func() { v, ok = nil, false })
+	if c.run != run || c.results == nil {
+		return nil, false
+	}
+	return c.results.Get(key)
+}
+
+// skipUncomparable recovers from comparing arguments too deep or too large
+// to compare (they are not cached) and calls miss.
+func skipUncomparable(miss func()) {
+	switch r := recover(); r.(type) {
+	case nil:
+	case deepData, tooMuchWork:
+		miss()
+	default:
+		panic(r)
+	}
+}
+
+func (c *memoCache) store(run *runState, key, v Value) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer skipUncomparable(func() {})
+	if c.run != run || c.results == nil {
+		c.run, c.results = run, emptyMap
+	}
+	if c.results.Len() < maxMemoEntries {
+		c.results = c.results.Assoc(key, v)
+	}
+}
+
+func (c *memoCache) call(th *thread, args []Value) (Value, error) {
+	key := NewVector(slices.Clone(args))
+	if v, ok := c.lookup(th.run, key); ok {
+		return v, nil
+	}
+	v, err := th.call(c.f, args)
+	if err != nil {
+		return nil, err
+	}
+	// An entry holds the key's arguments and the result (already charged).
+	if err := th.charge(int64(len(args)) + 2); err != nil {
+		return nil, err
+	}
+	c.store(th.run, key, v)
+	return v, nil
+}
+
 func registerFunctions(t builtinTable) {
 	t.add("identity", 1, 1, func(th *thread, a []Value) (Value, error) { return a[0], nil })
 	t.add("constantly", 1, 1, func(th *thread, a []Value) (Value, error) {
@@ -108,23 +223,16 @@ func registerFunctions(t builtinTable) {
 	t.add("some-fn", 1, -1, func(th *thread, a []Value) (Value, error) {
 		ps := slices.Clone(a)
 		return &Builtin{Name: "some-fn", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
-			for _, p := range ps {
-				for _, x := range args {
-					v, err := th.call1(p, x)
-					if err != nil {
-						return nil, err
-					}
-					if Truthy(v) {
-						return v, nil
-					}
-				}
-			}
-			return nil, nil
+			return someFn(th, ps, args)
 		}}, nil
 	})
 	t.add("memoize", 1, 1, func(th *thread, a []Value) (Value, error) {
-		// Functions are pure, so memoize can be the identity.
-		return fnArg("memoize", a, 0)
+		f, err := fnArg("memoize", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		c := &memoCache{f: f}
+		return &Builtin{Name: "memoize", MinArgs: 0, MaxArgs: -1, fn: c.call}, nil
 	})
 	t.add("apply", 2, -1, func(th *thread, a []Value) (Value, error) {
 		f := a[0]
@@ -133,13 +241,18 @@ func registerFunctions(t builtinTable) {
 		}
 		last := a[len(a)-1]
 		switch last.(type) {
-		case *Vector, *Set, *Map, nil, *Seq:
+		case *Vector, *Set, *Map, nil, *Seq, string: // a string spreads its characters
 		default:
 			return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
 		}
 		xs, err := th.items(last, "apply")
 		if err != nil {
 			return nil, err
+		}
+		if _, ok := last.(string); ok {
+			if err := th.charge(int64(len(xs))); err != nil {
+				return nil, err
+			}
 		}
 		args := make([]Value, 0, len(a)-2+len(xs))
 		args = append(append(args, a[1:len(a)-1]...), xs...)

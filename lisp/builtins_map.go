@@ -176,7 +176,7 @@ func registerMaps(t builtinTable) {
 			return nil, err
 		}
 		if m == nil {
-			return nil, nil
+			return emptyMap, nil // Clojure: {}
 		}
 		b := NewMapBuilder(m)
 		for k, v := range m.All() {
@@ -190,8 +190,11 @@ func registerMaps(t builtinTable) {
 	})
 	t.add("update-keys", 2, 2, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("update-keys", a[0])
-		if err != nil || m == nil {
+		if err != nil {
 			return nil, err
+		}
+		if m == nil {
+			return emptyMap, nil // Clojure: {}
 		}
 		b := NewMapBuilder(nil)
 		for k, v := range m.All() {

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,9 +119,16 @@ func registerMoreSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		if len(a) == 1 {
+		limit, counted := int64(math.MaxInt64), len(a) == 2
+		if counted {
+			if limit, err = intArg("repeatedly", a, 0); err != nil {
+				return nil, err
+			}
+		}
+		// Without a count, or with more than could ever be built: lazy.
+		if limit > math.MaxInt32 {
 			return &Seq{name: "repeatedly", gen: func(th *thread, yield func(Value) (bool, error)) error {
-				for {
+				for i := int64(0); !counted || i < limit; i++ {
 					v, err := th.call(f, nil)
 					if err != nil {
 						return err
@@ -129,12 +137,10 @@ func registerMoreSequences(t builtinTable) {
 						return err
 					}
 				}
+				return nil
 			}}, nil
 		}
-		n, err := intArg("repeatedly", a, 0)
-		if err != nil {
-			return nil, err
-		}
+		n := limit
 		if n <= 0 {
 			return emptyVector, nil
 		}

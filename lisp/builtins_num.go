@@ -21,8 +21,10 @@ func registerNumbers(t builtinTable) {
 	t.add("rem", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("rem", a) })
 	t.add("quot", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("quot", a) })
 	t.add("abs", 1, 1, numAbs, "Math/abs")
-	t.add("max", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("max", a, 1) }, "Math/max")
-	t.add("min", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("min", a, -1) }, "Math/min")
+	t.add("max", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("max", a, 1) })
+	t.add("min", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("min", a, -1) })
+	t.add("Math/max", 1, -1, func(_ *thread, a []Value) (Value, error) { return javaExtremum("Math/max", a, math.Max) })
+	t.add("Math/min", 1, -1, func(_ *thread, a []Value) (Value, error) { return javaExtremum("Math/min", a, math.Min) })
 	// floor, ceil, round and trunc return integers (PTC-Lisp); the Math/
 	// versions keep Java's types (doubles, and a long for Math/round).
 	t.add("floor", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("floor", a[0], math.Floor) })
@@ -162,14 +164,27 @@ func registerNumbers(t builtinTable) {
 			return nil, errorf(InvalidArgument, "%s: %q is not %s (parse-long and parse-double return nil instead of failing)", name, s, what)
 		}
 	}
+	// valueOf also takes a value of its own type (Java's Long.valueOf(long),
+	// Double.valueOf(double)) and returns it.
+	valueOf := func(parse builtinFn, same func(Value) bool) builtinFn {
+		return func(th *thread, a []Value) (Value, error) {
+			if same(a[0]) {
+				return a[0], nil
+			}
+			return parse(th, a)
+		}
+	}
+	isInt := func(v Value) bool { _, ok := v.(int64); return ok }
+	isFloat := func(v Value) bool { _, ok := v.(float64); return ok }
 	t.add("Long/parseLong", 1, 1, strict("Long/parseLong", parseLong, "an integer"))
-	t.alias("Long/parseLong", "Long/valueOf")
+	t.add("Long/valueOf", 1, 1, valueOf(strict("Long/valueOf", parseLong, "an integer"), isInt))
 	// Java's Double.parseDouble ignores surrounding control characters and
 	// spaces (chars <= ' '); parse-double does not (see parseDouble).
-	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", func(s string) Value {
+	parseJavaDouble := func(s string) Value {
 		return parseDouble(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }))
-	}, "a number"))
-	t.alias("Double/parseDouble", "Double/valueOf")
+	}
+	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", parseJavaDouble, "a number"))
+	t.add("Double/valueOf", 1, 1, valueOf(strict("Double/valueOf", parseJavaDouble, "a number"), isFloat))
 }
 
 // parseLong is Java's Long.parseLong: an optional sign and decimal digits
@@ -542,6 +557,39 @@ func extremum(fn string, args []Value, sign int) (Value, error) {
 				return math.NaN(), nil
 			}
 		}
+	}
+	return best, nil
+}
+
+// javaExtremum is Java's Math.max/Math.min (f is math.Max or math.Min, which
+// treat NaN and signed zeros as Java does): numbers only; integers give an
+// integer, and a float among the arguments makes the result a float, as
+// Java widens a long to a double.
+func javaExtremum(fn string, args []Value, f func(x, y float64) float64) (Value, error) {
+	allInt := true
+	isMax := f(0, 1) == 1
+	for i, x := range args {
+		switch x.(type) {
+		case int64:
+		case float64:
+			allInt = false
+		default:
+			return nil, argError(fn, i, "a number", x)
+		}
+	}
+	if allInt {
+		best := args[0].(int64)
+		for _, x := range args[1:] {
+			if y := x.(int64); (y > best) == isMax {
+				best = y
+			}
+		}
+		return best, nil
+	}
+	best, _ := toFloat(args[0])
+	for _, x := range args[1:] {
+		y, _ := toFloat(x)
+		best = f(best, y)
 	}
 	return best, nil
 }

@@ -118,10 +118,15 @@ func registerSequences(t builtinTable) {
 		return vectorView(a[0], xs, 0, len(xs)-1), nil
 	})
 	t.add("take-while", 2, 2, func(th *thread, a []Value) (Value, error) {
+		// Eager, also over an infinite sequence: it realizes the elements up
+		// to the first that fails pred (the result is finite, a vector).
 		var out []Value
 		err := th.each(a[1], "take-while", func(x Value) (bool, error) {
 			ok, err := th.test(a[0], x)
 			if ok {
+				if err := th.charge(1); err != nil {
+					return false, err
+				}
 				out = append(out, x)
 			}
 			return ok, err
@@ -129,6 +134,13 @@ func registerSequences(t builtinTable) {
 		return NewVector(out), err
 	})
 	t.add("drop-while", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			pred, err := fnArg("drop-while", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(dropWhileXf(pred), s), nil
+		}
 		xs, err := orderedItems(th, "drop-while", a[1])
 		if err != nil {
 			return nil, err
@@ -151,6 +163,9 @@ func registerSequences(t builtinTable) {
 		}
 		if n <= 0 {
 			return nil, errorf(InvalidArgument, "take-nth needs a positive step, got %d", n)
+		}
+		if s, ok := a[1].(*Seq); ok {
+			return lazily(takeNthXf(n), s), nil
 		}
 		xs, err := orderedItems(th, "take-nth", a[1])
 		if err != nil {
@@ -199,6 +214,9 @@ func registerSequences(t builtinTable) {
 		return th.vector(out)
 	})
 	t.add("distinct", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[0].(*Seq); ok {
+			return lazily(distinctXf(), s), nil
+		}
 		xs, err := orderedItems(th, "distinct", a[0])
 		if err != nil {
 			return nil, err
@@ -222,6 +240,9 @@ func registerSequences(t builtinTable) {
 		return true, nil
 	})
 	t.add("dedupe", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[0].(*Seq); ok {
+			return lazily(dedupeXf(), s), nil
+		}
 		xs, err := orderedItems(th, "dedupe", a[0])
 		if err != nil {
 			return nil, err
@@ -239,6 +260,13 @@ func registerSequences(t builtinTable) {
 	t.add("map", 1, -1, func(th *thread, a []Value) (Value, error) { return seqMap(th, "map", a) })
 	t.add("mapv", 2, -1, func(th *thread, a []Value) (Value, error) { return seqMap(th, "mapv", a) })
 	t.add("map-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			f, err := fnArg("map-indexed", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(mapIndexedXf(f), s), nil
+		}
 		xs, err := th.items(a[1], "map-indexed")
 		if err != nil {
 			return nil, err
@@ -251,9 +279,17 @@ func registerSequences(t builtinTable) {
 		}
 		return th.vector(out)
 	})
-	t.add("filter", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filter", a, true) }, "filterv")
+	t.add("filter", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filter", a, true) })
+	t.add("filterv", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filterv", a, true) })
 	t.add("remove", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "remove", a, false) })
 	t.add("keep", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			f, err := fnArg("keep", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(keepXf("keep", f, false), s), nil
+		}
 		xs, err := th.items(a[1], "keep")
 		if err != nil {
 			return nil, err
@@ -271,6 +307,13 @@ func registerSequences(t builtinTable) {
 		return th.vector(out)
 	})
 	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			f, err := fnArg("keep-indexed", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(keepXf("keep-indexed", f, true), s), nil
+		}
 		xs, err := th.items(a[1], "keep-indexed")
 		if err != nil {
 			return nil, err
@@ -288,6 +331,13 @@ func registerSequences(t builtinTable) {
 		return th.vector(out)
 	})
 	t.add("mapcat", 2, -1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok && len(a) == 2 {
+			f, err := fnArg("mapcat", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(mapcatXf(f), s), nil
+		}
 		mapped, err := seqMap(th, "mapcat", a)
 		if err != nil {
 			return nil, err
@@ -329,6 +379,31 @@ func registerSequences(t builtinTable) {
 	t.add("not-any?", 2, 2, func(th *thread, a []Value) (Value, error) { return quantify(th, "not-any?", a, false, true) })
 	t.add("contains?", 2, 2, seqContains)
 	t.add("concat", 0, -1, func(th *thread, a []Value) (Value, error) {
+		for i, c := range a {
+			if s, ok := c.(*Seq); ok {
+				// An infinite part: a lazy sequence of what comes before
+				// it, then of it (what comes after is never reached).
+				var head []Value
+				for _, c := range a[:i] {
+					xs, err := th.items(c, "concat")
+					if err != nil {
+						return nil, err
+					}
+					if err := th.charge(int64(len(xs))); err != nil {
+						return nil, err
+					}
+					head = append(head, xs...)
+				}
+				return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+					for _, x := range head {
+						if ok, err := yield(x); err != nil || !ok {
+							return err
+						}
+					}
+					return s.gen(th, yield)
+				}}, nil
+			}
+		}
 		var out []Value
 		for _, c := range a {
 			xs, err := th.items(c, "concat")
@@ -407,6 +482,9 @@ func registerSequences(t builtinTable) {
 		return th.vector(out)
 	})
 	t.add("interpose", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			return lazily(interposeXf(a[0]), s), nil
+		}
 		xs, err := orderedItems(th, "interpose", a[1])
 		if err != nil {
 			return nil, err
@@ -435,6 +513,19 @@ func registerSequences(t builtinTable) {
 		n, err := intArg("repeat", a, 0)
 		if err != nil {
 			return nil, err
+		}
+		if n > math.MaxInt32 {
+			// More than could ever be built: a lazy sequence, so that
+			// (take 2 (repeat Long/MAX_VALUE x)) works as in Clojure.
+			x := a[1]
+			return &Seq{name: "repeat", gen: func(th *thread, yield func(Value) (bool, error)) error {
+				for i := int64(0); i < n; i++ {
+					if ok, err := yield(x); err != nil || !ok {
+						return err
+					}
+				}
+				return nil
+			}}, nil
 		}
 		if err := th.charge(n); err != nil {
 			return nil, err
@@ -612,6 +703,9 @@ func registerSequences(t builtinTable) {
 	t.add("pop", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
 		if !ok {
+			if a[0] == nil {
+				return nil, nil // Clojure: (pop nil) is nil
+			}
 			return nil, argError("pop", 0, "a vector", a[0])
 		}
 		if v.Len() == 0 {
@@ -882,10 +976,17 @@ func seqNth(th *thread, a []Value) (Value, error) {
 		def = a[2]
 	}
 	if i < 0 {
-		// Negative indexes count from the end (PTC-Lisp).
+		// Negative indexes count from the end (PTC-Lisp), unless a default
+		// is given: then, as in Clojure, any index outside 0..n-1 gives it.
+		if _, ok := a[0].(*Seq); ok && len(a) == 3 {
+			return def, nil
+		}
 		xs, err := orderedItems(th, "nth", a[0])
 		if err != nil {
 			return nil, err
+		}
+		if len(a) == 3 {
+			return def, nil
 		}
 		if j := int64(len(xs)) + i; j >= 0 {
 			return xs[j], nil
@@ -989,6 +1090,9 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 	if !isCallable(pred) {
 		return nil, argError(fn, 0, "a predicate function", pred)
 	}
+	if s, ok := a[1].(*Seq); ok && fn != "filterv" {
+		return lazily(filterXf(fn, pred, keep), s), nil
+	}
 	if v, ok := a[1].(*Vector); ok {
 		// Test everything first, then allocate the result at its exact size:
 		// less garbage means fewer collections scanning the (often large) context.
@@ -1042,6 +1146,9 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 		return nil, argError(fn, 0, "a function", f)
 	}
 	if len(a) == 2 {
+		if s, ok := a[1].(*Seq); ok && fn == "map" {
+			return lazily(mapXf(f), s), nil
+		}
 		if _, ok := a[1].(*Map); ok {
 			if _, isKw := f.(Keyword); isKw {
 				return nil, errorf(TypeError, "(%s %s m) over a single map reads from its [key value] entries; to read one key use (%s m)", fn, PrintString(f), PrintString(f))
@@ -1113,6 +1220,9 @@ func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
 // seqFind is PTC-Lisp's (find pred coll): the first element satisfying
 // pred. Clojure's (find map key), returning the [key value] entry, works too.
 func seqFind(th *thread, a []Value) (Value, error) {
+	if a[0] == nil {
+		return nil, nil // Clojure: (find nil k) is nil, as for a missing map
+	}
 	if m, ok := a[0].(*Map); ok {
 		switch a[1].(type) {
 		case *Vector, *Set, nil, string, *Seq:
@@ -1358,7 +1468,18 @@ func seqRange(th *thread, a []Value) (Value, error) {
 			n++
 		}
 		if n > maxRangeLen {
-			return nil, rangeTooLarge(start, end, step)
+			// More than could ever be built: lazy, as in Clojure, so that
+			// (take 3 (range 1 Long/MAX_VALUE)) works.
+			return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+				v := si
+				for i := uint64(0); i < n; i++ {
+					if ok, err := yield(v); err != nil || !ok {
+						return err
+					}
+					v += st // wraps only after the last element
+				}
+				return nil
+			}}, nil
 		}
 		if err := th.charge(int64(n)); err != nil {
 			return nil, err
@@ -1399,8 +1520,9 @@ func seqRange(th *thread, a []Value) (Value, error) {
 		f, _ := toFloat(v)
 		return f + fst, nil
 	}
-	if math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) {
-		// Never reaches end (or only by overflowing to infinity): lazy.
+	if math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) || math.Ceil((fe-fs)/fst) > maxRangeLen {
+		// Never reaches end (or only by overflowing to infinity), or
+		// too long to build: lazy.
 		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
 			// The first element is start, unchecked, as in Clojure (a NaN step).
 			for v, first := start, true; first || !done(v); first = false {
@@ -1416,9 +1538,6 @@ func seqRange(th *thread, a []Value) (Value, error) {
 		}}, nil
 	}
 	est := math.Ceil((fe - fs) / fst)
-	if est > maxRangeLen {
-		return nil, rangeTooLarge(start, end, step)
-	}
 	// est is close to the count, but rounding in the sums can add a few
 	// (or, for a step near the floats' spacing, more): charge as it grows.
 	charged := int(est) + 1
@@ -1487,11 +1606,6 @@ func repeatRange(start Value) *Seq {
 	}}
 }
 
-func rangeTooLarge(start, end, step Value) *Error {
-	return errorf(MemoryExceeded, "(range %s %s %s) has too many elements to build: take a part of it, e.g. (take 10 (range %s %s %s))",
-		PrintString(start), PrintString(end), PrintString(step), PrintString(start), PrintString(end), PrintString(step))
-}
-
 func seqReduce(th *thread, a []Value) (Value, error) {
 	f := a[0]
 	if !isCallable(f) {
@@ -1502,7 +1616,11 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 	var xs []Value
 	var err error
 	if s, ok := coll.(*Seq); ok {
-		return nil, infiniteError(s, "reduce")
+		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] {
+			// These never return (reduced ...): the reduce could not end.
+			return nil, infiniteError(s, "reduce")
+		}
+		return th.reduceSeq(f, a[1:len(a)-1], s)
 	}
 	if xs, err = th.items(coll, "reduce"); err != nil {
 		return nil, err
@@ -1514,6 +1632,10 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 			return th.call(f, nil)
 		}
 		acc, xs = xs[0], xs[1:]
+	}
+	if len(xs) == 0 {
+		// f is not called: (reduce + ["a"]) is "a", as in Clojure.
+		return acc, nil
 	}
 	if b, ok := f.(*Builtin); ok && (b.Name == "+" || b.Name == "*") {
 		// (reduce + xs): fold natively instead of boxing every partial sum.
@@ -1543,6 +1665,41 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		}
 	}
 	return freezeTransient(acc), nil
+}
+
+// neverReduced names builtins often given to reduce that cannot end it, so
+// that (reduce + (range)) fails at once instead of at the step limit.
+// (Functions made by comp, partial... have their maker's name: none is here.)
+var neverReduced = map[string]bool{"+": true, "-": true, "*": true, "/": true, "max": true, "min": true,
+	"conj": true, "merge": true, "str": true, "into": true, "concat": true, "assoc": true, "max-key": true, "min-key": true}
+
+// reduceSeq reduces an infinite sequence: only a (reduced x) from f ends
+// it, and otherwise the step limit does.
+func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
+	var acc Value
+	started := len(init) == 1
+	if started {
+		acc = init[0]
+	}
+	buf, mark := th.stack.alloc(2)
+	defer th.stack.release(buf, mark)
+	err := th.each(s, "reduce", func(x Value) (bool, error) {
+		if !started {
+			acc, started = x, true
+			return true, nil
+		}
+		buf[0], buf[1] = acc, x
+		var err error
+		if acc, err = th.call(f, buf); err != nil {
+			return false, err
+		}
+		if r, ok := acc.(*reduced); ok {
+			acc = r.value
+			return false, nil
+		}
+		return true, nil
+	})
+	return acc, err
 }
 
 // toTransient wraps a map or set accumulator for in-place updates (see
@@ -1692,6 +1849,10 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	}
 	var xs []Value
 	if s, ok := coll.(*Seq); ok {
+		if step == n {
+			// Over an infinite sequence every partition is complete.
+			return lazily(partitionAllXf(n), s), nil
+		}
 		return nil, infiniteError(s, fn)
 	}
 	if xs, err = orderedItems(th, fn, coll); err != nil {

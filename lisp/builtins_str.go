@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -405,7 +406,11 @@ func splitAt(ms [][]int, s string, n int) []string {
 // last-index-of finds occurrences starting at or before from, none when
 // from is negative.
 func indexOf(a []Value, last bool) (Value, error) {
-	s, err := stringArg("index-of", a, 0)
+	name := "index-of"
+	if last {
+		name = "last-index-of"
+	}
+	s, err := stringArg(name, a, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +418,7 @@ func indexOf(a []Value, last bool) (Value, error) {
 	gs := graphemes(s)
 	from := int64(-1) // no start index
 	if len(a) == 3 {
-		if from, err = intArg("index-of", a, 2); err != nil {
+		if from, err = intArg(name, a, 2); err != nil {
 			return nil, err
 		}
 		if last && from < 0 {
@@ -456,7 +461,11 @@ func indexOf(a []Value, last bool) (Value, error) {
 }
 
 func strReplace(th *thread, a []Value, n int) (Value, error) {
-	s, err := stringArg("replace", a, 0)
+	name := "replace"
+	if n == 1 {
+		name = "replace-first"
+	}
+	s, err := stringArg(name, a, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +473,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 	case string:
 		r, ok := a[2].(string)
 		if !ok {
-			return nil, argError("replace", 2, "a replacement string", a[2])
+			return nil, argError(name, 2, "a replacement string", a[2])
 		}
 		if m != "" && len(r) > len(m) {
 			// Charge the growth before building: replacements can double a string.
@@ -490,7 +499,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 				}
 			default:
 				if !isCallable(r) {
-					return nil, argError("replace", 2, "a replacement string or function", a[2])
+					return nil, argError(name, 2, "a replacement string or function", a[2])
 				}
 				v, err := th.call1(r, matchValue(s, idx))
 				if err != nil {
@@ -507,7 +516,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 		sb.WriteString(s[last:])
 		return sb.String(), th.chargeString(sb.Len())
 	}
-	return nil, argError("replace", 1, "a string or regex to match", a[1])
+	return nil, argError(name, 1, "a string or regex to match", a[1])
 }
 
 // expandJava writes a Java-style replacement: $1 or ${name} for groups, \$
@@ -637,4 +646,25 @@ func javaTrimRight(s string) string {
 		j -= n
 	}
 	return ""
+}
+
+// strAtom is str's text of the atoms that str renders unlike pr-str, as
+// Java's toString does: NaN and the infinities ("NaN", "Infinity",
+// "-Infinity") and a regex (its pattern). Inside collections str prints
+// them as pr-str does (##Inf, #"a+"), as Clojure does.
+func strAtom(v Value) (string, bool) {
+	switch x := v.(type) {
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "NaN", true
+		case math.IsInf(x, 1):
+			return "Infinity", true
+		case math.IsInf(x, -1):
+			return "-Infinity", true
+		}
+	case *Regex:
+		return x.Source, true
+	}
+	return "", false
 }

@@ -108,6 +108,9 @@ func (th *thread) checkpoint() error {
 // valueSize is what one value slot costs in the allocation budget.
 const valueSize = 16
 
+// maxCharge bounds one charge (2^40 values, 16 TiB), even without a memory limit.
+const maxCharge = 1 << 40
+
 // charge accounts for n values a builtin or a literal is about to allocate.
 // The budget counts what programs build (not host data), cumulatively, so
 // a runaway such as (range 100000000) fails before it allocates. Charges
@@ -116,6 +119,10 @@ const valueSize = 16
 func (th *thread) charge(n int64) error {
 	if !accounting || n <= 0 {
 		return nil
+	}
+	if n > maxCharge {
+		// Checked first: n * valueSize could overflow.
+		return errorf(MemoryExceeded, "the program tried to build %d values at once, more than any memory holds: work on smaller pieces (take a part, filter first)", n)
 	}
 	th.mem += n * valueSize
 	if th.mem < memBatch {

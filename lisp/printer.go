@@ -375,6 +375,10 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 		case Instant, Date:
 			s := DisplayString(x)
 			return s, th.chargeString(len(s))
+		case float64, *Regex:
+			if s, ok := strAtom(x); ok {
+				return s, th.chargeString(len(s))
+			}
 		}
 	}
 	limit := th.textBudget()

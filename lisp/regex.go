@@ -86,6 +86,15 @@ func translateRegex(src string) (string, error) {
 					}
 				}
 			}
+			if (n == 'p' || n == 'P' || n == 'x') && i+2 < len(src) && src[i+2] == '{' {
+				// \p{Lu}, \x{263A}: copied whole, so that a quantifier after
+				// the closing brace is not read as a{2}+ (possessive).
+				if j := strings.IndexByte(src[i:], '}'); j > 0 {
+					sb.WriteString(src[i : i+j+1])
+					i += j
+					continue
+				}
+			}
 			switch n {
 			case 'Z':
 				sb.WriteString(`\z`)

@@ -6,9 +6,11 @@ import (
 )
 
 // Seq is an infinite lazy sequence, from (range), (iterate f x), (repeat x)
-// or (cycle coll). Only a finite prefix can ever be realized: take,
-// take-while, first, nth and friends pull what they need, and any attempt
-// to realize the whole sequence is an error that names the fix.
+// or (cycle coll) (or one too long to ever build, such as
+// (repeat Long/MAX_VALUE x)), and map, filter, remove, keep... over one.
+// Only a finite prefix can ever be realized: take, take-while, first, nth
+// and friends pull what they need, and any attempt to realize the whole
+// sequence is an error that names the fix.
 type Seq struct {
 	name string
 	// gen yields the elements in order until yield returns false or an error.
@@ -113,4 +115,13 @@ func graphemeCount(s string) int {
 		n++
 	}
 	return n
+}
+
+// lazily is a sequence function (map, filter, ...) over an infinite
+// sequence: a lazy sequence running the function's transducer stage as far
+// as the consumer pulls (take, first, nth, some...), as in Clojure. Every
+// element taken from s counts a step, so a filter that never passes ends
+// at the step limit.
+func lazily(st *xfStage, s *Seq) *Seq {
+	return lazyTransduce(&transducer{stages: []*xfStage{st}}, s)
 }

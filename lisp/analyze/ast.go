@@ -337,6 +337,10 @@ type MapKey struct {
 	// Key is the key to look up: a keyword (Keyword true) or a string.
 	Key     string
 	Keyword bool
+	// Literal is set for any other literal key ({v 1}, {v nil}): Value
+	// holds it (an int64, float64, bool or nil) and Key is unused.
+	Literal bool
+	Value   any
 	Pattern Pattern
 	Default Expr // from :or, or nil
 }

@@ -166,15 +166,24 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 				continue
 			}
 		}
-		// {local key} rename: the key is a keyword or a string.
+		// {local key} rename: the key is a keyword, a string or another
+		// literal ({v 1} looks up the key 1, as in Clojure).
 		mk := MapKey{}
 		switch key := v.(type) {
 		case *syntax.Keyword:
 			mk.Key, mk.Keyword = key.Name, true
 		case *syntax.String:
 			mk.Key = key.Value
+		case *syntax.Int:
+			mk.Literal, mk.Value = true, key.Value
+		case *syntax.Float:
+			mk.Literal, mk.Value = true, key.Value
+		case *syntax.Bool:
+			mk.Literal, mk.Value = true, key.Value
+		case *syntax.Nil:
+			mk.Literal = true
 		default:
-			a.errorf(v.Pos(), "invalid_form", "map pattern keys must be keywords or strings, e.g. {the-name :name}, got %s", syntax.Format(v))
+			a.errorf(v.Pos(), "invalid_form", "map pattern keys must be keywords, strings or other literals, e.g. {the-name :name}, got %s", syntax.Format(v))
 			continue
 		}
 		if s, ok := k.(*syntax.Symbol); ok {

@@ -11,7 +11,8 @@ import (
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	pos := l.Pos()
 	if len(l.Items) == 0 {
-		return a.errorf(pos, "invalid_form", "() is not a valid expression: use [] for an empty vector")
+		// () is the empty list in Clojure: an empty vector here (no lists).
+		return &VectorLit{At: At{pos}}
 	}
 	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
 		if sym.Ns == "" {

@@ -141,8 +141,9 @@ func (o outcome) String() string {
 // TestDifferential runs every corpus program in Clojure (one JVM, the
 // driver) and in ptc-go and compares the results with Clojure's =. Programs
 // that fail on both sides agree. Every disagreement must be listed, by id,
-// in the last column of docs/deviations.md (or, until it is moved there, in
-// testdata/pending.txt), and every listed id must still disagree.
+// in the last column of a table of docs/deviations.md (the appendix "Clojure
+// differential ids"), or in testdata/pending.txt while it is investigated
+// (the file is optional), and every listed id must still disagree.
 func TestDifferential(t *testing.T) {
 	clj, err := clojureCommand()
 	if err != nil {
@@ -452,8 +453,8 @@ func parseDriverOutput(out []byte) (kinds map[string]string, results map[string]
 }
 
 // allowedDisagreements returns the corpus ids allowed to disagree, with
-// where they are listed: the clj: ids of the deviations table (with the
-// row's topic) and those of testdata/pending.txt.
+// where they are listed: the clj: ids of the deviations tables (with the
+// row's topic) and those of testdata/pending.txt, when that file exists.
 func allowedDisagreements() (map[string]string, error) {
 	f, err := os.Open(deviationsPath)
 	if err != nil {
