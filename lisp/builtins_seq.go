@@ -282,54 +282,8 @@ func registerSequences(t builtinTable) {
 	t.add("filter", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filter", a, true) })
 	t.add("filterv", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filterv", a, true) })
 	t.add("remove", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "remove", a, false) })
-	t.add("keep", 2, 2, func(th *thread, a []Value) (Value, error) {
-		if s, ok := a[1].(*Seq); ok {
-			f, err := fnArg("keep", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(keepXf("keep", f, false), s), nil
-		}
-		xs, err := th.items(a[1], "keep")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Value, 0, len(xs))
-		for _, x := range xs {
-			v, err := th.call1(a[0], x)
-			if err != nil {
-				return nil, err
-			}
-			if v != nil {
-				out = append(out, v)
-			}
-		}
-		return th.vector(out)
-	})
-	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
-		if s, ok := a[1].(*Seq); ok {
-			f, err := fnArg("keep-indexed", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(keepXf("keep-indexed", f, true), s), nil
-		}
-		xs, err := th.items(a[1], "keep-indexed")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Value, 0, len(xs))
-		for i, x := range xs {
-			v, err := th.call2(a[0], int64(i), x)
-			if err != nil {
-				return nil, err
-			}
-			if v != nil {
-				out = append(out, v)
-			}
-		}
-		return th.vector(out)
-	})
+	t.add("keep", 2, 2, func(th *thread, a []Value) (Value, error) { return seqKeep(th, "keep", a, false) })
+	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) { return seqKeep(th, "keep-indexed", a, true) })
 	t.add("mapcat", 2, -1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok && len(a) == 2 {
 			f, err := fnArg("mapcat", a, 0)
@@ -2300,4 +2254,36 @@ func homogeneous(vs []Value) int {
 		return kindString
 	}
 	return kindMixed
+}
+
+// seqKeep is keep, or keep-indexed when indexed: the non-nil results of f
+// (given the index first when indexed); lazy over a lazy sequence.
+func seqKeep(th *thread, name string, a []Value, indexed bool) (Value, error) {
+	if s, ok := a[1].(*Seq); ok {
+		f, err := fnArg(name, a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return lazily(keepXf(name, f, indexed), s), nil
+	}
+	xs, err := th.items(a[1], name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, len(xs))
+	for i, x := range xs {
+		var v Value
+		if indexed {
+			v, err = th.call2(a[0], int64(i), x)
+		} else {
+			v, err = th.call1(a[0], x)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			out = append(out, v)
+		}
+	}
+	return th.vector(out)
 }
