@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -387,5 +386,3 @@ func validToolName(name string) bool {
 	}
 	return true
 }
-
-var _ = context.Background
