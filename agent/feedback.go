@@ -142,18 +142,10 @@ func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
 }
 
 // memoryName returns the var name a map key is stored under: keywords and
-// strings that are PTC-Lisp names.
+// strings that are PTC-Lisp names (no namespace, not starting with a digit).
 func memoryName(k lisp.Value) (string, bool) {
-	var s string
-	switch k := k.(type) {
-	case lisp.Keyword:
-		s = string(k)
-	case string:
-		s = k
-	default:
-		return "", false
-	}
-	if s == "" || strings.ContainsAny(s, " \t\n/()[]{}\"';,@^`~\\") || strings.ContainsRune("0123456789:#", rune(s[0])) {
+	s, ok := keyName(k)
+	if !ok || strings.ContainsRune(s, '/') || (s[0] >= '0' && s[0] <= '9') {
 		return "", false
 	}
 	return s, true

@@ -193,7 +193,11 @@ func (m *mission) contextDescription(name string) string {
 
 // ctxName returns the name a context key is read by, ctx/name: keywords
 // and strings that read back as one symbol.
-func ctxName(k lisp.Value) (string, bool) {
+func ctxName(k lisp.Value) (string, bool) { return keyName(k) }
+
+// keyName returns the text of a keyword or string key that reads back as
+// one symbol.
+func keyName(k lisp.Value) (string, bool) {
 	var s string
 	switch k := k.(type) {
 	case lisp.Keyword:
