@@ -34,6 +34,23 @@ import (
 // finds "name". Channels, functions and complex numbers are errors, as are
 // pointer cycles and nesting deeper than 10,000 levels.
 func FromGo(x any) (Value, error) {
+	// PTC values pass through without setting up a conversion.
+	switch v := x.(type) {
+	case nil, bool, int64, float64, string, Keyword:
+		return x, nil
+	case *Map:
+		if v != nil {
+			return v, nil
+		}
+	case *Vector:
+		if v != nil {
+			return v, nil
+		}
+	case *Set:
+		if v != nil {
+			return v, nil
+		}
+	}
 	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]structField{}}
 	return c.from(reflect.ValueOf(x), 0)
 }

@@ -148,25 +148,8 @@ func emptyIfNil(v any) any {
 	return v
 }
 
-// toValue converts host data into a PTC-Lisp value.
-func toValue(v any) (lisp.Value, error) {
-	switch x := v.(type) {
-	case nil, bool, int64, float64, string, lisp.Keyword:
-		return v, nil
-	case *lisp.Map:
-		if x != nil {
-			return v, nil
-		}
-	case *lisp.Vector:
-		if x != nil {
-			return v, nil
-		}
-	}
-	return lisp.FromGo(v) // also turns typed nil pointers into nil
-}
-
 func check(t Type, v any, mode Mode, coerce bool) (lisp.Value, []Issue, error) {
-	val, err := toValue(v)
+	val, err := lisp.FromGo(v)
 	if err != nil {
 		iss := Issue{Message: "cannot convert the value: " + err.Error()}
 		if mode == WarnOnly {

@@ -62,7 +62,7 @@ func (t *Template) Execute(data any, opts ...Option) (string, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	root, err := toValue(data)
+	root, err := lisp.FromGo(data)
 	if err != nil {
 		return "", fmt.Errorf("template: data: %w", err)
 	}
@@ -80,22 +80,6 @@ func (t *Template) Execute(data any, opts ...Option) (string, error) {
 		return "", &MissingError{Missing: x.missing}
 	}
 	return x.out.String(), nil
-}
-
-func toValue(v any) (lisp.Value, error) {
-	switch x := v.(type) {
-	case nil, bool, int64, float64, string, lisp.Keyword:
-		return v, nil
-	case *lisp.Map:
-		if x != nil {
-			return v, nil
-		}
-	case *lisp.Vector:
-		if x != nil {
-			return v, nil
-		}
-	}
-	return lisp.FromGo(v) // also turns typed nil pointers into nil
 }
 
 type executor struct {
