@@ -51,7 +51,7 @@ func FromGo(x any) (Value, error) {
 			return v, nil
 		}
 	}
-	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]structField{}}
+	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]GoField{}}
 	return c.from(reflect.ValueOf(x), 0)
 }
 
@@ -68,7 +68,7 @@ const maxConvertDepth = 10000
 
 type converter struct {
 	seen   map[uintptr]bool
-	fields map[reflect.Type][]structField // field layouts, computed once per type per conversion
+	fields map[reflect.Type][]GoField // field layouts, computed once per type per conversion
 }
 
 var (
@@ -245,27 +245,27 @@ func (c *converter) marshaled(rv reflect.Value) (Value, error) {
 func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
 	fields, ok := c.fields[rv.Type()]
 	if !ok {
-		fields = structFields(rv.Type())
+		fields = GoFields(rv.Type())
 		c.fields[rv.Type()] = fields
 	}
 	keys := make([]Value, 0, len(fields))
 	vals := make([]Value, 0, len(fields))
 	for _, f := range fields {
-		fv, ok := fieldByIndex(rv, f.index)
+		fv, ok := fieldByIndex(rv, f.Index)
 		if !ok {
 			continue
 		}
-		if f.omitEmpty && isEmptyValue(fv) {
+		if f.OmitEmpty && isEmptyValue(fv) {
 			continue
 		}
 		v, err := c.from(fv, depth+1)
 		if err != nil {
-			return nil, fmt.Errorf("field %s: %w", f.name, err)
+			return nil, fmt.Errorf("field %s: %w", f.Name, err)
 		}
-		if f.asString {
+		if f.AsString {
 			v = DisplayString(v)
 		}
-		keys = append(keys, f.name)
+		keys = append(keys, f.Name)
 		vals = append(vals, v)
 	}
 	return mapFromEntries(keys, vals), nil
@@ -296,20 +296,21 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
-// structField describes how a struct field appears as a map entry.
-type structField struct {
-	name      string
-	index     []int
-	omitEmpty bool
-	asString  bool
+// GoField describes how a struct field appears as a map entry (FromGo) and
+// in a signature derived from a Go type (package signature).
+type GoField struct {
+	Name      string // the json name, or the Go name without a tag
+	Index     []int  // for reflect.Value.FieldByIndex
+	OmitEmpty bool   // ",omitempty" or ",omitzero": the entry may be absent
+	AsString  bool   // ",string": the value is encoded as a string
 }
 
-// structFields lists the fields the way encoding/json does: exported fields,
-// json tag names, "-" skipped, embedded structs promoted (shallower wins,
-// tagged wins on ties, ambiguous names dropped).
-func structFields(t reflect.Type) []structField {
+// GoFields lists the fields of a struct type the way encoding/json does:
+// exported fields, json tag names, "-" skipped, embedded structs promoted
+// (shallower wins, tagged wins on ties, ambiguous names dropped).
+func GoFields(t reflect.Type) []GoField {
 	type candidate struct {
-		structField
+		GoField
 		depth  int
 		tagged bool
 	}
@@ -347,9 +348,9 @@ func structFields(t reflect.Type) []structField {
 				name = sf.Name
 			}
 			all = append(all, candidate{
-				structField: structField{name: name, index: idx,
-					omitEmpty: strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,"),
-					asString:  strings.Contains(","+opts+",", ",string,")},
+				GoField: GoField{Name: name, Index: idx,
+					OmitEmpty: strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,"),
+					AsString:  strings.Contains(","+opts+",", ",string,")},
 				depth: depth, tagged: tagged,
 			})
 		}
@@ -358,12 +359,12 @@ func structFields(t reflect.Type) []structField {
 	byName := map[string][]candidate{}
 	var order []string
 	for _, c := range all {
-		if _, ok := byName[c.name]; !ok {
-			order = append(order, c.name)
+		if _, ok := byName[c.Name]; !ok {
+			order = append(order, c.Name)
 		}
-		byName[c.name] = append(byName[c.name], c)
+		byName[c.Name] = append(byName[c.Name], c)
 	}
-	var fields []structField
+	var fields []GoField
 	for _, name := range order {
 		cs := byName[name]
 		slices.SortStableFunc(cs, func(a, b candidate) int {
@@ -381,7 +382,7 @@ func structFields(t reflect.Type) []structField {
 		if len(cs) > 1 && cs[0].depth == cs[1].depth && cs[0].tagged == cs[1].tagged {
 			continue // ambiguous, as encoding/json
 		}
-		fields = append(fields, cs[0].structField)
+		fields = append(fields, cs[0].GoField)
 	}
 	return fields
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/ptc-go/ptc/lisp"
@@ -145,114 +143,43 @@ func (d *deriver) record(t reflect.Type, path string) (Type, error) {
 	fields := goFields(t)
 	out := make([]Field, 0, len(fields))
 	for _, f := range fields {
-		p := f.name
+		p := f.Name
 		if path != "" {
-			p = path + "." + f.name
+			p = path + "." + f.Name
 		}
 		ft, err := d.derive(f.typ, p)
 		if err != nil {
 			return Type{}, err
 		}
-		if f.asString {
+		if f.AsString {
 			switch ft.Kind {
 			case Bool, Int, Float, String:
 				ft.Kind = String
 			}
 		}
-		if f.omit {
+		if f.OmitEmpty {
 			ft.Optional = true
 		}
-		out = append(out, Field{Name: f.name, Type: ft, Description: f.desc})
+		out = append(out, Field{Name: f.Name, Type: ft, Description: f.desc})
 	}
 	return RecordOf(out...), nil
 }
 
-// goField is a struct field as encoding/json sees it.
+// goField is a struct field as encoding/json sees it (lisp.GoFields, so
+// that signatures name fields exactly as FromGo converts them), with its
+// type and its desc tag.
 type goField struct {
-	name     string
-	typ      reflect.Type
-	omit     bool
-	asString bool
-	desc     string
-	depth    int
-	tagged   bool
+	lisp.GoField
+	typ  reflect.Type
+	desc string
 }
 
-// goFields lists the fields of a struct the way encoding/json does:
-// exported fields, json tag names, "-" skipped, embedded structs promoted
-// (the shallower field wins, then the tagged one; ambiguous names are
-// dropped).
 func goFields(t reflect.Type) []goField {
-	var all []goField
-	var walk func(t reflect.Type, depth int, visited map[reflect.Type]bool)
-	walk = func(t reflect.Type, depth int, visited map[reflect.Type]bool) {
-		if visited[t] {
-			return
-		}
-		visited[t] = true
-		defer delete(visited, t)
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			tag := sf.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			ft := sf.Type
-			if sf.Anonymous && name == "" {
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft, depth+1, visited)
-					continue
-				}
-			}
-			if !sf.IsExported() {
-				continue
-			}
-			tagged := name != ""
-			if !tagged {
-				name = sf.Name
-			}
-			o := "," + opts + ","
-			all = append(all, goField{
-				name: name, typ: sf.Type,
-				omit:     strings.Contains(o, ",omitempty,") || strings.Contains(o, ",omitzero,"),
-				asString: strings.Contains(o, ",string,"),
-				desc:     sf.Tag.Get("desc"),
-				depth:    depth, tagged: tagged,
-			})
-		}
+	fields := lisp.GoFields(t)
+	out := make([]goField, len(fields))
+	for i, f := range fields {
+		sf := t.FieldByIndex(f.Index)
+		out[i] = goField{GoField: f, typ: sf.Type, desc: sf.Tag.Get("desc")}
 	}
-	walk(t, 0, map[reflect.Type]bool{})
-	byName := map[string][]goField{}
-	var order []string
-	for _, f := range all {
-		if _, ok := byName[f.name]; !ok {
-			order = append(order, f.name)
-		}
-		byName[f.name] = append(byName[f.name], f)
-	}
-	fields := make([]goField, 0, len(order))
-	for _, name := range order {
-		fs := byName[name]
-		slices.SortStableFunc(fs, func(a, b goField) int {
-			if a.depth != b.depth {
-				return a.depth - b.depth
-			}
-			if a.tagged != b.tagged {
-				if a.tagged {
-					return -1
-				}
-				return 1
-			}
-			return 0
-		})
-		if len(fs) > 1 && fs[0].depth == fs[1].depth && fs[0].tagged == fs[1].tagged {
-			continue
-		}
-		fields = append(fields, fs[0])
-	}
-	return fields
+	return out
 }
