@@ -160,3 +160,13 @@ func TestReadData(t *testing.T) {
 		}
 	}
 }
+
+func TestParseJSONDuplicateKeysLastWins(t *testing.T) {
+	v, err := lisp.ParseJSON([]byte(`{"a": 1, "b": 0, "a": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lisp.PrintString(v); got != `{"a" 2, "b" 0}` {
+		t.Errorf("got %s, want the last duplicate, as encoding/json", got)
+	}
+}

@@ -227,36 +227,25 @@ func mapFromSorted(keys, vals []Value) *Map {
 
 // mapFromLiteral builds a map from the entries of a literal, where the first
 // of duplicate keys wins (as in the reference implementation).
-func mapFromLiteral(keys, vals []Value) *Map {
-	idx := make([]int, len(keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return compareKeys(keys[a], keys[b]) })
-	sk := make([]Value, 0, len(keys))
-	sv := make([]Value, 0, len(keys))
-	for _, i := range idx {
-		if n := len(sk); n > 0 && compareKeys(sk[n-1], keys[i]) == 0 {
-			continue
-		}
-		sk = append(sk, keys[i])
-		sv = append(sv, vals[i])
-	}
-	return mapFromSorted(sk, sv)
-}
+func mapFromLiteral(keys, vals []Value) *Map { return mapFromUnsorted(keys, vals, false) }
 
 // mapFromEntries builds a map from unsorted entries (last duplicate wins).
-func mapFromEntries(keys, vals []Value) *Map {
+func mapFromEntries(keys, vals []Value) *Map { return mapFromUnsorted(keys, vals, true) }
+
+func mapFromUnsorted(keys, vals []Value, lastWins bool) *Map {
 	idx := make([]int, len(keys))
 	for i := range idx {
 		idx[i] = i
 	}
+	// Stable: among duplicates, source order decides which one wins.
 	slices.SortStableFunc(idx, func(a, b int) int { return compareKeys(keys[a], keys[b]) })
 	sk := make([]Value, 0, len(keys))
 	sv := make([]Value, 0, len(keys))
 	for _, i := range idx {
 		if n := len(sk); n > 0 && compareKeys(sk[n-1], keys[i]) == 0 {
-			sv[n-1] = vals[i]
+			if lastWins {
+				sv[n-1] = vals[i]
+			}
 			continue
 		}
 		sk = append(sk, keys[i])
