@@ -34,21 +34,7 @@ func BenchmarkBuiltins(b *testing.B) {
 		{"map-filter-reduce/100k", `(->> ctx/rows (map :score) (filter even?) (reduce +))`},
 		{"into-map/100k", `(count (into {} (map (juxt :id :score) ctx/rows)))`},
 	}
-	for _, p := range programs {
-		prog, err := lisp.Compile(p.src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		opts := lisp.Options{Context: ctxVal, Limits: lisp.Limits{Timeout: -1, MaxSteps: -1}}
-		b.Run(p.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if _, err := prog.Run(context.Background(), opts); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchPrograms(b, ctxVal, programs)
 }
 
 // BenchmarkTextAndNumbers covers the string, regex, printing and number
@@ -95,12 +81,18 @@ func BenchmarkTextAndNumbers(b *testing.B) {
 			{"reduce-seq/10k", `(reduce + (map inc (filter even? ctx/ints)))`},
 		}...)
 	}
+	benchPrograms(b, ctxVal, programs)
+}
+
+// benchPrograms compiles each program once and times its runs over ctx,
+// without a time or step limit, as sub-benchmarks.
+func benchPrograms(b *testing.B, ctx lisp.Value, programs []struct{ name, src string }) {
 	for _, p := range programs {
 		prog, err := lisp.Compile(p.src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		opts := lisp.Options{Context: ctxVal, Limits: lisp.Limits{Timeout: -1, MaxSteps: -1}}
+		opts := lisp.Options{Context: ctx, Limits: lisp.Limits{Timeout: -1, MaxSteps: -1}}
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
