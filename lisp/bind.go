@@ -39,7 +39,30 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 		case *Vector:
 			elems = x.items
 		case string:
+			if rest == nil {
+				// Only the first characters are bound: walk to them, do
+				// not split the whole string.
+				elems = make([]Value, 0, len(items))
+				for i := 0; i < len(x) && len(elems) < len(items); {
+					n := graphemeLen(x[i:])
+					elems = append(elems, x[i:i+n])
+					i += n
+				}
+				if err := fr.th.ticks(len(elems)); err != nil {
+					return at(err, pos)
+				}
+				break
+			}
+			// The rest is a vector of the characters: charged as items
+			// charges them (a slot and a boxed string each, at most two
+			// slots a byte), before they are split.
+			if err := fr.th.charge(2 * int64(len(x))); err != nil {
+				return at(err, pos)
+			}
 			elems = graphemes(x)
+			if err := fr.th.ticks(len(elems)); err != nil {
+				return at(err, pos)
+			}
 		case *Seq:
 			var err error
 			need := len(items)
@@ -68,7 +91,8 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 				if vec, ok := v.(*Vector); ok {
 					r = vec.Slice(len(items), len(elems))
 				} else {
-					r = NewVector(append([]Value(nil), elems[len(items):]...))
+					// elems is fresh (the characters of a string) and charged.
+					r = NewVector(elems[len(items):len(elems):len(elems)])
 				}
 			}
 			if err := rest(fr, r); err != nil {
@@ -124,8 +148,15 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 		case *Map:
 			m = x
 		case *Vector:
-			// (fn [& {:keys [a]}] ...) keyword arguments: key value pairs.
+			// (fn [& {:keys [a]}] ...) keyword arguments: key value pairs,
+			// made into a map (charged: two slots and a step an entry).
 			if len(x.items)%2 == 0 {
+				if err := fr.th.charge(int64(len(x.items))); err != nil {
+					return at(err, pos)
+				}
+				if err := fr.th.ticks(len(x.items) / 2); err != nil {
+					return at(err, pos)
+				}
 				m = NewMap(x.items...)
 				break
 			}

@@ -2,10 +2,10 @@ package lisp
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // someFn calls the function made by (some-fn ps...) with args as Clojure
@@ -249,12 +249,11 @@ func registerFunctions(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := last.(string); ok {
-			if err := th.charge(int64(len(xs))); err != nil {
-				return nil, err
-			}
+		n := len(a) - 2 + len(xs)
+		if err := th.charge(int64(n)); err != nil { // the argument list
+			return nil, err
 		}
-		args := make([]Value, 0, len(a)-2+len(xs))
+		args := make([]Value, 0, n)
 		args = append(append(args, a[1:len(a)-1]...), xs...)
 		return th.call(f, args)
 	})
@@ -360,7 +359,7 @@ func registerFunctions(t builtinTable) {
 				return nil, argError("pcalls", i, "a function", f)
 			}
 			if c, ok := f.(*Closure); ok && c.proto.arityFor(0) == nil {
-				return nil, errorf(PcallsError, "pcalls needs functions of no arguments, got %s", PrintString(f))
+				return nil, errorf(PcallsError, "pcalls needs functions of no arguments, got %s", brief(f))
 			}
 		}
 		fs := slices.Clone(a)
@@ -376,32 +375,41 @@ func (th *thread) print(a []Value, newline bool) error { return th.printValues(a
 // bounded by the output limit.
 func (th *thread) printValues(a []Value, printed, newline bool) error {
 	parts := make([]string, len(a))
-	left := th.run.limits.MaxOutputBytes - th.outBytes
+	left := int64(th.run.limits.MaxOutputBytes) - th.run.outBytes.Load()
 	for i, x := range a {
 		if s, ok := x.(string); ok && !printed && !th.run.redact.hidesValue(s) {
 			parts[i] = s
 		} else {
-			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth, Redact: th.run.redact}, limit: max(left, 1), raw: !printed, nextPoll: pollBytes}
+			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth, Redact: th.run.redact}, limit: int(max(left, 1)), raw: !printed, nextPoll: pollBytes}
 			p.poll = func() error { return th.ticks(pollBytes / 64) }
 			p.value(x, 0)
 			if p.err != nil {
 				return p.err
 			}
 			if p.overflow {
-				return errorf(OutputExceeded, "println output exceeded %d bytes: print less (summaries, counts, a few samples)", th.run.limits.MaxOutputBytes)
+				return th.run.outputError()
 			}
 			parts[i] = p.sb.String()
 		}
-		left -= len(parts[i]) + 1
+		left -= int64(len(parts[i]) + 1)
+		if left < 0 {
+			return th.run.outputError()
+		}
 	}
 	return th.printLine(strings.Join(parts, " "), newline)
 }
 
-// printLine appends output. print without a newline continues the last line.
+// printLine appends output. print without a newline continues the last
+// line. The output limit is shared by all the threads of the run.
 func (th *thread) printLine(s string, newline bool) error {
-	th.outBytes += len(s) + 1
-	if th.outBytes > th.run.limits.MaxOutputBytes {
-		return errorf(OutputExceeded, "println output exceeded %d bytes: print less (summaries, counts, a few samples)", th.run.limits.MaxOutputBytes)
+	if th.run.outBytes.Add(int64(len(s)+1)) > int64(th.run.limits.MaxOutputBytes) {
+		return th.run.outputError()
+	}
+	// The lines are kept until the run ends: memory like any other, also
+	// when the output is not limited (a line's header, and its share of the
+	// growing list).
+	if err := th.chargeString(len(s) + 2*valueSize); err != nil {
+		return err
 	}
 	if th.partial {
 		th.out[len(th.out)-1] += s
@@ -412,49 +420,73 @@ func (th *thread) printLine(s string, newline bool) error {
 	return nil
 }
 
-// parallel runs n branches on at most 2×GOMAXPROCS goroutines. Each branch
-// gets its own thread: its defs are discarded, its output is appended in
-// branch order, and return/fail inside it are errors. The first failing
-// branch (in index order) fails the whole call.
+func (r *runState) outputError() *Error {
+	return errorf(OutputExceeded, "println output exceeded %d bytes: print less (summaries, counts, a few samples)", r.limits.MaxOutputBytes)
+}
+
+// parallel runs n branches. The calling goroutine works on them too, with
+// as many more goroutines as the run's MaxParallel leaves free, so a
+// program that forks recursively cannot multiply goroutines: once the
+// budget is taken, branches run on the goroutines already working. Each
+// branch gets its own thread: it continues the caller's call depth, its
+// defs are discarded, its output is appended in branch order, and
+// return/fail inside it are errors. The first failing branch (in index
+// order) fails the whole call.
 func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (Value, error)) (Value, error) {
 	if n == 0 {
 		return emptyVector, nil
 	}
+	// A fork is a checkpoint: a program that does little but fork must
+	// still see cancellation and the deadline.
+	if err := th.checkpoint(); err != nil {
+		return nil, err
+	}
+	if err := th.charge(int64(n)); err != nil {
+		return nil, err
+	}
 	results := make([]Value, n)
 	errs := make([]error, n)
 	outs := make([][]string, n)
-	workers := min(n, 2*runtime.GOMAXPROCS(0))
-	var next int
-	var mu sync.Mutex
-	var failed bool
+	var next atomic.Int64
+	var failed atomic.Bool
+	work := func(bt *thread) {
+		defer bt.release()
+		for !failed.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				break
+			}
+			bt.out, bt.partial = nil, false
+			v, err := runBranch(bt, i, branch)
+			results[i], errs[i], outs[i] = v, err, bt.out
+			if err != nil {
+				failed.Store(true)
+			}
+		}
+	}
+	bt, err := th.branchThread(name)
+	if err != nil {
+		return nil, err
+	}
+	extra := th.run.takeGoroutines(n - 1)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := 0; w < extra; w++ {
+		et, err := th.branchThread(name)
+		if err != nil {
+			th.run.goroutines.Add(int64(w - extra)) // give back the ones not started
+			failed.Store(true)
+			wg.Wait()
+			bt.release()
+			return nil, err
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			bt := newThread(th.run, &globalEnv{base: th.globals.base, parent: th.globals})
-			bt.branch = name
-			for {
-				mu.Lock()
-				if failed || next >= n {
-					mu.Unlock()
-					break
-				}
-				i := next
-				next++
-				mu.Unlock()
-				bt.out, bt.outBytes, bt.partial = nil, th.outBytes, false
-				v, err := runBranch(bt, i, branch)
-				results[i], errs[i], outs[i] = v, err, bt.out
-				if err != nil {
-					mu.Lock()
-					failed = true
-					mu.Unlock()
-				}
-			}
-			th.run.steps.Add(bt.steps - bt.flushed)
+			defer th.run.goroutines.Add(-1)
+			work(et)
 		}()
 	}
+	work(bt)
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
@@ -464,14 +496,31 @@ func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (V
 			return nil, err
 		}
 	}
+	// The branches counted their output against the run's limit already.
 	for _, o := range outs {
-		for _, line := range o {
-			if err := th.printLine(line, true); err != nil {
-				return nil, err
-			}
+		th.out = append(th.out, o...)
+		if len(o) > 0 {
+			th.partial = false
 		}
 	}
 	return NewVector(results), nil
+}
+
+// takeGoroutines reserves up to want goroutines for branches, within
+// MaxParallel (which counts the run's main goroutine), and returns how many
+// it got.
+func (r *runState) takeGoroutines(want int) int {
+	limit := int64(r.limits.MaxParallel) - 1
+	for {
+		cur := r.goroutines.Load()
+		n := min(int64(want), limit-cur)
+		if n <= 0 {
+			return 0
+		}
+		if r.goroutines.CompareAndSwap(cur, cur+n) {
+			return int(n)
+		}
+	}
 }
 
 func runBranch(bt *thread, i int, branch func(bt *thread, i int) (Value, error)) (v Value, err error) {
@@ -483,6 +532,10 @@ func runBranch(bt *thread, i int, branch func(bt *thread, i int) (Value, error))
 			}
 			if _, big := r.(tooMuchWork); big {
 				err = tooMuchWorkError()
+				return
+			}
+			if st, ok := r.(stopped); ok {
+				err = st.err
 				return
 			}
 			err = &Error{Kind: InternalError, Message: fmt.Sprintf("internal error in branch: %v", r)}

@@ -6,6 +6,15 @@ func registerMaps(t builtinTable) {
 		if len(a) == 3 {
 			def = a[2]
 		}
+		if s, ok := a[0].(string); ok {
+			// A character: a walk from the start of the string, counted.
+			if i, ok := a[1].(int64); ok && i >= 0 {
+				if v, ok, err := th.nthGrapheme(s, int(min(i, int64(len(s))))); err != nil || ok {
+					return v, err
+				}
+			}
+			return def, nil
+		}
 		v, ok := getKey(a[0], a[1])
 		if !ok {
 			if path, isPath := a[1].(*Vector); isPath {
@@ -25,6 +34,9 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.ticks(len(path)); err != nil {
+			return nil, err
+		}
 		v, ok := getPath(a[0], path)
 		if !ok && len(a) == 3 {
 			return a[2], nil
@@ -41,7 +53,7 @@ func registerMaps(t builtinTable) {
 		coll := a[0]
 		for i := 1; i < len(a); i += 2 {
 			var err error
-			if coll, err = assocKey("assoc", coll, a[i], a[i+1], false); err != nil {
+			if coll, err = th.assocKey("assoc", coll, a[i], a[i+1], false); err != nil {
 				return nil, err
 			}
 		}
@@ -52,8 +64,11 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.chargePath(path); err != nil {
+			return nil, err
+		}
 		if len(path) == 0 {
-			return assocKey("assoc-in", a[0], nil, a[2], true)
+			return th.assocKey("assoc-in", a[0], nil, a[2], true)
 		}
 		return updateIn(th, "assoc-in", a[0], path, func(Value) (Value, error) { return a[2], nil })
 	})
@@ -67,11 +82,14 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return assocKey("update", a[0], a[1], nv, false)
+		return th.assocKey("update", a[0], a[1], nv, false)
 	})
 	t.add("update-in", 3, -1, func(th *thread, a []Value) (Value, error) {
 		path, err := pathArg("update-in", a[1])
 		if err != nil {
+			return nil, err
+		}
+		if err := th.chargePath(path); err != nil {
 			return nil, err
 		}
 		f, extra := a[2], a[3:]
@@ -114,14 +132,14 @@ func registerMaps(t builtinTable) {
 		}
 		if v, ok := a[0].(*Vector); ok {
 			// A vector's keys are its indexes: (select-keys [1 2 3] [0 2]) is {0 1, 2 3}.
+			if err := th.charge(2 * int64(min(len(ks), v.Len()))); err != nil {
+				return nil, err
+			}
 			b := NewMapBuilder(nil)
 			for _, k := range ks {
 				if i, ok := k.(int64); ok && i >= 0 && i < int64(v.Len()) {
 					b.Set(k, v.items[i])
 				}
-			}
-			if err := th.charge(2 * int64(b.Len())); err != nil {
-				return nil, err
 			}
 			return b.Map(), nil
 		}
@@ -131,6 +149,9 @@ func registerMaps(t builtinTable) {
 				return emptyMap, nil
 			}
 			return nil, argError("select-keys", 0, "a map or vector", a[0])
+		}
+		if err := th.charge(2 * int64(min(len(ks), m.Len()))); err != nil {
+			return nil, err
 		}
 		b := NewMapBuilder(nil)
 		for _, k := range ks {
@@ -145,25 +166,34 @@ func registerMaps(t builtinTable) {
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
 		}
-		return NewVector(m.Keys()), nil
+		if err := th.charge(int64(m.Len())); err != nil {
+			return nil, err
+		}
+		return NewVector(m.Keys()), th.ticks(m.Len())
 	})
 	t.add("vals", 1, 1, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("vals", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
 		}
+		if err := th.charge(int64(m.Len())); err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, m.Len())
 		for _, v := range m.All() {
 			out = append(out, v)
 		}
-		return th.vector(out)
+		return NewVector(out), th.ticks(m.Len())
 	})
 	t.add("entries", 1, 1, func(th *thread, a []Value) (Value, error) {
 		m, err := mapArg("entries", a[0])
 		if err != nil || m == nil {
 			return emptyVector, err
 		}
-		return NewVector(mapEntries(m)), nil
+		if err := th.charge(entriesSlots(m.Len())); err != nil {
+			return nil, err
+		}
+		return NewVector(mapEntries(m)), th.ticks(m.Len())
 	})
 	t.add("key", 1, 1, func(th *thread, a []Value) (Value, error) { return entryPart("key", a[0], 0) })
 	t.add("val", 1, 1, func(th *thread, a []Value) (Value, error) { return entryPart("val", a[0], 1) })
@@ -177,6 +207,9 @@ func registerMaps(t builtinTable) {
 		}
 		if m == nil {
 			return emptyMap, nil // Clojure: {}
+		}
+		if err := th.chargeMerge(m); err != nil {
+			return nil, err
 		}
 		b := NewMapBuilder(m)
 		for k, v := range m.All() {
@@ -196,6 +229,9 @@ func registerMaps(t builtinTable) {
 		if m == nil {
 			return emptyMap, nil // Clojure: {}
 		}
+		if err := th.chargeMerge(m); err != nil {
+			return nil, err
+		}
 		b := NewMapBuilder(nil)
 		for k, v := range m.All() {
 			nk, err := th.call1(a[1], k)
@@ -211,6 +247,9 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(2 * int64(n)); err != nil {
+			return nil, err
+		}
 		b := NewMapBuilder(nil)
 		for i := 0; i < n; i++ {
 			b.Set(colls[0][i], colls[1][i])
@@ -223,6 +262,9 @@ func registerMaps(t builtinTable) {
 		case nil:
 			return acc, nil
 		case *Map:
+			if err := th.ticks(c.Len()); err != nil {
+				return nil, err
+			}
 			for k, v := range c.All() {
 				var err error
 				if acc, err = th.call3(a[0], acc, k, v); err != nil {
@@ -234,6 +276,9 @@ func registerMaps(t builtinTable) {
 			}
 			return acc, nil
 		case *Vector:
+			if err := th.ticks(len(c.items)); err != nil {
+				return nil, err
+			}
 			for i, v := range c.items {
 				var err error
 				if acc, err = th.call3(a[0], acc, int64(i), v); err != nil {
@@ -251,9 +296,17 @@ func registerMaps(t builtinTable) {
 		if len(a)%2 != 0 {
 			return nil, errorf(ArityError, "hash-map expects key value pairs, got an odd number of arguments")
 		}
+		if err := th.charge(int64(len(a))); err != nil { // two slots per entry
+			return nil, err
+		}
 		return NewMap(a...), nil
 	}, "array-map", "sorted-map")
-	t.add("hash-set", 0, -1, func(th *thread, a []Value) (Value, error) { return NewSet(a...), nil }, "sorted-set")
+	t.add("hash-set", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if err := th.charge(2 * int64(len(a))); err != nil {
+			return nil, err
+		}
+		return NewSet(a...), nil
+	}, "sorted-set")
 	t.add("set", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Set); ok {
 			return s, nil
@@ -288,6 +341,12 @@ func registerMaps(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
+			if err := th.charge(2 * int64(s.Len())); err != nil {
+				return nil, err
+			}
+			if err := th.ticks(s.Len()); err != nil {
+				return nil, err
+			}
 			for x := range s.All() {
 				b.Add(x)
 			}
@@ -306,6 +365,18 @@ func registerMaps(t builtinTable) {
 				return nil, err
 			}
 			rest = append(rest, s)
+		}
+		// Each element of the first set is looked up in every other one; the
+		// result is at most the smallest set.
+		smallest := first.Len()
+		for _, s := range rest {
+			smallest = min(smallest, s.Len())
+		}
+		if err := th.charge(2 * int64(smallest)); err != nil {
+			return nil, err
+		}
+		if err := th.ticks(first.Len() * max(1, len(rest))); err != nil {
+			return nil, err
 		}
 		b := NewSetBuilder(nil)
 	outer:
@@ -329,6 +400,9 @@ func registerMaps(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
+			if err := th.ticks(s.Len()); err != nil {
+				return nil, err
+			}
 			for x := range s.All() {
 				first = first.Disj(x)
 			}
@@ -344,7 +418,7 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return isSubset(x, y), nil
+		return isSubset(x, y), th.ticks(min(x.Len(), y.Len()))
 	}, "subset?")
 	t.add("clojure.set/superset?", 2, 2, func(th *thread, a []Value) (Value, error) {
 		x, err := setArg("superset?", a, 0)
@@ -355,11 +429,14 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return isSubset(y, x), nil
+		return isSubset(y, x), th.ticks(min(x.Len(), y.Len()))
 	}, "superset?")
 	t.add("clojure.set/select", 2, 2, func(th *thread, a []Value) (Value, error) {
 		s, err := setArg("select", a, 1)
 		if err != nil {
+			return nil, err
+		}
+		if err := th.ticks(s.Len()); err != nil {
 			return nil, err
 		}
 		b := NewSetBuilder(nil)
@@ -369,6 +446,9 @@ func registerMaps(t builtinTable) {
 				return nil, err
 			}
 			if ok {
+				if err := th.charge(2); err != nil {
+					return nil, err
+				}
 				b.Add(x)
 			}
 		}
@@ -378,6 +458,9 @@ func registerMaps(t builtinTable) {
 		m, err := mapArg("map-invert", a[0])
 		if err != nil || m == nil {
 			return emptyMap, err
+		}
+		if err := th.chargeMerge(m); err != nil {
+			return nil, err
 		}
 		b := NewMapBuilder(nil)
 		for k, v := range m.All() {
@@ -396,6 +479,9 @@ func registerMaps(t builtinTable) {
 		}
 		out := m
 		if renames != nil {
+			if err := th.chargeMerge(renames); err != nil {
+				return nil, err
+			}
 			for from := range renames.All() {
 				out = out.Dissoc(from)
 			}
@@ -422,6 +508,14 @@ func registerMaps(t builtinTable) {
 			if !ok {
 				return nil, errorf(TypeError, "project expects a set of maps, got %s", describe(x))
 			}
+			// Every key is looked up in every map: count the steps, and
+			// charge the projection (and its place in the set).
+			if err := th.ticks(len(ks)); err != nil {
+				return nil, err
+			}
+			if err := th.charge(2*int64(min(len(ks), m.Len())) + 2); err != nil {
+				return nil, err
+			}
 			mb := NewMapBuilder(nil)
 			for _, k := range ks {
 				if v, ok := m.Get(k); ok {
@@ -441,11 +535,18 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		groups := newValueMap[*SetBuilder](0)
+		groups := newValueMap[*SetBuilder](th, 0)
 		for _, x := range xs {
 			m, ok := x.(*Map)
 			if !ok {
 				return nil, errorf(TypeError, "index expects a set of maps, got %s", describe(x))
+			}
+			// As project, plus the map's place in its group.
+			if err := th.ticks(len(ks)); err != nil {
+				return nil, err
+			}
+			if err := th.charge(2*int64(min(len(ks), m.Len())) + 2); err != nil {
+				return nil, err
 			}
 			kb := NewMapBuilder(nil)
 			for _, k := range ks {
@@ -455,6 +556,9 @@ func registerMaps(t builtinTable) {
 			}
 			g := groups.ref(kb.Map())
 			if *g == nil {
+				if err := th.charge(valueMapSlots); err != nil {
+					return nil, err
+				}
 				*g = NewSetBuilder(nil)
 			}
 			(*g).Add(m)
@@ -505,6 +609,15 @@ func pathArg(fn string, v Value) ([]Value, error) {
 	return nil, errorf(TypeError, "%s expects a path vector such as [:a :b], got %s", fn, describe(v))
 }
 
+// chargePath accounts for assoc-in and update-in along path: a step and a
+// new map entry for each level.
+func (th *thread) chargePath(path []Value) error {
+	if err := th.charge(2 * int64(len(path))); err != nil {
+		return err
+	}
+	return th.ticks(len(path))
+}
+
 func entryPart(fn string, v Value, i int) (Value, error) {
 	if e, ok := v.(*Vector); ok && e.Len() == 2 {
 		return e.items[i], nil
@@ -527,10 +640,16 @@ func getKey(coll, k Value) (Value, bool) {
 			return k, true
 		}
 	case string:
-		if i, ok := k.(int64); ok && i >= 0 {
-			gs := graphemes(c)
-			if i < int64(len(gs)) {
-				return gs[i], true
+		// Walked, not split into a slice of every character (get counts
+		// the steps of the walk; get-in and update walk it uncounted, at
+		// most the string's length once per path element).
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(len(c)) {
+			for j, pos := int64(0), 0; pos < len(c); j++ {
+				n := graphemeLen(c[pos:])
+				if j == i {
+					return c[pos : pos+n], true
+				}
+				pos += n
 			}
 		}
 	}
@@ -560,7 +679,7 @@ func getPath(v Value, path []Value) (Value, bool) {
 
 // assocKey sets k in a map (nil starts a new map) or an index of a vector.
 // flexible reuses an existing key of the other spelling (keyword/string).
-func assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
+func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
 	switch c := coll.(type) {
 	case nil:
 		return NewMap(k, v), nil
@@ -575,9 +694,9 @@ func assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
 	case *Vector:
 		i, ok := k.(int64)
 		if !ok || i < 0 || i > int64(c.Len()) {
-			return nil, errorf(InvalidArgument, "%s: index %s is outside the vector of %d elements", fn, PrintString(k), c.Len())
+			return nil, errorf(InvalidArgument, "%s: index %s is outside the vector of %d elements", fn, brief(k), c.Len())
 		}
-		return c.Assoc(int(i), v), nil
+		return th.assocVector(c, int(i), v)
 	}
 	return nil, argError(fn, 0, "a map or vector", coll)
 }
@@ -618,14 +737,14 @@ func updateIn(th *thread, fn string, coll Value, path []Value, f func(Value) (Va
 		switch old.(type) {
 		case nil, *Map, *Vector:
 		default:
-			return nil, errorf(TypeError, "%s: %s at %s is not a map", fn, describe(old), PrintString(k))
+			return nil, errorf(TypeError, "%s: %s at %s is not a map", fn, describe(old), brief(k))
 		}
 		nv, err = updateIn(th, fn, old, path[1:], f)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return assocKey(fn, coll, k, nv, false)
+	return th.assocKey(fn, coll, k, nv, false)
 }
 
 func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, error) {
@@ -650,6 +769,9 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 		n += countOrZero(m)
 	}
 	if err := th.charge(2 * int64(n)); err != nil {
+		return nil, err
+	}
+	if err := th.ticks(n); err != nil {
 		return nil, err
 	}
 	if len(maps) > 0 {

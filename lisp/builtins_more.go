@@ -77,8 +77,8 @@ func registerMoreNumbers(t builtinTable) {
 	bitN("bit-clear", func(x int64, n uint) Value { return x &^ (1 << n) })
 	bitN("bit-flip", func(x int64, n uint) Value { return x ^ 1<<n })
 
-	t.add("hash", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		h := Hash(a[0])
+	t.add("hash", 1, 1, func(th *thread, a []Value) (Value, error) {
+		h := th.hash(a[0])
 		return int64(int32(uint32(h) ^ uint32(h>>32))), nil
 	})
 }
@@ -174,13 +174,19 @@ func registerMoreSequences(t builtinTable) {
 		}
 		return NewVector(xs), nil
 	})
-	t.add("rseq", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("rseq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
 		if !ok {
 			return nil, argError("rseq", 0, "a vector (use (reverse coll) for other collections)", a[0])
 		}
 		if v.Len() == 0 {
 			return nil, nil
+		}
+		if err := th.charge(int64(v.Len())); err != nil {
+			return nil, err
+		}
+		if err := th.ticks(v.Len()); err != nil {
+			return nil, err
 		}
 		out := make([]Value, v.Len())
 		for i, x := range v.items {
@@ -221,7 +227,7 @@ func registerMoreSequences(t builtinTable) {
 			for i := 0; i < len(c) && k < n; k++ {
 				i += graphemeLen(c[i:])
 			}
-			return k, nil
+			return k, th.ticks(int(k))
 		}
 		k, err := countOf1(th, "bounded-count", a[1])
 		return int64(k), err
@@ -387,6 +393,13 @@ func coreReplace(th *thread, smap, coll Value) (Value, error) {
 	for i, x := range xs {
 		if v, ok := lookup(x); ok {
 			if out == nil {
+				if _, isVec := coll.(*Vector); isVec {
+					// Copied here (the items of other inputs are fresh and
+					// already charged).
+					if err := th.charge(int64(len(xs))); err != nil {
+						return nil, err
+					}
+				}
 				out = ownedItems(coll, xs)
 			}
 			out[i] = v
@@ -425,7 +438,7 @@ func iteration(th *thread, a []Value) (Value, error) {
 			initk = v
 			continue
 		default:
-			return nil, errorf(InvalidArgument, "iteration: unknown option %s (the options are :somef :vf :kf :initk)", PrintString(k))
+			return nil, errorf(InvalidArgument, "iteration: unknown option %s (the options are :somef :vf :kf :initk)", brief(k))
 		}
 		if !isCallable(v) {
 			return nil, argError("iteration", i+2, "a function", v)
@@ -613,7 +626,7 @@ func parseUUID(s string) Value {
 // ---- clojure.string -----------------------------------------------------------
 
 func registerMoreStrings(t builtinTable) {
-	t.add("clojure.string/re-quote-replacement", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("clojure.string/re-quote-replacement", 1, 1, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("re-quote-replacement", a, 0)
 		if err != nil {
 			return nil, err
@@ -621,7 +634,12 @@ func registerMoreStrings(t builtinTable) {
 		if !strings.ContainsAny(s, `\$`) {
 			return s, nil
 		}
+		n := len(s) + strings.Count(s, `\`) + strings.Count(s, "$")
+		if err := th.chargeString(n); err != nil {
+			return nil, err
+		}
 		var sb strings.Builder
+		sb.Grow(n)
 		for i := 0; i < len(s); i++ {
 			if s[i] == '\\' || s[i] == '$' {
 				sb.WriteByte('\\')
@@ -647,6 +665,9 @@ func registerMoreSets(t builtinTable) {
 			buf[0] = x
 			m, err := renameKeys(th, buf)
 			if err != nil {
+				return nil, err
+			}
+			if err := th.charge(2); err != nil { // its place in the set
 				return nil, err
 			}
 			b.Add(m)
@@ -735,7 +756,15 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		}
 		return b.Map()
 	}
-	idx := newValueMap[[]*Map](len(r))
+	// The index: each r row projected on the join keys, and its place in
+	// its group, charged before it is built; every row walks the keys.
+	if err := th.charge(int64(len(r)) * (2*int64(len(rKeys)) + valueMapSlots)); err != nil {
+		return nil, err
+	}
+	if err := th.ticks(len(r) * max(1, len(rKeys))); err != nil {
+		return nil, err
+	}
+	idx := newValueMap[[]*Map](th, len(r))
 	for _, x := range r {
 		m := x.(*Map)
 		g := idx.ref(project(m, rKeys))
@@ -744,10 +773,18 @@ func setJoin(th *thread, a []Value) (Value, error) {
 	out := NewSetBuilder(nil)
 	for _, x := range s {
 		m := x.(*Map)
-		if err := th.tick(); err != nil {
+		if err := th.ticks(1 + len(sKeys)); err != nil {
 			return nil, err
 		}
-		for _, y := range *idx.ref(project(m, sKeys)) {
+		n := len(idx.keys)
+		group := *idx.ref(project(m, sKeys))
+		if len(idx.keys) > n {
+			// ref added the (empty) group of a key r does not have.
+			if err := th.charge(valueMapSlots); err != nil {
+				return nil, err
+			}
+		}
+		for _, y := range group {
 			// A join can be a cross product: account for every row it builds.
 			if err := th.ticks(m.Len()); err != nil {
 				return nil, err

@@ -72,17 +72,17 @@ func registerNumbers(t builtinTable) {
 	t["Long/MAX_VALUE"] = int64(math.MaxInt64)
 	t["Long/MIN_VALUE"] = int64(math.MinInt64)
 
-	t.add("=", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("=", 1, -1, func(th *thread, a []Value) (Value, error) {
 		for i := 1; i < len(a); i++ {
-			if !equal(a[0], a[i]) {
+			if !th.equal(a[0], a[i]) {
 				return false, nil
 			}
 		}
 		return true, nil
 	})
-	t.add("not=", 1, -1, func(_ *thread, a []Value) (Value, error) {
+	t.add("not=", 1, -1, func(th *thread, a []Value) (Value, error) {
 		for i := 1; i < len(a); i++ {
-			if !equal(a[0], a[i]) {
+			if !th.equal(a[0], a[i]) {
 				return true, nil
 			}
 		}
@@ -105,7 +105,7 @@ func registerNumbers(t builtinTable) {
 	t.add(">", 1, -1, comparison(">", func(c int) bool { return c > 0 }))
 	t.add("<=", 1, -1, comparison("<=", func(c int) bool { return c <= 0 }))
 	t.add(">=", 1, -1, comparison(">=", func(c int) bool { return c >= 0 }))
-	t.add("compare", 2, 2, func(_ *thread, a []Value) (Value, error) { return compareFn(a[0], a[1]) })
+	t.add("compare", 2, 2, func(th *thread, a []Value) (Value, error) { return compareFn(th, a[0], a[1]) })
 
 	t.add("zero?", 1, 1, numPred(func(f float64) bool { return f == 0 }))
 	t.add("pos?", 1, 1, numPred(func(f float64) bool { return f > 0 }))
@@ -161,7 +161,7 @@ func registerNumbers(t builtinTable) {
 			if v := parse(s); v != nil {
 				return v, nil
 			}
-			return nil, errorf(InvalidArgument, "%s: %q is not %s (parse-long and parse-double return nil instead of failing)", name, s, what)
+			return nil, errorf(InvalidArgument, "%s: %s is not %s (parse-long and parse-double return nil instead of failing)", name, quoteShort(s), what)
 		}
 	}
 	// valueOf also takes a value of its own type (Java's Long.valueOf(long),
@@ -307,6 +307,20 @@ func javaFloatSyntax(s string) bool {
 	}
 	k := digits(j, false)
 	return k > j && k == len(s)
+}
+
+// quoteShort quotes s for an error message, as %q does, cut after 80 bytes:
+// a message does not copy a huge input.
+func quoteShort(s string) string {
+	const most = 80
+	if len(s) <= most {
+		return strconv.Quote(s)
+	}
+	n := most
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "..."
 }
 
 func overflow(fn string) *Error {
@@ -712,7 +726,7 @@ func isString(v Value) bool { _, ok := v.(string); return ok }
 // compareFn is Clojure's compare: -1, 0 or 1 for numbers and most values;
 // strings and keywords give the difference at the first differing UTF-16
 // code unit (or of the lengths), like Java's String.compareTo.
-func compareFn(a, b Value) (Value, error) {
+func compareFn(th *thread, a, b Value) (Value, error) {
 	if fa, ok := a.(float64); ok && math.IsNaN(fa) {
 		return nil, errorf(TypeError, "compare: cannot order ##NaN")
 	}
@@ -729,20 +743,68 @@ func compareFn(a, b Value) (Value, error) {
 			return int64(javaCompare(string(x), string(y))), nil
 		}
 	}
-	return int64(compare(a, b)), nil
+	return int64(th.compare(a, b)), nil
 }
 
 func javaCompare(a, b string) int {
 	if a == b {
 		return 0
 	}
-	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
-	for i := 0; i < len(ua) && i < len(ub); i++ {
-		if ua[i] != ub[i] {
-			return int(ua[i]) - int(ub[i])
+	// The UTF-16 code units of both strings, decoded as they are compared
+	// (not encoded into two slices first: the strings may be large).
+	ua, ub := utf16Units{s: a}, utf16Units{s: b}
+	for {
+		x, okA := ua.next()
+		y, okB := ub.next()
+		switch {
+		case !okA && !okB:
+			return 0
+		case !okA:
+			return -1 - ub.rest()
+		case !okB:
+			return 1 + ua.rest()
+		case x != y:
+			return int(x) - int(y)
 		}
 	}
-	return len(ua) - len(ub)
+}
+
+// utf16Units yields the UTF-16 code units of a string, as Java stores it
+// (invalid UTF-8 bytes are U+FFFD, as []rune(s) makes them).
+type utf16Units struct {
+	s   string
+	low uint16 // the pending low surrogate of a pair, or 0
+}
+
+func (u *utf16Units) next() (uint16, bool) {
+	if u.low != 0 {
+		c := u.low
+		u.low = 0
+		return c, true
+	}
+	if u.s == "" {
+		return 0, false
+	}
+	r, n := utf8.DecodeRuneInString(u.s)
+	u.s = u.s[n:]
+	if r >= 0x10000 {
+		hi, lo := utf16.EncodeRune(r)
+		u.low = uint16(lo)
+		return uint16(hi), true
+	}
+	return uint16(r), true
+}
+
+// rest counts the code units not yet read.
+func (u *utf16Units) rest() int {
+	n := 0
+	if u.low != 0 {
+		n++
+	}
+	for _, r := range u.s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 func numPred(f func(float64) bool) builtinFn {

@@ -11,10 +11,19 @@ import (
 func registerSequences(t builtinTable) {
 	t.add("count", 1, 1, seqCount)
 	t.add("empty?", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[0].(string); ok {
+			return s == "", nil // not a count of every character
+		}
 		n, err := countOf1(th, "empty?", a[0])
 		return n == 0, err
 	})
 	t.add("not-empty", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[0].(string); ok {
+			if s == "" {
+				return nil, nil
+			}
+			return s, nil
+		}
 		n, err := countOf1(th, "not-empty", a[0])
 		if err != nil || n == 0 {
 			return nil, err
@@ -171,11 +180,15 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]Value, 0, len(xs)/int(n)+1)
+		k := len(xs)/int(n) + 1
+		if err := th.charge(int64(k)); err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, k)
 		for i := 0; i < len(xs); i += int(n) {
 			out = append(out, xs[i])
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("split-at", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, xs, err := countAndItems(th, "split-at", a)
@@ -207,11 +220,14 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(int64(len(xs))); err != nil {
+			return nil, err
+		}
 		out := make([]Value, len(xs))
 		for i, x := range xs {
 			out[len(xs)-1-i] = x
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("distinct", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Seq); ok {
@@ -221,17 +237,21 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		seen := newValueSet(len(xs))
+		// The seen set (sized for every element) and the result.
+		if err := th.charge(valueSetSlots*int64(len(xs)) + int64(len(xs))); err != nil {
+			return nil, err
+		}
+		seen := newValueSet(th, len(xs))
 		out := make([]Value, 0, len(xs))
 		for _, x := range xs {
 			if seen.add(x) {
 				out = append(out, x)
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("distinct?", 1, -1, func(th *thread, a []Value) (Value, error) {
-		seen := newValueSet(len(a))
+		seen := newValueSet(th, len(a))
 		for _, x := range a {
 			if !seen.add(x) {
 				return false, nil
@@ -247,13 +267,16 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(int64(len(xs))); err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, len(xs))
 		for i, x := range xs {
-			if i == 0 || !equal(x, xs[i-1]) {
+			if i == 0 || !th.equal(x, xs[i-1]) {
 				out = append(out, x)
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("sort", 1, 2, seqSort)
 	t.add("sort-by", 2, 3, seqSortBy)
@@ -271,13 +294,16 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(int64(len(xs))); err != nil {
+			return nil, err
+		}
 		out := make([]Value, len(xs))
 		for i, x := range xs {
 			if out[i], err = th.call2(a[0], int64(i), x); err != nil {
 				return nil, err
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("filter", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filter", a, true) })
 	t.add("filterv", 2, 2, func(th *thread, a []Value) (Value, error) { return seqFilter(th, "filterv", a, true) })
@@ -378,8 +404,11 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(int64(len(xs)) + 1); err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, len(xs)+1)
-		return th.vector(append(append(out, a[0]), xs...))
+		return NewVector(append(append(out, a[0]), xs...)), nil
 	})
 	t.add("into", 2, 2, seqInto)
 	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
@@ -427,13 +456,16 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(int64(n) * int64(len(colls))); err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, n*len(colls))
 		for i := 0; i < n; i++ {
 			for _, c := range colls {
 				out = append(out, c[i])
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("interpose", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
@@ -443,6 +475,9 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
+		if err := th.charge(int64(max(0, 2*len(xs)-1))); err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, max(0, 2*len(xs)-1))
 		for i, x := range xs {
 			if i > 0 {
@@ -450,7 +485,7 @@ func registerSequences(t builtinTable) {
 			}
 			out = append(out, x)
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("range", 0, 3, seqRange)
 	t.add("repeat", 1, 2, func(th *thread, a []Value) (Value, error) {
@@ -484,11 +519,14 @@ func registerSequences(t builtinTable) {
 		if err := th.charge(n); err != nil {
 			return nil, err
 		}
+		if err := th.ticks(int(max(0, n))); err != nil {
+			return nil, err
+		}
 		out := make([]Value, max(0, n))
 		for i := range out {
 			out[i] = a[1]
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("iterate", 2, 2, func(th *thread, a []Value) (Value, error) {
 		f, x := a[0], a[1]
@@ -513,7 +551,14 @@ func registerSequences(t builtinTable) {
 		if len(xs) == 0 {
 			return emptyVector, nil
 		}
-		xs = slices.Clone(xs)
+		if _, ok := a[0].(*Vector); ok {
+			// A vector's own elements are copied (other inputs' items are
+			// fresh and already charged).
+			if err := th.charge(int64(len(xs))); err != nil {
+				return nil, err
+			}
+			xs = slices.Clone(xs)
+		}
 		return &Seq{name: "cycle", gen: func(th *thread, yield func(Value) (bool, error)) error {
 			for {
 				for _, x := range xs {
@@ -536,20 +581,28 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		// Two passes: find each element's group and count the groups' sizes,
-		// then carve all groups out of one array.
-		groups := newValueMap[int](0)
+		// then carve all groups out of one array. Charged first: the array
+		// and the group of each element (a quarter slot); then each group
+		// as it appears (its entry, and the header of its vector).
+		if err := th.charge(int64(len(xs)) + int64(len(xs)+3)/4); err != nil {
+			return nil, err
+		}
+		groups := newValueMap[int](th, 0)
 		which := make([]int32, len(xs))
 		for i, x := range xs {
 			k, err := key(th, x)
 			if err != nil {
 				return nil, err
 			}
+			n := len(groups.keys)
 			g := groups.index(k)
+			if len(groups.keys) > n {
+				if err := th.charge(valueMapSlots + 2); err != nil {
+					return nil, err
+				}
+			}
 			groups.vals[g]++
 			which[i] = g
-		}
-		if err := th.charge(int64(len(xs))); err != nil {
-			return nil, err
 		}
 		backing := make([]Value, len(xs))
 		starts := make([]int, len(groups.vals)+1)
@@ -574,9 +627,17 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		counts := newValueMap[int64](len(xs) / 4)
+		counts := newValueMap[int64](th, len(xs)/4)
 		for _, x := range xs {
-			*counts.ref(x)++
+			n := len(counts.keys)
+			p := counts.ref(x)
+			if len(counts.keys) > n {
+				// A new key: its entry here and in the result.
+				if err := th.charge(valueMapSlots); err != nil {
+					return nil, err
+				}
+			}
+			*p++
 		}
 		return counts.toMap(func(n *int64) Value { return *n }), nil
 	})
@@ -595,18 +656,28 @@ func registerSequences(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			if i > 0 && !equal(k, prev) {
+			if i > 0 && !th.equal(k, prev) {
+				// A partition: its slot and its vector's header.
+				if err := th.charge(3); err != nil {
+					return nil, err
+				}
 				out = append(out, vectorView(a[1], xs, start, i))
 				start = i
 			}
 			prev = k
 		}
 		if start < len(xs) {
+			if err := th.charge(3); err != nil {
+				return nil, err
+			}
 			out = append(out, vectorView(a[1], xs, start, len(xs)))
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	vector := t.add("vector", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if err := th.charge(int64(len(a))); err != nil {
+			return nil, err
+		}
 		return NewVector(slices.Clone(a)), nil
 	}, "list")
 	t.add("zip", 2, -1, func(th *thread, a []Value) (Value, error) {
@@ -620,7 +691,8 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return th.vector(ownedItems(a[0], xs))
+		// Not a vector: items built xs afresh, and charged it.
+		return NewVector(xs), nil
 	})
 	t.add("subvec", 2, 3, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
@@ -686,10 +758,13 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		if _, ok := a[1].(*Map); ok {
-			return nil, errorf(TypeError, "pluck expects a collection of maps, got a single map; read one key with (%s m)", PrintString(a[0]))
+			return nil, errorf(TypeError, "pluck expects a collection of maps, got a single map; read one key with (%s m)", brief(a[0]))
 		}
 		xs, err := th.items(a[1], "pluck")
 		if err != nil {
+			return nil, err
+		}
+		if err := th.charge(int64(len(xs))); err != nil {
 			return nil, err
 		}
 		out := make([]Value, len(xs))
@@ -698,7 +773,7 @@ func registerSequences(t builtinTable) {
 				return nil, err
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	})
 	t.add("sum-by", 2, 2, func(th *thread, a []Value) (Value, error) {
 		key, err := keyFn("sum-by", a[0])
@@ -735,7 +810,7 @@ func registerSequences(t builtinTable) {
 				}
 				fsum += n
 			default:
-				return nil, errorf(TypeError, "sum-by: %s of %s is not a number", PrintString(a[0]), describe(x))
+				return nil, errorf(TypeError, "sum-by: %s of %s is not a number", brief(a[0]), describe(x))
 			}
 		}
 		if isFloat {
@@ -763,7 +838,7 @@ func registerSequences(t builtinTable) {
 			}
 			f, ok := toFloat(v)
 			if !ok {
-				return nil, errorf(TypeError, "avg-by: %s of %s is not a number", PrintString(a[0]), describe(x))
+				return nil, errorf(TypeError, "avg-by: %s of %s is not a number", brief(a[0]), describe(x))
 			}
 			sum += f
 			n++
@@ -798,7 +873,11 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 	case *Set:
 		return c.Len(), nil
 	case string:
-		return graphemeCount(c), nil
+		if c == "" {
+			return 0, nil
+		}
+		n := graphemeCount(c)
+		return n, th.ticks(n)
 	case *Seq:
 		return 0, infiniteError(c, fn)
 	case *Builtin:
@@ -870,26 +949,31 @@ func nthOf(th *thread, fn string, coll Value, i int) (Value, error) {
 	case nil:
 		return nil, nil
 	case *Seq:
-		xs, err := th.realize(c, i+1, fn)
-		if err != nil || i >= len(xs) {
-			return nil, err
-		}
-		return xs[i], nil
+		v, _, err := th.nthSeq(c, i)
+		return v, err
 	case string:
-		for j, pos := 0, 0; pos < len(c); j++ {
-			n := graphemeLen(c[pos:])
-			if j == i {
-				return c[pos : pos+n], nil
-			}
-			pos += n
-		}
-		return nil, nil
+		v, _, err := th.nthGrapheme(c, i)
+		return v, err
 	}
 	xs, err := orderedItems(th, fn, coll)
 	if err != nil || i >= len(xs) {
 		return nil, err
 	}
 	return xs[i], nil
+}
+
+// nthGrapheme returns character i of s (ok false past the end), counting a
+// step for each character it walks past.
+func (th *thread) nthGrapheme(s string, i int) (Value, bool, error) {
+	j, pos := 0, 0
+	for ; pos < len(s); j++ {
+		n := graphemeLen(s[pos:])
+		if j == i {
+			return s[pos : pos+n], true, th.ticks(j)
+		}
+		pos += n
+	}
+	return nil, false, th.ticks(j)
 }
 
 // nextOf drops n elements: nil when nothing is left.
@@ -953,6 +1037,14 @@ func seqNth(th *thread, a []Value) (Value, error) {
 		if _, err := orderedItems(th, "nth", a[0]); err != nil {
 			return nil, err
 		}
+	}
+	if c, ok := a[0].(string); ok {
+		// One walk, not a count then a walk.
+		v, ok, err := th.nthGrapheme(c, int(min(i, int64(len(c)))))
+		if err != nil || !ok {
+			return def, err
+		}
+		return v, nil
 	}
 	n, err := countOrInf(a[0])
 	if err != nil {
@@ -1048,6 +1140,11 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 		return lazily(filterXf(fn, pred, keep), s), nil
 	}
 	if v, ok := a[1].(*Vector); ok {
+		// The walk counts its steps, as items would (a Go predicate such as
+		// a where is called without counting any).
+		if err := th.ticks(len(v.items)); err != nil {
+			return nil, err
+		}
 		// Test everything first, then allocate the result at its exact size:
 		// less garbage means fewer collections scanning the (often large) context.
 		hits := make([]bool, len(v.items))
@@ -1074,23 +1171,34 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 				out = append(out, x)
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil
 	}
 	xs, err := th.items(a[1], fn)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Value, 0, len(xs)/2)
+	// Charged as it grows: half the input first, the rest if it is kept.
+	charged := len(xs) / 2
+	if err := th.charge(int64(charged)); err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, charged)
 	for _, x := range xs {
 		ok, err := th.test(pred, x)
 		if err != nil {
 			return nil, err
 		}
 		if ok == keep {
+			if len(out) == charged {
+				if err := th.charge(int64(len(xs) - charged)); err != nil {
+					return nil, err
+				}
+				charged = len(xs)
+			}
 			out = append(out, x)
 		}
 	}
-	return th.vector(out)
+	return NewVector(out), nil
 }
 
 // seqMap maps f over one or more collections (stopping at the shortest).
@@ -1105,7 +1213,7 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 		}
 		if _, ok := a[1].(*Map); ok {
 			if _, isKw := f.(Keyword); isKw {
-				return nil, errorf(TypeError, "(%s %s m) over a single map reads from its [key value] entries; to read one key use (%s m)", fn, PrintString(f), PrintString(f))
+				return nil, errorf(TypeError, "(%s %s m) over a single map reads from its [key value] entries; to read one key use (%s m)", fn, brief(f), brief(f))
 			}
 		}
 		xs, err := th.items(a[1], fn)
@@ -1121,10 +1229,13 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 				return nil, err
 			}
 		}
-		return th.vector(out)
+		return NewVector(out), nil // charged above
 	}
 	colls, n, err := th.multiItems(fn, a[1:])
 	if err != nil {
+		return nil, err
+	}
+	if err := th.charge(int64(n)); err != nil {
 		return nil, err
 	}
 	out := make([]Value, n)
@@ -1137,7 +1248,7 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 			return nil, err
 		}
 	}
-	return th.vector(out)
+	return NewVector(out), nil
 }
 
 // multiItems realizes several collections up to the length of the shortest
@@ -1160,6 +1271,10 @@ func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
 	for i, c := range colls {
 		var err error
 		if s, ok := c.(*Seq); ok {
+			// The first n elements are kept: charged before they are taken.
+			if err := th.charge(int64(n)); err != nil {
+				return nil, 0, err
+			}
 			out[i], err = th.realize(s, n, fn)
 		} else {
 			out[i], err = th.items(c, fn)
@@ -1215,7 +1330,7 @@ func quantify(th *thread, fn string, a []Value, want, empty bool) (Value, error)
 	return result, err
 }
 
-func seqContains(_ *thread, a []Value) (Value, error) {
+func seqContains(th *thread, a []Value) (Value, error) {
 	switch c := a[0].(type) {
 	case *Map:
 		_, ok := c.Lookup(a[1])
@@ -1223,9 +1338,13 @@ func seqContains(_ *thread, a []Value) (Value, error) {
 	case *Set:
 		return c.Has(a[1]), nil
 	case *Vector:
-		// PTC-Lisp: membership of the value (Clojure would test an index).
+		// PTC-Lisp: membership of the value (Clojure would test an index),
+		// a scan: (filter #(contains? v %) v) is quadratic, and counted so.
+		if err := th.ticks(len(c.items)); err != nil {
+			return nil, err
+		}
 		for _, x := range c.items {
-			if equal(x, a[1]) {
+			if th.equal(x, a[1]) {
 				return true, nil
 			}
 		}
@@ -1260,6 +1379,9 @@ func seqConj(th *thread, a []Value) (Value, error) {
 				}
 				c.b.Set(e.items[0], e.items[1])
 			case *Map:
+				if err := th.chargeMerge(e); err != nil {
+					return nil, err
+				}
 				for k, v := range e.All() {
 					c.b.Set(k, v)
 				}
@@ -1273,7 +1395,10 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return NewVector(slices.Clone(a[1:])), nil
 	case *Vector:
 		for _, x := range a[1:] {
-			c = c.Conj(x)
+			var err error
+			if c, err = th.conjVector(c, x); err != nil {
+				return nil, err
+			}
 		}
 		return c, nil
 	case *Set:
@@ -1290,6 +1415,9 @@ func seqConj(th *thread, a []Value) (Value, error) {
 				}
 				c = c.Assoc(e.items[0], e.items[1])
 			case *Map:
+				if err := th.chargeMerge(e); err != nil {
+					return nil, err
+				}
 				for k, v := range e.All() {
 					c = c.Assoc(k, v)
 				}
@@ -1303,8 +1431,18 @@ func seqConj(th *thread, a []Value) (Value, error) {
 	return nil, argError("conj", 0, "a collection", a[0])
 }
 
+// chargeMerge accounts for merging the entries of m into a map: two slots
+// and a step each.
+func (th *thread) chargeMerge(m *Map) error {
+	if err := th.charge(2 * int64(m.Len())); err != nil {
+		return err
+	}
+	return th.ticks(m.Len())
+}
+
 func seqInto(th *thread, a []Value) (Value, error) {
-	if err := th.charge(2 * int64(countOrZero(a[1]))); err != nil {
+	pre := countOrZero(a[1])
+	if err := th.charge(2 * int64(pre)); err != nil {
 		return nil, err
 	}
 	switch to := a[0].(type) {
@@ -1312,6 +1450,12 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		xs, err := th.items(a[1], "into")
 		if err != nil {
 			return nil, err
+		}
+		if extra := len(xs) - pre; extra > 0 {
+			// The characters of a string, not counted before.
+			if err := th.charge(int64(extra)); err != nil {
+				return nil, err
+			}
 		}
 		if to == nil {
 			return NewVector(ownedItems(a[1], xs)), nil
@@ -1321,7 +1465,9 @@ func seqInto(th *thread, a []Value) (Value, error) {
 			return NewVector(ownedItems(a[1], xs)), nil
 		}
 		for _, x := range xs {
-			v = v.Conj(x)
+			if v, err = th.conjVector(v, x); err != nil {
+				return nil, err
+			}
 		}
 		return v, nil
 	case *Set:
@@ -1337,6 +1483,9 @@ func seqInto(th *thread, a []Value) (Value, error) {
 	case *Map:
 		b := NewMapBuilder(to)
 		if m, ok := a[1].(*Map); ok {
+			if err := th.ticks(m.Len()); err != nil { // charged above
+				return nil, err
+			}
 			for k, v := range m.All() {
 				b.Set(k, v)
 			}
@@ -1354,6 +1503,9 @@ func seqInto(th *thread, a []Value) (Value, error) {
 				}
 				b.Set(e.items[0], e.items[1])
 			case *Map:
+				if err := th.chargeMerge(e); err != nil {
+					return nil, err
+				}
 				for k, v := range e.All() {
 					b.Set(k, v)
 				}
@@ -1436,6 +1588,11 @@ func seqRange(th *thread, a []Value) (Value, error) {
 			}}, nil
 		}
 		if err := th.charge(int64(n)); err != nil {
+			return nil, err
+		}
+		// Counted before it is built too: without a memory limit, the
+		// step limit stops (range 2000000000).
+		if err := th.ticks(int(n)); err != nil {
 			return nil, err
 		}
 		out := make([]Value, n)
@@ -1535,7 +1692,7 @@ func seqRange(th *thread, a []Value) (Value, error) {
 		if nf == f {
 			// A float so large that adding step does not change it.
 			return nil, errorf(InvalidArgument, "range from %s by %s never reaches %s: the step is too small for floats this large",
-				PrintString(start), PrintString(step), PrintString(end))
+				brief(start), brief(step), brief(end))
 		}
 		f = nf
 		if (up && f >= fe) || (!up && f <= fe) {
@@ -1763,7 +1920,11 @@ func seqReductions(th *thread, a []Value) (Value, error) {
 		}
 		acc, xs = xs[0], xs[1:]
 	}
-	out := []Value{acc}
+	if err := th.charge(int64(len(xs)) + 1); err != nil {
+		return nil, err
+	}
+	out := make([]Value, 1, len(xs)+1)
+	out[0] = acc
 	for _, x := range xs {
 		if acc, err = th.call2(f, acc, x); err != nil {
 			return nil, err
@@ -1774,7 +1935,7 @@ func seqReductions(th *thread, a []Value) (Value, error) {
 		}
 		out = append(out, acc)
 	}
-	return th.vector(out)
+	return NewVector(out), nil
 }
 
 func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
@@ -1814,6 +1975,10 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	}
 	// Sizes and steps past the end all mean "past the end" (and cannot overflow).
 	size, stride := int(min(n, int64(len(xs))+1)), int(min(step, int64(len(xs))+1))
+	// At most one partition per stride: its slot and its vector's header.
+	if err := th.charge(3 * int64((len(xs)+stride-1)/stride)); err != nil {
+		return nil, err
+	}
 	var out []Value
 	for i := 0; i < len(xs); i += stride {
 		end := i + size
@@ -1831,6 +1996,9 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 			continue
 		}
 		if len(a) == 4 {
+			if err := th.charge(int64(size)); err != nil {
+				return nil, err
+			}
 			part := slices.Clone(xs[i:])
 			for _, p := range pad {
 				if len(part) == int(n) {
@@ -1842,7 +2010,7 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 		}
 		break
 	}
-	return th.vector(out)
+	return NewVector(out), nil
 }
 
 // keyFn turns a key argument (function, keyword, string or path vector)
@@ -1898,7 +2066,7 @@ func extremeBy(th *thread, fn string, a []Value, dir int) (Value, error) {
 		if k == nil {
 			continue
 		}
-		if !found || compare(k, bestKey)*dir > 0 {
+		if !found || th.compare(k, bestKey)*dir > 0 {
 			best, bestKey, found = x, k, true
 		}
 	}
@@ -1917,7 +2085,7 @@ func extremeKey(th *thread, fn string, a []Value, dir int) (Value, error) {
 			return nil, err
 		}
 		// Clojure keeps the last of equal keys.
-		if i == 0 || compare(k, bestKey)*dir >= 0 {
+		if i == 0 || th.compare(k, bestKey)*dir >= 0 {
 			best, bestKey = x, k
 		}
 	}
@@ -1960,6 +2128,9 @@ func seqSortBy(th *thread, a []Value) (Value, error) {
 	}
 	ord, err := parseSortOrder("sort-by", a[1:len(a)-1])
 	if err != nil {
+		return nil, err
+	}
+	if err := th.charge(int64(len(xs))); err != nil {
 		return nil, err
 	}
 	keys := make([]Value, len(xs))
@@ -2109,7 +2280,7 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 			if check() {
 				return 0
 			}
-			if c := compare(keys[a], keys[b]); c != 0 {
+			if c := th.compare(keys[a], keys[b]); c != 0 {
 				return sign * c
 			}
 			return cmp.Compare(a, b)
@@ -2270,6 +2441,9 @@ func seqKeep(th *thread, name string, a []Value, indexed bool) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := th.charge(int64(len(xs))); err != nil {
+		return nil, err
+	}
 	out := make([]Value, 0, len(xs))
 	for i, x := range xs {
 		var v Value
@@ -2285,5 +2459,5 @@ func seqKeep(th *thread, name string, a []Value, indexed bool) (Value, error) {
 			out = append(out, v)
 		}
 	}
-	return th.vector(out)
+	return NewVector(out), nil
 }

@@ -36,23 +36,21 @@ func registerStrings(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		gs := graphemes(s)
-		end := int64(len(gs))
+		end := int64(math.MaxInt64)
 		if len(a) == 3 {
 			if end, err = intArg("subs", a, 2); err != nil {
 				return nil, err
 			}
 		}
-		start = max(0, min(start, int64(len(gs))))
-		end = max(0, min(end, int64(len(gs))))
+		start = max(start, 0)
 		if end <= start {
 			return "", nil
 		}
-		var sb strings.Builder
-		for _, g := range gs[start:end] {
-			sb.WriteString(g.(string))
-		}
-		return sb.String(), nil
+		// Characters are counted up to the end of the part, not over the
+		// whole string; the part shares the string's bytes.
+		from := charOffset(s, 0, start)
+		to := charOffset(s, from, end-start)
+		return s[from:to], th.scanned(to)
 	})
 	t.add("clojure.string/join", 1, 2, func(th *thread, a []Value) (Value, error) {
 		sep, coll := "", a[len(a)-1]
@@ -91,7 +89,19 @@ func registerStrings(t builtinTable) {
 		if strings.IndexByte(s, '\n') < 0 {
 			return VectorOf(s), nil // Java's split: no match, the whole string ("" gives [""])
 		}
-		parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+		if err := th.scanned(len(s)); err != nil {
+			return nil, err
+		}
+		if err := th.charge(2 * int64(strings.Count(s, "\n")+1)); err != nil {
+			return nil, err
+		}
+		if strings.Contains(s, "\r\n") {
+			if err := th.chargeString(len(s)); err != nil {
+				return nil, err
+			}
+			s = strings.ReplaceAll(s, "\r\n", "\n")
+		}
+		parts := strings.Split(s, "\n")
 		for len(parts) > 0 && parts[len(parts)-1] == "" {
 			parts = parts[:len(parts)-1]
 		}
@@ -103,22 +113,30 @@ func registerStrings(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			return f(s), nil
+			out := f(s) // a part of s: nothing is built
+			return out, th.scanned(len(s) - len(out))
 		}, aliases...)
 	}
 	strFn("clojure.string/trim", func(s string) string { return javaTrimRight(javaTrimLeft(s)) }, "trim")
 	strFn("clojure.string/triml", javaTrimLeft, "triml")
 	strFn("clojure.string/trimr", javaTrimRight, "trimr")
 	strFn("clojure.string/trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") }, "trim-newline")
-	// Case mappings build a new string: charge it.
+	// Case mappings build a new string, about as long as the old one (a
+	// few characters grow: ß is SS): charge it before, and the growth after.
 	caseFn := func(name string, f func(string) string, aliases ...string) {
 		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) {
 			s, err := stringArg(name, a, 0)
 			if err != nil {
 				return nil, err
 			}
+			if err := th.scanned(len(s)); err != nil {
+				return nil, err
+			}
+			if err := th.chargeString(len(s)); err != nil {
+				return nil, err
+			}
 			out := f(s)
-			return out, th.chargeString(len(out))
+			return out, th.chargeString(len(out) - len(s))
 		}, aliases...)
 	}
 	caseFn("clojure.string/upper-case", javaUpper, "upper-case", "upcase")
@@ -129,19 +147,34 @@ func registerStrings(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		gs := graphemes(s)
-		var sb strings.Builder
-		for i := len(gs) - 1; i >= 0; i-- {
-			sb.WriteString(gs[i].(string))
+		if err := th.scanned(len(s)); err != nil {
+			return nil, err
 		}
-		return sb.String(), nil
+		if err := th.chargeString(2 * len(s)); err != nil { // the buffer and the string
+			return nil, err
+		}
+		// Characters (not bytes or code points) in reverse order, written
+		// from the end of the buffer while reading from the start.
+		buf := make([]byte, len(s))
+		w := len(s)
+		for i := 0; i < len(s); {
+			n := graphemeLen(s[i:])
+			w -= n
+			copy(buf[w:], s[i:i+n])
+			i += n
+		}
+		return string(buf), nil
 	})
 	t.add("clojure.string/blank?", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if a[0] == nil {
 			return true, nil
 		}
 		s, err := stringArg("blank?", a, 0)
-		return javaTrimLeft(s) == "", err
+		if err != nil {
+			return nil, err
+		}
+		rest := javaTrimLeft(s)
+		return rest == "", th.scanned(len(s) - len(rest))
 	}, "blank?")
 	strPred := func(name string, f func(s, x string) bool, aliases ...string) {
 		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
@@ -156,14 +189,14 @@ func registerStrings(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			return f(s, x), nil
+			return f(s, x), th.scanned(len(s))
 		}, aliases...)
 	}
 	strPred("clojure.string/starts-with?", strings.HasPrefix, "starts-with?")
 	strPred("clojure.string/ends-with?", strings.HasSuffix, "ends-with?")
 	strPred("clojure.string/includes?", strings.Contains, "includes?")
-	t.add("clojure.string/index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return indexOf(a, false) }, "index-of")
-	t.add("clojure.string/last-index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return indexOf(a, true) }, "last-index-of")
+	t.add("clojure.string/index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return th.indexOf(a, false) }, "index-of")
+	t.add("clojure.string/last-index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return th.indexOf(a, true) }, "last-index-of")
 	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) }, "replace")
 	t.add("clojure.string/replace-first", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, 1) }, "replace-first")
 	t.add("clojure.string/escape", 2, 2, func(th *thread, a []Value) (Value, error) {
@@ -172,20 +205,22 @@ func registerStrings(t builtinTable) {
 			return nil, err
 		}
 		var sb strings.Builder
-		for _, g := range graphemes(s) {
+		for i := 0; i < len(s); {
+			g := s[i : i+graphemeLen(s[i:])]
+			i += len(g)
 			r, err := th.call1(a[1], g)
 			if err != nil {
 				return nil, err
 			}
-			if r == nil {
-				sb.WriteString(g.(string))
-			} else {
-				s, err := th.render(r, false)
-				if err != nil {
+			if r != nil {
+				if g, err = th.render(r, false); err != nil {
 					return nil, err
 				}
-				sb.WriteString(s)
 			}
+			if err := th.chargeString(len(g)); err != nil {
+				return nil, err
+			}
+			sb.WriteString(g)
 		}
 		return sb.String(), nil
 	})
@@ -198,10 +233,10 @@ func registerStrings(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return compileRegex(s)
+		return th.compileRegex(s)
 	})
 	t.add("re-find", 2, 2, func(th *thread, a []Value) (Value, error) {
-		re, s, err := regexArgs("re-find", a)
+		re, s, err := th.regexArgs("re-find", a)
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +244,7 @@ func registerStrings(t builtinTable) {
 		return matchValue(s, m), err
 	})
 	t.add("re-matches", 2, 2, func(th *thread, a []Value) (Value, error) {
-		re, s, err := regexArgs("re-matches", a)
+		re, s, err := th.regexArgs("re-matches", a)
 		if err != nil {
 			return nil, err
 		}
@@ -217,19 +252,23 @@ func registerStrings(t builtinTable) {
 		return matchValue(s, m), err
 	})
 	t.add("re-seq", 2, 2, func(th *thread, a []Value) (Value, error) {
-		re, s, err := regexArgs("re-seq", a)
+		re, s, err := th.regexArgs("re-seq", a)
 		if err != nil {
 			return nil, err
 		}
-		ms, err := th.findAll(re, s, -1)
-		if err != nil || len(ms) == 0 {
+		var out []Value
+		err = th.eachMatch(re, s, -1, func(m []int) error {
+			// A slot and a boxed string per match, and per group.
+			if err := th.charge(int64(len(m))); err != nil {
+				return err
+			}
+			out = append(out, matchValue(s, m))
+			return nil
+		})
+		if err != nil || len(out) == 0 {
 			return nil, err
 		}
-		out := make([]Value, len(ms))
-		for i, m := range ms {
-			out[i] = matchValue(s, m)
-		}
-		return NewVector(out), th.charge(int64(len(out)))
+		return NewVector(out), nil
 	})
 
 	t.add("keyword", 1, 2, func(th *thread, a []Value) (Value, error) {
@@ -281,7 +320,7 @@ func registerStrings(t builtinTable) {
 			}
 			return string(rune(x)), nil
 		case string:
-			if graphemeCount(x) == 1 {
+			if x != "" && graphemeLen(x) == len(x) {
 				return x, nil
 			}
 		}
@@ -305,6 +344,7 @@ func registerStrings(t builtinTable) {
 // level, nil as "nil").
 func (th *thread) joinRendered(a []Value, printed bool, end string) (Value, error) {
 	parts := make([]string, len(a))
+	size := len(end) + len(a)
 	for i, x := range a {
 		var err error
 		if printed {
@@ -315,6 +355,10 @@ func (th *thread) joinRendered(a []Value, printed bool, end string) (Value, erro
 		if err != nil {
 			return nil, err
 		}
+		size += len(parts[i])
+	}
+	if err := th.chargeString(size); err != nil {
+		return nil, err
 	}
 	return strings.Join(parts, " ") + end, nil
 }
@@ -347,23 +391,38 @@ func strSplit(th *thread, a []Value) (Value, error) {
 	}
 	switch sep := a[1].(type) {
 	case string:
+		if err := th.scanned(len(s)); err != nil {
+			return nil, err
+		}
+		// A part is a slot of the result and a boxed string: charge them
+		// before splitting.
+		count := len(s)
+		if sep != "" {
+			count = strings.Count(s, sep) + 1
+		}
+		if n > 0 {
+			count = min(count, n)
+		}
+		if err := th.charge(2 * int64(count)); err != nil {
+			return nil, err
+		}
 		if sep == "" {
-			gs := graphemes(s)
-			for _, g := range gs {
-				parts = append(parts, g.(string))
-			}
-			if n > 0 && len(parts) > n {
-				parts = append(parts[:n-1], strings.Join(parts[n-1:], ""))
+			for i := 0; i < len(s); {
+				if n > 0 && len(parts) == n-1 {
+					parts = append(parts, s[i:])
+					break
+				}
+				g := graphemeLen(s[i:])
+				parts = append(parts, s[i:i+g])
+				i += g
 			}
 		} else {
 			parts = strings.SplitN(s, sep, n)
 		}
 	case *Regex:
-		ms, err := th.findAll(sep, s, -1)
-		if err != nil {
+		if parts, err = th.splitRegex(sep, s, n); err != nil {
 			return nil, err
 		}
-		parts = splitAt(ms, s, n)
 	default:
 		return nil, argError("split", 1, "a regex or a separator string", a[1])
 	}
@@ -381,23 +440,29 @@ func strSplit(th *thread, a []Value) (Value, error) {
 	return stringsVector(parts), nil
 }
 
-// splitAt splits s at the matches ms like Java's String.split: a zero-width
-// match at the start produces no empty leading piece; one at the end gives
-// an empty trailing piece (dropped unless a limit is given).
-func splitAt(ms [][]int, s string, n int) []string {
+// splitRegex splits s at the matches of re like Java's String.split, into
+// at most n parts (n <= 0: no limit): a zero-width match at the start
+// produces no empty leading piece; one at the end gives an empty trailing
+// piece (dropped unless a limit is given).
+func (th *thread) splitRegex(re *Regex, s string, n int) ([]string, error) {
 	var parts []string
 	last := 0
-	for _, m := range ms {
-		if n > 0 && len(parts) == n-1 {
-			break
+	matches := -1
+	if n > 0 {
+		matches = n // at most n-1 splits, plus a zero-width match at 0
+	}
+	err := th.eachMatch(re, s, matches, func(m []int) error {
+		if (n > 0 && len(parts) == n-1) || m[1] == 0 {
+			return nil // past the limit, or a zero-width match at the beginning
 		}
-		if m[1] == 0 {
-			continue // zero-width match at the beginning
+		if err := th.charge(2); err != nil {
+			return err
 		}
 		parts = append(parts, s[last:m[0]])
 		last = m[1]
-	}
-	return append(parts, s[last:])
+		return nil
+	})
+	return append(parts, s[last:]), err
 }
 
 // indexOf is index-of and last-index-of, in characters (graphemes, as
@@ -405,7 +470,7 @@ func splitAt(ms [][]int, s string, n int) []string {
 // searches from max(from, 0) and finds "" at the end when from is past it;
 // last-index-of finds occurrences starting at or before from, none when
 // from is negative.
-func indexOf(a []Value, last bool) (Value, error) {
+func (th *thread) indexOf(a []Value, last bool) (Value, error) {
 	name := "index-of"
 	if last {
 		name = "last-index-of"
@@ -415,50 +480,61 @@ func indexOf(a []Value, last bool) (Value, error) {
 		return nil, err
 	}
 	x := DisplayString(a[1])
-	gs := graphemes(s)
-	from := int64(-1) // no start index
+	if err := th.scanned(len(s)); err != nil {
+		return nil, err
+	}
+	from := -1 // byte offset of the start index, -1: none
 	if len(a) == 3 {
-		if from, err = intArg(name, a, 2); err != nil {
+		n, err := intArg(name, a, 2)
+		if err != nil {
 			return nil, err
 		}
-		if last && from < 0 {
+		if last && n < 0 {
 			return nil, nil
 		}
-		from = min(max(from, 0), int64(len(gs)))
-	}
-	offsets := make([]int, len(gs)+1)
-	for i, g := range gs {
-		offsets[i+1] = offsets[i] + len(g.(string))
-	}
-	charAt := func(b int) int {
-		for i, o := range offsets {
-			if o >= b {
-				return i
-			}
-		}
-		return len(gs)
+		from = charOffset(s, 0, max(n, 0))
 	}
 	if last {
 		end := len(s)
 		if from >= 0 {
-			end = min(len(s), offsets[from]+len(x))
+			end = min(len(s), from+len(x))
 		}
 		i := strings.LastIndex(s[:end], x)
 		if i < 0 {
 			return nil, nil
 		}
-		return int64(charAt(i)), nil
+		return int64(charsBefore(s, i)), nil
 	}
-	start := 0
-	if from >= 0 {
-		start = offsets[from]
-	}
+	start := max(from, 0)
 	i := strings.Index(s[start:], x)
 	if i < 0 {
 		return nil, nil
 	}
-	return int64(charAt(start + i)), nil
+	return int64(charsBefore(s, start+i)), nil
 }
+
+// charOffset returns the byte offset n characters (graphemes) after byte
+// offset from in s, or len(s) when s ends first.
+func charOffset(s string, from int, n int64) int {
+	i := from
+	for ; n > 0 && i < len(s); n-- {
+		i += graphemeLen(s[i:])
+	}
+	return i
+}
+
+// charsBefore counts the characters of s that start before byte offset b.
+func charsBefore(s string, b int) int {
+	n := 0
+	for i := 0; i < b; i += graphemeLen(s[i:]) {
+		n++
+	}
+	return n
+}
+
+// scanned counts the work of a Go loop over n bytes of text: a step per
+// 64 bytes, so that long texts reach the run's checkpoints.
+func (th *thread) scanned(n int) error { return th.ticks(n >> 6) }
 
 func strReplace(th *thread, a []Value, n int) (Value, error) {
 	name := "replace"
@@ -475,59 +551,87 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 		if !ok {
 			return nil, argError(name, 2, "a replacement string", a[2])
 		}
-		if m != "" && len(r) > len(m) {
-			// Charge the growth before building: replacements can double a string.
-			if err := th.chargeString(strings.Count(s, m) * (len(r) - len(m))); err != nil {
-				return nil, err
-			}
-		}
-		out := strings.Replace(s, m, r, n)
-		return out, th.chargeString(len(out))
-	case *Regex:
-		var sb strings.Builder
-		last := 0
-		ms, err := th.findAll(m, s, n)
-		if err != nil {
+		if err := th.scanned(len(s)); err != nil {
 			return nil, err
 		}
-		for _, idx := range ms {
-			sb.WriteString(s[last:idx[0]])
-			switch r := a[2].(type) {
-			case string:
-				if err := expandJava(&sb, r, s, idx); err != nil {
-					return nil, err
+		// Charge the result before building it: replacements can multiply
+		// a string's length.
+		count := strings.Count(s, m)
+		if n >= 0 {
+			count = min(count, n)
+		}
+		if err := th.chargeString(len(s) + count*max(len(r)-len(m), 0)); err != nil {
+			return nil, err
+		}
+		return strings.Replace(s, m, r, n), nil
+	case *Regex:
+		r := a[2]
+		repl, literal := r.(string)
+		if !literal && !isCallable(r) {
+			return nil, argError(name, 2, "a replacement string or function", a[2])
+		}
+		var sb strings.Builder
+		last := 0
+		err := th.eachMatch(m, s, n, func(idx []int) error {
+			var rs string
+			size := 0
+			if literal {
+				var err error
+				if size, err = expandJava(nil, repl, s, idx); err != nil {
+					return err
 				}
-			default:
-				if !isCallable(r) {
-					return nil, argError(name, 2, "a replacement string or function", a[2])
-				}
+			} else {
 				v, err := th.call1(r, matchValue(s, idx))
 				if err != nil {
-					return nil, err
+					return err
 				}
-				rs, err := th.render(v, false)
-				if err != nil {
-					return nil, err
+				if rs, err = th.render(v, false); err != nil {
+					return err
 				}
+				size = len(rs)
+			}
+			// Charged before it is written.
+			if err := th.chargeString(idx[0] - last + size); err != nil {
+				return err
+			}
+			sb.WriteString(s[last:idx[0]])
+			if literal {
+				_, _ = expandJava(&sb, repl, s, idx)
+			} else {
 				sb.WriteString(rs)
 			}
 			last = idx[1]
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := th.chargeString(len(s) - last); err != nil {
+			return nil, err
 		}
 		sb.WriteString(s[last:])
-		return sb.String(), th.chargeString(sb.Len())
+		return sb.String(), nil
 	}
 	return nil, argError(name, 1, "a string or regex to match", a[1])
 }
 
-// expandJava writes a Java-style replacement: $1 or ${name} for groups, \$
-// and \\ for literal characters.
-func expandJava(sb *strings.Builder, repl, s string, idx []int) error {
+// expandJava writes a Java-style replacement to sb: $1 or ${name} for
+// groups, \$ and \\ for literal characters. It returns the length of the
+// expansion; with a nil sb it only measures it.
+func expandJava(sb *strings.Builder, repl, s string, idx []int) (int, error) {
+	size := 0
+	write := func(text string) {
+		size += len(text)
+		if sb != nil {
+			sb.WriteString(text)
+		}
+	}
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
 		switch {
 		case c == '\\' && i+1 < len(repl):
 			i++
-			sb.WriteByte(repl[i])
+			write(repl[i : i+1])
 		case c == '$' && i+1 < len(repl) && repl[i+1] >= '0' && repl[i+1] <= '9':
 			g := int(repl[i+1] - '0')
 			i++
@@ -541,26 +645,40 @@ func expandJava(sb *strings.Builder, repl, s string, idx []int) error {
 				i++
 			}
 			if 2*g+1 >= len(idx) {
-				return errorf(InvalidArgument, "replace: no group %d in the pattern", g)
+				return size, errorf(InvalidArgument, "replace: no group %d in the pattern", g)
 			}
 			if idx[2*g] >= 0 {
-				sb.WriteString(s[idx[2*g]:idx[2*g+1]])
+				write(s[idx[2*g]:idx[2*g+1]])
 			}
 		default:
-			sb.WriteByte(c)
+			write(repl[i : i+1])
 		}
 	}
-	return nil
+	return size, nil
 }
 
-func regexArgs(fn string, a []Value) (*Regex, string, error) {
+// compileRegex compiles a pattern at run time, counting its weight as
+// steps and charging it as memory: a program that compiles many large
+// patterns runs into its limits.
+func (th *thread) compileRegex(pat string) (*Regex, error) {
+	re, err := compileRegex(pat)
+	if err != nil {
+		return nil, err
+	}
+	if err := th.ticks(re.weight); err != nil {
+		return nil, err
+	}
+	return re, th.charge(int64(re.weight))
+}
+
+func (th *thread) regexArgs(fn string, a []Value) (*Regex, string, error) {
 	var re *Regex
 	switch r := a[0].(type) {
 	case *Regex:
 		re = r
 	case string:
 		var err error
-		if re, err = compileRegex(r); err != nil {
+		if re, err = th.compileRegex(r); err != nil {
 			return nil, "", err
 		}
 	default:

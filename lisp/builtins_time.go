@@ -48,7 +48,7 @@ func registerTime(t builtinTable) {
 		}
 		tm, perr := time.Parse("2006-01-02", strings.TrimSpace(s))
 		if perr != nil {
-			return nil, errorf(InvalidArgument, "LocalDate/parse: %q is not a date like 2024-01-31", s)
+			return nil, errorf(InvalidArgument, "LocalDate/parse: %s is not a date like 2024-01-31", quoteShort(s))
 		}
 		return Date{tm.Year(), int(tm.Month()), tm.Day()}, nil
 	})
@@ -83,7 +83,7 @@ func toInstant(fn string, v Value) (Value, error) {
 				return Instant{T: tm.UTC()}, nil
 			}
 		}
-		return nil, errorf(TypeError, "%s: cannot read %q as a date-time (use ISO-8601 like 2024-01-31T10:00:00Z, or 2024-01-31)", fn, x)
+		return nil, errorf(TypeError, "%s: cannot read %s as a date-time (use ISO-8601 like 2024-01-31T10:00:00Z, or 2024-01-31)", fn, quoteShort(x))
 	}
 	return nil, argError(fn, 0, "epoch seconds/milliseconds or a date string", v)
 }

@@ -67,7 +67,7 @@ func compareKeys(a, b Value) int {
 			return cmp.Compare(x, y)
 		}
 	}
-	var w int
+	var w walk
 	return compareValues(a, b, true, 0, &w)
 }
 
@@ -83,11 +83,11 @@ func compare(a, b Value) int {
 			return strings.Compare(x, y)
 		}
 	}
-	var w int
+	var w walk
 	return compareValues(a, b, false, 0, &w)
 }
 
-func compareValues(a, b Value, strict bool, depth int, work *int) int {
+func compareValues(a, b Value, strict bool, depth int, w *walk) int {
 	ra, rb := rank(a), rank(b)
 	if ra != rb {
 		return cmp.Compare(ra, rb)
@@ -109,9 +109,9 @@ func compareValues(a, b Value, strict bool, depth int, work *int) int {
 		if a == b {
 			return 0
 		}
-		checkWork(work, len(x))
+		w.visit(len(x))
 		for i := 0; i < len(x) && i < len(y); i++ {
-			if c := compareValues(x[i], y[i], strict, depth+1, work); c != 0 {
+			if c := compareValues(x[i], y[i], strict, depth+1, w); c != 0 {
 				return c
 			}
 		}
@@ -121,8 +121,8 @@ func compareValues(a, b Value, strict bool, depth int, work *int) int {
 		if a == b {
 			return 0
 		}
-		checkWork(work, countOf(a))
-		return compareMapsAndSets(a, b, strict, depth+1, work)
+		w.visit(countOf(a))
+		return compareMapsAndSets(a, b, strict, depth+1, w)
 	case rankVar:
 		return strings.Compare(a.(*Var).Name, b.(*Var).Name)
 	case rankRegex:
@@ -230,7 +230,7 @@ func compareIntFloat(i int64, f float64) int {
 	return cmp.Compare(0, f-t)
 }
 
-func compareMapsAndSets(a, b Value, strict bool, depth int, work *int) int {
+func compareMapsAndSets(a, b Value, strict bool, depth int, w *walk) int {
 	la, lb := countOf(a), countOf(b)
 	if la != lb {
 		return cmp.Compare(la, lb)
@@ -251,10 +251,10 @@ func compareMapsAndSets(a, b Value, strict bool, depth int, work *int) int {
 				return 0
 			}
 			kb, vb, _ := ib.Next()
-			if c := compareValues(ka, kb, strict, depth, work); c != 0 {
+			if c := compareValues(ka, kb, strict, depth, w); c != 0 {
 				return c
 			}
-			if c := compareValues(va, vb, strict, depth, work); c != 0 {
+			if c := compareValues(va, vb, strict, depth, w); c != 0 {
 				return c
 			}
 		}
@@ -266,7 +266,7 @@ func compareMapsAndSets(a, b Value, strict bool, depth int, work *int) int {
 			return 0
 		}
 		kb, _, _ := ib.Next()
-		if c := compareValues(ka, kb, strict, depth, work); c != 0 {
+		if c := compareValues(ka, kb, strict, depth, w); c != 0 {
 			return c
 		}
 	}
@@ -284,11 +284,11 @@ func countOf(v Value) int {
 
 // equal implements Equal.
 func equal(a, b Value) bool {
-	var w int
+	var w walk
 	return equalAt(a, b, 0, &w)
 }
 
-func equalAt(a, b Value, depth int, work *int) bool {
+func equalAt(a, b Value, depth int, w *walk) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -327,9 +327,9 @@ func equalAt(a, b Value, depth int, work *int) bool {
 				return true
 			}
 			checkDepth(depth)
-			checkWork(work, len(x.items))
+			w.visit(len(x.items))
 			for i := range x.items {
-				if !equalAt(x.items[i], y.items[i], depth+1, work) {
+				if !equalAt(x.items[i], y.items[i], depth+1, w) {
 					return false
 				}
 			}
@@ -347,7 +347,7 @@ func equalAt(a, b Value, depth int, work *int) bool {
 			return true
 		}
 		checkDepth(depth)
-		checkWork(work, x.Len())
+		w.visit(x.Len())
 		ix, iy := x.t.Iter(), y.t.Iter()
 		for {
 			kx, vx, ok := ix.Next()
@@ -355,7 +355,7 @@ func equalAt(a, b Value, depth int, work *int) bool {
 				return true
 			}
 			ky, vy, _ := iy.Next()
-			if compareValues(kx, ky, true, depth+1, work) != 0 || !equalAt(vx, vy, depth+1, work) {
+			if compareValues(kx, ky, true, depth+1, w) != 0 || !equalAt(vx, vy, depth+1, w) {
 				return false
 			}
 		}
@@ -365,7 +365,7 @@ func equalAt(a, b Value, depth int, work *int) bool {
 			return false
 		}
 		checkDepth(depth)
-		checkWork(work, x.Len())
+		w.visit(x.Len())
 		ix, iy := x.t.Iter(), y.t.Iter()
 		for {
 			kx, _, ok := ix.Next()
@@ -373,7 +373,7 @@ func equalAt(a, b Value, depth int, work *int) bool {
 				return true
 			}
 			ky, _, _ := iy.Next()
-			if compareValues(kx, ky, true, depth+1, work) != 0 {
+			if compareValues(kx, ky, true, depth+1, w) != 0 {
 				return false
 			}
 		}
@@ -391,11 +391,11 @@ func equalAt(a, b Value, depth int, work *int) bool {
 
 // hash implements Hash.
 func hash(v Value) uint64 {
-	var w int
+	var w walk
 	return hashAt(v, 0, &w)
 }
 
-func hashAt(v Value, depth int, work *int) uint64 {
+func hashAt(v Value, depth int, w *walk) uint64 {
 	const (
 		offset = 14695981039346656037
 		prime  = 1099511628211
@@ -437,26 +437,26 @@ func hashAt(v Value, depth int, work *int) uint64 {
 		return str(offset^0x44, string(x))
 	case *Vector:
 		checkDepth(depth)
-		checkWork(work, len(x.items))
+		w.visit(len(x.items))
 		h := uint64(offset ^ 0x55)
 		for _, it := range x.items {
-			h = mix(h, hashAt(it, depth+1, work))
+			h = mix(h, hashAt(it, depth+1, w))
 		}
 		return h
 	case *Map:
 		checkDepth(depth)
-		checkWork(work, x.Len())
+		w.visit(x.Len())
 		h := uint64(offset ^ 0x66)
 		for k, val := range x.All() {
-			h = mix(mix(h, hashAt(k, depth+1, work)), hashAt(val, depth+1, work))
+			h = mix(mix(h, hashAt(k, depth+1, w)), hashAt(val, depth+1, w))
 		}
 		return h
 	case *Set:
 		checkDepth(depth)
-		checkWork(work, x.Len())
+		w.visit(x.Len())
 		h := uint64(offset ^ 0x77)
 		for k := range x.All() {
-			h = mix(h, hashAt(k, depth+1, work))
+			h = mix(h, hashAt(k, depth+1, w))
 		}
 		return h
 	case *Var:
@@ -488,29 +488,69 @@ func compareTimes(a, b Value) int {
 	return 0
 }
 
-// Exported entry points. They recurse into nested collections; data nested
-// deeper than maxDataDepth makes them panic (see checkDepth). The interpreter
-// turns that panic into a DepthExceeded error of the run.
+// Exported entry points. They recurse into nested collections within
+// bounds: data nested deeper than maxDataDepth levels, or a comparison that
+// would visit more than maxWork elements (shared structure makes that
+// possible with little data), stops early. Inside a run that is an error
+// of the program; here each function says what it returns instead, and
+// none of them panics.
 
 // CompareKeys is the strict total order on values used for map keys and
 // set elements: values that compare equal are interchangeable. Numbers
 // order by value with ±Inf at the ends and NaN after +Inf; an integer sorts
 // just before the float of the same value (so 1 and 1.0 stay distinct keys).
-func CompareKeys(a, b Value) int { return compareKeys(a, b) }
+// Values too large or deep to compare within the bounds are ordered by
+// identity.
+func CompareKeys(a, b Value) (c int) {
+	defer bounded(func() { c = cmpIdentity(a, b) })
+	return compareKeys(a, b)
+}
 
 // Compare is the total order used by sort, compare, min-by and friends: like
 // CompareKeys, except that numbers compare by value only ((compare 1 1.0) is 0).
-func Compare(a, b Value) int { return compare(a, b) }
+// Values too large or deep to compare within the bounds are ordered by
+// identity.
+func Compare(a, b Value) (c int) {
+	defer bounded(func() { c = cmpIdentity(a, b) })
+	return compare(a, b)
+}
 
 // Equal is PTC-Lisp's =: structural equality where numbers compare by value
 // across integers and floats ((= 1 1.0) is true, also inside collections),
 // NaN is not equal to itself, keywords differ from strings, and map keys and
-// set elements match strictly.
-func Equal(a, b Value) bool { return equal(a, b) }
+// set elements match strictly. Distinct values too large or deep to compare
+// within the bounds are reported unequal.
+func Equal(a, b Value) (eq bool) {
+	defer bounded(func() { eq = false })
+	return equal(a, b)
+}
 
 // Hash returns a hash of v consistent with CompareKeys: values that compare
-// equal as keys hash alike. It is stable within a process.
-func Hash(v Value) uint64 { return hash(v) }
+// equal as keys hash alike. It is stable within a process. Values too large
+// or deep to hash within the bounds share one hash per type.
+func Hash(v Value) (h uint64) {
+	defer bounded(func() { h = uint64(rank(v)) })
+	return hash(v)
+}
+
+// bounded, deferred, turns the panic of a walk over its bounds into the
+// fallback result; other panics go on.
+func bounded(fallback func()) {
+	switch r := recover(); r.(type) {
+	case nil:
+	case deepData, tooMuchWork:
+		fallback()
+	default:
+		panic(r)
+	}
+}
+
+func cmpIdentity(a, b Value) int {
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+		return c
+	}
+	return cmp.Compare(identity(a), identity(b))
+}
 
 // maxWork bounds the elements one comparison, equality test or hash may
 // visit. Structure sharing lets a program build, in a few steps, data whose
@@ -518,15 +558,84 @@ func Hash(v Value) uint64 { return hash(v) }
 // one (= a b) could run for hours inside a single builtin call.
 const maxWork = 20_000_000
 
-// tooMuchWork is the panic value of checkWork.
-type tooMuchWork struct{}
+// walk is the work of one comparison, equality test or hash: the
+// elements it visited. Inside a run the visits also count as steps of the
+// thread (see thread.equal), so that a builtin that compares big values in
+// a loop runs into the step and time limits as any other work does.
+type walk struct {
+	n      int
+	th     *thread
+	ticked int // visits already counted as steps
+}
 
-func checkWork(work *int, n int) {
-	*work += n
-	if *work > maxWork {
+// walkTick is how many visits a walk counts as steps at a time.
+const walkTick = 4096
+
+// visit counts n elements.
+func (w *walk) visit(n int) {
+	w.n += n
+	if w.n > maxWork {
 		panic(tooMuchWork{})
 	}
+	if w.th != nil && w.n-w.ticked >= walkTick {
+		w.tick()
+	}
 }
+
+// tick counts the visits not counted yet as steps; a limit reached stops
+// the walk (see stopped).
+func (w *walk) tick() {
+	if err := w.th.ticks(w.n - w.ticked); err != nil {
+		panic(stopped{err})
+	}
+	w.ticked = w.n
+}
+
+// done counts what is left of a finished walk.
+func (w *walk) done() {
+	if w.n > w.ticked {
+		w.tick()
+	}
+}
+
+// stopped is the panic value of a walk that reached a limit of its run;
+// Run and the branches turn it back into the error.
+type stopped struct{ err error }
+
+// equal, hash and compare of a thread count their work as steps.
+func (th *thread) equal(a, b Value) bool {
+	w := walk{th: th}
+	r := equalAt(a, b, 0, &w)
+	w.done()
+	return r
+}
+
+func (th *thread) hash(v Value) uint64 {
+	w := walk{th: th}
+	h := hashAt(v, 0, &w)
+	w.done()
+	return h
+}
+
+func (th *thread) compare(a, b Value) int {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(int64); ok {
+			return cmp.Compare(x, y)
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	}
+	w := walk{th: th}
+	c := compareValues(a, b, false, 0, &w)
+	w.done()
+	return c
+}
+
+// tooMuchWork is the panic value of a walk over maxWork elements.
+type tooMuchWork struct{}
 
 func tooMuchWorkError() *Error {
 	return errorf(StepLimitExceeded, "comparing or hashing data of more than %d elements in one operation: compare smaller pieces", maxWork)

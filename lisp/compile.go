@@ -21,6 +21,40 @@ type compiler struct {
 	flexKeys map[Value]*flexKey
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
+	// constSlots counts the value slots of the constant collections built
+	// from literals, which the program holds for every run.
+	constSlots int64
+	// regexes holds the program's regex literals, compiled once, and
+	// regexWeight their total weight (see regexWeight).
+	regexes     map[string]*Regex
+	regexWeight int
+}
+
+// maxProgramRegexWeight bounds the total weight of a program's regex
+// literals, which are compiled with the program, before any limit of a
+// run applies: about 50 ms of compilation.
+const maxProgramRegexWeight = 2_000_000
+
+// regexLiteral compiles a regex literal (#"..." or (re-pattern "...")) once,
+// with the program: a literal in a loop is not compiled at every turn.
+func (c *compiler) regexLiteral(pat string, pos posT) evalFn {
+	if re, ok := c.regexes[pat]; ok {
+		return constant(re)
+	}
+	re, err := compileRegex(pat)
+	if err != nil {
+		e := err.(*Error)
+		return c.errorf(pos, e.Kind, "%s", e.Message)
+	}
+	c.regexWeight += re.weight
+	if c.regexWeight > maxProgramRegexWeight {
+		return c.errorf(pos, InvalidArgument, "the program's regexes are too large to compile (their repetitions and character classes expand past %d units): use fewer or simpler patterns", maxProgramRegexWeight)
+	}
+	if c.regexes == nil {
+		c.regexes = map[string]*Regex{}
+	}
+	c.regexes[pat] = re
+	return constant(re)
 }
 
 // internalPanicsCrash makes internal panics crash instead of becoming
@@ -97,6 +131,12 @@ func (c *compiler) constValue(e analyze.Expr) (Value, bool) {
 	return c.buildConst(e), true
 }
 
+func (c *compiler) countConst(slots int) {
+	if c != nil {
+		c.constSlots += int64(slots)
+	}
+}
+
 func (c *compiler) buildConst(e analyze.Expr) Value {
 	switch e := e.(type) {
 	case *analyze.Const:
@@ -115,18 +155,21 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 		c.keywords[e.Name] = k
 		return k
 	case *analyze.VectorLit:
+		c.countConst(len(e.Items))
 		items := make([]Value, len(e.Items))
 		for i, it := range e.Items {
 			items[i] = c.buildConst(it)
 		}
 		return NewVector(items)
 	case *analyze.SetLit:
+		c.countConst(len(e.Items))
 		items := make([]Value, len(e.Items))
 		for i, it := range e.Items {
 			items[i] = c.buildConst(it)
 		}
 		return NewSet(items...)
 	case *analyze.MapLit:
+		c.countConst(2 * len(e.Keys))
 		keys := make([]Value, len(e.Keys))
 		vals := make([]Value, len(e.Keys))
 		for i := range e.Keys {

@@ -26,6 +26,13 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos, Message: err.(*Error).Message, src: c.src})
 			return constant(nil)
 		}
+		if f.Name == "re-pattern" {
+			if k, ok := e.Args[0].(*analyze.Const); ok {
+				if pat, ok := k.Value.(string); ok {
+					return c.regexLiteral(pat, pos)
+				}
+			}
+		}
 		return c.callBuiltin(b.fn, e.Args, pos)
 	case *analyze.Keyword:
 		k := Keyword(f.Name)
@@ -266,7 +273,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 		}
 		for i := range clauses {
 			for _, t := range clauses[i].tests {
-				if equal(v, t) {
+				if fr.th.equal(v, t) {
 					return clauses[i].result(fr)
 				}
 			}
@@ -274,7 +281,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 		if def != nil {
 			return def(fr)
 		}
-		return nil, &Error{Kind: InvalidArgument, Pos: pos, Message: "case: no clause matches " + PrintString(v) + " (add a default as the last form)"}
+		return nil, &Error{Kind: InvalidArgument, Pos: pos, Message: "case: no clause matches " + brief(v) + " (add a default as the last form)"}
 	}
 }
 

@@ -393,22 +393,47 @@ func GoFields(t reflect.Type) []GoField {
 // (keywords by name, other keys in printed form), and functions, vars,
 // regexes and lazy sequences become their printed form.
 //
-// Conversion visits at most maxConvertNodes values: shared structure lets a
-// program build data whose expansion is exponential ([v v] doubled forty
-// times), and the host must not pay for that. Beyond the bound, and beyond
-// maxConvertDepth levels, values are replaced by the string "...".
-func ToGo(v Value) any {
-	budget := maxConvertNodes
-	return toGo(v, 0, &budget)
+// Conversion builds at most MaxConvertValues values: shared structure lets
+// a program build data whose expansion is exponential ([v v] doubled forty
+// times), and the host must not pay for that. A larger value is an error
+// of kind MemoryExceeded, and one nested deeper than 10,000 levels an error
+// of kind DepthExceeded; the conversion never returns a partial value.
+func ToGo(v Value) (any, error) {
+	c := exporter{budget: MaxConvertValues}
+	out := c.toGo(v, 0)
+	return out, c.err
 }
 
-// maxConvertNodes bounds the values one ToGo or ToJSON call visits.
-const maxConvertNodes = 10_000_000
+// MaxConvertValues bounds the values one ToGo or ToJSON call produces,
+// counting shared parts as many times as they appear.
+const MaxConvertValues = 4_000_000
 
-func toGo(v Value, depth int, budget *int) any {
-	*budget--
-	if depth > maxConvertDepth || *budget < 0 {
-		return "..."
+// exporter is the state of one ToGo or ToJSON call.
+type exporter struct {
+	budget int // values still allowed
+	err    error
+}
+
+// spend counts one value and reports whether conversion may go on.
+func (c *exporter) spend(depth int) bool {
+	if c.err != nil {
+		return false
+	}
+	if depth > maxConvertDepth {
+		c.err = &Error{Kind: DepthExceeded, Message: fmt.Sprintf("data nested deeper than %d levels", maxConvertDepth)}
+		return false
+	}
+	if c.budget--; c.budget < 0 {
+		c.err = &Error{Kind: MemoryExceeded, Message: fmt.Sprintf(
+			"the value has more than %d elements once its shared parts are expanded: convert a part of it", MaxConvertValues)}
+		return false
+	}
+	return true
+}
+
+func (c *exporter) toGo(v Value, depth int) any {
+	if !c.spend(depth) {
+		return nil
 	}
 	switch v := v.(type) {
 	case nil, bool, int64, float64, string:
@@ -422,53 +447,71 @@ func toGo(v Value, depth int, budget *int) any {
 	case *Vector:
 		out := make([]any, len(v.items))
 		for i, x := range v.items {
-			out[i] = toGo(x, depth+1, budget)
+			if out[i] = c.toGo(x, depth+1); c.err != nil {
+				return nil
+			}
 		}
 		return out
 	case *Set:
 		out := make([]any, 0, v.Len())
 		for x := range v.All() {
-			out = append(out, toGo(x, depth+1, budget))
+			if out = append(out, c.toGo(x, depth+1)); c.err != nil {
+				return nil
+			}
 		}
 		return out
 	case *Map:
 		out := make(map[string]any, v.Len())
 		for k, x := range v.All() {
-			out[keyString(k)] = toGo(x, depth+1, budget)
+			ks := c.keyString(k)
+			if out[ks] = c.toGo(x, depth+1); c.err != nil {
+				return nil
+			}
 		}
 		return out
 	}
-	return PrintString(v)
+	return c.printed(v)
+}
+
+// printed is the printed form of v, counted in the budget by its bytes.
+func (c *exporter) printed(v Value) string {
+	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: max(c.budget, 1)}
+	p.value(v, 0)
+	if c.budget -= p.sb.Len(); p.overflow || c.budget < 0 {
+		c.spend(0) // records the error
+		return ""
+	}
+	return p.sb.String()
 }
 
 // keyString renders a map key as a JSON object key.
-func keyString(k Value) string {
+func (c *exporter) keyString(k Value) string {
 	switch k := k.(type) {
 	case string:
 		return k
 	case Keyword:
 		return string(k)
+	case nil:
+		return ""
 	}
-	return DisplayString(k)
+	return c.printed(k)
 }
 
 // ToJSON encodes a value as JSON, with map keys in canonical order.
 // Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as null.
+// Like ToGo, it fails on values of more than MaxConvertValues elements.
 func ToJSON(v Value) ([]byte, error) {
 	var buf bytes.Buffer
-	budget := maxConvertNodes
-	if err := writeJSON(&buf, v, 0, &budget); err != nil {
+	c := exporter{budget: MaxConvertValues}
+	if err := c.writeJSON(&buf, v, 0); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func writeJSON(buf *bytes.Buffer, v Value, depth int, budget *int) error {
-	if depth > maxConvertDepth {
-		return fmt.Errorf("data nested deeper than %d levels", maxConvertDepth)
-	}
-	if *budget--; *budget < 0 {
-		return fmt.Errorf("data with more than %d values (shared structure expands)", maxConvertNodes)
+func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
+	if !c.spend(depth) {
+		return c.err
 	}
 	switch v := v.(type) {
 	case nil:
@@ -502,7 +545,7 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int, budget *int) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeJSON(buf, x, depth+1, budget); err != nil {
+			if err := c.writeJSON(buf, x, depth+1); err != nil {
 				return err
 			}
 		}
@@ -515,7 +558,7 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int, budget *int) error {
 				buf.WriteByte(',')
 			}
 			i++
-			if err := writeJSON(buf, x, depth+1, budget); err != nil {
+			if err := c.writeJSON(buf, x, depth+1); err != nil {
 				return err
 			}
 		}
@@ -528,16 +571,22 @@ func writeJSON(buf *bytes.Buffer, v Value, depth int, budget *int) error {
 				buf.WriteByte(',')
 			}
 			i++
-			b, _ := json.Marshal(keyString(k))
+			b, _ := json.Marshal(c.keyString(k))
+			if c.err != nil {
+				return c.err
+			}
 			buf.Write(b)
 			buf.WriteByte(':')
-			if err := writeJSON(buf, x, depth+1, budget); err != nil {
+			if err := c.writeJSON(buf, x, depth+1); err != nil {
 				return err
 			}
 		}
 		buf.WriteByte('}')
 	default:
-		b, _ := json.Marshal(PrintString(v))
+		b, _ := json.Marshal(c.printed(v))
+		if c.err != nil {
+			return c.err
+		}
 		buf.Write(b)
 	}
 	return nil

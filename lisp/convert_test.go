@@ -92,7 +92,10 @@ func TestFromGoErrors(t *testing.T) {
 
 func TestToGoAndJSON(t *testing.T) {
 	v := mustRun(t, `{:a [1 2.5 nil "s" :kw #{3 1}] "b" {:c true} 7 "seven" :f inc}`)
-	got := lisp.ToGo(v)
+	got, err := lisp.ToGo(v)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := json.Marshal(got)
 	if err != nil {
 		t.Fatal(err)

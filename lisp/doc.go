@@ -58,10 +58,14 @@
 //
 // Programs are untrusted. Options.Limits bounds wall-clock time (and the
 // caller's context cancels a run), evaluation steps, call depth, loop
-// iterations, println output, tool calls and the data a program builds;
-// each breach is an *Error of its own Kind. Integer overflow is an error,
-// never a wrap-around. Nothing a program does can panic the host: an
-// internal failure is reported as an InternalError.
+// iterations, println output, tool calls, the data a program builds and
+// the goroutines of pmap and pcalls; each breach is an *Error of its own
+// Kind. Every goroutine a run starts shares its limits and ends with it
+// (a tool call that ignores its context is abandoned). Program text is limited to MaxSourceBytes. Walks of values (printing,
+// equality, hashing, conversion) are bounded by work, since values can
+// share structure. Integer overflow is an error, never a wrap-around.
+// Nothing a program does can panic the host: an internal failure is
+// reported as an InternalError.
 //
 // # Errors
 //

@@ -135,9 +135,9 @@ type exit struct {
 
 func (x *exit) Error() string {
 	if x.failed {
-		return "fail: " + PrintString(x.value)
+		return "fail: " + brief(x.value)
 	}
-	return "return: " + PrintString(x.value)
+	return "return: " + brief(x.value)
 }
 
 // at gives err the position pos when it has none yet.

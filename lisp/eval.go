@@ -45,8 +45,11 @@ type thread struct {
 	flushed   int64    // steps already added to the run's total
 	mem       int64    // bytes charged but not yet added to the run's total
 	out       []string // println lines of this thread
-	outBytes  int
-	partial   bool // the last output line was started by print and is still open
+	partial   bool     // the last output line was started by print and is still open
+	// maxFrames is how many nested calls this thread may make: the depth
+	// limit minus the depth of the call that started it (a pmap branch
+	// continues its caller's recursion, it does not start a fresh one).
+	maxFrames int
 	// printing is set while printf formats its output, which the run's
 	// Redaction applies to (str and format build values, and do not).
 	printing bool
@@ -55,9 +58,60 @@ type thread struct {
 }
 
 func newThread(run *runState, globals *globalEnv) *thread {
-	th := &thread{run: run, globals: globals}
-	th.nextCheck = checkInterval
-	return th
+	return &thread{run: run, globals: globals, nextCheck: checkInterval, maxFrames: run.limits.MaxDepth}
+}
+
+// What the memory budget is charged for the evaluator's own structures:
+// a thread (its first value-stack chunk included) and a level of call
+// nesting (a frame and the Go stack it takes). Without these, recursion
+// through pmap could fill memory with stacks and threads that no value
+// accounts for.
+const (
+	threadBytes = 2 << 10
+	frameBytes  = 1 << 10
+)
+
+// branchThread returns a thread for a pmap/pcalls branch started by th: it
+// continues th's call depth, sees th's defs (its own are discarded), and
+// shares the run's budgets. Threads are reused within a run, so a program
+// that forks in a loop is charged for the threads it needs at once, not
+// for every fork.
+func (th *thread) branchThread(name string) (*thread, error) {
+	r := th.run
+	r.poolMu.Lock()
+	var bt *thread
+	if n := len(r.pool); n > 0 {
+		bt = r.pool[n-1]
+		r.pool = r.pool[:n-1]
+	}
+	r.poolMu.Unlock()
+	if bt == nil {
+		if err := th.chargeString(threadBytes); err != nil {
+			return nil, err
+		}
+		bt = newThread(r, nil)
+	}
+	bt.globals = &globalEnv{base: th.globals.base, parent: th.globals}
+	bt.maxFrames = th.maxFrames - th.fp
+	bt.branch = name
+	return bt, nil
+}
+
+// release returns a branch thread to the run's pool, adding what it
+// counted locally to the run's totals.
+func (th *thread) release() {
+	r := th.run
+	r.steps.Add(th.steps - th.flushed)
+	r.mem.Add(th.mem)
+	// A panic recovered in the branch may have left frames pushed.
+	for i := range th.frames[:th.fp] {
+		th.frames[i].slots, th.frames[i].captured, th.frames[i].self, th.frames[i].arity = nil, nil, nil, nil
+	}
+	th.flushed, th.mem, th.fp, th.stack.cur, th.stack.sp = th.steps, 0, 0, 0, 0
+	th.globals, th.out, th.partial, th.printing = nil, nil, false, false
+	r.poolMu.Lock()
+	r.pool = append(r.pool, th)
+	r.poolMu.Unlock()
 }
 
 const checkInterval = 1024
@@ -232,10 +286,15 @@ func (s *valueStack) release(_ []Value, m stackMark) {
 }
 
 func (th *thread) pushFrame() (*frame, error) {
+	if th.fp >= th.maxFrames {
+		return nil, errorf(DepthExceeded,
+			"call depth exceeded %d nested calls: use loop/recur or reduce instead of deep recursion", th.run.limits.MaxDepth)
+	}
 	if th.fp == len(th.frames) {
-		if th.fp >= th.run.limits.MaxDepth {
-			return nil, errorf(DepthExceeded,
-				"call depth exceeded %d nested calls: use loop/recur or reduce instead of deep recursion", th.run.limits.MaxDepth)
+		// A new level of nesting costs memory beyond the frame: the Go
+		// stack of the evaluator grows by about a kilobyte per call.
+		if err := th.chargeString(frameBytes); err != nil {
+			return nil, err
 		}
 		th.frames = append(th.frames, &frame{th: th})
 	}
@@ -336,7 +395,12 @@ func (th *thread) callClosure(c *Closure, args []Value) (Value, error) {
 	copy(slots, args[:ar.nparams])
 	if ar.variadic {
 		slots[ar.nparams] = nil
-		if len(args) > ar.nparams {
+		if rest := len(args) - ar.nparams; rest > 0 {
+			if err := th.charge(int64(rest)); err != nil {
+				th.stack.release(slots, mark)
+				th.popFrame(fr)
+				return nil, err
+			}
 			slots[ar.nparams] = NewVector(append([]Value(nil), args[ar.nparams:]...))
 		}
 	}

@@ -97,8 +97,9 @@ func ExampleFromGo() {
 
 func ExampleToGo() {
 	v, _ := lisp.ReadData(`{:name "Ann" :tags #{:b :a} :scores [1 2.5]}`)
-	fmt.Printf("%#v\n", lisp.ToGo(v))
-	// Output: map[string]interface {}{"name":"Ann", "scores":[]interface {}{1, 2.5}, "tags":[]interface {}{"a", "b"}}
+	g, err := lisp.ToGo(v)
+	fmt.Printf("%#v %v\n", g, err)
+	// Output: map[string]interface {}{"name":"Ann", "scores":[]interface {}{1, 2.5}, "tags":[]interface {}{"a", "b"}} <nil>
 }
 
 func ExampleParseJSON() {

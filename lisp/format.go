@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // formatJava implements clojure.core/format, which is Java's
@@ -11,6 +12,11 @@ import (
 // conversions s S d f e E g G x X o c b B n %. Floats are rounded as Java
 // rounds them (see decimal).
 func (th *thread) formatJava(f string, args []Value) (Value, error) {
+	// The text of the format is copied into the result: charged first, as
+	// are the widths and the formatted arguments below.
+	if err := th.chargeString(len(f)); err != nil {
+		return nil, err
+	}
 	var sb strings.Builder
 	next := 0
 	for i := 0; i < len(f); i++ {
@@ -50,16 +56,20 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 			}
 			prec = f[ps:j]
 			if prec == "" {
-				return nil, errorf(InvalidArgument, "format: missing precision after '.' in %q", f[i:j])
+				return nil, errorf(InvalidArgument, "format: missing precision after '.' in %s", quoteShort(f[i:j]))
 			}
 		}
 		if j >= len(f) {
-			return nil, errorf(InvalidArgument, "format: incomplete directive %q at the end", f[i:])
+			return nil, errorf(InvalidArgument, "format: incomplete directive %s at the end", quoteShort(f[i:]))
 		}
 		conv := f[j]
 		i = j
 		switch conv {
 		case '%':
+			// Padded too: %1000000000% is legal, and charged first.
+			if err := th.chargeWidth(width); err != nil {
+				return nil, err
+			}
 			sb.WriteString(pad("%", flags, width))
 			continue
 		case 'n':
@@ -76,10 +86,8 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 			return nil, errorf(InvalidArgument, "format: directive %%%c has no argument (%d given)", conv, len(args))
 		}
 		arg = args[idx]
-		if w, _ := strconv.Atoi(width); w > 0 {
-			if err := th.chargeString(w); err != nil {
-				return nil, err
-			}
+		if err := th.chargeWidth(width); err != nil {
+			return nil, err
 		}
 		s, err := th.formatOne(conv, flags, prec, arg)
 		if err != nil {
@@ -93,9 +101,20 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 	return sb.String(), nil
 }
 
+// chargeWidth accounts for the padding of a directive, before pad builds it.
+func (th *thread) chargeWidth(width string) error {
+	if w, _ := strconv.Atoi(width); w > 0 {
+		return th.chargeString(w)
+	}
+	return nil
+}
+
 func pad(s, flags, width string) string {
 	w, _ := strconv.Atoi(width)
-	n := len([]rune(s))
+	if w <= 0 {
+		return s
+	}
+	n := utf8.RuneCountInString(s)
 	if w <= n {
 		return s
 	}

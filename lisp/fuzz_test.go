@@ -57,7 +57,8 @@ func FuzzEval(f *testing.F) {
 		}
 		// Whatever a program returns can be printed and converted.
 		_ = lisp.FormatValue(res.Value, lisp.PrintOptions{MaxItems: 20, MaxChars: 2000})
-		_ = lisp.ToGo(res.Value)
+		_, _ = lisp.ToGo(res.Value)
+		_, _ = lisp.ToJSON(res.Value)
 	})
 }
 

@@ -15,10 +15,22 @@ func (th *thread) items(coll Value, op string) ([]Value, error) {
 	case nil:
 		return nil, nil
 	case *Map:
+		// The entries are built here: charged before they are.
+		if err := th.charge(entriesSlots(c.Len())); err != nil {
+			return nil, err
+		}
 		return mapEntries(c), th.ticks(c.Len())
 	case *Set:
+		if err := th.charge(int64(c.Len())); err != nil {
+			return nil, err
+		}
 		return c.Items(), th.ticks(c.Len())
 	case string:
+		// One slot per character and the boxed string of each: at most
+		// two slots per byte, charged before graphemes allocates them.
+		if err := th.charge(2 * int64(len(c))); err != nil {
+			return nil, err
+		}
 		gs := graphemes(c)
 		return gs, th.ticks(len(gs))
 	case *Seq:
@@ -31,11 +43,31 @@ func (th *thread) items(coll Value, op string) ([]Value, error) {
 	return nil, errorf(TypeError, "%s expects a collection, got %s", op, describe(coll))
 }
 
-// mapEntries returns the [key value] vectors of m in key order.
+// entrySlots is what one [key value] entry vector costs: its two elements
+// and its header.
+const entrySlots = 4
+
+// entriesSlots is what mapEntries of a map of n entries costs: the entries
+// and the slice holding them.
+func entriesSlots(n int) int64 { return int64(n) * (entrySlots + 1) }
+
+// mapEntries returns the [key value] vectors of m in key order. The caller
+// charges entriesSlots(m.Len()) first. The entries are carved out of two
+// arrays (their headers and their elements) rather than allocated one by one.
 func mapEntries(m *Map) []Value {
-	out := make([]Value, 0, m.Len())
+	n := m.Len()
+	if n == 0 {
+		return nil
+	}
+	out := make([]Value, n)
+	vs := make([]Vector, n)
+	kv := make([]Value, 2*n)
+	i := 0
 	for k, v := range m.All() {
-		out = append(out, NewVector([]Value{k, v}))
+		kv[2*i], kv[2*i+1] = k, v
+		vs[i].items = kv[2*i : 2*i+2 : 2*i+2]
+		out[i] = &vs[i]
+		i++
 	}
 	return out
 }
@@ -55,7 +87,13 @@ func (th *thread) each(coll Value, op string, f func(Value) (bool, error)) error
 		}
 		return nil
 	case *Map:
+		if err := th.ticks(c.Len()); err != nil {
+			return err
+		}
 		for k, v := range c.All() {
+			if err := th.charge(entrySlots); err != nil {
+				return err
+			}
 			if ok, err := f(NewVector([]Value{k, v})); err != nil || !ok {
 				return err
 			}

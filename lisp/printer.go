@@ -9,7 +9,7 @@ import (
 )
 
 // PrintOptions bound the printed form of a value, for feeding results back
-// to an LLM. The zero value prints everything.
+// to an LLM. The zero value prints everything, up to MaxPrintBytes.
 type PrintOptions struct {
 	// MaxItems is the number of elements shown per collection (0: all).
 	// A cut collection ends with "..." and a count of the hidden elements.
@@ -25,27 +25,39 @@ type PrintOptions struct {
 	Redact *Redaction
 }
 
+// MaxPrintBytes bounds every printed form: PrintString and FormatValue cut
+// their output there (ending it with "..."), and the printing builtins
+// fail before. A program can build in a few steps a value that shares its
+// parts ([v v], doubled sixty times) and whose printed form would fill any
+// memory; printing stops when the text reaches the bound, so its work is
+// bounded too.
+const MaxPrintBytes = 64 << 20
+
 // PrintString returns the printed form of v, as Clojure's pr-str: strings
-// quoted and escaped, maps and sets in canonical order.
-func PrintString(v Value) string {
-	var p printer
-	p.opts.MaxDepth = defaultPrintDepth
-	p.value(v, 0)
-	return p.sb.String()
-}
+// quoted and escaped, maps and sets in canonical order. A form longer than
+// MaxPrintBytes is cut.
+func PrintString(v Value) string { return FormatValue(v, PrintOptions{}) }
 
 // FormatValue returns the printed form of v bounded by opts.
 func FormatValue(v Value, opts PrintOptions) string {
-	p := printer{opts: opts}
+	p := printer{opts: opts, limit: MaxPrintBytes}
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = defaultPrintDepth
 	}
 	p.value(v, 0)
 	s := p.sb.String()
+	if p.overflow {
+		return truncateBytes(s, MaxPrintBytes) + "..."
+	}
 	if opts.MaxChars > 0 && utf8.RuneCountInString(s) > opts.MaxChars {
 		s = truncateRunes(s, opts.MaxChars) + "..."
 	}
 	return s
+}
+
+// brief prints v for an error message: at most a short line.
+func brief(v Value) string {
+	return FormatValue(v, PrintOptions{MaxItems: 10, MaxChars: 80, MaxDepth: 4})
 }
 
 // DisplayString is the text str and println use: strings raw, nil empty,
@@ -67,7 +79,7 @@ func DisplayString(v Value) string {
 const defaultPrintDepth = 100
 
 type printer struct {
-	sb   strings.Builder
+	sb   textBuf
 	opts PrintOptions
 	// limit, when positive, aborts printing past that many bytes (set by
 	// the interpreter: shared structure can make a printed form exponential).
@@ -301,8 +313,58 @@ func isDecimalTie(f float64, n int) bool {
 	return exp-53+tz == -(n + 1)
 }
 
+// textBuf collects printed text in chunks, so that a long text is never
+// copied to make room (append's growth copies a large buffer many times,
+// and each copy of a long one is an uninterruptible pause); String joins
+// the chunks once.
+type textBuf struct {
+	full []string // complete chunks
+	n    int      // their total length
+	cur  strings.Builder
+}
+
+const textChunk = 64 << 10
+
+func (b *textBuf) WriteString(s string) (int, error) {
+	if b.cur.Len() > 0 && b.cur.Len()+len(s) > textChunk {
+		b.full = append(b.full, b.cur.String())
+		b.n += b.cur.Len()
+		b.cur = strings.Builder{}
+	}
+	return b.cur.WriteString(s)
+}
+
+func (b *textBuf) WriteByte(c byte) error {
+	if b.cur.Len() >= textChunk {
+		_, _ = b.WriteString(string(c))
+		return nil
+	}
+	return b.cur.WriteByte(c)
+}
+
+func (b *textBuf) Len() int { return b.n + b.cur.Len() }
+
+func (b *textBuf) String() string {
+	if len(b.full) == 0 {
+		return b.cur.String()
+	}
+	var sb strings.Builder
+	sb.Grow(b.Len())
+	for _, c := range b.full {
+		sb.WriteString(c)
+	}
+	sb.WriteString(b.cur.String())
+	return sb.String()
+}
+
+// stringWriter is what writeQuoted writes to.
+type stringWriter interface {
+	WriteString(s string) (int, error)
+	WriteByte(c byte) error
+}
+
 // writeQuoted writes s as a string literal that the reader reads back.
-func writeQuoted(sb *strings.Builder, s string) {
+func writeQuoted(sb stringWriter, s string) {
 	sb.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -336,6 +398,17 @@ func writeQuoted(sb *strings.Builder, s string) {
 	}
 	sb.WriteString(s[start:])
 	sb.WriteByte('"')
+}
+
+// truncateBytes cuts s to at most n bytes, at a character boundary.
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func truncateRunes(s string, n int) string {

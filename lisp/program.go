@@ -21,7 +21,16 @@ type Program struct {
 	nslots  int
 	globals []analyze.GlobalUse
 	defs    map[string]bool
+	// size is what the program's text and literal data weigh in the
+	// memory budget: every run is charged for it up front.
+	size int64
 }
+
+// MaxSourceBytes is the largest program text Compile accepts. Programs
+// carry logic; data belongs in the context (Options.Context), which has no
+// such limit. Reading a program costs time and memory in proportion to
+// its size before any limit of the run can apply, so the size is capped.
+const MaxSourceBytes = 256 << 10
 
 // Source returns the program text.
 func (p *Program) Source() string { return p.src }
@@ -29,8 +38,13 @@ func (p *Program) Source() string { return p.src }
 // Compile reads and analyzes src. Errors are *Error values of kind
 // ParseError, or an analysis kind such as InvalidForm, with positions; when
 // several independent errors are found, the first one lists the others in
-// its More field.
+// its More field. A text longer than MaxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
+	if len(src) > MaxSourceBytes {
+		return nil, &Error{Kind: ParseError, Message: fmt.Sprintf(
+			"the program is %s long, over the %s limit: keep data in the context (ctx/...) rather than in the program text",
+			byteSize(int64(len(src))), byteSize(MaxSourceBytes))}
+	}
 	forms, err := syntax.Read(src)
 	if err != nil {
 		return nil, fromSyntax(err, src)
@@ -50,7 +64,8 @@ func Compile(src string) (*Program, error) {
 	for _, d := range ap.Defs {
 		defs[d] = true
 	}
-	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs}, nil
+	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs,
+		size: int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize}, nil
 }
 
 // analyzeConfig connects the analyzer to this package's builtins.
@@ -89,6 +104,10 @@ type Limits struct {
 	MaxOutputBytes    int           // println output; default 64 KiB
 	MaxToolCalls      int           // tool calls per run; default 1,000
 	MaxMemory         int64         // bytes of data the program builds, cumulatively; default 64 MiB
+	// MaxParallel bounds the goroutines evaluating the program at once, the
+	// main one included: pmap and pcalls branches beyond it run on the
+	// goroutines already working. Default 16; 1 runs every branch in turn.
+	MaxParallel int
 }
 
 // Default limits.
@@ -100,6 +119,7 @@ const (
 	DefaultMaxOutputBytes    = 64 << 10
 	DefaultMaxToolCalls      = 1_000
 	DefaultMaxMemory         = 64 << 20
+	DefaultMaxParallel       = 16
 )
 
 const unlimited = int(^uint(0) >> 1)
@@ -121,6 +141,7 @@ func (l Limits) withDefaults() Limits {
 	l.MaxOutputBytes = pick(l.MaxOutputBytes, DefaultMaxOutputBytes)
 	l.MaxToolCalls = pick(l.MaxToolCalls, DefaultMaxToolCalls)
 	l.MaxMemory = pick64(l.MaxMemory, DefaultMaxMemory)
+	l.MaxParallel = pick(l.MaxParallel, DefaultMaxParallel)
 	return l
 }
 
@@ -200,23 +221,33 @@ type runState struct {
 	toolCtx     context.Context
 	toolCancel  context.CancelFunc
 	mem         atomic.Int64
+	outBytes    atomic.Int64 // output printed by all threads
+	goroutines  atomic.Int64 // goroutines started for branches and still running
+	poolMu      sync.Mutex
+	pool        []*thread  // idle branch threads, for reuse
 	redact      *Redaction // hides values in printed output
 }
 
-// Run compiles and runs src. See Program.Run.
+// Run compiles and runs src. See Program.Run. The time limit covers the
+// compilation too.
 func Run(ctx context.Context, src string, opts Options) (*Result, error) {
+	start := time.Now()
 	p, err := Compile(src)
 	if err != nil {
 		return &Result{Namespace: opts.Namespace}, err
 	}
-	return p.Run(ctx, opts)
+	return p.run(ctx, opts, start)
 }
 
 // Run evaluates the program. It always returns a non-nil Result (with the
 // output printed before an error, and the namespace rolled back on error);
 // err is an *Error when the program failed. A program that calls (fail v)
 // returns Status Failed and a nil error.
-func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error) {
+func (p *Program) Run(ctx context.Context, opts Options) (*Result, error) {
+	return p.run(ctx, opts, time.Now())
+}
+
+func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *Result, err error) {
 	ns := opts.Namespace
 	if ns == nil {
 		ns = emptyNamespace
@@ -228,9 +259,12 @@ func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error
 	// with a context timer: cheaper for the many short runs of an agent. Tools
 	// get a context with the deadline (see toolContext).
 	if limits.Timeout > 0 {
-		run.deadline = time.Now().Add(limits.Timeout)
+		run.deadline = start.Add(limits.Timeout)
 	}
 	run.ctx = ctx
+	if err := ctx.Err(); err != nil {
+		return res, run.contextError(err) // not even a short program runs
+	}
 	defer run.cancelToolContext()
 	switch c := opts.Context.(type) {
 	case nil:
@@ -253,6 +287,9 @@ func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error
 	}
 	globals := &globalEnv{base: ns}
 	th := newThread(run, globals)
+	if err := th.chargeString(int(p.size)); err != nil {
+		return res, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, deep := r.(deepData); deep {
@@ -263,6 +300,11 @@ func (p *Program) Run(ctx context.Context, opts Options) (res *Result, err error
 			if _, big := r.(tooMuchWork); big {
 				res.Value, res.Status, res.Namespace = nil, Completed, ns
 				err = tooMuchWorkError()
+				return
+			}
+			if st, ok := r.(stopped); ok {
+				res.Value, res.Status, res.Namespace = nil, Completed, ns
+				err = st.err
 				return
 			}
 			if internalPanicsCrash {

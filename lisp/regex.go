@@ -2,17 +2,16 @@ package lisp
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
-
-// maxRegexLen bounds pattern size (RE2 compiles in time and space linear in
-// it, and matching is linear in the input: no catastrophic backtracking).
-const maxRegexLen = 4096
 
 // compileRegex compiles a Java/Clojure-style pattern with Go's RE2 engine.
 // Java features that RE2 lacks (lookaround, backreferences, possessive
 // quantifiers, atomic groups) are rejected with an explanation; Java's
-// POSIX-like classes such as \p{Alpha} are translated.
+// POSIX-like classes such as \p{Alpha} are translated. A pattern whose
+// weight (see regexWeight) exceeds maxRegexWeight is rejected before it is
+// compiled: compiling costs time and memory in proportion to it.
 func compileRegex(src string) (*Regex, error) {
 	if len(src) > maxRegexLen {
 		return nil, errorf(InvalidArgument, "regex pattern longer than %d bytes", maxRegexLen)
@@ -21,24 +20,69 @@ func compileRegex(src string) (*Regex, error) {
 	if err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile(pat)
+	parsed, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil {
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "error parsing regexp: ")
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		return nil, errorf(InvalidArgument, "invalid regex %q: %s", src, msg)
 	}
-	anchored, err := regexp.Compile(`^(?:` + pat + `)$`)
+	weight := regexWeight(parsed)
+	if weight > maxRegexWeight {
+		return nil, errorf(InvalidArgument, "regex %q is too large once its repetitions are expanded (%d units, at most %d): use a smaller repeat count or a simpler character class",
+			src, weight, maxRegexWeight)
+	}
+	re, err := regexp.Compile(pat)
 	if err != nil {
-		return nil, errorf(InvalidArgument, "invalid regex %q: %v", src, err)
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+		return nil, errorf(InvalidArgument, "invalid regex %q: %s", src, msg)
 	}
-	r := &Regex{Source: src, re: re, anchored: anchored}
-	r.contextual, r.nullable = analyzePattern(pat)
-	if r.contextual && r.nullable {
-		if r.resume, err = regexp.Compile(`\A(?s:.)(?s:.*?)(` + pat + `)`); err != nil {
-			return nil, errorf(InvalidArgument, "invalid regex %q: %v", src, err)
-		}
-	}
+	r := &Regex{Source: src, re: re, pattern: pat, weight: weight}
+	r.contextual, r.nullable = patternTraits(parsed)
 	return r, nil
+}
+
+// anchoredRe returns the whole-string form of the pattern, for re-matches,
+// compiled on first use.
+func (r *Regex) anchoredRe() *regexp.Regexp {
+	r.anchoredOnce.Do(func() { r.anchored = regexp.MustCompile(`^(?:` + r.pattern + `)$`) })
+	return r.anchored
+}
+
+// resumeRe returns the resume form of a contextual pattern (see findAt),
+// compiled on first use.
+func (r *Regex) resumeRe() *regexp.Regexp {
+	r.resumeOnce.Do(func() { r.resume = regexp.MustCompile(`\A(?s:.)(?s:.*?)(` + r.pattern + `)`) })
+	return r.resume
+}
+
+// Bounds of patterns: their text, and their weight.
+const (
+	maxRegexLen    = 4096
+	maxRegexWeight = 200_000
+)
+
+// regexWeight estimates what compiling and matching a pattern costs: its
+// size once repetitions are expanded, a character class counting its
+// ranges. \pL{1,1000} weighs about 700,000 (a thousand copies of Unicode's
+// letters) though its text is 11 bytes.
+func regexWeight(r *syntax.Regexp) int {
+	const ceiling = 1 << 40 // no overflow, whatever the nesting
+	w := 1
+	switch r.Op {
+	case syntax.OpLiteral:
+		w = len(r.Rune)
+	case syntax.OpCharClass:
+		w = 1 + len(r.Rune)/2
+	case syntax.OpRepeat:
+		n := r.Max
+		if n < 0 {
+			n = max(r.Min, 1) + 1
+		}
+		return min(ceiling, max(n, 1)*regexWeight(r.Sub[0])+1)
+	}
+	for _, sub := range r.Sub {
+		w = min(ceiling, w+regexWeight(sub))
+	}
+	return w
 }
 
 var javaClasses = map[string]string{

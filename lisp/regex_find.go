@@ -6,31 +6,28 @@ import (
 	"unicode/utf8"
 )
 
-// Regex matching that stays cancellable.
+// Regex matching that stays within the run's limits.
 //
 // Go's regexp is linear-time (no catastrophic backtracking), but a long
 // input still takes time: tens of milliseconds per megabyte. Inputs up to
 // largeRegexInput are matched directly. Larger ones are fed to the engine
-// through a rune reader that checks the run's deadline and context as it
-// goes, so a cancelled run stops promptly even inside a regex. The reader
-// restarts the engine at each match position, which is exact only for
-// patterns whose matches do not look at the text before them (no ^, \A,
-// \b, \B): those patterns are limited to maxContextRegexInput instead.
+// through a rune reader that counts steps as it goes, so a run stops
+// promptly at its deadline or cancellation even inside a regex. Go's
+// regexp cannot start a search at an offset with the text before it as
+// context, so a pattern that looks at that text (^, \b, \B) searches from
+// a later position with its resume form, which consumes the preceding
+// character as context (see findAt). Every match found counts a step, and
+// the callers charge what they build per match before building it.
 
 const (
 	largeRegexInput       = 256 << 10
-	maxContextRegexInput  = 4 << 20
 	regexCheckEveryNRunes = 1 << 14
 )
 
-// analyzePattern reports whether a pattern has assertions about the text
-// before a position (begin-of-text or -line, word boundaries), and whether
-// it can match the empty string.
-func analyzePattern(pattern string) (contextual, nullable bool) {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return true, true
-	}
+// patternTraits reports whether a parsed pattern has assertions about the
+// text before a position (begin-of-text or -line, word boundaries), and
+// whether it can match the empty string.
+func patternTraits(re *syntax.Regexp) (contextual, nullable bool) {
 	var walk func(*syntax.Regexp) bool
 	walk = func(r *syntax.Regexp) bool {
 		switch r.Op {
@@ -79,9 +76,9 @@ func canBeEmpty(r *syntax.Regexp) bool {
 	return true // empty match and the assertions: ^ $ \A \z \b \B
 }
 
-// cancellableReader reads runes of s from pos, checking the thread's
-// limits every few thousand runes; when they are breached it reports EOF
-// and records the error.
+// cancellableReader reads runes of s from pos, counting a step per rune
+// read (checked every few thousand runes); when a limit is breached it
+// reports EOF and records the error.
 type cancellableReader struct {
 	th    *thread
 	s     string
@@ -109,102 +106,72 @@ func (r *cancellableReader) ReadRune() (rune, int, error) {
 	return c, n, nil
 }
 
-// findAll returns up to n (n < 0: all) match index slices of re in s, in
-// the order Java's Matcher.find finds them, which re-seq, replace and
-// split follow: after a match the search resumes at its end, or one
-// character further after an empty match. Go's FindAll differs in one
-// point, dropping an empty match right after a non-empty one: #"a*" finds
-// "" "aaa" "" in "baaa" in Java, and "" "aaa" in Go. Only patterns that can
-// match the empty string are affected; the others keep Go's iteration.
+// eachMatch calls f with the index slice of each match of re in s, up to
+// n matches (n < 0: all), in the order Java's Matcher.find finds them,
+// which re-seq, replace and split follow: after a match the search resumes
+// at its end, or one character further after an empty match. Go's FindAll
+// differs in one point, dropping an empty match right after a non-empty
+// one: #"a*" finds "" "aaa" "" in "baaa" in Java, and "" "aaa" in Go; so
+// FindAll serves only small inputs and patterns that cannot match the
+// empty string. Each match counts a step.
 //
 // Java steps over an empty match by one UTF-16 unit, so it also finds empty
 // matches between the two halves of a character outside the Basic
 // Multilingual Plane (an emoji); strings here are UTF-8 and the step is one
 // code point, so those are not found: (re-seq #"x*" "😀") is ["" ""], not
 // ["" "" ""].
-func (th *thread) findAll(re *Regex, s string, n int) ([][]int, error) {
-	if re.nullable {
-		return th.findAllJava(re, s, n)
-	}
-	if len(s) <= largeRegexInput {
-		return re.re.FindAllStringSubmatchIndex(s, n), nil
-	}
-	if re.contextual {
-		if len(s) > maxContextRegexInput {
-			return nil, regexInputError(re, len(s))
+func (th *thread) eachMatch(re *Regex, s string, n int, f func(m []int) error) error {
+	if len(s) <= largeRegexInput && !re.nullable {
+		// At most one match per byte of a small input: a bounded list.
+		for _, m := range re.re.FindAllStringSubmatchIndex(s, n) {
+			if err := th.tick(); err != nil {
+				return err
+			}
+			if err := f(m); err != nil {
+				return err
+			}
 		}
-		return re.re.FindAllStringSubmatchIndex(s, n), th.ticks(len(s))
+		return nil
 	}
-	// Non-empty matches only: each search resumes where the last match ended.
-	var out [][]int
-	for pos := 0; pos < len(s) && (n < 0 || len(out) < n); {
+	for pos, count := 0, 0; pos <= len(s) && (n < 0 || count < n); count++ {
 		m, err := th.findAt(re, s, pos)
 		if err != nil || m == nil {
-			return out, err
+			return err
 		}
-		out = append(out, m)
-		pos = m[1]
-	}
-	return out, nil
-}
-
-// findAllJava is findAll for patterns that can match the empty string.
-func (th *thread) findAllJava(re *Regex, s string, n int) ([][]int, error) {
-	if re.contextual && len(s) > largeRegexInput {
-		if len(s) > maxContextRegexInput {
-			return nil, regexInputError(re, len(s))
-		}
-		// Searched directly, not through the cancellable reader.
-		if err := th.ticks(len(s)); err != nil {
-			return nil, err
-		}
-	}
-	var out [][]int
-	for pos := 0; pos <= len(s) && (n < 0 || len(out) < n); {
-		m, err := th.findAt(re, s, pos)
-		if err != nil || m == nil {
-			return out, err
-		}
-		// A match per character is possible: count and charge them.
 		if err := th.tick(); err != nil {
-			return nil, err
+			return err
 		}
-		if err := th.charge(int64(len(m) / 2)); err != nil {
-			return nil, err
+		if err := f(m); err != nil {
+			return err
 		}
-		out = append(out, m)
 		switch {
 		case m[1] > m[0]:
 			pos = m[1]
 		case m[1] >= len(s):
-			return out, nil
+			return nil
 		default:
 			_, w := utf8.DecodeRuneInString(s[m[1]:])
 			pos = m[1] + w
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // findAt returns the leftmost match of re in s that starts at pos or
 // later, with the text before pos as its context (Java's find from pos).
 // Go's regexp cannot start a search at an offset, so it searches s[pos:]:
 // exact unless the pattern looks at the text before a position (^, \b).
-// Such a pattern, when it can match the empty string (the only case that
-// needs a search from an arbitrary position), has a resume form that
-// consumes the character before pos as context and then searches.
-// Large inputs are read through the cancellable reader.
+// Such a pattern has a resume form that consumes the character before pos
+// as context and then searches. Large inputs are read through the
+// step-counting reader.
 func (th *thread) findAt(re *Regex, s string, pos int) ([]int, error) {
 	r, off, skip := re.re, pos, 0
 	if pos > 0 && re.contextual {
-		if re.resume == nil {
-			return nil, errorf(InternalError, "regex %q: no resumable form", re.Source)
-		}
 		_, w := utf8.DecodeLastRuneInString(s[:pos])
-		r, off, skip = re.resume, pos-w, 2
+		r, off, skip = re.resumeRe(), pos-w, 2
 	}
 	var m []int
-	if len(s) <= largeRegexInput || re.contextual {
+	if len(s)-off <= largeRegexInput {
 		m = r.FindStringSubmatchIndex(s[off:])
 	} else {
 		rd := &cancellableReader{th: th, s: s, pos: off}
@@ -226,20 +193,15 @@ func (th *thread) findAt(re *Regex, s string, pos int) ([]int, error) {
 }
 
 // findFirst returns the first match of re (or of its anchored form) in s.
+// From the start of the text, the step-counting reader is exact for every
+// pattern.
 func (th *thread) findFirst(re *Regex, s string, anchored bool) ([]int, error) {
 	r := re.re
 	if anchored {
-		r = re.anchored
+		r = re.anchoredRe()
 	}
 	if len(s) <= largeRegexInput {
 		return r.FindStringSubmatchIndex(s), nil
-	}
-	if len(s) > maxContextRegexInput && (re.contextual || anchored) {
-		// The anchored form starts with ^: it is contextual too, but it only
-		// ever runs from position 0, where the reader is exact.
-		if !anchored {
-			return nil, regexInputError(re, len(s))
-		}
 	}
 	rd := &cancellableReader{th: th, s: s}
 	m := r.FindReaderSubmatchIndex(rd)
@@ -247,10 +209,4 @@ func (th *thread) findFirst(re *Regex, s string, anchored bool) ([]int, error) {
 		return nil, rd.err
 	}
 	return m, nil
-}
-
-func regexInputError(re *Regex, n int) *Error {
-	return errorf(InvalidArgument,
-		"regex %q with ^ or word boundaries over %d MB of text: split the text first (for example with split-lines), at most %d MB",
-		re.Source, n>>20, maxContextRegexInput>>20)
 }

@@ -40,6 +40,28 @@ func (th *thread) realize(s *Seq, n int, op string) ([]Value, error) {
 	return out, err
 }
 
+// nthSeq returns element i of s (ok false when s has fewer elements),
+// walking the sequence without keeping the elements before it: (nth
+// (iterate f x) 100000000) takes steps, not memory.
+func (th *thread) nthSeq(s *Seq, i int) (v Value, ok bool, err error) {
+	j := 0
+	err = s.gen(th, func(x Value) (bool, error) {
+		if err := th.tick(); err != nil {
+			return false, err
+		}
+		if j == i {
+			v, ok = x, true
+			return false, nil
+		}
+		j++
+		return true, nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return v, ok, nil
+}
+
 func infiniteError(s *Seq, op string) *Error {
 	return errorf(InvalidArgument,
 		"%s cannot use the whole infinite sequence from (%s ...): take a finite part first, e.g. (take 10 ...)", op, s.name)

@@ -138,7 +138,7 @@ func (th *thread) reduceXf(r reducer, acc, coll Value, op string) (Value, error)
 		}
 	case *Map:
 		for k, v := range c.All() {
-			if err = th.charge(2); err != nil {
+			if err = th.charge(entrySlots); err != nil {
 				break
 			}
 			var more bool
@@ -339,6 +339,12 @@ func (r *mapReducer) step(th *thread, acc, x Value) (Value, error) {
 	if err := th.charge(2); err != nil {
 		return nil, err
 	}
+	if m, ok := x.(*Map); ok {
+		// A whole map poured in: each of its entries.
+		if err := th.chargeMerge(m); err != nil {
+			return nil, err
+		}
+	}
 	return acc, intoMapEntry(r.b, x)
 }
 
@@ -363,11 +369,15 @@ func intoMapEntry(b *MapBuilder, x Value) error {
 }
 
 // intoReducer returns the reducer that pours elements into to.
-func intoReducer(to Value) (reducer, error) {
+func intoReducer(th *thread, to Value) (reducer, error) {
 	switch c := to.(type) {
 	case nil:
 		return &vecReducer{}, nil
 	case *Vector:
+		// The elements already there are copied into the result.
+		if err := th.charge(int64(c.Len())); err != nil {
+			return nil, err
+		}
 		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...)}, nil
 	case *Set:
 		return &setReducer{b: NewSetBuilder(c)}, nil
@@ -690,7 +700,7 @@ func (r *distinctStep) step(th *thread, acc, x Value) (Value, error) {
 }
 
 func distinctXf() *xfStage {
-	return stage("distinct", false, func(next reducer) reducer { return &distinctStep{link{next}, newValueSet(0)} })
+	return stage("distinct", false, func(next reducer) reducer { return &distinctStep{link{next}, newValueSet(nil, 0)} })
 }
 
 // dedupeStep drops elements equal to the previous one (= as dedupe: 1 and
@@ -702,7 +712,7 @@ type dedupeStep struct {
 }
 
 func (r *dedupeStep) step(th *thread, acc, x Value) (Value, error) {
-	if r.any && equal(x, r.prev) {
+	if r.any && th.equal(x, r.prev) {
 		return acc, nil
 	}
 	r.prev, r.any = x, true
@@ -727,6 +737,9 @@ func (r *partitionAllStep) step(th *thread, acc, x Value) (Value, error) {
 	r.buf = append(r.buf, x)
 	if len(r.buf) < r.n {
 		return acc, nil
+	}
+	if err := th.charge(2); err != nil { // the partition's header
+		return nil, err
 	}
 	v := NewVector(r.buf)
 	r.buf = nil
@@ -777,9 +790,12 @@ func (r *partitionByStep) step(th *thread, acc, x Value) (Value, error) {
 	}
 	prev := r.prev
 	r.prev = k
-	if len(r.buf) == 0 || equal(k, prev) {
+	if len(r.buf) == 0 || th.equal(k, prev) {
 		r.buf = append(r.buf, x)
 		return acc, nil
+	}
+	if err := th.charge(2); err != nil { // the partition's header
+		return nil, err
 	}
 	v := NewVector(r.buf)
 	r.buf = nil
@@ -901,7 +917,7 @@ func haltWhenXf(pred, retf Value) *xfStage {
 // collection was expected.
 func transducerHint(op string, v Value) *Error {
 	return errorf(TypeError, "%s expects a collection, got the transducer %s (a sequence function called without its collection): give the collection as the last argument, e.g. (map f coll), or run the transducer with (into [] xf coll) or (sequence xf coll)",
-		op, strings.TrimSpace(PrintString(v)))
+		op, strings.TrimSpace(brief(v)))
 }
 
 // ---- registration ---------------------------------------------------------------
@@ -1005,7 +1021,7 @@ func registerTransducers(t builtinTable) {
 			return intoColl(th, a)
 		}
 		to := a[0]
-		return th.runTransducer("into", a[1], func() (reducer, error) { return intoReducer(to) }, conjBuiltin, to, a[2])
+		return th.runTransducer("into", a[1], func() (reducer, error) { return intoReducer(th, to) }, conjBuiltin, to, a[2])
 	})
 	t.add("transduce", 3, 4, func(th *thread, a []Value) (Value, error) {
 		xform, f, coll := a[0], a[1], a[len(a)-1]

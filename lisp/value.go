@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Value is a PTC-Lisp value. Its dynamic type is always one of:
@@ -100,18 +101,21 @@ type Var struct {
 
 // Regex is a compiled regular expression (from re-pattern or #"...").
 type Regex struct {
-	Source   string
-	re       *regexp.Regexp
-	anchored *regexp.Regexp // the whole-string version, for re-matches
+	Source  string
+	re      *regexp.Regexp
+	pattern string // the pattern in Go's syntax
+	weight  int    // see regexWeight
 	// contextual: the pattern looks at the text before a position (^, \b).
 	contextual bool
 	// nullable: the pattern can match the empty string (a*, \b, x|), so
-	// its matches are iterated with Java's rules (see findAll).
+	// its matches are iterated with Java's rules (see eachMatch).
 	nullable bool
-	// resume, for a contextual nullable pattern, finds the pattern's first
-	// match after the first character of its input, that character being
-	// the context (see findAt).
-	resume *regexp.Regexp
+	// anchored is the whole-string version, for re-matches; resume, for a
+	// contextual pattern, finds the pattern's first match after the first
+	// character of its input, that character being the context (see
+	// findAt). Both are compiled when first needed.
+	anchored, resume         *regexp.Regexp
+	anchoredOnce, resumeOnce sync.Once
 }
 
 // isNumber reports whether v is an int64 or a float64.

@@ -8,10 +8,27 @@ import "math"
 type valueSet struct {
 	scalar    map[any]struct{}
 	composite map[uint64][]Value
+	th        *thread // when set, hashing counts as its steps
 }
 
-func newValueSet(n int) *valueSet {
-	return &valueSet{scalar: make(map[any]struct{}, n)}
+// What the hash structures cost the memory budget: a valueSet element (its
+// key in a Go map), and a valueMap entry (its key and value slots and its
+// index entry).
+const (
+	valueSetSlots = 2
+	valueMapSlots = 4
+)
+
+func newValueSet(th *thread, n int) *valueSet {
+	return &valueSet{scalar: make(map[any]struct{}, n), th: th}
+}
+
+// hashOf hashes v, counting the work as steps of th when there is one.
+func hashOf(th *thread, v Value) uint64 {
+	if th != nil {
+		return th.hash(v)
+	}
+	return hash(v)
 }
 
 // scalarKey returns the Go map key of a scalar value (NaN normalized so that
@@ -43,7 +60,7 @@ func (s *valueSet) add(v Value) bool {
 	if s.composite == nil {
 		s.composite = map[uint64][]Value{}
 	}
-	h := hash(v)
+	h := hashOf(s.th, v)
 	for _, x := range s.composite[h] {
 		if compareKeys(x, v) == 0 {
 			return false
@@ -64,10 +81,11 @@ type valueMap[T any] struct {
 	comp  map[uint64][]int32
 	keys  []Value
 	vals  []T
+	th    *thread // when set, hashing counts as its steps
 }
 
-func newValueMap[T any](n int) *valueMap[T] {
-	return &valueMap[T]{}
+func newValueMap[T any](th *thread, n int) *valueMap[T] {
+	return &valueMap[T]{th: th}
 }
 
 // index returns the slot of k, adding it if absent.
@@ -115,7 +133,7 @@ func (m *valueMap[T]) index(k Value) int32 {
 	if m.comp == nil {
 		m.comp = map[uint64][]int32{}
 	}
-	h := hash(k)
+	h := hashOf(m.th, k)
 	for _, i := range m.comp[h] {
 		if compareKeys(m.keys[i], k) == 0 {
 			return i

@@ -68,6 +68,45 @@ func (v *Vector) Conj(x Value) *Vector {
 	return &Vector{items: items, claim: c}
 }
 
+// appendsInPlace reports whether Conj can append without copying (another
+// thread may take the slot first: then it copies all the same).
+func (v *Vector) appendsInPlace() bool {
+	n := len(v.items)
+	c := v.claim
+	return c != nil && n < cap(v.items) && c.used.Load() == int64(c.capacity-cap(v.items)+n)
+}
+
+// conjVector is Conj for programs: a copy of the vector (when another
+// vector already appended to its backing array, as when a program adds to
+// the same host vector again and again) is charged and counted.
+func (th *thread) conjVector(v *Vector, x Value) (*Vector, error) {
+	if !v.appendsInPlace() {
+		if err := th.copying(2 * v.Len()); err != nil {
+			return nil, err
+		}
+	}
+	return v.Conj(x), nil
+}
+
+// assocVector is Assoc for programs: the copy is charged and counted.
+func (th *thread) assocVector(v *Vector, i int, x Value) (*Vector, error) {
+	if i == v.Len() {
+		return th.conjVector(v, x)
+	}
+	if err := th.copying(v.Len()); err != nil {
+		return nil, err
+	}
+	return v.Assoc(i, x), nil
+}
+
+// copying accounts for copying n values: memory, and a step per 16.
+func (th *thread) copying(n int) error {
+	if err := th.charge(int64(n)); err != nil {
+		return err
+	}
+	return th.ticks(n >> 4)
+}
+
 // Slice returns the elements [from, to) as a vector sharing the backing array.
 func (v *Vector) Slice(from, to int) *Vector {
 	if from == 0 && to == len(v.items) {

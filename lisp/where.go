@@ -32,8 +32,46 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 			return nil, err
 		}
 		test := whereTest(op, v)
-		return predicate(name+" "+op+" "+PrintString(v), func(x Value) bool { return test(readKeys(x, keys)) }), nil
+		full := name + " " + op + " " + brief(v)
+		if scan := whereScan(op, v); scan != nil {
+			// The test walks a vector: a builtin that counts the steps of
+			// the walk ((where :id in ids) over many rows is quadratic),
+			// called through fn since a Go predicate cannot count them.
+			return &Builtin{Name: full, MinArgs: 1, MaxArgs: 1, fn: func(th *thread, args []Value) (Value, error) {
+				f := readKeys(args[0], keys)
+				if err := th.ticks(scan(f)); err != nil {
+					return nil, err
+				}
+				return test(f), nil
+			}}, nil
+		}
+		return predicate(full, func(x Value) bool { return test(readKeys(x, keys)) }), nil
 	}
+}
+
+// whereScan returns, for the operators whose test walks a vector (in over
+// a vector value, includes over a vector field), the length of the walk for
+// a field value; nil for the others.
+func whereScan(op string, v Value) func(f Value) int {
+	switch op {
+	case "in":
+		if vec, ok := v.(*Vector); ok {
+			return func(f Value) int {
+				if f == nil {
+					return 0
+				}
+				return vec.Len()
+			}
+		}
+	case "includes":
+		return func(f Value) int {
+			if fv, ok := f.(*Vector); ok {
+				return fv.Len()
+			}
+			return 0
+		}
+	}
+	return nil
 }
 
 // predicate makes a one-argument builtin from a Go test that cannot fail;
