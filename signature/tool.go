@@ -255,7 +255,11 @@ func (t *Tool) decode(args *lisp.Map, dst any) ([]Issue, error) {
 		reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(args))
 		return nil, nil
 	case shapeAny:
-		reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(lisp.ToGo(args)))
+		g, err := lisp.ToGo(args)
+		if err != nil {
+			return nil, &ValidationError{Issues: []Issue{{Message: err.Error()}}}
+		}
+		reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(g))
 		return nil, nil
 	case shapeMap:
 		v, warnings, err := checkEntries(t.elem, args, t.mode)

@@ -175,7 +175,7 @@ func checkEntries(elem Type, m *lisp.Map, mode Mode) (lisp.Value, []Issue, error
 		if name, ok := keyName(k); ok {
 			c.path = append(c.path[:0], name)
 		} else {
-			c.path = append(c.path[:0], rawSeg(lisp.PrintString(k)))
+			c.path = append(c.path[:0], rawSeg(show(k)))
 		}
 		if y := c.check(elem, v); !same(v, y) {
 			out = out.Assoc(k, y)
@@ -186,6 +186,9 @@ func checkEntries(elem Type, m *lisp.Map, mode Mode) (lisp.Value, []Issue, error
 
 // result finishes a check according to the mode.
 func (c *checker) result(out lisp.Value) (lisp.Value, []Issue, error) {
+	if c.dropped > 0 {
+		c.errs = append(c.errs, Issue{Message: fmt.Sprintf("... and %d more problems", c.dropped)})
+	}
 	if c.mode == WarnOnly {
 		return out, append(c.warns, c.errs...), nil
 	}
@@ -205,7 +208,18 @@ type checker struct {
 	path   []any // field names (string) and indices (int)
 	errs   []Issue
 	warns  []Issue
+	// dropped counts the problems past maxIssues; work, the values
+	// checked, is bounded by maxCheckWork: values can share structure, so
+	// their size is no bound on a walk.
+	dropped int
+	work    int
 }
+
+// Bounds of one check.
+const (
+	maxIssues    = 100
+	maxCheckWork = 20_000_000
+)
 
 func (c *checker) pathString() string {
 	var sb strings.Builder
@@ -236,10 +250,17 @@ func (c *checker) pathString() string {
 }
 
 func (c *checker) fail(format string, args ...any) {
+	if len(c.errs) >= maxIssues {
+		c.dropped++
+		return
+	}
 	c.errs = append(c.errs, Issue{Path: c.pathString(), Message: fmt.Sprintf(format, args...)})
 }
 
 func (c *checker) warn(v lisp.Value, t Type) {
+	if len(c.warns) >= maxIssues {
+		return
+	}
 	c.warns = append(c.warns, Issue{Path: c.pathString(),
 		Message: fmt.Sprintf("coerced %s to :%s", show(v), t.Kind)})
 }
@@ -273,6 +294,13 @@ func expected(t Type) string {
 
 // check returns v, coerced when c.coerce is set.
 func (c *checker) check(t Type, v lisp.Value) lisp.Value {
+	if c.work++; c.work > maxCheckWork {
+		if c.work == maxCheckWork+1 {
+			c.errs = append(c.errs, Issue{Path: c.pathString(), Message: fmt.Sprintf(
+				"the value is too large to check (more than %d elements, counting shared parts each time they occur)", maxCheckWork)})
+		}
+		return v
+	}
 	if v == nil {
 		if !t.Optional && t.Kind != Any {
 			c.mismatch(t, v)
@@ -446,7 +474,7 @@ func (c *checker) record(t Type, m *lisp.Map) lisp.Value {
 				}
 				c.path = append(c.path, name)
 			} else {
-				c.path = append(c.path, rawSeg(lisp.PrintString(k)))
+				c.path = append(c.path, rawSeg(show(k)))
 			}
 			c.fail("unexpected field (strict mode accepts only %s)", fieldList(t.Fields))
 			c.path = c.path[:len(c.path)-1]

@@ -12,7 +12,8 @@ import (
 type Option func(*config)
 
 type config struct {
-	print lisp.PrintOptions
+	print    lisp.PrintOptions
+	maxBytes int
 }
 
 // WithFloatPrecision rounds floats to n decimals (the seeds'
@@ -25,6 +26,15 @@ func WithFloatPrecision(n int) Option {
 // collection, characters, depth, float precision); see lisp.PrintOptions.
 func WithPrintOptions(po lisp.PrintOptions) Option {
 	return func(c *config) { c.print = po }
+}
+
+// WithMaxBytes bounds the expanded text: an expansion longer than n bytes
+// is an error. Data can be large, and a value can share its parts
+// ([v v] doubled sixty times prints to more than any memory holds), so a
+// template filled from data that is not trusted should be bounded.
+// Zero: no bound but lisp.MaxPrintBytes per value.
+func WithMaxBytes(n int) Option {
+	return func(c *config) { c.maxBytes = n }
 }
 
 // MissingError reports placeholders that have no value in the data.
@@ -123,14 +133,18 @@ func (x *executor) nodes(nodes []node, scope []string) error {
 		n := &nodes[i]
 		switch n.kind {
 		case textNode:
-			x.out.WriteString(n.text)
+			if err := x.write(n, n.text); err != nil {
+				return err
+			}
 		case varNode, dotNode:
 			v, ok := x.resolve(n.path)
 			if !ok {
 				x.miss(n, scope)
 				continue
 			}
-			x.out.WriteString(x.format(v))
+			if err := x.write(n, x.format(v)); err != nil {
+				return err
+			}
 		case sectionNode, invertedNode:
 			v, _ := x.resolve(n.path)
 			items, err := elements(v, n)
@@ -202,6 +216,17 @@ func elements(v lisp.Value, n *node) ([]lisp.Value, error) {
 	return []lisp.Value{v}, nil
 }
 
+// write appends the text of node n to the output, within the bound.
+func (x *executor) write(n *node, text string) error {
+	if limit := x.cfg.maxBytes; limit > 0 && x.out.Len()+len(text) > limit {
+		return &Error{Msg: fmt.Sprintf("the expanded text is longer than %d bytes", limit),
+			Hint: "show less data in the prompt: give the data to programs instead",
+			Line: n.line, Col: n.col, Offset: n.off}
+	}
+	x.out.WriteString(text)
+	return nil
+}
+
 // format renders a value for the output.
 func (x *executor) format(v lisp.Value) string {
 	switch v := v.(type) {
@@ -216,7 +241,15 @@ func (x *executor) format(v lisp.Value) string {
 	case int64:
 		return strconv.FormatInt(v, 10)
 	case float64, *lisp.Vector, *lisp.Map, *lisp.Set:
-		return lisp.FormatValue(v, x.cfg.print)
+		po := x.cfg.print
+		if x.cfg.maxBytes > 0 {
+			// Printing stops soon past what the bound lets through.
+			left := max(x.cfg.maxBytes-x.out.Len(), 0) + 1
+			if po.MaxChars == 0 || po.MaxChars > left {
+				po.MaxChars = left
+			}
+		}
+		return lisp.FormatValue(v, po)
 	}
 	return lisp.DisplayString(v)
 }

@@ -1,6 +1,7 @@
 package template
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -509,5 +510,27 @@ func TestExecuteConcurrent(t *testing.T) {
 		if out := <-done; len(out) != 1 {
 			t.Error(out)
 		}
+	}
+}
+
+// WithMaxBytes bounds the expansion, also of a value that shares its
+// parts and would print to more than any memory holds.
+func TestMaxBytes(t *testing.T) {
+	dag, err := lisp.Run(context.Background(), `(nth (iterate (fn [v] [v v]) 1) 60)`, lisp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := MustParse("Look at {{d}}; {{#d}}{{.}}{{/d}}")
+	_, err = tpl.Execute(map[string]any{"d": dag.Value}, WithMaxBytes(1<<20))
+	var te *Error
+	if !errors.As(err, &te) || !strings.Contains(te.Msg, "longer than 1048576 bytes") || te.Col != 9 {
+		t.Fatalf("got %v, want a bound error at the {{d}} placeholder", err)
+	}
+	out, err := tpl.Execute(map[string]any{"d": []any{1, 2}}, WithMaxBytes(40))
+	if err != nil || out != "Look at [1 2]; 12" {
+		t.Fatalf("within the bound: %q, %v", out, err)
+	}
+	if _, err := tpl.Execute(map[string]any{"d": []any{1, 2}}, WithMaxBytes(16)); err == nil {
+		t.Fatal("over the bound: no error")
 	}
 }
