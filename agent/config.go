@@ -289,6 +289,15 @@ func New(cfg Config) (*Agent, error) {
 			return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: err.Error(), Err: err}
 		}
 	}
+	for _, p := range tpl.Placeholders() {
+		for _, seg := range p.Path {
+			if strings.HasPrefix(seg, "_") {
+				return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: fmt.Sprintf(
+					"placeholder %s at %d:%d names a firewalled field, whose value the LLM must not see; programs can read it from ctx/%s",
+					p, p.Line, p.Col, p.Path[0])}
+			}
+		}
+	}
 	a.prompt = tpl
 	a.tools = make(map[string]*boundTool, len(cfg.Tools))
 	for name, t := range cfg.Tools {

@@ -47,10 +47,13 @@
 // Fields whose names start with an underscore (_ids, "_raw") are
 // firewalled: programs and Go code see them in full, LLMs never do. The
 // values the LLM is shown print them as <Firewalled>, the data inventory
-// and the tool schemas omit them, and println output and error messages
-// are scrubbed of their strings (those of 8 bytes or more). Values a
-// program computes from firewalled data (a count, a sum) are its own and
-// are shown. docs/agents.md lists every channel and what it hides.
+// and the tool schemas omit them, and every text an LLM is sent (the
+// mission prompt, values, output, error messages, the memory report) is
+// scrubbed of every fragment of 8 bytes or more of a firewalled string or
+// of the printed form of a firewalled number, escaped or not. Values a
+// program computes from firewalled data (a count, a sum, a transformed
+// text) are its own and are shown. docs/agents.md states the guarantee and
+// lists every channel.
 //
 // # Traces
 //

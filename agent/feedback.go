@@ -26,23 +26,37 @@ func (m *mission) turnInfo() string {
 	return fmt.Sprintf("\n\nTurn %d of %d is next (%d left).", m.turn+1, m.a.cfg.MaxTurns, left)
 }
 
-// show prints a value for the LLM within the feedback bounds.
+// show prints a value for the LLM within the feedback bounds. The text is
+// scrubbed before it is cut, so that no firewalled text straddles the cut.
 func (m *mission) show(v lisp.Value, items, chars int) string {
 	s := lisp.FormatValue(v, lisp.PrintOptions{
 		MaxItems:       items,
-		MaxChars:       chars,
+		MaxChars:       4*chars + 64, // bounds the work; cut to chars below
 		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
 		Redact:         m.fw.redaction(),
 	})
-	return m.fw.scrub(s)
+	return m.clip(s, chars)
 }
 
-// outputBlock renders println output, cut to FeedbackMaxChars.
+// clip readies a text for the LLM: cut to a few times chars (so that the
+// work of scrubbing a huge text stays bounded), scrubbed by the firewall,
+// then cut to chars characters. Scrubbing before the final cut leaves no
+// firewalled text straddling it.
+func (m *mission) clip(text string, chars int) string {
+	text = m.fw.scrub(truncateBytes(text, 4*chars+64))
+	if utf8.RuneCountInString(text) > chars {
+		text = truncateRunes(text, chars) + "..."
+	}
+	return text
+}
+
+// outputBlock renders println output, scrubbed as a whole (a firewalled
+// text may span lines) and then cut to FeedbackMaxChars.
 func (m *mission) outputBlock(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	text := strings.Join(lines, "\n")
+	text := m.fw.scrub(strings.Join(lines, "\n"))
 	if limit := m.a.format.FeedbackMaxChars; utf8.RuneCountInString(text) > limit {
 		text = truncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
 	}
@@ -57,14 +71,16 @@ func (m *mission) valueFeedback(v lisp.Value, output []string) string {
 		parts = append(parts, out)
 	}
 	if names := m.memory.Names(); len(names) > 0 {
-		parts = append(parts, "Memory: "+strings.Join(names, ", "))
+		// Names are data too: (memory/put (keyword s) 1) stores under one.
+		parts = append(parts, m.clip("Memory: "+strings.Join(names, ", "), m.a.format.FeedbackMaxChars))
 	}
 	return strings.Join(parts, "\n") + m.turnInfo()
 }
 
-// errorFeedback is the message after a turn that failed.
+// errorFeedback is the message after a turn that failed. The error is cut
+// at twice FeedbackMaxChars: a tool's error can be as long as it likes.
 func (m *mission) errorFeedback(msg string, output []string) string {
-	text := "Error: " + msg
+	text := "Error: " + m.clip(msg, 2*m.a.format.FeedbackMaxChars)
 	if out := m.outputBlock(output); out != "" {
 		text += "\n" + out
 	}
@@ -88,11 +104,11 @@ func (m *mission) validationFeedback(v lisp.Value, err error) string {
 				break
 			}
 			sb.WriteString("\n- ")
-			sb.WriteString(m.fw.scrub(is.String()))
+			sb.WriteString(m.clip(is.String(), m.a.format.FeedbackMaxChars))
 		}
 	} else {
 		sb.WriteString("\n- ")
-		sb.WriteString(m.fw.scrub(err.Error()))
+		sb.WriteString(m.clip(err.Error(), m.a.format.FeedbackMaxChars))
 	}
 	sb.WriteString("\nFix the value and call (return ...) again.")
 	return sb.String()
@@ -214,6 +230,9 @@ func valueSize(v lisp.Value, limit int) int {
 			for _, e := range x.Items() {
 				walk(e, depth+1)
 				size++
+				if size > limit {
+					return
+				}
 			}
 		case *lisp.Map:
 			size += 2
@@ -323,72 +342,102 @@ func truncateRunes(s string, n int) string {
 }
 
 // roundFloats rounds every float in v to prec decimals (prec < 0: v as is).
+// A collection that may be costly to walk again (see walkOnce) is rounded
+// once however often it appears: values can share structure, and a walk of
+// every path through [v v] doubled sixty times would never end.
 func roundFloats(v lisp.Value, prec int) lisp.Value {
 	if prec < 0 {
 		return v
 	}
-	scale := math.Pow(10, float64(prec))
-	var walk func(v lisp.Value, depth int) lisp.Value
-	walk = func(v lisp.Value, depth int) lisp.Value {
-		if depth > 1000 {
-			return v
-		}
-		switch x := v.(type) {
-		case float64:
-			if math.IsInf(x, 0) || math.IsNaN(x) {
-				return x
-			}
-			r := math.Round(x*scale) / scale
-			if math.IsInf(r, 0) || math.IsNaN(r) {
-				return x
-			}
-			return r
-		case *lisp.Vector:
-			var out []lisp.Value
-			for i, e := range x.Items() {
-				r := walk(e, depth+1)
-				if out == nil && !same(r, e) {
-					out = append(make([]lisp.Value, 0, x.Len()), x.Items()[:i]...)
-				}
-				if out != nil {
-					out = append(out, r)
-				}
-			}
-			if out == nil {
-				return x
-			}
-			return lisp.NewVector(out)
-		case *lisp.Map:
-			var b *lisp.MapBuilder
-			for k, e := range x.All() {
-				r := walk(e, depth+1)
-				if !same(r, e) {
-					if b == nil {
-						b = lisp.NewMapBuilder(x)
-					}
-					b.Set(k, r)
-				}
-			}
-			if b == nil {
-				return x
-			}
-			return b.Map()
-		case *lisp.Set:
-			changed := false
-			var out []lisp.Value
-			for e := range x.All() {
-				r := walk(e, depth+1)
-				changed = changed || !same(r, e)
-				out = append(out, r)
-			}
-			if !changed {
-				return x
-			}
-			return lisp.NewSet(out...)
-		}
+	r := rounder{scale: math.Pow(10, float64(prec))}
+	return r.walk(v, 0)
+}
+
+type rounder struct {
+	scale float64
+	done  map[any]lisp.Value // shared collections, rounded
+}
+
+func (r *rounder) walk(v lisp.Value, depth int) lisp.Value {
+	if depth > 1000 {
 		return v
 	}
-	return walk(v, 0)
+	switch x := v.(type) {
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return x
+		}
+		y := math.Round(x*r.scale) / r.scale
+		if math.IsInf(y, 0) || math.IsNaN(y) {
+			return x
+		}
+		return y
+	case *lisp.Vector, *lisp.Map, *lisp.Set:
+	default:
+		return v
+	}
+	shared := walkOnce(v)
+	if shared {
+		if out, ok := r.done[v]; ok {
+			return out
+		}
+	}
+	out := r.collection(v, depth)
+	if shared {
+		if r.done == nil {
+			r.done = map[any]lisp.Value{}
+		}
+		r.done[v] = out
+	}
+	return out
+}
+
+func (r *rounder) collection(v lisp.Value, depth int) lisp.Value {
+	switch x := v.(type) {
+	case *lisp.Vector:
+		var out []lisp.Value
+		for i, e := range x.Items() {
+			y := r.walk(e, depth+1)
+			if out == nil && !same(y, e) {
+				out = append(make([]lisp.Value, 0, x.Len()), x.Items()[:i]...)
+			}
+			if out != nil {
+				out = append(out, y)
+			}
+		}
+		if out == nil {
+			return x
+		}
+		return lisp.NewVector(out)
+	case *lisp.Map:
+		var b *lisp.MapBuilder
+		for k, e := range x.All() {
+			y := r.walk(e, depth+1)
+			if !same(y, e) {
+				if b == nil {
+					b = lisp.NewMapBuilder(x)
+				}
+				b.Set(k, y)
+			}
+		}
+		if b == nil {
+			return x
+		}
+		return b.Map()
+	case *lisp.Set:
+		changed := false
+		var out []lisp.Value
+		for e := range x.All() {
+			y := r.walk(e, depth+1)
+			changed = changed || !same(y, e)
+			out = append(out, y)
+		}
+		if !changed {
+			return x
+		}
+		return lisp.NewSet(out...)
+	}
+	return v
 }
 
 // same reports whether two values are the same object (or equal scalars).

@@ -1,8 +1,12 @@
 package agent
 
 import (
+	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -25,30 +29,42 @@ const minScrub = 8
 //     firewalled value, any collection inside one, a firewalled string of
 //     minScrub bytes or more, and the value of every "_" map entry as
 //     <Firewalled>;
-//   - text (output lines, error messages) is scrubbed of every firewalled
-//     string of minScrub bytes or more, which catches strings a program
-//     copied out with str, format or string functions.
+//   - text (values once printed, output, error messages, the memory report,
+//     the mission prompt) is scrubbed: every run of bytes that contains a
+//     fragment of minScrub bytes or more of a firewalled text is replaced by
+//     <Firewalled>. The firewalled texts are the firewalled strings and the
+//     printed forms of firewalled numbers and keywords, each also in its
+//     escaped forms (as PTC-Lisp, Go and JSON print strings), so that
+//     copies a program made with str, subs or format, and the echoes that
+//     error messages cut and escape, are caught wherever they are cut.
 //
-// What a program computes from firewalled data (a count, a sum, a short
-// field) is its own value and is not hidden.
+// What a program computes from firewalled data (a count, a sum, a hash, a
+// transformation) is its own value and is not hidden, nor are fragments
+// shorter than minScrub bytes.
 type firewall struct {
 	base *fwSet // the context's: shared, read-only (see Agent.contextFirewall)
 	mu   sync.RWMutex
 	own  fwSet // tool results, memory and values of this mission
-	// index holds the strings of base and own by their first 8 bytes,
-	// longest first; rebuilt when own gains strings.
-	index map[uint64][]string
-	dirty bool
+	// ownIndex indexes own's texts; rebuilt when own gains texts.
+	ownIndex *textIndex
+	dirty    bool
 }
 
-// fwSet is a set of firewalled collections and strings.
+// fwSet is a set of firewalled collections and texts.
 type fwSet struct {
-	colls map[any]struct{}    // *lisp.Vector, *lisp.Map, *lisp.Set
-	strs  map[string]struct{} // len >= minScrub
+	colls map[any]struct{} // *lisp.Vector, *lisp.Map, *lisp.Set
+	// strs are the firewalled strings of minScrub bytes or more, hidden
+	// whole when printed and scrubbed from text.
+	strs map[string]struct{}
+	// texts are the printed forms of firewalled scalars (numbers,
+	// keywords) of minScrub bytes or more, scrubbed from text.
+	texts map[string]struct{}
 	// Collections walked unfirewalled.
 	seenMaps map[*lisp.Map]struct{}
 	seenVecs map[*lisp.Vector]struct{}
 	seenSets map[*lisp.Set]struct{}
+	// index is the scrubbing index of a context's set, built once.
+	index *textIndex
 }
 
 func newFirewall(a *Agent, ctx *lisp.Map) *firewall {
@@ -68,6 +84,7 @@ func (a *Agent) contextFirewall(ctx *lisp.Map) *fwSet {
 	set = &fwSet{}
 	set.walk(ctx, false, 0)
 	set.seenMaps, set.seenVecs, set.seenSets = nil, nil, nil
+	set.index = newTextIndex(maxWindows, set.strs, set.texts)
 	a.fwMu.Lock()
 	if a.fwCache == nil || len(a.fwCache) >= 16 {
 		a.fwCache = map[*lisp.Map]*fwSet{}
@@ -93,15 +110,17 @@ func (fw *firewall) addMemory(ns *lisp.Namespace) {
 // add walks v; under says v itself is firewalled.
 func (fw *firewall) add(v lisp.Value, under bool) {
 	switch v.(type) {
-	case *lisp.Map, *lisp.Vector, *lisp.Set, string:
+	case *lisp.Map, *lisp.Vector, *lisp.Set:
 	default:
-		return
+		if !under {
+			return // a scalar is firewalled only under a "_" name or key
+		}
 	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
-	n := len(fw.own.strs)
+	n := len(fw.own.strs) + len(fw.own.texts)
 	fw.own.walk(v, under, 0)
-	if len(fw.own.strs) != n {
+	if len(fw.own.strs)+len(fw.own.texts) != n {
 		fw.dirty = true
 	}
 }
@@ -122,6 +141,9 @@ func (set *fwSet) walk(v lisp.Value, under bool, depth int) {
 		return
 	case *lisp.Map, *lisp.Vector, *lisp.Set:
 	default:
+		if under {
+			set.addScalar(x)
+		}
 		return
 	}
 	if under {
@@ -132,10 +154,8 @@ func (set *fwSet) walk(v lisp.Value, under bool, depth int) {
 			return // walked already, as firewalled
 		}
 		set.colls[v] = struct{}{}
-	} else if hasCollections(v) && set.visited(v) {
-		// Shared structure could make the walk exponential: a collection
-		// of collections is walked once. Collections of scalars (the rows
-		// of a table) are cheap to walk again and are not recorded.
+	} else if walkOnce(v) && set.visited(v) {
+		// Shared structure could make the walk exponential: see walkOnce.
 		return
 	}
 	switch x := v.(type) {
@@ -156,6 +176,52 @@ func (set *fwSet) walk(v lisp.Value, under bool, depth int) {
 		}
 	}
 }
+
+// addScalar records the printed forms of a firewalled number or keyword:
+// a program can copy them into text as it can copy strings.
+func (set *fwSet) addScalar(v lisp.Value) {
+	var forms []string
+	switch x := v.(type) {
+	case int64, float64:
+		forms = []string{lisp.PrintString(x)}
+	case lisp.Keyword:
+		forms = []string{string(x), lisp.PrintString(x)}
+	}
+	for _, f := range forms {
+		if len(f) >= minScrub {
+			if set.texts == nil {
+				set.texts = map[string]struct{}{}
+			}
+			set.texts[f] = struct{}{}
+		}
+	}
+}
+
+// walkOnce reports whether a walk should visit the collection v once only,
+// however often it occurs in a value: when it holds collections (shared
+// structure could make a walk of every path exponential) or is large
+// (walking it again for each reference could be quadratic). Small
+// collections of scalars, the rows of a table, are cheap to walk again and
+// not worth recording.
+func walkOnce(v lisp.Value) bool {
+	switch x := v.(type) {
+	case *lisp.Vector:
+		if x.Len() > smallCollection {
+			return true
+		}
+	case *lisp.Map:
+		if x.Len() > smallCollection {
+			return true
+		}
+	case *lisp.Set:
+		if x.Len() > smallCollection {
+			return true
+		}
+	}
+	return hasCollections(v)
+}
+
+const smallCollection = 64
 
 // hasCollections reports whether a collection holds collections.
 func hasCollections(v lisp.Value) bool {
@@ -230,7 +296,8 @@ func isFirewalledKey(k lisp.Value) bool {
 func (fw *firewall) empty() bool {
 	fw.mu.RLock()
 	defer fw.mu.RUnlock()
-	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.own.colls) == 0 && len(fw.own.strs) == 0
+	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
+		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0
 }
 
 // redaction is the printer hook of the firewall.
@@ -268,73 +335,182 @@ func (fw *firewall) hides(v lisp.Value) bool {
 	return false
 }
 
-// scrub replaces the firewalled strings in text by <Firewalled>.
+// scrub replaces every run of text that holds a fragment of minScrub bytes
+// or more of a firewalled text by <Firewalled>.
 func (fw *firewall) scrub(text string) string {
 	if len(text) < minScrub {
 		return text
 	}
 	fw.mu.Lock()
 	if fw.dirty {
-		fw.reindex()
+		budget := maxWindows - fw.base.index.windowCount()
+		fw.ownIndex = newTextIndex(budget, fw.own.strs, fw.own.texts)
+		fw.dirty = false
 	}
-	index := fw.index
+	own := fw.ownIndex
 	fw.mu.Unlock()
-	if len(index) == 0 {
-		return text
-	}
-	var sb strings.Builder
-	last := 0
-	for i := 0; i+minScrub <= len(text); {
-		hit := ""
-		for _, s := range index[key8(text[i:])] {
-			if strings.HasPrefix(text[i:], s) {
-				hit = s // candidates are sorted longest first
-				break
+	return scrubText(text, fw.base.index, own)
+}
+
+// maxWindows bounds the fragments a mission's firewall indexes (8 bytes
+// each): 1M windows, 8 MiB, cover firewalled text of about 1 MB (an agent
+// caches the index of a few recent contexts). Beyond, whole firewalled
+// texts are still scrubbed, and their fragments are not.
+const maxWindows = 1 << 20
+
+// textIndex finds firewalled texts, and their fragments, in text.
+type textIndex struct {
+	// windows holds every minScrub-byte window of the texts (and of their
+	// escaped forms), packed into a uint64 and sorted.
+	windows []uint64
+	// whole holds the texts by their first minScrub bytes, longest first,
+	// for the texts whose windows did not fit the budget.
+	whole map[uint64][]string
+}
+
+// newTextIndex indexes the texts of the sets, with at most budget windows.
+func newTextIndex(budget int, sets ...map[string]struct{}) *textIndex {
+	idx := &textIndex{}
+	for _, set := range sets {
+		for t := range set {
+			for _, form := range textForms(t) {
+				if n := len(form) - minScrub + 1; len(idx.windows)+n <= budget {
+					for i := 0; i < n; i++ {
+						idx.windows = append(idx.windows, key8(form[i:]))
+					}
+					continue
+				}
+				if idx.whole == nil {
+					idx.whole = map[uint64][]string{}
+				}
+				k := key8(form)
+				idx.whole[k] = append(idx.whole[k], form)
 			}
 		}
-		if hit == "" {
-			i++
-			continue
-		}
-		sb.WriteString(text[last:i])
-		sb.WriteString(Firewalled)
-		i += len(hit)
-		last = i
 	}
-	if last == 0 {
+	slices.Sort(idx.windows)
+	idx.windows = slices.Compact(idx.windows)
+	for k, list := range idx.whole {
+		sortLongestFirst(list)
+		idx.whole[k] = list
+	}
+	return idx
+}
+
+func (idx *textIndex) windowCount() int {
+	if idx == nil {
+		return 0
+	}
+	return len(idx.windows)
+}
+
+func (idx *textIndex) empty() bool {
+	return idx == nil || (len(idx.windows) == 0 && len(idx.whole) == 0)
+}
+
+// match returns how many bytes from the start of s (len(s) >= minScrub)
+// are firewalled text: minScrub for a window, the length of a whole text,
+// 0 for none.
+func (idx *textIndex) match(s string, k uint64) int {
+	if idx.empty() {
+		return 0
+	}
+	n := 0
+	if _, ok := slices.BinarySearch(idx.windows, k); ok {
+		n = minScrub
+	}
+	for _, t := range idx.whole[k] {
+		if len(t) > n && strings.HasPrefix(s, t) {
+			n = len(t)
+			break // longest first
+		}
+	}
+	return n
+}
+
+// textForms returns t and its escaped forms: as PTC-Lisp prints it in a
+// string literal, as Go's %q does and as JSON does, once or twice over (a
+// string that holds a printed secret, (str [s]), is escaped again when it
+// is shown).
+func textForms(t string) []string {
+	escapers := []func(string) string{
+		func(s string) string { return unquote(lisp.PrintString(s)) },
+		func(s string) string { return unquote(strconv.Quote(s)) },
+		func(s string) string { b, _ := json.Marshal(s); return unquote(string(b)) },
+	}
+	forms := []string{t}
+	for _, e1 := range escapers {
+		once := e1(t)
+		if once == t {
+			continue // nothing to escape: neither at the second level
+		}
+		for _, f := range append([]string{once}, escapers[0](once), escapers[1](once), escapers[2](once)) {
+			if !slices.Contains(forms, f) {
+				forms = append(forms, f)
+			}
+		}
+	}
+	return forms
+}
+
+func unquote(quoted string) string {
+	if len(quoted) >= 2 {
+		return quoted[1 : len(quoted)-1]
+	}
+	return quoted
+}
+
+// scrubText replaces the firewalled runs of text found by the indexes:
+// overlapping and adjacent matches form one run, widened to character
+// boundaries, written as one <Firewalled>.
+func scrubText(text string, indexes ...*textIndex) string {
+	live := false
+	for _, idx := range indexes {
+		live = live || !idx.empty()
+	}
+	if !live || len(text) < minScrub {
 		return text
 	}
-	sb.WriteString(text[last:])
+	// runeEnd moves an offset forward to a character boundary.
+	runeEnd := func(e int) int {
+		for e < len(text) && !utf8.RuneStart(text[e]) {
+			e++
+		}
+		return e
+	}
+	var sb strings.Builder
+	done := 0    // text[:done] is written or replaced
+	runEnd := -1 // the end of the current run; -1: none yet
+	for i := 0; i+minScrub <= len(text); i++ {
+		k := key8(text[i:])
+		n := 0
+		for _, idx := range indexes {
+			n = max(n, idx.match(text[i:], k))
+		}
+		if n == 0 {
+			continue
+		}
+		if runEnd >= 0 && i <= runeEnd(runEnd) {
+			runEnd = max(runEnd, i+n)
+			continue
+		}
+		if runEnd >= 0 {
+			sb.WriteString(Firewalled)
+			done = runeEnd(runEnd)
+		}
+		start := i
+		for start > done && !utf8.RuneStart(text[start]) {
+			start--
+		}
+		sb.WriteString(text[done:start])
+		done, runEnd = start, i+n
+	}
+	if runEnd < 0 {
+		return text
+	}
+	sb.WriteString(Firewalled)
+	sb.WriteString(text[runeEnd(runEnd):])
 	return sb.String()
-}
-
-func (fw *firewall) scrubLines(lines []string) []string {
-	if len(lines) == 0 {
-		return lines
-	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = fw.scrub(l)
-	}
-	return out
-}
-
-// reindex rebuilds the prefix index of the strings (fw.mu held).
-func (fw *firewall) reindex() {
-	fw.index = make(map[uint64][]string, len(fw.base.strs)+len(fw.own.strs))
-	for _, strs := range []map[string]struct{}{fw.base.strs, fw.own.strs} {
-		for s := range strs {
-			k := key8(s)
-			fw.index[k] = append(fw.index[k], s)
-		}
-	}
-	for k, list := range fw.index {
-		if len(list) > 1 {
-			sortLongestFirst(list)
-			fw.index[k] = list
-		}
-	}
-	fw.dirty = false
 }
 
 // key8 packs the first 8 bytes of s (len(s) >= 8).

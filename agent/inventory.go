@@ -48,6 +48,8 @@ const (
 	// sampleNodes bounds the values copied for one sample, whatever the
 	// nesting: a sample is cut at maxChars anyway.
 	sampleNodes = 200
+	// maxInventoryName is the longest context name listed.
+	maxInventoryName = 200
 )
 
 // inventory renders the data section ("" when the context is empty) and
@@ -73,6 +75,10 @@ func (m *mission) inventory() (text string, hidden bool) {
 		if !ok {
 			continue // no ctx/... form reads it
 		}
+		if len(name) > maxInventoryName {
+			rest++ // a name that long is data, not a name to list
+			continue
+		}
 		if described >= inventoryEntries {
 			if len(listed) < inventoryNames {
 				listed = append(listed, "ctx/"+name)
@@ -86,12 +92,15 @@ func (m *mission) inventory() (text string, hidden bool) {
 		hidden = hidden || fw
 		m.inventoryEntry(&sb, s, name, v, fw)
 	}
-	if len(listed) > 0 {
+	switch {
+	case len(listed) > 0:
 		sb.WriteString("Also: " + strings.Join(listed, " "))
 		if rest > 0 {
 			fmt.Fprintf(&sb, " and %d more", rest)
 		}
 		sb.WriteString("\n")
+	case rest > 0:
+		fmt.Fprintf(&sb, "Also: %d more entries\n", rest)
 	}
 	if hidden {
 		sb.WriteString("Names starting with _ are firewalled: programs can use them, but their values are hidden from you.\n")

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/llm"
 )
 
 // Preview is what turn 1 of a mission would send an LLM: the system
@@ -48,15 +47,11 @@ func PreviewPrompt(a *Agent, opts Options) (*Preview, error) {
 	if fail := m.setContext(); fail != nil {
 		return nil, fail
 	}
-	user, err := a.prompt.Execute(m.context, a.templateOptions()...)
-	if err != nil {
-		return nil, &Fail{Reason: ReasonTemplateError, Message: err.Error()}
+	if fail := m.expandPrompt(); fail != nil {
+		return nil, fail
 	}
-	m.prompt = user
-	m.messages = []llm.Message{{Role: llm.User, Content: user}}
-	m.fw = newFirewall(m.a, m.context)
 	m.turn = 1
-	return &Preview{System: m.systemPrompt(), User: user, Tools: a.ToolSchemas()}, nil
+	return &Preview{System: m.systemPrompt(), User: m.prompt, Tools: a.ToolSchemas()}, nil
 }
 
 // ToolSchemas returns the schemas of the agent's tools, sorted by name.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
-	"github.com/ptc-go/ptc/template"
 )
 
 // The system prompt. Its sections, in order (seed 001, "System Prompt
@@ -34,11 +33,6 @@ import (
 // also shortens the role, mode and error sections, and sections that do
 // not apply (tool rules without tools, error recovery in single-shot) are
 // left out. With a nil LanguageFunc it is built once per mission.
-
-// templateOptions are the options of the mission prompt's expansion.
-func (a *Agent) templateOptions() []template.Option {
-	return []template.Option{template.WithFloatPrecision(max(a.cfg.FloatPrecision, 0))}
-}
 
 // resolveLanguage checks SystemPrompt.Language: a profile name or a text.
 func resolveLanguage(lang string) (string, error) {

@@ -41,13 +41,43 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 	}
 }
 
-func (m *mission) safeCall(req llm.Request) (resp llm.Response, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", r)}
-		}
+// safeCall calls the model on its own goroutine and waits for its answer
+// or for the end of the mission's context, whichever comes first. A
+// callback that ignores its context is abandoned, as a blocked tool is: the
+// mission ends on time, and the callback's goroutine finishes whenever it
+// returns, its reply dropped. A reply that comes after the deadline is
+// never used. A panic in the callback is an error.
+func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
+	type result struct {
+		resp llm.Response
+		err  error
+	}
+	if err := m.ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	// The callback may still read the request after the mission moved on:
+	// it gets its own copy of the message list.
+	req.Messages = slices.Clone(req.Messages)
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if p := recover(); p != nil {
+				r = result{err: &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}}
+			}
+			done <- r
+		}()
+		r.resp, r.err = m.call(m.ctx, req)
 	}()
-	return m.call(m.ctx, req)
+	select {
+	case r := <-done:
+		if err := m.ctx.Err(); err != nil {
+			return llm.Response{}, err // too late: the deadline passed during the call
+		}
+		return r.resp, r.err
+	case <-m.ctx.Done():
+		return llm.Response{}, m.ctx.Err()
+	}
 }
 
 func (p RetryPolicy) retryable(err error) bool {

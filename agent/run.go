@@ -12,6 +12,7 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
+	"github.com/ptc-go/ptc/template"
 )
 
 // Options are the run-time parameters of a mission.
@@ -235,17 +236,35 @@ func (m *mission) setup() *Fail {
 	if fail := m.setContext(); fail != nil {
 		return fail
 	}
-	prompt, err := m.a.prompt.Execute(m.context, m.a.templateOptions()...)
-	if err != nil {
-		return &Fail{Reason: ReasonTemplateError, Message: err.Error()}
+	if fail := m.expandPrompt(); fail != nil {
+		return fail
 	}
-	m.prompt = prompt
-	m.messages = []llm.Message{{Role: llm.User, Content: prompt}}
-	m.fw = newFirewall(m.a, m.context)
 	if m.a.cfg.SystemPrompt.LanguageFunc == nil {
 		m.system = m.systemPrompt()
 		m.sysToks = estimateTokens(m.system)
 	}
+	return nil
+}
+
+// maxPromptBytes bounds the expanded mission prompt: data belongs in the
+// context, where programs read it, not in the first message.
+const maxPromptBytes = 1 << 20
+
+// expandPrompt fills in the mission prompt, the first user message, behind
+// the firewall: collections print with their firewalled parts hidden, and
+// the text is scrubbed like any other LLM-bound text. (Placeholders that
+// name a firewalled field are refused by New.)
+func (m *mission) expandPrompt() *Fail {
+	m.fw = newFirewall(m.a, m.context)
+	prompt, err := m.a.prompt.Execute(m.context, template.WithPrintOptions(lisp.PrintOptions{
+		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
+		Redact:         m.fw.redaction(),
+	}), template.WithMaxBytes(maxPromptBytes))
+	if err != nil {
+		return &Fail{Reason: ReasonTemplateError, Message: m.fw.scrub(err.Error())}
+	}
+	m.prompt = m.fw.scrub(prompt)
+	m.messages = []llm.Message{{Role: llm.User, Content: m.prompt}}
 	return nil
 }
 

@@ -130,7 +130,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		Redact:    m.fw.redaction(),
 	})
 	tr.ToolCalls = calls.close()
-	tr.Output = m.fw.scrubLines(res.Output)
+	tr.Output = res.Output
 	single := m.a.SingleShot()
 
 	if err != nil {
@@ -138,7 +138,9 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		if m.ctx.Err() != nil && (le.Kind == lisp.Cancelled || le.Kind == lisp.Timeout) {
 			return &ending{fail: m.contextFail(m.ctx.Err())}
 		}
-		msg := m.fw.scrub(le.Detailed())
+		// Errors can be long (a tool's message is its own): cut before
+		// scrubbing to bound the work, and again when shown.
+		msg := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
 		tr.Error = msg
 		if single {
 			return &ending{fail: programFail(le, msg)}
@@ -157,12 +159,12 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 
 	switch res.Status {
 	case lisp.Failed:
-		return &ending{fail: programFailValue(res.Value)}
+		return &ending{fail: m.programFailValue(res.Value)}
 	case lisp.Returned:
 		if issues := m.validateReturn(res.Value); issues != nil {
 			if single {
 				return &ending{fail: &Fail{Reason: ReasonValidationError,
-					Message: "the value does not match the signature: " + issueText(issues), Details: issueDetails(issues)}}
+					Message: m.clip("the value does not match the signature: "+issueText(issues), maxFailChars), Details: issueDetails(issues)}}
 			}
 			text := m.validationFeedback(res.Value, issues)
 			tr.Error = text
@@ -175,7 +177,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	if single {
 		if issues := m.validateReturn(res.Value); issues != nil {
 			return &ending{fail: &Fail{Reason: ReasonValidationError,
-				Message: "the value does not match the signature: " + issueText(issues), Details: issueDetails(issues)}}
+				Message: m.clip("the value does not match the signature: "+issueText(issues), maxFailChars), Details: issueDetails(issues)}}
 		}
 		return &ending{value: res.Value}
 	}
@@ -235,46 +237,71 @@ func failMap(le *lisp.Error, msg string) *lisp.Map {
 }
 
 // programFailValue is the Fail of (fail v): v's :reason, :message, :op and
-// :details when v is a map, else reason "failed" with v printed.
-func programFailValue(v lisp.Value) *Fail {
+// :details when v is a map, else reason "failed" with v printed. The texts
+// go through the firewall (a parent agent's LLM sees them once agents
+// nest) and are bounded (a program can fail with any value); the details
+// are for the host, converted to Go data.
+func (m *mission) programFailValue(v lisp.Value) *Fail {
 	f := &Fail{Reason: ReasonFailed}
-	m, ok := v.(*lisp.Map)
+	mv, ok := v.(*lisp.Map)
 	if !ok {
-		f.Message = lisp.DisplayString(v)
+		f.Message = m.failText(v)
 		if v != nil {
-			f.Details = map[string]any{"value": lisp.ToGo(v)}
+			f.Details = map[string]any{"value": goData(v)}
 		}
 		return f
 	}
-	get := func(k string) (lisp.Value, bool) { return m.Lookup(lisp.Keyword(k)) }
+	get := func(k string) (lisp.Value, bool) { return mv.Lookup(lisp.Keyword(k)) }
 	if r, ok := get("reason"); ok && r != nil {
-		f.Reason = nameOf(r)
+		f.Reason = m.failText(r)
 	}
 	if msg, ok := get("message"); ok {
-		f.Message = lisp.DisplayString(msg)
+		f.Message = m.failText(msg)
 	}
 	if op, ok := get("op"); ok && op != nil {
-		f.Op = nameOf(op)
+		f.Op = m.failText(op)
 	}
 	if d, ok := get("details"); ok && d != nil {
-		if dm, ok := lisp.ToGo(d).(map[string]any); ok {
+		if dm, ok := goData(d).(map[string]any); ok {
 			f.Details = dm
 		} else {
-			f.Details = map[string]any{"value": lisp.ToGo(d)}
+			f.Details = map[string]any{"value": goData(d)}
 		}
 	}
 	if f.Message == "" {
-		f.Message = lisp.PrintString(v)
+		f.Message = m.failText(v)
 	}
 	return f
 }
 
-// nameOf returns a keyword's name or a value's text.
-func nameOf(v lisp.Value) string {
-	if k, ok := v.(lisp.Keyword); ok {
-		return string(k)
+// maxFailChars bounds the texts of a Fail made from a program's value.
+const maxFailChars = 2000
+
+// failText is the text of a value in a Fail: a keyword's name, a string as
+// it is, anything else printed; readied for an LLM (see clip).
+func (m *mission) failText(v lisp.Value) string {
+	var s string
+	switch x := v.(type) {
+	case lisp.Keyword:
+		s = string(x)
+	case string:
+		s = x
+	case nil:
+		s = ""
+	default:
+		s = lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 50, MaxChars: 4 * maxFailChars})
 	}
-	return lisp.DisplayString(v)
+	return m.clip(s, maxFailChars)
+}
+
+// goData converts a value for Fail.Details; a value too large to convert
+// is described instead.
+func goData(v lisp.Value) any {
+	g, err := lisp.ToGo(v)
+	if err != nil {
+		return "<not converted: " + err.Error() + ">"
+	}
+	return g
 }
 
 // validateReturn checks a return value against the signature's output; nil
