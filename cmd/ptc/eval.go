@@ -17,7 +17,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
 	var expr optionalString
 	fs.Var(&expr, "e", "program `source` to evaluate (instead of FILE)")
-	asJSON := fs.Bool("json", false, "print the result as JSON instead of EDN")
+	asJSON := fs.Bool("json", false, "print the result as JSON instead of EDN (println output goes to stderr)")
 	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -44,14 +44,19 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal, Limits: *limits})
+	// With --json, stdout holds the JSON value alone, for jq and friends.
+	progOut := stdout
+	if *asJSON {
+		progOut = stderr
+	}
 	for _, line := range res.Output {
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintln(progOut, line)
 	}
 	if err != nil {
 		printError(stderr, err)
 		return exitFail
 	}
-	out, err := render(res.Value, *asJSON)
+	out, err := render(res.Value, *asJSON, printBound(*limits))
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc eval: %v\n", err)
 		return exitFail
@@ -64,13 +69,36 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// render prints a value as EDN or JSON.
-func render(v lisp.Value, asJSON bool) (string, error) {
+// render prints a value as EDN or JSON, failing when the text would be
+// longer than bound: a program can build in a few steps a value whose
+// printed form would not fit in memory (shared structure).
+func render(v lisp.Value, asJSON bool, bound int) (string, error) {
+	var out string
 	if asJSON {
 		b, err := lisp.ToJSON(v)
-		return string(b), err
+		if err != nil {
+			return "", err
+		}
+		out = string(b)
+	} else {
+		out = lisp.FormatValue(v, lisp.PrintOptions{MaxChars: bound + 1})
 	}
-	return lisp.PrintString(v), nil
+	if len(out) > bound {
+		return "", fmt.Errorf("the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory", bound)
+	}
+	return out, nil
+}
+
+// printBound is the largest printed value a command prints: the run's
+// memory limit, within lisp.MaxPrintBytes.
+func printBound(l lisp.Limits) int {
+	switch {
+	case l.MaxMemory == 0:
+		return min(lisp.DefaultMaxMemory, lisp.MaxPrintBytes)
+	case l.MaxMemory < 0:
+		return lisp.MaxPrintBytes
+	}
+	return int(min(l.MaxMemory, lisp.MaxPrintBytes))
 }
 
 // printError writes an error with its position and a source snippet.

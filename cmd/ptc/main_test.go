@@ -108,8 +108,9 @@ func TestEval(t *testing.T) {
 		{"JSON context", []string{"-c", jsonCtx, prog}, 0, "n: 4\n[2 4 6]\n", nil},
 		{"EDN context", []string{"-c", ednCtx, "-e", `[ctx/items ctx/name]`}, 0, "[[10 11] \"edn\"]\n", nil},
 		{"EDN context, upper-case extension", []string{"-c", upperEDN, "-e", `ctx/items`}, 0, "[7]\n", nil},
-		{"flags after the file", []string{prog, "--json", "-c", jsonCtx}, 0, "n: 4\n[2,4,6]\n", nil},
-		{"flags around the file", []string{"-c", ednCtx, prog, "--json"}, 0, "n: 2\n[12]\n", nil},
+		// With --json, stdout holds only the value: println output goes to stderr.
+		{"flags after the file", []string{prog, "--json", "-c", jsonCtx}, 0, "[2,4,6]\n", []string{"n: 4"}},
+		{"flags around the file", []string{"-c", ednCtx, prog, "--json"}, 0, "[12]\n", []string{"n: 2"}},
 		{"-- ends the flags", []string{"-c", jsonCtx, "--", prog}, 0, "n: 4\n[2 4 6]\n", nil},
 		{"no context", []string{"-e", `ctx/items`}, 0, "nil\n", nil},
 
@@ -120,6 +121,20 @@ func TestEval(t *testing.T) {
 		{"parse error", []string{"-e", `(let [x 1`}, 1, "", []string{"parse_error", "unclosed"}},
 		{"fail", []string{"-e", `(println "p") (fail {:reason :bad})`}, 1, "p\n", []string{"fail: {:reason :bad}"}},
 		{"fail --json", []string{"--json", "-e", `(fail {:a 1})`}, 1, "", []string{`fail: {"a":1}`}},
+
+		// Limits: sizes with units, -1 for none.
+		{"--max-memory with a unit", []string{"--max-memory", "64MB", "-e", `(count (vec (range 100)))`}, 0, "100\n", nil},
+		{"--max-memory in MiB", []string{"--max-memory", "1MiB", "-e", `(count (vec (range 100000)))`}, 1, "", []string{"memory_exceeded", "1 MB"}},
+		{"--max-memory -1", []string{"--max-memory", "-1", "-e", `(count (vec (range 100000)))`}, 0, "100000\n", nil},
+		{"--max-memory not a size", []string{"--max-memory", "lots", "-e", "1"}, 2, "", []string{"not a size"}},
+		{"--timeout -1", []string{"--timeout", "-1", "-e", "1"}, 0, "1\n", nil},
+		{"--timeout without a unit", []string{"--timeout", "5", "-e", "1"}, 2, "", []string{"no unit"}},
+		{"--max-output with a unit", []string{"--max-output", "1KiB", "-e", `(println (apply str (repeat 2000 "x")))`}, 1, "", []string{"output_exceeded"}},
+		{"--max-parallel", []string{"--max-parallel", "1", "-e", `(pmap inc [1 2 3])`}, 0, "[2 3 4]\n", nil},
+		// Values that share structure print within the memory limit.
+		{"a shared-structure value", []string{"--max-memory", "1MB", "-e", `(nth (iterate (fn [v] [v v]) 1) 60)`}, 1, "", []string{"prints to more than"}},
+		{"a shared-structure value as JSON", []string{"--json", "-e", `(nth (iterate (fn [v] [v v]) 1) 60)`}, 1, "", []string{"memory_exceeded"}},
+		{"a shared-structure fail value", []string{"--max-memory", "1MB", "-e", `(fail (nth (iterate (fn [v] [v v]) 1) 60))`}, 1, "", []string{"prints to more than"}},
 
 		{"no program", nil, 2, "", []string{"usage: ptc eval"}},
 		{"both -e and FILE", []string{"-e", "1", plain}, 2, "", []string{"usage: ptc eval"}},
@@ -253,9 +268,9 @@ func TestReplErrorCount(t *testing.T) {
 // TestReplLongLine: a very long input line is read whole, and the lines
 // after it are still read.
 func TestReplLongLine(t *testing.T) {
-	stdin := "1\n(count \"" + strings.Repeat("a", 17<<20) + "\")\n2\n"
+	stdin := "1\n(count \"" + strings.Repeat("a", 200<<10) + "\")\n(count \"" + strings.Repeat("a", 17<<20) + "\")\n2\n"
 	code, out, errOut := ptc(t, stdin, "repl")
-	if code != 0 || out != "1\n17825792\n2\n" || errOut != "" {
+	if code != 0 || out != "1\n204800\n2\n" || !strings.Contains(errOut, "over the 256 KB limit") {
 		t.Errorf("exit %d, stdout %.80q, stderr %.200q", code, out, errOut)
 	}
 }

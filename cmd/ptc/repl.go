@@ -76,9 +76,18 @@ func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case err != nil:
 			printError(stderr, err)
 		case res.Status == lisp.Failed:
-			fmt.Fprintf(stderr, "fail: %s\n", lisp.PrintString(res.Value))
+			out, err := render(res.Value, false, printBound(*limits))
+			if err != nil {
+				out = err.Error()
+			}
+			fmt.Fprintf(stderr, "fail: %s\n", out)
 		default:
-			fmt.Fprintln(stdout, lisp.PrintString(res.Value))
+			out, err := render(res.Value, false, printBound(*limits))
+			if err != nil {
+				fmt.Fprintf(stderr, "ptc repl: %v\n", err)
+			} else {
+				fmt.Fprintln(stdout, out)
+			}
 			history = append([]lisp.Value{res.Value}, history...)
 			if len(history) > 3 {
 				history = history[:3]
