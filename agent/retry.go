@@ -58,16 +58,16 @@ func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
 	// The callback may still read the request after the mission moved on:
 	// it gets its own copy of the message list.
 	req.Messages = slices.Clone(req.Messages)
+	if m.ctx.Done() == nil {
+		// A context that can never end: nothing to abandon the call for,
+		// and no goroutine handoff to pay.
+		return m.callRecovered(req)
+	}
 	done := make(chan result, 1)
 	go func() {
 		var r result
-		defer func() {
-			if p := recover(); p != nil {
-				r = result{err: &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}}
-			}
-			done <- r
-		}()
-		r.resp, r.err = m.call(m.ctx, req)
+		r.resp, r.err = m.callRecovered(req)
+		done <- r
 	}()
 	select {
 	case r := <-done:
@@ -78,6 +78,16 @@ func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
 	case <-m.ctx.Done():
 		return llm.Response{}, m.ctx.Err()
 	}
+}
+
+// callRecovered calls the model, turning a panic into an error.
+func (m *mission) callRecovered(req llm.Request) (resp llm.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}
+		}
+	}()
+	return m.call(m.ctx, req)
 }
 
 func (p RetryPolicy) retryable(err error) bool {

@@ -323,7 +323,7 @@ type textBuf struct {
 	cur  strings.Builder
 }
 
-const textChunk = 64 << 10
+const textChunk = 1 << 20
 
 func (b *textBuf) WriteString(s string) (int, error) {
 	if b.cur.Len() > 0 && b.cur.Len()+len(s) > textChunk {
@@ -357,14 +357,8 @@ func (b *textBuf) String() string {
 	return sb.String()
 }
 
-// stringWriter is what writeQuoted writes to.
-type stringWriter interface {
-	WriteString(s string) (int, error)
-	WriteByte(c byte) error
-}
-
 // writeQuoted writes s as a string literal that the reader reads back.
-func writeQuoted(sb stringWriter, s string) {
+func writeQuoted(sb *textBuf, s string) {
 	sb.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); i++ {
