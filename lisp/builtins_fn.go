@@ -75,29 +75,17 @@ type memoCache struct {
 func (c *memoCache) lookup(run *runState, key Value) (v Value, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	defer skipUncomparable(func() { v, ok = nil, false })
+	defer bounded(func() { v, ok = nil, false }) // arguments too large to compare are not cached
 	if c.run != run || c.results == nil {
 		return nil, false
 	}
 	return c.results.Get(key)
 }
 
-// skipUncomparable recovers from comparing arguments too deep or too large
-// to compare (they are not cached) and calls miss.
-func skipUncomparable(miss func()) {
-	switch r := recover(); r.(type) {
-	case nil:
-	case deepData, tooMuchWork:
-		miss()
-	default:
-		panic(r)
-	}
-}
-
 func (c *memoCache) store(run *runState, key, v Value) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	defer skipUncomparable(func() {})
+	defer bounded(func() {})
 	if c.run != run || c.results == nil {
 		c.run, c.results = run, emptyMap
 	}

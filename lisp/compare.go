@@ -72,7 +72,10 @@ func compareKeys(a, b Value) int {
 }
 
 // compare implements Compare.
-func compare(a, b Value) int {
+func compare(a, b Value) int { return compareIn(nil, a, b) }
+
+// compareIn is compare, counting its work as steps of th when th is set.
+func compareIn(th *thread, a, b Value) int {
 	switch x := a.(type) {
 	case int64:
 		if y, ok := b.(int64); ok {
@@ -83,8 +86,10 @@ func compare(a, b Value) int {
 			return strings.Compare(x, y)
 		}
 	}
-	var w walk
-	return compareValues(a, b, false, 0, &w)
+	w := walk{th: th}
+	c := compareValues(a, b, false, 0, &w)
+	w.done()
+	return c
 }
 
 func compareValues(a, b Value, strict bool, depth int, w *walk) int {
@@ -593,7 +598,7 @@ func (w *walk) tick() {
 
 // done counts what is left of a finished walk.
 func (w *walk) done() {
-	if w.n > w.ticked {
+	if w.th != nil && w.n > w.ticked {
 		w.tick()
 	}
 }
@@ -617,22 +622,7 @@ func (th *thread) hash(v Value) uint64 {
 	return h
 }
 
-func (th *thread) compare(a, b Value) int {
-	switch x := a.(type) {
-	case int64:
-		if y, ok := b.(int64); ok {
-			return cmp.Compare(x, y)
-		}
-	case string:
-		if y, ok := b.(string); ok {
-			return strings.Compare(x, y)
-		}
-	}
-	w := walk{th: th}
-	c := compareValues(a, b, false, 0, &w)
-	w.done()
-	return c
-}
+func (th *thread) compare(a, b Value) int { return compareIn(th, a, b) }
 
 // tooMuchWork is the panic value of a walk over maxWork elements.
 type tooMuchWork struct{}
