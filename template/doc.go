@@ -46,8 +46,10 @@
 // active), nil as nothing, numbers and booleans in their printed form with
 // floats rounded to the precision set by WithFloatPrecision, and
 // collections in the compact printed form ({:id 1, :tags ["a" "b"]}),
-// bounded by WithPrintOptions. Nothing is HTML-escaped: templates are
-// prompts, not web pages.
+// bounded by WithPrintOptions. WithMaxBytes bounds the whole expansion,
+// for data that is not trusted (an LLM-built value can print to more than
+// any memory holds). Nothing is HTML-escaped: templates are prompts, not
+// web pages.
 //
 // A simple placeholder whose value is missing is an error naming it
 // (*MissingError); a key that is present with the value nil renders as
