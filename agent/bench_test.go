@@ -7,6 +7,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -60,5 +61,50 @@ func BenchmarkLoopOverhead(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")
 		})
+	}
+}
+
+// BenchmarkNestedAgentCall measures what calling an agent as a tool costs
+// on top of the child's own turn: a parent's single turn calls a one-turn
+// child. The figure to read is ns/op (two missions, two turns).
+func BenchmarkNestedAgentCall(b *testing.B) {
+	child := agent.MustNew(agent.Config{Prompt: "Double {{n}}", Signature: "(n :int) -> :int", Description: "Doubles n."})
+	tool, err := child.AsTool(agent.AsToolOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	parent := agent.MustNew(agent.Config{Prompt: "Use the child", Tools: map[string]agent.Tool{"double": tool}})
+	s := &llmtest.Script{Respond: func(req llm.Request) llmtest.Reply {
+		if req.Prompt == "Use the child" {
+			return llmtest.Code(`(return (tool/double {:n 21}))`)
+		}
+		return llmtest.Code(`(return (* 2 ctx/n))`)
+	}}
+	bg := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		step, err := parent.Run(bg, agent.Options{LLM: s.Func(), Trace: agent.TraceOff})
+		if err != nil || step.Return != int64(42) {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompiledExecute measures one execution of a compiled agent over
+// a 10,000-row context: input validation, the program, output validation.
+func BenchmarkCompiledExecute(b *testing.B) {
+	a := agent.MustNew(agent.Config{Prompt: "Total the paid orders", Signature: "(orders [:map]) -> {total :float}"})
+	s := llmtest.NewScript(llmtest.Code(`(return {:total (sum-by :total (filter #(= "paid" (:status %)) ctx/orders))})`))
+	ctxMap := rows10k()
+	compiled, err := a.Compile(context.Background(), agent.Options{LLM: s.Func(), Context: ctxMap})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bg := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compiled.Execute(bg, ctxMap); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

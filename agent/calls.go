@@ -29,6 +29,9 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	if !ok {
 		return nil, m.unknownTool(name)
 	}
+	if bt.nested != nil || bt.compiled != nil {
+		return tc.callNested(ctx, bt, args)
+	}
 	rec := ToolCall{Name: name, Args: args, Start: time.Now()}
 	idx := tc.begin(rec)
 	res, warnings, err := tc.invoke(ctx, bt, args)
@@ -41,7 +44,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 			m.fw.addToolResult(v)
 		}
 	}
-	tc.end(idx, v, warnings, err)
+	tc.end(idx, v, warnings, err, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,7 @@ func (tc *toolCalls) begin(rec ToolCall) int {
 	return len(tc.calls) - 1
 }
 
-func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err error) {
+func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err error, child *Step) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	if tc.closed || idx < 0 {
@@ -77,6 +80,7 @@ func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err 
 	c := &tc.calls[idx]
 	c.Duration = time.Since(c.Start)
 	c.Result = v
+	c.Child = child
 	if err != nil {
 		c.Error = err.Error()
 	}
@@ -112,3 +116,5 @@ func toolList(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+func timeNow() time.Time { return time.Now() }

@@ -41,6 +41,12 @@ type Config struct {
 	// LLMRetry is the retry policy for failed LLM calls (network errors,
 	// rate limits). Retries never consume turns. Zero: no retries.
 	LLMRetry RetryPolicy
+	// LLMTimeout bounds each LLM call (each attempt): a call that takes
+	// longer is abandoned and is a timeout, which LLMRetry retries by
+	// default. Zero: the turn's Limits.Timeout (5s by default), as the
+	// seeds specify; raise it for slow models and long replies. Negative:
+	// no bound but MissionTimeout and the caller's context.
+	LLMTimeout time.Duration
 	// LLM is the model this agent always uses, overriding the one given at
 	// run time and any parent's. Nil: use the run's (or inherit a parent's).
 	LLM llm.Model
@@ -216,6 +222,10 @@ type Agent struct {
 	catalog  []string // sorted catalog names
 	format   FormatOptions
 	language string // resolved language reference profile or text
+
+	// retries is how many more replies a single-shot agent may give after
+	// one that fails (an LLM tool's Retries).
+	retries int
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts

@@ -60,10 +60,33 @@
 // Step.Trace records each turn: the program, its value or error, its
 // output and its tool calls. PrintTrace writes it readably.
 //
+// # Composition
+//
+// Agents compose as tools. Agent.AsTool makes an agent a tool of another:
+// the caller's program passes its arguments as the child's context and gets
+// the child's return value, firewalled fields included, while the caller's
+// LLM sees the child's signature and results with those fields hidden.
+// NewLLMTool makes a tool answered by one LLM call (a judgment or a
+// classification inside a program, often under pmap). Across the tree,
+// depth counts from the root and the smallest MaxDepth above applies, the
+// root's TurnBudget is shared, the root's MissionTimeout bounds every
+// mission, and the firewall holds at every level; a program's own Timeout
+// does not count the time it waits on a child. ToolCall.Child keeps the
+// child's Step, and Step.TotalUsage adds up the subtree.
+//
+// Agent.Compile runs a mission once and keeps its final program as a
+// CompiledAgent, which executes on new inputs without an LLM, validated
+// against the signature; it can be saved as JSON, loaded with
+// LoadCompiled, and used as a tool. Then and Pipeline chain missions, each
+// return value the next context, stopping at a failure with
+// chained_failure.
+//
 // # Models
 //
 // Options.LLM is an llm.Func or an llm.Name resolved in Options.Registry.
-// An agent's own Config.LLM wins over the run's; agents called by other
-// agents inherit the model and the registry of their caller. Failed LLM
-// calls are retried per the RetryPolicy without consuming turns.
+// An agent's own Config.LLM wins over the run's (or the tool's bound
+// model); agents called by other agents inherit the model and the registry
+// of their caller. Each LLM call is bounded by Config.LLMTimeout (by
+// default the turn's timeout), and failed calls are retried per the
+// RetryPolicy without consuming turns.
 package agent

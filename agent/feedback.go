@@ -64,9 +64,10 @@ func (m *mission) outputBlock(lines []string) string {
 }
 
 // valueFeedback is the message after a turn that ran to its end.
-func (m *mission) valueFeedback(v lisp.Value, output []string) string {
+func (m *mission) valueFeedback(v lisp.Value, output []string, warnings string) string {
 	var parts []string
-	parts = append(parts, "Value: "+m.show(v, m.a.format.FeedbackLimit, m.a.format.FeedbackMaxChars))
+	items, chars := m.nested.bounds(v, m.a.format.FeedbackLimit, m.a.format.FeedbackMaxChars)
+	parts = append(parts, "Value: "+m.show(v, items, chars))
 	if out := m.outputBlock(output); out != "" {
 		parts = append(parts, out)
 	}
@@ -74,17 +75,17 @@ func (m *mission) valueFeedback(v lisp.Value, output []string) string {
 		// Names are data too: (memory/put (keyword s) 1) stores under one.
 		parts = append(parts, m.clip("Memory: "+strings.Join(names, ", "), m.a.format.FeedbackMaxChars))
 	}
-	return strings.Join(parts, "\n") + m.turnInfo()
+	return strings.Join(parts, "\n") + warnings + m.turnInfo()
 }
 
 // errorFeedback is the message after a turn that failed. The error is cut
 // at twice FeedbackMaxChars: a tool's error can be as long as it likes.
-func (m *mission) errorFeedback(msg string, output []string) string {
+func (m *mission) errorFeedback(msg string, output []string, warnings string) string {
 	text := "Error: " + m.clip(msg, 2*m.a.format.FeedbackMaxChars)
 	if out := m.outputBlock(output); out != "" {
 		text += "\n" + out
 	}
-	return text + "\nThe error is also in ctx/fail. Memory is as it was before this turn." + m.turnInfo()
+	return text + "\nThe error is also in ctx/fail. Memory is as it was before this turn." + warnings + m.turnInfo()
 }
 
 // validationFeedback explains a return value that breaks the signature.

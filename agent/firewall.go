@@ -43,8 +43,12 @@ const minScrub = 8
 // shorter than minScrub bytes.
 type firewall struct {
 	base *fwSet // the context's: shared, read-only (see Agent.contextFirewall)
-	mu   sync.RWMutex
-	own  fwSet // tool results, memory and values of this mission
+	// up is the firewall of the mission that called this one as a tool:
+	// what a caller hides, the LLMs of the agents it calls must not see
+	// either (a program can pass ctx/_secret to a child as an argument).
+	up  *firewall
+	mu  sync.RWMutex
+	own fwSet // tool results, memory and values of this mission
 	// ownIndex indexes own's texts; rebuilt when own gains texts.
 	ownIndex *textIndex
 	dirty    bool
@@ -67,8 +71,47 @@ type fwSet struct {
 	index *textIndex
 }
 
-func newFirewall(a *Agent, ctx *lisp.Map) *firewall {
-	return &firewall{base: a.contextFirewall(ctx), dirty: true}
+func newFirewall(a *Agent, ctx *lisp.Map, up *firewall) *firewall {
+	return &firewall{base: a.contextFirewall(ctx), up: up, dirty: true}
+}
+
+// absorb adds what a child mission's firewall hides to fw: the child's
+// result comes back to this mission, and its LLM must not see what the
+// child's (and its own children's) tools and context firewalled, wherever
+// the child's program copied it.
+func (fw *firewall) absorb(child *firewall) {
+	if child == nil {
+		return
+	}
+	child.mu.RLock()
+	sets := []*fwSet{child.base, &child.own}
+	fw.mu.Lock()
+	n := len(fw.own.strs) + len(fw.own.texts)
+	for _, set := range sets {
+		for c := range set.colls {
+			if fw.own.colls == nil {
+				fw.own.colls = map[any]struct{}{}
+			}
+			fw.own.colls[c] = struct{}{}
+		}
+		for t := range set.strs {
+			if fw.own.strs == nil {
+				fw.own.strs = map[string]struct{}{}
+			}
+			fw.own.strs[t] = struct{}{}
+		}
+		for t := range set.texts {
+			if fw.own.texts == nil {
+				fw.own.texts = map[string]struct{}{}
+			}
+			fw.own.texts[t] = struct{}{}
+		}
+	}
+	if len(fw.own.strs)+len(fw.own.texts) != n {
+		fw.dirty = true
+	}
+	fw.mu.Unlock()
+	child.mu.RUnlock()
 }
 
 // contextFirewall returns the firewalled parts of a context, computed once
@@ -92,6 +135,81 @@ func (a *Agent) contextFirewall(ctx *lisp.Map) *fwSet {
 	a.fwCache[ctx] = set
 	a.fwMu.Unlock()
 	return set
+}
+
+// markCopies firewalls the collections of cp that are copies of firewalled
+// collections of orig: coercing arguments to a signature and rounding
+// floats copy the collections they change, and a copy must stay hidden as
+// its original was. The two values have the same shape; identical parts
+// are skipped, and each copied collection is visited once.
+func (fw *firewall) markCopies(orig, cp lisp.Value) {
+	if fw == nil || fw.empty() {
+		return
+	}
+	seen := map[any]struct{}{}
+	var walk func(o, c lisp.Value, depth int)
+	walk = func(o, c lisp.Value, depth int) {
+		switch c.(type) {
+		case *lisp.Map, *lisp.Vector, *lisp.Set:
+		default:
+			return
+		}
+		if depth > 10000 || sameCollection(o, c) {
+			return
+		}
+		if _, ok := seen[c]; ok {
+			return
+		}
+		seen[c] = struct{}{}
+		if fw.hides(o) {
+			fw.mu.Lock()
+			if fw.own.colls == nil {
+				fw.own.colls = map[any]struct{}{}
+			}
+			fw.own.colls[c] = struct{}{}
+			fw.mu.Unlock()
+			// and on: its parts are firewalled too, copies included
+		}
+		switch cx := c.(type) {
+		case *lisp.Map:
+			om, ok := o.(*lisp.Map)
+			if !ok {
+				return
+			}
+			for i, n := 0, cx.Len(); i < n; i++ {
+				k, e := cx.EntryAt(i)
+				if oe, ok := om.Lookup(k); ok {
+					walk(oe, e, depth+1)
+				}
+			}
+		case *lisp.Vector:
+			ov, ok := o.(*lisp.Vector)
+			if !ok || ov.Len() != cx.Len() {
+				return
+			}
+			items, oitems := cx.Items(), ov.Items()
+			for i := range items {
+				walk(oitems[i], items[i], depth+1)
+			}
+		}
+	}
+	walk(orig, cp, 0)
+}
+
+// sameCollection reports whether a and b are the same collection object.
+func sameCollection(a, b lisp.Value) bool {
+	switch x := a.(type) {
+	case *lisp.Map:
+		y, ok := b.(*lisp.Map)
+		return ok && x == y
+	case *lisp.Vector:
+		y, ok := b.(*lisp.Vector)
+		return ok && x == y
+	case *lisp.Set:
+		y, ok := b.(*lisp.Set)
+		return ok && x == y
+	}
+	return false
 }
 
 // addToolResult records the firewalled parts of a tool's result.
@@ -294,10 +412,16 @@ func isFirewalledKey(k lisp.Value) bool {
 // empty reports whether nothing is firewalled (so nothing needs hiding
 // but "_" map entries).
 func (fw *firewall) empty() bool {
-	fw.mu.RLock()
-	defer fw.mu.RUnlock()
-	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
-		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0
+	for ; fw != nil; fw = fw.up {
+		fw.mu.RLock()
+		empty := len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
+			len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0
+		fw.mu.RUnlock()
+		if !empty {
+			return false
+		}
+	}
+	return true
 }
 
 // redaction is the printer hook of the firewall.
@@ -309,8 +433,18 @@ func (fw *firewall) redaction() *lisp.Redaction {
 	}
 }
 
-// hides reports whether v prints as <Firewalled>.
+// hides reports whether v prints as <Firewalled>: this mission or one of
+// its callers firewalls it.
 func (fw *firewall) hides(v lisp.Value) bool {
+	for ; fw != nil; fw = fw.up {
+		if fw.hidesOwn(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fw *firewall) hidesOwn(v lisp.Value) bool {
 	switch x := v.(type) {
 	case *lisp.Map, *lisp.Vector, *lisp.Set:
 		if _, ok := fw.base.colls[v]; ok {
@@ -341,15 +475,24 @@ func (fw *firewall) scrub(text string) string {
 	if len(text) < minScrub {
 		return text
 	}
+	var indexes []*textIndex
+	for ; fw != nil; fw = fw.up {
+		indexes = append(indexes, fw.base.index, fw.ownIndexNow())
+	}
+	return scrubText(text, indexes...)
+}
+
+// ownIndexNow returns the index of the mission's own firewalled texts,
+// rebuilt when they changed.
+func (fw *firewall) ownIndexNow() *textIndex {
 	fw.mu.Lock()
+	defer fw.mu.Unlock()
 	if fw.dirty {
 		budget := maxWindows - fw.base.index.windowCount()
 		fw.ownIndex = newTextIndex(budget, fw.own.strs, fw.own.texts)
 		fw.dirty = false
 	}
-	own := fw.ownIndex
-	fw.mu.Unlock()
-	return scrubText(text, fw.base.index, own)
+	return fw.ownIndex
 }
 
 // maxWindows bounds the fragments a mission's firewall indexes (8 bytes

@@ -47,6 +47,7 @@ func PreviewPrompt(a *Agent, opts Options) (*Preview, error) {
 	if fail := m.setContext(); fail != nil {
 		return nil, fail
 	}
+	m.fw = newFirewall(a, m.context, nil)
 	if fail := m.expandPrompt(); fail != nil {
 		return nil, fail
 	}

@@ -86,6 +86,7 @@ func (m *mission) generatedPrompt() string {
 		inventory,
 		m.toolsSection(),
 		m.outputSection(compact, single),
+		m.compileSection(),
 		sp.Suffix,
 	}
 	var parts []string
@@ -95,6 +96,18 @@ func (m *mission) generatedPrompt() string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// compileSection tells the model of a compiling mission (Agent.Compile)
+// that its final program is kept and run on other inputs.
+func (m *mission) compileSection() string {
+	if !m.compiling {
+		return ""
+	}
+	return "## Compilation\n" +
+		"The program that ends this mission is kept and run again, without you, on other inputs of the same shape. " +
+		"Read every input from ctx/..., never write this input's values into the program, " +
+		"and make that last program do the whole computation: it must not rely on defs, memory or *1 from earlier turns."
 }
 
 // promptState is what a LanguageFunc sees.

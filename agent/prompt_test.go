@@ -802,7 +802,7 @@ func BenchmarkSystemPrompt10kRows(b *testing.B) {
 	if fail := m.setContext(); fail != nil {
 		b.Fatal(fail)
 	}
-	m.fw = newFirewall(a, m.context)
+	m.fw = newFirewall(a, m.context, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

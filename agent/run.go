@@ -88,8 +88,7 @@ func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
 
 // Run runs a mission of agent a; see (*Agent).Run.
 func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
-	m := &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
-	step := m.run()
+	step := newMission(ctx, a, opts).run()
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
@@ -118,11 +117,42 @@ func RunConfig(ctx context.Context, cfg Config, opts Options) (*Step, error) {
 // runtime is what a mission passes down, through the context of its tool
 // calls, to the agents it calls as tools.
 type runtime struct {
-	depth    int
+	depth int // 0 at the root
+	// maxDepth is the stricter of this mission's MaxDepth and every
+	// ancestor's: a child cannot loosen its caller's limit.
+	maxDepth int
 	budget   *atomic.Int64 // turns left in the mission tree
-	registry llm.Registry
-	model    llm.Model
-	traceID  string
+	// budgetSize is the root's TurnBudget, which the messages quote.
+	budgetSize int
+	registry   llm.Registry
+	model      llm.Model
+	traceID    string
+	// fw is the mission's firewall: what it hides, its children's LLMs
+	// must not see either.
+	fw    *firewall
+	trace TraceMode
+	debug bool
+	// The model's call options, for children that use the same model.
+	llmOptions map[string]any
+	cache      bool
+	// nested adds up the usage of the mission's children.
+	nested *nested
+}
+
+// adopt takes in a child's outcome when Go code ran it under the caller's
+// context rather than through the caller's tool dispatch (a Func that calls
+// an agent tool's Func): the caller's firewall absorbs the child's, and
+// its usage counts in the caller's TotalUsage.
+func (rt *runtime) adopt(step *Step, fw *firewall) {
+	if rt == nil {
+		return
+	}
+	if rt.fw != nil {
+		rt.fw.absorb(fw)
+	}
+	if rt.nested != nil {
+		rt.nested.add(step, nil)
+	}
 }
 
 type runtimeKey struct{}
@@ -130,6 +160,10 @@ type runtimeKey struct{}
 func runtimeFrom(ctx context.Context) *runtime {
 	rt, _ := ctx.Value(runtimeKey{}).(*runtime)
 	return rt
+}
+
+func newMission(ctx context.Context, a *Agent, opts Options) *mission {
+	return &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
 }
 
 // mission is the state of one run.
@@ -147,7 +181,10 @@ type mission struct {
 	call    llm.Func
 	retry   RetryPolicy
 	context *lisp.Map
-	ctxSig  *signature.Signature
+	// rawContext is the context before its coercion to the signature,
+	// whose firewalled collections the coerced copies inherit.
+	rawContext *lisp.Map
+	ctxSig     *signature.Signature
 	// fieldDocs are the field descriptions of a chained Step.
 	fieldDocs map[string]string
 	prompt    string // the expanded mission
@@ -165,6 +202,15 @@ type mission struct {
 	sysToks  int
 	trace    []Turn
 	turn     int
+	// nested counts the agents this mission called as tools.
+	nested nested
+	// warnings are the input's coercions and the problems WarnOnly let
+	// through.
+	warnings []string
+	// compiling: the program that ends the mission is kept (Compile), and
+	// must be self-contained; final is its text.
+	compiling bool
+	final     string
 }
 
 // run is the whole mission.
@@ -199,43 +245,70 @@ func (m *mission) setup() *Fail {
 	if m.opts.LLMRetry.MaxAttempts > 0 {
 		m.retry = m.opts.LLMRetry
 	}
+	// A failed Step as the context ends the run at once (chained_failure),
+	// whatever else is missing.
+	if fail := m.setContext(); fail != nil {
+		return fail
+	}
+	rt := &runtime{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
+		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested}
+	var inherited llm.Model
+	var parentFW *firewall
 	parent := runtimeFrom(m.parent)
-	depth, budget, registry, inherited := 0, (*atomic.Int64)(nil), m.opts.Registry, llm.Model(nil)
 	if parent != nil {
-		depth, budget, inherited, m.parentTraceID = parent.depth+1, parent.budget, parent.model, parent.traceID
-		if registry == nil {
-			registry = parent.registry
+		rt.depth, rt.budget, rt.budgetSize = parent.depth+1, parent.budget, parent.budgetSize
+		rt.maxDepth = min(rt.maxDepth, parent.maxDepth)
+		inherited, m.parentTraceID, parentFW = parent.model, parent.traceID, parent.fw
+		if rt.registry == nil {
+			rt.registry = parent.registry
 		}
 	}
-	if depth >= m.a.cfg.MaxDepth {
-		return &Fail{Reason: ReasonMaxDepthExceeded,
-			Message: fmt.Sprintf("agents are nested %d deep; the limit is %d", depth+1, m.a.cfg.MaxDepth)}
+	if fail := rt.depthFail(); fail != nil {
+		return fail
 	}
-	if budget == nil {
-		budget = new(atomic.Int64)
-		budget.Store(int64(m.a.cfg.TurnBudget))
+	if rt.budget == nil {
+		rt.budget = new(atomic.Int64)
+		rt.budget.Store(int64(m.a.cfg.TurnBudget))
+		rt.budgetSize = m.a.cfg.TurnBudget
 	}
+	if m.opts.Validation == signature.Strict {
+		for _, name := range m.a.names {
+			if m.a.tools[name].sig == nil {
+				return &Fail{Reason: ReasonValidationError, Op: name, Message: fmt.Sprintf(
+					"strict validation requires a signature for every tool, and tool %s has none", name)}
+			}
+		}
+	}
+	// LLM inheritance: the agent's own model, then the run's (for an agent
+	// called as a tool, the model bound to the tool), then the caller's.
 	model := m.a.cfg.LLM
 	if model == nil {
 		model = m.opts.LLM
 	}
-	if model == nil {
+	if model == nil && parent != nil {
 		model = inherited
+		// The caller's model, called as the caller calls it.
+		if m.opts.LLMOptions == nil {
+			m.opts.LLMOptions = parent.llmOptions
+		}
+		m.opts.Cache = m.opts.Cache || parent.cache
 	}
-	f, err := registry.Resolve(model)
+	rt.llmOptions, rt.cache = m.opts.LLMOptions, m.opts.Cache
+	f, err := rt.registry.Resolve(model)
 	if err != nil {
 		le := llm.Classify(err)
 		return &Fail{Reason: le.Reason, Message: le.Message}
 	}
 	m.call = f
-	m.rt = &runtime{depth: depth, budget: budget, registry: registry, model: model, traceID: m.traceID}
+	rt.model = model
+	m.rt = rt
 	m.ctx = context.WithValue(m.parent, runtimeKey{}, m.rt)
 	if t := m.a.cfg.MissionTimeout; t > 0 {
 		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
 	}
-	if fail := m.setContext(); fail != nil {
-		return fail
-	}
+	m.fw = newFirewall(m.a, m.context, parentFW)
+	m.fw.markCopies(m.rawContext, m.context)
+	rt.fw = m.fw
 	if fail := m.expandPrompt(); fail != nil {
 		return fail
 	}
@@ -255,7 +328,6 @@ const maxPromptBytes = 1 << 20
 // the text is scrubbed like any other LLM-bound text. (Placeholders that
 // name a firewalled field are refused by New.)
 func (m *mission) expandPrompt() *Fail {
-	m.fw = newFirewall(m.a, m.context)
 	prompt, err := m.a.prompt.Execute(m.context, template.WithPrintOptions(lisp.PrintOptions{
 		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
 		Redact:         m.fw.redaction(),
@@ -328,10 +400,14 @@ func (m *mission) setContext() *Fail {
 	// Inputs are checked against the signature's parameters, with the
 	// coercions LLM-written arguments need (a nested agent's inputs come
 	// from its parent's program).
+	m.rawContext = ctxMap
 	if sig := m.a.sig; sig != nil && len(sig.Params) > 0 && m.opts.Validation != signature.Disabled {
-		coerced, _, err := sig.CoerceInput(ctxMap, m.opts.Validation)
+		coerced, warnings, err := sig.CoerceInput(ctxMap, m.opts.Validation)
 		if err != nil {
 			return &Fail{Reason: ReasonValidationError, Message: "input: " + err.Error(), Details: issueDetails(err)}
+		}
+		for _, w := range warnings {
+			m.warnings = append(m.warnings, "input: "+w.String())
 		}
 		if coerced != nil {
 			ctxMap = coerced
@@ -358,16 +434,36 @@ func (m *mission) beforeTurn() *Fail {
 	if err := m.ctx.Err(); err != nil {
 		return m.contextFail(err)
 	}
-	if m.turn >= m.a.cfg.MaxTurns {
+	if m.turn >= m.a.cfg.MaxTurns+m.a.retries {
 		return &Fail{Reason: ReasonMaxTurnsExceeded,
 			Message: fmt.Sprintf("no (return ...) or (fail ...) within %d turns", m.a.cfg.MaxTurns)}
 	}
 	if m.rt.budget.Add(-1) < 0 {
-		return &Fail{Reason: ReasonTurnBudgetExhausted,
-			Message: fmt.Sprintf("the mission used its budget of %d turns", m.a.cfg.TurnBudget)}
+		return m.budgetFail()
 	}
 	m.turn++
 	return nil
+}
+
+// depthFail is the failure of a mission nested past the tree's MaxDepth.
+func (rt *runtime) depthFail() *Fail {
+	if rt.depth < rt.maxDepth {
+		return nil
+	}
+	return &Fail{Reason: ReasonMaxDepthExceeded, Message: fmt.Sprintf(
+		"this agent would run at nesting level %d, past the limit of %d levels (the smallest MaxDepth of the agents above it)",
+		rt.depth+1, rt.maxDepth)}
+}
+
+// budgetFail is the end of a mission for lack of turns in the tree's
+// budget, which the root's TurnBudget sets.
+func (m *mission) budgetFail() *Fail {
+	if m.rt.depth == 0 {
+		return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
+			"the mission used its budget of %d turns (TurnBudget), nested agents included", m.rt.budgetSize)}
+	}
+	return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
+		"the mission tree used its budget of %d turns (the root agent's TurnBudget)", m.rt.budgetSize)}
 }
 
 // contextFail explains why the mission's context ended.
@@ -394,6 +490,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	}
 	if fail == nil {
 		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)
+		m.fw.markCopies(value, step.Return)
 	}
 	step.Usage = Usage{
 		Turns:              m.turn,
@@ -403,6 +500,10 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		SystemPromptTokens: m.sysToks,
 		MemoryBytes:        m.memoryBytes(),
 	}
+	m.nested.mu.Lock()
+	step.TotalUsage = step.Usage.plus(m.nested.usage)
+	m.nested.mu.Unlock()
+	step.Warnings = m.warnings
 	switch m.opts.Trace {
 	case TraceOn:
 		step.Trace = m.trace

@@ -26,8 +26,18 @@ type Step struct {
 	// (nil without one). A Step passed as the context of another run brings
 	// it along as the context's signature.
 	Signature *signature.Signature
-	// Usage counts turns, tokens and time.
+	// Usage counts the turns, tokens and time of this mission alone.
 	Usage Usage
+	// TotalUsage adds up the usage of this mission and of every agent it
+	// called as a tool (LLM tools and compiled agents included), at any
+	// depth. Its Duration is the sum of the missions' durations, which
+	// exceeds the wall-clock time when pmap ran them at once.
+	TotalUsage Usage
+	// Warnings are the coercions of the mission's input ("input: count:
+	// coerced "3" to :int") and, when it ran with signature.WarnOnly, the
+	// mismatches of its input and of its return value that were let
+	// through. (A tool call's are in its ToolCall.)
+	Warnings []string
 	// Trace has one entry per turn (see Options.Trace).
 	Trace []Turn
 	// TraceID identifies this run (32 hex digits); ParentTraceID the run of
@@ -69,6 +79,10 @@ type Fail struct {
 	// Details carries more data: the upstream failure of a chained_failure,
 	// the value given to fail, validation issues.
 	Details map[string]any
+	// ByProgram reports that the mission's program ended it with (fail v),
+	// so that Reason is the program's word: a program's (fail {:reason
+	// :timeout}) is not the runtime's timeout.
+	ByProgram bool
 }
 
 func (f *Fail) Error() string {
@@ -81,31 +95,31 @@ func (f *Fail) Error() string {
 // The reasons a mission can fail with. A program's (fail {:reason :x})
 // gives its own reason.
 const (
-	ReasonFailed              = "failed"                // (fail v) without a :reason
-	ReasonMaxTurnsExceeded    = "max_turns_exceeded"    // no return or fail within MaxTurns
-	ReasonMaxDepthExceeded    = "max_depth_exceeded"    // agents nested deeper than MaxDepth
-	ReasonTurnBudgetExhausted = "turn_budget_exhausted" // the mission tree used up TurnBudget
-	ReasonMissionTimeout      = "mission_timeout"       // MissionTimeout passed
-	ReasonLLMError            = "llm_error"             // the LLM failed, retries included
-	ReasonLLMRequired         = "llm_required"          // no LLM anywhere
-	ReasonLLMNotFound         = "llm_not_found"         // a model name the registry lacks
-	ReasonLLMRegistryRequired = "llm_registry_required" // a model name without a registry
-	ReasonInvalidLLM          = "invalid_llm"           // a nil function
-	ReasonNoCodeFound         = "no_code_found"         // single-shot reply without a program
-	ReasonParseError          = "parse_error"           // single-shot program does not read
-	ReasonAnalysisError       = "analysis_error"        // ... does not analyze
-	ReasonEvalError           = "eval_error"            // ... fails while running
-	ReasonTimeout             = "timeout"               // ... ran out of time
-	ReasonMemoryExceeded      = "memory_exceeded"       // ... built too much data
-	ReasonValidationError     = "validation_error"      // input or single-shot output breaks the signature
-	ReasonToolError           = "tool_error"            // ... a tool failed
-	ReasonToolNotFound        = "tool_not_found"        // ... called a tool that does not exist
-	ReasonMemoryLimitExceeded = "memory_limit_exceeded" // memory grew past MemoryLimit
-	ReasonChainedFailure      = "chained_failure"       // the context was a failed Step
-	ReasonTemplateError       = "template_error"        // a placeholder has no value
-	ReasonBudgetExceeded      = "budget_exceeded"       // TokenLimit or Budget said stop
-	ReasonCancelled           = "cancelled"             // the caller's context was cancelled
-	ReasonReservedToolName    = "reserved_tool_name"    // a tool named return or fail
+	ReasonFailed              = "failed"                   // (fail v) without a :reason
+	ReasonMaxTurnsExceeded    = "max_turns_exceeded"       // no return or fail within MaxTurns
+	ReasonMaxDepthExceeded    = "max_depth_exceeded"       // agents nested deeper than MaxDepth
+	ReasonTurnBudgetExhausted = "turn_budget_exhausted"    // the mission tree used up TurnBudget
+	ReasonMissionTimeout      = "mission_timeout"          // MissionTimeout passed
+	ReasonLLMError            = "llm_error"                // the LLM failed, retries included
+	ReasonLLMRequired         = "llm_required"             // no LLM anywhere
+	ReasonLLMNotFound         = "llm_not_found"            // a model name the registry lacks
+	ReasonLLMRegistryRequired = "llm_registry_required"    // a model name without a registry
+	ReasonInvalidLLM          = "invalid_llm"              // a nil function
+	ReasonNoCodeFound         = "no_code_found"            // single-shot reply without a program
+	ReasonParseError          = "parse_error"              // single-shot program does not read
+	ReasonAnalysisError       = "analysis_error"           // ... does not analyze
+	ReasonEvalError           = "eval_error"               // ... fails while running
+	ReasonTimeout             = "timeout"                  // ... ran out of time
+	ReasonMemoryExceeded      = "memory_exceeded"          // ... built too much data
+	ReasonValidationError     = "validation_error"         // input or single-shot output breaks the signature
+	ReasonToolError           = "tool_error"               // ... a tool failed
+	ReasonUnknownTool         = "unknown_tool"             // ... called a tool that does not exist
+	ReasonMemoryLimitExceeded = "memory_limit_exceeded"    // memory grew past MemoryLimit
+	ReasonChainedFailure      = "chained_failure"          // the context was a failed Step
+	ReasonTemplateError       = "template_error"           // a placeholder has no value
+	ReasonBudgetExceeded      = "budget_callback_exceeded" // TokenLimit or Budget said stop
+	ReasonCancelled           = "cancelled"                // the caller's context was cancelled
+	ReasonReservedToolName    = "reserved_tool_name"       // a tool named return or fail
 )
 
 // Usage is what a mission cost.
@@ -157,7 +171,9 @@ type ToolCall struct {
 	Warnings []string   // argument coercions
 	Start    time.Time
 	Duration time.Duration
-	// Child is the step of a nested agent called as this tool.
+	// Child is the Step of the agent, LLM tool or compiled agent called as
+	// this tool: its trace, usage and trace ids (ParentTraceID is the
+	// caller's TraceID).
 	Child *Step
 }
 

@@ -32,7 +32,9 @@ type Tool struct {
 	// Description says what the tool does and when to use it.
 	Description string
 
-	typed *signature.Tool
+	typed    *signature.Tool
+	nested   *nestedAgent   // an agent or an LLM answers the calls
+	compiled *CompiledAgent // a compiled agent's program answers them
 }
 
 // Func returns a tool for a plain function without a contract.
@@ -47,15 +49,33 @@ func Typed(t *signature.Tool) Tool {
 
 // boundTool is a validated tool.
 type boundTool struct {
-	name string
-	sig  *signature.Signature // nil: no contract
-	desc string
-	fn   ToolFunc
-	typ  *signature.Tool
+	name     string
+	sig      *signature.Signature // nil: no contract
+	desc     string
+	fn       ToolFunc
+	typ      *signature.Tool
+	nested   *nestedAgent
+	compiled *CompiledAgent
 }
 
+// kind names what answers the tool's calls, for messages.
+func (bt *boundTool) kind() string {
+	switch {
+	case bt.nested != nil && bt.nested.kind == "llm":
+		return "LLM tool"
+	case bt.nested != nil:
+		return "agent"
+	case bt.compiled != nil:
+		return "compiled agent"
+	}
+	return "tool"
+}
+
+// needsLLM reports whether calling the tool calls an LLM.
+func (bt *boundTool) needsLLM() bool { return bt.nested != nil }
+
 func bindTool(name string, t Tool) (*boundTool, error) {
-	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed}
+	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed, nested: t.nested, compiled: t.compiled}
 	if bt.typ != nil {
 		bt.sig = bt.typ.Signature()
 		return bt, nil
@@ -80,18 +100,37 @@ func (bt *boundTool) call(ctx context.Context, args *lisp.Map, mode signature.Mo
 	if bt.typ != nil {
 		return bt.typ.CallWithWarnings(ctx, args)
 	}
-	var warnings []signature.Issue
-	if bt.sig != nil && mode != signature.Disabled {
-		named, err := bt.sig.Positional(args)
-		if err != nil {
-			return nil, nil, err
-		}
-		coerced, w, err := bt.sig.CoerceInput(named, mode)
-		if err != nil {
-			return nil, w, err
-		}
-		args, warnings = coerced, w
+	if mode == signature.Disabled {
+		res, err := bt.fn(ctx, args) // arguments as the program wrote them
+		return res, nil, err
+	}
+	args, warnings, err := bt.coerceArgs(args, mode)
+	if err != nil {
+		return nil, warnings, err
 	}
 	res, err := bt.fn(ctx, args)
 	return res, warnings, err
+}
+
+// coerceArgs checks and coerces a call's arguments against the tool's
+// signature; warnings lists the coercions.
+func (bt *boundTool) coerceArgs(args *lisp.Map, mode signature.Mode) (*lisp.Map, []signature.Issue, error) {
+	if bt.sig == nil {
+		return args, nil, nil
+	}
+	named, err := bt.sig.Positional(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if mode == signature.Disabled {
+		return named, nil, nil
+	}
+	coerced, w, err := bt.sig.CoerceInput(named, mode)
+	if err != nil {
+		return nil, w, err
+	}
+	if coerced == nil {
+		coerced = named
+	}
+	return coerced, w, nil
 }

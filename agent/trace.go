@@ -84,11 +84,19 @@ func (tp *tracePrinter) step(s *Step, indent string) {
 	} else {
 		fmt.Fprintf(tp.w, "%sReturned: %s\n", indent, tp.value(s.Return))
 	}
+	cost := plural(u.Turns, "turn") + ", " + plural(u.LLMRequests, "LLM request")
+	if u.Turns == 0 && u.LLMRequests == 0 && len(s.Trace) > 0 {
+		cost = "no LLM (a compiled program)"
+	}
 	if tp.opts.NoTimings {
-		fmt.Fprintf(tp.w, "%s%d turns, %d LLM requests\n", indent, u.Turns, u.LLMRequests)
+		fmt.Fprintf(tp.w, "%s%s\n", indent, cost)
 	} else {
-		fmt.Fprintf(tp.w, "%s%d turns, %d LLM requests, %s, tokens %d in / %d out\n", indent,
-			u.Turns, u.LLMRequests, roundDuration(u.Duration), u.Tokens.Input, u.Tokens.Output)
+		fmt.Fprintf(tp.w, "%s%s, %s, tokens %d in / %d out\n", indent,
+			cost, roundDuration(u.Duration), u.Tokens.Input, u.Tokens.Output)
+	}
+	if t := s.TotalUsage; t.LLMRequests != u.LLMRequests && !tp.opts.NoChildren {
+		fmt.Fprintf(tp.w, "%swith nested agents: %s, %s, tokens %d in / %d out\n", indent,
+			plural(t.Turns, "turn"), plural(t.LLMRequests, "LLM request"), t.Tokens.Input, t.Tokens.Output)
 	}
 }
 

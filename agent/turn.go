@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -54,17 +55,13 @@ func (m *mission) turnOnce() *ending {
 	}
 	if m.overBudget() {
 		m.record(&tr, start)
-		if m.opts.OnBudgetExceeded == BudgetReturnPartial {
-			return &ending{value: m.partial}
-		}
-		return &ending{fail: &Fail{Reason: ReasonBudgetExceeded,
-			Message: fmt.Sprintf("the mission used %d tokens, over its budget", m.tokens.Total())}}
+		return &ending{value: m.partial, fail: m.budgetEnding()}
 	}
 
 	code := extractCode(resp.Content)
 	if code == "" {
 		tr.Error = noCodeMessage
-		if m.a.SingleShot() {
+		if m.a.SingleShot() && !m.mayRetry() {
 			m.record(&tr, start)
 			return &ending{fail: &Fail{Reason: ReasonNoCodeFound, Message: "the LLM's reply has no PTC-Lisp program"}}
 		}
@@ -79,6 +76,28 @@ func (m *mission) turnOnce() *ending {
 }
 
 const noCodeMessage = "Your reply contains no program. Answer with PTC-Lisp code in a ```clojure block."
+
+// budgetEnding is how a mission over its token budget ends: with
+// BudgetReturnPartial, the value of the last turn that ran without error
+// when there is one and it matches the signature (nil fail); otherwise
+// budget_callback_exceeded.
+func (m *mission) budgetEnding() *Fail {
+	msg := fmt.Sprintf("the mission used %d tokens, over its budget", m.tokens.Total())
+	if m.opts.OnBudgetExceeded == BudgetReturnPartial {
+		if m.partial == nil {
+			msg += "; no turn had produced a value to return"
+		} else if issues := m.validateReturn(m.partial); issues != nil {
+			msg += "; the last turn's value does not match the signature: " + issueText(issues)
+		} else {
+			return nil
+		}
+	}
+	return &Fail{Reason: ReasonBudgetExceeded, Message: m.clip(msg, maxFailChars)}
+}
+
+// mayRetry reports whether a single-shot agent with retries (an LLM tool)
+// may have another reply after a failed one.
+func (m *mission) mayRetry() bool { return m.turn <= m.a.retries }
 
 // overBudget reports whether TokenLimit or Budget ends the mission.
 func (m *mission) overBudget() bool {
@@ -116,37 +135,37 @@ func (m *mission) feedback(tr *Turn, reply, text string) {
 
 // runProgram runs the turn's program and decides what happens next.
 func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
-	calls := &toolCalls{m: m}
+	m.nested.clearTurn()
 	ctxMap := m.context
 	if m.lastFail != nil {
 		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), m.lastFail)
 	}
-	res, err := lisp.Run(m.ctx, code, lisp.Options{
-		Context:   ctxMap,
-		Namespace: m.memory,
-		History:   m.history,
-		Tools:     calls,
-		Limits:    m.a.cfg.Limits,
-		Redact:    m.fw.redaction(),
+	res, err := m.runLisp(tr, ctxMap, func(ctx context.Context, opts lisp.Options) (*lisp.Result, error) {
+		return lisp.Run(ctx, code, opts)
 	})
-	tr.ToolCalls = calls.close()
-	tr.Output = res.Output
 	single := m.a.SingleShot()
+	// A single-shot agent with retries left is told what went wrong, as a
+	// multi-turn agent is.
+	final := single && !m.mayRetry()
 
 	if err != nil {
 		le := asLispError(err)
-		if m.ctx.Err() != nil && (le.Kind == lisp.Cancelled || le.Kind == lisp.Timeout) {
-			return &ending{fail: m.contextFail(m.ctx.Err())}
+		if fail := m.endedByContext(le); fail != nil {
+			return &ending{fail: fail}
+		}
+		if child := childFail(err); child != nil && child.Reason == ReasonTurnBudgetExhausted {
+			// The tree's turns are gone: no turn of this mission can follow.
+			return &ending{fail: m.budgetFail()}
 		}
 		// Errors can be long (a tool's message is its own): cut before
 		// scrubbing to bound the work, and again when shown.
 		msg := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
 		tr.Error = msg
-		if single {
+		if final {
 			return &ending{fail: programFail(le, msg)}
 		}
 		m.lastFail = failMap(le, msg)
-		m.feedback(tr, reply, m.errorFeedback(msg, tr.Output))
+		m.feedback(tr, reply, m.errorFeedback(msg, tr.Output, m.toolWarnings(tr.ToolCalls)))
 		return nil
 	}
 	m.memory = res.Namespace
@@ -161,25 +180,11 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	case lisp.Failed:
 		return &ending{fail: m.programFailValue(res.Value)}
 	case lisp.Returned:
-		if issues := m.validateReturn(res.Value); issues != nil {
-			if single {
-				return &ending{fail: &Fail{Reason: ReasonValidationError,
-					Message: m.clip("the value does not match the signature: "+issueText(issues), maxFailChars), Details: issueDetails(issues)}}
-			}
-			text := m.validationFeedback(res.Value, issues)
-			tr.Error = text
-			m.feedback(tr, reply, text+m.turnInfo())
-			return nil
-		}
-		return &ending{value: res.Value}
+		return m.offer(tr, reply, code, res.Value, final)
 	}
-	// Completed without return or fail.
+	// Completed without return or fail: a single-shot agent's answer.
 	if single {
-		if issues := m.validateReturn(res.Value); issues != nil {
-			return &ending{fail: &Fail{Reason: ReasonValidationError,
-				Message: m.clip("the value does not match the signature: "+issueText(issues), maxFailChars), Details: issueDetails(issues)}}
-		}
-		return &ending{value: res.Value}
+		return m.offer(tr, reply, code, res.Value, final)
 	}
 	shown := m.applyMapResult(res.Value)
 	if fail := m.checkMemory(res.Defined); fail != nil {
@@ -187,7 +192,106 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	}
 	m.partial = res.Value
 	m.pushHistory(res.Value)
-	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output))
+	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.toolWarnings(tr.ToolCalls)))
+	return nil
+}
+
+// offer checks a value that would end the mission: against the signature,
+// and, when the mission compiles, the program's independence of earlier
+// turns. A rejected value is explained to the LLM and is ctx/fail in the
+// next turn; final says there is no next turn (single-shot).
+func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) *ending {
+	reject := func(reason, short, text string, details map[string]any) *ending {
+		if final {
+			return &ending{fail: &Fail{Reason: reason, Message: m.clip(short, maxFailChars), Details: details}}
+		}
+		tr.Error = text
+		b := lisp.NewMapBuilder(nil)
+		b.Set(lisp.Keyword("reason"), lisp.Keyword(reason))
+		b.Set(lisp.Keyword("message"), m.clip(short, maxFailChars))
+		if issues, ok := details["issues"]; ok {
+			b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("issues"), lisp.MustFromGo(issues)))
+		}
+		m.lastFail = b.Map()
+		m.feedback(tr, reply, text+m.turnInfo())
+		return nil
+	}
+	if issues := m.validateReturn(v); issues != nil {
+		return reject(ReasonValidationError, "the value does not match the signature: "+issueText(issues),
+			m.validationFeedback(v, issues), issueDetails(issues))
+	}
+	if m.compiling {
+		if p, err := lisp.Compile(code); err == nil {
+			if deps := p.Dependencies(); !deps.SelfContained() {
+				why := dependencyText(deps)
+				return reject(ReasonValidationError, "the final program is not self-contained: "+why,
+					"This program will be kept and run on its own, without the earlier turns, but "+why+
+						". Send one program that computes the value from ctx and the tools alone, and returns it.", nil)
+			}
+		}
+		m.final = code
+	}
+	if m.opts.Validation == signature.WarnOnly && m.a.sig != nil {
+		if w, _ := m.a.sig.ValidateOutput(v, signature.WarnOnly); len(w) > 0 {
+			for _, is := range w {
+				m.warnings = append(m.warnings, "return: "+is.String())
+			}
+		}
+	}
+	return &ending{value: v}
+}
+
+// childFail returns the Fail of the nested mission behind a tool error.
+func childFail(err error) *Fail {
+	var ae *Error
+	if errors.As(err, &ae) && ae.Step != nil {
+		return ae.Step.Fail
+	}
+	return nil
+}
+
+// toolWarnings tells the LLM how its tool arguments were coerced, so that
+// its next programs write them right.
+func (m *mission) toolWarnings(calls []ToolCall) string {
+	var lines []string
+	for _, c := range calls {
+		for _, w := range c.Warnings {
+			if len(lines) == 5 {
+				lines = append(lines, "...")
+				break
+			}
+			lines = append(lines, "- tool/"+c.Name+": "+w)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n" + m.clip("Argument warnings (coerced; write them with these types):\n"+strings.Join(lines, "\n"), m.a.format.FeedbackMaxChars)
+}
+
+// runLisp runs a program with the mission's memory, history, tools, limits
+// and firewall, recording its tool calls and output in tr.
+func (m *mission) runLisp(tr *Turn, ctxMap *lisp.Map, run func(context.Context, lisp.Options) (*lisp.Result, error)) (*lisp.Result, error) {
+	calls := &toolCalls{m: m}
+	res, err := run(m.ctx, lisp.Options{
+		Context:   ctxMap,
+		Namespace: m.memory,
+		History:   m.history,
+		Tools:     calls,
+		Limits:    m.a.cfg.Limits,
+		Redact:    m.fw.redaction(),
+	})
+	tr.ToolCalls = calls.close()
+	tr.Output = res.Output
+	return res, err
+}
+
+// endedByContext is the mission's end when a program stopped because the
+// mission's context ended (its timeout, or the caller's), nil otherwise.
+func (m *mission) endedByContext(le *lisp.Error) *Fail {
+	if m.ctx.Err() != nil && (le.Kind == lisp.Cancelled || le.Kind == lisp.Timeout) {
+		return m.contextFail(m.ctx.Err())
+	}
 	return nil
 }
 
@@ -219,7 +323,7 @@ func reasonOf(k lisp.Kind) string {
 	case lisp.ToolError:
 		return ReasonToolError
 	case lisp.UnknownTool:
-		return ReasonToolNotFound
+		return ReasonUnknownTool
 	}
 	return ReasonEvalError
 }
@@ -232,7 +336,14 @@ func failMap(le *lisp.Error, msg string) *lisp.Map {
 	if le.Op != "" {
 		b.Set(lisp.Keyword("op"), le.Op)
 	}
-	b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("kind"), lisp.Keyword(string(le.Kind))))
+	details := lisp.NewMap(lisp.Keyword("kind"), lisp.Keyword(string(le.Kind)))
+	if child := childFail(le); child != nil {
+		// A nested agent failed: its own reason, for programs to act on.
+		details = details.Assoc(lisp.Keyword("child"), lisp.NewMap(
+			lisp.Keyword("reason"), lisp.Keyword(child.Reason),
+			lisp.Keyword("message"), child.Message))
+	}
+	b.Set(lisp.Keyword("details"), details)
 	return b.Map()
 }
 
@@ -242,7 +353,7 @@ func failMap(le *lisp.Error, msg string) *lisp.Map {
 // nest) and are bounded (a program can fail with any value); the details
 // are for the host, converted to Go data.
 func (m *mission) programFailValue(v lisp.Value) *Fail {
-	f := &Fail{Reason: ReasonFailed}
+	f := &Fail{Reason: ReasonFailed, ByProgram: true}
 	mv, ok := v.(*lisp.Map)
 	if !ok {
 		f.Message = m.failText(v)

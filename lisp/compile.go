@@ -28,6 +28,9 @@ type compiler struct {
 	// regexWeight their total weight (see regexWeight).
 	regexes     map[string]*Regex
 	regexWeight int
+	// What the program reads of earlier runs (see Program.Dependencies).
+	memReads, memPuts     []string
+	history, computedKeys bool
 }
 
 // maxProgramRegexWeight bounds the total weight of a program's regex
@@ -294,6 +297,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.MemoryGet:
+		c.noteMemoryKey(e.Key, &c.memReads, true)
 		key := c.expr(e.Key)
 		return func(fr *frame) (Value, error) {
 			k, err := key(fr)
@@ -308,6 +312,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.MemoryPut:
+		c.noteMemoryKey(e.Key, &c.memPuts, false)
 		key, val := c.expr(e.Key), c.expr(e.Value)
 		return func(fr *frame) (Value, error) {
 			k, err := key(fr)
@@ -329,6 +334,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.HistoryRef:
+		c.history = true
 		n := e.N
 		return func(fr *frame) (Value, error) {
 			if h := fr.th.run.history; n <= len(h) {
@@ -752,4 +758,22 @@ func (c *compiler) flexKey(k Value) *flexKey {
 	fk := newFlexKey(k)
 	c.flexKeys[k] = fk
 	return fk
+}
+
+// noteMemoryKey records a memory key written as a literal; a read under a
+// computed key makes the program's dependencies unknowable.
+func (c *compiler) noteMemoryKey(key analyze.Expr, names *[]string, read bool) {
+	switch k := key.(type) {
+	case *analyze.Keyword:
+		*names = append(*names, k.Name)
+		return
+	case *analyze.Const:
+		if s, ok := k.Value.(string); ok {
+			*names = append(*names, s)
+			return
+		}
+	}
+	if read {
+		c.computedKeys = true
+	}
 }

@@ -149,7 +149,7 @@ func (th *thread) checkpoint() error {
 	if err := r.ctx.Err(); err != nil {
 		return r.contextError(err)
 	}
-	if !r.deadline.IsZero() && time.Now().After(r.deadline) {
+	if r.pastDeadline() {
 		return r.timeoutError()
 	}
 	if r.limits.MaxSteps > 0 && total > r.limits.MaxSteps {
@@ -587,9 +587,9 @@ func (r *runState) timeoutError() *Error {
 }
 
 // contextError converts an error of the caller's context (or of the tool
-// context, whose deadline is the run's) into the run's error.
+// context, which the run's deadline cancels) into the run's error.
 func (r *runState) contextError(err error) *Error {
-	if !r.deadline.IsZero() && !time.Now().Before(r.deadline) {
+	if r.deadlineHit.Load() || r.pastDeadline() {
 		return r.timeoutError()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -598,19 +598,100 @@ func (r *runState) contextError(err error) *Error {
 	return &Error{Kind: Cancelled, Message: "the run was cancelled", Err: err}
 }
 
-// toolContext returns the context tools run under: the caller's, with the
-// run's deadline. It is made on the first tool call of a run.
-func (r *runState) toolContext() context.Context {
-	r.toolCtxOnce.Do(func() {
-		r.toolCtx = r.ctx
-		if !r.deadline.IsZero() {
-			r.toolCtx, r.toolCancel = context.WithDeadline(r.ctx, r.deadline)
+// pastDeadline reports whether the run's clock is past its deadline. The
+// clock stands still while the program waits on an untimed tool.
+func (r *runState) pastDeadline() bool {
+	d := r.deadline.Load()
+	return d != 0 && r.paused.Load() == 0 && time.Now().UnixNano() >= d
+}
+
+// pauseClock stops the run's clock for an untimed tool call; resumeClock
+// starts it again, moving the deadline later by the time it stood still.
+// Calls overlap under pmap: the clock stands still while any is running,
+// for the program and for the timed tools it calls meanwhile.
+func (r *runState) pauseClock() {
+	r.clockMu.Lock()
+	defer r.clockMu.Unlock()
+	if r.paused.Add(1) == 1 {
+		r.pausedAt = time.Now()
+		r.toolMu.Lock()
+		if r.toolTimer != nil {
+			r.toolTimer.Stop()
 		}
-	})
+		r.toolMu.Unlock()
+	}
+}
+
+func (r *runState) resumeClock() {
+	r.clockMu.Lock()
+	defer r.clockMu.Unlock()
+	if r.paused.Load() == 1 {
+		if d := r.deadline.Load(); d != 0 {
+			r.deadline.Store(d + int64(time.Since(r.pausedAt)))
+		}
+	}
+	if r.paused.Add(-1) == 0 {
+		r.toolMu.Lock()
+		r.armToolTimer()
+		r.toolMu.Unlock()
+	}
+}
+
+// toolContext returns the context timed tools run under: the caller's,
+// cancelled when the run's clock reaches its deadline. It is made on the
+// first tool call of a run.
+func (r *runState) toolContext() context.Context {
+	if r.deadline.Load() == 0 {
+		return r.ctx
+	}
+	r.toolMu.Lock()
+	defer r.toolMu.Unlock()
+	if r.toolCtx == nil {
+		r.toolCtx, r.toolCancel = context.WithCancel(r.ctx)
+		if r.paused.Load() == 0 {
+			r.armToolTimer()
+		}
+	}
 	return r.toolCtx
 }
 
+// armToolTimer sets the timer to the deadline; toolMu is held.
+func (r *runState) armToolTimer() {
+	if r.toolCtx == nil {
+		return
+	}
+	wait := time.Until(time.Unix(0, r.deadline.Load()))
+	if r.toolTimer == nil {
+		r.toolTimer = time.AfterFunc(wait, r.deadlineReached)
+	} else {
+		r.toolTimer.Reset(wait)
+	}
+}
+
+// deadlineReached runs when the timer fires: it cancels the tools'
+// context unless the clock stood still or its deadline moved meanwhile.
+func (r *runState) deadlineReached() {
+	r.clockMu.Lock()
+	defer r.clockMu.Unlock()
+	if r.paused.Load() > 0 {
+		return
+	}
+	if time.Now().UnixNano() < r.deadline.Load() {
+		r.toolMu.Lock()
+		r.armToolTimer()
+		r.toolMu.Unlock()
+		return
+	}
+	r.deadlineHit.Store(true)
+	r.toolCancel()
+}
+
 func (r *runState) cancelToolContext() {
+	r.toolMu.Lock()
+	defer r.toolMu.Unlock()
+	if r.toolTimer != nil {
+		r.toolTimer.Stop()
+	}
 	if r.toolCancel != nil {
 		r.toolCancel()
 	}

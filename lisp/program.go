@@ -21,6 +21,7 @@ type Program struct {
 	nslots  int
 	globals []analyze.GlobalUse
 	defs    map[string]bool
+	deps    Dependencies
 	// size is what the program's text and literal data weigh in the
 	// memory budget: every run is charged for it up front.
 	size int64
@@ -65,7 +66,55 @@ func Compile(src string) (*Program, error) {
 		defs[d] = true
 	}
 	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs,
+		deps: c.dependencies(ap.Globals, defs),
 		size: int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize}, nil
+}
+
+// Dependencies is what a program reads that earlier runs provide (see
+// Program.Dependencies).
+type Dependencies struct {
+	// Vars are the vars the program reads without defining them: the defs
+	// and stored values of earlier runs (memory/x, or x after (def x ...)),
+	// sorted.
+	Vars []string
+	// History: the program reads *1, *2 or *3, the values of earlier runs.
+	History bool
+	// ComputedKeys: the program reads memory under a key it computes,
+	// (memory/get k), which names no var in advance.
+	ComputedKeys bool
+}
+
+// SelfContained reports whether the program needs nothing from earlier
+// runs: its value depends only on its context and its tools.
+func (d Dependencies) SelfContained() bool {
+	return len(d.Vars) == 0 && !d.History && !d.ComputedKeys
+}
+
+// Dependencies reports what the program reads of earlier runs: an agent
+// that keeps a program to run it again later, without the turns that came
+// before it, checks that there is nothing.
+func (p *Program) Dependencies() Dependencies {
+	d := p.deps
+	d.Vars = slices.Clone(d.Vars)
+	return d
+}
+
+func (c *compiler) dependencies(globals []analyze.GlobalUse, defs map[string]bool) Dependencies {
+	d := Dependencies{History: c.history, ComputedKeys: c.computedKeys}
+	defined := func(name string) bool { return defs[name] || slices.Contains(c.memPuts, name) }
+	for _, g := range globals {
+		if !defined(g.Name) {
+			d.Vars = append(d.Vars, g.Name)
+		}
+	}
+	for _, name := range c.memReads {
+		if !defined(name) {
+			d.Vars = append(d.Vars, name)
+		}
+	}
+	slices.Sort(d.Vars)
+	d.Vars = slices.Compact(d.Vars)
+	return d
 }
 
 // analyzeConfig connects the analyzer to this package's builtins.
@@ -209,17 +258,28 @@ type Result struct {
 
 // runState is shared by the threads of one run.
 type runState struct {
-	ctx         context.Context // the caller's context
-	deadline    time.Time       // the run's own time limit (zero: none)
-	limits      Limits
-	context     *Map
-	history     []Value
-	tools       ToolCaller
-	steps       atomic.Int64
-	toolCalls   atomic.Int64
-	toolCtxOnce sync.Once
+	ctx context.Context // the caller's context
+	// deadline is the run's own time limit in Unix nanoseconds (0: none).
+	// It moves later by the time the program waits on untimed tools.
+	deadline  atomic.Int64
+	paused    atomic.Int32 // untimed tool calls in progress
+	clockMu   sync.Mutex
+	pausedAt  time.Time // when paused went from 0 to 1
+	limits    Limits
+	context   *Map
+	history   []Value
+	tools     ToolCaller
+	untimed   UntimedToolCaller // tools, when it has untimed tools
+	steps     atomic.Int64
+	toolCalls atomic.Int64
+	// The tools' context: the caller's, cancelled by toolTimer when the
+	// run's clock reaches the deadline (a timer rather than a context
+	// deadline, because the deadline moves while the clock stands still).
+	toolMu      sync.Mutex
 	toolCtx     context.Context
 	toolCancel  context.CancelFunc
+	toolTimer   *time.Timer
+	deadlineHit atomic.Bool // the timer cancelled toolCtx
 	mem         atomic.Int64
 	outBytes    atomic.Int64 // output printed by all threads
 	goroutines  atomic.Int64 // goroutines started for branches and still running
@@ -255,11 +315,12 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 	res = &Result{Namespace: ns}
 	limits := opts.Limits.withDefaults()
 	run := &runState{limits: limits, history: opts.History, tools: opts.Tools, redact: opts.Redact}
+	run.untimed, _ = opts.Tools.(UntimedToolCaller)
 	// The time limit is checked at the evaluator's checkpoints rather than
 	// with a context timer: cheaper for the many short runs of an agent. Tools
 	// get a context with the deadline (see toolContext).
 	if limits.Timeout > 0 {
-		run.deadline = start.Add(limits.Timeout)
+		run.deadline.Store(start.Add(limits.Timeout).UnixNano())
 	}
 	run.ctx = ctx
 	if err := ctx.Err(); err != nil {

@@ -21,6 +21,17 @@ type ToolCaller interface {
 	CallTool(ctx context.Context, name string, args *Map) (any, error)
 }
 
+// UntimedToolCaller is a ToolCaller some of whose tools are bounded by
+// limits of their own, such as an agent called as a tool or a call of an
+// LLM. While a program waits on an untimed tool its Timeout clock stands
+// still, and the tool runs under the caller's context instead of one that
+// ends at the program's deadline. Every other limit of the run holds.
+type UntimedToolCaller interface {
+	ToolCaller
+	// Untimed reports whether the named tool is untimed.
+	Untimed(name string) bool
+}
+
 // ToolFunc is a tool implemented by a Go function.
 type ToolFunc func(ctx context.Context, args *Map) (any, error)
 
@@ -70,7 +81,16 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	if err := th.checkpoint(); err != nil {
 		return nil, err
 	}
-	tctx := r.toolContext()
+	var tctx context.Context
+	if r.untimed != nil && r.untimed.Untimed(name) {
+		// Bounded by its own limits and the caller's context, not by the
+		// program's clock, which stands still meanwhile.
+		tctx = r.ctx
+		r.pauseClock()
+		defer r.resumeClock()
+	} else {
+		tctx = r.toolContext()
+	}
 	res, err := callAbandonable(tctx, r.tools, name, args)
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Kind == UnknownTool {

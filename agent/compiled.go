@@ -1,0 +1,386 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// CompiledAgent is an agent whose logic an LLM wrote once: the program that
+// ended a mission, kept to run again on new inputs without any LLM. Build
+// one with Agent.Compile, or load a saved one with LoadCompiled. It is
+// immutable and safe for concurrent use.
+type CompiledAgent struct {
+	a    *Agent // the definition: signature, tools, limits, float precision
+	prog *lisp.Program
+	meta CompileMetadata
+	// step is the compiling mission's Step (nil for a loaded agent).
+	step *Step
+}
+
+// CompileMetadata describes a compilation.
+type CompileMetadata struct {
+	// CompiledAt is when the mission ended.
+	CompiledAt time.Time `json:"compiled_at"`
+	// Model is the name of the model that wrote the program, when the run
+	// named it (an llm.Name); "" for a model given as a function.
+	Model string `json:"model,omitempty"`
+	// Turns, LLMRequests and Tokens are what the compiling mission cost.
+	Turns       int        `json:"turns"`
+	LLMRequests int        `json:"llm_requests"`
+	Tokens      llm.Tokens `json:"tokens"`
+	// TraceID is the compiling mission's.
+	TraceID string `json:"trace_id,omitempty"`
+}
+
+// ErrNotCompilable is the error (with errors.Is) of Compile for an agent
+// that cannot run without an LLM: one of its tools is an agent or an LLM
+// tool, whose every call needs a model.
+var ErrNotCompilable = errors.New("not_compilable")
+
+// Compile runs a mission of a once, with an LLM, on opts.Context as a
+// sample input, and keeps the program that ended it. The model is told
+// that its final program will be kept and run on other inputs, so it must
+// read them from ctx and must not rely on values from its earlier turns; a
+// final program that does (reading a def or memory/x of an earlier turn,
+// or *1) is refused and fed back like a value that breaks the signature.
+//
+// Only agents whose tools are plain functions (or compiled agents) compile:
+// an agent tool or an LLM tool is an error for which errors.Is(err,
+// ErrNotCompilable) holds. A failed mission is an *Error with its Step.
+func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, error) {
+	for _, name := range a.names {
+		if bt := a.tools[name]; bt.needsLLM() {
+			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable, Message: fmt.Sprintf(
+				"tool %s is an %s: every call of it needs an LLM, so the agent cannot be compiled (only plain functions and compiled agents can)",
+				name, bt.kind())}
+		}
+	}
+	m := newMission(ctx, a, opts)
+	m.compiling = true
+	step := m.run()
+	if step.Fail != nil {
+		return nil, &Error{Step: step}
+	}
+	if m.final == "" {
+		// BudgetReturnPartial ended it with an earlier turn's value.
+		return nil, fmt.Errorf("agent: compile: the mission ended without a final program (%d turns)", step.Usage.Turns)
+	}
+	prog, err := lisp.Compile(m.final)
+	if err != nil { // it ran: it compiles
+		return nil, fmt.Errorf("agent: compile: the final program does not compile again: %w", err)
+	}
+	meta := CompileMetadata{
+		CompiledAt:  time.Now().UTC(),
+		Turns:       step.Usage.Turns,
+		LLMRequests: step.Usage.LLMRequests,
+		Tokens:      step.Usage.Tokens,
+		TraceID:     step.TraceID,
+	}
+	if name, ok := m.rt.model.(llm.Name); ok {
+		meta.Model = string(name)
+	}
+	return &CompiledAgent{a: a, prog: prog, meta: meta, step: step}, nil
+}
+
+// Source returns the program's text, for review.
+func (c *CompiledAgent) Source() string { return c.prog.Source() }
+
+// Signature returns the contract inputs and outputs are checked against
+// (nil without one).
+func (c *CompiledAgent) Signature() *signature.Signature { return c.a.sig }
+
+// Metadata describes the compilation.
+func (c *CompiledAgent) Metadata() CompileMetadata { return c.meta }
+
+// Description is the agent's Config.Description.
+func (c *CompiledAgent) Description() string { return c.a.cfg.Description }
+
+// CompileStep returns the Step of the compiling mission, with its trace;
+// nil for an agent loaded with LoadCompiled.
+func (c *CompiledAgent) CompileStep() *Step { return c.step }
+
+// Execute runs the program on input, with no LLM. input is a map (or a
+// struct, a *lisp.Map, or a successful *Step whose return value it takes)
+// of the signature's parameters, checked and coerced against them;
+// the value is checked against the signature's output, a mismatch being a
+// failure with reason validation_error, never a wrong result. Every limit
+// of the agent's Config.Limits holds, floats are rounded to its
+// FloatPrecision, and the texts of a failure are scrubbed by the firewall
+// as a mission's are (a caller's LLM may read them). A program that ends
+// without (return v) answers with its value. The Step has one turn in its
+// trace, with the program's tool calls and output; its usage counts no
+// turn and no LLM request.
+//
+// The error is an *Error wrapping the Step when the execution fails.
+func (c *CompiledAgent) Execute(ctx context.Context, input any) (*Step, error) {
+	step, _ := c.execute(ctx, input, nil)
+	if step.Fail != nil {
+		return step, &Error{Step: step}
+	}
+	return step, nil
+}
+
+// execute runs the program; up is the caller's firewall when the compiled
+// agent is a tool of a mission.
+func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (*Step, *firewall) {
+	opts := Options{Context: input}
+	parent := runtimeFrom(ctx)
+	// A compiled agent is a level of the tree like any agent: its program
+	// can call compiled agents, one of which could be itself.
+	rt := &runtime{maxDepth: c.a.cfg.MaxDepth, budget: new(atomic.Int64)}
+	if parent != nil {
+		opts.Trace = parent.trace
+		copied := *parent
+		rt = &copied
+		rt.depth++
+		rt.maxDepth = min(rt.maxDepth, c.a.cfg.MaxDepth)
+		if up == nil {
+			up = parent.fw
+		}
+	}
+	m := newMission(ctx, c.a, opts)
+	m.traceID = newTraceID()
+	if parent != nil {
+		m.parentTraceID = parent.traceID
+	}
+	if fail := rt.depthFail(); fail != nil {
+		return m.finish(nil, fail), nil
+	}
+	if fail := m.setContext(); fail != nil {
+		return m.finish(nil, fail), nil
+	}
+	m.fw = newFirewall(c.a, m.context, up)
+	m.fw.markCopies(m.rawContext, m.context)
+	rt.traceID, rt.fw, rt.nested = m.traceID, m.fw, &m.nested
+	m.rt = rt
+	m.ctx = context.WithValue(ctx, runtimeKey{}, rt)
+	if t := c.a.cfg.MissionTimeout; t > 0 {
+		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
+		defer m.stop()
+	}
+	if err := m.ctx.Err(); err != nil {
+		return m.finish(nil, m.contextFail(err)), m.fw
+	}
+	value, fail := m.runCompiled(c.prog)
+	return m.finish(value, fail), m.fw
+}
+
+// runCompiled runs a compiled program once and records it as a turn.
+func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
+	start := time.Now()
+	tr := Turn{Number: 1, Program: prog.Source()}
+	defer m.record(&tr, start)
+	res, err := m.runLisp(&tr, m.context, prog.Run)
+	if err != nil {
+		le := asLispError(err)
+		if fail := m.endedByContext(le); fail != nil {
+			tr.Error = fail.Message
+			return nil, fail
+		}
+		msg := m.clip(le.Detailed(), maxFailChars)
+		tr.Error = msg
+		return nil, programFail(le, msg)
+	}
+	m.memory = res.Namespace
+	tr.Result = res.Value
+	m.fw.addMemory(m.memory)
+	m.fw.add(res.Value, false)
+	if res.Status == lisp.Failed {
+		fail := m.programFailValue(res.Value)
+		tr.Error = fail.Message
+		return nil, fail
+	}
+	if issues := m.validateReturn(res.Value); issues != nil {
+		fail := &Fail{Reason: ReasonValidationError, Details: issueDetails(issues),
+			Message: m.clip("the value does not match the signature: "+issueText(issues), maxFailChars)}
+		tr.Error = fail.Message
+		return nil, fail
+	}
+	return res.Value, nil
+}
+
+// AsTool returns a tool that executes the compiled program: no LLM is
+// called, and the caller's per-program Timeout counts the execution like
+// any tool's. The description defaults to the agent's; one is required.
+// opts.LLM must be nil.
+func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
+	if opts.LLM != nil {
+		return Tool{}, configErr("LLM", "a compiled agent calls no LLM: leave AsToolOptions.LLM nil")
+	}
+	desc := opts.Description
+	if desc == "" {
+		desc = c.a.cfg.Description
+	}
+	if strings.TrimSpace(desc) == "" {
+		return Tool{}, configErr("Description",
+			"a compiled agent used as a tool needs a description, for the LLM that calls it: set Config.Description or AsToolOptions.Description")
+	}
+	sig := opts.Signature
+	if sig == "" && c.a.sig != nil {
+		sig = c.a.sig.String()
+	}
+	if sig != "" {
+		if _, err := signature.Parse(sig); err != nil {
+			return Tool{}, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
+		}
+	}
+	run := func(ctx context.Context, args *lisp.Map) (any, error) {
+		if args == nil {
+			args = lisp.NewMap()
+		}
+		step, fw := c.execute(ctx, args, nil)
+		runtimeFrom(ctx).adopt(step, fw)
+		if step.Fail != nil {
+			return nil, &Error{Step: step}
+		}
+		return step.Return, nil
+	}
+	return Tool{Func: run, Signature: sig, Description: desc, compiled: c}, nil
+}
+
+// compiledFormat names the saved form's version.
+const compiledFormat = "ptc-compiled-agent/1"
+
+// savedCompiled is the JSON form of a compiled agent.
+type savedCompiled struct {
+	Format            string            `json:"format"`
+	Source            string            `json:"source"`
+	Signature         string            `json:"signature,omitempty"`
+	Description       string            `json:"description,omitempty"`
+	Prompt            string            `json:"prompt"`
+	FieldDescriptions map[string]string `json:"field_descriptions,omitempty"`
+	Tools             []string          `json:"tools,omitempty"`
+	FloatPrecision    int               `json:"float_precision"`
+	Limits            savedLimits       `json:"limits"`
+	MissionTimeoutMS  int64             `json:"mission_timeout_ms,omitempty"`
+	Metadata          CompileMetadata   `json:"metadata"`
+}
+
+// savedLimits are lisp.Limits with explicit units.
+type savedLimits struct {
+	TimeoutMS         int64 `json:"timeout_ms,omitempty"`
+	MaxSteps          int64 `json:"max_steps,omitempty"`
+	MaxDepth          int   `json:"max_depth,omitempty"`
+	MaxLoopIterations int   `json:"max_loop_iterations,omitempty"`
+	MaxOutputBytes    int   `json:"max_output_bytes,omitempty"`
+	MaxToolCalls      int   `json:"max_tool_calls,omitempty"`
+	MaxMemory         int64 `json:"max_memory,omitempty"`
+	MaxParallel       int   `json:"max_parallel,omitempty"`
+}
+
+// MarshalJSON saves the compiled agent: its program, its contract, the
+// names of the tools it needs, its limits and the compilation's metadata,
+// readable in code review. LoadCompiled reads it back.
+func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
+	cfg := c.a.cfg
+	l := cfg.Limits
+	s := savedCompiled{
+		Format:            compiledFormat,
+		Source:            c.prog.Source(),
+		Description:       cfg.Description,
+		Prompt:            cfg.Prompt,
+		FieldDescriptions: cfg.FieldDescriptions,
+		Tools:             slices.Clone(c.a.names),
+		FloatPrecision:    cfg.FloatPrecision,
+		MissionTimeoutMS:  cfg.MissionTimeout.Milliseconds(),
+		Metadata:          c.meta,
+		Limits: savedLimits{
+			TimeoutMS: l.Timeout.Milliseconds(), MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
+			MaxLoopIterations: l.MaxLoopIterations, MaxOutputBytes: l.MaxOutputBytes,
+			MaxToolCalls: l.MaxToolCalls, MaxMemory: l.MaxMemory, MaxParallel: l.MaxParallel,
+		},
+	}
+	if c.a.sig != nil {
+		s.Signature = c.a.sig.String()
+	}
+	return json.MarshalIndent(s, "", "  ")
+}
+
+// LoadCompiled reads a compiled agent saved with json.Marshal, binding it
+// to tools: every tool it was compiled with must be given (extra ones are
+// ignored), and none may need an LLM. The program is compiled and checked
+// again, so a hand-edited file fails here rather than at its first run.
+func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
+	var s savedCompiled
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("agent: LoadCompiled: %w", err)
+	}
+	if s.Format != compiledFormat {
+		return nil, fmt.Errorf("agent: LoadCompiled: format %q, want %q", s.Format, compiledFormat)
+	}
+	bound := make(map[string]Tool, len(s.Tools))
+	for _, name := range s.Tools {
+		t, ok := tools[name]
+		if !ok {
+			have := slices.Sorted(maps.Keys(tools))
+			return nil, fmt.Errorf("agent: LoadCompiled: the program needs tool %s, which is not given (given: %s)",
+				name, toolList(have))
+		}
+		bound[name] = t
+	}
+	if s.Prompt == "" {
+		s.Prompt = "(compiled)"
+	}
+	l := s.Limits
+	a, err := New(Config{
+		Prompt:            s.Prompt,
+		Signature:         s.Signature,
+		Description:       s.Description,
+		FieldDescriptions: s.FieldDescriptions,
+		Tools:             bound,
+		FloatPrecision:    s.FloatPrecision,
+		MissionTimeout:    time.Duration(s.MissionTimeoutMS) * time.Millisecond,
+		Limits: lisp.Limits{
+			Timeout: time.Duration(l.TimeoutMS) * time.Millisecond, MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
+			MaxLoopIterations: l.MaxLoopIterations, MaxOutputBytes: l.MaxOutputBytes,
+			MaxToolCalls: l.MaxToolCalls, MaxMemory: l.MaxMemory, MaxParallel: l.MaxParallel,
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("agent: LoadCompiled: %w", err)
+	}
+	for _, name := range a.names {
+		if bt := a.tools[name]; bt.needsLLM() {
+			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable,
+				Message: fmt.Sprintf("tool %s is an %s, which a compiled agent cannot call", name, bt.kind())}
+		}
+	}
+	prog, err := lisp.Compile(s.Source)
+	if err != nil {
+		return nil, fmt.Errorf("agent: LoadCompiled: the program does not compile: %w", err)
+	}
+	if deps := prog.Dependencies(); !deps.SelfContained() {
+		return nil, fmt.Errorf("agent: LoadCompiled: the program is not self-contained: %s", dependencyText(deps))
+	}
+	return &CompiledAgent{a: a, prog: prog, meta: s.Metadata}, nil
+}
+
+// dependencyText says what a program needs of earlier turns.
+func dependencyText(d lisp.Dependencies) string {
+	var parts []string
+	if len(d.Vars) > 0 {
+		names := d.Vars
+		if len(names) > 10 {
+			names = append(slices.Clone(names[:10]), "...")
+		}
+		parts = append(parts, "it reads "+strings.Join(names, ", ")+", defined in an earlier turn")
+	}
+	if d.History {
+		parts = append(parts, "it reads *1, *2 or *3, the values of earlier turns")
+	}
+	if d.ComputedKeys {
+		parts = append(parts, "it reads memory under a computed key, (memory/get k)")
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,305 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// AsToolOptions configure an agent called as a tool (see Agent.AsTool).
+type AsToolOptions struct {
+	// Description tells the caller's LLM what the agent does and when to
+	// call it. Default: the agent's Config.Description. One of the two is
+	// required: a tool the LLM cannot understand is a tool it misuses.
+	Description string
+	// Signature is the contract the caller sees and its arguments are
+	// checked against. Default: the agent's own signature. The agent still
+	// validates its input and output against its own.
+	Signature string
+	// LLM is bound to the tool: the agent uses it unless its Config.LLM
+	// names one. Nil: the calling agent's model.
+	LLM llm.Model
+}
+
+// AsTool returns a tool that runs a mission of a when a program calls it:
+// the call's arguments are the mission's context, and the mission's return
+// value is the tool's result.
+//
+//   - Schema: the caller's LLM sees the agent's signature (parameters as
+//     the arguments, output as the result), firewalled fields left out, and
+//     the description, which is required.
+//   - Result: the caller's programs get the whole value, firewalled fields
+//     included, so that _ids can flow on to the next tool; the caller's LLM
+//     sees it with firewalled fields hidden, bounded by the agent's
+//     Format.ResultLimit and ResultMaxChars as well as by the caller's own
+//     feedback bounds. A failed mission is a tool error in the caller's
+//     turn, carrying the child's reason and message (and, through
+//     errors.As, an *Error with the child's Step).
+//   - Model: the agent's Config.LLM, else the tool's LLM, else the caller's
+//     model; the caller's llm.Registry is inherited.
+//   - Limits: depth counts from the root mission, and the smallest MaxDepth
+//     of the agents above applies; the root's TurnBudget is shared by the
+//     whole tree; the root's MissionTimeout and the caller's context bound
+//     the child. The caller's per-program Timeout does not: the program's
+//     clock stands still while it waits on the child.
+//   - Trace: the call's ToolCall.Child is the child's Step.
+//
+// Calls from pmap run concurrently, each its own mission.
+func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
+	if a == nil {
+		return Tool{}, configErr("Tools", "AsTool of a nil agent")
+	}
+	desc := opts.Description
+	if desc == "" {
+		desc = a.cfg.Description
+	}
+	if strings.TrimSpace(desc) == "" {
+		return Tool{}, configErr("Description",
+			"an agent used as a tool needs a description, for the LLM that calls it: set Config.Description or AsToolOptions.Description")
+	}
+	sig := opts.Signature
+	if sig == "" && a.sig != nil {
+		sig = a.sig.String()
+	}
+	if sig != "" {
+		if _, err := signature.Parse(sig); err != nil {
+			return Tool{}, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
+		}
+	}
+	n := &nestedAgent{a: a, llm: opts.LLM, kind: "agent"}
+	return Tool{Func: n.standalone, Signature: sig, Description: desc, nested: n}, nil
+}
+
+// LLMToolConfig defines a tool answered by an LLM (see NewLLMTool).
+type LLMToolConfig struct {
+	// Prompt is the question, a template filled from the call's arguments:
+	// "Is this email urgent for a {{tier}} customer? {{subject}}". Required.
+	Prompt string
+	// Signature is the contract: the arguments the placeholders read, and
+	// the answer's type, "(subject :string, tier :string) -> {urgent :bool,
+	// reason :string}". Required.
+	Signature string
+	// Description tells the calling LLM what the tool decides. Required.
+	Description string
+	// LLM answers the calls. Nil: the calling agent's model (the seeds'
+	// :caller), resolved in the caller's registry like any model.
+	LLM llm.Model
+	// Tools, when set, make the tool a multi-turn agent that can call them
+	// (ending with return); otherwise one LLM call answers.
+	Tools map[string]Tool
+	// MaxTurns bounds the turns of a tool with Tools. Default 5.
+	MaxTurns int
+	// Retries is how many more times a tool without Tools asks its LLM
+	// when a reply has no program, fails, or breaks the signature, the
+	// problem fed back each time. Default 1; negative: none.
+	Retries int
+	// Limits bound each program of the tool, as Config.Limits.
+	Limits lisp.Limits
+	// LLMTimeout and LLMRetry bound and retry each LLM call, as the
+	// Config fields of the same names.
+	LLMTimeout time.Duration
+	LLMRetry   RetryPolicy
+}
+
+// NewLLMTool returns a tool answered by an LLM: a judgment, a
+// classification or an extraction inside a program, such as
+//
+//	(pmap #(tool/classify {:text (:body %)}) emails)
+//
+// Each call is a small mission: the prompt is filled from the arguments
+// (checked and coerced against the signature's parameters), the LLM
+// answers with a program whose value is the answer, and the answer is
+// validated against the signature's output; a reply that breaks it is fed
+// back and tried again (Retries). The model is the tool's own or the
+// caller's; the call counts against the tree's TurnBudget, runs under the
+// root's MissionTimeout, does not count against the calling program's
+// Timeout, and shows in the trace as a nested Step.
+func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
+	if strings.TrimSpace(cfg.Description) == "" {
+		return Tool{}, configErr("Description", "an LLM tool needs a description, for the LLM that calls it")
+	}
+	if strings.TrimSpace(cfg.Signature) == "" {
+		return Tool{}, configErr("Signature", "an LLM tool needs a signature: the arguments its prompt reads and the answer's type")
+	}
+	maxTurns := 1
+	if len(cfg.Tools) > 0 {
+		maxTurns = orDefault(cfg.MaxTurns, DefaultMaxTurns)
+	}
+	a, err := New(Config{
+		Prompt:      cfg.Prompt,
+		Signature:   cfg.Signature,
+		Description: cfg.Description,
+		Tools:       cfg.Tools,
+		MaxTurns:    maxTurns,
+		Limits:      cfg.Limits,
+		LLMTimeout:  cfg.LLMTimeout,
+		LLMRetry:    cfg.LLMRetry,
+	})
+	if err != nil {
+		return Tool{}, err
+	}
+	if len(cfg.Tools) == 0 {
+		a.retries = 1
+		if cfg.Retries != 0 {
+			a.retries = max(cfg.Retries, 0)
+		}
+	}
+	n := &nestedAgent{a: a, llm: cfg.LLM, kind: "llm"}
+	return Tool{Func: n.standalone, Signature: a.sig.String(), Description: cfg.Description, nested: n}, nil
+}
+
+// nestedAgent is an agent called as a tool, or an LLM tool.
+type nestedAgent struct {
+	a    *Agent
+	llm  llm.Model // bound to the tool
+	kind string    // "agent" or "llm", for messages
+}
+
+// run runs the child mission under the caller's context, which carries the
+// caller's runtime (depth, budget, model, registry, firewall).
+func (n *nestedAgent) run(ctx context.Context, args *lisp.Map) (*Step, *firewall) {
+	opts := Options{LLM: n.llm, Context: args}
+	if rt := runtimeFrom(ctx); rt != nil {
+		opts.Trace, opts.Debug = rt.trace, rt.debug
+	}
+	m := newMission(ctx, n.a, opts)
+	return m.run(), m.fw
+}
+
+// standalone is the tool's Func, for Go code that calls it directly: the
+// child runs as a root mission unless ctx carries a caller's runtime.
+func (n *nestedAgent) standalone(ctx context.Context, args *lisp.Map) (any, error) {
+	if args == nil {
+		args = lisp.NewMap()
+	}
+	step, fw := n.run(ctx, args)
+	runtimeFrom(ctx).adopt(step, fw)
+	if step.Fail != nil {
+		return nil, &Error{Step: step}
+	}
+	return step.Return, nil
+}
+
+// nestedResult remembers a child's result, so that the caller's LLM is
+// shown it within the child's ResultLimit and ResultMaxChars.
+type nestedResult struct {
+	v            lisp.Value
+	items, chars int
+}
+
+// nested holds what a mission's tool calls of nested agents add up to.
+type nested struct {
+	mu      sync.Mutex
+	usage   Usage          // the subtrees' total usage
+	results []nestedResult // the results of the current turn
+}
+
+func (n *nested) add(step *Step, bounds *FormatOptions) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.usage = n.usage.plus(step.TotalUsage)
+	if bounds != nil && step.Fail == nil && len(n.results) < 64 {
+		n.results = append(n.results, nestedResult{v: step.Return, items: bounds.ResultLimit, chars: bounds.ResultMaxChars})
+	}
+}
+
+// bounds returns the display bounds of v: the child's when v is a child's
+// result, else items and chars as they are.
+func (n *nested) bounds(v lisp.Value, items, chars int) (int, int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, r := range n.results {
+		if sameValue(r.v, v) {
+			return min(items, r.items), min(chars, r.chars)
+		}
+	}
+	return items, chars
+}
+
+func (n *nested) clearTurn() {
+	n.mu.Lock()
+	n.results = nil
+	n.mu.Unlock()
+}
+
+// sameValue reports whether a and b are the same value object: the same
+// collection, or equal scalars.
+func sameValue(a, b lisp.Value) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false // uncomparable scalars
+		}
+	}()
+	switch a.(type) {
+	case *lisp.Map, *lisp.Vector, *lisp.Set:
+		return a == b
+	case nil:
+		return false
+	}
+	return a == b
+}
+
+// callNested runs an agent tool, an LLM tool or a compiled agent for a
+// program, recording the child's Step in the trace.
+func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.Map) (res any, err error) {
+	m := tc.m
+	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: timeNow()})
+	var (
+		step     *Step
+		warnings []signature.Issue
+		v        lisp.Value
+	)
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the nested %s panicked: %v", bt.kind(), r)
+		}
+		tc.end(idx, v, warnings, err, step)
+	}()
+	coerced, warnings, err := bt.coerceArgs(args, m.opts.Validation)
+	if err != nil {
+		return nil, err
+	}
+	m.fw.markCopies(args, coerced)
+	var childFW *firewall
+	var bounds *FormatOptions
+	if bt.nested != nil {
+		step, childFW = bt.nested.run(ctx, coerced)
+		bounds = &bt.nested.a.format
+	} else {
+		step, childFW = bt.compiled.execute(ctx, coerced, m.fw)
+	}
+	m.fw.absorb(childFW)
+	m.nested.add(step, bounds)
+	if step.Fail != nil {
+		return nil, &Error{Step: step}
+	}
+	v = step.Return
+	m.fw.addToolResult(v)
+	return v, nil
+}
+
+// Untimed implements lisp.UntimedToolCaller: a program's clock stands
+// still while it waits on an agent or an LLM, which have their own limits.
+func (tc *toolCalls) Untimed(name string) bool {
+	bt, ok := tc.m.a.tools[name]
+	return ok && bt.nested != nil
+}
+
+// plus adds the counts of o to u. Duration adds up the time of every
+// mission, which can exceed the wall-clock time when missions overlap.
+func (u Usage) plus(o Usage) Usage {
+	u.Turns += o.Turns
+	u.LLMRequests += o.LLMRequests
+	u.Tokens.Input += o.Tokens.Input
+	u.Tokens.Output += o.Tokens.Output
+	u.Duration += o.Duration
+	u.SystemPromptTokens += o.SystemPromptTokens
+	u.MemoryBytes += o.MemoryBytes
+	return u
+}

@@ -1,0 +1,53 @@
+package agent
+
+import "context"
+
+// Then runs next with the return value of prev as its context (and prev's
+// signature as the context's types): the seeds' then. When prev failed,
+// next does not run: the Step fails at once with chained_failure, its
+// Details["upstream"] being prev's Fail, and no LLM is called.
+// opts.Context and opts.ContextSignature are ignored.
+//
+//	found, err := finder.Run(ctx, opts)
+//	drafted, err := agent.Then(ctx, found, drafter, opts)
+func Then(ctx context.Context, prev *Step, next *Agent, opts Options) (*Step, error) {
+	if prev == nil {
+		prev = &Step{Fail: &Fail{Reason: ReasonChainedFailure, Message: "no previous step"}}
+	}
+	// The context's signature is prev's: a ContextSignature meant for the
+	// first agent of a chain must not override it.
+	opts.Context, opts.ContextSignature = prev, ""
+	return Run(ctx, next, opts)
+}
+
+// Pipeline is a sequence of agents, each taking the return value of the
+// one before as its context.
+type Pipeline []*Agent
+
+// Run runs the agents in order, the first on opts.Context, and returns
+// every Step that was made, in order (PrintChain prints them). It stops at
+// the first failure: when agents remain, the last Step is the next agent's
+// chained_failure (which did not run, nor call an LLM) and the error wraps
+// it; errors.As(err, &fail) then gives the chained_failure, whose
+// Details["upstream"] is the failure that stopped the pipeline.
+func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
+	steps := make([]*Step, 0, len(p))
+	for i, a := range p {
+		var step *Step
+		var err error
+		if i == 0 {
+			step, err = Run(ctx, a, opts)
+		} else {
+			step, err = Then(ctx, steps[i-1], a, opts)
+		}
+		steps = append(steps, step)
+		if err != nil {
+			if i+1 < len(p) && step.Fail.Reason != ReasonChainedFailure {
+				chained, cerr := Then(ctx, step, p[i+1], opts)
+				return append(steps, chained), cerr
+			}
+			return steps, err
+		}
+	}
+	return steps, nil
+}
