@@ -68,7 +68,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 	}
 	m := newMission(ctx, a, opts)
 	m.compiling = true
-	step := m.run()
+	step := m.runGuarded()
 	if step.Fail != nil {
 		return nil, &Error{Step: step}
 	}

@@ -169,7 +169,7 @@ func (n *nestedAgent) run(ctx context.Context, args *lisp.Map) (*Step, *firewall
 		opts.Trace, opts.Debug = rt.trace, rt.debug
 	}
 	m := newMission(ctx, n.a, opts)
-	return m.run(), m.fw
+	return m.runGuarded(), m.fw
 }
 
 // standalone is the tool's Func, for Go code that calls it directly: the

@@ -784,3 +784,30 @@ func TestNestedOptions(t *testing.T) {
 		t.Errorf("options seen %v", seen)
 	}
 }
+
+// TestIgnoringCallbackPastItsTimeout: a callback that ignores the end of
+// its call's timeout is abandoned, the mission ending with a timeout
+// llm_error, the turn in the trace.
+func TestIgnoringCallbackPastItsTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var calls atomic.Int32
+	stubborn := llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
+		calls.Add(1)
+		<-release
+		return llm.Response{Content: "```clojure\n(return 1)\n```"}, nil
+	})
+	a := agent.MustNew(agent.Config{Prompt: "x", LLMTimeout: 20 * time.Millisecond,
+		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
+	start := time.Now()
+	step, err := a.Run(context.Background(), agent.Options{LLM: stubborn})
+	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.Timeout) {
+		t.Fatalf("fail %+v", step.Fail)
+	}
+	if calls.Load() != 1 || len(step.Trace) != 1 || step.Trace[0].Error == "" {
+		t.Errorf("%d calls, trace %+v", calls.Load(), step.Trace)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
+	}
+}

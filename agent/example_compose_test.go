@@ -188,3 +188,42 @@ func ExampleThen() {
 	fmt.Println(err)
 	// Output: agent: chained_failure: the previous step failed: unavailable: the tracker is down
 }
+
+// A compiled agent saved by a colleague, loaded with the Go tools it needs
+// and used as a tool: its program runs with no LLM.
+func ExampleLoadCompiled() {
+	saved := []byte(`{
+  "format": "ptc-compiled-agent/1",
+  "source": "(return {:total (reduce + (map :price (tool/prices {:skus ctx/skus})))})",
+  "signature": "(skus [:string]) -> {total :float}",
+  "description": "Totals the prices of a basket.",
+  "prompt": "Total the basket {{skus}}",
+  "tools": ["prices"],
+  "float_precision": 2,
+  "limits": {"timeout_ms": 1000},
+  "metadata": {"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "turns": 2, "llm_requests": 2, "tokens": {"input": 3100, "output": 120}}
+}`)
+	prices := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		skus, _ := args.Get(lisp.Keyword("skus"))
+		var out []map[string]any
+		for _, s := range skus.(*lisp.Vector).Items() {
+			out = append(out, map[string]any{"sku": s, "price": 2.5})
+		}
+		return out, nil
+	})
+	total, err := agent.LoadCompiled(saved, map[string]agent.Tool{"prices": prices})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(total.Metadata().Model, total.Metadata().CompiledAt.Format("2006-01-02"))
+	totalTool, _ := total.AsTool(agent.AsToolOptions{})
+	shop := agent.MustNew(agent.Config{Prompt: "Price the baskets", Tools: map[string]agent.Tool{"total": totalTool}})
+	model := scripted(map[string]string{"Price": `(return (mapv #(:total (tool/total {:skus %})) ctx/baskets))`})
+	step, err := shop.Run(context.Background(), agent.Options{LLM: model,
+		Context: map[string]any{"baskets": [][]string{{"a", "b"}, {"c"}}}})
+	fmt.Println(lisp.PrintString(step.Return), err, step.TotalUsage.LLMRequests, "LLM request")
+	// Output:
+	// sonnet 2026-11-01
+	// [5.0 2.5] <nil> 1 LLM request
+}

@@ -3,9 +3,12 @@ package agent
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -42,18 +45,14 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 	}
 }
 
-// safeCall calls the model on its own goroutine and waits for its answer,
-// for the attempt's timeout (Config.LLMTimeout) or for the end of the
-// mission's context, whichever comes first. A callback that ignores its
-// context is abandoned, as a blocked tool is: the mission ends on time,
-// and the callback's goroutine finishes whenever it returns, its reply
-// dropped. A reply that comes after the deadline is never used. A panic in
-// the callback is an error.
+// safeCall calls the model, the call bounded by its timeout
+// (Config.LLMTimeout) and the mission's context. A callback that honours
+// its context returns when either ends, and the end is an error (a timeout
+// is retryable). A callback that ignores it is abandoned: the mission runs
+// on its own goroutine (see runGuarded), and a watchdog ends it without
+// waiting for the callback, whose reply is then dropped. A reply that comes
+// after the deadline is never used. A panic in the callback is an error.
 func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
-	type result struct {
-		resp llm.Response
-		err  error
-	}
 	if err := m.ctx.Err(); err != nil {
 		return llm.Response{}, err
 	}
@@ -67,36 +66,129 @@ func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
 		ctx, cancel = context.WithTimeout(m.ctx, limit)
 		defer cancel()
 	}
-	timedOut := func() error {
-		return &llm.Error{Class: llm.Timeout, Message: fmt.Sprintf(
-			"no reply within %v (Config.LLMTimeout; by default the turn's Limits.Timeout)", limit), Err: ctx.Err()}
+	if m.guard != nil && ctx.Done() != nil {
+		stop := m.guard.watch(ctx, m)
+		defer stop()
 	}
-	if ctx.Done() == nil {
-		// A context that can never end: nothing to abandon the call for,
-		// and no goroutine handoff to pay.
-		return m.callRecovered(ctx, req)
+	resp, err := m.callRecovered(ctx, req)
+	if m.guard != nil && !m.guard.leave() {
+		// The mission was abandoned while the callback ran, and its Step
+		// delivered: this goroutine must not touch the mission again.
+		goruntime.Goexit()
 	}
-	done := make(chan result, 1)
+	if err := m.ctx.Err(); err != nil {
+		return llm.Response{}, err // too late: the mission's deadline passed during the call
+	}
+	if ctx.Err() != nil {
+		return llm.Response{}, m.llmTimedOut(limit, ctx.Err())
+	}
+	return resp, err
+}
+
+func (m *mission) llmTimedOut(limit time.Duration, err error) error {
+	return &llm.Error{Class: llm.Timeout, Err: err, Message: fmt.Sprintf(
+		"no reply within %v (Config.LLMTimeout; by default the turn's Limits.Timeout)", limit)}
+}
+
+// guard lets Run return on time when an LLM callback ignores its context:
+// the mission runs on its own goroutine, and a watchdog delivers its Step
+// when a call outlives its context by more than a grace period.
+type guard struct {
+	mu        sync.Mutex
+	call      int  // the number of the call in progress
+	inCall    bool // a callback is running
+	abandoned bool
+	out       chan *Step // receives the mission's Step, once
+	// turn is the turn whose LLM call is in progress, recorded in the
+	// trace of an abandoned mission.
+	turn      *Turn
+	turnStart time.Time
+}
+
+// Grace periods: how long a callback may take to return once its context
+// ended, before the mission is abandoned. A call's own timeout is retried
+// when the callback returns, so it gets longer.
+const (
+	graceMissionEnd = 50 * time.Millisecond
+	graceCallEnd    = 500 * time.Millisecond
+)
+
+// runGuarded runs the mission, on its own goroutine when an LLM callback
+// could hold it past a deadline (a context that can end, a timeout).
+func (m *mission) runGuarded() *Step {
+	if m.parent.Done() == nil && m.a.cfg.MissionTimeout <= 0 && m.llmTimeout() <= 0 {
+		return m.run() // nothing to abandon a call for
+	}
+	g := &guard{out: make(chan *Step, 1)}
+	m.guard = g
 	go func() {
-		var r result
-		r.resp, r.err = m.callRecovered(ctx, req)
-		done <- r
+		var step *Step
+		defer func() {
+			if r := recover(); r != nil {
+				step = &Step{Fail: &Fail{Reason: ReasonInternalError, Message: fmt.Sprintf("panic: %v", r)},
+					Memory: lisp.NewNamespace(nil)}
+			}
+			g.mu.Lock()
+			if !g.abandoned {
+				g.abandoned = true
+				g.out <- step
+			}
+			g.mu.Unlock()
+		}()
+		step = m.run()
 	}()
-	select {
-	case r := <-done:
-		if err := m.ctx.Err(); err != nil {
-			return llm.Response{}, err // too late: the deadline passed during the call
+	return <-g.out
+}
+
+// watch starts watching a call whose context is ctx; stop ends the watch
+// when the call returns.
+func (g *guard) watch(ctx context.Context, m *mission) (stop func()) {
+	g.mu.Lock()
+	g.call++
+	id := g.call
+	g.inCall = true
+	g.mu.Unlock()
+	stopAfter := context.AfterFunc(ctx, func() {
+		grace := graceCallEnd
+		if m.ctx.Err() != nil {
+			grace = graceMissionEnd
 		}
-		if ctx.Err() != nil {
-			return llm.Response{}, timedOut()
-		}
-		return r.resp, r.err
-	case <-ctx.Done():
-		if err := m.ctx.Err(); err != nil {
-			return llm.Response{}, err
-		}
-		return llm.Response{}, timedOut()
+		time.AfterFunc(grace, func() { g.abandon(id, m) })
+	})
+	return func() { stopAfter() }
+}
+
+// leave ends a call; false means the mission was abandoned meanwhile.
+func (g *guard) leave() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inCall = false
+	return !g.abandoned
+}
+
+// abandon delivers the Step of a mission whose call id still runs. The
+// mission's goroutine is inside the callback and cannot touch the mission
+// until leave, which waits for the lock: the Step is built safely here.
+func (g *guard) abandon(id int, m *mission) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.inCall || g.call != id || g.abandoned {
+		return
 	}
+	g.abandoned = true
+	var fail *Fail
+	if err := m.ctx.Err(); err != nil {
+		fail = m.contextFail(err)
+	} else {
+		fail = &Fail{Reason: ReasonLLMError, Details: map[string]any{"class": string(llm.Timeout)},
+			Message: fmt.Sprintf("the LLM callback ignored the end of its %v timeout and was abandoned", m.llmTimeout())}
+	}
+	if g.turn != nil {
+		g.turn.LLMDuration = time.Since(g.turnStart)
+		g.turn.Error = fail.Message
+		m.record(g.turn, g.turnStart)
+	}
+	g.out <- m.finish(nil, fail)
 }
 
 // llmTimeout bounds one LLM call: Config.LLMTimeout, else the turn's

@@ -88,7 +88,7 @@ func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
 
 // Run runs a mission of agent a; see (*Agent).Run.
 func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
-	step := newMission(ctx, a, opts).run()
+	step := newMission(ctx, a, opts).runGuarded()
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
@@ -207,6 +207,9 @@ type mission struct {
 	// warnings are the input's coercions and the problems WarnOnly let
 	// through.
 	warnings []string
+	// guard, when set, lets Run abandon a callback that ignores its
+	// context (see runGuarded).
+	guard *guard
 	// compiling: the program that ends the mission is kept (Compile), and
 	// must be self-contained; final is its text.
 	compiling bool

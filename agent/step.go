@@ -120,6 +120,7 @@ const (
 	ReasonBudgetExceeded      = "budget_callback_exceeded" // TokenLimit or Budget said stop
 	ReasonCancelled           = "cancelled"                // the caller's context was cancelled
 	ReasonReservedToolName    = "reserved_tool_name"       // a tool named return or fail
+	ReasonInternalError       = "internal_error"           // a host callback (Budget, a prompt hook) panicked
 )
 
 // Usage is what a mission cost.

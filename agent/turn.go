@@ -33,6 +33,11 @@ func (m *mission) turnOnce() *ending {
 		Options:   m.opts.LLMOptions,
 		Cache:     m.opts.Cache,
 	}
+	if m.guard != nil {
+		m.guard.mu.Lock()
+		m.guard.turn, m.guard.turnStart = &tr, start
+		m.guard.mu.Unlock()
+	}
 	resp, err := m.callLLM(req)
 	tr.LLMDuration = time.Since(start)
 	if err != nil {

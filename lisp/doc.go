@@ -52,7 +52,11 @@
 // fails with an error leaves the namespace as it was. ctx/name reads the
 // context (a keyword lookup that also finds string keys), *1 *2 *3 read
 // Options.History, and (tool/name args), (ctx/name args) or
-// (call "name" args) call a host tool through Options.Tools.
+// (call "name" args) call a host tool through Options.Tools. A
+// ToolCaller that is also an UntimedToolCaller marks tools bounded by
+// limits of their own (an agent, an LLM call): the run's Timeout clock
+// stands still while the program waits on them. Program.Dependencies
+// tells whether a program needs the vars or history of earlier runs.
 //
 // # Limits
 //
@@ -61,7 +65,8 @@
 // iterations, println output, tool calls, the data a program builds and
 // the goroutines of pmap and pcalls; each breach is an *Error of its own
 // Kind. Every goroutine a run starts shares its limits and ends with it
-// (a tool call that ignores its context is abandoned). Program text is limited to MaxSourceBytes. Walks of values (printing,
+// (a tool call that ignores its context is abandoned). Program text is
+// limited to MaxSourceBytes. Walks of values (printing,
 // equality, hashing, conversion) are bounded by work, since values can
 // share structure. Integer overflow is an error, never a wrap-around.
 // Nothing a program does can panic the host: an internal failure is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -125,4 +126,47 @@ func ExampleEqual() {
 	b, _ := lisp.ReadData(`{:xs [1.0 2] :n 1}`)
 	fmt.Println(lisp.Equal(a, b), lisp.CompareKeys(int64(1), 1.0))
 	// Output: true -1
+}
+
+// Dependencies tells whether a program can run on its own, without the
+// runs before it: an agent keeping a program for later checks it.
+func ExampleProgram_Dependencies() {
+	for _, src := range []string{
+		`(->> ctx/orders (filter #(> (:amount %) 100)) count)`,
+		`(+ total memory/extra (count *1))`,
+	} {
+		p, err := lisp.Compile(src)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		d := p.Dependencies()
+		fmt.Println(d.SelfContained(), d.Vars, d.History)
+	}
+	// Output:
+	// true [] false
+	// false [extra total] true
+}
+
+// slowAgent is a ToolCaller whose "research" tool stands for work with
+// limits of its own (an agent, an LLM call): it is untimed.
+type slowAgent struct{}
+
+func (slowAgent) CallTool(ctx context.Context, name string, args *lisp.Map) (any, error) {
+	select {
+	case <-time.After(30 * time.Millisecond): // longer than the program's Timeout
+		return "findings", nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (slowAgent) Untimed(name string) bool { return name == "research" }
+
+// The program's clock stands still while it waits on an untimed tool.
+func ExampleUntimedToolCaller() {
+	res, err := lisp.Run(context.Background(), `(str (tool/research {}) " and " (tool/research {}))`,
+		lisp.Options{Tools: slowAgent{}, Limits: lisp.Limits{Timeout: 20 * time.Millisecond}})
+	fmt.Println(res.Value, err)
+	// Output: findings and findings <nil>
 }
