@@ -20,7 +20,9 @@ type ToolFunc func(ctx context.Context, args *lisp.Map) (any, error)
 //
 //	agent.Tool{Func: search, Signature: "(query :string) -> [{id :int}]", Description: "Full-text search."}
 //
-// or from a typed Go function with Typed.
+// or from a typed Go function with Typed. Agent.AsTool, NewLLMTool and
+// CompiledAgent.AsTool make tools answered by an agent's mission, by an
+// LLM, and by a compiled agent's program; their Func runs them from Go.
 type Tool struct {
 	// Func implements the tool.
 	Func ToolFunc
