@@ -296,8 +296,7 @@ func (tc *toolCalls) Untimed(name string) bool {
 func (u Usage) plus(o Usage) Usage {
 	u.Turns += o.Turns
 	u.LLMRequests += o.LLMRequests
-	u.Tokens.Input += o.Tokens.Input
-	u.Tokens.Output += o.Tokens.Output
+	u.Tokens = u.Tokens.Add(o.Tokens)
 	u.Duration += o.Duration
 	u.SystemPromptTokens += o.SystemPromptTokens
 	u.MemoryBytes += o.MemoryBytes

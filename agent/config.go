@@ -147,10 +147,19 @@ type RetryPolicy struct {
 	// Constant.
 	Backoff Backoff
 	// BaseDelay is the first delay. Default 1s. A provider's Retry-After
-	// (llm.Error.RetryAfter) wins when it is longer.
+	// (llm.Error.RetryAfter) wins when it is longer, even past MaxDelay:
+	// the provider said when it will answer (the mission's deadline still
+	// bounds the wait).
 	BaseDelay time.Duration
+	// MaxDelay caps the backoff. Default 30s.
+	MaxDelay time.Duration
+	// Jitter spreads each delay at random by up to this fraction, so that
+	// missions that failed together do not retry together. Default 0.2
+	// (±20%); negative: none.
+	Jitter float64
 	// Retryable are the failure classes worth retrying. Default
-	// rate_limit, timeout and server_error.
+	// rate_limit, timeout and server_error. auth and config_error are
+	// never retried.
 	Retryable []llm.Class
 }
 

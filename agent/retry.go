@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	goruntime "runtime"
 	"slices"
 	"sync"
@@ -31,7 +32,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if attempt >= attempts || m.ctx.Err() != nil || !p.retryable(err) {
 			return llm.Response{}, err
 		}
-		wait := p.delay(attempt)
+		wait := p.jittered(p.delay(attempt))
 		if le := llm.Classify(err); le.RetryAfter > wait {
 			wait = le.RetryAfter
 		}
@@ -211,27 +212,58 @@ func (m *mission) callRecovered(ctx context.Context, req llm.Request) (resp llm.
 }
 
 func (p RetryPolicy) retryable(err error) bool {
+	class := llm.Classify(err).Class
+	if class == llm.Auth || class == llm.Config {
+		return false // a wrong key or model name does not heal
+	}
 	classes := p.Retryable
 	if classes == nil {
 		classes = defaultRetryable
 	}
-	return slices.Contains(classes, llm.Classify(err).Class)
+	return slices.Contains(classes, class)
 }
 
-// delay is the wait before retry n (n from 1).
+// Retry defaults.
+const (
+	defaultBaseDelay = time.Second
+	defaultMaxDelay  = 30 * time.Second
+	defaultJitter    = 0.2
+)
+
+// delay is the backoff before retry n (n from 1), capped at MaxDelay.
 func (p RetryPolicy) delay(n int) time.Duration {
 	base := p.BaseDelay
 	if base <= 0 {
-		base = time.Second
+		base = defaultBaseDelay
 	}
+	limit := p.MaxDelay
+	if limit <= 0 {
+		limit = defaultMaxDelay
+	}
+	var d time.Duration
 	switch p.Backoff {
 	case Linear:
-		return base * time.Duration(n)
+		d = base * time.Duration(min(n, 1<<20))
 	case Constant:
-		return base
+		d = base
+	default:
+		d = base << min(n-1, 20)
 	}
-	if n > 20 {
-		n = 20
+	if d <= 0 || d > limit {
+		d = limit
 	}
-	return base << (n - 1)
+	return d
+}
+
+// jittered spreads d by the policy's jitter.
+func (p RetryPolicy) jittered(d time.Duration) time.Duration {
+	j := p.Jitter
+	if j == 0 {
+		j = defaultJitter
+	}
+	if j < 0 || d <= 0 {
+		return d
+	}
+	j = min(j, 1)
+	return time.Duration(float64(d) * (1 - j + 2*j*rand.Float64()))
 }

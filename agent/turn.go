@@ -53,8 +53,7 @@ func (m *mission) turnOnce() *ending {
 			Details: map[string]any{"class": string(le.Class)}}}
 	}
 	tr.Tokens = resp.Tokens
-	m.tokens.Input += resp.Tokens.Input
-	m.tokens.Output += resp.Tokens.Output
+	m.tokens = m.tokens.Add(resp.Tokens)
 	if m.opts.Debug {
 		tr.Response = resp.Content
 	}

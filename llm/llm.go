@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -49,12 +51,23 @@ type Request struct {
 
 // Tokens counts the tokens of one call (or of a whole mission).
 type Tokens struct {
+	// Input counts every prompt token, cached ones included.
 	Input  int `json:"input"`
 	Output int `json:"output"`
+	// CacheRead are the input tokens served from the provider's prompt
+	// cache, CacheWrite those written to it; both are part of Input.
+	CacheRead  int `json:"cache_read,omitempty"`
+	CacheWrite int `json:"cache_write,omitempty"`
 }
 
 // Total is Input + Output.
 func (t Tokens) Total() int { return t.Input + t.Output }
+
+// Add returns the sum of t and o, field by field.
+func (t Tokens) Add(o Tokens) Tokens {
+	return Tokens{Input: t.Input + o.Input, Output: t.Output + o.Output,
+		CacheRead: t.CacheRead + o.CacheRead, CacheWrite: t.CacheWrite + o.CacheWrite}
+}
 
 // Response is the model's reply.
 type Response struct {
@@ -130,15 +143,17 @@ func (r Registry) Resolve(m Model) (Func, error) {
 type Class string
 
 // The classes of failures. RateLimit, Timeout and ServerError are worth
-// retrying by default.
+// retrying by default; Auth never is.
 const (
-	RateLimit   Class = "rate_limit"   // HTTP 429: slow down and retry
-	Timeout     Class = "timeout"      // the call took too long
-	ServerError Class = "server_error" // HTTP 5xx
-	ClientError Class = "client_error" // HTTP 4xx other than 429: retrying will not help
-	Config      Class = "config_error" // no model, unknown name...
-	Cancelled   Class = "cancelled"    // the caller's context was cancelled
-	Unknown     Class = "unknown"
+	RateLimit     Class = "rate_limit"     // HTTP 429: slow down and retry
+	Timeout       Class = "timeout"        // the call took too long (HTTP 408, 504, a deadline)
+	ServerError   Class = "server_error"   // HTTP 5xx, the provider overloaded (Anthropic's 529)
+	ContextLength Class = "context_length" // the prompt is longer than the model's context window
+	Auth          Class = "auth"           // HTTP 401, 403: a missing or wrong key; never retried
+	ClientError   Class = "client_error"   // other HTTP 4xx: retrying will not help
+	Config        Class = "config_error"   // no model, unknown name...
+	Cancelled     Class = "cancelled"      // the caller's context was cancelled
+	Unknown       Class = "unknown"
 )
 
 // Error is a failed LLM call.
@@ -177,13 +192,17 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // HTTPStatusClass classifies an HTTP status code: 429 is RateLimit, 408
-// and 504 are Timeout, other 5xx ServerError, other 4xx ClientError.
+// and 504 are Timeout, 401 and 403 Auth, other 5xx ServerError, other 4xx
+// ClientError. (A 400 about the context length is ContextLength, which only
+// the response body tells.)
 func HTTPStatusClass(status int) Class {
 	switch {
 	case status == 429:
 		return RateLimit
 	case status == 408 || status == 504:
 		return Timeout
+	case status == 401 || status == 403:
+		return Auth
 	case status >= 500:
 		return ServerError
 	case status >= 400:
@@ -214,4 +233,57 @@ func Classify(err error) *Error {
 		return &Error{Class: Timeout, Err: err}
 	}
 	return &Error{Class: Unknown, Err: err}
+}
+
+// HTTPError builds the *Error of a failed HTTP call to a provider, for
+// adapters: the class from the status (see HTTPStatusClass), ContextLength
+// when a 400's message says the prompt is too long, and RetryAfter from the
+// response's Retry-After (seconds or an HTTP date) or retry-after-ms
+// header. header may be nil.
+func HTTPError(status int, header http.Header, message string, err error) *Error {
+	e := &Error{Class: HTTPStatusClass(status), Status: status, Message: message, Err: err}
+	if e.Class == ClientError && status == 400 && mentionsContextLength(message) {
+		e.Class = ContextLength
+	}
+	e.RetryAfter = RetryAfter(header, time.Now())
+	return e
+}
+
+// RetryAfter reads how long a response asks to wait before retrying: the
+// retry-after-ms header (OpenAI, Anthropic), else Retry-After in seconds or
+// as an HTTP date relative to now; 0 when absent or unreadable.
+func RetryAfter(header http.Header, now time.Time) time.Duration {
+	if header == nil {
+		return 0
+	}
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(header.Get("retry-after-ms")), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := strings.TrimSpace(header.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// mentionsContextLength reports whether a provider's message says the
+// prompt does not fit the model's context window.
+func mentionsContextLength(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, s := range []string{"context_length", "context length", "context window", "maximum context",
+		"prompt is too long", "too many tokens", "input is too long", "exceeds the maximum"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
 }
