@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"testing"
+	"time"
 
 	"github.com/ptc-go/ptc/llm"
 )
@@ -117,4 +119,53 @@ func ExampleRegistry_Resolve() {
 	// Output:
 	// you said: hi 7
 	// llm: config_error: LLM "gpt" is not in the registry (it has: echo)
+}
+
+func TestHTTPError(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	h := func(kv ...string) http.Header {
+		hd := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			hd.Set(kv[i], kv[i+1])
+		}
+		return hd
+	}
+	for _, tc := range []struct {
+		status int
+		header http.Header
+		msg    string
+		class  llm.Class
+		after  time.Duration
+	}{
+		{429, h("Retry-After", "2"), "slow down", llm.RateLimit, 2 * time.Second},
+		{429, h("retry-after-ms", "1500", "Retry-After", "9"), "", llm.RateLimit, 1500 * time.Millisecond},
+		{429, h("Retry-After", now.Add(30*time.Second).Format(http.TimeFormat)), "", llm.RateLimit, 30 * time.Second},
+		{429, h("Retry-After", "soon"), "", llm.RateLimit, 0},
+		{408, nil, "", llm.Timeout, 0},
+		{504, nil, "", llm.Timeout, 0},
+		{500, nil, "", llm.ServerError, 0},
+		{529, nil, "overloaded", llm.ServerError, 0},
+		{401, nil, "invalid x-api-key", llm.Auth, 0},
+		{403, nil, "", llm.Auth, 0},
+		{400, nil, "This model's maximum context length is 128000 tokens", llm.ContextLength, 0},
+		{400, nil, "prompt is too long: 210000 tokens > 200000 maximum", llm.ContextLength, 0},
+		{400, nil, "invalid temperature", llm.ClientError, 0},
+		{404, nil, "no such model", llm.ClientError, 0},
+	} {
+		e := llm.HTTPError(tc.status, tc.header, tc.msg, nil)
+		got := llm.RetryAfter(tc.header, now)
+		if e.Class != tc.class || got != tc.after || e.Status != tc.status || e.Message != tc.msg {
+			t.Errorf("%d %v %q: class %s, retry after %v", tc.status, tc.header, tc.msg, e.Class, got)
+		}
+	}
+	if llm.RetryAfter(nil, now) != 0 {
+		t.Error("nil header")
+	}
+}
+
+func TestTokensAdd(t *testing.T) {
+	a := llm.Tokens{Input: 10, Output: 2, CacheRead: 8, CacheWrite: 1}
+	if got := a.Add(a); got != (llm.Tokens{Input: 20, Output: 4, CacheRead: 16, CacheWrite: 2}) || got.Total() != 24 {
+		t.Errorf("%+v", got)
+	}
 }

@@ -1,0 +1,59 @@
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ptc-go/ptc"
+
+// core are the packages whose dependencies must stay in the standard
+// library: a user who embeds the interpreter or the agents pulls in no
+// third-party code.
+var core = []string{
+	module + "/lisp/...",
+	module + "/signature",
+	module + "/template",
+	module + "/agent",
+	module + "/llm",
+	module + "/llm/llmtest",
+}
+
+// edges are the module's packages the core must never import.
+var edges = []string{module + "/llm/openai", module + "/llm/anthropic", module + "/llm/gemini",
+	module + "/llm/provider", module + "/cmd/", module + "/examples/"}
+
+func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available: cannot list dependencies")
+	}
+	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}"}, core...)
+	cmd := exec.Command(goTool, args...)
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, std, _ := strings.Cut(line, " ")
+		n++
+		if std == "true" {
+			continue
+		}
+		if !strings.HasPrefix(path, module+"/") {
+			t.Errorf("a core package depends on %s, outside the standard library", path)
+			continue
+		}
+		for _, e := range edges {
+			if strings.HasPrefix(path, e) {
+				t.Errorf("a core package depends on %s, an integration at the edge", path)
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("go list listed only %d packages:\n%s", n, out)
+	}
+}
