@@ -23,12 +23,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/demo"
 	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/signature"
 )
 
 func main() {
@@ -38,75 +36,6 @@ func main() {
 	if err := run(context.Background(), os.Stdout, *raw, *prompt); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
-	}
-}
-
-// The store behind the tools.
-type order struct {
-	ID         int     `json:"id"`
-	CustomerID int     `json:"customer_id"`
-	Amount     float64 `json:"amount"`
-	Status     string  `json:"status"`
-	CardToken  string  `json:"_card_token"` // firewalled: "_" prefix
-}
-
-type customer struct {
-	ID    int    `json:"id"`
-	Name  string `json:"name"`
-	Tier  string `json:"tier"`
-	Email string `json:"_email"` // firewalled
-}
-
-var customers = []customer{
-	{1, "Acme", "gold", "ops@acme.example"},
-	{2, "Globex", "silver", "it@globex.example"},
-	{3, "Initech", "gold", "bill@initech.example"},
-	{4, "Hooli", "bronze", "gavin@hooli.example"},
-	{5, "Umbrella", "silver", "hq@umbrella.example"},
-}
-
-func orders() []order {
-	var out []order
-	statuses := []string{"paid", "paid", "refunded", "paid", "pending"}
-	for i := 1; i <= 40; i++ {
-		out = append(out, order{
-			ID:         i,
-			CustomerID: 1 + (i*7)%5,
-			Amount:     float64((i*37)%200) + 19.5,
-			Status:     statuses[i%len(statuses)],
-			CardToken:  fmt.Sprintf("tok_%08x", i*2654435761),
-		})
-	}
-	return out
-}
-
-// tools are ordinary Go functions; agent.Typed derives each signature from
-// the Go types.
-func tools() map[string]agent.Tool {
-	type listArgs struct {
-		Status string `json:"status"`
-	}
-	type customerArgs struct {
-		ID int `json:"id"`
-	}
-	return map[string]agent.Tool{
-		"list-orders": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, a listArgs) ([]order, error) {
-			var out []order
-			for _, o := range orders() {
-				if a.Status == "" || o.Status == a.Status {
-					out = append(out, o)
-				}
-			}
-			return out, nil
-		}, signature.WithDescription("List the orders, optionally only those with a status (paid, refunded, pending)."))),
-		"customer": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, a customerArgs) (customer, error) {
-			for _, c := range customers {
-				if c.ID == a.ID {
-					return c, nil
-				}
-			}
-			return customer{}, fmt.Errorf("no customer with id %d", a.ID)
-		}, signature.WithDescription("Look a customer up by id."))),
 	}
 }
 
@@ -138,17 +67,12 @@ top`),
 }
 
 func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
-	a, err := agent.New(agent.Config{
-		Prompt:    "Find the {{n}} customers with the highest revenue from paid orders.",
-		Signature: "(n :int) -> {top [{name :string, revenue :float, orders :int}], _customer_ids [:int]}",
-		Tools:     tools(),
-		MaxTurns:  6,
-	})
+	a, err := agent.New(demo.Config())
 	if err != nil {
 		return err
 	}
 	model := script()
-	opts := agent.Options{LLM: model.Func(), Context: map[string]any{"n": 3}, Debug: raw}
+	opts := agent.Options{LLM: model.Func(), Context: demo.Context(), Debug: raw}
 	if showPrompt {
 		p, err := agent.PreviewPrompt(a, opts)
 		if err != nil {
@@ -165,14 +89,7 @@ func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
 	}
 
 	// Go gets the whole value, firewalled ids included.
-	var out struct {
-		Top []struct {
-			Name    string  `json:"name"`
-			Revenue float64 `json:"revenue"`
-			Orders  int     `json:"orders"`
-		} `json:"top"`
-		IDs []int `json:"_customer_ids"`
-	}
+	var out demo.Top
 	if err := step.Decode(&out); err != nil {
 		return err
 	}
@@ -180,35 +97,8 @@ func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
 	for i, t := range out.Top {
 		fmt.Fprintf(w, "%d. %-8s %8.2f from %d orders (customer %d)\n", i+1, t.Name, t.Revenue, t.Orders, out.IDs[i])
 	}
-	seen, total := firewalledSeen(model)
+	seen, total := demo.FirewalledSeen(model.Requests())
 	fmt.Fprintf(w, "system prompt ≈ %d tokens; firewalled strings the model saw: %d of %d\n",
 		step.Usage.SystemPromptTokens, len(seen), total)
 	return nil
-}
-
-// firewalledSeen lists the firewalled strings (card tokens, emails) that
-// reached the model, out of how many: none should.
-func firewalledSeen(model *llmtest.Script) (seen []string, total int) {
-	secrets := map[string]bool{}
-	for _, o := range orders() {
-		secrets[o.CardToken] = true
-	}
-	for _, c := range customers {
-		secrets[c.Email] = true
-	}
-	for _, req := range model.Requests() {
-		texts := []string{req.System}
-		for _, m := range req.Messages {
-			texts = append(texts, m.Content)
-		}
-		for _, t := range texts {
-			for s := range secrets {
-				if strings.Contains(t, s) {
-					seen = append(seen, s)
-				}
-			}
-		}
-	}
-	sort.Strings(seen)
-	return seen, len(secrets)
 }
