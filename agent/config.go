@@ -158,8 +158,8 @@ type RetryPolicy struct {
 	// (±20%); negative: none.
 	Jitter float64
 	// Retryable are the failure classes worth retrying. Default
-	// rate_limit, timeout and server_error. auth and config_error are
-	// never retried.
+	// rate_limit, timeout, server_error and network. auth and
+	// config_error are never retried.
 	Retryable []llm.Class
 }
 

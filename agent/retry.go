@@ -13,7 +13,7 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-var defaultRetryable = []llm.Class{llm.RateLimit, llm.Timeout, llm.ServerError}
+var defaultRetryable = []llm.Class{llm.RateLimit, llm.Timeout, llm.ServerError, llm.Network}
 
 // callLLM calls the model, retrying per the policy. Retries wait between
 // attempts (honouring the mission's context) and never consume turns. A

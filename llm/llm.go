@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -44,8 +46,10 @@ type Request struct {
 	// Options are the caller's per-call options (temperature, model
 	// parameters...), passed through untouched.
 	Options map[string]any
-	// Cache asks the provider to cache the system prompt between turns,
-	// where it supports prompt caching.
+	// Cache asks the provider to cache the stable prefix of the request
+	// (the system prompt and the conversation up to the newest message)
+	// between turns, where it supports explicit prompt caching (Anthropic);
+	// providers that cache prefixes on their own (OpenAI) ignore it.
 	Cache bool
 }
 
@@ -142,12 +146,13 @@ func (r Registry) Resolve(m Model) (Func, error) {
 // Class says what kind of failure an LLM call had, for retry decisions.
 type Class string
 
-// The classes of failures. RateLimit, Timeout and ServerError are worth
-// retrying by default; Auth never is.
+// The classes of failures. RateLimit, Timeout, ServerError and Network are
+// worth retrying by default; Auth never is.
 const (
 	RateLimit     Class = "rate_limit"     // HTTP 429: slow down and retry
 	Timeout       Class = "timeout"        // the call took too long (HTTP 408, 504, a deadline)
 	ServerError   Class = "server_error"   // HTTP 5xx, the provider overloaded (Anthropic's 529)
+	Network       Class = "network"        // the connection was refused or broken
 	ContextLength Class = "context_length" // the prompt is longer than the model's context window
 	Auth          Class = "auth"           // HTTP 401, 403: a missing or wrong key; never retried
 	ClientError   Class = "client_error"   // other HTTP 4xx: retrying will not help
@@ -232,17 +237,22 @@ func Classify(err error) *Error {
 	if errors.As(err, &t) && t.Timeout() {
 		return &Error{Class: Timeout, Err: err}
 	}
+	var op *net.OpError
+	if errors.As(err, &op) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
+		return &Error{Class: Network, Err: err}
+	}
 	return &Error{Class: Unknown, Err: err}
 }
 
 // HTTPError builds the *Error of a failed HTTP call to a provider, for
 // adapters: the class from the status (see HTTPStatusClass), ContextLength
-// when a 400's message says the prompt is too long, and RetryAfter from the
+// when a 400's (413's, 422's) message says the prompt is too long, and
+// RetryAfter from the
 // response's Retry-After (seconds or an HTTP date) or retry-after-ms
 // header. header may be nil.
 func HTTPError(status int, header http.Header, message string, err error) *Error {
 	e := &Error{Class: HTTPStatusClass(status), Status: status, Message: message, Err: err}
-	if e.Class == ClientError && status == 400 && mentionsContextLength(message) {
+	if e.Class == ClientError && (status == 400 || status == 413 || status == 422) && mentionsContextLength(message) {
 		e.Class = ContextLength
 	}
 	e.RetryAfter = RetryAfter(header, time.Now())

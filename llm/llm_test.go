@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,6 +66,8 @@ func TestClassify(t *testing.T) {
 		{context.DeadlineExceeded, llm.Timeout},
 		{fmt.Errorf("post: %w", context.Canceled), llm.Cancelled},
 		{netTimeout{}, llm.Timeout},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, llm.Network},
+		{fmt.Errorf("read: %w", syscall.ECONNRESET), llm.Network},
 		{errors.New("boom"), llm.Unknown},
 	}
 	for _, tt := range tests {
@@ -76,7 +79,8 @@ func TestClassify(t *testing.T) {
 		t.Error("Classify(nil) != nil")
 	}
 	for status, want := range map[int]llm.Class{429: llm.RateLimit, 408: llm.Timeout, 504: llm.Timeout,
-		500: llm.ServerError, 503: llm.ServerError, 400: llm.ClientError, 404: llm.ClientError, 200: llm.Unknown} {
+		500: llm.ServerError, 503: llm.ServerError, 400: llm.ClientError, 404: llm.ClientError, 200: llm.Unknown,
+		401: llm.Auth, 403: llm.Auth, 529: llm.ServerError} {
 		if got := llm.HTTPStatusClass(status); got != want {
 			t.Errorf("HTTPStatusClass(%d) = %s, want %s", status, got, want)
 		}

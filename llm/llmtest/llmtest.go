@@ -130,6 +130,8 @@ type TranscriptReply struct {
 	// Class is the llm.Class of the error (default server_error), so that
 	// a replayed failure is retried or not as the recorded one was.
 	Class llm.Class `json:"class,omitempty"`
+	// Status is the HTTP status of the error, when there was one.
+	Status int `json:"status,omitempty"`
 }
 
 // Replay loads a transcript file and returns a Script that plays it back.
@@ -152,7 +154,7 @@ func Replay(path string) (*Script, error) {
 			if class == "" {
 				class = llm.ServerError
 			}
-			rep.Err = &llm.Error{Class: class, Message: r.Error}
+			rep.Err = &llm.Error{Class: class, Status: r.Status, Message: r.Error}
 		}
 		s.replies = append(s.replies, rep)
 	}
@@ -178,8 +180,12 @@ func (r *Record) Func() llm.Func {
 		defer r.mu.Unlock()
 		tr := TranscriptReply{Content: resp.Content, Tokens: resp.Tokens}
 		if err != nil {
-			tr.Error = err.Error()
-			tr.Class = llm.Classify(err).Class
+			// The message alone: Replay rebuilds the *llm.Error around it.
+			le := llm.Classify(err)
+			tr.Error, tr.Class, tr.Status = le.Message, le.Class, le.Status
+			if tr.Error == "" {
+				tr.Error = err.Error()
+			}
 		}
 		r.t.Replies = append(r.t.Replies, tr)
 		return resp, err

@@ -1,0 +1,599 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ptc-go/ptc/llm"
+)
+
+// Recorded-style bodies of the Messages API.
+const (
+	okBody = `{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant",` +
+		`"model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Hello"},{"type":"text","text":", world"}],` +
+		`"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"cache_creation_input_tokens":0,` +
+		`"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},` +
+		`"output_tokens":6,"service_tier":"standard"}}`
+	cachedBody = `{"id":"msg_01Aq9w938a90dw8q","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929",` +
+		`"content":[{"type":"thinking","thinking":"hmm","signature":"sig"},{"type":"text","text":"cached"}],` +
+		`"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":21,"cache_creation_input_tokens":188,` +
+		`"cache_read_input_tokens":1800,"output_tokens":393,"service_tier":"standard"}}`
+	rateLimitBody = `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit ` +
+		`for your organization of 30,000 input tokens per minute."},"request_id":"req_011CUr4uzv5XuoNcsJr7zyjV"}`
+	serverErrorBody = `{"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_011CUr5"}`
+	overloadedBody  = `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_011CUr6"}`
+	tooLongBody     = `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215327 tokens > 200000 maximum"},"request_id":"req_011CUr7"}`
+	authBody        = `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CUr8"}`
+	forbiddenBody   = `{"type":"error","error":{"type":"permission_error","message":"Your API key does not have permission to use the specified resource."}}`
+)
+
+// reply is what the fake API answers.
+type reply struct {
+	status int
+	header map[string]string
+	body   string
+}
+
+// received is a request the fake API got.
+type received struct {
+	header http.Header
+	path   string
+	raw    string
+	body   map[string]any
+}
+
+// fakeAPI is an httptest server speaking the Messages API.
+type fakeAPI struct {
+	*httptest.Server
+	mu   sync.Mutex
+	reqs []received
+	// respond answers request n (from 0); the default is okBody.
+	respond func(n int, r *http.Request, body map[string]any) reply
+}
+
+func newFakeAPI(t *testing.T, respond func(n int, r *http.Request, body map[string]any) reply) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{respond: respond}
+	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	_ = json.Unmarshal(raw, &body)
+	f.mu.Lock()
+	n := len(f.reqs)
+	f.reqs = append(f.reqs, received{header: r.Header.Clone(), path: r.URL.Path, raw: string(raw), body: body})
+	f.mu.Unlock()
+	rep := reply{status: 200, body: okBody}
+	if f.respond != nil {
+		rep = f.respond(n, r, body)
+	}
+	if rep.status == 0 {
+		rep.status = 200
+	}
+	if _, ok := rep.header["Content-Type"]; !ok {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.Header().Set("request-id", "req_test")
+	for k, v := range rep.header {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(rep.status)
+	_, _ = io.WriteString(w, rep.body)
+}
+
+func (f *fakeAPI) requests() []received {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]received(nil), f.reqs...)
+}
+
+// isolate clears the environment variables the adapter reads.
+func isolate(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("ANTHROPIC_BASE_URL", "")
+}
+
+func newFunc(t *testing.T, f *fakeAPI, cfg Config) llm.Func {
+	t.Helper()
+	isolate(t)
+	if cfg.Model == "" {
+		cfg.Model = "claude-sonnet-4-5"
+	}
+	cfg.BaseURL = f.URL
+	if cfg.APIKey == "" {
+		cfg.APIKey = "sk-ant-test"
+	}
+	fn, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fn
+}
+
+func mission(msgs ...string) llm.Request {
+	req := llm.Request{System: "You write PTC-Lisp programs.", Turn: (len(msgs) + 1) / 2}
+	for i, m := range msgs {
+		role := llm.User
+		if i%2 == 1 {
+			role = llm.Assistant
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: role, Content: m})
+	}
+	if len(msgs) > 0 {
+		req.Prompt = msgs[0]
+	}
+	return req
+}
+
+func asLLMError(t *testing.T, err error) *llm.Error {
+	t.Helper()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	var e *llm.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %T %v is not an *llm.Error", err, err)
+	}
+	return e
+}
+
+func TestNewRequiresModel(t *testing.T) {
+	isolate(t)
+	for _, cfg := range []Config{{}, {Model: "  "}, {Model: "m", MaxTokens: -1}, {Model: "m", BaseURL: "::nope"},
+		{Model: "m", BaseURL: "localhost:8080"}, {Model: "m", MaxTokens: 64000},
+		{Model: "m", Headers: map[string]string{"bad header": "x"}},
+		{Model: "m", Headers: map[string]string{"X-Ok": "line\r\nbreak"}}} {
+		fn, err := New(cfg)
+		if err == nil || fn != nil {
+			t.Errorf("New(%+v) = %v, %v; want an error", cfg, fn != nil, err)
+			continue
+		}
+		if e := asLLMError(t, err); e.Class != llm.Config || e.Reason != ReasonInvalidConfig {
+			t.Errorf("New(%+v): %#v", cfg, e)
+		}
+	}
+	if _, err := New(Config{Model: "claude-haiku-4-5"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSuccess(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	fn := newFunc(t, f, Config{})
+	resp, err := fn(context.Background(), mission("Count the items."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != "Hello, world" {
+		t.Errorf("content %q", resp.Content)
+	}
+	if want := (llm.Tokens{Input: 12, Output: 6}); resp.Tokens != want {
+		t.Errorf("tokens %+v, want %+v", resp.Tokens, want)
+	}
+}
+
+func TestUsageWithCache(t *testing.T) {
+	f := newFakeAPI(t, func(int, *http.Request, map[string]any) reply { return reply{body: cachedBody} })
+	resp, err := newFunc(t, f, Config{})(context.Background(), mission("Count."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != "cached" {
+		t.Errorf("content %q (thinking blocks are not text)", resp.Content)
+	}
+	want := llm.Tokens{Input: 21 + 1800 + 188, Output: 393, CacheRead: 1800, CacheWrite: 188}
+	if resp.Tokens != want {
+		t.Errorf("tokens %+v, want %+v", resp.Tokens, want)
+	}
+}
+
+func TestRequestMapping(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	fn := newFunc(t, f, Config{Model: "claude-sonnet-4-5", Headers: map[string]string{"anthropic-beta": "some-beta-2025"}})
+	req := mission("Count the items.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	if _, err := fn(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	r := reqs[0]
+	if r.path != "/v1/messages" {
+		t.Errorf("path %q", r.path)
+	}
+	for k, want := range map[string]string{"X-Api-Key": "sk-ant-test", "Anthropic-Version": "2023-06-01",
+		"Anthropic-Beta": "some-beta-2025", "Content-Type": "application/json"} {
+		if got := r.header.Get(k); got != want {
+			t.Errorf("header %s = %q, want %q", k, got, want)
+		}
+	}
+	if r.header.Get("X-Stainless-Retry-Count") != "0" {
+		t.Errorf("retry count header %q", r.header.Get("X-Stainless-Retry-Count"))
+	}
+	b := r.body
+	if b["model"] != "claude-sonnet-4-5" || b["max_tokens"] != float64(4096) {
+		t.Errorf("model %v, max_tokens %v", b["model"], b["max_tokens"])
+	}
+	for _, k := range []string{"temperature", "top_p", "top_k", "stop_sequences", "stream", "tools"} {
+		if _, ok := b[k]; ok {
+			t.Errorf("unexpected %s: %v", k, b[k])
+		}
+	}
+	wantSystem := `[{"text":"You write PTC-Lisp programs.","type":"text"}]`
+	if got := compact(t, b["system"]); got != wantSystem {
+		t.Errorf("system %s, want %s", got, wantSystem)
+	}
+	wantMsgs := `[{"content":[{"text":"Count the items.","type":"text"}],"role":"user"},` +
+		`{"content":[{"text":"` + "```clojure\\n(tool/stock {})\\n```" + `","type":"text"}],"role":"assistant"},` +
+		`{"content":[{"text":"Value: 3","type":"text"}],"role":"user"}]`
+	if got := compact(t, b["messages"]); got != wantMsgs {
+		t.Errorf("messages\n%s\nwant\n%s", got, wantMsgs)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	temp := 0.5
+	fn := newFunc(t, f, Config{MaxTokens: 1000, Temperature: &temp})
+	call := func(opts map[string]any) map[string]any {
+		t.Helper()
+		req := mission("x")
+		req.Options = opts
+		if _, err := fn(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		reqs := f.requests()
+		return reqs[len(reqs)-1].body
+	}
+	b := call(nil)
+	if b["max_tokens"] != float64(1000) || b["temperature"] != 0.5 {
+		t.Errorf("config defaults: max_tokens %v, temperature %v", b["max_tokens"], b["temperature"])
+	}
+	b = call(map[string]any{"temperature": 0.0, "max_tokens": float64(256), "top_p": 0.9, "top_k": 40, "stop": "END"})
+	if b["max_tokens"] != float64(256) || b["temperature"] != 0.0 || b["top_p"] != 0.9 || b["top_k"] != float64(40) ||
+		compact(t, b["stop_sequences"]) != `["END"]` {
+		t.Errorf("options: %s", compact(t, b))
+	}
+	b = call(map[string]any{"stop": []any{"A", "B"}, "max_tokens": json.Number("12"), "temperature": nil})
+	if compact(t, b["stop_sequences"]) != `["A","B"]` || b["max_tokens"] != float64(12) || b["temperature"] != 0.5 {
+		t.Errorf("options: %s", compact(t, b))
+	}
+	b = call(map[string]any{"stop": []string{"C"}, "temperature": float32(1)})
+	if compact(t, b["stop_sequences"]) != `["C"]` || b["temperature"] != 1.0 {
+		t.Errorf("options: %s", compact(t, b))
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	fn := newFunc(t, f, Config{})
+	for _, tt := range []struct {
+		opts map[string]any
+		word string
+	}{
+		{map[string]any{"temprature": 0.2}, `"temprature"`},
+		{map[string]any{"seed": 1, "temperature": 0.1}, `"seed"`},
+		{map[string]any{"temperature": "hot"}, `"temperature"`},
+		{map[string]any{"max_tokens": 0}, `"max_tokens"`},
+		{map[string]any{"max_tokens": 1.5}, `"max_tokens"`},
+		{map[string]any{"max_tokens": 100000}, `max_tokens 100000`},
+		{map[string]any{"top_k": -1}, `"top_k"`},
+		{map[string]any{"stop": []any{"ok", 3}}, `"stop"`},
+		{map[string]any{"stop": 3}, `"stop"`},
+	} {
+		req := mission("x")
+		req.Options = tt.opts
+		_, err := fn(context.Background(), req)
+		e := asLLMError(t, err)
+		if e.Class != llm.Config || e.Reason != ReasonInvalidOptions || !strings.Contains(e.Message, tt.word) {
+			t.Errorf("%v: %#v", tt.opts, e)
+		}
+	}
+	if n := len(f.requests()); n != 0 {
+		t.Errorf("%d requests sent with bad options", n)
+	}
+}
+
+func TestCacheBreakpoints(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	fn := newFunc(t, f, Config{})
+	send := func(req llm.Request) received {
+		t.Helper()
+		if _, err := fn(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		reqs := f.requests()
+		return reqs[len(reqs)-1]
+	}
+	ephemeral := `{"type":"ephemeral"}`
+
+	// Turn 3 of a mission: the system prompt and the end of turn 2.
+	req := mission("mission", "program 1", "feedback 1", "program 2", "feedback 2")
+	req.Cache = true
+	r := send(req)
+	system := r.body["system"].([]any)
+	if got := compact(t, system[len(system)-1].(map[string]any)["cache_control"]); got != ephemeral {
+		t.Errorf("system cache_control %s", got)
+	}
+	msgs := r.body["messages"].([]any)
+	for i, m := range msgs {
+		block := m.(map[string]any)["content"].([]any)[0].(map[string]any)
+		cc, ok := block["cache_control"]
+		if want := i == 3; ok != want {
+			t.Errorf("message %d: cache_control %v, want it %v", i, cc, want)
+		} else if ok && compact(t, cc) != ephemeral {
+			t.Errorf("message %d: cache_control %s", i, compact(t, cc))
+		}
+	}
+	if n := strings.Count(r.raw, "cache_control"); n != 2 {
+		t.Errorf("%d breakpoints, want 2 (the API allows 4)", n)
+	}
+
+	// Turn 1: only the system prompt.
+	req = mission("mission")
+	req.Cache = true
+	r = send(req)
+	if n := strings.Count(r.raw, "cache_control"); n != 1 || !strings.Contains(compact(t, r.body["system"]), "cache_control") {
+		t.Errorf("turn 1: %s", r.raw)
+	}
+
+	// Cache off: none.
+	req = mission("mission", "program 1", "feedback 1")
+	r = send(req)
+	if strings.Contains(r.raw, "cache_control") {
+		t.Errorf("cache off: %s", r.raw)
+	}
+}
+
+func TestHTTPErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		rep    reply
+		class  llm.Class
+		reason string
+		msg    string
+		after  time.Duration
+	}{
+		{"rate limit", reply{429, map[string]string{"retry-after": "17"}, rateLimitBody},
+			llm.RateLimit, "rate_limit_error", "exceed the rate limit", 17 * time.Second},
+		{"rate limit ms", reply{429, map[string]string{"retry-after-ms": "1500", "retry-after": "2"}, rateLimitBody},
+			llm.RateLimit, "rate_limit_error", "exceed the rate limit", 1500 * time.Millisecond},
+		{"server error", reply{500, nil, serverErrorBody}, llm.ServerError, "api_error", "Internal server error", 0},
+		{"overloaded", reply{529, nil, overloadedBody}, llm.ServerError, "overloaded_error", "Overloaded", 0},
+		{"prompt too long", reply{400, nil, tooLongBody}, llm.ContextLength, "invalid_request_error", "prompt is too long", 0},
+		{"bad request", reply{400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"temperature: range: 0..1"}}`},
+			llm.ClientError, "invalid_request_error", "temperature", 0},
+		{"unauthorized", reply{401, nil, authBody}, llm.Auth, "authentication_error", "invalid x-api-key", 0},
+		{"forbidden", reply{403, nil, forbiddenBody}, llm.Auth, "permission_error", "permission", 0},
+		{"gateway page", reply{502, map[string]string{"Content-Type": "text/html"}, "<html>Bad Gateway</html>"},
+			llm.ServerError, "", "Bad Gateway", 0},
+		{"empty body", reply{503, nil, ""}, llm.ServerError, "", "Service Unavailable", 0},
+		{"gateway timeout", reply{504, nil, `{"type":"error","error":{"type":"timeout_error","message":"Request timed out"}}`},
+			llm.Timeout, "timeout_error", "timed out", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeAPI(t, func(int, *http.Request, map[string]any) reply { return tt.rep })
+			_, err := newFunc(t, f, Config{})(context.Background(), mission("x"))
+			e := asLLMError(t, err)
+			if e.Class != tt.class || e.Status != tt.rep.status || e.Reason != tt.reason ||
+				!strings.Contains(e.Message, tt.msg) || e.RetryAfter != tt.after {
+				t.Errorf("got %#v", e)
+			}
+			if e.Err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q, Err %v", err, e.Err)
+			}
+			// The SDK retries 429, 5xx and 529 itself unless told not to.
+			if n := len(f.requests()); n != 1 {
+				t.Errorf("%d HTTP requests, want exactly 1 (SDK retries off)", n)
+			}
+		})
+	}
+}
+
+func TestOneRequestOn500(t *testing.T) {
+	f := newFakeAPI(t, func(int, *http.Request, map[string]any) reply {
+		return reply{500, map[string]string{"x-should-retry": "true"}, serverErrorBody}
+	})
+	fn := newFunc(t, f, Config{})
+	start := time.Now()
+	_, err := fn(context.Background(), mission("x"))
+	if e := asLLMError(t, err); e.Class != llm.ServerError {
+		t.Errorf("class %s", e.Class)
+	}
+	if n := len(f.requests()); n != 1 {
+		t.Errorf("%d HTTP requests, want 1", n)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v: a retry backoff?", d)
+	}
+}
+
+func TestMalformedBody(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		rep  reply
+	}{
+		{"truncated", reply{200, nil, okBody[:60]}},
+		{"not json", reply{200, map[string]string{"Content-Type": "text/html"}, "<html>hello</html>"}},
+		{"garbage json", reply{200, nil, "{{{"}},
+		{"no content", reply{200, nil, `{"id":"msg_1","type":"message","role":"assistant"}`}},
+		{"wrong shape", reply{200, nil, `{"content":"hi","usage":3}`}},
+		{"error at 200", reply{200, nil, overloadedBody}},
+		{"empty", reply{200, nil, ""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeAPI(t, func(int, *http.Request, map[string]any) reply { return tt.rep })
+			resp, err := newFunc(t, f, Config{})(context.Background(), mission("x"))
+			e := asLLMError(t, err)
+			if e.Class != llm.Unknown || e.Reason != ReasonMalformedResponse || !strings.Contains(e.Message, "malformed") {
+				t.Errorf("got %#v (resp %+v)", e, resp)
+			}
+		})
+	}
+}
+
+// slowAPI answers only when the client gives up.
+func slowAPI(t *testing.T) *fakeAPI {
+	return newFakeAPI(t, func(_ int, r *http.Request, _ map[string]any) reply {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+		return reply{body: okBody}
+	})
+}
+
+func TestDeadline(t *testing.T) {
+	fn := newFunc(t, slowAPI(t), Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := fn(ctx, mission("x"))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+	e := asLLMError(t, err)
+	if e.Class != llm.Timeout || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("got %#v", e)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	fn := newFunc(t, slowAPI(t), Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := fn(ctx, mission("x"))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+	e := asLLMError(t, err)
+	if e.Class != llm.Cancelled || !errors.Is(err, context.Canceled) {
+		t.Errorf("got %#v", e)
+	}
+
+	// A context that has already ended sends nothing.
+	f := newFakeAPI(t, nil)
+	_, err = newFunc(t, f, Config{})(ctx, mission("x"))
+	if e := asLLMError(t, err); e.Class != llm.Cancelled || len(f.requests()) != 0 {
+		t.Errorf("got %#v, %d requests", e, len(f.requests()))
+	}
+}
+
+func TestTransportError(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	url := f.URL
+	f.Close()
+	isolate(t)
+	fn, err := New(Config{Model: "m", BaseURL: url, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fn(context.Background(), mission("x"))
+	if e := asLLMError(t, err); e.Class != llm.Network || !strings.Contains(e.Message, "connection refused") || e.Err == nil {
+		t.Errorf("got %#v", e)
+	}
+}
+
+func TestUnknownRole(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	req := mission("x")
+	req.Messages = append(req.Messages, llm.Message{Role: "tool", Content: "y"})
+	_, err := newFunc(t, f, Config{})(context.Background(), req)
+	if e := asLLMError(t, err); e.Class != llm.ClientError || !strings.Contains(e.Message, `"tool"`) {
+		t.Errorf("got %#v", e)
+	}
+	// A system message joins the system parameter.
+	req = mission("x")
+	req.Messages = append([]llm.Message{{Role: llm.System, Content: "Be brief."}}, req.Messages...)
+	req.Cache = true
+	if _, err := newFunc(t, f, Config{})(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.requests()
+	want := `[{"text":"You write PTC-Lisp programs.","type":"text"},` +
+		`{"cache_control":{"type":"ephemeral"},"text":"Be brief.","type":"text"}]`
+	if got := compact(t, reqs[len(reqs)-1].body["system"]); got != want {
+		t.Errorf("system %s", got)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	t.Setenv("ANTHROPIC_API_KEY", "sk-from-env")
+	t.Setenv("ANTHROPIC_BASE_URL", f.URL)
+	t.Setenv("ANTHROPIC_AUTH_TOKEN", "must-not-be-used")
+	fn, err := New(Config{Model: "claude-haiku-4-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fn(context.Background(), mission("x")); err != nil {
+		t.Fatal(err)
+	}
+	h := f.requests()[0].header
+	if h.Get("X-Api-Key") != "sk-from-env" || h.Get("Authorization") != "" {
+		t.Errorf("x-api-key %q, authorization %q", h.Get("X-Api-Key"), h.Get("Authorization"))
+	}
+
+	// The Config wins over the environment, and a custom client is used.
+	var used bool
+	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		used = true
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	fn, err = New(Config{Model: "m", APIKey: "sk-config", HTTPClient: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fn(context.Background(), mission("x")); err != nil {
+		t.Fatal(err)
+	}
+	if h := f.requests()[1].header; h.Get("X-Api-Key") != "sk-config" || !used {
+		t.Errorf("x-api-key %q, custom client used %v", h.Get("X-Api-Key"), used)
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestConcurrent(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	fn := newFunc(t, f, Config{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			req := mission("a", "b", "c")
+			req.Cache = true
+			if _, err := fn(context.Background(), req); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(f.requests()); n != 8 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+func compact(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,49 @@
+// Package gemini is an llm.Func for Google's Gemini models, on the official
+// SDK (google.golang.org/genai) and the Gemini Developer API (an API key,
+// generateContent):
+//
+//	model, err := gemini.New(ctx, gemini.Config{Model: "gemini-2.5-flash"}) // key from $GEMINI_API_KEY
+//	step, err := a.Run(ctx, agent.Options{LLM: model})
+//
+// # Requests
+//
+// The request's system prompt becomes the system instruction; user messages
+// are sent with the role "user", assistant messages with the role "model".
+// Config.MaxTokens and Config.Temperature set the defaults of every call;
+// the request's Options override them: "temperature", "max_tokens"
+// (maxOutputTokens), "top_p", "top_k" (numbers) and "stop" (a string or a
+// list of strings). Any other key, or a value of the wrong type, fails the
+// call with an *llm.Error of Class llm.Config naming the key.
+//
+// Request.Cache is not needed: Gemini caches repeated prompt prefixes
+// implicitly, and reports the tokens served from its cache, which become
+// Tokens.CacheRead.
+//
+// # Responses
+//
+// The reply is the text of the first candidate (its "thought" parts left
+// out). Tokens.Input is the prompt's token count (cached tokens included),
+// Tokens.Output the candidates' plus the thinking tokens.
+//
+// A response without a candidate, or whose first candidate has no text,
+// is an error: Reason "prompt_blocked" or "response_blocked" (Class
+// llm.ClientError) when a safety filter stopped it, "empty_response"
+// (llm.Unknown) otherwise, with the finish reason in the message.
+//
+// # Errors and retries
+//
+// Every error is an *llm.Error. An HTTP error is built by llm.HTTPError
+// from the status and Gemini's message: 429 is llm.RateLimit (with
+// RetryAfter from the Retry-After header, else from the RetryInfo detail
+// Gemini sends), 500 and 503 llm.ServerError, 401 and 403 llm.Auth (and a
+// 400 "API key not valid"), a 400 whose prompt is too long
+// llm.ContextLength, other 4xx llm.ClientError. The end of the call's
+// context is llm.Timeout or llm.Cancelled; a body that is not valid JSON is
+// llm.ServerError with Reason "malformed_response".
+//
+// The adapter makes one HTTP request per call and never retries: the
+// agent's RetryPolicy does. (The SDK's automatic continuation, which sends
+// the request again when Gemini answers with a continuation token instead
+// of a finished reply, is left on: that is one reply in several parts, not
+// a retry.)
+package gemini

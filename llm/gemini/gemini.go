@@ -1,0 +1,508 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/ptc-go/ptc/llm"
+)
+
+// Config configures a Gemini model.
+type Config struct {
+	// Model is the model's name, e.g. "gemini-2.5-flash" (required).
+	Model string
+	// APIKey is the Gemini API key; by default $GEMINI_API_KEY, else
+	// $GOOGLE_API_KEY.
+	APIKey string
+	// BaseURL replaces the API's address (for tests and proxies); by
+	// default the SDK's (https://generativelanguage.googleapis.com/, or
+	// $GOOGLE_GEMINI_BASE_URL).
+	BaseURL string
+	// Headers are sent with every request.
+	Headers map[string]string
+	// HTTPClient makes the requests; by default a new http.Client.
+	HTTPClient *http.Client
+	// MaxTokens caps the tokens of each reply (maxOutputTokens); 0 leaves
+	// the model's default.
+	MaxTokens int
+	// Temperature is the sampling temperature; nil leaves the model's
+	// default.
+	Temperature *float64
+}
+
+// The reasons of the configuration errors (Class llm.Config).
+const (
+	reasonInvalidConfig  = "invalid_llm_config"
+	reasonInvalidOptions = "invalid_llm_options"
+)
+
+// New returns a Func that calls the Gemini Developer API's generateContent
+// with the model of cfg. It makes no request. Its errors are *llm.Error
+// values of Class llm.Config.
+func New(ctx context.Context, cfg Config) (llm.Func, error) {
+	model := strings.TrimSpace(cfg.Model)
+	if model == "" {
+		return nil, configError(reasonInvalidConfig, "gemini: Config.Model is required")
+	}
+	if strings.ContainsAny(model, "?&") || strings.Contains(model, "..") {
+		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: invalid model name %q", model))
+	}
+	key := cfg.APIKey
+	if key == "" {
+		key = os.Getenv("GEMINI_API_KEY")
+	}
+	if key == "" {
+		key = os.Getenv("GOOGLE_API_KEY")
+	}
+	if key == "" {
+		return nil, configError(reasonInvalidConfig,
+			"gemini: no API key: set Config.APIKey, $GEMINI_API_KEY or $GOOGLE_API_KEY")
+	}
+	if cfg.MaxTokens < 0 || cfg.MaxTokens > math.MaxInt32 {
+		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: Config.MaxTokens %d is out of range", cfg.MaxTokens))
+	}
+	if t := cfg.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0) || *t < 0) {
+		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: Config.Temperature %v is invalid", *t))
+	}
+
+	var header http.Header
+	if len(cfg.Headers) > 0 {
+		header = make(http.Header, len(cfg.Headers))
+		for k, v := range cfg.Headers {
+			header.Set(k, v) // a fresh one-element slice: the SDK appends to these
+		}
+	}
+	one := int32(1)
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{
+		APIKey:     key,
+		Backend:    genai.BackendGeminiAPI,
+		HTTPClient: captureClient(cfg.HTTPClient),
+		HTTPOptions: genai.HTTPOptions{
+			BaseURL: cfg.BaseURL,
+			Headers: header,
+			// One attempt: the agent's RetryPolicy retries, and only it.
+			// (The SDK does not retry without RetryOptions either; this
+			// keeps it so should its default change.)
+			RetryOptions: &genai.HTTPRetryOptions{Attempts: &one},
+		},
+	})
+	if err != nil {
+		// The SDK's messages print its whole config, the key included.
+		msg := strings.ReplaceAll(err.Error(), key, "[redacted]")
+		return nil, &llm.Error{Class: llm.Config, Reason: reasonInvalidConfig, Message: "gemini: " + msg}
+	}
+	c := &caller{models: client.Models, model: model}
+	if cfg.MaxTokens > 0 {
+		c.maxTokens = int32(cfg.MaxTokens)
+	}
+	if cfg.Temperature != nil {
+		t := float32(*cfg.Temperature)
+		c.temperature = &t
+	}
+	return c.call, nil
+}
+
+type caller struct {
+	models      *genai.Models
+	model       string
+	maxTokens   int32
+	temperature *float32
+}
+
+func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = llm.Response{}, &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("gemini: panic: %v", p)}
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, contextError(err, err)
+	}
+	config, err := c.config(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	contents, system, err := contents(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	if system != "" {
+		config.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: system}}}
+	}
+
+	info := &respInfo{}
+	out, err := c.models.GenerateContent(context.WithValue(ctx, respInfoKey{}, info), c.model, contents, config)
+	if err != nil {
+		return llm.Response{}, callError(ctx, err, info)
+	}
+	return response(out)
+}
+
+// config builds the generation config: the Config's defaults, then the
+// request's options.
+func (c *caller) config(req llm.Request) (*genai.GenerateContentConfig, error) {
+	config := &genai.GenerateContentConfig{MaxOutputTokens: c.maxTokens}
+	if c.temperature != nil {
+		t := *c.temperature
+		config.Temperature = &t
+	}
+	keys := make([]string, 0, len(req.Options))
+	for k := range req.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // the same error for the same options
+	for _, k := range keys {
+		v := req.Options[k]
+		switch k {
+		case "temperature", "top_p", "top_k":
+			f, ok := number(v)
+			if !ok || f < 0 || (k == "top_k" && f < 1) || (k == "top_p" && f > 1) {
+				return nil, optionError(k, v)
+			}
+			f32 := float32(f)
+			switch k {
+			case "temperature":
+				config.Temperature = &f32
+			case "top_p":
+				config.TopP = &f32
+			default:
+				config.TopK = &f32
+			}
+		case "max_tokens":
+			f, ok := number(v)
+			if !ok || f < 1 || f > math.MaxInt32 || f != math.Trunc(f) {
+				return nil, optionError(k, v)
+			}
+			config.MaxOutputTokens = int32(f)
+		case "stop":
+			stop, ok := stopList(v)
+			if !ok {
+				return nil, optionError(k, v)
+			}
+			config.StopSequences = stop
+		default:
+			return nil, configError(reasonInvalidOptions, fmt.Sprintf(
+				"gemini: unknown LLM option %q (known: max_tokens, stop, temperature, top_k, top_p)", k))
+		}
+	}
+	return config, nil
+}
+
+// contents maps the conversation to Gemini's: user stays user, assistant
+// becomes model. System messages (the contract keeps them out of Messages)
+// join the system instruction.
+func contents(req llm.Request) ([]*genai.Content, string, error) {
+	system := req.System
+	out := make([]*genai.Content, 0, len(req.Messages))
+	for i, m := range req.Messages {
+		var role string
+		switch m.Role {
+		case llm.User:
+			role = genai.RoleUser
+		case llm.Assistant:
+			role = genai.RoleModel
+		case llm.System:
+			if system != "" {
+				system += "\n\n"
+			}
+			system += m.Content
+			continue
+		default:
+			return nil, "", &llm.Error{Class: llm.ClientError, Reason: "invalid_request",
+				Message: fmt.Sprintf("gemini: message %d has the unknown role %q", i, m.Role)}
+		}
+		out = append(out, &genai.Content{Role: role, Parts: []*genai.Part{{Text: m.Content}}})
+	}
+	if len(out) == 0 && req.Prompt != "" {
+		out = append(out, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: req.Prompt}}})
+	}
+	return out, system, nil
+}
+
+// response reads the text of the first candidate and the token counts.
+func response(out *genai.GenerateContentResponse) (llm.Response, error) {
+	if out == nil {
+		return llm.Response{}, &llm.Error{Class: llm.Unknown, Reason: "empty_response", Message: "gemini: no response"}
+	}
+	if len(out.Candidates) == 0 || out.Candidates[0] == nil {
+		if fb := out.PromptFeedback; fb != nil && fb.BlockReason != "" {
+			msg := fmt.Sprintf("gemini: the prompt was blocked (%s)", fb.BlockReason)
+			if fb.BlockReasonMessage != "" {
+				msg += ": " + fb.BlockReasonMessage
+			}
+			return llm.Response{}, &llm.Error{Class: llm.ClientError, Reason: "prompt_blocked", Message: msg}
+		}
+		return llm.Response{}, &llm.Error{Class: llm.Unknown, Reason: "empty_response",
+			Message: "gemini: the response has no candidates"}
+	}
+	cand := out.Candidates[0]
+	var sb strings.Builder
+	if cand.Content != nil {
+		for _, p := range cand.Content.Parts {
+			if p != nil && !p.Thought {
+				sb.WriteString(p.Text)
+			}
+		}
+	}
+	if sb.Len() == 0 {
+		reason := cand.FinishReason
+		if reason == "" {
+			reason = "none"
+		}
+		msg := fmt.Sprintf("gemini: the model's reply has no text (finish reason %s)", reason)
+		if cand.FinishMessage != "" {
+			msg += ": " + cand.FinishMessage
+		}
+		e := &llm.Error{Class: llm.Unknown, Reason: "empty_response", Message: msg}
+		if blocked(cand.FinishReason) {
+			e.Class, e.Reason = llm.ClientError, "response_blocked"
+		}
+		return llm.Response{}, e
+	}
+	var tokens llm.Tokens
+	if u := out.UsageMetadata; u != nil {
+		tokens = llm.Tokens{
+			Input:     int(u.PromptTokenCount),
+			Output:    int(u.CandidatesTokenCount) + int(u.ThoughtsTokenCount),
+			CacheRead: int(u.CachedContentTokenCount),
+		}
+	}
+	return llm.Response{Content: sb.String(), Tokens: tokens}, nil
+}
+
+// blocked reports whether a finish reason means the reply was filtered.
+func blocked(r genai.FinishReason) bool {
+	switch r {
+	case genai.FinishReasonSafety, genai.FinishReasonRecitation, genai.FinishReasonBlocklist,
+		genai.FinishReasonProhibitedContent, genai.FinishReasonSPII, genai.FinishReasonLanguage:
+		return true
+	}
+	return false
+}
+
+// callError classifies a failed GenerateContent call.
+func callError(ctx context.Context, err error, info *respInfo) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return contextError(ctxErr, err)
+	}
+	var apiErr genai.APIError
+	if pe := (*genai.APIError)(nil); errors.As(err, &pe) && pe != nil {
+		apiErr = *pe
+	} else if !errors.As(err, &apiErr) {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) {
+			return &llm.Error{Class: llm.ServerError, Reason: "malformed_response", Err: err,
+				Message: "gemini: the response body is not a valid generateContent reply: " + firstLine(err.Error())}
+		}
+		e := llm.Classify(err)
+		return &llm.Error{Class: e.Class, Err: err, Message: "gemini: " + truncate(err.Error())}
+	}
+	status, header := info.get()
+	if apiErr.Code != 0 {
+		status = apiErr.Code
+	}
+	msg := apiErr.Message
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	if apiErr.Status != "" && !strings.Contains(apiErr.Status, " ") { // "RESOURCE_EXHAUSTED", not "429 Too Many Requests"
+		msg = apiErr.Status + ": " + msg
+	}
+	e := llm.HTTPError(status, header, "gemini: "+truncate(msg), err)
+	if e.Class == llm.ClientError && invalidKey(apiErr) {
+		e.Class = llm.Auth
+	}
+	if e.RetryAfter == 0 {
+		e.RetryAfter = retryDelay(apiErr)
+	}
+	return e
+}
+
+func contextError(ctxErr, err error) error {
+	e := llm.Classify(ctxErr)
+	return &llm.Error{Class: e.Class, Err: err, Message: "gemini: " + ctxErr.Error()}
+}
+
+// invalidKey reports whether a 400 is Gemini's answer to a wrong API key
+// (INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID).
+func invalidKey(e genai.APIError) bool {
+	if e.Status == "UNAUTHENTICATED" {
+		return true
+	}
+	for _, d := range e.Details {
+		if r, _ := d["reason"].(string); r == "API_KEY_INVALID" {
+			return true
+		}
+	}
+	return strings.Contains(e.Message, "API key not valid")
+}
+
+// retryDelay reads the google.rpc.RetryInfo detail of a 429 ("retryDelay":
+// "17s").
+func retryDelay(e genai.APIError) time.Duration {
+	for _, d := range e.Details {
+		if t, _ := d["@type"].(string); !strings.HasSuffix(t, "google.rpc.RetryInfo") {
+			continue
+		}
+		if s, _ := d["retryDelay"].(string); s != "" {
+			if d, err := time.ParseDuration(s); err == nil && d > 0 {
+				return d
+			}
+		}
+	}
+	return 0
+}
+
+func configError(reason, msg string) *llm.Error {
+	return &llm.Error{Class: llm.Config, Reason: reason, Message: msg}
+}
+
+func optionError(key string, v any) *llm.Error {
+	return configError(reasonInvalidOptions, fmt.Sprintf("gemini: invalid value %v (%T) for the LLM option %q", v, v, key))
+}
+
+// number reads a finite number of any Go numeric type (or a json.Number).
+func number(v any) (float64, bool) {
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int8:
+		f = float64(n)
+	case int16:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case uint:
+		f = float64(n)
+	case uint8:
+		f = float64(n)
+	case uint16:
+		f = float64(n)
+	case uint32:
+		f = float64(n)
+	case uint64:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// strings_ reads a stop option: a string or a list of strings.
+func stopList(v any) ([]string, bool) {
+	switch s := v.(type) {
+	case string:
+		return []string{s}, true
+	case []string:
+		return append([]string(nil), s...), true
+	case []any:
+		out := make([]string, len(s))
+		for i, e := range s {
+			str, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			out[i] = str
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return truncate(s)
+}
+
+func truncate(s string) string {
+	const limit = 500
+	if len(s) <= limit {
+		return s
+	}
+	return s[:limit] + "..."
+}
+
+// The SDK's APIError carries the status and message of a failed call but
+// not the response's headers (Retry-After). The HTTP client's transport
+// records them for the call whose context carries a respInfo.
+
+type respInfoKey struct{}
+
+type respInfo struct {
+	mu     sync.Mutex
+	status int
+	header http.Header
+}
+
+func (r *respInfo) set(status int, h http.Header) {
+	r.mu.Lock()
+	r.status, r.header = status, h
+	r.mu.Unlock()
+}
+
+func (r *respInfo) get() (int, http.Header) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status, r.header
+}
+
+type captureTransport struct{ base http.RoundTripper }
+
+func (t captureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if resp != nil {
+		if info, ok := req.Context().Value(respInfoKey{}).(*respInfo); ok {
+			info.set(resp.StatusCode, resp.Header.Clone())
+		}
+	}
+	return resp, err
+}
+
+// CloseIdleConnections forwards to the wrapped transport.
+func (t captureTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// captureClient returns a copy of hc (a new client when nil) whose
+// transport records the responses' headers.
+func captureClient(hc *http.Client) *http.Client {
+	var c http.Client
+	if hc != nil {
+		c = *hc
+	}
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = captureTransport{base: base}
+	return &c
+}

@@ -1,0 +1,546 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/ptc-go/ptc/llm"
+)
+
+// DefaultBaseURL is the OpenAI API, used when neither Config.BaseURL nor
+// $OPENAI_BASE_URL is set.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Config configures a model served by the OpenAI API or any OpenAI-compatible server.
+type Config struct {
+	Model      string            // required, e.g. "gpt-4.1-mini"
+	APIKey     string            // default $OPENAI_API_KEY; may stay empty for local servers (Ollama, llama.cpp)
+	BaseURL    string            // default $OPENAI_BASE_URL, else the SDK's default (https://api.openai.com/v1)
+	Headers    map[string]string // extra headers (OpenRouter's, Azure-style api-key...)
+	HTTPClient *http.Client      // default: the SDK's
+	MaxTokens  int               // default max completion tokens when the request does not say; 0: the server's default
+	// Temperature is the default temperature; nil: the server's.
+	Temperature *float64
+}
+
+// ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.Config)
+// New returns for an invalid Config.
+const ReasonInvalidConfig = "invalid_llm_config"
+
+// ReasonInvalidOptions is the Reason of the *llm.Error (Class llm.Config)
+// returned for a Request.Options key this adapter does not know, or a value
+// of the wrong type. An agent reports it as its Fail reason.
+const ReasonInvalidOptions = "invalid_llm_options"
+
+// ReasonMalformedResponse is the Reason of the *llm.Error (Class
+// llm.Unknown) returned when a reply cannot be read as a chat completion.
+const ReasonMalformedResponse = "malformed_response"
+
+// The keys of llm.Request.Options that a call understands.
+const (
+	optTemperature     = "temperature"      // number
+	optMaxTokens       = "max_tokens"       // integer > 0
+	optTopP            = "top_p"            // number
+	optStop            = "stop"             // string or list of strings
+	optSeed            = "seed"             // integer
+	optReasoningEffort = "reasoning_effort" // string: "low", "medium", "high"...
+)
+
+var knownOptions = []string{optMaxTokens, optReasoningEffort, optSeed, optStop, optTemperature, optTopP}
+
+// New returns an llm.Func that calls cfg.Model through the Chat Completions
+// API. The SDK's own retries are off: a failed call fails at once with an
+// *llm.Error whose Class tells the agent's RetryPolicy whether to retry.
+// New fails, with an *llm.Error of class llm.Config, when Model is empty or
+// the configuration is unusable (a malformed base URL, a negative
+// MaxTokens, a bad header name).
+func New(cfg Config) (llm.Func, error) {
+	model := strings.TrimSpace(cfg.Model)
+	if model == "" {
+		return nil, configError(ReasonInvalidConfig, "openai: Config.Model is required")
+	}
+	if cfg.MaxTokens < 0 {
+		return nil, configError(ReasonInvalidConfig, fmt.Sprintf("openai: Config.MaxTokens is negative (%d)", cfg.MaxTokens))
+	}
+	if t := cfg.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		return nil, configError(ReasonInvalidConfig, "openai: Config.Temperature is not a finite number")
+	}
+	apiKey := cfg.APIKey
+	if apiKey == "" {
+		apiKey = os.Getenv("OPENAI_API_KEY")
+	}
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		base = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, configError(ReasonInvalidConfig,
+			fmt.Sprintf("openai: the base URL %q is not an http(s) URL", base))
+	}
+
+	opts := []option.RequestOption{
+		option.WithBaseURL(base),
+		// The agent's RetryPolicy retries, once and for all: the SDK must
+		// not retry on its own (its retries would multiply the policy's
+		// and hide the failures from it).
+		option.WithMaxRetries(0),
+	}
+	if apiKey != "" {
+		opts = append(opts, option.WithAPIKey(apiKey))
+	}
+	names := make([]string, 0, len(cfg.Headers))
+	for k := range cfg.Headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := cfg.Headers[k]
+		if !validHeaderName(k) || strings.ContainsAny(v, "\r\n\x00") {
+			return nil, configError(ReasonInvalidConfig, fmt.Sprintf("openai: invalid header %q", k))
+		}
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	c := &caller{
+		client:      sdk.NewClient(opts...),
+		model:       model,
+		maxTokens:   cfg.MaxTokens,
+		newMaxField: usesMaxCompletionTokens(u),
+	}
+	if cfg.Temperature != nil {
+		t := *cfg.Temperature
+		c.temperature = &t
+	}
+	return c.call, nil
+}
+
+// caller holds a configured client; it is immutable, so its call is safe
+// for concurrent use (the SDK's client is).
+type caller struct {
+	client      sdk.Client
+	model       string
+	maxTokens   int
+	temperature *float64
+	// newMaxField sends the token limit as max_completion_tokens (OpenAI,
+	// whose reasoning models reject max_tokens) rather than max_tokens
+	// (which every OpenAI-compatible server understands).
+	newMaxField bool
+}
+
+func (c *caller) call(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, llm.Classify(err)
+	}
+	params, err := c.params(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	var (
+		raw     []byte
+		httpRes *http.Response
+	)
+	// The body is decoded here rather than by the SDK, to tell an empty or
+	// malformed reply (and an error a proxy sends with status 200) apart.
+	_, err = c.client.Chat.Completions.New(ctx, params,
+		option.WithResponseBodyInto(&raw), option.WithResponseInto(&httpRes))
+	if err != nil {
+		return llm.Response{}, callError(ctx, err, httpRes)
+	}
+	status := 0
+	var header http.Header
+	if httpRes != nil {
+		status, header = httpRes.StatusCode, httpRes.Header
+	}
+	return decode(raw, status, header)
+}
+
+// params maps a request to the Chat Completions parameters.
+func (c *caller) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
+	p := sdk.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
+	if req.System != "" {
+		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case llm.User:
+			p.Messages = append(p.Messages, sdk.UserMessage(m.Content))
+		case llm.Assistant:
+			p.Messages = append(p.Messages, sdk.AssistantMessage(m.Content))
+		case llm.System:
+			p.Messages = append(p.Messages, sdk.SystemMessage(m.Content))
+		default:
+			return p, &llm.Error{Class: llm.ClientError,
+				Message: fmt.Sprintf("openai: message %d has the unknown role %q", i, m.Role)}
+		}
+	}
+
+	temperature, maxTokens := c.temperature, c.maxTokens
+	var unknown []string
+	for k := range req.Options {
+		switch k {
+		case optTemperature, optTopP, optMaxTokens, optSeed, optStop, optReasoningEffort:
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return p, configError(ReasonInvalidOptions, fmt.Sprintf("openai: unknown option %s (known: %s)",
+			quoteAll(unknown), strings.Join(knownOptions, ", ")))
+	}
+	// A nil value unsets the option: the server's default applies, even
+	// over a Config default.
+	if v, ok := req.Options[optTemperature]; ok {
+		temperature = nil
+		if v != nil {
+			f, err := optFloat(optTemperature, v)
+			if err != nil {
+				return p, err
+			}
+			temperature = &f
+		}
+	}
+	if v, ok := req.Options[optMaxTokens]; ok {
+		maxTokens = 0
+		if v != nil {
+			n, err := optInt(optMaxTokens, v)
+			if err != nil {
+				return p, err
+			}
+			if n <= 0 {
+				return p, optError(optMaxTokens, v, "a positive integer")
+			}
+			maxTokens = int(n)
+		}
+	}
+	if temperature != nil {
+		p.Temperature = sdk.Float(*temperature)
+	}
+	if maxTokens > 0 {
+		if c.newMaxField {
+			p.MaxCompletionTokens = sdk.Int(int64(maxTokens))
+		} else {
+			p.MaxTokens = sdk.Int(int64(maxTokens))
+		}
+	}
+	if v := req.Options[optTopP]; v != nil {
+		f, err := optFloat(optTopP, v)
+		if err != nil {
+			return p, err
+		}
+		p.TopP = sdk.Float(f)
+	}
+	if v := req.Options[optSeed]; v != nil {
+		n, err := optInt(optSeed, v)
+		if err != nil {
+			return p, err
+		}
+		p.Seed = sdk.Int(n)
+	}
+	if v := req.Options[optStop]; v != nil {
+		switch s := v.(type) {
+		case string:
+			p.Stop.OfString = sdk.String(s)
+		case []string:
+			p.Stop.OfStringArray = s
+		case []any:
+			list := make([]string, len(s))
+			for i, e := range s {
+				str, ok := e.(string)
+				if !ok {
+					return p, optError(optStop, v, "a string or a list of strings")
+				}
+				list[i] = str
+			}
+			p.Stop.OfStringArray = list
+		default:
+			return p, optError(optStop, v, "a string or a list of strings")
+		}
+	}
+	if v := req.Options[optReasoningEffort]; v != nil {
+		s, ok := v.(string)
+		if !ok || s == "" {
+			return p, optError(optReasoningEffort, v, `a string ("low", "medium", "high"...)`)
+		}
+		p.ReasoningEffort = shared.ReasoningEffort(s)
+	}
+	return p, nil
+}
+
+// decode reads a successful reply: the first choice's text and the usage.
+func decode(raw []byte, status int, header http.Header) (llm.Response, error) {
+	body := bytes.TrimSpace(raw)
+	if len(body) == 0 {
+		return llm.Response{}, &llm.Error{Class: llm.ServerError, Status: status, Reason: "empty_response",
+			Message: "openai: the server answered with an empty body"}
+	}
+	if body[0] != '{' || !json.Valid(body) {
+		return llm.Response{}, &llm.Error{Class: llm.Unknown, Status: status, Reason: ReasonMalformedResponse,
+			Message: "openai: the response body is not a JSON object: " + excerpt(body)}
+	}
+	var cc sdk.ChatCompletion
+	if err := json.Unmarshal(body, &cc); err != nil {
+		return llm.Response{}, &llm.Error{Class: llm.Unknown, Status: status, Reason: ReasonMalformedResponse,
+			Message: "openai: malformed chat completion: " + excerpt(body), Err: err}
+	}
+	if len(cc.Choices) == 0 {
+		// Some gateways (OpenRouter...) report an upstream failure as a
+		// 200 whose body holds an error object.
+		if msg, code, ok := bodyError(body); ok {
+			if code >= 400 && code <= 599 {
+				e := llm.HTTPError(code, header, msg, nil)
+				e.Message = "openai: " + msg
+				return llm.Response{}, e
+			}
+			return llm.Response{}, &llm.Error{Class: llm.ServerError, Status: status, Reason: "error_in_body",
+				Message: "openai: the server answered with an error: " + msg}
+		}
+		return llm.Response{}, &llm.Error{Class: llm.ServerError, Status: status, Reason: "no_choices",
+			Message: "openai: the response has no choices: " + excerpt(body)}
+	}
+	msg := cc.Choices[0].Message
+	content := msg.Content
+	if content == "" && msg.Refusal != "" {
+		content = msg.Refusal
+	}
+	u := cc.Usage
+	return llm.Response{Content: content, Tokens: llm.Tokens{
+		Input:     int(u.PromptTokens),
+		Output:    int(u.CompletionTokens),
+		CacheRead: int(u.PromptTokensDetails.CachedTokens),
+	}}, nil
+}
+
+// callError classifies a failed call: the caller's context first (its
+// deadline is a Timeout, its cancellation Cancelled), then the HTTP status
+// of the API's error, then anything else (a network error...).
+func callError(ctx context.Context, err error, res *http.Response) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		e := llm.Classify(ctxErr)
+		if errors.Is(err, ctxErr) {
+			e.Err = err
+		}
+		return e
+	}
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		var header http.Header
+		if apiErr.Response != nil {
+			header = apiErr.Response.Header
+		}
+		msg := apiErr.Message
+		if msg == "" && apiErr.Response != nil && apiErr.Response.Body != nil {
+			msg = bodyMessage(apiErr.Response.Body)
+		}
+		if msg == "" {
+			msg = http.StatusText(apiErr.StatusCode)
+		}
+		e := llm.HTTPError(apiErr.StatusCode, header, msg, err)
+		if e.Class == llm.ClientError && (apiErr.Code == "context_length_exceeded" || apiErr.Code == "string_above_max_length") {
+			e.Class = llm.ContextLength
+		}
+		// The API's code names the failure ("rate_limit_exceeded"); some
+		// servers put the HTTP status there, which says nothing more.
+		e.Reason = apiErr.Code
+		if e.Reason == "" || strings.Trim(e.Reason, "0123456789") == "" {
+			e.Reason = apiErr.Type
+		}
+		return e
+	}
+	// The SDK could not read the error body as the API's (a proxy's HTML
+	// page, say): the status still says what happened.
+	if res != nil && res.StatusCode >= 400 {
+		msg := ""
+		if res.Body != nil {
+			msg = bodyMessage(res.Body)
+		}
+		if msg == "" {
+			msg = http.StatusText(res.StatusCode)
+		}
+		return llm.HTTPError(res.StatusCode, res.Header, msg, err)
+	}
+	e := llm.Classify(err)
+	if e.Class == llm.Unknown && e.Message == "" {
+		e.Message = "openai: " + err.Error()
+	}
+	return e
+}
+
+// bodyError finds an error object in a reply: {"error": {"message": ...,
+// "code": 502}} or {"error": "..."}. code is the numeric code, if any.
+func bodyError(body []byte) (msg string, code int, ok bool) {
+	var probe struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &probe) != nil || len(probe.Error) == 0 || string(probe.Error) == "null" {
+		return "", 0, false
+	}
+	var s string
+	if json.Unmarshal(probe.Error, &s) == nil {
+		return s, 0, s != ""
+	}
+	var obj struct {
+		Message string          `json:"message"`
+		Code    json.RawMessage `json:"code"`
+		Type    string          `json:"type"`
+	}
+	if json.Unmarshal(probe.Error, &obj) != nil {
+		return excerpt(probe.Error), 0, true
+	}
+	_ = json.Unmarshal(obj.Code, &code)
+	msg = obj.Message
+	if msg == "" {
+		msg = obj.Type
+	}
+	if msg == "" {
+		msg = excerpt(probe.Error)
+	}
+	return msg, code, true
+}
+
+// bodyMessage reads an error body the SDK could not parse and returns its
+// message: error.message, message or detail of a JSON object, else the
+// start of the text.
+func bodyMessage(r io.Reader) string {
+	raw, _ := io.ReadAll(io.LimitReader(r, 64<<10))
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	if msg, _, ok := bodyError(raw); ok {
+		return msg
+	}
+	var obj struct {
+		Message string `json:"message"`
+		Detail  any    `json:"detail"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		if obj.Message != "" {
+			return obj.Message
+		}
+		if s, ok := obj.Detail.(string); ok && s != "" {
+			return s
+		}
+	}
+	return excerpt(raw)
+}
+
+// excerpt is the start of a body, for messages.
+func excerpt(b []byte) string {
+	const limit = 300
+	s := strings.TrimSpace(string(b))
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// usesMaxCompletionTokens reports whether the server is OpenAI's own (or
+// Azure OpenAI), whose reasoning models accept only max_completion_tokens.
+func usesMaxCompletionTokens(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	return host == "api.openai.com" || strings.HasSuffix(host, ".openai.azure.com")
+}
+
+func optFloat(key string, v any) (float64, error) {
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			return 0, optError(key, v, "a number")
+		}
+	default:
+		return 0, optError(key, v, "a number")
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, optError(key, v, "a finite number")
+	}
+	return f, nil
+}
+
+func optInt(key string, v any) (int64, error) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), nil
+	case int32:
+		return int64(n), nil
+	case int64:
+		return n, nil
+	case uint32:
+		return int64(n), nil
+	case float64: // options decoded from JSON
+		if n == math.Trunc(n) && math.Abs(n) <= 1<<53 {
+			return int64(n), nil
+		}
+	case json.Number:
+		if i, err := n.Int64(); err == nil {
+			return i, nil
+		}
+	}
+	return 0, optError(key, v, "an integer")
+}
+
+func optError(key string, v any, want string) *llm.Error {
+	return configError(ReasonInvalidOptions, fmt.Sprintf("openai: option %q must be %s, not %T %v", key, want, v, v))
+}
+
+func configError(reason, msg string) *llm.Error {
+	return &llm.Error{Class: llm.Config, Reason: reason, Message: msg}
+}
+
+func quoteAll(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = fmt.Sprintf("%q", k)
+	}
+	return strings.Join(q, ", ")
+}
+
+// validHeaderName reports whether s is an HTTP token (RFC 9110).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r >= 0x7f || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
