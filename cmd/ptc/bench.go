@@ -8,30 +8,36 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/ptc-go/ptc/lisp"
 )
 
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", stderr, "[-c CONTEXT] [-n RUNS] [--json] FILE")
+	fs := newFlagSet("bench", stderr, "[-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, loaded once before timing")
+	var expr optionalString
+	fs.Var(&expr, "e", "program `source` to time (instead of FILE)")
 	runs := fs.Int("n", 200, "number of timed runs")
 	asJSON := fs.Bool("json", false, `print one JSON line {"median_ns","p90_ns","allocs_per_run","bytes_per_run"}`)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageStatus(err)
 	}
-	if len(pos) != 1 || *runs < 1 {
+	if *runs < 1 || len(pos) > 1 || (len(pos) == 1) == expr.set {
 		fs.Usage()
 		return exitUsage
 	}
-	b, err := os.ReadFile(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "ptc bench: %v\n", err)
-		return exitUsage
+	src, label := expr.value, "-e "+strconv.Quote(clipText(expr.value, 40))
+	if !expr.set {
+		b, err := os.ReadFile(pos[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "ptc bench: %v\n", err)
+			return exitUsage
+		}
+		src, label = string(b), pos[0]
 	}
-	src := string(b)
 	ctxVal, err := loadContext(*ctxPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc bench: %v\n", err)
@@ -76,6 +82,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintf(stdout, "%s: %d runs, median %v, p90 %v, %.0f allocs/run, %.0f bytes/run\n",
-		pos[0], *runs, median, p90, allocs, bytes)
+		label, *runs, median, p90, allocs, bytes)
 	return exitOK
 }

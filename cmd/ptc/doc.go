@@ -1,4 +1,4 @@
-// Command ptc runs PTC-Lisp programs from the command line.
+// Command ptc runs PTC-Lisp programs and agents from the command line.
 //
 //	ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
 //	    Evaluate a program and print its value (EDN, or JSON with --json).
@@ -8,13 +8,36 @@
 //	ptc repl [-c CONTEXT]
 //	    Read-eval-print loop: defs persist between inputs, *1 *2 *3 hold the
 //	    last values, multi-line forms are read until they are complete.
+//	ptc run AGENT_FILE [--model REF] [-c CONTEXT] [--set NAME=VALUE]...
+//	        [--json] [--record FILE | --replay FILE] [--trace] [--quiet]
+//	    Run the agent an agent file defines (Markdown: settings between ---
+//	    lines, then the prompt) with a model (--model, the file's model:, or
+//	    $PTC_MODEL). Each turn is printed to stderr as it happens: the
+//	    program, its value or error, the tokens so far, the time. The value
+//	    goes to stdout (or, with --json, the whole outcome as one JSON
+//	    object). --record saves the conversation and the outcome; --replay
+//	    runs the agent again offline from such a recording and reports the
+//	    first request or outcome that differs. Ctrl-C cancels the mission.
+//	    Agents have no tools yet (MCP tools will come). Exit status 0, 1
+//	    (the mission failed, or a replay differs), 2 (bad usage or agent
+//	    file), 130 (interrupted).
 //	ptc conform FILE.jsonl
 //	    Run conformance vectors; print each failure and end with
 //	    "N passed, M failed".
-//	ptc bench [-c CONTEXT] [-n RUNS] [--json] FILE
-//	    Time FILE from source text to result, as an agent turn runs it, and
-//	    print the median and p90 per run and the allocations per run.
+//	ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
+//	    Time a program from source text to result, as an agent turn runs
+//	    it, and print the median and p90 per run and the allocations per run.
+//	ptc version [--json]
+//	    Print the module version, the commit it was built from (when the
+//	    build recorded it) and the Go version.
 //
-// The command only parses flags and wires the library together; the
-// interpreter is package github.com/ptc-go/ptc/lisp.
+// A context file (-c) is a JSON object, or an EDN map when its name ends in
+// .edn; one that does not read is reported with the line, the column and
+// the byte offset of the problem.
+//
+// docs/cli.md describes every command, the agent file format and the
+// transcripts of --record. The command only parses flags and wires the
+// library together: the interpreter is package
+// github.com/ptc-go/ptc/lisp, the agents package
+// github.com/ptc-go/ptc/agent.
 package main

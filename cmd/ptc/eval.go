@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 func cmdEval(args []string, stdout, stderr io.Writer) int {
@@ -111,7 +115,10 @@ func printError(w io.Writer, err error) {
 	fmt.Fprintln(w, err)
 }
 
-// loadContext reads a context file: .edn as PTC-Lisp data, else JSON.
+// loadContext reads a context file: .edn as PTC-Lisp data, else JSON. A
+// file that does not read (cut in the middle, a stray comma) is reported
+// with the position of the problem: line:column, the byte offset and the
+// line with a caret under the column.
 func loadContext(path string) (*lisp.Map, error) {
 	if path == "" {
 		return lisp.NewMap(), nil
@@ -120,13 +127,13 @@ func loadContext(path string) (*lisp.Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v lisp.Value
-	if strings.EqualFold(filepath.Ext(path), ".edn") {
-		v, err = lisp.ReadData(string(b))
-	} else {
-		v, err = lisp.ParseJSON(b)
-	}
+	v, err := readData(b, strings.EqualFold(filepath.Ext(path), ".edn"))
 	if err != nil {
+		var de *dataError
+		if errors.As(err, &de) && de.pos.IsValid() {
+			return nil, fmt.Errorf("context %s:%d:%d (byte %d): %s\n%s", path, de.pos.Line, de.pos.Col, de.pos.Offset,
+				de.msg, syntax.Snippet(string(b), de.pos, 80))
+		}
 		return nil, fmt.Errorf("context %s: %w", path, err)
 	}
 	m, ok := v.(*lisp.Map)
@@ -134,6 +141,60 @@ func loadContext(path string) (*lisp.Map, error) {
 		return nil, fmt.Errorf("context %s: must be a map (a JSON object), got %s", path, lisp.TypeName(v))
 	}
 	return m, nil
+}
+
+// dataError is data that does not read, with where the problem is.
+type dataError struct {
+	pos syntax.Pos // zero when unknown
+	msg string
+}
+
+func (e *dataError) Error() string {
+	if !e.pos.IsValid() {
+		return e.msg
+	}
+	return fmt.Sprintf("%d:%d (byte %d): %s", e.pos.Line, e.pos.Col, e.pos.Offset, e.msg)
+}
+
+// readData reads JSON, or EDN (PTC-Lisp data) when edn is set. Syntax
+// errors are *dataError values with their position.
+func readData(b []byte, edn bool) (lisp.Value, error) {
+	if edn {
+		v, err := lisp.ReadData(string(b))
+		if err != nil {
+			var le *lisp.Error
+			if errors.As(err, &le) && le.Pos.IsValid() {
+				return nil, &dataError{pos: le.Pos, msg: string(le.Kind) + ": " + le.Message}
+			}
+			return nil, err
+		}
+		return v, nil
+	}
+	v, err := lisp.ParseJSON(b)
+	if err == nil {
+		return v, nil
+	}
+	// lisp.ParseJSON streams tokens and does not say where it stopped;
+	// encoding/json's validator does.
+	var raw json.RawMessage
+	var se *json.SyntaxError
+	if errors.As(json.Unmarshal(b, &raw), &se) {
+		off := int(se.Offset)
+		if !strings.HasPrefix(se.Error(), "unexpected end") && off > 0 {
+			off-- // the offending byte, not the count read past it
+		}
+		return nil, &dataError{pos: posAt(b, off), msg: se.Error()}
+	}
+	return nil, err
+}
+
+// posAt is the position of byte offset off in b.
+func posAt(b []byte, off int) syntax.Pos {
+	off = max(0, min(off, len(b)))
+	line := 1 + bytes.Count(b[:off], []byte("\n"))
+	start := bytes.LastIndexByte(b[:off], '\n') + 1
+	col := 1 + utf8.RuneCount(b[start:off])
+	return syntax.Pos{Offset: int32(off), Line: int32(line), Col: int32(col)}
 }
 
 // optionalString is a string flag that records whether it was given, so

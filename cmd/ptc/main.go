@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+
+	"github.com/ptc-go/ptc/llm"
 )
 
 func main() {
@@ -16,10 +20,38 @@ func main() {
 const usage = `usage:
   ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
   ptc repl [-c CONTEXT.json|.edn]
+  ptc run AGENT_FILE [--model REF] [-c CONTEXT] [--set NAME=VALUE]... [--json]
+          [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
   ptc conform FILE.jsonl
-  ptc bench [-c CONTEXT] [-n RUNS] [--json] FILE
+  ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
+  ptc version [--json]
 run "ptc COMMAND -h" for the flags of a command
 `
+
+// runEnv is what commands get from the process besides their arguments
+// and streams: the context missions run under, the environment, the way
+// models are opened and the build information. Tests pass their own (a
+// scripted model instead of a provider, a context they cancel).
+type runEnv struct {
+	ctx       context.Context
+	getenv    func(string) string
+	openModel func(ctx context.Context, ref string) (llm.Func, error)
+	buildInfo func() (*debug.BuildInfo, bool)
+	// interrupts: a SIGINT (Ctrl-C) cancels a running mission; a second
+	// one ends the process. Only the process's own environment sets it.
+	interrupts bool
+}
+
+// processEnv is the environment of the ptc process.
+func processEnv() *runEnv {
+	return &runEnv{
+		ctx:        context.Background(),
+		getenv:     os.Getenv,
+		openModel:  openModel,
+		buildInfo:  debug.ReadBuildInfo,
+		interrupts: true,
+	}
+}
 
 // Exit statuses.
 const (
@@ -30,6 +62,11 @@ const (
 
 // run is main without the process: testable with any args and streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return processEnv().run(args, stdin, stdout, stderr)
+}
+
+// run runs the command args names in env.
+func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
@@ -44,6 +81,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdConform(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "run":
+		return cmdRun(env, rest, stdout, stderr)
+	case "version", "--version":
+		return cmdVersion(env, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/provider"
 )
 
 // openModel returns the model a --model reference names
 // ("openai:gpt-4.1-mini", "anthropic:claude-sonnet-4-5",
 // "ollama:qwen2.5-coder:7b", "openai-compatible:URL#model"), its key read
-// from the environment.
+// from the environment (see docs/models.md).
 func openModel(ctx context.Context, ref string) (llm.Func, error) {
-	_ = ctx
-	return nil, fmt.Errorf("model %q: provider adapters are not wired in yet", ref)
+	return provider.Open(ctx, ref, provider.Options{})
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTopLevelUsageNamesRun: the usage lists run and version too.
+func TestTopLevelUsageNamesRun(t *testing.T) {
+	_, out, _ := ptc(t, "", "help")
+	for _, c := range []string{"ptc run AGENT_FILE", "--record FILE | --replay FILE", "ptc version", "ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)"} {
+		if !strings.Contains(out, c) {
+			t.Errorf("usage lacks %q:\n%s", c, out)
+		}
+	}
+}
+
+// TestContextErrorPosition: a context file cut in the middle or malformed
+// is reported with line:column, the byte offset and the line, by every
+// command that loads one.
+func TestContextErrorPosition(t *testing.T) {
+	dir := t.TempDir()
+	cut := writeFile(t, dir, "cut.json", "{\"items\": [1, 2,\n  3")
+	stray := writeFile(t, dir, "stray.json", "{\"a\": 1,\n \"b\": 2,\n}")
+	extra := writeFile(t, dir, "extra.json", "{\"a\": 1} {")
+	ednCut := writeFile(t, dir, "cut.edn", "{:items [1 2\n :name \"x")
+	ednBad := writeFile(t, dir, "bad.edn", "{:a 1\n :b (foo)}")
+	prog := writeFile(t, dir, "p.ptc", "1")
+	tests := []struct {
+		file  string
+		words []string
+	}{
+		{cut, []string{cut + ":2:4 (byte 20): unexpected end of JSON input", "\n  3\n   ^\n"}},
+		{stray, []string{stray + ":3:1 (byte 18): invalid character '}' looking for beginning of object key string", "\n}\n^\n"}},
+		{extra, []string{extra + ":1:10 (byte 9): invalid character '{' after top-level value"}},
+		{ednCut, []string{ednCut + ":2:8 (byte 20): parse_error: unterminated string"}},
+		{ednBad, []string{ednBad + ":2:6 (byte 11): parse_error: not a data literal: foo"}},
+	}
+	for _, tt := range tests {
+		for _, cmd := range [][]string{{"eval", "-c", tt.file, "-e", "1"}, {"bench", "-n", "1", "-c", tt.file, prog}} {
+			code, out, errOut := ptc(t, "", cmd...)
+			if code != 2 || out != "" {
+				t.Errorf("%v: exit %d, stdout %q", cmd, code, out)
+			}
+			containsAll(t, strings.Join(cmd[:1], " ")+" stderr", errOut, tt.words...)
+		}
+	}
+}
+
+func TestBenchExpression(t *testing.T) {
+	dir := t.TempDir()
+	ctx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
+	prog := writeFile(t, dir, "p.ptc", "1")
+	code, out, errOut := ptc(t, "", "bench", "-n", "3", "-e", "(reduce + (range 10))")
+	re := `^-e "\(reduce \+ \(range 10\)\)": 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n$`
+	if code != 0 || errOut != "" || !regexp.MustCompile(re).MatchString(out) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ = ptc(t, "", "bench", "-n", "2", "--json", "-c", ctx, "-e", "(count ctx/items)")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); code != 0 || err != nil || m["median_ns"] == nil {
+		t.Errorf("--json: exit %d, stdout %q", code, out)
+	}
+	code, out, _ = ptc(t, "", "bench", "-n", "2", "-e", strings.Repeat("(inc ", 20)+"1"+strings.Repeat(")", 20))
+	if code != 0 || !strings.HasPrefix(out, `-e "(inc (inc (inc (inc (inc (inc (inc (inc …": 2 runs`) {
+		t.Errorf("long -e: exit %d, stdout %q", code, out)
+	}
+	errs := []struct {
+		args  []string
+		code  int
+		words []string
+	}{
+		{[]string{"-n", "2", "-e", `(+ 1 "a")`}, 1, []string{"type_error"}},
+		{[]string{"-n", "2", "-e", "1", prog}, 2, []string{"usage: ptc bench", "-e SOURCE | FILE"}},
+		{[]string{"-n", "2", "-e", "1", "-c", filepath.Join(dir, "none.json")}, 2, []string{"none.json"}},
+	}
+	for _, tt := range errs {
+		code, out, errOut := ptc(t, "", append([]string{"bench"}, tt.args...)...)
+		if code != tt.code || out != "" {
+			t.Errorf("%v: exit %d, stdout %q", tt.args, code, out)
+		}
+		containsAll(t, "stderr", errOut, tt.words...)
+	}
+}
+
+// TestExampleAgent checks that the example agent file and its context
+// read, and that the agent runs with a scripted model.
+func TestExampleAgent(t *testing.T) {
+	path := filepath.Join("..", "..", "examples", "agents", "digest.md")
+	af, _, err := readAgentFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := af.newAgent(af.cfg); err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := af.loadContext()
+	if err != nil || ctx.Len() != 2 {
+		t.Fatalf("context: %v", err)
+	}
+}

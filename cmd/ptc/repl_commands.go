@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// replCommand is a REPL command: a line that starts with its name.
+type replCommand struct {
+	name    string
+	aliases []string
+	args    string
+	help    string
+	run     func(s *replSession, arg string)
+}
+
+// replCommands lists the commands; a function rather than a variable
+// because :help, one of them, lists them all.
+func replCommands() []replCommand {
+	return []replCommand{
+		{name: ":help", aliases: []string{":h", ":?"}, help: "this help: commands and keys", run: (*replSession).cmdHelp},
+		{name: ":doc", args: "NAME", help: "a builtin's or special form's documentation and an example", run: (*replSession).cmdDoc},
+		{name: ":apropos", aliases: []string{":find"}, args: "TEXT", help: "the names and docs that mention TEXT", run: (*replSession).cmdApropos},
+		{name: ":defs", help: "the session's defs and their values", run: (*replSession).cmdDefs},
+		{name: ":time", args: "FORM", help: "evaluate FORM and report its time and evaluation steps", run: (*replSession).cmdTime},
+		{name: ":load", args: "FILE", help: "evaluate a file in the session (its defs persist)", run: (*replSession).cmdLoad},
+		{name: ":reset", help: "forget the defs and *1 *2 *3", run: (*replSession).cmdReset},
+		{name: ":quit", aliases: []string{":q", ":exit"}, help: "leave the REPL (as Ctrl-D on an empty line)", run: (*replSession).cmdQuit},
+	}
+}
+
+// findCommand recognizes a command line: a known command name first (a
+// keyword that names no command is evaluated as one).
+func findCommand(src string) (c *replCommand, arg string, ok bool) {
+	src = strings.TrimSpace(src)
+	if !strings.HasPrefix(src, ":") {
+		return nil, "", false
+	}
+	name, arg, _ := strings.Cut(src, " ")
+	if i := strings.IndexAny(name, "\t\n"); i >= 0 {
+		name, arg = name[:i], src[i:]
+	}
+	arg = strings.TrimSpace(arg)
+	cmds := replCommands()
+	for i := range cmds {
+		c := &cmds[i]
+		if c.name == name {
+			return c, arg, true
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return c, arg, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+const replKeys = `Keys (when the input is a terminal):
+  Enter                 evaluate the form, or open a new line while brackets are unbalanced
+  Alt-Enter             a new line even when the form is complete
+  Left Right  Ctrl-B Ctrl-F      move by character; Alt-B Alt-F, Ctrl-Left Ctrl-Right by word
+  Home End    Ctrl-A Ctrl-E      start or end of the line (again: of the whole input)
+  Up Down                        the line above or below; on the first or last line, history
+  Ctrl-P Ctrl-N                  older or newer input from the history
+  Ctrl-R                search the history as you type (Ctrl-R again: older; Esc: give up)
+  Tab                   complete a name: builtins, your defs, ctx/ keys, commands
+  Backspace Delete      delete a character (Ctrl-D inside the input too)
+  Ctrl-U Ctrl-K         delete to the start or the end of the line
+  Ctrl-W Alt-D          delete the word before or after the cursor; Ctrl-Y puts back the last deletion
+  Ctrl-T                swap the two characters at the cursor
+  Ctrl-L                clear the screen
+  Ctrl-C                clear the input; during an evaluation, interrupt it (defs are kept)
+  Ctrl-D                quit on an empty input; at the end of an unfinished form, discard it
+History is kept in %s (--history FILE, or PTC_HISTORY=off to keep none).
+`
+
+func (s *replSession) cmdHelp(string) {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range replCommands() {
+		name := c.name
+		if c.args != "" {
+			name += " " + c.args
+		}
+		if len(c.aliases) > 0 {
+			name += " (" + strings.Join(c.aliases, " ") + ")"
+		}
+		fmt.Fprintf(&b, "  %-24s %s\n", name, c.help)
+	}
+	b.WriteString("Anything else is PTC-Lisp: defs persist, *1 *2 *3 are the last three values.\n\n")
+	where := replHistoryPath("")
+	if where == "" {
+		where = "no file"
+	}
+	fmt.Fprintf(&b, replKeys, where)
+	fmt.Fprint(s.stdout, b.String())
+}
+
+func (s *replSession) cmdDoc(arg string) {
+	if arg == "" {
+		fmt.Fprintln(s.stderr, "usage: :doc NAME, as in :doc map (:apropos TEXT searches)")
+		return
+	}
+	fmt.Fprint(s.stdout, s.docText(arg))
+}
+
+// docText is what :doc prints for name.
+func (s *replSession) docText(name string) string {
+	if e := replLookupDoc(name); e != nil {
+		return e.format()
+	}
+	if v, ok := s.ns.Get(name); ok {
+		return fmt.Sprintf("%s is defined in this session: %s\n", name, replPreview(v, 200))
+	}
+	builtin := false
+	for _, n := range lisp.BuiltinNames() {
+		if n == name {
+			builtin = true
+			break
+		}
+	}
+	if builtin {
+		return fmt.Sprintf("%s is a builtin without an entry here; docs/language.md §7 describes it with its group (:apropos %s finds related names)\n", name, name)
+	}
+	// The analyzer knows the names PTC-Lisp leaves out on purpose, and why.
+	// (Only a lone symbol is run: evaluating it has no effect.)
+	if strings.IndexFunc(name, replDelimiter) >= 0 {
+		return fmt.Sprintf("no documentation for %s: :doc takes one name\n", name)
+	}
+	if _, err := lisp.Run(context.Background(), name, lisp.Options{}); err != nil {
+		var le *lisp.Error
+		if errors.As(err, &le) && le.Kind == lisp.UnboundVar && strings.Contains(le.Message, "not available") {
+			return le.Message + "\n"
+		}
+	}
+	msg := fmt.Sprintf("no documentation for %s", name)
+	if near := replNearest(name, 3); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near, ", ") + "?"
+	}
+	return msg + "\n"
+}
+
+func (s *replSession) cmdApropos(arg string) {
+	if arg == "" {
+		fmt.Fprintln(s.stderr, "usage: :apropos TEXT, as in :apropos sort")
+		return
+	}
+	text := strings.ToLower(arg)
+	seen := map[string]bool{}
+	var lines []string
+	for _, e := range replDocList() {
+		if strings.Contains(e.name, text) || strings.Contains(strings.ToLower(e.desc), text) {
+			seen[e.name] = true
+			lines = append(lines, fmt.Sprintf("%-22s %s", e.name, replFirstSentence(e.desc)))
+		}
+	}
+	var others []string
+	for _, n := range append(lisp.BuiltinNames(), replSpecialForms...) {
+		if strings.Contains(n, text) && !seen[n] && replLookupDoc(n) == nil {
+			seen[n] = true
+			others = append(others, n)
+		}
+	}
+	sort.Strings(lines)
+	sort.Strings(others)
+	if len(lines) == 0 && len(others) == 0 {
+		fmt.Fprintf(s.stdout, "nothing mentions %q\n", arg)
+		return
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	if len(others) > 0 {
+		b.WriteString("also: " + strings.Join(others, " ") + "\n")
+	}
+	fmt.Fprint(s.stdout, b.String())
+}
+
+func (s *replSession) cmdDefs(string) {
+	names := s.ns.Names()
+	if len(names) == 0 {
+		fmt.Fprintln(s.stdout, "no defs yet: (def x 1) or (defn f [x] …) makes one")
+		return
+	}
+	var b strings.Builder
+	for _, n := range names {
+		v, _ := s.ns.Get(n)
+		fmt.Fprintf(&b, "%s = %s\n", n, replPreview(v, 70))
+	}
+	fmt.Fprint(s.stdout, b.String())
+}
+
+func (s *replSession) cmdTime(arg string) {
+	if arg == "" {
+		fmt.Fprintln(s.stderr, "usage: :time FORM, as in :time (reduce + (range 1000000))")
+		return
+	}
+	start := time.Now()
+	res, interrupted, err := s.run(arg)
+	took := time.Since(start)
+	s.show(res, err, interrupted && errors.Is(err, lisp.Cancelled), took)
+	fmt.Fprintf(s.stderr, "; %s, %d steps\n", took.Round(time.Microsecond), res.Steps)
+}
+
+func (s *replSession) cmdLoad(arg string) {
+	if arg == "" {
+		fmt.Fprintln(s.stderr, "usage: :load FILE")
+		return
+	}
+	b, err := os.ReadFile(arg)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
+		return
+	}
+	s.eval(string(b))
+}
+
+func (s *replSession) cmdReset(string) {
+	s.ns, s.values = nil, nil
+	fmt.Fprintln(s.stdout, "defs and *1 *2 *3 forgotten")
+}
+
+func (s *replSession) cmdQuit(string) { s.quit = true }
+
+// preview prints v on one line, cut to about n bytes.
+func replPreview(v lisp.Value, n int) string {
+	out := lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1})
+	out = strings.ReplaceAll(out, "\n", " ")
+	if len(out) > n {
+		cut := n
+		for cut > 0 && out[cut]&0xc0 == 0x80 {
+			cut--
+		}
+		out = out[:cut] + "…"
+	}
+	return out
+}
+
+// replNearest returns up to n documented or builtin names close to name.
+func replNearest(name string, n int) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	limit := max(1, min(3, len(name)/3+1))
+	consider := func(c string) {
+		if seen[c] {
+			return
+		}
+		seen[c] = true
+		if d := replEditDistance(name, c); d <= limit {
+			cands = append(cands, cand{c, d})
+		}
+	}
+	for _, e := range replDocList() {
+		consider(e.name)
+	}
+	for _, b := range lisp.BuiltinNames() {
+		consider(b)
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].d != cands[j].d {
+			return cands[i].d < cands[j].d
+		}
+		return cands[i].name < cands[j].name
+	})
+	var out []string
+	for i := 0; i < len(cands) && i < n; i++ {
+		out = append(out, cands[i].name)
+	}
+	return out
+}
+
+// replEditDistance is the Levenshtein distance between a and b.
+func replEditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

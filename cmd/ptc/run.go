@@ -1,0 +1,468 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// exitInterrupted is the exit status of a mission cancelled by Ctrl-C, as
+// shells report a process ended by SIGINT.
+const exitInterrupted = 130
+
+// The defaults of ptc run for real models, where the agent file does not
+// choose: the agent's own defaults (an LLM call bounded by the turn's 5 s,
+// no retries) suit scripted models in tests, not providers.
+const (
+	defaultLLMTimeout  = 2 * time.Minute
+	defaultLLMAttempts = 3 // two retries of rate limits, timeouts, server errors
+)
+
+const runSynopsis = `AGENT_FILE [--model REF] [-c CONTEXT] [--set NAME=VALUE]... [--json]
+               [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
+       ptc run --replay FILE [AGENT_FILE] [flags]`
+
+const runHelp = `
+Runs the agent AGENT_FILE defines with a model: each turn (the program the
+model wrote, its value or error, the tokens so far, the time) is printed to
+stderr as it happens, and the final value to stdout (PTC-Lisp, or with
+--json one JSON object: ok, return, fail, usage, trace_id).
+
+The agent file is Markdown: settings between two --- lines (signature,
+max-turns, limits, context...), then the prompt, a template whose
+{{placeholders}} come from the context. See docs/cli.md.
+
+Tools: none yet. The agent's programs work on the context alone (MCP tools
+will come later).
+
+The model: --model REF, else the agent file's model:, else $PTC_MODEL;
+a reference is provider:model (openai:gpt-4.1-mini,
+anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash,
+ollama:qwen2.5-coder:7b, openai-compatible:URL#model), its API key read
+from the provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY...).
+
+The context: the agent file's context:, then -c FILE's entries over it,
+then each --set NAME=VALUE (VALUE is read as JSON when it is valid JSON,
+else it is a string: --set n=3 is the number 3, --set q=hi the string "hi").
+
+--record FILE saves the whole conversation and the outcome; --replay FILE
+runs the agent again offline with the recorded replies (no model), and
+reports the first request or outcome that differs (exit status 1).
+
+Exit status: 0 the mission returned, 1 it failed (or a replay differs),
+2 bad usage or agent file, 130 interrupted (Ctrl-C cancels the mission;
+a second Ctrl-C quits at once).
+
+Flags:
+`
+
+// runFlags are the flags of ptc run.
+type runFlags struct {
+	model, ctxPath, record, replay string
+	sets                           setFlags
+	asJSON, trace, quiet           bool
+	limits                         *lisp.Limits
+}
+
+func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ptc run %s\n%s", runSynopsis, runHelp)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&f.model, "model", "", "the model `REF`, as provider:model (default: the agent file's model, else $PTC_MODEL)")
+	fs.StringVar(&f.ctxPath, "c", "", "context `file`, a JSON or EDN map whose entries go over the agent file's context")
+	fs.Var(&f.sets, "set", "set the context entry `NAME=VALUE` (VALUE read as JSON when valid, else a string); repeatable")
+	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as one JSON object on stdout: {ok, return, fail, usage, trace_id}")
+	fs.StringVar(&f.record, "record", "", "save the transcript (every request and reply, the context, the outcome) to `FILE`")
+	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded in `FILE`, and check that the agent still sends the same requests")
+	fs.BoolVar(&f.trace, "trace", false, "print the mission's trace to stderr at the end")
+	fs.BoolVar(&f.quiet, "quiet", false, "print no progress: only the outcome (and errors)")
+	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
+	f.limits = limitFlags(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "ptc run: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case len(pos) > 1 || (len(pos) == 0 && f.replay == ""):
+		fs.Usage()
+		return exitUsage
+	case f.record != "" && f.replay != "":
+		return usageErr("--record and --replay do not go together: a replay calls no model")
+	case f.replay != "" && f.model != "":
+		return usageErr("--replay answers with the recorded replies: it takes no --model")
+	}
+	if f.record != "" {
+		// Better to know now than after a mission that cost tokens.
+		if st, err := os.Stat(filepath.Dir(f.record)); err != nil || !st.IsDir() {
+			return usageErr("--record %s: no directory %s to write it in", f.record, filepath.Dir(f.record))
+		}
+	}
+	r := &runCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}}
+	return r.run(pos)
+}
+
+// runCmd is one "ptc run".
+type runCmd struct {
+	env    *runEnv
+	flags  *runFlags
+	stdout io.Writer
+	stderr *syncWriter
+}
+
+func (r *runCmd) usageErr(err error) int {
+	r.stderr.printf("ptc run: %v\n", err)
+	return exitUsage
+}
+
+func (r *runCmd) run(pos []string) int {
+	f := r.flags
+	var rec *runTranscript
+	if f.replay != "" {
+		var err error
+		if rec, err = loadTranscript(f.replay); err != nil {
+			return r.usageErr(err)
+		}
+	}
+
+	// The agent.
+	var af *agentFile
+	var agentText []byte
+	var err error
+	if len(pos) == 1 {
+		af, agentText, err = readAgentFile(pos[0])
+	} else {
+		agentText = []byte(rec.Agent.Text)
+		af, err = parseAgentFile(rec.Agent.File+" (recorded in "+f.replay+")", filepath.Dir(f.replay), agentText)
+	}
+	if err != nil {
+		return r.usageErr(err)
+	}
+	cfg := af.cfg
+	overrideLimits(&cfg.Limits, *f.limits)
+	if !af.llmTimeoutSet {
+		cfg.LLMTimeout = defaultLLMTimeout
+	}
+	if !af.llmRetriesSet {
+		cfg.LLMRetry.MaxAttempts = defaultLLMAttempts
+	}
+	a, err := af.newAgent(cfg)
+	if err != nil {
+		return r.usageErr(err)
+	}
+
+	// The context: the recorded one for a replay, else the agent file's;
+	// then -c and --set over it.
+	var ctxMap *lisp.Map
+	if rec != nil {
+		ctxMap, err = rec.context()
+	} else {
+		ctxMap, err = af.loadContext()
+	}
+	if err != nil {
+		return r.usageErr(err)
+	}
+	if f.ctxPath != "" {
+		extra, err := loadContext(f.ctxPath)
+		if err != nil {
+			return r.usageErr(err)
+		}
+		ctxMap = mergeContext(ctxMap, extra)
+	}
+	sets, err := f.sets.values()
+	if err != nil {
+		return r.usageErr(err)
+	}
+	ctxMap = mergeContext(ctxMap, sets)
+	if sig := a.Signature(); sig != nil && len(sig.Params) > 0 {
+		if _, _, err := sig.CoerceInput(ctxMap, signature.Enabled); err != nil {
+			return r.usageErr(fmt.Errorf("the context does not give the agent its input: %v\n  (the signature wants %s; give it with -c FILE, --set NAME=VALUE or the agent file's context:)",
+				err, sig.InputType()))
+		}
+	}
+
+	// The model: the recorded replies, or a provider's.
+	ctx, cancel := context.WithCancel(r.env.ctx)
+	defer cancel()
+	var model llm.Func
+	var rp *replayer
+	ref := ""
+	if rec != nil {
+		rp = &replayer{rec: rec, stop: cancel}
+		model, ref = rp.call, rec.Model
+	} else {
+		ref = firstNonEmpty(f.model, af.model, r.env.getenv("PTC_MODEL"))
+		if ref == "" {
+			return r.usageErr(errors.New("no model: pass --model REF (as openai:gpt-4.1-mini) or set PTC_MODEL"))
+		}
+		if model, err = r.env.openModel(ctx, ref); err != nil {
+			return r.usageErr(err)
+		}
+	}
+	var recd *recorder
+	if f.record != "" {
+		recd = &recorder{inner: model, run: ctx}
+		model = recd.call
+	}
+	var events missionEvents = quietEvents{}
+	if !f.quiet {
+		events = newProgress(r.stderr, a.Config().MaxTurns)
+		if rec != nil {
+			name := af.name
+			if len(pos) == 0 {
+				name = rec.Agent.File + " as recorded"
+			}
+			r.stderr.printf("replaying %s: %s, recorded with %s (%s)\n", f.replay, name, ref, plural(len(rec.Calls), "LLM call"))
+		} else {
+			r.stderr.printf("running %s with %s\n", af.name, ref)
+		}
+	}
+	model = observeModel(model, events)
+
+	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.contextSignature, Trace: agent.TraceOn}
+	if rp != nil {
+		// The same retries as the recorded run, without the waits.
+		if p := a.Config().LLMRetry; p.MaxAttempts > 1 {
+			p.BaseDelay, p.MaxDelay, p.Jitter = time.Nanosecond, time.Nanosecond, -1
+			opts.LLMRetry = p
+		}
+	}
+	var interrupted atomic.Bool
+	if r.env.interrupts {
+		stop := onInterrupt(func() {
+			interrupted.Store(true)
+			r.stderr.printf("\ninterrupted: cancelling the mission (Ctrl-C again to quit at once)\n")
+			cancel()
+		})
+		defer stop()
+	}
+
+	step, _ := a.Run(ctx, opts)
+	events.missionEnded(step)
+
+	code := exitOK
+	if step.Fail != nil {
+		code = exitFail
+		if step.Fail.Reason == agent.ReasonCancelled && (interrupted.Load() || r.env.ctx.Err() != nil) {
+			code = exitInterrupted
+		}
+	}
+	if recd != nil {
+		t, err := recd.transcript(af.name, agentText, ref, ctxMap, step, r.env.version().String())
+		if err == nil {
+			err = t.save(f.record)
+		}
+		if err != nil {
+			r.stderr.printf("ptc run: saving the transcript: %v\n", err)
+			code = max(code, exitFail)
+		} else if !f.quiet {
+			r.stderr.printf("transcript saved to %s (%s)\n", f.record, plural(len(t.Calls), "LLM call"))
+		}
+	}
+	var mismatch *replayMismatch
+	if rp != nil {
+		mismatch = rp.finish(step)
+		r.replayNotes(rp, rec, agentText, mismatch)
+		if mismatch != nil {
+			code = exitFail
+		}
+	}
+	if f.trace {
+		_ = agent.PrintTrace(r.stderr, step, agent.TraceOptions{})
+	}
+	return r.printOutcome(step, a, code, rp, mismatch)
+}
+
+// replayNotes tells how a replay compares with its recording.
+func (r *runCmd) replayNotes(rp *replayer, rec *runTranscript, agentText []byte, mismatch *replayMismatch) {
+	if sum := sha256.Sum256(agentText); hex.EncodeToString(sum[:]) != rec.Agent.SHA256 && !r.flags.quiet {
+		r.stderr.printf("note: the agent file differs from the recorded one (%s)\n", rec.Agent.File)
+	}
+	if mismatch != nil {
+		r.stderr.printf("%s", mismatch.report())
+		return
+	}
+	if r.flags.quiet {
+		return
+	}
+	if rp.systemDiff != "" {
+		r.stderr.printf("note: the system prompt differs from the recorded one (%s); the replay compares the conversation\n", rp.systemDiff)
+	}
+	r.stderr.printf("replay matches the recording (%s)\n", plural(len(rec.Calls), "LLM call"))
+}
+
+// printOutcome prints the value (or the failure) and returns the exit
+// status.
+func (r *runCmd) printOutcome(step *agent.Step, a *agent.Agent, code int, rp *replayer, mismatch *replayMismatch) int {
+	if r.flags.asJSON {
+		out := struct {
+			runOutcome
+			Replay *replayJSON `json:"replay,omitempty"`
+		}{runOutcome: outcomeOf(step)}
+		if rp != nil {
+			out.Replay = &replayJSON{Matches: mismatch == nil, Mismatch: mismatch}
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			r.stderr.printf("ptc run: %v\n", err)
+			return exitFail
+		}
+		fmt.Fprintln(r.stdout, string(b))
+		return code
+	}
+	switch {
+	case step.Fail == nil:
+		out, err := render(step.Return, false, printBound(a.Config().Limits))
+		if err != nil {
+			r.stderr.printf("ptc run: %v\n", err)
+			return exitFail
+		}
+		fmt.Fprintln(r.stdout, out)
+	case mismatch != nil && step.Fail.Reason == reasonReplayMismatch:
+		// The report said it all.
+	case code == exitInterrupted:
+		r.stderr.printf("interrupted: the mission was cancelled after %s\n", plural(step.Usage.Turns, "turn"))
+	default:
+		r.stderr.printf("fail: %s\n", step.Fail.Error())
+	}
+	return code
+}
+
+// replayJSON is how --json reports a replay.
+type replayJSON struct {
+	Matches  bool            `json:"matches"`
+	Mismatch *replayMismatch `json:"mismatch,omitempty"`
+}
+
+// onInterrupt calls f on the first SIGINT; the next one ends the process
+// as usual. stop ends the watch.
+func onInterrupt(f func()) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			signal.Stop(ch)
+			f()
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
+// overrideLimits sets the limits given as flags (non-zero) over the agent
+// file's.
+func overrideLimits(dst *lisp.Limits, flags lisp.Limits) {
+	if flags.Timeout != 0 {
+		dst.Timeout = flags.Timeout
+	}
+	if flags.MaxSteps != 0 {
+		dst.MaxSteps = flags.MaxSteps
+	}
+	if flags.MaxDepth != 0 {
+		dst.MaxDepth = flags.MaxDepth
+	}
+	if flags.MaxLoopIterations != 0 {
+		dst.MaxLoopIterations = flags.MaxLoopIterations
+	}
+	if flags.MaxOutputBytes != 0 {
+		dst.MaxOutputBytes = flags.MaxOutputBytes
+	}
+	if flags.MaxToolCalls != 0 {
+		dst.MaxToolCalls = flags.MaxToolCalls
+	}
+	if flags.MaxMemory != 0 {
+		dst.MaxMemory = flags.MaxMemory
+	}
+	if flags.MaxParallel != 0 {
+		dst.MaxParallel = flags.MaxParallel
+	}
+}
+
+// mergeContext returns base with the entries of over set over it. A key
+// replaces both its spellings ("name" and :name), which programs do not
+// tell apart.
+func mergeContext(base, over *lisp.Map) *lisp.Map {
+	if over == nil || over.Len() == 0 {
+		return base
+	}
+	for k, v := range over.All() {
+		switch k := k.(type) {
+		case string:
+			base = base.Dissoc(lisp.Keyword(k))
+		case lisp.Keyword:
+			base = base.Dissoc(string(k))
+		}
+		base = base.Assoc(k, v)
+	}
+	return base
+}
+
+// setFlags are the --set NAME=VALUE flags.
+type setFlags []string
+
+func (s *setFlags) String() string { return strings.Join(*s, " ") }
+
+func (s *setFlags) Set(v string) error {
+	name, _, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(name) == "" {
+		return errors.New("want NAME=VALUE")
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+// values reads the entries: a VALUE that is valid JSON is read as JSON,
+// any other is a string.
+func (s setFlags) values() (*lisp.Map, error) {
+	m := lisp.NewMap()
+	for _, kv := range s {
+		name, val, _ := strings.Cut(kv, "=")
+		var v lisp.Value = val
+		if json.Valid([]byte(val)) {
+			x, err := lisp.ParseJSON([]byte(val))
+			if err != nil {
+				return nil, fmt.Errorf("--set %s: %v", name, err)
+			}
+			v = x
+		}
+		m = mergeContext(m, lisp.NewMap(strings.TrimSpace(name), v))
+	}
+	return m, nil
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

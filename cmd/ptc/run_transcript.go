@@ -1,0 +1,618 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+)
+
+// The transcript file of "ptc run --record" and "--replay": one JSON
+// object that holds everything needed to run the mission again offline and
+// to tell whether it went the same way. docs/cli.md describes it.
+const (
+	transcriptFormat  = "ptc-run-transcript"
+	transcriptVersion = 1
+)
+
+// runTranscript is a recorded mission.
+type runTranscript struct {
+	Format  string `json:"format"`  // transcriptFormat
+	Version int    `json:"version"` // transcriptVersion
+	// PTC is the version of the ptc that recorded it.
+	PTC        string          `json:"ptc,omitempty"`
+	RecordedAt string          `json:"recorded_at,omitempty"`
+	Agent      transcriptAgent `json:"agent"`
+	// Model is the model reference of the recorded run.
+	Model string `json:"model"`
+	// Context is the mission's context as JSON; ContextEDN its exact
+	// PTC-Lisp form, present only when JSON loses something (keywords,
+	// sets, floats with no fraction).
+	Context    json.RawMessage `json:"context"`
+	ContextEDN string          `json:"context_edn,omitempty"`
+	// System is the system prompt of the first call; a call whose system
+	// prompt differs has its own.
+	System string           `json:"system"`
+	Calls  []transcriptCall `json:"calls"`
+	// Outcome is how the mission ended.
+	Outcome *transcriptOutcome `json:"outcome"`
+}
+
+// transcriptAgent identifies the agent file, whose text is kept so that
+// "ptc run --replay FILE" needs nothing else.
+type transcriptAgent struct {
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Text   string `json:"text"`
+}
+
+// transcriptCall is one LLM call: the request's messages and the reply,
+// in llmtest.Transcript's form ({"content", "tokens", "error", "class"}:
+// jq '{replies: [.calls[].reply]}' makes a transcript llmtest.Replay
+// reads).
+type transcriptCall struct {
+	Turn     int                     `json:"turn"`
+	System   string                  `json:"system,omitempty"`
+	Messages []llm.Message           `json:"messages"`
+	Reply    llmtest.TranscriptReply `json:"reply"`
+	// Status is the HTTP status of a failed call, when there was one.
+	Status int `json:"status,omitempty"`
+	// Interrupted: the call was cut short because the run was cancelled
+	// (Ctrl-C); a replay cancels the mission there too.
+	Interrupted bool  `json:"interrupted,omitempty"`
+	DurationMS  int64 `json:"duration_ms"`
+}
+
+// transcriptOutcome is the mission's outcome, as --json prints it, plus
+// the exact printed return value and each turn's program and result.
+type transcriptOutcome struct {
+	runOutcome
+	ReturnEDN string           `json:"return_edn,omitempty"`
+	Turns     []transcriptTurn `json:"turns"`
+}
+
+// transcriptTurn is a turn of the trace: the program and what it did.
+type transcriptTurn struct {
+	Number    int                  `json:"number"`
+	Program   string               `json:"program,omitempty"`
+	Result    string               `json:"result,omitempty"` // printed
+	Error     string               `json:"error,omitempty"`
+	Output    []string             `json:"output,omitempty"`
+	ToolCalls []transcriptToolCall `json:"tool_calls,omitempty"`
+}
+
+// transcriptToolCall is a tool call of a turn (none yet: ptc run has no
+// tools; MCP tools will have them).
+type transcriptToolCall struct {
+	Name   string `json:"name"`
+	Args   string `json:"args,omitempty"`   // printed
+	Result string `json:"result,omitempty"` // printed
+	Error  string `json:"error,omitempty"`
+}
+
+// runOutcome is a mission's outcome as "ptc run --json" prints it.
+type runOutcome struct {
+	OK       bool            `json:"ok"`
+	Return   json.RawMessage `json:"return"` // null on failure
+	Fail     *outcomeFail    `json:"fail"`   // null on success
+	Usage    outcomeUsage    `json:"usage"`
+	TraceID  string          `json:"trace_id"`
+	Warnings []string        `json:"warnings,omitempty"`
+}
+
+type outcomeFail struct {
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Op      string `json:"op,omitempty"`
+	// Class is the failure class of an llm_error (rate_limit, timeout...).
+	Class string `json:"class,omitempty"`
+}
+
+type outcomeUsage struct {
+	Turns       int        `json:"turns"`
+	LLMRequests int        `json:"llm_requests"`
+	Tokens      llm.Tokens `json:"tokens"`
+	DurationMS  int64      `json:"duration_ms"`
+}
+
+// outcomeOf is the outcome of a mission.
+func outcomeOf(step *agent.Step) runOutcome {
+	o := runOutcome{OK: step.Fail == nil, Return: json.RawMessage("null"), TraceID: step.TraceID, Warnings: step.Warnings}
+	u := step.Usage
+	o.Usage = outcomeUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: u.Duration.Milliseconds()}
+	if f := step.Fail; f != nil {
+		o.Fail = &outcomeFail{Reason: f.Reason, Message: f.Message, Op: f.Op}
+		if c, ok := f.Details["class"].(string); ok {
+			o.Fail.Class = c
+		}
+		return o
+	}
+	b, err := lisp.ToJSON(step.Return)
+	if err != nil {
+		// A value JSON cannot hold as such: its printed form, as a string.
+		b, _ = json.Marshal(lisp.PrintString(step.Return))
+		o.Warnings = append(o.Warnings, "return: "+err.Error()+"; the value is given in its printed form")
+	}
+	o.Return = b
+	return o
+}
+
+// recorder wraps a model and keeps every call for the transcript.
+type recorder struct {
+	inner llm.Func
+	// run is the run's context: a call that fails because it ended was
+	// interrupted, not failed.
+	run   context.Context
+	mu    sync.Mutex
+	calls []transcriptCall
+}
+
+func (r *recorder) call(ctx context.Context, req llm.Request) (llm.Response, error) {
+	start := time.Now()
+	resp, err := r.inner(ctx, req)
+	c := transcriptCall{Turn: req.Turn, System: req.System, Messages: append([]llm.Message(nil), req.Messages...),
+		Reply: llmtest.TranscriptReply{Content: resp.Content, Tokens: resp.Tokens}, DurationMS: time.Since(start).Milliseconds()}
+	if err != nil {
+		le := llm.Classify(err)
+		c.Reply = llmtest.TranscriptReply{Error: le.Message, Class: le.Class}
+		if c.Reply.Error == "" && le.Err != nil {
+			c.Reply.Error = le.Err.Error()
+		}
+		if c.Reply.Error == "" {
+			c.Reply.Error = string(le.Class)
+		}
+		c.Status = le.Status
+		c.Interrupted = r.run.Err() != nil
+	}
+	r.mu.Lock()
+	r.calls = append(r.calls, c)
+	r.mu.Unlock()
+	return resp, err
+}
+
+// transcript builds the transcript of the run.
+func (r *recorder) transcript(agentFile string, agentText []byte, model string, ctx *lisp.Map, step *agent.Step, version string) (*runTranscript, error) {
+	sum := sha256.Sum256(agentText)
+	t := &runTranscript{Format: transcriptFormat, Version: transcriptVersion, PTC: version,
+		RecordedAt: time.Now().UTC().Format(time.RFC3339),
+		Agent:      transcriptAgent{File: filepath.Base(agentFile), SHA256: hex.EncodeToString(sum[:]), Text: string(agentText)},
+		Model:      model}
+	cj, edn, err := contextForms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.Context, t.ContextEDN = cj, edn
+	r.mu.Lock()
+	t.Calls = append([]transcriptCall(nil), r.calls...)
+	r.mu.Unlock()
+	for i := range t.Calls {
+		if i == 0 {
+			t.System = t.Calls[0].System
+		}
+		if t.Calls[i].System == t.System {
+			t.Calls[i].System = ""
+		}
+	}
+	t.Outcome = outcomeRecord(step)
+	return t, nil
+}
+
+// contextForms returns the context as JSON and, when JSON does not read
+// back as the same value, its printed PTC-Lisp form too.
+func contextForms(ctx *lisp.Map) (json.RawMessage, string, error) {
+	printed := lisp.PrintString(ctx)
+	b, err := lisp.ToJSON(ctx)
+	if err != nil {
+		return json.RawMessage("null"), printed, nil
+	}
+	if back, err := lisp.ParseJSON(b); err == nil && lisp.PrintString(back) == printed {
+		return b, "", nil
+	}
+	return b, printed, nil
+}
+
+// outcomeRecord is the outcome as the transcript keeps it.
+func outcomeRecord(step *agent.Step) *transcriptOutcome {
+	o := &transcriptOutcome{runOutcome: outcomeOf(step)}
+	if step.Fail == nil {
+		o.ReturnEDN = lisp.PrintString(step.Return)
+	}
+	for _, tr := range step.Trace {
+		tt := transcriptTurn{Number: tr.Number, Program: tr.Program, Error: tr.Error, Output: tr.Output}
+		if tr.Error == "" && tr.Program != "" {
+			tt.Result = lisp.PrintString(tr.Result)
+		}
+		for _, c := range tr.ToolCalls {
+			tc := transcriptToolCall{Name: c.Name, Error: c.Error}
+			if c.Args != nil {
+				tc.Args = lisp.PrintString(c.Args)
+			}
+			if c.Error == "" {
+				tc.Result = lisp.PrintString(c.Result)
+			}
+			tt.ToolCalls = append(tt.ToolCalls, tc)
+		}
+		o.Turns = append(o.Turns, tt)
+	}
+	return o
+}
+
+// save writes the transcript as indented JSON, through a temporary file
+// so that a failed write leaves no half file.
+func (t *runTranscript) save(path string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(t); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// loadTranscript reads a transcript file.
+func loadTranscript(path string) (*runTranscript, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var t runTranscript
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		if _, derr := readData(b, false); derr != nil {
+			var de *dataError
+			if errors.As(derr, &de) && de.pos.IsValid() {
+				return nil, fmt.Errorf("%s:%d:%d (byte %d): %s", path, de.pos.Line, de.pos.Col, de.pos.Offset, de.msg)
+			}
+		}
+		return nil, fmt.Errorf("%s: not a transcript: %v", path, err)
+	}
+	switch {
+	case t.Format != transcriptFormat:
+		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %q, want %q)", path, t.Format, transcriptFormat)
+	case t.Version > transcriptVersion:
+		return nil, fmt.Errorf("%s: transcript version %d, newer than this ptc reads (%d): update ptc", path, t.Version, transcriptVersion)
+	case t.Version < 1:
+		return nil, fmt.Errorf("%s: transcript version %d is not valid", path, t.Version)
+	}
+	return &t, nil
+}
+
+// context returns the recorded context.
+func (t *runTranscript) context() (*lisp.Map, error) {
+	var v lisp.Value
+	var err error
+	switch {
+	case t.ContextEDN != "":
+		v, err = lisp.ReadData(t.ContextEDN)
+	case len(t.Context) == 0 || string(t.Context) == "null":
+		return lisp.NewMap(), nil
+	default:
+		v, err = lisp.ParseJSON(t.Context)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the recorded context: %v", err)
+	}
+	m, ok := v.(*lisp.Map)
+	if !ok {
+		return nil, fmt.Errorf("the recorded context is a %s, not a map", lisp.TypeName(v))
+	}
+	return m, nil
+}
+
+// replayer answers the agent's calls with the recorded replies, checking
+// on each call that the agent sent what it sent when the transcript was
+// recorded. The first difference ends the mission (a config_error the
+// agent does not retry) and is kept for the report.
+type replayer struct {
+	rec *runTranscript
+	// stop cancels the mission, where the recorded one was cancelled or
+	// timed out.
+	stop func()
+
+	mu       sync.Mutex
+	next     int
+	stopped  bool
+	mismatch *replayMismatch
+	// systemDiff is the first difference between the system prompt and
+	// the recorded one, when there is one: a note, not a mismatch.
+	systemDiff string
+}
+
+// replayMismatch is where a replay first departed from the recording.
+type replayMismatch struct {
+	Call     int    `json:"call,omitempty"` // the LLM call, from 1 (0: the outcome)
+	Turn     int    `json:"turn,omitempty"`
+	What     string `json:"what"`
+	Expected string `json:"expected"`
+	Got      string `json:"got"`
+	Diff     string `json:"diff,omitempty"`
+}
+
+// reasonReplayMismatch is the reason of a replayed mission stopped at its
+// first difference.
+const reasonReplayMismatch = "replay_mismatch"
+
+// errReplayMismatch ends a replayed mission at its first difference.
+var errReplayMismatch = &llm.Error{Class: llm.Config, Reason: reasonReplayMismatch,
+	Message: "the agent's request differs from the recorded one"}
+
+func (r *replayer) call(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mismatch != nil {
+		return llm.Response{}, errReplayMismatch
+	}
+	i := r.next
+	r.next++
+	if i >= len(r.rec.Calls) {
+		if o := r.rec.Outcome; o != nil && o.Fail != nil && endedByContext(o.Fail.Reason) {
+			// The recorded mission was cut short here: cut this one too.
+			r.stopped = true
+			r.stop()
+			return llm.Response{}, context.Canceled
+		}
+		r.mismatch = &replayMismatch{Call: i + 1, Turn: req.Turn, What: "an LLM call the recording does not have",
+			Expected: fmt.Sprintf("the mission to end after %s", plural(len(r.rec.Calls), "LLM call")),
+			Got:      fmt.Sprintf("call %d, for turn %d, after %s", i+1, req.Turn, lastMessage(req.Messages))}
+		return llm.Response{}, errReplayMismatch
+	}
+	c := r.rec.Calls[i]
+	if mm := compareMessages(c.Messages, req.Messages); mm != nil {
+		mm.Call, mm.Turn = i+1, req.Turn
+		r.mismatch = mm
+		return llm.Response{}, errReplayMismatch
+	}
+	want := c.System
+	if want == "" {
+		want = r.rec.System
+	}
+	if r.systemDiff == "" && req.System != want {
+		r.systemDiff = firstDifference(want, req.System)
+	}
+	if c.Interrupted {
+		r.stopped = true
+		r.stop()
+		return llm.Response{}, context.Canceled
+	}
+	if c.Reply.Error != "" {
+		class := c.Reply.Class
+		if class == "" {
+			class = llm.ServerError
+		}
+		return llm.Response{}, &llm.Error{Class: class, Status: c.Status, Message: c.Reply.Error}
+	}
+	return llm.Response{Content: c.Reply.Content, Tokens: c.Reply.Tokens}, nil
+}
+
+// endedByContext: the reasons of a mission cut short from outside, which a
+// replay reproduces by cancelling the mission where the recording ends.
+func endedByContext(reason string) bool {
+	return reason == agent.ReasonCancelled || reason == agent.ReasonMissionTimeout
+}
+
+// finish compares the mission's end with the recording's: every recorded
+// call made, the same value or failure. Durations and trace ids, which
+// vary from run to run, are not compared, nor the message of an
+// llm_error (timeouts are measured): its class is.
+func (r *replayer) finish(step *agent.Step) *replayMismatch {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mismatch != nil {
+		return r.mismatch
+	}
+	got := outcomeText(outcomeRecord(step))
+	if n := len(r.rec.Calls); r.next < n {
+		r.mismatch = &replayMismatch{Call: r.next + 1, What: "the end of the mission",
+			Expected: fmt.Sprintf("%s (the recording has %d more)", plural(n, "LLM call"), n-r.next),
+			Got:      fmt.Sprintf("%s, then %s", plural(r.next, "LLM call"), got)}
+		return r.mismatch
+	}
+	want := r.rec.Outcome
+	if want == nil {
+		return nil
+	}
+	if r.stopped && step.Fail != nil && endedByContext(step.Fail.Reason) {
+		return nil // cut short where the recording was
+	}
+	if exp := outcomeText(want); exp != got {
+		r.mismatch = &replayMismatch{What: "the outcome", Expected: exp, Got: got, Diff: lineDiff(exp, got)}
+	}
+	return r.mismatch
+}
+
+// outcomeText is what a replay compares of an outcome.
+func outcomeText(o *transcriptOutcome) string {
+	if o.Fail == nil {
+		return "returned " + o.ReturnEDN
+	}
+	if o.Fail.Reason == agent.ReasonLLMError {
+		return "failed: llm_error of class " + o.Fail.Class
+	}
+	return "failed: " + o.Fail.Reason + ": " + o.Fail.Message
+}
+
+// compareMessages reports the first difference between the recorded
+// messages of a request and the agent's.
+func compareMessages(want, got []llm.Message) *replayMismatch {
+	for i := range max(len(want), len(got)) {
+		switch {
+		case i >= len(want):
+			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
+				Expected: fmt.Sprintf("no message %d (the recorded request has %d)", i+1, len(want)), Got: got[i].Content,
+				Diff: lineDiff("", got[i].Content)}
+		case i >= len(got):
+			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
+				Expected: want[i].Content, Got: fmt.Sprintf("no message %d (the request has %d)", i+1, len(got)),
+				Diff: lineDiff(want[i].Content, "")}
+		case want[i] != got[i]:
+			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
+				Expected: want[i].Content, Got: got[i].Content, Diff: lineDiff(want[i].Content, got[i].Content)}
+		}
+	}
+	return nil
+}
+
+// messageRole says what message i (from 0) of a conversation is.
+func messageRole(i int) string {
+	switch {
+	case i == 0:
+		return "the mission prompt"
+	case i%2 == 1:
+		return fmt.Sprintf("the model's reply on turn %d", (i+1)/2)
+	}
+	return fmt.Sprintf("the feedback on turn %d", i/2)
+}
+
+func lastMessage(msgs []llm.Message) string {
+	if len(msgs) == 0 {
+		return "no messages"
+	}
+	return fmt.Sprintf("%q", oneLine(msgs[len(msgs)-1].Content, 80))
+}
+
+// maxDiffLines bounds each side of a diff.
+const maxDiffLines = 8
+
+// lineDiff is a short diff of two texts: the lines they share at the
+// start and the end left out but one line of context, the rest as
+// "- expected" and "+ got" lines, with the column of the first difference.
+func lineDiff(want, got string) string {
+	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	if want == "" {
+		a = nil
+	}
+	if got == "" {
+		b = nil
+	}
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	var sb strings.Builder
+	if pre > 0 {
+		if pre > 1 {
+			fmt.Fprintf(&sb, "  … (%s)\n", plural(pre-1, "same line"))
+		}
+		fmt.Fprintf(&sb, "  %s\n", a[pre-1])
+	}
+	side := func(mark string, lines []string) {
+		for i, l := range lines {
+			if i == maxDiffLines {
+				fmt.Fprintf(&sb, "%s … (%s)\n", mark, plural(len(lines)-i, "more line"))
+				break
+			}
+			fmt.Fprintf(&sb, "%s %s\n", mark, l)
+		}
+	}
+	side("-", a[pre:len(a)-suf])
+	side("+", b[pre:len(b)-suf])
+	if suf > 0 {
+		fmt.Fprintf(&sb, "  %s\n", a[len(a)-suf])
+		if suf > 1 {
+			fmt.Fprintf(&sb, "  … (%s)\n", plural(suf-1, "same line"))
+		}
+	}
+	if pre < len(a) && pre < len(b) {
+		fmt.Fprintf(&sb, "(first difference: line %d, column %d)\n", pre+1, firstDiffColumn(a[pre], b[pre]))
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}
+
+func firstDiffColumn(a, b string) int {
+	col := 1
+	for len(a) > 0 && len(b) > 0 {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			break
+		}
+		a, b = a[na:], b[nb:]
+		col++
+	}
+	return col
+}
+
+// firstDifference describes where two texts first differ, in a line.
+func firstDifference(want, got string) string {
+	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(a), len(b)) {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y || i >= len(a) || i >= len(b) {
+			return fmt.Sprintf("line %d: recorded %q, now %q", i+1, oneLine(x, 60), oneLine(y, 60))
+		}
+	}
+	return ""
+}
+
+// report writes the mismatch for a person.
+func (m *replayMismatch) report() string {
+	var sb strings.Builder
+	sb.WriteString("replay mismatch: ")
+	switch {
+	case m.Call > 0 && m.Turn > 0:
+		fmt.Fprintf(&sb, "turn %d (LLM call %d), %s\n", m.Turn, m.Call, m.What)
+	case m.Call > 0:
+		fmt.Fprintf(&sb, "LLM call %d, %s\n", m.Call, m.What)
+	default:
+		fmt.Fprintf(&sb, "%s\n", m.What)
+	}
+	fmt.Fprintf(&sb, "  expected: %s\n", oneLine(m.Expected, 200))
+	fmt.Fprintf(&sb, "  got:      %s\n", oneLine(m.Got, 200))
+	if m.Diff != "" {
+		for _, l := range strings.Split(m.Diff, "\n") {
+			fmt.Fprintf(&sb, "  %s\n", l)
+		}
+	}
+	return sb.String()
+}

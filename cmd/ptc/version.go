@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+)
+
+// versionInfo is what "ptc version" reports, from the build information
+// the Go toolchain stamps into the binary.
+type versionInfo struct {
+	Module  string `json:"module"`
+	Version string `json:"version"` // v1.2.3, or (devel) for a build from a checkout
+	// Revision, Time and Modified describe the checkout a binary was built
+	// from (go build in a git work tree stamps them; go install
+	// module@version and go run do not).
+	Revision string `json:"revision,omitempty"`
+	Time     string `json:"time,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	Go       string `json:"go"`
+	OS       string `json:"os"`
+	Arch     string `json:"arch"`
+}
+
+func (env *runEnv) version() versionInfo {
+	v := versionInfo{Module: "github.com/ptc-go/ptc", Version: "(unknown)", Go: runtime.Version(),
+		OS: runtime.GOOS, Arch: runtime.GOARCH}
+	bi, ok := env.buildInfo()
+	if !ok || bi == nil {
+		return v
+	}
+	if bi.Main.Path != "" {
+		v.Module = bi.Main.Path
+	}
+	if bi.Main.Version != "" {
+		v.Version = bi.Main.Version
+	}
+	if bi.GoVersion != "" {
+		v.Go = bi.GoVersion
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.time":
+			v.Time = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		case "GOOS":
+			v.OS = s.Value
+		case "GOARCH":
+			v.Arch = s.Value
+		}
+	}
+	return v
+}
+
+// String is the one-line form: "v1.2.3", "(devel) 244ac7a1b2c3+dirty",
+// or a pseudo-version, which names the revision already.
+func (v versionInfo) String() string {
+	s := v.Version
+	rev := v.Revision
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" && !strings.Contains(s, rev) {
+		s += " " + rev
+		if v.Modified {
+			s += "+dirty"
+		}
+	}
+	return s
+}
+
+func cmdVersion(env *runEnv, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version", stderr, "[--json]")
+	asJSON := fs.Bool("json", false, `print {"module","version","revision","time","modified","go","os","arch"} as JSON`)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	if len(pos) > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	v := env.version()
+	if *asJSON {
+		b, _ := json.Marshal(v)
+		fmt.Fprintln(stdout, string(b))
+		return exitOK
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "ptc %s (%s)\n", v.Version, v.Module)
+	if v.Revision != "" {
+		fmt.Fprintf(&sb, "revision %s", v.Revision)
+		if v.Time != "" {
+			fmt.Fprintf(&sb, " of %s", v.Time)
+		}
+		if v.Modified {
+			sb.WriteString(", with uncommitted changes")
+		}
+		sb.WriteByte('\n')
+	}
+	fmt.Fprintf(&sb, "built with %s for %s/%s\n", v.Go, v.OS, v.Arch)
+	fmt.Fprint(stdout, sb.String())
+	return exitOK
+}
