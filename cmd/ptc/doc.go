@@ -27,6 +27,9 @@
 //	ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
 //	    Time a program from source text to result, as an agent turn runs
 //	    it, and print the median and p90 per run and the allocations per run.
+//	ptc models [--json]
+//	    List the providers a --model reference can name, which key
+//	    variables are set (never their values) and the servers they reach.
 //	ptc version [--json]
 //	    Print the module version, the commit it was built from (when the
 //	    build recorded it) and the Go version.

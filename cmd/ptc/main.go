@@ -24,6 +24,7 @@ const usage = `usage:
           [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
   ptc conform FILE.jsonl
   ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
+  ptc models [--json]
   ptc version [--json]
 run "ptc COMMAND -h" for the flags of a command
 `
@@ -83,6 +84,8 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		return cmdBench(rest, stdout, stderr)
 	case "run":
 		return cmdRun(env, rest, stdout, stderr)
+	case "models":
+		return cmdModels(env, rest, stdout, stderr)
 	case "version", "--version":
 		return cmdVersion(env, rest, stdout, stderr)
 	case "help", "-h", "--help":

@@ -347,8 +347,28 @@ func (r *runCmd) printOutcome(step *agent.Step, a *agent.Agent, code int, rp *re
 		r.stderr.printf("interrupted: the mission was cancelled after %s\n", plural(step.Usage.Turns, "turn"))
 	default:
 		r.stderr.printf("fail: %s\n", step.Fail.Error())
+		if h := failHint(step.Fail); h != "" {
+			r.stderr.printf("hint: %s\n", h)
+		}
 	}
 	return code
+}
+
+// failHint says what to try after a model call that could not succeed
+// whatever the program did.
+func failHint(f *agent.Fail) string {
+	if f.Reason != agent.ReasonLLMError {
+		return ""
+	}
+	switch class, _ := f.Details["class"].(string); llm.Class(class) {
+	case llm.Network:
+		return "nothing answered at the model's address: is the server running (for Ollama: ollama serve), or is its URL right (see ptc models)?"
+	case llm.Auth:
+		return "the provider refused the API key: check the key's variable (see ptc models) and the key's access to this model"
+	case llm.ContextLength:
+		return "the conversation outgrew the model's context: lower the agent's max-turns or its result limits, or pick a model with a longer context"
+	}
+	return ""
 }
 
 // replayJSON is how --json reports a replay.

@@ -35,39 +35,63 @@ func (r Ref) String() string {
 	return r.Provider + ":" + r.Model
 }
 
-// service describes a provider: how to reach it and where its key is.
-type service struct {
-	api     string // the adapter: "openai", "anthropic" or "gemini"
-	keyEnv  []string
-	urlEnv  string
-	baseURL string // default server; "" for the SDK's
-	local   bool   // a server on this machine: no key is sent
+// Provider describes a provider a reference can name: which adapter
+// serves it, where its key and URL come from.
+type Provider struct {
+	// Name is the reference's prefix: "openai", "ollama", ...
+	Name string
+	// Adapter is the package that speaks to it: "openai" (also every
+	// OpenAI-compatible server), "anthropic" or "gemini".
+	Adapter string
+	// KeyEnv are the variables the key is read from, first set wins;
+	// none for local servers.
+	KeyEnv []string
+	// URLEnv is the variable that moves the server, if any.
+	URLEnv string
+	// DefaultURL is the server's address when URLEnv is not set; "" is
+	// the SDK's default.
+	DefaultURL string
+	// Local reports a server on this machine, sent no key.
+	Local bool
 }
 
-// services is the table of providers; docs/models.md shows it.
-func services() map[string]service {
-	return map[string]service{
-		"openai":            {api: "openai", keyEnv: []string{"OPENAI_API_KEY"}, urlEnv: "OPENAI_BASE_URL"},
-		"anthropic":         {api: "anthropic", keyEnv: []string{"ANTHROPIC_API_KEY"}, urlEnv: "ANTHROPIC_BASE_URL"},
-		"gemini":            {api: "gemini", keyEnv: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, urlEnv: "GEMINI_BASE_URL"},
-		"ollama":            {api: "openai", urlEnv: "OLLAMA_HOST", baseURL: "http://localhost:11434", local: true},
-		"lmstudio":          {api: "openai", urlEnv: "LMSTUDIO_BASE_URL", baseURL: "http://localhost:1234/v1", local: true},
-		"llamacpp":          {api: "openai", urlEnv: "LLAMACPP_BASE_URL", baseURL: "http://localhost:8080/v1", local: true},
-		"groq":              {api: "openai", keyEnv: []string{"GROQ_API_KEY"}, baseURL: "https://api.groq.com/openai/v1"},
-		"openrouter":        {api: "openai", keyEnv: []string{"OPENROUTER_API_KEY"}, baseURL: "https://openrouter.ai/api/v1"},
-		"together":          {api: "openai", keyEnv: []string{"TOGETHER_API_KEY"}, baseURL: "https://api.together.xyz/v1"},
-		"openai-compatible": {api: "openai", keyEnv: []string{"OPENAI_COMPATIBLE_API_KEY"}},
+// table lists the providers; docs/models.md shows it.
+func table() []Provider {
+	return []Provider{
+		{Name: "anthropic", Adapter: "anthropic", KeyEnv: []string{"ANTHROPIC_API_KEY"}, URLEnv: "ANTHROPIC_BASE_URL"},
+		{Name: "gemini", Adapter: "gemini", KeyEnv: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, URLEnv: "GEMINI_BASE_URL"},
+		{Name: "groq", Adapter: "openai", KeyEnv: []string{"GROQ_API_KEY"}, DefaultURL: "https://api.groq.com/openai/v1"},
+		{Name: "llamacpp", Adapter: "openai", URLEnv: "LLAMACPP_BASE_URL", DefaultURL: "http://localhost:8080/v1", Local: true},
+		{Name: "lmstudio", Adapter: "openai", URLEnv: "LMSTUDIO_BASE_URL", DefaultURL: "http://localhost:1234/v1", Local: true},
+		{Name: "ollama", Adapter: "openai", URLEnv: "OLLAMA_HOST", DefaultURL: "http://localhost:11434", Local: true},
+		{Name: "openai", Adapter: "openai", KeyEnv: []string{"OPENAI_API_KEY"}, URLEnv: "OPENAI_BASE_URL"},
+		{Name: "openai-compatible", Adapter: "openai", KeyEnv: []string{"OPENAI_COMPATIBLE_API_KEY"}},
+		{Name: "openrouter", Adapter: "openai", KeyEnv: []string{"OPENROUTER_API_KEY"}, DefaultURL: "https://openrouter.ai/api/v1"},
+		{Name: "together", Adapter: "openai", KeyEnv: []string{"TOGETHER_API_KEY"}, DefaultURL: "https://api.together.xyz/v1"},
 	}
 }
 
-// Providers returns the names Parse accepts, sorted.
-func Providers() []string {
-	var names []string
-	for n := range services() {
-		names = append(names, n)
+// Providers returns the providers Parse accepts, sorted by name.
+func Providers() []Provider { return table() }
+
+func lookup(name string) (Provider, bool) {
+	for _, p := range table() {
+		if p.Name == name {
+			return p, true
+		}
 	}
-	sort.Strings(names)
-	return names
+	return Provider{}, false
+}
+
+func names() string {
+	var b strings.Builder
+	for i, p := range table() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.Name)
+	}
+	return b.String()
 }
 
 // Parse reads a model reference: PROVIDER:MODEL, such as
@@ -80,11 +104,11 @@ func Parse(s string) (Ref, error) {
 	name, rest, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok || name == "" || rest == "" {
 		return Ref{}, fmt.Errorf("model reference %q: want PROVIDER:MODEL, e.g. openai:gpt-4.1-mini (providers: %s)",
-			s, strings.Join(Providers(), ", "))
+			s, names())
 	}
 	name = strings.ToLower(name)
-	if _, known := services()[name]; !known {
-		return Ref{}, fmt.Errorf("model reference %q: unknown provider %q (providers: %s)", s, name, strings.Join(Providers(), ", "))
+	if _, known := lookup(name); !known {
+		return Ref{}, fmt.Errorf("model reference %q: unknown provider %q (providers: %s)", s, name, names())
 	}
 	if name == "openai-compatible" {
 		url, model, ok := strings.Cut(rest, "#")
@@ -124,36 +148,36 @@ func OpenRef(ctx context.Context, r Ref, opts Options) (llm.Func, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	svc, ok := services()[r.Provider]
+	svc, ok := lookup(r.Provider)
 	if !ok {
 		return nil, fmt.Errorf("model %s: unknown provider %q", r, r.Provider)
 	}
 	key := ""
-	for _, env := range svc.keyEnv {
+	for _, env := range svc.KeyEnv {
 		if key = getenv(env); key != "" {
 			break
 		}
 	}
 	url := r.BaseURL
-	if url == "" && svc.urlEnv != "" {
-		url = getenv(svc.urlEnv)
+	if url == "" && svc.URLEnv != "" {
+		url = getenv(svc.URLEnv)
 	}
 	if url == "" {
-		url = svc.baseURL
+		url = svc.DefaultURL
 	}
 	if r.Provider == "ollama" {
 		url = ollamaURL(url)
 	}
-	if key == "" && (svc.local || r.Provider == "openai-compatible") {
+	if key == "" && (svc.Local || r.Provider == "openai-compatible") {
 		// Not empty: the OpenAI adapter would read $OPENAI_API_KEY, and
 		// that key must not go to another server.
 		key = "none"
 	}
 	if key == "" {
 		return nil, &llm.Error{Class: llm.Auth, Reason: "missing_api_key", Message: fmt.Sprintf(
-			"model %s: set %s", r, strings.Join(svc.keyEnv, " or "))}
+			"model %s: set %s", r, strings.Join(svc.KeyEnv, " or "))}
 	}
-	switch svc.api {
+	switch svc.Adapter {
 	case "anthropic":
 		return anthropic.New(anthropic.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient})
 	case "gemini":

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -112,5 +114,40 @@ func TestOpenKeysGoWhereTheyBelong(t *testing.T) {
 	}
 	if _, err := provider.Registry(ctx, map[string]string{"x": "acme:m"}, provider.Options{}); err == nil || !strings.HasPrefix(err.Error(), "x: ") {
 		t.Errorf("registry error %v", err)
+	}
+}
+
+// The table in docs/models.md is the one users read: every provider, its
+// variables and its default server appear there, and Parse accepts them all.
+func TestProvidersDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/models.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	ps := provider.Providers()
+	if !sort.SliceIsSorted(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name }) {
+		t.Errorf("Providers is not sorted by name")
+	}
+	for _, p := range ps {
+		ref := p.Name + ":m"
+		if p.Name == "openai-compatible" {
+			ref = p.Name + ":http://h/v1#m"
+		}
+		if _, err := provider.Parse(ref); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+		}
+		if !strings.Contains(text, "`"+p.Name+":") {
+			t.Errorf("docs/models.md has no reference for %s", p.Name)
+		}
+		words := append([]string{p.URLEnv, p.DefaultURL}, p.KeyEnv...)
+		for _, w := range words {
+			if w != "" && !strings.Contains(text, "`"+w+"`") {
+				t.Errorf("docs/models.md does not show %s's %s", p.Name, w)
+			}
+		}
+		if p.Local == (len(p.KeyEnv) > 0) {
+			t.Errorf("%s: a local server has no key variable, a remote one has one: %+v", p.Name, p)
+		}
 	}
 }
