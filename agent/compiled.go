@@ -93,6 +93,42 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 	return &CompiledAgent{a: a, prog: prog, meta: meta, step: step}, nil
 }
 
+// CompileSource returns a compiled agent that runs source, a program
+// written elsewhere (by a person, or by the model of an MCP client), with
+// a's tools, limits and signature: Execute runs it with no LLM, exactly as
+// it runs the program Compile keeps. The program is compiled and checked
+// now: a syntax or analysis error is a *lisp.Error (with errors.As) with
+// its position, and a program that reads the state of earlier turns (a
+// def it does not make, memory/x, *1) is refused, since it has none. Tools
+// that need an LLM cannot be called (errors.Is(err, ErrNotCompilable)).
+// The metadata is empty and CompileStep nil.
+func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
+	for _, name := range a.names {
+		if bt := a.tools[name]; bt.needsLLM() {
+			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable,
+				Message: fmt.Sprintf("tool %s is an %s, which a compiled program cannot call", name, bt.kind())}
+		}
+	}
+	prog, err := lisp.Compile(source)
+	if err != nil {
+		return nil, err
+	}
+	if deps := prog.Dependencies(); !deps.SelfContained() {
+		var parts []string
+		if len(deps.Vars) > 0 {
+			parts = append(parts, "it reads "+strings.Join(deps.Vars, ", ")+", which it never defines")
+		}
+		if deps.History {
+			parts = append(parts, "it reads *1, *2 or *3")
+		}
+		if deps.ComputedKeys {
+			parts = append(parts, "it reads memory under a computed key, (memory/get k)")
+		}
+		return nil, fmt.Errorf("agent: the program runs on its own, with no earlier turns, but %s", strings.Join(parts, "; "))
+	}
+	return &CompiledAgent{a: a, prog: prog}, nil
+}
+
 // Source returns the program's text, for review.
 func (c *CompiledAgent) Source() string { return c.prog.Source() }
 

@@ -811,3 +811,65 @@ func TestIgnoringCallbackPastItsTimeout(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// CompileSource runs a program written elsewhere with the agent's tools and
+// limits; the Step's Redaction hides what the firewall hides.
+func TestCompileSource(t *testing.T) {
+	a := agent.MustNew(agent.Config{
+		Prompt: "code mode",
+		Tools: map[string]agent.Tool{
+			"user.get": {Func: func(_ context.Context, args *lisp.Map) (any, error) {
+				return map[string]any{"name": "ann", "_token": "tok-4b1f9a77c2"}, nil
+			}, Signature: "(id :int) -> {name :string, _token :string}"},
+		},
+		Limits: lisp.Limits{MaxToolCalls: 3},
+	})
+	c, err := a.CompileSource(`(let [u (tool/user.get {:id "7"})] (println "got" (:name u)) {:u u :copy (:_token u) :n 1})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := c.Execute(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lisp.PrintString(step.Return); !strings.Contains(got, "tok-4b1f9a77c2") {
+		t.Errorf("Go sees %s", got)
+	}
+	j, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"copy":"<Firewalled>","n":1,"u":{"_token":"<Firewalled>","name":"ann"}}`
+	if string(j) != want {
+		t.Errorf("redacted %s\nwant     %s", j, want)
+	}
+	if len(step.Trace) != 1 || len(step.Trace[0].Output) != 1 || step.Trace[0].Output[0] != "got ann" {
+		t.Errorf("trace %+v", step.Trace)
+	}
+
+	// Errors at compile time keep their position; state of earlier turns
+	// does not exist; limits hold.
+	_, err = a.CompileSource("(+ 1")
+	var le *lisp.Error
+	if !errors.As(err, &le) || le.Pos.Line != 1 {
+		t.Errorf("syntax error %v", err)
+	}
+	if _, err := a.CompileSource("(inc previous)"); err == nil || !strings.Contains(err.Error(), "previous, which it never defines") {
+		t.Errorf("undefined var: %v", err)
+	}
+	c, err = a.CompileSource(`(dotimes [i 5] (tool/user.get {:id i}))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err = c.Execute(context.Background(), nil)
+	if err == nil || step.Fail == nil || !strings.Contains(step.Fail.Message, "tool_limit_exceeded") {
+		t.Errorf("MaxToolCalls: %v %+v", err, step.Fail)
+	}
+	// An agent tool needs an LLM.
+	child := agent.MustNew(agent.Config{Prompt: "c", Description: "d"})
+	ct, _ := child.AsTool(agent.AsToolOptions{})
+	b := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"child": ct}})
+	if _, err := b.CompileSource("1"); !errors.Is(err, agent.ErrNotCompilable) {
+		t.Errorf("agent tool: %v", err)
+	}
+}

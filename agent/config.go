@@ -325,7 +325,7 @@ func New(cfg Config) (*Agent, error) {
 				Message: fmt.Sprintf("a tool cannot be called %q: return and fail end the mission", name), Err: ErrReservedToolName}
 		}
 		if !validToolName(name) {
-			return nil, configErr("Tools", fmt.Sprintf("tool name %q is not a PTC-Lisp name (letters, digits, - and _)", name))
+			return nil, configErr("Tools", fmt.Sprintf("tool name %q is not a PTC-Lisp name (letters, digits, -, _ and inner dots)", name))
 		}
 		bt, err := bindTool(name, t)
 		if err != nil {
@@ -406,6 +406,12 @@ func validToolName(name string) bool {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
 		case (c >= '0' && c <= '9') || c == '-' || c == '?' || c == '!':
 			if i == 0 {
+				return false
+			}
+		case c == '.':
+			// A namespace-like prefix, as MCP servers' tools get
+			// (github.search_issues): never first, last or doubled.
+			if i == 0 || i == len(name)-1 || name[i-1] == '.' {
 				return false
 			}
 		default:

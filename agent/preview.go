@@ -32,6 +32,8 @@ type ToolSchema struct {
 	// of the result ({"type": "object"} and {} for a tool without a
 	// signature).
 	InputSchema, OutputSchema map[string]any
+	// Unlisted reports a tool the system prompt does not list (Tool.Unlisted).
+	Unlisted bool
 }
 
 // PreviewPrompt builds the prompts of a mission exactly as turn 1 of Run
@@ -61,7 +63,7 @@ func (a *Agent) ToolSchemas() []ToolSchema {
 	out := make([]ToolSchema, 0, len(a.names))
 	for _, name := range a.names {
 		bt := a.tools[name]
-		ts := ToolSchema{Name: name, Description: bt.desc}
+		ts := ToolSchema{Name: name, Description: bt.desc, Unlisted: bt.unlisted}
 		if bt.sig == nil {
 			ts.InputSchema = map[string]any{"type": "object"}
 			ts.OutputSchema = map[string]any{}

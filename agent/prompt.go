@@ -293,9 +293,17 @@ func (m *mission) toolsSection() string {
 		sb.WriteString("## Tools\nNone: compute the answer from the ctx data.\n")
 	} else {
 		sb.WriteString("## Tools\n")
+		unlisted := 0
 		for _, name := range a.names {
 			bt := a.tools[name]
+			if bt.unlisted {
+				unlisted++
+				continue
+			}
 			writeTool(&sb, name, bt.sig, bt.desc)
+		}
+		if unlisted > 0 {
+			fmt.Fprintf(&sb, "%d more tools are callable but not listed here: the tools above tell you their names and signatures.\n", unlisted)
 		}
 	}
 	if len(a.catalog) > 0 {

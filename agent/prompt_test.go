@@ -841,3 +841,45 @@ func ExamplePreviewPrompt() {
 	// list-emails (user :string) -> [{id :int, from :string, subject :string}]
 	// ctx/sender :string
 }
+
+// Unlisted tools stay out of the prompt's list (which counts them) but are
+// called, with their arguments checked, like any other; dotted names work.
+func TestUnlistedTools(t *testing.T) {
+	var got []string
+	cfg := Config{
+		Prompt: "x",
+		Tools: map[string]Tool{
+			"gh.search": {Func: func(_ context.Context, args *lisp.Map) (any, error) {
+				got = append(got, lisp.PrintString(args))
+				return []any{"gh.issue"}, nil
+			}, Signature: "(q :string) -> [:string]", Description: "Finds tools."},
+			"gh.issue": {Func: func(_ context.Context, args *lisp.Map) (any, error) {
+				got = append(got, lisp.PrintString(args))
+				return map[string]any{"n": 7}, nil
+			}, Signature: "(n :int) -> {n :int}", Description: "SECRET-DESCRIPTION", Unlisted: true},
+		},
+	}
+	s := system(t, cfg, nil)
+	if !strings.Contains(s, "(tool/gh.search {:q ...})") || strings.Contains(s, "SECRET-DESCRIPTION") ||
+		!strings.Contains(s, "1 more tools are callable but not listed here") {
+		t.Errorf("tools section:\n%s", s)
+	}
+	a := MustNew(cfg)
+	if ts := a.ToolSchemas(); len(ts) != 2 || !ts[0].Unlisted || ts[1].Unlisted {
+		t.Errorf("ToolSchemas: %+v", ts)
+	}
+	model := llmtest.NewScript(
+		llmtest.Code(`(tool/gh.issue {:n "x"})`), // the signature still checks
+		llmtest.Code(`(return (tool/gh.issue {:n (count (tool/gh.search {:q "issue"}))}))`),
+	)
+	step, err := a.Run(context.Background(), Options{LLM: model.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lisp.PrintString(step.Return) != `{"n" 7}` || strings.Join(got, " ") != `{:q "issue"} {:n 1}` {
+		t.Errorf("return %s, calls %v", lisp.PrintString(step.Return), got)
+	}
+	if e := step.Trace[0].Error; !strings.Contains(e, "gh.issue") {
+		t.Errorf("turn 1 error %q", e)
+	}
+}

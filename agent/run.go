@@ -490,6 +490,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		TraceID:           m.traceID,
 		ParentTraceID:     m.parentTraceID,
 		FieldDescriptions: m.a.cfg.FieldDescriptions,
+		fw:                m.fw,
 	}
 	if fail == nil {
 		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)

@@ -49,6 +49,26 @@ type Step struct {
 	// FieldDescriptions are the agent's descriptions of its signature's
 	// fields, passed on to the next agent of a chain.
 	FieldDescriptions map[string]string
+
+	fw *firewall // what Redaction hides
+}
+
+// Redaction hides from a reader outside the firewall (an LLM, an MCP
+// client, a log) what the mission's firewall hides from its LLM: the
+// values of fields named with a leading _, and values copied from
+// firewalled data, at any depth. Use it to show Return, Memory or a trace
+// value to such a reader:
+//
+//	text := lisp.FormatValue(step.Return, lisp.PrintOptions{Redact: step.Redaction()})
+//	data, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
+//
+// Hidden values print as the placeholder Firewalled. Safe for concurrent
+// use; never nil.
+func (s *Step) Redaction() *lisp.Redaction {
+	if s == nil || s.fw == nil {
+		return &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
+	}
+	return s.fw.redaction()
 }
 
 // OK reports whether the mission succeeded.

@@ -33,6 +33,11 @@ type Tool struct {
 	Signature string
 	// Description says what the tool does and when to use it.
 	Description string
+	// Unlisted keeps the tool out of the system prompt's list, which then
+	// only counts such tools: programs can still call it by name, once
+	// another tool (a search over a large catalog, say) has told them of
+	// it. Its signature still checks its arguments.
+	Unlisted bool
 
 	typed    *signature.Tool
 	nested   *nestedAgent   // an agent or an LLM answers the calls
@@ -58,6 +63,7 @@ type boundTool struct {
 	typ      *signature.Tool
 	nested   *nestedAgent
 	compiled *CompiledAgent
+	unlisted bool
 }
 
 // kind names what answers the tool's calls, for messages.
@@ -77,7 +83,8 @@ func (bt *boundTool) kind() string {
 func (bt *boundTool) needsLLM() bool { return bt.nested != nil }
 
 func bindTool(name string, t Tool) (*boundTool, error) {
-	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed, nested: t.nested, compiled: t.compiled}
+	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed, nested: t.nested, compiled: t.compiled,
+		unlisted: t.Unlisted}
 	if bt.typ != nil {
 		bt.sig = bt.typ.Signature()
 		return bt, nil

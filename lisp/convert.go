@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // FromGo converts host data into a Value:
@@ -412,6 +413,7 @@ const MaxConvertValues = 4_000_000
 type exporter struct {
 	budget int // values still allowed
 	err    error
+	redact *Redaction // ToJSONRedacted's
 }
 
 // spend counts one value and reports whether conversion may go on.
@@ -500,18 +502,85 @@ func (c *exporter) keyString(k Value) string {
 // ToJSON encodes a value as JSON, with map keys in canonical order.
 // Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as null.
 // Like ToGo, it fails on values of more than MaxConvertValues elements.
-func ToJSON(v Value) ([]byte, error) {
+func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
+
+// ToJSONRedacted is ToJSON for a reader who must not see what r hides: a
+// hidden value, or the value of a hidden key, encodes as r.Placeholder (a
+// JSON string), exactly where FormatValue prints it. A nil r hides nothing.
+func ToJSONRedacted(v Value, r *Redaction) ([]byte, error) {
 	var buf bytes.Buffer
-	c := exporter{budget: MaxConvertValues}
+	c := exporter{budget: MaxConvertValues, redact: r}
 	if err := c.writeJSON(&buf, v, 0); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
+func (c *exporter) placeholder(buf *bytes.Buffer) { writeJSONString(buf, c.redact.Placeholder) }
+
+// writeJSONString writes s as a JSON string, as encoding/json does but
+// without its HTML escaping (a "<" stays "<"): invalid UTF-8 becomes
+// U+FFFD, control characters and U+2028/U+2029 are escaped.
+func writeJSONString(buf *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			buf.WriteString(s[start:i])
+			switch b {
+			case '"', '\\':
+				buf.WriteByte('\\')
+				buf.WriteByte(b)
+			case '\n':
+				buf.WriteString(`\n`)
+			case '\r':
+				buf.WriteString(`\r`)
+			case '\t':
+				buf.WriteString(`\t`)
+			default:
+				buf.WriteString(`\u00`)
+				buf.WriteByte(hex[b>>4])
+				buf.WriteByte(hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf.WriteString(s[start:i])
+			buf.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			buf.WriteString(s[start:i])
+			buf.WriteString(`\u202`)
+			buf.WriteByte(hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf.WriteString(s[start:])
+	buf.WriteByte('"')
+}
+
 func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 	if !c.spend(depth) {
 		return c.err
+	}
+	if c.redact.hidesValue(v) {
+		c.placeholder(buf)
+		return nil
 	}
 	switch v := v.(type) {
 	case nil:
@@ -528,17 +597,13 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		b, _ := json.Marshal(v)
 		buf.Write(b)
 	case string:
-		b, _ := json.Marshal(v)
-		buf.Write(b)
+		writeJSONString(buf, v)
 	case Keyword:
-		b, _ := json.Marshal(string(v))
-		buf.Write(b)
+		writeJSONString(buf, string(v))
 	case Instant:
-		b, _ := json.Marshal(v.T.Format(time.RFC3339Nano))
-		buf.Write(b)
+		writeJSONString(buf, v.T.Format(time.RFC3339Nano))
 	case Date:
-		b, _ := json.Marshal(v.String())
-		buf.Write(b)
+		writeJSONString(buf, v.String())
 	case *Vector:
 		buf.WriteByte('[')
 		for i, x := range v.items {
@@ -571,23 +636,27 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 				buf.WriteByte(',')
 			}
 			i++
-			b, _ := json.Marshal(c.keyString(k))
+			ks := c.keyString(k)
 			if c.err != nil {
 				return c.err
 			}
-			buf.Write(b)
+			writeJSONString(buf, ks)
 			buf.WriteByte(':')
+			if c.redact.hidesKey(k) {
+				c.placeholder(buf)
+				continue
+			}
 			if err := c.writeJSON(buf, x, depth+1); err != nil {
 				return err
 			}
 		}
 		buf.WriteByte('}')
 	default:
-		b, _ := json.Marshal(c.printed(v))
+		p := c.printed(v)
 		if c.err != nil {
 			return c.err
 		}
-		buf.Write(b)
+		writeJSONString(buf, p)
 	}
 	return nil
 }

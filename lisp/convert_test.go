@@ -173,3 +173,29 @@ func TestParseJSONDuplicateKeysLastWins(t *testing.T) {
 		t.Errorf("got %s, want the last duplicate, as encoding/json", got)
 	}
 }
+
+// JSON strings decode to what encoding/json's would (invalid UTF-8
+// included), without its HTML escaping.
+func FuzzToJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<a href=\"x\">&</a>", "tab\tnl\ncr\r\x00\x1f\x7f", "\xff\xfe bad", "\u2028\u2029", "é😀", `back\slash`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ours, err := lisp.ToJSON(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, _ := json.Marshal(s)
+		var a, b string
+		if err := json.Unmarshal(ours, &a); err != nil {
+			t.Fatalf("%q encodes as invalid JSON %s: %v", s, ours, err)
+		}
+		_ = json.Unmarshal(theirs, &b)
+		if a != b {
+			t.Fatalf("%q: ours decodes to %q, encoding/json's to %q", s, a, b)
+		}
+		if strings.ContainsAny(s, "<>&") && !strings.ContainsAny(string(ours), "<>&") {
+			t.Fatalf("%q: HTML-escaped: %s", s, ours)
+		}
+	})
+}

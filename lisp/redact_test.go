@@ -108,3 +108,40 @@ func ExampleRedaction() {
 	// user: {:_ssn <hidden>, :name ann}
 	// 11
 }
+
+// ToJSONRedacted hides exactly what FormatValue hides, in the same places,
+// and its walk stays bounded on shared structure.
+func TestToJSONRedacted(t *testing.T) {
+	vault, err := lisp.ReadData(`[{:pin 1234} {:pin 9999}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := secretRedaction(vault)
+	v := lisp.NewMap().
+		Assoc(lisp.Keyword("user"), mustRead(t, `{:name "ann" :_token "abc" :pw "hunter22-password"}`)).
+		Assoc(lisp.Keyword("copies"), lisp.NewVector([]lisp.Value{vault, vault})).
+		Assoc(lisp.Keyword("n"), int64(3))
+	j, err := lisp.ToJSONRedacted(v, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"copies":["<hidden>","<hidden>"],"n":3,"user":{"_token":"<hidden>","name":"ann","pw":"<hidden>"}}`
+	if string(j) != want {
+		t.Errorf("got  %s\nwant %s", j, want)
+	}
+	printed := lisp.FormatValue(v, lisp.PrintOptions{Redact: r})
+	if strings.Count(printed, "<hidden>") != strings.Count(string(j), "<hidden>") {
+		t.Errorf("the printer hides elsewhere: %s", printed)
+	}
+	if j, _ := lisp.ToJSONRedacted(v, nil); !strings.Contains(string(j), "hunter22-password") {
+		t.Errorf("a nil redaction hid something: %s", j)
+	}
+	// [v v] doubled 60 times: the budget ends the walk with an error.
+	res, err := lisp.Run(context.Background(), `(nth (iterate (fn [v] [v v]) [1]) 60)`, lisp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lisp.ToJSONRedacted(res.Value, r); err == nil {
+		t.Error("an exponential value encoded")
+	}
+}
