@@ -28,7 +28,9 @@
 // A response without a candidate, or whose first candidate has no text,
 // is an error: Reason "prompt_blocked" or "response_blocked" (Class
 // llm.ClientError) when a safety filter stopped it, "empty_response"
-// (llm.Unknown) otherwise, with the finish reason in the message.
+// (llm.Unknown) for a candidate without text, with the finish reason in
+// the message, and "malformed_response" (llm.ServerError) for a body with
+// neither a candidate nor a block reason.
 //
 // # Errors and retries
 //
@@ -36,10 +38,11 @@
 // from the status and Gemini's message: 429 is llm.RateLimit (with
 // RetryAfter from the Retry-After header, else from the RetryInfo detail
 // Gemini sends), 500 and 503 llm.ServerError, 401 and 403 llm.Auth (and a
-// 400 "API key not valid"), a 400 whose prompt is too long
+// 400 for an invalid or expired API key), a 400 whose prompt is too long
 // llm.ContextLength, other 4xx llm.ClientError. The end of the call's
-// context is llm.Timeout or llm.Cancelled; a body that is not valid JSON is
-// llm.ServerError with Reason "malformed_response".
+// context is llm.Timeout or llm.Cancelled; a body that is not valid JSON,
+// or not of the shape of a generateContent reply, is llm.ServerError with
+// Reason "malformed_response".
 //
 // The adapter makes one HTTP request per call and never retries: the
 // agent's RetryPolicy does. (The SDK's automatic continuation, which sends

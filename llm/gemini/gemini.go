@@ -47,6 +47,11 @@ const (
 	reasonInvalidOptions = "invalid_llm_options"
 )
 
+// reasonMalformedResponse is the reason of a reply that is not a
+// generateContent response (Class llm.ServerError), as in the other
+// adapters.
+const reasonMalformedResponse = "malformed_response"
+
 // New returns a Func that calls the Gemini Developer API's generateContent
 // with the model of cfg. It makes no request. Its errors are *llm.Error
 // values of Class llm.Config.
@@ -102,7 +107,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 		msg := strings.ReplaceAll(err.Error(), key, "[redacted]")
 		return nil, &llm.Error{Class: llm.Config, Reason: reasonInvalidConfig, Message: "gemini: " + msg}
 	}
-	c := &caller{models: client.Models, model: model}
+	c := &caller{models: client.Models, model: model, key: key}
 	if cfg.MaxTokens > 0 {
 		c.maxTokens = int32(cfg.MaxTokens)
 	}
@@ -116,14 +121,23 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 type caller struct {
 	models      *genai.Models
 	model       string
+	key         string // to redact from error messages: a proxy may echo it
 	maxTokens   int32
 	temperature *float32
 }
 
 func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, err error) {
+	info := &respInfo{}
 	defer func() {
 		if p := recover(); p != nil {
-			resp, err = llm.Response{}, &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("gemini: panic: %v", p)}
+			e := &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("gemini: panic: %v", p)}
+			if status, _ := info.get(); status >= 200 && status < 300 {
+				// The SDK's converters panic on a body of the wrong shape
+				// ({"candidates": "x"}).
+				e.Class, e.Reason = llm.ServerError, reasonMalformedResponse
+				e.Message = fmt.Sprintf("gemini: malformed generateContent reply: %v", p)
+			}
+			resp, err = llm.Response{}, e
 		}
 	}()
 	if err := ctx.Err(); err != nil {
@@ -141,10 +155,14 @@ func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, 
 		config.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: system}}}
 	}
 
-	info := &respInfo{}
 	out, err := c.models.GenerateContent(context.WithValue(ctx, respInfoKey{}, info), c.model, contents, config)
 	if err != nil {
-		return llm.Response{}, callError(ctx, err, info)
+		e := callError(ctx, err, info)
+		var le *llm.Error
+		if errors.As(e, &le) && c.key != "" {
+			le.Message = strings.ReplaceAll(le.Message, c.key, "[redacted]")
+		}
+		return llm.Response{}, e
 	}
 	return response(out)
 }
@@ -243,8 +261,10 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 			}
 			return llm.Response{}, &llm.Error{Class: llm.ClientError, Reason: "prompt_blocked", Message: msg}
 		}
-		return llm.Response{}, &llm.Error{Class: llm.Unknown, Reason: "empty_response",
-			Message: "gemini: the response has no candidates"}
+		// Gemini sends no candidate only with a block reason: a body
+		// without either ({}, an empty one) is not a generateContent reply.
+		return llm.Response{}, &llm.Error{Class: llm.ServerError, Reason: reasonMalformedResponse,
+			Message: "gemini: malformed generateContent reply: no candidates"}
 	}
 	cand := out.Candidates[0]
 	var sb strings.Builder
@@ -303,7 +323,7 @@ func callError(ctx context.Context, err error, info *respInfo) error {
 		var syntax *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &syntax) || errors.As(err, &typ) {
-			return &llm.Error{Class: llm.ServerError, Reason: "malformed_response", Err: err,
+			return &llm.Error{Class: llm.ServerError, Reason: reasonMalformedResponse, Err: err,
 				Message: "gemini: the response body is not a valid generateContent reply: " + firstLine(err.Error())}
 		}
 		e := llm.Classify(err)
@@ -317,10 +337,15 @@ func callError(ctx context.Context, err error, info *respInfo) error {
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
+	reason := ""
 	if apiErr.Status != "" && !strings.Contains(apiErr.Status, " ") { // "RESOURCE_EXHAUSTED", not "429 Too Many Requests"
 		msg = apiErr.Status + ": " + msg
+		reason = apiErr.Status
 	}
 	e := llm.HTTPError(status, header, "gemini: "+truncate(msg), err)
+	if e.Reason == "" {
+		e.Reason = reason
+	}
 	if e.Class == llm.ClientError && invalidKey(apiErr) {
 		e.Class = llm.Auth
 	}
@@ -336,13 +361,14 @@ func contextError(ctxErr, err error) error {
 }
 
 // invalidKey reports whether a 400 is Gemini's answer to a wrong API key
-// (INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID).
+// (INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID, or
+// API_KEY_EXPIRED).
 func invalidKey(e genai.APIError) bool {
 	if e.Status == "UNAUTHENTICATED" {
 		return true
 	}
 	for _, d := range e.Details {
-		if r, _ := d["reason"].(string); r == "API_KEY_INVALID" {
+		if r, _ := d["reason"].(string); r == "API_KEY_INVALID" || r == "API_KEY_EXPIRED" {
 			return true
 		}
 	}
