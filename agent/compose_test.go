@@ -846,6 +846,15 @@ func TestCompileSource(t *testing.T) {
 	if len(step.Trace) != 1 || len(step.Trace[0].Output) != 1 || step.Trace[0].Output[0] != "got ann" {
 		t.Errorf("trace %+v", step.Trace)
 	}
+	// Scrub hides copies of firewalled strings in text built outside the
+	// firewall (a trace's output, say), and leaves the rest.
+	if got := step.Scrub("token=tok-4b1f9a77c2, name=ann"); strings.Contains(got, "4b1f9a77") || !strings.Contains(got, "name=ann") {
+		t.Errorf("Scrub gave %q", got)
+	}
+	var none *agent.Step
+	if got := none.Scrub("tok-4b1f9a77c2"); got != "tok-4b1f9a77c2" {
+		t.Errorf("a nil Step's Scrub changed the text: %q", got)
+	}
 
 	// Errors at compile time keep their position; state of earlier turns
 	// does not exist; limits hold.

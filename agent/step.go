@@ -212,3 +212,16 @@ func (e *Error) Error() string { return "agent: " + e.Step.Fail.Error() }
 
 // Unwrap returns the Fail, so errors.As(err, &fail) works too.
 func (e *Error) Unwrap() error { return e.Step.Fail }
+
+// Scrub returns text with every fragment of the mission's firewalled texts
+// replaced by Firewalled, as the firewall scrubs every text an LLM is sent
+// (see docs/agents.md, "The guarantee"). Use it, with Redaction, on text
+// built from a Step for a reader outside the firewall: a trace's println
+// output, or the strings of a value a program computed with str from a
+// firewalled one. Safe for concurrent use.
+func (s *Step) Scrub(text string) string {
+	if s == nil || s.fw == nil {
+		return text
+	}
+	return s.fw.scrub(text)
+}

@@ -49,6 +49,8 @@ type agentFile struct {
 	contextSignature string
 	// context is the context: inline data or a file (nil: none).
 	context *fmValue
+	// mcp names the MCP configuration file of the agent's tools (nil: none).
+	mcp *fmValue
 	// llmTimeoutSet and llmRetriesSet say whether the file chose them (the
 	// CLI's defaults for real models apply otherwise).
 	llmTimeoutSet, llmRetriesSet bool
@@ -192,6 +194,13 @@ var agentKeys = []keySpec{
 		return nil
 	}},
 	{"context-signature", func(af *agentFile, v *fmValue) error { af.contextSignature = v.text; return nil }},
+	{"mcp", func(af *agentFile, v *fmValue) error {
+		if strings.TrimSpace(v.text) == "" {
+			return valueErr(v, "wants an MCP configuration file (an mcpServers JSON file)")
+		}
+		af.mcp = v
+		return nil
+	}},
 }
 
 // limitKeys are the keys under limits:, named like the flags of ptc eval.
@@ -671,6 +680,32 @@ func (af *agentFile) valueError(v *fmValue, err error) error {
 		label = "prompt (the text after the front matter)"
 	}
 	return &agentFileError{file: af.name, pos: pos, msg: label + ": " + msg}
+}
+
+// cliConfig is the agent's configuration with the command line's defaults
+// for real models where the file does not choose (see defaultLLMTimeout).
+func (af *agentFile) cliConfig() agent.Config {
+	cfg := af.cfg
+	if !af.llmTimeoutSet {
+		cfg.LLMTimeout = defaultLLMTimeout
+	}
+	if !af.llmRetriesSet {
+		cfg.LLMRetry.MaxAttempts = defaultLLMAttempts
+	}
+	return cfg
+}
+
+// mcpPath is the MCP configuration file the agent file names, relative
+// to the agent file's directory ("" when none).
+func (af *agentFile) mcpPath() string {
+	if af.mcp == nil {
+		return ""
+	}
+	path := strings.TrimSpace(af.mcp.text)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(af.dir, path)
+	}
+	return path
 }
 
 // loadContext reads the context the file gives, inline or from a file

@@ -20,11 +20,13 @@ func main() {
 const usage = `usage:
   ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
   ptc repl [-c CONTEXT.json|.edn]
-  ptc run AGENT_FILE [--model REF] [-c CONTEXT] [--set NAME=VALUE]... [--json]
+  ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
           [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
   ptc conform FILE.jsonl
   ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
   ptc models [--json]
+  ptc mcp tools --config FILE [--json]
+  ptc mcp serve --config FILE [--http ADDR] [--model REF]
   ptc version [--json]
 run "ptc COMMAND -h" for the flags of a command
 `
@@ -84,6 +86,8 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		return cmdBench(rest, stdout, stderr)
 	case "run":
 		return cmdRun(env, rest, stdout, stderr)
+	case "mcp":
+		return cmdMCP(env, rest, stdin, stdout, stderr)
 	case "models":
 		return cmdModels(env, rest, stdout, stderr)
 	case "version", "--version":

@@ -19,6 +19,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/mcp"
 	"github.com/ptc-go/ptc/signature"
 )
 
@@ -34,7 +35,7 @@ const (
 	defaultLLMAttempts = 3 // two retries of rate limits, timeouts, server errors
 )
 
-const runSynopsis = `AGENT_FILE [--model REF] [-c CONTEXT] [--set NAME=VALUE]... [--json]
+const runSynopsis = `AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
                [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
        ptc run --replay FILE [AGENT_FILE] [flags]`
 
@@ -48,8 +49,10 @@ The agent file is Markdown: settings between two --- lines (signature,
 max-turns, limits, context...), then the prompt, a template whose
 {{placeholders}} come from the context. See docs/cli.md.
 
-Tools: none yet. The agent's programs work on the context alone (MCP tools
-will come later).
+Tools: the tools of MCP servers, named in an MCP configuration file (the
+mcpServers JSON Claude Desktop and others use) given with --mcp FILE or
+the agent file's mcp: key; programs call them as (tool/server.tool {...}).
+Without one, the agent's programs work on the context alone.
 
 The model: --model REF, else the agent file's model:, else $PTC_MODEL;
 a reference is provider:model (openai:gpt-4.1-mini,
@@ -75,6 +78,7 @@ Flags:
 // runFlags are the flags of ptc run.
 type runFlags struct {
 	model, ctxPath, record, replay string
+	mcpPath                        string
 	sets                           setFlags
 	asJSON, trace, quiet           bool
 	limits                         *lisp.Limits
@@ -94,6 +98,7 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as one JSON object on stdout: {ok, return, fail, usage, trace_id}")
 	fs.StringVar(&f.record, "record", "", "save the transcript (every request and reply, the context, the outcome) to `FILE`")
 	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded in `FILE`, and check that the agent still sends the same requests")
+	fs.StringVar(&f.mcpPath, "mcp", "", "give the agent the tools of the MCP servers in `FILE` (an mcpServers JSON file; default: the agent file's mcp:)")
 	fs.BoolVar(&f.trace, "trace", false, "print the mission's trace to stderr at the end")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress: only the outcome (and errors)")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
@@ -161,13 +166,20 @@ func (r *runCmd) run(pos []string) int {
 	if err != nil {
 		return r.usageErr(err)
 	}
-	cfg := af.cfg
+	cfg := af.cliConfig()
 	overrideLimits(&cfg.Limits, *f.limits)
-	if !af.llmTimeoutSet {
-		cfg.LLMTimeout = defaultLLMTimeout
-	}
-	if !af.llmRetriesSet {
-		cfg.LLMRetry.MaxAttempts = defaultLLMAttempts
+	if path := firstNonEmpty(f.mcpPath, af.mcpPath()); path != "" {
+		mc, err := readMCPConfig(path, r.env.getenv)
+		if err != nil {
+			return r.usageErr(err)
+		}
+		ts, err := connectMCP(r.env.ctx, mc, r.stderr, f.quiet)
+		if err != nil {
+			r.stderr.printf("ptc run: %v\n", err)
+			return exitFail
+		}
+		defer ts.Close()
+		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 	}
 	a, err := af.newAgent(cfg)
 	if err != nil {

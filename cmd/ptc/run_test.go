@@ -241,7 +241,7 @@ func TestRunExitCodes(t *testing.T) {
 			[]string{ordersAgent, "--model", "m"}, 1, []string{"fail: max_turns_exceeded"}},
 		{"the model fails", testEnv(llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.Auth, Message: "bad key"})).Func(), nil),
 			[]string{ordersAgent, "--model", "m"}, 1, []string{"fail: llm_error", "bad key", "hint: the provider refused the API key"}},
-		{"-h", testEnv(ok(), nil), []string{"-h"}, 0, []string{"usage: ptc run AGENT_FILE", "Tools: none yet", "PTC_MODEL", "-record FILE", "-max-memory"}},
+		{"-h", testEnv(ok(), nil), []string{"-h"}, 0, []string{"usage: ptc run AGENT_FILE", "Tools: the tools of MCP servers", "PTC_MODEL", "-record FILE", "-max-memory"}},
 		{"no agent file", testEnv(ok(), nil), nil, 2, []string{"usage: ptc run"}},
 		{"two agent files", testEnv(ok(), nil), []string{ordersAgent, ordersAgent, "--model", "m"}, 2, []string{"usage: ptc run"}},
 		{"missing agent file", testEnv(ok(), nil), []string{filepath.Join(dir, "nope.md"), "--model", "m"}, 2, []string{"nope.md"}},

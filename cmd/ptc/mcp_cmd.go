@@ -1,0 +1,371 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/mcp"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const mcpUsage = `usage:
+  ptc mcp tools --config FILE [--json]
+  ptc mcp serve --config FILE [--http ADDR] [--model REF] [--max-listed N] [limit flags]
+run "ptc mcp COMMAND -h" for the flags of a command; docs/mcp.md tells the file's format
+`
+
+// cmdMCP runs ptc mcp COMMAND.
+func cmdMCP(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, mcpUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "tools":
+		return cmdMCPTools(env, args[1:], stdout, stderr)
+	case "serve":
+		return cmdMCPServe(env, args[1:], stdin, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, mcpUsage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ptc mcp: unknown command %q\n%s", args[0], mcpUsage)
+	return exitUsage
+}
+
+// connectMCP connects to the servers of cfg, saying so on stderr (unless
+// quiet). No servers: an empty toolset.
+func connectMCP(ctx context.Context, cfg *mcpConfig, stderr io.Writer, quiet bool) (*mcp.Toolset, error) {
+	servers := cfg.mcpServers()
+	if !quiet && len(servers) > 0 {
+		names := make([]string, len(servers))
+		for i, s := range servers {
+			names[i] = s.Name
+		}
+		fmt.Fprintf(stderr, "connecting to %s\n", strings.Join(names, ", "))
+	}
+	// A server that fails to start usually says why on its stderr: keep
+	// the end of it for the error.
+	tails := make([]*tailBuffer, len(servers))
+	for i := range servers {
+		if len(servers[i].Command) > 0 && servers[i].Stderr == nil {
+			tails[i] = &tailBuffer{max: 2048}
+			servers[i].Stderr = tails[i]
+		}
+	}
+	start := time.Now()
+	ts, err := mcp.Connect(ctx, servers...)
+	if err != nil {
+		var sb strings.Builder
+		sb.WriteString(err.Error())
+		for i, t := range tails {
+			if said := t.String(); said != "" {
+				fmt.Fprintf(&sb, "\n  %s's stderr: %s", servers[i].Name, strings.ReplaceAll(said, "\n", "\n    "))
+			}
+		}
+		return nil, errors.New(sb.String())
+	}
+	if !quiet && len(servers) > 0 {
+		counts := map[string]int{}
+		for _, info := range ts.Infos() {
+			counts[info.Server]++
+		}
+		var parts []string
+		for _, s := range servers {
+			parts = append(parts, fmt.Sprintf("%s %s", s.Name, plural(counts[s.Name], "tool")))
+		}
+		fmt.Fprintf(stderr, "connected in %s: %s\n", time.Since(start).Round(time.Millisecond), strings.Join(parts, ", "))
+	}
+	return ts, nil
+}
+
+// describeServer says how a server is reached, for people.
+func describeServer(s mcp.Server) string {
+	if s.URL != "" {
+		return "http: " + s.URL
+	}
+	return "stdio: " + strings.Join(s.Command, " ")
+}
+
+func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("mcp tools", stderr, "--config FILE [--json]")
+	configPath := fs.String("config", "", "the MCP configuration `FILE` (an mcpServers JSON file)")
+	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	if len(pos) > 0 || *configPath == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	cfg, err := readMCPConfig(*configPath, env.getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp tools: %v\n", err)
+		return exitUsage
+	}
+	ctx, cancel := signalContext(env)
+	defer cancel()
+	ts, err := connectMCP(ctx, cfg, stderr, *asJSON)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp tools: %v\n", err)
+		return exitFail
+	}
+	defer ts.Close()
+	infos := ts.Infos()
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if infos == nil {
+			infos = []mcp.ToolInfo{}
+		}
+		if err := enc.Encode(infos); err != nil {
+			fmt.Fprintf(stderr, "ptc mcp tools: %v\n", err)
+			return exitFail
+		}
+		return exitOK
+	}
+	byServer := map[string][]mcp.ToolInfo{}
+	for _, info := range infos {
+		byServer[info.Server] = append(byServer[info.Server], info)
+	}
+	for i, s := range cfg.mcpServers() {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		list := byServer[s.Name]
+		fmt.Fprintf(stdout, "%s (%s): %s\n", s.Name, describeServer(s), plural(len(list), "tool"))
+		for _, info := range list {
+			fmt.Fprintf(stdout, "  tool/%s %s\n", info.Name, info.Signature)
+			if d := firstLineOf(info.Description); d != "" {
+				fmt.Fprintf(stdout, "      %s\n", clipText(d, 100))
+			}
+			for _, n := range info.Notes {
+				fmt.Fprintf(stdout, "      note: %s\n", clipText(n, 100))
+			}
+		}
+	}
+	return exitOK
+}
+
+const mcpServeHelp = `
+Serves MCP tools over stdio (for a host that starts ptc as a process, as
+Claude Desktop does) or, with --http, over streamable HTTP at /mcp:
+
+  - run_program (codeMode.name in the file): runs a PTC-Lisp program that
+    calls the tools of the file's mcpServers, so the host does a whole
+    workflow in one call; the tools' signatures are in its description.
+  - one tool per entry of the file's agents: the agent's mission, its
+    signature as the tool's input and output schemas.
+
+Nothing but the protocol goes to stdout; messages go to stderr.
+
+Flags:
+`
+
+func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ptc mcp serve --config FILE [--http ADDR] [--model REF] [--max-listed N] [limit flags]\n%s", mcpServeHelp)
+		fs.PrintDefaults()
+	}
+	configPath := fs.String("config", "", "the MCP configuration `FILE`: upstream mcpServers, agents, codeMode")
+	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (as 127.0.0.1:8080) instead of stdio")
+	model := fs.String("model", "", "the model `REF` of agents whose entry and file name none (default $PTC_MODEL)")
+	maxListed := fs.Int("max-listed", 0, "tools whose signatures the code-mode tool lists (default 30; -1: all); the rest are found with tool/mcp.search")
+	quiet := fs.Bool("quiet", false, "print nothing but errors")
+	limits := limitFlags(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	if len(pos) > 0 || *configPath == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	logf := func(format string, a ...any) {
+		if !*quiet {
+			fmt.Fprintf(stderr, format, a...)
+		}
+	}
+	cfg, err := readMCPConfig(*configPath, env.getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+		return exitUsage
+	}
+	if *maxListed != 0 {
+		cfg.code.MaxListed = *maxListed
+	}
+	overrideLimits(&cfg.code.Limits, *limits)
+
+	ctx, cancel := signalContext(env)
+	defer cancel()
+	ts, err := connectMCP(ctx, cfg, stderr, *quiet)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+		return exitFail
+	}
+	defer ts.Close()
+
+	svc, served, err := buildService(ctx, env, cfg, ts, *model)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+		return exitUsage
+	}
+	if *addr == "" {
+		logf("serving %s over stdio\n", strings.Join(served, ", "))
+		t := &mcpsdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+		if err := svc.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+			return exitFail
+		}
+		return exitOK
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+		return exitFail
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", svc.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	logf("serving %s at http://%s/mcp\n", strings.Join(served, ", "), ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+		return exitFail
+	case <-ctx.Done():
+	}
+	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	_ = srv.Shutdown(shut)
+	logf("stopped\n")
+	return exitOK
+}
+
+// buildService makes the MCP service cfg describes: the code-mode tool
+// over the upstream tools (when there are any and it is not disabled) and
+// one tool per agent. served names what it serves, for the log.
+func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Toolset, model string) (*mcp.Service, []string, error) {
+	v := env.version()
+	svc := mcp.NewService(mcp.ServiceOptions{Name: "ptc", Version: v.Version})
+	tools := ts.Tools(mcp.ToolsOptions{MaxListed: cfg.code.MaxListed})
+	var served []string
+	if !cfg.code.Disabled && len(ts.Infos()) > 0 {
+		err := svc.AddCodeMode(tools, mcp.CodeModeOptions{
+			Name: cfg.code.Name, Description: cfg.code.Description,
+			Limits: cfg.code.Limits, MaxListed: cfg.code.MaxListed,
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: codeMode: %v", cfg.file, err)
+		}
+		name := cfg.code.Name
+		if name == "" {
+			name = "run_program"
+		}
+		served = append(served, fmt.Sprintf("%s (over %s)", name, plural(len(ts.Infos()), "tool")))
+	}
+	for _, entry := range cfg.agents {
+		af, _, err := readAgentFile(entry.File)
+		if err != nil {
+			return nil, nil, err
+		}
+		acfg := af.cliConfig()
+		if entry.UpstreamTools {
+			acfg.Tools = tools
+		}
+		a, err := af.newAgent(acfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		ref := firstNonEmpty(entry.Model, af.model, model, env.getenv("PTC_MODEL"))
+		if ref == "" {
+			return nil, nil, fmt.Errorf("agent %s: no model: give it in the entry (\"model\"), in its file (model:), with --model or $PTC_MODEL", entry.Name)
+		}
+		m, err := env.openModel(ctx, ref)
+		if err != nil {
+			return nil, nil, fmt.Errorf("agent %s: %v", entry.Name, err)
+		}
+		base, err := af.loadContext()
+		if err != nil {
+			return nil, nil, err
+		}
+		opts := agent.Options{ContextSignature: af.contextSignature}
+		if base.Len() > 0 {
+			opts.Context = base
+		}
+		if err := svc.AddAgent(entry.Name, a, mcp.AgentOptions{LLM: m, Description: entry.Description, Options: opts}); err != nil {
+			return nil, nil, fmt.Errorf("agent %s (%s): %v", entry.Name, entry.File, err)
+		}
+		served = append(served, fmt.Sprintf("%s (%s, %s)", entry.Name, af.name, ref))
+	}
+	if len(served) == 0 {
+		return nil, nil, fmt.Errorf("%s: nothing to serve: the file has no agents, and no mcpServers tools for the code-mode tool", cfg.file)
+	}
+	return svc, served, nil
+}
+
+// signalContext is env's context, cancelled by SIGINT or SIGTERM when the
+// process's own environment runs the command.
+func signalContext(env *runEnv) (context.Context, context.CancelFunc) {
+	if !env.interrupts {
+		return context.WithCancel(env.ctx)
+	}
+	return signal.NotifyContext(env.ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func firstLineOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String is what was kept, trimmed; "" for a nil buffer.
+func (t *tailBuffer) String() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(strings.ToValidUTF8(string(t.buf), "?"))
+}

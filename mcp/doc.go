@@ -1,0 +1,155 @@
+// Package mcp bridges the Model Context Protocol and ptc-go agents, both
+// ways, on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+// As a client, it makes the tools of any MCP server agent tools, which
+// PTC-Lisp programs call as (tool/server.tool {...}). As a server
+// (Service), it serves agents, Go tools and a code-mode tool to MCP
+// clients.
+//
+// # Connecting
+//
+// Connect reaches one or more servers, concurrently, and lists their
+// tools:
+//
+//	ts, err := mcp.Connect(ctx,
+//		mcp.Server{Name: "gh", Command: []string{"github-mcp-server", "stdio"},
+//			Env: map[string]string{"GITHUB_TOKEN": token}},
+//		mcp.Server{Name: "docs", URL: "https://docs.example.com/mcp",
+//			Headers: map[string]string{"Authorization": "Bearer " + key}},
+//	)
+//	if err != nil { ... }
+//	defer ts.Close()
+//	a, err := agent.New(agent.Config{Prompt: "...", Tools: ts.Tools(mcp.ToolsOptions{})})
+//
+// A Server is reached in one of three ways: Command starts a process and
+// speaks MCP on its stdin and stdout (Env adds to the host's environment,
+// Dir sets its working directory, Stderr receives its standard error);
+// URL is a streamable HTTP endpoint (Headers are sent with every request,
+// through HTTPClient); Transport is any mcpsdk.Transport (in-memory ones
+// in tests). Connect's context bounds the connection and the listing; the
+// sessions live until Toolset.Close, which ends processes gracefully
+// (stdin closed, then SIGTERM, then a kill).
+//
+// Listing follows the servers' pagination cursors to the end. Server.Tools
+// keeps some tools only; naming one the server lacks is an error, as is a
+// Server.Firewall entry for an unknown tool. Connect's errors are *Error
+// values naming the server (several failures are joined), and whatever it
+// opened before failing it closes.
+//
+// # Naming
+//
+// A tool t of the server named s is the agent tool "s.t":
+// (tool/gh.search_issues {:query "is:open"}). Server names start with a
+// letter and hold letters, digits, _ and -; "mcp" is reserved for
+// mcp.search. Characters of an MCP tool name that agent tool names cannot
+// hold (anything but letters, digits, _, -, ?, ! and single inner dots)
+// become _, and the tool's notes give its MCP name; names that then clash
+// get a _2, _3... suffix. ToolInfo.Tool is always the MCP name.
+//
+// # Schemas
+//
+// Each tool's inputSchema and outputSchema (JSON Schema) become one
+// signature, "(params) -> output":
+//
+//	string :string   integer :int   number :float   boolean :bool
+//	array  [:elem]   (items; no items: [:any])
+//	object {name :type ...} with properties, :map without
+//	"type": [t, "null"], anyOf [X, {"type": "null"}], nullable: true   X?
+//	several types, anyOf/oneOf of different things                   :any
+//	allOf of objects                                                  one merged record
+//	local $ref (#/$defs/x, #/definitions/x)                          expanded, recursion as :any
+//	no outputSchema                                                   :any
+//
+// The properties of the input object are the parameters: the required
+// ones plain, the others optional (:type?). Since the SDK decodes schemas
+// into Go maps, the servers' property order is lost: parameters and fields
+// come required first, then optional, each group sorted by name; the
+// output is deterministic. A name that is not a bare identifier is quoted
+// ("user.name" :string), so that every property name is carried as it is
+// and programs pass it as a string key ({"user.name" "ann"}). A property
+// with an empty name is left out, with a note. An input schema that is not
+// an object gives no parameters (the arguments go to the server as they
+// are, unchecked) and a note.
+//
+// What a signature cannot say becomes a note, one per field path, never
+// silently dropped: the descriptions of properties, enum and const ("one
+// of open, closed"), format, pattern, lengths and ranges ("1..100", "> 0"),
+// multipleOf, item counts, uniqueItems, default, deprecated,
+// additionalProperties ("no other fields", "values: string"),
+// alternatives ("one of: string | integer"), tuples, unresolved or
+// recursive $refs, nesting deeper than 16 levels, and any other keyword
+// but annotations (title, examples, $comment...) and x- extensions, as
+// compact JSON ("not {"const":"bad"}"). Output paths start with "result".
+// The notes follow the server's description, one "- path: note" line each
+// (at most 40 in the agent tool's description; ToolInfo has them all):
+//
+//	Searches issues.
+//	- limit: 1..100; default 30
+//	- state: Issue state.; one of open, closed
+//	- result.items.id: the issue number
+//
+// # Calls and results
+//
+// The arguments of a call (a map, keywords as strings) are sent as a JSON
+// object; a nil value of a parameter the schema does not require is left
+// out, since programs do not tell absent from nil. The result a program
+// gets is:
+//
+//   - the structuredContent, when the server sent one;
+//   - else, when every content item is text: the JSON value a text holds
+//     (one per item for several items, when they all hold JSON), else the
+//     text (the texts joined by newlines);
+//   - else a description of each item, alone or in a vector:
+//     {"type" "image", "mime_type" "image/png", "bytes" 5120} (audio alike:
+//     sizes, never bytes), {"type" "resource_link", "uri" ..., "name" ...},
+//     {"type" "resource", "uri" ..., "text" ...} (a blob: its size),
+//     {"type" "text", "text" ...}.
+//
+// JSON objects become maps with string keys, which programs read with
+// keywords as usual ((:sum r)); integers are integers and fractions
+// floats (a server's 3.0 arrives as 3, as the SDK decodes JSON numbers
+// into float64: integers beyond 2^53 lose precision).
+//
+// A result with isError is a Go error whose text is the server's, which
+// the agent shows the LLM as a tool error to correct. Everything else
+// that fails is an *Error naming the server and the tool with its Kind:
+// KindProtocol (the server answered with a JSON-RPC error), KindTimeout
+// (Server.CallTimeout), KindCancelled, KindClosed. Cancelling a call's
+// context cancels the call on the server (notifications/cancelled). When
+// a server's connection closes (its process crashed, say), the call in
+// progress fails with "mcp server gh: connection closed during the call
+// of ...", the host lives on, and later calls fail at once the same way;
+// reconnect with a new Connect.
+//
+// # Firewall
+//
+// Fields whose names start with _ are firewalled by the agent: programs
+// use them in full, LLMs never see them (agent documentation, "The
+// firewall"). Server.Firewall extends this to fields of MCP results, by
+// tool, with JSON pointers (RFC 6901) where * stands for every element of
+// an array or every key of an object:
+//
+//	Firewall: map[string][]string{"list_keys": {"/items/*/token", "/session"}}
+//
+// The fields they match are renamed "_" + name in the result (to "__name"
+// when "_name" is taken), in structured results and in JSON texts alike,
+// and in the output type of the tool's signature, which LLMs see without
+// them. A program reads the value as (:_token item) and can pass it on to
+// another tool ((tool/gh.use {:token (:_token item)})); the LLM sees
+// <Firewalled>. A pointer that matches nothing in a result does nothing;
+// plain text results are not searched.
+//
+// # Large catalogs
+//
+// Listing hundreds of tools in the system prompt costs tokens on every
+// turn. Toolset.Tools lists up to ToolsOptions.MaxListed tools
+// (DefaultToolsListed, 30); with more, every MCP tool is unlisted
+// (agent.Tool.Unlisted: the prompt only counts them) and one more tool is
+// listed, mcp.search:
+//
+//	(tool/mcp.search {:query "create issue" :limit 5})
+//	;; => [{"name" "gh.create_issue", "signature" "(...) -> ...", "description" "..."} ...]
+//
+// so that programs discover tools, then call them by name, as in the
+// "search, then execute" tool of Cloudflare's Code Mode. Its scoring,
+// simple and deterministic, is documented on Toolset.Search.
+package mcp

@@ -1,0 +1,197 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ptc-go/ptc/signature"
+)
+
+func decodeSchema(t *testing.T, s string) any {
+	t.Helper()
+	if s == "" {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
+
+func TestConvertSchemas(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, out string
+		sig           string
+		notes         []string
+	}{
+		{
+			name: "required first, then optional, each by name",
+			in: `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},
+				"archived":{"type":"boolean"},"after":{"type":"number"}},"required":["query","after"]}`,
+			sig: "(after :float, query :string, archived :bool?, limit :int?) -> :any",
+		},
+		{
+			name:  "descriptions and constraints",
+			in:    `{"type":"object","description":"Search.","properties":{"state":{"type":"string","enum":["open","closed"],"description":"Issue state.","default":"open"},"limit":{"type":"integer","minimum":1,"maximum":100},"q":{"type":"string","pattern":"^[a-z]+$","minLength":1,"format":"regex"}},"required":["q"]}`,
+			sig:   "(q :string, limit :int?, state :string?) -> :any",
+			notes: []string{"arguments: Search.", "q: format regex; pattern ^[a-z]+$; length >= 1", "limit: 1..100", "state: Issue state.; one of open, closed; default open"},
+		},
+		{
+			name:  "nested objects and arrays",
+			in:    `{"type":"object","properties":{"filter":{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string","enum":["bug","feature request"]}},"since":{"type":"string","format":"date-time"}},"required":["labels"]}},"required":["filter"]}`,
+			out:   `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer","description":"the id"},"title":{"type":"string"}},"required":["id"]},"maxItems":50},"total":{"type":"integer"}},"required":["items","total"]}`,
+			sig:   "(filter {labels [:string], since :string?}) -> {items [{id :int, title :string?}], total :int}",
+			notes: []string{`filter.labels: items: one of bug, "feature request"`, "filter.since: format date-time", "result.items: <= 50 items", "result.items.id: the id"},
+		},
+		{
+			name:  "nullable forms",
+			in:    `{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"anyOf":[{"type":"integer"},{"type":"null"}]},"c":{"type":"integer","nullable":true}},"required":["a","b","c"]}`,
+			sig:   "(a :string?, b :int?, c :int?) -> :any",
+			notes: nil,
+		},
+		{
+			name:  "alternatives and unions",
+			in:    `{"type":"object","properties":{"id":{"oneOf":[{"type":"string"},{"type":"integer"}]},"v":{"type":["string","boolean"]},"n":{"type":["integer","number"]}},"required":["id","v","n"]}`,
+			sig:   "(id :any, n :float, v :any) -> :any",
+			notes: []string{"id: one of: string | integer", "v: string or boolean"},
+		},
+		{
+			name:  "maps, additionalProperties and free objects",
+			in:    `{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}},"meta":{"type":"object"},"strict":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"required":["labels"]}`,
+			sig:   "(labels :map, meta :map?, strict {x :int?}?) -> :any",
+			notes: []string{"labels: values: string", "strict: no other fields"},
+		},
+		{
+			name:  "local refs, recursive refs and unresolved refs",
+			in:    `{"type":"object","$defs":{"user":{"type":"object","properties":{"name":{"type":"string"},"boss":{"$ref":"#/$defs/user"}},"required":["name"]}},"properties":{"owner":{"$ref":"#/$defs/user"},"other":{"$ref":"https://example.com/x.json"}},"required":["owner"]}`,
+			sig:   "(owner {name :string, boss :any?}, other :any?) -> :any",
+			notes: []string{"owner.boss: recursive reference #/$defs/user, not expanded", "other: reference https://example.com/x.json not resolved"},
+		},
+		{
+			name:  "allOf of objects merges",
+			in:    `{"type":"object","properties":{"p":{"allOf":[{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},{"type":"object","properties":{"b":{"type":"string"}}}]}},"required":["p"]}`,
+			sig:   "(p {a :int, b :string?}) -> :any",
+			notes: nil,
+		},
+		{
+			name:  "names a signature must quote",
+			in:    `{"type":"object","properties":{"Content-Type":{"type":"string"},"user.name":{"type":"string"},"2fa":{"type":"boolean"},"with space":{"type":"integer"}},"required":["user.name"]}`,
+			sig:   `("user.name" :string, "2fa" :bool?, Content-Type :string?, "with space" :int?) -> :any`,
+			notes: nil,
+		},
+		{
+			name:  "unknown keywords are noted, extensions skipped",
+			in:    `{"type":"object","properties":{"x":{"type":"string","not":{"const":"bad"},"x-internal":true,"examples":["a"]},"y":{"type":"integer","multipleOf":5,"exclusiveMinimum":0}},"required":["x"],"dependentRequired":{"x":["y"]}}`,
+			sig:   "(x :string, y :int?) -> :any",
+			notes: []string{`arguments: dependentRequired {"x":["y"]}`, `x: not {"const":"bad"}`, "y: > 0; multiple of 5"},
+		},
+		{
+			name:  "tuples, const and output primitives",
+			in:    `{"type":"object","properties":{"point":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}]},"kind":{"const":"fixed"}},"required":["point","kind"]}`,
+			out:   `{"type":"array","items":{"type":"string"},"uniqueItems":true,"description":"Names."}`,
+			sig:   "(kind :string, point [:any]) -> [:string]",
+			notes: []string{"kind: always fixed", "point: a tuple: number, number", "result: Names.; unique items"},
+		},
+		{
+			name:  "input that is not an object",
+			in:    `{"type":"string"}`,
+			sig:   "() -> :any",
+			notes: []string{"arguments: schema string, arguments are not checked"},
+		},
+		{
+			name:  "no input schema, boolean schemas",
+			in:    ``,
+			out:   `false`,
+			sig:   "() -> :any",
+			notes: []string{"result: no value is valid (schema false)"},
+		},
+		{
+			name:  "firewalled-looking and empty names",
+			in:    `{"type":"object","properties":{"_private":{"type":"string"},"":{"type":"string"}}}`,
+			sig:   "(_private :string?) -> :any",
+			notes: []string{"arguments: a field with an empty name is not described"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conv := convertSchemas(decodeSchema(t, tc.in), decodeSchema(t, tc.out))
+			got := conv.sig.String()
+			if got != tc.sig {
+				t.Errorf("signature\n got %s\nwant %s", got, tc.sig)
+			}
+			parsed, err := signature.Parse(got)
+			if err != nil {
+				t.Fatalf("%s does not parse: %v", got, err)
+			}
+			if parsed.String() != got {
+				t.Errorf("round trip: %s", parsed)
+			}
+			if strings.Join(conv.notes, "\n") != strings.Join(tc.notes, "\n") {
+				t.Errorf("notes\n got %q\nwant %q", conv.notes, tc.notes)
+			}
+		})
+	}
+}
+
+func TestConvertSchemasDeterministic(t *testing.T) {
+	in := `{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]},"b":{"type":"object","properties":{"c":{"type":"integer","description":"cc"},"d":{"type":"string","format":"uri"}}},"e":{"oneOf":[{"type":"string"},{"type":"object","properties":{"z":{},"y":{}}}]}}}`
+	first := convertSchemas(decodeSchema(t, in), nil)
+	for range 50 {
+		c := convertSchemas(decodeSchema(t, in), nil)
+		if c.sig.String() != first.sig.String() || strings.Join(c.notes, "|") != strings.Join(first.notes, "|") {
+			t.Fatalf("not deterministic: %s %q vs %s %q", c.sig, c.notes, first.sig, first.notes)
+		}
+	}
+}
+
+func TestConvertSchemasDeepAndHostile(t *testing.T) {
+	// Nesting deeper than schemaMaxDepth ends in :any with a note; the
+	// signature still parses.
+	s := `{"type":"string"}`
+	for range 40 {
+		s = `{"type":"object","properties":{"x":` + s + `},"required":["x"]}`
+	}
+	conv := convertSchemas(decodeSchema(t, s), decodeSchema(t, s))
+	if _, err := signature.Parse(conv.sig.String()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(conv.notes, "\n"), "nested deeper than 16 levels") {
+		t.Errorf("notes %q", conv.notes)
+	}
+	// Garbage never panics.
+	for _, g := range []string{`[]`, `"x"`, `{"type":"object","properties":[]}`, `{"type":7}`, `{"type":"object","properties":{"a":5}}`,
+		`{"type":"object","required":"a"}`, `{"$ref":"#/nope"}`, `{"$ref":"#"}`, `{"anyOf":"x"}`, `{"allOf":[{"type":"string"},{"type":"integer"}]}`} {
+		conv := convertSchemas(decodeSchema(t, g), decodeSchema(t, g))
+		if _, err := signature.Parse(conv.sig.String()); err != nil {
+			t.Errorf("%s: %v", g, err)
+		}
+	}
+}
+
+func TestToolDescriptionBoundsNotes(t *testing.T) {
+	notes := make([]string, 45)
+	for i := range notes {
+		notes[i] = "n"
+	}
+	d := toolDescription("Does things.", notes, schemaNotesShown)
+	if strings.Count(d, "\n- n") != schemaNotesShown || !strings.HasSuffix(d, "- (5 more notes: see the tool's JSON Schema)") {
+		t.Errorf("description %q", d)
+	}
+}
+
+func TestRemoteToolName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"search_issues", "gh.search_issues"},
+		{"get-file", "gh.get-file"},
+		{"admin.users.list", "gh.admin.users.list"},
+		{"a..b", "gh.a._b"},
+		{".x.", "gh._x_"},
+		{"repo/list files", "gh.repo_list_files"},
+		{"", "gh._"},
+	} {
+		if got, _ := remoteToolName("gh", tc.in); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
