@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -228,6 +230,17 @@ func TestMCPServeStdio(t *testing.T) {
 		t.Errorf("models opened: %v", refs)
 	}
 
+	// The upstream process dies during a call: the program gets a clear
+	// tool error, and the service goes on.
+	res, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "run_program", Arguments: map[string]any{"program": `(tool/up.crash {})`}})
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), "mcp server up: connection closed") {
+		t.Errorf("a crashing upstream: %v %q", err, resultText(res))
+	}
+	res, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "run_program", Arguments: map[string]any{"program": `(+ 1 2)`}})
+	if err != nil || res.IsError {
+		t.Errorf("after the upstream's crash: %v %q", err, resultText(res))
+	}
+
 	if code := stop(); code != exitOK {
 		t.Errorf("exit %d when the client leaves; stderr:\n%s", code, errOut.String())
 	}
@@ -259,4 +272,57 @@ func resultText(res *mcpsdk.CallToolResult) string {
 		}
 	}
 	return sb.String()
+}
+
+// ptc mcp serve --http serves streamable HTTP until its context ends.
+func TestMCPServeHTTP(t *testing.T) {
+	cfg := mcpConfigFile(t, "")
+	env := testEnv(nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env.ctx = ctx
+	var mu sync.Mutex
+	var errOut strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- env.run([]string{"mcp", "serve", "--config", cfg, "--http", "127.0.0.1:0"},
+			strings.NewReader(""), io.Discard, lockedWriter{&mu, &errOut})
+	}()
+	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
+	var url string
+	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); {
+		mu.Lock()
+		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
+			url = m[1]
+		}
+		mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if url == "" {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("the server never said where it listens:\n%s", errOut.String())
+	}
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "run_program", Arguments: map[string]any{
+		"program": `(:sum (tool/up.add {:a 40 :b 2}))`,
+	}})
+	if err != nil || res.IsError {
+		t.Fatalf("run_program over HTTP: %v %q", err, resultText(res))
+	}
+	if got, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(got), `"value":42`) {
+		t.Errorf("structured content %s", got)
+	}
+	cs.Close()
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	containsAll(t, "stderr", errOut.String(), "stopped")
 }
