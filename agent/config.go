@@ -18,6 +18,9 @@ import (
 // and its limits. It is plain data; New validates it into an *Agent. A zero
 // field means the documented default.
 type Config struct {
+	// Name identifies the agent in events, spans and logs ("researcher").
+	// Default: the name of the tool it is called as, else none.
+	Name string
 	// Prompt is the mission, a template whose {{placeholders}} are filled
 	// from the run's context: "Find urgent emails for {{user}}". Required.
 	Prompt string

@@ -43,9 +43,13 @@ type Options struct {
 	Validation signature.Mode
 	// Trace selects when Step.Trace is kept.
 	Trace TraceMode
-	// Debug records each turn's raw LLM reply and the feedback sent back
-	// in the trace.
+	// Debug records, in each turn of the trace, the LLM's raw reply, the
+	// feedback sent back and the memory after the turn (Turn.Memory).
 	Debug bool
+	// Observers receive the mission's events (see Event): the run, each
+	// turn, LLM call and tool call, as they happen. Nested agents report
+	// to them too, their events marked with their depth and trace ids.
+	Observers []Observer
 	// CollectMessages keeps the whole conversation in Step.Messages.
 	CollectMessages bool
 	// TokenLimit ends the mission once it has used that many tokens

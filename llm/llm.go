@@ -79,6 +79,12 @@ type Response struct {
 	Content string
 	// Tokens are the token counts the provider reported; zero when unknown.
 	Tokens Tokens
+	// Model is the model that answered, as the provider names it
+	// ("gpt-4.1-mini-2025-04-14"); "" when unknown.
+	Model string
+	// FinishReason is why the reply ended, as the provider says it
+	// ("stop", "end_turn", "max_tokens"...); "" when unknown.
+	FinishReason string
 }
 
 // Func calls a model. It must honour ctx (the agent's deadline and

@@ -192,7 +192,7 @@ func (c *client) call(ctx context.Context, req llm.Request) (llm.Response, error
 		}
 	}
 	u := msg.Usage
-	return llm.Response{Content: sb.String(), Tokens: llm.Tokens{
+	return llm.Response{Content: sb.String(), Model: string(msg.Model), FinishReason: string(msg.StopReason), Tokens: llm.Tokens{
 		Input:      int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens),
 		Output:     int(u.OutputTokens),
 		CacheRead:  int(u.CacheReadInputTokens),

@@ -298,7 +298,7 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 			CacheRead: int(u.CachedContentTokenCount),
 		}
 	}
-	return llm.Response{Content: sb.String(), Tokens: tokens}, nil
+	return llm.Response{Content: sb.String(), Tokens: tokens, Model: out.ModelVersion, FinishReason: string(cand.FinishReason)}, nil
 }
 
 // blocked reports whether a finish reason means the reply was filtered.

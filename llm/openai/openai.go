@@ -325,7 +325,7 @@ func decode(raw []byte, status int, header http.Header) (llm.Response, error) {
 		content = msg.Refusal
 	}
 	u := cc.Usage
-	return llm.Response{Content: content, Tokens: llm.Tokens{
+	return llm.Response{Content: content, Model: cc.Model, FinishReason: cc.Choices[0].FinishReason, Tokens: llm.Tokens{
 		Input:     int(u.PromptTokens),
 		Output:    int(u.CompletionTokens),
 		CacheRead: int(u.PromptTokensDetails.CachedTokens),

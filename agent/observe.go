@@ -1,0 +1,255 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+)
+
+// EventKind is what an Event reports: a mission (run), a turn, an LLM call
+// or a tool call starting, stopping, or failing.
+type EventKind uint8
+
+// The events of a mission, as seed 001 lists them. A run ends with
+// RunStop, failed or not (Event.Fail), or with RunException when it
+// ended by a fault of the host (reason internal_error); an LLM call
+// attempt ends with LLMStop or LLMException (a retry starts again with
+// LLMStart); a tool call with ToolStop or ToolException (the tool's
+// error, a refused argument, a panic).
+const (
+	RunStart EventKind = iota + 1
+	RunStop
+	RunException
+	TurnStart
+	TurnStop
+	LLMStart
+	LLMStop
+	LLMException
+	ToolStart
+	ToolStop
+	ToolException
+)
+
+var eventNames = [...]string{
+	RunStart: "run.start", RunStop: "run.stop", RunException: "run.exception",
+	TurnStart: "turn.start", TurnStop: "turn.stop",
+	LLMStart: "llm.start", LLMStop: "llm.stop", LLMException: "llm.exception",
+	ToolStart: "tool.start", ToolStop: "tool.stop", ToolException: "tool.exception",
+}
+
+// String is the event's name, as "tool.stop".
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", k)
+}
+
+// Event is one thing that happened in a mission. Which fields are set
+// depends on Kind; every event has Kind, Time and the fields that say
+// where it happened (Agent, TraceID, ParentTraceID, Depth, Turn).
+//
+// Firewalled data never reaches an observer through the text fields:
+// ArgsText, ResultText and the failure messages are redacted and scrubbed
+// exactly as the LLM is shown them, and Messages and Response are what the
+// LLM was sent and answered. The values themselves (Args, Result, Step)
+// are given only to observers registered with Raw.
+type Event struct {
+	Kind EventKind
+	// Time is when it happened: the start, or the end for stop and
+	// exception events.
+	Time time.Time
+
+	// Agent is the agent's Config.Name (or the name it was called by as a
+	// tool); "" when it has none.
+	Agent string
+	// TraceID is the mission's; ParentTraceID its caller's ("" at the top);
+	// Depth counts the missions above it (0 at the top).
+	TraceID, ParentTraceID string
+	Depth                  int
+	// Turn is the turn's number (0 for run events, and for the tool calls
+	// of a compiled agent's program, which has no turns).
+	Turn int
+	// CallID pairs the start of an LLM call attempt or a tool call with
+	// its stop or exception (tool calls of pmap run at once); unique in
+	// the mission tree. ParentCallID, on the run events of a nested
+	// mission, is the CallID of the tool call that runs it (0 at the top).
+	CallID, ParentCallID uint64
+
+	// Duration is the time since the matching start (stop and exception
+	// events).
+	Duration time.Duration
+	// Tokens are the call's (llm.stop), the turn's (turn.stop) or the
+	// mission's (run.stop, run.exception).
+	Tokens llm.Tokens
+
+	// Attempt numbers the attempts of one LLM call, from 1 (llm events).
+	Attempt int
+	// Model is the model's name when it is known: the llm.Name it was
+	// resolved from, else the one the reply reports (llm events).
+	Model string
+	// System and Messages are the request (llm.start), as the LLM is sent
+	// them; Response is its reply (llm.stop).
+	System   string
+	Messages []llm.Message
+	Response string
+
+	// Program is the program the turn ran (turn.stop; "" when the reply
+	// had none).
+	Program string
+
+	// Tool is the tool's name (tool events).
+	Tool string
+	// ArgsText is the tool call's arguments (tool events) and ResultText
+	// its result (tool.stop), the turn's value (turn.stop) or the mission's
+	// return value (run.stop), printed as the LLM is shown them: firewalled
+	// parts redacted, bounded in length.
+	ArgsText, ResultText string
+	// Err is what failed (llm.exception, tool.exception; its message is
+	// scrubbed by the firewall); ErrorText is the error a turn's program
+	// ended with (turn.stop), as the LLM was told.
+	Err       error
+	ErrorText string
+	// Fail is the mission's failure (run.stop of a failed mission,
+	// run.exception); nil on success.
+	Fail *Fail
+	// Usage is the mission's (run.stop, run.exception).
+	Usage Usage
+
+	// Args, Result and Step are the values themselves, firewalled parts
+	// included: the tool call's arguments and result, the turn's value,
+	// the mission's Step (run.stop, run.exception). Nil unless the
+	// observer was registered with Raw.
+	Args   *lisp.Map
+	Result lisp.Value
+	Step   *Step
+}
+
+// Observer receives a mission's events. Observe is called synchronously,
+// in the order of Options.Observers, once per event, and never
+// concurrently for one mission tree (events of pmap's parallel tool calls
+// are delivered one at a time): an observer needs no locking of its own for
+// the events of one Run. It must not block: the mission waits for it.
+// Events are notifications: an observer cannot change what a mission
+// does, and one that panics is dropped for the rest of the run (the panic
+// becomes a warning of the Step) without breaking the mission.
+type Observer interface {
+	Observe(ctx context.Context, e *Event)
+}
+
+// ObserverFunc is a function as an Observer.
+type ObserverFunc func(ctx context.Context, e *Event)
+
+// Observe calls f.
+func (f ObserverFunc) Observe(ctx context.Context, e *Event) { f(ctx, e) }
+
+// Raw registers o to receive the values themselves (Event.Args, Result,
+// Step), firewalled parts included: for an audit log of your own, never
+// for a sink an LLM, a user or a third party reads.
+func Raw(o Observer) Observer { return rawObserver{o} }
+
+type rawObserver struct{ Observer }
+
+// textLimit bounds the ArgsText and ResultText of events.
+const textLimit = 1024
+
+// observers delivers the events of one mission tree: the root's observers
+// and, below them, those a nested run adds. One lock serializes the
+// deliveries of the whole tree.
+type observers struct {
+	shared *observerState
+	list   []*observerEntry
+	raw    bool // some observer wants raw values
+}
+
+type observerState struct {
+	mu sync.Mutex
+	// warnings are the panics of observers, for the root's Step.
+	warnings []string
+}
+
+type observerEntry struct {
+	o       Observer
+	raw     bool
+	dropped bool // it panicked (guarded by the shared lock)
+}
+
+// newObservers returns the dispatcher of list under parent's (parent
+// itself when list is empty; nil when there are no observers at all).
+func newObservers(parent *observers, list []Observer) *observers {
+	var added []*observerEntry
+	for _, o := range list {
+		if o == nil {
+			continue
+		}
+		ro, raw := o.(rawObserver)
+		if raw {
+			o = ro.Observer
+		}
+		added = append(added, &observerEntry{o: o, raw: raw})
+	}
+	if len(added) == 0 {
+		return parent
+	}
+	d := &observers{shared: &observerState{}}
+	if parent != nil {
+		d.shared = parent.shared
+		d.list = append(d.list, parent.list...)
+	}
+	d.list = append(d.list, added...)
+	for _, e := range d.list {
+		d.raw = d.raw || e.raw
+	}
+	return d
+}
+
+// emit delivers e to every observer, raw values removed for those that
+// did not ask for them.
+func (d *observers) emit(ctx context.Context, e *Event) {
+	if d == nil {
+		return
+	}
+	d.shared.mu.Lock()
+	defer d.shared.mu.Unlock()
+	var redacted *Event
+	for i, entry := range d.list {
+		if entry.dropped {
+			continue
+		}
+		ev := e
+		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil) {
+			if redacted == nil {
+				c := *e
+				c.Args, c.Result, c.Step = nil, nil, nil
+				redacted = &c
+			}
+			ev = redacted
+		}
+		d.deliver(ctx, entry, i, ev)
+	}
+}
+
+func (d *observers) deliver(ctx context.Context, entry *observerEntry, i int, e *Event) {
+	defer func() {
+		if r := recover(); r != nil {
+			entry.dropped = true
+			d.shared.warnings = append(d.shared.warnings,
+				fmt.Sprintf("observer %d panicked on %s (%v) and got no more events", i+1, e.Kind, r))
+		}
+	}()
+	entry.o.Observe(ctx, e)
+}
+
+// panics returns the warnings about observers that panicked.
+func (d *observers) panics() []string {
+	if d == nil {
+		return nil
+	}
+	d.shared.mu.Lock()
+	defer d.shared.mu.Unlock()
+	return append([]string(nil), d.shared.warnings...)
+}
