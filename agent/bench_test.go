@@ -3,7 +3,10 @@ package agent_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
@@ -106,5 +109,59 @@ func BenchmarkCompiledExecute(b *testing.B) {
 		if _, err := compiled.Execute(bg, ctxMap); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkObservedLoop is BenchmarkLoopOverhead's reused agent with
+// observers: one that does nothing (the cost of building and delivering
+// the events) and the slog observer writing JSON to io.Discard at Debug
+// (every event formatted). Compare ns/turn with BenchmarkLoopOverhead.
+func BenchmarkObservedLoop(b *testing.B) {
+	ctxMap := rows10k()
+	const turns = 5
+	replies := []llmtest.Reply{
+		llmtest.Code(`(def n (count ctx/orders))`),
+		llmtest.Code(`(println "orders:" n) {:seen n}`),
+		llmtest.Code(`(def k (keys (first ctx/orders)))`),
+		llmtest.Code(`[n (count k)]`),
+		llmtest.Code(`(return {:count n})`),
+	}
+	a := agent.MustNew(agent.Config{Prompt: "Count the orders of {{region}}", Signature: "(region :string) -> {count :int}", MaxTurns: turns})
+	bg := context.Background()
+	for _, tc := range []struct {
+		name string
+		obs  agent.Observer
+	}{
+		{"noop", agent.ObserverFunc(func(context.Context, *agent.Event) {})},
+		{"slog-json-debug", agent.NewSlogObserver(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var events int
+			count := agent.ObserverFunc(func(context.Context, *agent.Event) { events++ })
+			b.ReportAllocs()
+			for b.Loop() {
+				s := llmtest.NewScript(replies...)
+				step, err := a.Run(bg, agent.Options{LLM: s.Func(), Context: ctxMap, Observers: []agent.Observer{tc.obs, count}})
+				if err != nil || step.Usage.Turns != turns {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")
+			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+		})
+	}
+}
+
+// BenchmarkSlogEvent is the slog observer's cost per event (a tool.stop
+// with its texts), JSON to io.Discard.
+func BenchmarkSlogEvent(b *testing.B) {
+	o := agent.NewSlogObserver(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	e := &agent.Event{Kind: agent.ToolStop, Time: time.Now(), Agent: "researcher", TraceID: "706c88b85947cda1d26646281874b471",
+		Turn: 2, CallID: 7, Tool: "search", Duration: 1500 * time.Microsecond,
+		ArgsText: `{:query "open invoices" :limit 10}`, ResultText: `[{:id 1 :total 120.5} {:id 2 :total 80.0} ...]`}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		o.Observe(ctx, e)
 	}
 }

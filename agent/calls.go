@@ -34,6 +34,11 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	}
 	rec := ToolCall{Name: name, Args: args, Start: time.Now()}
 	idx := tc.begin(rec)
+	id := m.toolStart(name, args, rec.Start)
+	if id != 0 {
+		// An agent the tool runs from Go names this call as its origin.
+		ctx = context.WithValue(ctx, callRefKey{}, callRef{id: id, name: name})
+	}
 	res, warnings, err := tc.invoke(ctx, bt, args)
 	var v lisp.Value
 	if err == nil {
@@ -45,6 +50,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 		}
 	}
 	tc.end(idx, v, warnings, err, nil)
+	m.toolEnd(id, name, args, rec.Start, v, err)
 	if err != nil {
 		return nil, err
 	}

@@ -186,15 +186,13 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (*
 		}
 	}
 	m := newMission(ctx, c.a, opts)
-	m.traceID = newTraceID()
-	if parent != nil {
-		m.parentTraceID = parent.traceID
-	}
+	m.begin()
+	rt.obs, rt.callIDs = m.obs, m.callIDs
 	if fail := rt.depthFail(); fail != nil {
-		return m.finish(nil, fail), nil
+		return m.endWith(m.finish(nil, fail)), nil
 	}
 	if fail := m.setContext(); fail != nil {
-		return m.finish(nil, fail), nil
+		return m.endWith(m.finish(nil, fail)), nil
 	}
 	m.fw = newFirewall(c.a, m.context, up)
 	m.fw.markCopies(m.rawContext, m.context)
@@ -206,10 +204,10 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (*
 		defer m.stop()
 	}
 	if err := m.ctx.Err(); err != nil {
-		return m.finish(nil, m.contextFail(err)), m.fw
+		return m.endWith(m.finish(nil, m.contextFail(err))), m.fw
 	}
 	value, fail := m.runCompiled(c.prog)
-	return m.finish(value, fail), m.fw
+	return m.endWith(m.finish(value, fail)), m.fw
 }
 
 // runCompiled runs a compiled program once and records it as a turn.

@@ -249,7 +249,9 @@ func sameValue(a, b lisp.Value) (same bool) {
 // program, recording the child's Step in the trace.
 func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.Map) (res any, err error) {
 	m := tc.m
-	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: timeNow()})
+	start := timeNow()
+	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: start})
+	id := m.toolStart(bt.name, args, start)
 	var (
 		step     *Step
 		warnings []signature.Issue
@@ -260,7 +262,11 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			err = fmt.Errorf("the nested %s panicked: %v", bt.kind(), r)
 		}
 		tc.end(idx, v, warnings, err, step)
+		m.toolEnd(id, bt.name, args, start, v, err)
 	}()
+	// The child's events name this call as their origin, and the child
+	// this tool's name when it has none of its own.
+	ctx = context.WithValue(ctx, callRefKey{}, callRef{id: id, name: bt.name})
 	coerced, warnings, err := bt.coerceArgs(args, m.opts.Validation)
 	if err != nil {
 		return nil, err

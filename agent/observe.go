@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptc-go/ptc/lisp"
@@ -97,6 +98,9 @@ type Event struct {
 	System   string
 	Messages []llm.Message
 	Response string
+	// FinishReason is why the reply ended, as the provider says it
+	// (llm.stop; "" when unknown).
+	FinishReason string
 
 	// Program is the program the turn ran (turn.stop; "" when the reply
 	// had none).
@@ -252,4 +256,151 @@ func (d *observers) panics() []string {
 	d.shared.mu.Lock()
 	defer d.shared.mu.Unlock()
 	return append([]string(nil), d.shared.warnings...)
+}
+
+// callRef identifies, in a nested mission's context, the tool call of its
+// caller that runs it.
+type callRef struct {
+	id   uint64
+	name string
+}
+
+type callRefKey struct{}
+
+// begin places the mission in its tree (trace ids, depth, name, the
+// observers) and reports its start.
+func (m *mission) begin() {
+	m.traceID = newTraceID()
+	m.name = m.a.cfg.Name
+	var parentObs *observers
+	if parent := runtimeFrom(m.parent); parent != nil {
+		m.depth, m.parentTraceID = parent.depth+1, parent.traceID
+		parentObs, m.callIDs = parent.obs, parent.callIDs
+	}
+	if ref, ok := m.parent.Value(callRefKey{}).(callRef); ok {
+		m.parentCallID = ref.id
+		if m.name == "" {
+			m.name = ref.name
+		}
+	}
+	if m.callIDs == nil {
+		m.callIDs = new(atomic.Uint64)
+	}
+	m.obs = newObservers(parentObs, m.opts.Observers)
+	if m.obs != nil {
+		m.emit(&Event{Kind: RunStart, Time: m.start})
+	}
+}
+
+// end reports the mission's end; at the top of the tree, the panics of
+// observers become warnings of the Step.
+func (m *mission) end(step *Step) {
+	if m.obs == nil {
+		return
+	}
+	e := &Event{Kind: RunStop, Duration: step.Usage.Duration, Tokens: step.Usage.Tokens,
+		Fail: step.Fail, Usage: step.Usage}
+	if step.Fail != nil && step.Fail.Reason == ReasonInternalError {
+		e.Kind = RunException
+	}
+	if step.Fail == nil {
+		e.ResultText = m.eventText(step.Return)
+	}
+	if m.obs.raw {
+		e.Step, e.Result = step, step.Return
+	}
+	m.emit(e)
+	if m.depth == 0 {
+		step.Warnings = append(step.Warnings, m.obs.panics()...)
+	}
+}
+
+// endWith is end for the paths that return the Step at once.
+func (m *mission) endWith(step *Step) *Step {
+	m.end(step)
+	return step
+}
+
+// emit completes e with where it happened and delivers it.
+func (m *mission) emit(e *Event) {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	e.Agent, e.TraceID, e.ParentTraceID, e.Depth = m.name, m.traceID, m.parentTraceID, m.depth
+	if e.Kind == RunStart || e.Kind == RunStop || e.Kind == RunException {
+		e.ParentCallID = m.parentCallID
+	} else if e.Turn == 0 {
+		e.Turn = m.turn
+	}
+	ctx := m.ctx
+	if ctx == nil {
+		ctx = m.parent
+	}
+	m.obs.emit(ctx, e)
+}
+
+// eventText prints a value for observers as the LLM would be shown it:
+// firewalled parts hidden, copies of firewalled text scrubbed, bounded.
+func (m *mission) eventText(v lisp.Value) string {
+	if v == nil {
+		return "nil"
+	}
+	redact := &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
+	if m.fw != nil {
+		redact = m.fw.redaction()
+	}
+	s := lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact})
+	return m.clip(s, textLimit)
+}
+
+// scrubbedErr is an error whose text the firewall scrubbed, for events.
+type scrubbedErr struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedErr) Error() string { return e.msg }
+func (e *scrubbedErr) Unwrap() error { return e.err }
+
+func (m *mission) eventErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if m.fw != nil {
+		msg = m.fw.scrub(msg)
+	}
+	return &scrubbedErr{msg: msg, err: err}
+}
+
+// toolStart reports the start of a tool call and returns its id (0 when
+// nobody observes).
+func (m *mission) toolStart(name string, args *lisp.Map, start time.Time) uint64 {
+	if m.obs == nil {
+		return 0
+	}
+	id := m.callIDs.Add(1)
+	e := &Event{Kind: ToolStart, Time: start, CallID: id, Tool: name, ArgsText: m.eventText(args)}
+	if m.obs.raw {
+		e.Args = args
+	}
+	m.emit(e)
+	return id
+}
+
+// toolEnd reports the end of the tool call id.
+func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, start time.Time, v lisp.Value, err error) {
+	if m.obs == nil {
+		return
+	}
+	e := &Event{Kind: ToolStop, CallID: id, Tool: name, Duration: time.Since(start), ArgsText: m.eventText(args)}
+	if err != nil {
+		e.Kind, e.Err = ToolException, m.eventErr(err)
+	} else {
+		e.ResultText = m.eventText(v)
+	}
+	if m.obs.raw {
+		e.Args, e.Result = args, v
+	}
+	m.emit(e)
 }

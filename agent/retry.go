@@ -25,7 +25,26 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 	for attempt := 1; ; attempt++ {
 		var resp llm.Response
 		m.requests++
+		var id uint64
+		var start time.Time
+		if m.obs != nil {
+			id, start = m.callIDs.Add(1), time.Now()
+			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
+				System: req.System, Messages: req.Messages})
+		}
 		resp, err = m.safeCall(req)
+		if m.obs != nil {
+			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: time.Since(start), Model: m.modelName()}
+			if err == nil {
+				e.Tokens, e.Response, e.FinishReason = resp.Tokens, resp.Content, resp.FinishReason
+				if resp.Model != "" {
+					e.Model = resp.Model
+				}
+			} else {
+				e.Kind, e.Err = LLMException, m.eventErr(err)
+			}
+			m.emit(e)
+		}
 		if err == nil {
 			return resp, nil
 		}
@@ -266,4 +285,14 @@ func (p RetryPolicy) jittered(d time.Duration) time.Duration {
 	}
 	j = min(j, 1)
 	return time.Duration(float64(d) * (1 - j + 2*j*rand.Float64()))
+}
+
+// modelName is the name of the mission's model when it was given by name.
+func (m *mission) modelName() string {
+	if m.rt != nil {
+		if n, ok := m.rt.model.(llm.Name); ok {
+			return string(n)
+		}
+	}
+	return ""
 }

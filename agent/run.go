@@ -141,6 +141,10 @@ type runtime struct {
 	cache      bool
 	// nested adds up the usage of the mission's children.
 	nested *nested
+	// obs delivers the events of the mission tree (nil: no observers);
+	// callIDs numbers its LLM and tool calls.
+	obs     *observers
+	callIDs *atomic.Uint64
 }
 
 // adopt takes in a child's outcome when Go code ran it under the caller's
@@ -181,6 +185,14 @@ type mission struct {
 	start  time.Time
 
 	traceID, parentTraceID string
+	// Where the mission is, for its events: its name, its depth, the
+	// dispatcher and call numbering of the tree, and the tool call of the
+	// caller that runs it.
+	name         string
+	depth        int
+	obs          *observers
+	callIDs      *atomic.Uint64
+	parentCallID uint64
 
 	call    llm.Func
 	retry   RetryPolicy
@@ -193,7 +205,9 @@ type mission struct {
 	fieldDocs map[string]string
 	prompt    string // the expanded mission
 	system    string // the system prompt, when it is the same every turn
-	fw        *firewall
+	// firstSystem is the system prompt of the first LLM call.
+	firstSystem string
+	fw          *firewall
 
 	messages []llm.Message
 	memory   *lisp.Namespace
@@ -220,8 +234,16 @@ type mission struct {
 	final     string
 }
 
-// run is the whole mission.
+// run is the whole mission, reported to the observers.
 func (m *mission) run() *Step {
+	m.begin()
+	step := m.runTurns()
+	m.end(step)
+	return step
+}
+
+// runTurns sets the mission up and runs its turns.
+func (m *mission) runTurns() *Step {
 	fail := m.setup()
 	if m.stop != nil {
 		defer m.stop()
@@ -247,7 +269,6 @@ type ending struct {
 
 // setup resolves the model, the context and the prompt.
 func (m *mission) setup() *Fail {
-	m.traceID = newTraceID()
 	m.retry = m.a.cfg.LLMRetry
 	if m.opts.LLMRetry.MaxAttempts > 0 {
 		m.retry = m.opts.LLMRetry
@@ -258,7 +279,7 @@ func (m *mission) setup() *Fail {
 		return fail
 	}
 	rt := &runtime{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
-		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested}
+		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs}
 	var inherited llm.Model
 	var parentFW *firewall
 	parent := runtimeFrom(m.parent)
@@ -493,6 +514,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		Signature:         m.a.sig,
 		TraceID:           m.traceID,
 		ParentTraceID:     m.parentTraceID,
+		SystemPrompt:      m.firstSystem,
 		FieldDescriptions: m.a.cfg.FieldDescriptions,
 		fw:                m.fw,
 	}

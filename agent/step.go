@@ -43,6 +43,10 @@ type Step struct {
 	// TraceID identifies this run (32 hex digits); ParentTraceID the run of
 	// the agent that called this one as a tool ("" at the top).
 	TraceID, ParentTraceID string
+	// SystemPrompt is the system prompt of the mission's first LLM call
+	// ("" when it made none). Later turns' may differ where a
+	// SystemPrompt.LanguageFunc makes them.
+	SystemPrompt string
 	// Messages is the whole conversation, system prompt first, when
 	// Options.CollectMessages is set.
 	Messages []llm.Message
@@ -181,6 +185,11 @@ type Turn struct {
 	// Response and Feedback are the LLM's reply and the message it was
 	// sent back, recorded when Options.Debug is set.
 	Response, Feedback string
+	// Memory is the agent's memory after the turn (its defs and stored
+	// values), recorded when Options.Debug is set. Memories are
+	// persistent: a turn's snapshot shares what did not change with the
+	// next, so keeping every turn's costs little.
+	Memory *lisp.Namespace
 }
 
 // ToolCall is the trace of one tool call.

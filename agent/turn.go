@@ -17,12 +17,18 @@ import (
 func (m *mission) turnOnce() *ending {
 	start := time.Now()
 	tr := Turn{Number: m.turn}
+	if m.obs != nil {
+		m.emit(&Event{Kind: TurnStart, Time: start})
+	}
 	system := m.system
 	if system == "" {
 		system = m.systemPrompt()
 		m.sysToks = estimateTokens(system)
 		m.system = system // the last one, for CollectMessages
 		defer func() { m.system = "" }()
+	}
+	if m.firstSystem == "" {
+		m.firstSystem = system
 	}
 	req := llm.Request{
 		System:    system,
@@ -122,8 +128,22 @@ func (m *mission) usageSoFar() Usage {
 // record appends the turn to the trace.
 func (m *mission) record(tr *Turn, start time.Time) {
 	tr.Duration = time.Since(start)
+	if m.opts.Debug {
+		tr.Memory = m.memory
+	}
 	if m.opts.Trace != TraceOff {
 		m.trace = append(m.trace, *tr)
+	}
+	if m.obs != nil {
+		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Tokens: tr.Tokens,
+			Program: tr.Program, ErrorText: tr.Error}
+		if tr.Error == "" && tr.Program != "" {
+			e.ResultText = m.eventText(tr.Result)
+			if m.obs.raw {
+				e.Result = tr.Result
+			}
+		}
+		m.emit(e)
 	}
 }
 
