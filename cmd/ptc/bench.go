@@ -21,6 +21,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&expr, "e", "program `source` to time (instead of FILE)")
 	runs := fs.Int("n", 200, "number of timed runs")
 	asJSON := fs.Bool("json", false, `print one JSON line {"median_ns","p90_ns","allocs_per_run","bytes_per_run"}`)
+	// The same limits as ptc eval: a run over a 1M-row context needs more
+	// than the default 1 s, and timing a program under its real limits is
+	// the point.
+	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -43,7 +47,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc bench: %v\n", err)
 		return exitUsage
 	}
-	opts := lisp.Options{Context: ctxVal}
+	opts := lisp.Options{Context: ctxVal, Limits: *limits}
 	bg := context.Background()
 	// One untimed run checks the program and warms caches.
 	res, err := lisp.Run(bg, src, opts)

@@ -64,6 +64,9 @@ func TestBenchExpression(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &m); code != 0 || err != nil || m["median_ns"] == nil {
 		t.Errorf("--json: exit %d, stdout %q", code, out)
 	}
+	if code, _, errOut := ptc(t, "", "bench", "-n", "1", "--timeout", "-1", "--max-steps", "-1", "-e", "(reduce + (range 100000))"); code != 0 {
+		t.Errorf("limits lifted: exit %d, %s", code, errOut)
+	}
 	code, out, _ = ptc(t, "", "bench", "-n", "2", "-e", strings.Repeat("(inc ", 20)+"1"+strings.Repeat(")", 20))
 	if code != 0 || !strings.HasPrefix(out, `-e "(inc (inc (inc (inc (inc (inc (inc (inc …": 2 runs`) {
 		t.Errorf("long -e: exit %d, stdout %q", code, out)
@@ -74,6 +77,8 @@ func TestBenchExpression(t *testing.T) {
 		words []string
 	}{
 		{[]string{"-n", "2", "-e", `(+ 1 "a")`}, 1, []string{"type_error"}},
+		// The limits of ptc eval hold, and can be raised or lowered.
+		{[]string{"-n", "2", "--max-steps", "100", "-e", "(reduce + (range 1000))"}, 1, []string{"step_limit_exceeded"}},
 		{[]string{"-n", "2", "-e", "1", prog}, 2, []string{"usage: ptc bench", "-e SOURCE | FILE"}},
 		{[]string{"-n", "2", "-e", "1", "-c", filepath.Join(dir, "none.json")}, 2, []string{"none.json"}},
 	}
