@@ -8,8 +8,9 @@
 //	ptc repl [-c CONTEXT]
 //	    Read-eval-print loop: defs persist between inputs, *1 *2 *3 hold the
 //	    last values, multi-line forms are read until they are complete.
-//	ptc run AGENT_FILE [--model REF] [-c CONTEXT] [--set NAME=VALUE]...
-//	        [--json] [--record FILE | --replay FILE] [--trace] [--quiet]
+//	ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]...
+//	        [--json] [--record FILE | --replay FILE] [--trace FILE|-]
+//	        [--events FILE] [--quiet]
 //	    Run the agent an agent file defines (Markdown: settings between ---
 //	    lines, then the prompt) with a model (--model, the file's model:, or
 //	    $PTC_MODEL). Each turn is printed to stderr as it happens: the
@@ -18,15 +19,23 @@
 //	    object). --record saves the conversation and the outcome; --replay
 //	    runs the agent again offline from such a recording and reports the
 //	    first request or outcome that differs. Ctrl-C cancels the mission.
-//	    Agents have no tools yet (MCP tools will come). Exit status 0, 1
+//	    --mcp gives the agent the tools of MCP servers; --trace writes the
+//	    trace as JSON (for ptc trace), --events streams the events as JSON
+//	    Lines. Exit status 0, 1
 //	    (the mission failed, or a replay differs), 2 (bad usage or agent
 //	    file), 130 (interrupted).
 //	ptc conform FILE.jsonl
 //	    Run conformance vectors; print each failure and end with
 //	    "N passed, M failed".
-//	ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
+//	ptc bench [-c CONTEXT] [-n RUNS] [--json] [limit flags] (-e SOURCE | FILE)
 //	    Time a program from source text to result, as an agent turn runs
 //	    it, and print the median and p90 per run and the allocations per run.
+//	ptc trace print|view FILE
+//	    Print a trace file (ptc run --trace FILE) as text, or write it as a
+//	    self-contained HTML page.
+//	ptc mcp tools|serve --config FILE
+//	    List the tools of MCP servers; serve a code-mode tool and agents
+//	    over MCP (stdio or streamable HTTP).
 //	ptc models [--json]
 //	    List the providers a --model reference can name, which key
 //	    variables are set (never their values) and the servers they reach.

@@ -21,7 +21,9 @@ const usage = `usage:
   ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
   ptc repl [-c CONTEXT.json|.edn]
   ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-          [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
+          [--record FILE | --replay FILE] [--trace FILE|-] [--quiet] [limit flags]
+  ptc trace print FILE [--full] [--replies] [--no-children] [--no-timings]
+  ptc trace view FILE [-o OUT.html] [--open]
   ptc conform FILE.jsonl
   ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
   ptc models [--json]
@@ -88,6 +90,8 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		return cmdRun(env, rest, stdout, stderr)
 	case "mcp":
 		return cmdMCP(env, rest, stdin, stdout, stderr)
+	case "trace":
+		return cmdTrace(env, rest, stdout, stderr)
 	case "models":
 		return cmdModels(env, rest, stdout, stderr)
 	case "version", "--version":

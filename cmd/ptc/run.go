@@ -36,7 +36,7 @@ const (
 )
 
 const runSynopsis = `AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-               [--record FILE | --replay FILE] [--trace] [--quiet] [limit flags]
+               [--record FILE | --replay FILE] [--trace FILE|-] [--events FILE] [--quiet] [limit flags]
        ptc run --replay FILE [AGENT_FILE] [flags]`
 
 const runHelp = `
@@ -68,6 +68,12 @@ else it is a string: --set n=3 is the number 3, --set q=hi the string "hi").
 runs the agent again offline with the recorded replies (no model), and
 reports the first request or outcome that differs (exit status 1).
 
+--trace FILE writes the mission's trace (every turn, tool call and nested
+agent, firewalled values hidden) as JSON to FILE, for "ptc trace print
+FILE" and "ptc trace view FILE"; --trace - prints it as text to stderr
+at the end instead. --events FILE streams the events as they happen, one
+JSON object a line (tail -f FILE follows a long mission).
+
 Exit status: 0 the mission returned, 1 it failed (or a replay differs),
 2 bad usage or agent file, 130 interrupted (Ctrl-C cancels the mission;
 a second Ctrl-C quits at once).
@@ -80,7 +86,9 @@ type runFlags struct {
 	model, ctxPath, record, replay string
 	mcpPath                        string
 	sets                           setFlags
-	asJSON, trace, quiet           bool
+	trace                          string // "-": print the text trace
+	events                         string // the JSON Lines stream of events
+	asJSON, quiet                  bool
 	limits                         *lisp.Limits
 }
 
@@ -99,7 +107,8 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.record, "record", "", "save the transcript (every request and reply, the context, the outcome) to `FILE`")
 	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded in `FILE`, and check that the agent still sends the same requests")
 	fs.StringVar(&f.mcpPath, "mcp", "", "give the agent the tools of the MCP servers in `FILE` (an mcpServers JSON file; default: the agent file's mcp:)")
-	fs.BoolVar(&f.trace, "trace", false, "print the mission's trace to stderr at the end")
+	fs.StringVar(&f.trace, "trace", "", "write the mission's trace as JSON to `FILE` (see ptc trace); - prints it as text to stderr at the end")
+	fs.StringVar(&f.events, "events", "", "stream the mission's events (turns, LLM and tool calls, nested agents) to `FILE` as JSON Lines while it runs")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress: only the outcome (and errors)")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
 	f.limits = limitFlags(fs)
@@ -124,6 +133,11 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		// Better to know now than after a mission that cost tokens.
 		if st, err := os.Stat(filepath.Dir(f.record)); err != nil || !st.IsDir() {
 			return usageErr("--record %s: no directory %s to write it in", f.record, filepath.Dir(f.record))
+		}
+	}
+	if f.trace != "" && f.trace != "-" {
+		if err := checkTracePath(f.trace); err != nil {
+			return usageErr("--trace %s: %v", f.trace, err)
 		}
 	}
 	r := &runCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}}
@@ -255,6 +269,16 @@ func (r *runCmd) run(pos []string) int {
 	model = observeModel(model, events)
 
 	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.contextSignature, Trace: agent.TraceOn}
+	var stream *agent.JSONLObserver
+	if f.events != "" {
+		file, err := os.Create(f.events)
+		if err != nil {
+			return r.usageErr(fmt.Errorf("--events: %v", err))
+		}
+		defer file.Close()
+		stream = agent.NewJSONLObserver(file)
+		opts.Observers = append(opts.Observers, stream)
+	}
 	if rp != nil {
 		// The same retries as the recorded run, without the waits.
 		if p := a.Config().LLMRetry; p.MaxAttempts > 1 {
@@ -302,8 +326,21 @@ func (r *runCmd) run(pos []string) int {
 			code = exitFail
 		}
 	}
-	if f.trace {
+	if stream != nil && stream.Err() != nil {
+		r.stderr.printf("ptc run: writing the events: %v\n", stream.Err())
+		code = max(code, exitFail)
+	}
+	switch f.trace {
+	case "":
+	case "-":
 		_ = agent.PrintTrace(r.stderr, step, agent.TraceOptions{})
+	default:
+		if err := writeTraceFile(f.trace, step); err != nil {
+			r.stderr.printf("ptc run: saving the trace: %v\n", err)
+			code = max(code, exitFail)
+		} else if !f.quiet {
+			r.stderr.printf("trace saved to %s (ptc trace view %s shows it)\n", f.trace, f.trace)
+		}
 	}
 	return r.printOutcome(step, a, code, rp, mismatch)
 }

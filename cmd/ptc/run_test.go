@@ -331,11 +331,63 @@ func TestRunContext(t *testing.T) {
 
 func TestRunTrace(t *testing.T) {
 	s := llmtest.NewScript(ordersReplies()...)
-	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", "--trace", ordersAgent, "--model", "m")
+	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", "--trace", "-", ordersAgent, "--model", "m")
 	if code != 0 || out != ordersValue {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
 	containsAll(t, "stderr", errOut, "┌─ Turn 1", "┌─ Turn 2", "Returned: {:count 2, :total 130.5}")
+}
+
+// TestRunTraceFile: --trace FILE writes the JSON trace, which ptc trace
+// print shows as --trace - does; it overwrites an earlier trace, and
+// refuses to overwrite any other file (the agent file, when --trace took
+// its name for its value).
+func TestRunTraceFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "orders.trace.json")
+	for range 2 { // the second run overwrites the first's trace
+		s := llmtest.NewScript(ordersReplies()...)
+		code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "--trace", path)
+		if code != 0 || out != ordersValue {
+			t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
+		}
+		containsAll(t, "stderr", errOut, "trace saved to "+path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("{\n  \"format\": \"ptc-trace\",\n  \"version\": 1,")) {
+		t.Errorf("the trace file starts with %q", data[:min(len(data), 60)])
+	}
+	code, out, errOut := ptcIn(t, testEnv(nil, nil), "trace", "print", path)
+	if code != 0 {
+		t.Fatalf("ptc trace print: exit %d, %s", code, errOut)
+	}
+	containsAll(t, "ptc trace print", out, "┌─ Turn 1", "┌─ Turn 2", "Returned: {:count 2, :total 130.5}", "2 turns, 2 LLM requests")
+
+	agentFile := filepath.Join(dir, "agent.md")
+	text, err := os.ReadFile(ordersAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(agentFile, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--trace", agentFile, "--model", "m"},                         // --trace took the agent file
+		{"run", ordersAgent, "--model", "m", "--trace", agentFile},            // an existing file
+		{"run", ordersAgent, "--model", "m", "--trace", dir + "/none/t.json"}, // no directory
+	} {
+		s := llmtest.NewScript(ordersReplies()...)
+		code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), args...)
+		if code != exitUsage || s.Calls() != 0 {
+			t.Errorf("%v: exit %d, %d LLM calls, stderr %s", args, code, s.Calls(), errOut)
+		}
+	}
+	if after, _ := os.ReadFile(agentFile); !bytes.Equal(after, text) {
+		t.Error("the agent file was overwritten")
+	}
 }
 
 // TestRunTestdata replays the committed transcript of the orders agent,
@@ -764,4 +816,33 @@ func mustAbs(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// --events streams the mission's events as JSON Lines.
+func TestRunEvents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	s := llmtest.NewScript(ordersReplies()...)
+	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "-q", "--events", path)
+	if code != 0 || out != ordersValue {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct{ Kind string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		kinds = append(kinds, e.Kind)
+	}
+	want := "run.start turn.start llm.start llm.stop turn.stop turn.start llm.start llm.stop turn.stop run.stop"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("events %s\nwant   %s", got, want)
+	}
+	if code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "--events", filepath.Join(t.TempDir(), "no", "dir.jsonl")); code != exitUsage || !strings.Contains(errOut, "--events") {
+		t.Errorf("an unwritable --events: exit %d, %s", code, errOut)
+	}
 }

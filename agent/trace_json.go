@@ -1,0 +1,898 @@
+package agent
+
+// The JSON form of a trace ("ptc-trace", version 1), written by
+// MarshalTrace and read by UnmarshalTrace. Version 1 is stable: fields may
+// be added (readers ignore the ones they do not know), none is renamed,
+// retyped or given another meaning without a new version. A reader refuses
+// a version newer than its own.
+//
+// The document:
+//
+//	{
+//	  "format":   "ptc-trace"      always
+//	  "version":  1                the format's version
+//	  "redacted": bool             true: firewalled values are the placeholder
+//	                               "<Firewalled>" and texts are scrubbed
+//	                               (TraceJSONOptions.Raw false)
+//	  "step":     Step             the mission
+//	}
+//
+// Step, a mission (a nested agent's too):
+//
+//	"trace_id"         string     32 hex digits
+//	"parent_trace_id"  string     the caller's trace_id; absent at the top
+//	"ok"               bool       the mission returned
+//	"return"           Value      its value; absent when it failed
+//	"fail"             Fail       why it failed; absent when it returned
+//	"signature"        string     the agent's signature, as written; optional
+//	"system_prompt"    string     the system prompt of the first LLM call; optional
+//	"usage"            Usage      this mission alone
+//	"total_usage"      Usage      with every agent it called, at any depth
+//	"warnings"         [string]   input coercions, let-through mismatches; optional
+//	"turns"            [Turn]     one per turn, in order (empty without a trace)
+//	"messages"         [Message]  the conversation, when it was collected; optional
+//
+// Fail:
+//
+//	"reason"      string   a Reason constant or the program's :reason
+//	"message"     string   what happened
+//	"op"          string   the tool or operation at fault; optional
+//	"by_program"  bool     the program called (fail v); optional
+//	"details"     Value    Fail.Details as a map; optional
+//
+// Usage:
+//
+//	"turns", "llm_requests"   int
+//	"tokens"                  Tokens
+//	"duration_ms"             number   milliseconds, to the nanosecond
+//	"system_prompt_tokens"    int      optional
+//	"memory_bytes"            int      optional
+//
+// Tokens: "input", "output" (int), "cache_read", "cache_write" (int, optional).
+//
+// Turn:
+//
+//	"number"           int
+//	"program"          string       the code the turn ran; optional
+//	"result"           Value        the program's value; absent on error or without a program
+//	"error"            string       the error, as the LLM was told it; optional
+//	"output"           [string]     println output, one line each; optional
+//	"tool_calls"       [ToolCall]   in the order they started; optional
+//	"duration_ms"      number       the turn, LLM call included
+//	"llm_duration_ms"  number       the LLM call
+//	"tokens"           Tokens       of the turn's LLM call
+//	"response"         string       the LLM's whole reply (debug runs); optional
+//	"feedback"         string       the message sent back to it (debug runs); optional
+//	"memory"           {name: Value}  the memory after the turn (debug runs); optional
+//
+// ToolCall:
+//
+//	"name"         string
+//	"args"         Value      the arguments map; optional
+//	"result"       Value      absent on error
+//	"error"        string     optional
+//	"warnings"     [string]   argument coercions; optional
+//	"start"        string     RFC 3339 with nanoseconds
+//	"duration_ms"  number
+//	"child"        Step       the mission of an agent called as the tool; optional
+//
+// Message: "role", "content" (strings).
+//
+// Value, a PTC-Lisp value in two forms:
+//
+//	"lisp"        string   its exact printed form (lisp.FormatValue), which
+//	                       UnmarshalTrace reads back
+//	"json"        any      its JSON form (lisp.ToJSON); absent when it has
+//	                       none (too large once its shared parts expand)
+//	"json_error"  string   why "json" is absent; optional
+//
+// Both forms are redacted unless the trace is raw: a firewalled value, and
+// the value of every map entry whose key starts with _, print as the
+// placeholder <Firewalled> (in "json", the string "<Firewalled>"); a memory
+// var whose name starts with _ is the placeholder whole. Texts (programs,
+// errors, output, warnings, prompts, messages) are scrubbed of firewalled
+// text (see Step.Scrub). UnmarshalTrace reads the placeholder as the
+// string "<Firewalled>". Values the reader cannot rebuild (lazy sequences,
+// transducers) come back as the string of their printed form; functions,
+// vars and regexes come back as values that print as they did, and cannot
+// be called.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// TraceFormat and TraceVersion name the JSON form of a trace; a reader
+// refuses a newer version.
+const (
+	TraceFormat  = "ptc-trace"
+	TraceVersion = 1
+)
+
+// TraceJSONOptions select how MarshalTrace writes a trace.
+type TraceJSONOptions struct {
+	// Raw keeps firewalled values and texts as they are, instead of the
+	// placeholder <Firewalled>. A raw trace holds every secret the mission
+	// saw: keep it for your own audit files, never show it to an LLM, a
+	// client or a shared log.
+	Raw bool
+	// MaxBytes bounds the printed and JSON forms of all the trace's values
+	// together (0: DefaultTraceMaxBytes). Shared structure lets a program
+	// build values whose printed form is huge; past the bound, MarshalTrace
+	// fails instead of filling memory.
+	MaxBytes int
+	// Indent, when set, indents the JSON with it ("  "); else it is compact.
+	Indent string
+}
+
+// DefaultTraceMaxBytes is TraceJSONOptions.MaxBytes's default: 256 MiB.
+const DefaultTraceMaxBytes = 256 << 20
+
+// maxTraceDepth bounds the nesting of values (as lisp.ToJSON does) and of
+// agents in a trace.
+const maxTraceDepth = 10000
+
+// MarshalTrace returns the JSON form of step's trace (documented at the top
+// of trace_json.go), the agents it called nested in their tool calls.
+// Unless opts.Raw, firewalled values are the placeholder <Firewalled>, as
+// step.Redaction() prints them, and texts are scrubbed with step.Scrub.
+func MarshalTrace(step *Step, opts TraceJSONOptions) ([]byte, error) {
+	if step == nil {
+		return nil, errors.New("agent: MarshalTrace: no step")
+	}
+	w := traceWriter{raw: opts.Raw, budget: opts.MaxBytes, seen: map[*Step]bool{}}
+	if w.budget <= 0 {
+		w.budget = DefaultTraceMaxBytes
+	}
+	js, err := w.step(step, 0)
+	if err != nil {
+		return nil, err
+	}
+	return encodeTrace(&traceDoc{Format: TraceFormat, Version: TraceVersion, Redacted: !opts.Raw, Step: js}, opts.Indent)
+}
+
+// encodeTrace writes doc as JSON, with <, > and & as they are (readable
+// placeholders; a page that embeds a trace escapes it).
+func encodeTrace(doc *traceDoc, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("agent: MarshalTrace: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalTrace reads a trace MarshalTrace wrote (of this version or an
+// older one) into a Step that PrintTrace prints as it printed the
+// original: values are read back from their printed forms. The Step has
+// no Memory, and its Redaction hides the placeholders of a redacted trace.
+func UnmarshalTrace(data []byte) (*Step, error) {
+	var head struct {
+		Format  *string `json:"format"`
+		Version *int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("agent: not a ptc trace: %w", err)
+	}
+	switch {
+	case head.Format == nil || *head.Format != TraceFormat:
+		got := "none"
+		if head.Format != nil {
+			got = strconv.Quote(*head.Format)
+		}
+		return nil, fmt.Errorf("agent: not a ptc trace: format %s, want %q", got, TraceFormat)
+	case head.Version == nil || *head.Version < 1:
+		return nil, fmt.Errorf("agent: a ptc trace without a valid version")
+	case *head.Version > TraceVersion:
+		return nil, fmt.Errorf("agent: the trace is of format version %d, newer than this program reads (%d): use a newer ptc to read it",
+			*head.Version, TraceVersion)
+	}
+	var doc traceDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("agent: reading the trace: %w", err)
+	}
+	if doc.Step == nil {
+		return nil, errors.New("agent: the trace has no step")
+	}
+	r := traceReader{redacted: doc.Redacted}
+	return r.step(doc.Step, 0)
+}
+
+// The JSON documents.
+
+type traceDoc struct {
+	Format   string     `json:"format"`
+	Version  int        `json:"version"`
+	Redacted bool       `json:"redacted"`
+	Step     *traceStep `json:"step"`
+}
+
+type traceStep struct {
+	TraceID       string         `json:"trace_id"`
+	ParentTraceID string         `json:"parent_trace_id,omitempty"`
+	OK            bool           `json:"ok"`
+	Return        *traceValue    `json:"return,omitempty"`
+	Fail          *traceFail     `json:"fail,omitempty"`
+	Signature     string         `json:"signature,omitempty"`
+	SystemPrompt  string         `json:"system_prompt,omitempty"`
+	Usage         traceUsage     `json:"usage"`
+	TotalUsage    traceUsage     `json:"total_usage"`
+	Warnings      []string       `json:"warnings,omitempty"`
+	Turns         []traceTurn    `json:"turns"`
+	Messages      []traceMessage `json:"messages,omitempty"`
+}
+
+type traceValue struct {
+	Lisp      string          `json:"lisp"`
+	JSON      json.RawMessage `json:"json,omitempty"`
+	JSONError string          `json:"json_error,omitempty"`
+}
+
+type traceFail struct {
+	Reason    string      `json:"reason"`
+	Message   string      `json:"message"`
+	Op        string      `json:"op,omitempty"`
+	ByProgram bool        `json:"by_program,omitempty"`
+	Details   *traceValue `json:"details,omitempty"`
+}
+
+type traceUsage struct {
+	Turns              int        `json:"turns"`
+	LLMRequests        int        `json:"llm_requests"`
+	Tokens             llm.Tokens `json:"tokens"`
+	DurationMS         msDuration `json:"duration_ms"`
+	SystemPromptTokens int        `json:"system_prompt_tokens,omitempty"`
+	MemoryBytes        int        `json:"memory_bytes,omitempty"`
+}
+
+type traceTurn struct {
+	Number        int                    `json:"number"`
+	Program       string                 `json:"program,omitempty"`
+	Result        *traceValue            `json:"result,omitempty"`
+	Error         string                 `json:"error,omitempty"`
+	Output        []string               `json:"output,omitempty"`
+	ToolCalls     []traceCall            `json:"tool_calls,omitempty"`
+	DurationMS    msDuration             `json:"duration_ms"`
+	LLMDurationMS msDuration             `json:"llm_duration_ms"`
+	Tokens        llm.Tokens             `json:"tokens"`
+	Response      string                 `json:"response,omitempty"`
+	Feedback      string                 `json:"feedback,omitempty"`
+	Memory        map[string]*traceValue `json:"memory,omitempty"`
+}
+
+type traceCall struct {
+	Name       string      `json:"name"`
+	Args       *traceValue `json:"args,omitempty"`
+	Result     *traceValue `json:"result,omitempty"`
+	Error      string      `json:"error,omitempty"`
+	Warnings   []string    `json:"warnings,omitempty"`
+	Start      string      `json:"start"`
+	DurationMS msDuration  `json:"duration_ms"`
+	Child      *traceStep  `json:"child,omitempty"`
+}
+
+type traceMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// msDuration is a duration written as milliseconds, to the nanosecond.
+type msDuration time.Duration
+
+func (d msDuration) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, float64(d)/1e6, 'f', -1, 64), nil
+}
+
+func (d *msDuration) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*d = 0
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(f) || math.Abs(f*1e6) > math.MaxInt64 {
+		return fmt.Errorf("bad duration_ms %s", b)
+	}
+	*d = msDuration(math.Round(f * 1e6))
+	return nil
+}
+
+// Writing.
+
+type traceWriter struct {
+	raw    bool
+	budget int
+	seen   map[*Step]bool // the steps on the current path: a cycle is an error
+}
+
+func (w *traceWriter) text(s *Step, t string) string {
+	if w.raw {
+		return t
+	}
+	return s.Scrub(t)
+}
+
+func (w *traceWriter) texts(s *Step, ts []string) []string {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = w.text(s, t)
+	}
+	return out
+}
+
+// value writes v in both forms, redacted as s's Redaction says.
+func (w *traceWriter) value(s *Step, v lisp.Value) (*traceValue, error) {
+	var red *lisp.Redaction
+	if !w.raw {
+		red = s.Redaction()
+	}
+	if w.budget <= 0 {
+		return nil, w.tooLarge()
+	}
+	// MaxChars stops the printer soon after the budget, whatever the
+	// value's expanded size.
+	text := lisp.FormatValue(v, lisp.PrintOptions{MaxDepth: maxTraceDepth + 1, Redact: red, MaxChars: w.budget})
+	if w.budget -= len(text); w.budget < 0 {
+		return nil, w.tooLarge()
+	}
+	tv := &traceValue{Lisp: text}
+	data, err := lisp.ToJSONRedacted(v, red)
+	if err != nil {
+		tv.JSONError = err.Error()
+		return tv, nil
+	}
+	if w.budget -= len(data); w.budget < 0 {
+		return nil, w.tooLarge()
+	}
+	tv.JSON = data
+	return tv, nil
+}
+
+func (w *traceWriter) tooLarge() error {
+	return errors.New("agent: MarshalTrace: the trace's values exceed TraceJSONOptions.MaxBytes")
+}
+
+func (w *traceWriter) step(s *Step, depth int) (*traceStep, error) {
+	if depth > maxTraceDepth {
+		return nil, errors.New("agent: MarshalTrace: agents nested too deep")
+	}
+	if w.seen[s] {
+		return nil, errors.New("agent: MarshalTrace: a step is its own descendant")
+	}
+	w.seen[s] = true
+	defer delete(w.seen, s)
+	js := &traceStep{
+		TraceID:       s.TraceID,
+		ParentTraceID: s.ParentTraceID,
+		OK:            s.Fail == nil,
+		SystemPrompt:  w.text(s, s.SystemPrompt),
+		Usage:         usageJSON(s.Usage),
+		TotalUsage:    usageJSON(s.TotalUsage),
+		Warnings:      w.texts(s, s.Warnings),
+		Turns:         []traceTurn{},
+	}
+	if s.Signature != nil {
+		js.Signature = s.Signature.String()
+	}
+	var err error
+	if s.Fail == nil {
+		if js.Return, err = w.value(s, s.Return); err != nil {
+			return nil, err
+		}
+	} else {
+		f := s.Fail
+		js.Fail = &traceFail{Reason: w.text(s, f.Reason), Message: w.text(s, f.Message), Op: w.text(s, f.Op), ByProgram: f.ByProgram}
+		if len(f.Details) > 0 {
+			if d, derr := lisp.FromGo(detailsData(f.Details, 0)); derr == nil {
+				if js.Fail.Details, err = w.value(s, d); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for i := range s.Trace {
+		t, err := w.turn(s, &s.Trace[i], depth)
+		if err != nil {
+			return nil, err
+		}
+		js.Turns = append(js.Turns, t)
+	}
+	for _, m := range s.Messages {
+		js.Messages = append(js.Messages, traceMessage{Role: string(m.Role), Content: w.text(s, m.Content)})
+	}
+	return js, nil
+}
+
+// detailsData is Fail.Details with the Fails it holds (a chained
+// failure's upstream) as maps.
+func detailsData(d map[string]any, depth int) map[string]any {
+	out := make(map[string]any, len(d))
+	for k, v := range d {
+		if f, ok := v.(*Fail); ok && f != nil {
+			m := map[string]any{"reason": f.Reason, "message": f.Message}
+			if f.Op != "" {
+				m["op"] = f.Op
+			}
+			if len(f.Details) > 0 && depth < 100 {
+				m["details"] = detailsData(f.Details, depth+1)
+			}
+			v = m
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func usageJSON(u Usage) traceUsage {
+	return traceUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: msDuration(u.Duration),
+		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
+}
+
+func (w *traceWriter) turn(s *Step, t *Turn, depth int) (traceTurn, error) {
+	jt := traceTurn{
+		Number:        t.Number,
+		Program:       w.text(s, t.Program),
+		Error:         w.text(s, t.Error),
+		Output:        w.texts(s, t.Output),
+		DurationMS:    msDuration(t.Duration),
+		LLMDurationMS: msDuration(t.LLMDuration),
+		Tokens:        t.Tokens,
+		Response:      w.text(s, t.Response),
+		Feedback:      w.text(s, t.Feedback),
+	}
+	var err error
+	if t.Error == "" && (t.Program != "" || t.Result != nil) {
+		if jt.Result, err = w.value(s, t.Result); err != nil {
+			return jt, err
+		}
+	}
+	if t.Memory != nil && t.Memory.Len() > 0 {
+		jt.Memory = map[string]*traceValue{}
+		for _, name := range t.Memory.Names() {
+			v, _ := t.Memory.Get(name)
+			if !w.raw && isFirewalledKey(name) {
+				jt.Memory[name] = &traceValue{Lisp: Firewalled, JSON: json.RawMessage(strconv.Quote(Firewalled))}
+				continue
+			}
+			if jt.Memory[name], err = w.value(s, v); err != nil {
+				return jt, err
+			}
+		}
+	}
+	for i := range t.ToolCalls {
+		c := &t.ToolCalls[i]
+		jc := traceCall{
+			Name:       c.Name,
+			Error:      w.text(s, c.Error),
+			Warnings:   w.texts(s, c.Warnings),
+			DurationMS: msDuration(c.Duration),
+		}
+		if !c.Start.IsZero() {
+			jc.Start = c.Start.UTC().Format(time.RFC3339Nano)
+		}
+		if c.Args != nil {
+			if jc.Args, err = w.value(s, c.Args); err != nil {
+				return jt, err
+			}
+		}
+		if c.Error == "" {
+			if jc.Result, err = w.value(s, c.Result); err != nil {
+				return jt, err
+			}
+		}
+		if c.Child != nil {
+			if jc.Child, err = w.step(c.Child, depth+1); err != nil {
+				return jt, err
+			}
+		}
+		jt.ToolCalls = append(jt.ToolCalls, jc)
+	}
+	return jt, nil
+}
+
+// Reading.
+
+type traceReader struct {
+	redacted bool
+}
+
+func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
+	if depth > maxTraceDepth {
+		return nil, errors.New("agent: reading the trace: agents nested too deep")
+	}
+	s := &Step{
+		TraceID:       js.TraceID,
+		ParentTraceID: js.ParentTraceID,
+		SystemPrompt:  js.SystemPrompt,
+		Usage:         usageOf(js.Usage),
+		TotalUsage:    usageOf(js.TotalUsage),
+		Warnings:      js.Warnings,
+	}
+	if r.redacted {
+		s.fw = placeholderFirewall()
+	}
+	if js.Signature != "" {
+		if sig, err := signature.Parse(js.Signature); err == nil {
+			s.Signature = sig
+		}
+	}
+	if js.Fail != nil {
+		f := js.Fail
+		s.Fail = &Fail{Reason: f.Reason, Message: f.Message, Op: f.Op, ByProgram: f.ByProgram}
+		if f.Details != nil {
+			if g, err := lisp.ToGo(readValue(f.Details)); err == nil {
+				if m, ok := g.(map[string]any); ok {
+					s.Fail.Details = m
+				}
+			}
+		}
+	} else if !js.OK {
+		s.Fail = &Fail{Reason: "unknown", Message: "the trace does not say why the mission failed"}
+	} else if js.Return != nil {
+		s.Return = readValue(js.Return)
+	}
+	for _, jt := range js.Turns {
+		t := Turn{
+			Number:      jt.Number,
+			Program:     jt.Program,
+			Error:       jt.Error,
+			Output:      jt.Output,
+			Duration:    time.Duration(jt.DurationMS),
+			LLMDuration: time.Duration(jt.LLMDurationMS),
+			Tokens:      jt.Tokens,
+			Response:    jt.Response,
+			Feedback:    jt.Feedback,
+		}
+		if jt.Result != nil {
+			t.Result = readValue(jt.Result)
+		}
+		if len(jt.Memory) > 0 {
+			vars := make(map[string]lisp.Value, len(jt.Memory))
+			for name, v := range jt.Memory {
+				if v != nil {
+					vars[name] = readValue(v)
+				}
+			}
+			t.Memory = lisp.NewNamespace(vars)
+		}
+		for _, jc := range jt.ToolCalls {
+			c := ToolCall{
+				Name:     jc.Name,
+				Error:    jc.Error,
+				Warnings: jc.Warnings,
+				Duration: time.Duration(jc.DurationMS),
+			}
+			if jc.Start != "" {
+				if tm, err := time.Parse(time.RFC3339Nano, jc.Start); err == nil {
+					c.Start = tm
+				}
+			}
+			if jc.Args != nil {
+				if m, ok := readValue(jc.Args).(*lisp.Map); ok {
+					c.Args = m
+				}
+			}
+			if jc.Result != nil {
+				c.Result = readValue(jc.Result)
+			}
+			if jc.Child != nil {
+				child, err := r.step(jc.Child, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				c.Child = child
+			}
+			t.ToolCalls = append(t.ToolCalls, c)
+		}
+		s.Trace = append(s.Trace, t)
+	}
+	for _, m := range js.Messages {
+		s.Messages = append(s.Messages, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
+	}
+	return s, nil
+}
+
+func usageOf(u traceUsage) Usage {
+	return Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, Duration: time.Duration(u.DurationMS),
+		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
+}
+
+// placeholderFirewall hides the placeholder string, so that a Step read
+// from a redacted trace prints its placeholders as they were written.
+func placeholderFirewall() *firewall {
+	return &firewall{base: &fwSet{strs: map[string]struct{}{Firewalled: {}}}}
+}
+
+// readValue rebuilds a value from its printed form, else from its JSON
+// form, else keeps its printed form as a string.
+func readValue(tv *traceValue) lisp.Value {
+	if v, err := readPrinted(tv.Lisp); err == nil {
+		return v
+	}
+	if len(tv.JSON) > 0 {
+		if v, err := lisp.ParseJSON(tv.JSON); err == nil {
+			return v
+		}
+	}
+	return tv.Lisp
+}
+
+// hostValue is a host object, printed #object[host].
+type hostValue struct{}
+
+// readPrinted reads a value's printed form (lisp.FormatValue's output):
+// data literals, and the printed forms of functions, vars, regexes,
+// instants, dates, host objects and the firewall's placeholder.
+func readPrinted(src string) (lisp.Value, error) {
+	p := printedReader{src: src}
+	p.space()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.off != len(p.src) {
+		return nil, p.errorf("unexpected %q", p.src[p.off:min(len(p.src), p.off+10)])
+	}
+	return v, nil
+}
+
+type printedReader struct {
+	src string
+	off int
+}
+
+func (p *printedReader) errorf(format string, a ...any) error {
+	return fmt.Errorf("offset %d: %s", p.off, fmt.Sprintf(format, a...))
+}
+
+func (p *printedReader) space() {
+	for p.off < len(p.src) {
+		switch p.src[p.off] {
+		case ' ', ',', '\n', '\t', '\r':
+			p.off++
+		default:
+			return
+		}
+	}
+}
+
+func (p *printedReader) has(prefix string) bool { return strings.HasPrefix(p.src[p.off:], prefix) }
+
+// token reads up to white space or a delimiter.
+func (p *printedReader) token() string {
+	start := p.off
+	for p.off < len(p.src) && strings.IndexByte(" ,\n\t\r[]{}()\"", p.src[p.off]) < 0 {
+		p.off++
+	}
+	return p.src[start:p.off]
+}
+
+func (p *printedReader) value(depth int) (lisp.Value, error) {
+	if depth > maxTraceDepth {
+		return nil, p.errorf("nested too deep")
+	}
+	if p.off >= len(p.src) {
+		return nil, p.errorf("unexpected end")
+	}
+	switch c := p.src[p.off]; {
+	case c == '"':
+		return p.str()
+	case c == '[':
+		p.off++
+		items, err := p.items(']', depth)
+		return lisp.NewVector(items), err
+	case c == '{':
+		p.off++
+		items, err := p.items('}', depth)
+		if err != nil {
+			return nil, err
+		}
+		if len(items)%2 != 0 {
+			return nil, p.errorf("a map with an odd number of forms")
+		}
+		b := lisp.NewMapBuilder(nil)
+		for i := 0; i < len(items); i += 2 {
+			b.Set(items[i], items[i+1])
+		}
+		return b.Map(), nil
+	case c == ':':
+		p.off++
+		name := p.token()
+		if name == "" {
+			return nil, p.errorf("a keyword without a name")
+		}
+		return lisp.Keyword(name), nil
+	case p.has("#{"):
+		p.off += 2
+		items, err := p.items('}', depth)
+		return lisp.NewSet(items...), err
+	case p.has("#fn["):
+		p.off += 4
+		inner, err := p.bracketed()
+		return &lisp.Builtin{Name: inner, MaxArgs: -1}, err
+	case p.has("#'"):
+		p.off += 2
+		name := p.token()
+		if name == "" {
+			return nil, p.errorf("#' without a name")
+		}
+		return &lisp.Var{Name: name}, nil
+	case p.has(`#"`):
+		p.off += 2
+		start := p.off
+		for p.off < len(p.src) && p.src[p.off] != '"' {
+			if p.src[p.off] == '\\' {
+				p.off++
+			}
+			p.off++
+		}
+		if p.off >= len(p.src) {
+			return nil, p.errorf("unterminated regex")
+		}
+		p.off++
+		return &lisp.Regex{Source: p.src[start : p.off-1]}, nil
+	case p.has("#inst "):
+		p.off += len("#inst ")
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse("2006-01-02T15:04:05.000-07:00", s)
+		if perr != nil {
+			return nil, p.errorf("bad #inst %q", s)
+		}
+		return lisp.Instant{T: tm.UTC()}, nil
+	case p.has("#date "):
+		p.off += len("#date ")
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse("2006-01-02", s)
+		if perr != nil {
+			return nil, p.errorf("bad #date %q", s)
+		}
+		return lisp.Date{Y: tm.Year(), M: int(tm.Month()), D: tm.Day()}, nil
+	case p.has("#object[host]"):
+		p.off += len("#object[host]")
+		return hostValue{}, nil
+	case p.has(Firewalled):
+		p.off += len(Firewalled)
+		return Firewalled, nil
+	}
+	tok := p.token()
+	switch tok {
+	case "":
+		return nil, p.errorf("unexpected %q", p.src[p.off:p.off+1])
+	case "nil":
+		return nil, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "##Inf":
+		return math.Inf(1), nil
+	case "##-Inf":
+		return math.Inf(-1), nil
+	case "##NaN":
+		return math.NaN(), nil
+	}
+	if strings.ContainsAny(tok, ".eE") {
+		if f, err := strconv.ParseFloat(tok, 64); err == nil {
+			return f, nil
+		}
+	} else if i, err := strconv.ParseInt(tok, 10, 64); err == nil {
+		return i, nil
+	}
+	return nil, p.errorf("unreadable %q", tok)
+}
+
+func (p *printedReader) items(closer byte, depth int) ([]lisp.Value, error) {
+	var items []lisp.Value
+	for {
+		p.space()
+		if p.off >= len(p.src) {
+			return nil, p.errorf("unexpected end: %q missing", closer)
+		}
+		if p.src[p.off] == closer {
+			p.off++
+			return items, nil
+		}
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+	}
+}
+
+// bracketed reads up to the ] that closes an open [, skipping strings.
+func (p *printedReader) bracketed() (string, error) {
+	start, level := p.off, 1
+	for p.off < len(p.src) {
+		switch p.src[p.off] {
+		case '"':
+			if _, err := p.str(); err != nil {
+				return "", err
+			}
+			continue
+		case '[':
+			level++
+		case ']':
+			if level--; level == 0 {
+				p.off++
+				return p.src[start : p.off-1], nil
+			}
+		}
+		p.off++
+	}
+	return "", p.errorf("unterminated #fn[")
+}
+
+// str reads a string literal as the printer writes it.
+func (p *printedReader) str() (string, error) {
+	if p.off >= len(p.src) || p.src[p.off] != '"' {
+		return "", p.errorf("a string expected")
+	}
+	p.off++
+	var sb bytes.Buffer
+	for p.off < len(p.src) {
+		c := p.src[p.off]
+		switch c {
+		case '"':
+			p.off++
+			return sb.String(), nil
+		case '\\':
+			if p.off+1 >= len(p.src) {
+				return "", p.errorf("unterminated string")
+			}
+			e := p.src[p.off+1]
+			p.off += 2
+			switch e {
+			case 'n':
+				sb.WriteByte('\n')
+			case 't':
+				sb.WriteByte('\t')
+			case 'r':
+				sb.WriteByte('\r')
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case '"', '\\':
+				sb.WriteByte(e)
+			case 'u':
+				if p.off+4 > len(p.src) {
+					return "", p.errorf("bad \\u escape")
+				}
+				n, err := strconv.ParseUint(p.src[p.off:p.off+4], 16, 32)
+				if err != nil {
+					return "", p.errorf("bad \\u escape")
+				}
+				p.off += 4
+				sb.WriteRune(rune(n))
+			default:
+				return "", p.errorf("bad escape \\%c", e)
+			}
+		default:
+			sb.WriteByte(c)
+			p.off++
+		}
+	}
+	return "", p.errorf("unterminated string")
+}

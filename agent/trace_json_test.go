@@ -1,0 +1,369 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+)
+
+// tjSecret is the firewalled value of the trace tests' lookup tool.
+const tjSecret = "hunter2-correct-horse"
+
+// tjCode is a scripted reply with fixed token counts (the estimated ones
+// follow the system prompt's length).
+func tjCode(program string) llmtest.Reply {
+	r := llmtest.Code(program)
+	r.Tokens = llm.Tokens{Input: 100, Output: 20}
+	return r
+}
+
+// tjMission runs a mission of three turns: a tool call and println, an
+// error, and a return that calls an agent tool twice through pmap.
+func tjMission(t *testing.T, debug bool) *Step {
+	t.Helper()
+	child := MustNew(Config{Prompt: "Square {{n}}", Signature: "(n :int) -> :int", Description: "Squares n."})
+	childModel := llmtest.NewScript(tjCode(`(return (* ctx/n ctx/n))`), tjCode(`(return (* ctx/n ctx/n))`))
+	square, err := child.AsTool(AsToolOptions{LLM: childModel.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := Tool{Description: "Looks a person up.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
+		return map[string]any{"name": "Ada", "_secret": tjSecret, "tags": []any{"x", 1.5}}, nil
+	}}
+	root := MustNew(Config{Prompt: "Look up 7 and square 2 and 3", MaxTurns: 5,
+		Tools: map[string]Tool{"lookup": lookup, "square": square}})
+	model := llmtest.NewScript(
+		tjCode("(println \"looking up\" 7)\n(def who (tool/lookup {:id 7}))\n(println \"secret:\" (:_secret who))\n(:name who)"),
+		tjCode(`(+ 1 nil)`),
+		tjCode(`(return {:name (:name who) :squares (pmap #(tool/square {:n %}) [2 3]) :leak (:_secret who) :when #"a\"b"})`),
+	)
+	step, err := root.Run(context.Background(), Options{LLM: model.Func(), Debug: debug})
+	if err != nil {
+		t.Fatalf("the mission failed: %v", err)
+	}
+	if len(step.Trace) != 3 || len(step.Trace[2].ToolCalls) != 2 || step.Trace[2].ToolCalls[0].Child == nil {
+		t.Fatalf("unexpected trace: %+v", step.Trace)
+	}
+	return step
+}
+
+func tjPrint(t *testing.T, s *Step, opts TraceOptions) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := PrintTrace(&buf, s, opts); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestTraceJSONRoundTrip: a raw trace read back prints as the live Step
+// does, with every option; a redacted one reads back and writes the same
+// JSON again.
+func TestTraceJSONRoundTrip(t *testing.T) {
+	step := tjMission(t, true)
+	data, err := MarshalTrace(step, TraceJSONOptions{Raw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := UnmarshalTrace(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []TraceOptions{{}, {Raw: true, Full: true}, {NoTimings: true}, {NoChildren: true}} {
+		want, got := tjPrint(t, step, opts), tjPrint(t, back, opts)
+		if got != want {
+			t.Errorf("%+v: the trace read back prints\n%s\nthe live step\n%s", opts, got, want)
+		}
+	}
+	for _, want := range []string{"┌─ Turn 3", "→ square {:n 2}", "Error: ", "looking up 7"} {
+		if out := tjPrint(t, back, TraceOptions{}); !strings.Contains(out, want) {
+			t.Errorf("the trace lacks %q:\n%s", want, out)
+		}
+	}
+	// The Step's fields.
+	if back.TraceID != step.TraceID || back.Usage != step.Usage || back.TotalUsage != step.TotalUsage ||
+		back.SystemPrompt != step.SystemPrompt || back.SystemPrompt == "" {
+		t.Errorf("step fields: %+v", back)
+	}
+	c := back.Trace[2].ToolCalls[0]
+	live := step.Trace[2].ToolCalls[0]
+	if c.Child == nil || c.Child.ParentTraceID != step.TraceID || !c.Start.Equal(live.Start) || c.Duration != live.Duration {
+		t.Errorf("tool call %+v", c)
+	}
+	if mem := back.Trace[0].Memory; mem == nil || lisp.PrintString(mustGet(mem, "who")) != lisp.PrintString(mustGet(step.Trace[0].Memory, "who")) {
+		t.Errorf("memory %v", mem)
+	}
+	if back.Trace[0].Response == "" || back.Trace[0].Response != step.Trace[0].Response {
+		t.Errorf("response %q", back.Trace[0].Response)
+	}
+
+	// Redacted: reading and writing again gives the same document.
+	red, err := MarshalTrace(step, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err = UnmarshalTrace(red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := MarshalTrace(back, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(red, again) {
+		t.Errorf("a redacted trace written again differs:\n%s\n%s", red, again)
+	}
+	if got := lisp.PrintString(back.Return); !strings.Contains(got, `:leak "<Firewalled>"`) {
+		t.Errorf("redacted return read back: %s", got)
+	}
+}
+
+func mustGet(ns *lisp.Namespace, name string) lisp.Value {
+	v, _ := ns.Get(name)
+	return v
+}
+
+// TestTraceJSONFirewall: a firewalled value, and the texts that copy it,
+// stay out of the JSON unless it is raw.
+func TestTraceJSONFirewall(t *testing.T) {
+	step := tjMission(t, true)
+	data, err := MarshalTrace(step, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte(tjSecret)) || bytes.Contains(data, []byte("hunter2")) {
+		t.Errorf("the redacted trace holds the secret:\n%s", data)
+	}
+	if !bytes.Contains(data, []byte(Firewalled)) && !bytes.Contains(data, []byte(`\u003cFirewalled\u003e`)) {
+		t.Errorf("the redacted trace has no placeholder:\n%s", data)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["redacted"] != true {
+		t.Errorf("redacted: %v", doc["redacted"])
+	}
+	raw, err := MarshalTrace(step, TraceJSONOptions{Raw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(tjSecret)) {
+		t.Errorf("the raw trace lacks the secret")
+	}
+}
+
+// TestTraceJSONVersion: a trace of a newer version, or not a trace, is
+// refused with a message that says so.
+func TestTraceJSONVersion(t *testing.T) {
+	step := tjMission(t, false)
+	data, err := MarshalTrace(step, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := bytes.Replace(data, []byte(`"version":1`), []byte(`"version":2`), 1)
+	if bytes.Equal(newer, data) {
+		t.Fatal("no version field in the trace")
+	}
+	if _, err := UnmarshalTrace(newer); err == nil || !strings.Contains(err.Error(), "version 2, newer than this program reads (1)") {
+		t.Errorf("version 2: %v", err)
+	}
+	for doc, want := range map[string]string{
+		`{"format":"other","version":1,"step":{}}`: `not a ptc trace: format "other"`,
+		`{"version":1,"step":{}}`:                  "not a ptc trace: format none",
+		`{"format":"ptc-trace","step":{}}`:         "without a valid version",
+		`{"format":"ptc-trace","version":1}`:       "has no step",
+		`[1, 2]`:                                   "not a ptc trace",
+		`{"format":"ptc-trace","version":1,"step":{"turns":[{"duration_ms":"x"}]}}`: "reading the trace",
+	} {
+		if _, err := UnmarshalTrace([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", doc, err, want)
+		}
+	}
+}
+
+// TestTraceJSONValues: printed forms the reader rebuilds, and the ones it
+// keeps as strings.
+func TestTraceJSONValues(t *testing.T) {
+	for _, src := range []string{
+		`nil`, `true`, `-12`, `1.5E-7`, `##NaN`, `##-Inf`, `"a\"b\\c\n\u0001é"`, `:k/x`,
+		`[1 [2 #{3 :a}] {:a 1, "b" [nil]}]`, `#fn[[x y]]`, `#fn[inc]`, `#'total`, `#"a\"b[c]"`,
+		`#inst "2024-01-02T03:04:05.678-00:00"`, `#date "2024-02-29"`, `#object[host]`, `{:_k <Firewalled>}`,
+	} {
+		v, err := readPrinted(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		want := strings.ReplaceAll(src, "<Firewalled>", `"<Firewalled>"`)
+		if got := lisp.PrintString(v); got != want {
+			t.Errorf("%s reads back as %s", src, got)
+		}
+	}
+	for _, bad := range []string{``, `[1 2`, `{:a}`, `"abc`, `foo`, `#seq[range]`, `1 2`, `[...]`} {
+		if _, err := readPrinted(bad); err == nil {
+			t.Errorf("%q reads", bad)
+		}
+	}
+	// An unreadable printed form falls back to the JSON form, then to the text.
+	if v := readValue(&traceValue{Lisp: "#seq[range]", JSON: json.RawMessage(`[1,2]`)}); lisp.PrintString(v) != "[1 2]" {
+		t.Errorf("JSON fallback: %s", lisp.PrintString(v))
+	}
+	if v := readValue(&traceValue{Lisp: "#seq[range]"}); v != "#seq[range]" {
+		t.Errorf("text fallback: %v", v)
+	}
+	// Deep values round trip; too large ones are refused.
+	deepV := lisp.Value(int64(1))
+	for range 500 {
+		deepV = lisp.NewVector([]lisp.Value{deepV})
+	}
+	s := &Step{Return: deepV, TraceID: "t"}
+	data, err := MarshalTrace(s, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := UnmarshalTrace(data)
+	if err != nil || lisp.PrintString(back.Return) != lisp.PrintString(deepV) {
+		t.Errorf("deep value: %v", err)
+	}
+	shared := lisp.Value("0123456789")
+	for range 40 {
+		shared = lisp.NewVector([]lisp.Value{shared, shared})
+	}
+	if _, err := MarshalTrace(&Step{Return: shared}, TraceJSONOptions{MaxBytes: 1 << 20}); err == nil || !strings.Contains(err.Error(), "MaxBytes") {
+		t.Errorf("a huge shared value: %v", err)
+	}
+	// A step that is its own child is refused, not walked forever.
+	loop := &Step{Trace: []Turn{{Number: 1}}}
+	loop.Trace[0].ToolCalls = []ToolCall{{Name: "self", Child: loop}}
+	if _, err := MarshalTrace(loop, TraceJSONOptions{}); err == nil {
+		t.Error("a cyclic step was written")
+	}
+	if _, err := MarshalTrace(nil, TraceJSONOptions{}); err == nil {
+		t.Error("a nil step was written")
+	}
+}
+
+// TestTraceJSONGolden compares the format with testdata/trace.golden.json
+// (go test -update rewrites it), times, durations, trace ids and prompt
+// texts masked.
+func TestTraceJSONGolden(t *testing.T) {
+	step := tjMission(t, true)
+	data, err := MarshalTrace(step, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc traceDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tjMask(doc.Step)
+	got, err := encodeTrace(&doc, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "trace.golden.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the trace differs from %s (go test -update to accept):\n%s", path, got)
+	}
+}
+
+// tjMask replaces what varies from run to run (ids, times, durations, the
+// texts of prompts), and sorts the tool calls of pmap, which start in any
+// order.
+func tjMask(s *traceStep) {
+	s.TraceID = "<id>"
+	if s.ParentTraceID != "" {
+		s.ParentTraceID = "<parent id>"
+	}
+	if s.SystemPrompt != "" {
+		s.SystemPrompt = "<system prompt>"
+	}
+	for _, u := range []*traceUsage{&s.Usage, &s.TotalUsage} {
+		u.DurationMS, u.SystemPromptTokens, u.MemoryBytes = 0, 0, 0
+	}
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		t.DurationMS, t.LLMDurationMS = 0, 0
+		if t.Feedback != "" {
+			t.Feedback = "<feedback>"
+		}
+		for j := range t.ToolCalls {
+			c := &t.ToolCalls[j]
+			c.Start, c.DurationMS = "<time>", 0
+			if c.Child != nil {
+				tjMask(c.Child)
+			}
+		}
+		sort.SliceStable(t.ToolCalls, func(i, j int) bool {
+			a, b := t.ToolCalls[i].Args, t.ToolCalls[j].Args
+			return a != nil && b != nil && a.Lisp < b.Lisp
+		})
+	}
+}
+
+// FuzzReadPrinted: the reader of printed forms never panics, and what it
+// reads prints as a form it reads back to the same print.
+func FuzzReadPrinted(f *testing.F) {
+	for _, s := range []string{`{:a [1 2.5 "x\n"], "b" #{nil true}}`, `#fn[[x] [x y]]`, `#inst "2024-01-02T03:04:05.678-00:00"`,
+		`#"a\"b"`, `#'v`, `<Firewalled>`, `#object[host]`, `#date "2024-01-31"`, `"\u0007"`, `[##NaN ##-Inf -0.0 1.0E300]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		v, err := readPrinted(src)
+		if err != nil {
+			return
+		}
+		s1 := lisp.PrintString(v)
+		v2, err := readPrinted(s1)
+		if err != nil {
+			t.Fatalf("%q reads as %s, which does not read: %v", src, s1, err)
+		}
+		if s2 := lisp.PrintString(v2); s2 != s1 {
+			t.Fatalf("%q: %s reads back as %s", src, s1, s2)
+		}
+	})
+}
+
+// FuzzUnmarshalTrace: any input is read or refused without a panic, and a
+// trace that reads is written and printed.
+func FuzzUnmarshalTrace(f *testing.F) {
+	seed, err := MarshalTrace(&Step{TraceID: "t", Return: lisp.NewVector([]lisp.Value{int64(1), "x"}),
+		Trace: []Turn{{Number: 1, Program: "(+ 1 2)", Result: int64(3),
+			ToolCalls: []ToolCall{{Name: "t", Args: lisp.NewMap(lisp.Keyword("a"), int64(1)), Child: &Step{TraceID: "c"}}}}}}, TraceJSONOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"format":"ptc-trace","version":1,"step":{"ok":false,"turns":[{"number":1,"result":{"lisp":"{:a"}}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		step, err := UnmarshalTrace(data)
+		if err != nil {
+			return
+		}
+		if _, err := MarshalTrace(step, TraceJSONOptions{}); err != nil {
+			t.Fatalf("a trace that reads does not write: %v", err)
+		}
+		_ = PrintTrace(io.Discard, step, TraceOptions{Raw: true})
+	})
+}

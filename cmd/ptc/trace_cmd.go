@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ptc-go/ptc/agent"
+)
+
+const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-timings]
+       ptc trace view FILE [-o OUT.html] [--open]`
+
+const traceHelp = `
+Reads a trace file, the JSON that "ptc run --trace FILE" writes (and
+agent.MarshalTrace): "ptc trace print" prints it as text, as --trace -
+does at the end of a run; "ptc trace view" writes one self-contained HTML
+page (no network needed) that shows the outcome, a timeline of the turns
+and of the nested agents, and each turn's program, output, tool calls and
+value, and opens it in a browser with --open ($BROWSER, else the system's).
+`
+
+// traceViewFS holds the HTML page's template, style and script.
+//
+//go:embed traceview/page.html traceview/style.css traceview/app.js
+var traceViewFS embed.FS
+
+func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
+	usage := func() {
+		fmt.Fprintf(stderr, "usage: ptc trace %s\n%s", traceSynopsis, traceHelp)
+	}
+	if len(args) == 0 {
+		usage()
+		return exitUsage
+	}
+	switch args[0] {
+	case "print":
+		return cmdTracePrint(args[1:], stdout, stderr)
+	case "view":
+		return cmdTraceView(env, args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		usage()
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ptc trace: unknown subcommand %q\n", args[0])
+	usage()
+	return exitUsage
+}
+
+// readTraceFile reads and checks a trace file.
+func readTraceFile(path string) ([]byte, *agent.Step, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	step, err := agent.UnmarshalTrace(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, step, nil
+}
+
+func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings]")
+	var opts agent.TraceOptions
+	fs.BoolVar(&opts.Full, "full", false, "print values whole, without cutting them")
+	fs.BoolVar(&opts.Raw, "replies", false, "add the LLM's replies and the feedback it was sent (recorded when the mission ran with agent.Options.Debug)")
+	fs.BoolVar(&opts.NoChildren, "no-children", false, "leave out the turns of agents called as tools")
+	fs.BoolVar(&opts.NoTimings, "no-timings", false, "leave out durations and token counts")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	_, step, err := readTraceFile(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
+		return exitFail
+	}
+	if err := agent.PrintTrace(stdout, step, opts); err != nil {
+		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func cmdTraceView(env *runEnv, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("trace view", stderr, "FILE [-o OUT.html] [--open]")
+	out := fs.String("o", "", "write the page to `OUT.html` (default: FILE with the extension .html)")
+	open := fs.Bool("open", false, "open the page in a browser ($BROWSER, else the system's)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	in := pos[0]
+	dest := *out
+	if dest == "" {
+		dest = strings.TrimSuffix(in, filepath.Ext(in)) + ".html"
+	}
+	if abs(dest) == abs(in) {
+		fmt.Fprintf(stderr, "ptc trace view: the page would overwrite the trace %s: give -o OUT.html\n", in)
+		return exitUsage
+	}
+	data, _, err := readTraceFile(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
+		return exitFail
+	}
+	var page bytes.Buffer
+	if err := writeTraceHTML(&page, data, filepath.Base(in)); err != nil {
+		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
+		return exitFail
+	}
+	if err := os.WriteFile(dest, page.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "%s\n", dest)
+	if *open {
+		if err := openBrowser(env, dest); err != nil {
+			fmt.Fprintf(stderr, "ptc trace view: opening %s: %v\n", dest, err)
+			return exitFail
+		}
+	}
+	return exitOK
+}
+
+func abs(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
+}
+
+// openBrowser opens path with $BROWSER, else the system's opener. It does
+// not wait for the browser.
+func openBrowser(env *runEnv, path string) error {
+	file := abs(path)
+	var cmd *exec.Cmd
+	switch b := env.getenv("BROWSER"); {
+	case b != "":
+		fields := strings.Fields(b)
+		cmd = exec.Command(fields[0], append(fields[1:], file)...)
+	case runtime.GOOS == "darwin":
+		cmd = exec.Command("open", file)
+	case runtime.GOOS == "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", file)
+	default:
+		cmd = exec.Command("xdg-open", file)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { _ = cmd.Wait() }() // reap it, without waiting here
+	return nil
+}
+
+// writeTraceHTML writes the page that shows a trace: the template with
+// the style and script inline and the trace's JSON in a
+// <script type="application/json"> element, escaped so that nothing in
+// it can end the element (every <, > and & is a \u escape).
+func writeTraceHTML(w io.Writer, traceJSON []byte, title string) error {
+	read := func(name string) (string, error) {
+		b, err := traceViewFS.ReadFile("traceview/" + name)
+		return string(b), err
+	}
+	tmpl, err := read("page.html")
+	if err != nil {
+		return err
+	}
+	css, err := read("style.css")
+	if err != nil {
+		return err
+	}
+	js, err := read("app.js")
+	if err != nil {
+		return err
+	}
+	if strings.Contains(strings.ToLower(css), "</style") || strings.Contains(strings.ToLower(js), "</script") {
+		return errors.New("the page's style or script would end its element")
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, traceJSON); err != nil {
+		return fmt.Errorf("the trace is not JSON: %w", err)
+	}
+	var data bytes.Buffer
+	json.HTMLEscape(&data, compact.Bytes())
+	page := strings.NewReplacer(
+		"{{TITLE}}", html.EscapeString(title),
+		"{{STYLE}}", css,
+		"{{SCRIPT}}", js,
+		"{{DATA}}", data.String(),
+	).Replace(tmpl)
+	_, err = io.WriteString(w, page)
+	return err
+}
+
+// checkTracePath checks, before a mission runs, that its trace can be
+// written to path: a directory to write it in, and no file there that is
+// not a trace (--trace takes a value: "ptc run --trace agent.md" must not
+// overwrite the agent file).
+func checkTracePath(path string) error {
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return fmt.Errorf("no directory %s to write it in", filepath.Dir(path))
+	}
+	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if !startsAsTrace(io.LimitReader(f, 4096)) {
+		return errors.New("the file exists and is not a ptc trace: refusing to overwrite it (give --trace a new file name, or - to print the trace)")
+	}
+	return nil
+}
+
+// startsAsTrace reports whether r starts as MarshalTrace's JSON does:
+// {"format": "ptc-trace", ... (read token by token: a large trace need not
+// be read whole).
+func startsAsTrace(r io.Reader) bool {
+	dec := json.NewDecoder(r)
+	want := []json.Token{json.Delim('{'), "format", agent.TraceFormat}
+	for _, w := range want {
+		tok, err := dec.Token()
+		if err != nil || tok != w {
+			return false
+		}
+	}
+	return true
+}
+
+// writeTraceFile writes step's trace, redacted, as indented JSON.
+func writeTraceFile(path string, step *agent.Step) error {
+	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Indent: "  "})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}

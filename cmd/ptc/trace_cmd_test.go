@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+)
+
+// traceSecret is the firewalled value of the test mission's tool.
+const traceSecret = "s3cr3t-tr4ce-value"
+
+// traceHostile is a value that would break out of the page's data element
+// if it were embedded as it is.
+const traceHostile = `</script><script>alert(1)</script><!-- <img src=x onerror=alert(2)>`
+
+func traceReply(program string) llmtest.Reply {
+	r := llmtest.Code(program)
+	r.Tokens = llm.Tokens{Input: 120, Output: 30}
+	return r
+}
+
+// traceTestStep runs a mission of three turns: a tool call whose result
+// holds a secret and a hostile text, an error, and a return that calls an
+// agent tool twice through pmap.
+func traceTestStep(t *testing.T) *agent.Step {
+	t.Helper()
+	child := agent.MustNew(agent.Config{Prompt: "Square {{n}}", Signature: "(n :int) -> :int", Description: "Squares n."})
+	childModel := llmtest.NewScript(traceReply(";; square it\n(return (* ctx/n ctx/n))"), traceReply(";; square it\n(return (* ctx/n ctx/n))"))
+	square, err := child.AsTool(agent.AsToolOptions{LLM: childModel.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := agent.Tool{Description: "Looks a note up.", Func: func(context.Context, *lisp.Map) (any, error) {
+		time.Sleep(2 * time.Millisecond) // a bar wide enough to see
+		return map[string]any{"title": traceHostile, "_secret": traceSecret}, nil
+	}}
+	root := agent.MustNew(agent.Config{Prompt: "Look the note up and square 2 and 3", MaxTurns: 5,
+		Tools: map[string]agent.Tool{"lookup": lookup, "square": square}})
+	model := llmtest.NewScript(
+		traceReply("(println \"looking up\")\n(def note (tool/lookup {:id 7}))\n(:title note)"),
+		traceReply(`(+ 1 nil)`),
+		traceReply(`(return {:title (:title note) :squares (pmap #(tool/square {:n %}) [2 3]) :n 2.5})`),
+	)
+	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
+	if err != nil {
+		t.Fatalf("the mission failed: %v", err)
+	}
+	return step
+}
+
+// writeTestTrace writes the test mission's trace to dir/trace.json.
+func writeTestTrace(t *testing.T, dir string) (string, *agent.Step) {
+	t.Helper()
+	step := traceTestStep(t)
+	path := filepath.Join(dir, "trace.json")
+	if err := writeTraceFile(path, step); err != nil {
+		t.Fatal(err)
+	}
+	return path, step
+}
+
+// TestTracePrint: ptc trace print prints the trace file as PrintTrace
+// prints the Step it holds, secrets hidden.
+func TestTracePrint(t *testing.T) {
+	path, _ := writeTestTrace(t, t.TempDir())
+	code, out, errOut := ptcIn(t, testEnv(nil, nil), "trace", "print", path)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	containsAll(t, "stdout", out, "┌─ Turn 1", "┌─ Turn 3", "→ lookup {:id 7}", "→ square {:n 2}", "→ square {:n 3}",
+		"Error: 1:1: type_error", "Output:\n│   looking up", "Returned: {:n 2.5, :squares [4 9]", "with nested agents: 5 turns")
+	if strings.Contains(out, traceSecret) {
+		t.Errorf("the printed trace holds the secret:\n%s", out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := agent.UnmarshalTrace(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	_ = agent.PrintTrace(&want, step, agent.TraceOptions{NoTimings: true, Full: true})
+	_, out, _ = ptcIn(t, testEnv(nil, nil), "trace", "print", "--no-timings", "--full", path)
+	if out != want.String() {
+		t.Errorf("ptc trace print --no-timings --full:\n%s\nwant\n%s", out, want.String())
+	}
+	if strings.Contains(out, "Duration") {
+		t.Errorf("--no-timings shows durations")
+	}
+}
+
+// TestTraceErrors: usage errors, missing and unreadable files, newer
+// versions.
+func TestTraceErrors(t *testing.T) {
+	dir := t.TempDir()
+	newer := filepath.Join(dir, "newer.json")
+	if err := os.WriteFile(newer, []byte(`{"format":"ptc-trace","version":9,"step":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notTrace := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(notTrace, []byte(`{"a":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"trace"}, exitUsage, "usage: ptc trace print FILE"},
+		{[]string{"trace", "show"}, exitUsage, `unknown subcommand "show"`},
+		{[]string{"trace", "print"}, exitUsage, "usage: ptc trace print"},
+		{[]string{"trace", "print", filepath.Join(dir, "none.json")}, exitFail, "no such file"},
+		{[]string{"trace", "print", newer}, exitFail, "version 9, newer than this program reads (1)"},
+		{[]string{"trace", "view", notTrace}, exitFail, "not a ptc trace"},
+		{[]string{"trace", "view", newer, "-o", newer}, exitUsage, "would overwrite the trace"},
+	} {
+		code, _, errOut := ptcIn(t, testEnv(nil, nil), c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// dataElement is the content of the page's trace data element.
+var dataElement = regexp.MustCompile(`(?s)<script type="application/json" id="trace-data">(.*?)</script>`)
+
+// TestTraceView: one self-contained page, the trace embedded so that no
+// value can end its element, the secret hidden, --open runs $BROWSER.
+func TestTraceView(t *testing.T) {
+	dir := t.TempDir()
+	path, _ := writeTestTrace(t, dir)
+	code, out, errOut := ptcIn(t, testEnv(nil, nil), "trace", "view", path)
+	htmlPath := filepath.Join(dir, "trace.html")
+	if code != 0 || out != htmlPath+"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	page, err := os.ReadFile(htmlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	// Self-contained: no address to fetch anything from.
+	for _, bad := range []string{"http://", "https://", " src=\"", "<link", "@import", "url("} {
+		if strings.Contains(s, bad) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+	if n := strings.Count(strings.ToLower(s), "</script"); n != 2 {
+		t.Errorf("%d </script in the page, want 2 (the data's and the script's)", n)
+	}
+	if strings.Contains(s, "<img") || strings.Contains(s, "alert(1)</script>") || strings.Contains(s, traceSecret) {
+		t.Errorf("the hostile value or the secret is in the page as it is")
+	}
+	m := dataElement.FindStringSubmatch(s)
+	if m == nil {
+		t.Fatal("no data element")
+	}
+	var doc struct {
+		Format string `json:"format"`
+		Step   struct {
+			Return struct {
+				JSON map[string]any `json:"json"`
+			} `json:"return"`
+		} `json:"step"`
+	}
+	if err := json.Unmarshal([]byte(m[1]), &doc); err != nil {
+		t.Fatalf("the data element is not JSON: %v", err)
+	}
+	if doc.Format != "ptc-trace" || doc.Step.Return.JSON["title"] != traceHostile {
+		t.Errorf("the embedded trace: %+v", doc)
+	}
+	for _, want := range []string{`<meta name="color-scheme" content="light dark">`, "prefers-color-scheme: dark", "Content-Security-Policy", "<title>trace.json · PTC trace</title>"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+
+	// -o and --open.
+	opened := filepath.Join(dir, "opened")
+	browser := filepath.Join(dir, "browser.sh")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\necho \"$1\" > "+opened+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv(nil, nil)
+	env.getenv = func(k string) string {
+		if k == "BROWSER" {
+			return browser
+		}
+		return ""
+	}
+	other := filepath.Join(dir, "other.html")
+	code, _, errOut = ptcIn(t, env, "trace", "view", path, "-o", other, "--open")
+	if code != 0 {
+		t.Fatalf("--open: exit %d, stderr %s", code, errOut)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, err := os.ReadFile(opened)
+		if err == nil && strings.TrimSpace(string(b)) == other {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("$BROWSER was not run with %s (%q, %v)", other, b, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestTraceHTMLHostileTitle: the file name in the page is escaped.
+func TestTraceHTMLHostileTitle(t *testing.T) {
+	var buf bytes.Buffer
+	if err := writeTraceHTML(&buf, []byte(`{"format":"ptc-trace","version":1,"step":{"lisp":"</script>"}}`), `<b>x</b>.json`); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if strings.Contains(s, "<b>x</b>") || !strings.Contains(s, "&lt;b&gt;x&lt;/b&gt;.json") {
+		t.Errorf("the title is not escaped")
+	}
+	if strings.Count(s, "</script") != 2 {
+		t.Errorf("the data ends its element")
+	}
+	if err := writeTraceHTML(&buf, []byte(`{"format":`), "x"); err == nil {
+		t.Error("a truncated trace was embedded")
+	}
+}
