@@ -25,21 +25,29 @@ func rows10k() *lisp.Map {
 	return lisp.MustFromGo(map[string]any{"orders": rows, "region": "EMEA"}).(*lisp.Map)
 }
 
+// turns is the number of turns of loopMission.
+const turns = 5
+
+// loopMission is the mission of the loop benchmarks: five turns of
+// programs that do next to nothing over the context.
+func loopMission() ([]llmtest.Reply, agent.Config) {
+	return []llmtest.Reply{
+			llmtest.Code(`(def n (count ctx/orders))`),
+			llmtest.Code(`(println "orders:" n) {:seen n}`),
+			llmtest.Code(`(def k (keys (first ctx/orders)))`),
+			llmtest.Code(`[n (count k)]`),
+			llmtest.Code(`(return {:count n})`),
+		}, agent.Config{Prompt: "Count the orders of {{region}}", Signature: "(region :string) -> {count :int}",
+			MaxTurns: turns}
+}
+
 // BenchmarkLoopOverhead measures what the agent loop itself costs per turn
 // (prompt, extraction, compilation, feedback, memory, trace), with a
 // 10,000-row context, a scripted LLM and programs that do next to nothing.
 // The figure to read is ns/turn.
 func BenchmarkLoopOverhead(b *testing.B) {
 	ctxMap := rows10k()
-	const turns = 5
-	replies := []llmtest.Reply{
-		llmtest.Code(`(def n (count ctx/orders))`),
-		llmtest.Code(`(println "orders:" n) {:seen n}`),
-		llmtest.Code(`(def k (keys (first ctx/orders)))`),
-		llmtest.Code(`[n (count k)]`),
-		llmtest.Code(`(return {:count n})`),
-	}
-	cfg := agent.Config{Prompt: "Count the orders of {{region}}", Signature: "(region :string) -> {count :int}", MaxTurns: turns}
+	replies, cfg := loopMission()
 	bg := context.Background()
 	// "reused agent": the agent has seen the context before (its firewall
 	// analysis is cached); "new agent": every mission scans the context.
@@ -118,15 +126,8 @@ func BenchmarkCompiledExecute(b *testing.B) {
 // (every event formatted). Compare ns/turn with BenchmarkLoopOverhead.
 func BenchmarkObservedLoop(b *testing.B) {
 	ctxMap := rows10k()
-	const turns = 5
-	replies := []llmtest.Reply{
-		llmtest.Code(`(def n (count ctx/orders))`),
-		llmtest.Code(`(println "orders:" n) {:seen n}`),
-		llmtest.Code(`(def k (keys (first ctx/orders)))`),
-		llmtest.Code(`[n (count k)]`),
-		llmtest.Code(`(return {:count n})`),
-	}
-	a := agent.MustNew(agent.Config{Prompt: "Count the orders of {{region}}", Signature: "(region :string) -> {count :int}", MaxTurns: turns})
+	replies, cfg := loopMission()
+	a := agent.MustNew(cfg)
 	bg := context.Background()
 	for _, tc := range []struct {
 		name string
