@@ -103,8 +103,10 @@ type Event struct {
 	FinishReason string
 
 	// Program is the program the turn ran (turn.stop; "" when the reply
-	// had none).
+	// had none), and Output its println output, scrubbed (at most
+	// outputLines lines).
 	Program string
+	Output  []string
 
 	// Tool is the tool's name (tool events).
 	Tool string
@@ -158,8 +160,12 @@ func Raw(o Observer) Observer { return rawObserver{o} }
 
 type rawObserver struct{ Observer }
 
-// textLimit bounds the ArgsText and ResultText of events.
-const textLimit = 1024
+// textLimit bounds the ArgsText and ResultText of events, and each line
+// of Output; outputLines bounds the lines of Output.
+const (
+	textLimit   = 1024
+	outputLines = 20
+)
 
 // observers delivers the events of one mission tree: the root's observers
 // and, below them, those a nested run adds. One lock serializes the
@@ -349,7 +355,8 @@ func (m *mission) eventText(v lisp.Value) string {
 	if m.fw != nil {
 		redact = m.fw.redaction()
 	}
-	s := lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact})
+	s := lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact,
+		FloatPrecision: max(m.a.cfg.FloatPrecision, 0)})
 	return m.clip(s, textLimit)
 }
 
@@ -403,4 +410,16 @@ func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, start time.Tim
 		e.Args, e.Result = args, v
 	}
 	m.emit(e)
+}
+
+// eventOutput is a turn's println output for observers: scrubbed, bounded.
+func (m *mission) eventOutput(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	out := make([]string, 0, min(len(lines), outputLines))
+	for _, l := range lines[:min(len(lines), outputLines)] {
+		out = append(out, m.clip(l, textLimit))
+	}
+	return out
 }

@@ -145,6 +145,7 @@ type eventJSON struct {
 	Messages      int            `json:"messages,omitempty"`
 	Response      string         `json:"response,omitempty"`
 	Program       string         `json:"program,omitempty"`
+	Output        []string       `json:"output,omitempty"`
 	Tool          string         `json:"tool,omitempty"`
 	Args          string         `json:"args,omitempty"`
 	Result        string         `json:"result,omitempty"`
@@ -169,7 +170,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
 		Model: e.Model, FinishReason: e.FinishReason, Messages: len(e.Messages), Response: e.Response,
-		Program: e.Program, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
+		Program: e.Program, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
 	}
 	if e.Fail != nil {
 		j.Fail = &failJSON{Reason: e.Fail.Reason, Message: e.Fail.Message, Op: e.Fail.Op}

@@ -136,7 +136,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 	}
 	if m.obs != nil {
 		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Tokens: tr.Tokens,
-			Program: tr.Program, ErrorText: tr.Error}
+			Program: tr.Program, ErrorText: tr.Error, Output: m.eventOutput(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
 			e.ResultText = m.eventText(tr.Result)
 			if m.obs.raw {

@@ -112,6 +112,8 @@ func TestRunWithMCPTools(t *testing.T) {
 	if code != exitOK || out != "{:sum 42}\n" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
+	// The progress shows the tool call, with its arguments and result.
+	containsAll(t, "stderr", errOut, `↳ tool/up.add {:a 20, :b 22} → {"sum" 42} (`)
 	if sys := script.Requests()[0].System; !strings.Contains(sys, "up.add") {
 		t.Errorf("the system prompt does not list tool/up.add:\n%s", sys)
 	}

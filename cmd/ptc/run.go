@@ -266,9 +266,9 @@ func (r *runCmd) run(pos []string) int {
 			r.stderr.printf("running %s with %s\n", af.name, ref)
 		}
 	}
-	model = observeModel(model, events)
 
-	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.contextSignature, Trace: agent.TraceOn}
+	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.contextSignature, Trace: agent.TraceOn,
+		Observers: []agent.Observer{&progressObserver{ev: events}}}
 	var stream *agent.JSONLObserver
 	if f.events != "" {
 		file, err := os.Create(f.events)

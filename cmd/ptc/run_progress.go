@@ -17,11 +17,8 @@ import (
 )
 
 // missionEvents receives what happens during a mission, as it happens, for
-// the progress display of "ptc run". Package agent has no observer API
-// yet, so observeModel derives the events from the model's requests and
-// replies. When agent gets one (a callback per turn in agent.Options), its
-// callbacks call these methods with what they are given, and observeModel
-// goes: the display does not change.
+// the progress display of "ptc run"; progressObserver derives it from the
+// agent's events.
 type missionEvents interface {
 	// turnStarted: the agent asks the model for turn n (the first attempt).
 	turnStarted(n int)
@@ -29,6 +26,8 @@ type missionEvents interface {
 	llmRetried(n, attempt int)
 	// llmReplied: the model answered turn n's call (or failed).
 	llmReplied(n int, reply string, tokens llm.Tokens, err error)
+	// toolCalled: a tool call of turn n's program ended.
+	toolCalled(n int, c toolCallResult)
 	// turnEnded: turn n's program ran, and r is what came of it.
 	turnEnded(n int, r turnResult)
 	// missionEnded: the mission is over.
@@ -43,68 +42,68 @@ type turnResult struct {
 	output []string // the println output (its first lines at least)
 }
 
-// observeModel wraps a model so that ev hears of each turn: a request for
-// a new turn means the previous turn's program ran, and its last message
-// is the feedback on it (its value or error); a request for the same turn
-// is a retry.
-func observeModel(f llm.Func, ev missionEvents) llm.Func {
-	var mu sync.Mutex
-	turn, attempt := 0, 0
-	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		mu.Lock()
-		if req.Turn != turn {
-			if turn > 0 && len(req.Messages) > 0 {
-				ev.turnEnded(turn, resultFromFeedback(req.Messages[len(req.Messages)-1].Content))
-			}
-			turn, attempt = req.Turn, 1
-			ev.turnStarted(turn)
-		} else {
-			attempt++
-			ev.llmRetried(turn, attempt)
+// toolCallResult is a tool call as the progress shows it.
+type toolCallResult struct {
+	name, args, result, err string
+	duration                time.Duration
+}
+
+// progressObserver turns the top mission's events into ev's calls. A
+// turn's result is shown when the next turn starts, or by missionEnded for
+// the last one (which then says how the mission ended).
+type progressObserver struct {
+	ev      missionEvents
+	pending *turnResult
+	turn    int
+}
+
+func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
+	if e.Depth > 0 {
+		return // nested agents show in their caller's tool calls
+	}
+	switch e.Kind {
+	case agent.TurnStart:
+		if o.pending != nil {
+			o.ev.turnEnded(o.turn, *o.pending)
+			o.pending = nil
 		}
-		mu.Unlock()
-		resp, err := f(ctx, req)
-		ev.llmReplied(req.Turn, resp.Content, resp.Tokens, err)
-		return resp, err
+		o.turn = e.Turn
+		o.ev.turnStarted(e.Turn)
+	case agent.LLMStart:
+		if e.Attempt > 1 {
+			o.ev.llmRetried(e.Turn, e.Attempt)
+		}
+	case agent.LLMStop, agent.LLMException:
+		o.ev.llmReplied(e.Turn, e.Response, e.Tokens, e.Err)
+	case agent.ToolStop, agent.ToolException:
+		c := toolCallResult{name: e.Tool, args: e.ArgsText, result: e.ResultText, duration: e.Duration}
+		if e.Err != nil {
+			c.err = e.Err.Error()
+		}
+		o.ev.toolCalled(e.Turn, c)
+	case agent.TurnStop:
+		r := turnResult{value: e.ResultText, err: errorSummary(e.ErrorText), output: e.Output}
+		if e.Program == "" && e.ErrorText == "" {
+			return // the model call failed: llmReplied said so
+		}
+		o.pending = &r
 	}
 }
 
-// resultFromFeedback reads a turn's value or error from the feedback the
-// agent sent the model about it ("Value: ...", "Error: ...", or why the
-// turn did not count).
-func resultFromFeedback(text string) turnResult {
+// errorSummary is the line of a turn's error the progress shows: its
+// first, or for a rejected (return ...), what the signature wanted.
+func errorSummary(text string) string {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
-	var r turnResult
-	switch first := lines[0]; {
-	case strings.HasPrefix(first, "Value: "):
-		r.value = strings.TrimPrefix(first, "Value: ")
-	case strings.HasPrefix(first, "Error: "):
-		r.err = strings.TrimPrefix(first, "Error: ")
-	case strings.HasPrefix(first, "Your (return ...) value does not match"):
-		r.err = "(return ...) rejected: the value does not match the signature"
-		for _, l := range lines {
-			if strings.HasPrefix(l, "- ") {
-				r.err += ": " + strings.TrimPrefix(l, "- ")
-				break
-			}
-		}
-	default:
-		r.err = first
+	if !strings.HasPrefix(lines[0], "Your (return ...) value does not match") {
+		return lines[0]
 	}
-	for i, l := range lines {
-		if l != "Output:" {
-			continue
+	summary := "(return ...) rejected: the value does not match the signature"
+	for _, l := range lines {
+		if strings.HasPrefix(l, "- ") {
+			return summary + ": " + strings.TrimPrefix(l, "- ")
 		}
-		for _, o := range lines[i+1:] {
-			if o == "" || strings.HasPrefix(o, "Memory: ") || strings.HasPrefix(o, "... (output cut") ||
-				strings.HasPrefix(o, "The error is also in ctx/fail") {
-				break
-			}
-			r.output = append(r.output, o)
-		}
-		break
 	}
-	return r
+	return summary
 }
 
 // progress prints a mission as it runs, for a person watching: each turn's
@@ -119,6 +118,9 @@ type progress struct {
 	tokens  llm.Tokens
 	started int // the last turn started
 	ended   int // the last turn whose result was shown
+	// toolTurn is the turn whose tool calls are being shown, toolsShown
+	// how many.
+	toolTurn, toolsShown int
 }
 
 func newProgress(w *syncWriter, maxTurns int) *progress {
@@ -171,6 +173,33 @@ func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error)
 		sb.WriteByte('\n')
 	}
 	p.w.printf("%s", sb.String())
+}
+
+// maxToolLines bounds the tool calls shown per turn (a pmap over a
+// thousand items is summed up).
+const maxToolLines = 8
+
+func (p *progress) toolCalled(n int, c toolCallResult) {
+	p.mu.Lock()
+	if p.toolTurn != n {
+		p.toolTurn, p.toolsShown = n, 0
+	}
+	p.toolsShown++
+	shown := p.toolsShown
+	p.mu.Unlock()
+	switch {
+	case shown > maxToolLines+1:
+		return
+	case shown == maxToolLines+1:
+		p.w.printf("  ↳ … (more tool calls: ptc run --trace FILE keeps them all)\n")
+		return
+	}
+	call := oneLine("tool/"+c.name+" "+c.args, maxResultChars/2)
+	if c.err != "" {
+		p.w.printf("  ↳ %s ✗ %s (%s)\n", call, oneLine(c.err, maxResultChars/2), roundElapsed(c.duration))
+		return
+	}
+	p.w.printf("  ↳ %s → %s (%s)\n", call, oneLine(c.result, maxResultChars/2), roundElapsed(c.duration))
 }
 
 func (p *progress) turnEnded(n int, r turnResult) {
@@ -258,6 +287,7 @@ func (quietEvents) turnStarted(int)                           {}
 func (quietEvents) llmRetried(int, int)                       {}
 func (quietEvents) llmReplied(int, string, llm.Tokens, error) {}
 func (quietEvents) turnEnded(int, turnResult)                 {}
+func (quietEvents) toolCalled(int, toolCallResult)            {}
 func (quietEvents) missionEnded(*agent.Step)                  {}
 
 // programOf finds the program in a model's reply, for display: the code

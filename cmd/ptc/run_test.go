@@ -775,14 +775,16 @@ func TestLineDiff(t *testing.T) {
 	}
 }
 
-func TestResultFromFeedback(t *testing.T) {
-	r := resultFromFeedback("Value: 42\nOutput:\nline 1\nline 2\nMemory: x\n\nTurn 2 of 5 is next (4 left).")
-	if r.value != "42" || r.err != "" || !slices.Equal(r.output, []string{"line 1", "line 2"}) {
-		t.Errorf("%+v", r)
-	}
-	r = resultFromFeedback("Error: 1:1: type_error: bad\n(+ 1 \"a\")\n^\nThe error is also in ctx/fail. Memory is as it was before this turn.")
-	if r.err != "1:1: type_error: bad" || r.value != "" {
-		t.Errorf("%+v", r)
+func TestErrorSummary(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"1:1: type_error: bad\n(+ 1 \"a\")\n^", "1:1: type_error: bad"},
+		{"Your (return ...) value does not match the signature, so the mission goes on.\n- count: expected :int, got \"two\"\nFix it.",
+			`(return ...) rejected: the value does not match the signature: count: expected :int, got "two"`},
+		{"Your (return ...) value does not match the signature.", "(return ...) rejected: the value does not match the signature"},
+	} {
+		if got := errorSummary(tt.text); got != tt.want {
+			t.Errorf("errorSummary(%q) = %q, want %q", tt.text, got, tt.want)
+		}
 	}
 }
 
