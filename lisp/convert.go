@@ -5,7 +5,6 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -664,126 +663,16 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 // ParseJSON decodes JSON text into a value: objects become maps with string
 // keys, arrays vectors, integers int64 (floats when they have a fraction or
 // exponent, or do not fit 64 bits), and null nil. It converts directly, with
-// no intermediate map[string]any.
+// no intermediate map[string]any, accepting exactly the JSON that
+// encoding/json accepts and decoding strings as it does.
+//
+// Its errors are io.EOF when the text ends between tokens (or holds none),
+// io.ErrUnexpectedEOF when it ends inside a string, number or literal, a
+// *json.SyntaxError (with encoding/json's message and the offending byte's
+// Offset) for a syntax error, and errors of their own for text after the
+// value and for nesting deeper than 10,000 levels.
 func ParseJSON(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	p := jsonParser{dec: dec, keys: map[string]Value{}, ints: map[int64]Value{}}
-	v, err := p.value(0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("json: extra data after the value")
-	}
-	return v, nil
-}
-
-// jsonParser converts JSON tokens into values. Object keys, short strings
-// and integers are interned: the many records of a JSON array share one
-// boxed copy of each key and of each repeated value ("open", 42), which
-// keeps a large context compact and its lookups cache-friendly.
-type jsonParser struct {
-	dec  *json.Decoder
-	keys map[string]Value
-	ints map[int64]Value
-}
-
-// maxInterned bounds each intern table, so that unique data does not make
-// the tables themselves large.
-const maxInterned = 10000
-
-func (p *jsonParser) integer(i int64) Value {
-	if v, ok := p.ints[i]; ok {
-		return v
-	}
-	var v Value = i
-	if len(p.ints) < maxInterned {
-		p.ints[i] = v
-	}
-	return v
-}
-
-func (p *jsonParser) key(s string) Value {
-	if k, ok := p.keys[s]; ok {
-		return k
-	}
-	var k Value = s
-	if len(p.keys) < maxInterned {
-		p.keys[s] = k
-	}
-	return k
-}
-
-func (p *jsonParser) value(depth int) (Value, error) {
-	dec := p.dec
-	if depth > maxConvertDepth {
-		return nil, fmt.Errorf("json nested deeper than %d levels", maxConvertDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			var items []Value
-			for dec.More() {
-				v, err := p.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				items = append(items, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return NewVector(items), nil
-		case '{':
-			var keys, vals []Value
-			sorted := true
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				ks, _ := kt.(string)
-				v, err := p.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				if n := len(keys); n > 0 && ks <= keys[n-1].(string) {
-					sorted = false
-				}
-				keys = append(keys, p.key(ks))
-				vals = append(vals, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			if sorted {
-				return mapFromSorted(keys, vals), nil
-			}
-			return mapFromEntries(keys, vals), nil
-		}
-	case json.Number:
-		v, err := numberFromString(string(t))
-		if i, ok := v.(int64); ok {
-			return p.integer(i), nil
-		}
-		return v, err
-	case string:
-		if len(t) <= 32 {
-			return p.key(t), nil
-		}
-		return t, nil
-	case bool:
-		return t, nil
-	case nil:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("json: unexpected token %v", tok)
+	return parseJSON(data)
 }
 
 func numberFromString(s string) (Value, error) {

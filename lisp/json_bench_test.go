@@ -94,12 +94,18 @@ func benchEncodingJSONMap(b *testing.B, data []byte) {
 	}
 }
 
+// smallJSON is a typical small tool result.
+var smallJSON = []byte(`{"status": "ok", "count": 2, "results": [{"id": 101, "title": "Quarterly report", "score": 0.93, ` +
+	`"tags": ["finance", "q3"]}, {"id": 102, "title": "Team offsite \u2014 agenda", "score": 0.71, "tags": []}], "next": null}`)
+
 func BenchmarkParseJSON(b *testing.B) {
+	b.Run("small", func(b *testing.B) { benchParseJSON(b, smallJSON) })
 	b.Run("orders10k", func(b *testing.B) { benchParseJSON(b, benchOrdersJSON(b)) })
 	b.Run("wide100k", func(b *testing.B) { benchParseJSON(b, wideRows()) })
 }
 
 func BenchmarkEncodingJSONMap(b *testing.B) {
+	b.Run("small", func(b *testing.B) { benchEncodingJSONMap(b, smallJSON) })
 	b.Run("orders10k", func(b *testing.B) { benchEncodingJSONMap(b, benchOrdersJSON(b)) })
 	b.Run("wide100k", func(b *testing.B) { benchEncodingJSONMap(b, wideRows()) })
 }
