@@ -356,7 +356,7 @@ func numAdd(_ *thread, args []Value) (Value, error) {
 	if isFloat {
 		return fsum, nil
 	}
-	return isum, nil
+	return boxInt(isum), nil
 }
 
 func numSub(_ *thread, args []Value) (Value, error) {
@@ -369,36 +369,44 @@ func numSub(_ *thread, args []Value) (Value, error) {
 			if x == math.MinInt64 {
 				return nil, overflow("-")
 			}
-			return -x, nil
+			return boxInt(-x), nil
 		case float64:
 			return -x, nil
 		}
 		return nil, argError("-", 0, "a number", args[0])
 	}
-	acc, err := numArg("-", args, 0)
+	first, err := numArg("-", args, 0)
 	if err != nil {
 		return nil, err
 	}
+	// The difference stays an integer (iacc) until a float joins it.
+	iacc, isInt := first.(int64)
+	facc, _ := toFloat(first)
 	for i := 1; i < len(args); i++ {
 		switch x := args[i].(type) {
 		case int64:
-			if a, ok := acc.(int64); ok {
-				r := a - x
-				if (x > 0 && r > a) || (x < 0 && r < a) {
-					return nil, overflow("-")
-				}
-				acc = r
-			} else {
-				acc = acc.(float64) - float64(x)
+			if !isInt {
+				facc -= float64(x)
+				continue
 			}
+			r := iacc - x
+			if (x > 0 && r > iacc) || (x < 0 && r < iacc) {
+				return nil, overflow("-")
+			}
+			iacc = r
 		case float64:
-			a, _ := toFloat(acc)
-			acc = a - x
+			if isInt {
+				isInt, facc = false, float64(iacc)
+			}
+			facc -= x
 		default:
 			return nil, argError("-", i, "a number", args[i])
 		}
 	}
-	return acc, nil
+	if isInt {
+		return boxInt(iacc), nil
+	}
+	return facc, nil
 }
 
 func numMul(_ *thread, args []Value) (Value, error) {
@@ -430,7 +438,7 @@ func numMul(_ *thread, args []Value) (Value, error) {
 	if isFloat {
 		return fprod, nil
 	}
-	return iprod, nil
+	return boxInt(iprod), nil
 }
 
 // mulInt multiplies and reports overflow.
@@ -480,7 +488,7 @@ func addOne(fn string, v Value, d int64) (Value, error) {
 		if (d > 0 && r < x) || (d < 0 && r > x) {
 			return nil, overflow(fn)
 		}
-		return r, nil
+		return boxInt(r), nil
 	case float64:
 		return x + float64(d), nil
 	}
@@ -502,15 +510,15 @@ func intDivision(fn string, args []Value) (Value, error) {
 			}
 			switch fn {
 			case "quot":
-				return a / b, nil
+				return boxInt(a / b), nil
 			case "rem":
-				return a % b, nil
+				return boxInt(a % b), nil
 			}
 			m := a % b
 			if m != 0 && (m < 0) != (b < 0) {
 				m += b
 			}
-			return m, nil
+			return boxInt(m), nil
 		}
 	}
 	a, err := floatArg(fn, args, 0)

@@ -31,6 +31,16 @@ type compiler struct {
 	// What the program reads of earlier runs (see Program.Dependencies).
 	memReads, memPuts     []string
 	history, computedKeys bool
+	// Unboxed loop variables (see fastpath.go): intSlots[s] is set while
+	// slot s of the function being compiled holds an *intCell;
+	// loopRecurs lists the recurs of each loop walked so far (noSpec: a
+	// walk failed); loopSpecs holds the loops being compiled with
+	// unboxed variables, for their recurs; cellReads caches boxed reads.
+	intSlots   []bool
+	loopRecurs map[*analyze.Loop][]*analyze.Recur
+	noSpec     bool
+	loopSpecs  map[*analyze.Loop]*loopSpec
+	cellReads  []evalFn
 }
 
 // maxProgramRegexWeight bounds the total weight of a program's regex
@@ -253,6 +263,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Map(), nil
 		}
 	case *analyze.Local:
+		if c.isIntSlot(e.Slot) {
+			return c.cellRead(e.Slot)
+		}
 		for len(c.locals) <= e.Slot {
 			c.locals = append(c.locals, nil)
 		}
@@ -487,6 +500,19 @@ func varName(k Value) (string, error) {
 }
 
 func (c *compiler) ifExpr(e *analyze.If) evalFn {
+	if t := c.test(e.Test); t != nil {
+		then, els := c.expr(e.Then), c.expr(e.Else)
+		return func(fr *frame) (Value, error) {
+			ok, err := t(fr)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return then(fr)
+			}
+			return els(fr)
+		}
+	}
 	test, then, els := c.expr(e.Test), c.expr(e.Then), c.expr(e.Else)
 	return func(fr *frame) (Value, error) {
 		v, err := test(fr)
@@ -538,6 +564,9 @@ func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
 }
 
 func (c *compiler) loop(e *analyze.Loop) evalFn {
+	if spec := c.planLoop(e); spec != nil {
+		return c.intLoop(e, spec)
+	}
 	binds := c.bindings(e.Bindings)
 	body := c.expr(e.Body)
 	return func(fr *frame) (Value, error) {
@@ -565,6 +594,11 @@ func (c *compiler) loop(e *analyze.Loop) evalFn {
 }
 
 func (c *compiler) recur(e *analyze.Recur) evalFn {
+	if e.Loop != nil {
+		if spec := c.loopSpecs[e.Loop]; spec != nil {
+			return c.intRecur(e, spec)
+		}
+	}
 	args := c.exprs(e.Args)
 	n := len(args)
 	if e.Loop != nil {
@@ -633,6 +667,10 @@ func (c *compiler) recur(e *analyze.Recur) evalFn {
 func (c *compiler) fn(e *analyze.Fn) evalFn {
 	proto := &fnProto{name: e.Name}
 	var params []string
+	// The function runs in a frame of its own: no slot of it is unboxed
+	// until a loop of its own says so.
+	outerInts := c.intSlots
+	c.intSlots = nil
 	for _, a := range e.Arities {
 		ar := &arityCode{nparams: len(a.Params), variadic: a.Rest != nil, nslots: max(a.NumSlots, 1),
 			linearAcc: linearAccumulator(a)}
@@ -668,6 +706,7 @@ func (c *compiler) fn(e *analyze.Fn) evalFn {
 		params = append(params, paramList(a))
 	}
 	proto.params = strings.Join(params, " ")
+	c.intSlots = outerInts
 	caps := e.Captures
 	if len(caps) == 0 {
 		return constant(&Closure{proto: proto})
@@ -680,7 +719,11 @@ func (c *compiler) fn(e *analyze.Fn) evalFn {
 		for i, cp := range caps {
 			switch cp.From {
 			case analyze.FromLocal:
-				captured[i] = fr.slots[cp.Index]
+				v := fr.slots[cp.Index]
+				if c, ok := v.(*intCell); ok {
+					v = c.value() // an unboxed loop variable is captured boxed
+				}
+				captured[i] = v
 			case analyze.FromCaptured:
 				captured[i] = fr.captured[cp.Index]
 			case analyze.FromSelf:

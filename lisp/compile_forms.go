@@ -1,8 +1,6 @@
 package lisp
 
 import (
-	"slices"
-
 	"github.com/ptc-go/ptc/lisp/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -33,6 +31,9 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 				}
 			}
 		}
+		if f := c.fastCall(f.Name, b, e.Args, pos); f != nil {
+			return f
+		}
 		return c.callBuiltin(b.fn, e.Args, pos)
 	case *analyze.Keyword:
 		k := Keyword(f.Name)
@@ -40,7 +41,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
 		}
-		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 {
+		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(l.Slot) {
 			// (:k local): read the slot and look up in one step.
 			slot := l.Slot
 			return func(fr *frame) (Value, error) {
@@ -309,7 +310,7 @@ func (c *compiler) dotimes(e *analyze.Dotimes) evalFn {
 			if err := th.tick(); err != nil {
 				return nil, at(err, pos)
 			}
-			fr.slots[slot] = i
+			fr.slots[slot] = boxInt(i)
 			if _, err := body(fr); err != nil {
 				return nil, err
 			}
@@ -448,10 +449,10 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 // enclosing function returns; each consumer gets its own copy, so that
 // pmap branches can share the sequence.
 func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, error)) (bool, error), pos syntax.Pos) *Seq {
-	snap := frame{slots: slices.Clone(fr.slots), captured: fr.captured, self: fr.self, arity: fr.arity}
+	snap := frame{slots: cloneSlots(fr.slots), captured: fr.captured, self: fr.self, arity: fr.arity}
 	return &Seq{name: "for", gen: func(th *thread, yield func(Value) (bool, error)) error {
 		f := snap
-		f.slots = slices.Clone(snap.slots)
+		f.slots = cloneSlots(snap.slots)
 		f.th = th
 		_, err := run(&f, 0, s, yield)
 		return at(err, pos)

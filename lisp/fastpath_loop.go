@@ -1,0 +1,517 @@
+package lisp
+
+import "github.com/ptc-go/ptc/lisp/analyze"
+
+// Loops with unboxed integer variables (see fastpath.go).
+
+// loopSpec is how a loop's bindings are held.
+type loopSpec struct {
+	isInt  []bool // per binding: an unboxed variable
+	recurs map[*analyze.Recur]bool
+}
+
+// planLoop decides which bindings of e are unboxed; nil when none is.
+func (c *compiler) planLoop(e *analyze.Loop) *loopSpec {
+	if c.noSpec || noFastPaths {
+		return nil
+	}
+	recurs, walked := c.loopRecurs[e]
+	if !walked {
+		if c.loopRecurs == nil {
+			c.loopRecurs = map[*analyze.Loop][]*analyze.Recur{}
+		}
+		if !collectRecurs(e, c.loopRecurs) {
+			// An expression the walk does not know may hide a recur:
+			// unboxed variables need them all.
+			c.noSpec = true
+			return nil
+		}
+		recurs = c.loopRecurs[e]
+	}
+	n := len(e.Bindings)
+	isInt := make([]bool, n)
+	var cands []int // the bindings that may be unboxed
+	for j, b := range e.Bindings {
+		if _, ok := b.Pattern.(*analyze.BindSlot); ok && len(cands) < maxIntSlots {
+			isInt[j] = true
+			cands = append(cands, j)
+		}
+	}
+	// The largest set of bindings whose initial values (reading the
+	// bindings before them) and recur arguments (reading all of them) are
+	// int-typed when the set is unboxed.
+	upTo := n // the bindings visible: those before upTo
+	intSlot := func(s int) bool {
+		if c.isIntSlot(s) {
+			return true
+		}
+		for _, j := range cands {
+			if j < upTo && isInt[j] && e.Bindings[j].Pattern.(*analyze.BindSlot).Slot == s {
+				return true
+			}
+		}
+		return false
+	}
+	left := len(cands)
+	for changed := left > 0; changed; {
+		changed = false
+		for _, j := range cands {
+			if !isInt[j] {
+				continue
+			}
+			upTo = j
+			ok := isIntExpr(e.Bindings[j].Init, intSlot)
+			upTo = n
+			for _, r := range recurs {
+				ok = ok && isIntExpr(r.Args[j], intSlot)
+			}
+			if !ok {
+				isInt[j], changed = false, true
+				left--
+			}
+		}
+	}
+	if left == 0 {
+		return nil
+	}
+	spec := &loopSpec{isInt: isInt, recurs: make(map[*analyze.Recur]bool, len(recurs))}
+	for _, r := range recurs {
+		spec.recurs[r] = true
+	}
+	return spec
+}
+
+// intLoop compiles a loop with unboxed variables.
+func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
+	steps := make([]initStep, len(e.Bindings))
+	var unboxed []int
+	for j, b := range e.Bindings {
+		st := &steps[j]
+		st.slot = -1
+		if spec.isInt[j] {
+			st.ii = c.intExpr(b.Init)
+			st.slot = b.Pattern.(*analyze.BindSlot).Slot
+			// Bound in order: the next initial values read it unboxed.
+			c.setIntSlot(st.slot, true)
+			unboxed = append(unboxed, st.slot)
+			continue
+		}
+		st.gi = c.expr(b.Init)
+		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
+			st.slot = s.Slot
+		} else {
+			st.bind = c.pattern(b.Pattern)
+		}
+	}
+	if c.loopSpecs == nil {
+		c.loopSpecs = map[*analyze.Loop]*loopSpec{}
+	}
+	c.loopSpecs[e] = spec
+	// The usual shape, (if test (recur ...) result) or (if test result
+	// (recur ...)) with a typed test, runs without the closures of the if
+	// and, when it only updates unboxed variables, of the recur.
+	var body evalFn
+	var test boolFn
+	var other evalFn
+	var fused fusedRecur
+	recurWhen := false
+	if ife, ok := e.Body.(*analyze.If); ok {
+		r, isThen := ife.Then.(*analyze.Recur)
+		if !isThen || r.Loop != e {
+			r, _ = ife.Else.(*analyze.Recur)
+		}
+		if r != nil && r.Loop == e && spec.recurs[r] {
+			if test = c.test(ife.Test); test != nil {
+				recurWhen = isThen && ife.Then == analyze.Expr(r)
+				if recurWhen {
+					fused = c.fuseRecur(r, spec)
+					other = c.expr(ife.Else)
+				} else {
+					other = c.expr(ife.Then)
+					fused = c.fuseRecur(r, spec)
+				}
+			}
+		}
+	}
+	if test == nil {
+		body = c.expr(e.Body)
+	}
+	delete(c.loopSpecs, e)
+	for _, s := range unboxed {
+		c.setIntSlot(s, false)
+	}
+	pos := e.P
+	return func(fr *frame) (Value, error) {
+		if err := initLoop(fr, steps); err != nil {
+			return nil, err
+		}
+		th := fr.th
+		limit := th.run.limits.MaxLoopIterations
+		if test != nil {
+			for n := 0; ; n++ {
+				ok, err := test(fr)
+				if err != nil {
+					return nil, err
+				}
+				if ok == recurWhen {
+					if err := fused.run(fr); err != nil {
+						return nil, err
+					}
+				} else {
+					v, err := other(fr)
+					if err != nil {
+						return nil, err
+					}
+					if v != recurMarker {
+						return v, nil
+					}
+				}
+				if n >= limit {
+					return nil, at(loopLimitError(limit), pos)
+				}
+				if err := th.tick(); err != nil {
+					return nil, at(err, pos)
+				}
+			}
+		}
+		for n := 0; ; n++ {
+			v, err := body(fr)
+			if err != nil {
+				return nil, err
+			}
+			if v != recurMarker {
+				return v, nil
+			}
+			if n >= limit {
+				return nil, at(loopLimitError(limit), pos)
+			}
+			if err := th.tick(); err != nil {
+				return nil, at(err, pos)
+			}
+		}
+	}
+}
+
+// initStep binds one loop binding.
+type initStep struct {
+	ii   intFn // unboxed: its initial value
+	gi   evalFn
+	slot int
+	bind bindFn
+}
+
+// initLoop binds a loop's variables.
+func initLoop(fr *frame, steps []initStep) error {
+	for j := range steps {
+		st := &steps[j]
+		if st.ii != nil {
+			v, err := st.ii(fr)
+			if err != nil {
+				return err
+			}
+			cellAt(fr, st.slot).set(v)
+			continue
+		}
+		v, err := st.gi(fr)
+		if err != nil {
+			return err
+		}
+		if st.slot >= 0 {
+			fr.slots[st.slot] = v
+		} else if err := st.bind(fr, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fusedRecur is a recur run by its loop directly: one or two unboxed
+// variables updated in place (a, s and b, t), or any recur's closure.
+type fusedRecur struct {
+	a, b intFn
+	s, t int
+	f    evalFn
+}
+
+func (c *compiler) fuseRecur(r *analyze.Recur, spec *loopSpec) fusedRecur {
+	if n := len(r.Args); n <= 2 {
+		ints := true
+		for j := range r.Args {
+			ints = ints && spec.isInt[j]
+		}
+		if ints {
+			fr := fusedRecur{a: c.intExpr(r.Args[0]), s: r.Loop.Targets[0].(*analyze.BindSlot).Slot, t: -1}
+			if n == 2 {
+				fr.b, fr.t = c.intExpr(r.Args[1]), r.Loop.Targets[1].(*analyze.BindSlot).Slot
+			}
+			return fr
+		}
+	}
+	return fusedRecur{f: c.intRecur(r, spec)}
+}
+
+// run evaluates the recur's arguments, then rebinds the variables.
+func (r *fusedRecur) run(fr *frame) error {
+	if r.f != nil {
+		_, err := r.f(fr)
+		return err
+	}
+	u, err := r.a(fr)
+	if err != nil {
+		return err
+	}
+	if r.b == nil {
+		fr.slots[r.s].(*intCell).set(u)
+		return nil
+	}
+	v, err := r.b(fr)
+	if err != nil {
+		return err
+	}
+	fr.slots[r.s].(*intCell).set(u)
+	fr.slots[r.t].(*intCell).set(v)
+	return nil
+}
+
+// intRecur compiles a recur to a loop with unboxed variables.
+func (c *compiler) intRecur(e *analyze.Recur, spec *loopSpec) evalFn {
+	if !spec.recurs[e] {
+		return c.errorf(e.P, InternalError, "recur to a loop with unboxed variables was not planned for")
+	}
+	n := len(e.Args)
+	ints := make([]intFn, n)
+	vals := make([]evalFn, n)
+	slots := make([]int, n)
+	binds := make([]bindFn, n)
+	nInt, nVal := 0, 0
+	for j, p := range e.Loop.Targets {
+		slots[j] = -1
+		if s, ok := p.(*analyze.BindSlot); ok {
+			slots[j] = s.Slot
+		}
+		if spec.isInt[j] {
+			ints[j] = c.intExpr(e.Args[j])
+			nInt++
+			continue
+		}
+		vals[j] = c.expr(e.Args[j])
+		nVal++
+		if slots[j] < 0 {
+			binds[j] = c.pattern(p)
+		}
+	}
+	switch {
+	case n == 1:
+		a, s := ints[0], slots[0]
+		return func(fr *frame) (Value, error) {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			fr.slots[s].(*intCell).set(v)
+			return recurMarker, nil
+		}
+	case n == 2 && nInt == 2:
+		a, b, s, t := ints[0], ints[1], slots[0], slots[1]
+		return func(fr *frame) (Value, error) {
+			u, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			v, err := b(fr)
+			if err != nil {
+				return nil, err
+			}
+			fr.slots[s].(*intCell).set(u)
+			fr.slots[t].(*intCell).set(v)
+			return recurMarker, nil
+		}
+	}
+	return func(fr *frame) (Value, error) {
+		var iv [maxIntSlots]int64
+		th := fr.th
+		tmp, mark := th.stack.alloc(nVal)
+		ii, vi := 0, 0
+		for j := 0; j < n; j++ {
+			if ints[j] != nil {
+				v, err := ints[j](fr)
+				if err != nil {
+					th.stack.release(tmp, mark)
+					return nil, err
+				}
+				iv[ii] = v
+				ii++
+				continue
+			}
+			v, err := vals[j](fr)
+			if err != nil {
+				th.stack.release(tmp, mark)
+				return nil, err
+			}
+			tmp[vi] = v
+			vi++
+		}
+		ii, vi = 0, 0
+		for j := 0; j < n; j++ {
+			if ints[j] != nil {
+				fr.slots[slots[j]].(*intCell).set(iv[ii])
+				ii++
+				continue
+			}
+			v := tmp[vi]
+			vi++
+			if slots[j] >= 0 {
+				fr.slots[slots[j]] = v
+			} else if err := binds[j](fr, v); err != nil {
+				th.stack.release(tmp, mark)
+				return nil, err
+			}
+		}
+		th.stack.release(tmp, mark)
+		return recurMarker, nil
+	}
+}
+
+// collectRecurs walks e and adds, for every loop in it, the recurs that
+// target it (every loop gets an entry). It reports false when it meets an
+// expression it does not know, which could hide a recur.
+func collectRecurs(e analyze.Expr, out map[*analyze.Loop][]*analyze.Recur) bool {
+	all := func(es []analyze.Expr) bool {
+		for _, x := range es {
+			if !collectRecurs(x, out) {
+				return false
+			}
+		}
+		return true
+	}
+	binds := func(bs []analyze.Binding) bool {
+		for _, b := range bs {
+			if !collectRecurs(b.Init, out) || !patternRecurs(b.Pattern, out) {
+				return false
+			}
+		}
+		return true
+	}
+	switch e := e.(type) {
+	case nil:
+		return true
+	case *analyze.Const, *analyze.Keyword, *analyze.Local, *analyze.Captured, *analyze.Self,
+		*analyze.Builtin, *analyze.Global, *analyze.VarRef, *analyze.CtxRef, *analyze.HistoryRef:
+		return true
+	case *analyze.VectorLit:
+		return all(e.Items)
+	case *analyze.SetLit:
+		return all(e.Items)
+	case *analyze.MapLit:
+		return all(e.Keys) && all(e.Vals)
+	case *analyze.MemoryGet:
+		return collectRecurs(e.Key, out)
+	case *analyze.MemoryPut:
+		return collectRecurs(e.Key, out) && collectRecurs(e.Value, out)
+	case *analyze.If:
+		return collectRecurs(e.Test, out) && collectRecurs(e.Then, out) && collectRecurs(e.Else, out)
+	case *analyze.Do:
+		return all(e.Body)
+	case *analyze.And:
+		return all(e.Exprs)
+	case *analyze.Or:
+		return all(e.Exprs)
+	case *analyze.Let:
+		return binds(e.Bindings) && collectRecurs(e.Body, out)
+	case *analyze.Loop:
+		if _, ok := out[e]; !ok {
+			out[e] = nil
+		}
+		for _, p := range e.Targets {
+			if !patternRecurs(p, out) {
+				return false
+			}
+		}
+		return binds(e.Bindings) && collectRecurs(e.Body, out)
+	case *analyze.Recur:
+		if e.Loop != nil {
+			out[e.Loop] = append(out[e.Loop], e)
+		}
+		return all(e.Args)
+	case *analyze.Fn:
+		for _, a := range e.Arities {
+			for _, p := range a.Params {
+				if !patternRecurs(p, out) {
+					return false
+				}
+			}
+			if !patternRecurs(a.Rest, out) || !collectRecurs(a.Body, out) {
+				return false
+			}
+		}
+		return true
+	case *analyze.Def:
+		return collectRecurs(e.Value, out)
+	case *analyze.Raise:
+		return collectRecurs(e.Value, out)
+	case *analyze.Call:
+		return collectRecurs(e.Fn, out) && all(e.Args)
+	case *analyze.ToolCall:
+		return collectRecurs(e.NameExpr, out) && all(e.Args)
+	case *analyze.Return:
+		return collectRecurs(e.Value, out)
+	case *analyze.Fail:
+		return collectRecurs(e.Value, out)
+	case *analyze.Where:
+		return all(e.Path) && collectRecurs(e.Value, out)
+	case *analyze.Combine:
+		return all(e.Preds)
+	case *analyze.Case:
+		for _, ts := range e.Tests {
+			if !all(ts) {
+				return false
+			}
+		}
+		return collectRecurs(e.Expr, out) && all(e.Results) && collectRecurs(e.Default, out)
+	case *analyze.For:
+		for _, cl := range e.Clauses {
+			if !patternRecurs(cl.Pattern, out) || !collectRecurs(cl.Coll, out) {
+				return false
+			}
+			for _, m := range cl.Mods {
+				if !binds(m.Bindings) || !collectRecurs(m.Test, out) {
+					return false
+				}
+			}
+		}
+		return collectRecurs(e.Body, out)
+	case *analyze.Dotimes:
+		return collectRecurs(e.Count, out) && collectRecurs(e.Body, out)
+	case *analyze.LetFn:
+		for _, f := range e.Fns {
+			if !collectRecurs(f, out) {
+				return false
+			}
+		}
+		return collectRecurs(e.Body, out)
+	}
+	return false
+}
+
+// patternRecurs walks the default values of a pattern.
+func patternRecurs(p analyze.Pattern, out map[*analyze.Loop][]*analyze.Recur) bool {
+	switch p := p.(type) {
+	case nil, *analyze.BindSlot:
+		return true
+	case *analyze.BindVector:
+		for _, it := range p.Items {
+			if !patternRecurs(it, out) {
+				return false
+			}
+		}
+		return patternRecurs(p.Rest, out)
+	case *analyze.BindMap:
+		for _, k := range p.Keys {
+			if !patternRecurs(k.Pattern, out) || !collectRecurs(k.Default, out) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package lisp
+
+const raceEnabled = true
