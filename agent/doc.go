@@ -58,7 +58,17 @@
 // # Traces
 //
 // Step.Trace records each turn: the program, its value or error, its
-// output and its tool calls. PrintTrace writes it readably.
+// output and its tool calls. PrintTrace writes it readably; MarshalTrace
+// and UnmarshalTrace give it a stable JSON form (ptc trace view shows it
+// as a page).
+//
+// # Events
+//
+// Options.Observers watch a mission as it runs: the run, each turn, LLM
+// call and tool call start and end (see Event), nested agents included,
+// redacted as the LLM sees them unless an observer is registered with Raw.
+// NewSlogObserver logs them, NewJSONLObserver streams them, and package
+// github.com/ptc-go/ptc/otel turns them into OpenTelemetry spans.
 //
 // # Composition
 //
