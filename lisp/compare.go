@@ -249,7 +249,7 @@ func compareMapsAndSets(a, b Value, strict bool, depth int, w *walk) int {
 		return 1
 	}
 	if aIsMap {
-		ia, ib := ma.t.Iter(), mb.t.Iter()
+		ia, ib := ma.iter(), mb.iter()
 		for {
 			ka, va, ok := ia.Next()
 			if !ok {
@@ -348,12 +348,12 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		if x == y || x.t.Same(y.t) {
+		if x.same(y) {
 			return true
 		}
 		checkDepth(depth)
 		w.visit(x.Len())
-		ix, iy := x.t.Iter(), y.t.Iter()
+		ix, iy := x.iter(), y.iter()
 		for {
 			kx, vx, ok := ix.Next()
 			if !ok {

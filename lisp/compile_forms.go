@@ -31,6 +31,9 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 				}
 			}
 		}
+		if f := c.fusedCall(f.Name, b, e.Args, pos); f != nil {
+			return f
+		}
 		if f := c.fastCall(f.Name, b, e.Args, pos); f != nil {
 			return f
 		}

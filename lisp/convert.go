@@ -69,6 +69,17 @@ const maxConvertDepth = 10000
 type converter struct {
 	seen   map[uintptr]bool
 	fields map[reflect.Type][]GoField // field layouts, computed once per type per conversion
+	shapes shapeCache                 // maps with the same keys become records of one shape
+}
+
+// mapOf builds the map of unsorted entries (the last duplicate wins): a
+// record when maps with the same string keys came before it.
+func (c *converter) mapOf(keys, vals []Value) *Map {
+	sk, sv := sortEntries(keys, vals, true)
+	if m := c.shapes.record(sk, sv); m != nil {
+		return m
+	}
+	return mapFromSorted(sk, sv)
 }
 
 var (
@@ -184,7 +195,7 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 			keys = append(keys, k)
 			vals = append(vals, v)
 		}
-		return mapFromEntries(keys, vals), nil
+		return c.mapOf(keys, vals), nil
 	case reflect.Struct:
 		return c.structValue(rv, depth)
 	}
@@ -268,7 +279,7 @@ func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
 		keys = append(keys, f.Name)
 		vals = append(vals, v)
 	}
-	return mapFromEntries(keys, vals), nil
+	return c.mapOf(keys, vals), nil
 }
 
 func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {

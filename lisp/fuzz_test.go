@@ -31,9 +31,17 @@ func FuzzEval(f *testing.F) {
 	for _, seed := range fuzzSeeds(f) {
 		f.Add(seed)
 	}
+	// rows: JSON rows of one shape, which decode as records (record.go).
+	rows, err := lisp.ParseJSON([]byte(`[{"id": 1, "amount": 120, "status": "open"}, {"id": 2, "amount": 80.5, "status": "closed"},
+		{"id": 3, "amount": null, "status": "open"}, {"id": 4, "amount": 300, "status": "pending"}, {"id": 5, "amount": "x"},
+		{"id": 6, "amount": 7, "status": "open"}, {"id": 7, "amount": 9, "status": "open"}]`))
+	if err != nil {
+		f.Fatal(err)
+	}
 	ctxVal := lisp.MustFromGo(map[string]any{
 		"items": []any{map[string]any{"id": 1, "name": "a", "tags": []any{"x"}}, map[string]any{"id": 2}},
 		"n":     3,
+		"rows":  rows,
 	})
 	tools := lisp.Tools{
 		"echo": func(_ context.Context, args *lisp.Map) (any, error) { return args, nil },
@@ -75,6 +83,12 @@ func fuzzSeeds(tb testing.TB) []string {
 		"(pmap (fn [x] (tool/echo {:x x})) (range 20))",
 		"(tool/fail {})", "(call \"nope\")",
 		"\x00\xff\xfe", strings.Repeat("(", 10000), strings.Repeat("[1 ", 3000),
+		// Records and fused pipelines over them.
+		"(->> ctx/rows (filter (where :amount > 100)) (sum-by :amount))",
+		"(->> ctx/rows (map :amount) (remove nil?) (keep #(when (number? %) (* 2 %))) (into #{}))",
+		"(->> ctx/rows (group-by :status) (map (fn [[k v]] [k (sum-by :id v) (count v)])))",
+		"(->> ctx/rows (map #(assoc % :amount 1)) (filter :status) count)",
+		"(map (fn [{:keys [id amount]}] [id amount]) (map #(dissoc % \"status\") ctx/rows))",
 	}
 	if p, ok := shared.Path("conformance", "dev.jsonl"); ok {
 		if fh, err := os.Open(p); err == nil {

@@ -47,6 +47,8 @@ type jsonDecoder struct {
 	permBuf  [8]int32
 	buf      []byte // scratch for unescaping strings
 
+	slabs recordSlabs // where records are carved from (record_slab.go)
+
 	strs    []jsonInternedString // intern table of keys and short strings, direct-mapped
 	ints    []jsonInternedInt    // intern table of integers, direct-mapped
 	strMask uint32
@@ -124,6 +126,7 @@ func (d *jsonDecoder) release() {
 	clear(d.keysBuf[:])
 	clear(d.valsBuf[:])
 	d.items, d.ents, d.keys, d.vals, d.perm = nil, nil, nil, nil, nil
+	d.slabs = recordSlabs{}
 	if cap(d.buf) > maxPooledJSON {
 		d.buf = nil
 	}
@@ -284,12 +287,21 @@ func (d *jsonDecoder) array(depth int) (Value, error) {
 		return nil, errJSONDepth
 	}
 	base := len(d.items)
+	// The elements of a long array move off the stack in chunks, so that
+	// the stack stays small: growing it to the array's length would leave
+	// several times the array's size in garbage (a 1M-row context: 80 MB).
+	var chunks [][]Value
 	for {
 		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		d.items = append(d.items, v)
+		if len(d.items)-base == jsonArrayChunk {
+			chunks = append(chunks, slices.Clone(d.items[base:]))
+			clear(d.items[base:])
+			d.items = d.items[:base]
+		}
 		if !d.skipSpace() {
 			return nil, io.EOF
 		}
@@ -304,11 +316,17 @@ func (d *jsonDecoder) array(depth int) (Value, error) {
 		}
 		return nil, d.tokenError(jsonAfterElement)
 	}
-	items := make([]Value, len(d.items)-base)
-	copy(items, d.items[base:])
+	items := make([]Value, 0, len(chunks)*jsonArrayChunk+len(d.items)-base)
+	for _, c := range chunks {
+		items = append(items, c...)
+	}
+	items = append(items, d.items[base:]...)
 	d.items = d.items[:base]
 	return NewVector(items), nil
 }
+
+// jsonArrayChunk is the number of elements of an array kept on the stack.
+const jsonArrayChunk = 4096
 
 func (d *jsonDecoder) object(depth int) (Value, error) {
 	d.pos++ // {
@@ -385,12 +403,15 @@ func (d *jsonDecoder) object(depth int) (Value, error) {
 	ents := d.ents[base:]
 	var m *Map
 	if match {
-		vals := d.vals[:0]
-		for _, i := range shape.perm {
-			vals = append(vals, ents[i].val)
+		// An object of the remembered shape: a record of it (record.go).
+		if shape.rec == nil {
+			shape.rec = newRecordShape(slices.Clone(shape.keys[len(shape.perm):]))
 		}
-		m = mapFromSorted(shape.keys[len(shape.perm):], vals)
-		d.vals = vals[:0]
+		var vals []Value
+		m, vals = d.slabs.record(shape.rec, len(d.data))
+		for j, i := range shape.perm {
+			vals[j] = ents[i].val
+		}
 	} else {
 		m = d.makeMap(ents, depth, shape)
 	}
@@ -405,6 +426,8 @@ type jsonShape struct {
 	valid bool    // whether keys and perm describe the last one
 	keys  []Value // its keys (strings) in the text's order, then in key order
 	perm  []int32 // its entries in key order
+	// rec is the records' shape, made when a second object matches.
+	rec *recordShape
 }
 
 // maxShapeKeys bounds the objects whose shape is remembered.
@@ -481,6 +504,7 @@ func (d *jsonDecoder) makeMap(ents []jsonEntry, depth int, shape *jsonShape) *Ma
 	}
 	if shape != nil {
 		shape.valid = !dups && len(ents) <= maxShapeKeys && plainKeys(ents)
+		shape.rec = nil
 		if shape.valid {
 			shape.keys = slices.Grow(shape.keys[:0], 2*len(ents))
 			for _, e := range ents {

@@ -570,3 +570,32 @@ func TestParseJSONRecycled(t *testing.T) {
 		<-done
 	}
 }
+
+// Long arrays leave the stack in chunks (jsonArrayChunk): lengths around
+// the chunk's, with nested arrays, decode as the oracle does.
+func TestParseJSONArrayChunks(t *testing.T) {
+	for _, n := range []int{jsonArrayChunk - 1, jsonArrayChunk, jsonArrayChunk + 1, 2 * jsonArrayChunk, 2*jsonArrayChunk + 3} {
+		var sb strings.Builder
+		sb.WriteString(`[[`)
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, `[%d, [%d], {"a": [%d]}]`, i, -i, i%5)
+		}
+		sb.WriteString(`], [1, 2]]`)
+		data := []byte(sb.String())
+		compareWithOracle(t, data)
+		v, err := ParseJSON(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inner := v.(*Vector).At(0).(*Vector)
+		if inner.Len() != n {
+			t.Fatalf("n=%d: %d elements", n, inner.Len())
+		}
+		if last := inner.At(n - 1).(*Vector).At(0); last != int64(n-1) {
+			t.Errorf("n=%d: last element starts with %v", n, last)
+		}
+	}
+}

@@ -18,6 +18,10 @@ import (
 // for reads such as (:name m) and ctx/name.
 type Map struct {
 	t ordmap.Tree[Value, Value]
+	// A record (see record.go) has a shape and its values instead of a
+	// tree: rec is nil for a tree map.
+	rec  *recordShape
+	vals []Value
 }
 
 var emptyMap = &Map{}
@@ -33,10 +37,23 @@ func NewMap(kvs ...Value) *Map {
 }
 
 // Len returns the number of entries.
-func (m *Map) Len() int { return m.t.Len() }
+func (m *Map) Len() int {
+	if m.rec != nil {
+		return len(m.vals)
+	}
+	return m.t.Len()
+}
 
 // Get returns the value under exactly the key k.
-func (m *Map) Get(k Value) (Value, bool) { return m.t.Get(k, compareKeys) }
+func (m *Map) Get(k Value) (Value, bool) {
+	if m.rec != nil {
+		if i := m.rec.index(k); i >= 0 {
+			return m.vals[i], true
+		}
+		return nil, false
+	}
+	return m.t.Get(k, compareKeys)
+}
 
 // Lookup returns the value under k, falling back from a keyword to the
 // string of the same name and back: (:name m) finds "name" keys.
@@ -47,7 +64,7 @@ func (m *Map) Lookup(k Value) (Value, bool) {
 	case string:
 		return m.lookupNamed(x, false, k, nil, nil)
 	}
-	return m.t.Get(k, compareKeys)
+	return m.Get(k)
 }
 
 // flexKey is a key prepared for flexible lookups: both spellings boxed once,
@@ -61,6 +78,7 @@ type flexKey struct {
 	name         string // the name, for keyword and string keys
 	keyword      bool   // primary is the keyword
 	hint         atomic.Int32
+	shape        flexShape // the slot in the last record shape met
 }
 
 func newFlexKey(k Value) *flexKey {
@@ -77,6 +95,19 @@ func newFlexKey(k Value) *flexKey {
 // case) are scanned once for both spellings with plain string equality,
 // after checking the hinted position.
 func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
+	if m.rec != nil {
+		// The slot cached for this shape, inline; slotFor finds it otherwise.
+		i := -1
+		if c := k.shape.Load(); c != nil && c.shape == m.rec {
+			i = c.slot
+		} else {
+			i = m.rec.slotFor(k)
+		}
+		if i >= 0 {
+			return m.vals[i], true
+		}
+		return nil, false
+	}
 	if k.alt == nil {
 		return m.t.Get(k.primary, compareKeys)
 	}
@@ -88,6 +119,12 @@ func (m *Map) lookupFlex(k *flexKey) (Value, bool) {
 // checking the hinted position, when there is a hint); larger ones are
 // searched for primary, then for alt (both boxed on demand when nil).
 func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *atomic.Int32) (Value, bool) {
+	if m.rec != nil {
+		if i := m.rec.indexNamed(name, keyword); i >= 0 {
+			return m.vals[i], true
+		}
+		return nil, false
+	}
 	if hint != nil {
 		if key, v, ok := m.t.SmallAt(int(hint.Load())); ok {
 			switch x := key.(type) {
@@ -154,10 +191,30 @@ func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *a
 }
 
 // Assoc returns a map with k set to v.
-func (m *Map) Assoc(k, v Value) *Map { return &Map{t: m.t.Set(k, v, compareKeys)} }
+func (m *Map) Assoc(k, v Value) *Map {
+	if m.rec != nil {
+		// The same keys keep the shape; a new key makes a tree.
+		if i := m.rec.index(k); i >= 0 {
+			vals := append([]Value(nil), m.vals...)
+			vals[i] = v
+			return &Map{rec: m.rec, vals: vals}
+		}
+		return &Map{t: m.tree().Set(k, v, compareKeys)}
+	}
+	return &Map{t: m.t.Set(k, v, compareKeys)}
+}
 
 // Dissoc returns a map without k.
 func (m *Map) Dissoc(k Value) *Map {
+	if m.rec != nil {
+		if m.rec.index(k) < 0 {
+			return m
+		}
+		if len(m.vals) == 1 {
+			return emptyMap
+		}
+		return &Map{t: m.tree().Delete(k, compareKeys)}
+	}
 	t := m.t.Delete(k, compareKeys)
 	if t.Same(m.t) {
 		return m
@@ -166,10 +223,25 @@ func (m *Map) Dissoc(k Value) *Map {
 }
 
 // All iterates over the entries in canonical key order.
-func (m *Map) All() iter.Seq2[Value, Value] { return m.t.All() }
+func (m *Map) All() iter.Seq2[Value, Value] {
+	if m.rec != nil {
+		keys, vals := m.rec.keys, m.vals
+		return func(yield func(Value, Value) bool) {
+			for i, v := range vals {
+				if !yield(keys[i], v) {
+					return
+				}
+			}
+		}
+	}
+	return m.t.All()
+}
 
 // Keys returns the keys in canonical order.
 func (m *Map) Keys() []Value {
+	if m.rec != nil {
+		return append([]Value(nil), m.rec.keys...)
+	}
 	keys := make([]Value, 0, m.Len())
 	for k := range m.t.All() {
 		keys = append(keys, k)
@@ -178,7 +250,12 @@ func (m *Map) Keys() []Value {
 }
 
 // EntryAt returns the i-th entry in key order.
-func (m *Map) EntryAt(i int) (Value, Value) { return m.t.At(i) }
+func (m *Map) EntryAt(i int) (Value, Value) {
+	if m.rec != nil {
+		return m.rec.keys[i], m.vals[i]
+	}
+	return m.t.At(i)
+}
 
 // MapBuilder builds a map by mutating it in place, then freezes it with Map.
 // Building n entries costs O(n log n) with no per-entry copying.
@@ -190,7 +267,7 @@ type MapBuilder struct {
 func NewMapBuilder(m *Map) *MapBuilder {
 	var t ordmap.Tree[Value, Value]
 	if m != nil {
-		t = m.t
+		t = m.tree()
 	}
 	return &MapBuilder{b: ordmap.NewBuilder(t)}
 }
@@ -233,6 +310,12 @@ func mapFromLiteral(keys, vals []Value) *Map { return mapFromUnsorted(keys, vals
 func mapFromEntries(keys, vals []Value) *Map { return mapFromUnsorted(keys, vals, true) }
 
 func mapFromUnsorted(keys, vals []Value, lastWins bool) *Map {
+	return mapFromSorted(sortEntries(keys, vals, lastWins))
+}
+
+// sortEntries returns the entries sorted by compareKeys, with one of each
+// run of duplicate keys: the last when lastWins, else the first.
+func sortEntries(keys, vals []Value, lastWins bool) ([]Value, []Value) {
 	idx := make([]int, len(keys))
 	for i := range idx {
 		idx[i] = i
@@ -251,7 +334,7 @@ func mapFromUnsorted(keys, vals []Value, lastWins bool) *Map {
 		sk = append(sk, keys[i])
 		sv = append(sv, vals[i])
 	}
-	return mapFromSorted(sk, sv)
+	return sk, sv
 }
 
 // Set is an immutable set, in canonical order, with strict membership

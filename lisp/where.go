@@ -45,6 +45,17 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 				return test(f), nil
 			}}, nil
 		}
+		if len(keys) == 1 {
+			// One field, the common case: read it without the path loop.
+			k := keys[0]
+			return predicate(full, func(x Value) bool {
+				if m, ok := x.(*Map); ok {
+					f, _ := m.lookupFlex(k)
+					return test(f)
+				}
+				return test(nil)
+			}), nil
+		}
 		return predicate(full, func(x Value) bool { return test(readKeys(x, keys)) }), nil
 	}
 }
