@@ -37,7 +37,6 @@ type fusedStage struct {
 	fn   builtinFn // the builtin itself
 	f    evalFn    // its function argument
 	pos  posT      // the stage's call, for its errors
-	src  analyze.Expr
 }
 
 type stageKind uint8

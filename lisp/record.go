@@ -54,15 +54,6 @@ func newRecordShape(keys []Value) *recordShape {
 	return s
 }
 
-// newRecord returns the record of shape s with vals (in the shape's key
-// order; the slice is kept).
-func newRecord(s *recordShape, vals []Value) *Map {
-	if len(vals) == 0 {
-		return emptyMap
-	}
-	return &Map{rec: s, vals: vals}
-}
-
 // index returns the slot of exactly k, or -1.
 func (s *recordShape) index(k Value) int {
 	lo, hi := 0, len(s.keys)
