@@ -37,6 +37,9 @@ type fusedStage struct {
 	fn   builtinFn // the builtin itself
 	f    evalFn    // its function argument
 	pos  posT      // the stage's call, for its errors
+	// field: the function is a keyword written in the program, read from
+	// maps through its prepared key (cached slot in records).
+	field *flexKey
 }
 
 type stageKind uint8
@@ -119,7 +122,11 @@ func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos p
 		sb := builtins[sname].(*Builtin)
 		// Stages are stored in the order elements go through them: the
 		// innermost call first.
-		stages[len(chain)-1-i] = fusedStage{kind: fusibleStages[sname], name: sname, fn: sb.fn, f: c.expr(call.Args[0]), pos: call.P}
+		st := fusedStage{kind: fusibleStages[sname], name: sname, fn: sb.fn, f: c.expr(call.Args[0]), pos: call.P}
+		if kw, ok := call.Args[0].(*analyze.Keyword); ok {
+			st.field = c.flexKey(Keyword(kw.Name))
+		}
+		stages[len(chain)-1-i] = st
 	}
 	src := c.expr(coll)
 	term := b.fn
@@ -231,19 +238,35 @@ func (th *thread) eachStaged(stages []fusedStage, fns []Value, items []Value, si
 			st := &stages[i]
 			switch st.kind {
 			case stageMap:
+				if m, ok := x.(*Map); ok && st.field != nil {
+					x, _ = m.lookupFlex(st.field)
+					break
+				}
 				y, err := th.call1(fns[i], x)
 				if err != nil {
 					return at(err, st.pos)
 				}
 				x = y
 			case stageFilter, stageRemove:
-				ok, err := th.test(fns[i], x)
-				if err != nil {
-					return at(err, st.pos)
+				var ok bool
+				if m, isMap := x.(*Map); isMap && st.field != nil {
+					v, _ := m.lookupFlex(st.field)
+					ok = Truthy(v)
+				} else {
+					var err error
+					if ok, err = th.test(fns[i], x); err != nil {
+						return at(err, st.pos)
+					}
 				}
 				keep = ok == (st.kind == stageFilter)
 			case stageKeep:
-				y, err := th.call1(fns[i], x)
+				var y Value
+				var err error
+				if m, ok := x.(*Map); ok && st.field != nil {
+					y, _ = m.lookupFlex(st.field)
+				} else {
+					y, err = th.call1(fns[i], x)
+				}
 				if err != nil {
 					return at(err, st.pos)
 				}

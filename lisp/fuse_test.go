@@ -69,6 +69,13 @@ var fusedPrograms = []string{
 	`(->> [{:a 1} {:a 2}] (map :a) (filter #{2}) (into []))`,
 	`(->> [[1 2] [3 4]] (map first) (into []))`,
 	`(->> ["a" "bb"] (map count) (reduce max))`,
+	// Keywords as stage functions, over records, trees and non-maps.
+	`(->> [{:a 1 :b true} {:a 2} {"a" 3 "b" false} nil] (filter :b) (map :a) (into []))`,
+	`(->> [{:a 1 :b true} {:a 2} {"a" 3 "b" false} nil] (remove :b) (keep :a) (into []))`,
+	`(->> [{:a 1} #{:a} nil] (map :a) (into []))`,
+	`(->> [{:a 1} 5] (map :a) (into []))`,
+	`(->> [{:a 1} [1 2]] (keep :a) (into []))`,
+	`(->> [{:a 1} "s"] (filter :a) (into []))`,
 	// Not vectors: lazy sequences, maps, sets, strings, nil run unfused.
 	`(->> (range 10) (filter even?) count)`,
 	`(->> (range) (map inc) (filter even?) (take 3) (reduce +))`,

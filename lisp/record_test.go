@@ -121,6 +121,11 @@ func TestRecordsAreMaps(t *testing.T) {
 		`(tree-seq map? vals (nth ctx/rows 3))`,
 		`(map #(apply hash-map (mapcat identity %)) (take 2 ctx/rows))`,
 		`(map (partial reduce (fn [n [k v]] (+ n (count k))) 0) (take 2 ctx/rows))`,
+		// Fused pipelines with keyword stages over records.
+		`(->> ctx/rows (map :amount) (reduce +))`,
+		`(->> ctx/rows (filter :tags) (keep :status) (into #{}))`,
+		`(->> ctx/rows (remove :nope) (map :customer) frequencies)`,
+		`(->> ctx/rows (map :meta) (map :x) (into []))`,
 		// sum-by's loop over records of one shape, and its ways out.
 		`(sum-by :amount ctx/rows)`,
 		`(sum-by "amount" ctx/rows)`,
