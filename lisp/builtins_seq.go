@@ -1996,22 +1996,31 @@ type sumBy struct {
 }
 
 func newSumBy(k Value) (sumBy, error) {
+	if kw, ok := k.(Keyword); ok {
+		// The common case, read inline (add does what keyFn's accessor would).
+		return sumBy{keyArg: k, field: newFlexKey(kw)}, nil
+	}
 	key, err := keyFn("sum-by", k)
 	if err != nil {
 		return sumBy{}, err
 	}
-	s := sumBy{keyArg: k, key: key}
-	if kw, ok := k.(Keyword); ok {
-		s.field = newFlexKey(kw)
-	}
-	return s, nil
+	return sumBy{keyArg: k, key: key}, nil
 }
 
 // add adds the key of x.
 func (s *sumBy) add(th *thread, x Value) error {
 	var v Value
-	if m, ok := x.(*Map); ok && s.field != nil {
-		v, _ = m.lookupFlex(s.field)
+	if s.field != nil {
+		switch m := x.(type) {
+		case *Map:
+			v, _ = m.lookupFlex(s.field)
+		case nil:
+		default:
+			var err error
+			if v, err = callKeyword(s.keyArg.(Keyword), []Value{x}); err != nil {
+				return err
+			}
+		}
 	} else {
 		var err error
 		if v, err = s.key(th, x); err != nil {
