@@ -135,7 +135,7 @@ func registerMaps(t builtinTable) {
 			if err := th.charge(2 * int64(min(len(ks), v.Len()))); err != nil {
 				return nil, err
 			}
-			b := NewMapBuilder(nil)
+			b := emptyMapBuilder()
 			for _, k := range ks {
 				if i, ok := k.(int64); ok && i >= 0 && i < int64(v.Len()) {
 					b.Set(k, v.items[i])
@@ -153,7 +153,7 @@ func registerMaps(t builtinTable) {
 		if err := th.charge(2 * int64(min(len(ks), m.Len()))); err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(nil)
+		b := emptyMapBuilder()
 		for _, k := range ks {
 			if v, ok := m.Lookup(k); ok {
 				b.Set(k, v)
@@ -211,7 +211,7 @@ func registerMaps(t builtinTable) {
 		if err := th.chargeMerge(m); err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(m)
+		b := newMapBuilder(treeOf(m))
 		for k, v := range m.All() {
 			nv, err := th.call1(a[1], v)
 			if err != nil {
@@ -232,7 +232,7 @@ func registerMaps(t builtinTable) {
 		if err := th.chargeMerge(m); err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(nil)
+		b := emptyMapBuilder()
 		for k, v := range m.All() {
 			nk, err := th.call1(a[1], k)
 			if err != nil {
@@ -250,7 +250,7 @@ func registerMaps(t builtinTable) {
 		if err := th.charge(2 * int64(n)); err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(nil)
+		b := emptyMapBuilder()
 		for i := 0; i < n; i++ {
 			b.Set(colls[0][i], colls[1][i])
 		}
@@ -462,7 +462,7 @@ func registerMaps(t builtinTable) {
 		if err := th.chargeMerge(m); err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(nil)
+		b := emptyMapBuilder()
 		for k, v := range m.All() {
 			b.Set(v, k)
 		}
@@ -516,7 +516,7 @@ func registerMaps(t builtinTable) {
 			if err := th.charge(2*int64(min(len(ks), m.Len())) + 2); err != nil {
 				return nil, err
 			}
-			mb := NewMapBuilder(nil)
+			mb := emptyMapBuilder()
 			for _, k := range ks {
 				if v, ok := m.Get(k); ok {
 					mb.Set(k, v)
@@ -548,7 +548,7 @@ func registerMaps(t builtinTable) {
 			if err := th.charge(2*int64(min(len(ks), m.Len())) + 2); err != nil {
 				return nil, err
 			}
-			kb := NewMapBuilder(nil)
+			kb := emptyMapBuilder()
 			for _, k := range ks {
 				if v, ok := m.Get(k); ok {
 					kb.Set(k, v)
@@ -791,7 +791,7 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 			}
 			if f == nil && m.Len() > out.Len()*4 && out.Len() < 8 {
 				// Small into big: assoc the small map's entries "under" the big one.
-				b := NewMapBuilder(m)
+				b := newMapBuilder(treeOf(m))
 				for k, v := range out.All() {
 					if _, ok := b.Get(k); !ok {
 						b.Set(k, v)
@@ -800,7 +800,7 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 				out = b.Map()
 				continue
 			}
-			b := NewMapBuilder(out)
+			b := newMapBuilder(treeOf(out))
 			for k, v := range m.All() {
 				if f != nil {
 					if old, ok := b.Get(k); ok {

@@ -748,7 +748,7 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		}
 	}
 	project := func(m *Map, from []Value) *Map {
-		b := NewMapBuilder(nil)
+		b := emptyMapBuilder()
 		for i, k := range from {
 			if v, ok := m.Get(k); ok {
 				b.Set(rKeys[i], v)
@@ -792,7 +792,7 @@ func setJoin(th *thread, a []Value) (Value, error) {
 			if err := th.charge(int64(y.Len() + m.Len())); err != nil {
 				return nil, err
 			}
-			b := NewMapBuilder(y)
+			b := newMapBuilder(treeOf(y))
 			for k, v := range m.All() {
 				b.Set(k, v)
 			}

@@ -1452,7 +1452,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		}
 		return b.Set(), nil
 	case *Map:
-		b := NewMapBuilder(to)
+		b := newMapBuilder(treeOf(to))
 		if m, ok := a[1].(*Map); ok {
 			if err := th.ticks(m.Len()); err != nil { // charged above
 				return nil, err
@@ -1789,7 +1789,7 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 func toTransient(v Value) Value {
 	switch m := v.(type) {
 	case *Map:
-		return &transientMap{b: NewMapBuilder(m)}
+		return &transientMap{b: newMapBuilder(treeOf(m))}
 	case *Set:
 		return &transientSet{b: NewSetBuilder(m)}
 	}

@@ -246,7 +246,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			if err := fr.th.charge(2*int64(len(keys)) + 2); err != nil {
 				return nil, at(err, pos)
 			}
-			b := NewMapBuilder(nil)
+			b := emptyMapBuilder()
 			for i := range keys {
 				k, err := keys[i](fr)
 				if err != nil {

@@ -68,7 +68,7 @@ func dataValue(n syntax.Node, depth int) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(nil)
+		b := emptyMapBuilder()
 		for i := 0; i+1 < len(xs); i += 2 {
 			b.Set(xs[i], xs[i+1])
 		}

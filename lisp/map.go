@@ -29,7 +29,7 @@ var emptyMap = &Map{}
 // NewMap returns a map of the key/value pairs kvs (k1, v1, k2, v2, ...).
 // When a key repeats, the last pair wins.
 func NewMap(kvs ...Value) *Map {
-	b := NewMapBuilder(nil)
+	b := emptyMapBuilder()
 	for i := 0; i+1 < len(kvs); i += 2 {
 		b.Set(kvs[i], kvs[i+1])
 	}
@@ -264,12 +264,25 @@ type MapBuilder struct {
 }
 
 // NewMapBuilder starts from m (nil for an empty map); m itself is not changed.
-func NewMapBuilder(m *Map) *MapBuilder {
-	var t ordmap.Tree[Value, Value]
-	if m != nil {
-		t = m.tree()
-	}
+func NewMapBuilder(m *Map) *MapBuilder { return newMapBuilder(treeOf(m)) }
+
+// newMapBuilder and emptyMapBuilder are NewMapBuilder for the interpreter's
+// own hot paths: small enough to be inlined, which keeps their builders off
+// the heap.
+func newMapBuilder(t ordmap.Tree[Value, Value]) *MapBuilder {
 	return &MapBuilder{b: ordmap.NewBuilder(t)}
+}
+
+func emptyMapBuilder() *MapBuilder {
+	return &MapBuilder{b: ordmap.NewBuilder(ordmap.Tree[Value, Value]{})}
+}
+
+// treeOf returns the entries of m (nil: none) as a tree.
+func treeOf(m *Map) ordmap.Tree[Value, Value] {
+	if m == nil {
+		return ordmap.Tree[Value, Value]{}
+	}
+	return m.tree()
 }
 
 // Set sets k to v.

@@ -382,7 +382,7 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 	case *Set:
 		return &setReducer{b: NewSetBuilder(c)}, nil
 	case *Map:
-		return &mapReducer{b: NewMapBuilder(c)}, nil
+		return &mapReducer{b: newMapBuilder(treeOf(c))}, nil
 	}
 	return nil, argError("into", 0, "a collection", to)
 }
