@@ -323,6 +323,14 @@ func mapFromLiteral(keys, vals []Value) *Map { return mapFromUnsorted(keys, vals
 func mapFromEntries(keys, vals []Value) *Map { return mapFromUnsorted(keys, vals, true) }
 
 func mapFromUnsorted(keys, vals []Value, lastWins bool) *Map {
+	// Literals often list their keys in order already.
+	sorted := true
+	for i := 1; i < len(keys) && sorted; i++ {
+		sorted = compareKeys(keys[i-1], keys[i]) < 0
+	}
+	if sorted {
+		return mapFromSorted(keys, vals)
+	}
 	return mapFromSorted(sortEntries(keys, vals, lastWins))
 }
 
