@@ -1726,12 +1726,7 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		}
 		return foldArith(b, acc, xs)
 	}
-	linear := false
-	if c, ok := f.(*Closure); ok {
-		if ar := c.proto.arityFor(2); ar != nil && ar.linearAcc {
-			linear = true
-		}
-	}
+	linear := usesAccLinearly(f)
 	buf, mark := th.stack.alloc(2)
 	defer th.stack.release(buf, mark)
 	for _, x := range xs {
@@ -1747,6 +1742,18 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		}
 	}
 	return freezeTransient(acc), nil
+}
+
+// usesAccLinearly reports whether f, a reducing function, uses its
+// accumulator linearly, so that reduce may hand it a transient
+// (transient.go).
+func usesAccLinearly(f Value) bool {
+	c, ok := f.(*Closure)
+	if !ok {
+		return false
+	}
+	ar := c.proto.arityFor(2)
+	return ar != nil && ar.linearAcc
 }
 
 // neverReduced names builtins often given to reduce that cannot end it, so

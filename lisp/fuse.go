@@ -357,12 +357,7 @@ func (th *thread) reduceStaged(lead []Value, stages []fusedStage, fns []Value, i
 	b, _ := f.(*Builtin)
 	var arith *arithReducer // + or * folded natively, once acc is known
 	arithChecked := false
-	linear := false
-	if c, ok := f.(*Closure); ok {
-		if ar := c.proto.arityFor(2); ar != nil && ar.linearAcc {
-			linear = true
-		}
-	}
+	linear := usesAccLinearly(f)
 	buf, mark := th.stack.alloc(2)
 	defer th.stack.release(buf, mark)
 	var done bool
