@@ -39,7 +39,16 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 		// An agent the tool runs from Go names this call as its origin.
 		ctx = context.WithValue(ctx, callRefKey{}, callRef{id: id, name: name})
 	}
-	res, warnings, err := tc.invoke(ctx, bt, args)
+	var (
+		res      any
+		warnings []signature.Issue
+		err      error
+	)
+	if h := m.hooks(); h != nil && h.Tool != nil {
+		res, warnings, err = tc.hookedTool(ctx, h, bt, args)
+	} else {
+		res, warnings, err = tc.invoke(ctx, bt, args)
+	}
 	var v lisp.Value
 	if err == nil {
 		// Convert here, so that the firewall sees the very values the

@@ -274,6 +274,30 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	m.fw.markCopies(args, coerced)
 	var childFW *firewall
 	var bounds *FormatOptions
+	if h := m.hooks(); h != nil && h.Tool != nil {
+		if bt.compiled != nil {
+			// A compiled agent is a program over Go tools: the engine runs
+			// it like any tool.
+			res, _, herr := tc.hookedTool(ctx, h, bt, coerced)
+			if herr != nil {
+				return nil, herr
+			}
+			v = res
+			m.fw.addToolResult(v)
+			return v, nil
+		}
+		step, err = m.hookedNested(ctx, h, bt, coerced)
+		if err != nil {
+			return nil, err
+		}
+		m.nested.add(step, &bt.nested.a.format)
+		if step.Fail != nil {
+			return nil, &Error{Step: step}
+		}
+		v = step.Return
+		m.fw.addToolResult(v)
+		return v, nil
+	}
 	if bt.nested != nil {
 		step, childFW = bt.nested.run(ctx, coerced)
 		bounds = &bt.nested.a.format

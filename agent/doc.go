@@ -99,4 +99,14 @@
 // of their caller. Each LLM call is bounded by Config.LLMTimeout (by
 // default the turn's timeout), and failed calls are retried per the
 // RetryPolicy without consuming turns.
+//
+// # Durable execution
+//
+// Options.Hooks hand a mission's LLM calls and tool calls to an execution
+// engine that records them, so that the mission can run again from its
+// start, answered from the record, without repeating a call: package
+// temporal runs missions as Temporal workflows this way (docs/temporal.md).
+// Agent.CallTool runs a tool from Go as a program would, MarshalValue and
+// UnmarshalValue keep values in their exact printed form, and
+// Tool.NestedTool tells an agent tool's agent.
 package agent

@@ -282,6 +282,13 @@ func (m *mission) begin() {
 	if parent := runtimeFrom(m.parent); parent != nil {
 		m.depth, m.parentTraceID = parent.depth+1, parent.traceID
 		parentObs, m.callIDs = parent.obs, parent.callIDs
+	} else if h := m.hooks(); h != nil {
+		if h.TraceID != "" {
+			m.traceID = h.TraceID
+		}
+		if p := h.Position; p != nil {
+			m.depth, m.parentTraceID = p.Depth, p.ParentTraceID
+		}
 	}
 	if ref, ok := m.parent.Value(callRefKey{}).(callRef); ok {
 		m.parentCallID = ref.id

@@ -19,6 +19,9 @@ var defaultRetryable = []llm.Class{llm.RateLimit, llm.Timeout, llm.ServerError, 
 // attempts (honouring the mission's context) and never consume turns. A
 // panic in the callback is an llm_error, not a crash.
 func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
+	if h := m.hooks(); h != nil && h.LLM != nil {
+		return m.hookedLLM(h, req)
+	}
 	p := m.retry
 	attempts := max(p.MaxAttempts, 1)
 	var err error

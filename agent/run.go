@@ -60,6 +60,10 @@ type Options struct {
 	Budget func(Usage) bool
 	// OnBudgetExceeded says how a mission over its budget ends.
 	OnBudgetExceeded BudgetAction
+	// Hooks, when set, hand the mission's LLM calls and tool calls to an
+	// execution engine (see Hooks). They are not inherited by nested
+	// agents, whose calls the engine answers as a whole.
+	Hooks *Hooks
 }
 
 // TraceMode selects when a Step keeps its trace.
@@ -291,6 +295,12 @@ func (m *mission) setup() *Fail {
 			rt.registry = parent.registry
 		}
 	}
+	if h := m.hooks(); parent == nil && h != nil && h.Position != nil {
+		p := h.Position
+		rt.depth, rt.maxDepth, rt.budgetSize = p.Depth, min(rt.maxDepth, p.MaxDepth), p.BudgetSize
+		rt.budget = new(atomic.Int64)
+		rt.budget.Store(int64(p.TurnsLeft))
+	}
 	if fail := rt.depthFail(); fail != nil {
 		return fail
 	}
@@ -322,12 +332,14 @@ func (m *mission) setup() *Fail {
 		m.opts.Cache = m.opts.Cache || parent.cache
 	}
 	rt.llmOptions, rt.cache = m.opts.LLMOptions, m.opts.Cache
-	f, err := rt.registry.Resolve(model)
-	if err != nil {
-		le := llm.Classify(err)
-		return &Fail{Reason: le.Reason, Message: le.Message}
+	if h := m.hooks(); h == nil || h.LLM == nil {
+		f, err := rt.registry.Resolve(model)
+		if err != nil {
+			le := llm.Classify(err)
+			return &Fail{Reason: le.Reason, Message: le.Message}
+		}
+		m.call = f
 	}
-	m.call = f
 	rt.model = model
 	m.rt = rt
 	m.ctx = context.WithValue(m.parent, runtimeKey{}, m.rt)

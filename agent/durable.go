@@ -1,0 +1,226 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
+)
+
+// Hooks hand a mission's side effects to an execution engine that records
+// them, so that a mission can be run again from its start, deterministically,
+// without repeating an LLM call or a tool call: package temporal runs
+// missions as Temporal workflows this way. Everything else of the mission
+// (prompts, programs, memory, feedback, the firewall, validation) runs as it
+// does in-process.
+//
+// Set Options.Hooks to use them. Most programs never need to.
+type Hooks struct {
+	// LLM makes each LLM call of the mission in place of its model. The
+	// agent's LLMRetry and LLMTimeout do not apply: the engine retries and
+	// bounds the call. An error ends the mission as a failed LLM call does
+	// (llm_error, or the error's own reason for an llm.Config error).
+	// Nil: the model is called.
+	LLM func(ctx context.Context, call LLMCall) (llm.Response, error)
+	// Tool answers each tool call, its arguments checked and coerced
+	// against the tool's signature first (a mismatch is the program's
+	// error, and calls no hook). Calls of agent tools and LLM tools
+	// (ToolCall.Nested) must be answered with the Step of the mission the
+	// engine ran; other calls with the tool's value. An error is the
+	// tool's error. Calls come concurrently from pmap. Nil: the tools run.
+	Tool func(ctx context.Context, call ToolRequest) (ToolResult, error)
+	// Position, when set, places a mission that runs without a caller in a
+	// mission tree: an engine that runs a nested agent's mission on its own
+	// gives it the position its ToolRequest carried.
+	Position *Position
+	// TraceID, when set, is the mission's trace id, so that a mission run
+	// again has the same one. Default: a random id.
+	TraceID string
+}
+
+// LLMCall is an LLM call handed to Hooks.LLM.
+type LLMCall struct {
+	// Request is what the model would be sent.
+	Request llm.Request
+	// Model is the model the mission would call: the agent's own, the
+	// run's, or the one inherited from its caller (nil when none is set).
+	Model llm.Model
+}
+
+// ToolRequest is a tool call handed to Hooks.Tool.
+type ToolRequest struct {
+	// Name is the tool's name, Args its arguments after coercion.
+	Name string
+	Args *lisp.Map
+	// Turn is the number of the mission's turn whose program makes the
+	// call.
+	Turn int
+	// Nested is set for a tool that runs an agent's mission (Agent.AsTool,
+	// NewLLMTool): the engine runs the mission of Agent, with Args as its
+	// context, at Position, and answers with its Step.
+	Nested bool
+	// Agent is the agent a Nested tool runs, and Model the model bound to
+	// the tool (nil: the agent's own, else the caller's).
+	Agent *Agent
+	Model llm.Model
+	// Position is where the nested mission runs in the tree.
+	Position Position
+}
+
+// ToolResult answers a ToolRequest.
+type ToolResult struct {
+	// Value is the tool's result.
+	Value lisp.Value
+	// Step is the Step of a nested mission (ToolRequest.Nested); when it
+	// failed, the call is the tool error a failed nested mission is.
+	Step *Step
+}
+
+// Position is where a mission runs in a mission tree.
+type Position struct {
+	// Depth is the mission's nesting level, 0 at the root.
+	Depth int
+	// MaxDepth is the limit of levels that applies to the mission: the
+	// smallest MaxDepth of the agents above it.
+	MaxDepth int
+	// TurnsLeft is what is left of the tree's turn budget, and BudgetSize
+	// the root's TurnBudget, which messages quote.
+	TurnsLeft, BudgetSize int
+	// ParentTraceID is the trace id of the mission that called this one.
+	ParentTraceID string
+}
+
+// NestedTool reports the agent that answers the calls of t and the model
+// bound to it (nil: the agent's own, else the caller's), when t is an agent
+// tool or an LLM tool; ok is false for other tools.
+func (t Tool) NestedTool() (a *Agent, model llm.Model, ok bool) {
+	if t.nested == nil {
+		return nil, nil, false
+	}
+	return t.nested.a, t.nested.llm, true
+}
+
+// ToolNames returns the names of the agent's tools, sorted.
+func (a *Agent) ToolNames() []string {
+	names := make([]string, 0, len(a.tools))
+	for n := range a.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ErrUnknownTool is the error of CallTool for a name the agent has no tool
+// for.
+var ErrUnknownTool = errors.New("agent: unknown tool")
+
+// CallTool runs the agent's tool name from Go, as a program's call would:
+// the arguments checked and coerced against its signature, a panic turned
+// into an error, the result converted to a PTC-Lisp value. It is how an
+// engine that answers Hooks.Tool runs the call elsewhere. An agent tool
+// or an LLM tool runs its mission as a root mission.
+func (a *Agent) CallTool(ctx context.Context, name string, args *lisp.Map) (v lisp.Value, err error) {
+	bt, ok := a.tools[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
+	}
+	if args == nil {
+		args = lisp.NewMap()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("the tool panicked: %v", r)
+		}
+	}()
+	res, _, err := bt.call(ctx, args, signature.Enabled)
+	if err != nil {
+		return nil, err
+	}
+	return lisp.FromGo(res)
+}
+
+// hooks returns the mission's hooks, nil when it has none.
+func (m *mission) hooks() *Hooks { return m.opts.Hooks }
+
+// hookedLLM makes an LLM call through Hooks.LLM, a panic an error.
+func (m *mission) hookedLLM(h *Hooks, req llm.Request) (resp llm.Response, err error) {
+	m.requests++
+	defer func() {
+		if p := recover(); p != nil {
+			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM hook panicked: %v", p)}
+		}
+	}()
+	if err := m.ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	return h.LLM(m.ctx, LLMCall{Request: req, Model: m.rt.model})
+}
+
+// hookedTool answers a call of a plain or compiled tool through Hooks.Tool.
+func (tc *toolCalls) hookedTool(ctx context.Context, h *Hooks, bt *boundTool, args *lisp.Map) (res lisp.Value, warnings []signature.Issue, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the tool hook panicked: %v", r)
+		}
+	}()
+	coerced := args
+	if tc.m.opts.Validation != signature.Disabled || bt.typ != nil {
+		mode := tc.m.opts.Validation
+		if mode == signature.Disabled {
+			mode = signature.Enabled
+		}
+		coerced, warnings, err = bt.coerceArgs(args, mode)
+		if err != nil {
+			return nil, warnings, err
+		}
+	}
+	r, err := h.Tool(ctx, ToolRequest{Name: bt.name, Args: coerced, Turn: tc.m.turn})
+	if err != nil {
+		return nil, warnings, err
+	}
+	return r.Value, warnings, nil
+}
+
+// hookedNested answers a call of an agent tool or an LLM tool through
+// Hooks.Tool: the engine runs the child's mission, whose turns then count
+// against the tree's budget here.
+func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, args *lisp.Map) (step *Step, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			step, err = nil, fmt.Errorf("the tool hook panicked: %v", r)
+		}
+	}()
+	pos := Position{Depth: m.rt.depth + 1, MaxDepth: m.rt.maxDepth, TurnsLeft: int(max(m.rt.budget.Load(), 0)),
+		BudgetSize: m.rt.budgetSize, ParentTraceID: m.traceID}
+	r, err := h.Tool(ctx, ToolRequest{Name: bt.name, Args: args, Turn: m.turn, Nested: true, Agent: bt.nested.a,
+		Model: bt.nested.llm, Position: pos})
+	if err != nil {
+		return nil, err
+	}
+	if r.Step == nil {
+		return nil, fmt.Errorf("the engine answered the nested %s without its Step", bt.kind())
+	}
+	m.rt.budget.Add(-int64(r.Step.TotalUsage.Turns))
+	return r.Step, nil
+}
+
+// MarshalValue returns the exact printed form of v, the form traces keep
+// (see MarshalTrace), for an engine that stores values: UnmarshalValue
+// reads it back. Firewalled values are kept as they are: the text holds
+// them in full.
+func MarshalValue(v lisp.Value) string {
+	return lisp.FormatValue(v, lisp.PrintOptions{MaxDepth: maxTraceDepth + 1})
+}
+
+// UnmarshalValue reads a value MarshalValue wrote.
+func UnmarshalValue(s string) (lisp.Value, error) {
+	v, err := readPrinted(s)
+	if err != nil {
+		return nil, fmt.Errorf("agent: UnmarshalValue: %w", err)
+	}
+	return v, nil
+}

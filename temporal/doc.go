@@ -1,0 +1,47 @@
+// Package temporal runs agent missions as Temporal workflows: durable
+// missions that survive deploys and crashes, spread over many workers, and
+// never repeat an LLM call or a tool call that completed.
+//
+// The same agent.Config runs in-process (agent.Run) or on Temporal. The
+// workers register the agents by name, with their tools and models
+// (NewWorker); a client starts missions by the agent's name (Start), asks
+// where they are (Mission.Progress, a query), cancels them (Mission.Cancel)
+// and waits for their Step (Mission.Result).
+//
+// # How a mission runs
+//
+// The mission workflow (WorkflowName) keeps a journal of what the mission
+// did: the outcome of each LLM call, in order, and of each tool call, by
+// tool name and arguments. Each round, a local activity (run by the
+// workflow's worker inside its workflow task, its result recorded in the
+// history) runs the mission from its start with the agent's own loop, its
+// programs, memory, feedback and firewall, every LLM call and tool call
+// answered from the journal (agent.Hooks), up to the first call the
+// journal does not have. The workflow then makes that call: an LLM call
+// is an activity, retried per the agent's RetryPolicy; a tool call is an
+// activity too, and the calls a pmap makes at once run as concurrent
+// activities; an agent tool or an LLM tool runs its mission as a child
+// workflow, at its depth in the tree, with what is left of the tree's
+// turn budget and its deadline. The outcome goes into the journal, and
+// the next round runs. Programs are cheap next to LLM calls and tools
+// (microseconds a turn), so running them again costs little; and a round,
+// a local activity, has no task of its own on the server.
+//
+// Because every call's outcome is in the workflow's history before the
+// mission moves on, a worker that dies loses at most the call in flight;
+// a new worker replays the history and goes on from there. Workflow code
+// only moves data: everything that reads a clock, runs a goroutine or
+// calls out runs in activities, so replay is deterministic.
+//
+// A program that makes a tool call with other arguments when it runs
+// again (it read the clock) gets the recorded result of the same turn and
+// tool, with a warning in the Step, rather than a new call.
+//
+// A program's error (a tool's error included) is a turn of the mission,
+// fed back to the model as in-process; it never fails or retries an
+// activity. Activities are retried only when a worker was lost or for the
+// LLM errors the agent's policy retries.
+//
+// See docs/temporal.md for the deployment picture, what is durable and
+// what is not, and how to size workers.
+package temporal

@@ -1,0 +1,122 @@
+package temporal
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+)
+
+// scripted is a model that answers by the mission (a word of its prompt)
+// and the turn, and counts the requests it completed: a request made twice
+// is a repeated LLM call.
+type scripted struct {
+	mu      sync.Mutex
+	replies map[string][]string // by a word the prompt contains
+	calls   map[string]int      // completed requests by prompt and turn
+	reqs    []llm.Request
+	fail    func(req llm.Request, n int) error // n: the attempt of this prompt and turn, from 1
+	tries   map[string]int
+}
+
+func newScripted(replies map[string][]string) *scripted {
+	return &scripted{replies: replies, calls: map[string]int{}, tries: map[string]int{}}
+}
+
+func (s *scripted) Func(ctx context.Context, req llm.Request) (llm.Response, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := fmt.Sprintf("%s#%d", req.Prompt, req.Turn)
+	s.tries[key]++
+	if s.fail != nil {
+		if err := s.fail(req, s.tries[key]); err != nil {
+			return llm.Response{}, err
+		}
+	}
+	for word, rs := range s.replies {
+		if strings.Contains(req.Prompt, word) {
+			if req.Turn > len(rs) {
+				return llm.Response{}, &llm.Error{Class: llm.ClientError, Message: "the script has no turn " + fmt.Sprint(req.Turn)}
+			}
+			s.calls[key]++
+			s.reqs = append(s.reqs, req)
+			return llm.Response{Content: "```clojure\n" + rs[req.Turn-1] + "\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}, nil
+		}
+	}
+	return llm.Response{}, &llm.Error{Class: llm.ClientError, Message: "no script for " + req.Prompt}
+}
+
+// repeated lists the requests completed more than once.
+func (s *scripted) repeated() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for k, n := range s.calls {
+		if n > 1 {
+			out = append(out, fmt.Sprintf("%s ×%d", k, n))
+		}
+	}
+	return out
+}
+
+func (s *scripted) total() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.calls {
+		n += c
+	}
+	return n
+}
+
+// counter counts a tool's calls by their arguments.
+type counter struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func newCounter() *counter { return &counter{calls: map[string]int{}} }
+
+func (c *counter) add(args *lisp.Map) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls[agent.MarshalValue(args)]++
+}
+
+func (c *counter) repeated() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for k, n := range c.calls {
+		if n > 1 {
+			out = append(out, fmt.Sprintf("%s ×%d", k, n))
+		}
+	}
+	return out
+}
+
+func (c *counter) total() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, k := range c.calls {
+		n += k
+	}
+	return n
+}
+
+func printed(v lisp.Value) string { return lisp.FormatValue(v, lisp.PrintOptions{}) }
+
+func mustAgent(t testing.TB, cfg agent.Config) *agent.Agent {
+	t.Helper()
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

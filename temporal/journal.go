@@ -1,0 +1,352 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	sdktemporal "go.temporal.io/sdk/temporal"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+)
+
+// errSuspended ends a run of the mission at a call the journal does not
+// have yet.
+var errSuspended = errors.New("the mission waits for a call the workflow makes")
+
+// settleWindow is how long a run waits, after a call the journal does not
+// have, for more such calls before it stops: the calls a pmap makes at
+// once all reach their hooks within it, and run together.
+const settleWindow = 10 * time.Millisecond
+
+// replay answers a mission's LLM and tool calls from the journal; at the
+// first call it does not have, the run stops and reports the calls it
+// waits for.
+//
+// Tool calls are matched by turn, name and arguments. A call that does
+// not match waits until the run is quiescent (no new call for a settle
+// window: pmap's calls have all arrived, each matched or waiting). Then a
+// waiting call takes an unused entry of the same turn and tool, if there
+// is one: the program made the call with other arguments than when it
+// was recorded (it read the clock, say), and the recorded result is used,
+// with a warning, so that the mission moves on instead of calling the
+// tool again each round. Otherwise the waiting calls are the ones the
+// workflow makes, and the run stops.
+type replay struct {
+	mu      sync.Mutex
+	j       journal
+	nextLLM int
+	byKey   map[string][]int // tool entries by turn and key, in journal order
+	used    []bool
+	stop    context.CancelFunc
+	done    chan struct{}
+
+	suspended bool
+	settling  bool
+	arrivals  int // calls that did not match, for the settle window
+	waiting   []*waiter
+	llm       *llm.Request
+	tools     []pendingTool
+	warnings  []string
+}
+
+// waiter is a tool call that did not match the journal.
+type waiter struct {
+	call pendingTool
+	ch   chan toolEntry // receives the entry it is answered with
+}
+
+func newReplay(j journal, stop context.CancelFunc) *replay {
+	r := &replay{j: j, byKey: map[string][]int{}, used: make([]bool, len(j.Tools)), stop: stop,
+		done: make(chan struct{})}
+	for i, e := range j.Tools {
+		k := turnKey(e.Turn, e.Key)
+		r.byKey[k] = append(r.byKey[k], i)
+	}
+	return r
+}
+
+func (r *replay) hooks(in MissionInput) *agent.Hooks {
+	return &agent.Hooks{LLM: r.callLLM, Tool: r.callTool, Position: in.Position, TraceID: in.TraceID}
+}
+
+func (r *replay) callLLM(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+	r.mu.Lock()
+	i := r.nextLLM
+	r.nextLLM++
+	if i < len(r.j.LLM) {
+		e := r.j.LLM[i]
+		r.mu.Unlock()
+		if e.Response == nil {
+			return llm.Response{}, &llm.Error{Class: e.Class, Message: e.Err}
+		}
+		return *e.Response, nil
+	}
+	if !r.suspended {
+		req := call.Request
+		r.llm = &req
+		r.suspended = true
+	}
+	r.mu.Unlock()
+	r.stop()
+	return llm.Response{}, errSuspended
+}
+
+func toolKey(name, args string) string { return name + " " + args }
+
+func turnKey(turn int, key string) string { return strconv.Itoa(turn) + " " + key }
+
+func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.ToolResult, error) {
+	args := agent.MarshalValue(call.Args)
+	key := toolKey(call.Name, args)
+	r.mu.Lock()
+	for _, i := range r.byKey[turnKey(call.Turn, key)] {
+		if r.used[i] {
+			continue
+		}
+		r.used[i] = true
+		e := r.j.Tools[i]
+		r.mu.Unlock()
+		return e.answer()
+	}
+	if r.suspended {
+		r.mu.Unlock()
+		return agent.ToolResult{}, errSuspended
+	}
+	w := &waiter{call: pendingTool{Turn: call.Turn, Key: key, Name: call.Name, Args: args, Nested: call.Nested,
+		Position: call.Position}, ch: make(chan toolEntry, 1)}
+	r.waiting = append(r.waiting, w)
+	r.arrivals++
+	if !r.settling {
+		r.settling = true
+		go r.settle()
+	}
+	r.mu.Unlock()
+	select {
+	case e := <-w.ch:
+		return e.answer()
+	case <-ctx.Done():
+		return agent.ToolResult{}, errSuspended
+	}
+}
+
+// settle waits for the run to be quiescent, then answers the waiting calls
+// that have an unused entry of their turn and tool, or stops the run.
+func (r *replay) settle() {
+	last := -1
+	t := time.NewTicker(settleWindow)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.done:
+			return
+		case <-t.C:
+		}
+		r.mu.Lock()
+		if r.suspended { // the run stopped at an LLM call
+			r.mu.Unlock()
+			return
+		}
+		if r.arrivals != last {
+			last = r.arrivals
+			r.mu.Unlock()
+			continue
+		}
+		var left []*waiter
+		for _, w := range r.waiting {
+			if i := r.unusedOf(w.call.Turn, w.call.Name); i >= 0 {
+				r.used[i] = true
+				e := r.j.Tools[i]
+				r.warnings = append(r.warnings, fmt.Sprintf(
+					"turn %d called %s with other arguments than when it was recorded (%s, recorded %s): the recorded result was used",
+					w.call.Turn, w.call.Name, clip(w.call.Args, 200), clip(strings.TrimPrefix(e.Key, e.Name+" "), 200)))
+				w.ch <- e
+				continue
+			}
+			left = append(left, w)
+		}
+		if len(left) < len(r.waiting) {
+			// Some calls were answered: the program goes on.
+			r.waiting = left
+			if len(left) == 0 {
+				r.settling = false
+				r.mu.Unlock()
+				return
+			}
+			r.mu.Unlock()
+			continue
+		}
+		for _, w := range r.waiting {
+			r.tools = append(r.tools, w.call)
+		}
+		r.waiting = nil
+		r.suspended = true
+		r.mu.Unlock()
+		r.stop()
+		return
+	}
+}
+
+// unusedOf is the first unused entry of a turn and tool, -1 if none.
+func (r *replay) unusedOf(turn int, name string) int {
+	for i, e := range r.j.Tools {
+		if !r.used[i] && e.Turn == turn && e.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// answer is a recorded call's outcome, as the hook returns it.
+func (e toolEntry) answer() (agent.ToolResult, error) {
+	if e.Child != nil {
+		step, err := resultStep(e.Child)
+		if err != nil {
+			return agent.ToolResult{}, err
+		}
+		return agent.ToolResult{Step: step}, nil
+	}
+	if e.Err != "" {
+		return agent.ToolResult{}, errors.New(e.Err)
+	}
+	v, err := agent.UnmarshalValue(e.Value)
+	if err != nil {
+		return agent.ToolResult{}, fmt.Errorf("the recorded result cannot be read: %w", err)
+	}
+	return agent.ToolResult{Value: v}, nil
+}
+
+// unused describes the recorded tool calls the run did not make again,
+// after the calls it made with other arguments.
+func (r *replay) unused() []string {
+	out := r.warnings
+	for i, u := range r.used {
+		if !u {
+			out = append(out, "the program did not make the recorded call "+clip(r.j.Tools[i].Key, 200)+
+				" again; its result is unused")
+		}
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// step is the local activity that runs the mission from its journal: its
+// programs run again (they are cheap), their calls answered from the
+// journal, up to the end of the mission or to the first call the journal
+// does not have. A program's error is a turn of the mission, as
+// in-process: only the worker's own troubles fail the activity.
+func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
+	e, err := r.lookup(in.Mission.Agent)
+	if err != nil {
+		return nil, err
+	}
+	input, err := readMap(in.Mission.Context)
+	if err != nil {
+		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's context: "+err.Error(), errTypeConfig, nil)
+	}
+	cfg := e.agent.Config()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rp := newReplay(in.Journal, cancel)
+	step, _ := e.agent.Run(runCtx, agent.Options{Context: input, Hooks: rp.hooks(in.Mission)})
+	close(rp.done)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &stepOutput{MissionTimeout: cfg.MissionTimeout, ToolTimeout: cfg.Limits.Timeout,
+		Progress: progressOf(in.Mission.Agent, step, in.Journal)}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.suspended {
+		out.Tools = rp.tools
+		if rp.llm != nil {
+			out.LLM = llmCallOf(cfg, *rp.llm)
+			out.Tools = nil
+		}
+		return out, nil
+	}
+	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Raw: true})
+	if err != nil {
+		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
+	}
+	out.Done = true
+	out.Result = &Result{Trace: data, Warnings: rp.unused()}
+	out.Progress.Status = StatusCompleted
+	if step.Fail != nil {
+		out.Progress.Status = StatusFailed
+	}
+	return out, nil
+}
+
+// llmCallOf is a pending LLM call with the agent's timeout and retry
+// policy.
+func llmCallOf(cfg agent.Config, req llm.Request) *llmCall {
+	timeout := cfg.LLMTimeout
+	switch {
+	case timeout < 0:
+		timeout = 0
+	case timeout == 0:
+		timeout = cfg.Limits.Timeout
+	}
+	p := cfg.LLMRetry
+	c := &llmCall{Request: req, Timeout: timeout, MaxAttempts: max(p.MaxAttempts, 1), BaseDelay: p.BaseDelay,
+		MaxDelay: p.MaxDelay, Backoff: 2}
+	if p.Backoff != agent.Exponential {
+		c.Backoff = 1 // Temporal has no linear backoff: Linear waits BaseDelay each time, as Constant does
+	}
+	return c
+}
+
+func progressOf(name string, step *agent.Step, j journal) Progress {
+	p := Progress{Agent: name, Status: StatusRunning, LLMCalls: len(j.LLM), ToolCalls: len(j.Tools)}
+	if step == nil {
+		return p
+	}
+	p.Turn = step.Usage.Turns
+	p.Usage = step.Usage
+	p.Usage.LLMRequests = len(j.LLM)
+	p.Usage.Duration = 0
+	for i := len(step.Trace) - 1; i >= 0; i-- {
+		if step.Trace[i].Program != "" {
+			p.LastProgram = step.Trace[i].Program
+			break
+		}
+	}
+	return p
+}
+
+// resultStep is the Step of a mission workflow's Result.
+func resultStep(res *Result) (*agent.Step, error) {
+	if res == nil {
+		return nil, errors.New("temporal: the mission has no result")
+	}
+	if len(res.Trace) > 0 {
+		step, err := agent.UnmarshalTrace(res.Trace)
+		if err != nil {
+			return nil, fmt.Errorf("temporal: the mission's trace: %w", err)
+		}
+		step.Warnings = append(step.Warnings, res.Warnings...)
+		if step.Memory == nil {
+			step.Memory = lisp.NewNamespace(nil)
+		}
+		return step, nil
+	}
+	step := &agent.Step{Fail: res.Fail, Usage: res.Usage, TotalUsage: res.Usage, Warnings: res.Warnings,
+		Memory: lisp.NewNamespace(nil)}
+	if step.Fail == nil {
+		step.Fail = &agent.Fail{Reason: agent.ReasonInternalError, Message: "the mission ended without a result"}
+	}
+	return step, nil
+}

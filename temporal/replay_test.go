@@ -1,0 +1,82 @@
+package temporal
+
+import (
+	"maps"
+	"os"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// historyFile is the history of TestWorkerCrash's mission against a real
+// server: four turns, a pmap, a worker killed in the middle of an LLM
+// call and the mission finished by another. Record it again after a
+// change of the workflow's commands with
+//
+//	PTC_TEMPORAL_RECORD_HISTORY=$PWD/testdata/crash_history.json go test -run TestWorkerCrash ./temporal/
+//
+// (a change that makes it fail to replay breaks the missions running
+// when the workers are upgraded: version it with workflow.GetVersion).
+const historyFile = "testdata/crash_history.json"
+
+// The mission workflow replays a recorded history deterministically.
+func TestReplayRecordedHistory(t *testing.T) {
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
+	if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), historyFile); err != nil {
+		t.Fatalf("the recorded mission does not replay: %v", err)
+	}
+}
+
+// The replay check does check: a workflow whose commands differ from the
+// recorded ones is refused.
+func TestReplayDetectsNondeterminism(t *testing.T) {
+	changed := func(ctx workflow.Context, in MissionInput) (*Result, error) {
+		if err := workflow.Sleep(ctx, time.Second); err != nil { // a timer where the history has an activity
+			return nil, err
+		}
+		return missionWorkflow(ctx, in)
+	}
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(changed, workflow.RegisterOptions{Name: WorkflowName})
+	if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), historyFile); err == nil {
+		t.Fatal("a changed workflow replayed the recorded history")
+	}
+}
+
+// The recorded mission's Step rounds are local activities (markers in the
+// history), and its only activity tasks are its LLM calls and tool calls:
+// four turns and four tool calls, in eight rounds.
+func TestRecordedHistoryShape(t *testing.T) {
+	f, err := os.Open(historyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	activities := map[string]int{}
+	markers := 0
+	for _, e := range hist.Events {
+		switch e.EventType {
+		case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+			activities[e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()]++
+		case enums.EVENT_TYPE_MARKER_RECORDED:
+			if e.GetMarkerRecordedEventAttributes().GetMarkerName() == "LocalActivity" {
+				markers++
+			}
+		}
+	}
+	if want := map[string]int{activityLLM: 4, activityTool: 4}; !maps.Equal(activities, want) {
+		t.Errorf("activities scheduled %v, want %v", activities, want)
+	}
+	if markers != 8 {
+		t.Errorf("%d local activity markers, want one for each of the 8 rounds", markers)
+	}
+}

@@ -1,0 +1,257 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	sdktemporal "go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+)
+
+// WorkerOptions say what a worker can run: the agents, by name, with their
+// tools, and the models.
+type WorkerOptions struct {
+	// Agents are the agents whose missions the worker runs, by name (the
+	// name Start is given). The agents they call as tools are registered
+	// with them, as "name/tool" (and so on down the tree). Every worker of
+	// a task queue must register the same agents.
+	Agents map[string]*agent.Agent
+	// Model is the default model: the one a mission uses when neither
+	// StartOptions.Model nor the agent (Config.LLM, a model bound to its
+	// tool) names one.
+	Model llm.Model
+	// Registry resolves model names: StartOptions.Model, and llm.Name
+	// models of agents.
+	Registry llm.Registry
+	// Worker are the SDK's worker options (concurrency, rate limits).
+	Worker worker.Options
+}
+
+// Registry is where workflows and activities are registered: a
+// worker.Worker, or the SDK's test environment
+// (testsuite.TestWorkflowEnvironment).
+type Registry interface {
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+}
+
+// ErrInvalidOptions is the error of NewWorker, Register and Start for
+// options they cannot run missions with.
+var ErrInvalidOptions = errors.New("temporal: invalid options")
+
+// NewWorker returns a worker of taskQueue that runs the missions of
+// opts.Agents (call Run or Start on it).
+func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Worker, error) {
+	if c == nil || taskQueue == "" {
+		return nil, fmt.Errorf("%w: a client and a task queue are required", ErrInvalidOptions)
+	}
+	r, err := newRunner(opts)
+	if err != nil {
+		return nil, err
+	}
+	w := worker.New(c, taskQueue, opts.Worker)
+	r.register(w)
+	return w, nil
+}
+
+// Register registers the mission workflow and its activities, for
+// opts.Agents, on r (opts.Worker is not used).
+func Register(r Registry, opts WorkerOptions) error {
+	rn, err := newRunner(opts)
+	if err != nil {
+		return err
+	}
+	rn.register(r)
+	return nil
+}
+
+// runner holds the worker's agents and models; its methods are the
+// activities.
+type runner struct {
+	agents   map[string]entry
+	model    llm.Model
+	registry llm.Registry
+}
+
+// entry is a registered agent, with the model bound to the tool that runs
+// it when it is a nested agent.
+type entry struct {
+	agent *agent.Agent
+	bound llm.Model
+}
+
+// maxTreeDepth bounds the walk of nested agents.
+const maxTreeDepth = 32
+
+func newRunner(opts WorkerOptions) (*runner, error) {
+	if len(opts.Agents) == 0 {
+		return nil, fmt.Errorf("%w: no agents", ErrInvalidOptions)
+	}
+	r := &runner{agents: map[string]entry{}, model: opts.Model, registry: opts.Registry}
+	var walk func(name string, e entry, depth int) error
+	walk = func(name string, e entry, depth int) error {
+		if e.agent == nil {
+			return fmt.Errorf("%w: agent %q is nil", ErrInvalidOptions, name)
+		}
+		if depth > maxTreeDepth {
+			return fmt.Errorf("%w: agent %q is nested more than %d levels deep", ErrInvalidOptions, name, maxTreeDepth)
+		}
+		r.agents[name] = e
+		tools := e.agent.Config().Tools
+		names := make([]string, 0, len(tools))
+		for n := range tools {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if child, bound, ok := tools[n].NestedTool(); ok {
+				if err := walk(name+"/"+n, entry{agent: child, bound: bound}, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for name, a := range opts.Agents {
+		if name == "" {
+			return nil, fmt.Errorf("%w: an agent has no name", ErrInvalidOptions)
+		}
+		if err := walk(name, entry{agent: a}, 0); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// register registers the workflow and the activities; the Step, a local
+// activity, is registered too, as the workflow calls it by its name.
+func (r *runner) register(reg Registry) {
+	reg.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
+	reg.RegisterActivityWithOptions(r.step, activity.RegisterOptions{Name: activityStep})
+	reg.RegisterActivityWithOptions(r.callLLM, activity.RegisterOptions{Name: activityLLM})
+	reg.RegisterActivityWithOptions(r.callTool, activity.RegisterOptions{Name: activityTool})
+}
+
+func (r *runner) lookup(name string) (entry, error) {
+	e, ok := r.agents[name]
+	if !ok {
+		return entry{}, sdktemporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("this worker has no agent %q: register it in WorkerOptions.Agents", name), errTypeConfig, nil)
+	}
+	return e, nil
+}
+
+// callLLM is the LLM activity: one attempt of one LLM call. A failure is
+// an application error whose type is the failure's class; it is not
+// retryable when the agent's policy does not retry the class, or when the
+// attempts of the agent's policy are spent.
+func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error) {
+	e, err := r.lookup(in.Agent)
+	if err != nil {
+		return nil, err
+	}
+	model := e.agent.Config().LLM
+	if model == nil {
+		model = e.bound
+	}
+	if model == nil && in.Model != "" {
+		model = llm.Name(in.Model)
+	}
+	if model == nil {
+		model = r.model
+	}
+	f, err := r.registry.Resolve(model)
+	if err != nil {
+		le := llm.Classify(err)
+		return nil, sdktemporal.NewNonRetryableApplicationError(le.Message, string(llm.Config), nil)
+	}
+	resp, err := callModel(ctx, f, in.Request)
+	if err == nil {
+		return &resp, nil
+	}
+	le := llm.Classify(err)
+	policy := e.agent.Config().LLMRetry
+	attempt := int(activity.GetInfo(ctx).Attempt)
+	return nil, sdktemporal.NewApplicationErrorWithOptions(err.Error(), string(le.Class), sdktemporal.ApplicationErrorOptions{
+		NonRetryable:   !retryable(policy, le.Class) || attempt >= max(in.MaxAttempts, 1),
+		NextRetryDelay: le.RetryAfter,
+	})
+}
+
+// callModel calls f, a panic an error.
+func callModel(ctx context.Context, f llm.Func, req llm.Request) (resp llm.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}
+		}
+	}()
+	return f(ctx, req)
+}
+
+// retryable reports whether the agent's policy retries a class (as the
+// agent does in-process).
+func retryable(p agent.RetryPolicy, class llm.Class) bool {
+	if class == llm.Auth || class == llm.Config {
+		return false
+	}
+	classes := p.Retryable
+	if classes == nil {
+		classes = []llm.Class{llm.RateLimit, llm.Timeout, llm.ServerError, llm.Network}
+	}
+	return slices.Contains(classes, class)
+}
+
+// callTool is the tool activity: one call of one tool. The tool's own
+// error is a value (the program's turn handles it), never an activity
+// failure, so that it is not retried.
+func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error) {
+	e, err := r.lookup(in.Agent)
+	if err != nil {
+		return nil, err
+	}
+	args, err := readMap(in.Args)
+	if err != nil {
+		return nil, sdktemporal.NewNonRetryableApplicationError("the tool's arguments: "+err.Error(), errTypeConfig, nil)
+	}
+	if in.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, in.Timeout)
+		defer cancel()
+	}
+	v, err := e.agent.CallTool(ctx, in.Tool, args)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("the tool did not return within %v (the program's Limits.Timeout): %w", in.Timeout, err)
+		}
+		return &toolOutput{Err: err.Error()}, nil
+	}
+	return &toolOutput{Value: agent.MarshalValue(v)}, nil
+}
+
+// readMap reads a printed map ("" and nil are the empty map).
+func readMap(s string) (*lisp.Map, error) {
+	if s == "" {
+		return lisp.NewMap(), nil
+	}
+	v, err := agent.UnmarshalValue(s)
+	if err != nil {
+		return nil, err
+	}
+	switch m := v.(type) {
+	case *lisp.Map:
+		return m, nil
+	case nil:
+		return lisp.NewMap(), nil
+	}
+	return nil, fmt.Errorf("a map was expected, got %s", lisp.TypeName(v))
+}
