@@ -253,6 +253,57 @@ func TestNestedBudget(t *testing.T) {
 	}
 }
 
+// Nested missions started together by pmap split the turns left between
+// them, so that the tree stays within its budget: in one process they
+// would share them as they go; on Temporal each runs on its own.
+func TestNestedBudgetFanOut(t *testing.T) {
+	child := mustAgent(t, agent.Config{Prompt: "Loop on {{x}}.", Description: "Loops.", MaxTurns: 5})
+	tool, err := child.AsTool(agent.AsToolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := mustAgent(t, agent.Config{Prompt: "Delegate.", MaxTurns: 5, TurnBudget: 5,
+		Tools: map[string]agent.Tool{"loop": tool}})
+	model := newScripted(map[string][]string{
+		"Delegate": {`(pmap #(tool/loop {:x %}) [1 2 3])`, `(return 1)`},
+		"Loop on":  {`1`, `2`, `3`, `4`, `5`},
+	})
+	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
+	step, err := runEnv(t, env, input(t, "root", nil))
+	if err == nil {
+		t.Fatalf("the mission succeeded: %s", printed(step.Return))
+	}
+	// One turn of the root, then the 4 left split 2, 1, 1 between the
+	// children: 5 LLM calls in all, never 1 + 3 × 4.
+	if model.total() > 5 {
+		t.Errorf("%d LLM calls for a budget of 5 turns", model.total())
+	}
+	if step.TotalUsage.Turns > 5 {
+		t.Errorf("the tree used %d turns of a budget of 5", step.TotalUsage.Turns)
+	}
+}
+
+func TestBudgetPart(t *testing.T) {
+	for _, tc := range []struct {
+		turns, n int
+		want     []int
+	}{
+		{4, 3, []int{2, 1, 1}}, {6, 3, []int{2, 2, 2}}, {2, 3, []int{1, 1, 0}}, {0, 2, []int{0, 0}},
+	} {
+		sum := 0
+		for i, w := range tc.want {
+			got := budgetPart(tc.turns, tc.n, i)
+			sum += got
+			if got != w {
+				t.Errorf("budgetPart(%d, %d, %d) = %d, want %d", tc.turns, tc.n, i, got, w)
+			}
+		}
+		if sum != tc.turns {
+			t.Errorf("the parts of %d sum to %d", tc.turns, sum)
+		}
+	}
+}
+
 // LLM infrastructure errors are retried by the activity per the agent's
 // policy; an error the policy does not retry fails the mission at once.
 func TestLLMRetries(t *testing.T) {

@@ -213,10 +213,24 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
 			NonRetryableErrorTypes: []string{errTypeConfig}},
 	})
+	// Nested missions started together cannot share the turns left as
+	// concurrent children in one process do (they run on their own): each
+	// gets its part of them, so that together they stay within the budget.
+	nested := 0
+	for _, p := range out.Tools {
+		if p.Nested {
+			nested++
+		}
+	}
+	part := 0
 	futures := make([]workflow.Future, len(out.Tools))
 	for i, p := range out.Tools {
 		if p.Nested {
 			pos := p.Position
+			if nested > 1 {
+				pos.TurnsLeft = budgetPart(p.Position.TurnsLeft, nested, part)
+				part++
+			}
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
 				Deadline: m.deadline, StepTimeout: m.in.StepTimeout}
@@ -250,6 +264,19 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 		entries[i] = e
 	}
 	return entries
+}
+
+// budgetPart is the i-th of n parts of turns: as equal as they can be, the
+// first ones a turn larger when they cannot.
+func budgetPart(turns, n, i int) int {
+	if turns <= 0 {
+		return turns
+	}
+	p := turns / n
+	if i < turns%n {
+		p++
+	}
+	return p
 }
 
 // traceID derives a mission's trace id (32 hex digits) from a stable
