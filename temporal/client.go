@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
 )
 
 // StartOptions are the parameters of a mission started on Temporal.
@@ -28,6 +29,16 @@ type StartOptions struct {
 	// StepTimeout bounds each run of the mission's programs; zero:
 	// DefaultStepTimeout.
 	StepTimeout time.Duration
+	// Run options, as agent.Options: the plain-data ones travel with the
+	// mission (functions, observers and models do not: see docs/temporal.md).
+	// LLMOptions and Cache reach nested agents too, as in-process; values
+	// of LLMOptions come back from JSON (numbers as float64).
+	LLMOptions       map[string]any
+	Cache            bool
+	Validation       signature.Mode
+	ContextSignature string
+	TokenLimit       int
+	OnBudgetExceeded agent.BudgetAction
 	// Workflow are more of the SDK's start options (ID and TaskQueue are
 	// set from the fields above).
 	Workflow client.StartWorkflowOptions
@@ -53,7 +64,9 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	wo := opts.Workflow
 	wo.ID, wo.TaskQueue = opts.ID, opts.TaskQueue
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, MissionInput{Agent: agentName,
-		Context: agent.MarshalValue(input), Model: opts.Model, StepTimeout: opts.StepTimeout})
+		Context: agent.MarshalValue(input), Model: opts.Model, StepTimeout: opts.StepTimeout,
+		Run: RunOptions{LLMOptions: opts.LLMOptions, Cache: opts.Cache, Validation: opts.Validation,
+			ContextSignature: opts.ContextSignature, TokenLimit: opts.TokenLimit, OnBudgetExceeded: opts.OnBudgetExceeded}})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: starting the mission: %w", err)
 	}

@@ -260,7 +260,9 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rp := newReplay(in.Journal, cancel)
-	step, _ := e.agent.Run(runCtx, agent.Options{Context: input, Hooks: rp.hooks(in.Mission)})
+	opts := in.Mission.Run.options()
+	opts.Context, opts.Hooks = input, rp.hooks(in.Mission)
+	step, _ := e.agent.Run(runCtx, opts)
 	close(rp.done)
 	if err := ctx.Err(); err != nil {
 		return nil, err

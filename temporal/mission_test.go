@@ -510,3 +510,49 @@ func TestInvalidOptions(t *testing.T) {
 		t.Errorf("Register with a nil agent: %v", err)
 	}
 }
+
+// The plain-data run options travel with the mission: the LLM options and
+// caching reach every LLM request, nested agents' included (as in-process),
+// and the token limit ends the mission as in-process.
+func TestRunOptions(t *testing.T) {
+	desk := mustAgent(t, agent.Config{Prompt: "Answer tickets about {{topic}}.", Description: "Answers tickets.", MaxTurns: 2})
+	deskTool, err := desk.AsTool(agent.AsToolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	triage := mustAgent(t, agent.Config{Prompt: "Triage everything.", MaxTurns: 3,
+		Tools: map[string]agent.Tool{"desk": deskTool}})
+	model := newScripted(map[string][]string{
+		"Triage":  {`(def n (tool/desk {:topic "refund"}))`, `(return n)`},
+		"tickets": {`(return 7)`},
+	})
+	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"triage": triage}, Model: llm.Func(model.Func)})
+	in := input(t, "triage", nil)
+	in.Run = RunOptions{LLMOptions: map[string]any{"temperature": 0.25}, Cache: true}
+	step, err := runEnv(t, env, in)
+	if err != nil || printed(step.Return) != "7" {
+		t.Fatalf("step %v, err %v", step, err)
+	}
+	model.mu.Lock()
+	reqs := append([]llm.Request(nil), model.reqs...)
+	model.mu.Unlock()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Options["temperature"] != 0.25 || !r.Cache {
+			t.Errorf("request for %q: options %v, cache %v", r.Prompt, r.Options, r.Cache)
+		}
+	}
+
+	// Each request costs 15 tokens: a limit of 20 ends the mission after
+	// its second LLM call.
+	model = newScripted(map[string][]string{"Triage": {`1`, `2`, `(return 3)`}})
+	env = newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"triage": triage}, Model: llm.Func(model.Func)})
+	in = input(t, "triage", nil)
+	in.Run = RunOptions{TokenLimit: 20}
+	step, err = runEnv(t, env, in)
+	if err == nil || step.Fail.Reason != agent.ReasonBudgetExceeded || model.total() != 2 {
+		t.Errorf("fail %+v after %d LLM calls, err %v", step.Fail, model.total(), err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
 )
 
 // Names under which the worker registers the mission workflow, its
@@ -79,6 +80,31 @@ type MissionInput struct {
 	// StepTimeout bounds each run of the mission's programs (one attempt
 	// of a local activity). Zero: DefaultStepTimeout.
 	StepTimeout time.Duration `json:",omitempty"`
+	// Run holds the mission's run options.
+	Run RunOptions `json:",omitempty"`
+}
+
+// RunOptions are the agent.Options of a mission that travel with it:
+// plain data (see StartOptions).
+type RunOptions struct {
+	LLMOptions       map[string]any     `json:",omitempty"`
+	Cache            bool               `json:",omitempty"`
+	Validation       signature.Mode     `json:",omitempty"`
+	ContextSignature string             `json:",omitempty"`
+	TokenLimit       int                `json:",omitempty"`
+	OnBudgetExceeded agent.BudgetAction `json:",omitempty"`
+}
+
+// options returns the agent.Options they stand for.
+func (o RunOptions) options() agent.Options {
+	return agent.Options{LLMOptions: o.LLMOptions, Cache: o.Cache, Validation: o.Validation,
+		ContextSignature: o.ContextSignature, TokenLimit: o.TokenLimit, OnBudgetExceeded: o.OnBudgetExceeded}
+}
+
+// inherited returns the options a nested agent's mission takes from its
+// caller's, as in-process: the LLM options and caching.
+func (o RunOptions) inherited() RunOptions {
+	return RunOptions{LLMOptions: o.LLMOptions, Cache: o.Cache}
 }
 
 // DefaultStepTimeout bounds the local activity that runs a mission's

@@ -233,7 +233,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			}
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
-				Deadline: m.deadline, StepTimeout: m.in.StepTimeout}
+				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: m.in.Run.inherited()}
 			futures[i] = workflow.ExecuteChildWorkflow(ctx, WorkflowName, child)
 			continue
 		}
