@@ -33,8 +33,7 @@ import "github.com/ptc-go/ptc/lisp/analyze"
 // fusedStage is one stage of a fused pipeline.
 type fusedStage struct {
 	kind stageKind
-	name string    // the builtin, for the unfused fallback
-	fn   builtinFn // the builtin itself
+	fn   builtinFn // the builtin itself, for the unfused fallback
 	f    evalFn    // its function argument
 	pos  posT      // the stage's call, for its errors
 	// field: the function is a keyword written in the program, read from
@@ -122,7 +121,7 @@ func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos p
 		sb := builtins[sname].(*Builtin)
 		// Stages are stored in the order elements go through them: the
 		// innermost call first.
-		st := fusedStage{kind: fusibleStages[sname], name: sname, fn: sb.fn, f: c.expr(call.Args[0]), pos: call.P}
+		st := fusedStage{kind: fusibleStages[sname], fn: sb.fn, f: c.expr(call.Args[0]), pos: call.P}
 		if kw, ok := call.Args[0].(*analyze.Keyword); ok {
 			st.field = c.flexKey(Keyword(kw.Name))
 		}
