@@ -18,14 +18,14 @@ import (
 type scripted struct {
 	mu      sync.Mutex
 	replies map[string][]string // by a word the prompt contains
-	calls   map[string]int      // completed requests by prompt and turn
+	calls   *counter            // completed requests by prompt and turn
 	reqs    []llm.Request
 	fail    func(req llm.Request, n int) error // n: the attempt of this prompt and turn, from 1
 	tries   map[string]int
 }
 
 func newScripted(replies map[string][]string) *scripted {
-	return &scripted{replies: replies, calls: map[string]int{}, tries: map[string]int{}}
+	return &scripted{replies: replies, calls: newCounter(), tries: map[string]int{}}
 }
 
 func (s *scripted) Func(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -43,7 +43,7 @@ func (s *scripted) Func(ctx context.Context, req llm.Request) (llm.Response, err
 			if req.Turn > len(rs) {
 				return llm.Response{}, &llm.Error{Class: llm.ClientError, Message: "the script has no turn " + fmt.Sprint(req.Turn)}
 			}
-			s.calls[key]++
+			s.calls.count(key)
 			s.reqs = append(s.reqs, req)
 			return llm.Response{Content: "```clojure\n" + rs[req.Turn-1] + "\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}, nil
 		}
@@ -52,29 +52,13 @@ func (s *scripted) Func(ctx context.Context, req llm.Request) (llm.Response, err
 }
 
 // repeated lists the requests completed more than once.
-func (s *scripted) repeated() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for k, n := range s.calls {
-		if n > 1 {
-			out = append(out, fmt.Sprintf("%s ×%d", k, n))
-		}
-	}
-	return out
-}
+func (s *scripted) repeated() []string { return s.calls.repeated() }
 
-func (s *scripted) total() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, c := range s.calls {
-		n += c
-	}
-	return n
-}
+// total is the number of requests completed.
+func (s *scripted) total() int { return s.calls.total() }
 
-// counter counts a tool's calls by their arguments.
+// counter counts calls by a key: a tool's by their arguments, a model's
+// by prompt and turn.
 type counter struct {
 	mu    sync.Mutex
 	calls map[string]int
@@ -82,10 +66,12 @@ type counter struct {
 
 func newCounter() *counter { return &counter{calls: map[string]int{}} }
 
-func (c *counter) add(args *lisp.Map) {
+func (c *counter) add(args *lisp.Map) { c.count(agent.MarshalValue(args)) }
+
+func (c *counter) count(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.calls[agent.MarshalValue(args)]++
+	c.calls[key]++
 }
 
 func (c *counter) repeated() []string {

@@ -150,8 +150,7 @@ func TestMissionWithTools(t *testing.T) {
 // A program's error is a turn, and a failing tool is never retried as an
 // activity.
 func TestProgramErrorsAreTurns(t *testing.T) {
-	var broken counter
-	broken.calls = map[string]int{}
+	broken := newCounter()
 	a := mustAgent(t, agent.Config{Prompt: "Try {{x}}", MaxTurns: 3, Tools: map[string]agent.Tool{
 		"broken": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
 			broken.add(args)
