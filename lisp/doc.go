@@ -37,7 +37,14 @@
 // Value. Collections are immutable and share structure: assoc on a
 // 10,000-entry map copies a few small nodes, and conj onto a vector built in
 // a loop appends in place. Maps and sets iterate in one canonical order
-// (compareKeys) at every size, so equal values print alike.
+// (compareKeys) at every size, so equal values print alike. Maps that share
+// their keys (the rows of a JSON array, FromGo slices of maps or structs)
+// are stored as records: one shared shape of keys and each row's values,
+// with field reads cached per key and shape; they behave as any other map.
+//
+// Compilation also fuses pipelines: a chain of map, filter, remove and keep
+// over a vector, feeding count, sum-by, into, reduce, group-by and the
+// like, runs as one pass without intermediate vectors (docs/performance.md).
 //
 // Host data enters through FromGo (any Go value: maps, slices, structs via
 // their json tags, numbers, time.Time) or ParseJSON, and leaves through ToGo
