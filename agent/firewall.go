@@ -475,11 +475,34 @@ func (fw *firewall) scrub(text string) string {
 	if len(text) < minScrub {
 		return text
 	}
+	return scrubText(text, fw.indexes()...)
+}
+
+// indexes returns the scrubbing indexes of the mission and of its callers.
+func (fw *firewall) indexes() []*textIndex {
 	var indexes []*textIndex
 	for ; fw != nil; fw = fw.up {
 		indexes = append(indexes, fw.base.index, fw.ownIndexNow())
 	}
-	return scrubText(text, indexes...)
+	return indexes
+}
+
+// displayRedaction is the redaction of values shown outside the mission
+// (traces, logs, clients, a terminal): what redaction hides, and copies of
+// firewalled text scrubbed from every string and key, a number or keyword
+// whose printed form is firewalled hidden whole. (LLM-bound text is
+// printed with redaction and then scrubbed as a whole.) The scrubber is
+// the firewall's as it is now.
+func (fw *firewall) displayRedaction() *lisp.Redaction {
+	r := fw.redaction()
+	indexes := fw.indexes()
+	for _, idx := range indexes {
+		if !idx.empty() {
+			r.Text = func(s string) string { return scrubText(s, indexes...) }
+			break
+		}
+	}
+	return r
 }
 
 // ownIndexNow returns the index of the mission's own firewalled texts,

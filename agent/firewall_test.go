@@ -2,11 +2,13 @@ package agent_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -101,5 +103,80 @@ func TestFirewallInToolSchemas(t *testing.T) {
 	}
 	if strings.Contains(sys.System, "_body") {
 		t.Errorf("the system prompt shows the firewalled field _body:\n%s", sys.System)
+	}
+}
+
+// A Step given as the next agent's context (Then, Pipeline.Run,
+// Options.Context) brings its firewall along: what the first mission hid
+// from its LLM, copies under public fields included (strings, numbers,
+// str-built text), the next agent's LLM does not see either, in its
+// prompt, its data inventory or its feedback; its programs still use it.
+func TestFirewallAcrossChains(t *testing.T) {
+	for _, secret := range fwSecrets {
+		token := secret + "#t"
+		tools := map[string]agent.Tool{"get": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+			return map[string]any{"_token": token, "_n": 90817263544}, nil
+		})}
+		first := agent.MustNew(agent.Config{Prompt: "a", Tools: tools})
+		firstProgram := `(let [r (tool/get {})] (return {:t (:_token r) :n (:_n r) :s (str "L" ctx/_key) :p ctx/_pin}))`
+		second := agent.MustNew(agent.Config{Prompt: "Use {{t}}, {{n}}, {{s}} and {{p}}."})
+		secondProgram := `(println ctx/t ctx/s) {:t ctx/t :sum (+ ctx/n ctx/p)}`
+		ctxData := map[string]any{"_key": secret, "_pin": fwPin}
+		secrets := []string{secret, token, "90817263544", strconv.Itoa(fwPin)}
+		check := func(name string, s *llmtest.Script, step *agent.Step) {
+			t.Helper()
+			if len(s.Requests()) == 0 {
+				t.Fatalf("%s: the second agent made no request", name)
+			}
+			for i, req := range s.Requests() {
+				for _, text := range requestTexts(req) {
+					if f := leak(text, secrets...); f != "" {
+						t.Errorf("%s/%d bytes: request %d leaks %q:\n%s", name, len(secret), i+1, f, text)
+					}
+				}
+			}
+			// The program had the values themselves.
+			if got, _ := step.Return.(*lisp.Map).Lookup(lisp.Keyword("sum")); got != int64(90817263544+fwPin) {
+				t.Errorf("%s: the second program did not get the values: sum %v", name, got)
+			}
+		}
+		runFirst := func() *agent.Step {
+			s := llmtest.NewScript(llmtest.Code(firstProgram))
+			step, err := first.Run(context.Background(), agent.Options{LLM: s.Func(), Context: ctxData})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return step
+		}
+		secondScript := func() *llmtest.Script {
+			return llmtest.NewScript(llmtest.Code(secondProgram), llmtest.Code(`(return *1)`))
+		}
+
+		s := secondScript()
+		step, err := agent.Then(context.Background(), runFirst(), second, agent.Options{LLM: s.Func()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Then", s, step)
+
+		s = secondScript()
+		step, err = second.Run(context.Background(), agent.Options{LLM: s.Func(), Context: runFirst()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Options.Context", s, step)
+
+		s1, s2 := llmtest.NewScript(llmtest.Code(firstProgram)), secondScript()
+		steps, err := agent.Pipeline{first, second}.Run(context.Background(), agent.Options{
+			LLM: llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+				if strings.HasPrefix(req.Prompt, "Use") {
+					return s2.Func()(ctx, req)
+				}
+				return s1.Func()(ctx, req)
+			}), Context: ctxData})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Pipeline.Run", s2, steps[1])
 	}
 }

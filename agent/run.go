@@ -212,6 +212,8 @@ type mission struct {
 	// firstSystem is the system prompt of the first LLM call.
 	firstSystem string
 	fw          *firewall
+	// upstreamFW is the firewall of the Step given as the context.
+	upstreamFW *firewall
 
 	messages []llm.Message
 	memory   *lisp.Namespace
@@ -347,6 +349,9 @@ func (m *mission) setup() *Fail {
 		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
 	}
 	m.fw = newFirewall(m.a, m.context, parentFW)
+	// A chained Step's value comes with what its mission hid: copies of its
+	// firewalled data under public fields stay hidden here too.
+	m.fw.absorb(m.upstreamFW)
 	m.fw.markCopies(m.rawContext, m.context)
 	rt.fw = m.fw
 	if fail := m.expandPrompt(); fail != nil {
@@ -403,6 +408,7 @@ func (m *mission) setContext() *Fail {
 					Details: map[string]any{"upstream": s.Fail}}
 			}
 			raw = s.Return
+			m.upstreamFW = s.fw
 			if s.Signature != nil {
 				m.ctxSig = s.Signature
 			}

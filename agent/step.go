@@ -58,10 +58,12 @@ type Step struct {
 }
 
 // Redaction hides from a reader outside the firewall (an LLM, an MCP
-// client, a log) what the mission's firewall hides from its LLM: the
-// values of fields named with a leading _, and values copied from
-// firewalled data, at any depth. Use it to show Return, Memory or a trace
-// value to such a reader:
+// client, a log, a person) what the mission's firewall hides from its LLM:
+// the values of fields named with a leading _, values copied from
+// firewalled data, at any depth, and copies of firewalled text inside any
+// string or key (scrubbed as Scrub does; a number or keyword whose printed
+// form is firewalled is hidden whole). Use it to show Return, Memory or a
+// trace value to such a reader:
 //
 //	text := lisp.FormatValue(step.Return, lisp.PrintOptions{Redact: step.Redaction()})
 //	data, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
@@ -72,7 +74,7 @@ func (s *Step) Redaction() *lisp.Redaction {
 	if s == nil || s.fw == nil {
 		return &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
 	}
-	return s.fw.redaction()
+	return s.fw.displayRedaction()
 }
 
 // OK reports whether the mission succeeded.

@@ -163,6 +163,46 @@ func TestTraceJSONFirewall(t *testing.T) {
 	}
 }
 
+// TestTraceJSONScrubsCopies: copies of firewalled text that a program made
+// with str under a public key, or as a number, are scrubbed from the
+// values of a redacted trace as the LLM was shown them, in both forms, and
+// the trace still reads back.
+func TestTraceJSONScrubsCopies(t *testing.T) {
+	const key, pin = "CTXSECRET-alpha-1234", 90817263544
+	model := llmtest.NewScript(
+		tjCode(`{:leak (str "L" ctx/_key) :n ctx/_pin :kw (keyword ctx/_key)}`),
+		tjCode(`(return {:leak (str "L" ctx/_key) :n ctx/_pin :keys {(str "k" ctx/_key) 1}})`))
+	step, err := MustNew(Config{Prompt: "p"}).Run(context.Background(), Options{LLM: model.Func(),
+		Context: map[string]any{"_key": key, "_pin": pin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown := model.Requests()[1].Messages[2].Content; !strings.Contains(shown, `"L<Firewalled>"`) {
+		t.Fatalf("the model was not shown the scrubbed copy: %s", shown)
+	}
+	data, err := MarshalTrace(step, TraceJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{key, "CTXSECRET", "90817263544"} {
+		if bytes.Contains(data, []byte(s)) {
+			t.Errorf("the redacted trace holds %q:\n%s", s, data)
+		}
+	}
+	for _, want := range []string{`\"L<Firewalled>\"`, `"leak":"L<Firewalled>"`, `"n":"<Firewalled>"`, `:kw <Firewalled>`} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("the redacted trace lacks %s:\n%s", want, data)
+		}
+	}
+	back, err := UnmarshalTrace(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lisp.PrintString(back.Return); !strings.Contains(got, `:leak "L<Firewalled>"`) {
+		t.Errorf("read back: %s", got)
+	}
+}
+
 // TestTraceJSONVersion: a trace of a newer version, or not a trace, is
 // refused with a message that says so.
 func TestTraceJSONVersion(t *testing.T) {

@@ -607,7 +607,7 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		b, _ := json.Marshal(v)
 		buf.Write(b)
 	case string:
-		writeJSONString(buf, v)
+		writeJSONString(buf, c.redact.text(v))
 	case Keyword:
 		writeJSONString(buf, string(v))
 	case Instant:
@@ -649,6 +649,11 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			ks := c.keyString(k)
 			if c.err != nil {
 				return c.err
+			}
+			if _, ok := k.(string); ok {
+				ks = c.redact.text(ks)
+			} else if k != nil && c.redact.hidesValue(k) {
+				ks = c.redact.Placeholder
 			}
 			writeJSONString(buf, ks)
 			buf.WriteByte(':')

@@ -130,6 +130,7 @@ func (p *printer) value(v Value, depth int) {
 	case float64:
 		p.float(v)
 	case string:
+		v = p.opts.Redact.text(v)
 		if p.raw {
 			p.sb.WriteString(v)
 		} else {

@@ -2,9 +2,10 @@ package lisp
 
 // Redaction hides values when they are printed for an audience that must
 // not see them (an LLM, behind an agent's firewall). It applies to the
-// output of println, print, prn, pr and printf (Options.Redact) and to
-// FormatValue (PrintOptions.Redact); never to str, pr-str and the other
-// functions that build values, whose results the program computes with.
+// output of println, print, prn, pr and printf (Options.Redact), to
+// FormatValue (PrintOptions.Redact) and to ToJSONRedacted; never to str,
+// pr-str and the other functions that build values, whose results the
+// program computes with.
 type Redaction struct {
 	// Placeholder is printed instead of a hidden value.
 	Placeholder string
@@ -13,18 +14,46 @@ type Redaction struct {
 	// Key, when set, hides the value of every map entry whose key it
 	// reports (the key itself is shown).
 	Key func(key Value) bool
+	// Text, when set, rewrites text as it is printed, as a scrubber that
+	// replaces copies of secret text does: a string (a map key too) prints
+	// with the text Text returns for it, and a scalar of another kind (a
+	// number, a keyword, a regex...) whose printed form Text changes
+	// prints as the Placeholder, whole, so that the output still reads
+	// back. Text must not grow the text by more than a bounded amount per
+	// call (a placeholder per secret run).
+	Text func(string) string
 }
 
 // hidesValue reports whether v prints as the placeholder.
 func (r *Redaction) hidesValue(v Value) bool {
-	if r == nil || r.Value == nil {
+	if r == nil {
 		return false
 	}
 	switch v.(type) {
 	case *Vector, *Map, *Set, string:
-		return r.Value(v)
+		return r.Value != nil && r.Value(v)
+	case nil, bool:
+		return false
 	}
-	return false
+	return r.hidesAtom(v)
+}
+
+// hidesAtom reports whether Text changes the printed form of the scalar v
+// (not a string, not a collection).
+func (r *Redaction) hidesAtom(v Value) bool {
+	if r.Text == nil {
+		return false
+	}
+	s := PrintString(v)
+	return r.Text(s) != s
+}
+
+// text is s as Text rewrites it.
+func (r *Redaction) text(s string) string {
+	if r == nil || r.Text == nil {
+		return s
+	}
+	return r.Text(s)
 }
 
 func (r *Redaction) hidesKey(k Value) bool {

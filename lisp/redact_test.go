@@ -145,3 +145,38 @@ func TestToJSONRedacted(t *testing.T) {
 		t.Error("an exponential value encoded")
 	}
 }
+
+// Text rewrites strings and map keys as they are printed and encoded, and
+// hides whole the scalars whose printed form it changes; both forms agree
+// and the printed one reads back.
+func TestRedactionText(t *testing.T) {
+	v := mustRead(t, `{"kSECRET" "aSECRETb", :SECRETkw 1, :n 7, :kw :xSECRET, :f 1.5, :v ["SECRET" 42 "plain"]}`)
+	res, err := lisp.Run(context.Background(), `(re-pattern "aSECRET")`, lisp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = v.(*lisp.Map).Assoc(lisp.Keyword("big"), int64(91234)).Assoc(lisp.Keyword("re"), res.Value)
+	num := &lisp.Redaction{Placeholder: "<hidden>", Text: func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, "91234", "<hidden>"), "SECRET", "<hidden>")
+	}}
+	printed := lisp.FormatValue(v, lisp.PrintOptions{Redact: num})
+	want := `{<hidden> 1, :big <hidden>, :f 1.5, :kw <hidden>, :n 7, :re <hidden>, :v ["<hidden>" 42 "plain"], "k<hidden>" "a<hidden>b"}`
+	if printed != want {
+		t.Errorf("printed\n got  %s\n want %s", printed, want)
+	}
+	j, err := lisp.ToJSONRedacted(v, num)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `{"<hidden>":1,"big":"<hidden>","f":1.5,"kw":"<hidden>","n":7,"re":"<hidden>","v":["<hidden>",42,"plain"],"k<hidden>":"a<hidden>b"}`
+	if string(j) != wantJSON {
+		t.Errorf("JSON\n got  %s\n want %s", j, wantJSON)
+	}
+	if strings.Contains(printed, "SECRET") || strings.Contains(string(j), "SECRET") || strings.Contains(printed, "91234") {
+		t.Errorf("a copy survived: %s / %s", printed, j)
+	}
+	// Without Text nothing changes.
+	if got := lisp.FormatValue(v, lisp.PrintOptions{Redact: &lisp.Redaction{Placeholder: "<hidden>"}}); !strings.Contains(got, "aSECRETb") {
+		t.Errorf("a redaction without Text rewrote text: %s", got)
+	}
+}
