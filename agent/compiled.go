@@ -297,8 +297,10 @@ type savedCompiled struct {
 	Tools             []string          `json:"tools,omitempty"`
 	FloatPrecision    int               `json:"float_precision"`
 	Limits            savedLimits       `json:"limits"`
-	MissionTimeoutMS  int64             `json:"mission_timeout_ms,omitempty"`
-	Metadata          CompileMetadata   `json:"metadata"`
+	// MissionTimeoutMS, like the limits' timeout_ms: absent (0) for the
+	// default, -1 for none (see savedMS).
+	MissionTimeoutMS int64           `json:"mission_timeout_ms,omitempty"`
+	Metadata         CompileMetadata `json:"metadata"`
 }
 
 // savedLimits are lisp.Limits with explicit units.
@@ -327,10 +329,10 @@ func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
 		FieldDescriptions: cfg.FieldDescriptions,
 		Tools:             slices.Clone(c.a.names),
 		FloatPrecision:    cfg.FloatPrecision,
-		MissionTimeoutMS:  cfg.MissionTimeout.Milliseconds(),
+		MissionTimeoutMS:  savedMS(cfg.MissionTimeout),
 		Metadata:          c.meta,
 		Limits: savedLimits{
-			TimeoutMS: l.Timeout.Milliseconds(), MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
+			TimeoutMS: savedMS(l.Timeout), MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
 			MaxLoopIterations: l.MaxLoopIterations, MaxOutputBytes: l.MaxOutputBytes,
 			MaxToolCalls: l.MaxToolCalls, MaxMemory: l.MaxMemory, MaxParallel: l.MaxParallel,
 		},
@@ -339,6 +341,19 @@ func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
 		s.Signature = c.a.sig.String()
 	}
 	return json.MarshalIndent(s, "", "  ")
+}
+
+// savedMS writes a duration of the saved form in whole milliseconds so
+// that it reads back with its meaning: -1 for none (any negative), and a
+// positive one rounded up (0 would read back as the default).
+func savedMS(d time.Duration) int64 {
+	switch {
+	case d < 0:
+		return -1
+	case d > 0:
+		return int64((d + time.Millisecond - 1) / time.Millisecond)
+	}
+	return 0
 }
 
 // LoadCompiled reads a compiled agent saved with json.Marshal, binding it

@@ -140,6 +140,8 @@ func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
 		Limits:      cfg.Limits,
 		LLMTimeout:  cfg.LLMTimeout,
 		LLMRetry:    cfg.LLMRetry,
+		// No clock of its own: its caller's mission (or context) bounds it.
+		MissionTimeout: -1,
 	})
 	if err != nil {
 		return Tool{}, err

@@ -39,7 +39,9 @@ type Config struct {
 	// answer. Otherwise the mission ends only with (return v) or (fail v).
 	MaxTurns int
 	// MissionTimeout bounds the whole mission, every turn and nested agent
-	// included. Zero: no limit beyond the caller's context.
+	// included. Zero: 60 s, the seeds' default (DefaultMissionTimeout);
+	// negative: no limit beyond the caller's context. Raise it for real
+	// models together with LLMTimeout.
 	MissionTimeout time.Duration
 	// LLMRetry is the retry policy for failed LLM calls (network errors,
 	// rate limits). Retries never consume turns. Zero: no retries.
@@ -216,6 +218,10 @@ const (
 	DefaultTurnBudget     = 20
 	DefaultFloatPrecision = 2
 	DefaultTurnTimeout    = 5 * time.Second
+	// DefaultMissionTimeout bounds a mission whose MissionTimeout is zero:
+	// the seeds' 60 s, room for the default 5 turns of at most 5 s each
+	// (the default LLMTimeout) and their programs.
+	DefaultMissionTimeout = 60 * time.Second
 )
 
 // DefaultFormat returns the default format options.
@@ -265,9 +271,6 @@ func New(cfg Config) (*Agent, error) {
 			return nil, configErr(name, fmt.Sprintf("must be positive, got %d", v))
 		}
 	}
-	if cfg.MissionTimeout < 0 {
-		return nil, configErr("MissionTimeout", "must not be negative")
-	}
 	a.cfg.MaxTurns = orDefault(cfg.MaxTurns, DefaultMaxTurns)
 	a.cfg.MemoryLimit = orDefault(cfg.MemoryLimit, DefaultMemoryLimit)
 	a.cfg.MaxDepth = orDefault(cfg.MaxDepth, DefaultMaxDepth)
@@ -277,6 +280,9 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if a.cfg.Limits.Timeout == 0 {
 		a.cfg.Limits.Timeout = DefaultTurnTimeout
+	}
+	if a.cfg.MissionTimeout == 0 {
+		a.cfg.MissionTimeout = DefaultMissionTimeout
 	}
 	d := DefaultFormat()
 	f := cfg.Format

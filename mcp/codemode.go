@@ -81,6 +81,9 @@ func (s *Service) AddCodeMode(tools map[string]agent.Tool, opts CodeModeOptions)
 		Prompt: "Run the program of an MCP client.",
 		Tools:  tools,
 		Limits: opts.Limits,
+		// The program's own Limits.Timeout and the client's context bound
+		// a call, not an agent's MissionTimeout.
+		MissionTimeout: -1,
 	})
 	if err != nil {
 		return fmt.Errorf("mcp: AddCodeMode: %w", err)

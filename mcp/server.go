@@ -147,7 +147,7 @@ func goTool(name string, t agent.Tool) (*mcpsdk.Tool, mcpsdk.ToolHandler, error)
 	// No clock on the one-call program that runs the tool: the client's
 	// context bounds the call.
 	a, err := agent.New(agent.Config{Prompt: "Answer MCP calls of tool " + name + ".",
-		Tools: map[string]agent.Tool{name: t}, Limits: lisp.Limits{Timeout: -1}})
+		Tools: map[string]agent.Tool{name: t}, Limits: lisp.Limits{Timeout: -1}, MissionTimeout: -1})
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcp: AddTools: %w", err)
 	}

@@ -51,9 +51,9 @@ type agentFile struct {
 	context *fmValue
 	// mcp names the MCP configuration file of the agent's tools (nil: none).
 	mcp *fmValue
-	// llmTimeoutSet and llmRetriesSet say whether the file chose them (the
-	// CLI's defaults for real models apply otherwise).
-	llmTimeoutSet, llmRetriesSet bool
+	// llmTimeoutSet, llmRetriesSet and missionTimeoutSet say whether the
+	// file chose them (the CLI's defaults for real models apply otherwise).
+	llmTimeoutSet, llmRetriesSet, missionTimeoutSet bool
 	// keys are the settings as read, for positions in later errors.
 	keys map[string]*fmValue
 	// prompt is where the prompt is: the body, or the prompt key's value.
@@ -134,7 +134,8 @@ var agentKeys = []keySpec{
 	}},
 	{"mission-timeout", func(af *agentFile, v *fmValue) error {
 		d, err := durationValue(v)
-		af.cfg.MissionTimeout = max(d, 0)
+		// 0: the CLI's default; negative (none, -1): no limit.
+		af.cfg.MissionTimeout, af.missionTimeoutSet = d, d != 0
 		return err
 	}},
 	{"llm-timeout", func(af *agentFile, v *fmValue) error {
@@ -682,6 +683,12 @@ func (af *agentFile) valueError(v *fmValue, err error) error {
 	return &agentFileError{file: af.name, pos: pos, msg: label + ": " + msg}
 }
 
+// defaultMissionTimeout is ptc run's mission timeout for real models where
+// the agent file does not choose: the agent package's 60 s is sized for
+// its 5 s LLM calls, and would cut a mission shorter than one of the
+// 2-minute calls defaultLLMTimeout allows.
+const defaultMissionTimeout = 10 * time.Minute
+
 // cliConfig is the agent's configuration with the command line's defaults
 // for real models where the file does not choose (see defaultLLMTimeout).
 func (af *agentFile) cliConfig() agent.Config {
@@ -691,6 +698,9 @@ func (af *agentFile) cliConfig() agent.Config {
 	}
 	if !af.llmRetriesSet {
 		cfg.LLMRetry.MaxAttempts = defaultLLMAttempts
+	}
+	if !af.missionTimeoutSet {
+		cfg.MissionTimeout = defaultMissionTimeout
 	}
 	return cfg
 }

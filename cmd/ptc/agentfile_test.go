@@ -282,3 +282,34 @@ func TestSuggestKey(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentFileMissionTimeout checks mission-timeout: ptc run's default
+// for real models where the file does not choose (or writes 0), and none
+// (none or -1) reaching the agent as no limit.
+func TestAgentFileMissionTimeout(t *testing.T) {
+	tests := []struct {
+		line string // the front matter's line, "" for none
+		want time.Duration
+	}{
+		{"", defaultMissionTimeout},
+		{"mission-timeout: 0", defaultMissionTimeout},
+		{"mission-timeout: 3m", 3 * time.Minute},
+		{"mission-timeout: none", -1},
+		{"mission-timeout: -1", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			af, err := parseAgent(t, t.TempDir(), "---\ndescription: d\n"+tt.line+"\n---\nP")
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := af.newAgent(af.cliConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Config().MissionTimeout; got != tt.want {
+				t.Errorf("MissionTimeout = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
