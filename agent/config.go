@@ -136,10 +136,11 @@ type PromptLimit struct {
 	// characters, the note saying so included. Zero: no limit.
 	MaxChars int
 	// ListItems is how many items of a context collection the data
-	// inventory shows as a sample. Default 3; negative: none.
+	// inventory shows as a sample. Default 5, the seeds'; negative: none.
 	ListItems int
-	// StringChars bounds each context string shown in the inventory.
-	// Default 200.
+	// StringChars bounds each context string shown in the inventory, and
+	// each entry's whole sample to 100 characters more. Default 1,000,
+	// the seeds'.
 	StringChars int
 }
 
@@ -283,6 +284,10 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if a.cfg.MissionTimeout == 0 {
 		a.cfg.MissionTimeout = DefaultMissionTimeout
+	}
+	a.cfg.PromptLimit.ListItems = orDefault(cfg.PromptLimit.ListItems, defaultListItems)
+	if cfg.PromptLimit.StringChars <= 0 {
+		a.cfg.PromptLimit.StringChars = defaultStringChars
 	}
 	d := DefaultFormat()
 	f := cfg.Format

@@ -24,8 +24,11 @@ import (
 // scrubbed of firewalled strings like any other LLM-bound text.
 
 const (
-	defaultListItems   = 3
-	defaultStringChars = 200
+	// defaultListItems and defaultStringChars are the seeds' prompt_limit
+	// (list: 5, string: 1000); docs/deviations.md has the figures that
+	// weighed them against 3 and 200.
+	defaultListItems   = 5
+	defaultStringChars = 1000
 	// inventoryEntries bounds the entries described in full; later ones
 	// are listed by name, up to inventoryNames, then counted.
 	inventoryEntries = 40
@@ -108,22 +111,11 @@ func (m *mission) inventory() (text string, hidden bool) {
 	return m.fw.scrub(strings.TrimRight(sb.String(), "\n")), hidden
 }
 
-// sampleLimits returns PromptLimit.ListItems and StringChars with their
-// defaults (a negative ListItems: no samples).
+// sampleLimits returns PromptLimit.ListItems and StringChars, whose
+// defaults New filled in (a negative ListItems: no samples).
 func (m *mission) sampleLimits() (items, chars int) {
 	pl := m.a.cfg.PromptLimit
-	items = pl.ListItems
-	switch {
-	case items == 0:
-		items = defaultListItems
-	case items < 0:
-		items = 0
-	}
-	chars = pl.StringChars
-	if chars <= 0 {
-		chars = defaultStringChars
-	}
-	return items, chars
+	return max(pl.ListItems, 0), pl.StringChars
 }
 
 // inventoryEntry writes the lines of one entry.
