@@ -147,8 +147,11 @@ func hiddenPaths(fw *firewall, v lisp.Value) [][]string {
 			return false
 		}
 		if fw.hides(x) {
+			// The paths' steps are bounded too: hidden collections deep
+			// down a long spine would make them quadratic.
+			visits += len(path)
 			paths = append(paths, slices.Clone(path))
-			return true
+			return visits <= maxExportVisits
 		}
 		switch c := x.(type) {
 		case *lisp.Map:
@@ -160,8 +163,9 @@ func hiddenPaths(fw *firewall, v lisp.Value) [][]string {
 				if isCollection(k) && fw.hides(k) {
 					// A hidden key: the map is shown with it hidden, and
 					// hidden whole once moved.
+					visits += len(path)
 					paths = append(paths, slices.Clone(path))
-					return true
+					return visits <= maxExportVisits
 				}
 				if !walk(e, append(path, "k"+MarshalValue(k))) {
 					return false

@@ -666,3 +666,29 @@ func TestTreeBudgetCallbackPanics(t *testing.T) {
 		t.Fatalf("fail %+v after %d calls", step.Fail, model.calls(""))
 	}
 }
+
+// A value too large to walk for its firewalled collections (shared
+// structure makes one of 2^25 paths) is hidden whole once moved.
+func TestTreeFirewallExportBounded(t *testing.T) {
+	child := agent.MustNew(agent.Config{Prompt: "FETCH data", MaxTurns: 2, Tools: map[string]agent.Tool{"vault": treeVault()}})
+	model := &treeModel{routes: map[string][]string{"FETCH": {
+		`(let [r (tool/vault {})] (return (reduce (fn [acc _] [acc acc]) [(:_rows r)] (range 25))))`}}}
+	orig, err := child.Run(context.Background(), agent.Options{LLM: model.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := agent.MarshalFirewall(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"hidden":[[]]`) {
+		t.Fatalf("firewall %.200s", data)
+	}
+	moved := &agent.Step{Return: orig.Return}
+	if err := agent.UnmarshalFirewall(moved, data); err != nil {
+		t.Fatal(err)
+	}
+	if got := lisp.FormatValue(moved.Return, lisp.PrintOptions{Redact: moved.Redaction()}); got != agent.Firewalled {
+		t.Errorf("redacted %.100s", got)
+	}
+}
