@@ -45,7 +45,9 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 		err      error
 	)
 	if h := m.hooks(); h != nil && h.Tool != nil {
-		res, warnings, err = tc.hookedTool(ctx, h, bt, args)
+		var r ToolResult
+		r, warnings, err = tc.hookedTool(ctx, h, bt, args)
+		res = r.Value
 	} else {
 		res, warnings, err = tc.invoke(ctx, bt, args)
 	}

@@ -160,7 +160,10 @@ func (c *CompiledAgent) CompileStep() *Step { return c.step }
 //
 // The error is an *Error wrapping the Step when the execution fails.
 func (c *CompiledAgent) Execute(ctx context.Context, input any) (*Step, error) {
-	step, _ := c.execute(ctx, input, nil)
+	step, fw := c.execute(ctx, input, nil)
+	// Run from a tool's Go code, the execution joined the caller's tree:
+	// the caller's LLM must not see what it firewalled.
+	runtimeFrom(ctx).adopt(step, fw)
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
@@ -251,6 +254,9 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
 	if opts.LLM != nil {
 		return Tool{}, configErr("LLM", "a compiled agent calls no LLM: leave AsToolOptions.LLM nil")
+	}
+	if opts.TokenLimit != 0 {
+		return Tool{}, configErr("TokenLimit", "a compiled agent calls no LLM: leave AsToolOptions.TokenLimit zero")
 	}
 	desc := opts.Description
 	if desc == "" {

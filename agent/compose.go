@@ -25,6 +25,12 @@ type AsToolOptions struct {
 	// LLM is bound to the tool: the agent uses it unless its Config.LLM
 	// names one. Nil: the calling agent's model.
 	LLM llm.Model
+	// TokenLimit bounds the tokens of each call's mission, the agents it
+	// calls included, within the limits of the caller's tree: a call over
+	// it fails (budget_callback_exceeded), a tool error for the caller,
+	// whose own mission goes on. Zero: only the tree's limits. A compiled
+	// agent calls no LLM: leave it zero.
+	TokenLimit int
 }
 
 // AsTool returns a tool that runs a mission of a when a program calls it:
@@ -45,9 +51,11 @@ type AsToolOptions struct {
 //     model; the caller's llm.Registry is inherited.
 //   - Limits: depth counts from the root mission, and the smallest MaxDepth
 //     of the agents above applies; the root's TurnBudget is shared by the
-//     whole tree; the root's MissionTimeout and the caller's context bound
-//     the child. The caller's per-program Timeout does not: the program's
-//     clock stands still while it waits on the child.
+//     whole tree, and the token limits (TokenLimit, Budget) of the missions
+//     above bound the child, as does the tool's own TokenLimit; the root's
+//     MissionTimeout and the caller's context bound the child. The
+//     caller's per-program Timeout does not: the program's clock stands
+//     still while it waits on the child.
 //   - Trace: the call's ToolCall.Child is the child's Step.
 //
 // Calls from pmap run concurrently, each its own mission.
@@ -72,7 +80,10 @@ func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
 			return Tool{}, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
 		}
 	}
-	n := &nestedAgent{a: a, llm: opts.LLM, kind: "agent"}
+	if opts.TokenLimit < 0 {
+		return Tool{}, configErr("TokenLimit", "a negative token limit")
+	}
+	n := &nestedAgent{a: a, llm: opts.LLM, kind: "agent", tokenLimit: opts.TokenLimit}
 	return Tool{Func: n.standalone, Signature: sig, Description: desc, nested: n}, nil
 }
 
@@ -105,6 +116,9 @@ type LLMToolConfig struct {
 	// Config fields of the same names.
 	LLMTimeout time.Duration
 	LLMRetry   RetryPolicy
+	// TokenLimit bounds the tokens of each call, as AsToolOptions.TokenLimit
+	// does. Zero: only the caller's tree's limits.
+	TokenLimit int
 }
 
 // NewLLMTool returns a tool answered by an LLM: a judgment, a
@@ -117,15 +131,18 @@ type LLMToolConfig struct {
 // answers with a program whose value is the answer, and the answer is
 // validated against the signature's output; a reply that breaks it is fed
 // back and tried again (Retries). The model is the tool's own or the
-// caller's; the call counts against the tree's TurnBudget, runs under the
-// root's MissionTimeout, does not count against the calling program's
-// Timeout, and shows in the trace as a nested Step.
+// caller's; the call counts against the tree's TurnBudget and token
+// limits, runs under the root's MissionTimeout, does not count against
+// the calling program's Timeout, and shows in the trace as a nested Step.
 func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
 	if strings.TrimSpace(cfg.Description) == "" {
 		return Tool{}, configErr("Description", "an LLM tool needs a description, for the LLM that calls it")
 	}
 	if strings.TrimSpace(cfg.Signature) == "" {
 		return Tool{}, configErr("Signature", "an LLM tool needs a signature: the arguments its prompt reads and the answer's type")
+	}
+	if cfg.TokenLimit < 0 {
+		return Tool{}, configErr("TokenLimit", "a negative token limit")
 	}
 	maxTurns := 1
 	if len(cfg.Tools) > 0 {
@@ -152,7 +169,7 @@ func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
 			a.retries = max(cfg.Retries, 0)
 		}
 	}
-	n := &nestedAgent{a: a, llm: cfg.LLM, kind: "llm"}
+	n := &nestedAgent{a: a, llm: cfg.LLM, kind: "llm", tokenLimit: cfg.TokenLimit}
 	return Tool{Func: n.standalone, Signature: a.sig.String(), Description: cfg.Description, nested: n}, nil
 }
 
@@ -161,12 +178,14 @@ type nestedAgent struct {
 	a    *Agent
 	llm  llm.Model // bound to the tool
 	kind string    // "agent" or "llm", for messages
+	// tokenLimit is each call's TokenLimit (0: none).
+	tokenLimit int
 }
 
 // run runs the child mission under the caller's context, which carries the
 // caller's runtime (depth, budget, model, registry, firewall).
 func (n *nestedAgent) run(ctx context.Context, args *lisp.Map) (*Step, *firewall) {
-	opts := Options{LLM: n.llm, Context: args}
+	opts := Options{LLM: n.llm, Context: args, TokenLimit: n.tokenLimit}
 	if rt := runtimeFrom(ctx); rt != nil {
 		opts.Trace, opts.Debug = rt.trace, rt.debug
 	}
@@ -209,6 +228,13 @@ func (n *nested) add(step *Step, bounds *FormatOptions) {
 	if bounds != nil && step.Fail == nil && len(n.results) < 64 {
 		n.results = append(n.results, nestedResult{v: step.Return, items: bounds.ResultLimit, chars: bounds.ResultMaxChars})
 	}
+}
+
+// total returns the subtrees' total usage.
+func (n *nested) total() Usage {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.usage
 }
 
 // bounds returns the display bounds of v: the child's when v is a child's
@@ -279,20 +305,29 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	if h := m.hooks(); h != nil && h.Tool != nil {
 		if bt.compiled != nil {
 			// A compiled agent is a program over Go tools: the engine runs
-			// it like any tool.
-			res, _, herr := tc.hookedTool(ctx, h, bt, coerced)
+			// it like any tool, and answers with its Step (Agent.RunTool)
+			// or its value.
+			r, _, herr := tc.hookedTool(ctx, h, bt, coerced)
 			if herr != nil {
 				return nil, herr
 			}
-			v = res
-			m.fw.addToolResult(v)
-			return v, nil
+			if r.Step == nil {
+				v = r.Value
+				m.fw.addToolResult(v)
+				return v, nil
+			}
+			step = r.Step
+			m.chargeChild(step)
+		} else {
+			step, err = m.hookedNested(ctx, h, bt, coerced)
+			if err != nil {
+				return nil, err
+			}
+			bounds = &bt.nested.a.format
 		}
-		step, err = m.hookedNested(ctx, h, bt, coerced)
-		if err != nil {
-			return nil, err
-		}
-		m.nested.add(step, &bt.nested.a.format)
+		// A Step from the engine brings its firewall (UnmarshalFirewall).
+		m.fw.absorb(step.fw)
+		m.nested.add(step, bounds)
 		if step.Fail != nil {
 			return nil, &Error{Step: step}
 		}

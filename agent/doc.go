@@ -79,10 +79,14 @@
 // NewLLMTool makes a tool answered by one LLM call (a judgment or a
 // classification inside a program, often under pmap). Across the tree,
 // depth counts from the root and the smallest MaxDepth above applies, the
-// root's TurnBudget is shared, the root's MissionTimeout bounds every
-// mission, and the firewall holds at every level; a program's own Timeout
-// does not count the time it waits on a child. ToolCall.Child keeps the
-// child's Step, and Step.TotalUsage adds up the subtree.
+// root's TurnBudget is shared, a mission's TokenLimit and Budget bound its
+// whole tree, the root's MissionTimeout bounds every mission, and the
+// firewall holds at every level; a program's own Timeout does not count
+// the time it waits on a child. ToolCall.Child keeps the child's Step, and
+// Step.TotalUsage adds up the subtree. A Go tool that runs an agent with
+// the context it was given (Run, Then, Pipeline.Run, Execute) joins it to
+// the caller's tree the same way: limits and the caller's firewall flow
+// down, and the agent's firewall and usage come back to the caller.
 //
 // Agent.Compile runs a mission once and keeps its final program as a
 // CompiledAgent, which executes on new inputs without an LLM, validated

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
+	"sync/atomic"
+	"time"
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -30,8 +33,11 @@ type Hooks struct {
 	// against the tool's signature first (a mismatch is the program's
 	// error, and calls no hook). Calls of agent tools and LLM tools
 	// (ToolCall.Nested) must be answered with the Step of the mission the
-	// engine ran; other calls with the tool's value. An error is the
-	// tool's error. Calls come concurrently from pmap. Nil: the tools run.
+	// engine ran, its firewall restored (UnmarshalFirewall) when it was
+	// moved as a trace; other calls with what Agent.RunTool returns (a
+	// compiled agent's Step, or the tool's value), or simply with the
+	// tool's value. An error is the tool's error. Calls come concurrently
+	// from pmap. Nil: the tools run.
 	Tool func(ctx context.Context, call ToolRequest) (ToolResult, error)
 	// Position, when set, places a mission that runs without a caller in a
 	// mission tree: an engine that runs a nested agent's mission on its own
@@ -67,7 +73,13 @@ type ToolRequest struct {
 	// the tool (nil: the agent's own, else the caller's).
 	Agent *Agent
 	Model llm.Model
-	// Position is where the nested mission runs in the tree.
+	// TokenLimit is the tool's own limit (AsToolOptions.TokenLimit,
+	// LLMToolConfig.TokenLimit): the Options.TokenLimit of the nested
+	// mission. Zero: none.
+	TokenLimit int
+	// Position is where the nested mission runs in the tree, and, for
+	// other tools, where the agents the call runs (a compiled agent, an
+	// agent a Go tool runs) do: see Agent.RunTool.
 	Position Position
 }
 
@@ -75,9 +87,17 @@ type ToolRequest struct {
 type ToolResult struct {
 	// Value is the tool's result.
 	Value lisp.Value
-	// Step is the Step of a nested mission (ToolRequest.Nested); when it
-	// failed, the call is the tool error a failed nested mission is.
+	// Step is the Step of a nested mission (ToolRequest.Nested), or of a
+	// compiled agent's execution (Agent.RunTool); when it failed, the call
+	// is the tool error a failed nested mission is. The caller's LLM does
+	// not see what the Step's firewall hides.
 	Step *Step
+	// Firewall is what the agents a Go tool ran firewall in Value, as
+	// MarshalFirewall writes it, and Usage what they used: the caller's
+	// LLM does not see the one, its TotalUsage and budgets count the
+	// other. Agent.RunTool sets them, also along with an error.
+	Firewall []byte
+	Usage    Usage
 }
 
 // Position is where a mission runs in a mission tree.
@@ -92,6 +112,20 @@ type Position struct {
 	TurnsLeft, BudgetSize int
 	// ParentTraceID is the trace id of the mission that called this one.
 	ParentTraceID string
+	// Name is the name of the tool whose call runs the mission: the
+	// mission's name (in events and messages) when its agent has none,
+	// as in-process.
+	Name string `json:",omitempty"`
+	// CallerFirewall is what the missions above hide of the mission's
+	// context (the call's arguments), as MarshalFirewall writes it: the
+	// mission's LLM does not see it either. Empty: nothing.
+	CallerFirewall []byte `json:",omitempty"`
+	// Tokens, when set, is what is left of the tightest token limit of the
+	// missions above (their TokenLimit, a pipeline's, an agent tool's):
+	// the mission and the agents it runs may use that many tokens, after
+	// which it fails with budget_callback_exceeded, its Details saying
+	// which mission went over. Nil: no limit above.
+	Tokens *TokenAllowance `json:",omitempty"`
 }
 
 // NestedTool reports the agent that answers the calls of t and the model
@@ -143,6 +177,86 @@ func (a *Agent) CallTool(ctx context.Context, name string, args *lisp.Map) (v li
 	return lisp.FromGo(res)
 }
 
+// RunTool answers a ToolRequest as the mission that made it would have
+// run the call in-process, for an engine that runs tool calls elsewhere
+// (package temporal runs them as activities): the arguments checked and
+// coerced against the tool's signature, a panic an error. The agents the
+// call runs (a compiled agent's program, the agents a Go tool runs with
+// Run, Execute or an agent tool's Func under the ctx it is given) run at
+// req.Position in the mission tree: its depth, its turns and tokens left,
+// and behind what its callers firewall. A compiled agent's call is
+// answered with its Step; any other with its value, and with the firewall
+// and the usage of the agents it ran (ToolResult.Firewall, Usage), set
+// along with an error too. Return the result to Hooks.Tool as it is.
+//
+// Agent tools and LLM tools (ToolRequest.Nested) are missions the engine
+// runs itself; RunTool refuses them. The agents a Go tool runs here have
+// no model but their own Config.LLM.
+func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, err error) {
+	bt, ok := a.tools[req.Name]
+	if !ok {
+		return ToolResult{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Name)
+	}
+	if bt.nested != nil {
+		return ToolResult{}, fmt.Errorf("agent: RunTool: tool %s is an %s, whose mission the engine runs (ToolRequest.Nested)",
+			req.Name, bt.kind())
+	}
+	args := req.Args
+	if args == nil {
+		args = lisp.NewMap()
+	}
+	rt, err := hostRuntime(req.Position, args)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	ctx = context.WithValue(ctx, runtimeKey{}, rt)
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = ToolResult{Usage: rt.nested.total()}, fmt.Errorf("the tool panicked: %v", r)
+		}
+	}()
+	if bt.compiled != nil {
+		coerced, _, err := bt.coerceArgs(args, signature.Enabled)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		step, _ := bt.compiled.execute(ctx, coerced, nil)
+		return ToolResult{Step: step}, nil
+	}
+	out, _, err := bt.call(ctx, args, signature.Enabled)
+	var v lisp.Value
+	if err == nil {
+		v, err = lisp.FromGo(out)
+	}
+	res = ToolResult{Value: v, Usage: rt.nested.total()}
+	if !rt.fw.ownEmpty() {
+		res.Firewall = marshalFirewall(rt.fw, v, false)
+	}
+	return res, err
+}
+
+// hostRuntime is the runtime of a mission that made a tool call at pos,
+// run elsewhere: it records what the agents the call runs firewall and
+// use. A zero Position places them at the top of a tree of their own.
+func hostRuntime(pos Position, args *lisp.Map) (*runtime, error) {
+	up, err := unmarshalFirewall(pos.CallerFirewall, args)
+	if err != nil {
+		return nil, err
+	}
+	rt := &runtime{depth: pos.Depth - 1, maxDepth: pos.MaxDepth, budgetSize: pos.BudgetSize, traceID: pos.ParentTraceID,
+		fw: &firewall{base: &fwSet{}, up: up, dirty: true}, nested: &nested{}, callIDs: new(atomic.Uint64)}
+	if pos.Depth == 0 && pos.MaxDepth == 0 {
+		rt.maxDepth = math.MaxInt // no tree: the agents' own limits
+	} else {
+		rt.budget = new(atomic.Int64)
+		rt.budget.Store(int64(pos.TurnsLeft))
+	}
+	if t := pos.Tokens; t != nil {
+		rt.limit = &treeLimit{limit: max(t.Left, 0), remote: true, total: t.Limit, setBy: t.SetBy, start: time.Now()}
+	}
+	return rt, nil
+}
+
 // hooks returns the mission's hooks, nil when it has none.
 func (m *mission) hooks() *Hooks { return m.opts.Hooks }
 
@@ -161,28 +275,41 @@ func (m *mission) hookedLLM(h *Hooks, req llm.Request) (resp llm.Response, err e
 }
 
 // hookedTool answers a call of a plain or compiled tool through Hooks.Tool.
-func (tc *toolCalls) hookedTool(ctx context.Context, h *Hooks, bt *boundTool, args *lisp.Map) (res lisp.Value, warnings []signature.Issue, err error) {
+// What the agents the call ran firewalled and used (ToolResult.Firewall,
+// Usage) is the mission's, as when they run in-process.
+func (tc *toolCalls) hookedTool(ctx context.Context, h *Hooks, bt *boundTool, args *lisp.Map) (r ToolResult, warnings []signature.Issue, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the tool hook panicked: %v", r)
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the tool hook panicked: %v", p)
 		}
 	}()
+	m := tc.m
 	coerced := args
-	if tc.m.opts.Validation != signature.Disabled || bt.typ != nil {
-		mode := tc.m.opts.Validation
+	if m.opts.Validation != signature.Disabled || bt.typ != nil {
+		mode := m.opts.Validation
 		if mode == signature.Disabled {
 			mode = signature.Enabled
 		}
 		coerced, warnings, err = bt.coerceArgs(args, mode)
 		if err != nil {
-			return nil, warnings, err
+			return ToolResult{}, warnings, err
 		}
 	}
-	r, err := h.Tool(ctx, ToolRequest{Name: bt.name, Args: coerced, Turn: tc.m.turn})
-	if err != nil {
-		return nil, warnings, err
+	r, err = h.Tool(ctx, ToolRequest{Name: bt.name, Args: coerced, Turn: m.turn, Position: m.childPosition(bt.name, coerced)})
+	if r.Usage != (Usage{}) {
+		m.nested.add(&Step{TotalUsage: r.Usage}, nil)
+		m.rt.budget.Add(-int64(r.Usage.Turns))
+		m.chargeChild(&Step{TotalUsage: r.Usage})
 	}
-	return r.Value, warnings, nil
+	if len(r.Firewall) > 0 {
+		fw, ferr := unmarshalFirewall(r.Firewall, r.Value)
+		if ferr != nil {
+			// What the value hides is unknown: it is not shown.
+			return ToolResult{}, warnings, fmt.Errorf("the engine's answer cannot be shown: %w", ferr)
+		}
+		m.fw.absorb(fw)
+	}
+	return r, warnings, err
 }
 
 // hookedNested answers a call of an agent tool or an LLM tool through
@@ -194,10 +321,8 @@ func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, arg
 			step, err = nil, fmt.Errorf("the tool hook panicked: %v", r)
 		}
 	}()
-	pos := Position{Depth: m.rt.depth + 1, MaxDepth: m.rt.maxDepth, TurnsLeft: int(max(m.rt.budget.Load(), 0)),
-		BudgetSize: m.rt.budgetSize, ParentTraceID: m.traceID}
 	r, err := h.Tool(ctx, ToolRequest{Name: bt.name, Args: args, Turn: m.turn, Nested: true, Agent: bt.nested.a,
-		Model: bt.nested.llm, Position: pos})
+		Model: bt.nested.llm, TokenLimit: bt.nested.tokenLimit, Position: m.childPosition(bt.name, args)})
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +330,23 @@ func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, arg
 		return nil, fmt.Errorf("the engine answered the nested %s without its Step", bt.kind())
 	}
 	m.rt.budget.Add(-int64(r.Step.TotalUsage.Turns))
+	m.chargeChild(r.Step)
 	return r.Step, nil
+}
+
+// childPosition is the Position of a mission the engine runs for this
+// one, called as tool name with args as its context: one level down, with what is left of the
+// tree's budgets and what this mission and its callers hide of args.
+func (m *mission) childPosition(name string, args *lisp.Map) Position {
+	pos := Position{Depth: m.rt.depth + 1, MaxDepth: m.rt.maxDepth, TurnsLeft: int(max(m.rt.budget.Load(), 0)),
+		BudgetSize: m.rt.budgetSize, ParentTraceID: m.traceID, Name: name}
+	if !m.fw.empty() {
+		pos.CallerFirewall = marshalFirewall(m.fw, args, true)
+	}
+	if left, limit, setBy, ok := m.rt.limit.tokensLeft(); ok {
+		pos.Tokens = &TokenAllowance{Left: left, Limit: limit, SetBy: setBy}
+	}
+	return pos
 }
 
 // MarshalValue returns the exact printed form of v, the form traces keep

@@ -424,6 +424,15 @@ func (fw *firewall) empty() bool {
 	return true
 }
 
+// ownEmpty reports whether the mission itself firewalls nothing (its
+// callers aside).
+func (fw *firewall) ownEmpty() bool {
+	fw.mu.RLock()
+	defer fw.mu.RUnlock()
+	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
+		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0
+}
+
 // redaction is the printer hook of the firewall.
 func (fw *firewall) redaction() *lisp.Redaction {
 	return &lisp.Redaction{

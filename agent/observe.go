@@ -288,6 +288,9 @@ func (m *mission) begin() {
 		}
 		if p := h.Position; p != nil {
 			m.depth, m.parentTraceID = p.Depth, p.ParentTraceID
+			if m.name == "" {
+				m.name = p.Name
+			}
 		}
 	}
 	if ref, ok := m.parent.Value(callRefKey{}).(callRef); ok {

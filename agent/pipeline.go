@@ -30,7 +30,12 @@ type Pipeline []*Agent
 // chained_failure (which did not run, nor call an LLM) and the error wraps
 // it; errors.As(err, &fail) then gives the chained_failure, whose
 // Details["upstream"] is the failure that stopped the pipeline.
+// opts.TokenLimit and opts.Budget bound the pipeline's total, its agents'
+// nested agents included; OnBudgetExceeded applies to the agent that runs
+// when the total goes over.
 func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
+	// opts.TokenLimit and Budget bound the pipeline's total.
+	ctx, opts = withPipelineLimit(ctx, opts)
 	steps := make([]*Step, 0, len(p))
 	for i, a := range p {
 		var step *Step

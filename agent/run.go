@@ -52,13 +52,26 @@ type Options struct {
 	Observers []Observer
 	// CollectMessages keeps the whole conversation in Step.Messages.
 	CollectMessages bool
-	// TokenLimit ends the mission once it has used that many tokens
-	// (input and output, nested agents excluded). Zero: no limit.
+	// TokenLimit bounds the tokens (input and output) of the mission's
+	// whole tree: its own LLM calls and those of every agent it runs, as a
+	// tool (agent tools, LLM tools) or from a Go tool's code. Once they
+	// reach it, the mission whose LLM call reached it ends after that
+	// call, and every other mission of the tree, this one included,
+	// before its next LLM call (calls in flight complete). A mission's
+	// limit holds within its callers': a child's tighter limit ends the
+	// child alone. Zero: no limit. See docs/agents.md, "Limits across the
+	// tree".
 	TokenLimit int
-	// Budget, when set, is asked after every LLM call whether the mission
-	// may go on; false ends it like TokenLimit does.
+	// Budget, when set, is asked after every LLM call of the mission's
+	// tree whether it may go on, with the tree's usage so far (the turns,
+	// LLM requests and tokens of the mission and of every mission below
+	// it, Duration since the mission started); false ends the tree like
+	// TokenLimit does, and it is not asked again. Calls are serialized,
+	// and may come from the goroutines of nested missions. A panic counts
+	// as false, the Fail's reason then internal_error.
 	Budget func(Usage) bool
-	// OnBudgetExceeded says how a mission over its budget ends.
+	// OnBudgetExceeded says how a mission over its TokenLimit or Budget
+	// ends. The missions below it, ended by its limit, fail.
 	OnBudgetExceeded BudgetAction
 	// Hooks, when set, hand the mission's LLM calls and tool calls to an
 	// execution engine (see Hooks). They are not inherited by nested
@@ -97,6 +110,10 @@ func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
 // Run runs a mission of agent a; see (*Agent).Run.
 func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
 	step := newMission(ctx, a, opts).runGuarded()
+	// Run from a tool's Go code, the mission joined the caller's tree:
+	// the caller's LLM must not see what it firewalled, and its usage is
+	// the caller's too.
+	runtimeFrom(ctx).adopt(step, step.fw)
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
@@ -130,6 +147,9 @@ type runtime struct {
 	// ancestor's: a child cannot loosen its caller's limit.
 	maxDepth int
 	budget   *atomic.Int64 // turns left in the mission tree
+	// limit is the innermost token limit or Budget of the tree above (and
+	// of) the mission: its usage is reported to it and to those above.
+	limit *treeLimit
 	// budgetSize is the root's TurnBudget, which the messages quote.
 	budgetSize int
 	registry   llm.Registry
@@ -228,6 +248,11 @@ type mission struct {
 	turn     int
 	// nested counts the agents this mission called as tools.
 	nested nested
+	// reported is the usage reported to the tree's limits so far;
+	// ownLimit the limit the mission answers for (its own TokenLimit or
+	// Budget, or its pipeline's), overLimit the one that ended it.
+	reported            Usage
+	ownLimit, overLimit *treeLimit
 	// warnings are the input's coercions and the problems WarnOnly let
 	// through.
 	warnings []string
@@ -258,6 +283,9 @@ func (m *mission) runTurns() *Step {
 		return m.finish(nil, fail)
 	}
 	for {
+		if end := m.treeOver(); end != nil {
+			return m.finish(end.value, end.fail)
+		}
 		if fail := m.beforeTurn(); fail != nil {
 			return m.finish(nil, fail)
 		}
@@ -290,7 +318,7 @@ func (m *mission) setup() *Fail {
 	var parentFW *firewall
 	parent := runtimeFrom(m.parent)
 	if parent != nil {
-		rt.depth, rt.budget, rt.budgetSize = parent.depth+1, parent.budget, parent.budgetSize
+		rt.depth, rt.budget, rt.budgetSize, rt.limit = parent.depth+1, parent.budget, parent.budgetSize, parent.limit
 		rt.maxDepth = min(rt.maxDepth, parent.maxDepth)
 		inherited, m.parentTraceID, parentFW = parent.model, parent.traceID, parent.fw
 		if rt.registry == nil {
@@ -302,6 +330,24 @@ func (m *mission) setup() *Fail {
 		rt.depth, rt.maxDepth, rt.budgetSize = p.Depth, min(rt.maxDepth, p.MaxDepth), p.BudgetSize
 		rt.budget = new(atomic.Int64)
 		rt.budget.Store(int64(p.TurnsLeft))
+		if t := p.Tokens; t != nil {
+			rt.limit = &treeLimit{limit: max(t.Left, 0), remote: true, total: t.Limit, setBy: t.SetBy, start: m.start}
+		}
+		// What the callers hide of the context, this mission's LLM must
+		// not see either.
+		up, err := unmarshalFirewall(p.CallerFirewall, m.rawContext)
+		if err != nil {
+			return &Fail{Reason: ReasonInternalError, Message: "Hooks.Position.CallerFirewall: " + err.Error()}
+		}
+		parentFW = up
+	}
+	// A stage of a pipeline answers for the pipeline's limit; a mission's
+	// own limit holds within those above it.
+	if l := pipelineLimitFor(m.parent); l != nil {
+		rt.limit, m.ownLimit = l, l
+	}
+	if l := newTreeLimit(rt.limit, m.opts.TokenLimit, m.opts.Budget, describeAgent(m.name, m.depth)); l != rt.limit {
+		rt.limit, m.ownLimit = l, l
 	}
 	if fail := rt.depthFail(); fail != nil {
 		return fail
@@ -540,6 +586,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)
 		m.fw.markCopies(value, step.Return)
 	}
+	m.account()
 	step.Usage = Usage{
 		Turns:              m.turn,
 		LLMRequests:        m.requests,

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -87,13 +86,17 @@ func (m *mission) turnOnce() *ending {
 
 const noCodeMessage = "Your reply contains no program. Answer with PTC-Lisp code in a ```clojure block."
 
-// budgetEnding is how a mission over its token budget ends: with
+// budgetEnding is how a mission ends when a limit of its tree is over
+// (m.overLimit): by its own TokenLimit or Budget, with
 // BudgetReturnPartial, the value of the last turn that ran without error
 // when there is one and it matches the signature (nil fail); otherwise
-// budget_callback_exceeded.
+// budget_callback_exceeded, saying whose limit and which mission's LLM
+// call went over it.
 func (m *mission) budgetEnding() *Fail {
-	msg := fmt.Sprintf("the mission used %d tokens, over its budget", m.tokens.Total())
-	if m.opts.OnBudgetExceeded == BudgetReturnPartial {
+	own := m.overLimit == m.ownLimit
+	fail := m.budgetFailOf(m.overLimit, own)
+	if own && fail.Reason == ReasonBudgetExceeded && m.opts.OnBudgetExceeded == BudgetReturnPartial {
+		msg := fail.Message
 		if m.partial == nil {
 			msg += "; no turn had produced a value to return"
 		} else if issues := m.validateReturn(m.partial); issues != nil {
@@ -101,28 +104,25 @@ func (m *mission) budgetEnding() *Fail {
 		} else {
 			return nil
 		}
+		fail.Message = m.clip(msg, maxFailChars)
 	}
-	return &Fail{Reason: ReasonBudgetExceeded, Message: m.clip(msg, maxFailChars)}
+	return fail
 }
 
 // mayRetry reports whether a single-shot agent with retries (an LLM tool)
 // may have another reply after a failed one.
 func (m *mission) mayRetry() bool { return m.turn <= m.a.retries }
 
-// overBudget reports whether TokenLimit or Budget ends the mission.
+// overBudget reports, after an LLM call, whether a TokenLimit or a Budget
+// of the mission's tree (its own or one above it) ends the mission: the
+// call's usage is reported to them first.
 func (m *mission) overBudget() bool {
-	if m.opts.TokenLimit > 0 && m.tokens.Total() >= m.opts.TokenLimit {
-		return true
+	m.account()
+	if m.rt.limit == nil {
+		return false
 	}
-	if m.opts.Budget != nil {
-		return !m.opts.Budget(m.usageSoFar())
-	}
-	return false
-}
-
-func (m *mission) usageSoFar() Usage {
-	return Usage{Turns: m.turn, LLMRequests: m.requests, Tokens: m.tokens, Duration: time.Since(m.start),
-		SystemPromptTokens: m.sysToks}
+	m.overLimit = m.rt.limit.afterCall(m.who())
+	return m.overLimit != nil
 }
 
 // record appends the turn to the trace.

@@ -43,6 +43,7 @@ type replay struct {
 	j       journal
 	nextLLM int
 	byKey   map[string][]int // tool entries by turn and key, in journal order
+	byRound map[int][]int    // tool entries by the round that made them together
 	used    []bool
 	stop    context.CancelFunc
 	done    chan struct{}
@@ -51,9 +52,20 @@ type replay struct {
 	settling  bool
 	arrivals  int // calls that did not match, for the settle window
 	waiting   []*waiter
+	held      []held
 	llm       *llm.Request
 	tools     []pendingTool
 	warnings  []string
+}
+
+// held is a recorded call answered once the other calls of its round have
+// come too: the calls a pmap made together all run again, as they ran,
+// though the first answer could end the pmap before the others start
+// (a failed nested mission), and every one of them counts in the
+// mission's usage and budgets.
+type held struct {
+	round int
+	ch    chan struct{}
 }
 
 // waiter is a tool call that did not match the journal.
@@ -63,11 +75,14 @@ type waiter struct {
 }
 
 func newReplay(j journal, stop context.CancelFunc) *replay {
-	r := &replay{j: j, byKey: map[string][]int{}, used: make([]bool, len(j.Tools)), stop: stop,
+	r := &replay{j: j, byKey: map[string][]int{}, byRound: map[int][]int{}, used: make([]bool, len(j.Tools)), stop: stop,
 		done: make(chan struct{})}
 	for i, e := range j.Tools {
 		k := turnKey(e.Turn, e.Key)
 		r.byKey[k] = append(r.byKey[k], i)
+		if e.Round > 0 {
+			r.byRound[e.Round] = append(r.byRound[e.Round], i)
+		}
 	}
 	return r
 }
@@ -112,15 +127,31 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 		}
 		r.used[i] = true
 		e := r.j.Tools[i]
+		if e.Round == 0 || r.releaseRound(e.Round) {
+			r.mu.Unlock()
+			return e.answer()
+		}
+		h := held{round: e.Round, ch: make(chan struct{})}
+		r.held = append(r.held, h)
+		r.arrivals++
+		if !r.settling {
+			r.settling = true
+			go r.settle()
+		}
 		r.mu.Unlock()
-		return e.answer()
+		select {
+		case <-h.ch:
+			return e.answer()
+		case <-ctx.Done():
+			return agent.ToolResult{}, errSuspended
+		}
 	}
 	if r.suspended {
 		r.mu.Unlock()
 		return agent.ToolResult{}, errSuspended
 	}
 	w := &waiter{call: pendingTool{Turn: call.Turn, Key: key, Name: call.Name, Args: args, Nested: call.Nested,
-		Position: call.Position}, ch: make(chan toolEntry, 1)}
+		TokenLimit: call.TokenLimit, Position: call.Position}, ch: make(chan toolEntry, 1)}
 	r.waiting = append(r.waiting, w)
 	r.arrivals++
 	if !r.settling {
@@ -136,8 +167,30 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 	}
 }
 
-// settle waits for the run to be quiescent, then answers the waiting calls
-// that have an unused entry of their turn and tool, or stops the run.
+// releaseRound answers the held calls of a round once all its calls have
+// come, and reports whether they have.
+func (r *replay) releaseRound(round int) bool {
+	for _, i := range r.byRound[round] {
+		if !r.used[i] {
+			return false
+		}
+	}
+	left := r.held[:0]
+	for _, h := range r.held {
+		if h.round == round {
+			close(h.ch)
+		} else {
+			left = append(left, h)
+		}
+	}
+	r.held = left
+	return true
+}
+
+// settle waits for the run to be quiescent, then answers the held calls
+// (the rest of their round did not come: the program made other calls
+// this time, or fewer at once), else the waiting calls that have an
+// unused entry of their turn and tool, or stops the run.
 func (r *replay) settle() {
 	last := -1
 	t := time.NewTicker(settleWindow)
@@ -157,6 +210,19 @@ func (r *replay) settle() {
 			last = r.arrivals
 			r.mu.Unlock()
 			continue
+		}
+		if len(r.held) > 0 {
+			for _, h := range r.held {
+				close(h.ch)
+			}
+			r.held = nil
+			r.mu.Unlock()
+			continue
+		}
+		if len(r.waiting) == 0 {
+			r.settling = false
+			r.mu.Unlock()
+			return
 		}
 		var left []*waiter
 		for _, w := range r.waiting {
@@ -212,14 +278,20 @@ func (e toolEntry) answer() (agent.ToolResult, error) {
 		}
 		return agent.ToolResult{Step: step}, nil
 	}
+	r := agent.ToolResult{Firewall: e.Firewall}
+	if e.Usage != nil {
+		r.Usage = *e.Usage
+	}
 	if e.Err != "" {
-		return agent.ToolResult{}, errors.New(e.Err)
+		r.Firewall = nil
+		return r, errors.New(e.Err)
 	}
 	v, err := agent.UnmarshalValue(e.Value)
 	if err != nil {
 		return agent.ToolResult{}, fmt.Errorf("the recorded result cannot be read: %w", err)
 	}
-	return agent.ToolResult{Value: v}, nil
+	r.Value = v
+	return r, nil
 }
 
 // unused describes the recorded tool calls the run did not make again,
@@ -279,17 +351,31 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 		}
 		return out, nil
 	}
-	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Raw: true})
+	res, err := resultOf(step)
 	if err != nil {
-		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
+		return nil, err
 	}
+	res.Warnings = rp.unused()
 	out.Done = true
-	out.Result = &Result{Trace: data, Warnings: rp.unused()}
+	out.Result = res
 	out.Progress.Status = StatusCompleted
 	if step.Fail != nil {
 		out.Progress.Status = StatusFailed
 	}
 	return out, nil
+}
+
+// resultOf is the Result of a Step: its raw trace, and its firewall.
+func resultOf(step *agent.Step) (*Result, error) {
+	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Raw: true})
+	if err != nil {
+		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
+	}
+	fw, err := agent.MarshalFirewall(step)
+	if err != nil {
+		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
+	}
+	return &Result{Trace: data, Firewall: fw}, nil
 }
 
 // llmCallOf is a pending LLM call with the agent's timeout and retry
@@ -340,6 +426,9 @@ func resultStep(res *Result) (*agent.Step, error) {
 			return nil, fmt.Errorf("temporal: the mission's trace: %w", err)
 		}
 		step.Warnings = append(step.Warnings, res.Warnings...)
+		if err := agent.UnmarshalFirewall(step, res.Firewall); err != nil {
+			return nil, fmt.Errorf("temporal: the mission's firewall: %w", err)
+		}
 		if step.Memory == nil {
 			step.Memory = lisp.NewNamespace(nil)
 		}

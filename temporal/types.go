@@ -117,6 +117,10 @@ type Result struct {
 	// Trace is the mission's Step as a raw agent trace (agent.MarshalTrace
 	// with Raw), when the mission's own run ended it.
 	Trace []byte `json:",omitempty"`
+	// Firewall is what the Step's firewall hides (agent.MarshalFirewall),
+	// restored onto the Step read back from Trace: its Redaction, and the
+	// caller's LLM of a nested mission, hide what they hide in-process.
+	Firewall []byte `json:",omitempty"`
 	// Fail is the failure when the workflow ended the mission: cancelled,
 	// mission_timeout.
 	Fail *agent.Fail `json:",omitempty"`
@@ -149,11 +153,19 @@ type toolEntry struct {
 	Turn int
 	Name string
 	Key  string
+	// Round numbers the calls the workflow made together (a pmap's), when
+	// there were several: they are answered together when the mission
+	// runs again (see held).
+	Round int `json:",omitempty"`
 	// Value is the result in its exact printed form.
 	Value string `json:",omitempty"`
 	// Err is the tool's error.
 	Err string `json:",omitempty"`
-	// Child is a nested agent's outcome.
+	// Firewall and Usage are what the agents a Go tool ran firewall in
+	// its value and used (agent.ToolResult).
+	Firewall []byte       `json:",omitempty"`
+	Usage    *agent.Usage `json:",omitempty"`
+	// Child is a nested agent's outcome, or a compiled agent's.
 	Child *Result `json:",omitempty"`
 }
 
@@ -193,9 +205,11 @@ type pendingTool struct {
 	Key  string
 	Name string
 	Args string
-	// Nested: the tool runs an agent's mission, a child workflow.
-	Nested   bool
-	Position agent.Position
+	// Nested: the tool runs an agent's mission, a child workflow, with
+	// the tool's TokenLimit.
+	Nested     bool
+	TokenLimit int `json:",omitempty"`
+	Position   agent.Position
 }
 
 type llmInput struct {
@@ -214,9 +228,15 @@ type toolInput struct {
 	// Timeout bounds the call (the agent's Limits.Timeout, as a program's
 	// clock bounds it in-process); a call past it is the tool's error.
 	Timeout time.Duration `json:",omitempty"`
+	// Position places the agents the call runs in the mission's tree.
+	Position *agent.Position `json:",omitempty"`
 }
 
 type toolOutput struct {
-	Value string `json:",omitempty"`
-	Err   string `json:",omitempty"`
+	Value    string       `json:",omitempty"`
+	Err      string       `json:",omitempty"`
+	Firewall []byte       `json:",omitempty"`
+	Usage    *agent.Usage `json:",omitempty"`
+	// Child is a compiled agent's outcome.
+	Child *Result `json:",omitempty"`
 }

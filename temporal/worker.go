@@ -228,14 +228,31 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		ctx, cancel = context.WithTimeout(ctx, in.Timeout)
 		defer cancel()
 	}
-	v, err := e.agent.CallTool(ctx, in.Tool, args)
+	req := agent.ToolRequest{Name: in.Tool, Args: args}
+	if in.Position != nil {
+		req.Position = *in.Position
+	}
+	res, err := e.agent.RunTool(ctx, req)
+	out := &toolOutput{Firewall: res.Firewall}
+	if res.Usage != (agent.Usage{}) {
+		out.Usage = &res.Usage
+	}
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("the tool did not return within %v (the program's Limits.Timeout): %w", in.Timeout, err)
 		}
-		return &toolOutput{Err: err.Error()}, nil
+		out.Err, out.Firewall = err.Error(), nil
+		return out, nil
 	}
-	return &toolOutput{Value: agent.MarshalValue(v)}, nil
+	if res.Step != nil {
+		child, err := resultOf(res.Step)
+		if err != nil {
+			return nil, err
+		}
+		return &toolOutput{Child: child}, nil
+	}
+	out.Value = agent.MarshalValue(res.Value)
+	return out, nil
 }
 
 // readMap reads a printed map ("" and nil are the empty map).

@@ -213,36 +213,40 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
 			NonRetryableErrorTypes: []string{errTypeConfig}},
 	})
-	// Nested missions started together cannot share the turns left as
-	// concurrent children in one process do (they run on their own): each
-	// gets its part of them, so that together they stay within the budget.
-	nested := 0
-	for _, p := range out.Tools {
-		if p.Nested {
-			nested++
-		}
-	}
-	part := 0
-	futures := make([]workflow.Future, len(out.Tools))
+	// Calls made together cannot share the turns and tokens left as
+	// concurrent children in one process do (each runs on its own, a
+	// nested mission or the agents a Go tool runs): each gets its part of
+	// them, so that together they stay within the tree's budgets.
+	n := len(out.Tools)
+	futures := make([]workflow.Future, n)
 	for i, p := range out.Tools {
-		if p.Nested {
-			pos := p.Position
-			if nested > 1 {
-				pos.TurnsLeft = budgetPart(p.Position.TurnsLeft, nested, part)
-				part++
+		pos := p.Position
+		if n > 1 {
+			pos.TurnsLeft = budgetPart(p.Position.TurnsLeft, n, i)
+			if t := p.Position.Tokens; t != nil {
+				part := *t
+				part.Left = budgetPart(t.Left, n, i)
+				pos.Tokens = &part
 			}
+		}
+		if p.Nested {
+			run := m.in.Run.inherited()
+			run.TokenLimit = p.TokenLimit
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
-				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: m.in.Run.inherited()}
+				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run}
 			futures[i] = workflow.ExecuteChildWorkflow(ctx, WorkflowName, child)
 			continue
 		}
 		futures[i] = workflow.ExecuteActivity(actx, activityTool, toolInput{Agent: m.in.Agent, Tool: p.Name, Args: p.Args,
-			Timeout: out.ToolTimeout})
+			Timeout: out.ToolTimeout, Position: &pos})
 	}
 	entries := make([]toolEntry, len(out.Tools))
 	for i, p := range out.Tools {
 		e := toolEntry{Turn: p.Turn, Name: p.Name, Key: p.Key}
+		if n > 1 {
+			e.Round = len(m.j.Tools) + 1
+		}
 		if p.Nested {
 			var res Result
 			if err := futures[i].Get(ctx, &res); err != nil {
@@ -255,8 +259,8 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			if err := futures[i].Get(ctx, &res); err != nil {
 				e.Err = "the tool call did not complete: " + err.Error()
 			} else {
-				e.Value, e.Err = res.Value, res.Err
-				if e.Value == "" && e.Err == "" {
+				e.Value, e.Err, e.Firewall, e.Usage, e.Child = res.Value, res.Err, res.Firewall, res.Usage, res.Child
+				if e.Value == "" && e.Err == "" && e.Child == nil {
 					e.Value = "nil"
 				}
 			}

@@ -1,0 +1,360 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ptc-go/ptc/llm"
+)
+
+// treeLimit is a token limit or a Budget callback set on a mission (or on
+// a pipeline), which bounds the mission's whole tree: every mission below
+// it reports its usage to it, and to the limits above, as it goes.
+// Limits chain: a child's own limit is checked with its callers'.
+type treeLimit struct {
+	up    *treeLimit
+	limit int              // TokenLimit; 0: none
+	check func(Usage) bool // Budget; nil: none
+	start time.Time
+	// setBy says whose limit it is, for messages: `agent "triage"`, "the
+	// pipeline", or, for a limit placed by Hooks.Position, the setter of
+	// the callers' limit whose tokens are left.
+	setBy string
+	// remote: the tokens left of the callers' limit, placed by
+	// Hooks.Position; total is that limit, for messages.
+	remote bool
+	total  int
+
+	mu    sync.Mutex // serializes the Budget callback's calls
+	usage Usage      // the tree's turns, LLM requests and tokens so far
+	trip  *tripInfo  // the LLM call that went over; nil while within
+}
+
+// tripInfo says which mission's LLM call took a tree over its limit.
+type tripInfo struct {
+	agent, traceID string
+	depth          int
+	panicked       string // the Budget callback panicked
+}
+
+func newTreeLimit(up *treeLimit, limit int, check func(Usage) bool, setBy string) *treeLimit {
+	if limit <= 0 && check == nil {
+		return up
+	}
+	return &treeLimit{up: up, limit: max(limit, 0), check: check, start: time.Now(), setBy: setBy}
+}
+
+// bounded reports whether the limit bounds tokens (a remote one does even
+// when no token is left).
+func (l *treeLimit) bounded() bool { return l.limit > 0 || l.remote }
+
+// add counts d (turns, LLM requests, tokens) in every limit of the chain.
+func (l *treeLimit) add(d Usage) {
+	for ; l != nil; l = l.up {
+		l.mu.Lock()
+		l.usage.Turns += d.Turns
+		l.usage.LLMRequests += d.LLMRequests
+		l.usage.Tokens = l.usage.Tokens.Add(d.Tokens)
+		l.usage.SystemPromptTokens += d.SystemPromptTokens
+		l.mu.Unlock()
+	}
+}
+
+// afterCall checks the chain after an LLM call of mission who: a limit
+// whose tokens are used up, or whose Budget says stop, trips. It returns
+// the outermost limit that is over (the one that ends most of the tree),
+// nil when all hold.
+func (l *treeLimit) afterCall(who tripInfo) *treeLimit {
+	var over *treeLimit
+	for ; l != nil; l = l.up {
+		if l.checkOne(who) {
+			over = l
+		}
+	}
+	return over
+}
+
+func (l *treeLimit) checkOne(who tripInfo) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.trip != nil {
+		return true
+	}
+	stop := l.bounded() && l.usage.Tokens.Total() >= l.limit
+	if !stop && l.check != nil {
+		u := l.usage
+		u.Duration = time.Since(l.start)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					stop, who.panicked = true, fmt.Sprint(r)
+				}
+			}()
+			stop = !l.check(u)
+		}()
+	}
+	if stop {
+		l.trip = &who
+	}
+	return stop
+}
+
+// over returns the outermost limit of the chain that has tripped, nil when
+// none has: a mission does not start a turn once its tree is over.
+func (l *treeLimit) over() *treeLimit {
+	var over *treeLimit
+	for ; l != nil; l = l.up {
+		l.mu.Lock()
+		if l.trip == nil && l.bounded() && l.usage.Tokens.Total() >= l.limit {
+			// Charged by a child that ran elsewhere (Hooks): its own Step
+			// names the mission that went over.
+			l.trip = &tripInfo{}
+		}
+		if l.trip != nil {
+			over = l
+		}
+		l.mu.Unlock()
+	}
+	return over
+}
+
+// tokensLeft is the tightest of the chain's token limits: what is left of
+// it, the limit and whose it is; ok is false when no limit bounds tokens.
+func (l *treeLimit) tokensLeft() (left, limit int, setBy string, ok bool) {
+	for ; l != nil; l = l.up {
+		if !l.bounded() {
+			continue
+		}
+		l.mu.Lock()
+		n := max(l.limit-l.usage.Tokens.Total(), 0)
+		l.mu.Unlock()
+		if !ok || n < left {
+			left, ok, limit, setBy = n, true, l.limit, l.setBy
+			if l.remote {
+				limit = l.total
+			}
+		}
+	}
+	return left, limit, setBy, ok
+}
+
+// snapshot returns the limit's usage and trip.
+func (l *treeLimit) snapshot() (Usage, *tripInfo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.usage, l.trip
+}
+
+// setTrip records who took the limit over when a child that ran elsewhere
+// did (its Fail's Details say), unless it is known already.
+func (l *treeLimit) setTrip(who tripInfo) {
+	l.mu.Lock()
+	if l.trip == nil || *l.trip == (tripInfo{}) {
+		l.trip = &who
+	}
+	l.mu.Unlock()
+}
+
+// TokenAllowance is what is left of the tightest token limit above a
+// mission that runs on its own (see Position.Tokens).
+type TokenAllowance struct {
+	// Left is the tokens the mission's tree may still use.
+	Left int
+	// Limit is the limit they are left of, and SetBy whose it is
+	// (`agent "triage"`, "the pipeline"), for messages.
+	Limit int
+	SetBy string
+}
+
+const pipelineName = "the pipeline"
+
+// pipelineLimitKey carries a pipeline's limit to the missions of its
+// stages.
+type pipelineLimitKey struct{}
+
+type pipelineLimit struct {
+	l *treeLimit
+	// rt is the runtime of the mission whose Go code runs the pipeline
+	// (nil at the top): the stages are the missions that run under it,
+	// not their children, which inherit the context.
+	rt *runtime
+}
+
+// withPipelineLimit returns ctx carrying a limit of the pipeline's total,
+// when opts set one, and the options its stages run with.
+func withPipelineLimit(ctx context.Context, opts Options) (context.Context, Options) {
+	rt := runtimeFrom(ctx)
+	var up *treeLimit
+	if rt != nil {
+		up = rt.limit
+	}
+	l := newTreeLimit(up, opts.TokenLimit, opts.Budget, pipelineName)
+	if l == up {
+		return ctx, opts
+	}
+	opts.TokenLimit, opts.Budget = 0, nil
+	return context.WithValue(ctx, pipelineLimitKey{}, pipelineLimit{l: l, rt: rt}), opts
+}
+
+// pipelineLimitFor returns the limit of the pipeline whose stage a
+// mission under ctx is, nil when it is not one.
+func pipelineLimitFor(ctx context.Context) *treeLimit {
+	p, ok := ctx.Value(pipelineLimitKey{}).(pipelineLimit)
+	if !ok || p.rt != runtimeFrom(ctx) {
+		return nil
+	}
+	return p.l
+}
+
+// account reports the mission's usage since its last report to the limits
+// of its tree.
+func (m *mission) account() {
+	if m.rt == nil || m.rt.limit == nil {
+		return
+	}
+	now := Usage{Turns: m.turn, LLMRequests: m.requests, Tokens: m.tokens, SystemPromptTokens: m.sysToks}
+	d := Usage{Turns: now.Turns - m.reported.Turns, LLMRequests: now.LLMRequests - m.reported.LLMRequests,
+		Tokens: subTokens(now.Tokens, m.reported.Tokens), SystemPromptTokens: now.SystemPromptTokens - m.reported.SystemPromptTokens}
+	m.reported = now
+	m.rt.limit.add(d)
+}
+
+// who is the mission, as a tripInfo.
+func (m *mission) who() tripInfo {
+	return tripInfo{agent: m.name, traceID: m.traceID, depth: m.depth}
+}
+
+// treeOver is the end of a mission whose tree is over one of its limits
+// before a turn: a sibling or a child went over it, or a child charged it.
+func (m *mission) treeOver() *ending {
+	if m.rt == nil || m.rt.limit == nil {
+		return nil
+	}
+	if l := m.rt.limit.over(); l != nil {
+		m.overLimit = l
+		return &ending{value: m.partial, fail: m.budgetEnding()}
+	}
+	return nil
+}
+
+// chargeChild counts the usage of a child that ran elsewhere (its Step
+// came from Hooks) in the limits of the tree, and takes from a child that
+// went over one of them who did.
+func (m *mission) chargeChild(step *Step) {
+	if m.rt.limit == nil {
+		return
+	}
+	m.rt.limit.add(Usage{Turns: step.TotalUsage.Turns, LLMRequests: step.TotalUsage.LLMRequests,
+		Tokens: step.TotalUsage.Tokens})
+	if f := step.Fail; f != nil && f.Reason == ReasonBudgetExceeded {
+		who, ok := tripOf(f)
+		if !ok {
+			return
+		}
+		for l := m.rt.limit; l != nil; l = l.up {
+			if l.bounded() {
+				u, _ := l.snapshot()
+				if u.Tokens.Total() >= l.limit {
+					l.setTrip(who)
+				}
+			}
+		}
+	}
+}
+
+// tripOf reads who went over a limit from a Fail's Details.
+func tripOf(f *Fail) (tripInfo, bool) {
+	if f == nil || f.Details == nil {
+		return tripInfo{}, false
+	}
+	traceID, ok := f.Details["trace_id"].(string)
+	if !ok {
+		return tripInfo{}, false
+	}
+	who := tripInfo{traceID: traceID}
+	who.agent, _ = f.Details["agent"].(string)
+	switch d := f.Details["depth"].(type) {
+	case int:
+		who.depth = d
+	case int64:
+		who.depth = int(d)
+	case float64:
+		who.depth = int(d)
+	}
+	return who, true
+}
+
+// budgetFailOf builds the Fail of a mission ended by limit l of its tree;
+// own says the limit is the mission's (or its pipeline's, for a stage).
+func (m *mission) budgetFailOf(l *treeLimit, own bool) *Fail {
+	u, trip := l.snapshot()
+	if trip == nil {
+		trip = &tripInfo{}
+	}
+	if trip.traceID == "" && own {
+		*trip = m.who()
+	}
+	tokens := u.Tokens.Total()
+	subject := "the mission tree"
+	switch {
+	case l.setBy == pipelineName:
+		subject = "the pipeline"
+	case own && m.nested.empty():
+		subject = "the mission"
+	}
+	var what string
+	switch {
+	case l.remote:
+		what = fmt.Sprintf("the mission used the %d tokens left to it of the TokenLimit of %d of %s", l.limit, l.total, l.setBy)
+	case own && l.bounded():
+		what = fmt.Sprintf("%s used %d tokens, over its budget (TokenLimit %d)", subject, tokens, l.limit)
+	case own:
+		what = fmt.Sprintf("%s used %d tokens, over its budget (the Budget callback said stop)", subject, tokens)
+	case l.bounded():
+		what = fmt.Sprintf("the mission tree used %d tokens, over the budget of %s (TokenLimit %d)", tokens, l.setBy, l.limit)
+	default:
+		what = fmt.Sprintf("the mission tree is over the budget of %s (its Budget callback said stop)", l.setBy)
+	}
+	details := map[string]any{"tokens": tokens, "limit_of": l.setBy}
+	if l.bounded() {
+		details["token_limit"] = l.limit
+		if l.remote {
+			details["token_limit"] = l.total
+			details["tokens_left"] = l.limit
+		}
+	}
+	if trip.traceID != "" {
+		details["agent"], details["trace_id"], details["depth"] = trip.agent, trip.traceID, trip.depth
+		if trip.traceID != m.traceID {
+			what += fmt.Sprintf("; the LLM call that went over was %s's", describeAgent(trip.agent, trip.depth))
+		}
+	}
+	reason := ReasonBudgetExceeded
+	if trip.panicked != "" {
+		reason = ReasonInternalError
+		what = fmt.Sprintf("the Budget callback of %s panicked: %s", l.setBy, trip.panicked)
+	}
+	return &Fail{Reason: reason, Message: m.clip(what, maxFailChars), Details: details}
+}
+
+// describeAgent names a mission of a tree for messages.
+func describeAgent(name string, depth int) string {
+	if name == "" {
+		return fmt.Sprintf("the agent at depth %d", depth)
+	}
+	return fmt.Sprintf("agent %q (depth %d)", name, depth)
+}
+
+func (n *nested) empty() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.usage == (Usage{})
+}
+
+// subTokens returns t - o, field by field.
+func subTokens(t, o llm.Tokens) llm.Tokens {
+	return llm.Tokens{Input: t.Input - o.Input, Output: t.Output - o.Output,
+		CacheRead: t.CacheRead - o.CacheRead, CacheWrite: t.CacheWrite - o.CacheWrite}
+}

@@ -1,0 +1,343 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// A Step's firewall hides some of its value by identity (a collection
+// copied out of a tool's "_" field, under a public key) and some by
+// content (firewalled texts, scrubbed wherever they are copied). An engine
+// that moves a Step between processes as a trace keeps neither: the
+// identities are lost, and a trace holds no firewall. MarshalFirewall and
+// UnmarshalFirewall carry it beside the trace, the hidden collections
+// named by their place in the value.
+
+// firewallFormat names the version of MarshalFirewall's JSON.
+const firewallFormat = "ptc-firewall/1"
+
+// firewallJSON is MarshalFirewall's form: the firewalled texts, and the
+// paths of the value's firewalled collections. A path's steps are "#i" (a
+// vector's item i), "k" and a map key's printed form, or "s" and a set
+// member's printed form; the empty path is the value itself.
+type firewallJSON struct {
+	Format  string     `json:"format"`
+	Strings []string   `json:"strings,omitempty"`
+	Texts   []string   `json:"texts,omitempty"`
+	Hidden  [][]string `json:"hidden,omitempty"`
+}
+
+// maxExportVisits bounds the walk of a value for its firewalled
+// collections: past it, the whole value is taken for hidden (a value that
+// large, or that shared, is shown to no LLM whole anyway).
+const maxExportVisits = 1 << 20
+
+// MarshalFirewall returns what s's firewall hides, for an engine that
+// sends s elsewhere as a trace (MarshalTrace): the mission's firewalled
+// texts (of its context, its tools' results, its memory and the agents it
+// called) and where in s.Return its firewalled collections are. Given to
+// UnmarshalFirewall with the Step read back from the trace, it makes that
+// Step hide what s hides: in its Redaction and Scrub, and from the LLM of
+// a mission that gets it as a nested agent's Step (Hooks) or as the
+// context (Then). The data holds the firewalled texts in full: keep it as
+// private as the trace. A Step without a firewall gives a firewall that
+// hides nothing.
+func MarshalFirewall(s *Step) ([]byte, error) {
+	if s == nil {
+		return nil, errors.New("agent: MarshalFirewall of a nil Step")
+	}
+	return marshalFirewall(s.fw, s.Return, false), nil
+}
+
+// UnmarshalFirewall gives s, a Step read back from a trace
+// (UnmarshalTrace), the firewall MarshalFirewall wrote of the original:
+// its texts, and its collections at their places in s.Return (a place
+// s.Return no longer has hides the collection that holds it). Empty data
+// gives s a firewall that hides nothing.
+func UnmarshalFirewall(s *Step, data []byte) error {
+	if s == nil {
+		return errors.New("agent: UnmarshalFirewall of a nil Step")
+	}
+	fw, err := unmarshalFirewall(data, s.Return)
+	if err != nil {
+		return err
+	}
+	s.fw = fw
+	return nil
+}
+
+// marshalFirewall writes what fw hides of v. Without chain, fw's own
+// firewalled texts (what a child brings back to its caller, as absorb
+// takes them); with chain, what fw and its callers hide of the texts of v
+// (what a mission sends a child as arguments): its strings they hide
+// whole, and the runs of its texts they scrub, found with their indexes
+// (work in the size of v, not of the firewall).
+func marshalFirewall(fw *firewall, v lisp.Value, chain bool) []byte {
+	out := firewallJSON{Format: firewallFormat}
+	if fw != nil {
+		strs, texts := map[string]struct{}{}, map[string]struct{}{}
+		if chain {
+			indexes := fw.indexes()
+			eachText(v, func(t string, isString bool) {
+				if isString && fw.hides(t) {
+					strs[t] = struct{}{}
+					return
+				}
+				for _, run := range firewalledRuns(t, indexes) {
+					texts[run] = struct{}{}
+				}
+			})
+		} else {
+			fw.mu.RLock()
+			for _, set := range []*fwSet{fw.base, &fw.own} {
+				for t := range set.strs {
+					strs[t] = struct{}{}
+				}
+				for t := range set.texts {
+					texts[t] = struct{}{}
+				}
+			}
+			fw.mu.RUnlock()
+		}
+		out.Strings = sortedKeys(strs)
+		out.Texts = sortedKeys(texts)
+		if !fw.empty() {
+			out.Hidden = hiddenPaths(fw, v)
+		}
+	}
+	data, err := json.Marshal(out)
+	if err != nil { // strings and slices of strings always marshal
+		panic(err)
+	}
+	return data
+}
+
+func sortedKeys(set map[string]struct{}) []string {
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// hiddenPaths returns the paths of v's collections that fw hides (not
+// those inside them, hidden with them; not those under "_" keys, hidden by
+// their key).
+func hiddenPaths(fw *firewall, v lisp.Value) [][]string {
+	var paths [][]string
+	visits := 0
+	var walk func(x lisp.Value, path []string) bool
+	walk = func(x lisp.Value, path []string) bool {
+		switch x.(type) {
+		case *lisp.Map, *lisp.Vector, *lisp.Set:
+		default:
+			return true
+		}
+		visits++
+		if visits > maxExportVisits || len(path) > maxTraceDepth {
+			return false
+		}
+		if fw.hides(x) {
+			// The paths' steps are bounded too: hidden collections deep
+			// down a long spine would make them quadratic.
+			visits += len(path)
+			paths = append(paths, slices.Clone(path))
+			return visits <= maxExportVisits
+		}
+		switch c := x.(type) {
+		case *lisp.Map:
+			for i, n := 0, c.Len(); i < n; i++ {
+				k, e := c.EntryAt(i)
+				if isFirewalledKey(k) {
+					continue
+				}
+				if isCollection(k) && fw.hides(k) {
+					// A hidden key: the map is shown with it hidden, and
+					// hidden whole once moved.
+					visits += len(path)
+					paths = append(paths, slices.Clone(path))
+					return visits <= maxExportVisits
+				}
+				if !walk(e, append(path, "k"+MarshalValue(k))) {
+					return false
+				}
+			}
+		case *lisp.Vector:
+			for i, e := range c.Items() {
+				if !walk(e, append(path, "#"+strconv.Itoa(i))) {
+					return false
+				}
+			}
+		case *lisp.Set:
+			for e := range c.All() {
+				if !walk(e, append(path, "s"+MarshalValue(e))) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(v, nil) {
+		return [][]string{{}} // too large to walk: hidden whole
+	}
+	return paths
+}
+
+// unmarshalFirewall reads marshalFirewall's data as a firewall over v.
+func unmarshalFirewall(data []byte, v lisp.Value) (*firewall, error) {
+	fw := &firewall{base: &fwSet{}, dirty: true}
+	if len(data) == 0 {
+		return fw, nil
+	}
+	var in firewallJSON
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, fmt.Errorf("agent: UnmarshalFirewall: %w", err)
+	}
+	if in.Format != firewallFormat {
+		return nil, fmt.Errorf("agent: UnmarshalFirewall: format %q, want %q", in.Format, firewallFormat)
+	}
+	for _, t := range in.Strings {
+		if fw.own.strs == nil {
+			fw.own.strs = map[string]struct{}{}
+		}
+		fw.own.strs[t] = struct{}{}
+	}
+	for _, t := range in.Texts {
+		if fw.own.texts == nil {
+			fw.own.texts = map[string]struct{}{}
+		}
+		fw.own.texts[t] = struct{}{}
+	}
+	for _, p := range in.Hidden {
+		if x := follow(v, p); x != nil {
+			fw.own.walk(x, true, 0)
+		}
+	}
+	fw.own.seenMaps, fw.own.seenVecs, fw.own.seenSets = nil, nil, nil
+	return fw, nil
+}
+
+// follow returns the collection at path in v, or the innermost collection
+// on the way when v no longer has the whole path (nil when v is not a
+// collection).
+func follow(v lisp.Value, path []string) lisp.Value {
+	var last lisp.Value
+	for _, step := range path {
+		if !isCollection(v) {
+			return last
+		}
+		last = v
+		next, ok := lisp.Value(nil), false
+		switch c := v.(type) {
+		case *lisp.Vector:
+			if len(step) > 1 && step[0] == '#' {
+				if i, err := strconv.Atoi(step[1:]); err == nil && i >= 0 && i < c.Len() {
+					next, ok = c.Items()[i], true
+				}
+			}
+		case *lisp.Map:
+			if len(step) > 1 && step[0] == 'k' {
+				if k, err := readPrinted(step[1:]); err == nil {
+					next, ok = c.Lookup(k)
+				}
+			}
+		case *lisp.Set:
+			if len(step) > 1 && step[0] == 's' {
+				for e := range c.All() {
+					if MarshalValue(e) == step[1:] {
+						next, ok = e, true
+						break
+					}
+				}
+			}
+		}
+		if !ok {
+			return last
+		}
+		v = next
+	}
+	if !isCollection(v) {
+		return last
+	}
+	return v
+}
+
+// eachText calls f with the texts of v: its strings (isString), keywords
+// and numbers as they print, keys included (bounded as hiddenPaths is).
+func eachText(v lisp.Value, f func(t string, isString bool)) {
+	visits := 0
+	var walk func(x lisp.Value, depth int)
+	walk = func(x lisp.Value, depth int) {
+		visits++
+		if visits > maxExportVisits || depth > maxTraceDepth {
+			return
+		}
+		switch c := x.(type) {
+		case string:
+			if len(c) >= minScrub {
+				f(c, true)
+			}
+		case lisp.Keyword:
+			f(string(c), false)
+			f(lisp.PrintString(c), false)
+		case int64, float64:
+			f(lisp.PrintString(c), false)
+		case *lisp.Map:
+			for i, n := 0, c.Len(); i < n; i++ {
+				k, e := c.EntryAt(i)
+				walk(k, depth+1)
+				walk(e, depth+1)
+			}
+		case *lisp.Vector:
+			for _, e := range c.Items() {
+				walk(e, depth+1)
+			}
+		case *lisp.Set:
+			for e := range c.All() {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+}
+
+// firewalledRuns returns the runs of text that scrubText would replace,
+// as they are in text.
+func firewalledRuns(text string, indexes []*textIndex) []string {
+	if len(text) < minScrub {
+		return nil
+	}
+	var runs []string
+	start, end := -1, -1
+	for i := 0; i+minScrub <= len(text); i++ {
+		k := key8(text[i:])
+		n := 0
+		for _, idx := range indexes {
+			n = max(n, idx.match(text[i:], k))
+		}
+		if n == 0 {
+			continue
+		}
+		if end >= 0 && i <= end {
+			end = max(end, i+n)
+			continue
+		}
+		if end >= 0 {
+			runs = append(runs, text[start:end])
+		}
+		start, end = i, i+n
+	}
+	if end >= 0 {
+		runs = append(runs, text[start:end])
+	}
+	return runs
+}
