@@ -218,8 +218,10 @@ func newObservers(parent *observers, list []Observer) *observers {
 }
 
 // emit delivers e to every observer, raw values removed for those that
-// did not ask for them.
-func (d *observers) emit(ctx context.Context, e *Event) {
+// did not ask for them: they get a copy without Args, Result and Step, and
+// with a Fail whose texts are scrubbed and whose Details are redacted by
+// v, the mission's firewall.
+func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 	if d == nil {
 		return
 	}
@@ -231,10 +233,11 @@ func (d *observers) emit(ctx context.Context, e *Event) {
 			continue
 		}
 		ev := e
-		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil) {
+		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil || e.Fail != nil) {
 			if redacted == nil {
 				c := *e
 				c.Args, c.Result, c.Step = nil, nil, nil
+				c.Fail = v.fail(e.Fail)
 				redacted = &c
 			}
 			ev = redacted
@@ -349,7 +352,17 @@ func (m *mission) emit(e *Event) {
 	if ctx == nil {
 		ctx = m.parent
 	}
-	m.obs.emit(ctx, e)
+	// Every text reaches observers scrubbed, whoever built the event: the
+	// program and the reply too (which the LLM wrote without seeing
+	// firewalled data, but may echo by chance).
+	v := veil{m.fw}
+	if e.Program != "" {
+		e.Program = v.scrub(e.Program)
+	}
+	if e.Response != "" {
+		e.Response = v.scrub(e.Response)
+	}
+	m.obs.emit(ctx, e, v)
 }
 
 // eventText prints a value for observers as the LLM would be shown it:

@@ -70,12 +70,7 @@ type Step struct {
 //
 // Hidden values print as the placeholder Firewalled. Safe for concurrent
 // use; never nil.
-func (s *Step) Redaction() *lisp.Redaction {
-	if s == nil || s.fw == nil {
-		return &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
-	}
-	return s.fw.displayRedaction()
-}
+func (s *Step) Redaction() *lisp.Redaction { return s.veil().redaction() }
 
 // OK reports whether the mission succeeded.
 func (s *Step) OK() bool { return s != nil && s.Fail == nil }
@@ -230,9 +225,4 @@ func (e *Error) Unwrap() error { return e.Step.Fail }
 // built from a Step for a reader outside the firewall: a trace's println
 // output, or the strings of a value a program computed with str from a
 // firewalled one. Safe for concurrent use.
-func (s *Step) Scrub(text string) string {
-	if s == nil || s.fw == nil {
-		return text
-	}
-	return s.fw.scrub(text)
-}
+func (s *Step) Scrub(text string) string { return s.veil().scrub(text) }

@@ -79,7 +79,7 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []TraceOptions{{}, {Raw: true, Full: true}, {NoTimings: true}, {NoChildren: true}} {
+	for _, opts := range []TraceOptions{{}, {Replies: true, Full: true}, {Unredacted: true, Replies: true}, {NoTimings: true}, {NoChildren: true}} {
 		want, got := tjPrint(t, step, opts), tjPrint(t, back, opts)
 		if got != want {
 			t.Errorf("%+v: the trace read back prints\n%s\nthe live step\n%s", opts, got, want)
@@ -404,6 +404,6 @@ func FuzzUnmarshalTrace(f *testing.F) {
 		if _, err := MarshalTrace(step, TraceJSONOptions{}); err != nil {
 			t.Fatalf("a trace that reads does not write: %v", err)
 		}
-		_ = PrintTrace(io.Discard, step, TraceOptions{Raw: true})
+		_ = PrintTrace(io.Discard, step, TraceOptions{Replies: true})
 	})
 }

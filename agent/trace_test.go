@@ -23,7 +23,7 @@ func TestPrintTrace(t *testing.T) {
 		t.Fatal("the mission should fail")
 	}
 	var buf bytes.Buffer
-	if err := agent.PrintTrace(&buf, step, agent.TraceOptions{Raw: true}); err != nil {
+	if err := agent.PrintTrace(&buf, step, agent.TraceOptions{Replies: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -81,7 +81,7 @@ func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
 		fmt.Fprintf(w, "%s\n\n", p.System)
 	}
 	step, err := a.Run(ctx, opts)
-	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Raw: raw}); perr != nil {
+	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Replies: raw}); perr != nil {
 		return perr
 	}
 	if err != nil {

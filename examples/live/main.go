@@ -75,7 +75,7 @@ func run(ctx context.Context, w io.Writer, ref string, raw bool, popts provider.
 		return err
 	}
 	step, err := a.Run(ctx, agent.Options{LLM: model, Context: demo.Context(), Debug: raw})
-	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Raw: raw}); perr != nil {
+	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Replies: raw}); perr != nil {
 		return perr
 	}
 	if err != nil {

@@ -322,7 +322,7 @@ func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
 	for _, s := range steps {
 		sortParallelCalls(s)
 	}
-	if perr := agent.PrintChain(w, steps, agent.TraceOptions{Raw: raw, NoTimings: true}); perr != nil {
+	if perr := agent.PrintChain(w, steps, agent.TraceOptions{Replies: raw, NoTimings: true}); perr != nil {
 		return perr
 	}
 	if err != nil {
