@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -203,6 +204,13 @@ func (r *runCmd) run(pos []string) int {
 		}
 		defer ts.Close()
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+	}
+	if len(r.env.tools) > 0 {
+		cfg.Tools = maps.Clone(cfg.Tools)
+		if cfg.Tools == nil {
+			cfg.Tools = map[string]agent.Tool{}
+		}
+		maps.Copy(cfg.Tools, r.env.tools)
 	}
 	a, err := af.newAgent(cfg)
 	if err != nil {

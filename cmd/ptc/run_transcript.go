@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -271,7 +272,15 @@ func (r *recorder) transcript(agentFile string, agentText []byte, model string, 
 // back as the same value, its printed PTC-Lisp form too; redacted unless
 // sh is raw.
 func contextForms(ctx *lisp.Map, sh shown) (json.RawMessage, string, error) {
-	printed := sh.value(ctx, lisp.PrintOptions{})
+	red := sh.redaction()
+	if red != nil {
+		// The placeholder as a string, so that a replay reads the context
+		// back (as the JSON form has it).
+		r := *red
+		r.Placeholder = strconv.Quote(agent.Firewalled)
+		red = &r
+	}
+	printed := sh.text(lisp.FormatValue(ctx, lisp.PrintOptions{Redact: red}))
 	b, err := lisp.ToJSONRedacted(ctx, sh.redaction())
 	if err != nil {
 		return json.RawMessage("null"), printed, nil
@@ -457,7 +466,7 @@ func (r *replayer) call(ctx context.Context, req llm.Request) (llm.Response, err
 		return llm.Response{}, errReplayMismatch
 	}
 	c := r.rec.Calls[i]
-	if mm := compareMessages(c.Messages, req.Messages); mm != nil {
+	if mm := compareMessages(c.Messages, req.Messages, r.rec.Redacted); mm != nil {
 		mm.Call, mm.Turn = i+1, req.Turn
 		r.mismatch = mm
 		return llm.Response{}, errReplayMismatch
@@ -515,7 +524,7 @@ func (r *replayer) finish(step *agent.Step) *replayMismatch {
 	if r.stopped && step.Fail != nil && endedByContext(step.Fail.Reason) {
 		return nil // cut short where the recording was
 	}
-	if exp := outcomeText(want); exp != got {
+	if exp := outcomeText(want); placeholders(exp, r.rec.Redacted) != placeholders(got, r.rec.Redacted) {
 		r.mismatch = &replayMismatch{What: "the outcome", Expected: exp, Got: got, Diff: lineDiff(exp, got)}
 	}
 	return r.mismatch
@@ -532,9 +541,27 @@ func outcomeText(o *transcriptOutcome) string {
 	return "failed: " + o.Fail.Reason + ": " + o.Fail.Message
 }
 
+// placeholders returns text with the placeholder's quoted and keyword
+// forms as the placeholder, when redacted: a replay of a redacted
+// transcript runs on the placeholder where the recording had firewalled
+// values, and a copy of one (a string, a keyword) prints as the
+// placeholder itself, quoted or not.
+func placeholders(text string, redacted bool) string {
+	if !redacted {
+		return text
+	}
+	return placeholderForms.Replace(text)
+}
+
+var placeholderForms = strings.NewReplacer(strconv.Quote(agent.Firewalled), agent.Firewalled, ":"+agent.Firewalled, agent.Firewalled)
+
 // compareMessages reports the first difference between the recorded
-// messages of a request and the agent's.
-func compareMessages(want, got []llm.Message) *replayMismatch {
+// messages of a request and the agent's (as placeholders says, when the
+// recording is redacted).
+func compareMessages(want, got []llm.Message, redacted bool) *replayMismatch {
+	same := func(a, b llm.Message) bool {
+		return a.Role == b.Role && placeholders(a.Content, redacted) == placeholders(b.Content, redacted)
+	}
 	for i := range max(len(want), len(got)) {
 		switch {
 		case i >= len(want):
@@ -545,7 +572,7 @@ func compareMessages(want, got []llm.Message) *replayMismatch {
 			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
 				Expected: want[i].Content, Got: fmt.Sprintf("no message %d (the request has %d)", i+1, len(got)),
 				Diff: lineDiff(want[i].Content, "")}
-		case want[i] != got[i]:
+		case !same(want[i], got[i]):
 			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
 				Expected: want[i].Content, Got: got[i].Content, Diff: lineDiff(want[i].Content, got[i].Content)}
 		}
