@@ -18,7 +18,8 @@ import (
 // (Warn when it failed, Error for run.exception), failed LLM calls and
 // tool calls at Warn, everything else at Debug; set the handler's level to
 // choose how much is written. Texts are redacted as for the LLM, so a log
-// never holds firewalled data.
+// never holds firewalled data (unless the observer is registered with
+// Raw, whose Fail it logs as it is).
 func NewSlogObserver(logger *slog.Logger) Observer {
 	if logger == nil {
 		logger = slog.Default()

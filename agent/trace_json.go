@@ -15,7 +15,14 @@ package agent
 //	                               "<Firewalled>" and texts are scrubbed
 //	                               (TraceJSONOptions.Raw false)
 //	  "step":     Step             the mission
+//	  "firewall": Firewall         a raw trace's firewalled texts; optional
 //	}
+//
+// Firewall, in a raw trace only, so that the Step UnmarshalTrace reads
+// back hides them again when it is shown:
+//
+//	"strings"  [string]   the firewalled strings (8 bytes or more)
+//	"texts"    [string]   the printed forms of firewalled numbers and keywords
 //
 // Step, a mission (a nested agent's too):
 //
@@ -86,13 +93,18 @@ package agent
 //	                       none (too large once its shared parts expand)
 //	"json_error"  string   why "json" is absent; optional
 //
-// Both forms are redacted unless the trace is raw: a firewalled value, and
-// the value of every map entry whose key starts with _, print as the
-// placeholder <Firewalled> (in "json", the string "<Firewalled>"); a memory
-// var whose name starts with _ is the placeholder whole. Texts (programs,
-// errors, output, warnings, prompts, messages) are scrubbed of firewalled
-// text (see Step.Scrub). UnmarshalTrace reads the placeholder as the
-// string "<Firewalled>". Values the reader cannot rebuild (lazy sequences,
+// Unless the trace is raw, firewalled fields and copies of firewalled
+// text are replaced by <Firewalled>, as Step.Redaction and Step.Scrub say:
+// a firewalled value, and the value of every map entry whose key starts
+// with _, print as the placeholder <Firewalled> (in "json", the string
+// "<Firewalled>"); every string and key is scrubbed of copies of
+// firewalled text, and a number or keyword whose printed form is
+// firewalled is the placeholder whole; a memory var whose name starts
+// with _ is the placeholder whole, and memory names are scrubbed. Texts
+// (programs, errors, output, warnings, prompts, messages, replies,
+// feedback, tool names) are scrubbed of firewalled text. A nested agent's
+// Step hides what its callers hide too. UnmarshalTrace reads the
+// placeholder as the string "<Firewalled>". Values the reader cannot rebuild (lazy sequences,
 // transducers) come back as the string of their printed form; functions,
 // vars and regexes come back as values that print as they did, and cannot
 // be called.

@@ -177,6 +177,7 @@ var Channels = []Channel{
 	{Name: "firewalled number", Programs: []string{`{:n ctx/_pin}`, `(println ctx/_pin (str ctx/_pin))`, `(+ ctx/_pin "x")`}},
 	{Name: "tool result", Programs: []string{`(tool/get {})`, `(let [r (tool/get {})] {:t (:_token r) :s (str "=" (:_token r))})`}},
 	{Name: "tool error", Programs: []string{`(tool/check {:token (:_token (tool/get {}))})`}},
+	{Name: "coercion warning", Programs: []string{`(tool/num {:n (str ctx/_pin)})`, `(tool/num {:n (str ctx/_secret)})`}},
 	{Name: "firewalled memory", Programs: []string{`(def _stash ctx/_secret) (def copy (str _stash "!")) 1`, `copy`}},
 	{Name: "returned copies", Final: `(return {:leak (str "L" ctx/_secret) :n ctx/_pin :ns (str ctx/_pin) :k {(str "k" ctx/_secret) 1} :kw (keyword ctx/_secret) :_raw ctx/_secret})`},
 	{Name: "fail message", Programs: []string{`(fail {:reason :x :message (str "bad " ctx/_secret) :op ctx/_secret})`}},
@@ -203,7 +204,7 @@ func Context(secret string) map[string]any {
 
 // Tools are the tools of the channels' missions: get returns a
 // firewalled token, echo returns its arguments as JSON text, check fails
-// with its argument in the error.
+// with its argument in the error, num coerces its argument to an int.
 func Tools(secret string) map[string]agent.Tool {
 	token := Token(secret)
 	return map[string]agent.Tool{
@@ -218,6 +219,11 @@ func Tools(secret string) map[string]agent.Tool {
 			tok, _ := args.Lookup(lisp.Keyword("token"))
 			return nil, fmt.Errorf("token %v was refused", tok)
 		}),
+		// num coerces its argument: the warning echoes it.
+		"num": {Signature: "(n :int) -> :int", Description: "A number.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
+			n, _ := args.Lookup(lisp.Keyword("n"))
+			return n, nil
+		}},
 	}
 }
 
