@@ -395,7 +395,7 @@ func fwOTelTexts(t *testing.T, exp *tracetest.InMemoryExporter, reader *sdkmetri
 	var out []string
 	attrs := func(kvs []attribute.KeyValue) {
 		for _, kv := range kvs {
-			out = append(out, string(kv.Key)+"="+kv.Value.Emit())
+			out = append(out, string(kv.Key)+"="+kv.Value.String())
 		}
 	}
 	spans := exp.GetSpans()
