@@ -102,7 +102,8 @@ func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err 
 		c.Error = err.Error()
 	}
 	for _, w := range warnings {
-		c.Warnings = append(c.Warnings, w.String())
+		// For display: a coercion echoes the argument.
+		c.Warnings = append(c.Warnings, tc.m.fw.scrub(w.String()))
 	}
 }
 

@@ -3,7 +3,6 @@ package agent_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -14,9 +13,9 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/leaks"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // Hostile tests of the composition layer: agents called as tools, LLM
@@ -32,24 +31,14 @@ import (
 // Secrets and leak detection
 // ---------------------------------------------------------------------
 
-// hxSecrets are firewalled strings of several shapes: 12 bytes, 40 bytes,
-// one with the characters printers escape, one non-ASCII.
-var hxSecrets = []string{
-	"tk-7Hq2Wz9Lp", // 12 bytes
-	"sk-hx-4f1e9b2c7d0a83f56e2b9c14d7a0f3e8b5", // 40 bytes
-	"hx\"Q7\\zp\tK3\nwM-Yf82Lr",                // " \ tab newline
-	"ключ-密钥-Schlüssel-ß9",                     // non-ASCII
-}
+// The secrets, fragments and composed missions are internal/leaks's,
+// shared with the firewall-sinks test of cmd/ptc.
+var hxSecrets = leaks.TreeSecrets
 
-// Firewalled numbers of 11 digits: the root's context's and the leaf
-// tool's.
 const (
-	hxPinRoot int64 = 48213975061
-	hxPinLeaf int64 = 73920461857
+	hxPinLeaf    = leaks.PinLeaf
+	hxCompSecret = leaks.CompSecret
 )
-
-// hxCompSecret is what the compiled agent's tool firewalls.
-const hxCompSecret = "cmpl-Vb8Nq3Xe6Ju1"
 
 // hxGenerous is a per-program timeout no test here needs: counts and the
 // MissionTimeout decide.
@@ -60,82 +49,8 @@ const hxGenerous = 2 * time.Minute
 // (Every such tree ends in milliseconds when the limits hold.)
 const hxSafetyNet = time.Minute
 
-// hxEscapers are the ways a text gets printed inside a string literal: as
-// PTC-Lisp, Go's %q and JSON print strings (quotes removed).
-var hxEscapers = []func(string) string{
-	func(s string) string { return hxUnquote(lisp.PrintString(s)) },
-	func(s string) string { return hxUnquote(strconv.Quote(s)) },
-	func(s string) string { b, _ := json.Marshal(s); return hxUnquote(string(b)) },
-}
-
-func hxUnquote(s string) string {
-	if len(s) >= 2 {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
-// hxForms returns a secret, its escaped forms and its escaped-twice forms
-// (a printed string printed again: (pr-str (pr-str s))).
-func hxForms(secret string) []string {
-	forms := []string{secret}
-	add := func(f string) {
-		for _, g := range forms {
-			if g == f {
-				return
-			}
-		}
-		forms = append(forms, f)
-	}
-	for _, e1 := range hxEscapers {
-		once := e1(secret)
-		add(once)
-		for _, e2 := range hxEscapers {
-			add(e2(once))
-		}
-	}
-	return forms
-}
-
-// hxFragmentCache memoizes hxFragments.
-var hxFragmentCache sync.Map
-
-// hxFragments returns every 8-byte window of every form of secret.
-func hxFragments(secret string) []string {
-	if v, ok := hxFragmentCache.Load(secret); ok {
-		return v.([]string)
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range hxForms(secret) {
-		for i := 0; i+8 <= len(f); i++ {
-			if w := f[i : i+8]; !seen[w] {
-				seen[w] = true
-				out = append(out, w)
-			}
-		}
-	}
-	hxFragmentCache.Store(secret, out)
-	return out
-}
-
 // hxLeak returns the first fragment of a secret found in text, "" if none.
-func hxLeak(text string, secrets []string) string {
-	for _, s := range secrets {
-		for _, f := range hxFragments(s) {
-			if strings.Contains(text, f) {
-				return f
-			}
-		}
-	}
-	return ""
-}
-
-// hxSecretTexts is the list the scans look for: the strings and the
-// printed forms of the numbers.
-func hxSecretTexts(strs ...string) []string {
-	return append(strs, strconv.FormatInt(hxPinRoot, 10), strconv.FormatInt(hxPinLeaf, 10), hxCompSecret)
-}
+func hxLeak(text string, secrets []string) string { return leaks.Find(text, secrets...) }
 
 // hxScan checks every text of every request a model received: the system
 // prompt, the mission prompt and every message.
@@ -180,36 +95,9 @@ func hxCheckFail(t *testing.T, what string, f *agent.Fail, secrets []string) {
 // Scripted models
 // ---------------------------------------------------------------------
 
-// hxPick returns the reply of a turn: the turn's program, the last one
-// again when the turns run out.
-func hxPick(programs []string, turn int) llmtest.Reply {
-	return llmtest.Code(programs[min(max(turn, 1), len(programs))-1])
-}
-
-// hxRouter is a scripted model for a tree: each route is a mission prompt
-// prefix and the programs of its turns; the first matching route, in the
-// order added, answers.
-type hxRouter struct {
-	prefixes []string
-	programs [][]string
-}
-
-func (r *hxRouter) add(prefix string, programs ...string) *hxRouter {
-	r.prefixes = append(r.prefixes, prefix)
-	r.programs = append(r.programs, programs)
-	return r
-}
-
-func (r *hxRouter) script() *llmtest.Script {
-	return &llmtest.Script{Respond: func(req llm.Request) llmtest.Reply {
-		for i, prefix := range r.prefixes {
-			if strings.HasPrefix(req.Prompt, prefix) {
-				return hxPick(r.programs[i], req.Turn)
-			}
-		}
-		return llmtest.Fail(fmt.Errorf("hxRouter: no route for %.60q", req.Prompt))
-	}}
-}
+// hxRouter is a scripted model for a tree (leaks.Router): each route is a
+// mission prompt prefix and the programs of its turns.
+type hxRouter = leaks.Router
 
 // hxCount counts the requests whose prompt starts with prefix.
 func hxCount(reqs []llm.Request, prefix string) int {
@@ -388,153 +276,16 @@ func TestHostileFirewallTree(t *testing.T) {
 	}
 }
 
-// The programs of the tree.
-var (
-	hxLeafPrograms = []string{
-		// Copies under public keys: the value shown, and memory (MergeMaps).
-		`(def r (tool/vault {})) {:tok (:_token r) :pin (:_pin r) :deep (get-in r [:nested :_deep]) :s (str "<" (:_token r) ">")}`,
-		// println every way, then a tool error echoing the arguments.
-		`(println (:_token r) (pr-str (:_token r)) (pr-str (pr-str (:_token r))) (subs (:_token r) 1) (:_pin r) ctx/who) (tool/check {:q (:_token r) :who ctx/who :pin (:_pin r)})`,
-		// ctx/fail, memory names, keys.
-		`(println ctx/fail) (memory/put (keyword (:_token r)) 1) (memory/put (keyword ctx/who) 2) {(str "k" (:_token r)) 3 (keyword (str (:_pin r))) 4 :v (str (:_pin r) "/" ctx/who)}`,
-		// A type error echoing, and throw (not supported: an error too).
-		`(+ 1 (str ctx/who (:_token r) (:_pin r)))`,
-		`(throw (str "boom " (:_token r) ctx/who))`,
-		// Up: everything under public keys, a key, and a firewalled copy.
-		`(return {:leak (:_token r) :leak2 (str "x" (:_token r)) :pin (:_pin r) :pinstr (str (:_pin r)) :deep (get-in r [:nested :_deep]) :down ctx/who :_ok (:_token r) (keyword (subs (:_token r) 0 10)) 1})`,
-	}
-	// A leaf asked for "plain-42" fails, its message full of secrets.
-	hxLeafFailing = []string{
-		`(let [r (tool/vault {})] (fail {:reason (keyword (:_token r)) :message (str "token=" (:_token r) " pin=" (:_pin r) " deep=" (get-in r [:nested :_deep]) " who=" ctx/who) :op (:_token r) :details {:t (:_token r)}}))`,
-	}
-	hxMidPrograms = []string{
-		`(def a (tool/leaf {:who ctx/q})) (def mt (:_mtok (tool/mvault {}))) a`,
-		`(println (:leak a) (pr-str (:leak a)) (subs (:leak a) 1) (:pinstr a) (:pin a) (str "deep=" (:deep a)) ctx/q ctx/_s) {:x (:leak a) :y (subs (:leak a) 2) :z mt :w (str mt "!") :d (:deep a) :p (:pin a)}`,
-		// LLM tool prompts fed secrets copied into a public argument.
-		`(tool/judge {:text (:leak a)})`,
-		`(tool/judge {:text (str ctx/q "/" mt "/" (:pin a) "/" (:deep a))})`,
-		// A tool error echoing secrets.
-		`(tool/echo {:q (:leak a) :m mt :p (:pin a) :s ctx/_s})`,
-		// ctx/fail, memory names, and mid's own secret passed down.
-		`(println ctx/fail) (memory/put (keyword (:leak a)) 1) (memory/put (keyword mt) 2) (tool/leaf {:who mt})`,
-		// The compiled agent: its failure, then its value.
-		`(tool/comp {:mode "bad"})`,
-		`(println ctx/fail) (tool/comp {:mode "good"})`,
-		`(+ 1 (:leak a) mt)`,
-		// A firewalled number passed down as it is.
-		`(tool/leaf {:who (:pin a)})`,
-		`(return {:up (:leak a) :pin (:pin a) :pinstr (:pinstr a) :q ctx/q :mt mt :deep (:deep a) :all (pr-str a) :c (tool/comp {:mode "good"}) :kw (keyword (:leak a))})`,
-	}
-	// Mid asked for "plain-42" relays the leaf's failure in its own.
-	hxMidFailing = []string{
-		`(tool/leaf {:who ctx/q})`,
-		`(println ctx/fail) (fail {:reason :relay :message (str "leaf said: " ctx/fail) :op (str (get-in ctx/fail [:details :child :message]))})`,
-	}
-	hxRootPrograms = []string{
-		`(def m (tool/mid {:q ctx/_secret :_s ctx/_secret})) m`,
-		`(println (:up m) (:all m) (pr-str m) (:pin m) (:c m)) (tool/echo {:q (:up m) :k (get-in ctx [:cfg :_key]) :p ctx/_pin :d (:deep m)})`,
-		`(println ctx/fail) {(keyword (:up m)) 1 (str "k" (:mt m)) 2 :v (subs (:up m) 1) :n (:pin m)}`,
-		`(tool/judge {:text (str (:up m) ctx/_secret)})`,
-		`(tool/judge {:text (str "pin " ctx/_pin " deep " (:deep m))})`,
-		`(tool/judge {:text ctx/_pin})`,
-		`(tool/mid {:q "plain-42"})`,
-		`(println ctx/fail (str ctx/fail)) (pr-str (pr-str (:up m)))`,
-		`(fail {:reason :exfil :message (str (:up m) "|" (:pin m) "|" ctx/_secret "|" (:deep m) "|" (:mt m)) :op (:up m)})`,
-	}
-	// The judge first breaks its signature with the text (the validation
-	// feedback shows it), then echoes it in a valid answer.
-	hxJudgePrograms = []string{
-		`{:ok 42 :echo ctx/text :raw [ctx/text]}`,
-		`{:ok true :echo (str "seen:" ctx/text)}`,
-	}
-)
-
 func hxFirewallTree(t *testing.T, rootS, midS, leafS, deepS string) {
 	before := hxBaseline()
-	secrets := hxSecretTexts(rootS, midS, leafS, deepS)
+	secrets := leaks.TreeTexts(rootS, midS, leafS, deepS)
 
-	echo := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
-		return nil, fmt.Errorf("echo refused %s (%v)", lisp.PrintString(args), args)
-	})
-	// The compiled agent: compiled once on a sample, then a tool of mid.
-	compAgent := hxNew(t, agent.Config{
-		Prompt:      "HXCOMP read the vault",
-		Signature:   "(mode :string) -> {leak :string, n :int}",
-		Description: "Reads the compiled vault.",
-		Tools: map[string]agent.Tool{"cvault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
-			return map[string]any{"id": 3, "_ctok": hxCompSecret}, nil
-		})},
-		Limits: lisp.Limits{Timeout: hxGenerous},
-	})
-	compModel := (&hxRouter{}).add("HXCOMP",
-		`(let [v (tool/cvault {})] (if (= ctx/mode "bad") (fail {:reason :bad :message (str "ctok=" (:_ctok v)) :op (:_ctok v)}) (return {:leak (str "c:" (:_ctok v)) :n 1})))`,
-	).script()
-	comp, err := compAgent.Compile(context.Background(), agent.Options{LLM: compModel.Func(), Context: map[string]any{"mode": "good"}})
+	tree, err := leaks.NewTree(rootS, midS, leafS, deepS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	judgeModel := (&hxRouter{}).add("HXJUDGE", hxJudgePrograms...).script()
-	judge := hxTool(agent.NewLLMTool(agent.LLMToolConfig{
-		Prompt:      "HXJUDGE is this text fine: {{text}}",
-		Signature:   "(text :string) -> {ok :bool, echo :string}",
-		Description: "Judges a text.",
-		LLM:         judgeModel.Func(),
-	}))
-	leaf := hxNew(t, agent.Config{
-		Prompt:      "HXLEAF mission for {{who}}",
-		Description: "Looks up the vault for someone.",
-		Tools: map[string]agent.Tool{
-			"vault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
-				return map[string]any{"id": 1, "_token": leafS, "_pin": hxPinLeaf,
-					"nested": map[string]any{"_deep": deepS, "public": "p"}}, nil
-			}),
-			"check": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
-				q, _ := args.Lookup(lisp.Keyword("q"))
-				return nil, fmt.Errorf("check: %v is not allowed; args %s", q, lisp.PrintString(args))
-			}),
-		},
-		MaxTurns: 8,
-		Limits:   lisp.Limits{Timeout: hxGenerous},
-	})
-	mid := hxNew(t, agent.Config{
-		Prompt:      "HXMID mission: {{q}}",
-		Description: "Asks the leaf.",
-		Tools: map[string]agent.Tool{
-			"leaf": hxTool(leaf.AsTool(agent.AsToolOptions{})),
-			"mvault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
-				return map[string]any{"_mtok": midS}, nil
-			}),
-			"judge": judge,
-			"echo":  echo,
-			"comp":  hxTool(comp.AsTool(agent.AsToolOptions{})),
-		},
-		MaxTurns: 12,
-		Limits:   lisp.Limits{Timeout: hxGenerous},
-	})
-	root := hxNew(t, agent.Config{
-		Prompt: "HXROOT mission",
-		Tools: map[string]agent.Tool{
-			"mid":   hxTool(mid.AsTool(agent.AsToolOptions{})),
-			"judge": judge,
-			"echo":  echo,
-		},
-		MaxTurns:   10,
-		TurnBudget: 500,
-		Limits:     lisp.Limits{Timeout: hxGenerous},
-	})
-	// Mid and the leaf asked for "plain-42" take the failing routes.
-	model := (&hxRouter{}).
-		add("HXROOT", hxRootPrograms...).
-		add("HXLEAF mission for plain-42", hxLeafFailing...).
-		add("HXMID mission: plain-42", hxMidFailing...).
-		add("HXMID", hxMidPrograms...).
-		add("HXLEAF", hxLeafPrograms...).
-		script()
-
-	step, _ := root.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{
-		"_secret": rootS, "_pin": hxPinRoot, "public": "visible",
-		"cfg": map[string]any{"_key": rootS, "region": "eu"},
-	}})
+	model, judgeModel, compModel := tree.Model, tree.Judge, tree.Compiler
+	step, _ := tree.Run(context.Background(), agent.Options{})
 	defer hxDump(t, step)
 
 	// The attack ran as written: the root reached its last turn, and the
@@ -556,8 +307,8 @@ func hxFirewallTree(t *testing.T, rootS, midS, leafS, deepS string) {
 	}
 	reqs := model.Requests()
 	for prefix, least := range map[string]int{
-		"HXROOT": len(hxRootPrograms), "HXMID mission: plain-42": 2, "HXMID": len(hxMidPrograms) + 2,
-		"HXLEAF mission for plain-42": 1, "HXLEAF": 3*len(hxLeafPrograms) + 1,
+		"HXROOT": len(leaks.TreeRootPrograms), "HXMID mission: plain-42": 2, "HXMID": len(leaks.TreeMidPrograms) + 2,
+		"HXLEAF mission for plain-42": 1, "HXLEAF": 3*len(leaks.TreeLeafPrograms) + 1,
 	} {
 		if n := hxCount(reqs, prefix); n < least {
 			t.Errorf("%d requests for %s, want at least %d", n, prefix, least)
@@ -625,39 +376,14 @@ func hxFirewallTree(t *testing.T, rootS, midS, leafS, deepS string) {
 // is when the agent tool itself is called.
 func TestHostileFirewallThroughWrappedAgentFunc(t *testing.T) {
 	for _, secret := range hxSecrets {
-		for _, via := range []string{"direct", "wrapped", "compiled direct", "compiled wrapped"} {
+		for _, via := range leaks.WrappedVias {
 			t.Run(fmt.Sprintf("%s/%d bytes", via, len(secret)), func(t *testing.T) {
-				child := hxNew(t, agent.Config{
-					Prompt:      "HXWCHILD fetch",
-					Description: "Fetches.",
-					Tools: map[string]agent.Tool{"vault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
-						return map[string]any{"_token": secret, "_pin": hxPinLeaf}, nil
-					})},
-					Limits: lisp.Limits{Timeout: hxGenerous},
-				})
-				childTool := hxTool(child.AsTool(agent.AsToolOptions{}))
-				if strings.HasPrefix(via, "compiled") {
-					compModel := (&hxRouter{}).add("HXWCHILD",
-						`(let [r (tool/vault {})] (return {:leak (:_token r) :pin (:_pin r)}))`).script()
-					comp, err := child.Compile(context.Background(), agent.Options{LLM: compModel.Func()})
-					if err != nil {
-						t.Fatal(err)
-					}
-					childTool = hxTool(comp.AsTool(agent.AsToolOptions{}))
+				w, err := leaks.NewWrapped(secret, via)
+				if err != nil {
+					t.Fatal(err)
 				}
-				tool := childTool
-				if strings.HasSuffix(via, "wrapped") {
-					tool = agent.Tool{Description: "The child, through Go.", Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-						return childTool.Func(ctx, args)
-					}}
-				}
-				root := hxNew(t, agent.Config{Prompt: "HXWROOT mission", Tools: map[string]agent.Tool{"child": tool},
-					Limits: lisp.Limits{Timeout: hxGenerous}})
-				model := (&hxRouter{}).
-					add("HXWROOT", `(tool/child {})`, `(println (:leak *1) (:pin *1)) (str (:leak *1))`, `(return 1)`).
-					add("HXWCHILD", `(let [r (tool/vault {})] (return {:leak (:_token r) :pin (:_pin r)}))`).
-					script()
-				step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
+				model := w.Model
+				step, err := w.Run(context.Background(), agent.Options{})
 				defer hxDump(t, step)
 				if err != nil {
 					t.Fatal(err)
@@ -665,7 +391,7 @@ func TestHostileFirewallThroughWrappedAgentFunc(t *testing.T) {
 				if got := hxGet(step.Trace[0].Result, "leak"); got != secret {
 					t.Fatalf("the child returned %#v, want the secret", got)
 				}
-				secrets := hxSecretTexts(secret)
+				secrets := leaks.TreeTexts(secret)
 				if strings.HasSuffix(via, "wrapped") {
 					if f := hxLeak(strings.Join(hxRequestTexts(model.Requests()), "\n"), secrets); f != "" {
 						t.Errorf("regression: the caller's LLM sees %q, which the child's program copied out of its tool's _ field: "+
@@ -746,7 +472,7 @@ func TestHostileDepthUnderFanOut(t *testing.T) {
 				return agent.Config{MaxDepth: c.maxDepth(k), TurnBudget: map[bool]int{true: 60, false: 100000}[k == 0], MaxTurns: 2,
 					MissionTimeout: hxSafetyNet}
 			})
-			model := (&hxRouter{}).add("HXLEVEL", hxFanOut).script()
+			model := (&hxRouter{}).Add("HXLEVEL", hxFanOut).Script()
 			step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 			defer hxDump(t, step)
 			if err == nil {
@@ -807,7 +533,7 @@ func TestHostileTurnBudgetUnderFanOut(t *testing.T) {
 				return agent.Config{MaxDepth: 10, TurnBudget: map[bool]int{true: budget, false: 100000}[k == 0], MissionTimeout: hxSafetyNet,
 					MaxTurns: 3, LLMRetry: policy}
 			})
-			inner := (&hxRouter{}).add("HXLEVEL", hxFanOut).script()
+			inner := (&hxRouter{}).Add("HXLEVEL", hxFanOut).Script()
 			// With retries, the first attempt of every distinct request
 			// fails with a retryable error, once.
 			var mu sync.Mutex
@@ -884,7 +610,7 @@ func TestHostileSelfRecursionViaFunc(t *testing.T) {
 			Limits: lisp.Limits{Timeout: hxGenerous},
 		})
 		self = hxTool(rec.AsTool(agent.AsToolOptions{})).Func
-		model := (&hxRouter{}).add("HXSELF", program).script()
+		model := (&hxRouter{}).Add("HXSELF", program).Script()
 		step, _ := rec.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"d": 0}})
 		defer hxDump(t, step)
 		if step.Fail == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted {
@@ -915,7 +641,7 @@ func TestHostileSelfRecursionViaFunc(t *testing.T) {
 			MaxTurns: 3, Tools: map[string]agent.Tool{"self": call(&toA)}, Limits: lisp.Limits{Timeout: hxGenerous}})
 		toA = hxTool(a.AsTool(agent.AsToolOptions{})).Func
 		toB = hxTool(b.AsTool(agent.AsToolOptions{})).Func
-		model := (&hxRouter{}).add("HXPING", program).script()
+		model := (&hxRouter{}).Add("HXPING", program).Script()
 		step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"d": 0}})
 		defer hxDump(t, step)
 		if step.Fail == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted {
@@ -950,7 +676,7 @@ func TestHostileFanOutTreeMissionTimeout(t *testing.T) {
 		Tools: map[string]agent.Tool{"next": hxTool(leaf.AsTool(agent.AsToolOptions{}))}, Limits: lisp.Limits{Timeout: hxGenerous}})
 	root := hxNew(t, agent.Config{Prompt: "HXSTUCK root", MaxDepth: 10, TurnBudget: 100000, MissionTimeout: 300 * time.Millisecond,
 		Tools: map[string]agent.Tool{"next": hxTool(mid.AsTool(agent.AsToolOptions{}))}, Limits: lisp.Limits{Timeout: hxGenerous}})
-	model := (&hxRouter{}).add("HXSTUCK", hxFanOut).script()
+	model := (&hxRouter{}).Add("HXSTUCK", hxFanOut).Script()
 	start := time.Now()
 	step, _ := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 	elapsed := time.Since(start)
@@ -1017,10 +743,10 @@ func TestHostileBlockedChildrenMissionTimeout(t *testing.T) {
 			root := hxNew(t, agent.Config{Prompt: "HXBLOCK root", MissionTimeout: 300 * time.Millisecond, LLMTimeout: -1,
 				Tools: map[string]agent.Tool{"child": child}, Limits: lisp.Limits{Timeout: hxGenerous}})
 			model := (&hxRouter{}).
-				add("HXBLOCK root", c.program).
-				add("HXBLOCK child", `(tool/block {})`, `(return 1)`).
-				add("HXBLOCK grandchild", `(tool/block {})`, `(return 1)`).
-				script()
+				Add("HXBLOCK root", c.program).
+				Add("HXBLOCK child", `(tool/block {})`, `(return 1)`).
+				Add("HXBLOCK grandchild", `(tool/block {})`, `(return 1)`).
+				Script()
 			start := time.Now()
 			step, _ := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 			elapsed := time.Since(start)
@@ -1082,11 +808,11 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := hxBaseline()
 			model := (&hxRouter{}).
-				add("HXSLOW root", c.program).
-				add("HXSLOW mid", `(return (tool/child {:x 2}))`).
-				add("HXSLOW child", `(return 7)`).
-				add("HXSLOW judge", `true`).
-				script()
+				Add("HXSLOW root", c.program).
+				Add("HXSLOW mid", `(return (tool/child {:x 2}))`).
+				Add("HXSLOW child", `(return 7)`).
+				Add("HXSLOW judge", `true`).
+				Script()
 			slow := hxSleepy(childTime, model.Func())
 			child := hxNew(t, agent.Config{Prompt: "HXSLOW child", Description: "Slow.", Signature: "(x :int) -> :int"})
 			childTool := hxTool(child.AsTool(agent.AsToolOptions{LLM: slow}))
@@ -1111,7 +837,7 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 	}
 	t.Run("control: a plain tool is cut", func(t *testing.T) {
 		before := hxBaseline()
-		model := (&hxRouter{}).add("HXSLOW root", `(tool/slow {})`, `(return (:reason ctx/fail))`).script()
+		model := (&hxRouter{}).Add("HXSLOW root", `(tool/slow {})`, `(return (:reason ctx/fail))`).Script()
 		root := hxNew(t, agent.Config{Prompt: "HXSLOW root", LLMTimeout: time.Minute, Limits: lisp.Limits{Timeout: programTimeout},
 			Tools: map[string]agent.Tool{"slow": agent.Func(func(ctx context.Context, _ *lisp.Map) (any, error) {
 				select {
@@ -1139,9 +865,9 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 func TestHostileProgramClockPausedForConcurrentPlainTool(t *testing.T) {
 	before := hxBaseline()
 	model := (&hxRouter{}).
-		add("HXPAUSE root", `(return (pmap (fn [k] (if (= k 0) (tool/child {:ms 600}) (do (tool/child {:ms 300}) (tool/fast {})))) [0 1]))`).
-		add("HXPAUSE child", `(return 7)`).
-		script()
+		Add("HXPAUSE root", `(return (pmap (fn [k] (if (= k 0) (tool/child {:ms 600}) (do (tool/child {:ms 300}) (tool/fast {})))) [0 1]))`).
+		Add("HXPAUSE child", `(return 7)`).
+		Script()
 	var fast atomic.Int64
 	// The child's model sleeps for the milliseconds its prompt names.
 	sleepy := func(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -1203,9 +929,9 @@ func TestHostileCompiledSelfRecursion(t *testing.T) {
 	a := hxNew(t, agent.Config{Prompt: "HXCSELF recurse", Signature: "(d :int) -> :int", Description: "Recurses.",
 		MaxDepth: 3, Tools: map[string]agent.Tool{"self": wrapper}, Limits: lisp.Limits{Timeout: 20 * time.Second}})
 	model := (&hxRouter{}).
-		add("HXCSELF", `(return (count (pmap (fn [i] (tool/self {:d (inc ctx/d)})) (range 50))))`).
-		add("HXCROOT", `(return (tool/comp {:d 0}))`).
-		script()
+		Add("HXCSELF", `(return (count (pmap (fn [i] (tool/self {:d (inc ctx/d)})) (range 50))))`).
+		Add("HXCROOT", `(return (tool/comp {:d 0}))`).
+		Script()
 	comp, err := a.Compile(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"d": 0}})
 	if err != nil {
 		t.Fatal(err)
@@ -1252,9 +978,9 @@ func TestHostileFirewalledCollectionAcrossReturn(t *testing.T) {
 			root := hxNew(t, agent.Config{Prompt: "HXROWS root", Limits: lisp.Limits{Timeout: hxGenerous},
 				Tools: map[string]agent.Tool{"child": hxTool(child.AsTool(agent.AsToolOptions{}))}})
 			model := (&hxRouter{}).
-				add("HXROWS root", `(tool/child {})`, `(println (:rows *1)) (return 1)`).
-				add("HXROWS child", `(def r (tool/rows {})) {:return {:rows (:_rows r)}}`, `(return {:rows (:_rows r)})`).
-				script()
+				Add("HXROWS root", `(tool/child {})`, `(println (:rows *1)) (return 1)`).
+				Add("HXROWS child", `(def r (tool/rows {})) {:return {:rows (:_rows r)}}`, `(return {:rows (:_rows r)})`).
+				Script()
 			step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 			defer hxDump(t, step)
 			if err != nil {
@@ -1298,9 +1024,9 @@ func TestHostileFirewalledCollectionPassedDown(t *testing.T) {
 			root := hxNew(t, agent.Config{Prompt: "HXDOWN root", Limits: lisp.Limits{Timeout: hxGenerous},
 				Tools: map[string]agent.Tool{"child": hxTool(child.AsTool(agent.AsToolOptions{}))}})
 			model := (&hxRouter{}).
-				add("HXDOWN root", `(return (tool/child {:rows ctx/_rows}))`).
-				add("HXDOWN child", `(println ctx/rows (first ctx/rows)) ctx/rows`, `(return (count ctx/rows))`).
-				script()
+				Add("HXDOWN root", `(return (tool/child {:rows ctx/_rows}))`).
+				Add("HXDOWN child", `(println ctx/rows (first ctx/rows)) ctx/rows`, `(return (count ctx/rows))`).
+				Script()
 			step, err := root.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{
 				"_rows": []any{map[string]any{"code": "Q7", "n": 31}}}})
 			defer hxDump(t, step)

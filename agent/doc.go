@@ -55,12 +55,24 @@
 // text) are its own and are shown. docs/agents.md states the guarantee and
 // lists every channel.
 //
+// Everything a run leaves for a reader outside the firewall goes through
+// the same scrubber, the Step's: Step.Redaction for values, Step.Scrub for
+// text. PrintTrace, PrintChain and MarshalTrace, the events of observers
+// not registered with Raw (Fail.Details included), NewSlogObserver and
+// NewJSONLObserver, and the integrations (otel, mcp, temporal's progress,
+// the ptc command) show no fragment of 8 bytes or more of a firewalled
+// text; docs/agents.md ("Outside the mission: every sink") lists the sinks
+// that cmd/ptc's TestFirewallSinks checks. The Step's Go data (Return,
+// Memory, Fail.Details, the trace's values, Turn.Output, ToolCall.Error)
+// stays as it was; raw output is opt-in and says so: Raw,
+// TraceOptions.Unredacted, TraceJSONOptions.Raw.
+//
 // # Traces
 //
 // Step.Trace records each turn: the program, its value or error, its
-// output and its tool calls. PrintTrace writes it readably; MarshalTrace
-// and UnmarshalTrace give it a stable JSON form (ptc trace view shows it
-// as a page).
+// output and its tool calls. PrintTrace writes it readably, redacted;
+// MarshalTrace and UnmarshalTrace give it a stable JSON form (ptc trace
+// view shows it as a page).
 //
 // # Events
 //

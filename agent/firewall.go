@@ -496,24 +496,6 @@ func (fw *firewall) indexes() []*textIndex {
 	return indexes
 }
 
-// displayRedaction is the redaction of values shown outside the mission
-// (traces, logs, clients, a terminal): what redaction hides, and copies of
-// firewalled text scrubbed from every string and key, a number or keyword
-// whose printed form is firewalled hidden whole. (LLM-bound text is
-// printed with redaction and then scrubbed as a whole.) The scrubber is
-// the firewall's as it is now.
-func (fw *firewall) displayRedaction() *lisp.Redaction {
-	r := fw.redaction()
-	indexes := fw.indexes()
-	for _, idx := range indexes {
-		if !idx.empty() {
-			r.Text = func(s string) string { return scrubText(s, indexes...) }
-			break
-		}
-	}
-	return r
-}
-
 // ownIndexNow returns the index of the mission's own firewalled texts,
 // rebuilt when they changed.
 func (fw *firewall) ownIndexNow() *textIndex {

@@ -55,10 +55,12 @@ func (k EventKind) String() string {
 // where it happened (Agent, TraceID, ParentTraceID, Depth, Turn).
 //
 // Firewalled data never reaches an observer through the text fields:
-// ArgsText, ResultText and the failure messages are redacted and scrubbed
-// exactly as the LLM is shown them, and Messages and Response are what the
-// LLM was sent and answered. The values themselves (Args, Result, Step)
-// are given only to observers registered with Raw.
+// ArgsText, ResultText, Output and the error texts are redacted and
+// scrubbed exactly as the LLM is shown them, Messages are what the LLM
+// was sent, and Program and Response are scrubbed too. An observer gets a
+// Fail whose texts are scrubbed and whose Details are redacted. The
+// values themselves (Args, Result, Step) and the Fail itself are given
+// only to observers registered with Raw.
 type Event struct {
 	Kind EventKind
 	// Time is when it happened: the start, or the end for stop and
@@ -121,7 +123,9 @@ type Event struct {
 	Err       error
 	ErrorText string
 	// Fail is the mission's failure (run.stop of a failed mission,
-	// run.exception); nil on success.
+	// run.exception); nil on success. Unless the observer is Raw, a copy
+	// for display: texts scrubbed, Details redacted (Go data with
+	// firewalled parts as Firewalled).
 	Fail *Fail
 	// Usage is the mission's (run.stop, run.exception).
 	Usage Usage
@@ -154,8 +158,9 @@ type ObserverFunc func(ctx context.Context, e *Event)
 func (f ObserverFunc) Observe(ctx context.Context, e *Event) { f(ctx, e) }
 
 // Raw registers o to receive the values themselves (Event.Args, Result,
-// Step), firewalled parts included: for an audit log of your own, never
-// for a sink an LLM, a user or a third party reads.
+// Step) and the Step's Fail as it is (its Details unredacted), firewalled
+// parts included: for an audit log of your own, never for a sink an LLM,
+// a user or a third party reads.
 func Raw(o Observer) Observer { return rawObserver{o} }
 
 type rawObserver struct{ Observer }
@@ -218,8 +223,10 @@ func newObservers(parent *observers, list []Observer) *observers {
 }
 
 // emit delivers e to every observer, raw values removed for those that
-// did not ask for them.
-func (d *observers) emit(ctx context.Context, e *Event) {
+// did not ask for them: they get a copy without Args, Result and Step, and
+// with a Fail whose texts are scrubbed and whose Details are redacted by
+// v, the mission's firewall.
+func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 	if d == nil {
 		return
 	}
@@ -231,10 +238,11 @@ func (d *observers) emit(ctx context.Context, e *Event) {
 			continue
 		}
 		ev := e
-		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil) {
+		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil || e.Fail != nil) {
 			if redacted == nil {
 				c := *e
 				c.Args, c.Result, c.Step = nil, nil, nil
+				c.Fail = v.fail(e.Fail)
 				redacted = &c
 			}
 			ev = redacted
@@ -352,7 +360,17 @@ func (m *mission) emit(e *Event) {
 	if ctx == nil {
 		ctx = m.parent
 	}
-	m.obs.emit(ctx, e)
+	// Every text reaches observers scrubbed, whoever built the event: the
+	// program and the reply too (which the LLM wrote without seeing
+	// firewalled data, but may echo by chance).
+	v := veil{m.fw}
+	if e.Program != "" {
+		e.Program = v.scrub(e.Program)
+	}
+	if e.Response != "" {
+		e.Response = v.scrub(e.Response)
+	}
+	m.obs.emit(ctx, e, v)
 }
 
 // eventText prints a value for observers as the LLM would be shown it:

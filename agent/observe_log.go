@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/ptc-go/ptc/llm"
@@ -17,7 +18,8 @@ import (
 // (Warn when it failed, Error for run.exception), failed LLM calls and
 // tool calls at Warn, everything else at Debug; set the handler's level to
 // choose how much is written. Texts are redacted as for the LLM, so a log
-// never holds firewalled data.
+// never holds firewalled data (unless the observer is registered with
+// Raw, whose Fail it logs as it is).
 func NewSlogObserver(logger *slog.Logger) Observer {
 	if logger == nil {
 		logger = slog.Default()
@@ -101,22 +103,25 @@ func (o slogObserver) Observe(ctx context.Context, e *Event) {
 // NewJSONLObserver returns an observer that writes each event to w as one
 // line of JSON (Event.MarshalJSON): a stream a long mission can be
 // followed by (tail -f) and tools can read. The first write error stops
-// the writing; Err reports it.
+// the writing; Err reports it. One observer may serve concurrent Runs:
+// each line is written whole, one at a time.
 func NewJSONLObserver(w io.Writer) *JSONLObserver { return &JSONLObserver{w: w} }
 
 // JSONLObserver writes events as JSON Lines; see NewJSONLObserver.
 type JSONLObserver struct {
+	mu  sync.Mutex // concurrent Runs share it
 	w   io.Writer
-	err error // guarded by the agent: Observe is never called concurrently for one run
+	err error
 }
 
-// Observe writes e. An observer shared by concurrent Runs must be given
-// a writer that is safe for concurrent use, with whole lines written at once.
+// Observe writes e.
 func (o *JSONLObserver) Observe(_ context.Context, e *Event) {
+	line, err := json.Marshal(e)
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.err != nil {
 		return
 	}
-	line, err := json.Marshal(e)
 	if err == nil {
 		_, err = o.w.Write(append(line, '\n'))
 	}
@@ -124,7 +129,11 @@ func (o *JSONLObserver) Observe(_ context.Context, e *Event) {
 }
 
 // Err is the first error writing the events, if any.
-func (o *JSONLObserver) Err() error { return o.err }
+func (o *JSONLObserver) Err() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
 
 // eventJSON is the JSON form of an Event.
 type eventJSON struct {

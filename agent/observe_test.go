@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -330,3 +331,89 @@ func TestJSONLObserver(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// An observer that is not Raw gets the Fail of a run's end with its
+// Details redacted (firewalled values and "_" entries as the placeholder,
+// copies of firewalled text scrubbed); a Raw one gets the Fail itself.
+func TestEventsFailDetails(t *testing.T) {
+	raw, plain := &recorder{}, &recorder{}
+	model := llmtest.NewScript(llmtest.Code(
+		`(fail {:reason :x :message "m" :details {:s ctx/_secret :c (str "c" ctx/_secret) :_d 1 :n ctx/_pin :v [ctx/_secret]}})`))
+	step, _ := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{LLM: model.Func(),
+		Context: map[string]any{"_secret": eventSecret, "_pin": 90817263544}, Observers: []agent.Observer{agent.Raw(raw), plain}})
+	if step.Fail == nil || step.Fail.Details["s"] != eventSecret {
+		t.Fatalf("the mission should fail with the secret in its details: %+v", step.Fail)
+	}
+	stop := func(r *recorder) *agent.Fail {
+		for _, e := range r.events {
+			if e.Kind == agent.RunStop {
+				return e.Fail
+			}
+		}
+		t.Fatal("no run.stop")
+		return nil
+	}
+	if f := stop(raw); f != step.Fail {
+		t.Errorf("the raw observer should get the Step's Fail, got %+v", f)
+	}
+	f := stop(plain)
+	want := map[string]any{"s": agent.Firewalled, "c": "c" + agent.Firewalled, "_d": agent.Firewalled, "n": agent.Firewalled,
+		"v": []any{agent.Firewalled}}
+	if fmt.Sprint(f.Details) != fmt.Sprint(want) || f.Reason != "x" || f.Message != "m" {
+		t.Errorf("the plain observer's Fail: %+v, details %v; want details %v", f, f.Details, want)
+	}
+	if step.Fail.Details["s"] != eventSecret {
+		t.Errorf("redacting the event changed the Step's Fail: %v", step.Fail.Details)
+	}
+}
+
+// One JSONLObserver serves concurrent runs, as docs/observability.md
+// suggests: -race checks it, and every line is whole.
+func TestJSONLObserverShared(t *testing.T) {
+	var w lockedBuffer
+	o := agent.NewJSONLObserver(&w)
+	const runs = 8
+	done := make(chan struct{})
+	for range runs {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			model := llmtest.NewScript(llmtest.Code(`(println "a") 1`), llmtest.Code(`(return 2)`))
+			_, _ = agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(),
+				agent.Options{LLM: model.Func(), Observers: []agent.Observer{o}})
+			_ = o.Err()
+		}()
+	}
+	for range runs {
+		<-done
+	}
+	if o.Err() != nil {
+		t.Fatal(o.Err())
+	}
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	if len(lines) != runs*10 {
+		t.Errorf("%d lines, want %d (10 events a run)", len(lines), runs*10)
+	}
+	for _, l := range lines {
+		if !json.Valid([]byte(l)) {
+			t.Fatalf("a line is not JSON: %q", l)
+		}
+	}
+}
+
+// lockedBuffer is a writer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	sb strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.String()
+}

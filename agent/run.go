@@ -598,7 +598,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	m.nested.mu.Lock()
 	step.TotalUsage = step.Usage.plus(m.nested.usage)
 	m.nested.mu.Unlock()
-	step.Warnings = m.warnings
+	step.Warnings = veil{m.fw}.scrubAll(m.warnings) // for display: coercions echo values
 	switch m.opts.Trace {
 	case TraceOn:
 		step.Trace = m.trace

@@ -36,7 +36,8 @@ type Step struct {
 	// Warnings are the coercions of the mission's input ("input: count:
 	// coerced "3" to :int") and, when it ran with signature.WarnOnly, the
 	// mismatches of its input and of its return value that were let
-	// through. (A tool call's are in its ToolCall.)
+	// through, scrubbed by the firewall. (A tool call's are in its
+	// ToolCall.)
 	Warnings []string
 	// Trace has one entry per turn (see Options.Trace).
 	Trace []Turn
@@ -70,12 +71,7 @@ type Step struct {
 //
 // Hidden values print as the placeholder Firewalled. Safe for concurrent
 // use; never nil.
-func (s *Step) Redaction() *lisp.Redaction {
-	if s == nil || s.fw == nil {
-		return &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
-	}
-	return s.fw.displayRedaction()
-}
+func (s *Step) Redaction() *lisp.Redaction { return s.veil().redaction() }
 
 // OK reports whether the mission succeeded.
 func (s *Step) OK() bool { return s != nil && s.Fail == nil }
@@ -103,7 +99,9 @@ type Fail struct {
 	// Op is the tool or operation at fault, when there is one.
 	Op string
 	// Details carries more data: the upstream failure of a chained_failure,
-	// the value given to fail, validation issues.
+	// the value given to fail, validation issues. Go data, firewalled
+	// values included; observers that are not Raw, traces and the other
+	// sinks show it redacted.
 	Details map[string]any
 	// ByProgram reports that the mission's program ended it with (fail v),
 	// so that Reason is the program's word: a program's (fail {:reason
@@ -175,7 +173,9 @@ type Turn struct {
 	// Error is the program's error, the reminder sent when there was no
 	// code, or the validation failure of a return, as the LLM was told.
 	Error string
-	// Output is the program's println output.
+	// Output is the program's println output, as printed: firewalled
+	// values hidden, copies of firewalled text as they are (show it
+	// through Step.Scrub, as PrintTrace does).
 	Output []string
 	// ToolCalls are the tool calls, in the order they started.
 	ToolCalls []ToolCall
@@ -199,8 +199,8 @@ type ToolCall struct {
 	Name     string
 	Args     *lisp.Map
 	Result   lisp.Value // nil on error
-	Error    string     // "" on success
-	Warnings []string   // argument coercions
+	Error    string     // "" on success; the tool's message as it is (show it through Step.Scrub)
+	Warnings []string   // argument coercions, scrubbed by the firewall
 	Start    time.Time
 	Duration time.Duration
 	// Child is the Step of the agent, LLM tool or compiled agent called as
@@ -230,9 +230,4 @@ func (e *Error) Unwrap() error { return e.Step.Fail }
 // built from a Step for a reader outside the firewall: a trace's println
 // output, or the strings of a value a program computed with str from a
 // firewalled one. Safe for concurrent use.
-func (s *Step) Scrub(text string) string {
-	if s == nil || s.fw == nil {
-		return text
-	}
-	return s.fw.scrub(text)
-}
+func (s *Step) Scrub(text string) string { return s.veil().scrub(text) }

@@ -13,11 +13,16 @@ import (
 
 // TraceOptions select what PrintTrace shows. The zero value shows each
 // turn's program, tool calls, output and result, with values cut to a
-// readable size.
+// readable size and redacted: firewalled values and copies of firewalled
+// text are <Firewalled>, as for the LLM.
 type TraceOptions struct {
-	// Raw adds the LLM's whole reply and the feedback it was sent (both
-	// recorded only when the mission ran with Options.Debug).
-	Raw bool
+	// Replies adds the LLM's whole reply and the feedback it was sent
+	// (both recorded only when the mission ran with Options.Debug).
+	Replies bool
+	// Unredacted shows values, output and errors as they are, firewalled
+	// data included: for a developer's own terminal, never for a log, a
+	// ticket or an LLM.
+	Unredacted bool
 	// Full prints values without cutting them.
 	Full bool
 	// NoChildren leaves out the turns of agents called as tools.
@@ -29,24 +34,31 @@ type TraceOptions struct {
 
 // PrintTrace writes a readable account of a mission to w: one box per
 // turn with its program, tool calls, println output, result or error,
-// duration and tokens, then the outcome. Values are shown in full to the
-// host, firewalled fields included: the trace is for developers, not for
-// LLMs. Agents called as tools are shown inside their caller's tool call.
+// duration and tokens, then the outcome. Agents called as tools are shown
+// inside their caller's tool call. Unless opts.Unredacted, every value is
+// printed with the Step's Redaction and every text (programs, output,
+// errors, replies, feedback) is scrubbed as Step.Scrub does; a nested
+// agent's trace hides what its callers hide too.
 func PrintTrace(w io.Writer, step *Step, opts TraceOptions) error {
 	bw := bufio.NewWriter(w)
 	tp := tracePrinter{w: bw, opts: opts}
-	tp.step(step, "")
+	tp.step(step, "", step.veil())
 	return bw.Flush()
 }
 
 // PrintChain writes the traces of a pipeline of steps (each the context of
-// the next), numbered.
+// the next), numbered. Unless opts.Unredacted, each step hides what any
+// step of the chain hides.
 func PrintChain(w io.Writer, steps []*Step, opts TraceOptions) error {
 	bw := bufio.NewWriter(w)
 	tp := tracePrinter{w: bw, opts: opts}
+	var all veil
+	for _, s := range steps {
+		all = all.with(s.veil())
+	}
 	for i, s := range steps {
 		fmt.Fprintf(bw, "═══ Step %d of %d ═══\n", i+1, len(steps))
-		tp.step(s, "")
+		tp.step(s, "", all)
 	}
 	return bw.Flush()
 }
@@ -56,18 +68,31 @@ type tracePrinter struct {
 	opts TraceOptions
 }
 
+// text is a text of the trace as the reader may see it.
+func (tp *tracePrinter) text(v veil, s string) string {
+	if tp.opts.Unredacted {
+		return s
+	}
+	return v.scrub(s)
+}
+
 const ruleWidth = 46
 
 const traceRule = "──────────────────────────────────────────────"
 
-func (tp *tracePrinter) value(v lisp.Value) string {
+func (tp *tracePrinter) value(vl veil, v lisp.Value) string {
+	opts := lisp.PrintOptions{MaxItems: 8, MaxChars: 300, MaxDepth: 6}
 	if tp.opts.Full {
-		return lisp.PrintString(v)
+		opts = lisp.PrintOptions{}
 	}
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 8, MaxChars: 300, MaxDepth: 6})
+	if tp.opts.Unredacted {
+		return lisp.FormatValue(v, opts)
+	}
+	return vl.format(v, opts)
 }
 
-func (tp *tracePrinter) step(s *Step, indent string) {
+// step prints s, whose readers' firewalls are outer.
+func (tp *tracePrinter) step(s *Step, indent string, outer veil) {
 	if s == nil {
 		fmt.Fprintf(tp.w, "%s(no step)\n", indent)
 		return
@@ -75,14 +100,15 @@ func (tp *tracePrinter) step(s *Step, indent string) {
 	if len(s.Trace) == 0 && s.Usage.Turns > 0 {
 		fmt.Fprintf(tp.w, "%s(no trace kept: see Options.Trace)\n", indent)
 	}
+	v := s.veil().with(outer)
 	for i := range s.Trace {
-		tp.turn(&s.Trace[i], indent)
+		tp.turn(&s.Trace[i], indent, v)
 	}
 	u := s.Usage
 	if s.Fail != nil {
-		fmt.Fprintf(tp.w, "%sFailed: %s: %s\n", indent, s.Fail.Reason, firstLine(s.Fail.Message))
+		fmt.Fprintf(tp.w, "%sFailed: %s: %s\n", indent, tp.text(v, s.Fail.Reason), firstLine(tp.text(v, s.Fail.Message)))
 	} else {
-		fmt.Fprintf(tp.w, "%sReturned: %s\n", indent, tp.value(s.Return))
+		fmt.Fprintf(tp.w, "%sReturned: %s\n", indent, tp.value(v, s.Return))
 	}
 	cost := plural(u.Turns, "turn") + ", " + plural(u.LLMRequests, "LLM request")
 	if u.Turns == 0 && u.LLMRequests == 0 && len(s.Trace) > 0 {
@@ -100,14 +126,14 @@ func (tp *tracePrinter) step(s *Step, indent string) {
 	}
 }
 
-func (tp *tracePrinter) turn(t *Turn, indent string) {
+func (tp *tracePrinter) turn(t *Turn, indent string, v veil) {
 	w := tp.w
 	head := fmt.Sprintf("┌─ Turn %d ", t.Number)
 	fmt.Fprintf(w, "%s%s%s\n", indent, head, strings.Repeat("─", max(3, ruleWidth-utf8.RuneCountInString(head))))
 	bar := indent + "│ "
 	if t.Program != "" {
 		fmt.Fprintf(w, "%sProgram:\n", bar)
-		for _, line := range strings.Split(strings.TrimRight(t.Program, "\n"), "\n") {
+		for _, line := range strings.Split(strings.TrimRight(tp.text(v, t.Program), "\n"), "\n") {
 			fmt.Fprintf(w, "%s  %s\n", bar, line)
 		}
 	}
@@ -116,7 +142,7 @@ func (tp *tracePrinter) turn(t *Turn, indent string) {
 		for _, c := range t.ToolCalls {
 			args := "{}"
 			if c.Args != nil {
-				args = tp.value(c.Args)
+				args = tp.value(v, c.Args)
 			}
 			if tp.opts.NoTimings {
 				fmt.Fprintf(w, "%s  → %s %s\n", bar, c.Name, args)
@@ -124,38 +150,39 @@ func (tp *tracePrinter) turn(t *Turn, indent string) {
 				fmt.Fprintf(w, "%s  → %s %s  (%s)\n", bar, c.Name, args, roundDuration(c.Duration))
 			}
 			for _, warn := range c.Warnings {
-				fmt.Fprintf(w, "%s    ! %s\n", bar, warn)
+				fmt.Fprintf(w, "%s    ! %s\n", bar, tp.text(v, warn))
 			}
 			if c.Error != "" {
-				fmt.Fprintf(w, "%s    ✗ %s\n", bar, firstLine(c.Error))
+				fmt.Fprintf(w, "%s    ✗ %s\n", bar, firstLine(tp.text(v, c.Error)))
 			} else {
-				fmt.Fprintf(w, "%s    ← %s\n", bar, tp.value(c.Result))
+				fmt.Fprintf(w, "%s    ← %s\n", bar, tp.value(v, c.Result))
 			}
 			if c.Child != nil && !tp.opts.NoChildren {
-				tp.step(c.Child, bar+"    ")
+				tp.step(c.Child, bar+"    ", v)
 			}
 		}
 	}
 	if len(t.Output) > 0 {
 		fmt.Fprintf(w, "%sOutput:\n", bar)
-		for _, line := range t.Output {
+		// Scrubbed as a whole: a firewalled text may span lines.
+		for _, line := range strings.Split(tp.text(v, strings.Join(t.Output, "\n")), "\n") {
 			fmt.Fprintf(w, "%s  %s\n", bar, line)
 		}
 	}
 	if t.Error != "" {
 		fmt.Fprintf(w, "%sError: ", bar)
-		for i, line := range strings.Split(strings.TrimRight(t.Error, "\n"), "\n") {
+		for i, line := range strings.Split(strings.TrimRight(tp.text(v, t.Error), "\n"), "\n") {
 			if i > 0 {
 				fmt.Fprintf(w, "%s       ", bar)
 			}
 			fmt.Fprintln(w, line)
 		}
 	} else if t.Program != "" {
-		fmt.Fprintf(w, "%sResult: %s\n", bar, tp.value(t.Result))
+		fmt.Fprintf(w, "%sResult: %s\n", bar, tp.value(v, t.Result))
 	}
-	if tp.opts.Raw {
-		tp.block(bar, "LLM reply", t.Response)
-		tp.block(bar, "Feedback", t.Feedback)
+	if tp.opts.Replies {
+		tp.block(bar, "LLM reply", tp.text(v, t.Response))
+		tp.block(bar, "Feedback", tp.text(v, t.Feedback))
 	}
 	if !tp.opts.NoTimings {
 		fmt.Fprintf(w, "%sDuration: %s (LLM %s) | Tokens: %d in / %d out\n", bar,

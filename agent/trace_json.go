@@ -15,7 +15,14 @@ package agent
 //	                               "<Firewalled>" and texts are scrubbed
 //	                               (TraceJSONOptions.Raw false)
 //	  "step":     Step             the mission
+//	  "firewall": Firewall         a raw trace's firewalled texts; optional
 //	}
+//
+// Firewall, in a raw trace only, so that the Step UnmarshalTrace reads
+// back hides them again when it is shown:
+//
+//	"strings"  [string]   the firewalled strings (8 bytes or more)
+//	"texts"    [string]   the printed forms of firewalled numbers and keywords
 //
 // Step, a mission (a nested agent's too):
 //
@@ -86,13 +93,18 @@ package agent
 //	                       none (too large once its shared parts expand)
 //	"json_error"  string   why "json" is absent; optional
 //
-// Both forms are redacted unless the trace is raw: a firewalled value, and
-// the value of every map entry whose key starts with _, print as the
-// placeholder <Firewalled> (in "json", the string "<Firewalled>"); a memory
-// var whose name starts with _ is the placeholder whole. Texts (programs,
-// errors, output, warnings, prompts, messages) are scrubbed of firewalled
-// text (see Step.Scrub). UnmarshalTrace reads the placeholder as the
-// string "<Firewalled>". Values the reader cannot rebuild (lazy sequences,
+// Unless the trace is raw, firewalled fields and copies of firewalled
+// text are replaced by <Firewalled>, as Step.Redaction and Step.Scrub say:
+// a firewalled value, and the value of every map entry whose key starts
+// with _, print as the placeholder <Firewalled> (in "json", the string
+// "<Firewalled>"); every string and key is scrubbed of copies of
+// firewalled text, and a number or keyword whose printed form is
+// firewalled is the placeholder whole; a memory var whose name starts
+// with _ is the placeholder whole, and memory names are scrubbed. Texts
+// (programs, errors, output, warnings, prompts, messages, replies,
+// feedback, tool names) are scrubbed of firewalled text. A nested agent's
+// Step hides what its callers hide too. UnmarshalTrace reads the
+// placeholder as the string "<Firewalled>". Values the reader cannot rebuild (lazy sequences,
 // transducers) come back as the string of their printed form; functions,
 // vars and regexes come back as values that print as they did, and cannot
 // be called.
@@ -102,7 +114,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -154,11 +168,15 @@ func MarshalTrace(step *Step, opts TraceJSONOptions) ([]byte, error) {
 	if w.budget <= 0 {
 		w.budget = DefaultTraceMaxBytes
 	}
-	js, err := w.step(step, 0)
+	js, err := w.step(step, 0, nil)
 	if err != nil {
 		return nil, err
 	}
-	return encodeTrace(&traceDoc{Format: TraceFormat, Version: TraceVersion, Redacted: !opts.Raw, Step: js}, opts.Indent)
+	doc := &traceDoc{Format: TraceFormat, Version: TraceVersion, Redacted: !opts.Raw, Step: js}
+	if opts.Raw {
+		doc.Firewall = traceFirewallOf(step.veil())
+	}
+	return encodeTrace(doc, opts.Indent)
 }
 
 // encodeTrace writes doc as JSON, with <, > and & as they are (readable
@@ -206,7 +224,10 @@ func UnmarshalTrace(data []byte) (*Step, error) {
 	if doc.Step == nil {
 		return nil, errors.New("agent: the trace has no step")
 	}
-	r := traceReader{redacted: doc.Redacted}
+	r := traceReader{fw: placeholderFirewall()}
+	if !doc.Redacted {
+		r.fw = doc.Firewall.firewall()
+	}
 	return r.step(doc.Step, 0)
 }
 
@@ -217,6 +238,64 @@ type traceDoc struct {
 	Version  int        `json:"version"`
 	Redacted bool       `json:"redacted"`
 	Step     *traceStep `json:"step"`
+	// Firewall lists, in a raw trace, the firewalled texts of the
+	// mission tree, so that a Step read back hides them again.
+	Firewall *traceFirewall `json:"firewall,omitempty"`
+}
+
+// traceFirewall is the firewall of a raw trace: the firewalled strings
+// (hidden whole, and scrubbed from text) and the printed forms of
+// firewalled numbers and keywords (scrubbed from text), sorted.
+type traceFirewall struct {
+	Strings []string `json:"strings,omitempty"`
+	Texts   []string `json:"texts,omitempty"`
+}
+
+// traceFirewallOf lists the firewalled texts of the firewalls of v and of
+// their callers (nil when there are none).
+func traceFirewallOf(v veil) *traceFirewall {
+	strs, texts := map[string]struct{}{}, map[string]struct{}{}
+	seen := map[*firewall]bool{}
+	for _, fw := range v {
+		for f := fw; f != nil && !seen[f]; f = f.up {
+			seen[f] = true
+			f.mu.RLock()
+			for _, set := range []*fwSet{f.base, &f.own} {
+				for t := range set.strs {
+					strs[t] = struct{}{}
+				}
+				for t := range set.texts {
+					texts[t] = struct{}{}
+				}
+			}
+			f.mu.RUnlock()
+		}
+	}
+	if len(strs) == 0 && len(texts) == 0 {
+		return nil
+	}
+	return &traceFirewall{Strings: slices.Sorted(maps.Keys(strs)), Texts: slices.Sorted(maps.Keys(texts))}
+}
+
+// firewall rebuilds the firewall the list was written from (its
+// collections, hidden by identity, are not in it; nil without texts).
+func (tf *traceFirewall) firewall() *firewall {
+	if tf == nil || (len(tf.Strings) == 0 && len(tf.Texts) == 0) {
+		return nil
+	}
+	set := &fwSet{strs: map[string]struct{}{}, texts: map[string]struct{}{}}
+	for _, t := range tf.Strings {
+		if len(t) >= minScrub {
+			set.strs[t] = struct{}{}
+		}
+	}
+	for _, t := range tf.Texts {
+		if len(t) >= minScrub {
+			set.texts[t] = struct{}{}
+		}
+	}
+	set.index = newTextIndex(maxWindows, set.strs, set.texts)
+	return &firewall{base: set}
 }
 
 type traceStep struct {
@@ -316,29 +395,28 @@ type traceWriter struct {
 	seen   map[*Step]bool // the steps on the current path: a cycle is an error
 }
 
-func (w *traceWriter) text(s *Step, t string) string {
+func (w *traceWriter) text(vl veil, t string) string {
 	if w.raw {
 		return t
 	}
-	return s.Scrub(t)
+	return vl.scrub(t)
 }
 
-func (w *traceWriter) texts(s *Step, ts []string) []string {
+func (w *traceWriter) texts(vl veil, ts []string) []string {
 	if len(ts) == 0 {
 		return nil
 	}
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = w.text(s, t)
+	if w.raw {
+		return ts
 	}
-	return out
+	return vl.scrubAll(ts)
 }
 
-// value writes v in both forms, redacted as s's Redaction says.
-func (w *traceWriter) value(s *Step, v lisp.Value) (*traceValue, error) {
+// value writes v in both forms, redacted as vl's redaction says.
+func (w *traceWriter) value(vl veil, v lisp.Value) (*traceValue, error) {
 	var red *lisp.Redaction
 	if !w.raw {
-		red = s.Redaction()
+		red = vl.redaction()
 	}
 	if w.budget <= 0 {
 		return nil, w.tooLarge()
@@ -366,7 +444,9 @@ func (w *traceWriter) tooLarge() error {
 	return errors.New("agent: MarshalTrace: the trace's values exceed TraceJSONOptions.MaxBytes")
 }
 
-func (w *traceWriter) step(s *Step, depth int) (*traceStep, error) {
+// step writes s, whose readers' firewalls are outer: a nested agent's
+// trace hides what its callers hide.
+func (w *traceWriter) step(s *Step, depth int, outer veil) (*traceStep, error) {
 	if depth > maxTraceDepth {
 		return nil, errors.New("agent: MarshalTrace: agents nested too deep")
 	}
@@ -375,14 +455,15 @@ func (w *traceWriter) step(s *Step, depth int) (*traceStep, error) {
 	}
 	w.seen[s] = true
 	defer delete(w.seen, s)
+	vl := s.veil().with(outer)
 	js := &traceStep{
 		TraceID:       s.TraceID,
 		ParentTraceID: s.ParentTraceID,
 		OK:            s.Fail == nil,
-		SystemPrompt:  w.text(s, s.SystemPrompt),
+		SystemPrompt:  w.text(vl, s.SystemPrompt),
 		Usage:         usageJSON(s.Usage),
 		TotalUsage:    usageJSON(s.TotalUsage),
-		Warnings:      w.texts(s, s.Warnings),
+		Warnings:      w.texts(vl, s.Warnings),
 		Turns:         []traceTurn{},
 	}
 	if s.Signature != nil {
@@ -390,29 +471,29 @@ func (w *traceWriter) step(s *Step, depth int) (*traceStep, error) {
 	}
 	var err error
 	if s.Fail == nil {
-		if js.Return, err = w.value(s, s.Return); err != nil {
+		if js.Return, err = w.value(vl, s.Return); err != nil {
 			return nil, err
 		}
 	} else {
 		f := s.Fail
-		js.Fail = &traceFail{Reason: w.text(s, f.Reason), Message: w.text(s, f.Message), Op: w.text(s, f.Op), ByProgram: f.ByProgram}
+		js.Fail = &traceFail{Reason: w.text(vl, f.Reason), Message: w.text(vl, f.Message), Op: w.text(vl, f.Op), ByProgram: f.ByProgram}
 		if len(f.Details) > 0 {
 			if d, derr := lisp.FromGo(detailsData(f.Details, 0)); derr == nil {
-				if js.Fail.Details, err = w.value(s, d); err != nil {
+				if js.Fail.Details, err = w.value(vl, d); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
 	for i := range s.Trace {
-		t, err := w.turn(s, &s.Trace[i], depth)
+		t, err := w.turn(vl, &s.Trace[i], depth)
 		if err != nil {
 			return nil, err
 		}
 		js.Turns = append(js.Turns, t)
 	}
 	for _, m := range s.Messages {
-		js.Messages = append(js.Messages, traceMessage{Role: string(m.Role), Content: w.text(s, m.Content)})
+		js.Messages = append(js.Messages, traceMessage{Role: string(m.Role), Content: w.text(vl, m.Content)})
 	}
 	return js, nil
 }
@@ -442,21 +523,21 @@ func usageJSON(u Usage) traceUsage {
 		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
 }
 
-func (w *traceWriter) turn(s *Step, t *Turn, depth int) (traceTurn, error) {
+func (w *traceWriter) turn(vl veil, t *Turn, depth int) (traceTurn, error) {
 	jt := traceTurn{
 		Number:        t.Number,
-		Program:       w.text(s, t.Program),
-		Error:         w.text(s, t.Error),
-		Output:        w.texts(s, t.Output),
+		Program:       w.text(vl, t.Program),
+		Error:         w.text(vl, t.Error),
+		Output:        w.output(vl, t.Output),
 		DurationMS:    msDuration(t.Duration),
 		LLMDurationMS: msDuration(t.LLMDuration),
 		Tokens:        t.Tokens,
-		Response:      w.text(s, t.Response),
-		Feedback:      w.text(s, t.Feedback),
+		Response:      w.text(vl, t.Response),
+		Feedback:      w.text(vl, t.Feedback),
 	}
 	var err error
 	if t.Error == "" && (t.Program != "" || t.Result != nil) {
-		if jt.Result, err = w.value(s, t.Result); err != nil {
+		if jt.Result, err = w.value(vl, t.Result); err != nil {
 			return jt, err
 		}
 	}
@@ -464,11 +545,17 @@ func (w *traceWriter) turn(s *Step, t *Turn, depth int) (traceTurn, error) {
 		jt.Memory = map[string]*traceValue{}
 		for _, name := range t.Memory.Names() {
 			v, _ := t.Memory.Get(name)
+			// A name is data too ((memory/put (keyword s) 1)): scrubbed,
+			// and kept apart from another name it scrubs alike.
+			shown := w.text(vl, name)
+			for i := 2; jt.Memory[shown] != nil; i++ {
+				shown = w.text(vl, name) + "#" + strconv.Itoa(i)
+			}
 			if !w.raw && isFirewalledKey(name) {
-				jt.Memory[name] = &traceValue{Lisp: Firewalled, JSON: json.RawMessage(strconv.Quote(Firewalled))}
+				jt.Memory[shown] = &traceValue{Lisp: Firewalled, JSON: json.RawMessage(strconv.Quote(Firewalled))}
 				continue
 			}
-			if jt.Memory[name], err = w.value(s, v); err != nil {
+			if jt.Memory[shown], err = w.value(vl, v); err != nil {
 				return jt, err
 			}
 		}
@@ -476,26 +563,26 @@ func (w *traceWriter) turn(s *Step, t *Turn, depth int) (traceTurn, error) {
 	for i := range t.ToolCalls {
 		c := &t.ToolCalls[i]
 		jc := traceCall{
-			Name:       c.Name,
-			Error:      w.text(s, c.Error),
-			Warnings:   w.texts(s, c.Warnings),
+			Name:       w.text(vl, c.Name),
+			Error:      w.text(vl, c.Error),
+			Warnings:   w.texts(vl, c.Warnings),
 			DurationMS: msDuration(c.Duration),
 		}
 		if !c.Start.IsZero() {
 			jc.Start = c.Start.UTC().Format(time.RFC3339Nano)
 		}
 		if c.Args != nil {
-			if jc.Args, err = w.value(s, c.Args); err != nil {
+			if jc.Args, err = w.value(vl, c.Args); err != nil {
 				return jt, err
 			}
 		}
 		if c.Error == "" {
-			if jc.Result, err = w.value(s, c.Result); err != nil {
+			if jc.Result, err = w.value(vl, c.Result); err != nil {
 				return jt, err
 			}
 		}
 		if c.Child != nil {
-			if jc.Child, err = w.step(c.Child, depth+1); err != nil {
+			if jc.Child, err = w.step(c.Child, depth+1, vl); err != nil {
 				return jt, err
 			}
 		}
@@ -507,7 +594,7 @@ func (w *traceWriter) turn(s *Step, t *Turn, depth int) (traceTurn, error) {
 // Reading.
 
 type traceReader struct {
-	redacted bool
+	fw *firewall // every Step's: the placeholder's, or the raw trace's firewall
 }
 
 func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
@@ -522,9 +609,7 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 		TotalUsage:    usageOf(js.TotalUsage),
 		Warnings:      js.Warnings,
 	}
-	if r.redacted {
-		s.fw = placeholderFirewall()
-	}
+	s.fw = r.fw
 	if js.Signature != "" {
 		if sig, err := signature.Parse(js.Signature); err == nil {
 			s.Signature = sig
@@ -895,4 +980,14 @@ func (p *printedReader) str() (string, error) {
 		}
 	}
 	return "", p.errorf("unterminated string")
+}
+
+// output is a turn's println output for the trace: scrubbed as a whole
+// (a firewalled text may span lines) when that keeps the lines apart, each
+// line on its own otherwise.
+func (w *traceWriter) output(vl veil, lines []string) []string {
+	if w.raw || len(lines) == 0 {
+		return w.texts(vl, lines)
+	}
+	return vl.scrubLines(lines)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -79,7 +80,7 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []TraceOptions{{}, {Raw: true, Full: true}, {NoTimings: true}, {NoChildren: true}} {
+	for _, opts := range []TraceOptions{{}, {Replies: true, Full: true}, {Unredacted: true, Replies: true}, {NoTimings: true}, {NoChildren: true}} {
 		want, got := tjPrint(t, step, opts), tjPrint(t, back, opts)
 		if got != want {
 			t.Errorf("%+v: the trace read back prints\n%s\nthe live step\n%s", opts, got, want)
@@ -160,6 +161,24 @@ func TestTraceJSONFirewall(t *testing.T) {
 	}
 	if !bytes.Contains(raw, []byte(tjSecret)) {
 		t.Errorf("the raw trace lacks the secret")
+	}
+	// A raw trace lists its firewalled texts, so that the Step read back
+	// hides them again when it is shown.
+	var rawDoc struct {
+		Firewall *struct{ Strings []string } `json:"firewall"`
+	}
+	if err := json.Unmarshal(raw, &rawDoc); err != nil || rawDoc.Firewall == nil || !slices.Contains(rawDoc.Firewall.Strings, tjSecret) {
+		t.Errorf("the raw trace's firewall: %+v (%v)", rawDoc.Firewall, err)
+	}
+	back, err := UnmarshalTrace(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := tjPrint(t, back, TraceOptions{Full: true, Replies: true}); strings.Contains(out, "hunter2") {
+		t.Errorf("the Step read back from a raw trace shows the secret:\n%s", out)
+	}
+	if out := tjPrint(t, back, TraceOptions{Full: true, Unredacted: true}); !strings.Contains(out, tjSecret) {
+		t.Errorf("the Step read back from a raw trace has lost the secret:\n%s", out)
 	}
 }
 
@@ -404,6 +423,6 @@ func FuzzUnmarshalTrace(f *testing.F) {
 		if _, err := MarshalTrace(step, TraceJSONOptions{}); err != nil {
 			t.Fatalf("a trace that reads does not write: %v", err)
 		}
-		_ = PrintTrace(io.Discard, step, TraceOptions{Raw: true})
+		_ = PrintTrace(io.Discard, step, TraceOptions{Replies: true})
 	})
 }

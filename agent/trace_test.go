@@ -3,10 +3,12 @@ package agent_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -23,12 +25,12 @@ func TestPrintTrace(t *testing.T) {
 		t.Fatal("the mission should fail")
 	}
 	var buf bytes.Buffer
-	if err := agent.PrintTrace(&buf, step, agent.TraceOptions{Raw: true}); err != nil {
+	if err := agent.PrintTrace(&buf, step, agent.TraceOptions{Replies: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
 	for _, want := range []string{
-		"┌─ Turn 1 ", "LLM reply:\n│   Let me think.", // no program: the reply is shown with Raw
+		"┌─ Turn 1 ", "LLM reply:\n│   Let me think.", // no program: the reply is shown with Replies
 		"│ Output:\n│   x [1 a]", "Result: ##Inf",
 		"Error: 1:1: type_error", "│        (+ 1 nil)", // multi-line errors stay in the box
 		"Feedback:", "Failed: gave_up: cannot", "4 turns, 4 LLM requests", "Duration: ",
@@ -48,6 +50,53 @@ func TestPrintTrace(t *testing.T) {
 		}
 	}
 	if strings.Contains(out, "Duration") || strings.Contains(out, "LLM reply") {
-		t.Errorf("NoTimings and !Raw:\n%s", out)
+		t.Errorf("NoTimings and !Replies:\n%s", out)
+	}
+}
+
+// PrintTrace is redacted by default: values, println output, tool errors
+// and a nested agent's turns show firewalled data and copies of it as
+// <Firewalled>; a child's trace hides what its caller hides (the caller
+// passed its secret down as a public argument). Unredacted shows them.
+func TestPrintTraceRedacted(t *testing.T) {
+	const secret, pin = "CTXSECRET-alpha-1234", 90817263544
+	child := agent.MustNew(agent.Config{Prompt: "Echo {{x}}", Description: "Echoes.", Signature: "(x :string) -> :string"})
+	childTool, err := child.AsTool(agent.AsToolOptions{LLM: llmtest.NewScript(llmtest.Code(`(println "got" ctx/x) (return (str "e:" ctx/x))`)).Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		return nil, fmt.Errorf("refused %s", lisp.PrintString(args))
+	})
+	a := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"echo": childTool, "refuse": refuse}})
+	model := llmtest.NewScript(
+		llmtest.Code(`(println (str "L" ctx/_key) ctx/_pin) (tool/refuse {:k (str ctx/_key "!")})`),
+		llmtest.Code(`(return {:leak (str "L" ctx/_key) :n ctx/_pin :e (tool/echo {:x (str "c" ctx/_key)})})`))
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"_key": secret, "_pin": pin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	print := func(opts agent.TraceOptions) string {
+		var buf bytes.Buffer
+		if err := agent.PrintTrace(&buf, step, opts); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	out := print(agent.TraceOptions{Full: true})
+	for _, s := range []string{"CTXSECRET", "90817263544"} {
+		if strings.Contains(out, s) {
+			t.Errorf("the trace shows %q:\n%s", s, out)
+		}
+	}
+	for _, want := range []string{`│   L<Firewalled> <Firewalled>`, `✗ refused {:k "<Firewalled>!"}`, `│     │   got c<Firewalled>`,
+		`Returned: {:e "e:c<Firewalled>", :leak "L<Firewalled>", :n <Firewalled>}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the trace lacks %q:\n%s", want, out)
+		}
+	}
+	raw := print(agent.TraceOptions{Full: true, Unredacted: true})
+	if !strings.Contains(raw, `:leak "LCTXSECRET-alpha-1234"`) || !strings.Contains(raw, "got cCTXSECRET") {
+		t.Errorf("Unredacted hides values:\n%s", raw)
 	}
 }

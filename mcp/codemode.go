@@ -141,7 +141,7 @@ func (cm *codeMode) handle(ctx context.Context, req *mcpsdk.CallToolRequest) (*m
 	step, _ := compiled.Execute(ctx, input)
 	output := step.Scrub(programOutput(step))
 	if step.Fail != nil {
-		msg := failText(step.Fail)
+		msg := step.Scrub(failText(step.Fail))
 		if output != "" {
 			msg += "\n\nOutput before the error:\n" + output
 		}

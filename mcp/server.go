@@ -103,10 +103,7 @@ func (s *Service) AddAgent(name string, a *agent.Agent, opts AgentOptions) error
 			o.Context = mergeArgs(defaults, args)
 		}
 		step, _ := a.Run(ctx, o)
-		if step.Fail != nil {
-			return errorResult(step.Fail.Error()), nil
-		}
-		return valueResult(step, step.Return, wrap)
+		return stepResult(step, wrap, failErrorText), nil
 	}
 	tool := &mcpsdk.Tool{Name: name, Description: desc, InputSchema: in, OutputSchema: outSchema}
 	return s.add("an agent", []*mcpsdk.Tool{tool}, []mcpsdk.ToolHandler{handler})
@@ -123,7 +120,8 @@ func (s *Service) AddAgent(name string, a *agent.Agent, opts AgentOptions) error
 // The tools are validated as agent.New validates them (a tool without a
 // Func, a bad signature...), and their names as MCP names; any error adds
 // none of them. Agents and LLM tools (Agent.AsTool, NewLLMTool) are served
-// by calling their Func, as Go code does.
+// by running their mission, as their Func does; its result is shown as
+// AddAgent shows a mission's, through the mission's firewall.
 func (s *Service) AddTools(tools map[string]agent.Tool) error {
 	names := slices.Sorted(maps.Keys(tools))
 	defs := make([]*mcpsdk.Tool, 0, len(names))
@@ -161,7 +159,12 @@ func goTool(name string, t agent.Tool) (*mcpsdk.Tool, mcpsdk.ToolHandler, error)
 	compiled, err := a.CompileSource("(tool/" + name + " ctx/args)")
 	switch {
 	case errors.Is(err, agent.ErrNotCompilable):
-		return def, directHandler(t, wrap), nil
+		// A tool whose calls need an LLM: an agent tool or an LLM tool.
+		child, model, ok := t.NestedTool()
+		if !ok {
+			return nil, nil, fmt.Errorf("mcp: AddTools: tool %q: %w", name, err)
+		}
+		return def, nestedHandler(child, model, wrap), nil
 	case err != nil:
 		return nil, nil, fmt.Errorf("mcp: AddTools: tool %q: %w", name, err)
 	}
@@ -171,42 +174,37 @@ func goTool(name string, t agent.Tool) (*mcpsdk.Tool, mcpsdk.ToolHandler, error)
 			return errorResult(err.Error()), nil
 		}
 		step, _ := compiled.Execute(ctx, lisp.NewMap("args", args))
-		if step.Fail != nil {
-			return errorResult(callFailText(step.Fail)), nil
-		}
-		return valueResult(step, step.Return, wrap)
+		return stepResult(step, wrap, callFailText), nil
 	}
 	return def, h, nil
 }
 
-// directHandler serves a tool whose calls need an LLM (an agent or an LLM
-// tool) by calling its Func, which runs the mission.
-func directHandler(t agent.Tool, wrap bool) mcpsdk.ToolHandler {
-	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (res *mcpsdk.CallToolResult, err error) {
+// nestedHandler serves an agent tool or an LLM tool by running its
+// mission, as its Func would, keeping the Step: its firewall hides from
+// the client what the mission's program copied out of firewalled data.
+func nestedHandler(child *agent.Agent, model llm.Model, wrap bool) mcpsdk.ToolHandler {
+	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		args, err := parseArguments(req)
 		if err != nil {
 			return errorResult(err.Error()), nil
 		}
-		defer func() {
-			if r := recover(); r != nil {
-				res, err = errorResult(fmt.Sprintf("tool_error: the tool panicked: %v", r)), nil
-			}
-		}()
-		out, err := t.Func(ctx, args)
-		if err != nil {
-			var ae *agent.Error
-			if errors.As(err, &ae) {
-				return errorResult(ae.Step.Fail.Error()), nil
-			}
-			return errorResult("tool_error: " + err.Error()), nil
-		}
-		v, err := lisp.FromGo(out)
-		if err != nil {
-			return errorResult("tool_error: the result has no JSON form: " + err.Error()), nil
-		}
-		return valueResult(nil, v, wrap)
+		step, _ := child.Run(ctx, agent.Options{LLM: model, Context: args})
+		return stepResult(step, wrap, failErrorText), nil
 	}
 }
+
+// stepResult is the result of a mission: its value for a reader outside
+// its firewall, or its failure, whose text (made by failText) is scrubbed
+// by the firewall.
+func stepResult(step *agent.Step, wrap bool, failText func(*agent.Fail) string) *mcpsdk.CallToolResult {
+	if step.Fail != nil {
+		return errorResult(step.Scrub(failText(step.Fail)))
+	}
+	res, _ := valueResult(step, step.Return, wrap)
+	return res
+}
+
+func failErrorText(f *agent.Fail) string { return f.Error() }
 
 // add registers tools with their handlers, all or none.
 func (s *Service) add(kind string, defs []*mcpsdk.Tool, handlers []mcpsdk.ToolHandler) (err error) {

@@ -408,7 +408,7 @@ func progressOf(name string, step *agent.Step, j journal) Progress {
 	p.Usage.Duration = 0
 	for i := len(step.Trace) - 1; i >= 0; i-- {
 		if step.Trace[i].Program != "" {
-			p.LastProgram = step.Trace[i].Program
+			p.LastProgram = step.Scrub(step.Trace[i].Program) // for display: through the firewall
 			break
 		}
 	}

@@ -51,7 +51,8 @@ type Progress struct {
 	LLMCalls, ToolCalls int
 	// Usage is the mission's usage so far: turns, LLM requests, tokens.
 	Usage agent.Usage
-	// LastProgram is the program of the last turn that had one.
+	// LastProgram is the program of the last turn that had one, scrubbed
+	// by the mission's firewall (Progress is for display).
 	LastProgram string
 }
 

@@ -10,7 +10,7 @@
 //	    last values, multi-line forms are read until they are complete.
 //	ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]...
 //	        [--json] [--record FILE | --replay FILE] [--trace FILE|-]
-//	        [--events FILE] [--quiet]
+//	        [--events FILE] [--unredacted] [--quiet]
 //	    Run the agent an agent file defines (Markdown: settings between ---
 //	    lines, then the prompt) with a model (--model, the file's model:, or
 //	    $PTC_MODEL). Each turn is printed to stderr as it happens: the
@@ -21,7 +21,9 @@
 //	    first request or outcome that differs. Ctrl-C cancels the mission.
 //	    --mcp gives the agent the tools of MCP servers; --trace writes the
 //	    trace as JSON (for ptc trace), --events streams the events as JSON
-//	    Lines. Exit status 0, 1
+//	    Lines. What the agent firewalled shows as <Firewalled> in all of it;
+//	    --unredacted shows it in the value, --json, --trace and --record.
+//	    Exit status 0, 1
 //	    (the mission failed, or a replay differs), 2 (bad usage or agent
 //	    file), 130 (interrupted).
 //	ptc conform FILE.jsonl
@@ -30,9 +32,9 @@
 //	ptc bench [-c CONTEXT] [-n RUNS] [--json] [limit flags] (-e SOURCE | FILE)
 //	    Time a program from source text to result, as an agent turn runs
 //	    it, and print the median and p90 per run and the allocations per run.
-//	ptc trace print|view FILE
+//	ptc trace print|view FILE [--unredacted]
 //	    Print a trace file (ptc run --trace FILE) as text, or write it as a
-//	    self-contained HTML page.
+//	    self-contained HTML page; a raw trace only with --unredacted.
 //	ptc mcp tools|serve --config FILE
 //	    List the tools of MCP servers; serve a code-mode tool and agents
 //	    over MCP (stdio or streamable HTTP).

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -45,6 +46,9 @@ type runEnv struct {
 	// interrupts: a SIGINT (Ctrl-C) cancels a running mission; a second
 	// one ends the process. Only the process's own environment sets it.
 	interrupts bool
+	// tools are Go tools every agent of ptc run gets besides its MCP
+	// tools: the tests' way to give an agent file tools in process.
+	tools map[string]agent.Tool
 }
 
 // processEnv is the environment of the ptc process.

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -36,7 +37,7 @@ const (
 )
 
 const runSynopsis = `AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-               [--record FILE | --replay FILE] [--trace FILE|-] [--events FILE] [--quiet] [limit flags]
+               [--record FILE | --replay FILE] [--trace FILE|-] [--events FILE] [--unredacted] [--quiet] [limit flags]
        ptc run --replay FILE [AGENT_FILE] [flags]`
 
 const runHelp = `
@@ -74,6 +75,13 @@ FILE" and "ptc trace view FILE"; --trace - prints it as text to stderr
 at the end instead. --events FILE streams the events as they happen, one
 JSON object a line (tail -f FILE follows a long mission).
 
+The firewall: what the agent's fields named with a leading _ hold, and
+copies a program made of them, show as <Firewalled> in everything ptc run
+prints or writes (the value, --json, the progress, --trace, --record,
+--events), as the model was shown them. --unredacted shows them as they
+are in the value, --json, --trace and --record: for your own terminal
+and files only.
+
 Exit status: 0 the mission returned, 1 it failed (or a replay differs),
 2 bad usage or agent file, 130 interrupted (Ctrl-C cancels the mission;
 a second Ctrl-C quits at once).
@@ -89,6 +97,7 @@ type runFlags struct {
 	trace                          string // "-": print the text trace
 	events                         string // the JSON Lines stream of events
 	asJSON, quiet                  bool
+	unredacted                     bool // show firewalled data in the outcome, the trace and the transcript
 	limits                         *lisp.Limits
 }
 
@@ -109,6 +118,7 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.mcpPath, "mcp", "", "give the agent the tools of the MCP servers in `FILE` (an mcpServers JSON file; default: the agent file's mcp:)")
 	fs.StringVar(&f.trace, "trace", "", "write the mission's trace as JSON to `FILE` (see ptc trace); - prints it as text to stderr at the end")
 	fs.StringVar(&f.events, "events", "", "stream the mission's events (turns, LLM and tool calls, nested agents) to `FILE` as JSON Lines while it runs")
+	fs.BoolVar(&f.unredacted, "unredacted", false, "show firewalled data as it is in the value, --json, --trace and --record (never in the progress or --events): for your own terminal and files only")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress: only the outcome (and errors)")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
 	f.limits = limitFlags(fs)
@@ -194,6 +204,13 @@ func (r *runCmd) run(pos []string) int {
 		}
 		defer ts.Close()
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+	}
+	if len(r.env.tools) > 0 {
+		cfg.Tools = maps.Clone(cfg.Tools)
+		if cfg.Tools == nil {
+			cfg.Tools = map[string]agent.Tool{}
+		}
+		maps.Copy(cfg.Tools, r.env.tools)
 	}
 	a, err := af.newAgent(cfg)
 	if err != nil {
@@ -297,6 +314,7 @@ func (r *runCmd) run(pos []string) int {
 	}
 
 	step, _ := a.Run(ctx, opts)
+	sh := shown{step: step, raw: f.unredacted}
 	events.missionEnded(step)
 
 	code := exitOK
@@ -307,7 +325,7 @@ func (r *runCmd) run(pos []string) int {
 		}
 	}
 	if recd != nil {
-		t, err := recd.transcript(af.name, agentText, ref, ctxMap, step, r.env.version().String())
+		t, err := recd.transcript(af.name, agentText, ref, ctxMap, sh, r.env.version().String())
 		if err == nil {
 			err = t.save(f.record)
 		}
@@ -333,16 +351,16 @@ func (r *runCmd) run(pos []string) int {
 	switch f.trace {
 	case "":
 	case "-":
-		_ = agent.PrintTrace(r.stderr, step, agent.TraceOptions{})
+		_ = agent.PrintTrace(r.stderr, step, agent.TraceOptions{Unredacted: f.unredacted})
 	default:
-		if err := writeTraceFile(f.trace, step); err != nil {
+		if err := writeTraceFile(f.trace, step, f.unredacted); err != nil {
 			r.stderr.printf("ptc run: saving the trace: %v\n", err)
 			code = max(code, exitFail)
 		} else if !f.quiet {
 			r.stderr.printf("trace saved to %s (ptc trace view %s shows it)\n", f.trace, f.trace)
 		}
 	}
-	return r.printOutcome(step, a, code, rp, mismatch)
+	return r.printOutcome(sh, a, code, rp, mismatch)
 }
 
 // replayNotes tells how a replay compares with its recording.
@@ -365,12 +383,13 @@ func (r *runCmd) replayNotes(rp *replayer, rec *runTranscript, agentText []byte,
 
 // printOutcome prints the value (or the failure) and returns the exit
 // status.
-func (r *runCmd) printOutcome(step *agent.Step, a *agent.Agent, code int, rp *replayer, mismatch *replayMismatch) int {
+func (r *runCmd) printOutcome(sh shown, a *agent.Agent, code int, rp *replayer, mismatch *replayMismatch) int {
+	step := sh.step
 	if r.flags.asJSON {
 		out := struct {
 			runOutcome
 			Replay *replayJSON `json:"replay,omitempty"`
-		}{runOutcome: outcomeOf(step)}
+		}{runOutcome: outcomeOf(step, sh)}
 		if rp != nil {
 			out.Replay = &replayJSON{Matches: mismatch == nil, Mismatch: mismatch}
 		}
@@ -384,9 +403,10 @@ func (r *runCmd) printOutcome(step *agent.Step, a *agent.Agent, code int, rp *re
 	}
 	switch {
 	case step.Fail == nil:
-		out, err := render(step.Return, false, printBound(a.Config().Limits))
-		if err != nil {
-			r.stderr.printf("ptc run: %v\n", err)
+		bound := printBound(a.Config().Limits)
+		out := sh.value(step.Return, lisp.PrintOptions{MaxChars: bound + 1})
+		if len(out) > bound {
+			r.stderr.printf("ptc run: the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory\n", bound)
 			return exitFail
 		}
 		fmt.Fprintln(r.stdout, out)
@@ -395,7 +415,7 @@ func (r *runCmd) printOutcome(step *agent.Step, a *agent.Agent, code int, rp *re
 	case code == exitInterrupted:
 		r.stderr.printf("interrupted: the mission was cancelled after %s\n", plural(step.Usage.Turns, "turn"))
 	default:
-		r.stderr.printf("fail: %s\n", step.Fail.Error())
+		r.stderr.printf("fail: %s\n", sh.text(step.Fail.Error()))
 		if h := failHint(step.Fail); h != "" {
 			r.stderr.printf("hint: %s\n", h)
 		}

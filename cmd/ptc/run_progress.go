@@ -245,26 +245,29 @@ func (p *progress) stats() {
 // from the trace, and the mission's cost.
 func (p *progress) missionEnded(step *agent.Step) {
 	p.mu.Lock()
-	last, shown := p.started, p.ended
+	last, ended := p.started, p.ended
 	p.mu.Unlock()
 	if step.Fail != nil && step.Fail.Reason == reasonReplayMismatch {
-		last = shown // the mismatch report follows
+		last = ended // the mismatch report follows
 	}
-	if last > shown {
+	if last > ended {
 		var tr *agent.Turn
 		if n := len(step.Trace); n > 0 && step.Trace[n-1].Number == last {
 			tr = &step.Trace[n-1]
 		}
+		// From the Step, redacted as the events are: the progress is for
+		// a person, and often kept in a CI log.
+		sh := shown{step: step}
 		switch {
 		case step.Fail == nil:
 			if tr != nil {
-				p.showOutput(tr.Output)
+				p.showOutput(sh.texts(tr.Output))
 			}
-			p.w.printf("  ✓ returned %s\n", lisp.FormatValue(step.Return, lisp.PrintOptions{MaxItems: 8, MaxChars: maxResultChars}))
+			p.w.printf("  ✓ returned %s\n", sh.value(step.Return, lisp.PrintOptions{MaxItems: 8, MaxChars: maxResultChars}))
 		case tr != nil && tr.Error != "":
-			p.showResult(turnResult{output: tr.Output, err: tr.Error})
+			p.showResult(turnResult{output: sh.texts(tr.Output), err: sh.text(tr.Error)})
 		default:
-			p.w.printf("  ✗ %s\n", oneLine(step.Fail.Error(), maxResultChars))
+			p.w.printf("  ✗ %s\n", oneLine(sh.text(step.Fail.Error()), maxResultChars))
 		}
 		if tr != nil || step.Usage.LLMRequests > 0 {
 			p.stats()

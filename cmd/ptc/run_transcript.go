@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +35,12 @@ type runTranscript struct {
 	Format  string `json:"format"`  // transcriptFormat
 	Version int    `json:"version"` // transcriptVersion
 	// PTC is the version of the ptc that recorded it.
-	PTC        string          `json:"ptc,omitempty"`
+	PTC string `json:"ptc,omitempty"`
+	// Redacted: the transcript shows what the mission firewalled as
+	// <Firewalled> (in the context, the calls, the outcome, the agent
+	// file's text), as a trace does; false for one recorded with
+	// --unredacted (and by a ptc older than this field).
+	Redacted   bool            `json:"redacted,omitempty"`
 	RecordedAt string          `json:"recorded_at,omitempty"`
 	Agent      transcriptAgent `json:"agent"`
 	// Model is the model reference of the recorded run.
@@ -129,22 +135,63 @@ type outcomeUsage struct {
 	DurationMS  int64      `json:"duration_ms"`
 }
 
+// shown is how ptc run shows what a mission left (the value it prints,
+// --json, the transcript): through the Step's firewall, as a trace shows
+// it, or raw with --unredacted.
+type shown struct {
+	step *agent.Step
+	raw  bool
+}
+
+// text is a text of the mission, scrubbed unless raw.
+func (sh shown) text(t string) string {
+	if sh.raw {
+		return t
+	}
+	return sh.step.Scrub(t)
+}
+
+func (sh shown) texts(ts []string) []string {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = sh.text(t)
+	}
+	return out
+}
+
+// redaction is the printers' redaction: the Step's, nil when raw.
+func (sh shown) redaction() *lisp.Redaction {
+	if sh.raw {
+		return nil
+	}
+	return sh.step.Redaction()
+}
+
+// value prints v, redacted and scrubbed unless raw.
+func (sh shown) value(v lisp.Value, opts lisp.PrintOptions) string {
+	opts.Redact = sh.redaction()
+	return sh.text(lisp.FormatValue(v, opts))
+}
+
 // outcomeOf is the outcome of a mission.
-func outcomeOf(step *agent.Step) runOutcome {
-	o := runOutcome{OK: step.Fail == nil, Return: json.RawMessage("null"), TraceID: step.TraceID, Warnings: step.Warnings}
+func outcomeOf(step *agent.Step, sh shown) runOutcome {
+	o := runOutcome{OK: step.Fail == nil, Return: json.RawMessage("null"), TraceID: step.TraceID, Warnings: sh.texts(step.Warnings)}
 	u := step.Usage
 	o.Usage = outcomeUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: u.Duration.Milliseconds()}
 	if f := step.Fail; f != nil {
-		o.Fail = &outcomeFail{Reason: f.Reason, Message: f.Message, Op: f.Op}
+		o.Fail = &outcomeFail{Reason: sh.text(f.Reason), Message: sh.text(f.Message), Op: sh.text(f.Op)}
 		if c, ok := f.Details["class"].(string); ok {
-			o.Fail.Class = c
+			o.Fail.Class = sh.text(c)
 		}
 		return o
 	}
-	b, err := lisp.ToJSON(step.Return)
+	b, err := lisp.ToJSONRedacted(step.Return, sh.redaction())
 	if err != nil {
 		// A value JSON cannot hold as such: its printed form, as a string.
-		b, _ = json.Marshal(lisp.PrintString(step.Return))
+		b, _ = json.Marshal(sh.value(step.Return, lisp.PrintOptions{}))
 		o.Warnings = append(o.Warnings, "return: "+err.Error()+"; the value is given in its printed form")
 	}
 	o.Return = b
@@ -184,14 +231,17 @@ func (r *recorder) call(ctx context.Context, req llm.Request) (llm.Response, err
 	return resp, err
 }
 
-// transcript builds the transcript of the run.
-func (r *recorder) transcript(agentFile string, agentText []byte, model string, ctx *lisp.Map, step *agent.Step, version string) (*runTranscript, error) {
+// transcript builds the transcript of the run: what the mission
+// firewalled shown as <Firewalled> everywhere in it (the context, the
+// agent file's text, the calls, the outcome) unless sh is raw.
+func (r *recorder) transcript(agentFile string, agentText []byte, model string, ctx *lisp.Map, sh shown, version string) (*runTranscript, error) {
 	sum := sha256.Sum256(agentText)
-	t := &runTranscript{Format: transcriptFormat, Version: transcriptVersion, PTC: version,
+	t := &runTranscript{Format: transcriptFormat, Version: transcriptVersion, PTC: version, Redacted: !sh.raw,
 		RecordedAt: time.Now().UTC().Format(time.RFC3339),
-		Agent:      transcriptAgent{File: filepath.Base(agentFile), SHA256: hex.EncodeToString(sum[:]), Text: string(agentText)},
-		Model:      model}
-	cj, edn, err := contextForms(ctx)
+		Agent: transcriptAgent{File: sh.text(filepath.Base(agentFile)), SHA256: hex.EncodeToString(sum[:]),
+			Text: sh.text(string(agentText))},
+		Model: model}
+	cj, edn, err := contextForms(ctx, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -200,22 +250,38 @@ func (r *recorder) transcript(agentFile string, agentText []byte, model string, 
 	t.Calls = append([]transcriptCall(nil), r.calls...)
 	r.mu.Unlock()
 	for i := range t.Calls {
-		if i == 0 {
-			t.System = t.Calls[0].System
+		c := &t.Calls[i]
+		c.System, c.Reply.Content, c.Reply.Error = sh.text(c.System), sh.text(c.Reply.Content), sh.text(c.Reply.Error)
+		msgs := make([]llm.Message, len(c.Messages))
+		for k, m := range c.Messages {
+			msgs[k] = llm.Message{Role: m.Role, Content: sh.text(m.Content)}
 		}
-		if t.Calls[i].System == t.System {
-			t.Calls[i].System = ""
+		c.Messages = msgs
+		if i == 0 {
+			t.System = c.System
+		}
+		if c.System == t.System {
+			c.System = ""
 		}
 	}
-	t.Outcome = outcomeRecord(step)
+	t.Outcome = outcomeRecord(sh)
 	return t, nil
 }
 
 // contextForms returns the context as JSON and, when JSON does not read
-// back as the same value, its printed PTC-Lisp form too.
-func contextForms(ctx *lisp.Map) (json.RawMessage, string, error) {
-	printed := lisp.PrintString(ctx)
-	b, err := lisp.ToJSON(ctx)
+// back as the same value, its printed PTC-Lisp form too; redacted unless
+// sh is raw.
+func contextForms(ctx *lisp.Map, sh shown) (json.RawMessage, string, error) {
+	red := sh.redaction()
+	if red != nil {
+		// The placeholder as a string, so that a replay reads the context
+		// back (as the JSON form has it).
+		r := *red
+		r.Placeholder = strconv.Quote(agent.Firewalled)
+		red = &r
+	}
+	printed := sh.text(lisp.FormatValue(ctx, lisp.PrintOptions{Redact: red}))
+	b, err := lisp.ToJSONRedacted(ctx, sh.redaction())
 	if err != nil {
 		return json.RawMessage("null"), printed, nil
 	}
@@ -226,23 +292,25 @@ func contextForms(ctx *lisp.Map) (json.RawMessage, string, error) {
 }
 
 // outcomeRecord is the outcome as the transcript keeps it.
-func outcomeRecord(step *agent.Step) *transcriptOutcome {
-	o := &transcriptOutcome{runOutcome: outcomeOf(step)}
+func outcomeRecord(sh shown) *transcriptOutcome {
+	step := sh.step
+	o := &transcriptOutcome{runOutcome: outcomeOf(step, sh)}
 	if step.Fail == nil {
-		o.ReturnEDN = lisp.PrintString(step.Return)
+		o.ReturnEDN = sh.value(step.Return, lisp.PrintOptions{})
 	}
 	for _, tr := range step.Trace {
-		tt := transcriptTurn{Number: tr.Number, Program: tr.Program, Error: tr.Error, Output: tr.Output}
+		tt := transcriptTurn{Number: tr.Number, Program: sh.text(tr.Program), Error: sh.text(tr.Error),
+			Output: sh.texts(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
-			tt.Result = lisp.PrintString(tr.Result)
+			tt.Result = sh.value(tr.Result, lisp.PrintOptions{})
 		}
 		for _, c := range tr.ToolCalls {
-			tc := transcriptToolCall{Name: c.Name, Error: c.Error}
+			tc := transcriptToolCall{Name: sh.text(c.Name), Error: sh.text(c.Error)}
 			if c.Args != nil {
-				tc.Args = lisp.PrintString(c.Args)
+				tc.Args = sh.value(c.Args, lisp.PrintOptions{})
 			}
 			if c.Error == "" {
-				tc.Result = lisp.PrintString(c.Result)
+				tc.Result = sh.value(c.Result, lisp.PrintOptions{})
 			}
 			tt.ToolCalls = append(tt.ToolCalls, tc)
 		}
@@ -398,7 +466,7 @@ func (r *replayer) call(ctx context.Context, req llm.Request) (llm.Response, err
 		return llm.Response{}, errReplayMismatch
 	}
 	c := r.rec.Calls[i]
-	if mm := compareMessages(c.Messages, req.Messages); mm != nil {
+	if mm := compareMessages(c.Messages, req.Messages, r.rec.Redacted); mm != nil {
 		mm.Call, mm.Turn = i+1, req.Turn
 		r.mismatch = mm
 		return llm.Response{}, errReplayMismatch
@@ -441,7 +509,8 @@ func (r *replayer) finish(step *agent.Step) *replayMismatch {
 	if r.mismatch != nil {
 		return r.mismatch
 	}
-	got := outcomeText(outcomeRecord(step))
+	// A redacted recording is compared with the replay redacted alike.
+	got := outcomeText(outcomeRecord(shown{step: step, raw: !r.rec.Redacted}))
 	if n := len(r.rec.Calls); r.next < n {
 		r.mismatch = &replayMismatch{Call: r.next + 1, What: "the end of the mission",
 			Expected: fmt.Sprintf("%s (the recording has %d more)", plural(n, "LLM call"), n-r.next),
@@ -455,7 +524,7 @@ func (r *replayer) finish(step *agent.Step) *replayMismatch {
 	if r.stopped && step.Fail != nil && endedByContext(step.Fail.Reason) {
 		return nil // cut short where the recording was
 	}
-	if exp := outcomeText(want); exp != got {
+	if exp := outcomeText(want); placeholders(exp, r.rec.Redacted) != placeholders(got, r.rec.Redacted) {
 		r.mismatch = &replayMismatch{What: "the outcome", Expected: exp, Got: got, Diff: lineDiff(exp, got)}
 	}
 	return r.mismatch
@@ -472,9 +541,27 @@ func outcomeText(o *transcriptOutcome) string {
 	return "failed: " + o.Fail.Reason + ": " + o.Fail.Message
 }
 
+// placeholders returns text with the placeholder's quoted and keyword
+// forms as the placeholder, when redacted: a replay of a redacted
+// transcript runs on the placeholder where the recording had firewalled
+// values, and a copy of one (a string, a keyword) prints as the
+// placeholder itself, quoted or not.
+func placeholders(text string, redacted bool) string {
+	if !redacted {
+		return text
+	}
+	return placeholderForms.Replace(text)
+}
+
+var placeholderForms = strings.NewReplacer(strconv.Quote(agent.Firewalled), agent.Firewalled, ":"+agent.Firewalled, agent.Firewalled)
+
 // compareMessages reports the first difference between the recorded
-// messages of a request and the agent's.
-func compareMessages(want, got []llm.Message) *replayMismatch {
+// messages of a request and the agent's (as placeholders says, when the
+// recording is redacted).
+func compareMessages(want, got []llm.Message, redacted bool) *replayMismatch {
+	same := func(a, b llm.Message) bool {
+		return a.Role == b.Role && placeholders(a.Content, redacted) == placeholders(b.Content, redacted)
+	}
 	for i := range max(len(want), len(got)) {
 		switch {
 		case i >= len(want):
@@ -485,7 +572,7 @@ func compareMessages(want, got []llm.Message) *replayMismatch {
 			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
 				Expected: want[i].Content, Got: fmt.Sprintf("no message %d (the request has %d)", i+1, len(got)),
 				Diff: lineDiff(want[i].Content, "")}
-		case want[i] != got[i]:
+		case !same(want[i], got[i]):
 			return &replayMismatch{What: fmt.Sprintf("message %d, %s", i+1, messageRole(i)),
 				Expected: want[i].Content, Got: got[i].Content, Diff: lineDiff(want[i].Content, got[i].Content)}
 		}

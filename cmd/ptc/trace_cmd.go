@@ -17,8 +17,8 @@ import (
 	"github.com/ptc-go/ptc/agent"
 )
 
-const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-timings]
-       ptc trace view FILE [-o OUT.html] [--open]`
+const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]
+       ptc trace view FILE [-o OUT.html] [--open] [--unredacted]`
 
 const traceHelp = `
 Reads a trace file, the JSON that "ptc run --trace FILE" writes (and
@@ -27,6 +27,11 @@ does at the end of a run; "ptc trace view" writes one self-contained HTML
 page (no network needed) that shows the outcome, a timeline of the turns
 and of the nested agents, and each turn's program, output, tool calls and
 value, and opens it in a browser with --open ($BROWSER, else the system's).
+
+A trace written raw (ptc run --unredacted, agent.TraceJSONOptions.Raw)
+holds what the mission firewalled: both commands refuse it unless given
+--unredacted, and the page then says, at its top, that it shows
+unredacted values.
 `
 
 // traceViewFS holds the HTML page's template, style and script.
@@ -56,8 +61,9 @@ func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// readTraceFile reads and checks a trace file.
-func readTraceFile(path string) ([]byte, *agent.Step, error) {
+// readTraceFile reads and checks a trace file. A raw one is refused
+// unless unredacted.
+func readTraceFile(path string, unredacted bool) ([]byte, *agent.Step, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
@@ -66,16 +72,30 @@ func readTraceFile(path string) ([]byte, *agent.Step, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if !unredacted && traceIsRaw(data) {
+		return nil, nil, fmt.Errorf("%s is a raw trace: it holds the mission's firewalled data unredacted; "+
+			"pass --unredacted to show it anyway (for your own eyes only), or write it redacted (ptc run --trace without --unredacted)", path)
+	}
 	return data, step, nil
 }
 
+// traceIsRaw reports whether a trace file was written raw ("redacted":
+// false).
+func traceIsRaw(data []byte) bool {
+	var head struct {
+		Redacted *bool `json:"redacted"`
+	}
+	return json.Unmarshal(data, &head) != nil || head.Redacted == nil || !*head.Redacted
+}
+
 func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings]")
+	fs := newFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]")
 	var opts agent.TraceOptions
 	fs.BoolVar(&opts.Full, "full", false, "print values whole, without cutting them")
-	fs.BoolVar(&opts.Raw, "replies", false, "add the LLM's replies and the feedback it was sent (recorded when the mission ran with agent.Options.Debug)")
+	fs.BoolVar(&opts.Replies, "replies", false, "add the LLM's replies and the feedback it was sent (recorded when the mission ran with agent.Options.Debug)")
 	fs.BoolVar(&opts.NoChildren, "no-children", false, "leave out the turns of agents called as tools")
 	fs.BoolVar(&opts.NoTimings, "no-timings", false, "leave out durations and token counts")
+	fs.BoolVar(&opts.Unredacted, "unredacted", false, "print a raw trace (one written with firewalled data), which is refused otherwise")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -84,7 +104,7 @@ func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	_, step, err := readTraceFile(pos[0])
+	_, step, err := readTraceFile(pos[0], opts.Unredacted)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
 		return exitFail
@@ -97,9 +117,10 @@ func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdTraceView(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("trace view", stderr, "FILE [-o OUT.html] [--open]")
+	fs := newFlagSet("trace view", stderr, "FILE [-o OUT.html] [--open] [--unredacted]")
 	out := fs.String("o", "", "write the page to `OUT.html` (default: FILE with the extension .html)")
 	open := fs.Bool("open", false, "open the page in a browser ($BROWSER, else the system's)")
+	unredacted := fs.Bool("unredacted", false, "write the page of a raw trace (one written with firewalled data), which is refused otherwise; the page says it shows unredacted values")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -117,7 +138,7 @@ func cmdTraceView(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc trace view: the page would overwrite the trace %s: give -o OUT.html\n", in)
 		return exitUsage
 	}
-	data, _, err := readTraceFile(in)
+	data, _, err := readTraceFile(in, *unredacted)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
 		return exitFail
@@ -171,7 +192,8 @@ func openBrowser(env *runEnv, path string) error {
 	return nil
 }
 
-// writeTraceHTML writes the page that shows a trace: the template with
+// writeTraceHTML writes the page that shows a trace (with a banner that
+// says so when the trace is raw): the template with
 // the style and script inline and the trace's JSON in a
 // <script type="application/json"> element, escaped so that nothing in
 // it can end the element (every <, > and & is a \u escape).
@@ -201,7 +223,13 @@ func writeTraceHTML(w io.Writer, traceJSON []byte, title string) error {
 	}
 	var data bytes.Buffer
 	json.HTMLEscape(&data, compact.Bytes())
+	banner := ""
+	if traceIsRaw(traceJSON) {
+		banner = `<p class="note error unredacted" role="alert">This page shows unredacted values: the trace was written raw, ` +
+			`with the data the mission firewalled. Keep it to yourself: do not mail it, attach it or share it.</p>` + "\n"
+	}
 	page := strings.NewReplacer(
+		"{{BANNER}}", banner,
 		"{{TITLE}}", html.EscapeString(title),
 		"{{STYLE}}", css,
 		"{{SCRIPT}}", js,
@@ -255,9 +283,10 @@ func startsAsTrace(r io.Reader) bool {
 	return true
 }
 
-// writeTraceFile writes step's trace, redacted, as indented JSON.
-func writeTraceFile(path string, step *agent.Step) error {
-	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Indent: "  "})
+// writeTraceFile writes step's trace as indented JSON, redacted unless
+// unredacted.
+func writeTraceFile(path string, step *agent.Step, unredacted bool) error {
+	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Indent: "  ", Raw: unredacted})
 	if err != nil {
 		return err
 	}

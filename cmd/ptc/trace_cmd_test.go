@@ -64,7 +64,7 @@ func writeTestTrace(t *testing.T, dir string) (string, *agent.Step) {
 	t.Helper()
 	step := traceTestStep(t)
 	path := filepath.Join(dir, "trace.json")
-	if err := writeTraceFile(path, step); err != nil {
+	if err := writeTraceFile(path, step, false); err != nil {
 		t.Fatal(err)
 	}
 	return path, step

@@ -13,7 +13,7 @@
 //
 //	go run ./examples/agent
 //
-// With -raw it also prints the model's replies and the feedback it got;
+// With -replies it also prints the model's replies and the feedback it got;
 // with -prompt, the system prompt the model received.
 package main
 
@@ -30,10 +30,10 @@ import (
 )
 
 func main() {
-	raw := flag.Bool("raw", false, "print the model's replies and the feedback it was sent")
+	replies := flag.Bool("replies", false, "print the model's replies and the feedback it was sent")
 	prompt := flag.Bool("prompt", false, "print the system prompt")
 	flag.Parse()
-	if err := run(context.Background(), os.Stdout, *raw, *prompt); err != nil {
+	if err := run(context.Background(), os.Stdout, *replies, *prompt); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -66,13 +66,13 @@ top`),
 	)
 }
 
-func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
+func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	a, err := agent.New(demo.Config())
 	if err != nil {
 		return err
 	}
 	model := script()
-	opts := agent.Options{LLM: model.Func(), Context: demo.Context(), Debug: raw}
+	opts := agent.Options{LLM: model.Func(), Context: demo.Context(), Debug: replies}
 	if showPrompt {
 		p, err := agent.PreviewPrompt(a, opts)
 		if err != nil {
@@ -81,7 +81,7 @@ func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
 		fmt.Fprintf(w, "%s\n\n", p.System)
 	}
 	step, err := a.Run(ctx, opts)
-	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Raw: raw}); perr != nil {
+	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Replies: replies}); perr != nil {
 		return perr
 	}
 	if err != nil {

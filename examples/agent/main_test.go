@@ -22,9 +22,10 @@ func TestExampleMission(t *testing.T) {
 		"[Acme Initech Globex]",
 		"top[0].orders: missing required field",
 		"5 turns, 5 LLM requests",
+		"Returned: {:_customer_ids <Firewalled>, :top [{:name \"Acme\", :orders 8, :revenue 1216.0}", // the trace is redacted
 		"1. Acme      1216.00 from 8 orders (customer 1)",
 		"firewalled strings the model saw: 0 of 45",
-		"LLM reply:", // -raw
+		"LLM reply:", // -replies
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)

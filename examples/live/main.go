@@ -31,17 +31,17 @@ import (
 
 func main() {
 	model := flag.String("model", os.Getenv("PTC_MODEL"), "model reference, e.g. openai:gpt-4.1-mini (default $PTC_MODEL)")
-	raw := flag.Bool("raw", false, "print the model's replies and the feedback it was sent")
+	replies := flag.Bool("replies", false, "print the model's replies and the feedback it was sent")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Stdout, *model, *raw, provider.Options{}); err != nil {
+	if err := run(ctx, os.Stdout, *model, *replies, provider.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, w io.Writer, ref string, raw bool, popts provider.Options) error {
+func run(ctx context.Context, w io.Writer, ref string, replies bool, popts provider.Options) error {
 	if ref == "" {
 		fmt.Fprintln(w, "no model: pass -model PROVIDER:MODEL or set PTC_MODEL (see docs/models.md); nothing to run")
 		return nil
@@ -74,8 +74,8 @@ func run(ctx context.Context, w io.Writer, ref string, raw bool, popts provider.
 	if err != nil {
 		return err
 	}
-	step, err := a.Run(ctx, agent.Options{LLM: model, Context: demo.Context(), Debug: raw})
-	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Raw: raw}); perr != nil {
+	step, err := a.Run(ctx, agent.Options{LLM: model, Context: demo.Context(), Debug: replies})
+	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Replies: replies}); perr != nil {
 		return perr
 	}
 	if err != nil {

@@ -21,7 +21,7 @@
 //
 //	go run ./examples/orchestrator
 //
-// With -raw it also prints the models' replies and the feedback they got;
+// With -replies it also prints the models' replies and the feedback they got;
 // with -prompt, the orchestrator's system prompt.
 package main
 
@@ -44,10 +44,10 @@ import (
 )
 
 func main() {
-	raw := flag.Bool("raw", false, "print the models' replies and the feedback they were sent")
+	replies := flag.Bool("replies", false, "print the models' replies and the feedback they were sent")
 	prompt := flag.Bool("prompt", false, "print the orchestrator's system prompt")
 	flag.Parse()
-	if err := run(context.Background(), os.Stdout, *raw, *prompt); err != nil {
+	if err := run(context.Background(), os.Stdout, *replies, *prompt); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -256,14 +256,14 @@ func compileRefundCheck(ctx context.Context, w io.Writer, opts agent.Options) (a
 	return loaded.AsTool(agent.AsToolOptions{}) // the description is the agent's
 }
 
-func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
+func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	smart, small := smartModel(), smallModel()
 	// Models by name: the registry is given once, to the root of each
 	// run, and every nested agent inherits it.
 	opts := agent.Options{
 		LLM:      llm.Name("smart"),
 		Registry: llm.Registry{"smart": smart.Func(), "small": small.Func()},
-		Debug:    raw,
+		Debug:    replies,
 	}
 
 	refundCheck, err := compileRefundCheck(ctx, w, opts)
@@ -322,7 +322,7 @@ func run(ctx context.Context, w io.Writer, raw, showPrompt bool) error {
 	for _, s := range steps {
 		sortParallelCalls(s)
 	}
-	if perr := agent.PrintChain(w, steps, agent.TraceOptions{Raw: raw, NoTimings: true}); perr != nil {
+	if perr := agent.PrintChain(w, steps, agent.TraceOptions{Replies: replies, NoTimings: true}); perr != nil {
 		return perr
 	}
 	if err != nil {

@@ -32,7 +32,7 @@ func TestExampleOrchestrator(t *testing.T) {
 		"customers to notify (Go sees the emails, no model did): 5, first dana.whitfield@example.com",
 		"What the orchestrator's model saw: 2 requests",
 		"ticket transcripts it saw: 0 of 9; firewalled values it saw: 0 of 13",
-		"LLM reply:", // -raw
+		"LLM reply:", // -replies
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)

@@ -366,7 +366,7 @@
     numberMissions(step);
     var title = step.ok ? 'returned' : 'failed: ' + ((step.fail || {}).reason || '');
     document.title = title + ' · ' + document.title;
-    add(app, [summary(step, doc.redacted !== false), timeline(step), toolbar(),
+    add(app, [summary(step, doc.redacted === true), timeline(step), toolbar(),
       el('div', {id: 'missions'}, mission(step, '', 0))]);
     document.body.setAttribute('data-rendered', String(missions.length));
     keys();
