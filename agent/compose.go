@@ -325,7 +325,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			}
 			bounds = &bt.nested.a.format
 		}
-		// A Step from the engine brings its firewall (UnmarshalFirewall).
+		// A Step from the engine brings its firewall (a raw trace carries it).
 		m.fw.absorb(step.fw)
 		m.nested.add(step, bounds)
 		if step.Fail != nil {

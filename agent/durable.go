@@ -33,8 +33,8 @@ type Hooks struct {
 	// against the tool's signature first (a mismatch is the program's
 	// error, and calls no hook). Calls of agent tools and LLM tools
 	// (ToolCall.Nested) must be answered with the Step of the mission the
-	// engine ran, its firewall restored (UnmarshalFirewall) when it was
-	// moved as a trace; other calls with what Agent.RunTool returns (a
+	// engine ran (moved as a raw trace, MarshalTrace and UnmarshalTrace
+	// carry its firewall); other calls with what Agent.RunTool returns (a
 	// compiled agent's Step, or the tool's value), or simply with the
 	// tool's value. An error is the tool's error. Calls come concurrently
 	// from pmap. Nil: the tools run.
@@ -92,8 +92,8 @@ type ToolResult struct {
 	// is the tool error a failed nested mission is. The caller's LLM does
 	// not see what the Step's firewall hides.
 	Step *Step
-	// Firewall is what the agents a Go tool ran firewall in Value, as
-	// MarshalFirewall writes it, and Usage what they used: the caller's
+	// Firewall is what the agents a Go tool ran firewall in Value (opaque
+	// data: store it as it is), and Usage what they used: the caller's
 	// LLM does not see the one, its TotalUsage and budgets count the
 	// other. Agent.RunTool sets them, also along with an error.
 	Firewall []byte
@@ -117,7 +117,7 @@ type Position struct {
 	// as in-process.
 	Name string `json:",omitempty"`
 	// CallerFirewall is what the missions above hide of the mission's
-	// context (the call's arguments), as MarshalFirewall writes it: the
+	// context (the call's arguments), opaque data to pass on as it is: the
 	// mission's LLM does not see it either. Empty: nothing.
 	CallerFirewall []byte `json:",omitempty"`
 	// Tokens, when set, is what is left of the tightest token limit of the

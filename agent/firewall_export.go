@@ -2,7 +2,6 @@ package agent
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,16 +11,15 @@ import (
 
 // A Step's firewall hides some of its value by identity (a collection
 // copied out of a tool's "_" field, under a public key) and some by
-// content (firewalled texts, scrubbed wherever they are copied). An engine
-// that moves a Step between processes as a trace keeps neither: the
-// identities are lost, and a trace holds no firewall. MarshalFirewall and
-// UnmarshalFirewall carry it beside the trace, the hidden collections
-// named by their place in the value.
+// content (firewalled texts, scrubbed wherever they are copied). A Step
+// moved between processes (a raw trace, an engine's journal: Hooks) loses
+// the identities; its firewall travels as firewallJSON, the hidden
+// collections named by their place in the value.
 
-// firewallFormat names the version of MarshalFirewall's JSON.
+// firewallFormat names the version of firewallJSON.
 const firewallFormat = "ptc-firewall/1"
 
-// firewallJSON is MarshalFirewall's form: the firewalled texts, and the
+// firewallJSON is a moved firewall: the firewalled texts, and the
 // paths of the value's firewalled collections. A path's steps are "#i" (a
 // vector's item i), "k" and a map key's printed form, or "s" and a set
 // member's printed form; the empty path is the value itself.
@@ -37,38 +35,47 @@ type firewallJSON struct {
 // large, or that shared, is shown to no LLM whole anyway).
 const maxExportVisits = 1 << 20
 
-// MarshalFirewall returns what s's firewall hides, for an engine that
-// sends s elsewhere as a trace (MarshalTrace): the mission's firewalled
-// texts (of its context, its tools' results, its memory and the agents it
-// called) and where in s.Return its firewalled collections are. Given to
-// UnmarshalFirewall with the Step read back from the trace, it makes that
-// Step hide what s hides: in its Redaction and Scrub, and from the LLM of
-// a mission that gets it as a nested agent's Step (Hooks) or as the
-// context (Then). The data holds the firewalled texts in full: keep it as
-// private as the trace. A Step without a firewall gives a firewall that
-// hides nothing.
-func MarshalFirewall(s *Step) ([]byte, error) {
-	if s == nil {
-		return nil, errors.New("agent: MarshalFirewall of a nil Step")
+// marshalVeil writes what the firewalls of v and their callers hide of a
+// Step whose value is ret: all their texts, and the places of the
+// collections of ret they hide (nil when v has no firewall). A raw trace
+// carries it (MarshalTrace), so that the Step read back hides what the
+// original hides.
+func marshalVeil(v veil, ret lisp.Value) []byte {
+	if len(v) == 0 {
+		return nil
 	}
-	return marshalFirewall(s.fw, s.Return, false), nil
+	strs, texts := map[string]struct{}{}, map[string]struct{}{}
+	seen := map[*firewall]bool{}
+	for _, fw := range v {
+		for f := fw; f != nil && !seen[f]; f = f.up {
+			seen[f] = true
+			f.texts(strs, texts)
+		}
+	}
+	return encodeFirewall(strs, texts, hiddenPaths(v.hides, ret))
 }
 
-// UnmarshalFirewall gives s, a Step read back from a trace
-// (UnmarshalTrace), the firewall MarshalFirewall wrote of the original:
-// its texts, and its collections at their places in s.Return (a place
-// s.Return no longer has hides the collection that holds it). Empty data
-// gives s a firewall that hides nothing.
-func UnmarshalFirewall(s *Step, data []byte) error {
-	if s == nil {
-		return errors.New("agent: UnmarshalFirewall of a nil Step")
+// texts adds the firewall's own firewalled strings and texts (not its
+// callers') to strs and texts.
+func (fw *firewall) texts(strs, texts map[string]struct{}) {
+	fw.mu.RLock()
+	defer fw.mu.RUnlock()
+	for _, set := range []*fwSet{fw.base, &fw.own} {
+		for t := range set.strs {
+			strs[t] = struct{}{}
+		}
+		for t := range set.texts {
+			texts[t] = struct{}{}
+		}
 	}
-	fw, err := unmarshalFirewall(data, s.Return)
-	if err != nil {
-		return err
+}
+
+func encodeFirewall(strs, texts map[string]struct{}, hidden [][]string) []byte {
+	data, err := json.Marshal(firewallJSON{Format: firewallFormat, Strings: sortedKeys(strs), Texts: sortedKeys(texts), Hidden: hidden})
+	if err != nil { // strings and slices of strings always marshal
+		panic(err)
 	}
-	s.fw = fw
-	return nil
+	return data
 }
 
 // marshalFirewall writes what fw hides of v. Without chain, fw's own
@@ -78,9 +85,9 @@ func UnmarshalFirewall(s *Step, data []byte) error {
 // whole, and the runs of its texts they scrub, found with their indexes
 // (work in the size of v, not of the firewall).
 func marshalFirewall(fw *firewall, v lisp.Value, chain bool) []byte {
-	out := firewallJSON{Format: firewallFormat}
+	strs, texts := map[string]struct{}{}, map[string]struct{}{}
+	var hidden [][]string
 	if fw != nil {
-		strs, texts := map[string]struct{}{}, map[string]struct{}{}
 		if chain {
 			indexes := fw.indexes()
 			eachText(v, func(t string, isString bool) {
@@ -93,28 +100,13 @@ func marshalFirewall(fw *firewall, v lisp.Value, chain bool) []byte {
 				}
 			})
 		} else {
-			fw.mu.RLock()
-			for _, set := range []*fwSet{fw.base, &fw.own} {
-				for t := range set.strs {
-					strs[t] = struct{}{}
-				}
-				for t := range set.texts {
-					texts[t] = struct{}{}
-				}
-			}
-			fw.mu.RUnlock()
+			fw.texts(strs, texts)
 		}
-		out.Strings = sortedKeys(strs)
-		out.Texts = sortedKeys(texts)
 		if !fw.empty() {
-			out.Hidden = hiddenPaths(fw, v)
+			hidden = hiddenPaths(fw.hides, v)
 		}
 	}
-	data, err := json.Marshal(out)
-	if err != nil { // strings and slices of strings always marshal
-		panic(err)
-	}
-	return data
+	return encodeFirewall(strs, texts, hidden)
 }
 
 func sortedKeys(set map[string]struct{}) []string {
@@ -129,10 +121,10 @@ func sortedKeys(set map[string]struct{}) []string {
 	return out
 }
 
-// hiddenPaths returns the paths of v's collections that fw hides (not
+// hiddenPaths returns the paths of v's collections that hides reports (not
 // those inside them, hidden with them; not those under "_" keys, hidden by
 // their key).
-func hiddenPaths(fw *firewall, v lisp.Value) [][]string {
+func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 	var paths [][]string
 	visits := 0
 	var walk func(x lisp.Value, path []string) bool
@@ -146,7 +138,7 @@ func hiddenPaths(fw *firewall, v lisp.Value) [][]string {
 		if visits > maxExportVisits || len(path) > maxTraceDepth {
 			return false
 		}
-		if fw.hides(x) {
+		if hides(x) {
 			// The paths' steps are bounded too: hidden collections deep
 			// down a long spine would make them quadratic.
 			visits += len(path)
@@ -160,7 +152,7 @@ func hiddenPaths(fw *firewall, v lisp.Value) [][]string {
 				if isFirewalledKey(k) {
 					continue
 				}
-				if isCollection(k) && fw.hides(k) {
+				if isCollection(k) && hides(k) {
 					// A hidden key: the map is shown with it hidden, and
 					// hidden whole once moved.
 					visits += len(path)
@@ -200,10 +192,10 @@ func unmarshalFirewall(data []byte, v lisp.Value) (*firewall, error) {
 	}
 	var in firewallJSON
 	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, fmt.Errorf("agent: UnmarshalFirewall: %w", err)
+		return nil, fmt.Errorf("the firewall: %w", err)
 	}
 	if in.Format != firewallFormat {
-		return nil, fmt.Errorf("agent: UnmarshalFirewall: format %q, want %q", in.Format, firewallFormat)
+		return nil, fmt.Errorf("the firewall: format %q, want %q", in.Format, firewallFormat)
 	}
 	for _, t := range in.Strings {
 		if fw.own.strs == nil {

@@ -15,14 +15,21 @@ package agent
 //	                               "<Firewalled>" and texts are scrubbed
 //	                               (TraceJSONOptions.Raw false)
 //	  "step":     Step             the mission
-//	  "firewall": Firewall         a raw trace's firewalled texts; optional
+//	  "firewall": Firewall         what a raw trace's firewall hides; optional
 //	}
 //
 // Firewall, in a raw trace only, so that the Step UnmarshalTrace reads
-// back hides them again when it is shown:
+// back hides what the original hides when it is shown:
 //
-//	"strings"  [string]   the firewalled strings (8 bytes or more)
-//	"texts"    [string]   the printed forms of firewalled numbers and keywords
+//	"format"   "ptc-firewall/1"
+//	"strings"  [string]     the firewalled strings (8 bytes or more)
+//	"texts"    [string]     the printed forms of firewalled numbers and keywords
+//	"hidden"   [[string]]   the places in the top Step's return value of the
+//	                        collections firewalled by identity (a vector's
+//	                        item "#i", a map's entry "k" + the key's printed
+//	                        form, a set's member "s" + its printed form; []
+//	                        is the value itself); a place the value does not
+//	                        have hides the innermost collection on the way
 //
 // Step, a mission (a nested agent's too):
 //
@@ -114,9 +121,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -174,7 +179,7 @@ func MarshalTrace(step *Step, opts TraceJSONOptions) ([]byte, error) {
 	}
 	doc := &traceDoc{Format: TraceFormat, Version: TraceVersion, Redacted: !opts.Raw, Step: js}
 	if opts.Raw {
-		doc.Firewall = traceFirewallOf(step.veil())
+		doc.Firewall = marshalVeil(step.veil(), step.Return)
 	}
 	return encodeTrace(doc, opts.Indent)
 }
@@ -218,7 +223,8 @@ func UnmarshalTrace(data []byte) (*Step, error) {
 			*head.Version, TraceVersion)
 	}
 	var doc traceDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
+	err := json.Unmarshal(data, &doc)
+	if err != nil {
 		return nil, fmt.Errorf("agent: reading the trace: %w", err)
 	}
 	if doc.Step == nil {
@@ -226,9 +232,19 @@ func UnmarshalTrace(data []byte) (*Step, error) {
 	}
 	r := traceReader{fw: placeholderFirewall()}
 	if !doc.Redacted {
-		r.fw = doc.Firewall.firewall()
+		// Every Step hides the texts; the top one its collections too.
+		if r.fw, err = unmarshalFirewall(doc.Firewall, nil); err != nil {
+			return nil, fmt.Errorf("agent: reading the trace: %w", err)
+		}
 	}
-	return r.step(doc.Step, 0)
+	s, err := r.step(doc.Step, 0)
+	if err != nil || doc.Redacted || len(doc.Firewall) == 0 {
+		return s, err
+	}
+	if s.fw, err = unmarshalFirewall(doc.Firewall, s.Return); err != nil {
+		return nil, fmt.Errorf("agent: reading the trace: %w", err)
+	}
+	return s, nil
 }
 
 // The JSON documents.
@@ -238,64 +254,11 @@ type traceDoc struct {
 	Version  int        `json:"version"`
 	Redacted bool       `json:"redacted"`
 	Step     *traceStep `json:"step"`
-	// Firewall lists, in a raw trace, the firewalled texts of the
-	// mission tree, so that a Step read back hides them again.
-	Firewall *traceFirewall `json:"firewall,omitempty"`
-}
-
-// traceFirewall is the firewall of a raw trace: the firewalled strings
-// (hidden whole, and scrubbed from text) and the printed forms of
-// firewalled numbers and keywords (scrubbed from text), sorted.
-type traceFirewall struct {
-	Strings []string `json:"strings,omitempty"`
-	Texts   []string `json:"texts,omitempty"`
-}
-
-// traceFirewallOf lists the firewalled texts of the firewalls of v and of
-// their callers (nil when there are none).
-func traceFirewallOf(v veil) *traceFirewall {
-	strs, texts := map[string]struct{}{}, map[string]struct{}{}
-	seen := map[*firewall]bool{}
-	for _, fw := range v {
-		for f := fw; f != nil && !seen[f]; f = f.up {
-			seen[f] = true
-			f.mu.RLock()
-			for _, set := range []*fwSet{f.base, &f.own} {
-				for t := range set.strs {
-					strs[t] = struct{}{}
-				}
-				for t := range set.texts {
-					texts[t] = struct{}{}
-				}
-			}
-			f.mu.RUnlock()
-		}
-	}
-	if len(strs) == 0 && len(texts) == 0 {
-		return nil
-	}
-	return &traceFirewall{Strings: slices.Sorted(maps.Keys(strs)), Texts: slices.Sorted(maps.Keys(texts))}
-}
-
-// firewall rebuilds the firewall the list was written from (its
-// collections, hidden by identity, are not in it; nil without texts).
-func (tf *traceFirewall) firewall() *firewall {
-	if tf == nil || (len(tf.Strings) == 0 && len(tf.Texts) == 0) {
-		return nil
-	}
-	set := &fwSet{strs: map[string]struct{}{}, texts: map[string]struct{}{}}
-	for _, t := range tf.Strings {
-		if len(t) >= minScrub {
-			set.strs[t] = struct{}{}
-		}
-	}
-	for _, t := range tf.Texts {
-		if len(t) >= minScrub {
-			set.texts[t] = struct{}{}
-		}
-	}
-	set.index = newTextIndex(maxWindows, set.strs, set.texts)
-	return &firewall{base: set}
+	// Firewall is, in a raw trace, what the mission's firewall and its
+	// callers' hide (firewallJSON: the firewalled texts, and the places of
+	// the return value's firewalled collections), so that a Step read back
+	// hides it again.
+	Firewall json.RawMessage `json:"firewall,omitempty"`
 }
 
 type traceStep struct {

@@ -365,17 +365,14 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	return out, nil
 }
 
-// resultOf is the Result of a Step: its raw trace, and its firewall.
+// resultOf is the Result of a Step: its raw trace, which carries its
+// firewall.
 func resultOf(step *agent.Step) (*Result, error) {
 	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Raw: true})
 	if err != nil {
 		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
 	}
-	fw, err := agent.MarshalFirewall(step)
-	if err != nil {
-		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
-	}
-	return &Result{Trace: data, Firewall: fw}, nil
+	return &Result{Trace: data}, nil
 }
 
 // llmCallOf is a pending LLM call with the agent's timeout and retry
@@ -426,9 +423,6 @@ func resultStep(res *Result) (*agent.Step, error) {
 			return nil, fmt.Errorf("temporal: the mission's trace: %w", err)
 		}
 		step.Warnings = append(step.Warnings, res.Warnings...)
-		if err := agent.UnmarshalFirewall(step, res.Firewall); err != nil {
-			return nil, fmt.Errorf("temporal: the mission's firewall: %w", err)
-		}
 		if step.Memory == nil {
 			step.Memory = lisp.NewNamespace(nil)
 		}

@@ -116,12 +116,10 @@ const DefaultStepTimeout = time.Minute
 // into an *agent.Step.
 type Result struct {
 	// Trace is the mission's Step as a raw agent trace (agent.MarshalTrace
-	// with Raw), when the mission's own run ended it.
+	// with Raw), when the mission's own run ended it. It carries the
+	// Step's firewall: the Step read back (Mission.Result, a nested
+	// mission's Step in its caller) hides what it hides in-process.
 	Trace []byte `json:",omitempty"`
-	// Firewall is what the Step's firewall hides (agent.MarshalFirewall),
-	// restored onto the Step read back from Trace: its Redaction, and the
-	// caller's LLM of a nested mission, hide what they hide in-process.
-	Firewall []byte `json:",omitempty"`
 	// Fail is the failure when the workflow ended the mission: cancelled,
 	// mission_timeout.
 	Fail *agent.Fail `json:",omitempty"`

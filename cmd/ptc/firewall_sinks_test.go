@@ -62,10 +62,9 @@ import (
 //     Step of the workflow's result printed with PrintTrace and
 //     MarshalTrace, and the model's requests. The journal and the
 //     workflow's result are internal (raw, as docs/temporal.md says) and
-//     are not scanned. Only the leak channels run on Temporal: there a
-//     nested agent is a child workflow, whose firewall its caller's must
-//     absorb across workflows (the temporal package's tests); the
-//     composed missions stay in process.
+//     are not scanned. The composed missions run there too: a nested
+//     agent is a child workflow, whose firewall its caller's absorbs
+//     across workflows.
 //
 // With -race on two busy cores the whole test takes about 30 s.
 func TestFirewallSinks(t *testing.T) {
@@ -195,6 +194,7 @@ func fwCorpus() []fwMission {
 		rootS, midS, leafS, deepS := ts[i], ts[(i+1)%len(ts)], ts[(i+2)%len(ts)], ts[(i+3)%len(ts)]
 		out = append(out, fwMission{
 			name: fmt.Sprintf("tree/root secret of %d bytes", len(rootS)), texts: leaks.TreeTexts(rootS, midS, leafS, deepS),
+			temporal: true,
 			build: func() (*fwBuilt, error) {
 				tr, err := leaks.NewTree(rootS, midS, leafS, deepS)
 				if err != nil {
@@ -208,6 +208,7 @@ func fwCorpus() []fwMission {
 		secret := ts[i%len(ts)]
 		out = append(out, fwMission{
 			name: fmt.Sprintf("wrapped %s/%d bytes", via, len(secret)), texts: leaks.TreeTexts(secret),
+			temporal: true,
 			build: func() (*fwBuilt, error) {
 				w, err := leaks.NewWrapped(secret, via)
 				if err != nil {
