@@ -117,8 +117,14 @@ func TestCompiledKeepsTimeouts(t *testing.T) {
 			if string(again) != string(data) {
 				t.Errorf("saved again differently:\n%s\nwas\n%s", again, data)
 			}
-			if _, err := loaded.Execute(context.Background(), nil); err != nil {
-				t.Fatal(err)
+			step, err := loaded.Execute(context.Background(), nil)
+			if err != nil {
+				// A deadline of a millisecond may pass before the tool runs
+				// on a busy machine: that ending shows the deadline too.
+				if tt.mission <= 0 || tt.mission >= time.Second || step.Fail.Reason != agent.ReasonMissionTimeout {
+					t.Fatal(err)
+				}
+				return
 			}
 			if bounded != tt.bounded {
 				t.Errorf("the loaded agent's tool call has a deadline: %v, want %v", bounded, tt.bounded)
