@@ -17,16 +17,16 @@ import (
 func (m *mission) turnOnce() *ending {
 	start := time.Now()
 	tr := Turn{Number: m.turn}
+	m.cur, m.curStart = &tr, start // recorded by a panic that ends the turn
 	if m.obs != nil {
 		m.emit(&Event{Kind: TurnStart, Time: start})
 	}
 	system := m.system
-	if system == "" {
+	if system == "" { // a LanguageFunc: the prompt is made on every turn
 		system = m.systemPrompt()
 		m.sysToks = estimateTokens(system)
-		m.system = system // the last one, for CollectMessages
-		defer func() { m.system = "" }()
 	}
+	m.lastSystem = system // for CollectMessages
 	if m.firstSystem == "" {
 		m.firstSystem = system
 	}
@@ -115,7 +115,10 @@ func (m *mission) overBudget() bool {
 		return true
 	}
 	if m.opts.Budget != nil {
-		return !m.opts.Budget(m.usageSoFar())
+		m.callback = "Options.Budget"
+		ok := m.opts.Budget(m.usageSoFar())
+		m.callback = ""
+		return !ok
 	}
 	return false
 }
@@ -127,6 +130,9 @@ func (m *mission) usageSoFar() Usage {
 
 // record appends the turn to the trace.
 func (m *mission) record(tr *Turn, start time.Time) {
+	if tr == m.cur {
+		m.cur = nil
+	}
 	tr.Duration = time.Since(start)
 	if m.opts.Debug {
 		tr.Memory = m.memory
