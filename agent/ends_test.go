@@ -283,7 +283,12 @@ func endCases(t *testing.T) []endCase {
 		{name: "tool result conversion panics", cfg: agent.Config{Tools: map[string]agent.Tool{
 			"bad": agent.Func(func(context.Context, *lisp.Map) (any, error) { return panicky{}, nil })}},
 			replies: []llmtest.Reply{llmtest.Code("(tool/bad {})"), llmtest.Code("(return 2)")},
-			end:     agent.RunStop, turns: 2},
+			end:     agent.RunStop, turns: 2,
+			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
+				if calls := step.Trace[0].ToolCalls; len(calls) != 1 || !strings.Contains(calls[0].Error, "MarshalJSON exploded") {
+					t.Errorf("turn 1 tool calls %+v", calls)
+				}
+			}},
 		{name: "LLM callback panics",
 			model: ignore(func(context.Context, llm.Request) (llm.Response, error) { panic("boom") }),
 			end:   agent.RunStop, reason: agent.ReasonLLMError, turns: 1},
@@ -458,9 +463,14 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 	events := rec.all()
 	starts, ends := map[string]int{}, map[string]int{}
 	turnStarts, turnStops := map[string]int{}, map[string]int{}
+	calls := map[uint64]int{} // LLM and tool calls: +1 at the start, -1 at the end
 	var rootEnd *agent.Event
 	for i, e := range events {
 		switch e.Kind {
+		case agent.LLMStart, agent.ToolStart:
+			calls[e.CallID]++
+		case agent.LLMStop, agent.LLMException, agent.ToolStop, agent.ToolException:
+			calls[e.CallID]--
 		case agent.RunStart:
 			starts[e.TraceID]++
 		case agent.RunStop, agent.RunException:
@@ -484,6 +494,13 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 		}
 		if turnStarts[id] != turnStops[id] {
 			t.Errorf("mission %s: %d turn.start, %d turn.stop", id, turnStarts[id], turnStops[id])
+		}
+	}
+	for id, n := range calls {
+		// An abandoned LLM call never reports its end: its callback never
+		// returned.
+		if n != 0 && !strings.Contains(c.name, "abandoned") {
+			t.Errorf("call %d: %d more starts than ends: %s", id, n, kinds(events))
 		}
 	}
 	if rootEnd == nil {
