@@ -255,7 +255,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"--replay and --model", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--replay", ordersTranscript}, 2, []string{"takes no --model"}},
 		{"missing transcript", testEnv(ok(), nil), []string{"--replay", filepath.Join(dir, "none.json")}, 2, []string{"none.json"}},
 		{"bad --set", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--set", "novalue"}, 2, []string{"want NAME=VALUE"}},
-		{"cut context", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "-c", cut}, 2, []string{"cut.json:2:16 (byte 28): unexpected end of JSON input"}},
+		{"cut context", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "-c", cut}, 2, []string{"cut.json:2:16 (byte 28): parse_error: unexpected end of JSON input"}},
 		{"bad limit flag", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--timeout", "5"}, 2, []string{"no unit"}},
 	}
 	for _, tt := range tests {
@@ -750,7 +750,7 @@ func TestRunInterruptSignal(t *testing.T) {
 func TestLoadTranscriptErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct{ name, text, want string }{
-		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): unexpected end of JSON input"},
+		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): parse_error: unexpected end of JSON input"},
 		{"other format", `{"format": "x", "version": 1}`, `not a transcript of ptc run (format "x"`},
 		{"newer", `{"format": "ptc-run-transcript", "version": 9}`, "transcript version 9, newer than this ptc reads (1)"},
 		{"unknown field", `{"format": "ptc-run-transcript", "version": 1, "extra": 1}`, `not a transcript: json: unknown field "extra"`},
