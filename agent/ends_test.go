@@ -594,3 +594,46 @@ func TestCollectMessagesWithLanguageFunc(t *testing.T) {
 		t.Errorf("turn 2's system prompt lacks its language: %q", last)
 	}
 }
+
+// meeting shows that calls run at once without a sleep whose length a
+// busy machine defeats: each call waits until n calls are in at once (or
+// a minute passes, when they run one after the other).
+type meeting struct {
+	mu       sync.Mutex
+	n        int
+	in, peak int
+	met      chan struct{}
+}
+
+func newMeeting(n int) *meeting { return &meeting{n: n, met: make(chan struct{})} }
+
+// enter waits for the meeting; the caller calls leave when it is done.
+func (m *meeting) enter() (leave func()) {
+	m.mu.Lock()
+	m.in++
+	m.peak = max(m.peak, m.in)
+	if m.in == m.n {
+		select {
+		case <-m.met:
+		default:
+			close(m.met)
+		}
+	}
+	m.mu.Unlock()
+	select {
+	case <-m.met:
+	case <-time.After(time.Minute):
+	}
+	return func() {
+		m.mu.Lock()
+		m.in--
+		m.mu.Unlock()
+	}
+}
+
+// maxAtOnce is the most calls that were in at once.
+func (m *meeting) maxAtOnce() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.peak
+}

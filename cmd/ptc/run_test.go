@@ -647,12 +647,19 @@ func TestRunReplayRetries(t *testing.T) {
 		c.Status = 503
 		tr.Calls = append([]transcriptCall{c}, tr.Calls...)
 	})
+	// The agent waits at least 24 s before a retry (10 minutes, capped at
+	// the default MaxDelay of 30 s, jittered by 20%): a replay that waited
+	// would take that long, past the bound below, which leaves a busy
+	// machine 2,000 times the replay's usual 10 ms.
+	patient := writeFile(t, dir, "orders.md", strings.Replace(strings.Replace(mustRead(t, ordersAgent),
+		"context: orders.json", "context: "+mustAbs(t, "testdata/agents/orders.json"), 1),
+		"max-turns: 3\n", "max-turns: 3\nllm-retry-delay: 10m\n", 1))
 	start := time.Now()
-	code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", ordersAgent, "--replay", failed)
+	code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", patient, "--replay", failed)
 	if code != 0 || out != ordersValue {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
-	if d := time.Since(start); d > 500*time.Millisecond {
+	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("the replay took %v: it waited before retrying", d)
 	}
 	containsAll(t, "stderr", errOut, "! the model call failed: llm: server_error (HTTP 503): overloaded", "retrying the model call (attempt 2)",
