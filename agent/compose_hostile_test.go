@@ -1010,8 +1010,9 @@ func TestHostileBlockedChildrenMissionTimeout(t *testing.T) {
 			}},
 		{name: "LLM tool's model ignores ctx", program: `(pmap (fn [i] (tool/child {:x (str i)})) (range 50))`,
 			build: func(t *testing.T, release <-chan struct{}, hits *atomic.Int64) agent.Tool {
+				// Only the root's MissionTimeout ends the calls.
 				return hxTool(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "HXBLOCK judge {{x}}", Signature: "(x :string) -> :bool",
-					Description: "Stuck.", LLM: hxStubborn(release, hits)}))
+					Description: "Stuck.", LLM: hxStubborn(release, hits), LLMTimeout: -1}))
 			}},
 	}
 	for _, c := range cases {
@@ -1096,12 +1097,13 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 				add("HXSLOW judge", `true`).
 				script()
 			slow := hxSleepy(childTime, model.Func())
-			child := hxNew(t, agent.Config{Prompt: "HXSLOW child", Description: "Slow.", Signature: "(x :int) -> :int"})
+			child := hxNew(t, agent.Config{Prompt: "HXSLOW child", Description: "Slow.", Signature: "(x :int) -> :int",
+				LLMTimeout: time.Minute})
 			childTool := hxTool(child.AsTool(agent.AsToolOptions{LLM: slow}))
 			mid := hxNew(t, agent.Config{Prompt: "HXSLOW mid", Description: "Mid.", Signature: "(x :int) -> :int",
 				Tools: map[string]agent.Tool{"child": childTool}, Limits: lisp.Limits{Timeout: programTimeout}, LLMTimeout: time.Minute})
 			judge := hxTool(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "HXSLOW judge {{x}}", Signature: "(x :string) -> :bool",
-				Description: "Slow judge.", LLM: slow}))
+				Description: "Slow judge.", LLM: slow, LLMTimeout: time.Minute}))
 			root := hxNew(t, agent.Config{Prompt: "HXSLOW root", MissionTimeout: time.Minute, LLMTimeout: time.Minute,
 				Limits: lisp.Limits{Timeout: programTimeout},
 				Tools: map[string]agent.Tool{"child": childTool, "judge": judge,
@@ -1155,7 +1157,8 @@ func TestHostileProgramClockPausedForConcurrentPlainTool(t *testing.T) {
 	sleepy := func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		return hxSleepy(time.Duration(hxLevel(req.Prompt, "HXPAUSE child"))*time.Millisecond, model.Func())(ctx, req)
 	}
-	child := hxNew(t, agent.Config{Prompt: "HXPAUSE child {{ms}}", Description: "Slow.", Signature: "(ms :int) -> :int"})
+	child := hxNew(t, agent.Config{Prompt: "HXPAUSE child {{ms}}", Description: "Slow.", Signature: "(ms :int) -> :int",
+		LLMTimeout: time.Minute})
 	root := hxNew(t, agent.Config{Prompt: "HXPAUSE root", LLMTimeout: time.Minute, MaxTurns: 1,
 		Limits: lisp.Limits{Timeout: 300 * time.Millisecond, MaxParallel: 4},
 		Tools: map[string]agent.Tool{

@@ -238,7 +238,7 @@ func TestChildOutlivesProgramTimeout(t *testing.T) {
 	// Each child takes more than the root's program timeout, which leaves
 	// the program's own work, tiny, plenty of room on a busy machine.
 	slow := &routed{delay: 700 * time.Millisecond, routes: map[string][]string{"Slow": {`(return 42)`}}}
-	child := agent.MustNew(agent.Config{Prompt: "Slow", Description: "Takes its time.", LLM: slow.Func()})
+	child := agent.MustNew(agent.Config{Prompt: "Slow", Description: "Takes its time.", LLM: slow.Func(), LLMTimeout: time.Minute})
 	fast := &routed{routes: map[string][]string{"Root": {`(return (+ (tool/slow {}) (tool/slow {})))`}}}
 	root := agent.MustNew(agent.Config{Prompt: "Root", Limits: lisp.Limits{Timeout: 300 * time.Millisecond}, LLMTimeout: time.Minute,
 		Tools: map[string]agent.Tool{"slow": toolOf(t)(child.AsTool(agent.AsToolOptions{}))}})

@@ -84,7 +84,7 @@ func TestMemoizeDeepArguments(t *testing.T) {
 	        (def x (reduce (fn [a _] [a]) [] (range 20000)))
 	        (def y (reduce (fn [a _] [a]) [] (range 20000)))
 	        [(f x) (f y) (f x)]`
-	res, err := lisp.Run(context.Background(), src, lisp.Options{})
+	res, err := lisp.Run(context.Background(), src, lisp.Options{Limits: lisp.Limits{Timeout: generous}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -248,7 +248,8 @@ func TestConcurrentRunsShareContext(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				res, err := p.Run(context.Background(), lisp.Options{Context: ctxVal})
+				// Eight runs share two cores: the timeout is generous.
+				res, err := p.Run(context.Background(), lisp.Options{Context: ctxVal, Limits: lisp.Limits{Timeout: generous}})
 				if err != nil || res.Value != int64(71500) {
 					t.Errorf("got %v %v", res.Value, err)
 					return
