@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -37,6 +38,7 @@ type tripInfo struct {
 	agent, traceID string
 	depth          int
 	panicked       string // the Budget callback panicked
+	stack          string // where it panicked
 }
 
 func newTreeLimit(up *treeLimit, limit int, check func(Usage) bool, setBy string) *treeLimit {
@@ -89,7 +91,7 @@ func (l *treeLimit) checkOne(who tripInfo) bool {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					stop, who.panicked = true, fmt.Sprint(r)
+					stop, who.panicked, who.stack = true, fmt.Sprint(r), string(debug.Stack())
 				}
 			}()
 			stop = !l.check(u)
@@ -169,6 +171,9 @@ type TokenAllowance struct {
 }
 
 const pipelineName = "the pipeline"
+
+// budgetCallback names the Budget callback in the Fail of its panic.
+const budgetCallback = "Options.Budget"
 
 // pipelineLimitKey carries a pipeline's limit to the missions of its
 // stages.
@@ -331,12 +336,14 @@ func (m *mission) budgetFailOf(l *treeLimit, own bool) *Fail {
 			what += fmt.Sprintf("; the LLM call that went over was %s's", describeAgent(trip.agent, trip.depth))
 		}
 	}
-	reason := ReasonBudgetExceeded
+	f := &Fail{Reason: ReasonBudgetExceeded, Details: details}
 	if trip.panicked != "" {
-		reason = ReasonInternalError
+		// A host fault, as the panics of the other callbacks are.
+		f.Reason, f.Op, details["stack"] = ReasonInternalError, budgetCallback, trip.stack
 		what = fmt.Sprintf("the Budget callback of %s panicked: %s", l.setBy, trip.panicked)
 	}
-	return &Fail{Reason: reason, Message: m.clip(what, maxFailChars), Details: details}
+	f.Message = m.clip(what, maxFailChars)
+	return f
 }
 
 // describeAgent names a mission of a tree for messages.

@@ -55,7 +55,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	if err == nil {
 		// Convert here, so that the firewall sees the very values the
 		// program will hold.
-		v, err = lisp.FromGo(res)
+		v, err = convertResult(res)
 		if err == nil {
 			m.fw.addToolResult(v)
 		}
@@ -76,6 +76,17 @@ func (tc *toolCalls) invoke(ctx context.Context, bt *boundTool, args *lisp.Map) 
 		}
 	}()
 	return bt.call(ctx, args, tc.m.opts.Validation)
+}
+
+// convertResult converts a tool's result, a panic (of the result's
+// MarshalJSON) being the tool's error: the call still reports its end.
+func convertResult(res any) (v lisp.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("the tool's result could not be converted: it panicked: %v", r)
+		}
+	}()
+	return lisp.FromGo(res)
 }
 
 func (tc *toolCalls) begin(rec ToolCall) int {

@@ -171,8 +171,12 @@ func (c *CompiledAgent) Execute(ctx context.Context, input any) (*Step, error) {
 }
 
 // execute runs the program; up is the caller's firewall when the compiled
-// agent is a tool of a mission.
-func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (*Step, *firewall) {
+// agent is a tool of a mission. A panic (of the host: converting the
+// input) ends it with internal_error, as it ends a mission.
+func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (step *Step, fw *firewall) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	opts := Options{Context: input}
 	parent := runtimeFrom(ctx)
 	// A compiled agent is a level of the tree like any agent: its program
@@ -189,6 +193,11 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (*
 		}
 	}
 	m := newMission(ctx, c.a, opts)
+	defer func() {
+		if step == nil {
+			step, fw = m.crashed(recover()), m.fw
+		}
+	}()
 	m.begin()
 	rt.obs, rt.callIDs = m.obs, m.callIDs
 	if fail := rt.depthFail(); fail != nil {
@@ -213,11 +222,18 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (*
 	return m.endWith(m.finish(value, fail)), m.fw
 }
 
-// runCompiled runs a compiled program once and records it as a turn.
+// runCompiled runs a compiled program once and records it in the trace as
+// a turn. It reports no turn events: a compiled agent has no turns (its
+// Usage counts none, its tool calls' events have Turn 0).
 func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 	start := time.Now()
 	tr := Turn{Number: 1, Program: prog.Source()}
-	defer m.record(&tr, start)
+	defer func() {
+		tr.Duration = time.Since(start)
+		if m.opts.Trace != TraceOff {
+			m.trace = append(m.trace, tr)
+		}
+	}()
 	res, err := m.runLisp(&tr, m.context, prog.Run)
 	if err != nil {
 		le := asLispError(err)

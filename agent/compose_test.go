@@ -235,14 +235,16 @@ func TestSharedTurnBudget(t *testing.T) {
 // limits and the root's MissionTimeout, not by its caller's per-program
 // timeout, whose clock stands still while the program waits.
 func TestChildOutlivesProgramTimeout(t *testing.T) {
-	slow := &routed{delay: 150 * time.Millisecond, routes: map[string][]string{"Slow": {`(return 42)`}}}
-	child := agent.MustNew(agent.Config{Prompt: "Slow", Description: "Takes its time.", LLM: slow.Func()})
+	// Each child takes more than the root's program timeout, which leaves
+	// the program's own work, tiny, plenty of room on a busy machine.
+	slow := &routed{delay: 700 * time.Millisecond, routes: map[string][]string{"Slow": {`(return 42)`}}}
+	child := agent.MustNew(agent.Config{Prompt: "Slow", Description: "Takes its time.", LLM: slow.Func(), LLMTimeout: time.Minute})
 	fast := &routed{routes: map[string][]string{"Root": {`(return (+ (tool/slow {}) (tool/slow {})))`}}}
-	root := agent.MustNew(agent.Config{Prompt: "Root", Limits: lisp.Limits{Timeout: 50 * time.Millisecond},
+	root := agent.MustNew(agent.Config{Prompt: "Root", Limits: lisp.Limits{Timeout: 300 * time.Millisecond}, LLMTimeout: time.Minute,
 		Tools: map[string]agent.Tool{"slow": toolOf(t)(child.AsTool(agent.AsToolOptions{}))}})
 	step, err := root.Run(context.Background(), agent.Options{LLM: fast.Func()})
 	if err != nil {
-		t.Fatalf("the program's 50ms timeout killed its children: %v", err)
+		t.Fatalf("the program's 300ms timeout killed its children: %v", err)
 	}
 	if printed(step.Return) != "84" {
 		t.Errorf("return %s", printed(step.Return))
@@ -262,7 +264,7 @@ func TestChildOutlivesProgramTimeout(t *testing.T) {
 // TestAgentToolFanOut: pmap over an agent tool runs the children at once,
 // each with its own trace, the budget shared.
 func TestAgentToolFanOut(t *testing.T) {
-	var running, peak atomic.Int32
+	together := newMeeting(2)
 	child := agent.MustNew(agent.Config{Prompt: "Square {{n}}", Signature: "(n :int) -> :int", Description: "Squares n."})
 	model := &routed{routes: map[string][]string{
 		"Root":   {`(return (pmap #(tool/square {:n %}) [1 2 3 4 5]))`},
@@ -271,11 +273,7 @@ func TestAgentToolFanOut(t *testing.T) {
 	inner := model.Func()
 	gauge := llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if strings.HasPrefix(req.Prompt, "Square") {
-			n := running.Add(1)
-			defer running.Add(-1)
-			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-			}
-			time.Sleep(30 * time.Millisecond)
+			defer together.enter()()
 		}
 		return inner(ctx, req)
 	})
@@ -288,8 +286,8 @@ func TestAgentToolFanOut(t *testing.T) {
 	if printed(step.Return) != "[1 4 9 16 25]" {
 		t.Errorf("return %s", printed(step.Return))
 	}
-	if peak.Load() < 2 {
-		t.Errorf("the children ran one at a time (peak %d)", peak.Load())
+	if p := together.maxAtOnce(); p < 2 {
+		t.Errorf("the children ran one at a time (peak %d)", p)
 	}
 	calls := step.Trace[0].ToolCalls
 	ids := map[string]bool{}
@@ -642,9 +640,10 @@ func TestTurnTimeoutBoundsLLMCall(t *testing.T) {
 	if step.Usage.LLMRequests != 2 || slow.count() != 2 || !strings.Contains(step.Fail.Message, "50ms") {
 		t.Errorf("requests %d, message %q", step.Usage.LLMRequests, step.Fail.Message)
 	}
-	// LLMTimeout sets it apart from the program's.
-	a = agent.MustNew(agent.Config{Prompt: "Q", Limits: lisp.Limits{Timeout: 50 * time.Millisecond}, LLMTimeout: -1})
-	slower := &routed{delay: 100 * time.Millisecond, routes: slow.routes}
+	// LLMTimeout sets it apart from the program's (whose own work, tiny,
+	// has plenty of room in 300ms on a busy machine).
+	a = agent.MustNew(agent.Config{Prompt: "Q", Limits: lisp.Limits{Timeout: 300 * time.Millisecond}, LLMTimeout: -1})
+	slower := &routed{delay: 600 * time.Millisecond, routes: slow.routes}
 	if _, err := a.Run(context.Background(), agent.Options{LLM: slower.Func()}); err != nil {
 		t.Error(err)
 	}
@@ -719,7 +718,7 @@ func TestFailContextAndOrigin(t *testing.T) {
 	}
 	// The runtime's own timeout is not the program's.
 	model.routes["Go"] = []string{`(loop [i 0] (if (< i 1000000000000) (recur (inc i)) i))`}
-	single := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 1,
+	single := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 1, LLMTimeout: time.Minute, // the LLM call is not the point
 		Limits: lisp.Limits{Timeout: 20 * time.Millisecond, MaxSteps: -1, MaxLoopIterations: -1}})
 	step, _ = single.Run(context.Background(), agent.Options{LLM: model.Func()})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonTimeout || step.Fail.ByProgram {

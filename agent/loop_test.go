@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
+
 	"testing"
 	"time"
 
@@ -17,18 +17,10 @@ import (
 )
 
 func TestToolsInTheLoop(t *testing.T) {
-	var concurrent, peak atomic.Int32
+	together := newMeeting(2)
 	tools := map[string]agent.Tool{
 		"lookup": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			n := concurrent.Add(1)
-			defer concurrent.Add(-1)
-			for {
-				p := peak.Load()
-				if n <= p || peak.CompareAndSwap(p, n) {
-					break
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
+			defer together.enter()()
 			id, _ := args.Get(lisp.Keyword("id"))
 			return map[string]any{"id": id, "name": fmt.Sprint("item-", id)}, nil
 		}, Signature: "(id :int) -> {id :int, name :string}", Description: "Look an item up."},
@@ -61,8 +53,8 @@ func TestToolsInTheLoop(t *testing.T) {
 	if printed(step.Return) != "3" {
 		t.Errorf("return %s", printed(step.Return))
 	}
-	if peak.Load() < 2 {
-		t.Errorf("pmap ran the tool calls one at a time (peak %d)", peak.Load())
+	if p := together.maxAtOnce(); p < 2 {
+		t.Errorf("pmap ran the tool calls one at a time (peak %d)", p)
 	}
 	calls := step.Trace[3].ToolCalls
 	if len(calls) != 3 || calls[0].Name != "lookup" || len(calls[0].Warnings) == 0 || calls[0].Duration <= 0 {
@@ -234,7 +226,9 @@ func TestMissionTimeoutAndCancel(t *testing.T) {
 	})
 	start := time.Now()
 	step, _ := run(t, agent.Config{Prompt: "p", MissionTimeout: 50 * time.Millisecond}, agent.Options{LLM: slow})
-	if step.Fail == nil || step.Fail.Reason != agent.ReasonMissionTimeout || time.Since(start) > 2*time.Second {
+	// The kind of ending is the point; the bound only catches a mission
+	// that does not stop (generous: a busy machine schedules it late).
+	if step.Fail == nil || step.Fail.Reason != agent.ReasonMissionTimeout || time.Since(start) > time.Minute {
 		t.Errorf("fail %+v after %v", step.Fail, time.Since(start))
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -15,9 +15,11 @@ import (
 // or a tool call starting, stopping, or failing.
 type EventKind uint8
 
-// The events of a mission, as seed 001 lists them. A run ends with
-// RunStop, failed or not (Event.Fail), or with RunException when it
-// ended by a fault of the host (reason internal_error); an LLM call
+// The events of a mission, as seed 001 lists them. Every run reports one
+// RunStart and exactly one end, however it ends: RunStop, failed or not
+// (Event.Fail), or RunException when a fault of the host ended it (a
+// panic of a host callback: reason internal_error, Fail.Op naming the
+// callback when known, Fail.Details["stack"] the stack); an LLM call
 // attempt ends with LLMStop or LLMException (a retry starts again with
 // LLMStart); a tool call with ToolStop or ToolException (the tool's
 // error, a refused argument, a panic).
@@ -319,6 +321,10 @@ func (m *mission) begin() {
 // end reports the mission's end; at the top of the tree, the panics of
 // observers become warnings of the Step.
 func (m *mission) end(step *Step) {
+	if m.ended {
+		return // reported already (an abandoned mission's watchdog)
+	}
+	m.ended = true
 	if m.obs == nil {
 		return
 	}

@@ -41,11 +41,16 @@ type ToolSchema struct {
 // data inventory, measure the system prompt or review it. opts.LLM is not
 // needed; a context that Run would reject (a failed chained Step, input
 // that breaks the signature, a missing placeholder) is an error.
-func PreviewPrompt(a *Agent, opts Options) (*Preview, error) {
-	if a == nil {
-		return nil, errors.New("agent: PreviewPrompt of a nil agent")
+func PreviewPrompt(a *Agent, opts Options) (p *Preview, err error) {
+	if a == nil || a.prompt == nil {
+		return nil, errors.New("agent: PreviewPrompt of a nil agent, or one not made by New")
 	}
 	m := &mission{a: a, opts: opts, parent: context.Background(), memory: lisp.NewNamespace(nil)}
+	defer func() {
+		if r := recover(); r != nil { // a prompt hook panicked: an internal_error, as in Run
+			p, err = nil, m.panicFail(r)
+		}
+	}()
 	if fail := m.setContext(); fail != nil {
 		return nil, fail
 	}

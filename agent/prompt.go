@@ -57,7 +57,9 @@ func (m *mission) systemPrompt() string {
 	} else {
 		prompt = m.generatedPrompt()
 		if sp.Transform != nil {
+			m.callback = "SystemPrompt.Transform" // named by the failure of its panic
 			prompt = sp.Transform(prompt)
+			m.callback = ""
 		}
 	}
 	return cutPrompt(prompt, m.a.cfg.PromptLimit.MaxChars)
@@ -70,7 +72,10 @@ func (m *mission) generatedPrompt() string {
 	if sp.LanguageFunc != nil {
 		// A LanguageFunc may return a profile name, or "" for the
 		// configured language.
-		if l := sp.LanguageFunc(m.promptState()); l != "" {
+		m.callback = "SystemPrompt.LanguageFunc"
+		l := sp.LanguageFunc(m.promptState())
+		m.callback = ""
+		if l != "" {
 			lang = l
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -137,9 +136,10 @@ const (
 )
 
 // runGuarded runs the mission, on its own goroutine when an LLM callback
-// could hold it past a deadline (a context that can end, a timeout).
+// could hold it past a deadline (a context that can end, a timeout). Either
+// way no panic escapes (see run).
 func (m *mission) runGuarded() *Step {
-	if m.parent.Done() == nil && m.a.cfg.MissionTimeout <= 0 && m.llmTimeout() <= 0 {
+	if m.preFail != nil || m.parent.Done() == nil && m.a.cfg.MissionTimeout <= 0 && m.llmTimeout() <= 0 {
 		return m.run() // nothing to abandon a call for
 	}
 	g := &guard{out: make(chan *Step, 1)}
@@ -147,9 +147,14 @@ func (m *mission) runGuarded() *Step {
 	go func() {
 		var step *Step
 		defer func() {
-			if r := recover(); r != nil {
-				step = &Step{Fail: &Fail{Reason: ReasonInternalError, Message: fmt.Sprintf("panic: %v", r)},
-					Memory: lisp.NewNamespace(nil)}
+			if r := recover(); r != nil { // run recovers: a fault of its own recovery
+				step = bareCrash(m, r)
+			}
+			if step == nil { // the goroutine was ended by runtime.Goexit
+				step = m.outcome
+			}
+			if step == nil {
+				step = bareCrash(m, nil)
 			}
 			g.mu.Lock()
 			if !g.abandoned {
@@ -211,7 +216,16 @@ func (g *guard) abandon(id int, m *mission) {
 		g.turn.Error = fail.Message
 		m.record(g.turn, g.turnStart)
 	}
-	g.out <- m.finish(nil, fail)
+	step := m.finish(nil, fail)
+	m.end(step) // the mission's goroutine never will: it ends in the callback
+	g.out <- step
+}
+
+// isAbandoned reports whether the watchdog delivered the mission's Step.
+func (g *guard) isAbandoned() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.abandoned
 }
 
 // llmTimeout bounds one LLM call: Config.LLMTimeout, else the turn's

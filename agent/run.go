@@ -107,7 +107,10 @@ func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
 	return Run(ctx, a, opts)
 }
 
-// Run runs a mission of agent a; see (*Agent).Run.
+// Run runs a mission of agent a; see (*Agent).Run. No panic of a host
+// callback (a prompt hook, Budget, a conversion of the context) escapes
+// it: the mission ends with internal_error and a run.exception event (see
+// Event).
 func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
 	step := newMission(ctx, a, opts).runGuarded()
 	// Run from a tool's Go code, the mission joined the caller's tree:
@@ -128,16 +131,23 @@ func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
 func RunConfig(ctx context.Context, cfg Config, opts Options) (*Step, error) {
 	a, err := New(cfg)
 	if err != nil {
-		reason := "invalid_config"
+		reason := reasonInvalidConfig
 		var ce *ConfigError
 		if errors.As(err, &ce) {
 			reason = ce.Reason
 		}
-		step := &Step{Fail: &Fail{Reason: reason, Message: err.Error()}, Memory: lisp.NewNamespace(nil)}
+		// The run still starts and ends for the observers, as every run.
+		m := newMission(ctx, &Agent{cfg: Config{Name: cfg.Name}}, opts)
+		m.preFail = &Fail{Reason: reason, Message: err.Error()}
+		step := m.runGuarded()
 		return step, &Error{Step: step}
 	}
 	return Run(ctx, a, opts)
 }
+
+// reasonInvalidConfig is the reason of a run whose agent New refused (or
+// that has none).
+const reasonInvalidConfig = "invalid_config"
 
 // runtime is what a mission passes down, through the context of its tool
 // calls, to the agents it calls as tools.
@@ -195,7 +205,18 @@ func runtimeFrom(ctx context.Context) *runtime {
 }
 
 func newMission(ctx context.Context, a *Agent, opts Options) *mission {
-	return &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m := &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
+	if a == nil || a.prompt == nil {
+		// A nil or zero Agent fails like a Config New refuses.
+		if a == nil {
+			m.a = &Agent{}
+		}
+		m.preFail = &Fail{Reason: reasonInvalidConfig, Message: "the agent is nil or was not made by New"}
+	}
+	return m
 }
 
 // mission is the state of one run.
@@ -263,18 +284,43 @@ type mission struct {
 	// must be self-contained; final is its text.
 	compiling bool
 	final     string
+
+	// How the mission ends (see run and crashed): preFail ends it before
+	// setup (a Config New refused); callback names the host callback
+	// running, for the failure of its panic; cur is the turn in progress
+	// (started at curStart), recorded when a panic ends it; lastSystem is
+	// the last system prompt sent (Step.Messages); ended is set once the
+	// end event is reported; outcome is the Step of a mission whose
+	// goroutine could not return it (runtime.Goexit).
+	preFail    *Fail
+	callback   string
+	cur        *Turn
+	curStart   time.Time
+	lastSystem string
+	ended      bool
+	outcome    *Step
 }
 
-// run is the whole mission, reported to the observers.
-func (m *mission) run() *Step {
+// run is the whole mission, reported to the observers: however it ends,
+// it reports its start and exactly one end. A panic (of a host callback:
+// a prompt hook, Budget, a conversion) ends it with internal_error.
+func (m *mission) run() (step *Step) {
+	defer func() {
+		if step == nil { // a panic, or runtime.Goexit
+			step = m.crashed(recover())
+		}
+	}()
 	m.begin()
-	step := m.runTurns()
-	m.end(step)
-	return step
+	s := m.runTurns()
+	m.end(s)
+	return s
 }
 
 // runTurns sets the mission up and runs its turns.
 func (m *mission) runTurns() *Step {
+	if m.preFail != nil {
+		return m.finish(nil, m.preFail)
+	}
 	fail := m.setup()
 	if m.stop != nil {
 		defer m.stop()
@@ -475,7 +521,9 @@ func (m *mission) setContext() *Fail {
 	case *lisp.Map:
 		ctxMap = c
 	default:
+		m.callback = "Options.Context" // FromGo calls the host's MarshalJSON
 		v, err := lisp.FromGo(c)
+		m.callback = ""
 		if err != nil {
 			return &Fail{Reason: ReasonValidationError, Message: "context: " + err.Error()}
 		}
@@ -608,7 +656,11 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		}
 	}
 	if m.opts.CollectMessages {
-		step.Messages = append([]llm.Message{{Role: llm.System, Content: m.system}}, m.messages...)
+		system := m.lastSystem
+		if system == "" {
+			system = m.system
+		}
+		step.Messages = append([]llm.Message{{Role: llm.System, Content: system}}, m.messages...)
 	}
 	return step
 }

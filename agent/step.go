@@ -99,9 +99,10 @@ type Fail struct {
 	// Op is the tool or operation at fault, when there is one.
 	Op string
 	// Details carries more data: the upstream failure of a chained_failure,
-	// the value given to fail, validation issues. Go data, firewalled
-	// values included; observers that are not Raw, traces and the other
-	// sinks show it redacted.
+	// the value given to fail, validation issues, the stack of a panic
+	// ("stack", internal_error). Go data, firewalled values included;
+	// observers that are not Raw, traces and the other sinks show it
+	// redacted.
 	Details map[string]any
 	// ByProgram reports that the mission's program ended it with (fail v),
 	// so that Reason is the program's word: a program's (fail {:reason
@@ -144,7 +145,7 @@ const (
 	ReasonBudgetExceeded      = "budget_callback_exceeded" // TokenLimit or Budget said stop
 	ReasonCancelled           = "cancelled"                // the caller's context was cancelled
 	ReasonReservedToolName    = "reserved_tool_name"       // a tool named return or fail
-	ReasonInternalError       = "internal_error"           // a host callback (Budget, a prompt hook) panicked
+	ReasonInternalError       = "internal_error"           // a host callback (Budget, a prompt hook) panicked; Op names it
 )
 
 // Usage is what a mission cost.

@@ -16,16 +16,16 @@ import (
 func (m *mission) turnOnce() *ending {
 	start := time.Now()
 	tr := Turn{Number: m.turn}
+	m.cur, m.curStart = &tr, start // recorded by a panic that ends the turn
 	if m.obs != nil {
 		m.emit(&Event{Kind: TurnStart, Time: start})
 	}
 	system := m.system
-	if system == "" {
+	if system == "" { // a LanguageFunc: the prompt is made on every turn
 		system = m.systemPrompt()
 		m.sysToks = estimateTokens(system)
-		m.system = system // the last one, for CollectMessages
-		defer func() { m.system = "" }()
 	}
+	m.lastSystem = system // for CollectMessages
 	if m.firstSystem == "" {
 		m.firstSystem = system
 	}
@@ -121,12 +121,17 @@ func (m *mission) overBudget() bool {
 	if m.rt.limit == nil {
 		return false
 	}
+	m.callback = budgetCallback // named if it calls runtime.Goexit (its panics end the tree: afterCall)
 	m.overLimit = m.rt.limit.afterCall(m.who())
+	m.callback = ""
 	return m.overLimit != nil
 }
 
 // record appends the turn to the trace.
 func (m *mission) record(tr *Turn, start time.Time) {
+	if tr == m.cur {
+		m.cur = nil
+	}
 	tr.Duration = time.Since(start)
 	if m.opts.Debug {
 		tr.Memory = m.memory

@@ -154,7 +154,7 @@ type slowAgent struct{}
 
 func (slowAgent) CallTool(ctx context.Context, name string, args *lisp.Map) (any, error) {
 	select {
-	case <-time.After(30 * time.Millisecond): // longer than the program's Timeout
+	case <-time.After(300 * time.Millisecond): // longer than the program's Timeout
 		return "findings", nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -166,7 +166,7 @@ func (slowAgent) Untimed(name string) bool { return name == "research" }
 // The program's clock stands still while it waits on an untimed tool.
 func ExampleUntimedToolCaller() {
 	res, err := lisp.Run(context.Background(), `(str (tool/research {}) " and " (tool/research {}))`,
-		lisp.Options{Tools: slowAgent{}, Limits: lisp.Limits{Timeout: 20 * time.Millisecond}})
+		lisp.Options{Tools: slowAgent{}, Limits: lisp.Limits{Timeout: 200 * time.Millisecond}})
 	fmt.Println(res.Value, err)
 	// Output: findings and findings <nil>
 }

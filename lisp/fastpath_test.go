@@ -19,7 +19,7 @@ import (
 
 // outcome is everything a run shows: value, status, output, steps, error.
 func outcome(src string, limits Limits) string {
-	res, err := Run(context.Background(), src, Options{Limits: limits})
+	res, err := Run(context.Background(), src, Options{Limits: patient(limits)})
 	var sb strings.Builder
 	if res != nil {
 		fmt.Fprintf(&sb, "steps=%d value=%s status=%v output=%q", res.Steps, PrintString(res.Value), res.Status, res.Output)
@@ -44,6 +44,16 @@ func withoutFastPaths(f func()) {
 
 // sameBothWays checks that src behaves exactly alike with and without the
 // fast paths, and returns the outcome.
+// patient gives limits a generous timeout unless they set one: a test
+// that compares runs must not depend on how busy the machine is (the
+// step and memory limits decide).
+func patient(l Limits) Limits {
+	if l.Timeout == 0 {
+		l.Timeout = 5 * time.Minute
+	}
+	return l
+}
+
 func sameBothWays(t *testing.T, src string, limits Limits) string {
 	t.Helper()
 	fast := outcome(src, limits)
@@ -304,7 +314,7 @@ func TestUnboxedCellsDoNotLeak(t *testing.T) {
 	          (if (< i 200)
 	            (recur (inc i) (conj acc (fn [] (* i 1000)) (for [x (range)] (+ x i))))
 	            (pmap (fn [f] (if (fn? f) (f) (first (drop 5 f)))) acc)))`
-	res, err := Run(context.Background(), src, Options{Limits: Limits{Timeout: 10 * time.Second}})
+	res, err := Run(context.Background(), src, Options{Limits: patient(Limits{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +384,7 @@ func TestFastPathsOnCorpora(t *testing.T) {
 		t.Fatalf("only %d programs found", len(progs))
 	}
 	t.Logf("%d programs", len(progs))
-	limits := Limits{Timeout: 5 * time.Second, MaxSteps: 1_000_000}
+	limits := patient(Limits{MaxSteps: 1_000_000})
 	for _, src := range progs {
 		fast := outcome(src, limits)
 		var slow string
@@ -462,7 +472,7 @@ func TestFastPathsRandomLoops(t *testing.T) {
 		}
 		return test(depth)
 	}
-	limits := Limits{MaxLoopIterations: 40, MaxSteps: 100_000, Timeout: 5 * time.Second}
+	limits := patient(Limits{MaxLoopIterations: 40, MaxSteps: 100_000})
 	n := 3000
 	if testing.Short() {
 		n = 300

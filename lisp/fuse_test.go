@@ -182,7 +182,7 @@ func TestFusedPipelineLimits(t *testing.T) {
 func TestFusedPipelineBuildsNoIntermediates(t *testing.T) {
 	src := `(->> (vec (range 100000)) (map inc) (filter odd?) (map #(* 2 %)) (sum-by identity))`
 	// The source: 100k slots; unfused, the stages add 100k + 50k + 50k.
-	limits := Limits{MaxMemory: 150_000 * valueSize}
+	limits := patient(Limits{MaxMemory: 150_000 * valueSize})
 	fused, err := Run(context.Background(), src, Options{Limits: limits})
 	if err != nil {
 		t.Fatalf("fused: %v", err)

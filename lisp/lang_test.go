@@ -102,7 +102,8 @@ func loadLangCases(t *testing.T) []langCase {
 func TestLanguage(t *testing.T) {
 	for _, c := range loadLangCases(t) {
 		t.Run(c.file+"/"+c.name, func(t *testing.T) {
-			opts := lisp.Options{}
+			// A generous timeout: the other limits decide, not the machine's load.
+			opts := lisp.Options{Limits: lisp.Limits{Timeout: generous}}
 			if c.ctx != "" {
 				v, err := lisp.ReadData(c.ctx)
 				if err != nil {

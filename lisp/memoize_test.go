@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -15,7 +14,7 @@ func TestMemoizeBound(t *testing.T) {
 	src := `(def f (memoize (fn [x] (print "c") x)))
 	        (doseq [i (range 10001)] (f i))
 	        [(f 0) (f 9999) (f 10000)]`
-	res, err := lisp.Run(context.Background(), src, lisp.Options{})
+	res, err := lisp.Run(context.Background(), src, lisp.Options{Limits: lisp.Limits{Timeout: generous}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +31,7 @@ func TestMemoizeBound(t *testing.T) {
 // TestMemoizeMemory checks that the cache is charged to the memory limit:
 // the same calls fit the limit without memoize.
 func TestMemoizeMemory(t *testing.T) {
-	limits := lisp.Limits{Timeout: 20 * time.Second, MaxMemory: 1 << 20}
+	limits := lisp.Limits{Timeout: generous, MaxMemory: 1 << 20}
 	calls := `(doseq [i (range 10000)] (f i i i i i i i i i i))`
 	plain := `(def f (fn [a b c d e g h i j k] a))` + calls
 	if _, err := lisp.Run(context.Background(), plain, lisp.Options{Limits: limits}); err != nil {
@@ -50,7 +49,7 @@ func TestMemoizeMemory(t *testing.T) {
 func TestMemoizeConcurrent(t *testing.T) {
 	src := `(def fib (memoize (fn [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))))
 	        (vec (pmap (fn [i] (fib (+ 40 (mod i 30)))) (range 64)))`
-	res, err := lisp.Run(context.Background(), src, lisp.Options{})
+	res, err := lisp.Run(context.Background(), src, lisp.Options{Limits: lisp.Limits{Timeout: generous}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func TestMemoizeDeepArguments(t *testing.T) {
 	        (def x (reduce (fn [a _] [a]) [] (range 20000)))
 	        (def y (reduce (fn [a _] [a]) [] (range 20000)))
 	        [(f x) (f y) (f x)]`
-	res, err := lisp.Run(context.Background(), src, lisp.Options{})
+	res, err := lisp.Run(context.Background(), src, lisp.Options{Limits: lisp.Limits{Timeout: generous}})
 	if err != nil {
 		t.Fatal(err)
 	}

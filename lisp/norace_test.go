@@ -5,5 +5,7 @@ package lisp_test
 import "time"
 
 // timeMargin is how much longer than its limit a run may take before a
-// test calls it late: scheduling on a loaded machine.
-const timeMargin = 1500 * time.Millisecond
+// test calls it late. It is generous: a busy machine may not schedule the
+// run for seconds, and the tests assert the kind of ending; the margin
+// only catches a run that does not stop at all.
+const timeMargin = 30 * time.Second

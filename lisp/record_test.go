@@ -142,7 +142,7 @@ func TestRecordsAreMaps(t *testing.T) {
 	for _, src := range programs {
 		got := map[string]string{}
 		for name, rows := range map[string]*Vector{"records": records, "trees": trees} {
-			res, err := Run(context.Background(), src, Options{Context: NewMap("rows", rows)})
+			res, err := Run(context.Background(), src, Options{Context: NewMap("rows", rows), Limits: patient(Limits{})})
 			if err != nil {
 				got[name] = "error: " + err.Error()
 				continue

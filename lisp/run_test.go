@@ -12,8 +12,13 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
+// run runs src, which must succeed: with a generous timeout unless opts
+// sets one, so that a busy machine does not fail it.
 func run(t *testing.T, src string, opts lisp.Options) *lisp.Result {
 	t.Helper()
+	if opts.Limits.Timeout == 0 {
+		opts.Limits.Timeout = generous
+	}
 	res, err := lisp.Run(context.Background(), src, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
@@ -198,7 +203,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	if !errors.Is(err, lisp.Timeout) {
 		t.Fatalf("got %v, want timeout", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 50*time.Millisecond+timeMargin {
 		t.Errorf("timeout took %v", d)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -243,7 +248,8 @@ func TestConcurrentRunsShareContext(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				res, err := p.Run(context.Background(), lisp.Options{Context: ctxVal})
+				// Eight runs share two cores: the timeout is generous.
+				res, err := p.Run(context.Background(), lisp.Options{Context: ctxVal, Limits: lisp.Limits{Timeout: generous}})
 				if err != nil || res.Value != int64(71500) {
 					t.Errorf("got %v %v", res.Value, err)
 					return
@@ -257,12 +263,26 @@ func TestConcurrentRunsShareContext(t *testing.T) {
 func TestPmapRunsConcurrentlyInOrder(t *testing.T) {
 	var mu sync.Mutex
 	active, peak := 0, 0
+	// The first two calls wait for each other: calls that run at once meet,
+	// however slowly the machine starts them; calls made one after the
+	// other would wait the whole minute and fail.
+	met := make(chan struct{})
 	tools := lisp.Tools{"slow": func(_ context.Context, args *lisp.Map) (any, error) {
 		mu.Lock()
 		active++
 		peak = max(peak, active)
+		if peak == 2 && active == 2 {
+			select {
+			case <-met:
+			default:
+				close(met)
+			}
+		}
 		mu.Unlock()
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-met:
+		case <-time.After(time.Minute):
+		}
 		mu.Lock()
 		active--
 		mu.Unlock()

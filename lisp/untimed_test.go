@@ -32,7 +32,9 @@ func (u untimed) CallTool(ctx context.Context, name string, args *lisp.Map) (any
 func (u untimed) Untimed(name string) bool { return name == "agent" }
 
 func TestUntimedToolsStopTheClock(t *testing.T) {
-	opts := lisp.Options{Tools: untimed{sleep: 120 * time.Millisecond}, Limits: lisp.Limits{Timeout: 50 * time.Millisecond}}
+	// The program's own work is tiny: 300 ms leave a busy machine plenty
+	// of room, and each wait is longer than that.
+	opts := lisp.Options{Tools: untimed{sleep: 400 * time.Millisecond}, Limits: lisp.Limits{Timeout: 300 * time.Millisecond}}
 	// Three sequential waits, each over the program's timeout, and two in
 	// parallel: the clock stands still meanwhile.
 	res, err := lisp.Run(context.Background(), `(+ (tool/agent {}) (tool/agent {}) (tool/agent {}) (reduce + (pmap (fn [_] (tool/agent {})) [1 2])))`, opts)
@@ -80,16 +82,18 @@ func TestTimedToolDuringPause(t *testing.T) {
 		},
 		"fast": func(ctx context.Context, args *lisp.Map) (any, error) {
 			select {
-			case <-time.After(150 * time.Millisecond):
+			case <-time.After(600 * time.Millisecond):
 				return int64(1), nil
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
 		},
 	}
-	opts := lisp.Options{Tools: untimedNames{tools, "child"}, Limits: lisp.Limits{Timeout: 100 * time.Millisecond}}
+	// Branch 0 holds the clock still for 3 s; branch 1's timed call (600
+	// ms, twice the timeout) ends well within them, even on a busy machine.
+	opts := lisp.Options{Tools: untimedNames{tools, "child"}, Limits: lisp.Limits{Timeout: 300 * time.Millisecond}}
 	res, err := lisp.Run(context.Background(),
-		`(pmap (fn [k] (if (= k 0) (tool/child {:ms 600}) (do (tool/child {:ms 200}) (tool/fast {})))) [0 1])`, opts)
+		`(pmap (fn [k] (if (= k 0) (tool/child {:ms 3000}) (do (tool/child {:ms 200}) (tool/fast {})))) [0 1])`, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

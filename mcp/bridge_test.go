@@ -76,7 +76,9 @@ func directSession(tb testing.TB, latency time.Duration) *mcpsdk.ClientSession {
 func bridgeSession(tb testing.TB, ts *mcp.Toolset) *mcpsdk.ClientSession {
 	tb.Helper()
 	s := mcp.NewService(mcp.ServiceOptions{})
-	if err := s.AddCodeMode(ts.Tools(mcp.ToolsOptions{}), mcp.CodeModeOptions{}); err != nil {
+	// A generous timeout: 50 calls through two MCP sessions take their time
+	// on a busy machine, and the test is about what they return.
+	if err := s.AddCodeMode(ts.Tools(mcp.ToolsOptions{}), mcp.CodeModeOptions{Limits: lisp.Limits{Timeout: 5 * time.Minute}}); err != nil {
 		tb.Fatal(err)
 	}
 	return svConnect(tb, s)

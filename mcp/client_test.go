@@ -18,7 +18,7 @@ import (
 
 // patience bounds the waits for something that must happen; it is long,
 // since only a broken implementation ever waits it out.
-const patience = 20 * time.Second
+const patience = time.Minute
 
 // connectUp connects to an in-memory upstream named "up"; srv may set
 // everything but Name and Transport.

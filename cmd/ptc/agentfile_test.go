@@ -226,9 +226,9 @@ func TestAgentFileDefinitionErrors(t *testing.T) {
 		{"bad context signature", "---\ncontext-signature: {a :nope}\n---\nP",
 			"agent.md:2:23: context-signature: unknown type `:nope` (types are"},
 		{"bad inline JSON", "---\ncontext: {\"a\": [1, 2}\n---\nP",
-			"agent.md:2:21: context: invalid character '}' after array element"},
+			"agent.md:2:21: context: parse_error: invalid character '}' after array element"},
 		{"bad inline JSON in a block", "---\ncontext: |\n  {\"a\": 1,\n   \"b\": }\n---\nP",
-			"agent.md:4:9: context: invalid character '}' looking for beginning of value"},
+			"agent.md:4:9: context: parse_error: invalid character '}' looking for beginning of value"},
 		{"bad inline EDN", "---\ncontext: {:a [1 2}\n---\nP",
 			"agent.md:2:18: context: parse_error: mismatched '}'"},
 		{"inline context not a map", "---\ncontext: {:a 1} {:b 2}\n---\nP",
@@ -265,7 +265,7 @@ func TestAgentFileContextFileError(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = af.loadContext()
-	want := filepath.Join(dir, "cut.json") + ":2:4 (byte 17): unexpected end of JSON input"
+	want := filepath.Join(dir, "cut.json") + ":2:4 (byte 17): parse_error: unexpected end of JSON input"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)
 	}

@@ -33,9 +33,9 @@ func TestContextErrorPosition(t *testing.T) {
 		file  string
 		words []string
 	}{
-		{cut, []string{cut + ":2:4 (byte 20): unexpected end of JSON input", "\n  3\n   ^\n"}},
-		{stray, []string{stray + ":3:1 (byte 18): invalid character '}' looking for beginning of object key string", "\n}\n^\n"}},
-		{extra, []string{extra + ":1:10 (byte 9): invalid character '{' after top-level value"}},
+		{cut, []string{cut + ":2:4 (byte 20): parse_error: unexpected end of JSON input", "\n  3\n   ^\n"}},
+		{stray, []string{stray + ":3:1 (byte 18): parse_error: invalid character '}' looking for beginning of object key string", "\n}\n^\n"}},
+		{extra, []string{extra + ":1:10 (byte 9): parse_error: invalid character '{' after top-level value"}},
 		{ednCut, []string{ednCut + ":2:8 (byte 20): parse_error: unterminated string"}},
 		{ednBad, []string{ednBad + ":2:6 (byte 11): parse_error: not a data literal: foo"}},
 	}

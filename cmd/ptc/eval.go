@@ -34,7 +34,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	case !expr.set && len(pos) == 1:
 		b, err := os.ReadFile(pos[0])
 		if err != nil {
-			fmt.Fprintf(stderr, "ptc eval: %v\n", err)
+			fmt.Fprintf(stderr, "ptc eval: %v\n", fileError(pos[0], err))
 			return exitUsage
 		}
 		src = string(b)
@@ -62,7 +62,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	}
 	out, err := render(res.Value, *asJSON, printBound(*limits))
 	if err != nil {
-		fmt.Fprintf(stderr, "ptc eval: %v\n", err)
+		printError(stderr, err) // a memory_exceeded, as the program's own errors print
 		return exitFail
 	}
 	if res.Status == lisp.Failed {
@@ -75,7 +75,8 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 
 // render prints a value as EDN or JSON, failing when the text would be
 // longer than bound: a program can build in a few steps a value whose
-// printed form would not fit in memory (shared structure).
+// printed form would not fit in memory (shared structure). Its errors are
+// *lisp.Error values, with their kind.
 func render(v lisp.Value, asJSON bool, bound int) (string, error) {
 	var out string
 	if asJSON {
@@ -88,7 +89,8 @@ func render(v lisp.Value, asJSON bool, bound int) (string, error) {
 		out = lisp.FormatValue(v, lisp.PrintOptions{MaxChars: bound + 1})
 	}
 	if len(out) > bound {
-		return "", fmt.Errorf("the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory", bound)
+		return "", &lisp.Error{Kind: lisp.MemoryExceeded, Message: fmt.Sprintf(
+			"the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory", bound)}
 	}
 	return out, nil
 }
@@ -105,7 +107,10 @@ func printBound(l lisp.Limits) int {
 	return int(min(l.MaxMemory, lisp.MaxPrintBytes))
 }
 
-// printError writes an error with its position and a source snippet.
+// printError writes an error of a program's run as the interpreter
+// formats it: "line:col: kind: message" and the source line with a caret.
+// Every error of ptc eval has this form, "where: kind: message" (where is
+// a file for the command's inputs), so that a caller can classify it.
 func printError(w io.Writer, err error) {
 	var le *lisp.Error
 	if errors.As(err, &le) {
@@ -125,25 +130,48 @@ func loadContext(path string) (*lisp.Map, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fileError("context "+path, err)
 	}
 	v, err := readData(b, strings.EqualFold(filepath.Ext(path), ".edn"))
 	if err != nil {
 		var de *dataError
 		if errors.As(err, &de) && de.pos.IsValid() {
-			return nil, fmt.Errorf("context %s:%d:%d (byte %d): %s\n%s", path, de.pos.Line, de.pos.Col, de.pos.Offset,
-				de.msg, syntax.Snippet(string(b), de.pos, 80))
+			return nil, &wrapError{err: de, msg: fmt.Sprintf("context %s:%d:%d (byte %d): %s\n%s", path,
+				de.pos.Line, de.pos.Col, de.pos.Offset, de.msg, syntax.Snippet(string(b), de.pos, 80))}
 		}
 		return nil, fmt.Errorf("context %s: %w", path, err)
 	}
 	m, ok := v.(*lisp.Map)
 	if !ok {
-		return nil, fmt.Errorf("context %s: must be a map (a JSON object), got %s", path, lisp.TypeName(v))
+		return nil, fmt.Errorf("context %s: %s: must be a map (a JSON object), got %s", path, lisp.TypeError, lisp.TypeName(v))
 	}
 	return m, nil
 }
 
-// dataError is data that does not read, with where the problem is.
+// kindIOError is the kind of a file that does not read.
+const kindIOError = "io_error"
+
+// fileError is a file that does not read, as "where: io_error: why"; it
+// wraps err (errors.Is(err, os.ErrNotExist) holds).
+func fileError(where string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %s: %s %s: %w", where, kindIOError, pe.Op, pe.Path, pe.Err)
+	}
+	return fmt.Errorf("%s: %s: %w", where, kindIOError, err)
+}
+
+// wrapError is err told another way: msg.
+type wrapError struct {
+	err error
+	msg string
+}
+
+func (e *wrapError) Error() string { return e.msg }
+func (e *wrapError) Unwrap() error { return e.err }
+
+// dataError is data that does not read, with where the problem is; msg
+// starts with the kind, parse_error.
 type dataError struct {
 	pos syntax.Pos // zero when unknown
 	msg string
@@ -183,9 +211,13 @@ func readData(b []byte, edn bool) (lisp.Value, error) {
 		if !strings.HasPrefix(se.Error(), "unexpected end") && off > 0 {
 			off-- // the offending byte, not the count read past it
 		}
-		return nil, &dataError{pos: posAt(b, off), msg: se.Error()}
+		return nil, &dataError{pos: posAt(b, off), msg: string(lisp.ParseError) + ": " + se.Error()}
 	}
-	return nil, err
+	var le *lisp.Error
+	if errors.As(err, &le) {
+		return nil, err
+	}
+	return nil, &dataError{msg: string(lisp.ParseError) + ": " + err.Error()}
 }
 
 // posAt is the position of byte offset off in b.

@@ -292,7 +292,7 @@ func TestMCPServeHTTP(t *testing.T) {
 	}()
 	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
 	var url string
-	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(time.Minute); url == "" && time.Now().Before(deadline); { // generous: a busy machine
 		mu.Lock()
 		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
 			url = m[1]

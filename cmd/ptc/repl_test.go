@@ -215,7 +215,7 @@ func TestReplEditorInterrupt(t *testing.T) {
 	write("(do (def lost 1) (tool/started) (loop [i 0] (recur (inc i))))" + kEnter)
 	select {
 	case <-started:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // generous: a busy machine is slow, not stuck
 		t.Fatal("the evaluation did not start")
 	}
 	write("(+ kept") // typed ahead, kept for the next input
@@ -227,7 +227,7 @@ func TestReplEditorInterrupt(t *testing.T) {
 		if code != exitOK {
 			t.Errorf("exit %d", code)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // generous: a busy machine is slow, not stuck
 		t.Fatal("Ctrl-C did not end the evaluation")
 	}
 	if got, want := h.out(), "#'kept\n6\n"; got != want {

@@ -127,12 +127,19 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		return usageStatus(err)
 	}
 	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "ptc run: "+format+"\n", a...)
+		msg := fmt.Sprintf(format, a...)
+		fmt.Fprintf(stderr, "ptc run: %s\n", msg)
+		if f.asJSON {
+			printFailJSON(stdout, kindUsageError, msg)
+		}
 		return exitUsage
 	}
 	switch {
 	case len(pos) > 1 || (len(pos) == 0 && f.replay == ""):
 		fs.Usage()
+		if f.asJSON {
+			printFailJSON(stdout, kindUsageError, "ptc run takes one AGENT_FILE (or --replay FILE)")
+		}
 		return exitUsage
 	case f.record != "" && f.replay != "":
 		return usageErr("--record and --replay do not go together: a replay calls no model")
@@ -164,7 +171,49 @@ type runCmd struct {
 
 func (r *runCmd) usageErr(err error) int {
 	r.stderr.printf("ptc run: %v\n", err)
+	if r.flags.asJSON {
+		printFailJSON(r.stdout, errKind(err, kindUsageError), err.Error())
+	}
 	return exitUsage
+}
+
+// kindUsageError is the kind of a run that could not start: a bad flag or
+// input (exit status 2).
+const kindUsageError = "usage_error"
+
+// printFailJSON prints, for --json, the outcome of a run that failed
+// before its mission: stdout holds one JSON object whatever happens, its
+// fail.reason the error's kind.
+func printFailJSON(w io.Writer, reason, msg string) {
+	b, _ := json.Marshal(runOutcome{Return: json.RawMessage("null"), Fail: &outcomeFail{Reason: reason, Message: msg}})
+	fmt.Fprintln(w, string(b))
+}
+
+// errKind is the kind of an error: an interpreter error's kind, a Config's
+// or a model's reason, parse_error for data that does not read, io_error
+// for a file; fallback otherwise.
+func errKind(err error, fallback string) string {
+	var le *lisp.Error
+	var ce *agent.ConfigError
+	var de *dataError
+	var me *llm.Error
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &le):
+		return string(le.Kind)
+	case errors.As(err, &ce) && ce.Reason != "":
+		return ce.Reason
+	case errors.As(err, &de):
+		return string(lisp.ParseError)
+	case errors.As(err, &me):
+		if me.Reason != "" {
+			return me.Reason
+		}
+		return agent.ReasonLLMError
+	case errors.As(err, &pe):
+		return kindIOError
+	}
+	return fallback
 }
 
 func (r *runCmd) run(pos []string) int {
@@ -200,6 +249,9 @@ func (r *runCmd) run(pos []string) int {
 		ts, err := connectMCP(r.env.ctx, mc, r.stderr, f.quiet)
 		if err != nil {
 			r.stderr.printf("ptc run: %v\n", err)
+			if f.asJSON {
+				printFailJSON(r.stdout, errKind(err, "mcp_error"), err.Error())
+			}
 			return exitFail
 		}
 		defer ts.Close()
@@ -396,6 +448,7 @@ func (r *runCmd) printOutcome(sh shown, a *agent.Agent, code int, rp *replayer, 
 		b, err := json.Marshal(out)
 		if err != nil {
 			r.stderr.printf("ptc run: %v\n", err)
+			printFailJSON(r.stdout, string(lisp.InternalError), "the outcome does not marshal: "+err.Error())
 			return exitFail
 		}
 		fmt.Fprintln(r.stdout, string(b))

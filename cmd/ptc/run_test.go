@@ -255,7 +255,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"--replay and --model", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--replay", ordersTranscript}, 2, []string{"takes no --model"}},
 		{"missing transcript", testEnv(ok(), nil), []string{"--replay", filepath.Join(dir, "none.json")}, 2, []string{"none.json"}},
 		{"bad --set", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--set", "novalue"}, 2, []string{"want NAME=VALUE"}},
-		{"cut context", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "-c", cut}, 2, []string{"cut.json:2:16 (byte 28): unexpected end of JSON input"}},
+		{"cut context", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "-c", cut}, 2, []string{"cut.json:2:16 (byte 28): parse_error: unexpected end of JSON input"}},
 		{"bad limit flag", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--timeout", "5"}, 2, []string{"no unit"}},
 	}
 	for _, tt := range tests {
@@ -647,12 +647,19 @@ func TestRunReplayRetries(t *testing.T) {
 		c.Status = 503
 		tr.Calls = append([]transcriptCall{c}, tr.Calls...)
 	})
+	// The agent waits at least 24 s before a retry (10 minutes, capped at
+	// the default MaxDelay of 30 s, jittered by 20%): a replay that waited
+	// would take that long, past the bound below, which leaves a busy
+	// machine 2,000 times the replay's usual 10 ms.
+	patient := writeFile(t, dir, "orders.md", strings.Replace(strings.Replace(mustRead(t, ordersAgent),
+		"context: orders.json", "context: "+mustAbs(t, "testdata/agents/orders.json"), 1),
+		"max-turns: 3\n", "max-turns: 3\nllm-retry-delay: 10m\n", 1))
 	start := time.Now()
-	code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", ordersAgent, "--replay", failed)
+	code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", patient, "--replay", failed)
 	if code != 0 || out != ordersValue {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
-	if d := time.Since(start); d > 500*time.Millisecond {
+	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("the replay took %v: it waited before retrying", d)
 	}
 	containsAll(t, "stderr", errOut, "! the model call failed: llm: server_error (HTTP 503): overloaded", "retrying the model call (attempt 2)",
@@ -750,7 +757,7 @@ func TestRunInterruptSignal(t *testing.T) {
 func TestLoadTranscriptErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct{ name, text, want string }{
-		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): unexpected end of JSON input"},
+		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): parse_error: unexpected end of JSON input"},
 		{"other format", `{"format": "x", "version": 1}`, `not a transcript of ptc run (format "x"`},
 		{"newer", `{"format": "ptc-run-transcript", "version": 9}`, "transcript version 9, newer than this ptc reads (1)"},
 		{"unknown field", `{"format": "ptc-run-transcript", "version": 1, "extra": 1}`, `not a transcript: json: unknown field "extra"`},

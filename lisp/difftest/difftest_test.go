@@ -34,8 +34,9 @@ const (
 	minCorpus = 1000
 	// ptcTimeout bounds one program in ptc-go (the driver gives Clojure 2 s).
 	ptcTimeout = 2 * time.Second
-	// driverTimeout bounds the whole JVM run.
-	driverTimeout = 50 * time.Second
+	// driverTimeout bounds the whole JVM run (about 10 s on a quiet
+	// machine): generous, for a busy one.
+	driverTimeout = 5 * time.Minute
 	// jvmFlags are passed to the JVM (through JAVA_TOOL_OPTIONS).
 	jvmFlags = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 )
