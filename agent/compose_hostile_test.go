@@ -399,7 +399,7 @@ func TestHostileFirewallThroughWrappedAgentFunc(t *testing.T) {
 				}
 				secrets := leaks.TreeTexts(secret)
 				if strings.HasSuffix(via, "wrapped") {
-					if f := hxLeak(strings.Join(hxRequestTexts(model.Requests()), "\n"), secrets); f != "" {
+					if f := hxLeak(strings.Join(leaks.RequestTexts(model.Requests()...), "\n"), secrets); f != "" {
 						t.Errorf("regression: the caller's LLM sees %q, which the child's program copied out of its tool's _ field: "+
 							"a child run through an agent tool's Func inside a mission joins the caller's tree but its firewall "+
 							"is not absorbed by the caller's (agent/compose.go nestedAgent.standalone, agent/compiled.go "+
@@ -410,18 +410,6 @@ func TestHostileFirewallThroughWrappedAgentFunc(t *testing.T) {
 			})
 		}
 	}
-}
-
-// hxRequestTexts returns every text of the requests.
-func hxRequestTexts(reqs []llm.Request) []string {
-	var out []string
-	for _, r := range reqs {
-		out = append(out, r.System, r.Prompt)
-		for _, m := range r.Messages {
-			out = append(out, m.Content)
-		}
-	}
-	return out
 }
 
 // ---------------------------------------------------------------------
@@ -1044,23 +1032,23 @@ func TestHostileFirewalledCollectionPassedDown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var leaks []string
+			var found []string
 			for _, req := range model.Requests() {
 				if !strings.HasPrefix(req.Prompt, "HXDOWN child") {
 					continue
 				}
-				for _, text := range hxRequestTexts([]llm.Request{req}) {
+				for _, text := range leaks.RequestTexts(req) {
 					if k := strings.Index(text, "Q7"); k >= 0 {
-						leaks = append(leaks, fmt.Sprintf("turn %d: ...%s...", req.Turn, text[max(0, k-60):min(len(text), k+30)]))
+						found = append(found, fmt.Sprintf("turn %d: ...%s...", req.Turn, text[max(0, k-60):min(len(text), k+30)]))
 					}
 				}
 			}
-			if len(leaks) > 0 && c.name == "signature that coerces" {
+			if len(found) > 0 && c.name == "signature that coerces" {
 				t.Errorf("regression: the child's LLM sees the caller's firewalled rows, which the child's signature coerced "+
 					"(a copy, no longer the firewalled collection the caller's firewall hides by identity): %q "+
-					"(agent/compose.go callNested: coerceArgs; agent/run.go setContext: CoerceInput)", leaks)
+					"(agent/compose.go callNested: coerceArgs; agent/run.go setContext: CoerceInput)", found)
 			}
-			for _, l := range leaks {
+			for _, l := range found {
 				t.Errorf("the child's LLM sees the caller's firewalled rows: %s", l)
 			}
 		})

@@ -617,16 +617,33 @@ func unquote(quoted string) string {
 	return quoted
 }
 
-// scrubText replaces the firewalled runs of text found by the indexes:
-// overlapping and adjacent matches form one run, widened to character
-// boundaries, written as one <Firewalled>.
+// scrubText replaces the firewalled runs of text found by the indexes
+// (see eachRun) by <Firewalled>.
 func scrubText(text string, indexes ...*textIndex) string {
+	var sb strings.Builder
+	done := 0 // text[:done] is written or replaced
+	eachRun(text, indexes, func(start, end int) {
+		sb.WriteString(text[done:start])
+		sb.WriteString(Firewalled)
+		done = end
+	})
+	if done == 0 && sb.Len() == 0 {
+		return text
+	}
+	sb.WriteString(text[done:])
+	return sb.String()
+}
+
+// eachRun calls f with each run of text that holds a fragment of a
+// firewalled text found by the indexes, in order: overlapping and adjacent
+// matches form one run, text[start:end], widened to character boundaries.
+func eachRun(text string, indexes []*textIndex, f func(start, end int)) {
 	live := false
 	for _, idx := range indexes {
 		live = live || !idx.empty()
 	}
 	if !live || len(text) < minScrub {
-		return text
+		return
 	}
 	// runeEnd moves an offset forward to a character boundary.
 	runeEnd := func(e int) int {
@@ -635,8 +652,8 @@ func scrubText(text string, indexes ...*textIndex) string {
 		}
 		return e
 	}
-	var sb strings.Builder
-	done := 0    // text[:done] is written or replaced
+	prev := 0    // the end of the previous run
+	start := 0   // the start of the current run
 	runEnd := -1 // the end of the current run; -1: none yet
 	for i := 0; i+minScrub <= len(text); i++ {
 		k := key8(text[i:])
@@ -652,22 +669,18 @@ func scrubText(text string, indexes ...*textIndex) string {
 			continue
 		}
 		if runEnd >= 0 {
-			sb.WriteString(Firewalled)
-			done = runeEnd(runEnd)
+			prev = runeEnd(runEnd)
+			f(start, prev)
 		}
-		start := i
-		for start > done && !utf8.RuneStart(text[start]) {
+		start = i
+		for start > prev && !utf8.RuneStart(text[start]) {
 			start--
 		}
-		sb.WriteString(text[done:start])
-		done, runEnd = start, i+n
+		runEnd = i + n
 	}
-	if runEnd < 0 {
-		return text
+	if runEnd >= 0 {
+		f(start, runeEnd(runEnd))
 	}
-	sb.WriteString(Firewalled)
-	sb.WriteString(text[runeEnd(runEnd):])
-	return sb.String()
 }
 
 // key8 packs the first 8 bytes of s (len(s) >= 8).

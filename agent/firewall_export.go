@@ -305,31 +305,7 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 // firewalledRuns returns the runs of text that scrubText would replace,
 // as they are in text.
 func firewalledRuns(text string, indexes []*textIndex) []string {
-	if len(text) < minScrub {
-		return nil
-	}
 	var runs []string
-	start, end := -1, -1
-	for i := 0; i+minScrub <= len(text); i++ {
-		k := key8(text[i:])
-		n := 0
-		for _, idx := range indexes {
-			n = max(n, idx.match(text[i:], k))
-		}
-		if n == 0 {
-			continue
-		}
-		if end >= 0 && i <= end {
-			end = max(end, i+n)
-			continue
-		}
-		if end >= 0 {
-			runs = append(runs, text[start:end])
-		}
-		start, end = i, i+n
-	}
-	if end >= 0 {
-		runs = append(runs, text[start:end])
-	}
+	eachRun(text, indexes, func(start, end int) { runs = append(runs, text[start:end]) })
 	return runs
 }
