@@ -89,10 +89,15 @@ func render(v lisp.Value, asJSON bool, bound int) (string, error) {
 		out = lisp.FormatValue(v, lisp.PrintOptions{MaxChars: bound + 1})
 	}
 	if len(out) > bound {
-		return "", &lisp.Error{Kind: lisp.MemoryExceeded, Message: fmt.Sprintf(
-			"the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory", bound)}
+		return "", valueTooLarge(bound)
 	}
 	return out, nil
+}
+
+// valueTooLarge is the error of a value whose printed form exceeds bound.
+func valueTooLarge(bound int) error {
+	return &lisp.Error{Kind: lisp.MemoryExceeded, Message: fmt.Sprintf(
+		"the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory", bound)}
 }
 
 // printBound is the largest printed value a command prints: the run's

@@ -459,7 +459,7 @@ func (r *runCmd) printOutcome(sh shown, a *agent.Agent, code int, rp *replayer, 
 		bound := printBound(a.Config().Limits)
 		out := sh.value(step.Return, lisp.PrintOptions{MaxChars: bound + 1})
 		if len(out) > bound {
-			r.stderr.printf("ptc run: the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory\n", bound)
+			r.stderr.printf("ptc run: %v\n", valueTooLarge(bound))
 			return exitFail
 		}
 		fmt.Fprintln(r.stdout, out)
