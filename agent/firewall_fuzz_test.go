@@ -17,6 +17,12 @@ func FuzzScrub(f *testing.F) {
 	f.Add("ünïcödé-sëcrët in ünïcödé-sëc text", "ünïcödé-sëcrët", "x")
 	f.Add(strings.Repeat("ab", 40), "abababababab", "babababa")
 	f.Fuzz(func(t *testing.T, text, s1, s2 string) {
+		// Long generated inputs exercise nothing short ones do not, and
+		// their escaped forms' windows make one run take seconds: the
+		// fuzzer would stall on them.
+		if len(text) > 1<<14 || len(s1) > 1<<10 || len(s2) > 1<<10 {
+			t.Skip()
+		}
 		clean := func(s string) string {
 			return strings.Map(func(r rune) rune {
 				if strings.ContainsRune(Firewalled, r) {
@@ -37,13 +43,19 @@ func FuzzScrub(f *testing.F) {
 		if utf8.ValidString(text) && !utf8.ValidString(out) {
 			t.Fatalf("valid UTF-8 in, invalid out: %q -> %q", text, out)
 		}
+		// The secrets' windows, then one pass over the output's: linear,
+		// so that long generated inputs keep the fuzzer going.
+		windows := map[string]string{}
 		for s := range set {
 			for _, form := range textForms(s) {
 				for i := 0; i+minScrub <= len(form); i++ {
-					if w := form[i : i+minScrub]; strings.Contains(out, w) {
-						t.Fatalf("window %q of %q left in %q (from %q)", w, s, out, text)
-					}
+					windows[form[i:i+minScrub]] = s
 				}
+			}
+		}
+		for i := 0; i+minScrub <= len(out); i++ {
+			if s, ok := windows[out[i:i+minScrub]]; ok {
+				t.Fatalf("window %q of %q left in %q (from %q)", out[i:i+minScrub], s, out, text)
 			}
 		}
 	})
