@@ -28,4 +28,13 @@
 //	}
 //
 // HTTPStatusClass maps an HTTP status code to its Class.
+//
+// # Guarding an HTTP adapter
+//
+// A provider endpoint is trusted with the request and the credentials, not
+// with what it answers. An adapter that speaks HTTP makes a Guard from its
+// key and headers, sends its requests with Guard.Client and returns
+// Guard.Func of its function: its errors then never show the credentials,
+// it follows no redirect to another host, and it reads no reply past
+// MaxResponseBytes.
 package llm

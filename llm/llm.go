@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"sort"
@@ -161,7 +162,7 @@ const (
 	Network       Class = "network"        // the connection was refused or broken
 	ContextLength Class = "context_length" // the prompt is longer than the model's context window
 	Auth          Class = "auth"           // HTTP 401, 403: a missing or wrong key; never retried
-	ClientError   Class = "client_error"   // other HTTP 4xx: retrying will not help
+	ClientError   Class = "client_error"   // other HTTP 4xx, a reply a Guard refuses: retrying will not help
 	Config        Class = "config_error"   // no model, unknown name...
 	Cancelled     Class = "cancelled"      // the caller's context was cancelled
 	Unknown       Class = "unknown"
@@ -267,13 +268,15 @@ func HTTPError(status int, header http.Header, message string, err error) *Error
 
 // RetryAfter reads how long a response asks to wait before retrying: the
 // retry-after-ms header (OpenAI, Anthropic), else Retry-After in seconds or
-// as an HTTP date relative to now; 0 when absent or unreadable.
+// as an HTTP date relative to now; 0 when absent or unreadable. It is what
+// the provider says, however long: the agent's RetryPolicy decides whether
+// to wait that long (see its MaxRetryAfter).
 func RetryAfter(header http.Header, now time.Time) time.Duration {
 	if header == nil {
 		return 0
 	}
 	if ms, err := strconv.ParseFloat(strings.TrimSpace(header.Get("retry-after-ms")), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
+		return duration(ms, time.Millisecond)
 	}
 	v := strings.TrimSpace(header.Get("Retry-After"))
 	if v == "" {
@@ -283,12 +286,21 @@ func RetryAfter(header http.Header, now time.Time) time.Duration {
 		if secs <= 0 {
 			return 0
 		}
-		return time.Duration(secs * float64(time.Second))
+		return duration(secs, time.Second)
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// duration is n units, the longest duration when it would overflow (a
+// Retry-After of 1e12 seconds), never negative.
+func duration(n float64, unit time.Duration) time.Duration {
+	if d := n * float64(unit); d < float64(math.MaxInt64) {
+		return time.Duration(d)
+	}
+	return math.MaxInt64
 }
 
 // mentionsContextLength reports whether a provider's message says the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"syscall"
@@ -145,6 +146,10 @@ func TestHTTPError(t *testing.T) {
 		{429, h("retry-after-ms", "1500", "Retry-After", "9"), "", llm.RateLimit, 1500 * time.Millisecond},
 		{429, h("Retry-After", now.Add(30*time.Second).Format(http.TimeFormat)), "", llm.RateLimit, 30 * time.Second},
 		{429, h("Retry-After", "soon"), "", llm.RateLimit, 0},
+		{429, h("Retry-After", "999999"), "", llm.RateLimit, 999999 * time.Second},
+		// Past what a Duration holds: the longest, not a negative wait.
+		{429, h("Retry-After", "1e12"), "", llm.RateLimit, math.MaxInt64},
+		{429, h("retry-after-ms", "1e300"), "", llm.RateLimit, math.MaxInt64},
 		{408, nil, "", llm.Timeout, 0},
 		{504, nil, "", llm.Timeout, 0},
 		{500, nil, "", llm.ServerError, 0},

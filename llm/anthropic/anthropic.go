@@ -52,11 +52,17 @@ type Config struct {
 	Headers map[string]string
 	// HTTPClient sends the requests; default a client like the SDK's own
 	// (http.DefaultTransport with a 10-minute response-header timeout).
+	// It is never changed: the adapter uses a guarded copy.
 	HTTPClient *http.Client
 	// MaxTokens bounds the reply; default DefaultMaxTokens.
 	MaxTokens int
 	// Temperature, when set, is the default sampling temperature.
 	Temperature *float64
+	// MaxResponseBytes bounds the body of a reply: a longer one fails
+	// with an *llm.Error of Class llm.ClientError, Reason
+	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
+	// (32 MiB).
+	MaxResponseBytes int64
 }
 
 // optionKeys are the Request.Options keys the adapter understands.
@@ -76,6 +82,9 @@ func New(cfg Config) (llm.Func, error) {
 	if cfg.Temperature != nil && !finite(*cfg.Temperature) {
 		return nil, configError(ReasonInvalidConfig, "anthropic: Config.Temperature is not a finite number")
 	}
+	if cfg.MaxResponseBytes < 0 {
+		return nil, configError(ReasonInvalidConfig, fmt.Sprintf("anthropic: Config.MaxResponseBytes is negative (%d)", cfg.MaxResponseBytes))
+	}
 	apiKey := cfg.APIKey
 	if apiKey == "" {
 		apiKey = os.Getenv("ANTHROPIC_API_KEY")
@@ -88,6 +97,12 @@ func New(cfg Config) (llm.Func, error) {
 	if httpClient == nil {
 		httpClient = defaultHTTPClient()
 	}
+	// Every request goes through the guard's client: no redirect to
+	// another host, replies bounded; every error through its Func:
+	// credentials redacted.
+	guard := llm.NewGuard(llm.GuardConfig{Name: "anthropic", APIKey: apiKey, Headers: cfg.Headers,
+		MaxResponseBytes: cfg.MaxResponseBytes})
+	httpClient = guard.Client(httpClient)
 
 	// The environment is read here, not by the SDK: its credential chain
 	// (auth tokens, profiles, federation) would make the adapter depend on
@@ -132,7 +147,7 @@ func New(cfg Config) (llm.Func, error) {
 		err.Reason = ReasonInvalidConfig
 		return nil, err
 	}
-	return c.call, nil
+	return guard.Func(c.call), nil
 }
 
 // checkNonStreaming reports a max_tokens the SDK refuses for a

@@ -44,6 +44,18 @@
 // or not of the shape of a generateContent reply, is llm.ServerError with
 // Reason "malformed_response".
 //
+// # What the endpoint is trusted with
+//
+// Every request and every error goes through an llm.Guard (see
+// docs/models.md): a redirect to another scheme, host or port is refused
+// (llm.ClientError, Reason llm.ReasonRedirectRefused) so that the
+// credentials go to the configured server only, with Config.HTTPClient too
+// (a guarded copy is used; yours is not changed); the API key and the
+// credential-looking Headers never show in an error, whatever the server
+// echoes; a reply longer than Config.MaxResponseBytes fails with
+// llm.ClientError, Reason llm.ReasonResponseTooLarge, and an error's
+// message quotes at most llm.MaxErrorText bytes of the server's.
+//
 // The adapter makes one HTTP request per call and never retries: the
 // agent's RetryPolicy does. (The SDK's automatic continuation, which sends
 // the request again when Gemini answers with a continuation token instead

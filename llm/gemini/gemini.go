@@ -31,7 +31,8 @@ type Config struct {
 	BaseURL string
 	// Headers are sent with every request.
 	Headers map[string]string
-	// HTTPClient makes the requests; by default a new http.Client.
+	// HTTPClient makes the requests; by default a new http.Client. It is
+	// never changed: the adapter uses a guarded copy.
 	HTTPClient *http.Client
 	// MaxTokens caps the tokens of each reply (maxOutputTokens); 0 leaves
 	// the model's default.
@@ -39,6 +40,11 @@ type Config struct {
 	// Temperature is the sampling temperature; nil leaves the model's
 	// default.
 	Temperature *float64
+	// MaxResponseBytes bounds the body of a reply: a longer one fails
+	// with an *llm.Error of Class llm.ClientError, Reason
+	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
+	// (32 MiB).
+	MaxResponseBytes int64
 }
 
 // The reasons of the configuration errors (Class llm.Config).
@@ -80,6 +86,14 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	if t := cfg.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0) || *t < 0) {
 		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: Config.Temperature %v is invalid", *t))
 	}
+	if cfg.MaxResponseBytes < 0 {
+		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: Config.MaxResponseBytes %d is negative", cfg.MaxResponseBytes))
+	}
+	// Every request goes through the guard's client: no redirect to
+	// another host, replies bounded; every error through its Func:
+	// credentials redacted.
+	guard := llm.NewGuard(llm.GuardConfig{Name: "gemini", APIKey: key, Headers: cfg.Headers,
+		MaxResponseBytes: cfg.MaxResponseBytes})
 
 	var header http.Header
 	if len(cfg.Headers) > 0 {
@@ -92,7 +106,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:     key,
 		Backend:    genai.BackendGeminiAPI,
-		HTTPClient: captureClient(cfg.HTTPClient),
+		HTTPClient: captureClient(guard.Client(cfg.HTTPClient)),
 		HTTPOptions: genai.HTTPOptions{
 			BaseURL: cfg.BaseURL,
 			Headers: header,
@@ -104,10 +118,9 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	})
 	if err != nil {
 		// The SDK's messages print its whole config, the key included.
-		msg := strings.ReplaceAll(err.Error(), key, "[redacted]")
-		return nil, &llm.Error{Class: llm.Config, Reason: reasonInvalidConfig, Message: "gemini: " + msg}
+		return nil, &llm.Error{Class: llm.Config, Reason: reasonInvalidConfig, Message: "gemini: " + guard.Redact(err.Error())}
 	}
-	c := &caller{models: client.Models, model: model, key: key}
+	c := &caller{models: client.Models, model: model}
 	if cfg.MaxTokens > 0 {
 		c.maxTokens = int32(cfg.MaxTokens)
 	}
@@ -115,13 +128,12 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 		t := float32(*cfg.Temperature)
 		c.temperature = &t
 	}
-	return c.call, nil
+	return guard.Func(c.call), nil
 }
 
 type caller struct {
 	models      *genai.Models
 	model       string
-	key         string // to redact from error messages: a proxy may echo it
 	maxTokens   int32
 	temperature *float32
 }
@@ -157,12 +169,7 @@ func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, 
 
 	out, err := c.models.GenerateContent(context.WithValue(ctx, respInfoKey{}, info), c.model, contents, config)
 	if err != nil {
-		e := callError(ctx, err, info)
-		var le *llm.Error
-		if errors.As(e, &le) && c.key != "" {
-			le.Message = strings.ReplaceAll(le.Message, c.key, "[redacted]")
-		}
-		return llm.Response{}, e
+		return llm.Response{}, callError(ctx, err, info)
 	}
 	return response(out)
 }

@@ -85,6 +85,18 @@
 // HTTP status, else llm.ServerError); a body that is not a chat completion
 // is llm.Unknown.
 //
+// # What the endpoint is trusted with
+//
+// Every request and every error goes through an llm.Guard (see
+// docs/models.md): a redirect to another scheme, host or port is refused
+// (llm.ClientError, Reason llm.ReasonRedirectRefused) so that the
+// credentials go to the configured server only, with Config.HTTPClient too
+// (a guarded copy is used; yours is not changed); the API key and the
+// credential-looking Headers never show in an error, whatever the server
+// echoes; a reply longer than Config.MaxResponseBytes fails with
+// llm.ClientError, Reason llm.ReasonResponseTooLarge, and an error's
+// message quotes at most llm.MaxErrorText bytes of the server's.
+//
 // The SDK's own retries are off: each call is exactly one HTTP request.
 // Retrying is the job of the agent's RetryPolicy (agent.Config.LLMRetry),
 // which waits at least what the server asked for:

@@ -32,10 +32,15 @@ type Config struct {
 	APIKey     string            // default $OPENAI_API_KEY; may stay empty for local servers (Ollama, llama.cpp)
 	BaseURL    string            // default $OPENAI_BASE_URL, else the SDK's default (https://api.openai.com/v1)
 	Headers    map[string]string // extra headers (OpenRouter's, Azure-style api-key...)
-	HTTPClient *http.Client      // default: the SDK's
+	HTTPClient *http.Client      // default: a client on http.DefaultTransport; never changed (a guarded copy is used)
 	MaxTokens  int               // default max completion tokens when the request does not say; 0: the server's default
 	// Temperature is the default temperature; nil: the server's.
 	Temperature *float64
+	// MaxResponseBytes bounds the body of a reply: a longer one fails
+	// with an *llm.Error of Class llm.ClientError, Reason
+	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
+	// (32 MiB).
+	MaxResponseBytes int64
 }
 
 // ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.Config)
@@ -80,6 +85,9 @@ func New(cfg Config) (llm.Func, error) {
 	if t := cfg.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
 		return nil, configError(ReasonInvalidConfig, "openai: Config.Temperature is not a finite number")
 	}
+	if cfg.MaxResponseBytes < 0 {
+		return nil, configError(ReasonInvalidConfig, fmt.Sprintf("openai: Config.MaxResponseBytes is negative (%d)", cfg.MaxResponseBytes))
+	}
 	apiKey := cfg.APIKey
 	if apiKey == "" {
 		apiKey = os.Getenv("OPENAI_API_KEY")
@@ -119,9 +127,12 @@ func New(cfg Config) (llm.Func, error) {
 		}
 		opts = append(opts, option.WithHeader(k, v))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
+	// Every request goes through the guard's client: no redirect to
+	// another host, replies bounded; every error through its Func:
+	// credentials redacted.
+	guard := llm.NewGuard(llm.GuardConfig{Name: "openai", APIKey: apiKey, Headers: cfg.Headers,
+		MaxResponseBytes: cfg.MaxResponseBytes})
+	opts = append(opts, option.WithHTTPClient(guard.Client(cfg.HTTPClient)))
 	c := &caller{
 		client:      sdk.NewClient(opts...),
 		model:       model,
@@ -132,7 +143,7 @@ func New(cfg Config) (llm.Func, error) {
 		t := *cfg.Temperature
 		c.temperature = &t
 	}
-	return c.call, nil
+	return guard.Func(c.call), nil
 }
 
 // caller holds a configured client; it is immutable, so its call is safe
