@@ -154,11 +154,19 @@ type RetryPolicy struct {
 	Backoff Backoff
 	// BaseDelay is the first delay. Default 1s. A provider's Retry-After
 	// (llm.Error.RetryAfter) wins when it is longer, even past MaxDelay:
-	// the provider said when it will answer (the mission's deadline still
-	// bounds the wait).
+	// the provider said when it will answer, and an earlier retry would be
+	// refused again. But see MaxRetryAfter.
 	BaseDelay time.Duration
 	// MaxDelay caps the backoff. Default 30s.
 	MaxDelay time.Duration
+	// MaxRetryAfter is the longest Retry-After waited for: a provider
+	// asking for a longer wait ends the retries at once, with its error
+	// (which says so). Default DefaultMaxRetryAfter (1 minute). Whatever
+	// the wait, one that would end past the mission's deadline
+	// (MissionTimeout, the caller's context) ends the retries at once too,
+	// rather than sleeping into the deadline. Observers learn each wait
+	// from the llm.exception event (Event.RetryIn).
+	MaxRetryAfter time.Duration
 	// Jitter spreads each delay at random by up to this fraction, so that
 	// missions that failed together do not retry together. Default 0.2
 	// (±20%); negative: none.

@@ -94,6 +94,10 @@ type Event struct {
 
 	// Attempt numbers the attempts of one LLM call, from 1 (llm events).
 	Attempt int
+	// RetryIn is how long the mission waits before the next attempt of a
+	// failed LLM call (llm.exception): the retry policy's backoff, or the
+	// provider's Retry-After when longer. 0 when no attempt follows.
+	RetryIn time.Duration
 	// Model is the model's name when it is known: the llm.Name it was
 	// resolved from, else the one the reply reports (llm events).
 	Model string

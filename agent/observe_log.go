@@ -90,6 +90,9 @@ func (o slogObserver) Observe(ctx context.Context, e *Event) {
 	if e.Err != nil {
 		add(slog.String("error", e.Err.Error()))
 	}
+	if e.RetryIn > 0 {
+		add(slog.Duration("retry_in", e.RetryIn))
+	}
 	if e.Fail != nil {
 		add(slog.String("reason", e.Fail.Reason))
 		add(slog.String("message", e.Fail.Message))
@@ -149,6 +152,7 @@ type eventJSON struct {
 	DurationMS    *float64       `json:"duration_ms,omitempty"`
 	Tokens        *llm.Tokens    `json:"tokens,omitempty"`
 	Attempt       int            `json:"attempt,omitempty"`
+	RetryInMS     *float64       `json:"retry_in_ms,omitempty"`
 	Model         string         `json:"model,omitempty"`
 	FinishReason  string         `json:"finish_reason,omitempty"`
 	Messages      int            `json:"messages,omitempty"`
@@ -170,7 +174,8 @@ type failJSON struct {
 }
 
 // MarshalJSON writes the event with snake_case fields, its texts as they
-// are (redacted as for the LLM), durations in milliseconds, and a request's
+// are (redacted as for the LLM), durations in milliseconds (RetryIn as
+// retry_in_ms, absent when no attempt follows), and a request's
 // message count rather than its messages (the system prompt is left out:
 // it is in the Step). The raw values (Args, Result, Step) are never
 // written.
@@ -188,6 +193,10 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 	case RunStop, RunException, TurnStop, LLMStop, LLMException, ToolStop, ToolException:
 		ms := float64(e.Duration.Microseconds()) / 1000
 		j.DurationMS = &ms
+	}
+	if e.RetryIn > 0 {
+		ms := float64(e.RetryIn.Microseconds()) / 1000
+		j.RetryInMS = &ms
 	}
 	if e.Tokens != (llm.Tokens{}) {
 		t := e.Tokens

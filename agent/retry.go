@@ -35,6 +35,14 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 				System: req.System, Messages: req.Messages})
 		}
 		resp, err = m.safeCall(req)
+		// Whether and when the next attempt comes is decided before the
+		// exception is reported, so that observers learn how long the run
+		// waits (Event.RetryIn).
+		var wait time.Duration
+		retry := false
+		if err != nil {
+			wait, retry, err = m.nextAttempt(attempt, attempts, err)
+		}
 		if m.obs != nil {
 			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: time.Since(start), Model: m.modelName()}
 			if err == nil {
@@ -44,18 +52,17 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 				}
 			} else {
 				e.Kind, e.Err = LLMException, m.eventErr(err)
+				if retry {
+					e.RetryIn = wait
+				}
 			}
 			m.emit(e)
 		}
 		if err == nil {
 			return resp, nil
 		}
-		if attempt >= attempts || m.ctx.Err() != nil || !p.retryable(err) {
+		if !retry {
 			return llm.Response{}, err
-		}
-		wait := p.jittered(p.delay(attempt))
-		if le := llm.Classify(err); le.RetryAfter > wait {
-			wait = le.RetryAfter
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -65,6 +72,54 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// nextAttempt decides whether a failed call is tried again and after how
+// long: the policy's backoff, or the provider's Retry-After when longer.
+// A Retry-After beyond the policy's MaxRetryAfter, or a wait that would
+// end past the mission's deadline (MissionTimeout, the caller's context),
+// ends the retries at once: waiting could only end in a timeout, with
+// nothing shown meanwhile. The error then says why.
+func (m *mission) nextAttempt(attempt, attempts int, err error) (time.Duration, bool, error) {
+	p := m.retry
+	if attempt >= attempts || m.ctx.Err() != nil || !p.retryable(err) {
+		return 0, false, err
+	}
+	wait := p.jittered(p.delay(attempt))
+	if after := llm.Classify(err).RetryAfter; after > 0 {
+		if limit := p.maxRetryAfter(); after > limit {
+			return 0, false, &noRetry{err: err, why: fmt.Sprintf(
+				"not retried: the provider asks to wait %v, longer than the retry policy's MaxRetryAfter (%v)",
+				roundWait(after), limit)}
+		}
+		wait = max(wait, after)
+	}
+	if deadline, ok := m.ctx.Deadline(); ok {
+		if left := time.Until(deadline); wait >= left {
+			return 0, false, &noRetry{err: err, why: fmt.Sprintf(
+				"not retried: the next attempt would start in %v, after the mission's deadline (in %v)",
+				roundWait(wait), roundWait(max(left, 0)))}
+		}
+	}
+	return wait, true, err
+}
+
+// noRetry is a failed call's error with why it is not retried.
+type noRetry struct {
+	err error
+	why string
+}
+
+func (e *noRetry) Error() string { return e.err.Error() + " (" + e.why + ")" }
+func (e *noRetry) Unwrap() error { return e.err }
+
+// roundWait rounds a wait for a message: to the second, or to the
+// millisecond below one.
+func roundWait(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
 }
 
 // safeCall calls the model, the call bounded by its timeout
@@ -265,6 +320,20 @@ const (
 	defaultMaxDelay  = 30 * time.Second
 	defaultJitter    = 0.2
 )
+
+// DefaultMaxRetryAfter is the longest Retry-After a RetryPolicy waits for
+// when its MaxRetryAfter is zero: a minute, within which the providers'
+// per-minute quotas refill; a longer wait (a daily quota spent, a hostile
+// Retry-After: 999999) is not waited for.
+const DefaultMaxRetryAfter = time.Minute
+
+// maxRetryAfter is MaxRetryAfter or its default.
+func (p RetryPolicy) maxRetryAfter() time.Duration {
+	if p.MaxRetryAfter > 0 {
+		return p.MaxRetryAfter
+	}
+	return DefaultMaxRetryAfter
+}
 
 // delay is the backoff before retry n (n from 1), capped at MaxDelay.
 func (p RetryPolicy) delay(n int) time.Duration {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -182,10 +183,26 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 	le := llm.Classify(err)
 	policy := e.agent.Config().LLMRetry
 	attempt := int(activity.GetInfo(ctx).Attempt)
-	return nil, sdktemporal.NewApplicationErrorWithOptions(err.Error(), string(le.Class), sdktemporal.ApplicationErrorOptions{
-		NonRetryable:   !retryable(policy, le.Class) || attempt >= max(in.MaxAttempts, 1),
+	msg, stop := err.Error(), false
+	// A Retry-After past the policy's MaxRetryAfter is not waited for, as
+	// in-process (a hostile or exhausted provider's Retry-After: 999999).
+	if limit := maxRetryAfter(policy); le.RetryAfter > limit {
+		msg += fmt.Sprintf(" (not retried: the provider asks to wait %v, longer than the retry policy's MaxRetryAfter (%v))",
+			le.RetryAfter.Round(time.Second), limit)
+		stop = true
+	}
+	return nil, sdktemporal.NewApplicationErrorWithOptions(msg, string(le.Class), sdktemporal.ApplicationErrorOptions{
+		NonRetryable:   stop || !retryable(policy, le.Class) || attempt >= max(in.MaxAttempts, 1),
 		NextRetryDelay: le.RetryAfter,
 	})
+}
+
+// maxRetryAfter is the policy's MaxRetryAfter, or its default.
+func maxRetryAfter(p agent.RetryPolicy) time.Duration {
+	if p.MaxRetryAfter > 0 {
+		return p.MaxRetryAfter
+	}
+	return agent.DefaultMaxRetryAfter
 }
 
 // callModel calls f, a panic an error.

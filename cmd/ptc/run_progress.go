@@ -26,6 +26,9 @@ type missionEvents interface {
 	llmRetried(n, attempt int)
 	// llmReplied: the model answered turn n's call (or failed).
 	llmReplied(n int, reply string, tokens llm.Tokens, err error)
+	// llmWaiting: turn n's call failed and is tried again in wait;
+	// rateLimited when the provider said to slow down.
+	llmWaiting(n int, wait time.Duration, rateLimited bool)
 	// toolCalled: a tool call of turn n's program ended.
 	toolCalled(n int, c toolCallResult)
 	// turnEnded: turn n's program ran, and r is what came of it.
@@ -75,6 +78,9 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 		}
 	case agent.LLMStop, agent.LLMException:
 		o.ev.llmReplied(e.Turn, e.Response, e.Tokens, e.Err)
+		if e.RetryIn > 0 {
+			o.ev.llmWaiting(e.Turn, e.RetryIn, llm.Classify(e.Err).Class == llm.RateLimit)
+		}
 	case agent.ToolStop, agent.ToolException:
 		c := toolCallResult{name: e.Tool, args: e.ArgsText, result: e.ResultText, duration: e.Duration}
 		if e.Err != nil {
@@ -142,6 +148,16 @@ func (p *progress) turnStarted(n int) {
 
 func (p *progress) llmRetried(n, attempt int) {
 	p.w.printf("  retrying the model call (attempt %d)\n", attempt)
+}
+
+// llmWaiting says that the run waits, and how long: a provider's
+// Retry-After may be a minute (agent.RetryPolicy.MaxRetryAfter).
+func (p *progress) llmWaiting(n int, wait time.Duration, rateLimited bool) {
+	if rateLimited {
+		p.w.printf("  rate limited: retrying in %s\n", roundElapsed(wait))
+		return
+	}
+	p.w.printf("  retrying in %s\n", roundElapsed(wait))
 }
 
 func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error) {
@@ -289,6 +305,7 @@ type quietEvents struct{}
 func (quietEvents) turnStarted(int)                           {}
 func (quietEvents) llmRetried(int, int)                       {}
 func (quietEvents) llmReplied(int, string, llm.Tokens, error) {}
+func (quietEvents) llmWaiting(int, time.Duration, bool)       {}
 func (quietEvents) turnEnded(int, turnResult)                 {}
 func (quietEvents) toolCalled(int, toolCallResult)            {}
 func (quietEvents) missionEnded(*agent.Step)                  {}

@@ -138,7 +138,7 @@ func TestRunProgressErrors(t *testing.T) {
 		"turn 1/4\n    (+ 1 \"a\")\n  ✗ 1:1: type_error:",
 		"turn 2/4\n    (return {:count \"two\"})\n  ✗ (return ...) rejected: the value does not match the signature: count: expected :int",
 		"turn 3/4\n  (no program in the reply: I think the answer is 2.)\n  ✗ Your reply contains no program.",
-		"turn 4/4\n  ! the model call failed: llm: rate_limit: slow down\n  retrying the model call (attempt 2)\n    (return",
+		"turn 4/4\n  ! the model call failed: llm: rate_limit: slow down\n  rate limited: retrying in 1ms\n  retrying the model call (attempt 2)\n    (return",
 		"  ✓ returned {:count 2, :total 130.5}",
 		"returned after 4 turns, 5 LLM requests")
 }
