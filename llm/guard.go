@@ -271,11 +271,14 @@ func bound(s string, limit int) string {
 // Func wraps an adapter's function: every error it returns goes through
 // Error, and a reply the Guard refused (too large, redirected to another
 // host) fails with the Guard's error whatever the vendor's SDK made of it.
+// A reply's texts are redacted too: a server that puts the credentials in
+// the reply itself gets them into no trace.
 func (g *Guard) Func(f Func) Func {
 	return func(ctx context.Context, req Request) (Response, error) {
 		st := &callState{}
 		resp, err := f(context.WithValue(ctx, callStateKey{}, st), req)
 		if err == nil {
+			resp.Content, resp.Model, resp.FinishReason = g.Redact(resp.Content), g.Redact(resp.Model), g.Redact(resp.FinishReason)
 			return resp, nil
 		}
 		if e := st.get(); e != nil && ctx.Err() == nil {

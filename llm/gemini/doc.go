@@ -51,8 +51,8 @@
 // (llm.ClientError, Reason llm.ReasonRedirectRefused) so that the
 // credentials go to the configured server only, with Config.HTTPClient too
 // (a guarded copy is used; yours is not changed); the API key and the
-// credential-looking Headers never show in an error, whatever the server
-// echoes; a reply longer than Config.MaxResponseBytes fails with
+// credential-looking Headers never show in an error nor in a reply's
+// text, whatever the server echoes; a reply longer than Config.MaxResponseBytes fails with
 // llm.ClientError, Reason llm.ReasonResponseTooLarge, and an error's
 // message quotes at most llm.MaxErrorText bytes of the server's.
 //

@@ -250,6 +250,30 @@ func TestHostileEchoRedacted(t *testing.T) {
 	}
 }
 
+// TestHostileEchoReply: a reply whose text echoes the credentials comes
+// back redacted.
+func TestHostileEchoReply(t *testing.T) {
+	isolateEnv(t)
+	for _, ad := range adapters() {
+		t.Run(ad.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, ad.okBody("you sent:\n"+dumpHeaders(r)))
+			}))
+			defer srv.Close()
+			resp, err := ad.open(t, srv.URL, nil, 0)(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Turn: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(resp.Content, "X-Title: ptc hostile test") {
+				t.Errorf("the reply lost its text: %s", resp.Content)
+			}
+			assertNoSecret(t, "the reply", resp.Content)
+		})
+	}
+}
+
 // TestHostileEchoMission: through an agent's mission, the Step's Fail, its
 // trace and the events show no credential.
 func TestHostileEchoMission(t *testing.T) {
