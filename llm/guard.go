@@ -300,9 +300,12 @@ func (s *callState) set(e *Error) {
 	if s == nil {
 		return
 	}
+	// A copy: the error itself goes up through the SDK, and an adapter
+	// may rewrite what it finds on the way.
+	c := *e
 	s.mu.Lock()
 	if s.err == nil {
-		s.err = e
+		s.err = &c
 	}
 	s.mu.Unlock()
 }
@@ -399,7 +402,7 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp.ContentLength > t.g.maxBytes {
 		_ = resp.Body.Close()
-		e := t.g.tooLarge(fmt.Sprintf("declares %d bytes", resp.ContentLength))
+		e := t.g.tooLarge(fmt.Sprintf("declares %d bytes, more than", resp.ContentLength))
 		st.set(e)
 		return nil, e
 	}
@@ -409,7 +412,7 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 func (g *Guard) tooLarge(what string) *Error {
 	return &Error{Class: ClientError, Reason: ReasonResponseTooLarge, Message: fmt.Sprintf(
-		"%sthe provider's reply %s, more than the %d bytes the adapter reads (its Config.MaxResponseBytes)",
+		"%sthe provider's reply %s %d bytes, the most the adapter reads (its Config.MaxResponseBytes)",
 		g.prefix(), what, g.maxBytes)}
 }
 
@@ -440,7 +443,7 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 		if n == 0 {
 			return 0, err
 		}
-		e := b.g.tooLarge("is longer")
+		e := b.g.tooLarge("is longer than")
 		b.st.set(e)
 		b.err = e
 		return 0, e

@@ -468,8 +468,10 @@ func TestHostileFlood(t *testing.T) {
 				if !errors.As(err, &le) {
 					t.Fatalf("%T %v", err, err)
 				}
-				if tc.status == 200 && (le.Class != llm.ClientError || le.Reason != llm.ReasonResponseTooLarge) {
-					t.Errorf("class %s, reason %q, want client_error, %s: %v", le.Class, le.Reason, llm.ReasonResponseTooLarge, err)
+				if tc.status == 200 && (le.Class != llm.ClientError || le.Reason != llm.ReasonResponseTooLarge ||
+					!strings.HasPrefix(err.Error(), "llm: client_error: "+ad.name+": the provider's reply ") ||
+					!strings.Contains(err.Error(), "MaxResponseBytes")) {
+					t.Errorf("class %s, reason %q, want client_error, %s, the guard's message: %v", le.Class, le.Reason, llm.ReasonResponseTooLarge, err)
 				}
 				if tc.status == 500 && le.Class != llm.ServerError {
 					t.Errorf("class %s, want server_error: %.300v", le.Class, err)
