@@ -23,6 +23,7 @@ func TestGuardRedact(t *testing.T) {
 		"X-Session-Id":  "sid=abcdef123456; theme=dark",
 		"X-Title":       "my app title",
 		"Api-Key":       "short", // shorter than a credential: left
+		"X-Gw-Secret":   `k<"é">&/x`,
 	}})
 	tests := []struct {
 		name, in, want string
@@ -42,6 +43,8 @@ func TestGuardRedact(t *testing.T) {
 		{"not a credential header", "X-Title: my app title", "X-Title: my app title"},
 		{"a short value", "Api-Key: short", "Api-Key: short"},
 		{"nothing", "all fine", "all fine"},
+		{"JSON-escaped", `{"h":"k\u003c\"é\"\u003e\u0026/x"}`, `{"h":"[redacted]"}`},
+		{"JSON-escaped, HTML left", `{"h":"k<\"é\">&/x"}`, `{"h":"[redacted]"}`},
 	}
 	for _, tt := range tests {
 		if got := g.Redact(tt.in); got != tt.want {
