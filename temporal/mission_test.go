@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/ptc-go/ptc/agent"
@@ -52,6 +53,10 @@ func newEnv(t *testing.T, opts WorkerOptions) *testsuite.TestWorkflowEnvironment
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	env := s.NewTestWorkflowEnvironment()
+	// The test environment runs a round's local activity inside the
+	// workflow's deadlock check (1 s): under -race on a busy machine a
+	// round takes longer. A real worker runs it outside.
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: 5 * time.Minute})
 	if err := Register(env, opts); err != nil {
 		t.Fatal(err)
 	}

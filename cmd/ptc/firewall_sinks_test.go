@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/internal/leaks"
@@ -586,6 +587,10 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := suite.NewTestWorkflowEnvironment()
+	// The test environment runs a round's local activity inside the
+	// workflow's deadlock check (1 s): under -race on a busy machine a
+	// round takes longer. A real worker runs it outside.
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: 5 * time.Minute})
 	if err := temporal.Register(env, temporal.WorkerOptions{Agents: map[string]*agent.Agent{"mission": b.agent},
 		Model: b.model.Func()}); err != nil {
 		t.Fatal(err)
