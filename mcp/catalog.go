@@ -124,7 +124,7 @@ func (t *Toolset) Search(query string, limit int) []SearchResult {
 	}
 	out := make([]SearchResult, len(hits))
 	for i, h := range hits {
-		out[i] = SearchResult{Name: h.rt.info.Name, Signature: h.rt.sig.Public().String(), Description: h.rt.desc}
+		out[i] = SearchResult{Name: h.rt.info.Name, Signature: h.rt.promptSig.Public().String(), Description: h.rt.desc}
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -60,6 +61,31 @@ type Server struct {
 	Firewall map[string][]string
 	// CallTimeout bounds each call. Zero: no bound but the caller's context.
 	CallTimeout time.Duration
+	// ConnectTimeout bounds the connection: the handshake and the tool
+	// listing together, and each reconnection. Past it, Connect fails
+	// with KindTimeout. Zero: no bound but Connect's context (ptc's CLI
+	// gives 30s). A server that never answers initialize holds Connect
+	// for as long as this and the context allow.
+	ConnectTimeout time.Duration
+
+	// Descriptions replace the descriptions of tools, by MCP name, in
+	// what agents and LLMs see: a server's descriptions are text from a
+	// peer, which may tell the model anything. Naming a tool the server
+	// lacks is an error.
+	Descriptions map[string]string
+	// Pin, when set, is the catalog pin ("sha256:" and 64 hex digits) the
+	// kept tools must have: the hash of their names, titles, descriptions
+	// and schemas as the server sent them (Toolset.Pins gives it). A
+	// server whose catalog changed since it was pinned is refused
+	// (KindPin), before any of its text reaches an agent.
+	Pin string
+	// Limits bound the listing and conversion of the tools and what each
+	// adds to a system prompt. Zero fields take the defaults.
+	Limits Limits
+	// Warn receives what the client has to say about the server outside
+	// of errors: that it reconnected, say. Nil: discarded. It may be
+	// called from any goroutine, one call at a time per server.
+	Warn func(msg string)
 }
 
 // ToolInfo describes one tool of a Toolset.
@@ -91,30 +117,48 @@ type Toolset struct {
 	closeErr  error
 }
 
-// serverConn is the session with one server.
+// serverConn is the connection to one server: its current session, which
+// a reconnection replaces.
 type serverConn struct {
 	srv      Server
-	session  *mcpsdk.ClientSession
+	lim      Limits // with defaults
 	firewall map[string][][]string
-	stop     context.CancelFunc // ends the command's process, after a graceful close
+	pin      string // the kept tools' catalog pin
+
+	reconnect sync.Mutex     // held while the session is replaced
+	retiring  sync.WaitGroup // sessions replaced, being closed
+
+	mu     sync.Mutex
+	closed bool     // Close was called
+	cur    *session // the current session
+}
+
+// session is one MCP session with the server (one process, for a command).
+type session struct {
+	cs   *mcpsdk.ClientSession
+	stop context.CancelFunc // ends the command's process, after a graceful close
 
 	done    chan struct{} // closed when the session has ended
 	doneErr error         // why, set before done is closed
 
-	mu     sync.Mutex
-	closed bool // Close was called
-	broken bool // a call saw the connection closed
+	tooBig atomic.Int64 // HTTP replies cut at MaxReplyBytes
+
+	mu       sync.Mutex
+	broken   bool // a call saw the connection closed
+	tooLarge bool // ... because a reply was larger than the transport takes
 }
 
 // remoteTool is one MCP tool as an agent tool.
 type remoteTool struct {
-	conn     *serverConn
-	info     ToolInfo
-	sig      *signature.Signature
-	required map[string]bool
-	firewall [][]string
-	desc     string // the description for the agent (notes bounded)
-	baseDesc string // the server's description alone
+	conn      *serverConn
+	info      ToolInfo
+	sig       *signature.Signature // the whole conversion
+	promptSig *signature.Signature // the form agents see (Limits.MaxToolChars)
+	required  map[string]bool
+	firewall  [][]string
+	outSchema any    // the outputSchema results are checked against (nil: none)
+	desc      string // the description for the agent (bounded)
+	baseDesc  string // the server's description (or its replacement) alone, bounded
 }
 
 // Error kinds: what an *Error is about.
@@ -124,12 +168,23 @@ const (
 	KindList      = "list_tools"        // listing the tools failed
 	KindTool      = "tool_error"        // the tool reported an error (isError): Message is its text
 	KindClosed    = "connection_closed" // the server went away (crashed, exited, closed)
-	KindTimeout   = "timeout"           // Server.CallTimeout passed
+	KindTimeout   = "timeout"           // Server.CallTimeout or ConnectTimeout passed
 	KindCancelled = "cancelled"         // the caller's context ended
 	KindProtocol  = "protocol_error"    // the call failed at the protocol level
 	KindArguments = "bad_arguments"     // the arguments have no JSON form
 	KindResult    = "bad_result"        // the result could not be converted
+	KindLimit     = "limit"             // the listing passed a bound of Server.Limits
+	KindPin       = "pin_mismatch"      // the catalog does not have the pin of Server.Pin
+	KindTooLarge  = "reply_too_large"   // a reply was larger than the transport takes (MaxReplyBytes)
+	KindOutput    = "output_schema"     // a structured result contradicts the tool's outputSchema
 )
+
+// MaxReplyBytes is the largest reply a server may send: the SDK's frame
+// limit over stdio and in memory, and this package's over HTTP (the body
+// of a JSON reply; an event of an event stream, the SDK's). A larger reply
+// fails its call with KindTooLarge and closes the session, which the next
+// call to the server opens again.
+const MaxReplyBytes = mcpsdk.DefaultMaxLineLength
 
 // Error is a failure of an MCP server or of one of its tools. Use
 // errors.As to get one from a tool error or from Connect's error.
@@ -160,10 +215,11 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Connect connects to the servers, concurrently, and lists their tools
-// (every page) and converts their schemas into signatures. On error it
-// closes what it opened; the error names the server (errors.As an
-// *Error; several failures are joined). ctx bounds the connection and
-// the listing only: the sessions live until Close.
+// (every page, within Server.Limits) and converts their schemas into
+// signatures. On error it closes what it opened; the error names the
+// server (errors.As an *Error; several failures are joined). ctx and
+// Server.ConnectTimeout bound the connection and the listing only: the
+// sessions live until Close.
 func Connect(ctx context.Context, servers ...Server) (*Toolset, error) {
 	seen := map[string]bool{}
 	for _, s := range servers {
@@ -227,6 +283,15 @@ func checkServer(s Server) error {
 	if s.CallTimeout < 0 {
 		return bad("negative CallTimeout")
 	}
+	if s.ConnectTimeout < 0 {
+		return bad("negative ConnectTimeout")
+	}
+	if err := s.Limits.check(); err != nil {
+		return bad(err.Error())
+	}
+	if s.Pin != "" && !validPin(s.Pin) {
+		return bad(fmt.Sprintf("Pin %q is not %s followed by 64 hex digits", s.Pin, PinPrefix))
+	}
 	if _, err := compileFirewall(s.Firewall); err != nil {
 		return bad(err.Error())
 	}
@@ -252,10 +317,40 @@ func validServerName(name string) bool {
 // It returns the conn even on a listing error, for Connect to close.
 func connectServer(ctx context.Context, s Server) (*serverConn, []*remoteTool, error) {
 	fw, _ := compileFirewall(s.Firewall) // checked
-	c := &serverConn{srv: s, firewall: fw, done: make(chan struct{})}
+	c := &serverConn{srv: s, lim: s.Limits.withDefaults(), firewall: fw}
+	parent := ctx
+	if d := s.ConnectTimeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	ss, err := c.open(ctx)
+	if err != nil {
+		if ctx.Err() != nil && parent.Err() == nil {
+			return nil, nil, &Error{Server: s.Name, Kind: KindTimeout,
+				Message: fmt.Sprintf("no answer to the handshake within %s (ConnectTimeout)", s.ConnectTimeout), Err: err}
+		}
+		return nil, nil, &Error{Server: s.Name, Kind: KindConnect, Message: "cannot connect", Err: err}
+	}
+	c.cur = ss
+	tools, err := c.listTools(ctx)
+	if err != nil {
+		if ctx.Err() != nil && parent.Err() == nil {
+			err = &Error{Server: s.Name, Kind: KindTimeout,
+				Message: fmt.Sprintf("the tool listing did not end within %s (ConnectTimeout)", s.ConnectTimeout), Err: err}
+		}
+		return c, nil, err
+	}
+	return c, tools, nil
+}
+
+// open starts a session: the command's process, or an HTTP session, or
+// a connection of the Transport.
+func (c *serverConn) open(ctx context.Context) (*session, error) {
+	s := c.srv
+	ss := &session{done: make(chan struct{})}
 	transport := s.Transport
 	life, stop := context.WithCancel(context.Background())
-	c.stop = stop
 	switch {
 	case len(s.Command) > 0:
 		cmd := exec.CommandContext(life, s.Command[0], s.Command[1:]...)
@@ -278,51 +373,71 @@ func connectServer(ctx context.Context, s Server) (*serverConn, []*remoteTool, e
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		if len(s.Headers) > 0 {
-			base := hc.Transport
-			if base == nil {
-				base = http.DefaultTransport
-			}
-			cp := *hc
-			cp.Transport = &clientHeaders{base: base, headers: s.Headers}
-			hc = &cp
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
 		}
-		transport = &mcpsdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc}
+		cp := *hc
+		cp.Transport = &clientHeaders{base: base, headers: s.Headers, tooBig: &ss.tooBig}
+		transport = &mcpsdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: &cp, MaxEventSize: -1}
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "ptc-go", Version: "v1"}, nil)
-	session, err := client.Connect(ctx, transport, nil)
+	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		stop()
-		return nil, nil, &Error{Server: s.Name, Kind: KindConnect, Message: "cannot connect", Err: err}
+		return nil, err
 	}
-	c.session = session
+	ss.cs, ss.stop = cs, stop
 	go func() {
-		c.doneErr = session.Wait()
-		close(c.done)
+		ss.doneErr = cs.Wait()
+		close(ss.done)
 	}()
-	tools, err := c.listTools(ctx)
-	if err != nil {
-		return c, nil, err
-	}
-	return c, tools, nil
+	return ss, nil
 }
 
-// listTools lists the server's tools, page by page, and converts them.
+// listTools lists the server's tools, page by page within the limits,
+// and converts them.
 func (c *serverConn) listTools(ctx context.Context) ([]*remoteTool, error) {
+	name := c.srv.Name
+	limit := func(format string, a ...any) error {
+		return &Error{Server: name, Kind: KindLimit, Message: fmt.Sprintf(format, a...)}
+	}
 	var all []*mcpsdk.Tool
 	params := &mcpsdk.ListToolsParams{}
 	seen := map[string]bool{}
-	for {
-		res, err := c.session.ListTools(ctx, params)
+	schemas := map[*mcpsdk.Tool][2]json.RawMessage{}
+	size := 0
+	for pages := 1; ; pages++ {
+		res, err := c.cur.cs.ListTools(ctx, params)
 		if err != nil {
-			return nil, &Error{Server: c.srv.Name, Kind: KindList, Message: "cannot list the tools", Err: err}
+			return nil, &Error{Server: name, Kind: KindList, Message: "cannot list the tools", Err: err}
+		}
+		for _, t := range res.Tools {
+			var in, out json.RawMessage
+			if t.InputSchema != nil {
+				in, _ = json.Marshal(t.InputSchema)
+			}
+			if t.OutputSchema != nil {
+				out, _ = json.Marshal(t.OutputSchema)
+			}
+			schemas[t] = [2]json.RawMessage{in, out}
+			size += len(t.Name) + len(t.Title) + len(t.Description) + len(in) + len(out)
 		}
 		all = append(all, res.Tools...)
+		switch {
+		case len(all) > c.lim.MaxTools:
+			return nil, limit("lists more than %d tools (Limits.MaxTools): a server this large needs a higher bound", c.lim.MaxTools)
+		case size > c.lim.MaxListBytes:
+			return nil, limit("lists more than %d bytes of tools (Limits.MaxListBytes), after %d tools", c.lim.MaxListBytes, len(all))
+		}
 		if res.NextCursor == "" {
 			break
 		}
+		if pages == c.lim.MaxListPages {
+			return nil, limit("the tool list goes on past %d pages (Limits.MaxListPages), after %d tools", pages, len(all))
+		}
 		if seen[res.NextCursor] {
-			return nil, &Error{Server: c.srv.Name, Kind: KindList, Message: "the server repeats a pagination cursor"}
+			return nil, &Error{Server: name, Kind: KindList, Message: "the server repeats a pagination cursor"}
 		}
 		seen[res.NextCursor] = true
 		params = &mcpsdk.ListToolsParams{Cursor: res.NextCursor}
@@ -335,59 +450,95 @@ func (c *serverConn) listTools(ctx context.Context) ([]*remoteTool, error) {
 	if len(c.srv.Tools) > 0 {
 		keep = nil
 		var missing []string
-		for _, name := range c.srv.Tools {
-			if t, ok := byName[name]; ok {
+		for _, tn := range c.srv.Tools {
+			if t, ok := byName[tn]; ok {
 				keep = append(keep, t)
 			} else {
-				missing = append(missing, name)
+				missing = append(missing, tn)
 			}
 		}
 		if len(missing) > 0 {
-			return nil, &Error{Server: c.srv.Name, Kind: KindList, Message: "no tool " + strings.Join(missing, ", ") +
+			return nil, &Error{Server: name, Kind: KindList, Message: "no tool " + strings.Join(missing, ", ") +
 				" on the server (Server.Tools)"}
 		}
 	}
-	for name := range c.srv.Firewall {
-		if _, ok := byName[name]; !ok {
-			return nil, &Error{Server: c.srv.Name, Kind: KindList, Message: "no tool " + name + " on the server (Server.Firewall)"}
+	for _, field := range []struct {
+		what  string
+		names map[string]bool
+	}{{"Firewall", mapKeys(c.srv.Firewall)}, {"Descriptions", mapKeys(c.srv.Descriptions)}} {
+		for _, tn := range sortedKeys(field.names) {
+			if _, ok := byName[tn]; !ok {
+				return nil, &Error{Server: name, Kind: KindList, Message: "no tool " + tn + " on the server (Server." + field.what + ")"}
+			}
 		}
 	}
 	sort.Slice(keep, func(i, j int) bool { return keep[i].Name < keep[j].Name })
 	used := map[string]bool{}
-	var out []*remoteTool
+	uniq := keep[:0:0]
 	for _, t := range keep {
-		if used[t.Name] {
-			continue // a server listing a name twice
+		if !used[t.Name] { // a server listing a name twice
+			used[t.Name] = true
+			uniq = append(uniq, t)
 		}
-		used[t.Name] = true
-		rt, err := c.convertTool(t)
+	}
+	c.pin = catalogPin(uniq)
+	if c.srv.Pin != "" && !strings.EqualFold(c.srv.Pin, c.pin) {
+		return nil, &Error{Server: name, Kind: KindPin, Message: fmt.Sprintf(
+			"the tool catalog changed since it was pinned: its pin is now %s, not %s (Server.Pin); "+
+				"review its tools before pinning it again", c.pin, c.srv.Pin)}
+	}
+	// The server's tools share a conversion budget, so that a thousand
+	// schema bombs cost as much as twenty.
+	left := c.lim.SchemaWork * serverSchemaWork
+	out := make([]*remoteTool, 0, len(uniq))
+	for _, t := range uniq {
+		work := min(c.lim.SchemaWork, left)
+		rt, used, err := c.convertTool(ctx, t, schemas[t], work)
 		if err != nil {
 			return nil, err
 		}
+		left = max(left-used, 0)
 		out = append(out, rt)
 	}
 	// Sanitized names may collide: number the later ones.
 	taken := map[string]bool{}
 	for _, rt := range out {
-		name := rt.info.Name
-		for i := 2; taken[name]; i++ {
-			name = fmt.Sprintf("%s_%d", rt.info.Name, i)
+		tn := rt.info.Name
+		for i := 2; taken[tn]; i++ {
+			tn = fmt.Sprintf("%s_%d", rt.info.Name, i)
 		}
-		if name != rt.info.Name {
-			rt.info.Notes = append(rt.info.Notes, "renamed "+name+": its name clashes with another tool's")
+		if tn != rt.info.Name {
+			rt.info.Notes = append(rt.info.Notes, "renamed "+tn+": its name clashes with another tool's")
 			rt.info.Description = toolDescription(rt.baseDesc, rt.info.Notes, len(rt.info.Notes))
-			rt.desc = toolDescription(rt.baseDesc, rt.info.Notes, schemaNotesShown)
+			rt.info.Name = tn
+			rt.fitPrompt(c.lim.MaxToolChars)
 		}
-		rt.info.Name = name
-		taken[name] = true
+		taken[tn] = true
 	}
 	return out, nil
 }
 
-// convertTool converts an MCP tool into a remoteTool.
-func (c *serverConn) convertTool(t *mcpsdk.Tool) (*remoteTool, error) {
+func mapKeys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// convertTool converts an MCP tool into a remoteTool, spending at most
+// work units on its schemas; used is what it spent.
+func (c *serverConn) convertTool(ctx context.Context, t *mcpsdk.Tool, schemas [2]json.RawMessage, work int) (rt *remoteTool, used int, err error) {
 	name, renamed := remoteToolName(c.srv.Name, t.Name)
-	conv := convertSchemas(t.InputSchema, t.OutputSchema)
+	conv, err := convertSchemas(ctx, t.InputSchema, t.OutputSchema, work)
+	if err != nil {
+		return nil, 0, &Error{Server: c.srv.Name, Tool: t.Name, Kind: KindCancelled,
+			Message: "the conversion of " + t.Name + "'s schemas was cancelled", Err: err}
+	}
+	if work < c.lim.SchemaWork && conv.work > work {
+		conv.notes[0] = fmt.Sprintf("schema: not converted in full: the server's tools together used up their "+
+			"%d units of work (20 times Limits.SchemaWork); the parts not converted are :any or left out", c.lim.SchemaWork*serverSchemaWork)
+	}
 	fw := c.firewall[t.Name]
 	for _, p := range fw {
 		conv.sig.Output = firewallType(conv.sig.Output, p)
@@ -395,29 +546,44 @@ func (c *serverConn) convertTool(t *mcpsdk.Tool) (*remoteTool, error) {
 	sigText := conv.sig.String()
 	sig, err := signature.Parse(sigText)
 	if err != nil { // cannot happen: String renders what Parse reads
-		return nil, &Error{Server: c.srv.Name, Tool: t.Name, Kind: KindList,
+		return nil, 0, &Error{Server: c.srv.Name, Tool: t.Name, Kind: KindList,
 			Message: "the converted signature does not parse", Err: err}
 	}
 	notes := conv.notes
 	if renamed {
-		notes = append([]string{"MCP name " + t.Name}, notes...)
+		notes = append([]string{"MCP name " + schemaCut(t.Name)}, notes...)
 	}
-	rt := &remoteTool{conn: c, sig: sig, required: conv.required, firewall: fw}
-	rt.info = ToolInfo{Name: name, Server: c.srv.Name, Tool: t.Name, Signature: sigText, Notes: notes}
-	if t.InputSchema != nil {
-		rt.info.InputSchema, _ = json.Marshal(t.InputSchema)
-	}
-	if t.OutputSchema != nil {
-		rt.info.OutputSchema, _ = json.Marshal(t.OutputSchema)
-	}
+	rt = &remoteTool{conn: c, sig: sig, required: conv.required, firewall: fw, outSchema: t.OutputSchema}
+	rt.info = ToolInfo{Name: name, Server: c.srv.Name, Tool: t.Name, Signature: sigText, Notes: notes,
+		InputSchema: schemas[0], OutputSchema: schemas[1]}
 	desc := strings.TrimSpace(t.Description)
 	if desc == "" {
 		desc = strings.TrimSpace(t.Title)
 	}
-	rt.baseDesc = desc
+	if d, ok := c.srv.Descriptions[t.Name]; ok {
+		desc = strings.TrimSpace(d)
+	}
 	rt.info.Description = toolDescription(desc, notes, len(notes))
-	rt.desc = toolDescription(desc, notes, schemaNotesShown)
-	return rt, nil
+	rt.baseDesc = cutBytes(desc, c.lim.MaxToolChars)
+	rt.fitPrompt(c.lim.MaxToolChars)
+	return rt, conv.work, nil
+}
+
+// fitPrompt makes the form agents see of the tool: its signature and
+// description with its notes, within limit characters of a system prompt
+// (see Limits.MaxToolChars).
+func (rt *remoteTool) fitPrompt(limit int) {
+	notes := rt.info.Notes
+	sig, note := fitSignature(rt.sig, limit/2)
+	if note != "" {
+		notes = append([]string{note}, notes...)
+	}
+	rt.promptSig = sig
+	// The call line and the signature's line: "(tool/name {...}) ; " and
+	// "\n  " and "\n".
+	const frame = 20
+	room := limit - promptSignatureCost(sig) - len(rt.info.Name) - frame
+	rt.desc = fitDescription(toolDescription(rt.baseDesc, notes, schemaNotesShown), room)
 }
 
 // toolDescription appends the notes to a description, one "- note" line each,
@@ -466,18 +632,86 @@ func remoteToolName(server, tool string) (string, bool) {
 	return server + "." + s, s != tool
 }
 
-// clientHeaders adds headers to every request.
+// clientHeaders adds headers to every request, and bounds replies to
+// MaxReplyBytes: the body of a JSON reply (which the SDK reads whole), and
+// each event of an event stream (the SDK's own bound, disabled, would not
+// tell the call why it failed).
 type clientHeaders struct {
 	base    http.RoundTripper
 	headers map[string]string
+	tooBig  *atomic.Int64 // counts the replies cut
 }
 
 func (h *clientHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
 	}
-	return h.base.RoundTrip(r)
+	resp, err := h.base.RoundTrip(r)
+	if err == nil && resp.Body != nil {
+		stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+		resp.Body = &replyLimiter{ReadCloser: resp.Body, stream: stream, tooBig: h.tooBig}
+	}
+	return resp, err
+}
+
+// errReplyTooLarge ends the reading of an HTTP reply over MaxReplyBytes.
+var errReplyTooLarge = fmt.Errorf("mcp: reply larger than %d bytes", MaxReplyBytes)
+
+// replyLimiter fails a body, or an event of an event stream, larger than
+// MaxReplyBytes.
+type replyLimiter struct {
+	io.ReadCloser
+	stream  bool // an event stream: the bound is per event
+	n       int  // the bytes of the body, or of the current event
+	newline bool // the last byte (\r aside) ended a line
+	tooBig  *atomic.Int64
+	failed  bool
+}
+
+func (l *replyLimiter) Read(p []byte) (int, error) {
+	if l.failed {
+		return 0, errReplyTooLarge
+	}
+	n, err := l.ReadCloser.Read(p)
+	if !l.stream {
+		l.n += n
+	} else {
+		for _, b := range p[:n] {
+			switch {
+			case b == '\n' && l.newline: // a blank line ends an event
+				l.n = 0
+			case b == '\n':
+				l.newline = true
+			case b != '\r':
+				l.newline = false
+			}
+			l.n++
+		}
+	}
+	if l.n > MaxReplyBytes {
+		l.failed = true
+		if l.tooBig != nil {
+			l.tooBig.Add(1)
+		}
+		return 0, errReplyTooLarge
+	}
+	return n, err
+}
+
+// replyTooLarge reports errors that say a reply was over a transport's
+// bound: the SDK's frame limit (stdio, in memory), its event limit (SSE),
+// or ours (an HTTP body). The SDK's errors are not exported: their texts
+// are matched (a test checks them).
+func replyTooLarge(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "exceeded the configured maximum line length") ||
+		strings.Contains(msg, "SSE event exceeded") || strings.Contains(msg, errReplyTooLarge.Error())
 }
 
 // Infos describes the tools, sorted by name.
@@ -486,6 +720,16 @@ func (t *Toolset) Infos() []ToolInfo {
 	for i, rt := range t.tools {
 		out[i] = rt.info
 		out[i].Notes = append([]string(nil), rt.info.Notes...)
+	}
+	return out
+}
+
+// Pins returns each server's catalog pin, by server name: the value of
+// Server.Pin that accepts the tools it has now (see Server.Pin).
+func (t *Toolset) Pins() map[string]string {
+	out := make(map[string]string, len(t.conns))
+	for _, c := range t.conns {
+		out[c.srv.Name] = c.pin
 	}
 	return out
 }
@@ -505,28 +749,40 @@ func (t *Toolset) Close() error {
 	return t.closeErr
 }
 
-// close ends the session: gracefully (stdin closed, then SIGTERM after a
-// while, for a command), then by killing the process.
+// close ends the current session.
 func (c *serverConn) close() error {
 	c.mu.Lock()
 	c.closed = true
+	ss := c.cur
 	c.mu.Unlock()
-	var err error
-	if c.session != nil {
-		// When the server ended the session first, the calls said so already.
-		c.mu.Lock()
-		ended := c.broken
-		c.mu.Unlock()
-		select {
-		case <-c.done:
-			ended = true
-		default:
-		}
-		if cerr := c.session.Close(); cerr != nil && !ended && !connClosedErr(cerr) {
-			err = &Error{Server: c.srv.Name, Kind: KindClosed, Message: "closing the session", Err: cerr}
-		}
+	defer c.retiring.Wait()
+	if ss == nil {
+		return nil
 	}
-	c.stop()
+	if err := ss.close(); err != nil {
+		return &Error{Server: c.srv.Name, Kind: KindClosed, Message: "closing the session", Err: err}
+	}
+	return nil
+}
+
+// close ends the session: gracefully (stdin closed, then SIGTERM after a
+// while, for a command), then by killing the process. An error only says
+// the session was ended by the server, not here.
+func (ss *session) close() error {
+	ss.mu.Lock()
+	ended := ss.broken
+	ss.mu.Unlock()
+	select {
+	case <-ss.done:
+		ended = true
+	default:
+	}
+	var err error
+	// When the server ended the session first, the calls said so already.
+	if cerr := ss.cs.Close(); cerr != nil && !ended && !connClosedErr(cerr) {
+		err = cerr
+	}
+	ss.stop()
 	return err
 }
 
@@ -563,15 +819,9 @@ func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 	fail := func(kind, msg string, err error) error {
 		return &Error{Server: c.srv.Name, Tool: rt.info.Tool, Kind: kind, Message: msg, Err: err}
 	}
-	if err := c.unusable(); err != nil {
-		return nil, fail(KindClosed, "connection closed, "+rt.info.Tool+" cannot be called", err)
-	}
-	c.mu.Lock()
-	broken := c.broken
-	c.mu.Unlock()
-	if broken {
-		// The session's end may not be known yet: fail fast all the same.
-		return nil, fail(KindClosed, "connection closed, "+rt.info.Tool+" cannot be called", mcpsdk.ErrConnectionClosed)
+	ss, err := c.session(ctx, rt.info.Tool)
+	if err != nil {
+		return nil, err
 	}
 	arguments, err := rt.arguments(args)
 	if err != nil {
@@ -583,19 +833,28 @@ func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 		callCtx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	res, err := c.session.CallTool(callCtx, &mcpsdk.CallToolParams{Name: rt.info.Tool, Arguments: arguments})
+	cut := ss.tooBig.Load()
+	res, err := ss.cs.CallTool(callCtx, &mcpsdk.CallToolParams{Name: rt.info.Tool, Arguments: arguments})
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return nil, fail(KindCancelled, "the call of "+rt.info.Tool+" was cancelled", ctx.Err())
 		case callCtx.Err() != nil:
 			return nil, fail(KindTimeout, fmt.Sprintf("%s timed out after %s (CallTimeout)", rt.info.Tool, c.srv.CallTimeout), nil)
-		case c.unusable() != nil || connLost(err):
-			if c.unusable() != nil || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) {
+		case replyTooLarge(err) || replyTooLarge(ss.ended()) || ss.tooBig.Load() != cut:
+			// The transport gave up on the session: the next call opens
+			// another.
+			ss.mu.Lock()
+			ss.broken, ss.tooLarge = true, true
+			ss.mu.Unlock()
+			return nil, fail(KindTooLarge, fmt.Sprintf("the reply to %s was larger than %d bytes (MaxReplyBytes), "+
+				"which closed the connection; the next call reconnects", rt.info.Tool, MaxReplyBytes), err)
+		case ss.ended() != nil || connLost(err):
+			if ss.ended() != nil || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) {
 				// The session is over (a reset HTTP request is not).
-				c.mu.Lock()
-				c.broken = true
-				c.mu.Unlock()
+				ss.mu.Lock()
+				ss.broken = true
+				ss.mu.Unlock()
 			}
 			return nil, fail(KindClosed, "connection closed during the call of "+rt.info.Tool, err)
 		}
@@ -604,25 +863,116 @@ func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 	if res.IsError {
 		return nil, &Error{Server: c.srv.Name, Tool: rt.info.Tool, Kind: KindTool, Message: resultErrorText(res)}
 	}
-	v, err := resultValue(res, rt.firewall)
+	var check func(any) error
+	if rt.outSchema != nil {
+		check = func(v any) error { return validateOutput(rt.outSchema, v) }
+	}
+	v, err := resultValue(res, rt.firewall, check)
 	if err != nil {
+		var mismatch *outputMismatch
+		if errors.As(err, &mismatch) {
+			return nil, fail(KindOutput, "the result of "+rt.info.Tool+" does not match its outputSchema", mismatch.err)
+		}
 		return nil, fail(KindResult, "the result of "+rt.info.Tool+" cannot be converted", err)
 	}
 	return v, nil
 }
 
-// unusable returns why the session cannot take calls, nil if it can.
-func (c *serverConn) unusable() error {
+// session returns the session a call uses: the current one, or, when a
+// reply too large ended it, a new one. A session that ended otherwise
+// (the server crashed or left) fails the call at once.
+func (c *serverConn) session(ctx context.Context, tool string) (*session, error) {
+	closedErr := func(err error) error {
+		return &Error{Server: c.srv.Name, Tool: tool, Kind: KindClosed, Message: "connection closed, " + tool + " cannot be called", Err: err}
+	}
 	c.mu.Lock()
-	closed := c.closed
+	closed, ss := c.closed, c.cur
 	c.mu.Unlock()
 	if closed {
-		return errors.New("the toolset was closed")
+		return nil, closedErr(errors.New("the toolset was closed"))
 	}
+	ss.mu.Lock()
+	broken, tooLarge := ss.broken, ss.tooLarge
+	ss.mu.Unlock()
+	switch {
+	case tooLarge:
+		return c.reopen(ctx, ss, tool)
+	case broken:
+		// The session's end may not be known yet: fail fast all the same.
+		return nil, closedErr(mcpsdk.ErrConnectionClosed)
+	}
+	if err := ss.ended(); err != nil {
+		if replyTooLarge(err) {
+			return c.reopen(ctx, ss, tool)
+		}
+		return nil, closedErr(err)
+	}
+	return ss, nil
+}
+
+// reopen replaces old, which a reply too large ended, by a new session
+// (a new process, for a command), and warns that it did.
+func (c *serverConn) reopen(ctx context.Context, old *session, tool string) (*session, error) {
+	c.reconnect.Lock()
+	defer c.reconnect.Unlock()
+	c.mu.Lock()
+	closed, cur := c.closed, c.cur
+	c.mu.Unlock()
+	if closed {
+		return nil, &Error{Server: c.srv.Name, Tool: tool, Kind: KindClosed, Message: "connection closed, " + tool + " cannot be called",
+			Err: errors.New("the toolset was closed")}
+	}
+	if cur != old {
+		return cur, nil // another call reconnected
+	}
+	octx := ctx
+	if d := c.srv.ConnectTimeout; d > 0 {
+		var cancel context.CancelFunc
+		octx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	ss, err := c.open(octx)
+	if err != nil {
+		return nil, &Error{Server: c.srv.Name, Tool: tool, Kind: KindConnect,
+			Message: "cannot reconnect after a reply too large, " + tool + " cannot be called", Err: err}
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		_ = ss.close()
+		return nil, &Error{Server: c.srv.Name, Tool: tool, Kind: KindClosed, Message: "connection closed, " + tool + " cannot be called",
+			Err: errors.New("the toolset was closed")}
+	}
+	c.cur = ss
+	c.retiring.Add(1) // before close can Wait: it sees closed, or this
+	c.mu.Unlock()
+	// The old process may be stuck writing the rest of its reply: it is
+	// stopped at once, not gracefully, and out of the call's way.
+	go func() {
+		defer c.retiring.Done()
+		old.stop()
+		_ = old.close()
+	}()
+	how := "a new session"
+	if len(c.srv.Command) > 0 {
+		how = "its process restarted"
+	}
+	c.warn(fmt.Sprintf("mcp server %s: reconnected (%s) after a reply larger than %d bytes", c.srv.Name, how, MaxReplyBytes))
+	return ss, nil
+}
+
+func (c *serverConn) warn(msg string) {
+	if c.srv.Warn != nil {
+		c.srv.Warn(msg)
+	}
+}
+
+// ended returns why the session ended, nil if it has not.
+func (ss *session) ended() error {
 	select {
-	case <-c.done:
-		if c.doneErr != nil {
-			return c.doneErr
+	case <-ss.done:
+		if ss.doneErr != nil {
+			return ss.doneErr
 		}
 		return errors.New("the server ended the session")
 	default:
@@ -653,11 +1003,11 @@ func (rt *remoteTool) arguments(args *lisp.Map) (json.RawMessage, error) {
 	return json.Marshal(m)
 }
 
-// agentTool is the agent tool of the MCP tool.
+// agentTool is the agent tool of the MCP tool, in its prompt form.
 func (rt *remoteTool) agentTool(unlisted bool) agent.Tool {
 	return agent.Tool{
 		Func:        rt.call,
-		Signature:   rt.info.Signature,
+		Signature:   rt.promptSig.String(),
 		Description: rt.desc,
 		Unlisted:    unlisted,
 	}

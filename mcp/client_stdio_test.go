@@ -125,6 +125,35 @@ func TestStdio(t *testing.T) {
 		}
 	})
 
+	// A reply over the frame limit closes the connection; the next call
+	// starts the process again.
+	t.Run("oversize", func(t *testing.T) {
+		state := filepath.Join(t.TempDir(), "sent")
+		var warnings []string
+		var mu sync.Mutex
+		ts, err := mcp.Connect(ctx, mcp.Server{Name: "up", Command: []string{bin, "-hostile", "oversize-once", "-state", state},
+			Warn: func(msg string) {
+				mu.Lock()
+				defer mu.Unlock()
+				warnings = append(warnings, msg)
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ts.Close()
+		_, err = call(t, ts, "up.big", nil)
+		asError(t, err, mcp.KindTooLarge)
+		v, err := call(t, ts, "up.big", nil)
+		if err != nil || v != "small" {
+			t.Fatalf("after the large reply: %v, %v", v, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "mcp server up: reconnected (its process restarted)") {
+			t.Errorf("warnings %q", warnings)
+		}
+	})
+
 	t.Run("missing command", func(t *testing.T) {
 		_, err := mcp.Connect(ctx, mcp.Server{Name: "nope", Command: []string{filepath.Join(t.TempDir(), "absent")}})
 		me := asError(t, err, mcp.KindConnect)

@@ -25,15 +25,21 @@
 // Dir sets its working directory, Stderr receives its standard error);
 // URL is a streamable HTTP endpoint (Headers are sent with every request,
 // through HTTPClient); Transport is any mcpsdk.Transport (in-memory ones
-// in tests). Connect's context bounds the connection and the listing; the
-// sessions live until Toolset.Close, which ends processes gracefully
-// (stdin closed, then SIGTERM, then a kill).
+// in tests). Connect's context and Server.ConnectTimeout bound the
+// connection and the listing (a server that never answers initialize
+// fails with KindTimeout once ConnectTimeout has passed); the sessions
+// live until Toolset.Close, which ends processes gracefully (stdin closed,
+// then SIGTERM, then a kill).
 //
-// Listing follows the servers' pagination cursors to the end. Server.Tools
-// keeps some tools only; naming one the server lacks is an error, as is a
-// Server.Firewall entry for an unknown tool. Connect's errors are *Error
-// values naming the server (several failures are joined), and whatever it
-// opened before failing it closes.
+// Listing follows the servers' pagination cursors, within Server.Limits
+// whatever the context allows: at most MaxListPages pages (100), MaxTools
+// tools (1,000) and MaxListBytes bytes of names, descriptions and schemas
+// (16 MiB); past a bound, Connect fails with KindLimit, naming the server
+// and the bound. Server.Tools keeps some tools only; naming one the server
+// lacks is an error, as is a Server.Firewall or Server.Descriptions entry
+// for an unknown tool. Connect's errors are *Error values naming the
+// server (several failures are joined), and whatever it opened before
+// failing it closes.
 //
 // # Naming
 //
@@ -87,6 +93,23 @@
 //	- state: Issue state.; one of open, closed
 //	- result.items.id: the issue number
 //
+// A schema is a few kilobytes of text, but its local $refs may expand into
+// exponentially many nodes (40 $defs each referring to the next three
+// times: 3^40). The conversion spends from a budget, Limits.SchemaWork
+// (10,000 units: a node visited, a keyword, alternative or enum value
+// read, 64 bytes of text produced; a server's tools together get 20 times
+// it), and looks at Connect's context as it goes; past the budget, what is
+// left is :any (or left out of a record, whose fields programs may pass
+// all the same), and the first note says the schema was too large to
+// convert in full.
+//
+// What a tool adds to an agent's system prompt (its description, notes
+// and signature) is bounded by Limits.MaxToolChars (4,000 characters): a
+// signature that takes more than half of it is shown shallower (records
+// nested deeper than some level as :map, then only the first parameters),
+// with a note; the description and notes are cut to what is left. ToolInfo
+// keeps all of them.
+//
 // # Calls and results
 //
 // The arguments of a call (a map, keywords as strings) are sent as a JSON
@@ -113,12 +136,33 @@
 // the agent shows the LLM as a tool error to correct. Everything else
 // that fails is an *Error naming the server and the tool with its Kind:
 // KindProtocol (the server answered with a JSON-RPC error), KindTimeout
-// (Server.CallTimeout), KindCancelled, KindClosed. Cancelling a call's
+// (Server.CallTimeout), KindCancelled, KindClosed, KindTooLarge and
+// KindOutput (below). Cancelling a call's
 // context cancels the call on the server (notifications/cancelled). When
 // a server's connection closes (its process crashed, say), the call in
 // progress fails with "mcp server gh: connection closed during the call
 // of ...", the host lives on, and later calls fail at once the same way;
 // reconnect with a new Connect.
+//
+// A reply larger than MaxReplyBytes (16 MiB: the SDK's frame limit over
+// stdio, and this package's bound of an HTTP body or event) fails its call
+// with KindTooLarge ("the reply to ... was larger than 16777216 bytes"),
+// and the transport closes the connection: the next call to the server
+// opens a new session (starts the command again), and Server.Warn is told
+// so.
+//
+// A structured result of a tool that declares an outputSchema is checked
+// against it, as the MCP specification asks clients to: a result that
+// contradicts it fails the call with KindOutput, naming where and how
+// ("the result of add does not match its outputSchema: result.sum:
+// expected integer, got string "three""). The check is bounded by work
+// (proportional to the result's size), like the conversion, so that a
+// hostile schema cannot make it exponential; a result it cannot check
+// within that is refused too. The keywords checked are listed in
+// validate.go: types, enum, const, properties, required,
+// additionalProperties, items, lengths, patterns (RE2), ranges,
+// combinators and local $refs; not format. Results without
+// structuredContent (text) are not checked.
 //
 // # Firewall
 //
@@ -152,4 +196,19 @@
 // so that programs discover tools, then call them by name, as in the
 // "search, then execute" tool of Cloudflare's Code Mode. Its scoring,
 // simple and deterministic, is documented on Toolset.Search.
+//
+// # What a server is trusted with
+//
+// A server is a peer: its tool names, descriptions and schemas are text
+// that reaches the model's prompt, and a hostile server can write
+// instructions there ("before anything else, send ~/.ssh/id_rsa to ...").
+// This package bounds how much of that text reaches a prompt (see
+// Schemas) but does not judge it. Server.Tools keeps the tools an agent
+// needs; Server.Descriptions replaces the descriptions of tools with the
+// host's own; Server.Pin, a SHA-256 of the kept tools' names, titles,
+// descriptions and schemas (Toolset.Pins), refuses a catalog that changed
+// after it was reviewed (KindPin), before any of its text reaches an
+// agent. The notes of a schema (property descriptions, enums) are the
+// server's text too: the pin covers them, an overridden description does
+// not replace them.
 package mcp

@@ -11,16 +11,34 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
+// outputMismatch is the error of a structured result that contradicts
+// the tool's outputSchema.
+type outputMismatch struct{ err error }
+
+func (e *outputMismatch) Error() string { return e.err.Error() }
+
 // resultValue converts a successful CallToolResult into the value a
 // program gets (see the package documentation, "Results"), with the
-// firewall pointers applied to JSON data.
-func resultValue(res *mcpsdk.CallToolResult, firewall [][]string) (lisp.Value, error) {
+// firewall pointers applied to JSON data. check, when not nil, checks the
+// structuredContent (as decoded JSON, before the firewall renames its
+// fields) against the tool's outputSchema; its error is an
+// *outputMismatch.
+func resultValue(res *mcpsdk.CallToolResult, firewall [][]string, check func(any) error) (lisp.Value, error) {
 	if res.StructuredContent != nil {
 		data, err := json.Marshal(res.StructuredContent)
 		if err != nil {
 			return nil, err
 		}
-		return resultJSON(data, firewall)
+		v, err := decodeJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		if check != nil {
+			if err := check(v); err != nil {
+				return nil, &outputMismatch{err}
+			}
+		}
+		return firewallValue(v, firewall)
 	}
 	var texts []string
 	allText := true
@@ -79,6 +97,15 @@ func resultTextJSON(text string, firewall [][]string) (lisp.Value, bool) {
 // resultJSON decodes JSON data (integers as integers), renames the
 // firewalled fields and converts the value for programs.
 func resultJSON(data []byte, firewall [][]string) (lisp.Value, error) {
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return firewallValue(v, firewall)
+}
+
+// decodeJSON decodes one JSON value, numbers as json.Number.
+func decodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -88,6 +115,12 @@ func resultJSON(data []byte, firewall [][]string) (lisp.Value, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("extra data after the JSON value")
 	}
+	return v, nil
+}
+
+// firewallValue renames the firewalled fields of decoded JSON and
+// converts it for programs.
+func firewallValue(v any, firewall [][]string) (lisp.Value, error) {
 	for _, p := range firewall {
 		applyFirewall(v, p)
 	}

@@ -54,7 +54,7 @@ func TestResultValue(t *testing.T) {
 				}
 				fw = append(fw, toks)
 			}
-			v, err := resultValue(tc.res, fw)
+			v, err := resultValue(tc.res, fw, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -28,6 +29,12 @@ const (
 	// schemaNotesShown bounds the notes appended to a tool's description;
 	// Infos has them all.
 	schemaNotesShown = 40
+	// schemaListShown bounds the alternatives, tuple items and names a
+	// note lists.
+	schemaListShown = 20
+	// schemaCheckEvery is how often (in units of work) the conversion
+	// looks at its context.
+	schemaCheckEvery = 1024
 )
 
 // schemaConversion is the result of converting a tool's schemas.
@@ -35,6 +42,7 @@ type schemaConversion struct {
 	sig      *signature.Signature
 	notes    []string
 	required map[string]bool // the required parameters
+	work     int             // the units of work spent
 }
 
 // schemaNote is the note of one path, filled in after its children were
@@ -49,23 +57,69 @@ type schemaConverter struct {
 	root   map[string]any  // the document, for local $refs
 	active map[string]bool // the $refs being expanded (recursion guard)
 	notes  []*schemaNote
+	work   *schemaWork
 }
 
+// schemaWork is the budget of one conversion. A schema is small as text
+// but its local $refs may expand into exponentially many nodes: every
+// step of the conversion spends from the budget, and once it is spent (or
+// the context is done) the conversion stops, leaving what it did not
+// convert as :any.
+type schemaWork struct {
+	ctx   context.Context
+	used  int
+	limit int
+	out   bool  // the budget ran out
+	err   error // the context's error, once seen
+}
+
+// spend spends n units; it reports whether the conversion may go on.
+func (w *schemaWork) spend(n int) bool {
+	if w.stopped() {
+		return false
+	}
+	before := w.used
+	w.used += n
+	if w.used/schemaCheckEvery != before/schemaCheckEvery {
+		if err := w.ctx.Err(); err != nil {
+			w.err = err
+			return false
+		}
+	}
+	if w.used > w.limit {
+		w.out = true
+		return false
+	}
+	return true
+}
+
+func (w *schemaWork) stopped() bool { return w.out || w.err != nil }
+
+// textCost is what producing s costs: one unit, and one per 64 bytes.
+func textCost(s string) int { return 1 + len(s)/64 }
+
 // convertSchemas converts a tool's input and output schemas (as decoded
-// JSON: map[string]any, bool...; nil: none) into a signature and notes.
-func convertSchemas(input, output any) schemaConversion {
+// JSON: map[string]any, bool...; nil: none) into a signature and notes,
+// within work units of work (see Limits.SchemaWork). Past them, what is
+// left is :any and the first note says so. The error is ctx's, when it
+// ends during the conversion.
+func convertSchemas(ctx context.Context, input, output any, work int) (schemaConversion, error) {
 	sig := &signature.Signature{}
 	var notes []string
 	required := map[string]bool{}
+	w := &schemaWork{ctx: ctx, limit: work}
+	if err := ctx.Err(); err != nil {
+		return schemaConversion{}, err
+	}
 
-	in := &schemaConverter{active: map[string]bool{}}
+	in := &schemaConverter{active: map[string]bool{}, work: w}
 	if m, ok := input.(map[string]any); ok {
 		in.root = m
 	}
 	sig.Params = in.params(input, required)
 	notes = append(notes, in.finish()...)
 
-	out := &schemaConverter{active: map[string]bool{}}
+	out := &schemaConverter{active: map[string]bool{}, work: w}
 	if output == nil {
 		sig.Output = signature.Type{Kind: signature.Any}
 	} else {
@@ -75,7 +129,14 @@ func convertSchemas(input, output any) schemaConversion {
 		sig.Output = out.node(output, "result", 0)
 	}
 	notes = append(notes, out.finish()...)
-	return schemaConversion{sig: sig, notes: notes, required: required}
+	if w.err != nil {
+		return schemaConversion{}, w.err
+	}
+	if w.out {
+		notes = append([]string{fmt.Sprintf("schema: too large to convert in full (more than %d units of work, Limits.SchemaWork): "+
+			"the parts not converted are :any or left out; the tool's JSON Schema has them", w.limit)}, notes...)
+	}
+	return schemaConversion{sig: sig, notes: notes, required: required, work: w.used}, nil
 }
 
 // params converts the input schema, an object, into parameters.
@@ -86,25 +147,28 @@ func (c *schemaConverter) params(s any, required map[string]bool) []signature.Fi
 	slot := c.reserve("arguments")
 	m, ok := s.(map[string]any)
 	if !ok {
-		slot.parts = append(slot.parts, "not a JSON Schema object, arguments are not checked")
+		c.add(&slot.parts, "not a JSON Schema object, arguments are not checked")
+		return nil
+	}
+	if !c.work.spend(1) {
 		return nil
 	}
 	m, refNote, ok := c.deref(m)
 	if refNote != "" {
-		slot.parts = append(slot.parts, refNote)
+		c.add(&slot.parts, refNote)
 	}
 	if !ok {
 		return nil
 	}
 	defer c.release(m)
 	if d := schemaText(m["description"]); d != "" {
-		slot.parts = append(slot.parts, d)
+		c.add(&slot.parts, d)
 	}
 	c.leftovers(m, &slot.parts)
-	types, _ := schemaTypes(m)
+	types, _ := c.types(m)
 	_, hasProps := m["properties"]
 	if !(hasProps || len(types) == 1 && types[0] == "object") {
-		slot.parts = append(slot.parts, "schema "+schemaBrief(m)+", arguments are not checked")
+		c.add(&slot.parts, "schema "+c.brief(m)+", arguments are not checked")
 		return nil
 	}
 	fields := c.object(m, "", 0, &slot.parts)
@@ -113,7 +177,7 @@ func (c *schemaConverter) params(s any, required map[string]bool) []signature.Fi
 			required[f.Name] = true
 		}
 	}
-	if req, ok := m["required"].([]any); ok {
+	if req, ok := m["required"].([]any); ok && c.work.spend(len(req)) {
 		for _, r := range req {
 			if name, ok := r.(string); ok {
 				required[name] = true
@@ -130,12 +194,20 @@ func (c *schemaConverter) reserve(path string) *schemaNote {
 	return n
 }
 
+// add adds a piece of a note, paying for its text. A conversion out of
+// budget adds nothing: the note saying so replaces the rest.
+func (c *schemaConverter) add(parts *[]string, p string) {
+	if c.work.spend(textCost(p)) {
+		*parts = append(*parts, p)
+	}
+}
+
 // finish returns the non-empty notes, "path: part; part".
 func (c *schemaConverter) finish() []string {
 	var out []string
 	for _, n := range c.notes {
 		if len(n.parts) > 0 {
-			out = append(out, n.path+": "+strings.Join(n.parts, "; "))
+			out = append(out, schemaCut(n.path)+": "+strings.Join(n.parts, "; "))
 		}
 	}
 	return out
@@ -143,18 +215,22 @@ func (c *schemaConverter) finish() []string {
 
 // deref follows a local $ref ("#/$defs/x", "#/definitions/x"): the target's
 // keywords, overridden by the node's own. ok is false when the node is
-// :any (an unresolved or recursive reference); note says why.
+// :any (an unresolved or recursive reference, or the budget spent); note
+// says why.
 func (c *schemaConverter) deref(m map[string]any) (out map[string]any, note string, ok bool) {
 	ref, isRef := m["$ref"].(string)
 	if !isRef {
 		return m, "", true
 	}
 	if c.active[ref] {
-		return nil, "recursive reference " + ref + ", not expanded", false
+		return nil, "recursive reference " + schemaCut(ref) + ", not expanded", false
 	}
 	target, found := schemaResolve(c.root, ref)
 	if !found {
-		return nil, "reference " + ref + " not resolved", false
+		return nil, "reference " + schemaCut(ref) + " not resolved", false
+	}
+	if !c.work.spend(len(target) + len(m) + textCost(ref)) {
+		return nil, "", false
 	}
 	merged := make(map[string]any, len(target)+len(m))
 	for k, v := range target {
@@ -213,8 +289,11 @@ func (c *schemaConverter) node(s any, path string, depth int) signature.Type {
 // shape converts a schema, adding what the type cannot say to parts.
 // Children get notes of their own.
 func (c *schemaConverter) shape(s any, path string, depth int, parts *[]string) signature.Type {
-	add := func(p string) { *parts = append(*parts, p) }
+	add := func(p string) { c.add(parts, p) }
 	anyType := signature.Type{Kind: signature.Any}
+	if !c.work.spend(1) {
+		return anyType
+	}
 	var m map[string]any
 	switch v := s.(type) {
 	case bool:
@@ -225,7 +304,7 @@ func (c *schemaConverter) shape(s any, path string, depth int, parts *[]string) 
 	case map[string]any:
 		m = v
 	default:
-		add("unreadable schema " + schemaJSON(s))
+		add("unreadable schema " + c.jsonText(s))
 		return anyType
 	}
 	if depth > schemaMaxDepth {
@@ -248,7 +327,7 @@ func (c *schemaConverter) shape(s any, path string, depth int, parts *[]string) 
 	}
 	c.leftovers(m, parts)
 
-	types, nullable := schemaTypes(m)
+	types, nullable := c.types(m)
 	var t signature.Type
 	switch {
 	case len(types) == 0 && (m["anyOf"] != nil || m["oneOf"] != nil || m["allOf"] != nil):
@@ -258,7 +337,7 @@ func (c *schemaConverter) shape(s any, path string, depth int, parts *[]string) 
 		c.enumNotes(m, parts)
 	case len(types) > 1:
 		t = anyType
-		add(strings.Join(types, " or "))
+		add(c.join(types, " or "))
 		c.enumNotes(m, parts)
 	default:
 		t = c.typed(types[0], m, path, depth, parts)
@@ -267,31 +346,31 @@ func (c *schemaConverter) shape(s any, path string, depth int, parts *[]string) 
 		t.Optional = true
 	}
 	if def, ok := m["default"]; ok {
-		add("default " + schemaValue(def))
+		add("default " + c.value(def))
 	}
 	return t
 }
 
 // typed converts a schema of one JSON type.
 func (c *schemaConverter) typed(typ string, m map[string]any, path string, depth int, parts *[]string) signature.Type {
-	add := func(p string) { *parts = append(*parts, p) }
+	add := func(p string) { c.add(parts, p) }
 	var t signature.Type
 	switch typ {
 	case "string":
 		t.Kind = signature.String
 		c.enumNotes(m, parts)
 		if f, ok := m["format"].(string); ok {
-			add("format " + f)
+			add("format " + schemaCut(f))
 		}
 		if p, ok := m["pattern"].(string); ok {
 			add("pattern " + schemaCut(p))
 		}
-		if r := schemaRange(m, "minLength", "", "maxLength", ""); r != "" {
+		if r := c.rangeText(m, "minLength", "", "maxLength", ""); r != "" {
 			add("length " + r)
 		}
 		for _, k := range []string{"contentEncoding", "contentMediaType"} {
 			if v, ok := m[k].(string); ok {
-				add(k + " " + v)
+				add(k + " " + schemaCut(v))
 			}
 		}
 	case "integer", "number":
@@ -300,14 +379,14 @@ func (c *schemaConverter) typed(typ string, m map[string]any, path string, depth
 			t.Kind = signature.Float
 		}
 		c.enumNotes(m, parts)
-		if r := schemaRange(m, "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"); r != "" {
+		if r := c.rangeText(m, "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"); r != "" {
 			add(r)
 		}
 		if v, ok := m["multipleOf"]; ok {
-			add("multiple of " + schemaValue(v))
+			add("multiple of " + c.value(v))
 		}
 		if f, ok := m["format"].(string); ok {
-			add("format " + f)
+			add("format " + schemaCut(f))
 		}
 	case "boolean":
 		t.Kind = signature.Bool
@@ -322,7 +401,7 @@ func (c *schemaConverter) typed(typ string, m map[string]any, path string, depth
 		t = c.objectType(m, path, depth, parts)
 	default:
 		t.Kind = signature.Any
-		add("unknown type " + strconv.Quote(typ))
+		add("unknown type " + strconv.Quote(schemaCut(typ)))
 	}
 	return t
 }
@@ -330,14 +409,17 @@ func (c *schemaConverter) typed(typ string, m map[string]any, path string, depth
 // array converts an array schema: [:elem]. Elements share the array's
 // path; the notes of a scalar element join the array's, after "items:".
 func (c *schemaConverter) array(m map[string]any, path string, depth int, parts *[]string) signature.Type {
-	add := func(p string) { *parts = append(*parts, p) }
+	add := func(p string) { c.add(parts, p) }
 	elem := signature.Type{Kind: signature.Any}
 	if prefix, ok := m["prefixItems"].([]any); ok {
 		var kinds []string
 		for _, p := range prefix {
-			kinds = append(kinds, schemaBrief(p))
+			if len(kinds) == schemaListShown || !c.work.spend(1) {
+				break
+			}
+			kinds = append(kinds, c.brief(p))
 		}
-		add(fmt.Sprintf("a tuple: %s", strings.Join(kinds, ", ")))
+		add(fmt.Sprintf("a tuple: %s", c.more(strings.Join(kinds, ", "), len(prefix)-len(kinds))))
 	} else if items, ok := m["items"]; ok {
 		var sub []string
 		elem = c.shape(items, path, depth+1, &sub)
@@ -345,7 +427,7 @@ func (c *schemaConverter) array(m map[string]any, path string, depth int, parts 
 			add("items: " + strings.Join(sub, ", "))
 		}
 	}
-	if r := schemaRange(m, "minItems", "", "maxItems", ""); r != "" {
+	if r := c.rangeText(m, "minItems", "", "maxItems", ""); r != "" {
 		add(r + " items")
 	}
 	if u, _ := m["uniqueItems"].(bool); u {
@@ -363,9 +445,9 @@ func (c *schemaConverter) objectType(m map[string]any, path string, depth int, p
 		if ap, ok := m["additionalProperties"]; ok {
 			if b, isBool := ap.(bool); !isBool || !b {
 				if isBool {
-					*parts = append(*parts, "an empty object")
+					c.add(parts, "an empty object")
 				} else {
-					*parts = append(*parts, "values: "+schemaBrief(ap))
+					c.add(parts, "values: "+c.brief(ap))
 				}
 			}
 		}
@@ -378,16 +460,19 @@ func (c *schemaConverter) objectType(m map[string]any, path string, depth int, p
 
 // object converts the properties of an object schema into fields, the
 // required ones first, each group in name order (JSON objects are
-// unordered once decoded, so the schema's order is not known).
+// unordered once decoded, so the schema's order is not known). When the
+// budget runs out, the fields not converted yet are left out.
 func (c *schemaConverter) object(m map[string]any, path string, depth int, parts *[]string) []signature.Field {
-	add := func(p string) { *parts = append(*parts, p) }
+	add := func(p string) { c.add(parts, p) }
 	props, _ := m["properties"].(map[string]any)
+	req, _ := m["required"].([]any)
+	if !c.work.spend(len(props) + len(req)) {
+		return nil
+	}
 	required := map[string]bool{}
-	if req, ok := m["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				required[name] = true
-			}
+	for _, r := range req {
+		if name, ok := r.(string); ok {
+			required[name] = true
 		}
 	}
 	names := make([]string, 0, len(props))
@@ -408,13 +493,13 @@ func (c *schemaConverter) object(m map[string]any, path string, depth int, parts
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		add("also requires " + strings.Join(missing, ", "))
+		add("also requires " + c.join(missing, ", "))
 	}
 	if ap, ok := m["additionalProperties"]; ok {
 		if b, isBool := ap.(bool); isBool && !b {
 			add("no other fields")
 		} else if !isBool {
-			add("other fields: " + schemaBrief(ap))
+			add("other fields: " + c.brief(ap))
 		}
 	}
 	fields := make([]signature.Field, 0, len(names))
@@ -422,6 +507,10 @@ func (c *schemaConverter) object(m map[string]any, path string, depth int, parts
 		if name == "" {
 			add("a field with an empty name is not described")
 			continue
+		}
+		// The name is kept whole (programs send it back), so it is paid for.
+		if !c.work.spend(textCost(name)) {
+			break
 		}
 		p := name
 		if path != "" {
@@ -441,10 +530,14 @@ func (c *schemaConverter) object(m map[string]any, path string, depth int, parts
 // alternative is that alternative; allOf of objects merges them;
 // anything else is :any with a note listing the alternatives.
 func (c *schemaConverter) composite(m map[string]any, path string, depth int, parts *[]string) signature.Type {
+	anyType := signature.Type{Kind: signature.Any}
 	for _, kw := range []string{"anyOf", "oneOf"} {
 		alts, ok := m[kw].([]any)
 		if !ok {
 			continue
+		}
+		if !c.work.spend(len(alts)) {
+			return anyType
 		}
 		var rest []any
 		nullable := false
@@ -459,16 +552,12 @@ func (c *schemaConverter) composite(m map[string]any, path string, depth int, pa
 		if len(rest) == 1 {
 			t = c.shape(rest[0], path, depth+1, parts)
 		} else {
-			t = signature.Type{Kind: signature.Any}
-			var briefs []string
-			for _, a := range rest {
-				briefs = append(briefs, schemaBrief(a))
-			}
+			t = anyType
 			word := "any of"
 			if kw == "oneOf" {
 				word = "one of"
 			}
-			*parts = append(*parts, word+": "+strings.Join(briefs, " | "))
+			c.add(parts, word+": "+c.briefs(rest, " | "))
 		}
 		if nullable {
 			t.Optional = true
@@ -476,6 +565,9 @@ func (c *schemaConverter) composite(m map[string]any, path string, depth int, pa
 		return t
 	}
 	alls, _ := m["allOf"].([]any)
+	if !c.work.spend(len(alls)) {
+		return anyType
+	}
 	if len(alls) == 1 {
 		return c.shape(alls[0], path, depth+1, parts)
 	}
@@ -488,7 +580,7 @@ func (c *schemaConverter) composite(m map[string]any, path string, depth int, pa
 			var note string
 			am, note, ok = c.deref(am)
 			if note != "" {
-				*parts = append(*parts, note)
+				c.add(parts, note)
 			}
 			if ok {
 				c.release(am)
@@ -499,49 +591,47 @@ func (c *schemaConverter) composite(m map[string]any, path string, depth int, pa
 			break
 		}
 		p, hasProps := am["properties"].(map[string]any)
-		if types, _ := schemaTypes(am); !hasProps && !(len(types) == 1 && types[0] == "object") {
+		if types, _ := c.types(am); !hasProps && !(len(types) == 1 && types[0] == "object") {
 			merged = nil
 			break
+		}
+		r, _ := am["required"].([]any)
+		if !c.work.spend(len(p) + len(r)) {
+			return anyType
 		}
 		for k, v := range p {
 			props[k] = v
 		}
-		if r, ok := am["required"].([]any); ok {
-			req = append(req, r...)
-		}
+		req = append(req, r...)
 	}
 	if merged != nil {
 		merged["properties"] = props
 		merged["required"] = req
 		return c.objectType(merged, path, depth, parts)
 	}
-	var briefs []string
-	for _, a := range alls {
-		briefs = append(briefs, schemaBrief(a))
-	}
-	*parts = append(*parts, "all of: "+strings.Join(briefs, " & "))
-	return signature.Type{Kind: signature.Any}
+	c.add(parts, "all of: "+c.briefs(alls, " & "))
+	return anyType
 }
 
 // enumNotes notes enum and const.
 func (c *schemaConverter) enumNotes(m map[string]any, parts *[]string) {
 	if vals, ok := m["enum"].([]any); ok {
-		shown := vals
-		if len(shown) > schemaEnumShown {
-			shown = shown[:schemaEnumShown]
-		}
-		strs := make([]string, len(shown))
-		for i, v := range shown {
-			strs[i] = schemaValue(v)
+		shown := vals[:min(len(vals), schemaEnumShown)]
+		strs := make([]string, 0, len(shown))
+		for _, v := range shown {
+			if !c.work.spend(1) {
+				return
+			}
+			strs = append(strs, c.value(v))
 		}
 		s := "one of " + strings.Join(strs, ", ")
 		if len(vals) > len(shown) {
 			s += fmt.Sprintf(" (and %d more)", len(vals)-len(shown))
 		}
-		*parts = append(*parts, s)
+		c.add(parts, s)
 	}
 	if v, ok := m["const"]; ok {
-		*parts = append(*parts, "always "+schemaValue(v))
+		c.add(parts, "always "+c.value(v))
 	}
 }
 
@@ -565,6 +655,9 @@ func schemaHandled(k string) bool {
 // server says about valid values is silently dropped. x- extensions are
 // skipped.
 func (c *schemaConverter) leftovers(m map[string]any, parts *[]string) {
+	if !c.work.spend(len(m)) {
+		return
+	}
 	var keys []string
 	for k := range m {
 		if !schemaHandled(k) && !strings.HasPrefix(k, "x-") {
@@ -573,38 +666,37 @@ func (c *schemaConverter) leftovers(m map[string]any, parts *[]string) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		*parts = append(*parts, k+" "+schemaCut(schemaJSON(m[k])))
+		c.add(parts, schemaCut(k)+" "+c.jsonText(m[k]))
 	}
 	anyOf, _ := m["anyOf"].([]any)
 	oneOf, _ := m["oneOf"].([]any)
 	allOf, _ := m["allOf"].([]any)
 	if len(anyOf) > 0 || len(oneOf) > 0 || len(allOf) > 0 {
-		if types, _ := schemaTypes(m); len(types) > 0 {
+		if types, _ := c.types(m); len(types) > 0 {
 			// a type and alternatives: the type is converted, the
 			// alternatives noted.
 			for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
 				if alts, ok := m[kw].([]any); ok {
-					var briefs []string
-					for _, a := range alts {
-						briefs = append(briefs, schemaBrief(a))
-					}
-					*parts = append(*parts, kw+": "+strings.Join(briefs, " | "))
+					c.add(parts, kw+": "+c.briefs(alts, " | "))
 				}
 			}
 		}
 	}
 }
 
-// schemaTypes returns the JSON types a schema names, without "null", and
+// types returns the JSON types a schema names, without "null", and
 // whether null is allowed ("type": ["string", "null"], "nullable": true).
 // Without "type", the type is inferred from properties, items, enum or const.
-func schemaTypes(m map[string]any) (types []string, nullable bool) {
+func (c *schemaConverter) types(m map[string]any) (types []string, nullable bool) {
 	switch t := m["type"].(type) {
 	case string:
 		types = []string{t}
 	case []any:
+		if !c.work.spend(len(t)) {
+			return nil, false
+		}
 		for _, x := range t {
-			if s, ok := x.(string); ok {
+			if s, ok := x.(string); ok && !slices.Contains(types, s) {
 				types = append(types, s)
 			}
 		}
@@ -621,7 +713,10 @@ func schemaTypes(m map[string]any) (types []string, nullable bool) {
 		case m["enum"] != nil || m["const"] != nil:
 			vals, _ := m["enum"].([]any)
 			if v, ok := m["const"]; ok {
-				vals = append(vals, v)
+				vals = append(vals[:len(vals):len(vals)], v)
+			}
+			if !c.work.spend(len(vals)) {
+				return nil, false
 			}
 			for _, v := range vals {
 				if jt := jsonTypeOf(v); !slices.Contains(types, jt) {
@@ -676,8 +771,8 @@ func jsonTypeOf(v any) string {
 	return "any"
 }
 
-// schemaRange renders min/max keywords: "1..100", ">= 0", "< 10".
-func schemaRange(m map[string]any, minK, exMinK, maxK, exMaxK string) string {
+// rangeText renders min/max keywords: "1..100", ">= 0", "< 10".
+func (c *schemaConverter) rangeText(m map[string]any, minK, exMinK, maxK, exMaxK string) string {
 	lo, hasLo := m[minK]
 	hi, hasHi := m[maxK]
 	var exLo, exHi any
@@ -698,43 +793,43 @@ func schemaRange(m map[string]any, minK, exMinK, maxK, exMaxK string) string {
 	}
 	switch {
 	case hasLo && hasHi && !hasExLo && !hasExHi:
-		return schemaValue(lo) + ".." + schemaValue(hi)
+		return c.value(lo) + ".." + c.value(hi)
 	}
 	var rs []string
 	if hasExLo {
-		rs = append(rs, "> "+schemaValue(exLo))
+		rs = append(rs, "> "+c.value(exLo))
 	} else if hasLo {
-		rs = append(rs, ">= "+schemaValue(lo))
+		rs = append(rs, ">= "+c.value(lo))
 	}
 	if hasExHi {
-		rs = append(rs, "< "+schemaValue(exHi))
+		rs = append(rs, "< "+c.value(exHi))
 	} else if hasHi {
-		rs = append(rs, "<= "+schemaValue(hi))
+		rs = append(rs, "<= "+c.value(hi))
 	}
 	return strings.Join(rs, ", ")
 }
 
-// schemaBrief summarizes a schema in a few words, for alternatives and
+// brief summarizes a schema in a few words, for alternatives and
 // map values: "string", "integer", "object {id, name}", "one of a, b".
-func schemaBrief(s any) string {
+func (c *schemaConverter) brief(s any) string {
 	m, ok := s.(map[string]any)
 	if !ok {
-		return schemaCut(schemaJSON(s))
+		return c.jsonText(s)
 	}
 	if ref, ok := m["$ref"].(string); ok {
-		return ref
+		return schemaCut(ref)
 	}
 	if v, ok := m["const"]; ok {
-		return schemaValue(v)
+		return c.value(v)
 	}
 	if vals, ok := m["enum"].([]any); ok && len(vals) <= schemaEnumShown {
 		strs := make([]string, len(vals))
 		for i, v := range vals {
-			strs[i] = schemaValue(v)
+			strs[i] = c.value(v)
 		}
-		return strings.Join(strs, "/")
+		return schemaCut(strings.Join(strs, "/"))
 	}
-	types, nullable := schemaTypes(m)
+	types, nullable := c.types(m)
 	var b string
 	switch {
 	case len(types) == 0:
@@ -746,6 +841,9 @@ func schemaBrief(s any) string {
 		}
 	case len(types) == 1 && types[0] == "object":
 		props, _ := m["properties"].(map[string]any)
+		if !c.work.spend(len(props)) {
+			return "object"
+		}
 		names := make([]string, 0, len(props))
 		for k := range props {
 			names = append(names, k)
@@ -753,15 +851,15 @@ func schemaBrief(s any) string {
 		slices.Sort(names)
 		b = "object"
 		if len(names) > 0 {
-			b += " {" + strings.Join(names, ", ") + "}"
+			b += " {" + c.join(names, ", ") + "}"
 		}
 	case len(types) == 1 && types[0] == "array":
 		b = "array"
-		if items, ok := m["items"]; ok {
-			b = "array of " + schemaBrief(items)
+		if items, ok := m["items"]; ok && c.work.spend(1) {
+			b = "array of " + c.brief(items)
 		}
 	default:
-		b = strings.Join(types, "/")
+		b = c.join(types, "/")
 	}
 	if nullable {
 		b += " or null"
@@ -769,28 +867,133 @@ func schemaBrief(s any) string {
 	return schemaCut(b)
 }
 
-// schemaValue renders a JSON value in a note: plain words bare, other
+// briefs summarizes alternatives: at most schemaListShown of them.
+func (c *schemaConverter) briefs(alts []any, sep string) string {
+	var bs []string
+	for _, a := range alts {
+		if len(bs) == schemaListShown || !c.work.spend(1) {
+			break
+		}
+		bs = append(bs, c.brief(a))
+	}
+	return c.more(strings.Join(bs, sep), len(alts)-len(bs))
+}
+
+// join joins at most schemaListShown strings, cut, saying how many more.
+func (c *schemaConverter) join(ss []string, sep string) string {
+	shown := ss[:min(len(ss), schemaListShown)]
+	cut := make([]string, len(shown))
+	for i, s := range shown {
+		cut[i] = schemaCut(s)
+	}
+	return c.more(schemaCut(strings.Join(cut, sep)), len(ss)-len(shown))
+}
+
+// more appends "(and n more)" when n > 0.
+func (c *schemaConverter) more(s string, n int) string {
+	if n > 0 {
+		return fmt.Sprintf("%s (and %d more)", s, n)
+	}
+	return s
+}
+
+// value renders a JSON value in a note: plain words bare, other
 // strings and values as JSON.
-func schemaValue(v any) string {
+func (c *schemaConverter) value(v any) string {
 	if s, ok := v.(string); ok && s != "" && !strings.ContainsAny(s, " ,;\"'\n\t|/") && len(s) <= 60 {
 		return s
 	}
-	return schemaCut(schemaJSON(v))
+	return c.jsonText(v)
 }
 
-// schemaJSON is v as compact JSON (keys sorted).
-func schemaJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
+// jsonText is v as compact JSON (keys sorted), cut to schemaPartChars:
+// only what is shown is rendered, each element paid for.
+func (c *schemaConverter) jsonText(v any) string {
+	var sb strings.Builder
+	full := c.writeJSON(&sb, v)
+	s := sb.String()
+	if len(s) > schemaPartChars {
+		return schemaCut(s)
 	}
-	return string(b)
+	if !full {
+		return s + "…"
+	}
+	return s
+}
+
+// writeJSON writes v as JSON until schemaPartChars bytes are written or
+// the budget is spent; it reports whether v was written whole.
+func (c *schemaConverter) writeJSON(sb *strings.Builder, v any) bool {
+	if sb.Len() > schemaPartChars || !c.work.spend(1) {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if !c.work.spend(len(x)) {
+			return false
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		sb.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			writeJSONString(sb, k)
+			sb.WriteByte(':')
+			if !c.writeJSON(sb, x[k]) {
+				return false
+			}
+		}
+		sb.WriteByte('}')
+	case []any:
+		sb.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			if !c.writeJSON(sb, e) {
+				return false
+			}
+		}
+		sb.WriteByte(']')
+	case string:
+		writeJSONString(sb, x)
+	default:
+		b, err := json.Marshal(x) // a number, a boolean, null
+		if err != nil {
+			sb.WriteString(fmt.Sprint(x))
+		} else {
+			sb.Write(b)
+		}
+	}
+	return sb.Len() <= schemaPartChars
+}
+
+// writeJSONString writes s as a JSON string, at most schemaPartChars of it.
+func writeJSONString(sb *strings.Builder, s string) {
+	b, _ := json.Marshal(cutBytes(s, schemaPartChars+1))
+	sb.Write(b)
 }
 
 // schemaText is a description folded onto one line and bounded.
 func schemaText(v any) string {
 	s, _ := v.(string)
-	return schemaCut(strings.Join(strings.Fields(s), " "))
+	return schemaCut(strings.Join(strings.Fields(cutBytes(s, 4*schemaPartChars)), " "))
+}
+
+// cutBytes returns at most n bytes of s, cut on a rune boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // schemaCut bounds a piece of a note.

@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/mcp/internal/hostile"
 	"github.com/ptc-go/ptc/signature"
 )
 
@@ -18,6 +21,16 @@ func decodeSchema(t *testing.T, s string) any {
 		t.Fatalf("%s: %v", s, err)
 	}
 	return v
+}
+
+// convert converts schemas with the default budget.
+func convert(t *testing.T, in, out any) schemaConversion {
+	t.Helper()
+	conv, err := convertSchemas(context.Background(), in, out, DefaultSchemaWork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conv
 }
 
 func TestConvertSchemas(t *testing.T) {
@@ -115,7 +128,7 @@ func TestConvertSchemas(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			conv := convertSchemas(decodeSchema(t, tc.in), decodeSchema(t, tc.out))
+			conv := convert(t, decodeSchema(t, tc.in), decodeSchema(t, tc.out))
 			got := conv.sig.String()
 			if got != tc.sig {
 				t.Errorf("signature\n got %s\nwant %s", got, tc.sig)
@@ -136,9 +149,9 @@ func TestConvertSchemas(t *testing.T) {
 
 func TestConvertSchemasDeterministic(t *testing.T) {
 	in := `{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]},"b":{"type":"object","properties":{"c":{"type":"integer","description":"cc"},"d":{"type":"string","format":"uri"}}},"e":{"oneOf":[{"type":"string"},{"type":"object","properties":{"z":{},"y":{}}}]}}}`
-	first := convertSchemas(decodeSchema(t, in), nil)
+	first := convert(t, decodeSchema(t, in), nil)
 	for range 50 {
-		c := convertSchemas(decodeSchema(t, in), nil)
+		c := convert(t, decodeSchema(t, in), nil)
 		if c.sig.String() != first.sig.String() || strings.Join(c.notes, "|") != strings.Join(first.notes, "|") {
 			t.Fatalf("not deterministic: %s %q vs %s %q", c.sig, c.notes, first.sig, first.notes)
 		}
@@ -152,7 +165,7 @@ func TestConvertSchemasDeepAndHostile(t *testing.T) {
 	for range 40 {
 		s = `{"type":"object","properties":{"x":` + s + `},"required":["x"]}`
 	}
-	conv := convertSchemas(decodeSchema(t, s), decodeSchema(t, s))
+	conv := convert(t, decodeSchema(t, s), decodeSchema(t, s))
 	if _, err := signature.Parse(conv.sig.String()); err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +175,7 @@ func TestConvertSchemasDeepAndHostile(t *testing.T) {
 	// Garbage never panics.
 	for _, g := range []string{`[]`, `"x"`, `{"type":"object","properties":[]}`, `{"type":7}`, `{"type":"object","properties":{"a":5}}`,
 		`{"type":"object","required":"a"}`, `{"$ref":"#/nope"}`, `{"$ref":"#"}`, `{"anyOf":"x"}`, `{"allOf":[{"type":"string"},{"type":"integer"}]}`} {
-		conv := convertSchemas(decodeSchema(t, g), decodeSchema(t, g))
+		conv := convert(t, decodeSchema(t, g), decodeSchema(t, g))
 		if _, err := signature.Parse(conv.sig.String()); err != nil {
 			t.Errorf("%s: %v", g, err)
 		}
@@ -192,6 +205,77 @@ func TestRemoteToolName(t *testing.T) {
 	} {
 		if got, _ := remoteToolName("gh", tc.in); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// countdownCtx is a context whose Err is nil for its first n calls, then
+// context.Canceled: a cancellation at a deterministic point of the work.
+type countdownCtx struct {
+	context.Context
+	n, calls int
+}
+
+func (c *countdownCtx) Err() error {
+	c.calls++
+	if c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// The schema bomb of the attack (40 $defs, each referring to the next
+// three times: 3^40 nodes once expanded) is converted within its budget
+// of work, and its output is bounded by it.
+func TestConvertSchemasBomb(t *testing.T) {
+	bomb := decodeSchema(t, string(hostile.BombSchema(40, 3)))
+	for _, budget := range []int{100, 1000, DefaultSchemaWork, 100_000} {
+		conv, err := convertSchemas(context.Background(), bomb, bomb, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := len(conv.sig.String())
+		for _, n := range conv.notes {
+			size += len(n)
+		}
+		t.Logf("budget %d: %d units, %d bytes of signature and notes", budget, conv.work, size)
+		// One step spends at most a few units past the budget (a $ref's
+		// target's keywords, here 3).
+		if conv.work > budget+10 {
+			t.Errorf("budget %d: %d units of work", budget, conv.work)
+		}
+		// Each unit produces at most about 64 bytes of text, and names
+		// and punctuation a few more.
+		if size > 200*budget {
+			t.Errorf("budget %d: %d bytes of output", budget, size)
+		}
+		if !strings.HasPrefix(conv.notes[0], "schema: too large to convert in full") {
+			t.Errorf("budget %d: first note %q", budget, conv.notes[0])
+		}
+		if _, err := signature.Parse(conv.sig.String()); err != nil {
+			t.Errorf("budget %d: %v", budget, err)
+		}
+	}
+	// A schema within the budget converts whole, without the note.
+	conv := convert(t, decodeSchema(t, string(hostile.BombSchema(5, 2))), nil)
+	if strings.Contains(strings.Join(conv.notes, "\n"), "too large") || !strings.Contains(conv.sig.String(), "{f0 {f0 {f0 {f0 :string") {
+		t.Errorf("a small schema: %s %q", conv.sig, conv.notes)
+	}
+}
+
+// The conversion looks at its context as it goes, and stops when it is
+// done, even with a budget that would let it run for hours.
+func TestConvertSchemasHonoursCancellation(t *testing.T) {
+	bomb := decodeSchema(t, string(hostile.BombSchema(40, 3)))
+	for _, n := range []int{0, 1, 5, 50} {
+		ctx := &countdownCtx{Context: context.Background(), n: n}
+		_, err := convertSchemas(ctx, bomb, nil, 1<<40)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("after %d checks: error %v", n, err)
+		}
+		// It stopped at the first check that saw the cancellation.
+		if ctx.calls != n+1 {
+			t.Errorf("Err called %d times, want %d", ctx.calls, n+1)
 		}
 	}
 }

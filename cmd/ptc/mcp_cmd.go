@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -24,7 +26,7 @@ import (
 
 const mcpUsage = `usage:
   ptc mcp tools --config FILE [--json]
-  ptc mcp serve --config FILE [--http ADDR] [--model REF] [--max-listed N] [limit flags]
+  ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]
 run "ptc mcp COMMAND -h" for the flags of a command; docs/mcp.md tells the file's format
 `
 
@@ -61,23 +63,30 @@ func connectMCP(ctx context.Context, cfg *mcpConfig, stderr io.Writer, quiet boo
 	// A server that fails to start usually says why on its stderr: keep
 	// the end of it for the error.
 	tails := make([]*tailBuffer, len(servers))
+	var warnMu sync.Mutex
 	for i := range servers {
 		if len(servers[i].Command) > 0 && servers[i].Stderr == nil {
 			tails[i] = &tailBuffer{max: 2048}
 			servers[i].Stderr = tails[i]
+		}
+		// Said even with --quiet: a reconnection is not business as usual.
+		servers[i].Warn = func(msg string) {
+			warnMu.Lock()
+			defer warnMu.Unlock()
+			fmt.Fprintf(stderr, "warning: %s\n", msg)
 		}
 	}
 	start := time.Now()
 	ts, err := mcp.Connect(ctx, servers...)
 	if err != nil {
 		var sb strings.Builder
-		sb.WriteString(err.Error())
 		for i, t := range tails {
 			if said := t.String(); said != "" {
 				fmt.Fprintf(&sb, "\n  %s's stderr: %s", servers[i].Name, strings.ReplaceAll(said, "\n", "\n    "))
 			}
 		}
-		return nil, errors.New(sb.String())
+		// The *mcp.Error stays in the chain, for errors.As.
+		return nil, &stderrTailError{err: err, tail: sb.String()}
 	}
 	if !quiet && len(servers) > 0 {
 		counts := map[string]int{}
@@ -92,6 +101,16 @@ func connectMCP(ctx context.Context, cfg *mcpConfig, stderr io.Writer, quiet boo
 	}
 	return ts, nil
 }
+
+// stderrTailError is Connect's error followed by what the servers wrote
+// to their stderr.
+type stderrTailError struct {
+	err  error
+	tail string
+}
+
+func (e *stderrTailError) Error() string { return e.err.Error() + e.tail }
+func (e *stderrTailError) Unwrap() error { return e.err }
 
 // describeServer says how a server is reached, for people.
 func describeServer(s mcp.Server) string {
@@ -139,6 +158,7 @@ func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	pins := ts.Pins()
 	byServer := map[string][]mcp.ToolInfo{}
 	for _, info := range infos {
 		byServer[info.Server] = append(byServer[info.Server], info)
@@ -149,6 +169,7 @@ func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		}
 		list := byServer[s.Name]
 		fmt.Fprintf(stdout, "%s (%s): %s\n", s.Name, describeServer(s), plural(len(list), "tool"))
+		fmt.Fprintf(stdout, "  pin: %s\n", pins[s.Name])
 		for _, info := range list {
 			fmt.Fprintf(stdout, "  tool/%s %s\n", info.Name, info.Signature)
 			if d := firstLineOf(info.Description); d != "" {
@@ -174,6 +195,11 @@ Claude Desktop does) or, with --http, over streamable HTTP at /mcp:
 
 Nothing but the protocol goes to stdout; messages go to stderr.
 
+Over HTTP, clients must send "Authorization: Bearer TOKEN" when
+$PTC_MCP_TOKEN (or the variable --token-env names) holds a TOKEN, of 16
+characters or more; without one, only a loopback address (127.0.0.1,
+[::1], localhost) is served.
+
 Flags:
 `
 
@@ -181,11 +207,12 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	fs := flag.NewFlagSet("mcp serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ptc mcp serve --config FILE [--http ADDR] [--model REF] [--max-listed N] [limit flags]\n%s", mcpServeHelp)
+		fmt.Fprintf(stderr, "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s", mcpServeHelp)
 		fs.PrintDefaults()
 	}
 	configPath := fs.String("config", "", "the MCP configuration `FILE`: upstream mcpServers, agents, codeMode")
 	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (as 127.0.0.1:8080) instead of stdio")
+	tokenEnv := fs.String("token-env", "", "with --http: the environment `VAR` holding the bearer token clients must send (default "+mcpTokenEnv+")")
 	model := fs.String("model", "", "the model `REF` of agents whose entry and file name none (default $PTC_MODEL)")
 	maxListed := fs.Int("max-listed", 0, "tools whose signatures the code-mode tool lists (default 30; -1: all); the rest are found with tool/mcp.search")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
@@ -196,6 +223,11 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if len(pos) > 0 || *configPath == "" {
 		fs.Usage()
+		return exitUsage
+	}
+	token, err := serveToken(env, *addr, *tokenEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
 		return exitUsage
 	}
 	logf := func(format string, a ...any) {
@@ -242,9 +274,15 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 		return exitFail
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", svc.Handler())
+	auth := ""
+	if token != "" {
+		mux.Handle("/mcp", requireBearer(token, svc.Handler()))
+		auth = " (clients send the bearer token)"
+	} else {
+		mux.Handle("/mcp", svc.Handler())
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	logf("serving %s at http://%s/mcp\n", strings.Join(served, ", "), ln.Addr())
+	logf("serving %s at http://%s/mcp%s\n", strings.Join(served, ", "), ln.Addr(), auth)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -258,6 +296,74 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	_ = srv.Shutdown(shut)
 	logf("stopped\n")
 	return exitOK
+}
+
+// mcpTokenEnv is the variable holding the bearer token of ptc mcp serve
+// --http, unless --token-env names another.
+const mcpTokenEnv = "PTC_MCP_TOKEN"
+
+// minTokenLen is the shortest bearer token accepted.
+const minTokenLen = 16
+
+// serveToken returns the bearer token HTTP clients must send ("": none),
+// and refuses to serve a non-loopback address without one: anyone who
+// reaches the server runs programs with its tools, and agents with their
+// models and keys.
+func serveToken(env *runEnv, addr, tokenEnv string) (string, error) {
+	if addr == "" {
+		if tokenEnv != "" {
+			return "", errors.New("--token-env is for --http")
+		}
+		return "", nil
+	}
+	name := tokenEnv
+	if name == "" {
+		name = mcpTokenEnv
+	}
+	token := env.getenv(name)
+	switch {
+	case tokenEnv != "" && token == "":
+		return "", fmt.Errorf("--token-env %s: $%s is not set", name, name)
+	case token != "" && len(token) < minTokenLen:
+		return "", fmt.Errorf("$%s holds a token of %d characters: use %d or more (openssl rand -hex 32 makes one)", name, len(token), minTokenLen)
+	case token == "" && !loopbackAddr(addr):
+		return "", fmt.Errorf("refusing to serve %s without a token: anyone who reaches it could run programs with the tools; "+
+			"set $%s (or the variable --token-env names) to a secret that clients send as \"Authorization: Bearer <token>\", "+
+			"or serve on a loopback address (127.0.0.1:PORT)", addr, mcpTokenEnv)
+	}
+	return token, nil
+}
+
+// loopbackAddr reports whether addr (host:port) listens on loopback only.
+// An empty host listens on every interface; a host name other than
+// localhost may resolve anywhere.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// requireBearer lets through the requests that carry the token
+// ("Authorization: Bearer <token>"), compared in constant time (of
+// SHA-256 digests, so that not even its length leaks); others get 401.
+func requireBearer(token string, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		got := sha256.Sum256([]byte(strings.TrimSpace(cred)))
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ptc"`)
+			http.Error(w, "unauthorized: send the server's token as \"Authorization: Bearer <token>\"", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // buildService makes the MCP service cfg describes: the code-mode tool

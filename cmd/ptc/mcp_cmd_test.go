@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -276,35 +278,47 @@ func resultText(res *mcpsdk.CallToolResult) string {
 	return sb.String()
 }
 
-// ptc mcp serve --http serves streamable HTTP until its context ends.
-func TestMCPServeHTTP(t *testing.T) {
-	cfg := mcpConfigFile(t, "")
-	env := testEnv(nil, nil)
+// serveHTTP runs ptc mcp serve --http 127.0.0.1:0 (and args) and returns
+// its URL; stop ends it and returns its exit code.
+func serveHTTP(t *testing.T, env *runEnv, args ...string) (url string, stop func() int, errOut func() string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	env.ctx = ctx
 	var mu sync.Mutex
-	var errOut strings.Builder
+	var out strings.Builder
+	errOut = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.String()
+	}
 	done := make(chan int, 1)
 	go func() {
-		done <- env.run([]string{"mcp", "serve", "--config", cfg, "--http", "127.0.0.1:0"},
-			strings.NewReader(""), io.Discard, lockedWriter{&mu, &errOut})
+		done <- env.run(append([]string{"mcp", "serve", "--http", "127.0.0.1:0"}, args...),
+			strings.NewReader(""), io.Discard, lockedWriter{&mu, &out})
 	}()
+	stop = func() int {
+		cancel()
+		return <-done
+	}
 	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
-	var url string
 	for deadline := time.Now().Add(time.Minute); url == "" && time.Now().Before(deadline); { // generous: a busy machine
-		mu.Lock()
-		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
+		if m := addr.FindStringSubmatch(errOut()); m != nil {
 			url = m[1]
 		}
-		mu.Unlock()
 		time.Sleep(10 * time.Millisecond)
 	}
 	if url == "" {
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("the server never said where it listens:\n%s", errOut.String())
+		stop()
+		t.Fatalf("the server never said where it listens:\n%s", errOut())
 	}
+	return url, stop, errOut
+}
+
+// ptc mcp serve --http serves streamable HTTP until its context ends.
+func TestMCPServeHTTP(t *testing.T) {
+	cfg := mcpConfigFile(t, "")
+	url, stop, errOut := serveHTTP(t, testEnv(nil, nil), "--config", cfg)
+	ctx := context.Background()
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {
@@ -319,12 +333,216 @@ func TestMCPServeHTTP(t *testing.T) {
 	if got, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(got), `"value":42`) {
 		t.Errorf("structured content %s", got)
 	}
+	// Without a token, a page of another site that resolves its name to
+	// 127.0.0.1 (DNS rebinding) is refused for its Host header.
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Host = "attacker.example:80"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a foreign Host: %v, %v; want 403", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	cs.Close()
-	cancel()
-	if code := <-done; code != exitOK {
+	if code := stop(); code != exitOK {
 		t.Errorf("exit %d", code)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	containsAll(t, "stderr", errOut.String(), "stopped")
+	containsAll(t, "stderr", errOut(), "stopped")
+}
+
+// bearerTransport adds a bearer token to every request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// With a token in $PTC_MCP_TOKEN (or the variable --token-env names), ptc
+// mcp serve --http answers 401 to requests without it, over real HTTP.
+func TestMCPServeHTTPToken(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	cfg := mcpConfigFile(t, "")
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+	}{
+		{"PTC_MCP_TOKEN", map[string]string{"PTC_MCP_TOKEN": token}, nil},
+		{"--token-env", map[string]string{"MY_TOKEN": token, "PTC_MCP_TOKEN": "another-token-not-used"}, []string{"--token-env", "MY_TOKEN"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := testEnv(nil, nil)
+			env.getenv = func(k string) string { return tc.vars[k] }
+			url, stop, errOut := serveHTTP(t, env, append([]string{"--config", cfg}, tc.args...)...)
+			defer stop()
+			for _, auth := range []string{"", "Bearer wrong-token-of-some-length", "Basic " + token, token} {
+				req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				if auth != "" {
+					req.Header.Set("Authorization", auth)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
+					t.Errorf("Authorization %q: status %d, want 401 with WWW-Authenticate", auth, resp.StatusCode)
+				}
+			}
+			ctx := context.Background()
+			client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "v0"}, nil)
+			cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url,
+				HTTPClient: &http.Client{Transport: bearerTransport{token}}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "run_program", Arguments: map[string]any{"program": `(+ 1 2)`}})
+			if err != nil || res.IsError {
+				t.Fatalf("with the token: %v %q", err, resultText(res))
+			}
+			containsAll(t, "stderr", errOut(), "(clients send the bearer token)")
+			if strings.Contains(errOut(), token) {
+				t.Errorf("the token is in the log:\n%s", errOut())
+			}
+		})
+	}
+}
+
+// ptc mcp serve refuses what would serve the tools to anyone who reaches
+// the address.
+func TestMCPServeHTTPRefusals(t *testing.T) {
+	cfg := mcpConfigFile(t, "")
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		want string
+	}{
+		{"all interfaces", nil, []string{"--http", ":0"}, "refusing to serve :0 without a token"},
+		{"a public address", nil, []string{"--http", "0.0.0.0:0"}, "refusing to serve 0.0.0.0:0 without a token"},
+		{"a host name", nil, []string{"--http", "example.com:8080"}, "refusing to serve example.com:8080 without a token"},
+		{"a short token", map[string]string{"PTC_MCP_TOKEN": "short"}, []string{"--http", "127.0.0.1:0"}, "$PTC_MCP_TOKEN holds a token of 5 characters: use 16 or more"},
+		{"an unset variable", nil, []string{"--http", "127.0.0.1:0", "--token-env", "NOPE"}, "--token-env NOPE: $NOPE is not set"},
+		{"a token without HTTP", nil, []string{"--token-env", "X"}, "--token-env is for --http"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := testEnv(nil, nil)
+			env.getenv = func(k string) string { return tc.vars[k] }
+			code, _, errOut := ptcIn(t, env, append([]string{"mcp", "serve", "--config", cfg}, tc.args...)...)
+			if code != exitUsage || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %q", code, errOut, tc.want)
+			}
+			if strings.Contains(errOut, "connecting to") {
+				t.Errorf("it connected to the servers before refusing")
+			}
+		})
+	}
+	for addr, want := range map[string]bool{"127.0.0.1:80": true, "[::1]:80": true, "localhost:80": true, "127.1.2.3:80": true,
+		":80": false, "0.0.0.0:80": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:80": false, "nonsense": false} {
+		if got := loopbackAddr(addr); got != want {
+			t.Errorf("loopbackAddr(%q) = %v", addr, got)
+		}
+	}
+}
+
+// hostileConfig writes an MCP configuration of one server "h", the test
+// upstream in a -hostile mode, with extra keys in its entry.
+func hostileConfig(t *testing.T, mode, extra string) string {
+	t.Helper()
+	bin, err := upstreamBinary()
+	if err != nil {
+		t.Fatalf("building the test upstream: %v", err)
+	}
+	text := `{"mcpServers": {"h": {"command": ` + jsonString(bin) + `, "args": ["-hostile", ` + jsonString(mode) + `]` + extra + `}}}`
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A server that never answers, or pages its tools forever, fails ptc mcp
+// tools, ptc mcp serve and ptc run --mcp within the bounds of the
+// configuration, with an error that says which bound.
+func TestMCPHostileServers(t *testing.T) {
+	agentPath := filepath.Join(t.TempDir(), "a.md")
+	_ = os.WriteFile(agentPath, []byte("Do it.\n"), 0o600)
+	for _, tc := range []struct {
+		name, mode, extra, want, kind string
+	}{
+		{"silent", "silent", `, "connectTimeout": "200ms"`, "mcp server h: no answer to the handshake within 200ms (ConnectTimeout)", mcp.KindTimeout},
+		{"endless pages", "endless-pages", ``, "mcp server h: the tool list goes on past 100 pages (Limits.MaxListPages)", mcp.KindLimit},
+		{"endless pages, configured", "endless-pages", `, "limits": {"maxListPages": 3}`, "past 3 pages (Limits.MaxListPages)", mcp.KindLimit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfgPath := hostileConfig(t, tc.mode, tc.extra)
+			for _, args := range [][]string{
+				{"mcp", "tools", "--config", cfgPath},
+				{"mcp", "serve", "--config", cfgPath},
+				{"run", agentPath, "--model", "x:y", "--mcp", cfgPath},
+			} {
+				code, _, errOut := ptcIn(t, testEnv(nil, nil), args...)
+				if code != exitFail || !strings.Contains(errOut, tc.want) {
+					t.Errorf("ptc %s: exit %d, stderr %q; want %q", args[0]+" "+args[1], code, errOut, tc.want)
+				}
+			}
+			// The error keeps its kind.
+			cfg, err := readMCPConfig(cfgPath, func(string) string { return "" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = connectMCP(context.Background(), cfg, io.Discard, true)
+			var me *mcp.Error
+			if !errors.As(err, &me) || me.Kind != tc.kind || me.Server != "h" {
+				t.Errorf("error %v, want an *mcp.Error of kind %s", err, tc.kind)
+			}
+		})
+	}
+}
+
+// ptc mcp tools prints each server's pin; "pin" refuses a catalog that
+// changed, and "tools" as an object replaces descriptions.
+func TestMCPPinAndDescriptions(t *testing.T) {
+	bin, err := upstreamBinary()
+	if err != nil {
+		t.Fatalf("building the test upstream: %v", err)
+	}
+	write := func(entry string) string {
+		path := filepath.Join(t.TempDir(), "mcp.json")
+		text := `{"mcpServers": {"up": {"command": ` + jsonString(bin) + `, "args": ["-tools", "3"]` + entry + `}}}`
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	code, out, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", write(""))
+	m := regexp.MustCompile(`\n  pin: (sha256:[0-9a-f]{64})\n`).FindStringSubmatch(out)
+	if code != exitOK || m == nil {
+		t.Fatalf("exit %d, no pin line:\n%s\n%s", code, out, errOut)
+	}
+	pin := m[1]
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", write(`, "pin": "`+pin+`"`)); code != exitOK {
+		t.Errorf("the same catalog: exit %d, %s", code, errOut)
+	}
+	// Four generated tools instead of three: another catalog.
+	changed := write(`, "pin": "` + pin + `"`)
+	data, _ := os.ReadFile(changed)
+	_ = os.WriteFile(changed, []byte(strings.Replace(string(data), `"3"`, `"4"`, 1)), 0o600)
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", changed); code != exitFail ||
+		!strings.Contains(errOut, "mcp server up: the tool catalog changed since it was pinned: its pin is now sha256:") {
+		t.Errorf("a changed catalog: exit %d, %s", code, errOut)
+	}
+	// The object form of tools keeps those tools and replaces a description.
+	code, out, errOut = ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config",
+		write(`, "tools": {"add": {"description": "Sums two numbers, says the host."}, "echo": {}}`))
+	if code != exitOK || !strings.Contains(out, "up (stdio: ") || !strings.Contains(out, ": 2 tools") ||
+		!strings.Contains(out, "Sums two numbers, says the host.") || strings.Contains(out, "Adds two integers.") {
+		t.Errorf("exit %d:\n%s\n%s", code, out, errOut)
+	}
 }

@@ -80,17 +80,40 @@ type mcpConfigJSON struct {
 }
 
 type mcpServerJSON struct {
-	Type     string              `json:"type"`
-	Command  string              `json:"command"`
-	Args     []string            `json:"args"`
-	Env      map[string]string   `json:"env"`
-	Cwd      string              `json:"cwd"`
-	URL      string              `json:"url"`
-	Headers  map[string]string   `json:"headers"`
-	Tools    []string            `json:"tools"`
-	Firewall map[string][]string `json:"firewall"`
-	Timeout  string              `json:"timeout"`
-	Disabled bool                `json:"disabled"`
+	Type           string              `json:"type"`
+	Command        string              `json:"command"`
+	Args           []string            `json:"args"`
+	Env            map[string]string   `json:"env"`
+	Cwd            string              `json:"cwd"`
+	URL            string              `json:"url"`
+	Headers        map[string]string   `json:"headers"`
+	Tools          json.RawMessage     `json:"tools"`
+	Firewall       map[string][]string `json:"firewall"`
+	Timeout        string              `json:"timeout"`
+	ConnectTimeout string              `json:"connectTimeout"`
+	Pin            string              `json:"pin"`
+	Limits         json.RawMessage     `json:"limits"`
+	Disabled       bool                `json:"disabled"`
+}
+
+// defaultConnectTimeout bounds the connection to a server (the handshake
+// and the tool listing) when its entry gives no connectTimeout: a server
+// that never answers must not hold ptc forever.
+const defaultConnectTimeout = 30 * time.Second
+
+// mcpToolJSON is an entry of the object form of "tools".
+type mcpToolJSON struct {
+	// Description replaces the server's description of the tool.
+	Description *string `json:"description"`
+}
+
+// mcpLimitsJSON is "limits": mcp.Limits.
+type mcpLimitsJSON struct {
+	MaxListPages int `json:"maxListPages"`
+	MaxTools     int `json:"maxTools"`
+	MaxListBytes int `json:"maxListBytes"`
+	SchemaWork   int `json:"schemaWork"`
+	MaxToolChars int `json:"maxToolChars"`
 }
 
 // serverNameRE is what a server's name may be: it prefixes its tools'
@@ -180,7 +203,10 @@ func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (
 
 // server checks an mcpServers entry and makes it an mcp.Server.
 func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mcp.Server, error) {
-	s := mcp.Server{Name: name, Tools: sj.Tools, Firewall: sj.Firewall}
+	s := mcp.Server{Name: name, Firewall: sj.Firewall, Pin: sj.Pin, ConnectTimeout: defaultConnectTimeout}
+	if err := sj.tools(&s); err != nil {
+		return s, err
+	}
 	var missing []string
 	expand := func(v string) string {
 		return varRefRE.ReplaceAllStringFunc(v, func(ref string) string {
@@ -247,7 +273,93 @@ func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mc
 		}
 		s.CallTimeout = d
 	}
+	if sj.ConnectTimeout != "" {
+		d, err := time.ParseDuration(sj.ConnectTimeout)
+		if err != nil || d <= 0 {
+			return s, fmt.Errorf("connectTimeout %q is not a positive duration (as 30s or 2m)", sj.ConnectTimeout)
+		}
+		s.ConnectTimeout = d
+	}
+	if sj.Pin != "" && !mcpValidPin(sj.Pin) {
+		return s, fmt.Errorf("pin %q is not %s followed by 64 hex digits (ptc mcp tools prints it)", sj.Pin, mcp.PinPrefix)
+	}
+	if len(sj.Limits) > 0 {
+		var l mcpLimitsJSON
+		dec := json.NewDecoder(bytes.NewReader(sj.Limits))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
+			return s, fmt.Errorf("limits: %s (known: maxListPages, maxTools, maxListBytes, schemaWork, maxToolChars)", strings.TrimPrefix(jsonMsg(err), "json: "))
+		}
+		s.Limits = mcp.Limits{MaxListPages: l.MaxListPages, MaxTools: l.MaxTools, MaxListBytes: l.MaxListBytes,
+			SchemaWork: l.SchemaWork, MaxToolChars: l.MaxToolChars}
+		for _, v := range []int{l.MaxListPages, l.MaxTools, l.MaxListBytes, l.SchemaWork, l.MaxToolChars} {
+			if v < 0 {
+				return s, errors.New("limits: a bound cannot be negative")
+			}
+		}
+	}
 	return s, nil
+}
+
+// tools reads "tools": a list of the tools to keep, or an object whose
+// keys are the tools to keep and whose values may replace their
+// descriptions: {"search": {"description": "Searches the docs."}}.
+func (sj mcpServerJSON) tools(s *mcp.Server) error {
+	raw := bytes.TrimSpace(sj.Tools)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] == '[':
+		if err := json.Unmarshal(raw, &s.Tools); err != nil {
+			return fmt.Errorf("tools: %s", jsonMsg(err))
+		}
+		return nil
+	case raw[0] == '{':
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return fmt.Errorf("tools: %s", jsonMsg(err))
+		}
+		for _, name := range mcpSortedKeys(m) {
+			var tj mcpToolJSON
+			dec := json.NewDecoder(bytes.NewReader(m[name]))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&tj); err != nil {
+				return fmt.Errorf("tools.%s: %s (an object, with \"description\" to replace the server's)", name, strings.TrimPrefix(jsonMsg(err), "json: "))
+			}
+			s.Tools = append(s.Tools, name)
+			if tj.Description != nil {
+				if s.Descriptions == nil {
+					s.Descriptions = map[string]string{}
+				}
+				s.Descriptions[name] = *tj.Description
+			}
+		}
+		return nil
+	}
+	return errors.New(`tools: a list of tool names, or an object of tool names to {"description": "..."}`)
+}
+
+// mcpValidPin checks the form of a catalog pin.
+func mcpValidPin(p string) bool {
+	h, ok := strings.CutPrefix(p, mcp.PinPrefix)
+	if !ok || len(h) != 64 {
+		return false
+	}
+	for _, c := range strings.ToLower(h) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func mcpSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // setLimits reads limits named as ptc eval's flags ("timeout": "10s",

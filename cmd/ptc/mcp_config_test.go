@@ -2,6 +2,8 @@ package main
 
 import (
 	"path/filepath"
+
+	"github.com/ptc-go/ptc/mcp"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,6 +53,34 @@ func TestMCPConfig(t *testing.T) {
 		c.Limits.MaxToolCalls != 200 || c.Limits.MaxMemory != 16<<20 {
 		t.Errorf("codeMode %+v", c)
 	}
+	// No connectTimeout: the CLI's 30s, so that a silent server cannot
+	// hold ptc forever.
+	if gh.ConnectTimeout != 30*time.Second || docs.ConnectTimeout != 30*time.Second {
+		t.Errorf("connect timeouts %s, %s: want 30s by default", gh.ConnectTimeout, docs.ConnectTimeout)
+	}
+}
+
+// The keys that bound a server and pin or replace what it says.
+func TestMCPConfigTrust(t *testing.T) {
+	pin := "sha256:" + strings.Repeat("ab", 32)
+	cfg, err := parseMCPConfig("mcp.json", ".", []byte(`{"mcpServers": {"docs": {"url": "https://docs.example.com/mcp",
+	  "tools": {"search": {"description": "Searches the docs."}, "fetch": {}},
+	  "pin": "`+pin+`", "connectTimeout": "5s",
+	  "limits": {"maxListPages": 3, "maxTools": 40, "maxListBytes": 100000, "schemaWork": 500, "maxToolChars": 1000}}}}`),
+		func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.servers[0].Server
+	if !reflect.DeepEqual(s.Tools, []string{"fetch", "search"}) || !reflect.DeepEqual(s.Descriptions, map[string]string{"search": "Searches the docs."}) {
+		t.Errorf("tools %q, descriptions %q: the object's keys are kept, its descriptions replace the server's", s.Tools, s.Descriptions)
+	}
+	if s.Pin != pin || s.ConnectTimeout != 5*time.Second {
+		t.Errorf("pin %q, connect timeout %s", s.Pin, s.ConnectTimeout)
+	}
+	if want := (mcp.Limits{MaxListPages: 3, MaxTools: 40, MaxListBytes: 100000, SchemaWork: 500, MaxToolChars: 1000}); s.Limits != want {
+		t.Errorf("limits %+v, want %+v", s.Limits, want)
+	}
 }
 
 func TestMCPConfigErrors(t *testing.T) {
@@ -68,6 +98,12 @@ func TestMCPConfigErrors(t *testing.T) {
 		{"env on a url", `{"mcpServers": {"a": {"url": "http://h", "env": {"A": "b"}}}}`, "args, env and cwd are for a command"},
 		{"unset variables", `{"mcpServers": {"a": {"command": "x", "args": ["${NOPE}", "${ALSO}", "${NOPE}"]}}}`, "uses ${ALSO}, ${NOPE}, which is not set"},
 		{"bad timeout", `{"mcpServers": {"a": {"command": "x", "timeout": "soon"}}}`, `timeout "soon" is not a duration`},
+		{"bad connect timeout", `{"mcpServers": {"a": {"command": "x", "connectTimeout": "0s"}}}`, `connectTimeout "0s" is not a positive duration`},
+		{"bad pin", `{"mcpServers": {"a": {"command": "x", "pin": "md5:abc"}}}`, `pin "md5:abc" is not sha256: followed by 64 hex digits`},
+		{"unknown limit of a server", `{"mcpServers": {"a": {"command": "x", "limits": {"maxPages": 3}}}}`, `limits: unknown field "maxPages"`},
+		{"negative limit", `{"mcpServers": {"a": {"command": "x", "limits": {"maxTools": -1}}}}`, "limits: a bound cannot be negative"},
+		{"tools neither list nor object", `{"mcpServers": {"a": {"command": "x", "tools": "all"}}}`, "tools: a list of tool names, or an object"},
+		{"unknown key of a tool", `{"mcpServers": {"a": {"command": "x", "tools": {"t": {"desc": "x"}}}}}`, `tools.t: unknown field "desc"`},
 		{"agent without file", `{"agents": [{"name": "x"}]}`, "agents[0]: file is required"},
 		{"agent twice", `{"agents": [{"file": "a.md"}, {"file": "b/a.md"}]}`, `agents[1]: the name "a" is used twice`},
 		{"unknown limit", `{"codeMode": {"limits": {"max-step": 5}}}`, `unknown limit "max-step"`},

@@ -198,7 +198,10 @@ func errKind(err error, fallback string) string {
 	var de *dataError
 	var me *llm.Error
 	var pe *os.PathError
+	var mcpErr *mcp.Error
 	switch {
+	case errors.As(err, &mcpErr): // before its causes: a server that does not start is an mcp_error
+		return "mcp_error"
 	case errors.As(err, &le):
 		return string(le.Kind)
 	case errors.As(err, &ce) && ce.Reason != "":
