@@ -26,7 +26,7 @@ func cmdConform(args []string, stdout, stderr io.Writer) int {
 	defer f.Close()
 	vs, err := conformance.Load(f)
 	if err != nil {
-		fmt.Fprintf(stderr, "ptc conform: %s: %v\n", pos[0], err)
+		fmt.Fprintf(stderr, "ptc conform: %s: %s\n", pos[0], clipMessage(err.Error(), maxFileMessage))
 		return exitUsage
 	}
 	s := conformance.RunAll(context.Background(), vs)

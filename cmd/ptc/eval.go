@@ -201,7 +201,11 @@ func readData(b []byte, edn bool) (lisp.Value, error) {
 		if err != nil {
 			var le *lisp.Error
 			if errors.As(err, &le) && le.Pos.IsValid() {
-				return nil, &dataError{pos: le.Pos, msg: string(le.Kind) + ": " + clipMessage(le.Message, maxDataMessage)}
+				msg := le.Message
+				if form, ok := strings.CutPrefix(msg, notData); ok {
+					msg = notData + clipText(form, 40)
+				}
+				return nil, &dataError{pos: le.Pos, msg: string(le.Kind) + ": " + clipMessage(msg, maxDataMessage)}
 			}
 			return nil, err
 		}
@@ -230,8 +234,12 @@ func readData(b []byte, edn bool) (lisp.Value, error) {
 }
 
 // maxDataMessage bounds the message of data that does not read: the
-// reader's tokens are 40 characters at most; a form it quotes is cut.
-const maxDataMessage = 80
+// reader's tokens are 40 characters at most; a form it quotes whole
+// (notData) is cut to 40 too.
+const maxDataMessage = 100
+
+// notData starts lisp.ReadData's message for a form that is not data.
+const notData = "not a data literal: "
 
 // posAt is the position of byte offset off in b.
 func posAt(b []byte, off int) syntax.Pos {

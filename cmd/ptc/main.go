@@ -22,7 +22,7 @@ const usage = `usage:
   ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
   ptc repl [-c CONTEXT.json|.edn]
   ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-          [--record FILE | --replay FILE] [--trace FILE|-] [--quiet] [limit flags]
+          [--record FILE | --replay FILE [--replay-mcp]] [--trace FILE|-] [--quiet] [limit flags]
   ptc trace print FILE [--full] [--replies] [--no-children] [--no-timings]
   ptc trace view FILE [-o OUT.html] [--open]
   ptc conform FILE.jsonl

@@ -37,8 +37,8 @@ const (
 )
 
 const runSynopsis = `AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-               [--record FILE | --replay FILE] [--trace FILE|-] [--events FILE] [--unredacted] [--quiet] [limit flags]
-       ptc run --replay FILE [AGENT_FILE] [flags]`
+               [--record FILE | --replay FILE [--replay-mcp]] [--trace FILE|-] [--events FILE] [--unredacted] [--quiet] [limit flags]
+       ptc run --replay FILE [AGENT_FILE] [--replay-mcp] [flags]`
 
 const runHelp = `
 Runs the agent AGENT_FILE defines with a model: each turn (the program the
@@ -67,7 +67,14 @@ else it is a string: --set n=3 is the number 3, --set q=hi the string "hi").
 
 --record FILE saves the whole conversation and the outcome; --replay FILE
 runs the agent again offline with the recorded replies (no model), and
-reports the first request or outcome that differs (exit status 1).
+reports the first request or outcome that differs (exit status 1). A
+replay starts no process and opens no connection: an agent with mcp: is
+replayed only with --replay-mcp (which starts the servers it names) or
+--mcp FILE.
+
+An agent file is a program: its mcp: names commands to run, its context:
+a file to read and show the model, its model: where the conversation goes.
+Run one from elsewhere after reading it.
 
 --trace FILE writes the mission's trace (every turn, tool call and nested
 agent, firewalled values hidden) as JSON to FILE, for "ptc trace print
