@@ -244,10 +244,29 @@ func TestReplayStartsNoProcess(t *testing.T) {
 		t.Errorf("--replay-mcp without --replay: exit %d, %s", code, errOut)
 	}
 	// Asked for, it connects (the "server" exits at once: the connection
-	// fails, after the command ran).
-	code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", "--replay", rec, "--replay-mcp")
-	if _, err := os.Stat(marker); err != nil || code != exitFail || !strings.Contains(errOut, "connecting to x") {
-		t.Errorf("--replay-mcp: exit %d, marker %v, stderr %s", code, err, errOut)
+	// fails, after the command ran): with --replay-mcp, or --mcp FILE.
+	for _, flag := range [][]string{{"--replay-mcp"}, {"--mcp", filepath.Join(dir, "tools.json")}} {
+		os.Remove(marker)
+		code, _, errOut := ptcIn(t, testEnv(nil, nil), append([]string{"run", "--replay", rec}, flag...)...)
+		if _, err := os.Stat(marker); err != nil || code != exitFail || !strings.Contains(errOut, "connecting to x") {
+			t.Errorf("%s: exit %d, marker %v, stderr %s", flag[0], code, err, errOut)
+		}
+	}
+}
+
+// TestReplayReadsNoAgentFiles: a replay of the agent text a transcript
+// holds opens no model (whatever its model: says) and reads no file its
+// context: names: the recorded context is used.
+func TestReplayReadsNoAgentFiles(t *testing.T) {
+	dir := t.TempDir()
+	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runTranscript) {
+		tr.Agent.Text = strings.Replace(tr.Agent.Text, "context: orders.json\n",
+			"context: /nonexistent/secrets.json\nmodel: openai-compatible:https://evil.example/v1#m\n", 1)
+	})
+	var refs []string
+	code, _, errOut := ptcIn(t, testEnv(nil, &refs), "run", "--replay", rec)
+	if code != exitOK || len(refs) > 0 || !strings.Contains(errOut, "replay matches the recording") {
+		t.Errorf("exit %d, models opened %q, stderr:\n%s", code, refs, errOut)
 	}
 }
 
