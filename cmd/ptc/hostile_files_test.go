@@ -453,6 +453,11 @@ func TestTerminalEscapesRun(t *testing.T) {
 	if !strings.Contains(errOut, `replaying `+hostileRec+`: agent\u001b[2J`) {
 		t.Errorf("the replay's header:\n%s", errOut)
 	}
+	// The names a transcript gives are shown cut to 100 characters.
+	header, _, _ := strings.Cut(errOut, "\n")
+	if n := utf8.RuneCountInString(strings.TrimPrefix(header, "replaying "+hostileRec)); n > 300 {
+		t.Errorf("the replay's header is %d characters: %s", n, header)
+	}
 
 	// An agent file's values in its errors.
 	bad := writeFile(t, dir, "bad.md", "---\nlanguage: "+hostileTexts[3]+"\n---\nP")

@@ -380,6 +380,8 @@ func loadTranscript(path string) (*runTranscript, error) {
 	case t.Version < 1:
 		return nil, fmt.Errorf("%s: transcript version %d is not valid", path, t.Version)
 	}
+	// Shown, never compared: a name, not a page.
+	t.Agent.File, t.Model = clipText(t.Agent.File, 100), clipText(t.Model, 100)
 	return &t, nil
 }
 
