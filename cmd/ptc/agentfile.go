@@ -69,14 +69,28 @@ type agentFileError struct {
 	file string
 	pos  filePos
 	msg  string
+	// cause is the error behind msg, for errKind (an *os.PathError is an
+	// io_error), when there is one.
+	cause error
 }
 
+func (e *agentFileError) Unwrap() error { return e.cause }
+
+// Error says where and what: a message may quote a short piece of the
+// file (a key, a value, at most 40 characters), never a line, and is
+// bounded whatever a parser it passes on quotes (the file may come from
+// elsewhere: see docs/cli.md).
 func (e *agentFileError) Error() string {
+	msg := clipMessage(e.msg, maxFileMessage)
 	if e.pos.line == 0 {
-		return e.file + ": " + e.msg
+		return e.file + ": " + msg
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.file, e.pos.line, e.pos.col, e.msg)
+	return fmt.Sprintf("%s:%d:%d: %s", e.file, e.pos.line, e.pos.col, msg)
 }
+
+// maxFileMessage bounds the message of an error in a file (its position
+// apart).
+const maxFileMessage = 300
 
 // fmValue is one "key: value" of the front matter.
 type fmValue struct {
@@ -182,7 +196,7 @@ var agentKeys = []keySpec{
 	{"system-suffix", func(af *agentFile, v *fmValue) error { af.cfg.SystemPrompt.Suffix = v.text; return nil }},
 	{"language", func(af *agentFile, v *fmValue) error {
 		if v.text != "default" && v.text != "compact" {
-			return valueErr(v, fmt.Sprintf("want default or compact, got %q", v.text))
+			return valueErr(v, "want default or compact, got "+quoteShort(v.text))
 		}
 		af.cfg.SystemPrompt.Language = v.text
 		return nil
@@ -244,9 +258,10 @@ var limitKeys = []keySpec{
 	}},
 }
 
-// readAgentFile reads and parses the agent file at path.
+// readAgentFile reads and parses the agent file at path (at most
+// kindAgentFile's bound).
 func readAgentFile(path string) (*agentFile, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, kindAgentFile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -258,48 +273,60 @@ func readAgentFile(path string) (*agentFile, []byte, error) {
 // where a context file named in it is looked for. Errors are
 // *agentFileError values.
 func parseAgentFile(name, dir string, data []byte) (*agentFile, error) {
+	af, _, err := parseAgentFileWork(name, dir, data)
+	return af, err
+}
+
+// parseAgentFileWork is parseAgentFile, and the parser's work: the bytes of
+// lines it looked at, which the tests check grows as the file does.
+func parseAgentFileWork(name, dir string, data []byte) (*agentFile, int, error) {
 	af := &agentFile{name: name, dir: dir, keys: map[string]*fmValue{}}
 	fail := func(p filePos, format string, args ...any) error {
 		return &agentFileError{file: name, pos: p, msg: fmt.Sprintf(format, args...)}
 	}
+	if int64(len(data)) > kindAgentFile.limit {
+		return nil, 0, fail(filePos{}, "%v", &tooLargeError{kindAgentFile})
+	}
 	if !utf8.Valid(data) {
-		return nil, fail(filePos{}, "not UTF-8 text")
+		return nil, 0, fail(filePos{}, "not UTF-8 text")
 	}
 	text := strings.TrimPrefix(string(data), "\ufeff")
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
+	p := &fmParser{file: name, lines: lines}
 	bodyStart := 0
 	if len(lines) > 0 && strings.TrimRight(lines[0], " \t") == "---" {
 		end := -1
 		for i := 1; i < len(lines); i++ {
+			p.look(i)
 			if strings.TrimRight(lines[i], " \t") == "---" {
 				end = i
 				break
 			}
 		}
 		if end < 0 {
-			return nil, fail(filePos{1, 1}, "the front matter opened here has no closing --- line")
+			return nil, p.work, fail(filePos{1, 1}, "the front matter opened here has no closing --- line")
 		}
-		entries, err := parseEntries(name, lines, 1, end, 0)
+		entries, err := p.entries(1, end, 0, 0)
 		if err != nil {
-			return nil, err
+			return nil, p.work, err
 		}
 		for _, e := range entries {
 			spec, ok := findKey(agentKeys, e.key)
 			if !ok {
-				return nil, fail(e.keyPos, "unknown key %q%s", e.key, suggestKey(agentKeys, e.key))
+				return nil, p.work, fail(e.keyPos, "unknown key %s%s", quoteShort(e.key), suggestKey(agentKeys, e.key))
 			}
 			if prev, dup := af.keys[e.key]; dup {
-				return nil, fail(e.keyPos, "%s is set twice (first at %d:%d)", e.key, prev.keyPos.line, prev.keyPos.col)
+				return nil, p.work, fail(e.keyPos, "%s is set twice (first at %d:%d)", e.key, prev.keyPos.line, prev.keyPos.col)
 			}
 			if e.key != "limits" && len(e.children) > 0 {
-				return nil, fail(e.children[0].keyPos, "%s takes a value, not nested keys (for text over several lines, write %s: | and indent the lines)", e.key, e.key)
+				return nil, p.work, fail(e.children[0].keyPos, "%s takes a value, not nested keys (for text over several lines, write %s: | and indent the lines)", e.key, e.key)
 			}
 			af.keys[e.key] = e
 			if err := spec.set(af, e); err != nil {
-				return nil, af.fixErr(err)
+				return nil, p.work, af.fixErr(err)
 			}
 		}
 		bodyStart = end + 1
@@ -312,27 +339,45 @@ func parseAgentFile(name, dir string, data []byte) (*agentFile, error) {
 		return r == '\n' || r == ' ' || r == '\t'
 	})
 	if body != "" {
-		if p := af.keys["prompt"]; p != nil {
-			return nil, fail(p.keyPos, "the prompt is both the prompt key and the text after the front matter: keep one")
+		if pv := af.keys["prompt"]; pv != nil {
+			return nil, p.work, fail(pv.keyPos, "the prompt is both the prompt key and the text after the front matter: keep one")
 		}
 		af.cfg.Prompt = body
 		af.prompt = &fmValue{key: "prompt", text: body, block: true, pos: filePos{bodyStart + 1, 1}, keyPos: filePos{bodyStart + 1, 1}}
 	}
 	if strings.TrimSpace(af.cfg.Prompt) == "" {
-		return nil, fail(filePos{}, "no prompt: write the mission after the front matter (or set prompt:)")
+		return nil, p.work, fail(filePos{}, "no prompt: write the mission after the front matter (or set prompt:)")
 	}
-	return af, nil
+	return af, p.work, nil
 }
 
-// parseEntries reads the "key: value" lines from lines[from:to], all
-// indented by indent columns.
-func parseEntries(file string, lines []string, from, to, indent int) ([]*fmValue, error) {
-	fail := func(p filePos, format string, args ...any) error {
-		return &agentFileError{file: file, pos: p, msg: fmt.Sprintf(format, args...)}
+// fmParser reads the front matter's lines.
+type fmParser struct {
+	file  string
+	lines []string
+	work  int // the bytes of the lines looked at
+}
+
+// look counts a look at line i (a pass over its bytes).
+func (p *fmParser) look(i int) { p.work += len(p.lines[i]) + 1 }
+
+// maxFrontMatterDepth is how deep keys nest: the top keys and those under
+// limits:. What is indented deeper is never valid, and is not parsed: it
+// stands as one child, for the error (each level parsed would go over the
+// lines below it again: deep indentation would take quadratic time).
+const maxFrontMatterDepth = 1
+
+// entries reads the "key: value" lines from lines[from:to], all indented
+// by indent columns, at nesting depth depth.
+func (p *fmParser) entries(from, to, indent, depth int) ([]*fmValue, error) {
+	lines := p.lines
+	fail := func(pos filePos, format string, args ...any) error {
+		return &agentFileError{file: p.file, pos: pos, msg: fmt.Sprintf(format, args...)}
 	}
 	var out []*fmValue
 	for i := from; i < to; {
 		line := lines[i]
+		p.look(i)
 		if skippable(line) {
 			i++
 			continue
@@ -353,8 +398,11 @@ func parseEntries(file string, lines []string, from, to, indent int) ([]*fmValue
 		if colon >= 0 {
 			key = rest[:colon]
 		}
-		if colon < 0 || !validKey(key) {
-			return nil, fail(filePos{i + 1, ind + 1}, "expected key: value, got %q", clipText(strings.TrimSpace(rest), 40))
+		switch {
+		case colon < 0:
+			return nil, fail(filePos{i + 1, ind + 1}, "expected key: value, but the line has no colon")
+		case !validKey(key):
+			return nil, fail(filePos{i + 1, ind + 1}, "expected key: value, but what comes before the colon is not a key (letters, digits, -, _ and .)")
 		}
 		e := &fmValue{key: key, keyPos: filePos{i + 1, ind + 1}}
 		after := rest[colon+1:]
@@ -365,9 +413,11 @@ func parseEntries(file string, lines []string, from, to, indent int) ([]*fmValue
 		// The indented lines under the key, if any.
 		j := i + 1
 		for j < to && (strings.TrimSpace(lines[j]) == "" || leadingBlanks(lines[j]) > indent) {
+			p.look(j)
 			j++
 		}
 		for j > i+1 && strings.TrimSpace(lines[j-1]) == "" {
+			p.look(j - 1)
 			j-- // trailing blank lines belong to no one
 		}
 		nested := j > i+1
@@ -376,20 +426,25 @@ func parseEntries(file string, lines []string, from, to, indent int) ([]*fmValue
 			if !nested {
 				return nil, fail(e.pos, "%s: | starts a block, but no indented lines follow", key)
 			}
-			text, pos, err := blockText(lines, i+1, j)
+			text, pos, err := p.blockText(i+1, j)
 			if err != nil {
 				return nil, fail(pos, "%v", err)
 			}
 			e.text, e.pos, e.block, e.nested = text, pos, true, true
 		case nested:
+			k := i + 1
+			for strings.TrimSpace(lines[k]) == "" {
+				k++
+			}
 			if val != "" {
-				k := i + 1
-				for strings.TrimSpace(lines[k]) == "" {
-					k++
-				}
 				return nil, fail(filePos{k + 1, 1}, "unexpected indentation: %s already has a value on its line (for text over several lines, write %s: |)", key, key)
 			}
-			children, err := parseEntries(file, lines, i+1, j, firstIndent(lines, i+1, j))
+			if depth >= maxFrontMatterDepth {
+				// Too deep to be valid: one child, where the lines start.
+				e.children, e.nested = []*fmValue{{keyPos: filePos{k + 1, leadingBlanks(lines[k]) + 1}}}, true
+				break
+			}
+			children, err := p.entries(i+1, j, leadingBlanks(lines[k]), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -417,7 +472,8 @@ func parseEntries(file string, lines []string, from, to, indent int) ([]*fmValue
 
 // blockText reads the lines of a | block: their indentation (that of the
 // first line) removed, trailing blank lines dropped.
-func blockText(lines []string, from, to int) (string, filePos, error) {
+func (p *fmParser) blockText(from, to int) (string, filePos, error) {
+	lines := p.lines
 	ind := firstIndent(lines, from, to)
 	start := from
 	for start < to && strings.TrimSpace(lines[start]) == "" {
@@ -425,6 +481,7 @@ func blockText(lines []string, from, to int) (string, filePos, error) {
 	}
 	var out []string
 	for i := start; i < to; i++ {
+		p.look(i)
 		l := lines[i]
 		if strings.TrimSpace(l) == "" {
 			out = append(out, "")
@@ -504,6 +561,9 @@ func findKey(specs []keySpec, key string) (keySpec, bool) {
 
 // suggestKey names the known key closest to an unknown one, if any is close.
 func suggestKey(specs []keySpec, key string) string {
+	if len(key) > 64 {
+		key = "" // no typo: no suggestion (and no long work to find one)
+	}
 	norm := strings.ToLower(strings.NewReplacer("_", "-", ".", "-").Replace(key))
 	best, bestD := "", 3
 	for _, s := range specs {
@@ -558,7 +618,7 @@ func intValue(v *fmValue, lo, hi int, dst *int) error {
 		case hi >= math.MaxInt32:
 			want = fmt.Sprintf("a whole number, %d or more", lo)
 		}
-		return valueErr(v, fmt.Sprintf("want %s, got %q", want, v.text))
+		return valueErr(v, fmt.Sprintf("want %s, got %s", want, quoteShort(v.text)))
 	}
 	*dst = int(n)
 	return nil
@@ -572,7 +632,7 @@ func durationValue(v *fmValue) (time.Duration, error) {
 		return -1, nil
 	}
 	if err := d.Set(strings.TrimSpace(v.text)); err != nil {
-		return 0, valueErr(v, fmt.Sprintf("%v, got %q", err, v.text))
+		return 0, valueErr(v, fmt.Sprintf("%v, got %s", err, quoteShort(v.text)))
 	}
 	return time.Duration(d), nil
 }
@@ -581,7 +641,7 @@ func durationValue(v *fmValue) (time.Duration, error) {
 func sizeValue(v *fmValue) (int64, error) {
 	n, err := parseSize(v.text)
 	if err != nil {
-		return 0, valueErr(v, fmt.Sprintf("%v, got %q", err, v.text))
+		return 0, valueErr(v, fmt.Sprintf("%v, got %s", err, quoteShort(v.text)))
 	}
 	return n, nil
 }
@@ -598,7 +658,7 @@ func (af *agentFile) setLimits(v *fmValue) error {
 	for _, c := range v.children {
 		spec, ok := findKey(limitKeys, c.key)
 		if !ok {
-			return &agentFileError{pos: c.keyPos, msg: fmt.Sprintf("unknown limit %q%s", c.key, suggestKey(limitKeys, c.key))}
+			return &agentFileError{pos: c.keyPos, msg: fmt.Sprintf("unknown limit %s%s", quoteShort(c.key), suggestKey(limitKeys, c.key))}
 		}
 		if prev := seen[c.key]; prev != nil {
 			return &agentFileError{pos: c.keyPos, msg: fmt.Sprintf("limits: %s is set twice (first at %d:%d)", c.key, prev.keyPos.line, prev.keyPos.col)}
@@ -748,8 +808,12 @@ func (af *agentFile) loadContext() (*lisp.Map, error) {
 	}
 	m, err := loadContext(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		var pe *os.PathError
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			return nil, &agentFileError{file: af.name, pos: v.pos, msg: fmt.Sprintf("context: no file %s", path)}
+		case errors.As(err, &pe) && (errors.Is(err, errNotRegular) || errors.Is(err, errTooLarge)):
+			return nil, &agentFileError{file: af.name, pos: v.pos, msg: fmt.Sprintf("context: %s: %v", path, pe.Err), cause: pe}
 		}
 		return nil, err
 	}

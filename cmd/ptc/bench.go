@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -35,7 +34,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	src, label := expr.value, "-e "+strconv.Quote(clipText(expr.value, 40))
 	if !expr.set {
-		b, err := os.ReadFile(pos[0])
+		b, err := readBounded(pos[0], kindProgram)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptc bench: %v\n", err)
 			return exitUsage

@@ -19,8 +19,9 @@ func TestTopLevelUsageNamesRun(t *testing.T) {
 }
 
 // TestContextErrorPosition: a context file cut in the middle or malformed
-// is reported with line:column, the byte offset and the line, by every
-// command that loads one.
+// is reported with line:column and the byte offset, by every command that
+// loads one, on one line that does not quote the file's line (a context
+// file may be anything an agent file names).
 func TestContextErrorPosition(t *testing.T) {
 	dir := t.TempDir()
 	cut := writeFile(t, dir, "cut.json", "{\"items\": [1, 2,\n  3")
@@ -33,8 +34,8 @@ func TestContextErrorPosition(t *testing.T) {
 		file  string
 		words []string
 	}{
-		{cut, []string{cut + ":2:4 (byte 20): parse_error: unexpected end of JSON input", "\n  3\n   ^\n"}},
-		{stray, []string{stray + ":3:1 (byte 18): parse_error: invalid character '}' looking for beginning of object key string", "\n}\n^\n"}},
+		{cut, []string{cut + ":2:4 (byte 20): parse_error: unexpected end of JSON input\n"}},
+		{stray, []string{stray + ":3:1 (byte 18): parse_error: invalid character '}' looking for beginning of object key string\n"}},
 		{extra, []string{extra + ":1:10 (byte 9): parse_error: invalid character '{' after top-level value"}},
 		{ednCut, []string{ednCut + ":2:8 (byte 20): parse_error: unterminated string"}},
 		{ednBad, []string{ednBad + ":2:6 (byte 11): parse_error: not a data literal: foo"}},
@@ -46,6 +47,9 @@ func TestContextErrorPosition(t *testing.T) {
 				t.Errorf("%v: exit %d, stdout %q", cmd, code, out)
 			}
 			containsAll(t, strings.Join(cmd[:1], " ")+" stderr", errOut, tt.words...)
+			if strings.Count(errOut, "\n") != 1 {
+				t.Errorf("%v: stderr has more than the error's line: %q", cmd, errOut)
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/ptc-go/ptc/lisp/conformance"
 )
@@ -19,7 +18,7 @@ func cmdConform(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	f, err := os.Open(pos[0])
+	f, err := openBounded(pos[0], kindVectors)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc conform: %v\n", err)
 		return exitUsage
@@ -27,7 +26,7 @@ func cmdConform(args []string, stdout, stderr io.Writer) int {
 	defer f.Close()
 	vs, err := conformance.Load(f)
 	if err != nil {
-		fmt.Fprintf(stderr, "ptc conform: %s: %v\n", pos[0], err)
+		fmt.Fprintf(stderr, "ptc conform: %s: %s\n", pos[0], clipMessage(err.Error(), maxFileMessage))
 		return exitUsage
 	}
 	s := conformance.RunAll(context.Background(), vs)

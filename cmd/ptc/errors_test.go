@@ -93,6 +93,7 @@ func TestRunJSONFailuresCarryKind(t *testing.T) {
 		{"--record and --replay", ok(), []string{ordersAgent, "--record", "a", "--replay", "b"}, 2, "usage_error"},
 		{"missing transcript", ok(), []string{"--replay", filepath.Join(dir, "none.json")}, 2, "io_error"},
 		{"cut context", ok(), []string{ordersAgent, "--model", "m", "-c", cut}, 2, "parse_error"},
+		{"missing context", ok(), []string{ordersAgent, "--model", "m", "-c", filepath.Join(dir, "none.json")}, 2, "io_error"},
 		{"an MCP server that does not start", ok(), []string{ordersAgent, "--model", "m", "--mcp", mcpFile}, 1, "mcp_error"},
 	}
 	for _, tt := range tests {

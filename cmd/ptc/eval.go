@@ -32,7 +32,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) int {
 	case expr.set && len(pos) == 0:
 		src = expr.value
 	case !expr.set && len(pos) == 1:
-		b, err := os.ReadFile(pos[0])
+		b, err := readBounded(pos[0], kindProgram)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptc eval: %v\n", fileError(pos[0], err))
 			return exitUsage
@@ -127,13 +127,14 @@ func printError(w io.Writer, err error) {
 
 // loadContext reads a context file: .edn as PTC-Lisp data, else JSON. A
 // file that does not read (cut in the middle, a stray comma) is reported
-// with the position of the problem: line:column, the byte offset and the
-// line with a caret under the column.
+// with the position of the problem: line:column and the byte offset, and
+// what is wrong there, quoting at most a token of the file (never its
+// line: an agent file from elsewhere may name /proc/self/environ).
 func loadContext(path string) (*lisp.Map, error) {
 	if path == "" {
 		return lisp.NewMap(), nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readBounded(path, kindContext)
 	if err != nil {
 		return nil, fileError("context "+path, err)
 	}
@@ -141,8 +142,8 @@ func loadContext(path string) (*lisp.Map, error) {
 	if err != nil {
 		var de *dataError
 		if errors.As(err, &de) && de.pos.IsValid() {
-			return nil, &wrapError{err: de, msg: fmt.Sprintf("context %s:%d:%d (byte %d): %s\n%s", path,
-				de.pos.Line, de.pos.Col, de.pos.Offset, de.msg, syntax.Snippet(string(b), de.pos, 80))}
+			return nil, &wrapError{err: de, msg: fmt.Sprintf("context %s:%d:%d (byte %d): %s", path,
+				de.pos.Line, de.pos.Col, de.pos.Offset, de.msg)}
 		}
 		return nil, fmt.Errorf("context %s: %w", path, err)
 	}
@@ -157,11 +158,12 @@ func loadContext(path string) (*lisp.Map, error) {
 const kindIOError = "io_error"
 
 // fileError is a file that does not read, as "where: io_error: why"; it
-// wraps err (errors.Is(err, os.ErrNotExist) holds).
+// wraps err (errors.Is(err, os.ErrNotExist) holds, and errKind finds the
+// *os.PathError).
 func fileError(where string, err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %s: %s %s: %w", where, kindIOError, pe.Op, pe.Path, pe.Err)
+		return &wrapError{err: pe, msg: fmt.Sprintf("%s: %s: %s %s: %v", where, kindIOError, pe.Op, pe.Path, pe.Err)}
 	}
 	return fmt.Errorf("%s: %s: %w", where, kindIOError, err)
 }
@@ -190,14 +192,20 @@ func (e *dataError) Error() string {
 }
 
 // readData reads JSON, or EDN (PTC-Lisp data) when edn is set. Syntax
-// errors are *dataError values with their position.
+// errors are *dataError values with their position, and a message that
+// quotes at most a token of the data (clipped: the reader of EDN quotes a
+// form that is not data whole).
 func readData(b []byte, edn bool) (lisp.Value, error) {
 	if edn {
 		v, err := lisp.ReadData(string(b))
 		if err != nil {
 			var le *lisp.Error
 			if errors.As(err, &le) && le.Pos.IsValid() {
-				return nil, &dataError{pos: le.Pos, msg: string(le.Kind) + ": " + le.Message}
+				msg := le.Message
+				if form, ok := strings.CutPrefix(msg, notData); ok {
+					msg = notData + clipText(form, 40)
+				}
+				return nil, &dataError{pos: le.Pos, msg: string(le.Kind) + ": " + clipMessage(msg, maxDataMessage)}
 			}
 			return nil, err
 		}
@@ -222,8 +230,16 @@ func readData(b []byte, edn bool) (lisp.Value, error) {
 	if errors.As(err, &le) {
 		return nil, err
 	}
-	return nil, &dataError{msg: string(lisp.ParseError) + ": " + err.Error()}
+	return nil, &dataError{msg: string(lisp.ParseError) + ": " + clipMessage(err.Error(), maxDataMessage)}
 }
+
+// maxDataMessage bounds the message of data that does not read: the
+// reader's tokens are 40 characters at most; a form it quotes whole
+// (notData) is cut to 40 too.
+const maxDataMessage = 100
+
+// notData starts lisp.ReadData's message for a form that is not data.
+const notData = "not a data literal: "
 
 // posAt is the position of byte offset off in b.
 func posAt(b []byte, off int) syntax.Pos {

@@ -22,7 +22,7 @@ const usage = `usage:
   ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
   ptc repl [-c CONTEXT.json|.edn]
   ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-          [--record FILE | --replay FILE] [--trace FILE|-] [--quiet] [limit flags]
+          [--record FILE | --replay FILE [--replay-mcp]] [--trace FILE|-] [--quiet] [limit flags]
   ptc trace print FILE [--full] [--replies] [--no-children] [--no-timings]
   ptc trace view FILE [-o OUT.html] [--open]
   ptc conform FILE.jsonl
@@ -87,15 +87,15 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 	case "repl":
 		return cmdRepl(rest, stdin, stdout, stderr)
 	case "conform":
-		return cmdConform(rest, stdout, stderr)
+		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdConform(rest, stdout, stderr) })
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
 	case "run":
-		return cmdRun(env, rest, stdout, stderr)
+		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdRun(env, rest, stdout, stderr) })
 	case "mcp":
 		return cmdMCP(env, rest, stdin, stdout, stderr)
 	case "trace":
-		return cmdTrace(env, rest, stdout, stderr)
+		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdTrace(env, rest, stdout, stderr) })
 	case "models":
 		return cmdModels(env, rest, stdout, stderr)
 	case "version", "--version":

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -38,9 +39,10 @@ func cmdMCP(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	}
 	switch args[0] {
 	case "tools":
-		return cmdMCPTools(env, args[1:], stdout, stderr)
+		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdMCPTools(env, args[1:], stdout, stderr) })
 	case "serve":
-		return cmdMCPServe(env, args[1:], stdin, stdout, stderr)
+		// stdout may be the protocol's: only stderr is for a terminal.
+		return termWrapped(io.Discard, stderr, func(_, stderr io.Writer) int { return cmdMCPServe(env, args[1:], stdin, stdout, stderr) })
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, mcpUsage)
 		return exitOK
@@ -112,12 +114,26 @@ type stderrTailError struct {
 func (e *stderrTailError) Error() string { return e.err.Error() + e.tail }
 func (e *stderrTailError) Unwrap() error { return e.err }
 
-// describeServer says how a server is reached, for people.
+// describeServer says how a server is reached, for people: the command
+// without its arguments, the URL without its credentials and query, as
+// ${NAME} in those may have put a secret there.
 func describeServer(s mcp.Server) string {
 	if s.URL != "" {
-		return "http: " + s.URL
+		u, err := url.Parse(s.URL)
+		if err != nil {
+			return "http"
+		}
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		return termLine("http: " + u.String())
 	}
-	return "stdio: " + strings.Join(s.Command, " ")
+	if len(s.Command) == 0 {
+		return "stdio"
+	}
+	more := ""
+	if len(s.Command) > 1 {
+		more = " with " + plural(len(s.Command)-1, "argument")
+	}
+	return termLine("stdio: " + s.Command[0] + more)
 }
 
 func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
@@ -171,12 +187,13 @@ func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s (%s): %s\n", s.Name, describeServer(s), plural(len(list), "tool"))
 		fmt.Fprintf(stdout, "  pin: %s\n", pins[s.Name])
 		for _, info := range list {
-			fmt.Fprintf(stdout, "  tool/%s %s\n", info.Name, info.Signature)
+			// The server chose the names and texts: each stays on its line.
+			fmt.Fprintf(stdout, "  tool/%s %s\n", termLine(info.Name), termLine(info.Signature))
 			if d := firstLineOf(info.Description); d != "" {
-				fmt.Fprintf(stdout, "      %s\n", clipText(d, 100))
+				fmt.Fprintf(stdout, "      %s\n", termLine(clipText(d, 100)))
 			}
 			for _, n := range info.Notes {
-				fmt.Fprintf(stdout, "      note: %s\n", clipText(n, 100))
+				fmt.Fprintf(stdout, "      note: %s\n", termLine(clipText(n, 100)))
 			}
 		}
 	}

@@ -126,7 +126,7 @@ var varRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // readMCPConfig reads an MCP configuration file; getenv expands ${NAME}
 // in commands, arguments, environments, URLs and headers.
 func readMCPConfig(path string, getenv func(string) string) (*mcpConfig, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, kindMCPConfig)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no MCP configuration file %s", path)
@@ -139,7 +139,8 @@ func readMCPConfig(path string, getenv func(string) string) (*mcpConfig, error) 
 func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (*mcpConfig, error) {
 	cfg := &mcpConfig{file: name, dir: dir}
 	fail := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %s", name, fmt.Sprintf(format, a...))
+		// Bounded: a message may quote the file (a key, a name).
+		return fmt.Errorf("%s: %s", name, clipMessage(fmt.Sprintf(format, a...), maxFileMessage))
 	}
 	var raw mcpConfigJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -248,7 +249,8 @@ func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mc
 		}
 		s.URL = expand(sj.URL)
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
-			return s, fmt.Errorf("url %q is not an http:// or https:// address", s.URL)
+			// As written: expanded, it may hold a secret.
+			return s, fmt.Errorf("url %s is not an http:// or https:// address", quoteShort(sj.URL))
 		}
 		if len(sj.Headers) > 0 {
 			s.Headers = make(map[string]string, len(sj.Headers))

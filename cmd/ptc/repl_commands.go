@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -216,7 +215,7 @@ func (s *replSession) cmdLoad(arg string) {
 		fmt.Fprintln(s.stderr, "usage: :load FILE")
 		return
 	}
-	b, err := os.ReadFile(arg)
+	b, err := readBounded(arg, kindProgram)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
 		return

@@ -37,8 +37,8 @@ const (
 )
 
 const runSynopsis = `AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
-               [--record FILE | --replay FILE] [--trace FILE|-] [--events FILE] [--unredacted] [--quiet] [limit flags]
-       ptc run --replay FILE [AGENT_FILE] [flags]`
+               [--record FILE | --replay FILE [--replay-mcp]] [--trace FILE|-] [--events FILE] [--unredacted] [--quiet] [limit flags]
+       ptc run --replay FILE [AGENT_FILE] [--replay-mcp] [flags]`
 
 const runHelp = `
 Runs the agent AGENT_FILE defines with a model: each turn (the program the
@@ -67,7 +67,14 @@ else it is a string: --set n=3 is the number 3, --set q=hi the string "hi").
 
 --record FILE saves the whole conversation and the outcome; --replay FILE
 runs the agent again offline with the recorded replies (no model), and
-reports the first request or outcome that differs (exit status 1).
+reports the first request or outcome that differs (exit status 1). A
+replay starts no process and opens no connection: an agent with mcp: is
+replayed only with --replay-mcp (which starts the servers it names) or
+--mcp FILE.
+
+An agent file is a program: its mcp: names commands to run, its context:
+a file to read and show the model, its model: where the conversation goes.
+Run one from elsewhere after reading it.
 
 --trace FILE writes the mission's trace (every turn, tool call and nested
 agent, firewalled values hidden) as JSON to FILE, for "ptc trace print
@@ -93,6 +100,7 @@ Flags:
 type runFlags struct {
 	model, ctxPath, record, replay string
 	mcpPath                        string
+	replayMCP                      bool // a replay may connect to the agent file's mcp: servers
 	sets                           setFlags
 	trace                          string // "-": print the text trace
 	events                         string // the JSON Lines stream of events
@@ -116,6 +124,7 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.record, "record", "", "save the transcript (every request and reply, the context, the outcome) to `FILE`")
 	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded in `FILE`, and check that the agent still sends the same requests")
 	fs.StringVar(&f.mcpPath, "mcp", "", "give the agent the tools of the MCP servers in `FILE` (an mcpServers JSON file; default: the agent file's mcp:)")
+	fs.BoolVar(&f.replayMCP, "replay-mcp", false, "let a replay connect to the MCP servers of the agent's mcp: (starting the commands it names); a replay starts none without it")
 	fs.StringVar(&f.trace, "trace", "", "write the mission's trace as JSON to `FILE` (see ptc trace); - prints it as text to stderr at the end")
 	fs.StringVar(&f.events, "events", "", "stream the mission's events (turns, LLM and tool calls, nested agents) to `FILE` as JSON Lines while it runs")
 	fs.BoolVar(&f.unredacted, "unredacted", false, "show firewalled data as it is in the value, --json, --trace and --record (never in the progress or --events): for your own terminal and files only")
@@ -145,6 +154,8 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		return usageErr("--record and --replay do not go together: a replay calls no model")
 	case f.replay != "" && f.model != "":
 		return usageErr("--replay answers with the recorded replies: it takes no --model")
+	case f.replayMCP && f.replay == "":
+		return usageErr("--replay-mcp goes with --replay (ptc run connects to the agent's MCP servers anyway)")
 	}
 	if f.record != "" {
 		// Better to know now than after a mission that cost tokens.
@@ -244,9 +255,22 @@ func (r *runCmd) run(pos []string) int {
 	}
 	cfg := af.cliConfig()
 	overrideLimits(&cfg.Limits, *f.limits)
+	// A replay starts no process and opens no connection of its own
+	// accord: the agent text may come from the transcript, and its mcp:
+	// names commands to run. --mcp FILE, or --replay-mcp for the agent's
+	// mcp:, asks for them.
+	if rec != nil && f.mcpPath == "" && af.mcp != nil && !f.replayMCP {
+		return r.usageErr(&agentFileError{file: af.name, pos: af.mcp.pos, msg: fmt.Sprintf(
+			"mcp: a replay starts no MCP server unless asked: pass --replay-mcp to connect to the servers of %s "+
+				"(it starts the commands that file names), or --mcp FILE", af.mcpPath())})
+	}
 	if path := firstNonEmpty(f.mcpPath, af.mcpPath()); path != "" {
 		mc, err := readMCPConfig(path, r.env.getenv)
 		if err != nil {
+			var pe *os.PathError
+			if f.mcpPath == "" && errors.As(err, &pe) {
+				err = &agentFileError{file: af.name, pos: af.mcp.pos, msg: "mcp: " + err.Error(), cause: err}
+			}
 			return r.usageErr(err)
 		}
 		ts, err := connectMCP(r.env.ctx, mc, r.stderr, f.quiet)

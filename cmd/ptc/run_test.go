@@ -138,9 +138,14 @@ func TestRunProgressErrors(t *testing.T) {
 		"turn 1/4\n    (+ 1 \"a\")\n  ✗ 1:1: type_error:",
 		"turn 2/4\n    (return {:count \"two\"})\n  ✗ (return ...) rejected: the value does not match the signature: count: expected :int",
 		"turn 3/4\n  (no program in the reply: I think the answer is 2.)\n  ✗ Your reply contains no program.",
-		"turn 4/4\n  ! the model call failed: llm: rate_limit: slow down\n  rate limited: retrying in 1ms\n  retrying the model call (attempt 2)\n    (return",
+		"turn 4/4\n  ! the model call failed: llm: rate_limit: slow down\n  rate limited: retrying in ",
+		"\n  retrying the model call (attempt 2)\n    (return",
 		"  ✓ returned {:count 2, :total 130.5}",
 		"returned after 4 turns, 5 LLM requests")
+	// The wait is the 1 ms delay, jittered by ±20%.
+	if !regexp.MustCompile(`rate limited: retrying in (\d+µs|1ms|1\.\d+ms)\n`).MatchString(errOut) {
+		t.Errorf("the wait is not announced as about 1ms:\n%s", errOut)
+	}
 }
 
 func TestRunQuiet(t *testing.T) {

@@ -356,7 +356,7 @@ func (t *runTranscript) save(path string) error {
 
 // loadTranscript reads a transcript file.
 func loadTranscript(path string) (*runTranscript, error) {
-	b, err := os.ReadFile(path)
+	b, err := readBounded(path, kindTranscript)
 	if err != nil {
 		return nil, err
 	}
@@ -370,16 +370,18 @@ func loadTranscript(path string) (*runTranscript, error) {
 				return nil, fmt.Errorf("%s:%d:%d (byte %d): %s", path, de.pos.Line, de.pos.Col, de.pos.Offset, de.msg)
 			}
 		}
-		return nil, fmt.Errorf("%s: not a transcript: %v", path, err)
+		return nil, fmt.Errorf("%s: not a transcript: %s", path, clipMessage(err.Error(), maxFileMessage))
 	}
 	switch {
 	case t.Format != transcriptFormat:
-		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %q, want %q)", path, t.Format, transcriptFormat)
+		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %s, want %q)", path, quoteShort(t.Format), transcriptFormat)
 	case t.Version > transcriptVersion:
 		return nil, fmt.Errorf("%s: transcript version %d, newer than this ptc reads (%d): update ptc", path, t.Version, transcriptVersion)
 	case t.Version < 1:
 		return nil, fmt.Errorf("%s: transcript version %d is not valid", path, t.Version)
 	}
+	// Shown, never compared: a name, not a page.
+	t.Agent.File, t.Model = clipText(t.Agent.File, 100), clipText(t.Model, 100)
 	return &t, nil
 }
 
@@ -396,7 +398,7 @@ func (t *runTranscript) context() (*lisp.Map, error) {
 		v, err = lisp.ParseJSON(t.Context)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("the recorded context: %v", err)
+		return nil, fmt.Errorf("the recorded context: %s", clipMessage(err.Error(), maxFileMessage))
 	}
 	m, ok := v.(*lisp.Map)
 	if !ok {
@@ -598,8 +600,31 @@ func lastMessage(msgs []llm.Message) string {
 	return fmt.Sprintf("%q", oneLine(msgs[len(msgs)-1].Content, 80))
 }
 
-// maxDiffLines bounds each side of a diff.
-const maxDiffLines = 8
+// maxDiffLines bounds each side of a diff, maxDiffWidth each line.
+const (
+	maxDiffLines = 8
+	maxDiffWidth = 160
+)
+
+// diffLine is a line of a diff cut to maxDiffWidth characters: those
+// around column col (from 1), where the first difference is, or the
+// first ones when col is 0.
+func diffLine(s string, col int) string {
+	if utf8.RuneCountInString(s) <= maxDiffWidth {
+		return s
+	}
+	r := []rune(s)
+	lo := max(0, min(col-1-maxDiffWidth/4, len(r)-maxDiffWidth))
+	hi := min(len(r), lo+maxDiffWidth)
+	out := string(r[lo:hi])
+	if lo > 0 {
+		out = "…" + out
+	}
+	if hi < len(r) {
+		out += "…"
+	}
+	return out
+}
 
 // lineDiff is a short diff of two texts: the lines they share at the
 // start and the end left out but one line of context, the rest as
@@ -620,12 +645,17 @@ func lineDiff(want, got string) string {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
+	// The column of the first difference, for the lines that show it.
+	col := 0
+	if pre < len(a) && pre < len(b) {
+		col = firstDiffColumn(a[pre], b[pre])
+	}
 	var sb strings.Builder
 	if pre > 0 {
 		if pre > 1 {
 			fmt.Fprintf(&sb, "  … (%s)\n", plural(pre-1, "same line"))
 		}
-		fmt.Fprintf(&sb, "  %s\n", a[pre-1])
+		fmt.Fprintf(&sb, "  %s\n", diffLine(a[pre-1], 0))
 	}
 	side := func(mark string, lines []string) {
 		for i, l := range lines {
@@ -633,19 +663,23 @@ func lineDiff(want, got string) string {
 				fmt.Fprintf(&sb, "%s … (%s)\n", mark, plural(len(lines)-i, "more line"))
 				break
 			}
-			fmt.Fprintf(&sb, "%s %s\n", mark, l)
+			c := 0
+			if i == 0 {
+				c = col
+			}
+			fmt.Fprintf(&sb, "%s %s\n", mark, diffLine(l, c))
 		}
 	}
 	side("-", a[pre:len(a)-suf])
 	side("+", b[pre:len(b)-suf])
 	if suf > 0 {
-		fmt.Fprintf(&sb, "  %s\n", a[len(a)-suf])
+		fmt.Fprintf(&sb, "  %s\n", diffLine(a[len(a)-suf], 0))
 		if suf > 1 {
 			fmt.Fprintf(&sb, "  … (%s)\n", plural(suf-1, "same line"))
 		}
 	}
-	if pre < len(a) && pre < len(b) {
-		fmt.Fprintf(&sb, "(first difference: line %d, column %d)\n", pre+1, firstDiffColumn(a[pre], b[pre]))
+	if col > 0 {
+		fmt.Fprintf(&sb, "(first difference: line %d, column %d)\n", pre+1, col)
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }

@@ -64,13 +64,14 @@ func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
 // readTraceFile reads and checks a trace file. A raw one is refused
 // unless unredacted.
 func readTraceFile(path string, unredacted bool) ([]byte, *agent.Step, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, kindTraceFile)
 	if err != nil {
 		return nil, nil, err
 	}
 	step, err := agent.UnmarshalTrace(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		// The reader's message may quote the file: bounded, on one line.
+		return nil, nil, &wrapError{err: err, msg: path + ": " + clipMessage(err.Error(), maxFileMessage)}
 	}
 	if !unredacted && traceIsRaw(data) {
 		return nil, nil, fmt.Errorf("%s is a raw trace: it holds the mission's firewalled data unredacted; "+

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// Every file ptc reads is read through readBounded: a file may be named
+// by another file from elsewhere (an agent file's context: and mcp:, an
+// MCP configuration's agents), and /dev/zero, a FIFO written to without
+// end or a file of many gigabytes must end in an error, not fill the
+// memory. docs/cli.md lists the bounds.
+
+// fileKind is a kind of file ptc reads, with its bound.
+type fileKind struct {
+	name  string // for messages: "an agent file"
+	limit int64  // bytes
+}
+
+var (
+	kindAgentFile  = fileKind{"an agent file", 1 << 20}
+	kindMCPConfig  = fileKind{"an MCP configuration", 1 << 20}
+	kindContext    = fileKind{"a context file", 256 << 20}
+	kindTranscript = fileKind{"a transcript", 256 << 20}
+	kindTraceFile  = fileKind{"a trace file", 256 << 20}
+	kindProgram    = fileKind{"a program file", 16 << 20}
+	kindVectors    = fileKind{"a file of conformance vectors", 256 << 20}
+)
+
+// errNotRegular: a device, a socket, a directory: something whose
+// reading may never end or mean nothing, and which ptc does not open.
+var errNotRegular = errors.New("not a regular file or a pipe (ptc reads no devices)")
+
+// errTooLarge is the error of a file over its kind's bound.
+var errTooLarge = errors.New("file too large")
+
+// tooLargeError is a file larger than its kind allows.
+type tooLargeError struct{ kind fileKind }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("larger than %s, the bound of %s", byteSize(e.kind.limit), e.kind.name)
+}
+
+func (e *tooLargeError) Unwrap() error { return errTooLarge }
+
+// openBounded opens path for reading at most kind.limit bytes: a regular
+// file or a pipe (-c <(jq ...) works), never a device. Reading past the
+// bound is an error (*os.PathError around a *tooLargeError). The errors
+// are *os.PathError values: errors.Is(err, os.ErrNotExist) holds for a
+// missing file.
+func openBounded(path string, kind fileKind) (io.ReadCloser, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			pe.Op = "open" // as os.Open says it
+		}
+		return nil, err
+	}
+	if !readable(st.Mode()) {
+		return nil, &os.PathError{Op: "open", Path: path, Err: errNotRegular}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	// What was opened, not what was looked at (the name may have changed).
+	if st, err = f.Stat(); err != nil || !readable(st.Mode()) {
+		f.Close()
+		if err == nil {
+			err = errNotRegular
+		}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return &boundedReader{f: f, path: path, kind: kind, left: kind.limit}, nil
+}
+
+func readable(m fs.FileMode) bool {
+	return m.IsRegular() || m&fs.ModeNamedPipe != 0
+}
+
+// readBounded reads the file at path whole, within kind's bound.
+func readBounded(path string, kind fileKind) ([]byte, error) {
+	r, err := openBounded(path, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// boundedReader reads a file and fails past its kind's bound.
+type boundedReader struct {
+	f    *os.File
+	path string
+	kind fileKind
+	left int64 // bytes it may still read
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, &os.PathError{Op: "read", Path: b.path, Err: &tooLargeError{b.kind}}
+	}
+	// Read one byte past the bound to tell a file of exactly the bound
+	// from a larger one.
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.f.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n + int(b.left), &os.PathError{Op: "read", Path: b.path, Err: &tooLargeError{b.kind}}
+	}
+	return n, err
+}
+
+func (b *boundedReader) Close() error { return b.f.Close() }
+
+// byteSize writes a bound: 1 MiB, 256 MiB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
