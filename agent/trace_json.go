@@ -344,7 +344,7 @@ func (d *msDuration) UnmarshalJSON(b []byte) error {
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(f) || math.Abs(f*1e6) > math.MaxInt64 {
-		return fmt.Errorf("bad duration_ms %s", b)
+		return fmt.Errorf("bad duration_ms %.40q", b) // a trace may come from elsewhere: quote little
 	}
 	*d = msDuration(math.Round(f * 1e6))
 	return nil
@@ -847,7 +847,7 @@ func (p *printedReader) value(depth int) (lisp.Value, error) {
 	} else if i, err := strconv.ParseInt(tok, 10, 64); err == nil {
 		return i, nil
 	}
-	return nil, p.errorf("unreadable %q", tok)
+	return nil, p.errorf("unreadable %.40q", tok)
 }
 
 func (p *printedReader) items(closer byte, depth int) ([]lisp.Value, error) {
