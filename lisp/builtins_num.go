@@ -42,7 +42,12 @@ func registerNumbers(t builtinTable) {
 		f, err := floatArg("double", a, 0)
 		return f, err
 	}, "float")
-	t.add("num", 1, 1, func(_ *thread, a []Value) (Value, error) { return numArg("num", a, 0) })
+	t.add("num", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if a[0] == nil {
+			return nil, nil // Clojure's (num nil)
+		}
+		return numArg("num", a, 0)
+	})
 	t.add("sqrt", 1, 1, floatFn("sqrt", math.Sqrt), "Math/sqrt")
 	t.add("cbrt", 1, 1, floatFn("cbrt", math.Cbrt), "Math/cbrt")
 	t.add("exp", 1, 1, floatFn("exp", math.Exp), "Math/exp")
@@ -141,7 +146,7 @@ func registerNumbers(t builtinTable) {
 		if !ok {
 			return nil, nil
 		}
-		return parseDouble(s), nil
+		return parseJavaDouble(s), nil
 	})
 	t.add("parse-boolean", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		switch a[0] {
@@ -178,11 +183,6 @@ func registerNumbers(t builtinTable) {
 	isFloat := func(v Value) bool { _, ok := v.(float64); return ok }
 	t.add("Long/parseLong", 1, 1, strict("Long/parseLong", parseLong, "an integer"))
 	t.add("Long/valueOf", 1, 1, valueOf(strict("Long/valueOf", parseLong, "an integer"), isInt))
-	// Java's Double.parseDouble ignores surrounding control characters and
-	// spaces (chars <= ' '); parse-double does not (see parseDouble).
-	parseJavaDouble := func(s string) Value {
-		return parseDouble(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }))
-	}
 	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", parseJavaDouble, "a number"))
 	t.add("Double/valueOf", 1, 1, valueOf(strict("Double/valueOf", parseJavaDouble, "a number"), isFloat))
 }
@@ -234,9 +234,14 @@ func decimalDigit(r rune) int {
 	return int(r-zero) % 10
 }
 
-// parseDouble is Java's Double.valueOf, without its trimming of surrounding
-// whitespace (the reference returns nil for "3.14 ", and so do we):
-// an optional sign, then NaN, Infinity, or a decimal (digits with an
+// parseJavaDouble is Java's Double.parseDouble, and Clojure's parse-double:
+// surrounding control characters and spaces (chars <= ' ') are ignored.
+func parseJavaDouble(s string) Value {
+	return parseDouble(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }))
+}
+
+// parseDouble is Java's Double.valueOf without its trimming of surrounding
+// whitespace: an optional sign, then NaN, Infinity, or a decimal (digits with an
 // optional point and exponent: "1", "5.", ".5", "1e3") or hexadecimal
 // ("0x1.8p1") number, optionally followed by a type suffix f, F, d or D.
 func parseDouble(s string) Value {

@@ -1182,11 +1182,6 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok && fn == "map" {
 			return lazily(mapXf(f), s), nil
 		}
-		if _, ok := a[1].(*Map); ok {
-			if _, isKw := f.(Keyword); isKw {
-				return nil, errorf(TypeError, "(%s %s m) over a single map reads from its [key value] entries; to read one key use (%s m)", fn, brief(f), brief(f))
-			}
-		}
 		xs, err := th.items(a[1], fn)
 		if err != nil {
 			return nil, err

@@ -125,7 +125,7 @@ func registerStrings(t builtinTable) {
 	// few characters grow: ß is SS): charge it before, and the growth after.
 	caseFn := func(name string, f func(string) string, aliases ...string) {
 		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) {
-			s, err := stringArg(name, a, 0)
+			s, err := th.textArg(name, a, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -178,12 +178,9 @@ func registerStrings(t builtinTable) {
 	}, "blank?")
 	strPred := func(name string, f func(s, x string) bool, aliases ...string) {
 		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
-			s, ok := a[0].(string)
-			if !ok {
-				if _, isVec := a[0].(*Vector); isVec && name == "clojure.string/includes?" {
-					return nil, errorf(TypeError, "includes? works on strings; for collections use (contains? (set coll) x) or (some #{x} coll)")
-				}
-				return nil, argError(aliases[0], 0, "a string", a[0])
+			s, err := th.textArg(aliases[0], a, 0)
+			if err != nil {
+				return nil, err
 			}
 			x, err := stringArg(aliases[0], a, 1)
 			if err != nil {
@@ -284,10 +281,9 @@ func registerStrings(t builtinTable) {
 			return x, nil
 		case string:
 			return Keyword(x), nil
-		case nil:
-			return nil, nil
 		}
-		return nil, argError("keyword", 0, "a string", a[0])
+		// Clojure's keyword of anything else (nil, a number, a vector) is nil.
+		return nil, nil
 	})
 	t.add("name", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
@@ -337,6 +333,25 @@ func registerStrings(t builtinTable) {
 		}
 		return th.formatJava(f, a[1:])
 	}, "String/format")
+}
+
+// textArg is the string argument i of a clojure.string function that
+// Clojure converts with toString first (upper-case, includes?, replace …):
+// a keyword, number or collection reads as str prints it, so
+// (upper-case :kw) is ":KW". nil stays an error, as Clojure's
+// NullPointerException.
+func (th *thread) textArg(fn string, a []Value, i int) (string, error) {
+	switch x := a[i].(type) {
+	case string:
+		return x, nil
+	case nil:
+		return "", argError(fn, i, "a string", x)
+	}
+	s, err := th.render(a[i], false)
+	if err != nil {
+		return "", err
+	}
+	return s, th.chargeString(len(s))
 }
 
 // joinRendered renders the arguments joined by spaces, followed by end:
@@ -475,7 +490,7 @@ func (th *thread) indexOf(a []Value, last bool) (Value, error) {
 	if last {
 		name = "last-index-of"
 	}
-	s, err := stringArg(name, a, 0)
+	s, err := th.textArg(name, a, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -541,7 +556,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 	if n == 1 {
 		name = "replace-first"
 	}
-	s, err := stringArg(name, a, 0)
+	s, err := th.textArg(name, a, 0)
 	if err != nil {
 		return nil, err
 	}

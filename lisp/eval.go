@@ -371,11 +371,10 @@ func callKeyword(k Keyword, args []Value) (Value, error) {
 			return k, nil
 		}
 		return def, nil
-	case *Vector:
-		return nil, errorf(TypeError, "keyword %s called on a vector: to read :%s from each map use (map %s coll); to read a map use (%s m)",
-			k, string(k), k, k)
 	}
-	return nil, errorf(TypeError, "keyword %s can only read from a map, got %s", k, describe(args[0]))
+	// Anything else has no keys: nil or the default, as Clojure (the
+	// reference refused; LLMs write Clojure).
+	return def, nil
 }
 
 // callClosure runs a user function.
