@@ -1,5 +1,7 @@
 package lisp
 
+import "slices"
+
 func registerMaps(t builtinTable) {
 	t.add("get", 2, 3, func(th *thread, a []Value) (Value, error) {
 		var def Value
@@ -198,6 +200,21 @@ func registerMaps(t builtinTable) {
 	t.add("key", 1, 1, func(th *thread, a []Value) (Value, error) { return entryPart("key", a[0], 0) })
 	t.add("val", 1, 1, func(th *thread, a []Value) (Value, error) { return entryPart("val", a[0], 1) })
 	t.add("update-vals", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if v, ok := a[0].(*Vector); ok {
+			// Clojure: a vector is associative, its indexes are its keys.
+			if err := th.charge(int64(v.Len())); err != nil {
+				return nil, err
+			}
+			out := make([]Value, v.Len())
+			for i, x := range v.items {
+				nx, err := th.call1(a[1], x)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = nx
+			}
+			return NewVector(out), nil
+		}
 		m, err := mapArg("update-vals", a[0])
 		if err != nil {
 			if isCallable(a[0]) {
@@ -222,7 +239,7 @@ func registerMaps(t builtinTable) {
 		return b.Map(), nil
 	})
 	t.add("update-keys", 2, 2, func(th *thread, a []Value) (Value, error) {
-		m, err := mapArg("update-keys", a[0])
+		m, err := indexedMapArg(th, "update-keys", a[0])
 		if err != nil {
 			return nil, err
 		}
@@ -335,6 +352,20 @@ func registerMaps(t builtinTable) {
 
 	// clojure.set, also reachable as set/... and unqualified.
 	t.add("clojure.set/union", 0, -1, func(th *thread, a []Value) (Value, error) {
+		allNil := len(a) > 0
+		for _, x := range a {
+			switch x.(type) {
+			case nil:
+				continue
+			case *Set:
+			default:
+				return unionConj(th, a)
+			}
+			allNil = false
+		}
+		if allNil {
+			return nil, nil // Clojure: (union nil) is nil
+		}
 		b := NewSetBuilder(nil)
 		for i := range a {
 			s, err := setArg("union", a, i)
@@ -354,13 +385,19 @@ func registerMaps(t builtinTable) {
 		return b.Set(), nil
 	}, "union")
 	t.add("clojure.set/intersection", 1, -1, func(th *thread, a []Value) (Value, error) {
-		first, err := setArg("intersection", a, 0)
+		if _, isVec := a[0].(*Vector); isVec && len(a) == 1 {
+			return a[0], nil // Clojure returns its one argument
+		}
+		if slices.Contains(a, nil) {
+			return nil, nil // Clojure: the intersection with nil is nil
+		}
+		first, err := th.setLikeArg("intersection", a, 0)
 		if err != nil {
 			return nil, err
 		}
 		rest := make([]*Set, 0, len(a)-1)
 		for i := 1; i < len(a); i++ {
-			s, err := setArg("intersection", a, i)
+			s, err := th.setLikeArg("intersection", a, i)
 			if err != nil {
 				return nil, err
 			}
@@ -391,12 +428,18 @@ func registerMaps(t builtinTable) {
 		return b.Set(), nil
 	}, "intersection")
 	t.add("clojure.set/difference", 1, -1, func(th *thread, a []Value) (Value, error) {
-		first, err := setArg("difference", a, 0)
+		if _, isVec := a[0].(*Vector); isVec && len(a) == 1 {
+			return a[0], nil // Clojure returns its one argument
+		}
+		if a[0] == nil {
+			return nil, nil // Clojure: nil minus anything is nil
+		}
+		first, err := th.setLikeArg("difference", a, 0)
 		if err != nil {
 			return nil, err
 		}
 		for i := 1; i < len(a); i++ {
-			s, err := setArg("difference", a, i)
+			s, err := th.setLikeArg("difference", a, i)
 			if err != nil {
 				return nil, err
 			}
@@ -410,29 +453,32 @@ func registerMaps(t builtinTable) {
 		return first, nil
 	}, "difference")
 	t.add("clojure.set/subset?", 2, 2, func(th *thread, a []Value) (Value, error) {
-		x, err := setArg("subset?", a, 0)
+		x, err := th.setLikeArg("subset?", a, 0)
 		if err != nil {
 			return nil, err
 		}
-		y, err := setArg("subset?", a, 1)
+		y, err := th.setLikeArg("subset?", a, 1)
 		if err != nil {
 			return nil, err
 		}
 		return isSubset(x, y), th.ticks(min(x.Len(), y.Len()))
 	}, "subset?")
 	t.add("clojure.set/superset?", 2, 2, func(th *thread, a []Value) (Value, error) {
-		x, err := setArg("superset?", a, 0)
+		x, err := th.setLikeArg("superset?", a, 0)
 		if err != nil {
 			return nil, err
 		}
-		y, err := setArg("superset?", a, 1)
+		y, err := th.setLikeArg("superset?", a, 1)
 		if err != nil {
 			return nil, err
 		}
 		return isSubset(y, x), th.ticks(min(x.Len(), y.Len()))
 	}, "superset?")
 	t.add("clojure.set/select", 2, 2, func(th *thread, a []Value) (Value, error) {
-		s, err := setArg("select", a, 1)
+		if a[1] == nil {
+			return nil, nil // Clojure: (select pred nil) is nil
+		}
+		s, err := th.setLikeArg("select", a, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -455,7 +501,7 @@ func registerMaps(t builtinTable) {
 		return b.Set(), nil
 	})
 	t.add("clojure.set/map-invert", 1, 1, func(th *thread, a []Value) (Value, error) {
-		m, err := mapArg("map-invert", a[0])
+		m, err := indexedMapArg(th, "map-invert", a[0])
 		if err != nil || m == nil {
 			return emptyMap, err
 		}
@@ -579,6 +625,80 @@ func isSubset(x, y *Set) bool {
 	return true
 }
 
+// setLikeArg is setArg that also takes a vector as the set of its
+// elements: Clojure's clojure.set functions accept any collection where
+// they only test membership, and contains? on a vector tests the value here
+// (deviations.md row 27).
+func (th *thread) setLikeArg(fn string, a []Value, i int) (*Set, error) {
+	v, ok := a[i].(*Vector)
+	if !ok {
+		return setArg(fn, a, i)
+	}
+	if err := th.charge(2 * int64(v.Len())); err != nil {
+		return nil, err
+	}
+	if err := th.ticks(v.Len()); err != nil {
+		return nil, err
+	}
+	b := NewSetBuilder(nil)
+	for _, x := range v.items {
+		b.Add(x)
+	}
+	return b.Set(), nil
+}
+
+// unionConj is Clojure's union of arguments that are not all sets: the
+// largest (the last of equal ones) absorbs the others with conj, so
+// (union [1 2] [2 3]) ⇒ [1 2 2 3] and (union #{1} [2 3]) ⇒ [2 3 1].
+func unionConj(th *thread, a []Value) (Value, error) {
+	if len(a) == 1 {
+		return a[0], nil
+	}
+	count := func(v Value) (int, error) { return countOf1(th, "union", v) }
+	var order []Value
+	if len(a) == 2 {
+		n0, err := count(a[0])
+		if err != nil {
+			return nil, err
+		}
+		n1, err := count(a[1])
+		if err != nil {
+			return nil, err
+		}
+		order = []Value{a[0], a[1]}
+		if n0 < n1 {
+			order = []Value{a[1], a[0]}
+		}
+	} else {
+		// bubble-max-key over (s1 s2 s3 …): the largest first (max-key keeps
+		// the last of equal counts), the others in their order.
+		best, bestN := 0, -1
+		for i, x := range a {
+			n, err := count(x)
+			if err != nil {
+				return nil, err
+			}
+			if n >= bestN {
+				best, bestN = i, n
+			}
+		}
+		order = append(order, a[best])
+		for i, x := range a {
+			if i != best {
+				order = append(order, x)
+			}
+		}
+	}
+	acc := order[0]
+	for _, x := range order[1:] {
+		var err error
+		if acc, err = seqInto(th, []Value{acc, x}); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
 func setArg(fn string, a []Value, i int) (*Set, error) {
 	switch s := a[i].(type) {
 	case *Set:
@@ -597,6 +717,23 @@ func mapArg(fn string, v Value) (*Map, error) {
 		return nil, nil
 	}
 	return nil, errorf(TypeError, "%s expects a map, got %s", fn, describe(v))
+}
+
+// indexedMapArg is mapArg that also takes a vector as Clojure's
+// associative functions see it: a map from each index to its element.
+func indexedMapArg(th *thread, fn string, v Value) (*Map, error) {
+	vec, ok := v.(*Vector)
+	if !ok {
+		return mapArg(fn, v)
+	}
+	if err := th.charge(2 * int64(vec.Len())); err != nil {
+		return nil, err
+	}
+	b := emptyMapBuilder()
+	for i, x := range vec.items {
+		b.Set(int64(i), x)
+	}
+	return b.Map(), nil
 }
 
 func pathArg(fn string, v Value) ([]Value, error) {
@@ -764,6 +901,15 @@ func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, err
 }
 
 func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
+	if f == nil {
+		for _, x := range maps {
+			switch x.(type) {
+			case nil, *Map, *transientMap:
+				continue
+			}
+			return mergeConj(th, maps)
+		}
+	}
 	n := 0
 	for _, m := range maps[min(1, len(maps)):] {
 		n += countOrZero(m)
@@ -822,6 +968,23 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// mergeConj is Clojure's merge of arguments that are not all maps: conj
+// each onto the result of the ones before ({} for nil), so
+// (merge [1 2] 3) ⇒ [1 2 3] and (merge {:a 1} [:b 2]) ⇒ {:a 1, :b 2}.
+func mergeConj(th *thread, maps []Value) (Value, error) {
+	acc := maps[0]
+	for _, x := range maps[1:] {
+		if acc == nil {
+			acc = emptyMap
+		}
+		var err error
+		if acc, err = seqConj(th, []Value{acc, x}); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
 }
 
 // call3 calls f with three arguments.

@@ -86,6 +86,9 @@ func registerSequences(t builtinTable) {
 		return v, err
 	})
 	t.add("nthnext", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if isEmptyColl(a[0]) {
+			return nil, nil // Clojure never looks at the count then
+		}
 		n, err := intArg("nthnext", a, 1)
 		if err != nil {
 			return nil, err
@@ -166,6 +169,9 @@ func registerSequences(t builtinTable) {
 		return emptyVector, nil
 	})
 	t.add("take-nth", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if isEmptyColl(a[1]) {
+			return emptyVector, nil // Clojure never looks at the step then
+		}
 		n, err := intArg("take-nth", a, 0)
 		if err != nil {
 			return nil, err
@@ -833,6 +839,26 @@ func seqCount(th *thread, a []Value) (Value, error) {
 	return int64(n), err
 }
 
+// isEmptyColl reports a collection known to be empty without a walk: nil,
+// an empty vector, string, map or set. Size, step and count arguments of an
+// empty collection are never looked at in Clojure; for a non-empty one a
+// size below 1 would loop forever there, and stays an error here.
+func isEmptyColl(v Value) bool {
+	switch c := v.(type) {
+	case nil:
+		return true
+	case *Vector:
+		return c.Len() == 0
+	case string:
+		return c == ""
+	case *Map:
+		return c.Len() == 0
+	case *Set:
+		return c.Len() == 0
+	}
+	return false
+}
+
 func countOf1(th *thread, fn string, v Value) (int, error) {
 	switch c := v.(type) {
 	case nil:
@@ -1266,6 +1292,19 @@ func seqFind(th *thread, a []Value) (Value, error) {
 				return VectorOf(a[1], v), nil
 			}
 			return nil, nil
+		}
+	}
+	if v, ok := a[0].(*Vector); ok {
+		switch k := a[1].(type) {
+		case *Vector, *Set, *Map, nil, string, *Seq:
+		case int64:
+			// Clojure's (find vector index): the [index element] entry.
+			if k >= 0 && k < int64(v.Len()) {
+				return VectorOf(k, v.items[k]), nil
+			}
+			return nil, nil
+		default:
+			return nil, nil // no such index
 		}
 	}
 	var found Value
@@ -1912,9 +1951,17 @@ func seqReductions(th *thread, a []Value) (Value, error) {
 }
 
 func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
+	if isEmptyColl(a[len(a)-1]) {
+		return emptyVector, nil // Clojure never looks at the size then
+	}
 	n, err := intArg(fn, a, 0)
 	if err != nil {
 		return nil, err
+	}
+	if n < 0 && !all {
+		// Clojure: no chunk has a negative count. A size of 0 (and any size
+		// for partition-all) would loop forever there.
+		return emptyVector, nil
 	}
 	if n <= 0 {
 		return nil, errorf(InvalidArgument, "%s needs a positive size, got %d", fn, n)
