@@ -39,6 +39,9 @@ func TestReadForms(t *testing.T) {
 		{`"λ日本😀" "tab	raw"`, `str:"λ日本😀" str:"tab\traw"`},
 		{"\"nul\x00inside\"", `str:"nul\x00inside"`},
 		{`"(not [a] {form}) ; #_ @x"`, `str:"(not [a] {form}) ; #_ @x"`},
+		{"\"a,b\n1,2\n\" \"x\r\ny\" \"\n\"", `str:"a,b\n1,2\n" str:"x\r\ny" str:"\n"`}, // as Clojure: line breaks kept
+		{"\"λ\n\\u00e9\\n\n(a)\"", `str:"λ\né\n\n(a)"`},
+		{"#\"a\nb\\\"\"", `re:"a\nb\\\""`},
 
 		// Characters.
 		{`\a \Z \5 \λ`, `char:"a" char:"Z" char:"5" char:"λ"`},
@@ -113,6 +116,7 @@ func TestReadForms(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	const deref = "@ (deref) is not supported: PTC-Lisp has no atoms or refs; use let bindings, def, or loop/recur"
 	const syntaxQuote = "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros"
+	const noQuote = "no closing '\"' before the end of the program"
 	tests := []struct {
 		src  string
 		want []string
@@ -198,7 +202,7 @@ func TestReadErrors(t *testing.T) {
 		{"1" + strings.Repeat("é", 30), []string{"1:1: invalid number '1" + strings.Repeat("é", 30) + "'"}},
 
 		// Strings.
-		{`"abc`, []string{"1:1: unterminated string"}},
+		{`"abc`, []string{"1:1: unterminated string: " + noQuote}},
 		{`(str "a\qb")`, []string{`1:8: unsupported escape '\q' in string`}},
 		{`"\0" "\'" "\/" "\é"`, []string{
 			`1:2: unsupported escape '\0' in string`, `1:7: unsupported escape '\'' in string`,
@@ -211,16 +215,25 @@ func TestReadErrors(t *testing.T) {
 			`1:27: invalid escape '\uDC00' in string: unpaired surrogate`,
 			`1:33: invalid escape '\uD800' in string: unpaired surrogate`,
 		}},
-		{"(println \"hello)\n(+ 1 2)", []string{`1:17: string literal cannot span lines: use \n`, "2:8: unclosed '(' opened at 1:1"}},
-		{"\"a\r\nb", []string{`1:3: string literal cannot span lines: use \n`}},
-		{"\"λ\\\n\"", []string{`1:4: string literal cannot span lines: use \n`, "2:1: unterminated string"}},
+		// A string may span lines; one that runs to the end of input is
+		// reported where it opened, without the collections it swallowed,
+		// and a line inside it that looks like code points to the culprit.
+		{"(println \"hello)\n(+ 1 2)", []string{"1:10: unterminated string: it runs into line 2, which looks like code; its closing '\"' is probably missing on line 1"}},
+		{"(let [a \"x\n  b 2]\n  ;; sum\n  (+ a b))", []string{"1:9: unterminated string: it runs into line 3, which looks like code; its closing '\"' is probably missing on line 1"}},
+		{"(def a \"x)\n(def b \"y\")\n(println b)", []string{"1:8: unterminated string: the string opened here runs into line 2, which looks like code, so its closing '\"' is probably missing on line 1 (the program ends inside the string opened at 2:10)"}},
+		{"(def t \"a\n(b) c\")\n[(str \"x)]", []string{"1:8: unterminated string: the string opened here runs into line 2, which looks like code, so its closing '\"' is probably missing on line 1 (the program ends inside the string opened at 3:7)"}},
+		{"(def csv \"a,b\n1,2\n( 3)\n[x]", []string{"1:10: unterminated string: " + noQuote}},
+		{"\"a\r\nb", []string{"1:1: unterminated string: " + noQuote}},
+		{"\"λ\\\n\"", []string{`1:3: unsupported escape '\' before a line break in string: a string may span lines, so drop the '\'`}},
+		{"\"a\nb\\q\" \"\n\n\\u12\"", []string{`2:2: unsupported escape '\q' in string`, `4:1: invalid escape '\u12' in string: \u needs exactly 4 hex digits`}},
 		{"\"a\xffb\" \"\xc3\"", []string{"1:3: invalid UTF-8 byte 0xff", "1:8: invalid UTF-8 byte 0xc3"}},
-		{`"a\`, []string{"1:1: unterminated string"}},
+		{`"a\`, []string{"1:1: unterminated string: " + noQuote}},
 
 		// Regexes.
-		{`#"abc`, []string{"1:1: unterminated regex"}},
-		{`#"a\"`, []string{"1:1: unterminated regex"}},
-		{"#\"a\n", []string{`1:4: regex literal cannot span lines: use \n`}},
+		{`#"abc`, []string{"1:1: unterminated regex: " + noQuote}},
+		{`#"a\"`, []string{"1:1: unterminated regex: " + noQuote}},
+		{"#\"a\n", []string{"1:1: unterminated regex: " + noQuote}},
+		{"(re-find #\"a\n(+ 1 2)", []string{"1:10: unterminated regex: it runs into line 2, which looks like code; its closing '\"' is probably missing on line 1"}},
 		{"#\"\xff\"", []string{"1:3: invalid UTF-8 byte 0xff"}},
 
 		// Characters.
@@ -324,7 +337,7 @@ func TestPartialResults(t *testing.T) {
 		{"(+ 1 2) (foo", "(sym:+ int:1 int:2) (sym:foo)"},
 		{"(let [x 1) x)", "(sym:let [sym:x int:1] sym:x)"},
 		{"[1 .5 2]", "[int:1 int:2]"},
-		{"(println \"hello)\n(+ 1 2)", "(sym:println (sym:+ int:1 int:2))"},
+		{"(println \"hello)\n(+ 1 2)", "(sym:println)"},
 		{"{:a 1 :b}", "{kw:a int:1 kw:b}"},
 		{"@x y", "sym:x sym:y"},
 		{"#inst \"2020\"", `str:"2020"`},
@@ -428,6 +441,18 @@ func TestPositions(t *testing.T) {
 		"kw:c 3:1-3:3",
 	})
 
+	// Strings and regexes spanning lines: what follows keeps its line and
+	// column, also after non-ASCII text on either line.
+	checkPositions(t, "(str \"a\nλb\" x\n  #\"é\n\" \"\n\n\" y)", []string{
+		"(sym:str 1:1-6:5",
+		"sym:str 1:2-1:5",
+		`str:"a\nλb" 1:6-2:4`,
+		"sym:x 2:5-2:6",
+		`re:"é\n" 3:3-4:2`,
+		`str:"\n\n" 4:3-6:2`,
+		"sym:y 6:3-6:4",
+	})
+
 	// Columns count code points.
 	checkPositions(t, "[\"日本\" é 😀 \\🏳️‍🌈 x]", []string{
 		`[str:"日本" 1:1-1:19`,
@@ -491,7 +516,7 @@ func TestHostileInputs(t *testing.T) {
 		t.Errorf("big string: %d forms, %v", len(forms), err)
 	}
 	_, err = Read(`"` + big)
-	if got := errStrings(err); len(got) != 1 || got[0] != "1:1: unterminated string" {
+	if got := errStrings(err); len(got) != 1 || got[0] != "1:1: unterminated string: no closing '\"' before the end of the program" {
 		t.Errorf("big unterminated string: %q", got)
 	}
 
