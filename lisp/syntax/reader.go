@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -418,9 +419,7 @@ func (r *reader) readForm() Node {
 		}
 		return nil
 	case '^':
-		r.errorf(r.pos(start), "metadata (^) is not supported")
-		r.off++
-		return nil
+		return r.readMeta()
 	}
 	if b < utf8.RuneSelf {
 		if byteClass[b] == clCtrl {
@@ -545,6 +544,45 @@ func (r *reader) readQuote() Node {
 	return &Quote{Span{start, n.End()}, n}
 }
 
+// readMeta reads ^meta form. Metadata (^:private, type hints such as
+// ^String, ^{:doc "..."}) means nothing here, so, once checked as Clojure
+// checks it, it is dropped and the form read as if written alone.
+func (r *reader) readMeta() Node {
+	start := r.pos(r.off)
+	r.off++
+	if !r.enter(start) {
+		return nil
+	}
+	meta, found := r.readNext()
+	ok := true
+	switch meta.(type) {
+	case *Symbol, *Keyword, *Map:
+	case *String:
+		ok = !meta.(*String).Char
+	case nil: // not found, or an error in it has been reported
+	default:
+		ok = false
+	}
+	if found && !ok {
+		r.errorf(start, "metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String")
+	}
+	n, found2 := r.readNext()
+	r.depth--
+	switch {
+	case !found || !found2:
+		r.errorf(start, "metadata (^) must be followed by the form it applies to, as in ^:private name")
+		return nil
+	case !ok || meta == nil:
+		return nil
+	}
+	switch n.(type) {
+	case *Symbol, *List, *Vector, *Map, *Set, *ShortFn, nil:
+		return n
+	}
+	r.errorf(start, "metadata (^) can only be applied to a symbol or a collection")
+	return nil
+}
+
 // readDispatch reads a form starting with '#' other than #_.
 func (r *reader) readDispatch() Node {
 	s := r.src
@@ -608,6 +646,15 @@ func (r *reader) readDispatch() Node {
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+func isOctal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '7' {
+			return false
+		}
+	}
+	return true
+}
 
 func isHex(b byte) bool {
 	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
@@ -763,10 +810,19 @@ func parseNumber(tok string) (num number, msg string) {
 		for k < len(tok) && isDigit(tok[k]) {
 			k++
 		}
-		if k == len(tok) && k > j+1 {
-			return num, "ratio literals are not supported: write (/ " + clip(tok[:j]) + " " + clip(tok[j+1:]) + ")"
+		if k < len(tok) || k == j+1 || j == i {
+			return num, invalid()
 		}
-		return num, invalid()
+		// A ratio denotes the float that / gives: / never makes ratios here.
+		n, _ := strconv.ParseFloat(tok[:j], 64)
+		d, _ := strconv.ParseFloat(tok[j+1:], 64)
+		if d == 0 {
+			return num, "ratio literal " + clip(tok) + " divides by zero"
+		}
+		return number{f: n / d, isFloat: true}, ""
+	}
+	if (tok[j] == 'r' || tok[j] == 'R') && j > i {
+		return parseRadix(tok, i, j)
 	}
 	if tok[j] == '.' {
 		j++
@@ -799,6 +855,27 @@ func parseNumber(tok string) (num number, msg string) {
 		return num, "float literal " + clip(tok) + " is out of range (64-bit)"
 	}
 	return number{f: f, isFloat: true}, ""
+}
+
+// parseRadix parses a radix integer such as 2r1010 or -16rFF, whose base
+// ends at tok[j] == 'r'.
+func parseRadix(tok string, i, j int) (number, string) {
+	base, err := strconv.Atoi(tok[i:j])
+	if err != nil || base < 2 || base > 36 {
+		return number{}, "invalid number '" + clip(tok) + "': the radix must be 2 to 36"
+	}
+	digits := tok[j+1:]
+	if digits == "" || digits[0] == '+' || digits[0] == '-' || strings.IndexByte(digits, '_') >= 0 {
+		return number{}, "invalid number '" + clip(tok) + "'"
+	}
+	x, err := strconv.ParseInt(tok[:i]+digits, base, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return number{}, "integer literal " + clip(tok) + " is out of range (64-bit)"
+		}
+		return number{}, "invalid number '" + clip(tok) + "'"
+	}
+	return number{i: x}, ""
 }
 
 // readString reads a string literal. As in Clojure it may span lines, and
@@ -1070,6 +1147,13 @@ func (r *reader) readChar() Node {
 	v, ok := charNames[text]
 	switch {
 	case ok:
+	case len(text) >= 2 && len(text) <= 4 && text[0] == 'o' && isOctal(text[1:]):
+		x, _ := strconv.ParseUint(text[1:], 8, 16)
+		if x > 0377 {
+			r.errorf(start, "unsupported character literal '\\%s': an octal character is at most \\o377", text)
+			return nil
+		}
+		v = string(rune(x))
 	case len(text) == 5 && text[0] == 'u':
 		if x, n := hex4(text[1:]); n == 4 {
 			if utf16IsHigh(x) || utf16IsLow(x) {

@@ -20,6 +20,8 @@ func TestReadForms(t *testing.T) {
 		{"0 7 007 -5 +5 -0", "int:0 int:7 int:7 int:-5 int:5 int:0"},
 		{"9223372036854775807 -9223372036854775808", "int:9223372036854775807 int:-9223372036854775808"},
 		{"0x1F 0X1f -0x10 +0x10 0x1FN", "int:31 int:31 int:-16 int:16 int:31"},
+		{"2r1010 -2r101 +8r17 36rZZ 16rff 2R11", "int:10 int:-5 int:15 int:1295 int:255 int:3"}, // radix, as Clojure
+		{"-2r1000000000000000000000000000000000000000000000000000000000000000", "int:-9223372036854775808"},
 		{"0x7FFFFFFFFFFFFFFF -0x8000000000000000", "int:9223372036854775807 int:-9223372036854775808"},
 		{"42N -42N", "int:42 int:-42"},
 
@@ -30,6 +32,8 @@ func TestReadForms(t *testing.T) {
 		{"1.0M 5M 5.M 1e2M", "float:1 float:5 float:5 float:100"},
 		{"1.7976931348623157e308 4.9e-324 1e-400", "float:1.7976931348623157e+308 float:5e-324 float:0"},
 		{"##Inf ##-Inf ##NaN", "float:+Inf float:-Inf float:NaN"},
+		// Ratios denote the float that / gives (Clojure reads a Ratio; 4/2 is 2 there).
+		{"1/2 -3/4 +1/8 4/2 0/5", "float:0.5 float:-0.75 float:0.125 float:2 float:0"},
 
 		// Strings.
 		{`"" "abc" "a\"b" "a\\b"`, `str:"" str:"abc" str:"a\"b" str:"a\\b"`},
@@ -47,6 +51,7 @@ func TestReadForms(t *testing.T) {
 		{`\a \Z \5 \λ`, `char:"a" char:"Z" char:"5" char:"λ"`},
 		{`\( \) \[ \] \{ \} \" \; \, \\ \' \# \@ \^ \~ \` + "`", `char:"(" char:")" char:"[" char:"]" char:"{" char:"}" char:"\"" char:";" char:"," char:"\\" char:"'" char:"#" char:"@" char:"^" char:"~" char:"` + "`" + `"`},
 		{`\newline \space \tab \return \backspace \formfeed`, `char:"\n" char:" " char:"\t" char:"\r" char:"\b" char:"\f"`},
+		{`\o101 \o7 \o007 \o377 \o`, `char:"A" char:"\a" char:"\a" char:"ÿ" char:"o"`},
 		{`\u0041 \u03bb \u03BB \u0000 \n \u \t`, `char:"A" char:"λ" char:"λ" char:"\x00" char:"n" char:"u" char:"t"`},
 		{"\\e\u0301 \\\u00e9", "char:\"e\u0301\" char:\"\u00e9\""}, // combining acute; precomposed
 		{"\\🏳️‍🌈", `char:"🏳️\u200d🌈"`},                             // 4 code points, one grapheme
@@ -77,6 +82,11 @@ func TestReadForms(t *testing.T) {
 		{"#'foo #'str/join #' foo", "#'sym:foo #'sym:str|join #'sym:foo"},
 		{`#"\d+" #"a\"b" #"" #"\\" #"[a-z]*\.txt"`, `re:"\\d+" re:"a\\\"b" re:"" re:"\\\\" re:"[a-z]*\\.txt"`},
 		{`#"é\é"`, `re:"é\\é"`},
+
+		// Metadata is checked and dropped.
+		{"(defn ^:private f ^long [^String s ^{:tag long} n] s)", "(sym:defn sym:f [sym:s sym:n] sym:s)"},
+		{"^:a ^{:b 1} ^\"T\" [1] ^Long/MAX x ^:a #{1} ^:a #(f) ^:a {} ^:a (f)", "[int:1] sym:x #{int:1} #(sym:f) {} (sym:f)"},
+		{"^ :a [1] ^:a #_ 1 [2]", "[int:1] [int:2]"},
 
 		// Discard.
 		{"#_ 1 2", "int:2"},
@@ -166,8 +176,12 @@ func TestReadErrors(t *testing.T) {
 		{"@x", []string{"1:1: " + deref}},
 		{"(swap! a inc) @a", []string{"1:15: " + deref}},
 		{"`(a ~b ~@c)", []string{"1:1: " + syntaxQuote, "1:5: " + syntaxQuote, "1:8: " + syntaxQuote}},
-		{"^:private x", []string{"1:1: metadata (^) is not supported"}},
-		{"(def ^String s 1)", []string{"1:6: metadata (^) is not supported"}},
+		{"^1 x", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
+		{"^\\a x [^[] y]", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String", "1:8: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
+		{"^:a 1 ^:b :c ^:d \"s\"", []string{"1:1: metadata (^) can only be applied to a symbol or a collection", "1:7: metadata (^) can only be applied to a symbol or a collection", "1:14: metadata (^) can only be applied to a symbol or a collection"}},
+		{"[1 ^:a]", []string{"1:4: metadata (^) must be followed by the form it applies to, as in ^:private name"}},
+		{"^", []string{"1:1: metadata (^) must be followed by the form it applies to, as in ^:private name"}},
+		{"^@x y", []string{"1:2: " + deref}},
 
 		// Keywords and symbols.
 		{"::foo", []string{"1:1: auto-resolved keywords (::foo) are not supported: write :foo"}},
@@ -180,8 +194,18 @@ func TestReadErrors(t *testing.T) {
 		{"ns/a ns/", []string{"1:6: invalid symbol 'ns/'"}},
 
 		// Numbers.
-		{"1/2", []string{"1:1: ratio literals are not supported: write (/ 1 2)"}},
-		{"(+ -3/4 1)", []string{"1:4: ratio literals are not supported: write (/ -3 4)"}},
+		{"1/0 -0/0", []string{"1:1: ratio literal 1/0 divides by zero", "1:5: ratio literal -0/0 divides by zero"}},
+		{"1/-2 1.5/2 1N/2 1/2N 0x10/2 +/2", []string{
+			"1:1: invalid number '1/-2'", "1:6: invalid number '1.5/2'", "1:12: invalid number '1N/2'",
+			"1:17: invalid number '1/2N'", "1:22: invalid number '0x10/2'",
+		}},
+		{"2r 0r1 37r1 2r102 2r1N 2r-1 16r_f 1r0", []string{
+			"1:1: invalid number '2r'", "1:4: invalid number '0r1': the radix must be 2 to 36",
+			"1:8: invalid number '37r1': the radix must be 2 to 36", "1:13: invalid number '2r102'",
+			"1:19: invalid number '2r1N'", "1:24: invalid number '2r-1'", "1:29: invalid number '16r_f'",
+			"1:35: invalid number '1r0': the radix must be 2 to 36",
+		}},
+		{"2r1000000000000000000000000000000000000000000000000000000000000000", []string{"1:1: integer literal 2r10000000000000000000000000000000000000... is out of range (64-bit)"}},
 		{".5", []string{"1:1: invalid number '.5': write 0.5"}},
 		{"-.5 +.5e3", []string{"1:1: invalid number '-.5': write -0.5", "1:5: invalid number '+.5e3': write +0.5e3"}},
 		{".5x", []string{"1:1: invalid number '.5x'"}},
@@ -245,6 +269,7 @@ func TestReadErrors(t *testing.T) {
 			`1:16: unsupported character literal '\u00'`, `1:21: unsupported character literal '\u00E9x'`,
 			`1:29: unsupported character literal '\Space'`,
 		}},
+		{`\o400 \o1234 \o8`, []string{`1:1: unsupported character literal '\o400': an octal character is at most \o377`, `1:7: unsupported character literal '\o1234'`, `1:14: unsupported character literal '\o8'`}},
 		{`\uzzzz`, []string{`1:1: unsupported character literal '\uzzzz'`}},
 		{`\uD800`, []string{`1:1: unsupported character literal '\uD800': surrogate code points are not characters`}},
 		{`\(abc`, []string{`1:1: unsupported character literal '\(abc'`}},
