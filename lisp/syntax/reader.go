@@ -555,10 +555,10 @@ func (r *reader) readMeta() Node {
 	}
 	meta, found := r.readNext()
 	ok := true
-	switch meta.(type) {
+	switch m := meta.(type) {
 	case *Symbol, *Keyword, *Map:
 	case *String:
-		ok = !meta.(*String).Char
+		ok = !m.Char
 	case nil: // not found, or an error in it has been reported
 	default:
 		ok = false
