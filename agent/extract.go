@@ -89,7 +89,9 @@ func bareForms(text string) string {
 	end := start
 	for i := start; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if depth <= 0 && i > start && t != "" && !strings.HasPrefix(t, "(") && !strings.HasPrefix(t, ";") {
+		// A line inside a string literal (strings may span lines) belongs
+		// to the program whatever it starts with.
+		if depth <= 0 && !sc.inString && i > start && t != "" && !strings.HasPrefix(t, "(") && !strings.HasPrefix(t, ";") {
 			break
 		}
 		depth = sc.scan(lines[i], depth)

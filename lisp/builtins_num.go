@@ -31,7 +31,7 @@ func registerNumbers(t builtinTable) {
 	t.add("ceil", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("ceil", a[0], math.Ceil) })
 	t.add("round", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("round", a[0], math.Round) })
 	t.add("trunc", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("trunc", a[0], math.Trunc) })
-	t.add("int", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("int", a[0], math.Trunc) }, "long")
+	t.add("int", 1, 1, func(_ *thread, a []Value) (Value, error) { return intOf(a[0]) }, "long")
 	t.add("Math/floor", 1, 1, floatFn("Math/floor", math.Floor))
 	t.add("Math/ceil", 1, 1, floatFn("Math/ceil", math.Ceil))
 	t.add("Math/rint", 1, 1, floatFn("Math/rint", math.RoundToEven))
@@ -637,6 +637,27 @@ func toInteger(fn string, v Value, f func(float64) float64) (Value, error) {
 		return int64(r), nil
 	}
 	return nil, argError(fn, 0, "a number", v)
+}
+
+// intOf is int and long: a number truncated, or the code point of a
+// character, as (int \A) is 65 in Clojure. Characters are one-character
+// strings here, so (int "A") is 65 too; a longer string is an error, as in
+// Clojure, with the way to parse a number.
+func intOf(v Value) (Value, error) {
+	s, ok := v.(string)
+	if !ok {
+		return toInteger("int", v, math.Trunc)
+	}
+	c, size := utf8.DecodeRuneInString(s)
+	switch {
+	case size > 0 && size == len(s) && (c != utf8.RuneError || size > 1):
+		return int64(c), nil
+	case s == "":
+		return nil, errorf(TypeError, "int: the empty string is not a character")
+	case graphemeLen(s) == len(s) && utf8.ValidString(s):
+		return nil, errorf(TypeError, "int: the character %s is %d code points (a letter with combining marks, or an emoji sequence), so it has no single code point", PrintString(s), utf8.RuneCountInString(s))
+	}
+	return nil, errorf(TypeError, "int expects a number or a character as argument 1, got %s; to parse a number use parse-long or parse-double", describe(s))
 }
 
 func floatFn(name string, f func(float64) float64) builtinFn {

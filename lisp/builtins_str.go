@@ -310,8 +310,15 @@ func registerStrings(t builtinTable) {
 	})
 	t.add("char", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
+		case float64: // truncated, as Clojure does
+			if x > -1 && x < unicode.MaxRune+1 {
+				return string(rune(int64(x))), nil
+			}
+			return nil, errorf(InvalidArgument, "char: %s is not a character code", formatFloat(x))
 		case int64:
-			if x < 0 || x > unicode.MaxRune {
+			// Beyond Clojure's 16-bit chars: every code point but the
+			// surrogates, which are halves of a UTF-16 pair, not characters.
+			if x < 0 || x > unicode.MaxRune || 0xD800 <= x && x < 0xE000 {
 				return nil, errorf(InvalidArgument, "char: %d is not a character code", x)
 			}
 			return string(rune(x)), nil

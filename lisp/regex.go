@@ -173,10 +173,12 @@ func translateRegex(src string) (string, error) {
 		case c == '(' && !inClass && i+2 < len(src) && src[i+1] == '?':
 			rest := src[i+2:]
 			switch {
-			case strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"):
-				return unsupported("a lookahead (?= or (?!", "match more text and extract the part you need with a group")
-			case strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
-				return unsupported("a lookbehind (?<= or (?<!", "match more text and extract the part you need with a group")
+			case strings.HasPrefix(rest, "!"), strings.HasPrefix(rest, "<!"):
+				return unsupported("a negative lookaround (?! or (?<!", "match without it and drop the unwanted matches in code, with remove or filter over re-seq (capture the neighbouring text in a group to test it)")
+			case strings.HasPrefix(rest, "="):
+				return unsupported("a lookahead (?=", `match the text after too and keep your part with a group: (second (re-find #"(\d+)px" s)), or (map second (re-seq #"(\d+)px" s)), instead of (re-find #"\d+(?=px)" s)`)
+			case strings.HasPrefix(rest, "<="):
+				return unsupported("a lookbehind (?<=", `match the text before too and keep your part with a group: (second (re-find #"\$(\d+)" s)), or (map second (re-seq #"\$(\d+)" s)), instead of (re-find #"(?<=\$)\d+" s)`)
 			case strings.HasPrefix(rest, ">"):
 				return unsupported("an atomic group (?>", "use a plain group (?:")
 			}

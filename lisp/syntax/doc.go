@@ -14,21 +14,27 @@
 //	#_ form       discards the form
 //	) ] }         between top-level forms: skipped (a common extra ')')
 //	nil true false
-//	integer       [+-]digits[N], [+-]0x|0X hexdigits[N]; 64-bit; 007 is 7
+//	integer       [+-]digits[N], [+-]0x|0X hexdigits[N], [+-]radix r|R digits
+//	              (2r1010, 16rFF); 64-bit; 007 is 7
 //	float         [+-]digits.[digits][e[+-]digits][M], [+-]digits e[+-]digits[M],
-//	              [+-]digitsM, ##Inf, ##-Inf, ##NaN
-//	string        "..." on one line; escapes \\ \" \n \t \r \b \f \uXXXX
+//	              [+-]digitsM, ##Inf, ##-Inf, ##NaN; a ratio [+-]digits/digits
+//	              is the float / gives (1/2 is 0.5)
+//	string        "..." (may span lines, keeping the line breaks); escapes
+//	              \\ \" \n \t \r \b \f \uXXXX
 //	character     \c, \newline \space \tab \return \backspace \formfeed,
-//	              \uXXXX; c may be a delimiter (\( \" \;) or one grapheme (\é)
+//	              \uXXXX, \oNNN (octal, at most 377); c may be a delimiter
+//	              (\( \" \;) or one grapheme (\é)
 //	keyword       :name (name may contain / and .)
 //	symbol        any other token; ns/name splits at the first '/'
 //	(...) [...] {...} #{...} #(...)   list, vector, map, set, short fn
-//	'form  #'sym  #"regex"            quote, var, regex (one line, kept verbatim)
+//	'form  #'sym  #"regex"            quote, var, regex (kept verbatim)
+//	^meta form    metadata (symbol, keyword, string or map) on a symbol or
+//	              collection: checked, then dropped
 //
 // A token is a maximal run of characters other than white space and
 // ( ) [ ] { } " ; ` ~ ^ @. Rejected, with a message saying what to write
-// instead: ratios (1/2), .5, auto-resolved keywords (::k), @deref,
-// syntax-quote and unquote, ^metadata, tagged literals and other # forms;
+// instead: .5, auto-resolved keywords (::k), @deref, syntax-quote and
+// unquote, tagged literals and other # forms;
 // control characters (C0 other than tab, CR, LF; DEL; C1) outside strings
 // and comments, and invalid UTF-8 outside comments.
 //
@@ -40,7 +46,10 @@
 // so that one mistake gives one error: an invalid token is skipped, a
 // mismatched closer closes the innermost open collection, and each
 // collection still open at the end of input gets one "unclosed" error,
-// innermost first. Nesting deeper than Config.MaxDepth stops reading with a
+// innermost first, unless a string or regex literal ran to the end of input:
+// then that literal is the one error, reported where it opened, or where
+// the first literal whose lines look like code opened (the likely place of
+// the missing quote). Nesting deeper than Config.MaxDepth stops reading with a
 // single error. Read also returns the forms it could read. Snippet renders
 // a position as the source line with a caret under the column, for feeding
 // errors back to an LLM.

@@ -236,25 +236,23 @@ func formatChar(b *strings.Builder, v string) bool {
 }
 
 // formatRegex writes #"pattern", escaping only what would otherwise end the
-// literal or break the line; a backslash keeps the character after it.
+// literal; a backslash keeps the character after it. Line breaks are kept
+// as they are: a regex literal may span lines, and its pattern is verbatim.
 func formatRegex(b *strings.Builder, p string) {
 	b.WriteString(`#"`)
 	for i := 0; i < len(p); i++ {
 		switch c := p[i]; c {
 		case '\\':
 			b.WriteByte('\\')
-			if i+1 < len(p) && p[i+1] != '\n' && p[i+1] != '\r' {
+			switch {
+			case i+1 == len(p):
+				b.WriteByte('\\') // a lone trailing backslash, as a literal backslash
+			case p[i+1] != '\n': // the reader does not pair a backslash with a LF
 				i++
 				b.WriteByte(p[i])
-			} else {
-				b.WriteByte('\\') // a lone trailing backslash, as a literal backslash
 			}
 		case '"':
 			b.WriteString(`\"`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
 		default:
 			b.WriteByte(c)
 		}

@@ -55,8 +55,8 @@ func TestFormatHandMade(t *testing.T) {
 		{&String{Value: "ab", Char: true}, `"ab"`},
 		{&String{Value: "", Char: true}, `""`},
 		{&String{Value: "a\xffb"}, `"a\uFFFDb"`},
-		{&Regex{Pattern: "a\"b\nc\\"}, `#"a\"b\nc\\"`},
-		{&Regex{Pattern: "a\r\\\nb"}, `#"a\r\\\nb"`},
+		{&Regex{Pattern: "a\"b\nc\\"}, "#\"a\\\"b\nc\\\\\""}, // line breaks kept: a regex may span lines
+		{&Regex{Pattern: "a\r\\\nb"}, "#\"a\r\\\nb\""},
 		{&Symbol{Ns: "a", Name: "b"}, "a/b"},
 		{&Map{Items: []Node{&Keyword{Name: "k"}}}, "{:k}"},
 	}

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -127,13 +128,22 @@ type reader struct {
 	src string
 	off int // next byte to read
 
-	// Position tracking: newlines are consumed only by skipSpace, and pos is
-	// only asked for offsets on the current line. Between colFrom and
-	// nextHigh (the first non-ASCII byte at or after colFrom) there is one
-	// byte per column, so the column of off is off-colBase.
-	line, lineStart  int
+	// Position tracking: newlines are consumed only by skipSpace and by
+	// string and regex literals (both call newline), and pos is only asked
+	// for offsets on the current line. Between colFrom and nextHigh (the
+	// first non-ASCII byte at or after colFrom) there is one byte per
+	// column, so the column of off is off-colBase.
+	line             int
 	colFrom, colBase int
 	nextHigh         int
+
+	// suspect is the first string or regex literal that spans lines and
+	// whose later lines start like code: where a missing quote most likely
+	// is when a literal is never closed. swallowed is set once a literal
+	// has run to the end of input, so the collections it swallowed the
+	// closers of are not reported as unclosed too.
+	suspect   Span
+	swallowed bool
 
 	maxDepth, maxErrors int
 	depth               int
@@ -281,6 +291,12 @@ func (r *reader) enter(p Pos) bool {
 	return true
 }
 
+// newline starts a new line at off, just after a LF.
+func (r *reader) newline(off int) {
+	r.line++
+	r.colFrom, r.colBase = off, off-1
+}
+
 // skipSpace skips white space and comments, tracking lines.
 func (r *reader) skipSpace() {
 	s, off := r.src, r.off
@@ -290,8 +306,7 @@ func (r *reader) skipSpace() {
 			off++
 		case clNewline:
 			off++
-			r.line++
-			r.lineStart, r.colFrom, r.colBase = off, off, off-1
+			r.newline(off)
 		case clComment:
 			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
 				off += i
@@ -404,9 +419,7 @@ func (r *reader) readForm() Node {
 		}
 		return nil
 	case '^':
-		r.errorf(r.pos(start), "metadata (^) is not supported")
-		r.off++
-		return nil
+		return r.readMeta()
 	}
 	if b < utf8.RuneSelf {
 		if byteClass[b] == clCtrl {
@@ -471,7 +484,9 @@ func (r *reader) readColl(kind int) Node {
 			continue
 		}
 		if r.off >= len(r.src) {
-			r.errorAt(r.pos(r.off), start, "unclosed '%s' opened at %s", k.open, start)
+			if !r.swallowed {
+				r.errorAt(r.pos(r.off), start, "unclosed '%s' opened at %s", k.open, start)
+			}
 			break
 		}
 		if c := r.src[r.off]; c != k.close {
@@ -527,6 +542,45 @@ func (r *reader) readQuote() Node {
 		return nil
 	}
 	return &Quote{Span{start, n.End()}, n}
+}
+
+// readMeta reads ^meta form. Metadata (^:private, type hints such as
+// ^String, ^{:doc "..."}) means nothing here, so, once checked as Clojure
+// checks it, it is dropped and the form read as if written alone.
+func (r *reader) readMeta() Node {
+	start := r.pos(r.off)
+	r.off++
+	if !r.enter(start) {
+		return nil
+	}
+	meta, found := r.readNext()
+	ok := true
+	switch m := meta.(type) {
+	case *Symbol, *Keyword, *Map:
+	case *String:
+		ok = !m.Char
+	case nil: // not found, or an error in it has been reported
+	default:
+		ok = false
+	}
+	if found && !ok {
+		r.errorf(start, "metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String")
+	}
+	n, found2 := r.readNext()
+	r.depth--
+	switch {
+	case !found || !found2:
+		r.errorf(start, "metadata (^) must be followed by the form it applies to, as in ^:private name")
+		return nil
+	case !ok || meta == nil:
+		return nil
+	}
+	switch n.(type) {
+	case *Symbol, *List, *Vector, *Map, *Set, *ShortFn, nil:
+		return n
+	}
+	r.errorf(start, "metadata (^) can only be applied to a symbol or a collection")
+	return nil
 }
 
 // readDispatch reads a form starting with '#' other than #_.
@@ -592,6 +646,15 @@ func (r *reader) readDispatch() Node {
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+func isOctal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '7' {
+			return false
+		}
+	}
+	return true
+}
 
 func isHex(b byte) bool {
 	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
@@ -747,10 +810,19 @@ func parseNumber(tok string) (num number, msg string) {
 		for k < len(tok) && isDigit(tok[k]) {
 			k++
 		}
-		if k == len(tok) && k > j+1 {
-			return num, "ratio literals are not supported: write (/ " + clip(tok[:j]) + " " + clip(tok[j+1:]) + ")"
+		if k < len(tok) || k == j+1 || j == i {
+			return num, invalid()
 		}
-		return num, invalid()
+		// A ratio denotes the float that / gives: / never makes ratios here.
+		n, _ := strconv.ParseFloat(tok[:j], 64)
+		d, _ := strconv.ParseFloat(tok[j+1:], 64)
+		if d == 0 {
+			return num, "ratio literal " + clip(tok) + " divides by zero"
+		}
+		return number{f: n / d, isFloat: true}, ""
+	}
+	if (tok[j] == 'r' || tok[j] == 'R') && j > i {
+		return parseRadix(tok, i, j)
 	}
 	if tok[j] == '.' {
 		j++
@@ -785,9 +857,29 @@ func parseNumber(tok string) (num number, msg string) {
 	return number{f: f, isFloat: true}, ""
 }
 
-// readString reads a string literal. A raw line break ends it with an error,
-// so a missing closing quote is reported on its own line rather than at the
-// end of input.
+// parseRadix parses a radix integer such as 2r1010 or -16rFF, whose base
+// ends at tok[j] == 'r'.
+func parseRadix(tok string, i, j int) (number, string) {
+	base, err := strconv.Atoi(tok[i:j])
+	if err != nil || base < 2 || base > 36 {
+		return number{}, "invalid number '" + clip(tok) + "': the radix must be 2 to 36"
+	}
+	digits := tok[j+1:]
+	if digits == "" || digits[0] == '+' || digits[0] == '-' || strings.IndexByte(digits, '_') >= 0 {
+		return number{}, "invalid number '" + clip(tok) + "'"
+	}
+	x, err := strconv.ParseInt(tok[:i]+digits, base, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return number{}, "integer literal " + clip(tok) + " is out of range (64-bit)"
+		}
+		return number{}, "invalid number '" + clip(tok) + "'"
+	}
+	return number{i: x}, ""
+}
+
+// readString reads a string literal. As in Clojure it may span lines, and
+// keeps its line breaks.
 func (r *reader) readString() Node {
 	s := r.src
 	startOff := r.off
@@ -814,15 +906,14 @@ func (r *reader) readString() Node {
 			n := r.strs.alloc(r.off, len(r.src)-r.off)
 			n.Span, n.Value = Span{start, r.pos(r.off)}, v
 			return n
-		case b == '\n' || b == '\r':
-			r.errorf(r.pos(i), `string literal cannot span lines: use \n`)
-			r.off = i // leave the line break to skipSpace
-			return nil
+		case b == '\n':
+			i++
+			r.literalLine(start, i)
 		case b == '\\':
 			escaped = true
 			i = r.checkEscape(i)
 		case b < utf8.RuneSelf:
-			i++ // other control characters are allowed in strings
+			i++ // other control characters (CR, tab...) are allowed in strings
 		default:
 			c, size := utf8.DecodeRuneInString(s[i:])
 			if c == utf8.RuneError && size == 1 {
@@ -831,14 +922,52 @@ func (r *reader) readString() Node {
 			i += size
 		}
 	}
-	r.errorf(start, "unterminated string")
-	r.off = len(s)
+	r.unterminated(start, "string")
 	return nil
 }
 
+// literalLine starts a new line at off, inside the string or regex literal
+// opened at start, and notes the literal as the likely culprit should the
+// program end inside a literal: a line inside it that starts like code (an
+// open paren and not a blank, or ";;") more likely belongs outside it.
+func (r *reader) literalLine(start Pos, off int) {
+	r.newline(off)
+	if r.suspect.Start.IsValid() {
+		return
+	}
+	s := r.src
+	j := off
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	if j+1 < len(s) && (s[j] == '(' && byteClass[s[j+1]] <= clSpecial || s[j] == ';' && s[j+1] == ';') {
+		r.suspect = Span{start, r.pos(j)}
+	}
+}
+
+// unterminated reports a string or regex literal opened at start that runs
+// to the end of input, naming the literal whose lines look like code, where
+// the missing quote most likely is. The collections it swallowed the
+// closers of are not reported as unclosed too.
+func (r *reader) unterminated(start Pos, what string) {
+	r.off = len(r.src)
+	r.swallowed = true
+	sus := r.suspect
+	switch {
+	case !sus.Start.IsValid():
+		r.errorf(start, "unterminated %s: no closing '\"' before the end of the program", what)
+	case sus.Start == start:
+		r.errorf(start, "unterminated %s: it runs into line %d, which looks like code; its closing '\"' is probably missing on line %d",
+			what, sus.Stop.Line, start.Line)
+	default:
+		r.errorf(sus.Start, "unterminated %s: the string opened here runs into line %d, which looks like code, so its closing '\"' is probably missing on line %d (the program ends inside the %s opened at %s)",
+			what, sus.Stop.Line, sus.Start.Line, what, start)
+	}
+}
+
 // checkEscape checks the escape sequence at s[i] == '\\', reporting any
-// error, and returns the offset after it. A line break or the end of input
-// after the backslash is left for readString to report.
+// error, and returns the offset after it. A line break after the backslash
+// is left for readString to count, the end of input for it to report.
 func (r *reader) checkEscape(i int) int {
 	s := r.src
 	if i+1 >= len(s) {
@@ -848,6 +977,7 @@ func (r *reader) checkEscape(i int) int {
 	case '\\', '"', 'n', 't', 'r', 'b', 'f':
 		return i + 2
 	case '\n', '\r':
+		r.errorf(r.pos(i), `unsupported escape '\' before a line break in string: a string may span lines, so drop the '\'`)
 		return i + 1
 	case 'u':
 		c, n := hex4(s[i+2:])
@@ -936,7 +1066,8 @@ func unescape(s string) string {
 }
 
 // readRegex reads #"...": the pattern is kept verbatim, a backslash only
-// protecting the character after it (so \" does not end the literal).
+// protecting the character after it (so \" does not end the literal). As in
+// Clojure it may span lines.
 func (r *reader) readRegex() Node {
 	s := r.src
 	start := r.pos(r.off)
@@ -951,11 +1082,10 @@ func (r *reader) readRegex() Node {
 				return nil
 			}
 			return &Regex{Span{start, r.pos(r.off)}, s[start.Offset+2 : i]}
-		case b == '\n' || b == '\r':
-			r.errorf(r.pos(i), `regex literal cannot span lines: use \n`)
-			r.off = i
-			return nil
-		case b == '\\' && i+1 < len(s) && s[i+1] != '\n' && s[i+1] != '\r':
+		case b == '\n':
+			i++
+			r.literalLine(start, i)
+		case b == '\\' && i+1 < len(s) && s[i+1] != '\n':
 			i++
 			if s[i] < utf8.RuneSelf {
 				i++
@@ -970,8 +1100,7 @@ func (r *reader) readRegex() Node {
 			i += size
 		}
 	}
-	r.errorf(start, "unterminated regex")
-	r.off = len(s)
+	r.unterminated(start, "regex")
 	return nil
 }
 
@@ -1018,6 +1147,13 @@ func (r *reader) readChar() Node {
 	v, ok := charNames[text]
 	switch {
 	case ok:
+	case len(text) >= 2 && len(text) <= 4 && text[0] == 'o' && isOctal(text[1:]):
+		x, _ := strconv.ParseUint(text[1:], 8, 16)
+		if x > 0377 {
+			r.errorf(start, "unsupported character literal '\\%s': an octal character is at most \\o377", text)
+			return nil
+		}
+		v = string(rune(x))
 	case len(text) == 5 && text[0] == 'u':
 		if x, n := hex4(text[1:]); n == 4 {
 			if utf16IsHigh(x) || utf16IsLow(x) {

@@ -20,6 +20,8 @@ func TestReadForms(t *testing.T) {
 		{"0 7 007 -5 +5 -0", "int:0 int:7 int:7 int:-5 int:5 int:0"},
 		{"9223372036854775807 -9223372036854775808", "int:9223372036854775807 int:-9223372036854775808"},
 		{"0x1F 0X1f -0x10 +0x10 0x1FN", "int:31 int:31 int:-16 int:16 int:31"},
+		{"2r1010 -2r101 +8r17 36rZZ 16rff 2R11", "int:10 int:-5 int:15 int:1295 int:255 int:3"}, // radix, as Clojure
+		{"-2r1000000000000000000000000000000000000000000000000000000000000000", "int:-9223372036854775808"},
 		{"0x7FFFFFFFFFFFFFFF -0x8000000000000000", "int:9223372036854775807 int:-9223372036854775808"},
 		{"42N -42N", "int:42 int:-42"},
 
@@ -30,6 +32,8 @@ func TestReadForms(t *testing.T) {
 		{"1.0M 5M 5.M 1e2M", "float:1 float:5 float:5 float:100"},
 		{"1.7976931348623157e308 4.9e-324 1e-400", "float:1.7976931348623157e+308 float:5e-324 float:0"},
 		{"##Inf ##-Inf ##NaN", "float:+Inf float:-Inf float:NaN"},
+		// Ratios denote the float that / gives (Clojure reads a Ratio; 4/2 is 2 there).
+		{"1/2 -3/4 +1/8 4/2 0/5", "float:0.5 float:-0.75 float:0.125 float:2 float:0"},
 
 		// Strings.
 		{`"" "abc" "a\"b" "a\\b"`, `str:"" str:"abc" str:"a\"b" str:"a\\b"`},
@@ -39,11 +43,15 @@ func TestReadForms(t *testing.T) {
 		{`"λ日本😀" "tab	raw"`, `str:"λ日本😀" str:"tab\traw"`},
 		{"\"nul\x00inside\"", `str:"nul\x00inside"`},
 		{`"(not [a] {form}) ; #_ @x"`, `str:"(not [a] {form}) ; #_ @x"`},
+		{"\"a,b\n1,2\n\" \"x\r\ny\" \"\n\"", `str:"a,b\n1,2\n" str:"x\r\ny" str:"\n"`}, // as Clojure: line breaks kept
+		{"\"λ\n\\u00e9\\n\n(a)\"", `str:"λ\né\n\n(a)"`},
+		{"#\"a\nb\\\"\"", `re:"a\nb\\\""`},
 
 		// Characters.
 		{`\a \Z \5 \λ`, `char:"a" char:"Z" char:"5" char:"λ"`},
 		{`\( \) \[ \] \{ \} \" \; \, \\ \' \# \@ \^ \~ \` + "`", `char:"(" char:")" char:"[" char:"]" char:"{" char:"}" char:"\"" char:";" char:"," char:"\\" char:"'" char:"#" char:"@" char:"^" char:"~" char:"` + "`" + `"`},
 		{`\newline \space \tab \return \backspace \formfeed`, `char:"\n" char:" " char:"\t" char:"\r" char:"\b" char:"\f"`},
+		{`\o101 \o7 \o007 \o377 \o`, `char:"A" char:"\a" char:"\a" char:"ÿ" char:"o"`},
 		{`\u0041 \u03bb \u03BB \u0000 \n \u \t`, `char:"A" char:"λ" char:"λ" char:"\x00" char:"n" char:"u" char:"t"`},
 		{"\\e\u0301 \\\u00e9", "char:\"e\u0301\" char:\"\u00e9\""}, // combining acute; precomposed
 		{"\\🏳️‍🌈", `char:"🏳️\u200d🌈"`},                             // 4 code points, one grapheme
@@ -74,6 +82,11 @@ func TestReadForms(t *testing.T) {
 		{"#'foo #'str/join #' foo", "#'sym:foo #'sym:str|join #'sym:foo"},
 		{`#"\d+" #"a\"b" #"" #"\\" #"[a-z]*\.txt"`, `re:"\\d+" re:"a\\\"b" re:"" re:"\\\\" re:"[a-z]*\\.txt"`},
 		{`#"é\é"`, `re:"é\\é"`},
+
+		// Metadata is checked and dropped.
+		{"(defn ^:private f ^long [^String s ^{:tag long} n] s)", "(sym:defn sym:f [sym:s sym:n] sym:s)"},
+		{"^:a ^{:b 1} ^\"T\" [1] ^Long/MAX x ^:a #{1} ^:a #(f) ^:a {} ^:a (f)", "[int:1] sym:x #{int:1} #(sym:f) {} (sym:f)"},
+		{"^ :a [1] ^:a #_ 1 [2]", "[int:1] [int:2]"},
 
 		// Discard.
 		{"#_ 1 2", "int:2"},
@@ -113,6 +126,7 @@ func TestReadForms(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	const deref = "@ (deref) is not supported: PTC-Lisp has no atoms or refs; use let bindings, def, or loop/recur"
 	const syntaxQuote = "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros"
+	const noQuote = "no closing '\"' before the end of the program"
 	tests := []struct {
 		src  string
 		want []string
@@ -162,8 +176,12 @@ func TestReadErrors(t *testing.T) {
 		{"@x", []string{"1:1: " + deref}},
 		{"(swap! a inc) @a", []string{"1:15: " + deref}},
 		{"`(a ~b ~@c)", []string{"1:1: " + syntaxQuote, "1:5: " + syntaxQuote, "1:8: " + syntaxQuote}},
-		{"^:private x", []string{"1:1: metadata (^) is not supported"}},
-		{"(def ^String s 1)", []string{"1:6: metadata (^) is not supported"}},
+		{"^1 x", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
+		{"^\\a x [^[] y]", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String", "1:8: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
+		{"^:a 1 ^:b :c ^:d \"s\"", []string{"1:1: metadata (^) can only be applied to a symbol or a collection", "1:7: metadata (^) can only be applied to a symbol or a collection", "1:14: metadata (^) can only be applied to a symbol or a collection"}},
+		{"[1 ^:a]", []string{"1:4: metadata (^) must be followed by the form it applies to, as in ^:private name"}},
+		{"^", []string{"1:1: metadata (^) must be followed by the form it applies to, as in ^:private name"}},
+		{"^@x y", []string{"1:2: " + deref}},
 
 		// Keywords and symbols.
 		{"::foo", []string{"1:1: auto-resolved keywords (::foo) are not supported: write :foo"}},
@@ -176,8 +194,18 @@ func TestReadErrors(t *testing.T) {
 		{"ns/a ns/", []string{"1:6: invalid symbol 'ns/'"}},
 
 		// Numbers.
-		{"1/2", []string{"1:1: ratio literals are not supported: write (/ 1 2)"}},
-		{"(+ -3/4 1)", []string{"1:4: ratio literals are not supported: write (/ -3 4)"}},
+		{"1/0 -0/0", []string{"1:1: ratio literal 1/0 divides by zero", "1:5: ratio literal -0/0 divides by zero"}},
+		{"1/-2 1.5/2 1N/2 1/2N 0x10/2 +/2", []string{
+			"1:1: invalid number '1/-2'", "1:6: invalid number '1.5/2'", "1:12: invalid number '1N/2'",
+			"1:17: invalid number '1/2N'", "1:22: invalid number '0x10/2'",
+		}},
+		{"2r 0r1 37r1 2r102 2r1N 2r-1 16r_f 1r0", []string{
+			"1:1: invalid number '2r'", "1:4: invalid number '0r1': the radix must be 2 to 36",
+			"1:8: invalid number '37r1': the radix must be 2 to 36", "1:13: invalid number '2r102'",
+			"1:19: invalid number '2r1N'", "1:24: invalid number '2r-1'", "1:29: invalid number '16r_f'",
+			"1:35: invalid number '1r0': the radix must be 2 to 36",
+		}},
+		{"2r1000000000000000000000000000000000000000000000000000000000000000", []string{"1:1: integer literal 2r10000000000000000000000000000000000000... is out of range (64-bit)"}},
 		{".5", []string{"1:1: invalid number '.5': write 0.5"}},
 		{"-.5 +.5e3", []string{"1:1: invalid number '-.5': write -0.5", "1:5: invalid number '+.5e3': write +0.5e3"}},
 		{".5x", []string{"1:1: invalid number '.5x'"}},
@@ -198,7 +226,7 @@ func TestReadErrors(t *testing.T) {
 		{"1" + strings.Repeat("é", 30), []string{"1:1: invalid number '1" + strings.Repeat("é", 30) + "'"}},
 
 		// Strings.
-		{`"abc`, []string{"1:1: unterminated string"}},
+		{`"abc`, []string{"1:1: unterminated string: " + noQuote}},
 		{`(str "a\qb")`, []string{`1:8: unsupported escape '\q' in string`}},
 		{`"\0" "\'" "\/" "\é"`, []string{
 			`1:2: unsupported escape '\0' in string`, `1:7: unsupported escape '\'' in string`,
@@ -211,16 +239,25 @@ func TestReadErrors(t *testing.T) {
 			`1:27: invalid escape '\uDC00' in string: unpaired surrogate`,
 			`1:33: invalid escape '\uD800' in string: unpaired surrogate`,
 		}},
-		{"(println \"hello)\n(+ 1 2)", []string{`1:17: string literal cannot span lines: use \n`, "2:8: unclosed '(' opened at 1:1"}},
-		{"\"a\r\nb", []string{`1:3: string literal cannot span lines: use \n`}},
-		{"\"λ\\\n\"", []string{`1:4: string literal cannot span lines: use \n`, "2:1: unterminated string"}},
+		// A string may span lines; one that runs to the end of input is
+		// reported where it opened, without the collections it swallowed,
+		// and a line inside it that looks like code points to the culprit.
+		{"(println \"hello)\n(+ 1 2)", []string{"1:10: unterminated string: it runs into line 2, which looks like code; its closing '\"' is probably missing on line 1"}},
+		{"(let [a \"x\n  b 2]\n  ;; sum\n  (+ a b))", []string{"1:9: unterminated string: it runs into line 3, which looks like code; its closing '\"' is probably missing on line 1"}},
+		{"(def a \"x)\n(def b \"y\")\n(println b)", []string{"1:8: unterminated string: the string opened here runs into line 2, which looks like code, so its closing '\"' is probably missing on line 1 (the program ends inside the string opened at 2:10)"}},
+		{"(def t \"a\n(b) c\")\n[(str \"x)]", []string{"1:8: unterminated string: the string opened here runs into line 2, which looks like code, so its closing '\"' is probably missing on line 1 (the program ends inside the string opened at 3:7)"}},
+		{"(def csv \"a,b\n1,2\n( 3)\n[x]", []string{"1:10: unterminated string: " + noQuote}},
+		{"\"a\r\nb", []string{"1:1: unterminated string: " + noQuote}},
+		{"\"λ\\\n\"", []string{`1:3: unsupported escape '\' before a line break in string: a string may span lines, so drop the '\'`}},
+		{"\"a\nb\\q\" \"\n\n\\u12\"", []string{`2:2: unsupported escape '\q' in string`, `4:1: invalid escape '\u12' in string: \u needs exactly 4 hex digits`}},
 		{"\"a\xffb\" \"\xc3\"", []string{"1:3: invalid UTF-8 byte 0xff", "1:8: invalid UTF-8 byte 0xc3"}},
-		{`"a\`, []string{"1:1: unterminated string"}},
+		{`"a\`, []string{"1:1: unterminated string: " + noQuote}},
 
 		// Regexes.
-		{`#"abc`, []string{"1:1: unterminated regex"}},
-		{`#"a\"`, []string{"1:1: unterminated regex"}},
-		{"#\"a\n", []string{`1:4: regex literal cannot span lines: use \n`}},
+		{`#"abc`, []string{"1:1: unterminated regex: " + noQuote}},
+		{`#"a\"`, []string{"1:1: unterminated regex: " + noQuote}},
+		{"#\"a\n", []string{"1:1: unterminated regex: " + noQuote}},
+		{"(re-find #\"a\n(+ 1 2)", []string{"1:10: unterminated regex: it runs into line 2, which looks like code; its closing '\"' is probably missing on line 1"}},
 		{"#\"\xff\"", []string{"1:3: invalid UTF-8 byte 0xff"}},
 
 		// Characters.
@@ -232,6 +269,7 @@ func TestReadErrors(t *testing.T) {
 			`1:16: unsupported character literal '\u00'`, `1:21: unsupported character literal '\u00E9x'`,
 			`1:29: unsupported character literal '\Space'`,
 		}},
+		{`\o400 \o1234 \o8`, []string{`1:1: unsupported character literal '\o400': an octal character is at most \o377`, `1:7: unsupported character literal '\o1234'`, `1:14: unsupported character literal '\o8'`}},
 		{`\uzzzz`, []string{`1:1: unsupported character literal '\uzzzz'`}},
 		{`\uD800`, []string{`1:1: unsupported character literal '\uD800': surrogate code points are not characters`}},
 		{`\(abc`, []string{`1:1: unsupported character literal '\(abc'`}},
@@ -324,7 +362,7 @@ func TestPartialResults(t *testing.T) {
 		{"(+ 1 2) (foo", "(sym:+ int:1 int:2) (sym:foo)"},
 		{"(let [x 1) x)", "(sym:let [sym:x int:1] sym:x)"},
 		{"[1 .5 2]", "[int:1 int:2]"},
-		{"(println \"hello)\n(+ 1 2)", "(sym:println (sym:+ int:1 int:2))"},
+		{"(println \"hello)\n(+ 1 2)", "(sym:println)"},
 		{"{:a 1 :b}", "{kw:a int:1 kw:b}"},
 		{"@x y", "sym:x sym:y"},
 		{"#inst \"2020\"", `str:"2020"`},
@@ -428,6 +466,18 @@ func TestPositions(t *testing.T) {
 		"kw:c 3:1-3:3",
 	})
 
+	// Strings and regexes spanning lines: what follows keeps its line and
+	// column, also after non-ASCII text on either line.
+	checkPositions(t, "(str \"a\nλb\" x\n  #\"é\n\" \"\n\n\" y)", []string{
+		"(sym:str 1:1-6:5",
+		"sym:str 1:2-1:5",
+		`str:"a\nλb" 1:6-2:4`,
+		"sym:x 2:5-2:6",
+		`re:"é\n" 3:3-4:2`,
+		`str:"\n\n" 4:3-6:2`,
+		"sym:y 6:3-6:4",
+	})
+
 	// Columns count code points.
 	checkPositions(t, "[\"日本\" é 😀 \\🏳️‍🌈 x]", []string{
 		`[str:"日本" 1:1-1:19`,
@@ -491,7 +541,7 @@ func TestHostileInputs(t *testing.T) {
 		t.Errorf("big string: %d forms, %v", len(forms), err)
 	}
 	_, err = Read(`"` + big)
-	if got := errStrings(err); len(got) != 1 || got[0] != "1:1: unterminated string" {
+	if got := errStrings(err); len(got) != 1 || got[0] != "1:1: unterminated string: no closing '\"' before the end of the program" {
 		t.Errorf("big unterminated string: %q", got)
 	}
 
