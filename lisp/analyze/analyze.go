@@ -20,6 +20,10 @@ type Config struct {
 	// "atom" or "swap!"). Such symbols are reported as errors at analysis time
 	// instead of being treated as user-namespace names.
 	Hint func(name string) string
+	// Shadowed, when set, reports whether the user namespace (of earlier
+	// runs) holds a value under a builtin name: the name then means the
+	// user's value, as in Clojure, where a def replaces a core function.
+	Shadowed func(name string) bool
 	// MaxDepth bounds the nesting of forms the analyzer descends into; 0 means 512.
 	MaxDepth int
 	// MaxErrors stops analysis after that many errors; 0 means 10.
@@ -73,6 +77,14 @@ type analyzer struct {
 	uses    []GlobalUse
 	defs    []string
 	defSet  map[string]bool
+	// shadow holds the builtin names this program defines, from the point
+	// of their def on (a use before the def is still the builtin, as in
+	// Clojure, which compiles one form at a time).
+	shadow map[string]bool
+	// builtinSet and builtinUses are the plain builtin names the program
+	// refers to (see Program.Builtins).
+	builtinSet  map[string]bool
+	builtinUses []string
 }
 
 // fnScope is the scope of one function arity (or of the top level).
@@ -148,7 +160,8 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	default:
 		top = &Do{At: At{pos}, Body: body}
 	}
-	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}, nil
+	slices.Sort(a.builtinUses)
+	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs, Builtins: a.builtinUses}, nil
 }
 
 // predeclare records the name of a top-level (def name ...) or (defn name ...).
@@ -212,6 +225,25 @@ func (a *analyzer) finishErrors() ErrorList {
 
 func (a *analyzer) isBuiltin(name string) bool {
 	return a.cfg.IsBuiltin != nil && a.cfg.IsBuiltin(name)
+}
+
+// isShadowed reports whether the builtin name means a user value here: the
+// namespace of earlier runs defines it, or this program did, above.
+func (a *analyzer) isShadowed(name string) bool {
+	return a.shadow[name] || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
+}
+
+// plainBuiltin refers to the builtin under a plain name, which a namespace
+// may shadow: the runtime needs to know which the program uses.
+func (a *analyzer) plainBuiltin(name string, pos syntax.Pos) Expr {
+	if !a.builtinSet[name] {
+		if a.builtinSet == nil {
+			a.builtinSet = map[string]bool{}
+		}
+		a.builtinSet[name] = true
+		a.builtinUses = append(a.builtinUses, name)
+	}
+	return a.builtinRef(name, pos)
 }
 
 // ---- scopes -------------------------------------------------------------
