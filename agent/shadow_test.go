@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
@@ -34,5 +36,26 @@ func TestFeedbackNamesShadowedBuiltins(t *testing.T) {
 	want2 := "Value: [7 9 1 2]\nMemory: count, entries, first, n\n\nTurn 3 of 5 is next (3 left)."
 	if got := s.LastMessage(2); got != want2 {
 		t.Errorf("feedback of turn 2:\n%s\nwant:\n%s", got, want2)
+	}
+}
+
+// A program kept by Compile runs alone, where a builtin an earlier turn
+// redefined is the builtin again: reading it is a dependency.
+func TestCompileRefusesShadowedBuiltinOfEarlierTurn(t *testing.T) {
+	s := llmtest.NewScript(
+		llmtest.Code(`(defn count [xs] 42) (count [1])`),
+		llmtest.Code(`(return {:n (count [1 2])})`),
+		llmtest.Code(`(return {:n (clojure.core/count [1 2])})`),
+	)
+	a := agent.MustNew(agent.Config{Prompt: "Count", Signature: "{n :int}"})
+	compiled, err := a.Compile(context.Background(), agent.Options{LLM: s.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fb := s.LastMessage(2); !strings.Contains(fb, "it reads count, defined in an earlier turn") {
+		t.Errorf("feedback of turn 2: %q", fb)
+	}
+	if !strings.Contains(compiled.Source(), "clojure.core/count") {
+		t.Errorf("kept %q", compiled.Source())
 	}
 }

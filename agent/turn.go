@@ -251,7 +251,9 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) 
 	}
 	if m.compiling {
 		if p, err := lisp.Compile(code); err == nil {
-			if deps := p.Dependencies(); !deps.SelfContained() {
+			// As the program reads here: a builtin an earlier turn
+			// redefined would be the builtin again when it runs alone.
+			if deps := p.DependenciesIn(m.memory); !deps.SelfContained() {
 				why := dependencyText(deps)
 				return reject(ReasonValidationError, "the final program is not self-contained: "+why,
 					"This program will be kept and run on its own, without the earlier turns, but "+why+

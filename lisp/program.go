@@ -23,10 +23,8 @@ type Program struct {
 	globals []analyze.GlobalUse
 	defs    map[string]bool
 	deps    Dependencies
-	// builtins are the builtins the program names plainly (sorted): a
-	// namespace that redefines one of them needs a variant of the program
-	// in which the name means the namespace's value.
-	builtins  []string
+	// variants are the program compiled for namespaces that shadow
+	// builtins it may name (see in), by the names.
 	variantMu sync.Mutex
 	variants  map[string]*Program
 	// size is what the program's text and literal data weigh in the
@@ -86,7 +84,7 @@ func compile(src string, shadows []string) (*Program, error) {
 		defs[d] = true
 	}
 	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs,
-		deps: c.dependencies(ap.Globals, defs), builtins: ap.Builtins,
+		deps: c.dependencies(ap.Globals, defs),
 		size: int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize}, nil
 }
 
@@ -117,6 +115,20 @@ func (p *Program) Dependencies() Dependencies {
 	d := p.deps
 	d.Vars = slices.Clone(d.Vars)
 	return d
+}
+
+// DependenciesIn is Dependencies for the program as it reads in namespace
+// ns: a builtin name that ns redefines (see Namespace) is a var of an
+// earlier run there, which the program alone would read as the builtin.
+func (p *Program) DependenciesIn(ns *Namespace) Dependencies {
+	if ns == nil {
+		return p.Dependencies()
+	}
+	v, err := p.in(ns)
+	if err != nil {
+		return p.Dependencies()
+	}
+	return v.Dependencies()
 }
 
 func (c *compiler) dependencies(globals []analyze.GlobalUse, defs map[string]bool) Dependencies {
@@ -152,14 +164,16 @@ const maxVariants = 8
 // in returns the program as it reads in namespace ns: where ns redefines a
 // builtin the program names, the name means the namespace's value, as in
 // Clojure once a def has replaced a core function. Nothing to do, and no
-// cost, when ns redefines no builtin the program uses.
+// cost, when ns redefines no builtin whose name is in the program's text
+// (a name found only inside a longer one or a string costs a compilation
+// that changes nothing).
 func (p *Program) in(ns *Namespace) (*Program, error) {
-	if len(ns.shadows) == 0 || len(p.builtins) == 0 {
+	if len(ns.shadows) == 0 {
 		return p, nil
 	}
 	var names []string
-	for _, n := range p.builtins {
-		if _, ok := slices.BinarySearch(ns.shadows, n); ok {
+	for _, n := range ns.shadows {
+		if strings.Contains(p.src, n) {
 			names = append(names, n)
 		}
 	}

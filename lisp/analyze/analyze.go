@@ -81,10 +81,6 @@ type analyzer struct {
 	// of their def on (a use before the def is still the builtin, as in
 	// Clojure, which compiles one form at a time).
 	shadow map[string]bool
-	// builtinSet and builtinUses are the plain builtin names the program
-	// refers to (see Program.Builtins).
-	builtinSet  map[string]bool
-	builtinUses []string
 }
 
 // fnScope is the scope of one function arity (or of the top level).
@@ -160,8 +156,7 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	default:
 		top = &Do{At: At{pos}, Body: body}
 	}
-	slices.Sort(a.builtinUses)
-	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs, Builtins: a.builtinUses}, nil
+	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}, nil
 }
 
 // predeclare records the name of a top-level (def name ...) or (defn name ...).
@@ -231,19 +226,6 @@ func (a *analyzer) isBuiltin(name string) bool {
 // namespace of earlier runs defines it, or this program did, above.
 func (a *analyzer) isShadowed(name string) bool {
 	return a.shadow[name] || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
-}
-
-// plainBuiltin refers to the builtin under a plain name, which a namespace
-// may shadow: the runtime needs to know which the program uses.
-func (a *analyzer) plainBuiltin(name string, pos syntax.Pos) Expr {
-	if !a.builtinSet[name] {
-		if a.builtinSet == nil {
-			a.builtinSet = map[string]bool{}
-		}
-		a.builtinSet[name] = true
-		a.builtinUses = append(a.builtinUses, name)
-	}
-	return a.builtinRef(name, pos)
 }
 
 // ---- scopes -------------------------------------------------------------

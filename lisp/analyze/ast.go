@@ -365,10 +365,6 @@ type Program struct {
 	Globals []GlobalUse
 	// Defs lists the names the program defines.
 	Defs []string
-	// Builtins lists, sorted, the builtins the program refers to by a plain
-	// name (count, not clojure.core/count): a namespace that defines one of
-	// them changes what the program means (see Config.Shadowed).
-	Builtins []string
 }
 
 // GlobalUse is a read of a user-namespace name.

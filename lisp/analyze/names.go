@@ -71,7 +71,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		}
 		if a.isBuiltin(s.Name) {
 			if !a.isShadowed(s.Name) {
-				return a.plainBuiltin(s.Name, pos)
+				return a.builtinRef(s.Name, pos)
 			}
 			a.useGlobal(s.Name, pos)
 			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
