@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -134,10 +135,6 @@ func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
 	}
 	shown := v
 	vars := map[string]lisp.Value{}
-	for _, name := range m.memory.Names() {
-		x, _ := m.memory.Get(name)
-		vars[name] = x
-	}
 	changed := false
 	for k, x := range mv.All() {
 		name, ok := memoryName(k)
@@ -153,9 +150,32 @@ func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
 		changed = true
 	}
 	if changed {
-		m.memory = lisp.NewNamespace(vars)
+		// Stored as data: an entry named like a builtin ({:count 3}) is
+		// memory/count, and count stays the builtin.
+		m.memory = m.memory.WithVars(vars)
 	}
 	return shown
+}
+
+// shadowNotes tells the LLM which builtin names its program redefined, so
+// that a later surprise ((count xs) calling its own count) explains itself.
+func (m *mission) shadowNotes(names []string) string {
+	still := m.memory.Shadowed()
+	var lines []string
+	for _, name := range names {
+		if _, ok := slices.BinarySearch(still, name); !ok {
+			continue // a map result stored over it: the builtin is back
+		}
+		if len(lines) == 5 {
+			lines = append(lines, "...")
+			break
+		}
+		lines = append(lines, "`"+name+"` now names your value (it was a builtin; the builtin is still clojure.core/"+name+")")
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n" + m.clip(strings.Join(lines, "\n"), m.a.format.FeedbackMaxChars)
 }
 
 // memoryName returns the var name a map key is stored under: keywords and

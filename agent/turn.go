@@ -221,7 +221,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	}
 	m.partial = res.Value
 	m.pushHistory(res.Value)
-	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.toolWarnings(tr.ToolCalls)))
+	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.shadowNotes(res.Shadowed)+m.toolWarnings(tr.ToolCalls)))
 	return nil
 }
 
@@ -251,7 +251,9 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) 
 	}
 	if m.compiling {
 		if p, err := lisp.Compile(code); err == nil {
-			if deps := p.Dependencies(); !deps.SelfContained() {
+			// As the program reads here: a builtin an earlier turn
+			// redefined would be the builtin again when it runs alone.
+			if deps := p.DependenciesIn(m.memory); !deps.SelfContained() {
 				why := dependencyText(deps)
 				return reject(ReasonValidationError, "the final program is not self-contained: "+why,
 					"This program will be kept and run on its own, without the earlier turns, but "+why+

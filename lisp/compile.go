@@ -293,10 +293,16 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return constant(v)
 	case *analyze.Global:
 		name := e.Name
+		msg := "undefined variable " + name + " (its def has not run)"
+		if isBuiltinName(name) {
+			// (def first (first xs)): from its def on, the name is the
+			// program's own, as in Clojure.
+			msg = "undefined variable " + name + ": from its def on, " + name + " names the program's value, not the builtin, and that def has not run yet (the builtin is clojure.core/" + name + ")"
+		}
 		return func(fr *frame) (Value, error) {
 			v, ok := fr.th.globals.lookup(name)
 			if !ok {
-				return nil, &Error{Kind: UnboundVar, Pos: pos, Message: "undefined variable " + name + " (its def has not run)"}
+				return nil, &Error{Kind: UnboundVar, Pos: pos, Message: msg}
 			}
 			return v, nil
 		}
@@ -336,8 +342,10 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			if err != nil {
 				return nil, at(err, pos)
 			}
-			if _, ok := builtins[name]; ok || analyze.IsSpecialForm(name) {
-				return nil, &Error{Kind: CannotShadowBuiltin, Pos: pos, Message: "cannot store under " + name + ": it is a builtin name"}
+			// A builtin name may be stored under, as def may redefine it;
+			// the names the language needs keep their meaning.
+			if msg := analyze.ReservedName(name); msg != "" {
+				return nil, &Error{Kind: CannotShadowBuiltin, Pos: pos, Message: "cannot store under " + name + ": " + msg}
 			}
 			v, err := val(fr)
 			if err != nil {

@@ -178,8 +178,9 @@ var hostileCases = []hostileCase{
 	{"atoms", `(def a (atom 0)) (swap! a inc)`, lisp.UnboundVar, lisp.Limits{}},
 	{"future", `@(future 1)`, lisp.ParseError, lisp.Limits{}},
 	{"unknown namespace", `(clojure.java.shell/sh "ls")`, lisp.UnboundVar, lisp.Limits{}},
-	{"redefine a builtin", `(def + -)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
-	{"memory/put on a builtin name", `(memory/put :map 1)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
+	{"redefine a special form", `(def if -)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
+	{"redefine return", `(defn return [x] x)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
+	{"memory/put on a reserved name", `(memory/put :fail 1)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
 	{"calling a string", `("rm -rf" 1)`, lisp.NotCallable, lisp.Limits{}},
 
 	// Misbehaving tools.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,10 @@ type Program struct {
 	globals []analyze.GlobalUse
 	defs    map[string]bool
 	deps    Dependencies
+	// variants are the program compiled for namespaces that shadow
+	// builtins it may name (see in), by the names.
+	variantMu sync.Mutex
+	variants  map[string]*Program
 	// size is what the program's text and literal data weigh in the
 	// memory budget: every run is charged for it up front.
 	size int64
@@ -41,6 +46,12 @@ func (p *Program) Source() string { return p.src }
 // several independent errors are found, the first one lists the others in
 // its More field. A text longer than MaxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
+	return compile(src, nil)
+}
+
+// compile compiles src for a namespace that redefines the builtins named
+// in shadows (sorted).
+func compile(src string, shadows []string) (*Program, error) {
 	if len(src) > MaxSourceBytes {
 		return nil, &Error{Kind: ParseError, Message: fmt.Sprintf(
 			"the program is %s long, over the %s limit: keep data in the context (ctx/...) rather than in the program text",
@@ -50,7 +61,14 @@ func Compile(src string) (*Program, error) {
 	if err != nil {
 		return nil, fromSyntax(err, src)
 	}
-	ap, err := analyze.Analyze(forms, analyzeConfig)
+	cfg := analyzeConfig
+	if len(shadows) > 0 {
+		cfg.Shadowed = func(name string) bool {
+			_, ok := slices.BinarySearch(shadows, name)
+			return ok
+		}
+	}
+	ap, err := analyze.Analyze(forms, cfg)
 	if err != nil {
 		return nil, fromAnalyze(err, src)
 	}
@@ -99,6 +117,20 @@ func (p *Program) Dependencies() Dependencies {
 	return d
 }
 
+// DependenciesIn is Dependencies for the program as it reads in namespace
+// ns: a builtin name that ns redefines (see Namespace) is a var of an
+// earlier run there, which the program alone would read as the builtin.
+func (p *Program) DependenciesIn(ns *Namespace) Dependencies {
+	if ns == nil {
+		return p.Dependencies()
+	}
+	v, err := p.in(ns)
+	if err != nil {
+		return p.Dependencies()
+	}
+	return v.Dependencies()
+}
+
 func (c *compiler) dependencies(globals []analyze.GlobalUse, defs map[string]bool) Dependencies {
 	d := Dependencies{History: c.history, ComputedKeys: c.computedKeys}
 	defined := func(name string) bool { return defs[name] || slices.Contains(c.memPuts, name) }
@@ -119,8 +151,55 @@ func (c *compiler) dependencies(globals []analyze.GlobalUse, defs map[string]boo
 
 // analyzeConfig connects the analyzer to this package's builtins.
 var analyzeConfig = analyze.Config{
-	IsBuiltin: func(name string) bool { _, ok := builtins[name]; return ok },
+	IsBuiltin: isBuiltinName,
 	Hint:      unsupportedHint,
+}
+
+func isBuiltinName(name string) bool { _, ok := builtins[name]; return ok }
+
+// maxVariants bounds the variants a Program keeps (see in): beyond, a
+// variant is compiled for its run and dropped.
+const maxVariants = 8
+
+// in returns the program as it reads in namespace ns: where ns redefines a
+// builtin the program names, the name means the namespace's value, as in
+// Clojure once a def has replaced a core function. Nothing to do, and no
+// cost, when ns redefines no builtin whose name is in the program's text
+// (a name found only inside a longer one or a string costs a compilation
+// that changes nothing).
+func (p *Program) in(ns *Namespace) (*Program, error) {
+	if len(ns.shadows) == 0 {
+		return p, nil
+	}
+	var names []string
+	for _, n := range ns.shadows {
+		if strings.Contains(p.src, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return p, nil
+	}
+	key := strings.Join(names, " ")
+	p.variantMu.Lock()
+	v := p.variants[key]
+	p.variantMu.Unlock()
+	if v != nil {
+		return v, nil
+	}
+	v, err := compile(p.src, names)
+	if err != nil {
+		return nil, err
+	}
+	p.variantMu.Lock()
+	if p.variants == nil {
+		p.variants = map[string]*Program{}
+	}
+	if len(p.variants) < maxVariants {
+		p.variants[key] = v
+	}
+	p.variantMu.Unlock()
+	return v, nil
 }
 
 // Options configure one run. The zero value runs with an empty context, an
@@ -250,6 +329,10 @@ type Result struct {
 	Output []string
 	// Defined lists the names this run defined, in order (empty after an error).
 	Defined []string
+	// Shadowed lists the names of Defined that were builtins until this
+	// run: from now on they mean the program's values, in this run and in
+	// the runs given Namespace (an agent tells the LLM so).
+	Shadowed []string
 	// Steps is the number of evaluation steps taken.
 	Steps int64
 	// ToolCalls is the number of tool calls made.
@@ -292,7 +375,12 @@ type runState struct {
 // compilation too.
 func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 	start := time.Now()
-	p, err := Compile(src)
+	// Compiled for the namespace right away: no variant to make (see in).
+	var shadows []string
+	if opts.Namespace != nil {
+		shadows = opts.Namespace.shadows
+	}
+	p, err := compile(src, shadows)
 	if err != nil {
 		return &Result{Namespace: opts.Namespace}, err
 	}
@@ -343,6 +431,10 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 		}
 		run.context = m
 	}
+	p, err = p.in(ns)
+	if err != nil {
+		return res, err
+	}
 	if err := p.link(ns); err != nil {
 		return res, err
 	}
@@ -388,6 +480,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 				res.Status = Failed
 			}
 			res.Namespace, res.Defined = globals.commit(ns)
+			res.Shadowed = shadowedBy(res.Defined, ns)
 			return res, nil
 		}
 		if e, ok := err.(*Error); ok && e.src == "" {
@@ -401,6 +494,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 	}
 	res.Value = v
 	res.Namespace, res.Defined = globals.commit(ns)
+	res.Shadowed = shadowedBy(res.Defined, ns)
 	return res, nil
 }
 
@@ -432,6 +526,18 @@ func (p *Program) link(ns *Namespace) error {
 	return nil
 }
 
+// shadowedBy returns the names of defined that are builtins the namespace
+// before the run did not shadow yet.
+func shadowedBy(defined []string, before *Namespace) []string {
+	var out []string
+	for _, name := range defined {
+		if _, was := slices.BinarySearch(before.shadows, name); !was && isBuiltinName(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // commit folds the run's defs into a new namespace.
 func (g *globalEnv) commit(base *Namespace) (*Namespace, []string) {
 	if len(g.defs) == 0 {
@@ -440,13 +546,33 @@ func (g *globalEnv) commit(base *Namespace) (*Namespace, []string) {
 	vars := make(map[string]Value, len(base.vars)+len(g.defs))
 	maps.Copy(vars, base.vars)
 	maps.Copy(vars, g.defs)
-	return &Namespace{vars: vars}, slices.Clone(g.order)
+	shadows := base.shadows
+	for _, name := range g.order {
+		if _, ok := slices.BinarySearch(shadows, name); !ok && isBuiltinName(name) {
+			if len(shadows) == len(base.shadows) {
+				shadows = slices.Clone(shadows)
+			}
+			shadows = append(shadows, name)
+			slices.Sort(shadows)
+		}
+	}
+	return &Namespace{vars: vars, shadows: shadows}, slices.Clone(g.order)
 }
 
 // Namespace is an immutable user namespace: the vars defined by def, defn
 // and memory/put. Hosts carry it from one run to the next.
+//
+// A program that defines a builtin's name (def, defn, defonce, declare,
+// memory/put) shadows the builtin, as in Clojure: in the runs given the
+// resulting namespace, the plain name means the program's value. Vars a
+// host binds (NewNamespace, With, WithVars) are data: under a builtin's
+// name, programs read them as memory/name and the plain name stays the
+// builtin (an agent stores the entries of a map result this way, and
+// {:count 3} must not break count).
 type Namespace struct {
 	vars map[string]Value
+	// shadows are the builtin names programs defined, sorted.
+	shadows []string
 }
 
 var emptyNamespace = &Namespace{}
@@ -481,14 +607,20 @@ func (ns *Namespace) Names() []string {
 	return slices.Sorted(maps.Keys(ns.vars))
 }
 
-// With returns a namespace with name bound to v.
+// With returns a namespace with name bound to v, as data (see Namespace).
 func (ns *Namespace) With(name string, v Value) *Namespace {
-	vars := make(map[string]Value, ns.Len()+1)
+	return ns.WithVars(map[string]Value{name: v})
+}
+
+// WithVars returns a namespace with vars bound, as data (see Namespace):
+// a builtin's name among them no longer means a program's value.
+func (ns *Namespace) WithVars(vars map[string]Value) *Namespace {
+	out := make(map[string]Value, ns.Len()+len(vars))
 	if ns != nil {
-		maps.Copy(vars, ns.vars)
+		maps.Copy(out, ns.vars)
 	}
-	vars[name] = v
-	return &Namespace{vars: vars}
+	maps.Copy(out, vars)
+	return &Namespace{vars: out, shadows: ns.shadowsBut(func(name string) bool { _, ok := vars[name]; return ok })}
 }
 
 // Without returns a namespace without the named vars.
@@ -500,5 +632,21 @@ func (ns *Namespace) Without(names ...string) *Namespace {
 	for _, n := range names {
 		delete(vars, n)
 	}
-	return &Namespace{vars: vars}
+	return &Namespace{vars: vars, shadows: ns.shadowsBut(func(name string) bool { return slices.Contains(names, name) })}
+}
+
+// Shadowed returns, sorted, the builtin names the namespace's programs
+// defined: the names that mean the user's values in the runs given it.
+func (ns *Namespace) Shadowed() []string {
+	if ns == nil {
+		return nil
+	}
+	return slices.Clone(ns.shadows)
+}
+
+func (ns *Namespace) shadowsBut(drop func(string) bool) []string {
+	if ns == nil || len(ns.shadows) == 0 {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(ns.shadows), drop)
 }

@@ -20,6 +20,10 @@ type Config struct {
 	// "atom" or "swap!"). Such symbols are reported as errors at analysis time
 	// instead of being treated as user-namespace names.
 	Hint func(name string) string
+	// Shadowed, when set, reports whether the user namespace (of earlier
+	// runs) holds a value under a builtin name: the name then means the
+	// user's value, as in Clojure, where a def replaces a core function.
+	Shadowed func(name string) bool
 	// MaxDepth bounds the nesting of forms the analyzer descends into; 0 means 512.
 	MaxDepth int
 	// MaxErrors stops analysis after that many errors; 0 means 10.
@@ -73,6 +77,10 @@ type analyzer struct {
 	uses    []GlobalUse
 	defs    []string
 	defSet  map[string]bool
+	// shadow holds the builtin names this program defines, from the point
+	// of their def on (a use before the def is still the builtin, as in
+	// Clojure, which compiles one form at a time).
+	shadow map[string]bool
 }
 
 // fnScope is the scope of one function arity (or of the top level).
@@ -212,6 +220,12 @@ func (a *analyzer) finishErrors() ErrorList {
 
 func (a *analyzer) isBuiltin(name string) bool {
 	return a.cfg.IsBuiltin != nil && a.cfg.IsBuiltin(name)
+}
+
+// isShadowed reports whether the builtin name means a user value here: the
+// namespace of earlier runs defines it, or this program did, above.
+func (a *analyzer) isShadowed(name string) bool {
+	return a.shadow[name] || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
 }
 
 // ---- scopes -------------------------------------------------------------

@@ -138,9 +138,10 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 			if !ok || sym.Ns != "" {
 				return a.errorf(s.Pos(), "invalid_form", "declare expects names, got %s", syntax.Format(s))
 			}
-			if a.isBuiltin(sym.Name) || isSpecialName(sym.Name) {
-				return a.errorf(s.Pos(), "cannot_shadow_builtin", "cannot declare %s: it is a builtin name", sym.Name)
+			if !a.definable(sym, "declare") {
+				return &Const{At: At{pos}}
 			}
+			a.addDef(sym.Name)
 		}
 		return &Const{At: At{pos}}
 	case "quote":
@@ -551,18 +552,58 @@ func (a *analyzer) defName(form string, args []syntax.Node, pos syntax.Pos) (str
 		a.errorf(args[0].Pos(), "invalid_form", "%s needs a plain name, got %s", form, syntax.Format(args[0]))
 		return "", false
 	}
-	if a.isBuiltin(s.Name) || isSpecialName(s.Name) {
-		a.errorf(s.Pos(), "cannot_shadow_builtin",
-			"cannot redefine builtin %s: choose another name (for example my-%s)", s.Name, s.Name)
-		return "", false
-	}
-	switch s.Name {
-	case "ctx", "memory", "tool", "data", "*1", "*2", "*3", "nil", "true", "false":
-		a.errorf(s.Pos(), "cannot_shadow_builtin", "cannot define %s: the name is reserved", s.Name)
+	if !a.definable(s, form) {
 		return "", false
 	}
 	a.addDef(s.Name)
 	return s.Name, true
+}
+
+// definable reports whether a def may bind the name, and says why not. A
+// builtin function may be redefined, as in Clojure: from here on the name
+// means the user's value. Special forms and macros keep their meaning: the
+// analyzer expands them, and in a namespace that persists across runs a
+// redefined (when ...) or (return ...) would change every later program.
+func (a *analyzer) definable(s *syntax.Symbol, form string) bool {
+	if msg := ReservedName(s.Name); msg != "" {
+		a.errorf(s.Pos(), "cannot_shadow_builtin", "cannot %s %s: %s", verb(form), s.Name, msg)
+		return false
+	}
+	if a.isBuiltin(s.Name) && !a.shadow[s.Name] {
+		if a.shadow == nil {
+			a.shadow = map[string]bool{}
+		}
+		a.shadow[s.Name] = true
+	}
+	return true
+}
+
+func verb(form string) string {
+	if form == "declare" {
+		return "declare"
+	}
+	return "define"
+}
+
+// ReservedName explains why a program cannot define name, or returns ""
+// when it can. Reserved are the special forms and macros (if, when, let,
+// ->, where ...), the forms that end a program or call a tool (return,
+// fail, call), and the names of namespaces and literals.
+func ReservedName(name string) string {
+	switch name {
+	case "return":
+		return "(return value) ends the program with its value, so the name stays reserved; name yours something else, e.g. return-value"
+	case "fail":
+		return "(fail value) ends the mission as failed, so the name stays reserved; name yours something else, e.g. fail-with"
+	case "call":
+		return "(call \"tool\" args) calls a tool, so the name stays reserved; name yours something else, e.g. call-with"
+	case "ctx", "memory", "tool", "data", "*1", "*2", "*3", "nil", "true", "false":
+		return "the name is reserved"
+	}
+	if isSpecialName(name) {
+		return name + " is a special form of PTC-Lisp and keeps its meaning; name yours something else, e.g. my-" + name
+	}
+	return ""
 }
 
 func (a *analyzer) defn(form string, args []syntax.Node, pos syntax.Pos) Expr {
@@ -597,6 +638,11 @@ func (a *analyzer) def(form string, args []syntax.Node, pos syntax.Pos) Expr {
 		if _, ok := rest[0].(*syntax.String); ok {
 			rest = rest[1:]
 		}
+	}
+	if len(rest) == 0 && form == "def" {
+		// (def x) declares x, as in Clojure (where the var is unbound):
+		// reading it before a def gives it a value is an error.
+		return &VarRef{At: At{pos}, Name: name}
 	}
 	if len(rest) != 1 {
 		return a.errorf(pos, "invalid_form", "%s expects (%s %s value), got %d value form(s)", form, form, name, len(rest))

@@ -70,7 +70,11 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
 		}
 		if a.isBuiltin(s.Name) {
-			return a.builtinRef(s.Name, pos)
+			if !a.isShadowed(s.Name) {
+				return a.builtinRef(s.Name, pos)
+			}
+			a.useGlobal(s.Name, pos)
+			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
 		}
 		if a.defSet[s.Name] {
 			a.useGlobal(s.Name, pos)
