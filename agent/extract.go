@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // extractCode finds the program in an LLM reply:
@@ -12,32 +13,54 @@ import (
 //  3. else the text from the first line that starts with "(" to the end of
 //     the forms that follow it.
 //
-// Invisible characters (zero-width spaces, byte order marks) are removed
-// and typographic quotes straightened first. "" means no program.
+// The search reads the reply with invisible characters (zero-width spaces,
+// byte order marks) removed and typographic quotes straightened; the
+// program itself gets the same cleaning only outside its string literals,
+// so "don’t" or an emoji joined by zero-width joiners stays as written,
+// while a string delimited by “…” becomes "…". "" means no program.
 func extractCode(reply string) string {
-	reply = cleanReply(reply)
-	tagged, untagged := fencedBlocks(reply)
-	if len(tagged) > 0 {
-		return strings.Join(tagged, "\n")
+	raw := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
+	// The cleaner never adds or removes a line break, so line i of view
+	// is line i of raw.
+	view := make([]string, len(raw))
+	for i, l := range raw {
+		view[i] = replyCleaner.Replace(l)
 	}
-	var code []string
+	code := func(spans []span) string {
+		parts := make([]string, len(spans))
+		for i, sp := range spans {
+			parts[i] = strings.Join(raw[sp.from:sp.to], "\n")
+		}
+		return cleanCode(strings.Join(parts, "\n"))
+	}
+	tagged, untagged := fencedBlocks(view)
+	if len(tagged) > 0 {
+		return code(tagged)
+	}
+	var forms []span
 	for _, b := range untagged {
-		if strings.HasPrefix(strings.TrimSpace(b), "(") {
-			code = append(code, b)
+		if strings.HasPrefix(strings.TrimSpace(strings.Join(view[b.from:b.to], "\n")), "(") {
+			forms = append(forms, b)
 		}
 	}
-	if len(code) > 0 {
-		return strings.Join(code, "\n")
+	if len(forms) > 0 {
+		return code(forms)
 	}
-	return bareForms(reply)
+	if sp, ok := bareForms(view); ok {
+		return strings.TrimSpace(code([]span{sp}))
+	}
+	return ""
 }
+
+// span is the lines [from, to) of a reply.
+type span struct{ from, to int }
 
 var codeTags = map[string]bool{"clojure": true, "clj": true, "lisp": true, "ptc": true, "ptc-lisp": true, "cljs": true, "edn": true}
 
 // fencedBlocks returns the contents of ``` blocks, split into those with a
 // code tag and those without a tag. An unclosed block runs to the end.
-func fencedBlocks(text string) (tagged, untagged []string) {
-	lines := strings.Split(text, "\n")
+// Blocks with a code tag and nothing but white space are left out.
+func fencedBlocks(lines []string) (tagged, untagged []span) {
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
 		if !strings.HasPrefix(line, "```") {
@@ -47,33 +70,30 @@ func fencedBlocks(text string) (tagged, untagged []string) {
 		if f := strings.Fields(tag); len(f) > 0 {
 			tag = f[0]
 		}
-		var body []string
 		j := i + 1
 		for ; j < len(lines); j++ {
 			if strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
 				break
 			}
-			body = append(body, lines[j])
 		}
-		content := strings.Join(body, "\n")
+		body := span{i + 1, j}
 		switch {
 		case codeTags[tag]:
-			if strings.TrimSpace(content) != "" {
-				tagged = append(tagged, content)
+			if strings.TrimSpace(strings.Join(lines[body.from:body.to], "")) != "" {
+				tagged = append(tagged, body)
 			}
 		case tag == "":
-			untagged = append(untagged, content)
+			untagged = append(untagged, body)
 		}
 		i = j
 	}
 	return tagged, untagged
 }
 
-// bareForms returns the forms of a reply without fences: from the first
+// bareForms finds the forms of a reply without fences: from the first
 // line starting with "(" as long as lines continue an open form or start
 // a new one (or a comment).
-func bareForms(text string) string {
-	lines := strings.Split(text, "\n")
+func bareForms(lines []string) (span, bool) {
 	start := -1
 	for i, l := range lines {
 		if strings.HasPrefix(strings.TrimSpace(l), "(") {
@@ -82,7 +102,7 @@ func bareForms(text string) string {
 		}
 	}
 	if start < 0 {
-		return ""
+		return span{}, false
 	}
 	depth := 0
 	var sc scanState
@@ -97,7 +117,72 @@ func bareForms(text string) string {
 		depth = sc.scan(lines[i], depth)
 		end = i
 	}
-	return strings.TrimSpace(strings.Join(lines[start:end+1], "\n"))
+	return span{start, end + 1}, true
+}
+
+// cleanCode applies replyCleaner to a program outside its string
+// literals. A typographic double quote outside a literal delimits one: it
+// opens a string that the matching typographic quote closes (a straight
+// one too), while inside a literal opened by a straight quote typographic
+// quotes are text.
+func cleanCode(code string) string {
+	var b strings.Builder
+	b.Grow(len(code))
+	const (
+		outside = iota
+		inStraight
+		inCurly
+	)
+	state := outside
+	rest := code
+	for rest != "" {
+		r, size := utf8.DecodeRuneInString(rest)
+		tok := rest[:size]
+		rest = rest[size:]
+		switch state {
+		case outside:
+			switch {
+			case r == '"':
+				state = inStraight
+			case r == '\\' && rest != "":
+				// A character literal such as \" or \“: copy the next
+				// character as it is.
+				_, n := utf8.DecodeRuneInString(rest)
+				tok += rest[:n]
+				rest = rest[n:]
+			case r == ';':
+				// A comment runs to the end of the line; quotes in it
+				// open nothing.
+				n := strings.IndexByte(rest, '\n')
+				if n < 0 {
+					n = len(rest)
+				}
+				tok = replyCleaner.Replace(tok + rest[:n])
+				rest = rest[n:]
+			case isCurlyDouble(r):
+				tok, state = `"`, inCurly
+			default:
+				tok = replyCleaner.Replace(tok)
+			}
+		default:
+			switch {
+			case r == '\\' && rest != "":
+				_, n := utf8.DecodeRuneInString(rest)
+				tok += rest[:n]
+				rest = rest[n:]
+			case r == '"':
+				state = outside
+			case state == inCurly && isCurlyDouble(r):
+				tok, state = `"`, outside
+			}
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func isCurlyDouble(r rune) bool {
+	return r == '\u201c' || r == '\u201d' || r == '\u201e' || r == '\u2033'
 }
 
 // scanState tracks strings across lines while counting brackets.
@@ -131,11 +216,11 @@ func (s *scanState) scan(line string, depth int) int {
 	return depth
 }
 
+// replyCleaner removes invisible characters and straightens typographic
+// quotes and spaces, which models and chat front ends put into code.
 var replyCleaner = strings.NewReplacer(
 	"\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "", "\u00ad", "",
 	"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u2033", `"`,
 	"\u2018", "'", "\u2019", "'",
-	"\u00a0", " ", "\r\n", "\n",
+	"\u00a0", " ",
 )
-
-func cleanReply(s string) string { return replyCleaner.Replace(s) }

@@ -28,6 +28,29 @@ func TestExtractMultiLineStrings(t *testing.T) {
 	}
 }
 
+// Typographic quotes and invisible characters are cleaned out of the code
+// but never out of its string literals: text in a literal is data.
+func TestExtractCleansOutsideStrings(t *testing.T) {
+	tests := []struct{ name, reply, want string }{
+		{"curly quotes as delimiters", "```clojure\n(str/includes? s \u201chi\u201d)\n```", `(str/includes? s "hi")`},
+		{"curly quotes inside a literal stay", "```clojure\n(return \"He said \u201chi\u201d, don\u2019t\")\n```",
+			"(return \"He said \u201chi\u201d, don\u2019t\")"},
+		{"a straight quote closes a curly-opened literal", "(count \u201cabc\")", `(count "abc")`},
+		{"an emoji joined by zero-width joiners stays whole", "```clojure\n(count \"\U0001F468\u200d\U0001F469\u200d\U0001F467\")\n```",
+			"(count \"\U0001F468\u200d\U0001F469\u200d\U0001F467\")"},
+		{"zero-width space and nbsp in code", "\ufeff(+\u00a01\u200b 2)", "(+ 1 2)"},
+		{"escaped quote in a literal", "```clojure\n(str \"a\\\"\u201c\" \u201cb\u201d)\n```", "(str \"a\\\"\u201c\" \"b\")"},
+		{"character literal of a quote", "```clojure\n(= \\\" (str \u201cx\u201d))\n```", "(= \\\" (str \"x\"))"},
+		{"comment with a quote opens nothing", "```clojure\n; it\u2019s \"\n(str \u201cx\u201d)\n```", "; it's \"\n(str \"x\")"},
+		{"CRLF line ends", "```clojure\r\n(def s \"a\r\nb\")\r\n```", "(def s \"a\nb\")"},
+	}
+	for _, tt := range tests {
+		if got := extractCode(tt.reply); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestRunMultiLineString(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code("(def rows \"ann,31\nbob,42\")\n(return (mapv #(str/split % #\",\") (str/split-lines rows)))"))
 	a, err := New(Config{Prompt: "Parse the rows", MaxTurns: 1})
