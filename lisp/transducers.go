@@ -94,7 +94,7 @@ func (xf *transducer) stops() bool {
 
 // reducingFn is (xf rf): a reducing function that runs the stages into rf.
 func (xf *transducer) reducingFn(rf Value) (Value, error) {
-	if !isCallable(rf) {
+	if _, vec := rf.(*Vector); vec || !isCallable(rf) { // a vector here is a misplaced collection
 		return nil, errorf(TypeError, "a transducer takes a reducing function, got %s: to transform a collection give it as the last argument, e.g. (map f coll), or use (into [] xf coll)", describe(rf))
 	}
 	r := xf.build(&fnReducer{f: rf})
@@ -181,7 +181,7 @@ func (th *thread) runTransducer(op string, xform Value, final func() (reducer, e
 		}
 		return th.reduceXf(xf.build(r), init, coll, op)
 	}
-	if !isCallable(xform) {
+	if _, vec := xform.(*Vector); vec || !isCallable(xform) {
 		return nil, argError(op, 0, "a transducer", xform)
 	}
 	rf, err := th.call1(xform, f)
