@@ -842,6 +842,25 @@ func rseqSorted(th *thread, coll Value) (Value, error) {
 	return NewVector(out), th.ticks(len(out))
 }
 
+// subseqBound is one test of subseq: (op element-key key).
+type subseqBound struct {
+	op  string
+	key Value
+}
+
+func (b subseqBound) holds(k Value) bool {
+	c := compareKeys(k, b.key)
+	switch b.op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
 // subseq is (subseq sc test key) and (subseq sc start-test start-key
 // end-test end-key) over a map (compared by key) or a set, in the canonical
 // order every map and set has; rsubseq gives the same elements backwards.
@@ -850,17 +869,13 @@ func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	if len(a) == 4 {
 		return nil, errorf(ArityError, "%s takes (%s coll test key) or (%s coll start-test start-key end-test end-key), got 4 arguments", fn, fn, fn)
 	}
-	type bound struct {
-		op  string
-		key Value
-	}
-	var bounds []bound
+	var bounds []subseqBound
 	for i := 1; i+1 < len(a); i += 2 {
 		b, ok := a[i].(*Builtin)
 		if !ok || (b.Name != "<" && b.Name != "<=" && b.Name != ">" && b.Name != ">=") {
 			return nil, argError(fn, i, "one of < <= > >=", a[i])
 		}
-		bounds = append(bounds, bound{b.Name, a[i+1]})
+		bounds = append(bounds, subseqBound{b.Name, a[i+1]})
 	}
 	_, isMap := a[0].(*Map)
 	switch a[0].(type) {
@@ -872,35 +887,59 @@ func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	keyOf := func(x Value) Value {
+		if isMap {
+			return x.(*Vector).items[0]
+		}
+		return x
+	}
 	var out []Value
 	for _, x := range xs {
-		k := x
-		if isMap {
-			k = x.(*Vector).items[0]
-		}
-		in := true
-		for _, b := range bounds {
-			c := compareKeys(k, b.key)
-			switch b.op {
-			case "<":
-				in = in && c < 0
-			case "<=":
-				in = in && c <= 0
-			case ">":
-				in = in && c > 0
-			case ">=":
-				in = in && c >= 0
-			}
-		}
-		if in {
+		if all(bounds, keyOf(x)) {
 			out = append(out, x)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) > 0 {
+		if rev {
+			slices.Reverse(out)
+		}
+		return NewVector(out), nil
+	}
+	// Selecting nothing gives nil or an empty sequence, as Clojure's, by
+	// where its search starts. From the key when the starting test points
+	// away from the start (subseq: > >=; rsubseq: < <=): nil unless an
+	// element lies on the key's side (only the two-test form can leave one
+	// unselected). Otherwise from the start: the one-test form gives an
+	// empty sequence, the two-test form nil for an empty collection.
+	start := bounds[0]
+	fromKey := start.op == ">" || start.op == ">="
+	if rev {
+		start = bounds[len(bounds)-1]
+		fromKey = start.op == "<" || start.op == "<="
+	}
+	switch {
+	case fromKey:
+		side := subseqBound{">=", start.key}
+		if rev {
+			side.op = "<="
+		}
+		for _, x := range xs {
+			if len(bounds) == 2 && side.holds(keyOf(x)) {
+				return emptyVector, nil
+			}
+		}
+		return nil, nil
+	case len(bounds) == 2 && len(xs) == 0:
 		return nil, nil
 	}
-	if rev {
-		slices.Reverse(out)
+	return emptyVector, nil
+}
+
+func all(bounds []subseqBound, k Value) bool {
+	for _, b := range bounds {
+		if !b.holds(k) {
+			return false
+		}
 	}
-	return NewVector(out), nil
+	return true
 }

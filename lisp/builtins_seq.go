@@ -652,6 +652,13 @@ func registerSequences(t builtinTable) {
 	t.add("partition", 2, 4, func(th *thread, a []Value) (Value, error) { return partition(th, "partition", a, false) })
 	t.add("partition-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partition-all", a, true) })
 	t.add("partition-by", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			f, err := fnArg("partition-by", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(partitionByXf(f), s), nil
+		}
 		xs, err := th.items(a[1], "partition-by")
 		if err != nil {
 			return nil, err
@@ -1971,11 +1978,12 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	}
 	var xs []Value
 	if s, ok := coll.(*Seq); ok {
+		// Over an infinite sequence every partition is complete (partition
+		// and partition-all agree, and the pad is never used).
 		if step == n {
-			// Over an infinite sequence every partition is complete.
 			return lazily(partitionAllXf(n), s), nil
 		}
-		return nil, infiniteError(s, fn)
+		return lazily(windowXf(n, step), s), nil
 	}
 	if xs, err = th.items(coll, fn); err != nil {
 		return nil, err
