@@ -1309,6 +1309,21 @@ func seqFind(th *thread, a []Value) (Value, error) {
 			return nil, nil
 		}
 	}
+	if v, ok := a[0].(*Vector); ok {
+		// Clojure's (find v i): a vector is associative by index. Any
+		// other second argument than a collection cannot be PTC-Lisp's
+		// (find pred coll), now that a vector is a function too.
+		switch i := a[1].(type) {
+		case *Vector, *Set, *Map, string, *Seq:
+		case int64:
+			if i >= 0 && i < int64(v.Len()) {
+				return VectorOf(i, v.items[i]), nil
+			}
+			return nil, nil
+		default:
+			return nil, nil
+		}
+	}
 	var found Value
 	err := th.each(a[1], "find", func(x Value) (bool, error) {
 		ok, err := th.test(a[0], x)
