@@ -217,7 +217,7 @@ func registerMaps(t builtinTable) {
 		}
 		m, err := mapArg("update-vals", a[0])
 		if err != nil {
-			if isCallable(a[0]) {
+			if isFunction(a[0]) {
 				return nil, errorf(TypeError, "update-vals takes (update-vals m f): the map goes first (with a threading macro use ->, not ->>)")
 			}
 			return nil, err

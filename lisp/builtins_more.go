@@ -177,7 +177,7 @@ func registerMoreSequences(t builtinTable) {
 	t.add("rseq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
 		if !ok {
-			return nil, argError("rseq", 0, "a vector (use (reverse coll) for other collections)", a[0])
+			return rseqSorted(th, a[0])
 		}
 		if v.Len() == 0 {
 			return nil, nil
@@ -258,7 +258,17 @@ func registerMoreSequences(t builtinTable) {
 	})
 	isVector := func(_ *thread, a []Value) (Value, error) { _, ok := a[0].(*Vector); return ok, nil }
 	t.add("indexed?", 1, 1, isVector)
-	t.add("reversible?", 1, 1, isVector)
+	// Every map and set is sorted (in the canonical order), as Clojure's
+	// sorted-map and sorted-set, which are reversible.
+	t.add("reversible?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch a[0].(type) {
+		case *Vector, *Map, *Set:
+			return true, nil
+		}
+		return false, nil
+	})
+	t.add("subseq", 3, 5, func(th *thread, a []Value) (Value, error) { return subseq(th, "subseq", a, false) })
+	t.add("rsubseq", 3, 5, func(th *thread, a []Value) (Value, error) { return subseq(th, "rsubseq", a, true) })
 }
 
 // realizeAll is doall (keep: returns the collection) and dorun (returns
@@ -800,4 +810,136 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		}
 	}
 	return out.Set(), nil
+}
+
+// rseqSorted is rseq of a map (its [key value] entries) or a set: every map
+// and set is sorted, so, as for Clojure's sorted collections, it walks them
+// backwards. Empty gives nil.
+func rseqSorted(th *thread, coll Value) (Value, error) {
+	var out []Value
+	switch c := coll.(type) {
+	case *Map:
+		if c.Len() == 0 {
+			return nil, nil
+		}
+		if err := th.charge(entriesSlots(c.Len())); err != nil {
+			return nil, err
+		}
+		out = mapEntries(c)
+		slices.Reverse(out)
+	case *Set:
+		if c.Len() == 0 {
+			return nil, nil
+		}
+		if err := th.charge(int64(c.Len())); err != nil {
+			return nil, err
+		}
+		out = c.Items()
+		slices.Reverse(out)
+	default:
+		return nil, argError("rseq", 0, "a vector, map or set (use (reverse coll) for other collections)", coll)
+	}
+	return NewVector(out), th.ticks(len(out))
+}
+
+// subseqBound is one test of subseq: (op element-key key).
+type subseqBound struct {
+	op  string
+	key Value
+}
+
+func (b subseqBound) holds(k Value) bool {
+	c := compareKeys(k, b.key)
+	switch b.op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+// subseq is (subseq sc test key) and (subseq sc start-test start-key
+// end-test end-key) over a map (compared by key) or a set, in the canonical
+// order every map and set has; rsubseq gives the same elements backwards.
+// The tests are <, <=, > and >=, as in Clojure.
+func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
+	if len(a) == 4 {
+		return nil, errorf(ArityError, "%s takes (%s coll test key) or (%s coll start-test start-key end-test end-key), got 4 arguments", fn, fn, fn)
+	}
+	var bounds []subseqBound
+	for i := 1; i+1 < len(a); i += 2 {
+		b, ok := a[i].(*Builtin)
+		if !ok || (b.Name != "<" && b.Name != "<=" && b.Name != ">" && b.Name != ">=") {
+			return nil, argError(fn, i, "one of < <= > >=", a[i])
+		}
+		bounds = append(bounds, subseqBound{b.Name, a[i+1]})
+	}
+	_, isMap := a[0].(*Map)
+	switch a[0].(type) {
+	case *Map, *Set, nil:
+	default:
+		return nil, argError(fn, 0, "a map or set (sorted collections)", a[0])
+	}
+	xs, err := th.items(a[0], fn)
+	if err != nil {
+		return nil, err
+	}
+	keyOf := func(x Value) Value {
+		if isMap {
+			return x.(*Vector).items[0]
+		}
+		return x
+	}
+	var out []Value
+	for _, x := range xs {
+		if all(bounds, keyOf(x)) {
+			out = append(out, x)
+		}
+	}
+	if len(out) > 0 {
+		if rev {
+			slices.Reverse(out)
+		}
+		return NewVector(out), nil
+	}
+	// Selecting nothing gives nil or an empty sequence, as Clojure's, by
+	// where its search starts. From the key when the starting test points
+	// away from the start (subseq: > >=; rsubseq: < <=): nil unless an
+	// element lies on the key's side (only the two-test form can leave one
+	// unselected). Otherwise from the start: the one-test form gives an
+	// empty sequence, the two-test form nil for an empty collection.
+	start := bounds[0]
+	fromKey := start.op == ">" || start.op == ">="
+	if rev {
+		start = bounds[len(bounds)-1]
+		fromKey = start.op == "<" || start.op == "<="
+	}
+	switch {
+	case fromKey:
+		side := subseqBound{">=", start.key}
+		if rev {
+			side.op = "<="
+		}
+		for _, x := range xs {
+			if len(bounds) == 2 && side.holds(keyOf(x)) {
+				return emptyVector, nil
+			}
+		}
+		return nil, nil
+	case len(bounds) == 2 && len(xs) == 0:
+		return nil, nil
+	}
+	return emptyVector, nil
+}
+
+func all(bounds []subseqBound, k Value) bool {
+	for _, b := range bounds {
+		if !b.holds(k) {
+			return false
+		}
+	}
+	return true
 }

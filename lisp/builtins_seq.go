@@ -59,7 +59,15 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("nnext", 1, 1, func(th *thread, a []Value) (Value, error) { return nextOf(th, "nnext", a[0], 2) })
 	t.add("last", 1, 1, func(th *thread, a []Value) (Value, error) {
-		xs, err := orderedItems(th, "last", a[0])
+		switch c := a[0].(type) {
+		case *Map:
+			v, _, err := th.nthSorted(c, c.Len()-1)
+			return v, err
+		case *Set:
+			v, _, err := th.nthSorted(c, c.Len()-1)
+			return v, err
+		}
+		xs, err := th.items(a[0], "last")
 		if err != nil || len(xs) == 0 {
 			return nil, err
 		}
@@ -115,7 +123,7 @@ func registerSequences(t builtinTable) {
 				return nil, err
 			}
 		}
-		xs, err := orderedItems(th, "drop-last", coll)
+		xs, err := th.items(coll, "drop-last")
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +131,7 @@ func registerSequences(t builtinTable) {
 		return vectorView(coll, xs, 0, end), nil
 	})
 	t.add("butlast", 1, 1, func(th *thread, a []Value) (Value, error) {
-		xs, err := orderedItems(th, "butlast", a[0])
+		xs, err := th.items(a[0], "butlast")
 		if err != nil || len(xs) <= 1 {
 			return nil, err
 		}
@@ -153,7 +161,7 @@ func registerSequences(t builtinTable) {
 			}
 			return lazily(dropWhileXf(pred), s), nil
 		}
-		xs, err := orderedItems(th, "drop-while", a[1])
+		xs, err := th.items(a[1], "drop-while")
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +190,7 @@ func registerSequences(t builtinTable) {
 		if s, ok := a[1].(*Seq); ok {
 			return lazily(takeNthXf(n), s), nil
 		}
-		xs, err := orderedItems(th, "take-nth", a[1])
+		xs, err := th.items(a[1], "take-nth")
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +213,7 @@ func registerSequences(t builtinTable) {
 		return VectorOf(vectorView(a[1], xs, 0, n), vectorView(a[1], xs, n, len(xs))), nil
 	})
 	t.add("split-with", 2, 2, func(th *thread, a []Value) (Value, error) {
-		xs, err := orderedItems(th, "split-with", a[1])
+		xs, err := th.items(a[1], "split-with")
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +230,7 @@ func registerSequences(t builtinTable) {
 		return VectorOf(vectorView(a[1], xs, 0, i), vectorView(a[1], xs, i, len(xs))), nil
 	})
 	t.add("reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
-		xs, err := orderedItems(th, "reverse", a[0])
+		xs, err := th.items(a[0], "reverse")
 		if err != nil {
 			return nil, err
 		}
@@ -239,7 +247,7 @@ func registerSequences(t builtinTable) {
 		if s, ok := a[0].(*Seq); ok {
 			return lazily(distinctXf(), s), nil
 		}
-		xs, err := orderedItems(th, "distinct", a[0])
+		xs, err := th.items(a[0], "distinct")
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +277,7 @@ func registerSequences(t builtinTable) {
 		if s, ok := a[0].(*Seq); ok {
 			return lazily(dedupeXf(), s), nil
 		}
-		xs, err := orderedItems(th, "dedupe", a[0])
+		xs, err := th.items(a[0], "dedupe")
 		if err != nil {
 			return nil, err
 		}
@@ -477,7 +485,7 @@ func registerSequences(t builtinTable) {
 		if s, ok := a[1].(*Seq); ok {
 			return lazily(interposeXf(a[0]), s), nil
 		}
-		xs, err := orderedItems(th, "interpose", a[1])
+		xs, err := th.items(a[1], "interpose")
 		if err != nil {
 			return nil, err
 		}
@@ -650,7 +658,14 @@ func registerSequences(t builtinTable) {
 	t.add("partition", 2, 4, func(th *thread, a []Value) (Value, error) { return partition(th, "partition", a, false) })
 	t.add("partition-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partition-all", a, true) })
 	t.add("partition-by", 2, 2, func(th *thread, a []Value) (Value, error) {
-		xs, err := orderedItems(th, "partition-by", a[1])
+		if s, ok := a[1].(*Seq); ok {
+			f, err := fnArg("partition-by", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return lazily(partitionByXf(f), s), nil
+		}
+		xs, err := th.items(a[1], "partition-by")
 		if err != nil {
 			return nil, err
 		}
@@ -885,18 +900,6 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 	return 0, errorf(TypeError, "%s expects a collection or string, got %s", fn, describe(v))
 }
 
-// orderedItems is items for functions whose result depends on element
-// order: sets are rejected with a hint (their order is not meaningful).
-func orderedItems(th *thread, fn string, coll Value) ([]Value, error) {
-	switch coll.(type) {
-	case *Set:
-		return nil, errorf(TypeError, "%s needs an ordered collection, got a set: sets are unordered; use (sort s) or (vec s) first", fn)
-	case *Map:
-		return nil, errorf(TypeError, "%s needs an ordered collection, got a map: use (keys m), (vals m) or (seq m) for its entries", fn)
-	}
-	return th.items(coll, fn)
-}
-
 // collItems is items that rejects a single map with a hint (aggregations
 // take a collection of maps).
 func collItems(th *thread, fn string, coll Value) ([]Value, error) {
@@ -951,12 +954,37 @@ func nthOf(th *thread, fn string, coll Value, i int) (Value, error) {
 	case string:
 		v, _, err := th.nthGrapheme(c, i)
 		return v, err
+	case *Map, *Set:
+		v, _, err := th.nthSorted(c, i)
+		return v, err
 	}
-	xs, err := orderedItems(th, fn, coll)
+	xs, err := th.items(coll, fn)
 	if err != nil || i >= len(xs) {
 		return nil, err
 	}
 	return xs[i], nil
+}
+
+// nthSorted returns element i of a map (its [key value] entry) or a set in
+// their canonical order, without building the others: O(log n).
+func (th *thread) nthSorted(coll Value, i int) (Value, bool, error) {
+	switch c := coll.(type) {
+	case *Map:
+		if i < 0 || i >= c.Len() {
+			return nil, false, nil
+		}
+		if err := th.charge(entrySlots); err != nil {
+			return nil, false, err
+		}
+		k, v := c.EntryAt(i)
+		return VectorOf(k, v), true, nil
+	case *Set:
+		if i < 0 || i >= c.Len() {
+			return nil, false, nil
+		}
+		return c.At(i), true, nil
+	}
+	return nil, false, nil
 }
 
 // nthGrapheme returns character i of s (ok false past the end), counting a
@@ -978,7 +1006,7 @@ func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
 	if s, ok := coll.(*Seq); ok {
 		return dropSeq(s, n), nil
 	}
-	xs, err := orderedItems(th, fn, coll)
+	xs, err := th.items(coll, fn)
 	if err != nil || len(xs) <= n {
 		return nil, err
 	}
@@ -1016,7 +1044,7 @@ func seqNth(th *thread, a []Value) (Value, error) {
 		if _, ok := a[0].(*Seq); ok && len(a) == 3 {
 			return def, nil
 		}
-		xs, err := orderedItems(th, "nth", a[0])
+		xs, err := th.items(a[0], "nth")
 		if err != nil {
 			return nil, err
 		}
@@ -1028,10 +1056,18 @@ func seqNth(th *thread, a []Value) (Value, error) {
 		}
 		return def, nil
 	}
-	switch a[0].(type) {
+	switch c := a[0].(type) {
+	case *Map, *Set:
+		// Their canonical order (the one seq gives) makes nth deterministic:
+		// a superset of Clojure, where nth refuses sets and maps.
+		v, ok, err := th.nthSorted(c, int(min(i, math.MaxInt32)))
+		if err != nil || !ok {
+			return def, err
+		}
+		return v, nil
 	case *Vector, string, *Seq, nil:
 	default:
-		if _, err := orderedItems(th, "nth", a[0]); err != nil {
+		if _, err := th.items(a[0], "nth"); err != nil {
 			return nil, err
 		}
 	}
@@ -1073,7 +1109,7 @@ func countAndItems(th *thread, fn string, a []Value) (int, []Value, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	xs, err := orderedItems(th, fn, a[1])
+	xs, err := th.items(a[1], fn)
 	if n > math.MaxInt32 {
 		n = math.MaxInt32
 	}
@@ -1095,7 +1131,7 @@ func seqTake(th *thread, a []Value) (Value, error) {
 		xs, err := th.realize(s, int(n), "take")
 		return NewVector(xs), err
 	}
-	xs, err := orderedItems(th, "take", a[1])
+	xs, err := th.items(a[1], "take")
 	if err != nil {
 		return nil, err
 	}
@@ -1111,7 +1147,7 @@ func seqDrop(th *thread, a []Value) (Value, error) {
 	if s, ok := a[1].(*Seq); ok {
 		return dropSeq(s, int(max(0, min(n, math.MaxInt32)))), nil
 	}
-	xs, err := orderedItems(th, "drop", a[1])
+	xs, err := th.items(a[1], "drop")
 	if err != nil {
 		return nil, err
 	}
@@ -1295,6 +1331,9 @@ func seqFind(th *thread, a []Value) (Value, error) {
 		}
 	}
 	if v, ok := a[0].(*Vector); ok {
+		// Clojure's (find v i): a vector is associative by index. Any
+		// other second argument than a collection cannot be PTC-Lisp's
+		// (find pred coll), now that a vector is a function too.
 		switch k := a[1].(type) {
 		case *Vector, *Set, *Map, nil, string, *Seq:
 		case int64:
@@ -1984,13 +2023,14 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	}
 	var xs []Value
 	if s, ok := coll.(*Seq); ok {
+		// Over an infinite sequence every partition is complete (partition
+		// and partition-all agree, and the pad is never used).
 		if step == n {
-			// Over an infinite sequence every partition is complete.
 			return lazily(partitionAllXf(n), s), nil
 		}
-		return nil, infiniteError(s, fn)
+		return lazily(windowXf(n, step), s), nil
 	}
-	if xs, err = orderedItems(th, fn, coll); err != nil {
+	if xs, err = th.items(coll, fn); err != nil {
 		return nil, err
 	}
 	// Sizes and steps past the end all mean "past the end" (and cannot overflow).
@@ -2265,7 +2305,7 @@ func seqSort(th *thread, a []Value) (Value, error) {
 
 func seqSortBy(th *thread, a []Value) (Value, error) {
 	if len(a) == 3 {
-		if isCallable(a[2]) && !isCallable(a[1]) {
+		if isFunction(a[2]) && !isFunction(a[1]) {
 			return nil, errorf(TypeError, "sort-by takes (sort-by key comparator coll): the collection goes last")
 		}
 	}

@@ -346,8 +346,26 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 			return nil, errorf(UnboundVar, "var #'%s is not defined", f.Name)
 		}
 		return th.call(v, args)
+	case *Vector:
+		return callVector(f, args)
 	}
 	return nil, errorf(NotCallable, "%s is not a function", describe(f))
+}
+
+// callVector is (v i): as in Clojure a vector is a function of its index,
+// and an index outside it is an error (unlike get and nth, which give nil).
+func callVector(v *Vector, args []Value) (Value, error) {
+	if len(args) != 1 {
+		return nil, errorf(ArityError, "a vector called as a function takes exactly one index, got %d argument(s): use (get v i default) for a default", len(args))
+	}
+	i, ok := args[0].(int64)
+	if !ok {
+		return nil, errorf(TypeError, "a vector called as a function takes an integer index, got %s", describe(args[0]))
+	}
+	if i < 0 || i >= int64(v.Len()) {
+		return nil, errorf(InvalidArgument, "index %d is out of bounds for a vector of %d element(s): use (get v i) for nil outside it", i, v.Len())
+	}
+	return v.items[i], nil
 }
 
 func callKeyword(k Keyword, args []Value) (Value, error) {

@@ -27,7 +27,6 @@ const (
 	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
 	hintRatios       = "there are no ratios: / always returns a float"
 	hintSorted       = "maps and sets always iterate in sorted (canonical) order; for another order sort them with (sort-by f coll)"
-	hintSubseq       = "filter the sorted entries instead, e.g. (filter #(> (key %) k) (sort m))"
 	hintSymbols      = "there are no symbols; use keywords or strings"
 	hintRegexMatcher = "use re-find, re-matches or re-seq: they return the match, or [match group1 ...] when the pattern has groups"
 	hintCode         = "programs cannot build and run code; write the code directly"
@@ -105,7 +104,6 @@ var hints = map[string]string{
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"sorted-map-by": hintSorted, "sorted-set-by": hintSorted, "sorted?": hintSorted,
-	"subseq": hintSubseq, "rsubseq": hintSubseq,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
 	"symbol":    hintSymbols, "gensym": hintSymbols, "find-keyword": "use (keyword s)",
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,

@@ -412,6 +412,12 @@ func (s *Set) All() iter.Seq[Value] {
 	}
 }
 
+// At returns the i-th element in canonical order (0 <= i < Len). O(log n).
+func (s *Set) At(i int) Value {
+	k, _ := s.t.At(i)
+	return k
+}
+
 // Items returns the elements in canonical order.
 func (s *Set) Items() []Value {
 	out := make([]Value, 0, s.Len())

@@ -94,7 +94,7 @@ func (xf *transducer) stops() bool {
 
 // reducingFn is (xf rf): a reducing function that runs the stages into rf.
 func (xf *transducer) reducingFn(rf Value) (Value, error) {
-	if !isCallable(rf) {
+	if _, vec := rf.(*Vector); vec || !isCallable(rf) { // a vector here is a misplaced collection
 		return nil, errorf(TypeError, "a transducer takes a reducing function, got %s: to transform a collection give it as the last argument, e.g. (map f coll), or use (into [] xf coll)", describe(rf))
 	}
 	r := xf.build(&fnReducer{f: rf})
@@ -181,7 +181,7 @@ func (th *thread) runTransducer(op string, xform Value, final func() (reducer, e
 		}
 		return th.reduceXf(xf.build(r), init, coll, op)
 	}
-	if !isCallable(xform) {
+	if _, vec := xform.(*Vector); vec || !isCallable(xform) {
 		return nil, argError(op, 0, "a transducer", xform)
 	}
 	rf, err := th.call1(xform, f)
@@ -769,6 +769,53 @@ func flushPartition(th *thread, l *link, acc Value, buf *[]Value) (Value, error)
 func partitionAllXf(n int64) *xfStage {
 	return stage("partition-all", false, func(next reducer) reducer {
 		return &partitionAllStep{link: link{next}, n: int(min(n, 1<<30))}
+	})
+}
+
+// windowStep emits the complete windows of n elements that start every step
+// elements: (partition n step coll) over an infinite sequence, where every
+// window is complete (sliding when step < n, with gaps when step > n). It is
+// a lazy sequence's stage only, never a transducer (Clojure has none).
+type windowStep struct {
+	link
+	n, stride int
+	buf       []Value
+	skip      int // elements still to drop before the next window starts
+}
+
+func (r *windowStep) step(th *thread, acc, x Value) (Value, error) {
+	if r.skip > 0 {
+		r.skip--
+		return acc, nil
+	}
+	if err := th.charge(1); err != nil { // x joins the window
+		return nil, err
+	}
+	r.buf = append(r.buf, x)
+	if len(r.buf) < r.n {
+		return acc, nil
+	}
+	w := NewVector(r.buf)
+	if r.stride < r.n {
+		// The next window starts inside this one: its first n-step
+		// elements are copied (the emitted window keeps the old array).
+		keep := r.n - r.stride
+		if err := th.charge(2 + int64(keep)); err != nil {
+			return nil, err
+		}
+		r.buf = append(make([]Value, 0, r.n), r.buf[r.stride:]...)
+	} else {
+		if err := th.charge(2); err != nil { // the window's header
+			return nil, err
+		}
+		r.buf, r.skip = nil, r.stride-r.n
+	}
+	return r.next.step(th, acc, w)
+}
+
+func windowXf(n, step int64) *xfStage {
+	return stage("partition", false, func(next reducer) reducer {
+		return &windowStep{link: link{next}, n: int(min(n, 1<<30)), stride: int(min(step, 1<<30))}
 	})
 }
 

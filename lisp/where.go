@@ -290,9 +290,19 @@ func (c *compiler) combine(e *analyze.Combine) evalFn {
 	}
 }
 
+// isFunction is isCallable without the collections that are functions
+// (vectors, maps, sets): for hints that tell a misplaced function from data.
+func isFunction(v Value) bool {
+	switch v.(type) {
+	case *Builtin, *Closure, Keyword, *Var:
+		return true
+	}
+	return false
+}
+
 func isCallable(v Value) bool {
 	switch v.(type) {
-	case *Builtin, *Closure, Keyword, *Map, *Set, *Var:
+	case *Builtin, *Closure, Keyword, *Map, *Set, *Var, *Vector:
 		return true
 	}
 	return false
