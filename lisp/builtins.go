@@ -90,6 +90,33 @@ func intArg(fn string, args []Value, i int) (int64, error) {
 	return 0, argError(fn, i, "an integer", args[i])
 }
 
+// countArg reads a count as Clojure's sequence functions do: they step it
+// down by one while it is positive, so a fraction counts as the next whole
+// number. `/` gives floats here where Clojure gives ratios, so
+// (take (/ (count xs) 2) xs) takes what it takes in Clojure.
+func countArg(fn string, args []Value, i int) (int64, error) {
+	if v, ok := fraction(args[i]); ok {
+		return int64(math.Ceil(v)), nil
+	}
+	return intArg(fn, args, i)
+}
+
+// indexArg reads an index as Clojure's nth, subs and repeat do: a fraction
+// is truncated, so (nth xs (/ (count xs) 2)) is the middle element.
+func indexArg(fn string, args []Value, i int) (int64, error) {
+	if v, ok := fraction(args[i]); ok {
+		return int64(v), nil
+	}
+	return intArg(fn, args, i)
+}
+
+// fraction reports a finite float that is not whole (and small enough that
+// its whole part is exact).
+func fraction(v Value) (float64, bool) {
+	f, ok := v.(float64)
+	return f, ok && f != math.Trunc(f) && math.Abs(f) < 1<<53
+}
+
 func numArg(fn string, args []Value, i int) (Value, error) {
 	switch args[i].(type) {
 	case int64, float64:

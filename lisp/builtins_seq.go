@@ -83,7 +83,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("next", 1, 1, func(th *thread, a []Value) (Value, error) { return nextOf(th, "next", a[0], 1) })
 	t.add("nthrest", 2, 2, func(th *thread, a []Value) (Value, error) {
-		n, err := intArg("nthrest", a, 1)
+		n, err := countArg("nthrest", a, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +97,7 @@ func registerSequences(t builtinTable) {
 		if isEmptyColl(a[0]) {
 			return nil, nil // Clojure never looks at the count then
 		}
-		n, err := intArg("nthnext", a, 1)
+		n, err := countArg("nthnext", a, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +119,7 @@ func registerSequences(t builtinTable) {
 		coll, n := a[len(a)-1], int64(1)
 		if len(a) == 2 {
 			var err error
-			if n, err = intArg("drop-last", a, 0); err != nil {
+			if n, err = countArg("drop-last", a, 0); err != nil {
 				return nil, err
 			}
 		}
@@ -180,7 +180,7 @@ func registerSequences(t builtinTable) {
 		if isEmptyColl(a[1]) {
 			return emptyVector, nil // Clojure never looks at the step then
 		}
-		n, err := intArg("take-nth", a, 0)
+		n, err := countArg("take-nth", a, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -513,7 +513,7 @@ func registerSequences(t builtinTable) {
 				}
 			}}, nil
 		}
-		n, err := intArg("repeat", a, 0)
+		n, err := indexArg("repeat", a, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -1030,7 +1030,7 @@ func dropSeq(s *Seq, n int) *Seq {
 }
 
 func seqNth(th *thread, a []Value) (Value, error) {
-	i, err := intArg("nth", a, 1)
+	i, err := indexArg("nth", a, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -1105,7 +1105,7 @@ func countOrInf(coll Value) (int, error) {
 }
 
 func countAndItems(th *thread, fn string, a []Value) (int, []Value, error) {
-	n, err := intArg(fn, a, 0)
+	n, err := countArg(fn, a, 0)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -1117,7 +1117,7 @@ func countAndItems(th *thread, fn string, a []Value) (int, []Value, error) {
 }
 
 func seqTake(th *thread, a []Value) (Value, error) {
-	n, err := intArg("take", a, 0)
+	n, err := countArg("take", a, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -1140,7 +1140,7 @@ func seqTake(th *thread, a []Value) (Value, error) {
 }
 
 func seqDrop(th *thread, a []Value) (Value, error) {
-	n, err := intArg("drop", a, 0)
+	n, err := countArg("drop", a, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -1993,7 +1993,11 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	if isEmptyColl(a[len(a)-1]) {
 		return emptyVector, nil // Clojure never looks at the size then
 	}
-	n, err := intArg(fn, a, 0)
+	if _, ok := fraction(a[0]); ok && !all {
+		// Clojure: no chunk ever has a fractional count.
+		return emptyVector, nil
+	}
+	n, err := countArg(fn, a, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -2009,7 +2013,7 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 	var pad []Value
 	coll := a[len(a)-1]
 	if len(a) >= 3 {
-		if step, err = intArg(fn, a, 1); err != nil {
+		if step, err = countArg(fn, a, 1); err != nil {
 			return nil, err
 		}
 		if step <= 0 {

@@ -32,13 +32,13 @@ func registerStrings(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		start, err := intArg("subs", a, 1)
+		start, err := indexArg("subs", a, 1)
 		if err != nil {
 			return nil, err
 		}
 		end := int64(math.MaxInt64)
 		if len(a) == 3 {
-			if end, err = intArg("subs", a, 2); err != nil {
+			if end, err = indexArg("subs", a, 2); err != nil {
 				return nil, err
 			}
 		}

@@ -1007,7 +1007,7 @@ func registerTransducers(t builtinTable) {
 	}
 	withCount := func(name string, positive bool, mk func(n int64) *xfStage) {
 		xfArity(name, 1, func(a []Value) (*xfStage, error) {
-			n, err := intArg(name, a, 0)
+			n, err := countArg(name, a, 0)
 			if err != nil {
 				return nil, err
 			}
