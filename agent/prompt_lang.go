@@ -59,11 +59,11 @@ func LanguageReference(profile string) string {
 const langDefaultCore = "## PTC-Lisp\n" +
 	"Clojure syntax and core functions, with these differences:\n" +
 	"- ctx/name reads an input, nil when absent. Data from JSON has string keys; keyword lookups find them too: (:id row), (get-in row [:user :name]), {:keys [id]}.\n" +
-	"- Vectors are the only sequence type: map, filter, sort, take, range... all return vectors. Maps and sets are unordered: (first m) is an error, use (keys m), (vals m), (sort s).\n" +
+	"- Vectors are the only sequence type: map, filter, sort, take, range... all return vectors.\n" +
 	"- Filters: (filter (where :status = \"paid\") rows); operators = not= < > <= >= in includes, none for truthy; paths [:user :tier]; combine with (all-of p q), (any-of p q), (none-of p).\n" +
 	"- Aggregates: (sum-by :amount rows) (avg-by :amount rows) (pluck :id rows); (max-by :amount rows) and min-by return the row. (group-by :k rows) gives {k [rows]}; (update-vals groups count); (frequencies xs).\n" +
 	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +
-	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim.\n" +
+	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim. Regexes are RE2: no lookaround or backreferences.\n" +
 	"- Numbers: / always gives a float; round, floor, ceil give integers; integer overflow is an error.\n" +
 	"- Dates: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (LocalDate/parse \"2024-01-02\"), (System/currentTimeMillis). No other Java interop.\n" +
 	"- Not available: try/catch/throw, atom/swap!/reset!, macros. Errors cannot be caught: check values with if, nil?, some? first.\n" +
