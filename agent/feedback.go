@@ -178,6 +178,15 @@ func (m *mission) shadowNotes(names []string) string {
 	return "\n" + m.clip(strings.Join(lines, "\n"), m.a.format.FeedbackMaxChars)
 }
 
+// programNotes passes on the interpreter's hints about results that are
+// valid Clojure but usually a slip (lisp.Result.Notes).
+func (m *mission) programNotes(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return "\nNote: " + m.clip(strings.Join(notes, "\nNote: "), m.a.format.FeedbackMaxChars)
+}
+
 // memoryName returns the var name a map key is stored under: keywords and
 // strings that are PTC-Lisp names (no namespace, not starting with a digit).
 func memoryName(k lisp.Value) (string, bool) {

@@ -59,3 +59,27 @@ func TestCompileRefusesShadowedBuiltinOfEarlierTurn(t *testing.T) {
 		t.Errorf("kept %q", compiled.Source())
 	}
 }
+
+// A keyword called on a vector of maps is nil, as in Clojure; the turn's
+// feedback says what the program nearly always meant.
+func TestFeedbackNotesKeywordOnRows(t *testing.T) {
+	s := llmtest.NewScript(
+		llmtest.Code(`(def rows [{:name "a"} {:name "b"}]) [(:name rows) (:id rows)]`),
+		llmtest.Code(`(return (map :name rows))`),
+	)
+	step, err := run(t, agent.Config{Prompt: "Names"}, agent.Options{LLM: s.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := printed(step.Return); got != `["a" "b"]` {
+		t.Errorf("return %s", got)
+	}
+	want := "Value: [nil nil]\n" +
+		"Memory: rows\n" +
+		"Note: (:name rows) on a vector of maps is nil, as in Clojure; to read the field of each row write (map :name rows)\n" +
+		"Note: (:id rows) on a vector of maps is nil, as in Clojure; to read the field of each row write (map :id rows)\n" +
+		"\nTurn 2 of 5 is next (4 left)."
+	if got := s.LastMessage(1); got != want {
+		t.Errorf("feedback of turn 1:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -221,7 +221,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	}
 	m.partial = res.Value
 	m.pushHistory(res.Value)
-	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.shadowNotes(res.Shadowed)+m.toolWarnings(tr.ToolCalls)))
+	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.shadowNotes(res.Shadowed)+m.programNotes(res.Notes)+m.toolWarnings(tr.ToolCalls)))
 	return nil
 }
 

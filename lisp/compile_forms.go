@@ -57,6 +57,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 				if err != nil {
 					return nil, at(err, pos)
 				}
+				fr.th.noteKeywordCall(k, x)
 				return v, nil
 			}
 		}
@@ -89,6 +90,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			if err != nil {
 				return nil, at(err, pos)
 			}
+			fr.th.noteKeywordCall(k, x)
 			return v, nil
 		}
 	case *analyze.Const:

@@ -320,7 +320,11 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 	case *Closure:
 		return th.callClosure(f, args)
 	case Keyword:
-		return callKeyword(f, args)
+		v, err := callKeyword(f, args)
+		if err == nil && len(args) > 0 {
+			th.noteKeywordCall(f, args[0])
+		}
+		return v, err
 	case *Map:
 		if len(args) < 1 || len(args) > 2 {
 			return nil, errorf(ArityError, "a map called as a function takes a key and an optional default, got %d argument(s)", len(args))

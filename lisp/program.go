@@ -333,6 +333,11 @@ type Result struct {
 	// run: from now on they mean the program's values, in this run and in
 	// the runs given Namespace (an agent tells the LLM so).
 	Shadowed []string
+	// Notes are hints about results that are valid Clojure but usually a
+	// slip, such as a keyword called on a vector of maps (nil, where
+	// (map :k rows) was meant): at most 5, each once. An agent shows them to
+	// the model with the turn's feedback.
+	Notes []string
 	// Steps is the number of evaluation steps taken.
 	Steps int64
 	// ToolCalls is the number of tool calls made.
@@ -349,6 +354,7 @@ type runState struct {
 	clockMu   sync.Mutex
 	pausedAt  time.Time // when paused went from 0 to 1
 	limits    Limits
+	notes     notes
 	context   *Map
 	history   []Value
 	tools     ToolCaller
@@ -481,6 +487,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 			}
 			res.Namespace, res.Defined = globals.commit(ns)
 			res.Shadowed = shadowedBy(res.Defined, ns)
+			res.Notes = run.notes.get()
 			return res, nil
 		}
 		if e, ok := err.(*Error); ok && e.src == "" {
@@ -495,6 +502,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 	res.Value = v
 	res.Namespace, res.Defined = globals.commit(ns)
 	res.Shadowed = shadowedBy(res.Defined, ns)
+	res.Notes = run.notes.get()
 	return res, nil
 }
 
