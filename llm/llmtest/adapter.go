@@ -92,7 +92,7 @@ type ErrorCase struct {
 	Name       string
 	Reply      ServerReply
 	Class      llm.Class
-	Status     int // the error's Status; 0 means Reply's status (200 when unset)
+	Status     int // the error's Status; 0 means Reply's status (200 when unset), -1 none
 	Reason     string
 	RetryAfter time.Duration
 	Message    string // a part of the message
@@ -511,8 +511,11 @@ func (a *adapterSuite) checkError(t *testing.T, s *Server, err error, c ErrorCas
 	if status == 0 {
 		status = c.Reply.Status
 	}
-	if status == 0 {
+	switch status {
+	case 0:
 		status = http.StatusOK
+	case -1:
+		status = 0
 	}
 	if e.Class != c.Class || e.Status != status || e.RetryAfter != c.RetryAfter || e.Reason != c.Reason {
 		t.Errorf("got class %s status %d retry-after %v reason %q; want %s %d %v %q",
@@ -733,7 +736,9 @@ func (a *adapterSuite) concurrent(t *testing.T) {
 	for i := range 16 {
 		wg.Go(func() {
 			msg := "call " + strconv.Itoa(i)
-			resp, err := fn(context.Background(), conversation(msg))
+			req := conversation(msg)
+			req.Cache = true
+			resp, err := fn(context.Background(), req)
 			var e *llm.Error
 			switch {
 			case errors.As(err, &e) && e.Class == llm.RateLimit && e.RetryAfter == 17*time.Second:
