@@ -1,7 +1,9 @@
 // Package llmtest provides stand-in models for testing agents without a
 // network: a Script that answers each call with the next canned reply and
 // records what it was sent, and Replay, which plays back a recorded
-// transcript.
+// transcript. For provider adapters, RunAdapterSuite checks what every
+// adapter promises against a fake server speaking the provider's wire
+// format.
 package llmtest
 
 import (
