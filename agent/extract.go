@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// extractCode finds the program in an LLM reply:
+// ExtractProgram finds the program in an LLM reply, as an agent's turn
+// does before it runs it (a tool that shows replies shows the same
+// program):
 //
 //  1. the fenced blocks tagged clojure, clj, lisp or ptc, all of them,
 //     in order (they run as one program);
@@ -18,7 +20,7 @@ import (
 // program itself gets the same cleaning only outside its string literals,
 // so "don’t" or an emoji joined by zero-width joiners stays as written,
 // while a string delimited by “…” becomes "…". "" means no program.
-func extractCode(reply string) string {
+func ExtractProgram(reply string) string {
 	raw := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
 	// The cleaner never adds or removes a line break, so line i of view
 	// is line i of raw.

@@ -8,6 +8,22 @@ import (
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
+// TestExtractProgram: the three places a program is found, in order.
+func TestExtractProgram(t *testing.T) {
+	tests := []struct{ reply, want string }{
+		{"Here:\n```clojure\n(+ 1 2)\n```\nDone.", "(+ 1 2)"},
+		{"```\n(inc 1)\n```", "(inc 1)"},
+		{"Let me see.\n(count ctx/x)\n", "(count ctx/x)"},
+		{"```clojure\n(def a 1)\n```\n```\n(+ 2 3)\n```\n```lisp\n(inc a)\n```", "(def a 1)\n(inc a)"},
+		{"No code here.", ""},
+	}
+	for _, tt := range tests {
+		if got := ExtractProgram(tt.reply); got != tt.want {
+			t.Errorf("ExtractProgram(%q) = %q, want %q", tt.reply, got, tt.want)
+		}
+	}
+}
+
 // Programs whose string literals span lines (Clojure allows it, and LLMs
 // write data that way) come out of a reply whole.
 func TestExtractMultiLineStrings(t *testing.T) {
@@ -22,7 +38,7 @@ func TestExtractMultiLineStrings(t *testing.T) {
 			"(def a 1) \"a note\nsecond line\"\n(+ a 1)"},
 	}
 	for _, tt := range tests {
-		if got := extractCode(tt.reply); got != tt.want {
+		if got := ExtractProgram(tt.reply); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -45,7 +61,7 @@ func TestExtractCleansOutsideStrings(t *testing.T) {
 		{"CRLF line ends", "```clojure\r\n(def s \"a\r\nb\")\r\n```", "(def s \"a\nb\")"},
 	}
 	for _, tt := range tests {
-		if got := extractCode(tt.reply); got != tt.want {
+		if got := ExtractProgram(tt.reply); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}

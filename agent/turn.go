@@ -67,7 +67,7 @@ func (m *mission) turnOnce() *ending {
 		return &ending{value: m.partial, fail: m.budgetEnding()}
 	}
 
-	code := extractCode(resp.Content)
+	code := ExtractProgram(resp.Content)
 	if code == "" {
 		tr.Error = noCodeMessage
 		if m.a.SingleShot() && !m.mayRetry() {

@@ -103,7 +103,7 @@ func TestExampleAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := af.newAgent(af.cfg); err != nil {
+	if _, err := af.NewAgent(af.Config); err != nil {
 		t.Fatal(err)
 	}
 	ctx, err := af.loadContext()

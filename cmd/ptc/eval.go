@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -191,63 +189,18 @@ func (e *dataError) Error() string {
 	return fmt.Sprintf("%d:%d (byte %d): %s", e.pos.Line, e.pos.Col, e.pos.Offset, e.msg)
 }
 
-// readData reads JSON, or EDN (PTC-Lisp data) when edn is set. Syntax
-// errors are *dataError values with their position, and a message that
-// quotes at most a token of the data (clipped: the reader of EDN quotes a
-// form that is not data whole).
+// readData reads JSON, or EDN (PTC-Lisp data) when edn is set, as
+// agentfile.ReadData does: syntax errors are *dataError values with their
+// position, and a message that quotes at most a token of the data, safe
+// for a terminal.
 func readData(b []byte, edn bool) (lisp.Value, error) {
-	if edn {
-		v, err := lisp.ReadData(string(b))
-		if err != nil {
-			var le *lisp.Error
-			if errors.As(err, &le) && le.Pos.IsValid() {
-				msg := le.Message
-				if form, ok := strings.CutPrefix(msg, notData); ok {
-					msg = notData + clipText(form, 40)
-				}
-				return nil, &dataError{pos: le.Pos, msg: string(le.Kind) + ": " + clipMessage(msg, maxDataMessage)}
-			}
-			return nil, err
-		}
-		return v, nil
+	v, err := agentfile.ReadData(b, edn)
+	var de *agentfile.DataError
+	if errors.As(err, &de) {
+		pos := syntax.Pos{Offset: int32(de.Offset), Line: int32(de.Line), Col: int32(de.Col)}
+		return nil, &dataError{pos: pos, msg: termLine(de.Msg)}
 	}
-	v, err := lisp.ParseJSON(b)
-	if err == nil {
-		return v, nil
-	}
-	// lisp.ParseJSON streams tokens and does not say where it stopped;
-	// encoding/json's validator does.
-	var raw json.RawMessage
-	var se *json.SyntaxError
-	if errors.As(json.Unmarshal(b, &raw), &se) {
-		off := int(se.Offset)
-		if !strings.HasPrefix(se.Error(), "unexpected end") && off > 0 {
-			off-- // the offending byte, not the count read past it
-		}
-		return nil, &dataError{pos: posAt(b, off), msg: string(lisp.ParseError) + ": " + se.Error()}
-	}
-	var le *lisp.Error
-	if errors.As(err, &le) {
-		return nil, err
-	}
-	return nil, &dataError{msg: string(lisp.ParseError) + ": " + clipMessage(err.Error(), maxDataMessage)}
-}
-
-// maxDataMessage bounds the message of data that does not read: the
-// reader's tokens are 40 characters at most; a form it quotes whole
-// (notData) is cut to 40 too.
-const maxDataMessage = 100
-
-// notData starts lisp.ReadData's message for a form that is not data.
-const notData = "not a data literal: "
-
-// posAt is the position of byte offset off in b.
-func posAt(b []byte, off int) syntax.Pos {
-	off = max(0, min(off, len(b)))
-	line := 1 + bytes.Count(b[:off], []byte("\n"))
-	start := bytes.LastIndexByte(b[:off], '\n') + 1
-	col := 1 + utf8.RuneCount(b[start:off])
-	return syntax.Pos{Offset: int32(off), Line: int32(line), Col: int32(col)}
+	return v, err
 }
 
 // optionalString is a string flag that records whether it was given, so

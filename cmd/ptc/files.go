@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,4 +130,17 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// maxFileMessage bounds the message of an error in a file (its position
+// apart): it may quote what a parser quotes.
+const maxFileMessage = 300
+
+// jsonMsg is the message of a JSON decoder's error.
+func jsonMsg(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	return err.Error()
 }

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -39,18 +38,11 @@ func (d *durationFlag) String() string {
 }
 
 func (d *durationFlag) Set(s string) error {
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n > 0 {
-			return fmt.Errorf("%s has no unit: write %sms or %ss", s, s, s)
-		}
-		*d = durationFlag(n) // 0: the default; negative: none
-		return nil
-	}
-	v, err := time.ParseDuration(s)
+	v, err := agentfile.ParseDuration(s)
 	if err != nil {
-		return errors.New("not a duration: write 500ms, 2s or 1m (-1: no limit)")
+		return err
 	}
-	*d = durationFlag(v)
+	*d = durationFlag(v) // 0: the default; negative: none
 	return nil
 }
 
@@ -96,41 +88,6 @@ func (z *intSizeFlag) Set(s string) error {
 	return nil
 }
 
-var sizeUnits = []struct {
-	suffix string
-	scale  int64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
-	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30},
-	{"b", 1},
-}
-
-// parseSize reads 1048576, 64MiB, 64MB, 1.5GiB or -1.
-func parseSize(s string) (int64, error) {
-	text := strings.ToLower(strings.TrimSpace(s))
-	scale := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(text, u.suffix) {
-			text, scale = strings.TrimSpace(strings.TrimSuffix(text, u.suffix)), u.scale
-			break
-		}
-	}
-	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-		if n < 0 {
-			return -1, nil
-		}
-		if n > math.MaxInt64/scale {
-			return 0, fmt.Errorf("%s is too large", s)
-		}
-		return n * scale, nil
-	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, errors.New("not a size: write 64MiB, 500KB or a number of bytes (-1: no limit)")
-	}
-	if f*float64(scale) >= math.MaxInt64 {
-		return 0, fmt.Errorf("%s is too large", s)
-	}
-	return int64(f * float64(scale)), nil
-}
+// parseSize reads 1048576, 64MiB, 64MB, 1.5GiB or -1, as agent files
+// write sizes.
+func parseSize(s string) (int64, error) { return agentfile.ParseSize(s) }

@@ -414,11 +414,11 @@ func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Tool
 		if entry.UpstreamTools {
 			acfg.Tools = tools
 		}
-		a, err := af.newAgent(acfg)
+		a, err := af.NewAgent(acfg)
 		if err != nil {
 			return nil, nil, err
 		}
-		ref := firstNonEmpty(entry.Model, af.model, model, env.getenv("PTC_MODEL"))
+		ref := firstNonEmpty(entry.Model, af.Model, model, env.getenv("PTC_MODEL"))
 		if ref == "" {
 			return nil, nil, fmt.Errorf("agent %s: no model: give it in the entry (\"model\"), in its file (model:), with --model or $PTC_MODEL", entry.Name)
 		}
@@ -430,14 +430,14 @@ func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Tool
 		if err != nil {
 			return nil, nil, err
 		}
-		opts := agent.Options{ContextSignature: af.contextSignature}
+		opts := agent.Options{ContextSignature: af.ContextSignature}
 		if base.Len() > 0 {
 			opts.Context = base
 		}
 		if err := svc.AddAgent(entry.Name, a, mcp.AgentOptions{LLM: m, Description: entry.Description, Options: opts}); err != nil {
 			return nil, nil, fmt.Errorf("agent %s (%s): %v", entry.Name, entry.File, err)
 		}
-		served = append(served, fmt.Sprintf("%s (%s, %s)", entry.Name, af.name, ref))
+		served = append(served, fmt.Sprintf("%s (%s, %s)", entry.Name, af.Name, ref))
 	}
 	if len(served) == 0 {
 		return nil, nil, fmt.Errorf("%s: nothing to serve: the file has no agents, and no mcpServers tools for the code-mode tool", cfg.file)

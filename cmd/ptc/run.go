@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/mcp"
@@ -259,8 +260,8 @@ func (r *runCmd) run(pos []string) int {
 	// accord: the agent text may come from the transcript, and its mcp:
 	// names commands to run. --mcp FILE, or --replay-mcp for the agent's
 	// mcp:, asks for them.
-	if rec != nil && f.mcpPath == "" && af.mcp != nil && !f.replayMCP {
-		return r.usageErr(&agentFileError{file: af.name, pos: af.mcp.pos, msg: fmt.Sprintf(
+	if rec != nil && f.mcpPath == "" && af.Has("mcp") && !f.replayMCP {
+		return r.usageErr(&agentfile.Error{File: af.Name, Pos: af.Pos("mcp"), Msg: fmt.Sprintf(
 			"mcp: a replay starts no MCP server unless asked: pass --replay-mcp to connect to the servers of %s "+
 				"(it starts the commands that file names), or --mcp FILE", af.mcpPath())})
 	}
@@ -269,7 +270,7 @@ func (r *runCmd) run(pos []string) int {
 		if err != nil {
 			var pe *os.PathError
 			if f.mcpPath == "" && errors.As(err, &pe) {
-				err = &agentFileError{file: af.name, pos: af.mcp.pos, msg: "mcp: " + err.Error(), cause: err}
+				err = &agentfile.Error{File: af.Name, Pos: af.Pos("mcp"), Msg: "mcp: " + err.Error(), Err: err}
 			}
 			return r.usageErr(err)
 		}
@@ -291,7 +292,7 @@ func (r *runCmd) run(pos []string) int {
 		}
 		maps.Copy(cfg.Tools, r.env.tools)
 	}
-	a, err := af.newAgent(cfg)
+	a, err := af.NewAgent(cfg)
 	if err != nil {
 		return r.usageErr(err)
 	}
@@ -336,7 +337,7 @@ func (r *runCmd) run(pos []string) int {
 		rp = &replayer{rec: rec, stop: cancel}
 		model, ref = rp.call, rec.Model
 	} else {
-		ref = firstNonEmpty(f.model, af.model, r.env.getenv("PTC_MODEL"))
+		ref = firstNonEmpty(f.model, af.Model, r.env.getenv("PTC_MODEL"))
 		if ref == "" {
 			return r.usageErr(errors.New("no model: pass --model REF (as openai:gpt-4.1-mini) or set PTC_MODEL"))
 		}
@@ -353,17 +354,17 @@ func (r *runCmd) run(pos []string) int {
 	if !f.quiet {
 		events = newProgress(r.stderr, a.Config().MaxTurns)
 		if rec != nil {
-			name := af.name
+			name := af.Name
 			if len(pos) == 0 {
 				name = rec.Agent.File + " as recorded"
 			}
 			r.stderr.printf("replaying %s: %s, recorded with %s (%s)\n", f.replay, name, ref, plural(len(rec.Calls), "LLM call"))
 		} else {
-			r.stderr.printf("running %s with %s\n", af.name, ref)
+			r.stderr.printf("running %s with %s\n", af.Name, ref)
 		}
 	}
 
-	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.contextSignature, Trace: agent.TraceOn,
+	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.ContextSignature, Trace: agent.TraceOn,
 		Observers: []agent.Observer{&progressObserver{ev: events}}}
 	var stream *agent.JSONLObserver
 	if f.events != "" {
@@ -404,7 +405,7 @@ func (r *runCmd) run(pos []string) int {
 		}
 	}
 	if recd != nil {
-		t, err := recd.transcript(af.name, agentText, ref, ctxMap, sh, r.env.version().String())
+		t, err := recd.transcript(af.Name, agentText, ref, ctxMap, sh, r.env.version().String())
 		if err == nil {
 			err = t.save(f.record)
 		}

@@ -172,7 +172,7 @@ func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error)
 		p.w.printf("  ! the model call failed: %s\n", oneLine(err.Error(), maxResultChars))
 		return
 	}
-	prog := programOf(reply)
+	prog := agent.ExtractProgram(reply) // what the turn runs
 	if prog == "" {
 		p.w.printf("  (no program in the reply: %s)\n", oneLine(reply, 80))
 		return
@@ -309,55 +309,6 @@ func (quietEvents) llmWaiting(int, time.Duration, bool)       {}
 func (quietEvents) turnEnded(int, turnResult)                 {}
 func (quietEvents) toolCalled(int, toolCallResult)            {}
 func (quietEvents) missionEnded(*agent.Step)                  {}
-
-// programOf finds the program in a model's reply, for display: the code
-// blocks tagged clojure (or clj, lisp, ptc...), else the untagged blocks
-// that start with "(", else the lines from the first that starts with
-// "(". (The agent's own extraction, agent.extractCode, is not exported;
-// this is a close copy for display only: the trace keeps what ran.)
-func programOf(reply string) string {
-	reply = strings.ReplaceAll(reply, "\r\n", "\n")
-	lines := strings.Split(reply, "\n")
-	var tagged, untagged []string
-	for i := 0; i < len(lines); i++ {
-		l := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(l, "```") {
-			continue
-		}
-		tag := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, "`")))
-		if f := strings.Fields(tag); len(f) > 0 {
-			tag = f[0]
-		}
-		j := i + 1
-		for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
-			j++
-		}
-		body := strings.Join(lines[i+1:min(j, len(lines))], "\n")
-		switch tag {
-		case "clojure", "clj", "lisp", "ptc", "ptc-lisp", "cljs", "edn":
-			if strings.TrimSpace(body) != "" {
-				tagged = append(tagged, body)
-			}
-		case "":
-			if strings.HasPrefix(strings.TrimSpace(body), "(") {
-				untagged = append(untagged, body)
-			}
-		}
-		i = j
-	}
-	switch {
-	case len(tagged) > 0:
-		return strings.Join(tagged, "\n")
-	case len(untagged) > 0:
-		return strings.Join(untagged, "\n")
-	}
-	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "(") {
-			return strings.TrimSpace(strings.Join(lines[i:], "\n"))
-		}
-	}
-	return ""
-}
 
 // syncWriter serializes writes: the mission's goroutine, the interrupt
 // handler and the command write to stderr.

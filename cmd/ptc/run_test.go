@@ -800,20 +800,6 @@ func TestErrorSummary(t *testing.T) {
 	}
 }
 
-func TestProgramOf(t *testing.T) {
-	tests := []struct{ reply, want string }{
-		{"Here:\n```clojure\n(+ 1 2)\n```\nDone.", "(+ 1 2)"},
-		{"```\n(inc 1)\n```", "(inc 1)"},
-		{"Let me see.\n(count ctx/x)\n", "(count ctx/x)"},
-		{"No code here.", ""},
-	}
-	for _, tt := range tests {
-		if got := programOf(tt.reply); got != tt.want {
-			t.Errorf("programOf(%q) = %q, want %q", tt.reply, got, tt.want)
-		}
-	}
-}
-
 func mustRead(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)

@@ -199,3 +199,12 @@ func quoteShort(s string) string {
 func clipMessage(s string, n int) string {
 	return termLine(clipText(s, n))
 }
+
+// clipText cuts s to n characters, marking the cut.
+func clipText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}

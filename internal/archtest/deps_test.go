@@ -16,6 +16,7 @@ var core = []string{
 	module + "/signature",
 	module + "/template",
 	module + "/agent",
+	module + "/agent/agentfile",
 	module + "/llm",
 	module + "/llm/llmtest",
 }

@@ -1,4 +1,4 @@
-package main
+package agentfile
 
 import (
 	"strings"
@@ -51,7 +51,7 @@ func TestAgentFileParseLinear(t *testing.T) {
 		t.Run(sh.name, func(t *testing.T) {
 			for _, n := range []int{250, 500, 1000} {
 				text := sh.text(n)
-				_, work, _ := parseAgentFileWork("agent.md", ".", []byte(text))
+				_, work, _ := parse("agent.md", []byte(text))
 				if work > 4*len(text) {
 					t.Errorf("n=%d: the parser looked at %d bytes for a file of %d (%.1f times)", n, work, len(text), float64(work)/float64(len(text)))
 				}
