@@ -160,20 +160,6 @@ func registerMoreSequences(t builtinTable) {
 	})
 	t.add("replicate", 2, 2, t["repeat"].(*Builtin).fn)
 	t.add("tree-seq", 3, 3, treeSeq)
-	// (sequence xform coll): see registerTransducers.
-	t.add("sequence", 1, 1, func(th *thread, a []Value) (Value, error) {
-		switch c := a[0].(type) {
-		case *Seq, *Vector:
-			return c, nil
-		case nil:
-			return emptyVector, nil
-		}
-		xs, err := th.items(a[0], "sequence")
-		if err != nil {
-			return nil, err
-		}
-		return NewVector(xs), nil
-	})
 	t.add("rseq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
 		if !ok {
@@ -234,11 +220,10 @@ func registerMoreSequences(t builtinTable) {
 	})
 
 	// clojure.core/replace: (replace smap coll). The 3-argument call stays
-	// clojure.string/replace, registered under the same unqualified name.
-	strReplaceFn := t["clojure.string/replace"].(*Builtin).fn
+	// clojure.string/replace under the unqualified name.
 	t.add("replace", 2, 3, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 3 {
-			return strReplaceFn(th, a)
+			return strReplace(th, a, -1)
 		}
 		return coreReplace(th, a[0], a[1])
 	})
@@ -942,4 +927,20 @@ func all(bounds []subseqBound, k Value) bool {
 		}
 	}
 	return true
+}
+
+// sequenceColl is (sequence coll): the collection as a sequence ((sequence
+// xform coll), registered with the transducers, calls it too).
+func sequenceColl(th *thread, coll Value) (Value, error) {
+	switch c := coll.(type) {
+	case *Seq, *Vector:
+		return c, nil
+	case nil:
+		return emptyVector, nil
+	}
+	xs, err := th.items(coll, "sequence")
+	if err != nil {
+		return nil, err
+	}
+	return NewVector(xs), nil
 }

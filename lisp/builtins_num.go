@@ -67,15 +67,15 @@ func registerNumbers(t builtinTable) {
 		return f
 	}))
 	t.add("pow", 2, 2, numPow, "Math/pow")
-	t["Math/PI"] = math.Pi
-	t["Math/E"] = math.E
-	t["Double/POSITIVE_INFINITY"] = math.Inf(1)
-	t["Double/NEGATIVE_INFINITY"] = math.Inf(-1)
-	t["Double/NaN"] = math.NaN()
-	t["Double/MAX_VALUE"] = math.MaxFloat64
-	t["Double/MIN_VALUE"] = 4.9e-324
-	t["Long/MAX_VALUE"] = int64(math.MaxInt64)
-	t["Long/MIN_VALUE"] = int64(math.MinInt64)
+	t.set("Math/PI", math.Pi)
+	t.set("Math/E", math.E)
+	t.set("Double/POSITIVE_INFINITY", math.Inf(1))
+	t.set("Double/NEGATIVE_INFINITY", math.Inf(-1))
+	t.set("Double/NaN", math.NaN())
+	t.set("Double/MAX_VALUE", math.MaxFloat64)
+	t.set("Double/MIN_VALUE", 4.9e-324)
+	t.set("Long/MAX_VALUE", int64(math.MaxInt64))
+	t.set("Long/MIN_VALUE", int64(math.MinInt64))
 
 	t.add("=", 1, -1, func(th *thread, a []Value) (Value, error) {
 		for i := 1; i < len(a); i++ {

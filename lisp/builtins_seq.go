@@ -424,7 +424,7 @@ func registerSequences(t builtinTable) {
 		out := make([]Value, 0, len(xs)+1)
 		return NewVector(append(append(out, a[0]), xs...)), nil
 	})
-	t.add("into", 2, 2, seqInto)
+	// into: see registerTransducers.
 	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
 		var out []Value
 		var walk func(v Value, depth int) error

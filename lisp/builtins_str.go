@@ -194,7 +194,7 @@ func registerStrings(t builtinTable) {
 	strPred("clojure.string/includes?", strings.Contains, "includes?")
 	t.add("clojure.string/index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return th.indexOf(a, false) }, "index-of")
 	t.add("clojure.string/last-index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return th.indexOf(a, true) }, "last-index-of")
-	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) }, "replace")
+	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) })
 	t.add("clojure.string/replace-first", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, 1) }, "replace-first")
 	t.add("clojure.string/escape", 2, 2, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("escape", a, 0)
