@@ -18,6 +18,13 @@ type builtinTable map[string]Value
 // builtins is the table of every builtin of the language.
 var builtins = newBuiltinTable()
 
+// newBuiltinTable registers the builtins topic by topic, one file each:
+// numbers (builtins_num.go), sequences (builtins_seq.go), maps and
+// clojure.set (builtins_map.go), strings (builtins_str.go), functions and
+// output (builtins_fn.go), time (builtins_time.go), and the transducer
+// arities (transducers.go), which extend sequence functions with wrap. Each
+// name is registered once (set refuses a second time), so the order only
+// matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
 	t := builtinTable{}
 	registerNumbers(t)
@@ -26,7 +33,6 @@ func newBuiltinTable() builtinTable {
 	registerStrings(t)
 	registerFunctions(t)
 	registerTime(t)
-	registerMore(t)
 	registerTransducers(t)
 	return t
 }

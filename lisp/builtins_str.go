@@ -340,6 +340,29 @@ func registerStrings(t builtinTable) {
 		}
 		return th.formatJava(f, a[1:])
 	}, "String/format")
+
+	t.add("clojure.string/re-quote-replacement", 1, 1, func(th *thread, a []Value) (Value, error) {
+		s, err := stringArg("re-quote-replacement", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.ContainsAny(s, `\$`) {
+			return s, nil
+		}
+		n := len(s) + strings.Count(s, `\`) + strings.Count(s, "$")
+		if err := th.chargeString(n); err != nil {
+			return nil, err
+		}
+		var sb strings.Builder
+		sb.Grow(n)
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\\' || s[i] == '$' {
+				sb.WriteByte('\\')
+			}
+			sb.WriteByte(s[i])
+		}
+		return sb.String(), nil
+	})
 }
 
 // textArg is the string argument i of a clojure.string function that
