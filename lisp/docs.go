@@ -132,9 +132,7 @@ func parseDocs(text string) map[string]*Doc {
 			}
 		case line == "":
 		case d.Usage == nil && strings.HasPrefix(line, "`"):
-			for _, u := range strings.Split(strings.Trim(line, "`"), "` `") {
-				d.Usage = append(d.Usage, u)
-			}
+			d.Usage = strings.Split(strings.Trim(line, "`"), "` `")
 		default:
 			desc = append(desc, strings.TrimSpace(line))
 		}
