@@ -18,6 +18,13 @@ type builtinTable map[string]Value
 // builtins is the table of every builtin of the language.
 var builtins = newBuiltinTable()
 
+// newBuiltinTable registers the builtins topic by topic, one file each:
+// numbers (builtins_num.go), sequences (builtins_seq.go), maps and
+// clojure.set (builtins_map.go), strings (builtins_str.go), functions and
+// output (builtins_fn.go), time (builtins_time.go), and the transducer
+// arities (transducers.go), which extend sequence functions with wrap. Each
+// name is registered once (set refuses a second time), so the order only
+// matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
 	t := builtinTable{}
 	registerNumbers(t)
@@ -26,7 +33,6 @@ func newBuiltinTable() builtinTable {
 	registerStrings(t)
 	registerFunctions(t)
 	registerTime(t)
-	registerMore(t)
 	registerTransducers(t)
 	return t
 }
@@ -34,18 +40,44 @@ func newBuiltinTable() builtinTable {
 // add registers fn under name and its aliases. max < 0 means variadic.
 func (t builtinTable) add(name string, min, max int, fn builtinFn, aliases ...string) *Builtin {
 	b := &Builtin{Name: name, MinArgs: min, MaxArgs: max, fn: fn}
-	t[name] = b
+	t.set(name, b)
 	for _, a := range aliases {
-		t[a] = b
+		t.set(a, b)
 	}
 	return b
 }
 
 // alias registers existing builtins under more names.
 func (t builtinTable) alias(name string, aliases ...string) {
-	for _, a := range aliases {
-		t[a] = t[name]
+	v, ok := t[name]
+	if !ok {
+		panic("lisp: alias of the unregistered builtin " + name)
 	}
+	for _, a := range aliases {
+		t.set(a, v)
+	}
+}
+
+// set registers v under name, once: a second registration of a name would
+// silently depend on the order of the register functions, so it is a
+// programming error, found when the package is initialised (and by
+// TestBuiltinsRegisteredOnce).
+func (t builtinTable) set(name string, v Value) {
+	if _, dup := t[name]; dup {
+		panic("lisp: builtin " + name + " registered twice")
+	}
+	t[name] = v
+}
+
+// wrap replaces the registered builtin name by what wrap makes of it (a
+// copy: aliases keep the original). It is the one way to extend a builtin
+// registered elsewhere, e.g. with its transducer arity.
+func (t builtinTable) wrap(name string, wrap func(old *Builtin) *Builtin) {
+	old, ok := t[name].(*Builtin)
+	if !ok {
+		panic("lisp: wrap of the unregistered builtin " + name)
+	}
+	t[name] = wrap(old)
 }
 
 // builtinNames lists the names for suggestions (unqualified ones only).

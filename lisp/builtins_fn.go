@@ -3,6 +3,7 @@ package lisp
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -353,6 +354,105 @@ func registerFunctions(t builtinTable) {
 		fs := slices.Clone(a)
 		return th.parallel("pcalls", len(fs), func(bt *thread, i int) (Value, error) { return bt.call(fs[i], nil) })
 	})
+
+	t.add("trampoline", 1, -1, func(th *thread, a []Value) (Value, error) {
+		f, err := fnArg("trampoline", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		v, err := th.call(f, a[1:])
+		for err == nil {
+			switch v.(type) {
+			case *Closure, *Builtin:
+			default:
+				return v, nil
+			}
+			if err = th.tick(); err != nil {
+				break
+			}
+			v, err = th.call(v, nil)
+		}
+		return nil, err
+	})
+	t.add("comparator", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		pred, err := fnArg("comparator", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &Builtin{Name: "comparator", MinArgs: 2, MaxArgs: 2, fn: func(th *thread, args []Value) (Value, error) {
+			v, err := th.call2(pred, args[0], args[1])
+			if err != nil || Truthy(v) {
+				return int64(-1), err
+			}
+			if v, err = th.call2(pred, args[1], args[0]); err != nil || Truthy(v) {
+				return int64(1), err
+			}
+			return int64(0), nil
+		}}, nil
+	})
+
+	kwPred := func(name string, f func(k Keyword) bool) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			k, ok := a[0].(Keyword)
+			return ok && f(k), nil
+		})
+	}
+	kwPred("ident?", func(Keyword) bool { return true })
+	kwPred("simple-ident?", func(k Keyword) bool { return !qualifiedKeyword(k) })
+	kwPred("qualified-ident?", qualifiedKeyword)
+	kwPred("simple-keyword?", func(k Keyword) bool { return !qualifiedKeyword(k) })
+	kwPred("qualified-keyword?", qualifiedKeyword)
+	// There are no symbols.
+	t.add("simple-symbol?", 1, 1, func(*thread, []Value) (Value, error) { return false, nil })
+	t.add("qualified-symbol?", 1, 1, func(*thread, []Value) (Value, error) { return false, nil })
+
+	t.add("printf", 1, -1, func(th *thread, a []Value) (Value, error) {
+		f, err := stringArg("printf", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		args := a[1:]
+		if r := th.run.redact; r != nil {
+			// Hidden arguments print as the placeholder, whatever the
+			// conversion; collections are redacted inside by render.
+			args = slices.Clone(args)
+			for i, x := range args {
+				if r.hidesValue(x) {
+					args[i] = r.Placeholder
+				}
+			}
+			th.printing = true
+			defer func() { th.printing = false }()
+		}
+		s, err := th.formatJava(f, args)
+		if err != nil {
+			return nil, err
+		}
+		// Like print: no newline of its own; the newlines of the format end lines.
+		lines := strings.Split(s.(string), "\n")
+		for i, line := range lines {
+			if i == len(lines)-1 {
+				if line != "" {
+					return nil, th.printLine(line, false)
+				}
+				break
+			}
+			if err := th.printLine(line, true); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	})
+	// Output is collected, not streamed: there is nothing to flush.
+	t.add("flush", 0, 0, func(*thread, []Value) (Value, error) { return nil, nil })
+
+	t.add("parse-uuid", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, err := stringArg("parse-uuid", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return parseUUID(s), nil
+	})
 }
 
 // print writes println/print output: strings raw, other values printed.
@@ -538,4 +638,34 @@ func isLimitKind(k Kind) bool {
 		return true
 	}
 	return false
+}
+
+// qualifiedKeyword reports whether k has a namespace, as (namespace k) sees it.
+func qualifiedKeyword(k Keyword) bool {
+	s := string(k)
+	i := strings.LastIndexByte(s, '/')
+	return i > 0 && i < len(s)-1
+}
+
+// parseUUID follows Java's UUID.fromString (five dash-separated hex fields,
+// at most 36 characters) and returns the canonical lower-case string, or
+// nil: there is no UUID type, UUIDs are strings.
+func parseUUID(s string) Value {
+	if len(s) > 36 {
+		return nil
+	}
+	parts := strings.Split(s, "-")
+	if len(parts) != 5 {
+		return nil
+	}
+	var f [5]uint64
+	for i, p := range parts {
+		n, err := strconv.ParseInt(p, 16, 64)
+		if err != nil {
+			return nil
+		}
+		f[i] = uint64(n)
+	}
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
+		f[0]&0xffffffff, f[1]&0xffff, f[2]&0xffff, f[3]&0xffff, f[4]&0xffffffffffff)
 }

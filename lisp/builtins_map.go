@@ -611,6 +611,29 @@ func registerMaps(t builtinTable) {
 		}
 		return groups.toMap(func(b **SetBuilder) Value { return (*b).Set() }), nil
 	})
+
+	renameKeys := t["clojure.set/rename-keys"].(*Builtin).fn
+	t.add("clojure.set/rename", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := relationItems(th, "rename", a[0])
+		if err != nil {
+			return nil, err
+		}
+		buf := []Value{nil, a[1]}
+		b := NewSetBuilder(nil)
+		for _, x := range xs {
+			buf[0] = x
+			m, err := renameKeys(th, buf)
+			if err != nil {
+				return nil, err
+			}
+			if err := th.charge(2); err != nil { // its place in the set
+				return nil, err
+			}
+			b.Add(m)
+		}
+		return b.Set(), nil
+	})
+	t.add("clojure.set/join", 2, 3, setJoin)
 }
 
 func isSubset(x, y *Set) bool {
@@ -1019,4 +1042,129 @@ func mergeInto(th *thread, fn string, f Value, t *transientMap, rest []Value) (V
 		}
 	}
 	return t, nil
+}
+
+// relationItems returns the maps of a relation (a set or sequence of maps).
+func relationItems(th *thread, fn string, rel Value) ([]Value, error) {
+	if s, ok := rel.(*Seq); ok {
+		return nil, infiniteError(s, fn)
+	}
+	if _, ok := rel.(*Map); ok {
+		return nil, errorf(TypeError, "%s expects a set of maps, got a single map", fn)
+	}
+	xs, err := th.items(rel, fn)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range xs {
+		if _, ok := x.(*Map); !ok {
+			return nil, errorf(TypeError, "%s expects a set of maps, got an element %s", fn, describe(x))
+		}
+	}
+	return xs, nil
+}
+
+// setJoin is clojure.set/join: the natural join of two relations on their
+// shared keys (those of their first maps), or the join on the key mapping
+// km {xkey ykey}. The smaller relation is indexed; on a clash the values of
+// the other one win, as in Clojure.
+func setJoin(th *thread, a []Value) (Value, error) {
+	xs, err := relationItems(th, "join", a[0])
+	if err != nil {
+		return nil, err
+	}
+	ys, err := relationItems(th, "join", a[1])
+	if err != nil {
+		return nil, err
+	}
+	// r is indexed on rKeys; each s element is looked up by its values under
+	// sKeys, stored under the matching rKeys.
+	var r, s, rKeys, sKeys []Value
+	if len(a) == 2 {
+		if len(xs) == 0 || len(ys) == 0 {
+			return emptySet, nil
+		}
+		x0, y0 := xs[0].(*Map), ys[0].(*Map)
+		for k := range x0.All() {
+			if _, ok := y0.Get(k); ok {
+				rKeys = append(rKeys, k)
+			}
+		}
+		sKeys = rKeys
+		r, s = xs, ys
+		if len(xs) > len(ys) {
+			r, s = ys, xs
+		}
+	} else {
+		km, err := mapArg("join", a[2])
+		if err != nil {
+			return nil, err
+		}
+		r, s = xs, ys
+		if len(xs) > len(ys) {
+			r, s = ys, xs
+		}
+		if km != nil {
+			for xk, yk := range km.All() {
+				if len(xs) <= len(ys) {
+					rKeys, sKeys = append(rKeys, xk), append(sKeys, yk)
+				} else {
+					rKeys, sKeys = append(rKeys, yk), append(sKeys, xk)
+				}
+			}
+		}
+	}
+	project := func(m *Map, from []Value) *Map {
+		b := emptyMapBuilder()
+		for i, k := range from {
+			if v, ok := m.Get(k); ok {
+				b.Set(rKeys[i], v)
+			}
+		}
+		return b.Map()
+	}
+	// The index: each r row projected on the join keys, and its place in
+	// its group, charged before it is built; every row walks the keys.
+	if err := th.charge(int64(len(r)) * (2*int64(len(rKeys)) + valueMapSlots)); err != nil {
+		return nil, err
+	}
+	if err := th.ticks(len(r) * max(1, len(rKeys))); err != nil {
+		return nil, err
+	}
+	idx := newValueMap[[]*Map](th, len(r))
+	for _, x := range r {
+		m := x.(*Map)
+		g := idx.ref(project(m, rKeys))
+		*g = append(*g, m)
+	}
+	out := NewSetBuilder(nil)
+	for _, x := range s {
+		m := x.(*Map)
+		if err := th.ticks(1 + len(sKeys)); err != nil {
+			return nil, err
+		}
+		n := len(idx.keys)
+		group := *idx.ref(project(m, sKeys))
+		if len(idx.keys) > n {
+			// ref added the (empty) group of a key r does not have.
+			if err := th.charge(valueMapSlots); err != nil {
+				return nil, err
+			}
+		}
+		for _, y := range group {
+			// A join can be a cross product: account for every row it builds.
+			if err := th.ticks(m.Len()); err != nil {
+				return nil, err
+			}
+			if err := th.charge(int64(y.Len() + m.Len())); err != nil {
+				return nil, err
+			}
+			b := newMapBuilder(treeOf(y))
+			for k, v := range m.All() {
+				b.Set(k, v)
+			}
+			out.Add(b.Map())
+		}
+	}
+	return out.Set(), nil
 }

@@ -67,15 +67,15 @@ func registerNumbers(t builtinTable) {
 		return f
 	}))
 	t.add("pow", 2, 2, numPow, "Math/pow")
-	t["Math/PI"] = math.Pi
-	t["Math/E"] = math.E
-	t["Double/POSITIVE_INFINITY"] = math.Inf(1)
-	t["Double/NEGATIVE_INFINITY"] = math.Inf(-1)
-	t["Double/NaN"] = math.NaN()
-	t["Double/MAX_VALUE"] = math.MaxFloat64
-	t["Double/MIN_VALUE"] = 4.9e-324
-	t["Long/MAX_VALUE"] = int64(math.MaxInt64)
-	t["Long/MIN_VALUE"] = int64(math.MinInt64)
+	t.set("Math/PI", math.Pi)
+	t.set("Math/E", math.E)
+	t.set("Double/POSITIVE_INFINITY", math.Inf(1))
+	t.set("Double/NEGATIVE_INFINITY", math.Inf(-1))
+	t.set("Double/NaN", math.NaN())
+	t.set("Double/MAX_VALUE", math.MaxFloat64)
+	t.set("Double/MIN_VALUE", 4.9e-324)
+	t.set("Long/MAX_VALUE", int64(math.MaxInt64))
+	t.set("Long/MIN_VALUE", int64(math.MinInt64))
 
 	t.add("=", 1, -1, func(th *thread, a []Value) (Value, error) {
 		for i := 1; i < len(a); i++ {
@@ -185,6 +185,66 @@ func registerNumbers(t builtinTable) {
 	t.add("Long/valueOf", 1, 1, valueOf(strict("Long/valueOf", parseLong, "an integer"), isInt))
 	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", parseJavaDouble, "a number"))
 	t.add("Double/valueOf", 1, 1, valueOf(strict("Double/valueOf", parseJavaDouble, "a number"), isFloat))
+
+	// The auto-promoting operators: integers stay 64-bit, so they are the
+	// plain ones (overflow is still an error, never a wrap-around).
+	t.alias("+", "+'")
+	t.alias("-", "-'")
+	t.alias("*", "*'")
+	t.alias("inc", "inc'")
+	t.alias("dec", "dec'")
+
+	bitFold := func(name string, op func(x, y int64) int64) {
+		t.add(name, 2, -1, func(_ *thread, a []Value) (Value, error) {
+			acc, err := bitArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			for i := 1; i < len(a); i++ {
+				y, err := bitArg(name, a, i)
+				if err != nil {
+					return nil, err
+				}
+				acc = op(acc, y)
+			}
+			return acc, nil
+		})
+	}
+	bitFold("bit-and", func(x, y int64) int64 { return x & y })
+	bitFold("bit-or", func(x, y int64) int64 { return x | y })
+	bitFold("bit-xor", func(x, y int64) int64 { return x ^ y })
+	bitFold("bit-and-not", func(x, y int64) int64 { return x &^ y })
+	t.add("bit-not", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		x, err := bitArg("bit-not", a, 0)
+		return ^x, err
+	})
+	// Shifts and bit indexes use the low 6 bits of n, as Java does:
+	// (bit-shift-left 1 64) is 1.
+	bitN := func(name string, op func(x int64, n uint) Value) {
+		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			x, err := bitArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			n, err := bitArg(name, a, 1)
+			if err != nil {
+				return nil, err
+			}
+			return op(x, uint(n&63)), nil
+		})
+	}
+	bitN("bit-shift-left", func(x int64, n uint) Value { return x << n })
+	bitN("bit-shift-right", func(x int64, n uint) Value { return x >> n })
+	bitN("unsigned-bit-shift-right", func(x int64, n uint) Value { return int64(uint64(x) >> n) })
+	bitN("bit-test", func(x int64, n uint) Value { return x>>n&1 == 1 })
+	bitN("bit-set", func(x int64, n uint) Value { return x | 1<<n })
+	bitN("bit-clear", func(x int64, n uint) Value { return x &^ (1 << n) })
+	bitN("bit-flip", func(x int64, n uint) Value { return x ^ 1<<n })
+
+	t.add("hash", 1, 1, func(th *thread, a []Value) (Value, error) {
+		h := th.hash(a[0])
+		return int64(int32(uint32(h) ^ uint32(h>>32))), nil
+	})
 }
 
 // parseLong is Java's Long.parseLong: an optional sign and decimal digits
@@ -864,4 +924,13 @@ func parity(name string, want int64) builtinFn {
 
 func typePred(f func(Value) bool) builtinFn {
 	return func(_ *thread, a []Value) (Value, error) { return f(a[0]), nil }
+}
+
+// bitArg reads an integer operand of a bit operation: floats are an error,
+// as in Clojure.
+func bitArg(fn string, a []Value, i int) (int64, error) {
+	if x, ok := a[i].(int64); ok {
+		return x, nil
+	}
+	return 0, argError(fn, i, "an integer", a[i])
 }

@@ -424,7 +424,7 @@ func registerSequences(t builtinTable) {
 		out := make([]Value, 0, len(xs)+1)
 		return NewVector(append(append(out, a[0]), xs...)), nil
 	})
-	t.add("into", 2, 2, seqInto)
+	// into: see registerTransducers.
 	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
 		var out []Value
 		var walk func(v Value, depth int) error
@@ -844,6 +844,166 @@ func registerSequences(t builtinTable) {
 	t.add("max-by", 2, 2, func(th *thread, a []Value) (Value, error) { return extremeBy(th, "max-by", a, 1) })
 	t.add("max-key", 2, -1, func(th *thread, a []Value) (Value, error) { return extremeKey(th, "max-key", a, 1) })
 	t.add("min-key", 2, -1, func(th *thread, a []Value) (Value, error) { return extremeKey(th, "min-key", a, -1) })
+
+	t.add("doall", 1, 2, func(th *thread, a []Value) (Value, error) { return realizeAll(th, "doall", a, true) })
+	t.add("dorun", 1, 2, func(th *thread, a []Value) (Value, error) { return realizeAll(th, "dorun", a, false) })
+	t.add("run!", 2, 2, func(th *thread, a []Value) (Value, error) {
+		f, err := fnArg("run!", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := a[1].(*Seq); ok {
+			return nil, infiniteError(s, "run!")
+		}
+		err = th.each(a[1], "run!", func(x Value) (bool, error) {
+			v, err := th.call1(f, x)
+			if _, stop := v.(*reduced); stop {
+				return false, err
+			}
+			return err == nil, err
+		})
+		return nil, err
+	})
+	t.add("repeatedly", 1, 2, func(th *thread, a []Value) (Value, error) {
+		f, err := fnArg("repeatedly", a, len(a)-1)
+		if err != nil {
+			return nil, err
+		}
+		limit, counted := int64(math.MaxInt64), len(a) == 2
+		if counted {
+			if limit, err = intArg("repeatedly", a, 0); err != nil {
+				return nil, err
+			}
+		}
+		// Without a count, or with more than could ever be built: lazy.
+		if limit > math.MaxInt32 {
+			return &Seq{name: "repeatedly", gen: func(th *thread, yield func(Value) (bool, error)) error {
+				for i := int64(0); !counted || i < limit; i++ {
+					v, err := th.call(f, nil)
+					if err != nil {
+						return err
+					}
+					if ok, err := yield(v); err != nil || !ok {
+						return err
+					}
+				}
+				return nil
+			}}, nil
+		}
+		n := limit
+		if n <= 0 {
+			return emptyVector, nil
+		}
+		if err := th.charge(n); err != nil {
+			return nil, err
+		}
+		out := make([]Value, n)
+		for i := range out {
+			if err := th.tick(); err != nil {
+				return nil, err
+			}
+			if out[i], err = th.call(f, nil); err != nil {
+				return nil, err
+			}
+		}
+		return NewVector(out), nil
+	})
+	t.add("replicate", 2, 2, t["repeat"].(*Builtin).fn)
+	t.add("tree-seq", 3, 3, treeSeq)
+	t.add("rseq", 1, 1, func(th *thread, a []Value) (Value, error) {
+		v, ok := a[0].(*Vector)
+		if !ok {
+			return rseqSorted(th, a[0])
+		}
+		if v.Len() == 0 {
+			return nil, nil
+		}
+		if err := th.charge(int64(v.Len())); err != nil {
+			return nil, err
+		}
+		if err := th.ticks(v.Len()); err != nil {
+			return nil, err
+		}
+		out := make([]Value, v.Len())
+		for i, x := range v.items {
+			out[len(out)-1-i] = x
+		}
+		return NewVector(out), nil
+	})
+	t.add("list*", 1, -1, func(th *thread, a []Value) (Value, error) {
+		last := a[len(a)-1]
+		if s, ok := last.(*Seq); ok {
+			return nil, infiniteError(s, "list*")
+		}
+		xs, err := th.items(last, "list*")
+		if err != nil {
+			return nil, err
+		}
+		n := len(a) - 1 + len(xs)
+		if n == 0 {
+			return nil, nil
+		}
+		if err := th.charge(int64(n)); err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, n)
+		return NewVector(append(append(out, a[:len(a)-1]...), xs...)), nil
+	})
+	t.add("bounded-count", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, err := intArg("bounded-count", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		switch c := a[1].(type) {
+		case *Seq:
+			return max(n, 0), nil
+		case string:
+			// Strings are not counted collections: count up to n characters.
+			k := int64(0)
+			for i := 0; i < len(c) && k < n; k++ {
+				i += graphemeLen(c[i:])
+			}
+			return k, th.ticks(int(k))
+		}
+		k, err := countOf1(th, "bounded-count", a[1])
+		return int64(k), err
+	})
+
+	// clojure.core/replace: (replace smap coll). The 3-argument call stays
+	// clojure.string/replace under the unqualified name.
+	t.add("replace", 2, 3, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 3 {
+			return strReplace(th, a, -1)
+		}
+		return coreReplace(th, a[0], a[1])
+	})
+
+	t.add("iteration", 1, -1, iteration)
+	t.add("unreduced", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if r, ok := a[0].(*reduced); ok {
+			return r.value, nil
+		}
+		return a[0], nil
+	})
+	t.add("ensure-reduced", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*reduced); ok {
+			return a[0], nil
+		}
+		return &reduced{value: a[0]}, nil
+	})
+	isVector := func(_ *thread, a []Value) (Value, error) { _, ok := a[0].(*Vector); return ok, nil }
+	t.add("indexed?", 1, 1, isVector)
+	// Every map and set is sorted (in the canonical order), as Clojure's
+	// sorted-map and sorted-set, which are reversible.
+	t.add("reversible?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch a[0].(type) {
+		case *Vector, *Map, *Set:
+			return true, nil
+		}
+		return false, nil
+	})
+	t.add("subseq", 3, 5, func(th *thread, a []Value) (Value, error) { return subseq(th, "subseq", a, false) })
+	t.add("rsubseq", 3, 5, func(th *thread, a []Value) (Value, error) { return subseq(th, "rsubseq", a, true) })
 }
 
 // maxDataDepth bounds the recursion of builtins that walk nested data.
@@ -2656,4 +2816,381 @@ func seqKeep(th *thread, name string, a []Value, indexed bool) (Value, error) {
 		}
 	}
 	return NewVector(out), nil
+}
+
+// realizeAll is doall (keep: returns the collection) and dorun (returns
+// nil). Values are already realized; only an infinite sequence is an error,
+// unless a count bounds it.
+func realizeAll(th *thread, fn string, a []Value, keep bool) (Value, error) {
+	coll := a[len(a)-1]
+	if len(a) == 2 {
+		if _, err := intArg(fn, a, 0); err != nil {
+			return nil, err
+		}
+	}
+	switch c := coll.(type) {
+	case *Seq:
+		if len(a) == 1 {
+			return nil, infiniteError(c, fn)
+		}
+	case nil, *Vector, *Map, *Set, string:
+	default:
+		return nil, argError(fn, len(a)-1, "a collection", coll)
+	}
+	if keep {
+		return coll, nil
+	}
+	return nil, nil
+}
+
+// treeSeq is (tree-seq branch? children root): the nodes of a tree in
+// depth-first pre-order, walked with an explicit stack.
+func treeSeq(th *thread, a []Value) (Value, error) {
+	branch, children := a[0], a[1]
+	if !isCallable(branch) {
+		return nil, argError("tree-seq", 0, "a predicate function", branch)
+	}
+	if !isCallable(children) {
+		return nil, argError("tree-seq", 1, "a function", children)
+	}
+	var out []Value
+	stack := [][]Value{{a[2]}}
+	charged := 0
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		if len(stack[top]) == 0 {
+			stack = stack[:top]
+			continue
+		}
+		node := stack[top][0]
+		stack[top] = stack[top][1:]
+		out = append(out, node)
+		if err := th.tick(); err != nil {
+			return nil, err
+		}
+		if len(out)-charged >= 1024 {
+			if err := th.charge(int64(len(out) - charged)); err != nil {
+				return nil, err
+			}
+			charged = len(out)
+		}
+		ok, err := th.test(branch, node)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		kids, err := th.call1(children, node)
+		if err != nil {
+			return nil, err
+		}
+		if s, isSeq := kids.(*Seq); isSeq {
+			return nil, infiniteError(s, "tree-seq")
+		}
+		xs, err := th.items(kids, "tree-seq")
+		if err != nil {
+			return nil, err
+		}
+		if len(xs) > 0 {
+			if len(stack) >= maxDataDepth {
+				return nil, errorf(DepthExceeded, "tree-seq: tree nested deeper than %d levels", maxDataDepth)
+			}
+			stack = append(stack, xs)
+		}
+	}
+	return NewVector(out), th.charge(int64(len(out) - charged))
+}
+
+// coreReplace is clojure.core/replace: the elements of coll that are keys
+// of smap (a map, or a vector indexed by position) replaced by their values.
+// replaceLookup returns the replacement of x in smap (a map, or a vector
+// indexed by integers), as clojure.core/replace looks it up.
+func replaceLookup(smap Value) (func(x Value) (Value, bool), error) {
+	switch m := smap.(type) {
+	case nil:
+		return func(Value) (Value, bool) { return nil, false }, nil
+	case *Map:
+		if m.Len() == 0 {
+			return func(Value) (Value, bool) { return nil, false }, nil
+		}
+		return m.Get, nil
+	case *Vector:
+		return func(x Value) (Value, bool) {
+			if i, ok := x.(int64); ok && i >= 0 && i < int64(m.Len()) {
+				return m.items[i], true
+			}
+			return nil, false
+		}, nil
+	}
+	return nil, argError("replace", 0, "a map of replacements", smap)
+}
+
+func coreReplace(th *thread, smap, coll Value) (Value, error) {
+	lookup, err := replaceLookup(smap)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := coll.(*Seq); ok {
+		return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+			return s.gen(th, func(x Value) (bool, error) {
+				if v, ok := lookup(x); ok {
+					x = v
+				}
+				return yield(x)
+			})
+		}}, nil
+	}
+	xs, err := th.items(coll, "replace")
+	if err != nil {
+		return nil, err
+	}
+	// Share the input when nothing is replaced; copy on the first hit.
+	var out []Value
+	for i, x := range xs {
+		if v, ok := lookup(x); ok {
+			if out == nil {
+				if _, isVec := coll.(*Vector); isVec {
+					// Copied here (the items of other inputs are fresh and
+					// already charged).
+					if err := th.charge(int64(len(xs))); err != nil {
+						return nil, err
+					}
+				}
+				out = ownedItems(coll, xs)
+			}
+			out[i] = v
+		}
+	}
+	if out == nil {
+		return seqResult(coll, xs), nil
+	}
+	return NewVector(out), nil
+}
+
+// iteration is Clojure 1.11's (iteration step :somef :vf :kf :initk),
+// realized eagerly: the values (vf ret) of the successive (step k) calls
+// while (somef ret) holds, following the keys (kf ret) until one is nil.
+// It is the idiom for paging through a tool's results.
+func iteration(th *thread, a []Value) (Value, error) {
+	step, err := fnArg("iteration", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	opts := a[1:]
+	if len(opts)%2 != 0 {
+		return nil, errorf(ArityError, "iteration takes a step function then options as pairs (:somef f :vf f :kf f :initk k), got an odd number of option arguments")
+	}
+	var somef, vf, kf, initk Value
+	for i := 0; i < len(opts); i += 2 {
+		k, v := opts[i], opts[i+1]
+		switch k {
+		case Keyword("somef"):
+			somef = v
+		case Keyword("vf"):
+			vf = v
+		case Keyword("kf"):
+			kf = v
+		case Keyword("initk"):
+			initk = v
+			continue
+		default:
+			return nil, errorf(InvalidArgument, "iteration: unknown option %s (the options are :somef :vf :kf :initk)", brief(k))
+		}
+		if !isCallable(v) {
+			return nil, argError("iteration", i+2, "a function", v)
+		}
+	}
+	var out []Value
+	ret, err := th.call1(step, initk)
+	for err == nil {
+		if err = th.tick(); err != nil {
+			break
+		}
+		if somef != nil {
+			var more Value
+			if more, err = th.call1(somef, ret); err != nil {
+				break
+			}
+			if !Truthy(more) {
+				break
+			}
+		} else if ret == nil {
+			break
+		}
+		v := ret
+		if vf != nil {
+			if v, err = th.call1(vf, ret); err != nil {
+				break
+			}
+		}
+		out = append(out, v)
+		if len(out)%1024 == 0 {
+			if err = th.charge(1024); err != nil {
+				break
+			}
+		}
+		k := ret
+		if kf != nil {
+			if k, err = th.call1(kf, ret); err != nil {
+				break
+			}
+		}
+		if k == nil {
+			break
+		}
+		ret, err = th.call1(step, k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return NewVector(out), th.charge(int64(len(out) % 1024))
+}
+
+// rseqSorted is rseq of a map (its [key value] entries) or a set: every map
+// and set is sorted, so, as for Clojure's sorted collections, it walks them
+// backwards. Empty gives nil.
+func rseqSorted(th *thread, coll Value) (Value, error) {
+	var out []Value
+	switch c := coll.(type) {
+	case *Map:
+		if c.Len() == 0 {
+			return nil, nil
+		}
+		if err := th.charge(entriesSlots(c.Len())); err != nil {
+			return nil, err
+		}
+		out = mapEntries(c)
+		slices.Reverse(out)
+	case *Set:
+		if c.Len() == 0 {
+			return nil, nil
+		}
+		if err := th.charge(int64(c.Len())); err != nil {
+			return nil, err
+		}
+		out = c.Items()
+		slices.Reverse(out)
+	default:
+		return nil, argError("rseq", 0, "a vector, map or set (use (reverse coll) for other collections)", coll)
+	}
+	return NewVector(out), th.ticks(len(out))
+}
+
+// subseqBound is one test of subseq: (op element-key key).
+type subseqBound struct {
+	op  string
+	key Value
+}
+
+func (b subseqBound) holds(k Value) bool {
+	c := compareKeys(k, b.key)
+	switch b.op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+// subseq is (subseq sc test key) and (subseq sc start-test start-key
+// end-test end-key) over a map (compared by key) or a set, in the canonical
+// order every map and set has; rsubseq gives the same elements backwards.
+// The tests are <, <=, > and >=, as in Clojure.
+func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
+	if len(a) == 4 {
+		return nil, errorf(ArityError, "%s takes (%s coll test key) or (%s coll start-test start-key end-test end-key), got 4 arguments", fn, fn, fn)
+	}
+	var bounds []subseqBound
+	for i := 1; i+1 < len(a); i += 2 {
+		b, ok := a[i].(*Builtin)
+		if !ok || (b.Name != "<" && b.Name != "<=" && b.Name != ">" && b.Name != ">=") {
+			return nil, argError(fn, i, "one of < <= > >=", a[i])
+		}
+		bounds = append(bounds, subseqBound{b.Name, a[i+1]})
+	}
+	_, isMap := a[0].(*Map)
+	switch a[0].(type) {
+	case *Map, *Set, nil:
+	default:
+		return nil, argError(fn, 0, "a map or set (sorted collections)", a[0])
+	}
+	xs, err := th.items(a[0], fn)
+	if err != nil {
+		return nil, err
+	}
+	keyOf := func(x Value) Value {
+		if isMap {
+			return x.(*Vector).items[0]
+		}
+		return x
+	}
+	var out []Value
+	for _, x := range xs {
+		if all(bounds, keyOf(x)) {
+			out = append(out, x)
+		}
+	}
+	if len(out) > 0 {
+		if rev {
+			slices.Reverse(out)
+		}
+		return NewVector(out), nil
+	}
+	// Selecting nothing gives nil or an empty sequence, as Clojure's, by
+	// where its search starts. From the key when the starting test points
+	// away from the start (subseq: > >=; rsubseq: < <=): nil unless an
+	// element lies on the key's side (only the two-test form can leave one
+	// unselected). Otherwise from the start: the one-test form gives an
+	// empty sequence, the two-test form nil for an empty collection.
+	start := bounds[0]
+	fromKey := start.op == ">" || start.op == ">="
+	if rev {
+		start = bounds[len(bounds)-1]
+		fromKey = start.op == "<" || start.op == "<="
+	}
+	switch {
+	case fromKey:
+		side := subseqBound{">=", start.key}
+		if rev {
+			side.op = "<="
+		}
+		for _, x := range xs {
+			if len(bounds) == 2 && side.holds(keyOf(x)) {
+				return emptyVector, nil
+			}
+		}
+		return nil, nil
+	case len(bounds) == 2 && len(xs) == 0:
+		return nil, nil
+	}
+	return emptyVector, nil
+}
+
+func all(bounds []subseqBound, k Value) bool {
+	for _, b := range bounds {
+		if !b.holds(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// sequenceColl is (sequence coll): the collection as a sequence ((sequence
+// xform coll), registered with the transducers, calls it too).
+func sequenceColl(th *thread, coll Value) (Value, error) {
+	switch c := coll.(type) {
+	case *Seq, *Vector:
+		return c, nil
+	case nil:
+		return emptyVector, nil
+	}
+	xs, err := th.items(coll, "sequence")
+	if err != nil {
+		return nil, err
+	}
+	return NewVector(xs), nil
 }

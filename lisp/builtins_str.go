@@ -194,7 +194,7 @@ func registerStrings(t builtinTable) {
 	strPred("clojure.string/includes?", strings.Contains, "includes?")
 	t.add("clojure.string/index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return th.indexOf(a, false) }, "index-of")
 	t.add("clojure.string/last-index-of", 2, 3, func(th *thread, a []Value) (Value, error) { return th.indexOf(a, true) }, "last-index-of")
-	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) }, "replace")
+	t.add("clojure.string/replace", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, -1) })
 	t.add("clojure.string/replace-first", 3, 3, func(th *thread, a []Value) (Value, error) { return strReplace(th, a, 1) }, "replace-first")
 	t.add("clojure.string/escape", 2, 2, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("escape", a, 0)
@@ -340,6 +340,29 @@ func registerStrings(t builtinTable) {
 		}
 		return th.formatJava(f, a[1:])
 	}, "String/format")
+
+	t.add("clojure.string/re-quote-replacement", 1, 1, func(th *thread, a []Value) (Value, error) {
+		s, err := stringArg("re-quote-replacement", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.ContainsAny(s, `\$`) {
+			return s, nil
+		}
+		n := len(s) + strings.Count(s, `\`) + strings.Count(s, "$")
+		if err := th.chargeString(n); err != nil {
+			return nil, err
+		}
+		var sb strings.Builder
+		sb.Grow(n)
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\\' || s[i] == '$' {
+				sb.WriteByte('\\')
+			}
+			sb.WriteByte(s[i])
+		}
+		return sb.String(), nil
+	})
 }
 
 // textArg is the string argument i of a clojure.string function that

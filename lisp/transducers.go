@@ -977,21 +977,22 @@ func registerTransducers(t builtinTable) {
 	// xfArity makes (name args...) with min arguments return a transducer.
 	// The builtin is copied: aliases (filterv) keep their arities.
 	xfArity := func(name string, min int, mk func(a []Value) (*xfStage, error)) {
-		old := t[name].(*Builtin)
-		b := *old
-		fn := old.fn
-		b.MinArgs = min
-		b.fn = func(th *thread, a []Value) (Value, error) {
-			if len(a) != min {
-				return fn(th, a)
+		t.wrap(name, func(old *Builtin) *Builtin {
+			b := *old
+			fn := old.fn
+			b.MinArgs = min
+			b.fn = func(th *thread, a []Value) (Value, error) {
+				if len(a) != min {
+					return fn(th, a)
+				}
+				st, err := mk(a)
+				if err != nil {
+					return nil, err
+				}
+				return newTransducer(name, st), nil
 			}
-			st, err := mk(a)
-			if err != nil {
-				return nil, err
-			}
-			return newTransducer(name, st), nil
-		}
-		t[name] = &b
+			return &b
+		})
 	}
 	fnOf := func(name string) func(a []Value) (Value, error) {
 		return func(a []Value) (Value, error) { return fnArg(name, a, 0) }
@@ -1041,7 +1042,7 @@ func registerTransducers(t builtinTable) {
 		}
 		return replaceXf(lookup), nil
 	})
-	t["cat"] = newTransducer("cat", catXf())
+	t.set("cat", newTransducer("cat", catXf()))
 	t.add("halt-when", 1, 2, func(th *thread, a []Value) (Value, error) {
 		pred, err := fnArg("halt-when", a, 0)
 		if err != nil {
@@ -1056,8 +1057,6 @@ func registerTransducers(t builtinTable) {
 		return newTransducer("halt-when", haltWhenXf(pred, retf)), nil
 	})
 
-	into := t["into"].(*Builtin)
-	intoColl := into.fn
 	t.add("into", 0, 3, func(th *thread, a []Value) (Value, error) {
 		switch len(a) {
 		case 0:
@@ -1065,7 +1064,7 @@ func registerTransducers(t builtinTable) {
 		case 1:
 			return a[0], nil
 		case 2:
-			return intoColl(th, a)
+			return seqInto(th, a)
 		}
 		to := a[0]
 		return th.runTransducer("into", a[1], func() (reducer, error) { return intoReducer(th, to) }, conjBuiltin, to, a[2])
@@ -1094,11 +1093,9 @@ func registerTransducers(t builtinTable) {
 			return &fnReducer{f: f}, nil
 		}, f, init, coll)
 	})
-	seq := t["sequence"].(*Builtin)
-	seqColl := seq.fn
 	t.add("sequence", 1, 2, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 1 {
-			return seqColl(th, a)
+			return sequenceColl(th, a[0])
 		}
 		return th.sequenceXf("sequence", a[0], a[1])
 	})
@@ -1107,7 +1104,7 @@ func registerTransducers(t builtinTable) {
 		xfs := a[:len(a)-1]
 		switch len(xfs) {
 		case 0:
-			return seqColl(th, a[len(a)-1:])
+			return sequenceColl(th, coll)
 		case 1:
 			return th.sequenceXf("eduction", xfs[0], coll)
 		}

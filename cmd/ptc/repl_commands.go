@@ -113,8 +113,8 @@ func (s *replSession) cmdDoc(arg string) {
 
 // docText is what :doc prints for name.
 func (s *replSession) docText(name string) string {
-	if e := replLookupDoc(name); e != nil {
-		return e.format()
+	if d, ok := lisp.LookupDoc(name); ok {
+		return replDocFormat(d)
 	}
 	if v, ok := s.ns.Get(name); ok {
 		return fmt.Sprintf("%s is defined in this session: %s\n", name, replPreview(v, 200))
@@ -155,15 +155,15 @@ func (s *replSession) cmdApropos(arg string) {
 	text := strings.ToLower(arg)
 	seen := map[string]bool{}
 	var lines []string
-	for _, e := range replDocList() {
-		if strings.Contains(e.name, text) || strings.Contains(strings.ToLower(e.desc), text) {
-			seen[e.name] = true
-			lines = append(lines, fmt.Sprintf("%-22s %s", e.name, replFirstSentence(e.desc)))
+	for _, d := range lisp.Docs() {
+		if strings.Contains(d.Name, text) || strings.Contains(strings.ToLower(d.Text), text) {
+			seen[d.Name] = true
+			lines = append(lines, fmt.Sprintf("%-22s %s", d.Name, replFirstSentence(d.Text)))
 		}
 	}
 	var others []string
 	for _, n := range append(lisp.BuiltinNames(), replSpecialForms...) {
-		if strings.Contains(n, text) && !seen[n] && replLookupDoc(n) == nil {
+		if strings.Contains(n, text) && !seen[n] && !replDocumented(n) {
 			seen[n] = true
 			others = append(others, n)
 		}
@@ -262,8 +262,8 @@ func replNearest(name string, n int) []string {
 			cands = append(cands, cand{c, d})
 		}
 	}
-	for _, e := range replDocList() {
-		consider(e.name)
+	for _, d := range lisp.Docs() {
+		consider(d.Name)
 	}
 	for _, b := range lisp.BuiltinNames() {
 		consider(b)
