@@ -123,6 +123,7 @@
 // start, answered from the record, without repeating a call: package
 // temporal runs missions as Temporal workflows this way (docs/temporal.md).
 // Agent.CallTool runs a tool from Go as a program would, MarshalValue and
-// UnmarshalValue keep values in their exact printed form, and
+// UnmarshalValue keep values in their exact printed form (lisp.PrintExact,
+// lisp.ReadValue), and
 // Tool.NestedTool tells an agent tool's agent.
 package agent

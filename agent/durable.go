@@ -349,15 +349,13 @@ func (m *mission) childPosition(name string, args *lisp.Map) Position {
 	return pos
 }
 
-// MarshalValue returns the exact printed form of v, the form traces keep
-// (see MarshalTrace), for an engine that stores values: UnmarshalValue
-// reads it back. Firewalled values are kept as they are: the text holds
-// them in full.
-func MarshalValue(v lisp.Value) string {
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxDepth: maxTraceDepth + 1})
-}
+// MarshalValue is lisp.PrintExact: the exact printed form of v, the form
+// traces keep (see MarshalTrace), for an engine that stores values.
+// Firewalled values are kept as they are: the text holds them in full.
+func MarshalValue(v lisp.Value) string { return lisp.PrintExact(v) }
 
-// UnmarshalValue reads a value MarshalValue wrote.
+// UnmarshalValue reads a value MarshalValue wrote (lisp.ReadValue, the
+// placeholder Firewalled as that string).
 func UnmarshalValue(s string) (lisp.Value, error) {
 	v, err := readPrinted(s)
 	if err != nil {

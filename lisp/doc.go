@@ -49,7 +49,9 @@
 // Host data enters through FromGo (any Go value: maps, slices, structs via
 // their json tags, numbers, time.Time) or ParseJSON, and leaves through ToGo
 // or ToJSON. Convert a large context once and pass the *Map to every run:
-// runs never copy or modify it.
+// runs never copy or modify it. Stores that keep values as text (traces,
+// durable engines) write them with PrintExact and read them back with
+// ReadValue, the inverse of the printer, bounded for text from elsewhere.
 //
 // # Namespaces, context, history and tools
 //

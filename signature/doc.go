@@ -10,7 +10,10 @@
 // validate the values that cross the boundary: tool arguments written by an
 // LLM are coerced and validated (Coerce, Signature.CoerceInput), results
 // are validated strictly (Validate, Signature.ValidateOutput). TypedFunc
-// derives a tool's signature from an ordinary typed Go function.
+// derives a tool's signature from an ordinary typed Go function. Infer
+// describes a value by its type, from a bounded prefix of it (the data
+// inventory of agent prompts), with the kinds only data has: sets, dates,
+// instants and nil.
 //
 // # Syntax
 //

@@ -200,6 +200,18 @@ func (t Type) JSONSchema() map[string]any {
 	case List:
 		typ = "array"
 		s["items"] = t.elem().JSONSchema()
+	case Set:
+		typ = "array"
+		s["items"] = t.elem().JSONSchema()
+		s["uniqueItems"] = true
+	case Date:
+		typ = "string"
+		s["format"] = "date"
+	case Inst:
+		typ = "string"
+		s["format"] = "date-time"
+	case Nil:
+		return map[string]any{"type": "null"}
 	case Record:
 		typ = "object"
 		props := map[string]any{}

@@ -19,12 +19,22 @@ const (
 	Map                 // :map — any map, keys and values unchecked
 	List                // [:t] — a vector whose elements all have type Elem
 	Record              // {name :t ...} — a map with the listed fields
+
+	// The kinds below are inferred from values (Infer) to describe data;
+	// signatures do not declare them (ParseType refuses them), Validate
+	// accepts any value for them, as for :any, and their JSON Schema is
+	// the one of their JSON form.
+	Set  // #{:t} — a set whose elements have type Elem
+	Date // :date — a calendar date
+	Inst // :inst — an instant
+	Nil  // :nil — nil alone
 )
 
 // kindNames are the names of the primitive kinds as written after the colon.
 var kindNames = [...]string{
 	Any: "any", String: "string", Int: "int", Float: "float", Bool: "bool",
 	Keyword: "keyword", Map: "map", List: "list", Record: "record",
+	Set: "set", Date: "date", Inst: "inst", Nil: "nil",
 }
 
 // String returns the kind's name: "int", "list", "record"...
@@ -102,7 +112,8 @@ func (t Type) Field(name string) (Field, bool) {
 }
 
 // String returns the compact form of the type, as it is written in
-// signatures: :int, :string?, [:int], {id :int, name :string?}.
+// signatures: :int, :string?, [:int], {id :int, name :string?}; an
+// inferred set is #{:int}.
 func (t Type) String() string {
 	var sb strings.Builder
 	t.write(&sb, false)
@@ -120,6 +131,10 @@ func (t Type) write(sb *strings.Builder, hide bool) {
 			sb.WriteString(":any")
 		}
 		sb.WriteByte(']')
+	case Set:
+		sb.WriteString("#{")
+		t.elem().write(sb, hide)
+		sb.WriteByte('}')
 	case Record:
 		sb.WriteByte('{')
 		writeFields(sb, t.Fields, hide)
@@ -203,7 +218,7 @@ func cloneFields(fs []Field) []Field {
 // public returns t without firewalled record fields, at every depth.
 func (t Type) public() Type {
 	switch t.Kind {
-	case List:
+	case List, Set:
 		if t.Elem != nil {
 			e := t.Elem.public()
 			t.Elem = &e

@@ -64,7 +64,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	wo := opts.Workflow
 	wo.ID, wo.TaskQueue = opts.ID, opts.TaskQueue
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, MissionInput{Agent: agentName,
-		Context: agent.MarshalValue(input), Model: opts.Model, StepTimeout: opts.StepTimeout,
+		Context: lisp.PrintExact(input), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		Run: RunOptions{LLMOptions: opts.LLMOptions, Cache: opts.Cache, Validation: opts.Validation,
 			ContextSignature: opts.ContextSignature, TokenLimit: opts.TokenLimit, OnBudgetExceeded: opts.OnBudgetExceeded}})
 	if err != nil {

@@ -118,7 +118,7 @@ func toolKey(name, args string) string { return name + " " + args }
 func turnKey(turn int, key string) string { return strconv.Itoa(turn) + " " + key }
 
 func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.ToolResult, error) {
-	args := agent.MarshalValue(call.Args)
+	args := lisp.PrintExact(call.Args)
 	key := toolKey(call.Name, args)
 	r.mu.Lock()
 	for _, i := range r.byKey[turnKey(call.Turn, key)] {
@@ -286,7 +286,7 @@ func (e toolEntry) answer() (agent.ToolResult, error) {
 		r.Firewall = nil
 		return r, errors.New(e.Err)
 	}
-	v, err := agent.UnmarshalValue(e.Value)
+	v, err := readValue(e.Value)
 	if err != nil {
 		return agent.ToolResult{}, fmt.Errorf("the recorded result cannot be read: %w", err)
 	}

@@ -85,7 +85,7 @@ func input(t *testing.T, name string, ctx any) MissionInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return MissionInput{Agent: name, Context: agent.MarshalValue(m)}
+	return MissionInput{Agent: name, Context: lisp.PrintExact(m)}
 }
 
 // A mission with tools, an error turn and a pmap: the same requests as

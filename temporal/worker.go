@@ -268,8 +268,14 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		}
 		return &toolOutput{Child: child}, nil
 	}
-	out.Value = agent.MarshalValue(res.Value)
+	out.Value = lisp.PrintExact(res.Value)
 	return out, nil
+}
+
+// readValue reads a value's exact printed form (lisp.PrintExact), the
+// firewall's placeholder as that string, as the agent's trace reader does.
+func readValue(s string) (lisp.Value, error) {
+	return lisp.ReadValue(s, lisp.ReadOptions{Placeholder: agent.Firewalled})
 }
 
 // readMap reads a printed map ("" and nil are the empty map).
@@ -277,7 +283,7 @@ func readMap(s string) (*lisp.Map, error) {
 	if s == "" {
 		return lisp.NewMap(), nil
 	}
-	v, err := agent.UnmarshalValue(s)
+	v, err := readValue(s)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,326 @@
+package lisp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ReadValue is the inverse of the printer: it reads the printed form of a
+// value (FormatValue's output) back into a value, for the stores that keep
+// values as text (traces, durable engines). It reads data literals and the
+// printed forms of functions, vars, regexes, instants, dates and host
+// objects: a function reads back as a value that prints as it did and
+// cannot be called, a host object (#object[host]) as a value that prints
+// #object[host] again. Lazy sequences and transducers (#seq[...],
+// #transducer[...]), cut forms ("...") and regexes whose source holds a
+// quote not escaped by a backslash (made by re-pattern) do not read: they
+// are errors.
+//
+// The text may come from elsewhere (a trace file): ReadValue never panics,
+// its work is linear in the text's length, and it refuses nesting deeper
+// than ReadOptions.MaxDepth and text longer than ReadOptions.MaxBytes.
+// Errors are *Error values of kind ParseError, DepthExceeded (nesting) or
+// MemoryExceeded (length).
+//
+// PrintExact writes the form ReadValue reads back whole.
+func ReadValue(src string, opts ReadOptions) (Value, error) {
+	if opts.MaxBytes > 0 && len(src) > opts.MaxBytes {
+		return nil, errorf(MemoryExceeded, "a printed form of %d bytes, over the bound of %d", len(src), opts.MaxBytes)
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = MaxReadDepth
+	}
+	r := valueReader{src: src, opts: opts}
+	r.space()
+	v, err := r.value(0)
+	if err != nil {
+		return nil, err
+	}
+	r.space()
+	if r.off != len(r.src) {
+		return nil, r.errorf("unexpected %q", r.src[r.off:min(len(r.src), r.off+10)])
+	}
+	return v, nil
+}
+
+// PrintExact returns the printed form of v that ReadValue (with the
+// default MaxDepth) reads back to a value with the same print: FormatValue
+// with no bound but MaxPrintBytes and a depth of MaxReadDepth, for the
+// stores that keep values as text. Redacted values are kept in full.
+func PrintExact(v Value) string {
+	return FormatValue(v, PrintOptions{MaxDepth: MaxReadDepth + 1}) // MaxDepth counts the top level
+}
+
+// ReadOptions configure ReadValue. The zero value reads up to MaxReadDepth
+// levels of nesting, any length, and no placeholder.
+type ReadOptions struct {
+	// Placeholder, when not "", is a bare token that reads as the string
+	// Placeholder: the text FormatValue writes for a value a Redaction
+	// hides (Redaction.Placeholder), so that a redacted form reads back.
+	Placeholder string
+	// MaxDepth bounds the nesting of collections (0: MaxReadDepth): the
+	// top value is at depth 0, and a collection deeper than MaxDepth is
+	// an error.
+	MaxDepth int
+	// MaxBytes, when positive, bounds the length of the text.
+	MaxBytes int
+}
+
+// MaxReadDepth is ReadValue's default bound on nesting, the one ToJSON and
+// FromGo keep too.
+const MaxReadDepth = maxConvertDepth
+
+// hostObject is what #object[host] reads as: a value of a type the
+// printer does not know, so that it prints #object[host] again.
+type hostObject struct{}
+
+type valueReader struct {
+	src  string
+	off  int
+	opts ReadOptions
+}
+
+func (r *valueReader) errorf(format string, a ...any) *Error {
+	e := errorf(ParseError, format, a...)
+	e.Message = "offset " + strconv.Itoa(r.off) + ": " + e.Message
+	return e
+}
+
+func (r *valueReader) space() {
+	for r.off < len(r.src) {
+		switch r.src[r.off] {
+		case ' ', ',', '\n', '\t', '\r':
+			r.off++
+		default:
+			return
+		}
+	}
+}
+
+func (r *valueReader) has(prefix string) bool { return strings.HasPrefix(r.src[r.off:], prefix) }
+
+// token reads up to white space or a delimiter.
+func (r *valueReader) token() string {
+	start := r.off
+	for r.off < len(r.src) && strings.IndexByte(" ,\n\t\r[]{}()\"", r.src[r.off]) < 0 {
+		r.off++
+	}
+	return r.src[start:r.off]
+}
+
+func (r *valueReader) value(depth int) (Value, error) {
+	if depth > r.opts.MaxDepth {
+		return nil, errorf(DepthExceeded, "offset %d: a printed form nested deeper than %d", r.off, r.opts.MaxDepth)
+	}
+	if r.off >= len(r.src) {
+		return nil, r.errorf("unexpected end")
+	}
+	switch c := r.src[r.off]; {
+	case c == '"':
+		return r.str()
+	case c == '[':
+		r.off++
+		items, err := r.items(']', depth)
+		return NewVector(items), err
+	case c == '{':
+		r.off++
+		items, err := r.items('}', depth)
+		if err != nil {
+			return nil, err
+		}
+		if len(items)%2 != 0 {
+			return nil, r.errorf("a map with an odd number of forms")
+		}
+		b := NewMapBuilder(nil)
+		for i := 0; i < len(items); i += 2 {
+			b.Set(items[i], items[i+1])
+		}
+		return b.Map(), nil
+	case c == ':':
+		r.off++
+		name := r.token()
+		if name == "" {
+			return nil, r.errorf("a keyword without a name")
+		}
+		return Keyword(name), nil
+	case r.has("#{"):
+		r.off += 2
+		items, err := r.items('}', depth)
+		return NewSet(items...), err
+	case r.has("#fn["):
+		r.off += 4
+		inner, err := r.bracketed()
+		return &Builtin{Name: inner, MaxArgs: -1}, err
+	case r.has("#'"):
+		r.off += 2
+		name := r.token()
+		if name == "" {
+			return nil, r.errorf("#' without a name")
+		}
+		return &Var{Name: name}, nil
+	case r.has(`#"`):
+		r.off += 2
+		start := r.off
+		for r.off < len(r.src) && r.src[r.off] != '"' {
+			if r.src[r.off] == '\\' {
+				r.off++
+			}
+			r.off++
+		}
+		if r.off >= len(r.src) {
+			return nil, r.errorf("unterminated regex")
+		}
+		r.off++
+		return &Regex{Source: r.src[start : r.off-1]}, nil
+	case r.has("#inst "):
+		r.off += len("#inst ")
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse("2006-01-02T15:04:05.000-07:00", s)
+		if perr != nil {
+			return nil, r.errorf("bad #inst %q", s)
+		}
+		return Instant{T: tm.UTC()}, nil
+	case r.has("#date "):
+		r.off += len("#date ")
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse("2006-01-02", s)
+		if perr != nil {
+			return nil, r.errorf("bad #date %q", s)
+		}
+		return Date{Y: tm.Year(), M: int(tm.Month()), D: tm.Day()}, nil
+	case r.has("#object[host]"):
+		r.off += len("#object[host]")
+		return hostObject{}, nil
+	case r.opts.Placeholder != "" && r.has(r.opts.Placeholder):
+		r.off += len(r.opts.Placeholder)
+		return r.opts.Placeholder, nil
+	}
+	tok := r.token()
+	switch tok {
+	case "":
+		return nil, r.errorf("unexpected %q", r.src[r.off:r.off+1])
+	case "nil":
+		return nil, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "##Inf":
+		return math.Inf(1), nil
+	case "##-Inf":
+		return math.Inf(-1), nil
+	case "##NaN":
+		return math.NaN(), nil
+	}
+	if strings.ContainsAny(tok, ".eE") {
+		if f, err := strconv.ParseFloat(tok, 64); err == nil {
+			return f, nil
+		}
+	} else if i, err := strconv.ParseInt(tok, 10, 64); err == nil {
+		return i, nil
+	}
+	return nil, r.errorf("unreadable %.40q", tok)
+}
+
+func (r *valueReader) items(closer byte, depth int) ([]Value, error) {
+	var items []Value
+	for {
+		r.space()
+		if r.off >= len(r.src) {
+			return nil, r.errorf("unexpected end: %q missing", closer)
+		}
+		if r.src[r.off] == closer {
+			r.off++
+			return items, nil
+		}
+		v, err := r.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+	}
+}
+
+// bracketed reads up to the ] that closes an open [, skipping strings.
+func (r *valueReader) bracketed() (string, error) {
+	start, level := r.off, 1
+	for r.off < len(r.src) {
+		switch r.src[r.off] {
+		case '"':
+			if _, err := r.str(); err != nil {
+				return "", err
+			}
+			continue
+		case '[':
+			level++
+		case ']':
+			if level--; level == 0 {
+				r.off++
+				return r.src[start : r.off-1], nil
+			}
+		}
+		r.off++
+	}
+	return "", r.errorf("unterminated #fn[")
+}
+
+// str reads a string literal as the printer writes it (writeQuoted).
+func (r *valueReader) str() (string, error) {
+	if r.off >= len(r.src) || r.src[r.off] != '"' {
+		return "", r.errorf("a string expected")
+	}
+	r.off++
+	var sb strings.Builder
+	for r.off < len(r.src) {
+		c := r.src[r.off]
+		switch c {
+		case '"':
+			r.off++
+			return sb.String(), nil
+		case '\\':
+			if r.off+1 >= len(r.src) {
+				return "", r.errorf("unterminated string")
+			}
+			e := r.src[r.off+1]
+			r.off += 2
+			switch e {
+			case 'n':
+				sb.WriteByte('\n')
+			case 't':
+				sb.WriteByte('\t')
+			case 'r':
+				sb.WriteByte('\r')
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case '"', '\\':
+				sb.WriteByte(e)
+			case 'u':
+				if r.off+4 > len(r.src) {
+					return "", r.errorf("bad \\u escape")
+				}
+				n, err := strconv.ParseUint(r.src[r.off:r.off+4], 16, 32)
+				if err != nil {
+					return "", r.errorf("bad \\u escape")
+				}
+				r.off += 4
+				sb.WriteRune(rune(n))
+			default:
+				return "", r.errorf("bad escape \\%c", e)
+			}
+		default:
+			sb.WriteByte(c)
+			r.off++
+		}
+	}
+	return "", r.errorf("unterminated string")
+}
