@@ -122,8 +122,7 @@
 // engine that records them, so that the mission can run again from its
 // start, answered from the record, without repeating a call: package
 // temporal runs missions as Temporal workflows this way (docs/temporal.md).
-// Agent.CallTool runs a tool from Go as a program would, MarshalValue and
-// UnmarshalValue keep values in their exact printed form (lisp.PrintExact,
-// lisp.ReadValue), and
-// Tool.NestedTool tells an agent tool's agent.
+// Agent.CallTool runs a tool from Go as a program would, and
+// Tool.NestedTool tells an agent tool's agent. Values keep their exact
+// printed form with lisp.PrintExact and lisp.ReadValue.
 package agent

@@ -348,18 +348,3 @@ func (m *mission) childPosition(name string, args *lisp.Map) Position {
 	}
 	return pos
 }
-
-// MarshalValue is lisp.PrintExact: the exact printed form of v, the form
-// traces keep (see MarshalTrace), for an engine that stores values.
-// Firewalled values are kept as they are: the text holds them in full.
-func MarshalValue(v lisp.Value) string { return lisp.PrintExact(v) }
-
-// UnmarshalValue reads a value MarshalValue wrote (lisp.ReadValue, the
-// placeholder Firewalled as that string).
-func UnmarshalValue(s string) (lisp.Value, error) {
-	v, err := readPrinted(s)
-	if err != nil {
-		return nil, fmt.Errorf("agent: UnmarshalValue: %w", err)
-	}
-	return v, nil
-}

@@ -111,23 +111,3 @@ func TestCallTool(t *testing.T) {
 		t.Errorf("names %v", names)
 	}
 }
-
-func TestMarshalValueRoundTrip(t *testing.T) {
-	for _, src := range []string{`{:a [1 2.5 "x\ny"] :b #{:k nil true} "s" {:_secret "0123456789"}}`, `nil`, `[]`, `3.0`} {
-		v, err := lisp.ReadData(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := agent.MarshalValue(v)
-		back, err := agent.UnmarshalValue(text)
-		if err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-		if agent.MarshalValue(back) != text {
-			t.Errorf("%s came back as %s", text, agent.MarshalValue(back))
-		}
-	}
-	if _, err := agent.UnmarshalValue("{:a"); err == nil {
-		t.Error("a broken text was read")
-	}
-}

@@ -159,7 +159,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 					paths = append(paths, slices.Clone(path))
 					return visits <= maxExportVisits
 				}
-				if !walk(e, append(path, "k"+MarshalValue(k))) {
+				if !walk(e, append(path, "k"+lisp.PrintExact(k))) {
 					return false
 				}
 			}
@@ -171,7 +171,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 			}
 		case *lisp.Set:
 			for e := range c.All() {
-				if !walk(e, append(path, "s"+MarshalValue(e))) {
+				if !walk(e, append(path, "s"+lisp.PrintExact(e))) {
 					return false
 				}
 			}
@@ -245,7 +245,7 @@ func follow(v lisp.Value, path []string) lisp.Value {
 		case *lisp.Set:
 			if len(step) > 1 && step[0] == 's' {
 				for e := range c.All() {
-					if MarshalValue(e) == step[1:] {
+					if lisp.PrintExact(e) == step[1:] {
 						next, ok = e, true
 						break
 					}

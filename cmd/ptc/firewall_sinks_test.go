@@ -599,7 +599,7 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.ExecuteWorkflow(temporal.WorkflowName, temporal.MissionInput{Agent: "mission", Context: agent.MarshalValue(ctx)})
+	env.ExecuteWorkflow(temporal.WorkflowName, temporal.MissionInput{Agent: "mission", Context: lisp.PrintExact(ctx)})
 	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 		t.Fatalf("the workflow did not complete: %v", env.GetWorkflowError())
 	}
