@@ -85,7 +85,7 @@ func ExampleRegister() {
 	}
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.MissionInput{
 		Agent:   "greeter",
-		Context: agent.MarshalValue(lisp.NewMap(lisp.Keyword("name"), "Ada")),
+		Context: lisp.PrintExact(lisp.NewMap(lisp.Keyword("name"), "Ada")),
 	})
 	var res temporal.Result
 	if err := env.GetWorkflowResult(&res); err != nil {

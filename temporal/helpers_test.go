@@ -66,7 +66,7 @@ type counter struct {
 
 func newCounter() *counter { return &counter{calls: map[string]int{}} }
 
-func (c *counter) add(args *lisp.Map) { c.count(agent.MarshalValue(args)) }
+func (c *counter) add(args *lisp.Map) { c.count(lisp.PrintExact(args)) }
 
 func (c *counter) count(key string) {
 	c.mu.Lock()

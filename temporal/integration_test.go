@@ -80,7 +80,7 @@ func orderAgent(toolURL string) *agent.Agent {
 			Description: "Fetches an item.",
 			Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 				var out map[string]int
-				err := postJSON(ctx, toolURL, agent.MarshalValue(args), &out)
+				err := postJSON(ctx, toolURL, lisp.PrintExact(args), &out)
 				return out, err
 			}}},
 	})
@@ -170,7 +170,7 @@ func (s *scriptServer) tool(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
 	}
-	v, err := agent.UnmarshalValue(printedArgs)
+	v, err := readValue(printedArgs)
 	m, ok := v.(*lisp.Map)
 	if err != nil || !ok {
 		http.Error(w, "bad arguments", http.StatusBadRequest)
