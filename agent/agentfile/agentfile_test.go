@@ -336,3 +336,17 @@ func TestExampleAgentFile(t *testing.T) {
 		t.Fatalf("context: %v", err)
 	}
 }
+
+// FormatSize writes what ParseSize reads back.
+func TestFormatSize(t *testing.T) {
+	for _, n := range []int64{0, 1, 1500, 1 << 10, 3 << 20, 1 << 30, 5<<30 + 1} {
+		s := FormatSize(n)
+		back, err := ParseSize(strings.ReplaceAll(strings.TrimSuffix(s, " bytes"), " ", ""))
+		if err != nil || back != n {
+			t.Errorf("%d wrote %q, read back %d (%v)", n, s, back, err)
+		}
+	}
+	if got := FormatSize(1 << 20); got != "1 MiB" {
+		t.Errorf("1 MiB wrote %q", got)
+	}
+}

@@ -114,6 +114,20 @@ var sizeUnits = [...]struct {
 	{"b", 1},
 }
 
+// FormatSize writes a byte count the way ParseSize reads it, in the largest
+// binary unit that divides it: 1048576 is "1 MiB", 1500 "1500 bytes".
+func FormatSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // ParseSize reads a size as agent files write them (and ptc's flags): a
 // byte count with an optional unit, KB, MB, GB (powers of 1000) or KiB,
 // MiB, GiB (powers of 1024), as 1048576, 64MiB, 64MB or 1.5GiB; a

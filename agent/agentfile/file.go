@@ -117,7 +117,7 @@ func readBounded(fsys fs.FS, name string, limit int64, kind string) ([]byte, err
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %s, the bound of %s", byteSize(limit), kind)}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %s, the bound of %s", FormatSize(limit), kind)}
 	}
 	return data, nil
 }
@@ -340,14 +340,3 @@ func oneLine(s string) string {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
-
-// byteSize writes a bound: 1 MiB, 256 MiB.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}

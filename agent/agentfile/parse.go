@@ -185,7 +185,7 @@ func parse(name string, data []byte) (*File, int, error) {
 		return &Error{File: name, Pos: p, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(data) > MaxSize {
-		return nil, 0, fail(Pos{}, "larger than %s, the bound of an agent file", byteSize(MaxSize))
+		return nil, 0, fail(Pos{}, "larger than %s, the bound of an agent file", FormatSize(MaxSize))
 	}
 	if !utf8.Valid(data) {
 		return nil, 0, fail(Pos{}, "not UTF-8 text")

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/ptc-go/ptc/agent/agentfile"
 )
 
 // Every file ptc reads is read through readBounded: a file may be named
@@ -42,7 +44,7 @@ var errTooLarge = errors.New("file too large")
 type tooLargeError struct{ kind fileKind }
 
 func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("larger than %s, the bound of %s", byteSize(e.kind.limit), e.kind.name)
+	return fmt.Sprintf("larger than %s, the bound of %s", agentfile.FormatSize(e.kind.limit), e.kind.name)
 }
 
 func (e *tooLargeError) Unwrap() error { return errTooLarge }
@@ -118,19 +120,6 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 }
 
 func (b *boundedReader) Close() error { return b.f.Close() }
-
-// byteSize writes a bound: 1 MiB, 256 MiB.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
 
 // maxFileMessage bounds the message of an error in a file (its position
 // apart): it may quote what a parser quotes.

@@ -17,7 +17,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptc-go/ptc/agent/agentfile"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
@@ -148,8 +150,8 @@ func TestReadBounded(t *testing.T) {
 	if _, err := readBounded(dir, kind); !errors.Is(err, errNotRegular) {
 		t.Errorf("a directory: %v", err)
 	}
-	if byteSize(kindAgentFile.limit) != "1 MiB" || byteSize(kindContext.limit) != "256 MiB" {
-		t.Errorf("the bounds as docs/cli.md states them: %s, %s", byteSize(kindAgentFile.limit), byteSize(kindContext.limit))
+	if agentfile.FormatSize(kindAgentFile.limit) != "1 MiB" || agentfile.FormatSize(kindContext.limit) != "256 MiB" {
+		t.Errorf("the bounds as docs/cli.md states them: %s, %s", agentfile.FormatSize(kindAgentFile.limit), agentfile.FormatSize(kindContext.limit))
 	}
 }
 
