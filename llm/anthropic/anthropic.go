@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
 // DefaultMaxTokens is the max_tokens of a request when neither
@@ -79,7 +79,7 @@ func New(cfg Config) (llm.Func, error) {
 	if cfg.MaxTokens < 0 {
 		return nil, configError(ReasonInvalidConfig, fmt.Sprintf("anthropic: Config.MaxTokens is negative (%d)", cfg.MaxTokens))
 	}
-	if cfg.Temperature != nil && !finite(*cfg.Temperature) {
+	if cfg.Temperature != nil && !coerce.Finite(*cfg.Temperature) {
 		return nil, configError(ReasonInvalidConfig, "anthropic: Config.Temperature is not a finite number")
 	}
 	if cfg.MaxResponseBytes < 0 {
@@ -300,7 +300,7 @@ func applyOptions(p *sdk.MessageNewParams, opts map[string]any) error {
 			if v == nil {
 				continue
 			}
-			f, ok := toFloat(v)
+			f, ok := coerce.Float(v)
 			if !ok {
 				return bad("a finite number")
 			}
@@ -313,7 +313,7 @@ func applyOptions(p *sdk.MessageNewParams, opts map[string]any) error {
 			if v == nil {
 				continue
 			}
-			n, ok := toInt(v)
+			n, ok := coerce.Int(v)
 			if !ok || (k == "max_tokens" && n <= 0) || n < 0 {
 				if k == "max_tokens" {
 					return bad("a positive integer")
@@ -326,85 +326,20 @@ func applyOptions(p *sdk.MessageNewParams, opts map[string]any) error {
 				p.TopK = sdk.Int(n)
 			}
 		case "stop":
-			switch s := v.(type) {
-			case nil:
-			case string:
-				p.StopSequences = []string{s}
-			case []string:
-				p.StopSequences = append([]string(nil), s...)
-			case []any:
-				p.StopSequences = make([]string, len(s))
-				for i, e := range s {
-					str, ok := e.(string)
-					if !ok {
-						return bad("a string or a list of strings")
-					}
-					p.StopSequences[i] = str
-				}
-			default:
+			if v == nil {
+				continue
+			}
+			stop, ok := coerce.Strings(v)
+			if !ok {
 				return bad("a string or a list of strings")
 			}
+			p.StopSequences = stop
 		default:
 			return configError(ReasonInvalidOptions, fmt.Sprintf("anthropic: unknown option %q (known: %s)",
 				k, strings.Join(optionKeys, ", ")))
 		}
 	}
 	return nil
-}
-
-func toFloat(v any) (float64, bool) {
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case json.Number:
-		var err error
-		if f, err = n.Float64(); err != nil {
-			return 0, false
-		}
-	default:
-		i, ok := toInt(v)
-		return float64(i), ok
-	}
-	return f, finite(f)
-}
-
-func toInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int8:
-		return int64(n), true
-	case int16:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case uint:
-		return int64(n), uint64(n) <= math.MaxInt64
-	case uint8:
-		return int64(n), true
-	case uint16:
-		return int64(n), true
-	case uint32:
-		return int64(n), true
-	case uint64:
-		return int64(n), n <= math.MaxInt64
-	case float64: // what encoding/json makes of a number
-		if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
-			return 0, false
-		}
-		return int64(n), true
-	case float32:
-		return toInt(float64(n))
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
 }
 
 // validHeader reports whether a header can be sent: a token for a name,
@@ -420,8 +355,6 @@ func validHeader(name, value string) bool {
 	}
 	return true
 }
-
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 func configError(reason, msg string) *llm.Error {
 	return &llm.Error{Class: llm.Config, Reason: reason, Message: msg}

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
 // Config configures a Gemini model.
@@ -83,7 +84,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	if cfg.MaxTokens < 0 || cfg.MaxTokens > math.MaxInt32 {
 		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: Config.MaxTokens %d is out of range", cfg.MaxTokens))
 	}
-	if t := cfg.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0) || *t < 0) {
+	if t := cfg.Temperature; t != nil && (!coerce.Finite(*t) || *t < 0) {
 		return nil, configError(reasonInvalidConfig, fmt.Sprintf("gemini: Config.Temperature %v is invalid", *t))
 	}
 	if cfg.MaxResponseBytes < 0 {
@@ -191,7 +192,7 @@ func (c *caller) config(req llm.Request) (*genai.GenerateContentConfig, error) {
 		v := req.Options[k]
 		switch k {
 		case "temperature", "top_p", "top_k":
-			f, ok := number(v)
+			f, ok := coerce.Float(v)
 			if !ok || f < 0 || (k == "top_k" && f < 1) || (k == "top_p" && f > 1) {
 				return nil, optionError(k, v)
 			}
@@ -205,13 +206,13 @@ func (c *caller) config(req llm.Request) (*genai.GenerateContentConfig, error) {
 				config.TopK = &f32
 			}
 		case "max_tokens":
-			f, ok := number(v)
+			f, ok := coerce.Float(v)
 			if !ok || f < 1 || f > math.MaxInt32 || f != math.Trunc(f) {
 				return nil, optionError(k, v)
 			}
 			config.MaxOutputTokens = int32(f)
 		case "stop":
-			stop, ok := stopList(v)
+			stop, ok := coerce.Strings(v)
 			if !ok {
 				return nil, optionError(k, v)
 			}
@@ -404,69 +405,6 @@ func configError(reason, msg string) *llm.Error {
 
 func optionError(key string, v any) *llm.Error {
 	return configError(reasonInvalidOptions, fmt.Sprintf("gemini: invalid value %v (%T) for the LLM option %q", v, v, key))
-}
-
-// number reads a finite number of any Go numeric type (or a json.Number).
-func number(v any) (float64, bool) {
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int8:
-		f = float64(n)
-	case int16:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case uint:
-		f = float64(n)
-	case uint8:
-		f = float64(n)
-	case uint16:
-		f = float64(n)
-	case uint32:
-		f = float64(n)
-	case uint64:
-		f = float64(n)
-	case json.Number:
-		var err error
-		if f, err = n.Float64(); err != nil {
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f, true
-}
-
-// strings_ reads a stop option: a string or a list of strings.
-func stopList(v any) ([]string, bool) {
-	switch s := v.(type) {
-	case string:
-		return []string{s}, true
-	case []string:
-		return append([]string(nil), s...), true
-	case []any:
-		out := make([]string, len(s))
-		for i, e := range s {
-			str, ok := e.(string)
-			if !ok {
-				return nil, false
-			}
-			out[i] = str
-		}
-		return out, true
-	}
-	return nil, false
 }
 
 func firstLine(s string) string {

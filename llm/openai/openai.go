@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
 // DefaultBaseURL is the OpenAI API, used when neither Config.BaseURL nor
@@ -82,7 +82,7 @@ func New(cfg Config) (llm.Func, error) {
 	if cfg.MaxTokens < 0 {
 		return nil, configError(ReasonInvalidConfig, fmt.Sprintf("openai: Config.MaxTokens is negative (%d)", cfg.MaxTokens))
 	}
-	if t := cfg.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+	if t := cfg.Temperature; t != nil && !coerce.Finite(*t) {
 		return nil, configError(ReasonInvalidConfig, "openai: Config.Temperature is not a finite number")
 	}
 	if cfg.MaxResponseBytes < 0 {
@@ -270,23 +270,14 @@ func (c *caller) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
 		p.Seed = sdk.Int(n)
 	}
 	if v := req.Options[optStop]; v != nil {
-		switch s := v.(type) {
-		case string:
-			p.Stop.OfString = sdk.String(s)
-		case []string:
-			p.Stop.OfStringArray = s
-		case []any:
-			list := make([]string, len(s))
-			for i, e := range s {
-				str, ok := e.(string)
-				if !ok {
-					return p, optError(optStop, v, "a string or a list of strings")
-				}
-				list[i] = str
-			}
-			p.Stop.OfStringArray = list
-		default:
+		stop, ok := coerce.Strings(v)
+		switch s, one := v.(string); {
+		case !ok:
 			return p, optError(optStop, v, "a string or a list of strings")
+		case one:
+			p.Stop.OfString = sdk.String(s)
+		default:
+			p.Stop.OfStringArray = stop
 		}
 	}
 	if v := req.Options[optReasoningEffort]; v != nil {
@@ -479,50 +470,19 @@ func usesMaxCompletionTokens(u *url.URL) bool {
 }
 
 func optFloat(key string, v any) (float64, error) {
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case json.Number:
-		var err error
-		if f, err = n.Float64(); err != nil {
-			return 0, optError(key, v, "a number")
-		}
-	default:
+	f, ok := coerce.Number(v)
+	if !ok {
 		return 0, optError(key, v, "a number")
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	if !coerce.Finite(f) {
 		return 0, optError(key, v, "a finite number")
 	}
 	return f, nil
 }
 
 func optInt(key string, v any) (int64, error) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), nil
-	case int32:
-		return int64(n), nil
-	case int64:
+	if n, ok := coerce.Int(v); ok {
 		return n, nil
-	case uint32:
-		return int64(n), nil
-	case float64: // options decoded from JSON
-		if n == math.Trunc(n) && math.Abs(n) <= 1<<53 {
-			return int64(n), nil
-		}
-	case json.Number:
-		if i, err := n.Int64(); err == nil {
-			return i, nil
-		}
 	}
 	return 0, optError(key, v, "an integer")
 }
