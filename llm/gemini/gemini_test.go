@@ -278,7 +278,7 @@ func TestRequestMapping(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"tools", "toolConfig", "cachedContent", "safetySettings"} {
-		if v, ok := got.Body[k]; ok {
+		if v, ok := got.JSON[k]; ok {
 			t.Errorf("unexpected field %s: %v", k, v)
 		}
 	}

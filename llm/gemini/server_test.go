@@ -2,29 +2,23 @@ package gemini
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strconv"
-	"sync"
 	"testing"
+
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-// received is one request the fake server got.
+// received is one request the fake server got, its body decoded.
 type received struct {
-	Method string
-	Path   string
-	Query  string
-	Header http.Header
-	Raw    string
-	Body   map[string]any
+	llmtest.Received
+	JSON map[string]any
 }
 
 // contents returns the request's contents as role/text pairs (the texts of
 // each content's parts joined).
 func (r received) contents() [][2]string {
 	var out [][2]string
-	list, _ := r.Body["contents"].([]any)
+	list, _ := r.JSON["contents"].([]any)
 	for _, c := range list {
 		cm, _ := c.(map[string]any)
 		role, _ := cm["role"].(string)
@@ -36,7 +30,7 @@ func (r received) contents() [][2]string {
 // system returns the text of the request's systemInstruction, and whether
 // there is one.
 func (r received) system() (string, bool) {
-	si, ok := r.Body["systemInstruction"].(map[string]any)
+	si, ok := r.JSON["systemInstruction"].(map[string]any)
 	if !ok {
 		return "", false
 	}
@@ -45,7 +39,7 @@ func (r received) system() (string, bool) {
 
 // generationConfig returns the request's generationConfig (nil when none).
 func (r received) generationConfig() map[string]any {
-	gc, _ := r.Body["generationConfig"].(map[string]any)
+	gc, _ := r.JSON["generationConfig"].(map[string]any)
 	return gc
 }
 
@@ -60,50 +54,40 @@ func partsText(content map[string]any) string {
 	return s
 }
 
-// reply is what the fake server answers: a status, headers and a body.
-type reply struct {
-	Status int
-	Header map[string]string
-	Body   string
-}
+// reply is what the fake server answers.
+type reply = llmtest.ServerReply
 
 // fakeServer speaks the wire format of the Gemini Developer API's
-// generateContent: it records every request and answers with respond's
-// reply.
+// generateContent: llmtest's server, its requests decoded.
 type fakeServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	requests []received
+	*llmtest.Server
+	t testing.TB
 }
 
+// newServer starts a fake server; respond answers request n (from 1).
 func newServer(t *testing.T, respond func(n int, r received) reply) *fakeServer {
 	t.Helper()
-	s := &fakeServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		rec := received{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Raw: string(raw)}
-		if err := json.Unmarshal(raw, &rec.Body); err != nil {
-			t.Errorf("the request body is not JSON: %v\n%s", err, raw)
-		}
-		s.mu.Lock()
-		s.requests = append(s.requests, rec)
-		n := len(s.requests)
-		s.mu.Unlock()
-		rep := respond(n, rec)
-		if rep.Status == 0 {
-			rep.Status = http.StatusOK
-		}
+	s := &fakeServer{t: t}
+	s.Server = llmtest.NewServer(t, func(n int, r llmtest.Received) reply {
+		rep := respond(n+1, decodeRequest(t, r))
 		if _, ok := rep.Header["Content-Type"]; !ok {
-			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			h := map[string]string{"Content-Type": "application/json; charset=UTF-8"}
+			for k, v := range rep.Header {
+				h[k] = v
+			}
+			rep.Header = h
 		}
-		for k, v := range rep.Header {
-			w.Header().Set(k, v)
-		}
-		w.WriteHeader(rep.Status)
-		_, _ = io.WriteString(w, rep.Body)
-	}))
-	t.Cleanup(s.Close)
+		return rep
+	})
 	return s
+}
+
+func decodeRequest(t testing.TB, r llmtest.Received) received {
+	rec := received{Received: r}
+	if err := json.Unmarshal(r.Body, &rec.JSON); err != nil {
+		t.Errorf("the request body is not JSON: %v\n%s", err, r.Body)
+	}
+	return rec
 }
 
 // always answers every request with rep.
@@ -111,17 +95,9 @@ func always(rep reply) func(int, received) reply {
 	return func(int, received) reply { return rep }
 }
 
-func (s *fakeServer) calls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.requests)
-}
+func (s *fakeServer) calls() int { return s.Calls() }
 
-func (s *fakeServer) request(i int) received {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests[i]
-}
+func (s *fakeServer) request(i int) received { return decodeRequest(s.t, s.Request(i)) }
 
 // generated is a recorded-style generateContent reply with one candidate
 // holding text, finished with STOP.

@@ -30,10 +30,7 @@ func TestAdapterSuite(t *testing.T) {
 			return apiError(status, "INVALID_ARGUMENT", message)
 		},
 		Messages: func(t *testing.T, body []byte) []llm.Message {
-			r := received{}
-			if err := json.Unmarshal(body, &r.Body); err != nil {
-				t.Errorf("the request body is not JSON: %v\n%s", err, body)
-			}
+			r := decodeRequest(t, llmtest.Received{Body: body})
 			var msgs []llm.Message
 			if sys, ok := r.system(); ok {
 				msgs = append(msgs, llm.Message{Role: llm.System, Content: sys})
@@ -48,10 +45,7 @@ func TestAdapterSuite(t *testing.T) {
 			return msgs
 		},
 		Options: func(t *testing.T, body []byte) map[string]any {
-			r := received{}
-			if err := json.Unmarshal(body, &r.Body); err != nil {
-				t.Errorf("the request body is not JSON: %v\n%s", err, body)
-			}
+			r := decodeRequest(t, llmtest.Received{Body: body})
 			opts := map[string]any{}
 			for k, name := range map[string]string{"maxOutputTokens": "max_tokens", "temperature": "temperature",
 				"topP": "top_p", "stopSequences": "stop"} {

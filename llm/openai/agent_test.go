@@ -82,8 +82,8 @@ func TestAgentMission(t *testing.T) {
 		t.Errorf("the feedback of turn 1 does not show the program's output: %q", m2[3])
 	}
 	for i, r := range []received{first, second} {
-		if r.Body["model"] != "gpt-4.1-mini" || r.Body["max_tokens"] != 800.0 || r.Body["temperature"] != 0.0 {
-			t.Errorf("request %d: model %v max_tokens %v temperature %v", i+1, r.Body["model"], r.Body["max_tokens"], r.Body["temperature"])
+		if r.JSON["model"] != "gpt-4.1-mini" || r.JSON["max_tokens"] != 800.0 || r.JSON["temperature"] != 0.0 {
+			t.Errorf("request %d: model %v max_tokens %v temperature %v", i+1, r.JSON["model"], r.JSON["max_tokens"], r.JSON["temperature"])
 		}
 	}
 }

@@ -114,24 +114,24 @@ func TestRequestMapping(t *testing.T) {
 	if got.Method != http.MethodPost || got.Path != "/v1/chat/completions" {
 		t.Errorf("%s %s, want POST /v1/chat/completions", got.Method, got.Path)
 	}
-	if got.Body["model"] != "gpt-4.1-mini" {
-		t.Errorf("model %v", got.Body["model"])
+	if got.JSON["model"] != "gpt-4.1-mini" {
+		t.Errorf("model %v", got.JSON["model"])
 	}
 	// The options override the Config's defaults.
-	if got.Body["temperature"] != 0.2 {
-		t.Errorf("temperature %v, want 0.2", got.Body["temperature"])
+	if got.JSON["temperature"] != 0.2 {
+		t.Errorf("temperature %v, want 0.2", got.JSON["temperature"])
 	}
-	if got.Body["max_tokens"] != 512.0 {
-		t.Errorf("max_tokens %v, want 512", got.Body["max_tokens"])
+	if got.JSON["max_tokens"] != 512.0 {
+		t.Errorf("max_tokens %v, want 512", got.JSON["max_tokens"])
 	}
-	if _, ok := got.Body["max_completion_tokens"]; ok {
-		t.Errorf("max_completion_tokens sent to a compatible server: %v", got.Body)
+	if _, ok := got.JSON["max_completion_tokens"]; ok {
+		t.Errorf("max_completion_tokens sent to a compatible server: %v", got.JSON)
 	}
-	if stop, _ := got.Body["stop"].([]any); len(stop) != 2 || stop[0] != "</end>" || stop[1] != "\n\n\n" {
-		t.Errorf("stop %#v", got.Body["stop"])
+	if stop, _ := got.JSON["stop"].([]any); len(stop) != 2 || stop[0] != "</end>" || stop[1] != "\n\n\n" {
+		t.Errorf("stop %#v", got.JSON["stop"])
 	}
 	for _, k := range []string{"stream", "tools", "n", "top_p", "seed", "reasoning_effort"} {
-		if v, ok := got.Body[k]; ok {
+		if v, ok := got.JSON[k]; ok {
 			t.Errorf("unexpected field %s: %v", k, v)
 		}
 	}
@@ -156,7 +156,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	b := s.request(0).Body
+	b := s.request(0).JSON
 	if _, ok := b["temperature"]; ok {
 		t.Errorf("temperature sent though unset: %v", b["temperature"])
 	}
@@ -174,7 +174,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	b = s.request(1).Body
+	b = s.request(1).JSON
 	if b["top_p"] != 0.9 || b["seed"] != 42.0 || b["reasoning_effort"] != "low" || b["max_tokens"] != 64.0 || b["temperature"] != 0.0 {
 		t.Errorf("options not sent: %v", b)
 	}
@@ -187,7 +187,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	if b = s.request(2).Body; b["stop"] != "END" || b["seed"] != 7.0 || b["temperature"] != 1.0 {
+	if b = s.request(2).JSON; b["stop"] != "END" || b["seed"] != 7.0 || b["temperature"] != 1.0 {
 		t.Errorf("stop %v seed %v temperature %v", b["stop"], b["seed"], b["temperature"])
 	}
 }
@@ -240,10 +240,10 @@ func TestMaxCompletionTokensForOpenAI(t *testing.T) {
 		}
 		got := s.request(i)
 		wantPath := []string{"/v1/chat/completions", "/openai/v1/chat/completions"}[i]
-		if got.Path != wantPath || got.Body["max_completion_tokens"] != 2000.0 || got.Body["reasoning_effort"] != "high" {
-			t.Errorf("%s: path %s body %v", base, got.Path, got.Body)
+		if got.Path != wantPath || got.JSON["max_completion_tokens"] != 2000.0 || got.JSON["reasoning_effort"] != "high" {
+			t.Errorf("%s: path %s body %v", base, got.Path, got.JSON)
 		}
-		if _, ok := got.Body["max_tokens"]; ok {
+		if _, ok := got.JSON["max_tokens"]; ok {
 			t.Errorf("%s: max_tokens sent to OpenAI", base)
 		}
 	}

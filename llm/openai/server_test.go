@@ -2,25 +2,21 @@ package openai
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
+
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-// received is one request the fake server got.
+// received is one request the fake server got, its body decoded.
 type received struct {
-	Method string
-	Path   string
-	Header http.Header
-	Body   map[string]any
+	llmtest.Received
+	JSON map[string]any
 }
 
 // messages returns the request's messages as role/content pairs.
 func (r received) messages() [][2]string {
 	var out [][2]string
-	list, _ := r.Body["messages"].([]any)
+	list, _ := r.JSON["messages"].([]any)
 	for _, m := range list {
 		mm, _ := m.(map[string]any)
 		role, _ := mm["role"].(string)
@@ -30,49 +26,30 @@ func (r received) messages() [][2]string {
 	return out
 }
 
-// reply is what the fake server answers: a status, headers and a body.
-type reply struct {
-	Status int
-	Header map[string]string
-	Body   string
-}
+// reply is what the fake server answers.
+type reply = llmtest.ServerReply
 
-// fakeServer speaks the Chat Completions wire format: it records every
-// request and answers with respond's reply.
+// fakeServer speaks the Chat Completions wire format: llmtest's server,
+// its requests decoded.
 type fakeServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	requests []received
+	*llmtest.Server
+	t testing.TB
 }
 
+// newServer starts a fake server; respond answers request n (from 1).
 func newServer(t *testing.T, respond func(n int, r received) reply) *fakeServer {
 	t.Helper()
-	s := &fakeServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		rec := received{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()}
-		if err := json.Unmarshal(raw, &rec.Body); err != nil {
-			t.Errorf("the request body is not JSON: %v\n%s", err, raw)
-		}
-		s.mu.Lock()
-		s.requests = append(s.requests, rec)
-		n := len(s.requests)
-		s.mu.Unlock()
-		rep := respond(n, rec)
-		if rep.Status == 0 {
-			rep.Status = http.StatusOK
-		}
-		if _, ok := rep.Header["Content-Type"]; !ok {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		for k, v := range rep.Header {
-			w.Header().Set(k, v)
-		}
-		w.WriteHeader(rep.Status)
-		_, _ = io.WriteString(w, rep.Body)
-	}))
-	t.Cleanup(s.Close)
+	s := &fakeServer{t: t}
+	s.Server = llmtest.NewServer(t, func(n int, r llmtest.Received) reply { return respond(n+1, decodeRequest(t, r)) })
 	return s
+}
+
+func decodeRequest(t testing.TB, r llmtest.Received) received {
+	rec := received{Received: r}
+	if err := json.Unmarshal(r.Body, &rec.JSON); err != nil {
+		t.Errorf("the request body is not JSON: %v\n%s", err, r.Body)
+	}
+	return rec
 }
 
 // always answers every request with rep.
@@ -80,17 +57,9 @@ func always(rep reply) func(int, received) reply {
 	return func(int, received) reply { return rep }
 }
 
-func (s *fakeServer) calls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.requests)
-}
+func (s *fakeServer) calls() int { return s.Calls() }
 
-func (s *fakeServer) request(i int) received {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests[i]
-}
+func (s *fakeServer) request(i int) received { return decodeRequest(s.t, s.Request(i)) }
 
 // completion is a recorded-style Chat Completions reply.
 func completion(content string, prompt, completionTokens, cached int) string {
