@@ -3,15 +3,12 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // Recorded-style bodies of the Messages API.
@@ -35,67 +32,44 @@ const (
 )
 
 // reply is what the fake API answers.
-type reply struct {
-	status int
-	header map[string]string
-	body   string
-}
+type reply = llmtest.ServerReply
 
-// received is a request the fake API got.
+// received is a request the fake API got, its body decoded.
 type received struct {
-	header http.Header
-	path   string
-	raw    string
-	body   map[string]any
+	header    http.Header
+	path, raw string
+	body      map[string]any
 }
 
-// fakeAPI is an httptest server speaking the Messages API.
-type fakeAPI struct {
-	*httptest.Server
-	mu   sync.Mutex
-	reqs []received
-	// respond answers request n (from 0); the default is okBody.
-	respond func(n int, r *http.Request, body map[string]any) reply
-}
+// fakeAPI is llmtest's server speaking the Messages API.
+type fakeAPI struct{ *llmtest.Server }
 
-func newFakeAPI(t *testing.T, respond func(n int, r *http.Request, body map[string]any) reply) *fakeAPI {
+// newFakeAPI starts a fake API; respond answers request n (from 0), by
+// default with okBody.
+func newFakeAPI(t *testing.T, respond func(n int) reply) *fakeAPI {
 	t.Helper()
-	f := &fakeAPI{respond: respond}
-	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Close)
-	return f
-}
-
-func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
-	raw, _ := io.ReadAll(r.Body)
-	var body map[string]any
-	_ = json.Unmarshal(raw, &body)
-	f.mu.Lock()
-	n := len(f.reqs)
-	f.reqs = append(f.reqs, received{header: r.Header.Clone(), path: r.URL.Path, raw: string(raw), body: body})
-	f.mu.Unlock()
-	rep := reply{status: 200, body: okBody}
-	if f.respond != nil {
-		rep = f.respond(n, r, body)
-	}
-	if rep.status == 0 {
-		rep.status = 200
-	}
-	if _, ok := rep.header["Content-Type"]; !ok {
-		w.Header().Set("Content-Type", "application/json")
-	}
-	w.Header().Set("request-id", "req_test")
-	for k, v := range rep.header {
-		w.Header().Set(k, v)
-	}
-	w.WriteHeader(rep.status)
-	_, _ = io.WriteString(w, rep.body)
+	return &fakeAPI{llmtest.NewServer(t, func(n int, _ llmtest.Received) reply {
+		rep := reply{Body: okBody}
+		if respond != nil {
+			rep = respond(n)
+		}
+		h := map[string]string{"request-id": "req_test"}
+		for k, v := range rep.Header {
+			h[k] = v
+		}
+		rep.Header = h
+		return rep
+	})}
 }
 
 func (f *fakeAPI) requests() []received {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]received(nil), f.reqs...)
+	out := make([]received, f.Calls())
+	for i := range out {
+		r := f.Request(i)
+		out[i] = received{header: r.Header, path: r.Path, raw: string(r.Body)}
+		_ = json.Unmarshal(r.Body, &out[i].body)
+	}
+	return out
 }
 
 // isolate clears the environment variables the adapter reads.
@@ -121,33 +95,6 @@ func newFunc(t *testing.T, f *fakeAPI, cfg Config) llm.Func {
 	return fn
 }
 
-func mission(msgs ...string) llm.Request {
-	req := llm.Request{System: "You write PTC-Lisp programs.", Turn: (len(msgs) + 1) / 2}
-	for i, m := range msgs {
-		role := llm.User
-		if i%2 == 1 {
-			role = llm.Assistant
-		}
-		req.Messages = append(req.Messages, llm.Message{Role: role, Content: m})
-	}
-	if len(msgs) > 0 {
-		req.Prompt = msgs[0]
-	}
-	return req
-}
-
-func asLLMError(t *testing.T, err error) *llm.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatal("no error")
-	}
-	var e *llm.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %T %v is not an *llm.Error", err, err)
-	}
-	return e
-}
-
 func TestNewRequiresModel(t *testing.T) {
 	isolate(t)
 	// The suite checks the model, the tokens and the temperature.
@@ -160,7 +107,7 @@ func TestNewRequiresModel(t *testing.T) {
 			t.Errorf("New(%+v) = %v, %v; want an error", cfg, fn != nil, err)
 			continue
 		}
-		if e := asLLMError(t, err); e.Class != llm.Config || e.Reason != ReasonInvalidConfig {
+		if e := llmtest.AsError(t, err); e.Class != llm.Config || e.Reason != ReasonInvalidConfig {
 			t.Errorf("New(%+v): %#v", cfg, e)
 		}
 	}
@@ -170,8 +117,8 @@ func TestNewRequiresModel(t *testing.T) {
 }
 
 func TestUsageWithCache(t *testing.T) {
-	f := newFakeAPI(t, func(int, *http.Request, map[string]any) reply { return reply{body: cachedBody} })
-	resp, err := newFunc(t, f, Config{})(context.Background(), mission("Count."))
+	f := newFakeAPI(t, func(int) reply { return reply{Body: cachedBody} })
+	resp, err := newFunc(t, f, Config{})(context.Background(), llmtest.Conversation("Count."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +134,7 @@ func TestUsageWithCache(t *testing.T) {
 func TestRequestMapping(t *testing.T) {
 	f := newFakeAPI(t, nil)
 	fn := newFunc(t, f, Config{Model: "claude-sonnet-4-5", Headers: map[string]string{"anthropic-beta": "some-beta-2025"}})
-	req := mission("Count the items.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	req := llmtest.Conversation("Count the items.", "```clojure\n(tool/stock {})\n```", "Value: 3")
 	if _, err := fn(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +164,7 @@ func TestRequestMapping(t *testing.T) {
 			t.Errorf("unexpected %s: %v", k, b[k])
 		}
 	}
-	wantSystem := `[{"text":"You write PTC-Lisp programs.","type":"text"}]`
+	wantSystem := `[{"text":"You write PTC-Lisp.","type":"text"}]`
 	if got := compact(t, b["system"]); got != wantSystem {
 		t.Errorf("system %s, want %s", got, wantSystem)
 	}
@@ -235,7 +182,7 @@ func TestOptions(t *testing.T) {
 	fn := newFunc(t, f, Config{MaxTokens: 1000, Temperature: &temp})
 	call := func(opts map[string]any) map[string]any {
 		t.Helper()
-		req := mission("x")
+		req := llmtest.Conversation("x")
 		req.Options = opts
 		if _, err := fn(context.Background(), req); err != nil {
 			t.Fatal(err)
@@ -276,7 +223,7 @@ func TestCacheBreakpoints(t *testing.T) {
 	ephemeral := `{"type":"ephemeral"}`
 
 	// Turn 3 of a mission: the system prompt and the end of turn 2.
-	req := mission("mission", "program 1", "feedback 1", "program 2", "feedback 2")
+	req := llmtest.Conversation("mission", "program 1", "feedback 1", "program 2", "feedback 2")
 	req.Cache = true
 	r := send(req)
 	system := r.body["system"].([]any)
@@ -298,7 +245,7 @@ func TestCacheBreakpoints(t *testing.T) {
 	}
 
 	// Turn 1: only the system prompt.
-	req = mission("mission")
+	req = llmtest.Conversation("mission")
 	req.Cache = true
 	r = send(req)
 	if n := strings.Count(r.raw, "cache_control"); n != 1 || !strings.Contains(compact(t, r.body["system"]), "cache_control") {
@@ -306,7 +253,7 @@ func TestCacheBreakpoints(t *testing.T) {
 	}
 
 	// Cache off: none.
-	req = mission("mission", "program 1", "feedback 1")
+	req = llmtest.Conversation("mission", "program 1", "feedback 1")
 	r = send(req)
 	if strings.Contains(r.raw, "cache_control") {
 		t.Errorf("cache off: %s", r.raw)
@@ -316,14 +263,14 @@ func TestCacheBreakpoints(t *testing.T) {
 // A system message joins the system parameter.
 func TestSystemMessage(t *testing.T) {
 	f := newFakeAPI(t, nil)
-	req := mission("x")
+	req := llmtest.Conversation("x")
 	req.Messages = append([]llm.Message{{Role: llm.System, Content: "Be brief."}}, req.Messages...)
 	req.Cache = true
 	if _, err := newFunc(t, f, Config{})(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.requests()
-	want := `[{"text":"You write PTC-Lisp programs.","type":"text"},` +
+	want := `[{"text":"You write PTC-Lisp.","type":"text"},` +
 		`{"cache_control":{"type":"ephemeral"},"text":"Be brief.","type":"text"}]`
 	if got := compact(t, reqs[len(reqs)-1].body["system"]); got != want {
 		t.Errorf("system %s", got)
@@ -341,7 +288,7 @@ func TestEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fn(context.Background(), mission("x")); err != nil {
+	if _, err := fn(context.Background(), llmtest.Conversation("x")); err != nil {
 		t.Fatal(err)
 	}
 	h := f.requests()[0].header

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -39,11 +38,11 @@ func TestAgentMission(t *testing.T) {
 		messageBody(t, "msg_02", "```clojure\n(return {:count (sum-by :qty (filter #(= (:kind %) ctx/kind) rows))})\n```",
 			90, 210, 1400, 30),
 	}
-	f := newFakeAPI(t, func(n int, _ *http.Request, _ map[string]any) reply {
+	f := newFakeAPI(t, func(n int) reply {
 		if n >= len(replies) {
-			return reply{400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"no more turns scripted"}}`}
+			return reply{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"no more turns scripted"}}`}
 		}
-		return reply{body: replies[n]}
+		return reply{Body: replies[n]}
 	})
 	fn := newFunc(t, f, Config{})
 
@@ -114,11 +113,11 @@ func TestAgentMission(t *testing.T) {
 // A rate limit goes back to the agent, whose RetryPolicy retries it: the
 // adapter itself sends one request per call.
 func TestAgentRetriesRateLimit(t *testing.T) {
-	f := newFakeAPI(t, func(n int, _ *http.Request, _ map[string]any) reply {
+	f := newFakeAPI(t, func(n int) reply {
 		if n == 0 {
-			return reply{429, map[string]string{"retry-after-ms": "10"}, rateLimitBody}
+			return reply{Status: 429, Header: map[string]string{"retry-after-ms": "10"}, Body: rateLimitBody}
 		}
-		return reply{body: messageBody(t, "msg_03", "```clojure\n(return 42)\n```", 10, 0, 0, 5)}
+		return reply{Body: messageBody(t, "msg_03", "```clojure\n(return 42)\n```", 10, 0, 0, 5)}
 	})
 	fn := newFunc(t, f, Config{})
 	step, err := agent.RunConfig(context.Background(),

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // testKey is the API key of the tests; no error may show it.
@@ -45,50 +46,6 @@ func newFunc(t *testing.T, s *fakeServer, cfg Config) llm.Func {
 	return fn
 }
 
-// request is a conversation: the mission, then alternating model replies
-// and feedback.
-func request(msgs ...string) llm.Request {
-	r := llm.Request{System: "You write PTC-Lisp.", Turn: (len(msgs) + 1) / 2}
-	for i, m := range msgs {
-		role := llm.User
-		if i%2 == 1 {
-			role = llm.Assistant
-		}
-		r.Messages = append(r.Messages, llm.Message{Role: role, Content: m})
-	}
-	if len(msgs) > 0 {
-		r.Prompt = msgs[0]
-	}
-	return r
-}
-
-// asLLMError asserts err is an *llm.Error that does not show the API key,
-// and returns it.
-func asLLMError(t *testing.T, err error) *llm.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatal("no error")
-	}
-	var e *llm.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not an *llm.Error", err, err)
-	}
-	noKey(t, err)
-	return e
-}
-
-// noKey fails the test if the error's message, or that of an error it
-// wraps, shows the API key.
-func noKey(t *testing.T, err error) {
-	t.Helper()
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if strings.Contains(e.Error(), testKey) {
-			t.Errorf("the error shows the API key: %q", e.Error())
-			return
-		}
-	}
-}
-
 func TestNewConfigErrors(t *testing.T) {
 	isolate(t)
 	cases := []struct {
@@ -110,7 +67,7 @@ func TestNewConfigErrors(t *testing.T) {
 			if fn != nil || err == nil {
 				t.Fatalf("New(%+v) = %v, %v; want an error", c.cfg, fn != nil, err)
 			}
-			e := asLLMError(t, err)
+			e := llmtest.AsError(t, err, testKey)
 			if e.Class != llm.Config || e.Reason != reasonInvalidConfig {
 				t.Errorf("class %s reason %q, want %s %s", e.Class, e.Reason, llm.Config, reasonInvalidConfig)
 			}
@@ -165,7 +122,7 @@ func TestAPIKeySources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := fn(context.Background(), request("hi")); err != nil {
+			if _, err := fn(context.Background(), llmtest.Conversation("hi")); err != nil {
 				t.Fatal(err)
 			}
 			got := s.request(i)
@@ -180,7 +137,7 @@ func TestAPIKeySources(t *testing.T) {
 
 	isolate(t)
 	_, err := New(context.Background(), Config{Model: "gemini-2.5-flash", BaseURL: s.URL})
-	if e := asLLMError(t, err); e.Class != llm.Config || e.Reason != reasonInvalidConfig {
+	if e := llmtest.AsError(t, err, testKey); e.Class != llm.Config || e.Reason != reasonInvalidConfig {
 		t.Errorf("no key: %+v", e)
 	}
 	if s.calls() != len(cases) {
@@ -225,7 +182,7 @@ func TestResponseMapping(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newServer(t, always(reply{Body: c.body}))
-			resp, err := newFunc(t, s, Config{})(context.Background(), request("hi"))
+			resp, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +201,7 @@ func TestRequestMapping(t *testing.T) {
 		MaxTokens:   4096,
 		Temperature: ptr(0.7),
 	})
-	req := request("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	req := llmtest.Conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
 	req.ToolNames = []string{"stock"}
 	req.Cache = true // Gemini caches on its own: nothing to send
 	if _, err := fn(context.Background(), req); err != nil {
@@ -299,7 +256,7 @@ func TestSystemAndPrompt(t *testing.T) {
 	fn := newFunc(t, s, Config{})
 	ctx := context.Background()
 
-	req := request("x")
+	req := llmtest.Conversation("x")
 	req.Messages = append([]llm.Message{{Role: llm.System, Content: "Be brief."}}, req.Messages...)
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
@@ -333,7 +290,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	ctx := context.Background()
 	call := func(fn llm.Func, opts map[string]any) map[string]any {
 		t.Helper()
-		req := request("x")
+		req := llmtest.Conversation("x")
 		req.Options = opts
 		if _, err := fn(ctx, req); err != nil {
 			t.Fatal(err)
@@ -420,11 +377,11 @@ func TestNoText(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newServer(t, always(reply{Body: c.body}))
-			resp, err := newFunc(t, s, Config{})(context.Background(), request("hi"))
+			resp, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
 			if err == nil {
 				t.Fatalf("no error; reply %+v", resp)
 			}
-			e := asLLMError(t, err)
+			e := llmtest.AsError(t, err, testKey)
 			if e.Class != c.class || e.Reason != c.reason {
 				t.Errorf("class %s reason %q, want %s %q", e.Class, e.Reason, c.class, c.reason)
 			}
@@ -460,7 +417,7 @@ func ptr[T any](v T) *T { return &v }
 // the provider's status word is the error's Reason.
 func TestKeyEchoRedacted(t *testing.T) {
 	s := newServer(t, always(reply{Status: 400, Body: apiError(400, "INVALID_ARGUMENT", "bad request from key "+testKey)}))
-	_, err := newFunc(t, s, Config{})(context.Background(), request("hi"))
+	_, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
 	var e *llm.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v", err)

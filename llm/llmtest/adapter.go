@@ -272,9 +272,10 @@ func always(rep ServerReply) func(int, Received) ServerReply {
 	return func(int, Received) ServerReply { return rep }
 }
 
-// conversation is a request: the mission, then alternating model replies
-// and feedback.
-func conversation(msgs ...string) llm.Request {
+// Conversation is a request as an agent sends it: the system prompt "You
+// write PTC-Lisp.", the mission msgs[0] (also the Prompt), then alternating
+// model replies and feedback; Turn counts the mission's turns.
+func Conversation(msgs ...string) llm.Request {
 	r := llm.Request{System: "You write PTC-Lisp.", Turn: (len(msgs) + 1) / 2}
 	for i, m := range msgs {
 		role := llm.User
@@ -289,8 +290,9 @@ func conversation(msgs ...string) llm.Request {
 	return r
 }
 
-// asError asserts err is an *llm.Error that shows no key, and returns it.
-func asError(t *testing.T, err error) *llm.Error {
+// AsError asserts that err is an *llm.Error and that neither it nor an
+// error it wraps shows any of secrets (API keys), and returns it.
+func AsError(t testing.TB, err error, secrets ...string) *llm.Error {
 	t.Helper()
 	if err == nil {
 		t.Fatal("no error")
@@ -300,19 +302,27 @@ func asError(t *testing.T, err error) *llm.Error {
 		t.Fatalf("error %v (%T) is not an *llm.Error", err, err)
 	}
 	for u := err; u != nil; u = errors.Unwrap(u) {
-		if strings.Contains(u.Error(), suiteKey) {
-			t.Errorf("the error shows the API key: %q", u.Error())
-			break
+		for _, secret := range secrets {
+			if strings.Contains(u.Error(), secret) {
+				t.Errorf("the error shows a secret: %q", u.Error())
+				return e
+			}
 		}
 	}
 	return e
+}
+
+// asError is AsError for the suite's key.
+func asError(t *testing.T, err error) *llm.Error {
+	t.Helper()
+	return AsError(t, err, suiteKey)
 }
 
 func (a *adapterSuite) success(t *testing.T) {
 	text := "```clojure\n(+ 1 2)\n```"
 	tokens := llm.Tokens{Input: 1234, Output: 56}
 	s := NewServer(t, always(ServerReply{Body: a.c.Reply(text, tokens)}))
-	resp, err := a.open(t, s, AdapterConfig{})(context.Background(), conversation("Add 1 and 2."))
+	resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("Add 1 and 2."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +341,7 @@ func (a *adapterSuite) success(t *testing.T) {
 func (a *adapterSuite) cachedTokens(t *testing.T) {
 	tokens := llm.Tokens{Input: 2048, Output: 12, CacheRead: 1920}
 	s := NewServer(t, always(ServerReply{Body: a.c.Reply("ok", tokens)}))
-	resp, err := a.open(t, s, AdapterConfig{})(context.Background(), conversation("hi"))
+	resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +358,7 @@ func (a *adapterSuite) requestMapping(t *testing.T) {
 		MaxTokens:   4096,
 		Temperature: ptr(0.7),
 	})
-	req := conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	req := Conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
 	req.ToolNames = []string{"stock"}
 	req.Cache = true
 	if _, err := fn(context.Background(), req); err != nil {
@@ -390,7 +400,7 @@ func (a *adapterSuite) defaultsAndOptions(t *testing.T) {
 	ctx := context.Background()
 	call := func(fn llm.Func, opts map[string]any) map[string]any {
 		t.Helper()
-		req := conversation("x")
+		req := Conversation("x")
 		req.Options = opts
 		if _, err := fn(ctx, req); err != nil {
 			t.Fatal(err)
@@ -438,7 +448,7 @@ func (a *adapterSuite) invalidOptions(t *testing.T) {
 		{map[string]any{"stop": []any{"a", 1}}, `"stop"`},
 	}, a.c.BadOptions...)
 	for _, b := range bad {
-		req := conversation("hi")
+		req := Conversation("hi")
 		req.Options = b.Options
 		_, err := fn(context.Background(), req)
 		if e := asError(t, err); e.Class != llm.Config || e.Reason != a.c.OptionsReason || !strings.Contains(e.Message, b.Word) {
@@ -476,7 +486,7 @@ func (a *adapterSuite) configErrors(t *testing.T) {
 
 func (a *adapterSuite) unknownRole(t *testing.T) {
 	s := NewServer(t, a.ok("ok"))
-	req := conversation("hi")
+	req := Conversation("hi")
 	req.Messages = append(req.Messages, llm.Message{Role: "tool", Content: "x"})
 	_, err := a.open(t, s, AdapterConfig{})(context.Background(), req)
 	if e := asError(t, err); e.Class != llm.ClientError || !strings.Contains(e.Message, `"tool"`) {
@@ -491,7 +501,7 @@ func (a *adapterSuite) httpErrors(t *testing.T) {
 	for _, c := range a.c.Errors {
 		t.Run(c.Name, func(t *testing.T) {
 			s := NewServer(t, always(c.Reply))
-			_, err := a.open(t, s, AdapterConfig{})(context.Background(), conversation("hi"))
+			_, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
 			a.checkError(t, s, err, c)
 			e := asError(t, err)
 			if !strings.HasPrefix(e.Message, a.c.ErrorPrefix) {
@@ -543,7 +553,7 @@ func (a *adapterSuite) oneRequestPerCall(t *testing.T) {
 				Body:   a.c.ErrorBody(status, http.StatusText(status))}))
 			fn := a.open(t, s, AdapterConfig{})
 			for range 3 {
-				if _, err := fn(context.Background(), conversation("hi")); asError(t, err).Status != status {
+				if _, err := fn(context.Background(), Conversation("hi")); asError(t, err).Status != status {
 					t.Fatalf("error %v, want status %d", err, status)
 				}
 			}
@@ -558,7 +568,7 @@ func (a *adapterSuite) malformed(t *testing.T) {
 	for _, c := range a.c.Malformed {
 		t.Run(c.Name, func(t *testing.T) {
 			s := NewServer(t, always(c.Reply))
-			resp, err := a.open(t, s, AdapterConfig{})(context.Background(), conversation("hi"))
+			resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
 			if err == nil {
 				t.Fatalf("no error; reply %+v", resp)
 			}
@@ -570,7 +580,7 @@ func (a *adapterSuite) malformed(t *testing.T) {
 // A server that echoes the key in its error: the message redacts it.
 func (a *adapterSuite) keyEchoRedacted(t *testing.T) {
 	s := NewServer(t, always(ServerReply{Status: 400, Body: a.c.ErrorBody(400, "bad request from key "+suiteKey)}))
-	_, err := a.open(t, s, AdapterConfig{})(context.Background(), conversation("hi"))
+	_, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.ClientError || !strings.Contains(err.Error(), "[redacted]") {
 		t.Errorf("error %q (class %s): the key must show as [redacted]", err, e.Class)
 	}
@@ -581,7 +591,7 @@ func (a *adapterSuite) deadline(t *testing.T) {
 	fn := a.open(t, s, AdapterConfig{})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := fn(ctx, conversation("hi"))
+	_, err := fn(ctx, Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.Timeout || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error %v (class %s), want a timeout wrapping context.DeadlineExceeded", err, e.Class)
 	}
@@ -600,7 +610,7 @@ func (a *adapterSuite) cancel(t *testing.T) {
 		<-arrived
 		cancel()
 	}()
-	_, err := fn(ctx, conversation("hi"))
+	_, err := fn(ctx, Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.Cancelled || !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v (class %s), want cancelled", err, e.Class)
 	}
@@ -616,13 +626,13 @@ func (a *adapterSuite) doneContext(t *testing.T) {
 	fn := a.open(t, s, AdapterConfig{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := fn(ctx, conversation("hi"))
+	_, err := fn(ctx, Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.Cancelled {
 		t.Errorf("class %s, want %s", e.Class, llm.Cancelled)
 	}
 	ctx, cancel = context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err = fn(ctx, conversation("hi"))
+	_, err = fn(ctx, Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.Timeout {
 		t.Errorf("class %s, want %s", e.Class, llm.Timeout)
 	}
@@ -635,7 +645,7 @@ func (a *adapterSuite) doneContext(t *testing.T) {
 func (a *adapterSuite) httpClientTimeout(t *testing.T) {
 	s, _ := slowServer(t)
 	fn := a.open(t, s, AdapterConfig{HTTPClient: &http.Client{Timeout: 200 * time.Millisecond}})
-	_, err := fn(context.Background(), conversation("hi"))
+	_, err := fn(context.Background(), Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.Timeout {
 		t.Errorf("error %v, class %s, want %s", err, e.Class, llm.Timeout)
 	}
@@ -657,7 +667,7 @@ func (a *adapterSuite) httpClient(t *testing.T) {
 		mu.Unlock()
 		return http.DefaultTransport.RoundTrip(r)
 	})}
-	if _, err := a.open(t, s, AdapterConfig{HTTPClient: client})(context.Background(), conversation("hi")); err != nil {
+	if _, err := a.open(t, s, AdapterConfig{HTTPClient: client})(context.Background(), Conversation("hi")); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -674,7 +684,7 @@ func (a *adapterSuite) connectionRefused(t *testing.T) {
 	base := s.URL
 	s.Close()
 	fn := a.open(t, s, AdapterConfig{BaseURL: base})
-	_, err := fn(context.Background(), conversation("hi"))
+	_, err := fn(context.Background(), Conversation("hi"))
 	if e := asError(t, err); e.Class != llm.Network || e.Err == nil || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("error %v (%+v), want %s saying the connection was refused", err, e, llm.Network)
 	}
@@ -693,7 +703,7 @@ func (a *adapterSuite) environment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := fn(ctx, conversation("hi")); err != nil {
+		if _, err := fn(ctx, Conversation("hi")); err != nil {
 			t.Fatal(err)
 		}
 		if h := s.Request(i).Header.Get(a.c.KeyHeader); h != a.c.KeyPrefix+c.want {
@@ -712,7 +722,7 @@ func (a *adapterSuite) environment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fn(ctx, conversation("hi")); err != nil {
+	if _, err := fn(ctx, Conversation("hi")); err != nil {
 		t.Fatal(err)
 	}
 	if h := s.Request(2).Header.Get(a.c.KeyHeader); h != "" {
@@ -736,7 +746,7 @@ func (a *adapterSuite) concurrent(t *testing.T) {
 	for i := range 16 {
 		wg.Go(func() {
 			msg := "call " + strconv.Itoa(i)
-			req := conversation(msg)
+			req := Conversation(msg)
 			req.Cache = true
 			resp, err := fn(context.Background(), req)
 			var e *llm.Error
