@@ -1,16 +1,14 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
-	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/internal/missiontest"
 )
 
 // messageBody is a Messages API reply holding text, with its usage.
@@ -33,10 +31,8 @@ func messageBody(t *testing.T, id, text string, input, cacheWrite, cacheRead, ou
 // returns; the second request reuses the cached prefix.
 func TestAgentMission(t *testing.T) {
 	replies := []string{
-		messageBody(t, "msg_01", "I'll look at the stock first.\n\n```clojure\n(def rows (tool/stock {}))\n(println (count rows) \"rows\")\n```",
-			150, 1400, 0, 40),
-		messageBody(t, "msg_02", "```clojure\n(return {:count (sum-by :qty (filter #(= (:kind %) ctx/kind) rows))})\n```",
-			90, 210, 1400, 30),
+		messageBody(t, "msg_01", missiontest.Turn1, 150, 1400, 0, 40),
+		messageBody(t, "msg_02", missiontest.Turn2, 90, 210, 1400, 30),
 	}
 	f := newFakeAPI(t, func(n int) reply {
 		if n >= len(replies) {
@@ -44,33 +40,8 @@ func TestAgentMission(t *testing.T) {
 		}
 		return reply{Body: replies[n]}
 	})
-	fn := newFunc(t, f, Config{})
-
-	var toolCalls atomic.Int32
-	a := agent.MustNew(agent.Config{
-		Prompt:    "How many {{kind}} items are in stock?",
-		Signature: "(kind :string) -> {count :int}",
-		Tools: map[string]agent.Tool{
-			"stock": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
-				toolCalls.Add(1)
-				return []map[string]any{{"kind": "tool", "qty": 3}, {"kind": "toy", "qty": 0}, {"kind": "tool", "qty": 5}}, nil
-			}),
-		},
-	})
-	step, err := a.Run(context.Background(), agent.Options{LLM: llm.Func(fn), Context: map[string]any{"kind": "tool"}, Cache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := lisp.PrintString(step.Return); got != "{:count 8}" {
-		t.Errorf("return %s", got)
-	}
-	if toolCalls.Load() != 1 || step.Usage.Turns != 2 || step.Usage.LLMRequests != 2 {
-		t.Errorf("tool calls %d, turns %d, LLM requests %d", toolCalls.Load(), step.Usage.Turns, step.Usage.LLMRequests)
-	}
-	want := llm.Tokens{Input: (150 + 1400) + (90 + 210 + 1400), Output: 70, CacheRead: 1400, CacheWrite: 1610}
-	if step.Usage.Tokens != want {
-		t.Errorf("tokens %+v, want %+v", step.Usage.Tokens, want)
-	}
+	missiontest.NewMission().Run(t, newFunc(t, f, Config{}), agent.Options{Cache: true},
+		llm.Tokens{Input: (150 + 1400) + (90 + 210 + 1400), Output: 70, CacheRead: 1400, CacheWrite: 1610}, f.Calls)
 
 	reqs := f.requests()
 	if len(reqs) != 2 {
@@ -117,18 +88,23 @@ func TestAgentRetriesRateLimit(t *testing.T) {
 		if n == 0 {
 			return reply{Status: 429, Header: map[string]string{"retry-after-ms": "10"}, Body: rateLimitBody}
 		}
-		return reply{Body: messageBody(t, "msg_03", "```clojure\n(return 42)\n```", 10, 0, 0, 5)}
+		return reply{Body: messageBody(t, "msg_03", missiontest.RetriedAnswer, 10, 0, 0, 5)}
 	})
-	fn := newFunc(t, f, Config{})
-	step, err := agent.RunConfig(context.Background(),
-		agent.Config{Prompt: "Answer", Signature: "-> :int", MaxTurns: 1,
-			LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: 1, MaxDelay: 1}},
-		agent.Options{LLM: llm.Func(fn)})
-	if err != nil {
-		t.Fatal(err)
+	missiontest.RetriesRateLimit(t, newFunc(t, f, Config{}), f.Calls)
+}
+
+// A wrong key ends the mission at once: Auth is never retried, by the
+// adapter or by the agent.
+func TestAgentAuthNotRetried(t *testing.T) {
+	for _, rep := range []reply{{Status: 401, Body: authBody}, {Status: 403, Body: forbiddenBody}} {
+		f := newFakeAPI(t, func(int) reply { return rep })
+		missiontest.AuthNotRetried(t, newFunc(t, f, Config{}), "sk-ant-test", f.Calls)
 	}
-	if lisp.PrintString(step.Return) != "42" || step.Usage.LLMRequests != 2 || len(f.requests()) != 2 {
-		t.Errorf("return %s, LLM requests %d, HTTP requests %d",
-			lisp.PrintString(step.Return), step.Usage.LLMRequests, len(f.requests()))
-	}
+}
+
+// A misspelt option ends the mission at once with the adapter's reason,
+// before any HTTP request.
+func TestAgentUnknownOption(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	missiontest.UnknownOption(t, newFunc(t, f, Config{}), ReasonInvalidOptions, f.Calls)
 }
