@@ -3,25 +3,20 @@ package gemini_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/gemini"
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // New returns an llm.Func for a Gemini model (agent.Options{LLM: fn});
 // here it talks to a stand-in for the Gemini Developer API instead of
 // https://generativelanguage.googleapis.com.
 func ExampleNew() {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// POST /v1beta/models/gemini-2.5-flash:generateContent
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_, _ = io.WriteString(w, `{"candidates":[{"content":{"parts":[{"text":"`+"```clojure\\n(return (* 6 7))\\n```"+`"}],"role":"model"},`+
-			`"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1830,"candidatesTokenCount":14,`+
-			`"totalTokenCount":1844,"cachedContentTokenCount":1792},"modelVersion":"gemini-2.5-flash"}`)
-	}))
+	// The stand-in answers POST /v1beta/models/gemini-2.5-flash:generateContent.
+	srv := llmtest.Serve(`{"candidates":[{"content":{"parts":[{"text":"` + "```clojure\\n(return (* 6 7))\\n```" + `"}],"role":"model"},` +
+		`"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1830,"candidatesTokenCount":14,` +
+		`"totalTokenCount":1844,"cachedContentTokenCount":1792},"modelVersion":"gemini-2.5-flash"}`)
 	defer srv.Close()
 
 	model, err := gemini.New(context.Background(), gemini.Config{

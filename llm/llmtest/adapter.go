@@ -123,6 +123,19 @@ type Server struct {
 // answers request n (from 0).
 func NewServer(t testing.TB, respond func(n int, r Received) ServerReply) *Server {
 	t.Helper()
+	s := newServer(respond)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Serve starts a fake endpoint that answers every request with body (as
+// application/json); the caller closes it. It is NewServer for examples,
+// which have no testing.T.
+func Serve(body string) *Server {
+	return newServer(always(ServerReply{Body: body}))
+}
+
+func newServer(respond func(n int, r Received) ServerReply) *Server {
 	s := &Server{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
@@ -144,7 +157,6 @@ func NewServer(t testing.TB, respond func(n int, r Received) ServerReply) *Serve
 		w.WriteHeader(rep.Status)
 		_, _ = io.WriteString(w, rep.Body)
 	}))
-	t.Cleanup(s.Close)
 	return s
 }
 
