@@ -67,20 +67,26 @@ type adapterCase struct {
 	name string
 	// credHeader is the header the adapter sends its key in.
 	credHeader string
-	open       func(t *testing.T, base string, hc *http.Client, maxBytes int64) llm.Func
+	// build builds the adapter on base with the hostile credentials.
+	build func(base string, hc *http.Client, maxBytes int64) (llm.Func, error)
 	// okBody is a well-formed reply holding text.
 	okBody func(text string) string
 }
 
+func (c adapterCase) open(t *testing.T, base string, hc *http.Client, maxBytes int64) llm.Func {
+	t.Helper()
+	f, err := c.build(base, hc, maxBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 func adapters() []adapterCase {
 	return []adapterCase{
-		{"openai", "Authorization", func(t *testing.T, base string, hc *http.Client, maxBytes int64) llm.Func {
-			f, err := openai.New(openai.Config{Model: "gpt-4.1-mini", APIKey: hostileKey, BaseURL: base,
+		{"openai", "Authorization", func(base string, hc *http.Client, maxBytes int64) (llm.Func, error) {
+			return openai.New(openai.Config{Model: "gpt-4.1-mini", APIKey: hostileKey, BaseURL: base,
 				Headers: hostileHeaders(), HTTPClient: hc, MaxResponseBytes: maxBytes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
 		}, func(text string) string {
 			b, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion", "model": "m",
 				"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
@@ -88,26 +94,18 @@ func adapters() []adapterCase {
 				"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
 			return string(b)
 		}},
-		{"anthropic", "X-Api-Key", func(t *testing.T, base string, hc *http.Client, maxBytes int64) llm.Func {
-			f, err := anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: hostileKey, BaseURL: base,
+		{"anthropic", "X-Api-Key", func(base string, hc *http.Client, maxBytes int64) (llm.Func, error) {
+			return anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: hostileKey, BaseURL: base,
 				Headers: hostileHeaders(), HTTPClient: hc, MaxResponseBytes: maxBytes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
 		}, func(text string) string {
 			b, _ := json.Marshal(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
 				"content": []any{map[string]any{"type": "text", "text": text}}, "stop_reason": "end_turn",
 				"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})
 			return string(b)
 		}},
-		{"gemini", "X-Goog-Api-Key", func(t *testing.T, base string, hc *http.Client, maxBytes int64) llm.Func {
-			f, err := gemini.New(context.Background(), gemini.Config{Model: "gemini-2.5-flash", APIKey: hostileKey,
+		{"gemini", "X-Goog-Api-Key", func(base string, hc *http.Client, maxBytes int64) (llm.Func, error) {
+			return gemini.New(context.Background(), gemini.Config{Model: "gemini-2.5-flash", APIKey: hostileKey,
 				BaseURL: base, Headers: hostileHeaders(), HTTPClient: hc, MaxResponseBytes: maxBytes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
 		}, func(text string) string {
 			b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{"finishReason": "STOP",
 				"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}}}},
