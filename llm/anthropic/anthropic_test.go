@@ -66,8 +66,7 @@ func (f *fakeAPI) requests() []received {
 	out := make([]received, f.Calls())
 	for i := range out {
 		r := f.Request(i)
-		out[i] = received{header: r.Header, path: r.Path, raw: string(r.Body)}
-		_ = json.Unmarshal(r.Body, &out[i].body)
+		out[i] = received{header: r.Header, path: r.Path, raw: string(r.Body), body: r.JSON}
 	}
 	return out
 }

@@ -27,7 +27,7 @@ func isolate(t *testing.T) {
 }
 
 // newFunc returns the adapter pointed at the fake server, with a key.
-func newFunc(t *testing.T, s *fakeServer, cfg Config) llm.Func {
+func newFunc(t *testing.T, s *llmtest.Server, cfg Config) llm.Func {
 	t.Helper()
 	isolate(t)
 	if cfg.Model == "" {
@@ -95,8 +95,8 @@ func TestNewMakesNoRequest(t *testing.T) {
 			t.Fatalf("New(%+v): %v", cfg, err)
 		}
 	}
-	if s.calls() != 0 {
-		t.Errorf("New made %d requests", s.calls())
+	if s.Calls() != 0 {
+		t.Errorf("New made %d requests", s.Calls())
 	}
 }
 
@@ -125,7 +125,7 @@ func TestAPIKeySources(t *testing.T) {
 			if _, err := fn(context.Background(), llmtest.Conversation("hi")); err != nil {
 				t.Fatal(err)
 			}
-			got := s.request(i)
+			got := s.Request(i)
 			if k := got.Header.Get("X-Goog-Api-Key"); k != c.want {
 				t.Errorf("x-goog-api-key %q, want %q", k, c.want)
 			}
@@ -140,8 +140,8 @@ func TestAPIKeySources(t *testing.T) {
 	if e := llmtest.AsError(t, err, testKey); e.Class != llm.Config || e.Reason != reasonInvalidConfig {
 		t.Errorf("no key: %+v", e)
 	}
-	if s.calls() != len(cases) {
-		t.Errorf("%d requests, want %d", s.calls(), len(cases))
+	if s.Calls() != len(cases) {
+		t.Errorf("%d requests, want %d", s.Calls(), len(cases))
 	}
 }
 
@@ -207,14 +207,14 @@ func TestRequestMapping(t *testing.T) {
 	if _, err := fn(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if s.calls() != 1 {
-		t.Fatalf("%d requests, want 1", s.calls())
+	if s.Calls() != 1 {
+		t.Fatalf("%d requests, want 1", s.Calls())
 	}
-	got := s.request(0)
+	got := s.Request(0)
 	if got.Method != http.MethodPost || got.Path != "/v1beta/models/gemini-2.5-pro:generateContent" || got.Query != "" {
 		t.Errorf("%s %s?%s, want POST /v1beta/models/gemini-2.5-pro:generateContent", got.Method, got.Path, got.Query)
 	}
-	if sys, ok := got.system(); !ok || sys != "You write PTC-Lisp." {
+	if sys, ok := system(got); !ok || sys != "You write PTC-Lisp." {
 		t.Errorf("systemInstruction %q (present %v)", sys, ok)
 	}
 	wantContents := [][2]string{
@@ -222,10 +222,10 @@ func TestRequestMapping(t *testing.T) {
 		{"model", "```clojure\n(tool/stock {})\n```"},
 		{"user", "Value: 3"},
 	}
-	if c := got.contents(); !reflect.DeepEqual(c, wantContents) {
+	if c := sentContents(got); !reflect.DeepEqual(c, wantContents) {
 		t.Errorf("contents\n%q\nwant\n%q", c, wantContents)
 	}
-	gc := got.generationConfig()
+	gc := generationConfig(got)
 	if gc["maxOutputTokens"] != 4096.0 || gc["temperature"] != 0.7 {
 		t.Errorf("generationConfig %v, want maxOutputTokens 4096 and temperature 0.7", gc)
 	}
@@ -261,24 +261,24 @@ func TestSystemAndPrompt(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	if sys, _ := s.request(0).system(); sys != "You write PTC-Lisp.\n\nBe brief." {
+	if sys, _ := system(s.Request(0)); sys != "You write PTC-Lisp.\n\nBe brief." {
 		t.Errorf("systemInstruction %q", sys)
 	}
-	if c := s.request(0).contents(); !reflect.DeepEqual(c, [][2]string{{"user", "x"}}) {
+	if c := sentContents(s.Request(0)); !reflect.DeepEqual(c, [][2]string{{"user", "x"}}) {
 		t.Errorf("contents %q", c)
 	}
 
 	if _, err := fn(ctx, llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "no system"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if sys, ok := s.request(1).system(); ok {
+	if sys, ok := system(s.Request(1)); ok {
 		t.Errorf("systemInstruction %q sent without a system prompt", sys)
 	}
 
 	if _, err := fn(ctx, llm.Request{System: "S", Prompt: "The mission."}); err != nil {
 		t.Fatal(err)
 	}
-	if c := s.request(2).contents(); !reflect.DeepEqual(c, [][2]string{{"user", "The mission."}}) {
+	if c := sentContents(s.Request(2)); !reflect.DeepEqual(c, [][2]string{{"user", "The mission."}}) {
 		t.Errorf("contents %q", c)
 	}
 }
@@ -295,7 +295,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 		if _, err := fn(ctx, req); err != nil {
 			t.Fatal(err)
 		}
-		return s.request(s.calls() - 1).generationConfig()
+		return generationConfig(s.Request(s.Calls() - 1))
 	}
 
 	bare := newFunc(t, s, Config{})
@@ -390,8 +390,8 @@ func TestNoText(t *testing.T) {
 					t.Errorf("message %q does not contain %q", e.Message, w)
 				}
 			}
-			if s.calls() != 1 {
-				t.Errorf("%d requests, want 1", s.calls())
+			if s.Calls() != 1 {
+				t.Errorf("%d requests, want 1", s.Calls())
 			}
 		})
 	}

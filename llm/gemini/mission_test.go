@@ -16,7 +16,7 @@ func TestAgentMission(t *testing.T) {
 	s := newServer(t, func(n int, r received) reply {
 		// The turn is told by the conversation, not by the call count:
 		// the mission, then a reply and a feedback per turn.
-		switch len(r.contents()) {
+		switch len(sentContents(r)) {
 		case 1:
 			return reply{Body: generated(missiontest.Turn1, 1500, 40, 0)}
 		case 3:
@@ -26,21 +26,21 @@ func TestAgentMission(t *testing.T) {
 	})
 	fn := newFunc(t, s, Config{Model: "gemini-2.5-flash", Temperature: ptr(0.0)})
 	missiontest.NewMission().Run(t, fn, agent.Options{LLMOptions: map[string]any{"max_tokens": 800}},
-		llm.Tokens{Input: 1500 + 1620, Output: 40 + 35, CacheRead: 1408}, s.calls)
+		llm.Tokens{Input: 1500 + 1620, Output: 40 + 35, CacheRead: 1408}, s.Calls)
 
-	first, second := s.request(0), s.request(1)
+	first, second := s.Request(0), s.Request(1)
 	for i, r := range []received{first, second} {
 		if r.Path != "/v1beta/models/gemini-2.5-flash:generateContent" {
 			t.Errorf("request %d: path %s", i+1, r.Path)
 		}
-		if sys, _ := r.system(); !strings.Contains(sys, "tool/stock") {
+		if sys, _ := system(r); !strings.Contains(sys, "tool/stock") {
 			t.Errorf("request %d: the system instruction does not name the tool: %.200q", i+1, sys)
 		}
-		if gc := r.generationConfig(); gc["maxOutputTokens"] != 800.0 || gc["temperature"] != 0.0 {
+		if gc := generationConfig(r); gc["maxOutputTokens"] != 800.0 || gc["temperature"] != 0.0 {
 			t.Errorf("request %d: generationConfig %v, want maxOutputTokens 800 and temperature 0", i+1, gc)
 		}
 	}
-	c1, c2 := first.contents(), second.contents()
+	c1, c2 := sentContents(first), sentContents(second)
 	if len(c1) != 1 || c1[0][0] != "user" || !strings.Contains(c1[0][1], "How many tool items are in stock?") {
 		t.Errorf("turn 1 contents: %q", c1)
 	}
@@ -62,13 +62,13 @@ func TestAgentMission(t *testing.T) {
 // not), waiting the retryDelay Gemini asked for.
 func TestAgentRetriesRateLimit(t *testing.T) {
 	s := newServer(t, func(n int, r received) reply {
-		if n == 1 {
+		if n == 0 {
 			return reply{Status: 429, Body: apiError(429, "RESOURCE_EXHAUSTED", quotaMessage,
 				`{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0.02s"}`)}
 		}
 		return reply{Body: generated(missiontest.RetriedAnswer, 900, 12, 0)}
 	})
-	missiontest.RetriesRateLimit(t, newFunc(t, s, Config{}), s.calls)
+	missiontest.RetriesRateLimit(t, newFunc(t, s, Config{}), s.Calls)
 }
 
 // A wrong key ends the mission at once: Auth is never retried, by the
@@ -81,7 +81,7 @@ func TestAgentAuthNotRetried(t *testing.T) {
 	} {
 		t.Run(http.StatusText(rep.Status), func(t *testing.T) {
 			s := newServer(t, always(rep))
-			missiontest.AuthNotRetried(t, newFunc(t, s, Config{}), testKey, s.calls)
+			missiontest.AuthNotRetried(t, newFunc(t, s, Config{}), testKey, s.Calls)
 		})
 	}
 }
@@ -90,5 +90,5 @@ func TestAgentAuthNotRetried(t *testing.T) {
 // before any HTTP request.
 func TestAgentUnknownOption(t *testing.T) {
 	s := newServer(t, always(reply{Body: generated("```clojure\n(return 1)\n```", 1, 1, 0)}))
-	missiontest.UnknownOption(t, newFunc(t, s, Config{}), reasonInvalidOptions, s.calls)
+	missiontest.UnknownOption(t, newFunc(t, s, Config{}), reasonInvalidOptions, s.Calls)
 }

@@ -9,14 +9,11 @@ import (
 )
 
 // received is one request the fake server got, its body decoded.
-type received struct {
-	llmtest.Received
-	JSON map[string]any
-}
+type received = llmtest.Received
 
-// contents returns the request's contents as role/text pairs (the texts of
+// sentContents returns the request's contents as role/text pairs (the texts of
 // each content's parts joined).
-func (r received) contents() [][2]string {
+func sentContents(r received) [][2]string {
 	var out [][2]string
 	list, _ := r.JSON["contents"].([]any)
 	for _, c := range list {
@@ -29,7 +26,7 @@ func (r received) contents() [][2]string {
 
 // system returns the text of the request's systemInstruction, and whether
 // there is one.
-func (r received) system() (string, bool) {
+func system(r received) (string, bool) {
 	si, ok := r.JSON["systemInstruction"].(map[string]any)
 	if !ok {
 		return "", false
@@ -38,7 +35,7 @@ func (r received) system() (string, bool) {
 }
 
 // generationConfig returns the request's generationConfig (nil when none).
-func (r received) generationConfig() map[string]any {
+func generationConfig(r received) map[string]any {
 	gc, _ := r.JSON["generationConfig"].(map[string]any)
 	return gc
 }
@@ -57,19 +54,15 @@ func partsText(content map[string]any) string {
 // reply is what the fake server answers.
 type reply = llmtest.ServerReply
 
-// fakeServer speaks the wire format of the Gemini Developer API's
-// generateContent: llmtest's server, its requests decoded.
-type fakeServer struct {
-	*llmtest.Server
-	t testing.TB
-}
-
-// newServer starts a fake server; respond answers request n (from 1).
-func newServer(t *testing.T, respond func(n int, r received) reply) *fakeServer {
+// newServer starts a fake server speaking the wire format of the Gemini
+// Developer API's generateContent; respond answers request n (from 0).
+func newServer(t *testing.T, respond func(n int, r received) reply) *llmtest.Server {
 	t.Helper()
-	s := &fakeServer{t: t}
-	s.Server = llmtest.NewServer(t, func(n int, r llmtest.Received) reply {
-		rep := respond(n+1, decodeRequest(t, r))
+	return llmtest.NewServer(t, func(n int, r received) reply {
+		if r.JSON == nil {
+			t.Errorf("the request body is not a JSON object: %s", r.Body)
+		}
+		rep := respond(n, r)
 		if _, ok := rep.Header["Content-Type"]; !ok {
 			h := map[string]string{"Content-Type": "application/json; charset=UTF-8"}
 			for k, v := range rep.Header {
@@ -79,25 +72,12 @@ func newServer(t *testing.T, respond func(n int, r received) reply) *fakeServer 
 		}
 		return rep
 	})
-	return s
-}
-
-func decodeRequest(t testing.TB, r llmtest.Received) received {
-	rec := received{Received: r}
-	if err := json.Unmarshal(r.Body, &rec.JSON); err != nil {
-		t.Errorf("the request body is not JSON: %v\n%s", err, r.Body)
-	}
-	return rec
 }
 
 // always answers every request with rep.
 func always(rep reply) func(int, received) reply {
 	return func(int, received) reply { return rep }
 }
-
-func (s *fakeServer) calls() int { return s.Calls() }
-
-func (s *fakeServer) request(i int) received { return decodeRequest(s.t, s.Request(i)) }
 
 // generated is a recorded-style generateContent reply with one candidate
 // holding text, finished with STOP.

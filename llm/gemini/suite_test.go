@@ -30,12 +30,15 @@ func TestAdapterSuite(t *testing.T) {
 			return apiError(status, "INVALID_ARGUMENT", message)
 		},
 		Messages: func(t *testing.T, body []byte) []llm.Message {
-			r := decodeRequest(t, llmtest.Received{Body: body})
+			var r received
+			if err := json.Unmarshal(body, &r.JSON); err != nil {
+				t.Errorf("the request body is not JSON: %v\n%s", err, body)
+			}
 			var msgs []llm.Message
-			if sys, ok := r.system(); ok {
+			if sys, ok := system(r); ok {
 				msgs = append(msgs, llm.Message{Role: llm.System, Content: sys})
 			}
-			for _, c := range r.contents() {
+			for _, c := range sentContents(r) {
 				role := llm.Role(c[0])
 				if role == "model" {
 					role = llm.Assistant
@@ -45,11 +48,14 @@ func TestAdapterSuite(t *testing.T) {
 			return msgs
 		},
 		Options: func(t *testing.T, body []byte) map[string]any {
-			r := decodeRequest(t, llmtest.Received{Body: body})
+			var r received
+			if err := json.Unmarshal(body, &r.JSON); err != nil {
+				t.Errorf("the request body is not JSON: %v\n%s", err, body)
+			}
 			opts := map[string]any{}
 			for k, name := range map[string]string{"maxOutputTokens": "max_tokens", "temperature": "temperature",
 				"topP": "top_p", "stopSequences": "stop"} {
-				if v, ok := r.generationConfig()[k]; ok {
+				if v, ok := generationConfig(r)[k]; ok {
 					opts[name] = v
 				}
 			}

@@ -109,6 +109,8 @@ type Received struct {
 	Method, Path, Query string
 	Header              http.Header
 	Body                []byte
+	// JSON is Body decoded, when it is a JSON object; nil otherwise.
+	JSON map[string]any
 }
 
 // Server is a fake provider endpoint: it records every request and
@@ -140,6 +142,7 @@ func newServer(respond func(n int, r Received) ServerReply) *Server {
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
 		rec := Received{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: raw}
+		_ = json.Unmarshal(raw, &rec.JSON)
 		s.mu.Lock()
 		n := len(s.requests)
 		s.requests = append(s.requests, rec)

@@ -15,7 +15,7 @@ func TestAgentMission(t *testing.T) {
 	s := newServer(t, func(n int, r received) reply {
 		// The turn is told by the conversation, not by the call count:
 		// system, mission, then a reply and a feedback per turn.
-		switch len(r.messages()) {
+		switch len(messages(r)) {
 		case 2:
 			return reply{Body: completion(missiontest.Turn1, 1500, 40, 0)}
 		case 4:
@@ -25,10 +25,10 @@ func TestAgentMission(t *testing.T) {
 	})
 	fn := newFunc(t, s, Config{Model: "gpt-4.1-mini", Temperature: ptr(0.0)})
 	missiontest.NewMission().Run(t, fn, agent.Options{LLMOptions: map[string]any{"max_tokens": 800}},
-		llm.Tokens{Input: 1500 + 1620, Output: 40 + 35, CacheRead: 1408}, s.calls)
+		llm.Tokens{Input: 1500 + 1620, Output: 40 + 35, CacheRead: 1408}, s.Calls)
 
-	first, second := s.request(0), s.request(1)
-	m1, m2 := first.messages(), second.messages()
+	first, second := s.Request(0), s.Request(1)
+	m1, m2 := messages(first), messages(second)
 	if m1[0][0] != "system" || !strings.Contains(m1[0][1], "tool/stock") {
 		t.Errorf("the system prompt does not come first or does not name the tool: %.200q", m1[0][1])
 	}
@@ -52,18 +52,18 @@ func TestAgentMission(t *testing.T) {
 // failure, the SDK does not), honouring the server's retry-after-ms.
 func TestAgentRetriesRateLimit(t *testing.T) {
 	s := newServer(t, func(n int, r received) reply {
-		if n == 1 {
+		if n == 0 {
 			return reply{Status: 429, Header: map[string]string{"retry-after-ms": "20"},
 				Body: `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`}
 		}
 		return reply{Body: completion(missiontest.RetriedAnswer, 900, 12, 0)}
 	})
-	missiontest.RetriesRateLimit(t, newFunc(t, s, Config{}), s.calls)
+	missiontest.RetriesRateLimit(t, newFunc(t, s, Config{}), s.Calls)
 }
 
 // A misspelt option ends the mission at once with the adapter's reason,
 // before any HTTP request.
 func TestAgentUnknownOption(t *testing.T) {
 	s := newServer(t, always(reply{Body: completion("```clojure\n(return 1)\n```", 1, 1, 0)}))
-	missiontest.UnknownOption(t, newFunc(t, s, Config{}), ReasonInvalidOptions, s.calls)
+	missiontest.UnknownOption(t, newFunc(t, s, Config{}), ReasonInvalidOptions, s.Calls)
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // newFunc returns the adapter pointed at the fake server, with a key.
-func newFunc(t *testing.T, s *fakeServer, cfg Config) llm.Func {
+func newFunc(t *testing.T, s *llmtest.Server, cfg Config) llm.Func {
 	t.Helper()
 	if cfg.Model == "" {
 		cfg.Model = "gpt-4.1-mini"
@@ -85,10 +85,10 @@ func TestRequestMapping(t *testing.T) {
 	if _, err := fn(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if s.calls() != 1 {
-		t.Fatalf("%d requests", s.calls())
+	if s.Calls() != 1 {
+		t.Fatalf("%d requests", s.Calls())
 	}
-	got := s.request(0)
+	got := s.Request(0)
 	if got.Method != http.MethodPost || got.Path != "/v1/chat/completions" {
 		t.Errorf("%s %s, want POST /v1/chat/completions", got.Method, got.Path)
 	}
@@ -134,7 +134,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	b := s.request(0).JSON
+	b := s.Request(0).JSON
 	if _, ok := b["temperature"]; ok {
 		t.Errorf("temperature sent though unset: %v", b["temperature"])
 	}
@@ -152,7 +152,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	b = s.request(1).JSON
+	b = s.Request(1).JSON
 	if b["top_p"] != 0.9 || b["seed"] != 42.0 || b["reasoning_effort"] != "low" || b["max_tokens"] != 64.0 || b["temperature"] != 0.0 {
 		t.Errorf("options not sent: %v", b)
 	}
@@ -165,7 +165,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	if b = s.request(2).JSON; b["stop"] != "END" || b["seed"] != 7.0 || b["temperature"] != 1.0 {
+	if b = s.Request(2).JSON; b["stop"] != "END" || b["seed"] != 7.0 || b["temperature"] != 1.0 {
 		t.Errorf("stop %v seed %v temperature %v", b["stop"], b["seed"], b["temperature"])
 	}
 }
@@ -184,7 +184,7 @@ func TestBaseURL(t *testing.T) {
 		if _, err := fn(context.Background(), llmtest.Conversation("hi")); err != nil {
 			t.Fatal(err)
 		}
-		if got := s.request(i); got.Path != c.path {
+		if got := s.Request(i); got.Path != c.path {
 			t.Errorf("base URL %q: request to %s, want %s", c.base, got.Path, c.path)
 		}
 	}
@@ -216,7 +216,7 @@ func TestMaxCompletionTokensForOpenAI(t *testing.T) {
 		if _, err := fn(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
-		got := s.request(i)
+		got := s.Request(i)
 		wantPath := []string{"/v1/chat/completions", "/openai/v1/chat/completions"}[i]
 		if got.Path != wantPath || got.JSON["max_completion_tokens"] != 2000.0 || got.JSON["reasoning_effort"] != "high" {
 			t.Errorf("%s: path %s body %v", base, got.Path, got.JSON)

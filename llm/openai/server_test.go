@@ -8,13 +8,10 @@ import (
 )
 
 // received is one request the fake server got, its body decoded.
-type received struct {
-	llmtest.Received
-	JSON map[string]any
-}
+type received = llmtest.Received
 
 // messages returns the request's messages as role/content pairs.
-func (r received) messages() [][2]string {
+func messages(r received) [][2]string {
 	var out [][2]string
 	list, _ := r.JSON["messages"].([]any)
 	for _, m := range list {
@@ -29,37 +26,22 @@ func (r received) messages() [][2]string {
 // reply is what the fake server answers.
 type reply = llmtest.ServerReply
 
-// fakeServer speaks the Chat Completions wire format: llmtest's server,
-// its requests decoded.
-type fakeServer struct {
-	*llmtest.Server
-	t testing.TB
-}
-
-// newServer starts a fake server; respond answers request n (from 1).
-func newServer(t *testing.T, respond func(n int, r received) reply) *fakeServer {
+// newServer starts a fake server speaking the Chat Completions wire
+// format; respond answers request n (from 0).
+func newServer(t *testing.T, respond func(n int, r received) reply) *llmtest.Server {
 	t.Helper()
-	s := &fakeServer{t: t}
-	s.Server = llmtest.NewServer(t, func(n int, r llmtest.Received) reply { return respond(n+1, decodeRequest(t, r)) })
-	return s
-}
-
-func decodeRequest(t testing.TB, r llmtest.Received) received {
-	rec := received{Received: r}
-	if err := json.Unmarshal(r.Body, &rec.JSON); err != nil {
-		t.Errorf("the request body is not JSON: %v\n%s", err, r.Body)
-	}
-	return rec
+	return llmtest.NewServer(t, func(n int, r received) reply {
+		if r.JSON == nil {
+			t.Errorf("the request body is not a JSON object: %s", r.Body)
+		}
+		return respond(n, r)
+	})
 }
 
 // always answers every request with rep.
 func always(rep reply) func(int, received) reply {
 	return func(int, received) reply { return rep }
 }
-
-func (s *fakeServer) calls() int { return s.Calls() }
-
-func (s *fakeServer) request(i int) received { return decodeRequest(s.t, s.Request(i)) }
 
 // completion is a recorded-style Chat Completions reply.
 func completion(content string, prompt, completionTokens, cached int) string {
