@@ -26,6 +26,7 @@ import (
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/anthropic"
 	"github.com/ptc-go/ptc/llm/gemini"
+	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/llm/openai"
 )
 
@@ -125,15 +126,15 @@ func isolateEnv(t *testing.T) {
 }
 
 // dumpHeaders writes the request's headers as a proxy's debug page does.
-func dumpHeaders(r *http.Request) string {
-	names := make([]string, 0, len(r.Header))
-	for k := range r.Header {
+func dumpHeaders(h http.Header) string {
+	names := make([]string, 0, len(h))
+	for k := range h {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	var sb strings.Builder
 	for _, k := range names {
-		fmt.Fprintf(&sb, "%s: %s\n", k, strings.Join(r.Header[k], ", "))
+		fmt.Fprintf(&sb, "%s: %s\n", k, strings.Join(h[k], ", "))
 	}
 	return sb.String()
 }
@@ -143,34 +144,34 @@ var echoBodies = []struct {
 	name   string
 	status int
 	ctype  string
-	body   func(r *http.Request) string
+	body   func(h http.Header) string
 }{
-	{"401 JSON error", 401, "application/json", func(r *http.Request) string {
+	{"401 JSON error", 401, "application/json", func(h http.Header) string {
 		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{
-			"type": "authentication_error", "code": "invalid_api_key", "status": "UNAUTHENTICATED", "message": "bad credentials; you sent:\n" + dumpHeaders(r)}})
+			"type": "authentication_error", "code": "invalid_api_key", "status": "UNAUTHENTICATED", "message": "bad credentials; you sent:\n" + dumpHeaders(h)}})
 		return string(b)
 	}},
-	{"500 text page", 500, "text/plain", func(r *http.Request) string { return "upstream failed; request was:\n" + dumpHeaders(r) }},
-	{"502 JSON headers", 502, "application/json", func(r *http.Request) string {
-		b, _ := json.Marshal(map[string]any{"error": "bad gateway", "headers": r.Header})
+	{"500 text page", 500, "text/plain", func(h http.Header) string { return "upstream failed; request was:\n" + dumpHeaders(h) }},
+	{"502 JSON headers", 502, "application/json", func(h http.Header) string {
+		b, _ := json.Marshal(map[string]any{"error": "bad gateway", "headers": h})
 		return string(b)
 	}},
 	// The key 250 bytes in: an adapter's excerpt of the body cuts it.
-	{"500 cut echo", 500, "text/html", func(r *http.Request) string {
-		return strings.Repeat("x", 250) + dumpHeaders(r) + strings.Repeat("y", 5000)
+	{"500 cut echo", 500, "text/html", func(h http.Header) string {
+		return strings.Repeat("x", 250) + dumpHeaders(h) + strings.Repeat("y", 5000)
 	}},
 	// A 200 that is no reply: the malformed-reply message quotes it.
-	{"200 malformed", 200, "application/json", func(r *http.Request) string {
-		b, _ := json.Marshal(map[string]any{"candidates": "x", "choices": "x", "content": 3, "headers": dumpHeaders(r)})
+	{"200 malformed", 200, "application/json", func(h http.Header) string {
+		b, _ := json.Marshal(map[string]any{"candidates": "x", "choices": "x", "content": 3, "headers": dumpHeaders(h)})
 		return string(b)
 	}},
-	{"200 error object", 200, "application/json", func(r *http.Request) string {
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": "upstream: " + dumpHeaders(r), "code": 502}})
+	{"200 error object", 200, "application/json", func(h http.Header) string {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": "upstream: " + dumpHeaders(h), "code": 502}})
 		return string(b)
 	}},
-	{"429 URL-escaped", 429, "application/json", func(r *http.Request) string {
+	{"429 URL-escaped", 429, "application/json", func(h http.Header) string {
 		q := url.Values{}
-		for k, v := range r.Header {
+		for k, v := range h {
 			q.Set(k, strings.Join(v, ","))
 		}
 		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": "rate limited: " + q.Encode()}})
@@ -210,16 +211,12 @@ func TestHostileEchoRedacted(t *testing.T) {
 		for _, eb := range echoBodies {
 			t.Run(ad.name+"/"+eb.name, func(t *testing.T) {
 				var sawKey atomic.Bool
-				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					_, _ = io.Copy(io.Discard, r.Body)
-					if strings.Contains(dumpHeaders(r), hostileKey) {
+				srv := llmtest.NewServer(t, func(_ int, r llmtest.Received) llmtest.ServerReply {
+					if strings.Contains(dumpHeaders(r.Header), hostileKey) {
 						sawKey.Store(true)
 					}
-					w.Header().Set("Content-Type", eb.ctype)
-					w.WriteHeader(eb.status)
-					_, _ = io.WriteString(w, eb.body(r))
-				}))
-				defer srv.Close()
+					return llmtest.ServerReply{Status: eb.status, Header: map[string]string{"Content-Type": eb.ctype}, Body: eb.body(r.Header)}
+				})
 				f := ad.open(t, srv.URL, nil, 0)
 				_, err := f(context.Background(), llm.Request{System: "s", Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Turn: 1})
 				if err == nil {
@@ -254,12 +251,9 @@ func TestHostileEchoReply(t *testing.T) {
 	isolateEnv(t)
 	for _, ad := range adapters() {
 		t.Run(ad.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				_, _ = io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				_, _ = io.WriteString(w, ad.okBody("you sent:\n"+dumpHeaders(r)))
-			}))
-			defer srv.Close()
+			srv := llmtest.NewServer(t, func(_ int, r llmtest.Received) llmtest.ServerReply {
+				return llmtest.ServerReply{Body: ad.okBody("you sent:\n" + dumpHeaders(r.Header))}
+			})
 			resp, err := ad.open(t, srv.URL, nil, 0)(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Turn: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -278,13 +272,10 @@ func TestHostileEchoMission(t *testing.T) {
 	isolateEnv(t)
 	for _, ad := range adapters() {
 		t.Run(ad.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				_, _ = io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "text/plain")
-				w.WriteHeader(500)
-				_, _ = io.WriteString(w, "proxy error; request headers:\n"+dumpHeaders(r))
-			}))
-			defer srv.Close()
+			srv := llmtest.NewServer(t, func(_ int, r llmtest.Received) llmtest.ServerReply {
+				return llmtest.ServerReply{Status: 500, Header: map[string]string{"Content-Type": "text/plain"},
+					Body: "proxy error; request headers:\n" + dumpHeaders(r.Header)}
+			})
 			f := ad.open(t, srv.URL, nil, 0)
 			var events strings.Builder
 			a := agent.MustNew(agent.Config{Prompt: "Say hi", LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
@@ -322,7 +313,7 @@ func newCredentialServer(t *testing.T, ok string) *credentialServer {
 	cs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		cs.requests.Add(1)
-		dump := dumpHeaders(r) + r.URL.RawQuery
+		dump := dumpHeaders(r.Header) + r.URL.RawQuery
 		for _, s := range secretTexts() {
 			if strings.Contains(dump, s) {
 				cs.withCredential.Add(1)
