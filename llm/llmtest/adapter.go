@@ -602,32 +602,35 @@ func (a *adapterSuite) keyEchoRedacted(t *testing.T) {
 }
 
 func (a *adapterSuite) deadline(t *testing.T) {
-	s, _ := slowServer(t)
-	fn := a.open(t, s, AdapterConfig{})
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	_, err := fn(ctx, Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.Timeout || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("error %v (class %s), want a timeout wrapping context.DeadlineExceeded", err, e.Class)
-	}
-	if s.Calls() != 1 {
-		t.Errorf("%d requests, want 1", s.Calls())
-	}
-	closeServer(t, s)
+	a.interrupted(t, llm.Timeout, context.DeadlineExceeded, func(<-chan struct{}) (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 200*time.Millisecond)
+	})
 }
 
 func (a *adapterSuite) cancel(t *testing.T) {
+	a.interrupted(t, llm.Cancelled, context.Canceled, func(arrived <-chan struct{}) (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-arrived
+			cancel()
+		}()
+		return ctx, cancel
+	})
+}
+
+// interrupted calls a slow server in the context start returns (given a
+// channel that gets a value when the request has arrived): the call ends
+// with an error of class wrapping cause, after one request, and the
+// server's handler sees the request end.
+func (a *adapterSuite) interrupted(t *testing.T, class llm.Class, cause error,
+	start func(arrived <-chan struct{}) (context.Context, context.CancelFunc)) {
 	s, arrived := slowServer(t)
 	fn := a.open(t, s, AdapterConfig{})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := start(arrived)
 	defer cancel()
-	go func() {
-		<-arrived
-		cancel()
-	}()
 	_, err := fn(ctx, Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.Cancelled || !errors.Is(err, context.Canceled) {
-		t.Errorf("error %v (class %s), want cancelled", err, e.Class)
+	if e := asError(t, err); e.Class != class || !errors.Is(err, cause) {
+		t.Errorf("error %v (class %s), want %s wrapping %v", err, e.Class, class, cause)
 	}
 	if s.Calls() != 1 {
 		t.Errorf("%d requests, want 1", s.Calls())
