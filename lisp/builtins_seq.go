@@ -2583,15 +2583,7 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	var firstErr error
-	checks := 0
-	check := func() bool {
-		checks++
-		if checks&1023 == 0 && firstErr == nil {
-			firstErr = th.ticks(1024)
-		}
-		return firstErr != nil
-	}
+	budget := &sortBudget{th: th}
 	sign := 1
 	if ord.desc {
 		sign = -1
@@ -2604,52 +2596,63 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 		if out, ok := sortSmallInts(xs, keys, ord.desc); ok {
 			return out, th.ticks(n)
 		}
-		ks := make([]int64, n)
-		for i, k := range keys {
-			ks[i] = k.(int64)
-		}
-		slices.SortFunc(idx, func(a, b int32) int {
-			if check() {
-				return 0
-			}
-			if c := cmp.Compare(ks[a], ks[b]); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortIndex(idx, unboxed[int64](keys), cmp.Compare[int64], sign, budget)
 	case kindString:
-		ks := make([]string, n)
-		for i, k := range keys {
-			ks[i] = k.(string)
-		}
-		slices.SortFunc(idx, func(a, b int32) int {
-			if check() {
-				return 0
-			}
-			if c := strings.Compare(ks[a], ks[b]); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortIndex(idx, unboxed[string](keys), strings.Compare, sign, budget)
 	default:
-		slices.SortFunc(idx, func(a, b int32) int {
-			if check() {
-				return 0
-			}
-			if c := th.compare(keys[a], keys[b]); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortIndex(idx, keys, th.compare, sign, budget)
 	}
-	if firstErr != nil {
-		return nil, firstErr
+	if budget.err != nil {
+		return nil, budget.err
 	}
-	out := make([]Value, n)
-	for i, j := range idx {
-		out[i] = xs[j]
+	return gather(xs, idx), nil
+}
+
+// sortIndex sorts idx by ks[idx[i]] under compare (reversed when sign is
+// -1), the index breaking ties: an unstable pdqsort made stable.
+func sortIndex[K any](idx []int32, ks []K, compare func(a, b K) int, sign int, budget *sortBudget) {
+	slices.SortFunc(idx, func(a, b int32) int {
+		if budget.spent() {
+			return 0
+		}
+		if c := compare(ks[a], ks[b]); c != 0 {
+			return sign * c
+		}
+		return cmp.Compare(a, b)
+	})
+}
+
+// sortBudget charges a sort's comparisons as steps, 1024 at a time; once
+// the run is out of steps (or time) every comparison is a tie, so the sort
+// winds down and the error is reported.
+type sortBudget struct {
+	th     *thread
+	checks int
+	err    error
+}
+
+// spent is called once per comparison: small enough to inline.
+func (b *sortBudget) spent() bool {
+	b.checks++
+	if b.checks&1023 == 0 {
+		b.charge()
 	}
-	return out, nil
+	return b.err != nil
+}
+
+func (b *sortBudget) charge() {
+	if b.err == nil {
+		b.err = b.th.ticks(1024)
+	}
+}
+
+// unboxed copies keys, all of dynamic type K, into a []K.
+func unboxed[K any](keys []Value) []K {
+	ks := make([]K, len(keys))
+	for i, k := range keys {
+		ks[i] = k.(K)
+	}
+	return ks
 }
 
 // sortByCall sorts with a user comparator: a stable sort that asks the
@@ -2689,11 +2692,16 @@ func (th *thread) sortByCall(xs, keys []Value, f Value) ([]Value, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	out := make([]Value, len(xs))
+	return gather(xs, idx), nil
+}
+
+// gather returns the items of xs in the order of idx.
+func gather[I int | int32](xs []Value, idx []I) []Value {
+	out := make([]Value, len(idx))
 	for i, j := range idx {
 		out[i] = xs[j]
 	}
-	return out, nil
+	return out
 }
 
 // sortSmallInts sorts by integer keys that fit 32 bits, packing key and
