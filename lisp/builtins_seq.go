@@ -155,11 +155,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("drop-while", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
-			pred, err := fnArg("drop-while", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(dropWhileXf(pred), s), nil
+			return lazyFn("drop-while", a, s, dropWhileXf)
 		}
 		xs, err := th.items(a[1], "drop-while")
 		if err != nil {
@@ -298,11 +294,7 @@ func registerSequences(t builtinTable) {
 	t.add("mapv", 2, -1, func(th *thread, a []Value) (Value, error) { return seqMap(th, "mapv", a) })
 	t.add("map-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
-			f, err := fnArg("map-indexed", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(mapIndexedXf(f), s), nil
+			return lazyFn("map-indexed", a, s, mapIndexedXf)
 		}
 		xs, err := th.items(a[1], "map-indexed")
 		if err != nil {
@@ -326,11 +318,7 @@ func registerSequences(t builtinTable) {
 	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) { return seqKeep(th, "keep-indexed", a, true) })
 	t.add("mapcat", 2, -1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok && len(a) == 2 {
-			f, err := fnArg("mapcat", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(mapcatXf(f), s), nil
+			return lazyFn("mapcat", a, s, mapcatXf)
 		}
 		mapped, err := seqMap(th, "mapcat", a)
 		if err != nil {
@@ -659,11 +647,7 @@ func registerSequences(t builtinTable) {
 	t.add("partition-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partition-all", a, true) })
 	t.add("partition-by", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
-			f, err := fnArg("partition-by", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(partitionByXf(f), s), nil
+			return lazyFn("partition-by", a, s, partitionByXf)
 		}
 		xs, err := th.items(a[1], "partition-by")
 		if err != nil {
@@ -2446,6 +2430,16 @@ func extremeKey(th *thread, fn string, a []Value, dir int) (Value, error) {
 		}
 	}
 	return best, nil
+}
+
+// lazyFn is (name f s) over a lazy sequence s: the stage of f, applied as
+// s is consumed.
+func lazyFn(name string, a []Value, s *Seq, stage func(f Value) *xfStage) (Value, error) {
+	f, err := fnArg(name, a, 0)
+	if err != nil {
+		return nil, err
+	}
+	return lazily(stage(f), s), nil
 }
 
 // ---- sorting ----------------------------------------------------------------
