@@ -120,6 +120,13 @@ func dumpList(b *strings.Builder, head string, es []Expr) {
 	b.WriteByte(')')
 }
 
+// dumpItems writes es between open and close, separated by spaces.
+func dumpItems(b *strings.Builder, open string, es []Expr, close string) {
+	b.WriteString(open)
+	spaced(b, len(es), func(i int) { dumpTo(b, es[i]) })
+	b.WriteString(close)
+}
+
 func dumpBindings(b *strings.Builder, bs []Binding) {
 	b.WriteByte('[')
 	spaced(b, len(bs), func(i int) {
@@ -199,19 +206,9 @@ func dumpTo(b *strings.Builder, e Expr) {
 	case *Keyword:
 		b.WriteString(":" + e.Name)
 	case *VectorLit:
-		b.WriteByte('[')
-		spaced(b, len(e.Items), func(i int) {
-			it := e.Items[i]
-			dumpTo(b, it)
-		})
-		b.WriteByte(']')
+		dumpItems(b, "[", e.Items, "]")
 	case *SetLit:
-		b.WriteString("#{")
-		spaced(b, len(e.Items), func(i int) {
-			it := e.Items[i]
-			dumpTo(b, it)
-		})
-		b.WriteByte('}')
+		dumpItems(b, "#{", e.Items, "}")
 	case *MapLit:
 		b.WriteByte('{')
 		spaced(b, len(e.Keys), func(i int) {
