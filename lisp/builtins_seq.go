@@ -155,11 +155,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("drop-while", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
-			pred, err := fnArg("drop-while", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(dropWhileXf(pred), s), nil
+			return lazyFn("drop-while", a, s, dropWhileXf)
 		}
 		xs, err := th.items(a[1], "drop-while")
 		if err != nil {
@@ -298,11 +294,7 @@ func registerSequences(t builtinTable) {
 	t.add("mapv", 2, -1, func(th *thread, a []Value) (Value, error) { return seqMap(th, "mapv", a) })
 	t.add("map-indexed", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
-			f, err := fnArg("map-indexed", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(mapIndexedXf(f), s), nil
+			return lazyFn("map-indexed", a, s, mapIndexedXf)
 		}
 		xs, err := th.items(a[1], "map-indexed")
 		if err != nil {
@@ -326,11 +318,7 @@ func registerSequences(t builtinTable) {
 	t.add("keep-indexed", 2, 2, func(th *thread, a []Value) (Value, error) { return seqKeep(th, "keep-indexed", a, true) })
 	t.add("mapcat", 2, -1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok && len(a) == 2 {
-			f, err := fnArg("mapcat", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(mapcatXf(f), s), nil
+			return lazyFn("mapcat", a, s, mapcatXf)
 		}
 		mapped, err := seqMap(th, "mapcat", a)
 		if err != nil {
@@ -659,11 +647,7 @@ func registerSequences(t builtinTable) {
 	t.add("partition-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partition-all", a, true) })
 	t.add("partition-by", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
-			f, err := fnArg("partition-by", a, 0)
-			if err != nil {
-				return nil, err
-			}
-			return lazily(partitionByXf(f), s), nil
+			return lazyFn("partition-by", a, s, partitionByXf)
 		}
 		xs, err := th.items(a[1], "partition-by")
 		if err != nil {
@@ -2448,6 +2432,16 @@ func extremeKey(th *thread, fn string, a []Value, dir int) (Value, error) {
 	return best, nil
 }
 
+// lazyFn is (name f s) over a lazy sequence s: the stage of f, applied as
+// s is consumed.
+func lazyFn(name string, a []Value, s *Seq, stage func(f Value) *xfStage) (Value, error) {
+	f, err := fnArg(name, a, 0)
+	if err != nil {
+		return nil, err
+	}
+	return lazily(stage(f), s), nil
+}
+
 // ---- sorting ----------------------------------------------------------------
 
 func seqSort(th *thread, a []Value) (Value, error) {
@@ -2583,15 +2577,7 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	var firstErr error
-	checks := 0
-	check := func() bool {
-		checks++
-		if checks&1023 == 0 && firstErr == nil {
-			firstErr = th.ticks(1024)
-		}
-		return firstErr != nil
-	}
+	budget := &sortBudget{th: th}
 	sign := 1
 	if ord.desc {
 		sign = -1
@@ -2604,52 +2590,63 @@ func (th *thread) sortValues(xs, keys []Value, ord sortOrder) ([]Value, error) {
 		if out, ok := sortSmallInts(xs, keys, ord.desc); ok {
 			return out, th.ticks(n)
 		}
-		ks := make([]int64, n)
-		for i, k := range keys {
-			ks[i] = k.(int64)
-		}
-		slices.SortFunc(idx, func(a, b int32) int {
-			if check() {
-				return 0
-			}
-			if c := cmp.Compare(ks[a], ks[b]); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortIndex(idx, unboxed[int64](keys), cmp.Compare[int64], sign, budget)
 	case kindString:
-		ks := make([]string, n)
-		for i, k := range keys {
-			ks[i] = k.(string)
-		}
-		slices.SortFunc(idx, func(a, b int32) int {
-			if check() {
-				return 0
-			}
-			if c := strings.Compare(ks[a], ks[b]); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortIndex(idx, unboxed[string](keys), strings.Compare, sign, budget)
 	default:
-		slices.SortFunc(idx, func(a, b int32) int {
-			if check() {
-				return 0
-			}
-			if c := th.compare(keys[a], keys[b]); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortIndex(idx, keys, th.compare, sign, budget)
 	}
-	if firstErr != nil {
-		return nil, firstErr
+	if budget.err != nil {
+		return nil, budget.err
 	}
-	out := make([]Value, n)
-	for i, j := range idx {
-		out[i] = xs[j]
+	return gather(xs, idx), nil
+}
+
+// sortIndex sorts idx by ks[idx[i]] under compare (reversed when sign is
+// -1), the index breaking ties: an unstable pdqsort made stable.
+func sortIndex[K any](idx []int32, ks []K, compare func(a, b K) int, sign int, budget *sortBudget) {
+	slices.SortFunc(idx, func(a, b int32) int {
+		if budget.spent() {
+			return 0
+		}
+		if c := compare(ks[a], ks[b]); c != 0 {
+			return sign * c
+		}
+		return cmp.Compare(a, b)
+	})
+}
+
+// sortBudget charges a sort's comparisons as steps, 1024 at a time; once
+// the run is out of steps (or time) every comparison is a tie, so the sort
+// winds down and the error is reported.
+type sortBudget struct {
+	th     *thread
+	checks int
+	err    error
+}
+
+// spent is called once per comparison: small enough to inline.
+func (b *sortBudget) spent() bool {
+	b.checks++
+	if b.checks&1023 == 0 {
+		b.charge()
 	}
-	return out, nil
+	return b.err != nil
+}
+
+func (b *sortBudget) charge() {
+	if b.err == nil {
+		b.err = b.th.ticks(1024)
+	}
+}
+
+// unboxed copies keys, all of dynamic type K, into a []K.
+func unboxed[K any](keys []Value) []K {
+	ks := make([]K, len(keys))
+	for i, k := range keys {
+		ks[i] = k.(K)
+	}
+	return ks
 }
 
 // sortByCall sorts with a user comparator: a stable sort that asks the
@@ -2689,11 +2686,16 @@ func (th *thread) sortByCall(xs, keys []Value, f Value) ([]Value, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	out := make([]Value, len(xs))
+	return gather(xs, idx), nil
+}
+
+// gather returns the items of xs in the order of idx.
+func gather[I int | int32](xs []Value, idx []I) []Value {
+	out := make([]Value, len(idx))
 	for i, j := range idx {
 		out[i] = xs[j]
 	}
-	return out, nil
+	return out
 }
 
 // sortSmallInts sorts by integer keys that fit 32 bits, packing key and

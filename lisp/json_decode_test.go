@@ -43,26 +43,21 @@ type oracleParser struct {
 
 const oracleMaxInterned = 10000
 
-func (p *oracleParser) integer(i int64) Value {
-	if v, ok := p.ints[i]; ok {
+func (p *oracleParser) integer(i int64) Value { return intern(p.ints, i) }
+
+func (p *oracleParser) key(s string) Value { return intern(p.keys, s) }
+
+// intern returns the Value of k boxed once, for the first
+// oracleMaxInterned keys of m.
+func intern[K comparable](m map[K]Value, k K) Value {
+	if v, ok := m[k]; ok {
 		return v
 	}
-	var v Value = i
-	if len(p.ints) < oracleMaxInterned {
-		p.ints[i] = v
+	var v Value = k
+	if len(m) < oracleMaxInterned {
+		m[k] = v
 	}
 	return v
-}
-
-func (p *oracleParser) key(s string) Value {
-	if k, ok := p.keys[s]; ok {
-		return k
-	}
-	var k Value = s
-	if len(p.keys) < oracleMaxInterned {
-		p.keys[s] = k
-	}
-	return k
 }
 
 // token is dec.Token with absolute offsets for the scanner's errors.

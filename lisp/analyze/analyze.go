@@ -320,11 +320,7 @@ func (a *analyzer) isLocal(name string) bool {
 func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	// No defer: the depth only matters on the way down, and a bailout
 	// abandons the whole analysis.
-	a.depth++
-	if a.depth > a.cfg.MaxDepth {
-		a.errorf(n.Pos(), "invalid_form", "program nesting too deep (more than %d levels)", a.cfg.MaxDepth)
-		panic(bailout{})
-	}
+	a.descend(n, "program nesting too deep")
 	e := a.expr1(n, tail)
 	a.depth--
 	return e
@@ -400,14 +396,20 @@ func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
 	return a.builtins.new(Builtin{At: At{pos}, Name: name})
 }
 
+// descend enters one level deeper into n, and abandons the analysis with
+// an error saying what when that passes MaxDepth.
+func (a *analyzer) descend(n syntax.Node, what string) {
+	a.depth++
+	if a.depth > a.cfg.MaxDepth {
+		a.errorf(n.Pos(), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
+		panic(bailout{})
+	}
+}
+
 // quote turns a quoted literal into data. PTC-Lisp has no symbols as values
 // and no lists: a quoted list is a vector.
 func (a *analyzer) quote(n syntax.Node, pos syntax.Pos) Expr {
-	a.depth++
-	if a.depth > a.cfg.MaxDepth {
-		a.errorf(n.Pos(), "invalid_form", "quoted data nested too deep (more than %d levels)", a.cfg.MaxDepth)
-		panic(bailout{})
-	}
+	a.descend(n, "quoted data nested too deep")
 	e := a.quote1(n, pos)
 	a.depth--
 	return e

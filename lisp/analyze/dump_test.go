@@ -120,16 +120,21 @@ func dumpList(b *strings.Builder, head string, es []Expr) {
 	b.WriteByte(')')
 }
 
+// dumpItems writes es between open and close, separated by spaces.
+func dumpItems(b *strings.Builder, open string, es []Expr, close string) {
+	b.WriteString(open)
+	spaced(b, len(es), func(i int) { dumpTo(b, es[i]) })
+	b.WriteString(close)
+}
+
 func dumpBindings(b *strings.Builder, bs []Binding) {
 	b.WriteByte('[')
-	for i, bd := range bs {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
+	spaced(b, len(bs), func(i int) {
+		bd := bs[i]
 		dumpPat(b, bd.Pattern)
 		b.WriteByte(' ')
 		dumpTo(b, bd.Init)
-	}
+	})
 	b.WriteByte(']')
 }
 
@@ -140,10 +145,8 @@ func dumpFn(b *strings.Builder, e *Fn) {
 	}
 	if len(e.Captures) > 0 {
 		b.WriteString(" caps=[")
-		for i, c := range e.Captures {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+		spaced(b, len(e.Captures), func(i int) {
+			c := e.Captures[i]
 			switch c.From {
 			case FromLocal:
 				fmt.Fprintf(b, "%s<-L%d", c.Name, c.Index)
@@ -154,17 +157,15 @@ func dumpFn(b *strings.Builder, e *Fn) {
 			default:
 				fmt.Fprintf(b, "%s<-?%d", c.Name, c.From)
 			}
-		}
+		})
 		b.WriteByte(']')
 	}
 	for _, ar := range e.Arities {
 		b.WriteString(" ([")
-		for i, p := range ar.Params {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+		spaced(b, len(ar.Params), func(i int) {
+			p := ar.Params[i]
 			dumpPat(b, p)
-		}
+		})
 		if ar.Rest != nil {
 			if len(ar.Params) > 0 {
 				b.WriteByte(' ')
@@ -205,33 +206,16 @@ func dumpTo(b *strings.Builder, e Expr) {
 	case *Keyword:
 		b.WriteString(":" + e.Name)
 	case *VectorLit:
-		b.WriteByte('[')
-		for i, it := range e.Items {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			dumpTo(b, it)
-		}
-		b.WriteByte(']')
+		dumpItems(b, "[", e.Items, "]")
 	case *SetLit:
-		b.WriteString("#{")
-		for i, it := range e.Items {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			dumpTo(b, it)
-		}
-		b.WriteByte('}')
+		dumpItems(b, "#{", e.Items, "}")
 	case *MapLit:
 		b.WriteByte('{')
-		for i := range e.Keys {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+		spaced(b, len(e.Keys), func(i int) {
 			dumpTo(b, e.Keys[i])
 			b.WriteByte(' ')
 			dumpTo(b, e.Vals[i])
-		}
+		})
 		b.WriteByte('}')
 	case *Local:
 		b.WriteString(slotName(e.Name, e.Slot))
@@ -353,10 +337,8 @@ func dumpTo(b *strings.Builder, e Expr) {
 			head = "for"
 		}
 		b.WriteString("(" + head + " [")
-		for i, c := range e.Clauses {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+		spaced(b, len(e.Clauses), func(i int) {
+			c := e.Clauses[i]
 			dumpPat(b, c.Pattern)
 			b.WriteByte(' ')
 			dumpTo(b, c.Coll)
@@ -368,7 +350,7 @@ func dumpTo(b *strings.Builder, e Expr) {
 					dumpTo(b, m.Test)
 				}
 			}
-		}
+		})
 		b.WriteString("] ")
 		dumpTo(b, e.Body)
 		b.WriteByte(')')
@@ -380,13 +362,11 @@ func dumpTo(b *strings.Builder, e Expr) {
 		b.WriteByte(')')
 	case *LetFn:
 		b.WriteString("(letfn [")
-		for i, f := range e.Fns {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+		spaced(b, len(e.Fns), func(i int) {
+			f := e.Fns[i]
 			fmt.Fprintf(b, "@%d ", e.Slots[i])
 			dumpFn(b, f)
-		}
+		})
 		b.WriteString("] ")
 		dumpTo(b, e.Body)
 		b.WriteByte(')')
@@ -442,5 +422,30 @@ func dumpPat(b *strings.Builder, p Pattern) {
 		b.WriteByte('}')
 	default:
 		fmt.Fprintf(b, "<%T>", p)
+	}
+}
+
+// dumpCase is a program and the dump of its analysis.
+type dumpCase struct{ name, src, want string }
+
+// checkDumps analyzes each case in a subtest and compares the dump.
+func checkDumps(t *testing.T, cases []dumpCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := dump(mustAnalyze(t, tt.src).Body); got != tt.want {
+				t.Errorf("Analyze(%q)\n got: %s\nwant: %s", tt.src, got, tt.want)
+			}
+		})
+	}
+}
+
+// spaced writes n items with item, separated by spaces.
+func spaced(b *strings.Builder, n int, item func(i int)) {
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		item(i)
 	}
 }

@@ -491,3 +491,24 @@ func TestZeroConfig(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestMaxDepthMessages pins the message of each depth guard: it names what
+// is too deep and the limit.
+func TestMaxDepthMessages(t *testing.T) {
+	for _, tt := range []struct{ src, msg string }{
+		{`(do (do (do 1)))`, "program nesting too deep (more than 3 levels)"},
+		{`'[[[[1]]]]`, "quoted data nested too deep (more than 3 levels)"},
+	} {
+		forms, err := syntax.Config{}.Read(tt.src)
+		if err != nil {
+			t.Fatalf("read %s: %v", tt.src, err)
+		}
+		cfg := testConfig()
+		cfg.MaxDepth = 3
+		_, err = Analyze(forms, cfg)
+		var errs ErrorList
+		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Msg != tt.msg {
+			t.Errorf("%s: %v, want one error %q", tt.src, err, tt.msg)
+		}
+	}
+}

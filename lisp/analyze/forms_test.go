@@ -8,9 +8,7 @@ import (
 // TestAnalyzeForms checks the tree produced for every special form and macro.
 // The notation of the expected trees is described in dump_test.go.
 func TestAnalyzeForms(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	tests := []dumpCase{
 		// literals
 		{"scalars", `[1 2.5 "s" :k true false nil]`, `[1 2.5 "s" :k true false nil]`},
 		{"map literal", `{:a 1 "b" [2]}`, `{:a 1 "b" [2]}`},
@@ -189,14 +187,7 @@ func TestAnalyzeForms(t *testing.T) {
 		{"unknown names are globals", `(foo 1)`, `($foo 1)`},
 		{"unknown call head", `((fn [x] x) 1)`, `((fn ([x@0] n=1 x@0)) 1)`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := mustAnalyze(t, tt.src)
-			if got := dump(p.Body); got != tt.want {
-				t.Errorf("Analyze(%q)\n got: %s\nwant: %s", tt.src, got, tt.want)
-			}
-		})
-	}
+	checkDumps(t, tests)
 }
 
 // TestNodeTypes checks the Go type of the node each form becomes.

@@ -121,9 +121,7 @@ func patternSlots(p Pattern) []int {
 
 // TestCaptures checks what closures capture and from where.
 func TestCaptures(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	tests := []dumpCase{
 		{"local of the parent, recorded once", `(let [a 1 b 2] (fn [] (+ b a b)))`,
 			`(let [a@0 1 b@1 2] (fn caps=[b<-L1 a<-L0] ([] n=0 (+ ^b#0 ^a#1 ^b#0))))`},
 		{"parameter of the parent", `(fn [x] (fn [] (+ x x x)))`,
@@ -152,14 +150,7 @@ func TestCaptures(t *testing.T) {
 			`(fn ([%1@0] n=1 (map (fn caps=[%<-L0] ([x@0] n=1 (+ x@0 ^%#0))) [1])))`},
 		{"globals and builtins are not captured", `(fn [] (fn [] (inc foo)))`, `(fn ([] n=0 (fn ([] n=0 (inc $foo)))))`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := mustAnalyze(t, tt.src)
-			if got := dump(p.Body); got != tt.want {
-				t.Errorf("Analyze(%q)\n got: %s\nwant: %s", tt.src, got, tt.want)
-			}
-		})
-	}
+	checkDumps(t, tests)
 }
 
 // TestCaptureStructs checks the Capture values themselves (not only their dump).
@@ -183,9 +174,7 @@ func TestCaptureStructs(t *testing.T) {
 
 // TestRecur checks where recur is allowed and what it targets.
 func TestRecur(t *testing.T) {
-	ok := []struct {
-		name, src, want string
-	}{
+	ok := []dumpCase{
 		{"through when let cond do and or",
 			`(loop [x 1] (when x (let [y 1] (cond (= y 1) (recur 2) :else (do 1 (and 1 (or 2 (recur 3))))))))`,
 			`(loop [x@0 1] (if x@0 (let [y@1 1] (if (= y@1 1) (recur->loop 2) (do 1 (and 1 (or 2 (recur->loop 3)))))) nil))`},
@@ -211,14 +200,7 @@ func TestRecur(t *testing.T) {
 		{"a fn inside a doseq body", `(doseq [x [1]] (fn [y] (recur y)))`, `(doseq [x@0 [1]] (fn ([y@0] n=1 (recur->fn y@0))))`},
 		{"destructuring loop binding", `(loop [[a b] [1 2]] (recur [b a]))`, `(loop [[a@0 b@1] [1 2]] (recur->loop [b@1 a@0]))`},
 	}
-	for _, tt := range ok {
-		t.Run(tt.name, func(t *testing.T) {
-			p := mustAnalyze(t, tt.src)
-			if got := dump(p.Body); got != tt.want {
-				t.Errorf("Analyze(%q)\n got: %s\nwant: %s", tt.src, got, tt.want)
-			}
-		})
-	}
+	checkDumps(t, ok)
 
 	bad := []struct {
 		name, src, kind, pos string
@@ -279,9 +261,7 @@ func TestRecurInForMessage(t *testing.T) {
 
 // TestDestructuring checks the patterns produced by let bindings.
 func TestDestructuring(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	tests := []dumpCase{
 		{"vector with rest and :as", `(let [[a b & r :as all] [1]] [a b r all])`,
 			`(let [[a@0 b@1 & r@2 :as @3] [1]] [a@0 b@1 r@2 all@3])`},
 		{"vector with :as only", `(let [[a :as v] [1]] v)`, `(let [[a@0 :as @1] [1]] v@1)`},
@@ -303,14 +283,7 @@ func TestDestructuring(t *testing.T) {
 		{"for binding", `(for [[k v] {:a 1}] k)`, `(for [[k@0 v@1] {:a 1}] k@0)`},
 		{"if-let binding", `(if-let [{:keys [a]} {}] a)`, `(let [@0 {}] (if @0 (let [{:a=a@1} @0] a@1) nil))`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := mustAnalyze(t, tt.src)
-			if got := dump(p.Body); got != tt.want {
-				t.Errorf("Analyze(%q)\n got: %s\nwant: %s", tt.src, got, tt.want)
-			}
-		})
-	}
+	checkDumps(t, tests)
 }
 
 // TestDestructuringQualifiedKeysSymbol: in Clojure {:keys [a/b]} binds b from
