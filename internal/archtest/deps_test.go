@@ -19,6 +19,7 @@ var core = []string{
 	module + "/agent/agentfile",
 	module + "/llm",
 	module + "/llm/llmtest",
+	module + "/internal/textutil",
 }
 
 // edges are the module's packages the core must never import.
