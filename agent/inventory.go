@@ -191,7 +191,7 @@ func (m *mission) contextDescription(name string) string {
 			d = p.Description
 		}
 	}
-	return strings.Join(strings.Fields(d), " ")
+	return textutil.OneLine(d)
 }
 
 // ctxName returns the name a context key is read by, ctx/name: keywords

@@ -397,7 +397,7 @@ const maxToolDescription = 160
 // maxToolDescription bytes (on a rune boundary).
 func briefDescription(d string) string {
 	d, _, _ = strings.Cut(strings.TrimSpace(d), "\n\n")
-	d = strings.Join(strings.Fields(d), " ")
+	d = textutil.OneLine(d)
 	if len(d) <= maxToolDescription {
 		return d
 	}

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -550,8 +551,8 @@ func TestDefaults(t *testing.T) {
 	if m, c := obs.open(); m != 0 || c != 0 {
 		t.Errorf("%d, %d open", m, c)
 	}
-	if got := truncate(strings.Repeat("é", 600), descLimit); len(got) > descLimit+len("…") || !strings.HasSuffix(got, "é…") {
-		t.Errorf("truncate: %d bytes, %q", len(got), got[len(got)-8:])
+	if got := textutil.ClipBytes(strings.Repeat("é", 600), descLimit); len(got) > descLimit+len("…") || !strings.HasSuffix(got, "é…") {
+		t.Errorf("ClipBytes: %d bytes, %q", len(got), got[len(got)-8:])
 	}
 }
 

@@ -79,10 +79,24 @@ func Clip(s string, n int) string {
 	return s
 }
 
+// ClipBytes cuts s to at most n bytes, at a character boundary, and marks
+// the cut with "…".
+func ClipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return TruncateBytes(s, n) + "…"
+}
+
 // EditDistance is the Levenshtein distance between a and b, counted in
 // bytes, giving up at limit: a distance of limit or more is returned as
 // limit, after work proportional to len(a)*len(b) at most.
-func EditDistance(a, b string, limit int) int {
+func EditDistance(a, b string, limit int) int { return distance([]byte(a), []byte(b), limit) }
+
+// EditDistanceRunes is EditDistance counted in characters (runes).
+func EditDistanceRunes(a, b string, limit int) int { return distance([]rune(a), []rune(b), limit) }
+
+func distance[E comparable](a, b []E, limit int) int {
 	if abs(len(a)-len(b)) >= limit {
 		return limit
 	}

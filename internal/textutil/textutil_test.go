@@ -128,3 +128,37 @@ func TestEditDistanceGivesUp(t *testing.T) {
 		t.Errorf("got %d, want 3", got)
 	}
 }
+
+func TestClipBytes(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"hello", 5, "hello"}, {"hello", 4, "hell…"}, {"héllo", 2, "h…"}, {"héllo", 3, "hé…"}, {"", 0, ""}, {"a", 0, "…"},
+	} {
+		if got := ClipBytes(tc.s, tc.n); got != tc.want {
+			t.Errorf("ClipBytes(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestEditDistanceUnits: bytes and characters differ only past ASCII.
+func TestEditDistanceUnits(t *testing.T) {
+	for _, tc := range []struct {
+		a, b         string
+		bytes, runes int
+	}{
+		{"map", "mop", 1, 1},
+		{"é", "e", 2, 1},
+		{"日本", "日本語", 3, 1},
+		{"über", "uber", 2, 1},
+	} {
+		if got := EditDistance(tc.a, tc.b, 10); got != tc.bytes {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.bytes)
+		}
+		if got := EditDistanceRunes(tc.a, tc.b, 10); got != tc.runes {
+			t.Errorf("EditDistanceRunes(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.runes)
+		}
+	}
+}
