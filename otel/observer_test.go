@@ -93,6 +93,18 @@ func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.To
 	r.s.emit(e)
 }
 
+// simple emits a whole one-turn run: an LLM call (id 1, model "m") whose
+// program calls tool (id 2) once.
+func (r *run) simple(tool, program string) {
+	r.start()
+	r.turnStart(1)
+	r.llm(1, 1, "m", nil, llm.Tokens{Input: 1, Output: 1})
+	r.toolStart(2, tool)
+	r.toolStop(2, tool, nil)
+	r.turnStop(llm.Tokens{}, program, "")
+	r.stop(llm.Tokens{}, 1, nil)
+}
+
 func (r *run) toolStart(id uint64, name string) {
 	e := r.ev(agent.ToolStart)
 	e.CallID, e.Tool, e.ArgsText = id, name, `{:q "urgent"}`
@@ -433,13 +445,7 @@ func TestCaptureContent(t *testing.T) {
 	h := newHarness(t, true)
 	s := newScript(h, context.Background())
 	r := &run{s: s, agent: "a", trace: "t"}
-	r.start()
-	r.turnStart(1)
-	r.llm(1, 1, "m", nil, llm.Tokens{Input: 1, Output: 1})
-	r.toolStart(2, "search")
-	r.toolStop(2, "search", nil)
-	r.turnStop(llm.Tokens{}, "(tool/search {})", "")
-	r.stop(llm.Tokens{}, 1, nil)
+	r.simple("search", "(tool/search {})")
 	h.checkClosed(t)
 
 	wantAttrs(t, h.one(t, "chat m"), map[string]string{
@@ -523,13 +529,7 @@ func TestConcurrentRuns(t *testing.T) {
 			s := newScript(h, context.Background())
 			for i := range 20 {
 				r := &run{s: s, agent: "a", trace: fmt.Sprintf("g%d-%d", g, i)}
-				r.start()
-				r.turnStart(1)
-				r.llm(1, 1, "m", nil, llm.Tokens{Input: 1, Output: 1})
-				r.toolStart(2, "t")
-				r.toolStop(2, "t", nil)
-				r.turnStop(llm.Tokens{}, "", "")
-				r.stop(llm.Tokens{}, 1, nil)
+				r.simple("t", "")
 			}
 		})
 	}
