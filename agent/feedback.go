@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -44,9 +45,9 @@ func (m *mission) show(v lisp.Value, items, chars int) string {
 // then cut to chars characters. Scrubbing before the final cut leaves no
 // firewalled text straddling it.
 func (m *mission) clip(text string, chars int) string {
-	text = m.fw.scrub(truncateBytes(text, 4*chars+64))
+	text = m.fw.scrub(textutil.TruncateBytes(text, 4*chars+64))
 	if utf8.RuneCountInString(text) > chars {
-		text = truncateRunes(text, chars) + "..."
+		text = textutil.TruncateRunes(text, chars) + "..."
 	}
 	return text
 }
@@ -59,7 +60,7 @@ func (m *mission) outputBlock(lines []string) string {
 	}
 	text := m.fw.scrub(strings.Join(lines, "\n"))
 	if limit := m.a.format.FeedbackMaxChars; utf8.RuneCountInString(text) > limit {
-		text = truncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
+		text = textutil.TruncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
 	}
 	return "Output:\n" + text
 }
@@ -309,7 +310,7 @@ func truncateValue(v lisp.Value, limit int) lisp.Value {
 	}
 	switch x := v.(type) {
 	case string:
-		return truncateBytes(x, max(limit-5, 0)) + "..."
+		return textutil.TruncateBytes(x, max(limit-5, 0)) + "..."
 	case *lisp.Vector:
 		var out []lisp.Value
 		used := 2
@@ -348,27 +349,6 @@ func truncateValue(v lisp.Value, limit int) lisp.Value {
 		return lisp.NewSet(out...)
 	}
 	return v
-}
-
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-func truncateRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
 }
 
 // roundFloats rounds every float in v to prec decimals (prec < 0: v as is).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -190,7 +191,7 @@ func (m *mission) contextDescription(name string) string {
 			d = p.Description
 		}
 	}
-	return strings.Join(strings.Fields(d), " ")
+	return textutil.OneLine(d)
 }
 
 // ctxName returns the name a context key is read by, ctx/name: keywords
@@ -233,29 +234,7 @@ func sizeNote(v lisp.Value, chars int) string {
 	return ""
 }
 
-func plural(n int, what string) string {
-	s := groupDigits(n) + " " + what
-	if n != 1 {
-		s += "s"
-	}
-	return s
-}
-
-// groupDigits writes 12345 as 12,345.
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 || len(s) <= 3 {
-		return s
-	}
-	var sb strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteRune(c)
-	}
-	return sb.String()
-}
+func plural(n int, what string) string { return textutil.Plural(n, what) }
 
 func isCollection(v lisp.Value) bool {
 	switch v.(type) {
@@ -324,7 +303,7 @@ func (s *sampler) sample(v lisp.Value) string {
 	// printed whole, and cut once its markers are replaced.
 	out := s.unmark(lisp.FormatValue(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact}))
 	if utf8.RuneCountInString(out) > s.maxChars {
-		out = truncateRunes(out, max(s.maxChars-3, 0)) + "..."
+		out = textutil.TruncateRunes(out, max(s.maxChars-3, 0)) + "..."
 	}
 	return out
 }
@@ -370,7 +349,7 @@ func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
 	switch x := v.(type) {
 	case string:
 		if utf8.RuneCountInString(x) > s.chars {
-			return truncateRunes(x, s.chars) + "..."
+			return textutil.TruncateRunes(x, s.chars) + "..."
 		}
 		return x
 	case *lisp.Vector:

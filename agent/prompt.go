@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -252,7 +253,7 @@ func (m *mission) limitsLine(compact bool) string {
 		loops = 100_000
 	}
 	if loops > 0 {
-		parts = append(parts, groupDigits(loops)+" iterations per loop")
+		parts = append(parts, textutil.Thousands(loops)+" iterations per loop")
 	}
 	if len(m.a.names) > 0 {
 		calls := l.MaxToolCalls
@@ -260,7 +261,7 @@ func (m *mission) limitsLine(compact bool) string {
 			calls = 1000
 		}
 		if calls > 0 {
-			parts = append(parts, groupDigits(calls)+" tool calls")
+			parts = append(parts, textutil.Thousands(calls)+" tool calls")
 		}
 	}
 	if len(parts) == 0 {
@@ -321,7 +322,7 @@ func (m *mission) toolsSection() string {
 					sb.WriteString(" " + sig.Render(signature.RenderOptions{HideFirewalled: true}))
 				}
 			}
-			if d := oneLine(c.Description); d != "" {
+			if d := textutil.OneLine(c.Description); d != "" {
 				sb.WriteString(" ; " + d)
 			}
 			sb.WriteByte('\n')
@@ -352,7 +353,7 @@ func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc 
 	default:
 		sb.WriteString(")")
 	}
-	if d := oneLine(desc); d != "" {
+	if d := textutil.OneLine(desc); d != "" {
 		sb.WriteString(" ; " + d)
 	}
 	sb.WriteByte('\n')
@@ -364,8 +365,6 @@ func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc 
 		sb.WriteString("  " + line + "\n")
 	}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // outputSection says how to reply.
 func (m *mission) outputSection(compact, single bool) string {
@@ -391,9 +390,9 @@ func cutPrompt(prompt string, limit int) string {
 	note := fmt.Sprintf(promptCutNote, limit)
 	keep := limit - utf8.RuneCountInString(note)
 	if keep <= 0 {
-		return truncateRunes(prompt, limit)
+		return textutil.TruncateRunes(prompt, limit)
 	}
-	cut := truncateRunes(prompt, keep)
+	cut := textutil.TruncateRunes(prompt, keep)
 	if i := strings.LastIndexByte(cut, '\n'); i > 0 && utf8.RuneCountInString(cut[i:]) <= 200 {
 		cut = cut[:i]
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // PrintOptions bound the printed form of a value, for feeding results back
@@ -47,10 +49,10 @@ func FormatValue(v Value, opts PrintOptions) string {
 	p.value(v, 0)
 	s := p.sb.String()
 	if p.overflow {
-		return truncateBytes(s, MaxPrintBytes) + "..."
+		return textutil.TruncateBytes(s, MaxPrintBytes) + "..."
 	}
 	if opts.MaxChars > 0 && utf8.RuneCountInString(s) > opts.MaxChars {
-		s = truncateRunes(s, opts.MaxChars) + "..."
+		s = textutil.TruncateRunes(s, opts.MaxChars) + "..."
 	}
 	return s
 }
@@ -395,27 +397,8 @@ func writeQuoted(sb *textBuf, s string) {
 	sb.WriteByte('"')
 }
 
-// truncateBytes cuts s to at most n bytes, at a character boundary.
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-func truncateRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
-}
+// truncateRunes serves format's precision (%.3s).
+func truncateRunes(s string, n int) string { return textutil.TruncateRunes(s, n) }
 
 // render prints v for a program (str, pr-str, println, format...) within
 // the run's memory budget: printed selects pr-str's form, otherwise str's.

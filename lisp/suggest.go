@@ -3,6 +3,8 @@ package lisp
 import (
 	"sort"
 	"strings"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // unboundMessage explains an unknown name: underscores where Clojure uses
@@ -39,46 +41,10 @@ func closest(name string, candidates []string) string {
 		if c == name {
 			continue
 		}
-		d := editDistance(name, c, bestD)
+		d := textutil.EditDistance(name, c, bestD)
 		if d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance, giving up above limit.
-func editDistance(a, b string, limit int) int {
-	if abs(len(a)-len(b)) >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= limit {
-			return limit
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

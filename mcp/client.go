@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -564,7 +565,7 @@ func (c *serverConn) convertTool(ctx context.Context, t *mcpsdk.Tool, schemas [2
 		desc = strings.TrimSpace(d)
 	}
 	rt.info.Description = toolDescription(desc, notes, len(notes))
-	rt.baseDesc = cutBytes(desc, c.lim.MaxToolChars)
+	rt.baseDesc = textutil.TruncateBytes(desc, c.lim.MaxToolChars)
 	rt.fitPrompt(c.lim.MaxToolChars)
 	return rt, conv.work, nil
 }

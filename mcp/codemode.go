@@ -11,6 +11,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -356,7 +357,11 @@ func codeModeDescription(tools []agent.ToolSchema, opts CodeModeOptions) string 
 		sb.WriteString(toolLine(t))
 	}
 	if more := len(tools) - len(listed); more > 0 {
-		fmt.Fprintf(&sb, "\n%d more tool%s not listed here", more, plural(more, " is", "s are"))
+		if more == 1 {
+			sb.WriteString("\n1 more tool is not listed here")
+		} else {
+			fmt.Fprintf(&sb, "\n%d more tools are not listed here", more)
+		}
 		if hasSearch {
 			sb.WriteString(": find them with tool/" + searchTool + ", then call them by name")
 		} else {
@@ -392,22 +397,9 @@ const maxToolDescription = 160
 // maxToolDescription bytes (on a rune boundary).
 func briefDescription(d string) string {
 	d, _, _ = strings.Cut(strings.TrimSpace(d), "\n\n")
-	d = strings.Join(strings.Fields(d), " ")
+	d = textutil.OneLine(d)
 	if len(d) <= maxToolDescription {
 		return d
 	}
-	cut := maxToolDescription
-	for cut > 0 && !isRuneStart(d[cut]) {
-		cut--
-	}
-	return strings.TrimRight(d[:cut], " ") + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return strings.TrimRight(textutil.TruncateBytes(d, maxToolDescription), " ") + "…"
 }

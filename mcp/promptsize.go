@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/signature"
 )
 
@@ -133,7 +134,7 @@ func fitDescription(desc string, limit int) string {
 	if room <= 0 {
 		return ""
 	}
-	cut := cutBytes(desc, room)
+	cut := textutil.TruncateBytes(desc, room)
 	if i := strings.LastIndexByte(cut, '\n'); i > room/2 {
 		cut = cut[:i]
 	}

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/signature"
 )
 
@@ -975,35 +975,15 @@ func (c *schemaConverter) writeJSON(sb *strings.Builder, v any) bool {
 
 // writeJSONString writes s as a JSON string, at most schemaPartChars of it.
 func writeJSONString(sb *strings.Builder, s string) {
-	b, _ := json.Marshal(cutBytes(s, schemaPartChars+1))
+	b, _ := json.Marshal(textutil.TruncateBytes(s, schemaPartChars+1))
 	sb.Write(b)
 }
 
 // schemaText is a description folded onto one line and bounded.
 func schemaText(v any) string {
 	s, _ := v.(string)
-	return schemaCut(strings.Join(strings.Fields(cutBytes(s, 4*schemaPartChars)), " "))
-}
-
-// cutBytes returns at most n bytes of s, cut on a rune boundary.
-func cutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return schemaCut(textutil.OneLine(textutil.TruncateBytes(s, 4*schemaPartChars)))
 }
 
 // schemaCut bounds a piece of a note.
-func schemaCut(s string) string {
-	if len(s) <= schemaPartChars {
-		return s
-	}
-	cut := schemaPartChars
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func schemaCut(s string) string { return textutil.ClipBytes(s, schemaPartChars) }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // Checking results against a tool's outputSchema. The MCP specification
@@ -247,7 +249,7 @@ func (vd *validator) properties(s map[string]any, m map[string]any) (string, err
 	for _, r := range req {
 		if name, ok := r.(string); ok {
 			if _, present := m[name]; !present {
-				return vd.fail("the required field %q is missing", cutBytes(name, 100)), nil
+				return vd.fail("the required field %q is missing", textutil.TruncateBytes(name, 100)), nil
 			}
 		}
 	}
@@ -261,7 +263,7 @@ func (vd *validator) properties(s map[string]any, m map[string]any) (string, err
 	additional, hasAdditional := s["additionalProperties"]
 	for _, k := range sortedKeys(m) {
 		val := m[k]
-		vd.path = append(vd.path, "."+cutBytes(k, 100))
+		vd.path = append(vd.path, "."+textutil.TruncateBytes(k, 100))
 		matched := false
 		if sub, ok := props[k]; ok {
 			matched = true
@@ -571,7 +573,7 @@ func preview(v any) string {
 	var s string
 	switch x := v.(type) {
 	case string:
-		s = strconv.Quote(cutBytes(x, 60))
+		s = strconv.Quote(textutil.TruncateBytes(x, 60))
 		if len(x) > 60 {
 			s += "…"
 		}
@@ -584,7 +586,7 @@ func preview(v any) string {
 		return "null"
 	}
 	data, _ := json.Marshal(v)
-	return cutBytes(string(data), 60)
+	return textutil.TruncateBytes(string(data), 60)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	otelapi "go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -16,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -303,7 +303,7 @@ func (o *Observer) runEnd(ctx context.Context, e *agent.Event) {
 			}
 		}
 		attrs = append(attrs, attribute.String(keyErrorType, errType))
-		span.SetStatus(codes.Error, truncate(msg, descLimit))
+		span.SetStatus(codes.Error, textutil.ClipBytes(msg, descLimit))
 	}
 	span.SetAttributes(attrs...)
 	o.endMission(m, e.Time, false)
@@ -401,7 +401,7 @@ func (o *Observer) turnStop(e *agent.Event) {
 	}
 	if e.ErrorText != "" {
 		attrs = append(attrs, attribute.String(keyErrorType, errProgram))
-		span.SetStatus(codes.Error, truncate(e.ErrorText, descLimit))
+		span.SetStatus(codes.Error, textutil.ClipBytes(e.ErrorText, descLimit))
 	}
 	span.SetAttributes(attrs...)
 	span.End(endOpts(e.Time)...)
@@ -534,7 +534,7 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 			errType, msg = string(llm.Classify(e.Err).Class), e.Err.Error()
 		}
 		attrs = append(attrs, attribute.String(keyErrorType, errType))
-		c.span.SetStatus(codes.Error, truncate(msg, descLimit))
+		c.span.SetStatus(codes.Error, textutil.ClipBytes(msg, descLimit))
 		o.inst.chat.Record(ctx, seconds(e, c.start), o.measure(opChat, keyRequestModel, model, errType, ""))
 	} else {
 		attrs = appendTokens(attrs, e.Tokens)
@@ -587,7 +587,7 @@ func (o *Observer) toolEnd(ctx context.Context, e *agent.Event) {
 			msg = e.Err.Error()
 		}
 		attrs = append(attrs, attribute.String(keyErrorType, errType))
-		c.span.SetStatus(codes.Error, truncate(msg, descLimit))
+		c.span.SetStatus(codes.Error, textutil.ClipBytes(msg, descLimit))
 	} else if o.capture && e.ResultText != "" {
 		attrs = append(attrs, attribute.String(keyToolResult, e.ResultText))
 	}
@@ -646,17 +646,6 @@ func seconds(e *agent.Event, start time.Time) float64 {
 		d = e.Time.Sub(start)
 	}
 	return max(d, 0).Seconds()
-}
-
-// truncate cuts s to at most n bytes, on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // The GenAI conventions' message formats (gen_ai.input.messages,

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -90,6 +91,18 @@ func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.To
 		e.Kind, e.Err, e.Response, e.Tokens = agent.LLMException, err, "", llm.Tokens{}
 	}
 	r.s.emit(e)
+}
+
+// simple emits a whole one-turn run: an LLM call (id 1, model "m") whose
+// program calls tool (id 2) once.
+func (r *run) simple(tool, program string) {
+	r.start()
+	r.turnStart(1)
+	r.llm(1, 1, "m", nil, llm.Tokens{Input: 1, Output: 1})
+	r.toolStart(2, tool)
+	r.toolStop(2, tool, nil)
+	r.turnStop(llm.Tokens{}, program, "")
+	r.stop(llm.Tokens{}, 1, nil)
 }
 
 func (r *run) toolStart(id uint64, name string) {
@@ -432,13 +445,7 @@ func TestCaptureContent(t *testing.T) {
 	h := newHarness(t, true)
 	s := newScript(h, context.Background())
 	r := &run{s: s, agent: "a", trace: "t"}
-	r.start()
-	r.turnStart(1)
-	r.llm(1, 1, "m", nil, llm.Tokens{Input: 1, Output: 1})
-	r.toolStart(2, "search")
-	r.toolStop(2, "search", nil)
-	r.turnStop(llm.Tokens{}, "(tool/search {})", "")
-	r.stop(llm.Tokens{}, 1, nil)
+	r.simple("search", "(tool/search {})")
 	h.checkClosed(t)
 
 	wantAttrs(t, h.one(t, "chat m"), map[string]string{
@@ -522,13 +529,7 @@ func TestConcurrentRuns(t *testing.T) {
 			s := newScript(h, context.Background())
 			for i := range 20 {
 				r := &run{s: s, agent: "a", trace: fmt.Sprintf("g%d-%d", g, i)}
-				r.start()
-				r.turnStart(1)
-				r.llm(1, 1, "m", nil, llm.Tokens{Input: 1, Output: 1})
-				r.toolStart(2, "t")
-				r.toolStop(2, "t", nil)
-				r.turnStop(llm.Tokens{}, "", "")
-				r.stop(llm.Tokens{}, 1, nil)
+				r.simple("t", "")
 			}
 		})
 	}
@@ -550,8 +551,8 @@ func TestDefaults(t *testing.T) {
 	if m, c := obs.open(); m != 0 || c != 0 {
 		t.Errorf("%d, %d open", m, c)
 	}
-	if got := truncate(strings.Repeat("é", 600), descLimit); len(got) > descLimit+len("…") || !strings.HasSuffix(got, "é…") {
-		t.Errorf("truncate: %d bytes, %q", len(got), got[len(got)-8:])
+	if got := textutil.ClipBytes(strings.Repeat("é", 600), descLimit); len(got) > descLimit+len("…") || !strings.HasSuffix(got, "é…") {
+		t.Errorf("ClipBytes: %d bytes, %q", len(got), got[len(got)-8:])
 	}
 }
 

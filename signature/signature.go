@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // Signature is the contract of an agent or a tool: named input parameters
@@ -96,15 +98,10 @@ func collectDescriptions(lines *[]string, prefix string, fields []Field, hide bo
 		}
 		path := prefix + f.Name
 		if f.Description != "" {
-			*lines = append(*lines, path+": "+oneLine(f.Description))
+			*lines = append(*lines, path+": "+textutil.OneLine(f.Description))
 		}
 		collectDescriptions(lines, path+".", f.Type.recordFields(), hide)
 	}
-}
-
-// oneLine folds a description onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // Public returns the signature as a parent agent sees it: without the

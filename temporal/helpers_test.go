@@ -12,6 +12,16 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
+// runRoot runs the agent root as a mission on a test worker answered by
+// model; tokenLimit (0: none) bounds the tokens of the mission's tree.
+func runRoot(t *testing.T, root *agent.Agent, model llm.Model, tokenLimit int) (*agent.Step, error) {
+	t.Helper()
+	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: model})
+	in := input(t, "root", nil)
+	in.Run.TokenLimit = tokenLimit
+	return runEnv(t, env, in)
+}
+
 // scripted is a model that answers by the mission (a word of its prompt)
 // and the turn, and counts the requests it completed: a request made twice
 // is a repeated LLM call.

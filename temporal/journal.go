@@ -133,11 +133,7 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 		}
 		h := held{round: e.Round, ch: make(chan struct{})}
 		r.held = append(r.held, h)
-		r.arrivals++
-		if !r.settling {
-			r.settling = true
-			go r.settle()
-		}
+		r.arrive()
 		r.mu.Unlock()
 		select {
 		case <-h.ch:
@@ -153,17 +149,23 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 	w := &waiter{call: pendingTool{Turn: call.Turn, Key: key, Name: call.Name, Args: args, Nested: call.Nested,
 		TokenLimit: call.TokenLimit, Position: call.Position}, ch: make(chan toolEntry, 1)}
 	r.waiting = append(r.waiting, w)
-	r.arrivals++
-	if !r.settling {
-		r.settling = true
-		go r.settle()
-	}
+	r.arrive()
 	r.mu.Unlock()
 	select {
 	case e := <-w.ch:
 		return e.answer()
 	case <-ctx.Done():
 		return agent.ToolResult{}, errSuspended
+	}
+}
+
+// arrive counts a call that has to wait and starts settle unless it runs.
+// r.mu is held.
+func (r *replay) arrive() {
+	r.arrivals++
+	if !r.settling {
+		r.settling = true
+		go r.settle()
 	}
 }
 

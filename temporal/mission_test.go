@@ -247,8 +247,7 @@ func TestNestedBudget(t *testing.T) {
 		"Delegate": {`(tool/loop {:x 1})`, `(return 1)`},
 		"Loop on":  {`1`, `2`, `3`, `4`, `5`},
 	})
-	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-	step, err := runEnv(t, env, input(t, "root", nil))
+	step, err := runRoot(t, root, llm.Func(model.Func), 0)
 	if err == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted {
 		t.Fatalf("step %+v err %v", step.Fail, err)
 	}
@@ -272,8 +271,7 @@ func TestNestedBudgetFanOut(t *testing.T) {
 		"Delegate": {`(pmap #(tool/loop {:x %}) [1 2 3])`, `(return 1)`},
 		"Loop on":  {`1`, `2`, `3`, `4`, `5`},
 	})
-	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-	step, err := runEnv(t, env, input(t, "root", nil))
+	step, err := runRoot(t, root, llm.Func(model.Func), 0)
 	if err == nil {
 		t.Fatalf("the mission succeeded: %s", printed(step.Return))
 	}
@@ -401,8 +399,7 @@ func TestNestedDepth(t *testing.T) {
 		"Top":  {`(tool/deep {:x 1})`, `(return (get-in ctx/fail [:details :child :reason]))`},
 		"Deep": {`(return 1)`},
 	})
-	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-	step, err := runEnv(t, env, input(t, "root", nil))
+	step, err := runRoot(t, root, llm.Func(model.Func), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,8 +432,7 @@ func TestCompiledAgentTool(t *testing.T) {
 	}
 	root := mustAgent(t, agent.Config{Prompt: "Total.", MaxTurns: 3, Tools: map[string]agent.Tool{"pricer": tool}})
 	model := newScripted(map[string][]string{"Total": {`(def ps (pmap #(tool/pricer {:id %}) [1 2 3]))`, `(return (reduce + ps))`}})
-	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-	step, err := runEnv(t, env, input(t, "root", nil))
+	step, err := runRoot(t, root, llm.Func(model.Func), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,10 +280,7 @@ func TestTreeTokenLimit(t *testing.T) {
 			}}
 			root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 50, TurnBudget: 200,
 				Tools: map[string]agent.Tool{"child": must(looper.AsTool(agent.AsToolOptions{})), "judge": judge, "gochild": gochild}})
-			env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-			in := input(t, "root", nil)
-			in.Run.TokenLimit = 500
-			step, err := runEnv(t, env, in)
+			step, err := runRoot(t, root, llm.Func(model.Func), 500)
 			if err == nil || step.Fail.Reason != agent.ReasonBudgetExceeded {
 				t.Fatalf("step %+v, err %v", step.Fail, err)
 			}
@@ -311,10 +308,7 @@ func TestTreeChildTokenLimit(t *testing.T) {
 		"ROOT": {`(tool/child {})`, `(return (get-in ctx/fail [:details :child :reason]))`}, "LOOP": {`1`}}}
 	root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 5,
 		Tools: map[string]agent.Tool{"child": must(treeLooper(t, "looper").AsTool(agent.AsToolOptions{TokenLimit: 200}))}})
-	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-	in := input(t, "root", nil)
-	in.Run.TokenLimit = 10000
-	step, err := runEnv(t, env, in)
+	step, err := runRoot(t, root, llm.Func(model.Func), 10000)
 	if err != nil || printed(step.Return) != ":budget_callback_exceeded" {
 		t.Fatalf("return %s, err %v", printed(step.Return), err)
 	}
@@ -330,10 +324,7 @@ func TestTreeTokenLimitFanOut(t *testing.T) {
 	model := &treeModel{routes: map[string][]string{"ROOT": {`(pmap (fn [i] (tool/child {:i i})) [1 2 3])`}, "LOOP": {`1`}}}
 	root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 5, TurnBudget: 200,
 		Tools: map[string]agent.Tool{"child": must(treeLooper(t, "looper").AsTool(agent.AsToolOptions{}))}})
-	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"root": root}, Model: llm.Func(model.Func)})
-	in := input(t, "root", nil)
-	in.Run.TokenLimit = 500
-	step, err := runEnv(t, env, in)
+	step, err := runRoot(t, root, llm.Func(model.Func), 500)
 	if err == nil || step.Fail.Reason != agent.ReasonBudgetExceeded {
 		t.Fatalf("step %+v, err %v", step.Fail, err)
 	}

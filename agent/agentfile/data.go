@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -44,10 +45,10 @@ func ReadData(b []byte, edn bool) (lisp.Value, error) {
 			if errors.As(err, &le) && le.Pos.IsValid() {
 				msg := le.Message
 				if form, ok := strings.CutPrefix(msg, notData); ok {
-					msg = notData + clip(form, 40) // the reader quotes such a form whole
+					msg = notData + textutil.Clip(form, 40) // the reader quotes such a form whole
 				}
 				return nil, &DataError{Line: int(le.Pos.Line), Col: int(le.Pos.Col), Offset: int(le.Pos.Offset),
-					Msg: string(le.Kind) + ": " + oneLine(clip(msg, maxDataMessage))}
+					Msg: string(le.Kind) + ": " + escapeControls(textutil.Clip(msg, maxDataMessage))}
 			}
 			return nil, err
 		}
@@ -75,7 +76,7 @@ func ReadData(b []byte, edn bool) (lisp.Value, error) {
 	if errors.As(err, &le) {
 		return nil, err
 	}
-	return nil, &DataError{Msg: string(lisp.ParseError) + ": " + oneLine(clip(err.Error(), maxDataMessage))}
+	return nil, &DataError{Msg: string(lisp.ParseError) + ": " + escapeControls(textutil.Clip(err.Error(), maxDataMessage))}
 }
 
 // maxDataMessage bounds the message of data that does not read: the

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 	"github.com/ptc-go/ptc/template"
@@ -61,7 +61,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // (a key, a value), never a line, and is cut to 300 characters on one
 // line, whatever a parser it passes on quotes.
 func (e *Error) Error() string {
-	msg := oneLine(clip(e.Msg, maxMessage))
+	msg := escapeControls(textutil.Clip(e.Msg, maxMessage))
 	if e.Pos.Line == 0 {
 		return e.File + ": " + msg
 	}
@@ -309,22 +309,13 @@ func withHint(msg, hint string) string {
 	return msg + " (" + hint + ")"
 }
 
-// clip cuts s to n characters, marking the cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
-
 // quoteShort quotes a piece of the file for a message: at most 40
 // characters of it, Go-quoted (so on one line, escaped).
-func quoteShort(s string) string { return fmt.Sprintf("%q", clip(s, 40)) }
+func quoteShort(s string) string { return fmt.Sprintf("%q", textutil.Clip(s, 40)) }
 
-// oneLine escapes the ASCII controls of s (a newline among them) as
+// escapeControls escapes the ASCII controls of s (a newline among them) as
 // \u00XX, so that a message stays on its line.
-func oneLine(s string) string {
+func escapeControls(s string) string {
 	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // value is one "key: value" of the front matter.
@@ -474,7 +476,7 @@ func suggestKey(specs []keySpec, key string) string {
 		if s.name == norm {
 			return fmt.Sprintf(" (did you mean %s?)", s.name)
 		}
-		if d := editDistance(norm, s.name); d < bestD {
+		if d := textutil.EditDistance(norm, s.name, bestD); d < bestD {
 			best, bestD = s.name, d
 		}
 	}
@@ -486,26 +488,6 @@ func suggestKey(specs []keySpec, key string) string {
 		return fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return " (the keys are " + strings.Join(names, ", ") + ")"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func valueErr(v *value, msg string) error {

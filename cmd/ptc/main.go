@@ -133,6 +133,21 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs parses the flags of a command that takes no positional
+// argument. ok is false when the command must stop, with status its exit
+// status (0 for -h).
+func parseNoArgs(fs *flag.FlagSet, args []string) (status int, ok bool) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageStatus(err), false
+	}
+	if len(pos) > 0 {
+		fs.Usage()
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
 // usageStatus is the exit status for a flag parsing error: 0 for -h.
 func usageStatus(err error) int {
 	if errors.Is(err, flag.ErrHelp) {

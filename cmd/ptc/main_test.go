@@ -151,20 +151,7 @@ func TestEval(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := ptc(t, "", append([]string{"eval"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, errOut)
-			}
-			if out != tt.stdout {
-				t.Errorf("stdout %q, want %q", out, tt.stdout)
-			}
-			if tt.errWords == nil && errOut != "" {
-				t.Errorf("stderr %q, want empty", errOut)
-			}
-			for _, w := range tt.errWords {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errOut)
-				}
-			}
+			checkOutcome(t, code, out, errOut, tt.code, tt.stdout, tt.errWords)
 		})
 	}
 }
@@ -230,20 +217,7 @@ func TestRepl(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := ptc(t, tt.stdin, append([]string{"repl"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d", code, tt.code)
-			}
-			if out != tt.stdout {
-				t.Errorf("stdout %q, want %q", out, tt.stdout)
-			}
-			if tt.errWords == nil && errOut != "" {
-				t.Errorf("stderr %q, want empty", errOut)
-			}
-			for _, w := range tt.errWords {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errOut)
-				}
-			}
+			checkOutcome(t, code, out, errOut, tt.code, tt.stdout, tt.errWords)
 		})
 	}
 }
@@ -362,17 +336,7 @@ func TestConform(t *testing.T) {
 	for _, tt := range usage {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := ptc(t, "", append([]string{"conform"}, tt.args...)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2", code)
-			}
-			if out != "" {
-				t.Errorf("stdout %q", out)
-			}
-			for _, w := range tt.errWords {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errOut)
-				}
-			}
+			checkOutcome(t, code, out, errOut, exitUsage, "", tt.errWords)
 		})
 	}
 }
@@ -475,18 +439,28 @@ func TestBench(t *testing.T) {
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := ptc(t, "", append([]string{"bench"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d", code, tt.code)
-			}
-			if out != "" {
-				t.Errorf("stdout %q", out)
-			}
-			for _, w := range tt.errWords {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errOut)
-				}
-			}
+			checkOutcome(t, code, out, errOut, tt.code, "", tt.errWords)
 		})
+	}
+}
+
+// checkOutcome checks a command's exit status and stdout, and that its
+// stderr holds every word of errWords (errWords nil: that it is empty).
+func checkOutcome(t *testing.T, code int, out, errOut string, wantCode int, wantOut string, errWords []string) {
+	t.Helper()
+	if code != wantCode {
+		t.Errorf("exit %d, want %d (stderr %q)", code, wantCode, errOut)
+	}
+	if out != wantOut {
+		t.Errorf("stdout %q, want %q", out, wantOut)
+	}
+	if errWords == nil && errOut != "" {
+		t.Errorf("stderr %q, want empty", errOut)
+	}
+	for _, w := range errWords {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
 	}
 }
 

@@ -140,11 +140,10 @@ func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("mcp tools", stderr, "--config FILE [--json]")
 	configPath := fs.String("config", "", "the MCP configuration `FILE` (an mcpServers JSON file)")
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageStatus(err)
+	if status, ok := parseNoArgs(fs, args); !ok {
+		return status
 	}
-	if len(pos) > 0 || *configPath == "" {
+	if *configPath == "" {
 		fs.Usage()
 		return exitUsage
 	}
@@ -234,11 +233,10 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	maxListed := fs.Int("max-listed", 0, "tools whose signatures the code-mode tool lists (default 30; -1: all); the rest are found with tool/mcp.search")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
 	limits := limitFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageStatus(err)
+	if status, ok := parseNoArgs(fs, args); !ok {
+		return status
 	}
-	if len(pos) > 0 || *configPath == "" {
+	if *configPath == "" {
 		fs.Usage()
 		return exitUsage
 	}

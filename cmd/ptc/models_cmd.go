@@ -70,13 +70,8 @@ func (env *runEnv) modelsRows() []modelsRow {
 func cmdModels(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("models", stderr, "[--json]")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageStatus(err)
-	}
-	if len(pos) > 0 {
-		fs.Usage()
-		return exitUsage
+	if status, ok := parseNoArgs(fs, args); !ok {
+		return status
 	}
 	rows := env.modelsRows()
 	if *asJSON {

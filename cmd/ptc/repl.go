@@ -23,13 +23,8 @@ func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
 	histFlag := fs.String("history", "", "`file` of the line editor's input history, or off (default $PTC_HISTORY, else ptc/history in the user config directory)")
 	limits := limitFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageStatus(err)
-	}
-	if len(pos) > 0 {
-		fs.Usage()
-		return exitUsage
+	if status, ok := parseNoArgs(fs, args); !ok {
+		return status
 	}
 	ctxVal, err := loadContext(*ctxPath)
 	if err != nil {

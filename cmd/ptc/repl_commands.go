@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -225,14 +226,7 @@ func (s *replSession) cmdQuit(string) { s.quit = true }
 func replPreview(v lisp.Value, n int) string {
 	out := lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1})
 	out = strings.ReplaceAll(out, "\n", " ")
-	if len(out) > n {
-		cut := n
-		for cut > 0 && out[cut]&0xc0 == 0x80 {
-			cut--
-		}
-		out = out[:cut] + "…"
-	}
-	return out
+	return textutil.ClipBytes(out, n)
 }
 
 // replNearest returns up to n documented or builtin names close to name.
@@ -249,7 +243,7 @@ func replNearest(name string, n int) []string {
 			return
 		}
 		seen[c] = true
-		if d := replEditDistance(name, c); d <= limit {
+		if d := textutil.EditDistanceRunes(name, c, limit+1); d <= limit {
 			cands = append(cands, cand{c, d})
 		}
 	}
@@ -270,26 +264,4 @@ func replNearest(name string, n int) []string {
 		out = append(out, cands[i].name)
 	}
 	return out
-}
-
-// replEditDistance is the Levenshtein distance between a and b.
-func replEditDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

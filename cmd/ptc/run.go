@@ -550,29 +550,21 @@ func onInterrupt(f func()) (stop func()) {
 // overrideLimits sets the limits given as flags (non-zero) over the agent
 // file's.
 func overrideLimits(dst *lisp.Limits, flags lisp.Limits) {
-	if flags.Timeout != 0 {
-		dst.Timeout = flags.Timeout
-	}
-	if flags.MaxSteps != 0 {
-		dst.MaxSteps = flags.MaxSteps
-	}
-	if flags.MaxDepth != 0 {
-		dst.MaxDepth = flags.MaxDepth
-	}
-	if flags.MaxLoopIterations != 0 {
-		dst.MaxLoopIterations = flags.MaxLoopIterations
-	}
-	if flags.MaxOutputBytes != 0 {
-		dst.MaxOutputBytes = flags.MaxOutputBytes
-	}
-	if flags.MaxToolCalls != 0 {
-		dst.MaxToolCalls = flags.MaxToolCalls
-	}
-	if flags.MaxMemory != 0 {
-		dst.MaxMemory = flags.MaxMemory
-	}
-	if flags.MaxParallel != 0 {
-		dst.MaxParallel = flags.MaxParallel
+	override(&dst.Timeout, flags.Timeout)
+	override(&dst.MaxSteps, flags.MaxSteps)
+	override(&dst.MaxDepth, flags.MaxDepth)
+	override(&dst.MaxLoopIterations, flags.MaxLoopIterations)
+	override(&dst.MaxOutputBytes, flags.MaxOutputBytes)
+	override(&dst.MaxToolCalls, flags.MaxToolCalls)
+	override(&dst.MaxMemory, flags.MaxMemory)
+	override(&dst.MaxParallel, flags.MaxParallel)
+}
+
+// override sets *dst to v when v is given (not the zero value).
+func override[T comparable](dst *T, v T) {
+	var zero T
+	if v != zero {
+		*dst = v
 	}
 }
 

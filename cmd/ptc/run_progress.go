@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -254,7 +253,7 @@ func (p *progress) stats() {
 	t := p.tokens
 	p.mu.Unlock()
 	p.w.printf("  %s tokens so far (%s in, %s out) · %s\n",
-		thousands(t.Total()), thousands(t.Input), thousands(t.Output), roundElapsed(time.Since(p.start)))
+		textutil.Thousands(t.Total()), textutil.Thousands(t.Input), textutil.Thousands(t.Output), roundElapsed(time.Since(p.start)))
 }
 
 // missionEnded shows the last turn's result, which no request followed,
@@ -296,7 +295,7 @@ func (p *progress) missionEnded(step *agent.Step) {
 	}
 	p.w.printf("%s after %s, %s, %s tokens (%s in, %s out), %s\n", verb,
 		plural(u.Turns, "turn"), plural(u.LLMRequests, "LLM request"),
-		thousands(u.Tokens.Total()), thousands(u.Tokens.Input), thousands(u.Tokens.Output), roundElapsed(u.Duration))
+		textutil.Thousands(u.Tokens.Total()), textutil.Thousands(u.Tokens.Input), textutil.Thousands(u.Tokens.Output), roundElapsed(u.Duration))
 }
 
 // quietEvents is the display of --quiet: nothing.
@@ -335,8 +334,8 @@ func oneLine(s string, n int) string {
 	s = strings.TrimSpace(s)
 	first, rest, more := strings.Cut(s, "\n")
 	first = strings.TrimRight(first, " \r")
-	if utf8.RuneCountInString(first) > n {
-		return string([]rune(first)[:n]) + "…"
+	if c := textutil.Clip(first, n); c != first {
+		return c
 	}
 	if more && strings.TrimSpace(rest) != "" {
 		return first + " …"
@@ -344,26 +343,7 @@ func oneLine(s string, n int) string {
 	return first
 }
 
-// thousands writes n with commas: 12,345.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return thousands(n) + " " + word + "s"
-}
+func plural(n int, word string) string { return textutil.Plural(n, word) }
 
 // roundElapsed rounds a duration for display: 850ms, 2.4s, 1m12s.
 func roundElapsed(d time.Duration) time.Duration {

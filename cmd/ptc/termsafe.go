@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // What ptc prints comes in good part from others: the programs a model
@@ -201,10 +203,4 @@ func clipMessage(s string, n int) string {
 }
 
 // clipText cuts s to n characters, marking the cut.
-func clipText(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
+func clipText(s string, n int) string { return textutil.Clip(s, n) }

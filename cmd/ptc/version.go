@@ -77,13 +77,8 @@ func (v versionInfo) String() string {
 func cmdVersion(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("version", stderr, "[--json]")
 	asJSON := fs.Bool("json", false, `print {"module","version","revision","time","modified","go","os","arch"} as JSON`)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageStatus(err)
-	}
-	if len(pos) > 0 {
-		fs.Usage()
-		return exitUsage
+	if status, ok := parseNoArgs(fs, args); !ok {
+		return status
 	}
 	v := env.version()
 	if *asJSON {

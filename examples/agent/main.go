@@ -89,13 +89,8 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	}
 
 	// Go gets the whole value, firewalled ids included.
-	var out demo.Top
-	if err := step.Decode(&out); err != nil {
+	if err := demo.PrintTop(w, step); err != nil {
 		return err
-	}
-	fmt.Fprintln(w)
-	for i, t := range out.Top {
-		fmt.Fprintf(w, "%d. %-8s %8.2f from %d orders (customer %d)\n", i+1, t.Name, t.Revenue, t.Orders, out.IDs[i])
 	}
 	seen, total := demo.FirewalledSeen(model.Requests())
 	fmt.Fprintf(w, "system prompt ≈ %d tokens; firewalled strings the model saw: %d of %d\n",

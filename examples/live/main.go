@@ -81,17 +81,8 @@ func run(ctx context.Context, w io.Writer, ref string, replies bool, popts provi
 	if err != nil {
 		return err
 	}
-	var out demo.Top
-	if err := step.Decode(&out); err != nil {
+	if err := demo.PrintTop(w, step); err != nil {
 		return err
-	}
-	fmt.Fprintln(w)
-	for i, t := range out.Top {
-		id := 0
-		if i < len(out.IDs) {
-			id = out.IDs[i]
-		}
-		fmt.Fprintf(w, "%d. %-8s %8.2f from %d orders (customer %d)\n", i+1, t.Name, t.Revenue, t.Orders, id)
 	}
 	mu.Lock()
 	seen, total := demo.FirewalledSeen(requests)

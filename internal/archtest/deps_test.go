@@ -20,6 +20,7 @@ var core = []string{
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",
+	module + "/internal/textutil",
 }
 
 // edges are the module's packages the core must never import.

@@ -7,6 +7,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -36,6 +37,24 @@ type Top struct {
 		Orders  int     `json:"orders"`
 	} `json:"top"`
 	IDs []int `json:"_customer_ids"`
+}
+
+// PrintTop decodes the mission's value and prints the top customers, a
+// line each, with the firewalled ids that Go sees and the model does not.
+func PrintTop(w io.Writer, step *agent.Step) error {
+	var out Top
+	if err := step.Decode(&out); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for i, t := range out.Top {
+		id := 0
+		if i < len(out.IDs) {
+			id = out.IDs[i]
+		}
+		fmt.Fprintf(w, "%d. %-8s %8.2f from %d orders (customer %d)\n", i+1, t.Name, t.Revenue, t.Orders, id)
+	}
+	return nil
 }
 
 // FirewalledSeen lists the firewalled strings (card tokens, emails) that

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/lisp/conformance"
 )
@@ -546,10 +547,4 @@ func checkCoverage(t *testing.T, corpus []Entry, names []string, kinds map[strin
 	t.Logf("%d of %d builtins are shared with Clojure; the corpus uses %d of them", shared, len(names), shared-len(missing))
 }
 
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 300 {
-		s = string(r[:300]) + "…"
-	}
-	return s
-}
+func oneLine(s string) string { return textutil.Clip(textutil.OneLine(s), 300) }

@@ -1,0 +1,134 @@
+package textutil
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Plural writes a count with its word: "1 turn", "0 turns", "12,345 turns".
+// The plural adds an s.
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return Thousands(n) + " " + word + "s"
+}
+
+// Thousands writes n with commas between groups of three digits: 12,345.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	if len(s) <= 3 {
+		return sign + s
+	}
+	var sb strings.Builder
+	sb.WriteString(sign)
+	first := len(s) % 3
+	if first == 0 {
+		first = 3
+	}
+	sb.WriteString(s[:first])
+	for i := first; i < len(s); i += 3 {
+		sb.WriteByte(',')
+		sb.WriteString(s[i : i+3])
+	}
+	return sb.String()
+}
+
+// OneLine folds s onto one line: every run of white space, line breaks
+// among them, becomes one space, and none is left at either end.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TruncateBytes cuts s to at most n bytes, at a character boundary (so the
+// cut may keep a few bytes less). No mark is added; a negative n keeps
+// nothing.
+func TruncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// TruncateRunes cuts s to at most n characters (runes). No mark is added.
+// A negative n is no limit: s is returned whole.
+func TruncateRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// Clip cuts s to at most n characters and marks the cut with "…" (so a
+// clipped text has n+1 characters).
+func Clip(s string, n int) string {
+	if t := TruncateRunes(s, n); len(t) < len(s) {
+		return t + "…"
+	}
+	return s
+}
+
+// ClipBytes cuts s to at most n bytes, at a character boundary, and marks
+// the cut with "…".
+func ClipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return TruncateBytes(s, n) + "…"
+}
+
+// EditDistance is the Levenshtein distance between a and b, counted in
+// bytes, giving up at limit: a distance of limit or more is returned as
+// limit, after work proportional to len(a)*len(b) at most.
+func EditDistance(a, b string, limit int) int { return distance([]byte(a), []byte(b), limit) }
+
+// EditDistanceRunes is EditDistance counted in characters (runes).
+func EditDistanceRunes(a, b string, limit int) int { return distance([]rune(a), []rune(b), limit) }
+
+func distance[E comparable](a, b []E, limit int) int {
+	if abs(len(a)-len(b)) >= limit {
+		return limit
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		// A row's minimum never decreases down the table: once it reaches
+		// limit, so has the distance.
+		if rowMin >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
