@@ -34,7 +34,7 @@ func (m *mission) show(v lisp.Value, items, chars int) string {
 		MaxItems:       items,
 		MaxChars:       4*chars + 64, // bounds the work; cut to chars below
 		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
-		Redact:         m.fw.redaction(),
+		Redact:         m.fw.Redaction(),
 	})
 	return m.clip(s, chars)
 }
@@ -44,7 +44,7 @@ func (m *mission) show(v lisp.Value, items, chars int) string {
 // then cut to chars characters. Scrubbing before the final cut leaves no
 // firewalled text straddling it.
 func (m *mission) clip(text string, chars int) string {
-	text = m.fw.scrub(truncateBytes(text, 4*chars+64))
+	text = m.fw.Scrub(truncateBytes(text, 4*chars+64))
 	if utf8.RuneCountInString(text) > chars {
 		text = truncateRunes(text, chars) + "..."
 	}
@@ -57,7 +57,7 @@ func (m *mission) outputBlock(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	text := m.fw.scrub(strings.Join(lines, "\n"))
+	text := m.fw.Scrub(strings.Join(lines, "\n"))
 	if limit := m.a.format.FeedbackMaxChars; utf8.RuneCountInString(text) > limit {
 		text = truncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
 	}
