@@ -14,10 +14,6 @@ import (
 // Firewalled is what the LLM sees in place of a firewalled value.
 const Firewalled = fwall.Placeholder
 
-// minScrub is the length from which firewalled strings are scrubbed from
-// text.
-const minScrub = fwall.MinScrub
-
 type (
 	firewall = fwall.Firewall
 	fwSet    = fwall.Set
@@ -72,8 +68,6 @@ func (s *Step) veil() veil {
 }
 
 func (v veil) with(w veil) veil { return veil(fwall.Veil(v).With(fwall.Veil(w))) }
-
-func (v veil) hides(x lisp.Value) bool { return fwall.Veil(v).Hides(x) }
 
 func (v veil) redaction() *lisp.Redaction { return fwall.Veil(v).Redaction() }
 

@@ -40,7 +40,8 @@
 // Readers outside the mission (a person, a log, a trace, a client) see a
 // Step through a Veil: the union of the firewalls of the Step and of the
 // Steps it is shown inside. Veil.Redaction also scrubs every string and
-// map key as it is printed.
+// map key as it is printed; DataRedactor does the same for Go data (an
+// error's details).
 //
 // # Moved firewalls
 //

@@ -183,21 +183,9 @@ func (fw *Firewall) MarkCopies(orig, cp lisp.Value) {
 	walk(orig, cp, 0)
 }
 
-// sameCollection reports whether a and b are the same collection object.
-func sameCollection(a, b lisp.Value) bool {
-	switch x := a.(type) {
-	case *lisp.Map:
-		y, ok := b.(*lisp.Map)
-		return ok && x == y
-	case *lisp.Vector:
-		y, ok := b.(*lisp.Vector)
-		return ok && x == y
-	case *lisp.Set:
-		y, ok := b.(*lisp.Set)
-		return ok && x == y
-	}
-	return false
-}
+// sameCollection reports whether a and b are the same collection object
+// (interfaces holding pointers compare by type and pointer).
+func sameCollection(a, b lisp.Value) bool { return isCollection(a) && a == b }
 
 // AddToolResult records the firewalled parts of a tool's result (or of
 // any value a mission gets or makes: what sits under its "_" keys).
@@ -360,30 +348,24 @@ func hasCollections(v lisp.Value) bool {
 func (set *Set) visited(v lisp.Value) bool {
 	switch x := v.(type) {
 	case *lisp.Map:
-		if _, ok := set.seenMaps[x]; ok {
-			return true
-		}
-		if set.seenMaps == nil {
-			set.seenMaps = map[*lisp.Map]struct{}{}
-		}
-		set.seenMaps[x] = struct{}{}
+		return seenBefore(&set.seenMaps, x)
 	case *lisp.Vector:
-		if _, ok := set.seenVecs[x]; ok {
-			return true
-		}
-		if set.seenVecs == nil {
-			set.seenVecs = map[*lisp.Vector]struct{}{}
-		}
-		set.seenVecs[x] = struct{}{}
+		return seenBefore(&set.seenVecs, x)
 	case *lisp.Set:
-		if _, ok := set.seenSets[x]; ok {
-			return true
-		}
-		if set.seenSets == nil {
-			set.seenSets = map[*lisp.Set]struct{}{}
-		}
-		set.seenSets[x] = struct{}{}
+		return seenBefore(&set.seenSets, x)
 	}
+	return false
+}
+
+// seenBefore adds k to *seen and reports whether it was there already.
+func seenBefore[K comparable](seen *map[K]struct{}, k K) bool {
+	if _, ok := (*seen)[k]; ok {
+		return true
+	}
+	if *seen == nil {
+		*seen = map[K]struct{}{}
+	}
+	(*seen)[k] = struct{}{}
 	return false
 }
 
