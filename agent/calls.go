@@ -57,7 +57,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 		// program will hold.
 		v, err = convertResult(res)
 		if err == nil {
-			m.fw.addToolResult(v)
+			m.fw.AddToolResult(v)
 		}
 	}
 	tc.end(idx, v, warnings, err, nil)
@@ -114,7 +114,7 @@ func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err 
 	}
 	for _, w := range warnings {
 		// For display: a coercion echoes the argument.
-		c.Warnings = append(c.Warnings, tc.m.fw.scrub(w.String()))
+		c.Warnings = append(c.Warnings, tc.m.fw.Scrub(w.String()))
 	}
 }
 

@@ -207,7 +207,7 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (s
 		return m.endWith(m.finish(nil, fail)), nil
 	}
 	m.fw = newFirewall(c.a, m.context, up)
-	m.fw.markCopies(m.rawContext, m.context)
+	m.fw.MarkCopies(m.rawContext, m.context)
 	rt.traceID, rt.fw, rt.nested = m.traceID, m.fw, &m.nested
 	m.rt = rt
 	m.ctx = context.WithValue(ctx, runtimeKey{}, rt)
@@ -247,8 +247,8 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 	}
 	m.memory = res.Namespace
 	tr.Result = res.Value
-	m.fw.addMemory(m.memory)
-	m.fw.add(res.Value, false)
+	m.fw.AddMemory(m.memory)
+	m.fw.Add(res.Value, false)
 	if res.Status == lisp.Failed {
 		fail := m.programFailValue(res.Value)
 		tr.Error = fail.Message

@@ -299,7 +299,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	if err != nil {
 		return nil, err
 	}
-	m.fw.markCopies(args, coerced)
+	m.fw.MarkCopies(args, coerced)
 	var childFW *firewall
 	var bounds *FormatOptions
 	if h := m.hooks(); h != nil && h.Tool != nil {
@@ -313,7 +313,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			}
 			if r.Step == nil {
 				v = r.Value
-				m.fw.addToolResult(v)
+				m.fw.AddToolResult(v)
 				return v, nil
 			}
 			step = r.Step
@@ -326,13 +326,13 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			bounds = &bt.nested.a.format
 		}
 		// A Step from the engine brings its firewall (a raw trace carries it).
-		m.fw.absorb(step.fw)
+		m.fw.Absorb(step.fw)
 		m.nested.add(step, bounds)
 		if step.Fail != nil {
 			return nil, &Error{Step: step}
 		}
 		v = step.Return
-		m.fw.addToolResult(v)
+		m.fw.AddToolResult(v)
 		return v, nil
 	}
 	if bt.nested != nil {
@@ -341,13 +341,13 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	} else {
 		step, childFW = bt.compiled.execute(ctx, coerced, m.fw)
 	}
-	m.fw.absorb(childFW)
+	m.fw.Absorb(childFW)
 	m.nested.add(step, bounds)
 	if step.Fail != nil {
 		return nil, &Error{Step: step}
 	}
 	v = step.Return
-	m.fw.addToolResult(v)
+	m.fw.AddToolResult(v)
 	return v, nil
 }
 

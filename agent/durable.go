@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -229,7 +230,7 @@ func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, e
 		v, err = lisp.FromGo(out)
 	}
 	res = ToolResult{Value: v, Usage: rt.nested.total()}
-	if !rt.fw.ownEmpty() {
+	if !rt.fw.OwnEmpty() {
 		res.Firewall = marshalFirewall(rt.fw, v, false)
 	}
 	return res, err
@@ -244,7 +245,7 @@ func hostRuntime(pos Position, args *lisp.Map) (*runtime, error) {
 		return nil, err
 	}
 	rt := &runtime{depth: pos.Depth - 1, maxDepth: pos.MaxDepth, budgetSize: pos.BudgetSize, traceID: pos.ParentTraceID,
-		fw: &firewall{base: &fwSet{}, up: up, dirty: true}, nested: &nested{}, callIDs: new(atomic.Uint64)}
+		fw: fwall.New(nil, up), nested: &nested{}, callIDs: new(atomic.Uint64)}
 	if pos.Depth == 0 && pos.MaxDepth == 0 {
 		rt.maxDepth = math.MaxInt // no tree: the agents' own limits
 	} else {
@@ -307,7 +308,7 @@ func (tc *toolCalls) hookedTool(ctx context.Context, h *Hooks, bt *boundTool, ar
 			// What the value hides is unknown: it is not shown.
 			return ToolResult{}, warnings, fmt.Errorf("the engine's answer cannot be shown: %w", ferr)
 		}
-		m.fw.absorb(fw)
+		m.fw.Absorb(fw)
 	}
 	return r, warnings, err
 }
@@ -340,7 +341,7 @@ func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, arg
 func (m *mission) childPosition(name string, args *lisp.Map) Position {
 	pos := Position{Depth: m.rt.depth + 1, MaxDepth: m.rt.maxDepth, TurnsLeft: int(max(m.rt.budget.Load(), 0)),
 		BudgetSize: m.rt.budgetSize, ParentTraceID: m.traceID, Name: name}
-	if !m.fw.empty() {
+	if !m.fw.Empty() {
 		pos.CallerFirewall = marshalFirewall(m.fw, args, true)
 	}
 	if left, limit, setBy, ok := m.rt.limit.tokensLeft(); ok {

@@ -35,7 +35,7 @@ func (m *mission) show(v lisp.Value, items, chars int) string {
 		MaxItems:       items,
 		MaxChars:       4*chars + 64, // bounds the work; cut to chars below
 		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
-		Redact:         m.fw.redaction(),
+		Redact:         m.fw.Redaction(),
 	})
 	return m.clip(s, chars)
 }
@@ -45,7 +45,7 @@ func (m *mission) show(v lisp.Value, items, chars int) string {
 // then cut to chars characters. Scrubbing before the final cut leaves no
 // firewalled text straddling it.
 func (m *mission) clip(text string, chars int) string {
-	text = m.fw.scrub(textutil.TruncateBytes(text, 4*chars+64))
+	text = m.fw.Scrub(textutil.TruncateBytes(text, 4*chars+64))
 	if utf8.RuneCountInString(text) > chars {
 		text = textutil.TruncateRunes(text, chars) + "..."
 	}
@@ -58,7 +58,7 @@ func (m *mission) outputBlock(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	text := m.fw.scrub(strings.Join(lines, "\n"))
+	text := m.fw.Scrub(strings.Join(lines, "\n"))
 	if limit := m.a.format.FeedbackMaxChars; utf8.RuneCountInString(text) > limit {
 		text = textutil.TruncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
 	}

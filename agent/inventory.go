@@ -109,7 +109,7 @@ func (m *mission) inventory() (text string, hidden bool) {
 	if hidden {
 		sb.WriteString("Names starting with _ are firewalled: programs can use them, but their values are hidden from you.\n")
 	}
-	return m.fw.scrub(strings.TrimRight(sb.String(), "\n")), hidden
+	return m.fw.Scrub(strings.TrimRight(sb.String(), "\n")), hidden
 }
 
 // sampleLimits returns PromptLimit.ListItems and StringChars, whose
@@ -291,7 +291,7 @@ const cutMarker = markerRune + "cut"
 func (s *sampler) sample(v lisp.Value) string {
 	s.nodes = sampleNodes
 	c := s.copy(v, 0, false)
-	redact := s.fw.redaction()
+	redact := s.fw.Redaction()
 	hides := redact.Value
 	redact.Value = func(x lisp.Value) bool {
 		if str, ok := x.(string); ok && str == hiddenMarker {
@@ -339,7 +339,7 @@ func (s *sampler) unmark(out string) string {
 
 // copy returns the bounded copy of v that a sample prints.
 func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
-	if hidden || s.fw.hides(v) {
+	if hidden || s.fw.Hides(v) {
 		return hiddenMarker
 	}
 	if isCollection(v) && (depth >= sampleDepth || s.nodes <= 0) {

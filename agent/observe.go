@@ -391,7 +391,7 @@ func (m *mission) eventText(v lisp.Value) string {
 	}
 	redact := &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
 	if m.fw != nil {
-		redact = m.fw.redaction()
+		redact = m.fw.Redaction()
 	}
 	s := lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact,
 		FloatPrecision: max(m.a.cfg.FloatPrecision, 0)})
@@ -413,7 +413,7 @@ func (m *mission) eventErr(err error) error {
 	}
 	msg := err.Error()
 	if m.fw != nil {
-		msg = m.fw.scrub(msg)
+		msg = m.fw.Scrub(msg)
 	}
 	return &scrubbedErr{msg: msg, err: err}
 }

@@ -226,7 +226,7 @@ func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 // the context's "_" entries: tools may return some, and the context may
 // hold some deeper down.
 func (m *mission) mayFirewall() bool {
-	return len(m.a.names) > 0 || !m.fw.empty()
+	return len(m.a.names) > 0 || !m.fw.Empty()
 }
 
 // outputContract renders the output type of the agent's signature with its

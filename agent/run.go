@@ -190,7 +190,7 @@ func (rt *runtime) adopt(step *Step, fw *firewall) {
 		return
 	}
 	if rt.fw != nil {
-		rt.fw.absorb(fw)
+		rt.fw.Absorb(fw)
 	}
 	if rt.nested != nil {
 		rt.nested.add(step, nil)
@@ -443,8 +443,8 @@ func (m *mission) setup() *Fail {
 	m.fw = newFirewall(m.a, m.context, parentFW)
 	// A chained Step's value comes with what its mission hid: copies of its
 	// firewalled data under public fields stay hidden here too.
-	m.fw.absorb(m.upstreamFW)
-	m.fw.markCopies(m.rawContext, m.context)
+	m.fw.Absorb(m.upstreamFW)
+	m.fw.MarkCopies(m.rawContext, m.context)
 	rt.fw = m.fw
 	if fail := m.expandPrompt(); fail != nil {
 		return fail
@@ -467,12 +467,12 @@ const maxPromptBytes = 1 << 20
 func (m *mission) expandPrompt() *Fail {
 	prompt, err := m.a.prompt.Execute(m.context, template.WithPrintOptions(lisp.PrintOptions{
 		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
-		Redact:         m.fw.redaction(),
+		Redact:         m.fw.Redaction(),
 	}), template.WithMaxBytes(maxPromptBytes))
 	if err != nil {
-		return &Fail{Reason: ReasonTemplateError, Message: m.fw.scrub(err.Error())}
+		return &Fail{Reason: ReasonTemplateError, Message: m.fw.Scrub(err.Error())}
 	}
-	m.prompt = m.fw.scrub(prompt)
+	m.prompt = m.fw.Scrub(prompt)
 	m.messages = []llm.Message{{Role: llm.User, Content: m.prompt}}
 	return nil
 }
@@ -632,7 +632,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	}
 	if fail == nil {
 		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)
-		m.fw.markCopies(value, step.Return)
+		m.fw.MarkCopies(value, step.Return)
 	}
 	m.account()
 	step.Usage = Usage{

@@ -661,7 +661,7 @@ func usageOf(u traceUsage) Usage {
 // placeholderFirewall hides the placeholder string, so that a Step read
 // from a redacted trace prints its placeholders as they were written.
 func placeholderFirewall() *firewall {
-	return &firewall{base: &fwSet{strs: map[string]struct{}{Firewalled: {}}}}
+	return hidingFirewall(Firewalled)
 }
 
 // readValue rebuilds a value from its printed form, else from its JSON

@@ -202,8 +202,8 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	tr.Result = res.Value
 	// Values the program stored under "_" names or keys are firewalled
 	// from now on, like the context's.
-	m.fw.addMemory(m.memory)
-	m.fw.add(res.Value, false)
+	m.fw.AddMemory(m.memory)
+	m.fw.Add(res.Value, false)
 
 	switch res.Status {
 	case lisp.Failed:
@@ -310,7 +310,7 @@ func (m *mission) runLisp(tr *Turn, ctxMap *lisp.Map, run func(context.Context, 
 		History:   m.history,
 		Tools:     calls,
 		Limits:    m.a.cfg.Limits,
-		Redact:    m.fw.redaction(),
+		Redact:    m.fw.Redaction(),
 	})
 	tr.ToolCalls = calls.close()
 	tr.Output = res.Output

@@ -17,6 +17,7 @@ var core = []string{
 	module + "/template",
 	module + "/agent",
 	module + "/agent/agentfile",
+	module + "/agent/internal/firewall",
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",
@@ -58,5 +59,26 @@ func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
 	}
 	if n < 20 {
 		t.Fatalf("go list listed only %d packages:\n%s", n, out)
+	}
+}
+
+// The firewall is the agents' security component: it stands below agent,
+// on lisp alone, so that it can be read and tested on its own.
+func TestFirewallImportsOnlyLisp(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available: cannot list dependencies")
+	}
+	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/agent/internal/firewall")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, std, _ := strings.Cut(line, " ")
+		if std != "true" && path != module+"/agent/internal/firewall" && !strings.HasPrefix(path, module+"/lisp") {
+			t.Errorf("the firewall depends on %s", path)
+		}
 	}
 }

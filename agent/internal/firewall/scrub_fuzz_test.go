@@ -1,4 +1,4 @@
-package agent
+package firewall
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func FuzzScrub(f *testing.F) {
 		}
 		clean := func(s string) string {
 			return strings.Map(func(r rune) rune {
-				if strings.ContainsRune(Firewalled, r) {
+				if strings.ContainsRune(Placeholder, r) {
 					return 'z'
 				}
 				return r
@@ -66,14 +66,14 @@ func FuzzScrub(f *testing.F) {
 func TestTextIndexBudget(t *testing.T) {
 	long := strings.Repeat("0123456789", 5) // 43 windows
 	idx := newTextIndex(10, map[string]struct{}{long: {}})
-	if got := scrubText("x"+long+"y", idx); got != "x"+Firewalled+"y" {
+	if got := scrubText("x"+long+"y", idx); got != "x"+Placeholder+"y" {
 		t.Errorf("whole text: %q", got)
 	}
 	if got := scrubText("x"+long[:20]+"y", idx); got != "x"+long[:20]+"y" {
 		t.Errorf("a fragment past the budget was scrubbed: %q", got)
 	}
 	idx = newTextIndex(maxWindows, map[string]struct{}{long: {}})
-	if got := scrubText("x"+long[3:20]+"y", idx); got != "x"+Firewalled+"y" {
+	if got := scrubText("x"+long[3:20]+"y", idx); got != "x"+Placeholder+"y" {
 		t.Errorf("fragment: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package agent
+package firewall
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ import (
 // the identities; its firewall travels as firewallJSON, the hidden
 // collections named by their place in the value.
 
-// firewallFormat names the version of firewallJSON.
-const firewallFormat = "ptc-firewall/1"
+// Format names the version of the JSON form.
+const Format = "ptc-firewall/1"
 
 // firewallJSON is a moved firewall: the firewalled texts, and the
 // paths of the value's firewalled collections. A path's steps are "#i" (a
@@ -35,32 +35,32 @@ type firewallJSON struct {
 // large, or that shared, is shown to no LLM whole anyway).
 const maxExportVisits = 1 << 20
 
-// marshalVeil writes what the firewalls of v and their callers hide of a
+// MarshalVeil writes what the firewalls of v and their callers hide of a
 // Step whose value is ret: all their texts, and the places of the
 // collections of ret they hide (nil when v has no firewall). A raw trace
-// carries it (MarshalTrace), so that the Step read back hides what the
+// carries it (agent.MarshalTrace), so that the Step read back hides what the
 // original hides.
-func marshalVeil(v veil, ret lisp.Value) []byte {
+func MarshalVeil(v Veil, ret lisp.Value) []byte {
 	if len(v) == 0 {
 		return nil
 	}
 	strs, texts := map[string]struct{}{}, map[string]struct{}{}
-	seen := map[*firewall]bool{}
+	seen := map[*Firewall]bool{}
 	for _, fw := range v {
 		for f := fw; f != nil && !seen[f]; f = f.up {
 			seen[f] = true
 			f.texts(strs, texts)
 		}
 	}
-	return encodeFirewall(strs, texts, hiddenPaths(v.hides, ret))
+	return encodeFirewall(strs, texts, hiddenPaths(v.Hides, ret))
 }
 
 // texts adds the firewall's own firewalled strings and texts (not its
 // callers') to strs and texts.
-func (fw *firewall) texts(strs, texts map[string]struct{}) {
+func (fw *Firewall) texts(strs, texts map[string]struct{}) {
 	fw.mu.RLock()
 	defer fw.mu.RUnlock()
-	for _, set := range []*fwSet{fw.base, &fw.own} {
+	for _, set := range []*Set{fw.base, &fw.own} {
 		for t := range set.strs {
 			strs[t] = struct{}{}
 		}
@@ -71,27 +71,27 @@ func (fw *firewall) texts(strs, texts map[string]struct{}) {
 }
 
 func encodeFirewall(strs, texts map[string]struct{}, hidden [][]string) []byte {
-	data, err := json.Marshal(firewallJSON{Format: firewallFormat, Strings: sortedKeys(strs), Texts: sortedKeys(texts), Hidden: hidden})
+	data, err := json.Marshal(firewallJSON{Format: Format, Strings: sortedKeys(strs), Texts: sortedKeys(texts), Hidden: hidden})
 	if err != nil { // strings and slices of strings always marshal
 		panic(err)
 	}
 	return data
 }
 
-// marshalFirewall writes what fw hides of v. Without chain, fw's own
-// firewalled texts (what a child brings back to its caller, as absorb
+// Marshal writes what fw hides of v. Without chain, fw's own
+// firewalled texts (what a child brings back to its caller, as Absorb
 // takes them); with chain, what fw and its callers hide of the texts of v
 // (what a mission sends a child as arguments): its strings they hide
 // whole, and the runs of its texts they scrub, found with their indexes
 // (work in the size of v, not of the firewall).
-func marshalFirewall(fw *firewall, v lisp.Value, chain bool) []byte {
+func Marshal(fw *Firewall, v lisp.Value, chain bool) []byte {
 	strs, texts := map[string]struct{}{}, map[string]struct{}{}
 	var hidden [][]string
 	if fw != nil {
 		if chain {
 			indexes := fw.indexes()
 			eachText(v, func(t string, isString bool) {
-				if isString && fw.hides(t) {
+				if isString && fw.Hides(t) {
 					strs[t] = struct{}{}
 					return
 				}
@@ -102,8 +102,8 @@ func marshalFirewall(fw *firewall, v lisp.Value, chain bool) []byte {
 		} else {
 			fw.texts(strs, texts)
 		}
-		if !fw.empty() {
-			hidden = hiddenPaths(fw.hides, v)
+		if !fw.Empty() {
+			hidden = hiddenPaths(fw.Hides, v)
 		}
 	}
 	return encodeFirewall(strs, texts, hidden)
@@ -135,7 +135,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 			return true
 		}
 		visits++
-		if visits > maxExportVisits || len(path) > maxTraceDepth {
+		if visits > maxExportVisits || len(path) > lisp.MaxReadDepth {
 			return false
 		}
 		if hides(x) {
@@ -149,7 +149,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 		case *lisp.Map:
 			for i, n := 0, c.Len(); i < n; i++ {
 				k, e := c.EntryAt(i)
-				if isFirewalledKey(k) {
+				if HiddenKey(k) {
 					continue
 				}
 				if isCollection(k) && hides(k) {
@@ -184,9 +184,11 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 	return paths
 }
 
-// unmarshalFirewall reads marshalFirewall's data as a firewall over v.
-func unmarshalFirewall(data []byte, v lisp.Value) (*firewall, error) {
-	fw := &firewall{base: &fwSet{}, dirty: true}
+// Unmarshal reads Marshal's (or MarshalVeil's) data as a firewall over
+// v. A place v no longer has hides the innermost collection on the way
+// to it: a moved firewall errs on the side of hiding.
+func Unmarshal(data []byte, v lisp.Value) (*Firewall, error) {
+	fw := New(nil, nil)
 	if len(data) == 0 {
 		return fw, nil
 	}
@@ -194,8 +196,8 @@ func unmarshalFirewall(data []byte, v lisp.Value) (*firewall, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, fmt.Errorf("the firewall: %w", err)
 	}
-	if in.Format != firewallFormat {
-		return nil, fmt.Errorf("the firewall: format %q, want %q", in.Format, firewallFormat)
+	if in.Format != Format {
+		return nil, fmt.Errorf("the firewall: format %q, want %q", in.Format, Format)
 	}
 	for _, t := range in.Strings {
 		if fw.own.strs == nil {
@@ -238,7 +240,7 @@ func follow(v lisp.Value, path []string) lisp.Value {
 			}
 		case *lisp.Map:
 			if len(step) > 1 && step[0] == 'k' {
-				if k, err := readPrinted(step[1:]); err == nil {
+				if k, err := lisp.ReadValue(step[1:], lisp.ReadOptions{Placeholder: Placeholder, MaxDepth: lisp.MaxReadDepth}); err == nil {
 					next, ok = c.Lookup(k)
 				}
 			}
@@ -270,7 +272,7 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 	var walk func(x lisp.Value, depth int)
 	walk = func(x lisp.Value, depth int) {
 		visits++
-		if visits > maxExportVisits || depth > maxTraceDepth {
+		if visits > maxExportVisits || depth > lisp.MaxReadDepth {
 			return
 		}
 		switch c := x.(type) {

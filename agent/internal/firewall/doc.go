@@ -1,0 +1,63 @@
+// Package firewall keeps firewalled data out of every LLM-bound and
+// human-facing text of package agent: it is the agent's security
+// component, with the agent as its only caller (and the trace formats,
+// which carry a firewall in their JSON form).
+//
+// # What is firewalled
+//
+// A value is firewalled when it sits under a key that starts with "_"
+// (HiddenKey) in a mission's context (NewSet), in a tool's result or in a
+// map a program built (Firewall.AddToolResult), or is the value of a
+// memory var whose name starts with "_" (Firewall.AddMemory). A mission's
+// Firewall also hides what the firewalls of the missions that called it
+// hide (New's up), what the missions it called hid (Firewall.Absorb), and
+// the copies of firewalled collections that coercion made
+// (Firewall.MarkCopies).
+//
+// # The guarantee
+//
+// Two mechanisms apply to every text the agent sends an LLM:
+//
+//   - printing (Firewall.Redaction: turn values, println output,
+//     validation feedback) shows a firewalled collection and anything
+//     inside it, a firewalled string of MinScrub bytes or more, and the
+//     value of every "_" map entry as Placeholder;
+//   - text (values once printed, output, error messages, the memory
+//     report, the mission prompt) is scrubbed (Firewall.Scrub): every run
+//     of bytes that holds a fragment of MinScrub bytes or more of a
+//     firewalled text is replaced by Placeholder, widened to character
+//     boundaries so that valid UTF-8 stays valid. The firewalled texts are
+//     the firewalled strings and the printed forms of firewalled numbers
+//     and keywords, each also in its escaped forms (as PTC-Lisp, Go and
+//     JSON quote strings, once or twice over), so that copies a program
+//     made with str, subs or format, and the echoes that error messages
+//     cut and escape, are caught wherever they are cut.
+//
+// What a program computes from firewalled data (a count, a sum, a hash, a
+// transformation) is its own value and is not hidden, nor are fragments
+// shorter than MinScrub bytes.
+//
+// Readers outside the mission (a person, a log, a trace, a client) see a
+// Step through a Veil: the union of the firewalls of the Step and of the
+// Steps it is shown inside. Veil.Redaction also scrubs every string and
+// map key as it is printed; DataRedactor does the same for Go data (an
+// error's details).
+//
+// # Moved firewalls
+//
+// A firewall hides collections by identity, which a value moved between
+// processes loses. Marshal, MarshalVeil and Unmarshal carry a firewall as
+// JSON (format Format): its texts, and the places of the hidden
+// collections in the value. It fails closed: a place the value no longer
+// has hides the innermost collection on the way to it, and a value too
+// large to walk is hidden whole.
+//
+// # Bounds
+//
+// Every walk of a value is bounded: shared structure is walked once
+// (WalkOnce), depth is bounded, the JSON form's walk stops after a fixed
+// number of visits, and the scrubbing index holds at most 1M windows of
+// MinScrub bytes (beyond it, whole texts are still scrubbed and their
+// fragments are not). Scrubbing a text costs a binary search of each
+// index per byte.
+package firewall
