@@ -17,7 +17,7 @@ func Then(ctx context.Context, prev *Step, next *Agent, opts Options) (*Step, er
 	// The context's signature is prev's: a ContextSignature meant for the
 	// first agent of a chain must not override it.
 	opts.Context, opts.ContextSignature = prev, ""
-	return Run(ctx, next, opts)
+	return next.Run(ctx, opts)
 }
 
 // Pipeline is a sequence of agents, each taking the return value of the
@@ -41,7 +41,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 		var step *Step
 		var err error
 		if i == 0 {
-			step, err = Run(ctx, a, opts)
+			step, err = a.Run(ctx, opts)
 		} else {
 			step, err = Then(ctx, steps[i-1], a, opts)
 		}

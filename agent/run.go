@@ -100,18 +100,18 @@ const (
 	BudgetReturnPartial
 )
 
-// Run runs a mission of agent a. It returns the Step in every case; when
-// the mission fails, err is an *Error wrapping the same Step, so both
-// "if err != nil" and inspecting step.Fail work.
+// Run runs a mission of agent a: the one way to run an agent (Pipeline.Run
+// runs agents in sequence, Then chains one to a Step, and
+// CompiledAgent.Execute runs a compiled program without an LLM). It
+// returns the Step in every case; when the mission fails, err is an *Error
+// wrapping the same Step, so both "if err != nil" and inspecting step.Fail
+// work. No panic of a host callback (a prompt hook, Budget, a conversion
+// of the context) escapes it: the mission ends with internal_error and a
+// run.exception event (see Event). A nil Agent, or one not made by New,
+// fails with invalid_config, the run reported to the observers as every
+// run; a Config New refuses never becomes an Agent: New's *ConfigError
+// says why.
 func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
-	return Run(ctx, a, opts)
-}
-
-// Run runs a mission of agent a; see (*Agent).Run. No panic of a host
-// callback (a prompt hook, Budget, a conversion of the context) escapes
-// it: the mission ends with internal_error and a run.exception event (see
-// Event).
-func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
 	step := newMission(ctx, a, opts).runGuarded()
 	// Run from a tool's Go code, the mission joined the caller's tree:
 	// the caller's LLM must not see what it firewalled, and its usage is
@@ -123,30 +123,8 @@ func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
 	return step, nil
 }
 
-// RunConfig defines an agent from cfg and runs it: the convenience form
-// for one-off missions.
-//
-//	step, err := agent.RunConfig(ctx, agent.Config{Prompt: "What is {{x}} + {{y}}?", MaxTurns: 1},
-//		agent.Options{LLM: model, Context: map[string]any{"x": 1, "y": 2}})
-func RunConfig(ctx context.Context, cfg Config, opts Options) (*Step, error) {
-	a, err := New(cfg)
-	if err != nil {
-		reason := reasonInvalidConfig
-		var ce *ConfigError
-		if errors.As(err, &ce) {
-			reason = ce.Reason
-		}
-		// The run still starts and ends for the observers, as every run.
-		m := newMission(ctx, &Agent{cfg: Config{Name: cfg.Name}}, opts)
-		m.preFail = &Fail{Reason: reason, Message: err.Error()}
-		step := m.runGuarded()
-		return step, &Error{Step: step}
-	}
-	return Run(ctx, a, opts)
-}
-
-// reasonInvalidConfig is the reason of a run whose agent New refused (or
-// that has none).
+// reasonInvalidConfig is the reason of a run whose agent is nil or was not
+// made by New.
 const reasonInvalidConfig = "invalid_config"
 
 // runtime is what a mission passes down, through the context of its tool

@@ -121,9 +121,8 @@ func TestAgentRetriesRateLimit(t *testing.T) {
 		return reply{body: messageBody(t, "msg_03", "```clojure\n(return 42)\n```", 10, 0, 0, 5)}
 	})
 	fn := newFunc(t, f, Config{})
-	step, err := agent.RunConfig(context.Background(),
-		agent.Config{Prompt: "Answer", Signature: "-> :int", MaxTurns: 1,
-			LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: 1, MaxDelay: 1}},
+	step, err := agent.MustNew(agent.Config{Prompt: "Answer", Signature: "-> :int", MaxTurns: 1,
+		LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: 1, MaxDelay: 1}}).Run(context.Background(),
 		agent.Options{LLM: llm.Func(fn)})
 	if err != nil {
 		t.Fatal(err)
