@@ -17,8 +17,10 @@ import (
 
 // Options are the run-time parameters of a mission.
 type Options struct {
-	// LLM is the model, unless the agent's Config.LLM sets one. Nested
-	// agents without a model of their own inherit their parent's.
+	// LLM is the run's default model: the agent uses it unless its
+	// Config.LLM pins one, and nested agents without a model of their own
+	// inherit it (see the package doc, "Models", for where each LLM
+	// setting lives).
 	LLM llm.Model
 	// Registry resolves model names (llm.Name). Nested agents inherit it.
 	Registry llm.Registry
@@ -36,8 +38,6 @@ type Options struct {
 	LLMOptions map[string]any
 	// Cache asks the LLM to cache the system prompt (llm.Request.Cache).
 	Cache bool
-	// LLMRetry, when its MaxAttempts is set, replaces the agent's policy.
-	LLMRetry RetryPolicy
 	// Validation is the signature validation mode (Enabled by default).
 	// It is not inherited by nested agents.
 	Validation signature.Mode
@@ -328,9 +328,6 @@ type ending struct {
 // setup resolves the model, the context and the prompt.
 func (m *mission) setup() *Fail {
 	m.retry = m.a.cfg.LLMRetry
-	if m.opts.LLMRetry.MaxAttempts > 0 {
-		m.retry = m.opts.LLMRetry
-	}
 	// A failed Step as the context ends the run at once (chained_failure),
 	// whatever else is missing.
 	if fail := m.setContext(); fail != nil {
