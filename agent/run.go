@@ -112,11 +112,19 @@ const (
 // run; a Config New refuses never becomes an Agent: New's *ConfigError
 // says why.
 func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
-	step := newMission(ctx, a, opts).runGuarded()
-	// Run from a tool's Go code, the mission joined the caller's tree:
-	// the caller's LLM must not see what it firewalled, and its usage is
-	// the caller's too.
-	runtimeFrom(ctx).adopt(step, step.fw)
+	return a.runIn(ctx, treeFrom(ctx), opts, nil)
+}
+
+// runIn runs a mission under up, the tree of the mission whose Go code
+// runs it (nil: a root), as a stage of a pipeline whose limit is pipe
+// (nil: none). Run from a tool's Go code, the mission joins the caller's
+// tree: the caller's LLM must not see what it firewalled, and its usage is
+// the caller's too.
+func (a *Agent) runIn(ctx context.Context, up *tree, opts Options, pipe *treeLimit) (*Step, error) {
+	m := newMission(ctx, up, a, opts)
+	m.pipeLimit = pipe
+	step := m.runGuarded()
+	up.adopt(step, step.fw)
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
@@ -127,9 +135,11 @@ func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
 // made by New.
 const reasonInvalidConfig = "invalid_config"
 
-// runtime is what a mission passes down, through the context of its tool
-// calls, to the agents it calls as tools.
-type runtime struct {
+// tree is the state of a tree of missions that a mission passes down to
+// the agents it calls as tools: explicitly to the agent tools, LLM tools
+// and compiled agents of its tool dispatch, and, through the context of
+// its tool calls, to the Go tools that start agents themselves.
+type tree struct {
 	depth int // 0 at the root
 	// maxDepth is the stricter of this mission's MaxDepth and every
 	// ancestor's: a child cannot loosen its caller's limit.
@@ -163,7 +173,7 @@ type runtime struct {
 // context rather than through the caller's tool dispatch (a Func that calls
 // an agent tool's Func): the caller's firewall absorbs the child's, and
 // its usage counts in the caller's TotalUsage.
-func (rt *runtime) adopt(step *Step, fw *firewall) {
+func (rt *tree) adopt(step *Step, fw *firewall) {
 	if rt == nil {
 		return
 	}
@@ -175,18 +185,22 @@ func (rt *runtime) adopt(step *Step, fw *firewall) {
 	}
 }
 
-type runtimeKey struct{}
+type treeKey struct{}
 
-func runtimeFrom(ctx context.Context) *runtime {
-	rt, _ := ctx.Value(runtimeKey{}).(*runtime)
+// treeFrom is the tree of the mission whose tool call ctx is: the tree a
+// mission that a Go tool starts joins.
+func treeFrom(ctx context.Context) *tree {
+	rt, _ := ctx.Value(treeKey{}).(*tree)
 	return rt
 }
 
-func newMission(ctx context.Context, a *Agent, opts Options) *mission {
+// newMission makes a mission of a under up, the tree of its caller (nil:
+// the mission is a root).
+func newMission(ctx context.Context, up *tree, a *Agent, opts Options) *mission {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
+	m := &mission{a: a, opts: opts, parent: ctx, up: up, start: time.Now(), memory: lisp.NewNamespace(nil)}
 	if a == nil || a.prompt == nil {
 		// A nil or zero Agent fails like a Config New refuses.
 		if a == nil {
@@ -202,10 +216,14 @@ type mission struct {
 	a      *Agent
 	opts   Options
 	parent context.Context
-	ctx    context.Context // with the mission deadline and the runtime
+	ctx    context.Context // with the mission deadline and the tree
 	stop   context.CancelFunc
-	rt     *runtime
-	start  time.Time
+	rt     *tree
+	// up is the tree of the caller (nil at the root); pipeLimit the limit
+	// of the pipeline the mission is a stage of (nil: none).
+	up        *tree
+	pipeLimit *treeLimit
+	start     time.Time
 
 	traceID, parentTraceID string
 	// Where the mission is, for its events: its name, its depth, the
@@ -333,11 +351,11 @@ func (m *mission) setup() *Fail {
 	if fail := m.setContext(); fail != nil {
 		return fail
 	}
-	rt := &runtime{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
+	rt := &tree{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
 		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs}
 	var inherited llm.Model
 	var parentFW *firewall
-	parent := runtimeFrom(m.parent)
+	parent := m.up
 	if parent != nil {
 		rt.depth, rt.budget, rt.budgetSize, rt.limit = parent.depth+1, parent.budget, parent.budgetSize, parent.limit
 		rt.maxDepth = min(rt.maxDepth, parent.maxDepth)
@@ -364,7 +382,7 @@ func (m *mission) setup() *Fail {
 	}
 	// A stage of a pipeline answers for the pipeline's limit; a mission's
 	// own limit holds within those above it.
-	if l := pipelineLimitFor(m.parent); l != nil {
+	if l := m.pipeLimit; l != nil {
 		rt.limit, m.ownLimit = l, l
 	}
 	if l := newTreeLimit(rt.limit, m.opts.TokenLimit, m.opts.Budget, describeAgent(m.name, m.depth)); l != rt.limit {
@@ -411,7 +429,7 @@ func (m *mission) setup() *Fail {
 	}
 	rt.model = model
 	m.rt = rt
-	m.ctx = context.WithValue(m.parent, runtimeKey{}, m.rt)
+	m.ctx = context.WithValue(m.parent, treeKey{}, m.rt)
 	if t := m.a.cfg.MissionTimeout; t > 0 {
 		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
 	}
@@ -561,7 +579,7 @@ func (m *mission) beforeTurn() *Fail {
 }
 
 // depthFail is the failure of a mission nested past the tree's MaxDepth.
-func (rt *runtime) depthFail() *Fail {
+func (rt *tree) depthFail() *Fail {
 	if rt.depth < rt.maxDepth {
 		return nil
 	}
