@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -175,42 +174,21 @@ const pipelineName = "the pipeline"
 // budgetCallback names the Budget callback in the Fail of its panic.
 const budgetCallback = "Options.Budget"
 
-// pipelineLimitKey carries a pipeline's limit to the missions of its
-// stages.
-type pipelineLimitKey struct{}
-
-type pipelineLimit struct {
-	l *treeLimit
-	// rt is the runtime of the mission whose Go code runs the pipeline
-	// (nil at the top): the stages are the missions that run under it,
-	// not their children, which inherit the context.
-	rt *runtime
-}
-
-// withPipelineLimit returns ctx carrying a limit of the pipeline's total,
-// when opts set one, and the options its stages run with.
-func withPipelineLimit(ctx context.Context, opts Options) (context.Context, Options) {
-	rt := runtimeFrom(ctx)
-	var up *treeLimit
-	if rt != nil {
-		up = rt.limit
+// pipelineLimit returns the limit of a pipeline's total, when opts set
+// one under up (the tree of the mission whose Go code runs the pipeline,
+// nil at the top), and the options its stages run with: the stages answer
+// for the pipeline's limit, their children inherit it.
+func pipelineLimit(up *tree, opts Options) (*treeLimit, Options) {
+	var above *treeLimit
+	if up != nil {
+		above = up.limit
 	}
-	l := newTreeLimit(up, opts.TokenLimit, opts.Budget, pipelineName)
-	if l == up {
-		return ctx, opts
+	l := newTreeLimit(above, opts.TokenLimit, opts.Budget, pipelineName)
+	if l == above {
+		return nil, opts
 	}
 	opts.TokenLimit, opts.Budget = 0, nil
-	return context.WithValue(ctx, pipelineLimitKey{}, pipelineLimit{l: l, rt: rt}), opts
-}
-
-// pipelineLimitFor returns the limit of the pipeline whose stage a
-// mission under ctx is, nil when it is not one.
-func pipelineLimitFor(ctx context.Context) *treeLimit {
-	p, ok := ctx.Value(pipelineLimitKey{}).(pipelineLimit)
-	if !ok || p.rt != runtimeFrom(ctx) {
-		return nil
-	}
-	return p.l
+	return l, opts
 }
 
 // account reports the mission's usage since its last report to the limits

@@ -66,7 +66,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 				name, bt.kind())}
 		}
 	}
-	m := newMission(ctx, a, opts)
+	m := newMission(ctx, treeFrom(ctx), a, opts)
 	m.compiling = true
 	step := m.runGuarded()
 	if step.Fail != nil {
@@ -160,28 +160,29 @@ func (c *CompiledAgent) CompileStep() *Step { return c.step }
 //
 // The error is an *Error wrapping the Step when the execution fails.
 func (c *CompiledAgent) Execute(ctx context.Context, input any) (*Step, error) {
-	step, fw := c.execute(ctx, input, nil)
-	// Run from a tool's Go code, the execution joined the caller's tree:
+	// Run from a tool's Go code, the execution joins the caller's tree:
 	// the caller's LLM must not see what it firewalled.
-	runtimeFrom(ctx).adopt(step, fw)
+	parent := treeFrom(ctx)
+	step, fw := c.execute(ctx, parent, input, nil)
+	parent.adopt(step, fw)
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
 	return step, nil
 }
 
-// execute runs the program; up is the caller's firewall when the compiled
-// agent is a tool of a mission. A panic (of the host: converting the
-// input) ends it with internal_error, as it ends a mission.
-func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (step *Step, fw *firewall) {
+// execute runs the program in the tree of its caller, parent (nil: a
+// root); up is the caller's firewall when the compiled agent is a tool of
+// a mission. A panic (of the host: converting the input) ends it with
+// internal_error, as it ends a mission.
+func (c *CompiledAgent) execute(ctx context.Context, parent *tree, input any, up *firewall) (step *Step, fw *firewall) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	opts := Options{Context: input}
-	parent := runtimeFrom(ctx)
 	// A compiled agent is a level of the tree like any agent: its program
 	// can call compiled agents, one of which could be itself.
-	rt := &runtime{maxDepth: c.a.cfg.MaxDepth, budget: new(atomic.Int64)}
+	rt := &tree{maxDepth: c.a.cfg.MaxDepth, budget: new(atomic.Int64)}
 	if parent != nil {
 		opts.Trace = parent.trace
 		copied := *parent
@@ -192,7 +193,7 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (s
 			up = parent.fw
 		}
 	}
-	m := newMission(ctx, c.a, opts)
+	m := newMission(ctx, parent, c.a, opts)
 	defer func() {
 		if step == nil {
 			step, fw = m.crashed(recover()), m.fw
@@ -210,7 +211,7 @@ func (c *CompiledAgent) execute(ctx context.Context, input any, up *firewall) (s
 	m.fw.MarkCopies(m.rawContext, m.context)
 	rt.traceID, rt.fw, rt.nested = m.traceID, m.fw, &m.nested
 	m.rt = rt
-	m.ctx = context.WithValue(ctx, runtimeKey{}, rt)
+	m.ctx = context.WithValue(ctx, treeKey{}, rt)
 	if t := c.a.cfg.MissionTimeout; t > 0 {
 		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
 		defer m.stop()
@@ -295,8 +296,9 @@ func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
 		if args == nil {
 			args = lisp.NewMap()
 		}
-		step, fw := c.execute(ctx, args, nil)
-		runtimeFrom(ctx).adopt(step, fw)
+		parent := treeFrom(ctx)
+		step, fw := c.execute(ctx, parent, args, nil)
+		parent.adopt(step, fw)
 		if step.Fail != nil {
 			return nil, &Error{Step: step}
 		}

@@ -182,25 +182,26 @@ type nestedAgent struct {
 	tokenLimit int
 }
 
-// run runs the child mission under the caller's context, which carries the
-// caller's runtime (depth, budget, model, registry, firewall).
-func (n *nestedAgent) run(ctx context.Context, args *lisp.Map) (*Step, *firewall) {
+// run runs the child mission in the tree of its caller, up (depth, budget,
+// model, registry, firewall; nil: the child is a root).
+func (n *nestedAgent) run(ctx context.Context, up *tree, args *lisp.Map) (*Step, *firewall) {
 	opts := Options{LLM: n.llm, Context: args, TokenLimit: n.tokenLimit}
-	if rt := runtimeFrom(ctx); rt != nil {
-		opts.Trace, opts.Debug = rt.trace, rt.debug
+	if up != nil {
+		opts.Trace, opts.Debug = up.trace, up.debug
 	}
-	m := newMission(ctx, n.a, opts)
+	m := newMission(ctx, up, n.a, opts)
 	return m.runGuarded(), m.fw
 }
 
 // standalone is the tool's Func, for Go code that calls it directly: the
-// child runs as a root mission unless ctx carries a caller's runtime.
+// child runs as a root mission unless ctx carries a caller's tree.
 func (n *nestedAgent) standalone(ctx context.Context, args *lisp.Map) (any, error) {
 	if args == nil {
 		args = lisp.NewMap()
 	}
-	step, fw := n.run(ctx, args)
-	runtimeFrom(ctx).adopt(step, fw)
+	up := treeFrom(ctx)
+	step, fw := n.run(ctx, up, args)
+	up.adopt(step, fw)
 	if step.Fail != nil {
 		return nil, &Error{Step: step}
 	}
@@ -336,10 +337,10 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 		return v, nil
 	}
 	if bt.nested != nil {
-		step, childFW = bt.nested.run(ctx, coerced)
+		step, childFW = bt.nested.run(ctx, m.rt, coerced)
 		bounds = &bt.nested.a.format
 	} else {
-		step, childFW = bt.compiled.execute(ctx, coerced, m.fw)
+		step, childFW = bt.compiled.execute(ctx, m.rt, coerced, m.fw)
 	}
 	m.fw.Absorb(childFW)
 	m.nested.add(step, bounds)

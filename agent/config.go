@@ -52,8 +52,9 @@ type Config struct {
 	// seeds specify; raise it for slow models and long replies. Negative:
 	// no bound but MissionTimeout and the caller's context.
 	LLMTimeout time.Duration
-	// LLM is the model this agent always uses, overriding the one given at
-	// run time and any parent's. Nil: use the run's (or inherit a parent's).
+	// LLM pins the model this agent always uses, overriding the run's
+	// Options.LLM, a model bound to its tool and any parent's (the seeds'
+	// per-agent llm). Nil: the run's default, or the caller's.
 	LLM llm.Model
 	// SystemPrompt customizes the system prompt.
 	SystemPrompt SystemPrompt

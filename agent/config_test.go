@@ -84,10 +84,3 @@ func TestDefaults(t *testing.T) {
 		t.Error("1 turn with tools is not single-shot")
 	}
 }
-
-func TestRunConfigReportsDefinitionErrors(t *testing.T) {
-	step, err := agent.RunConfig(context.Background(), agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"fail": agent.Func(nop)}}, agent.Options{})
-	if err == nil || step.Fail.Reason != agent.ReasonReservedToolName {
-		t.Errorf("step %+v err %v", step.Fail, err)
-	}
-}

@@ -109,12 +109,16 @@
 //
 // # Models
 //
-// Options.LLM is an llm.Func or an llm.Name resolved in Options.Registry.
-// An agent's own Config.LLM wins over the run's (or the tool's bound
-// model); agents called by other agents inherit the model and the registry
-// of their caller. Each LLM call is bounded by Config.LLMTimeout (by
-// default the turn's timeout), and failed calls are retried per the
-// RetryPolicy without consuming turns.
+// Each LLM setting has one home. The agent (Config) owns how its calls are
+// made: Config.LLMRetry (failed calls are retried without consuming
+// turns), Config.LLMTimeout (each attempt's bound, by default the turn's
+// timeout), and Config.LLM, a pin: the model this agent always uses. The
+// run (Options) owns what the calls go to: Options.LLM, the default model
+// for agents that pin none, an llm.Func or an llm.Name resolved in
+// Options.Registry, and Options.LLMOptions and Options.Cache, passed with
+// every request. An agent's model is its pin, else the model bound to its
+// tool, else the run's or its caller's; nested agents inherit the
+// registry, and the call options when they use their caller's model.
 //
 // # Durable execution
 //

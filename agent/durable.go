@@ -206,11 +206,11 @@ func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, e
 	if args == nil {
 		args = lisp.NewMap()
 	}
-	rt, err := hostRuntime(req.Position, args)
+	rt, err := hostTree(req.Position, args)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	ctx = context.WithValue(ctx, runtimeKey{}, rt)
+	ctx = context.WithValue(ctx, treeKey{}, rt)
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = ToolResult{Usage: rt.nested.total()}, fmt.Errorf("the tool panicked: %v", r)
@@ -221,7 +221,7 @@ func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, e
 		if err != nil {
 			return ToolResult{}, err
 		}
-		step, _ := bt.compiled.execute(ctx, coerced, nil)
+		step, _ := bt.compiled.execute(ctx, rt, coerced, nil)
 		return ToolResult{Step: step}, nil
 	}
 	out, _, err := bt.call(ctx, args, signature.Enabled)
@@ -236,15 +236,15 @@ func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, e
 	return res, err
 }
 
-// hostRuntime is the runtime of a mission that made a tool call at pos,
+// hostTree is the tree of a mission that made a tool call at pos,
 // run elsewhere: it records what the agents the call runs firewall and
 // use. A zero Position places them at the top of a tree of their own.
-func hostRuntime(pos Position, args *lisp.Map) (*runtime, error) {
+func hostTree(pos Position, args *lisp.Map) (*tree, error) {
 	up, err := unmarshalFirewall(pos.CallerFirewall, args)
 	if err != nil {
 		return nil, err
 	}
-	rt := &runtime{depth: pos.Depth - 1, maxDepth: pos.MaxDepth, budgetSize: pos.BudgetSize, traceID: pos.ParentTraceID,
+	rt := &tree{depth: pos.Depth - 1, maxDepth: pos.MaxDepth, budgetSize: pos.BudgetSize, traceID: pos.ParentTraceID,
 		fw: fwall.New(nil, up), nested: &nested{}, callIDs: new(atomic.Uint64)}
 	if pos.Depth == 0 && pos.MaxDepth == 0 {
 		rt.maxDepth = math.MaxInt // no tree: the agents' own limits

@@ -74,10 +74,8 @@ type endCase struct {
 	// ctx, when set, makes the caller's context (the case needs one of
 	// its own: a cancel, a deadline).
 	ctx func() (context.Context, context.CancelFunc)
-	// run runs the mission (default: agent.Run with the case's agent).
+	// run runs the mission (default: (*agent.Agent).Run of the case's agent).
 	run func(ctx context.Context, a *agent.Agent, opts agent.Options) (*agent.Step, error)
-	// noAgent: the case runs RunConfig, whose Config New refuses.
-	noAgent bool
 	// noEvents: the run has no observers (a tool's Func called from Go).
 	noEvents bool
 	// guardedOnly: the case cannot run on the caller's goroutine.
@@ -207,11 +205,9 @@ func endCases(t *testing.T) []endCase {
 		{name: "memory limit", cfg: agent.Config{MemoryLimit: 1000},
 			replies: []llmtest.Reply{llmtest.Code(`(def big (vec (range 1000)))`)},
 			end:     agent.RunStop, reason: agent.ReasonMemoryLimitExceeded, turns: 1},
-		{name: "reserved tool (RunConfig)", noAgent: true,
-			cfg: agent.Config{Tools: map[string]agent.Tool{"return": agent.Func(func(context.Context, *lisp.Map) (any, error) { return nil, nil })}},
-			end: agent.RunStop, reason: agent.ReasonReservedToolName},
 		{name: "nil agent", run: func(ctx context.Context, _ *agent.Agent, opts agent.Options) (*agent.Step, error) {
-			return agent.Run(ctx, nil, opts)
+			var a *agent.Agent
+			return a.Run(ctx, opts)
 		}, end: agent.RunStop, reason: "invalid_config"},
 		{name: "single-shot program error", cfg: agent.Config{MaxTurns: 1}, replies: []llmtest.Reply{llmtest.Code("(/ 1 nil)")},
 			end: agent.RunStop, reason: agent.ReasonEvalError, turns: 1},
@@ -409,8 +405,6 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 			}
 		}()
 		switch {
-		case c.noAgent:
-			step, err = agent.RunConfig(ctx, cfg, opts)
 		case c.run != nil:
 			var a *agent.Agent
 			if c.name != "nil agent" {
@@ -418,7 +412,7 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 			}
 			step, err = c.run(ctx, a, opts)
 		default:
-			step, err = agent.Run(ctx, agent.MustNew(cfg), opts)
+			step, err = agent.MustNew(cfg).Run(ctx, opts)
 		}
 	}()
 	if step == nil {

@@ -44,10 +44,9 @@ func ExampleAgent_Run() {
 
 // A single-shot agent (MaxTurns 1, no tools) makes one LLM call; the
 // program's value is the answer.
-func ExampleRunConfig() {
+func ExampleAgent_Run_singleShot() {
 	model := llmtest.NewScript(llmtest.Code(`(->> ctx/words (map count) (apply max))`))
-	step, err := agent.RunConfig(context.Background(),
-		agent.Config{Prompt: "Length of the longest word?", Signature: "-> :int", MaxTurns: 1},
+	step, err := agent.MustNew(agent.Config{Prompt: "Length of the longest word?", Signature: "-> :int", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Context: map[string]any{"words": []string{"go", "lisp", "agents"}}})
 	fmt.Println(lisp.PrintString(step.Return), err)
 	// Output: 6 <nil>
@@ -68,7 +67,7 @@ func ExampleNew() {
 // A failed mission returns its Step and an *agent.Error wrapping it.
 func ExampleError() {
 	model := llmtest.NewScript(llmtest.Code(`(fail {:reason :not_found :message "no such user"})`))
-	_, err := agent.RunConfig(context.Background(), agent.Config{Prompt: "Find the user", MaxTurns: 3},
+	_, err := agent.MustNew(agent.Config{Prompt: "Find the user", MaxTurns: 3}).Run(context.Background(),
 		agent.Options{LLM: model.Func()})
 	var ae *agent.Error
 	if errors.As(err, &ae) {
@@ -93,8 +92,7 @@ func ExampleOptions_chaining() {
 // firewalled fields are included.
 func ExampleStep_Decode() {
 	model := llmtest.NewScript(llmtest.Code(`{:name "ann" :_ids [1 2]}`))
-	step, _ := agent.RunConfig(context.Background(),
-		agent.Config{Prompt: "Who?", Signature: "-> {name :string, _ids [:int]}", MaxTurns: 1},
+	step, _ := agent.MustNew(agent.Config{Prompt: "Who?", Signature: "-> {name :string, _ids [:int]}", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: model.Func()})
 	var out struct {
 		Name string `json:"name"`
@@ -126,13 +124,13 @@ func ExamplePrintTrace() {
 		llmtest.Code(`(tool/double {:x 4})`),
 		llmtest.Code(`(return (+ *1 1))`),
 	)
-	step, _ := agent.RunConfig(context.Background(), agent.Config{
+	step, _ := agent.MustNew(agent.Config{
 		Prompt: "Compute",
 		Tools: map[string]agent.Tool{"double": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
 			x, _ := args.Get(lisp.Keyword("x"))
 			return x.(int64) * 2, nil
 		})},
-	}, agent.Options{LLM: model.Func()})
+	}).Run(context.Background(), agent.Options{LLM: model.Func()})
 	_ = agent.PrintTrace(os.Stdout, step, agent.TraceOptions{NoTimings: true})
 	// Output:
 	// ┌─ Turn 1 ────────────────────────────────────
@@ -157,10 +155,10 @@ func ExamplePrintTrace() {
 func ExampleOptions_registry() {
 	fast := llmtest.NewScript(llmtest.Code(`(+ 1 2)`))
 	reg := llm.Registry{"fast": fast.Func()}
-	step, err := agent.RunConfig(context.Background(), agent.Config{Prompt: "Add", MaxTurns: 1},
+	step, err := agent.MustNew(agent.Config{Prompt: "Add", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: llm.Name("fast"), Registry: reg})
 	fmt.Println(lisp.PrintString(step.Return), err)
-	_, err = agent.RunConfig(context.Background(), agent.Config{Prompt: "Add", MaxTurns: 1},
+	_, err = agent.MustNew(agent.Config{Prompt: "Add", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: llm.Name("slow"), Registry: reg})
 	fmt.Println(err)
 	// Output:

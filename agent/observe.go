@@ -293,7 +293,7 @@ func (m *mission) begin() {
 	m.traceID = newTraceID()
 	m.name = m.a.cfg.Name
 	var parentObs *observers
-	if parent := runtimeFrom(m.parent); parent != nil {
+	if parent := m.up; parent != nil {
 		m.depth, m.parentTraceID = parent.depth+1, parent.traceID
 		parentObs, m.callIDs = parent.obs, parent.callIDs
 	} else if h := m.hooks(); h != nil {

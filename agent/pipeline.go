@@ -11,13 +11,19 @@ import "context"
 //	found, err := finder.Run(ctx, opts)
 //	drafted, err := agent.Then(ctx, found, drafter, opts)
 func Then(ctx context.Context, prev *Step, next *Agent, opts Options) (*Step, error) {
+	return then(ctx, treeFrom(ctx), prev, next, opts, nil)
+}
+
+// then runs next on prev under up, as a stage of a pipeline whose limit is
+// pipe (nil: none).
+func then(ctx context.Context, up *tree, prev *Step, next *Agent, opts Options, pipe *treeLimit) (*Step, error) {
 	if prev == nil {
 		prev = &Step{Fail: &Fail{Reason: ReasonChainedFailure, Message: "no previous step"}}
 	}
 	// The context's signature is prev's: a ContextSignature meant for the
 	// first agent of a chain must not override it.
 	opts.Context, opts.ContextSignature = prev, ""
-	return Run(ctx, next, opts)
+	return next.runIn(ctx, up, opts, pipe)
 }
 
 // Pipeline is a sequence of agents, each taking the return value of the
@@ -35,20 +41,21 @@ type Pipeline []*Agent
 // when the total goes over.
 func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 	// opts.TokenLimit and Budget bound the pipeline's total.
-	ctx, opts = withPipelineLimit(ctx, opts)
+	up := treeFrom(ctx)
+	pipe, opts := pipelineLimit(up, opts)
 	steps := make([]*Step, 0, len(p))
 	for i, a := range p {
 		var step *Step
 		var err error
 		if i == 0 {
-			step, err = Run(ctx, a, opts)
+			step, err = a.runIn(ctx, up, opts, pipe)
 		} else {
-			step, err = Then(ctx, steps[i-1], a, opts)
+			step, err = then(ctx, up, steps[i-1], a, opts, pipe)
 		}
 		steps = append(steps, step)
 		if err != nil {
 			if i+1 < len(p) && step.Fail.Reason != ReasonChainedFailure {
-				chained, cerr := Then(ctx, step, p[i+1], opts)
+				chained, cerr := then(ctx, up, step, p[i+1], opts, pipe)
 				return append(steps, chained), cerr
 			}
 			return steps, err

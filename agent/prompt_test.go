@@ -152,7 +152,7 @@ func TestPreviewIsTurnOne(t *testing.T) {
 		cfg := typicalConfig(lang)
 		p := preview(t, cfg, Options{Context: typicalContext()})
 		script := llmtest.NewScript(llmtest.Code(`(return {:top [] :count 0 :_order_ids []})`))
-		if _, err := RunConfig(context.Background(), cfg, Options{LLM: script.Func(), Context: typicalContext()}); err != nil {
+		if _, err := MustNew(cfg).Run(context.Background(), Options{LLM: script.Func(), Context: typicalContext()}); err != nil {
 			t.Fatal(err)
 		}
 		req := script.Requests()[0]
@@ -423,7 +423,7 @@ func TestLanguageFuncState(t *testing.T) {
 	}
 	script := llmtest.NewScript(llmtest.Code("(def n 1)"), llmtest.Code("(return (inc n))"))
 	model := llm.Func(script.Func())
-	step, err := RunConfig(context.Background(), cfg, Options{LLM: model})
+	step, err := MustNew(cfg).Run(context.Background(), Options{LLM: model})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,10 @@ import (
 
 // Options are the run-time parameters of a mission.
 type Options struct {
-	// LLM is the model, unless the agent's Config.LLM sets one. Nested
-	// agents without a model of their own inherit their parent's.
+	// LLM is the run's default model: the agent uses it unless its
+	// Config.LLM pins one, and nested agents without a model of their own
+	// inherit it (see the package doc, "Models", for where each LLM
+	// setting lives).
 	LLM llm.Model
 	// Registry resolves model names (llm.Name). Nested agents inherit it.
 	Registry llm.Registry
@@ -36,8 +38,6 @@ type Options struct {
 	LLMOptions map[string]any
 	// Cache asks the LLM to cache the system prompt (llm.Request.Cache).
 	Cache bool
-	// LLMRetry, when its MaxAttempts is set, replaces the agent's policy.
-	LLMRetry RetryPolicy
 	// Validation is the signature validation mode (Enabled by default).
 	// It is not inherited by nested agents.
 	Validation signature.Mode
@@ -100,58 +100,46 @@ const (
 	BudgetReturnPartial
 )
 
-// Run runs a mission of agent a. It returns the Step in every case; when
-// the mission fails, err is an *Error wrapping the same Step, so both
-// "if err != nil" and inspecting step.Fail work.
+// Run runs a mission of agent a: the one way to run an agent (Pipeline.Run
+// runs agents in sequence, Then chains one to a Step, and
+// CompiledAgent.Execute runs a compiled program without an LLM). It
+// returns the Step in every case; when the mission fails, err is an *Error
+// wrapping the same Step, so both "if err != nil" and inspecting step.Fail
+// work. No panic of a host callback (a prompt hook, Budget, a conversion
+// of the context) escapes it: the mission ends with internal_error and a
+// run.exception event (see Event). A nil Agent, or one not made by New,
+// fails with invalid_config, the run reported to the observers as every
+// run; a Config New refuses never becomes an Agent: New's *ConfigError
+// says why.
 func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
-	return Run(ctx, a, opts)
+	return a.runIn(ctx, treeFrom(ctx), opts, nil)
 }
 
-// Run runs a mission of agent a; see (*Agent).Run. No panic of a host
-// callback (a prompt hook, Budget, a conversion of the context) escapes
-// it: the mission ends with internal_error and a run.exception event (see
-// Event).
-func Run(ctx context.Context, a *Agent, opts Options) (*Step, error) {
-	step := newMission(ctx, a, opts).runGuarded()
-	// Run from a tool's Go code, the mission joined the caller's tree:
-	// the caller's LLM must not see what it firewalled, and its usage is
-	// the caller's too.
-	runtimeFrom(ctx).adopt(step, step.fw)
+// runIn runs a mission under up, the tree of the mission whose Go code
+// runs it (nil: a root), as a stage of a pipeline whose limit is pipe
+// (nil: none). Run from a tool's Go code, the mission joins the caller's
+// tree: the caller's LLM must not see what it firewalled, and its usage is
+// the caller's too.
+func (a *Agent) runIn(ctx context.Context, up *tree, opts Options, pipe *treeLimit) (*Step, error) {
+	m := newMission(ctx, up, a, opts)
+	m.pipeLimit = pipe
+	step := m.runGuarded()
+	up.adopt(step, step.fw)
 	if step.Fail != nil {
 		return step, &Error{Step: step}
 	}
 	return step, nil
 }
 
-// RunConfig defines an agent from cfg and runs it: the convenience form
-// for one-off missions.
-//
-//	step, err := agent.RunConfig(ctx, agent.Config{Prompt: "What is {{x}} + {{y}}?", MaxTurns: 1},
-//		agent.Options{LLM: model, Context: map[string]any{"x": 1, "y": 2}})
-func RunConfig(ctx context.Context, cfg Config, opts Options) (*Step, error) {
-	a, err := New(cfg)
-	if err != nil {
-		reason := reasonInvalidConfig
-		var ce *ConfigError
-		if errors.As(err, &ce) {
-			reason = ce.Reason
-		}
-		// The run still starts and ends for the observers, as every run.
-		m := newMission(ctx, &Agent{cfg: Config{Name: cfg.Name}}, opts)
-		m.preFail = &Fail{Reason: reason, Message: err.Error()}
-		step := m.runGuarded()
-		return step, &Error{Step: step}
-	}
-	return Run(ctx, a, opts)
-}
-
-// reasonInvalidConfig is the reason of a run whose agent New refused (or
-// that has none).
+// reasonInvalidConfig is the reason of a run whose agent is nil or was not
+// made by New.
 const reasonInvalidConfig = "invalid_config"
 
-// runtime is what a mission passes down, through the context of its tool
-// calls, to the agents it calls as tools.
-type runtime struct {
+// tree is the state of a tree of missions that a mission passes down to
+// the agents it calls as tools: explicitly to the agent tools, LLM tools
+// and compiled agents of its tool dispatch, and, through the context of
+// its tool calls, to the Go tools that start agents themselves.
+type tree struct {
 	depth int // 0 at the root
 	// maxDepth is the stricter of this mission's MaxDepth and every
 	// ancestor's: a child cannot loosen its caller's limit.
@@ -185,7 +173,7 @@ type runtime struct {
 // context rather than through the caller's tool dispatch (a Func that calls
 // an agent tool's Func): the caller's firewall absorbs the child's, and
 // its usage counts in the caller's TotalUsage.
-func (rt *runtime) adopt(step *Step, fw *firewall) {
+func (rt *tree) adopt(step *Step, fw *firewall) {
 	if rt == nil {
 		return
 	}
@@ -197,18 +185,22 @@ func (rt *runtime) adopt(step *Step, fw *firewall) {
 	}
 }
 
-type runtimeKey struct{}
+type treeKey struct{}
 
-func runtimeFrom(ctx context.Context) *runtime {
-	rt, _ := ctx.Value(runtimeKey{}).(*runtime)
+// treeFrom is the tree of the mission whose tool call ctx is: the tree a
+// mission that a Go tool starts joins.
+func treeFrom(ctx context.Context) *tree {
+	rt, _ := ctx.Value(treeKey{}).(*tree)
 	return rt
 }
 
-func newMission(ctx context.Context, a *Agent, opts Options) *mission {
+// newMission makes a mission of a under up, the tree of its caller (nil:
+// the mission is a root).
+func newMission(ctx context.Context, up *tree, a *Agent, opts Options) *mission {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := &mission{a: a, opts: opts, parent: ctx, start: time.Now(), memory: lisp.NewNamespace(nil)}
+	m := &mission{a: a, opts: opts, parent: ctx, up: up, start: time.Now(), memory: lisp.NewNamespace(nil)}
 	if a == nil || a.prompt == nil {
 		// A nil or zero Agent fails like a Config New refuses.
 		if a == nil {
@@ -224,10 +216,14 @@ type mission struct {
 	a      *Agent
 	opts   Options
 	parent context.Context
-	ctx    context.Context // with the mission deadline and the runtime
+	ctx    context.Context // with the mission deadline and the tree
 	stop   context.CancelFunc
-	rt     *runtime
-	start  time.Time
+	rt     *tree
+	// up is the tree of the caller (nil at the root); pipeLimit the limit
+	// of the pipeline the mission is a stage of (nil: none).
+	up        *tree
+	pipeLimit *treeLimit
+	start     time.Time
 
 	traceID, parentTraceID string
 	// Where the mission is, for its events: its name, its depth, the
@@ -350,19 +346,16 @@ type ending struct {
 // setup resolves the model, the context and the prompt.
 func (m *mission) setup() *Fail {
 	m.retry = m.a.cfg.LLMRetry
-	if m.opts.LLMRetry.MaxAttempts > 0 {
-		m.retry = m.opts.LLMRetry
-	}
 	// A failed Step as the context ends the run at once (chained_failure),
 	// whatever else is missing.
 	if fail := m.setContext(); fail != nil {
 		return fail
 	}
-	rt := &runtime{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
+	rt := &tree{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
 		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs}
 	var inherited llm.Model
 	var parentFW *firewall
-	parent := runtimeFrom(m.parent)
+	parent := m.up
 	if parent != nil {
 		rt.depth, rt.budget, rt.budgetSize, rt.limit = parent.depth+1, parent.budget, parent.budgetSize, parent.limit
 		rt.maxDepth = min(rt.maxDepth, parent.maxDepth)
@@ -389,7 +382,7 @@ func (m *mission) setup() *Fail {
 	}
 	// A stage of a pipeline answers for the pipeline's limit; a mission's
 	// own limit holds within those above it.
-	if l := pipelineLimitFor(m.parent); l != nil {
+	if l := m.pipeLimit; l != nil {
 		rt.limit, m.ownLimit = l, l
 	}
 	if l := newTreeLimit(rt.limit, m.opts.TokenLimit, m.opts.Budget, describeAgent(m.name, m.depth)); l != rt.limit {
@@ -436,7 +429,7 @@ func (m *mission) setup() *Fail {
 	}
 	rt.model = model
 	m.rt = rt
-	m.ctx = context.WithValue(m.parent, runtimeKey{}, m.rt)
+	m.ctx = context.WithValue(m.parent, treeKey{}, m.rt)
 	if t := m.a.cfg.MissionTimeout; t > 0 {
 		m.ctx, m.stop = context.WithTimeout(m.ctx, t)
 	}
@@ -586,7 +579,7 @@ func (m *mission) beforeTurn() *Fail {
 }
 
 // depthFail is the failure of a mission nested past the tree's MaxDepth.
-func (rt *runtime) depthFail() *Fail {
+func (rt *tree) depthFail() *Fail {
 	if rt.depth < rt.maxDepth {
 		return nil
 	}

@@ -19,7 +19,7 @@ func TestPrintTrace(t *testing.T) {
 		llmtest.Code(`(+ 1 nil)`),
 		llmtest.Code(`(fail {:reason :gave_up :message "cannot"})`),
 	)
-	step, err := agent.RunConfig(context.Background(), agent.Config{Prompt: "Go", MaxTurns: 5},
+	step, err := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 5}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Debug: true})
 	if err == nil {
 		t.Fatal("the mission should fail")

@@ -229,8 +229,8 @@ func histCount(m metricdata.Metrics) uint64 {
 func TestMissionFails(t *testing.T) {
 	h := newHarness(t, false)
 	model := llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.Auth, Status: 401, Message: "bad key"}))
-	_, err := agent.RunConfig(context.Background(), agent.Config{Name: "solo", Prompt: "p", MaxTurns: 2,
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}},
+	_, err := agent.MustNew(agent.Config{Name: "solo", Prompt: "p", MaxTurns: 2,
+		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Observers: []agent.Observer{h.obs}})
 	if err == nil {
 		t.Fatal("the mission succeeded")

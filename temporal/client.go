@@ -108,7 +108,7 @@ func (m *Mission) Cancel(ctx context.Context) error {
 	return nil
 }
 
-// Result waits for the mission's end and returns its Step, as agent.Run
+// Result waits for the mission's end and returns its Step, as Agent.Run
 // does: when the mission failed, err is an *agent.Error wrapping the same
 // Step. Other errors (the workflow could not run, ctx ended) come with a
 // nil Step. The Step has no Memory: the journal keeps what the mission
@@ -133,7 +133,7 @@ func stepResult(res *Result) (*agent.Step, error) {
 	return step, nil
 }
 
-// contextMap converts a mission's input to a map, as agent.Run does.
+// contextMap converts a mission's input to a map, as Agent.Run does.
 func contextMap(c any) (*lisp.Map, error) {
 	switch c := c.(type) {
 	case nil:

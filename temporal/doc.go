@@ -2,7 +2,7 @@
 // missions that survive deploys and crashes, spread over many workers, and
 // never repeat an LLM call or a tool call that completed.
 //
-// The same agent.Config runs in-process (agent.Run) or on Temporal. The
+// The same agent.Config runs in-process ((*agent.Agent).Run) or on Temporal. The
 // workers register the agents by name, with their tools and models
 // (NewWorker); a client starts missions by the agent's name (Start), asks
 // where they are (Mission.Progress, a query), cancels them (Mission.Cancel)

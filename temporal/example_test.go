@@ -19,7 +19,7 @@ import (
 // A worker process registers the agents with their tools and models; any
 // process starts missions by the agent's name and waits for their Step.
 func Example() {
-	// The same agent.Config that runs in-process with agent.Run.
+	// The same agent.Config that runs in-process with Agent.Run.
 	counter := agent.MustNew(agent.Config{
 		Prompt:    "How many orders has customer {{id}}?",
 		Signature: "(id :int) -> :int",

@@ -292,6 +292,12 @@ func (r *runCmd) run(pos []string) int {
 		}
 		maps.Copy(cfg.Tools, r.env.tools)
 	}
+	if rec != nil {
+		// The same retries as the recorded run, without the waits.
+		if p := &cfg.LLMRetry; p.MaxAttempts > 1 {
+			p.BaseDelay, p.MaxDelay, p.Jitter = time.Nanosecond, time.Nanosecond, -1
+		}
+	}
 	a, err := af.NewAgent(cfg)
 	if err != nil {
 		return r.usageErr(err)
@@ -375,13 +381,6 @@ func (r *runCmd) run(pos []string) int {
 		defer file.Close()
 		stream = agent.NewJSONLObserver(file)
 		opts.Observers = append(opts.Observers, stream)
-	}
-	if rp != nil {
-		// The same retries as the recorded run, without the waits.
-		if p := a.Config().LLMRetry; p.MaxAttempts > 1 {
-			p.BaseDelay, p.MaxDelay, p.Jitter = time.Nanosecond, time.Nanosecond, -1
-			opts.LLMRetry = p
-		}
 	}
 	var interrupted atomic.Bool
 	if r.env.interrupts {
