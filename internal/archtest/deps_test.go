@@ -17,6 +17,7 @@ var core = []string{
 	module + "/template",
 	module + "/agent",
 	module + "/agent/agentfile",
+	module + "/agent/trace",
 	module + "/llm",
 	module + "/llm/llmtest",
 }
