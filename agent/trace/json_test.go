@@ -392,3 +392,29 @@ func FuzzUnmarshalTrace(f *testing.F) {
 		_ = Print(io.Discard, step, Options{Replies: true})
 	})
 }
+
+// TestUnmarshalPlaceholder: in a redacted trace the placeholder is a
+// hidden value and prints as it was written; in a raw trace without a
+// firewall the same text is a string the mission returned, and prints as
+// one.
+func TestUnmarshalPlaceholder(t *testing.T) {
+	for _, tc := range []struct {
+		raw  bool
+		want string
+	}{
+		{raw: false, want: "Returned: <Firewalled>\n"},
+		{raw: true, want: "Returned: \"<Firewalled>\"\n"},
+	} {
+		data, err := Marshal(&agent.Step{TraceID: "t", Return: agent.Firewalled}, JSONOptions{Raw: tc.raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tjPrint(t, back, Options{NoTimings: true}); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("raw %v: prints %q, want it to start with %q", tc.raw, got, tc.want)
+		}
+	}
+}
