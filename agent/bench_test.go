@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -134,7 +135,7 @@ func BenchmarkObservedLoop(b *testing.B) {
 		obs  agent.Observer
 	}{
 		{"noop", agent.ObserverFunc(func(context.Context, *agent.Event) {})},
-		{"slog-json-debug", agent.NewSlogObserver(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))},
+		{"slog-json-debug", trace.NewSlogObserver(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var events int
@@ -156,7 +157,7 @@ func BenchmarkObservedLoop(b *testing.B) {
 // BenchmarkSlogEvent is the slog observer's cost per event (a tool.stop
 // with its texts), JSON to io.Discard.
 func BenchmarkSlogEvent(b *testing.B) {
-	o := agent.NewSlogObserver(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	o := trace.NewSlogObserver(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	e := &agent.Event{Kind: agent.ToolStop, Time: time.Now(), Agent: "researcher", TraceID: "706c88b85947cda1d26646281874b471",
 		Turn: 2, CallID: 7, Tool: "search", Duration: 1500 * time.Microsecond,
 		ArgsText: `{:query "open invoices" :limit 10}`, ResultText: `[{:id 1 :total 120.5} {:id 2 :total 80.0} ...]`}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/internal/leaks"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -181,7 +182,7 @@ func hxDump(t *testing.T, step *agent.Step) {
 		return
 	}
 	var b bytes.Buffer
-	_ = agent.PrintTrace(&b, step, agent.TraceOptions{NoTimings: true})
+	_ = trace.Print(&b, step, trace.Options{NoTimings: true})
 	s := b.String()
 	if len(s) > 30000 {
 		s = s[:30000] + "\n... (cut)"

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -726,8 +727,8 @@ func TestFailContextAndOrigin(t *testing.T) {
 	}
 }
 
-// TestNestedTracePrinting: PrintTrace shows a child's turns inside the
-// caller's tool call, and TraceOptions.NoChildren leaves them out.
+// TestNestedTracePrinting: trace.Print shows a child's turns inside the
+// caller's tool call, and trace.Options.NoChildren leaves them out.
 func TestNestedTracePrinting(t *testing.T) {
 	child := agent.MustNew(agent.Config{Prompt: "Inner", Description: "Inner work."})
 	model := &routed{routes: map[string][]string{
@@ -740,10 +741,10 @@ func TestNestedTracePrinting(t *testing.T) {
 		t.Fatal(err)
 	}
 	var full, flat strings.Builder
-	if err := agent.PrintTrace(&full, step, agent.TraceOptions{NoTimings: true}); err != nil {
+	if err := trace.Print(&full, step, trace.Options{NoTimings: true}); err != nil {
 		t.Fatal(err)
 	}
-	_ = agent.PrintTrace(&flat, step, agent.TraceOptions{NoTimings: true, NoChildren: true})
+	_ = trace.Print(&flat, step, trace.Options{NoTimings: true, NoChildren: true})
 	if !strings.Contains(full.String(), "│     │   (println \"inside\") (return 5)") || !strings.Contains(full.String(), "│     │   inside") {
 		t.Errorf("nested trace:\n%s", full.String())
 	}

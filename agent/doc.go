@@ -57,29 +57,32 @@
 //
 // Everything a run leaves for a reader outside the firewall goes through
 // the same scrubber, the Step's: Step.Redaction for values, Step.Scrub for
-// text. PrintTrace, PrintChain and MarshalTrace, the events of observers
-// not registered with Raw (Fail.Details included), NewSlogObserver and
-// NewJSONLObserver, and the integrations (otel, mcp, temporal's progress,
+// text (package agent/trace reaches it through Veil). The traces of
+// package agent/trace (Print, PrintChain, Marshal), the events of
+// observers not registered with Raw (Fail.Details included), its slog and
+// JSON Lines observers, and the integrations (otel, mcp, temporal's progress,
 // the ptc command) show no fragment of 8 bytes or more of a firewalled
 // text; docs/agents.md ("Outside the mission: every sink") lists the sinks
 // that cmd/ptc's TestFirewallSinks checks. The Step's Go data (Return,
 // Memory, Fail.Details, the trace's values, Turn.Output, ToolCall.Error)
 // stays as it was; raw output is opt-in and says so: Raw,
-// TraceOptions.Unredacted, TraceJSONOptions.Raw.
+// trace.Options.Unredacted, trace.JSONOptions.Raw.
 //
 // # Traces
 //
 // Step.Trace records each turn: the program, its value or error, its
-// output and its tool calls. PrintTrace writes it readably, redacted;
-// MarshalTrace and UnmarshalTrace give it a stable JSON form (ptc trace
-// view shows it as a page).
+// output and its tool calls. Package github.com/ptc-go/ptc/agent/trace
+// writes it readably, redacted (trace.Print), and gives it a stable JSON
+// form (trace.Marshal and trace.Unmarshal; docs/trace-format.md; ptc
+// trace view shows it as a page).
 //
 // # Events
 //
 // Options.Observers watch a mission as it runs: the run, each turn, LLM
 // call and tool call start and end (see Event), nested agents included,
 // redacted as the LLM sees them unless an observer is registered with Raw.
-// NewSlogObserver logs them, NewJSONLObserver streams them, and package
+// agent/trace's NewSlogObserver logs them, its NewJSONLObserver streams
+// them, and package
 // github.com/ptc-go/ptc/otel turns them into OpenTelemetry spans.
 //
 // # Composition

@@ -34,7 +34,7 @@ type Hooks struct {
 	// against the tool's signature first (a mismatch is the program's
 	// error, and calls no hook). Calls of agent tools and LLM tools
 	// (ToolCall.Nested) must be answered with the Step of the mission the
-	// engine ran (moved as a raw trace, MarshalTrace and UnmarshalTrace
+	// engine ran (moved as a raw trace, agent/trace's Marshal and Unmarshal
 	// carry its firewall); other calls with what Agent.RunTool returns (a
 	// compiled agent's Step, or the tool's value), or simply with the
 	// tool's value. An error is the tool's error. Calls come concurrently

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -154,7 +155,7 @@ func ExamplePipeline_Run() {
 	})
 	steps, err := agent.Pipeline{find, count}.Run(context.Background(), agent.Options{LLM: model})
 	fmt.Println(len(steps), lisp.PrintString(steps[1].Return), err)
-	_ = agent.PrintChain(os.Stdout, steps, agent.TraceOptions{NoTimings: true})
+	_ = trace.PrintChain(os.Stdout, steps, trace.Options{NoTimings: true})
 	// Output:
 	// 2 3 <nil>
 	// ═══ Step 1 of 2 ═══

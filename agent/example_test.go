@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
@@ -116,38 +115,6 @@ func ExampleTyped() {
 	}, signature.WithDescription("Current weather of a city.")))
 	fmt.Println(tool.Signature)
 	// Output: (city :string) -> {temp_c :float}
-}
-
-// PrintTrace shows what each turn did.
-func ExamplePrintTrace() {
-	model := llmtest.NewScript(
-		llmtest.Code(`(tool/double {:x 4})`),
-		llmtest.Code(`(return (+ *1 1))`),
-	)
-	step, _ := agent.MustNew(agent.Config{
-		Prompt: "Compute",
-		Tools: map[string]agent.Tool{"double": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
-			x, _ := args.Get(lisp.Keyword("x"))
-			return x.(int64) * 2, nil
-		})},
-	}).Run(context.Background(), agent.Options{LLM: model.Func()})
-	_ = agent.PrintTrace(os.Stdout, step, agent.TraceOptions{NoTimings: true})
-	// Output:
-	// ┌─ Turn 1 ────────────────────────────────────
-	// │ Program:
-	// │   (tool/double {:x 4})
-	// │ Tools:
-	// │   → double {:x 4}
-	// │     ← 8
-	// │ Result: 8
-	// └──────────────────────────────────────────────
-	// ┌─ Turn 2 ────────────────────────────────────
-	// │ Program:
-	// │   (return (+ *1 1))
-	// │ Result: 9
-	// └──────────────────────────────────────────────
-	// Returned: 9
-	// 2 turns, 2 LLM requests
 }
 
 // Models can be named and resolved in a registry, which agents called as

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -266,7 +267,7 @@ func TestDebugMemory(t *testing.T) {
 func TestSlogObserver(t *testing.T) {
 	var buf strings.Builder
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	observedMission(t, agent.NewSlogObserver(logger))
+	observedMission(t, trace.NewSlogObserver(logger))
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 30 { // 18 events of the parent, 6 of each child
 		t.Errorf("%d records, want 30:\n%s", len(lines), buf.String())
@@ -291,7 +292,7 @@ func TestSlogObserver(t *testing.T) {
 
 	// At Info, only the missions' starts and ends (and warnings) are written.
 	buf.Reset()
-	observedMission(t, agent.NewSlogObserver(slog.New(slog.NewTextHandler(&buf, nil))))
+	observedMission(t, trace.NewSlogObserver(slog.New(slog.NewTextHandler(&buf, nil))))
 	if n := strings.Count(buf.String(), "\n"); n != 7 { // 3 starts, 3 stops, 1 llm.exception
 		t.Errorf("%d records at Info:\n%s", n, buf.String())
 	}
@@ -300,7 +301,7 @@ func TestSlogObserver(t *testing.T) {
 // The JSON Lines observer writes one object per event.
 func TestJSONLObserver(t *testing.T) {
 	var buf strings.Builder
-	o := agent.NewJSONLObserver(&buf)
+	o := trace.NewJSONLObserver(&buf)
 	observedMission(t, o)
 	if o.Err() != nil {
 		t.Fatal(o.Err())
@@ -321,7 +322,7 @@ func TestJSONLObserver(t *testing.T) {
 		t.Errorf("the stream shows the firewalled value")
 	}
 	// A failing writer stops the stream, not the mission.
-	bad := agent.NewJSONLObserver(failingWriter{})
+	bad := trace.NewJSONLObserver(failingWriter{})
 	observedMission(t, bad)
 	if bad.Err() == nil {
 		t.Error("no error from a failing writer")
@@ -371,7 +372,7 @@ func TestEventsFailDetails(t *testing.T) {
 // suggests: -race checks it, and every line is whole.
 func TestJSONLObserverShared(t *testing.T) {
 	var w lockedBuffer
-	o := agent.NewJSONLObserver(&w)
+	o := trace.NewJSONLObserver(&w)
 	const runs = 8
 	done := make(chan struct{})
 	for range runs {

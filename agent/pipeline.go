@@ -31,7 +31,7 @@ func then(ctx context.Context, up *tree, prev *Step, next *Agent, opts Options, 
 type Pipeline []*Agent
 
 // Run runs the agents in order, the first on opts.Context, and returns
-// every Step that was made, in order (PrintChain prints them). It stops at
+// every Step that was made, in order (trace.PrintChain prints them). It stops at
 // the first failure: when agents remain, the last Step is the next agent's
 // chained_failure (which did not run, nor call an LLM) and the error wraps
 // it; errors.As(err, &fail) then gives the chained_failure, whose

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -66,7 +67,7 @@ func TestRetryWait(t *testing.T) {
 			var mu sync.Mutex
 			var exceptions []*agent.Event
 			var lines strings.Builder
-			jsonl := agent.NewJSONLObserver(&lines)
+			jsonl := trace.NewJSONLObserver(&lines)
 			obs := agent.ObserverFunc(func(ctx context.Context, e *agent.Event) {
 				jsonl.Observe(ctx, e)
 				if e.Kind != agent.LLMException {

@@ -176,7 +176,7 @@ type Turn struct {
 	Error string
 	// Output is the program's println output, as printed: firewalled
 	// values hidden, copies of firewalled text as they are (show it
-	// through Step.Scrub, as PrintTrace does).
+	// through Step.Scrub, as trace.Print does).
 	Output []string
 	// ToolCalls are the tool calls, in the order they started.
 	ToolCalls []ToolCall

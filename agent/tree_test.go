@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -454,7 +455,7 @@ func treeMission(t *testing.T) *agent.Step {
 // agent of a chain (Then) is sent the very same requests.
 func TestTreeFirewallExport(t *testing.T) {
 	orig := treeMission(t)
-	data, err := agent.MarshalTrace(orig, agent.TraceJSONOptions{Raw: true})
+	data, err := trace.Marshal(orig, trace.JSONOptions{Raw: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,10 +470,10 @@ func TestTreeFirewallExport(t *testing.T) {
 	}
 	delete(doc, "firewall")
 	bare, _ := json.Marshal(doc)
-	if stripped, err := agent.UnmarshalTrace(bare); err != nil || len(treeLeaks(show(stripped))) == 0 {
+	if stripped, err := trace.Unmarshal(bare); err != nil || len(treeLeaks(show(stripped))) == 0 {
 		t.Fatalf("a trace without its firewall hides the secrets (%v): %s", err, show(stripped))
 	}
-	moved, err := agent.UnmarshalTrace(data)
+	moved, err := trace.Unmarshal(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +497,7 @@ func TestTreeFirewallExport(t *testing.T) {
 	}
 	doc["firewall"] = json.RawMessage(`{"format":"other"}`)
 	other, _ := json.Marshal(doc)
-	if _, err := agent.UnmarshalTrace(other); err == nil {
+	if _, err := trace.Unmarshal(other); err == nil {
 		t.Error("a firewall of another format was read")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/temporal"
@@ -91,7 +92,7 @@ func ExampleRegister() {
 	if err := env.GetWorkflowResult(&res); err != nil {
 		log.Fatal(err)
 	}
-	step, err := agent.UnmarshalTrace(res.Trace)
+	step, err := trace.Unmarshal(res.Trace)
 	if err != nil {
 		log.Fatal(err)
 	}

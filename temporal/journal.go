@@ -12,6 +12,7 @@ import (
 	sdktemporal "go.temporal.io/sdk/temporal"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -370,7 +371,7 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 // resultOf is the Result of a Step: its raw trace, which carries its
 // firewall.
 func resultOf(step *agent.Step) (*Result, error) {
-	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Raw: true})
+	data, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
 	if err != nil {
 		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
 	}
@@ -420,7 +421,7 @@ func resultStep(res *Result) (*agent.Step, error) {
 		return nil, errors.New("temporal: the mission has no result")
 	}
 	if len(res.Trace) > 0 {
-		step, err := agent.UnmarshalTrace(res.Trace)
+		step, err := trace.Unmarshal(res.Trace)
 		if err != nil {
 			return nil, fmt.Errorf("temporal: the mission's trace: %w", err)
 		}

@@ -115,7 +115,7 @@ const DefaultStepTimeout = time.Minute
 // Result is the outcome of the mission workflow. Mission.Result turns it
 // into an *agent.Step.
 type Result struct {
-	// Trace is the mission's Step as a raw agent trace (agent.MarshalTrace
+	// Trace is the mission's Step as a raw agent trace (trace.Marshal
 	// with Raw), when the mission's own run ended it. It carries the
 	// Step's firewall: the Step read back (Mission.Result, a nested
 	// mission's Step in its caller) hides what it hides in-process.

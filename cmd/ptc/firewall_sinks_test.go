@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/internal/leaks"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -47,8 +48,8 @@ import (
 //   - in Go, with a plain observer (every text field of every event,
 //     Fail.Details included), slog (JSON and text handlers, at Debug) and
 //     OpenTelemetry (CaptureContent; the SDK's in-memory span exporter and
-//     a manual metric reader); its Step then feeds PrintTrace, PrintChain,
-//     MarshalTrace, a raw trace read back (UnmarshalTrace) and printed,
+//     a manual metric reader); its Step then feeds trace.Print, trace.PrintChain,
+//     trace.Marshal, a raw trace read back (trace.Unmarshal) and printed,
 //     the trace view page, Step.Redaction and the Step's display fields;
 //     the models' requests are the LLM requests;
 //   - as "ptc run AGENT_FILE --json --trace FILE --record FILE --events
@@ -60,8 +61,8 @@ import (
 //     an agent tool, with mcp.AddTools; a channel's programs also run one
 //     by one through the code-mode tool (mcp.AddCodeMode);
 //   - on Temporal (the SDK's test environment): the progress query, the
-//     Step of the workflow's result printed with PrintTrace and
-//     MarshalTrace, and the model's requests. The journal and the
+//     Step of the workflow's result printed with trace.Print and
+//     trace.Marshal, and the model's requests. The journal and the
 //     workflow's result are internal (raw, as docs/temporal.md says) and
 //     are not scanned. The composed missions run there too: a nested
 //     agent is a child workflow, whose firewall its caller's absorbs
@@ -121,12 +122,12 @@ var fwSinks = []struct {
 	{name: "Step display fields"},   // Fail's reason, message, op; warnings; turn errors; children's
 	{name: "Step.Redaction values"}, // Return, Memory, the trace's values printed and as JSON
 	{name: "event text fields"},     // a plain observer's Event: texts, Err, Fail with Details
-	{name: "slog"},                  // NewSlogObserver, JSON and text handlers
+	{name: "slog"},                  // trace.NewSlogObserver, JSON and text handlers
 	{name: "OpenTelemetry"},         // span names, attributes, events, statuses; metric attributes
-	{name: "PrintTrace"},            // with and without replies, children, cuts
-	{name: "PrintChain"},            //
-	{name: "MarshalTrace"},          // a redacted trace
-	{name: "raw trace read back"},   // UnmarshalTrace of a raw trace, printed and written redacted
+	{name: "trace.Print"},           // with and without replies, children, cuts
+	{name: "trace.PrintChain"},      //
+	{name: "trace.Marshal"},         // a redacted trace
+	{name: "raw trace read back"},   // trace.Unmarshal of a raw trace, printed and written redacted
 	{name: "trace view page"},       // the HTML page of a redacted trace
 	{name: "ptc run output"},        // the value or the failure, --json, the progress, --trace -
 	{name: "ptc run --trace FILE"},  //
@@ -254,8 +255,8 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	})
 	step, _ := b.agent.Run(context.Background(), agent.Options{LLM: b.model.Func(), Context: b.context,
 		Debug: true, CollectMessages: true, Observers: []agent.Observer{plain, obs,
-			agent.NewSlogObserver(slog.New(slog.NewJSONHandler(&slogJSON, debug))),
-			agent.NewSlogObserver(slog.New(slog.NewTextHandler(&slogText, debug)))}})
+			trace.NewSlogObserver(slog.New(slog.NewJSONHandler(&slogJSON, debug))),
+			trace.NewSlogObserver(slog.New(slog.NewTextHandler(&slogText, debug)))}})
 	if step == nil || len(step.Trace) == 0 {
 		t.Fatalf("the mission did not run: %+v", step)
 	}
@@ -286,31 +287,31 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	add("slog", slogJSON.String(), slogText.String())
 	add("OpenTelemetry", fwOTelTexts(t, exp, reader)...)
 
-	for _, opts := range []agent.TraceOptions{{}, {Replies: true, Full: true}, {NoChildren: true, NoTimings: true}} {
+	for _, opts := range []trace.Options{{}, {Replies: true, Full: true}, {NoChildren: true, NoTimings: true}} {
 		var buf bytes.Buffer
-		if err := agent.PrintTrace(&buf, step, opts); err != nil {
+		if err := trace.Print(&buf, step, opts); err != nil {
 			t.Fatal(err)
 		}
-		add("PrintTrace", buf.String())
+		add("trace.Print", buf.String())
 	}
 	var chain bytes.Buffer
-	if err := agent.PrintChain(&chain, []*agent.Step{step}, agent.TraceOptions{Replies: true}); err != nil {
+	if err := trace.PrintChain(&chain, []*agent.Step{step}, trace.Options{Replies: true}); err != nil {
 		t.Fatal(err)
 	}
-	add("PrintChain", chain.String())
-	redacted, err := agent.MarshalTrace(step, agent.TraceJSONOptions{})
+	add("trace.PrintChain", chain.String())
+	redacted, err := trace.Marshal(step, trace.JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	add("MarshalTrace", string(redacted))
-	raw, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Raw: true})
+	add("trace.Marshal", string(redacted))
+	raw, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if leaks.Find(string(raw), fm.texts...) == "" {
 		t.Errorf("the raw trace holds no firewalled text: the mission did not handle its secrets")
 	}
-	back, err := agent.UnmarshalTrace(raw)
+	back, err := trace.Unmarshal(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,13 +323,13 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	add("trace view page", page.String())
 }
 
-// fwStepTexts is what PrintTrace and MarshalTrace show of a Step.
+// fwStepTexts is what trace.Print and trace.Marshal show of a Step.
 func fwStepTexts(t *testing.T, step *agent.Step) []string {
 	var buf bytes.Buffer
-	if err := agent.PrintTrace(&buf, step, agent.TraceOptions{Replies: true, Full: true}); err != nil {
+	if err := trace.Print(&buf, step, trace.Options{Replies: true, Full: true}); err != nil {
 		t.Fatal(err)
 	}
-	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{})
+	data, err := trace.Marshal(step, trace.JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -620,7 +621,7 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
-	step, err := agent.UnmarshalTrace(res.Trace)
+	step, err := trace.Unmarshal(res.Trace)
 	if err != nil {
 		t.Fatal(err)
 	}

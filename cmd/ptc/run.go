@@ -19,6 +19,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/mcp"
@@ -372,14 +373,14 @@ func (r *runCmd) run(pos []string) int {
 
 	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.ContextSignature, Trace: agent.TraceOn,
 		Observers: []agent.Observer{&progressObserver{ev: events}}}
-	var stream *agent.JSONLObserver
+	var stream *trace.JSONLObserver
 	if f.events != "" {
 		file, err := os.Create(f.events)
 		if err != nil {
 			return r.usageErr(fmt.Errorf("--events: %v", err))
 		}
 		defer file.Close()
-		stream = agent.NewJSONLObserver(file)
+		stream = trace.NewJSONLObserver(file)
 		opts.Observers = append(opts.Observers, stream)
 	}
 	var interrupted atomic.Bool
@@ -430,7 +431,7 @@ func (r *runCmd) run(pos []string) int {
 	switch f.trace {
 	case "":
 	case "-":
-		_ = agent.PrintTrace(r.stderr, step, agent.TraceOptions{Unredacted: f.unredacted})
+		_ = trace.Print(r.stderr, step, trace.Options{Unredacted: f.unredacted})
 	default:
 		if err := writeTraceFile(f.trace, step, f.unredacted); err != nil {
 			r.stderr.printf("ptc run: saving the trace: %v\n", err)

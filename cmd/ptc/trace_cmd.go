@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 )
 
 const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]
@@ -22,13 +23,13 @@ const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-tim
 
 const traceHelp = `
 Reads a trace file, the JSON that "ptc run --trace FILE" writes (and
-agent.MarshalTrace): "ptc trace print" prints it as text, as --trace -
+trace.Marshal): "ptc trace print" prints it as text, as --trace -
 does at the end of a run; "ptc trace view" writes one self-contained HTML
 page (no network needed) that shows the outcome, a timeline of the turns
 and of the nested agents, and each turn's program, output, tool calls and
 value, and opens it in a browser with --open ($BROWSER, else the system's).
 
-A trace written raw (ptc run --unredacted, agent.TraceJSONOptions.Raw)
+A trace written raw (ptc run --unredacted, trace.JSONOptions.Raw)
 holds what the mission firewalled: both commands refuse it unless given
 --unredacted, and the page then says, at its top, that it shows
 unredacted values.
@@ -68,7 +69,7 @@ func readTraceFile(path string, unredacted bool) ([]byte, *agent.Step, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	step, err := agent.UnmarshalTrace(data)
+	step, err := trace.Unmarshal(data)
 	if err != nil {
 		// The reader's message may quote the file: bounded, on one line.
 		return nil, nil, &wrapError{err: err, msg: path + ": " + clipMessage(err.Error(), maxFileMessage)}
@@ -91,7 +92,7 @@ func traceIsRaw(data []byte) bool {
 
 func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]")
-	var opts agent.TraceOptions
+	var opts trace.Options
 	fs.BoolVar(&opts.Full, "full", false, "print values whole, without cutting them")
 	fs.BoolVar(&opts.Replies, "replies", false, "add the LLM's replies and the feedback it was sent (recorded when the mission ran with agent.Options.Debug)")
 	fs.BoolVar(&opts.NoChildren, "no-children", false, "leave out the turns of agents called as tools")
@@ -110,7 +111,7 @@ func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
 		return exitFail
 	}
-	if err := agent.PrintTrace(stdout, step, opts); err != nil {
+	if err := trace.Print(stdout, step, opts); err != nil {
 		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
 		return exitFail
 	}
@@ -269,12 +270,12 @@ func checkTracePath(path string) error {
 	return nil
 }
 
-// startsAsTrace reports whether r starts as MarshalTrace's JSON does:
+// startsAsTrace reports whether r starts as trace.Marshal's JSON does:
 // {"format": "ptc-trace", ... (read token by token: a large trace need not
 // be read whole).
 func startsAsTrace(r io.Reader) bool {
 	dec := json.NewDecoder(r)
-	want := []json.Token{json.Delim('{'), "format", agent.TraceFormat}
+	want := []json.Token{json.Delim('{'), "format", trace.Format}
 	for _, w := range want {
 		tok, err := dec.Token()
 		if err != nil || tok != w {
@@ -287,7 +288,7 @@ func startsAsTrace(r io.Reader) bool {
 // writeTraceFile writes step's trace as indented JSON, redacted unless
 // unredacted.
 func writeTraceFile(path string, step *agent.Step, unredacted bool) error {
-	data, err := agent.MarshalTrace(step, agent.TraceJSONOptions{Indent: "  ", Raw: unredacted})
+	data, err := trace.Marshal(step, trace.JSONOptions{Indent: "  ", Raw: unredacted})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -70,7 +71,7 @@ func writeTestTrace(t *testing.T, dir string) (string, *agent.Step) {
 	return path, step
 }
 
-// TestTracePrint: ptc trace print prints the trace file as PrintTrace
+// TestTracePrint: ptc trace print prints the trace file as trace.Print
 // prints the Step it holds, secrets hidden.
 func TestTracePrint(t *testing.T) {
 	path, _ := writeTestTrace(t, t.TempDir())
@@ -87,12 +88,12 @@ func TestTracePrint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, err := agent.UnmarshalTrace(data)
+	step, err := trace.Unmarshal(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	_ = agent.PrintTrace(&want, step, agent.TraceOptions{NoTimings: true, Full: true})
+	_ = trace.Print(&want, step, trace.Options{NoTimings: true, Full: true})
 	_, out, _ = ptcIn(t, testEnv(nil, nil), "trace", "print", "--no-timings", "--full", path)
 	if out != want.String() {
 		t.Errorf("ptc trace print --no-timings --full:\n%s\nwant\n%s", out, want.String())

@@ -25,6 +25,7 @@ import (
 	"os"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/internal/demo"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -81,7 +82,7 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 		fmt.Fprintf(w, "%s\n\n", p.System)
 	}
 	step, err := a.Run(ctx, opts)
-	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Replies: replies}); perr != nil {
+	if perr := trace.Print(w, step, trace.Options{Replies: replies}); perr != nil {
 		return perr
 	}
 	if err != nil {

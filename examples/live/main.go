@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/internal/demo"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/provider"
@@ -75,7 +76,7 @@ func run(ctx context.Context, w io.Writer, ref string, replies bool, popts provi
 		return err
 	}
 	step, err := a.Run(ctx, agent.Options{LLM: model, Context: demo.Context(), Debug: replies})
-	if perr := agent.PrintTrace(w, step, agent.TraceOptions{Replies: replies}); perr != nil {
+	if perr := trace.Print(w, step, trace.Options{Replies: replies}); perr != nil {
 		return perr
 	}
 	if err != nil {

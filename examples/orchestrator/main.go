@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -322,7 +323,7 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	for _, s := range steps {
 		sortParallelCalls(s)
 	}
-	if perr := agent.PrintChain(w, steps, agent.TraceOptions{Replies: replies, NoTimings: true}); perr != nil {
+	if perr := trace.PrintChain(w, steps, trace.Options{Replies: replies, NoTimings: true}); perr != nil {
 		return perr
 	}
 	if err != nil {

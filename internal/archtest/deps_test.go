@@ -18,6 +18,7 @@ var core = []string{
 	module + "/agent",
 	module + "/agent/agentfile",
 	module + "/agent/internal/firewall",
+	module + "/agent/trace",
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/anthropic"
 	"github.com/ptc-go/ptc/llm/gemini"
@@ -280,7 +281,7 @@ func TestHostileEchoMission(t *testing.T) {
 			var events strings.Builder
 			a := agent.MustNew(agent.Config{Prompt: "Say hi", LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 			step, err := a.Run(context.Background(), agent.Options{LLM: llm.Func(f), Trace: agent.TraceOn,
-				Observers: []agent.Observer{agent.NewJSONLObserver(&events)}})
+				Observers: []agent.Observer{trace.NewJSONLObserver(&events)}})
 			if err == nil {
 				t.Fatal("the mission did not fail")
 			}

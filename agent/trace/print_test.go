@@ -1,4 +1,4 @@
-package agent_test
+package trace_test
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-func TestPrintTrace(t *testing.T) {
+func TestPrint(t *testing.T) {
 	model := llmtest.NewScript(
 		llmtest.Text("Let me think."),
 		llmtest.Code(`(println "x" [1 "a"]) (/ 1 (count []))`),
@@ -25,7 +26,7 @@ func TestPrintTrace(t *testing.T) {
 		t.Fatal("the mission should fail")
 	}
 	var buf bytes.Buffer
-	if err := agent.PrintTrace(&buf, step, agent.TraceOptions{Replies: true}); err != nil {
+	if err := trace.Print(&buf, step, trace.Options{Replies: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -40,7 +41,7 @@ func TestPrintTrace(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	if err := agent.PrintChain(&buf, []*agent.Step{step, nil}, agent.TraceOptions{NoTimings: true}); err != nil {
+	if err := trace.PrintChain(&buf, []*agent.Step{step, nil}, trace.Options{NoTimings: true}); err != nil {
 		t.Fatal(err)
 	}
 	out = buf.String()
@@ -54,11 +55,11 @@ func TestPrintTrace(t *testing.T) {
 	}
 }
 
-// PrintTrace is redacted by default: values, println output, tool errors
+// Print is redacted by default: values, println output, tool errors
 // and a nested agent's turns show firewalled data and copies of it as
 // <Firewalled>; a child's trace hides what its caller hides (the caller
 // passed its secret down as a public argument). Unredacted shows them.
-func TestPrintTraceRedacted(t *testing.T) {
+func TestPrintRedacted(t *testing.T) {
 	const secret, pin = "CTXSECRET-alpha-1234", 90817263544
 	child := agent.MustNew(agent.Config{Prompt: "Echo {{x}}", Description: "Echoes.", Signature: "(x :string) -> :string"})
 	childTool, err := child.AsTool(agent.AsToolOptions{LLM: llmtest.NewScript(llmtest.Code(`(println "got" ctx/x) (return (str "e:" ctx/x))`)).Func()})
@@ -76,14 +77,14 @@ func TestPrintTraceRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	print := func(opts agent.TraceOptions) string {
+	print := func(opts trace.Options) string {
 		var buf bytes.Buffer
-		if err := agent.PrintTrace(&buf, step, opts); err != nil {
+		if err := trace.Print(&buf, step, opts); err != nil {
 			t.Fatal(err)
 		}
 		return buf.String()
 	}
-	out := print(agent.TraceOptions{Full: true})
+	out := print(trace.Options{Full: true})
 	for _, s := range []string{"CTXSECRET", "90817263544"} {
 		if strings.Contains(out, s) {
 			t.Errorf("the trace shows %q:\n%s", s, out)
@@ -95,7 +96,7 @@ func TestPrintTraceRedacted(t *testing.T) {
 			t.Errorf("the trace lacks %q:\n%s", want, out)
 		}
 	}
-	raw := print(agent.TraceOptions{Full: true, Unredacted: true})
+	raw := print(trace.Options{Full: true, Unredacted: true})
 	if !strings.Contains(raw, `:leak "LCTXSECRET-alpha-1234"`) || !strings.Contains(raw, "got cCTXSECRET") {
 		t.Errorf("Unredacted hides values:\n%s", raw)
 	}

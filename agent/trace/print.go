@@ -1,23 +1,25 @@
-package agent
+package trace
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// TraceOptions select what PrintTrace shows. The zero value shows each
+// Options select what Print shows. The zero value shows each
 // turn's program, tool calls, output and result, with values cut to a
 // readable size and redacted: firewalled values and copies of firewalled
 // text are <Firewalled>, as for the LLM.
-type TraceOptions struct {
+type Options struct {
 	// Replies adds the LLM's whole reply and the feedback it was sent
-	// (both recorded only when the mission ran with Options.Debug).
+	// (both recorded only when the mission ran with agent.Options.Debug).
 	Replies bool
 	// Unredacted shows values, output and errors as they are, firewalled
 	// data included: for a developer's own terminal, never for a log, a
@@ -32,29 +34,29 @@ type TraceOptions struct {
 	NoTimings bool
 }
 
-// PrintTrace writes a readable account of a mission to w: one box per
+// Print writes a readable account of a mission to w: one box per
 // turn with its program, tool calls, println output, result or error,
 // duration and tokens, then the outcome. Agents called as tools are shown
 // inside their caller's tool call. Unless opts.Unredacted, every value is
 // printed with the Step's Redaction and every text (programs, output,
-// errors, replies, feedback) is scrubbed as Step.Scrub does; a nested
+// errors, replies, feedback) is scrubbed as agent.Step.Scrub does; a nested
 // agent's trace hides what its callers hide too.
-func PrintTrace(w io.Writer, step *Step, opts TraceOptions) error {
+func Print(w io.Writer, step *agent.Step, opts Options) error {
 	bw := bufio.NewWriter(w)
 	tp := tracePrinter{w: bw, opts: opts}
-	tp.step(step, "", step.veil())
+	tp.step(step, "", step.Veil())
 	return bw.Flush()
 }
 
 // PrintChain writes the traces of a pipeline of steps (each the context of
 // the next), numbered. Unless opts.Unredacted, each step hides what any
 // step of the chain hides.
-func PrintChain(w io.Writer, steps []*Step, opts TraceOptions) error {
+func PrintChain(w io.Writer, steps []*agent.Step, opts Options) error {
 	bw := bufio.NewWriter(w)
 	tp := tracePrinter{w: bw, opts: opts}
-	var all veil
+	var all agent.Veil
 	for _, s := range steps {
-		all = all.with(s.veil())
+		all = all.With(s.Veil())
 	}
 	for i, s := range steps {
 		fmt.Fprintf(bw, "═══ Step %d of %d ═══\n", i+1, len(steps))
@@ -65,22 +67,22 @@ func PrintChain(w io.Writer, steps []*Step, opts TraceOptions) error {
 
 type tracePrinter struct {
 	w    *bufio.Writer
-	opts TraceOptions
+	opts Options
 }
 
 // text is a text of the trace as the reader may see it.
-func (tp *tracePrinter) text(v veil, s string) string {
+func (tp *tracePrinter) text(v agent.Veil, s string) string {
 	if tp.opts.Unredacted {
 		return s
 	}
-	return v.scrub(s)
+	return v.Scrub(s)
 }
 
 const ruleWidth = 46
 
 const traceRule = "──────────────────────────────────────────────"
 
-func (tp *tracePrinter) value(vl veil, v lisp.Value) string {
+func (tp *tracePrinter) value(vl agent.Veil, v lisp.Value) string {
 	opts := lisp.PrintOptions{MaxItems: 8, MaxChars: 300, MaxDepth: 6}
 	if tp.opts.Full {
 		opts = lisp.PrintOptions{}
@@ -88,11 +90,11 @@ func (tp *tracePrinter) value(vl veil, v lisp.Value) string {
 	if tp.opts.Unredacted {
 		return lisp.FormatValue(v, opts)
 	}
-	return vl.format(v, opts)
+	return vl.Format(v, opts)
 }
 
 // step prints s, whose readers' firewalls are outer.
-func (tp *tracePrinter) step(s *Step, indent string, outer veil) {
+func (tp *tracePrinter) step(s *agent.Step, indent string, outer agent.Veil) {
 	if s == nil {
 		fmt.Fprintf(tp.w, "%s(no step)\n", indent)
 		return
@@ -100,7 +102,7 @@ func (tp *tracePrinter) step(s *Step, indent string, outer veil) {
 	if len(s.Trace) == 0 && s.Usage.Turns > 0 {
 		fmt.Fprintf(tp.w, "%s(no trace kept: see Options.Trace)\n", indent)
 	}
-	v := s.veil().with(outer)
+	v := s.Veil().With(outer)
 	for i := range s.Trace {
 		tp.turn(&s.Trace[i], indent, v)
 	}
@@ -126,7 +128,7 @@ func (tp *tracePrinter) step(s *Step, indent string, outer veil) {
 	}
 }
 
-func (tp *tracePrinter) turn(t *Turn, indent string, v veil) {
+func (tp *tracePrinter) turn(t *agent.Turn, indent string, v agent.Veil) {
 	w := tp.w
 	head := fmt.Sprintf("┌─ Turn %d ", t.Number)
 	fmt.Fprintf(w, "%s%s%s\n", indent, head, strings.Repeat("─", max(3, ruleWidth-utf8.RuneCountInString(head))))
@@ -219,4 +221,19 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// plural writes n and what, plural unless n is 1, with its digits grouped
+// (12,345 turns) as the agent's own messages write counts.
+func plural(n int, what string) string {
+	s := strconv.Itoa(n)
+	if n >= 0 {
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+	}
+	if n != 1 {
+		what += "s"
+	}
+	return s + " " + what
 }

@@ -1,9 +1,10 @@
-package agent
+package trace
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,10 +13,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/trace.golden.json")
 
 // tjSecret is the firewalled value of the trace tests' lookup tool.
 const tjSecret = "hunter2-correct-horse"
@@ -30,25 +34,25 @@ func tjCode(program string) llmtest.Reply {
 
 // tjMission runs a mission of three turns: a tool call and println, an
 // error, and a return that calls an agent tool twice through pmap.
-func tjMission(t *testing.T, debug bool) *Step {
+func tjMission(t *testing.T, debug bool) *agent.Step {
 	t.Helper()
-	child := MustNew(Config{Prompt: "Square {{n}}", Signature: "(n :int) -> :int", Description: "Squares n."})
+	child := agent.MustNew(agent.Config{Prompt: "Square {{n}}", Signature: "(n :int) -> :int", Description: "Squares n."})
 	childModel := llmtest.NewScript(tjCode(`(return (* ctx/n ctx/n))`), tjCode(`(return (* ctx/n ctx/n))`))
-	square, err := child.AsTool(AsToolOptions{LLM: childModel.Func()})
+	square, err := child.AsTool(agent.AsToolOptions{LLM: childModel.Func()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lookup := Tool{Description: "Looks a person up.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
+	lookup := agent.Tool{Description: "Looks a person up.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		return map[string]any{"name": "Ada", "_secret": tjSecret, "tags": []any{"x", 1.5}}, nil
 	}}
-	root := MustNew(Config{Prompt: "Look up 7 and square 2 and 3", MaxTurns: 5,
-		Tools: map[string]Tool{"lookup": lookup, "square": square}})
+	root := agent.MustNew(agent.Config{Prompt: "Look up 7 and square 2 and 3", MaxTurns: 5,
+		Tools: map[string]agent.Tool{"lookup": lookup, "square": square}})
 	model := llmtest.NewScript(
 		tjCode("(println \"looking up\" 7)\n(def who (tool/lookup {:id 7}))\n(println \"secret:\" (:_secret who))\n(:name who)"),
 		tjCode(`(+ 1 nil)`),
 		tjCode(`(return {:name (:name who) :squares (pmap #(tool/square {:n %}) [2 3]) :leak (:_secret who) :when #"a\"b"})`),
 	)
-	step, err := root.Run(context.Background(), Options{LLM: model.Func(), Debug: debug})
+	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func(), Debug: debug})
 	if err != nil {
 		t.Fatalf("the mission failed: %v", err)
 	}
@@ -58,10 +62,10 @@ func tjMission(t *testing.T, debug bool) *Step {
 	return step
 }
 
-func tjPrint(t *testing.T, s *Step, opts TraceOptions) string {
+func tjPrint(t *testing.T, s *agent.Step, opts Options) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := PrintTrace(&buf, s, opts); err != nil {
+	if err := Print(&buf, s, opts); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -72,22 +76,22 @@ func tjPrint(t *testing.T, s *Step, opts TraceOptions) string {
 // JSON again.
 func TestTraceJSONRoundTrip(t *testing.T) {
 	step := tjMission(t, true)
-	data, err := MarshalTrace(step, TraceJSONOptions{Raw: true})
+	data, err := Marshal(step, JSONOptions{Raw: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := UnmarshalTrace(data)
+	back, err := Unmarshal(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []TraceOptions{{}, {Replies: true, Full: true}, {Unredacted: true, Replies: true}, {NoTimings: true}, {NoChildren: true}} {
+	for _, opts := range []Options{{}, {Replies: true, Full: true}, {Unredacted: true, Replies: true}, {NoTimings: true}, {NoChildren: true}} {
 		want, got := tjPrint(t, step, opts), tjPrint(t, back, opts)
 		if got != want {
 			t.Errorf("%+v: the trace read back prints\n%s\nthe live step\n%s", opts, got, want)
 		}
 	}
 	for _, want := range []string{"┌─ Turn 3", "→ square {:n 2}", "Error: ", "looking up 7"} {
-		if out := tjPrint(t, back, TraceOptions{}); !strings.Contains(out, want) {
+		if out := tjPrint(t, back, Options{}); !strings.Contains(out, want) {
 			t.Errorf("the trace lacks %q:\n%s", want, out)
 		}
 	}
@@ -109,15 +113,15 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 	}
 
 	// Redacted: reading and writing again gives the same document.
-	red, err := MarshalTrace(step, TraceJSONOptions{})
+	red, err := Marshal(step, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err = UnmarshalTrace(red)
+	back, err = Unmarshal(red)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := MarshalTrace(back, TraceJSONOptions{})
+	again, err := Marshal(back, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,14 +142,14 @@ func mustGet(ns *lisp.Namespace, name string) lisp.Value {
 // stay out of the JSON unless it is raw.
 func TestTraceJSONFirewall(t *testing.T) {
 	step := tjMission(t, true)
-	data, err := MarshalTrace(step, TraceJSONOptions{})
+	data, err := Marshal(step, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(data, []byte(tjSecret)) || bytes.Contains(data, []byte("hunter2")) {
 		t.Errorf("the redacted trace holds the secret:\n%s", data)
 	}
-	if !bytes.Contains(data, []byte(Firewalled)) && !bytes.Contains(data, []byte(`\u003cFirewalled\u003e`)) {
+	if !bytes.Contains(data, []byte(agent.Firewalled)) && !bytes.Contains(data, []byte(`\u003cFirewalled\u003e`)) {
 		t.Errorf("the redacted trace has no placeholder:\n%s", data)
 	}
 	var doc map[string]any
@@ -155,7 +159,7 @@ func TestTraceJSONFirewall(t *testing.T) {
 	if doc["redacted"] != true {
 		t.Errorf("redacted: %v", doc["redacted"])
 	}
-	raw, err := MarshalTrace(step, TraceJSONOptions{Raw: true})
+	raw, err := Marshal(step, JSONOptions{Raw: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,14 +174,14 @@ func TestTraceJSONFirewall(t *testing.T) {
 	if err := json.Unmarshal(raw, &rawDoc); err != nil || rawDoc.Firewall == nil || !slices.Contains(rawDoc.Firewall.Strings, tjSecret) {
 		t.Errorf("the raw trace's firewall: %+v (%v)", rawDoc.Firewall, err)
 	}
-	back, err := UnmarshalTrace(raw)
+	back, err := Unmarshal(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := tjPrint(t, back, TraceOptions{Full: true, Replies: true}); strings.Contains(out, "hunter2") {
+	if out := tjPrint(t, back, Options{Full: true, Replies: true}); strings.Contains(out, "hunter2") {
 		t.Errorf("the Step read back from a raw trace shows the secret:\n%s", out)
 	}
-	if out := tjPrint(t, back, TraceOptions{Full: true, Unredacted: true}); !strings.Contains(out, tjSecret) {
+	if out := tjPrint(t, back, Options{Full: true, Unredacted: true}); !strings.Contains(out, tjSecret) {
 		t.Errorf("the Step read back from a raw trace has lost the secret:\n%s", out)
 	}
 }
@@ -191,7 +195,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 	model := llmtest.NewScript(
 		tjCode(`{:leak (str "L" ctx/_key) :n ctx/_pin :kw (keyword ctx/_key)}`),
 		tjCode(`(return {:leak (str "L" ctx/_key) :n ctx/_pin :keys {(str "k" ctx/_key) 1}})`))
-	step, err := MustNew(Config{Prompt: "p"}).Run(context.Background(), Options{LLM: model.Func(),
+	step, err := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{LLM: model.Func(),
 		Context: map[string]any{"_key": key, "_pin": pin}})
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +203,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 	if shown := model.Requests()[1].Messages[2].Content; !strings.Contains(shown, `"L<Firewalled>"`) {
 		t.Fatalf("the model was not shown the scrubbed copy: %s", shown)
 	}
-	data, err := MarshalTrace(step, TraceJSONOptions{})
+	data, err := Marshal(step, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +217,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 			t.Errorf("the redacted trace lacks %s:\n%s", want, data)
 		}
 	}
-	back, err := UnmarshalTrace(data)
+	back, err := Unmarshal(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +230,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 // refused with a message that says so.
 func TestTraceJSONVersion(t *testing.T) {
 	step := tjMission(t, false)
-	data, err := MarshalTrace(step, TraceJSONOptions{})
+	data, err := Marshal(step, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +238,7 @@ func TestTraceJSONVersion(t *testing.T) {
 	if bytes.Equal(newer, data) {
 		t.Fatal("no version field in the trace")
 	}
-	if _, err := UnmarshalTrace(newer); err == nil || !strings.Contains(err.Error(), "version 2, newer than this program reads (1)") {
+	if _, err := Unmarshal(newer); err == nil || !strings.Contains(err.Error(), "version 2, newer than this program reads (1)") {
 		t.Errorf("version 2: %v", err)
 	}
 	for doc, want := range map[string]string{
@@ -245,7 +249,7 @@ func TestTraceJSONVersion(t *testing.T) {
 		`[1, 2]`:                                   "not a ptc trace",
 		`{"format":"ptc-trace","version":1,"step":{"turns":[{"duration_ms":"x"}]}}`: "reading the trace",
 	} {
-		if _, err := UnmarshalTrace([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", doc, err, want)
 		}
 	}
@@ -271,12 +275,12 @@ func TestTraceJSONValues(t *testing.T) {
 	for range 500 {
 		deepV = lisp.NewVector([]lisp.Value{deepV})
 	}
-	s := &Step{Return: deepV, TraceID: "t"}
-	data, err := MarshalTrace(s, TraceJSONOptions{})
+	s := &agent.Step{Return: deepV, TraceID: "t"}
+	data, err := Marshal(s, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := UnmarshalTrace(data)
+	back, err := Unmarshal(data)
 	if err != nil || lisp.PrintString(back.Return) != lisp.PrintString(deepV) {
 		t.Errorf("deep value: %v", err)
 	}
@@ -284,16 +288,16 @@ func TestTraceJSONValues(t *testing.T) {
 	for range 40 {
 		shared = lisp.NewVector([]lisp.Value{shared, shared})
 	}
-	if _, err := MarshalTrace(&Step{Return: shared}, TraceJSONOptions{MaxBytes: 1 << 20}); err == nil || !strings.Contains(err.Error(), "MaxBytes") {
+	if _, err := Marshal(&agent.Step{Return: shared}, JSONOptions{MaxBytes: 1 << 20}); err == nil || !strings.Contains(err.Error(), "MaxBytes") {
 		t.Errorf("a huge shared value: %v", err)
 	}
 	// A step that is its own child is refused, not walked forever.
-	loop := &Step{Trace: []Turn{{Number: 1}}}
-	loop.Trace[0].ToolCalls = []ToolCall{{Name: "self", Child: loop}}
-	if _, err := MarshalTrace(loop, TraceJSONOptions{}); err == nil {
+	loop := &agent.Step{Trace: []agent.Turn{{Number: 1}}}
+	loop.Trace[0].ToolCalls = []agent.ToolCall{{Name: "self", Child: loop}}
+	if _, err := Marshal(loop, JSONOptions{}); err == nil {
 		t.Error("a cyclic step was written")
 	}
-	if _, err := MarshalTrace(nil, TraceJSONOptions{}); err == nil {
+	if _, err := Marshal(nil, JSONOptions{}); err == nil {
 		t.Error("a nil step was written")
 	}
 }
@@ -303,7 +307,7 @@ func TestTraceJSONValues(t *testing.T) {
 // texts masked.
 func TestTraceJSONGolden(t *testing.T) {
 	step := tjMission(t, true)
-	data, err := MarshalTrace(step, TraceJSONOptions{})
+	data, err := Marshal(step, JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,22 +373,48 @@ func tjMask(s *traceStep) {
 // FuzzUnmarshalTrace: any input is read or refused without a panic, and a
 // trace that reads is written and printed.
 func FuzzUnmarshalTrace(f *testing.F) {
-	seed, err := MarshalTrace(&Step{TraceID: "t", Return: lisp.NewVector([]lisp.Value{int64(1), "x"}),
-		Trace: []Turn{{Number: 1, Program: "(+ 1 2)", Result: int64(3),
-			ToolCalls: []ToolCall{{Name: "t", Args: lisp.NewMap(lisp.Keyword("a"), int64(1)), Child: &Step{TraceID: "c"}}}}}}, TraceJSONOptions{})
+	seed, err := Marshal(&agent.Step{TraceID: "t", Return: lisp.NewVector([]lisp.Value{int64(1), "x"}),
+		Trace: []agent.Turn{{Number: 1, Program: "(+ 1 2)", Result: int64(3),
+			ToolCalls: []agent.ToolCall{{Name: "t", Args: lisp.NewMap(lisp.Keyword("a"), int64(1)), Child: &agent.Step{TraceID: "c"}}}}}}, JSONOptions{})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(seed)
 	f.Add([]byte(`{"format":"ptc-trace","version":1,"step":{"ok":false,"turns":[{"number":1,"result":{"lisp":"{:a"}}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		step, err := UnmarshalTrace(data)
+		step, err := Unmarshal(data)
 		if err != nil {
 			return
 		}
-		if _, err := MarshalTrace(step, TraceJSONOptions{}); err != nil {
+		if _, err := Marshal(step, JSONOptions{}); err != nil {
 			t.Fatalf("a trace that reads does not write: %v", err)
 		}
-		_ = PrintTrace(io.Discard, step, TraceOptions{Replies: true})
+		_ = Print(io.Discard, step, Options{Replies: true})
 	})
+}
+
+// TestUnmarshalPlaceholder: in a redacted trace the placeholder is a
+// hidden value and prints as it was written; in a raw trace without a
+// firewall the same text is a string the mission returned, and prints as
+// one.
+func TestUnmarshalPlaceholder(t *testing.T) {
+	for _, tc := range []struct {
+		raw  bool
+		want string
+	}{
+		{raw: false, want: "Returned: <Firewalled>\n"},
+		{raw: true, want: "Returned: \"<Firewalled>\"\n"},
+	} {
+		data, err := Marshal(&agent.Step{TraceID: "t", Return: agent.Firewalled}, JSONOptions{Raw: tc.raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tjPrint(t, back, Options{NoTimings: true}); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("raw %v: prints %q, want it to start with %q", tc.raw, got, tc.want)
+		}
+	}
 }

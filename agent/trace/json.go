@@ -1,120 +1,4 @@
-package agent
-
-// The JSON form of a trace ("ptc-trace", version 1), written by
-// MarshalTrace and read by UnmarshalTrace. Version 1 is stable: fields may
-// be added (readers ignore the ones they do not know), none is renamed,
-// retyped or given another meaning without a new version. A reader refuses
-// a version newer than its own.
-//
-// The document:
-//
-//	{
-//	  "format":   "ptc-trace"      always
-//	  "version":  1                the format's version
-//	  "redacted": bool             true: firewalled values are the placeholder
-//	                               "<Firewalled>" and texts are scrubbed
-//	                               (TraceJSONOptions.Raw false)
-//	  "step":     Step             the mission
-//	  "firewall": Firewall         what a raw trace's firewall hides; optional
-//	}
-//
-// Firewall, in a raw trace only, so that the Step UnmarshalTrace reads
-// back hides what the original hides when it is shown:
-//
-//	"format"   "ptc-firewall/1"
-//	"strings"  [string]     the firewalled strings (8 bytes or more)
-//	"texts"    [string]     the printed forms of firewalled numbers and keywords
-//	"hidden"   [[string]]   the places in the top Step's return value of the
-//	                        collections firewalled by identity (a vector's
-//	                        item "#i", a map's entry "k" + the key's printed
-//	                        form, a set's member "s" + its printed form; []
-//	                        is the value itself); a place the value does not
-//	                        have hides the innermost collection on the way
-//
-// Step, a mission (a nested agent's too):
-//
-//	"trace_id"         string     32 hex digits
-//	"parent_trace_id"  string     the caller's trace_id; absent at the top
-//	"ok"               bool       the mission returned
-//	"return"           Value      its value; absent when it failed
-//	"fail"             Fail       why it failed; absent when it returned
-//	"signature"        string     the agent's signature, as written; optional
-//	"system_prompt"    string     the system prompt of the first LLM call; optional
-//	"usage"            Usage      this mission alone
-//	"total_usage"      Usage      with every agent it called, at any depth
-//	"warnings"         [string]   input coercions, let-through mismatches; optional
-//	"turns"            [Turn]     one per turn, in order (empty without a trace)
-//	"messages"         [Message]  the conversation, when it was collected; optional
-//
-// Fail:
-//
-//	"reason"      string   a Reason constant or the program's :reason
-//	"message"     string   what happened
-//	"op"          string   the tool or operation at fault; optional
-//	"by_program"  bool     the program called (fail v); optional
-//	"details"     Value    Fail.Details as a map; optional
-//
-// Usage:
-//
-//	"turns", "llm_requests"   int
-//	"tokens"                  Tokens
-//	"duration_ms"             number   milliseconds, to the nanosecond
-//	"system_prompt_tokens"    int      optional
-//	"memory_bytes"            int      optional
-//
-// Tokens: "input", "output" (int), "cache_read", "cache_write" (int, optional).
-//
-// Turn:
-//
-//	"number"           int
-//	"program"          string       the code the turn ran; optional
-//	"result"           Value        the program's value; absent on error or without a program
-//	"error"            string       the error, as the LLM was told it; optional
-//	"output"           [string]     println output, one line each; optional
-//	"tool_calls"       [ToolCall]   in the order they started; optional
-//	"duration_ms"      number       the turn, LLM call included
-//	"llm_duration_ms"  number       the LLM call
-//	"tokens"           Tokens       of the turn's LLM call
-//	"response"         string       the LLM's whole reply (debug runs); optional
-//	"feedback"         string       the message sent back to it (debug runs); optional
-//	"memory"           {name: Value}  the memory after the turn (debug runs); optional
-//
-// ToolCall:
-//
-//	"name"         string
-//	"args"         Value      the arguments map; optional
-//	"result"       Value      absent on error
-//	"error"        string     optional
-//	"warnings"     [string]   argument coercions; optional
-//	"start"        string     RFC 3339 with nanoseconds
-//	"duration_ms"  number
-//	"child"        Step       the mission of an agent called as the tool; optional
-//
-// Message: "role", "content" (strings).
-//
-// Value, a PTC-Lisp value in two forms:
-//
-//	"lisp"        string   its exact printed form (lisp.FormatValue), which
-//	                       UnmarshalTrace reads back
-//	"json"        any      its JSON form (lisp.ToJSON); absent when it has
-//	                       none (too large once its shared parts expand)
-//	"json_error"  string   why "json" is absent; optional
-//
-// Unless the trace is raw, firewalled fields and copies of firewalled
-// text are replaced by <Firewalled>, as Step.Redaction and Step.Scrub say:
-// a firewalled value, and the value of every map entry whose key starts
-// with _, print as the placeholder <Firewalled> (in "json", the string
-// "<Firewalled>"); every string and key is scrubbed of copies of
-// firewalled text, and a number or keyword whose printed form is
-// firewalled is the placeholder whole; a memory var whose name starts
-// with _ is the placeholder whole, and memory names are scrubbed. Texts
-// (programs, errors, output, warnings, prompts, messages, replies,
-// feedback, tool names) are scrubbed of firewalled text. A nested agent's
-// Step hides what its callers hide too. UnmarshalTrace reads the
-// placeholder as the string "<Firewalled>". Values the reader cannot rebuild (lazy sequences,
-// transducers) come back as the string of their printed form; functions,
-// vars and regexes come back as values that print as they did, and cannot
-// be called.
+package trace
 
 import (
 	"bytes"
@@ -125,60 +9,61 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
 )
 
-// TraceFormat and TraceVersion name the JSON form of a trace; a reader
-// refuses a newer version.
+// Format and Version name the JSON form of a trace
+// (docs/trace-format.md); a reader refuses a newer version.
 const (
-	TraceFormat  = "ptc-trace"
-	TraceVersion = 1
+	Format  = "ptc-trace"
+	Version = 1
 )
 
-// TraceJSONOptions select how MarshalTrace writes a trace.
-type TraceJSONOptions struct {
+// JSONOptions select how Marshal writes a trace.
+type JSONOptions struct {
 	// Raw keeps firewalled values and texts as they are, instead of the
 	// placeholder <Firewalled>. A raw trace holds every secret the mission
 	// saw: keep it for your own audit files, never show it to an LLM, a
 	// client or a shared log.
 	Raw bool
 	// MaxBytes bounds the printed and JSON forms of all the trace's values
-	// together (0: DefaultTraceMaxBytes). Shared structure lets a program
-	// build values whose printed form is huge; past the bound, MarshalTrace
+	// together (0: DefaultMaxBytes). Shared structure lets a program
+	// build values whose printed form is huge; past the bound, Marshal
 	// fails instead of filling memory.
 	MaxBytes int
 	// Indent, when set, indents the JSON with it ("  "); else it is compact.
 	Indent string
 }
 
-// DefaultTraceMaxBytes is TraceJSONOptions.MaxBytes's default: 256 MiB.
-const DefaultTraceMaxBytes = 256 << 20
+// DefaultMaxBytes is JSONOptions.MaxBytes's default: 256 MiB.
+const DefaultMaxBytes = 256 << 20
 
-// maxTraceDepth bounds the nesting of values (as lisp.ToJSON does) and of
+// maxDepth bounds the nesting of values (as lisp.ToJSON does) and of
 // agents in a trace.
-const maxTraceDepth = lisp.MaxReadDepth
+const maxDepth = lisp.MaxReadDepth
 
-// MarshalTrace returns the JSON form of step's trace (documented at the top
-// of trace_json.go), the agents it called nested in their tool calls.
-// Unless opts.Raw, firewalled values are the placeholder <Firewalled>, as
-// step.Redaction() prints them, and texts are scrubbed with step.Scrub.
-func MarshalTrace(step *Step, opts TraceJSONOptions) ([]byte, error) {
+// Marshal returns the JSON form of step's trace (docs/trace-format.md),
+// the agents it called nested in their tool calls. Unless opts.Raw,
+// firewalled values are the placeholder <Firewalled>, as step.Redaction()
+// prints them, and texts are scrubbed with step.Scrub.
+func Marshal(step *agent.Step, opts JSONOptions) ([]byte, error) {
 	if step == nil {
-		return nil, errors.New("agent: MarshalTrace: no step")
+		return nil, errors.New("trace: Marshal: no step")
 	}
-	w := traceWriter{raw: opts.Raw, budget: opts.MaxBytes, seen: map[*Step]bool{}}
+	w := traceWriter{raw: opts.Raw, budget: opts.MaxBytes, seen: map[*agent.Step]bool{}}
 	if w.budget <= 0 {
-		w.budget = DefaultTraceMaxBytes
+		w.budget = DefaultMaxBytes
 	}
-	js, err := w.step(step, 0, nil)
+	js, err := w.step(step, 0, agent.Veil{})
 	if err != nil {
 		return nil, err
 	}
-	doc := &traceDoc{Format: TraceFormat, Version: TraceVersion, Redacted: !opts.Raw, Step: js}
+	doc := &traceDoc{Format: Format, Version: Version, Redacted: !opts.Raw, Step: js}
 	if opts.Raw {
-		doc.Firewall = marshalVeil(step.veil(), step.Return)
+		doc.Firewall = step.Veil().Export(step.Return)
 	}
 	return encodeTrace(doc, opts.Indent)
 }
@@ -191,57 +76,50 @@ func encodeTrace(doc *traceDoc, indent string) ([]byte, error) {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", indent)
 	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("agent: MarshalTrace: %w", err)
+		return nil, fmt.Errorf("trace: Marshal: %w", err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// UnmarshalTrace reads a trace MarshalTrace wrote (of this version or an
-// older one) into a Step that PrintTrace prints as it printed the
+// Unmarshal reads a trace Marshal wrote (of this version or an older one)
+// into a Step that Print prints as it printed the
 // original: values are read back from their printed forms. The Step has
 // no Memory, and its Redaction hides the placeholders of a redacted trace.
-func UnmarshalTrace(data []byte) (*Step, error) {
+func Unmarshal(data []byte) (*agent.Step, error) {
 	var head struct {
 		Format  *string `json:"format"`
 		Version *int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("agent: not a ptc trace: %w", err)
+		return nil, fmt.Errorf("trace: not a ptc trace: %w", err)
 	}
 	switch {
-	case head.Format == nil || *head.Format != TraceFormat:
+	case head.Format == nil || *head.Format != Format:
 		got := "none"
 		if head.Format != nil {
 			got = strconv.Quote(*head.Format)
 		}
-		return nil, fmt.Errorf("agent: not a ptc trace: format %s, want %q", got, TraceFormat)
+		return nil, fmt.Errorf("trace: not a ptc trace: format %s, want %q", got, Format)
 	case head.Version == nil || *head.Version < 1:
-		return nil, fmt.Errorf("agent: a ptc trace without a valid version")
-	case *head.Version > TraceVersion:
-		return nil, fmt.Errorf("agent: the trace is of format version %d, newer than this program reads (%d): use a newer ptc to read it",
-			*head.Version, TraceVersion)
+		return nil, fmt.Errorf("trace: a ptc trace without a valid version")
+	case *head.Version > Version:
+		return nil, fmt.Errorf("trace: the trace is of format version %d, newer than this program reads (%d): use a newer ptc to read it",
+			*head.Version, Version)
 	}
 	var doc traceDoc
 	err := json.Unmarshal(data, &doc)
 	if err != nil {
-		return nil, fmt.Errorf("agent: reading the trace: %w", err)
+		return nil, fmt.Errorf("trace: reading the trace: %w", err)
 	}
 	if doc.Step == nil {
-		return nil, errors.New("agent: the trace has no step")
+		return nil, errors.New("trace: the trace has no step")
 	}
-	r := traceReader{fw: placeholderFirewall()}
-	if !doc.Redacted {
-		// Every Step hides the texts; the top one its collections too.
-		if r.fw, err = unmarshalFirewall(doc.Firewall, nil); err != nil {
-			return nil, fmt.Errorf("agent: reading the trace: %w", err)
-		}
+	s, err := readStep(doc.Step, 0)
+	if err != nil {
+		return nil, err
 	}
-	s, err := r.step(doc.Step, 0)
-	if err != nil || doc.Redacted || len(doc.Firewall) == 0 {
-		return s, err
-	}
-	if s.fw, err = unmarshalFirewall(doc.Firewall, s.Return); err != nil {
-		return nil, fmt.Errorf("agent: reading the trace: %w", err)
+	if err := s.RestoreVeil(doc.Redacted, doc.Firewall); err != nil {
+		return nil, fmt.Errorf("trace: reading the trace: %w", err)
 	}
 	return s, nil
 }
@@ -254,9 +132,9 @@ type traceDoc struct {
 	Redacted bool       `json:"redacted"`
 	Step     *traceStep `json:"step"`
 	// Firewall is, in a raw trace, what the mission's firewall and its
-	// callers' hide (firewallJSON: the firewalled texts, and the places of
-	// the return value's firewalled collections), so that a Step read back
-	// hides it again.
+	// callers' hide (agent.Veil.Export: the firewalled texts, and the
+	// places of the return value's firewalled collections), so that a Step
+	// read back hides it again.
 	Firewall json.RawMessage `json:"firewall,omitempty"`
 }
 
@@ -354,38 +232,38 @@ func (d *msDuration) UnmarshalJSON(b []byte) error {
 type traceWriter struct {
 	raw    bool
 	budget int
-	seen   map[*Step]bool // the steps on the current path: a cycle is an error
+	seen   map[*agent.Step]bool // the steps on the current path: a cycle is an error
 }
 
-func (w *traceWriter) text(vl veil, t string) string {
+func (w *traceWriter) text(vl agent.Veil, t string) string {
 	if w.raw {
 		return t
 	}
-	return vl.scrub(t)
+	return vl.Scrub(t)
 }
 
-func (w *traceWriter) texts(vl veil, ts []string) []string {
+func (w *traceWriter) texts(vl agent.Veil, ts []string) []string {
 	if len(ts) == 0 {
 		return nil
 	}
 	if w.raw {
 		return ts
 	}
-	return vl.scrubAll(ts)
+	return vl.ScrubAll(ts)
 }
 
 // value writes v in both forms, redacted as vl's redaction says.
-func (w *traceWriter) value(vl veil, v lisp.Value) (*traceValue, error) {
+func (w *traceWriter) value(vl agent.Veil, v lisp.Value) (*traceValue, error) {
 	var red *lisp.Redaction
 	if !w.raw {
-		red = vl.redaction()
+		red = vl.Redaction()
 	}
 	if w.budget <= 0 {
 		return nil, w.tooLarge()
 	}
 	// MaxChars stops the printer soon after the budget, whatever the
 	// value's expanded size.
-	text := lisp.FormatValue(v, lisp.PrintOptions{MaxDepth: maxTraceDepth + 1, Redact: red, MaxChars: w.budget})
+	text := lisp.FormatValue(v, lisp.PrintOptions{MaxDepth: maxDepth + 1, Redact: red, MaxChars: w.budget})
 	if w.budget -= len(text); w.budget < 0 {
 		return nil, w.tooLarge()
 	}
@@ -403,21 +281,21 @@ func (w *traceWriter) value(vl veil, v lisp.Value) (*traceValue, error) {
 }
 
 func (w *traceWriter) tooLarge() error {
-	return errors.New("agent: MarshalTrace: the trace's values exceed TraceJSONOptions.MaxBytes")
+	return errors.New("trace: Marshal: the trace's values exceed JSONOptions.MaxBytes")
 }
 
 // step writes s, whose readers' firewalls are outer: a nested agent's
 // trace hides what its callers hide.
-func (w *traceWriter) step(s *Step, depth int, outer veil) (*traceStep, error) {
-	if depth > maxTraceDepth {
-		return nil, errors.New("agent: MarshalTrace: agents nested too deep")
+func (w *traceWriter) step(s *agent.Step, depth int, outer agent.Veil) (*traceStep, error) {
+	if depth > maxDepth {
+		return nil, errors.New("trace: Marshal: agents nested too deep")
 	}
 	if w.seen[s] {
-		return nil, errors.New("agent: MarshalTrace: a step is its own descendant")
+		return nil, errors.New("trace: Marshal: a step is its own descendant")
 	}
 	w.seen[s] = true
 	defer delete(w.seen, s)
-	vl := s.veil().with(outer)
+	vl := s.Veil().With(outer)
 	js := &traceStep{
 		TraceID:       s.TraceID,
 		ParentTraceID: s.ParentTraceID,
@@ -465,7 +343,7 @@ func (w *traceWriter) step(s *Step, depth int, outer veil) (*traceStep, error) {
 func detailsData(d map[string]any, depth int) map[string]any {
 	out := make(map[string]any, len(d))
 	for k, v := range d {
-		if f, ok := v.(*Fail); ok && f != nil {
+		if f, ok := v.(*agent.Fail); ok && f != nil {
 			m := map[string]any{"reason": f.Reason, "message": f.Message}
 			if f.Op != "" {
 				m["op"] = f.Op
@@ -480,12 +358,12 @@ func detailsData(d map[string]any, depth int) map[string]any {
 	return out
 }
 
-func usageJSON(u Usage) traceUsage {
+func usageJSON(u agent.Usage) traceUsage {
 	return traceUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: msDuration(u.Duration),
 		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
 }
 
-func (w *traceWriter) turn(vl veil, t *Turn, depth int) (traceTurn, error) {
+func (w *traceWriter) turn(vl agent.Veil, t *agent.Turn, depth int) (traceTurn, error) {
 	jt := traceTurn{
 		Number:        t.Number,
 		Program:       w.text(vl, t.Program),
@@ -504,6 +382,7 @@ func (w *traceWriter) turn(vl veil, t *Turn, depth int) (traceTurn, error) {
 		}
 	}
 	if t.Memory != nil && t.Memory.Len() > 0 {
+		hiddenName := agent.Veil{}.Redaction().Key // the "_" rule alone
 		jt.Memory = map[string]*traceValue{}
 		for _, name := range t.Memory.Names() {
 			v, _ := t.Memory.Get(name)
@@ -513,8 +392,8 @@ func (w *traceWriter) turn(vl veil, t *Turn, depth int) (traceTurn, error) {
 			for i := 2; jt.Memory[shown] != nil; i++ {
 				shown = w.text(vl, name) + "#" + strconv.Itoa(i)
 			}
-			if !w.raw && isFirewalledKey(name) {
-				jt.Memory[shown] = &traceValue{Lisp: Firewalled, JSON: json.RawMessage(strconv.Quote(Firewalled))}
+			if !w.raw && hiddenName(name) {
+				jt.Memory[shown] = &traceValue{Lisp: agent.Firewalled, JSON: json.RawMessage(strconv.Quote(agent.Firewalled))}
 				continue
 			}
 			if jt.Memory[shown], err = w.value(vl, v); err != nil {
@@ -555,15 +434,12 @@ func (w *traceWriter) turn(vl veil, t *Turn, depth int) (traceTurn, error) {
 
 // Reading.
 
-type traceReader struct {
-	fw *firewall // every Step's: the placeholder's, or the raw trace's firewall
-}
-
-func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
-	if depth > maxTraceDepth {
-		return nil, errors.New("agent: reading the trace: agents nested too deep")
+// readStep rebuilds a Step; Unmarshal then restores its veil.
+func readStep(js *traceStep, depth int) (*agent.Step, error) {
+	if depth > maxDepth {
+		return nil, errors.New("trace: reading the trace: agents nested too deep")
 	}
-	s := &Step{
+	s := &agent.Step{
 		TraceID:       js.TraceID,
 		ParentTraceID: js.ParentTraceID,
 		SystemPrompt:  js.SystemPrompt,
@@ -571,7 +447,6 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 		TotalUsage:    usageOf(js.TotalUsage),
 		Warnings:      js.Warnings,
 	}
-	s.fw = r.fw
 	if js.Signature != "" {
 		if sig, err := signature.Parse(js.Signature); err == nil {
 			s.Signature = sig
@@ -579,7 +454,7 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 	}
 	if js.Fail != nil {
 		f := js.Fail
-		s.Fail = &Fail{Reason: f.Reason, Message: f.Message, Op: f.Op, ByProgram: f.ByProgram}
+		s.Fail = &agent.Fail{Reason: f.Reason, Message: f.Message, Op: f.Op, ByProgram: f.ByProgram}
 		if f.Details != nil {
 			if g, err := lisp.ToGo(readValue(f.Details)); err == nil {
 				if m, ok := g.(map[string]any); ok {
@@ -588,12 +463,12 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 			}
 		}
 	} else if !js.OK {
-		s.Fail = &Fail{Reason: "unknown", Message: "the trace does not say why the mission failed"}
+		s.Fail = &agent.Fail{Reason: "unknown", Message: "the trace does not say why the mission failed"}
 	} else if js.Return != nil {
 		s.Return = readValue(js.Return)
 	}
 	for _, jt := range js.Turns {
-		t := Turn{
+		t := agent.Turn{
 			Number:      jt.Number,
 			Program:     jt.Program,
 			Error:       jt.Error,
@@ -617,7 +492,7 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 			t.Memory = lisp.NewNamespace(vars)
 		}
 		for _, jc := range jt.ToolCalls {
-			c := ToolCall{
+			c := agent.ToolCall{
 				Name:     jc.Name,
 				Error:    jc.Error,
 				Warnings: jc.Warnings,
@@ -637,7 +512,7 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 				c.Result = readValue(jc.Result)
 			}
 			if jc.Child != nil {
-				child, err := r.step(jc.Child, depth+1)
+				child, err := readStep(jc.Child, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -653,15 +528,9 @@ func (r *traceReader) step(js *traceStep, depth int) (*Step, error) {
 	return s, nil
 }
 
-func usageOf(u traceUsage) Usage {
-	return Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, Duration: time.Duration(u.DurationMS),
+func usageOf(u traceUsage) agent.Usage {
+	return agent.Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, Duration: time.Duration(u.DurationMS),
 		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
-}
-
-// placeholderFirewall hides the placeholder string, so that a Step read
-// from a redacted trace prints its placeholders as they were written.
-func placeholderFirewall() *firewall {
-	return hidingFirewall(Firewalled)
 }
 
 // readValue rebuilds a value from its printed form, else from its JSON
@@ -679,17 +548,17 @@ func readValue(tv *traceValue) lisp.Value {
 }
 
 // readPrinted reads a value's printed form (lisp.ReadValue), the
-// placeholder as the string Firewalled.
+// placeholder as the string agent.Firewalled.
 func readPrinted(src string) (lisp.Value, error) {
-	return lisp.ReadValue(src, lisp.ReadOptions{Placeholder: Firewalled, MaxDepth: maxTraceDepth})
+	return lisp.ReadValue(src, lisp.ReadOptions{Placeholder: agent.Firewalled, MaxDepth: maxDepth})
 }
 
 // output is a turn's println output for the trace: scrubbed as a whole
 // (a firewalled text may span lines) when that keeps the lines apart, each
 // line on its own otherwise.
-func (w *traceWriter) output(vl veil, lines []string) []string {
+func (w *traceWriter) output(vl agent.Veil, lines []string) []string {
 	if w.raw || len(lines) == 0 {
 		return w.texts(vl, lines)
 	}
-	return vl.scrubLines(lines)
+	return vl.ScrubLines(lines)
 }

@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ptc-go/ptc/llm"
+)
+
+// eventJSON is the JSON form of an Event.
+type eventJSON struct {
+	Kind          string         `json:"kind"`
+	Time          time.Time      `json:"time"`
+	Agent         string         `json:"agent,omitempty"`
+	TraceID       string         `json:"trace_id"`
+	ParentTraceID string         `json:"parent_trace_id,omitempty"`
+	Depth         int            `json:"depth"`
+	Turn          int            `json:"turn,omitempty"`
+	CallID        uint64         `json:"call_id,omitempty"`
+	ParentCallID  uint64         `json:"parent_call_id,omitempty"`
+	DurationMS    *float64       `json:"duration_ms,omitempty"`
+	Tokens        *llm.Tokens    `json:"tokens,omitempty"`
+	Attempt       int            `json:"attempt,omitempty"`
+	RetryInMS     *float64       `json:"retry_in_ms,omitempty"`
+	Model         string         `json:"model,omitempty"`
+	FinishReason  string         `json:"finish_reason,omitempty"`
+	Messages      int            `json:"messages,omitempty"`
+	Response      string         `json:"response,omitempty"`
+	Program       string         `json:"program,omitempty"`
+	Output        []string       `json:"output,omitempty"`
+	Tool          string         `json:"tool,omitempty"`
+	Args          string         `json:"args,omitempty"`
+	Result        string         `json:"result,omitempty"`
+	Error         string         `json:"error,omitempty"`
+	Fail          *failJSON      `json:"fail,omitempty"`
+	Usage         map[string]any `json:"usage,omitempty"`
+}
+
+type failJSON struct {
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Op      string `json:"op,omitempty"`
+}
+
+// MarshalJSON writes the event with snake_case fields, its texts as they
+// are (redacted as for the LLM), durations in milliseconds (RetryIn as
+// retry_in_ms, absent when no attempt follows), and a request's
+// message count rather than its messages (the system prompt is left out:
+// it is in the Step). The raw values (Args, Result, Step) are never
+// written.
+func (e *Event) MarshalJSON() ([]byte, error) {
+	j := eventJSON{
+		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
+		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
+		Model: e.Model, FinishReason: e.FinishReason, Messages: len(e.Messages), Response: e.Response,
+		Program: e.Program, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
+	}
+	if e.Fail != nil {
+		j.Fail = &failJSON{Reason: e.Fail.Reason, Message: e.Fail.Message, Op: e.Fail.Op}
+	}
+	switch e.Kind {
+	case RunStop, RunException, TurnStop, LLMStop, LLMException, ToolStop, ToolException:
+		ms := float64(e.Duration.Microseconds()) / 1000
+		j.DurationMS = &ms
+	}
+	if e.RetryIn > 0 {
+		ms := float64(e.RetryIn.Microseconds()) / 1000
+		j.RetryInMS = &ms
+	}
+	if e.Tokens != (llm.Tokens{}) {
+		t := e.Tokens
+		j.Tokens = &t
+	}
+	if e.Err != nil {
+		j.Error = e.Err.Error()
+	}
+	if e.Kind == RunStop || e.Kind == RunException {
+		j.Usage = map[string]any{"turns": e.Usage.Turns, "llm_requests": e.Usage.LLMRequests,
+			"duration_ms": float64(e.Usage.Duration.Microseconds()) / 1000}
+	}
+	return json.Marshal(j)
+}
