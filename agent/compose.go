@@ -115,7 +115,7 @@ type LLMToolConfig struct {
 	// LLMTimeout and LLMRetry bound and retry each LLM call, as the
 	// Config fields of the same names.
 	LLMTimeout time.Duration
-	LLMRetry   RetryPolicy
+	LLMRetry   llm.RetryPolicy
 	// TokenLimit bounds the tokens of each call, as AsToolOptions.TokenLimit
 	// does. Zero: only the caller's tree's limits.
 	TokenLimit int

@@ -520,9 +520,9 @@ func TestHostileTurnBudgetUnderFanOut(t *testing.T) {
 		t.Run(fmt.Sprintf("retries %v", retries), func(t *testing.T) {
 			before := hxBaseline()
 			const budget = 25
-			var policy agent.RetryPolicy
+			var policy llm.RetryPolicy
 			if retries {
-				policy = agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Backoff: agent.Constant}
+				policy = llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Backoff: llm.Constant}
 			}
 			root := hxChain(t, 6, func(k int) agent.Config {
 				return agent.Config{MaxDepth: 10, TurnBudget: map[bool]int{true: budget, false: 100000}[k == 0], MissionTimeout: hxSafetyNet,

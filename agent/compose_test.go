@@ -633,7 +633,7 @@ func TestAsToolSchemaAndErrors(t *testing.T) {
 func TestTurnTimeoutBoundsLLMCall(t *testing.T) {
 	slow := &routed{delay: 2 * time.Second, routes: map[string][]string{"Q": {`(return 1)`}}}
 	a := agent.MustNew(agent.Config{Prompt: "Q", Limits: lisp.Limits{Timeout: 50 * time.Millisecond},
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 	step, err := a.Run(context.Background(), agent.Options{LLM: slow.Func()})
 	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.Timeout) {
 		t.Fatalf("fail %+v", step.Fail)
@@ -798,7 +798,7 @@ func TestIgnoringCallbackPastItsTimeout(t *testing.T) {
 		return llm.Response{Content: "```clojure\n(return 1)\n```"}, nil
 	})
 	a := agent.MustNew(agent.Config{Prompt: "x", LLMTimeout: 20 * time.Millisecond,
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
 	start := time.Now()
 	step, err := a.Run(context.Background(), agent.Options{LLM: stubborn})
 	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.Timeout) {

@@ -45,7 +45,7 @@ type Config struct {
 	MissionTimeout time.Duration
 	// LLMRetry is the retry policy for failed LLM calls (network errors,
 	// rate limits). Retries never consume turns. Zero: no retries.
-	LLMRetry RetryPolicy
+	LLMRetry llm.RetryPolicy
 	// LLMTimeout bounds each LLM call (each attempt): a call that takes
 	// longer is abandoned and is a timeout, which LLMRetry retries by
 	// default. Zero: the turn's Limits.Timeout (5s by default), as the
@@ -144,50 +144,6 @@ type PromptLimit struct {
 	// the seeds'.
 	StringChars int
 }
-
-// RetryPolicy retries failed LLM calls. The zero value makes one attempt.
-type RetryPolicy struct {
-	// MaxAttempts is the number of calls, the first included. 0 or 1: no
-	// retries.
-	MaxAttempts int
-	// Backoff is how the delay grows: Exponential (the default), Linear or
-	// Constant.
-	Backoff Backoff
-	// BaseDelay is the first delay. Default 1s. A provider's Retry-After
-	// (llm.Error.RetryAfter) wins when it is longer, even past MaxDelay:
-	// the provider said when it will answer, and an earlier retry would be
-	// refused again. But see MaxRetryAfter.
-	BaseDelay time.Duration
-	// MaxDelay caps the backoff. Default 30s.
-	MaxDelay time.Duration
-	// MaxRetryAfter is the longest Retry-After waited for: a provider
-	// asking for a longer wait ends the retries at once, with its error
-	// (which says so). Default DefaultMaxRetryAfter (1 minute). Whatever
-	// the wait, one that would end past the mission's deadline
-	// (MissionTimeout, the caller's context) ends the retries at once too,
-	// rather than sleeping into the deadline. Observers learn each wait
-	// from the llm.exception event (Event.RetryIn).
-	MaxRetryAfter time.Duration
-	// Jitter spreads each delay at random by up to this fraction, so that
-	// missions that failed together do not retry together. Default 0.2
-	// (±20%); negative: none.
-	Jitter float64
-	// Retryable are the failure classes worth retrying. Default
-	// rate_limit, timeout, server_error and network. auth and
-	// config_error are never retried.
-	Retryable []llm.Class
-}
-
-// Backoff is a delay strategy.
-type Backoff int
-
-// Backoff strategies: the nth retry waits BaseDelay×2ⁿ⁻¹, BaseDelay×n or
-// BaseDelay.
-const (
-	Exponential Backoff = iota
-	Linear
-	Constant
-)
 
 // SystemPrompt customizes the system prompt. The generated prompt has these
 // sections, in order: Prefix, the role, the language reference, the mode

@@ -4,13 +4,13 @@ import (
 	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 )
 
-// fail returns a copy of f for a reader: its texts scrubbed, its Details
+// redactedFail returns a copy of f for a reader: its texts scrubbed, its Details
 // redacted (Go data with firewalled parts as Firewalled).
-func (v veil) fail(f *Fail) *Fail {
+func redactedFail(v veil, f *Fail) *Fail {
 	if f == nil {
 		return nil
 	}
-	r := &fwall.DataRedactor{Veil: fwall.Veil(v), Budget: maxDetailNodes, Other: redactFail}
+	r := &fwall.DataRedactor{Veil: v, Budget: maxDetailNodes, Other: redactFail}
 	return failData(r, f, 0)
 }
 

@@ -231,7 +231,7 @@ func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, e
 	}
 	res = ToolResult{Value: v, Usage: rt.nested.total()}
 	if !rt.fw.OwnEmpty() {
-		res.Firewall = marshalFirewall(rt.fw, v, false)
+		res.Firewall = fwall.Marshal(rt.fw, v, false)
 	}
 	return res, err
 }
@@ -240,7 +240,7 @@ func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, e
 // run elsewhere: it records what the agents the call runs firewall and
 // use. A zero Position places them at the top of a tree of their own.
 func hostTree(pos Position, args *lisp.Map) (*tree, error) {
-	up, err := unmarshalFirewall(pos.CallerFirewall, args)
+	up, err := fwall.Unmarshal(pos.CallerFirewall, args)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +303,7 @@ func (tc *toolCalls) hookedTool(ctx context.Context, h *Hooks, bt *boundTool, ar
 		m.chargeChild(&Step{TotalUsage: r.Usage})
 	}
 	if len(r.Firewall) > 0 {
-		fw, ferr := unmarshalFirewall(r.Firewall, r.Value)
+		fw, ferr := fwall.Unmarshal(r.Firewall, r.Value)
 		if ferr != nil {
 			// What the value hides is unknown: it is not shown.
 			return ToolResult{}, warnings, fmt.Errorf("the engine's answer cannot be shown: %w", ferr)
@@ -342,7 +342,7 @@ func (m *mission) childPosition(name string, args *lisp.Map) Position {
 	pos := Position{Depth: m.rt.depth + 1, MaxDepth: m.rt.maxDepth, TurnsLeft: int(max(m.rt.budget.Load(), 0)),
 		BudgetSize: m.rt.budgetSize, ParentTraceID: m.traceID, Name: name}
 	if !m.fw.Empty() {
-		pos.CallerFirewall = marshalFirewall(m.fw, args, true)
+		pos.CallerFirewall = fwall.Marshal(m.fw, args, true)
 	}
 	if left, limit, setBy, ok := m.rt.limit.tokensLeft(); ok {
 		pos.Tokens = &TokenAllowance{Left: left, Limit: limit, SetBy: setBy}

@@ -174,7 +174,7 @@ func endCases(t *testing.T) []endCase {
 				return context.WithTimeout(context.Background(), 20*time.Millisecond)
 			},
 			model: ignore(waitsForCtx), end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
-		{name: "llm error after retries", cfg: agent.Config{LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}},
+		{name: "llm error after retries", cfg: agent.Config{LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}},
 			replies: []llmtest.Reply{llmtest.Fail(&llm.Error{Class: llm.ServerError}), llmtest.Fail(&llm.Error{Class: llm.ServerError})},
 			end:     agent.RunStop, reason: agent.ReasonLLMError, turns: 1,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"math"
 	"slices"
 	"strings"
@@ -386,7 +387,7 @@ func (r *rounder) walk(v lisp.Value, depth int) lisp.Value {
 	default:
 		return v
 	}
-	shared := walkOnce(v)
+	shared := fwall.WalkOnce(v)
 	if shared {
 		if out, ok := r.done[v]; ok {
 			return out

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -383,7 +384,7 @@ func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
 			if n == sampleMapEntries {
 				break
 			}
-			b.Set(k, s.copy(e, depth+1, isFirewalledKey(k)))
+			b.Set(k, s.copy(e, depth+1, fwall.HiddenKey(k)))
 			n++
 		}
 		if x.Len() > n {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -248,7 +249,7 @@ func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 			if redacted == nil {
 				c := *e
 				c.Args, c.Result, c.Step = nil, nil, nil
-				c.Fail = v.fail(e.Fail)
+				c.Fail = redactedFail(v, e.Fail)
 				redacted = &c
 			}
 			ev = redacted
@@ -375,10 +376,10 @@ func (m *mission) emit(e *Event) {
 	// firewalled data, but may echo by chance).
 	v := veil{m.fw}
 	if e.Program != "" {
-		e.Program = v.scrub(e.Program)
+		e.Program = v.Scrub(e.Program)
 	}
 	if e.Response != "" {
-		e.Response = v.scrub(e.Response)
+		e.Response = v.Scrub(e.Response)
 	}
 	m.obs.emit(ctx, e, v)
 }
@@ -389,7 +390,7 @@ func (m *mission) eventText(v lisp.Value) string {
 	if v == nil {
 		return "nil"
 	}
-	redact := &lisp.Redaction{Placeholder: Firewalled, Key: isFirewalledKey}
+	redact := &lisp.Redaction{Placeholder: Firewalled, Key: fwall.HiddenKey}
 	if m.fw != nil {
 		redact = m.fw.Redaction()
 	}

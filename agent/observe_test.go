@@ -55,7 +55,7 @@ func observedMission(t *testing.T, observers ...agent.Observer) *agent.Step {
 			}, Description: "Opens the vault."},
 			"child": childTool,
 		},
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1},
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1},
 	})
 	model := llmtest.NewScript(
 		llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "overloaded"}),

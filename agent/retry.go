@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	goruntime "runtime"
 	"slices"
 	"sync"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/ptc-go/ptc/llm"
 )
-
-var defaultRetryable = []llm.Class{llm.RateLimit, llm.Timeout, llm.ServerError, llm.Network}
 
 // callLLM calls the model, retrying per the policy. Retries wait between
 // attempts (honouring the mission's context) and never consume turns. A
@@ -22,7 +19,6 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		return m.hookedLLM(h, req)
 	}
 	p := m.retry
-	attempts := max(p.MaxAttempts, 1)
 	var err error
 	for attempt := 1; ; attempt++ {
 		var resp llm.Response
@@ -41,7 +37,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		var wait time.Duration
 		retry := false
 		if err != nil {
-			wait, retry, err = m.nextAttempt(attempt, attempts, err)
+			wait, retry, err = p.Next(m.ctx, attempt, err)
 		}
 		if m.obs != nil {
 			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: time.Since(start), Model: m.modelName()}
@@ -72,54 +68,6 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		case <-t.C:
 		}
 	}
-}
-
-// nextAttempt decides whether a failed call is tried again and after how
-// long: the policy's backoff, or the provider's Retry-After when longer.
-// A Retry-After beyond the policy's MaxRetryAfter, or a wait that would
-// end past the mission's deadline (MissionTimeout, the caller's context),
-// ends the retries at once: waiting could only end in a timeout, with
-// nothing shown meanwhile. The error then says why.
-func (m *mission) nextAttempt(attempt, attempts int, err error) (time.Duration, bool, error) {
-	p := m.retry
-	if attempt >= attempts || m.ctx.Err() != nil || !p.retryable(err) {
-		return 0, false, err
-	}
-	wait := p.jittered(p.delay(attempt))
-	if after := llm.Classify(err).RetryAfter; after > 0 {
-		if limit := p.maxRetryAfter(); after > limit {
-			return 0, false, &noRetry{err: err, why: fmt.Sprintf(
-				"not retried: the provider asks to wait %v, longer than the retry policy's MaxRetryAfter (%v)",
-				roundWait(after), limit)}
-		}
-		wait = max(wait, after)
-	}
-	if deadline, ok := m.ctx.Deadline(); ok {
-		if left := time.Until(deadline); wait >= left {
-			return 0, false, &noRetry{err: err, why: fmt.Sprintf(
-				"not retried: the next attempt would start in %v, after the mission's deadline (in %v)",
-				roundWait(wait), roundWait(max(left, 0)))}
-		}
-	}
-	return wait, true, err
-}
-
-// noRetry is a failed call's error with why it is not retried.
-type noRetry struct {
-	err error
-	why string
-}
-
-func (e *noRetry) Error() string { return e.err.Error() + " (" + e.why + ")" }
-func (e *noRetry) Unwrap() error { return e.err }
-
-// roundWait rounds a wait for a message: to the second, or to the
-// millisecond below one.
-func roundWait(d time.Duration) time.Duration {
-	if d >= time.Second {
-		return d.Round(time.Second)
-	}
-	return d.Round(time.Millisecond)
 }
 
 // safeCall calls the model, the call bounded by its timeout
@@ -300,77 +248,6 @@ func (m *mission) callRecovered(ctx context.Context, req llm.Request) (resp llm.
 		}
 	}()
 	return m.call(ctx, req)
-}
-
-func (p RetryPolicy) retryable(err error) bool {
-	class := llm.Classify(err).Class
-	if class == llm.Auth || class == llm.Config {
-		return false // a wrong key or model name does not heal
-	}
-	classes := p.Retryable
-	if classes == nil {
-		classes = defaultRetryable
-	}
-	return slices.Contains(classes, class)
-}
-
-// Retry defaults.
-const (
-	defaultBaseDelay = time.Second
-	defaultMaxDelay  = 30 * time.Second
-	defaultJitter    = 0.2
-)
-
-// DefaultMaxRetryAfter is the longest Retry-After a RetryPolicy waits for
-// when its MaxRetryAfter is zero: a minute, within which the providers'
-// per-minute quotas refill; a longer wait (a daily quota spent, a hostile
-// Retry-After: 999999) is not waited for.
-const DefaultMaxRetryAfter = time.Minute
-
-// maxRetryAfter is MaxRetryAfter or its default.
-func (p RetryPolicy) maxRetryAfter() time.Duration {
-	if p.MaxRetryAfter > 0 {
-		return p.MaxRetryAfter
-	}
-	return DefaultMaxRetryAfter
-}
-
-// delay is the backoff before retry n (n from 1), capped at MaxDelay.
-func (p RetryPolicy) delay(n int) time.Duration {
-	base := p.BaseDelay
-	if base <= 0 {
-		base = defaultBaseDelay
-	}
-	limit := p.MaxDelay
-	if limit <= 0 {
-		limit = defaultMaxDelay
-	}
-	var d time.Duration
-	switch p.Backoff {
-	case Linear:
-		d = base * time.Duration(min(n, 1<<20))
-	case Constant:
-		d = base
-	default:
-		d = base << min(n-1, 20)
-	}
-	if d <= 0 || d > limit {
-		d = limit
-	}
-	return d
-}
-
-// jittered spreads d by the policy's jitter.
-func (p RetryPolicy) jittered(d time.Duration) time.Duration {
-	j := p.Jitter
-	if j == 0 {
-		j = defaultJitter
-	}
-	if j < 0 || d <= 0 {
-		return d
-	}
-	j = min(j, 1)
-	return time.Duration(float64(d) * (1 - j + 2*j*rand.Float64()))
 }
 
 // modelName is the name of the mission's model when it was given by name.

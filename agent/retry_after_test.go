@@ -27,7 +27,7 @@ func TestRetryWait(t *testing.T) {
 	const never = 999999 * time.Second // 11.6 days
 	tests := []struct {
 		name    string
-		policy  agent.RetryPolicy
+		policy  llm.RetryPolicy
 		mission time.Duration // MissionTimeout
 		ctxWait time.Duration // the caller's deadline, from now; 0: none
 		reply   llmtest.Reply
@@ -36,23 +36,23 @@ func TestRetryWait(t *testing.T) {
 		retryIn    time.Duration
 		notRetried string
 	}{
-		{"backoff", agent.RetryPolicy{BaseDelay: 7 * time.Second}, 0, 0,
+		{"backoff", llm.RetryPolicy{BaseDelay: 7 * time.Second}, 0, 0,
 			llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "oops"}), 7 * time.Second, ""},
-		{"retry-after over the backoff", agent.RetryPolicy{}, 0, 0, rate(45 * time.Second), 45 * time.Second, ""},
-		{"retry-after past MaxDelay", agent.RetryPolicy{MaxDelay: time.Second}, 0, 0, rate(59 * time.Second), 59 * time.Second, ""},
-		{"backoff over the retry-after", agent.RetryPolicy{BaseDelay: 9 * time.Second}, 0, 0, rate(2 * time.Second), 9 * time.Second, ""},
-		{"retry-after of a raised MaxRetryAfter", agent.RetryPolicy{MaxRetryAfter: 5 * time.Minute}, time.Hour, 0,
+		{"retry-after over the backoff", llm.RetryPolicy{}, 0, 0, rate(45 * time.Second), 45 * time.Second, ""},
+		{"retry-after past MaxDelay", llm.RetryPolicy{MaxDelay: time.Second}, 0, 0, rate(59 * time.Second), 59 * time.Second, ""},
+		{"backoff over the retry-after", llm.RetryPolicy{BaseDelay: 9 * time.Second}, 0, 0, rate(2 * time.Second), 9 * time.Second, ""},
+		{"retry-after of a raised MaxRetryAfter", llm.RetryPolicy{MaxRetryAfter: 5 * time.Minute}, time.Hour, 0,
 			rate(4 * time.Minute), 4 * time.Minute, ""},
-		{"retry-after past MaxRetryAfter", agent.RetryPolicy{}, 0, 0, rate(61 * time.Second), 0,
+		{"retry-after past MaxRetryAfter", llm.RetryPolicy{}, 0, 0, rate(61 * time.Second), 0,
 			"not retried: the provider asks to wait 1m1s, longer than the retry policy's MaxRetryAfter (1m0s)"},
-		{"11.6 days", agent.RetryPolicy{}, -1, 0, rate(never), 0, "asks to wait 277h46m39s, longer than"},
-		{"11.6 days, a raised MaxRetryAfter, a short deadline", agent.RetryPolicy{MaxRetryAfter: 1000 * time.Hour}, -1, time.Minute,
+		{"11.6 days", llm.RetryPolicy{}, -1, 0, rate(never), 0, "asks to wait 277h46m39s, longer than"},
+		{"11.6 days, a raised MaxRetryAfter, a short deadline", llm.RetryPolicy{MaxRetryAfter: 1000 * time.Hour}, -1, time.Minute,
 			rate(never), 0, "not retried: the next attempt would start in 277h46m39s, after the mission's deadline"},
-		{"past the MissionTimeout", agent.RetryPolicy{}, 30 * time.Second, 0, rate(45 * time.Second), 0,
+		{"past the MissionTimeout", llm.RetryPolicy{}, 30 * time.Second, 0, rate(45 * time.Second), 0,
 			"would start in 45s, after the mission's deadline"},
-		{"past the caller's deadline", agent.RetryPolicy{}, -1, 30 * time.Second, rate(45 * time.Second), 0,
+		{"past the caller's deadline", llm.RetryPolicy{}, -1, 30 * time.Second, rate(45 * time.Second), 0,
 			"would start in 45s, after the mission's deadline"},
-		{"backoff past the deadline", agent.RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour}, -1, time.Minute,
+		{"backoff past the deadline", llm.RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour}, -1, time.Minute,
 			llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "oops"}), 0, "would start in 1h0m0s"},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"sync/atomic"
 	"time"
 
@@ -236,7 +237,7 @@ type mission struct {
 	parentCallID uint64
 
 	call    llm.Func
-	retry   RetryPolicy
+	retry   llm.RetryPolicy
 	context *lisp.Map
 	// rawContext is the context before its coercion to the signature,
 	// whose firewalled collections the coerced copies inherit.
@@ -374,7 +375,7 @@ func (m *mission) setup() *Fail {
 		}
 		// What the callers hide of the context, this mission's LLM must
 		// not see either.
-		up, err := unmarshalFirewall(p.CallerFirewall, m.rawContext)
+		up, err := fwall.Unmarshal(p.CallerFirewall, m.rawContext)
 		if err != nil {
 			return &Fail{Reason: ReasonInternalError, Message: "Hooks.Position.CallerFirewall: " + err.Error()}
 		}
@@ -639,7 +640,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	m.nested.mu.Lock()
 	step.TotalUsage = step.Usage.plus(m.nested.usage)
 	m.nested.mu.Unlock()
-	step.Warnings = veil{m.fw}.scrubAll(m.warnings) // for display: coercions echo values
+	step.Warnings = veil{m.fw}.ScrubAll(m.warnings) // for display: coercions echo values
 	switch m.opts.Trace {
 	case TraceOn:
 		step.Trace = m.trace

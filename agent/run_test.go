@@ -111,7 +111,7 @@ func TestValidationSelfCorrection(t *testing.T) {
 func TestRetries(t *testing.T) {
 	rate := &llm.Error{Class: llm.RateLimit, Status: 429}
 	s := llmtest.NewScript(llmtest.Fail(rate), llmtest.Fail(rate), llmtest.Code("(return 1)"))
-	step, err := run(t, agent.Config{Prompt: "p", LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}},
+	step, err := run(t, agent.Config{Prompt: "p", LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}},
 		agent.Options{LLM: s.Func()})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestRetries(t *testing.T) {
 		t.Errorf("usage %+v", step.Usage)
 	}
 	s = llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.ClientError, Status: 400}))
-	step, _ = run(t, agent.Config{Prompt: "p", LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}},
+	step, _ = run(t, agent.Config{Prompt: "p", LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}},
 		agent.Options{LLM: s.Func()})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonLLMError || s.Calls() != 1 {
 		t.Errorf("fail %+v calls %d", step.Fail, s.Calls())

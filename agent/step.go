@@ -71,7 +71,7 @@ type Step struct {
 //
 // Hidden values print as the placeholder Firewalled. Safe for concurrent
 // use; never nil.
-func (s *Step) Redaction() *lisp.Redaction { return s.veil().redaction() }
+func (s *Step) Redaction() *lisp.Redaction { return s.veil().Redaction() }
 
 // OK reports whether the mission succeeded.
 func (s *Step) OK() bool { return s != nil && s.Fail == nil }
@@ -231,4 +231,4 @@ func (e *Error) Unwrap() error { return e.Step.Fail }
 // built from a Step for a reader outside the firewall: a trace's println
 // output, or the strings of a value a program computed with str from a
 // firewalled one. Safe for concurrent use.
-func (s *Step) Scrub(text string) string { return s.veil().scrub(text) }
+func (s *Step) Scrub(text string) string { return s.veil().Scrub(text) }

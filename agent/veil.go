@@ -1,6 +1,7 @@
 package agent
 
 import (
+	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -16,32 +17,32 @@ func (s *Step) Veil() Veil { return Veil{s.veil()} }
 
 // With returns a Veil that hides what v or outer hides: a nested agent's
 // Step shown inside its caller's hides what the caller hides too.
-func (v Veil) With(outer Veil) Veil { return Veil{v.v.with(outer.v)} }
+func (v Veil) With(outer Veil) Veil { return Veil{v.v.With(outer.v)} }
 
 // Redaction is the redaction that prints values for v's readers:
 // firewalled values and "_" entries as the placeholder Firewalled, copies
 // of firewalled text scrubbed from strings and keys.
-func (v Veil) Redaction() *lisp.Redaction { return v.v.redaction() }
+func (v Veil) Redaction() *lisp.Redaction { return v.v.Redaction() }
 
 // Scrub replaces each run of text holding firewalled text by Firewalled.
-func (v Veil) Scrub(text string) string { return v.v.scrub(text) }
+func (v Veil) Scrub(text string) string { return v.v.Scrub(text) }
 
 // ScrubAll scrubs each text (nil for none).
-func (v Veil) ScrubAll(texts []string) []string { return v.v.scrubAll(texts) }
+func (v Veil) ScrubAll(texts []string) []string { return v.v.ScrubAll(texts) }
 
 // ScrubLines scrubs lines of output as a whole (a firewalled text may span
 // lines) when that keeps the lines apart, each line on its own otherwise.
-func (v Veil) ScrubLines(lines []string) []string { return v.v.scrubLines(lines) }
+func (v Veil) ScrubLines(lines []string) []string { return v.v.ScrubLines(lines) }
 
 // Format prints x for v's readers: with v's Redaction, the printed text
 // scrubbed as a whole.
-func (v Veil) Format(x lisp.Value, opts lisp.PrintOptions) string { return v.v.format(x, opts) }
+func (v Veil) Format(x lisp.Value, opts lisp.PrintOptions) string { return v.v.Format(x, opts) }
 
 // Export writes what v hides of a Step whose value is ret, for a raw
 // trace ("ptc-firewall/1", docs/trace-format.md): the firewalled texts of
 // v's firewalls and their callers', and the places in ret of the
 // collections they hide. It is nil when v hides nothing.
-func (v Veil) Export(ret lisp.Value) []byte { return marshalVeil(v.v, ret) }
+func (v Veil) Export(ret lisp.Value) []byte { return fwall.MarshalVeil(v.v, ret) }
 
 // RestoreVeil makes s, a Step read back from a trace, and the Steps of the
 // agents it called hide what the original hid, so that they print as it
@@ -54,10 +55,10 @@ func (s *Step) RestoreVeil(redacted bool, exported []byte) error {
 		return nil
 	}
 	if redacted {
-		setFirewall(s, hidingFirewall(Firewalled), 0)
+		setFirewall(s, fwall.HidingWhole(Firewalled), 0)
 		return nil
 	}
-	texts, err := unmarshalFirewall(exported, nil)
+	texts, err := fwall.Unmarshal(exported, nil)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (s *Step) RestoreVeil(redacted bool, exported []byte) error {
 	if len(exported) == 0 {
 		return nil
 	}
-	if s.fw, err = unmarshalFirewall(exported, s.Return); err != nil {
+	if s.fw, err = fwall.Unmarshal(exported, s.Return); err != nil {
 		return err
 	}
 	return nil

@@ -63,7 +63,7 @@ func missionAgent(t testing.TB) *agent.Agent {
 	})
 	return agent.MustNew(agent.Config{Name: "triage", Prompt: "Triage the inbox.", MaxTurns: 4,
 		Tools:    map[string]agent.Tool{"search": search, "square": square},
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1}})
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1}})
 }
 
 // TestMission runs a scripted mission with a tool, an error turn, a
@@ -230,7 +230,7 @@ func TestMissionFails(t *testing.T) {
 	h := newHarness(t, false)
 	model := llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.Auth, Status: 401, Message: "bad key"}))
 	_, err := agent.MustNew(agent.Config{Name: "solo", Prompt: "p", MaxTurns: 2,
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}}).Run(context.Background(),
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Observers: []agent.Observer{h.obs}})
 	if err == nil {
 		t.Fatal("the mission succeeded")

@@ -391,7 +391,7 @@ func llmCallOf(cfg agent.Config, req llm.Request) *llmCall {
 	p := cfg.LLMRetry
 	c := &llmCall{Request: req, Timeout: timeout, MaxAttempts: max(p.MaxAttempts, 1), BaseDelay: p.BaseDelay,
 		MaxDelay: p.MaxDelay, Backoff: 2}
-	if p.Backoff != agent.Exponential {
+	if p.Backoff != llm.Exponential {
 		c.Backoff = 1 // Temporal has no linear backoff: Linear waits BaseDelay each time, as Constant does
 	}
 	return c

@@ -310,7 +310,7 @@ func TestBudgetPart(t *testing.T) {
 // policy; an error the policy does not retry fails the mission at once.
 func TestLLMRetries(t *testing.T) {
 	a := mustAgent(t, agent.Config{Prompt: "Answer {{q}}", MaxTurns: 2,
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}})
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}})
 	model := newScripted(map[string][]string{"Answer": {`(return 42)`}})
 	model.fail = func(req llm.Request, n int) error {
 		if n < 3 {

@@ -26,7 +26,7 @@ func TestLLMRetryAfterCapped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := mustAgent(t, agent.Config{Prompt: "Answer {{q}}", MaxTurns: 2, MissionTimeout: 2 * time.Hour,
-				LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: 1, MaxRetryAfter: tc.max}})
+				LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: 1, MaxRetryAfter: tc.max}})
 			model := newScripted(map[string][]string{"Answer": {`(return 42)`}})
 			model.fail = func(_ llm.Request, n int) error {
 				if n == 1 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"time"
 
@@ -186,23 +185,15 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 	msg, stop := err.Error(), false
 	// A Retry-After past the policy's MaxRetryAfter is not waited for, as
 	// in-process (a hostile or exhausted provider's Retry-After: 999999).
-	if limit := maxRetryAfter(policy); le.RetryAfter > limit {
+	if limit := policy.MaxWait(); le.RetryAfter > limit {
 		msg += fmt.Sprintf(" (not retried: the provider asks to wait %v, longer than the retry policy's MaxRetryAfter (%v))",
 			le.RetryAfter.Round(time.Second), limit)
 		stop = true
 	}
 	return nil, sdktemporal.NewApplicationErrorWithOptions(msg, string(le.Class), sdktemporal.ApplicationErrorOptions{
-		NonRetryable:   stop || !retryable(policy, le.Class) || attempt >= max(in.MaxAttempts, 1),
+		NonRetryable:   stop || !policy.Retries(le.Class) || attempt >= max(in.MaxAttempts, 1),
 		NextRetryDelay: le.RetryAfter,
 	})
-}
-
-// maxRetryAfter is the policy's MaxRetryAfter, or its default.
-func maxRetryAfter(p agent.RetryPolicy) time.Duration {
-	if p.MaxRetryAfter > 0 {
-		return p.MaxRetryAfter
-	}
-	return agent.DefaultMaxRetryAfter
 }
 
 // callModel calls f, a panic an error.
@@ -216,18 +207,6 @@ func callModel(ctx context.Context, f llm.Func, req llm.Request) (resp llm.Respo
 }
 
 // retryable reports whether the agent's policy retries a class (as the
-// agent does in-process).
-func retryable(p agent.RetryPolicy, class llm.Class) bool {
-	if class == llm.Auth || class == llm.Config {
-		return false
-	}
-	classes := p.Retryable
-	if classes == nil {
-		classes = []llm.Class{llm.RateLimit, llm.Timeout, llm.ServerError, llm.Network}
-	}
-	return slices.Contains(classes, class)
-}
-
 // callTool is the tool activity: one call of one tool. The tool's own
 // error is a value (the program's turn handles it), never an activity
 // failure, so that it is not retried.

@@ -150,7 +150,7 @@ func (p *progress) llmRetried(n, attempt int) {
 }
 
 // llmWaiting says that the run waits, and how long: a provider's
-// Retry-After may be a minute (agent.RetryPolicy.MaxRetryAfter).
+// Retry-After may be a minute (llm.RetryPolicy.MaxRetryAfter).
 func (p *progress) llmWaiting(n int, wait time.Duration, rateLimited bool) {
 	if rateLimited {
 		p.w.printf("  rate limited: retrying in %s\n", roundElapsed(wait))

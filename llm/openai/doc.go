@@ -101,7 +101,7 @@
 // Retrying is the job of the agent's RetryPolicy (agent.Config.LLMRetry),
 // which waits at least what the server asked for:
 //
-//	agent.Config{..., LLMRetry: agent.RetryPolicy{MaxAttempts: 4}}
+//	agent.Config{..., LLMRetry: llm.RetryPolicy{MaxAttempts: 4}}
 //
 // The returned Func is safe for concurrent use.
 package openai

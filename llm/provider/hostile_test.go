@@ -279,7 +279,7 @@ func TestHostileEchoMission(t *testing.T) {
 			})
 			f := ad.open(t, srv.URL, nil, 0)
 			var events strings.Builder
-			a := agent.MustNew(agent.Config{Prompt: "Say hi", LLMRetry: agent.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
+			a := agent.MustNew(agent.Config{Prompt: "Say hi", LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 			step, err := a.Run(context.Background(), agent.Options{LLM: llm.Func(f), Trace: agent.TraceOn,
 				Observers: []agent.Observer{trace.NewJSONLObserver(&events)}})
 			if err == nil {

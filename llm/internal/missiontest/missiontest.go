@@ -85,7 +85,7 @@ func RetriesRateLimit(t *testing.T, fn llm.Func, calls func() int) {
 	a := agent.MustNew(agent.Config{
 		Prompt:    "What is the answer?",
 		Signature: "-> {answer :int}",
-		LLMRetry:  agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, Jitter: -1},
+		LLMRetry:  llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, Jitter: -1},
 	})
 	step, err := a.Run(context.Background(), agent.Options{LLM: fn})
 	if err != nil {
@@ -104,7 +104,7 @@ func RetriesRateLimit(t *testing.T, fn llm.Func, calls func() int) {
 // HTTP request.
 func UnknownOption(t *testing.T, fn llm.Func, reason string, calls func() int) {
 	t.Helper()
-	a := agent.MustNew(agent.Config{Prompt: "Anything.", LLMRetry: agent.RetryPolicy{MaxAttempts: 3}})
+	a := agent.MustNew(agent.Config{Prompt: "Anything.", LLMRetry: llm.RetryPolicy{MaxAttempts: 3}})
 	_, err := a.Run(context.Background(), agent.Options{LLM: fn, LLMOptions: map[string]any{"max_token": 100}})
 	var ae *agent.Error
 	if !errors.As(err, &ae) || ae.Step == nil || ae.Step.Fail == nil {
@@ -124,7 +124,7 @@ func UnknownOption(t *testing.T, fn llm.Func, reason string, calls func() int) {
 func AuthNotRetried(t *testing.T, fn llm.Func, key string, calls func() int) {
 	t.Helper()
 	a := agent.MustNew(agent.Config{Prompt: "Anything.",
-		LLMRetry: agent.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
 	_, err := a.Run(context.Background(), agent.Options{LLM: fn})
 	var ae *agent.Error
 	if !errors.As(err, &ae) || ae.Step == nil || ae.Step.Fail == nil {
