@@ -327,16 +327,8 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			bounds = &bt.nested.a.format
 		}
 		// A Step from the engine brings its firewall (a raw trace carries it).
-		m.fw.Absorb(step.fw)
-		m.nested.add(step, bounds)
-		if step.Fail != nil {
-			return nil, &Error{Step: step}
-		}
-		v = step.Return
-		m.fw.AddToolResult(v)
-		return v, nil
-	}
-	if bt.nested != nil {
+		childFW = step.fw
+	} else if bt.nested != nil {
 		step, childFW = bt.nested.run(ctx, m.rt, coerced)
 		bounds = &bt.nested.a.format
 	} else {
