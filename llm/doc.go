@@ -12,8 +12,9 @@
 //
 // A Func receives a context that carries the agent's deadline and
 // cancellation, and must honour it. It reports failures as errors; wrap
-// them in an *Error with a Class so that an agent's retry policy can tell
-// a rate limit (retry later) from a bad request (retrying is pointless):
+// them in an *Error with a Class so that a RetryPolicy (an agent's
+// Config.LLMRetry) can tell a rate limit (retry later) from a bad request
+// (retrying is pointless):
 //
 //	func call(ctx context.Context, req llm.Request) (llm.Response, error) {
 //		resp, err := client.Do(ctx, toVendor(req))
