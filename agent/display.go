@@ -10,7 +10,9 @@ func redactedFail(v veil, f *Fail) *Fail {
 	if f == nil {
 		return nil
 	}
-	r := &fwall.DataRedactor{Veil: v, Budget: maxDetailNodes, Other: redactFail}
+	// A copy: the redactor keeps its Veil, and v, built on the stack of
+	// every event, must not escape for the rare event with a Fail.
+	r := &fwall.DataRedactor{Veil: append(veil(nil), v...), Budget: maxDetailNodes, Other: redactFail}
 	return failData(r, f, 0)
 }
 
