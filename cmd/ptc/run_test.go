@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -648,7 +649,7 @@ func TestRunReplayRetries(t *testing.T) {
 	path := record(t, dir, ordersReplies())
 	failed := editTranscript(t, path, "failed.json", func(tr *runTranscript) {
 		c := tr.Calls[0]
-		c.Reply = llmtest.TranscriptReply{Error: "overloaded", Class: llm.ServerError}
+		c.Reply = trace.LLMReply{Error: "overloaded", Class: llm.ServerError}
 		c.Status = 503
 		tr.Calls = append([]transcriptCall{c}, tr.Calls...)
 	})
