@@ -20,7 +20,7 @@ import (
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-var update = flag.Bool("update", false, "record testdata/agents/orders.transcript.json again")
+var update = flag.Bool("update", false, "record testdata/agents/orders.recording.json again")
 
 // testEnv is a runEnv whose every model reference opens f, with no
 // environment variables, no build information and no signal handling.
@@ -48,7 +48,13 @@ func ptcIn(t *testing.T, env *runEnv, args ...string) (code int, stdout, stderr 
 }
 
 const ordersAgent = "testdata/agents/orders.md"
-const ordersTranscript = "testdata/agents/orders.transcript.json"
+// ordersTranscript is a recording of the orders agent (a ptc-trace);
+// ordersLegacy the same mission recorded by an older ptc, in the
+// transcript format --replay still reads.
+const (
+	ordersTranscript = "testdata/agents/orders.recording.json"
+	ordersLegacy     = "testdata/agents/orders.legacy-transcript.json"
+)
 
 // ordersReplies answer the orders agent: a look at the data, then the
 // answer.
@@ -396,9 +402,9 @@ func TestRunTraceFile(t *testing.T) {
 	}
 }
 
-// TestRunTestdata replays the committed transcript of the orders agent,
-// with the agent file and with the agent the transcript holds; -update
-// records it again.
+// TestRunTestdata replays the committed recordings of the orders agent
+// (a ptc-trace, and an old transcript), with the agent file and with the
+// agent the recording holds; -update records the ptc-trace again.
 func TestRunTestdata(t *testing.T) {
 	if *update {
 		s := llmtest.NewScript(ordersReplies()...)
@@ -407,12 +413,13 @@ func TestRunTestdata(t *testing.T) {
 			t.Fatalf("recording: exit %d, stderr:\n%s", code, errOut)
 		}
 	}
-	for _, args := range [][]string{{ordersAgent, "--replay", ordersTranscript}, {"--replay", ordersTranscript}} {
+	for _, args := range [][]string{{ordersAgent, "--replay", ordersTranscript}, {"--replay", ordersTranscript},
+		{ordersAgent, "--replay", ordersLegacy}, {"--replay", ordersLegacy}} {
 		code, out, errOut := ptcIn(t, testEnv(nil, nil), append([]string{"run"}, args...)...)
 		if code != 0 || out != ordersValue {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", args, code, out, errOut)
 		}
-		containsAll(t, "stderr", errOut, "replaying "+ordersTranscript, "recorded with script:orders (2 LLM calls)",
+		containsAll(t, "stderr", errOut, "replaying "+args[len(args)-1], "recorded with script:orders (2 LLM calls)",
 			"turn 2/3", "replay matches the recording (2 LLM calls)")
 	}
 }

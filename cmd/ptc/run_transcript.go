@@ -61,8 +61,10 @@ type runTranscript struct {
 	Outcome *transcriptOutcome `json:"outcome"`
 
 	// doc is the ptc-trace document read or written, which save writes
-	// back with the fields above (nil for a legacy transcript).
-	doc []byte
+	// back with the fields above (nil for a legacy transcript); as it is
+	// when fresh (just recorded).
+	doc   []byte
+	fresh bool
 }
 
 type transcriptAgent = trace.RecordedAgent
@@ -239,7 +241,11 @@ func (r *recorder) transcript(agentFile string, agentText []byte, model string, 
 	if err != nil {
 		return nil, err
 	}
-	return readRecording(doc)
+	t, err := readRecording(doc)
+	if t != nil {
+		t.fresh = true
+	}
+	return t, err
 }
 
 // contextForms returns the context as JSON and, when JSON does not read
@@ -375,9 +381,12 @@ func traceOutcome(doc []byte) (*transcriptOutcome, error) {
 // fields of t (which a test may have changed), through a temporary file
 // so that a failed write leaves no half file.
 func (t *runTranscript) save(path string) error {
-	b, err := t.document()
-	if err != nil {
-		return err
+	b := append(t.doc, '\n')
+	if !t.fresh {
+		var err error
+		if b, err = t.document(); err != nil {
+			return err
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
