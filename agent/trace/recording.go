@@ -119,7 +119,7 @@ func ReadRecording(data []byte) (*Recording, error) {
 	var doc struct {
 		recordingHead
 		Step *struct {
-			LLMCalls     []LLMCall `json:"llm_calls"`
+			LLMCalls []LLMCall `json:"llm_calls"`
 		} `json:"step"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {

@@ -48,6 +48,7 @@ func ptcIn(t *testing.T, env *runEnv, args ...string) (code int, stdout, stderr 
 }
 
 const ordersAgent = "testdata/agents/orders.md"
+
 // ordersTranscript is a recording of the orders agent (a ptc-trace);
 // ordersLegacy the same mission recorded by an older ptc, in the
 // transcript format --replay still reads.
