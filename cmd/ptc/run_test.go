@@ -520,7 +520,11 @@ func editTranscript(t *testing.T, path, name string, edit func(*runTranscript)) 
 	}
 	edit(tr)
 	out := filepath.Join(filepath.Dir(path), name)
-	if err := tr.save(out); err != nil {
+	doc, err := tr.document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
