@@ -36,6 +36,9 @@ type JSONOptions struct {
 	MaxBytes int
 	// Indent, when set, indents the JSON with it ("  "); else it is compact.
 	Indent string
+	// Recording, when set, makes the trace a recording: its fields are
+	// written beside the mission (see Recording).
+	Recording *Recording
 }
 
 // DefaultMaxBytes is JSONOptions.MaxBytes's default: 256 MiB.
@@ -65,6 +68,9 @@ func Marshal(step *agent.Step, opts JSONOptions) ([]byte, error) {
 	if opts.Raw {
 		doc.Firewall = step.Veil().Export(step.Return)
 	}
+	if opts.Recording != nil {
+		addRecording(doc, step, opts.Recording, opts.Raw)
+	}
 	return encodeTrace(doc, opts.Indent)
 }
 
@@ -86,25 +92,8 @@ func encodeTrace(doc *traceDoc, indent string) ([]byte, error) {
 // original: values are read back from their printed forms. The Step has
 // no Memory, and its Redaction hides the placeholders of a redacted trace.
 func Unmarshal(data []byte) (*agent.Step, error) {
-	var head struct {
-		Format  *string `json:"format"`
-		Version *int    `json:"version"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("trace: not a ptc trace: %w", err)
-	}
-	switch {
-	case head.Format == nil || *head.Format != Format:
-		got := "none"
-		if head.Format != nil {
-			got = strconv.Quote(*head.Format)
-		}
-		return nil, fmt.Errorf("trace: not a ptc trace: format %s, want %q", got, Format)
-	case head.Version == nil || *head.Version < 1:
-		return nil, fmt.Errorf("trace: a ptc trace without a valid version")
-	case *head.Version > Version:
-		return nil, fmt.Errorf("trace: the trace is of format version %d, newer than this program reads (%d): use a newer ptc to read it",
-			*head.Version, Version)
+	if err := checkHead(data); err != nil {
+		return nil, err
 	}
 	var doc traceDoc
 	err := json.Unmarshal(data, &doc)
@@ -124,11 +113,39 @@ func Unmarshal(data []byte) (*agent.Step, error) {
 	return s, nil
 }
 
+// checkHead checks that data is a ptc trace of a version this package
+// reads.
+func checkHead(data []byte) error {
+	var head struct {
+		Format  *string `json:"format"`
+		Version *int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return fmt.Errorf("trace: not a ptc trace: %w", err)
+	}
+	switch {
+	case head.Format == nil || *head.Format != Format:
+		got := "none"
+		if head.Format != nil {
+			got = strconv.Quote(*head.Format)
+		}
+		return fmt.Errorf("trace: not a ptc trace: format %s, want %q", got, Format)
+	case head.Version == nil || *head.Version < 1:
+		return fmt.Errorf("trace: a ptc trace without a valid version")
+	case *head.Version > Version:
+		return fmt.Errorf("trace: the trace is of format version %d, newer than this program reads (%d): use a newer ptc to read it",
+			*head.Version, Version)
+	}
+	return nil
+}
+
 // The JSON documents.
 
 type traceDoc struct {
-	Format   string     `json:"format"`
-	Version  int        `json:"version"`
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// The recording's fields, when the trace is one.
+	recordingHead
 	Redacted bool       `json:"redacted"`
 	Step     *traceStep `json:"step"`
 	// Firewall is, in a raw trace, what the mission's firewall and its
@@ -151,6 +168,9 @@ type traceStep struct {
 	Warnings      []string       `json:"warnings,omitempty"`
 	Turns         []traceTurn    `json:"turns"`
 	Messages      []traceMessage `json:"messages,omitempty"`
+	// LLMCalls are a recording's LLM calls (Recording.Calls), in the top
+	// step only.
+	LLMCalls []LLMCall `json:"llm_calls,omitempty"`
 }
 
 type traceValue struct {

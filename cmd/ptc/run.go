@@ -123,7 +123,7 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.ctxPath, "c", "", "context `file`, a JSON or EDN map whose entries go over the agent file's context")
 	fs.Var(&f.sets, "set", "set the context entry `NAME=VALUE` (VALUE read as JSON when valid, else a string); repeatable")
 	fs.BoolVar(&f.asJSON, "json", false, "print the outcome as one JSON object on stdout: {ok, return, fail, usage, trace_id}")
-	fs.StringVar(&f.record, "record", "", "save the transcript (every request and reply, the context, the outcome) to `FILE`")
+	fs.StringVar(&f.record, "record", "", "save the recording (the trace, with every request and reply, the context and the agent file) to `FILE`")
 	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded in `FILE`, and check that the agent still sends the same requests")
 	fs.StringVar(&f.mcpPath, "mcp", "", "give the agent the tools of the MCP servers in `FILE` (an mcpServers JSON file; default: the agent file's mcp:)")
 	fs.BoolVar(&f.replayMCP, "replay-mcp", false, "let a replay connect to the MCP servers of the agent's mcp: (starting the commands it names); a replay starts none without it")

@@ -15,11 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-var update = flag.Bool("update", false, "record testdata/agents/orders.transcript.json again")
+var update = flag.Bool("update", false, "record testdata/agents/orders.recording.json again")
 
 // testEnv is a runEnv whose every model reference opens f, with no
 // environment variables, no build information and no signal handling.
@@ -47,7 +48,14 @@ func ptcIn(t *testing.T, env *runEnv, args ...string) (code int, stdout, stderr 
 }
 
 const ordersAgent = "testdata/agents/orders.md"
-const ordersTranscript = "testdata/agents/orders.transcript.json"
+
+// ordersTranscript is a recording of the orders agent (a ptc-trace);
+// ordersLegacy the same mission recorded by an older ptc, in the
+// transcript format --replay still reads.
+const (
+	ordersTranscript = "testdata/agents/orders.recording.json"
+	ordersLegacy     = "testdata/agents/orders.legacy-transcript.json"
+)
 
 // ordersReplies answer the orders agent: a look at the data, then the
 // answer.
@@ -395,9 +403,9 @@ func TestRunTraceFile(t *testing.T) {
 	}
 }
 
-// TestRunTestdata replays the committed transcript of the orders agent,
-// with the agent file and with the agent the transcript holds; -update
-// records it again.
+// TestRunTestdata replays the committed recordings of the orders agent
+// (a ptc-trace, and an old transcript), with the agent file and with the
+// agent the recording holds; -update records the ptc-trace again.
 func TestRunTestdata(t *testing.T) {
 	if *update {
 		s := llmtest.NewScript(ordersReplies()...)
@@ -406,12 +414,13 @@ func TestRunTestdata(t *testing.T) {
 			t.Fatalf("recording: exit %d, stderr:\n%s", code, errOut)
 		}
 	}
-	for _, args := range [][]string{{ordersAgent, "--replay", ordersTranscript}, {"--replay", ordersTranscript}} {
+	for _, args := range [][]string{{ordersAgent, "--replay", ordersTranscript}, {"--replay", ordersTranscript},
+		{ordersAgent, "--replay", ordersLegacy}, {"--replay", ordersLegacy}} {
 		code, out, errOut := ptcIn(t, testEnv(nil, nil), append([]string{"run"}, args...)...)
 		if code != 0 || out != ordersValue {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", args, code, out, errOut)
 		}
-		containsAll(t, "stderr", errOut, "replaying "+ordersTranscript, "recorded with script:orders (2 LLM calls)",
+		containsAll(t, "stderr", errOut, "replaying "+args[len(args)-1], "recorded with script:orders (2 LLM calls)",
 			"turn 2/3", "replay matches the recording (2 LLM calls)")
 	}
 }
@@ -511,7 +520,11 @@ func editTranscript(t *testing.T, path, name string, edit func(*runTranscript)) 
 	}
 	edit(tr)
 	out := filepath.Join(filepath.Dir(path), name)
-	if err := tr.save(out); err != nil {
+	doc, err := tr.document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -648,7 +661,7 @@ func TestRunReplayRetries(t *testing.T) {
 	path := record(t, dir, ordersReplies())
 	failed := editTranscript(t, path, "failed.json", func(tr *runTranscript) {
 		c := tr.Calls[0]
-		c.Reply = llmtest.TranscriptReply{Error: "overloaded", Class: llm.ServerError}
+		c.Reply = trace.LLMReply{Error: "overloaded", Class: llm.ServerError}
 		c.Status = 503
 		tr.Calls = append([]transcriptCall{c}, tr.Calls...)
 	})

@@ -17,26 +17,29 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-// The transcript file of "ptc run --record" and "--replay": one JSON
-// object that holds everything needed to run the mission again offline and
-// to tell whether it went the same way. docs/cli.md describes it.
+// The recording of "ptc run --record", which "--replay" reads: a ptc-trace
+// (docs/trace-format.md) that is also a trace.Recording, so that it holds
+// everything needed to run the mission again offline and to tell whether
+// it went the same way. --replay still reads the transcripts of older ptc
+// versions (legacyFormat), converted on reading. docs/cli.md describes it.
 const (
-	transcriptFormat  = "ptc-run-transcript"
-	transcriptVersion = 1
+	transcriptFormat  = trace.Format
+	transcriptVersion = trace.Version
+	legacyFormat      = "ptc-run-transcript"
 )
 
-// runTranscript is a recorded mission.
+// runTranscript is a recorded mission, as a replay uses it.
 type runTranscript struct {
-	Format  string `json:"format"`  // transcriptFormat
+	Format  string `json:"format"`  // transcriptFormat (legacyFormat in an old file)
 	Version int    `json:"version"` // transcriptVersion
 	// PTC is the version of the ptc that recorded it.
 	PTC string `json:"ptc,omitempty"`
-	// Redacted: the transcript shows what the mission firewalled as
+	// Redacted: the recording shows what the mission firewalled as
 	// <Firewalled> (in the context, the calls, the outcome, the agent
 	// file's text), as a trace does; false for one recorded with
 	// --unredacted (and by a ptc older than this field).
@@ -56,32 +59,18 @@ type runTranscript struct {
 	Calls  []transcriptCall `json:"calls"`
 	// Outcome is how the mission ended.
 	Outcome *transcriptOutcome `json:"outcome"`
+
+	// doc is the ptc-trace document read or recorded, which save writes
+	// (nil for a legacy transcript).
+	doc []byte
 }
 
-// transcriptAgent identifies the agent file, whose text is kept so that
-// "ptc run --replay FILE" needs nothing else.
-type transcriptAgent struct {
-	File   string `json:"file"`
-	SHA256 string `json:"sha256"`
-	Text   string `json:"text"`
-}
+type transcriptAgent = trace.RecordedAgent
 
-// transcriptCall is one LLM call: the request's messages and the reply,
-// in llmtest.Transcript's form ({"content", "tokens", "error", "class"}:
-// jq '{replies: [.calls[].reply]}' makes a transcript llmtest.Replay
-// reads).
-type transcriptCall struct {
-	Turn     int                     `json:"turn"`
-	System   string                  `json:"system,omitempty"`
-	Messages []llm.Message           `json:"messages"`
-	Reply    llmtest.TranscriptReply `json:"reply"`
-	// Status is the HTTP status of a failed call, when there was one.
-	Status int `json:"status,omitempty"`
-	// Interrupted: the call was cut short because the run was cancelled
-	// (Ctrl-C); a replay cancels the mission there too.
-	Interrupted bool  `json:"interrupted,omitempty"`
-	DurationMS  int64 `json:"duration_ms"`
-}
+// transcriptCall is one LLM call: the request's messages and the reply
+// ({"content", "tokens", "error", "class"}: llmtest.Replay reads the
+// replies of a recording).
+type transcriptCall = trace.LLMCall
 
 // transcriptOutcome is the mission's outcome, as --json prints it, plus
 // the exact printed return value and each turn's program and result.
@@ -101,8 +90,7 @@ type transcriptTurn struct {
 	ToolCalls []transcriptToolCall `json:"tool_calls,omitempty"`
 }
 
-// transcriptToolCall is a tool call of a turn (none yet: ptc run has no
-// tools; MCP tools will have them).
+// transcriptToolCall is a tool call of a turn.
 type transcriptToolCall struct {
 	Name   string `json:"name"`
 	Args   string `json:"args,omitempty"`   // printed
@@ -198,7 +186,7 @@ func outcomeOf(step *agent.Step, sh shown) runOutcome {
 	return o
 }
 
-// recorder wraps a model and keeps every call for the transcript.
+// recorder wraps a model and keeps every call for the recording.
 type recorder struct {
 	inner llm.Func
 	// run is the run's context: a call that fails because it ended was
@@ -212,10 +200,10 @@ func (r *recorder) call(ctx context.Context, req llm.Request) (llm.Response, err
 	start := time.Now()
 	resp, err := r.inner(ctx, req)
 	c := transcriptCall{Turn: req.Turn, System: req.System, Messages: append([]llm.Message(nil), req.Messages...),
-		Reply: llmtest.TranscriptReply{Content: resp.Content, Tokens: resp.Tokens}, DurationMS: time.Since(start).Milliseconds()}
+		Reply: trace.LLMReply{Content: resp.Content, Tokens: resp.Tokens}, DurationMS: time.Since(start).Milliseconds()}
 	if err != nil {
 		le := llm.Classify(err)
-		c.Reply = llmtest.TranscriptReply{Error: le.Message, Class: le.Class}
+		c.Reply = trace.LLMReply{Error: le.Message, Class: le.Class}
 		if c.Reply.Error == "" && le.Err != nil {
 			c.Reply.Error = le.Err.Error()
 		}
@@ -231,41 +219,27 @@ func (r *recorder) call(ctx context.Context, req llm.Request) (llm.Response, err
 	return resp, err
 }
 
-// transcript builds the transcript of the run: what the mission
-// firewalled shown as <Firewalled> everywhere in it (the context, the
-// agent file's text, the calls, the outcome) unless sh is raw.
+// transcript builds the recording of the run: the mission's trace with
+// the calls, what the mission firewalled shown as <Firewalled> everywhere
+// in it (the context, the agent file's text, the calls, the outcome)
+// unless sh is raw.
 func (r *recorder) transcript(agentFile string, agentText []byte, model string, ctx *lisp.Map, sh shown, version string) (*runTranscript, error) {
 	sum := sha256.Sum256(agentText)
-	t := &runTranscript{Format: transcriptFormat, Version: transcriptVersion, PTC: version, Redacted: !sh.raw,
-		RecordedAt: time.Now().UTC().Format(time.RFC3339),
-		Agent: transcriptAgent{File: sh.text(filepath.Base(agentFile)), SHA256: hex.EncodeToString(sum[:]),
-			Text: sh.text(string(agentText))},
+	rec := &trace.Recording{PTC: version, RecordedAt: time.Now().UTC().Format(time.RFC3339),
+		Agent: &trace.RecordedAgent{File: filepath.Base(agentFile), SHA256: hex.EncodeToString(sum[:]), Text: string(agentText)},
 		Model: model}
-	cj, edn, err := contextForms(ctx, sh)
+	var err error
+	if rec.Context, rec.ContextEDN, err = contextForms(ctx, sh); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	rec.Calls = append([]transcriptCall(nil), r.calls...)
+	r.mu.Unlock()
+	doc, err := trace.Marshal(sh.step, trace.JSONOptions{Raw: sh.raw, Indent: "  ", Recording: rec})
 	if err != nil {
 		return nil, err
 	}
-	t.Context, t.ContextEDN = cj, edn
-	r.mu.Lock()
-	t.Calls = append([]transcriptCall(nil), r.calls...)
-	r.mu.Unlock()
-	for i := range t.Calls {
-		c := &t.Calls[i]
-		c.System, c.Reply.Content, c.Reply.Error = sh.text(c.System), sh.text(c.Reply.Content), sh.text(c.Reply.Error)
-		msgs := make([]llm.Message, len(c.Messages))
-		for k, m := range c.Messages {
-			msgs[k] = llm.Message{Role: m.Role, Content: sh.text(m.Content)}
-		}
-		c.Messages = msgs
-		if i == 0 {
-			t.System = c.System
-		}
-		if c.System == t.System {
-			c.System = ""
-		}
-	}
-	t.Outcome = outcomeRecord(sh)
-	return t, nil
+	return readRecording(doc)
 }
 
 // contextForms returns the context as JSON and, when JSON does not read
@@ -291,44 +265,116 @@ func contextForms(ctx *lisp.Map, sh shown) (json.RawMessage, string, error) {
 	return b, printed, nil
 }
 
-// outcomeRecord is the outcome as the transcript keeps it.
+// outcomeRecord is the outcome of a mission as its trace shows it
+// (redacted unless sh is raw): what a replay compares with the recorded
+// one, read from a recording alike.
 func outcomeRecord(sh shown) *transcriptOutcome {
-	step := sh.step
-	o := &transcriptOutcome{runOutcome: outcomeOf(step, sh)}
-	if step.Fail == nil {
-		o.ReturnEDN = sh.value(step.Return, lisp.PrintOptions{})
+	doc, err := trace.Marshal(sh.step, trace.JSONOptions{Raw: sh.raw})
+	if err == nil {
+		var o *transcriptOutcome
+		if o, err = traceOutcome(doc); err == nil {
+			return o
+		}
 	}
-	for _, tr := range step.Trace {
-		tt := transcriptTurn{Number: tr.Number, Program: sh.text(tr.Program), Error: sh.text(tr.Error),
-			Output: sh.texts(tr.Output)}
-		if tr.Error == "" && tr.Program != "" {
-			tt.Result = sh.value(tr.Result, lisp.PrintOptions{})
-		}
-		for _, c := range tr.ToolCalls {
-			tc := transcriptToolCall{Name: sh.text(c.Name), Error: sh.text(c.Error)}
-			if c.Args != nil {
-				tc.Args = sh.value(c.Args, lisp.PrintOptions{})
-			}
-			if c.Error == "" {
-				tc.Result = sh.value(c.Result, lisp.PrintOptions{})
-			}
-			tt.ToolCalls = append(tt.ToolCalls, tc)
-		}
-		o.Turns = append(o.Turns, tt)
+	// A trace too large to write: the outcome without its turns.
+	o := &transcriptOutcome{runOutcome: outcomeOf(sh.step, sh)}
+	if sh.step.Fail == nil {
+		o.ReturnEDN = sh.value(sh.step.Return, lisp.PrintOptions{})
 	}
 	return o
 }
 
-// save writes the transcript as indented JSON, through a temporary file
-// so that a failed write leaves no half file.
-func (t *runTranscript) save(path string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(t); err != nil {
-		return err
+// The parts of a trace's step that make the outcome.
+type (
+	tValue struct {
+		Lisp string          `json:"lisp"`
+		JSON json.RawMessage `json:"json,omitempty"`
 	}
+	tStep struct {
+		TraceID string  `json:"trace_id"`
+		OK      bool    `json:"ok"`
+		Return  *tValue `json:"return,omitempty"`
+		Fail    *struct {
+			Reason  string  `json:"reason"`
+			Message string  `json:"message"`
+			Op      string  `json:"op,omitempty"`
+			Details *tValue `json:"details,omitempty"`
+		} `json:"fail,omitempty"`
+		Usage struct {
+			Turns       int        `json:"turns"`
+			LLMRequests int        `json:"llm_requests"`
+			Tokens      llm.Tokens `json:"tokens"`
+			DurationMS  float64    `json:"duration_ms"`
+		} `json:"usage"`
+		Warnings []string `json:"warnings,omitempty"`
+		Turns    []struct {
+			Number    int      `json:"number"`
+			Program   string   `json:"program,omitempty"`
+			Result    *tValue  `json:"result,omitempty"`
+			Error     string   `json:"error,omitempty"`
+			Output    []string `json:"output,omitempty"`
+			ToolCalls []struct {
+				Name   string  `json:"name"`
+				Args   *tValue `json:"args,omitempty"`
+				Result *tValue `json:"result,omitempty"`
+				Error  string  `json:"error,omitempty"`
+			} `json:"tool_calls,omitempty"`
+		} `json:"turns"`
+	}
+)
+
+func (v *tValue) lisp() string {
+	if v == nil {
+		return ""
+	}
+	return v.Lisp
+}
+
+// traceOutcome reads the outcome of a trace's top step.
+func traceOutcome(doc []byte) (*transcriptOutcome, error) {
+	var d struct {
+		Step *tStep `json:"step"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, err
+	}
+	s := d.Step
+	if s == nil {
+		return nil, errors.New("the trace has no step")
+	}
+	o := &transcriptOutcome{runOutcome: runOutcome{OK: s.OK, Return: json.RawMessage("null"), TraceID: s.TraceID,
+		Warnings: s.Warnings, Usage: outcomeUsage{Turns: s.Usage.Turns, LLMRequests: s.Usage.LLMRequests,
+			Tokens: s.Usage.Tokens, DurationMS: int64(s.Usage.DurationMS)}}}
+	if f := s.Fail; f != nil {
+		o.Fail = &outcomeFail{Reason: f.Reason, Message: f.Message, Op: f.Op}
+		if f.Details != nil {
+			var det struct {
+				Class string `json:"class"`
+			}
+			if json.Unmarshal(f.Details.JSON, &det) == nil {
+				o.Fail.Class = det.Class
+			}
+		}
+	} else if s.Return != nil {
+		o.ReturnEDN = s.Return.Lisp
+		if len(s.Return.JSON) > 0 {
+			o.Return = s.Return.JSON
+		}
+	}
+	for _, t := range s.Turns {
+		tt := transcriptTurn{Number: t.Number, Program: t.Program, Result: t.Result.lisp(), Error: t.Error, Output: t.Output}
+		for _, c := range t.ToolCalls {
+			tt.ToolCalls = append(tt.ToolCalls, transcriptToolCall{Name: c.Name, Args: c.Args.lisp(), Result: c.Result.lisp(), Error: c.Error})
+		}
+		o.Turns = append(o.Turns, tt)
+	}
+	return o, nil
+}
+
+// save writes the recording as recorded, through a temporary file so
+// that a failed write leaves no half file.
+func (t *runTranscript) save(path string) error {
+	b := append(t.doc, '\n')
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -338,7 +384,7 @@ func (t *runTranscript) save(path string) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
@@ -354,34 +400,89 @@ func (t *runTranscript) save(path string) error {
 	return nil
 }
 
-// loadTranscript reads a transcript file.
+// loadTranscript reads a recording: a ptc-trace, or a transcript of an
+// older ptc.
 func loadTranscript(path string) (*runTranscript, error) {
 	b, err := readBounded(path, kindTranscript)
 	if err != nil {
 		return nil, err
 	}
-	var t runTranscript
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
 		if _, derr := readData(b, false); derr != nil {
 			var de *dataError
 			if errors.As(derr, &de) && de.pos.IsValid() {
 				return nil, fmt.Errorf("%s:%d:%d (byte %d): %s", path, de.pos.Line, de.pos.Col, de.pos.Offset, de.msg)
 			}
 		}
-		return nil, fmt.Errorf("%s: not a transcript: %s", path, clipMessage(err.Error(), maxFileMessage))
+		return nil, fmt.Errorf("%s: not a recording: %s", path, clipMessage(err.Error(), maxFileMessage))
 	}
-	switch {
-	case t.Format != transcriptFormat:
-		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %s, want %q)", path, quoteShort(t.Format), transcriptFormat)
-	case t.Version > transcriptVersion:
-		return nil, fmt.Errorf("%s: transcript version %d, newer than this ptc reads (%d): update ptc", path, t.Version, transcriptVersion)
-	case t.Version < 1:
-		return nil, fmt.Errorf("%s: transcript version %d is not valid", path, t.Version)
+	var t *runTranscript
+	switch head.Format {
+	case trace.Format:
+		if head.Version > transcriptVersion {
+			return nil, fmt.Errorf("%s: recording version %d, newer than this ptc reads (%d): update ptc", path, head.Version, transcriptVersion)
+		}
+		t, err = readRecording(b)
+	case legacyFormat:
+		t, err = readLegacy(b)
+	default:
+		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %s, want %q)", path, quoteShort(head.Format), transcriptFormat)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", path, clipMessage(err.Error(), maxFileMessage))
 	}
 	// Shown, never compared: a name, not a page.
 	t.Agent.File, t.Model = clipText(t.Agent.File, 100), clipText(t.Model, 100)
+	return t, nil
+}
+
+// readRecording reads a ptc-trace that is a recording.
+func readRecording(doc []byte) (*runTranscript, error) {
+	rec, err := trace.ReadRecording(doc)
+	if err != nil {
+		return nil, err
+	}
+	var top struct {
+		Redacted bool `json:"redacted"`
+		Step     struct {
+			SystemPrompt string `json:"system_prompt"`
+		} `json:"step"`
+	}
+	if err := json.Unmarshal(doc, &top); err != nil {
+		return nil, err
+	}
+	o, err := traceOutcome(doc)
+	if err != nil {
+		return nil, err
+	}
+	t := &runTranscript{Format: trace.Format, Version: trace.Version, PTC: rec.PTC, Redacted: top.Redacted,
+		RecordedAt: rec.RecordedAt, Model: rec.Model, Context: rec.Context, ContextEDN: rec.ContextEDN,
+		System: top.Step.SystemPrompt, Calls: rec.Calls, Outcome: o, doc: doc}
+	if rec.Agent != nil {
+		t.Agent = *rec.Agent
+	}
+	return t, nil
+}
+
+// readLegacy reads a transcript of a ptc older than the ptc-trace
+// recordings (format "ptc-run-transcript", version 1).
+func readLegacy(b []byte) (*runTranscript, error) {
+	var t runTranscript
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("not a transcript: %s", clipMessage(err.Error(), maxFileMessage))
+	}
+	switch {
+	case t.Version > 1:
+		return nil, fmt.Errorf("transcript version %d, newer than this ptc reads (1): update ptc", t.Version)
+	case t.Version < 1:
+		return nil, fmt.Errorf("transcript version %d is not valid", t.Version)
+	}
 	return &t, nil
 }
 

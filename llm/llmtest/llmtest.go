@@ -9,6 +9,7 @@ package llmtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -137,16 +138,29 @@ type TranscriptReply struct {
 }
 
 // Replay loads a transcript file and returns a Script that plays it back.
+// The file is a Transcript, or a ptc-trace recording ("ptc run --record",
+// docs/trace-format.md), of which it plays the replies of
+// .step.llm_calls[], in order.
 func Replay(path string) (*Script, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	_ = json.Unmarshal(data, &head) // a Transcript has no format
 	var t Transcript
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
-		return nil, fmt.Errorf("llmtest: %s: %w", path, err)
+	if head.Format == traceFormat {
+		if t, err = traceReplies(data); err != nil {
+			return nil, fmt.Errorf("llmtest: %s: %w", path, err)
+		}
+	} else {
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&t); err != nil {
+			return nil, fmt.Errorf("llmtest: %s: %w", path, err)
+		}
 	}
 	s := &Script{}
 	for _, r := range t.Replies {
@@ -161,6 +175,43 @@ func Replay(path string) (*Script, error) {
 		s.replies = append(s.replies, rep)
 	}
 	return s, nil
+}
+
+// traceFormat and traceVersion are those of the ptc-trace files Replay
+// reads (package agent/trace, which this core package does not import).
+const (
+	traceFormat  = "ptc-trace"
+	traceVersion = 1
+)
+
+// traceReplies reads the replies of a ptc-trace recording: only the
+// fields it needs.
+func traceReplies(data []byte) (Transcript, error) {
+	var doc struct {
+		Version int `json:"version"`
+		Step    *struct {
+			LLMCalls []struct {
+				Reply  TranscriptReply `json:"reply"`
+				Status int             `json:"status"`
+			} `json:"llm_calls"`
+		} `json:"step"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return Transcript{}, err
+	}
+	switch {
+	case doc.Version < 1 || doc.Version > traceVersion:
+		return Transcript{}, fmt.Errorf("a ptc-trace of version %d, not %d", doc.Version, traceVersion)
+	case doc.Step == nil || len(doc.Step.LLMCalls) == 0:
+		return Transcript{}, errors.New("a ptc-trace without llm_calls: not a recording (ptc run --record)")
+	}
+	var t Transcript
+	for _, c := range doc.Step.LLMCalls {
+		r := c.Reply
+		r.Status = c.Status
+		t.Replies = append(t.Replies, r)
+	}
+	return t, nil
 }
 
 // Record wraps a model and returns the transcript of its replies so far,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -117,4 +118,40 @@ func ExampleScript() {
 	// (count ctx/items)
 	// (return *1)
 	// 2 calls
+}
+
+// TestReplayRecording: Replay plays the replies of a ptc-trace recording
+// (testdata/orders.recording.json, written by "ptc run --record": the
+// orders agent of cmd/ptc's tests), in order, and refuses a trace that
+// is not a recording.
+func TestReplayRecording(t *testing.T) {
+	s, err := llmtest.Replay("testdata/orders.recording.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Func()(context.Background(), req(1, "go"))
+	if err != nil || !strings.Contains(first.Content, `(println (count ctx/orders) "orders")`) || first.Tokens.Input == 0 {
+		t.Fatalf("reply 1: %+v, %v", first, err)
+	}
+	second, err := s.Func()(context.Background(), req(2, "go on"))
+	if err != nil || !strings.Contains(second.Content, "(sum-by :amount paid)") {
+		t.Fatalf("reply 2: %+v, %v", second, err)
+	}
+	if _, err := s.Func()(context.Background(), req(3, "more")); err == nil {
+		t.Error("a third reply, where the recording has two")
+	}
+
+	dir := t.TempDir()
+	for name, doc := range map[string]string{
+		"plain trace": `{"format": "ptc-trace", "version": 1, "redacted": true, "step": {"trace_id": "x", "ok": true, "turns": []}}`,
+		"newer":       `{"format": "ptc-trace", "version": 9, "step": {"llm_calls": [{"reply": {"content": "x"}}]}}`,
+	} {
+		path := filepath.Join(dir, "t.json")
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := llmtest.Replay(path); err == nil {
+			t.Errorf("%s: replayed", name)
+		}
+	}
 }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/ptc-go/ptc/agent/trace"
+)
+
+// document is t as a ptc-trace document, for tests that edit a
+// recording: t.doc (a bare trace for a
+// legacy transcript) with t's recording and outcome put in.
+func (t *runTranscript) document() ([]byte, error) {
+	top := map[string]json.RawMessage{}
+	step := map[string]json.RawMessage{}
+	if t.doc != nil {
+		if err := json.Unmarshal(t.doc, &top); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(top["step"], &step); err != nil {
+			return nil, err
+		}
+	}
+	set := func(m map[string]json.RawMessage, k string, v any) {
+		b, _ := json.Marshal(v)
+		m[k] = b
+	}
+	set(top, "format", trace.Format)
+	set(top, "version", trace.Version)
+	set(top, "ptc", t.PTC)
+	set(top, "recorded_at", t.RecordedAt)
+	set(top, "redacted", t.Redacted)
+	set(top, "agent", t.Agent)
+	set(top, "model", t.Model)
+	if len(t.Context) > 0 {
+		top["context"] = t.Context
+	}
+	if t.ContextEDN != "" {
+		set(top, "context_edn", t.ContextEDN)
+	} else {
+		delete(top, "context_edn")
+	}
+	set(step, "system_prompt", t.System)
+	calls := append([]transcriptCall(nil), t.Calls...)
+	for i := range calls {
+		if calls[i].System == t.System {
+			calls[i].System = ""
+		}
+	}
+	set(step, "llm_calls", calls)
+	if o := t.Outcome; o != nil {
+		set(step, "ok", o.Fail == nil)
+		set(step, "trace_id", o.TraceID)
+		delete(step, "return")
+		delete(step, "fail")
+		if o.Fail == nil {
+			set(step, "return", tValue{Lisp: o.ReturnEDN, JSON: o.Return})
+		} else {
+			f := map[string]any{"reason": o.Fail.Reason, "message": o.Fail.Message}
+			if o.Fail.Op != "" {
+				f["op"] = o.Fail.Op
+			}
+			if o.Fail.Class != "" {
+				f["details"] = tValue{Lisp: "{:class " + strconv.Quote(o.Fail.Class) + "}",
+					JSON: json.RawMessage(`{"class":` + strconv.Quote(o.Fail.Class) + `}`)}
+			}
+			set(step, "fail", f)
+		}
+		if _, ok := step["turns"]; !ok {
+			set(step, "turns", []any{})
+		}
+		if _, ok := step["usage"]; !ok {
+			u := o.Usage
+			set(step, "usage", map[string]any{"turns": u.Turns, "llm_requests": u.LLMRequests, "tokens": u.Tokens, "duration_ms": u.DurationMS})
+		}
+	}
+	set(top, "step", step)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(top); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
