@@ -38,7 +38,7 @@ const maxExportVisits = 1 << 20
 // MarshalVeil writes what the firewalls of v and their callers hide of a
 // Step whose value is ret: all their texts, and the places of the
 // collections of ret they hide (nil when v has no firewall). A raw trace
-// carries it (agent.MarshalTrace), so that the Step read back hides what the
+// carries it (trace.Marshal), so that the Step read back hides what the
 // original hides.
 func MarshalVeil(v Veil, ret lisp.Value) []byte {
 	if len(v) == 0 {
