@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
@@ -29,6 +31,16 @@ type StartOptions struct {
 	// StepTimeout bounds each run of the mission's programs; zero:
 	// DefaultStepTimeout.
 	StepTimeout time.Duration
+	// HistoryLimit is the history size, in bytes, past which the mission
+	// goes on in a new run of its workflow (continue-as-new), as do its
+	// nested agents'; zero: DefaultHistoryLimit.
+	HistoryLimit int
+	// SearchAttributes has the mission and its nested agents set the
+	// search attributes PtcAgent, PtcReason, PtcTurns and PtcTokens
+	// (SearchAttributeAgent...), for listing missions in the Web UI and
+	// `temporal workflow list --query`. Register them on the namespace
+	// first: a server that does not know them refuses the mission.
+	SearchAttributes bool
 	// Run options, as agent.Options: the plain-data ones travel with the
 	// mission (functions, observers and models do not: see docs/temporal.md).
 	// LLMOptions and Cache reach nested agents too, as in-process; values
@@ -63,8 +75,14 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	}
 	wo := opts.Workflow
 	wo.ID, wo.TaskQueue = opts.ID, opts.TaskQueue
+	memo := map[string]any{memoKey: Summary{Agent: agentName, Status: StatusRunning}}
+	for k, v := range wo.Memo {
+		memo[k] = v
+	}
+	wo.Memo = memo
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, MissionInput{Agent: agentName,
 		Context: lisp.PrintExact(input), Model: opts.Model, StepTimeout: opts.StepTimeout,
+		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
 		Run: RunOptions{LLMOptions: opts.LLMOptions, Cache: opts.Cache, Validation: opts.Validation,
 			ContextSignature: opts.ContextSignature, TokenLimit: opts.TokenLimit, OnBudgetExceeded: opts.OnBudgetExceeded}})
 	if err != nil {
@@ -86,23 +104,60 @@ func (m *Mission) ID() string { return m.id }
 // latest run).
 func (m *Mission) RunID() string { return m.runID }
 
-// Progress asks the mission where it is (the progress query).
+// Progress asks the mission where it is (the progress query, answered by
+// a worker). When no worker answers (none is up, or the query failed),
+// it reads what the server keeps: the workflow's state and the summary
+// in its memo, and says so (Progress.Recorded).
 func (m *Mission) Progress(ctx context.Context) (Progress, error) {
-	v, err := m.c.QueryWorkflow(ctx, m.id, m.runID, QueryProgress)
-	if err != nil {
-		return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w", err)
+	qctx, cancel := context.WithTimeout(ctx, progressQueryTimeout)
+	v, qerr := m.c.QueryWorkflow(qctx, m.id, "", QueryProgress)
+	cancel()
+	if qerr == nil {
+		var p Progress
+		if err := v.Get(&p); err != nil {
+			return Progress{}, fmt.Errorf("temporal: the mission's progress: %w", err)
+		}
+		return p, nil
 	}
-	var p Progress
-	if err := v.Get(&p); err != nil {
-		return Progress{}, fmt.Errorf("temporal: the mission's progress: %w", err)
+	if ctx.Err() != nil {
+		return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w", qerr)
+	}
+	d, err := m.c.DescribeWorkflowExecution(ctx, m.id, "")
+	if err != nil {
+		return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w (describing it: %w)", qerr, err)
+	}
+	p := Progress{Recorded: true, Unanswered: qerr.Error()}
+	info := d.GetWorkflowExecutionInfo()
+	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
+		var s Summary
+		if converter.GetDefaultDataConverter().FromPayload(f, &s) == nil {
+			p.Agent, p.Status, p.Turn, p.Usage.Turns, p.Usage.Tokens = s.Agent, s.Status, s.Turns, s.Turns, s.Tokens
+		}
+	}
+	switch info.GetStatus() {
+	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
+		p.Status = StatusRunning
+	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		p.Status = StatusCompleted
+	case enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED:
+		p.Status = StatusCancelled
+	default:
+		if p.Status == "" || p.Status == StatusRunning {
+			p.Status = StatusFailed // failed, terminated or timed out by the server
+		}
 	}
 	return p, nil
 }
 
-// Cancel asks the mission to stop: it ends with the reason cancelled, its
-// nested agents' missions with it. Result then returns its Step.
+// progressQueryTimeout bounds the progress query: a server with no worker
+// polling the task queue holds a query until it gives up.
+const progressQueryTimeout = 10 * time.Second
+
+// Cancel asks the mission to stop: it ends with the reason cancelled (its
+// workflow Canceled), its nested agents' missions with it. Result then
+// returns its Step.
 func (m *Mission) Cancel(ctx context.Context) error {
-	if err := m.c.CancelWorkflow(ctx, m.id, m.runID); err != nil {
+	if err := m.c.CancelWorkflow(ctx, m.id, ""); err != nil {
 		return fmt.Errorf("temporal: cancelling the mission: %w", err)
 	}
 	return nil
@@ -112,10 +167,14 @@ func (m *Mission) Cancel(ctx context.Context) error {
 // does: when the mission failed, err is an *agent.Error wrapping the same
 // Step. Other errors (the workflow could not run, ctx ended) come with a
 // nil Step. The Step has no Memory: the journal keeps what the mission
-// did, not its namespace.
+// did, not its namespace. A mission that went on in new runs of its
+// workflow (continue-as-new) is followed to its last.
 func (m *Mission) Result(ctx context.Context) (*agent.Step, error) {
 	var res Result
 	if err := m.c.GetWorkflow(ctx, m.id, m.runID).Get(ctx, &res); err != nil {
+		if r := resultOfError(err); r != nil {
+			return stepResult(r)
+		}
 		return nil, fmt.Errorf("temporal: the mission's workflow: %w", err)
 	}
 	return stepResult(&res)

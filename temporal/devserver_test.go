@@ -78,7 +78,10 @@ func devServer(t testing.TB) (client.Client, string) {
 		t.Fatal(err)
 	}
 	args := []string{"server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
-		"--log-level", "error"}
+		"--log-level", "error",
+		// The search attributes missions set when StartOptions.SearchAttributes asks for them.
+		"--search-attribute", "PtcAgent=Keyword", "--search-attribute", "PtcReason=Keyword",
+		"--search-attribute", "PtcTurns=Int", "--search-attribute", "PtcTokens=Int"}
 	switch db := os.Getenv("PTC_TEMPORAL_DB"); db {
 	case "", "file":
 		args = append(args, "--db-filename", filepath.Join(dir, "temporal.db"))

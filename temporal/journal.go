@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -323,7 +325,7 @@ func clip(s string, n int) string {
 // does not have. A program's error is a turn of the mission, as
 // in-process: only the worker's own troubles fail the activity.
 func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
-	e, err := r.lookup(in.Mission.Agent)
+	e, err := r.lookup(in.Mission.Agent, in.Mission.Fingerprint)
 	if err != nil {
 		return nil, err
 	}
@@ -342,45 +344,72 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := &stepOutput{MissionTimeout: cfg.MissionTimeout, ToolTimeout: cfg.Limits.Timeout,
+	out := &stepOutput{MissionTimeout: cfg.MissionTimeout, ToolTimeout: cfg.Limits.Timeout, Fingerprint: e.fingerprint,
 		Progress: progressOf(in.Mission.Agent, step, in.Journal)}
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if rp.suspended {
+	if rp.suspended && in.End == nil {
 		out.Tools = rp.tools
+		for i, p := range out.Tools {
+			if p.Nested {
+				out.Tools[i].Fingerprint = e.nested[p.Name]
+			}
+		}
 		if rp.llm != nil {
-			out.LLM = llmCallOf(cfg, *rp.llm)
+			out.LLM = llmCallOf(cfg, delta(in.Last, *rp.llm))
 			out.Tools = nil
 		}
 		return out, nil
 	}
-	res, err := resultOf(step)
+	if rp.suspended && step != nil {
+		// The workflow ends the mission (cancelled, out of time) where it
+		// waited: its Step is the trace so far, with the workflow's Fail.
+		f := *in.End
+		step.Fail = &f
+		step.Return = nil
+	}
+	res, err := resultOf(in.Mission.Agent, step)
 	if err != nil {
 		return nil, err
 	}
 	res.Warnings = rp.unused()
 	out.Done = true
 	out.Result = res
-	out.Progress.Status = StatusCompleted
-	if step.Fail != nil {
-		out.Progress.Status = StatusFailed
-	}
+	out.Progress.Status = res.Status
 	return out, nil
 }
 
-// resultOf is the Result of a Step: its raw trace, which carries its
-// firewall.
-func resultOf(step *agent.Step) (*Result, error) {
+// delta is req as the difference from last when it continues it (same
+// system prompt, prompt, tools and options; last's messages first), else
+// req whole.
+func delta(last *llm.Request, req llm.Request) llmCall {
+	if last == nil || len(last.Messages) == 0 || len(last.Messages) > len(req.Messages) || last.System != req.System ||
+		last.Prompt != req.Prompt || last.Cache != req.Cache || !slices.Equal(last.ToolNames, req.ToolNames) ||
+		!reflect.DeepEqual(last.Options, req.Options) || !slices.Equal(last.Messages, req.Messages[:len(last.Messages)]) {
+		return llmCall{Request: req}
+	}
+	n := len(last.Messages)
+	return llmCall{Base: n, Request: llm.Request{Turn: req.Turn, Messages: req.Messages[n:]}}
+}
+
+// resultOf is the Result of a Step: a summary, and its raw trace, which
+// carries its firewall.
+func resultOf(name string, step *agent.Step) (*Result, error) {
 	data, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
 	if err != nil {
 		return nil, sdktemporal.NewNonRetryableApplicationError("the mission's Step: "+err.Error(), errTypeConfig, nil)
 	}
-	return &Result{Trace: data}, nil
+	res := &Result{Agent: name, Status: statusOf(step.Fail), Turns: step.Usage.Turns, Tokens: step.TotalUsage.Tokens,
+		Trace: data}
+	if step.Fail != nil {
+		res.Reason, res.Message = string(step.Fail.Reason), step.Scrub(step.Fail.Message)
+	}
+	return res, nil
 }
 
 // llmCallOf is a pending LLM call with the agent's timeout and retry
 // policy.
-func llmCallOf(cfg agent.Config, req llm.Request) *llmCall {
+func llmCallOf(cfg agent.Config, c llmCall) *llmCall {
 	timeout := cfg.LLMTimeout
 	switch {
 	case timeout < 0:
@@ -389,12 +418,11 @@ func llmCallOf(cfg agent.Config, req llm.Request) *llmCall {
 		timeout = cfg.Limits.Timeout
 	}
 	p := cfg.LLMRetry
-	c := &llmCall{Request: req, Timeout: timeout, MaxAttempts: max(p.MaxAttempts, 1), BaseDelay: p.BaseDelay,
-		MaxDelay: p.MaxDelay, Backoff: 2}
+	c.Timeout, c.MaxAttempts, c.BaseDelay, c.MaxDelay, c.Backoff = timeout, max(p.MaxAttempts, 1), p.BaseDelay, p.MaxDelay, 2
 	if p.Backoff != llm.Exponential {
 		c.Backoff = 1 // Temporal has no linear backoff: Linear waits BaseDelay each time, as Constant does
 	}
-	return c
+	return &c
 }
 
 func progressOf(name string, step *agent.Step, j journal) Progress {
@@ -421,7 +449,11 @@ func resultStep(res *Result) (*agent.Step, error) {
 		return nil, errors.New("temporal: the mission has no result")
 	}
 	if len(res.Trace) > 0 {
-		step, err := trace.Unmarshal(res.Trace)
+		data, err := traceBytes(res.Trace)
+		if err != nil {
+			return nil, fmt.Errorf("temporal: the mission's trace: %w", err)
+		}
+		step, err := trace.Unmarshal(data)
 		if err != nil {
 			return nil, fmt.Errorf("temporal: the mission's trace: %w", err)
 		}

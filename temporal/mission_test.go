@@ -70,7 +70,13 @@ func runEnv(t *testing.T, env *testsuite.TestWorkflowEnvironment, in MissionInpu
 		t.Fatal("the workflow did not complete")
 	}
 	if err := env.GetWorkflowError(); err != nil {
-		t.Fatalf("workflow error: %v", err)
+		// A mission that failed or was cancelled ends its workflow so,
+		// with its Result in the error's details.
+		res := resultOfError(err)
+		if res == nil {
+			t.Fatalf("workflow error without a Result: %v", err)
+		}
+		return stepResult(res)
 	}
 	var res Result
 	if err := env.GetWorkflowResult(&res); err != nil {

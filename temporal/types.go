@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
@@ -24,6 +25,9 @@ const (
 // Error types of the activities' application errors.
 const (
 	errTypeConfig = "ptc.config" // an agent or a model the worker does not have: never retried
+	// errTypeAgentChanged is a worker's refusal of a mission started with
+	// another version of its agent.
+	errTypeAgentChanged = "ptc.agent_changed"
 )
 
 // Status is where a mission is.
@@ -33,7 +37,8 @@ type Status string
 const (
 	StatusRunning   Status = "running"
 	StatusCompleted Status = "completed" // returned
-	StatusFailed    Status = "failed"    // ended with a Fail (cancelled and mission_timeout included)
+	StatusFailed    Status = "failed"    // ended with a Fail (mission_timeout included)
+	StatusCancelled Status = "cancelled" // cancelled (Mission.Cancel, a cancelled caller)
 )
 
 // Progress is what the progress query tells of a running mission (of the
@@ -42,7 +47,7 @@ const (
 type Progress struct {
 	// Agent is the registered name of the mission's agent.
 	Agent string
-	// Status is running, completed or failed.
+	// Status is running, completed, failed or cancelled.
 	Status Status
 	// Turn is the turn the mission is in (or ended in).
 	Turn int
@@ -53,7 +58,14 @@ type Progress struct {
 	Usage agent.Usage
 	// LastProgram is the program of the last turn that had one, scrubbed
 	// by the mission's firewall (Progress is for display).
-	LastProgram string
+	LastProgram string `json:",omitempty"`
+	// Recorded is set when no worker answered the progress query (none is
+	// up): Status is then the workflow's, and Agent, Turn and Usage's
+	// turns and tokens come from the summary the mission keeps in its
+	// workflow's memo (written at its start and its end), the rest is
+	// zero. Unanswered says why the query failed.
+	Recorded   bool   `json:",omitempty"`
+	Unanswered string `json:",omitempty"`
 }
 
 // MissionInput is the input of the mission workflow. Start fills it in;
@@ -83,7 +95,37 @@ type MissionInput struct {
 	StepTimeout time.Duration `json:",omitempty"`
 	// Run holds the mission's run options.
 	Run RunOptions `json:",omitempty"`
+	// SearchAttributes has the mission and its nested agents' missions
+	// set the search attributes PtcAgent, PtcReason, PtcTurns and
+	// PtcTokens (StartOptions.SearchAttributes).
+	SearchAttributes bool `json:",omitempty"`
+	// HistoryLimit is the history size, in bytes, past which the mission
+	// goes on in a new run of its workflow (continue-as-new); zero:
+	// DefaultHistoryLimit.
+	HistoryLimit int `json:",omitempty"`
+	// Fingerprint is the fingerprint of the agent's version the mission
+	// runs (agent.Agent.Fingerprint): recorded by its first round, or
+	// given by its caller to a nested agent's mission.
+	Fingerprint string `json:",omitempty"`
+	// Resume is what a mission that continued in a new run carries over:
+	// its journal, its start, its runs.
+	Resume *Resume `json:",omitempty"`
 }
+
+// Resume is the state a mission carries into a new run of its workflow
+// (continue-as-new): what it did, and since when.
+type Resume struct {
+	Journal journal
+	// Started is the mission's start (its first run's).
+	Started time.Time
+	// Runs counts the runs before this one.
+	Runs int
+}
+
+// DefaultHistoryLimit is the history size past which a mission continues
+// in a new run of its workflow, unless the server suggests it sooner:
+// well below Temporal's 50 MB limit (and its 10 MB warning).
+const DefaultHistoryLimit = 4 << 20
 
 // RunOptions are the agent.Options of a mission that travel with it:
 // plain data (see StartOptions).
@@ -112,19 +154,34 @@ func (o RunOptions) inherited() RunOptions {
 // programs from the journal, up to its next LLM or tool call.
 const DefaultStepTimeout = time.Minute
 
-// Result is the outcome of the mission workflow. Mission.Result turns it
-// into an *agent.Step.
+// Result is the outcome of the mission workflow: the workflow's result
+// when the mission returned, the details of its error when it failed or
+// was cancelled. Mission.Result turns it into an *agent.Step. It is JSON
+// a person can read in the Web UI: a summary, then the trace.
 type Result struct {
+	// Agent, Status, Reason, Message, Turns and Tokens summarize the
+	// mission: the agent's registered name, how it ended, the Fail's
+	// reason and message (scrubbed by the mission's firewall), its turns
+	// and the tokens of its tree.
+	Agent   string     `json:",omitempty"`
+	Status  Status     `json:",omitempty"`
+	Reason  string     `json:",omitempty"`
+	Message string     `json:",omitempty"`
+	Turns   int        `json:",omitempty"`
+	Tokens  llm.Tokens `json:",omitempty"`
+	// Runs counts the workflow runs the mission took (it continues in a
+	// new run past its HistoryLimit).
+	Runs int `json:",omitempty"`
 	// Trace is the mission's Step as a raw agent trace (trace.Marshal
-	// with Raw), when the mission's own run ended it. It carries the
-	// Step's firewall: the Step read back (Mission.Result, a nested
-	// mission's Step in its caller) hides what it hides in-process.
-	Trace []byte `json:",omitempty"`
-	// Fail is the failure when the workflow ended the mission: cancelled,
-	// mission_timeout.
+	// with Raw). It carries the Step's firewall: the Step read back
+	// (Mission.Result, a nested mission's Step in its caller) hides what
+	// it hides in-process.
+	Trace json.RawMessage `json:",omitempty"`
+	// Fail is the failure when the workflow ended the mission without a
+	// trace (its last round could not run).
 	Fail *agent.Fail `json:",omitempty"`
 	// Usage is the mission's usage when Fail is set.
-	Usage agent.Usage
+	Usage agent.Usage `json:",omitempty"`
 	// Warnings are what the journal noticed: tool calls the program made
 	// with other arguments than when they were recorded (it read the
 	// clock, say), answered with the recorded results, and recorded calls
@@ -141,6 +198,9 @@ type journal struct {
 
 type llmEntry struct {
 	Response *llm.Response `json:",omitempty"`
+	// Start and End are when the workflow made the call and had its
+	// outcome (retries included).
+	Start, End time.Time
 	// Err and Class describe an LLM call that failed after its retries.
 	Err   string    `json:",omitempty"`
 	Class llm.Class `json:",omitempty"`
@@ -166,11 +226,21 @@ type toolEntry struct {
 	Usage    *agent.Usage `json:",omitempty"`
 	// Child is a nested agent's outcome, or a compiled agent's.
 	Child *Result `json:",omitempty"`
+	// Start and End are when the workflow made the call and had its
+	// outcome.
+	Start, End time.Time
 }
 
 type stepInput struct {
 	Mission MissionInput
 	Journal journal
+	// Last is the previous LLM request, whole: a new one that continues
+	// it is returned as the difference.
+	Last *llm.Request
+	// End, when set, ends the mission at the first call the journal does
+	// not have, with this Fail (cancelled, mission_timeout), at EndTime.
+	End     *agent.Fail
+	EndTime time.Time
 }
 
 // stepOutput is a run of the mission from its journal: either its end,
@@ -187,10 +257,19 @@ type stepOutput struct {
 	// The agent's settings the workflow applies.
 	MissionTimeout time.Duration `json:",omitempty"`
 	ToolTimeout    time.Duration
+	// Fingerprint is the fingerprint of the agent's version that ran.
+	Fingerprint string `json:",omitempty"`
 }
 
 type llmCall struct {
+	// Request is the request; when Base is set, the part of it that is
+	// new: it continues the previous request (stepInput.Last), whose
+	// system prompt, prompt, tool names, options and first Base messages
+	// it keeps, with Request's messages and turn. The round's marker in
+	// the history then holds only what is new, not the whole
+	// conversation again.
 	Request llm.Request
+	Base    int `json:",omitempty"`
 	// Timeout bounds each attempt; the rest is the agent's retry policy.
 	Timeout     time.Duration
 	MaxAttempts int
@@ -200,10 +279,13 @@ type llmCall struct {
 }
 
 type pendingTool struct {
-	Turn int
-	Key  string
-	Name string
-	Args string
+	// Fingerprint is a nested agent's, in the version of the caller that
+	// runs.
+	Fingerprint string `json:",omitempty"`
+	Turn        int
+	Key         string
+	Name        string
+	Args        string
 	// Nested: the tool runs an agent's mission, a child workflow, with
 	// the tool's TokenLimit.
 	Nested     bool
@@ -212,18 +294,20 @@ type pendingTool struct {
 }
 
 type llmInput struct {
-	Agent   string
-	Model   string
-	Request llm.Request
+	Agent       string
+	Fingerprint string `json:",omitempty"`
+	Model       string
+	Request     llm.Request
 	// MaxAttempts is the agent's; later attempts of an LLM error are not
 	// retried.
 	MaxAttempts int
 }
 
 type toolInput struct {
-	Agent string
-	Tool  string
-	Args  string
+	Agent       string
+	Fingerprint string `json:",omitempty"`
+	Tool        string
+	Args        string
 	// Timeout bounds the call (the agent's Limits.Timeout, as a program's
 	// clock bounds it in-process); a call past it is the tool's error.
 	Timeout time.Duration `json:",omitempty"`

@@ -33,6 +33,12 @@ type WorkerOptions struct {
 	// Registry resolves model names: StartOptions.Model, and llm.Name
 	// models of agents.
 	Registry llm.Registry
+	// Versions are older versions of the agents, by name, that the worker
+	// still runs for the missions started with them: a mission runs the
+	// version of its agent it started with (agent.Agent.Fingerprint),
+	// and a worker that has neither that version in Agents nor here
+	// refuses it (see docs/temporal.md, "Deploying a changed agent").
+	Versions map[string][]*agent.Agent
 	// Worker are the SDK's worker options (concurrency, rate limits).
 	Worker worker.Options
 }
@@ -78,16 +84,18 @@ func Register(r Registry, opts WorkerOptions) error {
 // runner holds the worker's agents and models; its methods are the
 // activities.
 type runner struct {
-	agents   map[string]entry
+	agents   map[string][]entry // by name: the current version first, then the older ones
 	model    llm.Model
 	registry llm.Registry
 }
 
-// entry is a registered agent, with the model bound to the tool that runs
-// it when it is a nested agent.
+// entry is a registered agent in one version, with the model bound to
+// the tool that runs it when it is a nested agent.
 type entry struct {
-	agent *agent.Agent
-	bound llm.Model
+	agent       *agent.Agent
+	bound       llm.Model
+	fingerprint string
+	nested      map[string]string // the nested agents' fingerprints, by tool
 }
 
 // maxTreeDepth bounds the walk of nested agents.
@@ -97,7 +105,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 	if len(opts.Agents) == 0 {
 		return nil, fmt.Errorf("%w: no agents", ErrInvalidOptions)
 	}
-	r := &runner{agents: map[string]entry{}, model: opts.Model, registry: opts.Registry}
+	r := &runner{agents: map[string][]entry{}, model: opts.Model, registry: opts.Registry}
 	var walk func(name string, e entry, depth int) error
 	walk = func(name string, e entry, depth int) error {
 		if e.agent == nil {
@@ -106,13 +114,27 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 		if depth > maxTreeDepth {
 			return fmt.Errorf("%w: agent %q is nested more than %d levels deep", ErrInvalidOptions, name, maxTreeDepth)
 		}
-		r.agents[name] = e
+		e.fingerprint = fingerprintOf(e.agent)
+		for _, have := range r.agents[name] {
+			if have.fingerprint == e.fingerprint {
+				return nil // a version registered already (a version shares its nested agents with another)
+			}
+		}
 		tools := e.agent.Config().Tools
 		names := make([]string, 0, len(tools))
 		for n := range tools {
 			names = append(names, n)
 		}
 		sort.Strings(names)
+		for _, n := range names {
+			if child, _, ok := tools[n].NestedTool(); ok {
+				if e.nested == nil {
+					e.nested = map[string]string{}
+				}
+				e.nested[n] = fingerprintOf(child)
+			}
+		}
+		r.agents[name] = append(r.agents[name], e)
 		for _, n := range names {
 			if child, bound, ok := tools[n].NestedTool(); ok {
 				if err := walk(name+"/"+n, entry{agent: child, bound: bound}, depth+1); err != nil {
@@ -122,15 +144,34 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 		}
 		return nil
 	}
-	for name, a := range opts.Agents {
+	for _, name := range sortedKeys(opts.Agents) {
 		if name == "" {
 			return nil, fmt.Errorf("%w: an agent has no name", ErrInvalidOptions)
 		}
-		if err := walk(name, entry{agent: a}, 0); err != nil {
+		if err := walk(name, entry{agent: opts.Agents[name]}, 0); err != nil {
 			return nil, err
 		}
 	}
+	for _, name := range sortedKeys(opts.Versions) {
+		if _, ok := opts.Agents[name]; !ok {
+			return nil, fmt.Errorf("%w: Versions has agent %q, which Agents does not have", ErrInvalidOptions, name)
+		}
+		for _, a := range opts.Versions[name] {
+			if err := walk(name, entry{agent: a}, 0); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return r, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // register registers the workflow and the activities; the Step, a local
@@ -142,13 +183,36 @@ func (r *runner) register(reg Registry) {
 	reg.RegisterActivityWithOptions(r.callTool, activity.RegisterOptions{Name: activityTool})
 }
 
-func (r *runner) lookup(name string) (entry, error) {
-	e, ok := r.agents[name]
+// lookup finds the agent registered as name in the version whose
+// fingerprint is fingerprint ("": the current version). A worker that does
+// not have that version refuses the mission (errTypeAgentChanged): it does
+// not run a mission recorded with another version of its agent, whose
+// recorded calls could then mean something else.
+func (r *runner) lookup(name, fingerprint string) (entry, error) {
+	versions, ok := r.agents[name]
 	if !ok {
 		return entry{}, sdktemporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("this worker has no agent %q: register it in WorkerOptions.Agents", name), errTypeConfig, nil)
 	}
-	return e, nil
+	if fingerprint == "" {
+		return versions[0], nil
+	}
+	for _, e := range versions {
+		if e.fingerprint == fingerprint {
+			return e, nil
+		}
+	}
+	return entry{}, sdktemporal.NewApplicationError(fmt.Sprintf(
+		"agent %q changed since the mission started (its fingerprint was %s, this worker has %s): "+
+			"the mission waits for a worker that has its version (WorkerOptions.Versions); see docs/temporal.md, "+
+			"Deploying a changed agent", name, fingerprint, versions[0].fingerprint), errTypeAgentChanged)
+}
+
+// changed reports whether err is a worker's refusal of a mission started
+// with another version of its agent.
+func changed(err error) bool {
+	var ae *sdktemporal.ApplicationError
+	return errors.As(err, &ae) && ae.Type() == errTypeAgentChanged
 }
 
 // callLLM is the LLM activity: one attempt of one LLM call. A failure is
@@ -156,7 +220,7 @@ func (r *runner) lookup(name string) (entry, error) {
 // retryable when the agent's policy does not retry the class, or when the
 // attempts of the agent's policy are spent.
 func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error) {
-	e, err := r.lookup(in.Agent)
+	e, err := r.lookup(in.Agent, in.Fingerprint)
 	if err != nil {
 		return nil, err
 	}
@@ -206,12 +270,11 @@ func callModel(ctx context.Context, f llm.Func, req llm.Request) (resp llm.Respo
 	return f(ctx, req)
 }
 
-// retryable reports whether the agent's policy retries a class (as the
 // callTool is the tool activity: one call of one tool. The tool's own
 // error is a value (the program's turn handles it), never an activity
 // failure, so that it is not retried.
 func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error) {
-	e, err := r.lookup(in.Agent)
+	e, err := r.lookup(in.Agent, in.Fingerprint)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +304,7 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		return out, nil
 	}
 	if res.Step != nil {
-		child, err := resultOf(res.Step)
+		child, err := resultOf(in.Agent+"/"+in.Tool, res.Step)
 		if err != nil {
 			return nil, err
 		}

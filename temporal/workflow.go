@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -48,14 +50,32 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 	}
 }
 
+// versionProduction is the workflow's version (workflow.GetVersion)
+// that ends missions in the state their Step says (Canceled, Failed),
+// with a last round for their trace, keeps a readable summary in the
+// memo, names child workflows after their tools, sends LLM requests as
+// differences and continues long missions in new runs. Missions started
+// before it replay as they ran.
+const (
+	versionChange     = "ptc.production"
+	versionProduction = 1
+)
+
 // mission is the workflow's state: the journal of what the mission did,
 // and its progress.
 type mission struct {
 	in       MissionInput
+	version  workflow.Version
 	j        journal
+	last     *llm.Request // the last LLM request, whole
 	progress Progress
-	deadline time.Time
-	timedOut bool
+	started  time.Time
+	runs     int
+	// startSize is the history's size when a run that continues the
+	// mission starts: mostly the journal it carries.
+	startSize int
+	deadline  time.Time
+	timedOut  bool
 }
 
 // missionWorkflow runs one mission: the loop of the agent, its programs
@@ -72,7 +92,17 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 	if in.StepTimeout <= 0 {
 		in.StepTimeout = DefaultStepTimeout
 	}
-	m := &mission{in: in, progress: Progress{Agent: in.Agent, Status: StatusRunning}}
+	m := &mission{in: in, started: info.WorkflowStartTime, progress: Progress{Agent: in.Agent, Status: StatusRunning}}
+	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionProduction)
+	if r := in.Resume; r != nil {
+		m.j, m.started, m.runs = r.Journal, r.Started, r.Runs
+		m.in.Resume = nil
+		m.startSize = info.GetCurrentHistorySize()
+	} else if m.version >= versionProduction && in.SearchAttributes {
+		if err := workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeAgent.ValueSet(in.Agent)); err != nil {
+			return nil, err
+		}
+	}
 	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) { return m.progress, nil }); err != nil {
 		return nil, err
 	}
@@ -85,43 +115,96 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 		// workflow appends to the journal only after the round.
 		var out stepOutput
 		err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(mctx, stepOptions(in.StepTimeout)),
-			activityStep, stepInput{Mission: m.in, Journal: m.j}).Get(mctx, &out)
-		if r := m.ended(ctx); r != nil {
-			return r, nil
+			activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last}).Get(mctx, &out)
+		if m.stopped(ctx) {
+			return m.end(ctx)
 		}
 		if err != nil {
+			if changed(err) {
+				// Not this worker's mission: the workflow task fails, and
+				// the mission waits for a worker that has its version.
+				panic(err)
+			}
 			return nil, err
 		}
 		if !armed {
 			armed = true
-			m.arm(mctx, cancel, info.WorkflowStartTime, out.MissionTimeout)
+			m.in.Fingerprint = out.Fingerprint
+			m.arm(mctx, cancel, out.MissionTimeout)
 		}
 		m.progress = out.Progress
 		if out.Done {
-			return out.Result, nil
+			return m.finish(ctx, out.Result)
 		}
 		if out.LLM != nil {
-			e := m.callLLM(mctx, out.LLM)
-			if r := m.ended(ctx); r != nil {
-				return r, nil
+			req, err := m.request(out.LLM)
+			if err != nil {
+				return nil, err
+			}
+			e := m.callLLM(mctx, out.LLM, req)
+			if m.stopped(ctx) {
+				return m.end(ctx)
 			}
 			m.j.LLM = append(m.j.LLM, e)
-			continue
+		} else {
+			entries := m.callTools(mctx, out)
+			if m.stopped(ctx) {
+				return m.end(ctx)
+			}
+			m.j.Tools = append(m.j.Tools, entries...)
 		}
-		entries := m.callTools(mctx, out)
-		if r := m.ended(ctx); r != nil {
-			return r, nil
+		if m.full(ctx) {
+			// The history is large: the mission goes on in a new run of
+			// the workflow, with its journal (the timers, the progress
+			// query and the delta base start afresh there).
+			m.in.Resume = &Resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+			m.in.Deadline = m.deadline
+			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, m.in)
 		}
-		m.j.Tools = append(m.j.Tools, entries...)
 	}
 }
 
+// full reports whether the mission should continue in a new run: its
+// history is past its HistoryLimit, or the server suggests it.
+func (m *mission) full(ctx workflow.Context) bool {
+	if m.version < versionProduction {
+		return false
+	}
+	info := workflow.GetInfo(ctx)
+	limit := m.in.HistoryLimit
+	if limit <= 0 {
+		limit = DefaultHistoryLimit
+	}
+	size := info.GetCurrentHistorySize()
+	// A run whose carried journal is most of its history would only
+	// carry it on again: it goes on until it has added as much.
+	return (size >= limit || info.GetContinueAsNewSuggested()) && size >= 2*m.startSize
+}
+
+// request is the whole LLM request of a call, from the previous one when
+// the call continues it.
+func (m *mission) request(c *llmCall) (llm.Request, error) {
+	req := c.Request
+	if c.Base > 0 {
+		if m.last == nil || c.Base > len(m.last.Messages) {
+			return llm.Request{}, sdktemporal.NewNonRetryableApplicationError(
+				"the LLM request continues a request the workflow does not have", errTypeConfig, nil)
+		}
+		full := *m.last
+		full.Messages = append(slices.Clip(m.last.Messages[:c.Base]), req.Messages...)
+		full.Turn = req.Turn
+		req = full
+	}
+	m.last = &req
+	return req, nil
+}
+
 // arm ends the mission at its deadline: the tree's, or the agent's own
-// MissionTimeout from the workflow's start, whichever comes first.
-func (m *mission) arm(ctx workflow.Context, cancel workflow.CancelFunc, start time.Time, own time.Duration) {
+// MissionTimeout from the mission's start, whichever comes first.
+func (m *mission) arm(ctx workflow.Context, cancel workflow.CancelFunc, own time.Duration) {
 	d := m.in.Deadline
 	if own > 0 {
-		if od := start.Add(own); d.IsZero() || od.Before(d) {
+		if od := m.started.Add(own); d.IsZero() || od.Before(d) {
 			d = od
 		}
 	}
@@ -140,25 +223,76 @@ func (m *mission) arm(ctx workflow.Context, cancel workflow.CancelFunc, start ti
 	})
 }
 
-// ended is the mission's Result when it was cancelled or ran out of time,
-// nil while it goes on.
-func (m *mission) ended(ctx workflow.Context) *Result {
-	var fail *agent.Fail
-	switch {
-	case ctx.Err() != nil:
-		fail = &agent.Fail{Reason: agent.ReasonCancelled, Message: "the caller cancelled the mission"}
-	case m.timedOut:
+// stopped reports whether the mission was cancelled or ran out of time.
+func (m *mission) stopped(ctx workflow.Context) bool { return ctx.Err() != nil || m.timedOut }
+
+// end ends a mission that was cancelled or ran out of time: a last round
+// runs it from its journal up to the call it was waiting for, so that its
+// Step has its trace.
+func (m *mission) end(ctx workflow.Context) (*Result, error) {
+	fail := &agent.Fail{Reason: agent.ReasonCancelled, Message: "the caller cancelled the mission"}
+	if ctx.Err() == nil && m.timedOut {
 		fail = &agent.Fail{Reason: agent.ReasonMissionTimeout, Message: "the mission ran past its deadline (MissionTimeout)"}
-	default:
-		return nil
 	}
-	m.progress.Status = StatusFailed
-	return &Result{Fail: fail, Usage: m.progress.Usage}
+	if m.version < versionProduction {
+		m.progress.Status = StatusFailed
+		return &Result{Fail: fail, Usage: m.progress.Usage}, nil
+	}
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	var out stepOutput
+	err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(dctx, stepOptions(m.in.StepTimeout)),
+		activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last, End: fail, EndTime: workflow.Now(dctx)}).Get(dctx, &out)
+	res := out.Result
+	if err != nil || res == nil {
+		res = &Result{Agent: m.in.Agent, Reason: string(fail.Reason), Message: fail.Message, Turns: m.progress.Turn,
+			Tokens: m.progress.Usage.Tokens, Fail: fail, Usage: m.progress.Usage}
+		res.Status = statusOf(fail)
+	}
+	return m.finish(ctx, res)
+}
+
+// finish ends the workflow in the state that matches the mission's end:
+// Completed with the Result when it returned, Canceled when it was
+// cancelled, else Failed with the Fail's reason as the error's type; the
+// Result is the error's details.
+func (m *mission) finish(ctx workflow.Context, res *Result) (*Result, error) {
+	if res.Status == "" {
+		res.Status = StatusCompleted
+	}
+	m.progress.Status = res.Status
+	if m.version < versionProduction {
+		return res, nil
+	}
+	res.Runs = m.runs + 1
+	m.annotate(ctx, res)
+	switch {
+	case res.Status == StatusCompleted:
+		return res, nil
+	case res.Status == StatusCancelled && ctx.Err() != nil:
+		return nil, sdktemporal.NewCanceledError(*res)
+	}
+	msg := res.Message
+	if msg == "" {
+		msg = "the mission failed"
+	}
+	return nil, sdktemporal.NewNonRetryableApplicationError(msg, res.Reason, nil, *res)
+}
+
+// annotate writes the mission's summary in the workflow's memo, and its
+// search attributes when the mission sets them (they must be registered
+// on the namespace: a server that does not know them fails the workflow
+// task).
+func (m *mission) annotate(ctx workflow.Context, res *Result) {
+	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: summaryOf(res)})
+	if m.in.SearchAttributes {
+		_ = workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeReason.ValueSet(res.Reason),
+			SearchAttributeTurns.ValueSet(int64(res.Turns)), SearchAttributeTokens.ValueSet(int64(res.Tokens.Total())))
+	}
 }
 
 // callLLM makes the LLM call, retried per the agent's policy; its outcome,
 // a failure included, is the journal's next entry.
-func (m *mission) callLLM(ctx workflow.Context, c *llmCall) llmEntry {
+func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llmEntry {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
@@ -184,10 +318,13 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall) llmEntry {
 		ao.RetryPolicy.MaximumInterval = base
 	}
 	var resp llm.Response
+	start := workflow.Now(ctx)
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ao), activityLLM,
-		llmInput{Agent: m.in.Agent, Model: m.in.Model, Request: c.Request, MaxAttempts: c.MaxAttempts}).Get(ctx, &resp)
+		llmInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint, Model: m.in.Model, Request: req,
+			MaxAttempts: c.MaxAttempts}).Get(ctx, &resp)
+	end := workflow.Now(ctx)
 	if err == nil {
-		return llmEntry{Response: &resp}
+		return llmEntry{Response: &resp, Start: start, End: end}
 	}
 	class, msg := llm.Unknown, err.Error()
 	var ae *sdktemporal.ApplicationError
@@ -198,7 +335,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall) llmEntry {
 	case errors.As(err, &te):
 		class, msg = llm.Timeout, fmt.Sprintf("no reply within %v (Config.LLMTimeout; by default the turn's Limits.Timeout)", timeout)
 	}
-	return llmEntry{Err: msg, Class: class}
+	return llmEntry{Err: msg, Class: class, Start: start, End: end}
 }
 
 // callTools makes the pending tool calls at once, each an activity, or a
@@ -218,6 +355,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 	// nested mission or the agents a Go tool runs): each gets its part of
 	// them, so that together they stay within the tree's budgets.
 	n := len(out.Tools)
+	start := workflow.Now(ctx)
 	futures := make([]workflow.Future, n)
 	for i, p := range out.Tools {
 		pos := p.Position
@@ -234,25 +372,28 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			run.TokenLimit = p.TokenLimit
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
-				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run}
-			futures[i] = workflow.ExecuteChildWorkflow(ctx, WorkflowName, child)
+				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
+				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit}
+			futures[i] = workflow.ExecuteChildWorkflow(m.childContext(ctx, child, p.Name, len(m.j.Tools)+i+1), WorkflowName, child)
 			continue
 		}
-		futures[i] = workflow.ExecuteActivity(actx, activityTool, toolInput{Agent: m.in.Agent, Tool: p.Name, Args: p.Args,
-			Timeout: out.ToolTimeout, Position: &pos})
+		futures[i] = workflow.ExecuteActivity(actx, activityTool, toolInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint,
+			Tool: p.Name, Args: p.Args, Timeout: out.ToolTimeout, Position: &pos})
 	}
 	entries := make([]toolEntry, len(out.Tools))
 	for i, p := range out.Tools {
-		e := toolEntry{Turn: p.Turn, Name: p.Name, Key: p.Key}
+		e := toolEntry{Turn: p.Turn, Name: p.Name, Key: p.Key, Start: start}
 		if n > 1 {
 			e.Round = len(m.j.Tools) + 1
 		}
 		if p.Nested {
 			var res Result
-			if err := futures[i].Get(ctx, &res); err != nil {
-				e.Err = "the nested agent's mission did not end: " + err.Error()
-			} else {
+			if err := futures[i].Get(ctx, &res); err == nil {
 				e.Child = &res
+			} else if r := resultOfError(err); r != nil {
+				e.Child = r // a failed or cancelled nested mission
+			} else {
+				e.Err = "the nested agent's mission did not end: " + err.Error()
 			}
 		} else {
 			var res toolOutput
@@ -265,10 +406,33 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 				}
 			}
 		}
+		e.End = workflow.Now(ctx)
 		entries[i] = e
 	}
 	return entries
 }
+
+// childContext sets the options of a nested agent's child workflow: an
+// id that names the caller and the tool (the caller's id, the tool, the
+// call's number in the mission), the summary in its memo, and
+// cancellation when its caller ends.
+func (m *mission) childContext(ctx workflow.Context, child MissionInput, tool string, call int) workflow.Context {
+	if m.version < versionProduction {
+		return ctx
+	}
+	id := workflow.GetInfo(ctx).WorkflowExecution.ID + "/" + tool + "-" + strconv.Itoa(call)
+	if len(id) > maxWorkflowID {
+		// Deep trees of long names: keep the end, which names the tool.
+		id = traceID(id)[:16] + "…" + id[len(id)-maxWorkflowID/2:]
+	}
+	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id,
+		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
+		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning}}})
+}
+
+// maxWorkflowID bounds the child workflow ids the mission makes up
+// (Temporal's limit is 1,000 bytes by default).
+const maxWorkflowID = 400
 
 // budgetPart is the i-th of n parts of turns: as equal as they can be, the
 // first ones a turn larger when they cannot.

@@ -1,0 +1,102 @@
+package temporal
+
+import (
+	"encoding/json"
+	"errors"
+
+	sdktemporal "go.temporal.io/sdk/temporal"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/llm"
+)
+
+// memoKey is the key of a mission's Summary in its workflow's memo.
+const memoKey = "ptc"
+
+// Summary is what the workflow's memo says of a mission, for people and
+// tools that read workflows without a worker (the Web UI, `temporal
+// workflow describe`, Progress when no worker answers): written when the
+// mission starts and again when it ends.
+type Summary struct {
+	Agent  string
+	Status Status
+	Reason string     `json:",omitempty"`
+	Turns  int        `json:",omitempty"`
+	Tokens llm.Tokens `json:",omitempty"`
+	Runs   int        `json:",omitempty"`
+}
+
+func summaryOf(r *Result) Summary {
+	return Summary{Agent: r.Agent, Status: r.Status, Reason: r.Reason, Turns: r.Turns, Tokens: r.Tokens, Runs: r.Runs}
+}
+
+// The search attributes a mission sets when StartOptions.SearchAttributes
+// asks for them. Register them on the namespace first:
+//
+//	temporal operator search-attribute create --name PtcAgent --type Keyword
+//	temporal operator search-attribute create --name PtcReason --type Keyword
+//	temporal operator search-attribute create --name PtcTurns --type Int
+//	temporal operator search-attribute create --name PtcTokens --type Int
+var (
+	// SearchAttributeAgent is the agent's registered name, set at the start.
+	SearchAttributeAgent = sdktemporal.NewSearchAttributeKeyKeyword("PtcAgent")
+	// SearchAttributeReason is the reason of the mission's Fail ("" when it
+	// returned), set at its end.
+	SearchAttributeReason = sdktemporal.NewSearchAttributeKeyKeyword("PtcReason")
+	// SearchAttributeTurns is the mission's turns, set at its end.
+	SearchAttributeTurns = sdktemporal.NewSearchAttributeKeyInt64("PtcTurns")
+	// SearchAttributeTokens is the tokens of the mission's tree, set at its
+	// end.
+	SearchAttributeTokens = sdktemporal.NewSearchAttributeKeyInt64("PtcTokens")
+)
+
+// statusOf is the Status of a mission that ended with fail (nil: it
+// returned).
+func statusOf(fail *agent.Fail) Status {
+	switch {
+	case fail == nil:
+		return StatusCompleted
+	case fail.Reason == agent.ReasonCancelled:
+		return StatusCancelled
+	}
+	return StatusFailed
+}
+
+// resultOfError is the Result a mission's workflow carried in its error
+// (the details of a Failed or Canceled workflow), nil when it has none.
+func resultOfError(err error) *Result {
+	var (
+		ae *sdktemporal.ApplicationError
+		ce *sdktemporal.CanceledError
+		r  Result
+	)
+	switch {
+	case errors.As(err, &ae) && ae.HasDetails():
+		if ae.Details(&r) != nil {
+			return nil
+		}
+	case errors.As(err, &ce) && ce.HasDetails():
+		if ce.Details(&r) != nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if r.Trace == nil && r.Fail == nil {
+		return nil
+	}
+	return &r
+}
+
+// traceBytes is a Result's trace as JSON: Results written before the
+// trace was readable JSON hold it as a base64 string.
+func traceBytes(raw json.RawMessage) ([]byte, error) {
+	if len(raw) > 0 && raw[0] == '"' {
+		var b []byte
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	return raw, nil
+}
