@@ -17,6 +17,9 @@ type treeLimit struct {
 	up    *treeLimit
 	limit int              // TokenLimit; 0: none
 	check func(Usage) bool // Budget; nil: none
+	// The limit's time (the Duration Budget is given) is by clock, since
+	// start.
+	clock clock
 	start time.Time
 	// setBy says whose limit it is, for messages: `agent "triage"`, "the
 	// pipeline", or, for a limit placed by Hooks.Position, the setter of
@@ -40,11 +43,11 @@ type tripInfo struct {
 	stack          string // where it panicked
 }
 
-func newTreeLimit(up *treeLimit, limit int, check func(Usage) bool, setBy string) *treeLimit {
+func newTreeLimit(up *treeLimit, limit int, check func(Usage) bool, setBy string, clk clock) *treeLimit {
 	if limit <= 0 && check == nil {
 		return up
 	}
-	return &treeLimit{up: up, limit: max(limit, 0), check: check, start: time.Now(), setBy: setBy}
+	return &treeLimit{up: up, limit: max(limit, 0), check: check, clock: clk, start: clk.now(), setBy: setBy}
 }
 
 // bounded reports whether the limit bounds tokens (a remote one does even
@@ -86,7 +89,7 @@ func (l *treeLimit) checkOne(who tripInfo) bool {
 	stop := l.bounded() && l.usage.Tokens.Total() >= l.limit
 	if !stop && l.check != nil {
 		u := l.usage
-		u.Duration = time.Since(l.start)
+		u.Duration = l.clock.since(l.start)
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
@@ -183,7 +186,7 @@ func pipelineLimit(up *tree, opts Options) (*treeLimit, Options) {
 	if up != nil {
 		above = up.limit
 	}
-	l := newTreeLimit(above, opts.TokenLimit, opts.Budget, pipelineName)
+	l := newTreeLimit(above, opts.TokenLimit, opts.Budget, pipelineName, clockOf(opts.Hooks, up))
 	if l == above {
 		return nil, opts
 	}

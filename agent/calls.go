@@ -32,7 +32,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	if bt.nested != nil || bt.compiled != nil {
 		return tc.callNested(ctx, bt, args)
 	}
-	rec := ToolCall{Name: name, Args: args, Start: time.Now()}
+	rec := ToolCall{Name: name, Args: args, Start: m.now()}
 	idx := tc.begin(rec)
 	id := m.toolStart(name, args, rec.Start)
 	if id != 0 {
@@ -43,11 +43,12 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 		res      any
 		warnings []signature.Issue
 		err      error
+		timed    time.Duration // as the engine timed the call
 	)
 	if h := m.hooks(); h != nil && h.Tool != nil {
 		var r ToolResult
 		r, warnings, err = tc.hookedTool(ctx, h, bt, args)
-		res = r.Value
+		res, timed = r.Value, r.Duration
 	} else {
 		res, warnings, err = tc.invoke(ctx, bt, args)
 	}
@@ -60,8 +61,9 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 			m.fw.AddToolResult(v)
 		}
 	}
-	tc.end(idx, v, warnings, err, nil)
-	m.toolEnd(id, name, args, rec.Start, v, err)
+	d := m.callDuration(rec.Start, timed)
+	tc.end(idx, d, v, warnings, err, nil)
+	m.toolEnd(id, name, args, d, v, err)
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +101,24 @@ func (tc *toolCalls) begin(rec ToolCall) int {
 	return len(tc.calls) - 1
 }
 
-func (tc *toolCalls) end(idx int, v lisp.Value, warnings []signature.Issue, err error, child *Step) {
+// callDuration is the duration of a tool call that started at start: the
+// engine's timing when it gave one (ToolResult.Duration), else the
+// mission's clock's.
+func (m *mission) callDuration(start time.Time, timed time.Duration) time.Duration {
+	if timed > 0 {
+		return timed
+	}
+	return m.since(start)
+}
+
+func (tc *toolCalls) end(idx int, d time.Duration, v lisp.Value, warnings []signature.Issue, err error, child *Step) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	if tc.closed || idx < 0 {
 		return
 	}
 	c := &tc.calls[idx]
-	c.Duration = time.Since(c.Start)
+	c.Duration = d
 	c.Result = v
 	c.Child = child
 	if err != nil {
@@ -145,5 +157,3 @@ func toolList(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
-
-func timeNow() time.Time { return time.Now() }

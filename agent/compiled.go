@@ -81,7 +81,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 		return nil, fmt.Errorf("agent: compile: the final program does not compile again: %w", err)
 	}
 	meta := CompileMetadata{
-		CompiledAt:  time.Now().UTC(),
+		CompiledAt:  m.now().UTC(),
 		Turns:       step.Usage.Turns,
 		LLMRequests: step.Usage.LLMRequests,
 		Tokens:      step.Usage.Tokens,
@@ -227,10 +227,10 @@ func (c *CompiledAgent) execute(ctx context.Context, parent *tree, input any, up
 // a turn. It reports no turn events: a compiled agent has no turns (its
 // Usage counts none, its tool calls' events have Turn 0).
 func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
-	start := time.Now()
+	start := m.now()
 	tr := Turn{Number: 1, Program: prog.Source()}
 	defer func() {
-		tr.Duration = time.Since(start)
+		tr.Duration = m.since(start)
 		if m.opts.Trace != TraceOff {
 			m.trace = append(m.trace, tr)
 		}

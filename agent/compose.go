@@ -278,20 +278,22 @@ func sameValue(a, b lisp.Value) (same bool) {
 // program, recording the child's Step in the trace.
 func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.Map) (res any, err error) {
 	m := tc.m
-	start := timeNow()
+	start := m.now()
 	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: start})
 	id := m.toolStart(bt.name, args, start)
 	var (
 		step     *Step
 		warnings []signature.Issue
 		v        lisp.Value
+		timed    time.Duration // as the engine timed the call
 	)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the nested %s panicked: %v", bt.kind(), r)
 		}
-		tc.end(idx, v, warnings, err, step)
-		m.toolEnd(id, bt.name, args, start, v, err)
+		d := m.callDuration(start, timed)
+		tc.end(idx, d, v, warnings, err, step)
+		m.toolEnd(id, bt.name, args, d, v, err)
 	}()
 	// The child's events name this call as their origin, and the child
 	// this tool's name when it has none of its own.
@@ -309,6 +311,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			// it like any tool, and answers with its Step (Agent.RunTool)
 			// or its value.
 			r, _, herr := tc.hookedTool(ctx, h, bt, coerced)
+			timed = r.Duration
 			if herr != nil {
 				return nil, herr
 			}
@@ -320,7 +323,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 			step = r.Step
 			m.chargeChild(step)
 		} else {
-			step, err = m.hookedNested(ctx, h, bt, coerced)
+			step, timed, err = m.hookedNested(ctx, h, bt, coerced)
 			if err != nil {
 				return nil, err
 			}

@@ -47,6 +47,23 @@ type Hooks struct {
 	// TraceID, when set, is the mission's trace id, so that a mission run
 	// again has the same one. Default: a random id.
 	TraceID string
+	// Now, when set, is the mission's clock: what the mission records as
+	// a time or a duration reads it (Step.Usage.Duration and so
+	// TotalUsage, each turn's Duration and LLMDuration, each tool call's
+	// Start and Duration, events' Time and Duration, the Duration a
+	// Budget callback is given, CompileMetadata.CompiledAt), so that an
+	// engine that answers recorded calls at once can report the times
+	// they took when they were made: it moves its clock on as it answers
+	// each call (to the call's recorded end, say). A clock that stands
+	// still, jumps or goes back gives no negative duration (0). It drives
+	// no limit: Limits.Timeout, LLMTimeout, MissionTimeout, retry waits
+	// and the context's deadline keep the real clock. The missions that
+	// run in-process under this one (agent tools and LLM tools Tool does
+	// not answer, compiled agents, agents a Go tool runs) read it too,
+	// being part of its tree, unless their own Hooks set one. It is
+	// called from concurrent goroutines (pmap, nested missions); a panic
+	// in it reads the real clock. Nil: time.Now.
+	Now func() time.Time
 }
 
 // LLMCall is an LLM call handed to Hooks.LLM.
@@ -99,6 +116,12 @@ type ToolResult struct {
 	// other. Agent.RunTool sets them, also along with an error.
 	Firewall []byte
 	Usage    Usage
+	// Duration, when positive, is the call's recorded Duration (in the
+	// trace and the tool.stop event), the engine having timed the call
+	// where it ran, so that calls answered together (pmap's) each keep
+	// their own; otherwise the call's Duration is the difference of the
+	// mission's clock (Hooks.Now) between the call and its answer.
+	Duration time.Duration
 }
 
 // Position is where a mission runs in a mission tree.
@@ -315,8 +338,9 @@ func (tc *toolCalls) hookedTool(ctx context.Context, h *Hooks, bt *boundTool, ar
 
 // hookedNested answers a call of an agent tool or an LLM tool through
 // Hooks.Tool: the engine runs the child's mission, whose turns then count
-// against the tree's budget here.
-func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, args *lisp.Map) (step *Step, err error) {
+// against the tree's budget here. d is the call's duration as the engine
+// timed it (ToolResult.Duration).
+func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, args *lisp.Map) (step *Step, d time.Duration, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			step, err = nil, fmt.Errorf("the tool hook panicked: %v", r)
@@ -325,14 +349,14 @@ func (m *mission) hookedNested(ctx context.Context, h *Hooks, bt *boundTool, arg
 	r, err := h.Tool(ctx, ToolRequest{Name: bt.name, Args: args, Turn: m.turn, Nested: true, Agent: bt.nested.a,
 		Model: bt.nested.llm, TokenLimit: bt.nested.tokenLimit, Position: m.childPosition(bt.name, args)})
 	if err != nil {
-		return nil, err
+		return nil, r.Duration, err
 	}
 	if r.Step == nil {
-		return nil, fmt.Errorf("the engine answered the nested %s without its Step", bt.kind())
+		return nil, r.Duration, fmt.Errorf("the engine answered the nested %s without its Step", bt.kind())
 	}
 	m.rt.budget.Add(-int64(r.Step.TotalUsage.Turns))
 	m.chargeChild(r.Step)
-	return r.Step, nil
+	return r.Step, r.Duration, nil
 }
 
 // childPosition is the Position of a mission the engine runs for this

@@ -359,7 +359,7 @@ func (m *mission) endWith(step *Step) *Step {
 // emit completes e with where it happened and delivers it.
 func (m *mission) emit(e *Event) {
 	if e.Time.IsZero() {
-		e.Time = time.Now()
+		e.Time = m.now()
 	}
 	e.Agent, e.TraceID, e.ParentTraceID, e.Depth = m.name, m.traceID, m.parentTraceID, m.depth
 	if e.Kind == RunStart || e.Kind == RunStop || e.Kind == RunException {
@@ -434,12 +434,12 @@ func (m *mission) toolStart(name string, args *lisp.Map, start time.Time) uint64
 	return id
 }
 
-// toolEnd reports the end of the tool call id.
-func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, start time.Time, v lisp.Value, err error) {
+// toolEnd reports the end of the tool call id, which took d.
+func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, d time.Duration, v lisp.Value, err error) {
 	if m.obs == nil {
 		return
 	}
-	e := &Event{Kind: ToolStop, CallID: id, Tool: name, Duration: time.Since(start), ArgsText: m.eventText(args)}
+	e := &Event{Kind: ToolStop, CallID: id, Tool: name, Duration: d, ArgsText: m.eventText(args)}
 	if err != nil {
 		e.Kind, e.Err = ToolException, m.eventErr(err)
 	} else {

@@ -26,7 +26,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		var id uint64
 		var start time.Time
 		if m.obs != nil {
-			id, start = m.callIDs.Add(1), time.Now()
+			id, start = m.callIDs.Add(1), m.now()
 			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
 				System: req.System, Messages: req.Messages})
 		}
@@ -40,7 +40,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 			wait, retry, err = p.Next(m.ctx, attempt, err)
 		}
 		if m.obs != nil {
-			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: time.Since(start), Model: m.modelName()}
+			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: m.since(start), Model: m.modelName()}
 			if err == nil {
 				e.Tokens, e.Response, e.FinishReason = resp.Tokens, resp.Content, resp.FinishReason
 				if resp.Model != "" {
@@ -215,7 +215,7 @@ func (g *guard) abandon(id int, m *mission) {
 			Message: fmt.Sprintf("the LLM callback ignored the end of its %v timeout and was abandoned", m.llmTimeout())}
 	}
 	if g.turn != nil {
-		g.turn.LLMDuration = time.Since(g.turnStart)
+		g.turn.LLMDuration = m.since(g.turnStart)
 		g.turn.Error = fail.Message
 		m.record(g.turn, g.turnStart)
 	}

@@ -76,7 +76,8 @@ type Options struct {
 	OnBudgetExceeded BudgetAction
 	// Hooks, when set, hand the mission's LLM calls and tool calls to an
 	// execution engine (see Hooks). They are not inherited by nested
-	// agents, whose calls the engine answers as a whole.
+	// agents, whose calls the engine answers as a whole; their clock
+	// (Hooks.Now) is, by the missions that run in-process under this one.
 	Hooks *Hooks
 }
 
@@ -168,6 +169,9 @@ type tree struct {
 	// callIDs numbers its LLM and tool calls.
 	obs     *observers
 	callIDs *atomic.Uint64
+	// clock is the time of the tree's missions (Hooks.Now; nil: the real
+	// clock): the missions run under this one read it too.
+	clock clock
 }
 
 // adopt takes in a child's outcome when Go code ran it under the caller's
@@ -201,7 +205,8 @@ func newMission(ctx context.Context, up *tree, a *Agent, opts Options) *mission 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := &mission{a: a, opts: opts, parent: ctx, up: up, start: time.Now(), memory: lisp.NewNamespace(nil)}
+	clk := clockOf(opts.Hooks, up)
+	m := &mission{a: a, opts: opts, parent: ctx, up: up, clock: clk, start: clk.now(), memory: lisp.NewNamespace(nil)}
 	if a == nil || a.prompt == nil {
 		// A nil or zero Agent fails like a Config New refuses.
 		if a == nil {
@@ -224,7 +229,10 @@ type mission struct {
 	// of the pipeline the mission is a stage of (nil: none).
 	up        *tree
 	pipeLimit *treeLimit
-	start     time.Time
+	// clock is the mission's time (Hooks.Now, its caller's); start when
+	// the mission started by it.
+	clock clock
+	start time.Time
 
 	traceID, parentTraceID string
 	// Where the mission is, for its events: its name, its depth, the
@@ -353,7 +361,7 @@ func (m *mission) setup() *Fail {
 		return fail
 	}
 	rt := &tree{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
-		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs}
+		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs, clock: m.clock}
 	var inherited llm.Model
 	var parentFW *firewall
 	parent := m.up
@@ -371,7 +379,7 @@ func (m *mission) setup() *Fail {
 		rt.budget = new(atomic.Int64)
 		rt.budget.Store(int64(p.TurnsLeft))
 		if t := p.Tokens; t != nil {
-			rt.limit = &treeLimit{limit: max(t.Left, 0), remote: true, total: t.Limit, setBy: t.SetBy, start: m.start}
+			rt.limit = &treeLimit{limit: max(t.Left, 0), remote: true, total: t.Limit, setBy: t.SetBy, clock: m.clock, start: m.start}
 		}
 		// What the callers hide of the context, this mission's LLM must
 		// not see either.
@@ -386,7 +394,7 @@ func (m *mission) setup() *Fail {
 	if l := m.pipeLimit; l != nil {
 		rt.limit, m.ownLimit = l, l
 	}
-	if l := newTreeLimit(rt.limit, m.opts.TokenLimit, m.opts.Budget, describeAgent(m.name, m.depth)); l != rt.limit {
+	if l := newTreeLimit(rt.limit, m.opts.TokenLimit, m.opts.Budget, describeAgent(m.name, m.depth), m.clock); l != rt.limit {
 		rt.limit, m.ownLimit = l, l
 	}
 	if fail := rt.depthFail(); fail != nil {
@@ -633,7 +641,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		Turns:              m.turn,
 		LLMRequests:        m.requests,
 		Tokens:             m.tokens,
-		Duration:           time.Since(m.start),
+		Duration:           m.since(m.start),
 		SystemPromptTokens: m.sysToks,
 		MemoryBytes:        m.memoryBytes(),
 	}

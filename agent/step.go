@@ -153,7 +153,7 @@ type Usage struct {
 	Turns       int           // LLM turns taken
 	LLMRequests int           // LLM calls, retries included
 	Tokens      llm.Tokens    // tokens reported by the LLM
-	Duration    time.Duration // wall-clock time of the mission
+	Duration    time.Duration // wall-clock time of the mission (by Hooks.Now when set)
 	// SystemPromptTokens estimates the size of the system prompt (4
 	// characters per token), a cost paid on every turn.
 	SystemPromptTokens int

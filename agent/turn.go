@@ -14,7 +14,7 @@ import (
 // turnOnce runs one turn: ask the LLM, run its program, and either end the
 // mission or send feedback for the next turn.
 func (m *mission) turnOnce() *ending {
-	start := time.Now()
+	start := m.now()
 	tr := Turn{Number: m.turn}
 	m.cur, m.curStart = &tr, start // recorded by a panic that ends the turn
 	if m.obs != nil {
@@ -44,7 +44,7 @@ func (m *mission) turnOnce() *ending {
 		m.guard.mu.Unlock()
 	}
 	resp, err := m.callLLM(req)
-	tr.LLMDuration = time.Since(start)
+	tr.LLMDuration = m.since(start)
 	if err != nil {
 		m.record(&tr, start)
 		if ctxErr := m.ctx.Err(); ctxErr != nil {
@@ -132,7 +132,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 	if tr == m.cur {
 		m.cur = nil
 	}
-	tr.Duration = time.Since(start)
+	tr.Duration = m.since(start)
 	if m.opts.Debug {
 		tr.Memory = m.memory
 	}
