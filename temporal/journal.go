@@ -59,6 +59,37 @@ type replay struct {
 	llm       *llm.Request
 	tools     []pendingTool
 	warnings  []string
+	clock     *replayClock
+	end       time.Time // when set, where a run the workflow ends stops (stepInput.EndTime)
+}
+
+// replayClock is a mission's clock when it runs again from its journal:
+// the mission's start, moved on to the end of each recorded call as the
+// call is answered, and real time in between (the programs' own time).
+// So the Step has the durations the mission had, not those of the run.
+type replayClock struct {
+	mu     sync.Mutex
+	anchor time.Time // the mission's time at since
+	since  time.Time // real time, monotonic
+}
+
+func newReplayClock(start time.Time) *replayClock {
+	return &replayClock{anchor: start, since: time.Now()}
+}
+
+func (c *replayClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.anchor.Add(time.Since(c.since))
+}
+
+// advance moves the clock on to t, never back.
+func (c *replayClock) advance(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.After(c.anchor.Add(time.Since(c.since))) {
+		c.anchor, c.since = t, time.Now()
+	}
 }
 
 // held is a recorded call answered once the other calls of its round have
@@ -77,9 +108,12 @@ type waiter struct {
 	ch   chan toolEntry // receives the entry it is answered with
 }
 
-func newReplay(j journal, stop context.CancelFunc) *replay {
+func newReplay(j journal, stop context.CancelFunc, start time.Time) *replay {
 	r := &replay{j: j, byKey: map[string][]int{}, byRound: map[int][]int{}, used: make([]bool, len(j.Tools)), stop: stop,
 		done: make(chan struct{})}
+	if !start.IsZero() {
+		r.clock = newReplayClock(start)
+	}
 	for i, e := range j.Tools {
 		k := turnKey(e.Turn, e.Key)
 		r.byKey[k] = append(r.byKey[k], i)
@@ -91,7 +125,25 @@ func newReplay(j journal, stop context.CancelFunc) *replay {
 }
 
 func (r *replay) hooks(in MissionInput) *agent.Hooks {
-	return &agent.Hooks{LLM: r.callLLM, Tool: r.callTool, Position: in.Position, TraceID: in.TraceID}
+	h := &agent.Hooks{LLM: r.callLLM, Tool: r.callTool, Position: in.Position, TraceID: in.TraceID}
+	if r.clock != nil {
+		h.Now = r.clock.now
+	}
+	return h
+}
+
+// recorded moves the clock on to the end of a recorded call.
+func (r *replay) recorded(end time.Time) {
+	if r.clock != nil && !end.IsZero() {
+		r.clock.advance(end)
+	}
+}
+
+// suspend is a run's stop at a call the journal does not have: when the
+// workflow ends the mission there, its clock moves on to that end.
+func (r *replay) suspend() {
+	r.recorded(r.end)
+	r.stop()
 }
 
 func (r *replay) callLLM(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
@@ -101,6 +153,7 @@ func (r *replay) callLLM(ctx context.Context, call agent.LLMCall) (llm.Response,
 	if i < len(r.j.LLM) {
 		e := r.j.LLM[i]
 		r.mu.Unlock()
+		r.recorded(e.End)
 		if e.Response == nil {
 			return llm.Response{}, &llm.Error{Class: e.Class, Message: e.Err}
 		}
@@ -112,7 +165,7 @@ func (r *replay) callLLM(ctx context.Context, call agent.LLMCall) (llm.Response,
 		r.suspended = true
 	}
 	r.mu.Unlock()
-	r.stop()
+	r.suspend()
 	return llm.Response{}, errSuspended
 }
 
@@ -132,7 +185,7 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 		e := r.j.Tools[i]
 		if e.Round == 0 || r.releaseRound(e.Round) {
 			r.mu.Unlock()
-			return e.answer()
+			return r.answer(e)
 		}
 		h := held{round: e.Round, ch: make(chan struct{})}
 		r.held = append(r.held, h)
@@ -140,7 +193,7 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 		r.mu.Unlock()
 		select {
 		case <-h.ch:
-			return e.answer()
+			return r.answer(e)
 		case <-ctx.Done():
 			return agent.ToolResult{}, errSuspended
 		}
@@ -156,7 +209,7 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 	r.mu.Unlock()
 	select {
 	case e := <-w.ch:
-		return e.answer()
+		return r.answer(e)
 	case <-ctx.Done():
 		return agent.ToolResult{}, errSuspended
 	}
@@ -259,7 +312,7 @@ func (r *replay) settle() {
 		r.waiting = nil
 		r.suspended = true
 		r.mu.Unlock()
-		r.stop()
+		r.suspend()
 		return
 	}
 }
@@ -274,16 +327,28 @@ func (r *replay) unusedOf(turn int, name string) int {
 	return -1
 }
 
-// answer is a recorded call's outcome, as the hook returns it.
+// answer answers a call with a recorded entry, the clock moved on to the
+// entry's end.
+func (r *replay) answer(e toolEntry) (agent.ToolResult, error) {
+	r.recorded(e.End)
+	return e.answer()
+}
+
+// answer is a recorded call's outcome, as the hook returns it, with the
+// call's recorded duration.
 func (e toolEntry) answer() (agent.ToolResult, error) {
+	var d time.Duration
+	if !e.Start.IsZero() && e.End.After(e.Start) {
+		d = e.End.Sub(e.Start)
+	}
 	if e.Child != nil {
 		step, err := resultStep(e.Child)
 		if err != nil {
 			return agent.ToolResult{}, err
 		}
-		return agent.ToolResult{Step: step}, nil
+		return agent.ToolResult{Step: step, Duration: d}, nil
 	}
-	r := agent.ToolResult{Firewall: e.Firewall}
+	r := agent.ToolResult{Firewall: e.Firewall, Duration: d}
 	if e.Usage != nil {
 		r.Usage = *e.Usage
 	}
@@ -336,7 +401,8 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	cfg := e.agent.Config()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	rp := newReplay(in.Journal, cancel)
+	rp := newReplay(in.Journal, cancel, in.Started)
+	rp.end = in.EndTime
 	opts := in.Mission.Run.options()
 	opts.Context, opts.Hooks = input, rp.hooks(in.Mission)
 	step, _ := e.agent.Run(runCtx, opts)

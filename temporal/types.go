@@ -237,6 +237,9 @@ type stepInput struct {
 	// Last is the previous LLM request, whole: a new one that continues
 	// it is returned as the difference.
 	Last *llm.Request
+	// Started is the mission's start: the clock of its run starts there
+	// and moves on to the end of each recorded call.
+	Started time.Time
 	// End, when set, ends the mission at the first call the journal does
 	// not have, with this Fail (cancelled, mission_timeout), at EndTime.
 	End     *agent.Fail

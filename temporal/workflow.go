@@ -115,7 +115,7 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 		// workflow appends to the journal only after the round.
 		var out stepOutput
 		err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(mctx, stepOptions(in.StepTimeout)),
-			activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last}).Get(mctx, &out)
+			activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last, Started: m.started}).Get(mctx, &out)
 		if m.stopped(ctx) {
 			return m.end(ctx)
 		}
@@ -241,7 +241,7 @@ func (m *mission) end(ctx workflow.Context) (*Result, error) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	var out stepOutput
 	err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(dctx, stepOptions(m.in.StepTimeout)),
-		activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last, End: fail, EndTime: workflow.Now(dctx)}).Get(dctx, &out)
+		activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last, Started: m.started, End: fail, EndTime: workflow.Now(dctx)}).Get(dctx, &out)
 	res := out.Result
 	if err != nil || res == nil {
 		res = &Result{Agent: m.in.Agent, Reason: string(fail.Reason), Message: fail.Message, Turns: m.progress.Turn,
