@@ -105,29 +105,37 @@ func (m *Mission) ID() string { return m.id }
 func (m *Mission) RunID() string { return m.runID }
 
 // Progress asks the mission where it is (the progress query, answered by
-// a worker). When no worker answers (none is up, or the query failed),
-// it reads what the server keeps: the workflow's state and the summary
-// in its memo, and says so (Progress.Recorded).
+// a worker). When no worker can answer (none polls the mission's task
+// queue, or the query failed), it reads what the server keeps: the
+// workflow's state and the summary in its memo, and says so
+// (Progress.Recorded).
 func (m *Mission) Progress(ctx context.Context) (Progress, error) {
-	qctx, cancel := context.WithTimeout(ctx, progressQueryTimeout)
-	v, qerr := m.c.QueryWorkflow(qctx, m.id, "", QueryProgress)
-	cancel()
-	if qerr == nil {
-		var p Progress
-		if err := v.Get(&p); err != nil {
-			return Progress{}, fmt.Errorf("temporal: the mission's progress: %w", err)
-		}
-		return p, nil
-	}
-	if ctx.Err() != nil {
-		return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w", qerr)
-	}
 	d, err := m.c.DescribeWorkflowExecution(ctx, m.id, "")
 	if err != nil {
-		return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w (describing it: %w)", qerr, err)
+		return Progress{}, fmt.Errorf("temporal: the mission's progress: %w", err)
 	}
-	p := Progress{Recorded: true, Unanswered: qerr.Error()}
 	info := d.GetWorkflowExecutionInfo()
+	queue := info.GetTaskQueue()
+	unanswered := ""
+	if tq, err := m.c.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW); err == nil && len(tq.GetPollers()) == 0 {
+		unanswered = fmt.Sprintf("no worker polls the task queue %q", queue)
+	} else {
+		qctx, cancel := context.WithTimeout(ctx, progressQueryTimeout)
+		v, qerr := m.c.QueryWorkflow(qctx, m.id, "", QueryProgress)
+		cancel()
+		if qerr == nil {
+			var p Progress
+			if err := v.Get(&p); err != nil {
+				return Progress{}, fmt.Errorf("temporal: the mission's progress: %w", err)
+			}
+			return p, nil
+		}
+		if ctx.Err() != nil {
+			return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w", qerr)
+		}
+		unanswered = qerr.Error()
+	}
+	p := Progress{Recorded: true, Unanswered: unanswered}
 	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
 		var s Summary
 		if converter.GetDefaultDataConverter().FromPayload(f, &s) == nil {
@@ -149,8 +157,8 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	return p, nil
 }
 
-// progressQueryTimeout bounds the progress query: a server with no worker
-// polling the task queue holds a query until it gives up.
+// progressQueryTimeout bounds the progress query: a server whose workers
+// went away holds a query until it gives up.
 const progressQueryTimeout = 10 * time.Second
 
 // Cancel asks the mission to stop: it ends with the reason cancelled (its
