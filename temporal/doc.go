@@ -37,6 +37,18 @@
 // again (it read the clock) gets the recorded result of the same turn and
 // tool, with a warning in the Step, rather than a new call.
 //
+// A mission's workflow ends in the state that matches its Step:
+// Completed when it returned, Failed (the Fail's reason as the error's
+// type) when it failed or ran out of time, Canceled when it was
+// cancelled; its Result, readable JSON with a summary and the raw trace,
+// is the workflow's result or the error's details, and its memo holds
+// the summary. The mission's first round records the fingerprint of its
+// agent's version (agent.Agent.Fingerprint): a worker that does not have
+// that version refuses the mission, which waits for one that has it
+// (WorkerOptions.Versions). Each LLM request is stored once in the
+// history, and a mission past its HistoryLimit continues in a new run of
+// its workflow with its journal.
+//
 // A program's error (a tool's error included) is a turn of the mission,
 // fed back to the model as in-process; it never fails or retries an
 // activity. Activities are retried only when a worker was lost or for the
