@@ -12,23 +12,31 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// historyFile is the history of TestWorkerCrash's mission against a real
+// historyFiles are histories of TestWorkerCrash's mission against a real
 // server: four turns, a pmap, a worker killed in the middle of an LLM
-// call and the mission finished by another. Record it again after a
+// call and the mission finished by another. The first was recorded
+// before the workflow's version versionProduction (a mission started
+// then replays as it ran), the second with it. Record a new one after a
 // change of the workflow's commands with
 //
-//	PTC_TEMPORAL_RECORD_HISTORY=$PWD/testdata/crash_history.json go test -run TestWorkerCrash ./temporal/
+//	PTC_TEMPORAL_RECORD_HISTORY=$PWD/testdata/crash_history_vN.json go test -run TestWorkerCrash ./temporal/
 //
-// (a change that makes it fail to replay breaks the missions running
-// when the workers are upgraded: version it with workflow.GetVersion).
-const historyFile = "testdata/crash_history.json"
+// and keep the old ones: a change that makes one fail to replay breaks
+// the missions running when the workers are upgraded (version it with
+// workflow.GetVersion).
+var historyFiles = []string{"testdata/crash_history.json", "testdata/crash_history_v1.json"}
+
+// historyFile is the newest recorded history.
+var historyFile = historyFiles[len(historyFiles)-1]
 
 // The mission workflow replays a recorded history deterministically.
 func TestReplayRecordedHistory(t *testing.T) {
-	r := worker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
-	if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), historyFile); err != nil {
-		t.Fatalf("the recorded mission does not replay: %v", err)
+	for _, f := range historyFiles {
+		r := worker.NewWorkflowReplayer()
+		r.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
+		if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), f); err != nil {
+			t.Errorf("the mission recorded in %s does not replay: %v", f, err)
+		}
 	}
 }
 
@@ -52,31 +60,33 @@ func TestReplayDetectsNondeterminism(t *testing.T) {
 // history), and its only activity tasks are its LLM calls and tool calls:
 // four turns and four tool calls, in eight rounds.
 func TestRecordedHistoryShape(t *testing.T) {
-	f, err := os.Open(historyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	activities := map[string]int{}
-	markers := 0
-	for _, e := range hist.Events {
-		switch e.EventType {
-		case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-			activities[e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()]++
-		case enums.EVENT_TYPE_MARKER_RECORDED:
-			if e.GetMarkerRecordedEventAttributes().GetMarkerName() == "LocalActivity" {
-				markers++
+	for _, name := range historyFiles {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		activities := map[string]int{}
+		markers := 0
+		for _, e := range hist.Events {
+			switch e.EventType {
+			case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+				activities[e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()]++
+			case enums.EVENT_TYPE_MARKER_RECORDED:
+				if e.GetMarkerRecordedEventAttributes().GetMarkerName() == "LocalActivity" {
+					markers++
+				}
 			}
 		}
-	}
-	if want := map[string]int{activityLLM: 4, activityTool: 4}; !maps.Equal(activities, want) {
-		t.Errorf("activities scheduled %v, want %v", activities, want)
-	}
-	if markers != 8 {
-		t.Errorf("%d local activity markers, want one for each of the 8 rounds", markers)
+		if want := map[string]int{activityLLM: 4, activityTool: 4}; !maps.Equal(activities, want) {
+			t.Errorf("%s: activities scheduled %v, want %v", name, activities, want)
+		}
+		if markers != 8 {
+			t.Errorf("%s: %d local activity markers, want one for each of the 8 rounds", name, markers)
+		}
 	}
 }

@@ -34,7 +34,9 @@ func startWorker(t *testing.T, c client.Client, queue string, opts WorkerOptions
 	return w
 }
 
-func testQueue(name string) string { return "ptc-" + name + "-" + strconv.FormatInt(time.Now().UnixNano(), 36) }
+func testQueue(name string) string {
+	return "ptc-" + name + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+}
 
 // history is a workflow run's events.
 func history(t *testing.T, c client.Client, id, runID string) []*historypb.HistoryEvent {
