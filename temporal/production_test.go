@@ -59,7 +59,8 @@ func (h captureHandler) counts() (map[slog.Level]int, map[string]int) {
 // TestWorkerLogLevel runs missions on a worker whose client logs through
 // slog: at Debug the SDK writes DEBUG records for every mission (what its
 // default logger, which has no level, prints to stdout); with the
-// handler at Info, none (docs/temporal.md, "Running in production").
+// handler at Info, none, and no INFO records but the worker's start and
+// stop (docs/temporal.md, "Running in production").
 func TestWorkerLogLevel(t *testing.T) {
 	c, addr := devServer(t)
 	a := mustAgent(t, agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, Tools: map[string]agent.Tool{
@@ -123,6 +124,9 @@ func TestWorkerLogLevel(t *testing.T) {
 				strings.Join(msgs, ", "))
 			if got := levels[slog.LevelDebug]; tt.debug && got < missions || !tt.debug && got != 0 {
 				t.Errorf("%d DEBUG records for %d missions at level %v", got, missions, tt.level)
+			}
+			if n := levels[slog.LevelInfo]; n != 2 { // Started Worker, Stopped Worker: none per mission
+				t.Errorf("%d INFO records for %d missions", n, missions)
 			}
 			if n := levels[slog.LevelWarn] + levels[slog.LevelError]; n != 0 {
 				t.Errorf("%d WARN or ERROR records for missions that succeeded", n)
