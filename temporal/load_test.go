@@ -18,11 +18,14 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-// TestLoad measures missions per second and the 95th percentile of their
-// completion time: PTC_TEMPORAL_LOAD=1000 short missions (two turns, one
-// tool call, an instant model) over two workers against the dev server.
-// It only runs when PTC_TEMPORAL_LOAD is set, and asserts nothing about
-// time. PTC_TEMPORAL_LOAD_INFLIGHT bounds the missions in flight (200);
+// TestLoad measures missions per second and the 50th and 95th
+// percentiles of their completion time: PTC_TEMPORAL_LOAD=1000 short
+// missions (two turns, one tool call) over two workers against the dev
+// server, then the same missions in-process ((*agent.Agent).Run in
+// goroutines, as many in flight). It only runs when PTC_TEMPORAL_LOAD is
+// set, and asserts nothing about time. PTC_TEMPORAL_LOAD_INFLIGHT bounds
+// the missions in flight (200); PTC_TEMPORAL_LOAD_LATENCY is the model's
+// latency per call (a duration, 0: an instant model);
 // PTC_TEMPORAL_DB=memory runs the server on an in-memory database, and
 // PTC_TEMPORAL_DEV_ARGS passes it more flags.
 //
@@ -32,12 +35,35 @@ func TestLoad(t *testing.T) {
 	if n <= 0 {
 		t.Skip("set PTC_TEMPORAL_LOAD to the number of missions to run")
 	}
+	var latency time.Duration
+	if v := os.Getenv("PTC_TEMPORAL_LOAD_LATENCY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			t.Fatalf("PTC_TEMPORAL_LOAD_LATENCY=%q: a duration such as 1s", v)
+		}
+		latency = d
+	}
+	inFlight := 200
+	if v, _ := strconv.Atoi(os.Getenv("PTC_TEMPORAL_LOAD_INFLIGHT")); v > 0 {
+		inFlight = v
+	}
 	c, addr := devServer(t)
 	queue := "ptc-load-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	a := agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, Tools: map[string]agent.Tool{
-		"fetch": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }),
-	}})
-	model := llm.Func(func(_ context.Context, req llm.Request) (llm.Response, error) {
+	// A generous MissionTimeout: queueing under load must not end missions.
+	a := agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, MissionTimeout: 10 * time.Minute,
+		Tools: map[string]agent.Tool{
+			"fetch": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }),
+		}})
+	model := llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		if latency > 0 {
+			tm := time.NewTimer(latency)
+			select {
+			case <-tm.C:
+			case <-ctx.Done():
+				tm.Stop()
+				return llm.Response{}, ctx.Err()
+			}
+		}
 		code := `(tool/fetch {:id ctx/id})`
 		if req.Turn > 1 {
 			code = `(return ctx/id)`
@@ -60,14 +86,43 @@ func TestLoad(t *testing.T) {
 		}
 		defer w.Stop()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
+	durable := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
+		m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Context: map[string]any{"id": i}})
+		if err != nil {
+			return nil, err
+		}
+		return m.Result(ctx)
+	})
+	inProcess := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
+		return a.Run(ctx, agent.Options{LLM: model, Context: map[string]any{"id": i}})
+	})
+	db := os.Getenv("PTC_TEMPORAL_DB")
+	if db == "" {
+		db = "file"
+	}
+	t.Logf("%d missions (2 turns, 1 tool call each; model latency %v; %d in flight)", n, latency, inFlight)
+	t.Logf("on Temporal, 2 workers, server db %s %s: %s", db, os.Getenv("PTC_TEMPORAL_DEV_ARGS"), durable)
+	t.Logf("in-process: %s", inProcess)
+}
+
+// loadFigures are a load run's throughput and completion times.
+type loadFigures struct {
+	rate                 float64 // missions/s
+	p50, p95, max, total time.Duration
+}
+
+func (f loadFigures) String() string {
+	return fmt.Sprintf("%.1f missions/s, p50 %v, p95 %v, max %v, total %v", f.rate, f.p50, f.p95, f.max, f.total)
+}
+
+// runLoad runs missions 0..n-1 with run, inFlight at a time, checks that
+// mission i returned i, and measures them.
+func runLoad(t *testing.T, n, inFlight int, run func(i int) (*agent.Step, error)) loadFigures {
+	t.Helper()
 	lat := make([]time.Duration, n)
 	errs := make(chan error, n)
-	inFlight := 200
-	if v, _ := strconv.Atoi(os.Getenv("PTC_TEMPORAL_LOAD_INFLIGHT")); v > 0 {
-		inFlight = v
-	}
 	sem := make(chan struct{}, inFlight) // missions in flight
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -78,13 +133,9 @@ func TestLoad(t *testing.T) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			t0 := time.Now()
-			m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Context: map[string]any{"id": i}})
-			if err == nil {
-				var step *agent.Step
-				step, err = m.Result(ctx)
-				if err == nil && printed(step.Return) != fmt.Sprint(i) {
-					err = fmt.Errorf("mission %d returned %s", i, printed(step.Return))
-				}
+			step, err := run(i)
+			if err == nil && printed(step.Return) != fmt.Sprint(i) {
+				err = fmt.Errorf("mission %d returned %s", i, printed(step.Return))
 			}
 			lat[i] = time.Since(t0)
 			if err != nil {
@@ -99,11 +150,12 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(lat)
-	db := os.Getenv("PTC_TEMPORAL_DB")
-	if db == "" {
-		db = "file"
+	r := func(d time.Duration) time.Duration {
+		if d < 10*time.Millisecond {
+			return d.Round(10 * time.Microsecond)
+		}
+		return d.Round(time.Millisecond)
 	}
-	t.Logf("%d missions (2 turns, 1 tool call each; %d in flight) over 2 workers, server db %s %s: %.1f missions/s, p50 %v, p95 %v, max %v, total %v",
-		n, inFlight, db, os.Getenv("PTC_TEMPORAL_DEV_ARGS"), float64(n)/total.Seconds(), lat[n/2].Round(time.Millisecond), lat[n*95/100].Round(time.Millisecond),
-		lat[n-1].Round(time.Millisecond), total.Round(time.Millisecond))
+	return loadFigures{rate: float64(n) / total.Seconds(), p50: r(lat[n/2]), p95: r(lat[n*95/100]), max: r(lat[n-1]),
+		total: r(total)}
 }

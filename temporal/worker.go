@@ -61,6 +61,11 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	if c == nil || taskQueue == "" {
 		return nil, fmt.Errorf("%w: a client and a task queue are required", ErrInvalidOptions)
 	}
+	if d := opts.Worker.DeploymentOptions; d.UseVersioning && d.DefaultVersioningBehavior == workflow.VersioningBehaviorUnspecified {
+		// The mission workflow has no versioning behaviour of its own: the SDK would panic registering it.
+		return nil, fmt.Errorf("%w: Worker Versioning needs Worker.DeploymentOptions.DefaultVersioningBehavior "+
+			"(workflow.VersioningBehaviorPinned keeps each mission on the build that started it)", ErrInvalidOptions)
+	}
 	r, err := newRunner(opts)
 	if err != nil {
 		return nil, err
