@@ -213,6 +213,9 @@ type Agent struct {
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts
+
+	fpOnce sync.Once
+	fp     string // Fingerprint
 }
 
 // Error reasons of New.

@@ -39,7 +39,7 @@ func TestChangedAgentRefused(t *testing.T) {
 				}}}})
 	}
 	v1, v2 := version("lookup"), version("find")
-	if fingerprintOf(v1) == fingerprintOf(v2) {
+	if v1.Fingerprint() == v2.Fingerprint() {
 		t.Fatal("a renamed tool does not change the agent's fingerprint")
 	}
 	model := newScripted(map[string][]string{"Look": {`(def v (tool/lookup {:id 1}))`, `(return v)`}})

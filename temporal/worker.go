@@ -119,7 +119,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 		if depth > maxTreeDepth {
 			return fmt.Errorf("%w: agent %q is nested more than %d levels deep", ErrInvalidOptions, name, maxTreeDepth)
 		}
-		e.fingerprint = fingerprintOf(e.agent)
+		e.fingerprint = e.agent.Fingerprint()
 		for _, have := range r.agents[name] {
 			if have.fingerprint == e.fingerprint {
 				return nil // a version registered already (a version shares its nested agents with another)
@@ -136,7 +136,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 				if e.nested == nil {
 					e.nested = map[string]string{}
 				}
-				e.nested[n] = fingerprintOf(child)
+				e.nested[n] = child.Fingerprint()
 			}
 		}
 		r.agents[name] = append(r.agents[name], e)
