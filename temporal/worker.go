@@ -244,7 +244,9 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 		le := llm.Classify(err)
 		return nil, sdktemporal.NewNonRetryableApplicationError(le.Message, string(llm.Config), nil)
 	}
+	stopHeartbeat := heartbeat(ctx)
 	resp, err := callModel(ctx, f, in.Request)
+	stopHeartbeat()
 	if err == nil {
 		return &resp, nil
 	}
@@ -296,7 +298,9 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 	if in.Position != nil {
 		req.Position = *in.Position
 	}
+	stopHeartbeat := heartbeat(ctx)
 	res, err := e.agent.RunTool(ctx, req)
+	stopHeartbeat()
 	out := &toolOutput{Firewall: res.Firewall}
 	if res.Usage != (agent.Usage{}) {
 		out.Usage = &res.Usage

@@ -223,6 +223,15 @@ func (m *mission) arm(ctx workflow.Context, cancel workflow.CancelFunc, own time
 	})
 }
 
+// heartbeatTimeout is the LLM and tool activities' (missions started
+// before versionProduction did not heartbeat).
+func (m *mission) heartbeatTimeout() time.Duration {
+	if m.version < versionProduction {
+		return 0
+	}
+	return heartbeatTimeout
+}
+
 // stopped reports whether the mission was cancelled or ran out of time.
 func (m *mission) stopped(ctx workflow.Context) bool { return ctx.Err() != nil || m.timedOut }
 
@@ -303,6 +312,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 	}
 	ao := workflow.ActivityOptions{
 		StartToCloseTimeout: timeout,
+		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{
 			InitialInterval:        base,
 			BackoffCoefficient:     c.Backoff,
@@ -347,6 +357,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 	// the activity's own timeout, a little longer, is for lost workers.
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: out.ToolTimeout + toolTimeoutMargin,
+		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
 			NonRetryableErrorTypes: []string{errTypeConfig}},
 	})
