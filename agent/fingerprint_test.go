@@ -92,8 +92,16 @@ func TestFingerprint(t *testing.T) {
 			c.ToolCatalog = map[string]agent.CatalogEntry{"archive": {Signature: "() -> :int", Description: "Old."}}
 		}},
 		{"tool renamed", func(c *agent.Config) { c.Tools["find"] = c.Tools["lookup"]; delete(c.Tools, "lookup") }},
-		{"tool signature", func(c *agent.Config) { tool := c.Tools["lookup"]; tool.Signature = "(id :string) -> :map"; c.Tools["lookup"] = tool }},
-		{"tool description", func(c *agent.Config) { tool := c.Tools["lookup"]; tool.Description = "Finds."; c.Tools["lookup"] = tool }},
+		{"tool signature", func(c *agent.Config) {
+			tool := c.Tools["lookup"]
+			tool.Signature = "(id :string) -> :map"
+			c.Tools["lookup"] = tool
+		}},
+		{"tool description", func(c *agent.Config) {
+			tool := c.Tools["lookup"]
+			tool.Description = "Finds."
+			c.Tools["lookup"] = tool
+		}},
 		{"tool unlisted", func(c *agent.Config) { tool := c.Tools["lookup"]; tool.Unlisted = true; c.Tools["lookup"] = tool }},
 		{"tool added", func(c *agent.Config) { c.Tools["more"] = agent.Tool{Func: lookupFunc} }},
 		{"nested agent's prompt", func(c *agent.Config) { c.Tools["ask"] = fingerprintConfig(t, "Reply to {{q}}.").Tools["ask"] }},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
@@ -110,7 +111,7 @@ func (m *Mission) RunID() string { return m.runID }
 // workflow's state and the summary in its memo, and says so
 // (Progress.Recorded).
 func (m *Mission) Progress(ctx context.Context) (Progress, error) {
-	d, err := m.c.DescribeWorkflowExecution(ctx, m.id, "")
+	d, err := describe(ctx, m.c, m.id, "")
 	if err != nil {
 		return Progress{}, fmt.Errorf("temporal: the mission's progress: %w", err)
 	}
@@ -155,6 +156,15 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 		}
 	}
 	return p, nil
+}
+
+// describe is the server's description of a workflow run.
+func describe(ctx context.Context, c client.Client, id, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	d, err := c.DescribeWorkflow(ctx, id, runID)
+	if err != nil {
+		return nil, err
+	}
+	return d.RawResponse, nil
 }
 
 // progressQueryTimeout bounds the progress query: a server whose workers

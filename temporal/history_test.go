@@ -49,7 +49,7 @@ func pagerScript(turns int) []string {
 // the server counts them.
 func historySize(t *testing.T, c client.Client, id, runID string) (bytes, events int64) {
 	t.Helper()
-	d, err := c.DescribeWorkflowExecution(context.Background(), id, runID)
+	d, err := describe(context.Background(), c, id, runID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestContinueAsNew(t *testing.T) {
 	if len(step.Trace) != turns || step.Usage.Turns != turns || step.Usage.LLMRequests != turns {
 		t.Errorf("%d turns traced, usage %+v", len(step.Trace), step.Usage)
 	}
-	d, err := c.DescribeWorkflowExecution(ctx, m.ID(), m.RunID())
+	d, err := describe(ctx, c, m.ID(), m.RunID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestContinueAsNew(t *testing.T) {
 	if err != nil || p.Status != StatusCompleted || p.Turn != turns {
 		t.Errorf("progress %+v, %v", p, err)
 	}
-	d, err = c.DescribeWorkflowExecution(ctx, m.ID(), "")
+	d, err = describe(ctx, c, m.ID(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func TestEndStates(t *testing.T) {
 				}
 			}
 
-			d, err := c.DescribeWorkflowExecution(ctx, m.ID(), "")
+			d, err := describe(ctx, c, m.ID(), "")
 			if err != nil {
 				t.Fatal(err)
 			}
