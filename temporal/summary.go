@@ -22,7 +22,7 @@ type Summary struct {
 	Status Status
 	Reason string     `json:",omitempty"`
 	Turns  int        `json:",omitempty"`
-	Tokens llm.Tokens `json:",omitempty"`
+	Tokens llm.Tokens `json:",omitzero"`
 	Runs   int        `json:",omitempty"`
 }
 

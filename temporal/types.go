@@ -168,7 +168,7 @@ type Result struct {
 	Reason  string     `json:",omitempty"`
 	Message string     `json:",omitempty"`
 	Turns   int        `json:",omitempty"`
-	Tokens  llm.Tokens `json:",omitempty"`
+	Tokens  llm.Tokens `json:",omitzero"`
 	// Runs counts the workflow runs the mission took (it continues in a
 	// new run past its HistoryLimit).
 	Runs int `json:",omitempty"`
@@ -181,7 +181,7 @@ type Result struct {
 	// trace (its last round could not run).
 	Fail *agent.Fail `json:",omitempty"`
 	// Usage is the mission's usage when Fail is set.
-	Usage agent.Usage `json:",omitempty"`
+	Usage agent.Usage `json:",omitzero"`
 	// Warnings are what the journal noticed: tool calls the program made
 	// with other arguments than when they were recorded (it read the
 	// clock, say), answered with the recorded results, and recorded calls
