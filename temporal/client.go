@@ -190,13 +190,17 @@ func (m *Mission) Cancel(ctx context.Context) error {
 func (m *Mission) Result(ctx context.Context) (*agent.Step, error) {
 	var res Result
 	if err := m.c.GetWorkflow(ctx, m.id, m.runID).Get(ctx, &res); err != nil {
-		if r := resultOfError(err); r != nil {
+		if r := ResultFromError(err); r != nil {
 			return stepResult(r)
 		}
 		return nil, fmt.Errorf("temporal: the mission's workflow: %w", err)
 	}
 	return stepResult(&res)
 }
+
+// Step is the mission's Step, as Mission.Result returns it: when the
+// mission failed, err is an *agent.Error wrapping the same Step.
+func (r *Result) Step() (*agent.Step, error) { return stepResult(r) }
 
 // stepResult is the Step of a Result, with an *agent.Error when it failed.
 func stepResult(res *Result) (*agent.Step, error) {

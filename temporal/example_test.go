@@ -11,7 +11,6 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/ptc-go/ptc/agent"
-	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/temporal"
@@ -88,11 +87,15 @@ func ExampleRegister() {
 		Agent:   "greeter",
 		Context: lisp.PrintExact(lisp.NewMap(lisp.Keyword("name"), "Ada")),
 	})
+	// A mission that returned completes its workflow with its Result; one
+	// that failed or was cancelled ends it with an error that carries it.
 	var res temporal.Result
-	if err := env.GetWorkflowResult(&res); err != nil {
+	if err := env.GetWorkflowError(); err != nil {
+		res = *temporal.ResultFromError(err)
+	} else if err := env.GetWorkflowResult(&res); err != nil {
 		log.Fatal(err)
 	}
-	step, err := trace.Unmarshal(res.Trace)
+	step, err := res.Step()
 	if err != nil {
 		log.Fatal(err)
 	}

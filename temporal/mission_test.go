@@ -72,7 +72,7 @@ func runEnv(t *testing.T, env *testsuite.TestWorkflowEnvironment, in MissionInpu
 	if err := env.GetWorkflowError(); err != nil {
 		// A mission that failed or was cancelled ends its workflow so,
 		// with its Result in the error's details.
-		res := resultOfError(err)
+		res := ResultFromError(err)
 		if res == nil {
 			t.Fatalf("workflow error without a Result: %v", err)
 		}

@@ -62,9 +62,12 @@ func statusOf(fail *agent.Fail) Status {
 	return StatusFailed
 }
 
-// resultOfError is the Result a mission's workflow carried in its error
-// (the details of a Failed or Canceled workflow), nil when it has none.
-func resultOfError(err error) *Result {
+// ResultFromError is the Result of a mission whose workflow failed or was
+// cancelled: the details of the workflow's error (from
+// client.WorkflowRun.Get, a child workflow's future, or the SDK's test
+// environment's GetWorkflowError); nil when err carries none (the
+// workflow could not run). Mission.Result does this for you.
+func ResultFromError(err error) *Result {
 	var (
 		ae *sdktemporal.ApplicationError
 		ce *sdktemporal.CanceledError

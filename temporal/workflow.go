@@ -401,7 +401,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			var res Result
 			if err := futures[i].Get(ctx, &res); err == nil {
 				e.Child = &res
-			} else if r := resultOfError(err); r != nil {
+			} else if r := ResultFromError(err); r != nil {
 				e.Child = r // a failed or cancelled nested mission
 			} else {
 				e.Err = "the nested agent's mission did not end: " + err.Error()

@@ -62,9 +62,10 @@ import (
 //     by one through the code-mode tool (mcp.AddCodeMode);
 //   - on Temporal (the SDK's test environment): the progress query, the
 //     Step of the workflow's result printed with trace.Print and
-//     trace.Marshal, and the model's requests. The journal and the
-//     workflow's result are internal (raw, as docs/temporal.md says) and
-//     are not scanned. The composed missions run there too: a nested
+//     trace.Marshal, the result's summary (what the Web UI and the memo
+//     show) with the workflow's error when the mission failed, and the
+//     model's requests. The journal and the result's raw trace are
+//     internal (raw, as docs/temporal.md says) and are not scanned. The composed missions run there too: a nested
 //     agent is a child workflow, whose firewall its caller's absorbs
 //     across workflows.
 //
@@ -141,6 +142,7 @@ var fwSinks = []struct {
 	{name: "MCP code mode"},         // AddCodeMode: value, output, errors (channels only)
 	{name: "Temporal progress", temporalOnly: true},
 	{name: "Temporal result Step", temporalOnly: true},
+	{name: "Temporal result summary", temporalOnly: true},
 }
 
 func fwKnownSink(name string) bool {
@@ -601,8 +603,8 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 		t.Fatal(err)
 	}
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.MissionInput{Agent: "mission", Context: lisp.PrintExact(ctx)})
-	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
-		t.Fatalf("the workflow did not complete: %v", env.GetWorkflowError())
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("the workflow did not complete")
 	}
 	v, err := env.QueryWorkflow(temporal.QueryProgress)
 	if err != nil {
@@ -617,10 +619,22 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	for _, m := range append([]*llmtest.Script{b.model}, b.others...) {
 		add("LLM requests", leaks.RequestTexts(m.Requests()...)...)
 	}
+	// A failed mission fails its workflow, its Result in the error.
 	var res temporal.Result
-	if err := env.GetWorkflowResult(&res); err != nil {
+	if err := env.GetWorkflowError(); err != nil {
+		r := temporal.ResultFromError(err)
+		if r == nil {
+			t.Fatalf("the workflow failed without a Result: %v", err)
+		}
+		// What the workflow's failure shows (the Web UI, logs) is a sink too.
+		add("Temporal result summary", err.Error())
+		res = *r
+	} else if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
+	summary, _ := json.Marshal(temporal.Result{Agent: res.Agent, Status: res.Status, Reason: res.Reason,
+		Message: res.Message, Turns: res.Turns})
+	add("Temporal result summary", string(summary))
 	step, err := trace.Unmarshal(res.Trace)
 	if err != nil {
 		t.Fatal(err)
