@@ -214,8 +214,8 @@ type Agent struct {
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts
 
-	fpOnce sync.Once
-	fp     string // Fingerprint
+	fpOnce sync.Once // Fingerprint, computed once: the agent is immutable
+	fp     string
 }
 
 // Error reasons of New.

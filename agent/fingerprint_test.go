@@ -1,144 +1,265 @@
-package agent_test
+package agent
 
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
 
-func lookupFunc(context.Context, *lisp.Map) (any, error) { return 1, nil }
-
-// fingerprintConfig is a Config with every field the fingerprint covers
-// set, and a nested agent whose prompt is childPrompt.
-func fingerprintConfig(t testing.TB, childPrompt string) agent.Config {
-	child, err := agent.New(agent.Config{Prompt: childPrompt, Description: "Answers.", Signature: "(q :string) -> :int"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ask, err := child.AsTool(agent.AsToolOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return agent.Config{
-		Name: "triage", Prompt: "Triage {{ticket}}.", Signature: "(ticket :string) -> {priority :int}",
-		Description: "Triages.", MaxTurns: 4, TurnBudget: 10, MaxDepth: 2, MissionTimeout: time.Minute,
-		LLMTimeout: 10 * time.Second, LLM: llm.Name("sonnet"),
-		Tools: map[string]agent.Tool{
-			"lookup": {Func: lookupFunc, Signature: "(id :int) -> :map", Description: "Looks up."},
-			"ask":    ask,
-		},
-		FieldDescriptions: map[string]string{"priority": "1 to 5"},
-	}
+func fpGoTool(desc string) Tool {
+	return Tool{Func: func(context.Context, *lisp.Map) (any, error) { return 1, nil },
+		Signature: "(q :string) -> :int", Description: desc}
 }
 
-func mustFingerprint(t testing.TB, cfg agent.Config) string {
+// fpChild is a nested agent with the given prompt.
+func fpChild(t testing.TB, prompt string) *Agent {
 	t.Helper()
-	a, err := agent.New(cfg)
+	return MustNew(Config{Prompt: prompt, Signature: "(x :int) -> :int", Description: "child",
+		Tools: map[string]Tool{"inner": fpGoTool("inner tool")}})
+}
+
+func fpAgentTool(t testing.TB, a *Agent, opts AsToolOptions) Tool {
+	t.Helper()
+	tl, err := a.AsTool(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.Fingerprint()
+	return tl
 }
 
-// Equal definitions have equal fingerprints; every declared field changes
-// it, each change differently; Go code does not.
-func TestFingerprint(t *testing.T) {
-	base := mustFingerprint(t, fingerprintConfig(t, "Answer {{q}}."))
-	if len(base) != 32 {
-		t.Fatalf("fingerprint %q: want 32 hex digits", base)
+func fpLLMTool(t testing.TB, cfg LLMToolConfig) Tool {
+	t.Helper()
+	if cfg.Prompt == "" {
+		cfg.Prompt = "Is {{text}} urgent?"
 	}
-	for range 5 { // map order does not matter
-		if fp := mustFingerprint(t, fingerprintConfig(t, "Answer {{q}}.")); fp != base {
-			t.Fatalf("the same definition: %s, then %s", base, fp)
+	if cfg.Signature == "" {
+		cfg.Signature = "(text :string) -> :bool"
+	}
+	if cfg.Description == "" {
+		cfg.Description = "urgency"
+	}
+	tl, err := NewLLMTool(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+func fpCompiledTool(t testing.TB, src string) Tool {
+	t.Helper()
+	a := MustNew(Config{Prompt: "double {{x}}", Signature: "(x :int) -> :int", Description: "double"})
+	c, err := a.CompileSource(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := c.AsTool(AsToolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// fpBase is a definition touching every part the fingerprint covers,
+// built afresh (new maps, new closures) on each call.
+func fpBase(t testing.TB) Config {
+	return Config{
+		Name:                "mission",
+		Prompt:              "Find urgent mail for {{user}}",
+		Signature:           "(user :string) -> {count :int}",
+		Description:         "finds mail",
+		FieldDescriptions:   map[string]string{"count": "how many", "user": "who"},
+		ContextDescriptions: map[string]string{"user": "the user", "mails": "the mails"},
+		Tools: map[string]Tool{
+			"search":   fpGoTool("search mail"),
+			"lookup":   fpGoTool("look up"),
+			"child":    fpAgentTool(t, fpChild(t, "Compute {{x}}"), AsToolOptions{LLM: llm.Name("small")}),
+			"classify": fpLLMTool(t, LLMToolConfig{}),
+			"double":   fpCompiledTool(t, "(* 2 ctx/x)"),
+		},
+		ToolCatalog: map[string]CatalogEntry{"other": {Signature: "(a :int) -> :int", Description: "other"}},
+		MaxTurns:    4,
+	}
+}
+
+func TestFingerprintStable(t *testing.T) {
+	seen := map[string]bool{}
+	for i := 0; i < 10; i++ { // map iteration differs between builds
+		fp := MustNew(fpBase(t)).Fingerprint()
+		if !strings.HasPrefix(fp, "sha256:") || len(fp) != len("sha256:")+64 {
+			t.Fatalf("fingerprint %q: want sha256: and 64 hex digits", fp)
 		}
+		seen[fp] = true
 	}
-	mutations := []struct {
-		name   string
-		mutate func(c *agent.Config)
+	if len(seen) != 1 {
+		t.Fatalf("equal definitions gave %d fingerprints: %v", len(seen), seen)
+	}
+	a := MustNew(fpBase(t))
+	if first, again := a.Fingerprint(), a.Fingerprint(); first != again {
+		t.Fatal("Fingerprint differs between calls")
+	}
+}
+
+func TestFingerprintDefaultsFilled(t *testing.T) {
+	zero := MustNew(Config{Prompt: "p"}).Fingerprint()
+	explicit := MustNew(Config{Prompt: "p", MaxTurns: DefaultMaxTurns, TurnBudget: DefaultTurnBudget,
+		MaxDepth: DefaultMaxDepth, MemoryLimit: DefaultMemoryLimit, MissionTimeout: DefaultMissionTimeout,
+		FloatPrecision: DefaultFloatPrecision, Limits: lisp.Limits{Timeout: DefaultTurnTimeout}, Format: DefaultFormat()}).Fingerprint()
+	if zero != explicit {
+		t.Fatal("a zero field and its default gave different fingerprints")
+	}
+}
+
+func TestFingerprintMutations(t *testing.T) {
+	muts := []struct {
+		name string
+		mut  func(t testing.TB, c *Config)
 	}{
-		{"name", func(c *agent.Config) { c.Name = "triage2" }},
-		{"prompt", func(c *agent.Config) { c.Prompt = "Triage {{ticket}} now." }},
-		{"signature", func(c *agent.Config) { c.Signature = "(ticket :string) -> {priority :float}" }},
-		{"description", func(c *agent.Config) { c.Description = "Sorts." }},
-		{"field description", func(c *agent.Config) { c.FieldDescriptions = map[string]string{"priority": "1 to 3"} }},
-		{"context description", func(c *agent.Config) { c.ContextDescriptions = map[string]string{"ticket": "an id"} }},
-		{"max turns", func(c *agent.Config) { c.MaxTurns = 5 }},
-		{"turn budget", func(c *agent.Config) { c.TurnBudget = 11 }},
-		{"max depth", func(c *agent.Config) { c.MaxDepth = 3 }},
-		{"mission timeout", func(c *agent.Config) { c.MissionTimeout = 2 * time.Minute }},
-		{"LLM timeout", func(c *agent.Config) { c.LLMTimeout = 20 * time.Second }},
-		{"retry", func(c *agent.Config) { c.LLMRetry.MaxAttempts = 3 }},
-		{"program limits", func(c *agent.Config) { c.Limits.MaxToolCalls = 7 }},
-		{"memory limit", func(c *agent.Config) { c.MemoryLimit = 1000 }},
-		{"prompt limit", func(c *agent.Config) { c.PromptLimit.MaxChars = 1000 }},
-		{"format", func(c *agent.Config) { c.Format.ResultLimit = 3 }},
-		{"float precision", func(c *agent.Config) { c.FloatPrecision = 4 }},
-		{"map results", func(c *agent.Config) { c.MapResults = agent.KeepMaps }},
-		{"model", func(c *agent.Config) { c.LLM = llm.Name("haiku") }},
-		{"model as a function", func(c *agent.Config) {
+		{"Name", func(_ testing.TB, c *Config) { c.Name = "other" }},
+		{"Prompt", func(_ testing.TB, c *Config) { c.Prompt = "Find mail for {{user}}" }},
+		{"Signature", func(_ testing.TB, c *Config) { c.Signature = "(user :string) -> {count :float}" }},
+		{"Description", func(_ testing.TB, c *Config) { c.Description = "finds more mail" }},
+		{"FieldDescriptions", func(_ testing.TB, c *Config) { c.FieldDescriptions["count"] = "number" }},
+		{"ContextDescriptions", func(_ testing.TB, c *Config) { c.ContextDescriptions["mails"] = "letters" }},
+		{"SystemPrompt.Prefix", func(_ testing.TB, c *Config) { c.SystemPrompt.Prefix = "Be brief." }},
+		{"SystemPrompt.Suffix", func(_ testing.TB, c *Config) { c.SystemPrompt.Suffix = "Be brief." }},
+		{"SystemPrompt.Language", func(_ testing.TB, c *Config) { c.SystemPrompt.Language = "compact" }},
+		{"SystemPrompt.LanguageFunc", func(_ testing.TB, c *Config) {
+			c.SystemPrompt.LanguageFunc = func(PromptState) string { return "" }
+		}},
+		{"SystemPrompt.OutputFormat", func(_ testing.TB, c *Config) { c.SystemPrompt.OutputFormat = "answer in code" }},
+		{"SystemPrompt.Transform", func(_ testing.TB, c *Config) { c.SystemPrompt.Transform = func(s string) string { return s } }},
+		{"SystemPrompt.Override", func(_ testing.TB, c *Config) { c.SystemPrompt.Override = "all of it" }},
+		{"PromptLimit.MaxChars", func(_ testing.TB, c *Config) { c.PromptLimit.MaxChars = 9000 }},
+		{"PromptLimit.ListItems", func(_ testing.TB, c *Config) { c.PromptLimit.ListItems = 7 }},
+		{"PromptLimit.StringChars", func(_ testing.TB, c *Config) { c.PromptLimit.StringChars = 70 }},
+		{"Format.FeedbackLimit", func(_ testing.TB, c *Config) { c.Format.FeedbackLimit = 3 }},
+		{"Format.FeedbackMaxChars", func(_ testing.TB, c *Config) { c.Format.FeedbackMaxChars = 3 }},
+		{"Format.HistoryMaxBytes", func(_ testing.TB, c *Config) { c.Format.HistoryMaxBytes = 3 }},
+		{"Format.ResultLimit", func(_ testing.TB, c *Config) { c.Format.ResultLimit = 3 }},
+		{"Format.ResultMaxChars", func(_ testing.TB, c *Config) { c.Format.ResultMaxChars = 3 }},
+		{"MaxTurns", func(_ testing.TB, c *Config) { c.MaxTurns = 6 }},
+		{"TurnBudget", func(_ testing.TB, c *Config) { c.TurnBudget = 30 }},
+		{"MaxDepth", func(_ testing.TB, c *Config) { c.MaxDepth = 2 }},
+		{"MemoryLimit", func(_ testing.TB, c *Config) { c.MemoryLimit = 1000 }},
+		{"MapResults", func(_ testing.TB, c *Config) { c.MapResults = KeepMaps }},
+		{"MissionTimeout", func(_ testing.TB, c *Config) { c.MissionTimeout = time.Hour }},
+		{"LLMTimeout", func(_ testing.TB, c *Config) { c.LLMTimeout = time.Minute }},
+		{"LLMRetry.MaxAttempts", func(_ testing.TB, c *Config) { c.LLMRetry.MaxAttempts = 3 }},
+		{"LLMRetry.Backoff", func(_ testing.TB, c *Config) { c.LLMRetry.Backoff = llm.Linear }},
+		{"LLMRetry.BaseDelay", func(_ testing.TB, c *Config) { c.LLMRetry.BaseDelay = time.Second }},
+		{"LLMRetry.MaxDelay", func(_ testing.TB, c *Config) { c.LLMRetry.MaxDelay = time.Second }},
+		{"LLMRetry.MaxRetryAfter", func(_ testing.TB, c *Config) { c.LLMRetry.MaxRetryAfter = time.Second }},
+		{"LLMRetry.Jitter", func(_ testing.TB, c *Config) { c.LLMRetry.Jitter = 0.5 }},
+		{"LLMRetry.Retryable", func(_ testing.TB, c *Config) { c.LLMRetry.Retryable = []llm.Class{"timeout"} }},
+		{"Limits.Timeout", func(_ testing.TB, c *Config) { c.Limits.Timeout = time.Minute }},
+		{"Limits.MaxSteps", func(_ testing.TB, c *Config) { c.Limits.MaxSteps = 10 }},
+		{"Limits.MaxDepth", func(_ testing.TB, c *Config) { c.Limits.MaxDepth = 10 }},
+		{"Limits.MaxLoopIterations", func(_ testing.TB, c *Config) { c.Limits.MaxLoopIterations = 10 }},
+		{"Limits.MaxOutputBytes", func(_ testing.TB, c *Config) { c.Limits.MaxOutputBytes = 10 }},
+		{"Limits.MaxToolCalls", func(_ testing.TB, c *Config) { c.Limits.MaxToolCalls = 10 }},
+		{"Limits.MaxMemory", func(_ testing.TB, c *Config) { c.Limits.MaxMemory = 10 }},
+		{"Limits.MaxParallel", func(_ testing.TB, c *Config) { c.Limits.MaxParallel = 10 }},
+		{"FloatPrecision", func(_ testing.TB, c *Config) { c.FloatPrecision = 4 }},
+		{"LLM name", func(_ testing.TB, c *Config) { c.LLM = llm.Name("big") }},
+		{"LLM func", func(_ testing.TB, c *Config) {
 			c.LLM = llm.Func(func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{}, nil })
 		}},
-		{"system prefix", func(c *agent.Config) { c.SystemPrompt.Prefix = "Be brief." }},
-		{"system suffix", func(c *agent.Config) { c.SystemPrompt.Suffix = "Be brief." }},
-		{"language", func(c *agent.Config) { c.SystemPrompt.Language = "compact" }},
-		{"output format", func(c *agent.Config) { c.SystemPrompt.OutputFormat = "Code only." }},
-		{"transform present", func(c *agent.Config) { c.SystemPrompt.Transform = func(p string) string { return p } }},
-		{"catalog", func(c *agent.Config) {
-			c.ToolCatalog = map[string]agent.CatalogEntry{"archive": {Signature: "() -> :int", Description: "Old."}}
+		{"ToolCatalog", func(_ testing.TB, c *Config) { c.ToolCatalog["other"] = CatalogEntry{Description: "changed"} }},
+		{"tool renamed", func(_ testing.TB, c *Config) { c.Tools["find"] = c.Tools["search"]; delete(c.Tools, "search") }},
+		{"tool added", func(_ testing.TB, c *Config) { c.Tools["extra"] = fpGoTool("extra") }},
+		{"tool removed", func(_ testing.TB, c *Config) { delete(c.Tools, "lookup") }},
+		{"tool signature", func(_ testing.TB, c *Config) {
+			tl := c.Tools["search"]
+			tl.Signature = "(q :string) -> :string"
+			c.Tools["search"] = tl
 		}},
-		{"tool renamed", func(c *agent.Config) { c.Tools["find"] = c.Tools["lookup"]; delete(c.Tools, "lookup") }},
-		{"tool signature", func(c *agent.Config) {
-			tool := c.Tools["lookup"]
-			tool.Signature = "(id :string) -> :map"
-			c.Tools["lookup"] = tool
+		{"tool description", func(_ testing.TB, c *Config) { c.Tools["search"] = fpGoTool("search all mail") }},
+		{"tool unlisted", func(_ testing.TB, c *Config) {
+			tl := c.Tools["search"]
+			tl.Unlisted = true
+			c.Tools["search"] = tl
 		}},
-		{"tool description", func(c *agent.Config) {
-			tool := c.Tools["lookup"]
-			tool.Description = "Finds."
-			c.Tools["lookup"] = tool
+		{"tool kind", func(t testing.TB, c *Config) {
+			// The child agent's contract, served by a Go function instead.
+			c.Tools["child"] = Tool{Func: c.Tools["child"].Func, Signature: c.Tools["child"].Signature, Description: "child"}
 		}},
-		{"tool unlisted", func(c *agent.Config) { tool := c.Tools["lookup"]; tool.Unlisted = true; c.Tools["lookup"] = tool }},
-		{"tool added", func(c *agent.Config) { c.Tools["more"] = agent.Tool{Func: lookupFunc} }},
-		{"nested agent's prompt", func(c *agent.Config) { c.Tools["ask"] = fingerprintConfig(t, "Reply to {{q}}.").Tools["ask"] }},
+		{"nested agent prompt", func(t testing.TB, c *Config) {
+			c.Tools["child"] = fpAgentTool(t, fpChild(t, "Compute {{x}} twice"), AsToolOptions{LLM: llm.Name("small")})
+		}},
+		{"nested agent's tool", func(t testing.TB, c *Config) {
+			ch := MustNew(Config{Prompt: "Compute {{x}}", Signature: "(x :int) -> :int", Description: "child",
+				Tools: map[string]Tool{"inner2": fpGoTool("inner tool")}})
+			c.Tools["child"] = fpAgentTool(t, ch, AsToolOptions{LLM: llm.Name("small")})
+		}},
+		{"nested agent bound model", func(t testing.TB, c *Config) {
+			c.Tools["child"] = fpAgentTool(t, fpChild(t, "Compute {{x}}"), AsToolOptions{LLM: llm.Name("large")})
+		}},
+		{"nested agent token limit", func(t testing.TB, c *Config) {
+			c.Tools["child"] = fpAgentTool(t, fpChild(t, "Compute {{x}}"), AsToolOptions{LLM: llm.Name("small"), TokenLimit: 100})
+		}},
+		{"LLM tool prompt", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Prompt: "Urgent? {{text}}"}) }},
+		{"LLM tool retries", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Retries: 3}) }},
+		{"LLM tool model", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{LLM: llm.Name("x")}) }},
+		{"compiled program", func(t testing.TB, c *Config) { c.Tools["double"] = fpCompiledTool(t, "(+ ctx/x ctx/x)") }},
 	}
-	seen := map[string]string{base: "the base"}
-	for _, m := range mutations {
-		c := fingerprintConfig(t, "Answer {{q}}.")
-		m.mutate(&c)
-		fp := mustFingerprint(t, c)
-		if other, ok := seen[fp]; ok {
-			t.Errorf("%s: the fingerprint is the same as for %s", m.name, other)
-		}
-		seen[fp] = m.name
-	}
-
-	// Go code is not seen: another Func under the same declarations.
-	c := fingerprintConfig(t, "Answer {{q}}.")
-	tool := c.Tools["lookup"]
-	tool.Func = func(context.Context, *lisp.Map) (any, error) { return 2, nil }
-	c.Tools["lookup"] = tool
-	if fp := mustFingerprint(t, c); fp != base {
-		t.Errorf("a tool's Func alone changed the fingerprint")
+	base := MustNew(fpBase(t)).Fingerprint()
+	byFP := map[string]string{base: "base"}
+	for _, m := range muts {
+		t.Run(m.name, func(t *testing.T) {
+			cfg := fpBase(t)
+			m.mut(t, &cfg)
+			a, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fp := a.Fingerprint()
+			if other, dup := byFP[fp]; dup {
+				t.Fatalf("the fingerprint equals that of %s", other)
+			}
+			byFP[fp] = m.name
+		})
 	}
 }
 
-func BenchmarkFingerprint(b *testing.B) {
-	tools := map[string]agent.Tool{}
-	for i := range 20 {
-		tools[fmt.Sprintf("tool%02d", i)] = agent.Tool{Func: lookupFunc, Signature: "(id :int) -> {id :int, name :string}",
-			Description: "Looks something up."}
+// A tool's Go code is not seen: only its name, contract and description.
+func TestFingerprintIgnoresGoCode(t *testing.T) {
+	base := MustNew(fpBase(t)).Fingerprint()
+	cfg := fpBase(t)
+	tl := cfg.Tools["search"]
+	tl.Func = func(context.Context, *lisp.Map) (any, error) { return 2, nil }
+	cfg.Tools["search"] = tl
+	if got := MustNew(cfg).Fingerprint(); got != base {
+		t.Fatal("a change of a tool's Func alone changed the fingerprint; the doc says it does not")
 	}
-	cfg := agent.Config{Prompt: "Do {{x}}.", Tools: tools}
+}
+
+func TestFingerprintDepthGuard(t *testing.T) {
+	a := MustNew(Config{Prompt: "leaf", Description: "d"})
+	for i := 0; i < maxFingerprintDepth+5; i++ {
+		a = MustNew(Config{Prompt: fmt.Sprintf("level %d", i), Description: "d",
+			Tools: map[string]Tool{"next": fpAgentTool(t, a, AsToolOptions{})}})
+	}
+	if fp := a.Fingerprint(); !strings.HasPrefix(fp, "sha256:") {
+		t.Fatalf("fingerprint %q", fp)
+	}
+}
+
+func BenchmarkFingerprint20Tools(b *testing.B) {
+	tools := map[string]Tool{}
+	for i := 0; i < 20; i++ {
+		tools[fmt.Sprintf("tool%d", i)] = fpGoTool(fmt.Sprintf("tool number %d", i))
+	}
+	cfg := Config{Prompt: "p {{x}}", Signature: "(x :int) -> :int", Tools: tools}
 	for b.Loop() {
-		a, err := agent.New(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
+		// A fresh agent each time: the uncached cost.
+		b.StopTimer()
+		a := MustNew(cfg)
+		b.StartTimer()
 		_ = a.Fingerprint()
 	}
 }
