@@ -202,7 +202,9 @@ func TestFingerprintMutations(t *testing.T) {
 		{"nested agent token limit", func(t testing.TB, c *Config) {
 			c.Tools["child"] = fpAgentTool(t, fpChild(t, "Compute {{x}}"), AsToolOptions{LLM: llm.Name("small"), TokenLimit: 100})
 		}},
-		{"LLM tool prompt", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Prompt: "Urgent? {{text}}"}) }},
+		{"LLM tool prompt", func(t testing.TB, c *Config) {
+			c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Prompt: "Urgent? {{text}}"})
+		}},
 		{"LLM tool retries", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Retries: 3}) }},
 		{"LLM tool model", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{LLM: llm.Name("x")}) }},
 		{"compiled program", func(t testing.TB, c *Config) { c.Tools["double"] = fpCompiledTool(t, "(+ ctx/x ctx/x)") }},
