@@ -84,3 +84,36 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 		}
 	}
 }
+
+// Each provider adapter's build tag leaves the adapter and its SDK out of
+// ptc (docs/cli.md, "Binary size"); without the tags they are in.
+func TestAdapterBuildTags(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available: cannot list dependencies")
+	}
+	deps := func(tags string) string {
+		cmd := exec.Command(goTool, "list", "-deps", "-tags", tags, module+"/cmd/ptc")
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
+		}
+		return "\n" + string(out)
+	}
+	adapters := []struct{ tag, adapter, sdk string }{
+		{"ptc_noopenai", module + "/llm/openai\n", "\ngithub.com/openai/openai-go/v3\n"},
+		{"ptc_noanthropic", module + "/llm/anthropic\n", "\ngithub.com/anthropics/anthropic-sdk-go\n"},
+		{"ptc_nogemini", module + "/llm/gemini\n", "\ngoogle.golang.org/genai\n"},
+	}
+	all := deps("")
+	for _, a := range adapters {
+		if !strings.Contains(all, "\n"+a.adapter) || !strings.Contains(all, a.sdk) {
+			t.Errorf("the default build lacks %s or its SDK", strings.TrimSpace(a.adapter))
+		}
+		without := deps(a.tag)
+		if strings.Contains(without, "\n"+a.adapter) || strings.Contains(without, a.sdk) {
+			t.Errorf("-tags %s still builds %s or its SDK in", a.tag, strings.TrimSpace(a.adapter))
+		}
+	}
+}

@@ -9,9 +9,6 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/anthropic"
-	"github.com/ptc-go/ptc/llm/gemini"
-	"github.com/ptc-go/ptc/llm/openai"
 )
 
 // Ref is a parsed model reference.
@@ -177,13 +174,28 @@ func OpenRef(ctx context.Context, r Ref, opts Options) (llm.Func, error) {
 		return nil, &llm.Error{Class: llm.Auth, Reason: "missing_api_key", Message: fmt.Sprintf(
 			"model %s: set %s", r, strings.Join(svc.KeyEnv, " or "))}
 	}
+	c := adapterConfig{model: r.Model, key: key, url: url, client: opts.HTTPClient}
 	switch svc.Adapter {
 	case "anthropic":
-		return anthropic.New(anthropic.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient})
+		return openAnthropic(c)
 	case "gemini":
-		return gemini.New(ctx, gemini.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient})
+		return openGemini(ctx, c)
 	}
-	return openai.New(openai.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient})
+	return openOpenAI(c)
+}
+
+// adapterConfig is what every adapter is opened with. Each adapter is
+// opened by a function of its own file, which a build tag can leave out
+// of the binary with the adapter's SDK (see docs/cli.md, "Binary size").
+type adapterConfig struct {
+	model, key, url string
+	client          *http.Client
+}
+
+// errLeftOut is the error of an adapter the binary was built without.
+func errLeftOut(adapter, tag string) error {
+	return &llm.Error{Class: llm.Config, Reason: "adapter_not_built", Message: fmt.Sprintf(
+		"this binary was built without the %s adapter (build tag %s): rebuild without the tag to use it", adapter, tag)}
 }
 
 // ollamaURL turns $OLLAMA_HOST ("localhost:11434", "http://host:11434")

@@ -1,3 +1,5 @@
+//go:build !ptc_noopenai && !ptc_noanthropic && !ptc_nogemini
+
 package provider_test
 
 import (
