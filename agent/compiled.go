@@ -266,7 +266,8 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 
 // AsTool returns a tool that executes the compiled program: no LLM is
 // called, and the caller's per-program Timeout counts the execution like
-// any tool's. The description defaults to the agent's; one is required.
+// any tool's. The description defaults to the agent's, else one derived
+// from its prompt.
 // opts.LLM must be nil.
 func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
 	if opts.LLM != nil {
@@ -280,8 +281,7 @@ func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
 		desc = c.a.cfg.Description
 	}
 	if strings.TrimSpace(desc) == "" {
-		return Tool{}, configErr("Description",
-			"a compiled agent used as a tool needs a description, for the LLM that calls it: set Config.Description or AsToolOptions.Description")
+		desc = derivedDescription("Runs a compiled program (no LLM)", c.a.cfg.Prompt)
 	}
 	sig := opts.Signature
 	if sig == "" && c.a.sig != nil {

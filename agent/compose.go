@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -96,7 +97,8 @@ type LLMToolConfig struct {
 	// the answer's type, "(subject :string, tier :string) -> {urgent :bool,
 	// reason :string}". Required.
 	Signature string
-	// Description tells the calling LLM what the tool decides. Required.
+	// Description tells the calling LLM what the tool decides; empty: one
+	// derived from the prompt's first line ("Asks an LLM: …").
 	Description string
 	// LLM answers the calls. Nil: the calling agent's model (the seeds'
 	// :caller), resolved in the caller's registry like any model.
@@ -135,9 +137,6 @@ type LLMToolConfig struct {
 // limits, runs under the root's MissionTimeout, does not count against
 // the calling program's Timeout, and shows in the trace as a nested Step.
 func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
-	if strings.TrimSpace(cfg.Description) == "" {
-		return Tool{}, configErr("Description", "an LLM tool needs a description, for the LLM that calls it")
-	}
 	if strings.TrimSpace(cfg.Signature) == "" {
 		return Tool{}, configErr("Signature", "an LLM tool needs a signature: the arguments its prompt reads and the answer's type")
 	}
@@ -169,8 +168,20 @@ func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
 			a.retries = max(cfg.Retries, 0)
 		}
 	}
+	desc := cfg.Description
+	if strings.TrimSpace(desc) == "" {
+		desc = derivedDescription("Asks an LLM", cfg.Prompt)
+	}
 	n := &nestedAgent{a: a, llm: cfg.LLM, kind: "llm", tokenLimit: cfg.TokenLimit}
-	return Tool{Func: n.standalone, Signature: a.sig.String(), Description: cfg.Description, nested: n}, nil
+	return Tool{Func: n.standalone, Signature: a.sig.String(), Description: desc, nested: n}, nil
+}
+
+// derivedDescription describes a tool that has no description, for the
+// LLM that calls it, from what answers it and the prompt of its mission
+// (its first line, clipped; the signature beside it says the rest).
+func derivedDescription(what, prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	return what + ": " + textutil.Clip(strings.TrimSpace(line), 160)
 }
 
 // nestedAgent is an agent called as a tool, or an LLM tool.

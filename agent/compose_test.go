@@ -16,6 +16,7 @@ import (
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/signature"
 )
 
@@ -524,7 +525,6 @@ func TestLLMTool(t *testing.T) {
 		t.Errorf("turn error %q", step.Trace[0].Error)
 	}
 	for _, bad := range []agent.LLMToolConfig{
-		{Prompt: "x", Signature: ":string"},
 		{Prompt: "x {{y}}", Signature: "(z :int) -> :string", Description: "d"},
 		{Prompt: "x", Description: "d"},
 	} {
@@ -880,5 +880,39 @@ func TestCompileSource(t *testing.T) {
 	b := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"child": ct}})
 	if _, err := b.CompileSource("1"); !errors.Is(err, agent.ErrNotCompilable) {
 		t.Errorf("agent tool: %v", err)
+	}
+}
+
+// An LLM tool and a compiled agent used as a tool without a description
+// are described by their prompt's first line (the seeds make it optional);
+// an agent used as a tool still needs one.
+func TestDerivedToolDescriptions(t *testing.T) {
+	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Is this ticket urgent? {{text}}\nAnswer true or false.",
+		Signature: "(text :string) -> :bool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if judge.Description != "Asks an LLM: Is this ticket urgent? {{text}}" {
+		t.Errorf("LLM tool description %q", judge.Description)
+	}
+	long, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: strings.Repeat("word ", 100), Signature: "(x :string) -> :bool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len([]rune(long.Description)); n > len("Asks an LLM: ")+161 { // 160 and the "…"
+		t.Errorf("a long prompt gives a description of %d characters", n)
+	}
+	scorer := agent.MustNew(agent.Config{Prompt: "Score {{x}}.", Signature: "(x :int) -> :int", MaxTurns: 2})
+	compiled, err := scorer.Compile(context.Background(), agent.Options{LLM: llmtest.NewScript(llmtest.Code(`(return (* 2 ctx/x))`)).Func(),
+		Context: map[string]any{"x": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := compiled.AsTool(agent.AsToolOptions{})
+	if err != nil || tool.Description != "Runs a compiled program (no LLM): Score {{x}}." {
+		t.Errorf("compiled tool description %q, %v", tool.Description, err)
+	}
+	if _, err := scorer.AsTool(agent.AsToolOptions{}); err == nil {
+		t.Error("an agent without a description became a tool")
 	}
 }
