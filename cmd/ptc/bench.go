@@ -26,11 +26,17 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err)
+		return flagError(fs, err, stdout)
 	}
-	if *runs < 1 || len(pos) > 1 || (len(pos) == 1) == expr.set {
-		fs.Usage()
-		return exitUsage
+	switch {
+	case *runs < 1:
+		return usageError(fs, "-n must be 1 or more, not %d", *runs)
+	case len(pos) > 1:
+		return usageError(fs, "takes one FILE, got %d arguments", len(pos))
+	case len(pos) == 1 && expr.set:
+		return usageError(fs, "-e and FILE do not go together")
+	case len(pos) == 0 && !expr.set:
+		return usageError(fs, "missing the program: -e SOURCE or FILE")
 	}
 	src, label := expr.value, "-e "+strconv.Quote(clipText(expr.value, 40))
 	if !expr.set {

@@ -12,11 +12,10 @@ func cmdConform(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("conform", stderr, "FILE.jsonl")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err)
+		return flagError(fs, err, stdout)
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "%s", oneArg("FILE.jsonl", pos))
 	}
 	f, err := openBounded(pos[0], kindVectors)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,60 +13,87 @@ import (
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
-func cmdEval(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("eval", stderr, "[-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)")
+func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("eval", stderr, "[-c CONTEXT.json|.edn] [--json] [--mcp FILE] (-e SOURCE... | FILE | -)")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
-	var expr optionalString
-	fs.Var(&expr, "e", "program `source` to evaluate (instead of FILE)")
+	var exprs repeatedString
+	fs.Var(&exprs, "e", "program `source` to evaluate (instead of FILE); repeatable: each runs in order, sees the defs of those before it, and prints its value")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of EDN (println output goes to stderr)")
+	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...})")
 	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err)
+		return flagError(fs, err, stdout)
 	}
-	var src string
+	var srcs []string
 	switch {
-	case expr.set && len(pos) == 0:
-		src = expr.value
-	case !expr.set && len(pos) == 1:
+	case len(pos) > 1:
+		return usageError(fs, "takes one FILE, got %d arguments", len(pos))
+	case len(pos) == 1 && len(exprs) > 0:
+		return usageError(fs, "-e and FILE do not go together")
+	case len(exprs) > 0:
+		srcs = exprs
+	case len(pos) == 1 && pos[0] == "-", len(pos) == 0 && !isTerminal(stdin):
+		// A pipe without "-" too: echo '(+ 1 2)' | ptc eval.
+		b, err := readBoundedFrom(stdin, kindProgram)
+		if err != nil {
+			fmt.Fprintf(stderr, "ptc eval: %v\n", fileError("standard input", err))
+			return exitUsage
+		}
+		srcs = []string{string(b)}
+	case len(pos) == 1:
 		b, err := readBounded(pos[0], kindProgram)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptc eval: %v\n", fileError(pos[0], err))
 			return exitUsage
 		}
-		src = string(b)
+		srcs = []string{string(b)}
 	default:
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "missing the program: -e SOURCE, FILE, or - for standard input")
 	}
 	ctxVal, err := loadContext(*ctxPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc eval: %v\n", err)
 		return exitUsage
 	}
-	res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal, Limits: *limits})
-	// With --json, stdout holds the JSON value alone, for jq and friends.
+	ctx, cancel := signalContext(env)
+	defer cancel()
+	var tools lisp.ToolCaller
+	if *mcpPath != "" {
+		mt, status := openMCPTools(ctx, env, "eval", *mcpPath, stderr)
+		if mt == nil {
+			return status
+		}
+		defer mt.close()
+		tools = mt.caller
+	}
+	// With --json, stdout holds the JSON values alone, for jq and friends.
 	progOut := stdout
 	if *asJSON {
 		progOut = stderr
 	}
-	for _, line := range res.Output {
-		fmt.Fprintln(progOut, line)
+	var ns *lisp.Namespace
+	for _, src := range srcs {
+		res, err := lisp.Run(ctx, src, lisp.Options{Context: ctxVal, Limits: *limits, Tools: tools, Namespace: ns})
+		for _, line := range res.Output {
+			fmt.Fprintln(progOut, line)
+		}
+		if err != nil {
+			printError(stderr, err)
+			return exitFail
+		}
+		out, err := render(res.Value, *asJSON, printBound(*limits))
+		if err != nil {
+			printError(stderr, err) // a memory_exceeded, as the program's own errors print
+			return exitFail
+		}
+		if res.Status == lisp.Failed {
+			fmt.Fprintf(stderr, "fail: %s\n", out)
+			return exitFail
+		}
+		fmt.Fprintln(stdout, out)
+		ns = res.Namespace
 	}
-	if err != nil {
-		printError(stderr, err)
-		return exitFail
-	}
-	out, err := render(res.Value, *asJSON, printBound(*limits))
-	if err != nil {
-		printError(stderr, err) // a memory_exceeded, as the program's own errors print
-		return exitFail
-	}
-	if res.Status == lisp.Failed {
-		fmt.Fprintf(stderr, "fail: %s\n", out)
-		return exitFail
-	}
-	fmt.Fprintln(stdout, out)
 	return exitOK
 }
 
@@ -215,4 +241,27 @@ func (o *optionalString) String() string { return o.value }
 func (o *optionalString) Set(s string) error {
 	o.value, o.set = s, true
 	return nil
+}
+
+// repeatedString is a flag that may be given several times: its values
+// in order.
+type repeatedString []string
+
+func (r *repeatedString) String() string { return strings.Join(*r, " ") }
+
+func (r *repeatedString) Set(s string) error {
+	*r = append(*r, s)
+	return nil
+}
+
+// readBoundedFrom reads r (standard input) whole, within kind's bound.
+func readBoundedFrom(r io.Reader, kind fileKind) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, kind.limit+1))
+	if err != nil {
+		return nil, &os.PathError{Op: "read", Path: "-", Err: err}
+	}
+	if int64(len(b)) > kind.limit {
+		return nil, &os.PathError{Op: "read", Path: "-", Err: &tooLargeError{kind}}
+	}
+	return b, nil
 }

@@ -77,15 +77,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // run runs the command args names in env.
 func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(stderr, usageLine("", "missing COMMAND"))
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "eval":
-		return cmdEval(rest, stdout, stderr)
+		return cmdEval(env, rest, stdin, stdout, stderr)
 	case "repl":
-		return cmdRepl(rest, stdin, stdout, stderr)
+		return cmdRepl(env, rest, stdin, stdout, stderr)
 	case "conform":
 		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdConform(rest, stdout, stderr) })
 	case "bench":
@@ -104,14 +104,18 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "ptc: unknown command %q\n%s", cmd, usage)
+	fmt.Fprintln(stderr, usageLine("", fmt.Sprintf("unknown command %q", clipText(cmd, 40))))
 	return exitUsage
 }
 
 // parseFlags parses flags that may appear before or after the positional
 // arguments, and returns the positional ones. Everything after "--" is
-// positional.
+// positional. The flag package prints nothing: a caller hands an error
+// to flagError, which says it in one line (or prints the help for -h).
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
 	var rest []string
 	for i, a := range args {
 		if a == "--" {
@@ -135,32 +139,64 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // parseNoArgs parses the flags of a command that takes no positional
 // argument. ok is false when the command must stop, with status its exit
-// status (0 for -h).
-func parseNoArgs(fs *flag.FlagSet, args []string) (status int, ok bool) {
+// status (0 for -h, whose help goes to stdout).
+func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (status int, ok bool) {
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err), false
+		return flagError(fs, err, stdout), false
 	}
 	if len(pos) > 0 {
-		fs.Usage()
-		return exitUsage, false
+		return usageError(fs, "unexpected argument %q", clipText(pos[0], 40)), false
 	}
 	return exitOK, true
 }
 
-// usageStatus is the exit status for a flag parsing error: 0 for -h.
-func usageStatus(err error) int {
+// flagError ends a command whose flags did not parse: -h (--help) prints
+// the help to stdout, exit 0; any other error is a usage error.
+func flagError(fs *flag.FlagSet, err error, stdout io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
+		out := fs.Output()
+		fs.SetOutput(stdout)
+		defer fs.SetOutput(out)
+		fs.Usage()
 		return exitOK
 	}
+	return usageError(fs, "%s", err)
+}
+
+// usageError prints a usage error of the command fs parses the flags of
+// as one line on its output (stderr), "ptc CMD: what is wrong (ptc CMD
+// -h for help)", and returns exitUsage. The help itself is not printed:
+// 80 lines of flags would bury the reason.
+func usageError(fs *flag.FlagSet, format string, a ...any) int {
+	fmt.Fprintln(fs.Output(), usageLine(fs.Name(), fmt.Sprintf(format, a...)))
 	return exitUsage
+}
+
+// oneArg says what is wrong with pos, the positional arguments of a
+// command that takes one, what.
+func oneArg(what string, pos []string) string {
+	if len(pos) == 0 {
+		return "missing " + what
+	}
+	return fmt.Sprintf("takes one %s, got %d arguments", what, len(pos))
+}
+
+// usageLine is the one line of a usage error of the command cmd ("" for
+// ptc itself).
+func usageLine(cmd, msg string) string {
+	name := "ptc"
+	if cmd != "" {
+		name += " " + cmd
+	}
+	return fmt.Sprintf("%s: %s (%s -h for help)", name, termLine(msg), name)
 }
 
 func newFlagSet(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ptc %s %s\n", name, synopsis)
+		fmt.Fprintf(fs.Output(), "usage: ptc %s %s\n", name, synopsis)
 		fs.PrintDefaults()
 	}
 	return fs

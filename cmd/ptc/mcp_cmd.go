@@ -34,7 +34,7 @@ run "ptc mcp COMMAND -h" for the flags of a command; docs/mcp.md tells the file'
 // cmdMCP runs ptc mcp COMMAND.
 func cmdMCP(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, mcpUsage)
+		fmt.Fprintln(stderr, usageLine("mcp", "missing the subcommand: tools or serve"))
 		return exitUsage
 	}
 	switch args[0] {
@@ -47,7 +47,7 @@ func cmdMCP(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		fmt.Fprint(stdout, mcpUsage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "ptc mcp: unknown command %q\n%s", args[0], mcpUsage)
+	fmt.Fprintln(stderr, usageLine("mcp", fmt.Sprintf("unknown subcommand %q: tools or serve", clipText(args[0], 40))))
 	return exitUsage
 }
 
@@ -140,12 +140,11 @@ func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("mcp tools", stderr, "--config FILE [--json]")
 	configPath := fs.String("config", "", "the MCP configuration `FILE` (an mcpServers JSON file)")
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
-	if status, ok := parseNoArgs(fs, args); !ok {
+	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	if *configPath == "" {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "missing --config FILE")
 	}
 	cfg, err := readMCPConfig(*configPath, env.getenv)
 	if err != nil {
@@ -223,7 +222,7 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	fs := flag.NewFlagSet("mcp serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s", mcpServeHelp)
+		fmt.Fprintf(fs.Output(), "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s", mcpServeHelp)
 		fs.PrintDefaults()
 	}
 	configPath := fs.String("config", "", "the MCP configuration `FILE`: upstream mcpServers, agents, codeMode")
@@ -233,12 +232,11 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	maxListed := fs.Int("max-listed", 0, "tools whose signatures the code-mode tool lists (default 30; -1: all); the rest are found with tool/mcp.search")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
 	limits := limitFlags(fs)
-	if status, ok := parseNoArgs(fs, args); !ok {
+	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	if *configPath == "" {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "missing --config FILE")
 	}
 	token, err := serveToken(env, *addr, *tokenEnv)
 	if err != nil {

@@ -87,7 +87,7 @@ func TestMCPToolsCommand(t *testing.T) {
 		t.Errorf("--json lacks up.add: %s", out)
 	}
 
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools"); code != exitUsage || !strings.Contains(errOut, "usage: ptc mcp tools") {
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools"); code != exitUsage || !strings.Contains(errOut, "(ptc mcp tools -h for help)") {
 		t.Errorf("no --config: exit %d, %q", code, errOut)
 	}
 	// A server that cannot start: its own words are in the error.

@@ -70,7 +70,7 @@ func (env *runEnv) modelsRows() []modelsRow {
 func cmdModels(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("models", stderr, "[--json]")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
-	if status, ok := parseNoArgs(fs, args); !ok {
+	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	rows := env.modelsRows()

@@ -46,7 +46,7 @@ func TestModels(t *testing.T) {
 			t.Errorf("%s ready = %v (listed %v), want %v", name, got, ok, want)
 		}
 	}
-	if code, _, errOut := ptcIn(t, env, "models", "extra"); code != exitUsage || !strings.Contains(errOut, "usage: ptc models") {
+	if code, _, errOut := ptcIn(t, env, "models", "extra"); code != exitUsage || !strings.Contains(errOut, "(ptc models -h for help)") {
 		t.Errorf("extra argument: exit %d, stderr %q", code, errOut)
 	}
 }

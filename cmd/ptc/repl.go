@@ -13,17 +13,19 @@ import (
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/lisp/syntax"
+	"github.com/ptc-go/ptc/mcp"
 )
 
 const replBanner = "PTC-Lisp REPL: defs persist between inputs; *1 *2 *3 are the last values.\n" +
 	"Type :help for commands and keys, :doc NAME for a builtin, Ctrl-D to quit.\n"
 
-func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn] [--history FILE|off]")
+func cmdRepl(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn] [--history FILE|off] [--mcp FILE]")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
 	histFlag := fs.String("history", "", "`file` of the line editor's input history, or off (default $PTC_HISTORY, else ptc/history in the user config directory)")
+	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...}); :tools lists them")
 	limits := limitFlags(fs)
-	if status, ok := parseNoArgs(fs, args); !ok {
+	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	ctxVal, err := loadContext(*ctxPath)
@@ -32,6 +34,18 @@ func cmdRepl(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	s := &replSession{stdout: stdout, stderr: stderr, ctxVal: ctxVal, limits: *limits}
+	if *mcpPath != "" {
+		// The servers live as long as the session; connecting is the only
+		// wait a Ctrl-C ends before the first prompt.
+		ctx, cancel := signalContext(env)
+		mt, status := openMCPTools(ctx, env, "repl", *mcpPath, stderr)
+		cancel()
+		if mt == nil {
+			return status
+		}
+		defer mt.close()
+		s.tools, s.toolInfos = mt.caller, mt.infos
+	}
 	if t := openReplTerminal(stdin, stdout); t != nil {
 		if err := t.makeRaw(); err == nil {
 			defer t.restore()
@@ -53,7 +67,8 @@ type replSession struct {
 	stdout, stderr io.Writer
 	ctxVal         *lisp.Map
 	limits         lisp.Limits
-	tools          lisp.ToolCaller // nil in the command; tests set it
+	tools          lisp.ToolCaller // the tools of --mcp (tests set their own)
+	toolInfos      []mcp.ToolInfo  // what :tools lists
 
 	ns     *lisp.Namespace
 	values []lisp.Value // *1 *2 *3

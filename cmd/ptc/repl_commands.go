@@ -29,6 +29,7 @@ func replCommands() []replCommand {
 		{name: ":doc", args: "NAME", help: "a builtin's or special form's documentation and an example", run: (*replSession).cmdDoc},
 		{name: ":apropos", aliases: []string{":find"}, args: "TEXT", help: "the names and docs that mention TEXT", run: (*replSession).cmdApropos},
 		{name: ":defs", help: "the session's defs and their values", run: (*replSession).cmdDefs},
+		{name: ":tools", help: "the tools of --mcp's servers: call one as (tool/NAME {...})", run: (*replSession).cmdTools},
 		{name: ":time", args: "FORM", help: "evaluate FORM and report its time and evaluation steps", run: (*replSession).cmdTime},
 		{name: ":load", args: "FILE", help: "evaluate a file in the session (its defs persist)", run: (*replSession).cmdLoad},
 		{name: ":reset", help: "forget the defs and *1 *2 *3", run: (*replSession).cmdReset},
@@ -264,4 +265,21 @@ func replNearest(name string, n int) []string {
 		out = append(out, cands[i].name)
 	}
 	return out
+}
+
+// cmdTools lists the tools of the session's MCP servers with their
+// signatures and the first line of their descriptions.
+func (s *replSession) cmdTools(string) {
+	if len(s.toolInfos) == 0 {
+		fmt.Fprintln(s.stdout, "no tools: start the REPL with --mcp FILE to call the tools of MCP servers")
+		return
+	}
+	var b strings.Builder
+	for _, t := range s.toolInfos {
+		fmt.Fprintf(&b, "tool/%s %s\n", termLine(t.Name), termLine(t.Signature))
+		if d := firstLineOf(t.Description); d != "" {
+			fmt.Fprintf(&b, "  %s\n", termLine(clipText(d, 200)))
+		}
+	}
+	fmt.Fprint(s.stdout, b.String())
 }

@@ -116,7 +116,7 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ptc run %s\n%s", runSynopsis, runHelp)
+		fmt.Fprintf(fs.Output(), "usage: ptc run %s\n%s", runSynopsis, runHelp)
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.model, "model", "", "the model `REF`, as provider:model (default: the agent file's model, else $PTC_MODEL)")
@@ -135,23 +135,20 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	f.limits = limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err)
+		return flagError(fs, err, stdout)
 	}
 	usageErr := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
-		fmt.Fprintf(stderr, "ptc run: %s\n", msg)
 		if f.asJSON {
 			printFailJSON(stdout, kindUsageError, msg)
 		}
-		return exitUsage
+		return usageError(fs, "%s", msg)
 	}
 	switch {
-	case len(pos) > 1 || (len(pos) == 0 && f.replay == ""):
-		fs.Usage()
-		if f.asJSON {
-			printFailJSON(stdout, kindUsageError, "ptc run takes one AGENT_FILE (or --replay FILE)")
-		}
-		return exitUsage
+	case len(pos) == 0 && f.replay == "":
+		return usageErr("%s", missingAgentFile(fs))
+	case len(pos) > 1:
+		return usageErr("takes one AGENT_FILE, got %d arguments", len(pos))
 	case f.record != "" && f.replay != "":
 		return usageErr("--record and --replay do not go together: a replay calls no model")
 	case f.replay != "" && f.model != "":
@@ -627,4 +624,23 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// missingAgentFile says that ptc run has no AGENT_FILE and, when a flag
+// that names a file to write took an existing file (ptc run --trace
+// agent.md), that the flag took it as its value.
+func missingAgentFile(fs *flag.FlagSet) string {
+	msg := "missing AGENT_FILE (or --replay FILE)"
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "trace", "events", "record":
+		default:
+			return
+		}
+		v := fl.Value.String()
+		if st, err := os.Stat(v); v != "-" && err == nil && st.Mode().IsRegular() {
+			msg = fmt.Sprintf("missing AGENT_FILE: --%s took %q as its FILE (flags with a value take the next argument)", fl.Name, clipText(v, 60))
+		}
+	})
+	return msg
 }

@@ -41,11 +41,8 @@ unredacted values.
 var traceViewFS embed.FS
 
 func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintf(stderr, "usage: ptc trace %s\n%s", traceSynopsis, traceHelp)
-	}
 	if len(args) == 0 {
-		usage()
+		fmt.Fprintln(stderr, usageLine("trace", "missing the subcommand: print or view"))
 		return exitUsage
 	}
 	switch args[0] {
@@ -54,11 +51,10 @@ func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	case "view":
 		return cmdTraceView(env, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
-		usage()
+		fmt.Fprintf(stdout, "usage: ptc trace %s\n%s", traceSynopsis, traceHelp)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "ptc trace: unknown subcommand %q\n", args[0])
-	usage()
+	fmt.Fprintln(stderr, usageLine("trace", fmt.Sprintf("unknown subcommand %q: print or view", clipText(args[0], 40))))
 	return exitUsage
 }
 
@@ -100,11 +96,10 @@ func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Unredacted, "unredacted", false, "print a raw trace (one written with firewalled data), which is refused otherwise")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err)
+		return flagError(fs, err, stdout)
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "%s", oneArg("FILE", pos))
 	}
 	_, step, err := readTraceFile(pos[0], opts.Unredacted)
 	if err != nil {
@@ -125,11 +120,10 @@ func cmdTraceView(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	unredacted := fs.Bool("unredacted", false, "write the page of a raw trace (one written with firewalled data), which is refused otherwise; the page says it shows unredacted values")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return usageStatus(err)
+		return flagError(fs, err, stdout)
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "%s", oneArg("FILE", pos))
 	}
 	in := pos[0]
 	dest := *out

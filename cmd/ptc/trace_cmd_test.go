@@ -120,9 +120,9 @@ func TestTraceErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"trace"}, exitUsage, "usage: ptc trace print FILE"},
+		{[]string{"trace"}, exitUsage, "ptc trace: missing the subcommand: print or view (ptc trace -h for help)"},
 		{[]string{"trace", "show"}, exitUsage, `unknown subcommand "show"`},
-		{[]string{"trace", "print"}, exitUsage, "usage: ptc trace print"},
+		{[]string{"trace", "print"}, exitUsage, "ptc trace print: missing FILE (ptc trace print -h for help)"},
 		{[]string{"trace", "print", filepath.Join(dir, "none.json")}, exitFail, "no such file"},
 		{[]string{"trace", "print", newer}, exitFail, "version 9, newer than this program reads (1)"},
 		{[]string{"trace", "view", notTrace}, exitFail, "not a ptc trace"},

@@ -77,7 +77,7 @@ func (v versionInfo) String() string {
 func cmdVersion(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("version", stderr, "[--json]")
 	asJSON := fs.Bool("json", false, `print {"module","version","revision","time","modified","go","os","arch"} as JSON`)
-	if status, ok := parseNoArgs(fs, args); !ok {
+	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	v := env.version()

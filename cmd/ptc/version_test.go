@@ -56,7 +56,7 @@ func TestVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"go":"`+runtime.Version()+`"`) {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
-	if code, _, errOut := ptcIn(t, env, "version", "extra"); code != 2 || !strings.Contains(errOut, "usage: ptc version") {
+	if code, _, errOut := ptcIn(t, env, "version", "extra"); code != 2 || !strings.Contains(errOut, "(ptc version -h for help)") {
 		t.Errorf("extra argument: exit %d, stderr %q", code, errOut)
 	}
 }
