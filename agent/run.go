@@ -44,8 +44,9 @@ type Options struct {
 	Validation signature.Mode
 	// Trace selects when Step.Trace is kept.
 	Trace TraceMode
-	// Debug records, in each turn of the trace, the LLM's raw reply, the
-	// feedback sent back and the memory after the turn (Turn.Memory).
+	// Debug records, in each turn of the trace, the feedback sent back
+	// (Turn.Feedback) and the memory after the turn (Turn.Memory). The
+	// LLM's raw reply (Turn.Response) is recorded without it.
 	Debug bool
 	// Observers receive the mission's events (see Event): the run, each
 	// turn, LLM call and tool call, as they happen. Nested agents report

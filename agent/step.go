@@ -185,9 +185,14 @@ type Turn struct {
 	Duration, LLMDuration time.Duration
 	// Tokens of the turn's LLM call.
 	Tokens llm.Tokens
-	// Response and Feedback are the LLM's reply and the message it was
-	// sent back, recorded when Options.Debug is set.
-	Response, Feedback string
+	// Response is the LLM's whole reply, as it came ("" when the call
+	// failed): always recorded, so that a turn without a program shows
+	// what the model wrote. It may quote firewalled text: show it through
+	// Step.Scrub, as trace.Print does.
+	Response string
+	// Feedback is the message sent back to the LLM after the turn,
+	// recorded when Options.Debug is set.
+	Feedback string
 	// Memory is the agent's memory after the turn (its defs and stored
 	// values), recorded when Options.Debug is set. Memories are
 	// persistent: a turn's snapshot shares what did not change with the

@@ -59,9 +59,11 @@ func (m *mission) turnOnce() *ending {
 	}
 	tr.Tokens = resp.Tokens
 	m.tokens = m.tokens.Add(resp.Tokens)
-	if m.opts.Debug {
-		tr.Response = resp.Content
-	}
+	// Kept always, as the seeds keep raw_response: a turn without a
+	// program is otherwise unexplained. It costs nothing while the mission
+	// runs (the conversation holds the same string) and, after, at most
+	// the provider's output limit per turn.
+	tr.Response = resp.Content
 	if m.overBudget() {
 		m.record(&tr, start)
 		return &ending{value: m.partial, fail: m.budgetEnding()}

@@ -44,15 +44,15 @@ func (h captureHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h captureHandler) WithGroup(string) slog.Handler      { return h }
 
 // counts returns the records by level, and the messages with their
-// number; apart, the errors of the tasks the SDK says it failed to
-// process (it logs them at INFO and the server hands the task out again:
-// on a busy machine a task can time out before its worker answers).
+// number; apart, the errors of the tasks the SDK says it failed to poll
+// or process (at INFO or WARN; it polls again and the server hands the
+// task out again: on a busy machine a poll or a task can time out).
 func (h captureHandler) counts() (levels map[slog.Level]int, msgs map[string]int, retried []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	levels, msgs = map[slog.Level]int{}, map[string]int{}
 	for _, r := range *h.recs {
-		if strings.HasPrefix(r.Message, "Task processing failed") {
+		if strings.HasPrefix(r.Message, "Task processing failed") || strings.HasPrefix(r.Message, "Failed to poll for task") {
 			var e string
 			r.Attrs(func(a slog.Attr) bool {
 				if a.Key == "Error" {

@@ -18,8 +18,9 @@ import (
 // readable size and redacted: firewalled values and copies of firewalled
 // text are <Firewalled>, as for the LLM.
 type Options struct {
-	// Replies adds the LLM's whole reply and the feedback it was sent
-	// (both recorded only when the mission ran with agent.Options.Debug).
+	// Replies adds the LLM's whole reply to each turn (always recorded)
+	// and the feedback it was sent (recorded when the mission ran with
+	// agent.Options.Debug).
 	Replies bool
 	// Unredacted shows values, output and errors as they are, firewalled
 	// data included: for a developer's own terminal, never for a log, a

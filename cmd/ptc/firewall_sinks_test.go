@@ -134,7 +134,7 @@ var fwSinks = []struct {
 	{name: "ptc run --trace FILE"},  //
 	{name: "ptc run --record FILE"}, // the transcript
 	{name: "ptc run --events FILE"}, // JSON Lines
-	{name: "ptc trace print"},       // of the --trace file
+	{name: "ptc trace print"},       // of the --trace file, with the replies it keeps
 	{name: "ptc trace view"},        // the page of the --trace file
 	{name: "ptc run --replay"},      // its output, replaying the --record file
 	{name: "MCP served agent"},      // AddAgent: the tool list, results, failures

@@ -31,9 +31,14 @@ func traceReply(program string) llmtest.Reply {
 	return r
 }
 
-// traceTestStep runs a mission of three turns: a tool call whose result
-// holds a secret and a hostile text, an error, and a return that calls an
-// agent tool twice through pmap.
+// traceThink is the test mission's reply without a program: it quotes
+// the secret (a reply may quote a tool's result), which every view of a
+// redacted trace hides.
+const traceThink = "The note is in.\nIts secret, " + traceSecret + ", is not for me: I will square the numbers."
+
+// traceTestStep runs a mission of four turns: a tool call whose result
+// holds a secret and a hostile text, a reply without a program, an error,
+// and a return that calls an agent tool twice through pmap.
 func traceTestStep(t *testing.T) *agent.Step {
 	t.Helper()
 	child := agent.MustNew(agent.Config{Prompt: "Square {{n}}", Signature: "(n :int) -> :int", Description: "Squares n."})
@@ -50,6 +55,7 @@ func traceTestStep(t *testing.T) *agent.Step {
 		Tools: map[string]agent.Tool{"lookup": lookup, "square": square}})
 	model := llmtest.NewScript(
 		traceReply("(println \"looking up\")\n(def note (tool/lookup {:id 7}))\n(:title note)"),
+		llmtest.Reply{Content: traceThink, Tokens: llm.Tokens{Input: 130, Output: 25}},
 		traceReply(`(+ 1 nil)`),
 		traceReply(`(return {:title (:title note) :squares (pmap #(tool/square {:n %}) [2 3]) :n 2.5})`),
 	)
@@ -79,8 +85,8 @@ func TestTracePrint(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	containsAll(t, "stdout", out, "┌─ Turn 1", "┌─ Turn 3", "→ lookup {:id 7}", "→ square {:n 2}", "→ square {:n 3}",
-		"Error: 1:1: type_error", "Output:\n│   looking up", "Returned: {:n 2.5, :squares [4 9]", "with nested agents: 5 turns")
+	containsAll(t, "stdout", out, "┌─ Turn 1", "┌─ Turn 4", "→ lookup {:id 7}", "→ square {:n 2}", "→ square {:n 3}",
+		"Error: 1:1: type_error", "Output:\n│   looking up", "Returned: {:n 2.5, :squares [4 9]", "with nested agents: 6 turns")
 	if strings.Contains(out, traceSecret) {
 		t.Errorf("the printed trace holds the secret:\n%s", out)
 	}
@@ -101,6 +107,69 @@ func TestTracePrint(t *testing.T) {
 	if strings.Contains(out, "Duration") {
 		t.Errorf("--no-timings shows durations")
 	}
+	if strings.Contains(out, "LLM reply") {
+		t.Errorf("the replies are printed without --replies:\n%s", out)
+	}
+	// --replies: every turn's reply, the one without a program too, its
+	// copy of the secret hidden.
+	_, out, _ = ptcIn(t, testEnv(nil, nil), "trace", "print", "--replies", path)
+	containsAll(t, "--replies", out, "│ LLM reply:\n│   The note is in.\n│   Its secret, <Firewalled>, is not for me",
+		"│ LLM reply:\n│   ```clojure\n│   (+ 1 nil)")
+	if n := strings.Count(out, "LLM reply:"); n != 4+2 {
+		t.Errorf("%d replies printed, want 6 (4 turns, 2 nested agents' turns):\n%s", n, out)
+	}
+	if strings.Contains(out, traceSecret) {
+		t.Errorf("the printed replies hold the secret:\n%s", out)
+	}
+}
+
+// TestRunTraceReplies: ptc run --trace FILE keeps the model's reply of
+// every turn (a turn without a program included) without any debug
+// switch, and ptc trace print --replies shows it.
+func TestRunTraceReplies(t *testing.T) {
+	const think = "I will look at the orders first.\nThen I will add up the paid ones."
+	replies := ordersReplies()
+	script := llmtest.NewScript(replies[0], llmtest.Text(think), replies[1])
+	path := filepath.Join(t.TempDir(), "orders.trace.json")
+	code, out, errOut := ptcIn(t, testEnv(script.Func(), nil), "run", ordersAgent, "--model", "m", "--trace", path)
+	if code != 0 || out != ordersValue {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Step struct {
+			Turns []struct {
+				Program  string `json:"program"`
+				Response string `json:"response"`
+			} `json:"turns"`
+		} `json:"step"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	turns := doc.Step.Turns
+	if len(turns) != 3 {
+		t.Fatalf("%d turns in the trace file, want 3", len(turns))
+	}
+	for i, want := range []string{replies[0].Content, think, replies[1].Content} {
+		if turns[i].Response != want {
+			t.Errorf("turn %d: response %q, want %q", i+1, turns[i].Response, want)
+		}
+	}
+	if turns[1].Program != "" {
+		t.Errorf("turn 2 has a program: %q", turns[1].Program)
+	}
+	code, out, errOut = ptcIn(t, testEnv(nil, nil), "trace", "print", "--replies", "--no-timings", path)
+	if code != 0 {
+		t.Fatalf("ptc trace print --replies: exit %d, %s", code, errOut)
+	}
+	containsAll(t, "ptc trace print --replies", out,
+		"┌─ Turn 2 ─", "│ Error: Your reply contains no program.",
+		"│ LLM reply:\n│   I will look at the orders first.\n│   Then I will add up the paid ones.\n└",
+		"│ LLM reply:\n│   ```clojure\n│   (println (count ctx/orders) \"orders\")")
 }
 
 // TestTraceErrors: usage errors, missing and unreadable files, newer

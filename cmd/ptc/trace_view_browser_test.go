@@ -88,13 +88,13 @@ func TestTraceViewBrowser(t *testing.T) {
 		t.Fatalf("the script did not render the three missions; DOM:\n%s", tail(dom, 4000))
 	}
 	for _, want := range []string{
-		`id="m0-t1"`, `id="m0-t2"`, `id="m0-t3"`, // the root's turns
+		`id="m0-t1"`, `id="m0-t2"`, `id="m0-t3"`, `id="m0-t4"`, // the root's turns
 		`id="m1-t1"`, `id="m2-t1"`, // each nested agent's turn
 		`<h4>Agent square</h4>`,
 		`<span class="tok-tool">tool/lookup</span>`, `<span class="tok-kw">:id</span>`,
 		`<span class="tok-special">def</span>`, `<span class="tok-str">"looking up"</span>`,
 		`<span class="tok-com">;; square it</span>`, `<span class="tok-num">2.5</span>`,
-		`class="tl-bar k-agent"`, `class="tl-bar k-turn k-err"`, `href="#m0-t3-c0"`,
+		`class="tl-bar k-agent"`, `class="tl-bar k-turn k-err"`, `href="#m0-t4-c0"`,
 		"type_error", "looking up", "System prompt",
 		`<title>returned · trace.json · PTC trace</title>`,
 	} {
@@ -104,6 +104,18 @@ func TestTraceViewBrowser(t *testing.T) {
 	}
 	if n := len(regexp.MustCompile(`class="mission nested"`).FindAllString(dom, -1)); n != 2 {
 		t.Errorf("%d nested agent sections, want 2", n)
+	}
+	// Every turn has its reply, collapsed; the turn without a program has
+	// it under the note that says so, its copy of the secret hidden.
+	if n := strings.Count(dom, `<details class="reply">`); n != 6 {
+		t.Errorf("%d collapsed reply blocks, want 6 (4 turns, 2 nested agents' turns)", n)
+	}
+	noCode := regexp.MustCompile(`(?s)id="m0-t2".*?No program in the reply\.</p><details class="reply"><summary>Reply \(2 lines\)</summary><pre class="prompt">The note is in\.\nIts secret, &lt;Firewalled&gt;, is not for me`)
+	if !noCode.MatchString(dom) {
+		t.Errorf("turn 2 (no program) lacks its reply under the note; DOM:\n%s", tail(dom, 6000))
+	}
+	if strings.Contains(dom, traceSecret) {
+		t.Errorf("the page shows the secret")
 	}
 	// The hostile value is text, not markup.
 	if strings.Contains(dom, "<img") || strings.Count(dom, "<script") != 2 {

@@ -262,6 +262,10 @@
     return d;
   }
 
+  function replySummary(text) {
+    return 'Reply (' + plural(text.replace(/\n+$/, '').split('\n').length, 'line') + ')';
+  }
+
   function turnCard(turn, mid, depth) {
     var tid = mid + '-t' + turn.number;
     var head = el('header', {class: 'turn-head'},
@@ -270,8 +274,14 @@
       (turn.tool_calls || []).length ? el('span', {class: 'badge muted', text: plural(turn.tool_calls.length, 'tool call')}) : null,
       el('span', {class: 'meta', text: ms(turn.duration_ms) + ' (LLM ' + ms(turn.llm_duration_ms) + ') · tokens ' + tokensText(turn.tokens)}));
     var parts = [head];
+    // The model's reply, collapsed: beside the program it repeats, it is
+    // in the group below; without a program it is all the turn has.
+    var reply = turn.response ? details(replySummary(turn.response), el('pre', {class: 'prompt', text: turn.response}), false, 'reply') : null;
     if (turn.program) parts.push(block('Program', code(turn.program, 'program')));
-    else parts.push(el('p', {class: 'muted', text: 'No program in the reply.'}));
+    else {
+      parts.push(el('p', {class: 'muted', text: 'No program in the reply.'}));
+      if (reply) parts.push(reply);
+    }
     var calls = turn.tool_calls || [];
     if (calls.length) {
       parts.push(block('Tool calls', el('div', {class: 'calls'}, calls.map(function (c, i) { return toolCall(c, tid + '-c' + i, depth); }))));
@@ -280,7 +290,7 @@
     if (turn.error) parts.push(block('Error', el('pre', {class: 'error', text: turn.error}), 'err'));
     else if (turn.program) parts.push(block('Result', value(turn.result)));
     var debug = [];
-    if (turn.response) debug.push(details('LLM reply', el('pre', {class: 'prompt', text: turn.response})));
+    if (reply && turn.program) debug.push(reply);
     if (turn.feedback) debug.push(details('Feedback sent back', el('pre', {class: 'prompt', text: turn.feedback})));
     if (turn.memory) {
       var names = Object.keys(turn.memory).sort();
