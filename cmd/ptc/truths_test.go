@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/llm/provider"
 )
 
 // TestTimeoutHelpDefault: the --timeout help of the commands whose
@@ -62,6 +67,72 @@ func TestModelsJSONFields(t *testing.T) {
 			if !ok {
 				t.Errorf("%v: %s is %#v, want a %s", r["provider"], k, r[k], kind)
 			}
+		}
+	}
+}
+
+// TestEnvironmentTable: docs/cli.md's environment table lists every
+// variable the CLI and the provider adapters read: the getenv("NAME")
+// calls in their sources, the token variable of ptc mcp serve, and each
+// provider's key and address variables.
+func TestEnvironmentTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	start := strings.Index(text, "\n## Environment\n")
+	if start < 0 {
+		t.Fatal("docs/cli.md has no Environment section")
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(text[start:], "\n")[2:] { // after the heading
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first := strings.SplitN(line[1:], "|", 2)[0]
+		for _, m := range regexp.MustCompile("`([A-Z][A-Z0-9_]*)`").FindAllStringSubmatch(first, -1) {
+			listed[m[1]] = true
+		}
+	}
+	read := map[string]string{mcpTokenEnv: "mcpTokenEnv"}
+	getenv := regexp.MustCompile(`[Gg]etenv\("([A-Z][A-Z0-9_]*)"\)`)
+	for _, pattern := range []string{"*.go", "../../llm/*/*.go"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: %v, %d files", pattern, err, len(files))
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range getenv.FindAllStringSubmatch(string(src), -1) {
+				read[m[1]] = f
+			}
+		}
+	}
+	for _, p := range provider.Providers() {
+		for _, k := range append(append([]string(nil), p.KeyEnv...), p.URLEnv) {
+			if k != "" {
+				read[k] = "provider " + p.Name
+			}
+		}
+	}
+	for _, want := range []string{"OPENAI_BASE_URL", "GEMINI_BASE_URL", "OLLAMA_HOST", "PTC_MODEL"} {
+		if read[want] == "" {
+			t.Errorf("the scan missed %s: the test is broken", want)
+		}
+	}
+	for k, where := range read {
+		if !listed[k] {
+			t.Errorf("%s (read by %s) is not in docs/cli.md's environment table", k, where)
 		}
 	}
 }
