@@ -7,7 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
@@ -133,6 +135,45 @@ func TestEnvironmentTable(t *testing.T) {
 	for k, where := range read {
 		if !listed[k] {
 			t.Errorf("%s (read by %s) is not in docs/cli.md's environment table", k, where)
+		}
+	}
+}
+
+// TestProgressTimesWithinTotal: the progress's turn times and the total
+// are measured from the mission's start alike: no turn's time exceeds
+// the total, and the last turn's is the total (a replay showed 4ms for
+// its last turn and 706µs in all: the turns counted ptc's setup).
+func TestProgressTimesWithinTotal(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--replay", ordersTranscript},
+		{"run", ordersAgent, "--model", "m"},
+	} {
+		env := testEnv(llmtest.NewScript(ordersReplies()...).Func(), nil)
+		code, _, errOut := ptcIn(t, env, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		turnRe := regexp.MustCompile(`(?m)^  [\d,]+ tokens so far \(.*\) · (\S+)$`)
+		totalRe := regexp.MustCompile(`(?m)^returned after .*, (\S+)$`)
+		turns, total := turnRe.FindAllStringSubmatch(errOut, -1), totalRe.FindStringSubmatch(errOut)
+		if len(turns) < 2 || total == nil {
+			t.Fatalf("%v: no turn times or no total in\n%s", args, errOut)
+		}
+		all, err := time.ParseDuration(total[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range turns {
+			d, err := time.ParseDuration(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d > all {
+				t.Errorf("%v: turn %d at %s, after the total %s", args, i+1, d, all)
+			}
+		}
+		if last := turns[len(turns)-1][1]; last != total[1] {
+			t.Errorf("%v: the last turn at %s, the total %s:\n%s", args, last, total[1], errOut)
 		}
 	}
 }
