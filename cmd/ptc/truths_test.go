@@ -177,3 +177,31 @@ func TestProgressTimesWithinTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestFirewalledPrintsAlike: ptc trace print shows firewalled values as
+// the live progress and the value did: a string that is a copy of
+// firewalled text is the bare placeholder in both (live quoted it, the
+// trace read it back bare), and a string holding a copy stays a string.
+func TestFirewalledPrintsAlike(t *testing.T) {
+	dir := t.TempDir()
+	ag := writeFile(t, dir, "a.md", "---\nmax-turns: 3\n---\nReturn it.\n")
+	tr := filepath.Join(dir, "t.json")
+	env := testEnv(llmtest.NewScript(
+		llmtest.Code(`(def _tok "s3cr3t-token-value") {:_b _tok}`),
+		llmtest.Code(`(return [(str "key:" _tok) (subs _tok 0 12) {:x _tok}])`)).Func(), nil)
+	code, out, live := ptcIn(t, env, "run", ag, "--model", "m", "--trace", tr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, live)
+	}
+	want := `["key:<Firewalled>" <Firewalled> {:x <Firewalled>}]`
+	if out != want+"\n" || !strings.Contains(live, "✓ returned "+want) {
+		t.Errorf("live: value %q, progress\n%s", out, live)
+	}
+	_, printed, errOut := ptcIn(t, testEnv(nil, nil), "trace", "print", tr)
+	if !strings.Contains(printed, "Returned: "+want) || !strings.Contains(printed, "Result: "+want) {
+		t.Errorf("trace print, want %s:\n%s%s", want, printed, errOut)
+	}
+	if strings.Contains(out+printed, "s3cr3t") {
+		t.Errorf("the secret was printed")
+	}
+}
