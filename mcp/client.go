@@ -34,7 +34,8 @@ type Server struct {
 	Name string
 
 	// Command is the command line of a stdio server, started with
-	// exec.CommandContext when Connect runs and stopped by Close.
+	// exec.CommandContext when Connect runs and stopped by Close: its
+	// stdin closed, SIGTERM 1 s later if it still runs, SIGKILL 1 s after.
 	Command []string
 	// Env is extra environment for Command, on top of the host's.
 	Env map[string]string
@@ -368,7 +369,12 @@ func (c *serverConn) open(ctx context.Context) (*session, error) {
 			}
 		}
 		cmd.Stderr = s.Stderr
-		transport = &mcpsdk.CommandTransport{Command: cmd}
+		// A child the server started may hold its stderr open after it
+		// exits: Wait must not wait for it.
+		cmd.WaitDelay = stdioGrace
+		// The SDK's default grace is 5 s: a server that ignores the end
+		// of its stdin (server-everything) stalled every exit that long.
+		transport = &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: stdioGrace}
 	case s.URL != "":
 		hc := s.HTTPClient
 		if hc == nil {
@@ -766,9 +772,14 @@ func (c *serverConn) close() error {
 	return nil
 }
 
-// close ends the session: gracefully (stdin closed, then SIGTERM after a
-// while, for a command), then by killing the process. An error only says
-// the session was ended by the server, not here.
+// stdioGrace is how long closing a stdio server waits after closing its
+// stdin before SIGTERM, and after SIGTERM before SIGKILL.
+const stdioGrace = time.Second
+
+// close ends the session: gracefully (stdin closed, then SIGTERM after
+// stdioGrace, for a command), then by killing the process. An error only
+// says the session was ended by the server, not here; a server stopped
+// by our own signal is no error.
 func (ss *session) close() error {
 	ss.mu.Lock()
 	ended := ss.broken
@@ -780,11 +791,21 @@ func (ss *session) close() error {
 	}
 	var err error
 	// When the server ended the session first, the calls said so already.
-	if cerr := ss.cs.Close(); cerr != nil && !ended && !connClosedErr(cerr) {
+	if cerr := ss.cs.Close(); cerr != nil && !ended && !connClosedErr(cerr) && !stoppedBySignal(cerr) {
 		err = cerr
 	}
 	ss.stop()
 	return err
+}
+
+// stoppedBySignal reports an exit by SIGTERM or SIGKILL: close sent it.
+func stoppedBySignal(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGTERM || ws.Signal() == syscall.SIGKILL)
 }
 
 // connClosedErr reports errors that only say the connection is closed.

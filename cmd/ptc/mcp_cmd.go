@@ -232,6 +232,7 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	maxListed := fs.Int("max-listed", 0, "tools whose signatures the code-mode tool lists (default 30; -1: all); the rest are found with tool/mcp.search")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
 	limits := limitFlags(fs)
+	fs.Lookup("timeout").Usage = turnTimeoutUsage()
 	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
 	}

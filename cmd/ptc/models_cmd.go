@@ -16,11 +16,11 @@ type modelsRow struct {
 	Provider string   `json:"provider"`
 	Example  string   `json:"example"`
 	Adapter  string   `json:"adapter"`
-	KeyEnv   []string `json:"key_env,omitempty"`
-	KeySet   string   `json:"key_set,omitempty"` // the variable the key comes from
-	URLEnv   string   `json:"url_env,omitempty"`
-	URL      string   `json:"url,omitempty"` // the server's address, if known before the SDK
-	Local    bool     `json:"local,omitempty"`
+	KeyEnv   []string `json:"key_env"` // [] when none is needed
+	KeySet   string   `json:"key_set"` // the variable the key comes from ("": none set)
+	URLEnv   string   `json:"url_env"`
+	URL      string   `json:"url"` // the server's address, if known before the SDK
+	Local    bool     `json:"local"`
 	Ready    bool     `json:"ready"` // a reference to it would open (a key, or none needed)
 }
 
@@ -46,6 +46,9 @@ func (env *runEnv) modelsRows() []modelsRow {
 	for _, p := range provider.Providers() {
 		r := modelsRow{Provider: p.Name, Example: examples[p.Name], Adapter: "llm/" + p.Adapter,
 			KeyEnv: p.KeyEnv, URLEnv: p.URLEnv, URL: p.DefaultURL, Local: p.Local}
+		if r.KeyEnv == nil {
+			r.KeyEnv = []string{} // --json lists every field, as docs/cli.md says
+		}
 		if r.Example == "" {
 			r.Example = p.Name + ":MODEL"
 		}

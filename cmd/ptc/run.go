@@ -133,6 +133,8 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress: only the outcome (and errors)")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
 	f.limits = limitFlags(fs)
+	// A turn's program has the agent package's default, not the interpreter's.
+	fs.Lookup("timeout").Usage = turnTimeoutUsage()
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagError(fs, err, stdout)
@@ -643,4 +645,10 @@ func missingAgentFile(fs *flag.FlagSet) string {
 		}
 	})
 	return msg
+}
+
+// turnTimeoutUsage is the --timeout help of the commands whose programs
+// run as an agent's turns, where the default is agent.DefaultTurnTimeout.
+func turnTimeoutUsage() string {
+	return fmt.Sprintf("wall-clock limit per program, as 500ms or 2s (default %s; -1: none)", agent.DefaultTurnTimeout)
 }

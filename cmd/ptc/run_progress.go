@@ -32,6 +32,8 @@ type missionEvents interface {
 	toolCalled(n int, c toolCallResult)
 	// turnEnded: turn n's program ran, and r is what came of it.
 	turnEnded(n int, r turnResult)
+	// missionStarted: the mission's clock starts at at.
+	missionStarted(at time.Time)
 	// missionEnded: the mission is over.
 	missionEnded(step *agent.Step)
 }
@@ -64,6 +66,8 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 		return // nested agents show in their caller's tool calls
 	}
 	switch e.Kind {
+	case agent.RunStart:
+		o.ev.missionStarted(e.Time)
 	case agent.TurnStart:
 		if o.pending != nil {
 			o.ev.turnEnded(o.turn, *o.pending)
@@ -117,9 +121,12 @@ func errorSummary(text string) string {
 type progress struct {
 	w        *syncWriter
 	maxTurns int
-	start    time.Time
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// start is the mission's start (its run.start event): the times shown
+	// and the Step's duration are measured from it alike, so no turn's
+	// time exceeds the total (they were from before the agent set up).
+	start   time.Time
 	tokens  llm.Tokens
 	started int // the last turn started
 	ended   int // the last turn whose result was shown
@@ -130,6 +137,12 @@ type progress struct {
 
 func newProgress(w *syncWriter, maxTurns int) *progress {
 	return &progress{w: w, maxTurns: maxTurns, start: time.Now()}
+}
+
+func (p *progress) missionStarted(at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.start = at
 }
 
 // maxProgramLines bounds the lines of a program shown per turn.
@@ -222,7 +235,7 @@ func (p *progress) turnEnded(n int, r turnResult) {
 	p.ended = n
 	p.mu.Unlock()
 	p.showResult(r)
-	p.stats()
+	p.stats(-1)
 }
 
 // maxOutputLines bounds the println output shown per turn.
@@ -248,12 +261,17 @@ func (p *progress) showOutput(lines []string) {
 	}
 }
 
-func (p *progress) stats() {
+// stats shows the tokens so far and the mission's time: elapsed, or
+// (elapsed >= 0) the given one.
+func (p *progress) stats(elapsed time.Duration) {
 	p.mu.Lock()
 	t := p.tokens
+	if elapsed < 0 {
+		elapsed = time.Since(p.start)
+	}
 	p.mu.Unlock()
 	p.w.printf("  %s tokens so far (%s in, %s out) · %s\n",
-		textutil.Thousands(t.Total()), textutil.Thousands(t.Input), textutil.Thousands(t.Output), roundElapsed(time.Since(p.start)))
+		textutil.Thousands(t.Total()), textutil.Thousands(t.Input), textutil.Thousands(t.Output), roundElapsed(elapsed))
 }
 
 // missionEnded shows the last turn's result, which no request followed,
@@ -285,7 +303,7 @@ func (p *progress) missionEnded(step *agent.Step) {
 			p.w.printf("  ✗ %s\n", oneLine(sh.text(step.Fail.Error()), maxResultChars))
 		}
 		if tr != nil || step.Usage.LLMRequests > 0 {
-			p.stats()
+			p.stats(step.Usage.Duration) // the total's time: the mission is over
 		}
 	}
 	u := step.Usage
@@ -307,6 +325,7 @@ func (quietEvents) llmReplied(int, string, llm.Tokens, error) {}
 func (quietEvents) llmWaiting(int, time.Duration, bool)       {}
 func (quietEvents) turnEnded(int, turnResult)                 {}
 func (quietEvents) toolCalled(int, toolCallResult)            {}
+func (quietEvents) missionStarted(time.Time)                  {}
 func (quietEvents) missionEnded(*agent.Step)                  {}
 
 // syncWriter serializes writes: the mission's goroutine, the interrupt

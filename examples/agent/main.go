@@ -32,7 +32,7 @@ import (
 
 func main() {
 	replies := flag.Bool("replies", false, "print the model's replies and the feedback it was sent")
-	prompt := flag.Bool("prompt", false, "print the system prompt")
+	prompt := flag.Bool("prompt", false, "print the system prompt, then run the mission")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, *replies, *prompt); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -32,3 +32,17 @@ func TestExampleMission(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptFlag: -prompt prints the system prompt first, then runs the
+// mission as without it (README.md says so).
+func TestPromptFlag(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, false, true); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	s := out.String()
+	prompt, mission := strings.Index(s, "PTC-Lisp"), strings.Index(s, "5 turns, 5 LLM requests")
+	if prompt < 0 || mission < 0 || prompt > mission {
+		t.Errorf("the system prompt (at %d) does not come before the mission's end (at %d):\n%s", prompt, mission, s)
+	}
+}

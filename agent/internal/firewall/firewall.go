@@ -412,7 +412,14 @@ func (fw *Firewall) Redaction() *lisp.Redaction {
 	return &lisp.Redaction{
 		Placeholder: Placeholder,
 		Key:         HiddenKey,
-		Value:       fw.Hides,
+		Value: func(x lisp.Value) bool {
+			// A string that is all firewalled text shows as the
+			// placeholder, bare, as in a Veil's Redaction.
+			if s, ok := x.(string); ok && len(s) >= minScrub && fw.Scrub(s) == Placeholder {
+				return true
+			}
+			return fw.Hides(x)
+		},
 	}
 }
 

@@ -78,6 +78,15 @@ func (v Veil) Redaction() *lisp.Redaction {
 	r.Value = v.Hides
 	if indexes := v.indexes(); len(indexes) > 0 {
 		r.Text = func(s string) string { return scrubText(s, indexes...) }
+		// A string that is all firewalled text shows as the placeholder,
+		// bare, as a firewalled value does: quoted, it read back from a
+		// trace as the placeholder and printed otherwise than live.
+		r.Value = func(x lisp.Value) bool {
+			if s, ok := x.(string); ok && len(s) >= minScrub && scrubText(s, indexes...) == Placeholder {
+				return true
+			}
+			return v.Hides(x)
+		}
 	}
 	return r
 }

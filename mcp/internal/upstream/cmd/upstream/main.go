@@ -10,7 +10,11 @@ import (
 	"flag"
 	"log"
 	"os"
+	"os/signal"
+	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ptc-go/ptc/mcp/internal/hostile"
@@ -22,7 +26,25 @@ func main() {
 	mode := flag.String("hostile", "", "misbehave: silent (never answers), endless-pages, bomb (a schema bomb tool), "+
 		"oversize-once (the tool big replies with 17 MiB the first time: -state remembers it across restarts)")
 	state := flag.String("state", "", "the file that remembers that oversize-once sent its large reply")
+	stay := flag.Bool("stay", false, "keep running after standard input ends (as some servers do)")
+	deaf := flag.Bool("deaf", false, "ignore SIGTERM, so only SIGKILL stops it")
+	exitFile := flag.String("exitfile", "", "the file that says how it ended: eof (stdin closed) or term (SIGTERM)")
+	pidFile := flag.String("pidfile", "", "the file to write its process id to")
 	flag.Parse()
+	if *pidFile != "" {
+		_ = os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if *deaf {
+		signal.Ignore(syscall.SIGTERM)
+	} else if *exitFile != "" {
+		terms := make(chan os.Signal, 1)
+		signal.Notify(terms, syscall.SIGTERM)
+		go func() {
+			<-terms
+			_ = os.WriteFile(*exitFile, []byte("term"), 0o600)
+			os.Exit(0)
+		}()
+	}
 	if *mode != "" {
 		if err := hostile.Serve(context.Background(), os.Stdin, os.Stdout, hostileOptions(*mode, *state)); err != nil {
 			log.Fatal(err)
@@ -30,8 +52,14 @@ func main() {
 		return
 	}
 	srv := upstream.New(upstream.Options{Tools: *tools, Crash: func() { os.Exit(3) }})
-	if err := srv.Run(context.Background(), &mcpsdk.StdioTransport{}); err != nil {
+	if err := srv.Run(context.Background(), &mcpsdk.StdioTransport{}); err != nil && !*stay {
 		log.Fatal(err)
+	}
+	if *stay {
+		time.Sleep(time.Hour) // until a signal
+	}
+	if *exitFile != "" {
+		_ = os.WriteFile(*exitFile, []byte("eof"), 0o600)
 	}
 }
 
