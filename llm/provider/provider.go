@@ -183,7 +183,19 @@ func OpenRef(ctx context.Context, r Ref, opts Options) (llm.Func, error) {
 	case "gemini":
 		return gemini.New(ctx, gemini.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient})
 	}
-	return openai.New(openai.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient})
+	return openai.New(openai.Config{Model: r.Model, APIKey: key, BaseURL: url, HTTPClient: opts.HTTPClient,
+		Provider: semconvName(r.Provider)})
+}
+
+// semconvName is the gen_ai.provider.name of an OpenAI-compatible
+// provider: the reference's name (the GenAI conventions' own spelling for
+// those they list, "openai" and "groq"), and "openai" for a server of
+// unknown make, which the conventions advise for the OpenAI API.
+func semconvName(provider string) string {
+	if provider == "openai-compatible" {
+		return openai.ProviderName
+	}
+	return provider
 }
 
 // ollamaURL turns $OLLAMA_HOST ("localhost:11434", "http://host:11434")
