@@ -25,7 +25,9 @@
 // Run (the caller's, if any). A nested mission's span is a child of the
 // execute_tool span of the tool call that runs it, so the children of a
 // pmap over an agent tool each sit under their own call. Retries of an LLM
-// call are sibling chat spans, told apart by ptc.attempt. The tool calls
+// call are sibling chat spans, told apart by ptc.attempt (the newest
+// conventions would have one span cover every attempt; one per attempt
+// keeps each failure's error.type, duration and model). The tool calls
 // of a compiled agent's program, which has no turns, hang directly under
 // its mission's span.
 //
