@@ -102,6 +102,14 @@ type Event struct {
 	// Model is the model's name when it is known: the llm.Name it was
 	// resolved from, else the one the reply reports (llm events).
 	Model string
+	// RequestModel is the model the call asked for (llm events): the one
+	// the adapter reports (llm.Response.RequestModel, on llm.stop and
+	// llm.exception), else the llm.Name the model was resolved from; ""
+	// when nothing names it. ResponseModel is the one that answered
+	// (llm.Response.Model; llm.stop) and Provider the provider's name as
+	// the OpenTelemetry GenAI conventions spell it (llm.Response.Provider;
+	// llm.stop, llm.exception); "" when unknown.
+	RequestModel, ResponseModel, Provider string
 	// System and Messages are the request (llm.start), as the LLM is sent
 	// them; Response is its reply (llm.stop).
 	System   string

@@ -418,3 +418,49 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.sb.String()
 }
+
+// The llm events name the model asked for, the one that answered and the
+// provider, as the model's reply reports them (a failed call's too), the
+// llm.Name standing in for the model asked for when the reply names none.
+func TestEventModelNames(t *testing.T) {
+	named := llm.Response{RequestModel: "gpt-4.1-mini", Provider: "openai"}
+	for _, tc := range []struct {
+		name  string
+		model llm.Model
+		resp  llm.Response
+		err   error
+		// want: RequestModel, ResponseModel, Provider of llm.start, then
+		// of llm.stop or llm.exception.
+		start, stop [3]string
+	}{
+		{"reply names all", nil, llm.Response{Content: "```clojure\n(return 1)\n```", Model: "gpt-4.1-mini-2025-04-14",
+			RequestModel: "gpt-4.1-mini", Provider: "openai"}, nil,
+			[3]string{}, [3]string{"gpt-4.1-mini", "gpt-4.1-mini-2025-04-14", "openai"}},
+		{"failed call", nil, named, &llm.Error{Class: llm.RateLimit}, [3]string{}, [3]string{"gpt-4.1-mini", "", "openai"}},
+		{"by name", llm.Name("haiku"), llm.Response{Content: "```clojure\n(return 1)\n```"}, nil,
+			[3]string{"haiku", "", ""}, [3]string{"haiku", "", ""}},
+		{"by name, reply names the model", llm.Name("haiku"), named, &llm.Error{Class: llm.ServerError},
+			[3]string{"haiku", "", ""}, [3]string{"gpt-4.1-mini", "", "openai"}},
+		{"nothing names it", nil, llm.Response{Content: "```clojure\n(return 1)\n```", Model: "answered"}, nil,
+			[3]string{}, [3]string{"", "answered", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := llm.Func(func(context.Context, llm.Request) (llm.Response, error) { return tc.resp, tc.err })
+			model, reg := tc.model, llm.Registry{"haiku": f}
+			if model == nil {
+				model = f
+			}
+			var got [][3]string
+			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+				if e.Kind == agent.LLMStart || e.Kind == agent.LLMStop || e.Kind == agent.LLMException {
+					got = append(got, [3]string{e.RequestModel, e.ResponseModel, e.Provider})
+				}
+			})
+			a := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 1, LLMRetry: llm.RetryPolicy{MaxAttempts: 1}})
+			_, _ = a.Run(context.Background(), agent.Options{LLM: model, Registry: reg, Observers: []agent.Observer{obs}})
+			if len(got) != 2 || got[0] != tc.start || got[1] != tc.stop {
+				t.Errorf("events %q, want %q then %q", got, tc.start, tc.stop)
+			}
+		})
+	}
+}

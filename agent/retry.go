@@ -28,7 +28,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if m.obs != nil {
 			id, start = m.callIDs.Add(1), m.now()
 			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
-				System: req.System, Messages: req.Messages})
+				RequestModel: m.modelName(), System: req.System, Messages: req.Messages})
 		}
 		resp, err = m.safeCall(req)
 		// Whether and when the next attempt comes is decided before the
@@ -40,9 +40,14 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 			wait, retry, err = p.Next(m.ctx, attempt, err)
 		}
 		if m.obs != nil {
-			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: m.since(start), Model: m.modelName()}
+			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: m.since(start), Model: m.modelName(),
+				RequestModel: m.modelName(), Provider: resp.Provider}
+			if resp.RequestModel != "" { // a failed call's too (see llm.Func)
+				e.RequestModel = resp.RequestModel
+			}
 			if err == nil {
 				e.Tokens, e.Response, e.FinishReason = resp.Tokens, resp.Content, resp.FinishReason
+				e.ResponseModel = resp.Model
 				if resp.Model != "" {
 					e.Model = resp.Model
 				}
@@ -101,11 +106,14 @@ func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
 		// delivered: this goroutine must not touch the mission again.
 		goruntime.Goexit()
 	}
+	// A reply that comes too late is dropped, but still names its model
+	// (see llm.Func).
+	named := llm.Response{RequestModel: resp.RequestModel, Provider: resp.Provider}
 	if err := m.ctx.Err(); err != nil {
-		return llm.Response{}, err // too late: the mission's deadline passed during the call
+		return named, err // too late: the mission's deadline passed during the call
 	}
 	if ctx.Err() != nil {
-		return llm.Response{}, m.llmTimedOut(limit, ctx.Err())
+		return named, m.llmTimedOut(limit, ctx.Err())
 	}
 	return resp, err
 }

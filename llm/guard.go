@@ -80,12 +80,17 @@ type GuardConfig struct {
 	// MaxResponseBytes bounds the body of a reply; zero:
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// Provider and Model, when set, are the Provider and RequestModel of
+	// every Response the Guard's Func returns, failed calls included.
+	Provider, Model string
 }
 
 // Guard protects the credentials of a provider adapter and bounds what it
 // reads; see NewGuard. It is immutable and safe for concurrent use.
 type Guard struct {
 	name     string
+	provider string
+	model    string
 	secrets  []string // with their encodings, longest first
 	maxBytes int64
 }
@@ -95,7 +100,7 @@ type Guard struct {
 // show the credentials, follow no redirect to another host, and read no
 // reply past MaxResponseBytes.
 func NewGuard(cfg GuardConfig) *Guard {
-	g := &Guard{name: cfg.Name, maxBytes: cfg.MaxResponseBytes}
+	g := &Guard{name: cfg.Name, provider: cfg.Provider, model: cfg.Model, maxBytes: cfg.MaxResponseBytes}
 	if g.maxBytes <= 0 {
 		g.maxBytes = DefaultMaxResponseBytes
 	}
@@ -268,6 +273,18 @@ func bound(s string, limit int) string {
 	return s[:cut] + "…"
 }
 
+// stamp returns the Guard's model and provider where it has them, else
+// model and provider, redacted.
+func (g *Guard) stamp(model, provider string) (string, string) {
+	if g.model != "" {
+		model = g.model
+	}
+	if g.provider != "" {
+		provider = g.provider
+	}
+	return g.Redact(model), g.Redact(provider)
+}
+
 // Func wraps an adapter's function: every error it returns goes through
 // Error, and a reply the Guard refused (too large, redirected to another
 // host) fails with the Guard's error whatever the vendor's SDK made of it.
@@ -279,12 +296,16 @@ func (g *Guard) Func(f Func) Func {
 		resp, err := f(context.WithValue(ctx, callStateKey{}, st), req)
 		if err == nil {
 			resp.Content, resp.Model, resp.FinishReason = g.Redact(resp.Content), g.Redact(resp.Model), g.Redact(resp.FinishReason)
+			resp.RequestModel, resp.Provider = g.stamp(resp.RequestModel, resp.Provider)
 			return resp, nil
 		}
 		if e := st.get(); e != nil && ctx.Err() == nil {
 			err = e
 		}
-		return Response{}, g.Error(err)
+		// A failed call still names its model and provider (see Func).
+		out := Response{}
+		out.RequestModel, out.Provider = g.stamp("", "")
+		return out, g.Error(err)
 	}
 }
 

@@ -86,11 +86,22 @@ type Response struct {
 	// FinishReason is why the reply ended, as the provider says it
 	// ("stop", "end_turn", "max_tokens"...); "" when unknown.
 	FinishReason string
+	// RequestModel is the model the adapter asked for, its configured one
+	// ("gpt-4.1-mini"), where Model is the one that answered; "" when
+	// unknown.
+	RequestModel string
+	// Provider names the provider as the OpenTelemetry GenAI conventions
+	// do (gen_ai.provider.name): "openai", "anthropic", "gcp.gemini",
+	// "groq"...; "" when unknown.
+	Provider string
 }
 
 // Func calls a model. It must honour ctx (the agent's deadline and
 // cancellation) and be safe for concurrent use: agents running as tools of
-// a parent may call it from several goroutines.
+// a parent may call it from several goroutines. With an error, only the
+// Response's RequestModel and Provider are read (so that a failed call is
+// attributed to its model); the adapters of this module set them on every
+// call.
 type Func func(ctx context.Context, req Request) (Response, error)
 
 // Model identifies the model an agent uses: a Func, or a Name resolved in a

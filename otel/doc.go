@@ -25,7 +25,9 @@
 // Run (the caller's, if any). A nested mission's span is a child of the
 // execute_tool span of the tool call that runs it, so the children of a
 // pmap over an agent tool each sit under their own call. Retries of an LLM
-// call are sibling chat spans, told apart by ptc.attempt. The tool calls
+// call are sibling chat spans, told apart by ptc.attempt (the newest
+// conventions would have one span cover every attempt; one per attempt
+// keeps each failure's error.type, duration and model). The tool calls
 // of a compiled agent's program, which has no turns, hang directly under
 // its mission's span.
 //
@@ -55,11 +57,19 @@
 //     turn's token usage; a turn whose program failed (or that had no
 //     program) has status Error, error.type = "program_error" and, as its
 //     description, the error as the LLM was told it.
-//   - chat: gen_ai.operation.name = "chat", gen_ai.request.model,
-//     gen_ai.response.model, gen_ai.usage.input_tokens, output_tokens and
-//     the cache counts, ptc.turn, ptc.attempt. A failed attempt has status
-//     Error, error.type = its llm.Class ("rate_limit", "timeout"...) and
-//     its message as the description.
+//   - chat, named "chat {gen_ai.request.model}" ("chat" when no model is
+//     named): gen_ai.operation.name = "chat"; gen_ai.request.model, the
+//     model asked for (agent.Event.RequestModel: the adapter's configured
+//     model, else the llm.Name; absent when nothing names it);
+//     gen_ai.response.model, the model that answered (a dated version of
+//     it, often), which never replaces the request model;
+//     gen_ai.provider.name, the adapter's ("openai", "anthropic",
+//     "gcp.gemini"...; agent.Event.Provider); gen_ai.usage.input_tokens,
+//     output_tokens and the cache counts, gen_ai.response.finish_reasons,
+//     ptc.turn, ptc.attempt. A failed attempt has status Error,
+//     error.type = its llm.Class ("rate_limit", "timeout"...) and its
+//     message as the description, and keeps its request model and
+//     provider when the adapter reports them (this module's do).
 //   - execute_tool: gen_ai.operation.name = "execute_tool",
 //     gen_ai.tool.name, gen_ai.tool.call.id (the event's CallID, unique in
 //     the mission tree), ptc.turn. A failed call has status Error,
@@ -87,11 +97,13 @@
 //
 //   - gen_ai.client.token.usage (histogram, {token}): the input and
 //     output tokens of each LLM call attempt that succeeded, with
-//     gen_ai.token.type ("input", "output"), gen_ai.operation.name = "chat"
-//     and gen_ai.request.model.
+//     gen_ai.token.type ("input", "output"), gen_ai.operation.name = "chat",
+//     and gen_ai.request.model, gen_ai.response.model and
+//     gen_ai.provider.name when known.
 //   - gen_ai.client.operation.duration (histogram, s): each LLM call
-//     attempt, with gen_ai.operation.name, gen_ai.request.model and, on
-//     failure, error.type.
+//     attempt, with gen_ai.operation.name, gen_ai.request.model,
+//     gen_ai.provider.name, gen_ai.response.model (when it succeeded) when
+//     known and, on failure, error.type.
 //   - ptc.tool.duration (histogram, s): each tool call, with
 //     gen_ai.operation.name = "execute_tool", gen_ai.tool.name and, on
 //     failure, error.type.
@@ -106,8 +118,10 @@
 // An Observer cannot change the context a tool runs with, so spans a tool
 // starts from its own context (an instrumented HTTP client...) are not
 // children of its execute_tool span; they are children of the span of the
-// context given to Run. gen_ai.provider.name is not set: the events do
-// not know the provider (gen_ai.response.finish_reasons is set when the
-// adapter reports it). Events of a mission whose run.start the
+// context given to Run. The provider and the adapter's model are known
+// when the call returns: a chat span started under an llm.Name is renamed
+// then to the adapter's model, and gen_ai.provider.name is set at its end,
+// not at its start (samplers do not see it). The invoke_agent span carries
+// no model or provider: one mission may use several. Events of a mission whose run.start the
 // Observer did not see, and stop events without their start, are ignored.
 package otel

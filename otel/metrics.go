@@ -7,14 +7,6 @@ import (
 	"go.opentelemetry.io/otel/metric"
 )
 
-// Metric names: the GenAI conventions' client metrics, and ptc's own.
-const (
-	MetricTokenUsage      = "gen_ai.client.token.usage"
-	MetricChatDuration    = "gen_ai.client.operation.duration"
-	MetricToolDuration    = "ptc.tool.duration"
-	MetricMissionDuration = "ptc.mission.duration"
-)
-
 // The bucket boundaries the GenAI conventions advise.
 var (
 	tokenBuckets    = []float64{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864}
@@ -62,15 +54,23 @@ type setCache struct {
 	sets map[setKey]metric.MeasurementOption
 }
 
-type setKey struct{ op, nameKey, name, errType, tokenType string }
+// setKey is the attributes of a measurement: gen_ai.operation.name op,
+// nameKey = name, and error.type, gen_ai.token.type, gen_ai.provider.name
+// and gen_ai.response.model when not "".
+type setKey struct{ op, nameKey, name, errType, tokenType, provider, responseModel string }
 
 // maxSets bounds the cache; past it, sets are built for each measurement.
 const maxSets = 4096
 
-// measure returns the attributes of a measurement: gen_ai.operation.name
-// op, nameKey = name, and error.type and gen_ai.token.type when not "".
-func (o *Observer) measure(op, nameKey, name, errType, tokenType string) metric.MeasurementOption {
-	k := setKey{op, nameKey, name, errType, tokenType}
+// measure returns the attributes of a measurement of the tools and
+// missions: gen_ai.operation.name op, nameKey = name, and error.type when
+// not "".
+func (o *Observer) measure(op, nameKey, name, errType string) metric.MeasurementOption {
+	return o.measureSet(setKey{op: op, nameKey: nameKey, name: name, errType: errType})
+}
+
+// measureSet returns the attributes k describes.
+func (o *Observer) measureSet(k setKey) metric.MeasurementOption {
 	c := &o.sets
 	c.mu.Lock()
 	opt, ok := c.sets[k]
@@ -78,16 +78,22 @@ func (o *Observer) measure(op, nameKey, name, errType, tokenType string) metric.
 	if ok {
 		return opt
 	}
-	kvs := make([]attribute.KeyValue, 0, 4)
-	kvs = append(kvs, attribute.String(keyOperation, op))
-	if name != "" {
-		kvs = append(kvs, attribute.String(nameKey, name))
+	kvs := make([]attribute.KeyValue, 0, 6)
+	kvs = append(kvs, attribute.String(keyOperation, k.op))
+	if k.name != "" {
+		kvs = append(kvs, attribute.String(k.nameKey, k.name))
 	}
-	if errType != "" {
-		kvs = append(kvs, attribute.String(keyErrorType, errType))
+	if k.errType != "" {
+		kvs = append(kvs, attribute.String(keyErrorType, k.errType))
 	}
-	if tokenType != "" {
-		kvs = append(kvs, attribute.String(keyTokenType, tokenType))
+	if k.tokenType != "" {
+		kvs = append(kvs, attribute.String(keyTokenType, k.tokenType))
+	}
+	if k.provider != "" {
+		kvs = append(kvs, attribute.String(keyProviderName, k.provider))
+	}
+	if k.responseModel != "" {
+		kvs = append(kvs, attribute.String(keyResponseModel, k.responseModel))
 	}
 	opt = metric.WithAttributeSet(attribute.NewSet(kvs...))
 	c.mu.Lock()

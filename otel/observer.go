@@ -168,53 +168,6 @@ func (o *Observer) open() (missions, calls int) {
 	return len(o.missions), len(o.calls)
 }
 
-// Attribute keys: the GenAI semantic conventions' and ptc's own.
-const (
-	keyOperation      = "gen_ai.operation.name"
-	keyAgentName      = "gen_ai.agent.name"
-	keyRequestModel   = "gen_ai.request.model"
-	keyResponseModel  = "gen_ai.response.model"
-	keyFinishReasons  = "gen_ai.response.finish_reasons"
-	keyInputTokens    = "gen_ai.usage.input_tokens"
-	keyOutputTokens   = "gen_ai.usage.output_tokens"
-	keyCacheRead      = "gen_ai.usage.cache_read.input_tokens"
-	keyCacheCreation  = "gen_ai.usage.cache_creation.input_tokens"
-	keyTokenType      = "gen_ai.token.type"
-	keyToolName       = "gen_ai.tool.name"
-	keyToolCallID     = "gen_ai.tool.call.id"
-	keyToolArguments  = "gen_ai.tool.call.arguments"
-	keyToolResult     = "gen_ai.tool.call.result"
-	keySystemInstr    = "gen_ai.system_instructions"
-	keyInputMessages  = "gen_ai.input.messages"
-	keyOutputMessages = "gen_ai.output.messages"
-	keyErrorType      = "error.type"
-
-	keyTraceID       = "ptc.trace_id"
-	keyParentTraceID = "ptc.parent_trace_id"
-	keyDepth         = "ptc.depth"
-	keyTurn          = "ptc.turn"
-	keyTurns         = "ptc.turns"
-	keyLLMRequests   = "ptc.llm_requests"
-	keyAttempt       = "ptc.attempt"
-	keyProgram       = "ptc.program"
-	keyResult        = "ptc.result"
-	keyFailOp        = "ptc.fail.op"
-	keyUnfinished    = "ptc.unfinished"
-
-	opInvokeAgent = "invoke_agent"
-	opChat        = "chat"
-	opExecuteTool = "execute_tool"
-
-	turnSpanName = "ptc.turn"
-
-	// errOther is error.type when nothing better is known.
-	errOther = "_OTHER"
-	// errProgram is error.type of a turn whose program failed.
-	errProgram = "program_error"
-	// errTool is error.type of a failed tool call that is not a mission's.
-	errTool = "tool_error"
-)
-
 // descLimit bounds the status descriptions (error messages).
 const descLimit = 1024
 
@@ -308,7 +261,7 @@ func (o *Observer) runEnd(ctx context.Context, e *agent.Event) {
 	span.SetAttributes(attrs...)
 	o.endMission(m, e.Time, false)
 
-	o.inst.mission.Record(ctx, seconds(e, m.start), o.measure(opInvokeAgent, keyAgentName, m.agent, errType, ""))
+	o.inst.mission.Record(ctx, seconds(e, m.start), o.measure(opInvokeAgent, keyAgentName, m.agent, errType))
 }
 
 // endMission ends m's span and, first, whatever is still open under it:
@@ -481,15 +434,22 @@ func (o *Observer) llmStart(ctx context.Context, e *agent.Event) {
 		attribute.Int(keyTurn, e.Turn),
 		attribute.Int(keyAttempt, e.Attempt),
 	}
-	if e.Model != "" {
-		name += " " + e.Model
-		attrs = append(attrs, attribute.String(keyRequestModel, e.Model))
+	model := e.RequestModel
+	if model == "" {
+		model = e.Model // an event made by hand, before RequestModel
+	}
+	if model != "" {
+		name += " " + model
+		attrs = append(attrs, attribute.String(keyRequestModel, model))
+	}
+	if e.Provider != "" {
+		attrs = append(attrs, attribute.String(keyProviderName, e.Provider))
 	}
 	var content func(*agent.Event) []attribute.KeyValue
 	if o.capture {
 		content = llmContent
 	}
-	o.startCall(ctx, e, name, trace.SpanKindClient, attrs, content, &callState{start: e.Time, name: e.Model})
+	o.startCall(ctx, e, name, trace.SpanKindClient, attrs, content, &callState{start: e.Time, name: model})
 }
 
 // llmContent is the content of an LLM request: the system prompt and the
@@ -518,16 +478,24 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 	if c == nil {
 		return
 	}
+	// The model asked for is the one the adapter reports, which a start
+	// event made from an llm.Name (an alias in a registry) may not know;
+	// the model that answered (often a dated version of it) never
+	// replaces it.
 	model := c.name
 	var attrs []attribute.KeyValue
-	if e.Model != "" {
-		attrs = append(attrs, attribute.String(keyResponseModel, e.Model))
-		if model == "" {
-			model = e.Model
-			c.span.SetName(opChat + " " + model)
-			attrs = append(attrs, attribute.String(keyRequestModel, model))
-		}
+	if e.RequestModel != "" && e.RequestModel != model {
+		model = e.RequestModel
+		c.span.SetName(opChat + " " + model)
+		attrs = append(attrs, attribute.String(keyRequestModel, model))
 	}
+	if e.ResponseModel != "" {
+		attrs = append(attrs, attribute.String(keyResponseModel, e.ResponseModel))
+	}
+	if e.Provider != "" {
+		attrs = append(attrs, attribute.String(keyProviderName, e.Provider))
+	}
+	key := setKey{op: opChat, nameKey: keyRequestModel, name: model, provider: e.Provider, responseModel: e.ResponseModel}
 	if e.Kind == agent.LLMException {
 		errType, msg := errOther, ""
 		if e.Err != nil {
@@ -535,7 +503,8 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 		}
 		attrs = append(attrs, attribute.String(keyErrorType, errType))
 		c.span.SetStatus(codes.Error, textutil.ClipBytes(msg, descLimit))
-		o.inst.chat.Record(ctx, seconds(e, c.start), o.measure(opChat, keyRequestModel, model, errType, ""))
+		key.errType = errType
+		o.inst.chat.Record(ctx, seconds(e, c.start), o.measureSet(key))
 	} else {
 		attrs = appendTokens(attrs, e.Tokens)
 		if e.FinishReason != "" {
@@ -544,12 +513,12 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 		if o.capture && e.Response != "" && c.span.IsRecording() {
 			attrs = append(attrs, attribute.String(keyOutputMessages, jsonText(outputMessages(e.Response))))
 		}
-		o.inst.chat.Record(ctx, seconds(e, c.start), o.measure(opChat, keyRequestModel, model, "", ""))
+		o.inst.chat.Record(ctx, seconds(e, c.start), o.measureSet(key))
 		if e.Tokens != (llm.Tokens{}) {
-			o.inst.tokens.Record(ctx, int64(e.Tokens.Input),
-				o.measure(opChat, keyRequestModel, model, "", "input"))
-			o.inst.tokens.Record(ctx, int64(e.Tokens.Output),
-				o.measure(opChat, keyRequestModel, model, "", "output"))
+			key.tokenType = tokenInput
+			o.inst.tokens.Record(ctx, int64(e.Tokens.Input), o.measureSet(key))
+			key.tokenType = tokenOutput
+			o.inst.tokens.Record(ctx, int64(e.Tokens.Output), o.measureSet(key))
 		}
 	}
 	c.span.SetAttributes(attrs...)
@@ -593,7 +562,7 @@ func (o *Observer) toolEnd(ctx context.Context, e *agent.Event) {
 	}
 	c.span.SetAttributes(attrs...)
 	c.span.End(endOpts(e.Time)...)
-	o.inst.tool.Record(ctx, seconds(e, c.start), o.measure(opExecuteTool, keyToolName, c.name, errType, ""))
+	o.inst.tool.Record(ctx, seconds(e, c.start), o.measure(opExecuteTool, keyToolName, c.name, errType))
 }
 
 // toolErrorType is the error.type of a failed tool call: the failure

@@ -78,17 +78,17 @@ func (r *run) turnStop(tokens llm.Tokens, program, errText string) {
 
 func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.Tokens) {
 	e := r.ev(agent.LLMStart)
-	e.CallID, e.Attempt, e.Model = id, attempt, model
+	e.CallID, e.Attempt, e.Model, e.RequestModel = id, attempt, model, model
 	e.System = "You write PTC-Lisp."
 	e.Messages = []llm.Message{{Role: llm.User, Content: "Find the urgent emails."}}
 	r.s.emit(e)
 	e = r.ev(agent.LLMStop)
-	e.CallID, e.Attempt, e.Model, e.Tokens = id, attempt, model, tokens
+	e.CallID, e.Attempt, e.Model, e.RequestModel, e.ResponseModel, e.Tokens = id, attempt, model, model, model, tokens
 	e.Response = "```clojure\n(return 42)\n```"
 	e.FinishReason = "stop"
 	e.Duration = 500 * time.Millisecond
 	if err != nil {
-		e.Kind, e.Err, e.Response, e.Tokens = agent.LLMException, err, "", llm.Tokens{}
+		e.Kind, e.Err, e.Response, e.Tokens, e.ResponseModel = agent.LLMException, err, "", llm.Tokens{}, ""
 	}
 	r.s.emit(e)
 }
@@ -484,8 +484,9 @@ func TestMetrics(t *testing.T) {
 	}
 	model := attribute.String("gen_ai.request.model", "haiku")
 	chat := attribute.String("gen_ai.operation.name", "chat")
-	in := exact[int64](t, tok, chat, model, attribute.String("gen_ai.token.type", "input"))
-	out := exact[int64](t, tok, chat, model, attribute.String("gen_ai.token.type", "output"))
+	answered := attribute.String("gen_ai.response.model", "haiku")
+	in := exact[int64](t, tok, chat, model, answered, attribute.String("gen_ai.token.type", "input"))
+	out := exact[int64](t, tok, chat, model, answered, attribute.String("gen_ai.token.type", "output"))
 	if in.Count != 2 || in.Sum != 400 || out.Count != 2 || out.Sum != 60 {
 		t.Errorf("tokens: input %d/%d, output %d/%d", in.Count, in.Sum, out.Count, out.Sum)
 	}
@@ -494,7 +495,7 @@ func TestMetrics(t *testing.T) {
 	if dur.Unit != "s" {
 		t.Errorf("duration unit %q", dur.Unit)
 	}
-	ok := exact[float64](t, dur, chat, model)
+	ok := exact[float64](t, dur, chat, model, answered)
 	if ok.Count != 2 || ok.Sum != 1 {
 		t.Errorf("chat duration: %d, %v", ok.Count, ok.Sum)
 	}

@@ -37,6 +37,11 @@ const ReasonMalformedResponse = "malformed_response"
 // of the wrong type. An agent reports it as its Fail reason.
 const ReasonInvalidOptions = "invalid_llm_options"
 
+// ProviderName is the provider name (gen_ai.provider.name, as the
+// OpenTelemetry GenAI conventions spell it) of every llm.Response of this
+// adapter.
+const ProviderName = "anthropic"
+
 // Config configures a Claude model reached through the Anthropic Messages
 // API.
 type Config struct {
@@ -101,7 +106,7 @@ func New(cfg Config) (llm.Func, error) {
 	// another host, replies bounded; every error through its Func:
 	// credentials redacted.
 	guard := llm.NewGuard(llm.GuardConfig{Name: "anthropic", APIKey: apiKey, Headers: cfg.Headers,
-		MaxResponseBytes: cfg.MaxResponseBytes})
+		MaxResponseBytes: cfg.MaxResponseBytes, Provider: ProviderName, Model: cfg.Model})
 	httpClient = guard.Client(httpClient)
 
 	// The environment is read here, not by the SDK: its credential chain

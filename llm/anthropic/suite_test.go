@@ -13,7 +13,7 @@ import (
 // The checks every adapter passes, against a fake Messages API.
 func TestAdapterSuite(t *testing.T) {
 	llmtest.RunAdapterSuite(t, llmtest.AdapterCase{
-		Name: "anthropic", Model: "claude-sonnet-4-5", KeyOptional: true,
+		Name: "anthropic", Provider: "anthropic", Model: "claude-sonnet-4-5", KeyOptional: true,
 		Env:    []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN"},
 		KeyEnv: "ANTHROPIC_API_KEY", KeyHeader: "X-Api-Key",
 		Path: "/v1/messages",

@@ -19,6 +19,11 @@ import (
 	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
+// ProviderName is the provider name (gen_ai.provider.name, as the
+// OpenTelemetry GenAI conventions spell the Gemini API) of every
+// llm.Response of this adapter.
+const ProviderName = "gcp.gemini"
+
 // Config configures a Gemini model.
 type Config struct {
 	// Model is the model's name, e.g. "gemini-2.5-flash" (required).
@@ -94,7 +99,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	// another host, replies bounded; every error through its Func:
 	// credentials redacted.
 	guard := llm.NewGuard(llm.GuardConfig{Name: "gemini", APIKey: key, Headers: cfg.Headers,
-		MaxResponseBytes: cfg.MaxResponseBytes})
+		MaxResponseBytes: cfg.MaxResponseBytes, Provider: ProviderName, Model: model})
 
 	var header http.Header
 	if len(cfg.Headers) > 0 {

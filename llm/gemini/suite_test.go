@@ -14,7 +14,7 @@ import (
 // The checks every adapter passes, against a fake generateContent.
 func TestAdapterSuite(t *testing.T) {
 	llmtest.RunAdapterSuite(t, llmtest.AdapterCase{
-		Name: "gemini", Model: "gemini-2.5-flash",
+		Name: "gemini", Provider: "gcp.gemini", Model: "gemini-2.5-flash",
 		Env: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI",
 			"GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_VERTEX_BASE_URL"},
 		KeyEnv: "GEMINI_API_KEY", KeyHeader: "X-Goog-Api-Key",

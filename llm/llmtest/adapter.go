@@ -26,6 +26,10 @@ type AdapterCase struct {
 	Name string
 	// Model is an example model name, used when the suite needs one.
 	Model string
+	// Provider is the gen_ai.provider.name every llm.Response of the
+	// adapter carries (llm.Response.Provider), with its configured model
+	// as RequestModel, a failed call's included.
+	Provider string
 	// KeyOptional reports whether the adapter runs without an API key (a
 	// local server); when false, New fails without one.
 	KeyOptional bool
@@ -230,6 +234,7 @@ func RunAdapterSuite(t *testing.T, c AdapterCase) {
 	a := &adapterSuite{c: c}
 	t.Run("Success", a.success)
 	t.Run("CachedTokens", a.cachedTokens)
+	t.Run("Names", a.names)
 	t.Run("RequestMapping", a.requestMapping)
 	t.Run("DefaultsAndOptions", a.defaultsAndOptions)
 	t.Run("InvalidOptions", a.invalidOptions)
@@ -349,6 +354,29 @@ func (a *adapterSuite) success(t *testing.T) {
 	}
 	if got := s.Request(0); got.Method != http.MethodPost || got.Path != a.c.Path {
 		t.Errorf("%s %s, want POST %s", got.Method, got.Path, a.c.Path)
+	}
+}
+
+// Every reply names the provider and the model asked for, a failed one
+// too; the model that answered (the reply's own) never replaces it.
+func (a *adapterSuite) names(t *testing.T) {
+	if a.c.Provider == "" {
+		t.Fatal("AdapterCase.Provider is not set")
+	}
+	for name, rep := range map[string]ServerReply{
+		"success":    {Body: a.c.Reply("ok", llm.Tokens{Input: 1, Output: 1})},
+		"rate limit": {Status: 429, Body: a.c.ErrorBody(429, "slow down")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := NewServer(t, always(rep))
+			resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
+			if (err != nil) != (rep.Status != 0) {
+				t.Fatalf("error %v", err)
+			}
+			if resp.Provider != a.c.Provider || resp.RequestModel != a.c.Model {
+				t.Errorf("provider %q, request model %q; want %q, %q", resp.Provider, resp.RequestModel, a.c.Provider, a.c.Model)
+			}
+		})
 	}
 }
 

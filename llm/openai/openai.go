@@ -41,6 +41,22 @@ type Config struct {
 	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
+	// Provider is the provider's name as the OpenTelemetry GenAI
+	// conventions spell it (gen_ai.provider.name), reported in every
+	// llm.Response: "groq", "ollama"... for the OpenAI-compatible servers
+	// this adapter also speaks to; "": ProviderName ("openai").
+	Provider string
+}
+
+// ProviderName is the provider name (gen_ai.provider.name) this adapter
+// reports when Config.Provider is not set.
+const ProviderName = "openai"
+
+func providerName(p string) string {
+	if p = strings.TrimSpace(p); p != "" {
+		return p
+	}
+	return ProviderName
 }
 
 // ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.Config)
@@ -131,7 +147,7 @@ func New(cfg Config) (llm.Func, error) {
 	// another host, replies bounded; every error through its Func:
 	// credentials redacted.
 	guard := llm.NewGuard(llm.GuardConfig{Name: "openai", APIKey: apiKey, Headers: cfg.Headers,
-		MaxResponseBytes: cfg.MaxResponseBytes})
+		MaxResponseBytes: cfg.MaxResponseBytes, Provider: providerName(cfg.Provider), Model: model})
 	opts = append(opts, option.WithHTTPClient(guard.Client(cfg.HTTPClient)))
 	c := &caller{
 		client:      sdk.NewClient(opts...),

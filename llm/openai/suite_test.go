@@ -12,7 +12,7 @@ import (
 // The checks every adapter passes, against a fake Chat Completions server.
 func TestAdapterSuite(t *testing.T) {
 	llmtest.RunAdapterSuite(t, llmtest.AdapterCase{
-		Name: "openai", Model: "gpt-4.1-mini", KeyOptional: true,
+		Name: "openai", Provider: "openai", Model: "gpt-4.1-mini", KeyOptional: true,
 		Env:    []string{"OPENAI_API_KEY", "OPENAI_BASE_URL"},
 		KeyEnv: "OPENAI_API_KEY", KeyHeader: "Authorization", KeyPrefix: "Bearer ",
 		Path: "/v1/chat/completions",

@@ -174,7 +174,7 @@ func OpenRef(ctx context.Context, r Ref, opts Options) (llm.Func, error) {
 		return nil, &llm.Error{Class: llm.Auth, Reason: "missing_api_key", Message: fmt.Sprintf(
 			"model %s: set %s", r, strings.Join(svc.KeyEnv, " or "))}
 	}
-	c := adapterConfig{model: r.Model, key: key, url: url, client: opts.HTTPClient}
+	c := adapterConfig{provider: r.Provider, model: r.Model, key: key, url: url, client: opts.HTTPClient}
 	switch svc.Adapter {
 	case "anthropic":
 		return openAnthropic(c)
@@ -188,8 +188,8 @@ func OpenRef(ctx context.Context, r Ref, opts Options) (llm.Func, error) {
 // opened by a function of its own file, which a build tag can leave out
 // of the binary with the adapter's SDK (see docs/cli.md, "Binary size").
 type adapterConfig struct {
-	model, key, url string
-	client          *http.Client
+	provider, model, key, url string
+	client                    *http.Client
 }
 
 // errLeftOut is the error of an adapter the binary was built without.

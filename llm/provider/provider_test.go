@@ -119,6 +119,39 @@ func TestOpenKeysGoWhereTheyBelong(t *testing.T) {
 	}
 }
 
+// Every model a reference opens reports its provider under the
+// OpenTelemetry GenAI conventions' name, and the model the reference names
+// as the one asked for (whatever the server says answered: "m").
+func TestOpenReportsProvider(t *testing.T) {
+	cs := newChatServer(t)
+	ctx := context.Background()
+	vars := map[string]string{
+		"OPENAI_API_KEY":    "sk-openai",
+		"OPENAI_BASE_URL":   cs.URL + "/v1",
+		"OLLAMA_HOST":       strings.TrimPrefix(cs.URL, "http://"),
+		"LMSTUDIO_BASE_URL": cs.URL + "/v1",
+	}
+	for _, tc := range []struct{ ref, provider, model string }{
+		{"openai:gpt-4.1-mini", "openai", "gpt-4.1-mini"},
+		{"ollama:qwen2.5-coder:7b", "ollama", "qwen2.5-coder:7b"},
+		{"lmstudio:qwen3", "lmstudio", "qwen3"},
+		{"openai-compatible:" + cs.URL + "/v1#local-model", "openai", "local-model"},
+	} {
+		f, err := provider.Open(ctx, tc.ref, provider.Options{Getenv: env(vars)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.ref, err)
+		}
+		resp, err := f(ctx, llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.ref, err)
+		}
+		if resp.Provider != tc.provider || resp.RequestModel != tc.model || resp.Model != "m" {
+			t.Errorf("%s: provider %q, request model %q, model %q; want %q, %q, %q",
+				tc.ref, resp.Provider, resp.RequestModel, resp.Model, tc.provider, tc.model, "m")
+		}
+	}
+}
+
 // The table in docs/models.md is the one users read: every provider, its
 // variables and its default server appear there, and Parse accepts them all.
 func TestProvidersDocumented(t *testing.T) {
