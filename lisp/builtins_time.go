@@ -14,12 +14,13 @@ type Instant struct{ T time.Time }
 // returns; str gives "2024-01-02".
 type Date struct{ Y, M, D int }
 
-func (d Date) String() string {
+// iso is the ISO 8601 form, 2024-01-02, as str, ToGo and JSON give it.
+func (d Date) iso() string {
 	return time.Date(d.Y, time.Month(d.M), d.D, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
 }
 
-// String is the RFC 3339 form, as str and JSON give it.
-func (i Instant) String() string { return i.T.UTC().Format(time.RFC3339Nano) }
+// rfc3339 is the RFC 3339 form, as str gives it.
+func (i Instant) rfc3339() string { return i.T.UTC().Format(time.RFC3339Nano) }
 
 // printed is the form inside #inst "...", as Clojure prints a java.util.Date.
 func (i Instant) printed() string { return i.T.UTC().Format("2006-01-02T15:04:05.000") + "-00:00" }

@@ -455,7 +455,7 @@ func (c *exporter) toGo(v Value, depth int) any {
 	case Instant:
 		return v.T
 	case Date:
-		return v.String()
+		return v.iso()
 	case *Vector:
 		out := make([]any, len(v.items))
 		for i, x := range v.items {
@@ -613,7 +613,7 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 	case Instant:
 		writeJSONString(buf, v.T.Format(time.RFC3339Nano))
 	case Date:
-		writeJSONString(buf, v.String())
+		writeJSONString(buf, v.iso())
 	case *Vector:
 		buf.WriteByte('[')
 		for i, x := range v.items {

@@ -474,6 +474,9 @@ type Closure struct {
 func (c *Closure) Name() string { return c.proto.name }
 
 func (c *Closure) describeParams() string {
+	if c.proto == nil { // a zero Closure, made by a Go caller
+		return ""
+	}
 	if c.proto.name != "" {
 		return c.proto.name
 	}

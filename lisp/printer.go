@@ -71,9 +71,9 @@ func DisplayString(v Value) string {
 	case nil:
 		return ""
 	case Instant:
-		return v.String()
+		return v.rfc3339()
 	case Date:
-		return v.String()
+		return v.iso()
 	}
 	return PrintString(v)
 }
@@ -120,6 +120,10 @@ func (p *printer) value(v Value, depth int) {
 	}
 	if p.opts.Redact != nil && p.opts.Redact.hidesValue(v) {
 		p.sb.WriteString(p.opts.Redact.Placeholder)
+		return
+	}
+	if isNilPointer(v) {
+		p.sb.WriteString("nil")
 		return
 	}
 	switch v := v.(type) {
@@ -219,11 +223,35 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteByte('"')
 	case Date:
 		p.sb.WriteString("#date \"")
-		p.sb.WriteString(v.String())
+		p.sb.WriteString(v.iso())
 		p.sb.WriteByte('"')
 	default:
 		p.sb.WriteString("#object[host]")
 	}
+}
+
+// isNilPointer reports whether v is a nil pointer of a value type, which a
+// Go caller can put in a collection or call String on: it prints as nil.
+func isNilPointer(v Value) bool {
+	switch v := v.(type) {
+	case *Vector:
+		return v == nil
+	case *Map:
+		return v == nil
+	case *Set:
+		return v == nil
+	case *Closure:
+		return v == nil
+	case *Builtin:
+		return v == nil
+	case *Var:
+		return v == nil
+	case *Regex:
+		return v == nil
+	case *Seq:
+		return v == nil
+	}
+	return false
 }
 
 // cut writes the truncation marker before element i when MaxItems (or the
