@@ -192,11 +192,6 @@ type adapterConfig struct {
 	client                    *http.Client
 }
 
-// errLeftOut is the error of an adapter the binary was built without.
-func errLeftOut(adapter, tag string) error {
-	return &llm.Error{Class: llm.Config, Reason: "adapter_not_built", Message: fmt.Sprintf(
-		"this binary was built without the %s adapter (build tag %s): rebuild without the tag to use it", adapter, tag)}
-}
 
 // ollamaURL turns $OLLAMA_HOST ("localhost:11434", "http://host:11434")
 // into the URL of its OpenAI-compatible API.
