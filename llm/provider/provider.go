@@ -192,7 +192,6 @@ type adapterConfig struct {
 	client                    *http.Client
 }
 
-
 // ollamaURL turns $OLLAMA_HOST ("localhost:11434", "http://host:11434")
 // into the URL of its OpenAI-compatible API.
 func ollamaURL(host string) string {
