@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -23,18 +22,7 @@ import (
 // bound on Close is loose (the grace is 1 s a step, 3 s at worst); the
 // SDK's default grace of 5 s a step took over 10 s for the deaf server.
 func TestStdioClose(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "upstream")
-	build := exec.Command(goTool, "build", "-o", bin, "github.com/ptc-go/ptc/mcp/internal/upstream/cmd/upstream")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildUpstream(t)
 	for _, tc := range []struct {
 		name  string
 		flags []string

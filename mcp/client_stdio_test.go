@@ -30,18 +30,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 // TestStdio runs the upstream as a subprocess (built once, with go build,
 // into the test's temporary directory) and connects with Command.
 func TestStdio(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "upstream")
-	build := exec.Command(goTool, "build", "-o", bin, "github.com/ptc-go/ptc/mcp/internal/upstream/cmd/upstream")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildUpstream(t)
 	ctx := context.Background()
 
 	t.Run("calls", func(t *testing.T) {
@@ -161,4 +150,23 @@ func TestStdio(t *testing.T) {
 			t.Errorf("error %v", err)
 		}
 	})
+}
+
+// buildUpstream builds the test MCP server (mcp/internal/upstream) and
+// returns its path; -short skips the test.
+func buildUpstream(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := filepath.Join(t.TempDir(), "upstream")
+	build := exec.Command(goTool, "build", "-o", bin, "github.com/ptc-go/ptc/mcp/internal/upstream/cmd/upstream")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
