@@ -153,7 +153,8 @@ type SystemPrompt struct {
 	// Prefix comes first, Suffix last.
 	Prefix, Suffix string
 	// Language replaces the language reference: a text, or the name of a
-	// built-in profile ("default", "compact"). Empty: "default".
+	// built-in profile ("default", "compact", or "minimal", the seeds' name
+	// for compact; see LanguageReference). Empty: "default".
 	Language string
 	// LanguageFunc, when set, computes the language reference for each
 	// turn (and wins over Language). It may return a profile name, or ""
@@ -172,8 +173,14 @@ type SystemPrompt struct {
 type PromptState struct {
 	Turn     int           // from 1
 	Model    llm.Model     // the model of the run
-	Memory   []string      // the names in the agent's memory
+	Memory   []string      // the names in the agent's memory, sorted
 	Messages []llm.Message // the conversation so far
+	// MemoryValues is the memory itself, as the next program sees it
+	// (MemoryValues.Get(name)); nil before anything is stored. It is the
+	// seeds' "current memory state", firewalled values included: a text
+	// the LanguageFunc returns is scrubbed of them (see Step.Scrub) before
+	// it goes into the prompt.
+	MemoryValues *lisp.Namespace
 }
 
 // Defaults.

@@ -34,6 +34,7 @@ type eventJSON struct {
 	Error         string         `json:"error,omitempty"`
 	Fail          *failJSON      `json:"fail,omitempty"`
 	Usage         map[string]any `json:"usage,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
 }
 
 type failJSON struct {
@@ -54,6 +55,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
 		Model: e.Model, FinishReason: e.FinishReason, Messages: len(e.Messages), Response: e.Response,
 		Program: e.Program, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
+		Warnings: e.Warnings,
 	}
 	if e.Fail != nil {
 		j.Fail = &failJSON{Reason: e.Fail.Reason, Message: e.Fail.Message, Op: e.Fail.Op}

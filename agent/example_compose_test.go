@@ -228,3 +228,29 @@ func ExampleLoadCompiled() {
 	// sonnet 2026-11-01
 	// [5.0 2.5] <nil> 1 LLM request
 }
+
+// Must is the seeds' run! and then!: the Step, or a panic with the error.
+// Here the finder's Step lacks the field the counter's signature requires,
+// and the counter fails before its LLM is called.
+func ExampleMust() {
+	find := agent.MustNew(agent.Config{Prompt: "Find the open tickets", Signature: "{ids [:int]}"})
+	count := agent.MustNew(agent.Config{Prompt: "Count the tickets", Signature: "(ids [:int]) -> :int"})
+	model := scripted(map[string]string{
+		"Find":  `(return {:ids [4 8 15]})`,
+		"Count": `(return (count ctx/ids))`,
+	})
+	ctx, opts := context.Background(), agent.Options{LLM: model}
+	counted := agent.Must(agent.Then(ctx, agent.Must(find.Run(ctx, opts)), count, opts))
+	fmt.Println(lisp.PrintString(counted.Return))
+
+	defer func() {
+		var ae *agent.Error
+		fmt.Println(errors.As(recover().(error), &ae), ae.Step.Fail.Reason)
+	}()
+	other := agent.MustNew(agent.Config{Prompt: "Find the tickets", Signature: "{tickets [:int]}"})
+	otherModel := scripted(map[string]string{"Find": `(return {:tickets [1]})`, "Count": `(return 0)`})
+	agent.Must(agent.Then(ctx, agent.Must(other.Run(ctx, agent.Options{LLM: otherModel})), count, agent.Options{LLM: otherModel}))
+	// Output:
+	// 3
+	// true validation_error
+}

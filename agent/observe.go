@@ -144,6 +144,11 @@ type Event struct {
 	Fail *Fail
 	// Usage is the mission's (run.stop, run.exception).
 	Usage Usage
+	// Warnings are the mission's Step.Warnings (run.stop, run.exception):
+	// the input's coercions and, under signature.WarnOnly, every mismatch
+	// it let through, scrubbed. The slog observer (trace.NewSlogObserver)
+	// logs each at WARN: the seeds' warn_only "logs warnings".
+	Warnings []string
 
 	// Args, Result and Step are the values themselves, firewalled parts
 	// included: the tool call's arguments and result, the turn's value,
@@ -342,7 +347,7 @@ func (m *mission) end(step *Step) {
 		return
 	}
 	e := &Event{Kind: RunStop, Duration: step.Usage.Duration, Tokens: step.Usage.Tokens,
-		Fail: step.Fail, Usage: step.Usage}
+		Fail: step.Fail, Usage: step.Usage, Warnings: step.Warnings}
 	if step.Fail != nil && step.Fail.Reason == ReasonInternalError {
 		e.Kind = RunException
 	}

@@ -14,6 +14,23 @@ func Then(ctx context.Context, prev *Step, next *Agent, opts Options) (*Step, er
 	return then(ctx, treeFrom(ctx), prev, next, opts, nil)
 }
 
+// Must returns step when err is nil and panics with err otherwise: the
+// seeds' run! and then!, for scripts, examples and tests where a failed
+// mission should stop everything. It takes what Run, Then and
+// CompiledAgent.Execute return:
+//
+//	found := agent.Must(finder.Run(ctx, opts))
+//	drafted := agent.Must(agent.Then(ctx, found, drafter, opts))
+//
+// The panic's value is err, an *Error for a failed mission, so a recover
+// can still read the Step. Code that handles failures checks err instead.
+func Must(step *Step, err error) *Step {
+	if err != nil {
+		panic(err)
+	}
+	return step
+}
+
 // then runs next on prev under up, as a stage of a pipeline whose limit is
 // pipe (nil: none).
 func then(ctx context.Context, up *tree, prev *Step, next *Agent, opts Options, pipe *treeLimit) (*Step, error) {

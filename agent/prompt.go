@@ -37,14 +37,11 @@ import (
 
 // resolveLanguage checks SystemPrompt.Language: a profile name or a text.
 func resolveLanguage(lang string) (string, error) {
-	switch lang {
-	case "", "default":
-		return "default", nil
-	case "compact":
-		return "compact", nil
+	if name, ok := profileName(lang); ok {
+		return name, nil
 	}
 	if !strings.ContainsAny(lang, " \n") {
-		return "", configErr("SystemPrompt.Language", fmt.Sprintf("unknown profile %q (the profiles are default and compact; longer text is used as it is)", lang))
+		return "", configErr("SystemPrompt.Language", fmt.Sprintf("unknown profile %q (the profiles are default and compact, or minimal, the seeds' name for compact; longer text is used as it is)", lang))
 	}
 	return lang, nil
 }
@@ -76,8 +73,12 @@ func (m *mission) generatedPrompt() string {
 		m.callback = "SystemPrompt.LanguageFunc"
 		l := sp.LanguageFunc(m.promptState())
 		m.callback = ""
-		if l != "" {
-			lang = l
+		if name, ok := profileName(l); ok && l != "" {
+			lang = name
+		} else if l != "" {
+			// It saw the memory's firewalled values: none may reach the
+			// LLM through it.
+			lang = m.fw.Scrub(l)
 		}
 	}
 	compact := lang == "compact"
@@ -120,7 +121,7 @@ func (m *mission) compileSection() string {
 func (m *mission) promptState() PromptState {
 	st := PromptState{Turn: max(m.turn, 1), Messages: slices.Clone(m.messages)}
 	if m.memory != nil {
-		st.Memory = m.memory.Names()
+		st.Memory, st.MemoryValues = m.memory.Names(), m.memory
 	}
 	switch {
 	case m.rt != nil:

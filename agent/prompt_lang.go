@@ -41,15 +41,38 @@ func (p languageProfile) text(tools bool) string {
 	return s
 }
 
-// LanguageReference returns the text of a built-in language reference,
-// "default" or "compact", with its tool rules; "" for other names. It is
-// meant for LanguageFunc implementations that build on a profile.
+// profileAliases are other names of the built-in profiles: the seeds call
+// the token-efficient reference :minimal.
+var profileAliases = map[string]string{"": "default", "minimal": "compact"}
+
+// profileName returns the built-in profile a name stands for, its aliases
+// included, and whether there is one.
+func profileName(name string) (string, bool) {
+	if alias, ok := profileAliases[name]; ok {
+		name = alias
+	}
+	_, ok := languageProfiles[name]
+	return name, ok
+}
+
+// LanguageProfiles returns the names of the built-in language references,
+// "default" first. "minimal", the seeds' name, stands for "compact"
+// wherever a profile is named.
+func LanguageProfiles() []string { return []string{"default", "compact"} }
+
+// LanguageReference returns the text of a built-in language reference
+// ("default", "compact" or "minimal"), with its tool rules: the seeds'
+// Prompts.get. It is "" for other names. It is meant for LanguageFunc
+// implementations and SystemPrompt.Language texts that build on a
+// profile:
+//
+//	Language: agent.LanguageReference("compact") + "\n- Amounts are in cents."
 func LanguageReference(profile string) string {
-	p, ok := languageProfiles[profile]
+	name, ok := profileName(profile)
 	if !ok {
 		return ""
 	}
-	return p.text(true)
+	return languageProfiles[name].text(true)
 }
 
 // The mode section of the prompt (prompt.go) covers what depends on the

@@ -116,8 +116,8 @@ var agentKeys = []keySpec{
 	{"system-prefix", func(f *File, v *value) error { f.Config.SystemPrompt.Prefix = v.text; return nil }},
 	{"system-suffix", func(f *File, v *value) error { f.Config.SystemPrompt.Suffix = v.text; return nil }},
 	{"language", func(f *File, v *value) error {
-		if v.text != "default" && v.text != "compact" {
-			return valueErr(v, "want default or compact, got "+quoteShort(v.text))
+		if v.text != "default" && v.text != "compact" && v.text != "minimal" {
+			return valueErr(v, "want default or compact (or minimal, the seeds' name for compact), got "+quoteShort(v.text))
 		}
 		f.Config.SystemPrompt.Language = v.text
 		return nil

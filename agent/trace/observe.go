@@ -16,7 +16,9 @@ import (
 // with the event's fields as attributes (agent, trace_id, depth, turn,
 // tool, duration, tokens, error...). Levels: the end of a mission at Info
 // (Warn when it failed, Error for run.exception), failed LLM calls and
-// tool calls at Warn, everything else at Debug; set the handler's level to
+// tool calls at Warn, everything else at Debug, and after the end of a
+// mission each of its warnings (Event.Warnings: what signature.WarnOnly
+// let through) as a "ptc warning" record at Warn; set the handler's level to
 // choose how much is written. Texts are redacted as for the LLM, so a log
 // never holds firewalled data (unless the observer is registered with
 // Raw, whose Fail it logs as it is).
@@ -44,6 +46,7 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 	case agent.LLMException, agent.ToolException:
 		level = slog.LevelWarn
 	}
+	defer o.warnings(ctx, e)
 	if !o.l.Enabled(ctx, level) {
 		return
 	}
@@ -101,6 +104,22 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 		add(slog.Int("turns", e.Usage.Turns))
 	}
 	o.l.LogAttrs(ctx, level, "ptc "+e.Kind.String(), attrs...)
+}
+
+// warnings logs each of a mission's warnings at WARN, on its own line: a
+// validation mismatch that signature.WarnOnly let through, or a coercion
+// of the input.
+func (o slogObserver) warnings(ctx context.Context, e *agent.Event) {
+	if len(e.Warnings) == 0 || !o.l.Enabled(ctx, slog.LevelWarn) {
+		return
+	}
+	for _, w := range e.Warnings {
+		attrs := []slog.Attr{slog.String("trace_id", e.TraceID), slog.String("warning", w)}
+		if e.Agent != "" {
+			attrs = append([]slog.Attr{slog.String("agent", e.Agent)}, attrs...)
+		}
+		o.l.LogAttrs(ctx, slog.LevelWarn, "ptc warning", attrs...)
+	}
 }
 
 // NewJSONLObserver returns an observer that writes each event to w as one

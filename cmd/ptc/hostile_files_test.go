@@ -466,7 +466,7 @@ func TestTerminalEscapesRun(t *testing.T) {
 	bad := writeFile(t, dir, "bad.md", "---\nlanguage: "+hostileTexts[3]+"\n---\nP")
 	code, out, errOut = ptcIn(t, testEnv(nil, nil), "run", bad, "--model", "m")
 	check("an agent file error", code, out, errOut)
-	if !strings.Contains(errOut, `language: want default or compact, got "\x1b]52;c;`) {
+	if !strings.Contains(errOut, `language: want default or compact (or minimal, the seeds' name for compact), got "\x1b]52;c;`) {
 		t.Errorf("agent file error: %s", errOut)
 	}
 }

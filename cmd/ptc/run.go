@@ -481,6 +481,10 @@ func (r *runCmd) printOutcome(sh shown, a *agent.Agent, code int, rp *replayer, 
 		fmt.Fprintln(r.stdout, string(b))
 		return code
 	}
+	// The coercions of the input and what warn_only let through.
+	for _, w := range step.Warnings {
+		r.stderr.printf("warning: %s\n", sh.text(w))
+	}
 	switch {
 	case step.Fail == nil:
 		bound := printBound(a.Config().Limits)

@@ -597,8 +597,12 @@ func ReservedName(name string) string {
 		return "(fail value) ends the mission as failed, so the name stays reserved; name yours something else, e.g. fail-with"
 	case "call":
 		return "(call \"tool\" args) calls a tool, so the name stays reserved; name yours something else, e.g. call-with"
-	case "ctx", "memory", "tool", "data", "*1", "*2", "*3", "nil", "true", "false":
-		return "the name is reserved"
+	case "ctx", "memory", "tool", "data":
+		return name + "/ names a namespace (" + name + "/name), so the name stays reserved; name yours something else, e.g. my-" + name
+	case "*1", "*2", "*3":
+		return name + " holds an earlier turn's value, so the name stays reserved; name yours something else, e.g. last-value"
+	case "nil", "true", "false":
+		return name + " is a literal, so the name stays reserved; name yours something else, e.g. my-" + name
 	}
 	if isSpecialName(name) {
 		return name + " is a special form of PTC-Lisp and keeps its meaning; name yours something else, e.g. my-" + name

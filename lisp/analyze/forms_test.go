@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -329,6 +330,22 @@ func TestCoreNamespaceSpecialForms(t *testing.T) {
 	} {
 		if got := dump(mustAnalyze(t, src).Body); got != want {
 			t.Errorf("Analyze(%q) = %s, want %s", src, got, want)
+		}
+	}
+}
+
+// Every reserved name's explanation says why and what to name the value
+// instead: the model reads it and must not guess.
+func TestReservedNameSaysWhatToDo(t *testing.T) {
+	for _, name := range []string{"return", "fail", "call", "ctx", "memory", "tool", "data", "*1", "*2", "*3", "nil", "true", "false", "if", "let", "where"} {
+		why := ReservedName(name)
+		if !strings.Contains(why, "name yours something else, e.g. ") {
+			t.Errorf("%s: %q", name, why)
+		}
+	}
+	for _, name := range []string{"count", "name", "first", "x"} {
+		if why := ReservedName(name); why != "" {
+			t.Errorf("%s is reserved: %q", name, why)
 		}
 	}
 }
