@@ -19,6 +19,7 @@ var core = []string{
 	module + "/agent/agentfile",
 	module + "/agent/internal/firewall",
 	module + "/agent/trace",
+	module + "/eval",
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",

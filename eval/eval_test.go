@@ -1,0 +1,367 @@
+package eval_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/eval"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+)
+
+// stepOf returns a successful Step whose value is the printed form src.
+func stepOf(t *testing.T, src string) *agent.Step {
+	t.Helper()
+	v, err := lisp.ReadData(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &agent.Step{Return: v}
+}
+
+func TestChecks(t *testing.T) {
+	failed := &agent.Step{Fail: &agent.Fail{Reason: "not_found", Message: "no such user"}}
+	cases := []struct {
+		name  string
+		check eval.Check
+		step  *agent.Step
+		why   string // "" passes
+	}{
+		{"equal map", eval.Equals(map[string]any{"count": 2, "total": 130.5}), stepOf(t, `{:count 2 :total 130.5}`), ""},
+		{"keyword and string keys", eval.Equals(map[string]any{"a": 1}), stepOf(t, `{"a" 1}`), ""},
+		{"int equals float by value", eval.Equals(2), stepOf(t, `2.0`), ""},
+		{"wrong number", eval.Equals(map[string]any{"count": 2}), stepOf(t, `{:count 3}`), "/count: got {:count 3}"},
+		{"extra field", eval.Equals(map[string]any{"count": 2}), stepOf(t, `{:count 2 :x 1}`), "the value: got"},
+		{"missing field", eval.Subset(map[string]any{"count": 2}), stepOf(t, `{:x 1}`), "/count (missing)"},
+		{"subset allows more", eval.Subset(map[string]any{"count": 2}), stepOf(t, `{:count 2 :x 1}`), ""},
+		{"subset nested", eval.Subset(map[string]any{"u": map[string]any{"n": "a"}}), stepOf(t, `{:u {:n "a" :m 1}}`), ""},
+		{"vector order matters", eval.Equals([]any{1, 2}), stepOf(t, `[2 1]`), "[0]"},
+		{"within", eval.Within(map[string]any{"avg": 107.5}, 0.01), stepOf(t, `{:avg 107.4986}`), ""},
+		{"outside", eval.Within(107.5, 0.001), stepOf(t, `107.4986`), "the value: got 107.4986"},
+		{"keyword equals its string", eval.Equals(lisp.Keyword("high")), stepOf(t, `"high"`), ""},
+		{"set", eval.Equals(lisp.NewSet("a", "b")), stepOf(t, `#{"b" "a"}`), ""},
+		{"satisfies", eval.Satisfies(`(fn [r] (> (:total r) 100))`), stepOf(t, `{:total 130.5}`), ""},
+		{"satisfies short fn", eval.Satisfies(`#(= 3 (count %))`), stepOf(t, `[1 2]`), "is false of [1 2]"},
+		{"satisfies that errs", eval.Satisfies(`(fn [r] (+ r 1))`), stepOf(t, `"x"`), "check (fn [r] (+ r 1))"},
+		{"fails with", eval.Fails("not_found"), failed, ""},
+		{"fails with another", eval.Fails(":bad"), failed, "failed with not_found, want bad"},
+		{"fails but succeeded", eval.Fails(""), stepOf(t, `1`), "succeeded with 1"},
+		{"failed mission", eval.Equals(1), failed, "failed: not_found: no such user"},
+		{"go func", eval.Func(func(s *agent.Step) error { return errors.New("nope") }), stepOf(t, `1`), "nope"},
+		{"nil expected", eval.Equals(nil), stepOf(t, `nil`), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.check.Verify(context.Background(), tc.step)
+			switch {
+			case tc.why == "" && err != nil:
+				t.Errorf("%s: %v", tc.check, err)
+			case tc.why != "" && (err == nil || !strings.Contains(err.Error(), tc.why)):
+				t.Errorf("%s: got %v, want an error with %q", tc.check, err, tc.why)
+			}
+		})
+	}
+}
+
+// A value that shares its parts, exponential to walk naively, is refused
+// within the bound.
+func TestCheckBounded(t *testing.T) {
+	res, err := lisp.Run(context.Background(), `(reduce (fn [v _] [v v]) 1 (range 40))`, lisp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := res.Value
+	err = eval.Equals(want).Verify(context.Background(), &agent.Step{Return: want})
+	if err == nil || !strings.Contains(err.Error(), "too large to compare") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestParseCases(t *testing.T) {
+	src := `[{:name "alice" :input {:customer "alice"} :expect {:count 2 :total 130.5} :within 0.01}
+ {:input {:customer "bob"} :subset {:count 0} :check (fn [r] (zero? (:total r)))}
+ {:name "nobody" :input {:customer "zed"} :fails :not_found}]`
+	cases, err := eval.ParseCases("orders.cases.clj", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 3 || cases[0].Name != "alice" || cases[1].Name != "case 2" {
+		t.Fatalf("cases %+v", cases)
+	}
+	if got := cases[0].Checks[0].String(); got != "equals {:count 2, :total 130.5} within 0.01" {
+		t.Errorf("check 1: %s", got)
+	}
+	if len(cases[1].Checks) != 2 || cases[1].Checks[1].String() != "satisfies (fn [r] (zero? (:total r)))" {
+		t.Errorf("checks 2: %v", cases[1].Checks)
+	}
+	ok := &agent.Step{Return: lisp.NewMap(lisp.Keyword("count"), int64(0), lisp.Keyword("total"), 0.0)}
+	for _, c := range cases[1].Checks {
+		if err := c.Verify(context.Background(), ok); err != nil {
+			t.Error(err)
+		}
+	}
+	in, _ := cases[0].Input.(*lisp.Map)
+	if v, _ := in.Get(lisp.Keyword("customer")); v != "alice" {
+		t.Errorf("input %v", cases[0].Input)
+	}
+
+	bad := []struct{ src, want string }{
+		{`{:name "x"}`, "f.clj:1:1: want a vector of cases"},
+		{`[1]`, "f.clj:1:2: case 1 is not a map"},
+		{`[{:nme "x"}]`, "f.clj:1:3: unknown key :nme"},
+		{`[{:check (fn [r] (+ r)}]`, "f.clj"},
+		{`[{:check (fn [r] (let [x] r))}]`, "f.clj:1:10: check (fn [r] (let [x] r))"},
+		{`[{:input [1 2]}]`, "f.clj:1:10: :input wants a map"},
+		{`[{:within 0.1}]`, ":within needs an :expect"},
+		{`[{:name "a"} {:name "a"}]`, `two cases are named "a"`},
+		{`[{:expect (+ 1 2)}]`, "f.clj:1:11"},
+		{`[{:fails 3}]`, ":fails wants a reason"},
+		{"[] []", "want one vector of cases, found 2 forms"},
+	}
+	for _, b := range bad {
+		_, err := eval.ParseCases("f.clj", b.src)
+		var ce *eval.CaseError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%s: got %v, want %q", b.src, err, b.want)
+		}
+	}
+}
+
+// tasks is a small suite: a task whose model answers right, and one whose
+// model answers wrong every other run.
+func tasks() []eval.Task {
+	return []eval.Task{{
+		Name:   "double",
+		Config: agent.Config{Prompt: "Double {{n}}", Signature: "(n :int) -> :int"},
+		Cases: []eval.Case{
+			{Name: "two", Input: map[string]any{"n": 2}, Checks: []eval.Check{eval.Equals(4)}},
+			{Name: "three", Input: map[string]any{"n": 3}, Checks: []eval.Check{eval.Equals(6)}},
+		},
+	}}
+}
+
+// doubler answers "Double N" with a program; every answer to n=3 after
+// the first (calls counts them) is wrong.
+func doubler(calls *atomic.Int64) llm.Func {
+	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		prog := "(return (* 2 ctx/n))"
+		if strings.Contains(req.Prompt, "3") && calls.Add(1) > 1 {
+			prog = "(return (+ 2 ctx/n))"
+		}
+		return llm.Response{Content: "```clojure\n" + prog + "\n```", Tokens: llm.Tokens{Input: 1000, Output: 50}}, nil
+	}
+}
+
+func TestRunReport(t *testing.T) {
+	var calls atomic.Int64
+	rep, err := eval.Run(context.Background(), tasks(), eval.Config{
+		Variants: []eval.Variant{
+			{Name: "m", Model: doubler(&calls), Price: &eval.Price{Input: 1, Output: 4}},
+			{Name: "m/compact", Model: llm.Func(llmtest.NewScript().Func()), Profile: "compact"},
+		},
+		Runs: 3,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 12 {
+		t.Fatalf("%d results", len(rep.Results))
+	}
+	m := rep.Variants[0]
+	if m.Runs != 6 || m.PassAt1 < 0.66 || m.PassAt1 > 0.67 || m.PassAll != 0.5 {
+		t.Errorf("variant m: %+v", m.Stats)
+	}
+	if m.Cost == nil || *m.Cost != (1000*1+50*4)/1e6 || m.TokensIn != 1000 || m.Turns != 1 {
+		t.Errorf("variant m's usage: %+v", m.Stats)
+	}
+	if c := rep.Variants[1]; c.Passed != 0 || c.Cost != nil || c.Reasons["llm_error"] != 6 {
+		t.Errorf("variant m/compact: %+v", c.Stats)
+	}
+	if three := rep.Cases[1].PerVariant[0]; three.Passed != 1 || three.Runs != 3 || three.Reasons["wrong_answer"] != 2 {
+		t.Errorf("case three: %+v", three)
+	}
+	if rep.Passed() {
+		t.Error("Passed() with failed runs")
+	}
+
+	var table bytes.Buffer
+	if err := rep.WriteTable(&table, eval.TableOptions{NoTimings: true}); err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Join(strings.Fields(table.String()), " ")
+	for _, want := range []string{"double two 3/3 0/3 ✗", "double three 1/3 ✗ 0/3 ✗", "pass@1 67% 0%", "pass^3 50% 0%",
+		"cost per run $0.0012 —", "turns (errors) per run 1.0 (0.0) 1.0 (0.0)", "tokens in/out per run 1.0k / 50 0 / 0"} {
+		if !strings.Contains(words, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table.String())
+		}
+	}
+
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Variants []struct {
+			Name    string  `json:"name"`
+			PassAt1 float64 `json:"pass_at_1"`
+		}
+		Results []struct {
+			Passed bool   `json:"passed"`
+			Why    string `json:"why"`
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Results) != 12 || back.Variants[1].Name != "m/compact" {
+		t.Errorf("JSON %v: %s", err, js.String())
+	}
+
+	var junit bytes.Buffer
+	if err := rep.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(junit.Bytes(), &suites); err != nil {
+		t.Fatal(err)
+	}
+	if suites.Tests != 4 || suites.Failures != 3 || suites.Suites[0].Name != "m double" ||
+		suites.Suites[0].Cases[1].Failure == nil || suites.Suites[0].Cases[1].Failure.Message != "2 of 3 runs failed" {
+		t.Errorf("JUnit:\n%s", junit.String())
+	}
+}
+
+// Run refuses what cannot run before running anything.
+func TestRunRefuses(t *testing.T) {
+	ok := eval.Variant{Name: "m", Model: llm.Func(llmtest.NewScript().Func())}
+	bad := []struct {
+		tasks []eval.Task
+		cfg   eval.Config
+		want  string
+	}{
+		{tasks(), eval.Config{}, "no model"},
+		{tasks(), eval.Config{Variants: []eval.Variant{ok, ok}}, "a name of its own"},
+		{append(tasks(), tasks()...), eval.Config{Variants: []eval.Variant{ok}}, "task 2: a task needs a name of its own"},
+		{[]eval.Task{{Name: "x", Config: agent.Config{}}}, eval.Config{Variants: []eval.Variant{ok}}, "eval: x: agent: Prompt"},
+	}
+	for _, b := range bad {
+		if _, err := eval.Run(context.Background(), b.tasks, b.cfg); err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("got %v, want %q", err, b.want)
+		}
+	}
+}
+
+// A recorded run replays offline with the same verdicts, whatever order
+// parallel calls come in; a request the recording lacks fails the run.
+func TestRecordReplay(t *testing.T) {
+	var calls atomic.Int64
+	var mu sync.Mutex // Wrap is called from the runs' goroutines
+	recs := map[eval.RunKey]*eval.Recorder{}
+	cfg := eval.Config{
+		Variants: []eval.Variant{{Name: "m", Model: doubler(&calls)}},
+		Runs:     2, Parallel: 4,
+		Wrap: func(k eval.RunKey, m llm.Model) (llm.Model, error) {
+			r := eval.NewRecorder(k, m.(llm.Func))
+			mu.Lock()
+			recs[k] = r
+			mu.Unlock()
+			return r.Func(), nil
+		},
+	}
+	first, err := eval.Run(context.Background(), tasks(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[eval.RunKey][]byte{}
+	for k, r := range recs {
+		files[k], _ = json.Marshal(r)
+	}
+	var replayers []*eval.Replayer
+	cfg.Variants[0].Model = llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
+		t.Error("the live model was called")
+		return llm.Response{}, errors.New("offline")
+	})
+	cfg.Wrap = func(k eval.RunKey, m llm.Model) (llm.Model, error) {
+		p, err := eval.ReadRecording(files[k])
+		mu.Lock()
+		replayers = append(replayers, p)
+		mu.Unlock()
+		return p.Func(), err
+	}
+	second, err := eval.Run(context.Background(), tasks(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := func(r *eval.Report) map[eval.RunKey]bool {
+		out := map[eval.RunKey]bool{}
+		for _, res := range r.Results {
+			out[res.RunKey] = res.Passed
+		}
+		return out
+	}
+	a, b := verdicts(first), verdicts(second)
+	if len(a) != 4 || len(b) != 4 {
+		t.Fatalf("%d and %d results", len(a), len(b))
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			t.Errorf("%v: %v recorded, %v replayed", k, a[k], b[k])
+		}
+	}
+	for _, p := range replayers {
+		if d, m := p.Drift(); d != 0 || m != 0 {
+			t.Errorf("drift %d, missing %d", d, m)
+		}
+	}
+
+	// Another prompt: the recording has no reply for it.
+	other := tasks()
+	other[0].Config.Prompt = "Twice {{n}}"
+	third, _ := eval.Run(context.Background(), other, cfg)
+	if third.Passed() || !strings.Contains(third.Results[0].Why, "no recorded reply") {
+		t.Errorf("replaying another prompt: %+v", third.Results[0])
+	}
+
+	for _, bad := range []string{`{}`, `{"format":"ptc-eval-recording","version":2}`, `[`, `{"format":"ptc-eval-recording","version":1,"calls":[{"request":"a","seq":5}]}`} {
+		if _, err := eval.ReadRecording([]byte(bad)); err == nil {
+			t.Errorf("ReadRecording(%s) accepted it", bad)
+		}
+	}
+}
+
+// A cancelled context ends the evaluation: the runs not started are left
+// out and Run says why.
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err := eval.Run(ctx, tasks(), eval.Config{
+		Variants: []eval.Variant{{Name: "m", Model: llm.Func(llmtest.NewScript(llmtest.Code("(return 4)")).Func())}},
+		Runs:     5,
+		Done: func(*eval.RunResult) {
+			if n++; n == 1 {
+				cancel()
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) || n >= 10 {
+		t.Errorf("err %v after %d runs", err, n)
+	}
+}
