@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
@@ -40,6 +41,7 @@ type File struct {
 	prompt  *value            // the body, or the prompt key's value
 	context *value            // inline data or a file name (nil: none)
 	mcp     *value            // the MCP configuration file (nil: none)
+	cases   *value            // the test cases, inline or a file name (nil: none)
 	fsys    fs.FS             // where Load read the file (nil after Parse)
 }
 
@@ -331,3 +333,62 @@ func escapeControls(s string) string {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// CasesSuffix ends the name of the file that holds an agent file's test
+// cases when its front matter names none: digest.md's are in
+// digest.cases.clj beside it.
+const CasesSuffix = ".cases.clj"
+
+// Cases are the agent's test cases (see eval.ParseCases for how they are
+// written): inline (cases: followed by a | block holding a vector), in the
+// file cases: names (relative to the agent file), or, when the front
+// matter has no cases:, in the file beside it named like it with
+// CasesSuffix. Nil when there are none. A File from Parse reads no file.
+// An error is an *Error at the case's line in the agent file, or an
+// *eval.CaseError in the cases file.
+func (f *File) Cases() ([]eval.Case, error) {
+	v := f.cases
+	if v != nil && strings.HasPrefix(strings.TrimSpace(v.text), "[") {
+		cases, err := eval.ParseCases(f.Name, v.text)
+		var ce *eval.CaseError
+		if errors.As(err, &ce) {
+			pos := v.pos
+			if ce.Line > 0 {
+				pos = v.at(ce.Line, ce.Col)
+			}
+			return nil, &Error{File: f.Name, Pos: pos, Msg: "cases: " + ce.Message, Err: err}
+		}
+		return cases, err
+	}
+	var name string
+	switch {
+	case v != nil:
+		name = strings.TrimSpace(v.text)
+		if f.fsys == nil {
+			return nil, &Error{File: f.Name, Pos: v.pos, Msg: "cases: " + quoteShort(name) + " is a file, and a File from Parse reads none: use Load"}
+		}
+		if !path.IsAbs(name) {
+			name = path.Join(path.Dir(f.Name), name)
+		}
+	case f.fsys == nil:
+		return nil, nil
+	default:
+		name = strings.TrimSuffix(f.Name, path.Ext(f.Name)) + CasesSuffix
+		if _, err := fs.Stat(f.fsys, name); err != nil {
+			return nil, nil
+		}
+	}
+	b, err := readBounded(f.fsys, name, eval.MaxCasesSize, "a cases file")
+	if err != nil {
+		msg := fmt.Sprintf("cases: %v", err)
+		if errors.Is(err, fs.ErrNotExist) {
+			msg = "cases: no file " + name
+		}
+		e := &Error{File: f.Name, Msg: msg, Err: err}
+		if v != nil {
+			e.Pos = v.pos
+		}
+		return nil, e
+	}
+	return eval.ParseCases(name, string(b))
+}

@@ -137,6 +137,13 @@ var agentKeys = []keySpec{
 		f.mcp = v
 		return nil
 	}},
+	{"cases", func(f *File, v *value) error {
+		if strings.TrimSpace(v.text) == "" {
+			return valueErr(v, "wants a cases file (a .clj file holding [{:input … :expect …} …]) or the cases inline, as a | block")
+		}
+		f.cases = v
+		return nil
+	}},
 }
 
 // limitKeys are the keys under limits:, named like the flags of ptc eval.
