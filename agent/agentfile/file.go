@@ -334,6 +334,16 @@ func escapeControls(s string) string {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
+// CasesFile is the cases file the agent file names (cases:), as written
+// (relative to the agent file's directory unless absolute); "" when it
+// names none or gives the cases inline.
+func (f *File) CasesFile() string {
+	if f.cases == nil || strings.HasPrefix(strings.TrimSpace(f.cases.text), "[") {
+		return ""
+	}
+	return strings.TrimSpace(f.cases.text)
+}
+
 // CasesSuffix ends the name of the file that holds an agent file's test
 // cases when its front matter names none: digest.md's are in
 // digest.cases.clj beside it.

@@ -23,6 +23,8 @@ const usage = `usage:
   ptc repl [-c CONTEXT.json|.edn]
   ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
           [--record FILE | --replay FILE [--replay-mcp]] [--trace FILE|-] [--quiet] [limit flags]
+  ptc test [AGENT_FILE|SUITE_DIR]... [--model REF]... [-n RUNS] [--parallel N] [--json] [--junit FILE]
+           [--record DIR | --replay DIR] [--prompt-profile LIST] [--list]
   ptc trace print FILE [--full] [--replies] [--no-children] [--no-timings]
   ptc trace view FILE [-o OUT.html] [--open]
   ptc conform FILE.jsonl
@@ -92,6 +94,8 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		return cmdBench(rest, stdout, stderr)
 	case "run":
 		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdRun(env, rest, stdout, stderr) })
+	case "test":
+		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdTest(env, rest, stdout, stderr) })
 	case "mcp":
 		return cmdMCP(env, rest, stdin, stdout, stderr)
 	case "trace":

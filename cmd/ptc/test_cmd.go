@@ -1,0 +1,624 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/eval"
+	"github.com/ptc-go/ptc/eval/bundled"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/mcp"
+)
+
+const testSynopsis = `[AGENT_FILE|SUITE_DIR]... [--model REF]... [--prompt-profile LIST] [-n RUNS] [--parallel N]
+                [--json] [--junit FILE] [--record DIR | --replay DIR] [--price REF=IN/OUT]... [--list] [--quiet]`
+
+const testHelp = `
+Measures agents against models: runs every test case of the agents given
+(agent files, or folders of them) RUNS times on each model, checks each
+answer, and prints a table: per case how many runs passed, per model
+pass@1 (the chance one run passes), pass^N (the share of cases whose N runs
+all passed), turns and turns that failed, tokens, cost when --price gives
+the model's price, and latency. Without an agent file, it runs ptc's
+bundled suite (--list lists its tasks); with it, the model "reference"
+answers with each task's reference solution, offline, to show the format.
+
+Cases: an agent file's cases: names a file of them (or holds them inline as
+a | block); without it, NAME.cases.clj beside NAME.md is read. They are
+PTC-Lisp data, a vector of maps:
+  [{:name "alice" :input {:customer "alice"} :expect {:count 2 :total 130.5} :within 0.01}
+   {:name "any" :input {:customer "bob"} :subset {:count 0}}
+   {:name "rule" :input {:customer "carol"} :check (fn [r] (> (:total r) 100))}
+   {:name "unknown" :input {:customer "zed"} :fails :not_found}]
+:input goes over the agent file's context. See docs/evals.md.
+
+Comparing: --model A --model B, and --prompt-profile default,compact, run
+every case on each combination, side by side.
+
+--record DIR saves each run's model replies (keyed by request, so parallel
+calls replay in any order) under DIR; --replay DIR runs again offline from
+them, with no model: what CI runs.
+
+Exit status: 0 every run passed, 1 a run failed, 2 bad usage or agent
+file, 130 interrupted.
+
+Flags:
+`
+
+// testFlags are the flags of ptc test.
+type testFlags struct {
+	models         repeatedString
+	profiles       string
+	runs, parallel int
+	asJSON, quiet  bool
+	list           bool
+	junit          string
+	record, replay string
+	prices         repeatedString
+}
+
+// referenceModel is the --model of the bundled suite's reference
+// solutions.
+const referenceModel = "reference"
+
+func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
+	var f testFlags
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: ptc test %s\n%s", testSynopsis, testHelp)
+		fs.PrintDefaults()
+	}
+	fs.Var(&f.models, "model", "a model `REF` to measure (provider:model, or reference); repeatable to compare (default: $PTC_MODEL, else the agent files' model:)")
+	fs.StringVar(&f.profiles, "prompt-profile", "", "language profiles to compare, comma-separated (`LIST` of default, compact); default: each agent's own")
+	fs.IntVar(&f.runs, "n", 1, "`RUNS` of each case per model (pass^N needs more than 1)")
+	fs.IntVar(&f.parallel, "parallel", 1, "missions run at `N` at once")
+	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
+	fs.StringVar(&f.junit, "junit", "", "write the report as JUnit XML to `FILE`, for CI")
+	fs.StringVar(&f.record, "record", "", "save every run's model replies under `DIR`")
+	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded under `DIR` (no model is called)")
+	fs.Var(&f.prices, "price", "a model's price, `REF=IN/OUT` in dollars per million input and output tokens; repeatable")
+	fs.BoolVar(&f.list, "list", false, "list the tasks and their cases, and run nothing")
+	fs.BoolVar(&f.quiet, "quiet", false, "print no progress")
+	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagError(fs, err, stdout)
+	}
+	switch {
+	case f.runs < 1:
+		return usageError(fs, "-n %d: a case runs at least once", f.runs)
+	case f.parallel < 1:
+		return usageError(fs, "--parallel %d: at least 1", f.parallel)
+	case f.record != "" && f.replay != "":
+		return usageError(fs, "--record and --replay do not go together: a replay calls no model")
+	}
+	prices, err := parsePrices(f.prices)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	t := &testCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}, fs: fs}
+	defer t.close()
+	tasks, code := t.tasks(pos)
+	if code != exitOK {
+		return code
+	}
+	if f.list {
+		printTaskList(stdout, tasks)
+		return exitOK
+	}
+	variants, code := t.variants(tasks, pos, prices)
+	if code != exitOK {
+		return code
+	}
+	return t.run(tasks, variants)
+}
+
+// testCmd is one "ptc test".
+type testCmd struct {
+	env     *runEnv
+	flags   *testFlags
+	stdout  io.Writer
+	stderr  *syncWriter
+	fs      *flag.FlagSet
+	suite   *bundled.Suite
+	closers []func()
+	// models are the agent files' model: references, by task.
+	models map[string]string
+}
+
+func (t *testCmd) close() {
+	for _, c := range t.closers {
+		c()
+	}
+	if t.suite != nil {
+		_ = t.suite.Close()
+	}
+}
+
+// tasks loads the tasks: the bundled suite, or the agent files and
+// folders given.
+func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
+	if len(pos) == 0 {
+		s, err := bundled.Open(t.env.ctx)
+		if err != nil {
+			t.stderr.printf("ptc test: the bundled suite: %v\n", err)
+			return nil, exitFail
+		}
+		t.suite = s
+		return s.EvalTasks(), exitOK
+	}
+	var files []string
+	for _, p := range pos {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, usageError(t.fs, "%v", err)
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		found, _ := filepath.Glob(filepath.Join(p, "*.md"))
+		sort.Strings(found)
+		var withCases int
+		for _, name := range found {
+			af, _, err := readAgentFile(name)
+			if err != nil || !hasCases(af) {
+				continue // a suite folder may hold other Markdown
+			}
+			files = append(files, name)
+			withCases++
+		}
+		if withCases == 0 {
+			return nil, usageError(t.fs, "%s holds no agent file with cases", p)
+		}
+	}
+	t.models = map[string]string{}
+	var tasks []eval.Task
+	names := map[string]bool{}
+	for _, path := range files {
+		task, model, err := t.fileTask(path)
+		if err != nil {
+			t.stderr.printf("ptc test: %v\n", err)
+			return nil, exitUsage
+		}
+		if names[task.Name] {
+			task.Name = strings.TrimSuffix(path, filepath.Ext(path))
+		}
+		names[task.Name] = true
+		t.models[task.Name] = model
+		tasks = append(tasks, task)
+	}
+	return tasks, exitOK
+}
+
+// hasCases reports whether an agent file has cases: its cases: key or the
+// file beside it.
+func hasCases(af *agentFile) bool {
+	if af.Has("cases") {
+		return true
+	}
+	_, err := os.Stat(casesBeside(af.Name))
+	return err == nil
+}
+
+func casesBeside(agentPath string) string {
+	return strings.TrimSuffix(agentPath, filepath.Ext(agentPath)) + agentfile.CasesSuffix
+}
+
+// fileTask makes the task of an agent file: its agent, its MCP tools, its
+// cases with their inputs over the file's context.
+func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
+	af, _, err := readAgentFile(path)
+	if err != nil {
+		return eval.Task{}, "", err
+	}
+	var cases []eval.Case
+	switch {
+	case af.CasesFile() != "":
+		name := af.path(af.CasesFile())
+		data, err := readBounded(name, kindCases)
+		if err != nil {
+			return eval.Task{}, "", &agentfile.Error{File: af.Name, Pos: af.Pos("cases"), Msg: "cases: " + err.Error(), Err: err}
+		}
+		cases, err = eval.ParseCases(name, string(data))
+		if err != nil {
+			return eval.Task{}, "", err
+		}
+	case af.Has("cases"):
+		if cases, err = af.Cases(); err != nil {
+			return eval.Task{}, "", err
+		}
+	default:
+		name := casesBeside(path)
+		data, err := readBounded(name, kindCases)
+		if err != nil {
+			return eval.Task{}, "", fmt.Errorf("%s has no cases: give it a cases: key, or write them in %s (see ptc test -h)", path, name)
+		}
+		if cases, err = eval.ParseCases(name, string(data)); err != nil {
+			return eval.Task{}, "", err
+		}
+	}
+	if len(cases) == 0 {
+		return eval.Task{}, "", fmt.Errorf("%s: its cases are an empty vector", path)
+	}
+	base, err := af.loadContext()
+	if err != nil {
+		return eval.Task{}, "", err
+	}
+	for i := range cases {
+		in, _ := cases[i].Input.(*lisp.Map)
+		if in == nil {
+			in = lisp.NewMap()
+		}
+		cases[i].Input = mergeContext(base, in)
+	}
+	cfg := af.cliConfig()
+	if p := af.mcpPath(); p != "" {
+		mc, err := readMCPConfig(p, t.env.getenv)
+		if err != nil {
+			return eval.Task{}, "", err
+		}
+		ts, err := connectMCP(t.env.ctx, mc, t.stderr, t.flags.quiet)
+		if err != nil {
+			return eval.Task{}, "", err
+		}
+		t.closers = append(t.closers, func() { _ = ts.Close() })
+		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
+		Options: agent.Options{ContextSignature: af.ContextSignature}}
+	return task, af.Model, nil
+}
+
+// variants are the models and profiles to measure.
+func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]eval.Price) ([]eval.Variant, int) {
+	f := t.flags
+	refs := []string(f.models)
+	if f.replay != "" && len(refs) == 0 {
+		idx, err := readRecordIndex(f.replay)
+		if err != nil {
+			return nil, usageError(t.fs, "--replay %s: %v", f.replay, err)
+		}
+		return idx, exitOK
+	}
+	if len(refs) == 0 {
+		switch m := t.env.getenv("PTC_MODEL"); {
+		case m != "":
+			refs = []string{m}
+		case len(pos) == 0:
+			refs = []string{referenceModel}
+		default:
+			seen := map[string]bool{}
+			for _, m := range t.models {
+				if m != "" && !seen[m] {
+					seen[m] = true
+					refs = append(refs, m)
+				}
+			}
+			sort.Strings(refs)
+			if len(refs) != 1 {
+				return nil, usageError(t.fs, "no --model, and the agent files name %d models: say which with --model (repeat it to compare)", len(refs))
+			}
+		}
+	}
+	profiles := []string{""}
+	if f.profiles != "" {
+		profiles = nil
+		for _, p := range strings.Split(f.profiles, ",") {
+			p = strings.TrimSpace(p)
+			if agent.LanguageReference(p) == "" {
+				return nil, usageError(t.fs, "--prompt-profile: unknown profile %q (the profiles are %s)", p, strings.Join(agent.LanguageProfiles(), ", "))
+			}
+			profiles = append(profiles, p)
+		}
+	}
+	var out []eval.Variant
+	for _, ref := range refs {
+		var model llm.Model
+		switch {
+		case f.replay != "":
+			model = llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
+				return llm.Response{}, errors.New("a replay calls no model")
+			})
+		case ref == referenceModel:
+			if t.suite == nil {
+				return nil, usageError(t.fs, "--model reference answers the bundled suite only (run ptc test without agent files)")
+			}
+			model = t.suite.Reference()
+		default:
+			fn, err := t.env.openModel(t.env.ctx, ref)
+			if err != nil {
+				t.stderr.printf("ptc test: --model %s: %v\n", ref, err)
+				return nil, exitUsage
+			}
+			model = fn
+		}
+		for _, p := range profiles {
+			v := eval.Variant{Name: ref, Model: model, Profile: p}
+			if p != "" && len(profiles) > 1 {
+				v.Name += "/" + p
+			}
+			if pr, ok := prices[ref]; ok {
+				v.Price = &pr
+			}
+			out = append(out, v)
+		}
+	}
+	return out, exitOK
+}
+
+// run runs the evaluation and prints its report.
+func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
+	f := t.flags
+	ctx, cancel := context.WithCancel(t.env.ctx)
+	defer cancel()
+	var interrupted atomic.Bool
+	if t.env.interrupts {
+		stop := onInterrupt(func() {
+			interrupted.Store(true)
+			t.stderr.printf("\ninterrupted: cancelling the runs (Ctrl-C again to quit at once)\n")
+			cancel()
+		})
+		defer stop()
+	}
+	total := 0
+	for _, task := range tasks {
+		total += len(task.Cases)
+	}
+	total *= len(variants) * f.runs
+	cfg := eval.Config{Variants: variants, Runs: f.runs, Parallel: f.parallel}
+	var recErrs []string
+	var done, passed int
+	var missing atomic.Int64
+	if f.record != "" {
+		if err := os.MkdirAll(f.record, 0o755); err != nil {
+			t.stderr.printf("ptc test: --record: %v\n", err)
+			return exitUsage
+		}
+		if err := writeRecordIndex(f.record, variants); err != nil {
+			t.stderr.printf("ptc test: --record: %v\n", err)
+			return exitUsage
+		}
+		recorders := map[eval.RunKey]*eval.Recorder{}
+		var mu sync.Mutex // Wrap runs on the runs' goroutines
+		cfg.Wrap = func(k eval.RunKey, m llm.Model) (llm.Model, error) {
+			fn, ok := m.(llm.Func)
+			if !ok {
+				return nil, fmt.Errorf("cannot record model %T", m)
+			}
+			r := eval.NewRecorder(k, fn)
+			mu.Lock()
+			recorders[k] = r
+			mu.Unlock()
+			return r.Func(), nil
+		}
+		defer func() {
+			for k, r := range recorders {
+				data, err := json.Marshal(r)
+				if err == nil {
+					p := recordPath(f.record, k)
+					if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+						err = os.WriteFile(p, append(data, '\n'), 0o644)
+					}
+				}
+				if err != nil {
+					recErrs = append(recErrs, err.Error())
+				}
+			}
+		}()
+	}
+	if f.replay != "" {
+		cfg.Wrap = func(k eval.RunKey, _ llm.Model) (llm.Model, error) {
+			data, err := readBounded(recordPath(f.replay, k), kindTranscript)
+			if err != nil {
+				return nil, fmt.Errorf("no recording of this run: %v", err)
+			}
+			p, err := eval.ReadRecording(data)
+			if err != nil {
+				return nil, err
+			}
+			fn := p.Func()
+			return llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+				resp, err := fn(ctx, req)
+				if errors.Is(err, eval.ErrNotRecorded) {
+					missing.Add(1)
+				}
+				return resp, err
+			}), nil
+		}
+	}
+	start := time.Now()
+	cfg.Done = func(r *eval.RunResult) {
+		done++
+		if r.Passed {
+			passed++
+		}
+		if f.quiet {
+			return
+		}
+		mark, why := "✓", ""
+		if !r.Passed {
+			mark, why = "✗", " — "+oneLine(termLine(r.Why), 160)
+		}
+		run := ""
+		if f.runs > 1 {
+			run = fmt.Sprintf(" #%d", r.Run)
+		}
+		variant := ""
+		if len(variants) > 1 {
+			variant = " · " + r.Variant
+		}
+		t.stderr.printf("[%d/%d] %s %s · %s%s%s (%s, %s)%s\n", done, total, mark, r.Task, r.Case, run, variant,
+			plural(r.Turns, "turn"), roundDur(r.Duration), why)
+	}
+	rep, err := eval.Run(ctx, tasks, cfg)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		t.stderr.printf("ptc test: %v\n", err)
+		return exitUsage
+	}
+	if !f.quiet {
+		t.stderr.printf("%d of %d runs passed in %s\n", passed, done, roundDur(time.Since(start)))
+	}
+	if m := missing.Load(); m > 0 {
+		t.stderr.printf("warning: %d requests had no recorded reply: the agents changed since %s was recorded (record it again)\n", m, f.replay)
+	}
+	if f.asJSON {
+		if err := rep.WriteJSON(t.stdout); err != nil {
+			t.stderr.printf("ptc test: %v\n", err)
+			return exitFail
+		}
+	} else if err := rep.WriteTable(t.stdout, eval.TableOptions{}); err != nil {
+		t.stderr.printf("ptc test: %v\n", err)
+		return exitFail
+	}
+	if f.junit != "" {
+		file, err := os.Create(f.junit)
+		if err == nil {
+			err = rep.WriteJUnit(file)
+			if cerr := file.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			t.stderr.printf("ptc test: --junit: %v\n", err)
+			return exitFail
+		}
+	}
+	for _, e := range recErrs {
+		t.stderr.printf("ptc test: --record: %s\n", e)
+	}
+	switch {
+	case interrupted.Load():
+		return exitInterrupted
+	case !rep.Passed() || len(recErrs) > 0:
+		return exitFail
+	}
+	return exitOK
+}
+
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// printTaskList lists the tasks and their cases.
+func printTaskList(w io.Writer, tasks []eval.Task) {
+	for _, t := range tasks {
+		tags := ""
+		if len(t.Tags) > 0 {
+			tags = " [" + strings.Join(t.Tags, ", ") + "]"
+		}
+		fmt.Fprintf(w, "%s%s\n", t.Name, tags)
+		if t.Description != "" {
+			fmt.Fprintf(w, "    %s\n", t.Description)
+		}
+		for _, c := range t.Cases {
+			fmt.Fprintf(w, "    - %s\n", c.Name)
+		}
+	}
+}
+
+// parsePrices reads --price REF=IN/OUT flags.
+func parsePrices(flags []string) (map[string]eval.Price, error) {
+	out := map[string]eval.Price{}
+	for _, p := range flags {
+		ref, rates, ok := strings.Cut(p, "=")
+		in, outRate, ok2 := strings.Cut(rates, "/")
+		a, err1 := strconv.ParseFloat(in, 64)
+		b, err2 := strconv.ParseFloat(outRate, 64)
+		if !ok || !ok2 || ref == "" || err1 != nil || err2 != nil || a < 0 || b < 0 {
+			return nil, fmt.Errorf("--price %q: want REF=IN/OUT, dollars per million tokens (openai:gpt-4.1-mini=0.4/1.6)", p)
+		}
+		out[ref] = eval.Price{Input: a, Output: b}
+	}
+	return out, nil
+}
+
+// kindCases bounds a cases file.
+var kindCases = fileKind{"a cases file", eval.MaxCasesSize}
+
+// unsafeName matches what a file name should not hold.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// slug makes a name safe as one path element.
+func slug(s string) string {
+	s = strings.Trim(unsafeName.ReplaceAllString(s, "_"), "._")
+	if s == "" {
+		s = "_"
+	}
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s
+}
+
+// recordPath is where a run's recording lives under dir.
+func recordPath(dir string, k eval.RunKey) string {
+	return filepath.Join(dir, slug(k.Variant), slug(k.Task), fmt.Sprintf("%s.%d.json", slug(k.Case), k.Run))
+}
+
+// recordIndex lists the variants of a recording, so that --replay needs no
+// --model.
+type recordIndex struct {
+	Format   string `json:"format"`
+	Variants []struct {
+		Name    string `json:"name"`
+		Profile string `json:"profile,omitempty"`
+	} `json:"variants"`
+}
+
+func writeRecordIndex(dir string, vs []eval.Variant) error {
+	idx := recordIndex{Format: eval.RecordingFormat + "-index"}
+	for _, v := range vs {
+		idx.Variants = append(idx.Variants, struct {
+			Name    string `json:"name"`
+			Profile string `json:"profile,omitempty"`
+		}{v.Name, v.Profile})
+	}
+	data, err := json.MarshalIndent(idx, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "index.json"), append(data, '\n'), 0o644)
+}
+
+func readRecordIndex(dir string) ([]eval.Variant, error) {
+	data, err := readBounded(filepath.Join(dir, "index.json"), kindMCPConfig)
+	if err != nil {
+		return nil, err
+	}
+	var idx recordIndex
+	if err := json.Unmarshal(data, &idx); err != nil || idx.Format != eval.RecordingFormat+"-index" || len(idx.Variants) == 0 {
+		return nil, fmt.Errorf("index.json is not the index of a ptc test --record")
+	}
+	var out []eval.Variant
+	for _, v := range idx.Variants {
+		out = append(out, eval.Variant{Name: v.Name, Profile: v.Profile, Model: llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
+			return llm.Response{}, errors.New("a replay calls no model")
+		})})
+	}
+	return out, nil
+}

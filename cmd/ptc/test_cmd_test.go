@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptc-go/ptc/llm"
+)
+
+// doubleModel answers "Double N." with a program that doubles, except for
+// N = 3, which it gets wrong.
+func doubleModel(calls *int) llm.Func {
+	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		*calls++
+		prog := "(return (* 2 ctx/n))"
+		if strings.Contains(req.Prompt, "3") {
+			prog = "(return 7)"
+		}
+		return llm.Response{Content: "```clojure\n" + prog + "\n```", Tokens: llm.Tokens{Input: 100, Output: 10}}, nil
+	}
+}
+
+func testSuiteDir(t *testing.T) string {
+	dir := t.TempDir()
+	writeFile(t, dir, "double.md", "---\nsignature: (n :int) -> :int\nmax-turns: 2\n---\nDouble {{n}}.")
+	writeFile(t, dir, "double.cases.clj", `[{:name "two" :input {:n 2} :expect 4} {:name "three" :input {:n 3} :expect 6}]`)
+	writeFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nDouble {{n}}.")
+	writeFile(t, dir, "notes.md", "# Not an agent with cases")
+	return dir
+}
+
+func TestTestCommand(t *testing.T) {
+	dir := testSuiteDir(t)
+	var calls int
+	env := testEnv(doubleModel(&calls), nil)
+	code, out, errOut := ptcIn(t, env, "test", dir, "--model", "m", "-n", "2", "--junit", filepath.Join(dir, "junit.xml"), "--price", "m=1/2")
+	if code != exitFail {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	words := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"double two 2/2", "double three 0/2 ✗", "inline five 2/2", "pass@1 67%", "pass^2 67%", "cost per run $0.0001"} {
+		if !strings.Contains(words, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"[1/6] ✓ double · two #1", "✗ double · three", "the value: got 7, want 6", "4 of 6 runs passed"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the progress lacks %q:\n%s", want, errOut)
+		}
+	}
+	if calls != 6 {
+		t.Errorf("%d model calls, want 6", calls)
+	}
+	junit, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil || !strings.Contains(string(junit), `<testcase name="three" classname="double"`) || !strings.Contains(string(junit), `failures="1"`) {
+		t.Errorf("JUnit %v:\n%s", err, junit)
+	}
+
+	// --json, two models side by side.
+	code, out, _ = ptcIn(t, env, "test", filepath.Join(dir, "inline.md"), "--model", "a", "--model", "b", "--json", "-q")
+	var rep struct {
+		Variants []struct {
+			Name    string  `json:"name"`
+			PassAt1 float64 `json:"pass_at_1"`
+		} `json:"variants"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != exitOK || err != nil || len(rep.Variants) != 2 || rep.Variants[1].Name != "b" || rep.Variants[1].PassAt1 != 1 {
+		t.Errorf("--json: exit %d, %v:\n%s", code, err, out)
+	}
+
+	// Two prompt profiles.
+	code, out, _ = ptcIn(t, env, "test", filepath.Join(dir, "inline.md"), "--model", "m", "--prompt-profile", "default,compact", "-q")
+	if code != exitOK || !strings.Contains(out, "m/default") || !strings.Contains(out, "m/compact") {
+		t.Errorf("profiles: exit %d:\n%s", code, out)
+	}
+}
+
+// A recorded evaluation replays offline with the same verdicts, and with
+// no --model.
+func TestTestRecordReplay(t *testing.T) {
+	dir := testSuiteDir(t)
+	rec := filepath.Join(t.TempDir(), "rec")
+	var calls int
+	code, first, _ := ptcIn(t, testEnv(doubleModel(&calls), nil), "test", dir, "--model", "m", "--record", rec, "-q")
+	if code != exitFail || calls != 3 {
+		t.Fatalf("record: exit %d, %d calls", code, calls)
+	}
+	if _, err := os.Stat(filepath.Join(rec, "m", "double", "three.1.json")); err != nil {
+		t.Fatal(err)
+	}
+	offline := testEnv(func(context.Context, llm.Request) (llm.Response, error) {
+		t.Error("a replay called the model")
+		return llm.Response{}, nil
+	}, nil)
+	code, second, errOut := ptcIn(t, offline, "test", dir, "--replay", rec, "-q")
+	strip := func(s string) string { // latency varies
+		s, _, _ = strings.Cut(s, "latency")
+		return s
+	}
+	if code != exitFail || strip(first) != strip(second) {
+		t.Errorf("replay: exit %d, stderr %s\nrecorded:\n%s\nreplayed:\n%s", code, errOut, first, second)
+	}
+	// A changed prompt has no recorded reply.
+	writeFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nTwice {{n}}.")
+	code, _, errOut = ptcIn(t, offline, "test", dir, "--replay", rec, "-q")
+	if code != exitFail || !strings.Contains(errOut, "had no recorded reply") {
+		t.Errorf("a changed agent: exit %d, %s", code, errOut)
+	}
+}
+
+// The bundled suite runs offline with its reference solutions.
+func TestTestBundled(t *testing.T) {
+	env := testEnv(nil, nil)
+	code, out, errOut := ptcIn(t, env, "test", "--list")
+	if code != exitOK || !strings.Contains(out, "revenue-by-region [aggregation, tools]") {
+		t.Errorf("--list: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = ptcIn(t, env, "test", "-q")
+	if code != exitOK || !strings.Contains(out, "reference") || !strings.Contains(strings.Join(strings.Fields(out), " "), "pass@1 100%") {
+		t.Errorf("the bundled suite: exit %d:\n%s%s", code, out, errOut)
+	}
+}
+
+func TestTestUsageErrors(t *testing.T) {
+	dir := testSuiteDir(t)
+	env := testEnv(doubleModel(new(int)), nil)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "0"}, "ptc test: -n 0: a case runs at least once (ptc test -h for help)"},
+		{[]string{"--record", "a", "--replay", "b"}, "--record and --replay do not go together"},
+		{[]string{dir, "--model", "m", "--prompt-profile", "terse"}, `unknown profile "terse"`},
+		{[]string{filepath.Join(dir, "notes.md"), "--model", "m"}, "has no cases: give it a cases: key"},
+		{[]string{dir, "--model", "reference"}, "--model reference answers the bundled suite only"},
+		{[]string{dir}, "no --model, and the agent files name 0 models"},
+		{[]string{"--price", "m=1"}, "want REF=IN/OUT"},
+		{[]string{filepath.Join(dir, "none")}, "no such file"},
+	} {
+		code, _, errOut := ptcIn(t, env, append([]string{"test"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
