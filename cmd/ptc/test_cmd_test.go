@@ -147,3 +147,23 @@ func TestTestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// The example's cases pass with a model that writes a sound digest, and
+// fail with one that counts wrong.
+func TestTestExampleCases(t *testing.T) {
+	answer := func(count string) llm.Func {
+		return func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			prog := `(return {:count ` + count + ` :sources (sort (distinct (map :source ctx/articles)))
+  :digest "The Go toolchain gets faster builds, a new release brings better generics, and tooling improves across the board for developers."})`
+			return llm.Response{Content: "```clojure\n" + prog + "\n```"}, nil
+		}
+	}
+	code, out, errOut := ptcIn(t, testEnv(answer("(count ctx/articles)"), nil), "test", "../../examples/agents", "--model", "m", "-q")
+	if code != exitOK {
+		t.Errorf("a sound digest: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, _ = ptcIn(t, testEnv(answer("3"), nil), "test", "../../examples/agents", "--model", "m", "-q")
+	if code != exitFail || !strings.Contains(out, "0/1 ✗") {
+		t.Errorf("a wrong count: exit %d:\n%s", code, out)
+	}
+}
