@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/signature"
 )
 
 // maxFingerprintDepth bounds the nesting of agents a fingerprint walks. New
@@ -224,7 +225,17 @@ func (bt *boundTool) hashInto(f *fpHasher, depth int) {
 	} else {
 		f.str("")
 	}
-	f.str(bt.desc)
+	desc := bt.desc
+	if bt.sig != nil {
+		// Field descriptions (FieldDescriptions, a typed tool's desc tags)
+		// are shown to the model; a tool without them keeps the
+		// fingerprint it had before they could be given.
+		plain := bt.sig.Render(signature.RenderOptions{})
+		if full := bt.sig.Render(signature.RenderOptions{Descriptions: true}); full != plain {
+			desc += "\x00" + full
+		}
+	}
+	f.str(desc)
 	f.bool(bt.unlisted)
 	switch {
 	case bt.nested != nil:

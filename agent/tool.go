@@ -33,6 +33,11 @@ type Tool struct {
 	Signature string
 	// Description says what the tool does and when to use it.
 	Description string
+	// FieldDescriptions describe the signature's parameters and result
+	// fields by dotted path ("id": "the tracking id, e.g. TRK-000123"),
+	// shown under the tool in the system prompt: the formats and
+	// examples a type alone does not give. It needs a Signature.
+	FieldDescriptions map[string]string
 	// Unlisted keeps the tool out of the system prompt's list, which then
 	// only counts such tools: programs can still call it by name, once
 	// another tool (a search over a large catalog, say) has told them of
@@ -85,18 +90,27 @@ func (bt *boundTool) needsLLM() bool { return bt.nested != nil }
 func bindTool(name string, t Tool) (*boundTool, error) {
 	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed, nested: t.nested, compiled: t.compiled,
 		unlisted: t.Unlisted}
-	if bt.typ != nil {
+	switch {
+	case bt.typ != nil:
 		bt.sig = bt.typ.Signature()
-		return bt, nil
-	}
-	if t.Func == nil {
+	case t.Func == nil:
 		return nil, configErr("Tools", fmt.Sprintf("tool %q has no Func", name))
-	}
-	if t.Signature != "" {
+	case t.Signature != "":
 		sig, err := signature.Parse(t.Signature)
 		if err != nil {
 			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
 				Message: fmt.Sprintf("tool %q: %v", name, err), Err: err}
+		}
+		bt.sig = sig
+	}
+	if len(t.FieldDescriptions) > 0 {
+		if bt.sig == nil {
+			return nil, configErr("Tools", fmt.Sprintf("tool %q has FieldDescriptions but no Signature to describe", name))
+		}
+		sig, err := bt.sig.WithDescriptions(t.FieldDescriptions)
+		if err != nil {
+			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+				Message: fmt.Sprintf("tool %q: FieldDescriptions: %v", name, err), Err: err}
 		}
 		bt.sig = sig
 	}

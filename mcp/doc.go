@@ -79,11 +79,12 @@
 // What a signature cannot say becomes a note, one per field path, never
 // silently dropped: the descriptions of properties, enum and const ("one
 // of open, closed"), format, pattern, lengths and ranges ("1..100", "> 0"),
-// multipleOf, item counts, uniqueItems, default, deprecated,
+// multipleOf, item counts, uniqueItems, default, the first of examples
+// ("e.g. TRK-000123": the format a value is written in), deprecated,
 // additionalProperties ("no other fields", "values: string"),
 // alternatives ("one of: string | integer"), tuples, unresolved or
 // recursive $refs, nesting deeper than 16 levels, and any other keyword
-// but annotations (title, examples, $comment...) and x- extensions, as
+// but annotations (title, $comment...) and x- extensions, as
 // compact JSON ("not {"const":"bad"}"). Output paths start with "result".
 // The notes follow the server's description, one "- path: note" line each
 // (at most 40 in the agent tool's description; ToolInfo has them all):

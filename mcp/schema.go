@@ -348,6 +348,11 @@ func (c *schemaConverter) shape(s any, path string, depth int, parts *[]string) 
 	if def, ok := m["default"]; ok {
 		add("default " + c.value(def))
 	}
+	// An example shows the format a server wants (ids written
+	// TRK-000123), which a type alone does not: the first one is enough.
+	if ex, ok := m["examples"].([]any); ok && len(ex) > 0 {
+		add("e.g. " + c.value(ex[0]))
+	}
 	return t
 }
 

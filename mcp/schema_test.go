@@ -52,6 +52,12 @@ func TestConvertSchemas(t *testing.T) {
 			notes: []string{"arguments: Search.", "q: format regex; pattern ^[a-z]+$; length >= 1", "limit: 1..100", "state: Issue state.; one of open, closed; default open"},
 		},
 		{
+			name:  "an example shows the format",
+			in:    `{"type":"object","properties":{"id":{"type":"string","description":"Tracking id.","examples":["TRK-000123","TRK-000999"]},"n":{"type":"integer","examples":[3]}},"required":["id"]}`,
+			sig:   "(id :string, n :int?) -> :any",
+			notes: []string{"id: Tracking id.; e.g. TRK-000123", "n: e.g. 3"},
+		},
+		{
 			name:  "nested objects and arrays",
 			in:    `{"type":"object","properties":{"filter":{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string","enum":["bug","feature request"]}},"since":{"type":"string","format":"date-time"}},"required":["labels"]}},"required":["filter"]}`,
 			out:   `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer","description":"the id"},"title":{"type":"string"}},"required":["id"]},"maxItems":50},"total":{"type":"integer"}},"required":["items","total"]}`,
@@ -98,7 +104,7 @@ func TestConvertSchemas(t *testing.T) {
 			name:  "unknown keywords are noted, extensions skipped",
 			in:    `{"type":"object","properties":{"x":{"type":"string","not":{"const":"bad"},"x-internal":true,"examples":["a"]},"y":{"type":"integer","multipleOf":5,"exclusiveMinimum":0}},"required":["x"],"dependentRequired":{"x":["y"]}}`,
 			sig:   "(x :string, y :int?) -> :any",
-			notes: []string{`arguments: dependentRequired {"x":["y"]}`, `x: not {"const":"bad"}`, "y: > 0; multiple of 5"},
+			notes: []string{`arguments: dependentRequired {"x":["y"]}`, `x: not {"const":"bad"}; e.g. a`, "y: > 0; multiple of 5"},
 		},
 		{
 			name:  "tuples, const and output primitives",
