@@ -611,7 +611,7 @@ func TestAsToolSchemaAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(p.System, "_token") || !strings.Contains(p.System, "(tool/find {:name ...}) ; Finds a customer.") {
+	if !strings.Contains(p.System, "; hidden from you: _token") || !strings.Contains(p.System, "(tool/find {:name ...}) ; Finds a customer.") {
 		t.Errorf("tools section:\n%s", p.System)
 	}
 	// Arguments are checked against the child's parameters before it runs.

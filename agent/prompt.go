@@ -362,7 +362,9 @@ func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc 
 		sb.WriteString("  arguments: a map; result: any value\n")
 		return
 	}
-	for _, line := range strings.Split(sig.Render(signature.RenderOptions{HideFirewalled: true, Descriptions: true}), "\n") {
+	// Firewalled result fields are named, marked hidden: the model's
+	// programs get them and may pass them on, though it never sees them.
+	for _, line := range strings.Split(sig.Render(signature.RenderOptions{MarkFirewalled: true, Descriptions: true}), "\n") {
 		sb.WriteString("  " + line + "\n")
 	}
 }

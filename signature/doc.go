@@ -57,8 +57,9 @@
 //
 // A firewalled output field is available to programs (ctx/_email_ids) and
 // to Go code, but hidden from LLMs: Signature.Public and
-// RenderOptions.HideFirewalled drop it, which is what a parent agent sees
-// when the agent is one of its tools. Firewalling parameters is allowed but
+// RenderOptions.HideFirewalled drop it; RenderOptions.MarkFirewalled keeps
+// it and names it hidden, which is what a parent agent's model is shown
+// when the agent is one of its tools (its programs get the field). Firewalling parameters is allowed but
 // pointless, since the caller has to provide them.
 //
 // Parse errors are *ParseError values that say what was expected and where:

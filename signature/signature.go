@@ -50,6 +50,12 @@ type RenderOptions struct {
 	// every depth: the form a parent agent sees when the agent or tool is
 	// one of its tools.
 	HideFirewalled bool
+	// MarkFirewalled keeps the firewalled fields of the output and ends
+	// the rendering with a line naming them, "; hidden from you: _email,
+	// items._ssn": the form a model is shown of a tool it calls, so that
+	// it knows the fields exist (its programs get them) though their values
+	// will be hidden from it. It wins over HideFirewalled.
+	MarkFirewalled bool
 	// Descriptions appends one line per described field after the
 	// signature, "; path: description", parameters first. Paths are dotted
 	// (user.name); lists are transparent (the fields of [{id :int}] are
@@ -64,20 +70,42 @@ type RenderOptions struct {
 //	; items.id: the item's id
 func (s *Signature) Render(opts RenderOptions) string {
 	var sb strings.Builder
+	hide := opts.HideFirewalled && !opts.MarkFirewalled
 	sb.WriteByte('(')
 	writeFields(&sb, s.Params, false)
 	sb.WriteString(") -> ")
-	s.Output.write(&sb, opts.HideFirewalled)
+	s.Output.write(&sb, hide)
 	if opts.Descriptions {
 		var lines []string
 		collectDescriptions(&lines, "", s.Params, false)
-		collectDescriptions(&lines, "", s.Output.recordFields(), opts.HideFirewalled)
+		collectDescriptions(&lines, "", s.Output.recordFields(), hide)
 		for _, l := range lines {
 			sb.WriteString("\n; ")
 			sb.WriteString(l)
 		}
 	}
+	if opts.MarkFirewalled {
+		var paths []string
+		firewalledPaths(&paths, "", s.Output.recordFields())
+		if len(paths) > 0 {
+			sb.WriteString("\n; hidden from you: ")
+			sb.WriteString(strings.Join(paths, ", "))
+		}
+	}
 	return sb.String()
+}
+
+// firewalledPaths collects the dotted paths of the firewalled fields, the
+// fields below a firewalled one being hidden with it.
+func firewalledPaths(paths *[]string, prefix string, fields []Field) {
+	for _, f := range fields {
+		path := prefix + f.Name
+		if f.Firewalled() {
+			*paths = append(*paths, path)
+			continue
+		}
+		firewalledPaths(paths, path+".", f.Type.recordFields())
+	}
 }
 
 // recordFields returns the fields of a record type, looking through lists.

@@ -57,6 +57,8 @@ func TestRender(t *testing.T) {
 ; user._token: a token
 ; summary: one line summary
 ; items.id: the item's id`},
+		{RenderOptions{MarkFirewalled: true, HideFirewalled: true}, `(query :string, user {id :int, _token :string}, limit :int?) -> {summary :string, count :int, _email_ids [:int], items [{id :int, _raw :map}]}
+; hidden from you: _email_ids, items._raw`},
 	}
 	for _, tc := range tests {
 		if got := sig.Render(tc.opts); got != tc.want {
