@@ -179,7 +179,7 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 		if out != "" {
 			sb.WriteString("\nThe answer must match: " + out)
 		}
-		sb.WriteString("\n" + m.limitsLine(compact))
+		sb.WriteString("\n" + m.limitsLine())
 		return sb.String()
 	}
 	cfg := m.a.cfg
@@ -217,7 +217,7 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 		sb.WriteString("End with (return v)")
 	}
 	sb.WriteString(", or (fail {:reason :kw :message \"...\"}) when the task cannot be done.\n")
-	sb.WriteString(m.limitsLine(compact))
+	sb.WriteString(m.limitsLine())
 	return sb.String()
 }
 
@@ -243,7 +243,7 @@ func (m *mission) outputContract() string {
 }
 
 // limitsLine states the limits of each program that a model can plan for.
-func (m *mission) limitsLine(compact bool) string {
+func (m *mission) limitsLine() string {
 	l := m.a.cfg.Limits
 	var parts []string
 	if l.Timeout > 0 {
@@ -268,9 +268,8 @@ func (m *mission) limitsLine(compact bool) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	if compact {
-		return "Limits: " + strings.Join(parts, ", ") + "."
-	}
+	// "per program": a model read "2 tool calls" as its budget for the
+	// whole mission.
 	return "Limits per program: " + strings.Join(parts, ", ") + "."
 }
 

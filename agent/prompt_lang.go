@@ -102,7 +102,8 @@ const langDefaultToolExample = "(def users (pmap #(tool/get-user {:id %}) (disti
 const langCompactCore = "## PTC-Lisp, a Clojure subset\n" +
 	"ctx/name reads input; keyword lookups also match string keys. Sequence fns return vectors.\n" +
 	"(filter (where :k = v) xs); ops = not= < > <= >= in includes; (all-of p q) (any-of p q) (none-of p).\n" +
-	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs) str/join str/split format parse-long.\n" +
+	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs).\n" +
+	"Strings: clojure.string as str/join str/split str/replace...; format parse-long; regexes: re-find re-seq, RE2.\n" +
 	"/ gives a float; round gives an int. No try/catch, atoms or Java; dates: java.util.Date. .getTime LocalDate/parse.\n" +
 	"(return v) or (fail {:reason :kw :message \"...\"}) ends the program."
 
