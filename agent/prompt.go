@@ -307,6 +307,9 @@ func (m *mission) toolsSection() string {
 				continue
 			}
 			writeTool(&sb, name, bt.sig, bt.desc)
+			if note := toolNote(bt); note != "" {
+				sb.WriteString("  ; " + note + "\n")
+			}
 		}
 		if unlisted > 0 {
 			fmt.Fprintf(&sb, "%d more tools are callable but not listed here: the tools above tell you their names and signatures.\n", unlisted)
@@ -329,6 +332,23 @@ func (m *mission) toolsSection() string {
 		}
 	}
 	return sb.String()
+}
+
+// toolNote says what answers a tool when it is not plain code: a model
+// cannot tell from a signature that a call runs a whole mission, or asks
+// a model that knows only what it is given.
+func toolNote(bt *boundTool) string {
+	if bt.nested == nil {
+		return ""
+	}
+	if bt.nested.kind == "llm" {
+		return "answered by a model: one call per input, knowing only the arguments; pmap is fine"
+	}
+	note := "an agent: each call is a mission of its own, with its own turns; pmap is fine; its failure is a tool error"
+	if p := bt.nested.a.cfg.FloatPrecision; p >= 0 {
+		note += fmt.Sprintf("; its floats come rounded to %d decimals", p)
+	}
+	return note
 }
 
 // writeTool writes one tool:

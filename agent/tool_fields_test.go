@@ -41,3 +41,34 @@ func TestToolFieldDescriptions(t *testing.T) {
 		t.Error("a description of no field was accepted")
 	}
 }
+
+// The model is told which tools are agents (a mission per call, floats
+// rounded as the child rounds them) and which are a model's judgement.
+func TestToolNotes(t *testing.T) {
+	child := agent.MustNew(agent.Config{Prompt: "Score {{name}}", Signature: "(name :string) -> {score :float}", FloatPrecision: 3})
+	asTool, err := child.AsTool(agent.AsToolOptions{Description: "Scores a customer."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Is {{text}} urgent?", Signature: "(text :string) -> :bool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }, Signature: "() -> :int"}
+	a := agent.MustNew(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"score": asTool, "urgent": judge, "count": plain}})
+	p, err := agent.PreviewPrompt(a, agent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  ; an agent: each call is a mission of its own, with its own turns; pmap is fine; its failure is a tool error; its floats come rounded to 3 decimals\n",
+		"  ; answered by a model: one call per input, knowing only the arguments; pmap is fine\n",
+	} {
+		if !strings.Contains(p.System, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, p.System)
+		}
+	}
+	if strings.Count(p.System, "pmap is fine") != 2 {
+		t.Errorf("a plain tool has a note:\n%s", p.System)
+	}
+}
