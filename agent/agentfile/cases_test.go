@@ -13,8 +13,8 @@ import (
 // An agent file's cases: inline, in the file cases: names, or beside it.
 func TestCases(t *testing.T) {
 	fsys := fstest.MapFS{
-		"inline.md": {Data: []byte("---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"two\" :input {:n 2} :expect 4}\n   {:input {:n 3} :check #(= 6 %)}]\n---\nDouble {{n}}.")},
-		"named.md":  {Data: []byte("---\ncases: tests/double.clj\n---\nDouble {{n}}.")},
+		"inline.md":        {Data: []byte("---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"two\" :input {:n 2} :expect 4}\n   {:input {:n 3} :check #(= 6 %)}]\n---\nDouble {{n}}.")},
+		"named.md":         {Data: []byte("---\ncases: tests/double.clj\n---\nDouble {{n}}.")},
 		"tests/double.clj": {Data: []byte(`[{:input {:n 5} :expect 10}]`)},
 		"beside.md":        {Data: []byte("Double {{n}}.")},
 		"beside.cases.clj": {Data: []byte(`[{:input {:n 1} :expect 2} {:input {:n 0} :expect 0}]`)},
