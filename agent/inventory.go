@@ -108,7 +108,7 @@ func (m *mission) inventory() (text string, hidden bool) {
 		fmt.Fprintf(&sb, "Also: %d more entries\n", rest)
 	}
 	if hidden {
-		sb.WriteString("Names starting with _ are firewalled: programs can use them, but their values are hidden from you.\n")
+		sb.WriteString("Names starting with _ are firewalled: programs read, compute with, pass on and return them like any value; only their values are never shown to you.\n")
 	}
 	return m.fw.Scrub(strings.TrimRight(sb.String(), "\n")), hidden
 }
