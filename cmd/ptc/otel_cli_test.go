@@ -27,6 +27,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -34,6 +35,7 @@ import (
 type collector struct {
 	mu      sync.Mutex
 	spans   []string          // span names
+	attrs   map[string]bool   // the keys of the spans' attributes
 	metrics []string          // metric names
 	res     map[string]string // the resource of the last export
 	headers http.Header       // of the last HTTP request
@@ -48,6 +50,12 @@ func (c *collector) addTraces(req *coltracepb.ExportTraceServiceRequest) {
 		for _, ss := range rs.GetScopeSpans() {
 			for _, s := range ss.GetSpans() {
 				c.spans = append(c.spans, s.GetName())
+				if c.attrs == nil {
+					c.attrs = map[string]bool{}
+				}
+				for _, kv := range s.GetAttributes() {
+					c.attrs[kv.GetKey()] = true
+				}
 			}
 		}
 	}
@@ -212,11 +220,13 @@ func TestRunOTLPHTTP(t *testing.T) {
 		name    string
 		vars    []string
 		service string
+		content bool
 	}{
-		{"endpoint only", nil, "ptc"},
+		{"endpoint only", nil, "ptc", false},
 		{"exporters named", []string{"OTEL_TRACES_EXPORTER=otlp", "OTEL_METRICS_EXPORTER=otlp",
-			"OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"}, "ptc"},
-		{"service name", []string{"OTEL_SERVICE_NAME=orders-bot"}, "orders-bot"},
+			"OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"}, "ptc", false},
+		{"service name", []string{"OTEL_SERVICE_NAME=orders-bot"}, "orders-bot", false},
+		{"content", []string{"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true"}, "ptc", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,6 +254,9 @@ func TestRunOTLPHTTP(t *testing.T) {
 			}
 			if c.res["deployment.environment.name"] != "test" {
 				t.Errorf("OTEL_RESOURCE_ATTRIBUTES not applied: %v", c.res)
+			}
+			if c.attrs["gen_ai.input.messages"] != tc.content {
+				t.Errorf("gen_ai.input.messages recorded: %v, want %v", c.attrs["gen_ai.input.messages"], tc.content)
 			}
 		})
 	}
@@ -407,4 +420,53 @@ func TestMCPServeOTel(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
 	}
 	wantTelemetry(t, c, "ptc-mcp")
+}
+
+// TestRunOTelUsage: a list of exporters, or an unknown one, is a usage
+// error that says so.
+func TestRunOTelUsage(t *testing.T) {
+	tests := []struct {
+		vars []string
+		want string
+	}{
+		{[]string{"OTEL_TRACES_EXPORTER=otlp,console"}, "one exporter per signal"},
+		{[]string{"OTEL_METRICS_EXPORTER=statsd"}, `OpenTelemetry metrics exporter "statsd"`},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runBinaryEnv(t, tc.vars, "run", "--replay", ordersRecording, "--quiet")
+		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.vars, code, out, errOut, tc.want)
+		}
+	}
+}
+
+// TestRunOTelCancelled: an interrupted mission's spans are flushed too.
+func TestRunOTelCancelled(t *testing.T) {
+	c := &collector{}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	vars := map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The model's first call is interrupted, as by Ctrl-C.
+	model := func(ctx context.Context, _ llm.Request) (llm.Response, error) {
+		cancel()
+		<-ctx.Done()
+		return llm.Response{}, ctx.Err()
+	}
+	env := testEnv(model, nil)
+	env.ctx = ctx
+	env.getenv = func(k string) string { return vars[k] }
+	code, _, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m", "--quiet")
+	if code != exitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.ContainsFunc(c.spans, func(s string) bool { return strings.HasPrefix(s, "invoke_agent") }) {
+		t.Errorf("no invoke_agent span exported: %q", c.spans)
+	}
 }
