@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/contrib/exporters/autoexport"
+	otelapi "go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
@@ -31,7 +32,8 @@ OpenTelemetry: set OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, 
 metrics also prometheus) or OTEL_EXPORTER_OTLP_ENDPOINT to export the missions' spans
 and metrics (OTLP over http/protobuf, or grpc with OTEL_EXPORTER_OTLP_PROTOCOL=grpc;
 console writes to stderr). Without them nothing is exported. OTEL_SERVICE_NAME (default
-ptc), OTEL_RESOURCE_ATTRIBUTES and the other OTEL_* variables apply; see docs/otel.md.
+ptc), OTEL_RESOURCE_ATTRIBUTES and the other OTEL_* variables apply; see
+docs/observability.md.
 `
 
 // otelShutdownTimeout bounds the flush on exit, so that an unreachable
@@ -107,6 +109,12 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 		}
 	}
 	t := &cliTelemetry{traces: traces, metrics: metrics}
+	// The SDK reports failed exports to the process-wide handler, by
+	// default the log package's timestamped lines: say them as ptc does.
+	// ptc runs one command a process, so the global is the command's.
+	otelapi.SetErrorHandler(otelapi.ErrorHandlerFunc(func(err error) {
+		fmt.Fprintf(stderr, "ptc: OpenTelemetry: %v\n", err)
+	}))
 	res, err := resource.New(ctx,
 		resource.WithTelemetrySDK(),
 		resource.WithAttributes(attribute.String("service.name", "ptc"),

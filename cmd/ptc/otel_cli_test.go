@@ -380,6 +380,11 @@ func TestRunOTelUnreachable(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 	containsAll(t, "stderr", errOut, "ptc run: exporting to OpenTelemetry:")
+	for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
+		if !strings.HasPrefix(line, "ptc: OpenTelemetry: ") && !strings.HasPrefix(line, "ptc run: exporting to OpenTelemetry: ") {
+			t.Errorf("stderr line %q is not ptc's", line)
+		}
+	}
 }
 
 // TestOTelHelp: the help of the commands that export says how.
@@ -388,7 +393,7 @@ func TestOTelHelp(t *testing.T) {
 		_, out, errOut := ptcIn(t, testEnv(nil, nil), args...)
 		containsAll(t, strings.Join(args, " "), out+errOut, "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER",
 			"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL=grpc", "OTEL_SERVICE_NAME",
-			"console writes to stderr", "Without them nothing is exported")
+			"console writes to stderr", "Without them nothing is exported", "docs/observability.md")
 	}
 }
 
