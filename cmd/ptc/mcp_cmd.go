@@ -214,15 +214,13 @@ Over HTTP, clients must send "Authorization: Bearer TOKEN" when
 $PTC_MCP_TOKEN (or the variable --token-env names) holds a TOKEN, of 16
 characters or more; without one, only a loopback address (127.0.0.1,
 [::1], localhost) is served.
-
-Flags:
 `
 
 func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s", mcpServeHelp)
+		fmt.Fprintf(fs.Output(), "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s%s\nFlags:\n", mcpServeHelp, otelHelp)
 		fs.PrintDefaults()
 	}
 	configPath := fs.String("config", "", "the MCP configuration `FILE`: upstream mcpServers, agents, codeMode")
@@ -261,6 +259,16 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 
 	ctx, cancel := signalContext(env)
 	defer cancel()
+	tel, err := startTelemetry(ctx, env, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
+		return exitUsage
+	}
+	defer func() {
+		if err := tel.shutdown(); err != nil {
+			fmt.Fprintf(stderr, "ptc mcp serve: exporting to OpenTelemetry: %v\n", err)
+		}
+	}()
 	ts, err := connectMCP(ctx, cfg, stderr, *quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
@@ -268,7 +276,7 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer ts.Close()
 
-	svc, served, err := buildService(ctx, env, cfg, ts, *model)
+	svc, served, err := buildService(ctx, env, cfg, ts, *model, tel.observers())
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
 		return exitUsage
@@ -383,7 +391,7 @@ func requireBearer(token string, next http.Handler) http.Handler {
 // buildService makes the MCP service cfg describes: the code-mode tool
 // over the upstream tools (when there are any and it is not disabled) and
 // one tool per agent. served names what it serves, for the log.
-func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Toolset, model string) (*mcp.Service, []string, error) {
+func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Toolset, model string, obs []agent.Observer) (*mcp.Service, []string, error) {
 	v := env.version()
 	svc := mcp.NewService(mcp.ServiceOptions{Name: "ptc", Version: v.Version})
 	tools := ts.Tools(mcp.ToolsOptions{MaxListed: cfg.code.MaxListed})
@@ -427,7 +435,7 @@ func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Tool
 		if err != nil {
 			return nil, nil, err
 		}
-		opts := agent.Options{ContextSignature: af.ContextSignature}
+		opts := agent.Options{ContextSignature: af.ContextSignature, Observers: obs}
 		if base.Len() > 0 {
 			opts.Context = base
 		}

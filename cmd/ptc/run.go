@@ -94,8 +94,6 @@ and files only.
 Exit status: 0 the mission returned, 1 it failed (or a replay differs),
 2 bad usage or agent file, 130 interrupted (Ctrl-C cancels the mission;
 a second Ctrl-C quits at once).
-
-Flags:
 `
 
 // runFlags are the flags of ptc run.
@@ -116,7 +114,7 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ptc run %s\n%s", runSynopsis, runHelp)
+		fmt.Fprintf(fs.Output(), "usage: ptc run %s\n%s%s\nFlags:\n", runSynopsis, runHelp, otelHelp)
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.model, "model", "", "the model `REF`, as provider:model (default: the agent file's model, else $PTC_MODEL)")
@@ -392,7 +390,16 @@ func (r *runCmd) run(pos []string) int {
 		defer stop()
 	}
 
+	tel, err := startTelemetry(ctx, r.env, r.stderr)
+	if err != nil {
+		return r.usageErr(err)
+	}
+	opts.Observers = append(opts.Observers, tel.observers()...)
+
 	step, _ := a.Run(ctx, opts)
+	if err := tel.shutdown(); err != nil {
+		r.stderr.printf("ptc run: exporting to OpenTelemetry: %v\n", err)
+	}
 	sh := shown{step: step, raw: f.unredacted}
 	events.missionEnded(step)
 
