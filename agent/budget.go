@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -345,4 +346,80 @@ func (n *nested) empty() bool {
 func subTokens(t, o llm.Tokens) llm.Tokens {
 	return llm.Tokens{Input: t.Input - o.Input, Output: t.Output - o.Output,
 		CacheRead: t.CacheRead - o.CacheRead, CacheWrite: t.CacheWrite - o.CacheWrite}
+}
+
+// turnSpend records who used the turns of a tree's TurnBudget, so that the
+// turn_budget_exhausted message can say whose turns ran out and what to
+// raise.
+type turnSpend struct {
+	mu    sync.Mutex
+	order []string
+	by    map[string]*spender
+}
+
+type spender struct {
+	turns, missions int
+}
+
+// add counts a turn of mission who; first says it is the mission's first.
+func (s *turnSpend) add(who string, first bool) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.by == nil {
+		s.by = map[string]*spender{}
+	}
+	sp := s.by[who]
+	if sp == nil {
+		// Bounded by the tree's turns: a spender exists only once it used one.
+		sp = &spender{}
+		s.by[who] = sp
+		s.order = append(s.order, who)
+	}
+	sp.turns++
+	if first {
+		sp.missions++
+	}
+}
+
+// maxSpenders bounds the spenders a message lists.
+const maxSpenders = 6
+
+// String lists the spenders, in the order they first used a turn:
+// `3 by the root agent "triage", 17 by 12 missions of "classify"`.
+func (s *turnSpend) String() string {
+	if s == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var parts []string
+	for i, who := range s.order {
+		if i == maxSpenders {
+			parts = append(parts, fmt.Sprintf("and %d others", len(s.order)-i))
+			break
+		}
+		sp := s.by[who]
+		if sp.missions == 1 {
+			parts = append(parts, fmt.Sprintf("%d by %s", sp.turns, who))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d by %d missions of %s", sp.turns, sp.missions, who))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// spenderName names mission m among the spenders of its tree's turns.
+func (m *mission) spenderName() string {
+	switch {
+	case m.rt.depth == 0 && m.name == "":
+		return "the root agent"
+	case m.rt.depth == 0:
+		return fmt.Sprintf("the root agent %q", m.name)
+	case m.name == "":
+		return fmt.Sprintf("the agents at depth %d", m.rt.depth)
+	}
+	return fmt.Sprintf("%q", m.name)
 }

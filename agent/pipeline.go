@@ -1,6 +1,9 @@
 package agent
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Then runs next with the return value of prev as its context (and prev's
 // signature as the context's types): the seeds' then. When prev failed,
@@ -72,6 +75,8 @@ func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 		steps = append(steps, step)
 		if err != nil {
 			if i+1 < len(p) && step.Fail.Reason != ReasonChainedFailure {
+				// The chained_failure names the stage that failed.
+				opts.stage = &pipelineStage{index: i, agent: agentName(a)}
 				chained, cerr := then(ctx, up, step, p[i+1], opts, pipe)
 				return append(steps, chained), cerr
 			}
@@ -79,4 +84,25 @@ func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 		}
 	}
 	return steps, nil
+}
+
+// pipelineStage names a stage of a pipeline: its index and its agent's
+// Config.Name.
+type pipelineStage struct {
+	index int
+	agent string
+}
+
+func agentName(a *Agent) string {
+	if a == nil {
+		return ""
+	}
+	return a.cfg.Name
+}
+
+func describeStage(name string) string {
+	if name == "" {
+		return "an agent without a name"
+	}
+	return fmt.Sprintf("agent %q", name)
 }

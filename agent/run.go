@@ -75,6 +75,16 @@ type Options struct {
 	// OnBudgetExceeded says how a mission over its TokenLimit or Budget
 	// ends. The missions below it, ended by its limit, fail.
 	OnBudgetExceeded BudgetAction
+	// Sequential makes every pmap and pcalls of the mission's tree, the
+	// programs of nested agents included, run one call at a time, in
+	// order, as Limits.MaxParallel 1 would on every agent: the tool calls
+	// of the tree then come in the same order on every run (for
+	// deterministic replays). Nested agents inherit it; a nested agent's
+	// false does not undo its caller's true.
+	Sequential bool
+	// stage is the failed stage whose Step a pipeline passes as the
+	// context, for the chained_failure's message (nil: not a pipeline's).
+	stage *pipelineStage
 	// Hooks, when set, hand the mission's LLM calls and tool calls to an
 	// execution engine (see Hooks). They are not inherited by nested
 	// agents, whose calls the engine answers as a whole; their clock
@@ -151,8 +161,13 @@ type tree struct {
 	// limit is the innermost token limit or Budget of the tree above (and
 	// of) the mission: its usage is reported to it and to those above.
 	limit *treeLimit
-	// budgetSize is the root's TurnBudget, which the messages quote.
+	// budgetSize is the root's TurnBudget, which the messages quote;
+	// spend who used its turns.
 	budgetSize int
+	spend      *turnSpend
+	// sequential: Options.Sequential of the root, which every program of
+	// the tree keeps to.
+	sequential bool
 	registry   llm.Registry
 	model      llm.Model
 	traceID    string
@@ -239,7 +254,9 @@ type mission struct {
 	// Where the mission is, for its events: its name, its depth, the
 	// dispatcher and call numbering of the tree, and the tool call of the
 	// caller that runs it.
-	name         string
+	name string
+	// upstream is the failed Step given as the context (Step.Upstream).
+	upstream     *Step
 	depth        int
 	obs          *observers
 	callIDs      *atomic.Uint64
@@ -368,6 +385,7 @@ func (m *mission) setup() *Fail {
 	parent := m.up
 	if parent != nil {
 		rt.depth, rt.budget, rt.budgetSize, rt.limit = parent.depth+1, parent.budget, parent.budgetSize, parent.limit
+		rt.spend, rt.sequential = parent.spend, parent.sequential
 		rt.maxDepth = min(rt.maxDepth, parent.maxDepth)
 		inherited, m.parentTraceID, parentFW = parent.model, parent.traceID, parent.fw
 		if rt.registry == nil {
@@ -406,6 +424,10 @@ func (m *mission) setup() *Fail {
 		rt.budget.Store(int64(m.a.cfg.TurnBudget))
 		rt.budgetSize = m.a.cfg.TurnBudget
 	}
+	if rt.spend == nil {
+		rt.spend = &turnSpend{}
+	}
+	rt.sequential = rt.sequential || m.opts.Sequential
 	if m.opts.Validation == signature.Strict {
 		for _, name := range m.a.names {
 			if m.a.tools[name].sig == nil {
@@ -498,9 +520,14 @@ func (m *mission) setContext() *Fail {
 			raw = nil
 		} else {
 			if s.Fail != nil {
-				return &Fail{Reason: ReasonChainedFailure,
-					Message: "the previous step failed: " + s.Fail.Error(),
-					Details: map[string]any{"upstream": s.Fail}}
+				m.upstream = s
+				details := map[string]any{"upstream": s.Fail}
+				what := "the previous step failed"
+				if st := m.opts.stage; st != nil {
+					what = fmt.Sprintf("stage %d of the pipeline (%s) failed", st.index, describeStage(st.agent))
+					details["stage"], details["stage_agent"] = st.index, st.agent
+				}
+				return &Fail{Reason: ReasonChainedFailure, Message: what + ": " + s.Fail.Error(), Details: details}
 			}
 			raw = s.Return
 			m.upstreamFW = s.fw
@@ -584,6 +611,7 @@ func (m *mission) beforeTurn() *Fail {
 	if m.rt.budget.Add(-1) < 0 {
 		return m.budgetFail()
 	}
+	m.rt.spend.add(m.spenderName(), m.turn == 0)
 	m.turn++
 	return nil
 }
@@ -599,14 +627,21 @@ func (rt *tree) depthFail() *Fail {
 }
 
 // budgetFail is the end of a mission for lack of turns in the tree's
-// budget, which the root's TurnBudget sets.
+// budget, which the root's TurnBudget sets: the message says who used the
+// turns and what to raise.
 func (m *mission) budgetFail() *Fail {
-	if m.rt.depth == 0 {
+	who := m.rt.spend.String()
+	if who != "" {
+		who = ": " + who
+	}
+	if m.rt.depth == 0 && m.nested.empty() {
 		return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
-			"the mission used its budget of %d turns (TurnBudget), nested agents included", m.rt.budgetSize)}
+			"the mission used its budget of %d turns (TurnBudget), nested agents included%s; raise Config.TurnBudget",
+			m.rt.budgetSize, who)}
 	}
 	return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
-		"the mission tree used its budget of %d turns (the root agent's TurnBudget)", m.rt.budgetSize)}
+		"the mission tree used its budget of %d turns (the root agent's TurnBudget)%s; raise the root agent's Config.TurnBudget",
+		m.rt.budgetSize, who)}
 }
 
 // contextFail explains why the mission's context ended.
@@ -625,6 +660,7 @@ func (m *mission) contextFail(err error) *Fail {
 func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	step := &Step{
 		Fail:              fail,
+		Upstream:          m.upstream,
 		Memory:            m.memory,
 		Signature:         m.a.sig,
 		TraceID:           m.traceID,

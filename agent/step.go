@@ -20,6 +20,10 @@ type Step struct {
 	Return lisp.Value
 	// Fail describes the failure, nil on success.
 	Fail *Fail
+	// Upstream is, for a chained_failure, the failed Step given as the
+	// context (Then's prev; in a Pipeline, the stage that failed): its
+	// Fail is Fail.Details["upstream"]. Nil otherwise.
+	Upstream *Step `json:"-"`
 	// Memory is the agent's memory at the end: its defs and stored values.
 	Memory *lisp.Namespace
 	// Signature is the contract the return value was validated against
@@ -108,6 +112,35 @@ type Fail struct {
 	// so that Reason is the program's word: a program's (fail {:reason
 	// :timeout}) is not the runtime's timeout.
 	ByProgram bool
+}
+
+// Unwrap returns, for a chained_failure, the upstream Fail (the failure
+// of the step it chained to), so that errors.Is and errors.As see through
+// a chain; nil otherwise.
+func (f *Fail) Unwrap() error {
+	if f == nil || f.Reason != ReasonChainedFailure {
+		return nil
+	}
+	if up, ok := f.Details["upstream"].(*Fail); ok && up != nil {
+		return up
+	}
+	return nil
+}
+
+// Cause is the failure a chain of chained_failures comes from: f itself
+// when it is not a chained_failure, else the first upstream Fail that is
+// not one (f when none is recorded).
+func (f *Fail) Cause() *Fail {
+	// A chain is as long as the pipeline that made it; the bound guards a
+	// Details map built by hand into a cycle.
+	for n := 0; f != nil && n < 1<<16; n++ {
+		up, ok := f.Unwrap().(*Fail)
+		if !ok || up == nil {
+			return f
+		}
+		f = up
+	}
+	return f
 }
 
 func (f *Fail) Error() string {

@@ -311,7 +311,7 @@ func (m *mission) runLisp(tr *Turn, ctxMap *lisp.Map, run func(context.Context, 
 		Namespace: m.memory,
 		History:   m.history,
 		Tools:     calls,
-		Limits:    m.a.cfg.Limits,
+		Limits:    m.limits(),
 		Redact:    m.fw.Redaction(),
 	})
 	tr.ToolCalls = calls.close()
@@ -469,4 +469,14 @@ func issueText(err error) string {
 		return strings.Join(parts, "; ")
 	}
 	return err.Error()
+}
+
+// limits are the limits of the mission's programs: the agent's, run one
+// call at a time when the tree is sequential (Options.Sequential).
+func (m *mission) limits() lisp.Limits {
+	l := m.a.cfg.Limits
+	if m.rt != nil && m.rt.sequential {
+		l.MaxParallel = 1
+	}
+	return l
 }
