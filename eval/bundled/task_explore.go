@@ -69,7 +69,7 @@ func exploreTask(context.Context) (Task, func() error, error) {
 	t := Task{
 		Task: eval.Task{
 			Name:        "explore-unknown-shape",
-			Description: "multi-step exploration: a tool returns nested JSON of unknown shape; look first, then answer",
+			Description: "multi-step exploration: a tool returns nested JSON of unknown shape; look (twice), then answer",
 			Tags:        []string{"exploration", "multi-turn", "tools"},
 			Config: agent.Config{
 				Prompt:    prompt,
@@ -82,11 +82,14 @@ func exploreTask(context.Context) (Task, func() error, error) {
 			if !hasPrompt(req, "The inventory tool returns a stock report whose shape") {
 				return "", false
 			}
-			if req.Turn == 1 { // look before answering
+			switch req.Turn { // look, look deeper, then answer
+			case 1:
 				return program(`
 (def report (tool/inventory {}))
-(println (keys report) (keys (:payload report)))
-(println (first (get-in report [:payload :sites])))`), true
+(println (update-vals report #(if (map? %) (keys %) %)))`), true
+			case 2:
+				return program(`
+(println (count (get-in report [:payload :sites])) (first (get-in report [:payload :sites])))`), true
 			}
 			return program(`
 (let [per (for [site (get-in report [:payload :sites])]
