@@ -167,8 +167,8 @@ func short(v lisp.Value) string {
 // mustValue converts Go data, which a program's value is compared with.
 // A value FromGo refuses becomes a check no value passes.
 func mustValue(x any) lisp.Value {
-	if v, ok := x.(lisp.Value); ok && isLisp(v) {
-		return v
+	if isLisp(x) {
+		return x
 	}
 	v, err := lisp.FromGo(x)
 	if err != nil {

@@ -167,3 +167,31 @@ func TestTestExampleCases(t *testing.T) {
 		t.Errorf("a wrong count: exit %d:\n%s", code, out)
 	}
 }
+
+// bundledRecording is the recorded evaluation of the bundled suite (its
+// reference solutions) that CI replays: go test -run
+// TestBundledRecording -update records it again after the suite or the
+// prompts change.
+const bundledRecording = "testdata/evals"
+
+// The recorded evaluation of the bundled suite replays offline with every
+// run passing and every request answered.
+func TestBundledRecording(t *testing.T) {
+	env := testEnv(nil, nil)
+	if *update {
+		_ = os.RemoveAll(bundledRecording)
+		if code, out, errOut := ptcIn(t, env, "test", "--record", bundledRecording, "-q"); code != exitOK {
+			t.Fatalf("recording: exit %d\n%s%s", code, out, errOut)
+		}
+	}
+	code, out, errOut := ptcIn(t, env, "test", "--replay", bundledRecording, "-q", "--json")
+	if code != exitOK || strings.Contains(errOut, "no recorded reply") {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
+	}
+	var rep struct {
+		Results []struct{ Passed bool } `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) < 40 {
+		t.Errorf("%d runs replayed (%v), want the whole suite", len(rep.Results), err)
+	}
+}
