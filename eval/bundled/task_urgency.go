@@ -139,9 +139,9 @@ func urgencyTask(context.Context) (Task, func() error, error) {
 	return t, nil, nil
 }
 
-// solveUrgency answers the classify tool's call: its prompt says what it
-// judges, in the system prompt or the first message, and so does the
-// ticket's text.
+// solveUrgency answers the classify tool's call, recognised by its
+// question, which may be in the system prompt or the first message; the
+// ticket's text may be in either too.
 func solveUrgency(req llm.Request) (string, bool) {
 	head := urgencyToolPrompt[:40]
 	if !strings.Contains(req.Prompt, head) && !strings.Contains(req.System, head) {
@@ -152,7 +152,10 @@ func solveUrgency(req llm.Request) (string, bool) {
 		text = ticketText.FindString(req.System)
 	}
 	if text == "" {
-		return "", false
+		// The text is only in the tool's context: judge it there, by the
+		// same rule.
+		return program(`(let [t (str ctx/text)]
+  {:urgency (cond (re-find #"down|outage" t) "high" (re-find #"slow|error" t) "medium" :else "low")})`), true
 	}
 	return program(`{:urgency "` + urgencyOf(text) + `"}`), true
 }
