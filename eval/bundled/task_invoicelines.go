@@ -65,7 +65,9 @@ func invoiceLinesTask(context.Context) (Task, func() error, error) {
 				sel = append(sel, in)
 			}
 		}
-		sort.Slice(sel, func(i, j int) bool { return sel[i].Due < sel[j].Due || sel[i].Due == sel[j].Due && sel[i].Number < sel[j].Number })
+		sort.Slice(sel, func(i, j int) bool {
+			return sel[i].Due < sel[j].Due || sel[i].Due == sel[j].Due && sel[i].Number < sel[j].Number
+		})
 		out := []string{}
 		for _, in := range sel {
 			out = append(out, fmt.Sprintf("%s | due %s | %.2f EUR", in.Number, in.Due, in.Amount))
