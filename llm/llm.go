@@ -40,7 +40,9 @@ type Request struct {
 	Messages []Message
 	// Turn is the turn number, from 1.
 	Turn int
-	// Prompt is the expanded mission prompt (the first user message).
+	// Prompt is the first user message: the expanded mission prompt (an
+	// LLM tool's followed by its input, which its system prompt leaves
+	// out so as to be the same on every call).
 	Prompt string
 	// ToolNames are the names of the tools the program may call, sorted.
 	ToolNames []string
