@@ -110,10 +110,20 @@ type LLMToolConfig struct {
 	MaxTurns int
 	// Retries is how many more times a tool without Tools asks its LLM
 	// when a reply has no program, fails, or breaks the signature, the
-	// problem fed back each time. Default 1; negative: none.
+	// problem fed back each time; its system prompt says how many.
+	// Default 1; negative: none.
 	Retries int
 	// Limits bound each program of the tool, as Config.Limits.
 	Limits lisp.Limits
+	// SystemPrompt customizes the tool's system prompt, as
+	// Config.SystemPrompt does an agent's: Language picks the reference
+	// ("compact" for a cheap judgment), Prefix and Suffix add to it,
+	// Override replaces it. The call's input is never in it: it follows
+	// the prompt in the user message, so that the system prompt is the
+	// same, byte for byte, on every call of the tool (for the same model
+	// and a LanguageFunc that returns the same) and a provider's prompt
+	// cache serves it.
+	SystemPrompt SystemPrompt
 	// LLMTimeout and LLMRetry bound and retry each LLM call, as the
 	// Config fields of the same names.
 	LLMTimeout time.Duration
@@ -129,10 +139,13 @@ type LLMToolConfig struct {
 //	(pmap #(tool/classify {:text (:body %)}) emails)
 //
 // Each call is a small mission: the prompt is filled from the arguments
-// (checked and coerced against the signature's parameters), the LLM
-// answers with a program whose value is the answer, and the answer is
-// validated against the signature's output; a reply that breaks it is fed
-// back and tried again (Retries). The model is the tool's own or the
+// (checked and coerced against the signature's parameters) and followed,
+// in the same user message, by the arguments as the data inventory shows
+// a context (types and values, firewalled ones hidden); the LLM answers
+// with a program whose value is the answer, and the answer is validated
+// against the signature's output; a reply that breaks it is fed back and
+// tried again (Retries). The system prompt holds no input: it is the same
+// on every call. The model is the tool's own or the
 // caller's; the call counts against the tree's TurnBudget and token
 // limits, runs under the root's MissionTimeout, does not count against
 // the calling program's Timeout, and shows in the trace as a nested Step.
@@ -148,20 +161,22 @@ func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
 		maxTurns = orDefault(cfg.MaxTurns, DefaultMaxTurns)
 	}
 	a, err := New(Config{
-		Prompt:      cfg.Prompt,
-		Signature:   cfg.Signature,
-		Description: cfg.Description,
-		Tools:       cfg.Tools,
-		MaxTurns:    maxTurns,
-		Limits:      cfg.Limits,
-		LLMTimeout:  cfg.LLMTimeout,
-		LLMRetry:    cfg.LLMRetry,
+		Prompt:       cfg.Prompt,
+		Signature:    cfg.Signature,
+		Description:  cfg.Description,
+		Tools:        cfg.Tools,
+		MaxTurns:     maxTurns,
+		Limits:       cfg.Limits,
+		SystemPrompt: cfg.SystemPrompt,
+		LLMTimeout:   cfg.LLMTimeout,
+		LLMRetry:     cfg.LLMRetry,
 		// No clock of its own: its caller's mission (or context) bounds it.
 		MissionTimeout: -1,
 	})
 	if err != nil {
 		return Tool{}, err
 	}
+	a.inputInMessage = true
 	if len(cfg.Tools) == 0 {
 		a.retries = 1
 		if cfg.Retries != 0 {

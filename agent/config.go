@@ -217,6 +217,11 @@ type Agent struct {
 	// retries is how many more replies a single-shot agent may give after
 	// one that fails (an LLM tool's Retries).
 	retries int
+	// inputInMessage puts the data inventory (the input of an LLM tool's
+	// call) in the first user message instead of the system prompt, so
+	// that the system prompt is the same on every call and a provider's
+	// prompt cache serves it.
+	inputInMessage bool
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts

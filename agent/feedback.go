@@ -17,8 +17,19 @@ import (
 // firewall: values print with firewalled parts as <Firewalled>, and text
 // is scrubbed of firewalled strings.
 
-// turnInfo says how many turns are left.
+// turnInfo says how many turns are left: for a single-shot mission with
+// retries (an LLM tool), how many more replies it may send.
 func (m *mission) turnInfo() string {
+	if m.a.SingleShot() {
+		switch left := m.a.retries + 1 - m.turn; {
+		case left <= 0:
+			return ""
+		case left == 1:
+			return "\n\nThis is your last try."
+		default:
+			return fmt.Sprintf("\n\n%d tries left.", left)
+		}
+	}
 	left := m.a.cfg.MaxTurns - m.turn
 	switch {
 	case m.a.cfg.MaxTurns == 1:
@@ -66,6 +77,10 @@ func (m *mission) outputBlock(lines []string) string {
 	return "Output:\n" + text
 }
 
+// correctedProgram asks a single-shot mission with retries (an LLM tool)
+// for another reply: one program again, whose value is the answer.
+const correctedProgram = "Reply with a corrected program; its last value is the answer."
+
 // valueFeedback is the message after a turn that ran to its end.
 func (m *mission) valueFeedback(v lisp.Value, output []string, warnings string) string {
 	var parts []string
@@ -88,13 +103,21 @@ func (m *mission) errorFeedback(msg string, output []string, warnings string) st
 	if out := m.outputBlock(output); out != "" {
 		text += "\n" + out
 	}
+	if m.a.SingleShot() { // a retry: no memory, no turns
+		return text + "\n" + correctedProgram + warnings + m.turnInfo()
+	}
 	return text + "\nThe error is also in ctx/fail. Memory is as it was before this turn." + warnings + m.turnInfo()
 }
 
 // validationFeedback explains a return value that breaks the signature.
 func (m *mission) validationFeedback(v lisp.Value, err error) string {
 	var sb strings.Builder
-	sb.WriteString("Your (return ...) value does not match the signature, so the mission goes on.\n")
+	single := m.a.SingleShot() // its value is the answer, returned or not
+	if single {
+		sb.WriteString("Your program's value does not match the signature.\n")
+	} else {
+		sb.WriteString("Your (return ...) value does not match the signature, so the mission goes on.\n")
+	}
 	sb.WriteString("Expected: ")
 	sb.WriteString(m.a.sig.Output.String())
 	sb.WriteString("\nGot: ")
@@ -114,7 +137,11 @@ func (m *mission) validationFeedback(v lisp.Value, err error) string {
 		sb.WriteString("\n- ")
 		sb.WriteString(m.clip(err.Error(), m.a.format.FeedbackMaxChars))
 	}
-	sb.WriteString("\nFix the value and call (return ...) again.")
+	if single {
+		sb.WriteString("\n" + correctedProgram)
+	} else {
+		sb.WriteString("\nFix the value and call (return ...) again.")
+	}
 	return sb.String()
 }
 

@@ -13,7 +13,8 @@ type Preview struct {
 	// System is the system prompt of turn 1.
 	System string
 	// User is the mission prompt with its placeholders filled in, the first
-	// user message.
+	// user message (an LLM tool's followed by the data inventory of its
+	// input, which its system prompt then leaves out).
 	User string
 	// Tools are the schemas of the tools the programs can call.
 	Tools []ToolSchema

@@ -83,7 +83,11 @@ func (m *mission) generatedPrompt() string {
 	}
 	compact := lang == "compact"
 	single := m.a.SingleShot()
-	inventory, hidden := m.inventory()
+	var inventory string
+	var hidden bool
+	if !m.a.inputInMessage { // else it is in the first user message
+		inventory, hidden = m.inventory()
+	}
 	sections := []string{
 		sp.Prefix,
 		m.roleSection(compact, single),
@@ -138,7 +142,12 @@ func (m *mission) promptState() PromptState {
 // sandbox runs, whose returned value is the answer.
 func (m *mission) roleSection(compact, single bool) string {
 	what := "the data below"
-	if len(m.a.names) > 0 {
+	switch {
+	case m.a.inputInMessage && len(m.a.names) > 0:
+		what = "the data of the user's message and the tools below"
+	case m.a.inputInMessage:
+		what = "the data of the user's message"
+	case len(m.a.names) > 0:
 		what = "the data and tools below"
 	}
 	switch {
@@ -171,11 +180,7 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 	out := m.outputContract()
 	if single {
 		sb.WriteString("## Answer\n")
-		if compact {
-			sb.WriteString("One reply, one program: its last value is the answer (no return needed); an error fails the task.")
-		} else {
-			sb.WriteString("You have one reply and one program: its last value is the answer, no (return ...) needed. There is no second turn: an error fails the task, so guard against nil and unexpected values.")
-		}
+		sb.WriteString(m.answerRules(compact))
 		if out != "" {
 			sb.WriteString("\nThe answer must match: " + out)
 		}
@@ -219,6 +224,41 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 	sb.WriteString(", or (fail {:reason :kw :message \"...\"}) when the task cannot be done.\n")
 	sb.WriteString(m.limitsLine())
 	return sb.String()
+}
+
+// answerRules says how a single-shot mission ends: the program's value is
+// the answer, and what becomes of a failed reply (an LLM tool's Retries).
+func (m *mission) answerRules(compact bool) string {
+	n := m.a.retries
+	var s string
+	switch {
+	case n == 0 && compact:
+		s = "One reply, one program: its last value is the answer (no return needed); an error fails the task."
+	case n == 0:
+		s = "You have one reply and one program: its last value is the answer, no (return ...) needed. There is no second turn: an error fails the task, so guard against nil and unexpected values."
+	case compact:
+		s = fmt.Sprintf("One program: its last value is the answer (no return needed). An error or a wrong value is sent back for a corrected program, %s at most.", times(n))
+	default:
+		s = fmt.Sprintf("Reply with one program: its last value is the answer, no (return ...) needed. "+
+			"A program that fails, or whose value does not match, is sent back to you with the problem for a corrected program, %s at most; "+
+			"then the task fails, so guard against nil and unexpected values.", times(n))
+	}
+	if m.a.inputInMessage { // an LLM tool: often a judgement of its input
+		if compact {
+			s += " For a judgement, a literal map alone is the program."
+		} else {
+			s += "\nWhen the answer is a judgement (a label, a verdict, a summary) rather than a computation, " +
+				"the program can be the answer written as a literal: a map literal alone is a whole program."
+		}
+	}
+	return s
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

@@ -498,6 +498,11 @@ func (m *mission) expandPrompt() *Fail {
 		return &Fail{Reason: ReasonTemplateError, Message: m.fw.Scrub(err.Error())}
 	}
 	m.prompt = m.fw.Scrub(prompt)
+	if m.a.inputInMessage {
+		if inv, _ := m.inventory(); inv != "" {
+			m.prompt += "\n\n" + inv // scrubbed by inventory
+		}
+	}
 	m.messages = []llm.Message{{Role: llm.User, Content: m.prompt}}
 	return nil
 }

@@ -37,6 +37,11 @@ func (m *mission) turnOnce() *ending {
 		ToolNames: m.a.names,
 		Options:   m.opts.LLMOptions,
 		Cache:     m.opts.Cache,
+		// Where the request comes from, as the mission's events say it.
+		Agent:         m.name,
+		Depth:         m.depth,
+		TraceID:       m.traceID,
+		ParentTraceID: m.parentTraceID,
 	}
 	if m.guard != nil {
 		m.guard.mu.Lock()

@@ -40,7 +40,9 @@ type Request struct {
 	Messages []Message
 	// Turn is the turn number, from 1.
 	Turn int
-	// Prompt is the expanded mission prompt (the first user message).
+	// Prompt is the first user message: the expanded mission prompt (an
+	// LLM tool's followed by its input, which its system prompt leaves
+	// out so as to be the same on every call).
 	Prompt string
 	// ToolNames are the names of the tools the program may call, sorted.
 	ToolNames []string
@@ -52,6 +54,17 @@ type Request struct {
 	// between turns, where it supports explicit prompt caching (Anthropic);
 	// providers that cache prefixes on their own (OpenAI) ignore it.
 	Cache bool
+
+	// Agent, Depth, TraceID and ParentTraceID say which mission of an agent
+	// tree sends the request, as its events do (agent.Event): the agent's
+	// name (its Config.Name, else the name of the tool it was called as; ""
+	// when it has none), the number of missions above it (0 at the top),
+	// its trace id, and its caller's ("" at the top). A model shared by the
+	// tree, a router or a recorder tells a child's call from its parent's
+	// by them. Adapters do not send them to the provider.
+	Agent                  string `json:",omitempty"`
+	Depth                  int    `json:",omitempty"`
+	TraceID, ParentTraceID string `json:",omitempty"`
 }
 
 // Tokens counts the tokens of one call (or of a whole mission).

@@ -446,10 +446,11 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 }
 
 // delta is req as the difference from last when it continues it (same
-// system prompt, prompt, tools and options; last's messages first), else
-// req whole.
+// system prompt, prompt, tools, options and sender; last's messages
+// first), else req whole.
 func delta(last *llm.Request, req llm.Request) llmCall {
 	if last == nil || len(last.Messages) == 0 || len(last.Messages) > len(req.Messages) || last.System != req.System ||
+		last.Agent != req.Agent || last.Depth != req.Depth || last.TraceID != req.TraceID || last.ParentTraceID != req.ParentTraceID ||
 		last.Prompt != req.Prompt || last.Cache != req.Cache || !slices.Equal(last.ToolNames, req.ToolNames) ||
 		!reflect.DeepEqual(last.Options, req.Options) || !slices.Equal(last.Messages, req.Messages[:len(last.Messages)]) {
 		return llmCall{Request: req}

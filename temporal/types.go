@@ -267,8 +267,9 @@ type stepOutput struct {
 type llmCall struct {
 	// Request is the request; when Base is set, the part of it that is
 	// new: it continues the previous request (stepInput.Last), whose
-	// system prompt, prompt, tool names, options and first Base messages
-	// it keeps, with Request's messages and turn. The round's marker in
+	// system prompt, prompt, tool names, options, sender (Agent, Depth,
+	// trace ids) and first Base messages it keeps, with Request's messages
+	// and turn. The round's marker in
 	// the history then holds only what is new, not the whole
 	// conversation again.
 	Request llm.Request
