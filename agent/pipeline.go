@@ -67,6 +67,11 @@ func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 	for i, a := range p {
 		var step *Step
 		var err error
+		// A stage's model is told that its return value feeds the next.
+		opts.feeds = nil
+		if i+1 < len(p) {
+			opts.feeds = p[i+1]
+		}
 		if i == 0 {
 			step, err = a.runIn(ctx, up, opts, pipe)
 		} else {
@@ -76,7 +81,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 		if err != nil {
 			if i+1 < len(p) && step.Fail.Reason != ReasonChainedFailure {
 				// The chained_failure names the stage that failed.
-				opts.stage = &pipelineStage{index: i, agent: agentName(a)}
+				opts.stage, opts.feeds = &pipelineStage{index: i, agent: agentName(a)}, nil
 				chained, cerr := then(ctx, up, step, p[i+1], opts, pipe)
 				return append(steps, chained), cerr
 			}

@@ -184,6 +184,9 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 		if out != "" {
 			sb.WriteString("\nThe answer must match: " + out)
 		}
+		if next := m.opts.feeds; next != nil {
+			sb.WriteString("\n" + feedsLine(next))
+		}
 		sb.WriteString("\n" + m.limitsLine())
 		return sb.String()
 	}
@@ -197,23 +200,23 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 	}
 	if compact {
 		fmt.Fprintf(&sb, "%s, one program each. You see Value: (last value), Output: (println lines), Memory: (names kept), cut to %d chars. ", upperFirst(turns), f.FeedbackMaxChars)
-		sb.WriteString("def/defn, (memory/put :k v)")
+		sb.WriteString("Kept as name or memory/name: def/defn, (memory/put :k v)")
 		if cfg.MapResults == MergeMaps {
-			sb.WriteString(", the keys of a map value (but :return, shown instead)")
+			sb.WriteString(", each key of a final map value but :return, shown instead")
 		}
-		sb.WriteString(" persist as name or memory/name; *1 *2 *3 are recent values.\n")
+		sb.WriteString(". *1 *2 *3 are recent values.\n")
 	} else {
 		fmt.Fprintf(&sb, "You have %s, one program per reply. After a program that neither returns nor fails you see:\n", turns)
 		fmt.Fprintf(&sb, "Value: its value, Output: its println lines, Memory: the names you have kept (cut to %d items and %d chars).\n", f.FeedbackLimit, f.FeedbackMaxChars)
 		sb.WriteString("Explore first, printing counts, keys and a few rows with println; then compute. Print little: long output is cut.\n")
-		sb.WriteString("- Kept for later programs: def/defn names, (memory/put :k v)")
+		sb.WriteString("- Later programs can read, as name or memory/name: def/defn names, (memory/put :k v)")
 		if cfg.MapResults == MergeMaps {
-			sb.WriteString(" and the entries of a map value (its :return entry is shown, not kept)")
+			sb.WriteString(", and each key of a map the program ends with, except :return, whose value you are shown instead")
 		}
-		sb.WriteString(". Read them as name or memory/name.\n")
+		sb.WriteString(".\n")
 		sb.WriteString("- *1 *2 *3 are the values of the last three turns (shortened).\n")
 		if hidden || m.mayFirewall() {
-			sb.WriteString("- Values shown as " + Firewalled + " are hidden from you; programs still see them.\n")
+			sb.WriteString("- Values shown as " + Firewalled + " are hidden from you, and so are the _ fields tools and agents return; programs still get them, and may compute with them, pass them to tools and return them.\n")
 		}
 	}
 	if out != "" {
@@ -222,8 +225,26 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 		sb.WriteString("End with (return v)")
 	}
 	sb.WriteString(", or (fail {:reason :kw :message \"...\"}) when the task cannot be done.\n")
+	if next := m.opts.feeds; next != nil {
+		sb.WriteString(feedsLine(next) + "\n")
+	}
 	sb.WriteString(m.limitsLine())
 	return sb.String()
+}
+
+// feedsLine tells a pipeline's stage where its return value goes: the next
+// agent reads it as its ctx/.
+func feedsLine(next *Agent) string {
+	what := "the next agent of a pipeline"
+	if next.cfg.Name != "" {
+		what += " (" + next.cfg.Name + ")"
+	}
+	line := "Your return value is the input of " + what + ", read as its ctx/"
+	if sig := next.sig; sig != nil && len(sig.Params) > 0 {
+		params, _, _ := strings.Cut(sig.String(), " -> ")
+		line += "; it needs " + params
+	}
+	return line + "."
 }
 
 // answerRules says how a single-shot mission ends: the program's value is

@@ -197,7 +197,7 @@ func TestSystemPromptSections(t *testing.T) {
 	}
 	for _, s := range []string{"(return v), v matching: {top [{id :int, total :float, customer :string}], count :int, _order_ids [:int]}",
 		"Limits per program: 5s, 100,000 iterations per loop, 1,000 tool calls.", "ctx/fail", "memory/name", "*1 *2 *3",
-		"(cut to 10 items and 512 chars)", "its :return entry is shown"} {
+		"(cut to 10 items and 512 chars)", "except :return, whose value you are shown instead"} {
 		if !strings.Contains(multi, s) {
 			t.Errorf("the multi-turn prompt lacks %q", s)
 		}

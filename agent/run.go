@@ -85,6 +85,10 @@ type Options struct {
 	// stage is the failed stage whose Step a pipeline passes as the
 	// context, for the chained_failure's message (nil: not a pipeline's).
 	stage *pipelineStage
+	// feeds is the next agent of the pipeline this mission is a stage of,
+	// which gets its return value as its context (nil: none), for the
+	// system prompt.
+	feeds *Agent
 	// Hooks, when set, hand the mission's LLM calls and tool calls to an
 	// execution engine (see Hooks). They are not inherited by nested
 	// agents, whose calls the engine answers as a whole; their clock

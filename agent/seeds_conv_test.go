@@ -161,3 +161,22 @@ func TestWarnOnlyLogsWarnings(t *testing.T) {
 		t.Errorf("the log:\n%s", logged.String())
 	}
 }
+
+// A pipeline's stage is told that its return value feeds the next agent
+// and what that agent needs; the last stage and a lone run are not.
+func TestPipelineStageToldOfNext(t *testing.T) {
+	find := agent.MustNew(agent.Config{Prompt: "Find the tickets", Signature: "{ids [:int]}"})
+	count := agent.MustNew(agent.Config{Name: "counter", Prompt: "Count the tickets", Signature: "(ids [:int]) -> :int"})
+	script := llmtest.NewScript(llmtest.Code(`(return {:ids [1 2]})`), llmtest.Code(`(return (count ctx/ids))`))
+	if _, err := (agent.Pipeline{find, count}).Run(context.Background(), agent.Options{LLM: script.Func()}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := script.Requests()
+	const want = "Your return value is the input of the next agent of a pipeline (counter), read as its ctx/; it needs (ids [:int])."
+	if !strings.Contains(reqs[0].System, want) {
+		t.Errorf("the first stage's prompt lacks %q:\n%s", want, reqs[0].System)
+	}
+	if strings.Contains(reqs[1].System, "next agent of a pipeline") {
+		t.Error("the last stage is told of a next agent")
+	}
+}
