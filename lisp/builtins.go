@@ -33,6 +33,7 @@ func newBuiltinTable() builtinTable {
 	registerStrings(t)
 	registerFunctions(t)
 	registerTime(t)
+	registerDates(t)
 	registerTransducers(t)
 	return t
 }

@@ -55,7 +55,7 @@ func registerMaps(t builtinTable) {
 		coll := a[0]
 		for i := 1; i < len(a); i += 2 {
 			var err error
-			if coll, err = th.assocKey("assoc", coll, a[i], a[i+1], false); err != nil {
+			if coll, err = th.assocKey("assoc", coll, a[i], a[i+1], true); err != nil {
 				return nil, err
 			}
 		}
@@ -79,12 +79,13 @@ func registerMaps(t builtinTable) {
 			return nil, err
 		}
 		f, extra := a[2], a[3:]
-		old, _ := getExact(a[0], a[1])
+		k := existingKeyOf(a[0], a[1])
+		old, _ := getExact(a[0], k)
 		nv, err := applyUpdate(th, "update", f, old, extra)
 		if err != nil {
 			return nil, err
 		}
-		return th.assocKey("update", a[0], a[1], nv, false)
+		return th.assocKey("update", a[0], k, nv, false)
 	})
 	t.add("update-in", 3, -1, func(th *thread, a []Value) (Value, error) {
 		path, err := pathArg("update-in", a[1])
@@ -108,12 +109,12 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Map:
 			for _, k := range a[1:] {
-				m = m.Dissoc(k)
+				m = m.Dissoc(existingKey(m, k))
 			}
 			return m, nil
 		case *transientMap:
 			for _, k := range a[1:] {
-				m.b.Delete(k)
+				m.b.Delete(existingKeyOf(m, k))
 			}
 			return m, nil
 		}
@@ -849,6 +850,9 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 		}
 		return c.Assoc(k, v), nil
 	case *transientMap:
+		if flexible {
+			k = existingKeyOf(c, k)
+		}
 		c.b.Set(k, v)
 		return c, nil
 	case *Vector:
@@ -861,20 +865,42 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 	return nil, argError(fn, 0, "a map or vector", coll)
 }
 
-// existingKey returns the key of m that k flexibly matches, or k.
+// existingKey returns the key of m that k flexibly matches, or k: the
+// keyword :a names the key "a" of a map from JSON (and "a" names :a) when
+// the map does not hold k itself, for the builtins that write or remove a
+// key (assoc, dissoc, update, the paths of assoc-in and update-in) as for
+// lookups. A key of neither spelling is k as written.
 func existingKey(m *Map, k Value) Value {
-	if _, ok := m.Get(k); ok {
-		return k
+	return existingKeyIn(m.Get, k)
+}
+
+// existingKeyOf is existingKey for any collection: maps and transient maps
+// match flexibly, anything else (a vector's index) is k.
+func existingKeyOf(coll, k Value) Value {
+	switch c := coll.(type) {
+	case *Map:
+		return existingKey(c, k)
+	case *transientMap:
+		return existingKeyIn(c.b.Get, k)
 	}
+	return k
+}
+
+func existingKeyIn(get func(Value) (Value, bool), k Value) Value {
+	var alt Value
 	switch x := k.(type) {
 	case Keyword:
-		if _, ok := m.Get(string(x)); ok {
-			return string(x)
-		}
+		alt = string(x)
 	case string:
-		if _, ok := m.Get(Keyword(x)); ok {
-			return Keyword(x)
-		}
+		alt = Keyword(x)
+	default:
+		return k
+	}
+	if _, ok := get(k); ok {
+		return k
+	}
+	if _, ok := get(alt); ok {
+		return alt
 	}
 	return k
 }

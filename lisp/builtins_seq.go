@@ -1468,8 +1468,10 @@ func seqFind(th *thread, a []Value) (Value, error) {
 		switch a[1].(type) {
 		case *Vector, *Set, nil, string, *Seq:
 		default:
-			if v, ok := m.Get(a[1]); ok {
-				return VectorOf(a[1], v), nil
+			// The entry of the key the map holds: (find {"a" 1} :a) is ["a" 1].
+			k := existingKey(m, a[1])
+			if v, ok := m.Get(k); ok {
+				return VectorOf(k, v), nil
 			}
 			return nil, nil
 		}
