@@ -81,14 +81,14 @@ func LanguageReference(profile string) string {
 
 const langDefaultCore = "## PTC-Lisp\n" +
 	"Clojure syntax and core functions, with these differences:\n" +
-	"- ctx/name reads an input, nil when absent. Data from JSON has string keys; keyword lookups find them too: (:id row), (get-in row [:user :name]), {:keys [id]}.\n" +
+	"- ctx/name reads an input, nil when absent. Data from JSON has string keys; keywords name them too, in lookups and in assoc, dissoc, update, find: (:id row), (get-in row [:user :name]), {:keys [id]}.\n" +
 	"- Vectors are the only sequence type: map, filter, sort, take, range... all return vectors.\n" +
 	"- Filters: (filter (where :status = \"paid\") rows); operators = not= < > <= >= in includes, none for truthy; paths [:user :tier]; combine with (all-of p q), (any-of p q), (none-of p).\n" +
 	"- Aggregates: (sum-by :amount rows) (avg-by :amount rows) (pluck :id rows); (max-by :amount rows) and min-by return the row. (group-by :k rows) gives {k [rows]}; (update-vals groups count); (frequencies xs).\n" +
 	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +
 	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim. Regexes are RE2: no lookaround or backreferences.\n" +
 	"- Numbers: / always gives a float; round, floor, ceil give integers; integer overflow is an error.\n" +
-	"- Dates: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (LocalDate/parse \"2024-01-02\"), (System/currentTimeMillis). No other Java interop.\n" +
+	"- Dates: (LocalDate/parse \"2024-01-02\"), (LocalDate/of 2024 1 2); days between: (.between ChronoUnit/DAYS a b); (.plusDays a 3), .minusDays .plusMonths .isBefore .isAfter .getDayOfWeek .getMonthValue. Instants: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (System/currentTimeMillis). No other Java interop.\n" +
 	"- Not available: try/catch/throw, atom/swap!/reset!, macros. Errors cannot be caught: check values with if, nil?, some? first.\n" +
 	"- (return v) and (fail {:reason :not_found :message \"...\"}) end the program at once, from anywhere."
 
@@ -100,11 +100,11 @@ const langDefaultExample = "(let [paid (filter (where :status = \"paid\") ctx/or
 const langDefaultToolExample = "(def users (pmap #(tool/get-user {:id %}) (distinct (pluck :user_id ctx/orders))))"
 
 const langCompactCore = "## PTC-Lisp, a Clojure subset\n" +
-	"ctx/name reads input; keyword lookups also match string keys. Sequence fns return vectors.\n" +
+	"ctx/name reads input; keywords also name string keys, in lookups, assoc, dissoc, update. Sequence fns return vectors.\n" +
 	"(filter (where :k = v) xs); ops = not= < > <= >= in includes; (all-of p q) (any-of p q) (none-of p).\n" +
 	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs).\n" +
 	"Strings: clojure.string as str/join str/split str/replace...; format parse-long; regexes: re-find re-seq, RE2.\n" +
-	"/ gives a float; round gives an int. No try/catch, atoms or Java; dates: java.util.Date. .getTime LocalDate/parse.\n" +
+	"/ gives a float; round gives an int. No try/catch or atoms. Dates: LocalDate/parse LocalDate/of, days between (.between ChronoUnit/DAYS a b), .plusDays .isBefore .getDayOfWeek; java.util.Date. .getTime.\n" +
 	"(return v) or (fail {:reason :kw :message \"...\"}) ends the program."
 
 const langCompactTools = "Tools: (tool/name {:k v}) or (call \"name\" {:k v}); not values, wrap: #(tool/name {:id %}); pmap runs calls in parallel."

@@ -138,8 +138,8 @@ func TestAgentFirewall(t *testing.T) {
 	if !strings.Contains(s.LastMessage(1), "Firewalled") {
 		t.Errorf("feedback %q", s.LastMessage(1))
 	}
-	// The signature the model sees hides the field.
-	if !strings.Contains(sent, "(tool/up.secret) ; Returns items with tokens.") || strings.Contains(sent, "_token :string") {
+	// The signature the model sees names the field, marked hidden.
+	if !strings.Contains(sent, "(tool/up.secret) ; Returns items with tokens.") || !strings.Contains(sent, "; hidden from you: items._token") {
 		t.Errorf("system prompt:\n%s", s.Requests()[0].System)
 	}
 }
