@@ -18,8 +18,8 @@ func TestExampleOrchestrator(t *testing.T) {
 	for _, want := range []string{
 		`Compiled refund-check in 2 turns with model "smart"`,
 		"(topic :string) -> {tickets [{id :int, subject :string, order_id :int}], _emails [:string]}\n  ; hidden from you: _emails", // -prompt: _emails named, marked hidden
-		"6 tickets mention refund and 5 are open",                                  // the ticket desk's turn
-		"desk: {:_emails <Firewalled>, :tickets 5}",                                // what the orchestrator printed
+		"6 tickets mention refund and 5 are open",                                                                                   // the ticket desk's turn
+		"desk: {:_emails <Firewalled>, :tickets 5}",                                                                                 // what the orchestrator printed
 		`→ classify {:subject "Charged twice, please refund"}`,
 		`← {:category "delivery", :urgent false}`,
 		`← {:amount 649.0, :order_id 1005, :reason "over 500, a manager must approve", :refundable false}`,
