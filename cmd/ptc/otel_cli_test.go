@@ -3,16 +3,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -147,29 +144,13 @@ func (g grpcMetrics) Export(_ context.Context, req *colmetricpb.ExportMetricsSer
 // process's without any OTEL_* variable, plus vars.
 func runBinaryEnv(t *testing.T, vars []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	bin, err := ptcBinary()
-	if err != nil {
-		t.Fatalf("building ptc: %v", err)
-	}
-	cmd := exec.Command(bin, args...)
+	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "OTEL_") {
-			cmd.Env = append(cmd.Env, kv)
+			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "PTC_MODEL=", "PTC_HISTORY=off")
-	cmd.Env = append(cmd.Env, vars...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running ptc: %v", err)
-	}
-	return code, out.String(), errOut.String()
+	return runBuilt(t, "", nil, append(env, vars...), args...)
 }
 
 const ordersRecording = "testdata/agents/orders.recording.json"

@@ -335,9 +335,7 @@ func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]ev
 		var model llm.Model
 		switch {
 		case f.replay != "":
-			model = llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
-				return llm.Response{}, errors.New("a replay calls no model")
-			})
+			model = llm.Func(noModel)
 		case ref == referenceModel:
 			if t.suite == nil {
 				return nil, usageError(t.fs, "--model reference answers the bundled suite only (run ptc test without agent files)")
@@ -467,7 +465,7 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 			variant = " · " + r.Variant
 		}
 		t.stderr.printf("[%d/%d] %s %s · %s%s%s (%s, %s)%s\n", done, total, mark, r.Task, r.Case, run, variant,
-			plural(r.Turns, "turn"), roundDur(r.Duration), why)
+			plural(r.Turns, "turn"), roundElapsed(r.Duration), why)
 	}
 	rep, err := eval.Run(ctx, tasks, cfg)
 	if err != nil && !errors.Is(err, context.Canceled) {
@@ -475,7 +473,7 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 		return exitUsage
 	}
 	if !f.quiet {
-		t.stderr.printf("%d of %d runs passed in %s\n", passed, done, roundDur(time.Since(start)))
+		t.stderr.printf("%d of %d runs passed in %s\n", passed, done, roundElapsed(time.Since(start)))
 	}
 	if m := missing.Load(); m > 0 {
 		t.stderr.printf("warning: %d requests had no recorded reply: the agents changed since %s was recorded (record it again)\n", m, f.replay)
@@ -514,15 +512,6 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 	return exitOK
 }
 
-func roundDur(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d.Round(time.Microsecond)
-}
 
 // printTaskList lists the tasks and their cases.
 func printTaskList(w io.Writer, tasks []eval.Task) {
@@ -557,8 +546,17 @@ func parsePrices(flags []string) (map[string]eval.Price, error) {
 	return out, nil
 }
 
-// kindCases bounds a cases file.
-var kindCases = fileKind{"a cases file", eval.MaxCasesSize}
+// kindCases bounds a cases file, kindRecordIndex a recording's index.
+var (
+	kindCases       = fileKind{"a cases file", eval.MaxCasesSize}
+	kindRecordIndex = fileKind{"a recording's index", 1 << 20}
+)
+
+// noModel stands for the model of a replay: every reply comes from the
+// recording (eval.Replayer), so it is never called.
+func noModel(context.Context, llm.Request) (llm.Response, error) {
+	return llm.Response{}, errors.New("a replay calls no model")
+}
 
 // unsafeName matches what a file name should not hold.
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -606,7 +604,7 @@ func writeRecordIndex(dir string, vs []eval.Variant) error {
 }
 
 func readRecordIndex(dir string) ([]eval.Variant, error) {
-	data, err := readBounded(filepath.Join(dir, "index.json"), kindMCPConfig)
+	data, err := readBounded(filepath.Join(dir, "index.json"), kindRecordIndex)
 	if err != nil {
 		return nil, err
 	}
@@ -616,9 +614,7 @@ func readRecordIndex(dir string) ([]eval.Variant, error) {
 	}
 	var out []eval.Variant
 	for _, v := range idx.Variants {
-		out = append(out, eval.Variant{Name: v.Name, Profile: v.Profile, Model: llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
-			return llm.Response{}, errors.New("a replay calls no model")
-		})})
+		out = append(out, eval.Variant{Name: v.Name, Profile: v.Profile, Model: llm.Func(noModel)})
 	}
 	return out, nil
 }

@@ -29,13 +29,20 @@ var ptcBinary = sync.OnceValues(func() (string, error) {
 // (a character device, which ptc eval takes for a terminal).
 func runBinary(t *testing.T, dir string, stdin []byte, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runBuilt(t, dir, stdin, os.Environ(), args...)
+}
+
+// runBuilt runs the built ptc with args in dir (the test's own when ""),
+// the environment env with PTC_MODEL and PTC_HISTORY cleared.
+func runBuilt(t *testing.T, dir string, stdin []byte, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	bin, err := ptcBinary()
 	if err != nil {
 		t.Fatalf("building ptc: %v", err)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PTC_MODEL=", "PTC_HISTORY=off")
+	cmd.Env = append(env, "PTC_MODEL=", "PTC_HISTORY=off")
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
