@@ -512,7 +512,6 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 	return exitOK
 }
 
-
 // printTaskList lists the tasks and their cases.
 func printTaskList(w io.Writer, tasks []eval.Task) {
 	for _, t := range tasks {
