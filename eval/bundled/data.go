@@ -1,5 +1,13 @@
 package bundled
 
+import (
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
 // The suite's data is made by code, not stored: deterministic (a fixed
 // linear congruential sequence, no math/rand whose streams may change
 // between Go releases), small enough to read in a trace, and large enough
@@ -76,3 +84,23 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// argString returns a tool call's string argument name, "" when it is
+// absent or not a string.
+func argString(args *lisp.Map, name string) string {
+	if args == nil {
+		return ""
+	}
+	v, _ := args.Lookup(lisp.Keyword(name))
+	s, _ := v.(string)
+	return s
+}
+
+// roundTo rounds x to places decimals, as the reference programs do.
+func roundTo(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -53,7 +53,7 @@ func badgesTask(context.Context) (Task, func() error, error) {
 		Signature:   "(team :string) -> [{id :string, name :string, team :string}]",
 		Description: "Lists the employees of a team.",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			team := tbArg(args, "team")
+			team := argString(args, "team")
 			out := []employee{}
 			for _, e := range es {
 				if e.Team == team {

@@ -21,7 +21,7 @@ func delegateTask(context.Context) (Task, func() error, error) {
 		Signature:   "(customer_id :string) -> [{id :string, customer_id :string, region :string, status :string, amount :float, placed :string}]",
 		Description: "Lists the orders of one customer.",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			id := tbArg(args, "customer_id")
+			id := argString(args, "customer_id")
 			out := []order{}
 			for _, o := range rows {
 				if o.Customer == id {
@@ -64,7 +64,7 @@ func delegateTask(context.Context) (Task, func() error, error) {
 		sort.SliceStable(ts, func(i, j int) bool { return ts[i].total > ts[j].total })
 		var out []map[string]any
 		for _, t := range ts[:n] {
-			out = append(out, map[string]any{"customer_id": t.id, "paid_total": tbRound(t.total, 2)})
+			out = append(out, map[string]any{"customer_id": t.id, "paid_total": roundTo(t.total, 2)})
 		}
 		return out
 	}

@@ -62,7 +62,7 @@ func firewallTask(context.Context) (Task, func() error, error) {
 		Signature:   "(email :string) -> {deliverable :bool}",
 		Description: "Checks whether mail to an address would be delivered.",
 		Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			e := taArg(args, "email")
+			e := argString(args, "email")
 			if e == "" {
 				return nil, fmt.Errorf("email is required: pass an account's address")
 			}

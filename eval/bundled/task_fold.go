@@ -45,9 +45,9 @@ func foldTask(context.Context) (Task, func() error, error) {
 		Signature:   "(account :string) -> [{id :string, date :string, amount :float}]",
 		Description: "Lists an account's foldMovements of 2024 (positive: deposits, negative: withdrawals), in no particular order.",
 		Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			rows, ok := accounts[taArg(args, "account")]
+			rows, ok := accounts[argString(args, "account")]
 			if !ok {
-				return nil, fmt.Errorf("no account %q: the accounts are A-17, B-02 and C-40", taArg(args, "account"))
+				return nil, fmt.Errorf("no account %q: the accounts are A-17, B-02 and C-40", argString(args, "account"))
 			}
 			return rows, nil
 		},
@@ -66,7 +66,7 @@ func foldTask(context.Context) (Task, func() error, error) {
 				first = m.Date
 			}
 		}
-		return map[string]any{"final": taRound(bal), "lowest": taRound(lowest), "first_negative": first}
+		return map[string]any{"final": roundTo(bal, 2), "lowest": roundTo(lowest, 2), "first_negative": first}
 	}
 	mk := func(account string, opening float64) eval.Case {
 		return eval.Case{Name: account, Input: map[string]any{"account": account, "opening": opening},

@@ -48,7 +48,7 @@ func invoiceLinesTask(context.Context) (Task, func() error, error) {
 		Signature:   "(client :string) -> [{number :string, client :string, amount :float, due :string, paid :bool}]",
 		Description: "Lists a client's invoices.",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			c := tbArg(args, "client")
+			c := argString(args, "client")
 			out := []invoice{}
 			for _, in := range rows {
 				if in.Client == c {

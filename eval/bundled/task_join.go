@@ -26,7 +26,7 @@ func joinTask(context.Context) (Task, func() error, error) {
 		Signature:   "(id :string) -> {id :string, name :string, tier :string, country :string}",
 		Description: "Looks one customer up by id.",
 		Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			id := taArg(args, "id")
+			id := argString(args, "id")
 			c, ok := custs[id]
 			if !ok {
 				return nil, fmt.Errorf("no customer %q", id)
@@ -42,7 +42,7 @@ func joinTask(context.Context) (Task, func() error, error) {
 				ids[o.Customer] = true
 			}
 		}
-		return map[string]any{"total": taRound(total), "customers": taSorted(ids)}
+		return map[string]any{"total": roundTo(total, 2), "customers": sortedKeys(ids)}
 	}
 	const prompt = "Using the orders and customer tools, find the total amount of the {{status}} orders placed by customers of tier {{tier}}, and the ids of those customers (each once, sorted)."
 	mk := func(status, tier string) eval.Case {

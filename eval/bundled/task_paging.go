@@ -54,7 +54,7 @@ func pagingTask(context.Context) (Task, func() error, error) {
 		Description: "Returns one page of the audit log, oldest first. Omit cursor for the first page; pass the previous page's next_cursor for the next one (the last page has none).",
 		Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			from := 0
-			if c := taArg(args, "cursor"); c != "" {
+			if c := argString(args, "cursor"); c != "" {
 				n, err := strconv.ParseInt(strings.TrimPrefix(c, "pg-"), 36, 64)
 				if err != nil || !strings.HasPrefix(c, "pg-") || n%7 != 3 || int(n/7) > len(events) {
 					return nil, fmt.Errorf("invalid cursor %q: pass next_cursor from the previous page", c)
@@ -80,7 +80,7 @@ func pagingTask(context.Context) (Task, func() error, error) {
 				users[e.User] = true
 			}
 		}
-		return map[string]any{"count": n, "bytes": bytes, "last_id": last, "users": taSorted(users)}
+		return map[string]any{"count": n, "bytes": bytes, "last_id": last, "users": sortedKeys(users)}
 	}
 	mk := func(kind string) eval.Case {
 		return eval.Case{Name: kind, Input: map[string]any{"kind": kind}, Checks: []eval.Check{eval.Equals(expect(kind))}}

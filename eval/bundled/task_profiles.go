@@ -50,7 +50,7 @@ func profilesTask(context.Context) (Task, func() error, error) {
 		Signature:   "(id :string) -> :map",
 		Description: "Returns a user's profile document, as stored (nested JSON; fields may be missing).",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			id := tbArg(args, "id")
+			id := argString(args, "id")
 			d, ok := docs[id]
 			if !ok {
 				return nil, fmt.Errorf("no profile %q", id)

@@ -30,7 +30,7 @@ func recoverTask(context.Context) (Task, func() error, error) {
 		Signature:   "(id :string) -> {id :string, status :string}",
 		Description: "Tracks a shipment.",
 		Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			id := taArg(args, "id")
+			id := argString(args, "id")
 			if !recoverTrackingID.MatchString(id) {
 				return nil, fmt.Errorf("%q is not a tracking id: write TRK- and the shipment number in six digits, e.g. TRK-000123 for shipment 123", id)
 			}

@@ -33,8 +33,8 @@ func refundRateTask(context.Context) (Task, func() error, error) {
 			}
 		}
 		var out []map[string]any
-		for _, r := range tbSortedKeys(total) {
-			out = append(out, map[string]any{"region": r, "refund_pct": tbRound(100*refunded[r]/total[r], 1)})
+		for _, r := range sortedKeys(total) {
+			out = append(out, map[string]any{"region": r, "refund_pct": roundTo(100*refunded[r]/total[r], 1)})
 		}
 		return out
 	}

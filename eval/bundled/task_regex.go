@@ -50,7 +50,7 @@ func regexNotes(seed uint64, n int) (notes []string, tickets []string, refunds f
 		}
 		notes = append(notes, note)
 	}
-	return notes, taSorted(ids), taRound(refunds)
+	return notes, sortedKeys(ids), roundTo(refunds, 2)
 }
 
 // regexTask: text rules with regexes: extract, normalise, sum.

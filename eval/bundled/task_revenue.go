@@ -2,7 +2,6 @@ package bundled
 
 import (
 	"context"
-	"math"
 	"sort"
 
 	"github.com/ptc-go/ptc/agent"
@@ -38,7 +37,7 @@ func revenueTask(context.Context) (Task, func() error, error) {
 		}
 		sort.Strings(keys)
 		for _, r := range keys {
-			by = append(by, map[string]any{"region": r, "revenue": math.Round(sums[r]*100) / 100})
+			by = append(by, map[string]any{"region": r, "revenue": roundTo(sums[r], 2)})
 			if sums[r] > best {
 				top, best = r, sums[r]
 			}

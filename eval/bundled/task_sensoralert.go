@@ -57,7 +57,7 @@ func sensorAlertTask(context.Context) (Task, func() error, error) {
 			}
 		}
 		out := []map[string]any{}
-		for _, s := range tbSortedKeys(first) {
+		for _, s := range sortedKeys(first) {
 			out = append(out, map[string]any{"sensor": s, "at": first[s].At, "value": first[s].Value})
 		}
 		return out

@@ -48,7 +48,7 @@ func shipmentsTask(context.Context) (Task, func() error, error) {
 		Signature:   "(customer_id :string) -> [:string]",
 		Description: "Lists the tracking ids of a customer's shipments.",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			c := tbArg(args, "customer_id")
+			c := argString(args, "customer_id")
 			out := []string{}
 			for _, sh := range data {
 				if sh.Customer == c {
@@ -62,7 +62,7 @@ func shipmentsTask(context.Context) (Task, func() error, error) {
 		Signature:   "(id :string) -> {id :string, status :string, carrier :string}",
 		Description: "Tracks one shipment by its tracking id (TRK- and six digits).",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			id := tbArg(args, "id")
+			id := argString(args, "id")
 			sh, ok := byID[id]
 			if !ok {
 				return nil, fmt.Errorf("no shipment %q: tracking ids look like TRK-000123", id)
@@ -80,7 +80,7 @@ func shipmentsTask(context.Context) (Task, func() error, error) {
 			}
 		}
 		sort.Strings(delayed)
-		return map[string]any{"delayed": delayed, "carriers": tbSortedKeys(carriers)}
+		return map[string]any{"delayed": delayed, "carriers": sortedKeys(carriers)}
 	}
 	const prompt = "Which shipments of customer {{customer_id}} are delayed? Get the customer's tracking ids from the shipments tool, track each one, and return the delayed ones' ids sorted, and the carriers of those, sorted and without repeats."
 	t := Task{

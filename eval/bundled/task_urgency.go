@@ -68,7 +68,7 @@ func urgencyTask(context.Context) (Task, func() error, error) {
 		Signature:   "(product :string) -> [{id :string, product :string, text :string}]",
 		Description: "Lists the open support tickets of a product.",
 		Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			p := tbArg(args, "product")
+			p := argString(args, "product")
 			out := []ticket{}
 			for _, t := range tickets {
 				if t.Product == p {
