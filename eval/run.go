@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -257,7 +257,7 @@ func runOne(ctx context.Context, key RunKey, a *agent.Agent, t *Task, c *Case, v
 
 // sortedDurations returns ds sorted, for percentiles.
 func sortedDurations(ds []time.Duration) []time.Duration {
-	out := append([]time.Duration(nil), ds...)
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	out := slices.Clone(ds)
+	slices.Sort(out)
 	return out
 }
