@@ -76,7 +76,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 		// BudgetReturnPartial ended it with an earlier turn's value.
 		return nil, fmt.Errorf("agent: compile: the mission ended without a final program (%d turns)", step.Usage.Turns)
 	}
-	prog, err := lisp.Compile(m.final)
+	prog, _, err := m.programCache().Compile(m.final)
 	if err != nil { // it ran: it compiles
 		return nil, fmt.Errorf("agent: compile: the final program does not compile again: %w", err)
 	}
@@ -109,7 +109,7 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled program cannot call", name, bt.kind())}
 		}
 	}
-	prog, err := lisp.Compile(source)
+	prog, _, err := a.programs.Compile(source)
 	if err != nil {
 		return nil, err
 	}

@@ -389,5 +389,7 @@ func (u Usage) plus(o Usage) Usage {
 	u.Duration += o.Duration
 	u.SystemPromptTokens += o.SystemPromptTokens
 	u.MemoryBytes += o.MemoryBytes
+	u.Programs += o.Programs
+	u.CachedPrograms += o.CachedPrograms
 	return u
 }

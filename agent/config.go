@@ -228,6 +228,10 @@ type Agent struct {
 
 	fpOnce sync.Once // Fingerprint, computed once: the agent is immutable
 	fp     string
+
+	// programs keeps the programs the agent's missions ran, compiled, for
+	// those that send the same text again (see Options.CompileCache).
+	programs *lisp.Cache
 }
 
 // Error reasons of New.
@@ -240,7 +244,7 @@ var (
 // naming the field; a tool called return or fail is a reserved_tool_name
 // error (errors.Is(err, ErrReservedToolName)).
 func New(cfg Config) (*Agent, error) {
-	a := &Agent{cfg: cfg}
+	a := &Agent{cfg: cfg, programs: lisp.NewCache(lisp.CacheConfig{})}
 	if strings.TrimSpace(cfg.Prompt) == "" {
 		return nil, configErr("Prompt", "is required: say what the agent should do")
 	}

@@ -27,6 +27,7 @@ type eventJSON struct {
 	Messages      int            `json:"messages,omitempty"`
 	Response      string         `json:"response,omitempty"`
 	Program       string         `json:"program,omitempty"`
+	Cached        bool           `json:"cached,omitempty"`
 	Output        []string       `json:"output,omitempty"`
 	Tool          string         `json:"tool,omitempty"`
 	Args          string         `json:"args,omitempty"`
@@ -54,7 +55,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
 		Model: e.Model, FinishReason: e.FinishReason, Messages: len(e.Messages), Response: e.Response,
-		Program: e.Program, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
+		Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
 		Warnings: e.Warnings,
 	}
 	if e.Fail != nil {
@@ -78,7 +79,8 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 	}
 	if e.Kind == RunStop || e.Kind == RunException {
 		j.Usage = map[string]any{"turns": e.Usage.Turns, "llm_requests": e.Usage.LLMRequests,
-			"duration_ms": float64(e.Usage.Duration.Microseconds()) / 1000}
+			"duration_ms": float64(e.Usage.Duration.Microseconds()) / 1000,
+			"programs":    e.Usage.Programs, "cached_programs": e.Usage.CachedPrograms}
 	}
 	return json.Marshal(j)
 }

@@ -124,6 +124,10 @@ type Event struct {
 	// outputLines lines).
 	Program string
 	Output  []string
+	// Cached: the turn's program came compiled from the compile cache
+	// (turn.stop; see Options.CompileCache). The run.stop event's Usage
+	// counts the mission's programs and cache hits.
+	Cached bool
 
 	// Tool is the tool's name (tool events).
 	Tool string

@@ -82,6 +82,13 @@ type Options struct {
 	// deterministic replays). Nested agents inherit it; a nested agent's
 	// false does not undo its caller's true.
 	Sequential bool
+	// CompileCache, when set, is where the mission's tree, nested agents
+	// included, keeps the programs it compiles, so that a text compiled
+	// once (by any mission given the cache) is not compiled again: one
+	// bounded cache for all the agents of a server. Without it, each
+	// Agent keeps its own (lisp.CacheConfig's default bounds), shared by
+	// its missions. Usage.CachedPrograms counts the hits.
+	CompileCache *lisp.Cache
 	// stage is the failed stage whose Step a pipeline passes as the
 	// context, for the chained_failure's message (nil: not a pipeline's).
 	stage *pipelineStage
@@ -172,9 +179,11 @@ type tree struct {
 	// sequential: Options.Sequential of the root, which every program of
 	// the tree keeps to.
 	sequential bool
-	registry   llm.Registry
-	model      llm.Model
-	traceID    string
+	// programs is Options.CompileCache of the root (nil: each agent's own).
+	programs *lisp.Cache
+	registry llm.Registry
+	model    llm.Model
+	traceID  string
 	// fw is the mission's firewall: what it hides, its children's LLMs
 	// must not see either.
 	fw    *firewall
@@ -291,9 +300,12 @@ type mission struct {
 	partial  lisp.Value // the last value of an error-free turn
 	tokens   llm.Tokens
 	requests int
-	sysToks  int
-	trace    []Turn
-	turn     int
+	// programs counts the programs the mission ran, cachedPrograms those
+	// that came compiled from the cache.
+	programs, cachedPrograms int
+	sysToks                  int
+	trace                    []Turn
+	turn                     int
 	// nested counts the agents this mission called as tools.
 	nested nested
 	// reported is the usage reported to the tree's limits so far;
@@ -389,7 +401,7 @@ func (m *mission) setup() *Fail {
 	parent := m.up
 	if parent != nil {
 		rt.depth, rt.budget, rt.budgetSize, rt.limit = parent.depth+1, parent.budget, parent.budgetSize, parent.limit
-		rt.spend, rt.sequential = parent.spend, parent.sequential
+		rt.spend, rt.sequential, rt.programs = parent.spend, parent.sequential, parent.programs
 		rt.maxDepth = min(rt.maxDepth, parent.maxDepth)
 		inherited, m.parentTraceID, parentFW = parent.model, parent.traceID, parent.fw
 		if rt.registry == nil {
@@ -432,6 +444,9 @@ func (m *mission) setup() *Fail {
 		rt.spend = &turnSpend{}
 	}
 	rt.sequential = rt.sequential || m.opts.Sequential
+	if m.opts.CompileCache != nil {
+		rt.programs = m.opts.CompileCache
+	}
 	if m.opts.Validation == signature.Strict {
 		for _, name := range m.a.names {
 			if m.a.tools[name].sig == nil {
@@ -690,6 +705,8 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		Duration:           m.since(m.start),
 		SystemPromptTokens: m.sysToks,
 		MemoryBytes:        m.memoryBytes(),
+		Programs:           m.programs,
+		CachedPrograms:     m.cachedPrograms,
 	}
 	m.nested.mu.Lock()
 	step.TotalUsage = step.Usage.plus(m.nested.usage)

@@ -192,6 +192,11 @@ type Usage struct {
 	SystemPromptTokens int
 	// MemoryBytes is the size of the memory at the end.
 	MemoryBytes int
+	// Programs counts the programs the mission's turns ran; CachedPrograms
+	// those of them it did not compile, because the compile cache had
+	// them (see Options.CompileCache): CachedPrograms/Programs is its hit
+	// rate.
+	Programs, CachedPrograms int
 }
 
 // TotalTokens is Tokens.Input + Tokens.Output.
@@ -202,6 +207,9 @@ type Turn struct {
 	Number int
 	// Program is the code the turn ran ("" when the reply had none).
 	Program string
+	// Cached: the program came compiled from the compile cache, sent
+	// before by this or another mission (see Options.CompileCache).
+	Cached bool
 	// Result is the program's value (nil on error).
 	Result lisp.Value
 	// Error is the program's error, the reminder sent when there was no

@@ -148,7 +148,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 	}
 	if m.obs != nil {
 		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Tokens: tr.Tokens,
-			Program: tr.Program, ErrorText: tr.Error, Output: m.eventOutput(tr.Output)}
+			Program: tr.Program, Cached: tr.Cached, ErrorText: tr.Error, Output: m.eventOutput(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
 			e.ResultText = m.eventText(tr.Result)
 			if m.obs.raw {
@@ -177,7 +177,11 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), m.lastFail)
 	}
 	res, err := m.runLisp(tr, ctxMap, func(ctx context.Context, opts lisp.Options) (*lisp.Result, error) {
-		return lisp.Run(ctx, code, opts)
+		p, err := m.compile(tr, code)
+		if err != nil {
+			return &lisp.Result{Namespace: opts.Namespace}, err
+		}
+		return p.Run(ctx, opts)
 	})
 	single := m.a.SingleShot()
 	// A single-shot agent with retries left is told what went wrong, as a
@@ -257,7 +261,7 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) 
 			m.validationFeedback(v, issues), issueDetails(issues))
 	}
 	if m.compiling {
-		if p, err := lisp.Compile(code); err == nil {
+		if p, _, err := m.programCache().Compile(code); err == nil {
 			// As the program reads here: a builtin an earlier turn
 			// redefined would be the builtin again when it runs alone.
 			if deps := p.DependenciesIn(m.memory); !deps.SelfContained() {
@@ -322,6 +326,26 @@ func (m *mission) runLisp(tr *Turn, ctxMap *lisp.Map, run func(context.Context, 
 	tr.ToolCalls = calls.close()
 	tr.Output = res.Output
 	return res, err
+}
+
+// programCache is where the mission keeps its programs: the tree's
+// Options.CompileCache, else its agent's own.
+func (m *mission) programCache() *lisp.Cache {
+	if m.rt != nil && m.rt.programs != nil {
+		return m.rt.programs
+	}
+	return m.a.programs
+}
+
+// compile compiles the turn's program through the cache, and counts it.
+func (m *mission) compile(tr *Turn, code string) (*lisp.Program, error) {
+	p, cached, err := m.programCache().Compile(code)
+	m.programs++
+	if cached {
+		m.cachedPrograms++
+		tr.Cached = true
+	}
+	return p, err
 }
 
 // endedByContext is the mission's end when a program stopped because the

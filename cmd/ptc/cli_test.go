@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTopLevelUsageNamesRun: the usage lists run and version too.
@@ -59,13 +60,14 @@ func TestBenchExpression(t *testing.T) {
 	ctx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
 	prog := writeFile(t, dir, "p.ptc", "1")
 	code, out, errOut := ptc(t, "", "bench", "-n", "3", "-e", "(reduce + (range 10))")
-	re := `^-e "\(reduce \+ \(range 10\)\)": 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n$`
+	re := `^-e "\(reduce \+ \(range 10\)\)": 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n` +
+		`  compile \S+s \(\d+ allocs, \d+ bytes\) \+ run \S+s \(\d+ allocs, \d+ bytes\): a cached program costs the run alone\n$`
 	if code != 0 || errOut != "" || !regexp.MustCompile(re).MatchString(out) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, out, _ = ptc(t, "", "bench", "-n", "2", "--json", "-c", ctx, "-e", "(count ctx/items)")
 	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); code != 0 || err != nil || m["median_ns"] == nil {
+	if err := json.Unmarshal([]byte(out), &m); code != 0 || err != nil || m["median_ns"] == nil || m["compile_median_ns"] == nil || m["run_median_ns"] == nil {
 		t.Errorf("--json: exit %d, stdout %q", code, out)
 	}
 	if code, _, errOut := ptc(t, "", "bench", "-n", "1", "--timeout", "-1", "--max-steps", "-1", "-e", "(reduce + (range 100000))"); code != 0 {
@@ -109,5 +111,19 @@ func TestExampleAgent(t *testing.T) {
 	ctx, err := af.loadContext()
 	if err != nil || ctx.Len() != 2 {
 		t.Fatalf("context: %v", err)
+	}
+}
+
+func TestThreeDigits(t *testing.T) {
+	for _, tt := range []struct{ in, want time.Duration }{
+		{999, 999},
+		{4248, 4250},
+		{3_935_850, 3_940_000},
+		{216_456, 216_000},
+		{12_345_678_901, 12_300_000_000},
+	} {
+		if got := threeDigits(tt.in); got != tt.want {
+			t.Errorf("threeDigits(%v) = %v, want %v", tt.in, got, tt.want)
+		}
 	}
 }

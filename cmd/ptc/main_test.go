@@ -392,7 +392,8 @@ func TestBench(t *testing.T) {
 		if code != 0 || errOut != "" {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
-		re := `^` + regexp.QuoteMeta(prog) + `: 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n$`
+		re := `^` + regexp.QuoteMeta(prog) + `: 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n` +
+			`  compile \S+s \(\d+ allocs, \d+ bytes\) \+ run \S+s \(\d+ allocs, \d+ bytes\): a cached program costs the run alone\n$`
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("stdout %q does not match %s", out, re)
 		}
@@ -410,14 +411,16 @@ func TestBench(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &m); err != nil {
 				t.Fatalf("stdout %q: %v", out, err)
 			}
-			for _, k := range []string{"median_ns", "p90_ns", "allocs_per_run", "bytes_per_run"} {
+			keys := []string{"median_ns", "p90_ns", "allocs_per_run", "bytes_per_run",
+				"compile_median_ns", "compile_allocs", "compile_bytes", "run_median_ns", "run_allocs", "run_bytes"}
+			for _, k := range keys {
 				v, ok := m[k].(float64)
 				if !ok || v <= 0 {
 					t.Errorf("%s = %v, want a positive number (%s)", k, m[k], out)
 				}
 			}
-			if len(m) != 4 {
-				t.Errorf("%d keys, want 4: %s", len(m), out)
+			if len(m) != len(keys) {
+				t.Errorf("%d keys, want %d: %s", len(m), len(keys), out)
 			}
 			if m["p90_ns"].(float64) < m["median_ns"].(float64) {
 				t.Errorf("p90 below the median: %s", out)

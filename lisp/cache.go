@@ -1,0 +1,166 @@
+package lisp
+
+import (
+	"container/list"
+	"sync"
+)
+
+// CacheConfig bounds a Cache. The zero CacheConfig is the default.
+type CacheConfig struct {
+	// MaxPrograms is the most programs the cache keeps; 0 means 256.
+	MaxPrograms int
+	// MaxBytes bounds the weight of the programs kept, each weighed as a
+	// run's memory budget is charged for it (its text and its literal
+	// data); 0 means 4 MiB. A program heavier than a quarter of it is
+	// compiled and not kept.
+	MaxBytes int64
+}
+
+// The bounds of the zero CacheConfig.
+const (
+	defaultCachePrograms = 256
+	defaultCacheBytes    = 4 << 20
+)
+
+// Cache keeps compiled programs by their source text, so that a text seen
+// before is not read, analyzed and compiled again: the programs an agent's
+// turns repeat across missions, a compiled agent's program, retries and
+// replays. It forgets the least recently used program first, within the
+// bounds of its CacheConfig. A Cache is safe for concurrent use, and
+// goroutines that ask for the same new text at once wait for one
+// compilation. Errors are not kept: a text that does not compile is read
+// again the next time. A nil *Cache compiles every time.
+type Cache struct {
+	cfg CacheConfig
+
+	mu       sync.Mutex
+	entries  map[string]*list.Element // of *cacheEntry, by source
+	lru      list.List                // most recently used at the front
+	bytes    int64
+	inflight map[string]*compilation
+	stats    CacheStats
+}
+
+// CacheStats counts what a Cache did.
+type CacheStats struct {
+	// Hits are the compilations the cache answered, those waited for
+	// while another goroutine compiled the same text included; Misses the
+	// texts it compiled.
+	Hits, Misses int64
+	// Evictions counts the programs dropped to stay within the bounds.
+	Evictions int64
+	// Programs and Bytes are what it keeps now.
+	Programs int
+	Bytes    int64
+}
+
+// HitRate is Hits / (Hits + Misses), 0 before the first compilation.
+func (s CacheStats) HitRate() float64 {
+	if n := s.Hits + s.Misses; n > 0 {
+		return float64(s.Hits) / float64(n)
+	}
+	return 0
+}
+
+type cacheEntry struct {
+	src string
+	p   *Program
+}
+
+// compilation is a compilation in progress, which other goroutines asking
+// for the same text wait for.
+type compilation struct {
+	done chan struct{}
+	p    *Program
+	err  error
+}
+
+// NewCache returns an empty cache bounded by cfg.
+func NewCache(cfg CacheConfig) *Cache {
+	if cfg.MaxPrograms <= 0 {
+		cfg.MaxPrograms = defaultCachePrograms
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = defaultCacheBytes
+	}
+	return &Cache{cfg: cfg, entries: map[string]*list.Element{}, inflight: map[string]*compilation{}}
+}
+
+// Compile returns the program of src, compiled now or earlier (cached
+// reports which), with Compile's errors. The program is shared: it may be
+// run by many goroutines at once (see Program).
+func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
+	if c == nil {
+		p, err = Compile(src)
+		return p, false, err
+	}
+	c.mu.Lock()
+	if el, ok := c.entries[src]; ok {
+		c.lru.MoveToFront(el)
+		c.stats.Hits++
+		c.mu.Unlock()
+		return el.Value.(*cacheEntry).p, true, nil
+	}
+	if w, ok := c.inflight[src]; ok {
+		c.mu.Unlock()
+		<-w.done
+		c.mu.Lock()
+		if w.err == nil {
+			c.stats.Hits++
+		} else {
+			c.stats.Misses++
+		}
+		c.mu.Unlock()
+		return w.p, w.err == nil, w.err
+	}
+	w := &compilation{done: make(chan struct{})}
+	c.inflight[src] = w
+	c.stats.Misses++
+	c.mu.Unlock()
+
+	// Compile does not panic on any input (fuzzed), but the waiters must
+	// be released whatever happens.
+	defer func() {
+		c.mu.Lock()
+		delete(c.inflight, src)
+		if w.err == nil && w.p != nil {
+			c.keep(src, w.p)
+		}
+		c.mu.Unlock()
+		close(w.done)
+	}()
+	w.p, w.err = Compile(src)
+	return w.p, false, w.err
+}
+
+// keep adds p, evicting the least recently used programs to make room.
+// c.mu is held.
+func (c *Cache) keep(src string, p *Program) {
+	weight := p.size
+	if weight > c.cfg.MaxBytes/4 {
+		return
+	}
+	for c.lru.Len() > 0 && (c.lru.Len() >= c.cfg.MaxPrograms || c.bytes+weight > c.cfg.MaxBytes) {
+		old := c.lru.Back()
+		e := old.Value.(*cacheEntry)
+		c.lru.Remove(old)
+		delete(c.entries, e.src)
+		c.bytes -= e.p.size
+		c.stats.Evictions++
+	}
+	c.entries[src] = c.lru.PushFront(&cacheEntry{src: src, p: p})
+	c.bytes += weight
+}
+
+// Stats returns the cache's counts so far (zero for a nil Cache).
+func (c *Cache) Stats() CacheStats {
+	if c == nil {
+		return CacheStats{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Programs = c.lru.Len()
+	s.Bytes = c.bytes
+	return s
+}
