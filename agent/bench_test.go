@@ -29,46 +29,69 @@ func rows10k() *lisp.Map {
 // turns is the number of turns of loopMission.
 const turns = 5
 
+// loopPrograms are the programs of loopMission's turns.
+var loopPrograms = []string{
+	`(def n (count ctx/orders))`,
+	`(println "orders:" n) {:seen n}`,
+	`(def k (keys (first ctx/orders)))`,
+	`[n (count k)]`,
+	`(return {:count n})`,
+}
+
+// loopReplies are the replies of a model that sends loopPrograms, each
+// with suffix.
+func loopReplies(suffix string) []llmtest.Reply {
+	rs := make([]llmtest.Reply, len(loopPrograms))
+	for i, p := range loopPrograms {
+		rs[i] = llmtest.Code(p + suffix)
+	}
+	return rs
+}
+
 // loopMission is the mission of the loop benchmarks: five turns of
 // programs that do next to nothing over the context.
 func loopMission() ([]llmtest.Reply, agent.Config) {
-	return []llmtest.Reply{
-			llmtest.Code(`(def n (count ctx/orders))`),
-			llmtest.Code(`(println "orders:" n) {:seen n}`),
-			llmtest.Code(`(def k (keys (first ctx/orders)))`),
-			llmtest.Code(`[n (count k)]`),
-			llmtest.Code(`(return {:count n})`),
-		}, agent.Config{Prompt: "Count the orders of {{region}}", Signature: "(region :string) -> {count :int}",
-			MaxTurns: turns}
+	return loopReplies(""), agent.Config{Prompt: "Count the orders of {{region}}",
+		Signature: "(region :string) -> {count :int}", MaxTurns: turns}
 }
 
 // BenchmarkLoopOverhead measures what the agent loop itself costs per turn
 // (prompt, extraction, compilation, feedback, memory, trace), with a
 // 10,000-row context, a scripted LLM and programs that do next to nothing.
 // The figure to read is ns/turn.
+//
+//   - reused-agent: the agent has seen the context before (its firewall
+//     analysis is cached) and its compile cache has the programs, as for
+//     a mission that repeats an earlier one;
+//   - new-programs: the same agent, but every mission's programs are new
+//     texts, compiled for it (the usual case of a live model);
+//   - new-agent: every mission has a new agent, which scans the context
+//     and compiles every program.
 func BenchmarkLoopOverhead(b *testing.B) {
 	ctxMap := rows10k()
 	replies, cfg := loopMission()
 	bg := context.Background()
-	// "reused agent": the agent has seen the context before (its firewall
-	// analysis is cached); "new agent": every mission scans the context.
-	for _, fresh := range []bool{false, true} {
-		name := "reused-agent"
-		if fresh {
-			name = "new-agent"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, variant := range []string{"reused-agent", "new-programs", "new-agent"} {
+		b.Run(variant, func(b *testing.B) {
 			a := agent.MustNew(cfg)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if fresh {
+				rs := replies
+				switch variant {
+				case "new-agent":
 					a = agent.MustNew(cfg)
+				case "new-programs":
+					// A comment makes each text new to the cache.
+					rs = loopReplies(fmt.Sprintf(" ; mission %d", i))
 				}
-				s := llmtest.NewScript(replies...)
+				s := llmtest.NewScript(rs...)
 				step, err := a.Run(bg, agent.Options{LLM: s.Func(), Context: ctxMap})
 				if err != nil || step.Usage.Turns != turns {
 					b.Fatal(err)
+				}
+				if want := map[bool]int{true: turns, false: 0}[variant == "reused-agent" && i > 0]; step.Usage.CachedPrograms != want {
+					b.Fatalf("%d cached programs, want %d", step.Usage.CachedPrograms, want)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")

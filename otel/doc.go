@@ -49,12 +49,14 @@
 //     mission's own LLM calls, its children's excluded: they have their
 //     own spans), gen_ai.usage.cache_read.input_tokens and
 //     gen_ai.usage.cache_creation.input_tokens when non-zero, ptc.turns,
-//     ptc.llm_requests. A failed mission has status Error with the Fail's
+//     ptc.llm_requests, ptc.programs and ptc.programs.cached (the programs
+//     its turns ran, and those the compile cache had). A failed mission has status Error with the Fail's
 //     message as its description, error.type = the Fail's reason
 //     ("max_turns_exceeded", a program's own reason...; "_OTHER" when
 //     unknown) and ptc.fail.op when the failure names a tool.
 //   - ptc.turn: ptc.turn (the number, from 1), gen_ai.agent.name, the
-//     turn's token usage; a turn whose program failed (or that had no
+//     turn's token usage, ptc.program.cached (when the turn ran a
+//     program: whether the compile cache had it); a turn whose program failed (or that had no
 //     program) has status Error, error.type = "program_error" and, as its
 //     description, the error as the LLM was told it.
 //   - chat, named "chat {gen_ai.request.model}" ("chat" when no model is

@@ -120,7 +120,19 @@ func TestMission(t *testing.T) {
 		t.Error("the mission is not a child of the caller's span")
 	}
 	wantAttrs(t, root, map[string]string{"gen_ai.agent.name": "triage", "ptc.depth": "0",
-		"ptc.trace_id": step.TraceID, "ptc.turns": "2", "ptc.llm_requests": "3"})
+		"ptc.trace_id": step.TraceID, "ptc.turns": "2", "ptc.llm_requests": "3",
+		"ptc.programs": "2", "ptc.programs.cached": "0"})
+	// The squarer's three missions send one program: compiled once, found
+	// twice in its agent's compile cache.
+	var cached int
+	for _, s := range h.named("ptc.turn") {
+		if a := attrs(s); a["gen_ai.agent.name"].AsString() == "squarer" && a["ptc.program.cached"].AsBool() {
+			cached++
+		}
+	}
+	if cached != 2 {
+		t.Errorf("%d of the squarer's turns ran a cached program, want 2", cached)
+	}
 	if root.Status().Code == codes.Error {
 		t.Errorf("root status %+v", root.Status())
 	}

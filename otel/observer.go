@@ -237,6 +237,8 @@ func (o *Observer) runEnd(ctx context.Context, e *agent.Event) {
 	attrs := []attribute.KeyValue{
 		attribute.Int(keyTurns, e.Usage.Turns),
 		attribute.Int(keyLLMRequests, e.Usage.LLMRequests),
+		attribute.Int(keyPrograms, e.Usage.Programs),
+		attribute.Int(keyCached, e.Usage.CachedPrograms),
 	}
 	attrs = appendTokens(attrs, e.Tokens)
 	if o.capture && e.ResultText != "" {
@@ -344,6 +346,9 @@ func (o *Observer) turnStop(e *agent.Event) {
 	o.mu.Unlock()
 
 	attrs := appendTokens(nil, e.Tokens)
+	if e.Program != "" {
+		attrs = append(attrs, attribute.Bool(keyProgramCached, e.Cached))
+	}
 	if o.capture {
 		if e.Program != "" {
 			attrs = append(attrs, attribute.String(keyProgram, e.Program))

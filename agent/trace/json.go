@@ -194,11 +194,14 @@ type traceUsage struct {
 	DurationMS         msDuration `json:"duration_ms"`
 	SystemPromptTokens int        `json:"system_prompt_tokens,omitempty"`
 	MemoryBytes        int        `json:"memory_bytes,omitempty"`
+	Programs           int        `json:"programs,omitempty"`
+	CachedPrograms     int        `json:"cached_programs,omitempty"`
 }
 
 type traceTurn struct {
 	Number        int                    `json:"number"`
 	Program       string                 `json:"program,omitempty"`
+	Cached        bool                   `json:"cached,omitempty"`
 	Result        *traceValue            `json:"result,omitempty"`
 	Error         string                 `json:"error,omitempty"`
 	Output        []string               `json:"output,omitempty"`
@@ -380,13 +383,15 @@ func detailsData(d map[string]any, depth int) map[string]any {
 
 func usageJSON(u agent.Usage) traceUsage {
 	return traceUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: msDuration(u.Duration),
-		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
+		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes,
+		Programs: u.Programs, CachedPrograms: u.CachedPrograms}
 }
 
 func (w *traceWriter) turn(vl agent.Veil, t *agent.Turn, depth int) (traceTurn, error) {
 	jt := traceTurn{
 		Number:        t.Number,
 		Program:       w.text(vl, t.Program),
+		Cached:        t.Cached,
 		Error:         w.text(vl, t.Error),
 		Output:        w.output(vl, t.Output),
 		DurationMS:    msDuration(t.Duration),
@@ -491,6 +496,7 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 		t := agent.Turn{
 			Number:      jt.Number,
 			Program:     jt.Program,
+			Cached:      jt.Cached,
 			Error:       jt.Error,
 			Output:      jt.Output,
 			Duration:    time.Duration(jt.DurationMS),
@@ -550,7 +556,8 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 
 func usageOf(u traceUsage) agent.Usage {
 	return agent.Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, Duration: time.Duration(u.DurationMS),
-		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes}
+		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes,
+		Programs: u.Programs, CachedPrograms: u.CachedPrograms}
 }
 
 // readValue rebuilds a value from its printed form, else from its JSON

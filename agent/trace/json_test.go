@@ -361,6 +361,13 @@ func tjMask(s *traceStep) {
 			c.Start, c.DurationMS = "<time>", 0
 			if c.Child != nil {
 				tjMask(c.Child)
+				// Which of pmap's missions finds its program in the
+				// compile cache depends on which started first; the
+				// caller's TotalUsage counts the hits the same way.
+				c.Child.Usage.CachedPrograms, c.Child.TotalUsage.CachedPrograms = 0, 0
+				for k := range c.Child.Turns {
+					c.Child.Turns[k].Cached = false
+				}
 			}
 		}
 		sort.SliceStable(t.ToolCalls, func(i, j int) bool {
