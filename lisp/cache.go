@@ -9,17 +9,23 @@ import (
 type CacheConfig struct {
 	// MaxPrograms is the most programs the cache keeps; 0 means 256.
 	MaxPrograms int
-	// MaxBytes bounds the weight of the programs kept, each weighed as a
-	// run's memory budget is charged for it (its text and its literal
-	// data); 0 means 4 MiB. A program heavier than a quarter of it is
-	// compiled and not kept.
+	// MaxBytes bounds the memory the kept programs take, each estimated
+	// at compiledBytesPerSourceByte (40) bytes per byte of its text, the
+	// most a compiled program was measured to hold, plus its literal
+	// data; 0 means 32 MiB. A program estimated at more than a quarter of
+	// it (by default, one of over about 200 KB of text) is compiled and
+	// not kept.
 	MaxBytes int64
 }
 
 // The bounds of the zero CacheConfig.
 const (
 	defaultCachePrograms = 256
-	defaultCacheBytes    = 4 << 20
+	defaultCacheBytes    = 32 << 20
+	// compiledBytesPerSourceByte estimates what a compiled program holds
+	// per byte of its text: 6 for W6, up to 38 for the densest texts
+	// measured (a run of (if a b c) forms).
+	compiledBytesPerSourceByte = 40
 )
 
 // Cache keeps compiled programs by their source text, so that a text seen
@@ -136,7 +142,7 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 // keep adds p, evicting the least recently used programs to make room.
 // c.mu is held.
 func (c *Cache) keep(src string, p *Program) {
-	weight := p.size
+	weight := cacheWeight(p)
 	if weight > c.cfg.MaxBytes/4 {
 		return
 	}
@@ -145,11 +151,17 @@ func (c *Cache) keep(src string, p *Program) {
 		e := old.Value.(*cacheEntry)
 		c.lru.Remove(old)
 		delete(c.entries, e.src)
-		c.bytes -= e.p.size
+		c.bytes -= cacheWeight(e.p)
 		c.stats.Evictions++
 	}
 	c.entries[src] = c.lru.PushFront(&cacheEntry{src: src, p: p})
 	c.bytes += weight
+}
+
+// cacheWeight estimates the memory p holds: its compiled form from its
+// text's length, and its literal data as a run's memory budget weighs it.
+func cacheWeight(p *Program) int64 {
+	return int64(len(p.src))*compiledBytesPerSourceByte + p.size
 }
 
 // Stats returns the cache's counts so far (zero for a nil Cache).

@@ -75,9 +75,9 @@ func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestCacheBoundsBytes(t *testing.T) {
-	const maxBytes = 64 << 10
+	const maxBytes = 2 << 20
 	c := lisp.NewCache(lisp.CacheConfig{MaxBytes: maxBytes})
-	// Each program weighs at least its text: 4 KiB.
+	// Each program weighs about 41 times its text: 168 KB.
 	for i := 0; i < 100; i++ {
 		src := fmt.Sprintf("(count %q)", strings.Repeat("x", 4<<10)+fmt.Sprint(i))
 		if _, _, err := c.Compile(src); err != nil {
@@ -95,6 +95,18 @@ func TestCacheBoundsBytes(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		if _, cached, err := c.Compile(big); err != nil || cached {
 			t.Fatalf("big program: cached %v, err %v", cached, err)
+		}
+	}
+	// By default, a program of over about 200 KB of text is not kept.
+	c = lisp.NewCache(lisp.CacheConfig{})
+	for _, tt := range []struct {
+		kb   int
+		kept bool
+	}{{190, true}, {220, false}} {
+		src := fmt.Sprintf("(count %q)", strings.Repeat("z", tt.kb<<10))
+		c.Compile(src)
+		if _, cached, _ := c.Compile(src); cached != tt.kept {
+			t.Errorf("a %d KB program: kept %v, want %v", tt.kb, cached, tt.kept)
 		}
 	}
 }
