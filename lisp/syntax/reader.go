@@ -41,14 +41,15 @@ func (c Config) Read(src string) ([]Node, error) {
 	if r.maxErrors <= 0 {
 		r.maxErrors = 10
 	}
+	r.plan()
 	if strings.HasPrefix(src, "#!") {
 		r.skipComment()
 	}
-	var forms []Node
+	// The top-level forms collect in scratch too, and are copied out once.
 	for !r.stop {
 		n, found := r.readNext()
 		if n != nil {
-			forms = append(forms, n)
+			r.scratch = append(r.scratch, n)
 		}
 		if found {
 			continue
@@ -60,10 +61,38 @@ func (c Config) Read(src string) ([]Node, error) {
 		// ')' than needed, and nothing is gained by rejecting the program.
 		r.off++
 	}
+	forms := r.items.copy(r.scratch, r.off, len(src)-r.off)
 	if len(r.errs) > 0 {
 		return forms, r.errs
 	}
 	return forms, nil
+}
+
+// plan takes the census of the start of the source and sizes the slabs'
+// first chunks from it. The first chunk of the items arena also holds the
+// scratch stack, so a small program needs one []Node allocation in all.
+func (r *reader) plan() {
+	var c census
+	c.take(r.src)
+	r.nils.want, r.bools.want, r.ints.want, r.floats.want = c.nils, c.bools, c.ints, c.floats
+	r.strs.want, r.keywords.want, r.symbols.want = c.strs, c.keywords, c.symbols
+	r.lists.want, r.vectors.want, r.maps.want = c.lists, c.vectors, c.maps
+	if c.forms == 0 {
+		return
+	}
+	stack := min(c.forms, 64)
+	buf := make([]Node, c.forms+stack)
+	r.items.free = buf[:c.forms:c.forms]
+	r.scratch = buf[c.forms:c.forms]
+}
+
+// halt stops reading, and drops the census's plans for the rest of the
+// source, which will not be read.
+func (r *reader) halt() {
+	r.stop = true
+	r.nils.want, r.bools.want, r.ints.want, r.floats.want = 0, 0, 0, 0
+	r.strs.want, r.keywords.want, r.symbols.want = 0, 0, 0
+	r.lists.want, r.vectors.want, r.maps.want = 0, 0, 0
 }
 
 // Character classes of bytes. The order matters: classes up to clSpecial
@@ -170,25 +199,42 @@ type reader struct {
 }
 
 // slab hands out pointers into chunks, so that nodes cost one allocation
-// per chunk rather than one each. Chunks double in size up to 256
-// elements, but are no larger than the number of elements the rest of the
-// input is expected to need at the density seen so far, which keeps the
-// unused tail of the last chunk small.
+// per chunk rather than one each. The first chunk holds what the census
+// counted; later ones what the rest of the input is expected to need at
+// the density seen so far (so the unused tail of the last chunk is small),
+// up to maxChunk elements.
 type slab[T any] struct {
-	buf           []T
-	i, next, used int
+	buf     []T
+	i, used int
+	want    int // elements the census expects that no chunk holds yet
 }
+
+// maxChunk bounds the chunks sized by expect, and so the elements an
+// input that changes character can leave unused.
+const maxChunk = 1024
 
 func (s *slab[T]) alloc(done, left int) *T {
 	if s.i == len(s.buf) {
-		s.next = min(max(2*s.next, 2), 256)
-		s.buf = make([]T, min(s.next, expect(s.used, done, left)+4))
-		s.i = 0
+		s.refill(done, left)
 	}
 	s.used++
 	p := &s.buf[s.i]
 	s.i++
 	return p
+}
+
+// refill is kept out of line so that alloc inlines.
+//
+//go:noinline
+func (s *slab[T]) refill(done, left int) {
+	size := s.want
+	if size > 0 {
+		s.want = 0
+	} else {
+		size = min(expect(s.used, done, left)+4, maxChunk)
+	}
+	s.buf = make([]T, size)
+	s.i = 0
 }
 
 // expect estimates how many more elements the left bytes of input will
@@ -201,8 +247,8 @@ func expect(used, done, left int) int {
 // capped (three-index slices) so that appending to one never overwrites
 // another.
 type arena[T any] struct {
-	free       []T
-	next, used int
+	free []T
+	used int
 }
 
 func (a *arena[T]) copy(src []T, done, left int) []T {
@@ -212,8 +258,7 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	a.used += n
 	if n > len(a.free) {
-		a.next = min(max(2*a.next, 16), 1024)
-		size := min(a.next, expect(a.used, done, left)+16)
+		size := min(expect(a.used, done, left)+16, 4*maxChunk)
 		if n > size/2 {
 			return append([]T(nil), src...)
 		}
@@ -271,7 +316,7 @@ func (r *reader) errorAt(p, opened Pos, format string, args ...any) {
 	}
 	r.errs = append(r.errs, &Error{Pos: p, Msg: fmt.Sprintf(format, args...), Opened: opened})
 	if len(r.errs) >= r.maxErrors {
-		r.stop = true
+		r.halt()
 	}
 }
 
@@ -284,7 +329,7 @@ func (r *reader) errorf(p Pos, format string, args ...any) {
 func (r *reader) enter(p Pos) bool {
 	if r.depth >= r.maxDepth {
 		r.errorf(p, "nesting too deep (more than %d levels)", r.maxDepth)
-		r.stop = true
+		r.halt()
 		return false
 	}
 	r.depth++
