@@ -204,43 +204,35 @@ type reader struct {
 // the density seen so far (so the unused tail of the last chunk is small),
 // up to maxChunk elements.
 type slab[T any] struct {
-	buf     []T
-	i, used int
-	want    int // elements the census expects that no chunk holds yet
+	buf  []T
+	i    int
+	past int // elements in earlier chunks
+	want int // elements the census expects that no chunk holds yet
 }
 
 // maxChunk bounds the chunks sized by expect, and so the elements an
 // input that changes character can leave unused.
 const maxChunk = 1024
 
-func (s *slab[T]) alloc(done, left int) *T {
+func (s *slab[T]) alloc(r *reader) *T {
 	if s.i == len(s.buf) {
-		s.refill(done, left)
+		s.past += len(s.buf)
+		size := s.want
+		s.want = 0
+		if size == 0 {
+			size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
+		}
+		s.buf, s.i = make([]T, size), 0
 	}
-	s.used++
 	p := &s.buf[s.i]
 	s.i++
 	return p
 }
 
-// refill is kept out of line so that alloc inlines.
-//
-//go:noinline
-func (s *slab[T]) refill(done, left int) {
-	size := s.want
-	if size > 0 {
-		s.want = 0
-	} else {
-		size = min(expect(s.used, done, left)+4, maxChunk)
-	}
-	s.buf = make([]T, size)
-	s.i = 0
-}
-
 // expect estimates how many more elements the left bytes of input will
 // need if used elements were needed for the done bytes read so far.
 func expect(used, done, left int) int {
-	return int(min(float64(used)*float64(left)/float64(max(done, 1)), float64(left)))
+	return int(min(int64(used)*int64(left)/int64(max(done, 1)), int64(left)))
 }
 
 // arena hands out slices carved from shared chunks, sized like slab's,
@@ -328,12 +320,16 @@ func (r *reader) errorf(p Pos, format string, args ...any) {
 // caller must decrement r.depth when done.
 func (r *reader) enter(p Pos) bool {
 	if r.depth >= r.maxDepth {
-		r.errorf(p, "nesting too deep (more than %d levels)", r.maxDepth)
-		r.halt()
+		r.tooDeep(p)
 		return false
 	}
 	r.depth++
 	return true
+}
+
+func (r *reader) tooDeep(p Pos) {
+	r.errorf(p, "nesting too deep (more than %d levels)", r.maxDepth)
+	r.halt()
 }
 
 // newline starts a new line at off, just after a LF.
@@ -550,11 +546,11 @@ func (r *reader) readColl(kind int) Node {
 	sp := Span{start, r.pos(r.off)}
 	switch kind {
 	case kList:
-		n := r.lists.alloc(r.off, len(r.src)-r.off)
+		n := r.lists.alloc(r)
 		n.Span, n.Items = sp, items
 		return n
 	case kVector:
-		n := r.vectors.alloc(r.off, len(r.src)-r.off)
+		n := r.vectors.alloc(r)
 		n.Span, n.Items = sp, items
 		return n
 	case kMap:
@@ -562,7 +558,7 @@ func (r *reader) readColl(kind int) Node {
 		if closed && dropped == 0 && len(items)%2 != 0 {
 			r.errorf(start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
 		}
-		n := r.maps.alloc(r.off, len(r.src)-r.off)
+		n := r.maps.alloc(r)
 		n.Span, n.Items = sp, items
 		return n
 	case kSet:
@@ -673,7 +669,7 @@ func (r *reader) readDispatch() Node {
 			r.errorf(start, "unsupported reader syntax '%s'", clip(tok))
 			return nil
 		}
-		n := r.floats.alloc(r.off, len(r.src)-r.off)
+		n := r.floats.alloc(r)
 		n.Span, n.Value = Span{start, r.pos(end)}, v
 		return n
 	}
@@ -745,7 +741,7 @@ func (r *reader) readToken() Node {
 			r.errorf(start, "auto-resolved keywords (%s) are not supported: write %s", clip(tok), clip(fix))
 			return nil
 		}
-		n := r.keywords.alloc(r.off, len(r.src)-r.off)
+		n := r.keywords.alloc(r)
 		n.Span, n.Name = sp, tok[1:]
 		return n
 	case isDigit(c) || (c == '+' || c == '-') && isDigit(c1):
@@ -765,15 +761,15 @@ func (r *reader) readToken() Node {
 	}
 	switch tok {
 	case "nil":
-		n := r.nils.alloc(r.off, len(r.src)-r.off)
+		n := r.nils.alloc(r)
 		n.Span = sp
 		return n
 	case "true", "false":
-		n := r.bools.alloc(r.off, len(r.src)-r.off)
+		n := r.bools.alloc(r)
 		n.Span, n.Value = sp, tok == "true"
 		return n
 	}
-	n := r.symbols.alloc(r.off, len(r.src)-r.off)
+	n := r.symbols.alloc(r)
 	n.Span = sp
 	// Split at the first '/' that has text on both sides. Symbols are
 	// short: a plain loop beats strings.IndexByte's call.
@@ -799,11 +795,11 @@ func (r *reader) number(tok string, sp Span) Node {
 		r.errorf(sp.Start, "%s", msg)
 		return nil
 	case num.isFloat:
-		n := r.floats.alloc(r.off, len(r.src)-r.off)
+		n := r.floats.alloc(r)
 		n.Span, n.Value = sp, num.f
 		return n
 	}
-	n := r.ints.alloc(r.off, len(r.src)-r.off)
+	n := r.ints.alloc(r)
 	n.Span, n.Value = sp, num.i
 	return n
 }
@@ -948,7 +944,7 @@ func (r *reader) readString() Node {
 			if escaped {
 				v = unescape(v)
 			}
-			n := r.strs.alloc(r.off, len(r.src)-r.off)
+			n := r.strs.alloc(r)
 			n.Span, n.Value = Span{start, r.pos(r.off)}, v
 			return n
 		case b == '\n':
@@ -1216,7 +1212,7 @@ func (r *reader) readChar() Node {
 		}
 		v = text
 	}
-	n := r.strs.alloc(r.off, len(r.src)-r.off)
+	n := r.strs.alloc(r)
 	n.Span, n.Value, n.Char = Span{start, r.pos(end)}, v, true
 	return n
 }
