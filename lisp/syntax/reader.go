@@ -701,8 +701,98 @@ func isHex(b byte) bool {
 	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
 }
 
-// readToken reads a number, nil, true, false, keyword or symbol.
+// Bits of tokenBits.
+const (
+	tbTok      = 1 << iota // an ASCII byte that continues a token
+	tbSlash                // '/'
+	tbNonDigit             // not 0-9
+)
+
+// tokenBits classifies the ASCII bytes that continue a token, for
+// readToken's fast path; 0 ends it (a non-ASCII byte included).
+var tokenBits = func() (t [256]uint8) {
+	for i, c := range byteClass {
+		if c > clSpecial || i >= utf8.RuneSelf {
+			continue
+		}
+		t[i] = tbTok
+		if i == '/' {
+			t[i] |= tbSlash
+		}
+		if !isDigit(byte(i)) {
+			t[i] |= tbNonDigit
+		}
+	}
+	return t
+}()
+
+// plainStart tells the ASCII bytes that start a token that is a symbol
+// unless it is nil, true or false, or has a '/' after its first byte.
+var plainStart = func() (t [256]bool) {
+	for i, c := range byteClass {
+		t[i] = c == clTok && i < utf8.RuneSelf && !isDigit(byte(i)) && !strings.ContainsRune(":+-.", rune(i))
+	}
+	return t
+}()
+
+// readToken reads a number, nil, true, false, keyword or symbol. Its fast
+// path reads the common tokens (symbols without a namespace, keywords,
+// small unsigned integers, on a line without non-ASCII characters so far)
+// exactly as readTokenSlow would.
 func (r *reader) readToken() Node {
+	s := r.src
+	startOff := r.off
+	end := startOff + 1
+	var bits uint8
+	for end < len(s) {
+		b := tokenBits[s[end]]
+		if b == 0 {
+			break
+		}
+		bits |= b
+		end++
+	}
+	if end < len(s) && s[end] >= utf8.RuneSelf || !(r.colFrom <= startOff && end <= r.nextHigh) {
+		return r.readTokenSlow()
+	}
+	sp := Span{Pos{int32(startOff), int32(r.line), int32(startOff - r.colBase)}, Pos{int32(end), int32(r.line), int32(end - r.colBase)}}
+	tok := s[startOff:end]
+	c := tok[0]
+	switch {
+	case plainStart[c] || (c == '+' || c == '-') && (len(tok) == 1 || !isDigit(tok[1]) && tok[1] != '.'):
+		if bits&tbSlash != 0 || tok == "nil" || tok == "true" || tok == "false" {
+			break
+		}
+		r.off = end
+		n := r.symbols.alloc(r)
+		n.Span, n.Name = sp, tok
+		return n
+	case c == ':':
+		if len(tok) == 1 || tok[1] == ':' {
+			break
+		}
+		r.off = end
+		n := r.keywords.alloc(r)
+		n.Span, n.Name = sp, tok[1:]
+		return n
+	case isDigit(c):
+		if bits&tbNonDigit != 0 || len(tok) > 18 {
+			break
+		}
+		var v int64
+		for i := 0; i < len(tok); i++ {
+			v = v*10 + int64(tok[i]-'0')
+		}
+		r.off = end
+		n := r.ints.alloc(r)
+		n.Span, n.Value = sp, v
+		return n
+	}
+	return r.readTokenSlow()
+}
+
+// readTokenSlow reads any token at r.off.
+func (r *reader) readTokenSlow() Node {
 	s := r.src
 	startOff := r.off
 	end := startOff + 1 // readForm only calls us at a token character

@@ -1,0 +1,53 @@
+package syntax
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// readerAt returns a reader positioned at off as Read would be there.
+func readerAt(src string, off int) *reader {
+	ls := strings.LastIndexByte(src[:off], '\n') + 1
+	return &reader{
+		src: src, off: off, line: 1 + strings.Count(src[:ls], "\n"),
+		colFrom: ls, colBase: ls - 1, nextHigh: ls + indexNonASCII(src[ls:]),
+		maxDepth: 512, maxErrors: 10,
+	}
+}
+
+// readToken's fast path must read every token exactly as readTokenSlow
+// does: the same node, span, errors and end offset.
+func TestReadTokenFastPath(t *testing.T) {
+	tokens := []string{
+		"a", "ab", "a-b?", "*x*", "->", "+", "-", "+a", "-a", "+1", "-1", "+.5", "-.5", ".5", ".a", "+-",
+		":", "::", "::a", ":a", ":a/b", ":1", "a/b", "/", "a/", "/a", "a//", "clojure.core//", "a/b/c",
+		"nil", "nilly", "true", "false", "truex", "nil?", "0", "007", "42", "42N", "1a", "1.5", "1e3", "0x1F",
+		"123456789012345678", "1234567890123456789", "9223372036854775807", "9999999999999999999", "99999999999999999999",
+		"a'b", "x#", "a\\b", "λ", "aλ", "café", "a\u00a0b", "%", "%1", "&", "a.b",
+	}
+	var srcs []string
+	for _, tok := range tokens {
+		srcs = append(srcs, tok, "("+tok+")", "x\n "+tok+" y", "é "+tok, tok+"é")
+	}
+	srcs = append(srcs, corpus(t)...)
+	srcs = append(srcs, fuzzSeeds...)
+	checked := 0
+	for _, src := range srcs {
+		for i := 0; i < len(src); i++ {
+			if byteClass[src[i]] != clTok || i > 0 && byteClass[src[i-1]] <= clSpecial {
+				continue
+			}
+			fast, slow := readerAt(src, i), readerAt(src, i)
+			nf, ns := fast.readToken(), slow.readTokenSlow()
+			if !reflect.DeepEqual(nf, ns) || !reflect.DeepEqual(fast.errs, slow.errs) || fast.off != slow.off {
+				t.Fatalf("token at %d of %q: fast path read %#v (errors %v, end %d), slow path %#v (errors %v, end %d)",
+					i, src, nf, fast.errs, fast.off, ns, slow.errs, slow.off)
+			}
+			checked++
+		}
+	}
+	if checked < 300 {
+		t.Fatalf("only %d tokens checked", checked)
+	}
+}
