@@ -34,20 +34,30 @@ func TestReadTokenFastPath(t *testing.T) {
 	srcs = append(srcs, fuzzSeeds...)
 	checked := 0
 	for _, src := range srcs {
-		for i := 0; i < len(src); i++ {
-			if byteClass[src[i]] != clTok || i > 0 && byteClass[src[i-1]] <= clSpecial {
-				continue
-			}
-			fast, slow := readerAt(src, i), readerAt(src, i)
-			nf, ns := fast.readToken(), slow.readTokenSlow()
-			if !reflect.DeepEqual(nf, ns) || !reflect.DeepEqual(fast.errs, slow.errs) || fast.off != slow.off {
-				t.Fatalf("token at %d of %q: fast path read %#v (errors %v, end %d), slow path %#v (errors %v, end %d)",
-					i, src, nf, fast.errs, fast.off, ns, slow.errs, slow.off)
-			}
-			checked++
-		}
+		checked += checkTokenPaths(t, src)
 	}
 	if checked < 300 {
 		t.Fatalf("only %d tokens checked", checked)
 	}
+}
+
+// checkTokenPaths reads every token of src that starts at a token boundary
+// with the fast and the slow path, and fails if they differ. It returns the
+// number of tokens checked.
+func checkTokenPaths(t *testing.T, src string) int {
+	t.Helper()
+	checked := 0
+	for i := 0; i < len(src); i++ {
+		if byteClass[src[i]] != clTok || i > 0 && byteClass[src[i-1]] <= clSpecial {
+			continue
+		}
+		fast, slow := readerAt(src, i), readerAt(src, i)
+		nf, ns := fast.readToken(), slow.readTokenSlow()
+		if !reflect.DeepEqual(nf, ns) || !reflect.DeepEqual(fast.errs, slow.errs) || fast.off != slow.off {
+			t.Fatalf("token at %d of %q: fast path read %#v (errors %v, end %d), slow path %#v (errors %v, end %d)",
+				i, src, nf, fast.errs, fast.off, ns, slow.errs, slow.off)
+		}
+		checked++
+	}
+	return checked
 }
