@@ -44,30 +44,47 @@ var censusClass = func() (t [256]uint8) {
 	return t
 }()
 
+// Indexes of take's counts.
+const (
+	nTokens = iota
+	nKeywords
+	nNumbers
+	nStrings
+	nLists
+	nVectors
+	nMaps
+	nOthers // quotes, short fns, sets, var quotes, regexes
+	nCounts
+)
+
 // take counts the nodes of src[:censusWindow]. It is on the path of every
-// Read, so it counts in locals and skips runs of blanks and token bytes in
-// tight loops.
+// Read, so its loops are tight: blanks and token bytes in inner loops, most
+// counts in an array (locals would not all fit in registers).
 func (c *census) take(src string) {
 	s := src[:min(len(src), censusWindow)]
-	var tokens, keywords, numbers, floats, nils, bools, strs, lists, vectors, maps, others int
-	for i := 0; i < len(s); {
+	var n [nCounts]int
+	var floats, nils, bools int
+	i := 0
+	for {
+		for i < len(s) && censusClass[s[i]] == ccSkip {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		b := s[i]
 		cc := censusClass[b]
-		if cc == ccSkip {
-			i++
-			continue
-		}
 		if cc == ccToken {
 			j := i + 1
 			for j < len(s) && tokenByte[s[j]] {
 				j++
 			}
-			tokens++
+			n[nTokens]++
 			switch {
 			case b == ':':
-				keywords++
+				n[nKeywords]++
 			case isDigit(b) || (b == '+' || b == '-') && j > i+1 && isDigit(s[i+1]):
-				numbers++
+				n[nNumbers]++
 				if isFloatToken(s[i:j]) {
 					floats++
 				}
@@ -81,28 +98,28 @@ func (c *census) take(src string) {
 		}
 		switch cc {
 		case ccList:
-			lists++
+			n[nLists]++
 			i++
 		case ccVector:
-			vectors++
+			n[nVectors]++
 			i++
 		case ccMap:
-			maps++
+			n[nMaps]++
+			i++
+		case ccQuote:
+			n[nOthers]++
 			i++
 		case ccString:
-			strs++
+			n[nStrings]++
 			i = skipQuoted(s, i+1)
 		case ccComment:
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
-		case ccQuote:
-			others++
-			i++
 		case ccChar:
 			// A character literal: the character after the backslash
 			// belongs to it even if it is a delimiter.
-			strs++
+			n[nStrings]++
 			i = tokenSpan(s, i+2)
 		default: // '#'
 			var next byte
@@ -111,27 +128,28 @@ func (c *census) take(src string) {
 			}
 			switch next {
 			case '(', '{', '\'':
-				others++ // a short fn, set or var quote
+				n[nOthers]++ // a short fn, set or var quote
 				i += 2
 			case '"':
-				others++
+				n[nOthers]++
 				i = skipQuoted(s, i+2)
 			case '_':
 				i += 2
 			case '#':
 				floats++
-				numbers++
-				tokens++
+				n[nNumbers]++
+				n[nTokens]++
 				i = tokenSpan(s, i+2)
 			default:
 				i = tokenSpan(s, i+1)
 			}
 		}
 	}
+	keywords, numbers := n[nKeywords], n[nNumbers]
 	c.keywords, c.ints, c.floats, c.nils, c.bools = keywords, numbers-floats, floats, nils, bools
-	c.symbols = tokens - keywords - numbers - nils - bools
-	c.strs, c.lists, c.vectors, c.maps = strs, lists, vectors, maps
-	c.forms = tokens + strs + lists + vectors + maps + others
+	c.symbols = n[nTokens] - keywords - numbers - nils - bools
+	c.strs, c.lists, c.vectors, c.maps = n[nStrings], n[nLists], n[nVectors], n[nMaps]
+	c.forms = n[nTokens] + n[nStrings] + n[nLists] + n[nVectors] + n[nMaps] + n[nOthers]
 }
 
 // isFloatToken reports whether a token that starts like a number reads as
