@@ -258,7 +258,10 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	s := a.free[:n:n]
 	a.free = a.free[n:]
-	copy(s, src)
+	// Most collections are short: a loop beats copy's call into the runtime.
+	for i := range s {
+		s[i] = src[i]
+	}
 	return s
 }
 
