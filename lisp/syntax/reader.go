@@ -351,6 +351,9 @@ func (r *reader) skipSpace() {
 		case clNewline:
 			off++
 			r.newline(off)
+			for off < len(s) && s[off] == ' ' {
+				off++ // indentation, without the switch
+			}
 		case clComment:
 			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
 				off += i
