@@ -512,7 +512,12 @@ func (r *reader) tokenEnd(i int) int {
 
 func (r *reader) readColl(kind int) Node {
 	k := &collKinds[kind]
-	start := r.pos(r.off)
+	var start Pos
+	if off := r.off; r.colFrom <= off && off <= r.nextHigh { // pos, inlined for speed
+		start = Pos{int32(off), int32(r.line), int32(off - r.colBase)}
+	} else {
+		start = r.pos(off)
+	}
 	r.off += len(k.open)
 	if !r.enter(start) {
 		return nil
@@ -549,7 +554,12 @@ func (r *reader) readColl(kind int) Node {
 	r.depth--
 	items := r.items.copy(r.scratch[mark:], r.off, len(r.src)-r.off)
 	r.scratch = r.scratch[:mark]
-	sp := Span{start, r.pos(r.off)}
+	sp := Span{Start: start}
+	if off := r.off; r.colFrom <= off && off <= r.nextHigh { // pos, inlined for speed
+		sp.Stop = Pos{int32(off), int32(r.line), int32(off - r.colBase)}
+	} else {
+		sp.Stop = r.pos(off)
+	}
 	switch kind {
 	case kList:
 		n := r.lists.alloc(r)
