@@ -752,9 +752,9 @@ var plainStart = func() (t [256]bool) {
 }()
 
 // readToken reads a number, nil, true, false, keyword or symbol. Its fast
-// path reads the common tokens (symbols without a namespace, keywords,
-// small unsigned integers, on a line without non-ASCII characters so far)
-// exactly as readTokenSlow would.
+// path reads the common tokens (symbols, nil, true, false, keywords, small
+// unsigned integers, on a line without non-ASCII characters so far) exactly
+// as readTokenSlow would.
 func (r *reader) readToken() Node {
 	s := r.src
 	startOff := r.off
@@ -776,12 +776,31 @@ func (r *reader) readToken() Node {
 	c := tok[0]
 	switch {
 	case plainStart[c] || (c == '+' || c == '-') && (len(tok) == 1 || !isDigit(tok[1]) && tok[1] != '.'):
-		if bits&tbSlash != 0 || tok == "nil" || tok == "true" || tok == "false" {
-			break
+		ns, name := "", tok
+		if bits&tbSlash != 0 {
+			// Split at the first '/' after the first byte, if text follows it.
+			i := 1 + strings.IndexByte(tok[1:], '/')
+			if c == '/' || i == len(tok)-1 {
+				break
+			}
+			ns, name = tok[:i], tok[i+1:]
+		} else if len(tok) <= 5 {
+			switch tok {
+			case "nil":
+				r.off = end
+				n := r.nils.alloc(r)
+				n.Span = sp
+				return n
+			case "true", "false":
+				r.off = end
+				n := r.bools.alloc(r)
+				n.Span, n.Value = sp, tok == "true"
+				return n
+			}
 		}
 		r.off = end
 		n := r.symbols.alloc(r)
-		n.Span, n.Name = sp, tok
+		n.Span, n.Ns, n.Name = sp, ns, name
 		return n
 	case c == ':':
 		if len(tok) == 1 || tok[1] == ':' {
