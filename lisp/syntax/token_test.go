@@ -2,19 +2,9 @@ package syntax
 
 import (
 	"reflect"
-	"strings"
 	"testing"
+	"unicode/utf8"
 )
-
-// readerAt returns a reader positioned at off as Read would be there.
-func readerAt(src string, off int) *reader {
-	ls := strings.LastIndexByte(src[:off], '\n') + 1
-	return &reader{
-		src: src, off: off, line: 1 + strings.Count(src[:ls], "\n"),
-		colFrom: ls, colBase: ls - 1, nextHigh: ls + indexNonASCII(src[ls:]),
-		maxDepth: 512, maxErrors: 10,
-	}
-}
 
 // readToken's fast path must read every token exactly as readTokenSlow
 // does: the same node, span, errors and end offset.
@@ -42,16 +32,32 @@ func TestReadTokenFastPath(t *testing.T) {
 }
 
 // checkTokenPaths reads every token of src that starts at a token boundary
-// with the fast and the slow path, and fails if they differ. It returns the
-// number of tokens checked.
+// with the fast and the slow path, each from the state Read would be in
+// there, and fails if they differ. It returns the number of tokens checked.
 func checkTokenPaths(t *testing.T, src string) int {
 	t.Helper()
+	// nextHigh[p] is the offset of the first non-ASCII byte at or after p.
+	nextHigh := make([]int, len(src)+1)
+	nextHigh[len(src)] = len(src)
+	for p := len(src) - 1; p >= 0; p-- {
+		nextHigh[p] = nextHigh[p+1]
+		if src[p] >= utf8.RuneSelf {
+			nextHigh[p] = p
+		}
+	}
+	at := func(off, line, ls int) *reader {
+		return &reader{src: src, off: off, line: line, colFrom: ls, colBase: ls - 1, nextHigh: nextHigh[ls], maxDepth: 512, maxErrors: 10}
+	}
 	checked := 0
+	line, ls := 1, 0
 	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			line, ls = line+1, i+1
+		}
 		if byteClass[src[i]] != clTok || i > 0 && byteClass[src[i-1]] <= clSpecial {
 			continue
 		}
-		fast, slow := readerAt(src, i), readerAt(src, i)
+		fast, slow := at(i, line, ls), at(i, line, ls)
 		nf, ns := fast.readToken(), slow.readTokenSlow()
 		if !reflect.DeepEqual(nf, ns) || !reflect.DeepEqual(fast.errs, slow.errs) || fast.off != slow.off {
 			t.Fatalf("token at %d of %q: fast path read %#v (errors %v, end %d), slow path %#v (errors %v, end %d)",
