@@ -526,6 +526,12 @@ func (r *reader) readColl(kind int) Node {
 	dropped := 0
 	closed := false
 	for !r.stop {
+		if r.off < len(r.src) && r.src[r.off] == k.close {
+			// The closer right after the last item: no need for readNext.
+			closed = true
+			r.off++
+			break
+		}
 		n, found := r.readNext()
 		if found {
 			if n != nil {
