@@ -411,6 +411,12 @@ func (r *reader) readNext() (n Node, found bool) {
 		switch r.src[r.off] {
 		case ')', ']', '}':
 			return nil, false
+		case '(':
+			return r.readColl(kList), true // the common forms, without readForm
+		case '[':
+			return r.readColl(kVector), true
+		case '{':
+			return r.readColl(kMap), true
 		case '#':
 			if r.off+1 < len(r.src) && r.src[r.off+1] == '_' {
 				p := r.pos(r.off)
