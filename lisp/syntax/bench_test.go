@@ -28,3 +28,16 @@ func BenchmarkReadSmall(b *testing.B) {
 		Read("(+ 1 2)")
 	}
 }
+
+func BenchmarkCensusW6(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "bench", "w6.ptc"))
+	if err != nil {
+		b.Skip("benchmark program ../../../shared/bench/w6.ptc not found")
+	}
+	s := string(src[:censusWindow])
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		var c census
+		c.take(s)
+	}
+}

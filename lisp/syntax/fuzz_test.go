@@ -26,6 +26,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		checkTokenPaths(t, src)
 		forms, err := Read(src)
 		if err != nil {
 			el, ok := err.(ErrorList)

@@ -41,14 +41,15 @@ func (c Config) Read(src string) ([]Node, error) {
 	if r.maxErrors <= 0 {
 		r.maxErrors = 10
 	}
+	r.plan()
 	if strings.HasPrefix(src, "#!") {
 		r.skipComment()
 	}
-	var forms []Node
+	// The top-level forms collect in scratch too, and are copied out once.
 	for !r.stop {
 		n, found := r.readNext()
 		if n != nil {
-			forms = append(forms, n)
+			r.scratch = append(r.scratch, n)
 		}
 		if found {
 			continue
@@ -60,10 +61,38 @@ func (c Config) Read(src string) ([]Node, error) {
 		// ')' than needed, and nothing is gained by rejecting the program.
 		r.off++
 	}
+	forms := r.items.copy(r.scratch, r.off, len(src)-r.off)
 	if len(r.errs) > 0 {
 		return forms, r.errs
 	}
 	return forms, nil
+}
+
+// plan takes the census of the start of the source and sizes the slabs'
+// first chunks from it. The first chunk of the items arena also holds the
+// scratch stack, so a small program needs one []Node allocation in all.
+func (r *reader) plan() {
+	var c census
+	c.take(r.src)
+	r.nils.want, r.bools.want, r.ints.want, r.floats.want = c.nils, c.bools, c.ints, c.floats
+	r.strs.want, r.keywords.want, r.symbols.want = c.strs, c.keywords, c.symbols
+	r.lists.want, r.vectors.want, r.maps.want = c.lists, c.vectors, c.maps
+	if c.forms == 0 {
+		return
+	}
+	stack := min(c.forms, 64)
+	buf := make([]Node, c.forms+stack)
+	r.items.free = buf[:c.forms:c.forms]
+	r.scratch = buf[c.forms:c.forms]
+}
+
+// halt stops reading, and drops the census's plans for the rest of the
+// source, which will not be read.
+func (r *reader) halt() {
+	r.stop = true
+	r.nils.want, r.bools.want, r.ints.want, r.floats.want = 0, 0, 0, 0
+	r.strs.want, r.keywords.want, r.symbols.want = 0, 0, 0
+	r.lists.want, r.vectors.want, r.maps.want = 0, 0, 0
 }
 
 // Character classes of bytes. The order matters: classes up to clSpecial
@@ -170,22 +199,31 @@ type reader struct {
 }
 
 // slab hands out pointers into chunks, so that nodes cost one allocation
-// per chunk rather than one each. Chunks double in size up to 256
-// elements, but are no larger than the number of elements the rest of the
-// input is expected to need at the density seen so far, which keeps the
-// unused tail of the last chunk small.
+// per chunk rather than one each. The first chunk holds what the census
+// counted; later ones what the rest of the input is expected to need at
+// the density seen so far (so the unused tail of the last chunk is small),
+// up to maxChunk elements.
 type slab[T any] struct {
-	buf           []T
-	i, next, used int
+	buf  []T
+	i    int
+	past int // elements in earlier chunks
+	want int // elements the census expects that no chunk holds yet
 }
 
-func (s *slab[T]) alloc(done, left int) *T {
+// maxChunk bounds the chunks sized by expect, and so the elements an
+// input that changes character can leave unused.
+const maxChunk = 1024
+
+func (s *slab[T]) alloc(r *reader) *T {
 	if s.i == len(s.buf) {
-		s.next = min(max(2*s.next, 2), 256)
-		s.buf = make([]T, min(s.next, expect(s.used, done, left)+4))
-		s.i = 0
+		s.past += len(s.buf)
+		size := s.want
+		s.want = 0
+		if size == 0 {
+			size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
+		}
+		s.buf, s.i = make([]T, size), 0
 	}
-	s.used++
 	p := &s.buf[s.i]
 	s.i++
 	return p
@@ -194,15 +232,15 @@ func (s *slab[T]) alloc(done, left int) *T {
 // expect estimates how many more elements the left bytes of input will
 // need if used elements were needed for the done bytes read so far.
 func expect(used, done, left int) int {
-	return int(min(float64(used)*float64(left)/float64(max(done, 1)), float64(left)))
+	return int(min(int64(used)*int64(left)/int64(max(done, 1)), int64(left)))
 }
 
 // arena hands out slices carved from shared chunks, sized like slab's,
 // capped (three-index slices) so that appending to one never overwrites
 // another.
 type arena[T any] struct {
-	free       []T
-	next, used int
+	free []T
+	used int
 }
 
 func (a *arena[T]) copy(src []T, done, left int) []T {
@@ -212,8 +250,7 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	a.used += n
 	if n > len(a.free) {
-		a.next = min(max(2*a.next, 16), 1024)
-		size := min(a.next, expect(a.used, done, left)+16)
+		size := min(expect(a.used, done, left)+16, 4*maxChunk)
 		if n > size/2 {
 			return append([]T(nil), src...)
 		}
@@ -221,7 +258,10 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	s := a.free[:n:n]
 	a.free = a.free[n:]
-	copy(s, src)
+	// Most collections are short: a loop beats copy's call into the runtime.
+	for i := range s {
+		s[i] = src[i]
+	}
 	return s
 }
 
@@ -271,7 +311,7 @@ func (r *reader) errorAt(p, opened Pos, format string, args ...any) {
 	}
 	r.errs = append(r.errs, &Error{Pos: p, Msg: fmt.Sprintf(format, args...), Opened: opened})
 	if len(r.errs) >= r.maxErrors {
-		r.stop = true
+		r.halt()
 	}
 }
 
@@ -283,12 +323,16 @@ func (r *reader) errorf(p Pos, format string, args ...any) {
 // caller must decrement r.depth when done.
 func (r *reader) enter(p Pos) bool {
 	if r.depth >= r.maxDepth {
-		r.errorf(p, "nesting too deep (more than %d levels)", r.maxDepth)
-		r.stop = true
+		r.tooDeep(p)
 		return false
 	}
 	r.depth++
 	return true
+}
+
+func (r *reader) tooDeep(p Pos) {
+	r.errorf(p, "nesting too deep (more than %d levels)", r.maxDepth)
+	r.halt()
 }
 
 // newline starts a new line at off, just after a LF.
@@ -307,6 +351,9 @@ func (r *reader) skipSpace() {
 		case clNewline:
 			off++
 			r.newline(off)
+			for off < len(s) && s[off] == ' ' {
+				off++ // indentation, without the switch
+			}
 		case clComment:
 			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
 				off += i
@@ -364,6 +411,12 @@ func (r *reader) readNext() (n Node, found bool) {
 		switch r.src[r.off] {
 		case ')', ']', '}':
 			return nil, false
+		case '(':
+			return r.readColl(kList), true // the common forms, without readForm
+		case '[':
+			return r.readColl(kVector), true
+		case '{':
+			return r.readColl(kMap), true
 		case '#':
 			if r.off+1 < len(r.src) && r.src[r.off+1] == '_' {
 				p := r.pos(r.off)
@@ -465,7 +518,12 @@ func (r *reader) tokenEnd(i int) int {
 
 func (r *reader) readColl(kind int) Node {
 	k := &collKinds[kind]
-	start := r.pos(r.off)
+	var start Pos
+	if off := r.off; r.colFrom <= off && off <= r.nextHigh { // pos, inlined for speed
+		start = Pos{int32(off), int32(r.line), int32(off - r.colBase)}
+	} else {
+		start = r.pos(off)
+	}
 	r.off += len(k.open)
 	if !r.enter(start) {
 		return nil
@@ -474,6 +532,12 @@ func (r *reader) readColl(kind int) Node {
 	dropped := 0
 	closed := false
 	for !r.stop {
+		if r.off < len(r.src) && r.src[r.off] == k.close {
+			// The closer right after the last item: no need for readNext.
+			closed = true
+			r.off++
+			break
+		}
 		n, found := r.readNext()
 		if found {
 			if n != nil {
@@ -502,14 +566,19 @@ func (r *reader) readColl(kind int) Node {
 	r.depth--
 	items := r.items.copy(r.scratch[mark:], r.off, len(r.src)-r.off)
 	r.scratch = r.scratch[:mark]
-	sp := Span{start, r.pos(r.off)}
+	sp := Span{Start: start}
+	if off := r.off; r.colFrom <= off && off <= r.nextHigh { // pos, inlined for speed
+		sp.Stop = Pos{int32(off), int32(r.line), int32(off - r.colBase)}
+	} else {
+		sp.Stop = r.pos(off)
+	}
 	switch kind {
 	case kList:
-		n := r.lists.alloc(r.off, len(r.src)-r.off)
+		n := r.lists.alloc(r)
 		n.Span, n.Items = sp, items
 		return n
 	case kVector:
-		n := r.vectors.alloc(r.off, len(r.src)-r.off)
+		n := r.vectors.alloc(r)
 		n.Span, n.Items = sp, items
 		return n
 	case kMap:
@@ -517,7 +586,7 @@ func (r *reader) readColl(kind int) Node {
 		if closed && dropped == 0 && len(items)%2 != 0 {
 			r.errorf(start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
 		}
-		n := r.maps.alloc(r.off, len(r.src)-r.off)
+		n := r.maps.alloc(r)
 		n.Span, n.Items = sp, items
 		return n
 	case kSet:
@@ -628,7 +697,7 @@ func (r *reader) readDispatch() Node {
 			r.errorf(start, "unsupported reader syntax '%s'", clip(tok))
 			return nil
 		}
-		n := r.floats.alloc(r.off, len(r.src)-r.off)
+		n := r.floats.alloc(r)
 		n.Span, n.Value = Span{start, r.pos(end)}, v
 		return n
 	}
@@ -660,8 +729,117 @@ func isHex(b byte) bool {
 	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
 }
 
-// readToken reads a number, nil, true, false, keyword or symbol.
+// Bits of tokenBits.
+const (
+	tbTok      = 1 << iota // an ASCII byte that continues a token
+	tbSlash                // '/'
+	tbNonDigit             // not 0-9
+)
+
+// tokenBits classifies the ASCII bytes that continue a token, for
+// readToken's fast path; 0 ends it (a non-ASCII byte included).
+var tokenBits = func() (t [256]uint8) {
+	for i, c := range byteClass {
+		if c > clSpecial || i >= utf8.RuneSelf {
+			continue
+		}
+		t[i] = tbTok
+		if i == '/' {
+			t[i] |= tbSlash
+		}
+		if !isDigit(byte(i)) {
+			t[i] |= tbNonDigit
+		}
+	}
+	return t
+}()
+
+// plainStart tells the ASCII bytes that start a token that is a symbol
+// unless it is nil, true or false, or has a '/' after its first byte.
+var plainStart = func() (t [256]bool) {
+	for i, c := range byteClass {
+		t[i] = c == clTok && i < utf8.RuneSelf && !isDigit(byte(i)) && !strings.ContainsRune(":+-.", rune(i))
+	}
+	return t
+}()
+
+// readToken reads a number, nil, true, false, keyword or symbol. Its fast
+// path reads the common tokens (symbols, nil, true, false, keywords, small
+// unsigned integers, on a line without non-ASCII characters so far) exactly
+// as readTokenSlow would.
 func (r *reader) readToken() Node {
+	s := r.src
+	startOff := r.off
+	end := startOff + 1
+	var bits uint8
+	for end < len(s) {
+		b := tokenBits[s[end]]
+		if b == 0 {
+			break
+		}
+		bits |= b
+		end++
+	}
+	if end < len(s) && s[end] >= utf8.RuneSelf || !(r.colFrom <= startOff && end <= r.nextHigh) {
+		return r.readTokenSlow()
+	}
+	sp := Span{Pos{int32(startOff), int32(r.line), int32(startOff - r.colBase)}, Pos{int32(end), int32(r.line), int32(end - r.colBase)}}
+	tok := s[startOff:end]
+	c := tok[0]
+	switch {
+	case plainStart[c] || (c == '+' || c == '-') && (len(tok) == 1 || !isDigit(tok[1]) && tok[1] != '.'):
+		ns, name := "", tok
+		if bits&tbSlash != 0 {
+			// Split at the first '/' after the first byte, if text follows it.
+			i := 1 + strings.IndexByte(tok[1:], '/')
+			if c == '/' || i == len(tok)-1 {
+				break
+			}
+			ns, name = tok[:i], tok[i+1:]
+		} else if len(tok) <= 5 {
+			switch tok {
+			case "nil":
+				r.off = end
+				n := r.nils.alloc(r)
+				n.Span = sp
+				return n
+			case "true", "false":
+				r.off = end
+				n := r.bools.alloc(r)
+				n.Span, n.Value = sp, tok == "true"
+				return n
+			}
+		}
+		r.off = end
+		n := r.symbols.alloc(r)
+		n.Span, n.Ns, n.Name = sp, ns, name
+		return n
+	case c == ':':
+		if len(tok) == 1 || tok[1] == ':' {
+			break
+		}
+		r.off = end
+		n := r.keywords.alloc(r)
+		n.Span, n.Name = sp, tok[1:]
+		return n
+	case isDigit(c):
+		if bits&tbNonDigit != 0 || len(tok) > 18 {
+			break
+		}
+		var v int64
+		for i := 0; i < len(tok); i++ {
+			v = v*10 + int64(tok[i]-'0')
+		}
+		r.off = end
+		n := r.ints.alloc(r)
+		n.Span, n.Value = sp, v
+		return n
+	}
+	return r.readTokenSlow()
+}
+
+// readTokenSlow reads any token at r.off.
+func (r *reader) readTokenSlow() Node {
 	s := r.src
 	startOff := r.off
 	end := startOff + 1 // readForm only calls us at a token character
@@ -700,7 +878,7 @@ func (r *reader) readToken() Node {
 			r.errorf(start, "auto-resolved keywords (%s) are not supported: write %s", clip(tok), clip(fix))
 			return nil
 		}
-		n := r.keywords.alloc(r.off, len(r.src)-r.off)
+		n := r.keywords.alloc(r)
 		n.Span, n.Name = sp, tok[1:]
 		return n
 	case isDigit(c) || (c == '+' || c == '-') && isDigit(c1):
@@ -720,15 +898,15 @@ func (r *reader) readToken() Node {
 	}
 	switch tok {
 	case "nil":
-		n := r.nils.alloc(r.off, len(r.src)-r.off)
+		n := r.nils.alloc(r)
 		n.Span = sp
 		return n
 	case "true", "false":
-		n := r.bools.alloc(r.off, len(r.src)-r.off)
+		n := r.bools.alloc(r)
 		n.Span, n.Value = sp, tok == "true"
 		return n
 	}
-	n := r.symbols.alloc(r.off, len(r.src)-r.off)
+	n := r.symbols.alloc(r)
 	n.Span = sp
 	// Split at the first '/' that has text on both sides. Symbols are
 	// short: a plain loop beats strings.IndexByte's call.
@@ -754,11 +932,11 @@ func (r *reader) number(tok string, sp Span) Node {
 		r.errorf(sp.Start, "%s", msg)
 		return nil
 	case num.isFloat:
-		n := r.floats.alloc(r.off, len(r.src)-r.off)
+		n := r.floats.alloc(r)
 		n.Span, n.Value = sp, num.f
 		return n
 	}
-	n := r.ints.alloc(r.off, len(r.src)-r.off)
+	n := r.ints.alloc(r)
 	n.Span, n.Value = sp, num.i
 	return n
 }
@@ -903,7 +1081,7 @@ func (r *reader) readString() Node {
 			if escaped {
 				v = unescape(v)
 			}
-			n := r.strs.alloc(r.off, len(r.src)-r.off)
+			n := r.strs.alloc(r)
 			n.Span, n.Value = Span{start, r.pos(r.off)}, v
 			return n
 		case b == '\n':
@@ -1171,7 +1349,7 @@ func (r *reader) readChar() Node {
 		}
 		v = text
 	}
-	n := r.strs.alloc(r.off, len(r.src)-r.off)
+	n := r.strs.alloc(r)
 	n.Span, n.Value, n.Char = Span{start, r.pos(end)}, v, true
 	return n
 }
