@@ -93,11 +93,71 @@ type fnScope struct {
 	capIdx   map[string]int
 	self     string // name of a named fn, reachable as Self
 	recur    *recurTarget
+	// names has a bit set for every name bound here (locals and self), and
+	// outer the names bound in the enclosing functions when this one began
+	// (they cannot change while its body is analyzed): a name whose bit is
+	// in neither is not lexically bound, which most lookups (of builtins)
+	// learn without scanning the locals.
+	names, outer nameSet
 }
 
 type local struct {
 	name string
 	slot int
+	fp   uint32 // fingerprint(name)
+}
+
+// nameSet is a one-bit-per-name Bloom filter of names.
+type nameSet [4]uint64
+
+// fingerprint packs a name's length and three of its bytes: names with
+// different fingerprints differ, so comparing fingerprints first makes a
+// scan of the locals cheap.
+func fingerprint(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	return uint32(len(name))<<24 | uint32(name[0])<<16 | uint32(name[len(name)/2])<<8 | uint32(name[len(name)-1])
+}
+
+func bitOf(fp uint32) (int, uint64) {
+	h := (uint64(fp) * 0x9E3779B97F4A7C15) >> 56 // 8 bits
+	return int(h >> 6), 1 << (h & 63)
+}
+
+func (s *nameSet) add(fp uint32) {
+	i, b := bitOf(fp)
+	s[i] |= b
+}
+
+func (s *nameSet) mayHave(fp uint32) bool {
+	i, b := bitOf(fp)
+	return s[i]&b != 0
+}
+
+// newFnScope opens the scope of a function nested in the current one.
+func (a *analyzer) newFnScope(self string) *fnScope {
+	f := &fnScope{parent: a.fn, self: self}
+	f.outer = a.fn.outer
+	for i := range f.outer {
+		f.outer[i] |= a.fn.names[i]
+	}
+	f.resetNames()
+	return f
+}
+
+// resetNames empties the locals' part of names (for the next arity).
+func (f *fnScope) resetNames() {
+	f.names = nameSet{}
+	if f.self != "" {
+		f.names.add(fingerprint(f.self))
+	}
+}
+
+// mayBeLocal is false when name is certainly not lexically bound.
+func (f *fnScope) mayBeLocal(fp uint32) bool {
+	i, b := bitOf(fp)
+	return (f.names[i]|f.outer[i])&b != 0
 }
 
 // recurTarget is what a recur in tail position rebinds.
@@ -238,7 +298,9 @@ func (a *analyzer) declare(name string) int {
 	if f.next > f.max {
 		f.max = f.next
 	}
-	f.locals = append(f.locals, local{name, slot})
+	fp := fingerprint(name)
+	f.locals = append(f.locals, local{name, slot, fp})
+	f.names.add(fp)
 	return slot
 }
 
@@ -247,28 +309,38 @@ func (a *analyzer) temp() int { return a.declare(" temp") }
 
 // mark and release delimit a block scope: slots are reused after the block,
 // which is safe because closures copy what they capture.
-type scopeMark struct{ locals, next int }
+type scopeMark struct {
+	locals, next int
+	names        nameSet
+}
 
-func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next} }
+func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next, a.fn.names} }
 func (a *analyzer) release(m scopeMark) {
 	a.fn.locals = a.fn.locals[:m.locals]
 	a.fn.next = m.next
+	a.fn.names = m.names
 }
 
 // resolveLocal finds name among the lexical bindings of the current function
 // and its enclosing functions, creating captures as needed.
 func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
-	return a.resolveIn(a.fn, name, pos)
+	fp := fingerprint(name)
+	if !a.fn.mayBeLocal(fp) {
+		return nil, false
+	}
+	return a.resolveIn(a.fn, name, fp, pos)
 }
 
-func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, bool) {
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		if f.locals[i].name == name {
-			return a.locals.new(Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}), true
+func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos) (Expr, bool) {
+	if f.names.mayHave(fp) {
+		for i := len(f.locals) - 1; i >= 0; i-- {
+			if f.locals[i].fp == fp && f.locals[i].name == name {
+				return a.locals.new(Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}), true
+			}
 		}
-	}
-	if f.self != "" && f.self == name {
-		return &Self{At: At{pos}, Name: name}, true
+		if f.self != "" && f.self == name {
+			return &Self{At: At{pos}, Name: name}, true
+		}
 	}
 	if idx, ok := f.capIdx[name]; ok {
 		return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
@@ -276,7 +348,7 @@ func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, boo
 	if f.parent == nil {
 		return nil, false
 	}
-	outer, ok := a.resolveIn(f.parent, name, pos)
+	outer, ok := a.resolveIn(f.parent, name, fp, pos)
 	if !ok {
 		return nil, false
 	}
@@ -300,9 +372,13 @@ func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, boo
 
 // isLocal reports whether name is lexically bound (without creating captures).
 func (a *analyzer) isLocal(name string) bool {
+	fp := fingerprint(name)
+	if !a.fn.mayBeLocal(fp) {
+		return false
+	}
 	for f := a.fn; f != nil; f = f.parent {
 		for i := len(f.locals) - 1; i >= 0; i-- {
-			if f.locals[i].name == name {
+			if f.locals[i].fp == fp && f.locals[i].name == name {
 				return true
 			}
 		}
@@ -319,36 +395,38 @@ func (a *analyzer) isLocal(name string) bool {
 // of the innermost loop or function (where recur is allowed).
 func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	// No defer: the depth only matters on the way down, and a bailout
-	// abandons the whole analysis.
-	a.descend(n, "program nesting too deep")
+	// abandons the whole analysis. (descend, inlined: this is the hot path.)
+	a.depth++
+	if a.depth > a.cfg.MaxDepth {
+		a.tooDeep(n, "program nesting too deep")
+	}
 	e := a.expr1(n, tail)
 	a.depth--
 	return e
 }
 
 func (a *analyzer) expr1(n syntax.Node, tail bool) Expr {
-	pos := n.Pos()
 	switch n := n.(type) {
 	case *syntax.Nil:
-		return a.consts.new(Const{At: At{pos}})
+		return a.consts.new(Const{At: At{n.Pos()}})
 	case *syntax.Bool:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
 	case *syntax.Int:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
 	case *syntax.Float:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
 	case *syntax.String:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
 	case *syntax.Keyword:
-		return a.keywords.new(Keyword{At: At{pos}, Name: n.Name})
+		return a.keywords.new(Keyword{At: At{n.Pos()}, Name: n.Name})
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Vector:
-		return &VectorLit{At: At{pos}, Items: a.exprs(n.Items)}
+		return a.vectors.new(VectorLit{At: At{n.Pos()}, Items: a.exprs(n.Items)})
 	case *syntax.Set:
-		return &SetLit{At: At{pos}, Items: a.exprs(n.Items)}
+		return &SetLit{At: At{n.Pos()}, Items: a.exprs(n.Items)}
 	case *syntax.Map:
-		m := &MapLit{At: At{pos}, Keys: make([]Expr, 0, len(n.Items)/2), Vals: make([]Expr, 0, len(n.Items)/2)}
+		m := a.maps.new(MapLit{At: At{n.Pos()}, Keys: a.exprSlice(len(n.Items) / 2)[:0], Vals: a.exprSlice(len(n.Items) / 2)[:0]})
 		for i := 0; i+1 < len(n.Items); i += 2 {
 			m.Keys = append(m.Keys, a.expr(n.Items[i], false))
 			m.Vals = append(m.Vals, a.expr(n.Items[i+1], false))
@@ -359,14 +437,14 @@ func (a *analyzer) expr1(n syntax.Node, tail bool) Expr {
 	case *syntax.ShortFn:
 		return a.shortFn(n)
 	case *syntax.Quote:
-		return a.quote(n.Form, pos)
+		return a.quote(n.Form, n.Pos())
 	case *syntax.VarQuote:
-		return a.varRef(n.Sym, pos)
+		return a.varRef(n.Sym, n.Pos())
 	case *syntax.Regex:
-		return &Call{At: At{pos}, Fn: a.builtinRef("re-pattern", pos),
-			Args: []Expr{&Const{At: At{pos}, Value: n.Pattern}}}
+		return &Call{At: At{n.Pos()}, Fn: a.builtinRef("re-pattern", n.Pos()),
+			Args: []Expr{&Const{At: At{n.Pos()}, Value: n.Pattern}}}
 	}
-	return a.errorf(pos, "invalid_form", "unsupported form %s", syntax.Format(n))
+	return a.errorf(n.Pos(), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
 func (a *analyzer) exprs(ns []syntax.Node) []Expr {
@@ -381,15 +459,15 @@ func (a *analyzer) exprs(ns []syntax.Node) []Expr {
 func (a *analyzer) body(forms []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	switch len(forms) {
 	case 0:
-		return &Const{At: At{pos}}
+		return a.consts.new(Const{At: At{pos}})
 	case 1:
 		return a.expr(forms[0], tail)
 	}
-	out := make([]Expr, len(forms))
+	out := a.exprSlice(len(forms))
 	for i, f := range forms {
 		out[i] = a.expr(f, tail && i == len(forms)-1)
 	}
-	return &Do{At: At{pos}, Body: out}
+	return a.dos.new(Do{At: At{pos}, Body: out})
 }
 
 func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
@@ -401,9 +479,13 @@ func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
 func (a *analyzer) descend(n syntax.Node, what string) {
 	a.depth++
 	if a.depth > a.cfg.MaxDepth {
-		a.errorf(n.Pos(), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
-		panic(bailout{})
+		a.tooDeep(n, what)
 	}
+}
+
+func (a *analyzer) tooDeep(n syntax.Node, what string) {
+	a.errorf(n.Pos(), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
+	panic(bailout{})
 }
 
 // quote turns a quoted literal into data. PTC-Lisp has no symbols as values
