@@ -91,8 +91,8 @@ type fnScope struct {
 	max      int // frame size
 	captures []Capture
 	capIdx   map[string]int
-	self     string // name of a named fn, reachable as Self
-	recur    *recurTarget
+	self     string      // name of a named fn, reachable as Self
+	recur    recurTarget // the zero value: none
 	// names has a bit set for every name bound here (locals and self), and
 	// outer the names bound in the enclosing functions when this one began
 	// (they cannot change while its body is analyzed): a name whose bit is
@@ -170,6 +170,8 @@ type recurTarget struct {
 	blockedBy string
 }
 
+func (t *recurTarget) none() bool { return t.kind == "" && t.blockedBy == "" }
+
 // Analyze checks and lowers the forms of a program.
 func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	if cfg.MaxDepth <= 0 {
@@ -180,7 +182,8 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	}
 	// Maps are made on first use: most programs are short.
 	a := &analyzer{cfg: cfg}
-	a.fn = &fnScope{}
+	st := a.start()
+	a.fn = &st.top
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -194,9 +197,9 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	for _, f := range forms {
 		a.predeclare(f)
 	}
-	body := make([]Expr, 0, len(forms))
-	for _, f := range forms {
-		body = append(body, a.expr(f, false))
+	body := a.exprSlice(len(forms))
+	for i, f := range forms {
+		body[i] = a.expr(f, false)
 	}
 	if len(a.errs) > 0 {
 		return nil, a.finishErrors()
@@ -210,13 +213,14 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	var top Expr
 	switch len(body) {
 	case 0:
-		top = &Const{At: At{pos}}
+		top = a.consts.new(Const{At: At{pos}})
 	case 1:
 		top = body[0]
 	default:
-		top = &Do{At: At{pos}, Body: body}
+		top = a.dos.new(Do{At: At{pos}, Body: body})
 	}
-	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}, nil
+	st.prog = Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}
+	return &st.prog, nil
 }
 
 // predeclare records the name of a top-level (def name ...) or (defn name ...).

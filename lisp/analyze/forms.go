@@ -375,7 +375,11 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 	}
 	m := a.mark()
 	defer a.release(m)
-	lp := &Loop{At: At{pos}}
+	lp := a.loops.new(Loop{At: At{pos}})
+	if len(items) > 0 {
+		lp.Bindings = a.bindings.slice(len(items) / 2)[:0]
+		lp.Targets = a.patterns.slice(len(items) / 2)[:0]
+	}
 	for i := 0; i < len(items); i += 2 {
 		init := a.expr(items[i+1], false)
 		p := a.pattern(items[i])
@@ -383,15 +387,15 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 		lp.Targets = append(lp.Targets, p)
 	}
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{loop: lp, arity: len(lp.Bindings), kind: "loop"}
+	a.fn.recur = recurTarget{loop: lp, arity: len(lp.Bindings), kind: "loop"}
 	lp.Body = a.body(args[1:], pos, true)
 	a.fn.recur = saved
 	return lp
 }
 
 func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
-	t := a.fn.recur
-	if t == nil {
+	t := &a.fn.recur
+	if t.none() {
 		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
 	}
 	if t.blockedBy != "" {
@@ -404,7 +408,7 @@ func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	if len(args) != t.arity {
 		return a.errorf(pos, "arity_mismatch", "recur expects %d argument(s) for its %s, got %d", t.arity, t.kind, len(args))
 	}
-	return &Recur{At: At{pos}, Args: a.exprs(args), Loop: t.loop}
+	return a.recurs.new(Recur{At: At{pos}, Args: a.exprs(args), Loop: t.loop})
 }
 
 // fn analyzes (fn name? [params] body...) and (fn name? ([params] body...)...).
@@ -532,7 +536,7 @@ func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos syntax.P
 		n++
 	}
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{arity: n, kind: "function"}
+	a.fn.recur = recurTarget{arity: n, kind: "function"}
 	ar.Body = a.body(body, pos, true)
 	a.fn.recur = saved
 	ar.NumSlots = a.fn.max
@@ -828,7 +832,7 @@ func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr
 	m := a.mark()
 	defer a.release(m)
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{blockedBy: form} // recur cannot target the hidden loop of for/doseq
+	a.fn.recur = recurTarget{blockedBy: form} // recur cannot target the hidden loop of for/doseq
 	defer func() { a.fn.recur = saved }()
 	f := &For{At: At{pos}, Collect: form == "for"}
 	items := v.Items
@@ -884,7 +888,7 @@ func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
 	m := a.mark()
 	defer a.release(m)
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{blockedBy: "dotimes"}
+	a.fn.recur = recurTarget{blockedBy: "dotimes"}
 	defer func() { a.fn.recur = saved }()
 	slot := a.declare(s.Name)
 	return &Dotimes{At: At{pos}, Slot: slot, Count: count, Body: a.body(args[1:], pos, false)}
@@ -1052,7 +1056,7 @@ func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
 	if rest {
 		ar.Rest = &BindSlot{Name: "%&", Slot: a.declare("%&")}
 	}
-	scope.recur = &recurTarget{arity: len(ar.Params) + boolInt(rest), kind: "function"}
+	scope.recur = recurTarget{arity: len(ar.Params) + boolInt(rest), kind: "function"}
 	if len(n.Items) == 0 {
 		ar.Body = &Const{At: At{pos}}
 	} else {

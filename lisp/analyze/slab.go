@@ -59,9 +59,59 @@ type nodeSlabs struct {
 	lets       slab[Let]
 	dos        slab[Do]
 	bindSlots  slab[BindSlot]
-	exprs      arena[Expr]
+	loops      slab[Loop]
+	recurs     slab[Recur]
+	exprBuf    arena[Expr]
 	bindings   arena[Binding]
+	patterns   arena[Pattern]
 }
 
 // exprSlice returns a slice of n expressions carved from a shared buffer.
-func (s *nodeSlabs) exprSlice(n int) []Expr { return s.exprs.slice(n) }
+func (s *nodeSlabs) exprSlice(n int) []Expr { return s.exprBuf.slice(n) }
+
+// starter holds what every analysis needs, in one allocation: the top
+// scope, the program, and the first chunks of the most frequent nodes,
+// enough for a one-line program such as (+ 1 2).
+type starter struct {
+	top      fnScope
+	prog     Program
+	locals   [4]local
+	consts   [4]Const
+	calls    [4]Call
+	builtins [4]Builtin
+	keywords [2]Keyword
+	refs     [8]Local
+	ifs      [1]If
+	exprs    [8]Expr
+	// for a loop
+	loops     [1]Loop
+	recurs    [1]Recur
+	bindSlots [2]BindSlot
+	bindings  [2]Binding
+	patterns  [2]Pattern
+}
+
+// start allocates the starter and hands its chunks to the slabs.
+func (a *analyzer) start() *starter {
+	st := new(starter)
+	st.top.locals = st.locals[:0]
+	a.consts.init(st.consts[:])
+	a.calls.init(st.calls[:])
+	a.builtins.init(st.builtins[:])
+	a.keywords.init(st.keywords[:])
+	a.locals.init(st.refs[:])
+	a.exprBuf.init(st.exprs[:])
+	a.ifs.init(st.ifs[:])
+	a.loops.init(st.loops[:])
+	a.recurs.init(st.recurs[:])
+	a.bindSlots.init(st.bindSlots[:])
+	a.bindings.init(st.bindings[:])
+	a.patterns.init(st.patterns[:])
+	return st
+}
+
+// init makes buf the first chunk.
+func (s *slab[T]) init(buf []T) { s.free, s.next = buf, len(buf) }
+
+// init makes buf the first chunk.
+func (s *arena[T]) init(buf []T) { s.free, s.next = buf, len(buf) }
