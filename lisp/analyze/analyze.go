@@ -397,51 +397,65 @@ func (a *analyzer) isLocal(name string) bool {
 
 // expr analyzes one form. tail reports whether the form is in tail position
 // of the innermost loop or function (where recur is allowed).
+//
+// A form is one level deeper than its parent. A leaf (a constant, a
+// keyword, a symbol) has no children: it checks the limit without moving
+// a.depth, which only forms with children raise while they analyze them.
 func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	// No defer: the depth only matters on the way down, and a bailout
-	// abandons the whole analysis. (descend, inlined: this is the hot path.)
-	a.depth++
-	if a.depth > a.cfg.MaxDepth {
+	// abandons the whole analysis.
+	if a.depth >= a.cfg.MaxDepth {
 		a.tooDeep(n, "program nesting too deep")
 	}
-	e := a.expr1(n, tail)
-	a.depth--
-	return e
-}
-
-func (a *analyzer) expr1(n syntax.Node, tail bool) Expr {
 	switch n := n.(type) {
-	case *syntax.Nil:
-		return a.consts.new(Const{At: At{n.Pos()}})
-	case *syntax.Bool:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
-	case *syntax.Int:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
-	case *syntax.Float:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
-	case *syntax.String:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
-	case *syntax.Keyword:
-		return a.keywords.new(Keyword{At: At{n.Pos()}, Name: n.Name})
 	case *syntax.Symbol:
 		return a.symbol(n)
+	case *syntax.Keyword:
+		return a.keywords.new(Keyword{At: At{n.Pos()}, Name: n.Name})
+	case *syntax.List:
+		a.depth++
+		e := a.list(n, tail)
+		a.depth--
+		return e
 	case *syntax.Vector:
-		return a.vectors.new(VectorLit{At: At{n.Pos()}, Items: a.exprs(n.Items)})
-	case *syntax.Set:
-		return &SetLit{At: At{n.Pos()}, Items: a.exprs(n.Items)}
+		a.depth++
+		e := a.vectors.new(VectorLit{At: At{n.Pos()}, Items: a.exprs(n.Items)})
+		a.depth--
+		return e
 	case *syntax.Map:
+		a.depth++
 		m := a.maps.new(MapLit{At: At{n.Pos()}, Keys: a.exprSlice(len(n.Items) / 2)[:0], Vals: a.exprSlice(len(n.Items) / 2)[:0]})
 		for i := 0; i+1 < len(n.Items); i += 2 {
 			m.Keys = append(m.Keys, a.expr(n.Items[i], false))
 			m.Vals = append(m.Vals, a.expr(n.Items[i+1], false))
 		}
+		a.depth--
 		return m
-	case *syntax.List:
-		return a.list(n, tail)
+	case *syntax.Int:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.String:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.Nil:
+		return a.consts.new(Const{At: At{n.Pos()}})
+	case *syntax.Bool:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.Float:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.Set:
+		a.depth++
+		e := &SetLit{At: At{n.Pos()}, Items: a.exprs(n.Items)}
+		a.depth--
+		return e
 	case *syntax.ShortFn:
-		return a.shortFn(n)
+		a.depth++
+		e := a.shortFn(n)
+		a.depth--
+		return e
 	case *syntax.Quote:
-		return a.quote(n.Form, n.Pos())
+		a.depth++
+		e := a.quote(n.Form, n.Pos())
+		a.depth--
+		return e
 	case *syntax.VarQuote:
 		return a.varRef(n.Sym, n.Pos())
 	case *syntax.Regex:

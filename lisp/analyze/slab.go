@@ -6,41 +6,43 @@ package analyze
 // programs are the common case) and double up to maxChunk elements, which
 // bounds the unused tail of the last chunk.
 type slab[T any] struct {
-	free []T
-	next int
+	buf []T
+	n   int // buf[:n] is handed out
 }
 
-const maxChunk = 64
+const (
+	maxChunk = 64
+	maxArena = 256
+)
 
 func (s *slab[T]) new(v T) *T {
-	if len(s.free) == 0 {
-		s.next = min(max(2*s.next, 4), maxChunk)
-		s.free = make([]T, s.next)
+	if s.n == len(s.buf) {
+		s.buf, s.n = make([]T, min(max(2*len(s.buf), 4), maxChunk)), 0
 	}
-	p := &s.free[0]
+	p := &s.buf[s.n]
+	s.n++
 	*p = v
-	s.free = s.free[1:]
 	return p
 }
 
-// arena carves slices from shared chunks, the same way.
+// arena carves slices from shared chunks, the same way; its elements are
+// small (an interface, a binding), so its chunks may be longer.
 type arena[T any] struct {
-	free []T
-	next int
+	buf []T
+	n   int
 }
 
 // slice returns a slice of n zero elements with capacity n, so that an
 // append to it never clobbers a neighbour.
 func (s *arena[T]) slice(n int) []T {
-	if n > maxChunk/4 {
+	if n > maxArena/4 {
 		return make([]T, n)
 	}
-	if len(s.free) < n {
-		s.next = min(max(2*s.next, 16), maxChunk)
-		s.free = make([]T, max(s.next, n))
+	if len(s.buf)-s.n < n {
+		s.buf, s.n = make([]T, max(min(max(2*len(s.buf), 16), maxArena), n)), 0
 	}
-	out := s.free[:n:n]
-	s.free = s.free[n:]
+	out := s.buf[s.n : s.n+n : s.n+n]
+	s.n += n
 	return out
 }
 
@@ -111,7 +113,7 @@ func (a *analyzer) start() *starter {
 }
 
 // init makes buf the first chunk.
-func (s *slab[T]) init(buf []T) { s.free, s.next = buf, len(buf) }
+func (s *slab[T]) init(buf []T) { s.buf, s.n = buf, 0 }
 
 // init makes buf the first chunk.
-func (s *arena[T]) init(buf []T) { s.free, s.next = buf, len(buf) }
+func (s *arena[T]) init(buf []T) { s.buf, s.n = buf, 0 }
