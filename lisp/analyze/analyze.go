@@ -67,16 +67,17 @@ type bailout struct{}
 // analyzer holds the state of one analysis.
 type analyzer struct {
 	nodeSlabs
-	cfg     Config
-	errs    ErrorList
-	hinted  ErrorList // uses of names with a hint, reported only with other errors
-	fn      *fnScope
-	depth   int
-	gensymN int
-	globals map[string]bool
-	uses    []GlobalUse
-	defs    []string
-	defSet  map[string]bool
+	cfg         Config
+	errs        ErrorList
+	hinted      ErrorList // uses of names with a hint, reported only with other errors
+	fn          *fnScope
+	depth       int
+	gensymN     int
+	globals     map[string]bool
+	uses        []GlobalUse
+	defs        []string
+	defSet      map[string]bool
+	builtinSeen [32]builtinAnswer
 	// shadow holds the builtin names this program defines, from the point
 	// of their def on (a use before the def is still the builtin, as in
 	// Clojure, which compiles one form at a time).
@@ -87,8 +88,9 @@ type analyzer struct {
 type fnScope struct {
 	parent   *fnScope
 	locals   []local
-	next     int // next free slot
-	max      int // frame size
+	fps      []uint32 // fingerprints of the locals, scanned first
+	next     int      // next free slot
+	max      int      // frame size
 	captures []Capture
 	capIdx   map[string]int
 	self     string      // name of a named fn, reachable as Self
@@ -104,7 +106,6 @@ type fnScope struct {
 type local struct {
 	name string
 	slot int
-	fp   uint32 // fingerprint(name)
 }
 
 // nameSet is a one-bit-per-name Bloom filter of names.
@@ -283,7 +284,22 @@ func (a *analyzer) finishErrors() ErrorList {
 }
 
 func (a *analyzer) isBuiltin(name string) bool {
-	return a.cfg.IsBuiltin != nil && a.cfg.IsBuiltin(name)
+	if a.cfg.IsBuiltin == nil {
+		return false
+	}
+	// A program names the same few builtins over and over: remember the
+	// last answer for each fingerprint bucket.
+	e := &a.builtinSeen[(uint64(fingerprint(name))*0x9E3779B97F4A7C15)>>59]
+	if e.known && e.name == name {
+		return e.builtin
+	}
+	*e = builtinAnswer{name: name, known: true, builtin: a.cfg.IsBuiltin(name)}
+	return e.builtin
+}
+
+type builtinAnswer struct {
+	name           string
+	known, builtin bool
 }
 
 // isShadowed reports whether the builtin name means a user value here: the
@@ -302,10 +318,16 @@ func (a *analyzer) declare(name string) int {
 	if f.next > f.max {
 		f.max = f.next
 	}
-	fp := fingerprint(name)
-	f.locals = append(f.locals, local{name, slot, fp})
-	f.names.add(fp)
+	f.bind(name, slot)
 	return slot
+}
+
+// bind makes name a local of f in slot.
+func (f *fnScope) bind(name string, slot int) {
+	fp := fingerprint(name)
+	f.locals = append(f.locals, local{name, slot})
+	f.fps = append(f.fps, fp)
+	f.names.add(fp)
 }
 
 // temp reserves an anonymous slot.
@@ -321,6 +343,7 @@ type scopeMark struct {
 func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next, a.fn.names} }
 func (a *analyzer) release(m scopeMark) {
 	a.fn.locals = a.fn.locals[:m.locals]
+	a.fn.fps = a.fn.fps[:m.locals]
 	a.fn.next = m.next
 	a.fn.names = m.names
 }
@@ -337,8 +360,9 @@ func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
 
 func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos) (Expr, bool) {
 	if f.names.mayHave(fp) {
-		for i := len(f.locals) - 1; i >= 0; i-- {
-			if f.locals[i].fp == fp && f.locals[i].name == name {
+		fps := f.fps
+		for i := len(fps) - 1; i >= 0; i-- {
+			if fps[i] == fp && f.locals[i].name == name {
 				return a.locals.new(Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}), true
 			}
 		}
@@ -381,8 +405,9 @@ func (a *analyzer) isLocal(name string) bool {
 		return false
 	}
 	for f := a.fn; f != nil; f = f.parent {
-		for i := len(f.locals) - 1; i >= 0; i-- {
-			if f.locals[i].fp == fp && f.locals[i].name == name {
+		fps := f.fps
+		for i := len(fps) - 1; i >= 0; i-- {
+			if fps[i] == fp && f.locals[i].name == name {
 				return true
 			}
 		}
@@ -424,13 +449,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return e
 	case *syntax.Map:
 		a.depth++
-		m := a.maps.new(MapLit{At: At{n.Pos()}, Keys: a.exprSlice(len(n.Items) / 2)[:0], Vals: a.exprSlice(len(n.Items) / 2)[:0]})
-		for i := 0; i+1 < len(n.Items); i += 2 {
-			m.Keys = append(m.Keys, a.expr(n.Items[i], false))
-			m.Vals = append(m.Vals, a.expr(n.Items[i+1], false))
+		k := len(n.Items) / 2
+		kv := a.exprSlice(2 * k)
+		keys, vals := kv[:k:k], kv[k:]
+		for i := range k {
+			keys[i] = a.expr(n.Items[2*i], false)
+			vals[i] = a.expr(n.Items[2*i+1], false)
 		}
 		a.depth--
-		return m
+		return a.maps.new(MapLit{At: At{n.Pos()}, Keys: keys, Vals: vals})
 	case *syntax.Int:
 		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
 	case *syntax.String:

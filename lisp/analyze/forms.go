@@ -313,13 +313,12 @@ func (a *analyzer) let(form string, args []syntax.Node, pos syntax.Pos, tail boo
 	}
 	m := a.mark()
 	defer a.release(m)
-	let := a.lets.new(Let{At: At{pos}, Bindings: a.bindings.slice(len(items) / 2)[:0]})
-	for i := 0; i < len(items); i += 2 {
-		init := a.expr(items[i+1], false)
-		let.Bindings = append(let.Bindings, Binding{Pattern: a.pattern(items[i]), Init: init})
+	bs := a.bindings.slice(len(items) / 2)
+	for i := range bs {
+		bs[i].Init = a.expr(items[2*i+1], false)
+		bs[i].Pattern = a.pattern(items[2*i])
 	}
-	let.Body = a.body(args[1:], pos, tail)
-	return let
+	return a.lets.new(Let{At: At{pos}, Bindings: bs, Body: a.body(args[1:], pos, tail)})
 }
 
 func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail bool) Expr {
@@ -455,7 +454,7 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	variadicMin := -1
 	maxFixed := -1
 	for _, ar := range arities {
-		scope.locals, scope.next, scope.max = scope.locals[:0], 0, 0
+		scope.locals, scope.fps, scope.next, scope.max = scope.locals[:0], scope.fps[:0], 0, 0
 		scope.resetNames()
 		arity := a.arity(ar[0].(*syntax.Vector), ar[1:], pos)
 		if arity == nil {
@@ -1048,8 +1047,7 @@ func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
 	for i := 1; i <= maxN; i++ {
 		slot := a.declare("%" + strconv.Itoa(i))
 		if i == 1 {
-			scope.locals = append(scope.locals, local{"%", slot, fingerprint("%")})
-			scope.names.add(fingerprint("%"))
+			scope.bind("%", slot)
 		}
 		ar.Params = append(ar.Params, &BindSlot{Name: "%" + strconv.Itoa(i), Slot: slot})
 	}

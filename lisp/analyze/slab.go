@@ -78,6 +78,7 @@ type starter struct {
 	top      fnScope
 	prog     Program
 	locals   [4]local
+	fps      [4]uint32
 	consts   [4]Const
 	calls    [4]Call
 	builtins [4]Builtin
@@ -96,7 +97,7 @@ type starter struct {
 // start allocates the starter and hands its chunks to the slabs.
 func (a *analyzer) start() *starter {
 	st := new(starter)
-	st.top.locals = st.locals[:0]
+	st.top.locals, st.top.fps = st.locals[:0], st.fps[:0]
 	a.consts.init(st.consts[:])
 	a.calls.init(st.calls[:])
 	a.builtins.init(st.builtins[:])
