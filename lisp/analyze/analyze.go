@@ -86,11 +86,17 @@ type analyzer struct {
 
 // fnScope is the scope of one function arity (or of the top level).
 type fnScope struct {
-	parent   *fnScope
-	locals   []local
-	fps      []uint32 // fingerprints of the locals, scanned first
-	next     int      // next free slot
-	max      int      // frame size
+	parent *fnScope
+	locals []local
+	fps    []uint32 // fingerprints of the locals, compared first
+	// heads[b] is 1 + the index of the innermost local whose fingerprint
+	// falls in bucket b (0: none), and next[i] the same for the local
+	// bound before locals[i] in its bucket: a lookup visits only the
+	// locals of its bucket, even in a let of a hundred bindings.
+	heads    [32]int32
+	chain    []int32
+	next     int // next free slot
+	max      int // frame size
 	captures []Capture
 	capIdx   map[string]int
 	self     string      // name of a named fn, reachable as Self
@@ -283,13 +289,16 @@ func (a *analyzer) finishErrors() ErrorList {
 	return errs[:min(len(errs), a.cfg.MaxErrors)]
 }
 
-func (a *analyzer) isBuiltin(name string) bool {
+func (a *analyzer) isBuiltin(name string) bool { return a.isBuiltinFP(name, fingerprint(name)) }
+
+// isBuiltinFP is isBuiltin for a name whose fingerprint is known.
+func (a *analyzer) isBuiltinFP(name string, fp uint32) bool {
 	if a.cfg.IsBuiltin == nil {
 		return false
 	}
 	// A program names the same few builtins over and over: remember the
 	// last answer for each fingerprint bucket.
-	e := &a.builtinSeen[(uint64(fingerprint(name))*0x9E3779B97F4A7C15)>>59]
+	e := &a.builtinSeen[(uint64(fp)*0x9E3779B97F4A7C15)>>59]
 	if e.known && e.name == name {
 		return e.builtin
 	}
@@ -325,9 +334,32 @@ func (a *analyzer) declare(name string) int {
 // bind makes name a local of f in slot.
 func (f *fnScope) bind(name string, slot int) {
 	fp := fingerprint(name)
+	b := bucket(fp)
+	f.chain = append(f.chain, f.heads[b])
 	f.locals = append(f.locals, local{name, slot})
 	f.fps = append(f.fps, fp)
+	f.heads[b] = int32(len(f.locals))
 	f.names.add(fp)
+}
+
+func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
+
+// truncate unbinds the locals bound after the first n.
+func (f *fnScope) truncate(n int) {
+	for i := len(f.locals) - 1; i >= n; i-- {
+		f.heads[bucket(f.fps[i])] = f.chain[i]
+	}
+	f.locals, f.fps, f.chain = f.locals[:n], f.fps[:n], f.chain[:n]
+}
+
+// lookup returns the slot of the innermost local of f named name.
+func (f *fnScope) lookup(name string, fp uint32) (int, bool) {
+	for i := f.heads[bucket(fp)] - 1; i >= 0; i = f.chain[i] - 1 {
+		if f.fps[i] == fp && f.locals[i].name == name {
+			return f.locals[i].slot, true
+		}
+	}
+	return 0, false
 }
 
 // temp reserves an anonymous slot.
@@ -342,8 +374,7 @@ type scopeMark struct {
 
 func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next, a.fn.names} }
 func (a *analyzer) release(m scopeMark) {
-	a.fn.locals = a.fn.locals[:m.locals]
-	a.fn.fps = a.fn.fps[:m.locals]
+	a.fn.truncate(m.locals)
 	a.fn.next = m.next
 	a.fn.names = m.names
 }
@@ -351,7 +382,11 @@ func (a *analyzer) release(m scopeMark) {
 // resolveLocal finds name among the lexical bindings of the current function
 // and its enclosing functions, creating captures as needed.
 func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
-	fp := fingerprint(name)
+	return a.resolveLocalFP(name, fingerprint(name), pos)
+}
+
+// resolveLocalFP is resolveLocal for a name whose fingerprint is known.
+func (a *analyzer) resolveLocalFP(name string, fp uint32, pos syntax.Pos) (Expr, bool) {
 	if !a.fn.mayBeLocal(fp) {
 		return nil, false
 	}
@@ -360,11 +395,8 @@ func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
 
 func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos) (Expr, bool) {
 	if f.names.mayHave(fp) {
-		fps := f.fps
-		for i := len(fps) - 1; i >= 0; i-- {
-			if fps[i] == fp && f.locals[i].name == name {
-				return a.locals.new(Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}), true
-			}
+		if slot, ok := f.lookup(name, fp); ok {
+			return a.locals.new(Local{At: At{pos}, Name: name, Slot: slot}), true
 		}
 		if f.self != "" && f.self == name {
 			return &Self{At: At{pos}, Name: name}, true
@@ -405,11 +437,8 @@ func (a *analyzer) isLocal(name string) bool {
 		return false
 	}
 	for f := a.fn; f != nil; f = f.parent {
-		fps := f.fps
-		for i := len(fps) - 1; i >= 0; i-- {
-			if fps[i] == fp && f.locals[i].name == name {
-				return true
-			}
+		if _, ok := f.lookup(name, fp); ok {
+			return true
 		}
 		if f.self == name {
 			return true

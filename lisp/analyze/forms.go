@@ -454,7 +454,8 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	variadicMin := -1
 	maxFixed := -1
 	for _, ar := range arities {
-		scope.locals, scope.fps, scope.next, scope.max = scope.locals[:0], scope.fps[:0], 0, 0
+		scope.truncate(0)
+		scope.next, scope.max = 0, 0
 		scope.resetNames()
 		arity := a.arity(ar[0].(*syntax.Vector), ar[1:], pos)
 		if arity == nil {

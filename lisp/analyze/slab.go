@@ -79,6 +79,7 @@ type starter struct {
 	prog     Program
 	locals   [4]local
 	fps      [4]uint32
+	chain    [4]int32
 	consts   [4]Const
 	calls    [4]Call
 	builtins [4]Builtin
@@ -97,7 +98,7 @@ type starter struct {
 // start allocates the starter and hands its chunks to the slabs.
 func (a *analyzer) start() *starter {
 	st := new(starter)
-	st.top.locals, st.top.fps = st.locals[:0], st.fps[:0]
+	st.top.locals, st.top.fps, st.top.chain = st.locals[:0], st.fps[:0], st.chain[:0]
 	a.consts.init(st.consts[:])
 	a.calls.init(st.calls[:])
 	a.builtins.init(st.builtins[:])
