@@ -13,7 +13,8 @@ import (
 type Config struct {
 	// IsBuiltin reports whether the runtime provides a builtin function or
 	// constant under the canonical name (for example "map",
-	// "clojure.string/join", "Math/sqrt", "Double/NaN").
+	// "clojure.string/join", "Math/sqrt", "Double/NaN"). Its answer for a
+	// name must not change during an analysis, which remembers it.
 	IsBuiltin func(name string) bool
 	// Hint, when set, returns a one-line explanation for a symbol that is
 	// neither local nor builtin and has a PTC-Lisp alternative (for example

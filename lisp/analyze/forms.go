@@ -393,7 +393,7 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 }
 
 func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
-	t := &a.fn.recur
+	t := a.fn.recur
 	if t.none() {
 		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
 	}
