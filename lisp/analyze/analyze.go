@@ -91,7 +91,7 @@ type fnScope struct {
 	locals []local
 	fps    []uint32 // fingerprints of the locals, compared first
 	// heads[b] is 1 + the index of the innermost local whose fingerprint
-	// falls in bucket b (0: none), and next[i] the same for the local
+	// falls in bucket b (0: none), and chain[i] the same for the local
 	// bound before locals[i] in its bucket: a lookup visits only the
 	// locals of its bucket, even in a let of a hundred bindings.
 	heads    [32]int32
@@ -102,21 +102,18 @@ type fnScope struct {
 	capIdx   map[string]int
 	self     string      // name of a named fn, reachable as Self
 	recur    recurTarget // the zero value: none
-	// names has a bit set for every name bound here (locals and self), and
-	// outer the names bound in the enclosing functions when this one began
-	// (they cannot change while its body is analyzed): a name whose bit is
-	// in neither is not lexically bound, which most lookups (of builtins)
-	// learn without scanning the locals.
-	names, outer nameSet
+	// outer has bit b set when a name of bucket b was bound in the
+	// enclosing functions when this one began (they cannot change while
+	// its body is analyzed), selfBit the bucket of self: a name whose
+	// bucket is empty here and in both is not lexically bound, which most
+	// lookups (of builtins) learn at once.
+	outer, selfBit uint32
 }
 
 type local struct {
 	name string
 	slot int
 }
-
-// nameSet is a one-bit-per-name Bloom filter of names.
-type nameSet [4]uint64
 
 // fingerprint packs a name's length and three of its bytes: names with
 // different fingerprints differ, so comparing fingerprints first makes a
@@ -128,44 +125,25 @@ func fingerprint(name string) uint32 {
 	return uint32(len(name))<<24 | uint32(name[0])<<16 | uint32(name[len(name)/2])<<8 | uint32(name[len(name)-1])
 }
 
-func bitOf(fp uint32) (int, uint64) {
-	h := (uint64(fp) * 0x9E3779B97F4A7C15) >> 56 // 8 bits
-	return int(h >> 6), 1 << (h & 63)
-}
-
-func (s *nameSet) add(fp uint32) {
-	i, b := bitOf(fp)
-	s[i] |= b
-}
-
-func (s *nameSet) mayHave(fp uint32) bool {
-	i, b := bitOf(fp)
-	return s[i]&b != 0
-}
-
 // newFnScope opens the scope of a function nested in the current one.
 func (a *analyzer) newFnScope(self string) *fnScope {
-	f := &fnScope{parent: a.fn, self: self}
-	f.outer = a.fn.outer
-	for i := range f.outer {
-		f.outer[i] |= a.fn.names[i]
+	p := a.fn
+	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit}
+	for b, h := range p.heads {
+		if h != 0 {
+			f.outer |= 1 << b
+		}
 	}
-	f.resetNames()
+	if self != "" {
+		f.selfBit = 1 << bucket(fingerprint(self))
+	}
 	return f
 }
 
-// resetNames empties the locals' part of names (for the next arity).
-func (f *fnScope) resetNames() {
-	f.names = nameSet{}
-	if f.self != "" {
-		f.names.add(fingerprint(f.self))
-	}
-}
-
-// mayBeLocal is false when name is certainly not lexically bound.
+// mayBeLocal is false when a name is certainly not lexically bound.
 func (f *fnScope) mayBeLocal(fp uint32) bool {
-	i, b := bitOf(fp)
-	return (f.names[i]|f.outer[i])&b != 0
+	b := bucket(fp)
+	return f.heads[b] != 0 || (f.outer|f.selfBit)&(1<<b) != 0
 }
 
 // recurTarget is what a recur in tail position rebinds.
@@ -340,7 +318,6 @@ func (f *fnScope) bind(name string, slot int) {
 	f.locals = append(f.locals, local{name, slot})
 	f.fps = append(f.fps, fp)
 	f.heads[b] = int32(len(f.locals))
-	f.names.add(fp)
 }
 
 func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
@@ -368,16 +345,12 @@ func (a *analyzer) temp() int { return a.declare(" temp") }
 
 // mark and release delimit a block scope: slots are reused after the block,
 // which is safe because closures copy what they capture.
-type scopeMark struct {
-	locals, next int
-	names        nameSet
-}
+type scopeMark struct{ locals, next int }
 
-func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next, a.fn.names} }
+func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next} }
 func (a *analyzer) release(m scopeMark) {
 	a.fn.truncate(m.locals)
 	a.fn.next = m.next
-	a.fn.names = m.names
 }
 
 // resolveLocal finds name among the lexical bindings of the current function
@@ -395,13 +368,11 @@ func (a *analyzer) resolveLocalFP(name string, fp uint32, pos syntax.Pos) (Expr,
 }
 
 func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos) (Expr, bool) {
-	if f.names.mayHave(fp) {
-		if slot, ok := f.lookup(name, fp); ok {
-			return a.locals.new(Local{At: At{pos}, Name: name, Slot: slot}), true
-		}
-		if f.self != "" && f.self == name {
-			return &Self{At: At{pos}, Name: name}, true
-		}
+	if slot, ok := f.lookup(name, fp); ok {
+		return a.locals.new(Local{At: At{pos}, Name: name, Slot: slot}), true
+	}
+	if f.self != "" && f.self == name {
+		return &Self{At: At{pos}, Name: name}, true
 	}
 	if idx, ok := f.capIdx[name]; ok {
 		return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true

@@ -456,7 +456,6 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	for _, ar := range arities {
 		scope.truncate(0)
 		scope.next, scope.max = 0, 0
-		scope.resetNames()
 		arity := a.arity(ar[0].(*syntax.Vector), ar[1:], pos)
 		if arity == nil {
 			continue

@@ -81,10 +81,10 @@ type starter struct {
 	fps      [4]uint32
 	chain    [4]int32
 	consts   [4]Const
-	calls    [4]Call
-	builtins [4]Builtin
+	calls    [3]Call
+	builtins [3]Builtin
 	keywords [2]Keyword
-	refs     [8]Local
+	refs     [6]Local
 	ifs      [1]If
 	exprs    [8]Expr
 	// for a loop
