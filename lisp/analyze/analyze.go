@@ -13,7 +13,8 @@ import (
 type Config struct {
 	// IsBuiltin reports whether the runtime provides a builtin function or
 	// constant under the canonical name (for example "map",
-	// "clojure.string/join", "Math/sqrt", "Double/NaN").
+	// "clojure.string/join", "Math/sqrt", "Double/NaN"). Its answer for a
+	// name must not change during an analysis, which remembers it.
 	IsBuiltin func(name string) bool
 	// Hint, when set, returns a one-line explanation for a symbol that is
 	// neither local nor builtin and has a PTC-Lisp alternative (for example
@@ -67,16 +68,17 @@ type bailout struct{}
 // analyzer holds the state of one analysis.
 type analyzer struct {
 	nodeSlabs
-	cfg     Config
-	errs    ErrorList
-	hinted  ErrorList // uses of names with a hint, reported only with other errors
-	fn      *fnScope
-	depth   int
-	gensymN int
-	globals map[string]bool
-	uses    []GlobalUse
-	defs    []string
-	defSet  map[string]bool
+	cfg         Config
+	errs        ErrorList
+	hinted      ErrorList // uses of names with a hint, reported only with other errors
+	fn          *fnScope
+	depth       int
+	gensymN     int
+	globals     map[string]bool
+	uses        []GlobalUse
+	defs        []string
+	defSet      map[string]bool
+	builtinSeen [32]builtinAnswer
 	// shadow holds the builtin names this program defines, from the point
 	// of their def on (a use before the def is still the builtin, as in
 	// Clojure, which compiles one form at a time).
@@ -85,19 +87,63 @@ type analyzer struct {
 
 // fnScope is the scope of one function arity (or of the top level).
 type fnScope struct {
-	parent   *fnScope
-	locals   []local
+	parent *fnScope
+	locals []local
+	fps    []uint32 // fingerprints of the locals, compared first
+	// heads[b] is 1 + the index of the innermost local whose fingerprint
+	// falls in bucket b (0: none), and chain[i] the same for the local
+	// bound before locals[i] in its bucket: a lookup visits only the
+	// locals of its bucket, even in a let of a hundred bindings.
+	heads    [32]int32
+	chain    []int32
 	next     int // next free slot
 	max      int // frame size
 	captures []Capture
 	capIdx   map[string]int
-	self     string // name of a named fn, reachable as Self
-	recur    *recurTarget
+	self     string      // name of a named fn, reachable as Self
+	recur    recurTarget // the zero value: none
+	// outer has bit b set when a name of bucket b was bound in the
+	// enclosing functions when this one began (they cannot change while
+	// its body is analyzed), selfBit the bucket of self: a name whose
+	// bucket is empty here and in both is not lexically bound, which most
+	// lookups (of builtins) learn at once.
+	outer, selfBit uint32
 }
 
 type local struct {
 	name string
 	slot int
+}
+
+// fingerprint packs a name's length and three of its bytes: names with
+// different fingerprints differ, so comparing fingerprints first makes a
+// scan of the locals cheap.
+func fingerprint(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	return uint32(len(name))<<24 | uint32(name[0])<<16 | uint32(name[len(name)/2])<<8 | uint32(name[len(name)-1])
+}
+
+// newFnScope opens the scope of a function nested in the current one.
+func (a *analyzer) newFnScope(self string) *fnScope {
+	p := a.fn
+	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit}
+	for b, h := range p.heads {
+		if h != 0 {
+			f.outer |= 1 << b
+		}
+	}
+	if self != "" {
+		f.selfBit = 1 << bucket(fingerprint(self))
+	}
+	return f
+}
+
+// mayBeLocal is false when a name is certainly not lexically bound.
+func (f *fnScope) mayBeLocal(fp uint32) bool {
+	b := bucket(fp)
+	return f.heads[b] != 0 || (f.outer|f.selfBit)&(1<<b) != 0
 }
 
 // recurTarget is what a recur in tail position rebinds.
@@ -110,6 +156,8 @@ type recurTarget struct {
 	blockedBy string
 }
 
+func (t *recurTarget) none() bool { return t.kind == "" && t.blockedBy == "" }
+
 // Analyze checks and lowers the forms of a program.
 func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	if cfg.MaxDepth <= 0 {
@@ -120,7 +168,8 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	}
 	// Maps are made on first use: most programs are short.
 	a := &analyzer{cfg: cfg}
-	a.fn = &fnScope{}
+	st := a.start()
+	a.fn = &st.top
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -134,9 +183,9 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	for _, f := range forms {
 		a.predeclare(f)
 	}
-	body := make([]Expr, 0, len(forms))
-	for _, f := range forms {
-		body = append(body, a.expr(f, false))
+	body := a.exprSlice(len(forms))
+	for i, f := range forms {
+		body[i] = a.expr(f, false)
 	}
 	if len(a.errs) > 0 {
 		return nil, a.finishErrors()
@@ -150,13 +199,14 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	var top Expr
 	switch len(body) {
 	case 0:
-		top = &Const{At: At{pos}}
+		top = a.consts.new(Const{At: At{pos}})
 	case 1:
 		top = body[0]
 	default:
-		top = &Do{At: At{pos}, Body: body}
+		top = a.dos.new(Do{At: At{pos}, Body: body})
 	}
-	return &Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}, nil
+	st.prog = Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}
+	return &st.prog, nil
 }
 
 // predeclare records the name of a top-level (def name ...) or (defn name ...).
@@ -218,8 +268,26 @@ func (a *analyzer) finishErrors() ErrorList {
 	return errs[:min(len(errs), a.cfg.MaxErrors)]
 }
 
-func (a *analyzer) isBuiltin(name string) bool {
-	return a.cfg.IsBuiltin != nil && a.cfg.IsBuiltin(name)
+func (a *analyzer) isBuiltin(name string) bool { return a.isBuiltinFP(name, fingerprint(name)) }
+
+// isBuiltinFP is isBuiltin for a name whose fingerprint is known.
+func (a *analyzer) isBuiltinFP(name string, fp uint32) bool {
+	if a.cfg.IsBuiltin == nil {
+		return false
+	}
+	// A program names the same few builtins over and over: remember the
+	// last answer for each fingerprint bucket.
+	e := &a.builtinSeen[(uint64(fp)*0x9E3779B97F4A7C15)>>59]
+	if e.known && e.name == name {
+		return e.builtin
+	}
+	*e = builtinAnswer{name: name, known: true, builtin: a.cfg.IsBuiltin(name)}
+	return e.builtin
+}
+
+type builtinAnswer struct {
+	name           string
+	known, builtin bool
 }
 
 // isShadowed reports whether the builtin name means a user value here: the
@@ -238,8 +306,38 @@ func (a *analyzer) declare(name string) int {
 	if f.next > f.max {
 		f.max = f.next
 	}
-	f.locals = append(f.locals, local{name, slot})
+	f.bind(name, slot)
 	return slot
+}
+
+// bind makes name a local of f in slot.
+func (f *fnScope) bind(name string, slot int) {
+	fp := fingerprint(name)
+	b := bucket(fp)
+	f.chain = append(f.chain, f.heads[b])
+	f.locals = append(f.locals, local{name, slot})
+	f.fps = append(f.fps, fp)
+	f.heads[b] = int32(len(f.locals))
+}
+
+func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
+
+// truncate unbinds the locals bound after the first n.
+func (f *fnScope) truncate(n int) {
+	for i := len(f.locals) - 1; i >= n; i-- {
+		f.heads[bucket(f.fps[i])] = f.chain[i]
+	}
+	f.locals, f.fps, f.chain = f.locals[:n], f.fps[:n], f.chain[:n]
+}
+
+// lookup returns the slot of the innermost local of f named name.
+func (f *fnScope) lookup(name string, fp uint32) (int, bool) {
+	for i := f.heads[bucket(fp)] - 1; i >= 0; i = f.chain[i] - 1 {
+		if f.fps[i] == fp && f.locals[i].name == name {
+			return f.locals[i].slot, true
+		}
+	}
+	return 0, false
 }
 
 // temp reserves an anonymous slot.
@@ -251,21 +349,27 @@ type scopeMark struct{ locals, next int }
 
 func (a *analyzer) mark() scopeMark { return scopeMark{len(a.fn.locals), a.fn.next} }
 func (a *analyzer) release(m scopeMark) {
-	a.fn.locals = a.fn.locals[:m.locals]
+	a.fn.truncate(m.locals)
 	a.fn.next = m.next
 }
 
 // resolveLocal finds name among the lexical bindings of the current function
 // and its enclosing functions, creating captures as needed.
 func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
-	return a.resolveIn(a.fn, name, pos)
+	return a.resolveLocalFP(name, fingerprint(name), pos)
 }
 
-func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, bool) {
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		if f.locals[i].name == name {
-			return a.locals.new(Local{At: At{pos}, Name: name, Slot: f.locals[i].slot}), true
-		}
+// resolveLocalFP is resolveLocal for a name whose fingerprint is known.
+func (a *analyzer) resolveLocalFP(name string, fp uint32, pos syntax.Pos) (Expr, bool) {
+	if !a.fn.mayBeLocal(fp) {
+		return nil, false
+	}
+	return a.resolveIn(a.fn, name, fp, pos)
+}
+
+func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos) (Expr, bool) {
+	if slot, ok := f.lookup(name, fp); ok {
+		return a.locals.new(Local{At: At{pos}, Name: name, Slot: slot}), true
 	}
 	if f.self != "" && f.self == name {
 		return &Self{At: At{pos}, Name: name}, true
@@ -276,7 +380,7 @@ func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, boo
 	if f.parent == nil {
 		return nil, false
 	}
-	outer, ok := a.resolveIn(f.parent, name, pos)
+	outer, ok := a.resolveIn(f.parent, name, fp, pos)
 	if !ok {
 		return nil, false
 	}
@@ -300,11 +404,13 @@ func (a *analyzer) resolveIn(f *fnScope, name string, pos syntax.Pos) (Expr, boo
 
 // isLocal reports whether name is lexically bound (without creating captures).
 func (a *analyzer) isLocal(name string) bool {
+	fp := fingerprint(name)
+	if !a.fn.mayBeLocal(fp) {
+		return false
+	}
 	for f := a.fn; f != nil; f = f.parent {
-		for i := len(f.locals) - 1; i >= 0; i-- {
-			if f.locals[i].name == name {
-				return true
-			}
+		if _, ok := f.lookup(name, fp); ok {
+			return true
 		}
 		if f.self == name {
 			return true
@@ -317,56 +423,74 @@ func (a *analyzer) isLocal(name string) bool {
 
 // expr analyzes one form. tail reports whether the form is in tail position
 // of the innermost loop or function (where recur is allowed).
+//
+// A form is one level deeper than its parent. A leaf (a constant, a
+// keyword, a symbol) has no children: it checks the limit without moving
+// a.depth, which only forms with children raise while they analyze them.
 func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	// No defer: the depth only matters on the way down, and a bailout
 	// abandons the whole analysis.
-	a.descend(n, "program nesting too deep")
-	e := a.expr1(n, tail)
-	a.depth--
-	return e
-}
-
-func (a *analyzer) expr1(n syntax.Node, tail bool) Expr {
-	pos := n.Pos()
+	if a.depth >= a.cfg.MaxDepth {
+		a.tooDeep(n, "program nesting too deep")
+	}
 	switch n := n.(type) {
-	case *syntax.Nil:
-		return a.consts.new(Const{At: At{pos}})
-	case *syntax.Bool:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
-	case *syntax.Int:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
-	case *syntax.Float:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
-	case *syntax.String:
-		return a.consts.new(Const{At: At{pos}, Value: n.Value})
-	case *syntax.Keyword:
-		return a.keywords.new(Keyword{At: At{pos}, Name: n.Name})
 	case *syntax.Symbol:
 		return a.symbol(n)
-	case *syntax.Vector:
-		return &VectorLit{At: At{pos}, Items: a.exprs(n.Items)}
-	case *syntax.Set:
-		return &SetLit{At: At{pos}, Items: a.exprs(n.Items)}
-	case *syntax.Map:
-		m := &MapLit{At: At{pos}, Keys: make([]Expr, 0, len(n.Items)/2), Vals: make([]Expr, 0, len(n.Items)/2)}
-		for i := 0; i+1 < len(n.Items); i += 2 {
-			m.Keys = append(m.Keys, a.expr(n.Items[i], false))
-			m.Vals = append(m.Vals, a.expr(n.Items[i+1], false))
-		}
-		return m
+	case *syntax.Keyword:
+		return a.keywords.new(Keyword{At: At{n.Pos()}, Name: n.Name})
 	case *syntax.List:
-		return a.list(n, tail)
+		a.depth++
+		e := a.list(n, tail)
+		a.depth--
+		return e
+	case *syntax.Vector:
+		a.depth++
+		e := a.vectors.new(VectorLit{At: At{n.Pos()}, Items: a.exprs(n.Items)})
+		a.depth--
+		return e
+	case *syntax.Map:
+		a.depth++
+		k := len(n.Items) / 2
+		kv := a.exprSlice(2 * k)
+		keys, vals := kv[:k:k], kv[k:]
+		for i := range k {
+			keys[i] = a.expr(n.Items[2*i], false)
+			vals[i] = a.expr(n.Items[2*i+1], false)
+		}
+		a.depth--
+		return a.maps.new(MapLit{At: At{n.Pos()}, Keys: keys, Vals: vals})
+	case *syntax.Int:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.String:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.Nil:
+		return a.consts.new(Const{At: At{n.Pos()}})
+	case *syntax.Bool:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.Float:
+		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+	case *syntax.Set:
+		a.depth++
+		e := &SetLit{At: At{n.Pos()}, Items: a.exprs(n.Items)}
+		a.depth--
+		return e
 	case *syntax.ShortFn:
-		return a.shortFn(n)
+		a.depth++
+		e := a.shortFn(n)
+		a.depth--
+		return e
 	case *syntax.Quote:
-		return a.quote(n.Form, pos)
+		a.depth++
+		e := a.quote(n.Form, n.Pos())
+		a.depth--
+		return e
 	case *syntax.VarQuote:
-		return a.varRef(n.Sym, pos)
+		return a.varRef(n.Sym, n.Pos())
 	case *syntax.Regex:
-		return &Call{At: At{pos}, Fn: a.builtinRef("re-pattern", pos),
-			Args: []Expr{&Const{At: At{pos}, Value: n.Pattern}}}
+		return &Call{At: At{n.Pos()}, Fn: a.builtinRef("re-pattern", n.Pos()),
+			Args: []Expr{&Const{At: At{n.Pos()}, Value: n.Pattern}}}
 	}
-	return a.errorf(pos, "invalid_form", "unsupported form %s", syntax.Format(n))
+	return a.errorf(n.Pos(), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
 func (a *analyzer) exprs(ns []syntax.Node) []Expr {
@@ -381,15 +505,15 @@ func (a *analyzer) exprs(ns []syntax.Node) []Expr {
 func (a *analyzer) body(forms []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	switch len(forms) {
 	case 0:
-		return &Const{At: At{pos}}
+		return a.consts.new(Const{At: At{pos}})
 	case 1:
 		return a.expr(forms[0], tail)
 	}
-	out := make([]Expr, len(forms))
+	out := a.exprSlice(len(forms))
 	for i, f := range forms {
 		out[i] = a.expr(f, tail && i == len(forms)-1)
 	}
-	return &Do{At: At{pos}, Body: out}
+	return a.dos.new(Do{At: At{pos}, Body: out})
 }
 
 func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
@@ -401,9 +525,13 @@ func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
 func (a *analyzer) descend(n syntax.Node, what string) {
 	a.depth++
 	if a.depth > a.cfg.MaxDepth {
-		a.errorf(n.Pos(), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
-		panic(bailout{})
+		a.tooDeep(n, what)
 	}
+}
+
+func (a *analyzer) tooDeep(n syntax.Node, what string) {
+	a.errorf(n.Pos(), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
+	panic(bailout{})
 }
 
 // quote turns a quoted literal into data. PTC-Lisp has no symbols as values

@@ -31,7 +31,7 @@ func (a *analyzer) pattern1(n syntax.Node) Pattern {
 			a.errorf(n.Pos(), "invalid_form", "& must be followed by exactly one name, inside a vector pattern")
 			return &BindSlot{Slot: a.temp()}
 		}
-		return &BindSlot{Name: n.Name, Slot: a.declare(n.Name)}
+		return a.bindSlots.new(BindSlot{Name: n.Name, Slot: a.declare(n.Name)})
 	case *syntax.Vector:
 		return a.vectorPattern(n)
 	case *syntax.Map:

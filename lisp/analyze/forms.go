@@ -19,10 +19,8 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
 				return a.special(sym.Name, l, tail)
 			}
-			if !a.isLocal(sym.Name) {
-				if e, ok := a.interop(sym, l); ok {
-					return e
-				}
+			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
+				return a.interop(sym, l)
 			}
 		} else if ns, ok := CanonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
@@ -42,26 +40,29 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	return a.calls.new(Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])})
 }
 
-// interop handles (.method obj args) and (Class. args) for the few
-// host methods the runtime supports; everything else is explained away.
-func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) (Expr, bool) {
-	name := sym.Name
+// isInteropName reports whether a call head names a host method (.method),
+// a constructor (Class.), or is one of ., .. and new.
+func isInteropName(name string) bool {
 	isMethod := len(name) > 1 && name[0] == '.' && name != ".."
 	isCtor := len(name) > 1 && strings.HasSuffix(name, ".") && name[0] != '.'
-	if !isMethod && !isCtor && name != "." && name != ".." && name != "new" {
-		return nil, false
-	}
+	return isMethod || isCtor || name == "." || name == ".." || name == "new"
+}
+
+// interop handles (.method obj args) and (Class. args) for the few
+// host methods the runtime supports; everything else is explained away.
+func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
+	name := sym.Name
 	pos := l.Pos()
 	if a.isBuiltin(name) {
-		return &Call{At: At{pos}, Fn: a.builtinRef(name, sym.Pos()), Args: a.exprs(l.Items[1:])}, true
+		return &Call{At: At{pos}, Fn: a.builtinRef(name, sym.Pos()), Args: a.exprs(l.Items[1:])}
 	}
 	if a.cfg.Hint != nil {
 		if h := a.cfg.Hint(name); h != "" {
-			return a.errorf(pos, "invalid_form", "%s", h), true
+			return a.errorf(pos, "invalid_form", "%s", h)
 		}
 	}
 	return a.errorf(pos, "invalid_form",
-		"Java interop (%s) is not supported: PTC-Lisp has no host objects; use the builtin functions", name), true
+		"Java interop (%s) is not supported: PTC-Lisp has no host objects; use the builtin functions", name)
 }
 
 func (a *analyzer) memoryCall(sym *syntax.Symbol, l *syntax.List) Expr {
@@ -95,9 +96,11 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		}
 		test := a.expr(args[0], false)
 		then := a.expr(args[1], tail)
-		var els Expr = &Const{At: At{pos}}
+		var els Expr
 		if len(args) == 3 {
 			els = a.expr(args[2], tail)
+		} else {
+			els = a.consts.new(Const{At: At{pos}})
 		}
 		if name == "if-not" {
 			then, els = els, then
@@ -109,11 +112,11 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		}
 		test := a.expr(args[0], false)
 		body := a.body(args[1:], pos, tail)
-		var none Expr = &Const{At: At{pos}}
+		var none Expr = a.consts.new(Const{At: At{pos}})
 		if name == "when-not" {
-			return &If{At: At{pos}, Test: test, Then: none, Else: body}
+			return a.ifs.new(If{At: At{pos}, Test: test, Then: none, Else: body})
 		}
-		return &If{At: At{pos}, Test: test, Then: body, Else: none}
+		return a.ifs.new(If{At: At{pos}, Test: test, Then: body, Else: none})
 	case "cond":
 		return a.cond(args, pos, tail)
 	case "if-let", "when-let", "if-some", "when-some":
@@ -156,7 +159,7 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		s, _ := args[0].(*syntax.Symbol)
 		return a.varRef(s, pos)
 	case "and", "or":
-		exprs := make([]Expr, len(args))
+		exprs := a.exprSlice(len(args))
 		for i, x := range args {
 			exprs[i] = a.expr(x, tail && i == len(args)-1)
 		}
@@ -310,13 +313,12 @@ func (a *analyzer) let(form string, args []syntax.Node, pos syntax.Pos, tail boo
 	}
 	m := a.mark()
 	defer a.release(m)
-	let := &Let{At: At{pos}, Bindings: make([]Binding, 0, len(items)/2)}
-	for i := 0; i < len(items); i += 2 {
-		init := a.expr(items[i+1], false)
-		let.Bindings = append(let.Bindings, Binding{Pattern: a.pattern(items[i]), Init: init})
+	bs := a.bindings.slice(len(items) / 2)
+	for i := range bs {
+		bs[i].Init = a.expr(items[2*i+1], false)
+		bs[i].Pattern = a.pattern(items[2*i])
 	}
-	let.Body = a.body(args[1:], pos, tail)
-	return let
+	return a.lets.new(Let{At: At{pos}, Bindings: bs, Body: a.body(args[1:], pos, tail)})
 }
 
 func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail bool) Expr {
@@ -372,7 +374,11 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 	}
 	m := a.mark()
 	defer a.release(m)
-	lp := &Loop{At: At{pos}}
+	lp := a.loops.new(Loop{At: At{pos}})
+	if len(items) > 0 {
+		lp.Bindings = a.bindings.slice(len(items) / 2)[:0]
+		lp.Targets = a.patterns.slice(len(items) / 2)[:0]
+	}
 	for i := 0; i < len(items); i += 2 {
 		init := a.expr(items[i+1], false)
 		p := a.pattern(items[i])
@@ -380,7 +386,7 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 		lp.Targets = append(lp.Targets, p)
 	}
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{loop: lp, arity: len(lp.Bindings), kind: "loop"}
+	a.fn.recur = recurTarget{loop: lp, arity: len(lp.Bindings), kind: "loop"}
 	lp.Body = a.body(args[1:], pos, true)
 	a.fn.recur = saved
 	return lp
@@ -388,7 +394,7 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 
 func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	t := a.fn.recur
-	if t == nil {
+	if t.none() {
 		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
 	}
 	if t.blockedBy != "" {
@@ -401,7 +407,7 @@ func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	if len(args) != t.arity {
 		return a.errorf(pos, "arity_mismatch", "recur expects %d argument(s) for its %s, got %d", t.arity, t.kind, len(args))
 	}
-	return &Recur{At: At{pos}, Args: a.exprs(args), Loop: t.loop}
+	return a.recurs.new(Recur{At: At{pos}, Args: a.exprs(args), Loop: t.loop})
 }
 
 // fn analyzes (fn name? [params] body...) and (fn name? ([params] body...)...).
@@ -440,7 +446,7 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	if fn.Name == "" {
 		fn.Name = defName
 	}
-	scope := &fnScope{parent: a.fn, self: selfName}
+	scope := a.newFnScope(selfName)
 	saved := a.fn
 	a.fn = scope
 	defer func() { a.fn = saved }()
@@ -448,7 +454,8 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	variadicMin := -1
 	maxFixed := -1
 	for _, ar := range arities {
-		scope.locals, scope.next, scope.max = scope.locals[:0], 0, 0
+		scope.truncate(0)
+		scope.next, scope.max = 0, 0
 		arity := a.arity(ar[0].(*syntax.Vector), ar[1:], pos)
 		if arity == nil {
 			continue
@@ -528,7 +535,7 @@ func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos syntax.P
 		n++
 	}
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{arity: n, kind: "function"}
+	a.fn.recur = recurTarget{arity: n, kind: "function"}
 	ar.Body = a.body(body, pos, true)
 	a.fn.recur = saved
 	ar.NumSlots = a.fn.max
@@ -824,7 +831,7 @@ func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr
 	m := a.mark()
 	defer a.release(m)
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{blockedBy: form} // recur cannot target the hidden loop of for/doseq
+	a.fn.recur = recurTarget{blockedBy: form} // recur cannot target the hidden loop of for/doseq
 	defer func() { a.fn.recur = saved }()
 	f := &For{At: At{pos}, Collect: form == "for"}
 	items := v.Items
@@ -880,7 +887,7 @@ func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
 	m := a.mark()
 	defer a.release(m)
 	saved := a.fn.recur
-	a.fn.recur = &recurTarget{blockedBy: "dotimes"}
+	a.fn.recur = recurTarget{blockedBy: "dotimes"}
 	defer func() { a.fn.recur = saved }()
 	slot := a.declare(s.Name)
 	return &Dotimes{At: At{pos}, Slot: slot, Count: count, Body: a.body(args[1:], pos, false)}
@@ -1032,7 +1039,7 @@ func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
 	if err := scanPlaceholders(n.Items, &maxN, &rest); err != nil {
 		return a.errorf(err.Pos(), "invalid_form", "nested #() are not allowed: use (fn [x] ...) for the inner function")
 	}
-	scope := &fnScope{parent: a.fn}
+	scope := a.newFnScope("")
 	saved := a.fn
 	a.fn = scope
 	defer func() { a.fn = saved }()
@@ -1040,14 +1047,14 @@ func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
 	for i := 1; i <= maxN; i++ {
 		slot := a.declare("%" + strconv.Itoa(i))
 		if i == 1 {
-			scope.locals = append(scope.locals, local{"%", slot})
+			scope.bind("%", slot)
 		}
 		ar.Params = append(ar.Params, &BindSlot{Name: "%" + strconv.Itoa(i), Slot: slot})
 	}
 	if rest {
 		ar.Rest = &BindSlot{Name: "%&", Slot: a.declare("%&")}
 	}
-	scope.recur = &recurTarget{arity: len(ar.Params) + boolInt(rest), kind: "function"}
+	scope.recur = recurTarget{arity: len(ar.Params) + boolInt(rest), kind: "function"}
 	if len(n.Items) == 0 {
 		ar.Body = &Const{At: At{pos}}
 	} else {

@@ -52,7 +52,8 @@ func CanonicalNamespace(ns string) (string, bool) {
 func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 	pos := s.Pos()
 	if s.Ns == "" {
-		if e, ok := a.resolveLocal(s.Name, pos); ok {
+		fp := fingerprint(s.Name)
+		if e, ok := a.resolveLocalFP(s.Name, fp, pos); ok {
 			return e
 		}
 		switch s.Name {
@@ -73,7 +74,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			return a.errorf(pos, "invalid_placeholder",
 				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
 		}
-		if a.isBuiltin(s.Name) {
+		if a.isBuiltinFP(s.Name, fp) {
 			if !a.isShadowed(s.Name) {
 				return a.builtinRef(s.Name, pos)
 			}

@@ -1,22 +1,49 @@
 package analyze
 
 // slab hands out nodes from chunks: a program has thousands of small nodes,
-// and one allocation per chunk is much cheaper than one each. Chunks start
-// small (short programs are the common case) and double up to 64.
+// and one allocation per chunk is much cheaper than one each (fewer objects
+// for the allocator and the garbage collector). Chunks start small (short
+// programs are the common case) and double up to maxChunk elements, which
+// bounds the unused tail of the last chunk.
 type slab[T any] struct {
-	free []T
-	next int
+	buf []T
+	n   int // buf[:n] is handed out
 }
 
+const (
+	maxChunk = 64
+	maxArena = 256
+)
+
 func (s *slab[T]) new(v T) *T {
-	if len(s.free) == 0 {
-		s.next = min(max(2*s.next, 4), 64)
-		s.free = make([]T, s.next)
+	if s.n == len(s.buf) {
+		s.buf, s.n = make([]T, min(max(2*len(s.buf), 4), maxChunk)), 0
 	}
-	p := &s.free[0]
+	p := &s.buf[s.n]
+	s.n++
 	*p = v
-	s.free = s.free[1:]
 	return p
+}
+
+// arena carves slices from shared chunks, the same way; its elements are
+// small (an interface, a binding), so its chunks may be longer.
+type arena[T any] struct {
+	buf []T
+	n   int
+}
+
+// slice returns a slice of n zero elements with capacity n, so that an
+// append to it never clobbers a neighbour.
+func (s *arena[T]) slice(n int) []T {
+	if n > maxArena/4 {
+		return make([]T, n)
+	}
+	if len(s.buf)-s.n < n {
+		s.buf, s.n = make([]T, max(min(max(2*len(s.buf), 16), maxArena), n)), 0
+	}
+	out := s.buf[s.n : s.n+n : s.n+n]
+	s.n += n
+	return out
 }
 
 // nodeSlabs holds the slabs of the most frequent node kinds.
@@ -29,21 +56,66 @@ type nodeSlabs struct {
 	globalRefs slab[Global]
 	calls      slab[Call]
 	ifs        slab[If]
-	exprs      []Expr
-	nexprs     int
+	vectors    slab[VectorLit]
+	maps       slab[MapLit]
+	lets       slab[Let]
+	dos        slab[Do]
+	bindSlots  slab[BindSlot]
+	loops      slab[Loop]
+	recurs     slab[Recur]
+	exprBuf    arena[Expr]
+	bindings   arena[Binding]
+	patterns   arena[Pattern]
 }
 
-// exprSlice returns a slice of n expressions carved from a shared buffer
-// (capacity n, so appends never clobber a neighbour).
-func (s *nodeSlabs) exprSlice(n int) []Expr {
-	if n > 64 {
-		return make([]Expr, n)
-	}
-	if len(s.exprs) < n {
-		s.nexprs = min(max(2*s.nexprs, 16), 256)
-		s.exprs = make([]Expr, max(s.nexprs, n))
-	}
-	out := s.exprs[:n:n]
-	s.exprs = s.exprs[n:]
-	return out
+// exprSlice returns a slice of n expressions carved from a shared buffer.
+func (s *nodeSlabs) exprSlice(n int) []Expr { return s.exprBuf.slice(n) }
+
+// starter holds what every analysis needs, in one allocation: the top
+// scope, the program, and the first chunks of the most frequent nodes,
+// enough for a one-line program such as (+ 1 2).
+type starter struct {
+	top      fnScope
+	prog     Program
+	locals   [4]local
+	fps      [4]uint32
+	chain    [4]int32
+	consts   [4]Const
+	calls    [3]Call
+	builtins [3]Builtin
+	keywords [2]Keyword
+	refs     [6]Local
+	ifs      [1]If
+	exprs    [8]Expr
+	// for a loop
+	loops     [1]Loop
+	recurs    [1]Recur
+	bindSlots [2]BindSlot
+	bindings  [2]Binding
+	patterns  [2]Pattern
 }
+
+// start allocates the starter and hands its chunks to the slabs.
+func (a *analyzer) start() *starter {
+	st := new(starter)
+	st.top.locals, st.top.fps, st.top.chain = st.locals[:0], st.fps[:0], st.chain[:0]
+	a.consts.init(st.consts[:])
+	a.calls.init(st.calls[:])
+	a.builtins.init(st.builtins[:])
+	a.keywords.init(st.keywords[:])
+	a.locals.init(st.refs[:])
+	a.exprBuf.init(st.exprs[:])
+	a.ifs.init(st.ifs[:])
+	a.loops.init(st.loops[:])
+	a.recurs.init(st.recurs[:])
+	a.bindSlots.init(st.bindSlots[:])
+	a.bindings.init(st.bindings[:])
+	a.patterns.init(st.patterns[:])
+	return st
+}
+
+// init makes buf the first chunk.
+func (s *slab[T]) init(buf []T) { s.buf, s.n = buf, 0 }
+
+// init makes buf the first chunk.
+func (s *arena[T]) init(buf []T) { s.buf, s.n = buf, 0 }

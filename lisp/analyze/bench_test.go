@@ -1,0 +1,48 @@
+package analyze_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ptc-go/ptc/internal/shared"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// BenchmarkAnalyze times the analyzer alone on the shared workloads: the
+// forms are read once, outside the loop, and the builtins are the runtime's.
+//
+//	go test -run XXX -bench Analyze -benchmem ./lisp/analyze/
+func BenchmarkAnalyze(b *testing.B) {
+	names := lisp.BuiltinNames()
+	builtins := make(map[string]bool, len(names))
+	for _, n := range names {
+		builtins[n] = true
+	}
+	cfg := analyze.Config{IsBuiltin: func(name string) bool { return builtins[name] }}
+	for _, w := range []string{"w1", "w5", "w6"} {
+		b.Run(w, func(b *testing.B) {
+			p, ok := shared.Path("bench", w+".ptc")
+			if !ok {
+				b.Skip("../shared/bench is absent: the reference workloads are not available")
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			forms, err := syntax.Read(string(src))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := analyze.Analyze(forms, cfg); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				analyze.Analyze(forms, cfg)
+			}
+		})
+	}
+}
