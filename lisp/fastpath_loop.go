@@ -113,7 +113,7 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 	var body evalFn
 	var test boolFn
 	var other evalFn
-	var fused fusedRecur
+	var fused *fusedRecur
 	var regs *regLoop
 	recurWhen := false
 	if ife, ok := e.Body.(*analyze.If); ok {
@@ -131,11 +131,13 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 				other = c.expr(otherExpr)
 			} else if test = c.test(ife.Test); test != nil {
 				if recurWhen {
-					fused = c.fuseRecur(r, spec)
+					f := c.fuseRecur(r, spec)
+					fused = &f
 					other = c.expr(otherExpr)
 				} else {
 					other = c.expr(otherExpr)
-					fused = c.fuseRecur(r, spec)
+					f := c.fuseRecur(r, spec)
+					fused = &f
 				}
 			}
 		}
@@ -148,12 +150,17 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 		c.setIntSlot(s, false)
 	}
 	pos := e.P
+	if regs != nil {
+		return func(fr *frame) (Value, error) {
+			if err := initLoop(fr, steps); err != nil {
+				return nil, err
+			}
+			return regs.run(fr, recurWhen, other, pos)
+		}
+	}
 	return func(fr *frame) (Value, error) {
 		if err := initLoop(fr, steps); err != nil {
 			return nil, err
-		}
-		if regs != nil {
-			return regs.run(fr, recurWhen, other, pos)
 		}
 		th := fr.th
 		limit := th.run.limits.MaxLoopIterations
@@ -539,63 +546,72 @@ func patternRecurs(p analyze.Pattern, out map[*analyze.Loop][]*analyze.Recur) bo
 // of the if). An iteration computes what the typed paths compute, in the
 // same order, fails with the same errors, and counts the same step.
 type regLoop struct {
-	slots  []int   // the variables' frame slots, in binding order
+	slots  []int32 // the variables' frame slots, in binding order
 	consts []int64 // held in the registers after the variables
 	test   regOp
 	ops    []regOp // per variable, its recur argument
 	mul    bool    // an argument multiplies
+	// The slices' arrays: a regLoop is one allocation.
+	slotBuf  [maxIntSlots]int32
+	constBuf [2 + 2*maxIntSlots]int64 // the test's and the arguments' constants
+	opBuf    [maxIntSlots]regOp
 }
 
 // regOp is an operation on registers x and y.
 type regOp struct {
 	kind uint8 // opAdd..opNe of fastpath.go, or regEven, regOdd
 	x, y uint8
-	name string // the builtin, for its overflow error
+	fn   uint8 // the builtin, for its overflow error: an index in regFns
 	pos  posT
 }
+
+// regFns are the builtins of recur arguments, by regOp.fn.
+var regFns = [...]string{"+", "-", "*", "inc", "dec"}
 
 const (
 	regEven uint8 = 100 + iota // (even? x)
 	regOdd                     // (odd? x)
 )
 
-// regCount bounds the registers of a regLoop: maxIntSlots variables and
-// the constants of its test and recur arguments (at most 2 + 2*maxIntSlots).
-const regCount = len(regs{})
-
 // planRegLoop returns the regLoop for loop e, whose body is ife with the
 // recur r in one branch, or nil when e is not of its shape.
 func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If, r *analyze.Recur) *regLoop {
-	l := &regLoop{slots: make([]int, len(e.Bindings))}
+	n := len(e.Bindings)
+	if n > maxIntSlots || len(r.Args) != n {
+		return nil
+	}
+	// Planned in locals, copied to the heap if the loop has the shape.
+	var l regLoop
+	nconst := 0
 	for j, b := range e.Bindings {
 		s, ok := b.Pattern.(*analyze.BindSlot)
 		t, ok2 := e.Targets[j].(*analyze.BindSlot)
 		if !ok || !ok2 || !spec.isInt[j] || s.Slot != t.Slot {
 			return nil
 		}
-		l.slots[j] = s.Slot
+		l.slotBuf[j] = int32(s.Slot)
+	}
+	konst := func(k int64) uint8 {
+		l.constBuf[nconst] = k // at most 2 per argument, 2 for the test
+		nconst++
+		return uint8(n + nconst - 1)
 	}
 	reg := func(x analyze.Expr) (uint8, bool) {
 		switch x := x.(type) {
 		case *analyze.Const:
 			k, ok := x.Value.(int64)
-			if !ok || len(l.slots)+len(l.consts) >= regCount {
+			if !ok {
 				return 0, false
 			}
-			l.consts = append(l.consts, k)
-			return uint8(len(l.slots) + len(l.consts) - 1), true
+			return konst(k), true
 		case *analyze.Local:
-			for j, s := range l.slots {
-				if s == x.Slot {
+			for j, s := range l.slotBuf[:n] {
+				if int(s) == x.Slot {
 					return uint8(j), true
 				}
 			}
 		}
 		return 0, false
-	}
-	konst := func(k int64) uint8 {
-		r, _ := reg(&analyze.Const{Value: k})
-		return r
 	}
 	// The test.
 	name, args, ok := builtinName(ife.Test)
@@ -612,7 +628,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 		l.test = regOp{kind: uint8(opCodes[name]), x: x, y: y}
 	case predOps[name] && len(args) == 1:
 		x, ok := reg(args[0])
-		if !ok || len(l.slots)+len(l.consts) >= regCount {
+		if !ok {
 			return nil
 		}
 		switch name {
@@ -631,14 +647,10 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 		return nil
 	}
 	// The recur's arguments.
-	l.ops = make([]regOp, len(r.Args))
 	for j, a := range r.Args {
 		if x, ok := reg(a); ok {
-			if len(l.slots)+len(l.consts) >= regCount {
-				return nil
-			}
 			// x+0: the same value, never an overflow.
-			l.ops[j] = regOp{kind: opAdd, x: x, y: konst(0)}
+			l.opBuf[j] = regOp{kind: opAdd, x: x, y: konst(0)}
 			continue
 		}
 		name, args, ok := builtinName(a)
@@ -648,28 +660,32 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 		switch {
 		case (name == "inc" || name == "dec") && len(args) == 1:
 			x, ok := reg(args[0])
-			if !ok || len(l.slots)+len(l.consts) >= regCount {
+			if !ok {
 				return nil
 			}
-			kind := uint8(opAdd)
+			kind, fn := uint8(opAdd), uint8(3)
 			if name == "dec" {
-				kind = opSub
+				kind, fn = opSub, 4
 			}
 			// x+1 overflows exactly when x is MaxInt64, as inc checks.
-			l.ops[j] = regOp{kind: kind, x: x, y: konst(1), name: name, pos: a.Pos()}
+			l.opBuf[j] = regOp{kind: kind, x: x, y: konst(1), fn: fn, pos: a.Pos()}
 		case (name == "+" || name == "-" || name == "*") && len(args) == 2:
 			x, ok1 := reg(args[0])
 			y, ok2 := reg(args[1])
 			if !ok1 || !ok2 {
 				return nil
 			}
-			l.ops[j] = regOp{kind: uint8(opCodes[name]), x: x, y: y, name: name, pos: a.Pos()}
+			op := opCodes[name] // opAdd, opSub or opMul: regFns' order
+			l.opBuf[j] = regOp{kind: uint8(op), x: x, y: y, fn: uint8(op), pos: a.Pos()}
 			l.mul = l.mul || name == "*"
 		default:
 			return nil
 		}
 	}
-	return l
+	h := new(regLoop)
+	*h = l
+	h.slots, h.consts, h.ops = h.slotBuf[:n], h.constBuf[:nconst], h.opBuf[:n]
+	return h
 }
 
 // run runs the loop from its bound variables. recurWhen is the test's
@@ -848,7 +864,7 @@ func (o *regOp) applyAny(r *regs) (int64, bool) {
 func (l *regLoop) overflow(r *regs) error {
 	for _, o := range l.ops {
 		if _, over := o.applyAny(r); over {
-			return at(overflow(o.name), o.pos)
+			return at(overflow(regFns[o.fn]), o.pos)
 		}
 	}
 	return nil
