@@ -109,3 +109,27 @@ func TestProgramConcurrentRuns(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A run of a compiled program allocates its Result and its shared state
+// only; a new thread is one allocation (docs/performance.md).
+func TestRunAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations differ under the race detector")
+	}
+	p, err := Compile(`(+ 1 2)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Limits: Limits{Timeout: 5 * time.Minute}}
+	if n := testing.AllocsPerRun(20, func() {
+		if _, err := p.Run(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 2 {
+		t.Errorf("a run of (+ 1 2) allocates %v times, want 2", n)
+	}
+	run := &runState{}
+	if n := testing.AllocsPerRun(20, func() { _ = newThread(run, nil) }); n != 1 {
+		t.Errorf("a new thread takes %v allocations, want 1", n)
+	}
+}
