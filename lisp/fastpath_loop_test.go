@@ -121,3 +121,27 @@ func TestRegLoopSteps(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRegLoop compares loops of regLoop's shape, and their neighbours,
+// with the general path: values, steps, limits and errors.
+func FuzzRegLoop(f *testing.F) {
+	f.Add(int64(0), int64(1000), int64(0), uint8(0), uint8(0), uint8(7), int64(1), uint16(0), uint16(0))
+	f.Add(int64(9223372036854775000), int64(0), int64(5), uint8(3), uint8(0), uint8(2), int64(-3), uint16(100), uint16(50))
+	f.Add(int64(-5), int64(5), int64(1), uint8(6), uint8(5), uint8(4), int64(2), uint16(7), uint16(3000))
+	f.Add(int64(1), int64(3), int64(1), uint8(0), uint8(0), uint8(9), int64(3), uint16(500), uint16(4999))
+	tests := []string{"(< i B)", "(<= i B)", "(> i B)", "(>= i B)", "(= i B)", "(not= i B)", "(zero? i)",
+		"(pos? i)", "(neg? i)", "(even? i)", "(odd? i)", "(< acc i)", "(== i 7)"}
+	args := []string{"(inc i)", "(dec i)", "(+ i K)", "(- i K)", "(* i K)", "i", "K", "(+ acc i)", "(- acc K)",
+		"(* acc K)", "(inc acc)", "acc", "(+ i i K)"}
+	f.Fuzz(func(t *testing.T, i0, b, acc0 int64, test, arg1, arg2 uint8, k int64, loops, steps uint16) {
+		body := fmt.Sprintf("(loop [i %d acc %d] (if %s (recur %s %s) [i acc]))", i0, acc0,
+			tests[int(test)%len(tests)], args[int(arg1)%len(args)], args[int(arg2)%len(args)])
+		// K and B as constants (a regLoop), and as let-bound locals (not one).
+		constants := strings.NewReplacer("K", fmt.Sprint(k), "B", fmt.Sprint(b)).Replace(body)
+		locals := fmt.Sprintf("(let [k %d b %d] %s)", k, b, strings.NewReplacer("K", "k", "B", "b").Replace(body))
+		limits := Limits{MaxLoopIterations: int(loops%4000) + 1, MaxSteps: int64(steps%5000) + 1}
+		for _, src := range []string{constants, locals} {
+			sameBothWays(t, src, limits)
+		}
+	})
+}
