@@ -496,6 +496,7 @@ func (p *Program) exec(th *thread, res *Result, ns *Namespace) (err error) {
 	return p.finish(th, res, ns)
 }
 
+// finish charges the program's size, runs it and fills res.
 func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 	run := th.run
 	if err := th.chargeString(int(p.size)); err != nil {
