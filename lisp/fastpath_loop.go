@@ -626,6 +626,13 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 			return nil
 		}
 		l.test = regOp{kind: uint8(opCodes[name]), x: x, y: y}
+		// x > y is y < x: the commonest tests are then one kind.
+		switch l.test.kind {
+		case opGT:
+			l.test = regOp{kind: opLT, x: y, y: x}
+		case opGE:
+			l.test = regOp{kind: opLE, x: y, y: x}
+		}
 	case predOps[name] && len(args) == 1:
 		x, ok := reg(args[0])
 		if !ok {
@@ -635,7 +642,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 		case "zero?":
 			l.test = regOp{kind: opEq, x: x, y: konst(0)}
 		case "pos?":
-			l.test = regOp{kind: opGT, x: x, y: konst(0)}
+			l.test = regOp{kind: opLT, x: konst(0), y: x}
 		case "neg?":
 			l.test = regOp{kind: opLT, x: x, y: konst(0)}
 		case "even?":
@@ -759,6 +766,20 @@ func (l *regLoop) count(th *thread, n int) {
 func (l *regLoop) iterate(r *regs, max int, recurWhen bool) (done int, exit bool, err error) {
 	t, ops := &l.test, l.ops
 	switch {
+	case !l.mul && len(ops) == 2 && t.kind == opLT:
+		// W5's shape: the test written out too.
+		o, p := &ops[0], &ops[1]
+		for ; done < max; done++ {
+			if (r[t.x] < r[t.y]) != recurWhen {
+				return done, true, nil
+			}
+			u, over0 := o.apply(r)
+			v, over1 := p.apply(r)
+			if over0|over1 < 0 {
+				return done, false, l.overflow(r)
+			}
+			r[0], r[1] = u, v
+		}
 	case !l.mul && len(ops) == 1:
 		o := &ops[0]
 		for ; done < max; done++ {
