@@ -100,3 +100,30 @@ func BenchmarkLimits(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRun times the run part alone: W1 and W5 compiled once, then run
+// many times (Program.Run), to show the per-run overhead and the loop apart
+// from reading and compiling.
+func BenchmarkRun(b *testing.B) {
+	for _, name := range []string{"w1.ptc", "w5.ptc"} {
+		b.Run("w="+strings.ToUpper(strings.TrimSuffix(name, ".ptc")), func(b *testing.B) {
+			src, ctx := loadWorkload(b, name, false)
+			prog, err := lisp.Compile(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := lisp.Options{Context: ctx}
+			bg := context.Background()
+			if _, err := prog.Run(bg, opts); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := prog.Run(bg, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -38,6 +38,10 @@ type thread struct {
 	stack   valueStack
 	frames  []*frame
 	fp      int
+	// depth is the deepest nesting this thread reached in its run: each
+	// new level is charged to the memory budget once per run, also when a
+	// reused thread already has the frame (see Program.takeThread).
+	depth int
 	// steps counts evaluation steps; at nextCheck the limits and the
 	// context are checked (cheap inline counter, rare slow path).
 	steps     int64
@@ -57,8 +61,26 @@ type thread struct {
 	branch string
 }
 
+// threadBlock is a new thread with what every run needs at once (its first
+// frame, the first chunk of its value stack), made in one allocation.
+type threadBlock struct {
+	th     thread
+	frame  frame
+	frames [4]*frame
+	chunks [1][]Value
+	values [firstStackChunk]Value
+}
+
 func newThread(run *runState, globals *globalEnv) *thread {
-	return &thread{run: run, globals: globals, nextCheck: checkInterval, maxFrames: run.limits.MaxDepth}
+	b := &threadBlock{}
+	th := &b.th
+	th.run, th.globals, th.nextCheck, th.maxFrames = run, globals, checkInterval, run.limits.MaxDepth
+	b.frame.th = th
+	b.frames[0] = &b.frame
+	th.frames = b.frames[:1]
+	b.chunks[0] = b.values[:]
+	th.stack.chunks = b.chunks[:]
+	return th
 }
 
 // What the memory budget is charged for the evaluator's own structures:
@@ -103,15 +125,64 @@ func (th *thread) release() {
 	r := th.run
 	r.steps.Add(th.steps - th.flushed)
 	r.mem.Add(th.mem)
-	// A panic recovered in the branch may have left frames pushed.
-	for i := range th.frames[:th.fp] {
-		th.frames[i].slots, th.frames[i].captured, th.frames[i].self, th.frames[i].arity = nil, nil, nil, nil
-	}
-	th.flushed, th.mem, th.fp, th.stack.cur, th.stack.sp = th.steps, 0, 0, 0, 0
+	th.popAll()
+	th.flushed, th.mem = th.steps, 0
 	th.globals, th.out, th.partial, th.printing = nil, nil, false, false
 	r.poolMu.Lock()
 	r.pool = append(r.pool, th)
 	r.poolMu.Unlock()
+}
+
+// popAll pops every frame: a panic recovered in the thread may have left
+// frames pushed.
+func (th *thread) popAll() {
+	for i := range th.frames[:th.fp] {
+		th.frames[i].slots, th.frames[i].captured, th.frames[i].self, th.frames[i].arity = nil, nil, nil, nil
+	}
+	th.fp, th.stack.cur, th.stack.sp = 0, 0, 0
+}
+
+// keptFrames is how many frames a thread kept for the next run of its
+// program holds on to at most (with its first value-stack chunk): a deep
+// run's extra frames and chunks are dropped.
+const (
+	keptFrames      = 64
+	keptStackValues = 1024
+)
+
+// reset prepares a thread of a finished run for the next run of the same
+// program: its frames and first stack chunk are kept (allocating them is
+// most of a short run's cost), everything else starts afresh. The stack is
+// cleared so that a kept thread does not hold the last run's values.
+func (th *thread) reset() {
+	th.popAll()
+	if len(th.frames) > keptFrames {
+		clear(th.frames[keptFrames:])
+		th.frames = th.frames[:keptFrames]
+	}
+	// The first chunk, the thread's own, is always kept.
+	c, kept, n := th.stack.chunks, 0, 0
+	for kept < len(c) && n+len(c[kept]) <= keptStackValues {
+		n += len(c[kept])
+		clearValues(c[kept])
+		kept++
+	}
+	clear(c[kept:])
+	th.stack.chunks = c[:kept]
+	th.run, th.globals = nil, nil
+	th.depth, th.steps, th.nextCheck, th.flushed, th.mem = 0, 0, checkInterval, 0, 0
+	th.out, th.partial, th.printing, th.branch = nil, false, false, ""
+}
+
+// clearValues sets vs to nil. Most slots of a short run's stack were never
+// used: testing them is cheaper than clearing them all, which during a
+// garbage collection costs a write barrier per slot.
+func clearValues(vs []Value) {
+	for i := range vs {
+		if vs[i] != nil {
+			vs[i] = nil
+		}
+	}
 }
 
 const checkInterval = 1024
@@ -249,17 +320,15 @@ type valueStack struct {
 type stackMark struct{ cur, sp int }
 
 // Chunks start small (most programs need a few dozen slots) and double, so a
-// short run allocates little and a deep one few times.
+// short run allocates little and a deep one few times. The first chunk comes
+// with the thread (threadBlock).
 const (
-	firstStackChunk = 64
+	firstStackChunk = 32
 	maxStackChunk   = 8192
 )
 
 func (s *valueStack) alloc(n int) ([]Value, stackMark) {
 	m := stackMark{s.cur, s.sp}
-	if s.chunks == nil {
-		s.chunks = [][]Value{make([]Value, max(firstStackChunk, n))}
-	}
 	if s.sp+n > len(s.chunks[s.cur]) {
 		s.cur++
 		if s.cur == len(s.chunks) || len(s.chunks[s.cur]) < n {
@@ -290,13 +359,16 @@ func (th *thread) pushFrame() (*frame, error) {
 		return nil, errorf(DepthExceeded,
 			"call depth exceeded %d nested calls: use loop/recur or reduce instead of deep recursion", th.run.limits.MaxDepth)
 	}
-	if th.fp == len(th.frames) {
+	if th.fp == th.depth {
 		// A new level of nesting costs memory beyond the frame: the Go
 		// stack of the evaluator grows by about a kilobyte per call.
 		if err := th.chargeString(frameBytes); err != nil {
 			return nil, err
 		}
-		th.frames = append(th.frames, &frame{th: th})
+		th.depth++
+		if th.fp == len(th.frames) {
+			th.frames = append(th.frames, &frame{th: th})
+		}
 	}
 	fr := th.frames[th.fp]
 	th.fp++
@@ -710,7 +782,12 @@ func (r *runState) deadlineReached() {
 	r.toolCancel()
 }
 
+// cancelToolContext runs once the run is over, when every thread of the run
+// has finished: a run that called no timed tool made no context to cancel.
 func (r *runState) cancelToolContext() {
+	if r.toolCtx == nil {
+		return
+	}
 	r.toolMu.Lock()
 	defer r.toolMu.Unlock()
 	if r.toolTimer != nil {

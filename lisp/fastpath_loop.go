@@ -113,7 +113,8 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 	var body evalFn
 	var test boolFn
 	var other evalFn
-	var fused fusedRecur
+	var fused *fusedRecur
+	var regs *regLoop
 	recurWhen := false
 	if ife, ok := e.Body.(*analyze.If); ok {
 		r, isThen := ife.Then.(*analyze.Recur)
@@ -121,19 +122,27 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 			r, _ = ife.Else.(*analyze.Recur)
 		}
 		if r != nil && r.Loop == e && spec.recurs[r] {
-			if test = c.test(ife.Test); test != nil {
-				recurWhen = isThen && ife.Then == analyze.Expr(r)
+			recurWhen = isThen && ife.Then == analyze.Expr(r)
+			otherExpr := ife.Then
+			if recurWhen {
+				otherExpr = ife.Else
+			}
+			if regs = c.planRegLoop(e, spec, ife, r); regs != nil {
+				other = c.expr(otherExpr)
+			} else if test = c.test(ife.Test); test != nil {
 				if recurWhen {
-					fused = c.fuseRecur(r, spec)
-					other = c.expr(ife.Else)
+					f := c.fuseRecur(r, spec)
+					fused = &f
+					other = c.expr(otherExpr)
 				} else {
-					other = c.expr(ife.Then)
-					fused = c.fuseRecur(r, spec)
+					other = c.expr(otherExpr)
+					f := c.fuseRecur(r, spec)
+					fused = &f
 				}
 			}
 		}
 	}
-	if test == nil {
+	if test == nil && regs == nil {
 		body = c.expr(e.Body)
 	}
 	delete(c.loopSpecs, e)
@@ -141,6 +150,14 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 		c.setIntSlot(s, false)
 	}
 	pos := e.P
+	if regs != nil {
+		return func(fr *frame) (Value, error) {
+			if err := initLoop(fr, steps); err != nil {
+				return nil, err
+			}
+			return regs.run(fr, recurWhen, other, pos)
+		}
+	}
 	return func(fr *frame) (Value, error) {
 		if err := initLoop(fr, steps); err != nil {
 			return nil, err
@@ -514,4 +531,375 @@ func patternRecurs(p analyze.Pattern, out map[*analyze.Loop][]*analyze.Recur) bo
 		return true
 	}
 	return false
+}
+
+// regLoop is a loop of the commonest shape run on Go locals rather than
+// through closures and cells:
+//
+//	(loop [i 0 acc 0] (if (< i n) (recur (inc i) (+ acc i)) acc))
+//
+// every binding is an unboxed variable, the test compares variables and
+// integer constants, and each recur argument is a variable, a constant, or
+// one inc, dec, +, - or * of them. The variables live in an array of
+// registers (the constants after them) while the loop recurs; they are
+// written to their cells before anything else reads them (the other branch
+// of the if). An iteration computes what the typed paths compute, in the
+// same order, fails with the same errors, and counts the same step.
+type regLoop struct {
+	slots  []int32 // the variables' frame slots, in binding order
+	consts []int64 // held in the registers after the variables
+	test   regOp
+	ops    []regOp // per variable, its recur argument
+	mul    bool    // an argument multiplies
+	// The slices' arrays: a regLoop is one allocation.
+	slotBuf  [maxIntSlots]int32
+	constBuf [2 + 2*maxIntSlots]int64 // the test's and the arguments' constants
+	opBuf    [maxIntSlots]regOp
+}
+
+// regOp is an operation on registers x and y.
+type regOp struct {
+	kind uint8 // opAdd..opNe of fastpath.go, or regEven, regOdd
+	x, y uint8
+	fn   uint8 // the builtin, for its overflow error: an index in regFns
+	pos  posT
+}
+
+// regFns are the builtins of recur arguments, by regOp.fn.
+var regFns = [...]string{"+", "-", "*", "inc", "dec"}
+
+const (
+	regEven uint8 = 100 + iota // (even? x)
+	regOdd                     // (odd? x)
+)
+
+// planRegLoop returns the regLoop for loop e, whose body is ife with the
+// recur r in one branch, or nil when e is not of its shape.
+func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If, r *analyze.Recur) *regLoop {
+	n := len(e.Bindings)
+	if n > maxIntSlots || len(r.Args) != n {
+		return nil
+	}
+	// Planned in locals, copied to the heap if the loop has the shape.
+	var l regLoop
+	nconst := 0
+	for j, b := range e.Bindings {
+		s, ok := b.Pattern.(*analyze.BindSlot)
+		t, ok2 := e.Targets[j].(*analyze.BindSlot)
+		if !ok || !ok2 || !spec.isInt[j] || s.Slot != t.Slot {
+			return nil
+		}
+		l.slotBuf[j] = int32(s.Slot)
+	}
+	konst := func(k int64) uint8 {
+		l.constBuf[nconst] = k // at most 2 per argument, 2 for the test
+		nconst++
+		return uint8(n + nconst - 1)
+	}
+	reg := func(x analyze.Expr) (uint8, bool) {
+		switch x := x.(type) {
+		case *analyze.Const:
+			k, ok := x.Value.(int64)
+			if !ok {
+				return 0, false
+			}
+			return konst(k), true
+		case *analyze.Local:
+			for j, s := range l.slotBuf[:n] {
+				if int(s) == x.Slot {
+					return uint8(j), true
+				}
+			}
+		}
+		return 0, false
+	}
+	// The test.
+	name, args, ok := builtinName(ife.Test)
+	if !ok {
+		return nil
+	}
+	switch {
+	case cmpOps[name] && len(args) == 2:
+		x, ok1 := reg(args[0])
+		y, ok2 := reg(args[1])
+		if !ok1 || !ok2 {
+			return nil
+		}
+		l.test = regOp{kind: uint8(opCodes[name]), x: x, y: y}
+		// x > y is y < x: the commonest tests are then one kind.
+		switch l.test.kind {
+		case opGT:
+			l.test = regOp{kind: opLT, x: y, y: x}
+		case opGE:
+			l.test = regOp{kind: opLE, x: y, y: x}
+		}
+	case predOps[name] && len(args) == 1:
+		x, ok := reg(args[0])
+		if !ok {
+			return nil
+		}
+		switch name {
+		case "zero?":
+			l.test = regOp{kind: opEq, x: x, y: konst(0)}
+		case "pos?":
+			l.test = regOp{kind: opLT, x: konst(0), y: x}
+		case "neg?":
+			l.test = regOp{kind: opLT, x: x, y: konst(0)}
+		case "even?":
+			l.test = regOp{kind: regEven, x: x}
+		default:
+			l.test = regOp{kind: regOdd, x: x}
+		}
+	default:
+		return nil
+	}
+	// The recur's arguments.
+	for j, a := range r.Args {
+		if x, ok := reg(a); ok {
+			// x+0: the same value, never an overflow.
+			l.opBuf[j] = regOp{kind: opAdd, x: x, y: konst(0)}
+			continue
+		}
+		name, args, ok := builtinName(a)
+		if !ok {
+			return nil
+		}
+		switch {
+		case (name == "inc" || name == "dec") && len(args) == 1:
+			x, ok := reg(args[0])
+			if !ok {
+				return nil
+			}
+			kind, fn := uint8(opAdd), uint8(3)
+			if name == "dec" {
+				kind, fn = opSub, 4
+			}
+			// x+1 overflows exactly when x is MaxInt64, as inc checks.
+			l.opBuf[j] = regOp{kind: kind, x: x, y: konst(1), fn: fn, pos: a.Pos()}
+		case (name == "+" || name == "-" || name == "*") && len(args) == 2:
+			x, ok1 := reg(args[0])
+			y, ok2 := reg(args[1])
+			if !ok1 || !ok2 {
+				return nil
+			}
+			op := opCodes[name] // opAdd, opSub or opMul: regFns' order
+			l.opBuf[j] = regOp{kind: uint8(op), x: x, y: y, fn: uint8(op), pos: a.Pos()}
+			l.mul = l.mul || name == "*"
+		default:
+			return nil
+		}
+	}
+	h := new(regLoop)
+	*h = l
+	h.slots, h.consts, h.ops = h.slotBuf[:n], h.constBuf[:nconst], h.opBuf[:n]
+	return h
+}
+
+// run runs the loop from its bound variables. recurWhen is the test's
+// value that recurs; other is the if's other branch.
+//
+// The loop limit and the step budget are checked in bulk: between two
+// checks, the iterations that can neither reach the loop limit nor the
+// thread's next checkpoint run with no check at all, and count their steps
+// at once; the iteration that reaches either runs with both checks, as in
+// the general path. So the steps counted, the checkpoints and the errors
+// are exactly the general path's.
+func (l *regLoop) run(fr *frame, recurWhen bool, other evalFn, pos posT) (Value, error) {
+	th := fr.th
+	var r regs
+	n := len(l.slots)
+	copy(r[n:], l.consts)
+	l.load(fr, &r)
+	limit := th.run.limits.MaxLoopIterations
+	t := &l.test
+	for it := 0; ; {
+		// Iterations it, it+1, ... below the limit, whose step stays
+		// below the next checkpoint.
+		free := limit - it
+		if accounting {
+			free = min(free, int(th.nextCheck-th.steps-1))
+		}
+		done, exit, err := l.iterate(&r, free, recurWhen)
+		if err != nil {
+			l.count(th, done)
+			return nil, err
+		}
+		l.count(th, done)
+		it += done
+		// One iteration with every check: the one that exits, or reaches
+		// the limit or a checkpoint.
+		if exit || t.holds(&r) != recurWhen {
+			l.store(fr, &r)
+			v, err := other(fr)
+			if err != nil {
+				return nil, err
+			}
+			if v != recurMarker {
+				return v, nil
+			}
+			l.load(fr, &r) // the other branch recurred too
+		} else if err := l.recur(&r); err != nil {
+			return nil, err
+		}
+		if it >= limit {
+			return nil, at(loopLimitError(limit), pos)
+		}
+		if err := th.tick(); err != nil {
+			return nil, at(err, pos)
+		}
+		it++
+	}
+}
+
+// count adds the steps of n iterations: one each, as tick counts them.
+func (l *regLoop) count(th *thread, n int) {
+	if accounting {
+		th.steps += int64(n)
+	}
+}
+
+// iterate runs up to max iterations with no check but the test and the
+// arguments' overflow: it returns how many recurred, whether the test then
+// said to exit, or the overflow error (of the iteration after the ones
+// done). The commonest shapes, one or two variables updated by + and -, have
+// their own loops.
+func (l *regLoop) iterate(r *regs, max int, recurWhen bool) (done int, exit bool, err error) {
+	t, ops := &l.test, l.ops
+	switch {
+	case !l.mul && len(ops) == 2 && t.kind == opLT:
+		// W5's shape: the test written out too.
+		o, p := &ops[0], &ops[1]
+		for ; done < max; done++ {
+			if (r[t.x] < r[t.y]) != recurWhen {
+				return done, true, nil
+			}
+			u, over0 := o.apply(r)
+			v, over1 := p.apply(r)
+			if over0|over1 < 0 {
+				return done, false, l.overflow(r)
+			}
+			r[0], r[1] = u, v
+		}
+	case !l.mul && len(ops) == 1:
+		o := &ops[0]
+		for ; done < max; done++ {
+			if t.holds(r) != recurWhen {
+				return done, true, nil
+			}
+			u, over := o.apply(r)
+			if over < 0 {
+				return done, false, l.overflow(r)
+			}
+			r[0] = u
+		}
+	case !l.mul && len(ops) == 2:
+		o, p := &ops[0], &ops[1]
+		for ; done < max; done++ {
+			if t.holds(r) != recurWhen {
+				return done, true, nil
+			}
+			u, over0 := o.apply(r)
+			v, over1 := p.apply(r)
+			if over0|over1 < 0 {
+				return done, false, l.overflow(r)
+			}
+			r[0], r[1] = u, v
+		}
+	default:
+		for ; done < max; done++ {
+			if t.holds(r) != recurWhen {
+				return done, true, nil
+			}
+			if err := l.recur(r); err != nil {
+				return done, false, err
+			}
+		}
+	}
+	return done, false, nil
+}
+
+// recur computes the recur's arguments from the variables, then binds
+// them.
+func (l *regLoop) recur(r *regs) error {
+	var next [maxIntSlots]int64
+	for j := range l.ops {
+		v, over := l.ops[j].applyAny(r)
+		if over {
+			return l.overflow(r)
+		}
+		next[j&(maxIntSlots-1)] = v
+	}
+	for j := range l.ops { // not copy: a memmove would stall the reads that follow
+		r[j&(maxIntSlots-1)] = next[j&(maxIntSlots-1)]
+	}
+	return nil
+}
+
+// regs are a regLoop's registers, indexed by a byte: no bounds checks.
+type regs [256]int64
+
+// holds evaluates a test.
+func (t *regOp) holds(r *regs) bool {
+	x, y := r[t.x], r[t.y]
+	switch t.kind {
+	case opLT:
+		return x < y
+	case opLE:
+		return x <= y
+	case opGT:
+		return x > y
+	case opGE:
+		return x >= y
+	case opEq:
+		return x == y
+	case opNe:
+		return x != y
+	case regEven:
+		return x%2 == 0
+	}
+	return x%2 != 0 // regOdd
+}
+
+// apply computes an argument by + or - (an overflow makes over
+// negative), as arith does: small enough to inline.
+func (o *regOp) apply(r *regs) (v, over int64) {
+	a, b := r[o.x], r[o.y]
+	if o.kind == opSub {
+		v = a - b
+		return v, (a ^ b) & (a ^ v)
+	}
+	v = a + b
+	return v, (a ^ v) & (b ^ v)
+}
+
+// applyAny computes an argument by +, - or *.
+func (o *regOp) applyAny(r *regs) (int64, bool) {
+	if o.kind == opMul {
+		return mulInt(r[o.x], r[o.y])
+	}
+	v, over := o.apply(r)
+	return v, over < 0
+}
+
+// overflow returns the error of the first recur argument that overflows.
+func (l *regLoop) overflow(r *regs) error {
+	for _, o := range l.ops {
+		if _, over := o.applyAny(r); over {
+			return at(overflow(regFns[o.fn]), o.pos)
+		}
+	}
+	return nil
+}
+
+// load reads the variables from their cells; store writes them back.
+func (l *regLoop) load(fr *frame, r *regs) {
+	for j, s := range l.slots {
+		r[j] = fr.slots[s].(*intCell).v
+	}
+}
+
+func (l *regLoop) store(fr *frame, r *regs) {
+	for j, s := range l.slots {
+		fr.slots[s].(*intCell).set(r[j])
+	}
 }

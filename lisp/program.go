@@ -30,6 +30,26 @@ type Program struct {
 	// size is what the program's text and literal data weigh in the
 	// memory budget: every run is charged for it up front.
 	size int64
+	// spare is the main thread of a finished run, kept with its frames
+	// and value stack for the next run (runs at the same time make their
+	// own).
+	spare atomic.Pointer[thread]
+}
+
+// takeThread returns a thread for a run: the spare one if it is there.
+func (p *Program) takeThread(run *runState, globals *globalEnv) *thread {
+	th := p.spare.Swap(nil)
+	if th == nil {
+		return newThread(run, globals)
+	}
+	th.run, th.globals, th.maxFrames = run, globals, run.limits.MaxDepth
+	return th
+}
+
+// keepThread keeps th, whose run is over, for the next run.
+func (p *Program) keepThread(th *thread) {
+	th.reset()
+	p.spare.Store(th)
 }
 
 // MaxSourceBytes is the largest program text Compile accepts. Programs
@@ -375,6 +395,7 @@ type runState struct {
 	poolMu      sync.Mutex
 	pool        []*thread  // idle branch threads, for reuse
 	redact      *Redaction // hides values in printed output
+	globals     globalEnv  // the main thread's view of the namespace
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the
@@ -401,12 +422,12 @@ func (p *Program) Run(ctx context.Context, opts Options) (*Result, error) {
 	return p.run(ctx, opts, time.Now())
 }
 
-func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *Result, err error) {
+func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Result, error) {
 	ns := opts.Namespace
 	if ns == nil {
 		ns = emptyNamespace
 	}
-	res = &Result{Namespace: ns}
+	res := &Result{Namespace: ns}
 	limits := opts.Limits.withDefaults()
 	run := &runState{limits: limits, history: opts.History, tools: opts.Tools, redact: opts.Redact}
 	run.untimed, _ = opts.Tools.(UntimedToolCaller)
@@ -420,7 +441,6 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 	if err := ctx.Err(); err != nil {
 		return res, run.contextError(err) // not even a short program runs
 	}
-	defer run.cancelToolContext()
 	switch c := opts.Context.(type) {
 	case nil:
 		run.context = emptyMap
@@ -437,43 +457,51 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 		}
 		run.context = m
 	}
-	p, err = p.in(ns)
+	p, err := p.in(ns)
 	if err != nil {
 		return res, err
 	}
 	if err := p.link(ns); err != nil {
 		return res, err
 	}
-	globals := &globalEnv{base: ns}
-	th := newThread(run, globals)
-	if err := th.chargeString(int(p.size)); err != nil {
-		return res, err
-	}
+	run.globals.base = ns
+	th := p.takeThread(run, &run.globals)
+	err = p.exec(th, res, ns)
+	run.cancelToolContext()
+	p.keepThread(th)
+	return res, err
+}
+
+// exec runs the program on th and fills res. It is apart from run so that
+// its deferred recover, with few returns, is open-coded: cheap.
+func (p *Program) exec(th *thread, res *Result, ns *Namespace) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, deep := r.(deepData); deep {
-				res.Value, res.Status, res.Namespace = nil, Completed, ns
+			res.Value, res.Status, res.Namespace = nil, Completed, ns
+			switch r := r.(type) {
+			case deepData:
 				err = deepDataError()
-				return
-			}
-			if _, big := r.(tooMuchWork); big {
-				res.Value, res.Status, res.Namespace = nil, Completed, ns
+			case tooMuchWork:
 				err = tooMuchWorkError()
-				return
+			case stopped:
+				err = r.err
+			default:
+				if internalPanicsCrash {
+					panic(r)
+				}
+				err = &Error{Kind: InternalError, Message: fmt.Sprintf("internal error: %v", r), src: p.src}
 			}
-			if st, ok := r.(stopped); ok {
-				res.Value, res.Status, res.Namespace = nil, Completed, ns
-				err = st.err
-				return
-			}
-			if internalPanicsCrash {
-				panic(r)
-			}
-			res.Value, res.Status = nil, Completed
-			res.Namespace = ns
-			err = &Error{Kind: InternalError, Message: fmt.Sprintf("internal error: %v", r), src: p.src}
 		}
 	}()
+	return p.finish(th, res, ns)
+}
+
+// finish charges the program's size, runs it and fills res.
+func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
+	run := th.run
+	if err := th.chargeString(int(p.size)); err != nil {
+		return err
+	}
 	v, err := th.runTop(p)
 	res.Output = th.out
 	res.Steps = run.steps.Load() + th.steps - th.flushed
@@ -485,25 +513,25 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (res *
 			if x.failed {
 				res.Status = Failed
 			}
-			res.Namespace, res.Defined = globals.commit(ns)
+			res.Namespace, res.Defined = run.globals.commit(ns)
 			res.Shadowed = shadowedBy(res.Defined, ns)
 			res.Notes = run.notes.get()
-			return res, nil
+			return nil
 		}
 		if e, ok := err.(*Error); ok && e.src == "" {
 			e.src = p.src
 		}
-		return res, err
+		return err
 	}
 	if s, ok := v.(*Seq); ok {
-		return res, &Error{Kind: InvalidArgument, src: p.src,
+		return &Error{Kind: InvalidArgument, src: p.src,
 			Message: "the program's value is an infinite sequence from (" + s.name + " ...): take a finite part, e.g. (take 10 ...)"}
 	}
 	res.Value = v
-	res.Namespace, res.Defined = globals.commit(ns)
+	res.Namespace, res.Defined = run.globals.commit(ns)
 	res.Shadowed = shadowedBy(res.Defined, ns)
 	res.Notes = run.notes.get()
-	return res, nil
+	return nil
 }
 
 func (th *thread) runTop(p *Program) (Value, error) {
