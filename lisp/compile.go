@@ -19,6 +19,10 @@ type compiler struct {
 	consts   map[any]evalFn
 	keywords map[string]Value
 	flexKeys map[Value]*flexKey
+	kwKeys   map[string]*flexKey // flexKeys of keywords, by name
+	// constKeys and constVals are scratch space for the entries of the
+	// constant maps being built (a stack: literals nest).
+	constKeys, constVals []Value
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 	// constSlots counts the value slots of the constant collections built
@@ -158,22 +162,14 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 		if c == nil {
 			return Keyword(e.Name)
 		}
-		if k, ok := c.keywords[e.Name]; ok {
-			return k
-		}
-		if c.keywords == nil {
-			c.keywords = map[string]Value{}
-		}
-		var k Value = Keyword(e.Name)
-		c.keywords[e.Name] = k
-		return k
+		return c.keyword(e.Name)
 	case *analyze.VectorLit:
 		c.countConst(len(e.Items))
-		items := make([]Value, len(e.Items))
+		v := newConstVector(len(e.Items))
 		for i, it := range e.Items {
-			items[i] = c.buildConst(it)
+			v.items[i] = c.buildConst(it)
 		}
-		return NewVector(items)
+		return v
 	case *analyze.SetLit:
 		c.countConst(len(e.Items))
 		items := make([]Value, len(e.Items))
@@ -183,15 +179,129 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 		return NewSet(items...)
 	case *analyze.MapLit:
 		c.countConst(2 * len(e.Keys))
-		keys := make([]Value, len(e.Keys))
-		vals := make([]Value, len(e.Keys))
-		for i := range e.Keys {
-			keys[i] = c.buildConst(e.Keys[i])
-			vals[i] = c.buildConst(e.Vals[i])
+		if c == nil {
+			keys := make([]Value, len(e.Keys))
+			vals := make([]Value, len(e.Keys))
+			for i := range e.Keys {
+				keys[i] = c.buildConst(e.Keys[i])
+				vals[i] = c.buildConst(e.Vals[i])
+			}
+			return mapFromLiteral(keys, vals)
 		}
-		return mapFromLiteral(keys, vals)
+		// The entries go on the scratch stack (nested literals are built
+		// and popped before this one pushes), and the map copies them.
+		base := len(c.constKeys)
+		for i := range e.Keys {
+			k := c.buildConst(e.Keys[i])
+			v := c.buildConst(e.Vals[i])
+			c.constKeys = append(c.constKeys, k)
+			c.constVals = append(c.constVals, v)
+		}
+		keys, vals := c.constKeys[base:], c.constVals[base:]
+		m := constMap(keys, vals)
+		clear(keys)
+		clear(vals)
+		c.constKeys, c.constVals = c.constKeys[:base], c.constVals[:base]
+		return m
 	}
 	return nil
+}
+
+// keyword returns the keyword name boxed, once per name and program.
+func (c *compiler) keyword(name string) Value {
+	if k, ok := c.keywords[name]; ok {
+		return k
+	}
+	if c.keywords == nil {
+		c.keywords = map[string]Value{}
+	}
+	var k Value = Keyword(name)
+	c.keywords[name] = k
+	return k
+}
+
+// maxInsertionSort bounds the literals whose entries constMap sorts in
+// place; larger ones go through mapFromLiteral's sort.
+const maxInsertionSort = 16
+
+// constMap is mapFromLiteral for entries it may reorder: small literals
+// are sorted in place (stably, so that the first of duplicate keys wins,
+// as in mapFromLiteral) instead of through index and entry copies. The
+// map copies the entries.
+func constMap(keys, vals []Value) *Map {
+	n := len(keys)
+	if n > maxInsertionSort {
+		return mapFromLiteral(keys, vals)
+	}
+	for i := 1; i < n; i++ {
+		k, v := keys[i], vals[i]
+		j := i
+		for ; j > 0 && compareKeys(keys[j-1], k) > 0; j-- {
+			keys[j], vals[j] = keys[j-1], vals[j-1]
+		}
+		keys[j], vals[j] = k, v
+	}
+	out := 0
+	for i := 0; i < n; i++ {
+		if out > 0 && compareKeys(keys[out-1], keys[i]) == 0 {
+			continue // a later duplicate: the first one stays
+		}
+		keys[out], vals[out] = keys[i], vals[i]
+		out++
+	}
+	return mapFromSorted(keys[:out], vals[:out])
+}
+
+// newConstVector returns a vector of n nil items allocated with its items
+// in one block for the small sizes of most literals.
+func newConstVector(n int) *Vector {
+	switch {
+	case n == 0:
+		return emptyVector
+	case n <= 1:
+		a := new(struct {
+			v Vector
+			a [1]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 2:
+		a := new(struct {
+			v Vector
+			a [2]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 3:
+		a := new(struct {
+			v Vector
+			a [3]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 4:
+		a := new(struct {
+			v Vector
+			a [4]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 6:
+		a := new(struct {
+			v Vector
+			a [6]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 8:
+		a := new(struct {
+			v Vector
+			a [8]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	}
+	return &Vector{items: make([]Value, n)}
 }
 
 func (c *compiler) exprs(es []analyze.Expr) []evalFn {
@@ -310,7 +420,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		v := &Var{Name: e.Name}
 		return constant(v)
 	case *analyze.CtxRef:
-		fk := c.flexKey(Keyword(e.Name))
+		fk := c.keywordKey(e.Name)
 		return func(fr *frame) (Value, error) {
 			v, _ := fr.th.run.context.lookupFlex(fk)
 			return v, nil
@@ -800,6 +910,9 @@ func (c *compiler) letfn(e *analyze.LetFn) evalFn {
 // flexKey returns the prepared lookup key for k, one per key and program:
 // the call sites reading the same field share its position hint.
 func (c *compiler) flexKey(k Value) *flexKey {
+	if kw, ok := k.(Keyword); ok {
+		return c.keywordKey(string(kw))
+	}
 	if fk, ok := c.flexKeys[k]; ok {
 		return fk
 	}
@@ -808,6 +921,19 @@ func (c *compiler) flexKey(k Value) *flexKey {
 	}
 	fk := newFlexKey(k)
 	c.flexKeys[k] = fk
+	return fk
+}
+
+// keywordKey is flexKey of the keyword name, without boxing it first.
+func (c *compiler) keywordKey(name string) *flexKey {
+	if fk, ok := c.kwKeys[name]; ok {
+		return fk
+	}
+	if c.kwKeys == nil {
+		c.kwKeys = map[string]*flexKey{}
+	}
+	fk := newFlexKey(c.keyword(name))
+	c.kwKeys[name] = fk
 	return fk
 }
 

@@ -40,7 +40,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		return c.callBuiltin(b.fn, e.Args, pos)
 	case *analyze.Keyword:
 		k := Keyword(f.Name)
-		fk := c.flexKey(k)
+		fk := c.keywordKey(f.Name)
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
 		}
