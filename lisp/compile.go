@@ -23,6 +23,9 @@ type compiler struct {
 	// constKeys and constVals are scratch space for the entries of the
 	// constant maps being built (a stack: literals nest).
 	constKeys, constVals []Value
+	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
+	fnSlab   []evalFn
+	stepSlab []bindStep
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 	// constSlots counts the value slots of the constant collections built
@@ -87,8 +90,41 @@ func constant(v Value) evalFn {
 	return func(*frame) (Value, error) { return v, nil }
 }
 
+// Closures of the commonest constants, made once (read-only after init):
+// most programs need no other scalar constant closure.
+var (
+	constNil   = constant(nil)
+	constTrue  = constant(true)
+	constFalse = constant(false)
+	constInts  = func() *[maxConstInt - minConstInt + 1]evalFn {
+		var t [maxConstInt - minConstInt + 1]evalFn
+		for i := range t {
+			t[i] = constant(boxInt(int64(i) + minConstInt))
+		}
+		return &t
+	}()
+)
+
+const (
+	minConstInt = -64
+	maxConstInt = 1023
+)
+
 // constant returns a closure yielding v, shared for equal scalars.
 func (c *compiler) constant(v Value) evalFn {
+	switch x := v.(type) {
+	case nil:
+		return constNil
+	case bool:
+		if x {
+			return constTrue
+		}
+		return constFalse
+	case int64:
+		if uint64(x-minConstInt) <= maxConstInt-minConstInt {
+			return constInts[x-minConstInt]
+		}
+	}
 	key, ok := scalarKey(v)
 	if f, isFloat := v.(float64); isFloat {
 		key = math.Float64bits(f) // keep -0.0 apart from 0.0
@@ -304,8 +340,26 @@ func newConstVector(n int) *Vector {
 	return &Vector{items: make([]Value, n)}
 }
 
+// slabSize is the number of elements of the chunks the compiler carves
+// small slices of compiled code from: one allocation for many nodes, held
+// by the program as the nodes are.
+const slabSize = 128
+
+// slabCap is the size of the chunk after one of size prev: small programs
+// get small chunks.
+func slabCap(prev int) int { return min(max(2*prev, 8), slabSize) }
+
 func (c *compiler) exprs(es []analyze.Expr) []evalFn {
-	out := make([]evalFn, len(es))
+	n := len(es)
+	if n == 0 {
+		return nil
+	}
+	if cap(c.fnSlab)-len(c.fnSlab) < n {
+		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
+	}
+	l := len(c.fnSlab)
+	out := c.fnSlab[l : l+n : l+n]
+	c.fnSlab = c.fnSlab[:l+n]
 	for i, e := range es {
 		out[i] = c.expr(e)
 	}
@@ -518,10 +572,10 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.Let:
-		binds := c.bindings(e.Bindings)
+		steps := c.bindSteps(e.Bindings)
 		body := c.expr(e.Body)
 		return func(fr *frame) (Value, error) {
-			if err := binds(fr); err != nil {
+			if err := runBindings(fr, steps); err != nil {
 				return nil, err
 			}
 			return body(fr)
@@ -647,14 +701,23 @@ func (c *compiler) ifExpr(e *analyze.If) evalFn {
 // bindFn binds a value to a compiled pattern.
 type bindFn func(fr *frame, v Value) error
 
-// bindings compiles let-style bindings into one function.
-func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
-	type step struct {
-		init evalFn
-		slot int // >= 0: plain name
-		bind bindFn
+// bindStep is one compiled let-style binding.
+type bindStep struct {
+	init evalFn
+	slot int // >= 0: plain name
+	bind bindFn
+}
+
+// bindSteps compiles let-style bindings.
+func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
+	var steps []bindStep
+	if n := len(bs); n > 0 {
+		if cap(c.stepSlab)-len(c.stepSlab) < n {
+			c.stepSlab = make([]bindStep, 0, max(n, slabCap(cap(c.stepSlab))))
+		}
+		l := len(c.stepSlab)
+		steps, c.stepSlab = c.stepSlab[l:l+n:l+n], c.stepSlab[:l+n]
 	}
-	steps := make([]step, len(bs))
 	for i, b := range bs {
 		steps[i].init = c.expr(b.Init)
 		steps[i].slot = -1
@@ -664,21 +727,30 @@ func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
 			steps[i].bind = c.pattern(b.Pattern)
 		}
 	}
-	return func(fr *frame) error {
-		for i := range steps {
-			st := &steps[i]
-			v, err := st.init(fr)
-			if err != nil {
-				return err
-			}
-			if st.slot >= 0 {
-				fr.slots[st.slot] = v
-			} else if err := st.bind(fr, v); err != nil {
-				return err
-			}
+	return steps
+}
+
+// runBindings evaluates and binds steps in order.
+func runBindings(fr *frame, steps []bindStep) error {
+	for i := range steps {
+		st := &steps[i]
+		v, err := st.init(fr)
+		if err != nil {
+			return err
 		}
-		return nil
+		if st.slot >= 0 {
+			fr.slots[st.slot] = v
+		} else if err := st.bind(fr, v); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// bindings compiles let-style bindings into one function.
+func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
+	steps := c.bindSteps(bs)
+	return func(fr *frame) error { return runBindings(fr, steps) }
 }
 
 func (c *compiler) loop(e *analyze.Loop) evalFn {
