@@ -2,7 +2,9 @@ package lisp
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/analyze"
@@ -17,12 +19,17 @@ type compiler struct {
 	locals   []evalFn
 	captures []evalFn
 	consts   map[any]evalFn
-	keywords map[string]Value
+	keywords map[string]kwEntry
 	flexKeys map[Value]*flexKey
-	kwKeys   map[string]*flexKey // flexKeys of keywords, by name
 	// constKeys and constVals are scratch space for the entries of the
 	// constant maps being built (a stack: literals nest).
 	constKeys, constVals []Value
+	// Flat constant literals, pooled (see poolConst) by their hash;
+	// poolSlab is the chunk the entries are carved from.
+	pool     map[uint64]*poolEntry
+	poolSlab []poolEntry
+	seed     maphash.Seed // of the pool's hash, made when first needed
+	seeded   bool
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
 	fnSlab   []evalFn
 	stepSlab []bindStep
@@ -191,6 +198,199 @@ func (c *compiler) countConst(slots int) {
 }
 
 func (c *compiler) buildConst(e analyze.Expr) Value {
+	switch e.(type) {
+	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		if pe := c.poolConst(e); pe != nil {
+			return pe.v
+		}
+	}
+	return c.buildConstRaw(e)
+}
+
+// Pooled constants.
+//
+// Equal flat literals (of scalars and keywords only, such as the path of
+// a get-in) are built once per program and shared: the program holds one
+// value and one closure for them. Sharing an immutable value is invisible
+// to programs (identical? compares values); each occurrence still counts
+// its slots in the program's size, as when each was built.
+
+// poolEntry is a pooled literal: its first occurrence and its value.
+type poolEntry struct {
+	e    analyze.Expr
+	v    Value
+	fn   evalFn     // made on first use as an expression
+	next *poolEntry // the next entry with the same hash
+}
+
+// maxPooledItems bounds the literals pooled (hashing and comparing them is
+// linear in their size, once per occurrence).
+const maxPooledItems = 16
+
+// maxPoolChain bounds the entries compared per lookup.
+const maxPoolChain = 4
+
+// poolConst returns the pool entry of the constant literal e, building
+// and pooling it on its first occurrence, or nil when e is not a flat
+// literal (or c is nil).
+func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
+	if c == nil {
+		return nil
+	}
+	h, ok := c.flatHash(e)
+	if !ok {
+		return nil
+	}
+	head := c.pool[h]
+	chain := 0
+	for pe := head; pe != nil; pe = pe.next {
+		if chain == maxPoolChain {
+			// Colliding literals: build this one, do not pool it.
+			return &poolEntry{e: e, v: c.buildConstRaw(e)}
+		}
+		if sameFlat(pe.e, e) {
+			c.countConst(flatSlots(e))
+			return pe
+		}
+		chain++
+	}
+	v := c.buildConstRaw(e)
+	if len(c.poolSlab) == cap(c.poolSlab) {
+		c.poolSlab = make([]poolEntry, 0, slabCap(cap(c.poolSlab)))
+	}
+	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, next: head})
+	pe := &c.poolSlab[len(c.poolSlab)-1]
+	if c.pool == nil {
+		c.pool = map[uint64]*poolEntry{}
+	}
+	c.pool[h] = pe
+	return pe
+}
+
+// flatItems returns the items of a literal, keys and values alternating
+// for a map, with its kind; ok is false for anything else.
+func flatItems(e analyze.Expr) (kind byte, items []analyze.Expr, keys, vals []analyze.Expr, ok bool) {
+	switch e := e.(type) {
+	case *analyze.VectorLit:
+		return 'v', e.Items, nil, nil, true
+	case *analyze.SetLit:
+		return 's', e.Items, nil, nil, true
+	case *analyze.MapLit:
+		return 'm', nil, e.Keys, e.Vals, true
+	}
+	return 0, nil, nil, nil, false
+}
+
+func flatSlots(e analyze.Expr) int {
+	_, items, keys, _, _ := flatItems(e)
+	return len(items) + 2*len(keys)
+}
+
+// flatHash hashes a flat literal; ok is false when e is not one.
+func (c *compiler) flatHash(e analyze.Expr) (uint64, bool) {
+	kind, items, keys, vals, ok := flatItems(e)
+	if !ok || len(items)+len(keys) > maxPooledItems {
+		return 0, false
+	}
+	if !c.seeded {
+		c.seed, c.seeded = maphash.MakeSeed(), true
+	}
+	h := uint64(kind)<<32 | uint64(len(items)+len(keys))
+	for _, x := range items {
+		v, ok := c.scalarHash(x)
+		if !ok {
+			return 0, false
+		}
+		h = bits.RotateLeft64((h^v)*hashPrime, 29)
+	}
+	for i := range keys {
+		k, ok := c.scalarHash(keys[i])
+		if !ok {
+			return 0, false
+		}
+		v, ok := c.scalarHash(vals[i])
+		if !ok {
+			return 0, false
+		}
+		h = bits.RotateLeft64((h^k)*hashPrime, 29)
+		h = bits.RotateLeft64((h^v)*hashPrime, 29)
+	}
+	return h, true
+}
+
+const hashPrime = 0x100000001b3
+
+// scalarHash hashes a keyword or a scalar constant; ok is false for
+// anything else.
+func (c *compiler) scalarHash(x analyze.Expr) (uint64, bool) {
+	switch x := x.(type) {
+	case *analyze.Keyword:
+		return maphash.String(c.seed, x.Name) ^ 0x9e3779b97f4a7c15, true
+	case *analyze.Const:
+		switch v := x.Value.(type) {
+		case nil:
+			return 1, true
+		case bool:
+			if v {
+				return 2, true
+			}
+			return 3, true
+		case int64:
+			return uint64(v)*0xff51afd7ed558ccd ^ 4, true
+		case float64:
+			return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
+		case string:
+			return maphash.String(c.seed, v), true
+		}
+	}
+	return 0, false
+}
+
+// sameFlat reports whether two flat literals (flatHash holds for both)
+// are written alike: same kind, same items, in the same order.
+func sameFlat(a, b analyze.Expr) bool {
+	ka, ia, keysA, valsA, _ := flatItems(a)
+	kb, ib, keysB, valsB, _ := flatItems(b)
+	if ka != kb || len(ia) != len(ib) || len(keysA) != len(keysB) {
+		return false
+	}
+	for i := range ia {
+		if !sameScalar(ia[i], ib[i]) {
+			return false
+		}
+	}
+	for i := range keysA {
+		if !sameScalar(keysA[i], keysB[i]) || !sameScalar(valsA[i], valsB[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameScalar compares two keywords or scalar constants exactly: type and
+// value, floats by their bits (0.0 and -0.0 differ).
+func sameScalar(a, b analyze.Expr) bool {
+	switch a := a.(type) {
+	case *analyze.Keyword:
+		k, ok := b.(*analyze.Keyword)
+		return ok && k.Name == a.Name
+	case *analyze.Const:
+		k, ok := b.(*analyze.Const)
+		if !ok {
+			return false
+		}
+		if f, isF := a.Value.(float64); isF {
+			g, isG := k.Value.(float64)
+			return isG && math.Float64bits(f) == math.Float64bits(g)
+		}
+		return a.Value == k.Value
+	}
+	return false
+}
+
+// buildConstRaw builds a constant (isConst holds); its items go through
+// buildConst, which pools them.
+func (c *compiler) buildConstRaw(e analyze.Expr) Value {
 	switch e := e.(type) {
 	case *analyze.Const:
 		return e.Value
@@ -243,17 +443,39 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 	return nil
 }
 
-// keyword returns the keyword name boxed, once per name and program.
-func (c *compiler) keyword(name string) Value {
+// kwEntry is what the program shares of a keyword: its boxed value, the
+// closure yielding it and its flexKey (made when first needed).
+type kwEntry struct {
+	v  Value
+	fn evalFn
+	fk *flexKey
+}
+
+// keywordEntry returns the entry of the keyword name, boxing it once per
+// name and program.
+func (c *compiler) keywordEntry(name string) kwEntry {
 	if k, ok := c.keywords[name]; ok {
 		return k
 	}
 	if c.keywords == nil {
-		c.keywords = map[string]Value{}
+		c.keywords = map[string]kwEntry{}
 	}
-	var k Value = Keyword(name)
+	k := kwEntry{v: Keyword(name)}
 	c.keywords[name] = k
 	return k
+}
+
+// keyword returns the keyword name boxed.
+func (c *compiler) keyword(name string) Value { return c.keywordEntry(name).v }
+
+// keywordConst returns the closure yielding the keyword name.
+func (c *compiler) keywordConst(name string) evalFn {
+	k := c.keywordEntry(name)
+	if k.fn == nil {
+		k.fn = constant(k.v)
+		c.keywords[name] = k
+	}
+	return k.fn
 }
 
 // maxInsertionSort bounds the literals whose entries constMap sorts in
@@ -367,8 +589,21 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 }
 
 func (c *compiler) expr(e analyze.Expr) evalFn {
-	if v, ok := c.constValue(e); ok {
-		return c.constant(v)
+	switch e := e.(type) {
+	case *analyze.Keyword:
+		return c.keywordConst(e.Name)
+	case *analyze.Const:
+		return c.constant(e.Value)
+	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		if isConst(e) {
+			if pe := c.poolConst(e); pe != nil {
+				if pe.fn == nil {
+					pe.fn = constant(pe.v)
+				}
+				return pe.fn
+			}
+			return constant(c.buildConstRaw(e))
+		}
 	}
 	pos := e.Pos()
 	switch e := e.(type) {
@@ -998,15 +1233,12 @@ func (c *compiler) flexKey(k Value) *flexKey {
 
 // keywordKey is flexKey of the keyword name, without boxing it first.
 func (c *compiler) keywordKey(name string) *flexKey {
-	if fk, ok := c.kwKeys[name]; ok {
-		return fk
+	k := c.keywordEntry(name)
+	if k.fk == nil {
+		k.fk = newFlexKey(k.v)
+		c.keywords[name] = k
 	}
-	if c.kwKeys == nil {
-		c.kwKeys = map[string]*flexKey{}
-	}
-	fk := newFlexKey(c.keyword(name))
-	c.kwKeys[name] = fk
-	return fk
+	return k.fk
 }
 
 // noteMemoryKey records a memory key written as a literal; a read under a

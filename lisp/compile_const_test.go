@@ -1,9 +1,13 @@
 package lisp
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // constMap sorts small literals in place; it must build exactly the map
@@ -52,6 +56,57 @@ func TestConstVectorIsImmutable(t *testing.T) {
 		_ = w.Conj(int64(100))
 		if after := FormatValue(v, PrintOptions{}); after != before {
 			t.Fatalf("n=%d: conj changed the literal: %s -> %s", n, before, after)
+		}
+	}
+}
+
+// lower compiles src's analyzed tree, for tests of the compiler alone.
+func lower(t *testing.T, src string) *compiler {
+	t.Helper()
+	forms, err := syntax.Read(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap, err := analyze.Analyze(forms, analyzeConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &compiler{src: src}
+	c.expr(ap.Body)
+	if len(c.errs) > 0 {
+		t.Fatal(c.errs[0])
+	}
+	return c
+}
+
+// Equal flat literals share one value; what they print, and what each
+// occurrence counts in the program's size, stay as when each was built.
+func TestPooledConstants(t *testing.T) {
+	for _, tc := range []struct {
+		src, want string
+		slots     int64
+		pooled    int // distinct pooled literals (0: not checked)
+	}{
+		{`(let [a [:k 1] b [:k 1]] [a b (identical? a b) (= a b)])`, `[[:k 1] [:k 1] true true]`, 4, 1},
+		{`[[0.0] [-0.0] [0] [1.0] [1] ["1"] [:1]]`, `[[0.0] [-0.0] [0] [1.0] [1] ["1"] [:1]]`, 7 + 7, 7},
+		{`[[nil] [false] [true] [nil] ["a" "b"] ["a" "b"] ["ab"] #{"a" "b"} {"a" "b"} {"a" "b"}]`,
+			`[[nil] [false] [true] [nil] ["a" "b"] ["a" "b"] ["ab"] #{"a" "b"} {"a" "b"} {"a" "b"}]`, 10 + 15, 7},
+		{`[{:a 1 :b [1 2]} {:a 1 :b [1 2]} [1 2] {:b 2 :a 1} {:a 1 :b 2}]`, `[{:a 1, :b [1 2]} {:a 1, :b [1 2]} [1 2] {:a 1, :b 2} {:a 1, :b 2}]`, 5 + 4 + 2 + 4 + 2 + 2 + 4 + 4, 3},
+		{`(get-in {:a {:b 1}} [:a :b])`, `1`, 2 + 2 + 2, 0},
+	} {
+		c := lower(t, tc.src)
+		res, err := Run(context.Background(), tc.src, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if got := PrintString(res.Value); got != tc.want {
+			t.Errorf("%s = %s, want %s", tc.src, got, tc.want)
+		}
+		if c.constSlots != tc.slots {
+			t.Errorf("%s: %d constant slots, want %d", tc.src, c.constSlots, tc.slots)
+		}
+		if len(c.poolSlab) != tc.pooled && tc.pooled > 0 {
+			t.Errorf("%s: %d pooled literals, want %d", tc.src, len(c.poolSlab), tc.pooled)
 		}
 	}
 }
