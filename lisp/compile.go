@@ -28,6 +28,7 @@ type compiler struct {
 	// poolSlab is the chunk the entries are carved from.
 	pool     map[uint64]*poolEntry
 	poolSlab []poolEntry
+	poolOne  *poolEntry   // the first entry, until pool is made
 	seed     maphash.Seed // of the pool's hash, made when first needed
 	seeded   bool
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
@@ -220,6 +221,7 @@ type poolEntry struct {
 	e    analyze.Expr
 	v    Value
 	fn   evalFn     // made on first use as an expression
+	h    uint64     // the hash of e
 	next *poolEntry // the next entry with the same hash
 }
 
@@ -241,7 +243,12 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	if !ok {
 		return nil
 	}
-	head := c.pool[h]
+	var head *poolEntry
+	if c.pool != nil {
+		head = c.pool[h]
+	} else if c.poolOne != nil && c.poolOne.h == h {
+		head = c.poolOne // one entry so far, and no map
+	}
 	chain := 0
 	for pe := head; pe != nil; pe = pe.next {
 		if chain == maxPoolChain {
@@ -256,12 +263,19 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	}
 	v := c.buildConstRaw(e)
 	if len(c.poolSlab) == cap(c.poolSlab) {
-		c.poolSlab = make([]poolEntry, 0, slabCap(cap(c.poolSlab)))
+		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, next: head})
+	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, h: h, next: head})
 	pe := &c.poolSlab[len(c.poolSlab)-1]
 	if c.pool == nil {
+		if c.poolOne == nil {
+			c.poolOne = pe // a program with one flat literal needs no map
+			return pe
+		}
 		c.pool = map[uint64]*poolEntry{}
+		if c.poolOne.h != h {
+			c.pool[c.poolOne.h] = c.poolOne
+		}
 	}
 	c.pool[h] = pe
 	return pe
@@ -289,8 +303,8 @@ func flatSlots(e analyze.Expr) int {
 // flatHash hashes a flat literal; ok is false when e is not one.
 func (c *compiler) flatHash(e analyze.Expr) (uint64, bool) {
 	kind, items, keys, vals, ok := flatItems(e)
-	if !ok || len(items)+len(keys) > maxPooledItems {
-		return 0, false
+	if n := len(items) + len(keys); !ok || n == 0 || n > maxPooledItems {
+		return 0, false // empty literals are shared values already
 	}
 	if !c.seeded {
 		c.seed, c.seeded = maphash.MakeSeed(), true
