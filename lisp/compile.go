@@ -2,7 +2,9 @@ package lisp
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/analyze"
@@ -17,8 +19,21 @@ type compiler struct {
 	locals   []evalFn
 	captures []evalFn
 	consts   map[any]evalFn
-	keywords map[string]Value
+	keywords map[string]kwEntry
 	flexKeys map[Value]*flexKey
+	// constKeys and constVals are scratch space for the entries of the
+	// constant maps being built (a stack: literals nest).
+	constKeys, constVals []Value
+	// Flat constant literals, pooled (see poolConst) by their hash;
+	// poolSlab is the chunk the entries are carved from.
+	pool     map[uint64]*poolEntry
+	poolSlab []poolEntry
+	poolOne  *poolEntry   // the first entry, until pool is made
+	seed     maphash.Seed // of the pool's hash, made when first needed
+	seeded   bool
+	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
+	fnSlab   []evalFn
+	stepSlab []bindStep
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 	// constSlots counts the value slots of the constant collections built
@@ -83,8 +98,41 @@ func constant(v Value) evalFn {
 	return func(*frame) (Value, error) { return v, nil }
 }
 
+// Closures of the commonest constants, made once (read-only after init):
+// most programs need no other scalar constant closure.
+var (
+	constNil   = constant(nil)
+	constTrue  = constant(true)
+	constFalse = constant(false)
+	constInts  = func() *[maxConstInt - minConstInt + 1]evalFn {
+		var t [maxConstInt - minConstInt + 1]evalFn
+		for i := range t {
+			t[i] = constant(boxInt(int64(i) + minConstInt))
+		}
+		return &t
+	}()
+)
+
+const (
+	minConstInt = -64
+	maxConstInt = 1023
+)
+
 // constant returns a closure yielding v, shared for equal scalars.
 func (c *compiler) constant(v Value) evalFn {
+	switch x := v.(type) {
+	case nil:
+		return constNil
+	case bool:
+		if x {
+			return constTrue
+		}
+		return constFalse
+	case int64:
+		if uint64(x-minConstInt) <= maxConstInt-minConstInt {
+			return constInts[x-minConstInt]
+		}
+	}
 	key, ok := scalarKey(v)
 	if f, isFloat := v.(float64); isFloat {
 		key = math.Float64bits(f) // keep -0.0 apart from 0.0
@@ -151,6 +199,212 @@ func (c *compiler) countConst(slots int) {
 }
 
 func (c *compiler) buildConst(e analyze.Expr) Value {
+	switch e.(type) {
+	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		if pe := c.poolConst(e); pe != nil {
+			return pe.v
+		}
+	}
+	return c.buildConstRaw(e)
+}
+
+// Pooled constants.
+//
+// Equal flat literals (of scalars and keywords only, such as the path of
+// a get-in) are built once per program and shared: the program holds one
+// value and one closure for them. Sharing an immutable value is invisible
+// to programs (identical? compares values); each occurrence still counts
+// its slots in the program's size, as when each was built.
+
+// poolEntry is a pooled literal: its first occurrence and its value.
+type poolEntry struct {
+	e    analyze.Expr
+	v    Value
+	fn   evalFn     // made on first use as an expression
+	h    uint64     // the hash of e
+	next *poolEntry // the next entry with the same hash
+}
+
+// maxPooledItems bounds the literals pooled (hashing and comparing them is
+// linear in their size, once per occurrence).
+const maxPooledItems = 16
+
+// maxPoolChain bounds the entries compared per lookup.
+const maxPoolChain = 4
+
+// poolConst returns the pool entry of the constant literal e, building
+// and pooling it on its first occurrence, or nil when e is not a flat
+// literal (or c is nil).
+func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
+	if c == nil {
+		return nil
+	}
+	h, ok := c.flatHash(e)
+	if !ok {
+		return nil
+	}
+	var head *poolEntry
+	if c.pool != nil {
+		head = c.pool[h]
+	} else if c.poolOne != nil && c.poolOne.h == h {
+		head = c.poolOne // one entry so far, and no map
+	}
+	chain := 0
+	for pe := head; pe != nil; pe = pe.next {
+		if chain == maxPoolChain {
+			// Colliding literals: build this one, do not pool it.
+			return &poolEntry{e: e, v: c.buildConstRaw(e)}
+		}
+		if sameFlat(pe.e, e) {
+			c.countConst(flatSlots(e))
+			return pe
+		}
+		chain++
+	}
+	v := c.buildConstRaw(e)
+	if len(c.poolSlab) == cap(c.poolSlab) {
+		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
+	}
+	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, h: h, next: head})
+	pe := &c.poolSlab[len(c.poolSlab)-1]
+	if c.pool == nil {
+		if c.poolOne == nil {
+			c.poolOne = pe // a program with one flat literal needs no map
+			return pe
+		}
+		c.pool = map[uint64]*poolEntry{}
+		if c.poolOne.h != h {
+			c.pool[c.poolOne.h] = c.poolOne
+		}
+	}
+	c.pool[h] = pe
+	return pe
+}
+
+// flatItems returns the items of a literal, keys and values alternating
+// for a map, with its kind; ok is false for anything else.
+func flatItems(e analyze.Expr) (kind byte, items []analyze.Expr, keys, vals []analyze.Expr, ok bool) {
+	switch e := e.(type) {
+	case *analyze.VectorLit:
+		return 'v', e.Items, nil, nil, true
+	case *analyze.SetLit:
+		return 's', e.Items, nil, nil, true
+	case *analyze.MapLit:
+		return 'm', nil, e.Keys, e.Vals, true
+	}
+	return 0, nil, nil, nil, false
+}
+
+func flatSlots(e analyze.Expr) int {
+	_, items, keys, _, _ := flatItems(e)
+	return len(items) + 2*len(keys)
+}
+
+// flatHash hashes a flat literal; ok is false when e is not one.
+func (c *compiler) flatHash(e analyze.Expr) (uint64, bool) {
+	kind, items, keys, vals, ok := flatItems(e)
+	if n := len(items) + len(keys); !ok || n == 0 || n > maxPooledItems {
+		return 0, false // empty literals are shared values already
+	}
+	if !c.seeded {
+		c.seed, c.seeded = maphash.MakeSeed(), true
+	}
+	h := uint64(kind)<<32 | uint64(len(items)+len(keys))
+	for _, x := range items {
+		v, ok := c.scalarHash(x)
+		if !ok {
+			return 0, false
+		}
+		h = bits.RotateLeft64((h^v)*hashPrime, 29)
+	}
+	for i := range keys {
+		k, ok := c.scalarHash(keys[i])
+		if !ok {
+			return 0, false
+		}
+		v, ok := c.scalarHash(vals[i])
+		if !ok {
+			return 0, false
+		}
+		h = bits.RotateLeft64((h^k)*hashPrime, 29)
+		h = bits.RotateLeft64((h^v)*hashPrime, 29)
+	}
+	return h, true
+}
+
+const hashPrime = 0x100000001b3
+
+// scalarHash hashes a keyword or a scalar constant; ok is false for
+// anything else.
+func (c *compiler) scalarHash(x analyze.Expr) (uint64, bool) {
+	switch x := x.(type) {
+	case *analyze.Keyword:
+		return maphash.String(c.seed, x.Name) ^ 0x9e3779b97f4a7c15, true
+	case *analyze.Const:
+		switch v := x.Value.(type) {
+		case nil:
+			return 1, true
+		case bool:
+			if v {
+				return 2, true
+			}
+			return 3, true
+		case int64:
+			return uint64(v)*0xff51afd7ed558ccd ^ 4, true
+		case float64:
+			return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
+		case string:
+			return maphash.String(c.seed, v), true
+		}
+	}
+	return 0, false
+}
+
+// sameFlat reports whether two flat literals (flatHash holds for both)
+// are written alike: same kind, same items, in the same order.
+func sameFlat(a, b analyze.Expr) bool {
+	ka, ia, keysA, valsA, _ := flatItems(a)
+	kb, ib, keysB, valsB, _ := flatItems(b)
+	if ka != kb || len(ia) != len(ib) || len(keysA) != len(keysB) {
+		return false
+	}
+	for i := range ia {
+		if !sameScalar(ia[i], ib[i]) {
+			return false
+		}
+	}
+	for i := range keysA {
+		if !sameScalar(keysA[i], keysB[i]) || !sameScalar(valsA[i], valsB[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameScalar compares two keywords or scalar constants exactly: type and
+// value, floats by their bits (0.0 and -0.0 differ).
+func sameScalar(a, b analyze.Expr) bool {
+	switch a := a.(type) {
+	case *analyze.Keyword:
+		k, ok := b.(*analyze.Keyword)
+		return ok && k.Name == a.Name
+	case *analyze.Const:
+		k, ok := b.(*analyze.Const)
+		if !ok {
+			return false
+		}
+		if f, isF := a.Value.(float64); isF {
+			g, isG := k.Value.(float64)
+			return isG && math.Float64bits(f) == math.Float64bits(g)
+		}
+		return a.Value == k.Value
+	}
+	return false
+}
+
+// buildConstRaw builds a constant (isConst holds); its items go through
+// buildConst, which pools them.
+func (c *compiler) buildConstRaw(e analyze.Expr) Value {
 	switch e := e.(type) {
 	case *analyze.Const:
 		return e.Value
@@ -158,22 +412,14 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 		if c == nil {
 			return Keyword(e.Name)
 		}
-		if k, ok := c.keywords[e.Name]; ok {
-			return k
-		}
-		if c.keywords == nil {
-			c.keywords = map[string]Value{}
-		}
-		var k Value = Keyword(e.Name)
-		c.keywords[e.Name] = k
-		return k
+		return c.keyword(e.Name)
 	case *analyze.VectorLit:
 		c.countConst(len(e.Items))
-		items := make([]Value, len(e.Items))
+		v := newConstVector(len(e.Items))
 		for i, it := range e.Items {
-			items[i] = c.buildConst(it)
+			v.items[i] = c.buildConst(it)
 		}
-		return NewVector(items)
+		return v
 	case *analyze.SetLit:
 		c.countConst(len(e.Items))
 		items := make([]Value, len(e.Items))
@@ -183,19 +429,173 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 		return NewSet(items...)
 	case *analyze.MapLit:
 		c.countConst(2 * len(e.Keys))
-		keys := make([]Value, len(e.Keys))
-		vals := make([]Value, len(e.Keys))
-		for i := range e.Keys {
-			keys[i] = c.buildConst(e.Keys[i])
-			vals[i] = c.buildConst(e.Vals[i])
+		if c == nil {
+			keys := make([]Value, len(e.Keys))
+			vals := make([]Value, len(e.Keys))
+			for i := range e.Keys {
+				keys[i] = c.buildConst(e.Keys[i])
+				vals[i] = c.buildConst(e.Vals[i])
+			}
+			return mapFromLiteral(keys, vals)
 		}
-		return mapFromLiteral(keys, vals)
+		// The entries go on the scratch stack (nested literals are built
+		// and popped before this one pushes), and the map copies them.
+		base := len(c.constKeys)
+		for i := range e.Keys {
+			k := c.buildConst(e.Keys[i])
+			v := c.buildConst(e.Vals[i])
+			c.constKeys = append(c.constKeys, k)
+			c.constVals = append(c.constVals, v)
+		}
+		keys, vals := c.constKeys[base:], c.constVals[base:]
+		m := constMap(keys, vals)
+		clear(keys)
+		clear(vals)
+		c.constKeys, c.constVals = c.constKeys[:base], c.constVals[:base]
+		return m
 	}
 	return nil
 }
 
+// kwEntry is what the program shares of a keyword: its boxed value, the
+// closure yielding it and its flexKey (made when first needed).
+type kwEntry struct {
+	v  Value
+	fn evalFn
+	fk *flexKey
+}
+
+// keywordEntry returns the entry of the keyword name, boxing it once per
+// name and program.
+func (c *compiler) keywordEntry(name string) kwEntry {
+	if k, ok := c.keywords[name]; ok {
+		return k
+	}
+	if c.keywords == nil {
+		c.keywords = map[string]kwEntry{}
+	}
+	k := kwEntry{v: Keyword(name)}
+	c.keywords[name] = k
+	return k
+}
+
+// keyword returns the keyword name boxed.
+func (c *compiler) keyword(name string) Value { return c.keywordEntry(name).v }
+
+// keywordConst returns the closure yielding the keyword name.
+func (c *compiler) keywordConst(name string) evalFn {
+	k := c.keywordEntry(name)
+	if k.fn == nil {
+		k.fn = constant(k.v)
+		c.keywords[name] = k
+	}
+	return k.fn
+}
+
+// maxInsertionSort bounds the literals whose entries constMap sorts in
+// place; larger ones go through mapFromLiteral's sort.
+const maxInsertionSort = 16
+
+// constMap is mapFromLiteral for entries it may reorder: small literals
+// are sorted in place (stably, so that the first of duplicate keys wins,
+// as in mapFromLiteral) instead of through index and entry copies. The
+// map copies the entries.
+func constMap(keys, vals []Value) *Map {
+	n := len(keys)
+	if n > maxInsertionSort {
+		return mapFromLiteral(keys, vals)
+	}
+	for i := 1; i < n; i++ {
+		k, v := keys[i], vals[i]
+		j := i
+		for ; j > 0 && compareKeys(keys[j-1], k) > 0; j-- {
+			keys[j], vals[j] = keys[j-1], vals[j-1]
+		}
+		keys[j], vals[j] = k, v
+	}
+	out := 0
+	for i := 0; i < n; i++ {
+		if out > 0 && compareKeys(keys[out-1], keys[i]) == 0 {
+			continue // a later duplicate: the first one stays
+		}
+		keys[out], vals[out] = keys[i], vals[i]
+		out++
+	}
+	return mapFromSorted(keys[:out], vals[:out])
+}
+
+// newConstVector returns a vector of n nil items allocated with its items
+// in one block for the small sizes of most literals.
+func newConstVector(n int) *Vector {
+	switch {
+	case n == 0:
+		return emptyVector
+	case n <= 1:
+		a := new(struct {
+			v Vector
+			a [1]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 2:
+		a := new(struct {
+			v Vector
+			a [2]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 3:
+		a := new(struct {
+			v Vector
+			a [3]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 4:
+		a := new(struct {
+			v Vector
+			a [4]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 6:
+		a := new(struct {
+			v Vector
+			a [6]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	case n <= 8:
+		a := new(struct {
+			v Vector
+			a [8]Value
+		})
+		a.v.items = a.a[:n:n]
+		return &a.v
+	}
+	return &Vector{items: make([]Value, n)}
+}
+
+// slabSize is the number of elements of the chunks the compiler carves
+// small slices of compiled code from: one allocation for many nodes, held
+// by the program as the nodes are.
+const slabSize = 128
+
+// slabCap is the size of the chunk after one of size prev: small programs
+// get small chunks.
+func slabCap(prev int) int { return min(max(2*prev, 8), slabSize) }
+
 func (c *compiler) exprs(es []analyze.Expr) []evalFn {
-	out := make([]evalFn, len(es))
+	n := len(es)
+	if n == 0 {
+		return nil
+	}
+	if cap(c.fnSlab)-len(c.fnSlab) < n {
+		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
+	}
+	l := len(c.fnSlab)
+	out := c.fnSlab[l : l+n : l+n]
+	c.fnSlab = c.fnSlab[:l+n]
 	for i, e := range es {
 		out[i] = c.expr(e)
 	}
@@ -203,8 +603,21 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 }
 
 func (c *compiler) expr(e analyze.Expr) evalFn {
-	if v, ok := c.constValue(e); ok {
-		return c.constant(v)
+	switch e := e.(type) {
+	case *analyze.Keyword:
+		return c.keywordConst(e.Name)
+	case *analyze.Const:
+		return c.constant(e.Value)
+	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		if isConst(e) {
+			if pe := c.poolConst(e); pe != nil {
+				if pe.fn == nil {
+					pe.fn = constant(pe.v)
+				}
+				return pe.fn
+			}
+			return constant(c.buildConstRaw(e))
+		}
 	}
 	pos := e.Pos()
 	switch e := e.(type) {
@@ -310,7 +723,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		v := &Var{Name: e.Name}
 		return constant(v)
 	case *analyze.CtxRef:
-		fk := c.flexKey(Keyword(e.Name))
+		fk := c.keywordKey(e.Name)
 		return func(fr *frame) (Value, error) {
 			v, _ := fr.th.run.context.lookupFlex(fk)
 			return v, nil
@@ -408,10 +821,10 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.Let:
-		binds := c.bindings(e.Bindings)
+		steps := c.bindSteps(e.Bindings)
 		body := c.expr(e.Body)
 		return func(fr *frame) (Value, error) {
-			if err := binds(fr); err != nil {
+			if err := runBindings(fr, steps); err != nil {
 				return nil, err
 			}
 			return body(fr)
@@ -537,14 +950,23 @@ func (c *compiler) ifExpr(e *analyze.If) evalFn {
 // bindFn binds a value to a compiled pattern.
 type bindFn func(fr *frame, v Value) error
 
-// bindings compiles let-style bindings into one function.
-func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
-	type step struct {
-		init evalFn
-		slot int // >= 0: plain name
-		bind bindFn
+// bindStep is one compiled let-style binding.
+type bindStep struct {
+	init evalFn
+	slot int // >= 0: plain name
+	bind bindFn
+}
+
+// bindSteps compiles let-style bindings.
+func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
+	var steps []bindStep
+	if n := len(bs); n > 0 {
+		if cap(c.stepSlab)-len(c.stepSlab) < n {
+			c.stepSlab = make([]bindStep, 0, max(n, slabCap(cap(c.stepSlab))))
+		}
+		l := len(c.stepSlab)
+		steps, c.stepSlab = c.stepSlab[l:l+n:l+n], c.stepSlab[:l+n]
 	}
-	steps := make([]step, len(bs))
 	for i, b := range bs {
 		steps[i].init = c.expr(b.Init)
 		steps[i].slot = -1
@@ -554,21 +976,30 @@ func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
 			steps[i].bind = c.pattern(b.Pattern)
 		}
 	}
-	return func(fr *frame) error {
-		for i := range steps {
-			st := &steps[i]
-			v, err := st.init(fr)
-			if err != nil {
-				return err
-			}
-			if st.slot >= 0 {
-				fr.slots[st.slot] = v
-			} else if err := st.bind(fr, v); err != nil {
-				return err
-			}
+	return steps
+}
+
+// runBindings evaluates and binds steps in order.
+func runBindings(fr *frame, steps []bindStep) error {
+	for i := range steps {
+		st := &steps[i]
+		v, err := st.init(fr)
+		if err != nil {
+			return err
 		}
-		return nil
+		if st.slot >= 0 {
+			fr.slots[st.slot] = v
+		} else if err := st.bind(fr, v); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// bindings compiles let-style bindings into one function.
+func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
+	steps := c.bindSteps(bs)
+	return func(fr *frame) error { return runBindings(fr, steps) }
 }
 
 func (c *compiler) loop(e *analyze.Loop) evalFn {
@@ -800,6 +1231,9 @@ func (c *compiler) letfn(e *analyze.LetFn) evalFn {
 // flexKey returns the prepared lookup key for k, one per key and program:
 // the call sites reading the same field share its position hint.
 func (c *compiler) flexKey(k Value) *flexKey {
+	if kw, ok := k.(Keyword); ok {
+		return c.keywordKey(string(kw))
+	}
 	if fk, ok := c.flexKeys[k]; ok {
 		return fk
 	}
@@ -809,6 +1243,16 @@ func (c *compiler) flexKey(k Value) *flexKey {
 	fk := newFlexKey(k)
 	c.flexKeys[k] = fk
 	return fk
+}
+
+// keywordKey is flexKey of the keyword name, without boxing it first.
+func (c *compiler) keywordKey(name string) *flexKey {
+	k := c.keywordEntry(name)
+	if k.fk == nil {
+		k.fk = newFlexKey(k.v)
+		c.keywords[name] = k
+	}
+	return k.fk
 }
 
 // noteMemoryKey records a memory key written as a literal; a read under a

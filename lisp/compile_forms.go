@@ -12,35 +12,39 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 	n := len(e.Args)
 	switch f := e.Fn.(type) {
 	case *analyze.Builtin:
-		v, ok := builtins[f.Name]
+		info, ok := callInfos[f.Name]
 		if !ok {
 			return c.errorf(pos, UnboundVar, "unknown builtin %s", f.Name)
 		}
-		b, ok := v.(*Builtin)
-		if !ok {
+		b := info.b
+		if b == nil {
 			return c.errorf(pos, NotCallable, "%s is a constant, not a function: use it without parentheses", f.Name)
 		}
 		if err := b.checkArity(n); err != nil {
 			c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos, Message: err.(*Error).Message, src: c.src})
 			return constant(nil)
 		}
-		if f.Name == "re-pattern" {
+		if info.flags&callRegex != 0 {
 			if k, ok := e.Args[0].(*analyze.Const); ok {
 				if pat, ok := k.Value.(string); ok {
 					return c.regexLiteral(pat, pos)
 				}
 			}
 		}
-		if f := c.fusedCall(f.Name, b, e.Args, pos); f != nil {
-			return f
+		if info.flags&callTerminal != 0 {
+			if f := c.fusedCall(f.Name, b, e.Args, pos); f != nil {
+				return f
+			}
 		}
-		if f := c.fastCall(f.Name, b, e.Args, pos); f != nil {
-			return f
+		if info.flags&callFast != 0 {
+			if f := c.fastCall(f.Name, b, e.Args, pos); f != nil {
+				return f
+			}
 		}
 		return c.callBuiltin(b.fn, e.Args, pos)
 	case *analyze.Keyword:
 		k := Keyword(f.Name)
-		fk := c.flexKey(k)
+		fk := c.keywordKey(f.Name)
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
 		}
@@ -123,6 +127,42 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		return v, nil
 	}
 }
+
+// callInfo is what the compiler needs to know of a builtin name, found
+// with one lookup per call.
+type callInfo struct {
+	b     *Builtin // nil: the name is a constant, such as pi
+	flags uint8
+}
+
+const (
+	callFast     uint8 = 1 << iota // fastCall may have a path for it
+	callTerminal                   // it may end a fused pipeline
+	callRegex                      // re-pattern
+)
+
+// callInfos describes every builtin name (read-only after init).
+var callInfos = func() map[string]callInfo {
+	m := make(map[string]callInfo, len(builtins))
+	for name, v := range builtins {
+		var info callInfo
+		info.b, _ = v.(*Builtin)
+		switch name {
+		case "inc", "dec", "zero?", "+", "-", "*":
+			info.flags |= callFast
+		case "re-pattern":
+			info.flags |= callRegex
+		}
+		if intOps[name] || cmpOps[name] || predOps[name] {
+			info.flags |= callFast
+		}
+		if _, ok := fusibleTerminals[name]; ok {
+			info.flags |= callTerminal
+		}
+		m[name] = info
+	}
+	return m
+}()
 
 // toolCall compiles (tool/name args), (ctx/name args) and (call "name" args).
 // callBuiltin compiles a call of a builtin function; calls with one or two

@@ -28,6 +28,11 @@ import (
 //     it, and def cannot redefine a builtin), so (let [+ -] (+ 3 1)) is an
 //     ordinary call.
 //
+//   - Folded constants. An int-typed call whose arguments are integer
+//     constants, or such calls, is computed when compiled: (+ 1 2) is the
+//     constant 3. A call that would fail (overflow, division by zero) is
+//     compiled as it is written, and fails when and where it runs.
+//
 //   - Unboxed loop variables. A loop binding whose initial value and whose
 //     every recur argument are int-typed (a fixpoint over the loop's
 //     bindings: an argument may read the loop's other unboxed variables)
@@ -221,7 +226,7 @@ type operand struct {
 	shape uint8
 	slot  int   // shapeSlot: the unboxed variable
 	k     int64 // shapeConst: the constant
-	f     intFn // any shape
+	f     intFn // shapeFn
 }
 
 const (
@@ -230,26 +235,132 @@ const (
 	shapeConst
 )
 
+// operand classifies an int-typed expression; a call of constants that
+// folds (see foldInt) is a constant.
 func (c *compiler) operand(e analyze.Expr) operand {
 	switch e := e.(type) {
 	case *analyze.Const:
-		k := e.Value.(int64)
-		return operand{shape: shapeConst, slot: -1, k: k, f: func(*frame) (int64, error) { return k, nil }}
+		return operand{shape: shapeConst, slot: -1, k: e.Value.(int64)}
 	case *analyze.Local:
-		s := e.Slot
-		return operand{shape: shapeSlot, slot: s, f: func(fr *frame) (int64, error) { return fr.slots[s].(*intCell).v, nil }}
+		return operand{shape: shapeSlot, slot: e.Slot}
+	}
+	if k, ok := foldInt(e, 0); ok {
+		return operand{shape: shapeConst, slot: -1, k: k}
 	}
 	return operand{shape: shapeFn, slot: -1, f: c.intExpr(e)}
+}
+
+// fn returns the operand as an intFn, the closure of a constant or a
+// variable made only where a shape has no special case.
+func (o operand) fn() intFn {
+	switch o.shape {
+	case shapeConst:
+		k := o.k
+		return func(*frame) (int64, error) { return k, nil }
+	case shapeSlot:
+		s := o.slot
+		return func(fr *frame) (int64, error) { return fr.slots[s].(*intCell).v, nil }
+	}
+	return o.f
 }
 
 // intExpr compiles an int-typed expression (isIntExpr holds).
 func (c *compiler) intExpr(e analyze.Expr) intFn {
 	switch e.(type) {
 	case *analyze.Const, *analyze.Local:
-		return c.operand(e).f
+		return c.operand(e).fn()
+	}
+	if k, ok := foldInt(e, 0); ok {
+		return operand{shape: shapeConst, k: k}.fn()
 	}
 	name, args, _ := builtinName(e)
 	return c.intCall(name, args, e.Pos())
+}
+
+// foldInt computes an int-typed call whose arguments are integer
+// constants (or such calls), as intCall's code would at run time; ok is
+// false for anything else and for a call that would fail (overflow,
+// division by zero), which is left to run time to report.
+func foldInt(e analyze.Expr, depth int) (int64, bool) {
+	if k, ok := e.(*analyze.Const); ok {
+		v, ok := k.Value.(int64)
+		return v, ok
+	}
+	name, args, ok := builtinName(e)
+	if !ok {
+		return 0, false
+	}
+	return foldIntCall(name, args, depth)
+}
+
+// foldIntCall is foldInt of a call of the builtin name.
+func foldIntCall(name string, args []analyze.Expr, depth int) (int64, bool) {
+	if !intOps[name] || !intArity(name, len(args)) || depth >= maxTypedDepth {
+		return 0, false
+	}
+	var vals [maxTypedArgs]int64
+	for i, a := range args {
+		v, ok := foldInt(a, depth+1)
+		if !ok {
+			return 0, false
+		}
+		vals[i] = v
+	}
+	return applyInt(name, vals[:len(args)])
+}
+
+// applyInt applies the typed version of name to vals, as intCall's
+// closures do; ok is false where they would fail.
+func applyInt(name string, vals []int64) (int64, bool) {
+	n := len(vals)
+	switch name {
+	case "inc":
+		return vals[0] + 1, vals[0] != math.MaxInt64
+	case "dec":
+		return vals[0] - 1, vals[0] != math.MinInt64
+	case "abs":
+		return absInt(vals[0]), vals[0] != math.MinInt64
+	case "quot", "rem", "mod":
+		x, y := vals[0], vals[1]
+		switch {
+		case y == 0:
+			return 0, false
+		case x == math.MinInt64 && y == -1:
+			return 0, name != "quot"
+		case name == "quot":
+			return x / y, true
+		case name == "rem":
+			return x % y, true
+		}
+		m := x % y
+		if m != 0 && (m < 0) != (y < 0) {
+			m += y
+		}
+		return m, true
+	}
+	switch {
+	case n == 0 && name == "*":
+		return 1, true
+	case n == 0:
+		return 0, true
+	case n == 1 && name == "-":
+		return -vals[0], vals[0] != math.MinInt64
+	}
+	acc := vals[0]
+	for _, v := range vals[1:] {
+		if name == "max" || name == "min" {
+			if (v > acc) == (name == "max") && v != acc {
+				acc = v
+			}
+			continue
+		}
+		r, over := arith(opCodes[name], acc, v)
+		if over {
+			return 0, false
+		}
+		acc = r
+	}
+	return acc, true
 }
 
 // intCall compiles an int-typed call of a builtin (isIntCall holds).
@@ -292,7 +403,7 @@ func (c *compiler) intStep(name string, arg analyze.Expr, pos posT) intFn {
 				return x + 1, nil
 			}
 		}
-		a := o.f
+		a := o.fn()
 		return func(fr *frame) (int64, error) {
 			x, err := a(fr)
 			if err != nil {
@@ -314,7 +425,7 @@ func (c *compiler) intStep(name string, arg analyze.Expr, pos posT) intFn {
 			return x - 1, nil
 		}
 	}
-	a := o.f
+	a := o.fn()
 	return func(fr *frame) (int64, error) {
 		x, err := a(fr)
 		if err != nil {
@@ -408,7 +519,7 @@ func (c *compiler) intBinary(name string, args []analyze.Expr, pos posT) intFn {
 			return r, nil
 		}
 	}
-	a, b := x.f, y.f
+	a, b := x.fn(), y.fn()
 	return func(fr *frame) (int64, error) {
 		u, err := a(fr)
 		if err != nil {
@@ -554,7 +665,7 @@ func (c *compiler) boolCall(name string, args []analyze.Expr) boolFn {
 			return cmpInt(op, fr.slots[s].(*intCell).v, fr.slots[t].(*intCell).v), nil
 		}
 	}
-	a, b := x.f, y.f
+	a, b := x.fn(), y.fn()
 	return func(fr *frame) (bool, error) {
 		u, err := a(fr)
 		if err != nil {
@@ -620,6 +731,9 @@ func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, pos po
 		return nil
 	}
 	if isIntCall(name, args, c.isIntSlot) {
+		if k, ok := foldIntCall(name, args, 0); ok {
+			return c.constant(boxInt(k))
+		}
 		f := c.intCall(name, args, pos)
 		return func(fr *frame) (Value, error) {
 			v, err := f(fr)

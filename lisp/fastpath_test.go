@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/internal/shared"
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // outcome is everything a run shows: value, status, output, steps, error.
@@ -180,6 +182,17 @@ var fastPathPrograms = []string{
 	`(max 1 2.5)`, `(min 1 1.0)`, `(max 3)`, `(abs -5)`, `(abs -5.5)`, `(abs nil)`,
 	`(+ 1 2 3 4 5 6 7 8 9 10)`, `(- 10 1 2 3)`, `(* 1 2 3 4)`, `(+)`, `(*)`, `(- 5)`,
 	`(inc)`, `(+ 1 2 3 4 5 6 7 8 9 10 (inc 9223372036854775807))`,
+	// Calls of constants, folded when compiled unless they fail.
+	`(+ (* 3 4) (- 10 2) (quot 17 5) (rem -17 5) (mod -17 5) (abs -9) (max 1 9 3) (min 4 2 8) (inc 41) (dec 0))`,
+	`(* 1000 1000)`, `(- 5 1024)`, `(+ 1023 1)`, `(- -64 1)`, `(max 5)`, `(min -3)`, `(- (- 7))`, `(abs (- 0 3))`,
+	`(+ (inc 9223372036854775806) 0)`, `(+ (inc 9223372036854775806) 1)`, `(abs -9223372036854775808)`,
+	`(quot -9223372036854775808 -1)`, `(rem -9223372036854775808 -1)`, `(mod -9223372036854775808 -1)`,
+	`(quot 1 (- 2 2))`, `(rem 1 (* 0 5))`, `(mod 7 (dec 1))`, `(* -1 -9223372036854775808)`, `(* 3037000500 3037000500)`,
+	`(max 1 (inc 9223372036854775807))`, `(+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 1)))))))))))))))))))`,
+	`(loop [i 0] (if (< i (* 10 10)) (recur (+ i (- 3 2))) i))`,
+	`(loop [i 0 acc 0] (if (< i (inc 9)) (recur (inc i) (+ acc (* 2 3) i)) acc))`,
+	`(if (< (* 2 3) (+ 1 2)) :a :b)`, `[(= (+ 1 1) 2) (zero? (- 3 3)) (even? (* 3 5))]`,
+	`(let [x 5] (+ x (* 2 3)))`, `(let [x 5] (- (quot 9 0) x))`,
 	// The builtins themselves, on values the compiler cannot type.
 	`(apply - [10 2.5 1])`, `(apply - [10.5 2 1])`, `(apply - [1 2 3 nil])`, `(apply - [9223372036854775807 -1 1])`,
 	`(apply - [-9223372036854775807 2 1])`, `(apply - [5])`, `(apply - [-9223372036854775808])`, `(apply - [])`,
@@ -293,6 +306,32 @@ func TestFastPathAllocations(t *testing.T) {
 	small, large := allocs(1000), allocs(21000)
 	if per := (large - small) / 20000; per > 0.001 {
 		t.Errorf("%.3f allocations per iteration (%v for 1,000 iterations, %v for 21,000)", per, small, large)
+	}
+}
+
+// TestFoldedConstantsAllocateNothing checks that compiling a call of
+// small integer constants builds no closure: it is folded into one made
+// at init (W1, an agent's shortest program, is such a call).
+func TestFoldedConstantsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations differ under the race detector")
+	}
+	for _, src := range []string{`(+ 1 2)`, `(* (inc 3) (- 10 4))`, `(max 1 2 3)`, `nil`, `true`, `1023`} {
+		forms, err := syntax.Read(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ap, err := analyze.Analyze(forms, analyzeConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := testing.AllocsPerRun(20, func() {
+			c := compiler{src: src}
+			c.expr(ap.Body)
+		})
+		if n != 0 {
+			t.Errorf("%s: %v allocations to compile, want 0", src, n)
+		}
 	}
 }
 

@@ -123,7 +123,7 @@ func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos p
 		// innermost call first.
 		st := fusedStage{kind: fusibleStages[sname], fn: sb.fn, f: c.expr(call.Args[0]), pos: call.P}
 		if kw, ok := call.Args[0].(*analyze.Keyword); ok {
-			st.field = c.flexKey(Keyword(kw.Name))
+			st.field = c.keywordKey(kw.Name)
 		}
 		stages[len(chain)-1-i] = st
 	}

@@ -1,0 +1,72 @@
+package lisp
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ptc-go/ptc/internal/shared"
+	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// benchSources are the shared workloads whose compilation is measured.
+var benchSources = []string{"w1.ptc", "w5.ptc", "w6.ptc"}
+
+func readBenchSource(b *testing.B, name string) string {
+	b.Helper()
+	p, ok := shared.Path("bench", name)
+	if !ok {
+		b.Skip("../shared/bench is absent: the reference workloads are not available")
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(src)
+}
+
+func benchName(file string) string {
+	return "w=" + strings.ToUpper(strings.TrimSuffix(file, ".ptc"))
+}
+
+// BenchmarkCompile times Compile (read, analyze, lower) of the workloads.
+func BenchmarkCompile(b *testing.B) {
+	for _, file := range benchSources {
+		b.Run(benchName(file), func(b *testing.B) {
+			src := readBenchSource(b, file)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Compile(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLower times the compiler alone: the analyzed tree of each
+// workload lowered into closures, as compile does after the analyzer.
+func BenchmarkLower(b *testing.B) {
+	for _, file := range benchSources {
+		b.Run(benchName(file), func(b *testing.B) {
+			src := readBenchSource(b, file)
+			forms, err := syntax.Read(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ap, err := analyze.Analyze(forms, analyzeConfig)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				c := &compiler{src: src}
+				c.expr(ap.Body)
+				if len(c.errs) > 0 {
+					b.Fatal(c.errs[0])
+				}
+			}
+		})
+	}
+}
