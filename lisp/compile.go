@@ -531,49 +531,29 @@ func newConstVector(n int) *Vector {
 	case n == 0:
 		return emptyVector
 	case n <= 1:
-		a := new(struct {
-			v Vector
-			a [1]Value
-		})
-		a.v.items = a.a[:n:n]
-		return &a.v
+		return blockVector(n, func(a *[1]Value) []Value { return a[:] })
 	case n <= 2:
-		a := new(struct {
-			v Vector
-			a [2]Value
-		})
-		a.v.items = a.a[:n:n]
-		return &a.v
+		return blockVector(n, func(a *[2]Value) []Value { return a[:] })
 	case n <= 3:
-		a := new(struct {
-			v Vector
-			a [3]Value
-		})
-		a.v.items = a.a[:n:n]
-		return &a.v
+		return blockVector(n, func(a *[3]Value) []Value { return a[:] })
 	case n <= 4:
-		a := new(struct {
-			v Vector
-			a [4]Value
-		})
-		a.v.items = a.a[:n:n]
-		return &a.v
+		return blockVector(n, func(a *[4]Value) []Value { return a[:] })
 	case n <= 6:
-		a := new(struct {
-			v Vector
-			a [6]Value
-		})
-		a.v.items = a.a[:n:n]
-		return &a.v
+		return blockVector(n, func(a *[6]Value) []Value { return a[:] })
 	case n <= 8:
-		a := new(struct {
-			v Vector
-			a [8]Value
-		})
-		a.v.items = a.a[:n:n]
-		return &a.v
+		return blockVector(n, func(a *[8]Value) []Value { return a[:] })
 	}
 	return &Vector{items: make([]Value, n)}
+}
+
+// blockVector allocates a vector and its items, an array A, together.
+func blockVector[A any](n int, items func(*A) []Value) *Vector {
+	b := new(struct {
+		v Vector
+		a A
+	})
+	b.v.items = items(&b.a)[:n:n]
+	return &b.v
 }
 
 // slabSize is the number of elements of the chunks the compiler carves
