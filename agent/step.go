@@ -192,10 +192,10 @@ type Usage struct {
 	SystemPromptTokens int
 	// MemoryBytes is the size of the memory at the end.
 	MemoryBytes int
-	// Programs counts the programs the mission's turns ran; CachedPrograms
-	// those of them it did not compile, because the compile cache had
-	// them (see Options.CompileCache): CachedPrograms/Programs is its hit
-	// rate.
+	// Programs counts the programs of the mission's turns (one per turn
+	// that sent one, whether it compiled or not); CachedPrograms those it
+	// did not compile, because the compile cache had them (see
+	// Options.CompileCache): CachedPrograms/Programs is its hit rate.
 	Programs, CachedPrograms int
 }
 
