@@ -124,3 +124,20 @@ func TestCompileKeepsTheRunProgram(t *testing.T) {
 		t.Fatalf("%v %v", step, err)
 	}
 }
+
+// A turn whose program does not compile counts as a program, never as a
+// cached one: errors are not kept.
+func TestCompileCacheCountsFailedPrograms(t *testing.T) {
+	a := agent.MustNew(agent.Config{Prompt: "One.", Signature: "-> :int"})
+	for i := 0; i < 2; i++ {
+		s := llmtest.NewScript(llmtest.Code(`(+ 1`), llmtest.Code(`(return 1)`))
+		step, err := a.Run(context.Background(), agent.Options{LLM: s.Func()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[int]int{0: 0, 1: 1}[i] // the second mission's (return 1) is cached
+		if u := step.Usage; u.Programs != 2 || u.CachedPrograms != want {
+			t.Fatalf("mission %d: %d programs, %d cached, want 2 and %d", i+1, u.Programs, u.CachedPrograms, want)
+		}
+	}
+}
