@@ -16,6 +16,9 @@
 // A program can also stop early with (return v) or (fail v): Result.Status
 // tells which, and a fail is an outcome, not a Go error.
 //
+// A Cache (NewCache) keeps compiled programs by their text, bounded and
+// safe for concurrent use, for hosts that see the same programs again.
+//
 // # Pipeline
 //
 // Source text goes through three stages, one package each:
