@@ -1,0 +1,1 @@
+// The ptc dev workbench (placeholder).
