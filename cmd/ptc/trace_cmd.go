@@ -37,7 +37,7 @@ unredacted values.
 
 // traceViewFS holds the HTML page's template, style and script.
 //
-//go:embed traceview/page.html traceview/style.css traceview/app.js
+//go:embed traceview/page.html traceview/style.css traceview/lib.js traceview/app.js
 var traceViewFS embed.FS
 
 func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
@@ -206,11 +206,15 @@ func writeTraceHTML(w io.Writer, traceJSON []byte, title string) error {
 	if err != nil {
 		return err
 	}
+	lib, err := read("lib.js")
+	if err != nil {
+		return err
+	}
 	js, err := read("app.js")
 	if err != nil {
 		return err
 	}
-	if strings.Contains(strings.ToLower(css), "</style") || strings.Contains(strings.ToLower(js), "</script") {
+	if strings.Contains(strings.ToLower(css), "</style") || strings.Contains(strings.ToLower(lib+js), "</script") {
 		return errors.New("the page's style or script would end its element")
 	}
 	var compact bytes.Buffer
@@ -228,7 +232,7 @@ func writeTraceHTML(w io.Writer, traceJSON []byte, title string) error {
 		"{{BANNER}}", banner,
 		"{{TITLE}}", html.EscapeString(title),
 		"{{STYLE}}", css,
-		"{{SCRIPT}}", js,
+		"{{SCRIPT}}", lib+"\n"+js,
 		"{{DATA}}", data.String(),
 	).Replace(tmpl)
 	_, err = io.WriteString(w, page)
