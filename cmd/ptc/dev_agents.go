@@ -145,16 +145,33 @@ func devJSON(v lisp.Value) json.RawMessage {
 	return b
 }
 
+// relFile is the agent file's path below the folder, / separated.
+func (s *devServer) relFile(f devAgentFile) string {
+	rel, err := filepath.Rel(s.opts.Dir, f.path)
+	if err != nil {
+		return filepath.Base(f.path)
+	}
+	return filepath.ToSlash(rel)
+}
+
 // describe reads the agent file f for the listing.
 func (s *devServer) describe(f devAgentFile) devAgent {
-	d := devAgent{Name: f.name, File: filepath.ToSlash(strings.TrimPrefix(f.path, filepath.Clean(s.opts.Dir)+string(filepath.Separator))),
+	d := devAgent{Name: f.name, File: s.relFile(f),
 		Inputs: []devInput{}, Tools: []string{}, Cases: []devCase{}, Context: json.RawMessage("{}")}
-	af, _, err := readAgentFile(f.path)
+	af, text, err := readAgentFile(f.path)
 	if err != nil {
 		d.Error = err.Error()
 		return d
 	}
 	d.fill(af)
+	// The duration and the size as written (2s, 16MiB), not as Go prints them.
+	ed := newTextEditor(text)
+	if v := ed.limit("timeout"); v != "" {
+		d.Limits.Timeout = v
+	}
+	if v := ed.limit("max-memory"); v != "" {
+		d.Limits.MaxMemory = v
+	}
 	d.MCP = firstNonEmpty(s.opts.MCP, af.MCPFile())
 	d.Tools = slices.Sorted(maps.Keys(s.env.tools))
 	if d.Tools == nil {
@@ -412,6 +429,23 @@ func (e *textEditor) setLimit(key, value string) {
 		return
 	}
 	e.splice(j, j, line)
+}
+
+// limit is the text of a limit's value on its line ("" when the file
+// does not set it so).
+func (e *textEditor) limit(key string) string {
+	i, j, ok := e.entry("limits", 0, 1, e.end)
+	if !ok {
+		return ""
+	}
+	for k := i + 1; k < j; k++ {
+		l := strings.TrimSpace(strings.TrimRight(e.lines[k], "\r"))
+		if v, ok := strings.CutPrefix(l, key+":"); ok {
+			v, _, _ = strings.Cut(v, " #")
+			return strings.Trim(strings.TrimSpace(v), `"'`)
+		}
+	}
+	return ""
 }
 
 // setPrompt sets the prompt: the prompt: key's value as a | block when

@@ -195,7 +195,7 @@ func (s *devServer) handleStartRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	m := &devMission{af: af, text: text, meta: devMeta{Agent: f.name, File: s.describe(f).File, Edited: !req.empty()}}
+	m := &devMission{af: af, text: text, meta: devMeta{Agent: f.name, File: s.relFile(f), Edited: !req.empty()}}
 	if code, err := s.prepare(ctx, m, req.Input, req.Model); err != nil {
 		cancel()
 		m.close()

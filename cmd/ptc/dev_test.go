@@ -390,7 +390,7 @@ func TestDevAgents(t *testing.T) {
 	}
 	d := byName["digest"]
 	if d.Error != "" || d.File != "digest.md" || d.Signature != "(topic :string) -> {count :int}" || d.Output != "{count :int}" ||
-		d.MaxTurns != 3 || d.Limits.Timeout != "2m0s" || d.Prompt != "Count the notes about {{topic}}." ||
+		d.MaxTurns != 3 || d.Limits.Timeout != "2m" || d.Prompt != "Count the notes about {{topic}}." ||
 		d.Description != "Counts the notes of a topic." || strings.Join(d.Tools, ",") != "lookup" {
 		t.Errorf("digest: %+v", d)
 	}
@@ -664,7 +664,7 @@ func TestDevEditAndSave(t *testing.T) {
 	}
 	var saved devAgent
 	h.call("POST", "/api/agents/digest/save", map[string]any{"prompt": "New prompt for {{topic}}.", "limits": map[string]any{"max_memory": "8MiB"}}, 200, &saved)
-	if saved.Prompt != "New prompt for {{topic}}." || saved.Limits.MaxMemory != "8 MiB" || saved.Limits.Timeout != "2m0s" || saved.Error != "" {
+	if saved.Prompt != "New prompt for {{topic}}." || saved.Limits.MaxMemory != "8MiB" || saved.Limits.Timeout != "2m" || saved.Error != "" {
 		t.Errorf("saved: %+v", saved)
 	}
 	after, _ := os.ReadFile(path)
