@@ -741,3 +741,99 @@ func TestDevFirewall(t *testing.T) {
 		t.Error("the program's output is not in the responses, scrubbed")
 	}
 }
+
+// TestDevEventBuffer: a run keeps at most devMaxEvents events; a stream
+// that starts after the oldest went says how many it missed.
+func TestDevEventBuffer(t *testing.T) {
+	h := newDevHarness(t, devFolder(t), nil)
+	run := &devRun{id: "20260101-000000-abcd", wake: make(chan struct{}), meta: devMeta{Agent: "digest"}}
+	for i := range devMaxEvents + 5 {
+		run.Observe(context.Background(), &agent.Event{Kind: agent.TurnStart, Turn: i + 1})
+	}
+	if run.dropped != 5 || len(run.events) != devMaxEvents {
+		t.Fatalf("dropped %d, kept %d", run.dropped, len(run.events))
+	}
+	run.end(runSummary{ID: run.id, Status: "ok"})
+	h.s.mu.Lock()
+	h.s.runs[run.id] = run
+	h.s.mu.Unlock()
+	evs := h.stream(run.id)
+	if len(evs) != devMaxEvents+2 || evs[0].name != "note" || !strings.Contains(string(evs[0].data), `"dropped":5`) ||
+		!strings.Contains(string(evs[1].data), `"turn":6`) || evs[len(evs)-1].name != "done" {
+		t.Errorf("%d events, first %s %s", len(evs), evs[0].name, evs[0].data)
+	}
+}
+
+// lineWriter is a stderr that tells when a line holding want was written.
+type lineWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	want string
+	seen chan string
+	told bool
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	for _, l := range strings.Split(w.buf.String(), "\n") {
+		if strings.Contains(l, w.want) && !w.told {
+			w.seen <- l
+			w.told = true
+		}
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestDevCommand: ptc dev prints its address with the token, serves it,
+// warns of an address off the loopback, and ends when its context does.
+func TestDevCommand(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		warn bool
+	}{{"127.0.0.1:0", false}, {"0.0.0.0:0", true}} {
+		t.Run(c.addr, func(t *testing.T) {
+			dir := devFolder(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
+			env.ctx = ctx
+			seen := make(chan string, 1)
+			w := &lineWriter{want: "/?token=", seen: seen}
+			code := make(chan int, 1)
+			go func() { code <- cmdDev(env, []string{dir, "--addr", c.addr}, io.Discard, w) }()
+			line := <-seen
+			u, ok := strings.CutPrefix(line, "ptc dev: ")
+			if !ok || !strings.HasPrefix(u, "http://") {
+				t.Fatalf("line %q", line)
+			}
+			req, _ := http.NewRequest("GET", strings.Replace(u, "0.0.0.0", "127.0.0.1", 1), nil)
+			if c.warn {
+				req.Host = strings.Split(strings.TrimPrefix(u, "http://"), "/")[0]
+			}
+			client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusSeeOther {
+				t.Errorf("GET %s: %d", u, resp.StatusCode)
+			}
+			cancel()
+			if got := <-code; got != exitOK {
+				t.Errorf("exit %d", got)
+			}
+			if warned := strings.Contains(w.String(), "warning: 0.0.0.0 is not a loopback address"); warned != c.warn {
+				t.Errorf("warning %v, want %v: %s", warned, c.warn, w.String())
+			}
+		})
+	}
+}
