@@ -837,3 +837,56 @@ func TestDevCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestDevShutdown: shutting the server down cancels the running missions
+// and waits until they are saved.
+func TestDevShutdown(t *testing.T) {
+	called := make(chan struct{}, 1)
+	h := newDevHarness(t, devFolder(t), func() llm.Func { return blockingModel(called) })
+	id := h.startRun(map[string]any{"agent": "digest"})
+	<-called
+	h.s.shutdown()
+	doc, err := os.ReadFile(filepath.Join(h.dir, ".ptc-runs", id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := summaryOf(id, doc)
+	if err != nil || sum.Status != "cancelled" {
+		t.Errorf("the saved run: %+v, %v", sum, err)
+	}
+	h.call("POST", "/api/runs", map[string]any{"agent": "digest"}, http.StatusServiceUnavailable, nil)
+}
+
+// TestDevReplayRefusesMCP: a run whose agent had MCP tools is not
+// replayed (a replay starts no server).
+func TestDevReplayRefusesMCP(t *testing.T) {
+	h := newDevHarness(t, devFolder(t), nil)
+	id := h.startRun(map[string]any{"agent": "digest"})
+	h.finish(id)
+	runs := filepath.Join(h.dir, ".ptc-runs")
+	doc, _ := os.ReadFile(filepath.Join(runs, id+".json"))
+	withMCP := bytes.Replace(doc, []byte(`"ptc_dev": {`), []byte(`"ptc_dev": {"mcp": true,`), 1)
+	if bytes.Equal(withMCP, doc) {
+		t.Fatal("no ptc_dev field in the saved run")
+	}
+	other := "20200101-000000-0001"
+	if err := os.WriteFile(filepath.Join(runs, other+".json"), withMCP, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := h.call("POST", "/api/runs/"+other+"/replay", nil, 400, nil)
+	if !strings.Contains(string(b), "--replay-mcp") {
+		t.Errorf("refusal: %s", b)
+	}
+}
+
+// TestDevEventBytes: a run keeps at most devMaxEventMem bytes of events.
+func TestDevEventBytes(t *testing.T) {
+	run := &devRun{wake: make(chan struct{})}
+	big := strings.Repeat("x", 1<<20)
+	for range 12 {
+		run.Observe(context.Background(), &agent.Event{Kind: agent.TurnStop, Program: big})
+	}
+	if run.size > devMaxEventMem || run.dropped == 0 || len(run.events)+run.dropped != 12 {
+		t.Errorf("size %d, dropped %d, kept %d", run.size, run.dropped, len(run.events))
+	}
+}
