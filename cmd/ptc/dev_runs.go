@@ -652,10 +652,11 @@ func (s *devServer) handleEvents(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "event: note\ndata: {\"kind\":\"note\",\"dropped\":%d,\"message\":\"%d earlier events were dropped (the run keeps at most %d events or %d bytes)\"}\n\n",
 				note, note, devMaxEvents, devMaxEventMem)
 		}
+		if note > 0 {
+			flush()
+		}
 		for _, b := range batch {
 			fmt.Fprintf(w, "event: agent\ndata: %s\n\n", b)
-		}
-		if len(batch) > 0 || note > 0 {
 			flush()
 		}
 		if ended {

@@ -130,9 +130,16 @@ func newDevServer(env *runEnv, opts devOptions) (*devServer, error) {
 	return s, nil
 }
 
-// URL is the address to open, with the token.
+// URL is the address to open, with the token: on 127.0.0.1 when the
+// server listens on every address.
 func (s *devServer) URL() string {
-	return "http://" + s.opts.Addr + "/?token=" + s.token
+	addr := s.opts.Addr
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+			addr = net.JoinHostPort("127.0.0.1", port)
+		}
+	}
+	return "http://" + addr + "/?token=" + s.token
 }
 
 // shutdown cancels the runs and waits for them (and their recordings).

@@ -814,10 +814,10 @@ func TestDevCommand(t *testing.T) {
 			if !ok || !strings.HasPrefix(u, "http://") {
 				t.Fatalf("line %q", line)
 			}
-			req, _ := http.NewRequest("GET", strings.Replace(u, "0.0.0.0", "127.0.0.1", 1), nil)
-			if c.warn {
-				req.Host = strings.Split(strings.TrimPrefix(u, "http://"), "/")[0]
+			if !strings.HasPrefix(u, "http://127.0.0.1:") {
+				t.Errorf("address %s, want one on 127.0.0.1", u)
 			}
+			req, _ := http.NewRequest("GET", u, nil)
 			client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 			resp, err := client.Do(req)
 			if err != nil {
