@@ -295,6 +295,7 @@ func (s *devServer) start(ctx context.Context, cancel context.CancelFunc, m *dev
 		defer cancel()
 		defer m.close()
 		run.end(s.mission(ctx, run, m))
+		s.retire(run.id)
 	}()
 	return run, 0, nil
 }
@@ -316,9 +317,6 @@ func (s *devServer) mission(ctx context.Context, run *devRun, m *devMission) run
 	fallback := func(msg string) runSummary {
 		sum := run.runningSummary()
 		sum.Status, sum.Fail = "failed", &devFail{Reason: "internal_error", Message: msg}
-		if o := outcomeOf(step, sh); o.Fail != nil && msg == "" {
-			sum.Fail = &devFail{Reason: o.Fail.Reason, Message: o.Fail.Message}
-		}
 		return sum
 	}
 	t, err := recd.transcript(meta.File, m.text, m.ref, m.ctxMap, sh, s.env.version().String())
@@ -416,6 +414,22 @@ func (sr *savedRun) summary(id string) runSummary {
 		sum.Result = clipText(o.ReturnEDN, 200)
 	}
 	return sum
+}
+
+// devKeepEnded is how many ended runs keep their events in memory (for
+// a page that connects late); the others are read from their files.
+const devKeepEnded = 16
+
+// retire counts a run as ended, and forgets the oldest ended run beyond
+// devKeepEnded.
+func (s *devServer) retire(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = append(s.ended, id)
+	if len(s.ended) > devKeepEnded {
+		delete(s.runs, s.ended[0])
+		s.ended = s.ended[1:]
+	}
 }
 
 // run returns the run of this server with the id, nil when none.

@@ -77,8 +77,9 @@ type devServer struct {
 	wg     sync.WaitGroup
 	sem    chan struct{}
 
-	mu   sync.Mutex
-	runs map[string]*devRun // the runs of this server, running or ended
+	mu    sync.Mutex
+	runs  map[string]*devRun // the runs of this server, running or recently ended
+	ended []string           // the ids of the ended runs in runs, oldest first
 }
 
 // newDevServer returns the server of opts. Shutdown ends its runs.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -888,5 +889,22 @@ func TestDevEventBytes(t *testing.T) {
 	}
 	if run.size > devMaxEventMem || run.dropped == 0 || len(run.events)+run.dropped != 12 {
 		t.Errorf("size %d, dropped %d, kept %d", run.size, run.dropped, len(run.events))
+	}
+}
+
+// TestDevRetire: only the last devKeepEnded ended runs stay in memory.
+func TestDevRetire(t *testing.T) {
+	h := newDevHarness(t, devFolder(t), nil)
+	var ids []string
+	for i := range devKeepEnded + 1 {
+		id := fmt.Sprintf("20260101-000000-%04x", i)
+		ids = append(ids, id)
+		h.s.mu.Lock()
+		h.s.runs[id] = &devRun{id: id, wake: make(chan struct{})}
+		h.s.mu.Unlock()
+		h.s.retire(id)
+	}
+	if h.s.run(ids[0]) != nil || h.s.run(ids[1]) == nil || len(h.s.runs) != devKeepEnded {
+		t.Errorf("%d runs in memory; the first kept: %v", len(h.s.runs), h.s.run(ids[0]) != nil)
 	}
 }
