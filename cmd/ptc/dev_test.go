@@ -908,3 +908,56 @@ func TestDevRetire(t *testing.T) {
 		t.Errorf("%d runs in memory; the first kept: %v", len(h.s.runs), h.s.run(ids[0]) != nil)
 	}
 }
+
+// TestDevTestRouteCancelled: the test cases run for as long as the client
+// waits.
+func TestDevTestRouteCancelled(t *testing.T) {
+	called, returned := make(chan struct{}, 8), make(chan struct{}, 8)
+	h := newDevHarness(t, devFolder(t), func() llm.Func {
+		return func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			called <- struct{}{}
+			<-ctx.Done()
+			returned <- struct{}{}
+			return llm.Response{}, ctx.Err()
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", h.ts.URL+"/api/agents/digest/test", nil)
+	req.Header.Set("Authorization", "Bearer "+h.s.token)
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	<-called
+	cancel()
+	<-returned // the mission's model call saw the request end
+	if err := <-errc; err == nil {
+		t.Error("the request did not end with the client")
+	}
+}
+
+// TestDevRunOverrideErrors: a bad override is refused, saying which.
+func TestDevRunOverrideErrors(t *testing.T) {
+	h := newDevHarness(t, devFolder(t), nil)
+	for _, c := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"agent": "digest", "max_turns": -2}, "max_turns"},
+		{map[string]any{"agent": "digest", "limits": map[string]any{"max_depth": "deep"}}, "max-depth"},
+		{map[string]any{"agent": "digest", "limits": map[string]any{"speed": 1}}, "unknown limit"},
+		{map[string]any{"agent": "digest", "input": map[string]any{"topic": 3}}, "input"},
+		{map[string]any{"agent": "digest", "input": "Go"}, "input"},
+		{map[string]any{"agent": "nope"}, "agent"},
+		{map[string]any{"agent": "digest", "frob": 1}, "frob"},
+	} {
+		b := h.call("POST", "/api/runs", c.body, 400, nil)
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("%v: %s, want it to name %s", c.body, b, c.want)
+		}
+	}
+}
