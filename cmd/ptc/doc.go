@@ -35,6 +35,10 @@
 //	ptc trace print|view FILE [--unredacted]
 //	    Print a trace file (ptc run --trace FILE) as text, or write it as a
 //	    self-contained HTML page; a raw trace only with --unredacted.
+//	ptc dev [DIR] [--addr HOST:PORT] [--model REF] [--mcp FILE] [--runs DIR2] [--open]
+//	    Serve a local web app over the agent files of DIR: run them and
+//	    watch each turn live, browse, replay and compare the saved runs,
+//	    run their test cases, edit the prompt and limits.
 //	ptc mcp tools|serve --config FILE
 //	    List the tools of MCP servers; serve a code-mode tool and agents
 //	    over MCP (stdio or streamable HTTP).

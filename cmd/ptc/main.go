@@ -27,6 +27,7 @@ const usage = `usage:
            [--record DIR | --replay DIR] [--prompt-profile LIST] [--list]
   ptc trace print FILE [--full] [--replies] [--no-children] [--no-timings]
   ptc trace view FILE [-o OUT.html] [--open]
+  ptc dev [DIR] [--addr HOST:PORT] [--model REF] [--mcp FILE] [--runs DIR2] [--open]
   ptc conform FILE.jsonl
   ptc bench [-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)
   ptc models [--json]
@@ -100,6 +101,8 @@ func (env *runEnv) run(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		return cmdMCP(env, rest, stdin, stdout, stderr)
 	case "trace":
 		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdTrace(env, rest, stdout, stderr) })
+	case "dev":
+		return cmdDev(env, rest, stdout, stderr)
 	case "models":
 		return cmdModels(env, rest, stdout, stderr)
 	case "version", "--version":

@@ -263,15 +263,9 @@ func (r *runCmd) run(pos []string) int {
 			"mcp: a replay starts no MCP server unless asked: pass --replay-mcp to connect to the servers of %s "+
 				"(it starts the commands that file names), or --mcp FILE", af.mcpPath())})
 	}
-	if path := firstNonEmpty(f.mcpPath, af.mcpPath()); path != "" {
-		mc, err := readMCPConfig(path, r.env.getenv)
-		if err != nil {
-			var pe *os.PathError
-			if f.mcpPath == "" && errors.As(err, &pe) {
-				err = &agentfile.Error{File: af.Name, Pos: af.Pos("mcp"), Msg: "mcp: " + err.Error(), Err: err}
-			}
-			return r.usageErr(err)
-		}
+	if mc, err := r.env.agentMCPConfig(af, f.mcpPath); err != nil {
+		return r.usageErr(err)
+	} else if mc != nil {
 		ts, err := connectMCP(r.env.ctx, mc, r.stderr, f.quiet)
 		if err != nil {
 			r.stderr.printf("ptc run: %v\n", err)
@@ -283,18 +277,9 @@ func (r *runCmd) run(pos []string) int {
 		defer ts.Close()
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 	}
-	if len(r.env.tools) > 0 {
-		cfg.Tools = maps.Clone(cfg.Tools)
-		if cfg.Tools == nil {
-			cfg.Tools = map[string]agent.Tool{}
-		}
-		maps.Copy(cfg.Tools, r.env.tools)
-	}
+	r.env.addTools(&cfg)
 	if rec != nil {
-		// The same retries as the recorded run, without the waits.
-		if p := &cfg.LLMRetry; p.MaxAttempts > 1 {
-			p.BaseDelay, p.MaxDelay, p.Jitter = time.Nanosecond, time.Nanosecond, -1
-		}
+		replayRetries(&cfg)
 	}
 	a, err := af.NewAgent(cfg)
 	if err != nil {
@@ -324,11 +309,8 @@ func (r *runCmd) run(pos []string) int {
 		return r.usageErr(err)
 	}
 	ctxMap = mergeContext(ctxMap, sets)
-	if sig := a.Signature(); sig != nil && len(sig.Params) > 0 {
-		if _, _, err := sig.CoerceInput(ctxMap, signature.Enabled); err != nil {
-			return r.usageErr(fmt.Errorf("the context does not give the agent its input: %v\n  (the signature wants %s; give it with -c FILE, --set NAME=VALUE or the agent file's context:)",
-				err, sig.InputType()))
-		}
+	if err := checkInput(a, ctxMap, "-c FILE, --set NAME=VALUE or the agent file's context:"); err != nil {
+		return r.usageErr(err)
 	}
 
 	// The model: the recorded replies, or a provider's.
@@ -662,4 +644,56 @@ func missingAgentFile(fs *flag.FlagSet) string {
 // run as an agent's turns, where the default is agent.DefaultTurnTimeout.
 func turnTimeoutUsage() string {
 	return fmt.Sprintf("wall-clock limit per program, as 500ms or 2s (default %s; -1: none)", agent.DefaultTurnTimeout)
+}
+
+// agentMCPConfig reads the MCP configuration an agent gets: flagPath
+// (--mcp) when given, else the agent file's mcp: (an error about which
+// points at that key); nil when there is none.
+func (env *runEnv) agentMCPConfig(af *agentFile, flagPath string) (*mcpConfig, error) {
+	path := firstNonEmpty(flagPath, af.mcpPath())
+	if path == "" {
+		return nil, nil
+	}
+	mc, err := readMCPConfig(path, env.getenv)
+	if err != nil {
+		var pe *os.PathError
+		if flagPath == "" && errors.As(err, &pe) {
+			err = &agentfile.Error{File: af.Name, Pos: af.Pos("mcp"), Msg: "mcp: " + err.Error(), Err: err}
+		}
+		return nil, err
+	}
+	return mc, nil
+}
+
+// addTools gives cfg the in-process tools of env (the tests') besides its
+// own.
+func (env *runEnv) addTools(cfg *agent.Config) {
+	if len(env.tools) == 0 {
+		return
+	}
+	cfg.Tools = maps.Clone(cfg.Tools)
+	if cfg.Tools == nil {
+		cfg.Tools = map[string]agent.Tool{}
+	}
+	maps.Copy(cfg.Tools, env.tools)
+}
+
+// replayRetries makes a replay retry as the recorded run did, without
+// the waits.
+func replayRetries(cfg *agent.Config) {
+	if p := &cfg.LLMRetry; p.MaxAttempts > 1 {
+		p.BaseDelay, p.MaxDelay, p.Jitter = time.Nanosecond, time.Nanosecond, -1
+	}
+}
+
+// checkInput checks that the context gives the agent the input its
+// signature wants; how says how to give it.
+func checkInput(a *agent.Agent, ctxMap *lisp.Map, how string) error {
+	if sig := a.Signature(); sig != nil && len(sig.Params) > 0 {
+		if _, _, err := sig.CoerceInput(ctxMap, signature.Enabled); err != nil {
+			return fmt.Errorf("the context does not give the agent its input: %v\n  (the signature wants %s; give it with %s)",
+				err, sig.InputType(), how)
+		}
+	}
+	return nil
 }

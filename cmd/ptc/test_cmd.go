@@ -229,34 +229,9 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
 	if err != nil {
 		return eval.Task{}, "", err
 	}
-	var cases []eval.Case
-	switch {
-	case af.CasesFile() != "":
-		name := af.path(af.CasesFile())
-		data, err := readBounded(name, kindCases)
-		if err != nil {
-			return eval.Task{}, "", &agentfile.Error{File: af.Name, Pos: af.Pos("cases"), Msg: "cases: " + err.Error(), Err: err}
-		}
-		cases, err = eval.ParseCases(name, string(data))
-		if err != nil {
-			return eval.Task{}, "", err
-		}
-	case af.Has("cases"):
-		if cases, err = af.Cases(); err != nil {
-			return eval.Task{}, "", err
-		}
-	default:
-		name := casesBeside(path)
-		data, err := readBounded(name, kindCases)
-		if err != nil {
-			return eval.Task{}, "", fmt.Errorf("%s has no cases: give it a cases: key, or write them in %s (see ptc test -h)", path, name)
-		}
-		if cases, err = eval.ParseCases(name, string(data)); err != nil {
-			return eval.Task{}, "", err
-		}
-	}
-	if len(cases) == 0 {
-		return eval.Task{}, "", fmt.Errorf("%s: its cases are an empty vector", path)
+	cases, err := loadCases(af, path)
+	if err != nil {
+		return eval.Task{}, "", err
 	}
 	base, err := af.loadContext()
 	if err != nil {
@@ -270,6 +245,7 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
 		cases[i].Input = mergeContext(base, in)
 	}
 	cfg := af.cliConfig()
+	t.env.addTools(&cfg)
 	if p := af.mcpPath(); p != "" {
 		mc, err := readMCPConfig(p, t.env.getenv)
 		if err != nil {
@@ -286,6 +262,42 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
 	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
 		Options: agent.Options{ContextSignature: af.ContextSignature}}
 	return task, af.Model, nil
+}
+
+// loadCases reads the cases of the agent file at path: its cases: key
+// (a file or inline), else the file beside it.
+func loadCases(af *agentFile, path string) ([]eval.Case, error) {
+	var cases []eval.Case
+	var err error
+	switch {
+	case af.CasesFile() != "":
+		name := af.path(af.CasesFile())
+		data, err := readBounded(name, kindCases)
+		if err != nil {
+			return nil, &agentfile.Error{File: af.Name, Pos: af.Pos("cases"), Msg: "cases: " + err.Error(), Err: err}
+		}
+		cases, err = eval.ParseCases(name, string(data))
+		if err != nil {
+			return nil, err
+		}
+	case af.Has("cases"):
+		if cases, err = af.Cases(); err != nil {
+			return nil, err
+		}
+	default:
+		name := casesBeside(path)
+		data, err := readBounded(name, kindCases)
+		if err != nil {
+			return nil, fmt.Errorf("%s has no cases: give it a cases: key, or write them in %s (see ptc test -h)", path, name)
+		}
+		if cases, err = eval.ParseCases(name, string(data)); err != nil {
+			return nil, err
+		}
+	}
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("%s: its cases are an empty vector", path)
+	}
+	return cases, nil
 }
 
 // variants are the models and profiles to measure.

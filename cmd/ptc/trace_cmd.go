@@ -167,8 +167,11 @@ func abs(path string) string {
 
 // openBrowser opens path with $BROWSER, else the system's opener. It does
 // not wait for the browser.
-func openBrowser(env *runEnv, path string) error {
-	file := abs(path)
+func openBrowser(env *runEnv, path string) error { return openTarget(env, abs(path)) }
+
+// openTarget opens a file or a URL with $BROWSER, else the system's
+// opener, without waiting for the browser.
+func openTarget(env *runEnv, file string) error {
 	var cmd *exec.Cmd
 	switch b := env.getenv("BROWSER"); {
 	case b != "":
