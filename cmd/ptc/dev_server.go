@@ -114,9 +114,12 @@ func newDevServer(env *runEnv, opts devOptions) (*devServer, error) {
 	s.log = &syncWriter{w: w}
 	s.ctx, s.cancel = context.WithCancel(env.ctx)
 	m := http.NewServeMux()
-	m.HandleFunc("GET /{$}", s.static("index.html", "text/html; charset=utf-8"))
-	m.HandleFunc("GET /app.js", s.static("app.js", "text/javascript; charset=utf-8"))
-	m.HandleFunc("GET /style.css", s.static("style.css", "text/css; charset=utf-8"))
+	m.HandleFunc("GET /{$}", static(devUIFS, "devui/index.html", "text/html; charset=utf-8"))
+	m.HandleFunc("GET /app.js", static(devUIFS, "devui/app.js", "text/javascript; charset=utf-8"))
+	m.HandleFunc("GET /style.css", static(devUIFS, "devui/style.css", "text/css; charset=utf-8"))
+	// The trace page's helpers and style, which the page builds on.
+	m.HandleFunc("GET /lib.js", static(traceViewFS, "traceview/lib.js", "text/javascript; charset=utf-8"))
+	m.HandleFunc("GET /trace.css", static(traceViewFS, "traceview/style.css", "text/css; charset=utf-8"))
 	m.HandleFunc("GET /runs/{id}/view", s.handleView)
 	m.HandleFunc("GET /api/agents", s.handleAgents)
 	m.HandleFunc("POST /api/agents/{name...}", s.handleAgentAction)
@@ -212,9 +215,10 @@ func (s *devServer) unauthorized(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, "ptc dev: unauthorized: open the address ptc dev printed, or send Authorization: Bearer TOKEN", http.StatusUnauthorized)
 }
 
-func (s *devServer) static(name, contentType string) http.HandlerFunc {
+// static serves the file name of fsys, one of the binary's own.
+func static(fsys embed.FS, name, contentType string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		b, err := devUIFS.ReadFile("devui/" + name)
+		b, err := fsys.ReadFile(name)
 		if err != nil {
 			http.Error(w, "ptc dev: "+name+" is not in this binary", http.StatusNotFound)
 			return

@@ -67,7 +67,10 @@
       state.agents = data.agents || [];
       state.dir = data.dir || '';
       state.defaultModel = data.default_model || '';
-      document.getElementById('dir').textContent = state.dir;
+      var dir = document.getElementById('dir');
+      var parts = state.dir.replace(/[\/\\]+$/, '').split(/[\/\\]/);
+      dir.textContent = (parts[parts.length - 1] || state.dir) + '/';
+      dir.title = state.dir;
       if (!modelInput.value) modelInput.value = state.defaultModel;
       var models = {};
       if (state.defaultModel) models[state.defaultModel] = true;
@@ -95,6 +98,9 @@
     return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' +
       pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds());
   }
+
+  // runTime is a run's duration, whole milliseconds from the server.
+  function runTime(v) { return v > 0 ? ms(v) : '< 1 ms'; }
 
   function button(text, onClick, cls, attrs) {
     var b = el('button', Object.assign({type: 'button', class: 'btn ' + (cls || ''), text: text}, attrs || {}));
@@ -189,7 +195,7 @@
     field.setAttribute('data-kind', inp.kind);
     return el('div', {class: 'field'},
       el('label', {for: id}, el('span', {class: 'fname', text: inp.name}), ' ',
-        el('code', {class: 'ftype', text: inp.type + (inp.optional ? ' (optional)' : '')})),
+        el('code', {class: 'ftype', text: (/^[a-z]+$/.test(inp.type) ? ':' : '') + inp.type + (inp.optional ? ' (optional)' : '')})),
       field);
   }
 
@@ -359,7 +365,7 @@
             el('td', {class: 'res'}, el('span', {class: 'badge ' + (r.passed ? 'ok' : 'fail'), text: r.passed ? 'pass' : 'fail'})),
             el('td', {class: 'num', text: num(r.turns)}),
             el('td', {class: 'num', text: num(t.input) + ' / ' + num(t.output)}),
-            el('td', {class: 'num', text: ms(r.duration_ms)}),
+            el('td', {class: 'num', text: runTime(r.duration_ms)}),
             el('td', {class: 'why', text: r.detail || ''})));
         });
         sum.textContent = rep.passed + ' of ' + rep.total + ' passed with ' + (rep.model || chosenModel(agent));
@@ -376,8 +382,12 @@
   function historyTable(runs, withAgent) {
     if (!runs.length) return el('p', {class: 'muted', text: 'No runs yet.'});
     var picked = [];
+    var started = {};
+    runs.forEach(function (r) { started[r.id] = r.started_at || ''; });
     var cmp = button('Compare the two selected', function () {
-      location.hash = '#/compare/' + encodeURIComponent(picked[0]) + '/' + encodeURIComponent(picked[1]);
+      // The older on the left: what changed reads left to right.
+      var two = picked.slice().sort(function (a, b) { return started[a] < started[b] ? -1 : started[a] > started[b] ? 1 : a < b ? -1 : 1; });
+      location.hash = '#/compare/' + encodeURIComponent(two[0]) + '/' + encodeURIComponent(two[1]);
     }, 'primary', {id: 'compare', disabled: true});
     var hint = el('span', {class: 'muted small', text: 'Select two runs to compare them.'});
     function pick(id, on) {
@@ -407,7 +417,7 @@
             r.edited ? el('span', {class: 'badge warn', text: 'edited'}) : null),
           el('td', {class: 'num', text: num(r.turns)}),
           el('td', {class: 'num', text: num(t.input) + ' / ' + num(t.output)}),
-          el('td', {class: 'num', text: r.status === 'running' ? '…' : ms(r.duration_ms)}),
+          el('td', {class: 'num', text: r.status === 'running' ? '…' : runTime(r.duration_ms)}),
           el('td', {class: 'result'}, result));
       })));
     return el('div', {}, el('div', {class: 'actions'}, cmp, hint), el('div', {class: 'scroll'}, table));
@@ -566,7 +576,7 @@
     var t = sum.tokens || {};
     var stat = function (label, text) { return el('div', {class: 'stat'}, el('dt', {text: label}), el('dd', {text: text})); };
     return el('dl', {class: 'stats'}, stat('Turns', num(sum.turns)), stat('LLM requests', num(sum.llm_requests)),
-      stat('Tokens in', num(t.input)), stat('Tokens out', num(t.output)), stat('Duration', sum.status === 'running' ? '…' : ms(sum.duration_ms)));
+      stat('Tokens in', num(t.input)), stat('Tokens out', num(t.output)), stat('Duration', sum.status === 'running' ? '…' : runTime(sum.duration_ms)));
   }
 
   function renderRun(id) {
@@ -716,7 +726,7 @@
       var tokA = num(ta.input) + ' in / ' + num(ta.output) + ' out', tokB = num(tb.input) + ' in / ' + num(tb.output) + ' out';
       rows.push(compareRow('Tokens', el('span', {class: 'big', text: tokA}), el('span', {class: 'big', text: tokB}), tokA === tokB));
       rows.push(compareRow('Turns', el('span', {class: 'big', text: num(sa.turns)}), el('span', {class: 'big', text: num(sb.turns)}), sa.turns === sb.turns));
-      rows.push(compareRow('Time', el('span', {text: ms(sa.duration_ms)}), el('span', {text: ms(sb.duration_ms)}), null));
+      rows.push(compareRow('Time', el('span', {text: runTime(sa.duration_ms)}), el('span', {text: runTime(sb.duration_ms)}), null));
       var pd = lineDiff(A.prompt, B.prompt);
       rows.push(compareRow('Prompt', diffPre(pd.a, pd.onlyA, 'left'), diffPre(pd.b, pd.onlyB, 'right'), A.prompt === B.prompt));
       if (A.system !== B.system) {
