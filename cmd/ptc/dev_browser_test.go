@@ -64,7 +64,7 @@ func TestDevBrowser(t *testing.T) {
 	}
 	waiting, release := make(chan struct{}), make(chan struct{})
 	var models sync.Mutex
-	first := true
+	opened := 0
 	// A folder named as people name theirs: the page shows its name.
 	dir := filepath.Join(t.TempDir(), "agents")
 	if err := os.Rename(devFolder(t), dir); err != nil {
@@ -73,9 +73,15 @@ func TestDevBrowser(t *testing.T) {
 	h := newDevHarness(t, dir, func() llm.Func {
 		models.Lock()
 		defer models.Unlock()
-		if first {
-			first = false
+		opened++
+		switch opened {
+		case 1: // the first run
 			return gatedModel(waiting, release)
+		case 3: // the run the page cancels
+			return func(ctx context.Context, _ llm.Request) (llm.Response, error) {
+				<-ctx.Done()
+				return llm.Response{}, ctx.Err()
+			}
 		}
 		// The test cases run one after the other on one model: a script
 		// for each.
@@ -241,13 +247,19 @@ func TestDevBrowser(t *testing.T) {
 	}
 	do("the comparison", shot("dev-compare"))
 
+	// A run the page cancels while it waits for the model.
+	do("cancel", chromedp.Navigate(origin+"/#/agent/digest"), chromedp.WaitVisible(`#run`), chromedp.Click(`#run`),
+		chromedp.WaitVisible(`#cancel`), chromedp.Click(`#cancel`),
+		chromedp.WaitVisible(`body[data-run-done]`), chromedp.WaitVisible(`#run-summary [data-status="cancelled"]`))
+
 	// The test cases.
 	do("tests", chromedp.Navigate(origin+"/#/agent/digest"), chromedp.WaitVisible(`#run-tests`), chromedp.Click(`#run-tests`),
 		chromedp.WaitVisible(`#tests tr.pass`), chromedp.WaitVisible(`#tests tr.fail`))
 	if s := text(`#tests-summary`); !strings.Contains(s, "1 of 2 passed") {
 		t.Errorf("the tests' summary: %q", s)
 	}
-	do("the agent's page", shot("dev-agent"))
+
+	do("the agent's page", chromedp.WaitVisible(`#agent-runs-table`), shot("dev-agent"))
 
 	mu.Lock()
 	defer mu.Unlock()

@@ -331,7 +331,9 @@
     api('GET', '/api/runs?agent=' + encodeURIComponent(agent.name)).then(function (data) {
       var box = document.getElementById('agent-runs');
       if (!box) return;
-      box.replaceWith(historyTable(data.runs || [], false));
+      var table = historyTable(data.runs || [], false);
+      table.id = 'agent-runs-table';
+      box.replaceWith(table);
     }).catch(fail);
   }
 
@@ -751,6 +753,7 @@
 
   function route() {
     closeLive();
+    document.body.removeAttribute('data-run-done');
     markCurrent();
     var h = location.hash.replace(/^#\/?/, '');
     var parts = h.split('/').map(function (p) { try { return decodeURIComponent(p); } catch (e) { return p; } });
