@@ -170,8 +170,7 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 	}
 	// Maps are made on first use: most programs are short.
 	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src)}
-	st := a.start()
-	a.fn = &st.top
+	a.fn, prog = a.start(len(src))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -207,8 +206,8 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 	default:
 		top = a.dos.new(Do{At: At{pos}, Body: body})
 	}
-	st.prog = Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}
-	return &st.prog, nil
+	*prog = Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}
+	return prog, nil
 }
 
 // pos returns the position where n starts.
