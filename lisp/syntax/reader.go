@@ -81,9 +81,30 @@ func (r *reader) plan() {
 		return
 	}
 	stack := min(c.forms, 64)
-	buf := make([]Node, c.forms+stack)
+	var buf []Node
+	if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
+		// A one-liner such as (+ 1 2): its nodes and items in one allocation.
+		t := new(tinyRead)
+		buf = t.items[:c.forms+stack]
+		r.symbols.buf, r.symbols.want = t.symbols[:c.symbols], 0
+		r.ints.buf, r.ints.want = t.ints[:c.ints], 0
+		r.lists.buf, r.lists.want = t.lists[:c.lists], 0
+		r.keywords.buf, r.keywords.want = t.keywords[:c.keywords], 0
+	} else {
+		buf = make([]Node, c.forms+stack)
+	}
 	r.items.free = buf[:c.forms:c.forms]
 	r.scratch = buf[c.forms:c.forms]
+}
+
+// tinyRead holds the nodes of the shortest programs, so that reading one
+// costs a single allocation.
+type tinyRead struct {
+	items    [8]Node
+	symbols  [2]Symbol
+	ints     [2]Int
+	lists    [1]List
+	keywords [1]Keyword
 }
 
 // halt stops reading, and drops the census's plans for the rest of the
