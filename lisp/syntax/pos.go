@@ -48,7 +48,13 @@ type Lines struct {
 	big   []int32
 	n     int
 	built bool
-	cur   int // the line (0-based) of the last position asked for
+	// The current line: the line (0-based) of the last position asked
+	// for, and its 1-based number. When it is all ASCII, lo and hi are
+	// its start and end offsets, where Pos answers at once; else hi == lo.
+	cur    int
+	line1  int32
+	lo, hi int32
+	seen   bool
 }
 
 // LinesOf returns the Lines of src.
@@ -56,11 +62,18 @@ func LinesOf(src string) Lines { return Lines{src: src} }
 
 // Pos returns the position of byte offset off of the source.
 func (l *Lines) Pos(off int32) Pos {
+	// Positions are mostly asked for in source order, on lines without
+	// non-ASCII characters: the line of the last one answers at once.
+	if l.lo <= off && off < l.hi {
+		return Pos{Offset: off, Line: l.line1, Col: off - l.lo + 1}
+	}
+	return l.pos(off)
+}
+
+func (l *Lines) pos(off int32) Pos {
 	if !l.built {
 		l.build()
 	}
-	// Positions are mostly asked for in source order: try the line of the
-	// last one, and the next, before searching.
 	line := l.cur
 	if !l.holds(line, off) {
 		if line++; !l.holds(line, off) {
@@ -76,12 +89,24 @@ func (l *Lines) Pos(off int32) Pos {
 			}
 			line = lo
 		}
-		l.cur = line
 	}
 	start := l.start(line)
+	if line != l.cur || !l.seen {
+		// A new current line: note its extent and whether it is ASCII.
+		end := int32(len(l.src)) + 1 // the end of input is on the last line
+		if line < l.n {
+			end = l.start(line + 1)
+		}
+		l.cur, l.seen, l.line1 = line, true, int32(line+1)
+		text := l.src[start:min(int(end), len(l.src))]
+		l.lo, l.hi = start, start // no fast path on a non-ASCII line
+		if indexNonASCII(text) == len(text) {
+			l.hi = end
+		}
+	}
 	text := l.src[start:min(int(off), len(l.src))]
 	col := len(text)
-	if indexNonASCII(text) < len(text) {
+	if l.hi == l.lo {
 		col = utf8.RuneCountInString(text)
 	}
 	return Pos{Offset: off, Line: int32(line + 1), Col: int32(col + 1)}
