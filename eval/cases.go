@@ -51,10 +51,12 @@ func (e *CaseError) Error() string {
 // source and compiled, never run, until a mission's value is checked.
 // file names the text in errors.
 func ParseCases(file, src string) ([]Case, error) {
+	lines := syntax.LinesOf(src)
 	errAt := func(n syntax.Node, format string, args ...any) error {
 		e := &CaseError{File: file, Message: fmt.Sprintf(format, args...)}
 		if n != nil {
-			e.Line, e.Col = int(n.Pos().Line), int(n.Pos().Col)
+			p := lines.Pos(n.Bounds().Start)
+			e.Line, e.Col = int(p.Line), int(p.Col)
 		}
 		return e
 	}
@@ -72,7 +74,7 @@ func ParseCases(file, src string) ([]Case, error) {
 	if !ok {
 		return nil, errAt(forms[0], "want a vector of cases, [{:name … :input … :expect …} …]")
 	}
-	text := func(n syntax.Node) string { return src[n.Pos().Offset:n.End().Offset] }
+	text := func(n syntax.Node) string { return src[n.Bounds().Start:n.Bounds().Stop] }
 	data := func(n syntax.Node) (lisp.Value, error) {
 		v, err := lisp.ReadData(text(n))
 		if err != nil {

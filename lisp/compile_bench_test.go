@@ -55,7 +55,7 @@ func BenchmarkLower(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ap, err := analyze.Analyze(forms, analyzeConfig)
+			ap, err := analyze.Analyze(src, forms, analyzeConfig)
 			if err != nil {
 				b.Fatal(err)
 			}

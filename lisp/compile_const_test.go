@@ -67,7 +67,7 @@ func lower(t *testing.T, src string) *compiler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ap, err := analyze.Analyze(forms, analyzeConfig)
+	ap, err := analyze.Analyze(src, forms, analyzeConfig)
 	if err != nil {
 		t.Fatal(err)
 	}

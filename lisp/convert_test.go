@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 type Inner struct {
@@ -161,6 +162,12 @@ func TestReadData(t *testing.T) {
 		if !errors.As(err, &le) || le.Kind != lisp.ParseError {
 			t.Errorf("ReadData(%q) = %v, want a parse error", bad, err)
 		}
+	}
+	// A value that is not data is reported at its line and column.
+	_, err = lisp.ReadData("{:a 1\n :é [x]}")
+	var le *lisp.Error
+	if !errors.As(err, &le) || le.Pos != (syntax.Pos{Offset: 12, Line: 2, Col: 6}) {
+		t.Errorf("ReadData: error %v at %+v, want 2:6 (offset 12)", err, le.Pos)
 	}
 }
 

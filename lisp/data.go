@@ -21,14 +21,16 @@ func ReadData(src string) (Value, error) {
 	}
 	v, err := dataValue(forms[0], 0)
 	if e, ok := err.(*Error); ok {
-		e.src = src
+		// dataValue knows only the offset: the line and column come from src.
+		lines := syntax.LinesOf(src)
+		e.src, e.Pos = src, lines.Pos(e.Pos.Offset)
 	}
 	return v, err
 }
 
 func dataValue(n syntax.Node, depth int) (Value, error) {
 	if depth > maxDataDepth {
-		return nil, &Error{Kind: DepthExceeded, Pos: n.Pos(), Message: "data nested too deep"}
+		return nil, &Error{Kind: DepthExceeded, Pos: syntax.Pos{Offset: n.Bounds().Start}, Message: "data nested too deep"}
 	}
 	items := func(ns []syntax.Node) ([]Value, error) {
 		out := make([]Value, len(ns))
@@ -74,5 +76,5 @@ func dataValue(n syntax.Node, depth int) (Value, error) {
 		}
 		return b.Map(), nil
 	}
-	return nil, &Error{Kind: ParseError, Pos: n.Pos(), Message: "not a data literal: " + syntax.Format(n)}
+	return nil, &Error{Kind: ParseError, Pos: syntax.Pos{Offset: n.Bounds().Start}, Message: "not a data literal: " + syntax.Format(n)}
 }

@@ -86,7 +86,7 @@ func TestRegLoopPlanned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ap, err := analyze.Analyze(forms, analyzeConfig)
+		ap, err := analyze.Analyze(tc.src, forms, analyzeConfig)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -321,7 +321,7 @@ func TestFoldedConstantsAllocateNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ap, err := analyze.Analyze(forms, analyzeConfig)
+		ap, err := analyze.Analyze(src, forms, analyzeConfig)
 		if err != nil {
 			t.Fatal(err)
 		}

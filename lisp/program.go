@@ -88,7 +88,7 @@ func compile(src string, shadows []string) (*Program, error) {
 			return ok
 		}
 	}
-	ap, err := analyze.Analyze(forms, cfg)
+	ap, err := analyze.Analyze(src, forms, cfg)
 	if err != nil {
 		return nil, fromAnalyze(err, src)
 	}

@@ -29,10 +29,10 @@ func TestAnalyzeAllocations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			forms := read(t, tt.src)
 			cfg := testConfig()
-			if _, err := Analyze(forms, cfg); err != nil {
+			if _, err := Analyze(tt.src, forms, cfg); err != nil {
 				t.Fatal(err)
 			}
-			got := testing.AllocsPerRun(20, func() { Analyze(forms, cfg) })
+			got := testing.AllocsPerRun(20, func() { Analyze(tt.src, forms, cfg) })
 			if got > tt.max {
 				t.Errorf("Analyze allocates %v objects, want at most %v", got, tt.max)
 			}

@@ -69,6 +69,7 @@ type bailout struct{}
 type analyzer struct {
 	nodeSlabs
 	cfg         Config
+	lines       syntax.Lines // of the source: nodes keep only offsets
 	errs        ErrorList
 	hinted      ErrorList // uses of names with a hint, reported only with other errors
 	fn          *fnScope
@@ -158,8 +159,9 @@ type recurTarget struct {
 
 func (t *recurTarget) none() bool { return t.kind == "" && t.blockedBy == "" }
 
-// Analyze checks and lowers the forms of a program.
-func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
+// Analyze checks and lowers the forms of a program, read from src (the
+// positions of the nodes and errors are computed from it).
+func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	if cfg.MaxDepth <= 0 {
 		cfg.MaxDepth = 512
 	}
@@ -167,9 +169,8 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 		cfg.MaxErrors = 10
 	}
 	// Maps are made on first use: most programs are short.
-	a := &analyzer{cfg: cfg}
-	st := a.start()
-	a.fn = &st.top
+	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src)}
+	a.fn, prog = a.start(len(src))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -192,7 +193,7 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	}
 	var pos syntax.Pos
 	if len(forms) > 0 {
-		pos = forms[0].Pos()
+		pos = a.pos(forms[0])
 	} else {
 		pos = syntax.Pos{Line: 1, Col: 1}
 	}
@@ -205,9 +206,12 @@ func Analyze(forms []syntax.Node, cfg Config) (prog *Program, err error) {
 	default:
 		top = a.dos.new(Do{At: At{pos}, Body: body})
 	}
-	st.prog = Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}
-	return &st.prog, nil
+	*prog = Program{Body: top, NumSlots: a.fn.max, Globals: a.uses, Defs: a.defs}
+	return prog, nil
 }
+
+// pos returns the position where n starts.
+func (a *analyzer) pos(n syntax.Node) syntax.Pos { return a.lines.Pos(n.Bounds().Start) }
 
 // predeclare records the name of a top-level (def name ...) or (defn name ...).
 func (a *analyzer) predeclare(n syntax.Node) {
@@ -437,7 +441,7 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Keyword:
-		return a.keywords.new(Keyword{At: At{n.Pos()}, Name: n.Name})
+		return a.keywords.new(Keyword{At: At{a.pos(n)}, Name: n.Name})
 	case *syntax.List:
 		a.depth++
 		e := a.list(n, tail)
@@ -445,7 +449,7 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return e
 	case *syntax.Vector:
 		a.depth++
-		e := a.vectors.new(VectorLit{At: At{n.Pos()}, Items: a.exprs(n.Items)})
+		e := a.vectors.new(VectorLit{At: At{a.pos(n)}, Items: a.exprs(n.Items)})
 		a.depth--
 		return e
 	case *syntax.Map:
@@ -458,20 +462,20 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 			vals[i] = a.expr(n.Items[2*i+1], false)
 		}
 		a.depth--
-		return a.maps.new(MapLit{At: At{n.Pos()}, Keys: keys, Vals: vals})
+		return a.maps.new(MapLit{At: At{a.pos(n)}, Keys: keys, Vals: vals})
 	case *syntax.Int:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.String:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Nil:
-		return a.consts.new(Const{At: At{n.Pos()}})
+		return a.consts.new(Const{At: At{a.pos(n)}})
 	case *syntax.Bool:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Float:
-		return a.consts.new(Const{At: At{n.Pos()}, Value: n.Value})
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Set:
 		a.depth++
-		e := &SetLit{At: At{n.Pos()}, Items: a.exprs(n.Items)}
+		e := &SetLit{At: At{a.pos(n)}, Items: a.exprs(n.Items)}
 		a.depth--
 		return e
 	case *syntax.ShortFn:
@@ -481,16 +485,16 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return e
 	case *syntax.Quote:
 		a.depth++
-		e := a.quote(n.Form, n.Pos())
+		e := a.quote(n.Form, a.pos(n))
 		a.depth--
 		return e
 	case *syntax.VarQuote:
-		return a.varRef(n.Sym, n.Pos())
+		return a.varRef(n.Sym, a.pos(n))
 	case *syntax.Regex:
-		return &Call{At: At{n.Pos()}, Fn: a.builtinRef("re-pattern", n.Pos()),
-			Args: []Expr{&Const{At: At{n.Pos()}, Value: n.Pattern}}}
+		return &Call{At: At{a.pos(n)}, Fn: a.builtinRef("re-pattern", a.pos(n)),
+			Args: []Expr{&Const{At: At{a.pos(n)}, Value: n.Pattern}}}
 	}
-	return a.errorf(n.Pos(), "invalid_form", "unsupported form %s", syntax.Format(n))
+	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
 func (a *analyzer) exprs(ns []syntax.Node) []Expr {
@@ -530,7 +534,7 @@ func (a *analyzer) descend(n syntax.Node, what string) {
 }
 
 func (a *analyzer) tooDeep(n syntax.Node, what string) {
-	a.errorf(n.Pos(), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
+	a.errorf(a.pos(n), "invalid_form", "%s (more than %d levels)", what, a.cfg.MaxDepth)
 	panic(bailout{})
 }
 
@@ -546,27 +550,27 @@ func (a *analyzer) quote(n syntax.Node, pos syntax.Pos) Expr {
 func (a *analyzer) quote1(n syntax.Node, pos syntax.Pos) Expr {
 	switch n := n.(type) {
 	case *syntax.List:
-		return &VectorLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}
+		return &VectorLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos)}
 	case *syntax.Vector:
-		return &VectorLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}
+		return &VectorLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos)}
 	case *syntax.Set:
-		return &SetLit{At: At{n.Pos()}, Items: a.quoteItems(n.Items, pos)}
+		return &SetLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos)}
 	case *syntax.Map:
 		items := a.quoteItems(n.Items, pos)
-		m := &MapLit{At: At{n.Pos()}}
+		m := &MapLit{At: At{a.pos(n)}}
 		for i := 0; i+1 < len(items); i += 2 {
 			m.Keys = append(m.Keys, items[i])
 			m.Vals = append(m.Vals, items[i+1])
 		}
 		return m
 	case *syntax.Symbol:
-		return a.errorf(n.Pos(), "invalid_form",
+		return a.errorf(a.pos(n), "invalid_form",
 			"quoted symbol '%s: PTC-Lisp has no symbol values; use a keyword :%s or a string \"%s\"",
 			symText(n), n.Name, n.Name)
 	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword:
 		return a.expr(n, false)
 	}
-	return a.errorf(n.Pos(), "invalid_form", "cannot quote %s: quote only literal data, e.g. '(1 2 3)", syntax.Format(n))
+	return a.errorf(a.pos(n), "invalid_form", "cannot quote %s: quote only literal data, e.g. '(1 2 3)", syntax.Format(n))
 }
 
 func (a *analyzer) quoteItems(items []syntax.Node, pos syntax.Pos) []Expr {

@@ -45,7 +45,7 @@ func TestFormsUnchanged(t *testing.T) {
 	for _, f := range forms {
 		before = append(before, syntax.Format(f))
 	}
-	mustAnalyzeForms(t, forms)
+	mustAnalyzeForms(t, src, forms)
 	for i, f := range forms {
 		if got := syntax.Format(f); got != before[i] {
 			t.Errorf("form %d changed: %s, was %s", i, got, before[i])
@@ -53,9 +53,9 @@ func TestFormsUnchanged(t *testing.T) {
 	}
 }
 
-func mustAnalyzeForms(t *testing.T, forms []syntax.Node) *Program {
+func mustAnalyzeForms(t *testing.T, src string, forms []syntax.Node) *Program {
 	t.Helper()
-	p, err := Analyze(forms, testConfig())
+	p, err := Analyze(src, forms, testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +65,10 @@ func mustAnalyzeForms(t *testing.T, forms []syntax.Node) *Program {
 // TestConcurrentAnalyze analyzes the same forms from several goroutines (run
 // with -race): analyses share nothing but their input.
 func TestConcurrentAnalyze(t *testing.T) {
-	forms := read(t, `(defn f [x & r] (let [{:keys [a] :or {a 1}} x] (->> r (map #(+ % a)) (filter even?))))
-		(loop [i 0] (if (< i 3) (recur (inc i)) (f {:a i} 1 2)))`)
-	want := dump(mustAnalyzeForms(t, forms).Body)
+	src := `(defn f [x & r] (let [{:keys [a] :or {a 1}} x] (->> r (map #(+ % a)) (filter even?))))
+		(loop [i 0] (if (< i 3) (recur (inc i)) (f {:a i} 1 2)))`
+	forms := read(t, src)
+	want := dump(mustAnalyzeForms(t, src, forms).Body)
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for g := 0; g < 8; g++ {
@@ -75,7 +76,7 @@ func TestConcurrentAnalyze(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				p, err := Analyze(forms, testConfig())
+				p, err := Analyze(src, forms, testConfig())
 				if err != nil {
 					errs <- err.Error()
 					return

@@ -31,17 +31,18 @@ func BenchmarkAnalyze(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			forms, err := syntax.Read(string(src))
+			text := string(src)
+			forms, err := syntax.Read(text)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := analyze.Analyze(forms, cfg); err != nil {
+			if _, err := analyze.Analyze(text, forms, cfg); err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				analyze.Analyze(forms, cfg)
+				analyze.Analyze(text, forms, cfg)
 			}
 		})
 	}

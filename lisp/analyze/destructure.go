@@ -12,7 +12,7 @@ import (
 func (a *analyzer) pattern(n syntax.Node) Pattern {
 	a.depth++
 	if a.depth > a.cfg.MaxDepth {
-		a.errorf(n.Pos(), "invalid_form", "binding pattern nesting too deep")
+		a.errorf(a.pos(n), "invalid_form", "binding pattern nesting too deep")
 		panic(bailout{})
 	}
 	p := a.pattern1(n)
@@ -24,11 +24,11 @@ func (a *analyzer) pattern1(n syntax.Node) Pattern {
 	switch n := n.(type) {
 	case *syntax.Symbol:
 		if n.Ns != "" {
-			a.errorf(n.Pos(), "invalid_form", "cannot bind the qualified name %s: use a plain name", symText(n))
+			a.errorf(a.pos(n), "invalid_form", "cannot bind the qualified name %s: use a plain name", symText(n))
 			return &BindSlot{Slot: a.temp()}
 		}
 		if n.Name == "&" {
-			a.errorf(n.Pos(), "invalid_form", "& must be followed by exactly one name, inside a vector pattern")
+			a.errorf(a.pos(n), "invalid_form", "& must be followed by exactly one name, inside a vector pattern")
 			return &BindSlot{Slot: a.temp()}
 		}
 		return a.bindSlots.new(BindSlot{Name: n.Name, Slot: a.declare(n.Name)})
@@ -37,22 +37,22 @@ func (a *analyzer) pattern1(n syntax.Node) Pattern {
 	case *syntax.Map:
 		return a.mapPattern(n)
 	}
-	a.errorf(n.Pos(), "invalid_form",
+	a.errorf(a.pos(n), "invalid_form",
 		"cannot bind to %s: a binding is a name, a vector pattern [a b] or a map pattern {:keys [a b]}", syntax.Format(n))
 	return &BindSlot{Slot: a.temp()}
 }
 
 func (a *analyzer) vectorPattern(v *syntax.Vector) Pattern {
-	p := &BindVector{At: At{v.Pos()}, As: -1}
+	p := &BindVector{At: At{a.pos(v)}, As: -1}
 	items := v.Items
 	for i := 0; i < len(items); i++ {
 		if s, ok := items[i].(*syntax.Symbol); ok && s.Ns == "" && s.Name == "&" {
 			if i+1 >= len(items) {
-				a.errorf(s.Pos(), "invalid_form", "& must be followed by a name in a vector pattern")
+				a.errorf(a.pos(s), "invalid_form", "& must be followed by a name in a vector pattern")
 				return p
 			}
 			if p.Rest != nil {
-				a.errorf(s.Pos(), "invalid_form", "a vector pattern can have only one &")
+				a.errorf(a.pos(s), "invalid_form", "a vector pattern can have only one &")
 				return p
 			}
 			p.Rest = a.pattern(items[i+1])
@@ -61,19 +61,19 @@ func (a *analyzer) vectorPattern(v *syntax.Vector) Pattern {
 		}
 		if kw, ok := items[i].(*syntax.Keyword); ok && kw.Name == "as" {
 			if i+2 != len(items) {
-				a.errorf(kw.Pos(), "invalid_form", ":as must be followed by one name at the end of a vector pattern")
+				a.errorf(a.pos(kw), "invalid_form", ":as must be followed by one name at the end of a vector pattern")
 				return p
 			}
 			s, ok := items[i+1].(*syntax.Symbol)
 			if !ok || s.Ns != "" {
-				a.errorf(items[i+1].Pos(), "invalid_form", ":as must be followed by a name")
+				a.errorf(a.pos(items[i+1]), "invalid_form", ":as must be followed by a name")
 				return p
 			}
 			p.As = a.declare(s.Name)
 			break
 		}
 		if p.Rest != nil {
-			a.errorf(items[i].Pos(), "invalid_form", "only :as may follow the & name in a vector pattern")
+			a.errorf(a.pos(items[i]), "invalid_form", "only :as may follow the & name in a vector pattern")
 			return p
 		}
 		p.Items = append(p.Items, a.pattern(items[i]))
@@ -82,7 +82,7 @@ func (a *analyzer) vectorPattern(v *syntax.Vector) Pattern {
 }
 
 func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
-	p := &BindMap{At: At{m.Pos()}, As: -1}
+	p := &BindMap{At: At{a.pos(m)}, As: -1}
 	defaults := map[string]syntax.Node{}
 	var asSym *syntax.Symbol
 	// First pass: collect :or and :as so that defaults attach to their keys.
@@ -95,13 +95,13 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 		case "or":
 			om, ok := m.Items[i+1].(*syntax.Map)
 			if !ok {
-				a.errorf(m.Items[i+1].Pos(), "invalid_form", ":or must be followed by a map of defaults, e.g. :or {a 0}")
+				a.errorf(a.pos(m.Items[i+1]), "invalid_form", ":or must be followed by a map of defaults, e.g. :or {a 0}")
 				continue
 			}
 			for j := 0; j+1 < len(om.Items); j += 2 {
 				s, ok := om.Items[j].(*syntax.Symbol)
 				if !ok || s.Ns != "" {
-					a.errorf(om.Items[j].Pos(), "invalid_form", ":or keys must be the bound names, got %s", syntax.Format(om.Items[j]))
+					a.errorf(a.pos(om.Items[j]), "invalid_form", ":or keys must be the bound names, got %s", syntax.Format(om.Items[j]))
 					continue
 				}
 				defaults[s.Name] = om.Items[j+1]
@@ -109,7 +109,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 		case "as":
 			s, ok := m.Items[i+1].(*syntax.Symbol)
 			if !ok || s.Ns != "" {
-				a.errorf(m.Items[i+1].Pos(), "invalid_form", ":as must be followed by a name")
+				a.errorf(a.pos(m.Items[i+1]), "invalid_form", ":as must be followed by a name")
 				continue
 			}
 			asSym = s
@@ -136,7 +136,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 			case "keys", "strs":
 				vec, ok := v.(*syntax.Vector)
 				if !ok {
-					a.errorf(v.Pos(), "invalid_form", ":%s must be followed by a vector of names, e.g. :%s [a b]", kw.Name, kw.Name)
+					a.errorf(a.pos(v), "invalid_form", ":%s must be followed by a vector of names, e.g. :%s [a b]", kw.Name, kw.Name)
 					continue
 				}
 				for _, it := range vec.Items {
@@ -153,7 +153,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 					case *syntax.String:
 						name, key = s.Value, s.Value
 					default:
-						a.errorf(it.Pos(), "invalid_form", ":%s lists names, got %s", kw.Name, syntax.Format(it))
+						a.errorf(a.pos(it), "invalid_form", ":%s lists names, got %s", kw.Name, syntax.Format(it))
 						continue
 					}
 					def := defaultFor(name)
@@ -162,7 +162,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 				}
 				continue
 			case "syms":
-				a.errorf(kw.Pos(), "invalid_form", ":syms is not supported: PTC-Lisp has no symbol keys; use :keys or :strs")
+				a.errorf(a.pos(kw), "invalid_form", ":syms is not supported: PTC-Lisp has no symbol keys; use :keys or :strs")
 				continue
 			}
 		}
@@ -183,7 +183,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 		case *syntax.Nil:
 			mk.Literal = true
 		default:
-			a.errorf(v.Pos(), "invalid_form", "map pattern keys must be keywords, strings or other literals, e.g. {the-name :name}, got %s", syntax.Format(v))
+			a.errorf(a.pos(v), "invalid_form", "map pattern keys must be keywords, strings or other literals, e.g. {the-name :name}, got %s", syntax.Format(v))
 			continue
 		}
 		if s, ok := k.(*syntax.Symbol); ok {

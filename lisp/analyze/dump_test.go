@@ -52,7 +52,7 @@ func read(t testing.TB, src string) []syntax.Node {
 // analyzeSrc analyzes src with cfg.
 func analyzeSrc(t testing.TB, src string, cfg Config) (*Program, error) {
 	t.Helper()
-	return Analyze(read(t, src), cfg)
+	return Analyze(src, read(t, src), cfg)
 }
 
 // mustAnalyze analyzes src with the test config and fails on an error.

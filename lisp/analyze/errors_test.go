@@ -321,7 +321,7 @@ func TestMaxDepth(t *testing.T) {
 			}
 			cfg := testConfig()
 			cfg.MaxDepth = tt.maxDepth
-			p, err := Analyze(forms, cfg)
+			p, err := Analyze(tt.src, forms, cfg)
 			if !tt.wantErr {
 				if err != nil {
 					t.Fatalf("unexpected error %v", err)
@@ -348,11 +348,12 @@ func TestMaxDepth(t *testing.T) {
 		t.Errorf("got %s %q", errs[0].Pos, errs[0].Msg)
 	}
 	// Errors found before the depth error are kept.
-	forms, err := deepReader.Read("(foo/x) " + nested("(do ", ")", 600, "1"))
+	src := "(foo/x) " + nested("(do ", ")", 600, "1")
+	forms, err := deepReader.Read(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Analyze(forms, testConfig())
+	_, err = Analyze(src, forms, testConfig())
 	errs, _ = err.(ErrorList)
 	if len(errs) != 2 || errs[0].Kind != "unbound_var" || !strings.Contains(errs[1].Msg, "too deep") {
 		t.Errorf("got %v", errs)
@@ -505,7 +506,7 @@ func TestMaxDepthMessages(t *testing.T) {
 		}
 		cfg := testConfig()
 		cfg.MaxDepth = 3
-		_, err = Analyze(forms, cfg)
+		_, err = Analyze(tt.src, forms, cfg)
 		var errs ErrorList
 		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Msg != tt.msg {
 			t.Errorf("%s: %v, want one error %q", tt.src, err, tt.msg)

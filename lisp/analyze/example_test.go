@@ -11,8 +11,9 @@ func ExampleAnalyze() {
 	builtins := map[string]bool{"*": true, "map": true}
 	cfg := analyze.Config{IsBuiltin: func(name string) bool { return builtins[name] }}
 
-	forms, _ := syntax.Read(`(defn twice [x] (* 2 x)) (map twice ctx/items)`)
-	prog, err := analyze.Analyze(forms, cfg)
+	src := `(defn twice [x] (* 2 x)) (map twice ctx/items)`
+	forms, _ := syntax.Read(src)
+	prog, err := analyze.Analyze(src, forms, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,8 +25,9 @@ func ExampleAnalyze() {
 	fmt.Printf("%T %T %T\n", call.Fn, call.Args[0], call.Args[1])
 	fmt.Println("defs:", prog.Defs)
 
-	forms, _ = syntax.Read("(let [x 1]\n  (recur x))\n(foo/bar)")
-	_, err = analyze.Analyze(forms, cfg)
+	src = "(let [x 1]\n  (recur x))\n(foo/bar)"
+	forms, _ = syntax.Read(src)
+	_, err = analyze.Analyze(src, forms, cfg)
 	for _, e := range err.(analyze.ErrorList) {
 		fmt.Println(e.Kind, e)
 	}

@@ -9,7 +9,7 @@ import (
 
 // list analyzes a parenthesized form: a special form, a tool call or a call.
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
-	pos := l.Pos()
+	pos := a.pos(l)
 	if len(l.Items) == 0 {
 		// () is the empty list in Clojure: an empty vector here (no lists).
 		return &VectorLit{At: At{pos}}
@@ -52,9 +52,9 @@ func isInteropName(name string) bool {
 // host methods the runtime supports; everything else is explained away.
 func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 	name := sym.Name
-	pos := l.Pos()
+	pos := a.pos(l)
 	if a.isBuiltin(name) {
-		return &Call{At: At{pos}, Fn: a.builtinRef(name, sym.Pos()), Args: a.exprs(l.Items[1:])}
+		return &Call{At: At{pos}, Fn: a.builtinRef(name, a.pos(sym)), Args: a.exprs(l.Items[1:])}
 	}
 	if a.cfg.Hint != nil {
 		if h := a.cfg.Hint(name); h != "" {
@@ -66,7 +66,7 @@ func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 }
 
 func (a *analyzer) memoryCall(sym *syntax.Symbol, l *syntax.List) Expr {
-	pos := l.Pos()
+	pos := a.pos(l)
 	args := l.Items[1:]
 	switch sym.Name {
 	case "put":
@@ -87,7 +87,7 @@ func (a *analyzer) memoryCall(sym *syntax.Symbol, l *syntax.List) Expr {
 
 // special dispatches the special forms and macros.
 func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
-	pos := l.Pos()
+	pos := a.pos(l)
 	args := l.Items[1:]
 	switch name {
 	case "if", "if-not":
@@ -139,7 +139,7 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		for _, s := range args {
 			sym, ok := s.(*syntax.Symbol)
 			if !ok || sym.Ns != "" {
-				return a.errorf(s.Pos(), "invalid_form", "declare expects names, got %s", syntax.Format(s))
+				return a.errorf(a.pos(s), "invalid_form", "declare expects names, got %s", syntax.Format(s))
 			}
 			if !a.definable(sym, "declare") {
 				return &Const{At: At{pos}}
@@ -242,7 +242,7 @@ func thread(acc, step syntax.Node, last bool) syntax.Node {
 		}
 		return &syntax.List{Span: l.Span, Items: items}
 	}
-	return &syntax.List{Span: syntax.Span{Start: step.Pos(), Stop: step.End()}, Items: []syntax.Node{step, acc}}
+	return &syntax.List{Span: step.Bounds(), Items: []syntax.Node{step, acc}}
 }
 
 func isFnForm(l *syntax.List) bool {
@@ -253,7 +253,7 @@ func isFnForm(l *syntax.List) bool {
 // gensym returns a symbol no program can spell (it contains a space).
 func (a *analyzer) gensym(pos syntax.Pos, hint string) *syntax.Symbol {
 	a.gensymN++
-	return &syntax.Symbol{Span: syntax.Span{Start: pos, Stop: pos}, Name: " " + hint + strconv.Itoa(a.gensymN)}
+	return &syntax.Symbol{Span: syntax.Span{Start: pos.Offset, Stop: pos.Offset}, Name: " " + hint + strconv.Itoa(a.gensymN)}
 }
 
 func (a *analyzer) cond(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
@@ -297,7 +297,7 @@ func (a *analyzer) bindingVector(form string, n syntax.Node, pos syntax.Pos) ([]
 		return nil, false
 	}
 	if len(v.Items)%2 != 0 {
-		a.errorf(v.Pos(), "invalid_form", "%s bindings need an even number of forms (name value pairs), got %d", form, len(v.Items))
+		a.errorf(a.pos(v), "invalid_form", "%s bindings need an even number of forms (name value pairs), got %d", form, len(v.Items))
 		return nil, false
 	}
 	return v.Items, true
@@ -335,7 +335,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail b
 		return &Const{At: At{pos}}
 	}
 	if len(items) != 2 {
-		return a.errorf(args[0].Pos(), "invalid_form", "%s takes exactly one binding: [name value]", form)
+		return a.errorf(a.pos(args[0]), "invalid_form", "%s takes exactly one binding: [name value]", form)
 	}
 	init := a.expr(items[1], false)
 	m := a.mark()
@@ -433,11 +433,11 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 		for _, ar := range args {
 			l, ok := ar.(*syntax.List)
 			if !ok || len(l.Items) == 0 {
-				return a.errorf(ar.Pos(), "invalid_form",
+				return a.errorf(a.pos(ar), "invalid_form",
 					"fn expects a parameter vector, or one list per arity: ([x] body) ([x y] body)")
 			}
 			if _, ok := l.Items[0].(*syntax.Vector); !ok {
-				return a.errorf(l.Pos(), "invalid_form", "each arity must start with a parameter vector")
+				return a.errorf(a.pos(l), "invalid_form", "each arity must start with a parameter vector")
 			}
 			arities = append(arities, l.Items)
 		}
@@ -463,12 +463,12 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 		n := len(arity.Params)
 		if arity.Rest != nil {
 			if variadicMin >= 0 {
-				return a.errorf(ar[0].Pos(), "invalid_form", "a function can have only one variadic arity")
+				return a.errorf(a.pos(ar[0]), "invalid_form", "a function can have only one variadic arity")
 			}
 			variadicMin = n
 		} else {
 			if seen[n] {
-				return a.errorf(ar[0].Pos(), "invalid_form", "a function has two arities with %d parameter(s)", n)
+				return a.errorf(a.pos(ar[0]), "invalid_form", "a function has two arities with %d parameter(s)", n)
 			}
 			seen[n] = true
 			maxFixed = max(maxFixed, n)
@@ -490,7 +490,7 @@ func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos syntax.P
 	for i := 0; i < len(items); i++ {
 		if s, ok := items[i].(*syntax.Symbol); ok && s.Ns == "" && s.Name == "&" {
 			if i+2 != len(items) {
-				a.errorf(items[i].Pos(), "invalid_form", "& must be followed by exactly one parameter")
+				a.errorf(a.pos(items[i]), "invalid_form", "& must be followed by exactly one parameter")
 				return nil
 			}
 			rest = items[i+1]
@@ -544,7 +544,7 @@ func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos syntax.P
 
 func (a *analyzer) paramName(s *syntax.Symbol) string {
 	if s.Ns != "" {
-		a.errorf(s.Pos(), "invalid_form", "parameter names cannot be qualified: %s", symText(s))
+		a.errorf(a.pos(s), "invalid_form", "parameter names cannot be qualified: %s", symText(s))
 	}
 	return s.Name
 }
@@ -556,7 +556,7 @@ func (a *analyzer) defName(form string, args []syntax.Node, pos syntax.Pos) (str
 	}
 	s, ok := args[0].(*syntax.Symbol)
 	if !ok || s.Ns != "" {
-		a.errorf(args[0].Pos(), "invalid_form", "%s needs a plain name, got %s", form, syntax.Format(args[0]))
+		a.errorf(a.pos(args[0]), "invalid_form", "%s needs a plain name, got %s", form, syntax.Format(args[0]))
 		return "", false
 	}
 	if !a.definable(s, form) {
@@ -573,7 +573,7 @@ func (a *analyzer) defName(form string, args []syntax.Node, pos syntax.Pos) (str
 // redefined (when ...) or (return ...) would change every later program.
 func (a *analyzer) definable(s *syntax.Symbol, form string) bool {
 	if msg := ReservedName(s.Name); msg != "" {
-		a.errorf(s.Pos(), "cannot_shadow_builtin", "cannot %s %s: %s", verb(form), s.Name, msg)
+		a.errorf(a.pos(s), "cannot_shadow_builtin", "cannot %s %s: %s", verb(form), s.Name, msg)
 		return false
 	}
 	if a.isBuiltin(s.Name) && !a.shadow[s.Name] {
@@ -661,7 +661,7 @@ func (a *analyzer) def(form string, args []syntax.Node, pos syntax.Pos) Expr {
 	var val Expr
 	if l, ok := rest[0].(*syntax.List); ok && len(l.Items) > 0 {
 		if s, ok := l.Items[0].(*syntax.Symbol); ok && s.Ns == "" && (s.Name == "fn" || s.Name == "fn*") && !a.isLocal(s.Name) {
-			val = a.fnForm(l.Items[1:], l.Pos(), name)
+			val = a.fnForm(l.Items[1:], a.pos(l), name)
 		}
 	}
 	if val == nil {
@@ -682,7 +682,7 @@ func (a *analyzer) call(args []syntax.Node, pos syntax.Pos) Expr {
 		tc.Name = n.Name
 	case *syntax.Symbol:
 		if !a.isLocal(n.Name) && n.Ns == "" && !a.isBuiltin(n.Name) && !a.defSet[n.Name] {
-			return a.errorf(n.Pos(), "invalid_form",
+			return a.errorf(a.pos(n), "invalid_form",
 				"call expects the tool name as a string: (call \"%s\" args...)", n.Name)
 		}
 		tc.NameExpr = a.expr(n, false)
@@ -717,22 +717,22 @@ func (a *analyzer) where(args []syntax.Node, pos syntax.Pos) Expr {
 	w := &Where{At: At{pos}}
 	switch f := args[0].(type) {
 	case *syntax.Keyword:
-		w.Path = []Expr{&Keyword{At: At{f.Pos()}, Name: f.Name}}
+		w.Path = []Expr{&Keyword{At: At{a.pos(f)}, Name: f.Name}}
 	case *syntax.String:
-		w.Path = []Expr{&Const{At: At{f.Pos()}, Value: f.Value}}
+		w.Path = []Expr{&Const{At: At{a.pos(f)}, Value: f.Value}}
 	case *syntax.Vector:
 		for _, it := range f.Items {
 			switch k := it.(type) {
 			case *syntax.Keyword:
-				w.Path = append(w.Path, &Keyword{At: At{k.Pos()}, Name: k.Name})
+				w.Path = append(w.Path, &Keyword{At: At{a.pos(k)}, Name: k.Name})
 			case *syntax.String:
-				w.Path = append(w.Path, &Const{At: At{k.Pos()}, Value: k.Value})
+				w.Path = append(w.Path, &Const{At: At{a.pos(k)}, Value: k.Value})
 			default:
-				return a.errorf(it.Pos(), "invalid_where_form", "where field paths contain keywords or strings, got %s", syntax.Format(it))
+				return a.errorf(a.pos(it), "invalid_where_form", "where field paths contain keywords or strings, got %s", syntax.Format(it))
 			}
 		}
 	default:
-		return a.errorf(args[0].Pos(), "invalid_where_form",
+		return a.errorf(a.pos(args[0]), "invalid_where_form",
 			"where needs a field keyword or a path vector first, e.g. (where :status = \"open\"), got %s", syntax.Format(args[0]))
 	}
 	if len(args) == 1 {
@@ -740,7 +740,7 @@ func (a *analyzer) where(args []syntax.Node, pos syntax.Pos) Expr {
 	}
 	op, ok := args[1].(*syntax.Symbol)
 	if !ok || op.Ns != "" || whereOps[op.Name] == "" {
-		return a.errorf(args[1].Pos(), "invalid_where_operator",
+		return a.errorf(a.pos(args[1]), "invalid_where_operator",
 			"where operator must be one of = not= > < >= <= in includes, got %s", syntax.Format(args[1]))
 	}
 	w.Op = whereOps[op.Name]
@@ -802,7 +802,7 @@ func (a *analyzer) asThread(args []syntax.Node, pos syntax.Pos) Expr {
 	}
 	s, ok := args[1].(*syntax.Symbol)
 	if !ok || s.Ns != "" {
-		return a.errorf(args[1].Pos(), "invalid_thread_form", "as-> needs a name after the value")
+		return a.errorf(a.pos(args[1]), "invalid_thread_form", "as-> needs a name after the value")
 	}
 	m := a.mark()
 	defer a.release(m)
@@ -838,12 +838,12 @@ func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr
 	for i := 0; i < len(items); i += 2 {
 		if kw, ok := items[i].(*syntax.Keyword); ok {
 			if len(f.Clauses) == 0 {
-				return a.errorf(kw.Pos(), "invalid_form", "%s bindings must start with a name, not :%s", form, kw.Name)
+				return a.errorf(a.pos(kw), "invalid_form", "%s bindings must start with a name, not :%s", form, kw.Name)
 			}
 			c := &f.Clauses[len(f.Clauses)-1]
 			switch kw.Name {
 			case "let":
-				bv, ok := a.bindingVector(":let", items[i+1], kw.Pos())
+				bv, ok := a.bindingVector(":let", items[i+1], a.pos(kw))
 				if !ok {
 					return &Const{At: At{pos}}
 				}
@@ -856,13 +856,13 @@ func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr
 			case "when", "while":
 				c.Mods = append(c.Mods, ForMod{Kind: kw.Name, Test: a.expr(items[i+1], false)})
 			default:
-				return a.errorf(kw.Pos(), "invalid_form", "%s supports the modifiers :let, :when and :while, not :%s", form, kw.Name)
+				return a.errorf(a.pos(kw), "invalid_form", "%s supports the modifiers :let, :when and :while, not :%s", form, kw.Name)
 			}
 			continue
 		}
 		switch items[i+1].(type) {
 		case *syntax.Int, *syntax.Float, *syntax.Bool, *syntax.Keyword:
-			return a.errorf(items[i+1].Pos(), "invalid_arity", "%s cannot iterate over %s: give it a collection", form, syntax.Format(items[i+1]))
+			return a.errorf(a.pos(items[i+1]), "invalid_arity", "%s cannot iterate over %s: give it a collection", form, syntax.Format(items[i+1]))
 		}
 		coll := a.expr(items[i+1], false)
 		f.Clauses = append(f.Clauses, ForClause{Pattern: a.pattern(items[i]), Coll: coll})
@@ -881,7 +881,7 @@ func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
 	}
 	s, ok := v.Items[0].(*syntax.Symbol)
 	if !ok || s.Ns != "" {
-		return a.errorf(v.Items[0].Pos(), "invalid_form", "dotimes needs a name: (dotimes [i n] body...)")
+		return a.errorf(a.pos(v.Items[0]), "invalid_form", "dotimes needs a name: (dotimes [i n] body...)")
 	}
 	count := a.expr(v.Items[1], false)
 	m := a.mark()
@@ -908,18 +908,18 @@ func (a *analyzer) letfn(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	for _, it := range v.Items {
 		l, ok := it.(*syntax.List)
 		if !ok || len(l.Items) < 2 {
-			return a.errorf(it.Pos(), "invalid_form", "letfn function specs look like (name [params] body...)")
+			return a.errorf(a.pos(it), "invalid_form", "letfn function specs look like (name [params] body...)")
 		}
 		s, ok := l.Items[0].(*syntax.Symbol)
 		if !ok || s.Ns != "" {
-			return a.errorf(l.Pos(), "invalid_form", "letfn function specs start with a name")
+			return a.errorf(a.pos(l), "invalid_form", "letfn function specs start with a name")
 		}
 		lf.Slots = append(lf.Slots, a.declare(s.Name))
 		specs = append(specs, l)
 	}
 	for _, l := range specs {
 		name := l.Items[0].(*syntax.Symbol).Name
-		fe := a.fnArities(l.Items[1:], l.Pos(), "", name)
+		fe := a.fnArities(l.Items[1:], a.pos(l), "", name)
 		fn, ok := fe.(*Fn)
 		if !ok {
 			return fe
@@ -961,10 +961,10 @@ func (a *analyzer) caseForm(args []syntax.Node, pos syntax.Pos, tail bool) Expr 
 
 func (a *analyzer) caseConst(n syntax.Node) Expr {
 	if s, ok := n.(*syntax.Symbol); ok {
-		return a.errorf(s.Pos(), "invalid_form",
+		return a.errorf(a.pos(s), "invalid_form",
 			"case tests must be literal constants; %s is a symbol (use cond or condp to compare with a variable)", symText(s))
 	}
-	return a.quote(n, n.Pos())
+	return a.quote(n, a.pos(n))
 }
 
 func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
@@ -993,17 +993,17 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 			defNode = clauses[i]
 			break
 		}
-		test := &Call{At: At{clauses[i].Pos()}, Fn: &Local{At: At{pos}, Slot: predSlot},
+		test := &Call{At: At{a.pos(clauses[i])}, Fn: &Local{At: At{pos}, Slot: predSlot},
 			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}}
 		if k, ok := clauses[i+1].(*syntax.Keyword); ok && k.Name == ">>" {
 			if i+2 == len(clauses) {
-				return a.errorf(k.Pos(), "invalid_form", "condp: :>> must be followed by a function")
+				return a.errorf(a.pos(k), "invalid_form", "condp: :>> must be followed by a function")
 			}
-			cls = append(cls, clause{test: test, result: a.expr(clauses[i+2], false), arrow: true, pos: clauses[i].Pos()})
+			cls = append(cls, clause{test: test, result: a.expr(clauses[i+2], false), arrow: true, pos: a.pos(clauses[i])})
 			i += 3
 			continue
 		}
-		cls = append(cls, clause{test: test, result: a.expr(clauses[i+1], tail), pos: clauses[i].Pos()})
+		cls = append(cls, clause{test: test, result: a.expr(clauses[i+1], tail), pos: a.pos(clauses[i])})
 		i += 2
 	}
 	var result Expr
@@ -1034,10 +1034,10 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 
 // shortFn expands #(...) into a function of %1..%n (and %& for the rest).
 func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
-	pos := n.Pos()
+	pos := a.pos(n)
 	maxN, rest := 0, false
 	if err := scanPlaceholders(n.Items, &maxN, &rest); err != nil {
-		return a.errorf(err.Pos(), "invalid_form", "nested #() are not allowed: use (fn [x] ...) for the inner function")
+		return a.errorf(a.pos(err), "invalid_form", "nested #() are not allowed: use (fn [x] ...) for the inner function")
 	}
 	scope := a.newFnScope("")
 	saved := a.fn

@@ -50,7 +50,7 @@ func CanonicalNamespace(ns string) (string, bool) {
 
 // symbol analyzes a symbol in value position.
 func (a *analyzer) symbol(s *syntax.Symbol) Expr {
-	pos := s.Pos()
+	pos := a.pos(s)
 	if s.Ns == "" {
 		fp := fingerprint(s.Name)
 		if e, ok := a.resolveLocalFP(s.Name, fp, pos); ok {
@@ -138,7 +138,7 @@ func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
 }
 
 func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
-	pos := s.Pos()
+	pos := a.pos(s)
 	if _, ok := CanonicalNamespace(s.Ns); ok {
 		if a.cfg.Hint != nil {
 			if h := a.cfg.Hint(s.Ns + "/" + s.Name); h != "" {

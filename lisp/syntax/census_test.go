@@ -84,13 +84,15 @@ func TestCensusExact(t *testing.T) {
 }
 
 // A small program costs one allocation per kind of node, one for all its
-// Items, scratch stack and top-level forms.
+// Items, scratch stack and top-level forms; a one-liner a single one.
 func TestReadSmallAllocs(t *testing.T) {
 	tests := []struct {
 		src    string
 		allocs float64
 	}{
-		{"(+ 1 2)", 4},                    // []Node, List, Symbol, Int
+		{"(+ 1 2)", 1},                    // tinyRead
+		{"(get m :k)", 1},                 // tinyRead
+		{"(+ 1 2 3)", 4},                  // []Node, List, Symbol, Int
 		{"(let [x 1 y 2.5] [x y :k])", 7}, // + Vector, Float, Keyword
 		{"", 0},
 	}

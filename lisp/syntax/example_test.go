@@ -7,12 +7,15 @@ import (
 )
 
 func ExampleRead() {
-	forms, err := syntax.Read(`(defn greet [name] (str "Hello, " name))`)
+	src := `(defn greet [name] (str "Hello, " name))`
+	forms, err := syntax.Read(src)
 	if err != nil {
 		panic(err)
 	}
+	lines := syntax.LinesOf(src)
 	for _, item := range forms[0].(*syntax.List).Items {
-		fmt.Printf("%-16T %s-%s\n", item, item.Pos(), item.End())
+		b := item.Bounds()
+		fmt.Printf("%-16T %s-%s\n", item, lines.Pos(b.Start), lines.Pos(b.Stop))
 	}
 	// Output:
 	// *syntax.Symbol   1:2-1:6

@@ -146,9 +146,14 @@ func posAt(src string, off int) Pos {
 // offsets and that the source text it spans reads back as the same node.
 func checkSpans(t testing.TB, src string, forms []Node) {
 	t.Helper()
+	lines := LinesOf(src)
 	for _, f := range forms {
 		walk(f, func(n Node) {
-			s, e := n.Pos(), n.End()
+			b := n.Bounds()
+			if b.Start < 0 || int(b.Stop) > len(src) || b.Start >= b.Stop {
+				t.Fatalf("%s: bad span %+v", dump(n), b)
+			}
+			s, e := lines.Pos(b.Start), lines.Pos(b.Stop)
 			if s.Offset < 0 || int(e.Offset) > len(src) || s.Offset >= e.Offset {
 				t.Fatalf("%s: bad span %+v..%+v", dump(n), s, e)
 			}

@@ -1,10 +1,10 @@
 package syntax
 
 // Node is a form read from source. Every implementation is a pointer to one
-// of the structs below, each of which embeds a Span.
+// of the structs below, each of which embeds a Span (byte offsets: Lines
+// gives their line and column).
 type Node interface {
-	Pos() Pos
-	End() Pos
+	Bounds() Span
 	node()
 }
 

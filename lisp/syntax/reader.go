@@ -81,9 +81,30 @@ func (r *reader) plan() {
 		return
 	}
 	stack := min(c.forms, 64)
-	buf := make([]Node, c.forms+stack)
+	var buf []Node
+	if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
+		// A one-liner such as (+ 1 2): its nodes and items in one allocation.
+		t := new(tinyRead)
+		buf = t.items[:c.forms+stack]
+		r.symbols.buf, r.symbols.want = t.symbols[:c.symbols], 0
+		r.ints.buf, r.ints.want = t.ints[:c.ints], 0
+		r.lists.buf, r.lists.want = t.lists[:c.lists], 0
+		r.keywords.buf, r.keywords.want = t.keywords[:c.keywords], 0
+	} else {
+		buf = make([]Node, c.forms+stack)
+	}
 	r.items.free = buf[:c.forms:c.forms]
 	r.scratch = buf[c.forms:c.forms]
+}
+
+// tinyRead holds the nodes of the shortest programs, so that reading one
+// costs a single allocation.
+type tinyRead struct {
+	items    [8]Node
+	symbols  [2]Symbol
+	ints     [2]Int
+	lists    [1]List
+	keywords [1]Keyword
 }
 
 // halt stops reading, and drops the census's plans for the rest of the
@@ -150,6 +171,13 @@ var collKinds = [...]struct {
 	kShortFn: {"#(", ')'},
 }
 
+// suspect is where a literal that looks like it swallowed code opened,
+// and the line that looks like code.
+type suspect struct {
+	start Pos
+	line  int32
+}
+
 // reader is the state of one Read. Forms are read by recursive descent;
 // depth counts open collections, quotes and discards, and is checked before
 // each one, which bounds the recursion.
@@ -171,7 +199,7 @@ type reader struct {
 	// is when a literal is never closed. swallowed is set once a literal
 	// has run to the end of input, so the collections it swallowed the
 	// closers of are not reported as unclosed too.
-	suspect   Span
+	suspect   suspect
 	swallowed bool
 
 	maxDepth, maxErrors int
@@ -566,12 +594,7 @@ func (r *reader) readColl(kind int) Node {
 	r.depth--
 	items := r.items.copy(r.scratch[mark:], r.off, len(r.src)-r.off)
 	r.scratch = r.scratch[:mark]
-	sp := Span{Start: start}
-	if off := r.off; r.colFrom <= off && off <= r.nextHigh { // pos, inlined for speed
-		sp.Stop = Pos{int32(off), int32(r.line), int32(off - r.colBase)}
-	} else {
-		sp.Stop = r.pos(off)
-	}
+	sp := Span{start.Offset, int32(r.off)}
 	switch kind {
 	case kList:
 		n := r.lists.alloc(r)
@@ -610,7 +633,7 @@ func (r *reader) readQuote() Node {
 	if n == nil {
 		return nil
 	}
-	return &Quote{Span{start, n.End()}, n}
+	return &Quote{Span{start.Offset, n.Bounds().Stop}, n}
 }
 
 // readMeta reads ^meta form. Metadata (^:private, type hints such as
@@ -675,7 +698,7 @@ func (r *reader) readDispatch() Node {
 		n, found := r.readNext()
 		r.depth--
 		if sym, ok := n.(*Symbol); ok {
-			return &VarQuote{Span{start, sym.Stop}, sym}
+			return &VarQuote{Span{start.Offset, sym.Stop}, sym}
 		}
 		if n != nil || !found {
 			r.errorf(start, "#' must be followed by a symbol, as in #'my-fn")
@@ -698,7 +721,7 @@ func (r *reader) readDispatch() Node {
 			return nil
 		}
 		n := r.floats.alloc(r)
-		n.Span, n.Value = Span{start, r.pos(end)}, v
+		n.Span, n.Value = Span{start.Offset, int32(end)}, v
 		return n
 	}
 	// Tagged literals (#inst, #uuid), namespaced maps (#:a{}), reader
@@ -780,10 +803,10 @@ func (r *reader) readToken() Node {
 		bits |= b
 		end++
 	}
-	if end < len(s) && s[end] >= utf8.RuneSelf || !(r.colFrom <= startOff && end <= r.nextHigh) {
+	if end < len(s) && s[end] >= utf8.RuneSelf || s[startOff] >= utf8.RuneSelf {
 		return r.readTokenSlow()
 	}
-	sp := Span{Pos{int32(startOff), int32(r.line), int32(startOff - r.colBase)}, Pos{int32(end), int32(r.line), int32(end - r.colBase)}}
+	sp := Span{int32(startOff), int32(end)}
 	tok := s[startOff:end]
 	c := tok[0]
 	switch {
@@ -851,13 +874,8 @@ func (r *reader) readTokenSlow() Node {
 	}
 	tok := s[startOff:end]
 	r.off = end
-	var sp Span
-	if r.colFrom <= startOff && end <= r.nextHigh { // pos, inlined for speed
-		sp = Span{Pos{int32(startOff), int32(r.line), int32(startOff - r.colBase)}, Pos{int32(end), int32(r.line), int32(end - r.colBase)}}
-	} else {
-		sp = Span{r.pos(startOff), r.pos(end)}
-	}
-	start := sp.Start
+	sp := Span{int32(startOff), int32(end)}
+	start := r.pos(startOff) // for errors
 
 	c := tok[0]
 	var c1 byte
@@ -929,7 +947,7 @@ func (r *reader) number(tok string, sp Span) Node {
 	num, msg := parseNumber(tok)
 	switch {
 	case msg != "":
-		r.errorf(sp.Start, "%s", msg)
+		r.errorf(r.pos(int(sp.Start)), "%s", msg)
 		return nil
 	case num.isFloat:
 		n := r.floats.alloc(r)
@@ -1082,7 +1100,7 @@ func (r *reader) readString() Node {
 				v = unescape(v)
 			}
 			n := r.strs.alloc(r)
-			n.Span, n.Value = Span{start, r.pos(r.off)}, v
+			n.Span, n.Value = Span{start.Offset, int32(r.off)}, v
 			return n
 		case b == '\n':
 			i++
@@ -1110,7 +1128,7 @@ func (r *reader) readString() Node {
 // open paren and not a blank, or ";;") more likely belongs outside it.
 func (r *reader) literalLine(start Pos, off int) {
 	r.newline(off)
-	if r.suspect.Start.IsValid() {
+	if r.suspect.start.IsValid() {
 		return
 	}
 	s := r.src
@@ -1119,7 +1137,7 @@ func (r *reader) literalLine(start Pos, off int) {
 		j++
 	}
 	if j+1 < len(s) && (s[j] == '(' && byteClass[s[j+1]] <= clSpecial || s[j] == ';' && s[j+1] == ';') {
-		r.suspect = Span{start, r.pos(j)}
+		r.suspect = suspect{start, int32(r.line)}
 	}
 }
 
@@ -1132,14 +1150,14 @@ func (r *reader) unterminated(start Pos, what string) {
 	r.swallowed = true
 	sus := r.suspect
 	switch {
-	case !sus.Start.IsValid():
+	case !sus.start.IsValid():
 		r.errorf(start, "unterminated %s: no closing '\"' before the end of the program", what)
-	case sus.Start == start:
+	case sus.start == start:
 		r.errorf(start, "unterminated %s: it runs into line %d, which looks like code; its closing '\"' is probably missing on line %d",
-			what, sus.Stop.Line, start.Line)
+			what, sus.line, start.Line)
 	default:
-		r.errorf(sus.Start, "unterminated %s: the string opened here runs into line %d, which looks like code, so its closing '\"' is probably missing on line %d (the program ends inside the %s opened at %s)",
-			what, sus.Stop.Line, sus.Start.Line, what, start)
+		r.errorf(sus.start, "unterminated %s: the string opened here runs into line %d, which looks like code, so its closing '\"' is probably missing on line %d (the program ends inside the %s opened at %s)",
+			what, sus.line, sus.start.Line, what, start)
 	}
 }
 
@@ -1259,7 +1277,7 @@ func (r *reader) readRegex() Node {
 			if len(r.errs) != nerrs || r.stop {
 				return nil
 			}
-			return &Regex{Span{start, r.pos(r.off)}, s[start.Offset+2 : i]}
+			return &Regex{Span{start.Offset, int32(r.off)}, s[start.Offset+2 : i]}
 		case b == '\n':
 			i++
 			r.literalLine(start, i)
@@ -1350,7 +1368,7 @@ func (r *reader) readChar() Node {
 		v = text
 	}
 	n := r.strs.alloc(r)
-	n.Span, n.Value, n.Char = Span{start, r.pos(end)}, v, true
+	n.Span, n.Value, n.Char = Span{start.Offset, int32(end)}, v, true
 	return n
 }
 

@@ -496,13 +496,14 @@ func checkPositions(t *testing.T, src string, want []string) {
 		t.Fatalf("Read(%q): %v", src, err)
 	}
 	var got []string
+	lines := LinesOf(src)
 	for _, f := range forms {
 		walk(f, func(n Node) {
 			d := dump(n)
 			if i := strings.IndexByte(d[1:], ' '); i >= 0 && strings.ContainsAny(d[:1], "([{#") {
 				d = d[:i+1]
 			}
-			got = append(got, d+" "+n.Pos().String()+"-"+n.End().String())
+			got = append(got, d+" "+lines.Pos(n.Bounds().Start).String()+"-"+lines.Pos(n.Bounds().Stop).String())
 		})
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -584,4 +585,23 @@ func TestHostileInputs(t *testing.T) {
 		b.WriteByte(byte(next()))
 	}
 	Read(b.String())
+}
+
+// TestLines checks Lines.Pos against positions counted from scratch, for
+// every offset in and out of order, with few lines (kept inline) and many.
+func TestLines(t *testing.T) {
+	for _, src := range []string{"", "(+ 1 2)", "(a\nb)\n", "a\nλé\n\nx😀y\n", strings.Repeat("(f \"é\")\n", 9) + "z"} {
+		lines := LinesOf(src)
+		check := func(off int) {
+			if got, want := lines.Pos(int32(off)), posAt(src, off); got != want {
+				t.Fatalf("%q: Pos(%d) = %+v, want %+v", src, off, got, want)
+			}
+		}
+		for off := 0; off <= len(src); off++ {
+			check(off)
+		}
+		for off := len(src); off >= 0; off -= 3 {
+			check(off)
+		}
+	}
 }
