@@ -72,9 +72,16 @@ type threadBlock struct {
 }
 
 func newThread(run *runState, globals *globalEnv) *thread {
-	b := &threadBlock{}
+	th := (&threadBlock{}).init()
+	th.run, th.globals, th.maxFrames = run, globals, run.limits.MaxDepth
+	return th
+}
+
+// init makes b's thread ready, as a thread kept by Program.keepThread is:
+// with no run yet.
+func (b *threadBlock) init() *thread {
 	th := &b.th
-	th.run, th.globals, th.nextCheck, th.maxFrames = run, globals, checkInterval, run.limits.MaxDepth
+	th.nextCheck = checkInterval
 	b.frame.th = th
 	b.frames[0] = &b.frame
 	th.frames = b.frames[:1]

@@ -99,13 +99,28 @@ func compile(src string, shadows []string) (*Program, error) {
 		first.More = c.errs[1:]
 		return nil, first
 	}
-	defs := make(map[string]bool, len(ap.Defs))
-	for _, d := range ap.Defs {
-		defs[d] = true
+	var defs map[string]bool // read only: nil when the program defines nothing
+	if len(ap.Defs) > 0 {
+		defs = make(map[string]bool, len(ap.Defs))
+		for _, d := range ap.Defs {
+			defs[d] = true
+		}
 	}
-	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs,
-		deps: c.dependencies(ap.Globals, defs),
-		size: int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize}, nil
+	// The program and the thread of its first run are one allocation: most
+	// programs run, and a run keeps its thread for the next one anyway.
+	b := &programBlock{}
+	p := &b.p
+	p.src, p.top, p.nslots, p.globals, p.defs = src, top, ap.NumSlots, ap.Globals, defs
+	p.deps = c.dependencies(ap.Globals, defs)
+	p.size = int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize
+	p.spare.Store(b.first.init())
+	return p, nil
+}
+
+// programBlock is a new Program with the thread of its first run.
+type programBlock struct {
+	p     Program
+	first threadBlock
 }
 
 // Dependencies is what a program reads that earlier runs provide (see
