@@ -29,6 +29,7 @@ type compiler struct {
 	pool     map[uint64]*poolEntry
 	poolSlab []poolEntry
 	poolOne  *poolEntry   // the first entry, until pool is made
+	poolOneH uint64       // its hash
 	seed     maphash.Seed // of the pool's hash, made when first needed
 	seeded   bool
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
@@ -221,8 +222,7 @@ type poolEntry struct {
 	e    analyze.Expr
 	v    Value
 	fn   evalFn     // made on first use as an expression
-	h    uint64     // the hash of e
-	next *poolEntry // the next entry with the same hash
+	next *poolEntry // the next entry with the same hash (the map's key)
 }
 
 // maxPooledItems bounds the literals pooled (hashing and comparing them is
@@ -246,7 +246,7 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	var head *poolEntry
 	if c.pool != nil {
 		head = c.pool[h]
-	} else if c.poolOne != nil && c.poolOne.h == h {
+	} else if c.poolOne != nil && c.poolOneH == h {
 		head = c.poolOne // one entry so far, and no map
 	}
 	chain := 0
@@ -265,16 +265,16 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	if len(c.poolSlab) == cap(c.poolSlab) {
 		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, h: h, next: head})
+	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, next: head})
 	pe := &c.poolSlab[len(c.poolSlab)-1]
 	if c.pool == nil {
 		if c.poolOne == nil {
-			c.poolOne = pe // a program with one flat literal needs no map
+			c.poolOne, c.poolOneH = pe, h // a program with one flat literal needs no map
 			return pe
 		}
 		c.pool = map[uint64]*poolEntry{}
-		if c.poolOne.h != h {
-			c.pool[c.poolOne.h] = c.poolOne
+		if c.poolOneH != h {
+			c.pool[c.poolOneH] = c.poolOne
 		}
 	}
 	c.pool[h] = pe
@@ -582,6 +582,29 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 	return out
 }
 
+// mapEntries compiles the entries of a map literal, keys and values
+// alternating, in the order exprs would compile all the keys and then all
+// the values (the order errors are reported in).
+func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
+	n := 2 * len(keys)
+	if n == 0 {
+		return nil
+	}
+	if cap(c.fnSlab)-len(c.fnSlab) < n {
+		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
+	}
+	l := len(c.fnSlab)
+	out := c.fnSlab[l : l+n : l+n]
+	c.fnSlab = c.fnSlab[:l+n]
+	for i, e := range keys {
+		out[2*i] = c.expr(e)
+	}
+	for i, e := range vals {
+		out[2*i+1] = c.expr(e)
+	}
+	return out
+}
+
 func (c *compiler) expr(e analyze.Expr) evalFn {
 	switch e := e.(type) {
 	case *analyze.Keyword:
@@ -634,18 +657,20 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Set(), nil
 		}
 	case *analyze.MapLit:
-		keys, vals := c.exprs(e.Keys), c.exprs(e.Vals)
+		// Keys and values alternate in one slice: one slice header less in
+		// the closure and one carve from the slab.
+		kv := c.mapEntries(e.Keys, e.Vals)
 		return func(fr *frame) (Value, error) {
-			if err := fr.th.charge(2*int64(len(keys)) + 2); err != nil {
+			if err := fr.th.charge(int64(len(kv)) + 2); err != nil {
 				return nil, at(err, pos)
 			}
 			b := emptyMapBuilder()
-			for i := range keys {
-				k, err := keys[i](fr)
+			for i := 0; i+1 < len(kv); i += 2 {
+				k, err := kv[i](fr)
 				if err != nil {
 					return nil, err
 				}
-				v, err := vals[i](fr)
+				v, err := kv[i+1](fr)
 				if err != nil {
 					return nil, err
 				}

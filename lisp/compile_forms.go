@@ -43,10 +43,11 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 		return c.callBuiltin(b.fn, e.Args, pos)
 	case *analyze.Keyword:
-		k := Keyword(f.Name)
+		// The closures below take the keyword from fk (its name) rather
+		// than holding it too: 16 bytes less for one of the commonest nodes.
 		fk := c.keywordKey(f.Name)
 		if n < 1 || n > 2 {
-			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", k, n)
+			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", Keyword(f.Name), n)
 		}
 		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(l.Slot) {
 			// (:k local): read the slot and look up in one step.
@@ -57,6 +58,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 					v, _ := mm.lookupFlex(fk)
 					return v, nil
 				}
+				k := Keyword(fk.name)
 				v, err := callKeyword(k, []Value{x})
 				if err != nil {
 					return nil, at(err, pos)
@@ -90,6 +92,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 					return nil, err
 				}
 			}
+			k := Keyword(fk.name)
 			v, err := callKeyword(k, []Value{x, d}[:n])
 			if err != nil {
 				return nil, at(err, pos)
