@@ -57,6 +57,9 @@ type compiler struct {
 	noSpec     bool
 	loopSpecs  map[*analyze.Loop]*loopSpec
 	cellReads  []evalFn
+	// calls is set when the program calls functions of its own (or loops):
+	// it may need a deeper value stack than straight-line code (see compile).
+	calls bool
 }
 
 // maxProgramRegexWeight bounds the total weight of a program's regex
@@ -1008,6 +1011,7 @@ func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
 }
 
 func (c *compiler) loop(e *analyze.Loop) evalFn {
+	c.calls = true
 	if spec := c.planLoop(e); spec != nil {
 		return c.intLoop(e, spec)
 	}
@@ -1109,6 +1113,7 @@ func (c *compiler) recur(e *analyze.Recur) evalFn {
 }
 
 func (c *compiler) fn(e *analyze.Fn) evalFn {
+	c.calls = true
 	proto := &fnProto{name: e.Name}
 	var params []string
 	// The function runs in a frame of its own: no slot of it is unboxed
@@ -1197,6 +1202,7 @@ func patternName(p analyze.Pattern) string {
 }
 
 func (c *compiler) letfn(e *analyze.LetFn) evalFn {
+	c.calls = true
 	fns := make([]evalFn, len(e.Fns))
 	for i, f := range e.Fns {
 		fns[i] = c.fn(f)

@@ -105,6 +105,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			return c.errorf(pos, NotCallable, "%s is not a function", describe(f.Value))
 		}
 	}
+	c.calls = true
 	fnE := c.expr(e.Fn)
 	args := c.exprs(e.Args)
 	return func(fr *frame) (Value, error) {

@@ -107,21 +107,39 @@ func compile(src string, shadows []string) (*Program, error) {
 		}
 	}
 	// The program and the thread of its first run are one allocation: most
-	// programs run, and a run keeps its thread for the next one anyway.
-	b := &programBlock{}
-	p := &b.p
+	// programs run, and a run keeps its thread for the next one anyway. A
+	// program that calls no function of its own gets a smaller thread.
+	var p *Program
+	var th *thread
+	if !c.calls && ap.NumSlots <= maxSmallSlots {
+		b := &smallProgramBlock{}
+		p, th = &b.p, initThread(&b.th.th, &b.th.frame, b.th.frames[:], &b.th.chunks, b.th.values[:])
+	} else {
+		b := &programBlock{}
+		p, th = &b.p, initThread(&b.th.th, &b.th.frame, b.th.frames[:], &b.th.chunks, b.th.values[:])
+	}
 	p.src, p.top, p.nslots, p.globals, p.defs = src, top, ap.NumSlots, ap.Globals, defs
 	p.deps = c.dependencies(ap.Globals, defs)
 	p.size = int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize
-	p.spare.Store(b.first.init())
+	p.spare.Store(th)
 	return p, nil
 }
 
-// programBlock is a new Program with the thread of its first run.
-type programBlock struct {
-	p     Program
-	first threadBlock
-}
+// maxSmallSlots is the most locals a program given a smallThreadBlock binds.
+const maxSmallSlots = 4
+
+// programBlock is a new Program with the thread of its first run, and
+// smallProgramBlock the same with a small thread.
+type (
+	programBlock struct {
+		p  Program
+		th threadBlock
+	}
+	smallProgramBlock struct {
+		p  Program
+		th smallThreadBlock
+	}
+)
 
 // Dependencies is what a program reads that earlier runs provide (see
 // Program.Dependencies).
