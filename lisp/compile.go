@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/ordmap"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
@@ -524,7 +525,39 @@ func constMap(keys, vals []Value) *Map {
 		keys[out], vals[out] = keys[i], vals[i]
 		out++
 	}
-	return mapFromSorted(keys[:out], vals[:out])
+	return constMapFromSorted(keys[:out], vals[:out])
+}
+
+// constMapFromSorted is mapFromSorted for the small constant maps of most
+// literals: the map and its one leaf in one allocation.
+func constMapFromSorted(keys, vals []Value) *Map {
+	switch n := len(keys); {
+	case n == 0:
+		return emptyMap
+	case n == 1:
+		return leafMap(keys, vals, (*ordmap.Leaf1[Value, Value]).Tree)
+	case n == 2:
+		return leafMap(keys, vals, (*ordmap.Leaf2[Value, Value]).Tree)
+	case n == 3:
+		return leafMap(keys, vals, (*ordmap.Leaf3[Value, Value]).Tree)
+	case n == 4:
+		return leafMap(keys, vals, (*ordmap.Leaf4[Value, Value]).Tree)
+	case n <= 6:
+		return leafMap(keys, vals, (*ordmap.Leaf6[Value, Value]).Tree)
+	case n <= 8:
+		return leafMap(keys, vals, (*ordmap.Leaf8[Value, Value]).Tree)
+	}
+	return mapFromSorted(keys, vals)
+}
+
+// leafMap allocates a map and its leaf block L together.
+func leafMap[L any](keys, vals []Value, tree func(*L, []Value, []Value) ordmap.Tree[Value, Value]) *Map {
+	b := new(struct {
+		m Map
+		l L
+	})
+	b.m.t = tree(&b.l, keys, vals)
+	return &b.m
 }
 
 // newConstVector returns a vector of n nil items allocated with its items
