@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/ordmap"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
@@ -29,6 +30,7 @@ type compiler struct {
 	pool     map[uint64]*poolEntry
 	poolSlab []poolEntry
 	poolOne  *poolEntry   // the first entry, until pool is made
+	poolOneH uint64       // its hash
 	seed     maphash.Seed // of the pool's hash, made when first needed
 	seeded   bool
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
@@ -56,6 +58,9 @@ type compiler struct {
 	noSpec     bool
 	loopSpecs  map[*analyze.Loop]*loopSpec
 	cellReads  []evalFn
+	// calls is set when the program calls functions of its own (or loops):
+	// it may need a deeper value stack than straight-line code (see compile).
+	calls bool
 }
 
 // maxProgramRegexWeight bounds the total weight of a program's regex
@@ -221,8 +226,7 @@ type poolEntry struct {
 	e    analyze.Expr
 	v    Value
 	fn   evalFn     // made on first use as an expression
-	h    uint64     // the hash of e
-	next *poolEntry // the next entry with the same hash
+	next *poolEntry // the next entry with the same hash (the map's key)
 }
 
 // maxPooledItems bounds the literals pooled (hashing and comparing them is
@@ -246,7 +250,7 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	var head *poolEntry
 	if c.pool != nil {
 		head = c.pool[h]
-	} else if c.poolOne != nil && c.poolOne.h == h {
+	} else if c.poolOne != nil && c.poolOneH == h {
 		head = c.poolOne // one entry so far, and no map
 	}
 	chain := 0
@@ -265,16 +269,16 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	if len(c.poolSlab) == cap(c.poolSlab) {
 		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, h: h, next: head})
+	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, next: head})
 	pe := &c.poolSlab[len(c.poolSlab)-1]
 	if c.pool == nil {
 		if c.poolOne == nil {
-			c.poolOne = pe // a program with one flat literal needs no map
+			c.poolOne, c.poolOneH = pe, h // a program with one flat literal needs no map
 			return pe
 		}
 		c.pool = map[uint64]*poolEntry{}
-		if c.poolOne.h != h {
-			c.pool[c.poolOne.h] = c.poolOne
+		if c.poolOneH != h {
+			c.pool[c.poolOneH] = c.poolOne
 		}
 	}
 	c.pool[h] = pe
@@ -521,7 +525,39 @@ func constMap(keys, vals []Value) *Map {
 		keys[out], vals[out] = keys[i], vals[i]
 		out++
 	}
-	return mapFromSorted(keys[:out], vals[:out])
+	return constMapFromSorted(keys[:out], vals[:out])
+}
+
+// constMapFromSorted is mapFromSorted for the small constant maps of most
+// literals: the map and its one leaf in one allocation.
+func constMapFromSorted(keys, vals []Value) *Map {
+	switch n := len(keys); {
+	case n == 0:
+		return emptyMap
+	case n == 1:
+		return leafMap(keys, vals, (*ordmap.Leaf1[Value, Value]).Tree)
+	case n == 2:
+		return leafMap(keys, vals, (*ordmap.Leaf2[Value, Value]).Tree)
+	case n == 3:
+		return leafMap(keys, vals, (*ordmap.Leaf3[Value, Value]).Tree)
+	case n == 4:
+		return leafMap(keys, vals, (*ordmap.Leaf4[Value, Value]).Tree)
+	case n <= 6:
+		return leafMap(keys, vals, (*ordmap.Leaf6[Value, Value]).Tree)
+	case n <= 8:
+		return leafMap(keys, vals, (*ordmap.Leaf8[Value, Value]).Tree)
+	}
+	return mapFromSorted(keys, vals)
+}
+
+// leafMap allocates a map and its leaf block L together.
+func leafMap[L any](keys, vals []Value, tree func(*L, []Value, []Value) ordmap.Tree[Value, Value]) *Map {
+	b := new(struct {
+		m Map
+		l L
+	})
+	b.m.t = tree(&b.l, keys, vals)
+	return &b.m
 }
 
 // newConstVector returns a vector of n nil items allocated with its items
@@ -582,6 +618,29 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 	return out
 }
 
+// mapEntries compiles the entries of a map literal, keys and values
+// alternating, in the order exprs would compile all the keys and then all
+// the values (the order errors are reported in).
+func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
+	n := 2 * len(keys)
+	if n == 0 {
+		return nil
+	}
+	if cap(c.fnSlab)-len(c.fnSlab) < n {
+		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
+	}
+	l := len(c.fnSlab)
+	out := c.fnSlab[l : l+n : l+n]
+	c.fnSlab = c.fnSlab[:l+n]
+	for i, e := range keys {
+		out[2*i] = c.expr(e)
+	}
+	for i, e := range vals {
+		out[2*i+1] = c.expr(e)
+	}
+	return out
+}
+
 func (c *compiler) expr(e analyze.Expr) evalFn {
 	switch e := e.(type) {
 	case *analyze.Keyword:
@@ -634,18 +693,20 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Set(), nil
 		}
 	case *analyze.MapLit:
-		keys, vals := c.exprs(e.Keys), c.exprs(e.Vals)
+		// Keys and values alternate in one slice: one slice header less in
+		// the closure and one carve from the slab.
+		kv := c.mapEntries(e.Keys, e.Vals)
 		return func(fr *frame) (Value, error) {
-			if err := fr.th.charge(2*int64(len(keys)) + 2); err != nil {
+			if err := fr.th.charge(int64(len(kv)) + 2); err != nil {
 				return nil, at(err, pos)
 			}
 			b := emptyMapBuilder()
-			for i := range keys {
-				k, err := keys[i](fr)
+			for i := 0; i+1 < len(kv); i += 2 {
+				k, err := kv[i](fr)
 				if err != nil {
 					return nil, err
 				}
-				v, err := vals[i](fr)
+				v, err := kv[i+1](fr)
 				if err != nil {
 					return nil, err
 				}
@@ -983,6 +1044,7 @@ func (c *compiler) bindings(bs []analyze.Binding) func(fr *frame) error {
 }
 
 func (c *compiler) loop(e *analyze.Loop) evalFn {
+	c.calls = true
 	if spec := c.planLoop(e); spec != nil {
 		return c.intLoop(e, spec)
 	}
@@ -1084,6 +1146,7 @@ func (c *compiler) recur(e *analyze.Recur) evalFn {
 }
 
 func (c *compiler) fn(e *analyze.Fn) evalFn {
+	c.calls = true
 	proto := &fnProto{name: e.Name}
 	var params []string
 	// The function runs in a frame of its own: no slot of it is unboxed
@@ -1172,6 +1235,7 @@ func patternName(p analyze.Pattern) string {
 }
 
 func (c *compiler) letfn(e *analyze.LetFn) evalFn {
+	c.calls = true
 	fns := make([]evalFn, len(e.Fns))
 	for i, f := range e.Fns {
 		fns[i] = c.fn(f)

@@ -71,15 +71,34 @@ type threadBlock struct {
 	values [firstStackChunk]Value
 }
 
+// smallThreadBlock is a threadBlock for a program that calls no function
+// of its own and binds few locals (see compile): its stack stays shallow,
+// and a smaller block is cheaper to allocate and clear. Should it need more
+// (nested calls of many arguments), the stack grows as any does.
+type smallThreadBlock struct {
+	th     thread
+	frame  frame
+	frames [2]*frame
+	chunks [1][]Value
+	values [smallStackChunk]Value
+}
+
 func newThread(run *runState, globals *globalEnv) *thread {
 	b := &threadBlock{}
-	th := &b.th
-	th.run, th.globals, th.nextCheck, th.maxFrames = run, globals, checkInterval, run.limits.MaxDepth
-	b.frame.th = th
-	b.frames[0] = &b.frame
-	th.frames = b.frames[:1]
-	b.chunks[0] = b.values[:]
-	th.stack.chunks = b.chunks[:]
+	th := initThread(&b.th, &b.frame, b.frames[:], &b.chunks, b.values[:])
+	th.run, th.globals, th.maxFrames = run, globals, run.limits.MaxDepth
+	return th
+}
+
+// initThread makes th ready with its first frame, frame list and stack
+// chunk, as a thread kept by Program.keepThread is: with no run yet.
+func initThread(th *thread, fr *frame, frames []*frame, chunks *[1][]Value, values []Value) *thread {
+	th.nextCheck = checkInterval
+	fr.th = th
+	frames[0] = fr
+	th.frames = frames[:1]
+	chunks[0] = values
+	th.stack.chunks = chunks[:]
 	return th
 }
 
@@ -324,6 +343,7 @@ type stackMark struct{ cur, sp int }
 // with the thread (threadBlock).
 const (
 	firstStackChunk = 32
+	smallStackChunk = 8
 	maxStackChunk   = 8192
 )
 

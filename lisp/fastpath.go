@@ -701,6 +701,29 @@ func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {
 		return nil
 	}
 	op, fn := opCodes[name], b.fn
+	if ops, ok := c.callArgs(args); ok {
+		a0, a1 := ops[0], ops[1]
+		return func(fr *frame) (bool, error) {
+			x, err := a0.eval(fr)
+			if err != nil {
+				return false, err
+			}
+			y, err := a1.eval(fr)
+			if err != nil {
+				return false, err
+			}
+			if u, ok := x.(int64); ok {
+				if v, ok := y.(int64); ok {
+					return cmpInt(op, u, v), nil
+				}
+			}
+			r, err := callBuiltin2(fr.th, fn, x, y, pos)
+			if err != nil {
+				return false, err
+			}
+			return r != nil && r != false, nil
+		}
+	}
 	a0, a1 := c.expr(args[0]), c.expr(args[1])
 	return func(fr *frame) (bool, error) {
 		x, err := a0(fr)
@@ -789,6 +812,29 @@ func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, pos po
 		}
 	case len(args) == 2 && (name == "+" || name == "-" || name == "*"):
 		op := opCodes[name]
+		if ops, ok := c.callArgs(args); ok {
+			a0, a1 := ops[0], ops[1]
+			return func(fr *frame) (Value, error) {
+				x, err := a0.eval(fr)
+				if err != nil {
+					return nil, err
+				}
+				y, err := a1.eval(fr)
+				if err != nil {
+					return nil, err
+				}
+				if u, ok := x.(int64); ok {
+					if v, ok := y.(int64); ok {
+						r, over := arith(op, u, v)
+						if over {
+							return nil, at(overflow(name), pos)
+						}
+						return boxInt(r), nil
+					}
+				}
+				return callBuiltin2(fr.th, fn, x, y, pos)
+			}
+		}
 		a0, a1 := c.expr(args[0]), c.expr(args[1])
 		return func(fr *frame) (Value, error) {
 			x, err := a0(fr)

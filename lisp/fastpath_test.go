@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -522,5 +523,49 @@ func TestFastPathsRandomLoops(t *testing.T) {
 		src := fmt.Sprintf("(loop [a %s b %s c %s] (if %s (recur %s %s %s) [a b c]))",
 			consts[rng.IntN(13)], expr(2), consts[rng.IntN(13)], test(0), expr(0), expr(0), expr(0))
 		sameBothWays(t, src, limits)
+	}
+}
+
+// A call of one or two arguments evaluates an argument (:k x) itself (see
+// callArg): values, errors with their positions, notes and steps are those
+// of the same call of a local bound to (:k x).
+func TestKeywordArgs(t *testing.T) {
+	for _, tc := range []struct{ x, call, bound string }{
+		{`{:tags [1 2]}`, `(count (:tags x))`, `(count v)`},
+		{`5`, `(count (:tags x))`, `(count v)`},
+		{`[{:tags 1}]`, `(count (:tags x))`, `(count v)`},
+		{`{:a 3}`, `(* (:a x) 2)`, `(* v 2)`},
+		{`[1 2]`, `(* (:a x) 2)`, `(* v 2)`},
+		{`{:a 3.5}`, `(- 1 (:a x))`, `(- 1 v)`},
+		{`{:a 3}`, `(if (> (:a x) 2) :big :small)`, `(if (> v 2) :big :small)`},
+		{`{:a "s"}`, `(if (< 1 (:a x)) :big :small)`, `(if (< 1 v) :big :small)`},
+		{`{:a 9223372036854775807}`, `(+ (:a x) 1)`, `(+ v 1)`},
+		{`{:a [1 2 3]}`, `(nth (:a x) 1)`, `(nth v 1)`},
+		{`{:a [1 2 3]}`, `(nth (:a x) 7)`, `(nth v 7)`},
+		{`[{:a 1}]`, `(str (:a x) (:a x))`, `(str v v)`},
+	} {
+		// Both forms put the call at the same position (nil is padded).
+		k := ":a"
+		if strings.Contains(tc.call, ":tags") {
+			k = ":tags"
+		}
+		init := "(" + k + " x)"
+		fused := fmt.Sprintf(`(let [x %s v %-*s] %s)`, tc.x, len(init), "nil", tc.call)
+		bound := fmt.Sprintf(`(let [x %s v %s] %s)`, tc.x, init, tc.bound)
+		r1, err1 := Run(context.Background(), fused, Options{Limits: Limits{Timeout: 5 * time.Minute}})
+		r2, err2 := Run(context.Background(), bound, Options{Limits: Limits{Timeout: 5 * time.Minute}})
+		var e1, e2 *Error
+		errors.As(err1, &e1)
+		errors.As(err2, &e2)
+		if (e1 == nil) != (e2 == nil) || e1 != nil && (e1.Kind != e2.Kind || e1.Message != e2.Message || e1.Pos != e2.Pos) {
+			t.Errorf("%s: error %v; %s: %v", fused, err1, bound, err2)
+			continue
+		}
+		if strings.HasPrefix(tc.x, "[{") && len(r1.Notes) == 0 {
+			t.Errorf("%s: no note of the keyword read on a vector of maps", fused)
+		}
+		if !Equal(r1.Value, r2.Value) || !slices.Equal(r1.Notes, r2.Notes) || r1.Steps != r2.Steps {
+			t.Errorf("%s: %v notes %q; %s: %v notes %q", fused, r1.Value, r1.Notes, bound, r2.Value, r2.Notes)
+		}
 	}
 }

@@ -99,14 +99,47 @@ func compile(src string, shadows []string) (*Program, error) {
 		first.More = c.errs[1:]
 		return nil, first
 	}
-	defs := make(map[string]bool, len(ap.Defs))
-	for _, d := range ap.Defs {
-		defs[d] = true
+	var defs map[string]bool // read only: nil when the program defines nothing
+	if len(ap.Defs) > 0 {
+		defs = make(map[string]bool, len(ap.Defs))
+		for _, d := range ap.Defs {
+			defs[d] = true
+		}
 	}
-	return &Program{src: src, top: top, nslots: ap.NumSlots, globals: ap.Globals, defs: defs,
-		deps: c.dependencies(ap.Globals, defs),
-		size: int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize}, nil
+	// The program and the thread of its first run are one allocation: most
+	// programs run, and a run keeps its thread for the next one anyway. A
+	// program that calls no function of its own gets a smaller thread.
+	var p *Program
+	var th *thread
+	if !c.calls && ap.NumSlots <= maxSmallSlots {
+		b := &smallProgramBlock{}
+		p, th = &b.p, initThread(&b.th.th, &b.th.frame, b.th.frames[:], &b.th.chunks, b.th.values[:])
+	} else {
+		b := &programBlock{}
+		p, th = &b.p, initThread(&b.th.th, &b.th.frame, b.th.frames[:], &b.th.chunks, b.th.values[:])
+	}
+	p.src, p.top, p.nslots, p.globals, p.defs = src, top, ap.NumSlots, ap.Globals, defs
+	p.deps = c.dependencies(ap.Globals, defs)
+	p.size = int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize
+	p.spare.Store(th)
+	return p, nil
 }
+
+// maxSmallSlots is the most locals a program given a smallThreadBlock binds.
+const maxSmallSlots = 4
+
+// programBlock is a new Program with the thread of its first run, and
+// smallProgramBlock the same with a small thread.
+type (
+	programBlock struct {
+		p  Program
+		th threadBlock
+	}
+	smallProgramBlock struct {
+		p  Program
+		th smallThreadBlock
+	}
+)
 
 // Dependencies is what a program reads that earlier runs provide (see
 // Program.Dependencies).

@@ -132,4 +132,49 @@ func TestRunAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { _ = newThread(run, nil) }); n != 1 {
 		t.Errorf("a new thread takes %v allocations, want 1", n)
 	}
+	// The first run of a new program takes the thread that came with it.
+	for _, src := range []string{`(+ 1 2)`, `(let [a 1 b 2 c 3 d 4 e 5] (+ a b c d e))`} {
+		progs := make([]*Program, 25)
+		for i := range progs {
+			if progs[i], err = Compile(src); err != nil {
+				t.Fatal(err)
+			}
+		}
+		i := 0
+		if n := testing.AllocsPerRun(20, func() {
+			if _, err := progs[i].Run(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			i++
+		}); n > 2 {
+			t.Errorf("the first run of %s allocates %v times, want 2", src, n)
+		}
+	}
+}
+
+// A straight-line program gets a small first thread (see compile): its
+// value stack grows when nested calls need more, in every run alike.
+func TestSmallThreadGrows(t *testing.T) {
+	// a is a local: calls of constants only would be folded when compiled.
+	src := `(let [a 1] (+ a (+ a 2 3 4 5 6 7 8 9) (+ a 2 3 4 5 6 7 8 9 (+ a 2 3 4 5 6 7 8 9 (- 9 8 7 6 5 4 3 2 a)))))`
+	p, err := Compile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.spare.Load().stack.chunks[0]); n != smallStackChunk {
+		t.Fatal("the program did not get a small thread")
+	}
+	opts := Options{Limits: Limits{Timeout: 5 * time.Minute}}
+	for i := range 3 {
+		res, err := p.Run(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != int64(109) {
+			t.Fatalf("run %d: got %v, want 109", i, res.Value)
+		}
+		if n := len(p.spare.Load().stack.chunks); n < 2 {
+			t.Fatalf("run %d: the stack has %d chunk(s): the test no longer makes it grow", i, n)
+		}
+	}
 }

@@ -518,3 +518,57 @@ func TestScanSmall(t *testing.T) {
 		t.Error("SmallAt on a large tree")
 	}
 }
+
+// A leaf block builds the tree FromSorted builds, and the tree is an
+// ordinary persistent one: changes of it leave the block's entries alone.
+func TestLeafBlocks(t *testing.T) {
+	type build func(keys []int, vals []string) Tree[int, string]
+	for _, b := range []struct {
+		size  int
+		build build
+	}{
+		{1, func(k []int, v []string) Tree[int, string] { return new(Leaf1[int, string]).Tree(k, v) }},
+		{2, func(k []int, v []string) Tree[int, string] { return new(Leaf2[int, string]).Tree(k, v) }},
+		{3, func(k []int, v []string) Tree[int, string] { return new(Leaf3[int, string]).Tree(k, v) }},
+		{4, func(k []int, v []string) Tree[int, string] { return new(Leaf4[int, string]).Tree(k, v) }},
+		{6, func(k []int, v []string) Tree[int, string] { return new(Leaf6[int, string]).Tree(k, v) }},
+		{8, func(k []int, v []string) Tree[int, string] { return new(Leaf8[int, string]).Tree(k, v) }},
+	} {
+		for n := 1; n <= b.size; n++ {
+			keys := make([]int, n)
+			vals := make([]string, n)
+			for i := range n {
+				keys[i], vals[i] = 3*i, fmt.Sprint(i)
+			}
+			tr := b.build(keys, vals)
+			if err := tr.check(icmp); err != nil {
+				t.Fatalf("size %d, n=%d: %v", b.size, n, err)
+			}
+			m := newModel[int, string](icmp)
+			for i := range n {
+				m.set(keys[i], vals[i])
+			}
+			if err := same(tr, m); err != nil {
+				t.Fatalf("size %d, n=%d: %v", b.size, n, err)
+			}
+			u := tr.Set(1, "x", icmp).Set(0, "y", icmp).Delete(3*(n-1), icmp)
+			if err := same(tr, m); err != nil {
+				t.Fatalf("size %d, n=%d: the block changed with its copy: %v", b.size, n, err)
+			}
+			m.set(1, "x")
+			m.set(0, "y")
+			m.del(3 * (n - 1))
+			if err := same(u, m); err != nil {
+				t.Fatalf("size %d, n=%d: after Set/Delete: %v", b.size, n, err)
+			}
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("size %d: %d entries did not panic", b.size, b.size+1)
+				}
+			}()
+			b.build(make([]int, b.size+1), make([]string, b.size+1))
+		}()
+	}
+}

@@ -395,3 +395,55 @@ func (t Tree[K, V]) SmallAt(i int) (k K, v V, ok bool) {
 	e := &t.tail.ents[i]
 	return e.k, e.v, true
 }
+
+// Leaf blocks hold the one leaf of a small tree, so that a caller can
+// allocate the tree together with what holds it (the interpreter's constant
+// maps: one allocation for the map and its entries). Tree fills the block
+// with the sorted, distinct keys and vals (at most the block's size) and
+// returns the tree FromSorted would build of them.
+type (
+	Leaf1[K, V any] struct {
+		n node[K, V]
+		e [1]entry[K, V]
+	}
+	Leaf2[K, V any] struct {
+		n node[K, V]
+		e [2]entry[K, V]
+	}
+	Leaf3[K, V any] struct {
+		n node[K, V]
+		e [3]entry[K, V]
+	}
+	Leaf4[K, V any] struct {
+		n node[K, V]
+		e [4]entry[K, V]
+	}
+	Leaf6[K, V any] struct {
+		n node[K, V]
+		e [6]entry[K, V]
+	}
+	Leaf8[K, V any] struct {
+		n node[K, V]
+		e [8]entry[K, V]
+	}
+)
+
+func (l *Leaf1[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf2[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf3[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf4[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf6[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf8[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+
+// fillLeaf makes n, with room ents, the single leaf FromSorted makes of a
+// tree of 1 to len(ents) entries.
+func fillLeaf[K, V any](n *node[K, V], ents []entry[K, V], keys []K, vals []V) Tree[K, V] {
+	if len(keys) != len(vals) || len(keys) == 0 || len(keys) > len(ents) {
+		panic("ordmap: Leaf.Tree: wrong number of entries")
+	}
+	n.ents = ents[:len(keys)]
+	for i := range keys {
+		n.ents[i] = entry[K, V]{keys[i], vals[i]}
+	}
+	return Tree[K, V]{tail: n, count: len(keys)}
+}
