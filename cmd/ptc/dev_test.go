@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
@@ -959,5 +960,52 @@ func TestDevRunOverrideErrors(t *testing.T) {
 		if !strings.Contains(string(b), c.want) {
 			t.Errorf("%v: %s, want it to name %s", c.body, b, c.want)
 		}
+	}
+}
+
+// TestDevOpen: --open hands the printed address, token included, to
+// $BROWSER.
+func TestDevOpen(t *testing.T) {
+	dir := devFolder(t)
+	opened := filepath.Join(t.TempDir(), "opened")
+	browser := filepath.Join(t.TempDir(), "browser.sh")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+opened+".tmp && mv "+opened+".tmp "+opened+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
+	env.ctx = ctx
+	env.getenv = func(k string) string {
+		if k == "BROWSER" {
+			return browser
+		}
+		return ""
+	}
+	seen := make(chan string, 1)
+	w := &lineWriter{want: "/?token=", seen: seen}
+	code := make(chan int, 1)
+	go func() { code <- cmdDev(env, []string{dir, "--open"}, io.Discard, w) }()
+	printed := strings.TrimPrefix(<-seen, "ptc dev: ")
+	// The browser is another process: wait for its file, bounded by the
+	// test's own deadline rather than a timer.
+	var got []byte
+	for {
+		b, err := os.ReadFile(opened)
+		if err == nil {
+			got = b
+			break
+		}
+		if d, ok := t.Deadline(); ok && time.Until(d) < 5*time.Second {
+			t.Fatal("$BROWSER was never started")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if string(got) != printed {
+		t.Errorf("$BROWSER got %q, want the printed address %q", got, printed)
+	}
+	cancel()
+	if c := <-code; c != exitOK {
+		t.Errorf("exit %d", c)
 	}
 }
