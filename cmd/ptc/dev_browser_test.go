@@ -51,7 +51,8 @@ func gatedModel(waiting chan<- struct{}, release <-chan struct{}) llm.Func {
 // runs an agent and sees its first turn (program, tool call, output)
 // arrive while the mission still waits for the model, sees the outcome,
 // opens the saved trace, edits the prompt and runs again, compares the
-// two runs, and runs the test cases. Throughout, every request the page
+// two runs, replays the first offline, cancels a run and runs the test
+// cases. Throughout, every request the page
 // makes goes to the server itself, the page logs no error (a CSP
 // violation would be one), and the firewalled value never shows.
 func TestDevBrowser(t *testing.T) {
@@ -246,6 +247,13 @@ func TestDevBrowser(t *testing.T) {
 		}
 	}
 	do("the comparison", shot("dev-compare"))
+
+	// The first run replayed offline from its recorded replies.
+	do("replay", chromedp.Navigate(origin+"/#/run/"+firstID), chromedp.WaitVisible(`#replay`), chromedp.Click(`#replay`),
+		chromedp.WaitVisible(`.replay-note`))
+	if s := text(`.replay-note`); !strings.Contains(s, "matches") {
+		t.Errorf("the replay: %q", s)
+	}
 
 	// A run the page cancels while it waits for the model.
 	do("cancel", chromedp.Navigate(origin+"/#/agent/digest"), chromedp.WaitVisible(`#run`), chromedp.Click(`#run`),
