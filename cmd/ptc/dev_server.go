@@ -28,8 +28,11 @@ import (
 //go:embed devui
 var devUIFS embed.FS
 
-// devTokenCookie holds the token once the page was opened with it.
-const devTokenCookie = "ptc_dev_token"
+// devTokenCookie, with the server's port after it, names the cookie that
+// holds the token once the page was opened with it. Browsers keep cookies
+// per host, not per port: two ptc dev servers on one machine need cookies
+// of their own, or opening the second would log the first out.
+const devTokenCookie = "ptc_dev_token_"
 
 // The Content-Security-Policy of the app, and of the trace page, whose
 // style and script are inline.
@@ -67,9 +70,11 @@ type devServer struct {
 	env   *runEnv
 	opts  devOptions
 	token string
-	hosts map[string]bool
-	mux   *http.ServeMux
-	log   *syncWriter
+	// cookie names the token's cookie: devTokenCookie and the port.
+	cookie string
+	hosts  map[string]bool
+	mux    *http.ServeMux
+	log    *syncWriter
 
 	// ctx is the server's: the runs live under it; shutdown cancels it.
 	ctx    context.Context
@@ -102,7 +107,7 @@ func newDevServer(env *runEnv, opts devOptions) (*devServer, error) {
 		return nil, fmt.Errorf("--addr %s: %v", opts.Addr, err)
 	}
 	s := &devServer{env: env, opts: opts, token: opts.Token, runs: map[string]*devRun{},
-		sem: make(chan struct{}, devMaxRuns), hosts: map[string]bool{}}
+		sem: make(chan struct{}, devMaxRuns), hosts: map[string]bool{}, cookie: devTokenCookie + port}
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
 		s.hosts[h+":"+port] = true
 	}
@@ -180,7 +185,7 @@ func (s *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.unauthorized(w, r)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: devTokenCookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
@@ -196,7 +201,7 @@ func (s *devServer) tokenOK(t string) bool {
 }
 
 func (s *devServer) authorized(r *http.Request) bool {
-	if c, err := r.Cookie(devTokenCookie); err == nil && s.tokenOK(c.Value) {
+	if c, err := r.Cookie(s.cookie); err == nil && s.tokenOK(c.Value) {
 		return true
 	}
 	if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.tokenOK(b) {

@@ -252,10 +252,10 @@ func TestDevAuth(t *testing.T) {
 		{"no token, api", "/api/agents", noAuth, 401, "unauthorized"},
 		{"wrong token in the URL", "/?token=" + strings.Repeat("0", 32), noAuth, 401, ""},
 		{"wrong bearer", "/api/agents", map[string]string{"Authorization": "Bearer " + strings.Repeat("0", 32)}, 401, ""},
-		{"wrong cookie", "/api/agents", map[string]string{"Authorization": "", "Cookie": devTokenCookie + "=nope"}, 401, ""},
+		{"wrong cookie", "/api/agents", map[string]string{"Authorization": "", "Cookie": h.s.cookie + "=nope"}, 401, ""},
 		{"bearer", "/api/agents", nil, 200, `"agents"`},
-		{"cookie", "/api/agents", map[string]string{"Authorization": "", "Cookie": devTokenCookie + "=" + tok}, 200, `"agents"`},
-		{"page with the cookie", "/", map[string]string{"Authorization": "", "Cookie": devTokenCookie + "=" + tok}, 200, "<html"},
+		{"cookie", "/api/agents", map[string]string{"Authorization": "", "Cookie": h.s.cookie + "=" + tok}, 200, `"agents"`},
+		{"page with the cookie", "/", map[string]string{"Authorization": "", "Cookie": h.s.cookie + "=" + tok}, 200, "<html"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			resp := h.req("GET", c.path, nil, c.hdr)
@@ -276,7 +276,7 @@ func TestDevAuth(t *testing.T) {
 		t.Fatalf("cookies %v", cookies)
 	}
 	c := cookies[0]
-	if c.Name != devTokenCookie || c.Value != tok || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
+	if c.Name != h.s.cookie || c.Value != tok || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
 		t.Errorf("cookie %+v", c)
 	}
 }
@@ -1007,5 +1007,25 @@ func TestDevOpen(t *testing.T) {
 	cancel()
 	if c := <-code; c != exitOK {
 		t.Errorf("exit %d", c)
+	}
+}
+
+// TestDevTwoServers: two servers on one machine keep their cookies apart
+// (browsers keep cookies per host, not per port), so opening the second
+// does not log the first out: a request to each, carrying both cookies
+// as a browser sends them, is let in.
+func TestDevTwoServers(t *testing.T) {
+	a := newDevHarness(t, devFolder(t), nil)
+	b := newDevHarness(t, devFolder(t), nil)
+	if a.s.cookie == b.s.cookie {
+		t.Fatalf("both servers name their cookie %s: the second would replace the first's", a.s.cookie)
+	}
+	both := a.s.cookie + "=" + a.s.token + "; " + b.s.cookie + "=" + b.s.token
+	for _, h := range []*devHarness{a, b} {
+		resp := h.req("GET", "/api/agents", nil, map[string]string{"Authorization": "", "Cookie": both})
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: status %d with both cookies", h.ts.URL, resp.StatusCode)
+		}
 	}
 }
