@@ -71,6 +71,10 @@ func TestDevBrowser(t *testing.T) {
 	if err := os.Rename(devFolder(t), dir); err != nil {
 		t.Fatal(err)
 	}
+	typed := "---\ndescription: Shows the form's fields.\nsignature: (n :int, x :float, ok :bool, k :keyword, tags [:string], opts {a :int}) -> :int\n---\nAdd them up.\n"
+	if err := os.WriteFile(filepath.Join(dir, "typed.md"), []byte(typed), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	h := newDevHarness(t, dir, func() llm.Func {
 		models.Lock()
 		defer models.Unlock()
@@ -177,6 +181,18 @@ func TestDevBrowser(t *testing.T) {
 	if v, _ := chromedp.Run(ctx, chromedp.Value(`#run-form input[name="topic"]`)); v != "Go" {
 		t.Errorf("the topic field holds %q, want the context's Go", v)
 	}
+	// Each input's field fits its type.
+	do("the typed form", chromedp.Navigate(origin+"/#/agent/typed"), chromedp.WaitVisible(`#run-form input[name="n"]`))
+	fields, _ := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries(Array.from(
+		document.querySelectorAll('#run-form [name]')).map(f => [f.name, f.tagName.toLowerCase() + (f.type && f.tagName === 'INPUT' ? ':' + f.type : '')]))`))
+	for name, want := range map[string]string{"n": "input:number", "x": "input:number", "ok": "input:checkbox", "k": "input:text",
+		"tags": "textarea", "opts": "textarea"} {
+		if fields[name] != want {
+			t.Errorf("the field of %s is %q, want %q (all: %v)", name, fields[name], want, fields)
+		}
+	}
+	do("back to digest", chromedp.Navigate(origin+"/#/agent/digest"), chromedp.WaitVisible(`#run-form input[name="topic"]`))
+
 	do("open the editor", chromedp.Click(`details.edit summary`), chromedp.WaitVisible(`#edit-prompt`))
 
 	// A run, live: turn 1 is on the page while the model holds turn 2.
