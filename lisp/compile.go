@@ -16,6 +16,10 @@ import (
 type compiler struct {
 	src  string
 	errs []*Error
+	// lines turns the offsets of the analyzed nodes into the positions the
+	// compiled code reports errors at; made on first use.
+	lines    syntax.Lines
+	hasLines bool
 	// Reads of the same slot, capture or constant share one closure.
 	locals   []evalFn
 	captures []evalFn
@@ -93,6 +97,14 @@ func (c *compiler) regexLiteral(pat string, pos posT) evalFn {
 // internalPanicsCrash makes internal panics crash instead of becoming
 // InternalError results; the package's tests set it, so that bugs surface.
 var internalPanicsCrash = false
+
+// pos returns the position of the byte offset off of the source.
+func (c *compiler) pos(off int32) syntax.Pos {
+	if !c.hasLines {
+		c.lines, c.hasLines = syntax.LinesOf(c.src), true
+	}
+	return c.lines.Pos(off)
+}
 
 func (c *compiler) errorf(pos syntax.Pos, kind Kind, format string, args ...any) evalFn {
 	c.errs = append(c.errs, &Error{Kind: kind, Pos: pos, Message: fmt.Sprintf(format, args...), src: c.src})
@@ -658,7 +670,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return constant(c.buildConstRaw(e))
 		}
 	}
-	pos := e.Pos()
+	pos := c.pos(e.Offset())
 	switch e := e.(type) {
 	case *analyze.VectorLit:
 		items := c.exprs(e.Items)
@@ -1050,6 +1062,7 @@ func (c *compiler) loop(e *analyze.Loop) evalFn {
 	}
 	binds := c.bindings(e.Bindings)
 	body := c.expr(e.Body)
+	pos := c.pos(e.Off)
 	return func(fr *frame) (Value, error) {
 		if err := binds(fr); err != nil {
 			return nil, err
@@ -1065,10 +1078,10 @@ func (c *compiler) loop(e *analyze.Loop) evalFn {
 				return v, nil
 			}
 			if n >= limit {
-				return nil, at(loopLimitError(limit), e.P)
+				return nil, at(loopLimitError(limit), pos)
 			}
 			if err := th.tick(); err != nil {
-				return nil, at(err, e.P)
+				return nil, at(err, pos)
 			}
 		}
 	}

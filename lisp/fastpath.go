@@ -274,7 +274,7 @@ func (c *compiler) intExpr(e analyze.Expr) intFn {
 		return operand{shape: shapeConst, k: k}.fn()
 	}
 	name, args, _ := builtinName(e)
-	return c.intCall(name, args, e.Pos())
+	return c.intCall(name, args, c.pos(e.Offset()))
 }
 
 // foldInt computes an int-typed call whose arguments are integer
@@ -686,7 +686,7 @@ func (c *compiler) test(e analyze.Expr) boolFn {
 	if !ok || noFastPaths {
 		return nil
 	}
-	return c.testCall(name, args, e.Pos())
+	return c.testCall(name, args, c.pos(e.Offset()))
 }
 
 func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {
