@@ -670,9 +670,11 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return constant(c.buildConstRaw(e))
 		}
 	}
-	pos := c.pos(e.Offset())
+	// A form computes its line and column only if its code can report an
+	// error (most nodes are locals, constants and calls, which do their own).
 	switch e := e.(type) {
 	case *analyze.VectorLit:
+		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
 			if err := fr.th.charge(int64(len(items)) + 2); err != nil {
@@ -689,6 +691,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return NewVector(out), nil
 		}
 	case *analyze.SetLit:
+		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
 			if err := fr.th.charge(2*int64(len(items)) + 2); err != nil {
@@ -705,6 +708,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Set(), nil
 		}
 	case *analyze.MapLit:
+		pos := c.pos(e.Off)
 		// Keys and values alternate in one slice: one slice header less in
 		// the closure and one carve from the slab.
 		kv := c.mapEntries(e.Keys, e.Vals)
@@ -729,35 +733,36 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Map(), nil
 		}
 	case *analyze.Local:
-		if c.isIntSlot(e.Slot) {
-			return c.cellRead(e.Slot)
+		slot := int(e.Slot)
+		if c.isIntSlot(slot) {
+			return c.cellRead(slot)
 		}
-		for len(c.locals) <= e.Slot {
+		for len(c.locals) <= slot {
 			c.locals = append(c.locals, nil)
 		}
-		if c.locals[e.Slot] == nil {
-			slot := e.Slot
+		if c.locals[slot] == nil {
 			c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
 		}
-		return c.locals[e.Slot]
+		return c.locals[slot]
 	case *analyze.Captured:
-		for len(c.captures) <= e.Index {
+		idx := int(e.Index)
+		for len(c.captures) <= idx {
 			c.captures = append(c.captures, nil)
 		}
-		if c.captures[e.Index] == nil {
-			idx := e.Index
+		if c.captures[idx] == nil {
 			c.captures[idx] = func(fr *frame) (Value, error) { return fr.captured[idx], nil }
 		}
-		return c.captures[e.Index]
+		return c.captures[idx]
 	case *analyze.Self:
 		return func(fr *frame) (Value, error) { return fr.self, nil }
 	case *analyze.Builtin:
 		v, ok := builtins[e.Name]
 		if !ok {
-			return c.errorf(pos, UnboundVar, "unknown builtin %s", e.Name)
+			return c.errorf(c.pos(e.Off), UnboundVar, "unknown builtin %s", e.Name)
 		}
 		return constant(v)
 	case *analyze.Global:
+		pos := c.pos(e.Off)
 		name := e.Name
 		msg := "undefined variable " + name + " (its def has not run)"
 		if isBuiltinName(name) {
@@ -782,6 +787,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.MemoryGet:
+		pos := c.pos(e.Off)
 		c.noteMemoryKey(e.Key, &c.memReads, true)
 		key := c.expr(e.Key)
 		return func(fr *frame) (Value, error) {
@@ -797,6 +803,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.MemoryPut:
+		pos := c.pos(e.Off)
 		c.noteMemoryKey(e.Key, &c.memPuts, false)
 		key, val := c.expr(e.Key), c.expr(e.Value)
 		return func(fr *frame) (Value, error) {
@@ -910,6 +917,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.ToolCall:
 		return c.toolCall(e)
 	case *analyze.Return, *analyze.Fail:
+		pos := c.pos(e.Offset())
 		var val evalFn
 		failed := false
 		if r, ok := e.(*analyze.Return); ok {
@@ -942,6 +950,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.LetFn:
 		return c.letfn(e)
 	case *analyze.Raise:
+		pos := c.pos(e.Offset())
 		kind, msg := Kind(e.Kind), e.Msg
 		var val evalFn
 		if e.Value != nil {
@@ -959,7 +968,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return nil, &Error{Kind: kind, Pos: pos, Message: m}
 		}
 	}
-	return c.errorf(pos, InternalError, "cannot compile %T", e)
+	return c.errorf(c.pos(e.Offset()), InternalError, "cannot compile %T", e)
 }
 
 // varName turns a memory key into a var name.

@@ -49,7 +49,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", Keyword(f.Name), n)
 		}
-		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(l.Slot) {
+		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(int(l.Slot)) {
 			// (:k local): read the slot and look up in one step.
 			slot := l.Slot
 			return func(fr *frame) (Value, error) {
@@ -284,10 +284,10 @@ func (c *compiler) kwArg(e analyze.Expr) (callArg, bool) {
 		return callArg{}, false
 	}
 	l, ok := call.Args[0].(*analyze.Local)
-	if !ok || c.isIntSlot(l.Slot) {
+	if !ok || c.isIntSlot(int(l.Slot)) {
 		return callArg{}, false
 	}
-	return callArg{fk: c.keywordKey(k.Name), slot: l.Slot, pos: c.pos(call.Off)}, true
+	return callArg{fk: c.keywordKey(k.Name), slot: int(l.Slot), pos: c.pos(call.Off)}, true
 }
 
 // callArgs compiles the arguments of a call of one or two arguments as

@@ -606,7 +606,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 			return konst(k), true
 		case *analyze.Local:
 			for j, s := range l.slotBuf[:n] {
-				if int(s) == x.Slot {
+				if s == x.Slot {
 					return uint8(j), true
 				}
 			}

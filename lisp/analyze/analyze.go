@@ -371,13 +371,13 @@ func (a *analyzer) resolveLocalFP(name string, fp uint32, pos int32) (Expr, bool
 
 func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos int32) (Expr, bool) {
 	if slot, ok := f.lookup(name, fp); ok {
-		return a.locals.new(Local{At: At{pos}, Name: name, Slot: slot}), true
+		return a.locals.new(Local{At: At{pos}, Name: name, Slot: int32(slot)}), true
 	}
 	if f.self != "" && f.self == name {
 		return &Self{At: At{pos}, Name: name}, true
 	}
 	if idx, ok := f.capIdx[name]; ok {
-		return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
+		return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
 	}
 	if f.parent == nil {
 		return nil, false
@@ -389,9 +389,9 @@ func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos int32) (Exp
 	c := Capture{Name: name}
 	switch o := outer.(type) {
 	case *Local:
-		c.From, c.Index = FromLocal, o.Slot
+		c.From, c.Index = FromLocal, int(o.Slot)
 	case *Captured:
-		c.From, c.Index = FromCaptured, o.Index
+		c.From, c.Index = FromCaptured, int(o.Index)
 	case *Self:
 		c.From = FromSelf
 	}
@@ -401,7 +401,7 @@ func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos int32) (Exp
 		f.capIdx = map[string]int{}
 	}
 	f.capIdx[name] = idx
-	return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
+	return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
 }
 
 // isLocal reports whether name is lexically bound (without creating captures).

@@ -51,15 +51,15 @@ type SetLit struct {
 // Local reads a slot of the current frame (a parameter or a let/loop binding).
 type Local struct {
 	At
+	Slot int32 // beside the offset: no padding
 	Name string
-	Slot int
 }
 
 // Captured reads a value captured by the enclosing closure.
 type Captured struct {
 	At
+	Index int32
 	Name  string
-	Index int
 }
 
 // Self is the closure being executed: the name of a named fn, `(fn f [x] (f x))`.
@@ -328,9 +328,9 @@ type BindSlot struct {
 // BindVector destructures a sequential value.
 type BindVector struct {
 	At
+	As    int32 // slot for :as, or -1
 	Items []Pattern
 	Rest  Pattern // after &, or nil
-	As    int     // slot for :as, or -1
 }
 
 // MapKey is one key a map pattern reads.
@@ -349,8 +349,8 @@ type MapKey struct {
 // BindMap destructures a map.
 type BindMap struct {
 	At
+	As   int32 // slot for :as, or -1
 	Keys []MapKey
-	As   int // slot for :as, or -1
 }
 
 func (*BindSlot) pattern()   {}

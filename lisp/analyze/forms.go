@@ -341,7 +341,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) 
 	m := a.mark()
 	defer a.release(m)
 	tmp := a.temp()
-	var test Expr = &Local{At: At{pos}, Name: "", Slot: tmp}
+	var test Expr = &Local{At: At{pos}, Name: "", Slot: int32(tmp)}
 	if strings.HasSuffix(form, "-some") {
 		test = &Call{At: At{pos}, Fn: a.builtinRef("some?", pos), Args: []Expr{test}}
 	}
@@ -354,7 +354,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) 
 		then = a.body(args[1:], pos, tail)
 	}
 	a.release(inner)
-	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: &Local{At: At{pos}, Slot: tmp}}}, Body: then}
+	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: &Local{At: At{pos}, Slot: int32(tmp)}}}, Body: then}
 	var els Expr = &Const{At: At{pos}}
 	if isIf && len(args) == 3 {
 		els = a.expr(args[2], tail)
@@ -765,7 +765,7 @@ func (a *analyzer) someSteps(init Expr, steps []syntax.Node, last bool, pos int3
 	}
 	g := a.gensym(pos, "some")
 	slot := a.declare(g.Name)
-	ref := &Local{At: At{pos}, Slot: slot}
+	ref := &Local{At: At{pos}, Slot: int32(slot)}
 	next := a.expr(thread(g, steps[0], last), false)
 	isNil := &Call{At: At{pos}, Fn: a.builtinRef("nil?", pos), Args: []Expr{ref}}
 	return &Let{At: At{pos}, Bindings: []Binding{{Pattern: &BindSlot{Name: g.Name, Slot: slot}, Init: init}},
@@ -993,8 +993,8 @@ func (a *analyzer) condp(args []syntax.Node, pos int32, tail bool) Expr {
 			defNode = clauses[i]
 			break
 		}
-		test := &Call{At: At{a.pos(clauses[i])}, Fn: &Local{At: At{pos}, Slot: predSlot},
-			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}}
+		test := &Call{At: At{a.pos(clauses[i])}, Fn: &Local{At: At{pos}, Slot: int32(predSlot)},
+			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: int32(valSlot)}}}
 		if k, ok := clauses[i+1].(*syntax.Keyword); ok && k.Name == ">>" {
 			if i+2 == len(clauses) {
 				return a.errorf(a.pos(k), "invalid_form", "condp: :>> must be followed by a function")
@@ -1010,7 +1010,7 @@ func (a *analyzer) condp(args []syntax.Node, pos int32, tail bool) Expr {
 	if defNode != nil {
 		result = a.expr(defNode, tail)
 	} else {
-		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: valSlot}}
+		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: int32(valSlot)}}
 	}
 	// Chain the tests from the last one. An arrow clause keeps the test's
 	// value in a slot of its own and calls f with it.
@@ -1022,8 +1022,8 @@ func (a *analyzer) condp(args []syntax.Node, pos int32, tail bool) Expr {
 		}
 		hit := a.temp()
 		result = &Let{At: At{c.pos}, Bindings: []Binding{{Pattern: &BindSlot{Slot: hit}, Init: c.test}},
-			Body: &If{At: At{c.pos}, Test: &Local{At: At{c.pos}, Slot: hit},
-				Then: &Call{At: At{c.pos}, Fn: c.result, Args: []Expr{&Local{At: At{c.pos}, Slot: hit}}},
+			Body: &If{At: At{c.pos}, Test: &Local{At: At{c.pos}, Slot: int32(hit)},
+				Then: &Call{At: At{c.pos}, Fn: c.result, Args: []Expr{&Local{At: At{c.pos}, Slot: int32(hit)}}},
 				Else: result}}
 	}
 	return &Let{At: At{pos}, Bindings: []Binding{

@@ -105,7 +105,7 @@ func patternSlots(p Pattern) []int {
 			out = append(out, patternSlots(p.Rest)...)
 		}
 		if p.As >= 0 {
-			out = append(out, p.As)
+			out = append(out, int(p.As))
 		}
 		return out
 	case *BindMap:
@@ -114,7 +114,7 @@ func patternSlots(p Pattern) []int {
 			out = append(out, patternSlots(k.Pattern)...)
 		}
 		if p.As >= 0 {
-			out = append(out, p.As)
+			out = append(out, int(p.As))
 		}
 		return out
 	}
