@@ -18,7 +18,7 @@ func (c *compiler) pattern(p analyze.Pattern) bindFn {
 	case *analyze.BindMap:
 		return c.mapPattern(p)
 	}
-	c.errorf(analyze.At{}.P, InternalError, "unknown pattern %T", p)
+	c.errorf(posT{}, InternalError, "unknown pattern %T", p)
 	return func(*frame, Value) error { return nil }
 }
 
@@ -31,7 +31,7 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 	if p.Rest != nil {
 		rest = c.pattern(p.Rest)
 	}
-	as, pos := p.As, p.P
+	as, pos := p.As, c.pos(p.Off)
 	return func(fr *frame, v Value) error {
 		var elems []Value
 		switch x := v.(type) {
@@ -139,7 +139,7 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 			keys[i].def = c.expr(k.Default)
 		}
 	}
-	as, pos := p.As, p.P
+	as, pos := p.As, c.pos(p.Off)
 	return func(fr *frame, v Value) error {
 		var m *Map
 		switch x := v.(type) {

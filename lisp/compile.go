@@ -16,6 +16,10 @@ import (
 type compiler struct {
 	src  string
 	errs []*Error
+	// lines turns the offsets of the analyzed nodes into the positions the
+	// compiled code reports errors at; made on first use.
+	lines    syntax.Lines
+	hasLines bool
 	// Reads of the same slot, capture or constant share one closure.
 	locals   []evalFn
 	captures []evalFn
@@ -93,6 +97,14 @@ func (c *compiler) regexLiteral(pat string, pos posT) evalFn {
 // internalPanicsCrash makes internal panics crash instead of becoming
 // InternalError results; the package's tests set it, so that bugs surface.
 var internalPanicsCrash = false
+
+// pos returns the position of the byte offset off of the source.
+func (c *compiler) pos(off int32) syntax.Pos {
+	if !c.hasLines {
+		c.lines, c.hasLines = syntax.LinesOf(c.src), true
+	}
+	return c.lines.Pos(off)
+}
 
 func (c *compiler) errorf(pos syntax.Pos, kind Kind, format string, args ...any) evalFn {
 	c.errs = append(c.errs, &Error{Kind: kind, Pos: pos, Message: fmt.Sprintf(format, args...), src: c.src})
@@ -658,9 +670,11 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return constant(c.buildConstRaw(e))
 		}
 	}
-	pos := e.Pos()
+	// A form computes its line and column only if its code can report an
+	// error (most nodes are locals, constants and calls, which do their own).
 	switch e := e.(type) {
 	case *analyze.VectorLit:
+		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
 			if err := fr.th.charge(int64(len(items)) + 2); err != nil {
@@ -677,6 +691,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return NewVector(out), nil
 		}
 	case *analyze.SetLit:
+		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
 			if err := fr.th.charge(2*int64(len(items)) + 2); err != nil {
@@ -693,6 +708,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Set(), nil
 		}
 	case *analyze.MapLit:
+		pos := c.pos(e.Off)
 		// Keys and values alternate in one slice: one slice header less in
 		// the closure and one carve from the slab.
 		kv := c.mapEntries(e.Keys, e.Vals)
@@ -717,35 +733,36 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Map(), nil
 		}
 	case *analyze.Local:
-		if c.isIntSlot(e.Slot) {
-			return c.cellRead(e.Slot)
+		slot := int(e.Slot)
+		if c.isIntSlot(slot) {
+			return c.cellRead(slot)
 		}
-		for len(c.locals) <= e.Slot {
+		for len(c.locals) <= slot {
 			c.locals = append(c.locals, nil)
 		}
-		if c.locals[e.Slot] == nil {
-			slot := e.Slot
+		if c.locals[slot] == nil {
 			c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
 		}
-		return c.locals[e.Slot]
+		return c.locals[slot]
 	case *analyze.Captured:
-		for len(c.captures) <= e.Index {
+		idx := int(e.Index)
+		for len(c.captures) <= idx {
 			c.captures = append(c.captures, nil)
 		}
-		if c.captures[e.Index] == nil {
-			idx := e.Index
+		if c.captures[idx] == nil {
 			c.captures[idx] = func(fr *frame) (Value, error) { return fr.captured[idx], nil }
 		}
-		return c.captures[e.Index]
+		return c.captures[idx]
 	case *analyze.Self:
 		return func(fr *frame) (Value, error) { return fr.self, nil }
 	case *analyze.Builtin:
 		v, ok := builtins[e.Name]
 		if !ok {
-			return c.errorf(pos, UnboundVar, "unknown builtin %s", e.Name)
+			return c.errorf(c.pos(e.Off), UnboundVar, "unknown builtin %s", e.Name)
 		}
 		return constant(v)
 	case *analyze.Global:
+		pos := c.pos(e.Off)
 		name := e.Name
 		msg := "undefined variable " + name + " (its def has not run)"
 		if isBuiltinName(name) {
@@ -770,6 +787,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.MemoryGet:
+		pos := c.pos(e.Off)
 		c.noteMemoryKey(e.Key, &c.memReads, true)
 		key := c.expr(e.Key)
 		return func(fr *frame) (Value, error) {
@@ -785,6 +803,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.MemoryPut:
+		pos := c.pos(e.Off)
 		c.noteMemoryKey(e.Key, &c.memPuts, false)
 		key, val := c.expr(e.Key), c.expr(e.Value)
 		return func(fr *frame) (Value, error) {
@@ -898,6 +917,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.ToolCall:
 		return c.toolCall(e)
 	case *analyze.Return, *analyze.Fail:
+		pos := c.pos(e.Offset())
 		var val evalFn
 		failed := false
 		if r, ok := e.(*analyze.Return); ok {
@@ -930,6 +950,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.LetFn:
 		return c.letfn(e)
 	case *analyze.Raise:
+		pos := c.pos(e.Offset())
 		kind, msg := Kind(e.Kind), e.Msg
 		var val evalFn
 		if e.Value != nil {
@@ -947,7 +968,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return nil, &Error{Kind: kind, Pos: pos, Message: m}
 		}
 	}
-	return c.errorf(pos, InternalError, "cannot compile %T", e)
+	return c.errorf(c.pos(e.Offset()), InternalError, "cannot compile %T", e)
 }
 
 // varName turns a memory key into a var name.
@@ -1050,6 +1071,7 @@ func (c *compiler) loop(e *analyze.Loop) evalFn {
 	}
 	binds := c.bindings(e.Bindings)
 	body := c.expr(e.Body)
+	pos := c.pos(e.Off)
 	return func(fr *frame) (Value, error) {
 		if err := binds(fr); err != nil {
 			return nil, err
@@ -1065,10 +1087,10 @@ func (c *compiler) loop(e *analyze.Loop) evalFn {
 				return v, nil
 			}
 			if n >= limit {
-				return nil, at(loopLimitError(limit), e.P)
+				return nil, at(loopLimitError(limit), pos)
 			}
 			if err := th.tick(); err != nil {
-				return nil, at(err, e.P)
+				return nil, at(err, pos)
 			}
 		}
 	}

@@ -8,7 +8,7 @@ import (
 // call compiles a function call, resolving builtins at compile time so that
 // their arity is checked before the program runs.
 func (c *compiler) call(e *analyze.Call) evalFn {
-	pos := e.P
+	pos := c.pos(e.Off)
 	n := len(e.Args)
 	switch f := e.Fn.(type) {
 	case *analyze.Builtin:
@@ -49,7 +49,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		if n < 1 || n > 2 {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", Keyword(f.Name), n)
 		}
-		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(l.Slot) {
+		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(int(l.Slot)) {
 			// (:k local): read the slot and look up in one step.
 			slot := l.Slot
 			return func(fr *frame) (Value, error) {
@@ -284,10 +284,10 @@ func (c *compiler) kwArg(e analyze.Expr) (callArg, bool) {
 		return callArg{}, false
 	}
 	l, ok := call.Args[0].(*analyze.Local)
-	if !ok || c.isIntSlot(l.Slot) {
+	if !ok || c.isIntSlot(int(l.Slot)) {
 		return callArg{}, false
 	}
-	return callArg{fk: c.keywordKey(k.Name), slot: l.Slot, pos: call.P}, true
+	return callArg{fk: c.keywordKey(k.Name), slot: int(l.Slot), pos: c.pos(call.Off)}, true
 }
 
 // callArgs compiles the arguments of a call of one or two arguments as
@@ -347,7 +347,7 @@ func (c *compiler) callBuiltinKw(fn builtinFn, args []analyze.Expr, pos posT) ev
 type posT = syntax.Pos
 
 func (c *compiler) toolCall(e *analyze.ToolCall) evalFn {
-	pos := e.P
+	pos := c.pos(e.Off)
 	args := c.exprs(e.Args)
 	var nameE evalFn
 	if e.NameExpr != nil {
@@ -414,7 +414,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 		for _, t := range ts {
 			v, ok := constValue(t)
 			if !ok {
-				return c.errorf(t.Pos(), InvalidForm, "case tests must be constants")
+				return c.errorf(c.pos(t.Offset()), InvalidForm, "case tests must be constants")
 			}
 			clauses[i].tests = append(clauses[i].tests, v)
 		}
@@ -424,7 +424,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 	if e.Default != nil {
 		def = c.expr(e.Default)
 	}
-	pos := e.P
+	pos := c.pos(e.Off)
 	return func(fr *frame) (Value, error) {
 		v, err := x(fr)
 		if err != nil {
@@ -446,7 +446,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 
 func (c *compiler) dotimes(e *analyze.Dotimes) evalFn {
 	count, body := c.expr(e.Count), c.expr(e.Body)
-	slot, pos := e.Slot, e.P
+	slot, pos := e.Slot, c.pos(e.Off)
 	return func(fr *frame) (Value, error) {
 		nv, err := count(fr)
 		if err != nil {
@@ -509,7 +509,7 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 		}
 	}
 	body := c.expr(e.Body)
-	collect, pos := e.Collect, e.P
+	collect, pos := e.Collect, c.pos(e.Off)
 	firstWhile := false
 	for _, m := range clauses[0].mods {
 		firstWhile = firstWhile || m.kind == "while"

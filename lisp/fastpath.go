@@ -184,7 +184,7 @@ func isIntExprAt(e analyze.Expr, intSlot func(int) bool, depth int) bool {
 		_, ok := e.Value.(int64)
 		return ok
 	case *analyze.Local:
-		return intSlot(e.Slot)
+		return intSlot(int(e.Slot))
 	}
 	name, args, ok := builtinName(e)
 	return ok && isIntCallAt(name, args, intSlot, depth)
@@ -242,7 +242,7 @@ func (c *compiler) operand(e analyze.Expr) operand {
 	case *analyze.Const:
 		return operand{shape: shapeConst, slot: -1, k: e.Value.(int64)}
 	case *analyze.Local:
-		return operand{shape: shapeSlot, slot: e.Slot}
+		return operand{shape: shapeSlot, slot: int(e.Slot)}
 	}
 	if k, ok := foldInt(e, 0); ok {
 		return operand{shape: shapeConst, slot: -1, k: k}
@@ -274,7 +274,7 @@ func (c *compiler) intExpr(e analyze.Expr) intFn {
 		return operand{shape: shapeConst, k: k}.fn()
 	}
 	name, args, _ := builtinName(e)
-	return c.intCall(name, args, e.Pos())
+	return c.intCall(name, args, c.pos(e.Offset()))
 }
 
 // foldInt computes an int-typed call whose arguments are integer
@@ -686,7 +686,7 @@ func (c *compiler) test(e analyze.Expr) boolFn {
 	if !ok || noFastPaths {
 		return nil
 	}
-	return c.testCall(name, args, e.Pos())
+	return c.testCall(name, args, c.pos(e.Offset()))
 }
 
 func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {

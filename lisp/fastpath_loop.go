@@ -149,7 +149,7 @@ func (c *compiler) intLoop(e *analyze.Loop, spec *loopSpec) evalFn {
 	for _, s := range unboxed {
 		c.setIntSlot(s, false)
 	}
-	pos := e.P
+	pos := c.pos(e.Off)
 	if regs != nil {
 		return func(fr *frame) (Value, error) {
 			if err := initLoop(fr, steps); err != nil {
@@ -293,7 +293,7 @@ func (r *fusedRecur) run(fr *frame) error {
 // intRecur compiles a recur to a loop with unboxed variables.
 func (c *compiler) intRecur(e *analyze.Recur, spec *loopSpec) evalFn {
 	if !spec.recurs[e] {
-		return c.errorf(e.P, InternalError, "recur to a loop with unboxed variables was not planned for")
+		return c.errorf(c.pos(e.Off), InternalError, "recur to a loop with unboxed variables was not planned for")
 	}
 	n := len(e.Args)
 	ints := make([]intFn, n)
@@ -606,7 +606,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 			return konst(k), true
 		case *analyze.Local:
 			for j, s := range l.slotBuf[:n] {
-				if int(s) == x.Slot {
+				if s == x.Slot {
 					return uint8(j), true
 				}
 			}
@@ -675,7 +675,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 				kind, fn = opSub, 4
 			}
 			// x+1 overflows exactly when x is MaxInt64, as inc checks.
-			l.opBuf[j] = regOp{kind: kind, x: x, y: konst(1), fn: fn, pos: a.Pos()}
+			l.opBuf[j] = regOp{kind: kind, x: x, y: konst(1), fn: fn, pos: c.pos(a.Offset())}
 		case (name == "+" || name == "-" || name == "*") && len(args) == 2:
 			x, ok1 := reg(args[0])
 			y, ok2 := reg(args[1])
@@ -683,7 +683,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 				return nil
 			}
 			op := opCodes[name] // opAdd, opSub or opMul: regFns' order
-			l.opBuf[j] = regOp{kind: uint8(op), x: x, y: y, fn: uint8(op), pos: a.Pos()}
+			l.opBuf[j] = regOp{kind: uint8(op), x: x, y: y, fn: uint8(op), pos: c.pos(a.Offset())}
 			l.mul = l.mul || name == "*"
 		default:
 			return nil

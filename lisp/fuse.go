@@ -121,7 +121,7 @@ func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos p
 		sb := builtins[sname].(*Builtin)
 		// Stages are stored in the order elements go through them: the
 		// innermost call first.
-		st := fusedStage{kind: fusibleStages[sname], fn: sb.fn, f: c.expr(call.Args[0]), pos: call.P}
+		st := fusedStage{kind: fusibleStages[sname], fn: sb.fn, f: c.expr(call.Args[0]), pos: c.pos(call.Off)}
 		if kw, ok := call.Args[0].(*analyze.Keyword); ok {
 			st.field = c.keywordKey(kw.Name)
 		}

@@ -590,7 +590,8 @@ func (p *Program) link(ns *Namespace) error {
 		if _, ok := ns.Get(g.Name); ok {
 			continue
 		}
-		return &Error{Kind: UnboundVar, Pos: g.Pos, src: p.src, Message: unboundMessage(g.Name, ns)}
+		lines := syntax.LinesOf(p.src) // only now: most runs link
+		return &Error{Kind: UnboundVar, Pos: lines.Pos(g.Off), src: p.src, Message: unboundMessage(g.Name, ns)}
 	}
 	return nil
 }

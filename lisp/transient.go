@@ -39,10 +39,10 @@ func linearAccumulator(a *analyze.Arity) bool {
 func linearIn(e analyze.Expr, slot int, tail bool) bool {
 	switch e := e.(type) {
 	case *analyze.Local:
-		return e.Slot != slot || tail
+		return int(e.Slot) != slot || tail
 	case *analyze.Call:
 		if b, ok := e.Fn.(*analyze.Builtin); ok && transientOps[b.Name] && len(e.Args) > 0 {
-			if l, ok := e.Args[0].(*analyze.Local); ok && l.Slot == slot {
+			if l, ok := e.Args[0].(*analyze.Local); ok && int(l.Slot) == slot {
 				return tail && usesNone(e.Args[1:], slot)
 			}
 		}
@@ -88,14 +88,14 @@ func bindsSlot(p analyze.Pattern, slot int) bool {
 				return true
 			}
 		}
-		return p.As == slot || (p.Rest != nil && bindsSlot(p.Rest, slot))
+		return int(p.As) == slot || (p.Rest != nil && bindsSlot(p.Rest, slot))
 	case *analyze.BindMap:
 		for _, k := range p.Keys {
 			if bindsSlot(k.Pattern, slot) {
 				return true
 			}
 		}
-		return p.As == slot
+		return int(p.As) == slot
 	}
 	return true
 }
@@ -107,7 +107,7 @@ func uses(e analyze.Expr, slot int) bool {
 	case nil:
 		return false
 	case *analyze.Local:
-		return e.Slot == slot
+		return int(e.Slot) == slot
 	case *analyze.Const, *analyze.Keyword, *analyze.Builtin, *analyze.Global, *analyze.CtxRef,
 		*analyze.VarRef, *analyze.HistoryRef, *analyze.Captured, *analyze.Self:
 		return false

@@ -256,7 +256,7 @@ func collHas(coll, x Value) bool {
 // combine compiles all-of, any-of and none-of.
 func (c *compiler) combine(e *analyze.Combine) evalFn {
 	preds := c.exprs(e.Preds)
-	kind, pos := e.Kind, e.P
+	kind, pos := e.Kind, c.pos(e.Off)
 	return func(fr *frame) (Value, error) {
 		fns := make([]Value, len(preds))
 		for i, p := range preds {

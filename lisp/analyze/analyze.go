@@ -191,11 +191,9 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 	if len(a.errs) > 0 {
 		return nil, a.finishErrors()
 	}
-	var pos syntax.Pos
+	var pos int32 // an empty program is at 1:1
 	if len(forms) > 0 {
 		pos = a.pos(forms[0])
-	} else {
-		pos = syntax.Pos{Line: 1, Col: 1}
 	}
 	var top Expr
 	switch len(body) {
@@ -210,8 +208,8 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 	return prog, nil
 }
 
-// pos returns the position where n starts.
-func (a *analyzer) pos(n syntax.Node) syntax.Pos { return a.lines.Pos(n.Bounds().Start) }
+// pos returns the offset where n starts.
+func (a *analyzer) pos(n syntax.Node) int32 { return n.Bounds().Start }
 
 // predeclare records the name of a top-level (def name ...) or (defn name ...).
 func (a *analyzer) predeclare(n syntax.Node) {
@@ -252,8 +250,8 @@ func (a *analyzer) addDef(name string) {
 
 // errorf records an error and returns a placeholder expression so that
 // analysis can go on and report further, independent errors.
-func (a *analyzer) errorf(pos syntax.Pos, kind, format string, args ...any) Expr {
-	a.errs = append(a.errs, &Error{Pos: pos, Kind: kind, Msg: fmt.Sprintf(format, args...)})
+func (a *analyzer) errorf(pos int32, kind, format string, args ...any) Expr {
+	a.errs = append(a.errs, &Error{Pos: a.lines.Pos(pos), Kind: kind, Msg: fmt.Sprintf(format, args...)})
 	if len(a.errs) >= a.cfg.MaxErrors {
 		panic(bailout{})
 	}
@@ -359,27 +357,27 @@ func (a *analyzer) release(m scopeMark) {
 
 // resolveLocal finds name among the lexical bindings of the current function
 // and its enclosing functions, creating captures as needed.
-func (a *analyzer) resolveLocal(name string, pos syntax.Pos) (Expr, bool) {
+func (a *analyzer) resolveLocal(name string, pos int32) (Expr, bool) {
 	return a.resolveLocalFP(name, fingerprint(name), pos)
 }
 
 // resolveLocalFP is resolveLocal for a name whose fingerprint is known.
-func (a *analyzer) resolveLocalFP(name string, fp uint32, pos syntax.Pos) (Expr, bool) {
+func (a *analyzer) resolveLocalFP(name string, fp uint32, pos int32) (Expr, bool) {
 	if !a.fn.mayBeLocal(fp) {
 		return nil, false
 	}
 	return a.resolveIn(a.fn, name, fp, pos)
 }
 
-func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos) (Expr, bool) {
+func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos int32) (Expr, bool) {
 	if slot, ok := f.lookup(name, fp); ok {
-		return a.locals.new(Local{At: At{pos}, Name: name, Slot: slot}), true
+		return a.locals.new(Local{At: At{pos}, Name: name, Slot: int32(slot)}), true
 	}
 	if f.self != "" && f.self == name {
 		return &Self{At: At{pos}, Name: name}, true
 	}
 	if idx, ok := f.capIdx[name]; ok {
-		return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
+		return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
 	}
 	if f.parent == nil {
 		return nil, false
@@ -391,9 +389,9 @@ func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos)
 	c := Capture{Name: name}
 	switch o := outer.(type) {
 	case *Local:
-		c.From, c.Index = FromLocal, o.Slot
+		c.From, c.Index = FromLocal, int(o.Slot)
 	case *Captured:
-		c.From, c.Index = FromCaptured, o.Index
+		c.From, c.Index = FromCaptured, int(o.Index)
 	case *Self:
 		c.From = FromSelf
 	}
@@ -403,7 +401,7 @@ func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos syntax.Pos)
 		f.capIdx = map[string]int{}
 	}
 	f.capIdx[name] = idx
-	return a.captured.new(Captured{At: At{pos}, Name: name, Index: idx}), true
+	return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
 }
 
 // isLocal reports whether name is lexically bound (without creating captures).
@@ -506,7 +504,7 @@ func (a *analyzer) exprs(ns []syntax.Node) []Expr {
 }
 
 // body analyzes forms as an implicit do; the last one inherits tail.
-func (a *analyzer) body(forms []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) body(forms []syntax.Node, pos int32, tail bool) Expr {
 	switch len(forms) {
 	case 0:
 		return a.consts.new(Const{At: At{pos}})
@@ -520,7 +518,7 @@ func (a *analyzer) body(forms []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	return a.dos.new(Do{At: At{pos}, Body: out})
 }
 
-func (a *analyzer) builtinRef(name string, pos syntax.Pos) Expr {
+func (a *analyzer) builtinRef(name string, pos int32) Expr {
 	return a.builtins.new(Builtin{At: At{pos}, Name: name})
 }
 
@@ -540,14 +538,14 @@ func (a *analyzer) tooDeep(n syntax.Node, what string) {
 
 // quote turns a quoted literal into data. PTC-Lisp has no symbols as values
 // and no lists: a quoted list is a vector.
-func (a *analyzer) quote(n syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) quote(n syntax.Node, pos int32) Expr {
 	a.descend(n, "quoted data nested too deep")
 	e := a.quote1(n, pos)
 	a.depth--
 	return e
 }
 
-func (a *analyzer) quote1(n syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 	switch n := n.(type) {
 	case *syntax.List:
 		return &VectorLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos)}
@@ -573,7 +571,7 @@ func (a *analyzer) quote1(n syntax.Node, pos syntax.Pos) Expr {
 	return a.errorf(a.pos(n), "invalid_form", "cannot quote %s: quote only literal data, e.g. '(1 2 3)", syntax.Format(n))
 }
 
-func (a *analyzer) quoteItems(items []syntax.Node, pos syntax.Pos) []Expr {
+func (a *analyzer) quoteItems(items []syntax.Node, pos int32) []Expr {
 	out := make([]Expr, len(items))
 	for i, it := range items {
 		out[i] = a.quote(it, pos)
@@ -588,7 +586,7 @@ func symText(s *syntax.Symbol) string {
 	return s.Name
 }
 
-func (a *analyzer) varRef(s *syntax.Symbol, pos syntax.Pos) Expr {
+func (a *analyzer) varRef(s *syntax.Symbol, pos int32) Expr {
 	if s == nil || s.Ns != "" {
 		return a.errorf(pos, "invalid_form", "#' needs the name of a def'd var")
 	}
@@ -598,12 +596,12 @@ func (a *analyzer) varRef(s *syntax.Symbol, pos syntax.Pos) Expr {
 	return &VarRef{At: At{pos}, Name: s.Name}
 }
 
-func (a *analyzer) useGlobal(name string, pos syntax.Pos) {
+func (a *analyzer) useGlobal(name string, pos int32) {
 	if !a.globals[name] {
 		if a.globals == nil {
 			a.globals = map[string]bool{}
 		}
 		a.globals[name] = true
-		a.uses = append(a.uses, GlobalUse{Name: name, Pos: pos})
+		a.uses = append(a.uses, GlobalUse{Name: name, Off: pos})
 	}
 }

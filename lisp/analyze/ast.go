@@ -1,20 +1,21 @@
 package analyze
 
-import "github.com/ptc-go/ptc/lisp/syntax"
-
 // Expr is a node of the analyzed program. Every node records the source
-// position of the form it came from, so that runtime errors can point at it.
+// offset of the form it came from, so that runtime errors can point at it.
 type Expr interface {
-	Pos() syntax.Pos
+	Offset() int32
 	expr()
 }
 
-// At is embedded in every node: the position of the form it came from.
-type At struct{ P syntax.Pos }
+// At is embedded in every node: the byte offset in the source of the form
+// it came from. Nodes keep only the offset (a line and column on every node
+// would triple it); syntax.Lines turns it into a line and column when an
+// error needs one.
+type At struct{ Off int32 }
 
-// Pos returns the position of the form.
-func (a At) Pos() syntax.Pos { return a.P }
-func (At) expr()             {}
+// Offset returns the byte offset of the form in the source.
+func (a At) Offset() int32 { return a.Off }
+func (At) expr()           {}
 
 // Const is a scalar constant: nil, bool, int64, float64 or string.
 type Const struct {
@@ -50,15 +51,15 @@ type SetLit struct {
 // Local reads a slot of the current frame (a parameter or a let/loop binding).
 type Local struct {
 	At
+	Slot int32 // beside the offset: no padding
 	Name string
-	Slot int
 }
 
 // Captured reads a value captured by the enclosing closure.
 type Captured struct {
 	At
+	Index int32
 	Name  string
-	Index int
 }
 
 // Self is the closure being executed: the name of a named fn, `(fn f [x] (f x))`.
@@ -327,9 +328,9 @@ type BindSlot struct {
 // BindVector destructures a sequential value.
 type BindVector struct {
 	At
+	As    int32 // slot for :as, or -1
 	Items []Pattern
 	Rest  Pattern // after &, or nil
-	As    int     // slot for :as, or -1
 }
 
 // MapKey is one key a map pattern reads.
@@ -348,8 +349,8 @@ type MapKey struct {
 // BindMap destructures a map.
 type BindMap struct {
 	At
+	As   int32 // slot for :as, or -1
 	Keys []MapKey
-	As   int // slot for :as, or -1
 }
 
 func (*BindSlot) pattern()   {}
@@ -361,7 +362,7 @@ type Program struct {
 	Body     Expr // top-level forms in an implicit do
 	NumSlots int  // slots of the top-level frame
 	// Globals lists the user-namespace names the program reads (not builtins,
-	// not locals), with the position of their first use.
+	// not locals), with the offset of their first use.
 	Globals []GlobalUse
 	// Defs lists the names the program defines.
 	Defs []string
@@ -370,5 +371,5 @@ type Program struct {
 // GlobalUse is a read of a user-namespace name.
 type GlobalUse struct {
 	Name string
-	Pos  syntax.Pos
+	Off  int32 // byte offset of the read in the source
 }

@@ -69,7 +69,7 @@ func (a *analyzer) vectorPattern(v *syntax.Vector) Pattern {
 				a.errorf(a.pos(items[i+1]), "invalid_form", ":as must be followed by a name")
 				return p
 			}
-			p.As = a.declare(s.Name)
+			p.As = int32(a.declare(s.Name))
 			break
 		}
 		if p.Rest != nil {
@@ -119,7 +119,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 	// default is analyzed just before its name is bound, so it sees :as and
 	// the keys before it (and the enclosing scope).
 	if asSym != nil {
-		p.As = a.declare(asSym.Name)
+		p.As = int32(a.declare(asSym.Name))
 	}
 	defaultFor := func(name string) Expr {
 		if d, ok := defaults[name]; ok {

@@ -218,7 +218,7 @@ func dumpTo(b *strings.Builder, e Expr) {
 		})
 		b.WriteByte('}')
 	case *Local:
-		b.WriteString(slotName(e.Name, e.Slot))
+		b.WriteString(slotName(e.Name, int(e.Slot)))
 	case *Captured:
 		fmt.Fprintf(b, "^%s#%d", e.Name, e.Index)
 	case *Self:

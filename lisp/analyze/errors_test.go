@@ -407,12 +407,12 @@ func TestHints(t *testing.T) {
 	}
 	// Alone, a hinted name is a global: the runtime reports the hint when
 	// the namespace does not define it.
-	if p, err := analyzeSrc(t, `(atom 1)`, cfg); err != nil || globalsString(p.Globals) != "atom@1:2" {
+	if p, err := analyzeSrc(t, `(atom 1)`, cfg); err != nil || globalsString(`(atom 1)`, p.Globals) != "atom@1:2" {
 		t.Errorf("(atom 1) with a hint: %v %v", p, err)
 	}
 	// A name without a hint is a global.
 	p, err := analyzeSrc(t, `plain-name`, cfg)
-	if err != nil || globalsString(p.Globals) != "plain-name@1:1" {
+	if err != nil || globalsString(`plain-name`, p.Globals) != "plain-name@1:1" {
 		t.Errorf("plain-name: %v %v", p, err)
 	}
 	// Without a Hint function an unknown name is a global, not an error.
@@ -480,7 +480,7 @@ func TestZeroConfig(t *testing.T) {
 	if got := dump(p.Body); got != `($map $inc [1])` {
 		t.Errorf("got %s", got)
 	}
-	if got := globalsString(p.Globals); got != "map@1:2 inc@1:6" {
+	if got := globalsString(`(map inc [1])`, p.Globals); got != "map@1:2 inc@1:6" {
 		t.Errorf("Globals %s", got)
 	}
 	// Forms the analyzer generates still refer to builtins by name.

@@ -251,12 +251,12 @@ func isFnForm(l *syntax.List) bool {
 }
 
 // gensym returns a symbol no program can spell (it contains a space).
-func (a *analyzer) gensym(pos syntax.Pos, hint string) *syntax.Symbol {
+func (a *analyzer) gensym(pos int32, hint string) *syntax.Symbol {
 	a.gensymN++
-	return &syntax.Symbol{Span: syntax.Span{Start: pos.Offset, Stop: pos.Offset}, Name: " " + hint + strconv.Itoa(a.gensymN)}
+	return &syntax.Symbol{Span: syntax.Span{Start: pos, Stop: pos}, Name: " " + hint + strconv.Itoa(a.gensymN)}
 }
 
-func (a *analyzer) cond(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) cond(args []syntax.Node, pos int32, tail bool) Expr {
 	if len(args)%2 != 0 {
 		return a.errorf(pos, "invalid_cond_form",
 			"cond needs test/result pairs, got an odd number of forms (%d); use :else for the default", len(args))
@@ -274,7 +274,7 @@ func (a *analyzer) cond(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 			result = results[i]
 			continue
 		}
-		result = &If{At: At{tests[i].Pos()}, Test: tests[i], Then: results[i], Else: result}
+		result = &If{At: At{tests[i].Offset()}, Test: tests[i], Then: results[i], Else: result}
 	}
 	return result
 }
@@ -290,7 +290,7 @@ func alwaysTruthy(e Expr) bool {
 	return false
 }
 
-func (a *analyzer) bindingVector(form string, n syntax.Node, pos syntax.Pos) ([]syntax.Node, bool) {
+func (a *analyzer) bindingVector(form string, n syntax.Node, pos int32) ([]syntax.Node, bool) {
 	v, ok := n.(*syntax.Vector)
 	if !ok {
 		a.errorf(pos, "invalid_form", "%s requires a vector of bindings, e.g. (%s [x 1] ...)", form, form)
@@ -303,7 +303,7 @@ func (a *analyzer) bindingVector(form string, n syntax.Node, pos syntax.Pos) ([]
 	return v.Items, true
 }
 
-func (a *analyzer) let(form string, args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Expr {
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_arity", "%s expects (%s [bindings] body...)", form, form)
 	}
@@ -321,7 +321,7 @@ func (a *analyzer) let(form string, args []syntax.Node, pos syntax.Pos, tail boo
 	return a.lets.new(Let{At: At{pos}, Bindings: bs, Body: a.body(args[1:], pos, tail)})
 }
 
-func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) Expr {
 	isIf := strings.HasPrefix(form, "if")
 	if len(args) < 1 || (isIf && (len(args) < 2 || len(args) > 3)) {
 		want := "(" + form + " [name value] then else?)"
@@ -341,7 +341,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail b
 	m := a.mark()
 	defer a.release(m)
 	tmp := a.temp()
-	var test Expr = &Local{At: At{pos}, Name: "", Slot: tmp}
+	var test Expr = &Local{At: At{pos}, Name: "", Slot: int32(tmp)}
 	if strings.HasSuffix(form, "-some") {
 		test = &Call{At: At{pos}, Fn: a.builtinRef("some?", pos), Args: []Expr{test}}
 	}
@@ -354,7 +354,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail b
 		then = a.body(args[1:], pos, tail)
 	}
 	a.release(inner)
-	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: &Local{At: At{pos}, Slot: tmp}}}, Body: then}
+	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: &Local{At: At{pos}, Slot: int32(tmp)}}}, Body: then}
 	var els Expr = &Const{At: At{pos}}
 	if isIf && len(args) == 3 {
 		els = a.expr(args[2], tail)
@@ -364,7 +364,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos syntax.Pos, tail b
 		Body:     &If{At: At{pos}, Test: test, Then: then, Else: els}}
 }
 
-func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) loop(args []syntax.Node, pos int32) Expr {
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_arity", "loop expects (loop [bindings] body...)")
 	}
@@ -392,7 +392,7 @@ func (a *analyzer) loop(args []syntax.Node, pos syntax.Pos) Expr {
 	return lp
 }
 
-func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) recur(args []syntax.Node, pos int32, tail bool) Expr {
 	t := a.fn.recur
 	if t.none() {
 		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
@@ -411,7 +411,7 @@ func (a *analyzer) recur(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 }
 
 // fn analyzes (fn name? [params] body...) and (fn name? ([params] body...)...).
-func (a *analyzer) fnForm(args []syntax.Node, pos syntax.Pos, defName string) Expr {
+func (a *analyzer) fnForm(args []syntax.Node, pos int32, defName string) Expr {
 	name := ""
 	if len(args) > 0 {
 		if s, ok := args[0].(*syntax.Symbol); ok && s.Ns == "" {
@@ -422,7 +422,7 @@ func (a *analyzer) fnForm(args []syntax.Node, pos syntax.Pos, defName string) Ex
 	return a.fnArities(args, pos, name, defName)
 }
 
-func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defName string) Expr {
+func (a *analyzer) fnArities(args []syntax.Node, pos int32, selfName, defName string) Expr {
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_form", "fn needs a parameter vector: (fn [x] body...)")
 	}
@@ -482,7 +482,7 @@ func (a *analyzer) fnArities(args []syntax.Node, pos syntax.Pos, selfName, defNa
 	return fn
 }
 
-func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos syntax.Pos) *Arity {
+func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos int32) *Arity {
 	ar := &Arity{}
 	items := params.Items
 	var fixed []syntax.Node
@@ -549,7 +549,7 @@ func (a *analyzer) paramName(s *syntax.Symbol) string {
 	return s.Name
 }
 
-func (a *analyzer) defName(form string, args []syntax.Node, pos syntax.Pos) (string, bool) {
+func (a *analyzer) defName(form string, args []syntax.Node, pos int32) (string, bool) {
 	if len(args) == 0 {
 		a.errorf(pos, "invalid_form", "%s needs a name", form)
 		return "", false
@@ -617,7 +617,7 @@ func ReservedName(name string) string {
 	return ""
 }
 
-func (a *analyzer) defn(form string, args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) defn(form string, args []syntax.Node, pos int32) Expr {
 	name, ok := a.defName(form, args, pos)
 	if !ok {
 		return &Const{At: At{pos}}
@@ -639,7 +639,7 @@ func (a *analyzer) defn(form string, args []syntax.Node, pos syntax.Pos) Expr {
 	return &Def{At: At{pos}, Name: name, Value: a.fnArities(rest, pos, "", name)}
 }
 
-func (a *analyzer) def(form string, args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) def(form string, args []syntax.Node, pos int32) Expr {
 	name, ok := a.defName(form, args, pos)
 	if !ok {
 		return &Const{At: At{pos}}
@@ -670,7 +670,7 @@ func (a *analyzer) def(form string, args []syntax.Node, pos syntax.Pos) Expr {
 	return &Def{At: At{pos}, Name: name, Value: val, Once: form == "defonce"}
 }
 
-func (a *analyzer) call(args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) call(args []syntax.Node, pos int32) Expr {
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_arity", "call expects (call \"tool-name\" args...)")
 	}
@@ -709,7 +709,7 @@ var whereOps = map[string]string{
 	"in": "in", "includes": "includes", "contains": "includes",
 }
 
-func (a *analyzer) where(args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) where(args []syntax.Node, pos int32) Expr {
 	if len(args) != 1 && len(args) != 3 {
 		return a.errorf(pos, "invalid_where_form",
 			"where expects (where :field) or (where :field op value), e.g. (where :age > 18); got %d argument(s)", len(args))
@@ -748,7 +748,7 @@ func (a *analyzer) where(args []syntax.Node, pos syntax.Pos) Expr {
 	return w
 }
 
-func (a *analyzer) someThread(name string, args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) someThread(name string, args []syntax.Node, pos int32) Expr {
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_thread_form", "%s needs a value to thread", name)
 	}
@@ -759,20 +759,20 @@ func (a *analyzer) someThread(name string, args []syntax.Node, pos syntax.Pos) E
 	return a.someSteps(init, args[1:], name == "some->>", pos)
 }
 
-func (a *analyzer) someSteps(init Expr, steps []syntax.Node, last bool, pos syntax.Pos) Expr {
+func (a *analyzer) someSteps(init Expr, steps []syntax.Node, last bool, pos int32) Expr {
 	if len(steps) == 0 {
 		return init
 	}
 	g := a.gensym(pos, "some")
 	slot := a.declare(g.Name)
-	ref := &Local{At: At{pos}, Slot: slot}
+	ref := &Local{At: At{pos}, Slot: int32(slot)}
 	next := a.expr(thread(g, steps[0], last), false)
 	isNil := &Call{At: At{pos}, Fn: a.builtinRef("nil?", pos), Args: []Expr{ref}}
 	return &Let{At: At{pos}, Bindings: []Binding{{Pattern: &BindSlot{Name: g.Name, Slot: slot}, Init: init}},
 		Body: &If{At: At{pos}, Test: isNil, Then: &Const{At: At{pos}}, Else: a.someSteps(next, steps[1:], last, pos)}}
 }
 
-func (a *analyzer) condThread(name string, args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) condThread(name string, args []syntax.Node, pos int32) Expr {
 	if len(args) == 0 || len(args)%2 != 1 {
 		return a.errorf(pos, "invalid_thread_form", "%s expects (%s x test form ...) with test/form pairs", name, name)
 	}
@@ -796,7 +796,7 @@ func (a *analyzer) condThread(name string, args []syntax.Node, pos syntax.Pos) E
 	return let
 }
 
-func (a *analyzer) asThread(args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) asThread(args []syntax.Node, pos int32) Expr {
 	if len(args) < 2 {
 		return a.errorf(pos, "invalid_thread_form", "as-> expects (as-> value name form...)")
 	}
@@ -817,7 +817,7 @@ func (a *analyzer) asThread(args []syntax.Node, pos syntax.Pos) Expr {
 	return let
 }
 
-func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) forForm(form string, args []syntax.Node, pos int32) Expr {
 	if len(args) < 1 {
 		return a.errorf(pos, "invalid_arity", "%s expects (%s [x coll] body...)", form, form)
 	}
@@ -871,7 +871,7 @@ func (a *analyzer) forForm(form string, args []syntax.Node, pos syntax.Pos) Expr
 	return f
 }
 
-func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
+func (a *analyzer) dotimes(args []syntax.Node, pos int32) Expr {
 	if len(args) < 1 {
 		return a.errorf(pos, "invalid_arity", "dotimes expects (dotimes [i n] body...)")
 	}
@@ -893,7 +893,7 @@ func (a *analyzer) dotimes(args []syntax.Node, pos syntax.Pos) Expr {
 	return &Dotimes{At: At{pos}, Slot: slot, Count: count, Body: a.body(args[1:], pos, false)}
 }
 
-func (a *analyzer) letfn(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) letfn(args []syntax.Node, pos int32, tail bool) Expr {
 	if len(args) < 1 {
 		return a.errorf(pos, "invalid_arity", "letfn expects (letfn [(f [x] ...) ...] body...)")
 	}
@@ -930,7 +930,7 @@ func (a *analyzer) letfn(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	return lf
 }
 
-func (a *analyzer) caseForm(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) caseForm(args []syntax.Node, pos int32, tail bool) Expr {
 	if len(args) < 1 {
 		return a.errorf(pos, "invalid_arity", "case expects (case value test result ... default?)")
 	}
@@ -967,7 +967,7 @@ func (a *analyzer) caseConst(n syntax.Node) Expr {
 	return a.quote(n, a.pos(n))
 }
 
-func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
+func (a *analyzer) condp(args []syntax.Node, pos int32, tail bool) Expr {
 	if len(args) < 2 {
 		return a.errorf(pos, "invalid_arity", "condp expects (condp pred value test result ... default?)")
 	}
@@ -984,7 +984,7 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 		test   Expr
 		result Expr
 		arrow  bool
-		pos    syntax.Pos
+		pos    int32
 	}
 	var cls []clause
 	var defNode syntax.Node
@@ -993,8 +993,8 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 			defNode = clauses[i]
 			break
 		}
-		test := &Call{At: At{a.pos(clauses[i])}, Fn: &Local{At: At{pos}, Slot: predSlot},
-			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: valSlot}}}
+		test := &Call{At: At{a.pos(clauses[i])}, Fn: &Local{At: At{pos}, Slot: int32(predSlot)},
+			Args: []Expr{a.expr(clauses[i], false), &Local{At: At{pos}, Slot: int32(valSlot)}}}
 		if k, ok := clauses[i+1].(*syntax.Keyword); ok && k.Name == ">>" {
 			if i+2 == len(clauses) {
 				return a.errorf(a.pos(k), "invalid_form", "condp: :>> must be followed by a function")
@@ -1010,7 +1010,7 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 	if defNode != nil {
 		result = a.expr(defNode, tail)
 	} else {
-		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: valSlot}}
+		result = &Raise{At: At{pos}, Kind: "invalid_argument", Msg: "condp: no clause matches", Value: &Local{At: At{pos}, Slot: int32(valSlot)}}
 	}
 	// Chain the tests from the last one. An arrow clause keeps the test's
 	// value in a slot of its own and calls f with it.
@@ -1022,8 +1022,8 @@ func (a *analyzer) condp(args []syntax.Node, pos syntax.Pos, tail bool) Expr {
 		}
 		hit := a.temp()
 		result = &Let{At: At{c.pos}, Bindings: []Binding{{Pattern: &BindSlot{Slot: hit}, Init: c.test}},
-			Body: &If{At: At{c.pos}, Test: &Local{At: At{c.pos}, Slot: hit},
-				Then: &Call{At: At{c.pos}, Fn: c.result, Args: []Expr{&Local{At: At{c.pos}, Slot: hit}}},
+			Body: &If{At: At{c.pos}, Test: &Local{At: At{c.pos}, Slot: int32(hit)},
+				Then: &Call{At: At{c.pos}, Fn: c.result, Args: []Expr{&Local{At: At{c.pos}, Slot: int32(hit)}}},
 				Else: result}}
 	}
 	return &Let{At: At{pos}, Bindings: []Binding{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // TestAnalyzeForms checks the tree produced for every special form and macro.
@@ -256,7 +258,9 @@ func TestRecurTargetIdentity(t *testing.T) {
 
 // TestPositions checks the positions recorded on nodes.
 func TestPositions(t *testing.T) {
-	p := mustAnalyze(t, "(let [x 1]\n  (if x\n      (inc x)\n      :no))")
+	src := "(let [x 1]\n  (if x\n      (inc x)\n      :no))"
+	lines := syntax.LinesOf(src)
+	p := mustAnalyze(t, src)
 	let := p.Body.(*Let)
 	iff := let.Body.(*If)
 	call := iff.Then.(*Call)
@@ -275,13 +279,15 @@ func TestPositions(t *testing.T) {
 		{"else", iff.Else, "4:7"},
 	}
 	for _, c := range checks {
-		if got := c.e.Pos().String(); got != c.want {
+		if got := lines.Pos(c.e.Offset()).String(); got != c.want {
 			t.Errorf("%s at %s, want %s", c.what, got, c.want)
 		}
 	}
 	// A step of a threading macro keeps its own position.
-	p = mustAnalyze(t, "(-> 1\n    (+ 2))")
-	if got := p.Body.Pos().String(); got != "2:5" {
+	src = "(-> 1\n    (+ 2))"
+	lines = syntax.LinesOf(src)
+	p = mustAnalyze(t, src)
+	if got := lines.Pos(p.Body.Offset()).String(); got != "2:5" {
 		t.Errorf("threaded call at %s, want 2:5", got)
 	}
 }

@@ -95,7 +95,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		// analyze anyway, the hint joins the errors (see finish).
 		if a.cfg.Hint != nil {
 			if h := a.cfg.Hint(s.Name); h != "" {
-				a.hinted = append(a.hinted, &Error{Pos: pos, Kind: "unbound_var", Msg: h})
+				a.hinted = append(a.hinted, &Error{Pos: a.lines.Pos(pos), Kind: "unbound_var", Msg: h})
 				a.useGlobal(s.Name, pos)
 				return &Global{At: At{pos}, Name: s.Name}
 			}

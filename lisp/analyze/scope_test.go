@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // TestSlots checks frame slot allocation: parameters first, the rest
@@ -103,7 +105,7 @@ func patternSlots(p Pattern) []int {
 			out = append(out, patternSlots(p.Rest)...)
 		}
 		if p.As >= 0 {
-			out = append(out, p.As)
+			out = append(out, int(p.As))
 		}
 		return out
 	case *BindMap:
@@ -112,7 +114,7 @@ func patternSlots(p Pattern) []int {
 			out = append(out, patternSlots(k.Pattern)...)
 		}
 		if p.As >= 0 {
-			out = append(out, p.As)
+			out = append(out, int(p.As))
 		}
 		return out
 	}
@@ -312,7 +314,7 @@ func TestDestructuringDeterministic(t *testing.T) {
 			if err != nil {
 				got = err.(ErrorList)[0].Error()
 			} else {
-				got = dump(p.Body) + " " + globalsString(p.Globals)
+				got = dump(p.Body) + " " + globalsString(src, p.Globals)
 			}
 			if i == 0 {
 				first = got
@@ -323,15 +325,16 @@ func TestDestructuringDeterministic(t *testing.T) {
 	}
 	// Globals follow the source order.
 	p := mustAnalyze(t, srcs[1])
-	if got, want := globalsString(p.Globals), "foo@1:30 bar@1:36 baz@1:42 qux@1:48"; got != want {
+	if got, want := globalsString(srcs[1], p.Globals), "foo@1:30 bar@1:36 baz@1:42 qux@1:48"; got != want {
 		t.Errorf("Globals %s, want %s", got, want)
 	}
 }
 
-func globalsString(gs []GlobalUse) string {
+func globalsString(src string, gs []GlobalUse) string {
+	lines := syntax.LinesOf(src)
 	var parts []string
 	for _, g := range gs {
-		parts = append(parts, g.Name+"@"+g.Pos.String())
+		parts = append(parts, g.Name+"@"+lines.Pos(g.Off).String())
 	}
 	return strings.Join(parts, " ")
 }
@@ -360,7 +363,7 @@ func TestProgramGlobalsDefs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mustAnalyze(t, tt.src)
-			if got := globalsString(p.Globals); got != tt.globals {
+			if got := globalsString(tt.src, p.Globals); got != tt.globals {
 				t.Errorf("Analyze(%q): Globals %q, want %q", tt.src, got, tt.globals)
 			}
 			if !reflect.DeepEqual(p.Defs, tt.defs) {
@@ -380,7 +383,7 @@ func TestSourceOrder(t *testing.T) {
 	}
 	for _, tt := range globals {
 		p := mustAnalyze(t, tt.src)
-		if got := globalsString(p.Globals); got != tt.want {
+		if got := globalsString(tt.src, p.Globals); got != tt.want {
 			t.Errorf("Analyze(%q): Globals %s, want %s", tt.src, got, tt.want)
 		}
 	}
