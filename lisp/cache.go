@@ -45,7 +45,15 @@ type Cache struct {
 	bytes    int64
 	inflight map[string]*compilation
 	stats    CacheStats
+	// spare are the workspaces of finished compilations, for the next
+	// misses: at most maxSpareWorkspaces, each holding at most about
+	// 1 MiB (see syntax.MaxBuffered and analyze.MaxBuffered).
+	spare []*workspace
 }
+
+// maxSpareWorkspaces bounds the workspaces a Cache keeps: concurrent
+// misses beyond it make their own, dropped after their compilation.
+const maxSpareWorkspaces = 2
 
 // CacheStats counts what a Cache did.
 type CacheStats struct {
@@ -122,6 +130,14 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 	w := &compilation{done: make(chan struct{})}
 	c.inflight[src] = w
 	c.stats.Misses++
+	var ws *workspace
+	if n := len(c.spare); n > 0 {
+		ws = c.spare[n-1]
+		c.spare[n-1] = nil
+		c.spare = c.spare[:n-1]
+	} else {
+		ws = new(workspace)
+	}
 	c.mu.Unlock()
 
 	// Compile does not panic on any input (fuzzed), but the waiters must
@@ -132,10 +148,13 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		if w.err == nil && w.p != nil {
 			c.keep(src, w.p)
 		}
+		if len(c.spare) < maxSpareWorkspaces {
+			c.spare = append(c.spare, ws)
+		}
 		c.mu.Unlock()
 		close(w.done)
 	}()
-	w.p, w.err = Compile(src)
+	w.p, w.err = compile(src, nil, ws)
 	return w.p, false, w.err
 }
 
