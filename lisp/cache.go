@@ -35,7 +35,10 @@ const (
 // bounds of its CacheConfig. A Cache is safe for concurrent use, and
 // goroutines that ask for the same new text at once wait for one
 // compilation. Errors are not kept: a text that does not compile is read
-// again the next time. A nil *Cache compiles every time.
+// again the next time. A miss reuses the memory that reading and
+// analyzing earlier misses took (nothing of it stays in a compiled
+// program): a Cache keeps up to two such workspaces, each of at most
+// 1 MiB. A nil *Cache compiles every time.
 type Cache struct {
 	cfg CacheConfig
 

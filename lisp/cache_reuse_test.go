@@ -100,3 +100,26 @@ func TestCacheWorkspaceRetention(t *testing.T) {
 		t.Errorf("%d of %d programs differ", bad, len(srcs))
 	}
 }
+
+// FuzzCacheReuse compiles a through a Cache, then b through the same Cache
+// (reusing a's workspace), and checks that a gives what it gives compiled
+// alone.
+func FuzzCacheReuse(f *testing.F) {
+	seeds := fuzzSeeds(f)
+	for i, s := range seeds {
+		f.Add(s, seeds[(i*7+3)%len(seeds)])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 4<<10 || len(b) > 64<<10 {
+			return
+		}
+		want := outcome(lisp.Compile(a))
+		c := lisp.NewCache(lisp.CacheConfig{})
+		p, _, err := c.Compile(a)
+		c.Compile(b)
+		c.Compile(b + " ")
+		if got := outcome(p, err); got != want {
+			t.Fatalf("%q after %q\ncompiled alone: %s\nthrough the cache: %s", a, b, want, got)
+		}
+	})
+}

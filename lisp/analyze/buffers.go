@@ -45,24 +45,44 @@ func (b *Buffers) Reset() {
 		*b.starter = starter{}
 		held += int(unsafe.Sizeof(starter{}))
 	}
-	b.exprBuf.reset(&held)
-	b.consts.reset(&held)
-	b.calls.reset(&held)
-	b.locals.reset(&held)
-	b.keywords.reset(&held)
-	b.builtins.reset(&held)
-	b.ifs.reset(&held)
-	b.lets.reset(&held)
-	b.dos.reset(&held)
-	b.bindings.reset(&held)
-	b.patterns.reset(&held)
-	b.bindSlots.reset(&held)
-	b.captured.reset(&held)
-	b.globalRefs.reset(&held)
-	b.vectors.reset(&held)
-	b.maps.reset(&held)
-	b.loops.reset(&held)
-	b.recurs.reset(&held)
+	// The chunks of the last use first, in every pool (no loop over an
+	// array of interfaces: it would escape).
+	b.exprBuf.keepUsed(&held)
+	b.consts.keepUsed(&held)
+	b.calls.keepUsed(&held)
+	b.locals.keepUsed(&held)
+	b.keywords.keepUsed(&held)
+	b.builtins.keepUsed(&held)
+	b.ifs.keepUsed(&held)
+	b.lets.keepUsed(&held)
+	b.dos.keepUsed(&held)
+	b.bindings.keepUsed(&held)
+	b.patterns.keepUsed(&held)
+	b.bindSlots.keepUsed(&held)
+	b.captured.keepUsed(&held)
+	b.globalRefs.keepUsed(&held)
+	b.vectors.keepUsed(&held)
+	b.maps.keepUsed(&held)
+	b.loops.keepUsed(&held)
+	b.recurs.keepUsed(&held)
+	b.exprBuf.keepFree(&held)
+	b.consts.keepFree(&held)
+	b.calls.keepFree(&held)
+	b.locals.keepFree(&held)
+	b.keywords.keepFree(&held)
+	b.builtins.keepFree(&held)
+	b.ifs.keepFree(&held)
+	b.lets.keepFree(&held)
+	b.dos.keepFree(&held)
+	b.bindings.keepFree(&held)
+	b.patterns.keepFree(&held)
+	b.bindSlots.keepFree(&held)
+	b.captured.keepFree(&held)
+	b.globalRefs.keepFree(&held)
+	b.vectors.keepFree(&held)
+	b.maps.keepFree(&held)
+	b.loops.keepFree(&held)
+	b.recurs.keepFree(&held)
 }
 
 // use makes the analyzer's slabs take their chunks from b.
@@ -80,46 +100,64 @@ type pool[T any] struct {
 	free, used [][]T
 }
 
-// get returns a chunk of at least n elements (a free one that is large
-// enough, or a new one of n).
-func (p *pool[T]) get(n int) []T {
+// get returns the smallest free chunk of at least size elements, or else
+// a new one of size. Chunks are asked for in the same sizes by every
+// analysis (doubling up to the largest), so an analysis finds the chunks
+// of the earlier ones.
+func (p *pool[T]) get(size int) []T {
+	best := -1
 	for i, c := range p.free {
-		if len(c) >= n {
-			last := len(p.free) - 1
-			p.free[i] = p.free[last]
-			p.free[last] = nil
-			p.free = p.free[:last]
-			p.used = append(p.used, c)
-			return c
+		if len(c) >= size && (best < 0 || len(c) < len(p.free[best])) {
+			best = i
+			if len(c) == size {
+				break
+			}
 		}
 	}
-	c := make([]T, n)
+	if best < 0 {
+		c := make([]T, size)
+		p.used = append(p.used, c)
+		return c
+	}
+	c := p.free[best]
+	last := len(p.free) - 1
+	p.free[best] = p.free[last]
+	p.free[last] = nil
+	p.free = p.free[:last]
 	p.used = append(p.used, c)
 	return c
 }
 
-// reset clears the chunks handed out and makes them free, as long as the
-// bytes held (counted in *held, across pools) stay within MaxBuffered.
-func (p *pool[T]) reset(held *int) {
+// keepUsed clears the chunks handed out since the last reset and keeps
+// those that fit within MaxBuffered (the bytes held, counted in *held
+// across pools); keepFree then adds the free chunks that still fit, and
+// makes all of them free. The chunks of the last use go first: they are
+// those the next one most likely needs.
+func (p *pool[T]) keepUsed(held *int) {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	n := 0
-	for _, c := range p.free {
-		if *held+len(c)*size <= MaxBuffered {
-			*held += len(c) * size
-			p.free[n] = c
-			n++
-		}
-	}
-	clear(p.free[n:])
-	p.free = p.free[:n]
 	for _, c := range p.used {
 		if *held+len(c)*size <= MaxBuffered {
 			*held += len(c) * size
 			clear(c)
-			p.free = append(p.free, c)
+			p.used[n] = c
+			n++
 		}
 	}
-	clear(p.used)
-	p.used = p.used[:0]
+	clear(p.used[n:])
+	p.used = p.used[:n]
+}
+
+func (p *pool[T]) keepFree(held *int) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	for _, c := range p.free {
+		if *held+len(c)*size <= MaxBuffered {
+			*held += len(c) * size
+			p.used = append(p.used, c)
+		}
+	}
+	clear(p.free)
+	p.free, p.used = p.used, p.free[:0]
 }

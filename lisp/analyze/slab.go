@@ -18,11 +18,11 @@ const (
 
 func (s *slab[T]) new(v T) *T {
 	if s.n == len(s.buf) {
+		size := min(max(2*len(s.buf), 4), maxChunk)
 		if s.pool != nil {
-			// Recycled chunks all have the largest size, so any fits.
-			s.buf, s.n = s.pool.get(maxChunk), 0
+			s.buf, s.n = s.pool.get(size), 0
 		} else {
-			s.buf, s.n = make([]T, min(max(2*len(s.buf), 4), maxChunk)), 0
+			s.buf, s.n = make([]T, size), 0
 		}
 	}
 	p := &s.buf[s.n]
@@ -45,10 +45,13 @@ func (s *arena[T]) slice(n int) []T {
 	if n > maxArena/4 {
 		return make([]T, n)
 	}
-	if len(s.buf)-s.n < n && s.pool != nil {
-		s.buf, s.n = s.pool.get(maxArena), 0
-	} else if len(s.buf)-s.n < n {
-		s.buf, s.n = make([]T, max(min(max(2*len(s.buf), 16), maxArena), n)), 0
+	if len(s.buf)-s.n < n {
+		size := max(min(max(2*len(s.buf), 16), maxArena), n)
+		if s.pool != nil {
+			s.buf, s.n = s.pool.get(size), 0
+		} else {
+			s.buf, s.n = make([]T, size), 0
+		}
 	}
 	out := s.buf[s.n : s.n+n : s.n+n]
 	s.n += n

@@ -32,17 +32,30 @@ type Buffers struct {
 // (so that they pin no source text) and kept up to MaxBuffered bytes.
 func (b *Buffers) Reset() {
 	held := 0
-	b.items.reset(&held)
-	b.symbols.reset(&held)
-	b.keywords.reset(&held)
-	b.lists.reset(&held)
-	b.vectors.reset(&held)
-	b.maps.reset(&held)
-	b.strs.reset(&held)
-	b.ints.reset(&held)
-	b.floats.reset(&held)
-	b.bools.reset(&held)
-	b.nils.reset(&held)
+	// The chunks of the last use first, in every pool (no loop over an
+	// array of interfaces: it would escape).
+	b.items.keepUsed(&held)
+	b.symbols.keepUsed(&held)
+	b.keywords.keepUsed(&held)
+	b.lists.keepUsed(&held)
+	b.vectors.keepUsed(&held)
+	b.maps.keepUsed(&held)
+	b.strs.keepUsed(&held)
+	b.ints.keepUsed(&held)
+	b.floats.keepUsed(&held)
+	b.bools.keepUsed(&held)
+	b.nils.keepUsed(&held)
+	b.items.keepFree(&held)
+	b.symbols.keepFree(&held)
+	b.keywords.keepFree(&held)
+	b.lists.keepFree(&held)
+	b.vectors.keepFree(&held)
+	b.maps.keepFree(&held)
+	b.strs.keepFree(&held)
+	b.ints.keepFree(&held)
+	b.floats.keepFree(&held)
+	b.bools.keepFree(&held)
+	b.nils.keepFree(&held)
 }
 
 // use makes r take its chunks from b.
@@ -60,46 +73,59 @@ type pool[T any] struct {
 	free, used [][]T
 }
 
-// get returns a chunk of at least n elements (all of a free chunk that is
-// large enough, or a new one of n).
-func (p *pool[T]) get(n int) []T {
+// get returns the smallest free chunk of at least least elements, or
+// else a new one of size (at least least).
+func (p *pool[T]) get(least, size int) []T {
+	best := -1
 	for i, c := range p.free {
-		if len(c) >= n {
-			last := len(p.free) - 1
-			p.free[i] = p.free[last]
-			p.free[last] = nil
-			p.free = p.free[:last]
-			p.used = append(p.used, c)
-			return c
+		if len(c) >= least && (best < 0 || len(c) < len(p.free[best])) {
+			best = i
 		}
 	}
-	c := make([]T, n)
+	if best < 0 {
+		c := make([]T, max(least, size))
+		p.used = append(p.used, c)
+		return c
+	}
+	c := p.free[best]
+	last := len(p.free) - 1
+	p.free[best] = p.free[last]
+	p.free[last] = nil
+	p.free = p.free[:last]
 	p.used = append(p.used, c)
 	return c
 }
 
-// reset clears the chunks handed out and makes them free, as long as the
-// bytes held (counted in *held, across pools) stay within MaxBuffered.
-func (p *pool[T]) reset(held *int) {
+// keepUsed clears the chunks handed out since the last reset and keeps
+// those that fit within MaxBuffered (the bytes held, counted in *held
+// across pools); keepFree then adds the free chunks that still fit, and
+// makes all of them free. The chunks of the last use go first: they are
+// those the next one most likely needs.
+func (p *pool[T]) keepUsed(held *int) {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	n := 0
-	for _, c := range p.free {
-		if *held+len(c)*size <= MaxBuffered {
-			*held += len(c) * size
-			p.free[n] = c
-			n++
-		}
-	}
-	clear(p.free[n:])
-	p.free = p.free[:n]
 	for _, c := range p.used {
 		if *held+len(c)*size <= MaxBuffered {
 			*held += len(c) * size
 			clear(c)
-			p.free = append(p.free, c)
+			p.used[n] = c
+			n++
 		}
 	}
-	clear(p.used)
-	p.used = p.used[:0]
+	clear(p.used[n:])
+	p.used = p.used[:n]
+}
+
+func (p *pool[T]) keepFree(held *int) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	for _, c := range p.free {
+		if *held+len(c)*size <= MaxBuffered {
+			*held += len(c) * size
+			p.used = append(p.used, c)
+		}
+	}
+	clear(p.free)
+	p.free, p.used = p.used, p.free[:0]
 }

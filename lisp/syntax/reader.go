@@ -89,7 +89,7 @@ func (r *reader) plan() {
 	stack := min(c.forms, 64)
 	var buf []Node
 	if r.bufs != nil {
-		buf = r.bufs.items.get(c.forms + stack)
+		buf = r.bufs.items.get(c.forms+stack, c.forms+stack)
 	} else if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
 		// A one-liner such as (+ 1 2): its nodes and items in one allocation.
 		t := new(tinyRead)
@@ -261,7 +261,7 @@ func (s *slab[T]) alloc(r *reader) *T {
 			size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
 		}
 		if s.pool != nil {
-			s.buf = s.pool.get(size)
+			s.buf = s.pool.get(1, size)
 		} else {
 			s.buf = make([]T, size)
 		}
@@ -299,7 +299,7 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 			return append([]T(nil), src...)
 		}
 		if a.pool != nil {
-			a.free = a.pool.get(size)
+			a.free = a.pool.get(n, size)
 		} else {
 			a.free = make([]T, size)
 		}
