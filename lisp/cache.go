@@ -35,7 +35,10 @@ const (
 // bounds of its CacheConfig. A Cache is safe for concurrent use, and
 // goroutines that ask for the same new text at once wait for one
 // compilation. Errors are not kept: a text that does not compile is read
-// again the next time. A nil *Cache compiles every time.
+// again the next time. A miss reuses the memory that reading and
+// analyzing earlier misses took (nothing of it stays in a compiled
+// program): a Cache keeps up to two such workspaces, each of at most
+// 1 MiB. A nil *Cache compiles every time.
 type Cache struct {
 	cfg CacheConfig
 
@@ -45,7 +48,15 @@ type Cache struct {
 	bytes    int64
 	inflight map[string]*compilation
 	stats    CacheStats
+	// spare are the workspaces of finished compilations, for the next
+	// misses: at most maxSpareWorkspaces, each holding at most about
+	// 1 MiB (see syntax.MaxBuffered and analyze.MaxBuffered).
+	spare []*workspace
 }
+
+// maxSpareWorkspaces bounds the workspaces a Cache keeps: concurrent
+// misses beyond it make their own, dropped after their compilation.
+const maxSpareWorkspaces = 2
 
 // CacheStats counts what a Cache did.
 type CacheStats struct {
@@ -122,6 +133,14 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 	w := &compilation{done: make(chan struct{})}
 	c.inflight[src] = w
 	c.stats.Misses++
+	var ws *workspace
+	if n := len(c.spare); n > 0 {
+		ws = c.spare[n-1]
+		c.spare[n-1] = nil
+		c.spare = c.spare[:n-1]
+	} else {
+		ws = new(workspace)
+	}
 	c.mu.Unlock()
 
 	// Compile does not panic on any input (fuzzed), but the waiters must
@@ -132,10 +151,13 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		if w.err == nil && w.p != nil {
 			c.keep(src, w.p)
 		}
+		if len(c.spare) < maxSpareWorkspaces {
+			c.spare = append(c.spare, ws)
+		}
 		c.mu.Unlock()
 		close(w.done)
 	}()
-	w.p, w.err = Compile(src)
+	w.p, w.err = compile(src, nil, ws)
 	return w.p, false, w.err
 }
 

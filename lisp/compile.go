@@ -1071,6 +1071,8 @@ func (c *compiler) loop(e *analyze.Loop) evalFn {
 	}
 	binds := c.bindings(e.Bindings)
 	body := c.expr(e.Body)
+	// The closure keeps the position, not e: a Cache recycles the memory
+	// of the analyzed tree once the program is compiled.
 	pos := c.pos(e.Off)
 	return func(fr *frame) (Value, error) {
 		if err := binds(fr); err != nil {
@@ -1264,7 +1266,12 @@ func (c *compiler) letfn(e *analyze.LetFn) evalFn {
 	}
 	slots := e.Slots
 	body := c.expr(e.Body)
-	specs := e.Fns
+	// Only the captures of the fns are kept, not the fns' analyzed trees,
+	// whose memory a Cache recycles (the captures are not in it).
+	specs := make([][]analyze.Capture, len(e.Fns))
+	for i, f := range e.Fns {
+		specs[i] = f.Captures
+	}
 	return func(fr *frame) (Value, error) {
 		for i, f := range fns {
 			v, err := f(fr)
@@ -1280,7 +1287,7 @@ func (c *compiler) letfn(e *analyze.LetFn) evalFn {
 			if !ok || len(cl.captured) == 0 {
 				continue
 			}
-			for j, cp := range spec.Captures {
+			for j, cp := range spec {
 				if cp.From == analyze.FromLocal {
 					for _, s := range slots {
 						if s == cp.Index {

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,6 +67,31 @@ func BenchmarkLower(b *testing.B) {
 				if len(c.errs) > 0 {
 					b.Fatal(c.errs[0])
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkCacheMiss times a Cache's misses: each iteration compiles a new
+// text (the workload and a comment that numbers it) through one Cache, as
+// an agent's turns do with a live model's programs. The Cache recycles the
+// reader's and the analyzer's memory from one miss to the next.
+func BenchmarkCacheMiss(b *testing.B) {
+	for _, file := range benchSources {
+		b.Run(benchName(file), func(b *testing.B) {
+			src := readBenchSource(b, file)
+			srcs := make([]string, 512)
+			for i := range srcs {
+				srcs[i] = src + "\n; " + strconv.Itoa(i)
+			}
+			c := NewCache(CacheConfig{MaxPrograms: 1})
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, cached, err := c.Compile(srcs[i%len(srcs)]); err != nil || cached {
+					b.Fatal(err, cached)
+				}
+				i++
 			}
 		})
 	}

@@ -66,22 +66,49 @@ func (p *Program) Source() string { return p.src }
 // several independent errors are found, the first one lists the others in
 // its More field. A text longer than MaxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
-	return compile(src, nil)
+	return compile(src, nil, nil)
+}
+
+// workspace is the memory of the reader and the analyzer that a Cache
+// recycles from one compilation to the next: the syntax tree and the
+// analyzed tree are garbage once the program is lowered, and nothing the
+// compiler builds points into them (TestCacheWorkspaceRetention checks).
+type workspace struct {
+	read     syntax.Buffers
+	analysis analyze.Buffers
+}
+
+// reset recycles the workspace's memory, up to a bound, for the next
+// compilation.
+func (w *workspace) reset() {
+	w.read.Reset()
+	w.analysis.Reset()
 }
 
 // compile compiles src for a namespace that redefines the builtins named
-// in shadows (sorted).
-func compile(src string, shadows []string) (*Program, error) {
+// in shadows (sorted), in the memory of ws if it is not nil (ws is reset
+// before compile returns).
+func compile(src string, shadows []string, ws *workspace) (*Program, error) {
+	if ws != nil {
+		defer ws.reset()
+	}
 	if len(src) > MaxSourceBytes {
 		return nil, &Error{Kind: ParseError, Message: fmt.Sprintf(
 			"the program is %s long, over the %s limit: keep data in the context (ctx/...) rather than in the program text",
 			byteSize(int64(len(src))), byteSize(MaxSourceBytes))}
 	}
-	forms, err := syntax.Read(src)
+	var forms []syntax.Node
+	var err error
+	cfg := analyzeConfig
+	if ws != nil {
+		forms, err = syntax.Config{Buffers: &ws.read}.Read(src)
+		cfg.Buffers = &ws.analysis
+	} else {
+		forms, err = syntax.Read(src)
+	}
 	if err != nil {
 		return nil, fromSyntax(err, src)
 	}
-	cfg := analyzeConfig
 	if len(shadows) > 0 {
 		cfg.Shadowed = func(name string) bool {
 			_, ok := slices.BinarySearch(shadows, name)
@@ -240,7 +267,7 @@ func (p *Program) in(ns *Namespace) (*Program, error) {
 	if v != nil {
 		return v, nil
 	}
-	v, err := compile(p.src, names)
+	v, err := compile(p.src, names, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -440,7 +467,7 @@ func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.Namespace != nil {
 		shadows = opts.Namespace.shadows
 	}
-	p, err := compile(src, shadows)
+	p, err := compile(src, shadows, nil)
 	if err != nil {
 		return &Result{Namespace: opts.Namespace}, err
 	}

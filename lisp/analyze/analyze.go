@@ -29,6 +29,9 @@ type Config struct {
 	MaxDepth int
 	// MaxErrors stops analysis after that many errors; 0 means 10.
 	MaxErrors int
+	// Buffers, when set, supplies the memory of the nodes, recycled
+	// from earlier analyses: the Program is valid until its Reset.
+	Buffers *Buffers
 }
 
 // Error is an analysis error: a form that is not valid PTC-Lisp.
@@ -170,7 +173,7 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 	}
 	// Maps are made on first use: most programs are short.
 	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src)}
-	a.fn, prog = a.start(len(src))
+	a.fn, prog = a.start(len(src), cfg.Buffers)
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {

@@ -6,8 +6,9 @@ package analyze
 // programs are the common case) and double up to maxChunk elements, which
 // bounds the unused tail of the last chunk.
 type slab[T any] struct {
-	buf []T
-	n   int // buf[:n] is handed out
+	buf  []T
+	n    int // buf[:n] is handed out
+	pool *pool[T]
 }
 
 const (
@@ -17,7 +18,12 @@ const (
 
 func (s *slab[T]) new(v T) *T {
 	if s.n == len(s.buf) {
-		s.buf, s.n = make([]T, min(max(2*len(s.buf), 4), maxChunk)), 0
+		size := min(max(2*len(s.buf), 4), maxChunk)
+		if s.pool != nil {
+			s.buf, s.n = s.pool.get(size), 0
+		} else {
+			s.buf, s.n = make([]T, size), 0
+		}
 	}
 	p := &s.buf[s.n]
 	s.n++
@@ -28,8 +34,9 @@ func (s *slab[T]) new(v T) *T {
 // arena carves slices from shared chunks, the same way; its elements are
 // small (an interface, a binding), so its chunks may be longer.
 type arena[T any] struct {
-	buf []T
-	n   int
+	buf  []T
+	n    int
+	pool *pool[T]
 }
 
 // slice returns a slice of n zero elements with capacity n, so that an
@@ -39,7 +46,12 @@ func (s *arena[T]) slice(n int) []T {
 		return make([]T, n)
 	}
 	if len(s.buf)-s.n < n {
-		s.buf, s.n = make([]T, max(min(max(2*len(s.buf), 16), maxArena), n)), 0
+		size := max(min(max(2*len(s.buf), 16), maxArena), n)
+		if s.pool != nil {
+			s.buf, s.n = s.pool.get(size), 0
+		} else {
+			s.buf, s.n = make([]T, size), 0
+		}
 	}
 	out := s.buf[s.n : s.n+n : s.n+n]
 	s.n += n
@@ -111,16 +123,25 @@ const tinySource = 16
 
 // start allocates the starter, sized by the length of the source, and
 // hands its chunks to the slabs.
-func (a *analyzer) start(size int) (*fnScope, *Program) {
-	if size <= tinySource {
+func (a *analyzer) start(size int, b *Buffers) (*fnScope, *Program) {
+	var st *starter
+	switch {
+	case b != nil:
+		if b.starter == nil {
+			b.starter = new(starter)
+		}
+		st = b.starter
+		a.use(b)
+	case size <= tinySource:
 		st := new(tinyStarter)
 		a.consts.init(st.consts[:])
 		a.calls.init(st.calls[:])
 		a.builtins.init(st.builtins[:])
 		a.exprBuf.init(st.exprs[:])
 		return &st.top, &st.prog
+	default:
+		st = new(starter)
 	}
-	st := new(starter)
 	st.top.locals, st.top.fps, st.top.chain = st.locals[:0], st.fps[:0], st.chain[:0]
 	a.consts.init(st.consts[:])
 	a.calls.init(st.calls[:])

@@ -14,6 +14,9 @@ import (
 type Config struct {
 	MaxDepth  int // maximum nesting of collections, quote, #' and #_; 0 means 512
 	MaxErrors int // stop after this many errors; 0 means 10
+	// Buffers, when set, supplies the memory of the nodes, recycled
+	// from earlier reads: the nodes are valid until its Reset.
+	Buffers *Buffers
 }
 
 // Read reads all forms in src with the default Config.
@@ -40,6 +43,9 @@ func (c Config) Read(src string) ([]Node, error) {
 	}
 	if r.maxErrors <= 0 {
 		r.maxErrors = 10
+	}
+	if c.Buffers != nil {
+		c.Buffers.use(&r)
 	}
 	r.plan()
 	if strings.HasPrefix(src, "#!") {
@@ -82,7 +88,9 @@ func (r *reader) plan() {
 	}
 	stack := min(c.forms, 64)
 	var buf []Node
-	if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
+	if r.bufs != nil {
+		buf = r.bufs.items.get(c.forms+stack, c.forms+stack)
+	} else if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
 		// A one-liner such as (+ 1 2): its nodes and items in one allocation.
 		t := new(tinyRead)
 		buf = t.items[:c.forms+stack]
@@ -211,6 +219,7 @@ type reader struct {
 	// collection's items are copied once, into an exactly sized slice.
 	scratch []Node
 	items   arena[Node]
+	bufs    *Buffers // nil: chunks are allocated
 
 	// Nodes come from per-type slabs: one allocation per chunk instead of
 	// one per node.
@@ -236,6 +245,7 @@ type slab[T any] struct {
 	i    int
 	past int // elements in earlier chunks
 	want int // elements the census expects that no chunk holds yet
+	pool *pool[T]
 }
 
 // maxChunk bounds the chunks sized by expect, and so the elements an
@@ -250,7 +260,12 @@ func (s *slab[T]) alloc(r *reader) *T {
 		if size == 0 {
 			size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
 		}
-		s.buf, s.i = make([]T, size), 0
+		if s.pool != nil {
+			s.buf = s.pool.get(1, size)
+		} else {
+			s.buf = make([]T, size)
+		}
+		s.i = 0
 	}
 	p := &s.buf[s.i]
 	s.i++
@@ -269,6 +284,7 @@ func expect(used, done, left int) int {
 type arena[T any] struct {
 	free []T
 	used int
+	pool *pool[T]
 }
 
 func (a *arena[T]) copy(src []T, done, left int) []T {
@@ -282,7 +298,11 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 		if n > size/2 {
 			return append([]T(nil), src...)
 		}
-		a.free = make([]T, size)
+		if a.pool != nil {
+			a.free = a.pool.get(n, size)
+		} else {
+			a.free = make([]T, size)
+		}
 	}
 	s := a.free[:n:n]
 	a.free = a.free[n:]
