@@ -1,6 +1,10 @@
 package analyze
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/ptc-go/ptc/lisp/internal/chunk"
+)
 
 // MaxBuffered is the most memory a Buffers keeps between analyses: an
 // analysis that needed more (of a hostile text) leaves the excess to the
@@ -16,24 +20,24 @@ const MaxBuffered = 512 << 10
 // Buffers is ready to use.
 type Buffers struct {
 	starter    *starter
-	consts     pool[Const]
-	keywords   pool[Keyword]
-	locals     pool[Local]
-	captured   pool[Captured]
-	builtins   pool[Builtin]
-	globalRefs pool[Global]
-	calls      pool[Call]
-	ifs        pool[If]
-	vectors    pool[VectorLit]
-	maps       pool[MapLit]
-	lets       pool[Let]
-	dos        pool[Do]
-	bindSlots  pool[BindSlot]
-	loops      pool[Loop]
-	recurs     pool[Recur]
-	exprBuf    pool[Expr]
-	bindings   pool[Binding]
-	patterns   pool[Pattern]
+	consts     chunk.Pool[Const]
+	keywords   chunk.Pool[Keyword]
+	locals     chunk.Pool[Local]
+	captured   chunk.Pool[Captured]
+	builtins   chunk.Pool[Builtin]
+	globalRefs chunk.Pool[Global]
+	calls      chunk.Pool[Call]
+	ifs        chunk.Pool[If]
+	vectors    chunk.Pool[VectorLit]
+	maps       chunk.Pool[MapLit]
+	lets       chunk.Pool[Let]
+	dos        chunk.Pool[Do]
+	bindSlots  chunk.Pool[BindSlot]
+	loops      chunk.Pool[Loop]
+	recurs     chunk.Pool[Recur]
+	exprBuf    chunk.Pool[Expr]
+	bindings   chunk.Pool[Binding]
+	patterns   chunk.Pool[Pattern]
 }
 
 // Reset recycles the chunks of every analysis since the last Reset: the
@@ -47,42 +51,42 @@ func (b *Buffers) Reset() {
 	}
 	// The chunks of the last use first, in every pool (no loop over an
 	// array of interfaces: it would escape).
-	b.exprBuf.keepUsed(&held)
-	b.consts.keepUsed(&held)
-	b.calls.keepUsed(&held)
-	b.locals.keepUsed(&held)
-	b.keywords.keepUsed(&held)
-	b.builtins.keepUsed(&held)
-	b.ifs.keepUsed(&held)
-	b.lets.keepUsed(&held)
-	b.dos.keepUsed(&held)
-	b.bindings.keepUsed(&held)
-	b.patterns.keepUsed(&held)
-	b.bindSlots.keepUsed(&held)
-	b.captured.keepUsed(&held)
-	b.globalRefs.keepUsed(&held)
-	b.vectors.keepUsed(&held)
-	b.maps.keepUsed(&held)
-	b.loops.keepUsed(&held)
-	b.recurs.keepUsed(&held)
-	b.exprBuf.keepFree(&held)
-	b.consts.keepFree(&held)
-	b.calls.keepFree(&held)
-	b.locals.keepFree(&held)
-	b.keywords.keepFree(&held)
-	b.builtins.keepFree(&held)
-	b.ifs.keepFree(&held)
-	b.lets.keepFree(&held)
-	b.dos.keepFree(&held)
-	b.bindings.keepFree(&held)
-	b.patterns.keepFree(&held)
-	b.bindSlots.keepFree(&held)
-	b.captured.keepFree(&held)
-	b.globalRefs.keepFree(&held)
-	b.vectors.keepFree(&held)
-	b.maps.keepFree(&held)
-	b.loops.keepFree(&held)
-	b.recurs.keepFree(&held)
+	b.exprBuf.KeepUsed(&held, MaxBuffered)
+	b.consts.KeepUsed(&held, MaxBuffered)
+	b.calls.KeepUsed(&held, MaxBuffered)
+	b.locals.KeepUsed(&held, MaxBuffered)
+	b.keywords.KeepUsed(&held, MaxBuffered)
+	b.builtins.KeepUsed(&held, MaxBuffered)
+	b.ifs.KeepUsed(&held, MaxBuffered)
+	b.lets.KeepUsed(&held, MaxBuffered)
+	b.dos.KeepUsed(&held, MaxBuffered)
+	b.bindings.KeepUsed(&held, MaxBuffered)
+	b.patterns.KeepUsed(&held, MaxBuffered)
+	b.bindSlots.KeepUsed(&held, MaxBuffered)
+	b.captured.KeepUsed(&held, MaxBuffered)
+	b.globalRefs.KeepUsed(&held, MaxBuffered)
+	b.vectors.KeepUsed(&held, MaxBuffered)
+	b.maps.KeepUsed(&held, MaxBuffered)
+	b.loops.KeepUsed(&held, MaxBuffered)
+	b.recurs.KeepUsed(&held, MaxBuffered)
+	b.exprBuf.KeepFree(&held, MaxBuffered)
+	b.consts.KeepFree(&held, MaxBuffered)
+	b.calls.KeepFree(&held, MaxBuffered)
+	b.locals.KeepFree(&held, MaxBuffered)
+	b.keywords.KeepFree(&held, MaxBuffered)
+	b.builtins.KeepFree(&held, MaxBuffered)
+	b.ifs.KeepFree(&held, MaxBuffered)
+	b.lets.KeepFree(&held, MaxBuffered)
+	b.dos.KeepFree(&held, MaxBuffered)
+	b.bindings.KeepFree(&held, MaxBuffered)
+	b.patterns.KeepFree(&held, MaxBuffered)
+	b.bindSlots.KeepFree(&held, MaxBuffered)
+	b.captured.KeepFree(&held, MaxBuffered)
+	b.globalRefs.KeepFree(&held, MaxBuffered)
+	b.vectors.KeepFree(&held, MaxBuffered)
+	b.maps.KeepFree(&held, MaxBuffered)
+	b.loops.KeepFree(&held, MaxBuffered)
+	b.recurs.KeepFree(&held, MaxBuffered)
 }
 
 // use makes the analyzer's slabs take their chunks from b.
@@ -92,72 +96,4 @@ func (a *analyzer) use(b *Buffers) {
 	a.vectors.pool, a.maps.pool, a.lets.pool, a.dos.pool = &b.vectors, &b.maps, &b.lets, &b.dos
 	a.bindSlots.pool, a.loops.pool, a.recurs.pool = &b.bindSlots, &b.loops, &b.recurs
 	a.exprBuf.pool, a.bindings.pool, a.patterns.pool = &b.exprBuf, &b.bindings, &b.patterns
-}
-
-// pool holds chunks of one element type: free ones, and those handed out
-// since the last reset.
-type pool[T any] struct {
-	free, used [][]T
-}
-
-// get returns the smallest free chunk of at least size elements, or else
-// a new one of size. Chunks are asked for in the same sizes by every
-// analysis (doubling up to the largest), so an analysis finds the chunks
-// of the earlier ones.
-func (p *pool[T]) get(size int) []T {
-	best := -1
-	for i, c := range p.free {
-		if len(c) >= size && (best < 0 || len(c) < len(p.free[best])) {
-			best = i
-			if len(c) == size {
-				break
-			}
-		}
-	}
-	if best < 0 {
-		c := make([]T, size)
-		p.used = append(p.used, c)
-		return c
-	}
-	c := p.free[best]
-	last := len(p.free) - 1
-	p.free[best] = p.free[last]
-	p.free[last] = nil
-	p.free = p.free[:last]
-	p.used = append(p.used, c)
-	return c
-}
-
-// keepUsed clears the chunks handed out since the last reset and keeps
-// those that fit within MaxBuffered (the bytes held, counted in *held
-// across pools); keepFree then adds the free chunks that still fit, and
-// makes all of them free. The chunks of the last use go first: they are
-// those the next one most likely needs.
-func (p *pool[T]) keepUsed(held *int) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	n := 0
-	for _, c := range p.used {
-		if *held+len(c)*size <= MaxBuffered {
-			*held += len(c) * size
-			clear(c)
-			p.used[n] = c
-			n++
-		}
-	}
-	clear(p.used[n:])
-	p.used = p.used[:n]
-}
-
-func (p *pool[T]) keepFree(held *int) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	for _, c := range p.free {
-		if *held+len(c)*size <= MaxBuffered {
-			*held += len(c) * size
-			p.used = append(p.used, c)
-		}
-	}
-	clear(p.free)
-	p.free, p.used = p.used, p.free[:0]
 }

@@ -13,18 +13,10 @@ func (b *Buffers) held() int {
 	if b.starter != nil {
 		n += int(unsafe.Sizeof(starter{}))
 	}
-	n += b.consts.held() + b.keywords.held() + b.locals.held() + b.captured.held() + b.builtins.held()
-	n += b.globalRefs.held() + b.calls.held() + b.ifs.held() + b.vectors.held() + b.maps.held()
-	n += b.lets.held() + b.dos.held() + b.bindSlots.held() + b.loops.held() + b.recurs.held()
-	n += b.exprBuf.held() + b.bindings.held() + b.patterns.held()
-	return n
-}
-
-func (p *pool[T]) held() (n int) {
-	var zero T
-	for _, c := range p.free {
-		n += len(c) * int(unsafe.Sizeof(zero))
-	}
+	n += b.consts.Held() + b.keywords.Held() + b.locals.Held() + b.captured.Held() + b.builtins.Held()
+	n += b.globalRefs.Held() + b.calls.Held() + b.ifs.Held() + b.vectors.Held() + b.maps.Held()
+	n += b.lets.Held() + b.dos.Held() + b.bindSlots.Held() + b.loops.Held() + b.recurs.Held()
+	n += b.exprBuf.Held() + b.bindings.Held() + b.patterns.Held()
 	return n
 }
 
@@ -60,7 +52,7 @@ func TestBuffersReuse(t *testing.T) {
 		if h := b.held(); h > MaxBuffered || h == 0 {
 			t.Fatalf("%s: Buffers keeps %d bytes, want 1 to %d", tc.name, h, MaxBuffered)
 		}
-		for _, c := range b.calls.free {
+		for _, c := range b.calls.Free() {
 			for i := range c {
 				if c[i].Fn != nil || c[i].Args != nil {
 					t.Fatalf("%s: a kept call is not cleared: %+v", tc.name, c[i])

@@ -1,5 +1,7 @@
 package analyze
 
+import "github.com/ptc-go/ptc/lisp/internal/chunk"
+
 // slab hands out nodes from chunks: a program has thousands of small nodes,
 // and one allocation per chunk is much cheaper than one each (fewer objects
 // for the allocator and the garbage collector). Chunks start small (short
@@ -8,7 +10,7 @@ package analyze
 type slab[T any] struct {
 	buf  []T
 	n    int // buf[:n] is handed out
-	pool *pool[T]
+	pool *chunk.Pool[T]
 }
 
 const (
@@ -20,7 +22,7 @@ func (s *slab[T]) new(v T) *T {
 	if s.n == len(s.buf) {
 		size := min(max(2*len(s.buf), 4), maxChunk)
 		if s.pool != nil {
-			s.buf, s.n = s.pool.get(size), 0
+			s.buf, s.n = s.pool.Get(size, size), 0
 		} else {
 			s.buf, s.n = make([]T, size), 0
 		}
@@ -36,7 +38,7 @@ func (s *slab[T]) new(v T) *T {
 type arena[T any] struct {
 	buf  []T
 	n    int
-	pool *pool[T]
+	pool *chunk.Pool[T]
 }
 
 // slice returns a slice of n zero elements with capacity n, so that an
@@ -48,7 +50,7 @@ func (s *arena[T]) slice(n int) []T {
 	if len(s.buf)-s.n < n {
 		size := max(min(max(2*len(s.buf), 16), maxArena), n)
 		if s.pool != nil {
-			s.buf, s.n = s.pool.get(size), 0
+			s.buf, s.n = s.pool.Get(size, size), 0
 		} else {
 			s.buf, s.n = make([]T, size), 0
 		}

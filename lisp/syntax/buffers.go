@@ -1,6 +1,6 @@
 package syntax
 
-import "unsafe"
+import "github.com/ptc-go/ptc/lisp/internal/chunk"
 
 // MaxBuffered is the most memory a Buffers keeps between reads: a text
 // that needed more (a hostile one) leaves the excess to the garbage
@@ -14,17 +14,17 @@ const MaxBuffered = 512 << 10
 // from them must not keep a pointer to a node or to a slice of Items. A
 // Buffers serves one read at a time. The zero Buffers is ready to use.
 type Buffers struct {
-	items    pool[Node]
-	nils     pool[Nil]
-	bools    pool[Bool]
-	ints     pool[Int]
-	floats   pool[Float]
-	strs     pool[String]
-	keywords pool[Keyword]
-	symbols  pool[Symbol]
-	lists    pool[List]
-	vectors  pool[Vector]
-	maps     pool[Map]
+	items    chunk.Pool[Node]
+	nils     chunk.Pool[Nil]
+	bools    chunk.Pool[Bool]
+	ints     chunk.Pool[Int]
+	floats   chunk.Pool[Float]
+	strs     chunk.Pool[String]
+	keywords chunk.Pool[Keyword]
+	symbols  chunk.Pool[Symbol]
+	lists    chunk.Pool[List]
+	vectors  chunk.Pool[Vector]
+	maps     chunk.Pool[Map]
 }
 
 // Reset recycles the chunks of every read since the last Reset: the nodes
@@ -34,28 +34,28 @@ func (b *Buffers) Reset() {
 	held := 0
 	// The chunks of the last use first, in every pool (no loop over an
 	// array of interfaces: it would escape).
-	b.items.keepUsed(&held)
-	b.symbols.keepUsed(&held)
-	b.keywords.keepUsed(&held)
-	b.lists.keepUsed(&held)
-	b.vectors.keepUsed(&held)
-	b.maps.keepUsed(&held)
-	b.strs.keepUsed(&held)
-	b.ints.keepUsed(&held)
-	b.floats.keepUsed(&held)
-	b.bools.keepUsed(&held)
-	b.nils.keepUsed(&held)
-	b.items.keepFree(&held)
-	b.symbols.keepFree(&held)
-	b.keywords.keepFree(&held)
-	b.lists.keepFree(&held)
-	b.vectors.keepFree(&held)
-	b.maps.keepFree(&held)
-	b.strs.keepFree(&held)
-	b.ints.keepFree(&held)
-	b.floats.keepFree(&held)
-	b.bools.keepFree(&held)
-	b.nils.keepFree(&held)
+	b.items.KeepUsed(&held, MaxBuffered)
+	b.symbols.KeepUsed(&held, MaxBuffered)
+	b.keywords.KeepUsed(&held, MaxBuffered)
+	b.lists.KeepUsed(&held, MaxBuffered)
+	b.vectors.KeepUsed(&held, MaxBuffered)
+	b.maps.KeepUsed(&held, MaxBuffered)
+	b.strs.KeepUsed(&held, MaxBuffered)
+	b.ints.KeepUsed(&held, MaxBuffered)
+	b.floats.KeepUsed(&held, MaxBuffered)
+	b.bools.KeepUsed(&held, MaxBuffered)
+	b.nils.KeepUsed(&held, MaxBuffered)
+	b.items.KeepFree(&held, MaxBuffered)
+	b.symbols.KeepFree(&held, MaxBuffered)
+	b.keywords.KeepFree(&held, MaxBuffered)
+	b.lists.KeepFree(&held, MaxBuffered)
+	b.vectors.KeepFree(&held, MaxBuffered)
+	b.maps.KeepFree(&held, MaxBuffered)
+	b.strs.KeepFree(&held, MaxBuffered)
+	b.ints.KeepFree(&held, MaxBuffered)
+	b.floats.KeepFree(&held, MaxBuffered)
+	b.bools.KeepFree(&held, MaxBuffered)
+	b.nils.KeepFree(&held, MaxBuffered)
 }
 
 // use makes r take its chunks from b.
@@ -65,67 +65,4 @@ func (b *Buffers) use(r *reader) {
 	r.strs.pool, r.keywords.pool, r.symbols.pool = &b.strs, &b.keywords, &b.symbols
 	r.lists.pool, r.vectors.pool, r.maps.pool = &b.lists, &b.vectors, &b.maps
 	r.items.pool = &b.items
-}
-
-// pool holds chunks of one element type: free ones, and those handed out
-// since the last reset.
-type pool[T any] struct {
-	free, used [][]T
-}
-
-// get returns the smallest free chunk of at least least elements, or
-// else a new one of size (at least least).
-func (p *pool[T]) get(least, size int) []T {
-	best := -1
-	for i, c := range p.free {
-		if len(c) >= least && (best < 0 || len(c) < len(p.free[best])) {
-			best = i
-		}
-	}
-	if best < 0 {
-		c := make([]T, max(least, size))
-		p.used = append(p.used, c)
-		return c
-	}
-	c := p.free[best]
-	last := len(p.free) - 1
-	p.free[best] = p.free[last]
-	p.free[last] = nil
-	p.free = p.free[:last]
-	p.used = append(p.used, c)
-	return c
-}
-
-// keepUsed clears the chunks handed out since the last reset and keeps
-// those that fit within MaxBuffered (the bytes held, counted in *held
-// across pools); keepFree then adds the free chunks that still fit, and
-// makes all of them free. The chunks of the last use go first: they are
-// those the next one most likely needs.
-func (p *pool[T]) keepUsed(held *int) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	n := 0
-	for _, c := range p.used {
-		if *held+len(c)*size <= MaxBuffered {
-			*held += len(c) * size
-			clear(c)
-			p.used[n] = c
-			n++
-		}
-	}
-	clear(p.used[n:])
-	p.used = p.used[:n]
-}
-
-func (p *pool[T]) keepFree(held *int) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	for _, c := range p.free {
-		if *held+len(c)*size <= MaxBuffered {
-			*held += len(c) * size
-			p.used = append(p.used, c)
-		}
-	}
-	clear(p.free)
-	p.free, p.used = p.used, p.free[:0]
 }

@@ -3,21 +3,12 @@ package syntax
 import (
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // held is what b keeps between reads, in bytes.
 func (b *Buffers) held() (n int) {
-	n += b.items.held() + b.nils.held() + b.bools.held() + b.ints.held() + b.floats.held()
-	n += b.strs.held() + b.keywords.held() + b.symbols.held() + b.lists.held() + b.vectors.held() + b.maps.held()
-	return n
-}
-
-func (p *pool[T]) held() (n int) {
-	var zero T
-	for _, c := range p.free {
-		n += len(c) * int(unsafe.Sizeof(zero))
-	}
+	n += b.items.Held() + b.nils.Held() + b.bools.Held() + b.ints.Held() + b.floats.Held()
+	n += b.strs.Held() + b.keywords.Held() + b.symbols.Held() + b.lists.Held() + b.vectors.Held() + b.maps.Held()
 	return n
 }
 
@@ -48,7 +39,7 @@ func TestBuffersReuse(t *testing.T) {
 		if h := b.held(); h > MaxBuffered || h == 0 {
 			t.Fatalf("%s: Buffers keeps %d bytes, want 1 to %d", tc.name, h, MaxBuffered)
 		}
-		for _, c := range b.symbols.free {
+		for _, c := range b.symbols.Free() {
 			for i := range c {
 				if c[i] != (Symbol{}) {
 					t.Fatalf("%s: a kept symbol is not cleared: %+v", tc.name, c[i])

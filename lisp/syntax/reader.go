@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/lisp/internal/chunk"
 )
 
 // Config holds the reader's limits. The zero Config uses the defaults.
@@ -89,7 +91,7 @@ func (r *reader) plan() {
 	stack := min(c.forms, 64)
 	var buf []Node
 	if r.bufs != nil {
-		buf = r.bufs.items.get(c.forms+stack, c.forms+stack)
+		buf = r.bufs.items.Get(c.forms+stack, c.forms+stack)
 	} else if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
 		// A one-liner such as (+ 1 2): its nodes and items in one allocation.
 		t := new(tinyRead)
@@ -245,7 +247,7 @@ type slab[T any] struct {
 	i    int
 	past int // elements in earlier chunks
 	want int // elements the census expects that no chunk holds yet
-	pool *pool[T]
+	pool *chunk.Pool[T]
 }
 
 // maxChunk bounds the chunks sized by expect, and so the elements an
@@ -261,7 +263,7 @@ func (s *slab[T]) alloc(r *reader) *T {
 			size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
 		}
 		if s.pool != nil {
-			s.buf = s.pool.get(1, size)
+			s.buf = s.pool.Get(1, size)
 		} else {
 			s.buf = make([]T, size)
 		}
@@ -284,7 +286,7 @@ func expect(used, done, left int) int {
 type arena[T any] struct {
 	free []T
 	used int
-	pool *pool[T]
+	pool *chunk.Pool[T]
 }
 
 func (a *arena[T]) copy(src []T, done, left int) []T {
@@ -299,7 +301,7 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 			return append([]T(nil), src...)
 		}
 		if a.pool != nil {
-			a.free = a.pool.get(n, size)
+			a.free = a.pool.Get(n, size)
 		} else {
 			a.free = make([]T, size)
 		}
