@@ -553,23 +553,7 @@ func (s *devServer) handleRun(w http.ResponseWriter, r *http.Request) {
 	var d struct {
 		Step struct {
 			Usage json.RawMessage `json:"usage"`
-			Turns []struct {
-				Number    int      `json:"number"`
-				Program   string   `json:"program"`
-				Result    *tValue  `json:"result"`
-				Error     string   `json:"error"`
-				Output    []string `json:"output"`
-				ToolCalls []struct {
-					Name       string  `json:"name"`
-					Args       *tValue `json:"args"`
-					Result     *tValue `json:"result"`
-					Error      string  `json:"error"`
-					DurationMS float64 `json:"duration_ms"`
-				} `json:"tool_calls"`
-				Tokens     llm.Tokens `json:"tokens"`
-				DurationMS float64    `json:"duration_ms"`
-				Response   string     `json:"response"`
-			} `json:"turns"`
+			Turns []tTurn         `json:"turns"`
 		} `json:"step"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {

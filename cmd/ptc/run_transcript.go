@@ -307,19 +307,26 @@ type (
 			DurationMS  float64    `json:"duration_ms"`
 		} `json:"usage"`
 		Warnings []string `json:"warnings,omitempty"`
-		Turns    []struct {
-			Number    int      `json:"number"`
-			Program   string   `json:"program,omitempty"`
-			Result    *tValue  `json:"result,omitempty"`
-			Error     string   `json:"error,omitempty"`
-			Output    []string `json:"output,omitempty"`
-			ToolCalls []struct {
-				Name   string  `json:"name"`
-				Args   *tValue `json:"args,omitempty"`
-				Result *tValue `json:"result,omitempty"`
-				Error  string  `json:"error,omitempty"`
-			} `json:"tool_calls,omitempty"`
-		} `json:"turns"`
+		Turns    []tTurn  `json:"turns"`
+	}
+	// tTurn is a turn of a trace as its readers here need it (the outcome
+	// of a recording, ptc dev's run detail).
+	tTurn struct {
+		Number    int      `json:"number"`
+		Program   string   `json:"program"`
+		Result    *tValue  `json:"result"`
+		Error     string   `json:"error"`
+		Output    []string `json:"output"`
+		ToolCalls []struct {
+			Name       string  `json:"name"`
+			Args       *tValue `json:"args"`
+			Result     *tValue `json:"result"`
+			Error      string  `json:"error"`
+			DurationMS float64 `json:"duration_ms"`
+		} `json:"tool_calls"`
+		Tokens     llm.Tokens `json:"tokens"`
+		DurationMS float64    `json:"duration_ms"`
+		Response   string     `json:"response"`
 	}
 )
 
