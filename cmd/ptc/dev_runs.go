@@ -458,6 +458,21 @@ func (s *devServer) savedDoc(w http.ResponseWriter, id string) ([]byte, bool) {
 	return doc, true
 }
 
+// savedRun reads the saved run id, writing the error (status bad when
+// the file does not read as a recording) when it cannot.
+func (s *devServer) savedRun(w http.ResponseWriter, id string, bad int) ([]byte, *savedRun, bool) {
+	doc, ok := s.savedDoc(w, id)
+	if !ok {
+		return nil, nil, false
+	}
+	sr, err := readSavedRun(doc)
+	if err != nil {
+		writeError(w, bad, "run "+id+": "+err.Error())
+		return nil, nil, false
+	}
+	return doc, sr, true
+}
+
 func (s *devServer) handleRuns(w http.ResponseWriter, r *http.Request) {
 	filter := r.URL.Query().Get("agent")
 	byID := map[string]runSummary{}
@@ -541,13 +556,8 @@ func (s *devServer) handleRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	doc, ok := s.savedDoc(w, id)
+	doc, sr, ok := s.savedRun(w, id, http.StatusInternalServerError)
 	if !ok {
-		return
-	}
-	sr, err := readSavedRun(doc)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "run "+id+": "+err.Error())
 		return
 	}
 	var d struct {
@@ -739,13 +749,8 @@ func (s *devServer) handleReplay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	doc, ok := s.savedDoc(w, id)
+	_, sr, ok := s.savedRun(w, id, http.StatusBadRequest)
 	if !ok {
-		return
-	}
-	sr, err := readSavedRun(doc)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "run "+id+": "+err.Error())
 		return
 	}
 	rec := sr.rec
