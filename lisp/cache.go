@@ -1,9 +1,6 @@
 package lisp
 
-import (
-	"container/list"
-	"sync"
-)
+import "sync"
 
 // CacheConfig bounds a Cache. The zero CacheConfig is the default.
 type CacheConfig struct {
@@ -42,12 +39,15 @@ const (
 type Cache struct {
 	cfg CacheConfig
 
-	mu       sync.Mutex
-	entries  map[string]*list.Element // of *cacheEntry, by source
-	lru      list.List                // most recently used at the front
-	bytes    int64
-	inflight map[string]*compilation
-	stats    CacheStats
+	mu sync.Mutex
+	// entries are the texts compiled or being compiled: an entry is kept
+	// (on the list) once its compilation succeeded, and dropped if it
+	// failed or its program is too big to keep.
+	entries map[string]*cacheEntry
+	lru     cacheEntry // the kept entries' ring: lru.next is the most recently used
+	kept    int
+	bytes   int64
+	stats   CacheStats
 	// spare are the workspaces of finished compilations, for the next
 	// misses: at most maxSpareWorkspaces, each holding at most about
 	// 1 MiB (see syntax.MaxBuffered and analyze.MaxBuffered).
@@ -79,17 +79,19 @@ func (s CacheStats) HitRate() float64 {
 	return 0
 }
 
+// cacheEntry is a text's compilation: in progress, which other
+// goroutines asking for the same text wait for, then kept. Its fields
+// are guarded by the Cache's mu, and p and err are set before done is
+// closed.
 type cacheEntry struct {
-	src string
-	p   *Program
-}
-
-// compilation is a compilation in progress, which other goroutines asking
-// for the same text wait for.
-type compilation struct {
-	done chan struct{}
-	p    *Program
-	err  error
+	src      string
+	p        *Program
+	err      error
+	finished bool
+	// done is made by the first goroutine that waits (most compilations
+	// have none) and closed when the compilation finishes.
+	done       chan struct{}
+	prev, next *cacheEntry // on the ring of kept entries
 }
 
 // NewCache returns an empty cache bounded by cfg.
@@ -100,7 +102,9 @@ func NewCache(cfg CacheConfig) *Cache {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = defaultCacheBytes
 	}
-	return &Cache{cfg: cfg, entries: map[string]*list.Element{}, inflight: map[string]*compilation{}}
+	c := &Cache{cfg: cfg, entries: map[string]*cacheEntry{}}
+	c.lru.prev, c.lru.next = &c.lru, &c.lru
+	return c
 }
 
 // Compile returns the program of src, compiled now or earlier (cached
@@ -112,26 +116,31 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		return p, false, err
 	}
 	c.mu.Lock()
-	if el, ok := c.entries[src]; ok {
-		c.lru.MoveToFront(el)
-		c.stats.Hits++
+	if e, ok := c.entries[src]; ok {
+		if e.finished {
+			c.unlink(e)
+			c.pushFront(e)
+			c.stats.Hits++
+			c.mu.Unlock()
+			return e.p, true, nil
+		}
+		if e.done == nil {
+			e.done = make(chan struct{})
+		}
+		done := e.done
 		c.mu.Unlock()
-		return el.Value.(*cacheEntry).p, true, nil
-	}
-	if w, ok := c.inflight[src]; ok {
-		c.mu.Unlock()
-		<-w.done
+		<-done
 		c.mu.Lock()
-		if w.err == nil {
+		if e.err == nil {
 			c.stats.Hits++
 		} else {
 			c.stats.Misses++
 		}
 		c.mu.Unlock()
-		return w.p, w.err == nil, w.err
+		return e.p, e.err == nil, e.err
 	}
-	w := &compilation{done: make(chan struct{})}
-	c.inflight[src] = w
+	e := &cacheEntry{src: src}
+	c.entries[src] = e
 	c.stats.Misses++
 	var ws *workspace
 	if n := len(c.spare); n > 0 {
@@ -145,39 +154,59 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 
 	// Compile does not panic on any input (fuzzed), but the waiters must
 	// be released whatever happens.
+	var prog *Program
+	var cerr error
 	defer func() {
 		c.mu.Lock()
-		delete(c.inflight, src)
-		if w.err == nil && w.p != nil {
-			c.keep(src, w.p)
+		e.p, e.err, e.finished = prog, cerr, true
+		if cerr != nil || prog == nil || !c.keep(e) {
+			delete(c.entries, src)
 		}
 		if len(c.spare) < maxSpareWorkspaces {
 			c.spare = append(c.spare, ws)
 		}
+		if e.done != nil {
+			close(e.done)
+		}
 		c.mu.Unlock()
-		close(w.done)
 	}()
-	w.p, w.err = compile(src, nil, ws)
-	return w.p, false, w.err
+	prog, cerr = compile(src, nil, ws)
+	return prog, false, cerr
 }
 
-// keep adds p, evicting the least recently used programs to make room.
-// c.mu is held.
-func (c *Cache) keep(src string, p *Program) {
-	weight := cacheWeight(p)
+// keep puts e, just compiled, at the front of the kept entries, evicting
+// the least recently used ones to make room; it reports false, keeping
+// nothing, for a program too big to keep. c.mu is held.
+func (c *Cache) keep(e *cacheEntry) bool {
+	weight := cacheWeight(e.p)
 	if weight > c.cfg.MaxBytes/4 {
-		return
+		return false
 	}
-	for c.lru.Len() > 0 && (c.lru.Len() >= c.cfg.MaxPrograms || c.bytes+weight > c.cfg.MaxBytes) {
-		old := c.lru.Back()
-		e := old.Value.(*cacheEntry)
-		c.lru.Remove(old)
-		delete(c.entries, e.src)
-		c.bytes -= cacheWeight(e.p)
+	for c.kept > 0 && (c.kept >= c.cfg.MaxPrograms || c.bytes+weight > c.cfg.MaxBytes) {
+		old := c.lru.prev
+		c.unlink(old)
+		delete(c.entries, old.src)
+		c.bytes -= cacheWeight(old.p)
 		c.stats.Evictions++
 	}
-	c.entries[src] = c.lru.PushFront(&cacheEntry{src: src, p: p})
+	c.pushFront(e)
 	c.bytes += weight
+	return true
+}
+
+// pushFront puts e on the ring as the most recently used; unlink takes it
+// off. c.mu is held.
+func (c *Cache) pushFront(e *cacheEntry) {
+	e.prev, e.next = &c.lru, c.lru.next
+	c.lru.next.prev = e
+	c.lru.next = e
+	c.kept++
+}
+
+func (c *Cache) unlink(e *cacheEntry) {
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
+	c.kept--
 }
 
 // cacheWeight estimates the memory p holds: its compiled form from its
@@ -194,7 +223,7 @@ func (c *Cache) Stats() CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	s.Programs = c.lru.Len()
+	s.Programs = c.kept
 	s.Bytes = c.bytes
 	return s
 }

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -90,6 +91,37 @@ func BenchmarkCacheMiss(b *testing.B) {
 			for b.Loop() {
 				if _, cached, err := c.Compile(srcs[i%len(srcs)]); err != nil || cached {
 					b.Fatal(err, cached)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkTurn times what an agent turn with a new program costs the
+// interpreter: the text compiled through a Cache (a miss, as in
+// BenchmarkCacheMiss) and then run, from text to result. BenchmarkW1…W6
+// time the same without a Cache (lisp.Run), as a caller that holds none
+// pays it.
+func BenchmarkTurn(b *testing.B) {
+	for _, file := range benchSources {
+		b.Run(benchName(file), func(b *testing.B) {
+			src := readBenchSource(b, file)
+			srcs := make([]string, 512)
+			for i := range srcs {
+				srcs[i] = src + "\n; " + strconv.Itoa(i)
+			}
+			c := NewCache(CacheConfig{MaxPrograms: 1})
+			bg := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				p, cached, err := c.Compile(srcs[i%len(srcs)])
+				if err != nil || cached {
+					b.Fatal(err, cached)
+				}
+				if _, err := p.Run(bg, Options{}); err != nil {
+					b.Fatal(err)
 				}
 				i++
 			}

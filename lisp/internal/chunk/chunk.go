@@ -10,6 +10,7 @@ import "unsafe"
 // since the last reset. The zero Pool is empty and ready to use.
 type Pool[T any] struct {
 	free, used [][]T
+	freeBytes  int // of the free chunks
 }
 
 // Get returns the smallest free chunk of at least least elements, or
@@ -30,6 +31,7 @@ func (p *Pool[T]) Get(least, size int) []T {
 		return c
 	}
 	c := p.free[best]
+	p.freeBytes -= len(c) * elemSize[T]()
 	last := len(p.free) - 1
 	p.free[best] = p.free[last]
 	p.free[last] = nil
@@ -45,8 +47,10 @@ func (p *Pool[T]) Get(least, size int) []T {
 // on any keeps the chunks of the last use first: they are those the next
 // one most likely needs.
 func (p *Pool[T]) KeepUsed(held *int, limit int) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
+	if len(p.used) == 0 {
+		return
+	}
+	size := elemSize[T]()
 	n := 0
 	for _, c := range p.used {
 		if *held+len(c)*size <= limit {
@@ -62,27 +66,37 @@ func (p *Pool[T]) KeepUsed(held *int, limit int) {
 
 // KeepFree: see KeepUsed.
 func (p *Pool[T]) KeepFree(held *int, limit int) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
+	if len(p.used) == 0 && *held+p.freeBytes <= limit {
+		// Untouched since the last reset (the common case: a small program
+		// uses few of the pools), and all of it still fits.
+		*held += p.freeBytes
+		return
+	}
+	size := elemSize[T]()
+	kept := 0
+	for _, c := range p.used {
+		kept += len(c) * size
+	}
 	for _, c := range p.free {
 		if *held+len(c)*size <= limit {
 			*held += len(c) * size
+			kept += len(c) * size
 			p.used = append(p.used, c)
 		}
 	}
 	clear(p.free)
 	p.free, p.used = p.used, p.free[:0]
+	p.freeBytes = kept
+}
+
+// elemSize is the size of a T in bytes.
+func elemSize[T any]() int {
+	var zero T
+	return int(unsafe.Sizeof(zero))
 }
 
 // Held is the bytes of the free chunks: what the pool keeps between uses.
-func (p *Pool[T]) Held() int {
-	var zero T
-	n := 0
-	for _, c := range p.free {
-		n += len(c) * int(unsafe.Sizeof(zero))
-	}
-	return n
-}
+func (p *Pool[T]) Held() int { return p.freeBytes }
 
 // Free returns the free chunks, for tests that check they were cleared.
 func (p *Pool[T]) Free() [][]T { return p.free }

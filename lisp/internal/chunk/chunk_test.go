@@ -37,3 +37,50 @@ func TestPool(t *testing.T) {
 		t.Errorf("held %d (Held %d) over the limit of %d", held, p.Held(), 40*8)
 	}
 }
+
+// TestPoolUntouched: a pool nothing was taken from since the last reset
+// keeps its chunks and counts them in held, as a used one does, and drops
+// them when the other pools' chunks leave no room; Held always matches
+// the free chunks.
+func TestPoolUntouched(t *testing.T) {
+	freeBytes := func(p *Pool[int64]) int {
+		n := 0
+		for _, c := range p.Free() {
+			n += len(c) * 8
+		}
+		return n
+	}
+	var used, idle Pool[int64]
+	idle.Get(16, 16)
+	reset := func(limit int) int {
+		held := 0
+		used.KeepUsed(&held, limit)
+		idle.KeepUsed(&held, limit)
+		used.KeepFree(&held, limit)
+		idle.KeepFree(&held, limit)
+		for _, p := range []*Pool[int64]{&used, &idle} {
+			if p.Held() != freeBytes(p) {
+				t.Fatalf("Held %d, the free chunks hold %d", p.Held(), freeBytes(p))
+			}
+		}
+		return held
+	}
+	if held := reset(1 << 20); held != 16*8 {
+		t.Fatalf("held %d, want %d", held, 16*8)
+	}
+	for range 3 { // idle untouched: its chunk stays and still counts
+		used.Get(8, 8)
+		if held := reset(1 << 20); held != (8+16)*8 || idle.Held() != 16*8 {
+			t.Fatalf("held %d (idle %d), want %d (%d)", held, idle.Held(), (8+16)*8, 16*8)
+		}
+	}
+	// The used pool's chunks come first: the idle one no longer fits.
+	used.Get(8, 8)
+	used.Get(4, 4)
+	if held := reset(20 * 8); held != 12*8 || idle.Held() != 0 {
+		t.Fatalf("held %d (idle %d), want %d (0)", held, idle.Held(), 12*8)
+	}
+	if got := idle.Get(16, 16); len(got) != 16 {
+		t.Fatalf("Get(16) gave %d elements", len(got))
+	}
+}
