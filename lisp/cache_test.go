@@ -208,3 +208,70 @@ func BenchmarkCache(b *testing.B) {
 		}
 	})
 }
+
+// TestCacheConcurrentWaiters: goroutines that ask for a text being
+// compiled get what that compilation gives: the program, kept once; an
+// error, kept never; a program too big to keep, not kept. Large texts keep
+// the compilation going while the others arrive.
+func TestCacheConcurrentWaiters(t *testing.T) {
+	big := fmt.Sprintf("(count %q)", strings.Repeat("z", 100<<10))
+	for _, tt := range []struct {
+		name     string
+		src      string
+		wantErr  bool
+		wantKept int
+	}{
+		{"compiles", big, false, 1},
+		{"fails", big + " (+ 1", true, 0},
+		{"too big to keep", fmt.Sprintf("(count %q)", strings.Repeat("z", 220<<10)), false, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := lisp.NewCache(lisp.CacheConfig{})
+			const n = 16
+			progs := make([]*lisp.Program, n)
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i := range progs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					p, cached, err := c.Compile(tt.src)
+					if (err != nil) != tt.wantErr || (p == nil) != tt.wantErr || (cached && tt.wantErr) {
+						t.Errorf("Compile: program %v, cached %v, error %v", p != nil, cached, err)
+						return
+					}
+					if p != nil {
+						if res, err := p.Run(context.Background(), lisp.Options{}); err != nil || res.Value == nil {
+							t.Errorf("run: %v %v", res, err)
+						}
+					}
+					progs[i] = p
+				}()
+			}
+			close(start)
+			wg.Wait()
+			s := c.Stats()
+			if s.Programs != tt.wantKept || s.Hits+s.Misses != n {
+				t.Fatalf("stats %+v: want %d kept and %d compilations asked for", s, tt.wantKept, n)
+			}
+			switch {
+			case tt.wantErr && s.Hits != 0:
+				t.Errorf("stats %+v: a failed compilation counted as a hit", s)
+			case tt.wantKept == 1:
+				if s.Misses != 1 {
+					t.Errorf("stats %+v: want one compilation", s)
+				}
+				for _, p := range progs {
+					if p != progs[0] {
+						t.Fatal("goroutines got different programs for one text")
+					}
+				}
+			}
+			// Whatever was not kept is compiled again next time.
+			if _, cached, _ := c.Compile(tt.src); cached != (tt.wantKept == 1) {
+				t.Errorf("the next Compile: cached %v, want %v", cached, tt.wantKept == 1)
+			}
+		})
+	}
+}
