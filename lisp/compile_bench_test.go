@@ -81,10 +81,7 @@ func BenchmarkCacheMiss(b *testing.B) {
 	for _, file := range benchSources {
 		b.Run(benchName(file), func(b *testing.B) {
 			src := readBenchSource(b, file)
-			srcs := make([]string, 512)
-			for i := range srcs {
-				srcs[i] = src + "\n; " + strconv.Itoa(i)
-			}
+			srcs := numberedCopies(src, 512)
 			c := NewCache(CacheConfig{MaxPrograms: 1})
 			b.ReportAllocs()
 			i := 0
@@ -107,10 +104,7 @@ func BenchmarkTurn(b *testing.B) {
 	for _, file := range benchSources {
 		b.Run(benchName(file), func(b *testing.B) {
 			src := readBenchSource(b, file)
-			srcs := make([]string, 512)
-			for i := range srcs {
-				srcs[i] = src + "\n; " + strconv.Itoa(i)
-			}
+			srcs := numberedCopies(src, 512)
 			c := NewCache(CacheConfig{MaxPrograms: 1})
 			bg := context.Background()
 			b.ReportAllocs()
@@ -127,4 +121,14 @@ func BenchmarkTurn(b *testing.B) {
 			}
 		})
 	}
+}
+
+// numberedCopies returns n texts of src, each made new by a comment that
+// numbers it, for benchmarks of a Cache's misses.
+func numberedCopies(src string, n int) []string {
+	srcs := make([]string, n)
+	for i := range srcs {
+		srcs[i] = src + "\n; " + strconv.Itoa(i)
+	}
+	return srcs
 }
