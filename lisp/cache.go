@@ -41,7 +41,7 @@ type Cache struct {
 
 	mu sync.Mutex
 	// entries are the texts compiled or being compiled: an entry is kept
-	// (on the list) once its compilation succeeded, and dropped if it
+	// (on the ring lru) once its compilation succeeded, and dropped if it
 	// failed or its program is too big to keep.
 	entries map[string]*cacheEntry
 	lru     cacheEntry // the kept entries' ring: lru.next is the most recently used
