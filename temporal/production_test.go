@@ -174,14 +174,23 @@ func TestWorkerVersioningPins(t *testing.T) {
 			deployment, queue := "ptc-deploy-"+suffix, "ptc-deploy-"+suffix
 			entered := make(chan string, 4) // the build whose tool a mission entered
 			release := make(chan struct{})
+			stopped := make(chan string, 4) // a tool stopped before the release
 			startBuild := func(build string) {
+				// The tool waits while the second build starts and becomes
+				// current, which can take longer than a program's default 5 s
+				// on a busy machine: the mission would then go on without it.
 				a := mustAgent(t, agent.Config{Prompt: "Wait.", MaxTurns: 3, MissionTimeout: 5 * time.Minute,
+					Limits: lisp.Limits{Timeout: 3 * time.Minute},
 					Tools: map[string]agent.Tool{"wait": agent.Func(func(ctx context.Context, _ *lisp.Map) (any, error) {
 						entered <- build
 						select {
 						case <-release:
 							return true, nil
 						case <-ctx.Done():
+							select {
+							case stopped <- build + ": " + context.Cause(ctx).Error():
+							default:
+							}
 							return nil, ctx.Err()
 						}
 					})}})
@@ -260,6 +269,11 @@ func TestWorkerVersioningPins(t *testing.T) {
 			close(release)
 			if got := run(first); got != `"`+tt.first+`"` {
 				t.Errorf("the mission started on v1 returned %s, want %q", got, tt.first)
+			}
+			select {
+			case why := <-stopped:
+				t.Errorf("the first mission's tool was stopped before the release (%s)", why)
+			default:
 			}
 			second, err := Start(ctx, c, "waiter", StartOptions{TaskQueue: queue})
 			if err != nil {
