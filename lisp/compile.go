@@ -613,8 +613,8 @@ const slabSize = 128
 // get small chunks.
 func slabCap(prev int) int { return min(max(2*prev, 8), slabSize) }
 
-func (c *compiler) exprs(es []analyze.Expr) []evalFn {
-	n := len(es)
+// fnSlice carves n closures' room from the compiler's slab (nil for 0).
+func (c *compiler) fnSlice(n int) []evalFn {
 	if n == 0 {
 		return nil
 	}
@@ -622,8 +622,12 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
 	}
 	l := len(c.fnSlab)
-	out := c.fnSlab[l : l+n : l+n]
 	c.fnSlab = c.fnSlab[:l+n]
+	return c.fnSlab[l : l+n : l+n]
+}
+
+func (c *compiler) exprs(es []analyze.Expr) []evalFn {
+	out := c.fnSlice(len(es))
 	for i, e := range es {
 		out[i] = c.expr(e)
 	}
@@ -634,16 +638,7 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 // alternating, in the order exprs would compile all the keys and then all
 // the values (the order errors are reported in).
 func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
-	n := 2 * len(keys)
-	if n == 0 {
-		return nil
-	}
-	if cap(c.fnSlab)-len(c.fnSlab) < n {
-		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
-	}
-	l := len(c.fnSlab)
-	out := c.fnSlab[l : l+n : l+n]
-	c.fnSlab = c.fnSlab[:l+n]
+	out := c.fnSlice(2 * len(keys))
 	for i, e := range keys {
 		out[2*i] = c.expr(e)
 	}
