@@ -520,44 +520,15 @@ func (s *devServer) handleSave(w http.ResponseWriter, r *http.Request, f devAgen
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if err := writeFileAtomic(f.path, out); err != nil {
+	st, err := os.Stat(f.path)
+	if err == nil {
+		err = writeFileAtomic(f.path, out, st.Mode().Perm())
+	}
+	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, s.describe(f))
-}
-
-// writeFileAtomic replaces the file at path with data: a temporary file
-// beside it, renamed over it, with the file's mode.
-func writeFileAtomic(path string, data []byte) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fail(err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
 
 // devTestRow is a case's result.

@@ -664,6 +664,10 @@ func TestDevEditAndSave(t *testing.T) {
 			t.Fatalf("a refused save %v changed the file", bad)
 		}
 	}
+	// Save keeps the file's mode.
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var saved devAgent
 	h.call("POST", "/api/agents/digest/save", map[string]any{"prompt": "New prompt for {{topic}}.", "limits": map[string]any{"max_memory": "8MiB"}}, 200, &saved)
 	if saved.Prompt != "New prompt for {{topic}}." || saved.Limits.MaxMemory != "8MiB" || saved.Limits.Timeout != "2m" || saved.Error != "" {
@@ -675,8 +679,8 @@ func TestDevEditAndSave(t *testing.T) {
 	if string(after) != want {
 		t.Errorf("the saved file:\n%s\nwant:\n%s", after, want)
 	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v", st.Mode())
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v after the save, want the file's -rw-------", st.Mode())
 	}
 
 	// A prompt: key is edited in place.

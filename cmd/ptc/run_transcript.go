@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -381,30 +380,7 @@ func traceOutcome(doc []byte) (*transcriptOutcome, error) {
 // save writes the recording as recorded, through a temporary file so
 // that a failed write leaves no half file.
 func (t *runTranscript) save(path string) error {
-	b := append(t.doc, '\n')
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return writeFileAtomic(path, append(t.doc, '\n'), 0o644)
 }
 
 // loadTranscript reads a recording: a ptc-trace, or a transcript of an
