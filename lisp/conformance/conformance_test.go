@@ -72,6 +72,52 @@ func TestSharedVectors(t *testing.T) {
 	}
 }
 
+// TestRepoVectors runs the runner's own vectors (testdata/vectors.jsonl),
+// which every checkout has: all must pass, and each must fail once its
+// expectation is changed, so the runner is checked on a clone with no
+// shared vectors beside it.
+func TestRepoVectors(t *testing.T) {
+	f, err := os.Open("testdata/vectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	vs, err := conformance.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) < 60 {
+		t.Fatalf("only %d vectors in testdata/vectors.jsonl", len(vs))
+	}
+	kinds := map[string]bool{}
+	withContext := 0
+	for _, v := range vs {
+		o := conformance.Run(context.Background(), v)
+		if !o.Passed {
+			t.Errorf("%s: %s\n  program: %s\n  want: %s%s\n  got:  %s", v.ID, o.Reason, v.Program, v.Expect, v.ExpectError, o.Got)
+		}
+		if v.ContextEDN != "" {
+			withContext++
+		}
+		kinds[v.ExpectError] = true
+		// A wrong expectation must fail: an error kind for a value, a
+		// value for an error, another error kind for an error.
+		wrong := v
+		switch {
+		case v.ExpectError != "":
+			wrong.ExpectError = "not_a_kind"
+		default:
+			wrong.Expect, wrong.ExpectError = "", "type_error"
+		}
+		if o := conformance.Run(context.Background(), wrong); o.Passed {
+			t.Errorf("%s passes with a wrong expectation %s%s", v.ID, wrong.Expect, wrong.ExpectError)
+		}
+	}
+	if withContext < 5 || len(kinds) < 6 {
+		t.Errorf("the vectors cover %d contexts and %d error kinds, want at least 5 and 6", withContext, len(kinds)-1)
+	}
+}
+
 func TestEquivalent(t *testing.T) {
 	read := func(s string) lisp.Value {
 		v, err := lisp.ReadData(s)

@@ -78,9 +78,12 @@ func TestCensusExact(t *testing.T) {
 		}
 		checked++
 	}
-	if checked < 8 {
+	// The repository's corpus alone holds thousands of programs that read
+	// without error (corpus fails the test when it cannot be read).
+	if checked < 1000 {
 		t.Fatalf("only %d programs checked", checked)
 	}
+	t.Logf("%d programs checked", checked)
 }
 
 // A small program costs one allocation per kind of node, one for all its

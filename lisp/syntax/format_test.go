@@ -1,10 +1,6 @@
 package syntax
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -84,33 +80,8 @@ func checkRoundTrip(t testing.TB, src string, forms []Node) {
 	}
 }
 
-// corpus returns the programs of the shared conformance vectors, or nil.
-func corpus(tb testing.TB) []string {
-	tb.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "conformance", "dev.jsonl"))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var progs []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var v struct {
-			Program string `json:"program"`
-		}
-		if json.Unmarshal(sc.Bytes(), &v) == nil && v.Program != "" {
-			progs = append(progs, v.Program)
-		}
-	}
-	return progs
-}
-
 func TestRoundTripCorpus(t *testing.T) {
 	progs := corpus(t)
-	if progs == nil {
-		t.Skip("conformance vectors ../../../shared/conformance/dev.jsonl not found")
-	}
 	read := 0
 	for _, p := range progs {
 		forms, err := Read(p)
