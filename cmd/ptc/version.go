@@ -15,10 +15,11 @@ type versionInfo struct {
 	Version string `json:"version"` // v1.2.3, or (devel) for a build from a checkout
 	// Revision, Time and Modified describe the checkout a binary was built
 	// from (go build in a git work tree stamps them; go install
-	// module@version and go run do not).
-	Revision string `json:"revision,omitempty"`
-	Time     string `json:"time,omitempty"`
-	Modified bool   `json:"modified,omitempty"`
+	// module@version and go run do not). The JSON form always has the three
+	// keys: "" and null when the build recorded nothing.
+	Revision string `json:"revision"`
+	Time     string `json:"time"`
+	Modified *bool  `json:"modified"`
 	Go       string `json:"go"`
 	OS       string `json:"os"`
 	Arch     string `json:"arch"`
@@ -47,7 +48,8 @@ func (env *runEnv) version() versionInfo {
 		case "vcs.time":
 			v.Time = s.Value
 		case "vcs.modified":
-			v.Modified = s.Value == "true"
+			m := s.Value == "true"
+			v.Modified = &m
 		case "GOOS":
 			v.OS = s.Value
 		case "GOARCH":
@@ -56,6 +58,9 @@ func (env *runEnv) version() versionInfo {
 	}
 	return v
 }
+
+// dirty reports whether the work tree had uncommitted changes.
+func (v versionInfo) dirty() bool { return v.Modified != nil && *v.Modified }
 
 // String is the one-line form: "v1.2.3", "(devel) 244ac7a1b2c3+dirty",
 // or a pseudo-version, which names the revision already.
@@ -67,7 +72,7 @@ func (v versionInfo) String() string {
 	}
 	if rev != "" && !strings.Contains(s, rev) {
 		s += " " + rev
-		if v.Modified {
+		if v.dirty() {
 			s += "+dirty"
 		}
 	}
@@ -93,7 +98,7 @@ func cmdVersion(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		if v.Time != "" {
 			fmt.Fprintf(&sb, " of %s", v.Time)
 		}
-		if v.Modified {
+		if v.dirty() {
 			sb.WriteString(", with uncommitted changes")
 		}
 		sb.WriteByte('\n')

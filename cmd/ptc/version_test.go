@@ -51,6 +51,14 @@ func TestVersion(t *testing.T) {
 	if code != 0 || out != "ptc (unknown) (github.com/ptc-go/ptc)\nbuilt with "+runtime.Version()+" for "+runtime.GOOS+"/"+runtime.GOARCH+"\n" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
+	// Without VCS stamps (go run, go install module@version) the JSON keeps
+	// every documented key, empty: revision and time "", modified null.
+	code, out, _ = ptcIn(t, testEnv(nil, nil), "version", "--json")
+	wantJSON := `{"module":"github.com/ptc-go/ptc","version":"(unknown)","revision":"","time":"","modified":null,` +
+		`"go":"` + runtime.Version() + `","os":"` + runtime.GOOS + `","arch":"` + runtime.GOARCH + `"}` + "\n"
+	if code != 0 || out != wantJSON {
+		t.Errorf("unstamped --json: exit %d\n got %s\nwant %s", code, out, wantJSON)
+	}
 	// The real build information, whatever it holds.
 	code, out, _ = ptcIn(t, processEnv(), "version", "--json")
 	if code != 0 || !strings.Contains(out, `"go":"`+runtime.Version()+`"`) {
