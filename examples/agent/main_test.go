@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/internal/doctest"
 )
 
 // The example is the README's main command: it must keep working, and
@@ -45,4 +49,17 @@ func TestPromptFlag(t *testing.T) {
 	if prompt < 0 || mission < 0 || prompt > mission {
 		t.Errorf("the system prompt (at %d) does not come before the mission's end (at %d):\n%s", prompt, mission, s)
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite the figures of the README's block of this example's output")
+
+// TestREADMEShowsTheOutput: the README shows this example's output as it
+// is (durations aside); -update brings its figures up to date after a
+// change of the prompt moves the token counts.
+func TestREADMEShowsTheOutput(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, false, false); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doctest.CheckOutput(t, filepath.Join("..", ".."), "go run ./examples/agent", out.String(), *update)
 }

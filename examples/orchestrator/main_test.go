@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/internal/doctest"
 )
 
 // The example is the README's tour of composition: it must keep working,
@@ -47,4 +51,17 @@ func TestExampleOrchestrator(t *testing.T) {
 	if again.String() != s {
 		t.Errorf("two runs printed different output")
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite the figures of the README's block of this example's output")
+
+// TestREADMEShowsTheOutput: the README shows this example's output as it
+// is (durations aside); -update brings its figures up to date after a
+// change of the prompt moves the token counts.
+func TestREADMEShowsTheOutput(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, false, false); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	doctest.CheckOutput(t, filepath.Join("..", ".."), "go run ./examples/orchestrator", out.String(), *update)
 }
