@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/internal/testenv"
 )
 
 type snapshot[K comparable] struct {
@@ -186,19 +188,24 @@ func strKey(i int) string {
 	return s
 }
 
-// modelSeeds is how many random sequences each model test runs.
-func modelSeeds(full int) int {
+// modelRuns is how many random sequences each model test runs, and how
+// many steps each takes. Every run of four seeds covers the four key
+// spaces, from 40 keys to 30,000; the long run (PTC_LONG_TESTS) takes all
+// the seeds at full length.
+func modelRuns(full int) (seeds, steps int) {
 	switch {
+	case testenv.Long():
+		return full, 3000
 	case testing.Short():
-		return 4
+		return 4, 1000
 	case raceEnabled:
-		return max(4, full/4)
+		return 4, 1500
 	}
-	return full
+	return max(4, full/2), 3000
 }
 
 func TestModelInt(t *testing.T) {
-	seeds, steps := modelSeeds(16), 3000
+	seeds, steps := modelRuns(16)
 	for seed := range seeds {
 		space := []int{40, 300, 3000, 30000}[seed%4]
 		runModel(t, uint64(seed), steps, space, intKey, cmp.Compare[int])
@@ -206,7 +213,7 @@ func TestModelInt(t *testing.T) {
 }
 
 func TestModelString(t *testing.T) {
-	seeds, steps := modelSeeds(12), 3000
+	seeds, steps := modelRuns(12)
 	for seed := range seeds {
 		space := []int{40, 300, 3000, 30000}[seed%4]
 		runModel(t, uint64(1000+seed), steps, space, strKey, strings.Compare)
