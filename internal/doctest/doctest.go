@@ -100,8 +100,17 @@ const Gap = "…"
 var durationRE = regexp.MustCompile(`(\d+(\.\d+)?(ns|µs|us|ms|h|m|s))+\b`)
 
 // MaskDurations replaces every duration in s with "⏱", so that output
-// that shows how long something took compares equal from run to run.
-func MaskDurations(s string) string { return durationRE.ReplaceAllString(s, "⏱") }
+// that shows how long something took compares equal from run to run. In a
+// line that had one, runs of spaces after the indentation become one
+// space: a table's columns move when a duration is longer.
+func MaskDurations(s string) string {
+	m := durationRE.ReplaceAllString(s, "⏱")
+	if m == s {
+		return s
+	}
+	body := strings.TrimLeft(m, " ")
+	return m[:len(m)-len(body)] + strings.Join(strings.Fields(body), " ")
+}
 
 // numberRE matches a number as figures print one (1,234, 5.6, 78%).
 var numberRE = regexp.MustCompile(`\d[\d,]*(\.\d+)?`)

@@ -66,6 +66,9 @@ func TestMasks(t *testing.T) {
 	if got := MaskDurations("5 turns, 691µs, LLM 2.1s, 3ms (1m2s)"); got != "5 turns, ⏱, LLM ⏱, ⏱ (⏱)" {
 		t.Errorf("MaskDurations: %q", got)
 	}
+	if got := MaskDurations("  p50   672µs / 5ms      770µs"); got != "  p50 ⏱ / ⏱ ⏱" {
+		t.Errorf("MaskDurations of a table row: %q", got)
+	}
 	if got := MaskNumbers("200 runs, median 1.48ms, 2,190 allocs"); got != "# runs, median #ms, # allocs" {
 		t.Errorf("MaskNumbers: %q", got)
 	}

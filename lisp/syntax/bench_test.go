@@ -2,15 +2,26 @@ package syntax
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/ptc-go/ptc/internal/shared"
 )
 
-func BenchmarkReadW6(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "bench", "w6.ptc"))
-	if err != nil {
-		b.Skip("benchmark program ../../../shared/bench/w6.ptc not found")
+// w6 is the shared workload W6, the largest program of ../shared/bench.
+func w6(b *testing.B) []byte {
+	p, ok := shared.Path("bench", "w6.ptc")
+	if !ok {
+		b.Skip("../shared/bench is absent: the reference workload W6 is not available")
 	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return src
+}
+
+func BenchmarkReadW6(b *testing.B) {
+	src := w6(b)
 	s := string(src)
 	if _, err := Read(s); err != nil {
 		b.Fatal(err)
@@ -30,10 +41,7 @@ func BenchmarkReadSmall(b *testing.B) {
 }
 
 func BenchmarkCensusW6(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "bench", "w6.ptc"))
-	if err != nil {
-		b.Skip("benchmark program ../../../shared/bench/w6.ptc not found")
-	}
+	src := w6(b)
 	s := string(src[:censusWindow])
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
