@@ -628,11 +628,13 @@ func TestAsToolSchemaAndErrors(t *testing.T) {
 	}
 }
 
-// TestTurnTimeoutBoundsLLMCall: the turn's timeout bounds each LLM call
-// (seed 001: an infrastructure error, retried).
-func TestTurnTimeoutBoundsLLMCall(t *testing.T) {
+// TestLLMTimeout: Config.LLMTimeout bounds each attempt and a timeout is
+// retried; without one, a reply slower than the turn's Limits.Timeout
+// (which bounds programs, not the model) is waited for, as a real model's
+// must be (docs/agents.md, "Models").
+func TestLLMTimeout(t *testing.T) {
 	slow := &routed{delay: 2 * time.Second, routes: map[string][]string{"Q": {`(return 1)`}}}
-	a := agent.MustNew(agent.Config{Prompt: "Q", Limits: lisp.Limits{Timeout: 50 * time.Millisecond},
+	a := agent.MustNew(agent.Config{Prompt: "Q", LLMTimeout: 50 * time.Millisecond,
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 	step, err := a.Run(context.Background(), agent.Options{LLM: slow.Func()})
 	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.Timeout) {
@@ -641,12 +643,24 @@ func TestTurnTimeoutBoundsLLMCall(t *testing.T) {
 	if step.Usage.LLMRequests != 2 || slow.count() != 2 || !strings.Contains(step.Fail.Message, "50ms") {
 		t.Errorf("requests %d, message %q", step.Usage.LLMRequests, step.Fail.Message)
 	}
-	// LLMTimeout sets it apart from the program's (whose own work, tiny,
-	// has plenty of room in 300ms on a busy machine).
-	a = agent.MustNew(agent.Config{Prompt: "Q", Limits: lisp.Limits{Timeout: 300 * time.Millisecond}, LLMTimeout: -1})
-	slower := &routed{delay: 600 * time.Millisecond, routes: slow.routes}
-	if _, err := a.Run(context.Background(), agent.Options{LLM: slower.Func()}); err != nil {
-		t.Error(err)
+	// A zero Config: the reply takes twelve times the turn's timeout and
+	// the mission waits for it.
+	for _, cfg := range []agent.Config{
+		{Prompt: "Q", Limits: lisp.Limits{Timeout: 50 * time.Millisecond}},
+		{Prompt: "Q", Limits: lisp.Limits{Timeout: 50 * time.Millisecond}, LLMTimeout: -1},
+	} {
+		slower := &routed{delay: 600 * time.Millisecond, routes: slow.routes}
+		step, err := agent.MustNew(cfg).Run(context.Background(), agent.Options{LLM: slower.Func()})
+		if err != nil || step.Return != int64(1) || slower.count() != 1 {
+			t.Errorf("LLMTimeout %v: %v, return %v after %d requests", cfg.LLMTimeout, err, step.Return, slower.count())
+		}
+	}
+	// The mission still bounds a call that never ends.
+	stuck := &routed{delay: time.Hour, routes: slow.routes}
+	step, _ = agent.MustNew(agent.Config{Prompt: "Q", MissionTimeout: 100 * time.Millisecond}).
+		Run(context.Background(), agent.Options{LLM: stuck.Func()})
+	if step.Fail == nil || step.Fail.Reason != agent.ReasonMissionTimeout {
+		t.Errorf("a call that never ends: %+v, want mission_timeout", step.Fail)
 	}
 }
 

@@ -41,16 +41,17 @@ type Config struct {
 	// MissionTimeout bounds the whole mission, every turn and nested agent
 	// included. Zero: 60 s, the seeds' default (DefaultMissionTimeout);
 	// negative: no limit beyond the caller's context. Raise it for real
-	// models together with LLMTimeout.
+	// models on long missions.
 	MissionTimeout time.Duration
 	// LLMRetry is the retry policy for failed LLM calls (network errors,
 	// rate limits). Retries never consume turns. Zero: no retries.
 	LLMRetry llm.RetryPolicy
 	// LLMTimeout bounds each LLM call (each attempt): a call that takes
 	// longer is abandoned and is a timeout, which LLMRetry retries by
-	// default. Zero: the turn's Limits.Timeout (5s by default), as the
-	// seeds specify; raise it for slow models and long replies. Negative:
-	// no bound but MissionTimeout and the caller's context.
+	// default. Zero or negative: no bound of its own; the mission
+	// (MissionTimeout) and the caller's context bound each call. A real
+	// model's reply often takes longer than a turn's 5 s, which bounds the
+	// program, not the model.
 	LLMTimeout time.Duration
 	// LLM pins the model this agent always uses, overriding the run's
 	// Options.LLM, a model bound to its tool and any parent's (the seeds'
@@ -192,8 +193,7 @@ const (
 	DefaultFloatPrecision = 2
 	DefaultTurnTimeout    = 5 * time.Second
 	// DefaultMissionTimeout bounds a mission whose MissionTimeout is zero:
-	// the seeds' 60 s, room for the default 5 turns of at most 5 s each
-	// (the default LLMTimeout) and their programs.
+	// the seeds' 60 s, the default 5 turns' model calls and programs.
 	DefaultMissionTimeout = 60 * time.Second
 )
 

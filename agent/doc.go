@@ -114,8 +114,8 @@
 //
 // Each LLM setting has one home. The agent (Config) owns how its calls are
 // made: Config.LLMRetry (failed calls are retried without consuming
-// turns), Config.LLMTimeout (each attempt's bound, by default the turn's
-// timeout), and Config.LLM, a pin: the model this agent always uses. The
+// turns), Config.LLMTimeout (each attempt's bound; by default only the
+// mission's), and Config.LLM, a pin: the model this agent always uses. The
 // run (Options) owns what the calls go to: Options.LLM, the default model
 // for agents that pin none, an llm.Func or an llm.Name resolved in
 // Options.Registry, and Options.LLMOptions and Options.Cache, passed with

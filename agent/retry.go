@@ -120,7 +120,7 @@ func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
 
 func (m *mission) llmTimedOut(limit time.Duration, err error) error {
 	return &llm.Error{Class: llm.Timeout, Err: err, Message: fmt.Sprintf(
-		"no reply within %v (Config.LLMTimeout; by default the turn's Limits.Timeout)", limit)}
+		"no reply within %v (Config.LLMTimeout)", limit)}
 }
 
 // guard lets Run return on time when an LLM callback ignores its context:
@@ -239,13 +239,11 @@ func (g *guard) isAbandoned() bool {
 	return g.abandoned
 }
 
-// llmTimeout bounds one LLM call: Config.LLMTimeout, else the turn's
-// timeout, as the seeds have it; 0 for none.
+// llmTimeout bounds one LLM call: Config.LLMTimeout; 0 for none of its own
+// (the mission's deadline still holds). Not the turn's Limits.Timeout: that
+// bounds programs, and a real model's reply routinely takes longer.
 func (m *mission) llmTimeout() time.Duration {
-	if t := m.a.cfg.LLMTimeout; t != 0 {
-		return max(t, 0)
-	}
-	return max(m.a.cfg.Limits.Timeout, 0)
+	return max(m.a.cfg.LLMTimeout, 0)
 }
 
 // callRecovered calls the model, turning a panic into an error.

@@ -477,13 +477,7 @@ func resultOf(name string, step *agent.Step) (*Result, error) {
 // llmCallOf is a pending LLM call with the agent's timeout and retry
 // policy.
 func llmCallOf(cfg agent.Config, c llmCall) *llmCall {
-	timeout := cfg.LLMTimeout
-	switch {
-	case timeout < 0:
-		timeout = 0
-	case timeout == 0:
-		timeout = cfg.Limits.Timeout
-	}
+	timeout := max(cfg.LLMTimeout, 0) // none of its own: callLLM's ceiling
 	p := cfg.LLMRetry
 	c.Timeout, c.MaxAttempts, c.BaseDelay, c.MaxDelay, c.Backoff = timeout, max(p.MaxAttempts, 1), p.BaseDelay, p.MaxDelay, 2
 	if p.Backoff != llm.Exponential {

@@ -343,7 +343,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 	case errors.As(err, &ae):
 		class, msg = llm.Class(ae.Type()), ae.Message()
 	case errors.As(err, &te):
-		class, msg = llm.Timeout, fmt.Sprintf("no reply within %v (Config.LLMTimeout; by default the turn's Limits.Timeout)", timeout)
+		class, msg = llm.Timeout, fmt.Sprintf("no reply within %v (Config.LLMTimeout)", timeout)
 	}
 	return llmEntry{Err: msg, Class: class, Start: start, End: end}
 }

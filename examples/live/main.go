@@ -68,7 +68,6 @@ func run(ctx context.Context, w io.Writer, ref string, replies bool, popts provi
 	})
 
 	cfg := demo.Config()
-	cfg.LLMTimeout = 2 * time.Minute // real models take longer than the 5 s turn timeout
 	cfg.LLMRetry = llm.RetryPolicy{MaxAttempts: 3}
 	cfg.MissionTimeout = 10 * time.Minute
 	a, err := agent.New(cfg)
