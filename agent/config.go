@@ -61,9 +61,12 @@ type Config struct {
 	SystemPrompt SystemPrompt
 	// PromptLimit bounds what the system prompt shows.
 	PromptLimit PromptLimit
-	// MemoryLimit bounds the size of the agent's memory (its defs and
-	// stored values) after each turn, in bytes of their printed form.
-	// Default 1 MiB; exceeding it ends the mission with memory_limit_exceeded.
+	// MemoryLimit bounds what the agent's memory (its defs and stored
+	// values) adds to the context and the tool results, in bytes of the
+	// printed form: a name for data the mission already holds costs its
+	// name. Default 1 MiB. A turn that goes over is an error turn whose
+	// definitions are rolled back; two in a row end the mission with
+	// memory_limit_exceeded.
 	MemoryLimit int
 	// MaxDepth bounds the nesting of agents that call agents. Default 3.
 	MaxDepth int

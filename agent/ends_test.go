@@ -203,8 +203,8 @@ func endCases(t *testing.T) []endCase {
 			opts: func(o *agent.Options) { o.Context = map[string]any{"n": "many"} },
 			end:  agent.RunStop, reason: agent.ReasonValidationError},
 		{name: "memory limit", cfg: agent.Config{MemoryLimit: 1000},
-			replies: []llmtest.Reply{llmtest.Code(`(def big (vec (range 1000)))`)},
-			end:     agent.RunStop, reason: agent.ReasonMemoryLimitExceeded, turns: 1},
+			replies: []llmtest.Reply{llmtest.Code(`(def big (vec (range 1000)))`), llmtest.Code(`(def big (vec (range 999)))`)},
+			end:     agent.RunStop, reason: agent.ReasonMemoryLimitExceeded, turns: 2},
 		{name: "nil agent", run: func(ctx context.Context, _ *agent.Agent, opts agent.Options) (*agent.Step, error) {
 			var a *agent.Agent
 			return a.Run(ctx, opts)

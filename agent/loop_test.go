@@ -126,11 +126,75 @@ func TestMemoryContract(t *testing.T) {
 	}
 }
 
+// TestMemoryLimit: a turn whose definitions take the memory past its limit
+// is an error turn, rolled back, that says the sizes and the limit; the
+// next turn goes on, and a second overrun in a row ends the mission.
 func TestMemoryLimit(t *testing.T) {
-	s := llmtest.NewScript(llmtest.Code(`(def big (vec (range 1000)))`))
-	step, _ := run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func()})
-	if step.Fail == nil || step.Fail.Reason != agent.ReasonMemoryLimitExceeded {
-		t.Errorf("fail %+v", step.Fail)
+	s := llmtest.NewScript(
+		llmtest.Code(`(def small 1) (def big (vec (range 1000)))`),
+		llmtest.Code(`(return [small (count big)])`),
+		llmtest.Code(`(return 1)`),
+	)
+	step, _ := run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func(), Debug: true})
+	if step.Return != int64(1) || len(step.Trace) != 3 || !strings.Contains(step.Trace[1].Error, "small") {
+		t.Fatalf("turn 2 should fail on the names turn 1 did not keep, turn 3 return: %+v %+v", step.Trace, step.Fail)
+	}
+	fb := step.Trace[0].Feedback
+	for _, want := range []string{"Error: memory_limit_exceeded", "over its limit of 1000 bytes", "none of them was kept",
+		"Largest: big 3.8 KB", "read ctx/... again", "Memory is as it was before this turn"} {
+		if !strings.Contains(fb, want) {
+			t.Errorf("turn 1's feedback lacks %q:\n%s", want, fb)
+		}
+	}
+
+	// Two overruns in a row end the mission; an overrun, then a turn that
+	// fits, then an overrun again does not.
+	over := llmtest.Code(`(def big (vec (range 1000)))`)
+	s = llmtest.NewScript(over, over)
+	step, _ = run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func()})
+	if step.Fail == nil || step.Fail.Reason != agent.ReasonMemoryLimitExceeded || step.Usage.Turns != 2 {
+		t.Errorf("two overruns: %+v after %d turns", step.Fail, step.Usage.Turns)
+	}
+	s = llmtest.NewScript(over, llmtest.Code(`(def a 1)`), over, llmtest.Code(`(return a)`))
+	step, err := run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func()})
+	if err != nil || step.Return != int64(1) {
+		t.Errorf("overruns apart: %v, %+v", step.Return, step.Fail)
+	}
+}
+
+// TestMemoryChargesWhatItAdds: a name for the context, part of it or a
+// tool's result costs its name, however big the data; rows of the context
+// in a new vector cost the vector; structure two names share is charged
+// once. A 50,000-row context named with def on turn 1 costs no turn.
+func TestMemoryChargesWhatItAdds(t *testing.T) {
+	rows := make([]map[string]any, 50_000)
+	for i := range rows {
+		rows[i] = map[string]any{"id": i, "kind": "click", "page": fmt.Sprintf("/p/%d", i%40)}
+	}
+	list := agent.Func(func(context.Context, *lisp.Map) (any, error) { return rows, nil })
+	tests := []struct {
+		name, program string
+		fits          bool
+	}{
+		{"the context", `(def evs ctx/events)`, true},
+		{"part of the context", `(def first-rows (take 1000 ctx/events)) (def e (nth ctx/events 7))`, true},
+		{"a tool's result", `(def fetched (tool/list {}))`, true},
+		{"two names for one built value", `(def a (mapv inc (range 100))) (def b a) (def c {:a a :b b})`, true},
+		{"a copy of the context", `(def copy (mapv #(assoc % :seen true) ctx/events))`, false},
+		{"a value built from the context", `(def pages (mapv :page ctx/events))`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewScript(llmtest.Code(tt.program), llmtest.Code(`(return :done)`))
+			step, err := run(t, agent.Config{Prompt: "p", MemoryLimit: 4096, Tools: map[string]agent.Tool{"list": list}},
+				agent.Options{LLM: s.Func(), Context: map[string]any{"events": rows}})
+			if err != nil {
+				t.Fatalf("%v", err)
+			}
+			if fits := step.Trace[0].Error == ""; fits != tt.fits {
+				t.Errorf("turn 1 kept its names: %v, want %v (error %q)", fits, tt.fits, step.Trace[0].Error)
+			}
+		})
 	}
 }
 

@@ -295,6 +295,9 @@ type mission struct {
 	messages []llm.Message
 	memory   *lisp.Namespace
 	memSizes map[string]int
+	// memoryOverruns counts the turns in a row whose definitions did not
+	// fit MemoryLimit (see memoryOverrun).
+	memoryOverruns int
 	history  []lisp.Value
 	lastFail lisp.Value // ctx/fail: the previous turn's error, or nil
 	partial  lisp.Value // the last value of an error-free turn

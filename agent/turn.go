@@ -208,6 +208,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		m.feedback(tr, reply, m.errorFeedback(msg, tr.Output, m.toolWarnings(tr.ToolCalls)))
 		return nil
 	}
+	before := m.memory // kept for a turn whose definitions overrun the memory
 	m.memory = res.Namespace
 	m.lastFail = nil
 	tr.Result = res.Value
@@ -227,12 +228,36 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		return m.offer(tr, reply, code, res.Value, final)
 	}
 	shown := m.applyMapResult(res.Value)
-	if fail := m.checkMemory(res.Defined); fail != nil {
-		return &ending{fail: fail}
+	if over := m.checkMemory(tr, res.Defined); over != nil {
+		return m.memoryOverrun(tr, reply, before, over)
 	}
+	m.memoryOverruns = 0
 	m.partial = res.Value
 	m.pushHistory(res.Value)
 	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.shadowNotes(res.Shadowed)+m.programNotes(res.Notes)+m.toolWarnings(tr.ToolCalls)))
+	return nil
+}
+
+// memoryOverrun handles a turn whose definitions took the memory past its
+// limit: they are rolled back and the turn is an error the model can act
+// on. A second such turn in a row ends the mission: the model was told the
+// sizes and the limit, and did not keep to them.
+func (m *mission) memoryOverrun(tr *Turn, reply string, before *lisp.Namespace, over *memoryOverrun) *ending {
+	m.memory = before
+	m.memSizes = nil
+	msg := m.memoryErrorText(over)
+	m.memoryOverruns++
+	if m.memoryOverruns > 1 {
+		return &ending{fail: &Fail{Reason: ReasonMemoryLimitExceeded, Message: m.clip(msg, maxFailChars)}}
+	}
+	tr.Error = msg
+	b := lisp.NewMapBuilder(nil)
+	b.Set(lisp.Keyword("reason"), lisp.Keyword(ReasonMemoryLimitExceeded))
+	b.Set(lisp.Keyword("message"), msg)
+	b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("limit"), int64(m.a.cfg.MemoryLimit),
+		lisp.Keyword("size"), int64(over.size)))
+	m.lastFail = b.Map()
+	m.feedback(tr, reply, m.errorFeedback(msg, tr.Output, m.toolWarnings(tr.ToolCalls)))
 	return nil
 }
 

@@ -3,10 +3,11 @@ package lisp
 import (
 	"context"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // evalFn is a compiled expression: the analyzer's tree is turned once into a
@@ -309,23 +310,7 @@ func (th *thread) flushMem() error {
 }
 
 func memoryError(limit int64) *Error {
-	return errorf(MemoryExceeded, "the program built more than %s of data: work on smaller pieces (filter first, take a sample, aggregate)", byteSize(limit))
-}
-
-// byteSize renders a byte count for messages: 64 MB, 512 KB, 300 bytes.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return roundedSize(float64(n)/(1<<20)) + " MB"
-	case n >= 1<<10:
-		return roundedSize(float64(n)/(1<<10)) + " KB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
-}
-
-// roundedSize keeps one decimal at most: 63.996 prints as 64, 1.25 as 1.3.
-func roundedSize(f float64) string {
-	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
+	return errorf(MemoryExceeded, "the program built more than %s of data: work on smaller pieces (filter first, take a sample, aggregate)", textutil.Bytes(limit))
 }
 
 // valueStack hands out frame slots and argument buffers in LIFO order.

@@ -472,7 +472,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 		return "", p.err
 	}
 	if p.overflow {
-		return "", errorf(MemoryExceeded, "the printed form of %s is larger than %s: print a part of it (take, select-keys, count)", TypeName(v), byteSize(int64(limit)))
+		return "", errorf(MemoryExceeded, "the printed form of %s is larger than %s: print a part of it (take, select-keys, count)", TypeName(v), textutil.Bytes(int64(limit)))
 	}
 	s := p.sb.String()
 	return s, th.chargeString(len(s))

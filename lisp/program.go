@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -95,7 +96,7 @@ func compile(src string, shadows []string, ws *workspace) (*Program, error) {
 	if len(src) > MaxSourceBytes {
 		return nil, &Error{Kind: ParseError, Message: fmt.Sprintf(
 			"the program is %s long, over the %s limit: keep data in the context (ctx/...) rather than in the program text",
-			byteSize(int64(len(src))), byteSize(MaxSourceBytes))}
+			textutil.Bytes(int64(len(src))), textutil.Bytes(MaxSourceBytes))}
 	}
 	var forms []syntax.Node
 	var err error

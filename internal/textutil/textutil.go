@@ -1,6 +1,7 @@
 package textutil
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -131,4 +132,22 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// Bytes renders a byte count for messages: 64 MB, 512 KB, 300 bytes, with
+// one decimal at most (63.996 MB prints as 64 MB, 1.25 KB as 1.3 KB).
+// Megabytes and kilobytes are binary (1 MB is 1,048,576 bytes), as the
+// limits that these messages report are set.
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return roundedSize(float64(n)/(1<<20)) + " MB"
+	case n >= 1<<10:
+		return roundedSize(float64(n)/(1<<10)) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+func roundedSize(f float64) string {
+	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 }
