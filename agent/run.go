@@ -298,11 +298,11 @@ type mission struct {
 	// memoryOverruns counts the turns in a row whose definitions did not
 	// fit MemoryLimit (see memoryOverrun).
 	memoryOverruns int
-	history  []lisp.Value
-	lastFail lisp.Value // ctx/fail: the previous turn's error, or nil
-	partial  lisp.Value // the last value of an error-free turn
-	tokens   llm.Tokens
-	requests int
+	history        []lisp.Value
+	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
+	partial        lisp.Value // the last value of an error-free turn
+	tokens         llm.Tokens
+	requests       int
 	// programs counts the programs the mission ran, cachedPrograms those
 	// that came compiled from the cache.
 	programs, cachedPrograms int
