@@ -208,14 +208,17 @@ func DefaultFormat() FormatOptions {
 // Agent is a validated agent definition, ready to run any number of times,
 // concurrently. Build one with New.
 type Agent struct {
-	cfg      Config
-	sig      *signature.Signature // nil: no contract
-	prompt   *template.Template
-	tools    map[string]*boundTool
-	names    []string // sorted tool names
-	catalog  []string // sorted catalog names
-	format   FormatOptions
-	language string // resolved language reference profile or text
+	cfg    Config
+	sig    *signature.Signature // nil: no contract
+	prompt *template.Template
+	tools  map[string]*boundTool
+	names  []string // sorted tool names
+	// toolWarnings are given with every run: listed tools the model must
+	// guess the arguments of.
+	toolWarnings []string
+	catalog      []string // sorted catalog names
+	format       FormatOptions
+	language     string // resolved language reference profile or text
 
 	// retries is how many more replies a single-shot agent may give after
 	// one that fails (an LLM tool's Retries).
@@ -336,6 +339,11 @@ func New(cfg Config) (*Agent, error) {
 		a.names = append(a.names, name)
 	}
 	sort.Strings(a.names)
+	for _, name := range a.names {
+		if w := a.tools[name].untypedWarning(); w != "" {
+			a.toolWarnings = append(a.toolWarnings, w)
+		}
+	}
 	for name, c := range cfg.ToolCatalog {
 		if _, dup := cfg.Tools[name]; dup {
 			return nil, configErr("ToolCatalog", fmt.Sprintf("%q is both a tool and a catalog entry", name))

@@ -52,7 +52,7 @@ func observedMission(t *testing.T, observers ...agent.Observer) *agent.Step {
 		Tools: map[string]agent.Tool{
 			"vault": {Func: func(context.Context, *lisp.Map) (any, error) {
 				return map[string]any{"_key": eventSecret, "ok": true}, nil
-			}, Description: "Opens the vault."},
+			}, Description: "Opens the vault: (tool/vault {})."},
 			"child": childTool,
 		},
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1},

@@ -367,7 +367,7 @@ func (m *mission) toolsSection() string {
 				unlisted++
 				continue
 			}
-			writeTool(&sb, name, bt.sig, bt.desc)
+			writeTool(&sb, bt)
 			if note := toolNote(bt); note != "" {
 				sb.WriteString("  ; " + note + "\n")
 			}
@@ -417,13 +417,28 @@ func toolNote(bt *boundTool) string {
 //	(tool/search {:query ... :limit ...}) ; Full-text search.
 //	  (query :string, limit :int?) -> [{id :int}]
 //	  ; query: words to look for
-func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc string) {
-	sb.WriteString("(tool/" + name)
+func writeTool(sb *strings.Builder, bt *boundTool) {
+	name, sig, desc := bt.name, bt.sig, bt.desc
+	form := ""
+	if sig == nil {
+		form = callingForm(name, desc)
+	}
 	switch {
+	case form != "":
+		sb.WriteString(form)
+	case sig == nil && len(bt.args) > 0:
+		sb.WriteString("(tool/" + name + " {")
+		for i, a := range bt.args {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(":" + a.name + " ...")
+		}
+		sb.WriteString("})")
 	case sig == nil:
-		sb.WriteString(" {...})")
+		sb.WriteString("(tool/" + name + " {...})")
 	case len(sig.Params) > 0:
-		sb.WriteString(" {")
+		sb.WriteString("(tool/" + name + " {")
 		for i, p := range sig.Params {
 			if i > 0 {
 				sb.WriteByte(' ')
@@ -432,14 +447,24 @@ func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc 
 		}
 		sb.WriteString("})")
 	default:
-		sb.WriteString(")")
+		sb.WriteString("(tool/" + name + ")")
 	}
 	if d := textutil.OneLine(desc); d != "" {
 		sb.WriteString(" ; " + d)
 	}
 	sb.WriteByte('\n')
 	if sig == nil {
-		sb.WriteString("  arguments: a map; result: any value\n")
+		for _, a := range bt.args {
+			if d := textutil.OneLine(a.desc); d != "" {
+				sb.WriteString("  ; " + a.name + ": " + d + "\n")
+			}
+		}
+		switch {
+		case form != "" || len(bt.args) > 0:
+			sb.WriteString("  result: any value\n")
+		default:
+			sb.WriteString("  arguments: a map, as the description says; result: any value\n")
+		}
 		return
 	}
 	// Firewalled result fields are named, marked hidden: the model's
@@ -447,6 +472,40 @@ func writeTool(sb *strings.Builder, name string, sig *signature.Signature, desc 
 	for _, line := range strings.Split(sig.Render(signature.RenderOptions{MarkFirewalled: true, Descriptions: true}), "\n") {
 		sb.WriteString("  " + line + "\n")
 	}
+}
+
+// callingForm finds how a description shows the tool called, for a tool
+// without a signature: "(tool/name {...})" or "(call \"name\" {...})" with
+// its parentheses balanced, or "".
+func callingForm(name, desc string) string {
+	for _, start := range []string{"(tool/" + name, "(call \"" + name + "\""} {
+		i := strings.Index(desc, start)
+		if i < 0 {
+			continue
+		}
+		next := i + len(start)
+		if next < len(desc) && desc[next] != ' ' && desc[next] != ')' && desc[next] != '\n' {
+			continue // another tool whose name starts with this one
+		}
+		depth, inStr := 0, false
+		for j := i; j < len(desc) && j-i < 300; j++ {
+			switch c := desc[j]; {
+			case inStr && c == '\\':
+				j++
+			case c == '"':
+				inStr = !inStr
+			case inStr:
+			case c == '(' || c == '[' || c == '{':
+				depth++
+			case c == ')' || c == ']' || c == '}':
+				depth--
+				if depth == 0 {
+					return textutil.OneLine(desc[i : j+1])
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // outputSection says how to reply.

@@ -260,6 +260,9 @@ func TestToolsSection(t *testing.T) {
 		Tools: map[string]Tool{
 			"plain": {Func: nopTool, Description: "No contract.\n  Second line."},
 			"now":   {Func: nopTool, Signature: "-> :string"},
+			"shown": {Func: nopTool, Description: `Looks a SKU up: (tool/shown {:sku "A-1" :warehouse "east"}) gives its stock.`},
+			"keys": {Func: nopTool, Description: "Forecast.", FieldDescriptions: map[string]string{
+				"days": "how many days ahead, 1 to 7", "city": "a city name"}},
 		},
 		ToolCatalog: map[string]CatalogEntry{
 			"archive": {Signature: "(id :int) -> {ok :bool, _receipt :string}", Description: "Archives an order."},
@@ -268,7 +271,11 @@ func TestToolsSection(t *testing.T) {
 	s := system(t, cfg, nil)
 	for _, want := range []string{
 		"(tool/now)\n  () -> :string\n",
-		"(tool/plain {...}) ; No contract. Second line.\n  arguments: a map; result: any value\n",
+		"(tool/plain {...}) ; No contract. Second line.\n  arguments: a map, as the description says; result: any value\n",
+		// An untyped tool's calling form, from its description or its
+		// FieldDescriptions.
+		`(tool/shown {:sku "A-1" :warehouse "east"}) ; Looks a SKU up: (tool/shown {:sku "A-1" :warehouse "east"}) gives its stock.` + "\n  result: any value\n",
+		"(tool/keys {:city ... :days ...}) ; Forecast.\n  ; city: a city name\n  ; days: how many days ahead, 1 to 7\n  result: any value\n",
 		"For planning only, not callable here:\n- archive (id :int) -> {ok :bool} ; Archives an order.",
 	} {
 		if !strings.Contains(s, want) {

@@ -598,6 +598,7 @@ func (m *mission) setContext() *Fail {
 	// coercions LLM-written arguments need (a nested agent's inputs come
 	// from its parent's program).
 	m.rawContext = ctxMap
+	m.warnings = append(m.warnings, m.a.toolWarnings...)
 	if sig := m.a.sig; sig != nil && len(sig.Params) > 0 && m.opts.Validation != signature.Disabled {
 		coerced, warnings, err := sig.CoerceInput(ctxMap, m.opts.Validation)
 		if err != nil {

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
@@ -36,7 +38,8 @@ type Tool struct {
 	// FieldDescriptions describe the signature's parameters and result
 	// fields by dotted path ("id": "the tracking id, e.g. TRK-000123"),
 	// shown under the tool in the system prompt: the formats and
-	// examples a type alone does not give. It needs a Signature.
+	// examples a type alone does not give. A tool without a Signature
+	// lists its keys as the arguments of its calling form.
 	FieldDescriptions map[string]string
 	// Unlisted keeps the tool out of the system prompt's list, which then
 	// only counts such tools: programs can still call it by name, once
@@ -69,7 +72,13 @@ type boundTool struct {
 	nested   *nestedAgent
 	compiled *CompiledAgent
 	unlisted bool
+	// args describes an untyped tool's arguments (its FieldDescriptions),
+	// sorted by name.
+	args []argDesc
 }
+
+// argDesc is an argument of an untyped tool and what it is.
+type argDesc struct{ name, desc string }
 
 // kind names what answers the tool's calls, for messages.
 func (bt *boundTool) kind() string {
@@ -103,10 +112,15 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 		}
 		bt.sig = sig
 	}
-	if len(t.FieldDescriptions) > 0 {
-		if bt.sig == nil {
-			return nil, configErr("Tools", fmt.Sprintf("tool %q has FieldDescriptions but no Signature to describe", name))
+	if len(t.FieldDescriptions) > 0 && bt.sig == nil {
+		for k, d := range t.FieldDescriptions {
+			if !validArgName(k) {
+				return nil, configErr("Tools", fmt.Sprintf("tool %q has no Signature, so its FieldDescriptions name its arguments; %q is not a keyword name", name, k))
+			}
+			bt.args = append(bt.args, argDesc{k, d})
 		}
+		slices.SortFunc(bt.args, func(a, b argDesc) int { return strings.Compare(a.name, b.name) })
+	} else if len(t.FieldDescriptions) > 0 {
 		sig, err := bt.sig.WithDescriptions(t.FieldDescriptions)
 		if err != nil {
 			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
@@ -115,6 +129,21 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 		bt.sig = sig
 	}
 	return bt, nil
+}
+
+// validArgName reports whether s can be an argument's keyword: a name
+// without spaces, dots of paths or a namespace.
+func validArgName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t\n./:{}[]()\"'`;,@^~#")
+}
+
+// untypedWarning is the warning a run gives for a listed tool the model
+// knows only by name and description: it has to guess the arguments.
+func (bt *boundTool) untypedWarning() string {
+	if bt.sig != nil || bt.unlisted || len(bt.args) > 0 || callingForm(bt.name, bt.desc) != "" {
+		return ""
+	}
+	return fmt.Sprintf("tool %s has no Signature or FieldDescriptions: the model sees only its description, and guesses its arguments", bt.name)
 }
 
 // call runs the tool: arguments coerced and validated against its

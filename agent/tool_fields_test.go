@@ -2,11 +2,13 @@ package agent_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // A tool's field descriptions show the model the formats a type does not
@@ -33,9 +35,15 @@ func TestToolFieldDescriptions(t *testing.T) {
 	if with.Fingerprint() == without.Fingerprint() {
 		t.Error("the descriptions do not change the fingerprint")
 	}
+	// Without a signature, the descriptions name the arguments; a key that
+	// cannot be a keyword is refused.
 	if _, err := agent.New(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"track": {
-		Func: track(nil).Func, FieldDescriptions: map[string]string{"id": "x"}}}}); err == nil || !strings.Contains(err.Error(), "no Signature") {
+		Func: track(nil).Func, FieldDescriptions: map[string]string{"id": "x"}}}}); err != nil {
 		t.Errorf("no signature: %v", err)
+	}
+	if _, err := agent.New(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"track": {
+		Func: track(nil).Func, FieldDescriptions: map[string]string{"user.id": "x"}}}}); err == nil || !strings.Contains(err.Error(), "not a keyword name") {
+		t.Errorf("a path as an untyped tool's argument: %v", err)
 	}
 	if _, err := agent.New(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"track": track(map[string]string{"nope": "x"})}}); err == nil {
 		t.Error("a description of no field was accepted")
@@ -70,5 +78,28 @@ func TestToolNotes(t *testing.T) {
 	}
 	if strings.Count(p.System, "pmap is fine") != 2 {
 		t.Errorf("a plain tool has a note:\n%s", p.System)
+	}
+}
+
+// TestUntypedToolWarning: a run warns of each listed tool whose arguments
+// the model must guess (no signature, no field descriptions, no calling
+// form in its description), and of no other.
+func TestUntypedToolWarning(t *testing.T) {
+	nop := func(context.Context, *lisp.Map) (any, error) { return nil, nil }
+	a := agent.MustNew(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{
+		"guess":    {Func: nop, Description: "Does things."},
+		"typed":    {Func: nop, Signature: "(id :int) -> :int"},
+		"named":    {Func: nop, FieldDescriptions: map[string]string{"id": "an id"}},
+		"form":     {Func: nop, Description: "Call it as (tool/form {:id 1})."},
+		"unlisted": {Func: nop, Unlisted: true},
+	}})
+	s := llmtest.NewScript(llmtest.Code(`(return 1)`))
+	step, err := a.Run(context.Background(), agent.Options{LLM: s.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"tool guess has no Signature or FieldDescriptions: the model sees only its description, and guesses its arguments"}
+	if !slices.Equal(step.Warnings, want) {
+		t.Errorf("warnings %q, want %q", step.Warnings, want)
 	}
 }
