@@ -82,7 +82,7 @@ func (m *mission) outputBlock(lines []string) string {
 const correctedProgram = "Reply with a corrected program; its last value is the answer."
 
 // valueFeedback is the message after a turn that ran to its end.
-func (m *mission) valueFeedback(v lisp.Value, output []string, warnings string) string {
+func (m *mission) valueFeedback(v lisp.Value, output []string, stored, warnings string) string {
 	var parts []string
 	items, chars := m.nested.bounds(v, m.a.format.FeedbackLimit, m.a.format.FeedbackMaxChars)
 	parts = append(parts, "Value: "+m.show(v, items, chars))
@@ -92,6 +92,9 @@ func (m *mission) valueFeedback(v lisp.Value, output []string, warnings string) 
 	if names := m.memory.Names(); len(names) > 0 {
 		// Names are data too: (memory/put (keyword s) 1) stores under one.
 		parts = append(parts, m.clip("Memory: "+strings.Join(names, ", "), m.a.format.FeedbackMaxChars))
+	}
+	if stored != "" {
+		parts = append(parts, m.clip(stored, m.a.format.FeedbackMaxChars))
 	}
 	return strings.Join(parts, "\n") + warnings + m.turnInfo()
 }
@@ -157,10 +160,10 @@ func asValidation(err error, ve **signature.ValidationError) bool {
 // what the LLM is shown of it: with MergeMaps, a map's entries go into
 // memory (but :return), and the :return entry, when present, is shown
 // instead of the map.
-func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
+func (m *mission) applyMapResult(v lisp.Value) (shownValue lisp.Value, stored []string) {
 	mv, ok := v.(*lisp.Map)
 	if !ok || m.a.cfg.MapResults != MergeMaps || mv.Len() == 0 {
-		return v
+		return v, nil
 	}
 	shown := v
 	vars := map[string]lisp.Value{}
@@ -175,6 +178,7 @@ func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
 			continue
 		}
 		vars[name] = x
+		stored = append(stored, name)
 		delete(m.memSizes, name)
 		changed = true
 	}
@@ -183,7 +187,38 @@ func (m *mission) applyMapResult(v lisp.Value) lisp.Value {
 		// memory/count, and count stays the builtin.
 		m.memory = m.memory.WithVars(vars)
 	}
-	return shown
+	return shown, stored
+}
+
+// storedNote says what a turn stored in memory: the names its program
+// defined, new or changed, and those the entries of its map value stored,
+// which a model does not always mean to keep.
+func (m *mission) storedNote(before *lisp.Namespace, defined, fromMap []string) string {
+	var added, changed []string
+	for _, name := range defined {
+		if _, had := before.Get(name); had {
+			changed = append(changed, name)
+		} else {
+			added = append(added, name)
+		}
+	}
+	var parts []string
+	list := func(label string, names []string) {
+		if len(names) == 0 {
+			return
+		}
+		if len(names) > 8 {
+			names = append(names[:8:8], fmt.Sprintf("… %d more", len(names)-8))
+		}
+		parts = append(parts, label+strings.Join(names, ", "))
+	}
+	list("new ", added)
+	list("changed ", changed)
+	list("from the keys of the map it ended with: ", fromMap)
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Stored this turn: " + strings.Join(parts, "; ") + "."
 }
 
 // shadowNotes tells the LLM which builtin names its program redefined, so

@@ -26,6 +26,7 @@ func TestFeedbackNamesShadowedBuiltins(t *testing.T) {
 	}
 	want1 := "Value: {:first 1, :n 42}\n" +
 		"Memory: count, entries, first, n\n" +
+		"Stored this turn: new count, entries; from the keys of the map it ended with: first, n.\n" +
 		"`count` now names your value (it was a builtin; the builtin is still clojure.core/count)\n" +
 		"`entries` now names your value (it was a builtin; the builtin is still clojure.core/entries)\n" +
 		"\nTurn 2 of 5 is next (4 left)."
@@ -33,7 +34,7 @@ func TestFeedbackNamesShadowedBuiltins(t *testing.T) {
 		t.Errorf("feedback of turn 1:\n%s\nwant:\n%s", got, want1)
 	}
 	// count was already the program's: no news.
-	want2 := "Value: [7 9 1 2]\nMemory: count, entries, first, n\n\nTurn 3 of 5 is next (3 left)."
+	want2 := "Value: [7 9 1 2]\nMemory: count, entries, first, n\nStored this turn: changed count.\n\nTurn 3 of 5 is next (3 left)."
 	if got := s.LastMessage(2); got != want2 {
 		t.Errorf("feedback of turn 2:\n%s\nwant:\n%s", got, want2)
 	}
@@ -76,6 +77,7 @@ func TestFeedbackNotesKeywordOnRows(t *testing.T) {
 	}
 	want := "Value: [nil nil]\n" +
 		"Memory: rows\n" +
+		"Stored this turn: new rows.\n" +
 		"Note: (:name rows) on a vector of maps is nil, as in Clojure; to read the field of each row write (map :name rows)\n" +
 		"Note: (:id rows) on a vector of maps is nil, as in Clojure; to read the field of each row write (map :id rows)\n" +
 		"\nTurn 2 of 5 is next (4 left)."

@@ -227,14 +227,15 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	if single {
 		return m.offer(tr, reply, code, res.Value, final)
 	}
-	shown := m.applyMapResult(res.Value)
+	shown, fromMap := m.applyMapResult(res.Value)
 	if over := m.checkMemory(tr, res.Defined); over != nil {
 		return m.memoryOverrun(tr, reply, before, over)
 	}
 	m.memoryOverruns = 0
 	m.partial = res.Value
 	m.pushHistory(res.Value)
-	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, m.shadowNotes(res.Shadowed)+m.programNotes(res.Notes)+m.toolWarnings(tr.ToolCalls)))
+	stored := m.storedNote(before, res.Defined, fromMap)
+	m.feedback(tr, reply, m.valueFeedback(shown, tr.Output, stored, m.shadowNotes(res.Shadowed)+m.programNotes(res.Notes)+m.toolWarnings(tr.ToolCalls)))
 	return nil
 }
 
