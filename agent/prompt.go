@@ -196,7 +196,7 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 	turns := fmt.Sprintf("up to %d turns", cfg.MaxTurns)
 	if cfg.MaxTurns == 1 {
 		// An agent with tools is never single-shot, even with one turn.
-		turns = "one turn: the program must return or fail"
+		turns = "one turn, and no second: the program must return or fail"
 	}
 	if compact {
 		fmt.Fprintf(&sb, "%s, one program each. You see Value: (last value), Output: (println lines), Memory: (names kept), cut to %d chars. ", upperFirst(turns), f.FeedbackMaxChars)
@@ -254,9 +254,10 @@ func (m *mission) answerRules(compact bool) string {
 	var s string
 	switch {
 	case n == 0 && compact:
-		s = "One reply, one program: its last value is the answer (no return needed); an error fails the task."
+		s = "One reply, one program: its last value is the answer (no return needed); an error fails the task. Unusable input: (fail {:reason :bad_input :message \"...\"})."
 	case n == 0:
-		s = "You have one reply and one program: its last value is the answer, no (return ...) needed. There is no second turn: an error fails the task, so guard against nil and unexpected values."
+		s = "You have one reply and one program: its last value is the answer, no (return ...) needed. There is no second turn: an error fails the task, so guard against nil and unexpected values. " +
+			"When the input cannot be used (it does not parse, a field is missing), end with (fail {:reason :bad_input :message \"...\"}) rather than a guess."
 	case compact:
 		s = fmt.Sprintf("One program: its last value is the answer (no return needed). An error or a wrong value is sent back for a corrected program, %s at most.", times(n))
 	default:

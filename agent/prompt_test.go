@@ -243,7 +243,7 @@ func TestSystemPromptSections(t *testing.T) {
 
 	one := typicalConfig("")
 	one.MaxTurns = 1
-	if s := system(t, one, typicalContext()); !strings.Contains(s, "You have one turn: the program must return or fail, one program per reply.") {
+	if s := system(t, one, typicalContext()); !strings.Contains(s, "You have one turn, and no second: the program must return or fail, one program per reply.") {
 		t.Errorf("one turn with tools:\n%s", s)
 	}
 
