@@ -72,7 +72,11 @@ func (m *mission) outputBlock(lines []string) string {
 	}
 	text := m.fw.Scrub(strings.Join(lines, "\n"))
 	if limit := m.a.format.FeedbackMaxChars; utf8.RuneCountInString(text) > limit {
-		text = textutil.TruncateRunes(text, limit) + "\n... (output cut: print less, or print counts and samples)"
+		total, lineCount := utf8.RuneCountInString(text), strings.Count(text, "\n")+1
+		text = textutil.TruncateRunes(text, limit)
+		shown := strings.Count(text, "\n") + 1
+		text += fmt.Sprintf("\n... (output cut at %s of %s chars, in line %s of %s: print less, or print counts and samples)",
+			textutil.Thousands(limit), textutil.Thousands(total), textutil.Thousands(shown), textutil.Thousands(lineCount))
 	}
 	return "Output:\n" + text
 }

@@ -401,3 +401,18 @@ func TestDecode(t *testing.T) {
 		t.Errorf("decode %+v %v", out, err)
 	}
 }
+
+// TestOutputCutSaysHowMuch: output over the turn's budget is cut, and the
+// feedback says where and how much there was.
+func TestOutputCutSaysHowMuch(t *testing.T) {
+	s := llmtest.NewScript(llmtest.Code(`(doseq [i (range 40)] (println "row" i (apply str (repeat 20 "x"))))`), llmtest.Code(`(return 1)`))
+	step, err := run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: s.Func(), Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb := step.Trace[0].Feedback
+	// 40 lines of 27 or 28 chars, 1,110 with the line breaks; 512 shown.
+	if !strings.Contains(fb, "... (output cut at 512 of 1,109 chars, in line 19 of 40: print less, or print counts and samples)") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+}
