@@ -80,15 +80,17 @@ func Fails(reason string) Check {
 // Func passes when f returns nil; its error says why not.
 func Func(f func(*agent.Step) error) Check { return Check{kind: checkFunc, fn: f} }
 
-// String describes the check, as reports show it.
+// String describes the check, as reports show it. The values of _ fields
+// in the expected value print as agent.Firewalled: a report goes where the
+// firewall holds, and a case may expect a value from its input's _ fields.
 func (c Check) String() string {
 	switch c.kind {
 	case checkEquals:
-		return "equals " + short(c.want)
+		return "equals " + shortWant(c.want)
 	case checkSubset:
-		return "has " + short(c.want)
+		return "has " + shortWant(c.want)
 	case checkWithin:
-		return fmt.Sprintf("equals %s within %g", short(c.want), c.tol)
+		return fmt.Sprintf("equals %s within %g", shortWant(c.want), c.tol)
 	case checkSatisfies:
 		return "satisfies " + c.src
 	case checkFails:
@@ -114,7 +116,10 @@ func (c Check) Validate() error {
 }
 
 // Verify returns nil when step passes the check, else an error that says
-// what was expected and what came.
+// what was expected and what came. The message goes where the mission's
+// firewall holds (a terminal, a CI report): every value in it is printed
+// through the Step's Redaction, the expected one too (a case can expect a
+// value from its input's _ fields), and every text is scrubbed.
 func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 	if step == nil {
 		return errors.New("no step")
@@ -122,14 +127,17 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 	if c.kind == checkFails {
 		switch {
 		case step.Fail == nil:
-			return fmt.Errorf("succeeded with %s, want a failure", short(step.Return))
+			return fmt.Errorf("succeeded with %s, want a failure", shortIn(step, step.Return))
 		case c.reason != "" && step.Fail.Reason != c.reason:
 			return fmt.Errorf("failed with %s, want %s", step.Fail.Reason, c.reason)
 		}
 		return nil
 	}
 	if c.kind == checkFunc {
-		return c.fn(step)
+		if err := c.fn(step); err != nil {
+			return errors.New(step.Scrub(err.Error()))
+		}
+		return nil
 	}
 	if step.Fail != nil {
 		return fmt.Errorf("failed: %s", step.Scrub(step.Fail.Error()))
@@ -142,7 +150,7 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 			if w.err != nil {
 				return w.err
 			}
-			return fmt.Errorf("%s: got %s, want %s", where, short(step.Return), short(c.want))
+			return fmt.Errorf("%s: got %s, want %s", where, shortIn(step, step.Return), shortIn(step, c.want))
 		}
 	case checkSatisfies:
 		if c.prog == nil {
@@ -150,10 +158,11 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 		}
 		res, err := c.prog.Run(ctx, lisp.Options{Context: lisp.NewMap("result", got)})
 		if err != nil {
-			return fmt.Errorf("check %s: %w", c.src, err)
+			// The error can quote the value (a type error shows it).
+			return fmt.Errorf("check %s: %s", c.src, step.Scrub(err.Error()))
 		}
 		if !lisp.Truthy(res.Value) {
-			return fmt.Errorf("%s is false of %s", c.src, short(got))
+			return fmt.Errorf("%s is false of %s", c.src, shortIn(step, got))
 		}
 	}
 	return nil
@@ -162,6 +171,20 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 // short prints v for a message: at most 200 characters.
 func short(v lisp.Value) string {
 	return lisp.FormatValue(v, lisp.PrintOptions{MaxChars: 200})
+}
+
+// shortWant is short with the values of _ fields hidden.
+func shortWant(v lisp.Value) string {
+	hide := func(k lisp.Value) bool {
+		name := keyName(k)
+		return strings.HasPrefix(name, "_")
+	}
+	return lisp.FormatValue(v, lisp.PrintOptions{MaxChars: 200, Redact: &lisp.Redaction{Placeholder: agent.Firewalled, Key: hide}})
+}
+
+// shortIn is short behind the mission's firewall.
+func shortIn(step *agent.Step, v lisp.Value) string {
+	return lisp.FormatValue(v, lisp.PrintOptions{MaxChars: 200, Redact: step.Redaction()})
 }
 
 // mustValue converts Go data, which a program's value is compared with.

@@ -195,3 +195,40 @@ func TestBundledRecording(t *testing.T) {
 		t.Errorf("%d runs replayed (%v), want the whole suite", len(rep.Results), err)
 	}
 }
+
+// TestTestKeepsTheFirewall: ptc test's failure reasons — on stderr, in
+// --json and in --junit — never show a firewalled value: a _ field of the
+// agent file's context or of a case's input, nor copies of its text,
+// whichever kind of check failed (issue 41).
+func TestTestKeepsTheFirewall(t *testing.T) {
+	dir := t.TempDir()
+	const fileSecret, inputSecret = "file-5ecret-1a2b3c", "input-5ecret-9f8e7d"
+	writeFile(t, dir, "leak.md", "---\nsignature: (n :int) -> :any\ncontext: {:_token \""+fileSecret+"\"}\n---\nEcho {{n}}.")
+	writeFile(t, dir, "leak.cases.clj", `[{:name "expect" :input {:n 1} :expect {:n 2}}
+ {:name "subset" :input {:n 1 :_pin "`+inputSecret+`"} :subset {:pin "x"}}
+ {:name "check" :input {:n 1} :check #(= 2 (:n %))}
+ {:name "fails" :input {:n 1} :fails true}]`)
+	leak := func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		prog := `(return {:n ctx/n :_token ctx/_token :token-copy (str "t=" ctx/_token) :pin (str ctx/_pin)})`
+		return llm.Response{Content: "```clojure\n" + prog + "\n```"}, nil
+	}
+	junitPath := filepath.Join(dir, "junit.xml")
+	code, out, errOut := ptcIn(t, testEnv(leak, nil), "test", filepath.Join(dir, "leak.md"), "--model", "m", "--json", "--junit", junitPath)
+	if code != exitFail {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	junit, err := os.ReadFile(junitPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"stdout (--json)": out, "stderr": errOut, "JUnit": string(junit)} {
+		for _, s := range []string{"5ecret-1a2b3c", "5ecret-9f8e7d"} {
+			if strings.Contains(text, s) {
+				t.Errorf("%s shows a firewalled value (%s):\n%s", name, s, text)
+			}
+		}
+	}
+	if !strings.Contains(errOut, "Firewalled") || strings.Count(out, `"why"`) != 4 {
+		t.Errorf("each case should fail with a reason that shows where values were hidden:\n%s\n%s", errOut, out)
+	}
+}
