@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -224,6 +225,9 @@ func (r *recorder) call(ctx context.Context, req llm.Request) (llm.Response, err
 // unless sh is raw.
 func (r *recorder) transcript(agentFile string, agentText []byte, model string, ctx *lisp.Map, sh shown, version string) (*runTranscript, error) {
 	sum := sha256.Sum256(agentText)
+	if !sh.raw {
+		agentText = redactInlineContext(agentFile, agentText)
+	}
 	rec := &trace.Recording{PTC: version, RecordedAt: time.Now().UTC().Format(time.RFC3339),
 		Agent: &trace.RecordedAgent{File: filepath.Base(agentFile), SHA256: hex.EncodeToString(sum[:]), Text: string(agentText)},
 		Model: model}
@@ -820,4 +824,86 @@ func (m *replayMismatch) report() string {
 		}
 	}
 	return sb.String()
+}
+
+// redactInlineContext returns an agent file's text with the values of the
+// _ fields of its inline context (context: {...}) shown as Firewalled. The
+// recording's redaction hides what the mission's firewall knows; when a
+// run gave such a field another value (-c, --set, ptc dev's form), the
+// file's own value is not the mission's, and would stay in clear. The
+// context entry is written again on one line, as EDN; the rest of the
+// text is kept byte for byte. A text without an inline context, or one
+// that does not parse, is returned as it is (the mission's redaction
+// still applies to it).
+func redactInlineContext(name string, text []byte) []byte {
+	f, err := agentfile.Parse(name, text)
+	if err != nil || !f.Has("context") || f.ContextFile() != "" {
+		return text
+	}
+	ctx, err := f.Context()
+	if err != nil || !hasFirewalledKey(ctx) {
+		return text
+	}
+	red := &lisp.Redaction{Placeholder: strconv.Quote(agent.Firewalled), Key: func(k lisp.Value) bool {
+		s, ok := k.(string)
+		if kw, isKw := k.(lisp.Keyword); isKw {
+			s, ok = string(kw), true
+		}
+		return ok && strings.HasPrefix(s, "_")
+	}}
+	entry := "context: " + lisp.FormatValue(ctx, lisp.PrintOptions{Redact: red})
+	lines := strings.SplitAfter(string(text), "\n")
+	// Pos is where the value starts: on the key's line, or below it for a
+	// block (context: |).
+	start := f.Pos("context").Line - 1
+	for start >= 0 && start < len(lines) && !strings.HasPrefix(lines[start], "context:") {
+		start--
+	}
+	if start < 0 || start >= len(lines) {
+		return text
+	}
+	end := start + 1 // the entry's continuation lines are indented
+	for end < len(lines) && (strings.HasPrefix(lines[end], " ") || strings.HasPrefix(lines[end], "\t")) {
+		end++
+	}
+	nl := "\n"
+	if !strings.HasSuffix(lines[end-1], "\n") {
+		nl = ""
+	}
+	out := strings.Join(lines[:start], "") + entry + nl + strings.Join(lines[end:], "")
+	return []byte(out)
+}
+
+// hasFirewalledKey reports whether a map has a _ key at any depth, within
+// a bound of work (an inline context is at most an agent file's size).
+func hasFirewalledKey(v lisp.Value) bool {
+	work := 1 << 16
+	var walk func(v lisp.Value) bool
+	walk = func(v lisp.Value) bool {
+		if work--; work < 0 {
+			return true // too big to tell: redact
+		}
+		switch x := v.(type) {
+		case *lisp.Map:
+			for k, e := range x.All() {
+				if s, ok := k.(string); ok && strings.HasPrefix(s, "_") {
+					return true
+				}
+				if kw, ok := k.(lisp.Keyword); ok && strings.HasPrefix(string(kw), "_") {
+					return true
+				}
+				if walk(e) {
+					return true
+				}
+			}
+		case *lisp.Vector:
+			for _, e := range x.Items() {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

@@ -3,9 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"testing"
 
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // document is t as a ptc-trace document, for tests that edit a
@@ -84,4 +89,47 @@ func (t *runTranscript) document() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// TestRecordingHidesOverriddenInlineSecrets: a run that gives an inline
+// context's _ field another value (--set, -c) records the agent file with
+// the file's own value hidden too, not only the value the mission used;
+// the rest of the file is kept, and the recording replays (issue 41).
+func TestRecordingHidesOverriddenInlineSecrets(t *testing.T) {
+	dir := t.TempDir()
+	const inline, given = "inline-5ecret-0a1b2c", "given-5ecret-3d4e5f"
+	agentPath := writeFile(t, dir, "k.md", "---\nmax-turns: 1\ncontext: |\n  {:_token \""+inline+"\"\n   :n 2\n   :meta {:_pin 4242 :owner \"ops\"}}\ndescription: Counts.\n---\nGo.")
+	ctxPath := writeFile(t, dir, "ctx.json", `{"_token": "`+given+`"}`)
+	for _, args := range [][]string{
+		{"--set", "_token=" + given},
+		{"-c", ctxPath},
+		nil, // no override: hidden as before
+	} {
+		path := filepath.Join(dir, "rec.json")
+		s := llmtest.NewScript(llmtest.Code(`[(string? ctx/_token) ctx/n]`))
+		code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), append([]string{"run", "-q", agentPath, "--model", "m", "--record", path}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %s", args, code, out, errOut)
+		}
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"5ecret-0a1b2c", "5ecret-3d4e5f", "4242"} {
+			if strings.Contains(string(doc), secret) {
+				t.Errorf("%v: the recording holds %s:\n%s", args, secret, doc)
+			}
+		}
+		tr, err := loadTranscript(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := tr.Agent.Text
+		if !strings.Contains(text, "description: Counts.\n---\nGo.") || !strings.Contains(text, `:owner "ops"`) {
+			t.Errorf("%v: the recorded agent file lost what is not secret:\n%s", args, text)
+		}
+		if code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", "-q", "--replay", path); code != 0 {
+			t.Errorf("%v: replay: exit %d, stdout %q, stderr %s", args, code, out, errOut)
+		}
+	}
 }
