@@ -200,20 +200,20 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 	}
 	if compact {
 		fmt.Fprintf(&sb, "%s, one program each. You see Value: (last value), Output: (println lines), Memory: (names kept), cut to %d chars. ", upperFirst(turns), f.FeedbackMaxChars)
-		sb.WriteString("Kept as name or memory/name: def/defn, (memory/put :k v)")
+		sb.WriteString("Kept as name or memory/name (unset: nil): def/defn, (memory/put :k v)")
 		if cfg.MapResults == MergeMaps {
 			sb.WriteString(", each key of a final map value but :return, shown instead")
 		}
-		sb.WriteString(". *1 *2 *3 are recent values.\n")
+		fmt.Fprintf(&sb, "; at most %s, names of ctx data free. *1 *2 *3 are recent values.\n", textutil.Bytes(int64(cfg.MemoryLimit)))
 	} else {
 		fmt.Fprintf(&sb, "You have %s, one program per reply. After a program that neither returns nor fails you see:\n", turns)
 		fmt.Fprintf(&sb, "Value: its value, Output: its println lines, Memory: the names you have kept (cut to %d items and %d chars).\n", f.FeedbackLimit, f.FeedbackMaxChars)
-		sb.WriteString("Explore first, printing counts, keys and a few rows with println; then compute. Print little: long output is cut.\n")
-		sb.WriteString("- Later programs can read, as name or memory/name: def/defn names, (memory/put :k v)")
+		fmt.Fprintf(&sb, "Explore first, printing counts, keys and a few rows with println; then compute. Print little: output past %s chars is cut.\n", textutil.Thousands(f.FeedbackMaxChars))
+		sb.WriteString("- Later programs can read, as name or memory/name (nil when unset): def/defn names, (memory/put :k v)")
 		if cfg.MapResults == MergeMaps {
 			sb.WriteString(", and each key of a map the program ends with, except :return, whose value you are shown instead")
 		}
-		sb.WriteString(".\n")
+		fmt.Fprintf(&sb, ". Memory holds at most %s; a name for ctx data or a tool's result costs nothing.\n", textutil.Bytes(int64(cfg.MemoryLimit)))
 		sb.WriteString("- *1 *2 *3 are the values of the last three turns (shortened).\n")
 		if hidden || m.mayFirewall() {
 			sb.WriteString("- Values shown as " + Firewalled + " are hidden from you, and so are the _ fields tools and agents return; programs still get them, and may compute with them, pass them to tools and return them.\n")
@@ -313,7 +313,7 @@ func (m *mission) limitsLine() string {
 	}
 	loops := l.MaxLoopIterations
 	if loops == 0 {
-		loops = 100_000
+		loops = lisp.DefaultMaxLoopIterations
 	}
 	if loops > 0 {
 		parts = append(parts, textutil.Thousands(loops)+" iterations per loop")
@@ -321,11 +321,18 @@ func (m *mission) limitsLine() string {
 	if len(m.a.names) > 0 {
 		calls := l.MaxToolCalls
 		if calls == 0 {
-			calls = 1000
+			calls = lisp.DefaultMaxToolCalls
 		}
 		if calls > 0 {
 			parts = append(parts, textutil.Thousands(calls)+" tool calls")
 		}
+	}
+	mem := l.MaxMemory
+	if mem == 0 {
+		mem = lisp.DefaultMaxMemory
+	}
+	if mem > 0 {
+		parts = append(parts, textutil.Bytes(mem)+" of new data")
 	}
 	if len(parts) == 0 {
 		return ""
