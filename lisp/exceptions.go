@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -219,11 +220,32 @@ func (x *Exception) error() *Error {
 	return e
 }
 
+// catchableError returns err as the *Error a try may catch, or false:
+// not an error of the program (return, fail), a limit, or the failure of
+// a tool that ran into a limit of its own (its error satisfies errors.Is
+// for a limit kind: an agent whose tree ran out of turns), which ends the
+// program as the limit would.
+func catchableError(err error) (*Error, bool) {
+	e, ok := err.(*Error)
+	if !ok || !catchable(e.Kind) {
+		return nil, false
+	}
+	if e.Kind == ToolError && e.Err != nil {
+		for _, k := range []Kind{Timeout, Cancelled, StepLimitExceeded, MemoryExceeded, DepthExceeded,
+			OutputExceeded, ToolLimitExceeded, LoopLimitExceeded} {
+			if errors.Is(e.Err, k) {
+				return nil, false
+			}
+		}
+	}
+	return e, true
+}
+
 // caughtException returns the exception a catch clause sees for err, or
 // nil when err cannot be caught.
 func (th *thread) caughtException(err error) (*Exception, error) {
-	e, ok := err.(*Error)
-	if !ok || !catchable(e.Kind) {
+	e, ok := catchableError(err)
+	if !ok {
 		return nil, nil
 	}
 	if e.exc != nil {
@@ -517,7 +539,7 @@ func (c *compiler) tryExpr(e *analyze.Try) evalFn {
 			}
 		}
 		if fin != nil {
-			if e, ok := err.(*Error); err != nil && (!ok || !catchable(e.Kind)) {
+			if _, ok := catchableError(err); err != nil && !ok {
 				return nil, err
 			}
 			if _, ferr := fin(fr); ferr != nil {

@@ -193,8 +193,16 @@ func TestCatchToolErrors(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.src, got, c.want)
 		}
 	}
+	// A tool that failed for a limit of its own is not caught either.
+	limited := lisp.Tools{"agent": func(context.Context, *lisp.Map) (any, error) {
+		return nil, fmt.Errorf("child: %w", &lisp.Error{Kind: lisp.ToolLimitExceeded, Message: "the tree ran out of turns"})
+	}}
+	res, err := lisp.Run(context.Background(), `(try (tool/agent {}) (catch Throwable e :caught) (finally (println "finally")))`, lisp.Options{Tools: limited})
+	if !errors.Is(err, lisp.ToolError) || !errors.Is(err, lisp.ToolLimitExceeded) || len(res.Output) > 0 {
+		t.Errorf("a tool's limit: got %v, output %q", err, res.Output)
+	}
 	// Not caught, the tool's error is the program's, as before.
-	_, err := lisp.Run(context.Background(), `(tool/get {:id 2})`, lisp.Options{Tools: tools})
+	_, err = lisp.Run(context.Background(), `(tool/get {:id 2})`, lisp.Options{Tools: tools})
 	var le *lisp.Error
 	if !errors.As(err, &le) || le.Kind != lisp.ToolError || le.Op != "get" || le.JavaClass() != "clojure.lang.ExceptionInfo" {
 		t.Errorf("uncaught tool error: %v", err)

@@ -17,7 +17,9 @@ import (
 // becomes a tool_error of the program (its message is shown to the LLM),
 // which a program may catch: its ex-data is {:tool name :message text},
 // with the entries of Error.Data when the tool failed with an *Error
-// whose Data is a map. Return an *Error of kind UnknownTool for names the
+// whose Data is a map; a tool's error that errors.Is a limit kind
+// (ToolLimitExceeded, Timeout ...) is not caught, and ends the program as
+// that limit would. Return an *Error of kind UnknownTool for names the
 // caller does not know.
 // Implementations must be safe for concurrent use: pmap and pcalls call
 // tools from several goroutines.
