@@ -357,6 +357,15 @@ func registerExceptions(t builtinTable) {
 		}
 		return nil, nil
 	})
+	// Java's constructors, (throw (Exception. "message")): a message (or
+	// nil), a cause, or both. One builtin family, documented as Exception.
+	for _, c := range []*javaClass{classThrowable, classException, classJavaError, classAssertionError, classRuntime,
+		classIllegalArgument, classIllegalState, classArithmetic, classNumberFormat, classClassCast,
+		classNullPointer, classIndexOutOfBound, classUnsupported} {
+		b := t.add(c.name+".", 0, 2, construct(c), c.simpleName()+".")
+		b.Name = "Exception." // the family's name, and its doc entry
+	}
+	t.alias("ex-info", "clojure.lang.ExceptionInfo.", "ExceptionInfo.")
 	// The Java methods models call on a caught exception.
 	method := func(name string, get func(x *Exception) Value, aliases ...string) {
 		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
@@ -379,6 +388,38 @@ func registerExceptions(t builtinTable) {
 		}
 		return x.cause
 	})
+}
+
+// construct is the constructor of class c: (C.), (C. message),
+// (C. cause) and (C. message cause), as Java's.
+func construct(c *javaClass) builtinFn {
+	return func(th *thread, a []Value) (Value, error) {
+		name := c.simpleName() + "."
+		x := &Exception{class: c}
+		switch {
+		case len(a) == 2:
+			x.message = a[0]
+			cause, ok := a[1].(*Exception)
+			if !ok && a[1] != nil {
+				return nil, argError(name, 1, "an exception (the cause)", a[1])
+			}
+			x.cause = cause
+		case len(a) == 1:
+			if cause, ok := a[0].(*Exception); ok {
+				// Java: the cause's toString is the message.
+				x.message, x.cause = DisplayString(cause), cause
+			} else {
+				x.message = a[0]
+			}
+		}
+		if _, ok := x.message.(string); !ok && x.message != nil {
+			return nil, argError(name, 0, "a message string", x.message)
+		}
+		if err := th.charge(4); err != nil {
+			return nil, err
+		}
+		return x, nil
+	}
 }
 
 // exceptionText is Java's toString of an exception, what str gives:
