@@ -193,11 +193,18 @@ func TestCatchToolErrors(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.src, got, c.want)
 		}
 	}
+	// doseq over tool calls, printing the failures.
+	res, err := lisp.Run(context.Background(), `(doseq [id [1 2 3]]
+  (try (println "got" (:id (tool/get {:id id})))
+       (catch Exception e (println "failed" id (:message (ex-data e))))))`, lisp.Options{Tools: tools})
+	if err != nil || strings.Join(res.Output, "|") != "got 1|failed 2 user 2 not found|failed 3 rate limited" {
+		t.Errorf("doseq: %q, %v", res.Output, err)
+	}
 	// A tool that failed for a limit of its own is not caught either.
 	limited := lisp.Tools{"agent": func(context.Context, *lisp.Map) (any, error) {
 		return nil, fmt.Errorf("child: %w", &lisp.Error{Kind: lisp.ToolLimitExceeded, Message: "the tree ran out of turns"})
 	}}
-	res, err := lisp.Run(context.Background(), `(try (tool/agent {}) (catch Throwable e :caught) (finally (println "finally")))`, lisp.Options{Tools: limited})
+	res, err = lisp.Run(context.Background(), `(try (tool/agent {}) (catch Throwable e :caught) (finally (println "finally")))`, lisp.Options{Tools: limited})
 	if !errors.Is(err, lisp.ToolError) || !errors.Is(err, lisp.ToolLimitExceeded) || len(res.Output) > 0 {
 		t.Errorf("a tool's limit: got %v, output %q", err, res.Output)
 	}
