@@ -242,7 +242,7 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 			tr.Error = fail.Message
 			return nil, fail
 		}
-		msg := m.clip(le.Detailed(), maxFailChars)
+		msg := m.clip(le.Detailed(), maxFailChars) + m.exData(le)
 		tr.Error = msg
 		return nil, programFail(le, msg)
 	}

@@ -114,9 +114,9 @@ func TestGoldenPrompts(t *testing.T) {
 	}{
 		{"default_multi.txt", typicalConfig("default"), 1500 * 4},
 		// 740: issue 27 added the string, regex and date functions models
-		// reached for, and tools' hidden fields (700 before). 760: issue 40
-		// states the limits as numbers; its ceiling is +5% of the 2,895
-		// characters before it.
+		// reached for, and tools' hidden fields (700 before). 760: issue 39
+		// added try/catch and a tool error's ex-data, issue 40 the limits as
+		// numbers; their ceiling is +5% of the 2,895 characters before them.
 		{"compact_multi.txt", typicalConfig("compact"), 760 * 4},
 		{"default_single.txt", singleShotConfig("default"), 1500 * 4},
 		{"compact_single.txt", singleShotConfig("compact"), 700 * 4},

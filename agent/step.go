@@ -271,6 +271,14 @@ func (e *Error) Error() string { return "agent: " + e.Step.Fail.Error() }
 // Unwrap returns the Fail, so errors.As(err, &fail) works too.
 func (e *Error) Unwrap() error { return e.Step.Fail }
 
+// Is reports a nested agent that ran out of the tree's turns as a limit of
+// the program that called it (lisp.ToolLimitExceeded): no try of that
+// program catches it, and the caller's mission ends with it.
+func (e *Error) Is(target error) bool {
+	return target == lisp.ToolLimitExceeded && e.Step != nil && e.Step.Fail != nil &&
+		e.Step.Fail.Reason == ReasonTurnBudgetExhausted
+}
+
 // Scrub returns text with every fragment of the mission's firewalled texts
 // replaced by Firewalled, as the firewall scrubs every text an LLM is sent
 // (see docs/agents.md, "The guarantee"). Use it, with Redaction, on text

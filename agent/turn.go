@@ -199,7 +199,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		}
 		// Errors can be long (a tool's message is its own): cut before
 		// scrubbing to bound the work, and again when shown.
-		msg := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
+		msg := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars) + m.exData(le)
 		tr.Error = msg
 		if final {
 			return &ending{fail: programFail(le, msg)}
@@ -391,6 +391,16 @@ func asLispError(err error) *lisp.Error {
 	return &lisp.Error{Kind: lisp.InternalError, Message: err.Error()}
 }
 
+// exData shows the data of an uncaught ex-info (or of a tool's error)
+// after the error's message, printed behind the firewall as a value is:
+// the message of the *lisp.Error never holds it.
+func (m *mission) exData(le *lisp.Error) string {
+	if le.Data == nil {
+		return ""
+	}
+	return "\nex-data: " + m.show(le.Data, m.a.format.FeedbackLimit, m.a.format.FeedbackMaxChars)
+}
+
 // programFail is the Fail of a single-shot program's error.
 func programFail(le *lisp.Error, msg string) *Fail {
 	return &Fail{Reason: reasonOf(le.Kind), Message: msg, Op: le.Op, Details: map[string]any{"kind": string(le.Kind)}}
@@ -425,6 +435,10 @@ func failMap(le *lisp.Error, msg string) *lisp.Map {
 		b.Set(lisp.Keyword("op"), le.Op)
 	}
 	details := lisp.NewMap(lisp.Keyword("kind"), lisp.Keyword(string(le.Kind)))
+	if le.Data != nil {
+		// An uncaught ex-info's data, for the next program to act on.
+		details = details.Assoc(lisp.Keyword("data"), le.Data)
+	}
 	if child := childFail(le); child != nil {
 		// A nested agent failed: its own reason, for programs to act on.
 		details = details.Assoc(lisp.Keyword("child"), lisp.NewMap(

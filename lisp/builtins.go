@@ -21,7 +21,8 @@ var builtins = newBuiltinTable()
 // newBuiltinTable registers the builtins topic by topic, one file each:
 // numbers (builtins_num.go), sequences (builtins_seq.go), maps and
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
-// output (builtins_fn.go), time (builtins_time.go), and the transducer
+// output (builtins_fn.go), time (builtins_time.go), exceptions
+// (exceptions.go), and the transducer
 // arities (transducers.go), which extend sequence functions with wrap. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
@@ -34,6 +35,7 @@ func newBuiltinTable() builtinTable {
 	registerFunctions(t)
 	registerTime(t)
 	registerDates(t)
+	registerExceptions(t)
 	registerTransducers(t)
 	return t
 }
@@ -107,8 +109,13 @@ func BuiltinNames() []string {
 // ---- argument helpers -------------------------------------------------------
 
 // argError reports a wrong argument: "+ expects a number as argument 2, got string "a"".
+// A nil where a value was expected is a NullPointerException in Clojure.
 func argError(fn string, i int, want string, got Value) *Error {
-	return errorf(TypeError, "%s expects %s as argument %d, got %s", fn, want, i+1, describe(got))
+	e := errorf(TypeError, "%s expects %s as argument %d, got %s", fn, want, i+1, describe(got))
+	if got == nil {
+		e.Class = classNullPointer.name
+	}
+	return e
 }
 
 func intArg(fn string, args []Value, i int) (int64, error) {

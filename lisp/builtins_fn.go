@@ -579,7 +579,11 @@ func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (V
 	for i, err := range errs {
 		if err != nil {
 			if e, ok := err.(*Error); ok && e.Kind != Kind(name+"_error") && !isLimitKind(e.Kind) {
-				return nil, &Error{Kind: e.Kind, Pos: e.Pos, Message: fmt.Sprintf("%s branch %d: %s", name, i, e.Message), Err: e}
+				// The branch's error, named: a catch around the pmap sees
+				// its class, data and exception.
+				w := *e
+				w.Message, w.More = fmt.Sprintf("%s branch %d: %s", name, i, e.Message), nil
+				return nil, &w
 			}
 			return nil, err
 		}

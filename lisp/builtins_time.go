@@ -49,7 +49,7 @@ func registerTime(t builtinTable) {
 		}
 		tm, perr := time.Parse("2006-01-02", strings.TrimSpace(s))
 		if perr != nil {
-			return nil, errorf(InvalidArgument, "LocalDate/parse: %s is not a date like 2024-01-31", quoteShort(s))
+			return nil, classError(InvalidArgument, classDateTimeParse, "LocalDate/parse: %s is not a date like 2024-01-31", quoteShort(s))
 		}
 		return Date{tm.Year(), int(tm.Month()), tm.Day()}, nil
 	})

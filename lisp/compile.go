@@ -944,6 +944,18 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return c.dotimes(e)
 	case *analyze.LetFn:
 		return c.letfn(e)
+	case *analyze.Try:
+		return c.tryExpr(e)
+	case *analyze.Throw:
+		pos := c.pos(e.Offset())
+		val := c.expr(e.Value)
+		return func(fr *frame) (Value, error) {
+			v, err := val(fr)
+			if err != nil {
+				return nil, err
+			}
+			return nil, at(throwValue(v), pos)
+		}
 	case *analyze.Raise:
 		pos := c.pos(e.Offset())
 		kind, msg := Kind(e.Kind), e.Msg

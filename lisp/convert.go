@@ -401,8 +401,9 @@ func GoFields(t reflect.Type) []GoField {
 // ToGo converts a value into plain Go data: nil, bool, int64, float64,
 // string, []any and map[string]any. Keywords become their names (without
 // the colon), sets become slices in canonical order, map keys become strings
-// (keywords by name, other keys in printed form), and functions, vars,
-// regexes and lazy sequences become their printed form.
+// (keywords by name, other keys in printed form), an exception becomes a
+// map of its "type" (Java class), "message", "data" and "cause", and
+// functions, vars, regexes and lazy sequences become their printed form.
 //
 // Conversion builds at most MaxConvertValues values: shared structure lets
 // a program build data whose expansion is exponential ([v v] doubled forty
@@ -481,6 +482,11 @@ func (c *exporter) toGo(v Value, depth int) any {
 			}
 		}
 		return out
+	case *Exception:
+		if v == nil {
+			return nil
+		}
+		return c.toGo(v.asMap(), depth)
 	}
 	return c.printed(v)
 }
@@ -666,6 +672,12 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			}
 		}
 		buf.WriteByte('}')
+	case *Exception:
+		if v == nil {
+			buf.WriteString("null")
+			return nil
+		}
+		return c.writeJSON(buf, v.asMap(), depth)
 	default:
 		p := c.printed(v)
 		if c.err != nil {

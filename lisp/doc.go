@@ -89,5 +89,9 @@
 // Every error a program causes is an *Error with a Kind (usable with
 // errors.Is, e.g. errors.Is(err, lisp.TypeError)), a one-line message an
 // LLM can act on, and a position; Snippet and Detailed render the source
-// line with a caret.
+// line with a caret. A program catches its own errors with try/catch, as
+// in Clojure (exceptions.go): JavaClass names the class a catch clause
+// sees, and an ex-info thrown and not caught is an error of kind Thrown
+// with its data in Data. The limits, a cancellation, return and fail are
+// never caught.
 package lisp

@@ -53,6 +53,9 @@ const (
 	OutputExceeded      Kind = "output_exceeded" // println output over its limit
 	ToolLimitExceeded   Kind = "tool_limit_exceeded"
 	InternalError       Kind = "internal_error" // a bug in the interpreter
+	// Thrown is an exception the program threw with (throw (ex-info ...))
+	// and did not catch: Message is the ex-info's message, Data its data.
+	Thrown Kind = "exception"
 )
 
 // Error is an error of a PTC-Lisp program, with its kind and position.
@@ -67,7 +70,19 @@ type Error struct {
 	// More holds further independent errors found in the same pass (parse
 	// and analysis report several at once).
 	More []*Error
+	// Class, when set, is the Java class a try/catch of the program sees
+	// for the error, such as "java.lang.NumberFormatException"; when empty
+	// the class follows from Kind (see JavaClass).
+	Class string
+	// Data is the data of an uncaught ex-info (kind Thrown): its map, which
+	// the message does not include. A tool may fail with an *Error whose
+	// Data is a map: a program that catches the failure reads it, with the
+	// tool's name and message, as the exception's ex-data.
+	Data Value
 	src  string
+	// exc is the exception the error carries: the one thrown, or the one a
+	// catch clause made of it, which a rethrow keeps.
+	exc *Exception
 }
 
 func (e *Error) Error() string {
@@ -104,7 +119,8 @@ func (e *Error) Snippet() string {
 }
 
 // Detailed returns the message with the snippet of every error, the form
-// errors are best fed back to an LLM in.
+// errors are best fed back to an LLM in. An uncaught exception's causes
+// follow it, one line each.
 func (e *Error) Detailed() string {
 	var sb strings.Builder
 	all := append([]*Error{e}, e.More...)
@@ -118,8 +134,28 @@ func (e *Error) Detailed() string {
 			sb.WriteString(s)
 		}
 	}
+	cause, _ := e.Err.(*Error)
+	for n := 0; e.Kind == Thrown && cause != nil; n++ {
+		if n == maxCausesShown {
+			sb.WriteString("\ncaused by ...")
+			break
+		}
+		sb.WriteString("\ncaused by ")
+		sb.WriteString(cause.JavaClass())
+		sb.WriteString(": ")
+		sb.WriteString(cause.Message)
+		next, _ := cause.Err.(*Error)
+		if cause.Kind != Thrown {
+			next = nil
+		}
+		cause = next
+	}
 	return sb.String()
 }
+
+// maxCausesShown bounds the causes Detailed lists: a program can chain
+// any number.
+const maxCausesShown = 5
 
 // errorf returns a new *Error without a position (the evaluator adds the
 // position of the form being evaluated).

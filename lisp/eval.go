@@ -444,7 +444,7 @@ func callVector(v *Vector, args []Value) (Value, error) {
 		return nil, errorf(TypeError, "a vector called as a function takes an integer index, got %s", describe(args[0]))
 	}
 	if i < 0 || i >= int64(v.Len()) {
-		return nil, errorf(InvalidArgument, "index %d is out of bounds for a vector of %d element(s): use (get v i) for nil outside it", i, v.Len())
+		return nil, classError(InvalidArgument, classIndexOutOfBound, "index %d is out of bounds for a vector of %d element(s): use (get v i) for nil outside it", i, v.Len())
 	}
 	return v.items[i], nil
 }

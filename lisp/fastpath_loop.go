@@ -466,6 +466,15 @@ func collectRecurs(e analyze.Expr, out map[*analyze.Loop][]*analyze.Recur) bool 
 		return collectRecurs(e.Value, out)
 	case *analyze.Raise:
 		return collectRecurs(e.Value, out)
+	case *analyze.Throw:
+		return collectRecurs(e.Value, out)
+	case *analyze.Try:
+		for _, cl := range e.Catches {
+			if !collectRecurs(cl.Body, out) {
+				return false
+			}
+		}
+		return collectRecurs(e.Body, out) && collectRecurs(e.Finally, out)
 	case *analyze.Call:
 		return collectRecurs(e.Fn, out) && all(e.Args)
 	case *analyze.ToolCall:

@@ -14,7 +14,7 @@ const (
 	hintMutable  = "there is no mutable state; accumulate with reduce or loop/recur, and keep values across turns with def"
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
-	hintErrors   = "errors end the program and are reported back to you; check values with if/nil?/some? first, or stop with (fail {:reason :x :message \"...\"})"
+	hintClause   = "catch and finally are clauses of try: (try body... (catch Exception e handler...) (finally cleanup...))"
 	hintNoTypes  = "there are no types or macros; use maps and functions"
 	hintRandom   = "programs are deterministic; there is no randomness"
 
@@ -51,8 +51,7 @@ var hints = map[string]string{
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
 	"future": hintParallel, "future-call": hintParallel, "promise": hintParallel, "deliver": hintParallel,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
-	"try": hintErrors, "catch": hintErrors, "finally": hintErrors, "throw": hintErrors,
-	"ex-info": hintErrors, "ex-message": hintErrors, "ex-data": hintErrors,
+	"catch": hintClause, "finally": hintClause,
 	"defrecord": hintNoTypes, "deftype": hintNoTypes, "defprotocol": hintNoTypes, "defmulti": hintNoTypes,
 	"defmethod": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
 	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
@@ -108,8 +107,7 @@ var hints = map[string]string{
 	"symbol":    hintSymbols, "gensym": hintSymbols, "find-keyword": "use (keyword s)",
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
-	"ex-cause": hintErrors,
-	"tap>":     hintTap, "add-tap": hintTap, "remove-tap": hintTap,
+	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
 	"uuid?":        "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
 	"time":         "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
 	"with-out-str": "output cannot be captured as a string; build the string with str, format or clojure.string/join",

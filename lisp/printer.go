@@ -74,6 +74,12 @@ func DisplayString(v Value) string {
 		return v.rfc3339()
 	case Date:
 		return v.iso()
+	case *Exception:
+		if v != nil {
+			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: MaxPrintBytes}
+			p.exceptionText(v, 0)
+			return p.sb.String()
+		}
 	}
 	return PrintString(v)
 }
@@ -225,6 +231,8 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteString("#date \"")
 		p.sb.WriteString(v.iso())
 		p.sb.WriteByte('"')
+	case *Exception:
+		p.exception(v, depth)
 	default:
 		p.sb.WriteString("#object[host]")
 	}
@@ -249,6 +257,8 @@ func isNilPointer(v Value) bool {
 	case *Regex:
 		return v == nil
 	case *Seq:
+		return v == nil
+	case *Exception:
 		return v == nil
 	}
 	return false
@@ -460,6 +470,8 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 			}
 		}
 	}
+	x, isException := v.(*Exception)
+	isException = isException && !printed && !raw
 	limit := th.textBudget()
 	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw}
 	if th.printing {
@@ -467,7 +479,11 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	}
 	// A step per 64 bytes printed: printing is work like any other.
 	p.poll = func() error { return th.ticks(pollBytes / 64) }
-	p.value(v, 0)
+	if isException {
+		p.exceptionText(x, 0) // str of an exception is Java's toString
+	} else {
+		p.value(v, 0)
+	}
 	if p.err != nil {
 		return "", p.err
 	}

@@ -10,8 +10,8 @@ import (
 // ReadValue is the inverse of the printer: it reads the printed form of a
 // value (FormatValue's output) back into a value, for the stores that keep
 // values as text (traces, durable engines). It reads data literals and the
-// printed forms of functions, vars, regexes, instants, dates and host
-// objects: a function reads back as a value that prints as it did and
+// printed forms of functions, vars, regexes, instants, dates, exceptions
+// (#error {...}, without a stack trace) and host objects: a function reads back as a value that prints as it did and
 // cannot be called, a host object (#object[host]) as a value that prints
 // #object[host] again. Lazy sequences and transducers (#seq[...],
 // #transducer[...]), cut forms ("...") and regexes whose source holds a
@@ -80,6 +80,9 @@ type valueReader struct {
 	src  string
 	off  int
 	opts ReadOptions
+	// inError counts the #error forms being read: there, a bare class
+	// name is the :type of an exception.
+	inError int
 }
 
 func (r *valueReader) errorf(format string, a ...any) *Error {
@@ -196,6 +199,25 @@ func (r *valueReader) value(depth int) (Value, error) {
 			return nil, r.errorf("bad #date %q", s)
 		}
 		return Date{Y: tm.Year(), M: int(tm.Month()), D: tm.Day()}, nil
+	case r.has("#error {"):
+		// An exception (printer.exception): its class names read as
+		// strings inside, and the map's :via rebuilds it.
+		r.off += len("#error ")
+		r.inError++
+		m, err := r.value(depth)
+		r.inError--
+		if err != nil {
+			return nil, err
+		}
+		mv, _ := m.(*Map)
+		x, ok := (*Exception)(nil), mv != nil
+		if ok {
+			x, ok = readException(mv)
+		}
+		if !ok {
+			return nil, r.errorf("a malformed #error")
+		}
+		return x, nil
 	case r.has("#object[host]"):
 		r.off += len("#object[host]")
 		return hostObject{}, nil
@@ -226,6 +248,9 @@ func (r *valueReader) value(depth int) (Value, error) {
 		}
 	} else if i, err := strconv.ParseInt(tok, 10, 64); err == nil {
 		return i, nil
+	}
+	if r.inError > 0 && lookupClass(tok) != nil {
+		return tok, nil // the :type of an exception
 	}
 	return nil, r.errorf("unreadable %.40q", tok)
 }

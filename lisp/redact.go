@@ -32,6 +32,9 @@ func (r *Redaction) hidesValue(v Value) bool {
 	switch v.(type) {
 	case *Vector, *Map, *Set, string:
 		return r.Value != nil && r.Value(v)
+	case *Exception:
+		// Printed part by part: its message as text, its data as a map.
+		return false
 	case nil, bool:
 		return false
 	}

@@ -23,7 +23,7 @@ func compileRegex(src string) (*Regex, error) {
 	parsed, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		return nil, errorf(InvalidArgument, "invalid regex %q: %s", src, msg)
+		return nil, classError(InvalidArgument, classPatternSyntax, "invalid regex %q: %s", src, msg)
 	}
 	weight := regexWeight(parsed)
 	if weight > maxRegexWeight {
@@ -33,7 +33,7 @@ func compileRegex(src string) (*Regex, error) {
 	re, err := regexp.Compile(pat)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		return nil, errorf(InvalidArgument, "invalid regex %q: %s", src, msg)
+		return nil, classError(InvalidArgument, classPatternSyntax, "invalid regex %q: %s", src, msg)
 	}
 	r := &Regex{Source: src, re: re, pattern: pat, weight: weight}
 	r.contextual, r.nullable = patternTraits(parsed)

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,8 +14,13 @@ import (
 // anything else is {:args [a b ...]}.
 //
 // The result may be any value FromGo accepts. An error from the tool
-// becomes a tool_error of the program (its message is shown to the LLM);
-// return an *Error of kind UnknownTool for names the caller does not know.
+// becomes a tool_error of the program (its message is shown to the LLM),
+// which a program may catch: its ex-data is {:tool name :message text},
+// with the entries of Error.Data when the tool failed with an *Error
+// whose Data is a map; a tool's error that errors.Is a limit kind
+// (ToolLimitExceeded, Timeout ...) is not caught, and ends the program as
+// that limit would. Return an *Error of kind UnknownTool for names the
+// caller does not know.
 // Implementations must be safe for concurrent use: pmap and pcalls call
 // tools from several goroutines.
 type ToolCaller interface {
@@ -71,9 +77,11 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	r := th.run
 	if r.tools == nil {
 		if _, ok := r.context.Lookup(Keyword(name)); ok {
-			return nil, errorf(UnknownTool, "unknown tool %s: ctx/%s is context data, read it without parentheses", name, name)
+			return nil, &Error{Kind: UnknownTool, Op: name, Message: fmt.Sprintf("unknown tool %s: ctx/%s is context data, read it without parentheses", name, name)}
 		}
-		return nil, UnknownToolError(name, nil)
+		e := UnknownToolError(name, nil)
+		e.Op = name
+		return nil, e
 	}
 	if n := r.toolCalls.Add(1); n > int64(r.limits.MaxToolCalls) {
 		return nil, errorf(ToolLimitExceeded, "more than %d tool calls in one program: batch the work or split it across turns", r.limits.MaxToolCalls)
@@ -94,6 +102,9 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	res, err := callAbandonable(tctx, r.tools, name, args)
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Kind == UnknownTool {
+			if e.Op == "" {
+				e.Op = name // ex-data's :tool, should the program catch it
+			}
 			if _, ok := r.context.Lookup(Keyword(name)); ok {
 				e.Message += fmt.Sprintf(" (ctx/%s is context data: read it without parentheses)", name)
 			}
@@ -102,7 +113,14 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 		if ctxErr := tctx.Err(); ctxErr != nil {
 			return nil, r.contextError(ctxErr)
 		}
-		return nil, &Error{Kind: ToolError, Op: name, Err: err, Message: "tool " + name + " failed: " + err.Error()}
+		te := &Error{Kind: ToolError, Op: name, Err: err, Message: "tool " + name + " failed: " + err.Error()}
+		var inner *Error
+		if errors.As(err, &inner) {
+			// The tool's own *Error: its message without the kind, its data
+			// for a program that catches the failure (ex-data).
+			te.Message, te.Data = "tool "+name+" failed: "+inner.Message, inner.Data
+		}
+		return nil, te
 	}
 	v, err = FromGo(res)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 //	*Regex               a compiled regular expression
 //	*Seq                 a lazy, possibly infinite sequence (range, iterate, ...)
 //	Instant, Date        a point in time and a calendar date (the date helpers)
+//	*Exception           an exception: what ex-info makes and catch binds
 //
 // Use FromGo to turn host data into values and ToGo to turn values back.
 // Values are immutable and safe to share between goroutines.
@@ -90,6 +91,8 @@ func TypeName(v Value) string {
 		return "date-time"
 	case Date:
 		return "date"
+	case *Exception:
+		return "exception"
 	}
 	return "host value"
 }

@@ -306,7 +306,7 @@ const codeModeCheatSheet = `PTC-Lisp: Clojure syntax and core functions; no Java
 - Helpers: (filter (where :state = "open") rows), (sum-by :n rows), (pluck :id rows), (max-by :n rows).
 - Strings: (str "a" 1), (str/join ", " ["a" "b"]), (str/split "a,b" #","), (format "%.1f" 2.25), (subs "hello" 1 3), (str/includes? "abc" "b").
 - Inputs: ctx/name reads the "context" argument.
-- Tools: (tool/name {:arg 1}) returns data. Wrap a tool to map it: (mapv #(tool/name {:id %}) ids); (pmap #(tool/name {:id %}) ids) calls in parallel. A failing tool ends the program, as there is no try/catch: check values with if and nil? first.
+- Tools: (tool/name {:arg 1}) returns data. Wrap a tool to map it: (mapv #(tool/name {:id %}) ids); (pmap #(tool/name {:id %}) ids) calls in parallel. A failing tool throws: (try (tool/name {:id 1}) (catch Exception e (ex-data e))) gives {:tool "name" :message "..."}; uncaught, it ends the program.
 - End early: (return v), or (fail "why"), which is reported as an error.
 - (println x) adds a line to output. Keep results small: return only what you need.`
 

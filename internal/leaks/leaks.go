@@ -180,6 +180,17 @@ var Channels = []Channel{
 	{Name: "coercion warning", Programs: []string{`(tool/num {:n (str ctx/_pin)})`, `(tool/num {:n (str ctx/_secret)})`}},
 	{Name: "firewalled memory", Programs: []string{`(def _stash ctx/_secret) (def copy (str _stash "!")) 1`, `copy`}},
 	{Name: "returned copies", Final: `(return {:leak (str "L" ctx/_secret) :n ctx/_pin :ns (str ctx/_pin) :k {(str "k" ctx/_secret) 1} :kw (keyword ctx/_secret) :_raw ctx/_secret})`},
+	{Name: "exceptions", Programs: []string{
+		// Uncaught: the message, the data shown after it, ctx/fail.
+		`(throw (ex-info (str "boom " ctx/_secret) {:s ctx/_secret :_s ctx/_secret :c ctx/config :p ctx/_pin :ps (str ctx/_pin)}))`,
+		`(println ctx/fail) ctx/fail`,
+		// Caught and printed every way, then the exception as the value.
+		`(try (throw (ex-info (str "m" ctx/_secret) {:s ctx/_secret :_k ctx/_secret :c ctx/config :p ctx/_pin} (ex-info ctx/_secret {})))
+		   (catch Exception e (println e) (println (ex-data e) (ex-message e) (str e) (pr-str e)) (prn e) (println (ex-cause e)) e))`,
+		// A tool's error, caught; an exception kept in memory.
+		`(try (tool/check {:token (:_token (tool/get {}))}) (catch Exception e (println (ex-data e) (str e)) (ex-data e)))`,
+		`(def err (try (throw (ex-info "kept" {:_k ctx/_secret :k (str "k" ctx/_secret)})) (catch Exception e e))) [err (str err)]`,
+		`(throw err)`}},
 	{Name: "fail message", Programs: []string{`(fail {:reason :x :message (str "bad " ctx/_secret) :op ctx/_secret})`}},
 	{Name: "fail value", Programs: []string{`(fail ctx/_secret)`}},
 	{Name: "fail keyword", Programs: []string{`(fail {:reason (keyword ctx/_secret) :message "m"})`}},

@@ -224,6 +224,30 @@ type Raise struct {
 	Value Expr
 }
 
+// Try is (try body... (catch Class name handler...)... (finally cleanup...)).
+type Try struct {
+	At
+	Body    Expr
+	Catches []Catch
+	Finally Expr // nil when there is no finally
+}
+
+// Catch is a catch clause of a try.
+type Catch struct {
+	Off int32 // the clause's offset, for an error about its class
+	// Class is the class as written: Exception, java.lang.ArithmeticException,
+	// clojure.lang.ExceptionInfo, or :default (ClojureScript's catch-all).
+	Class string
+	Slot  int // where the exception is bound
+	Body  Expr
+}
+
+// Throw is (throw value).
+type Throw struct {
+	At
+	Value Expr
+}
+
 // Call is a function call; Fn may be any expression.
 type Call struct {
 	At

@@ -212,6 +212,13 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return &Fail{At: At{pos}, Value: a.expr(args[0], false)}
 	case "call":
 		return a.call(args, pos)
+	case "try":
+		return a.tryForm(args, pos)
+	case "throw":
+		if len(args) != 1 {
+			return a.errorf(pos, "invalid_arity", "throw expects one exception: (throw (ex-info \"what went wrong\" {:key value})), got %d argument(s)", len(args))
+		}
+		return &Throw{At: At{pos}, Value: a.expr(args[0], false)}
 	case "comment", "ns", "require", "import", "use", "refer":
 		return &Const{At: At{pos}}
 	case "assert":
@@ -396,6 +403,10 @@ func (a *analyzer) recur(args []syntax.Node, pos int32, tail bool) Expr {
 	t := a.fn.recur
 	if t.none() {
 		return a.errorf(pos, "invalid_form", "recur must be inside loop or fn")
+	}
+	if t.blockedBy == "try" {
+		return a.errorf(pos, "invalid_form",
+			"recur cannot cross a try (Clojure: Cannot recur across try): let the try compute a value and recur outside it, e.g. (let [r (try ... (catch Exception e ...))] (recur ...))")
 	}
 	if t.blockedBy != "" {
 		return a.errorf(pos, "invalid_form",
@@ -1115,4 +1126,91 @@ func scanPlaceholders(items []syntax.Node, maxN *int, rest *bool) syntax.Node {
 		}
 	}
 	return nil
+}
+
+// tryForm analyzes (try body... (catch Class name handler...)... (finally
+// cleanup...)) with Clojure's rules: the clauses come after the body, and
+// the finally is the last one. No recur crosses a try (Clojure: "Cannot
+// recur across try"): neither its body nor its clauses are in tail position.
+func (a *analyzer) tryForm(args []syntax.Node, pos int32) Expr {
+	saved := a.fn.recur
+	a.fn.recur = recurTarget{blockedBy: "try"}
+	defer func() { a.fn.recur = saved }()
+	first := len(args) // the first clause
+	for i, x := range args {
+		if clauseHead(x) != "" {
+			first = i
+			break
+		}
+	}
+	t := &Try{At: At{pos}, Body: a.body(args[:first], pos, false)}
+	for _, x := range args[first:] {
+		l, _ := x.(*syntax.List)
+		switch clauseHead(x) {
+		case "catch":
+			if t.Finally != nil {
+				return a.errorf(a.pos(x), "invalid_form", "the finally clause must be the last clause of try")
+			}
+			c, ok := a.catchClause(l)
+			if !ok {
+				return &Const{At: At{pos}}
+			}
+			t.Catches = append(t.Catches, c)
+		case "finally":
+			if t.Finally != nil {
+				return a.errorf(a.pos(x), "invalid_form", "try has one finally clause at most")
+			}
+			t.Finally = a.body(l.Items[1:], a.pos(l), false)
+		default:
+			return a.errorf(a.pos(x), "invalid_form",
+				"only catch and finally clauses can follow a catch or finally in try: put %s in the try's body, before its clauses", syntax.Format(x))
+		}
+	}
+	return t
+}
+
+// clauseHead returns "catch" or "finally" when x is such a clause of try.
+func clauseHead(x syntax.Node) string {
+	l, ok := x.(*syntax.List)
+	if !ok || len(l.Items) == 0 {
+		return ""
+	}
+	if s, ok := l.Items[0].(*syntax.Symbol); ok && s.Ns == "" && (s.Name == "catch" || s.Name == "finally") {
+		return s.Name
+	}
+	return ""
+}
+
+// catchClause analyzes (catch Class name handler...). The class is checked
+// against the known ones when the program is compiled.
+func (a *analyzer) catchClause(l *syntax.List) (Catch, bool) {
+	const want = "catch expects (catch Exception e handler...): a class such as Exception, then a name for the exception"
+	if len(l.Items) < 3 {
+		a.errorf(a.pos(l), "invalid_form", "%s", want)
+		return Catch{}, false
+	}
+	c := Catch{Off: a.pos(l.Items[1])}
+	switch cl := l.Items[1].(type) {
+	case *syntax.Symbol:
+		c.Class = symText(cl)
+	case *syntax.Keyword:
+		if cl.Name != "default" {
+			a.errorf(a.pos(cl), "invalid_form", "%s, got :%s", want, cl.Name)
+			return Catch{}, false
+		}
+		c.Class = ":default"
+	default:
+		a.errorf(a.pos(cl), "invalid_form", "%s, got %s", want, syntax.Format(cl))
+		return Catch{}, false
+	}
+	name, ok := l.Items[2].(*syntax.Symbol)
+	if !ok || name.Ns != "" || name.Name == "&" {
+		a.errorf(a.pos(l.Items[2]), "invalid_form", "%s; got %s instead of a name", want, syntax.Format(l.Items[2]))
+		return Catch{}, false
+	}
+	m := a.mark()
+	defer a.release(m)
+	c.Slot = a.declare(name.Name)
+	c.Body = a.body(l.Items[3:], a.pos(l), false)
+	return c, true
 }

@@ -176,7 +176,8 @@ const maxPlaceholder = 20
 // coreSpecial are the forms a local binding cannot shadow (as in Clojure).
 func isCoreSpecial(name string) bool {
 	switch name {
-	case "if", "do", "let", "let*", "fn", "fn*", "loop", "recur", "def", "quote", "var", "letfn":
+	case "if", "do", "let", "let*", "fn", "fn*", "loop", "recur", "def", "quote", "var", "letfn",
+		"try", "throw":
 		return true
 	}
 	return false
@@ -190,7 +191,7 @@ func isSpecialName(name string) bool {
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
-		"ns", "require", "import", "use", "refer":
+		"ns", "require", "import", "use", "refer", "try", "throw":
 		return true
 	}
 	return false

@@ -412,6 +412,8 @@ func normalize(v lisp.Value) lisp.Value {
 		return "#regex " + x.Source
 	case *lisp.Var:
 		return "#var " + x.Name
+	case *lisp.Exception:
+		return "#object " + x.ClassName()
 	}
 	return "#object " + lisp.TypeName(v)
 }

@@ -205,7 +205,7 @@ func (fw *Firewall) AddMemory(ns *lisp.Namespace) {
 // firewalled (the value of a "_" var).
 func (fw *Firewall) Add(v lisp.Value, under bool) {
 	switch v.(type) {
-	case *lisp.Map, *lisp.Vector, *lisp.Set:
+	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Exception:
 	default:
 		if !under {
 			return // a scalar is firewalled only under a "_" name or key
@@ -235,6 +235,17 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 		}
 		return
 	case *lisp.Map, *lisp.Vector, *lisp.Set:
+	case *lisp.Exception:
+		// An exception holds data: its message and ex-data, and its
+		// causes'. Under a "_" name all of it is firewalled; otherwise the
+		// "_" entries of its data are, as in any map.
+		for e, d := x, depth; e != nil && d <= 10000; e, d = e.Cause(), d+1 {
+			set.walk(e.Message(), under, d+1)
+			if data := e.Data(); data != nil {
+				set.walk(data, under, d+1)
+			}
+		}
+		return
 	default:
 		if under {
 			set.addScalar(x)
