@@ -21,8 +21,10 @@ var builtins = newBuiltinTable()
 // newBuiltinTable registers the builtins topic by topic, one file each:
 // numbers (builtins_num.go), sequences (builtins_seq.go), maps and
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
-// output (builtins_fn.go), time (builtins_time.go), and the transducer
-// arities (transducers.go), which extend sequence functions with wrap. Each
+// output (builtins_fn.go), time (builtins_time.go), the transducer
+// arities (transducers.go), which extend sequence functions with wrap, and
+// atoms, volatiles and transients (state.go), which extend count, get, nth
+// and contains? to transients the same way. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
@@ -35,6 +37,7 @@ func newBuiltinTable() builtinTable {
 	registerTime(t)
 	registerDates(t)
 	registerTransducers(t)
+	registerState(t)
 	return t
 }
 

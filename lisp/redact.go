@@ -32,6 +32,10 @@ func (r *Redaction) hidesValue(v Value) bool {
 	switch v.(type) {
 	case *Vector, *Map, *Set, string:
 		return r.Value != nil && r.Value(v)
+	case *Cell:
+		// A cell hidden as a whole hides whatever it holds, now or later;
+		// otherwise what it holds is printed, and judged, on its own.
+		return r.Value != nil && r.Value(v)
 	case nil, bool:
 		return false
 	}

@@ -304,6 +304,8 @@ func isCallable(v Value) bool {
 	switch v.(type) {
 	case *Builtin, *Closure, Keyword, *Map, *Set, *Var, *Vector:
 		return true
+	case *Cell:
+		return v.(*Cell).kind == transientCell // a transient vector, map or set, as its collection
 	}
 	return false
 }
