@@ -91,9 +91,38 @@ func (m *mission) valueFeedback(v lisp.Value, output []string, warnings string) 
 	}
 	if names := m.memory.Names(); len(names) > 0 {
 		// Names are data too: (memory/put (keyword s) 1) stores under one.
-		parts = append(parts, m.clip("Memory: "+strings.Join(names, ", "), m.a.format.FeedbackMaxChars))
+		parts = append(parts, m.clip("Memory: "+strings.Join(m.memoryEntries(names), ", "), m.a.format.FeedbackMaxChars))
 	}
 	return strings.Join(parts, "\n") + warnings + m.turnInfo()
+}
+
+// Bounds of the value shown beside a memory var that holds a cell.
+const (
+	cellShownItems = 5
+	cellShownChars = 80
+	cellsShown     = 10
+)
+
+// memoryEntries are the memory's names for the feedback; a var that holds
+// an atom, a volatile or a transient shows what it holds now
+// ("counter #atom[3]"), which turns change without a def: the model keeps
+// track of its state without spending a turn to print it.
+func (m *mission) memoryEntries(names []string) []string {
+	out := names
+	shown := 0
+	for i, name := range names {
+		v, _ := m.memory.Get(name)
+		c, ok := v.(*lisp.Cell)
+		if !ok || shown == cellsShown {
+			continue
+		}
+		if shown == 0 {
+			out = slices.Clone(names)
+		}
+		shown++
+		out[i] = name + " " + m.show(c, cellShownItems, cellShownChars)
+	}
+	return out
 }
 
 // errorFeedback is the message after a turn that failed. The error is cut
@@ -240,7 +269,9 @@ func (m *mission) checkMemory(defined []string) *Fail {
 }
 
 // memoryBytes is the size of the memory: the printed length of each var,
-// cached per name (vars change only when a turn defines them).
+// cached per name (vars change only when a turn defines them), but for
+// vars that hold atoms, volatiles or transients, which change without a
+// def and are measured again after every turn.
 func (m *mission) memoryBytes() int {
 	if m.memory == nil {
 		return 0
@@ -254,8 +285,11 @@ func (m *mission) memoryBytes() int {
 		n, ok := m.memSizes[name]
 		if !ok {
 			v, _ := m.memory.Get(name)
-			n = len(name) + valueSize(v, limit+1)
-			m.memSizes[name] = n
+			size, cells := valueSizeCells(v, limit+1)
+			n = len(name) + size
+			if !cells {
+				m.memSizes[name] = n
+			}
 		}
 		total += n
 	}
@@ -264,7 +298,16 @@ func (m *mission) memoryBytes() int {
 
 // valueSize estimates the printed size of v, stopping early past limit.
 func valueSize(v lisp.Value, limit int) int {
+	size, _ := valueSizeCells(v, limit)
+	return size
+}
+
+// valueSizeCells is valueSize, and whether v holds a cell (an atom, a
+// volatile, a transient), whose size changes. A cell counts what it holds
+// once per path: one that holds itself is not walked again inside itself.
+func valueSizeCells(v lisp.Value, limit int) (int, bool) {
 	size := 0
+	var inCells map[*lisp.Cell]bool
 	var walk func(v lisp.Value, depth int)
 	walk = func(v lisp.Value, depth int) {
 		if size > limit || depth > 1000 {
@@ -312,12 +355,22 @@ func valueSize(v lisp.Value, limit int) int {
 					return
 				}
 			}
+		case *lisp.Cell:
+			size += len(x.Kind()) + 3 // #atom[...]
+			if inCells == nil {
+				inCells = map[*lisp.Cell]bool{}
+			}
+			if !inCells[x] {
+				inCells[x] = true
+				walk(x.Deref(), depth+1)
+				delete(inCells, x)
+			}
 		default:
 			size += len(lisp.PrintString(v))
 		}
 	}
 	walk(v, 0)
-	return size
+	return size, inCells != nil
 }
 
 // pushHistory records a turn's value for *1 *2 *3, cut to HistoryMaxBytes.
