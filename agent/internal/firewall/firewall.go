@@ -48,9 +48,9 @@ type Set struct {
 	// keywords) of minScrub bytes or more, scrubbed from text.
 	texts map[string]struct{}
 	// Collections walked unfirewalled.
-	seenMaps  map[*lisp.Map]struct{}
-	seenVecs  map[*lisp.Vector]struct{}
-	seenSets  map[*lisp.Set]struct{}
+	seenMaps map[*lisp.Map]struct{}
+	seenVecs map[*lisp.Vector]struct{}
+	seenSets map[*lisp.Set]struct{}
 	// Cells walked in the current walk (then forgotten: a cell changes).
 	seenCells map[cellVisit]struct{}
 	// index is the scrubbing index of a context's set, built once.
