@@ -456,11 +456,9 @@ type runState struct {
 	pool        []*thread  // idle branch threads, for reuse
 	redact      *Redaction // hides values in printed output
 	globals     globalEnv  // the main thread's view of the namespace
-	// Cells (state.go): the run's bookkeeping, made at its first cell, and
-	// how many cells the runs of its namespace made before it.
-	cellMu   sync.Mutex
-	cellRun  atomic.Pointer[cellRun]
-	cellBase int64
+	// cellRun is the run's bookkeeping of cells (state.go), made at its
+	// first cell operation.
+	cellRun atomic.Pointer[cellRun]
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the
@@ -530,7 +528,6 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 		return res, err
 	}
 	run.globals.base = ns
-	run.cellBase = ns.cells
 	th := p.takeThread(run, &run.globals)
 	err = p.exec(th, res, ns)
 	if err != nil {

@@ -130,20 +130,19 @@ func newCellOutside(kind cellKind, v Value) *Cell {
 	return c
 }
 
-// cells returns the run's cell bookkeeping, making it at the first use.
+// cells returns the run's cell bookkeeping, making it at the first use
+// (goroutines that race to make it agree on the first one stored).
 func (r *runState) cells() *cellRun {
 	if cr := r.cellRun.Load(); cr != nil {
 		return cr
 	}
-	r.cellMu.Lock()
-	defer r.cellMu.Unlock()
-	if cr := r.cellRun.Load(); cr != nil {
-		return cr
-	}
-	cr := &cellRun{mark: &runMark{}}
-	r.cellRun.Store(cr)
-	return cr
+	r.cellRun.CompareAndSwap(nil, &cellRun{mark: &runMark{}})
+	return r.cellRun.Load()
 }
+
+// cellBase is how many cells the runs of the run's namespace made before
+// it: where its cell ids start.
+func (r *runState) cellBase() int64 { return r.globals.base.cellCount() }
 
 // newCell makes a cell holding v, charged to the memory budget.
 func (th *thread) newCell(kind cellKind, v, validator Value) (*Cell, error) {
@@ -151,7 +150,7 @@ func (th *thread) newCell(kind cellKind, v, validator Value) (*Cell, error) {
 		return nil, err
 	}
 	cr := th.run.cells()
-	c := &Cell{kind: kind, id: th.run.cellBase + cr.made.Add(1), validator: validator, made: cr.mark}
+	c := &Cell{kind: kind, id: th.run.cellBase() + cr.made.Add(1), validator: validator, made: cr.mark}
 	c.state.Store(&cellState{val: v, writer: cr.mark})
 	return c, nil
 }
@@ -226,9 +225,9 @@ func (r *runState) rollbackCells() {
 // included: where the next run's ids start.
 func (r *runState) cellCount() int64 {
 	if cr := r.cellRun.Load(); cr != nil {
-		return r.cellBase + cr.made.Load()
+		return r.cellBase() + cr.made.Load()
 	}
-	return r.cellBase
+	return r.cellBase()
 }
 
 // validate runs an atom's validator on a value it is about to hold.

@@ -62,7 +62,7 @@ func Truthy(v Value) bool {
 
 // TypeName returns the PTC-Lisp name of v's type, as error messages use it.
 func TypeName(v Value) string {
-	switch v.(type) {
+	switch c := v.(type) {
 	case nil:
 		return "nil"
 	case bool:
@@ -94,7 +94,7 @@ func TypeName(v Value) string {
 	case Date:
 		return "date"
 	case *Cell:
-		return v.(*Cell).Kind()
+		return c.Kind()
 	}
 	return "host value"
 }
