@@ -157,3 +157,35 @@ func TestCellsToTools(t *testing.T) {
 		t.Errorf("the tool got %v", got)
 	}
 }
+
+// TestCellsPassedToAgents: an atom passed to an agent tool is the child's
+// ctx entry, the same cell; the child's data inventory shows it as an atom
+// and what it holds, behind the caller's firewall.
+func TestCellsPassedToAgents(t *testing.T) {
+	const secret = "sk-live-abcdef0123456789"
+	s := llmtest.NewScript(
+		llmtest.Code(`(let [box (atom {:k ctx/_secret :n 41 :rows (range 200000)})] (tool/child {:box box}) (return (:n @box)))`),
+		llmtest.Code(`(swap! ctx/box update :n inc) (return "done")`),
+	)
+	child := agent.MustNew(agent.Config{Prompt: "Bump", Signature: "(box :any) -> :string", Description: "bumps"})
+	tool, err := child.AsTool(agent.AsToolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := run(t, agent.Config{Prompt: "Go", Tools: map[string]agent.Tool{"child": tool}, MaxTurns: 2},
+		agent.Options{LLM: s.Func(), Context: map[string]any{"_secret": secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := printed(step.Return); got != "42" {
+		t.Errorf("return %s, want 42 (the child swapped the caller's atom)", got)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	sys := reqs[1].System + reqs[1].Messages[0].Content
+	if strings.Contains(sys, secret) || !strings.Contains(sys, "#atom[{:k "+agent.Firewalled+", :n 41, :rows [0 1 2 3") {
+		t.Errorf("the child's prompt:\n%s", sys)
+	}
+}
