@@ -120,7 +120,10 @@ func (c *Cell) load() *cellState {
 	if s := c.state.Load(); s != nil {
 		return s
 	}
-	return &cellState{} // a zero Cell made by a Go caller holds nil
+	// A zero Cell, made by a Go caller, is an atom holding nil: its
+	// state is stored, so that writes can compare-and-swap it.
+	c.state.CompareAndSwap(nil, &cellState{})
+	return c.state.Load()
 }
 
 // newCellOutside makes a cell outside any run (ReadValue).

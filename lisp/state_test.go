@@ -278,3 +278,13 @@ func TestCellsRedacted(t *testing.T) {
 		t.Errorf("println: %q", res.Output)
 	}
 }
+
+// TestZeroCell: a Cell a Go caller makes with new is an atom holding nil.
+func TestZeroCell(t *testing.T) {
+	c := new(lisp.Cell)
+	ns := lisp.NewNamespace(map[string]lisp.Value{"c": c})
+	res := run(t, `[@c (swap! c (fnil inc 0)) (reset! c 5) (compare-and-set! c 5 6) @c]`, lisp.Options{Namespace: ns})
+	if got := lisp.PrintString(res.Value); got != "[nil 1 5 true 6]" || c.Kind() != "atom" || c.Version() != 3 {
+		t.Errorf("got %s, kind %s, version %d", got, c.Kind(), c.Version())
+	}
+}
