@@ -95,12 +95,41 @@ func (m *mission) valueFeedback(v lisp.Value, output []string, stored, warnings 
 	}
 	if names := m.memory.Names(); len(names) > 0 {
 		// Names are data too: (memory/put (keyword s) 1) stores under one.
-		parts = append(parts, m.clip("Memory: "+strings.Join(names, ", "), m.a.format.FeedbackMaxChars))
+		parts = append(parts, m.clip("Memory: "+strings.Join(m.memoryEntries(names), ", "), m.a.format.FeedbackMaxChars))
 	}
 	if stored != "" {
 		parts = append(parts, m.clip(stored, m.a.format.FeedbackMaxChars))
 	}
 	return strings.Join(parts, "\n") + warnings + m.turnInfo()
+}
+
+// Bounds of the value shown beside a memory var that holds a cell.
+const (
+	cellShownItems = 5
+	cellShownChars = 80
+	cellsShown     = 10
+)
+
+// memoryEntries are the memory's names for the feedback; a var that holds
+// an atom, a volatile or a transient shows what it holds now
+// ("counter #atom[3]"), which turns change without a def: the model keeps
+// track of its state without spending a turn to print it.
+func (m *mission) memoryEntries(names []string) []string {
+	out := names
+	shown := 0
+	for i, name := range names {
+		v, _ := m.memory.Get(name)
+		c, ok := v.(*lisp.Cell)
+		if !ok || shown == cellsShown {
+			continue
+		}
+		if shown == 0 {
+			out = slices.Clone(names)
+		}
+		shown++
+		out[i] = name + " " + m.show(c, cellShownItems, cellShownChars)
+	}
+	return out
 }
 
 // errorFeedback is the message after a turn that failed. The error is cut

@@ -301,8 +301,11 @@ func (s *sampler) sample(v lisp.Value) string {
 		return hides != nil && hides(x)
 	}
 	// The copy is small (sampleNodes values, strings cut), so it is
-	// printed whole, and cut once its markers are replaced.
-	out := s.unmark(lisp.FormatValue(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact}))
+	// printed whole, and cut once its markers are replaced; but for an
+	// atom a caller passed in, which is not copied (it prints as #atom[…],
+	// telling the model to deref it) and may hold much: MaxChars bounds
+	// that work, far beyond what the cut keeps.
+	out := s.unmark(lisp.FormatValue(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact, MaxChars: 4*s.maxChars + 256}))
 	if utf8.RuneCountInString(out) > s.maxChars {
 		out = textutil.TruncateRunes(out, max(s.maxChars-3, 0)) + "..."
 	}

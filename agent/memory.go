@@ -62,7 +62,9 @@ func (m *mission) checkMemory(tr *Turn, defined []string) *memoryOverrun {
 }
 
 // memoryBytes is the printed size of the memory, each var's cached by name
-// (vars change only when a turn defines them).
+// (vars change only when a turn defines them), but for vars that hold
+// atoms, volatiles or transients, which change without a def and are
+// measured again after every turn.
 func (m *mission) memoryBytes() int {
 	if m.memory == nil {
 		return 0
@@ -76,8 +78,11 @@ func (m *mission) memoryBytes() int {
 		n, ok := m.memSizes[name]
 		if !ok {
 			v, _ := m.memory.Get(name)
-			n = len(name) + valueSize(v, limit+1)
-			m.memSizes[name] = n
+			size, cells := valueSizeCells(v, limit+1)
+			n = len(name) + size
+			if !cells {
+				m.memSizes[name] = n
+			}
 		}
 		total += n
 	}
@@ -168,13 +173,16 @@ func sharedSize(v lisp.Value, limit int, host, seen map[any]bool) int {
 			return
 		}
 		switch x := v.(type) {
-		case *lisp.Vector, *lisp.Map, *lisp.Set:
+		case *lisp.Vector, *lisp.Map, *lisp.Set, *lisp.Cell:
 			if host[x] || seen[x] {
-				return
+				return // a cell seen before: no cycle through cells is walked twice
 			}
 			seen[x] = true
 		}
 		switch x := v.(type) {
+		case *lisp.Cell:
+			size += len(x.Kind()) + 3 // #atom[...]
+			walk(x.Deref(), depth+1)
 		case *lisp.Vector:
 			size += 2
 			for _, e := range x.Items() {
@@ -213,7 +221,16 @@ func sharedSize(v lisp.Value, limit int, host, seen map[any]bool) int {
 
 // valueSize estimates the printed size of v, stopping early past limit.
 func valueSize(v lisp.Value, limit int) int {
+	size, _ := valueSizeCells(v, limit)
+	return size
+}
+
+// valueSizeCells is valueSize, and whether v holds a cell (an atom, a
+// volatile, a transient), whose size changes. A cell counts what it holds
+// once per path: one that holds itself is not walked again inside itself.
+func valueSizeCells(v lisp.Value, limit int) (int, bool) {
 	size := 0
+	var inCells map[*lisp.Cell]bool
 	var walk func(v lisp.Value, depth int)
 	walk = func(v lisp.Value, depth int) {
 		if size > limit || depth > 1000 {
@@ -261,12 +278,22 @@ func valueSize(v lisp.Value, limit int) int {
 					return
 				}
 			}
+		case *lisp.Cell:
+			size += len(x.Kind()) + 3 // #atom[...]
+			if inCells == nil {
+				inCells = map[*lisp.Cell]bool{}
+			}
+			if !inCells[x] {
+				inCells[x] = true
+				walk(x.Deref(), depth+1)
+				delete(inCells, x)
+			}
 		default:
 			size += len(lisp.PrintString(v))
 		}
 	}
 	walk(v, 0)
-	return size
+	return size, inCells != nil
 }
 
 // memoryErrorText is what the model is told of a turn whose definitions

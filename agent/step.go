@@ -237,7 +237,9 @@ type Turn struct {
 	// Memory is the agent's memory after the turn (its defs and stored
 	// values), recorded when Options.Debug is set. Memories are
 	// persistent: a turn's snapshot shares what did not change with the
-	// next, so keeping every turn's costs little.
+	// next, so keeping every turn's costs little. Atoms, volatiles and
+	// transients in it are the live cells, which later turns may change:
+	// they hold what the last turn left in them.
 	Memory *lisp.Namespace
 }
 

@@ -250,7 +250,7 @@ func registerFunctions(t builtinTable) {
 	t.add("not", 1, 1, func(th *thread, a []Value) (Value, error) { return !Truthy(a[0]), nil })
 	t.add("boolean", 1, 1, func(th *thread, a []Value) (Value, error) { return Truthy(a[0]), nil })
 	t.add("identical?", 2, 2, func(th *thread, a []Value) (Value, error) {
-		return compareKeys(a[0], a[1]) == 0 && rank(a[0]) != rankFn || a[0] == a[1], nil
+		return identicalValues(a[0], a[1]), nil
 	})
 
 	pred := func(name string, f func(Value) bool) {

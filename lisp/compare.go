@@ -21,6 +21,7 @@ const (
 	rankRegex
 	rankSeq
 	rankTime
+	rankCell
 	rankHost
 )
 
@@ -46,6 +47,8 @@ func rank(v Value) int {
 		return rankSeq
 	case Instant, Date:
 		return rankTime
+	case *Cell:
+		return rankCell
 	}
 	return rankHost
 }
@@ -136,6 +139,13 @@ func compareValues(a, b Value, strict bool, depth int, w *walk) int {
 		}
 	case rankTime:
 		return compareTimes(a, b)
+	case rankCell:
+		// Identity, in creation order (deterministic), then by address
+		// for cells of equal ids (made outside a run, or by runs of
+		// different namespaces).
+		if c := cmp.Compare(a.(*Cell).id, b.(*Cell).id); c != 0 {
+			return c
+		}
 	}
 	// Functions, sequences and host values: identity order.
 	return cmp.Compare(identity(a), identity(b))
@@ -472,6 +482,8 @@ func hashAt(v Value, depth int, w *walk) uint64 {
 		return mix(offset^0xbb, uint64(x.T.UnixNano()))
 	case Date:
 		return mix(offset^0xcc, uint64(x.Y*10000+x.M*100+x.D))
+	case *Cell:
+		return mix(offset^0xdd, uint64(x.id)) // identity, deterministically
 	}
 	return mix(offset^0xaa, uint64(identity(v)))
 }

@@ -103,7 +103,7 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 				return v, nil
 			case Instant, Date:
 				return v, nil
-			case *Vector, *Map, *Set, *Closure, *Builtin, *Var, *Regex, *Seq:
+			case *Vector, *Map, *Set, *Closure, *Builtin, *Var, *Regex, *Seq, *Cell:
 				if reflect.ValueOf(v).IsNil() {
 					return nil, nil
 				}
@@ -402,8 +402,10 @@ func GoFields(t reflect.Type) []GoField {
 // string, []any and map[string]any. Keywords become their names (without
 // the colon), sets become slices in canonical order, map keys become strings
 // (keywords by name, other keys in printed form), an exception becomes a
-// map of its "type" (Java class), "message", "data" and "cause", and
-// functions, vars, regexes and lazy sequences become their printed form.
+// map of its "type" (Java class), "message", "data" and "cause", atoms,
+// volatiles and transients what they hold now, and functions, vars, regexes
+// and lazy sequences their printed form. A cell that holds itself (through
+// any values) has no such form: an error of kind InvalidArgument.
 //
 // Conversion builds at most MaxConvertValues values: shared structure lets
 // a program build data whose expansion is exponential ([v v] doubled forty
@@ -425,6 +427,22 @@ type exporter struct {
 	budget int // values still allowed
 	err    error
 	redact *Redaction // ToJSONRedacted's
+	// inCells are the cells being converted, around the current value.
+	inCells map[*Cell]struct{}
+}
+
+// enterCell starts converting what c holds, and reports false (with the
+// error) when c is already being converted: it holds itself.
+func (c *exporter) enterCell(cell *Cell) bool {
+	if _, cyclic := c.inCells[cell]; cyclic {
+		c.err = errorf(InvalidArgument, "%s holds itself (through the values in it): it has no plain data form; convert what it holds without the cycle", cell.Kind())
+		return false
+	}
+	if c.inCells == nil {
+		c.inCells = map[*Cell]struct{}{}
+	}
+	c.inCells[cell] = struct{}{}
+	return true
 }
 
 // spend counts one value and reports whether conversion may go on.
@@ -487,6 +505,13 @@ func (c *exporter) toGo(v Value, depth int) any {
 			return nil
 		}
 		return c.toGo(v.asMap(), depth)
+	case *Cell:
+		if !c.enterCell(v) {
+			return nil
+		}
+		out := c.toGo(v.load().val, depth+1)
+		delete(c.inCells, v)
+		return out
 	}
 	return c.printed(v)
 }
@@ -516,7 +541,9 @@ func (c *exporter) keyString(k Value) string {
 }
 
 // ToJSON encodes a value as JSON, with map keys in canonical order.
-// Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as null.
+// Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as
+// null; a cell encodes as what it holds (an error if it holds itself, as
+// for ToGo).
 // Like ToGo, it fails on values of more than MaxConvertValues elements.
 func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
 
@@ -678,6 +705,13 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			return nil
 		}
 		return c.writeJSON(buf, v.asMap(), depth)
+	case *Cell:
+		if !c.enterCell(v) {
+			return c.err
+		}
+		err := c.writeJSON(buf, v.load().val, depth+1)
+		delete(c.inCells, v)
+		return err
 	default:
 		p := c.printed(v)
 		if c.err != nil {

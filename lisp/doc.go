@@ -45,6 +45,13 @@
 // are stored as records: one shared shape of keys and each row's values,
 // with field reads cached per key and shape; they behave as any other map.
 //
+// Atoms, volatiles and transients are the mutable values, of one type,
+// Cell (state.go): swap! is atomic under pmap (a compare-and-swap loop
+// that calls the function again when another branch won), a cell is equal
+// only to itself, a def'd cell is carried to the runs that get the
+// namespace, and a run that fails with an error puts back what it wrote
+// into older cells, so that runs stay transactional.
+//
 // Compilation also fuses pipelines: a chain of map, filter, remove and keep
 // over a vector, feeding count, sum-by, into, reduce, group-by and the
 // like, runs as one pass without intermediate vectors (docs/performance.md).

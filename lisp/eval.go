@@ -429,6 +429,10 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		return th.call(v, args)
 	case *Vector:
 		return callVector(f, args)
+	case *Cell:
+		if f.kind == transientCell {
+			return th.callTransient(f, args)
+		}
 	}
 	return nil, errorf(NotCallable, "%s is not a function", describe(f))
 }
@@ -470,6 +474,11 @@ func callKeyword(k Keyword, args []Value) (Value, error) {
 			return k, nil
 		}
 		return def, nil
+	case *Cell:
+		// A transient map or set looks its keys up, as in Clojure.
+		if s := m.load(); m.kind == transientCell && !s.dead {
+			return callKeyword(k, []Value{s.val, def})
+		}
 	}
 	// Anything else has no keys: nil or the default, as Clojure (the
 	// reference refused; LLMs write Clojure).

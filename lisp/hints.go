@@ -11,7 +11,9 @@ func unsupportedHint(name string) string {
 }
 
 const (
-	hintMutable  = "there is no mutable state; accumulate with reduce or loop/recur, and keep values across turns with def"
+	hintRefs     = "there are no refs or agents: keep changing state in an atom, (def a (atom 0)) (swap! a inc) @a, or accumulate with reduce"
+	hintSetVar   = "vars are not assigned: def the name again, or keep changing state in an atom, (def a (atom 0)) (reset! a 1)"
+	hintWatches  = "atoms have no watches: act where you swap! the atom; give it a validator when you make it, (atom x :validator pos?)"
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
 	hintClause   = "catch and finally are clauses of try: (try body... (catch Exception e handler...) (finally cleanup...))"
@@ -35,11 +37,8 @@ const (
 )
 
 var hints = map[string]string{
-	"atom": hintMutable, "swap!": hintMutable, "reset!": hintMutable, "deref": hintMutable,
-	"ref": hintMutable, "dosync": hintMutable, "alter": hintMutable, "commute": hintMutable,
-	"agent": hintMutable, "send": hintMutable, "send-off": hintMutable, "volatile!": hintMutable,
-	"vswap!": hintMutable, "vreset!": hintMutable, "set!": hintMutable, "transient": hintMutable,
-	"persistent!": hintMutable, "conj!": hintMutable, "assoc!": hintMutable, "add-watch": hintMutable,
+	"ref": hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
+	"agent": hintRefs, "send": hintRefs, "send-off": hintRefs, "set!": hintSetVar, "add-watch": hintWatches,
 	"binding":     hintDynamic,
 	"with-redefs": hintDynamic,
 	"while":       "write the loop with loop/recur, or iterate a collection with doseq/reduce",
@@ -66,12 +65,11 @@ var hints = map[string]string{
 	"doto":     hintHost,
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
-	"swap-vals!": hintMutable, "reset-vals!": hintMutable, "compare-and-set!": hintMutable,
-	"ref-set": hintMutable, "alter-var-root": hintMutable, "var-set": hintMutable,
-	"with-local-vars": hintMutable, "set-validator!": hintMutable, "remove-watch": hintMutable,
-	"volatile?": hintMutable, "dissoc!": hintMutable, "disj!": hintMutable, "pop!": hintMutable,
-	"await": hintMutable, "await-for": hintMutable, "send-via": hintMutable, "restart-agent": hintMutable,
-	"agent-error": hintMutable,
+	"ref-set": hintRefs, "alter-var-root": hintSetVar, "var-set": hintSetVar,
+	"with-local-vars": hintSetVar, "set-validator!": hintWatches, "get-validator": hintWatches,
+	"remove-watch": hintWatches,
+	"await":        hintRefs, "await-for": hintRefs, "send-via": hintRefs, "restart-agent": hintRefs,
+	"agent-error": hintRefs,
 	"future?":     hintParallel, "future-done?": hintParallel, "future-cancel": hintParallel,
 	"future-cancelled?": hintParallel,
 	"realized?":         "values are computed when they are written; there are no delays, futures or lazy sequences to check",

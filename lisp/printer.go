@@ -102,6 +102,10 @@ type printer struct {
 	poll     func() error
 	nextPoll int
 	err      error
+	// inCells are the cells being printed, around the current value: a
+	// cell met again inside itself prints cut, so a cell that holds itself
+	// prints in a few bytes.
+	inCells map[*Cell]struct{}
 }
 
 const pollBytes = 64 << 10
@@ -233,6 +237,8 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteByte('"')
 	case *Exception:
 		p.exception(v, depth)
+	case *Cell:
+		p.cell(v, depth)
 	default:
 		p.sb.WriteString("#object[host]")
 	}
@@ -258,7 +264,7 @@ func isNilPointer(v Value) bool {
 		return v == nil
 	case *Seq:
 		return v == nil
-	case *Exception:
+	case *Exception, *Cell:
 		return v == nil
 	}
 	return false
@@ -298,6 +304,26 @@ func (p *printer) seq(open, close string, items []Value, depth int) {
 		p.value(x, depth+1)
 	}
 	p.sb.WriteString(close)
+}
+
+// cell prints #atom[value], #volatile[value] or #transient[coll]: what the
+// cell holds, as Clojure's #object[clojure.lang.Atom 0x1b2c {:val 1}]
+// shows it, without the address that differs from run to run.
+func (p *printer) cell(c *Cell, depth int) {
+	p.sb.WriteByte('#')
+	p.sb.WriteString(c.Kind())
+	p.sb.WriteByte('[')
+	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
+		p.sb.WriteString("...")
+	} else {
+		if p.inCells == nil {
+			p.inCells = map[*Cell]struct{}{}
+		}
+		p.inCells[c] = struct{}{}
+		p.value(c.load().val, depth+1)
+		delete(p.inCells, c)
+	}
+	p.sb.WriteByte(']')
 }
 
 func (p *printer) lazySeq(s *Seq, _ int) {

@@ -457,6 +457,9 @@ type runState struct {
 	pool        []*thread  // idle branch threads, for reuse
 	redact      *Redaction // hides values in printed output
 	globals     globalEnv  // the main thread's view of the namespace
+	// cellRun is the run's bookkeeping of cells (state.go), made at its
+	// first cell operation.
+	cellRun atomic.Pointer[cellRun]
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the
@@ -528,6 +531,9 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 	run.globals.base = ns
 	th := p.takeThread(run, &run.globals)
 	err = p.exec(th, res, ns)
+	if err != nil {
+		run.rollbackCells() // the namespace is as it was, its atoms too
+	}
 	run.cancelToolContext()
 	p.keepThread(th)
 	return res, err
@@ -575,6 +581,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 				res.Status = Failed
 			}
 			res.Namespace, res.Defined = run.globals.commit(ns)
+			res.Namespace = res.Namespace.withCells(run.cellCount())
 			res.Shadowed = shadowedBy(res.Defined, ns)
 			res.Notes = run.notes.get()
 			return nil
@@ -590,6 +597,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 	}
 	res.Value = v
 	res.Namespace, res.Defined = run.globals.commit(ns)
+	res.Namespace = res.Namespace.withCells(run.cellCount())
 	res.Shadowed = shadowedBy(res.Defined, ns)
 	res.Notes = run.notes.get()
 	return nil
@@ -654,7 +662,7 @@ func (g *globalEnv) commit(base *Namespace) (*Namespace, []string) {
 			slices.Sort(shadows)
 		}
 	}
-	return &Namespace{vars: vars, shadows: shadows}, slices.Clone(g.order)
+	return &Namespace{vars: vars, shadows: shadows, cells: base.cells}, slices.Clone(g.order)
 }
 
 // Namespace is an immutable user namespace: the vars defined by def, defn
@@ -671,6 +679,19 @@ type Namespace struct {
 	vars map[string]Value
 	// shadows are the builtin names programs defined, sorted.
 	shadows []string
+	// cells counts the atoms, volatiles and transients the runs of this
+	// namespace made: the next run's cell ids start after it (state.go).
+	cells int64
+}
+
+// withCells returns ns counting n cells: ns itself when it does already.
+func (ns *Namespace) withCells(n int64) *Namespace {
+	if ns.cells == n {
+		return ns
+	}
+	out := *ns
+	out.cells = n
+	return &out
 }
 
 var emptyNamespace = &Namespace{}
@@ -718,7 +739,7 @@ func (ns *Namespace) WithVars(vars map[string]Value) *Namespace {
 		maps.Copy(out, ns.vars)
 	}
 	maps.Copy(out, vars)
-	return &Namespace{vars: out, shadows: ns.shadowsBut(func(name string) bool { _, ok := vars[name]; return ok })}
+	return &Namespace{vars: out, shadows: ns.shadowsBut(func(name string) bool { _, ok := vars[name]; return ok }), cells: ns.cellCount()}
 }
 
 // Without returns a namespace without the named vars.
@@ -730,7 +751,7 @@ func (ns *Namespace) Without(names ...string) *Namespace {
 	for _, n := range names {
 		delete(vars, n)
 	}
-	return &Namespace{vars: vars, shadows: ns.shadowsBut(func(name string) bool { return slices.Contains(names, name) })}
+	return &Namespace{vars: vars, shadows: ns.shadowsBut(func(name string) bool { return slices.Contains(names, name) }), cells: ns.cells}
 }
 
 // Shadowed returns, sorted, the builtin names the namespace's programs
@@ -740,6 +761,14 @@ func (ns *Namespace) Shadowed() []string {
 		return nil
 	}
 	return slices.Clone(ns.shadows)
+}
+
+// cellCount is ns.cells, 0 for a nil namespace.
+func (ns *Namespace) cellCount() int64 {
+	if ns == nil {
+		return 0
+	}
+	return ns.cells
 }
 
 func (ns *Namespace) shadowsBut(drop func(string) bool) []string {

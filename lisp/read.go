@@ -11,12 +11,14 @@ import (
 // value (FormatValue's output) back into a value, for the stores that keep
 // values as text (traces, durable engines). It reads data literals and the
 // printed forms of functions, vars, regexes, instants, dates, exceptions
-// (#error {...}, without a stack trace) and host objects: a function reads back as a value that prints as it did and
+// (#error {...}, without a stack trace), cells and host objects: a function reads back as a value that prints as it did and
 // cannot be called, a host object (#object[host]) as a value that prints
-// #object[host] again. Lazy sequences and transducers (#seq[...],
-// #transducer[...]), cut forms ("...") and regexes whose source holds a
-// quote not escaped by a backslash (made by re-pattern) do not read: they
-// are errors.
+// #object[host] again, an atom, volatile or transient (#atom[1]) as a new
+// cell holding the value (a cell printed twice reads as two cells). Lazy
+// sequences and transducers (#seq[...], #transducer[...]), cut forms
+// ("...", as a cell that holds itself prints) and regexes whose source
+// holds a quote not escaped by a backslash (made by re-pattern) do not
+// read: they are errors.
 //
 // The text may come from elsewhere (a trace file): ReadValue never panics,
 // its work is linear in the text's length, and it refuses nesting deeper
@@ -221,6 +223,8 @@ func (r *valueReader) value(depth int) (Value, error) {
 	case r.has("#object[host]"):
 		r.off += len("#object[host]")
 		return hostObject{}, nil
+	case r.has("#atom["), r.has("#volatile["), r.has("#transient["):
+		return r.cell(depth)
 	case r.opts.Placeholder != "" && r.has(r.opts.Placeholder):
 		r.off += len(r.opts.Placeholder)
 		return r.opts.Placeholder, nil
@@ -253,6 +257,36 @@ func (r *valueReader) value(depth int) (Value, error) {
 		return tok, nil // the :type of an exception
 	}
 	return nil, r.errorf("unreadable %.40q", tok)
+}
+
+// cell reads #atom[v], #volatile[v] or #transient[coll] as a new cell
+// holding v (each occurrence its own cell: the printed form does not say
+// which were one). The contents count as a level of nesting, as the
+// printer counts it.
+func (r *valueReader) cell(depth int) (Value, error) {
+	kind := atomCell
+	switch {
+	case r.has("#volatile["):
+		kind = volatileCell
+	case r.has("#transient["):
+		kind = transientCell
+	}
+	r.off += strings.IndexByte(r.src[r.off:], '[') + 1
+	items, err := r.items(']', depth)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) != 1 {
+		return nil, r.errorf("a cell holds one value, got %d", len(items))
+	}
+	if kind == transientCell {
+		switch items[0].(type) {
+		case *Vector, *Map, *Set:
+		default:
+			return nil, r.errorf("a transient holds a vector, map or set, got %s", TypeName(items[0]))
+		}
+	}
+	return newCellOutside(kind, items[0]), nil
 }
 
 func (r *valueReader) items(closer byte, depth int) ([]Value, error) {

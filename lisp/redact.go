@@ -35,6 +35,10 @@ func (r *Redaction) hidesValue(v Value) bool {
 	case *Exception:
 		// Printed part by part: its message as text, its data as a map.
 		return false
+	case *Cell:
+		// A cell hidden as a whole hides whatever it holds, now or later;
+		// otherwise what it holds is printed, and judged, on its own.
+		return r.Value != nil && r.Value(v)
 	case nil, bool:
 		return false
 	}

@@ -133,16 +133,16 @@ func TestNamespaceCarriesDefsAndRollsBack(t *testing.T) {
 }
 
 // TestHintedNamesFromEarlierRuns checks that a name PTC-Lisp explains away
-// (atom, type, try...) is still usable once a run has defined it.
+// (ref, type, try...) is still usable once a run has defined it.
 func TestHintedNamesFromEarlierRuns(t *testing.T) {
-	r1 := run(t, `(def type "invoice") (defn atom [x] [x])`, lisp.Options{})
-	r2 := run(t, `[type (atom 1)]`, lisp.Options{Namespace: r1.Namespace})
+	r1 := run(t, `(def type "invoice") (defn ref [x] [x])`, lisp.Options{})
+	r2 := run(t, `[type (ref 1)]`, lisp.Options{Namespace: r1.Namespace})
 	if s := lisp.PrintString(r2.Value); s != `["invoice" [1]]` {
 		t.Errorf("got %s", s)
 	}
-	_, err := lisp.Run(context.Background(), `(atom 1)`, lisp.Options{})
-	if !errors.Is(err, lisp.UnboundVar) || !strings.Contains(err.Error(), "no mutable state") {
-		t.Errorf("without a def: %v, want the atom hint", err)
+	_, err := lisp.Run(context.Background(), `(ref 1)`, lisp.Options{})
+	if !errors.Is(err, lisp.UnboundVar) || !strings.Contains(err.Error(), "there are no refs") {
+		t.Errorf("without a def: %v, want the ref hint", err)
 	}
 }
 

@@ -31,6 +31,9 @@ func (s *Seq) String() string { return stringOf(s, s == nil) }
 
 // String returns the printed form, PrintString(x): #error {:cause ...}.
 func (x *Exception) String() string { return stringOf(x, x == nil) }
+// String returns the printed form, PrintString(c): #atom[value],
+// #volatile[value] or #transient[coll], with what the cell holds now.
+func (c *Cell) String() string { return stringOf(c, c == nil) }
 
 // String returns the printed form, #inst "2024-01-02T03:04:05.000-00:00".
 // (str and ToJSON give the RFC 3339 text; i.T is the time itself.)
@@ -67,6 +70,8 @@ func (s *Seq) GoString() string { return goStringOf("(*lisp.Seq)", s, s == nil) 
 
 // GoString, for %#v, returns (*lisp.Exception)(#error {:cause ...}).
 func (x *Exception) GoString() string { return goStringOf("(*lisp.Exception)", x, x == nil) }
+// GoString, for %#v, returns (*lisp.Cell)(#atom[1]).
+func (c *Cell) GoString() string { return goStringOf("(*lisp.Cell)", c, c == nil) }
 
 // GoString, for %#v, returns lisp.Keyword(:name).
 func (k Keyword) GoString() string { return goStringOf("lisp.Keyword", k, false) }

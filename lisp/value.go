@@ -24,9 +24,12 @@ import (
 //	*Seq                 a lazy, possibly infinite sequence (range, iterate, ...)
 //	Instant, Date        a point in time and a calendar date (the date helpers)
 //	*Exception           an exception: what ex-info makes and catch binds
+//	*Cell                an atom, a volatile or a transient: mutable state
 //
 // Use FromGo to turn host data into values and ToGo to turn values back.
-// Values are immutable and safe to share between goroutines.
+// Values are immutable and safe to share between goroutines, but for cells,
+// which change (atomically) and are equal only to themselves; ToGo and
+// ToJSON convert a cell as what it holds (see Cell).
 //
 // Every value type of this package implements fmt.Stringer with its
 // printed form, what PrintString returns and a REPL shows:
@@ -60,7 +63,7 @@ func Truthy(v Value) bool {
 
 // TypeName returns the PTC-Lisp name of v's type, as error messages use it.
 func TypeName(v Value) string {
-	switch v.(type) {
+	switch c := v.(type) {
 	case nil:
 		return "nil"
 	case bool:
@@ -93,17 +96,26 @@ func TypeName(v Value) string {
 		return "date"
 	case *Exception:
 		return "exception"
+	case *Cell:
+		return c.Kind()
 	}
 	return "host value"
 }
 
 // describe renders v for an error message: its type and a short printed form.
 func describe(v Value) string {
-	switch v.(type) {
+	switch c := v.(type) {
 	case nil:
 		return "nil"
 	case *Closure, *Builtin:
 		return PrintString(v)
+	case *Cell:
+		// A cell where a value was expected is usually a missing deref.
+		hint := " (read what it holds with @ or deref)"
+		if c.kind == transientCell {
+			hint = " (make it a collection with persistent! first)"
+		}
+		return TypeName(v) + " " + FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 60}) + hint
 	}
 	return TypeName(v) + " " + FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 60})
 }

@@ -301,9 +301,11 @@ func isFunction(v Value) bool {
 }
 
 func isCallable(v Value) bool {
-	switch v.(type) {
+	switch c := v.(type) {
 	case *Builtin, *Closure, Keyword, *Map, *Set, *Var, *Vector:
 		return true
+	case *Cell:
+		return c.kind == transientCell // a transient vector, map or set, as its collection
 	}
 	return false
 }

@@ -489,6 +489,12 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		e := a.quote(n.Form, a.pos(n))
 		a.depth--
 		return e
+	case *syntax.Deref:
+		// @x is (clojure.core/deref x): the builtin, whatever deref names here.
+		a.depth++
+		e := &Call{At: At{a.pos(n)}, Fn: a.builtinRef("deref", a.pos(n)), Args: []Expr{a.expr(n.Form, false)}}
+		a.depth--
+		return e
 	case *syntax.VarQuote:
 		return a.varRef(n.Sym, a.pos(n))
 	case *syntax.Regex:

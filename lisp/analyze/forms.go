@@ -1123,6 +1123,10 @@ func scanPlaceholders(items []syntax.Node, maxN *int, rest *bool) syntax.Node {
 			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
 				return bad
 			}
+		case *syntax.Deref:
+			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
+				return bad
+			}
 		}
 	}
 	return nil

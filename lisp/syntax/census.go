@@ -38,7 +38,7 @@ var censusClass = func() (t [256]uint8) {
 		}
 	}
 	for b, cc := range map[byte]uint8{'(': ccList, '[': ccVector, '{': ccMap, '"': ccString,
-		';': ccComment, '\'': ccQuote, '\\': ccChar, '#': ccDispatch} {
+		';': ccComment, '\'': ccQuote, '\\': ccChar, '#': ccDispatch, '@': ccQuote} {
 		t[b] = cc
 	}
 	return t
@@ -53,7 +53,7 @@ const (
 	nLists
 	nVectors
 	nMaps
-	nOthers // quotes, short fns, sets, var quotes, regexes
+	nOthers // quotes, derefs, short fns, sets, var quotes, regexes
 	nCounts
 )
 

@@ -42,6 +42,8 @@ func countNodes(forms []Node) census {
 			items = n.Items
 		case *Quote:
 			walk(n.Form)
+		case *Deref:
+			walk(n.Form)
 		case *VarQuote:
 			walk(n.Sym)
 		}

@@ -27,14 +27,14 @@
 //	keyword       :name (name may contain / and .)
 //	symbol        any other token; ns/name splits at the first '/'
 //	(...) [...] {...} #{...} #(...)   list, vector, map, set, short fn
-//	'form  #'sym  #"regex"            quote, var, regex (kept verbatim)
+//	'form  @form  #'sym  #"regex"     quote, deref, var, regex (kept verbatim)
 //	^meta form    metadata (symbol, keyword, string or map) on a symbol or
 //	              collection: checked, then dropped
 //
 // A token is a maximal run of characters other than white space and
 // ( ) [ ] { } " ; ` ~ ^ @. Rejected, with a message saying what to write
-// instead: .5, auto-resolved keywords (::k), @deref, syntax-quote and
-// unquote, tagged literals and other # forms;
+// instead: .5, auto-resolved keywords (::k), syntax-quote and unquote,
+// tagged literals and other # forms;
 // control characters (C0 other than tab, CR, LF; DEL; C1) outside strings
 // and comments, and invalid UTF-8 outside comments.
 //

@@ -92,6 +92,12 @@ func format(b *strings.Builder, n Node) {
 			format(b, n.Form)
 			return
 		}
+	case *Deref:
+		if n != nil {
+			b.WriteByte('@')
+			format(b, n.Form)
+			return
+		}
 	case *VarQuote:
 		if n != nil {
 			b.WriteString("#'")

@@ -74,6 +74,9 @@ func dumpTo(b *strings.Builder, n Node) {
 	case *Quote:
 		b.WriteString("'")
 		dumpTo(b, n.Form)
+	case *Deref:
+		b.WriteString("@")
+		dumpTo(b, n.Form)
 	case *VarQuote:
 		b.WriteString("#'")
 		dumpTo(b, n.Sym)
@@ -126,6 +129,8 @@ func walk(n Node, f func(Node)) {
 	case *ShortFn:
 		items = n.Items
 	case *Quote:
+		walk(n.Form, f)
+	case *Deref:
 		walk(n.Form, f)
 	case *VarQuote:
 		walk(n.Sym, f)

@@ -89,6 +89,12 @@ type Quote struct {
 	Form Node
 }
 
+// Deref is @form, which reads as (clojure.core/deref form) in Clojure.
+type Deref struct {
+	Span
+	Form Node
+}
+
 // VarQuote is #'sym.
 type VarQuote struct {
 	Span
@@ -115,5 +121,6 @@ func (*Map) node()      {}
 func (*Set) node()      {}
 func (*ShortFn) node()  {}
 func (*Quote) node()    {}
+func (*Deref) node()    {}
 func (*VarQuote) node() {}
 func (*Regex) node()    {}

@@ -511,9 +511,7 @@ func (r *reader) readForm() Node {
 	case '#':
 		return r.readDispatch()
 	case '@':
-		r.errorf(r.pos(start), "@ (deref) is not supported: PTC-Lisp has no atoms or refs; use let bindings, def, or loop/recur")
-		r.off++
-		return nil
+		return r.readDeref()
 	case '`', '~':
 		r.errorf(r.pos(start), "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros")
 		r.off++
@@ -656,6 +654,25 @@ func (r *reader) readQuote() Node {
 		return nil
 	}
 	return &Quote{Span{start.Offset, n.Bounds().Stop}, n}
+}
+
+// readDeref reads @form, which means (clojure.core/deref form) as in
+// Clojure (the analyzer makes it that call).
+func (r *reader) readDeref() Node {
+	start := r.pos(r.off)
+	r.off++
+	if !r.enter(start) {
+		return nil
+	}
+	n, found := r.readNext()
+	r.depth--
+	if !found {
+		r.errorf(start, "@ (deref) must be followed by a form, as in @counter")
+	}
+	if n == nil {
+		return nil
+	}
+	return &Deref{Span{start.Offset, n.Bounds().Stop}, n}
 }
 
 // readMeta reads ^meta form. Metadata (^:private, type hints such as

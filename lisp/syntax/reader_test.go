@@ -77,8 +77,10 @@ func TestReadForms(t *testing.T) {
 		{"(a)(b)[c]{:d e}", "(sym:a) (sym:b) [sym:c] {kw:d sym:e}"},
 		{`[1"a"2]`, `[int:1 str:"a" int:2]`},
 
-		// Quote, var quote, regex.
+		// Quote, deref, var quote, regex.
 		{"'x '(1 2) ' x ''x", "'sym:x '(int:1 int:2) 'sym:x ''sym:x"},
+		{"@a @(f) @ a @@a (swap! a inc)@a a@b", "@sym:a @(sym:f) @sym:a @@sym:a (sym:swap! sym:a sym:inc) @sym:a sym:a @sym:b"},
+		{"#(+ @%) '@x [@a]", "#(sym:+ @sym:%) '@sym:x [@sym:a]"},
 		{"#'foo #'str/join #' foo", "#'sym:foo #'sym:str|join #'sym:foo"},
 		{`#"\d+" #"a\"b" #"" #"\\" #"[a-z]*\.txt"`, `re:"\\d+" re:"a\\\"b" re:"" re:"\\\\" re:"[a-z]*\\.txt"`},
 		{`#"é\é"`, `re:"é\\é"`},
@@ -124,7 +126,7 @@ func TestReadForms(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
-	const deref = "@ (deref) is not supported: PTC-Lisp has no atoms or refs; use let bindings, def, or loop/recur"
+	const deref = "@ (deref) must be followed by a form, as in @counter"
 	const syntaxQuote = "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros"
 	const noQuote = "no closing '\"' before the end of the program"
 	tests := []struct {
@@ -173,15 +175,16 @@ func TestReadErrors(t *testing.T) {
 		{"#", []string{"1:1: unsupported reader syntax '#'"}},
 		{"##foo ##", []string{"1:1: unsupported reader syntax '##foo'", "1:7: unsupported reader syntax '##'"}},
 		{"1 #!x", []string{"1:3: unsupported reader syntax '#!x'"}},
-		{"@x", []string{"1:1: " + deref}},
-		{"(swap! a inc) @a", []string{"1:15: " + deref}},
+		{"@", []string{"1:1: " + deref}},
+		{"(swap! a inc) @)", []string{"1:15: " + deref}},
+		{"@@@", []string{"1:3: " + deref}},
 		{"`(a ~b ~@c)", []string{"1:1: " + syntaxQuote, "1:5: " + syntaxQuote, "1:8: " + syntaxQuote}},
 		{"^1 x", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
 		{"^\\a x [^[] y]", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String", "1:8: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
 		{"^:a 1 ^:b :c ^:d \"s\"", []string{"1:1: metadata (^) can only be applied to a symbol or a collection", "1:7: metadata (^) can only be applied to a symbol or a collection", "1:14: metadata (^) can only be applied to a symbol or a collection"}},
 		{"[1 ^:a]", []string{"1:4: metadata (^) must be followed by the form it applies to, as in ^:private name"}},
 		{"^", []string{"1:1: metadata (^) must be followed by the form it applies to, as in ^:private name"}},
-		{"^@x y", []string{"1:2: " + deref}},
+		{"^@x y", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
 
 		// Keywords and symbols.
 		{"::foo", []string{"1:1: auto-resolved keywords (::foo) are not supported: write :foo"}},
@@ -290,16 +293,17 @@ func TestReadErrors(t *testing.T) {
 		{"ab\xc3", []string{"1:3: invalid UTF-8 byte 0xc3"}},
 
 		// Positions across lines, CRLF and non-ASCII columns.
-		{"(+ 1\n   @x)", []string{"2:4: " + deref}},
-		{"(a\r\n  @b)", []string{"2:3: " + deref}},
-		{"λλλ @x", []string{"1:5: " + deref}},
-		{"\"日本語\" 😀 \t@x", []string{"1:10: " + deref}},
+		{"(+ 1\n   `x)", []string{"2:4: " + syntaxQuote}},
+		{"(a\r\n  `b)", []string{"2:3: " + syntaxQuote}},
+		{"λλλ `x", []string{"1:5: " + syntaxQuote}},
+		{"\"日本語\" 😀 \t`x", []string{"1:10: " + syntaxQuote}},
+		{"(+ 1\n   @)", []string{"2:4: " + deref}},
 
 		// Error limit.
-		{strings.Repeat("@", 20), func() []string {
+		{strings.Repeat("`", 20), func() []string {
 			var w []string
 			for i := 1; i <= 10; i++ {
-				w = append(w, "1:"+strconv.Itoa(i)+": "+deref)
+				w = append(w, "1:"+strconv.Itoa(i)+": "+syntaxQuote)
 			}
 			return w
 		}()},
@@ -336,7 +340,7 @@ func TestErrorFields(t *testing.T) {
 		t.Errorf("errors.As(*Error) = %v", e)
 	}
 
-	_, err = Read("@ @ @")
+	_, err = Read("` ` `")
 	if got, want := err.Error(), "1:1: "+strings.SplitN(errStrings(err)[0], ": ", 2)[1]+" (and 2 more errors)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
@@ -364,7 +368,7 @@ func TestPartialResults(t *testing.T) {
 		{"[1 .5 2]", "[int:1 int:2]"},
 		{"(println \"hello)\n(+ 1 2)", "(sym:println)"},
 		{"{:a 1 :b}", "{kw:a int:1 kw:b}"},
-		{"@x y", "sym:x sym:y"},
+		{"`x y", "sym:x sym:y"},
 		{"#inst \"2020\"", `str:"2020"`},
 	}
 	for _, tt := range tests {
@@ -418,11 +422,11 @@ func TestDepth(t *testing.T) {
 }
 
 func TestMaxErrors(t *testing.T) {
-	_, err := Config{MaxErrors: 3}.Read("@ @ @ @ @")
+	_, err := Config{MaxErrors: 3}.Read("` ` ` ` `")
 	if n := len(errStrings(err)); n != 3 {
 		t.Errorf("got %d errors, want 3", n)
 	}
-	_, err = Config{MaxErrors: 100}.Read(strings.Repeat("@", 50))
+	_, err = Config{MaxErrors: 100}.Read(strings.Repeat("`", 50))
 	if n := len(errStrings(err)); n != 50 {
 		t.Errorf("got %d errors, want 50", n)
 	}

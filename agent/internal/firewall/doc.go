@@ -14,6 +14,12 @@
 // the copies of firewalled collections that coercion made
 // (Firewall.MarkCopies).
 //
+// Atoms, volatiles and transients (lisp.Cell) change, so walks look
+// inside them each time: what a cell holds is recorded as any value is,
+// and a firewalled cell (under a "_" key or var) is hidden by identity
+// with whatever it holds, now or after a later program changes it. Moved
+// firewalls name places inside cells with an "@" step.
+//
 // # The guarantee
 //
 // Two mechanisms apply to every text the agent sends an LLM:
@@ -55,9 +61,9 @@
 // # Bounds
 //
 // Every walk of a value is bounded: shared structure is walked once
-// (WalkOnce), depth is bounded, the JSON form's walk stops after a fixed
-// number of visits, and the scrubbing index holds at most 1M windows of
-// MinScrub bytes (beyond it, whole texts are still scrubbed and their
+// (WalkOnce), a cell once per walk (a cell can hold itself), depth is
+// bounded, the JSON form's walk stops after a fixed number of visits, and
+// the scrubbing index holds at most 1M windows of MinScrub bytes (beyond it, whole texts are still scrubbed and their
 // fragments are not). Scrubbing a text costs a binary search of each
 // index per byte.
 package firewall

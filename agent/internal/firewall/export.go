@@ -21,8 +21,9 @@ const Format = "ptc-firewall/1"
 
 // firewallJSON is a moved firewall: the firewalled texts, and the
 // paths of the value's firewalled collections. A path's steps are "#i" (a
-// vector's item i), "k" and a map key's printed form, or "s" and a set
-// member's printed form; the empty path is the value itself.
+// vector's item i), "k" and a map key's printed form, "s" and a set
+// member's printed form, or "@" (what a cell holds); the empty path is the
+// value itself.
 type firewallJSON struct {
 	Format  string     `json:"format"`
 	Strings []string   `json:"strings,omitempty"`
@@ -127,10 +128,11 @@ func sortedKeys(set map[string]struct{}) []string {
 func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 	var paths [][]string
 	visits := 0
+	inCells := map[*lisp.Cell]bool{} // the cells around x: a cell may hold itself
 	var walk func(x lisp.Value, path []string) bool
 	walk = func(x lisp.Value, path []string) bool {
 		switch x.(type) {
-		case *lisp.Map, *lisp.Vector, *lisp.Set:
+		case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Cell:
 		default:
 			return true
 		}
@@ -175,6 +177,14 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 					return false
 				}
 			}
+		case *lisp.Cell:
+			if inCells[c] {
+				return true // its contents are on the path already
+			}
+			inCells[c] = true
+			ok := walk(c.Deref(), append(path, "@"))
+			delete(inCells, c)
+			return ok
 		}
 		return true
 	}
@@ -216,7 +226,7 @@ func Unmarshal(data []byte, v lisp.Value) (*Firewall, error) {
 			fw.own.walk(x, true, 0)
 		}
 	}
-	fw.own.seenMaps, fw.own.seenVecs, fw.own.seenSets = nil, nil, nil
+	fw.own.seenMaps, fw.own.seenVecs, fw.own.seenSets, fw.own.seenCells = nil, nil, nil, nil
 	return fw, nil
 }
 
@@ -253,6 +263,10 @@ func follow(v lisp.Value, path []string) lisp.Value {
 					}
 				}
 			}
+		case *lisp.Cell:
+			if step == "@" {
+				next, ok = c.Deref(), true
+			}
 		}
 		if !ok {
 			return last
@@ -269,6 +283,7 @@ func follow(v lisp.Value, path []string) lisp.Value {
 // and numbers as they print, keys included (bounded as hiddenPaths is).
 func eachText(v lisp.Value, f func(t string, isString bool)) {
 	visits := 0
+	cells := map[*lisp.Cell]bool{} // each once: a cell may hold itself
 	var walk func(x lisp.Value, depth int)
 	walk = func(x lisp.Value, depth int) {
 		visits++
@@ -298,6 +313,11 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 		case *lisp.Set:
 			for e := range c.All() {
 				walk(e, depth+1)
+			}
+		case *lisp.Cell:
+			if !cells[c] {
+				cells[c] = true
+				walk(c.Deref(), depth+1)
 			}
 		}
 	}

@@ -37,7 +37,10 @@ type Firewall struct {
 // of a mission's context (NewSet), shared read-only by the firewalls of
 // the missions that run on it.
 type Set struct {
-	colls map[any]struct{} // *lisp.Vector, *lisp.Map, *lisp.Set
+	// colls are firewalled collections and cells (*lisp.Vector, *lisp.Map,
+	// *lisp.Set, *lisp.Cell): a firewalled cell hides whatever it holds,
+	// now and after a program changes it.
+	colls map[any]struct{}
 	// strs are the firewalled strings of minScrub bytes or more, hidden
 	// whole when printed and scrubbed from text.
 	strs map[string]struct{}
@@ -48,6 +51,8 @@ type Set struct {
 	seenMaps map[*lisp.Map]struct{}
 	seenVecs map[*lisp.Vector]struct{}
 	seenSets map[*lisp.Set]struct{}
+	// Cells walked in the current walk (then forgotten: a cell changes).
+	seenCells map[cellVisit]struct{}
 	// index is the scrubbing index of a context's set, built once.
 	index *textIndex
 }
@@ -80,7 +85,7 @@ func HidingWhole(strs ...string) *Firewall {
 func NewSet(ctx lisp.Value) *Set {
 	set := &Set{}
 	set.walk(ctx, false, 0)
-	set.seenMaps, set.seenVecs, set.seenSets = nil, nil, nil
+	set.seenMaps, set.seenVecs, set.seenSets, set.seenCells = nil, nil, nil, nil
 	set.index = newTextIndex(maxWindows, set.strs, set.texts)
 	return set
 }
@@ -205,7 +210,7 @@ func (fw *Firewall) AddMemory(ns *lisp.Namespace) {
 // firewalled (the value of a "_" var).
 func (fw *Firewall) Add(v lisp.Value, under bool) {
 	switch v.(type) {
-	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Exception:
+	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Exception, *lisp.Cell:
 	default:
 		if !under {
 			return // a scalar is firewalled only under a "_" name or key
@@ -215,6 +220,7 @@ func (fw *Firewall) Add(v lisp.Value, under bool) {
 	defer fw.mu.Unlock()
 	n := len(fw.own.strs) + len(fw.own.texts)
 	fw.own.walk(v, under, 0)
+	fw.own.seenCells = nil // cells change: walk them again next time
 	if len(fw.own.strs)+len(fw.own.texts) != n {
 		fw.dirty = true
 	}
@@ -234,7 +240,7 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 			set.strs[x] = struct{}{}
 		}
 		return
-	case *lisp.Map, *lisp.Vector, *lisp.Set:
+	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Cell:
 	case *lisp.Exception:
 		// An exception holds data: its message and ex-data, and its
 		// causes'. Under a "_" name all of it is firewalled; otherwise the
@@ -252,7 +258,20 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 		}
 		return
 	}
-	if under {
+	if c, ok := v.(*lisp.Cell); ok {
+		// A cell changes, so it is walked again by every walk, but once
+		// in each (it may hold itself); firewalled, it hides what it
+		// will hold too.
+		if under {
+			if set.colls == nil {
+				set.colls = map[any]struct{}{}
+			}
+			set.colls[v] = struct{}{}
+		}
+		if seenBefore(&set.seenCells, cellVisit{c, under}) {
+			return
+		}
+	} else if under {
 		if set.colls == nil {
 			set.colls = map[any]struct{}{}
 		}
@@ -280,6 +299,10 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 		for e := range x.All() {
 			set.walk(e, under, depth+1)
 		}
+	case *lisp.Cell:
+		// What an atom holds: a firewalled value put in one stays hidden,
+		// and "_" entries of a map in one are recorded as any map's.
+		set.walk(x.Deref(), under, depth+1)
 	}
 }
 
@@ -306,11 +329,14 @@ func (set *Set) addScalar(v lisp.Value) {
 // WalkOnce reports whether a walk should visit the collection v once only,
 // however often it occurs in a value: when it holds collections (shared
 // structure could make a walk of every path exponential) or is large
-// (walking it again for each reference could be quadratic). Small
-// collections of scalars, the rows of a table, are cheap to walk again and
-// not worth recording.
+// (walking it again for each reference could be quadratic), and always for
+// a cell (an atom can hold itself: a walk of every path would not end).
+// Small collections of scalars, the rows of a table, are cheap to walk
+// again and not worth recording.
 func WalkOnce(v lisp.Value) bool {
 	switch x := v.(type) {
+	case *lisp.Cell:
+		return true
 	case *lisp.Vector:
 		if x.Len() > smallCollection {
 			return true
@@ -366,6 +392,12 @@ func (set *Set) visited(v lisp.Value) bool {
 		return seenBefore(&set.seenSets, x)
 	}
 	return false
+}
+
+// cellVisit is a cell met in a walk, firewalled (under) or not.
+type cellVisit struct {
+	c     *lisp.Cell
+	under bool
 }
 
 // seenBefore adds k to *seen and reports whether it was there already.
@@ -448,7 +480,7 @@ func (fw *Firewall) Hides(v lisp.Value) bool {
 
 func (fw *Firewall) hidesOwn(v lisp.Value) bool {
 	switch x := v.(type) {
-	case *lisp.Map, *lisp.Vector, *lisp.Set:
+	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Cell:
 		if _, ok := fw.base.colls[v]; ok {
 			return true
 		}
@@ -502,10 +534,11 @@ func (fw *Firewall) ownIndexNow() *textIndex {
 	return fw.ownIndex
 }
 
-// isCollection reports whether v is a collection.
+// isCollection reports whether v is a collection, or a cell (an atom, a
+// volatile, a transient), which holds values as a collection does.
 func isCollection(v lisp.Value) bool {
 	switch v.(type) {
-	case *lisp.Vector, *lisp.Map, *lisp.Set:
+	case *lisp.Vector, *lisp.Map, *lisp.Set, *lisp.Cell:
 		return true
 	}
 	return false

@@ -1,0 +1,630 @@
+package lisp
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Mutable state: atoms, volatiles and transients, as Clojure has them.
+//
+// The three are one type, Cell, whose current contents is an immutable
+// cellState swapped as a whole with compare-and-swap. Every write makes a
+// new state with the version after the one it replaces, so a writer that
+// lost a race finds out by the state pointer it loaded, never by comparing
+// values (NaN is not equal to itself, and equality of large values is
+// work). swap! is Clojure's retry loop: it calls the function on the state
+// it loaded and installs the result only if nothing was written meanwhile,
+// else it calls the function again, so under pmap a counter loses no
+// update and the function may run more than once, as in Clojure. Each
+// call of the function is evaluation like any other, counted in steps, so
+// a swap! that can never win (its function swaps the same atom) runs into
+// the step limit.
+//
+// A cell lives as long as the values that hold it: in a def it is carried
+// to the runs that get the namespace (an agent's next turn). Runs are
+// transactional (a run that fails with an error leaves the namespace as it
+// was), so a run journals the state each older cell had before its first
+// write to it, and a failed run puts those states back. The journal knows
+// the cells a run made (they are unreachable once it fails) by their mark.
+//
+// Cells compare, hash and sort by identity, through an id in creation
+// order: the namespace counts the cells its runs made, so ids go on from
+// run to run and sets or maps of cells print in the same order every time.
+//
+// A cell can hold itself ((reset! a a), or (reset! a [b]) (reset! b [a])):
+// the only way a PTC-Lisp value can be cyclic. Every walk that looks inside
+// cells (the printer, ToGo, ToJSON, the agent's size estimate and firewall)
+// keeps the cells on its path and stops at one it meets again.
+
+// cellKind says what a Cell is.
+type cellKind uint8
+
+const (
+	atomCell cellKind = iota
+	volatileCell
+	transientCell
+)
+
+// Cell is a mutable reference: an atom, a volatile or a transient
+// collection. It is the one value of PTC-Lisp that changes; its identity is
+// its equality (= is identical?), and it is safe for concurrent use.
+// Deref returns what it holds now.
+type Cell struct {
+	kind cellKind
+	// id orders and hashes cells (see above); ids of cells made outside a
+	// run (ReadValue) are 0, and cells of equal ids order by address.
+	id int64
+	// validator, for an atom made with :validator, checks every new value.
+	validator Value
+	// made is the mark of the run that made the cell (nil: outside a run).
+	made  *runMark
+	state atomic.Pointer[cellState]
+	// journaled is the mark of the last run that journaled the cell.
+	journaled atomic.Pointer[runMark]
+}
+
+// cellState is the contents of a cell at one version. It is never changed
+// once stored: a write stores a new one.
+type cellState struct {
+	val     Value
+	version uint64
+	writer  *runMark // the run that wrote it (nil: made outside a run)
+	dead    bool     // a transient after persistent!
+}
+
+// runMark identifies a run to the cells it writes. It is apart from the
+// run's state so that a cell kept in a namespace holds nothing of the run.
+type runMark struct{ _ byte }
+
+// cellRun is what a run keeps about cells: its mark, how many cells it
+// made, and the journal of the older cells it wrote. It is made at the
+// run's first cell operation, so that runs without cells pay nothing.
+type cellRun struct {
+	mark    *runMark
+	made    atomic.Int64
+	mu      sync.Mutex
+	journal []journalEntry
+}
+
+type journalEntry struct {
+	cell *Cell
+	old  *cellState
+}
+
+// What the memory budget is charged for a cell and for each write (its
+// new state).
+const (
+	cellSlots      = 4
+	cellStateSlots = 3
+)
+
+// Kind returns "atom", "volatile" or "transient".
+func (c *Cell) Kind() string {
+	switch c.kind {
+	case volatileCell:
+		return "volatile"
+	case transientCell:
+		return "transient"
+	}
+	return "atom"
+}
+
+// Deref returns the value the cell holds now: an atom's or a volatile's
+// value, a transient's collection.
+func (c *Cell) Deref() Value { return c.load().val }
+
+// Version counts the writes of the cell: it changes whenever the cell does.
+func (c *Cell) Version() uint64 { return c.load().version }
+
+func (c *Cell) load() *cellState {
+	if s := c.state.Load(); s != nil {
+		return s
+	}
+	// A zero Cell, made by a Go caller, is an atom holding nil: its
+	// state is stored, so that writes can compare-and-swap it.
+	c.state.CompareAndSwap(nil, &cellState{})
+	return c.state.Load()
+}
+
+// newCellOutside makes a cell outside any run (ReadValue).
+func newCellOutside(kind cellKind, v Value) *Cell {
+	c := &Cell{kind: kind}
+	c.state.Store(&cellState{val: v})
+	return c
+}
+
+// cells returns the run's cell bookkeeping, making it at the first use
+// (goroutines that race to make it agree on the first one stored).
+func (r *runState) cells() *cellRun {
+	if cr := r.cellRun.Load(); cr != nil {
+		return cr
+	}
+	r.cellRun.CompareAndSwap(nil, &cellRun{mark: &runMark{}})
+	return r.cellRun.Load()
+}
+
+// cellBase is how many cells the runs of the run's namespace made before
+// it: where its cell ids start.
+func (r *runState) cellBase() int64 { return r.globals.base.cellCount() }
+
+// newCell makes a cell holding v, charged to the memory budget.
+func (th *thread) newCell(kind cellKind, v, validator Value) (*Cell, error) {
+	if err := th.charge(cellSlots); err != nil {
+		return nil, err
+	}
+	cr := th.run.cells()
+	c := &Cell{kind: kind, id: th.run.cellBase() + cr.made.Add(1), validator: validator, made: cr.mark}
+	c.state.Store(&cellState{val: v, writer: cr.mark})
+	return c, nil
+}
+
+// casCell installs val in c if c still holds old, and reports whether it
+// did. The first write of this run to a cell it did not make is journaled.
+func (th *thread) casCell(c *Cell, old *cellState, val Value, dead bool) (bool, error) {
+	if err := th.charge(cellStateSlots); err != nil {
+		return false, err
+	}
+	cr := th.run.cells()
+	if !c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark, dead: dead}) {
+		return false, nil
+	}
+	return true, th.journal(c, old, cr)
+}
+
+// setCell installs val in c whatever it holds (a volatile's write).
+func (th *thread) setCell(c *Cell, val Value) error {
+	if err := th.charge(cellStateSlots); err != nil {
+		return err
+	}
+	cr := th.run.cells()
+	for {
+		old := c.load()
+		if c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark}) {
+			return th.journal(c, old, cr)
+		}
+	}
+}
+
+// journal records old, the state c had before this run first wrote it,
+// unless the run made c or old is a state this run wrote (several of its
+// goroutines may write the cell; the state none of them wrote is the one
+// to restore).
+func (th *thread) journal(c *Cell, old *cellState, cr *cellRun) error {
+	if c.made == cr.mark || old.writer == cr.mark || c.journaled.Load() == cr.mark {
+		return nil
+	}
+	if err := th.charge(2); err != nil {
+		return err
+	}
+	cr.mu.Lock()
+	if c.journaled.Load() != cr.mark {
+		c.journaled.Store(cr.mark)
+		cr.journal = append(cr.journal, journalEntry{c, old})
+	}
+	cr.mu.Unlock()
+	return nil
+}
+
+// rollbackCells puts back the states the cells a failed run wrote had
+// before it, so that the namespace is as it was. A cell written since by
+// another run (runs that share cells of one namespace at once) keeps that
+// run's value: only a cell whose last write is this run's is restored.
+func (r *runState) rollbackCells() {
+	cr := r.cellRun.Load()
+	if cr == nil {
+		return
+	}
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	for _, e := range cr.journal {
+		cur := e.cell.state.Load()
+		if cur.writer == cr.mark {
+			e.cell.state.CompareAndSwap(cur, &cellState{val: e.old.val, version: cur.version + 1, writer: e.old.writer, dead: e.old.dead})
+		}
+	}
+}
+
+// cellCount is how many cells the runs of the namespace made, this one's
+// included: where the next run's ids start.
+func (r *runState) cellCount() int64 {
+	if cr := r.cellRun.Load(); cr != nil {
+		return r.cellBase() + cr.made.Load()
+	}
+	return r.cellBase()
+}
+
+// validate runs an atom's validator on a value it is about to hold.
+func (th *thread) validate(c *Cell, v Value) error {
+	if c.validator == nil {
+		return nil
+	}
+	ok, err := th.call1(c.validator, v)
+	if err != nil {
+		return err
+	}
+	if !Truthy(ok) {
+		return errorf(InvalidArgument, "invalid reference state: the atom's validator rejected %s", brief(v))
+	}
+	return nil
+}
+
+// swapCell is swap!: f of the current value and extra, installed unless
+// the cell changed meanwhile (then f runs again). It returns the values
+// before and after.
+func (th *thread) swapCell(c *Cell, f Value, extra []Value) (old, val Value, err error) {
+	args := make([]Value, 1+len(extra))
+	for {
+		s := c.load()
+		args[0] = s.val
+		copy(args[1:], extra) // th.call may use args as scratch
+		v, err := th.call(f, args)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := th.validate(c, v); err != nil {
+			return nil, nil, err
+		}
+		ok, err := th.casCell(c, s, v, false)
+		if err != nil || ok {
+			return s.val, v, err
+		}
+		if err := th.tick(); err != nil { // another goroutine won: try again
+			return nil, nil, err
+		}
+	}
+}
+
+// resetCell is reset!: v installed whatever the cell holds.
+func (th *thread) resetCell(c *Cell, v Value) (old Value, err error) {
+	if err := th.validate(c, v); err != nil {
+		return nil, err
+	}
+	for {
+		s := c.load()
+		ok, err := th.casCell(c, s, v, false)
+		if err != nil || ok {
+			return s.val, err
+		}
+	}
+}
+
+// identicalValues is identical?: the same object, or equal atoms (numbers,
+// strings, keywords, nil and booleans are values here, not boxes).
+func identicalValues(a, b Value) bool {
+	return compareKeys(a, b) == 0 && rank(a) != rankFn || a == b
+}
+
+// ---- builtins -----------------------------------------------------------------
+
+// cellArg returns argument i as a cell of the given kind.
+func cellArg(fn string, args []Value, i int, kind cellKind) (*Cell, error) {
+	if c, ok := args[i].(*Cell); ok && c.kind == kind {
+		return c, nil
+	}
+	want := "an atom"
+	switch kind {
+	case volatileCell:
+		want = "a volatile"
+	case transientCell:
+		want = "a transient"
+	}
+	return nil, argError(fn, i, want, args[i])
+}
+
+// transientOf checks that a transient's collection is of a kind fn takes.
+func transientOf(fn, want string, coll Value, kinds ...func(Value) bool) error {
+	for _, k := range kinds {
+		if k(coll) {
+			return nil
+		}
+	}
+	return errorf(TypeError, "%s expects a transient %s as argument 1, got a transient %s", fn, want, TypeName(coll))
+}
+
+func isVectorValue(v Value) bool { _, ok := v.(*Vector); return ok }
+func isMapValue(v Value) bool    { _, ok := v.(*Map); return ok }
+func isSetValue(v Value) bool    { _, ok := v.(*Set); return ok }
+
+// liveTransient returns argument i as a transient's state: an error for
+// anything else, and for a transient persistent! has ended.
+func liveTransient(fn string, args []Value, i int) (*Cell, *cellState, error) {
+	c, err := cellArg(fn, args, i, transientCell)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := c.load()
+	if s.dead {
+		return nil, nil, usedAfterPersistent(fn)
+	}
+	return c, s, nil
+}
+
+func usedAfterPersistent(fn string) *Error {
+	return errorf(InvalidArgument, "%s: transient used after persistent! call: persistent! ends a transient; keep using the collection it returned, or make a new transient", fn)
+}
+
+// updateTransient applies op, a persistent collection operation, to the
+// collection of the transient args[0] and stores the result in it, retrying
+// if another goroutine changed the transient meanwhile. It returns the
+// transient, as Clojure's bang functions do.
+func (th *thread) updateTransient(fn string, args []Value, op func(coll Value) (Value, error)) (Value, error) {
+	for {
+		c, s, err := liveTransient(fn, args, 0)
+		if err != nil {
+			return nil, err
+		}
+		v, err := op(s.val)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := th.casCell(c, s, v, false)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return c, nil
+		}
+	}
+}
+
+// withColl calls the builtin fn with a transient's collection in place of
+// the transient, args[0].
+func withColl(fn builtinFn, th *thread, coll Value, args []Value) (Value, error) {
+	buf := make([]Value, len(args))
+	buf[0] = coll
+	copy(buf[1:], args[1:])
+	return fn(th, buf)
+}
+
+func registerState(t builtinTable) {
+	t.add("atom", 1, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a)%2 == 0 {
+			return nil, errorf(ArityError, "atom expects a value then options (:validator f, :meta m), got an odd number of option keys and values")
+		}
+		var validator Value
+		for i := 1; i < len(a); i += 2 {
+			switch a[i] {
+			case Keyword("validator"):
+				if a[i+1] != nil {
+					f, err := fnArg("atom", a, i+1)
+					if err != nil {
+						return nil, err
+					}
+					validator = f
+				}
+			case Keyword("meta"): // values carry no metadata: dropped, as ^{...} is
+			default:
+				return nil, errorf(InvalidArgument, "atom takes the options :validator and :meta, got %s", brief(a[i]))
+			}
+		}
+		c, err := th.newCell(atomCell, a[0], validator)
+		if err != nil {
+			return nil, err
+		}
+		if err := th.validate(c, a[0]); err != nil {
+			return nil, err
+		}
+		return c, nil
+	})
+	t.add("deref", 1, 1, func(th *thread, a []Value) (Value, error) {
+		switch x := a[0].(type) {
+		case *Cell:
+			if x.kind != transientCell {
+				return x.load().val, nil
+			}
+		case *Var:
+			v, ok := th.globals.lookup(x.Name)
+			if !ok {
+				return nil, errorf(UnboundVar, "var #'%s is not defined", x.Name)
+			}
+			return v, nil
+		case *reduced:
+			return x.value, nil
+		}
+		return nil, argError("deref", 0, "an atom, a volatile or a var", a[0])
+	})
+	t.add("swap!", 2, -1, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("swap!", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		f, err := fnArg("swap!", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		_, v, err := th.swapCell(c, f, a[2:])
+		return v, err
+	})
+	t.add("swap-vals!", 2, -1, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("swap-vals!", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		f, err := fnArg("swap-vals!", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		old, v, err := th.swapCell(c, f, a[2:])
+		if err != nil {
+			return nil, err
+		}
+		return th.vector([]Value{old, v})
+	})
+	t.add("reset!", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("reset!", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		_, err = th.resetCell(c, a[1])
+		return a[1], err
+	})
+	t.add("reset-vals!", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("reset-vals!", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		old, err := th.resetCell(c, a[1])
+		if err != nil {
+			return nil, err
+		}
+		return th.vector([]Value{old, a[1]})
+	})
+	t.add("compare-and-set!", 3, 3, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("compare-and-set!", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			s := c.load()
+			if !identicalValues(s.val, a[1]) {
+				return false, nil
+			}
+			if err := th.validate(c, a[2]); err != nil {
+				return nil, err
+			}
+			ok, err := th.casCell(c, s, a[2], false)
+			if err != nil || ok {
+				return ok, err
+			}
+		}
+	})
+
+	t.add("volatile!", 1, 1, func(th *thread, a []Value) (Value, error) {
+		return th.newCell(volatileCell, a[0], nil)
+	})
+	t.add("volatile?", 1, 1, func(th *thread, a []Value) (Value, error) {
+		c, ok := a[0].(*Cell)
+		return ok && c.kind == volatileCell, nil
+	})
+	// vswap! and vreset! are not atomic, as in Clojure: a volatile is for
+	// state one goroutine owns (use an atom under pmap).
+	t.add("vswap!", 2, -1, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("vswap!", a, 0, volatileCell)
+		if err != nil {
+			return nil, err
+		}
+		f, err := fnArg("vswap!", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		args := make([]Value, len(a)-1)
+		args[0] = c.load().val
+		copy(args[1:], a[2:])
+		v, err := th.call(f, args)
+		if err != nil {
+			return nil, err
+		}
+		return v, th.setCell(c, v)
+	})
+	t.add("vreset!", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("vreset!", a, 0, volatileCell)
+		if err != nil {
+			return nil, err
+		}
+		return a[1], th.setCell(c, a[1])
+	})
+
+	t.add("transient", 1, 1, func(th *thread, a []Value) (Value, error) {
+		switch a[0].(type) {
+		case *Vector, *Map, *Set:
+			return th.newCell(transientCell, a[0], nil)
+		}
+		return nil, argError("transient", 0, "a vector, map or set", a[0])
+	})
+	t.add("persistent!", 1, 1, func(th *thread, a []Value) (Value, error) {
+		for {
+			c, s, err := liveTransient("persistent!", a, 0)
+			if err != nil {
+				return nil, err
+			}
+			ok, err := th.casCell(c, s, s.val, true)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return s.val, nil
+			}
+		}
+	})
+	conj, assoc, dissoc, disj, pop := t["conj"].(*Builtin), t["assoc"].(*Builtin), t["dissoc"].(*Builtin), t["disj"].(*Builtin), t["pop"].(*Builtin)
+	t.add("conj!", 0, 2, func(th *thread, a []Value) (Value, error) {
+		switch len(a) {
+		case 0:
+			return th.newCell(transientCell, emptyVector, nil)
+		case 1:
+			return a[0], nil // as Clojure: the collection, unchecked
+		}
+		return th.updateTransient("conj!", a, func(coll Value) (Value, error) { return withColl(conj.fn, th, coll, a) })
+	})
+	t.add("assoc!", 3, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a)%2 == 0 {
+			return nil, errorf(ArityError, "assoc! expects a transient then key value pairs, got an odd number of keys and values")
+		}
+		return th.updateTransient("assoc!", a, func(coll Value) (Value, error) {
+			if err := transientOf("assoc!", "vector or map", coll, isVectorValue, isMapValue); err != nil {
+				return nil, err
+			}
+			return withColl(assoc.fn, th, coll, a)
+		})
+	})
+	t.add("dissoc!", 2, -1, func(th *thread, a []Value) (Value, error) {
+		return th.updateTransient("dissoc!", a, func(coll Value) (Value, error) {
+			if err := transientOf("dissoc!", "map", coll, isMapValue); err != nil {
+				return nil, err
+			}
+			return withColl(dissoc.fn, th, coll, a)
+		})
+	})
+	t.add("disj!", 1, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 1 {
+			return a[0], nil // as Clojure: the set, unchecked
+		}
+		return th.updateTransient("disj!", a, func(coll Value) (Value, error) {
+			if err := transientOf("disj!", "set", coll, isSetValue); err != nil {
+				return nil, err
+			}
+			return withColl(disj.fn, th, coll, a)
+		})
+	})
+	t.add("pop!", 1, 1, func(th *thread, a []Value) (Value, error) {
+		return th.updateTransient("pop!", a, func(coll Value) (Value, error) {
+			if err := transientOf("pop!", "vector", coll, isVectorValue); err != nil {
+				return nil, err
+			}
+			if coll.(*Vector).Len() == 0 {
+				return nil, errorf(InvalidArgument, "pop!: cannot pop an empty transient vector")
+			}
+			return withColl(pop.fn, th, coll, a)
+		})
+	})
+
+	// The reads Clojure allows on a transient: count, get, nth, contains?
+	// see its collection (and fail once persistent! has ended it).
+	for _, name := range []string{"count", "get", "nth", "contains?"} {
+		t.wrap(name, func(old *Builtin) *Builtin {
+			b := *old
+			fn := old.fn
+			b.fn = func(th *thread, a []Value) (Value, error) {
+				if c, ok := a[0].(*Cell); ok && c.kind == transientCell {
+					s := c.load()
+					if s.dead {
+						return nil, usedAfterPersistent(name)
+					}
+					return withColl(fn, th, s.val, a)
+				}
+				return fn(th, a)
+			}
+			return &b
+		})
+	}
+}
+
+// callTransient calls a transient as its collection is called: a vector
+// with an index, a map with a key, a set with an element.
+func (th *thread) callTransient(c *Cell, args []Value) (Value, error) {
+	s := c.load()
+	if s.dead {
+		return nil, usedAfterPersistent("a transient called as a function")
+	}
+	return th.call(s.val, args)
+}
