@@ -334,7 +334,17 @@ func registerFunctions(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return th.parallel("pmap", n, func(bt *thread, i int) (Value, error) {
+		item := func(i int) string { // named in a failing branch's error
+			if len(colls) == 1 {
+				return briefItem(colls[0][i])
+			}
+			args := make([]Value, len(colls))
+			for j, c := range colls {
+				args[j] = c[i]
+			}
+			return briefItem(NewVector(args))
+		}
+		return th.parallel("pmap", n, item, func(bt *thread, i int) (Value, error) {
 			args := make([]Value, len(colls))
 			for j, c := range colls {
 				args[j] = c[i]
@@ -352,7 +362,7 @@ func registerFunctions(t builtinTable) {
 			}
 		}
 		fs := slices.Clone(a)
-		return th.parallel("pcalls", len(fs), func(bt *thread, i int) (Value, error) { return bt.call(fs[i], nil) })
+		return th.parallel("pcalls", len(fs), nil, func(bt *thread, i int) (Value, error) { return bt.call(fs[i], nil) })
 	})
 
 	t.add("trampoline", 1, -1, func(th *thread, a []Value) (Value, error) {
@@ -520,7 +530,7 @@ func (r *runState) outputError() *Error {
 // defs are discarded, its output is appended in branch order, and
 // return/fail inside it are errors. The first failing branch (in index
 // order) fails the whole call.
-func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (Value, error)) (Value, error) {
+func (th *thread) parallel(name string, n int, item func(i int) string, branch func(bt *thread, i int) (Value, error)) (Value, error) {
 	if n == 0 {
 		return emptyVector, nil
 	}
@@ -582,7 +592,11 @@ func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (V
 				// The branch's error, named: a catch around the pmap sees
 				// its class, data and exception.
 				w := *e
-				w.Message, w.More = fmt.Sprintf("%s branch %d: %s", name, i, e.Message), nil
+				where := fmt.Sprintf("branch %d", i)
+				if item != nil {
+					where = fmt.Sprintf("item %d (%s)", i, item(i))
+				}
+				w.Message, w.More = fmt.Sprintf("%s %s: %s", name, where, e.Message), nil
 				return nil, &w
 			}
 			return nil, err
@@ -596,6 +610,22 @@ func (th *thread) parallel(name string, n int, branch func(bt *thread, i int) (V
 		}
 	}
 	return NewVector(results), nil
+}
+
+// briefItem prints an item of pmap for an error message: short, and with
+// the values of _ fields left out, as an agent's firewall would hide them.
+func briefItem(v Value) string {
+	hide := func(k Value) bool {
+		switch k := k.(type) {
+		case Keyword:
+			return strings.HasPrefix(string(k), "_")
+		case string:
+			return strings.HasPrefix(k, "_")
+		}
+		return false
+	}
+	return FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 80, MaxDepth: 3,
+		Redact: &Redaction{Placeholder: "<Firewalled>", Key: hide}})
 }
 
 // takeGoroutines reserves up to want goroutines for branches, within

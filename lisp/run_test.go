@@ -304,7 +304,7 @@ func TestPmapRunsConcurrentlyInOrder(t *testing.T) {
 
 func TestPmapErrorIsFirstFailingBranch(t *testing.T) {
 	_, err := lisp.Run(context.Background(), `(pmap (fn [x] (if (> x 2) (+ x "bad") x)) (range 10))`, lisp.Options{})
-	if !errors.Is(err, lisp.TypeError) || !strings.Contains(err.Error(), "pmap branch 3") {
+	if !errors.Is(err, lisp.TypeError) || !strings.Contains(err.Error(), "pmap item 3 (3)") {
 		t.Errorf("got %v", err)
 	}
 }
