@@ -21,7 +21,8 @@ var builtins = newBuiltinTable()
 // newBuiltinTable registers the builtins topic by topic, one file each:
 // numbers (builtins_num.go), sequences (builtins_seq.go), maps and
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
-// output (builtins_fn.go), time (builtins_time.go), and the transducer
+// output (builtins_fn.go), time (builtins_time.go), types, classes and
+// symbols (types.go), and the transducer
 // arities (transducers.go), which extend sequence functions with wrap. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
@@ -35,6 +36,7 @@ func newBuiltinTable() builtinTable {
 	registerTime(t)
 	registerDates(t)
 	registerTransducers(t)
+	registerTypes(t)
 	return t
 }
 

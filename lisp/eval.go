@@ -443,7 +443,9 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		}
 		return th.call(v, args)
 	case *Vector:
-		return callVector(f, args)
+		if !f.IsList() { // a list is not a function in Clojure
+			return callVector(f, args)
+		}
 	}
 	return nil, errorf(NotCallable, "%s is not a function", describe(f))
 }

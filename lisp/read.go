@@ -124,6 +124,10 @@ func (r *valueReader) value(depth int) (Value, error) {
 		r.off++
 		items, err := r.items(']', depth)
 		return NewVector(items), err
+	case c == '(':
+		r.off++
+		items, err := r.items(')', depth)
+		return NewList(items), err
 	case c == '{':
 		r.off++
 		items, err := r.items('}', depth)

@@ -15,7 +15,9 @@ import (
 //	float64              floats, including ##Inf, ##-Inf and ##NaN
 //	string               strings; a character is a one-character string
 //	Keyword              :keywords
-//	*Vector              vectors, the only sequential type
+//	Symbol               quoted symbols, 'foo, as data
+//	Class                classes, from type, class and names such as String
+//	*Vector              vectors, and lists ('(1 2), (list ...); see Vector.IsList)
 //	*Map                 maps, iterated in canonical key order
 //	*Set                 sets, iterated in canonical order
 //	*Closure, *Builtin   functions (fn/defn closures, and Go functions)
@@ -59,7 +61,7 @@ func Truthy(v Value) bool {
 
 // TypeName returns the PTC-Lisp name of v's type, as error messages use it.
 func TypeName(v Value) string {
-	switch v.(type) {
+	switch v := v.(type) {
 	case nil:
 		return "nil"
 	case bool:
@@ -72,7 +74,14 @@ func TypeName(v Value) string {
 		return "string"
 	case Keyword:
 		return "keyword"
+	case Symbol:
+		return "symbol"
+	case Class:
+		return "class"
 	case *Vector:
+		if v.IsList() {
+			return "list"
+		}
 		return "vector"
 	case *Map:
 		return "map"

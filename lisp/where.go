@@ -301,9 +301,11 @@ func isFunction(v Value) bool {
 }
 
 func isCallable(v Value) bool {
-	switch v.(type) {
-	case *Builtin, *Closure, Keyword, *Map, *Set, *Var, *Vector:
+	switch v := v.(type) {
+	case *Builtin, *Closure, Keyword, *Map, *Set, *Var:
 		return true
+	case *Vector:
+		return !v.IsList()
 	}
 	return false
 }

@@ -29,10 +29,18 @@ type Keyword struct {
 	Name string
 }
 
-// VectorLit is a vector literal; items are evaluated left to right.
+// VectorLit is a vector literal; items are evaluated left to right. List
+// marks a list literal: a quoted list '(1 2) or the empty list ().
 type VectorLit struct {
 	At
 	Items []Expr
+	List  bool
+}
+
+// SymbolLit is a quoted symbol, 'foo or 'ns/foo: data, never resolved.
+type SymbolLit struct {
+	At
+	Ns, Name string
 }
 
 // MapLit is a map literal; entries are evaluated in source order. When a key

@@ -11,8 +11,8 @@ import (
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	pos := a.pos(l)
 	if len(l.Items) == 0 {
-		// () is the empty list in Clojure: an empty vector here (no lists).
-		return &VectorLit{At: At{pos}}
+		// () is the empty list, as in Clojure.
+		return &VectorLit{At: At{pos}, List: true}
 	}
 	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
 		if sym.Ns == "" {
@@ -282,7 +282,7 @@ func (a *analyzer) cond(args []syntax.Node, pos int32, tail bool) Expr {
 // alwaysTruthy reports whether e is a constant truthy test (:else, true, 1...).
 func alwaysTruthy(e Expr) bool {
 	switch e := e.(type) {
-	case *Keyword:
+	case *Keyword, *SymbolLit:
 		return true
 	case *Const:
 		return e.Value != nil && e.Value != false
@@ -959,11 +959,10 @@ func (a *analyzer) caseForm(args []syntax.Node, pos int32, tail bool) Expr {
 	return c
 }
 
+// caseConst reads a test constant of case. A symbol is the symbol itself,
+// as in Clojure: (case op + ...) matches '+, and (case (type x) Long ...)
+// never matches a class.
 func (a *analyzer) caseConst(n syntax.Node) Expr {
-	if s, ok := n.(*syntax.Symbol); ok {
-		return a.errorf(a.pos(s), "invalid_form",
-			"case tests must be literal constants; %s is a symbol (use cond or condp to compare with a variable)", symText(s))
-	}
 	return a.quote(n, a.pos(n))
 }
 

@@ -77,7 +77,9 @@ func TestAnalyzeForms(t *testing.T) {
 		{"declare", `(declare h)`, `nil`},
 
 		// quote and var
-		{"quoted list is a vector", `'(1 2 (3 4))`, `[1 2 [3 4]]`},
+		{"quoted list is a list", `'(1 2 (3 4))`, `'(1 2 '(3 4))`},
+		{"quoted symbol is a symbol", `['x 'a/b (quote y)]`, `['x 'a/b 'y]`},
+		{"case tests are symbols", `(case 1 x 2)`, `(case 1 ('x) 2)`},
 		{"quote form", `(quote [1 "a"])`, `[1 "a"]`},
 		{"quoted map", `'{:a [1 "x"]}`, `{:a [1 "x"]}`},
 		{"quoted set", `'#{1 :a}`, `#{1 :a}`},
