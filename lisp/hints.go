@@ -105,7 +105,7 @@ var hints = map[string]string{
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"sorted-map-by": hintSorted, "sorted-set-by": hintSorted, "sorted?": hintSorted,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
-	"gensym": hintSymbols, "find-keyword": "use (keyword s)",
+	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"ex-cause": hintErrors,
