@@ -595,7 +595,9 @@ func verb(form string) string {
 // ReservedName explains why a program cannot define name, or returns ""
 // when it can. Reserved are the special forms and macros (if, when, let,
 // ->, where ...), the forms that end a program or call a tool (return,
-// fail, call), and the names of namespaces and literals.
+// fail, call), the history (*1 *2 *3) and the literals. The names of the
+// namespaces (data, ctx, memory, tool) are free: only data/x, ctx/x,
+// memory/x and tool/x are the namespaces, so (def data ...) is a var.
 func ReservedName(name string) string {
 	switch name {
 	case "return":
@@ -604,8 +606,6 @@ func ReservedName(name string) string {
 		return "(fail value) ends the mission as failed, so the name stays reserved; name yours something else, e.g. fail-with"
 	case "call":
 		return "(call \"tool\" args) calls a tool, so the name stays reserved; name yours something else, e.g. call-with"
-	case "ctx", "memory", "tool", "data":
-		return name + "/ names a namespace (" + name + "/name), so the name stays reserved; name yours something else, e.g. my-" + name
 	case "*1", "*2", "*3":
 		return name + " holds an earlier turn's value, so the name stays reserved; name yours something else, e.g. last-value"
 	case "nil", "true", "false":

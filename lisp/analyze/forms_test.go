@@ -345,13 +345,13 @@ func TestCoreNamespaceSpecialForms(t *testing.T) {
 // Every reserved name's explanation says why and what to name the value
 // instead: the model reads it and must not guess.
 func TestReservedNameSaysWhatToDo(t *testing.T) {
-	for _, name := range []string{"return", "fail", "call", "ctx", "memory", "tool", "data", "*1", "*2", "*3", "nil", "true", "false", "if", "let", "where"} {
+	for _, name := range []string{"return", "fail", "call", "*1", "*2", "*3", "nil", "true", "false", "if", "let", "where"} {
 		why := ReservedName(name)
 		if !strings.Contains(why, "name yours something else, e.g. ") {
 			t.Errorf("%s: %q", name, why)
 		}
 	}
-	for _, name := range []string{"count", "name", "first", "x"} {
+	for _, name := range []string{"count", "name", "first", "x", "data", "ctx", "memory", "tool"} {
 		if why := ReservedName(name); why != "" {
 			t.Errorf("%s is reserved: %q", name, why)
 		}
