@@ -302,7 +302,7 @@ func isFunction(v Value) bool {
 
 func isCallable(v Value) bool {
 	switch v := v.(type) {
-	case *Builtin, *Closure, Keyword, *Map, *Set, *Var:
+	case *Builtin, *Closure, Keyword, Symbol, *Map, *Set, *Var:
 		return true
 	case *Vector:
 		return !v.IsList()
