@@ -231,6 +231,16 @@ func (r *valueReader) value(depth int) (Value, error) {
 	} else if i, err := strconv.ParseInt(tok, 10, 64); err == nil {
 		return i, nil
 	}
+	// A bare name: the class it names (java.lang.Long prints so), else a
+	// symbol. Not a number (1x), a tag (#foo), the printer's cut marker
+	// (...) or a placeholder of redaction (<Firewalled>), which reads only
+	// where ReadOptions name it.
+	if symbolStart(tok[0]) && !strings.Contains(tok, "...") {
+		if c, ok := classNamed(tok); ok {
+			return c, nil
+		}
+		return parseSymbol(tok), nil
+	}
 	return nil, r.errorf("unreadable %.40q", tok)
 }
 
@@ -327,4 +337,9 @@ func (r *valueReader) str() (string, error) {
 		}
 	}
 	return "", r.errorf("unterminated string")
+}
+
+// symbolStart reports whether a symbol the printer wrote can start with c.
+func symbolStart(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("*+!-_?=.&%", c) >= 0 || c >= 0x80
 }

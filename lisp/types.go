@@ -127,6 +127,24 @@ var classIndex = func() map[string]*classInfo {
 	return idx
 }()
 
+// classFullNames holds the full name of every class and interface of the
+// table (built once, never written after).
+var classFullNames = func() map[string]bool {
+	out := map[string]bool{}
+	for _, c := range classNames() {
+		out[c.Name] = true
+	}
+	return out
+}()
+
+// classNamed returns the class of the table with the full name name.
+func classNamed(name string) (Class, bool) {
+	if classFullNames[name] {
+		return Class{Name: name}, true
+	}
+	return Class{}, false
+}
+
 // classNames returns every name a program can write for a class: each
 // class or interface of the table, by its full name and its short names.
 func classNames() map[string]Class {
