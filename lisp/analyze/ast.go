@@ -349,6 +349,9 @@ type MapKey struct {
 	// Literal is set for any other literal key ({v 1}, {v nil}): Value
 	// holds it (an int64, float64, bool or nil) and Key is unused.
 	Literal bool
+	// Symbol is set for the keys of :syms: Key is the symbol's text,
+	// ns/name or name.
+	Symbol bool
 	Value   any
 	Pattern Pattern
 	Default Expr // from :or, or nil

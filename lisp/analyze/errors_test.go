@@ -149,7 +149,6 @@ func TestErrors(t *testing.T) {
 		{`#(vector #{#(inc %)})`, "invalid_form", "1:12", []string{"nested #()"}},
 		{`#(vector '(#(inc %)))`, "invalid_form", "1:12", []string{"nested #()"}},
 		// destructuring
-		{`(let [{:syms [a]} {}] a)`, "invalid_form", "1:8", []string{":syms", ":keys", ":strs"}},
 		{`(let [{:or 1} {}] 1)`, "invalid_form", "1:12", []string{":or", "map of defaults"}},
 		{`(let [{:or {:a 1}} {}] 1)`, "invalid_form", "1:13", []string{":or", "bound names", ":a"}},
 		{`(let [{:as 1} {}] 1)`, "invalid_form", "1:12", []string{":as", "name"}},
