@@ -351,7 +351,7 @@ type MapKey struct {
 	Literal bool
 	// Symbol is set for the keys of :syms: Key is the symbol's text,
 	// ns/name or name.
-	Symbol bool
+	Symbol  bool
 	Value   any
 	Pattern Pattern
 	Default Expr // from :or, or nil
