@@ -125,14 +125,6 @@ func (th *thread) conjList(v *Vector, x Value) (*Vector, error) {
 	return v.Prepend(x), nil
 }
 
-// conjSeq is conj onto a vector or a list: at the end of a vector, at the
-// front of a list.
-func (th *thread) conjSeq(v *Vector, x Value) (*Vector, error) {
-	if v.IsList() {
-		return th.conjList(v, x)
-	}
-	return th.conjVector(v, x)
-}
 
 // NewVector returns a vector holding items. The vector takes ownership of
 // the slice: the caller must not modify it afterwards.
