@@ -1683,13 +1683,10 @@ func (th *thread) chargeMerge(m *Map) error {
 }
 
 func seqInto(th *thread, a []Value) (Value, error) {
-	pre := countOrZero(a[1])
-	if err := th.charge(2 * int64(pre)); err != nil {
-		return nil, err
-	}
 	if to, ok := a[0].(*Vector); a[0] == nil || ok && to.IsList() {
 		// Into a list (or nil, which conj makes a list): each element goes
-		// in front, so they end up reversed, as in Clojure.
+		// in front, so they end up reversed, as in Clojure. prependAll
+		// charges the list it builds.
 		xs, err := th.items(a[1], "into")
 		if err != nil {
 			return nil, err
@@ -1698,6 +1695,10 @@ func seqInto(th *thread, a []Value) (Value, error) {
 			to = emptyList
 		}
 		return th.prependAll(to, xs)
+	}
+	pre := countOrZero(a[1])
+	if err := th.charge(2 * int64(pre)); err != nil {
+		return nil, err
 	}
 	switch to := a[0].(type) {
 	case *Vector:
