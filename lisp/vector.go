@@ -125,7 +125,6 @@ func (th *thread) conjList(v *Vector, x Value) (*Vector, error) {
 	return v.Prepend(x), nil
 }
 
-
 // NewVector returns a vector holding items. The vector takes ownership of
 // the slice: the caller must not modify it afterwards.
 func NewVector(items []Value) *Vector {
