@@ -10,6 +10,13 @@ import "sync/atomic"
 // the first vector to append into a free slot gets it, every later one copies.
 // So the usual accumulator pattern, (conj acc x) in a loop, appends in place,
 // while an older vector never sees elements appended after it.
+//
+// A Vector is also the list type: IsList reports a list, which a program
+// grows at the front (see vectorClaim). Lists and vectors share every
+// reading path (iteration, nth, count, equality, hashing, fused
+// pipelines), so a list costs nothing where it behaves as a vector; only
+// what Clojure distinguishes (conj, into, peek, pop, printing, calling,
+// get by index, the predicates, type) looks at IsList.
 type Vector struct {
 	items []Value
 	claim *vectorClaim // shared by the vectors over one backing array; nil if none may append in place
