@@ -350,6 +350,25 @@ func registerTypes(t builtinTable) {
 		return instanceOf(c, a[1]), nil
 	})
 	t.add("class?", 1, 1, func(_ *thread, a []Value) (Value, error) { _, ok := a[0].(Class); return ok, nil })
+	// The two methods of Class that programs call to show a type.
+	t.add(".getName", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		c, ok := a[0].(Class)
+		if !ok {
+			return nil, argError(".getName", 0, "a class, e.g. (class x)", a[0])
+		}
+		return c.Name, nil
+	})
+	t.add(".getSimpleName", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		c, ok := a[0].(Class)
+		if !ok {
+			return nil, argError(".getSimpleName", 0, "a class, e.g. (class x)", a[0])
+		}
+		name := c.Name[strings.LastIndexByte(c.Name, '.')+1:]
+		if i := strings.LastIndexByte(name, '$'); i >= 0 && strings.HasPrefix(c.Name, "clojure.lang.") {
+			name = name[i+1:] // a nested class: PersistentList$EmptyList is EmptyList
+		}
+		return name, nil
+	})
 
 	t.add("symbol", 1, 2, func(_ *thread, a []Value) (Value, error) {
 		if len(a) == 2 {
