@@ -324,6 +324,9 @@ func truncateValue(v lisp.Value, limit int) lisp.Value {
 			out = append(out, e)
 			used += n + 1
 		}
+		if x.IsList() {
+			return lisp.NewList(out)
+		}
 		return lisp.NewVector(out)
 	case *lisp.Map:
 		b := lisp.NewMapBuilder(nil)
@@ -419,6 +422,9 @@ func (r *rounder) collection(v lisp.Value, depth int) lisp.Value {
 		}
 		if out == nil {
 			return x
+		}
+		if x.IsList() {
+			return lisp.NewList(out)
 		}
 		return lisp.NewVector(out)
 	case *lisp.Map:

@@ -366,6 +366,9 @@ func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
 		if len(items) > n {
 			out = append(out, moreMarker(len(items)-n))
 		}
+		if x.IsList() {
+			return lisp.NewList(out)
+		}
 		return lisp.NewVector(out)
 	case *lisp.Set:
 		out := make([]lisp.Value, 0, min(x.Len(), s.items)+1)

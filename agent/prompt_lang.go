@@ -82,7 +82,7 @@ func LanguageReference(profile string) string {
 const langDefaultCore = "## PTC-Lisp\n" +
 	"Clojure syntax and core functions, with these differences:\n" +
 	"- ctx/name reads an input, nil when absent. Data from JSON has string keys; keywords name them too, in lookups and in assoc, dissoc, update, find: (:id row), (get-in row [:user :name]), {:keys [id]}.\n" +
-	"- Vectors are the only sequence type: map, filter, sort, take, range... all return vectors.\n" +
+	"- map, filter, sort, take, range... return vectors; a list is as in Clojure: conj at front.\n" +
 	"- Filters: (filter (where :status = \"paid\") rows); operators = not= < > <= >= in includes, none for truthy; paths [:user :tier]; combine with (all-of p q), (any-of p q), (none-of p).\n" +
 	"- Aggregates: (sum-by :amount rows) (avg-by :amount rows) (pluck :id rows); (max-by :amount rows) and min-by return the row. (group-by :k rows) gives {k [rows]}; (update-vals groups count); (frequencies xs).\n" +
 	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +

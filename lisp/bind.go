@@ -124,6 +124,8 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 	for i, k := range p.Keys {
 		if k.Literal {
 			keys[i].key = c.flexKey(k.Value)
+		} else if k.Symbol {
+			keys[i].key = c.flexKey(parseSymbol(k.Key))
 		} else if k.Keyword {
 			keys[i].key = c.flexKey(Keyword(k.Key))
 		} else {

@@ -22,10 +22,10 @@ var builtins = newBuiltinTable()
 // numbers (builtins_num.go), sequences (builtins_seq.go), maps and
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
 // output (builtins_fn.go), time (builtins_time.go), exceptions
-// (exceptions.go), the transducer arities (transducers.go), which extend
-// sequence functions with wrap, and atoms, volatiles and transients
-// (state.go), which extend count, get, nth and contains? to transients the
-// same way. Each
+// (exceptions.go), types, classes and symbols (types.go), the transducer
+// arities (transducers.go), which extend sequence functions with wrap, and
+// atoms, volatiles and transients (state.go), which extend count, get, nth
+// and contains? to transients the same way. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
@@ -40,6 +40,7 @@ func newBuiltinTable() builtinTable {
 	registerExceptions(t)
 	registerTransducers(t)
 	registerState(t)
+	registerTypes(t)
 	return t
 }
 

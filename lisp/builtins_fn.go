@@ -263,13 +263,15 @@ func registerFunctions(t builtinTable) {
 	pred("boolean?", func(v Value) bool { _, ok := v.(bool); return ok })
 	pred("string?", func(v Value) bool { _, ok := v.(string); return ok })
 	pred("keyword?", func(v Value) bool { _, ok := v.(Keyword); return ok })
-	pred("symbol?", func(Value) bool { return false })
 	pred("char?", func(v Value) bool { s, ok := v.(string); return ok && s != "" && graphemeLen(s) == len(s) })
-	pred("vector?", func(v Value) bool { _, ok := v.(*Vector); return ok })
+	pred("vector?", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.IsList() })
 	pred("map?", func(v Value) bool { _, ok := v.(*Map); return ok })
 	pred("set?", func(v Value) bool { _, ok := v.(*Set); return ok })
-	pred("list?", func(Value) bool { return false })
-	pred("seq?", func(v Value) bool { _, ok := v.(*Seq); return ok })
+	pred("list?", isList)
+	pred("seq?", func(v Value) bool {
+		_, ok := v.(*Seq)
+		return ok || isList(v)
+	})
 	pred("coll?", func(v Value) bool {
 		switch v.(type) {
 		case *Vector, *Map, *Set, *Seq:
@@ -285,8 +287,10 @@ func registerFunctions(t builtinTable) {
 		return false
 	})
 	pred("associative?", func(v Value) bool {
-		switch v.(type) {
-		case *Vector, *Map:
+		switch v := v.(type) {
+		case *Vector:
+			return !v.IsList()
+		case *Map:
 			return true
 		}
 		return false
@@ -316,7 +320,7 @@ func registerFunctions(t builtinTable) {
 	pred("regex?", func(v Value) bool { _, ok := v.(*Regex); return ok })
 	pred("var?", func(v Value) bool { _, ok := v.(*Var); return ok })
 	pred("reduced?", func(v Value) bool { _, ok := v.(*reduced); return ok })
-	pred("map-entry?", func(v Value) bool { e, ok := v.(*Vector); return ok && e.Len() == 2 })
+	pred("map-entry?", func(v Value) bool { e, ok := v.(*Vector); return ok && !e.IsList() && e.Len() == 2 })
 	pred("any?", func(Value) bool { return true })
 
 	t.add("println", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, true) })
@@ -407,14 +411,8 @@ func registerFunctions(t builtinTable) {
 			return ok && f(k), nil
 		})
 	}
-	kwPred("ident?", func(Keyword) bool { return true })
-	kwPred("simple-ident?", func(k Keyword) bool { return !qualifiedKeyword(k) })
-	kwPred("qualified-ident?", qualifiedKeyword)
 	kwPred("simple-keyword?", func(k Keyword) bool { return !qualifiedKeyword(k) })
 	kwPred("qualified-keyword?", qualifiedKeyword)
-	// There are no symbols.
-	t.add("simple-symbol?", 1, 1, func(*thread, []Value) (Value, error) { return false, nil })
-	t.add("qualified-symbol?", 1, 1, func(*thread, []Value) (Value, error) { return false, nil })
 
 	t.add("printf", 1, -1, func(th *thread, a []Value) (Value, error) {
 		f, err := stringArg("printf", a, 0)

@@ -793,7 +793,8 @@ func getKey(coll, k Value) (Value, bool) {
 	case *Map:
 		return c.Lookup(k)
 	case *Vector:
-		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) {
+		// A list is not associative: (get '(1 2) 0) is nil, as in Clojure.
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) && !c.IsList() {
 			return c.items[i], true
 		}
 	case *Set:
@@ -856,6 +857,9 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 		c.b.Set(k, v)
 		return c, nil
 	case *Vector:
+		if c.IsList() {
+			return nil, argError(fn, 0, "a map or vector (a list is not associative)", coll)
+		}
 		i, ok := k.(int64)
 		if !ok || i < 0 || i > int64(c.Len()) {
 			return nil, errorf(InvalidArgument, "%s: index %s is outside the vector of %d elements", fn, brief(k), c.Len())

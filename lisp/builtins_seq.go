@@ -77,7 +77,7 @@ func registerSequences(t builtinTable) {
 	t.add("rest", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, err := nextOf(th, "rest", a[0], 1)
 		if v == nil && err == nil {
-			return emptyVector, nil
+			return emptyRest(a[0]), nil
 		}
 		return v, err
 	})
@@ -89,7 +89,7 @@ func registerSequences(t builtinTable) {
 		}
 		v, err := nextOf(th, "nthrest", a[0], int(max(n, 0)))
 		if v == nil && err == nil {
-			return emptyVector, nil
+			return emptyRest(a[0]), nil
 		}
 		return v, err
 	})
@@ -237,7 +237,9 @@ func registerSequences(t builtinTable) {
 		for i, x := range xs {
 			out[len(xs)-1-i] = x
 		}
-		return NewVector(out), nil
+		// Clojure's reverse builds a list (conj onto '()): (conj (reverse
+		// xs) x) puts x first.
+		return NewList(out), nil
 	})
 	t.add("distinct", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Seq); ok {
@@ -402,6 +404,23 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("conj", 0, -1, seqConj)
 	t.add("cons", 2, 2, func(th *thread, a []Value) (Value, error) {
+		// A seq in Clojure, which prints and grows (conj) like a list: onto
+		// a list it prepends as conj does, in place when it can.
+		if l, ok := a[1].(*Vector); ok && l.IsList() {
+			if err := th.charge(2); err != nil {
+				return nil, err
+			}
+			return th.conjList(l, a[0])
+		}
+		if s, ok := a[1].(*Seq); ok {
+			x := a[0]
+			return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+				if ok, err := yield(x); err != nil || !ok {
+					return err
+				}
+				return s.gen(th, yield)
+			}}, nil
+		}
 		xs, err := th.items(a[1], "cons")
 		if err != nil {
 			return nil, err
@@ -410,7 +429,7 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		out := make([]Value, 0, len(xs)+1)
-		return NewVector(append(append(out, a[0]), xs...)), nil
+		return NewList(append(append(out, a[0]), xs...)), nil
 	})
 	// into: see registerTransducers.
 	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
@@ -684,13 +703,19 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		return NewVector(slices.Clone(a)), nil
-	}, "list")
+	})
+	t.add("list", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if err := th.charge(int64(len(a))); err != nil {
+			return nil, err
+		}
+		return NewList(slices.Clone(a)), nil
+	})
 	t.add("zip", 2, -1, func(th *thread, a []Value) (Value, error) {
 		return seqMap(th, "zip", append([]Value{vector}, a...))
 	})
 	t.add("vec", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if v, ok := a[0].(*Vector); ok {
-			return v, nil
+			return v.asVector(), nil
 		}
 		xs, err := th.items(a[0], "vec")
 		if err != nil {
@@ -701,7 +726,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("subvec", 2, 3, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
-		if !ok {
+		if !ok || v.IsList() {
 			return nil, argError("subvec", 0, "a vector", a[0])
 		}
 		start, err := intArg("subvec", a, 1)
@@ -719,6 +744,8 @@ func registerSequences(t builtinTable) {
 		}
 		return v.Slice(int(start), int(end)), nil
 	})
+	// peek and pop work at the end of a vector and at the front of a list,
+	// where conj adds: both are stacks.
 	t.add("peek", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch v := a[0].(type) {
 		case nil:
@@ -727,9 +754,12 @@ func registerSequences(t builtinTable) {
 			if v.Len() == 0 {
 				return nil, nil
 			}
+			if v.IsList() {
+				return v.items[0], nil
+			}
 			return v.items[v.Len()-1], nil
 		}
-		return nil, argError("peek", 0, "a vector", a[0])
+		return nil, argError("peek", 0, "a vector or a list", a[0])
 	})
 	t.add("pop", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
@@ -737,17 +767,22 @@ func registerSequences(t builtinTable) {
 			if a[0] == nil {
 				return nil, nil // Clojure: (pop nil) is nil
 			}
-			return nil, argError("pop", 0, "a vector", a[0])
+			return nil, argError("pop", 0, "a vector or a list", a[0])
 		}
 		if v.Len() == 0 {
-			return nil, errorf(InvalidArgument, "pop: cannot pop an empty vector")
+			return nil, errorf(InvalidArgument, "pop: cannot pop an empty %s", TypeName(v))
+		}
+		if v.IsList() {
+			return v.Slice(1, v.Len()), nil
 		}
 		return v.Slice(0, v.Len()-1), nil
 	})
 	t.add("empty", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch a[0].(type) {
-		case *Vector, *Seq: // Clojure: () for a sequence
-			return emptyVector, nil
+		case *Vector:
+			return a[0].(*Vector).empty(), nil
+		case *Seq: // Clojure: () for a sequence
+			return emptyList, nil
 		case *Map:
 			return emptyMap, nil
 		case *Set:
@@ -896,6 +931,9 @@ func registerSequences(t builtinTable) {
 	t.add("tree-seq", 3, 3, treeSeq)
 	t.add("rseq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
+		if ok && v.IsList() {
+			return nil, argError("rseq", 0, "a vector, sorted map or sorted set (a list is not reversible: use reverse)", a[0])
+		}
 		if !ok {
 			return rseqSorted(th, a[0])
 		}
@@ -931,7 +969,7 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		out := make([]Value, 0, n)
-		return NewVector(append(append(out, a[:len(a)-1]...), xs...)), nil
+		return NewList(append(append(out, a[:len(a)-1]...), xs...)), nil
 	})
 	t.add("bounded-count", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, err := intArg("bounded-count", a, 0)
@@ -975,13 +1013,15 @@ func registerSequences(t builtinTable) {
 		}
 		return &reduced{value: a[0]}, nil
 	})
-	isVector := func(_ *thread, a []Value) (Value, error) { _, ok := a[0].(*Vector); return ok, nil }
+	isVector := func(_ *thread, a []Value) (Value, error) { v, ok := a[0].(*Vector); return ok && !v.IsList(), nil }
 	t.add("indexed?", 1, 1, isVector)
 	// Every map and set is sorted (in the canonical order), as Clojure's
 	// sorted-map and sorted-set, which are reversible.
 	t.add("reversible?", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		switch a[0].(type) {
-		case *Vector, *Map, *Set:
+		switch v := a[0].(type) {
+		case *Vector:
+			return !v.IsList(), nil
+		case *Map, *Set:
 			return true, nil
 		}
 		return false, nil
@@ -1149,6 +1189,14 @@ func (th *thread) nthGrapheme(s string, i int) (Value, bool, error) {
 func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
 	if s, ok := coll.(*Seq); ok {
 		return dropSeq(s, n), nil
+	}
+	if l, ok := coll.(*Vector); ok && l.IsList() {
+		// The rest of a list is a list, taken in O(1): a stack walked with
+		// first and rest costs a step per element, not per element left.
+		if l.Len() <= n {
+			return nil, th.tick()
+		}
+		return l.Slice(n, l.Len()), th.tick()
 	}
 	xs, err := th.items(coll, fn)
 	if err != nil || len(xs) <= n {
@@ -1582,8 +1630,12 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		}
 		return c, nil
 	case nil:
-		return NewVector(slices.Clone(a[1:])), nil
+		// Clojure: conj onto nil makes a list, (conj nil 1 2) is (2 1).
+		return th.prependAll(emptyList, a[1:])
 	case *Vector:
+		if c.IsList() {
+			return th.prependAll(c, a[1:])
+		}
 		for _, x := range a[1:] {
 			var err error
 			if c, err = th.conjVector(c, x); err != nil {
@@ -1631,12 +1683,25 @@ func (th *thread) chargeMerge(m *Map) error {
 }
 
 func seqInto(th *thread, a []Value) (Value, error) {
+	if to, ok := a[0].(*Vector); a[0] == nil || ok && to.IsList() {
+		// Into a list (or nil, which conj makes a list): each element goes
+		// in front, so they end up reversed, as in Clojure. prependAll
+		// charges the list it builds.
+		xs, err := th.items(a[1], "into")
+		if err != nil {
+			return nil, err
+		}
+		if to == nil {
+			to = emptyList
+		}
+		return th.prependAll(to, xs)
+	}
 	pre := countOrZero(a[1])
 	if err := th.charge(2 * int64(pre)); err != nil {
 		return nil, err
 	}
 	switch to := a[0].(type) {
-	case nil, *Vector:
+	case *Vector:
 		xs, err := th.items(a[1], "into")
 		if err != nil {
 			return nil, err
@@ -1647,10 +1712,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 				return nil, err
 			}
 		}
-		if to == nil {
-			return NewVector(ownedItems(a[1], xs)), nil
-		}
-		v := to.(*Vector)
+		v := to
 		if v.Len() == 0 {
 			return NewVector(ownedItems(a[1], xs)), nil
 		}
@@ -3197,4 +3259,13 @@ func sequenceColl(th *thread, coll Value) (Value, error) {
 		return nil, err
 	}
 	return NewVector(xs), nil
+}
+
+// emptyRest is what rest returns when nothing is left: () for a list, []
+// for the rest.
+func emptyRest(coll Value) Value {
+	if isList(coll) {
+		return emptyList
+	}
+	return emptyVector
 }

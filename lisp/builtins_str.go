@@ -281,6 +281,8 @@ func registerStrings(t builtinTable) {
 			return x, nil
 		case string:
 			return Keyword(x), nil
+		case Symbol:
+			return Keyword(x.String()), nil
 		}
 		// Clojure's keyword of anything else (nil, a number, a vector) is nil.
 		return nil, nil
@@ -295,8 +297,10 @@ func registerStrings(t builtinTable) {
 			return s, nil
 		case string:
 			return x, nil
+		case Symbol:
+			return x.Name, nil
 		}
-		return nil, argError("name", 0, "a keyword or string", a[0])
+		return nil, argError("name", 0, "a keyword, symbol or string", a[0])
 	})
 	t.add("namespace", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if k, ok := a[0].(Keyword); ok {
@@ -306,7 +310,13 @@ func registerStrings(t builtinTable) {
 			}
 			return nil, nil
 		}
-		return nil, argError("namespace", 0, "a keyword", a[0])
+		if s, ok := a[0].(Symbol); ok {
+			if s.Ns == "" {
+				return nil, nil
+			}
+			return s.Ns, nil
+		}
+		return nil, argError("namespace", 0, "a keyword or symbol", a[0])
 	})
 	t.add("char", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
@@ -828,6 +838,8 @@ func strAtom(v Value) (string, bool) {
 		}
 	case *Regex:
 		return x.Source, true
+	case Class:
+		return x.text(), true
 	}
 	return "", false
 }

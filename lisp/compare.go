@@ -29,7 +29,7 @@ func rank(v Value) int {
 	switch v.(type) {
 	case int64, float64:
 		return rankNumber
-	case nil, bool, Keyword:
+	case nil, bool, Keyword, Symbol, Class:
 		return rankAtom
 	case *Closure, *Builtin:
 		return rankFn
@@ -171,6 +171,10 @@ func atomText(v Value) string {
 		return "false"
 	case Keyword:
 		return string(v)
+	case Symbol:
+		return v.String()
+	case Class:
+		return v.Name
 	}
 	return ""
 }
@@ -181,6 +185,10 @@ func atomKind(v Value) int {
 		return 0
 	case nil:
 		return 1
+	case Symbol:
+		return 3
+	case Class:
+		return 4
 	}
 	return 2
 }
@@ -450,6 +458,10 @@ func hashAt(v Value, depth int, w *walk) uint64 {
 		return str(offset^0x33, x)
 	case Keyword:
 		return str(offset^0x44, string(x))
+	case Symbol:
+		return str(str(offset^0xdd, x.Ns), x.Name)
+	case Class:
+		return str(offset^0xee, x.Name)
 	case *Vector:
 		checkDepth(depth)
 		w.visit(len(x.items))

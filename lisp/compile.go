@@ -171,7 +171,7 @@ func (c *compiler) constant(v Value) evalFn {
 // isConst reports, without building anything, whether e is a constant.
 func isConst(e analyze.Expr) bool {
 	switch e := e.(type) {
-	case *analyze.Const, *analyze.Keyword:
+	case *analyze.Const, *analyze.Keyword, *analyze.SymbolLit:
 		return true
 	case *analyze.VectorLit:
 		for _, it := range e.Items {
@@ -302,6 +302,9 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 func flatItems(e analyze.Expr) (kind byte, items []analyze.Expr, keys, vals []analyze.Expr, ok bool) {
 	switch e := e.(type) {
 	case *analyze.VectorLit:
+		if e.List {
+			return 'l', e.Items, nil, nil, true
+		}
 		return 'v', e.Items, nil, nil, true
 	case *analyze.SetLit:
 		return 's', e.Items, nil, nil, true
@@ -429,11 +432,16 @@ func (c *compiler) buildConstRaw(e analyze.Expr) Value {
 			return Keyword(e.Name)
 		}
 		return c.keyword(e.Name)
+	case *analyze.SymbolLit:
+		return Symbol{Ns: e.Ns, Name: e.Name}
 	case *analyze.VectorLit:
 		c.countConst(len(e.Items))
 		v := newConstVector(len(e.Items))
 		for i, it := range e.Items {
 			v.items[i] = c.buildConst(it)
+		}
+		if e.List {
+			return v.asList()
 		}
 		return v
 	case *analyze.SetLit:
@@ -654,6 +662,8 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return c.keywordConst(e.Name)
 	case *analyze.Const:
 		return c.constant(e.Value)
+	case *analyze.SymbolLit:
+		return c.constant(Symbol{Ns: e.Ns, Name: e.Name})
 	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
 		if isConst(e) {
 			if pe := c.poolConst(e); pe != nil {
@@ -682,6 +692,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 					return nil, err
 				}
 				out[i] = v
+			}
+			if e.List {
+				return NewList(out), nil
 			}
 			return NewVector(out), nil
 		}

@@ -36,7 +36,7 @@ import (
 func FromGo(x any) (Value, error) {
 	// PTC values pass through without setting up a conversion.
 	switch v := x.(type) {
-	case nil, bool, int64, float64, string, Keyword:
+	case nil, bool, int64, float64, string, Keyword, Symbol, Class:
 		return x, nil
 	case *Map:
 		if v != nil {
@@ -101,7 +101,7 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 			switch v := rv.Interface().(type) {
 			case nil, bool, int64, float64, string, Keyword:
 				return v, nil
-			case Instant, Date:
+			case Instant, Date, Symbol, Class:
 				return v, nil
 			case *Vector, *Map, *Set, *Closure, *Builtin, *Var, *Regex, *Seq, *Cell:
 				if reflect.ValueOf(v).IsNil() {
@@ -471,6 +471,10 @@ func (c *exporter) toGo(v Value, depth int) any {
 		return v
 	case Keyword:
 		return string(v)
+	case Symbol:
+		return v.String()
+	case Class:
+		return v.Name
 	case Instant:
 		return v.T
 	case Date:
@@ -643,6 +647,10 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		writeJSONString(buf, c.redact.text(v))
 	case Keyword:
 		writeJSONString(buf, string(v))
+	case Symbol:
+		writeJSONString(buf, v.String())
+	case Class:
+		writeJSONString(buf, v.Name)
 	case Instant:
 		writeJSONString(buf, v.T.Format(time.RFC3339Nano))
 	case Date:

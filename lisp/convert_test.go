@@ -153,7 +153,7 @@ func TestReadData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(v); got != `{:a [1 2], :c [3 4], :d ##-Inf, :e "z", "b" #{:x}}` {
+	if got := lisp.PrintString(v); got != `{:a [1 2], :c (3 4), :d ##-Inf, :e "z", "b" #{:x}}` {
 		t.Errorf("got %s", got)
 	}
 	for _, bad := range []string{`(+ 1 2`, `foo`, `1 2`, ``, `{:a inc}`} {

@@ -8,7 +8,7 @@ import (
 
 // ReadData reads one literal value written in PTC-Lisp/EDN syntax: nil,
 // booleans, numbers (including ##Inf, ##-Inf, ##NaN), strings, characters,
-// keywords, and vectors, lists (read as vectors), maps and sets of those.
+// keywords, and vectors, lists, maps and sets of those.
 // Symbols and code are errors. Contexts written as EDN and expected values
 // of test vectors are read with it.
 func ReadData(src string) (Value, error) {
@@ -61,7 +61,7 @@ func dataValue(n syntax.Node, depth int) (Value, error) {
 		return NewVector(xs), err
 	case *syntax.List:
 		xs, err := items(n.Items)
-		return NewVector(xs), err
+		return NewList(xs), err
 	case *syntax.Set:
 		xs, err := items(n.Items)
 		return NewSet(xs...), err

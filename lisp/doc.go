@@ -36,8 +36,8 @@
 // # Values
 //
 // Values are plain Go values where possible (nil, bool, int64, float64,
-// string) plus Keyword, *Vector, *Map, *Set, functions and a few others; see
-// Value. Collections are immutable and share structure: assoc on a
+// string) plus Keyword, *Vector (vectors and, with IsList, lists), *Map,
+// *Set, Symbol, Class, functions and a few others; see Value. Collections are immutable and share structure: assoc on a
 // 10,000-entry map copies a few small nodes, and conj onto a vector built in
 // a loop appends in place. Maps and sets iterate in one canonical order
 // (compareKeys) at every size, so equal values print alike. Maps that share

@@ -69,6 +69,10 @@ func LookupDoc(name string) (Doc, bool) {
 			}
 		}
 	}
+	if _, ok := builtins[name].(Class); ok && name != "String" {
+		// Every class name is documented by one entry.
+		return LookupDoc("String")
+	}
 	if b, ok := builtins[name].(*Builtin); ok && b.Name != name {
 		if d := m[b.Name]; d != nil {
 			return d.withArity(), true

@@ -402,6 +402,8 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 			th.noteKeywordCall(f, args[0])
 		}
 		return v, err
+	case Symbol:
+		return callSymbol(f, args)
 	case *Map:
 		if len(args) < 1 || len(args) > 2 {
 			return nil, errorf(ArityError, "a map called as a function takes a key and an optional default, got %d argument(s)", len(args))
@@ -428,13 +430,37 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		}
 		return th.call(v, args)
 	case *Vector:
-		return callVector(f, args)
+		if !f.IsList() { // a list is not a function in Clojure
+			return callVector(f, args)
+		}
 	case *Cell:
 		if f.kind == transientCell {
 			return th.callTransient(f, args)
 		}
 	}
 	return nil, errorf(NotCallable, "%s is not a function", describe(f))
+}
+
+// callSymbol is ('a m): as in Clojure a symbol looks itself up in a map
+// or a set, exactly (no keyword/string fallback: it is neither).
+func callSymbol(s Symbol, args []Value) (Value, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, errorf(ArityError, "a symbol called as a function takes a map and an optional default, got %d argument(s)", len(args))
+	}
+	switch c := args[0].(type) {
+	case *Map:
+		if v, ok := c.Get(s); ok {
+			return v, nil
+		}
+	case *Set:
+		if c.Has(s) {
+			return s, nil
+		}
+	}
+	if len(args) == 2 {
+		return args[1], nil
+	}
+	return nil, nil
 }
 
 // callVector is (v i): as in Clojure a vector is a function of its index,

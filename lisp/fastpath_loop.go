@@ -412,7 +412,7 @@ func collectRecurs(e analyze.Expr, out map[*analyze.Loop][]*analyze.Recur) bool 
 	switch e := e.(type) {
 	case nil:
 		return true
-	case *analyze.Const, *analyze.Keyword, *analyze.Local, *analyze.Captured, *analyze.Self,
+	case *analyze.Const, *analyze.Keyword, *analyze.SymbolLit, *analyze.Local, *analyze.Captured, *analyze.Self,
 		*analyze.Builtin, *analyze.Global, *analyze.VarRef, *analyze.CtxRef, *analyze.HistoryRef:
 		return true
 	case *analyze.VectorLit:

@@ -83,7 +83,15 @@ var fusedPrograms = []string{
 	`(->> #{1 2 3} (map inc) (into []))`,
 	`(->> "abc" (map clojure.string/upper-case) (into []))`,
 	`(->> nil (map inc) count)`,
+	// Lists fuse as vectors do; into a list puts each element in front.
 	`(->> (list 1 2 3) (map inc) (sum-by identity))`,
+	`(->> '(1 2 3) (map inc) (into '()))`,
+	`(->> [1 2 3] (map inc) (into '(0)))`,
+	`(->> [1 2 3] (filter odd?) (into (list)))`,
+	`(->> '(3 1 2) (filter odd?) (into []))`,
+	`(->> '(1 2 3) (map inc) count)`,
+	`(->> '(1 2 3) (map inc) (reduce conj '()))`,
+	`(->> '(1 2 3) (remove odd?) vec)`,
 	// Errors: positions and messages as written.
 	`(->> [1 2 3] (map :a) (sum-by :b))`,
 	`(->> [1 "x" 3] (map inc) count)`,

@@ -23,13 +23,13 @@ const (
 	hintDynamic      = "there are no dynamic vars; pass values as arguments or use let"
 	hintNamespaces   = "there is one namespace: def names at the top level and use them by name; builtins need no require"
 	hintMeta         = "values carry no metadata; keep extra information in a map"
-	hintClasses      = "there are no classes; test values with predicates such as map?, vector?, string?, number?, keyword?, nil?, fn?"
+	hintClasses      = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
 	hintHost         = "there are no host objects; use the builtin functions"
 	hintArrays       = "there are no Java arrays; use vectors (vec, into, nth, assoc, count)"
 	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
 	hintRatios       = "there are no ratios: / always returns a float"
 	hintSorted       = "maps and sets always iterate in sorted (canonical) order; for another order sort them with (sort-by f coll)"
-	hintSymbols      = "there are no symbols; use keywords or strings"
+	hintSymbols      = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintRegexMatcher = "use re-find, re-matches or re-seq: they return the match, or [match group1 ...] when the pattern has groups"
 	hintCode         = "programs cannot build and run code; write the code directly"
 	hintHierarchy    = "there are no hierarchies or multimethods; dispatch with case, cond or a map of functions"
@@ -85,7 +85,7 @@ var hints = map[string]string{
 	"intern": hintNamespaces, "find-var": hintNamespaces, "var-get": hintNamespaces, "load-file": hintCode,
 	"load-reader": hintCode, "macroexpand-1": "there are no macros", "read+string": "programs cannot read code; parse numbers with parse-long/parse-double",
 	"meta": hintMeta, "with-meta": hintMeta, "vary-meta": hintMeta, "alter-meta!": hintMeta, "reset-meta!": hintMeta,
-	"type": hintClasses, "class": hintClasses, "instance?": hintClasses, "cast": hintClasses,
+	"cast": hintClasses,
 	"bean": hintHost, "memfn": hintHost,
 	"defstruct": hintNoTypes, "struct": hintNoTypes, "struct-map": hintNoTypes, "create-struct": hintNoTypes,
 	"definterface": hintNoTypes, "definline": hintNoTypes, "satisfies?": hintNoTypes, "extends?": hintNoTypes,
@@ -102,7 +102,7 @@ var hints = map[string]string{
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"sorted-map-by": hintSorted, "sorted-set-by": hintSorted, "sorted?": hintSorted,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
-	"symbol":    hintSymbols, "gensym": hintSymbols, "find-keyword": "use (keyword s)",
+	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,

@@ -328,6 +328,24 @@ var hostileCases = []hostileCase{
 		lisp.Limits{MaxSteps: 100_000, MaxMemory: 64 << 20}},
 	{"nth far into an infinite sequence keeps nothing", `(nth (iterate inc 0) 100000000)`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 2_000_000, MaxMemory: 1 << 20}},
+
+	// Lists.
+	{"a list growing forever", `(loop [l '()] (recur (conj l 1)))`, lisp.MemoryExceeded,
+		lisp.Limits{MaxLoopIterations: -1, MaxSteps: -1}},
+	{"conj onto one big list again and again copies, charged", `(let [l (into '() (range 10000))] (count (reduce (fn [acc i] (conj acc (conj l i))) [] (range 100000))))`, lisp.MemoryExceeded,
+		lisp.Limits{}},
+	{"into a list again and again copies, charged", `(let [l (into '() (range 10000))] (count (reduce (fn [acc i] (conj acc (into l [i i]))) [] (range 100000))))`, lisp.MemoryExceeded,
+		lisp.Limits{}},
+	{"cons onto an infinite sequence stays lazy", `(count (cons 1 (range)))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"list* onto an infinite sequence", `(list* 1 (range))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"equality of deeply nested lists", `(let [a (reduce (fn [acc _] (list acc)) '() (range 20000)) b (reduce (fn [acc _] (list acc)) '() (range 20000))] (= a b))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"equality of shared lists", `(let [a (loop [v '(1) i 0] (if (< i 60) (recur (list v v) (inc i)) v)) b (loop [v '(1) i 0] (if (< i 60) (recur (list v v) (inc i)) v))] (= a b))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"hash of shared lists", `(count (distinct [(loop [v '(1) i 0] (if (< i 60) (recur (cons v (list v)) (inc i)) v)) 1]))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"pr-str of shared lists", `(count (pr-str (loop [v '(1) i 0] (if (< i 60) (recur (conj (list v) v) (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 4 << 20}},
+	{"a stack walked with pop and peek costs a step per element", `(loop [s (into '() (range 1000000)) n 0] (if (empty? s) n (recur (pop s) (+ n (peek s)))))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 500_000, MaxLoopIterations: -1, MaxMemory: 256 << 20}},
+	{"symbols as keys of a big map", `(count (reduce (fn [m i] (assoc m (symbol (str "s" i)) i)) {} (range 1000000)))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 256 << 20}},
 }
 
 // hostileTools misbehave on purpose.

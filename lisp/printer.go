@@ -155,8 +155,20 @@ func (p *printer) value(v Value, depth int) {
 	case Keyword:
 		p.sb.WriteByte(':')
 		p.sb.WriteString(string(v))
+	case Symbol:
+		if v.Ns != "" {
+			p.sb.WriteString(v.Ns)
+			p.sb.WriteByte('/')
+		}
+		p.sb.WriteString(v.Name)
+	case Class:
+		p.sb.WriteString(v.Name)
 	case *Vector:
-		p.seq("[", "]", v.items, depth)
+		if v.IsList() {
+			p.seq("(", ")", v.items, depth)
+		} else {
+			p.seq("[", "]", v.items, depth)
+		}
 	case *Set:
 		if depth >= p.opts.MaxDepth {
 			p.sb.WriteString("#{...}")
@@ -490,7 +502,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 		case Instant, Date:
 			s := DisplayString(x)
 			return s, th.chargeString(len(s))
-		case float64, *Regex:
+		case float64, *Regex, Class:
 			if s, ok := strAtom(x); ok {
 				return s, th.chargeString(len(s))
 			}

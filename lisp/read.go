@@ -129,6 +129,10 @@ func (r *valueReader) value(depth int) (Value, error) {
 		r.off++
 		items, err := r.items(']', depth)
 		return NewVector(items), err
+	case c == '(':
+		r.off++
+		items, err := r.items(')', depth)
+		return NewList(items), err
 	case c == '{':
 		r.off++
 		items, err := r.items('}', depth)
@@ -256,6 +260,16 @@ func (r *valueReader) value(depth int) (Value, error) {
 	if r.inError > 0 && lookupClass(tok) != nil {
 		return tok, nil // the :type of an exception
 	}
+	// A bare name: the class it names (java.lang.Long prints so), else a
+	// symbol. Not a number (1x), a tag (#foo), the printer's cut marker
+	// (...) or a placeholder of redaction (<Firewalled>), which reads only
+	// where ReadOptions name it.
+	if symbolStart(tok[0]) && !strings.Contains(tok, "...") {
+		if c, ok := classNamed(tok); ok {
+			return c, nil
+		}
+		return parseSymbol(tok), nil
+	}
 	return nil, r.errorf("unreadable %.40q", tok)
 }
 
@@ -382,4 +396,9 @@ func (r *valueReader) str() (string, error) {
 		}
 	}
 	return "", r.errorf("unterminated string")
+}
+
+// symbolStart reports whether a symbol the printer wrote can start with c.
+func symbolStart(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("*+!-_?=.&%", c) >= 0 || c >= 0x80
 }

@@ -19,7 +19,8 @@ func TestReadValue(t *testing.T) {
 		`nil`, `true`, `false`, `-12`, `1.5E-7`, `-0.0`, `##NaN`, `##Inf`, `##-Inf`, `"a\"b\\c\n\u0001é"`, `:k/x`,
 		`"\t\r\b\f"`, `[1 [2 #{3 :a}] {:a 1, "b" [nil]}]`, `#fn[[x y]]`, `#fn[inc]`, `#fn[[x] [x "]" y]]`, `#'total`,
 		`#"a\"b[c]"`, `#inst "2024-01-02T03:04:05.678-00:00"`, `#date "2024-02-29"`, `#object[host]`,
-		`{:_k <Firewalled>}`, `<Firewalled>`, `[]`, `{}`, `#{}`,
+		`{:_k <Firewalled>}`, `<Firewalled>`, `[]`, `{}`, `#{}`, `(1 (2 [3]) ())`, `()`, `foo`, `ns/foo`, `[a +]`,
+		`java.lang.Long`, `{java.util.Map #{sym}}`,
 	} {
 		v, err := lisp.ReadValue(src, opts)
 		if err != nil {
@@ -31,7 +32,7 @@ func TestReadValue(t *testing.T) {
 			t.Errorf("%s reads back as %s", src, got)
 		}
 	}
-	for _, bad := range []string{``, ` `, `[1 2`, `{:a}`, `"abc`, `"a\`, `"\q"`, `"\u12"`, `"\uzzzz"`, `foo`, `:`,
+	for _, bad := range []string{``, ` `, `[1 2`, `{:a}`, `"abc`, `"a\`, `"\q"`, `"\u12"`, `"\uzzzz"`, `:`,
 		`#seq[range]`, `#transducer[map]`, `1 2`, `[...]`, `#fn[x`, `#'`, `#"abc`, `#inst "2024"`, `#date "2024-13-01"`,
 		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`} {
 		_, err := lisp.ReadValue(bad, lisp.ReadOptions{})
@@ -120,9 +121,9 @@ func (g *valueGen) str(alphabet string) string {
 const anyBytes = "ab \"\\\n\t\r\b\f\x00\x01\x7f\xc3\xa9\xff,{}[]#:<>"
 
 func (g *valueGen) value(depth int) lisp.Value {
-	n := 13
+	n := 15
 	if depth >= 4 {
-		n = 10 // scalars only
+		n = 12 // scalars only
 	}
 	switch g.rnd.IntN(n) {
 	case 0:
@@ -146,16 +147,22 @@ func (g *valueGen) value(depth int) lisp.Value {
 		return g.extra[g.rnd.IntN(len(g.extra))]
 	case 9:
 		return struct{}{} // a host object
+	case 10:
+		return lisp.Symbol{Ns: []string{"", "ns"}[g.rnd.IntN(2)], Name: "s" + g.str("abz09-_?!*.")}
+	case 11:
+		return lisp.Class{Name: []string{"java.lang.Long", "clojure.lang.PersistentList$EmptyList", "java.util.Map"}[g.rnd.IntN(3)]}
 	}
 	items := make([]lisp.Value, g.rnd.IntN(5))
 	for i := range items {
 		items[i] = g.value(depth + 1)
 	}
-	switch n := g.rnd.IntN(3); n {
+	switch n := g.rnd.IntN(4); n {
 	case 0:
 		return lisp.NewVector(items)
 	case 1:
 		return lisp.NewSet(items...)
+	case 2:
+		return lisp.NewList(items)
 	}
 	b := lisp.NewMapBuilder(nil)
 	for _, k := range items {

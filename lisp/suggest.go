@@ -14,6 +14,11 @@ func unboundMessage(name string, ns *Namespace) string {
 		return h
 	}
 	msg := "undefined name " + name
+	switch name {
+	case "ctx", "data", "memory", "tool":
+		// Free to def, but most likely the namespace was meant.
+		return msg + ": " + name + "/ is a namespace, read one entry with " + name + "/name; or define " + name + " with (def " + name + " ...) first"
+	}
 	candidates := builtinNames()
 	candidates = append(candidates, ns.Names()...)
 	if strings.Contains(name, "_") {

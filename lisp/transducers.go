@@ -321,6 +321,25 @@ func (r *vecReducer) step(th *thread, acc, x Value) (Value, error) {
 
 func (r *vecReducer) done(*thread, Value) (Value, error) { return NewVector(r.out), nil }
 
+// listReducer conjoins onto a list: each element goes in front, so the
+// elements end up reversed before the list's own.
+type listReducer struct {
+	onto *Vector
+	in   []Value
+}
+
+func (r *listReducer) step(th *thread, acc, x Value) (Value, error) {
+	if err := th.charge(1); err != nil {
+		return nil, err
+	}
+	r.in = append(r.in, x)
+	return acc, nil
+}
+
+func (r *listReducer) done(th *thread, _ Value) (Value, error) {
+	return th.prependAll(r.onto, r.in)
+}
+
 type setReducer struct{ b *SetBuilder }
 
 func (r *setReducer) step(th *thread, acc, x Value) (Value, error) {
@@ -372,8 +391,11 @@ func intoMapEntry(b *MapBuilder, x Value) error {
 func intoReducer(th *thread, to Value) (reducer, error) {
 	switch c := to.(type) {
 	case nil:
-		return &vecReducer{}, nil
+		return &listReducer{onto: emptyList}, nil // conj onto nil makes a list
 	case *Vector:
+		if c.IsList() {
+			return &listReducer{onto: c}, nil
+		}
 		// The elements already there are copied into the result.
 		if err := th.charge(int64(c.Len())); err != nil {
 			return nil, err

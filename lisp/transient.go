@@ -108,7 +108,7 @@ func uses(e analyze.Expr, slot int) bool {
 		return false
 	case *analyze.Local:
 		return int(e.Slot) == slot
-	case *analyze.Const, *analyze.Keyword, *analyze.Builtin, *analyze.Global, *analyze.CtxRef,
+	case *analyze.Const, *analyze.Keyword, *analyze.SymbolLit, *analyze.Builtin, *analyze.Global, *analyze.CtxRef,
 		*analyze.VarRef, *analyze.HistoryRef, *analyze.Captured, *analyze.Self:
 		return false
 	case *analyze.VectorLit:

@@ -15,7 +15,9 @@ import (
 //	float64              floats, including ##Inf, ##-Inf and ##NaN
 //	string               strings; a character is a one-character string
 //	Keyword              :keywords
-//	*Vector              vectors, the only sequential type
+//	Symbol               quoted symbols, 'foo, as data
+//	Class                classes, from type, class and names such as String
+//	*Vector              vectors, and lists ('(1 2), (list ...); see Vector.IsList)
 //	*Map                 maps, iterated in canonical key order
 //	*Set                 sets, iterated in canonical order
 //	*Closure, *Builtin   functions (fn/defn closures, and Go functions)
@@ -63,7 +65,7 @@ func Truthy(v Value) bool {
 
 // TypeName returns the PTC-Lisp name of v's type, as error messages use it.
 func TypeName(v Value) string {
-	switch c := v.(type) {
+	switch v := v.(type) {
 	case nil:
 		return "nil"
 	case bool:
@@ -76,7 +78,14 @@ func TypeName(v Value) string {
 		return "string"
 	case Keyword:
 		return "keyword"
+	case Symbol:
+		return "symbol"
+	case Class:
+		return "class"
 	case *Vector:
+		if v.IsList() {
+			return "list"
+		}
 		return "vector"
 	case *Map:
 		return "map"
@@ -97,7 +106,7 @@ func TypeName(v Value) string {
 	case *Exception:
 		return "exception"
 	case *Cell:
-		return c.Kind()
+		return v.Kind()
 	}
 	return "host value"
 }

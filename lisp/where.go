@@ -301,11 +301,13 @@ func isFunction(v Value) bool {
 }
 
 func isCallable(v Value) bool {
-	switch c := v.(type) {
-	case *Builtin, *Closure, Keyword, *Map, *Set, *Var, *Vector:
+	switch v := v.(type) {
+	case *Builtin, *Closure, Keyword, Symbol, *Map, *Set, *Var:
 		return true
+	case *Vector:
+		return !v.IsList()
 	case *Cell:
-		return c.kind == transientCell // a transient vector, map or set, as its collection
+		return v.kind == transientCell // a transient vector, map or set, as its collection
 	}
 	return false
 }

@@ -433,6 +433,9 @@ func (c *checker) list(elem Type, vec *lisp.Vector) lisp.Value {
 	if out == nil {
 		return vec
 	}
+	if vec.IsList() {
+		return lisp.NewList(out) // a list stays a list when items are coerced
+	}
 	return lisp.NewVector(out)
 }
 

@@ -80,6 +80,9 @@ func TestValidate(t *testing.T) {
 		// lists
 		{"[:int]", `[]`, Enabled, nil},
 		{"[:int]", `[1 2 3]`, Enabled, nil},
+		{"[:int]", `(1 2 3)`, Enabled, nil}, // a list validates as a vector does
+		{"[:int]", `(1 "2")`, Enabled, []string{`[1]: expected :int, got "2"`}},
+		{"[[:int]]", `([1] (2 "x"))`, Enabled, []string{`[1][1]: expected :int, got "x"`}},
 		{"[:int]", `[1 "2" 3 4.5]`, Enabled, []string{`[1]: expected :int, got "2"`, `[3]: expected :int, got 4.5`}},
 		{"[:int]", `#{1 2}`, Enabled, []string{`expected [:int], got #{1 2}`}},
 		{"[:int]", `{:a 1}`, Enabled, []string{`expected [:int], got {:a 1}`}},
@@ -171,6 +174,7 @@ func TestCoerce(t *testing.T) {
 		{":int", `"99999999999999999999"`, Enabled, ``, nil, []string{`expected :int, got "99999999999999999999"`}},
 		{":int", `:x`, Enabled, ``, nil, []string{`expected :int, got :x`}},
 		{":int", `42`, Enabled, `42`, nil, nil},
+		{"[:int]", `("1" 2)`, Enabled, `(1 2)`, []string{`[0]: coerced "1" to :int`}, nil}, // a list stays a list
 		{":float", `"3.14"`, Enabled, `3.14`, []string{`coerced "3.14" to :float`}, nil},
 		{":float", `"42"`, Enabled, `42.0`, []string{`coerced "42" to :float`}, nil},
 		{":float", `42`, Enabled, `42.0`, nil, nil},

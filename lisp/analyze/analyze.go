@@ -545,8 +545,8 @@ func (a *analyzer) tooDeep(n syntax.Node, what string) {
 	panic(bailout{})
 }
 
-// quote turns a quoted literal into data. PTC-Lisp has no symbols as values
-// and no lists: a quoted list is a vector.
+// quote turns a quoted literal into data: a quoted list is a list, a
+// quoted symbol a symbol.
 func (a *analyzer) quote(n syntax.Node, pos int32) Expr {
 	a.descend(n, "quoted data nested too deep")
 	e := a.quote1(n, pos)
@@ -557,7 +557,7 @@ func (a *analyzer) quote(n syntax.Node, pos int32) Expr {
 func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 	switch n := n.(type) {
 	case *syntax.List:
-		return &VectorLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos)}
+		return &VectorLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos), List: true}
 	case *syntax.Vector:
 		return &VectorLit{At: At{a.pos(n)}, Items: a.quoteItems(n.Items, pos)}
 	case *syntax.Set:
@@ -571,9 +571,7 @@ func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 		}
 		return m
 	case *syntax.Symbol:
-		return a.errorf(a.pos(n), "invalid_form",
-			"quoted symbol '%s: PTC-Lisp has no symbol values; use a keyword :%s or a string \"%s\"",
-			symText(n), n.Name, n.Name)
+		return &SymbolLit{At: At{a.pos(n)}, Ns: n.Ns, Name: n.Name}
 	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword:
 		return a.expr(n, false)
 	}

@@ -29,10 +29,18 @@ type Keyword struct {
 	Name string
 }
 
-// VectorLit is a vector literal; items are evaluated left to right.
+// VectorLit is a vector literal; items are evaluated left to right. List
+// marks a list literal: a quoted list '(1 2) or the empty list ().
 type VectorLit struct {
 	At
 	Items []Expr
+	List  bool
+}
+
+// SymbolLit is a quoted symbol, 'foo or 'ns/foo: data, never resolved.
+type SymbolLit struct {
+	At
+	Ns, Name string
 }
 
 // MapLit is a map literal; entries are evaluated in source order. When a key
@@ -365,6 +373,9 @@ type MapKey struct {
 	// Literal is set for any other literal key ({v 1}, {v nil}): Value
 	// holds it (an int64, float64, bool or nil) and Key is unused.
 	Literal bool
+	// Symbol is set for the keys of :syms: Key is the symbol's text,
+	// ns/name or name.
+	Symbol  bool
 	Value   any
 	Pattern Pattern
 	Default Expr // from :or, or nil

@@ -8,7 +8,7 @@ import (
 //
 //	x                          a symbol binds the whole value
 //	[a [b c] & more :as all]   sequential destructuring
-//	{:keys [a b] :strs [c] :or {a 1} :as m, local :key}   map destructuring
+//	{:keys [a b] :strs [c] :syms [d] :or {a 1} :as m, local :key}   map destructuring
 func (a *analyzer) pattern(n syntax.Node) Pattern {
 	a.depth++
 	if a.depth > a.cfg.MaxDepth {
@@ -133,7 +133,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 			switch kw.Name {
 			case "or", "as":
 				continue
-			case "keys", "strs":
+			case "keys", "strs", "syms":
 				vec, ok := v.(*syntax.Vector)
 				if !ok {
 					a.errorf(a.pos(v), "invalid_form", ":%s must be followed by a vector of names, e.g. :%s [a b]", kw.Name, kw.Name)
@@ -157,12 +157,9 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 						continue
 					}
 					def := defaultFor(name)
-					p.Keys = append(p.Keys, MapKey{Key: key, Keyword: kw.Name == "keys",
+					p.Keys = append(p.Keys, MapKey{Key: key, Keyword: kw.Name == "keys", Symbol: kw.Name == "syms",
 						Pattern: &BindSlot{Name: name, Slot: a.declare(name)}, Default: def})
 				}
-				continue
-			case "syms":
-				a.errorf(a.pos(kw), "invalid_form", ":syms is not supported: PTC-Lisp has no symbol keys; use :keys or :strs")
 				continue
 			}
 		}

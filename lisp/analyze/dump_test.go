@@ -205,7 +205,17 @@ func dumpTo(b *strings.Builder, e Expr) {
 		}
 	case *Keyword:
 		b.WriteString(":" + e.Name)
+	case *SymbolLit:
+		b.WriteString("'")
+		if e.Ns != "" {
+			b.WriteString(e.Ns + "/")
+		}
+		b.WriteString(e.Name)
 	case *VectorLit:
+		if e.List {
+			dumpItems(b, "'(", e.Items, ")")
+			break
+		}
 		dumpItems(b, "[", e.Items, "]")
 	case *SetLit:
 		dumpItems(b, "#{", e.Items, "}")

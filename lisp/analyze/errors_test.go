@@ -60,16 +60,11 @@ func TestErrors(t *testing.T) {
 		{`(def fail 1)`, "cannot_shadow_builtin", "1:6", []string{"fail", "ends the mission", "fail-with"}},
 		{`(defn call [x] x)`, "cannot_shadow_builtin", "1:7", []string{"call", "calls a tool", "call-with"}},
 		{`(declare where)`, "cannot_shadow_builtin", "1:10", []string{"cannot declare where", "special form"}},
-		{`(def ctx 1)`, "cannot_shadow_builtin", "1:6", []string{"ctx", "reserved"}},
-		{`(defonce memory 1)`, "cannot_shadow_builtin", "1:10", []string{"memory", "reserved"}},
 		{`(def *1 1)`, "cannot_shadow_builtin", "1:6", []string{"*1", "reserved"}},
 		{`(defn f)`, "invalid_form", "1:1", []string{"defn f", "parameter vector"}},
 		{`(defn f "doc")`, "invalid_form", "1:9", []string{"parameter vector"}},
 		{`(declare 1)`, "invalid_form", "1:10", []string{"declare", "names"}},
 		// quote, var
-		{`'x`, "invalid_form", "1:2", []string{"'x", "no symbol values", ":x", `"x"`}},
-		{`(quote {:a [1 x]})`, "invalid_form", "1:15", []string{"'x", ":x"}},
-		{`'a/b`, "invalid_form", "1:2", []string{"'a/b"}},
 		{`'#(inc %)`, "invalid_form", "1:2", []string{"cannot quote", "#(inc %)"}},
 		{`''x`, "invalid_form", "1:2", []string{"cannot quote"}},
 		{`(quote)`, "invalid_arity", "1:1", []string{"quote", "one form"}},
@@ -106,8 +101,6 @@ func TestErrors(t *testing.T) {
 		{`(letfn [(f "x")] 1)`, "invalid_form", "1:12", []string{"parameter vector"}},
 		// case, condp
 		{`(case)`, "invalid_arity", "1:1", []string{"case"}},
-		{`(case 1 x 2)`, "invalid_form", "1:9", []string{"literal constants", "x", "cond"}},
-		{`(case 1 (a 2) 3)`, "invalid_form", "1:10", []string{"literal constants", "a"}},
 		{`(condp =)`, "invalid_arity", "1:1", []string{"condp"}},
 		// where
 		{`(where)`, "invalid_where_form", "1:1", []string{"where", "(where :field op value)", "0"}},
@@ -131,9 +124,6 @@ func TestErrors(t *testing.T) {
 		{`(assert)`, "invalid_arity", "1:1", []string{"assert"}},
 		{`(assert 1 2 3)`, "invalid_arity", "1:1", []string{"assert", "3"}},
 		// names
-		{`ctx`, "unbound_var", "1:1", []string{"ctx", "ctx/name"}},
-		{`data`, "unbound_var", "1:1", []string{"data/name"}},
-		{`memory`, "unbound_var", "1:1", []string{"memory/name"}},
 		{`tool/foo`, "invalid_form", "1:1", []string{"tool/foo", "call it", "(tool/foo {...})"}},
 		{`&`, "invalid_form", "1:1", []string{"&", "parameter"}},
 		{`.foo`, "invalid_form", "1:1", []string{".foo", "called"}},
@@ -159,7 +149,6 @@ func TestErrors(t *testing.T) {
 		{`#(vector #{#(inc %)})`, "invalid_form", "1:12", []string{"nested #()"}},
 		{`#(vector '(#(inc %)))`, "invalid_form", "1:12", []string{"nested #()"}},
 		// destructuring
-		{`(let [{:syms [a]} {}] a)`, "invalid_form", "1:8", []string{":syms", ":keys", ":strs"}},
 		{`(let [{:or 1} {}] 1)`, "invalid_form", "1:12", []string{":or", "map of defaults"}},
 		{`(let [{:or {:a 1}} {}] 1)`, "invalid_form", "1:13", []string{":or", "bound names", ":a"}},
 		{`(let [{:as 1} {}] 1)`, "invalid_form", "1:12", []string{":as", "name"}},
@@ -219,7 +208,7 @@ func TestErrorPositionsMultiLine(t *testing.T) {
 // TestSeveralErrors checks that independent errors are all reported, in
 // source order, and that no program comes with them.
 func TestSeveralErrors(t *testing.T) {
-	src := "(foo/a 1)\n(let [x] x)\n(def y 'sym)\n(fn [x] (recur))"
+	src := "(foo/a 1)\n(let [x] x)\n(def y '#(x))\n(fn [x] (recur))"
 	errs := analyzeErrs(t, src, testConfig())
 	want := []struct{ kind, pos string }{
 		{"unbound_var", "1:2"}, {"invalid_form", "2:6"}, {"invalid_form", "3:9"}, {"arity_mismatch", "4:9"},

@@ -11,8 +11,8 @@ import (
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	pos := a.pos(l)
 	if len(l.Items) == 0 {
-		// () is the empty list in Clojure: an empty vector here (no lists).
-		return &VectorLit{At: At{pos}}
+		// () is the empty list, as in Clojure.
+		return &VectorLit{At: At{pos}, List: true}
 	}
 	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
 		if sym.Ns == "" {
@@ -289,7 +289,7 @@ func (a *analyzer) cond(args []syntax.Node, pos int32, tail bool) Expr {
 // alwaysTruthy reports whether e is a constant truthy test (:else, true, 1...).
 func alwaysTruthy(e Expr) bool {
 	switch e := e.(type) {
-	case *Keyword:
+	case *Keyword, *SymbolLit:
 		return true
 	case *Const:
 		return e.Value != nil && e.Value != false
@@ -606,7 +606,9 @@ func verb(form string) string {
 // ReservedName explains why a program cannot define name, or returns ""
 // when it can. Reserved are the special forms and macros (if, when, let,
 // ->, where ...), the forms that end a program or call a tool (return,
-// fail, call), and the names of namespaces and literals.
+// fail, call), the history (*1 *2 *3) and the literals. The names of the
+// namespaces (data, ctx, memory, tool) are free: only data/x, ctx/x,
+// memory/x and tool/x are the namespaces, so (def data ...) is a var.
 func ReservedName(name string) string {
 	switch name {
 	case "return":
@@ -615,8 +617,6 @@ func ReservedName(name string) string {
 		return "(fail value) ends the mission as failed, so the name stays reserved; name yours something else, e.g. fail-with"
 	case "call":
 		return "(call \"tool\" args) calls a tool, so the name stays reserved; name yours something else, e.g. call-with"
-	case "ctx", "memory", "tool", "data":
-		return name + "/ names a namespace (" + name + "/name), so the name stays reserved; name yours something else, e.g. my-" + name
 	case "*1", "*2", "*3":
 		return name + " holds an earlier turn's value, so the name stays reserved; name yours something else, e.g. last-value"
 	case "nil", "true", "false":
@@ -970,11 +970,10 @@ func (a *analyzer) caseForm(args []syntax.Node, pos int32, tail bool) Expr {
 	return c
 }
 
+// caseConst reads a test constant of case. A symbol is the symbol itself,
+// as in Clojure: (case op + ...) matches '+, and (case (type x) Long ...)
+// never matches a class.
 func (a *analyzer) caseConst(n syntax.Node) Expr {
-	if s, ok := n.(*syntax.Symbol); ok {
-		return a.errorf(a.pos(s), "invalid_form",
-			"case tests must be literal constants; %s is a symbol (use cond or condp to compare with a variable)", symText(s))
-	}
 	return a.quote(n, a.pos(n))
 }
 

@@ -60,9 +60,6 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		case "*1", "*2", "*3":
 			n, _ := strconv.Atoi(s.Name[1:])
 			return &HistoryRef{At: At{pos}, N: n}
-		case "ctx", "data", "memory":
-			return a.errorf(pos, "unbound_var",
-				"%s is not a value: read one entry with %s/name", s.Name, s.Name)
 		case "&":
 			return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
 		}

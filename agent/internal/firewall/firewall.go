@@ -420,6 +420,8 @@ func HiddenKey(k lisp.Value) bool {
 		return strings.HasPrefix(string(k), "_")
 	case string:
 		return strings.HasPrefix(k, "_")
+	case lisp.Symbol: // a key a program makes, {'_email v}: JSON writes it "_email"
+		return strings.HasPrefix(k.String(), "_")
 	}
 	return false
 }

@@ -21,6 +21,7 @@ func TestHiddenKey(t *testing.T) {
 	}{
 		{kw("_key"), true}, {"_key", true}, {kw("key"), false}, {"key", false},
 		{kw("k_"), false}, {int64(1), false}, {lisp.NewVector([]lisp.Value{"_x"}), false},
+		{lisp.Symbol{Name: "_key"}, true}, {lisp.Symbol{Name: "key"}, false},
 	} {
 		if got := HiddenKey(tc.key); got != tc.want {
 			t.Errorf("HiddenKey(%s) = %v", lisp.PrintString(tc.key), got)

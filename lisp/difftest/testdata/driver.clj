@@ -16,7 +16,7 @@
 ;; Before printing, values are converted to plain EDN that the Go side's
 ;; lisp.ReadData reads:
 ;;   lazy seqs, lists, ranges -> realized (printed as (...), read as
-;;                               vectors), at most 100,000 items in all
+;;                               lists), at most 100,000 items in all
 ;;   map entries         -> vectors
 ;;   characters          -> one-character strings
 ;;   ratios              -> the string "#ratio 1/3"
@@ -25,6 +25,7 @@
 ;;   Float               -> the double that prints alike (1.1f -> 1.1)
 ;;   Integer, Short ...  -> long
 ;;   symbols             -> "#symbol name"
+;;   classes             -> "#class java.lang.Long"
 ;;   keywords that do not read back (:a b) -> "#keyword a b"
 ;;   regex patterns      -> "#regex <source>"
 ;;   functions           -> "#fn"
@@ -73,6 +74,7 @@
               (decimal? x) (str "#bigdec " x)
               (char? x) (str x)
               (symbol? x) (str "#symbol " x)
+              (class? x) (str "#class " (.getName ^Class x))
               (instance? java.util.regex.Pattern x) (str "#regex " (.pattern ^java.util.regex.Pattern x))
               (var? x) (str "#var " (.sym ^clojure.lang.Var x))
               (map? x) (persistent!
