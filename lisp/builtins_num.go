@@ -526,13 +526,20 @@ func absInt(x int64) int64 {
 }
 
 // numDiv always divides as floats: (/ 10 4) is 2.5 and (/ 6 3) is 2.0.
-// Dividing by zero follows IEEE: ##Inf, ##-Inf or ##NaN.
+// Dividing integers by the integer 0 is Clojure's ArithmeticException
+// "Divide by zero" (a program catches it, as models expect); with a float
+// on either side, IEEE's ##Inf, ##-Inf or ##NaN, as in Clojure and the
+// reference.
 func numDiv(_ *thread, args []Value) (Value, error) {
 	first, err := floatArg("/", args, 0)
 	if err != nil {
 		return nil, err
 	}
+	_, exact := args[0].(int64) // only integers so far
 	if len(args) == 1 {
+		if exact && first == 0 {
+			return nil, divideByZero()
+		}
 		return 1 / first, nil
 	}
 	acc := first
@@ -541,9 +548,20 @@ func numDiv(_ *thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		_, isInt := args[i].(int64)
+		exact = exact && isInt
+		if exact && d == 0 {
+			return nil, divideByZero()
+		}
 		acc /= d
 	}
 	return acc, nil
+}
+
+// divideByZero is the error of an integer division by zero, with Java's
+// message.
+func divideByZero() error {
+	return classError(ArithmeticError, classArithmetic, "Divide by zero")
 }
 
 func addOne(fn string, v Value, d int64) (Value, error) {
