@@ -583,7 +583,7 @@ func intDivision(fn string, args []Value) (Value, error) {
 	if a, ok := args[0].(int64); ok {
 		if b, ok := args[1].(int64); ok {
 			if b == 0 {
-				return nil, errorf(ArithmeticError, "%s: division by zero", fn)
+				return nil, divideByZero()
 			}
 			if a == math.MinInt64 && b == -1 {
 				if fn == "quot" {

@@ -239,7 +239,7 @@ func TestUncaughtExInfo(t *testing.T) {
 	if strings.Contains(le.Detailed(), "s3cr3t") {
 		t.Errorf("the error's text holds the data: %s", le.Detailed())
 	}
-	if want := "caused by java.lang.ArithmeticException: quot: division by zero"; !strings.Contains(le.Detailed(), want) {
+	if want := "caused by java.lang.ArithmeticException: Divide by zero"; !strings.Contains(le.Detailed(), want) {
 		t.Errorf("Detailed() = %s, want it to hold %q", le.Detailed(), want)
 	}
 	if !errors.Is(err, lisp.ArithmeticError) {
@@ -263,7 +263,7 @@ func TestExceptionSharedByBranches(t *testing.T) {
 	for i := 0; i < v.Len(); i++ {
 		want := any(lisp.Keyword("same"))
 		if i%2 == 1 {
-			want = "quot: division by zero"
+			want = "Divide by zero"
 		}
 		if v.At(i) != want {
 			t.Fatalf("branch %d: %v", i, v.At(i))

@@ -606,7 +606,7 @@ func (c *compiler) intDivision(name string, args []analyze.Expr, pos posT) intFn
 			return 0, err
 		}
 		if y == 0 {
-			return 0, at(errorf(ArithmeticError, "%s: division by zero", name), pos)
+			return 0, at(divideByZero(), pos)
 		}
 		if x == math.MinInt64 && y == -1 {
 			if name == "quot" {
