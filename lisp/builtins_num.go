@@ -31,7 +31,8 @@ func registerNumbers(t builtinTable) {
 	t.add("ceil", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("ceil", a[0], math.Ceil) })
 	t.add("round", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("round", a[0], math.Round) })
 	t.add("trunc", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("trunc", a[0], math.Trunc) })
-	t.add("int", 1, 1, func(_ *thread, a []Value) (Value, error) { return intOf(a[0]) }, "long")
+	t.add("int", 1, 1, func(_ *thread, a []Value) (Value, error) { return int32Of(a[0]) })
+	t.add("long", 1, 1, func(_ *thread, a []Value) (Value, error) { return intOf(a[0]) })
 	t.add("Math/floor", 1, 1, floatFn("Math/floor", math.Floor))
 	t.add("Math/ceil", 1, 1, floatFn("Math/ceil", math.Ceil))
 	t.add("Math/rint", 1, 1, floatFn("Math/rint", math.RoundToEven))
@@ -717,7 +718,24 @@ func toInteger(fn string, v Value, f func(float64) float64) (Value, error) {
 	return nil, argError(fn, 0, "a number", v)
 }
 
-// intOf is int and long: a number truncated, or the code point of a
+// int32Of is int: intOf, within Java's int as in Clojure, whose (int x)
+// fails on a number outside it ("integer overflow" for a long, "Value out
+// of range for int" for a double).
+func int32Of(v Value) (Value, error) {
+	r, err := intOf(v)
+	if err != nil {
+		return nil, err
+	}
+	if n := r.(int64); n != int64(int32(n)) {
+		if f, ok := v.(float64); ok {
+			return nil, classError(InvalidArgument, classIllegalArgument, "Value out of range for int: %s", formatFloat(f))
+		}
+		return nil, classError(ArithmeticError, classArithmetic, "integer overflow")
+	}
+	return r, nil
+}
+
+// intOf is long, and int within Java's int: a number truncated, or the code point of a
 // character, as (int \A) is 65 in Clojure. Characters are one-character
 // strings here, so (int "A") is 65 too; a longer string is an error, as in
 // Clojure, with the way to parse a number.
