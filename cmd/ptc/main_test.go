@@ -259,7 +259,7 @@ func TestReplLongLine(t *testing.T) {
 const conformVectors = `{"id":"add","program":"(+ 1 2)","expect":"3"}
 {"id":"ctx","program":"ctx/x","context":{"x":5},"context_edn":"{:x 5}","expect":"5"}
 
-{"id":"inf","program":"(/ 1 0)","expect":"##Inf"}
+{"id":"inf","program":"(/ 1.0 0)","expect":"##Inf"}
 {"id":"multi","program":"(first [1 2])\n(inc 41)","expect":"43"}
 {"id":"err","program":"(foo)","expect_error":"unbound_var"}
 {"id":"noerr","program":"(+ 1 1)","expect_error":"type_error"}
