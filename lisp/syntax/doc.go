@@ -33,7 +33,9 @@
 //
 // A token is a maximal run of characters other than white space and
 // ( ) [ ] { } " ; ` ~ ^ @. Rejected, with a message saying what to write
-// instead: .5, auto-resolved keywords (::k), syntax-quote and unquote,
+// instead: .5, auto-resolved keywords with an alias (::str/k; ::k is
+// :user/k, the keyword of the namespace programs run in), syntax-quote
+// and unquote,
 // tagged literals and other # forms;
 // control characters (C0 other than tab, CR, LF; DEL; C1) outside strings
 // and comments, and invalid UTF-8 outside comments.

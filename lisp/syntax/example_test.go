@@ -44,13 +44,13 @@ func ExampleFormat() {
 }
 
 func ExampleSnippet() {
-	src := "(let [total (reduce + ::xs)]\n  total)"
+	src := "(let [total (reduce + ::s/xs)]\n  total)"
 	_, err := syntax.Read(src)
 	e := err.(syntax.ErrorList)[0]
 	fmt.Println(e)
 	fmt.Println(syntax.Snippet(src, e.Pos, 80))
 	// Output:
-	// 1:23: auto-resolved keywords (::xs) are not supported: write :xs
-	// (let [total (reduce + ::xs)]
+	// 1:23: auto-resolved keywords (::s/xs) are not supported: write :s/xs
+	// (let [total (reduce + ::s/xs)]
 	//                       ^
 }

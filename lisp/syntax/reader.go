@@ -928,6 +928,14 @@ func (r *reader) readTokenSlow() Node {
 			r.errorf(start, "keyword ':' has no name: write :name")
 			return nil
 		case c1 == ':':
+			// ::name is Clojure's keyword of the current namespace, which
+			// for a program is always user: :user/name. ::alias/name needs
+			// an alias table the reader does not have.
+			if name := tok[2:]; name != "" && !strings.ContainsAny(name, ":/") {
+				n := r.keywords.alloc(r)
+				n.Span, n.Name = sp, "user/"+name
+				return n
+			}
 			fix := ":" + strings.TrimLeft(tok, ":")
 			if fix == ":" {
 				fix = ":name"

@@ -187,7 +187,8 @@ func TestReadErrors(t *testing.T) {
 		{"^@x y", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
 
 		// Keywords and symbols.
-		{"::foo", []string{"1:1: auto-resolved keywords (::foo) are not supported: write :foo"}},
+		{"::str/foo", []string{"1:1: auto-resolved keywords (::str/foo) are not supported: write :str/foo"}},
+		{"::", []string{"1:1: auto-resolved keywords (::) are not supported: write :name"}},
 		{":::foo ::", []string{
 			"1:1: auto-resolved keywords (:::foo) are not supported: write :foo",
 			"1:8: auto-resolved keywords (::) are not supported: write :name",
@@ -606,6 +607,21 @@ func TestLines(t *testing.T) {
 		}
 		for off := len(src); off >= 0; off -= 3 {
 			check(off)
+		}
+	}
+}
+
+// TestAutoResolvedKeyword: ::name is the keyword :user/name, as Clojure
+// reads it in the user namespace, where a program runs.
+func TestAutoResolvedKeyword(t *testing.T) {
+	forms, err := Read("[::none ::a-b?]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := forms[0].(*Vector).Items
+	for i, want := range []string{"user/none", "user/a-b?"} {
+		if k, ok := items[i].(*Keyword); !ok || k.Name != want {
+			t.Errorf("item %d = %#v, want the keyword %s", i, items[i], want)
 		}
 	}
 }
