@@ -21,7 +21,9 @@ var builtins = newBuiltinTable()
 // newBuiltinTable registers the builtins topic by topic, one file each:
 // numbers (builtins_num.go), sequences (builtins_seq.go), maps and
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
-// output (builtins_fn.go), time (builtins_time.go), and the transducer
+// output (builtins_fn.go), time and dates (builtins_time.go,
+// builtins_date.go), the java.lang methods and statics (builtins_java.go),
+// and the transducer
 // arities (transducers.go), which extend sequence functions with wrap. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
@@ -34,6 +36,7 @@ func newBuiltinTable() builtinTable {
 	registerFunctions(t)
 	registerTime(t)
 	registerDates(t)
+	registerJava(t)
 	registerTransducers(t)
 	return t
 }

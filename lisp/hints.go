@@ -62,8 +62,6 @@ var hints = map[string]string{
 	"delay":    "compute the value directly with let",
 	"force":    "compute the value directly with let",
 	"new":      hintHost,
-	".":        hintHost,
-	"..":       hintHost,
 	"doto":     hintHost,
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
@@ -117,21 +115,6 @@ var hints = map[string]string{
 	"lazy-cat":     "use concat",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
-	".toUpperCase": "use (clojure.string/upper-case s)",
-	".toLowerCase": "use (clojure.string/lower-case s)",
-	".trim":        "use (clojure.string/trim s)",
-	".length":      "use (count s)",
-	".size":        "use (count coll)",
-	".contains":    "use (clojure.string/includes? s sub) for strings, (contains? coll x) for collections",
-	".indexOf":     "use (clojure.string/index-of s sub)",
-	".startsWith":  "use (clojure.string/starts-with? s prefix)",
-	".endsWith":    "use (clojure.string/ends-with? s suffix)",
-	".substring":   "use (subs s start end)",
-	".split":       "use (clojure.string/split s #\"regex\")",
-	".replace":     "use (clojure.string/replace s match replacement)",
-	".equals":      "use (= a b)",
-	".get":         "use (get coll k)",
-	".isEmpty":     "use (empty? coll)",
-	".toString":    "use (str x)",
-	".format":      "use (format fmt args...)",
+	".get":    "use (get coll k)",
+	".format": "use (format fmt args...)",
 }

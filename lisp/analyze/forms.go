@@ -53,6 +53,27 @@ func isInteropName(name string) bool {
 func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 	name := sym.Name
 	pos := a.pos(l)
+	switch name {
+	case ".":
+		if call, ok := dotCall(l.Items[1:], l.Span); ok {
+			return a.expr(call, false)
+		}
+		return a.errorf(pos, "invalid_form", "(. x method args...) needs a target and a method name: write (.method x args...)")
+	case "..":
+		// (.. x trim toUpperCase) is (. (. x trim) toUpperCase).
+		if len(l.Items) < 3 {
+			return a.errorf(pos, "invalid_form", "(.. x method...) needs a target and methods: write (.method x args...)")
+		}
+		acc := l.Items[1]
+		for _, step := range l.Items[2:] {
+			call, ok := dotCall([]syntax.Node{acc, step}, l.Span)
+			if !ok {
+				return a.errorf(a.pos(step), "invalid_form", "(.. x method...) takes method names or (method args...): write (.method x args...)")
+			}
+			acc = call
+		}
+		return a.expr(acc, false)
+	}
 	if a.isBuiltin(name) {
 		return &Call{At: At{pos}, Fn: a.builtinRef(name, a.pos(sym)), Args: a.exprs(l.Items[1:])}
 	}
@@ -63,6 +84,32 @@ func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 	}
 	return a.errorf(pos, "invalid_form",
 		"Java interop (%s) is not supported: PTC-Lisp has no host objects; use the builtin functions", name)
+}
+
+// dotCall rewrites the parts of (. target method args...) or
+// (. target (method args...)) into the call Clojure means: (.method target
+// args...), or (Class/method args...) when the target names a class such
+// as Integer or Math.
+func dotCall(parts []syntax.Node, span syntax.Span) (syntax.Node, bool) {
+	if len(parts) < 2 {
+		return nil, false
+	}
+	target, member, args := parts[0], parts[1], parts[2:]
+	if l, ok := member.(*syntax.List); ok && len(args) == 0 && len(l.Items) > 0 {
+		member, args = l.Items[0], l.Items[1:]
+	}
+	m, ok := member.(*syntax.Symbol)
+	if !ok || m.Ns != "" || m.Name == "" {
+		return nil, false
+	}
+	if class, ok := target.(*syntax.Symbol); ok && class.Ns == "" {
+		if _, known := CanonicalNamespace(class.Name); known && class.Name != "" && class.Name[0] >= 'A' && class.Name[0] <= 'Z' {
+			fn := &syntax.Symbol{Span: m.Span, Ns: class.Name, Name: m.Name}
+			return &syntax.List{Span: span, Items: append([]syntax.Node{fn}, args...)}, true
+		}
+	}
+	fn := &syntax.Symbol{Span: m.Span, Name: "." + m.Name}
+	return &syntax.List{Span: span, Items: append([]syntax.Node{fn, target}, args...)}, true
 }
 
 func (a *analyzer) memoryCall(sym *syntax.Symbol, l *syntax.List) Expr {
