@@ -23,6 +23,7 @@ var builtins = newBuiltinTable()
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
 // output (builtins_fn.go), time and dates (builtins_time.go,
 // builtins_date.go), the java.lang methods and statics (builtins_java.go),
+// clojure.walk (builtins_walk.go),
 // and the transducer
 // arities (transducers.go), which extend sequence functions with wrap. Each
 // name is registered once (set refuses a second time), so the order only
@@ -37,6 +38,7 @@ func newBuiltinTable() builtinTable {
 	registerTime(t)
 	registerDates(t)
 	registerJava(t)
+	registerWalk(t)
 	registerTransducers(t)
 	return t
 }

@@ -22,7 +22,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
 				return a.interop(sym, l)
 			}
-		} else if ns, ok := CanonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
+		} else if ns, ok := a.canonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
 			return a.special(sym.Name, l, tail)
 		} else {

@@ -20,6 +20,7 @@ var namespaceAliases = map[string]string{
 	"set":                           "clojure.set",
 	"clojure.walk":                  "clojure.walk",
 	"walk":                          "clojure.walk",
+	"w":                             "clojure.walk",
 	"regex":                         "",
 	"Math":                          "Math",
 	"java.lang.Math":                "Math",
@@ -80,6 +81,9 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			return a.errorf(pos, "invalid_placeholder",
 				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
 		}
+		if q, ok := a.refers[s.Name]; ok && !a.defSet[s.Name] {
+			return a.builtinRef(q, pos) // (require '[clojure.walk :refer [postwalk]])
+		}
 		if a.isBuiltinFP(s.Name, fp) {
 			if !a.isShadowed(s.Name) {
 				return a.builtinRef(s.Name, pos)
@@ -130,7 +134,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 
 // qualified resolves ns/name against the builtin table.
 func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
-	ns, ok := CanonicalNamespace(s.Ns)
+	ns, ok := a.canonicalNamespace(s.Ns)
 	if !ok {
 		return "", false
 	}
@@ -145,7 +149,7 @@ func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
 
 func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
 	pos := a.pos(s)
-	if _, ok := CanonicalNamespace(s.Ns); ok {
+	if _, ok := a.canonicalNamespace(s.Ns); ok {
 		if a.cfg.Hint != nil {
 			if h := a.cfg.Hint(s.Ns + "/" + s.Name); h != "" {
 				return a.errorf(pos, "unbound_var", "%s", h)

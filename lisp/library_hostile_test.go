@@ -1,0 +1,59 @@
+package lisp_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// libraryHostileCases are hostile programs against the library of issue 39
+// (clojure.walk, the Java calls, sorted-by collections, lazy-seq): each
+// must end with its limit's error, as those of hostile_test.go.
+var libraryHostileCases = []hostileCase{
+	// clojure.walk over values that share their parts: 2^60 nodes.
+	{"postwalk of a doubled vector", `(clojure.walk/postwalk identity (nth (iterate (fn [v] [v v]) 1) 60))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxMemory: -1}},
+	{"prewalk of a doubled vector", `(clojure.walk/prewalk identity (nth (iterate (fn [v] [v v]) 1) 60))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxMemory: -1}},
+	{"postwalk of a doubled vector, by memory", `(clojure.walk/postwalk identity (nth (iterate (fn [v] [v v]) 1) 60))`,
+		lisp.MemoryExceeded, lisp.Limits{}},
+	{"keywordize-keys of a doubled map", `(clojure.walk/keywordize-keys (nth (iterate (fn [m] {"a" m "b" m}) 1) 60))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxMemory: -1}},
+	{"postwalk-replace of a vector shared 1000 times", `(let [big (vec (range 10000))] (clojure.walk/postwalk-replace {1 2} (vec (repeat 1000 big))))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxMemory: -1}},
+	{"postwalk until timeout", `(clojure.walk/postwalk identity (nth (iterate (fn [v] [v v]) 1) 60))`,
+		lisp.Timeout, lisp.Limits{Timeout: 200 * time.Millisecond, MaxSteps: -1, MaxMemory: -1}},
+	{"walk of deeply nested data", `(clojure.walk/postwalk identity (nth (iterate vector 1) 20000))`,
+		lisp.DepthExceeded, lisp.Limits{}},
+
+	// Java calls that build.
+	{"a huge .repeat", `(.repeat "abcdefgh" 100000000)`, lisp.MemoryExceeded, lisp.Limits{}},
+	{".repeat past any memory", `(.repeat "ab" 9000000000000000000)`, lisp.MemoryExceeded, lisp.Limits{}},
+	{".replace that multiplies a string", `(loop [s "ab" i 0] (if (< i 40) (recur (.replace s "a" "aa") (inc i)) (count s)))`,
+		lisp.MemoryExceeded, lisp.Limits{}},
+}
+
+func TestLibraryHostilePrograms(t *testing.T) {
+	for _, hc := range libraryHostileCases {
+		t.Run(hc.name, func(t *testing.T) {
+			limits := hc.limits
+			if limits.Timeout == 0 {
+				limits.Timeout = hostileLimits.Timeout
+			}
+			if limits.MaxMemory == 0 {
+				limits.MaxMemory = hostileLimits.MaxMemory
+			}
+			start := time.Now()
+			_, err := lisp.Run(context.Background(), hc.src, lisp.Options{Limits: limits})
+			if !errors.Is(err, hc.kind) {
+				t.Fatalf("got %v, want %s", err, hc.kind)
+			}
+			if hc.kind == lisp.Timeout && time.Since(start) > limits.Timeout+timeMargin {
+				t.Errorf("took %v, limit %v", time.Since(start), limits.Timeout)
+			}
+		})
+	}
+}
