@@ -23,7 +23,7 @@ var builtins = newBuiltinTable()
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
 // output (builtins_fn.go), time and dates (builtins_time.go,
 // builtins_date.go), the java.lang methods and statics (builtins_java.go),
-// clojure.walk (builtins_walk.go),
+// clojure.walk (builtins_walk.go), lazy-seq's runtime (seq_lazy.go),
 // and the transducer
 // arities (transducers.go), which extend sequence functions with wrap. Each
 // name is registered once (set refuses a second time), so the order only
@@ -39,6 +39,7 @@ func newBuiltinTable() builtinTable {
 	registerDates(t)
 	registerJava(t)
 	registerWalk(t)
+	registerLazy(t)
 	registerTransducers(t)
 	return t
 }
@@ -90,7 +91,7 @@ func (t builtinTable) wrap(name string, wrap func(old *Builtin) *Builtin) {
 func builtinNames() []string {
 	names := make([]string, 0, len(builtins))
 	for n := range builtins {
-		if !strings.Contains(n, "/") || n == "/" {
+		if (!strings.Contains(n, "/") || n == "/") && !strings.HasPrefix(n, " ") {
 			names = append(names, n)
 		}
 	}
@@ -103,7 +104,9 @@ func builtinNames() []string {
 func BuiltinNames() []string {
 	names := make([]string, 0, len(builtins))
 	for n := range builtins {
-		names = append(names, n)
+		if !strings.HasPrefix(n, " ") { // lazy-seq's runtime function
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names

@@ -165,6 +165,9 @@ func registerMaps(t builtinTable) {
 		return b.Map(), nil
 	})
 	t.add("keys", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*Map); !ok && a[0] != nil {
+			return entryParts(th, "keys", a[0], 0)
+		}
 		m, err := mapArg("keys", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
@@ -175,6 +178,9 @@ func registerMaps(t builtinTable) {
 		return NewVector(m.Keys()), th.ticks(m.Len())
 	})
 	t.add("vals", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*Map); !ok && a[0] != nil {
+			return entryParts(th, "vals", a[0], 1)
+		}
 		m, err := mapArg("vals", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
@@ -1072,7 +1078,7 @@ func mergeInto(th *thread, fn string, f Value, t *transientMap, rest []Value) (V
 
 // relationItems returns the maps of a relation (a set or sequence of maps).
 func relationItems(th *thread, fn string, rel Value) ([]Value, error) {
-	if s, ok := rel.(*Seq); ok {
+	if s, ok := rel.(*Seq); ok && !s.finite {
 		return nil, infiniteError(s, fn)
 	}
 	if _, ok := rel.(*Map); ok {
@@ -1193,4 +1199,32 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		}
 	}
 	return out.Set(), nil
+}
+
+// entryParts is keys (part 0) or vals (part 1) of a sequence of map
+// entries, such as what subseq, seq, filter or sort-by return for a map:
+// Clojure's keys and vals take any sequence of entries. nil when empty.
+func entryParts(th *thread, fn string, coll Value, part int) (Value, error) {
+	switch coll.(type) {
+	case *Vector, *Seq:
+	default:
+		_, err := mapArg(fn, coll)
+		return nil, err
+	}
+	xs, err := th.items(coll, fn)
+	if err != nil || len(xs) == 0 {
+		return nil, err
+	}
+	if err := th.charge(int64(len(xs))); err != nil {
+		return nil, err
+	}
+	out := make([]Value, len(xs))
+	for i, x := range xs {
+		e, ok := x.(*Vector)
+		if !ok || e.Len() != 2 {
+			return nil, errorf(TypeError, "%s expects a map or a sequence of [key value] entries, got %s in it", fn, describe(x))
+		}
+		out[i] = e.items[part]
+	}
+	return NewVector(out), nil
 }

@@ -11,8 +11,11 @@ import (
 func registerSequences(t builtinTable) {
 	t.add("count", 1, 1, seqCount)
 	t.add("empty?", 1, 1, func(th *thread, a []Value) (Value, error) {
-		if s, ok := a[0].(string); ok {
-			return s == "", nil // not a count of every character
+		switch x := a[0].(type) {
+		case string:
+			return x == "", nil // not a count of every character
+		case *Seq:
+			return th.isEmptySeq(x)
 		}
 		n, err := countOf1(th, "empty?", a[0])
 		return n == 0, err
@@ -24,6 +27,12 @@ func registerSequences(t builtinTable) {
 			}
 			return s, nil
 		}
+		if s, ok := a[0].(*Seq); ok {
+			if empty, err := th.isEmptySeq(s); err != nil || empty {
+				return nil, err
+			}
+			return s, nil
+		}
 		n, err := countOf1(th, "not-empty", a[0])
 		if err != nil || n == 0 {
 			return nil, err
@@ -32,6 +41,10 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("seq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Seq); ok {
+			// nil for an empty one, as Clojure: lazy recursions test (seq s).
+			if empty, err := th.isEmptySeq(s); err != nil || empty {
+				return nil, err
+			}
 			return s, nil
 		}
 		xs, err := th.items(a[0], "seq")
@@ -361,6 +374,12 @@ func registerSequences(t builtinTable) {
 	t.add("not-any?", 2, 2, func(th *thread, a []Value) (Value, error) { return quantify(th, "not-any?", a, false, true) })
 	t.add("contains?", 2, 2, seqContains)
 	t.add("concat", 0, -1, func(th *thread, a []Value) (Value, error) {
+		for _, c := range a {
+			if s, ok := c.(*Seq); ok && s.finite {
+				// A part that may end: what follows it is reachable.
+				return th.concatCells(slices.Clone(a))
+			}
+		}
 		for i, c := range a {
 			if s, ok := c.(*Seq); ok {
 				// An infinite part: a lazy sequence of what comes before
@@ -376,7 +395,7 @@ func registerSequences(t builtinTable) {
 					}
 					head = append(head, xs...)
 				}
-				return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+				return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 					for _, x := range head {
 						if ok, err := yield(x); err != nil || !ok {
 							return err
@@ -402,6 +421,10 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("conj", 0, -1, seqConj)
 	t.add("cons", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if s, ok := a[1].(*Seq); ok {
+			// Onto a lazy sequence: a cell, without realizing it.
+			return th.consSeq(a[0], s)
+		}
 		xs, err := th.items(a[1], "cons")
 		if err != nil {
 			return nil, err
@@ -453,6 +476,9 @@ func registerSequences(t builtinTable) {
 	t.add("interleave", 0, -1, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 0 {
 			return emptyVector, nil
+		}
+		if mapsCells(a) {
+			return th.interleaveCells(slices.Clone(a))
 		}
 		colls, n, err := th.multiItems("interleave", a)
 		if err != nil {
@@ -836,7 +862,7 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		if s, ok := a[1].(*Seq); ok {
+		if s, ok := a[1].(*Seq); ok && !s.finite {
 			return nil, infiniteError(s, "run!")
 		}
 		err = th.each(a[1], "run!", func(x Value) (bool, error) {
@@ -916,7 +942,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("list*", 1, -1, func(th *thread, a []Value) (Value, error) {
 		last := a[len(a)-1]
-		if s, ok := last.(*Seq); ok {
+		if s, ok := last.(*Seq); ok && !s.finite {
 			return nil, infiniteError(s, "list*")
 		}
 		xs, err := th.items(last, "list*")
@@ -1035,6 +1061,10 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 		n := graphemeCount(c)
 		return n, th.ticks(n)
 	case *Seq:
+		if c.finite {
+			xs, err := th.realize(c, -1, fn)
+			return len(xs), err
+		}
 		return 0, infiniteError(c, fn)
 	case *Builtin:
 		if c.xf != nil {
@@ -1148,7 +1178,31 @@ func (th *thread) nthGrapheme(s string, i int) (Value, bool, error) {
 // nextOf drops n elements: nil when nothing is left.
 func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
 	if s, ok := coll.(*Seq); ok {
-		return dropSeq(s, n), nil
+		if !s.finite {
+			return dropSeq(s, n), nil
+		}
+		// A sequence that may end: its rest, element by element (O(1) on
+		// cells), and nil when nothing is left.
+		var rest Value = s
+		for range n {
+			_, r, ok, err := th.step(rest)
+			if err != nil || !ok {
+				return nil, err
+			}
+			rest = r
+		}
+		switch r := rest.(type) {
+		case *Seq:
+			if empty, err := th.isEmptySeq(r); err != nil || empty {
+				return nil, err
+			}
+			return r, nil
+		case *Vector:
+			if r.Len() == 0 {
+				return nil, nil
+			}
+		}
+		return rest, nil
 	}
 	xs, err := th.items(coll, fn)
 	if err != nil || len(xs) <= n {
@@ -1161,7 +1215,7 @@ func dropSeq(s *Seq, n int) *Seq {
 	if n <= 0 {
 		return s
 	}
-	return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+	return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		i := 0
 		return s.gen(th, func(v Value) (bool, error) {
 			i++
@@ -1314,6 +1368,9 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 		return nil, argError(fn, 0, "a predicate function", pred)
 	}
 	if s, ok := a[1].(*Seq); ok && fn != "filterv" {
+		if s.cell != nil {
+			return th.filterCells(pred, keep, s)
+		}
 		return lazily(filterXf(fn, pred, keep), s), nil
 	}
 	if v, ok := a[1].(*Vector); ok {
@@ -1378,11 +1435,33 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 	return NewVector(out), nil
 }
 
+// mapsCells reports whether map over colls makes a chain of cells: when
+// one of them is made of cells, or several are and all are sequences
+// (infinite ones only could not be mapped otherwise).
+func mapsCells(colls []Value) bool {
+	seqs := 0
+	for _, c := range colls {
+		if isCells(c) {
+			return true
+		}
+		if _, ok := c.(*Seq); ok {
+			seqs++
+		}
+	}
+	return seqs > 1 && seqs == len(colls)
+}
+
 // seqMap maps f over one or more collections (stopping at the shortest).
 func seqMap(th *thread, fn string, a []Value) (Value, error) {
 	f := a[0]
 	if !isCallable(f) {
 		return nil, argError(fn, 0, "a function", f)
+	}
+	if fn == "map" && mapsCells(a[1:]) {
+		// Over memoized lazy sequences, or over infinite ones only: a lazy
+		// chain, as Clojure's (so (def fibs (lazy-cat [0 1] (map + fibs
+		// (rest fibs)))) reads what it already realized).
+		return th.mapCells(f, slices.Clone(a[1:]))
 	}
 	if len(a) == 2 {
 		if s, ok := a[1].(*Seq); ok && fn == "map" {
@@ -1428,7 +1507,7 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
 	n := math.MaxInt
 	for _, c := range colls {
-		if _, ok := c.(*Seq); !ok {
+		if s, ok := c.(*Seq); !ok || s.finite {
 			k, err := countOf1(th, fn, c)
 			if err != nil {
 				return nil, 0, err
@@ -1442,7 +1521,7 @@ func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
 	out := make([][]Value, len(colls))
 	for i, c := range colls {
 		var err error
-		if s, ok := c.(*Seq); ok {
+		if s, ok := c.(*Seq); ok && !s.finite {
 			// The first n elements are kept: charged before they are taken.
 			if err := th.charge(int64(n)); err != nil {
 				return nil, 0, err
@@ -1555,6 +1634,15 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return nil, err
 	}
 	switch c := a[0].(type) {
+	case *Seq:
+		// Onto a sequence conj adds at the front, as cons.
+		var err error
+		for _, x := range a[1:] {
+			if c, err = th.consSeq(x, c); err != nil {
+				return nil, err
+			}
+		}
+		return c, nil
 	case *transientSet:
 		for _, x := range a[1:] {
 			c.b.Add(x)
@@ -1916,7 +2004,7 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 	var acc Value
 	var xs []Value
 	var err error
-	if s, ok := coll.(*Seq); ok {
+	if s, ok := coll.(*Seq); ok && !s.finite {
 		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] {
 			// These never return (reduced ...): the reduce could not end.
 			return nil, infiniteError(s, "reduce")
@@ -2499,7 +2587,7 @@ func seqSortBy(th *thread, a []Value) (Value, error) {
 }
 
 func sortableItems(th *thread, fn string, coll Value) ([]Value, error) {
-	if s, ok := coll.(*Seq); ok {
+	if s, ok := coll.(*Seq); ok && !s.finite {
 		return nil, infiniteError(s, fn)
 	}
 	if err := th.charge(int64(countOrZero(coll))); err != nil {
@@ -2834,8 +2922,16 @@ func realizeAll(th *thread, fn string, a []Value, keep bool) (Value, error) {
 	}
 	switch c := coll.(type) {
 	case *Seq:
-		if len(a) == 1 {
+		if len(a) == 1 && !c.finite {
 			return nil, infiniteError(c, fn)
+		}
+		if len(a) == 1 {
+			// A sequence that may end: realize it, for its side effects.
+			xs, err := th.realize(c, -1, fn)
+			if err != nil || !keep {
+				return nil, err
+			}
+			return NewVector(xs), nil
 		}
 	case nil, *Vector, *Map, *Set, string:
 	default:
@@ -2889,7 +2985,7 @@ func treeSeq(th *thread, a []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s, isSeq := kids.(*Seq); isSeq {
+		if s, isSeq := kids.(*Seq); isSeq && !s.finite {
 			return nil, infiniteError(s, "tree-seq")
 		}
 		xs, err := th.items(kids, "tree-seq")
@@ -2936,7 +3032,7 @@ func coreReplace(th *thread, smap, coll Value) (Value, error) {
 		return nil, err
 	}
 	if s, ok := coll.(*Seq); ok {
-		return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+		return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 			return s.gen(th, func(x Value) (bool, error) {
 				if v, ok := lookup(x); ok {
 					x = v

@@ -58,11 +58,10 @@ var hints = map[string]string{
 	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
 	"rand": hintRandom, "rand-int": hintRandom, "rand-nth": hintRandom, "shuffle": hintRandom,
 	"random-uuid": hintRandom, "random-sample": hintRandom,
-	"lazy-seq": "build sequences with range, iterate, repeat or map, and take a finite part",
-	"delay":    "compute the value directly with let",
-	"force":    "compute the value directly with let",
-	"new":      hintHost,
-	"doto":     hintHost,
+	"delay": "compute the value directly with let",
+	"force": "compute the value directly with let",
+	"new":   hintHost,
+	"doto":  hintHost,
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
 	"swap-vals!": hintMutable, "reset-vals!": hintMutable, "compare-and-set!": hintMutable,
@@ -73,7 +72,6 @@ var hints = map[string]string{
 	"agent-error": hintMutable,
 	"future?":     hintParallel, "future-done?": hintParallel, "future-cancel": hintParallel,
 	"future-cancelled?": hintParallel,
-	"realized?":         "values are computed when they are written; there are no delays, futures or lazy sequences to check",
 	"delay?":            "compute the value directly with let",
 	"bound-fn":          hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
 	"with-redefs-fn": hintDynamic, "get-thread-bindings": hintDynamic, "push-thread-bindings": hintDynamic,
@@ -112,7 +110,6 @@ var hints = map[string]string{
 	"time":         "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
 	"with-out-str": "output cannot be captured as a string; build the string with str, format or clojure.string/join",
 	"when-first":   "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
-	"lazy-cat":     "use concat",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
 	".get":    "use (get coll k)",

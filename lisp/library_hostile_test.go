@@ -34,6 +34,31 @@ var libraryHostileCases = []hostileCase{
 	{".repeat past any memory", `(.repeat "ab" 9000000000000000000)`, lisp.MemoryExceeded, lisp.Limits{}},
 	{".replace that multiplies a string", `(loop [s "ab" i 0] (if (< i 40) (recur (.replace s "a" "aa") (inc i)) (count s)))`,
 		lisp.MemoryExceeded, lisp.Limits{}},
+
+	// lazy-seq that never ends, or recurses without yielding.
+	{"count of an endless lazy-seq", `(defn ones [] (lazy-seq (cons 1 (ones)))) (count (ones))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
+	{"vec of an endless lazy-seq, by memory", `(defn ones [] (lazy-seq (cons 1 (ones)))) (vec (ones))`,
+		lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
+	{"an endless lazy-seq as the program's value", `(defn ones [] (lazy-seq (cons 1 (ones)))) (ones)`,
+		lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
+	{"printing an endless lazy-seq", `(defn ones [] (lazy-seq (cons 1 (ones)))) (pr-str (ones))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
+	{"= of two endless lazy-seqs", `(defn ones [] (lazy-seq (cons 1 (ones)))) (= (ones) (ones))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
+	{"a lazy-seq whose body recurses forever", `(defn f [] (lazy-seq (f))) (first (f))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
+	{"a lazy-seq whose body forces itself", `(def s (lazy-seq (cons 1 (rest s)))) (count s)`,
+		lisp.DepthExceeded, lisp.Limits{}},
+	{"a lazy-seq whose body calls itself deeper", `(defn f [n] (lazy-seq (cons n (seq (f (inc n)))))) (first (f 0))`,
+		lisp.DepthExceeded, lisp.Limits{}},
+	{"an endless lazy-seq until timeout", `(defn ones [] (lazy-seq (cons 1 (ones)))) (count (ones))`,
+		lisp.Timeout, lisp.Limits{Timeout: 200 * time.Millisecond, MaxSteps: -1, MaxMemory: -1}},
+	{"take of huge elements", `(take 100 (repeatedly #(vec (range 1000000))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"take of huge lazy elements", `(defn big [] (lazy-seq (cons (apply str (repeat 1000000 "x")) (big)))) (take 100 (big))`,
+		lisp.MemoryExceeded, lisp.Limits{}},
+	{"filter of an endless lazy-seq that never passes", `(defn ones [] (lazy-seq (cons 1 (ones)))) (first (filter zero? (ones)))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
 }
 
 func TestLibraryHostilePrograms(t *testing.T) {

@@ -96,6 +96,9 @@ type printer struct {
 	poll     func() error
 	nextPoll int
 	err      error
+	// th, inside a run, realizes the lazy sequences that may end
+	// (lazy-seq) to print their elements.
+	th *thread
 }
 
 const pollBytes = 64 << 10
@@ -290,7 +293,17 @@ func (p *printer) seq(open, close string, items []Value, depth int) {
 	p.sb.WriteString(close)
 }
 
-func (p *printer) lazySeq(s *Seq, _ int) {
+func (p *printer) lazySeq(s *Seq, depth int) {
+	if s.finite && p.th != nil && p.err == nil {
+		// As Clojure prints a lazy sequence: its elements in parentheses.
+		xs, err := p.th.realize(s, -1, "printing")
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.seq("(", ")", xs, depth)
+		return
+	}
 	p.sb.WriteString("#seq[")
 	p.sb.WriteString(s.name)
 	p.sb.WriteByte(']')
@@ -461,7 +474,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 		}
 	}
 	limit := th.textBudget()
-	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw}
+	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw, th: th}
 	if th.printing {
 		p.opts.Redact = th.run.redact
 	}

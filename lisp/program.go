@@ -456,6 +456,10 @@ type runState struct {
 	pool        []*thread  // idle branch threads, for reuse
 	redact      *Redaction // hides values in printed output
 	globals     globalEnv  // the main thread's view of the namespace
+	// madeLazy is set when the run built a lazy sequence of unknown
+	// length (lazy-seq, cons onto a sequence): only then does its value
+	// need a walk to realize them (see realizeValue).
+	madeLazy atomic.Bool
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the
@@ -563,6 +567,17 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 		return err
 	}
 	v, err := th.runTop(p)
+	// The value leaves the run: lazy sequences of unknown length in it
+	// are realized now, under the run's limits.
+	if err == nil {
+		v, err = th.realizeValue(v)
+	} else if x, ok := err.(*exit); ok {
+		if rv, rerr := th.realizeValue(x.value); rerr != nil {
+			err = rerr
+		} else {
+			x.value = rv
+		}
+	}
 	res.Output = th.out
 	res.Steps = run.steps.Load() + th.steps - th.flushed
 	res.ToolCalls = int(run.toolCalls.Load())

@@ -172,7 +172,7 @@ func (th *thread) reduceXf(r reducer, acc, coll Value, op string) (Value, error)
 // (transduce xform f init coll)).
 func (th *thread) runTransducer(op string, xform Value, final func() (reducer, error), f, init, coll Value) (Value, error) {
 	if xf := transducerOf(xform); xf != nil {
-		if s, ok := coll.(*Seq); ok && !xf.stops() {
+		if s, ok := coll.(*Seq); ok && !s.finite && !xf.stops() {
 			return nil, infiniteError(s, op)
 		}
 		r, err := final()
@@ -408,7 +408,7 @@ func (r *yieldReducer) done(_ *thread, acc Value) (Value, error) { return acc, n
 // lazyTransduce is (sequence xf s) over an infinite sequence, for stages
 // that cannot end it: a lazy sequence, as Clojure's.
 func lazyTransduce(xf *transducer, s *Seq) *Seq {
-	return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+	return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		r := xf.build(&yieldReducer{yield: yield})
 		var acc Value
 		return s.gen(th, func(x Value) (bool, error) {

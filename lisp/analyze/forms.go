@@ -40,6 +40,10 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	return a.calls.new(Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])})
 }
 
+// LazySeqFn is the name of the runtime function that (lazy-seq body...)
+// calls with (fn [] body...); no program can spell it (it has a space).
+const LazySeqFn = " lazy-seq"
+
 // isInteropName reports whether a call head names a host method (.method),
 // a constructor (Class.), or is one of ., .. and new.
 func isInteropName(name string) bool {
@@ -261,6 +265,21 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return a.call(args, pos)
 	case "comment", "ns", "require", "import", "use", "refer":
 		return &Const{At: At{pos}}
+	case "lazy-seq":
+		// (lazy-seq body...) is a call of the runtime's lazy-seq function
+		// with (fn [] body...), which it runs once, when first realized.
+		fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{
+			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+			&syntax.Symbol{Span: l.Items[0].Bounds(), Name: LazySeqFn}, fn}}, false)
+	case "lazy-cat":
+		// (lazy-cat a b) is (concat (lazy-seq a) (lazy-seq b)).
+		items := []syntax.Node{&syntax.Symbol{Span: l.Items[0].Bounds(), Ns: "clojure.core", Name: "concat"}}
+		for _, x := range args {
+			items = append(items, &syntax.List{Span: x.Bounds(), Items: []syntax.Node{
+				&syntax.Symbol{Span: x.Bounds(), Name: "lazy-seq"}, x}})
+		}
+		return a.expr(&syntax.List{Span: l.Span, Items: items}, false)
 	case "assert":
 		if len(args) < 1 || len(args) > 2 {
 			return a.errorf(pos, "invalid_arity", "assert expects (assert test message?), got %d argument(s)", len(args))

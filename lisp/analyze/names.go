@@ -200,7 +200,7 @@ func isSpecialName(name string) bool {
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
-		"ns", "require", "import", "use", "refer":
+		"ns", "require", "import", "use", "refer", "lazy-seq", "lazy-cat":
 		return true
 	}
 	return false
