@@ -24,6 +24,7 @@ var builtins = newBuiltinTable()
 // output (builtins_fn.go), time and dates (builtins_time.go,
 // builtins_date.go), the java.lang methods and statics (builtins_java.go),
 // clojure.walk (builtins_walk.go), lazy-seq's runtime (seq_lazy.go),
+// sorted-map-by and sorted-set-by (sorted_by.go),
 // and the transducer
 // arities (transducers.go), which extend sequence functions with wrap. Each
 // name is registered once (set refuses a second time), so the order only
@@ -40,6 +41,7 @@ func newBuiltinTable() builtinTable {
 	registerJava(t)
 	registerWalk(t)
 	registerLazy(t)
+	registerSortedBy(t)
 	registerTransducers(t)
 	return t
 }

@@ -19,6 +19,13 @@ func registerMaps(t builtinTable) {
 		}
 		v, ok := getKey(a[0], a[1])
 		if !ok {
+			if k, found, err := th.sortedKey(a[0], a[1]); err != nil || found {
+				if err != nil {
+					return nil, err
+				}
+				v, _ = getKey(a[0], k)
+				return v, nil
+			}
 			if path, isPath := a[1].(*Vector); isPath {
 				if _, isMap := a[0].(*Map); isMap {
 					// (get m [:a :b]) reads the path when no such vector key exists.
@@ -109,6 +116,13 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Map:
 			for _, k := range a[1:] {
+				if m.by != nil {
+					var err error
+					if m, err = th.sortedDissoc(m, existingKey(m, k)); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				m = m.Dissoc(existingKey(m, k))
 			}
 			return m, nil
@@ -350,6 +364,13 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Set:
 			for _, x := range a[1:] {
+				if s.by != nil {
+					var err error
+					if s, err = th.sortedDisj(s, x); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				s = s.Disj(x)
 			}
 			return s, nil
@@ -854,6 +875,9 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 		if flexible {
 			k = existingKey(c, k)
 		}
+		if c.by != nil {
+			return th.sortedAssoc(c, k, v)
+		}
 		return c.Assoc(k, v), nil
 	case *transientMap:
 		if flexible {
@@ -978,6 +1002,11 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 	if len(maps) > 0 {
 		if t, ok := maps[0].(*transientMap); ok {
 			return mergeInto(th, fn, f, t, maps[1:])
+		}
+		if m, ok := maps[0].(*Map); ok && m.by != nil && f == nil {
+			// merge conjoins onto the first map: a sorted-by one keeps
+			// its comparator.
+			return seqConj(th, maps)
 		}
 	}
 	var out *Map

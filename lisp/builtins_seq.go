@@ -774,10 +774,8 @@ func registerSequences(t builtinTable) {
 		switch a[0].(type) {
 		case *Vector, *Seq: // Clojure: () for a sequence
 			return emptyVector, nil
-		case *Map:
-			return emptyMap, nil
-		case *Set:
-			return emptySet, nil
+		case *Map, *Set:
+			return emptySorted(a[0]), nil // a sorted-by one keeps its comparator
 		}
 		return nil, nil // not a collection: strings, numbers, functions...
 	})
@@ -1602,10 +1600,17 @@ func quantify(th *thread, fn string, a []Value, want, empty bool) (Value, error)
 func seqContains(th *thread, a []Value) (Value, error) {
 	switch c := a[0].(type) {
 	case *Map:
-		_, ok := c.Lookup(a[1])
-		return ok, nil
+		if _, ok := c.Lookup(a[1]); ok {
+			return true, nil
+		}
+		_, found, err := th.sortedKey(c, a[1])
+		return found, err
 	case *Set:
-		return c.Has(a[1]), nil
+		if c.Has(a[1]) {
+			return true, nil
+		}
+		_, found, err := th.sortedKey(c, a[1])
+		return found, err
 	case *Vector:
 		// PTC-Lisp: membership of the value (Clojure would test an index),
 		// a scan: (filter #(contains? v %) v) is quadratic, and counted so.
@@ -1681,23 +1686,43 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return c, nil
 	case *Set:
 		for _, x := range a[1:] {
+			if c.by != nil {
+				var err error
+				if c, err = th.sortedConj(c, x); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			c = c.Conj(x)
 		}
 		return c, nil
 	case *Map:
+		assoc := func(k, v Value) error {
+			if c.by == nil {
+				c = c.Assoc(k, v)
+				return nil
+			}
+			var err error
+			c, err = th.sortedAssoc(c, k, v)
+			return err
+		}
 		for _, x := range a[1:] {
 			switch e := x.(type) {
 			case *Vector:
 				if e.Len() != 2 {
 					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
 				}
-				c = c.Assoc(e.items[0], e.items[1])
+				if err := assoc(e.items[0], e.items[1]); err != nil {
+					return nil, err
+				}
 			case *Map:
 				if err := th.chargeMerge(e); err != nil {
 					return nil, err
 				}
 				for k, v := range e.All() {
-					c = c.Assoc(k, v)
+					if err := assoc(k, v); err != nil {
+						return nil, err
+					}
 				}
 			case nil:
 			default:
@@ -1753,12 +1778,25 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if to.by != nil {
+			return seqConj(th, append([]Value{to}, xs...))
+		}
 		b := NewSetBuilder(to)
 		for _, x := range xs {
 			b.Add(x)
 		}
 		return b.Set(), nil
 	case *Map:
+		if to.by != nil {
+			if m, ok := a[1].(*Map); ok {
+				return seqConj(th, []Value{to, m})
+			}
+			xs, err := th.items(a[1], "into")
+			if err != nil {
+				return nil, err
+			}
+			return seqConj(th, append([]Value{to}, xs...))
+		}
 		b := newMapBuilder(treeOf(to))
 		if m, ok := a[1].(*Map); ok {
 			if err := th.ticks(m.Len()); err != nil { // charged above
@@ -3181,10 +3219,11 @@ func rseqSorted(th *thread, coll Value) (Value, error) {
 type subseqBound struct {
 	op  string
 	key Value
+	cmp func(a, b Value) int // compareKeys, or a sorted-by collection's comparator
 }
 
 func (b subseqBound) holds(k Value) bool {
-	c := compareKeys(k, b.key)
+	c := b.cmp(k, b.key)
 	switch b.op {
 	case "<":
 		return c < 0
@@ -3201,16 +3240,31 @@ func (b subseqBound) holds(k Value) bool {
 // order every map and set has; rsubseq gives the same elements backwards.
 // The tests are <, <=, > and >=, as in Clojure.
 func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
+	return guarded(func() (Value, error) { return subseqIn(th, fn, a, rev) })
+}
+
+func subseqIn(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	if len(a) == 4 {
 		return nil, errorf(ArityError, "%s takes (%s coll test key) or (%s coll start-test start-key end-test end-key), got 4 arguments", fn, fn, fn)
 	}
 	var bounds []subseqBound
+	cmp := compareKeys
+	switch c := a[0].(type) {
+	case *Map:
+		if c.by != nil {
+			cmp = th.comparatorFn(c.by.fn)
+		}
+	case *Set:
+		if c.by != nil {
+			cmp = th.comparatorFn(c.by.fn)
+		}
+	}
 	for i := 1; i+1 < len(a); i += 2 {
 		b, ok := a[i].(*Builtin)
 		if !ok || (b.Name != "<" && b.Name != "<=" && b.Name != ">" && b.Name != ">=") {
 			return nil, argError(fn, i, "one of < <= > >=", a[i])
 		}
-		bounds = append(bounds, subseqBound{b.Name, a[i+1]})
+		bounds = append(bounds, subseqBound{b.Name, a[i+1], cmp})
 	}
 	_, isMap := a[0].(*Map)
 	switch a[0].(type) {
@@ -3254,7 +3308,7 @@ func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	}
 	switch {
 	case fromKey:
-		side := subseqBound{">=", start.key}
+		side := subseqBound{">=", start.key, cmp}
 		if rev {
 			side.op = "<="
 		}

@@ -195,7 +195,7 @@ func (th *thread) walkChildren(form Value, inner func(Value) (Value, error)) (Va
 			return nil, err
 		}
 		parts := make([]Value, 1, len(xs)+1)
-		parts[0] = emptyLike(c)
+		parts[0] = emptySorted(c)
 		for _, x := range xs {
 			v, err := inner(x)
 			if err != nil {
@@ -206,12 +206,4 @@ func (th *thread) walkChildren(form Value, inner func(Value) (Value, error)) (Va
 		return seqConj(th, parts)
 	}
 	return form, nil
-}
-
-// emptyLike is (empty coll) of a map or set: an empty one of the same kind.
-func emptyLike(coll Value) Value {
-	if _, ok := coll.(*Set); ok {
-		return emptySet
-	}
-	return emptyMap
 }

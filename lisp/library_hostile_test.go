@@ -59,6 +59,24 @@ var libraryHostileCases = []hostileCase{
 		lisp.MemoryExceeded, lisp.Limits{}},
 	{"filter of an endless lazy-seq that never passes", `(defn ones [] (lazy-seq (cons 1 (ones)))) (first (filter zero? (ones)))`,
 		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
+
+	// Comparators of sorted-by collections that fail, loop or lie.
+	{"a comparator that throws", `(sorted-map-by (fn [a b] (assert (< a 0) "no")) 1 :a 2 :b)`,
+		lisp.AssertionError, lisp.Limits{}},
+	{"a comparator that loops", `(sorted-set-by (fn [a b] (loop [] (recur))) 1 2)`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	{"a comparator that loops until the step limit", `(sorted-set-by (fn [a b] (loop [i 0] (recur (inc i)))) 1 2)`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxLoopIterations: -1, MaxSteps: 200_000}},
+	{"a comparator that recurses", `(defn c [a b] (c a b)) (sorted-set-by c 1 2)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"a comparator that sorts with itself", `(defn c [a b] (count (sorted-set-by c a b))) (sorted-set-by c 1 2)`,
+		lisp.DepthExceeded, lisp.Limits{}},
+	{"a comparator returning a string", `(sorted-map-by (fn [a b] "x") 1 2 3 4)`, lisp.TypeError, lisp.Limits{}},
+	{"a comparator returning nil", `(into (sorted-set-by (fn [a b] nil)) [1 2])`, lisp.TypeError, lisp.Limits{}},
+	{"a comparator that fails in subseq", `(let [s (sorted-set-by (fn [a b] (assert (not= b 99)) (compare a b)) 1 2)] (subseq s > 99))`,
+		lisp.AssertionError, lisp.Limits{}},
+	{"an inconsistent comparator on many keys", `(count (into (sorted-set-by (fn [a b] (if (even? (+ a b)) -1 1))) (range 100000)))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000}},
+	{"a slow comparator until timeout", `(into (sorted-set-by (fn [a b] (reduce + (range 1000)) (compare a b))) (range 1000000))`,
+		lisp.Timeout, lisp.Limits{Timeout: 200 * time.Millisecond, MaxSteps: -1, MaxMemory: -1}},
 }
 
 func TestLibraryHostilePrograms(t *testing.T) {

@@ -22,6 +22,10 @@ type Map struct {
 	// tree: rec is nil for a tree map.
 	rec  *recordShape
 	vals []Value
+	// by, for a map of sorted-map-by, holds its comparator and its entries
+	// in the comparator's order (sorted_by.go); t still holds them in the
+	// canonical order, for lookups and equality.
+	by *sortedBy
 }
 
 var emptyMap = &Map{}
@@ -222,8 +226,12 @@ func (m *Map) Dissoc(k Value) *Map {
 	return &Map{t: t}
 }
 
-// All iterates over the entries in canonical key order.
+// All iterates over the entries in canonical key order (a sorted-by map's
+// in its comparator's order).
 func (m *Map) All() iter.Seq2[Value, Value] {
+	if m.by != nil {
+		return m.by.all()
+	}
 	if m.rec != nil {
 		keys, vals := m.rec.keys, m.vals
 		return func(yield func(Value, Value) bool) {
@@ -239,6 +247,13 @@ func (m *Map) All() iter.Seq2[Value, Value] {
 
 // Keys returns the keys in canonical order.
 func (m *Map) Keys() []Value {
+	if m.by != nil {
+		keys := make([]Value, 0, m.Len())
+		for k := range m.by.all() {
+			keys = append(keys, k)
+		}
+		return keys
+	}
 	if m.rec != nil {
 		return append([]Value(nil), m.rec.keys...)
 	}
@@ -251,6 +266,10 @@ func (m *Map) Keys() []Value {
 
 // EntryAt returns the i-th entry in key order.
 func (m *Map) EntryAt(i int) (Value, Value) {
+	if m.by != nil {
+		_, e := m.by.ord.At(i)
+		return e.k, e.v
+	}
 	if m.rec != nil {
 		return m.rec.keys[i], m.vals[i]
 	}
@@ -362,6 +381,8 @@ func sortEntries(keys, vals []Value, lastWins bool) ([]Value, []Value) {
 // (1 and 1.0 are different elements).
 type Set struct {
 	t ordmap.Tree[Value, struct{}]
+	// by: as Map's, for a set of sorted-set-by.
+	by *sortedBy
 }
 
 var emptySet = &Set{}
@@ -403,6 +424,15 @@ func (s *Set) Disj(x Value) *Set {
 
 // All iterates over the elements in canonical order.
 func (s *Set) All() iter.Seq[Value] {
+	if s.by != nil {
+		return func(yield func(Value) bool) {
+			for k := range s.by.all() {
+				if !yield(k) {
+					return
+				}
+			}
+		}
+	}
 	return func(yield func(Value) bool) {
 		for k := range s.t.All() {
 			if !yield(k) {
@@ -414,6 +444,10 @@ func (s *Set) All() iter.Seq[Value] {
 
 // At returns the i-th element in canonical order (0 <= i < Len). O(log n).
 func (s *Set) At(i int) Value {
+	if s.by != nil {
+		_, e := s.by.ord.At(i)
+		return e.k
+	}
 	k, _ := s.t.At(i)
 	return k
 }
@@ -421,7 +455,7 @@ func (s *Set) At(i int) Value {
 // Items returns the elements in canonical order.
 func (s *Set) Items() []Value {
 	out := make([]Value, 0, s.Len())
-	for k := range s.t.All() {
+	for k := range s.All() {
 		out = append(out, k)
 	}
 	return out

@@ -590,6 +590,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 			}
 			res.Namespace, res.Defined = run.globals.commit(ns)
 			res.Shadowed = shadowedBy(res.Defined, ns)
+			noteSortedDefs(run, res)
 			res.Notes = run.notes.get()
 			return nil
 		}
@@ -605,6 +606,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 	res.Value = v
 	res.Namespace, res.Defined = run.globals.commit(ns)
 	res.Shadowed = shadowedBy(res.Defined, ns)
+	noteSortedDefs(run, res)
 	res.Notes = run.notes.get()
 	return nil
 }

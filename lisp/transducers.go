@@ -380,12 +380,33 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		}
 		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...)}, nil
 	case *Set:
+		if c.by != nil {
+			return &conjReducer{coll: c}, nil
+		}
 		return &setReducer{b: NewSetBuilder(c)}, nil
 	case *Map:
+		if c.by != nil {
+			return &conjReducer{coll: c}, nil
+		}
 		return &mapReducer{b: newMapBuilder(treeOf(c))}, nil
 	}
 	return nil, argError("into", 0, "a collection", to)
 }
+
+// conjReducer conjoins onto a sorted-by map or set, which keeps its
+// comparator.
+type conjReducer struct{ coll Value }
+
+func (r *conjReducer) step(th *thread, _, x Value) (Value, error) {
+	v, err := seqConj(th, []Value{r.coll, x})
+	if err != nil {
+		return nil, err
+	}
+	r.coll = v
+	return v, nil
+}
+
+func (r *conjReducer) done(_ *thread, _ Value) (Value, error) { return r.coll, nil }
 
 // yieldReducer hands elements to a lazy sequence's consumer.
 type yieldReducer struct {
