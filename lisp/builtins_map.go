@@ -116,7 +116,7 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Map:
 			for _, k := range a[1:] {
-				if m.by != nil {
+				if m.sorted() != nil {
 					var err error
 					if m, err = th.sortedDissoc(m, existingKey(m, k)); err != nil {
 						return nil, err
@@ -875,7 +875,7 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 		if flexible {
 			k = existingKey(c, k)
 		}
-		if c.by != nil {
+		if c.sorted() != nil {
 			return th.sortedAssoc(c, k, v)
 		}
 		return c.Assoc(k, v), nil
@@ -1003,7 +1003,7 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 		if t, ok := maps[0].(*transientMap); ok {
 			return mergeInto(th, fn, f, t, maps[1:])
 		}
-		if m, ok := maps[0].(*Map); ok && m.by != nil && f == nil {
+		if m, ok := maps[0].(*Map); ok && m.sorted() != nil && f == nil {
 			// merge conjoins onto the first map: a sorted-by one keeps
 			// its comparator.
 			return seqConj(th, maps)

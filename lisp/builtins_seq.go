@@ -1697,14 +1697,8 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		}
 		return c, nil
 	case *Map:
-		assoc := func(k, v Value) error {
-			if c.by == nil {
-				c = c.Assoc(k, v)
-				return nil
-			}
-			var err error
-			c, err = th.sortedAssoc(c, k, v)
-			return err
+		if c.sorted() != nil {
+			return th.conjSorted(c, a[1:])
 		}
 		for _, x := range a[1:] {
 			switch e := x.(type) {
@@ -1712,17 +1706,13 @@ func seqConj(th *thread, a []Value) (Value, error) {
 				if e.Len() != 2 {
 					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
 				}
-				if err := assoc(e.items[0], e.items[1]); err != nil {
-					return nil, err
-				}
+				c = c.Assoc(e.items[0], e.items[1])
 			case *Map:
 				if err := th.chargeMerge(e); err != nil {
 					return nil, err
 				}
 				for k, v := range e.All() {
-					if err := assoc(k, v); err != nil {
-						return nil, err
-					}
+					c = c.Assoc(k, v)
 				}
 			case nil:
 			default:
@@ -1787,7 +1777,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		}
 		return b.Set(), nil
 	case *Map:
-		if to.by != nil {
+		if to.sorted() != nil {
 			if m, ok := a[1].(*Map); ok {
 				return seqConj(th, []Value{to, m})
 			}
@@ -3251,8 +3241,8 @@ func subseqIn(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	cmp := compareKeys
 	switch c := a[0].(type) {
 	case *Map:
-		if c.by != nil {
-			cmp = th.comparatorFn(c.by.fn)
+		if c.sorted() != nil {
+			cmp = th.comparatorFn(c.sorted().fn)
 		}
 	case *Set:
 		if c.by != nil {

@@ -20,12 +20,28 @@ type Map struct {
 	t ordmap.Tree[Value, Value]
 	// A record (see record.go) has a shape and its values instead of a
 	// tree: rec is nil for a tree map.
+	// A map of sorted-map-by (sorted_by.go) is a tree map whose vals
+	// holds one element, its *sortedBy: the comparator and the entries in
+	// its order; t still holds them in the canonical order, for lookups and
+	// equality. Records alone use vals otherwise, so Map stays seven words:
+	// maps are the values programs allocate most.
 	rec  *recordShape
 	vals []Value
-	// by, for a map of sorted-map-by, holds its comparator and its entries
-	// in the comparator's order (sorted_by.go); t still holds them in the
-	// canonical order, for lookups and equality.
-	by *sortedBy
+}
+
+// sorted returns the comparator and order of a map of sorted-map-by, nil
+// for any other map.
+func (m *Map) sorted() *sortedBy {
+	if m.rec == nil && m.vals != nil {
+		return m.vals[0].(*sortedBy)
+	}
+	return nil
+}
+
+// sortedMap makes a map of sorted-map-by from its canonical tree and its
+// comparator and order.
+func sortedMap(t ordmap.Tree[Value, Value], by *sortedBy) *Map {
+	return &Map{t: t, vals: []Value{by}}
 }
 
 var emptyMap = &Map{}
@@ -229,9 +245,6 @@ func (m *Map) Dissoc(k Value) *Map {
 // All iterates over the entries in canonical key order (a sorted-by map's
 // in its comparator's order).
 func (m *Map) All() iter.Seq2[Value, Value] {
-	if m.by != nil {
-		return m.by.all()
-	}
 	if m.rec != nil {
 		keys, vals := m.rec.keys, m.vals
 		return func(yield func(Value, Value) bool) {
@@ -242,14 +255,18 @@ func (m *Map) All() iter.Seq2[Value, Value] {
 			}
 		}
 	}
-	return m.t.All()
+	t := m.t
+	if m.vals != nil { // a sorted-by map (records returned above)
+		t = m.vals[0].(*sortedBy).ord
+	}
+	return t.All()
 }
 
 // Keys returns the keys in canonical order.
 func (m *Map) Keys() []Value {
-	if m.by != nil {
+	if by := m.sorted(); by != nil {
 		keys := make([]Value, 0, m.Len())
-		for k := range m.by.all() {
+		for k := range by.ord.All() {
 			keys = append(keys, k)
 		}
 		return keys
@@ -266,9 +283,8 @@ func (m *Map) Keys() []Value {
 
 // EntryAt returns the i-th entry in key order.
 func (m *Map) EntryAt(i int) (Value, Value) {
-	if m.by != nil {
-		_, e := m.by.ord.At(i)
-		return e.k, e.v
+	if by := m.sorted(); by != nil {
+		return by.ord.At(i)
 	}
 	if m.rec != nil {
 		return m.rec.keys[i], m.vals[i]
@@ -424,17 +440,12 @@ func (s *Set) Disj(x Value) *Set {
 
 // All iterates over the elements in canonical order.
 func (s *Set) All() iter.Seq[Value] {
+	t := s.t
 	if s.by != nil {
-		return func(yield func(Value) bool) {
-			for k := range s.by.all() {
-				if !yield(k) {
-					return
-				}
-			}
-		}
+		t = s.by.set
 	}
 	return func(yield func(Value) bool) {
-		for k := range s.t.All() {
+		for k := range t.All() {
 			if !yield(k) {
 				return
 			}
@@ -444,11 +455,11 @@ func (s *Set) All() iter.Seq[Value] {
 
 // At returns the i-th element in canonical order (0 <= i < Len). O(log n).
 func (s *Set) At(i int) Value {
+	t := &s.t
 	if s.by != nil {
-		_, e := s.by.ord.At(i)
-		return e.k
+		t = &s.by.set
 	}
-	k, _ := s.t.At(i)
+	k, _ := t.At(i)
 	return k
 }
 

@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"iter"
 	"math"
 
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
@@ -33,24 +32,13 @@ import (
 // map or set (docs/deviations.md row 73).
 
 // sortedBy is the comparator of a sorted-by collection and its entries in
-// the comparator's order (for a set, the elements as keys).
+// the comparator's order: ord for a map, set for a set. Where the
+// comparator calls two keys equal the tree keeps the first one stored,
+// which is the key the collection holds.
 type sortedBy struct {
 	fn  Value
-	ord ordmap.Tree[Value, sortedEntry]
-}
-
-// sortedEntry is an entry of a sorted-by collection: the key as stored
-// (the first of the keys the comparator calls equal) and its value.
-type sortedEntry struct{ k, v Value }
-
-func (b *sortedBy) all() iter.Seq2[Value, Value] {
-	return func(yield func(Value, Value) bool) {
-		for _, e := range b.ord.All() {
-			if !yield(e.k, e.v) {
-				return
-			}
-		}
-	}
+	ord ordmap.Tree[Value, Value]
+	set ordmap.Tree[Value, struct{}]
 }
 
 // comparatorFn makes a Go comparison of a program's comparator, with
@@ -130,7 +118,7 @@ func (th *thread) sortedKey(coll, k Value) (Value, bool, error) {
 	var by *sortedBy
 	switch c := coll.(type) {
 	case *Map:
-		by = c.by
+		by = c.sorted()
 	case *Set:
 		by = c.by
 	}
@@ -139,9 +127,15 @@ func (th *thread) sortedKey(coll, k Value) (Value, bool, error) {
 	}
 	found := false
 	stored, err := guarded(func() (Value, error) {
-		e, ok := by.ord.Get(k, th.comparatorFn(by.fn))
+		cmp := th.comparatorFn(by.fn)
+		if _, isSet := coll.(*Set); isSet {
+			sk, _, ok := by.set.GetEntry(k, cmp)
+			found = ok
+			return sk, nil
+		}
+		sk, _, ok := by.ord.GetEntry(k, cmp)
 		found = ok
-		return e.k, nil
+		return sk, nil
 	})
 	return stored, found && err == nil, err
 }
@@ -152,33 +146,64 @@ func newSortedBy(f Value) *sortedBy { return &sortedBy{fn: f} }
 // sortedAssoc is assoc on a sorted-by map: a key the comparator calls
 // equal to a stored one replaces its value and keeps the stored key.
 func (th *thread) sortedAssoc(m *Map, k, v Value) (*Map, error) {
-	if err := th.charge(6); err != nil { // an entry in each tree
+	if err := th.charge(8); err != nil { // an entry in each tree, the map
 		return nil, err
 	}
+	by := m.sorted()
 	return guarded(func() (*Map, error) {
-		cmp := th.comparatorFn(m.by.fn)
+		cmp := th.comparatorFn(by.fn)
 		stored := k
-		if e, ok := m.by.ord.Get(k, cmp); ok {
-			stored = e.k
+		if sk, _, ok := by.ord.GetEntry(k, cmp); ok {
+			stored = sk
 		} else if _, strict := m.t.Get(k, compareKeys); strict {
 			// The comparator misses a key it was given before (it is
 			// inconsistent): replace the value where the key is.
-			return &Map{t: m.t.Set(k, v, compareKeys), by: m.by.replaced(k, v)}, nil
+			return sortedMap(m.t.Set(k, v, compareKeys), by.replaced(k, v)), nil
 		}
-		ord := m.by.ord.Set(k, sortedEntry{stored, v}, cmp)
-		return &Map{t: m.t.Set(stored, v, compareKeys), by: &sortedBy{fn: m.by.fn, ord: ord}}, nil
+		ord := by.ord.Set(k, v, cmp) // keeps the stored key
+		return sortedMap(m.t.Set(stored, v, compareKeys), &sortedBy{fn: by.fn, ord: ord}), nil
 	})
+}
+
+// conjSorted is conj onto a sorted-by map of [key value] pairs and maps.
+func (th *thread) conjSorted(m *Map, xs []Value) (Value, error) {
+	var err error
+	for _, x := range xs {
+		switch e := x.(type) {
+		case *Vector:
+			if e.Len() != 2 {
+				return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
+			}
+			if m, err = th.sortedAssoc(m, e.items[0], e.items[1]); err != nil {
+				return nil, err
+			}
+		case *Map:
+			if err := th.chargeMerge(e); err != nil {
+				return nil, err
+			}
+			for k, v := range e.All() {
+				if m, err = th.sortedAssoc(m, k, v); err != nil {
+					return nil, err
+				}
+			}
+		case nil:
+		default:
+			return nil, errorf(TypeError, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
+		}
+	}
+	return m, nil
 }
 
 // sortedDissoc is dissoc on a sorted-by map.
 func (th *thread) sortedDissoc(m *Map, k Value) (*Map, error) {
+	by := m.sorted()
 	return guarded(func() (*Map, error) {
-		cmp := th.comparatorFn(m.by.fn)
-		if e, ok := m.by.ord.Get(k, cmp); ok {
-			return &Map{t: m.t.Delete(e.k, compareKeys), by: &sortedBy{fn: m.by.fn, ord: m.by.ord.Delete(k, cmp)}}, nil
+		cmp := th.comparatorFn(by.fn)
+		if sk, _, ok := by.ord.GetEntry(k, cmp); ok {
+			return sortedMap(m.t.Delete(sk, compareKeys), &sortedBy{fn: by.fn, ord: by.ord.Delete(k, cmp)}), nil
 		}
 		if _, strict := m.t.Get(k, compareKeys); strict {
-			return &Map{t: m.t.Delete(k, compareKeys), by: m.by.without(k)}, nil
+			return sortedMap(m.t.Delete(k, compareKeys), by.without(k)), nil
 		}
 		return m, nil
 	})
@@ -192,11 +217,11 @@ func (th *thread) sortedConj(s *Set, x Value) (*Set, error) {
 	}
 	return guarded(func() (*Set, error) {
 		cmp := th.comparatorFn(s.by.fn)
-		if _, ok := s.by.ord.Get(x, cmp); ok || s.Has(x) {
+		if _, ok := s.by.set.Get(x, cmp); ok || s.Has(x) {
 			return s, nil
 		}
-		ord := s.by.ord.Set(x, sortedEntry{k: x}, cmp)
-		return &Set{t: s.t.Set(x, struct{}{}, compareKeys), by: &sortedBy{fn: s.by.fn, ord: ord}}, nil
+		set := s.by.set.Set(x, struct{}{}, cmp)
+		return &Set{t: s.t.Set(x, struct{}{}, compareKeys), by: &sortedBy{fn: s.by.fn, set: set}}, nil
 	})
 }
 
@@ -204,8 +229,8 @@ func (th *thread) sortedConj(s *Set, x Value) (*Set, error) {
 func (th *thread) sortedDisj(s *Set, x Value) (*Set, error) {
 	return guarded(func() (*Set, error) {
 		cmp := th.comparatorFn(s.by.fn)
-		if e, ok := s.by.ord.Get(x, cmp); ok {
-			return &Set{t: s.t.Delete(e.k, compareKeys), by: &sortedBy{fn: s.by.fn, ord: s.by.ord.Delete(x, cmp)}}, nil
+		if sk, _, ok := s.by.set.GetEntry(x, cmp); ok {
+			return &Set{t: s.t.Delete(sk, compareKeys), by: &sortedBy{fn: s.by.fn, set: s.by.set.Delete(x, cmp)}}, nil
 		}
 		if s.Has(x) {
 			return &Set{t: s.t.Delete(x, compareKeys), by: s.by.without(x)}, nil
@@ -218,21 +243,30 @@ func (th *thread) sortedDisj(s *Set, x Value) (*Set, error) {
 // collection, in the order it has, with k's value replaced or k removed:
 // O(n), without calling the comparator.
 func (b *sortedBy) replaced(k, v Value) *sortedBy {
-	keys, vals := make([]Value, 0, b.ord.Len()), make([]sortedEntry, 0, b.ord.Len())
-	for key, e := range b.ord.All() {
-		if compareKeys(e.k, k) == 0 {
-			e.v = v
+	keys, vals := make([]Value, 0, b.ord.Len()), make([]Value, 0, b.ord.Len())
+	for key, val := range b.ord.All() {
+		if compareKeys(key, k) == 0 {
+			val = v
 		}
-		keys, vals = append(keys, key), append(vals, e)
+		keys, vals = append(keys, key), append(vals, val)
 	}
 	return &sortedBy{fn: b.fn, ord: ordmap.FromSorted(keys, vals)}
 }
 
 func (b *sortedBy) without(k Value) *sortedBy {
-	keys, vals := make([]Value, 0, b.ord.Len()), make([]sortedEntry, 0, b.ord.Len())
-	for key, e := range b.ord.All() {
-		if compareKeys(e.k, k) != 0 {
-			keys, vals = append(keys, key), append(vals, e)
+	if b.set.Len() > 0 {
+		keys := make([]Value, 0, b.set.Len())
+		for key := range b.set.All() {
+			if compareKeys(key, k) != 0 {
+				keys = append(keys, key)
+			}
+		}
+		return &sortedBy{fn: b.fn, set: ordmap.FromSorted(keys, make([]struct{}, len(keys)))}
+	}
+	keys, vals := make([]Value, 0, b.ord.Len()), make([]Value, 0, b.ord.Len())
+	for key, val := range b.ord.All() {
+		if compareKeys(key, k) != 0 {
+			keys, vals = append(keys, key), append(vals, val)
 		}
 	}
 	return &sortedBy{fn: b.fn, ord: ordmap.FromSorted(keys, vals)}
@@ -243,8 +277,8 @@ func (b *sortedBy) without(k Value) *sortedBy {
 func emptySorted(coll Value) Value {
 	switch c := coll.(type) {
 	case *Map:
-		if c.by != nil {
-			return &Map{by: newSortedBy(c.by.fn)}
+		if by := c.sorted(); by != nil {
+			return sortedMap(ordmap.Tree[Value, Value]{}, newSortedBy(by.fn))
 		}
 		return emptyMap
 	case *Set:
@@ -265,7 +299,7 @@ func registerSortedBy(t builtinTable) {
 		if len(a)%2 == 0 {
 			return nil, errorf(InvalidArgument, "sorted-map-by expects a comparator and key/value pairs, got an odd number of keys and values (%d)", len(a)-1)
 		}
-		m := &Map{by: newSortedBy(f)}
+		m := sortedMap(ordmap.Tree[Value, Value]{}, newSortedBy(f))
 		for i := 1; i < len(a); i += 2 {
 			if m, err = th.sortedAssoc(m, a[i], a[i+1]); err != nil {
 				return nil, err
@@ -301,7 +335,7 @@ func noteSortedDefs(run *runState, res *Result) {
 		var sorted bool
 		switch c := v.(type) {
 		case *Map:
-			sorted = c.by != nil
+			sorted = c.sorted() != nil
 		case *Set:
 			sorted = c.by != nil
 		}

@@ -385,7 +385,7 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		}
 		return &setReducer{b: NewSetBuilder(c)}, nil
 	case *Map:
-		if c.by != nil {
+		if c.sorted() != nil {
 			return &conjReducer{coll: c}, nil
 		}
 		return &mapReducer{b: newMapBuilder(treeOf(c))}, nil
