@@ -455,6 +455,13 @@ func registerSequences(t builtinTable) {
 					}
 				}
 				return nil
+			case *Seq:
+				// A sequence is sequential too: an infinite one is an error.
+				xs, err := th.items(x, "flatten")
+				if err != nil {
+					return err
+				}
+				return walk(NewVector(xs), depth)
 			}
 			if err := th.charge(1); err != nil {
 				return err
@@ -463,7 +470,7 @@ func registerSequences(t builtinTable) {
 			return nil
 		}
 		switch a[0].(type) {
-		case *Vector, nil:
+		case *Vector, *Seq, nil:
 		default:
 			return emptyVector, nil
 		}
@@ -2032,8 +2039,8 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 	var acc Value
 	var xs []Value
 	var err error
-	if s, ok := coll.(*Seq); ok && !s.finite {
-		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] {
+	if s, ok := coll.(*Seq); ok {
+		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] && !s.finite {
 			// These never return (reduced ...): the reduce could not end.
 			return nil, infiniteError(s, "reduce")
 		}
@@ -2123,6 +2130,9 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 		}
 		return true, nil
 	})
+	if err == nil && !started {
+		return th.call(f, nil) // an empty sequence that may end: (f)
+	}
 	return acc, err
 }
 
@@ -2219,6 +2229,21 @@ type reduced struct{ value Value }
 
 func seqReductions(th *thread, a []Value) (Value, error) {
 	f := a[0]
+	if s, ok := a[len(a)-1].(*Seq); ok {
+		// Lazily, as Clojure: (take 5 (reductions + (range))).
+		if len(a) == 3 {
+			return th.reductionsCells(f, a[1], s, s.finite)
+		}
+		x, rest, ok, err := th.step(s)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			v, err := th.call(f, nil)
+			return VectorOf(v), err
+		}
+		return th.reductionsCells(f, x, rest, s.finite)
+	}
 	xs, err := th.items(a[len(a)-1], "reductions")
 	if err != nil {
 		return nil, err

@@ -285,6 +285,30 @@ func (th *thread) interleaveCells(colls []Value) (*Seq, error) {
 	}, finite)
 }
 
+// reductionsCells is reductions over a sequence: acc, then the
+// reductions of the rest, realized as far as they are read; a (reduced x)
+// ends it with x.
+func (th *thread) reductionsCells(f, acc, s Value, finite bool) (*Seq, error) {
+	tail, err := th.lazyCell(func(th *thread) (Value, error) {
+		x, rest, ok, err := th.step(s)
+		if err != nil || !ok {
+			return nil, err
+		}
+		next, err := th.call2(f, acc, x)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := next.(*reduced); ok {
+			return VectorOf(r.value), nil
+		}
+		return th.reductionsCells(f, next, rest, finite)
+	}, finite)
+	if err != nil {
+		return nil, err
+	}
+	return th.consSeq(acc, tail)
+}
+
 // filterCells is filter (keep true) or remove over a lazy sequence.
 func (th *thread) filterCells(pred Value, keep bool, s *Seq) (*Seq, error) {
 	return th.lazyCell(func(th *thread) (Value, error) {
