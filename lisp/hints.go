@@ -112,6 +112,8 @@ var hints = map[string]string{
 	"when-first":   "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
-	".get":    "use (get coll k)",
-	".format": "use (format fmt args...)",
+	".get":           "use (get coll k)",
+	"StringBuilder.": "strings are immutable: build the string with str, apply str, format or clojure.string/join",
+	".append":        "strings are immutable: build the string with str, apply str, format or clojure.string/join",
+	".format":        "use (format fmt args...)",
 }

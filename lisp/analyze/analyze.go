@@ -87,6 +87,9 @@ type analyzer struct {
 	// and referred names (postwalk -> clojure.walk/postwalk) of the
 	// program's require and ns forms.
 	aliases, refers map[string]string
+	// referAll lists the namespaces of :refer :all: their builtins are
+	// reachable by bare name, after clojure.core's.
+	referAll []string
 	// shadow holds the builtin names this program defines, from the point
 	// of their def on (a use before the def is still the builtin, as in
 	// Clojure, which compiles one form at a time).
@@ -301,6 +304,10 @@ func (a *analyzer) requireSpec(n syntax.Node) {
 				a.aliases[alias.Name] = canon
 			}
 		case "refer":
+			if k, ok := v.Items[i+1].(*syntax.Keyword); ok && k.Name == "all" && canon != "" {
+				a.referAll = append(a.referAll, canon)
+				continue
+			}
 			names, ok := v.Items[i+1].(*syntax.Vector)
 			if !ok || canon == "" {
 				continue

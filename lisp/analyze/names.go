@@ -95,6 +95,11 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			a.useGlobal(s.Name, pos)
 			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
 		}
+		for _, ns := range a.referAll {
+			if a.isBuiltin(ns + "/" + s.Name) {
+				return a.builtinRef(ns+"/"+s.Name, pos)
+			}
+		}
 		if isSpecialName(s.Name) {
 			return a.errorf(pos, "invalid_form",
 				"%s is a special form, not a function: it cannot be used as a value; wrap it, e.g. #(%s ...)", s.Name, s.Name)
