@@ -21,7 +21,7 @@ import (
 //	*Closure, *Builtin   functions (fn/defn closures, and Go functions)
 //	*Var                 a var, from #'name or def
 //	*Regex               a compiled regular expression
-//	*Seq                 a lazy, possibly infinite sequence (range, iterate, ...)
+//	*Seq                 a lazy sequence: infinite (range, iterate, ...) or from lazy-seq
 //	Instant, Date        a point in time and a calendar date (the date helpers)
 //
 // Use FromGo to turn host data into values and ToGo to turn values back.
