@@ -21,11 +21,14 @@ var builtins = newBuiltinTable()
 // newBuiltinTable registers the builtins topic by topic, one file each:
 // numbers (builtins_num.go), sequences (builtins_seq.go), maps and
 // clojure.set (builtins_map.go), strings (builtins_str.go), functions and
-// output (builtins_fn.go), time (builtins_time.go), exceptions
-// (exceptions.go), types, classes and symbols (types.go), the transducer
-// arities (transducers.go), which extend sequence functions with wrap, and
-// atoms, volatiles and transients (state.go), which extend count, get, nth
-// and contains? to transients the same way. Each
+// output (builtins_fn.go), time and dates (builtins_time.go,
+// builtins_date.go), exceptions (exceptions.go), types, classes and symbols
+// (types.go), the java.lang methods and statics (builtins_java.go),
+// clojure.walk (builtins_walk.go), lazy-seq's runtime (seq_lazy.go),
+// sorted-map-by and sorted-set-by (sorted_by.go), the transducer arities
+// (transducers.go), which extend sequence functions with wrap, and atoms,
+// volatiles and transients (state.go), which extend count, get, nth and
+// contains? to transients the same way. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
@@ -38,6 +41,10 @@ func newBuiltinTable() builtinTable {
 	registerTime(t)
 	registerDates(t)
 	registerExceptions(t)
+	registerJava(t)
+	registerWalk(t)
+	registerLazy(t)
+	registerSortedBy(t)
 	registerTransducers(t)
 	registerState(t)
 	registerTypes(t)
@@ -91,7 +98,7 @@ func (t builtinTable) wrap(name string, wrap func(old *Builtin) *Builtin) {
 func builtinNames() []string {
 	names := make([]string, 0, len(builtins))
 	for n := range builtins {
-		if !strings.Contains(n, "/") || n == "/" {
+		if (!strings.Contains(n, "/") || n == "/") && !strings.HasPrefix(n, " ") {
 			names = append(names, n)
 		}
 	}
@@ -104,7 +111,9 @@ func builtinNames() []string {
 func BuiltinNames() []string {
 	names := make([]string, 0, len(builtins))
 	for n := range builtins {
-		names = append(names, n)
+		if !strings.HasPrefix(n, " ") { // lazy-seq's runtime function
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names

@@ -19,6 +19,13 @@ func registerMaps(t builtinTable) {
 		}
 		v, ok := getKey(a[0], a[1])
 		if !ok {
+			if k, found, err := th.sortedKey(a[0], a[1]); err != nil || found {
+				if err != nil {
+					return nil, err
+				}
+				v, _ = getKey(a[0], k)
+				return v, nil
+			}
 			if path, isPath := a[1].(*Vector); isPath {
 				if _, isMap := a[0].(*Map); isMap {
 					// (get m [:a :b]) reads the path when no such vector key exists.
@@ -109,6 +116,13 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Map:
 			for _, k := range a[1:] {
+				if m.sorted() != nil {
+					var err error
+					if m, err = th.sortedDissoc(m, existingKey(m, k)); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				m = m.Dissoc(existingKey(m, k))
 			}
 			return m, nil
@@ -165,6 +179,9 @@ func registerMaps(t builtinTable) {
 		return b.Map(), nil
 	})
 	t.add("keys", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*Map); !ok && a[0] != nil {
+			return entryParts(th, "keys", a[0], 0)
+		}
 		m, err := mapArg("keys", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
@@ -175,6 +192,9 @@ func registerMaps(t builtinTable) {
 		return NewVector(m.Keys()), th.ticks(m.Len())
 	})
 	t.add("vals", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*Map); !ok && a[0] != nil {
+			return entryParts(th, "vals", a[0], 1)
+		}
 		m, err := mapArg("vals", a[0])
 		if err != nil || m == nil || m.Len() == 0 {
 			return nil, err
@@ -344,6 +364,13 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Set:
 			for _, x := range a[1:] {
+				if s.by != nil {
+					var err error
+					if s, err = th.sortedDisj(s, x); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				s = s.Disj(x)
 			}
 			return s, nil
@@ -849,6 +876,9 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 		if flexible {
 			k = existingKey(c, k)
 		}
+		if c.sorted() != nil {
+			return th.sortedAssoc(c, k, v)
+		}
 		return c.Assoc(k, v), nil
 	case *transientMap:
 		if flexible {
@@ -977,6 +1007,11 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 		if t, ok := maps[0].(*transientMap); ok {
 			return mergeInto(th, fn, f, t, maps[1:])
 		}
+		if m, ok := maps[0].(*Map); ok && m.sorted() != nil && f == nil {
+			// merge conjoins onto the first map: a sorted-by one keeps
+			// its comparator.
+			return seqConj(th, maps)
+		}
 	}
 	var out *Map
 	for i, x := range maps {
@@ -1076,7 +1111,7 @@ func mergeInto(th *thread, fn string, f Value, t *transientMap, rest []Value) (V
 
 // relationItems returns the maps of a relation (a set or sequence of maps).
 func relationItems(th *thread, fn string, rel Value) ([]Value, error) {
-	if s, ok := rel.(*Seq); ok {
+	if s, ok := rel.(*Seq); ok && !s.finite {
 		return nil, infiniteError(s, fn)
 	}
 	if _, ok := rel.(*Map); ok {
@@ -1197,4 +1232,32 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		}
 	}
 	return out.Set(), nil
+}
+
+// entryParts is keys (part 0) or vals (part 1) of a sequence of map
+// entries, such as what subseq, seq, filter or sort-by return for a map:
+// Clojure's keys and vals take any sequence of entries. nil when empty.
+func entryParts(th *thread, fn string, coll Value, part int) (Value, error) {
+	switch coll.(type) {
+	case *Vector, *Seq:
+	default:
+		_, err := mapArg(fn, coll)
+		return nil, err
+	}
+	xs, err := th.items(coll, fn)
+	if err != nil || len(xs) == 0 {
+		return nil, err
+	}
+	if err := th.charge(int64(len(xs))); err != nil {
+		return nil, err
+	}
+	out := make([]Value, len(xs))
+	for i, x := range xs {
+		e, ok := x.(*Vector)
+		if !ok || e.Len() != 2 {
+			return nil, errorf(TypeError, "%s expects a map or a sequence of [key value] entries, got %s in it", fn, describe(x))
+		}
+		out[i] = e.items[part]
+	}
+	return NewVector(out), nil
 }

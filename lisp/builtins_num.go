@@ -167,7 +167,7 @@ func registerNumbers(t builtinTable) {
 			if v := parse(s); v != nil {
 				return v, nil
 			}
-			return nil, classError(InvalidArgument, classNumberFormat, "%s: %s is not %s (parse-long and parse-double return nil instead of failing)", name, quoteShort(s), what)
+			return nil, numberFormatError(s, what)
 		}
 	}
 	// valueOf also takes a value of its own type (Java's Long.valueOf(long),

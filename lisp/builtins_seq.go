@@ -11,8 +11,11 @@ import (
 func registerSequences(t builtinTable) {
 	t.add("count", 1, 1, seqCount)
 	t.add("empty?", 1, 1, func(th *thread, a []Value) (Value, error) {
-		if s, ok := a[0].(string); ok {
-			return s == "", nil // not a count of every character
+		switch x := a[0].(type) {
+		case string:
+			return x == "", nil // not a count of every character
+		case *Seq:
+			return th.isEmptySeq(x)
 		}
 		n, err := countOf1(th, "empty?", a[0])
 		return n == 0, err
@@ -24,6 +27,12 @@ func registerSequences(t builtinTable) {
 			}
 			return s, nil
 		}
+		if s, ok := a[0].(*Seq); ok {
+			if empty, err := th.isEmptySeq(s); err != nil || empty {
+				return nil, err
+			}
+			return s, nil
+		}
 		n, err := countOf1(th, "not-empty", a[0])
 		if err != nil || n == 0 {
 			return nil, err
@@ -32,6 +41,10 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("seq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Seq); ok {
+			// nil for an empty one, as Clojure: lazy recursions test (seq s).
+			if empty, err := th.isEmptySeq(s); err != nil || empty {
+				return nil, err
+			}
 			return s, nil
 		}
 		xs, err := th.items(a[0], "seq")
@@ -363,6 +376,12 @@ func registerSequences(t builtinTable) {
 	t.add("not-any?", 2, 2, func(th *thread, a []Value) (Value, error) { return quantify(th, "not-any?", a, false, true) })
 	t.add("contains?", 2, 2, seqContains)
 	t.add("concat", 0, -1, func(th *thread, a []Value) (Value, error) {
+		for _, c := range a {
+			if s, ok := c.(*Seq); ok && s.finite {
+				// A part that may end: what follows it is reachable.
+				return th.concatCells(slices.Clone(a))
+			}
+		}
 		for i, c := range a {
 			if s, ok := c.(*Seq); ok {
 				// An infinite part: a lazy sequence of what comes before
@@ -378,7 +397,7 @@ func registerSequences(t builtinTable) {
 					}
 					head = append(head, xs...)
 				}
-				return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+				return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 					for _, x := range head {
 						if ok, err := yield(x); err != nil || !ok {
 							return err
@@ -413,13 +432,8 @@ func registerSequences(t builtinTable) {
 			return th.conjList(l, a[0])
 		}
 		if s, ok := a[1].(*Seq); ok {
-			x := a[0]
-			return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
-				if ok, err := yield(x); err != nil || !ok {
-					return err
-				}
-				return s.gen(th, yield)
-			}}, nil
+			// Onto a lazy sequence: a cell, without realizing it.
+			return th.consSeq(a[0], s)
 		}
 		xs, err := th.items(a[1], "cons")
 		if err != nil {
@@ -451,6 +465,13 @@ func registerSequences(t builtinTable) {
 					}
 				}
 				return nil
+			case *Seq:
+				// A sequence is sequential too: an infinite one is an error.
+				xs, err := th.items(x, "flatten")
+				if err != nil {
+					return err
+				}
+				return walk(NewVector(xs), depth)
 			}
 			if err := th.charge(1); err != nil {
 				return err
@@ -459,7 +480,7 @@ func registerSequences(t builtinTable) {
 			return nil
 		}
 		switch a[0].(type) {
-		case *Vector, nil:
+		case *Vector, *Seq, nil:
 		default:
 			return emptyVector, nil
 		}
@@ -472,6 +493,9 @@ func registerSequences(t builtinTable) {
 	t.add("interleave", 0, -1, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 0 {
 			return emptyVector, nil
+		}
+		if mapsCells(a) {
+			return th.interleaveCells(slices.Clone(a))
 		}
 		colls, n, err := th.multiItems("interleave", a)
 		if err != nil {
@@ -783,10 +807,8 @@ func registerSequences(t builtinTable) {
 			return a[0].(*Vector).empty(), nil
 		case *Seq: // Clojure: () for a sequence
 			return emptyList, nil
-		case *Map:
-			return emptyMap, nil
-		case *Set:
-			return emptySet, nil
+		case *Map, *Set:
+			return emptySorted(a[0]), nil // a sorted-by one keeps its comparator
 		}
 		return nil, nil // not a collection: strings, numbers, functions...
 	})
@@ -871,7 +893,7 @@ func registerSequences(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		if s, ok := a[1].(*Seq); ok {
+		if s, ok := a[1].(*Seq); ok && !s.finite {
 			return nil, infiniteError(s, "run!")
 		}
 		err = th.each(a[1], "run!", func(x Value) (bool, error) {
@@ -954,7 +976,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("list*", 1, -1, func(th *thread, a []Value) (Value, error) {
 		last := a[len(a)-1]
-		if s, ok := last.(*Seq); ok {
+		if s, ok := last.(*Seq); ok && !s.finite {
 			return nil, infiniteError(s, "list*")
 		}
 		xs, err := th.items(last, "list*")
@@ -1075,6 +1097,10 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 		n := graphemeCount(c)
 		return n, th.ticks(n)
 	case *Seq:
+		if c.finite {
+			xs, err := th.realize(c, -1, fn)
+			return len(xs), err
+		}
 		return 0, infiniteError(c, fn)
 	case *Builtin:
 		if c.xf != nil {
@@ -1188,7 +1214,31 @@ func (th *thread) nthGrapheme(s string, i int) (Value, bool, error) {
 // nextOf drops n elements: nil when nothing is left.
 func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
 	if s, ok := coll.(*Seq); ok {
-		return dropSeq(s, n), nil
+		if !s.finite {
+			return dropSeq(s, n), nil
+		}
+		// A sequence that may end: its rest, element by element (O(1) on
+		// cells), and nil when nothing is left.
+		var rest Value = s
+		for range n {
+			_, r, ok, err := th.step(rest)
+			if err != nil || !ok {
+				return nil, err
+			}
+			rest = r
+		}
+		switch r := rest.(type) {
+		case *Seq:
+			if empty, err := th.isEmptySeq(r); err != nil || empty {
+				return nil, err
+			}
+			return r, nil
+		case *Vector:
+			if r.Len() == 0 {
+				return nil, nil
+			}
+		}
+		return rest, nil
 	}
 	if l, ok := coll.(*Vector); ok && l.IsList() {
 		// The rest of a list is a list, taken in O(1): a stack walked with
@@ -1209,7 +1259,7 @@ func dropSeq(s *Seq, n int) *Seq {
 	if n <= 0 {
 		return s
 	}
-	return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+	return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		i := 0
 		return s.gen(th, func(v Value) (bool, error) {
 			i++
@@ -1362,6 +1412,9 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 		return nil, argError(fn, 0, "a predicate function", pred)
 	}
 	if s, ok := a[1].(*Seq); ok && fn != "filterv" {
+		if s.cell != nil {
+			return th.filterCells(pred, keep, s)
+		}
 		return lazily(filterXf(fn, pred, keep), s), nil
 	}
 	if v, ok := a[1].(*Vector); ok {
@@ -1426,11 +1479,33 @@ func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
 	return NewVector(out), nil
 }
 
+// mapsCells reports whether map over colls makes a chain of cells: when
+// one of them is made of cells, or several are and all are sequences
+// (infinite ones only could not be mapped otherwise).
+func mapsCells(colls []Value) bool {
+	seqs := 0
+	for _, c := range colls {
+		if isCells(c) {
+			return true
+		}
+		if _, ok := c.(*Seq); ok {
+			seqs++
+		}
+	}
+	return seqs > 1 && seqs == len(colls)
+}
+
 // seqMap maps f over one or more collections (stopping at the shortest).
 func seqMap(th *thread, fn string, a []Value) (Value, error) {
 	f := a[0]
 	if !isCallable(f) {
 		return nil, argError(fn, 0, "a function", f)
+	}
+	if fn == "map" && mapsCells(a[1:]) {
+		// Over memoized lazy sequences, or over infinite ones only: a lazy
+		// chain, as Clojure's (so (def fibs (lazy-cat [0 1] (map + fibs
+		// (rest fibs)))) reads what it already realized).
+		return th.mapCells(f, slices.Clone(a[1:]))
 	}
 	if len(a) == 2 {
 		if s, ok := a[1].(*Seq); ok && fn == "map" {
@@ -1476,7 +1551,7 @@ func seqMap(th *thread, fn string, a []Value) (Value, error) {
 func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
 	n := math.MaxInt
 	for _, c := range colls {
-		if _, ok := c.(*Seq); !ok {
+		if s, ok := c.(*Seq); !ok || s.finite {
 			k, err := countOf1(th, fn, c)
 			if err != nil {
 				return nil, 0, err
@@ -1490,7 +1565,7 @@ func (th *thread) multiItems(fn string, colls []Value) ([][]Value, int, error) {
 	out := make([][]Value, len(colls))
 	for i, c := range colls {
 		var err error
-		if s, ok := c.(*Seq); ok {
+		if s, ok := c.(*Seq); ok && !s.finite {
 			// The first n elements are kept: charged before they are taken.
 			if err := th.charge(int64(n)); err != nil {
 				return nil, 0, err
@@ -1571,10 +1646,17 @@ func quantify(th *thread, fn string, a []Value, want, empty bool) (Value, error)
 func seqContains(th *thread, a []Value) (Value, error) {
 	switch c := a[0].(type) {
 	case *Map:
-		_, ok := c.Lookup(a[1])
-		return ok, nil
+		if _, ok := c.Lookup(a[1]); ok {
+			return true, nil
+		}
+		_, found, err := th.sortedKey(c, a[1])
+		return found, err
 	case *Set:
-		return c.Has(a[1]), nil
+		if c.Has(a[1]) {
+			return true, nil
+		}
+		_, found, err := th.sortedKey(c, a[1])
+		return found, err
 	case *Vector:
 		// PTC-Lisp: membership of the value (Clojure would test an index),
 		// a scan: (filter #(contains? v %) v) is quadratic, and counted so.
@@ -1603,6 +1685,15 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return nil, err
 	}
 	switch c := a[0].(type) {
+	case *Seq:
+		// Onto a sequence conj adds at the front, as cons.
+		var err error
+		for _, x := range a[1:] {
+			if c, err = th.consSeq(x, c); err != nil {
+				return nil, err
+			}
+		}
+		return c, nil
 	case *transientSet:
 		for _, x := range a[1:] {
 			c.b.Add(x)
@@ -1645,10 +1736,20 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return c, nil
 	case *Set:
 		for _, x := range a[1:] {
+			if c.by != nil {
+				var err error
+				if c, err = th.sortedConj(c, x); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			c = c.Conj(x)
 		}
 		return c, nil
 	case *Map:
+		if c.sorted() != nil {
+			return th.conjSorted(c, a[1:])
+		}
 		for _, x := range a[1:] {
 			switch e := x.(type) {
 			case *Vector:
@@ -1727,12 +1828,25 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if to.by != nil {
+			return seqConj(th, append([]Value{to}, xs...))
+		}
 		b := NewSetBuilder(to)
 		for _, x := range xs {
 			b.Add(x)
 		}
 		return b.Set(), nil
 	case *Map:
+		if to.sorted() != nil {
+			if m, ok := a[1].(*Map); ok {
+				return seqConj(th, []Value{to, m})
+			}
+			xs, err := th.items(a[1], "into")
+			if err != nil {
+				return nil, err
+			}
+			return seqConj(th, append([]Value{to}, xs...))
+		}
 		b := newMapBuilder(treeOf(to))
 		if m, ok := a[1].(*Map); ok {
 			if err := th.ticks(m.Len()); err != nil { // charged above
@@ -1979,7 +2093,7 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 	var xs []Value
 	var err error
 	if s, ok := coll.(*Seq); ok {
-		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] {
+		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] && !s.finite {
 			// These never return (reduced ...): the reduce could not end.
 			return nil, infiniteError(s, "reduce")
 		}
@@ -2069,6 +2183,9 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 		}
 		return true, nil
 	})
+	if err == nil && !started {
+		return th.call(f, nil) // an empty sequence that may end: (f)
+	}
 	return acc, err
 }
 
@@ -2165,6 +2282,21 @@ type reduced struct{ value Value }
 
 func seqReductions(th *thread, a []Value) (Value, error) {
 	f := a[0]
+	if s, ok := a[len(a)-1].(*Seq); ok {
+		// Lazily, as Clojure: (take 5 (reductions + (range))).
+		if len(a) == 3 {
+			return th.reductionsCells(f, a[1], s, s.finite)
+		}
+		x, rest, ok, err := th.step(s)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			v, err := th.call(f, nil)
+			return VectorOf(v), err
+		}
+		return th.reductionsCells(f, x, rest, s.finite)
+	}
 	xs, err := th.items(a[len(a)-1], "reductions")
 	if err != nil {
 		return nil, err
@@ -2561,7 +2693,7 @@ func seqSortBy(th *thread, a []Value) (Value, error) {
 }
 
 func sortableItems(th *thread, fn string, coll Value) ([]Value, error) {
-	if s, ok := coll.(*Seq); ok {
+	if s, ok := coll.(*Seq); ok && !s.finite {
 		return nil, infiniteError(s, fn)
 	}
 	if err := th.charge(int64(countOrZero(coll))); err != nil {
@@ -2896,8 +3028,16 @@ func realizeAll(th *thread, fn string, a []Value, keep bool) (Value, error) {
 	}
 	switch c := coll.(type) {
 	case *Seq:
-		if len(a) == 1 {
+		if len(a) == 1 && !c.finite {
 			return nil, infiniteError(c, fn)
+		}
+		if len(a) == 1 {
+			// A sequence that may end: realize it, for its side effects.
+			xs, err := th.realize(c, -1, fn)
+			if err != nil || !keep {
+				return nil, err
+			}
+			return NewVector(xs), nil
 		}
 	case nil, *Vector, *Map, *Set, string:
 	default:
@@ -2951,7 +3091,7 @@ func treeSeq(th *thread, a []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s, isSeq := kids.(*Seq); isSeq {
+		if s, isSeq := kids.(*Seq); isSeq && !s.finite {
 			return nil, infiniteError(s, "tree-seq")
 		}
 		xs, err := th.items(kids, "tree-seq")
@@ -2998,7 +3138,7 @@ func coreReplace(th *thread, smap, coll Value) (Value, error) {
 		return nil, err
 	}
 	if s, ok := coll.(*Seq); ok {
-		return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+		return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 			return s.gen(th, func(x Value) (bool, error) {
 				if v, ok := lookup(x); ok {
 					x = v
@@ -3147,10 +3287,11 @@ func rseqSorted(th *thread, coll Value) (Value, error) {
 type subseqBound struct {
 	op  string
 	key Value
+	cmp func(a, b Value) int // compareKeys, or a sorted-by collection's comparator
 }
 
 func (b subseqBound) holds(k Value) bool {
-	c := compareKeys(k, b.key)
+	c := b.cmp(k, b.key)
 	switch b.op {
 	case "<":
 		return c < 0
@@ -3167,16 +3308,31 @@ func (b subseqBound) holds(k Value) bool {
 // order every map and set has; rsubseq gives the same elements backwards.
 // The tests are <, <=, > and >=, as in Clojure.
 func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
+	return guarded(func() (Value, error) { return subseqIn(th, fn, a, rev) })
+}
+
+func subseqIn(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	if len(a) == 4 {
 		return nil, errorf(ArityError, "%s takes (%s coll test key) or (%s coll start-test start-key end-test end-key), got 4 arguments", fn, fn, fn)
 	}
 	var bounds []subseqBound
+	cmp := compareKeys
+	switch c := a[0].(type) {
+	case *Map:
+		if c.sorted() != nil {
+			cmp = th.comparatorFn(c.sorted().fn)
+		}
+	case *Set:
+		if c.by != nil {
+			cmp = th.comparatorFn(c.by.fn)
+		}
+	}
 	for i := 1; i+1 < len(a); i += 2 {
 		b, ok := a[i].(*Builtin)
 		if !ok || (b.Name != "<" && b.Name != "<=" && b.Name != ">" && b.Name != ">=") {
 			return nil, argError(fn, i, "one of < <= > >=", a[i])
 		}
-		bounds = append(bounds, subseqBound{b.Name, a[i+1]})
+		bounds = append(bounds, subseqBound{b.Name, a[i+1], cmp})
 	}
 	_, isMap := a[0].(*Map)
 	switch a[0].(type) {
@@ -3220,7 +3376,7 @@ func subseq(th *thread, fn string, a []Value, rev bool) (Value, error) {
 	}
 	switch {
 	case fromKey:
-		side := subseqBound{">=", start.key}
+		side := subseqBound{">=", start.key, cmp}
 		if rev {
 			side.op = "<="
 		}

@@ -358,7 +358,7 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 			}
 			return true
 		case *Seq:
-			return equalSeq(x, y)
+			return equalSeqIn(x, y, depth, w)
 		}
 		return false
 	case *Map:
@@ -404,12 +404,47 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 		y, ok := b.(*Var)
 		return ok && x.Name == y.Name
 	case *Seq:
-		return equalSeq(x, b)
+		return equalSeqIn(x, b, depth, w)
 	case Instant:
 		y, ok := b.(Instant)
 		return ok && x.T.Equal(y.T)
 	}
 	return a == b
+}
+
+// equalSeqIn compares a lazy sequence with a value: the same sequence,
+// or, inside a run, a sequence that may end (lazy-seq) realized and
+// compared element by element with a vector or another one, as Clojure's
+// (= (lazy-seq [1 2]) [1 2]). An infinite sequence equals only itself.
+func equalSeqIn(a, b Value, depth int, w *walk) bool {
+	if a == b {
+		return true
+	}
+	if w.th == nil {
+		return false
+	}
+	realized := func(v Value) (Value, bool) {
+		switch x := v.(type) {
+		case *Vector:
+			return x, true
+		case *Seq:
+			if !x.finite {
+				return nil, false
+			}
+			xs, err := w.th.realize(x, -1, "=")
+			if err != nil {
+				panic(stopped{err})
+			}
+			return NewVector(xs), true
+		}
+		return nil, false
+	}
+	x, ok := realized(a)
+	if !ok {
+		return false
+	}
+	y, ok := realized(b)
+	return ok && equalAt(x, y, depth, w)
 }
 
 // hash implements Hash.

@@ -608,7 +608,7 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 // pmap branches can share the sequence.
 func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, error)) (bool, error), pos syntax.Pos) *Seq {
 	snap := frame{slots: cloneSlots(fr.slots), captured: fr.captured, self: fr.self, arity: fr.arity}
-	return &Seq{name: "for", gen: func(th *thread, yield func(Value) (bool, error)) error {
+	return &Seq{name: "for", finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		f := snap
 		f.slots = cloneSlots(snap.slots)
 		f.th = th

@@ -28,7 +28,7 @@ const (
 	hintArrays       = "there are no Java arrays; use vectors (vec, into, nth, assoc, count)"
 	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
 	hintRatios       = "there are no ratios: / always returns a float"
-	hintSorted       = "maps and sets always iterate in sorted (canonical) order; for another order sort them with (sort-by f coll)"
+	hintSorted       = "maps and sets always iterate in sorted (canonical) order, those of sorted-map-by and sorted-set-by in their comparator's; there is no test for it"
 	hintSymbols      = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintRegexMatcher = "use re-find, re-matches or re-seq: they return the match, or [match group1 ...] when the pattern has groups"
 	hintCode         = "programs cannot build and run code; write the code directly"
@@ -45,8 +45,8 @@ var hints = map[string]string{
 	"eval":        hintCode,
 	"load-string": hintCode,
 	"read-string": "programs cannot read code; parse numbers with parse-long/parse-double",
-	"macroexpand": "there are no macros",
-	"slurp":       hintNoIO, "spit": hintNoIO, "file-seq": hintNoIO, "line-seq": hintNoIO,
+	"macroexpand": "there are no macros", "macroexpand-all": "there are no macros",
+	"slurp": hintNoIO, "spit": hintNoIO, "file-seq": hintNoIO, "line-seq": hintNoIO,
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
 	"future": hintParallel, "future-call": hintParallel, "promise": hintParallel, "deliver": hintParallel,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
@@ -56,13 +56,10 @@ var hints = map[string]string{
 	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
 	"rand": hintRandom, "rand-int": hintRandom, "rand-nth": hintRandom, "shuffle": hintRandom,
 	"random-uuid": hintRandom, "random-sample": hintRandom,
-	"lazy-seq": "build sequences with range, iterate, repeat or map, and take a finite part",
-	"delay":    "compute the value directly with let",
-	"force":    "compute the value directly with let",
-	"new":      hintHost,
-	".":        hintHost,
-	"..":       hintHost,
-	"doto":     hintHost,
+	"delay": "compute the value directly with let",
+	"force": "compute the value directly with let",
+	"new":   hintHost,
+	"doto":  hintHost,
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
 	"ref-set": hintRefs, "alter-var-root": hintSetVar, "var-set": hintSetVar,
@@ -72,7 +69,6 @@ var hints = map[string]string{
 	"agent-error": hintRefs,
 	"future?":     hintParallel, "future-done?": hintParallel, "future-cancel": hintParallel,
 	"future-cancelled?": hintParallel,
-	"realized?":         "values are computed when they are written; there are no delays, futures or lazy sequences to check",
 	"delay?":            "compute the value directly with let",
 	"bound-fn":          hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
 	"with-redefs-fn": hintDynamic, "get-thread-bindings": hintDynamic, "push-thread-bindings": hintDynamic,
@@ -100,7 +96,7 @@ var hints = map[string]string{
 	"bigint": hintNumbers, "bigdec": hintNumbers, "biginteger": hintNumbers, "byte": hintNumbers,
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
-	"sorted-map-by": hintSorted, "sorted-set-by": hintSorted, "sorted?": hintSorted,
+	"sorted?":   hintSorted,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
 	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
@@ -110,24 +106,10 @@ var hints = map[string]string{
 	"time":         "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
 	"with-out-str": "output cannot be captured as a string; build the string with str, format or clojure.string/join",
 	"when-first":   "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
-	"lazy-cat":     "use concat",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
-	".toUpperCase": "use (clojure.string/upper-case s)",
-	".toLowerCase": "use (clojure.string/lower-case s)",
-	".trim":        "use (clojure.string/trim s)",
-	".length":      "use (count s)",
-	".size":        "use (count coll)",
-	".contains":    "use (clojure.string/includes? s sub) for strings, (contains? coll x) for collections",
-	".indexOf":     "use (clojure.string/index-of s sub)",
-	".startsWith":  "use (clojure.string/starts-with? s prefix)",
-	".endsWith":    "use (clojure.string/ends-with? s suffix)",
-	".substring":   "use (subs s start end)",
-	".split":       "use (clojure.string/split s #\"regex\")",
-	".replace":     "use (clojure.string/replace s match replacement)",
-	".equals":      "use (= a b)",
-	".get":         "use (get coll k)",
-	".isEmpty":     "use (empty? coll)",
-	".toString":    "use (str x)",
-	".format":      "use (format fmt args...)",
+	".get":           "use (get coll k)",
+	"StringBuilder.": "strings are immutable: build the string with str, apply str, format or clojure.string/join",
+	".append":        "strings are immutable: build the string with str, apply str, format or clojure.string/join",
+	".format":        "use (format fmt args...)",
 }

@@ -20,8 +20,28 @@ type Map struct {
 	t ordmap.Tree[Value, Value]
 	// A record (see record.go) has a shape and its values instead of a
 	// tree: rec is nil for a tree map.
+	// A map of sorted-map-by (sorted_by.go) is a tree map whose vals
+	// holds one element, its *sortedBy: the comparator and the entries in
+	// its order; t still holds them in the canonical order, for lookups and
+	// equality. Records alone use vals otherwise, so Map stays seven words:
+	// maps are the values programs allocate most.
 	rec  *recordShape
 	vals []Value
+}
+
+// sorted returns the comparator and order of a map of sorted-map-by, nil
+// for any other map.
+func (m *Map) sorted() *sortedBy {
+	if m.rec == nil && m.vals != nil {
+		return m.vals[0].(*sortedBy)
+	}
+	return nil
+}
+
+// sortedMap makes a map of sorted-map-by from its canonical tree and its
+// comparator and order.
+func sortedMap(t ordmap.Tree[Value, Value], by *sortedBy) *Map {
+	return &Map{t: t, vals: []Value{by}}
 }
 
 var emptyMap = &Map{}
@@ -222,7 +242,8 @@ func (m *Map) Dissoc(k Value) *Map {
 	return &Map{t: t}
 }
 
-// All iterates over the entries in canonical key order.
+// All iterates over the entries in canonical key order (a sorted-by map's
+// in its comparator's order).
 func (m *Map) All() iter.Seq2[Value, Value] {
 	if m.rec != nil {
 		keys, vals := m.rec.keys, m.vals
@@ -234,11 +255,22 @@ func (m *Map) All() iter.Seq2[Value, Value] {
 			}
 		}
 	}
-	return m.t.All()
+	t := m.t
+	if m.vals != nil { // a sorted-by map (records returned above)
+		t = m.vals[0].(*sortedBy).ord
+	}
+	return t.All()
 }
 
 // Keys returns the keys in canonical order.
 func (m *Map) Keys() []Value {
+	if by := m.sorted(); by != nil {
+		keys := make([]Value, 0, m.Len())
+		for k := range by.ord.All() {
+			keys = append(keys, k)
+		}
+		return keys
+	}
 	if m.rec != nil {
 		return append([]Value(nil), m.rec.keys...)
 	}
@@ -251,6 +283,9 @@ func (m *Map) Keys() []Value {
 
 // EntryAt returns the i-th entry in key order.
 func (m *Map) EntryAt(i int) (Value, Value) {
+	if by := m.sorted(); by != nil {
+		return by.ord.At(i)
+	}
 	if m.rec != nil {
 		return m.rec.keys[i], m.vals[i]
 	}
@@ -362,6 +397,8 @@ func sortEntries(keys, vals []Value, lastWins bool) ([]Value, []Value) {
 // (1 and 1.0 are different elements).
 type Set struct {
 	t ordmap.Tree[Value, struct{}]
+	// by: as Map's, for a set of sorted-set-by.
+	by *sortedBy
 }
 
 var emptySet = &Set{}
@@ -403,8 +440,12 @@ func (s *Set) Disj(x Value) *Set {
 
 // All iterates over the elements in canonical order.
 func (s *Set) All() iter.Seq[Value] {
+	t := s.t
+	if s.by != nil {
+		t = s.by.set
+	}
 	return func(yield func(Value) bool) {
-		for k := range s.t.All() {
+		for k := range t.All() {
 			if !yield(k) {
 				return
 			}
@@ -414,14 +455,18 @@ func (s *Set) All() iter.Seq[Value] {
 
 // At returns the i-th element in canonical order (0 <= i < Len). O(log n).
 func (s *Set) At(i int) Value {
-	k, _ := s.t.At(i)
+	t := &s.t
+	if s.by != nil {
+		t = &s.by.set
+	}
+	k, _ := t.At(i)
 	return k
 }
 
 // Items returns the elements in canonical order.
 func (s *Set) Items() []Value {
 	out := make([]Value, 0, s.Len())
-	for k := range s.t.All() {
+	for k := range s.All() {
 		out = append(out, k)
 	}
 	return out

@@ -106,6 +106,9 @@ type printer struct {
 	// cell met again inside itself prints cut, so a cell that holds itself
 	// prints in a few bytes.
 	inCells map[*Cell]struct{}
+	// th, inside a run, realizes the lazy sequences that may end
+	// (lazy-seq) to print their elements.
+	th *thread
 }
 
 const pollBytes = 64 << 10
@@ -338,7 +341,17 @@ func (p *printer) cell(c *Cell, depth int) {
 	p.sb.WriteByte(']')
 }
 
-func (p *printer) lazySeq(s *Seq, _ int) {
+func (p *printer) lazySeq(s *Seq, depth int) {
+	if s.finite && p.th != nil && p.err == nil {
+		// As Clojure prints a lazy sequence: its elements in parentheses.
+		xs, err := p.th.realize(s, -1, "printing")
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.seq("(", ")", xs, depth)
+		return
+	}
 	p.sb.WriteString("#seq[")
 	p.sb.WriteString(s.name)
 	p.sb.WriteByte(']')
@@ -511,7 +524,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	x, isException := v.(*Exception)
 	isException = isException && !printed && !raw
 	limit := th.textBudget()
-	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw}
+	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw, th: th}
 	if th.printing {
 		p.opts.Redact = th.run.redact
 	}

@@ -460,6 +460,10 @@ type runState struct {
 	// cellRun is the run's bookkeeping of cells (state.go), made at its
 	// first cell operation.
 	cellRun atomic.Pointer[cellRun]
+	// madeLazy is set when the run built a lazy sequence of unknown
+	// length (lazy-seq, cons onto a sequence): only then does its value
+	// need a walk to realize them (see realizeValue).
+	madeLazy atomic.Bool
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the
@@ -570,6 +574,17 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 		return err
 	}
 	v, err := th.runTop(p)
+	// The value leaves the run: lazy sequences of unknown length in it
+	// are realized now, under the run's limits.
+	if err == nil {
+		v, err = th.realizeValue(v)
+	} else if x, ok := err.(*exit); ok {
+		if rv, rerr := th.realizeValue(x.value); rerr != nil {
+			err = rerr
+		} else {
+			x.value = rv
+		}
+	}
 	res.Output = th.out
 	res.Steps = run.steps.Load() + th.steps - th.flushed
 	res.ToolCalls = int(run.toolCalls.Load())
@@ -583,6 +598,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 			res.Namespace, res.Defined = run.globals.commit(ns)
 			res.Namespace = res.Namespace.withCells(run.cellCount())
 			res.Shadowed = shadowedBy(res.Defined, ns)
+			noteSortedDefs(run, res)
 			res.Notes = run.notes.get()
 			return nil
 		}
@@ -599,6 +615,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 	res.Namespace, res.Defined = run.globals.commit(ns)
 	res.Namespace = res.Namespace.withCells(run.cellCount())
 	res.Shadowed = shadowedBy(res.Defined, ns)
+	noteSortedDefs(run, res)
 	res.Notes = run.notes.get()
 	return nil
 }

@@ -5,16 +5,24 @@ import (
 	"unicode/utf8"
 )
 
-// Seq is an infinite lazy sequence, from (range), (iterate f x), (repeat x)
-// or (cycle coll) (or one too long to ever build, such as
-// (repeat Long/MAX_VALUE x)), and map, filter, remove, keep... over one.
-// Only a finite prefix can ever be realized: take, take-while, first, nth
-// and friends pull what they need, and any attempt to realize the whole
-// sequence is an error that names the fix.
+// Seq is a lazy sequence. Most are infinite, from (range), (iterate f x),
+// (repeat x) or (cycle coll) (or too long to ever build, such as
+// (repeat Long/MAX_VALUE x)), and map, filter, remove, keep... over one:
+// only a finite prefix of those can ever be realized: take, take-while,
+// first, nth and friends pull what they need, and any attempt to realize
+// the whole sequence is an error that names the fix. The others come from
+// lazy-seq (seq_lazy.go) and may end: they are finite, and realizing all of
+// one is tried under the run's limits.
 type Seq struct {
 	name string
 	// gen yields the elements in order until yield returns false or an error.
 	gen func(th *thread, yield func(Value) (bool, error)) error
+	// finite: the sequence may end (it comes from lazy-seq), so realizing
+	// all of it is not an error in itself.
+	finite bool
+	// cell, when set, makes the sequence a memoized lazy or cons cell
+	// (seq_lazy.go); gen then walks the chain.
+	cell *seqCell
 }
 
 // Name returns the function that made the sequence ("range", "iterate", ...).
@@ -24,7 +32,23 @@ func (s *Seq) Name() string { return s.name }
 // infinite sequence).
 func (th *thread) realize(s *Seq, n int, op string) ([]Value, error) {
 	if n < 0 {
-		return nil, infiniteError(s, op)
+		if !s.finite {
+			return nil, infiniteError(s, op)
+		}
+		// All of a sequence that may end: a step and a slot per element,
+		// so that one that does not end stops at a limit.
+		var out []Value
+		err := s.gen(th, func(v Value) (bool, error) {
+			if err := th.tick(); err != nil {
+				return false, err
+			}
+			if err := th.charge(1); err != nil {
+				return false, err
+			}
+			out = append(out, v)
+			return true, nil
+		})
+		return out, err
 	}
 	out := make([]Value, 0, min(n, 1024))
 	if n == 0 {
@@ -66,8 +90,6 @@ func infiniteError(s *Seq, op string) *Error {
 	return errorf(InvalidArgument,
 		"%s cannot use the whole infinite sequence from (%s ...): take a finite part first, e.g. (take 10 ...)", op, s.name)
 }
-
-func equalSeq(a, b Value) bool { return a == b }
 
 // graphemes splits s into user-perceived characters: a base code point with
 // the combining marks, variation selectors, emoji modifiers and zero-width

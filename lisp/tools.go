@@ -86,6 +86,15 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	if n := r.toolCalls.Add(1); n > int64(r.limits.MaxToolCalls) {
 		return nil, errorf(ToolLimitExceeded, "more than %d tool calls in one program: batch the work or split it across turns", r.limits.MaxToolCalls)
 	}
+	if args != nil {
+		// The host sees data: lazy sequences that may end are realized
+		// (language.md §11).
+		realized, err := th.realizeValue(args)
+		if err != nil {
+			return nil, err
+		}
+		args = realized.(*Map)
+	}
 	if err := th.checkpoint(); err != nil {
 		return nil, err
 	}

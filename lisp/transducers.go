@@ -172,7 +172,7 @@ func (th *thread) reduceXf(r reducer, acc, coll Value, op string) (Value, error)
 // (transduce xform f init coll)).
 func (th *thread) runTransducer(op string, xform Value, final func() (reducer, error), f, init, coll Value) (Value, error) {
 	if xf := transducerOf(xform); xf != nil {
-		if s, ok := coll.(*Seq); ok && !xf.stops() {
+		if s, ok := coll.(*Seq); ok && !s.finite && !xf.stops() {
 			return nil, infiniteError(s, op)
 		}
 		r, err := final()
@@ -402,12 +402,33 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		}
 		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...)}, nil
 	case *Set:
+		if c.by != nil {
+			return &conjReducer{coll: c}, nil
+		}
 		return &setReducer{b: NewSetBuilder(c)}, nil
 	case *Map:
+		if c.sorted() != nil {
+			return &conjReducer{coll: c}, nil
+		}
 		return &mapReducer{b: newMapBuilder(treeOf(c))}, nil
 	}
 	return nil, argError("into", 0, "a collection", to)
 }
+
+// conjReducer conjoins onto a sorted-by map or set, which keeps its
+// comparator.
+type conjReducer struct{ coll Value }
+
+func (r *conjReducer) step(th *thread, _, x Value) (Value, error) {
+	v, err := seqConj(th, []Value{r.coll, x})
+	if err != nil {
+		return nil, err
+	}
+	r.coll = v
+	return v, nil
+}
+
+func (r *conjReducer) done(_ *thread, _ Value) (Value, error) { return r.coll, nil }
 
 // yieldReducer hands elements to a lazy sequence's consumer.
 type yieldReducer struct {
@@ -430,7 +451,7 @@ func (r *yieldReducer) done(_ *thread, acc Value) (Value, error) { return acc, n
 // lazyTransduce is (sequence xf s) over an infinite sequence, for stages
 // that cannot end it: a lazy sequence, as Clojure's.
 func lazyTransduce(xf *transducer, s *Seq) *Seq {
-	return &Seq{name: s.name, gen: func(th *thread, yield func(Value) (bool, error)) error {
+	return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		r := xf.build(&yieldReducer{yield: yield})
 		var acc Value
 		return s.gen(th, func(x Value) (bool, error) {

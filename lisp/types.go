@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -66,7 +67,9 @@ func joinLists(lists ...[]string) []string {
 // each kind of value (classOf picks the row), the names a program can
 // write for a class, and what instance? accepts. A new kind of value
 // (atoms, exceptions) adds its row here and its case to classOf.
-var classDefs = []classDef{
+var classDefs = append(baseClassDefs, exceptionClassDefs()...)
+
+var baseClassDefs = []classDef{
 	{name: "java.lang.Object", short: []string{"Object"}},
 	{name: "java.lang.Number", short: []string{"Number"}, is: []string{"java.io.Serializable"}},
 	{name: "java.lang.Long", short: []string{"Long"}, is: []string{"java.lang.Number", "java.lang.Comparable", "java.io.Serializable"}},
@@ -104,6 +107,42 @@ var classDefs = []classDef{
 	{name: "java.util.Date", is: []string{"java.lang.Comparable", "java.io.Serializable", "java.lang.Cloneable"}},
 	{name: "java.time.LocalDate", short: []string{"LocalDate"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.chrono.ChronoLocalDate", "java.time.temporal.Temporal"}},
 	{name: "java.lang.Class", short: []string{"Class"}},
+	// Mutable state (state.go).
+	{name: "clojure.lang.Atom", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IAtom", "clojure.lang.IAtom2",
+		"clojure.lang.IDeref", "clojure.lang.IReference", "clojure.lang.IMeta"}},
+	{name: "clojure.lang.Volatile", is: []string{"clojure.lang.IDeref"}},
+	{name: "clojure.lang.PersistentVector$TransientVector", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientVector", "clojure.lang.ITransientAssociative", "clojure.lang.Indexed"})},
+	{name: "clojure.lang.PersistentArrayMap$TransientArrayMap", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientMap", "clojure.lang.ITransientAssociative"})},
+	{name: "clojure.lang.PersistentHashMap$TransientHashMap", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientMap", "clojure.lang.ITransientAssociative"})},
+	{name: "clojure.lang.PersistentHashSet$TransientHashSet", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientSet"})},
+}
+
+// ifaceTransient is what every transient collection implements.
+var ifaceTransient = []string{"clojure.lang.ITransientCollection", "clojure.lang.Counted", "clojure.lang.ILookup"}
+
+// exceptionClassDefs are the classes of the exceptions (exceptions.go),
+// each a kind of its parent, then java.io.Serializable: the same tree a
+// catch clause matches in, so (instance? Exception e) and (type e) agree
+// with catch.
+func exceptionClassDefs() []classDef {
+	var defs []classDef
+	seen := map[*javaClass]bool{}
+	for _, c := range exceptionClasses {
+		if seen[c] || c.name == "java.lang.Object" {
+			continue
+		}
+		seen[c] = true
+		var is []string
+		for p := c.parent; p != nil; p = p.parent {
+			is = append(is, p.name)
+		}
+		// Short names as catch takes them: java.lang's are Clojure's
+		// imports, the others (ExceptionInfo) what models write unimported.
+		d := classDef{name: c.name, short: []string{c.simpleName()}, is: append(is, "java.io.Serializable")}
+		defs = append(defs, d)
+	}
+	slices.SortFunc(defs, func(a, b classDef) int { return strings.Compare(a.name, b.name) })
+	return defs
 }
 
 // classInfo is a row of classDefs made ready for lookups: the set of every
@@ -196,6 +235,10 @@ func classOf(v Value) (Class, bool) {
 			name = "clojure.lang.PersistentList"
 		}
 	case *Map:
+		if v.sorted() != nil {
+			name = "clojure.lang.PersistentTreeMap"
+			break
+		}
 		// Clojure's array map holds up to 8 entries. Every map iterates in
 		// sorted order here, but only sorted-map's are tree maps there: by
 		// size, a map answers what Clojure's hash-map would.
@@ -205,6 +248,9 @@ func classOf(v Value) (Class, bool) {
 		}
 	case *Set:
 		name = "clojure.lang.PersistentHashSet"
+		if v.by != nil {
+			name = "clojure.lang.PersistentTreeSet"
+		}
 	case *Seq:
 		name = "clojure.lang.LazySeq"
 	case *Closure:
@@ -226,6 +272,13 @@ func classOf(v Value) (Class, bool) {
 		name = "clojure.lang.Reduced"
 	case Class:
 		name = "java.lang.Class"
+	case *Exception:
+		if v == nil {
+			return Class{}, false
+		}
+		name = v.class.name
+	case *Cell:
+		name = cellClassName(v)
 	default:
 		name = "java.lang.Object"
 	}
@@ -431,4 +484,25 @@ func parseSymbol(s string) Symbol {
 		return Symbol{Ns: s[:i], Name: s[i+1:]}
 	}
 	return Symbol{Name: s}
+}
+
+// cellClassName is the class of an atom, a volatile or a transient, which
+// for a transient depends on the collection it holds, as in Clojure.
+func cellClassName(c *Cell) string {
+	switch c.kind {
+	case volatileCell:
+		return "clojure.lang.Volatile"
+	case transientCell:
+		switch coll := c.Deref().(type) {
+		case *Map:
+			if coll.Len() <= 8 {
+				return "clojure.lang.PersistentArrayMap$TransientArrayMap"
+			}
+			return "clojure.lang.PersistentHashMap$TransientHashMap"
+		case *Set:
+			return "clojure.lang.PersistentHashSet$TransientHashSet"
+		}
+		return "clojure.lang.PersistentVector$TransientVector"
+	}
+	return "clojure.lang.Atom"
 }

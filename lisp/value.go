@@ -23,7 +23,7 @@ import (
 //	*Closure, *Builtin   functions (fn/defn closures, and Go functions)
 //	*Var                 a var, from #'name or def
 //	*Regex               a compiled regular expression
-//	*Seq                 a lazy, possibly infinite sequence (range, iterate, ...)
+//	*Seq                 a lazy sequence: infinite (range, iterate, ...) or from lazy-seq
 //	Instant, Date        a point in time and a calendar date (the date helpers)
 //	*Exception           an exception: what ex-info makes and catch binds
 //	*Cell                an atom, a volatile or a transient: mutable state

@@ -16,7 +16,7 @@ import (
 func TestPrint(t *testing.T) {
 	model := llmtest.NewScript(
 		llmtest.Text("Let me think."),
-		llmtest.Code(`(println "x" [1 "a"]) (/ 1 (count []))`),
+		llmtest.Code(`(println "x" [1 "a"]) (/ 1.0 (count []))`),
 		llmtest.Code(`(+ 1 nil)`),
 		llmtest.Code(`(fail {:reason :gave_up :message "cannot"})`),
 	)

@@ -83,6 +83,13 @@ type analyzer struct {
 	defs        []string
 	defSet      map[string]bool
 	builtinSeen [32]builtinAnswer
+	// aliases and refers are the namespace aliases (w -> clojure.walk)
+	// and referred names (postwalk -> clojure.walk/postwalk) of the
+	// program's require and ns forms.
+	aliases, refers map[string]string
+	// referAll lists the namespaces of :refer :all: their builtins are
+	// reachable by bare name, after clojure.core's.
+	referAll []string
 	// shadow holds the builtin names this program defines, from the point
 	// of their def on (a use before the def is still the builtin, as in
 	// Clojure, which compiles one form at a time).
@@ -238,7 +245,92 @@ func (a *analyzer) predeclare(n syntax.Node) {
 		for _, it := range l.Items[1:] {
 			a.predeclare(it)
 		}
+	case "require":
+		for _, it := range l.Items[1:] {
+			a.requireSpec(it)
+		}
+	case "ns":
+		// (ns name (:require [clojure.walk :as w] ...) ...)
+		for _, it := range l.Items[2:] {
+			if c, ok := it.(*syntax.List); ok && len(c.Items) > 0 {
+				if k, ok := c.Items[0].(*syntax.Keyword); ok && k.Name == "require" {
+					for _, spec := range c.Items[1:] {
+						a.requireSpec(spec)
+					}
+				}
+			}
+		}
 	}
+}
+
+// requireSpec reads one libspec of require or ns, [clojure.walk :as w
+// :refer [postwalk]] (quoted or not), and makes its alias and referred
+// names mean the builtins of that namespace in the whole program. require
+// loads nothing: every namespace PTC-Lisp knows is always there; a spec of
+// another namespace is ignored here and its names are reported where they
+// are used.
+func (a *analyzer) requireSpec(n syntax.Node) {
+	if q, ok := n.(*syntax.Quote); ok {
+		n = q.Form
+	}
+	if l, ok := n.(*syntax.List); ok && len(l.Items) == 2 {
+		if s, ok := l.Items[0].(*syntax.Symbol); ok && s.Ns == "" && s.Name == "quote" {
+			n = l.Items[1]
+		}
+	}
+	v, ok := n.(*syntax.Vector)
+	if !ok || len(v.Items) < 3 {
+		return
+	}
+	lib, ok := v.Items[0].(*syntax.Symbol)
+	if !ok || lib.Ns != "" {
+		return
+	}
+	canon, known := CanonicalNamespace(lib.Name)
+	if !known {
+		return
+	}
+	for i := 1; i+1 < len(v.Items); i += 2 {
+		opt, ok := v.Items[i].(*syntax.Keyword)
+		if !ok {
+			return
+		}
+		switch opt.Name {
+		case "as", "as-alias":
+			if alias, ok := v.Items[i+1].(*syntax.Symbol); ok && alias.Ns == "" {
+				if a.aliases == nil {
+					a.aliases = map[string]string{}
+				}
+				a.aliases[alias.Name] = canon
+			}
+		case "refer":
+			if k, ok := v.Items[i+1].(*syntax.Keyword); ok && k.Name == "all" && canon != "" {
+				a.referAll = append(a.referAll, canon)
+				continue
+			}
+			names, ok := v.Items[i+1].(*syntax.Vector)
+			if !ok || canon == "" {
+				continue
+			}
+			for _, it := range names.Items {
+				if s, ok := it.(*syntax.Symbol); ok && s.Ns == "" && a.isBuiltin(canon+"/"+s.Name) {
+					if a.refers == nil {
+						a.refers = map[string]string{}
+					}
+					a.refers[s.Name] = canon + "/" + s.Name
+				}
+			}
+		}
+	}
+}
+
+// canonicalNamespace is CanonicalNamespace with the aliases the program
+// declares with require or ns.
+func (a *analyzer) canonicalNamespace(ns string) (string, bool) {
+	if c, ok := a.aliases[ns]; ok {
+		return c, true
+	}
+	return CanonicalNamespace(ns)
 }
 
 func (a *analyzer) addDef(name string) {

@@ -22,7 +22,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
 				return a.interop(sym, l)
 			}
-		} else if ns, ok := CanonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
+		} else if ns, ok := a.canonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
 			return a.special(sym.Name, l, tail)
 		} else {
@@ -40,6 +40,10 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	return a.calls.new(Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])})
 }
 
+// LazySeqFn is the name of the runtime function that (lazy-seq body...)
+// calls with (fn [] body...); no program can spell it (it has a space).
+const LazySeqFn = " lazy-seq"
+
 // isInteropName reports whether a call head names a host method (.method),
 // a constructor (Class.), or is one of ., .. and new.
 func isInteropName(name string) bool {
@@ -53,6 +57,27 @@ func isInteropName(name string) bool {
 func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 	name := sym.Name
 	pos := a.pos(l)
+	switch name {
+	case ".":
+		if call, ok := dotCall(l.Items[1:], l.Span); ok {
+			return a.expr(call, false)
+		}
+		return a.errorf(pos, "invalid_form", "(. x method args...) needs a target and a method name: write (.method x args...)")
+	case "..":
+		// (.. x trim toUpperCase) is (. (. x trim) toUpperCase).
+		if len(l.Items) < 3 {
+			return a.errorf(pos, "invalid_form", "(.. x method...) needs a target and methods: write (.method x args...)")
+		}
+		acc := l.Items[1]
+		for _, step := range l.Items[2:] {
+			call, ok := dotCall([]syntax.Node{acc, step}, l.Span)
+			if !ok {
+				return a.errorf(a.pos(step), "invalid_form", "(.. x method...) takes method names or (method args...): write (.method x args...)")
+			}
+			acc = call
+		}
+		return a.expr(acc, false)
+	}
 	if a.isBuiltin(name) {
 		return &Call{At: At{pos}, Fn: a.builtinRef(name, a.pos(sym)), Args: a.exprs(l.Items[1:])}
 	}
@@ -63,6 +88,32 @@ func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 	}
 	return a.errorf(pos, "invalid_form",
 		"Java interop (%s) is not supported: PTC-Lisp has no host objects; use the builtin functions", name)
+}
+
+// dotCall rewrites the parts of (. target method args...) or
+// (. target (method args...)) into the call Clojure means: (.method target
+// args...), or (Class/method args...) when the target names a class such
+// as Integer or Math.
+func dotCall(parts []syntax.Node, span syntax.Span) (syntax.Node, bool) {
+	if len(parts) < 2 {
+		return nil, false
+	}
+	target, member, args := parts[0], parts[1], parts[2:]
+	if l, ok := member.(*syntax.List); ok && len(args) == 0 && len(l.Items) > 0 {
+		member, args = l.Items[0], l.Items[1:]
+	}
+	m, ok := member.(*syntax.Symbol)
+	if !ok || m.Ns != "" || m.Name == "" {
+		return nil, false
+	}
+	if class, ok := target.(*syntax.Symbol); ok && class.Ns == "" {
+		if _, known := CanonicalNamespace(class.Name); known && class.Name != "" && class.Name[0] >= 'A' && class.Name[0] <= 'Z' {
+			fn := &syntax.Symbol{Span: m.Span, Ns: class.Name, Name: m.Name}
+			return &syntax.List{Span: span, Items: append([]syntax.Node{fn}, args...)}, true
+		}
+	}
+	fn := &syntax.Symbol{Span: m.Span, Name: "." + m.Name}
+	return &syntax.List{Span: span, Items: append([]syntax.Node{fn, target}, args...)}, true
 }
 
 func (a *analyzer) memoryCall(sym *syntax.Symbol, l *syntax.List) Expr {
@@ -221,6 +272,21 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return &Throw{At: At{pos}, Value: a.expr(args[0], false)}
 	case "comment", "ns", "require", "import", "use", "refer":
 		return &Const{At: At{pos}}
+	case "lazy-seq":
+		// (lazy-seq body...) is a call of the runtime's lazy-seq function
+		// with (fn [] body...), which it runs once, when first realized.
+		fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{
+			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+			&syntax.Symbol{Span: l.Items[0].Bounds(), Name: LazySeqFn}, fn}}, false)
+	case "lazy-cat":
+		// (lazy-cat a b) is (concat (lazy-seq a) (lazy-seq b)).
+		items := []syntax.Node{&syntax.Symbol{Span: l.Items[0].Bounds(), Ns: "clojure.core", Name: "concat"}}
+		for _, x := range args {
+			items = append(items, &syntax.List{Span: x.Bounds(), Items: []syntax.Node{
+				&syntax.Symbol{Span: x.Bounds(), Name: "lazy-seq"}, x}})
+		}
+		return a.expr(&syntax.List{Span: l.Span, Items: items}, false)
 	case "assert":
 		if len(args) < 1 || len(args) > 2 {
 			return a.errorf(pos, "invalid_arity", "assert expects (assert test message?), got %d argument(s)", len(args))

@@ -305,7 +305,8 @@ func TestCanonicalNamespace(t *testing.T) {
 		{"set", "clojure.set", true}, {"clojure.set", "clojure.set", true},
 		{"walk", "clojure.walk", true},
 		{"Math", "Math", true}, {"java.lang.Math", "Math", true},
-		{"Integer", "Long", true}, {"java.lang.Double", "Double", true},
+		{"Integer", "Integer", true}, {"java.lang.Double", "Double", true},
+		{"String", "String", true}, {"java.lang.Character", "Character", true},
 		{"foo", "", false}, {"ctx", "", false}, {"tool", "", false},
 	}
 	for _, tt := range tests {

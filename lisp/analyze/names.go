@@ -20,6 +20,7 @@ var namespaceAliases = map[string]string{
 	"set":                           "clojure.set",
 	"clojure.walk":                  "clojure.walk",
 	"walk":                          "clojure.walk",
+	"w":                             "clojure.walk",
 	"regex":                         "",
 	"Math":                          "Math",
 	"java.lang.Math":                "Math",
@@ -28,8 +29,14 @@ var namespaceAliases = map[string]string{
 	"java.lang.Double":              "Double",
 	"Long":                          "Long",
 	"java.lang.Long":                "Long",
-	"Integer":                       "Long",
-	"java.lang.Integer":             "Long",
+	"Integer":                       "Integer",
+	"java.lang.Integer":             "Integer",
+	"String":                        "String",
+	"java.lang.String":              "String",
+	"Character":                     "Character",
+	"java.lang.Character":           "Character",
+	"Boolean":                       "Boolean",
+	"java.lang.Boolean":             "Boolean",
 	"System":                        "System",
 	"java.lang.System":              "System",
 	"LocalDate":                     "LocalDate",
@@ -71,6 +78,9 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			return a.errorf(pos, "invalid_placeholder",
 				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
 		}
+		if q, ok := a.refers[s.Name]; ok && !a.defSet[s.Name] {
+			return a.builtinRef(q, pos) // (require '[clojure.walk :refer [postwalk]])
+		}
 		if a.isBuiltinFP(s.Name, fp) {
 			if !a.isShadowed(s.Name) {
 				return a.builtinRef(s.Name, pos)
@@ -81,6 +91,11 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		if a.defSet[s.Name] {
 			a.useGlobal(s.Name, pos)
 			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
+		}
+		for _, ns := range a.referAll {
+			if a.isBuiltin(ns + "/" + s.Name) {
+				return a.builtinRef(ns+"/"+s.Name, pos)
+			}
 		}
 		if isSpecialName(s.Name) {
 			return a.errorf(pos, "invalid_form",
@@ -121,7 +136,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 
 // qualified resolves ns/name against the builtin table.
 func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
-	ns, ok := CanonicalNamespace(s.Ns)
+	ns, ok := a.canonicalNamespace(s.Ns)
 	if !ok {
 		return "", false
 	}
@@ -136,7 +151,7 @@ func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
 
 func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
 	pos := a.pos(s)
-	if _, ok := CanonicalNamespace(s.Ns); ok {
+	if _, ok := a.canonicalNamespace(s.Ns); ok {
 		if a.cfg.Hint != nil {
 			if h := a.cfg.Hint(s.Ns + "/" + s.Name); h != "" {
 				return a.errorf(pos, "unbound_var", "%s", h)
@@ -188,7 +203,7 @@ func isSpecialName(name string) bool {
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
-		"ns", "require", "import", "use", "refer", "try", "throw":
+		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat":
 		return true
 	}
 	return false

@@ -79,6 +79,29 @@ func TestSetKeepsKeyAndReplacesValue(t *testing.T) {
 	}
 }
 
+// TestGetEntry finds the stored key of a key the comparator calls equal,
+// in the tail and in the root of a tree of many leaves.
+func TestGetEntry(t *testing.T) {
+	ci := func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) }
+	var tr Tree[string, int]
+	for i := range 500 {
+		tr = tr.Set(fmt.Sprintf("Key%04d", i), i, ci)
+	}
+	for _, i := range []int{0, 1, 250, 498, 499} {
+		k, v, ok := tr.GetEntry(fmt.Sprintf("KEY%04d", i), ci)
+		if !ok || k != fmt.Sprintf("Key%04d", i) || v != i {
+			t.Errorf("GetEntry %d = %q %d %v", i, k, v, ok)
+		}
+	}
+	if _, _, ok := tr.GetEntry("nope", ci); ok {
+		t.Error("GetEntry found an absent key")
+	}
+	var empty Tree[string, int]
+	if _, _, ok := empty.GetEntry("x", ci); ok {
+		t.Error("GetEntry on an empty tree")
+	}
+}
+
 // TestAppendModeFullLeaves checks that ascending inserts, persistent or
 // transient, leave every leaf but the last full.
 func TestAppendModeFullLeaves(t *testing.T) {

@@ -33,6 +33,26 @@ func (t Tree[K, V]) Get(k K, cmp func(a, b K) int) (V, bool) {
 	return get(t.root, k, cmp)
 }
 
+// GetEntry returns the key stored under k (the one cmp reports equal to
+// k, which Set keeps) and its value. O(log n).
+func (t Tree[K, V]) GetEntry(k K, cmp func(a, b K) int) (K, V, bool) {
+	n := t.root
+	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].k) >= 0) {
+		n = tl
+	}
+	if n != nil {
+		for n.kids != nil {
+			n = n.kids[searchInner(n.kids, k, cmp)].n
+		}
+		if i, ok := searchLeaf(n.ents, k, cmp); ok {
+			return n.ents[i].k, n.ents[i].v, true
+		}
+	}
+	var zk K
+	var zv V
+	return zk, zv, false
+}
+
 // Set returns a tree in which k maps to v. If k is already present (cmp
 // reports equal) its value is replaced and the stored key is kept. t is
 // unchanged. O(log n): only the root-to-leaf path is copied (only the tail
