@@ -31,6 +31,7 @@ func (s *Seq) String() string { return stringOf(s, s == nil) }
 
 // String returns the printed form, PrintString(x): #error {:cause ...}.
 func (x *Exception) String() string { return stringOf(x, x == nil) }
+
 // String returns the printed form, PrintString(c): #atom[value],
 // #volatile[value] or #transient[coll], with what the cell holds now.
 func (c *Cell) String() string { return stringOf(c, c == nil) }
@@ -70,6 +71,7 @@ func (s *Seq) GoString() string { return goStringOf("(*lisp.Seq)", s, s == nil) 
 
 // GoString, for %#v, returns (*lisp.Exception)(#error {:cause ...}).
 func (x *Exception) GoString() string { return goStringOf("(*lisp.Exception)", x, x == nil) }
+
 // GoString, for %#v, returns (*lisp.Cell)(#atom[1]).
 func (c *Cell) GoString() string { return goStringOf("(*lisp.Cell)", c, c == nil) }
 
