@@ -257,7 +257,7 @@ func (m *mission) answerRules(compact bool) string {
 		s = "One reply, one program: its last value is the answer (no return needed); an error fails the task. Unusable input: (fail {:reason :bad_input :message \"...\"})."
 	case n == 0:
 		s = "You have one reply and one program: its last value is the answer, no (return ...) needed. There is no second turn: an error fails the task, so guard against nil and unexpected values. " +
-			"When the input cannot be used (it does not parse, a field is missing), end with (fail {:reason :bad_input :message \"...\"}) rather than a guess."
+			"Input you cannot use (it does not parse, a field is missing): end with (fail {:reason :bad_input :message \"...\"}), not a guess."
 	case compact:
 		s = fmt.Sprintf("One program: its last value is the answer (no return needed). An error or a wrong value is sent back for a corrected program, %s at most.", times(n))
 	default:

@@ -88,9 +88,8 @@ const langDefaultCore = "## PTC-Lisp\n" +
 	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +
 	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim. Regexes are RE2: no lookaround or backreferences.\n" +
 	"- Numbers: / always gives a float; round, floor, ceil give integers; integer overflow is an error.\n" +
-	"- Dates: (LocalDate/parse \"2024-01-02\"), (LocalDate/of 2024 1 2); days between: (.between ChronoUnit/DAYS a b); (.plusDays a 3), .minusDays .plusMonths .isBefore .isAfter .getDayOfWeek .getMonthValue. Instants: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (System/currentTimeMillis). No other Java interop.\n" +
-	"- Not available: macros.\n" +
-	"- Exceptions as in Clojure: (throw (ex-info \"no rows\" {:n 0})); (try (quot a b) (catch ArithmeticException e (ex-message e)) (finally (println \"done\"))).\n" +
+	"- Dates: (LocalDate/parse \"2024-01-02\"), (LocalDate/of 2024 1 2); days between: (.between ChronoUnit/DAYS a b); (.plusDays a 3), .minusDays .plusMonths .isBefore .isAfter .getDayOfWeek .getMonthValue. Instants: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (System/currentTimeMillis).\n" +
+	"- Exceptions as in Clojure: (throw (ex-info \"no rows\" {:n 0})); (try (quot a b) (catch ArithmeticException e (ex-message e))). No macros.\n" +
 	"- (return v) and (fail {:reason :not_found :message \"...\"}) end the program at once, from anywhere."
 
 const langDefaultTools = "- Tools: (tool/name {:arg v}) returns data; (call \"name\" {:arg v}) takes the name as a string. A tool is not a value: wrap it, (mapv #(tool/get-user {:id %}) ids). (pmap #(tool/get-user {:id %}) ids) makes independent calls in parallel. A failing tool throws: (try (tool/get-user {:id 1}) (catch Exception e (ex-data e))) gives {:tool \"get-user\" :message \"...\"}."
@@ -105,7 +104,7 @@ const langCompactCore = "## PTC-Lisp, a Clojure subset\n" +
 	"(filter (where :k = v) xs); ops = not= < > <= >= in includes; (all-of p q) (any-of p q) (none-of p).\n" +
 	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs).\n" +
 	"Strings: clojure.string as str/join str/split str/replace...; format parse-long; regexes: re-find re-seq, RE2.\n" +
-	"/ gives a float; round gives an int. try/catch/throw/ex-info as in Clojure. Dates: LocalDate/parse LocalDate/of, days between (.between ChronoUnit/DAYS a b), .plusDays .isBefore .getDayOfWeek; java.util.Date. .getTime.\n" +
+	"/ gives a float; round gives an int. try/catch/ex-info as in Clojure. Dates: LocalDate/parse LocalDate/of, days between (.between ChronoUnit/DAYS a b), .plusDays .isBefore .getDayOfWeek; java.util.Date. .getTime.\n" +
 	"(return v) or (fail {:reason :kw :message \"...\"}) ends the program."
 
 const langCompactTools = "Tools: (tool/name {:k v}) or (call \"name\" {:k v}); not values, wrap: #(tool/name {:id %}); pmap runs calls in parallel. A failed call throws: ex-data {:tool :message}."

@@ -112,14 +112,14 @@ func TestGoldenPrompts(t *testing.T) {
 		cfg      Config
 		maxChars int // ~4 characters per token
 	}{
-		{"default_multi.txt", typicalConfig("default"), 1500 * 4},
-		// 740: issue 27 added the string, regex and date functions models
-		// reached for, and tools' hidden fields (700 before). 760: issue 39
-		// added try/catch and a tool error's ex-data, issue 40 the limits as
-		// numbers; their ceiling is +5% of the 2,895 characters before them.
-		{"compact_multi.txt", typicalConfig("compact"), 760 * 4},
-		{"default_single.txt", singleShotConfig("default"), 1500 * 4},
-		{"compact_single.txt", singleShotConfig("compact"), 700 * 4},
+		// Issue 40 stated every limit in the prompt and issue 39 added
+		// exceptions and tools' ex-data; together they may grow each prompt
+		// by 5% at most over its size before them (5,033, 2,895, 3,150 and
+		// 1,824 characters).
+		{"default_multi.txt", typicalConfig("default"), 5033 * 105 / 100},
+		{"compact_multi.txt", typicalConfig("compact"), 2895 * 105 / 100},
+		{"default_single.txt", singleShotConfig("default"), 3150 * 105 / 100},
+		{"compact_single.txt", singleShotConfig("compact"), 1824 * 105 / 100},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
