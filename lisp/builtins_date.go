@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"math/big"
 	"strings"
 	"time"
 )
@@ -271,12 +272,20 @@ func between(unit string, a, b Value) (Value, error) {
 		if !ok {
 			return nil, argError(".between", 2, "a date-time, as the first", b)
 		}
-		ms := y.T.UnixMilli() - x.T.UnixMilli()
 		per := map[string]int64{"MILLIS": 1, "SECONDS": 1000, "MINUTES": 60_000, "HOURS": 3_600_000, "DAYS": 86_400_000}[unit]
 		if per == 0 {
 			return nil, errorf(InvalidArgument, ".between: date-times are counted in MILLIS, SECONDS, MINUTES, HOURS or DAYS, not %s", strings.ToLower(unit))
 		}
-		return ms / per, nil
+		// Two date-times far apart are more milliseconds apart than an
+		// int64 holds: count in nanoseconds without a bound, and fail as
+		// Java's ChronoUnit.between does rather than wrap.
+		d := new(big.Int).Mul(big.NewInt(y.T.Unix()-x.T.Unix()), big.NewInt(1e9))
+		d.Add(d, big.NewInt(int64(y.T.Nanosecond()-x.T.Nanosecond())))
+		d.Quo(d, big.NewInt(per*1e6))
+		if !d.IsInt64() {
+			return nil, overflow(".between")
+		}
+		return d.Int64(), nil
 	}
 	return nil, argError(".between", 1, "a date or a date-time", a)
 }

@@ -71,7 +71,9 @@ func toInstant(fn string, v Value) (Value, error) {
 		}
 		return Instant{T: time.UnixMilli(x).UTC()}, nil
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		// Beyond ±2^63 a float has no int64: Go's conversion would give
+		// an arbitrary date rather than an error.
+		if math.IsNaN(x) || x < -(1<<63) || x >= 1<<63 {
 			break
 		}
 		return toInstant(fn, int64(x))
