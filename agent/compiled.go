@@ -59,6 +59,9 @@ var ErrNotCompilable = errors.New("not_compilable")
 // an agent tool or an LLM tool is an error for which errors.Is(err,
 // ErrNotCompilable) holds. A failed mission is an *Error with its Step.
 func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, error) {
+	if !a.made() {
+		return nil, errNotMade("Compile")
+	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
 			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable, Message: fmt.Sprintf(
@@ -103,6 +106,9 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 // that need an LLM cannot be called (errors.Is(err, ErrNotCompilable)).
 // The metadata is empty and CompileStep nil.
 func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
+	if !a.made() {
+		return nil, errNotMade("CompileSource")
+	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
 			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable,
@@ -129,22 +135,56 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	return &CompiledAgent{a: a, prog: prog}, nil
 }
 
+// made reports whether c was made by Compile, CompileSource or
+// LoadCompiled: the methods of a nil or zero CompiledAgent return zero
+// values or an error, never panic.
+func (c *CompiledAgent) made() bool { return c != nil && c.a.made() && c.prog != nil }
+
+func errCompiledNotMade(method string) *ConfigError {
+	return configErr("CompiledAgent", method+": the compiled agent is nil or was not made by Compile, CompileSource or LoadCompiled")
+}
+
 // Source returns the program's text, for review.
-func (c *CompiledAgent) Source() string { return c.prog.Source() }
+func (c *CompiledAgent) Source() string {
+	if !c.made() {
+		return ""
+	}
+	return c.prog.Source()
+}
 
 // Signature returns the contract inputs and outputs are checked against
 // (nil without one).
-func (c *CompiledAgent) Signature() *signature.Signature { return c.a.sig }
+func (c *CompiledAgent) Signature() *signature.Signature {
+	if !c.made() {
+		return nil
+	}
+	return c.a.sig
+}
 
 // Metadata describes the compilation.
-func (c *CompiledAgent) Metadata() CompileMetadata { return c.meta }
+func (c *CompiledAgent) Metadata() CompileMetadata {
+	if c == nil {
+		return CompileMetadata{}
+	}
+	return c.meta
+}
 
 // Description is the agent's Config.Description.
-func (c *CompiledAgent) Description() string { return c.a.cfg.Description }
+func (c *CompiledAgent) Description() string {
+	if !c.made() {
+		return ""
+	}
+	return c.a.cfg.Description
+}
 
 // CompileStep returns the Step of the compiling mission, with its trace;
 // nil for an agent loaded with LoadCompiled.
-func (c *CompiledAgent) CompileStep() *Step { return c.step }
+func (c *CompiledAgent) CompileStep() *Step {
+	if c == nil {
+		return nil
+	}
+	return c.step
+}
 
 // Execute runs the program on input, with no LLM. input is a map (or a
 // struct, a *lisp.Map, or a successful *Step whose return value it takes)
@@ -160,6 +200,9 @@ func (c *CompiledAgent) CompileStep() *Step { return c.step }
 //
 // The error is an *Error wrapping the Step when the execution fails.
 func (c *CompiledAgent) Execute(ctx context.Context, input any) (*Step, error) {
+	if !c.made() {
+		return nil, errCompiledNotMade("Execute")
+	}
 	// Run from a tool's Go code, the execution joins the caller's tree:
 	// the caller's LLM must not see what it firewalled.
 	parent := treeFrom(ctx)
@@ -270,6 +313,9 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 // from its prompt.
 // opts.LLM must be nil.
 func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
+	if !c.made() {
+		return Tool{}, errCompiledNotMade("AsTool")
+	}
 	if opts.LLM != nil {
 		return Tool{}, configErr("LLM", "a compiled agent calls no LLM: leave AsToolOptions.LLM nil")
 	}
@@ -343,6 +389,9 @@ type savedLimits struct {
 // names of the tools it needs, its limits and the compilation's metadata,
 // readable in code review. LoadCompiled reads it back.
 func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
+	if !c.made() {
+		return nil, errCompiledNotMade("MarshalJSON")
+	}
 	cfg := c.a.cfg
 	l := cfg.Limits
 	s := savedCompiled{

@@ -61,8 +61,8 @@ type AsToolOptions struct {
 //
 // Calls from pmap run concurrently, each its own mission.
 func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
-	if a == nil {
-		return Tool{}, configErr("Tools", "AsTool of a nil agent")
+	if !a.made() {
+		return Tool{}, errNotMade("AsTool")
 	}
 	desc := opts.Description
 	if desc == "" {

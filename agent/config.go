@@ -375,14 +375,24 @@ func MustNew(cfg Config) *Agent {
 }
 
 // Config returns the agent's definition with the defaults filled in.
-func (a *Agent) Config() Config { return a.cfg }
+func (a *Agent) Config() Config {
+	if a == nil {
+		return Config{}
+	}
+	return a.cfg
+}
 
 // Signature returns the parsed signature, nil when the agent has none.
-func (a *Agent) Signature() *signature.Signature { return a.sig }
+func (a *Agent) Signature() *signature.Signature {
+	if a == nil {
+		return nil
+	}
+	return a.sig
+}
 
 // SingleShot reports whether the agent answers in one LLM call with the
 // program's value (MaxTurns 1 and no tools).
-func (a *Agent) SingleShot() bool { return a.cfg.MaxTurns == 1 && len(a.tools) == 0 }
+func (a *Agent) SingleShot() bool { return a != nil && a.cfg.MaxTurns == 1 && len(a.tools) == 0 }
 
 // ConfigError is an invalid agent definition.
 type ConfigError struct {
@@ -394,6 +404,16 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return "agent: " + e.Field + ": " + e.Message }
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// made reports whether a was made by New: the methods of a nil or zero
+// Agent return zero values or errNotMade, never panic.
+func (a *Agent) made() bool { return a != nil && a.prompt != nil }
+
+// errNotMade is the error of an Agent method that needs an agent made by
+// New, for a nil or zero one.
+func errNotMade(method string) *ConfigError {
+	return configErr("Agent", method+": the agent is nil or was not made by New")
+}
 
 func configErr(field, msg string) *ConfigError {
 	return &ConfigError{Field: field, Reason: "invalid_config", Message: msg}

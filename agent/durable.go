@@ -164,6 +164,9 @@ func (t Tool) NestedTool() (a *Agent, model llm.Model, ok bool) {
 
 // ToolNames returns the names of the agent's tools, sorted.
 func (a *Agent) ToolNames() []string {
+	if a == nil {
+		return nil
+	}
 	names := make([]string, 0, len(a.tools))
 	for n := range a.tools {
 		names = append(names, n)
@@ -182,6 +185,9 @@ var ErrUnknownTool = errors.New("agent: unknown tool")
 // engine that answers Hooks.Tool runs the call elsewhere. An agent tool
 // or an LLM tool runs its mission as a root mission.
 func (a *Agent) CallTool(ctx context.Context, name string, args *lisp.Map) (v lisp.Value, err error) {
+	if !a.made() {
+		return nil, errNotMade("CallTool")
+	}
 	bt, ok := a.tools[name]
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
@@ -217,6 +223,9 @@ func (a *Agent) CallTool(ctx context.Context, name string, args *lisp.Map) (v li
 // runs itself; RunTool refuses them. The agents a Go tool runs here have
 // no model but their own Config.LLM.
 func (a *Agent) RunTool(ctx context.Context, req ToolRequest) (res ToolResult, err error) {
+	if !a.made() {
+		return ToolResult{}, errNotMade("RunTool")
+	}
 	bt, ok := a.tools[req.Name]
 	if !ok {
 		return ToolResult{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Name)

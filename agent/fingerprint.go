@@ -52,6 +52,9 @@ const fingerprintVersion = "ptc-agent-fingerprint/1"
 //
 // It is computed once per agent and cached: an Agent is immutable.
 func (a *Agent) Fingerprint() string {
+	if a == nil {
+		return ""
+	}
 	a.fpOnce.Do(func() { a.fp = a.fingerprint(0) })
 	return a.fp
 }

@@ -66,6 +66,9 @@ func PreviewPrompt(a *Agent, opts Options) (p *Preview, err error) {
 // ToolSchemas returns the schemas of the agent's tools, sorted by name.
 // Catalog entries are not included: they cannot be called.
 func (a *Agent) ToolSchemas() []ToolSchema {
+	if a == nil {
+		return nil
+	}
 	out := make([]ToolSchema, 0, len(a.names))
 	for _, name := range a.names {
 		bt := a.tools[name]

@@ -224,6 +224,9 @@ type treeKey struct{}
 // treeFrom is the tree of the mission whose tool call ctx is: the tree a
 // mission that a Go tool starts joins.
 func treeFrom(ctx context.Context) *tree {
+	if ctx == nil { // Run and Execute treat a nil ctx as context.Background
+		return nil
+	}
 	rt, _ := ctx.Value(treeKey{}).(*tree)
 	return rt
 }

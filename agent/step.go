@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -83,6 +84,9 @@ func (s *Step) OK() bool { return s != nil && s.Fail == nil }
 // Decode stores the return value in the Go value pointed to by v, through
 // its JSON form (so struct fields match by their json tags).
 func (s *Step) Decode(v any) error {
+	if s == nil {
+		return errors.New("agent: Decode of a nil Step")
+	}
 	if s.Fail != nil {
 		return fmt.Errorf("agent: cannot decode a failed step: %s", s.Fail.Message)
 	}

@@ -152,6 +152,9 @@ func (bt *boundTool) call(ctx context.Context, args *lisp.Map, mode signature.Mo
 	if bt.typ != nil {
 		return bt.typ.CallWithWarnings(ctx, args)
 	}
+	if bt.sig == nil {
+		return bt.callUntyped(ctx, args)
+	}
 	if mode == signature.Disabled {
 		res, err := bt.fn(ctx, args) // arguments as the program wrote them
 		return res, nil, err
@@ -162,6 +165,70 @@ func (bt *boundTool) call(ctx context.Context, args *lisp.Map, mode signature.Mo
 	}
 	res, err := bt.fn(ctx, args)
 	return res, warnings, err
+}
+
+// callUntyped calls a tool without a signature. Positional arguments,
+// (tool/upper "x"), reach it as {:args ["x"]}, as ToolFunc says; but a
+// tool whose FieldDescriptions name its arguments reads them by name, and
+// would see nil. So a single value for a tool with a single named
+// argument is passed under that name, other positional calls of a tool
+// with named arguments are refused with the calling form, and when a tool
+// with no named arguments fails on a positional call its error says how
+// the arguments arrived: the model learns to pass a map, never a nil.
+func (bt *boundTool) callUntyped(ctx context.Context, args *lisp.Map) (any, []signature.Issue, error) {
+	vals, positional := positionalArgs(args)
+	if positional && len(bt.args) > 0 && !bt.hasArg("args") {
+		if len(bt.args) == 1 && len(vals) == 1 {
+			args = lisp.NewMap(lisp.Keyword(bt.args[0].name), vals[0])
+		} else {
+			return nil, nil, fmt.Errorf("tool %s takes its arguments by name, in a map: %s; the call passed %s",
+				bt.name, bt.namedForm(), plural(len(vals), "positional argument"))
+		}
+	}
+	res, err := bt.fn(ctx, args)
+	if err != nil && positional && len(bt.args) == 0 {
+		err = fmt.Errorf("%w (the call passed %s, which tool %s gets as {:args [...]}: if it takes named arguments, pass a map, (tool/%s {:name value}))",
+			err, plural(len(vals), "positional argument"), bt.name, bt.name)
+	}
+	return res, nil, err
+}
+
+// positionalArgs reports whether args is what a call with positional
+// arguments passes, {:args [...]}, and returns them.
+func positionalArgs(args *lisp.Map) ([]lisp.Value, bool) {
+	if args == nil || args.Len() != 1 {
+		return nil, false
+	}
+	v, ok := args.Get(lisp.Keyword("args"))
+	vec, isVec := v.(*lisp.Vector)
+	if !ok || !isVec {
+		return nil, false
+	}
+	return vec.Items(), true
+}
+
+func (bt *boundTool) hasArg(name string) bool {
+	for _, a := range bt.args {
+		if a.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// namedForm is the calling form of an untyped tool with named arguments:
+// (tool/search {:limit … :query …}).
+func (bt *boundTool) namedForm() string {
+	var b strings.Builder
+	b.WriteString("(tool/" + bt.name + " {")
+	for i, a := range bt.args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(":" + a.name + " …")
+	}
+	b.WriteString("})")
+	return b.String()
 }
 
 // coerceArgs checks and coerces a call's arguments against the tool's

@@ -206,3 +206,17 @@ func FuzzToJSONString(f *testing.F) {
 		}
 	})
 }
+
+// TestNewMapOddArguments: NewMap refuses a key without a value with a
+// panic that names it (the documented programming error), never a map
+// that silently drops it.
+func TestNewMapOddArguments(t *testing.T) {
+	defer func() {
+		r := recover()
+		if s, _ := r.(string); !strings.Contains(s, "odd number of arguments (3)") || !strings.Contains(s, ":c") {
+			t.Fatalf("recovered %v", r)
+		}
+	}()
+	lisp.NewMap(lisp.Keyword("a"), int64(1), lisp.Keyword("c"))
+	t.Fatal("NewMap with 3 arguments returned")
+}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 	"sync/atomic"
@@ -47,8 +48,13 @@ func sortedMap(t ordmap.Tree[Value, Value], by *sortedBy) *Map {
 var emptyMap = &Map{}
 
 // NewMap returns a map of the key/value pairs kvs (k1, v1, k2, v2, ...).
-// When a key repeats, the last pair wins.
+// When a key repeats, the last pair wins. NewMap panics if kvs has an odd
+// number of values, as strings.NewReplacer does: a key without a value is
+// a bug in the caller's Go code, never a map to build without it.
 func NewMap(kvs ...Value) *Map {
+	if len(kvs)%2 == 1 {
+		panic(fmt.Sprintf("lisp.NewMap: odd number of arguments (%d): the key %s has no value", len(kvs), PrintString(kvs[len(kvs)-1])))
+	}
 	b := emptyMapBuilder()
 	for i := 0; i+1 < len(kvs); i += 2 {
 		b.Set(kvs[i], kvs[i+1])
