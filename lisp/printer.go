@@ -1,6 +1,8 @@
 package lisp
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/bits"
 	"strconv"
@@ -42,11 +44,47 @@ func PrintString(v Value) string { return FormatValue(v, PrintOptions{}) }
 
 // FormatValue returns the printed form of v bounded by opts.
 func FormatValue(v Value, opts PrintOptions) string {
+	s, _ := formatValue(nil, v, opts)
+	return s
+}
+
+// FormatValueContext is FormatValue bounded by ctx too: when ctx ends
+// before the printed form is complete, printing stops (it looks every
+// 64 KiB of output) and the error is a *Error of kind Timeout or
+// Cancelled. A host that prints a value a program built gives it the time
+// it gives the program: a few steps build a value whose printed form takes
+// seconds to reach MaxPrintBytes.
+func FormatValueContext(ctx context.Context, v Value, opts PrintOptions) (string, error) {
+	return formatValue(ctx, v, opts)
+}
+
+func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error) {
 	p := printer{opts: opts, limit: MaxPrintBytes}
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = defaultPrintDepth
 	}
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return "", printContextError(err)
+		}
+		p.poll, p.nextPoll = ctx.Err, pollBytes
+	}
 	p.value(v, 0)
+	if p.err != nil {
+		return "", printContextError(p.err)
+	}
+	return p.result(opts), nil
+}
+
+func printContextError(err error) *Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Kind: Timeout, Message: "printing the value took longer than the time it was given: print a part of it", Err: err}
+	}
+	return &Error{Kind: Cancelled, Message: "printing the value was cancelled", Err: err}
+}
+
+// result is the printed text, cut as opts say.
+func (p *printer) result(opts PrintOptions) string {
 	s := p.sb.String()
 	if p.overflow {
 		return textutil.TruncateBytes(s, MaxPrintBytes) + "..."
@@ -102,6 +140,9 @@ type printer struct {
 	poll     func() error
 	nextPoll int
 	err      error
+	// chars counts the characters of the first counted bytes of the
+	// output, for full.
+	chars, counted int
 	// inCells are the cells being printed, around the current value: a
 	// cell met again inside itself prints cut, so a cell that holds itself
 	// prints in a few bytes.
@@ -114,9 +155,17 @@ type printer struct {
 const pollBytes = 64 << 10
 
 // full reports whether the output already exceeds MaxChars, so that printing
-// a huge collection stops early instead of rendering it all.
+// a huge collection stops early instead of rendering it all. A byte is at
+// most a character, so below MaxChars bytes nothing is counted; past it the
+// characters written since the last look are, so that a bound of many
+// megabytes stops printing there, not at four times as many bytes.
 func (p *printer) full() bool {
-	return p.opts.MaxChars > 0 && p.sb.Len() > 4*p.opts.MaxChars+16
+	if p.opts.MaxChars <= 0 || p.sb.Len() <= p.opts.MaxChars {
+		return false
+	}
+	p.chars += p.sb.charsFrom(p.counted)
+	p.counted = p.sb.Len()
+	return p.chars > p.opts.MaxChars
 }
 
 func (p *printer) value(v Value, depth int) {
@@ -435,6 +484,22 @@ func (b *textBuf) WriteByte(c byte) error {
 }
 
 func (b *textBuf) Len() int { return b.n + b.cur.Len() }
+
+// charsFrom counts the characters of the text from byte off on. Writes
+// are whole strings, so off never splits a character.
+func (b *textBuf) charsFrom(off int) int {
+	n, base := 0, 0
+	for _, c := range b.full {
+		if off < base+len(c) {
+			n += utf8.RuneCountInString(c[max(off-base, 0):])
+		}
+		base += len(c)
+	}
+	if cur := b.cur.String(); off < base+len(cur) {
+		n += utf8.RuneCountInString(cur[max(off-base, 0):])
+	}
+	return n
+}
 
 func (b *textBuf) String() string {
 	if len(b.full) == 0 {

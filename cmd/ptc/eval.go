@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -82,7 +83,7 @@ func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 			printError(stderr, err)
 			return exitFail
 		}
-		out, err := render(res.Value, *asJSON, printBound(*limits))
+		out, err := render(ctx, res.Value, *asJSON, *limits)
 		if err != nil {
 			printError(stderr, err) // a memory_exceeded, as the program's own errors print
 			return exitFail
@@ -98,10 +99,12 @@ func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 }
 
 // render prints a value as EDN or JSON, failing when the text would be
-// longer than bound: a program can build in a few steps a value whose
-// printed form would not fit in memory (shared structure). Its errors are
-// *lisp.Error values, with their kind.
-func render(v lisp.Value, asJSON bool, bound int) (string, error) {
+// longer than the memory limit l gives the program, or would take longer
+// to print than its time limit: a program can build in a few steps a value
+// whose printed form would not fit in memory (shared structure). Its
+// errors are *lisp.Error values, with their kind.
+func render(ctx context.Context, v lisp.Value, asJSON bool, l lisp.Limits) (string, error) {
+	bound := printBound(l)
 	var out string
 	if asJSON {
 		b, err := lisp.ToJSON(v)
@@ -110,7 +113,13 @@ func render(v lisp.Value, asJSON bool, bound int) (string, error) {
 		}
 		out = string(b)
 	} else {
-		out = lisp.FormatValue(v, lisp.PrintOptions{MaxChars: bound + 1})
+		pctx, cancel := printContext(ctx, l)
+		defer cancel()
+		s, err := lisp.FormatValueContext(pctx, v, lisp.PrintOptions{MaxChars: bound + 1})
+		if err != nil {
+			return "", err
+		}
+		out = s
 	}
 	if len(out) > bound {
 		return "", valueTooLarge(bound)
@@ -122,6 +131,19 @@ func render(v lisp.Value, asJSON bool, bound int) (string, error) {
 func valueTooLarge(bound int) error {
 	return &lisp.Error{Kind: lisp.MemoryExceeded, Message: fmt.Sprintf(
 		"the value prints to more than %d bytes (the memory limit): print a part of it, or raise --max-memory", bound)}
+}
+
+// printContext bounds the printing of a program's value by the time the
+// program had (Limits.Timeout), so that --timeout holds within twice its
+// time for a value whose printed form is huge.
+func printContext(ctx context.Context, l lisp.Limits) (context.Context, context.CancelFunc) {
+	switch {
+	case l.Timeout < 0:
+		return ctx, func() {}
+	case l.Timeout == 0:
+		return context.WithTimeout(ctx, lisp.DefaultTimeout)
+	}
+	return context.WithTimeout(ctx, l.Timeout)
 }
 
 // printBound is the largest printed value a command prints: the run's

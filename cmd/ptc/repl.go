@@ -271,13 +271,13 @@ func (s *replSession) show(res *lisp.Result, err error, interrupted bool, took t
 	case err != nil:
 		printError(s.stderr, err)
 	case res.Status == lisp.Failed:
-		out, err := render(res.Value, false, printBound(s.limits))
+		out, err := render(context.Background(), res.Value, false, s.limits)
 		if err != nil {
 			out = err.Error()
 		}
 		fmt.Fprintf(s.stderr, "fail: %s\n", out)
 	default:
-		out, err := render(res.Value, false, printBound(s.limits))
+		out, err := render(context.Background(), res.Value, false, s.limits)
 		if err != nil {
 			fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
 		} else {

@@ -477,7 +477,13 @@ func (r *runCmd) printOutcome(sh shown, a *agent.Agent, code int, rp *replayer, 
 	switch {
 	case step.Fail == nil:
 		bound := printBound(a.Config().Limits)
-		out := sh.value(step.Return, lisp.PrintOptions{MaxChars: bound + 1})
+		pctx, cancel := printContext(context.Background(), a.Config().Limits)
+		out, err := sh.valueContext(pctx, step.Return, lisp.PrintOptions{MaxChars: bound + 1})
+		cancel()
+		if err != nil {
+			r.stderr.printf("ptc run: %v\n", err)
+			return exitFail
+		}
 		if len(out) > bound {
 			r.stderr.printf("ptc run: %v\n", valueTooLarge(bound))
 			return exitFail

@@ -164,6 +164,13 @@ func (sh shown) value(v lisp.Value, opts lisp.PrintOptions) string {
 	return sh.text(lisp.FormatValue(v, opts))
 }
 
+// valueContext is value with printing bounded by ctx.
+func (sh shown) valueContext(ctx context.Context, v lisp.Value, opts lisp.PrintOptions) (string, error) {
+	opts.Redact = sh.redaction()
+	s, err := lisp.FormatValueContext(ctx, v, opts)
+	return sh.text(s), err
+}
+
 // outcomeOf is the outcome of a mission.
 func outcomeOf(step *agent.Step, sh shown) runOutcome {
 	o := runOutcome{OK: step.Fail == nil, Return: json.RawMessage("null"), TraceID: step.TraceID, Warnings: sh.texts(step.Warnings)}
