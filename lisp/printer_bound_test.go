@@ -26,7 +26,7 @@ func doubled(n int) lisp.Value {
 type countingCtx struct {
 	context.Context
 	limit int64
-	n            atomic.Int64
+	n     atomic.Int64
 }
 
 func (c *countingCtx) Err() error {
