@@ -15,6 +15,21 @@ type Veil struct{ v veil }
 // Veil returns what s hides from its readers (the zero Veil for a nil s).
 func (s *Step) Veil() Veil { return Veil{s.veil()} }
 
+// NewVeil returns a Veil over a firewall of its own, which hides the "_"
+// entries of maps, and learn, which adds to what it hides the firewalled
+// parts of a value as a mission's firewall adds a tool's result: what
+// sits under the value's "_" keys, at any depth, and copies of its text.
+// It is for a host that runs programs with tools outside a mission (ptc
+// eval and ptc repl with MCP tools) and shows people what they return: it
+// calls learn with each tool's result. learn is safe for concurrent use;
+// what it adds hides later texts, not the Redaction taken before it
+// (whose Value hides whole strings learned since, and whose Text does
+// not scrub their copies: scrub the printed text again).
+func NewVeil() (v Veil, learn func(lisp.Value)) {
+	fw := fwall.New(nil, nil)
+	return Veil{veil{fw}}, fw.AddToolResult
+}
+
 // With returns a Veil that hides what v or outer hides: a nested agent's
 // Step shown inside its caller's hides what the caller hides too.
 func (v Veil) With(outer Veil) Veil { return Veil{v.v.With(outer.v)} }

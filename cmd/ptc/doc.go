@@ -1,11 +1,13 @@
 // Command ptc runs PTC-Lisp programs and agents from the command line.
 //
-//	ptc eval [-c CONTEXT.json|.edn] [--json] (-e SOURCE | FILE)
+//	ptc eval [-c CONTEXT.json|.edn] [--json] [--mcp FILE [--unredacted]] (-e SOURCE | FILE)
 //	    Evaluate a program and print its value (EDN, or JSON with --json).
 //	    println output goes to stdout first; errors go to stderr with their
 //	    position and a source snippet. Exit status 1 for a program error or
-//	    (fail ...), 2 for bad usage.
-//	ptc repl [-c CONTEXT]
+//	    (fail ...), 2 for bad usage. --mcp makes the tools of MCP servers
+//	    callable; what they firewall shows as <Firewalled>, as in ptc run,
+//	    unless --unredacted.
+//	ptc repl [-c CONTEXT] [--mcp FILE [--unredacted]]
 //	    Read-eval-print loop: defs persist between inputs, *1 *2 *3 hold the
 //	    last values, multi-line forms are read until they are complete.
 //	ptc run AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]...

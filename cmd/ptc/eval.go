@@ -15,12 +15,13 @@ import (
 )
 
 func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("eval", stderr, "[-c CONTEXT.json|.edn] [--json] [--mcp FILE] (-e SOURCE... | FILE | -)")
+	fs := newFlagSet("eval", stderr, "[-c CONTEXT.json|.edn] [--json] [--mcp FILE [--unredacted]] (-e SOURCE... | FILE | -)")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
 	var exprs repeatedString
 	fs.Var(&exprs, "e", "program `source` to evaluate (instead of FILE); repeatable: each runs in order, sees the defs of those before it, and prints its value")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of EDN (println output goes to stderr)")
-	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...})")
+	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...}); what they firewall prints as <Firewalled>, as in ptc run")
+	unredacted := fs.Bool("unredacted", false, "with --mcp, show firewalled data as it is in the value, --json, println output and errors: for your own terminal only")
 	limits := limitFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -60,8 +61,11 @@ func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 	ctx, cancel := signalContext(env)
 	defer cancel()
 	var tools lisp.ToolCaller
+	var view evalView
 	if *mcpPath != "" {
-		mt, status := openMCPTools(ctx, env, "eval", *mcpPath, stderr)
+		view = newEvalView(!*unredacted)
+		view.add(ctxVal)
+		mt, status := openMCPTools(ctx, env, "eval", *mcpPath, view, stderr)
 		if mt == nil {
 			return status
 		}
@@ -75,17 +79,18 @@ func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 	}
 	var ns *lisp.Namespace
 	for _, src := range srcs {
-		res, err := lisp.Run(ctx, src, lisp.Options{Context: ctxVal, Limits: *limits, Tools: tools, Namespace: ns})
-		for _, line := range res.Output {
+		res, err := lisp.Run(ctx, src, lisp.Options{Context: ctxVal, Limits: *limits, Tools: tools, Namespace: ns,
+			Redact: view.redaction()})
+		for _, line := range view.output(res.Output) {
 			fmt.Fprintln(progOut, line)
 		}
 		if err != nil {
-			printError(stderr, err)
+			view.printError(stderr, err)
 			return exitFail
 		}
-		out, err := render(ctx, res.Value, *asJSON, *limits)
+		out, err := view.render(ctx, res.Value, *asJSON, *limits)
 		if err != nil {
-			printError(stderr, err) // a memory_exceeded, as the program's own errors print
+			view.printError(stderr, err) // a memory_exceeded, as the program's own errors print
 			return exitFail
 		}
 		if res.Status == lisp.Failed {
@@ -96,35 +101,6 @@ func cmdEval(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 		ns = res.Namespace
 	}
 	return exitOK
-}
-
-// render prints a value as EDN or JSON, failing when the text would be
-// longer than the memory limit l gives the program, or would take longer
-// to print than its time limit: a program can build in a few steps a value
-// whose printed form would not fit in memory (shared structure). Its
-// errors are *lisp.Error values, with their kind.
-func render(ctx context.Context, v lisp.Value, asJSON bool, l lisp.Limits) (string, error) {
-	bound := printBound(l)
-	var out string
-	if asJSON {
-		b, err := lisp.ToJSON(v)
-		if err != nil {
-			return "", err
-		}
-		out = string(b)
-	} else {
-		pctx, cancel := printContext(ctx, l)
-		defer cancel()
-		s, err := lisp.FormatValueContext(pctx, v, lisp.PrintOptions{MaxChars: bound + 1})
-		if err != nil {
-			return "", err
-		}
-		out = s
-	}
-	if len(out) > bound {
-		return "", valueTooLarge(bound)
-	}
-	return out, nil
 }
 
 // valueTooLarge is the error of a value whose printed form exceeds bound.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -49,6 +50,7 @@ type cliTelemetry struct {
 	traces   string // the exporter of each signal ("": none), for tests
 	metrics  string
 	protocol string
+	red      *otelRedactor // what the exporters' errors must not show
 }
 
 // otelExporter is the exporter the environment names for a signal, ""
@@ -108,12 +110,16 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 			return nil, fmt.Errorf("OpenTelemetry: one exporter per signal (%q names several)", name)
 		}
 	}
-	t := &cliTelemetry{traces: traces, metrics: metrics}
+	// The OTLP exporters read the process's environment.
+	red := newOTelRedactor(env.getenv, os.Getenv)
+	t := &cliTelemetry{traces: traces, metrics: metrics, red: red}
 	// The SDK reports failed exports to the process-wide handler, by
-	// default the log package's timestamped lines: say them as ptc does.
-	// ptc runs one command a process, so the global is the command's.
+	// default the log package's timestamped lines: say them as ptc does,
+	// without the credentials a collector may echo, and in a few hundred
+	// characters. ptc runs one command a process, so the global is the
+	// command's.
 	otelapi.SetErrorHandler(otelapi.ErrorHandlerFunc(func(err error) {
-		fmt.Fprintf(stderr, "ptc: OpenTelemetry: %v\n", err)
+		fmt.Fprintf(stderr, "ptc: OpenTelemetry: %s\n", red.message(err))
 	}))
 	res, err := resource.New(ctx,
 		resource.WithTelemetrySDK(),
@@ -135,7 +141,7 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 			t.protocol = otlpProtocol(env.getenv, "traces")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("OpenTelemetry traces exporter %q: %v", traces, err)
+			return nil, fmt.Errorf("OpenTelemetry traces exporter %q: %s", traces, red.message(err))
 		}
 		t.tp = sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 		o.TracerProvider = t.tp
@@ -157,7 +163,7 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 		}
 		if err != nil {
 			_ = t.shutdown()
-			return nil, fmt.Errorf("OpenTelemetry metrics exporter %q: %v", metrics, err)
+			return nil, fmt.Errorf("OpenTelemetry metrics exporter %q: %s", metrics, red.message(err))
 		}
 		t.mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(r), sdkmetric.WithResource(res))
 		o.MeterProvider = t.mp
@@ -181,7 +187,8 @@ func (t *cliTelemetry) observers() []agent.Observer {
 }
 
 // shutdown ends the spans still open, and flushes and stops the exporters,
-// waiting otelShutdownTimeout at most. A nil t has nothing to do.
+// waiting otelShutdownTimeout at most. Its error is redacted and bounded
+// as the error handler's are. A nil t has nothing to do.
 func (t *cliTelemetry) shutdown() error {
 	if t == nil {
 		return nil
@@ -200,5 +207,5 @@ func (t *cliTelemetry) shutdown() error {
 	if t.mp != nil {
 		errs = append(errs, t.mp.Shutdown(ctx))
 	}
-	return errors.Join(errs...)
+	return t.red.wrap(errors.Join(errs...))
 }

@@ -20,10 +20,11 @@ const replBanner = "PTC-Lisp REPL: defs persist between inputs; *1 *2 *3 are the
 	"Type :help for commands and keys, :doc NAME for a builtin, Ctrl-D to quit.\n"
 
 func cmdRepl(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn] [--history FILE|off] [--mcp FILE]")
+	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn] [--history FILE|off] [--mcp FILE [--unredacted]]")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
 	histFlag := fs.String("history", "", "`file` of the line editor's input history, or off (default $PTC_HISTORY, else ptc/history in the user config directory)")
-	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...}); :tools lists them")
+	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...}); :tools lists them; what they firewall prints as <Firewalled>, as in ptc run")
+	unredacted := fs.Bool("unredacted", false, "with --mcp, show firewalled data as it is in values, println output, errors and :defs: for your own terminal only")
 	limits := limitFlags(fs)
 	if status, ok := parseNoArgs(fs, args, stdout); !ok {
 		return status
@@ -37,8 +38,10 @@ func cmdRepl(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if *mcpPath != "" {
 		// The servers live as long as the session; connecting is the only
 		// wait a Ctrl-C ends before the first prompt.
+		s.view = newEvalView(!*unredacted)
+		s.view.add(ctxVal)
 		ctx, cancel := signalContext(env)
-		mt, status := openMCPTools(ctx, env, "repl", *mcpPath, stderr)
+		mt, status := openMCPTools(ctx, env, "repl", *mcpPath, s.view, stderr)
 		cancel()
 		if mt == nil {
 			return status
@@ -69,6 +72,7 @@ type replSession struct {
 	limits         lisp.Limits
 	tools          lisp.ToolCaller // the tools of --mcp (tests set their own)
 	toolInfos      []mcp.ToolInfo  // what :tools lists
+	view           evalView        // how values and output show (--mcp: firewalled)
 
 	ns     *lisp.Namespace
 	values []lisp.Value // *1 *2 *3
@@ -235,7 +239,8 @@ func (s *replSession) input(src string) {
 
 // options are the run options of the session's next evaluation.
 func (s *replSession) options() lisp.Options {
-	return lisp.Options{Context: s.ctxVal, Namespace: s.ns, History: s.values, Limits: s.limits, Tools: s.tools}
+	return lisp.Options{Context: s.ctxVal, Namespace: s.ns, History: s.values, Limits: s.limits, Tools: s.tools,
+		Redact: s.view.redaction()}
 }
 
 // run evaluates src, interruptibly when the session can be interrupted.
@@ -259,7 +264,7 @@ func (s *replSession) eval(src string) {
 
 // show prints the outcome of a run and updates the session.
 func (s *replSession) show(res *lisp.Result, err error, interrupted bool, took time.Duration) {
-	for _, line := range res.Output {
+	for _, line := range s.view.output(res.Output) {
 		fmt.Fprintln(s.stdout, line)
 	}
 	if res.Namespace != nil {
@@ -269,15 +274,15 @@ func (s *replSession) show(res *lisp.Result, err error, interrupted bool, took t
 	case interrupted:
 		fmt.Fprintf(s.stderr, "interrupted after %s; the session keeps its earlier defs\n", took.Round(time.Millisecond))
 	case err != nil:
-		printError(s.stderr, err)
+		s.view.printError(s.stderr, err)
 	case res.Status == lisp.Failed:
-		out, err := render(context.Background(), res.Value, false, s.limits)
+		out, err := s.view.render(context.Background(), res.Value, false, s.limits)
 		if err != nil {
 			out = err.Error()
 		}
 		fmt.Fprintf(s.stderr, "fail: %s\n", out)
 	default:
-		out, err := render(context.Background(), res.Value, false, s.limits)
+		out, err := s.view.render(context.Background(), res.Value, false, s.limits)
 		if err != nil {
 			fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
 		} else {

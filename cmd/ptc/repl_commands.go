@@ -119,7 +119,7 @@ func (s *replSession) docText(name string) string {
 		return replDocFormat(d)
 	}
 	if v, ok := s.ns.Get(name); ok {
-		return fmt.Sprintf("%s is defined in this session: %s\n", name, replPreview(v, 200))
+		return fmt.Sprintf("%s is defined in this session: %s\n", name, s.preview(v, 200))
 	}
 	// Every builtin has an entry (lisp's TestDocsCoverBuiltins checks it).
 	// The analyzer knows the names PTC-Lisp leaves out on purpose, and why.
@@ -186,7 +186,7 @@ func (s *replSession) cmdDefs(string) {
 	var b strings.Builder
 	for _, n := range names {
 		v, _ := s.ns.Get(n)
-		fmt.Fprintf(&b, "%s = %s\n", n, replPreview(v, 70))
+		fmt.Fprintf(&b, "%s = %s\n", n, s.preview(v, 70))
 	}
 	fmt.Fprint(s.stdout, b.String())
 }
@@ -223,9 +223,10 @@ func (s *replSession) cmdReset(string) {
 
 func (s *replSession) cmdQuit(string) { s.quit = true }
 
-// preview prints v on one line, cut to about n bytes.
-func replPreview(v lisp.Value, n int) string {
-	out := lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1})
+// preview prints v on one line, cut to about n bytes, as the session's
+// view shows it.
+func (s *replSession) preview(v lisp.Value, n int) string {
+	out := s.view.text(lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1, Redact: s.view.redaction()}))
 	out = strings.ReplaceAll(out, "\n", " ")
 	return textutil.ClipBytes(out, n)
 }

@@ -287,8 +287,14 @@ func loadCases(af *agentFile, path string) ([]eval.Case, error) {
 	default:
 		name := casesBeside(path)
 		data, err := readBounded(name, kindCases)
-		if err != nil {
+		var tl *tooLargeError
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			return nil, fmt.Errorf("%s has no cases: give it a cases: key, or write them in %s (see ptc test -h)", path, name)
+		case errors.As(err, &tl):
+			return nil, fmt.Errorf("%s: its cases file %s is too large: %v", path, name, tl)
+		case err != nil:
+			return nil, fmt.Errorf("%s: its cases file: %w", path, fileError(name, err))
 		}
 		if cases, err = eval.ParseCases(name, string(data)); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -145,6 +146,33 @@ func TestTestUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestTestCasesFileTooLarge: a cases file over its bound is reported as
+// too large, with the bound, whether it sits beside the agent file or its
+// cases: key names it; not as "has no cases".
+func TestTestCasesFileTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "big.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
+	writeFile(t, dir, "named.md", "---\nsignature: (n :int) -> :int\ncases: big.cases.clj\n---\nDouble {{n}}.")
+	big := filepath.Join(dir, "big.cases.clj")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, eval.MaxCasesSize+1); err != nil { // sparse: no 4 MiB written
+		t.Fatal(err)
+	}
+	env := testEnv(doubleModel(new(int)), nil)
+	for _, name := range []string{"big.md", "named.md"} {
+		code, _, errOut := ptcIn(t, env, "test", filepath.Join(dir, name), "--model", "m")
+		if code != exitUsage || strings.Contains(errOut, "no cases") || !strings.Contains(errOut, "larger than 4 MiB, the bound of a cases file") {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
+		}
+	}
+	code, _, errOut := ptcIn(t, env, "test", filepath.Join(dir, "big.md"), "--model", "m")
+	if want := "big.cases.clj is too large: larger than 4 MiB"; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("beside the agent file: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 }
 

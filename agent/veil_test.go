@@ -1,0 +1,35 @@
+package agent_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// TestNewVeil: a Veil of its own hides the "_" entries of maps from the
+// start, and, once learn has seen a value, its firewalled texts wherever
+// they are copied; a Veil that has learnt nothing scrubs nothing.
+func TestNewVeil(t *testing.T) {
+	const secret = "tok-0123456789abcdef"
+	v, learn := agent.NewVeil()
+	res := lisp.MustFromGo(map[string]any{"_token": secret, "id": 1})
+	copied := "token=" + secret
+	if got := v.Scrub(copied); got != copied {
+		t.Errorf("scrubbed before it learnt anything: %q", got)
+	}
+	if got := v.Format(res, lisp.PrintOptions{}); strings.Contains(got, secret) || !strings.Contains(got, `"_token" <Firewalled>`) {
+		t.Errorf("a _ entry before learning: %s", got)
+	}
+	learn(res)
+	if got := v.Scrub(copied); got != "token="+agent.Firewalled {
+		t.Errorf("a copy after learning: %q", got)
+	}
+	if got := v.Format(lisp.NewVector([]lisp.Value{secret, copied}), lisp.PrintOptions{}); got != `[<Firewalled> "token=<Firewalled>"]` {
+		t.Errorf("the string and a copy: %s", got)
+	}
+	if got, _ := lisp.ToJSONRedacted(lisp.MustFromGo(map[string]any{"t": secret}), v.Redaction()); string(got) != `{"t":"<Firewalled>"}` {
+		t.Errorf("JSON: %s", got)
+	}
+}
