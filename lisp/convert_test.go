@@ -217,6 +217,7 @@ func TestNewMapOddArguments(t *testing.T) {
 			t.Fatalf("recovered %v", r)
 		}
 	}()
-	lisp.NewMap(lisp.Keyword("a"), int64(1), lisp.Keyword("c"))
+	kvs := []lisp.Value{lisp.Keyword("a"), int64(1), lisp.Keyword("c")}
+	lisp.NewMap(kvs...)
 	t.Fatal("NewMap with 3 arguments returned")
 }

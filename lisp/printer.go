@@ -44,7 +44,7 @@ func PrintString(v Value) string { return FormatValue(v, PrintOptions{}) }
 
 // FormatValue returns the printed form of v bounded by opts.
 func FormatValue(v Value, opts PrintOptions) string {
-	s, _ := formatValue(nil, v, opts)
+	s, _ := formatValue(context.Background(), v, opts)
 	return s
 }
 
@@ -63,7 +63,7 @@ func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = defaultPrintDepth
 	}
-	if ctx != nil {
+	if ctx.Done() != nil { // a context that can end
 		if err := ctx.Err(); err != nil {
 			return "", printContextError(err)
 		}

@@ -27,7 +27,11 @@ type countingCtx struct {
 	context.Context
 	limit int64
 	n     atomic.Int64
+	done  chan struct{}
 }
+
+// Done is a channel, as a context that can end has: its Err is what ends it.
+func (c *countingCtx) Done() <-chan struct{} { return c.done }
 
 func (c *countingCtx) Err() error {
 	if c.n.Add(1) > c.limit {
@@ -40,7 +44,7 @@ func (c *countingCtx) Err() error {
 // context ends, after at most one poll interval (64 KiB) more output, with
 // a Cancelled or Timeout error (security.md, "The model and its programs").
 func TestFormatValueContext(t *testing.T) {
-	ctx := &countingCtx{Context: context.Background(), limit: 3}
+	ctx := &countingCtx{Context: context.Background(), limit: 3, done: make(chan struct{})}
 	s, err := lisp.FormatValueContext(ctx, doubled(60), lisp.PrintOptions{})
 	var le *lisp.Error
 	if !errors.As(err, &le) || le.Kind != lisp.Cancelled || s != "" {
@@ -67,7 +71,7 @@ func TestFormatValueContext(t *testing.T) {
 // characters, never bytes.
 func TestMaxCharsStopsPrinting(t *testing.T) {
 	// Measured through a context's polls: each is 64 KiB of output.
-	ctx := &countingCtx{Context: context.Background(), limit: 1 << 30}
+	ctx := &countingCtx{Context: context.Background(), limit: 1 << 30, done: make(chan struct{})}
 	s, err := lisp.FormatValueContext(ctx, doubled(60), lisp.PrintOptions{MaxChars: 1 << 20})
 	if err != nil || utf8.RuneCountInString(s) != 1<<20+3 {
 		t.Fatalf("got %d chars, %v", utf8.RuneCountInString(s), err)
