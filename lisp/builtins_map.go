@@ -820,8 +820,9 @@ func getKey(coll, k Value) (Value, bool) {
 	case *Map:
 		return c.Lookup(k)
 	case *Vector:
-		// A list is not associative: (get '(1 2) 0) is nil, as in Clojure.
-		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) && !c.IsList() {
+		// A list or a queue is not associative: (get '(1 2) 0) is nil,
+		// as in Clojure.
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) && c.isVectorType() {
 			return c.items[i], true
 		}
 	case *Set:
@@ -889,6 +890,9 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 	case *Vector:
 		if c.IsList() {
 			return nil, argError(fn, 0, "a map or vector (a list is not associative)", coll)
+		}
+		if c.IsQueue() {
+			return nil, argError(fn, 0, "a map or vector (a queue is not associative)", coll)
 		}
 		i, ok := k.(int64)
 		if !ok || i < 0 || i > int64(c.Len()) {

@@ -142,7 +142,7 @@ func (th *thread) reduceXf(r reducer, acc, coll Value, op string) (Value, error)
 				break
 			}
 			var more bool
-			if more, err = feed(NewVector([]Value{k, v})); err != nil || !more {
+			if more, err = feed(newEntry(k, v)); err != nil || !more {
 				break
 			}
 		}
@@ -308,8 +308,11 @@ func (th *thread) takesArgs(f Value, n int) bool {
 
 // ---- final reducers: the collections into, sequence and eduction build -----
 
-// vecReducer collects into a vector.
-type vecReducer struct{ out []Value }
+// vecReducer collects into a vector (or a queue).
+type vecReducer struct {
+	out   []Value
+	queue bool
+}
 
 func (r *vecReducer) step(th *thread, acc, x Value) (Value, error) {
 	if err := th.charge(1); err != nil {
@@ -319,7 +322,12 @@ func (r *vecReducer) step(th *thread, acc, x Value) (Value, error) {
 	return acc, nil
 }
 
-func (r *vecReducer) done(*thread, Value) (Value, error) { return NewVector(r.out), nil }
+func (r *vecReducer) done(*thread, Value) (Value, error) {
+	if r.queue {
+		return queueOf(r.out), nil
+	}
+	return NewVector(r.out), nil
+}
 
 // listReducer conjoins onto a list: each element goes in front, so the
 // elements end up reversed before the list's own.
@@ -400,7 +408,7 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		if err := th.charge(int64(c.Len())); err != nil {
 			return nil, err
 		}
-		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...)}, nil
+		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...), queue: c.IsQueue()}, nil
 	case *Set:
 		if c.by != nil {
 			return &conjReducer{coll: c}, nil
