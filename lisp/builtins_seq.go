@@ -1757,7 +1757,7 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return c, nil
 	case *Set:
 		for _, x := range a[1:] {
-			if c.by != nil {
+			if c.sorted() != nil {
 				var err error
 				if c, err = th.sortedConj(c, x); err != nil {
 					return nil, err
@@ -1852,14 +1852,14 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if to.by != nil {
+		if to.sorted() != nil {
 			return seqConj(th, append([]Value{to}, xs...))
 		}
 		b := NewSetBuilder(to)
 		for _, x := range xs {
 			b.Add(x)
 		}
-		return b.Set(), nil
+		return inOrderOf(to, b.Set()), nil
 	case *Map:
 		if to.sorted() != nil {
 			if m, ok := a[1].(*Map); ok {
@@ -1879,7 +1879,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 			for k, v := range m.All() {
 				b.Set(k, v)
 			}
-			return b.Map(), nil
+			return inOrderOf(to, b.Map()), nil
 		}
 		xs, err := th.items(a[1], "into")
 		if err != nil {
@@ -1903,7 +1903,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 				return nil, errorf(TypeError, "into a map takes [key value] pairs, got %s", describe(x))
 			}
 		}
-		return b.Map(), nil
+		return inOrderOf(to, b.Map()), nil
 	}
 	return nil, argError("into", 0, "a collection", a[0])
 }
@@ -2220,11 +2220,11 @@ func toTransient(v Value) Value {
 	switch m := v.(type) {
 	case *Map:
 		if m.sorted() == nil {
-			return &transientMap{b: newMapBuilder(treeOf(m))}
+			return &transientMap{b: newMapBuilder(treeOf(m)), from: m}
 		}
 	case *Set:
-		if m.by == nil {
-			return &transientSet{b: NewSetBuilder(m)}
+		if m.sorted() == nil {
+			return &transientSet{b: NewSetBuilder(m), from: m}
 		}
 	}
 	return v
@@ -2234,9 +2234,9 @@ func toTransient(v Value) Value {
 func freezeTransient(v Value) Value {
 	switch t := v.(type) {
 	case *transientMap:
-		return t.b.Map()
+		return inOrderOf(t.from, t.b.Map())
 	case *transientSet:
-		return t.b.Set()
+		return inOrderOf(t.from, t.b.Set())
 	}
 	return v
 }
@@ -3352,7 +3352,7 @@ func subseqIn(th *thread, fn string, a []Value, rev bool) (Value, error) {
 			cmp = th.comparatorFn(c.sorted().fn)
 		}
 	case *Set:
-		if c.by != nil {
+		if c.sorted() != nil {
 			cmp = th.comparatorFn(c.by.fn)
 		}
 	}

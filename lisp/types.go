@@ -247,7 +247,7 @@ func classOf(v Value) (Class, bool) {
 			name = "clojure.lang.PersistentList"
 		}
 	case *Map:
-		if v.sorted() != nil {
+		if v.sorted() != nil || v.isSortedMap() {
 			name = "clojure.lang.PersistentTreeMap"
 			break
 		}
