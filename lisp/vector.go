@@ -352,7 +352,7 @@ func (th *thread) copying(n int) error {
 // Slice returns the elements [from, to) as a vector sharing the backing
 // array; a slice of a list is a list.
 func (v *Vector) Slice(from, to int) *Vector {
-	if from == 0 && to == len(v.items) {
+	if from == 0 && to == len(v.items) && (v.IsList() || v.kindOf() == plainKind) {
 		return v
 	}
 	if v.IsList() {
