@@ -264,10 +264,14 @@ func registerFunctions(t builtinTable) {
 	pred("string?", func(v Value) bool { _, ok := v.(string); return ok })
 	pred("keyword?", func(v Value) bool { _, ok := v.(Keyword); return ok })
 	pred("char?", func(v Value) bool { s, ok := v.(string); return ok && s != "" && graphemeLen(s) == len(s) })
-	pred("vector?", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.IsList() })
+	pred("vector?", func(v Value) bool { x, ok := v.(*Vector); return ok && x.isVectorType() })
 	pred("map?", func(v Value) bool { _, ok := v.(*Map); return ok })
 	pred("set?", func(v Value) bool { _, ok := v.(*Set); return ok })
-	pred("list?", isList)
+	// list? is Clojure's IPersistentList: a list, not a Cons, and a queue.
+	pred("list?", func(v Value) bool {
+		x, ok := v.(*Vector)
+		return ok && (x.IsList() && !x.IsCons() || x.IsQueue())
+	})
 	pred("seq?", func(v Value) bool {
 		_, ok := v.(*Seq)
 		return ok || isList(v)
@@ -289,7 +293,7 @@ func registerFunctions(t builtinTable) {
 	pred("associative?", func(v Value) bool {
 		switch v := v.(type) {
 		case *Vector:
-			return !v.IsList()
+			return v.isVectorType()
 		case *Map:
 			return true
 		}
@@ -320,7 +324,7 @@ func registerFunctions(t builtinTable) {
 	pred("regex?", func(v Value) bool { _, ok := v.(*Regex); return ok })
 	pred("var?", func(v Value) bool { _, ok := v.(*Var); return ok })
 	pred("reduced?", func(v Value) bool { _, ok := v.(*reduced); return ok })
-	pred("map-entry?", func(v Value) bool { e, ok := v.(*Vector); return ok && !e.IsList() && e.Len() == 2 })
+	pred("map-entry?", func(v Value) bool { e, ok := v.(*Vector); return ok && e.IsEntry() })
 	pred("any?", func(Value) bool { return true })
 
 	t.add("println", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, true) })

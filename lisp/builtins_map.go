@@ -338,13 +338,44 @@ func registerMaps(t builtinTable) {
 			return nil, err
 		}
 		return NewMap(a...), nil
-	}, "array-map", "sorted-map")
+	}, "array-map")
 	t.add("hash-set", 0, -1, func(th *thread, a []Value) (Value, error) {
 		if err := th.charge(2 * int64(len(a))); err != nil {
 			return nil, err
 		}
 		return NewSet(a...), nil
-	}, "sorted-set")
+	})
+	// sorted-map and sorted-set: the canonical order is every map's and
+	// set's, so they are ordinary ones with sorted-map's (sorted-set's)
+	// mark, which type, class and sorted? see and the functions that keep
+	// Clojure's type keep.
+	t.add("sorted-map", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a)%2 != 0 {
+			return nil, errorf(ArityError, "sorted-map expects key value pairs, got an odd number of arguments")
+		}
+		if err := th.charge(int64(len(a))); err != nil { // two slots per entry
+			return nil, err
+		}
+		return &Map{t: NewMap(a...).tree(), vals: naturalVals}, nil
+	})
+	t.add("sorted-set", 0, -1, func(th *thread, a []Value) (Value, error) {
+		if err := th.charge(2 * int64(len(a))); err != nil {
+			return nil, err
+		}
+		return &Set{t: NewSet(a...).t, by: naturalOrder}, nil
+	})
+	// sorted?: Clojure's Sorted, the collections of sorted-map, sorted-set
+	// and their -by forms (every map iterates in order here, but only
+	// those are sorted? there).
+	t.add("sorted?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch c := a[0].(type) {
+		case *Map:
+			return c.sorted() != nil || c.isSortedMap(), nil
+		case *Set:
+			return c.by != nil, nil
+		}
+		return false, nil
+	})
 	t.add("set", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[0].(*Set); ok {
 			return s, nil
@@ -364,7 +395,7 @@ func registerMaps(t builtinTable) {
 			return nil, nil
 		case *Set:
 			for _, x := range a[1:] {
-				if s.by != nil {
+				if s.sorted() != nil {
 					var err error
 					if s, err = th.sortedDisj(s, x); err != nil {
 						return nil, err
@@ -820,8 +851,9 @@ func getKey(coll, k Value) (Value, bool) {
 	case *Map:
 		return c.Lookup(k)
 	case *Vector:
-		// A list is not associative: (get '(1 2) 0) is nil, as in Clojure.
-		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) && !c.IsList() {
+		// A list or a queue is not associative: (get '(1 2) 0) is nil,
+		// as in Clojure.
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(c.Len()) && c.isVectorType() {
 			return c.items[i], true
 		}
 	case *Set:
@@ -889,6 +921,9 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 	case *Vector:
 		if c.IsList() {
 			return nil, argError(fn, 0, "a map or vector (a list is not associative)", coll)
+		}
+		if c.IsQueue() {
+			return nil, argError(fn, 0, "a map or vector (a queue is not associative)", coll)
 		}
 		i, ok := k.(int64)
 		if !ok || i < 0 || i > int64(c.Len()) {
@@ -1013,14 +1048,14 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 			return seqConj(th, maps)
 		}
 	}
-	var out *Map
+	var out, first *Map
 	for i, x := range maps {
 		switch m := x.(type) {
 		case nil:
 			continue
 		case *Map:
 			if out == nil {
-				out = m
+				out, first = m, m
 				continue
 			}
 			if f == nil && m.Len() > out.Len()*4 && out.Len() < 8 {
@@ -1055,7 +1090,8 @@ func mergeMaps(th *thread, fn string, f Value, maps []Value) (Value, error) {
 	if out == nil {
 		return nil, nil
 	}
-	return out, nil
+	// The first map's kind: a sorted-map's merge is a sorted map.
+	return inOrderOf(first, out), nil
 }
 
 // mergeConj is Clojure's merge of arguments that are not all maps: conj

@@ -423,13 +423,18 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("conj", 0, -1, seqConj)
 	t.add("cons", 2, 2, func(th *thread, a []Value) (Value, error) {
-		// A seq in Clojure, which prints and grows (conj) like a list: onto
-		// a list it prepends as conj does, in place when it can.
+		// A Cons in Clojure, which prints and grows (conj) like a list
+		// but is not list?: onto a list it prepends as conj does, in place
+		// when it can. (cons x nil) is a list.
 		if l, ok := a[1].(*Vector); ok && l.IsList() {
 			if err := th.charge(2); err != nil {
 				return nil, err
 			}
-			return th.conjList(l, a[0])
+			l, err := th.conjList(l, a[0])
+			if err != nil {
+				return nil, err
+			}
+			return l.asCons(), nil
 		}
 		if s, ok := a[1].(*Seq); ok {
 			// Onto a lazy sequence: a cell, without realizing it.
@@ -443,7 +448,11 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		out := make([]Value, 0, len(xs)+1)
-		return NewList(append(append(out, a[0]), xs...)), nil
+		l := NewList(append(append(out, a[0]), xs...))
+		if a[1] == nil {
+			return l, nil
+		}
+		return l.asCons(), nil
 	})
 	// into: see registerTransducers.
 	t.add("flatten", 1, 1, func(th *thread, a []Value) (Value, error) {
@@ -750,7 +759,7 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("subvec", 2, 3, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
-		if !ok || v.IsList() {
+		if !ok || !v.isVectorType() {
 			return nil, argError("subvec", 0, "a vector", a[0])
 		}
 		start, err := intArg("subvec", a, 1)
@@ -768,8 +777,12 @@ func registerSequences(t builtinTable) {
 		}
 		return v.Slice(int(start), int(end)), nil
 	})
+	// The empty queue, as Clojure names it: conj adds at the end, peek and
+	// pop work at the front, in amortized O(1) (see popQueue).
+	t.set("clojure.lang.PersistentQueue/EMPTY", emptyQueue)
 	// peek and pop work at the end of a vector and at the front of a list,
-	// where conj adds: both are stacks.
+	// where conj adds: both are stacks. A queue's are at its front, conj
+	// adding at its end.
 	t.add("peek", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch v := a[0].(type) {
 		case nil:
@@ -778,12 +791,12 @@ func registerSequences(t builtinTable) {
 			if v.Len() == 0 {
 				return nil, nil
 			}
-			if v.IsList() {
+			if v.IsList() || v.IsQueue() {
 				return v.items[0], nil
 			}
 			return v.items[v.Len()-1], nil
 		}
-		return nil, argError("peek", 0, "a vector or a list", a[0])
+		return nil, argError("peek", 0, "a vector, a list or a queue", a[0])
 	})
 	t.add("pop", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)
@@ -791,7 +804,10 @@ func registerSequences(t builtinTable) {
 			if a[0] == nil {
 				return nil, nil // Clojure: (pop nil) is nil
 			}
-			return nil, argError("pop", 0, "a vector or a list", a[0])
+			return nil, argError("pop", 0, "a vector, a list or a queue", a[0])
+		}
+		if v.IsQueue() {
+			return v.popQueue(), nil // Clojure: (pop EMPTY) is EMPTY
 		}
 		if v.Len() == 0 {
 			return nil, errorf(InvalidArgument, "pop: cannot pop an empty %s", TypeName(v))
@@ -916,20 +932,12 @@ func registerSequences(t builtinTable) {
 				return nil, err
 			}
 		}
-		// Without a count, or with more than could ever be built: lazy.
+		// Without a count, or with more than could ever be built: lazy,
+		// and memoized as Clojure's: f is called once per element, when
+		// the element is first realized, however often the sequence is
+		// walked (f is for side effects: rand, swap!).
 		if limit > math.MaxInt32 {
-			return &Seq{name: "repeatedly", gen: func(th *thread, yield func(Value) (bool, error)) error {
-				for i := int64(0); !counted || i < limit; i++ {
-					v, err := th.call(f, nil)
-					if err != nil {
-						return err
-					}
-					if ok, err := yield(v); err != nil || !ok {
-						return err
-					}
-				}
-				return nil
-			}}, nil
+			return repeatedlySeq(f, counted, limit), nil
 		}
 		n := limit
 		if n <= 0 {
@@ -955,6 +963,9 @@ func registerSequences(t builtinTable) {
 		v, ok := a[0].(*Vector)
 		if ok && v.IsList() {
 			return nil, argError("rseq", 0, "a vector, sorted map or sorted set (a list is not reversible: use reverse)", a[0])
+		}
+		if ok && v.IsQueue() {
+			return nil, argError("rseq", 0, "a vector, sorted map or sorted set (a queue is not reversible: use reverse)", a[0])
 		}
 		if !ok {
 			return rseqSorted(th, a[0])
@@ -991,7 +1002,13 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		out := make([]Value, 0, n)
-		return NewList(append(append(out, a[:len(a)-1]...), xs...)), nil
+		l := NewList(append(append(out, a[:len(a)-1]...), xs...))
+		if len(a) > 2 || len(a) == 2 && last != nil {
+			// Conses onto a sequence, as Clojure's: (list* 1 nil) is
+			// (cons 1 nil), a list.
+			return l.asCons(), nil
+		}
+		return l, nil
 	})
 	t.add("bounded-count", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, err := intArg("bounded-count", a, 0)
@@ -1035,14 +1052,14 @@ func registerSequences(t builtinTable) {
 		}
 		return &reduced{value: a[0]}, nil
 	})
-	isVector := func(_ *thread, a []Value) (Value, error) { v, ok := a[0].(*Vector); return ok && !v.IsList(), nil }
+	isVector := func(_ *thread, a []Value) (Value, error) { v, ok := a[0].(*Vector); return ok && v.isVectorType(), nil }
 	t.add("indexed?", 1, 1, isVector)
 	// Every map and set is sorted (in the canonical order), as Clojure's
 	// sorted-map and sorted-set, which are reversible.
 	t.add("reversible?", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		switch v := a[0].(type) {
 		case *Vector:
-			return !v.IsList(), nil
+			return v.isVectorType(), nil
 		case *Map, *Set:
 			return true, nil
 		}
@@ -1123,6 +1140,9 @@ func collItems(th *thread, fn string, coll Value) ([]Value, error) {
 // already is one).
 func seqResult(coll Value, xs []Value) Value {
 	if v, ok := coll.(*Vector); ok {
+		if v.IsQueue() {
+			return v.asList() // a queue's seq is a seq, (1 2)
+		}
 		return v
 	}
 	return NewVector(ownedItems(coll, xs))
@@ -1187,7 +1207,7 @@ func (th *thread) nthSorted(coll Value, i int) (Value, bool, error) {
 			return nil, false, err
 		}
 		k, v := c.EntryAt(i)
-		return VectorOf(k, v), true, nil
+		return newEntry(k, v), true, nil
 	case *Set:
 		if i < 0 || i >= c.Len() {
 			return nil, false, nil
@@ -1240,13 +1260,14 @@ func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
 		}
 		return rest, nil
 	}
-	if l, ok := coll.(*Vector); ok && l.IsList() {
+	if l, ok := coll.(*Vector); ok && (l.IsList() || l.IsQueue()) {
 		// The rest of a list is a list, taken in O(1): a stack walked with
 		// first and rest costs a step per element, not per element left.
+		// So is a queue's (a seq in Clojure).
 		if l.Len() <= n {
 			return nil, th.tick()
 		}
-		return l.Slice(n, l.Len()), th.tick()
+		return l.Slice(n, l.Len()).asList(), th.tick()
 	}
 	xs, err := th.items(coll, fn)
 	if err != nil || len(xs) <= n {
@@ -1594,7 +1615,7 @@ func seqFind(th *thread, a []Value) (Value, error) {
 			// The entry of the key the map holds: (find {"a" 1} :a) is ["a" 1].
 			k := existingKey(m, a[1])
 			if v, ok := m.Get(k); ok {
-				return VectorOf(k, v), nil
+				return newEntry(k, v), nil
 			}
 			return nil, nil
 		}
@@ -1608,7 +1629,7 @@ func seqFind(th *thread, a []Value) (Value, error) {
 		case int64:
 			// Clojure's (find vector index): the [index element] entry.
 			if k >= 0 && k < int64(v.Len()) {
-				return VectorOf(k, v.items[k]), nil
+				return newEntry(k, v.items[k]), nil
 			}
 			return nil, nil
 		default:
@@ -1736,7 +1757,7 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		return c, nil
 	case *Set:
 		for _, x := range a[1:] {
-			if c.by != nil {
+			if c.sorted() != nil {
 				var err error
 				if c, err = th.sortedConj(c, x); err != nil {
 					return nil, err
@@ -1815,6 +1836,9 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		}
 		v := to
 		if v.Len() == 0 {
+			if v.IsQueue() {
+				return queueOf(ownedItems(a[1], xs)), nil
+			}
 			return NewVector(ownedItems(a[1], xs)), nil
 		}
 		for _, x := range xs {
@@ -1828,14 +1852,14 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if to.by != nil {
+		if to.sorted() != nil {
 			return seqConj(th, append([]Value{to}, xs...))
 		}
 		b := NewSetBuilder(to)
 		for _, x := range xs {
 			b.Add(x)
 		}
-		return b.Set(), nil
+		return inOrderOf(to, b.Set()), nil
 	case *Map:
 		if to.sorted() != nil {
 			if m, ok := a[1].(*Map); ok {
@@ -1855,7 +1879,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 			for k, v := range m.All() {
 				b.Set(k, v)
 			}
-			return b.Map(), nil
+			return inOrderOf(to, b.Map()), nil
 		}
 		xs, err := th.items(a[1], "into")
 		if err != nil {
@@ -1879,7 +1903,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 				return nil, errorf(TypeError, "into a map takes [key value] pairs, got %s", describe(x))
 			}
 		}
-		return b.Map(), nil
+		return inOrderOf(to, b.Map()), nil
 	}
 	return nil, argError("into", 0, "a collection", a[0])
 }
@@ -2190,13 +2214,18 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 }
 
 // toTransient wraps a map or set accumulator for in-place updates (see
-// transient.go); anything else is returned as is.
+// transient.go); anything else is returned as is, and so is a sorted-by
+// map or set, which must keep its comparator.
 func toTransient(v Value) Value {
 	switch m := v.(type) {
 	case *Map:
-		return &transientMap{b: newMapBuilder(treeOf(m))}
+		if m.sorted() == nil {
+			return &transientMap{b: newMapBuilder(treeOf(m)), from: m}
+		}
 	case *Set:
-		return &transientSet{b: NewSetBuilder(m)}
+		if m.sorted() == nil {
+			return &transientSet{b: NewSetBuilder(m), from: m}
+		}
 	}
 	return v
 }
@@ -2205,9 +2234,9 @@ func toTransient(v Value) Value {
 func freezeTransient(v Value) Value {
 	switch t := v.(type) {
 	case *transientMap:
-		return t.b.Map()
+		return inOrderOf(t.from, t.b.Map())
 	case *transientSet:
-		return t.b.Set()
+		return inOrderOf(t.from, t.b.Set())
 	}
 	return v
 }
@@ -3323,7 +3352,7 @@ func subseqIn(th *thread, fn string, a []Value, rev bool) (Value, error) {
 			cmp = th.comparatorFn(c.sorted().fn)
 		}
 	case *Set:
-		if c.by != nil {
+		if c.sorted() != nil {
 			cmp = th.comparatorFn(c.by.fn)
 		}
 	}
@@ -3420,7 +3449,7 @@ func sequenceColl(th *thread, coll Value) (Value, error) {
 // emptyRest is what rest returns when nothing is left: () for a list, []
 // for the rest.
 func emptyRest(coll Value) Value {
-	if isList(coll) {
+	if v, ok := coll.(*Vector); ok && (v.IsList() || v.IsQueue()) {
 		return emptyList
 	}
 	return emptyVector

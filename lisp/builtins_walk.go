@@ -1,11 +1,11 @@
 package lisp
 
 // clojure.walk: walk, prewalk, postwalk and the functions built on them,
-// with Clojure's results. A map's entries are visited as [key value]
-// vectors and what the function returns for one is conjoined into an empty
-// map of the same kind (a sorted-by map keeps its comparator), as
-// Clojure's (into (empty form) ...) does; a set gives a set, a vector or a
-// sequence a vector.
+// with Clojure's results. A map's entries are visited as map entries (their
+// key and value too), and what the function returns for one is conjoined
+// into an empty map of the same kind (a sorted-by map keeps its
+// comparator), as Clojure's (into (empty form) ...) does; a set gives a
+// set, a vector a vector, a list or a sequence a list (see walkChildren).
 //
 // A walk is bounded as every walk of a value (language.md §13): each node
 // visited counts a step, what is rebuilt is charged to the memory limit
@@ -164,8 +164,12 @@ func (th *thread) prewalk(f, form Value, depth int) (Value, error) {
 }
 
 // walkChildren rebuilds a collection from inner of each of its elements
-// (clojure.walk/walk without the outer function); other values are
-// returned as they are.
+// (clojure.walk/walk without the outer function), keeping its type as
+// Clojure's walk does: a list (and a queue, which list? takes) gives a
+// list, a map entry an entry of inner of its key and of its value, a
+// vector a vector, a map or set one of the same kind (into (empty form)
+// ...), a Cons or another sequence a sequence (a list here); other values
+// are returned as they are.
 func (th *thread) walkChildren(form Value, inner func(Value) (Value, error)) (Value, error) {
 	switch c := form.(type) {
 	case *Vector:
@@ -180,6 +184,12 @@ func (th *thread) walkChildren(form Value, inner func(Value) (Value, error)) (Va
 			}
 			out[i] = v
 		}
+		switch {
+		case c.IsEntry():
+			return newEntry(out[0], out[1]), nil
+		case c.IsList(), c.IsQueue():
+			return NewList(out), nil
+		}
 		return NewVector(out), nil
 	case *Seq:
 		// Clojure realizes the sequence (doall): an infinite one is an
@@ -188,7 +198,7 @@ func (th *thread) walkChildren(form Value, inner func(Value) (Value, error)) (Va
 		if err != nil {
 			return nil, err
 		}
-		return th.walkChildren(NewVector(xs), inner)
+		return th.walkChildren(NewList(xs), inner)
 	case *Map, *Set:
 		xs, err := th.items(c, "clojure.walk")
 		if err != nil {

@@ -411,6 +411,14 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		if v, ok := f.Lookup(args[0]); ok {
 			return v, nil
 		}
+		// A sorted-map-by finds a key its comparator calls equal.
+		if k, found, err := th.sortedKey(f, args[0]); err != nil || found {
+			if err != nil {
+				return nil, err
+			}
+			v, _ := f.Get(k)
+			return v, nil
+		}
 		if len(args) == 2 {
 			return args[1], nil
 		}
@@ -422,6 +430,11 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		if f.Has(args[0]) {
 			return args[0], nil
 		}
+		// A sorted-set-by holds the element its comparator calls equal
+		// (Clojure returns that stored element).
+		if k, found, err := th.sortedKey(f, args[0]); err != nil || found {
+			return k, err
+		}
 		return nil, nil
 	case *Var:
 		v, ok := th.globals.lookup(f.Name)
@@ -430,7 +443,7 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		}
 		return th.call(v, args)
 	case *Vector:
-		if !f.IsList() { // a list is not a function in Clojure
+		if f.isVectorType() { // a list or a queue is not a function in Clojure
 			return callVector(f, args)
 		}
 	case *Cell:

@@ -28,7 +28,6 @@ const (
 	hintArrays       = "there are no Java arrays; use vectors (vec, into, nth, assoc, count)"
 	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
 	hintRatios       = "there are no ratios: / always returns a float"
-	hintSorted       = "maps and sets always iterate in sorted (canonical) order, those of sorted-map-by and sorted-set-by in their comparator's; there is no test for it"
 	hintSymbols      = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintRegexMatcher = "use re-find, re-matches or re-seq: they return the match, or [match group1 ...] when the pattern has groups"
 	hintCode         = "programs cannot build and run code; write the code directly"
@@ -96,7 +95,6 @@ var hints = map[string]string{
 	"bigint": hintNumbers, "bigdec": hintNumbers, "biginteger": hintNumbers, "byte": hintNumbers,
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
-	"sorted?":   hintSorted,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
 	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,

@@ -66,6 +66,7 @@ func mapEntries(m *Map) []Value {
 	for k, v := range m.All() {
 		kv[2*i], kv[2*i+1] = k, v
 		vs[i].items = kv[2*i : 2*i+2 : 2*i+2]
+		vs[i].claim = entryMark
 		out[i] = &vs[i]
 		i++
 	}
@@ -94,7 +95,7 @@ func (th *thread) each(coll Value, op string, f func(Value) (bool, error)) error
 			if err := th.charge(entrySlots); err != nil {
 				return err
 			}
-			if ok, err := f(NewVector([]Value{k, v})); err != nil || !ok {
+			if ok, err := f(newEntry(k, v)); err != nil || !ok {
 				return err
 			}
 		}

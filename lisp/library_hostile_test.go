@@ -29,6 +29,32 @@ var libraryHostileCases = []hostileCase{
 	{"walk of deeply nested data", `(clojure.walk/postwalk identity (nth (iterate vector 1) 20000))`,
 		lisp.DepthExceeded, lisp.Limits{}},
 
+	// clojure.walk keeps lists, entries and sequences: the same bounds.
+	{"postwalk of a doubled list", `(clojure.walk/postwalk identity (nth (iterate (fn [v] (list v v)) 1) 60))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxMemory: -1}},
+	{"prewalk of a doubled map, through its entries", `(clojure.walk/prewalk identity (nth (iterate (fn [m] {:a m :b m}) 1) 60))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxMemory: -1}},
+	{"walk of deeply nested maps", `(clojure.walk/postwalk identity (nth (iterate (fn [m] {:a m}) 1) 20000))`,
+		lisp.DepthExceeded, lisp.Limits{}},
+	{"walk of deeply nested lists", `(clojure.walk/postwalk identity (reduce (fn [acc _] (list acc)) 1 (range 100000)))`,
+		lisp.DepthExceeded, lisp.Limits{}},
+	{"walk of a lazy-seq that holds itself", `(def s (lazy-seq (list s))) (clojure.walk/postwalk identity s)`,
+		lisp.DepthExceeded, lisp.Limits{}},
+
+	// Queues, memoized repeatedly, transients that move on.
+	{"a queue grown past the memory limit", `(loop [q clojure.lang.PersistentQueue/EMPTY i 0] (if (< i 100000000) (recur (conj q i) (inc i)) (count q)))`,
+		lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20, MaxLoopIterations: -1, MaxSteps: -1}},
+	{"a queue doubled sixty times", `(count (nth (iterate (fn [q] (into q q)) (conj clojure.lang.PersistentQueue/EMPTY 1)) 60))`,
+		lisp.MemoryExceeded, lisp.Limits{}},
+	{"a queue walked whole", `(count (clojure.walk/postwalk identity (into clojure.lang.PersistentQueue/EMPTY (range 100000))))`,
+		lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
+	{"a queue that never empties", `(loop [q (conj clojure.lang.PersistentQueue/EMPTY 0) i 0] (if (seq q) (recur (conj (pop q) i) (inc i)) i))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 200_000, MaxLoopIterations: -1}},
+	{"repeatedly realized past the memory limit", `(nth (repeatedly (constantly 1)) 100000000)`,
+		lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
+	{"a small transient map bashed forever", `(let [t (transient {})] (dotimes [i 100000000] (assoc! t i i)) (count (persistent! t)))`,
+		lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20, MaxLoopIterations: -1, MaxSteps: -1}},
+
 	// Java calls that build.
 	{"a huge .repeat", `(.repeat "abcdefgh" 100000000)`, lisp.MemoryExceeded, lisp.Limits{}},
 	{".repeat past any memory", `(.repeat "ab" 9000000000000000000)`, lisp.MemoryExceeded, lisp.Limits{}},

@@ -24,8 +24,10 @@ type Map struct {
 	// A map of sorted-map-by (sorted_by.go) is a tree map whose vals
 	// holds one element, its *sortedBy: the comparator and the entries in
 	// its order; t still holds them in the canonical order, for lookups and
-	// equality. Records alone use vals otherwise, so Map stays seven words:
-	// maps are the values programs allocate most.
+	// equality. A map of sorted-map holds naturalOrder there: it is in the
+	// canonical order, and only type, class and sorted? tell it from an
+	// ordinary map. Records alone use vals otherwise, so Map stays seven
+	// words: maps are the values programs allocate most.
 	rec  *recordShape
 	vals []Value
 }
@@ -34,10 +36,58 @@ type Map struct {
 // for any other map.
 func (m *Map) sorted() *sortedBy {
 	if m.rec == nil && m.vals != nil {
-		return m.vals[0].(*sortedBy)
+		if by := m.vals[0].(*sortedBy); by != naturalOrder {
+			return by
+		}
 	}
 	return nil
 }
+
+// naturalOrder marks a map of sorted-map or a set of sorted-set (in the
+// by of a sorted-by collection's place): Clojure's PersistentTreeMap and
+// TreeSet of compare, which is the canonical order here. assoc, dissoc,
+// conj, disj, into, merge, empty and clojure.walk keep the mark, as they
+// keep Clojure's type; it is never a comparator (sorted returns nil).
+var naturalOrder = &sortedBy{}
+
+// naturalVals is the vals of a map of sorted-map (never modified).
+var naturalVals = []Value{naturalOrder}
+
+// isSortedMap reports whether m is a map of sorted-map.
+func (m *Map) isSortedMap() bool {
+	return m.rec == nil && m.vals != nil && m.vals[0] == Value(naturalOrder)
+}
+
+// orderVals is the vals a map made from m by assoc or dissoc carries:
+// sorted-map's mark, or nil.
+func (m *Map) orderVals() []Value {
+	if m.isSortedMap() {
+		return naturalVals
+	}
+	return nil
+}
+
+// inOrderOf returns r, a map or set built from from, with the mark of
+// sorted-map or sorted-set when from has it.
+func inOrderOf(from Value, r Value) Value {
+	switch f := from.(type) {
+	case *Map:
+		if m, ok := r.(*Map); ok && f != nil && f.isSortedMap() && m.vals == nil {
+			return &Map{t: m.tree(), vals: naturalVals}
+		}
+	case *Set:
+		if s, ok := r.(*Set); ok && f != nil && f.by == naturalOrder && s.by == nil {
+			return &Set{t: s.t, by: naturalOrder}
+		}
+	}
+	return r
+}
+
+// emptySortedMap and emptySortedSet are (sorted-map) and (sorted-set).
+var (
+	emptySortedMap = &Map{vals: naturalVals}
+	emptySortedSet = &Set{by: naturalOrder}
+)
 
 // sortedMap makes a map of sorted-map-by from its canonical tree and its
 // comparator and order.
@@ -227,7 +277,7 @@ func (m *Map) Assoc(k, v Value) *Map {
 		}
 		return &Map{t: m.tree().Set(k, v, compareKeys)}
 	}
-	return &Map{t: m.t.Set(k, v, compareKeys)}
+	return &Map{t: m.t.Set(k, v, compareKeys), vals: m.orderVals()}
 }
 
 // Dissoc returns a map without k.
@@ -245,7 +295,7 @@ func (m *Map) Dissoc(k Value) *Map {
 	if t.Same(m.t) {
 		return m
 	}
-	return &Map{t: t}
+	return &Map{t: t, vals: m.orderVals()}
 }
 
 // All iterates over the entries in canonical key order (a sorted-by map's
@@ -262,8 +312,8 @@ func (m *Map) All() iter.Seq2[Value, Value] {
 		}
 	}
 	t := m.t
-	if m.vals != nil { // a sorted-by map (records returned above)
-		t = m.vals[0].(*sortedBy).ord
+	if by := m.sorted(); by != nil { // a sorted-by map (records returned above)
+		t = by.ord
 	}
 	return t.All()
 }
@@ -403,8 +453,26 @@ func sortEntries(keys, vals []Value, lastWins bool) ([]Value, []Value) {
 // (1 and 1.0 are different elements).
 type Set struct {
 	t ordmap.Tree[Value, struct{}]
-	// by: as Map's, for a set of sorted-set-by.
+	// by: as Map's, for a set of sorted-set-by; naturalOrder for a set of
+	// sorted-set (use sorted for the comparator).
 	by *sortedBy
+}
+
+// sorted returns the comparator and order of a set of sorted-set-by, nil
+// for any other set.
+func (s *Set) sorted() *sortedBy {
+	if s.by == naturalOrder {
+		return nil
+	}
+	return s.by
+}
+
+// natural returns sorted-set's mark for a set of sorted-set, else nil.
+func (s *Set) natural() *sortedBy {
+	if s.by == naturalOrder {
+		return naturalOrder
+	}
+	return nil
 }
 
 var emptySet = &Set{}
@@ -432,7 +500,7 @@ func (s *Set) Conj(x Value) *Set {
 	if s.Has(x) {
 		return s
 	}
-	return &Set{t: s.t.Set(x, struct{}{}, compareKeys)}
+	return &Set{t: s.t.Set(x, struct{}{}, compareKeys), by: s.natural()}
 }
 
 // Disj returns a set without x.
@@ -441,14 +509,14 @@ func (s *Set) Disj(x Value) *Set {
 	if t.Same(s.t) {
 		return s
 	}
-	return &Set{t: t}
+	return &Set{t: t, by: s.natural()}
 }
 
 // All iterates over the elements in canonical order.
 func (s *Set) All() iter.Seq[Value] {
 	t := s.t
-	if s.by != nil {
-		t = s.by.set
+	if by := s.sorted(); by != nil {
+		t = by.set
 	}
 	return func(yield func(Value) bool) {
 		for k := range t.All() {
@@ -462,8 +530,8 @@ func (s *Set) All() iter.Seq[Value] {
 // At returns the i-th element in canonical order (0 <= i < Len). O(log n).
 func (s *Set) At(i int) Value {
 	t := &s.t
-	if s.by != nil {
-		t = &s.by.set
+	if by := s.sorted(); by != nil {
+		t = &by.set
 	}
 	k, _ := t.At(i)
 	return k

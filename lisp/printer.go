@@ -216,9 +216,15 @@ func (p *printer) value(v Value, depth int) {
 	case Class:
 		p.sb.WriteString(v.Name)
 	case *Vector:
-		if v.IsList() {
+		switch {
+		case v.IsList():
 			p.seq("(", ")", v.items, depth)
-		} else {
+		case v.IsQueue():
+			// Clojure prints #object[clojure.lang.PersistentQueue 0x…],
+			// with an address; this is ClojureScript's form, which
+			// ReadValue reads back.
+			p.seq("#queue [", "]", v.items, depth)
+		default:
 			p.seq("[", "]", v.items, depth)
 		}
 	case *Set:

@@ -13,7 +13,8 @@ import (
 // printed forms of functions, vars, regexes, instants, dates, exceptions
 // (#error {...}, without a stack trace), cells and host objects: a function reads back as a value that prints as it did and
 // cannot be called, a host object (#object[host]) as a value that prints
-// #object[host] again, an atom, volatile or transient (#atom[1]) as a new
+// #object[host] again, a queue (#queue [1 2]) as a queue, an atom, volatile
+// or transient (#atom[1]) as a new
 // cell holding the value (a cell printed twice reads as two cells). Lazy
 // sequences and transducers (#seq[...], #transducer[...]), cut forms
 // ("...", as a cell that holds itself prints) and regexes whose source
@@ -158,6 +159,10 @@ func (r *valueReader) value(depth int) (Value, error) {
 		r.off += 2
 		items, err := r.items('}', depth)
 		return NewSet(items...), err
+	case r.has("#queue ["):
+		r.off += len("#queue [")
+		items, err := r.items(']', depth)
+		return queueOf(items), err
 	case r.has("#fn["):
 		r.off += 4
 		inner, err := r.bracketed()

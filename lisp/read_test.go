@@ -20,7 +20,7 @@ func TestReadValue(t *testing.T) {
 		`"\t\r\b\f"`, `[1 [2 #{3 :a}] {:a 1, "b" [nil]}]`, `#fn[[x y]]`, `#fn[inc]`, `#fn[[x] [x "]" y]]`, `#'total`,
 		`#"a\"b[c]"`, `#inst "2024-01-02T03:04:05.678-00:00"`, `#date "2024-02-29"`, `#object[host]`,
 		`{:_k <Firewalled>}`, `<Firewalled>`, `[]`, `{}`, `#{}`, `(1 (2 [3]) ())`, `()`, `foo`, `ns/foo`, `[a +]`,
-		`java.lang.Long`, `{java.util.Map #{sym}}`,
+		`java.lang.Long`, `{java.util.Map #{sym}}`, `#queue [1 (2) #queue []]`, `#queue []`,
 	} {
 		v, err := lisp.ReadValue(src, opts)
 		if err != nil {
@@ -34,13 +34,17 @@ func TestReadValue(t *testing.T) {
 	}
 	for _, bad := range []string{``, ` `, `[1 2`, `{:a}`, `"abc`, `"a\`, `"\q"`, `"\u12"`, `"\uzzzz"`, `:`,
 		`#seq[range]`, `#transducer[map]`, `1 2`, `[...]`, `#fn[x`, `#'`, `#"abc`, `#inst "2024"`, `#date "2024-13-01"`,
-		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`} {
+		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`, `#queue [1`, `#queue(1)`} {
 		_, err := lisp.ReadValue(bad, lisp.ReadOptions{})
 		if err == nil {
 			t.Errorf("%q reads", bad)
 		} else if !errors.Is(err, lisp.ParseError) {
 			t.Errorf("%q: %v is not a parse_error", bad, err)
 		}
+	}
+	// A queue reads back as a queue.
+	if v, err := lisp.ReadValue(`#queue [1 2]`, lisp.ReadOptions{}); err != nil || lisp.TypeName(v) != "queue" {
+		t.Errorf("#queue [1 2] reads as %s %v", lisp.TypeName(v), err)
 	}
 	// The placeholder reads only where the option names it.
 	if v, err := lisp.ReadValue(`[#redacted#]`, lisp.ReadOptions{Placeholder: "#redacted#"}); err != nil ||

@@ -67,6 +67,58 @@ func (th *thread) consSeq(x Value, s *Seq) (*Seq, error) {
 	return c, nil
 }
 
+// repeatedlySeq is (repeatedly f), or (repeatedly n f) for an n too large
+// to build: a generated sequence that remembers what f returned, so that f
+// is called once per element, when the element is first realized, however
+// often the sequence is walked, as Clojure's memoized lazy sequence does
+// (f is for side effects: a swap!, a counter). Each remembered element is
+// charged a slot. f is called without the lock held (it may walk the
+// sequence itself); two goroutines realizing one element at once may both
+// call f, and the first value stored is the element.
+func repeatedlySeq(f Value, counted bool, limit int64) *Seq {
+	var mu sync.Mutex
+	// The values, in blocks of memoBlock: growing never copies them.
+	var blocks [][]Value
+	n := 0
+	return &Seq{name: "repeatedly", gen: func(th *thread, yield func(Value) (bool, error)) error {
+		for i := 0; !counted || int64(i) < limit; i++ {
+			mu.Lock()
+			known := i < n
+			var v Value
+			if known {
+				v = blocks[i/memoBlock][i%memoBlock]
+			}
+			mu.Unlock()
+			if !known {
+				x, err := th.call(f, nil)
+				if err != nil {
+					return err
+				}
+				if err := th.charge(1); err != nil {
+					return err
+				}
+				mu.Lock()
+				if i == n {
+					if n%memoBlock == 0 {
+						blocks = append(blocks, make([]Value, 0, memoBlock))
+					}
+					blocks[len(blocks)-1] = append(blocks[len(blocks)-1], x)
+					n++
+				}
+				v = blocks[i/memoBlock][i%memoBlock]
+				mu.Unlock()
+			}
+			if ok, err := yield(v); err != nil || !ok {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
+// memoBlock is the size of the blocks repeatedlySeq keeps its values in.
+const memoBlock = 256
+
 // force returns the value of a lazy cell's body, running it the first
 // time. Two goroutines forcing one cell at once may both run the body;
 // the first result is kept.
@@ -391,7 +443,7 @@ func (th *thread) realizeIn(v Value, depth int) (Value, error) {
 			}
 		}
 		if out != nil {
-			return NewVector(out), nil
+			return x.withItems(out), nil
 		}
 	case *Map:
 		var b *MapBuilder

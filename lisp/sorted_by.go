@@ -120,7 +120,7 @@ func (th *thread) sortedKey(coll, k Value) (Value, bool, error) {
 	case *Map:
 		by = c.sorted()
 	case *Set:
-		by = c.by
+		by = c.sorted()
 	}
 	if by == nil {
 		return nil, false, nil
@@ -280,10 +280,16 @@ func emptySorted(coll Value) Value {
 		if by := c.sorted(); by != nil {
 			return sortedMap(ordmap.Tree[Value, Value]{}, newSortedBy(by.fn))
 		}
+		if c.isSortedMap() {
+			return emptySortedMap
+		}
 		return emptyMap
 	case *Set:
-		if c.by != nil {
-			return &Set{by: newSortedBy(c.by.fn)}
+		if by := c.sorted(); by != nil {
+			return &Set{by: newSortedBy(by.fn)}
+		}
+		if c.by == naturalOrder {
+			return emptySortedSet
 		}
 		return emptySet
 	}
@@ -337,7 +343,7 @@ func noteSortedDefs(run *runState, res *Result) {
 		case *Map:
 			sorted = c.sorted() != nil
 		case *Set:
-			sorted = c.by != nil
+			sorted = c.sorted() != nil
 		}
 		if sorted {
 			run.notes.add(name + " holds a sorted-map-by or sorted-set-by: a host that stores it as text (an agent's memory) reads it back as an ordinary map or set, in the canonical order; sort it again where the order matters")

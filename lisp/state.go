@@ -51,6 +51,9 @@ const (
 // Deref returns what it holds now.
 type Cell struct {
 	kind cellKind
+	// arrayMap: a transient made from a map of at most arrayMapEntries
+	// entries, Clojure's TransientArrayMap (see assocArrayMap).
+	arrayMap bool
 	// id orders and hashes cells (see above); ids of cells made outside a
 	// run (ReadValue) are 0, and cells of equal ids order by address.
 	id int64
@@ -367,6 +370,59 @@ func (th *thread) updateTransient(fn string, args []Value, op func(coll Value) (
 	}
 }
 
+// arrayMapEntries is how many entries a transient of a small map holds:
+// Clojure's TransientArrayMap, made by transient from a map of at most 8
+// entries (an array map), has room for 8.
+const arrayMapEntries = 8
+
+// assocArrayMap is assoc! of the key/value pairs kvs onto c, a transient
+// made from a small map, as Clojure's TransientArrayMap does it: in place
+// while the map has room (8 entries), then, at the pair that would make a
+// ninth entry, onto a new transient (a TransientHashMap there) holding
+// the map with that pair and the pairs after it, which is returned; c
+// keeps its 8 entries. A program that ignores what assoc! returns ("bashes
+// in place") so gets Clojure's result: its map stops at 8 entries.
+func (th *thread) assocArrayMap(fn string, c *Cell, kvs []Value, assoc *Builtin) (Value, error) {
+	for {
+		_, s, err := liveTransient(fn, []Value{c}, 0)
+		if err != nil {
+			return nil, err
+		}
+		if err := transientOf(fn, "vector or map", s.val, isVectorValue, isMapValue); err != nil {
+			return nil, err
+		}
+		cur := s.val
+		var moved Value
+		for j := 0; j+1 < len(kvs); j += 2 {
+			next, err := assoc.fn(th, []Value{cur, kvs[j], kvs[j+1]})
+			if err != nil {
+				return nil, err
+			}
+			if m, ok := next.(*Map); ok && m.Len() > arrayMapEntries {
+				if j+2 < len(kvs) {
+					if next, err = assoc.fn(th, append([]Value{next}, kvs[j+2:]...)); err != nil {
+						return nil, err
+					}
+				}
+				moved = next
+				break
+			}
+			cur = next
+		}
+		ok, err := th.casCell(c, s, cur, false)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // another goroutine changed the transient: again
+		}
+		if moved != nil {
+			return th.newCell(transientCell, moved, nil)
+		}
+		return c, nil
+	}
+}
+
 // withColl calls the builtin fn with a transient's collection in place of
 // the transient, args[0].
 func withColl(fn builtinFn, th *thread, coll Value, args []Value) (Value, error) {
@@ -525,8 +581,14 @@ func registerState(t builtinTable) {
 	})
 
 	t.add("transient", 1, 1, func(th *thread, a []Value) (Value, error) {
-		switch a[0].(type) {
-		case *Vector, *Map, *Set:
+		switch coll := a[0].(type) {
+		case *Map:
+			c, err := th.newCell(transientCell, coll, nil)
+			if err == nil && coll.Len() <= arrayMapEntries && coll.sorted() == nil {
+				c.arrayMap = true
+			}
+			return c, err
+		case *Vector, *Set:
 			return th.newCell(transientCell, a[0], nil)
 		}
 		return nil, argError("transient", 0, "a vector, map or set", a[0])
@@ -554,11 +616,33 @@ func registerState(t builtinTable) {
 		case 1:
 			return a[0], nil // as Clojure: the collection, unchecked
 		}
+		if c, ok := a[0].(*Cell); ok && c.arrayMap {
+			// Onto a small map: an entry, or each entry of a map, is an
+			// assoc! (which may move on to a new transient).
+			switch x := a[1].(type) {
+			case *Vector:
+				if x.Len() == 2 {
+					return th.assocArrayMap("conj!", c, x.items, assoc)
+				}
+			case *Map:
+				kvs := make([]Value, 0, 2*x.Len())
+				if err := th.charge(int64(cap(kvs))); err != nil {
+					return nil, err
+				}
+				for k, v := range x.All() {
+					kvs = append(kvs, k, v)
+				}
+				return th.assocArrayMap("conj!", c, kvs, assoc)
+			}
+		}
 		return th.updateTransient("conj!", a, func(coll Value) (Value, error) { return withColl(conj.fn, th, coll, a) })
 	})
 	t.add("assoc!", 3, -1, func(th *thread, a []Value) (Value, error) {
 		if len(a)%2 == 0 {
 			return nil, errorf(ArityError, "assoc! expects a transient then key value pairs, got an odd number of keys and values")
+		}
+		if c, ok := a[0].(*Cell); ok && c.arrayMap {
+			return th.assocArrayMap("assoc!", c, a[1:], assoc)
 		}
 		return th.updateTransient("assoc!", a, func(coll Value) (Value, error) {
 			if err := transientOf("assoc!", "vector or map", coll, isVectorValue, isMapValue); err != nil {

@@ -142,7 +142,7 @@ func (th *thread) reduceXf(r reducer, acc, coll Value, op string) (Value, error)
 				break
 			}
 			var more bool
-			if more, err = feed(NewVector([]Value{k, v})); err != nil || !more {
+			if more, err = feed(newEntry(k, v)); err != nil || !more {
 				break
 			}
 		}
@@ -308,8 +308,11 @@ func (th *thread) takesArgs(f Value, n int) bool {
 
 // ---- final reducers: the collections into, sequence and eduction build -----
 
-// vecReducer collects into a vector.
-type vecReducer struct{ out []Value }
+// vecReducer collects into a vector (or a queue).
+type vecReducer struct {
+	out   []Value
+	queue bool
+}
 
 func (r *vecReducer) step(th *thread, acc, x Value) (Value, error) {
 	if err := th.charge(1); err != nil {
@@ -319,7 +322,12 @@ func (r *vecReducer) step(th *thread, acc, x Value) (Value, error) {
 	return acc, nil
 }
 
-func (r *vecReducer) done(*thread, Value) (Value, error) { return NewVector(r.out), nil }
+func (r *vecReducer) done(*thread, Value) (Value, error) {
+	if r.queue {
+		return queueOf(r.out), nil
+	}
+	return NewVector(r.out), nil
+}
 
 // listReducer conjoins onto a list: each element goes in front, so the
 // elements end up reversed before the list's own.
@@ -340,7 +348,12 @@ func (r *listReducer) done(th *thread, _ Value) (Value, error) {
 	return th.prependAll(r.onto, r.in)
 }
 
-type setReducer struct{ b *SetBuilder }
+// setReducer and mapReducer pour into a set or map, from is what they
+// started from (whose sorted-set or sorted-map mark the result keeps).
+type setReducer struct {
+	b    *SetBuilder
+	from Value
+}
 
 func (r *setReducer) step(th *thread, acc, x Value) (Value, error) {
 	if err := th.charge(2); err != nil {
@@ -350,9 +363,12 @@ func (r *setReducer) step(th *thread, acc, x Value) (Value, error) {
 	return acc, nil
 }
 
-func (r *setReducer) done(*thread, Value) (Value, error) { return r.b.Set(), nil }
+func (r *setReducer) done(*thread, Value) (Value, error) { return inOrderOf(r.from, r.b.Set()), nil }
 
-type mapReducer struct{ b *MapBuilder }
+type mapReducer struct {
+	b    *MapBuilder
+	from Value
+}
 
 func (r *mapReducer) step(th *thread, acc, x Value) (Value, error) {
 	if err := th.charge(2); err != nil {
@@ -367,7 +383,7 @@ func (r *mapReducer) step(th *thread, acc, x Value) (Value, error) {
 	return acc, intoMapEntry(r.b, x)
 }
 
-func (r *mapReducer) done(*thread, Value) (Value, error) { return r.b.Map(), nil }
+func (r *mapReducer) done(*thread, Value) (Value, error) { return inOrderOf(r.from, r.b.Map()), nil }
 
 // intoMapEntry adds x, a [key value] pair or a map, to b, as into does.
 func intoMapEntry(b *MapBuilder, x Value) error {
@@ -400,17 +416,17 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		if err := th.charge(int64(c.Len())); err != nil {
 			return nil, err
 		}
-		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...)}, nil
+		return &vecReducer{out: append(make([]Value, 0, c.Len()+8), c.items...), queue: c.IsQueue()}, nil
 	case *Set:
-		if c.by != nil {
+		if c.sorted() != nil {
 			return &conjReducer{coll: c}, nil
 		}
-		return &setReducer{b: NewSetBuilder(c)}, nil
+		return &setReducer{b: NewSetBuilder(c), from: c}, nil
 	case *Map:
 		if c.sorted() != nil {
 			return &conjReducer{coll: c}, nil
 		}
-		return &mapReducer{b: newMapBuilder(treeOf(c))}, nil
+		return &mapReducer{b: newMapBuilder(treeOf(c)), from: c}, nil
 	}
 	return nil, argError("into", 0, "a collection", to)
 }

@@ -14,9 +14,17 @@ import "github.com/ptc-go/ptc/lisp/analyze"
 // never escape: printing, comparing or storing them is impossible by
 // construction, and the builtins that accept them treat them as maps/sets.
 
-type transientMap struct{ b *MapBuilder }
+// from is the collection the transient started from: a map of sorted-map
+// (a set of sorted-set) freezes into one again.
+type transientMap struct {
+	b    *MapBuilder
+	from *Map
+}
 
-type transientSet struct{ b *SetBuilder }
+type transientSet struct {
+	b    *SetBuilder
+	from *Set
+}
 
 // transientOps are the builtins that update a transient in place.
 var transientOps = map[string]bool{

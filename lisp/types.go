@@ -97,7 +97,13 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.PersistentTreeMap", is: joinLists(ifaceMap, ifaceFn, ifaceSorted)},
 	{name: "clojure.lang.PersistentHashSet", is: joinLists(ifaceColl, ifaceFn, ifaceSet, []string{"clojure.lang.IEditableCollection"})},
 	{name: "clojure.lang.PersistentTreeSet", is: joinLists(ifaceColl, ifaceFn, ifaceSet, ifaceSorted)},
-	{name: "clojure.lang.MapEntry"},
+	{name: "clojure.lang.MapEntry", is: joinLists(ifaceColl, ifaceFn, []string{
+		"clojure.lang.AMapEntry", "java.util.Map$Entry", "clojure.lang.IMapEntry", "clojure.lang.APersistentVector", "clojure.lang.IPersistentVector",
+		"clojure.lang.IPersistentStack", "clojure.lang.Sequential", "clojure.lang.Associative", "clojure.lang.ILookup", "clojure.lang.Indexed",
+		"clojure.lang.Reversible", "clojure.lang.Counted", "java.util.List", "java.util.RandomAccess", "java.lang.Comparable"})},
+	{name: "clojure.lang.PersistentQueue", is: []string{"clojure.lang.IPersistentList", "clojure.lang.IPersistentStack", "clojure.lang.IPersistentCollection",
+		"clojure.lang.Seqable", "clojure.lang.Sequential", "clojure.lang.Counted", "java.util.Collection", "java.lang.Iterable", "clojure.lang.IHashEq",
+		"clojure.lang.IObj", "clojure.lang.IMeta"}},
 	{name: "clojure.lang.LazySeq", is: joinLists(ifaceColl, ifaceSeq, []string{"clojure.lang.IPending"})},
 	{name: "clojure.lang.Cons", is: joinLists(ifaceColl, ifaceSeq, []string{"clojure.lang.ASeq"})},
 	{name: "clojure.lang.AFunction", is: joinLists(ifaceFn, []string{"clojure.lang.AFn", "clojure.lang.Fn", "java.util.Comparator", "clojure.lang.IObj", "clojure.lang.IMeta"})},
@@ -227,15 +233,21 @@ func classOf(v Value) (Class, bool) {
 		name = "clojure.lang.Symbol"
 	case *Vector:
 		switch {
+		case v.IsQueue():
+			name = "clojure.lang.PersistentQueue"
+		case v.IsEntry():
+			name = "clojure.lang.MapEntry"
 		case !v.IsList():
 			name = "clojure.lang.PersistentVector"
+		case v.IsCons():
+			name = "clojure.lang.Cons"
 		case v.Len() == 0:
 			name = "clojure.lang.PersistentList$EmptyList"
 		default:
 			name = "clojure.lang.PersistentList"
 		}
 	case *Map:
-		if v.sorted() != nil {
+		if v.sorted() != nil || v.isSortedMap() {
 			name = "clojure.lang.PersistentTreeMap"
 			break
 		}
@@ -253,6 +265,9 @@ func classOf(v Value) (Class, bool) {
 		}
 	case *Seq:
 		name = "clojure.lang.LazySeq"
+		if v.cell != nil && v.cell.cons {
+			name = "clojure.lang.Cons" // (cons x s) onto a lazy sequence
+		}
 	case *Closure:
 		return Class{Name: closureClassName(v)}, true
 	case *Builtin:

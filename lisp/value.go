@@ -86,6 +86,9 @@ func TypeName(v Value) string {
 		if v.IsList() {
 			return "list"
 		}
+		if v.IsQueue() {
+			return "queue"
+		}
 		return "vector"
 	case *Map:
 		return "map"

@@ -33,11 +33,128 @@ type Vector struct {
 // with conj in a loop prepends in place. A list's items always run to the
 // end of front (never a three-index slice), so their start in front is
 // cap(front) - cap(items).
+//
+// The claim also says which of Clojure's types a vector or list stands for,
+// where Clojure has more than PersistentVector and PersistentList (kind):
+// a list may be a Cons (what cons returns: seq? but not list?), a vector a
+// map entry (what a map's seq holds: map-entry?) or a PersistentQueue
+// (conj at the end, peek and pop at the front). A Cons made by cons onto a
+// list that prepends in place shares that list's array: its claim is then a
+// view, whose base holds the array and its counter.
 type vectorClaim struct {
 	capacity int          // cap of the backing array (vectors)
 	used     atomic.Int64 // vectors: highest index in use + 1; lists: lowest index in use
 	list     bool
-	front    []Value // lists: the backing array, nil when none may prepend in place
+	kind     vectorKind
+	front    []Value      // lists: the backing array, nil when none may prepend in place
+	base     *vectorClaim // a view: the claim of the array (never a view itself)
+}
+
+// vectorKind is the Clojure type a vector or list stands for, beyond
+// PersistentVector and PersistentList.
+type vectorKind uint8
+
+const (
+	plainKind vectorKind = iota
+	consKind             // a list: clojure.lang.Cons
+	entryKind            // a vector of two: clojure.lang.MapEntry
+	queueKind            // a vector: clojure.lang.PersistentQueue
+)
+
+// root returns the claim that holds the array and its counter.
+func (c *vectorClaim) root() *vectorClaim {
+	if c.base != nil {
+		return c.base
+	}
+	return c
+}
+
+// entryMark marks map entries, queueMark the empty queue; neither may
+// append in place (their capacity is 0) and neither is ever mutated.
+var (
+	entryMark = &vectorClaim{kind: entryKind}
+	queueMark = &vectorClaim{kind: queueKind}
+)
+
+// emptyQueue is clojure.lang.PersistentQueue/EMPTY.
+var emptyQueue = &Vector{claim: queueMark}
+
+// newEntry returns the map entry [k v].
+func newEntry(k, v Value) *Vector {
+	return &Vector{items: []Value{k, v}, claim: entryMark}
+}
+
+// kindOf returns v's kind.
+func (v *Vector) kindOf() vectorKind {
+	if v.claim == nil {
+		return plainKind
+	}
+	return v.claim.kind
+}
+
+// IsCons reports whether v is a list made by cons (Clojure's Cons): it
+// behaves as a list but list? is false.
+func (v *Vector) IsCons() bool { return v.kindOf() == consKind }
+
+// IsEntry reports whether v is a map entry: a vector of a key and its
+// value, from a map's seq (map-entry? is true).
+func (v *Vector) IsEntry() bool { return v.kindOf() == entryKind }
+
+// IsQueue reports whether v is a queue (clojure.lang.PersistentQueue):
+// conj adds at the end, peek and pop work at the front, it prints
+// #queue [1 2] and is = to the vector and the list of the same elements.
+func (v *Vector) IsQueue() bool { return v.kindOf() == queueKind }
+
+// isVectorType reports whether v is a vector for vector?, associative?,
+// calling and get by index: not a list and not a queue (a map entry is
+// a vector, as in Clojure).
+func (v *Vector) isVectorType() bool { return !v.IsList() && !v.IsQueue() }
+
+// popQueue returns the queue without its first element, sharing the array
+// (it still appends in place): O(1).
+func (v *Vector) popQueue() *Vector {
+	if len(v.items) <= 1 {
+		if len(v.items) == 1 && v.claim != queueMark {
+			return &Vector{items: v.items[1:], claim: v.claim}
+		}
+		return emptyQueue
+	}
+	return &Vector{items: v.items[1:], claim: v.claim}
+}
+
+// withItems returns a vector or list of v's kind (a list, a Cons, a map
+// entry, a queue) holding items, which it takes ownership of.
+func (v *Vector) withItems(items []Value) *Vector {
+	switch {
+	case v.IsCons():
+		return NewList(items).asCons()
+	case v.IsList():
+		return NewList(items)
+	case v.IsEntry() && len(items) == 2:
+		return newEntry(items[0], items[1])
+	case v.IsQueue():
+		return queueOf(items)
+	}
+	return NewVector(items)
+}
+
+// queueOf returns a queue of items, which it takes ownership of.
+func queueOf(items []Value) *Vector {
+	if len(items) == 0 {
+		return emptyQueue
+	}
+	c := &vectorClaim{capacity: cap(items), kind: queueKind}
+	c.used.Store(int64(len(items)))
+	return &Vector{items: items, claim: c}
+}
+
+// asCons returns the list l as a Cons (what cons returns), sharing its
+// array and its claim to prepend in place.
+func (l *Vector) asCons() *Vector {
+	if l.IsCons() {
+		return l
+	}
+	return &Vector{items: l.items, claim: &vectorClaim{list: true, kind: consKind, base: l.claim.root()}}
 }
 
 // emptyVector is shared by all empty results (it is never mutated).
@@ -70,7 +187,7 @@ func (v *Vector) IsList() bool { return v.claim != nil && v.claim.list }
 // asVector returns a list's elements as a vector (sharing them), and a
 // vector as it is.
 func (v *Vector) asVector() *Vector {
-	if !v.IsList() {
+	if !v.IsList() && v.kindOf() == plainKind {
 		return v
 	}
 	return NewVector(v.items[:len(v.items):len(v.items)])
@@ -79,7 +196,7 @@ func (v *Vector) asVector() *Vector {
 // asList returns a vector's elements as a list (sharing them), and a list
 // as it is.
 func (v *Vector) asList() *Vector {
-	if v.IsList() {
+	if v.IsList() && !v.IsCons() {
 		return v
 	}
 	return NewList(v.items[:len(v.items):len(v.items)])
@@ -90,17 +207,24 @@ func (v *Vector) empty() *Vector {
 	if v.IsList() {
 		return emptyList
 	}
+	if v.IsQueue() {
+		return emptyQueue
+	}
 	return emptyVector
 }
 
 // Prepend returns a list with x before the elements of v (a list or a
 // vector).
+//
+// A Cons stays a Cons (conj onto a Cons is a Cons in Clojure too).
 func (v *Vector) Prepend(x Value) *Vector {
 	n := len(v.items)
-	if c := v.claim; c != nil && c.list && c.front != nil {
-		if off := cap(c.front) - cap(v.items); off > 0 && c.used.CompareAndSwap(int64(off), int64(off-1)) {
-			c.front[off-1] = x
-			return &Vector{items: c.front[off-1 : off+n], claim: c}
+	if v.claim != nil && v.claim.list {
+		if c := v.claim.root(); c.front != nil {
+			if off := cap(c.front) - cap(v.items); off > 0 && c.used.CompareAndSwap(int64(off), int64(off-1)) {
+				c.front[off-1] = x
+				return &Vector{items: c.front[off-1 : off+n], claim: v.claim}
+			}
 		}
 	}
 	front := make([]Value, max(2*n, 4))
@@ -108,14 +232,20 @@ func (v *Vector) Prepend(x Value) *Vector {
 	front[start] = x
 	copy(front[start+1:], v.items)
 	c := &vectorClaim{list: true, front: front}
+	if v.IsCons() {
+		c.kind = consKind
+	}
 	c.used.Store(int64(start))
 	return &Vector{items: front[start:], claim: c}
 }
 
 // prependsInPlace reports whether Prepend can prepend without copying.
 func (v *Vector) prependsInPlace() bool {
-	c := v.claim
-	if c == nil || !c.list || c.front == nil {
+	if v.claim == nil || !v.claim.list {
+		return false
+	}
+	c := v.claim.root()
+	if c.front == nil {
 		return false
 	}
 	off := cap(c.front) - cap(v.items)
@@ -173,6 +303,9 @@ func (v *Vector) Conj(x Value) *Vector {
 	copy(items, v.items)
 	items[n] = x
 	c := &vectorClaim{capacity: newCap}
+	if v.IsQueue() {
+		c.kind = queueKind // a queue stays a queue; a map entry becomes a vector
+	}
 	c.used.Store(int64(n + 1))
 	return &Vector{items: items, claim: c}
 }
@@ -219,7 +352,7 @@ func (th *thread) copying(n int) error {
 // Slice returns the elements [from, to) as a vector sharing the backing
 // array; a slice of a list is a list.
 func (v *Vector) Slice(from, to int) *Vector {
-	if from == 0 && to == len(v.items) {
+	if from == 0 && to == len(v.items) && (v.IsList() || v.kindOf() == plainKind) {
 		return v
 	}
 	if v.IsList() {
@@ -234,8 +367,9 @@ func (v *Vector) Slice(from, to int) *Vector {
 		return emptyVector
 	}
 	// A slice that ends at the old end may keep appending in place; others
-	// must not (their "free" slot is an element of another vector).
-	if to == len(v.items) {
+	// must not (their "free" slot is an element of another vector). A
+	// slice of a map entry or a queue is a vector.
+	if to == len(v.items) && v.kindOf() == plainKind {
 		return &Vector{items: v.items[from:to], claim: v.claim}
 	}
 	return &Vector{items: v.items[from:to:to]}
@@ -281,6 +415,9 @@ func (th *thread) prependAll(l *Vector, xs []Value) (*Vector, error) {
 	}
 	copy(front[start+len(xs):], l.items)
 	c := &vectorClaim{list: true, front: front}
+	if l.IsCons() {
+		c.kind = consKind
+	}
 	c.used.Store(int64(start))
 	return &Vector{items: front[start:], claim: c}, nil
 }

@@ -305,7 +305,7 @@ func isCallable(v Value) bool {
 	case *Builtin, *Closure, Keyword, Symbol, *Map, *Set, *Var:
 		return true
 	case *Vector:
-		return !v.IsList()
+		return v.isVectorType()
 	case *Cell:
 		return v.kind == transientCell // a transient vector, map or set, as its collection
 	}

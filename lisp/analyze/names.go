@@ -46,6 +46,7 @@ var namespaceAliases = map[string]string{
 	"DayOfWeek":                     "DayOfWeek",
 	"java.time.DayOfWeek":           "DayOfWeek",
 	"Interop":                       "",
+	"clojure.lang.PersistentQueue":  "clojure.lang.PersistentQueue",
 }
 
 // CanonicalNamespace returns the canonical builtin namespace for an alias
