@@ -159,7 +159,10 @@ func endCases(t *testing.T) []endCase {
 		{name: "turn budget", cfg: agent.Config{TurnBudget: 1, MaxTurns: 3},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
 			end:     agent.RunStop, reason: agent.ReasonTurnBudgetExhausted, turns: 1},
-		{name: "mission timeout", cfg: agent.Config{MissionTimeout: 20 * time.Millisecond}, model: ignore(waitsForCtx),
+		// The deadlines below leave a busy machine time to reach the first
+		// turn (the model then waits for the end), so that the turn is
+		// there to count; a tighter one can pass before the turn starts.
+		{name: "mission timeout", cfg: agent.Config{MissionTimeout: 400 * time.Millisecond}, model: ignore(waitsForCtx),
 			end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
 		{name: "caller cancel", ctx: func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) },
 			model: func(_ *testing.T, cancel context.CancelFunc) llm.Func {
@@ -171,7 +174,7 @@ func endCases(t *testing.T) []endCase {
 			end: agent.RunStop, reason: agent.ReasonCancelled, turns: 1},
 		{name: "caller deadline",
 			ctx: func() (context.Context, context.CancelFunc) {
-				return context.WithTimeout(context.Background(), 20*time.Millisecond)
+				return context.WithTimeout(context.Background(), 400*time.Millisecond)
 			},
 			model: ignore(waitsForCtx), end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
 		{name: "llm error after retries", cfg: agent.Config{LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}},
@@ -293,7 +296,7 @@ func endCases(t *testing.T) []endCase {
 		}, end: agent.RunStop, reason: agent.ReasonLLMError, turns: 1},
 		{name: "LLM callback abandoned (LLMTimeout)", cfg: agent.Config{LLMTimeout: 20 * time.Millisecond},
 			model: blocked, end: agent.RunStop, reason: agent.ReasonLLMError, turns: 1},
-		{name: "LLM callback abandoned (MissionTimeout)", cfg: agent.Config{MissionTimeout: 20 * time.Millisecond},
+		{name: "LLM callback abandoned (MissionTimeout)", cfg: agent.Config{MissionTimeout: 400 * time.Millisecond},
 			model: blocked, end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
 		{name: "nested agent panics", cfg: agent.Config{Tools: map[string]agent.Tool{"kid": child(agent.Config{
 			SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}})}},
