@@ -20,6 +20,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 	}
 	p := m.retry
 	var err error
+	m.retries = nil
 	for attempt := 1; ; attempt++ {
 		var resp llm.Response
 		m.requests++
@@ -62,6 +63,11 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if err == nil {
 			return resp, nil
 		}
+		failed := LLMAttempt{Attempt: attempt, Error: err.Error(), Class: string(llm.Classify(err).Class)}
+		if retry {
+			failed.Wait = wait
+		}
+		m.retries = append(m.retries, failed)
 		if !retry {
 			return llm.Response{}, err
 		}

@@ -306,6 +306,9 @@ type mission struct {
 	partial        lisp.Value // the last value of an error-free turn
 	tokens         llm.Tokens
 	requests       int
+	// retries are the failed attempts of the LLM call in progress, for
+	// its turn's trace (Turn.LLMRetries).
+	retries []LLMAttempt
 	// programs counts the programs the mission ran, cachedPrograms those
 	// that came compiled from the cache.
 	programs, cachedPrograms int

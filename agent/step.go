@@ -226,8 +226,13 @@ type Turn struct {
 	// ToolCalls are the tool calls, in the order they started.
 	ToolCalls []ToolCall
 	// Duration is the turn's time, LLM call included; LLMDuration the LLM
-	// call's alone.
+	// call's alone, its retries and their waits included.
 	Duration, LLMDuration time.Duration
+	// LLMRetries are the attempts of the turn's LLM call that failed, in
+	// order, with their error and the wait before the next (Config.LLMRetry):
+	// a turn whose call succeeded on its third attempt has two; one whose
+	// call failed has them all. Usage.LLMRequests counts every attempt.
+	LLMRetries []LLMAttempt
 	// Tokens of the turn's LLM call.
 	Tokens llm.Tokens
 	// Response is the LLM's whole reply, as it came ("" when the call
@@ -245,6 +250,18 @@ type Turn struct {
 	// transients in it are the live cells, which later turns may change:
 	// they hold what the last turn left in them.
 	Memory *lisp.Namespace
+}
+
+// LLMAttempt is a failed attempt of a turn's LLM call.
+type LLMAttempt struct {
+	// Attempt is its number, from 1.
+	Attempt int
+	// Error is the provider's error, as it came (show it through
+	// Step.Scrub, as trace.Print does); Class its llm.ErrorClass.
+	Error, Class string
+	// Wait is how long the mission waited before the next attempt (0
+	// after the last).
+	Wait time.Duration
 }
 
 // ToolCall is the trace of one tool call.

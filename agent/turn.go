@@ -50,6 +50,7 @@ func (m *mission) turnOnce() *ending {
 	}
 	resp, err := m.callLLM(req)
 	tr.LLMDuration = m.since(start)
+	tr.LLMRetries = m.retries
 	if err != nil {
 		m.record(&tr, start)
 		if ctxErr := m.ctx.Err(); ctxErr != nil {

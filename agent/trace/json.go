@@ -208,10 +208,19 @@ type traceTurn struct {
 	ToolCalls     []traceCall            `json:"tool_calls,omitempty"`
 	DurationMS    msDuration             `json:"duration_ms"`
 	LLMDurationMS msDuration             `json:"llm_duration_ms"`
+	LLMRetries    []traceAttempt         `json:"llm_retries,omitempty"`
 	Tokens        llm.Tokens             `json:"tokens"`
 	Response      string                 `json:"response,omitempty"`
 	Feedback      string                 `json:"feedback,omitempty"`
 	Memory        map[string]*traceValue `json:"memory,omitempty"`
+}
+
+// traceAttempt is a failed attempt of a turn's LLM call.
+type traceAttempt struct {
+	Attempt int        `json:"attempt"`
+	Error   string     `json:"error"`
+	Class   string     `json:"class,omitempty"`
+	WaitMS  msDuration `json:"wait_ms,omitempty"`
 }
 
 type traceCall struct {
@@ -400,6 +409,10 @@ func (w *traceWriter) turn(vl agent.Veil, t *agent.Turn, depth int) (traceTurn, 
 		Response:      w.text(vl, t.Response),
 		Feedback:      w.text(vl, t.Feedback),
 	}
+	for _, a := range t.LLMRetries {
+		jt.LLMRetries = append(jt.LLMRetries, traceAttempt{Attempt: a.Attempt, Error: w.text(vl, a.Error),
+			Class: a.Class, WaitMS: msDuration(a.Wait)})
+	}
 	var err error
 	if t.Error == "" && (t.Program != "" || t.Result != nil) {
 		if jt.Result, err = w.value(vl, t.Result); err != nil {
@@ -504,6 +517,10 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 			Tokens:      jt.Tokens,
 			Response:    jt.Response,
 			Feedback:    jt.Feedback,
+		}
+		for _, a := range jt.LLMRetries {
+			t.LLMRetries = append(t.LLMRetries, agent.LLMAttempt{Attempt: a.Attempt, Error: a.Error, Class: a.Class,
+				Wait: time.Duration(a.WaitMS)})
 		}
 		if jt.Result != nil {
 			t.Result = readValue(jt.Result)

@@ -187,6 +187,17 @@ func (tp *tracePrinter) turn(t *agent.Turn, indent string, v agent.Veil) {
 		tp.block(bar, "LLM reply", tp.text(v, t.Response))
 		tp.block(bar, "Feedback", tp.text(v, t.Feedback))
 	}
+	for _, a := range t.LLMRetries {
+		line := fmt.Sprintf("%sLLM attempt %d failed", bar, a.Attempt)
+		if a.Class != "" {
+			line += " (" + a.Class + ")"
+		}
+		line += ": " + firstLine(tp.text(v, a.Error))
+		if a.Wait > 0 && !tp.opts.NoTimings {
+			line += fmt.Sprintf("; retried after %s", roundDuration(a.Wait))
+		}
+		fmt.Fprintln(w, line)
+	}
 	if !tp.opts.NoTimings {
 		fmt.Fprintf(w, "%sDuration: %s (LLM %s) | Tokens: %d in / %d out\n", bar,
 			roundDuration(t.Duration), roundDuration(t.LLMDuration), t.Tokens.Input, t.Tokens.Output)

@@ -534,6 +534,15 @@ type devTurn struct {
 	Tokens     llm.Tokens    `json:"tokens"`
 	DurationMS float64       `json:"duration_ms"`
 	Response   string        `json:"response"`
+	LLMRetries []devRetry    `json:"llm_retries"`
+}
+
+// devRetry is a failed attempt of a turn's LLM call, as the trace holds it.
+type devRetry struct {
+	Attempt int     `json:"attempt"`
+	Error   string  `json:"error"`
+	Class   string  `json:"class"`
+	WaitMS  float64 `json:"wait_ms"`
 }
 
 type devToolCall struct {
@@ -573,7 +582,11 @@ func (s *devServer) handleRun(w http.ResponseWriter, r *http.Request) {
 	turns := []devTurn{}
 	for _, t := range d.Step.Turns {
 		dt := devTurn{Number: t.Number, Program: t.Program, Result: t.Result.lisp(), Error: t.Error, Output: t.Output,
-			ToolCalls: []devToolCall{}, Tokens: t.Tokens, DurationMS: t.DurationMS, Response: t.Response}
+			ToolCalls: []devToolCall{}, Tokens: t.Tokens, DurationMS: t.DurationMS, Response: t.Response,
+			LLMRetries: t.LLMRetries}
+		if dt.LLMRetries == nil {
+			dt.LLMRetries = []devRetry{}
+		}
 		if dt.Output == nil {
 			dt.Output = []string{}
 		}

@@ -337,6 +337,7 @@ type (
 		Tokens     llm.Tokens `json:"tokens"`
 		DurationMS float64    `json:"duration_ms"`
 		Response   string     `json:"response"`
+		LLMRetries []devRetry `json:"llm_retries"`
 	}
 )
 

@@ -51,9 +51,13 @@ func traceTestStep(t *testing.T) *agent.Step {
 		time.Sleep(2 * time.Millisecond) // a bar wide enough to see
 		return map[string]any{"title": traceHostile, "_secret": traceSecret}, nil
 	}}
+	// The first turn's LLM call fails once and is retried: the trace
+	// shows the failed attempt.
 	root := agent.MustNew(agent.Config{Prompt: "Look the note up and square 2 and 3", MaxTurns: 5,
-		Tools: map[string]agent.Tool{"lookup": lookup, "square": square}})
+		Tools:    map[string]agent.Tool{"lookup": lookup, "square": square},
+		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 	model := llmtest.NewScript(
+		llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "the provider is overloaded"}),
 		traceReply("(println \"looking up\")\n(def note (tool/lookup {:id 7}))\n(:title note)"),
 		llmtest.Reply{Content: traceThink, Tokens: llm.Tokens{Input: 130, Output: 25}},
 		traceReply(`(+ 1 nil)`),
@@ -86,7 +90,8 @@ func TestTracePrint(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
 	containsAll(t, "stdout", out, "┌─ Turn 1", "┌─ Turn 4", "→ lookup {:id 7}", "→ square {:n 2}", "→ square {:n 3}",
-		"Error: 1:1: type_error", "Output:\n│   looking up", "Returned: {:n 2.5, :squares [4 9]", "with nested agents: 6 turns")
+		"Error: 1:1: type_error", "Output:\n│   looking up", "Returned: {:n 2.5, :squares [4 9]", "with nested agents: 6 turns",
+		"LLM attempt 1 failed (server_error): ", "the provider is overloaded; retried after ")
 	if strings.Contains(out, traceSecret) {
 		t.Errorf("the printed trace holds the secret:\n%s", out)
 	}

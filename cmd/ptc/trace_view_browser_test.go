@@ -96,6 +96,7 @@ func TestTraceViewBrowser(t *testing.T) {
 		`<span class="tok-com">;; square it</span>`, `<span class="tok-num">2.5</span>`,
 		`class="tl-bar k-agent"`, `class="tl-bar k-turn k-err"`, `href="#m0-t4-c0"`,
 		"type_error", "looking up", "System prompt",
+		"1 failed LLM attempt", "LLM attempts that failed", "the provider is overloaded",
 		`<title>returned · trace.json · PTC trace</title>`,
 	} {
 		if !strings.Contains(dom, want) {

@@ -657,6 +657,10 @@
         el('header', {class: 'turn-head'}, el('h3', {text: 'Turn ' + t.number}),
           t.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
           el('span', {class: 'meta', text: ms(t.duration_ms) + ' · tokens ' + tokensText(t.tokens)})),
+        (t.llm_retries || []).length ? block('LLM attempts that failed', el('ol', {class: 'retries'}, t.llm_retries.map(function (a) {
+          return el('li', {value: String(a.attempt)}, a.class ? el('span', {class: 'badge fail', text: a.class}) : null, ' ',
+            el('span', {text: a.error}), a.wait_ms ? el('span', {class: 'meta', text: ' · retried after ' + ms(a.wait_ms)}) : null);
+        })), 'err') : null,
         t.response ? details('Model reply', el('pre', {class: 'prompt reply-text', text: t.response}), false, 'reply') : null,
         t.program ? block('Program', code(t.program, 'program')) : el('p', {class: 'muted', text: 'No program in the reply.'}),
         calls.length ? el('div', {class: 'calls'}, calls) : null,

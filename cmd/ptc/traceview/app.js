@@ -145,8 +145,20 @@
       el('h3', {}, el('a', {href: '#' + tid, class: 'anchor', text: 'Turn ' + turn.number})),
       turn.error ? el('span', {class: 'badge fail', text: 'error'}) : null,
       (turn.tool_calls || []).length ? el('span', {class: 'badge muted', text: plural(turn.tool_calls.length, 'tool call')}) : null,
+      (turn.llm_retries || []).length ? el('span', {class: 'badge warn', text: plural(turn.llm_retries.length, 'failed LLM attempt')}) : null,
       el('span', {class: 'meta', text: ms(turn.duration_ms) + ' (LLM ' + ms(turn.llm_duration_ms) + ') · tokens ' + tokensText(turn.tokens)}));
     var parts = [head];
+    // Failed attempts of the turn's LLM call: the requests the usage
+    // counts beyond one per turn.
+    var retries = turn.llm_retries || [];
+    if (retries.length) {
+      parts.push(block('LLM attempts that failed', el('ol', {class: 'retries'}, retries.map(function (a) {
+        return el('li', {value: String(a.attempt)},
+          a.class ? el('span', {class: 'badge fail', text: a.class}) : null, ' ',
+          el('span', {text: a.error}),
+          a.wait_ms ? el('span', {class: 'meta', text: ' · retried after ' + ms(a.wait_ms)}) : null);
+      })), 'err'));
+    }
     // The model's reply, collapsed: beside the program it repeats, it is
     // in the group below; without a program it is all the turn has.
     var reply = turn.response ? details(replySummary(turn.response), el('pre', {class: 'prompt', text: turn.response}), false, 'reply') : null;

@@ -1,0 +1,70 @@
+package trace_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+)
+
+// TestLLMRetriesInTheTrace: a turn whose LLM call failed twice before it
+// answered shows both attempts — in the Step, in the JSON trace (read back
+// the same), and in trace.Print — so that "3 LLM requests" for 1 turn is
+// explained (docs/trace-format.md, llm_retries).
+func TestLLMRetriesInTheTrace(t *testing.T) {
+	model := llmtest.NewScript(
+		llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "overloaded, try later"}),
+		llmtest.Fail(&llm.Error{Class: llm.RateLimit, Message: "slow down"}),
+		llmtest.Code(`(return 1)`),
+	)
+	cfg := agent.Config{Prompt: "Go", MaxTurns: 2, LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}}
+	step, err := agent.MustNew(cfg).Run(context.Background(), agent.Options{LLM: model.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step.Usage.Turns != 1 || step.Usage.LLMRequests != 3 {
+		t.Fatalf("usage %+v", step.Usage)
+	}
+	check := func(where string, turns []agent.Turn) {
+		t.Helper()
+		got := turns[0].LLMRetries
+		if len(got) != 2 || got[0].Attempt != 1 || got[1].Attempt != 2 ||
+			got[0].Class != string(llm.ServerError) || got[1].Class != string(llm.RateLimit) ||
+			!strings.Contains(got[0].Error, "overloaded, try later") || got[0].Wait <= 0 || got[1].Wait <= 0 {
+			t.Errorf("%s: retries %+v", where, got)
+		}
+	}
+	check("Step", step.Trace)
+
+	data, err := trace.Marshal(step, trace.JSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"llm_retries"`) {
+		t.Errorf("JSON lacks llm_retries: %s", data)
+	}
+	back, err := trace.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("read back", back.Trace)
+
+	var buf bytes.Buffer
+	if err := trace.Print(&buf, step, trace.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"LLM attempt 1 failed (" + string(llm.ServerError) + "): ", "overloaded, try later; retried after ",
+		"LLM attempt 2 failed (" + string(llm.RateLimit) + "): ", "1 turn, 3 LLM requests",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("print lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
