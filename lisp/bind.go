@@ -72,6 +72,16 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 			if elems, err = fr.th.realize(x, need, "destructuring"); err != nil {
 				return at(err, pos)
 			}
+		case *Cell:
+			// A Java array, or a StringBuilder's characters, as nth sees them.
+			if x.kind != arrayCell && x.kind != builderCell {
+				return &Error{Kind: DestructureError, Pos: pos,
+					Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
+			}
+			var err error
+			if elems, err = fr.th.items(x, "destructuring"); err != nil {
+				return at(err, pos)
+			}
 		default:
 			return &Error{Kind: DestructureError, Pos: pos,
 				Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}

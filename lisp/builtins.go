@@ -28,12 +28,16 @@ var builtins = newBuiltinTable()
 // sorted-map-by and sorted-set-by (sorted_by.go), the transducer arities
 // (transducers.go), which extend sequence functions with wrap, and atoms,
 // volatiles and transients (state.go), which extend count, get, nth and
-// contains? to transients the same way. Each
+// contains? to transients the same way; Java arrays and StringBuilders
+// (arrays.go, builder.go), which extend the String methods. Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
 	t := builtinTable{}
 	registerNumbers(t)
+	registerMath(t)
+	registerRead(t)
+	registerMulti(t)
 	registerSequences(t)
 	registerMaps(t)
 	registerStrings(t)
@@ -47,6 +51,8 @@ func newBuiltinTable() builtinTable {
 	registerSortedBy(t)
 	registerTransducers(t)
 	registerState(t)
+	registerArrays(t)
+	registerBuilder(t)
 	registerTypes(t)
 	return t
 }

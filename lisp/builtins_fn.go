@@ -231,6 +231,10 @@ func registerFunctions(t builtinTable) {
 		last := a[len(a)-1]
 		switch last.(type) {
 		case *Vector, *Set, *Map, nil, *Seq, string: // a string spreads its characters
+		case *Cell: // a Java array, a StringBuilder's characters
+			if k := last.(*Cell).kind; k != arrayCell && k != builderCell {
+				return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
+			}
 		default:
 			return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
 		}
@@ -307,16 +311,20 @@ func registerFunctions(t builtinTable) {
 		return false
 	})
 	pred("seqable?", func(v Value) bool {
-		switch v.(type) {
+		switch v := v.(type) {
 		case nil, string, *Vector, *Map, *Set, *Seq:
 			return true
+		case *Cell:
+			return v.kind == arrayCell || v.kind == builderCell
 		}
 		return false
 	})
 	pred("fn?", func(v Value) bool {
-		switch v.(type) {
-		case *Closure, *Builtin:
+		switch v := v.(type) {
+		case *Closure:
 			return true
+		case *Builtin:
+			return v.multi == nil // a multimethod is not a Fn, as in Clojure
 		}
 		return false
 	})

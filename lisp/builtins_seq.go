@@ -1123,6 +1123,13 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 		if c.xf != nil {
 			return 0, transducerHint(fn, v)
 		}
+	case *Cell:
+		switch c.kind {
+		case arrayCell:
+			return c.load().val.(*arrayData).length(), nil
+		case builderCell:
+			return countOf1(th, fn, builderText(c))
+		}
 	}
 	return 0, errorf(TypeError, "%s expects a collection or string, got %s", fn, describe(v))
 }

@@ -740,6 +740,9 @@ func (th *thread) regexArgs(fn string, a []Value) (*Regex, string, error) {
 		return nil, "", argError(fn, 0, "a regex", a[0])
 	}
 	s, ok := a[1].(string)
+	if c, isBuilder := a[1].(*Cell); isBuilder && c.kind == builderCell {
+		s, ok = builderText(c), true // a CharSequence
+	}
 	if !ok {
 		if a[1] == nil {
 			return nil, "", errorf(TypeError, "%s expects a string to search, got nil", fn)

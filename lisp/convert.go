@@ -513,7 +513,7 @@ func (c *exporter) toGo(v Value, depth int) any {
 		if !c.enterCell(v) {
 			return nil
 		}
-		out := c.toGo(v.load().val, depth+1)
+		out := c.toGo(v.Deref(), depth+1)
 		delete(c.inCells, v)
 		return out
 	}
@@ -717,7 +717,7 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		if !c.enterCell(v) {
 			return c.err
 		}
-		err := c.writeJSON(buf, v.load().val, depth+1)
+		err := c.writeJSON(buf, v.Deref(), depth+1)
 		delete(c.inCells, v)
 		return err
 	default:

@@ -678,6 +678,8 @@ type Builtin struct {
 	// cat, their comp): into, transduce, sequence and eduction run its
 	// stages natively; called with a reducing function it returns one.
 	xf *transducer
+	// multi, when set, makes the builtin a multimethod (multi.go).
+	multi *multiFn
 }
 
 func (b *Builtin) checkArity(n int) error {

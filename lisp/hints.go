@@ -25,13 +25,12 @@ const (
 	hintMeta         = "values carry no metadata; keep extra information in a map"
 	hintClasses      = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
 	hintHost         = "there are no host objects; use the builtin functions"
-	hintArrays       = "there are no Java arrays; use vectors (vec, into, nth, assoc, count)"
 	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
 	hintRatios       = "there are no ratios: / always returns a float"
 	hintSymbols      = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintRegexMatcher = "use re-find, re-matches or re-seq: they return the match, or [match group1 ...] when the pattern has groups"
 	hintCode         = "programs cannot build and run code; write the code directly"
-	hintHierarchy    = "there are no hierarchies or multimethods; dispatch with case, cond or a map of functions"
+	hintHierarchy    = "there are no hierarchies: multimethods dispatch on values and classes (defmulti, defmethod); or dispatch with case, cond or a map of functions"
 	hintTap          = "use println to show a value"
 )
 
@@ -40,25 +39,20 @@ var hints = map[string]string{
 	"agent": hintRefs, "send": hintRefs, "send-off": hintRefs, "set!": hintSetVar, "add-watch": hintWatches,
 	"binding":     hintDynamic,
 	"with-redefs": hintDynamic,
-	"while":       "write the loop with loop/recur, or iterate a collection with doseq/reduce",
 	"eval":        hintCode,
 	"load-string": hintCode,
-	"read-string": "programs cannot read code; parse numbers with parse-long/parse-double",
 	"macroexpand": "there are no macros", "macroexpand-all": "there are no macros",
 	"slurp": hintNoIO, "spit": hintNoIO, "file-seq": hintNoIO, "line-seq": hintNoIO,
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
 	"future": hintParallel, "future-call": hintParallel, "promise": hintParallel, "deliver": hintParallel,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
 	"catch": hintClause, "finally": hintClause,
-	"defrecord": hintNoTypes, "deftype": hintNoTypes, "defprotocol": hintNoTypes, "defmulti": hintNoTypes,
-	"defmethod": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
+	"defrecord": hintNoTypes, "deftype": hintNoTypes, "defprotocol": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
 	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
 	"rand": hintRandom, "rand-int": hintRandom, "rand-nth": hintRandom, "shuffle": hintRandom,
 	"random-uuid": hintRandom, "random-sample": hintRandom,
 	"delay": "compute the value directly with let",
 	"force": "compute the value directly with let",
-	"new":   hintHost,
-	"doto":  hintHost,
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
 	"ref-set": hintRefs, "alter-var-root": hintSetVar, "var-set": hintSetVar,
@@ -78,7 +72,7 @@ var hints = map[string]string{
 	"ns-refers": hintNamespaces, "ns-resolve": hintNamespaces, "ns-unalias": hintNamespaces, "ns-unmap": hintNamespaces,
 	"refer-clojure": hintNamespaces, "requiring-resolve": hintNamespaces, "resolve": hintNamespaces,
 	"intern": hintNamespaces, "find-var": hintNamespaces, "var-get": hintNamespaces, "load-file": hintCode,
-	"load-reader": hintCode, "macroexpand-1": "there are no macros", "read+string": "programs cannot read code; parse numbers with parse-long/parse-double",
+	"load-reader": hintCode, "macroexpand-1": "there are no macros", "read+string": "use read-string, which reads the first form of a string as data",
 	"meta": hintMeta, "with-meta": hintMeta, "vary-meta": hintMeta, "alter-meta!": hintMeta, "reset-meta!": hintMeta,
 	"cast": hintClasses,
 	"bean": hintHost, "memfn": hintHost,
@@ -86,12 +80,7 @@ var hints = map[string]string{
 	"definterface": hintNoTypes, "definline": hintNoTypes, "satisfies?": hintNoTypes, "extends?": hintNoTypes,
 	"extend": hintNoTypes, "record?": hintNoTypes, "gen-interface": hintNoTypes,
 	"isa?": hintHierarchy, "derive": hintHierarchy, "underive": hintHierarchy, "make-hierarchy": hintHierarchy,
-	"get-method": hintHierarchy, "remove-method": hintHierarchy, "prefer-method": hintHierarchy,
-	"into-array": hintArrays, "to-array": hintArrays, "to-array-2d": hintArrays, "make-array": hintArrays,
-	"aget": hintArrays, "aset": hintArrays, "alength": hintArrays, "aclone": hintArrays, "amap": hintArrays,
-	"areduce": hintArrays, "int-array": hintArrays, "long-array": hintArrays, "double-array": hintArrays,
-	"object-array": hintArrays, "boolean-array": hintArrays, "byte-array": hintArrays, "char-array": hintArrays,
-	"float-array": hintArrays, "short-array": hintArrays,
+	"remove-method": hintHierarchy, "prefer-method": hintHierarchy,
 	"bigint": hintNumbers, "bigdec": hintNumbers, "biginteger": hintNumbers, "byte": hintNumbers,
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
@@ -106,8 +95,6 @@ var hints = map[string]string{
 	"when-first":   "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
-	".get":           "use (get coll k)",
-	"StringBuilder.": "strings are immutable: build the string with str, apply str, format or clojure.string/join",
-	".append":        "strings are immutable: build the string with str, apply str, format or clojure.string/join",
-	".format":        "use (format fmt args...)",
+	".get":    "use (get coll k)",
+	".format": "use (format fmt args...)",
 }

@@ -39,6 +39,19 @@ func (th *thread) items(coll Value, op string) ([]Value, error) {
 		if c.xf != nil {
 			return nil, transducerHint(op, coll)
 		}
+	case *Cell:
+		// A Java array is seqable, a StringBuilder as its text (a
+		// CharSequence); each a copy as of now.
+		switch c.kind {
+		case arrayCell:
+			return th.arrayItems(c)
+		case builderCell:
+			s := builderText(c)
+			if err := th.chargeString(len(s)); err != nil {
+				return nil, err
+			}
+			return th.items(s, op)
+		}
 	}
 	return nil, errorf(TypeError, "%s expects a collection, got %s", op, describe(coll))
 }

@@ -379,21 +379,28 @@ func (p *printer) seq(open, close string, items []Value, depth int) {
 // cell prints #atom[value], #volatile[value] or #transient[coll]: what the
 // cell holds, as Clojure's #object[clojure.lang.Atom 0x1b2c {:val 1}]
 // shows it, without the address that differs from run to run.
+//
+// A Java array prints its elements in the brackets, #long-array[1 2 3],
+// and a StringBuilder its text, #string-builder["ab"].
 func (p *printer) cell(c *Cell, depth int) {
 	p.sb.WriteByte('#')
 	p.sb.WriteString(c.Kind())
-	p.sb.WriteByte('[')
 	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
-		p.sb.WriteString("...")
-	} else {
-		if p.inCells == nil {
-			p.inCells = map[*Cell]struct{}{}
-		}
-		p.inCells[c] = struct{}{}
-		p.value(c.load().val, depth+1)
-		delete(p.inCells, c)
+		p.sb.WriteString("[...]")
+		return
 	}
-	p.sb.WriteByte(']')
+	if p.inCells == nil {
+		p.inCells = map[*Cell]struct{}{}
+	}
+	p.inCells[c] = struct{}{}
+	if c.kind == arrayCell {
+		p.seq("[", "]", c.Deref().(*Vector).items, depth)
+	} else {
+		p.sb.WriteByte('[')
+		p.value(c.Deref(), depth+1)
+		p.sb.WriteByte(']')
+	}
+	delete(p.inCells, c)
 }
 
 func (p *printer) lazySeq(s *Seq, depth int) {
@@ -588,6 +595,11 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 			return s, th.chargeString(len(s))
 		case float64, *Regex, Class:
 			if s, ok := strAtom(x); ok {
+				return s, th.chargeString(len(s))
+			}
+		case *Cell:
+			if x.kind == builderCell { // Java's toString: the text
+				s := builderText(x)
 				return s, th.chargeString(len(s))
 			}
 		}

@@ -14,8 +14,9 @@ import (
 // (#error {...}, without a stack trace), cells and host objects: a function reads back as a value that prints as it did and
 // cannot be called, a host object (#object[host]) as a value that prints
 // #object[host] again, a queue (#queue [1 2]) as a queue, an atom, volatile
-// or transient (#atom[1]) as a new
-// cell holding the value (a cell printed twice reads as two cells). Lazy
+// or transient (#atom[1]) as a new cell holding the value (a cell printed
+// twice reads as two cells), an array (#long-array[1 2]) or a StringBuilder
+// (#string-builder["ab"]) as a new one. Lazy
 // sequences and transducers (#seq[...], #transducer[...]), cut forms
 // ("...", as a cell that holds itself prints) and regexes whose source
 // holds a quote not escaped by a backslash (made by re-pattern) do not
@@ -234,6 +235,40 @@ func (r *valueReader) value(depth int) (Value, error) {
 		return hostObject{}, nil
 	case r.has("#atom["), r.has("#volatile["), r.has("#transient["):
 		return r.cell(depth)
+	case r.has("#string-builder["):
+		r.off += len("#string-builder[")
+		items, err := r.items(']', depth)
+		if err != nil {
+			return nil, err
+		}
+		s, ok := "", len(items) == 1
+		if ok {
+			s, ok = items[0].(string)
+		}
+		if !ok {
+			return nil, r.errorf("a string-builder holds a string")
+		}
+		return newCellOutside(builderCell, &builderData{buf: []byte(s)}), nil
+	case c == '#' && strings.Contains(r.src[r.off:min(len(r.src), r.off+16)], "-array["):
+		// An array: #long-array[1 2 3], a new array of its kind.
+		tag := r.src[r.off+1 : r.off+strings.IndexByte(r.src[r.off:], '[')]
+		elem, ok := arrayTags[tag]
+		if !ok {
+			return nil, r.errorf("unknown array kind #%s", tag)
+		}
+		r.off += len(tag) + 2
+		items, err := r.items(']', depth)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range items {
+			v, err := storeValue(tag, elem, x)
+			if err != nil {
+				return nil, r.errorf("#%s cannot hold %s", tag, brief(x))
+			}
+			items[i] = v
+		}
+		return newCellOutside(arrayCell, &arrayData{elem: elem, items: items}), nil
 	case r.opts.Placeholder != "" && r.has(r.opts.Placeholder):
 		r.off += len(r.opts.Placeholder)
 		return r.opts.Placeholder, nil
@@ -269,7 +304,7 @@ func (r *valueReader) value(depth int) (Value, error) {
 	// symbol. Not a number (1x), a tag (#foo), the printer's cut marker
 	// (...) or a placeholder of redaction (<Firewalled>), which reads only
 	// where ReadOptions name it.
-	if symbolStart(tok[0]) && !strings.Contains(tok, "...") {
+	if symbolStart(tok) && !strings.Contains(tok, "...") {
 		if c, ok := classNamed(tok); ok {
 			return c, nil
 		}
@@ -403,7 +438,16 @@ func (r *valueReader) str() (string, error) {
 	return "", r.errorf("unterminated string")
 }
 
-// symbolStart reports whether a symbol the printer wrote can start with c.
-func symbolStart(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("*+!-_?=.&%", c) >= 0 || c >= 0x80
+// symbolStart reports whether tok starts as a symbol the printer wrote
+// does: a letter or one of Clojure's symbol characters, / alone ('/, the
+// division function's name), and < unless the token is a <Placeholder>.
+func symbolStart(tok string) bool {
+	c := tok[0]
+	switch {
+	case c == '/':
+		return tok == "/"
+	case c == '<':
+		return len(tok) <= 2 || tok[len(tok)-1] != '>'
+	}
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("*+!-_?=.&%>$", c) >= 0 || c >= 0x80
 }

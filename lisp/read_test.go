@@ -20,7 +20,8 @@ func TestReadValue(t *testing.T) {
 		`"\t\r\b\f"`, `[1 [2 #{3 :a}] {:a 1, "b" [nil]}]`, `#fn[[x y]]`, `#fn[inc]`, `#fn[[x] [x "]" y]]`, `#'total`,
 		`#"a\"b[c]"`, `#inst "2024-01-02T03:04:05.678-00:00"`, `#date "2024-02-29"`, `#object[host]`,
 		`{:_k <Firewalled>}`, `<Firewalled>`, `[]`, `{}`, `#{}`, `(1 (2 [3]) ())`, `()`, `foo`, `ns/foo`, `[a +]`,
-		`java.lang.Long`, `{java.util.Map #{sym}}`, `#queue [1 (2) #queue []]`, `#queue []`,
+		`java.lang.Long`, `{java.util.Map #{sym}}`, `#queue [1 (2) #queue []]`, `#queue []`, `[+ * - / < <= > >= $x]`,
+		`#long-array[1 2]`, `[#object-array["a" nil #int-array[]] #string-builder["x\"y"] #char-array["a"]]`,
 	} {
 		v, err := lisp.ReadValue(src, opts)
 		if err != nil {
@@ -34,7 +35,8 @@ func TestReadValue(t *testing.T) {
 	}
 	for _, bad := range []string{``, ` `, `[1 2`, `{:a}`, `"abc`, `"a\`, `"\q"`, `"\u12"`, `"\uzzzz"`, `:`,
 		`#seq[range]`, `#transducer[map]`, `1 2`, `[...]`, `#fn[x`, `#'`, `#"abc`, `#inst "2024"`, `#date "2024-13-01"`,
-		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`, `#queue [1`, `#queue(1)`} {
+		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`, `#queue [1`, `#queue(1)`, `#long-array[1.5]`, `#foo-array[1]`,
+		`#string-builder[1]`, `#string-builder["a" "b"]`, `#int-array[3000000000]`} {
 		_, err := lisp.ReadValue(bad, lisp.ReadOptions{})
 		if err == nil {
 			t.Errorf("%q reads", bad)

@@ -43,6 +43,11 @@ const (
 	atomCell cellKind = iota
 	volatileCell
 	transientCell
+	// arrayCell is a Java array and builderCell a StringBuilder
+	// (arrays.go, builder.go): their state holds contents a run changes in
+	// place (see mutate).
+	arrayCell
+	builderCell
 )
 
 // Cell is a mutable reference: an atom, a volatile or a transient
@@ -101,20 +106,39 @@ const (
 	cellStateSlots = 3
 )
 
-// Kind returns "atom", "volatile" or "transient".
+// Kind returns "atom", "volatile" or "transient"; for a Java array the
+// constructor's name of its kind ("long-array", "object-array" ...), for a
+// StringBuilder "string-builder".
 func (c *Cell) Kind() string {
 	switch c.kind {
 	case volatileCell:
 		return "volatile"
 	case transientCell:
 		return "transient"
+	case arrayCell:
+		if d, ok := c.load().val.(*arrayData); ok {
+			return arrayTag(d.elem)
+		}
+		return "object-array"
+	case builderCell:
+		return "string-builder"
 	}
 	return "atom"
 }
 
 // Deref returns the value the cell holds now: an atom's or a volatile's
-// value, a transient's collection.
-func (c *Cell) Deref() Value { return c.load().val }
+// value, a transient's collection, a copy of an array's elements as a
+// vector, a StringBuilder's text.
+func (c *Cell) Deref() Value {
+	v := c.load().val
+	switch d := v.(type) {
+	case *arrayData:
+		return NewVector(d.snapshot())
+	case *builderData:
+		return d.text()
+	}
+	return v
+}
 
 // Version counts the writes of the cell: it changes whenever the cell does.
 func (c *Cell) Version() uint64 { return c.load().version }
@@ -465,7 +489,7 @@ func registerState(t builtinTable) {
 	t.add("deref", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
 		case *Cell:
-			if x.kind != transientCell {
+			if x.kind == atomCell || x.kind == volatileCell {
 				return x.load().val, nil
 			}
 		case *Var:

@@ -107,6 +107,7 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.LazySeq", is: joinLists(ifaceColl, ifaceSeq, []string{"clojure.lang.IPending"})},
 	{name: "clojure.lang.Cons", is: joinLists(ifaceColl, ifaceSeq, []string{"clojure.lang.ASeq"})},
 	{name: "clojure.lang.AFunction", is: joinLists(ifaceFn, []string{"clojure.lang.AFn", "clojure.lang.Fn", "java.util.Comparator", "clojure.lang.IObj", "clojure.lang.IMeta"})},
+	{name: "clojure.lang.MultiFn", is: joinLists(ifaceFn, []string{"clojure.lang.AFn"})},
 	{name: "clojure.lang.Var", is: joinLists(ifaceFn, []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IDeref", "clojure.lang.IMeta"})},
 	{name: "clojure.lang.Reduced", is: []string{"clojure.lang.IDeref"}},
 	{name: "java.util.regex.Pattern", is: []string{"java.io.Serializable"}},
@@ -117,6 +118,8 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.Atom", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IAtom", "clojure.lang.IAtom2",
 		"clojure.lang.IDeref", "clojure.lang.IReference", "clojure.lang.IMeta"}},
 	{name: "clojure.lang.Volatile", is: []string{"clojure.lang.IDeref"}},
+	{name: "java.lang.StringBuilder", short: []string{"StringBuilder"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
+	{name: "java.lang.StringBuffer", short: []string{"StringBuffer"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "clojure.lang.PersistentVector$TransientVector", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientVector", "clojure.lang.ITransientAssociative", "clojure.lang.Indexed"})},
 	{name: "clojure.lang.PersistentArrayMap$TransientArrayMap", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientMap", "clojure.lang.ITransientAssociative"})},
 	{name: "clojure.lang.PersistentHashMap$TransientHashMap", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientMap", "clojure.lang.ITransientAssociative"})},
@@ -271,6 +274,9 @@ func classOf(v Value) (Class, bool) {
 	case *Closure:
 		return Class{Name: closureClassName(v)}, true
 	case *Builtin:
+		if v.multi != nil {
+			return Class{Name: "clojure.lang.MultiFn"}, true
+		}
 		if v.xf != nil {
 			return Class{Name: "clojure.core$" + mungeName(v.xf.stages[0].name) + "$fn"}, true
 		}
@@ -331,7 +337,10 @@ var abstractClasses = map[string]bool{
 // text is what str makes of a class, Java's toString: "class
 // java.lang.Long", "interface java.util.Map".
 func (c Class) text() string {
-	if classIndex[c.Name] != nil || abstractClasses[c.Name] || strings.Contains(c.Name, "$") {
+	if primitiveName(classDesc(c)) != "" {
+		return c.Name // long, a primitive's class
+	}
+	if classIndex[c.Name] != nil || strings.HasPrefix(c.Name, "[") || abstractClasses[c.Name] || strings.Contains(c.Name, "$") {
 		return "class " + c.Name
 	}
 	return "interface " + c.Name
@@ -431,6 +440,9 @@ func registerTypes(t builtinTable) {
 		if !ok {
 			return nil, argError(".getSimpleName", 0, "a class, e.g. (class x)", a[0])
 		}
+		if strings.HasPrefix(c.Name, "[") {
+			return javaSimpleName(c.Name), nil // long[], String[]
+		}
 		name := c.Name[strings.LastIndexByte(c.Name, '.')+1:]
 		if i := strings.LastIndexByte(name, '$'); i >= 0 && strings.HasPrefix(c.Name, "clojure.lang.") {
 			name = name[i+1:] // a nested class: PersistentList$EmptyList is EmptyList
@@ -502,9 +514,18 @@ func parseSymbol(s string) Symbol {
 }
 
 // cellClassName is the class of an atom, a volatile or a transient, which
-// for a transient depends on the collection it holds, as in Clojure.
+// for a transient depends on the collection it holds, as in Clojure; of an
+// array, Java's name of the array class ([J, [Ljava.lang.String;); of a
+// StringBuilder, java.lang.StringBuilder.
 func cellClassName(c *Cell) string {
 	switch c.kind {
+	case arrayCell:
+		return arrayClassName(c.load().val.(*arrayData).elem)
+	case builderCell:
+		if c.load().val.(*builderData).buffer {
+			return "java.lang.StringBuffer"
+		}
+		return "java.lang.StringBuilder"
 	case volatileCell:
 		return "clojure.lang.Volatile"
 	case transientCell:

@@ -26,7 +26,8 @@ import (
 //	*Seq                 a lazy sequence: infinite (range, iterate, ...) or from lazy-seq
 //	Instant, Date        a point in time and a calendar date (the date helpers)
 //	*Exception           an exception: what ex-info makes and catch binds
-//	*Cell                an atom, a volatile or a transient: mutable state
+//	*Cell                an atom, a volatile, a transient, a Java array or a
+//	                     StringBuilder: mutable state
 //
 // Use FromGo to turn host data into values and ToGo to turn values back.
 // Values are immutable and safe to share between goroutines, but for cells,
@@ -124,8 +125,13 @@ func describe(v Value) string {
 	case *Cell:
 		// A cell where a value was expected is usually a missing deref.
 		hint := " (read what it holds with @ or deref)"
-		if c.kind == transientCell {
+		switch c.kind {
+		case transientCell:
 			hint = " (make it a collection with persistent! first)"
+		case arrayCell:
+			hint = " (a Java array: read it with aget, or make it a vector with vec)"
+		case builderCell:
+			hint = " (a StringBuilder: make it a string with str or .toString)"
 		}
 		return TypeName(v) + " " + FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 60}) + hint
 	}

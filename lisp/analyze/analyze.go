@@ -666,6 +666,11 @@ func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 		return &SymbolLit{At: At{a.pos(n)}, Ns: n.Ns, Name: n.Name}
 	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword:
 		return a.expr(n, false)
+	case *syntax.Quote:
+		// ''a is the list (quote a), as the reader reads 'a.
+		return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Name: "quote"}, a.quote(n.Form, pos)}}
+	case *syntax.Deref:
+		return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Ns: "clojure.core", Name: "deref"}, a.quote(n.Form, pos)}}
 	}
 	return a.errorf(a.pos(n), "invalid_form", "cannot quote %s: quote only literal data, e.g. '(1 2 3)", syntax.Format(n))
 }

@@ -66,7 +66,7 @@ func TestErrors(t *testing.T) {
 		{`(declare 1)`, "invalid_form", "1:10", []string{"declare", "names"}},
 		// quote, var
 		{`'#(inc %)`, "invalid_form", "1:2", []string{"cannot quote", "#(inc %)"}},
-		{`''x`, "invalid_form", "1:2", []string{"cannot quote"}},
+		{`'#'x`, "invalid_form", "1:2", []string{"cannot quote"}},
 		{`(quote)`, "invalid_arity", "1:1", []string{"quote", "one form"}},
 		{`(quote 1 2)`, "invalid_arity", "1:1", []string{"quote", "2"}},
 		{`(var)`, "invalid_arity", "1:1", []string{"var", "one name"}},

@@ -44,6 +44,16 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 // calls with (fn [] body...); no program can spell it (it has a space).
 const LazySeqFn = " lazy-seq"
 
+// DefmultiFn and DefmethodFn name the runtime functions of defmulti and
+// defmethod: (defmulti f dispatch) is (def f (DefmultiFn #'f "f" dispatch
+// default)), which keeps a multimethod f already holds, as Clojure does;
+// (defmethod f v [x] ...) is (def f (DefmethodFn f v (fn [x] ...))), a
+// multimethod with one more method.
+const (
+	DefmultiFn  = " defmulti"
+	DefmethodFn = " defmethod"
+)
+
 // isInteropName reports whether a call head names a host method (.method),
 // a constructor (Class.), or is one of ., .. and new.
 func isInteropName(name string) bool {
@@ -77,6 +87,15 @@ func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 			acc = call
 		}
 		return a.expr(acc, false)
+	case "new":
+		// (new Class args...) is (Class. args...).
+		if len(l.Items) >= 2 {
+			if c, ok := l.Items[1].(*syntax.Symbol); ok && c.Ns == "" && c.Name != "" {
+				ctor := &syntax.Symbol{Span: c.Span, Name: c.Name + "."}
+				return a.expr(&syntax.List{Span: l.Span, Items: append([]syntax.Node{ctor}, l.Items[2:]...)}, false)
+			}
+		}
+		return a.errorf(pos, "invalid_form", "(new Class args...) needs a class name: write (Class. args...)")
 	}
 	if a.isBuiltin(name) {
 		return &Call{At: At{pos}, Fn: a.builtinRef(name, a.pos(sym)), Args: a.exprs(l.Items[1:])}
@@ -287,6 +306,45 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 				&syntax.Symbol{Span: x.Bounds(), Name: "lazy-seq"}, x}})
 		}
 		return a.expr(&syntax.List{Span: l.Span, Items: items}, false)
+	case "while":
+		// (while test body...) is Clojure's macro: (loop [] (when test
+		// body... (recur))), nil when test turns false. A loop like any
+		// other, bounded by the loop and step limits.
+		if len(args) < 1 {
+			return a.errorf(pos, "invalid_arity", "while expects (while test body...), got no test")
+		}
+		core := func(name string) *syntax.Symbol {
+			return &syntax.Symbol{Span: l.Items[0].Bounds(), Ns: "clojure.core", Name: name}
+		}
+		when := append([]syntax.Node{core("when")}, args...)
+		when = append(when, &syntax.List{Span: l.Span, Items: []syntax.Node{core("recur")}})
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+			core("loop"), &syntax.Vector{Span: l.Span}, &syntax.List{Span: l.Span, Items: when}}}, tail)
+	case "doto":
+		// (doto x (f a) g) is (let [t x] (f t a) (g t) t): the forms are
+		// called with x first, for their effects, and x is the value.
+		if len(args) < 1 {
+			return a.errorf(pos, "invalid_arity", "doto expects (doto x (method args...)...), got no value")
+		}
+		t := a.gensym(l.Span.Start, "doto")
+		items := []syntax.Node{&syntax.Symbol{Span: l.Items[0].Bounds(), Ns: "clojure.core", Name: "let"},
+			&syntax.Vector{Span: l.Span, Items: []syntax.Node{t, args[0]}}}
+		for _, f := range args[1:] {
+			if fl, ok := f.(*syntax.List); ok && len(fl.Items) > 0 {
+				call := append([]syntax.Node{fl.Items[0], t}, fl.Items[1:]...)
+				items = append(items, &syntax.List{Span: fl.Span, Items: call})
+			} else {
+				items = append(items, &syntax.List{Span: f.Bounds(), Items: []syntax.Node{f, t}})
+			}
+		}
+		items = append(items, t)
+		return a.expr(&syntax.List{Span: l.Span, Items: items}, tail)
+	case "amap", "areduce":
+		return a.arrayLoop(name, l, tail)
+	case "defmulti":
+		return a.defmulti(l)
+	case "defmethod":
+		return a.defmethod(l)
 	case "assert":
 		if len(args) < 1 || len(args) > 2 {
 			return a.errorf(pos, "invalid_arity", "assert expects (assert test message?), got %d argument(s)", len(args))
@@ -301,6 +359,108 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 			Else: &Raise{At: At{pos}, Kind: "assertion_error", Msg: msg, Value: val}}
 	}
 	return a.errorf(pos, "invalid_form", "unsupported special form %s", name)
+}
+
+// arrayLoop rewrites Clojure's array macros into loops:
+//
+//	(amap a i ret expr)         (let [a' a n (alength a') ret (aclone a')]
+//	                              (loop [i 0] (if (< i n) (do (aset ret i expr) (recur (inc i))) ret)))
+//	(areduce a i acc init expr) (let [a' a n (alength a')]
+//	                              (loop [i 0 acc init] (if (< i n) (recur (inc i) expr) acc)))
+func (a *analyzer) arrayLoop(name string, l *syntax.List, tail bool) Expr {
+	pos := a.pos(l)
+	args := l.Items[1:]
+	want := 4
+	usage := "(amap a idx ret expr)"
+	if name == "areduce" {
+		want, usage = 5, "(areduce a idx ret init expr)"
+	}
+	if len(args) != want {
+		return a.errorf(pos, "invalid_arity", "%s expects %s, got %d argument(s)", name, usage, len(args))
+	}
+	idx, ok1 := args[1].(*syntax.Symbol)
+	ret, ok2 := args[2].(*syntax.Symbol)
+	if !ok1 || !ok2 || idx.Ns != "" || ret.Ns != "" {
+		return a.errorf(pos, "invalid_form", "%s binds names: %s", name, usage)
+	}
+	span := l.Items[0].Bounds()
+	sym := func(n string) *syntax.Symbol { return &syntax.Symbol{Span: span, Ns: "clojure.core", Name: n} }
+	list := func(items ...syntax.Node) *syntax.List { return &syntax.List{Span: l.Span, Items: items} }
+	vec := func(items ...syntax.Node) *syntax.Vector { return &syntax.Vector{Span: l.Span, Items: items} }
+	zero := &syntax.Int{Span: span}
+	arr, n := a.gensym(l.Span.Start, "array"), a.gensym(l.Span.Start, "length")
+	test := list(sym("<"), idx, n)
+	next := list(sym("inc"), idx)
+	var form *syntax.List
+	if name == "amap" {
+		form = list(sym("let"), vec(arr, args[0], n, list(sym("alength"), arr), ret, list(sym("aclone"), arr)),
+			list(sym("loop"), vec(idx, zero),
+				list(sym("if"), test, list(sym("do"), list(sym("aset"), ret, idx, args[3]), list(sym("recur"), next)), ret)))
+	} else {
+		form = list(sym("let"), vec(arr, args[0], n, list(sym("alength"), arr)),
+			list(sym("loop"), vec(idx, zero, ret, args[3]),
+				list(sym("if"), test, list(sym("recur"), next, args[4]), ret)))
+	}
+	return a.expr(form, tail)
+}
+
+// defmulti rewrites (defmulti name doc? attrs? dispatch & options) into a
+// def of DefmultiFn's multimethod. The only option is :default, the
+// dispatch value of the method used when no other matches (:default).
+func (a *analyzer) defmulti(l *syntax.List) Expr {
+	pos := a.pos(l)
+	args := l.Items[1:]
+	if len(args) < 2 {
+		return a.errorf(pos, "invalid_arity", "defmulti expects (defmulti name dispatch-fn), got %d argument(s)", len(args))
+	}
+	name, ok := args[0].(*syntax.Symbol)
+	if !ok || name.Ns != "" {
+		return a.errorf(a.pos(args[0]), "invalid_form", "defmulti needs a plain name, got %s", syntax.Format(args[0]))
+	}
+	rest := args[1:]
+	if _, ok := rest[0].(*syntax.String); ok && len(rest) > 1 {
+		rest = rest[1:] // the docstring
+	}
+	if _, ok := rest[0].(*syntax.Map); ok && len(rest) > 1 {
+		rest = rest[1:] // the attribute map
+	}
+	dispatch, opts := rest[0], rest[1:]
+	var dflt syntax.Node = &syntax.Keyword{Span: l.Span, Name: "default"}
+	if len(opts)%2 != 0 {
+		return a.errorf(pos, "invalid_form", "defmulti options come in pairs: (defmulti %s dispatch-fn :default value)", name.Name)
+	}
+	for i := 0; i < len(opts); i += 2 {
+		k, ok := opts[i].(*syntax.Keyword)
+		if !ok || k.Name != "default" {
+			return a.errorf(a.pos(opts[i]), "invalid_form", "defmulti takes the option :default, got %s (there are no hierarchies)", syntax.Format(opts[i]))
+		}
+		dflt = opts[i+1]
+	}
+	span := l.Items[0].Bounds()
+	val := &syntax.List{Span: l.Span, Items: []syntax.Node{&syntax.Symbol{Span: span, Name: DefmultiFn},
+		&syntax.List{Span: name.Span, Items: []syntax.Node{&syntax.Symbol{Span: span, Ns: "clojure.core", Name: "var"}, name}},
+		&syntax.String{Span: name.Span, Value: name.Name}, dispatch, dflt}}
+	return a.def("defmulti", []syntax.Node{name, val}, pos)
+}
+
+// defmethod rewrites (defmethod name dispatch-value fn-tail...) into a def
+// of name as DefmethodFn's multimethod with the method added.
+func (a *analyzer) defmethod(l *syntax.List) Expr {
+	pos := a.pos(l)
+	args := l.Items[1:]
+	if len(args) < 3 {
+		return a.errorf(pos, "invalid_arity", "defmethod expects (defmethod name dispatch-value [params] body...), got %d argument(s)", len(args))
+	}
+	name, ok := args[0].(*syntax.Symbol)
+	if !ok || name.Ns != "" {
+		return a.errorf(a.pos(args[0]), "invalid_form", "defmethod needs the name of a defmulti, got %s", syntax.Format(args[0]))
+	}
+	span := l.Items[0].Bounds()
+	// The method is an anonymous fn (unless the tail names it): the name
+	// in its body is the multimethod, so recursion dispatches again.
+	fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{&syntax.Symbol{Span: span, Ns: "clojure.core", Name: "fn"}}, args[2:]...)}
+	val := &syntax.List{Span: l.Span, Items: []syntax.Node{&syntax.Symbol{Span: span, Name: DefmethodFn}, name, args[1], fn}}
+	return a.def("defmethod", []syntax.Node{name, val}, pos)
 }
 
 // thread inserts acc into step as its first (->) or last (->>) argument.

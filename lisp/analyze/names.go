@@ -22,6 +22,8 @@ var namespaceAliases = map[string]string{
 	"walk":                          "clojure.walk",
 	"w":                             "clojure.walk",
 	"regex":                         "",
+	"clojure.edn":                   "clojure.edn",
+	"edn":                           "clojure.edn",
 	"Math":                          "Math",
 	"java.lang.Math":                "Math",
 	"StrictMath":                    "Math",
@@ -35,6 +37,12 @@ var namespaceAliases = map[string]string{
 	"java.lang.String":              "String",
 	"Character":                     "Character",
 	"java.lang.Character":           "Character",
+	"Short":                         "Short",
+	"java.lang.Short":               "Short",
+	"Byte":                          "Byte",
+	"java.lang.Byte":                "Byte",
+	"Float":                         "Float",
+	"java.lang.Float":               "Float",
 	"Boolean":                       "Boolean",
 	"java.lang.Boolean":             "Boolean",
 	"System":                        "System",
@@ -204,7 +212,8 @@ func isSpecialName(name string) bool {
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
-		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat":
+		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "while", "doto",
+		"defmulti", "defmethod", "amap", "areduce":
 		return true
 	}
 	return false
