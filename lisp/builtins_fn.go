@@ -229,10 +229,10 @@ func registerFunctions(t builtinTable) {
 			return nil, argError("apply", 0, "a function", f)
 		}
 		last := a[len(a)-1]
-		switch last.(type) {
+		switch c := last.(type) {
 		case *Vector, *Set, *Map, nil, *Seq, string: // a string spreads its characters
 		case *Cell: // a Java array, a StringBuilder's characters
-			if k := last.(*Cell).kind; k != arrayCell && k != builderCell {
+			if k := c.kind; k != arrayCell && k != builderCell {
 				return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
 			}
 		default:
