@@ -21,7 +21,9 @@
 // Cases can be written in PTC-Lisp (ParseCases), as agent files carry
 // them. Recorder and Replayer keep a run's model replies keyed by request,
 // so that CI replays a recorded evaluation offline and deterministically,
-// parallel calls included.
+// parallel calls included; their CallTool methods keep and answer the
+// calls of tools (an MCP server's, say) keyed by tool and arguments, and
+// RunKeyFrom tells a tool the runs share which run is calling it.
 //
 // The package imports only the standard library and ptc-go's core
 // packages. A returned value is compared within a bound of work (a

@@ -1,15 +1,19 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"sync"
 
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -21,14 +25,36 @@ const (
 	MaxRecordingSize = 64 << 20
 )
 
-// Recording is the model's side of one run: every reply, keyed by the
-// request that asked for it, so that a replay answers each request with
-// its own reply whatever order pmap's parallel calls come in.
+// Recording is the outside world's side of one run: every model reply,
+// keyed by the request that asked for it, so that a replay answers each
+// request with its own reply whatever order pmap's parallel calls come
+// in; and the results of the tools whose calls were recorded
+// (Recorder.CallTool), keyed by the tool and its arguments.
 type Recording struct {
 	Format  string         `json:"format"`
 	Version int            `json:"version"`
 	Run     RunKey         `json:"run"`
 	Calls   []RecordedCall `json:"calls"`
+	// ToolCalls are the recorded tool calls, absent when there were none.
+	ToolCalls []RecordedToolCall `json:"tool_calls,omitempty"`
+}
+
+// RecordedToolCall is one tool call of a run.
+type RecordedToolCall struct {
+	// Tool is the tool's name and Args its arguments in canonical form:
+	// JSON, keys sorted, keywords as strings, as an MCP server receives
+	// them (their printed form when they have no JSON form). The two are
+	// the key a replay finds the result by.
+	Tool string `json:"tool"`
+	Args string `json:"args"`
+	// Seq numbers the calls of one key from 0, in the order they were
+	// made: a replay gives equal calls the results in that order.
+	Seq int `json:"seq"`
+	// Value is the result as a program got it, in the printed form
+	// lisp.ReadValue reads back (lisp.PrintExact), firewalled fields in
+	// clear; Error, when the call failed, the error's text.
+	Value string `json:"value,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // RecordedCall is one LLM call of a run.
@@ -73,15 +99,65 @@ func conversationID(req llm.Request) string {
 
 // Recorder records the calls of one run.
 type Recorder struct {
-	inner llm.Func
-	mu    sync.Mutex
-	rec   Recording
-	seq   map[string]int
+	inner   llm.Func
+	mu      sync.Mutex
+	rec     Recording
+	seq     map[string]int
+	toolSeq map[string]int
 }
 
 // NewRecorder records the calls f answers, for the run k.
 func NewRecorder(k RunKey, f llm.Func) *Recorder {
-	return &Recorder{inner: f, rec: Recording{Format: RecordingFormat, Version: RecordingVersion, Run: k}, seq: map[string]int{}}
+	return &Recorder{inner: f, rec: Recording{Format: RecordingFormat, Version: RecordingVersion, Run: k},
+		seq: map[string]int{}, toolSeq: map[string]int{}}
+}
+
+// toolArgs is the canonical form of a tool call's arguments (see
+// RecordedToolCall.Args).
+func toolArgs(args *lisp.Map) string {
+	if args == nil {
+		return "{}"
+	}
+	if g, err := lisp.ToGo(args); err == nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(g) == nil {
+			return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		}
+	}
+	return lisp.PrintExact(args)
+}
+
+// toolKey is the key of a tool call.
+func toolKey(name, args string) string { return name + "\x00" + args }
+
+// CallTool calls f, the tool name of the run, with args, and records
+// what it returns: the result as a program gets it (lisp.FromGo), or the
+// error's text. Firewalled fields are recorded in clear: a replay must
+// give the program what the tool gave it. Equal calls (the same tool and
+// arguments) are numbered in the order they are made, pmap's parallel
+// ones included. It returns what f returns.
+func (r *Recorder) CallTool(ctx context.Context, name string, f agent.ToolFunc, args *lisp.Map) (any, error) {
+	a := toolArgs(args)
+	key := toolKey(name, a)
+	r.mu.Lock()
+	seq := r.toolSeq[key]
+	r.toolSeq[key]++
+	r.mu.Unlock()
+	res, err := f(ctx, args)
+	c := RecordedToolCall{Tool: name, Args: a, Seq: seq}
+	if err != nil {
+		c.Error = err.Error()
+	} else if v, cerr := lisp.FromGo(res); cerr != nil {
+		c.Error = "returned a value PTC-Lisp cannot hold: " + cerr.Error()
+	} else {
+		c.Value = lisp.PrintExact(v)
+	}
+	r.mu.Lock()
+	r.rec.ToolCalls = append(r.rec.ToolCalls, c)
+	r.mu.Unlock()
+	return res, err
 }
 
 // Func is the recording model.
@@ -115,6 +191,7 @@ func (r *Recorder) Recording() Recording {
 	defer r.mu.Unlock()
 	out := r.rec
 	out.Calls = append([]RecordedCall(nil), r.rec.Calls...)
+	out.ToolCalls = append([]RecordedToolCall(nil), r.rec.ToolCalls...)
 	return out
 }
 
@@ -123,13 +200,23 @@ func (r *Recorder) MarshalJSON() ([]byte, error) {
 	return json.MarshalIndent(r.Recording(), "", "  ")
 }
 
-// Replayer answers a run's requests from its recording.
+// Replayer answers a run's requests, and its recorded tools' calls, from
+// its recording.
 type Replayer struct {
-	mu      sync.Mutex
-	calls   map[string][]RecordedCall
-	used    map[string]int
-	drifted int
-	missing int
+	mu           sync.Mutex
+	calls        map[string][]RecordedCall
+	used         map[string]int
+	drifted      int
+	missing      int
+	tools        map[string][]toolAnswer
+	toolsUsed    map[string]int
+	toolsMissing int
+}
+
+// toolAnswer is a recorded tool result, read.
+type toolAnswer struct {
+	value lisp.Value
+	err   string
 }
 
 // ReadRecording reads a recording (the JSON a Recorder writes) and
@@ -161,7 +248,90 @@ func ReadRecording(data []byte) (*Replayer, error) {
 		}
 		p.calls[id] = sorted
 	}
+	if err := p.readToolCalls(rec.ToolCalls); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// readToolCalls reads the recorded tool calls: each key's results in the
+// order of their Seq (a call the recording lost, abandoned when its run
+// ended, leaves a gap), each value read back, bounded.
+func (p *Replayer) readToolCalls(calls []RecordedToolCall) error {
+	p.tools, p.toolsUsed = map[string][]toolAnswer{}, map[string]int{}
+	byKey := map[string][]RecordedToolCall{}
+	for _, c := range calls {
+		if c.Tool == "" {
+			return errors.New("recording: a tool call names no tool")
+		}
+		k := toolKey(c.Tool, c.Args)
+		byKey[k] = append(byKey[k], c)
+	}
+	for k, cs := range byKey {
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].Seq < cs[j].Seq })
+		answers := make([]toolAnswer, len(cs))
+		for i, c := range cs {
+			if c.Seq < 0 || i > 0 && cs[i-1].Seq == c.Seq {
+				return fmt.Errorf("recording: a call of tool %s has seq %d: not a recorded order", clip(c.Tool), c.Seq)
+			}
+			if c.Error != "" {
+				answers[i].err = c.Error
+				continue
+			}
+			v, err := lisp.ReadValue(c.Value, lisp.ReadOptions{MaxBytes: MaxRecordingSize})
+			if err != nil {
+				return fmt.Errorf("recording: the result of a call of tool %s does not read: %v", clip(c.Tool), err)
+			}
+			answers[i].value = v
+		}
+		p.tools[k] = answers
+	}
+	return nil
+}
+
+// clip cuts a name from a recording for an error message.
+func clip(s string) string {
+	if len(s) > 80 {
+		return strconv.Quote(s[:80]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// ErrToolNotRecorded is the error of a replayed tool call the recording
+// has no result for.
+var ErrToolNotRecorded = errors.New("no recorded result for this tool call")
+
+// CallTool answers a call of the tool name with args from the recording:
+// the next result recorded for the tool and these arguments (equal calls
+// get the results in the order the recorded run made them), the value or
+// the error (an error with the recorded text). A call the recording has
+// no result for, or no more, fails with an error wrapping
+// ErrToolNotRecorded.
+func (p *Replayer) CallTool(name string, args *lisp.Map) (lisp.Value, error) {
+	key := toolKey(name, toolArgs(args))
+	p.mu.Lock()
+	n := p.toolsUsed[key]
+	as := p.tools[key]
+	if n >= len(as) {
+		p.toolsMissing++
+		p.mu.Unlock()
+		return nil, fmt.Errorf("%w (tool %s)", ErrToolNotRecorded, name)
+	}
+	p.toolsUsed[key]++
+	p.mu.Unlock()
+	a := as[n]
+	if a.err != "" {
+		return nil, errors.New(a.err)
+	}
+	return a.value, nil
+}
+
+// MissingTools reports how many replayed tool calls had no recorded
+// result.
+func (p *Replayer) MissingTools() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.toolsMissing
 }
 
 // ErrNotRecorded is the error of a replayed call the recording has no

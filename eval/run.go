@@ -68,8 +68,23 @@ type Config struct {
 	// run. It is called from the runs' goroutines, Parallel at once.
 	Wrap func(k RunKey, m llm.Model) (llm.Model, error)
 	// Done, when set, is called after each run, one call at a time: a
-	// progress line, saving a recording. Result.Step is the mission.
+	// progress line, saving a recording. Result.Step is the mission. It
+	// may fail a run that passed (Passed false, and Why): the report
+	// counts the run as Done leaves it.
 	Done func(r *RunResult)
+}
+
+// runKeyContext is the context key of a run's RunKey.
+type runKeyContext struct{}
+
+// RunKeyFrom returns the RunKey of the run whose mission ctx is the
+// context of (Run gives each mission's context its key, which its tool
+// calls and its checks see): the tools a task's runs share can tell them
+// apart, to record each run's calls, or to answer them from its
+// recording.
+func RunKeyFrom(ctx context.Context) (RunKey, bool) {
+	k, ok := ctx.Value(runKeyContext{}).(RunKey)
+	return k, ok
 }
 
 // RunKey names one run: a case of a task, on a variant, the how-manieth
@@ -206,6 +221,7 @@ feed:
 // runOne runs one mission and checks it.
 func runOne(ctx context.Context, key RunKey, a *agent.Agent, t *Task, c *Case, v *Variant, wrap func(RunKey, llm.Model) (llm.Model, error)) (r *RunResult) {
 	r = &RunResult{RunKey: key}
+	ctx = context.WithValue(ctx, runKeyContext{}, key)
 	defer func() {
 		// A check or a wrapper that panics fails its run, not the others.
 		if p := recover(); p != nil {

@@ -564,7 +564,11 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 	env.ctx = r.Context()
 	tc := &testCmd{env: &env, flags: &testFlags{quiet: true}, stderr: s.log}
 	defer tc.close()
-	task, model, err := tc.fileTask(f.path)
+	task, model, mcpPath, err := tc.fileTask(f.path)
+	if err == nil && mcpPath != "" {
+		tc.mcp = map[string]mcpSource{task.Name: {agent: f.path, config: mcpPath}}
+		err = tc.addMCPTools(&task)
+	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return

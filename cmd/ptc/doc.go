@@ -28,6 +28,16 @@
 //	    Exit status 0, 1
 //	    (the mission failed, or a replay differs), 2 (bad usage or agent
 //	    file), 130 (interrupted).
+//	ptc test [AGENT_FILE|SUITE_DIR]... [--model REF]... [-n RUNS] [--json] [--junit FILE]
+//	        [--record DIR | --replay DIR [--replay-mcp]] [--list]
+//	    Run the test cases of agent files (or of ptc's bundled suite) on
+//	    each model, check every answer and print pass@1, pass^N, turns,
+//	    tokens, cost and latency. --record keeps every run's model replies,
+//	    and the MCP tools of agent files with mcp: and their results (in
+//	    clear); --replay runs again from them offline: no model called, no
+//	    MCP server started unless --replay-mcp. --list lists the tasks and
+//	    cases and connects to nothing. Exit status 0, 1 (a run failed), 2
+//	    (bad usage, agent file or recording).
 //	ptc conform FILE.jsonl
 //	    Run conformance vectors; print each failure and end with
 //	    "N passed, M failed".

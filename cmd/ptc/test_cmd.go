@@ -23,11 +23,11 @@ import (
 	"github.com/ptc-go/ptc/eval/bundled"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/mcp"
 )
 
 const testSynopsis = `[AGENT_FILE|SUITE_DIR]... [--model REF]... [--prompt-profile LIST] [-n RUNS] [--parallel N]
-                [--json] [--junit FILE] [--record DIR | --replay DIR] [--price REF=IN/OUT]... [--list] [--quiet]`
+                [--json] [--junit FILE] [--record DIR | --replay DIR [--replay-mcp]] [--price REF=IN/OUT]...
+                [--list] [--quiet]`
 
 const testHelp = `
 Measures agents against models: runs every test case of the agents given
@@ -53,10 +53,18 @@ every case on each combination, side by side.
 
 --record DIR saves each run's model replies (keyed by request, so parallel
 calls replay in any order) under DIR; --replay DIR runs again offline from
-them, with no model: what CI runs.
+them, with no model: what CI runs. For an agent file with mcp:, --record
+also saves its MCP tools as the agent saw them and every call's result
+(keyed by tool and arguments), and --replay answers the calls from them:
+a replay starts no MCP server and opens no connection unless
+--replay-mcp asks it to, and a call the recording lacks is a tool error
+that fails its run. The recording then holds the tools' results in
+clear, firewalled fields included: keep it as you keep that data.
+--list reads the agent files and their cases only: it connects to no
+server either.
 
-Exit status: 0 every run passed, 1 a run failed, 2 bad usage or agent
-file, 130 interrupted.
+Exit status: 0 every run passed, 1 a run failed, 2 bad usage, agent file
+or recording, 130 interrupted.
 
 Flags:
 `
@@ -70,6 +78,7 @@ type testFlags struct {
 	list           bool
 	junit          string
 	record, replay string
+	replayMCP      bool // a replay may connect to the agent files' mcp: servers
 	prices         repeatedString
 }
 
@@ -91,10 +100,11 @@ func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.parallel, "parallel", 1, "missions run at `N` at once")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
 	fs.StringVar(&f.junit, "junit", "", "write the report as JUnit XML to `FILE`, for CI")
-	fs.StringVar(&f.record, "record", "", "save every run's model replies under `DIR`")
-	fs.StringVar(&f.replay, "replay", "", "run offline with the replies recorded under `DIR` (no model is called)")
+	fs.StringVar(&f.record, "record", "", "save every run's model replies, and MCP tools and their results, under `DIR`")
+	fs.StringVar(&f.replay, "replay", "", "run offline with the replies and MCP tool results recorded under `DIR` (no model is called, no MCP server started)")
+	fs.BoolVar(&f.replayMCP, "replay-mcp", false, "let a replay connect to the MCP servers of the agent files' mcp: (starting the commands they name) instead of answering their tools from the recording")
 	fs.Var(&f.prices, "price", "a model's price, `REF=IN/OUT` in dollars per million input and output tokens; repeatable")
-	fs.BoolVar(&f.list, "list", false, "list the tasks and their cases, and run nothing")
+	fs.BoolVar(&f.list, "list", false, "list the tasks and their cases, and run nothing (no MCP server started)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
 	pos, err := parseFlags(fs, args)
@@ -108,12 +118,15 @@ func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, "--parallel %d: at least 1", f.parallel)
 	case f.record != "" && f.replay != "":
 		return usageError(fs, "--record and --replay do not go together: a replay calls no model")
+	case f.replayMCP && f.replay == "":
+		return usageError(fs, "--replay-mcp goes with --replay (ptc test connects to the agents' MCP servers anyway)")
 	}
 	prices, err := parsePrices(f.prices)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	t := &testCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}, fs: fs}
+	t := &testCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}, fs: fs,
+		recorders: map[eval.RunKey]*eval.Recorder{}, replayers: map[eval.RunKey]*eval.Replayer{}}
 	defer t.close()
 	tasks, code := t.tasks(pos)
 	if code != exitOK {
@@ -125,6 +138,9 @@ func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	}
 	variants, code := t.variants(tasks, pos, prices)
 	if code != exitOK {
+		return code
+	}
+	if code := t.mcpTools(tasks); code != exitOK {
 		return code
 	}
 	return t.run(tasks, variants)
@@ -141,6 +157,17 @@ type testCmd struct {
 	closers []func()
 	// models are the agent files' model: references, by task.
 	models map[string]string
+	// mcp are the MCP configurations of the agent files with mcp:, by
+	// task: connected to (mcpTools) only when the runs run.
+	mcp map[string]mcpSource
+	// recordedMCP: --record saved an agent's MCP tools.
+	recordedMCP bool
+
+	// The recording or the replay of each run, which its MCP tools find
+	// by the run's key (Wrap and the tools run on the runs' goroutines).
+	mu        sync.Mutex
+	recorders map[eval.RunKey]*eval.Recorder
+	replayers map[eval.RunKey]*eval.Replayer
 }
 
 func (t *testCmd) close() {
@@ -189,11 +216,11 @@ func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 			return nil, usageError(t.fs, "%s holds no agent file with cases", p)
 		}
 	}
-	t.models = map[string]string{}
+	t.models, t.mcp = map[string]string{}, map[string]mcpSource{}
 	var tasks []eval.Task
 	names := map[string]bool{}
 	for _, path := range files {
-		task, model, err := t.fileTask(path)
+		task, model, mcpPath, err := t.fileTask(path)
 		if err != nil {
 			t.stderr.printf("ptc test: %v\n", err)
 			return nil, exitUsage
@@ -203,6 +230,9 @@ func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 		}
 		names[task.Name] = true
 		t.models[task.Name] = model
+		if mcpPath != "" {
+			t.mcp[task.Name] = mcpSource{agent: path, config: mcpPath}
+		}
 		tasks = append(tasks, task)
 	}
 	return tasks, exitOK
@@ -222,20 +252,21 @@ func casesBeside(agentPath string) string {
 	return strings.TrimSuffix(agentPath, filepath.Ext(agentPath)) + agentfile.CasesSuffix
 }
 
-// fileTask makes the task of an agent file: its agent, its MCP tools, its
-// cases with their inputs over the file's context.
-func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
+// fileTask makes the task of an agent file: its agent, its cases with
+// their inputs over the file's context; and returns its model: and the MCP
+// configuration its mcp: names, whose tools mcpTools gives it.
+func (t *testCmd) fileTask(path string) (eval.Task, string, string, error) {
 	af, _, err := readAgentFile(path)
 	if err != nil {
-		return eval.Task{}, "", err
+		return eval.Task{}, "", "", err
 	}
 	cases, err := loadCases(af, path)
 	if err != nil {
-		return eval.Task{}, "", err
+		return eval.Task{}, "", "", err
 	}
 	base, err := af.loadContext()
 	if err != nil {
-		return eval.Task{}, "", err
+		return eval.Task{}, "", "", err
 	}
 	for i := range cases {
 		in, _ := cases[i].Input.(*lisp.Map)
@@ -246,22 +277,10 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
 	}
 	cfg := af.cliConfig()
 	t.env.addTools(&cfg)
-	if p := af.mcpPath(); p != "" {
-		mc, err := readMCPConfig(p, t.env.getenv)
-		if err != nil {
-			return eval.Task{}, "", err
-		}
-		ts, err := connectMCP(t.env.ctx, mc, t.stderr, t.flags.quiet)
-		if err != nil {
-			return eval.Task{}, "", err
-		}
-		t.closers = append(t.closers, func() { _ = ts.Close() })
-		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
-	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
 		Options: agent.Options{ContextSignature: af.ContextSignature}}
-	return task, af.Model, nil
+	return task, af.Model, af.mcpPath(), nil
 }
 
 // loadCases reads the cases of the agent file at path: its cases: key
@@ -413,22 +432,27 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 			t.stderr.printf("ptc test: --record: %v\n", err)
 			return exitUsage
 		}
-		recorders := map[eval.RunKey]*eval.Recorder{}
-		var mu sync.Mutex // Wrap runs on the runs' goroutines
 		cfg.Wrap = func(k eval.RunKey, m llm.Model) (llm.Model, error) {
 			fn, ok := m.(llm.Func)
 			if !ok {
 				return nil, fmt.Errorf("cannot record model %T", m)
 			}
 			r := eval.NewRecorder(k, fn)
-			mu.Lock()
-			recorders[k] = r
-			mu.Unlock()
+			t.mu.Lock()
+			t.recorders[k] = r
+			t.mu.Unlock()
 			return r.Func(), nil
 		}
+		if t.recordedMCP {
+			t.stderr.printf("note: %s keeps the MCP tools' results in clear, firewalled fields included: keep it as you keep that data\n", f.record)
+		}
 		defer func() {
-			for k, r := range recorders {
+			for k, r := range t.recorders {
 				data, err := json.Marshal(r)
+				if err == nil && len(data) > eval.MaxRecordingSize {
+					err = fmt.Errorf("the recording of %s · %s #%d is %d bytes, over the bound of %d a replay reads",
+						k.Task, k.Case, k.Run, len(data), eval.MaxRecordingSize)
+				}
 				if err == nil {
 					p := recordPath(f.record, k)
 					if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
@@ -451,6 +475,9 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 			if err != nil {
 				return nil, err
 			}
+			t.mu.Lock()
+			t.replayers[k] = p
+			t.mu.Unlock()
 			fn := p.Func()
 			return llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 				resp, err := fn(ctx, req)
@@ -462,7 +489,28 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 		}
 	}
 	start := time.Now()
+	var missingTools int
 	cfg.Done = func(r *eval.RunResult) {
+		if f.replay != "" {
+			// A tool call the recording lacks fails its run, whatever the
+			// agent made of the error.
+			t.mu.Lock()
+			p := t.replayers[r.RunKey]
+			delete(t.replayers, r.RunKey)
+			t.mu.Unlock()
+			n := 0
+			if p != nil {
+				n = p.MissingTools()
+			}
+			if n > 0 {
+				missingTools += n
+				why := fmt.Sprintf("%s %v", plural(n, "tool call"), mcpNotRecorded(f.replay))
+				if r.Why != "" {
+					why += "; " + r.Why
+				}
+				r.Passed, r.Why = false, why
+			}
+		}
 		done++
 		if r.Passed {
 			passed++
@@ -495,6 +543,9 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 	}
 	if m := missing.Load(); m > 0 {
 		t.stderr.printf("warning: %d requests had no recorded reply: the agents changed since %s was recorded (record it again)\n", m, f.replay)
+	}
+	if missingTools > 0 {
+		t.stderr.printf("warning: %d tool calls had no recorded result: the agents or their tools changed since %s was recorded (record it again)\n", missingTools, f.replay)
 	}
 	if f.asJSON {
 		if err := rep.WriteJSON(t.stdout); err != nil {
