@@ -767,15 +767,21 @@ func (s *devServer) handleReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := sr.rec
-	if sr.meta.MCP {
-		writeError(w, http.StatusBadRequest, "run "+id+" had MCP tools: ptc dev replays start no MCP server (run ptc run --replay "+
-			s.runPath(id)+" --replay-mcp)")
-		return
-	}
 	dir := filepath.Join(s.opts.Dir, filepath.FromSlash(pathDir(sr.meta.Agent)))
 	af, err := parseAgentFile(rec.Agent.File+" (recorded in "+id+")", dir, []byte(rec.Agent.Text))
-	if err != nil {
+	if err != nil && !sr.meta.MCP {
 		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if sr.meta.MCP {
+		// The agent's mcp: is relative to the agent file, not to the
+		// recording: the command names the configuration it resolves to.
+		how := "--replay-mcp"
+		if err == nil && af.mcpPath() != "" {
+			how = "--mcp " + shellQuote(af.mcpPath())
+		}
+		writeError(w, http.StatusBadRequest, "run "+id+" had MCP tools: ptc dev replays start no MCP server (run ptc run --replay "+
+			shellQuote(s.runPath(id))+" "+how+")")
 		return
 	}
 	if af.Has("mcp") {
@@ -819,3 +825,19 @@ func pathDir(name string) string {
 
 // Compile-time check: a dev run is an observer.
 var _ agent.Observer = (*devRun)(nil)
+
+// shellQuote quotes a path for a command a person copies into a shell:
+// as it is when it holds only safe characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -883,6 +883,21 @@ func TestDevReplayRefusesMCP(t *testing.T) {
 	if !strings.Contains(string(b), "--replay-mcp") {
 		t.Errorf("refusal: %s", b)
 	}
+	// With an mcp: in the recorded agent text, the command names the
+	// configuration beside the agent file, not one beside the recording
+	// (where ptc run --replay-mcp would look).
+	withFile := bytes.Replace(withMCP, []byte(`description: Counts`), []byte(`mcp: tools.json\ndescription: Counts`), 1)
+	if bytes.Equal(withFile, withMCP) {
+		t.Fatal("no description in the recorded agent text")
+	}
+	third := "20200101-000000-0002"
+	if err := os.WriteFile(filepath.Join(runs, third+".json"), withFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = h.call("POST", "/api/runs/"+third+"/replay", nil, 400, nil)
+	if want := "--mcp " + filepath.Join(h.dir, "tools.json"); !strings.Contains(string(b), want) {
+		t.Errorf("refusal %s lacks %s", b, want)
+	}
 }
 
 // TestDevEventBytes: a run keeps at most devMaxEventMem bytes of events.
