@@ -52,16 +52,21 @@ func (m *mission) turnOnce() *ending {
 	tr.LLMDuration = m.since(start)
 	tr.LLMRetries = m.retries
 	if err != nil {
-		m.record(&tr, start)
+		// The turn ends with the mission: its trace says why, so that a
+		// reader does not take a turn with no program and no error for a
+		// turn that went well.
+		var fail *Fail
 		if ctxErr := m.ctx.Err(); ctxErr != nil {
-			return &ending{fail: m.contextFail(ctxErr)}
+			fail = m.contextFail(ctxErr)
+		} else if le := llm.Classify(err); le.Class == llm.Config {
+			fail = &Fail{Reason: le.Reason, Message: le.Message}
+		} else {
+			fail = &Fail{Reason: ReasonLLMError, Message: "the LLM call failed: " + err.Error(),
+				Details: map[string]any{"class": string(le.Class)}}
 		}
-		le := llm.Classify(err)
-		if le.Class == llm.Config {
-			return &ending{fail: &Fail{Reason: le.Reason, Message: le.Message}}
-		}
-		return &ending{fail: &Fail{Reason: ReasonLLMError, Message: "the LLM call failed: " + err.Error(),
-			Details: map[string]any{"class": string(le.Class)}}}
+		tr.Error = fail.Message
+		m.record(&tr, start)
+		return &ending{fail: fail}
 	}
 	tr.Tokens = resp.Tokens
 	m.tokens = m.tokens.Add(resp.Tokens)

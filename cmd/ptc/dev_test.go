@@ -490,6 +490,13 @@ func TestDevCancel(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 	h.call("POST", "/api/runs/"+id+"/cancel", nil, 409, nil)
+	// The turn the cancel cut short says so: it is no turn that went well
+	// with no program (the page shows it cancelled, not done).
+	var detail struct{ Turns []devTurn }
+	h.call("GET", "/api/runs/"+id, nil, 200, &detail)
+	if n := len(detail.Turns); n != 1 || detail.Turns[0].Error != "the caller cancelled the mission" || detail.Turns[0].Program != "" {
+		t.Errorf("the cancelled turn: %+v", detail.Turns)
+	}
 
 	// At most devMaxRuns at once.
 	var ids []string

@@ -646,7 +646,11 @@
 
   // savedTurns renders a finished run's turns from its saved detail.
   function savedTurns(d) {
-    return (d.turns || []).map(function (t) {
+    var status = d.summary && d.summary.status;
+    return (d.turns || []).map(function (t, i, all) {
+      // The last turn of a cancelled run was cut short: not done, and not
+      // a program error either.
+      var cut = status === 'cancelled' && i === all.length - 1 && !t.program;
       var calls = (t.tool_calls || []).map(function (c) {
         return details([el('span', {class: 'call-name', text: 'tool/' + c.name}), ' ', el('code', {class: 'args', text: clip(c.args || '{}', 90)}), ' ',
           el('span', {class: 'badge ' + (c.error ? 'fail' : 'ok'), text: c.error ? 'error' : 'ok'}), el('span', {class: 'dur', text: ms(c.duration_ms)})],
@@ -655,14 +659,14 @@
       });
       return el('article', {class: 'turn' + (t.error ? ' has-error' : ''), 'data-turn': String(t.number)},
         el('header', {class: 'turn-head'}, el('h3', {text: 'Turn ' + t.number}),
-          t.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
+          cut ? el('span', {class: 'badge warn', text: 'cancelled'}) : t.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
           el('span', {class: 'meta', text: ms(t.duration_ms) + ' · tokens ' + tokensText(t.tokens)})),
         (t.llm_retries || []).length ? block('LLM attempts that failed', el('ol', {class: 'retries'}, t.llm_retries.map(function (a) {
           return el('li', {value: String(a.attempt)}, a.class ? el('span', {class: 'badge fail', text: a.class}) : null, ' ',
             el('span', {text: a.error}), a.wait_ms ? el('span', {class: 'meta', text: ' · retried after ' + ms(a.wait_ms)}) : null);
         })), 'err') : null,
         t.response ? details('Model reply', el('pre', {class: 'prompt reply-text', text: t.response}), false, 'reply') : null,
-        t.program ? block('Program', code(t.program, 'program')) : el('p', {class: 'muted', text: 'No program in the reply.'}),
+        t.program ? block('Program', code(t.program, 'program')) : el('p', {class: 'muted', text: cut ? 'Cancelled before the model replied.' : 'No program in the reply.'}),
         calls.length ? el('div', {class: 'calls'}, calls) : null,
         t.output && t.output.length ? block('Output', el('pre', {class: 'output', text: t.output.join('\n')})) : null,
         t.error ? block('Error', el('pre', {class: 'error', text: t.error}), 'err') : block('Result', code(t.result || 'nil', 'value')));
