@@ -258,7 +258,7 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, error) {
 		t.closers = append(t.closers, func() { _ = ts.Close() })
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	name := fileAgentName(path)
 	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
 		Options: agent.Options{ContextSignature: af.ContextSignature}}
 	return task, af.Model, nil
