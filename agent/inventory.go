@@ -251,10 +251,10 @@ func coarse(t signature.Type) signature.Type {
 	switch t.Kind {
 	case signature.Record:
 		return signature.Type{Kind: signature.Map, Optional: t.Optional}
-	case signature.List:
-		if t.Elem != nil {
+	case signature.List, signature.Map:
+		if t.Elem != nil { // [:t], {:string :t}
 			e := coarse(*t.Elem)
-			return signature.Type{Kind: signature.List, Optional: t.Optional, Elem: &e}
+			return signature.Type{Kind: t.Kind, Optional: t.Optional, Elem: &e}
 		}
 	}
 	return t

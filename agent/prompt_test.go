@@ -683,6 +683,13 @@ func TestFirewallDeclaredTypes(t *testing.T) {
 	if !strings.Contains(inv, "ctx/_ids [:int]\n") || !strings.Contains(inv, "ctx/_user :map\n") || strings.Contains(inv, "a@b.cd") {
 		t.Errorf("firewalled entries: name and coarse type only:\n%s", inv)
 	}
+	// Maps from strings: declared, shown as declared; firewalled, their
+	// values' records coarse.
+	ctx = map[string]any{"tally": map[string]int{"a": 1}, "_by_id": map[string]any{"7": map[string]any{"email": "a@b.cd"}}}
+	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Context: ctx, ContextSignature: "{tally {:string :int}, _by_id {:string {email :string}}}"})
+	if !strings.Contains(inv, "ctx/tally {:string :int}") || !strings.Contains(inv, "ctx/_by_id {:string :map}\n") || strings.Contains(inv, "email") {
+		t.Errorf("maps from strings:\n%s", inv)
+	}
 }
 
 // --- The language references run ---

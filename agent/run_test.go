@@ -108,6 +108,28 @@ func TestValidationSelfCorrection(t *testing.T) {
 	}
 }
 
+// A map from strings as the output: the model is shown the type, each
+// value is checked under its key, and keys may be strings or keywords.
+func TestMapOfOutput(t *testing.T) {
+	s := llmtest.NewScript(
+		llmtest.Code(`(return {"ann" 2 :bob "3"})`),
+		llmtest.Code(`(return {"ann" 2 :bob 3})`),
+	)
+	step, err := run(t, agent.Config{Prompt: "Tally the votes", Signature: "{:string :int}"}, agent.Options{LLM: s.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys := s.Requests()[0].System; !strings.Contains(sys, "{:string :int}") {
+		t.Errorf("the prompt does not show the type:\n%s", sys)
+	}
+	if fb := s.LastMessage(1); !strings.Contains(fb, `bob: expected :int, got "3"`) {
+		t.Errorf("feedback %q", fb)
+	}
+	if printed(step.Return) != `{:bob 3, "ann" 2}` {
+		t.Errorf("return %s", printed(step.Return))
+	}
+}
+
 func TestRetries(t *testing.T) {
 	rate := &llm.Error{Class: llm.RateLimit, Status: 429}
 	s := llmtest.NewScript(llmtest.Fail(rate), llmtest.Fail(rate), llmtest.Code("(return 1)"))

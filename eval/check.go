@@ -116,10 +116,22 @@ func (c Check) Validate() error {
 }
 
 // Verify returns nil when step passes the check, else an error that says
-// what was expected and what came. The message goes where the mission's
-// firewall holds (a terminal, a CI report): every value in it is printed
-// through the Step's Redaction, the expected one too (a case can expect a
-// value from its input's _ fields), and every text is scrubbed.
+// what was expected and what came. For Equals, Within and Subset it names
+// the first place the value differs, as a get-in path, with the two
+// values there rather than the whole value:
+//
+//	:subset: at [:orders 2 :total] want 130.5, got 120.0
+//	:subset: at [:orders 2 :total] missing, want 130.5
+//	:expect: at [:tags 3] unexpected, got "extra"
+//	:expect: want 6, got 7
+//
+// (:expect for Equals and Within, :subset for Subset, the keys of a cases
+// file.) Maps are walked in key order, so a failing value is described the
+// same way every run. The message goes where the mission's firewall holds
+// (a terminal, a CI report): every value in it is printed through the
+// Step's Redaction, the expected one too (a case can expect a value from
+// its input's _ fields), the values at a path through a _ field not at all
+// (they print as agent.Firewalled), and every text is scrubbed.
 func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 	if step == nil {
 		return errors.New("no step")
@@ -146,11 +158,11 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 	switch c.kind {
 	case checkEquals, checkWithin, checkSubset:
 		w := &walker{tol: c.tol, subset: c.kind == checkSubset}
-		if where := w.match(c.want, got, ""); where != "" {
+		if d := w.match(c.want, got, nil, false); d != nil {
 			if w.err != nil {
 				return w.err
 			}
-			return fmt.Errorf("%s: got %s, want %s", where, shortIn(step, step.Return), shortIn(step, c.want))
+			return errors.New(c.describe(step, d))
 		}
 	case checkSatisfies:
 		if c.prog == nil {
@@ -222,94 +234,221 @@ type walker struct {
 	err    error
 }
 
-// match returns "" when got matches want, else the path where it does not
-// ("" path is the value itself: "the value").
-func (w *walker) match(want, got lisp.Value, path string) string {
-	here := path
-	if here == "" {
-		here = "the value"
-	}
+// diffKind is how a returned value differs from the expected one at a
+// path.
+type diffKind uint8
+
+const (
+	diffValue      diffKind = iota // both are there, and differ
+	diffMissing                    // the expected key or element is not in the value
+	diffUnexpected                 // the value has a key or element the expected one has not (:expect)
+)
+
+// diff is where a returned value first differs from the expected one: the
+// path from the top (map keys and vector indices), the two values there,
+// and whether a key on the path names a firewalled (_) field, whose
+// values a report never prints.
+type diff struct {
+	path      []lisp.Value
+	kind      diffKind
+	want, got lisp.Value
+	hidden    bool
+}
+
+// match returns nil when got matches want, else where they first differ;
+// path is the path to them, hidden whether it goes through a _ field.
+// Maps are walked in their canonical key order, so the difference
+// reported is the same every run.
+func (w *walker) match(want, got lisp.Value, path []lisp.Value, hidden bool) *diff {
+	differs := func() *diff { return &diff{path: path, want: want, got: got, hidden: hidden} }
 	if w.work++; w.work > maxCompareWork {
 		w.err = errTooLarge
-		return here
+		return differs()
 	}
 	if u, ok := want.(unconvertible); ok {
 		w.err = fmt.Errorf("the expected value: %w", u.err)
-		return here
+		return differs()
 	}
 	if wn, ok := number(want); ok {
 		gn, ok := number(got)
 		if !ok || math.Abs(wn-gn) > w.tol || math.IsNaN(gn) != math.IsNaN(wn) {
-			return here
+			return differs()
 		}
-		return ""
+		return nil
 	}
 	switch wv := want.(type) {
 	case *lisp.Map:
 		gv, ok := got.(*lisp.Map)
-		if !ok || (!w.subset && gv.Len() != wv.Len()) {
-			return here
+		if !ok {
+			return differs()
 		}
 		for k, x := range wv.All() {
-			y, found := field(gv, k)
+			gk, y, found := field(gv, k)
 			if !found {
-				return path + "/" + keyName(k) + " (missing)"
+				return &diff{path: appendPath(path, keyLike(gv, k, path)), kind: diffMissing, want: x, hidden: hidden || firewalledKey(k)}
 			}
-			if p := w.match(x, y, path+"/"+keyName(k)); p != "" {
-				return p
+			// The path names the key as the value has it (:total, where
+			// want may say "total"), so that get-in finds it.
+			if d := w.match(x, y, appendPath(path, gk), hidden || firewalledKey(k) || firewalledKey(gk)); d != nil {
+				return d
 			}
 		}
-		return ""
+		if w.subset || gv.Len() == wv.Len() {
+			return nil
+		}
+		for k, y := range gv.All() {
+			if w.work++; w.work > maxCompareWork {
+				w.err = errTooLarge
+				return differs()
+			}
+			if _, _, found := field(wv, k); !found {
+				return &diff{path: appendPath(path, k), kind: diffUnexpected, got: y, hidden: hidden || firewalledKey(k)}
+			}
+		}
+		return differs() // as many keys, one of them twice (:a and "a")
 	case *lisp.Vector:
 		gv, ok := got.(*lisp.Vector)
-		if !ok || gv.Len() != wv.Len() {
-			return here
+		if !ok {
+			return differs()
 		}
-		for i := range wv.Len() {
-			if p := w.match(wv.At(i), gv.At(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
+		n := min(wv.Len(), gv.Len())
+		for i := range n {
+			if d := w.match(wv.At(i), gv.At(i), appendPath(path, int64(i)), hidden); d != nil {
+				return d
 			}
 		}
-		return ""
+		switch {
+		case wv.Len() > n:
+			return &diff{path: appendPath(path, int64(n)), kind: diffMissing, want: wv.At(n), hidden: hidden}
+		case gv.Len() > n:
+			return &diff{path: appendPath(path, int64(n)), kind: diffUnexpected, got: gv.At(n), hidden: hidden}
+		}
+		return nil
 	case *lisp.Set:
 		gv, ok := got.(*lisp.Set)
 		if !ok || (!w.subset && gv.Len() != wv.Len()) {
-			return here
+			return differs()
 		}
 		for x := range wv.All() {
 			w.work += gv.Len() / 64 // Has is logarithmic; count it roughly
 			if !gv.Has(x) {
-				return here
+				return differs()
 			}
 		}
-		return ""
+		return nil
 	case lisp.Keyword:
 		if s, ok := got.(string); ok && s == string(wv) {
-			return "" // a keyword read back from JSON is a string
+			return nil // a keyword read back from JSON is a string
 		}
 	case string:
 		if k, ok := got.(lisp.Keyword); ok && string(k) == wv {
-			return ""
+			return nil
 		}
 	}
 	if !lisp.Equal(want, got) {
-		return here
+		return differs()
 	}
-	return ""
+	return nil
 }
 
-// field finds k in m as a keyword or a string key.
-func field(m *lisp.Map, k lisp.Value) (lisp.Value, bool) {
+// keyLike returns a missing key k written as the keys of m are: a
+// keyword when m's keys are keywords (a program's map), a string when
+// they are strings (JSON data), so that the path reads as m's. An empty
+// m follows the key of the path above it, if any.
+func keyLike(m *lisp.Map, k lisp.Value, path []lisp.Value) lisp.Value {
+	var like lisp.Value
+	if m.Len() > 0 {
+		like, _ = m.EntryAt(0)
+	} else if len(path) > 0 {
+		like = path[len(path)-1]
+	}
+	switch kk := k.(type) {
+	case string:
+		if _, ok := like.(lisp.Keyword); ok {
+			return lisp.Keyword(kk)
+		}
+	case lisp.Keyword:
+		if _, ok := like.(string); ok {
+			return string(kk)
+		}
+	}
+	return k
+}
+
+// appendPath returns path with one more step, never sharing the
+// caller's backing array.
+func appendPath(path []lisp.Value, step lisp.Value) []lisp.Value {
+	return append(path[:len(path):len(path)], step)
+}
+
+// firewalledKey reports a key naming a firewalled field: :_email, "_email".
+func firewalledKey(k lisp.Value) bool {
+	switch k := k.(type) {
+	case lisp.Keyword:
+		return strings.HasPrefix(string(k), "_")
+	case string:
+		return strings.HasPrefix(k, "_")
+	}
+	return false
+}
+
+// describe says where the returned value differs from the expected one,
+// for a report: the check's key in a cases file, the path as a get-in
+// vector, and the two values there, printed behind the step's firewall,
+// the values under a _ field not at all:
+//
+//	:subset: at [:orders 2 :total] want 130.5, got 120.0
+//	:subset: at [:orders 2 :total] missing, want 130.5
+//	:expect: at [:tags 3] unexpected, got "extra"
+//	:expect: want 6, got 7
+func (c Check) describe(step *agent.Step, d *diff) string {
+	show := func(v lisp.Value) string {
+		if d.hidden {
+			return agent.Firewalled
+		}
+		return shortIn(step, v)
+	}
+	var sb strings.Builder
+	if c.kind == checkSubset {
+		sb.WriteString(":subset: ")
+	} else {
+		sb.WriteString(":expect: ")
+	}
+	if len(d.path) > 0 {
+		sb.WriteString("at ")
+		sb.WriteString(shortIn(step, lisp.NewVector(d.path)))
+		sb.WriteByte(' ')
+	}
+	want := show(d.want)
+	if _, isNum := number(d.want); isNum && c.kind == checkWithin && !d.hidden {
+		want += fmt.Sprintf(" within %g", c.tol)
+	}
+	switch d.kind {
+	case diffMissing:
+		sb.WriteString("missing, want " + want)
+	case diffUnexpected:
+		sb.WriteString("unexpected, got " + show(d.got))
+	default:
+		sb.WriteString("want " + want + ", got " + show(d.got))
+	}
+	return sb.String()
+}
+
+// field finds k in m as a keyword or a string key; key is the key m has.
+func field(m *lisp.Map, k lisp.Value) (key, v lisp.Value, ok bool) {
 	if v, ok := m.Get(k); ok {
-		return v, true
+		return k, v, true
 	}
 	switch k := k.(type) {
 	case lisp.Keyword:
-		return m.Get(string(k))
+		key = string(k)
 	case string:
-		return m.Get(lisp.Keyword(k))
+		key = lisp.Keyword(k)
+	default:
+		return nil, nil, false
 	}
-	return nil, false
+	v, ok = m.Get(key)
+	return key, v, ok
 }
 
 func keyName(k lisp.Value) string {

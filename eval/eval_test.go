@@ -39,14 +39,14 @@ func TestChecks(t *testing.T) {
 		{"equal map", eval.Equals(map[string]any{"count": 2, "total": 130.5}), stepOf(t, `{:count 2 :total 130.5}`), ""},
 		{"keyword and string keys", eval.Equals(map[string]any{"a": 1}), stepOf(t, `{"a" 1}`), ""},
 		{"int equals float by value", eval.Equals(2), stepOf(t, `2.0`), ""},
-		{"wrong number", eval.Equals(map[string]any{"count": 2}), stepOf(t, `{:count 3}`), "/count: got {:count 3}"},
-		{"extra field", eval.Equals(map[string]any{"count": 2}), stepOf(t, `{:count 2 :x 1}`), "the value: got"},
-		{"missing field", eval.Subset(map[string]any{"count": 2}), stepOf(t, `{:x 1}`), "/count (missing)"},
+		{"wrong number", eval.Equals(map[string]any{"count": 2}), stepOf(t, `{:count 3}`), ":expect: at [:count] want 2, got 3"},
+		{"extra field", eval.Equals(map[string]any{"count": 2}), stepOf(t, `{:count 2 :x 1}`), ":expect: at [:x] unexpected, got 1"},
+		{"missing field", eval.Subset(map[string]any{"count": 2}), stepOf(t, `{:x 1}`), ":subset: at [:count] missing, want 2"},
 		{"subset allows more", eval.Subset(map[string]any{"count": 2}), stepOf(t, `{:count 2 :x 1}`), ""},
 		{"subset nested", eval.Subset(map[string]any{"u": map[string]any{"n": "a"}}), stepOf(t, `{:u {:n "a" :m 1}}`), ""},
-		{"vector order matters", eval.Equals([]any{1, 2}), stepOf(t, `[2 1]`), "[0]"},
+		{"vector order matters", eval.Equals([]any{1, 2}), stepOf(t, `[2 1]`), ":expect: at [0] want 1, got 2"},
 		{"within", eval.Within(map[string]any{"avg": 107.5}, 0.01), stepOf(t, `{:avg 107.4986}`), ""},
-		{"outside", eval.Within(107.5, 0.001), stepOf(t, `107.4986`), "the value: got 107.4986"},
+		{"outside", eval.Within(107.5, 0.001), stepOf(t, `107.4986`), ":expect: want 107.5 within 0.001, got 107.4986"},
 		{"keyword equals its string", eval.Equals(lisp.Keyword("high")), stepOf(t, `"high"`), ""},
 		{"set", eval.Equals(lisp.NewSet("a", "b")), stepOf(t, `#{"b" "a"}`), ""},
 		{"satisfies", eval.Satisfies(`(fn [r] (> (:total r) 100))`), stepOf(t, `{:total 130.5}`), ""},
@@ -67,6 +67,68 @@ func TestChecks(t *testing.T) {
 				t.Errorf("%s: %v", tc.check, err)
 			case tc.why != "" && (err == nil || !strings.Contains(err.Error(), tc.why)):
 				t.Errorf("%s: got %v, want an error with %q", tc.check, err, tc.why)
+			}
+		})
+	}
+}
+
+// TestCheckReasons: a failed :expect, :within or :subset names the first
+// place the value differs as a get-in path, with the two values there and
+// not the whole value; a missing key says missing, an extra one
+// unexpected; the values under a _ field print as agent.Firewalled.
+func TestCheckReasons(t *testing.T) {
+	orders := `{:customer "ann" :notes "a long text that the reason has no need to show"
+	            :orders [{:id 1 :total 10.0} {:id 2 :total 20.0} {:id 3 :total 120.0}]}`
+	want3 := func(order map[string]any) map[string]any {
+		return map[string]any{"orders": []any{map[string]any{}, map[string]any{}, order}}
+	}
+	cases := []struct {
+		name  string
+		check eval.Check
+		got   string
+		why   string
+	}{
+		{"subset: a nested number", eval.Subset(want3(map[string]any{"total": 130.5})), orders,
+			":subset: at [:orders 2 :total] want 130.5, got 120.0"},
+		{"subset: a missing key", eval.Subset(want3(map[string]any{"tax": 1.5})), orders,
+			":subset: at [:orders 2 :tax] missing, want 1.5"},
+		{"subset: a missing element", eval.Subset(map[string]any{"orders": []any{map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}}}), orders,
+			":subset: at [:orders 3] missing, want {}"},
+		{"subset: string keys stay strings", eval.Subset(map[string]any{"a": map[string]any{"b": 1}}), `{"a" {"b" 2}}`,
+			`:subset: at ["a" "b"] want 1, got 2`},
+		{"subset: keyword keys in a cases file", eval.Subset(lisp.NewMap(lisp.Keyword("a"), lisp.NewMap(lisp.Keyword("b"), int64(1)))), `{"a" {}}`,
+			`:subset: at ["a" "b"] missing, want 1`},
+		{"subset: a different kind", eval.Subset(map[string]any{"orders": map[string]any{}}), `{:orders 3}`,
+			":subset: at [:orders] want {}, got 3"},
+		{"expect: the value itself", eval.Equals(6), `7`, ":expect: want 6, got 7"},
+		{"expect: a nested value", eval.Equals(map[string]any{"u": map[string]any{"tags": []any{"a", "b"}}}), `{:u {:tags ["a" "c"]}}`,
+			`:expect: at [:u :tags 1] want "b", got "c"`},
+		{"expect: an extra key", eval.Equals(map[string]any{"u": map[string]any{"n": 1}}), `{:u {:n 1 :m 2}}`,
+			":expect: at [:u :m] unexpected, got 2"},
+		{"expect: an extra element", eval.Equals([]any{1, 2}), `[1 2 3]`, ":expect: at [2] unexpected, got 3"},
+		{"expect: a missing element", eval.Equals([]any{1, 2}), `[1]`, ":expect: at [1] missing, want 2"},
+		{"within: the tolerance is said", eval.Within(map[string]any{"avg": 1.5}, 0.01), `{:avg 1.6}`,
+			":expect: at [:avg] want 1.5 within 0.01, got 1.6"},
+		{"expect: sets whole", eval.Equals(lisp.NewSet("a", "b")), `#{"a" "c"}`, `:expect: want #{"a" "b"}, got #{"a" "c"}`},
+		{"firewalled field", eval.Subset(map[string]any{"user": map[string]any{"_email": "a@x.org"}}), `{:user {:_email "b@y.org"}}`,
+			":subset: at [:user :_email] want <Firewalled>, got <Firewalled>"},
+		{"below a firewalled field", eval.Subset(map[string]any{"_raw": []any{map[string]any{"id": 1}}}), `{:_raw [{:id 2}]}`,
+			":subset: at [:_raw 0 :id] want <Firewalled>, got <Firewalled>"},
+		{"a missing firewalled field", eval.Subset(map[string]any{"_pin": "1234"}), `{:n 1}`,
+			":subset: at [:_pin] missing, want <Firewalled>"},
+		{"an unexpected firewalled field", eval.Equals(map[string]any{"n": 1}), `{:n 1 :_token "tok-1"}`,
+			":expect: at [:_token] unexpected, got <Firewalled>"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.check.Verify(context.Background(), stepOf(t, tc.got))
+			if err == nil || err.Error() != tc.why {
+				t.Errorf("%s of %s:\n got %v\nwant %s", tc.check, tc.got, err, tc.why)
+			}
+			for _, s := range []string{"long text", "b@y.org", "a@x.org", "1234", "tok-1"} {
+				if err != nil && strings.Contains(err.Error(), s) {
+					t.Errorf("the reason shows %q: %v", s, err)
+				}
 			}
 		})
 	}

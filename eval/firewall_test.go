@@ -21,10 +21,12 @@ func TestFailureReasonsKeepTheFirewall(t *testing.T) {
 	const secret = "tok-8c1f2a9e77"
 	input := map[string]any{"_key": secret, "n": 1}
 	leak := llmtest.Code(`(return {:n ctx/n :_key ctx/_key :copy (str "key=" ctx/_key) :list [ctx/_key]})`)
+	// Each check fails where the value holds a hidden part: a reason
+	// names the place and the values there.
 	cases := []eval.Case{
-		{Name: "equals", Input: input, Checks: []eval.Check{eval.Equals(map[string]any{"n": 2})}},
+		{Name: "equals", Input: input, Checks: []eval.Check{eval.Equals(map[string]any{"n": 1, "_key": "x", "copy": "key=x", "list": []any{"x"}})}},
 		{Name: "subset", Input: input, Checks: []eval.Check{eval.Subset(map[string]any{"copy": "key=other"})}},
-		{Name: "expects-its-own", Input: input, Checks: []eval.Check{eval.Equals(map[string]any{"n": 2, "_key": secret})}},
+		{Name: "expects-its-own", Input: input, Checks: []eval.Check{eval.Equals(map[string]any{"n": 1, "_key": secret, "list": []any{"other"}})}},
 		{Name: "satisfies", Input: input, Checks: []eval.Check{eval.Satisfies(`(fn [r] (= 2 (:n r)))`)}},
 		{Name: "satisfies-errs", Input: input, Checks: []eval.Check{eval.Satisfies(`(fn [r] (+ 1 (:copy r)))`)}},
 		{Name: "fails", Input: input, Checks: []eval.Check{eval.Fails("")}},

@@ -58,7 +58,9 @@
 //
 //	string :string   integer :int   number :float   boolean :bool
 //	array  [:elem]   (items; no items: [:any])
-//	object {name :type ...} with properties, :map without
+//	object {name :type ...} with properties; {:string :t} with no
+//	       properties and additionalProperties (a schema of type t);
+//	       :map without either (additionalProperties true or {})
 //	"type": [t, "null"], anyOf [X, {"type": "null"}], nullable: true   X?
 //	several types, anyOf/oneOf of different things                   :any
 //	allOf of objects                                                  one merged record
@@ -81,7 +83,8 @@
 // of open, closed"), format, pattern, lengths and ranges ("1..100", "> 0"),
 // multipleOf, item counts, uniqueItems, default, the first of examples
 // ("e.g. TRK-000123": the format a value is written in), deprecated,
-// additionalProperties ("no other fields", "values: string"),
+// additionalProperties beside properties ("no other fields", "other
+// fields: string"), the notes of a map's values ("values: >= 0"),
 // alternatives ("one of: string | integer"), tuples, unresolved or
 // recursive $refs, nesting deeper than 16 levels, and any other keyword
 // but annotations (title, $comment...) and x- extensions, as

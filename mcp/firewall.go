@@ -137,6 +137,14 @@ func firewallType(t signature.Type, path []string) signature.Type {
 			lt.Optional = t.Optional
 			return lt
 		}
+	case signature.Map:
+		// {:string :t}: "*" names every value; a single key's value
+		// cannot be told apart in the type, nor can renamed keys.
+		if t.Elem != nil && tok == "*" && len(rest) > 0 {
+			mt := signature.MapOf(firewallType(*t.Elem, rest))
+			mt.Optional = t.Optional
+			return mt
+		}
 	case signature.Record:
 		fields := make([]signature.Field, len(t.Fields))
 		copy(fields, t.Fields)

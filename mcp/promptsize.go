@@ -88,12 +88,16 @@ func typeDepth(t signature.Type) int {
 			return typeDepth(*t.Elem) + 1
 		}
 		return 1
+	case signature.Map:
+		if t.Elem != nil { // {:string :t}
+			return typeDepth(*t.Elem) + 1
+		}
 	}
 	return 0
 }
 
-// cutType replaces what nests deeper than depth: a record by :map, a list
-// by [:any]. Optional and firewall marks are kept.
+// cutType replaces what nests deeper than depth: a record or a map from
+// strings by :map, a list by [:any]. Optional and firewall marks are kept.
 func cutType(t signature.Type, depth int) signature.Type {
 	switch t.Kind {
 	case signature.Record:
@@ -119,6 +123,16 @@ func cutType(t signature.Type, depth int) signature.Type {
 		l := signature.ListOf(cutType(*t.Elem, depth-1))
 		l.Optional = t.Optional
 		return l
+	case signature.Map:
+		if t.Elem == nil {
+			return t
+		}
+		if depth <= 0 {
+			return signature.Type{Kind: signature.Map, Optional: t.Optional}
+		}
+		m := signature.MapOf(cutType(*t.Elem, depth-1))
+		m.Optional = t.Optional
+		return m
 	}
 	return t
 }

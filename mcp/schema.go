@@ -443,21 +443,31 @@ func (c *schemaConverter) array(m map[string]any, path string, depth int, parts 
 }
 
 // objectType converts an object schema: a record when it lists
-// properties, else :map.
+// properties, a map from strings {:string :t} when additionalProperties
+// gives the values' schema, else :map. The values of a map share its
+// path, as the elements of an array do; the notes of a scalar value join
+// the map's, after "values:".
 func (c *schemaConverter) objectType(m map[string]any, path string, depth int, parts *[]string) signature.Type {
 	props, _ := m["properties"].(map[string]any)
 	if len(props) == 0 {
+		t := signature.Type{Kind: signature.Map}
 		if ap, ok := m["additionalProperties"]; ok {
-			if b, isBool := ap.(bool); !isBool || !b {
-				if isBool {
+			if b, isBool := ap.(bool); isBool {
+				if !b {
 					c.add(parts, "an empty object")
-				} else {
-					c.add(parts, "values: "+c.brief(ap))
+				}
+			} else {
+				var sub []string
+				if elem := c.shape(ap, path, depth+1, &sub); elem.Kind != signature.Any || elem.Optional {
+					t = signature.MapOf(elem)
+				}
+				if len(sub) > 0 {
+					c.add(parts, "values: "+strings.Join(sub, ", "))
 				}
 			}
 		}
 		c.enumNotes(m, parts)
-		return signature.Type{Kind: signature.Map}
+		return t
 	}
 	c.enumNotes(m, parts)
 	return signature.RecordOf(c.object(m, path, depth, parts)...)

@@ -79,8 +79,23 @@ func TestConvertSchemas(t *testing.T) {
 		{
 			name:  "maps, additionalProperties and free objects",
 			in:    `{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}},"meta":{"type":"object"},"strict":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"required":["labels"]}`,
-			sig:   "(labels :map, meta :map?, strict {x :int?}?) -> :any",
-			notes: []string{"labels: values: string", "strict: no other fields"},
+			sig:   "(labels {:string :string}, meta :map?, strict {x :int?}?) -> :any",
+			notes: []string{"strict: no other fields"},
+		},
+		{
+			name: "additionalProperties: maps from strings",
+			in: `{"type":"object","properties":{
+				"tally":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},
+				"rows":{"additionalProperties":{"type":"object","properties":{"name":{"type":"string","description":"the name"},"tags":{"type":"array","items":{"type":"string"}}},"required":["name"]}},
+				"free":{"type":"object","additionalProperties":{}},
+				"open":{"type":"object","additionalProperties":true},
+				"mixed":{"type":"object","additionalProperties":{"oneOf":[{"type":"string"},{"type":"integer"}]}},
+				"maybe":{"type":["object","null"],"additionalProperties":{"type":["number","null"]}},
+				"nested":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"boolean"}}}},
+				"required":["tally","rows","free","open","mixed","maybe","nested"]}`,
+			out:   `{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer"}},"description":"Ids by team."}`,
+			sig:   "(free :map, maybe {:string :float?}?, mixed :map, nested {:string {:string :bool}}, open :map, rows {:string {name :string, tags [:string]?}}, tally {:string :int}) -> {:string [:int]}",
+			notes: []string{"mixed: values: one of: string | integer", "rows.name: the name", "tally: values: >= 0", "result: Ids by team."},
 		},
 		{
 			name:  "local refs, recursive refs and unresolved refs",

@@ -24,6 +24,7 @@
 //	[:int]                                     a list (vector) of integers
 //	{id :int, name :string}                    a map with these fields
 //	{:id :int :name :string}                   the same, with keyword names
+//	{:string :int}                             a map from strings to integers
 //	{user {id :int, tags [:string]}}           nested types
 //	:string?  [:int]?  {a :int}?               optional: nil is accepted, and a
 //	                                           field or parameter may be absent
@@ -51,6 +52,20 @@
 // parameter whose name was forgotten. A name cannot end in ?: optionality
 // belongs to the type, so {email :string?}, not {email? :string}.
 //
+// A map from strings, {:string :t}, is the type of data keyed by values
+// rather than by names: per-key tallies {:string :int}, rows by id
+// {:string {name :string}}. Any keys are valid, strings or keywords (as
+// for record fields, :a and "a" are the same key to a signature: data
+// read from JSON has string keys, maps built by programs keyword keys),
+// and every value must have type :t; its JSON Schema is an object with
+// "additionalProperties". It is written with the key type as a keyword,
+// :string, which is what tells it from a record: a record field called
+// string is written bare ({string :int}) or quoted, and {:string :int}
+// has a single entry ({:string :int, n :int} is an error). The values of
+// a map from strings are transparent to descriptions and firewalling, as
+// list elements are: in {by_id {:string {name :string, _ssn :string}}},
+// by_id.name names each value's name and by_id._ssn is firewalled.
+//
 // Names that start with an underscore are firewalled:
 //
 //	{summary :string, _email_ids [:int]}
@@ -77,6 +92,11 @@
 //
 //	items[2].id: expected :int, got "12"
 //	user.email: missing required field, expected :string
+//	counts.bob: expected :int, got "3"           (counts {:string :int})
+//
+// The values of a map from strings are checked (and coerced) under their
+// keys, which are kept as they are; a key that is neither a string nor a
+// keyword is a mismatch.
 //
 // Integers are valid :float values, as JSON data mixes 100 and 100.0.
 // Keywords and strings are distinct: a string is not a valid :keyword

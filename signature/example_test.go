@@ -128,3 +128,21 @@ func ExampleSignature_WithDescriptions() {
 	// ; summary: one sentence
 	// {"properties":{"summary":{"description":"one sentence","type":"string"}},"required":["summary"],"type":"object"}
 }
+
+// A map from strings, {:string :t}: data keyed by values, such as
+// per-key tallies. Keys may be strings (JSON data) or keywords.
+func ExampleMapOf() {
+	sig := signature.MustParse("(region :string) -> {votes {:string :int}, total :int}")
+	fmt.Println(sig.Output.Fields[0].Type.IsMapOf(), sig.Output.Fields[0].Type.Elem)
+
+	value, _ := lisp.ReadData(`{:votes {"ann" 3 :bob "4"} :total 7}`)
+	_, err := sig.ValidateOutput(value, signature.Enabled)
+	fmt.Println(err)
+
+	schema, _ := json.Marshal(signature.MapOf(signature.Type{Kind: signature.Int}).JSONSchema())
+	fmt.Println(string(schema))
+	// Output:
+	// true :int
+	// votes.bob: expected :int, got "4"
+	// {"additionalProperties":{"type":"integer"},"type":"object"}
+}

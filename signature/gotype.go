@@ -37,7 +37,8 @@ func TypeFor[T any]() (Type, error) {
 //	time.Time, encoding.TextMarshaler     :string
 //	[]byte                                :string (base64, as encoding/json)
 //	[]T, [N]T                             [T]
-//	map[K]V                               :map
+//	map[string]V                          {:string V} (:map when V is an interface)
+//	map[K]V, other keys                   :map
 //	struct                                {field :type ...} by encoding/json field names
 //	*T                                    T? (nil allowed)
 //	interface types, json.Marshaler       :any
@@ -47,9 +48,10 @@ func TypeFor[T any]() (Type, error) {
 // Struct fields follow encoding/json: exported fields under their json tag
 // names, "-" skipped, embedded structs promoted. A field is optional when
 // it is a pointer or tagged omitempty or omitzero; a ",string" field is a
-// :string. The tag desc:"..." gives a field its description. A struct type
-// that contains itself becomes :map where it recurs. Channels, functions
-// and complex numbers are errors.
+// :string. The tag desc:"..." gives a field its description. A struct or
+// map type that contains itself becomes :map where it recurs, a slice type
+// [:any], a pointer type :any?. Channels, functions and complex numbers
+// are errors.
 func TypeOf(t reflect.Type) (Type, error) {
 	d := &deriver{visiting: map[reflect.Type]bool{}}
 	return d.derive(t, "")
@@ -76,6 +78,24 @@ func (d *deriver) derive(t reflect.Type, path string) (Type, error) {
 		return Type{Kind: Map, Optional: true}, nil
 	case instantType, dateType:
 		return Type{}, nil
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.Pointer:
+		// A named type that contains itself without a struct between,
+		// type Tree map[string]Tree: what it is where it recurs.
+		if t.Name() != "" {
+			if d.visiting[t] {
+				switch t.Kind() {
+				case reflect.Map:
+					return Type{Kind: Map}, nil
+				case reflect.Pointer:
+					return Type{Optional: true}, nil
+				}
+				return ListOf(Type{}), nil
+			}
+			d.visiting[t] = true
+			defer delete(d.visiting, t)
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -123,7 +143,17 @@ func (d *deriver) derive(t reflect.Type, path string) (Type, error) {
 		}
 		return ListOf(e), nil
 	case reflect.Map:
-		return Type{Kind: Map}, nil
+		if t.Key().Kind() != reflect.String {
+			return Type{Kind: Map}, nil
+		}
+		e, err := d.derive(t.Elem(), path+"[]")
+		if err != nil {
+			return Type{}, err
+		}
+		if e.Kind == Any && !e.Optional {
+			return Type{Kind: Map}, nil // map[string]any: any map
+		}
+		return MapOf(e), nil
 	case reflect.Struct:
 		if d.visiting[t] {
 			return Type{Kind: Map}, nil

@@ -375,6 +375,14 @@ func (p *parser) typ(expect string) (Type, error) {
 		p.advance()
 		t = ListOf(elem)
 	case p.at('{'):
+		if p.atMapOf() {
+			elem, err := p.mapOf()
+			if err != nil {
+				return Type{}, err
+			}
+			t = MapOf(elem)
+			break
+		}
 		fields, err := p.record()
 		if err != nil {
 			return Type{}, err
@@ -425,9 +433,54 @@ func (p *parser) record() ([]Field, error) {
 	}
 }
 
+// mapKey is how a map from strings starts, after its `{`: the key type.
+const mapKey = ":string"
+
+// atMapOf reports whether the `{` at the position opens a map from
+// strings, {:string :t}, rather than a record: its first entry is the key
+// :string written as a keyword (a record field called string is written
+// bare, {string :t}, or quoted). The position does not change.
+func (p *parser) atMapOf() bool {
+	m := p.mark()
+	defer func() { p.off, p.line, p.col = m.off, m.line, m.col }()
+	p.advance()
+	p.skip()
+	rest := p.src[p.off:]
+	if !strings.HasPrefix(rest, mapKey) {
+		return false
+	}
+	rest = rest[len(mapKey):]
+	return rest == "" || !isIdentPart(rest[0]) && rest[0] != '?'
+}
+
+// mapOf parses "{:string :type}", atMapOf having said it is one.
+func (p *parser) mapOf() (Type, error) {
+	open := p.mark()
+	p.advance()
+	p.skip()
+	for range mapKey {
+		p.advance()
+	}
+	p.skip()
+	elem, err := p.typ("expected the type of the values after `{:string`")
+	if err != nil {
+		return Type{}, err
+	}
+	p.skip()
+	if !p.at('}') {
+		hint := p.foundHint() + "; `{` opened at " + open.String()
+		if !p.eof() && p.peek() != ']' && p.peek() != ')' {
+			hint += "; {:string :type} is a map from strings with one type of values (a record field called string is written string :type)"
+		}
+		return Type{}, p.errAt(p.mark(), "expected `}` to close the map", hint)
+	}
+	p.advance()
+	return elem, nil
+}
+
 // typeHint suggests a type for an unknown type name.
 func typeHint(name string) string {
-	const all = "types are :string :int :float :bool :keyword :any :map, [:type] and {name :type}"
+	const all = "types are :string :int :float :bool :keyword :any :map, [:type], {name :type} and {:string :type}"
 	var s string
 	switch strings.ToLower(name) {
 	case "str", "text", "strings", "char":
@@ -441,7 +494,7 @@ func typeHint(name string) string {
 	case "kw", "atom", "symbol", "keywords", "enum":
 		s = ":keyword"
 	case "object", "dict", "hash", "hashmap", "obj", "maps":
-		s = ":map or {name :type}"
+		s = ":map, {name :type} or {:string :type}"
 	case "list", "array", "vector", "vec", "seq", "coll", "set":
 		s = "[:type]"
 	case "nil", "null", "void", "unit", "term", "value", "anything":

@@ -47,6 +47,27 @@ var validSignatures = []struct{ src, want string }{
 	{`{"tab\there" :string}`, `() -> {"tab\there" :string}`},
 	{"{a :int,}", "() -> {a :int}"},
 	{"{,a :int,,b :int,}", "() -> {a :int, b :int}"},
+	// maps from strings
+	{"{:string :int}", "() -> {:string :int}"},
+	{"{ :string :int }", "() -> {:string :int}"},
+	{"{:string, :int}", "() -> {:string :int}"},
+	{"{:string ; tallies\n :int}", "() -> {:string :int}"},
+	{"{:string :int?}", "() -> {:string :int?}"},
+	{"{:string :int}?", "() -> {:string :int}?"},
+	{"{:string [:string]}", "() -> {:string [:string]}"},
+	{"{:string {name :string, _ssn :string}}", "() -> {:string {name :string, _ssn :string}}"},
+	{"{:string {:string :bool}}", "() -> {:string {:string :bool}}"},
+	{"{:string :any}", "() -> {:string :any}"},
+	{"{:string :map}", "() -> {:string :map}"},
+	{"[{:string :float}]", "() -> [{:string :float}]"},
+	{"{tally {:string :int}, total :int}", "() -> {tally {:string :int}, total :int}"},
+	{"(votes {:string :int}) -> {:string :float}", "(votes {:string :int}) -> {:string :float}"},
+	// ... and records with a field called string, written bare or quoted
+	{"{string :int}", "() -> {string :int}"},
+	{`{"string" :int}`, "() -> {string :int}"},
+	{"{string :int, n :int}", "() -> {string :int, n :int}"},
+	{"{:strings :int}", "() -> {strings :int}"},
+	{"{:string-id :int}", "() -> {string-id :int}"},
 	// full form
 	{"() -> {count :int}", "() -> {count :int}"},
 	{"()->:int", "() -> :int"},
@@ -128,11 +149,11 @@ func TestParseErrors(t *testing.T) {
 		{":double", "unknown type `:double` at 1:1 (did you mean :float?)"},
 		{":boolean", "unknown type `:boolean` at 1:1 (did you mean :bool?)"},
 		{":atom", "unknown type `:atom` at 1:1 (did you mean :keyword?)"},
-		{":object", "unknown type `:object` at 1:1 (did you mean :map or {name :type}?)"},
+		{":object", "unknown type `:object` at 1:1 (did you mean :map, {name :type} or {:string :type}?)"},
 		{":list", "unknown type `:list` at 1:1 (did you mean [:type]?)"},
 		{":nil", "unknown type `:nil` at 1:1 (did you mean :any?)"},
 		{":INT", "unknown type `:INT` at 1:1 (did you mean :int?)"},
-		{":foo", "unknown type `:foo` at 1:1 (types are :string :int :float :bool :keyword :any :map, [:type] and {name :type})"},
+		{":foo", "unknown type `:foo` at 1:1 (types are :string :int :float :bool :keyword :any :map, [:type], {name :type} and {:string :type})"},
 		{":", "expected a type name after `:` at 1:1 (found end of input)"},
 		{": int", "expected a type name after `:` at 1:1 (found ` `)"},
 		{"[]", "list type `[]` without an element type at 1:1 (write [:any] for a list of anything)"},
@@ -182,6 +203,17 @@ func TestParseErrors(t *testing.T) {
 		{"\xff", "expected a signature at 1:1 (found byte 0xff)"},
 		{"  (a :int) -> {b\n   :int,\n   c}", "expected a type after `c` at 3:5 (found `}`)"},
 		{strings.Repeat("[", 150) + ":int" + strings.Repeat("]", 150), "types nested deeper than 100 levels at 1:101"},
+		{strings.Repeat("{:string ", 150) + ":int" + strings.Repeat("}", 150), "types nested deeper than 100 levels at 1:901"},
+		// maps from strings
+		{"{:string}", "expected the type of the values after `{:string` at 1:9 (found `}`)"},
+		{"{:string", "expected the type of the values after `{:string` at 1:9 (found end of input)"},
+		{"{:string :int", "expected `}` to close the map at 1:14 (found end of input; `{` opened at 1:1)"},
+		{"{:string :int :string}", "expected `}` to close the map at 1:15 (found `:string`; `{` opened at 1:1; {:string :type} is a map from strings with one type of values (a record field called string is written string :type))"},
+		{"{:string :int, n :int}", "expected `}` to close the map at 1:16 (found `n`; `{` opened at 1:1; {:string :type} is a map from strings with one type of values (a record field called string is written string :type))"},
+		{"{:string :int]", "expected `}` to close the map at 1:14 (found `]`; `{` opened at 1:1)"},
+		{"{:string :str}", "unknown type `:str` at 1:10 (did you mean :string?)"},
+		{"{:string? :int}", "`?` goes after the type, not the name at 1:9 (write string :type? for an optional field)"},
+		{"{:string string}", "expected the type of the values after `{:string` at 1:10 (found `string`; did you mean :string?)"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.src)
@@ -290,7 +322,8 @@ func FuzzParse(f *testing.F) {
 	for _, tc := range validSignatures {
 		f.Add(tc.src)
 	}
-	for _, s := range []string{"", "(", "{a", "[[", ":int?", `{"a\"b" :int}`, "(a :int) -> {b [:int]?}", "; x\n:int", "{:a :int :b {:c [:any]}}"} {
+	for _, s := range []string{"", "(", "{a", "[[", ":int?", `{"a\"b" :int}`, "(a :int) -> {b [:int]?}", "; x\n:int", "{:a :int :b {:c [:any]}}",
+		"{:string :int}", "{:string", "{:string}", "{:string? :int}", "{:string {:string [:any]?}?}", "{:string :int, n :int}", "{:strin :int}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -58,8 +58,9 @@ type RenderOptions struct {
 	MarkFirewalled bool
 	// Descriptions appends one line per described field after the
 	// signature, "; path: description", parameters first. Paths are dotted
-	// (user.name); lists are transparent (the fields of [{id :int}] are
-	// called id). The comment lines keep the text parseable.
+	// (user.name); lists and the values of maps from strings are
+	// transparent (the fields of [{id :int}] and of {:string {id :int}}
+	// are called id). The comment lines keep the text parseable.
 	Descriptions bool
 }
 
@@ -108,9 +109,10 @@ func firewalledPaths(paths *[]string, prefix string, fields []Field) {
 	}
 }
 
-// recordFields returns the fields of a record type, looking through lists.
+// recordFields returns the fields of a record type, looking through lists
+// and the values of maps from strings.
 func (t Type) recordFields() []Field {
-	for t.Kind == List {
+	for t.Kind == List || t.IsMapOf() {
 		t = t.elem()
 	}
 	if t.Kind == Record {
@@ -141,11 +143,13 @@ func (s *Signature) Public() *Signature {
 
 // WithDescriptions returns a copy of the signature with field descriptions
 // attached, the seeds' field_descriptions. Keys name fields by dotted paths
-// through records, with lists transparent: "query" names the parameter
-// query or a top-level field of the output (both, when both exist),
-// "user.name" a field of the record parameter or output field user, and
-// "items.id" the id of each element of items [{id :int}]. A key that names
-// no field is an error, so that typos do not go unnoticed.
+// through records, with lists and the values of maps from strings
+// transparent: "query" names the parameter query or a top-level field of
+// the output (both, when both exist), "user.name" a field of the record
+// parameter or output field user, "items.id" the id of each element of
+// items [{id :int}], and "by_id.name" the name of each value of by_id
+// {:string {name :string}}. A key that names no field is an error, so
+// that typos do not go unnoticed.
 func (s *Signature) WithDescriptions(descriptions map[string]string) (*Signature, error) {
 	c := &Signature{Params: cloneFields(s.Params), Output: s.Output.clone()}
 	var unknown []string
@@ -200,6 +204,7 @@ func (s *Signature) OutputSchema() map[string]any {
 //	:float            {"type": "number"}
 //	:bool             {"type": "boolean"}
 //	:map              {"type": "object"}
+//	{:string :t}      {"type": "object", "additionalProperties": <t>}
 //	:any              {}
 //	[:t]              {"type": "array", "items": <t>}
 //	{a :t, b :u?}     {"type": "object", "properties": {...}, "required": ["a"]}
@@ -222,6 +227,10 @@ func (t Type) JSONSchema() map[string]any {
 		typ = "boolean"
 	case Map:
 		typ = "object"
+		if t.Elem != nil && t.Elem.Kind != Any {
+			// {:string :any} is any object: its values are unchecked.
+			s["additionalProperties"] = t.Elem.JSONSchema()
+		}
 	case List:
 		typ = "array"
 		s["items"] = t.elem().JSONSchema()

@@ -119,6 +119,11 @@ func TestJSONSchema(t *testing.T) {
 		{"{}", `{"properties":{},"type":"object"}`},
 		{"{id :int, email :string?, tags [:string]}", `{"properties":{"email":{"type":["string","null"]},"id":{"type":"integer"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","tags"],"type":"object"}`},
 		{"{a {b :int}?}", `{"properties":{"a":{"properties":{"b":{"type":"integer"}},"required":["b"],"type":["object","null"]}},"type":"object"}`},
+		{"{:string :int}", `{"additionalProperties":{"type":"integer"},"type":"object"}`},
+		{"{:string :int?}?", `{"additionalProperties":{"type":["integer","null"]},"type":["object","null"]}`},
+		{"{:string {n :int}}", `{"additionalProperties":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"},"type":"object"}`},
+		{"{:string [{:string :bool}]}", `{"additionalProperties":{"items":{"additionalProperties":{"type":"boolean"},"type":"object"},"type":"array"},"type":"object"}`},
+		{"{:string :any}", `{"type":"object"}`},
 	}
 	for _, tc := range tests {
 		b, err := json.Marshal(mustType(t, tc.typ).JSONSchema())
@@ -176,6 +181,53 @@ func TestTypeHelpers(t *testing.T) {
 	}
 	want := RecordOf(Field{Name: "a", Type: ListOf(Type{Kind: Int})})
 	if got := mustType(t, "{a [:int]}"); !reflect.DeepEqual(got, want) {
+		t.Errorf("%#v", got)
+	}
+}
+
+// The values of a map from strings, {:string :t}, are transparent to
+// descriptions, firewalled fields and Public, as list elements are.
+func TestMapOfFields(t *testing.T) {
+	sig, err := MustParse("(votes {:string :int}) -> {by_id {:string {name :string, _ssn :string}}, tally {:string :int}}").
+		WithDescriptions(map[string]string{"votes": "per candidate", "by_id": "people by id", "by_id.name": "full name", "by_id._ssn": "hidden"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		opts RenderOptions
+		want string
+	}{
+		{RenderOptions{}, "(votes {:string :int}) -> {by_id {:string {name :string, _ssn :string}}, tally {:string :int}}"},
+		{RenderOptions{HideFirewalled: true}, "(votes {:string :int}) -> {by_id {:string {name :string}}, tally {:string :int}}"},
+		{RenderOptions{MarkFirewalled: true}, "(votes {:string :int}) -> {by_id {:string {name :string, _ssn :string}}, tally {:string :int}}\n; hidden from you: by_id._ssn"},
+		{RenderOptions{Descriptions: true, HideFirewalled: true}, "(votes {:string :int}) -> {by_id {:string {name :string}}, tally {:string :int}}\n; votes: per candidate\n; by_id: people by id\n; by_id.name: full name"},
+	}
+	for _, tc := range tests {
+		if got := sig.Render(tc.opts); got != tc.want {
+			t.Errorf("Render(%+v):\n got %s\nwant %s", tc.opts, got, tc.want)
+		}
+	}
+	pub := sig.Public()
+	if got, want := pub.String(), "(votes {:string :int}) -> {by_id {:string {name :string}}, tally {:string :int}}"; got != want {
+		t.Errorf("Public() = %s", got)
+	}
+	if sig.Output.Fields[0].Type.Elem.Fields[1].Name != "_ssn" {
+		t.Error("Public modified the receiver")
+	}
+	b, _ := json.Marshal(pub.OutputSchema())
+	if want := `{"properties":{"by_id":{"additionalProperties":{"properties":{"name":{"description":"full name","type":"string"}},"required":["name"],"type":"object"},"description":"people by id","type":"object"},` +
+		`"tally":{"additionalProperties":{"type":"integer"},"type":"object"}},"required":["by_id","tally"],"type":"object"}`; string(b) != want {
+		t.Errorf("OutputSchema = %s", b)
+	}
+	if _, err := sig.WithDescriptions(map[string]string{"tally.x": ""}); err == nil {
+		t.Error("a field of an :int value was described")
+	}
+	// The helpers.
+	m := MapOf(Type{Kind: Int})
+	if !m.IsMapOf() || (Type{Kind: Map}).IsMapOf() || ListOf(Type{Kind: Int}).IsMapOf() || m.String() != "{:string :int}" {
+		t.Errorf("MapOf: %#v", m)
+	}
+	if got := mustType(t, "{:string [:int]}?"); !reflect.DeepEqual(got, MapOf(ListOf(Type{Kind: Int})).OrNil()) {
 		t.Errorf("%#v", got)
 	}
 }

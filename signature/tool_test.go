@@ -30,6 +30,18 @@ type node struct {
 	Next     []*node `json:"-"`
 }
 
+// Types that contain themselves without a struct between.
+type (
+	tree    map[string]tree
+	loop    []loop
+	selfPtr *selfPtr
+)
+
+type tallies struct {
+	Counts map[string]int    `json:"counts"`
+	ByTeam map[string][]node `json:"by_team,omitempty"`
+}
+
 type textOnly struct{ v string }
 
 func (t textOnly) MarshalText() ([]byte, error) { return []byte(t.v), nil }
@@ -64,8 +76,21 @@ func TestTypeOf(t *testing.T) {
 		{reflect.TypeFor[[]int](), "[:int]"},
 		{reflect.TypeFor[[3]string](), "[:string]"},
 		{reflect.TypeFor[[][]float64](), "[[:float]]"},
-		{reflect.TypeFor[map[string]int](), ":map"},
+		{reflect.TypeFor[map[string]int](), "{:string :int}"},
+		{reflect.TypeFor[map[string]*float64](), "{:string :float?}"},
+		{reflect.TypeFor[map[string][]string](), "{:string [:string]}"},
+		{reflect.TypeFor[map[string]Inner](), "{:string {depth :int}}"},
+		{reflect.TypeFor[map[string]map[string]bool](), "{:string {:string :bool}}"},
+		{reflect.TypeFor[map[lisp.Keyword]int](), "{:string :int}"},
+		{reflect.TypeFor[map[string]any](), ":map"},
+		{reflect.TypeFor[map[string]lisp.Value](), ":map"},
+		{reflect.TypeFor[map[string]json.RawMessage](), ":map"},
+		{reflect.TypeFor[map[int]string](), ":map"},
 		{reflect.TypeFor[map[int]any](), ":map"},
+		{reflect.TypeFor[tree](), "{:string :map}"},
+		{reflect.TypeFor[loop](), "[[:any]]"},
+		{reflect.TypeFor[selfPtr](), ":any?"},
+		{reflect.TypeFor[tallies](), "{counts {:string :int}, by_team {:string [{name :string, children [:map]?, parent :map?}]}?}"},
 		{reflect.TypeFor[any](), ":any"},
 		{reflect.TypeFor[error](), ":any"},
 		{reflect.TypeFor[*int](), ":int?"},
@@ -485,5 +510,64 @@ func TestToolConcurrent(t *testing.T) {
 	}
 	if got := lisp.PrintString(res.Value); !strings.HasPrefix(got, "[0 1 2 3") {
 		t.Error(got)
+	}
+}
+
+// Fields of type map[string]T are maps from strings, {:string T}: their
+// values are coerced and checked, their keys (keywords or strings) reach
+// Go as strings, and both JSON Schemas say additionalProperties.
+func TestTypedFuncMapFields(t *testing.T) {
+	type tallyIn struct {
+		Votes  map[string]int      `json:"votes" desc:"votes per candidate"`
+		Weight map[string]*float64 `json:"weight,omitempty"`
+	}
+	type tallyOut struct {
+		Totals map[string]int   `json:"totals"`
+		Teams  map[string][]int `json:"teams"`
+	}
+	tool := MustTypedFunc(func(_ context.Context, in tallyIn) (tallyOut, error) {
+		out := tallyOut{Totals: map[string]int{}, Teams: map[string][]int{"all": nil}}
+		for k, n := range in.Votes {
+			w := 1.0
+			if p := in.Weight[k]; p != nil {
+				w = *p
+			}
+			out.Totals[k] = int(float64(n) * w)
+			out.Teams["all"] = append(out.Teams["all"], n)
+		}
+		return out, nil
+	})
+	sig := tool.Signature()
+	if got, want := sig.String(), "(votes {:string :int}, weight {:string :float?}?) -> {totals {:string :int}, teams {:string [:int]}}"; got != want {
+		t.Errorf("signature %s\nwant      %s", got, want)
+	}
+	if got, want := sig.Render(RenderOptions{Descriptions: true}), sig.String()+"\n; votes: votes per candidate"; got != want {
+		t.Errorf("rendered %q, want %q", got, want)
+	}
+	in, _ := json.Marshal(tool.InputSchema())
+	if want := `{"properties":{"votes":{"additionalProperties":{"type":"integer"},"description":"votes per candidate","type":"object"},` +
+		`"weight":{"additionalProperties":{"type":["number","null"]},"type":["object","null"]}},"required":["votes"],"type":"object"}`; string(in) != want {
+		t.Errorf("InputSchema %s\nwant        %s", in, want)
+	}
+	out, _ := json.Marshal(tool.OutputSchema())
+	if want := `{"properties":{"teams":{"additionalProperties":{"items":{"type":"integer"},"type":"array"},"type":"object"},` +
+		`"totals":{"additionalProperties":{"type":"integer"},"type":"object"}},"required":["totals","teams"],"type":"object"}`; string(out) != want {
+		t.Errorf("OutputSchema %s\nwant         %s", out, want)
+	}
+
+	ctx := context.Background()
+	v, warns, err := tool.CallWithWarnings(ctx, args(t, `{:votes {:ann 3 "bob" "2"} :weight {"ann" 2 :bob nil}}`))
+	if err != nil || lisp.PrintString(v) != `{"teams" {"all" [3 2]}, "totals" {"ann" 6, "bob" 2}}` && lisp.PrintString(v) != `{"teams" {"all" [2 3]}, "totals" {"ann" 6, "bob" 2}}` {
+		t.Errorf("call = %s, %v", lisp.PrintString(v), err)
+	}
+	if len(warns) != 1 || warns[0].String() != `votes.bob: coerced "2" to :int` {
+		t.Errorf("warnings %q", issueStrings(warns))
+	}
+	if _, err := sig.ValidateOutput(v, Strict); err != nil {
+		t.Errorf("the result does not match its own signature: %v", err)
+	}
+	if _, err := tool.Call(ctx, args(t, `{:votes {:ann "many" 7 1}}`)); err == nil ||
+		err.Error() != `2 validation errors: votes[7]: expected a string or keyword key, got 7; votes.ann: expected :int, got "many"` {
+		t.Errorf("bad votes: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ const (
 	Float               // :float — floats; integers are accepted too
 	Bool                // :bool
 	Keyword             // :keyword
-	Map                 // :map — any map, keys and values unchecked
+	Map                 // :map — any map; with Elem, {:string :t}: string keys, values of type Elem
 	List                // [:t] — a vector whose elements all have type Elem
 	Record              // {name :t ...} — a map with the listed fields
 
@@ -56,7 +56,8 @@ func primitiveKind(name string) (Kind, bool) {
 }
 
 // Type is a signature type. Build primitive types as Type{Kind: Int}, lists
-// with ListOf and records with RecordOf, or parse them with ParseType.
+// with ListOf, records with RecordOf and maps from strings with MapOf, or
+// parse them with ParseType.
 //
 // Types are values; treat the Elem and Fields of a type you did not build
 // yourself as read-only (the methods of this package never modify them).
@@ -66,7 +67,9 @@ type Type struct {
 	// of this type may also be absent. `?` may follow any type, so [:int?]
 	// is a list whose elements may be nil, and [:int]? a list that may be nil.
 	Optional bool
-	// Elem is the element type of a List.
+	// Elem is the element type of a List (and of an inferred Set), and
+	// the value type of a Map from strings ({:string :t}, MapOf); nil for
+	// :map, whose values are unchecked.
 	Elem *Type
 	// Fields are the fields of a Record, in declared order.
 	Fields []Field
@@ -86,6 +89,17 @@ func ListOf(elem Type) Type { return Type{Kind: List, Elem: &elem} }
 
 // RecordOf returns the record type {fields...}.
 func RecordOf(fields ...Field) Type { return Type{Kind: Record, Fields: fields} }
+
+// MapOf returns the type {:string elem}: a map whose keys are strings (or
+// keywords, which data written by programs has: :a and "a" are the same
+// key to a signature) and whose values all have type elem, such as the
+// tallies {:string :int} or the rows by id {:string {name :string}}. Its
+// JSON Schema is an object with additionalProperties.
+func MapOf(elem Type) Type { return Type{Kind: Map, Elem: &elem} }
+
+// IsMapOf reports whether t is a map from strings to values of one type,
+// {:string :t}, rather than :map.
+func (t Type) IsMapOf() bool { return t.Kind == Map && t.Elem != nil }
 
 // OrNil returns a copy of t that accepts nil: the type followed by `?`.
 func (t Type) OrNil() Type {
@@ -112,8 +126,8 @@ func (t Type) Field(name string) (Field, bool) {
 }
 
 // String returns the compact form of the type, as it is written in
-// signatures: :int, :string?, [:int], {id :int, name :string?}; an
-// inferred set is #{:int}.
+// signatures: :int, :string?, [:int], {id :int, name :string?},
+// {:string :int}; an inferred set is #{:int}.
 func (t Type) String() string {
 	var sb strings.Builder
 	t.write(&sb, false)
@@ -138,6 +152,14 @@ func (t Type) write(sb *strings.Builder, hide bool) {
 	case Record:
 		sb.WriteByte('{')
 		writeFields(sb, t.Fields, hide)
+		sb.WriteByte('}')
+	case Map:
+		if t.Elem == nil {
+			sb.WriteString(":map")
+			break
+		}
+		sb.WriteString("{:string ")
+		t.Elem.write(sb, hide)
 		sb.WriteByte('}')
 	default:
 		sb.WriteByte(':')
@@ -218,7 +240,7 @@ func cloneFields(fs []Field) []Field {
 // public returns t without firewalled record fields, at every depth.
 func (t Type) public() Type {
 	switch t.Kind {
-	case List, Set:
+	case List, Set, Map:
 		if t.Elem != nil {
 			e := t.Elem.public()
 			t.Elem = &e
@@ -236,7 +258,8 @@ func (t Type) public() Type {
 	return t
 }
 
-// elem returns the element type of a list (:any when unset).
+// elem returns the element type of a list or the value type of a map
+// (:any when unset).
 func (t Type) elem() Type {
 	if t.Elem == nil {
 		return Type{}

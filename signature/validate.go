@@ -391,8 +391,13 @@ func (c *checker) check(t Type, v lisp.Value) lisp.Value {
 			c.mismatch(t, v)
 		}
 	case Map:
-		if _, ok := v.(*lisp.Map); !ok {
+		m, ok := v.(*lisp.Map)
+		if !ok {
 			c.mismatch(t, v)
+			return v
+		}
+		if t.Elem != nil {
+			return c.mapOf(*t.Elem, m)
 		}
 	case List:
 		vec, ok := v.(*lisp.Vector)
@@ -437,6 +442,29 @@ func (c *checker) list(elem Type, vec *lisp.Vector) lisp.Value {
 		return lisp.NewList(out) // a list stays a list when items are coerced
 	}
 	return lisp.NewVector(out)
+}
+
+// mapOf checks a map from strings, {:string elem}: every key is a string
+// or a keyword (kept as it is: :a and "a" name the same field), every
+// value has type elem.
+func (c *checker) mapOf(elem Type, m *lisp.Map) lisp.Value {
+	out := m
+	for k, x := range m.All() {
+		if c.work > maxCheckWork {
+			break
+		}
+		if name, ok := keyName(k); ok {
+			c.path = append(c.path, name)
+		} else {
+			c.path = append(c.path, rawSeg(show(k)))
+			c.fail("expected a string or keyword key, got %s", show(k))
+		}
+		if y := c.check(elem, x); !same(x, y) {
+			out = out.Assoc(k, y)
+		}
+		c.path = c.path[:len(c.path)-1]
+	}
+	return out
 }
 
 // same reports whether check returned its argument unchanged.

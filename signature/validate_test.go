@@ -116,6 +116,23 @@ func TestValidate(t *testing.T) {
 		{"[{id :int}]", `[{:id 1} {} 3]`, Enabled, []string{`[1].id: missing required field, expected :int`, `[2]: expected {id :int}, got 3`}},
 		{`{"a b" :int, "x.y" {z :int}}`, `{"a b" "1" "x.y" {:z "2"}}`, Enabled, []string{`["a b"]: expected :int, got "1"`, `["x.y"].z: expected :int, got "2"`}},
 		{"{_ids [:int]}", `{:_ids [1 :two]}`, Enabled, []string{`_ids[1]: expected :int, got :two`}},
+		// maps from strings: any string or keyword keys, every value checked
+		{"{:string :int}", `{}`, Enabled, nil},
+		{"{:string :int}", `{"ann" 3 "bob" 4}`, Enabled, nil},
+		{"{:string :int}", `{:ann 3 "bob" 4}`, Enabled, nil},
+		{"{:string :int}", `{:ann 3 "bob" "4" :cy nil}`, Enabled, []string{`cy: expected :int, got nil`, `bob: expected :int, got "4"`}}, // keywords first, as maps order them
+		{"{:string :int?}", `{:ann nil}`, Enabled, nil},
+		{"{:string :int}", `{1 3 [2] 4 "a b" 5}`, Enabled, []string{`[1]: expected a string or keyword key, got 1`, `[[2]]: expected a string or keyword key, got [2]`}},
+		{"{:string :int}", `[1 2]`, Enabled, []string{`expected {:string :int}, got [1 2]`}},
+		{"{:string :int}", `nil`, Enabled, []string{`expected {:string :int}, got nil`}},
+		{"{:string :int}?", `nil`, Enabled, nil},
+		{"{:string :any}", `{"a" nil "b" [1]}`, Enabled, nil},
+		{"{:string :any}", `{2 1}`, Enabled, []string{`[2]: expected a string or keyword key, got 2`}},
+		{"{:string {n :int}}", `{"ann" {:n 1} "bob" {:n "2"} "a.b" {}}`, Enabled, []string{`["a.b"].n: missing required field, expected :int`, `bob.n: expected :int, got "2"`}},
+		{"{:string {n :int}}", `{"ann" {:n 1 :x 2}}`, Strict, []string{`ann.x: unexpected field (strict mode accepts only n)`}},
+		{"{:string :int}", `{"ann" 1 "bob" 2}`, Strict, nil}, // the keys are data, not fields
+		{"{tallies {:string :int}}", `{:tallies {"x" 1.5}}`, Enabled, []string{`tallies.x: expected :int, got 1.5`}},
+		{"[{:string [:string]}]", `[{"a" ["x"]} {"b" [1]}]`, Enabled, []string{`[1].b[0]: expected :string, got 1`}},
 		// long values and types are shortened
 		{":int", `"` + strings.Repeat("x", 100) + `"`, Enabled, []string{`expected :int, got "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...`}},
 		{":int", `[1 2 3 4 5]`, Enabled, []string{`expected :int, got [1 2 3 ... (2 more)]`}},
@@ -205,6 +222,12 @@ func TestCoerce(t *testing.T) {
 			[]string{`id: coerced "7" to :int`, `tags[0]: coerced "a" to :keyword`}, nil},
 		{"{id :int}", `{:id "x" :y 1}`, Enabled, ``, nil, []string{`id: expected :int, got "x"`}},
 		{"{a :int, b :int}", `{:a "1" :b "x"}`, Enabled, ``, []string{`a: coerced "1" to :int`}, []string{`b: expected :int, got "x"`}},
+		// maps from strings: values are coerced, keys kept as they are
+		{"{:string :int}", `{"a" "1" :b 2 "c" 3.0}`, Enabled, `{:b 2, "a" 1, "c" 3}`, []string{`a: coerced "1" to :int`, `c: coerced 3.0 to :int`}, nil},
+		{"{:string :float}", `{"a" 1}`, Enabled, `{"a" 1.0}`, nil, nil},
+		{"{:string {ok :bool}}", `{"x" {"ok" "true"}}`, Enabled, `{"x" {"ok" true}}`, []string{`x.ok: coerced "true" to :bool`}, nil},
+		{"{:string :keyword}", `{"x" "two words"}`, Enabled, ``, nil, []string{`x: expected :keyword, got "two words"`}},
+		{"{:string :int}", `{"a" "1"}`, Strict, ``, nil, []string{`a: expected :int, got "1"`}},
 		// strict: nothing is converted (integers still widen to floats)
 		{":int", `"42"`, Strict, ``, nil, []string{`expected :int, got "42"`}},
 		{":float", `42`, Strict, `42`, nil, nil},

@@ -370,6 +370,11 @@ func TestValidate(t *testing.T) {
 		{"{{data.anything}}", "(data :any) -> :any", ""},
 		{"{{data.anything}}", "(data {x :int}?) -> :any", "placeholder {{data.anything}} not found in signature"},
 		{"{{items.count}}", "(items [:int]) -> :any", "placeholder {{items.count}} not found in signature"},
+		// a map from strings has any key, each a value of its type
+		{"{{votes.ann}}", "(votes {:string :int}) -> :any", ""},
+		{"{{votes.ann.x}}", "(votes {:string :int}) -> :any", "placeholder {{votes.ann.x}} not found in signature"},
+		{"{{people.ann.name}}", "(people {:string {name :string}}) -> :any", ""},
+		{"{{people.ann.age}}", "(people {:string {name :string}}) -> :any", "placeholder {{people.ann.age}} not found in signature"},
 		// sections look names up in the element type first, then outside
 		{"{{#items}}{{id}}: {{name}} ({{currency}}){{/items}}", "(items [{id :int, name :string}], currency :string) -> :any", ""},
 		{"{{#items}}{{price}}{{/items}}", "(items [{id :int}]) -> :any", "placeholder {{price}} not found in signature"},

@@ -70,10 +70,12 @@ func typeOf(path []string, scopes []signature.Type) (signature.Type, bool) {
 
 // step returns the type of field name in t.
 func step(t signature.Type, name string) (signature.Type, bool) {
-	switch t.Kind {
-	case signature.Any, signature.Map:
+	switch {
+	case t.IsMapOf(): // {:string :t}: any key, a value of type :t
+		return *t.Elem, true
+	case t.Kind == signature.Any, t.Kind == signature.Map:
 		return signature.Type{}, true
-	case signature.Record:
+	case t.Kind == signature.Record:
 		if f, ok := t.Field(name); ok {
 			return f.Type, true
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
@@ -66,6 +67,13 @@ func (af *agentFile) cliConfig() agent.Config {
 		cfg.MissionTimeout = defaultMissionTimeout
 	}
 	return cfg
+}
+
+// fileAgentName is the name of the agent an agent file defines: the
+// file's name without its extension, orders for agents/orders.md.
+func fileAgentName(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // path is a path the agent file names, relative to its directory.

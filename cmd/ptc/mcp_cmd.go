@@ -416,6 +416,7 @@ func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Tool
 			return nil, nil, err
 		}
 		acfg := af.cliConfig()
+		acfg.Name = entry.Name // in its spans (gen_ai.agent.name), events and traces
 		if entry.UpstreamTools {
 			acfg.Tools = tools
 		}

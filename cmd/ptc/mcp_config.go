@@ -182,7 +182,7 @@ func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (
 			a.File = filepath.Join(dir, a.File)
 		}
 		if a.Name == "" {
-			a.Name = strings.TrimSuffix(filepath.Base(a.File), filepath.Ext(a.File))
+			a.Name = fileAgentName(a.File)
 		}
 		if seen[a.Name] {
 			return nil, fail("agents[%d]: the name %q is used twice", i, a.Name)

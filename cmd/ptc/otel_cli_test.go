@@ -33,6 +33,7 @@ type collector struct {
 	mu      sync.Mutex
 	spans   []string          // span names
 	attrs   map[string]bool   // the keys of the spans' attributes
+	roots   []string          // the root spans: name, then gen_ai.agent.name
 	metrics []string          // metric names
 	res     map[string]string // the resource of the last export
 	headers http.Header       // of the last HTTP request
@@ -50,8 +51,15 @@ func (c *collector) addTraces(req *coltracepb.ExportTraceServiceRequest) {
 				if c.attrs == nil {
 					c.attrs = map[string]bool{}
 				}
+				agentName := ""
 				for _, kv := range s.GetAttributes() {
 					c.attrs[kv.GetKey()] = true
+					if kv.GetKey() == "gen_ai.agent.name" {
+						agentName = anyString(kv.GetValue())
+					}
+				}
+				if len(s.GetParentSpanId()) == 0 {
+					c.roots = append(c.roots, s.GetName()+", "+agentName)
 				}
 			}
 		}
@@ -156,11 +164,21 @@ func runBinaryEnv(t *testing.T, vars []string, args ...string) (code int, stdout
 const ordersRecording = "testdata/agents/orders.recording.json"
 
 // wantTelemetry checks that c got the spans and metrics of the orders
-// mission, with ptc's resource.
+// mission, with ptc's resource; its root span names the agent orders.
 func wantTelemetry(t *testing.T, c *collector, service string) {
+	t.Helper()
+	wantTelemetryOf(t, c, service, "orders")
+}
+
+// wantTelemetryOf is wantTelemetry of the orders mission run as the agent
+// called agentName.
+func wantTelemetryOf(t *testing.T, c *collector, service, agentName string) {
 	t.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if want := []string{"invoke_agent " + agentName + ", " + agentName}; !slices.Equal(c.roots, want) {
+		t.Errorf("root spans (name, gen_ai.agent.name) %q, want %q", c.roots, want)
+	}
 	for _, name := range []string{"invoke_agent", "ptc.turn", "chat"} {
 		if !slices.ContainsFunc(c.spans, func(s string) bool { return s == name || strings.HasPrefix(s, name+" ") }) {
 			t.Errorf("no %s span among %q", name, c.spans)
@@ -241,6 +259,33 @@ func TestRunOTLPHTTP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunOTelAgentName: the root span carries the agent's name as
+// gen_ai.agent.name (and in its name, invoke_agent NAME): the agent
+// file's name, sales for sales.md; a replay without the file takes the
+// name of the file recorded (orders, in TestRunOTLPHTTP).
+func TestRunOTelAgentName(t *testing.T) {
+	dir := t.TempDir()
+	orders, err := os.ReadFile(ordersAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ordersData, err := os.ReadFile("testdata/agents/orders.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "sales.md", string(orders))
+	writeFile(t, dir, "orders.json", string(ordersData))
+	c := &collector{}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	code, _, errOut := runBinaryEnv(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + srv.URL},
+		"run", filepath.Join(dir, "sales.md"), "--replay", ordersRecording, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	wantTelemetryOf(t, c, "ptc", "sales")
 }
 
 // TestRunOTLPGRPC: OTEL_EXPORTER_OTLP_PROTOCOL=grpc exports over gRPC.

@@ -253,6 +253,13 @@ func (r *runCmd) run(pos []string) int {
 		return r.usageErr(err)
 	}
 	cfg := af.cliConfig()
+	// The agent's name, in its spans (gen_ai.agent.name), events and
+	// traces: the agent file's, orders for orders.md.
+	if len(pos) == 1 {
+		cfg.Name = fileAgentName(pos[0])
+	} else {
+		cfg.Name = fileAgentName(rec.Agent.File)
+	}
 	overrideLimits(&cfg.Limits, *f.limits)
 	// A replay starts no process and opens no connection of its own
 	// accord: the agent text may come from the transcript, and its mcp:

@@ -830,7 +830,8 @@ func mustAbs(t *testing.T, path string) string {
 	return p
 }
 
-// --events streams the mission's events as JSON Lines.
+// --events streams the mission's events as JSON Lines, each naming the
+// agent after its file.
 func TestRunEvents(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	s := llmtest.NewScript(ordersReplies()...)
@@ -844,11 +845,14 @@ func TestRunEvents(t *testing.T) {
 	}
 	var kinds []string
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var e struct{ Kind string }
+		var e struct{ Kind, Agent string }
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("line %q: %v", line, err)
 		}
 		kinds = append(kinds, e.Kind)
+		if e.Agent != "orders" {
+			t.Errorf("event %s of agent %q, want orders (the agent file's name)", e.Kind, e.Agent)
+		}
 	}
 	want := "run.start turn.start llm.start llm.stop turn.stop turn.start llm.start llm.stop turn.stop run.stop"
 	if got := strings.Join(kinds, " "); got != want {

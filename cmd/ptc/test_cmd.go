@@ -277,7 +277,7 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, string, error) {
 	}
 	cfg := af.cliConfig()
 	t.env.addTools(&cfg)
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	name := fileAgentName(path)
 	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
 		Options: agent.Options{ContextSignature: af.ContextSignature}}
 	return task, af.Model, af.mcpPath(), nil

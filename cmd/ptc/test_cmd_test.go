@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestTestCommand(t *testing.T) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
 	}
-	for _, want := range []string{"[1/6] ✓ double · two #1", "✗ double · three", "the value: got 7, want 6", "4 of 6 runs passed"} {
+	for _, want := range []string{"[1/6] ✓ double · two #1", "✗ double · three", ":expect: want 6, got 7", "4 of 6 runs passed"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("the progress lacks %q:\n%s", want, errOut)
 		}
@@ -258,5 +259,39 @@ func TestTestKeepsTheFirewall(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "Firewalled") || strings.Count(out, `"why"`) != 4 {
 		t.Errorf("each case should fail with a reason that shows where values were hidden:\n%s\n%s", errOut, out)
+	}
+	// Each output names where the value differs, not the whole value.
+	const expectWhy, subsetWhy = ":expect: at [:n] want 2, got 1", `:subset: at [:pin] want "x", got <Firewalled>`
+	var rep struct {
+		Results []struct{ Case, Why string } `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	whys := map[string]string{}
+	for _, r := range rep.Results {
+		whys[r.Case] = r.Why
+	}
+	if whys["expect"] != expectWhy || whys["subset"] != subsetWhy {
+		t.Errorf("--json reasons %q, want %q and %q", whys, expectWhy, subsetWhy)
+	}
+	var suites struct {
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure string `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(junit, &suites); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range suites.Cases {
+		if want := map[string]string{"expect": expectWhy, "subset": subsetWhy}[c.Name]; want != "" && c.Failure != "run 1: "+want {
+			t.Errorf("JUnit case %s: %q, want %q", c.Name, c.Failure, "run 1: "+want)
+		}
+	}
+	for _, want := range []string{expectWhy, subsetWhy} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
 	}
 }
