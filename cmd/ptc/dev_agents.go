@@ -23,22 +23,26 @@ import (
 
 // devAgent is an agent file as GET /api/agents lists it.
 type devAgent struct {
-	Name        string          `json:"name"`
-	File        string          `json:"file"`
-	Error       string          `json:"error"`
-	Description string          `json:"description"`
-	Model       string          `json:"model"`
-	Signature   string          `json:"signature"`
-	Output      string          `json:"output"`
-	Inputs      []devInput      `json:"inputs"`
-	Context     json.RawMessage `json:"context"`
-	Tools       []string        `json:"tools"`
-	MCP         string          `json:"mcp"`
-	Prompt      string          `json:"prompt"`
-	MaxTurns    int             `json:"max_turns"`
-	Limits      devLimits       `json:"limits"`
-	Cases       []devCase       `json:"cases"`
-	CasesError  string          `json:"cases_error"`
+	Name        string `json:"name"`
+	File        string `json:"file"`
+	Error       string `json:"error"`
+	Description string `json:"description"`
+	Model       string `json:"model"`
+	// RunModel is the model a run of the agent uses when the page names
+	// none: ptc dev's --model, else the file's model:, else $PTC_MODEL, as
+	// for ptc run (the page shows it and sends it).
+	RunModel   string          `json:"run_model"`
+	Signature  string          `json:"signature"`
+	Output     string          `json:"output"`
+	Inputs     []devInput      `json:"inputs"`
+	Context    json.RawMessage `json:"context"`
+	Tools      []string        `json:"tools"`
+	MCP        string          `json:"mcp"`
+	Prompt     string          `json:"prompt"`
+	MaxTurns   int             `json:"max_turns"`
+	Limits     devLimits       `json:"limits"`
+	Cases      []devCase       `json:"cases"`
+	CasesError string          `json:"cases_error"`
 }
 
 type devInput struct {
@@ -155,6 +159,12 @@ func (s *devServer) relFile(f devAgentFile) string {
 }
 
 // describe reads the agent file f for the listing.
+// runModel is the model a run uses when the request names none: the same
+// order as ptc run's (--model, the file's model:, $PTC_MODEL).
+func (s *devServer) runModel(fileModel string) string {
+	return firstNonEmpty(s.opts.Model, fileModel, s.env.getenv("PTC_MODEL"))
+}
+
 func (s *devServer) describe(f devAgentFile) devAgent {
 	d := devAgent{Name: f.name, File: s.relFile(f),
 		Inputs: []devInput{}, Tools: []string{}, Cases: []devCase{}, Context: json.RawMessage("{}")}
@@ -164,6 +174,7 @@ func (s *devServer) describe(f devAgentFile) devAgent {
 		return d
 	}
 	d.fill(af)
+	d.RunModel = s.runModel(d.Model)
 	// The duration and the size as written (2s, 16MiB), not as Go prints them.
 	ed := newTextEditor(text)
 	if v := ed.limit("timeout"); v != "" {
@@ -573,7 +584,7 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ref := firstNonEmpty(body.Model, s.opts.Model, model, s.env.getenv("PTC_MODEL"))
+	ref := firstNonEmpty(body.Model, s.runModel(model))
 	if ref == "" {
 		writeError(w, http.StatusBadRequest, "no model: choose one, or start ptc dev with --model REF (or set PTC_MODEL)")
 		return

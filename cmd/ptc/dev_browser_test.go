@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -210,6 +211,11 @@ func TestDevBrowser(t *testing.T) {
 	if s := text(`.live-turn[data-turn="1"]`); !strings.Contains(s, "tool/lookup") || !strings.Contains(s, "key:") {
 		t.Errorf("turn 1 lacks the tool call or the output: %q", s)
 	}
+	// The counters follow the run: one turn done, its LLM request, while
+	// the model holds the second.
+	if s := text(`#run-summary`); !regexp.MustCompile(`Turns\s*1\b`).MatchString(s) || !regexp.MustCompile(`LLM requests\s*1\b`).MatchString(s) {
+		t.Errorf("the running summary does not count turn 1: %q", s)
+	}
 	close(release)
 	do("the run ends", chromedp.WaitVisible(`body[data-run-done]`), chromedp.WaitVisible(`#open-trace`))
 	if s := text(`#run-summary`); !strings.Contains(s, "{:count 2}") {
@@ -275,6 +281,11 @@ func TestDevBrowser(t *testing.T) {
 	do("cancel", chromedp.Navigate(origin+"/#/agent/digest"), chromedp.WaitVisible(`#run`), chromedp.Click(`#run`),
 		chromedp.WaitVisible(`#cancel`), chromedp.Click(`#cancel`),
 		chromedp.WaitVisible(`body[data-run-done]`), chromedp.WaitVisible(`#run-summary [data-status="cancelled"]`))
+	// The turn the cancel cut short shows that the model never replied,
+	// not a green "done".
+	if s := text(`.live-turn[data-turn="1"]`); !strings.Contains(s, "no reply") || strings.Contains(s, "done") {
+		t.Errorf("the cancelled turn: %q", s)
+	}
 
 	// The test cases.
 	do("tests", chromedp.Navigate(origin+"/#/agent/digest"), chromedp.WaitVisible(`#run-tests`), chromedp.Click(`#run-tests`),

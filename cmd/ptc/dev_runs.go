@@ -256,7 +256,7 @@ func (s *devServer) prepare(ctx context.Context, m *devMission, input json.RawMe
 	if err := checkInput(m.agent, m.ctxMap, "the inputs or the agent file's context:"); err != nil {
 		return http.StatusBadRequest, fmt.Errorf("input: %v", err)
 	}
-	m.ref = firstNonEmpty(model, s.opts.Model, af.Model, s.env.getenv("PTC_MODEL"))
+	m.ref = firstNonEmpty(model, s.runModel(af.Model))
 	if m.ref == "" {
 		return http.StatusBadRequest, errors.New("model: no model: choose one, or start ptc dev with --model REF (or set PTC_MODEL)")
 	}

@@ -1055,3 +1055,33 @@ func TestDevTwoServers(t *testing.T) {
 		}
 	}
 }
+
+// TestDevRunModel: the model the agent page shows for an agent is the one
+// a run uses when the page names none, in ptc run's order: ptc dev's
+// --model before the file's model: (docs/dev.md).
+func TestDevRunModel(t *testing.T) {
+	dir := devFolder(t)
+	text := strings.Replace(devDigest, "description:", "model: other:model\ndescription:", 1)
+	if err := os.WriteFile(filepath.Join(dir, "digest.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newDevHarness(t, dir, nil)
+	var list struct{ Agents []devAgent }
+	h.call("GET", "/api/agents", nil, 200, &list)
+	var found bool
+	for _, a := range list.Agents {
+		if a.Name == "digest" {
+			found = true
+			if a.Model != "other:model" || a.RunModel != "script:dev" {
+				t.Errorf("model %q, run_model %q", a.Model, a.RunModel)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no digest agent")
+	}
+	sum := h.finish(h.startRun(map[string]any{"agent": "digest"}))
+	if sum.Model != "script:dev" {
+		t.Errorf("the run used %q", sum.Model)
+	}
+}

@@ -120,7 +120,9 @@
   }
 
   function chosenModel(agent) {
-    return modelInput.value.trim() || (agent && agent.model) || state.defaultModel || '';
+    // What a run uses when the box is empty, as the server orders it
+    // (--model, the file's model:, $PTC_MODEL).
+    return modelInput.value.trim() || (agent && agent.run_model) || state.defaultModel || '';
   }
 
   // ---- The agent list ----------------------------------------------------
@@ -499,6 +501,7 @@
         break;
       case 'llm.stop':
         t = this.turn(e);
+        t.replied = true;
         t.card.classList.remove('waiting');
         t.status.textContent = 'running the program…';
         t.meta.textContent = 'LLM ' + ms(e.duration_ms) + (e.tokens ? ' · tokens ' + tokensText(e.tokens) : '') + (e.model ? ' · ' + e.model : '');
@@ -538,12 +541,15 @@
         t = this.turn(e);
         t.card.classList.remove('waiting');
         t.status.textContent = '';
-        add(t.status, e.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
+        // A turn whose LLM call never answered (cancelled, timed out,
+        // failed) has an error and no reply: it is no program error.
+        var noReply = e.error && !e.program && !t.replied;
+        add(t.status, noReply ? el('span', {class: 'badge warn', text: 'no reply'}) : e.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
           e.cached ? el('span', {class: 'badge muted', text: 'cached program'}) : null);
         t.meta.textContent = ms(e.duration_ms) + (e.tokens ? ' · tokens ' + tokensText(e.tokens) : '');
         t.program.textContent = '';
         if (e.program) add(t.program, block('Program', code(e.program, 'program')));
-        else add(t.program, el('p', {class: 'muted', text: 'No program in the reply.'}));
+        else add(t.program, el('p', {class: 'muted', text: noReply ? 'The model did not reply.' : 'No program in the reply.'}));
         if (e.output && e.output.length) add(t.output, block('Output', el('pre', {class: 'output', text: e.output.join('\n')})));
         if (e.error) { t.card.classList.add('has-error'); add(t.result, block('Error', el('pre', {class: 'error', text: e.error}), 'err')); }
         else if (e.program) add(t.result, block('Result', code(e.result || 'nil', 'value')));
@@ -612,6 +618,20 @@
         button('Run again', function () { location.hash = '#/agent/' + encodeURIComponent(sum.agent); }, ''));
     }
 
+    // The running summary counts the root mission's turns, LLM requests
+    // and tokens as their events arrive, as the saved run will.
+    var running = null;
+    function countLive(e) {
+      if (!running || e.depth !== 0) return;
+      if (e.kind === 'turn.stop') running.turns++;
+      else if (e.kind === 'llm.stop' || e.kind === 'llm.exception') {
+        running.llm_requests++;
+        if (e.tokens) { running.tokens.input += e.tokens.input || 0; running.tokens.output += e.tokens.output || 0; }
+      } else return;
+      top.textContent = '';
+      add(top, outcomeBox(running), statsBox(running));
+    }
+
     closeLive();
     var src = new EventSource(runPath(id) + '/events');
     state.live = src;
@@ -622,8 +642,11 @@
       live.event(e);
       if (!top.firstChild && e.kind === 'run.start' && e.depth === 0) {
         var p = state.started[id] || {};
-        showSummary({status: 'running', id: id, agent: p.agent || e.agent || '', model: p.model || '', started_at: e.time});
+        running = {status: 'running', id: id, agent: p.agent || e.agent || '', model: p.model || '', started_at: e.time,
+          turns: 0, llm_requests: 0, tokens: {input: 0, output: 0}};
+        showSummary(running);
       }
+      countLive(e);
     });
     src.addEventListener('done', function (m) {
       ended = true;
@@ -631,6 +654,7 @@
       if (state.live === src) state.live = null;
       var sum;
       try { sum = JSON.parse(m.data); } catch (err) { return; }
+      running = null;
       showSummary(sum);
       document.body.setAttribute('data-run-done', id);
       if (!turns.firstChild) {
@@ -646,11 +670,10 @@
 
   // savedTurns renders a finished run's turns from its saved detail.
   function savedTurns(d) {
-    var status = d.summary && d.summary.status;
-    return (d.turns || []).map(function (t, i, all) {
-      // The last turn of a cancelled run was cut short: not done, and not
-      // a program error either.
-      var cut = status === 'cancelled' && i === all.length - 1 && !t.program;
+    return (d.turns || []).map(function (t) {
+      // A turn whose LLM call never answered (cancelled, timed out,
+      // failed) has an error and no reply: not done, and no program error.
+      var cut = t.error && !t.program && !t.response;
       var calls = (t.tool_calls || []).map(function (c) {
         return details([el('span', {class: 'call-name', text: 'tool/' + c.name}), ' ', el('code', {class: 'args', text: clip(c.args || '{}', 90)}), ' ',
           el('span', {class: 'badge ' + (c.error ? 'fail' : 'ok'), text: c.error ? 'error' : 'ok'}), el('span', {class: 'dur', text: ms(c.duration_ms)})],
@@ -659,14 +682,14 @@
       });
       return el('article', {class: 'turn' + (t.error ? ' has-error' : ''), 'data-turn': String(t.number)},
         el('header', {class: 'turn-head'}, el('h3', {text: 'Turn ' + t.number}),
-          cut ? el('span', {class: 'badge warn', text: 'cancelled'}) : t.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
+          cut ? el('span', {class: 'badge warn', text: 'no reply'}) : t.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
           el('span', {class: 'meta', text: ms(t.duration_ms) + ' · tokens ' + tokensText(t.tokens)})),
         (t.llm_retries || []).length ? block('LLM attempts that failed', el('ol', {class: 'retries'}, t.llm_retries.map(function (a) {
           return el('li', {value: String(a.attempt)}, a.class ? el('span', {class: 'badge fail', text: a.class}) : null, ' ',
             el('span', {text: a.error}), a.wait_ms ? el('span', {class: 'meta', text: ' · retried after ' + ms(a.wait_ms)}) : null);
         })), 'err') : null,
         t.response ? details('Model reply', el('pre', {class: 'prompt reply-text', text: t.response}), false, 'reply') : null,
-        t.program ? block('Program', code(t.program, 'program')) : el('p', {class: 'muted', text: cut ? 'Cancelled before the model replied.' : 'No program in the reply.'}),
+        t.program ? block('Program', code(t.program, 'program')) : el('p', {class: 'muted', text: cut ? 'The model did not reply.' : 'No program in the reply.'}),
         calls.length ? el('div', {class: 'calls'}, calls) : null,
         t.output && t.output.length ? block('Output', el('pre', {class: 'output', text: t.output.join('\n')})) : null,
         t.error ? block('Error', el('pre', {class: 'error', text: t.error}), 'err') : block('Result', code(t.result || 'nil', 'value')));
