@@ -52,9 +52,10 @@ func (m *mission) turnOnce() *ending {
 	tr.LLMDuration = m.since(start)
 	tr.LLMRetries = m.retries
 	if err != nil {
-		// The turn ends with the mission: its trace says why, so that a
-		// reader does not take a turn with no program and no error for a
-		// turn that went well.
+		// The turn ends with the mission. Its Error stays empty (no
+		// program failed, and the model was told nothing); its LLMRetries
+		// hold the attempts that failed, so that a reader does not take a
+		// turn with no program for a turn that went well.
 		var fail *Fail
 		if ctxErr := m.ctx.Err(); ctxErr != nil {
 			fail = m.contextFail(ctxErr)
@@ -64,7 +65,6 @@ func (m *mission) turnOnce() *ending {
 			fail = &Fail{Reason: ReasonLLMError, Message: "the LLM call failed: " + err.Error(),
 				Details: map[string]any{"class": string(le.Class)}}
 		}
-		tr.Error = fail.Message
 		m.record(&tr, start)
 		return &ending{fail: fail}
 	}

@@ -94,7 +94,7 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	// A case that fails: its reason shows the value, the token hidden.
 	text, _ := os.ReadFile(filepath.Join(s.dir, "adder.cases.clj"))
 	writeFile(t, s.dir, "adder.cases.clj", strings.TrimSuffix(string(text), "]")+`
- {:name "wrong" :input {:a 1 :b 1} :subset {:sum 3}}]`)
+ {:name "wrong" :input {:a 1 :b 1} :subset {:item {:_token "not it"}}}]`)
 	rec := filepath.Join(t.TempDir(), "rec")
 	code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-n", "2", "--parallel", "4")
 	if code != exitFail || !strings.Contains(errOut, "4 of 6 runs passed") || !strings.Contains(errOut, "✗ adder · wrong") {

@@ -542,8 +542,8 @@
         t.card.classList.remove('waiting');
         t.status.textContent = '';
         // A turn whose LLM call never answered (cancelled, timed out,
-        // failed) has an error and no reply: it is no program error.
-        var noReply = e.error && !e.program && !t.replied;
+        // failed) ends with no reply: it is no program error.
+        var noReply = !e.program && !t.replied;
         add(t.status, noReply ? el('span', {class: 'badge warn', text: 'no reply'}) : e.error ? el('span', {class: 'badge fail', text: 'error'}) : el('span', {class: 'badge ok', text: 'done'}),
           e.cached ? el('span', {class: 'badge muted', text: 'cached program'}) : null);
         t.meta.textContent = ms(e.duration_ms) + (e.tokens ? ' · tokens ' + tokensText(e.tokens) : '');
@@ -672,8 +672,9 @@
   function savedTurns(d) {
     return (d.turns || []).map(function (t) {
       // A turn whose LLM call never answered (cancelled, timed out,
-      // failed) has an error and no reply: not done, and no program error.
-      var cut = t.error && !t.program && !t.response;
+      // failed) has failed attempts and no reply: not done, and no
+      // program error.
+      var cut = !t.program && !t.response && (t.llm_retries || []).length > 0;
       var calls = (t.tool_calls || []).map(function (c) {
         return details([el('span', {class: 'call-name', text: 'tool/' + c.name}), ' ', el('code', {class: 'args', text: clip(c.args || '{}', 90)}), ' ',
           el('span', {class: 'badge ' + (c.error ? 'fail' : 'ok'), text: c.error ? 'error' : 'ok'}), el('span', {class: 'dur', text: ms(c.duration_ms)})],
