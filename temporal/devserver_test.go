@@ -71,9 +71,28 @@ func devServer(t testing.TB) (client.Client, string) {
 			"go install github.com/temporalio/cli/cmd/temporal@v1.5.1 to run the tests against a real server")
 	}
 	dir := t.TempDir()
+	// A server that exits before it answers (the free port taken again by
+	// another process in between, a busy machine) is started again on
+	// another port, twice at most.
+	for attempt := 1; ; attempt++ {
+		c, addr, logText, err := startDevServer(t, bin, dir, attempt)
+		if err == nil {
+			return c, addr
+		}
+		if attempt == 3 {
+			t.Fatalf("%v:\n%s", err, logText)
+		}
+		t.Logf("attempt %d: %v; starting it again", attempt, err)
+	}
+}
+
+// startDevServer starts one dev server on a free port: a client of it, or
+// why it did not come up and its log.
+func startDevServer(t testing.TB, bin, dir string, attempt int) (client.Client, string, []byte, error) {
+	t.Helper()
 	port := freePort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	logFile, err := os.Create(filepath.Join(dir, "server.log"))
+	logFile, err := os.Create(filepath.Join(dir, fmt.Sprintf("server-%d.log", attempt)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +103,7 @@ func devServer(t testing.TB) (client.Client, string) {
 		"--search-attribute", "PtcTurns=Int", "--search-attribute", "PtcTokens=Int"}
 	switch db := os.Getenv("PTC_TEMPORAL_DB"); db {
 	case "", "file":
-		args = append(args, "--db-filename", filepath.Join(dir, "temporal.db"))
+		args = append(args, "--db-filename", filepath.Join(dir, fmt.Sprintf("temporal-%d.db", attempt)))
 	case "memory":
 	default:
 		t.Fatalf("PTC_TEMPORAL_DB=%q: file (the default) or memory", db)
@@ -96,8 +115,11 @@ func devServer(t testing.TB) (client.Client, string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting the dev server: %v", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	// exited is closed when the process has ended, waitErr set before: a
+	// closed channel is seen by the wait below and by the cleanup alike.
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		<-exited
@@ -112,19 +134,20 @@ func devServer(t testing.TB) (client.Client, string) {
 			cancel()
 			if herr == nil {
 				t.Cleanup(c.Close)
-				return c, addr
+				return c, addr, nil, nil
 			}
 			c.Close()
 			err = herr
 		}
 		select {
-		case e := <-exited:
+		case <-exited:
 			data, _ := os.ReadFile(logFile.Name())
-			t.Fatalf("the dev server exited (%v):\n%s", e, data)
+			return nil, "", data, fmt.Errorf("the dev server exited (%v)", waitErr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the dev server did not come up on %s: %v", addr, err)
+			data, _ := os.ReadFile(logFile.Name())
+			return nil, "", data, fmt.Errorf("the dev server did not come up on %s: %v", addr, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
