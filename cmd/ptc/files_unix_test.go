@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // endlessFIFO makes a FIFO in dir that a goroutine writes to without end
@@ -37,14 +38,23 @@ func endlessFIFO(t *testing.T, dir string) string {
 		}
 	}()
 	t.Cleanup(func() {
-		// A writer still waiting for a reader gets one, and then EPIPE.
-		select {
-		case <-done:
-		default:
-			if f, err := os.Open(path); err == nil {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			// A writer still waiting for a reader gets one, and then
+			// EPIPE. The open does not block: a writer that ended just
+			// before would leave a blocking open waiting forever.
+			if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 				f.Close()
 			}
-			<-done
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
 	})
 	return path
