@@ -183,40 +183,47 @@ func sharedSize(v lisp.Value, limit int, host, seen map[any]bool) int {
 		case *lisp.Cell:
 			size += len(x.Kind()) + 3 // #atom[...]
 			walk(x.Deref(), depth+1)
-		case *lisp.Vector:
-			size += 2
-			for _, e := range x.Items() {
-				walk(e, depth+1)
-				size++
-				if size > limit {
-					return
-				}
-			}
-		case *lisp.Map:
-			size += 2
-			for k, e := range x.All() {
-				walk(k, depth+1)
-				walk(e, depth+1)
-				size += 2
-				if size > limit {
-					return
-				}
-			}
-		case *lisp.Set:
-			size += 3
-			for e := range x.All() {
-				walk(e, depth+1)
-				size++
-				if size > limit {
-					return
-				}
-			}
+		case *lisp.Vector, *lisp.Map, *lisp.Set:
+			sizeElems(x, &size, limit, depth, walk)
 		default:
 			size += valueSize(v, limit-size)
 		}
 	}
 	walk(v, 0)
 	return size
+}
+
+// sizeElems adds to *size what the collection x prints around and between
+// its elements, and walks them with walk, stopping once *size is past
+// limit: the part of a size walk that sharedSize and valueSizeCells share.
+func sizeElems(x lisp.Value, size *int, limit, depth int, walk func(lisp.Value, int)) {
+	switch x := x.(type) {
+	case *lisp.Vector:
+		*size += 2
+		for _, e := range x.Items() {
+			walk(e, depth+1)
+			if *size++; *size > limit {
+				return
+			}
+		}
+	case *lisp.Map:
+		*size += 2
+		for k, e := range x.All() {
+			walk(k, depth+1)
+			walk(e, depth+1)
+			if *size += 2; *size > limit {
+				return
+			}
+		}
+	case *lisp.Set:
+		*size += 3
+		for e := range x.All() {
+			walk(e, depth+1)
+			if *size++; *size > limit {
+				return
+			}
+		}
+	}
 }
 
 // valueSize estimates the printed size of v, stopping early past limit.
@@ -250,34 +257,8 @@ func valueSizeCells(v lisp.Value, limit int) (int, bool) {
 			size += len(x) + 2
 		case lisp.Keyword:
 			size += len(x) + 1
-		case *lisp.Vector:
-			size += 2
-			for _, e := range x.Items() {
-				walk(e, depth+1)
-				size++
-				if size > limit {
-					return
-				}
-			}
-		case *lisp.Map:
-			size += 2
-			for k, e := range x.All() {
-				walk(k, depth+1)
-				walk(e, depth+1)
-				size += 2
-				if size > limit {
-					return
-				}
-			}
-		case *lisp.Set:
-			size += 3
-			for e := range x.All() {
-				walk(e, depth+1)
-				size++
-				if size > limit {
-					return
-				}
-			}
+		case *lisp.Vector, *lisp.Map, *lisp.Set:
+			sizeElems(x, &size, limit, depth, walk)
 		case *lisp.Cell:
 			size += len(x.Kind()) + 3 // #atom[...]
 			if inCells == nil {
