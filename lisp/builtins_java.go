@@ -33,14 +33,7 @@ func registerStringMethods(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			if err := th.scanned(len(s)); err != nil {
-				return nil, err
-			}
-			if err := th.chargeString(len(s)); err != nil {
-				return nil, err
-			}
-			out := f(s)
-			return out, th.chargeString(len(out) - len(s))
+			return th.transformString(s, f)
 		})
 	}
 	method(".toUpperCase", javaUpper)

@@ -129,14 +129,7 @@ func registerStrings(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			if err := th.scanned(len(s)); err != nil {
-				return nil, err
-			}
-			if err := th.chargeString(len(s)); err != nil {
-				return nil, err
-			}
-			out := f(s)
-			return out, th.chargeString(len(out) - len(s))
+			return th.transformString(s, f)
 		}, aliases...)
 	}
 	caseFn("clojure.string/upper-case", javaUpper, "upper-case", "upcase")
@@ -845,4 +838,18 @@ func strAtom(v Value) (string, bool) {
 		return x.text(), true
 	}
 	return "", false
+}
+
+// transformString returns f(s), a string as long as s or a little longer
+// (a case change, a trim): the scan of s and the new string are charged
+// before f runs, and whatever it grew by after.
+func (th *thread) transformString(s string, f func(string) string) (Value, error) {
+	if err := th.scanned(len(s)); err != nil {
+		return nil, err
+	}
+	if err := th.chargeString(len(s)); err != nil {
+		return nil, err
+	}
+	out := f(s)
+	return out, th.chargeString(len(out) - len(s))
 }
