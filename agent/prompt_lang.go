@@ -82,7 +82,7 @@ func LanguageReference(profile string) string {
 const langDefaultCore = "## PTC-Lisp\n" +
 	"Clojure syntax and core functions, with these differences:\n" +
 	"- ctx/name reads an input, nil when absent. Data from JSON has string keys; keywords name them too, in lookups and in assoc, dissoc, update, find: (:id row), (get-in row [:user :name]), {:keys [id]}.\n" +
-	"- map, filter, sort, take, range... return vectors; a list is as in Clojure: conj at front.\n" +
+	"- map, filter, sort, rest... return seqs, shown as [..]: conj adds in front, as Clojure.\n" +
 	"- Filters: (filter (where :status = \"paid\") rows); operators = not= < > <= >= in includes, none for truthy; paths [:user :tier]; combine with (all-of p q), (any-of p q), (none-of p).\n" +
 	"- Aggregates: (sum-by :amount rows) (avg-by :amount rows) (pluck :id rows); (max-by :amount rows) and min-by return the row. (group-by :k rows) gives {k [rows]}; (update-vals groups count); (frequencies xs).\n" +
 	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +
@@ -100,7 +100,7 @@ const langDefaultExample = "(let [paid (filter (where :status = \"paid\") ctx/or
 const langDefaultToolExample = "(def users (pmap #(tool/get-user {:id %}) (distinct (pluck :user_id ctx/orders))))"
 
 const langCompactCore = "## PTC-Lisp, a Clojure subset\n" +
-	"ctx/name reads input; keywords also name string keys, in lookups, assoc, dissoc, update. Sequence fns return vectors.\n" +
+	"ctx/name reads input; keywords also name string keys, in lookups, assoc, dissoc, update.\n" +
 	"(filter (where :k = v) xs); ops = not= < > <= >= in includes; (all-of p q) (any-of p q) (none-of p).\n" +
 	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs).\n" +
 	"Strings: clojure.string as str/join str/split str/replace...; format parse-long; regexes: re-find re-seq, RE2.\n" +

@@ -54,6 +54,7 @@ func newBuiltinTable() builtinTable {
 	registerArrays(t)
 	registerBuilder(t)
 	registerTypes(t)
+	registerSeqViews(t)
 	return t
 }
 

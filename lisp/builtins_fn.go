@@ -268,7 +268,7 @@ func registerFunctions(t builtinTable) {
 	pred("string?", func(v Value) bool { _, ok := v.(string); return ok })
 	pred("keyword?", func(v Value) bool { _, ok := v.(Keyword); return ok })
 	pred("char?", func(v Value) bool { s, ok := v.(string); return ok && s != "" && graphemeLen(s) == len(s) })
-	pred("vector?", func(v Value) bool { x, ok := v.(*Vector); return ok && x.isVectorType() })
+	pred("vector?", func(v Value) bool { x, ok := v.(*Vector); return ok && x.isVectorPred() })
 	pred("map?", func(v Value) bool { _, ok := v.(*Map); return ok })
 	pred("set?", func(v Value) bool { _, ok := v.(*Set); return ok })
 	// list? is Clojure's IPersistentList: a list, not a Cons, and a queue.
@@ -277,8 +277,11 @@ func registerFunctions(t builtinTable) {
 		return ok && (x.IsList() && !x.IsCons() || x.IsQueue())
 	})
 	pred("seq?", func(v Value) bool {
+		if x, ok := v.(*Vector); ok {
+			return x.IsList() || x.IsSeqView()
+		}
 		_, ok := v.(*Seq)
-		return ok || isList(v)
+		return ok
 	})
 	pred("coll?", func(v Value) bool {
 		switch v.(type) {
@@ -297,7 +300,7 @@ func registerFunctions(t builtinTable) {
 	pred("associative?", func(v Value) bool {
 		switch v := v.(type) {
 		case *Vector:
-			return v.isVectorType()
+			return v.isVectorPred()
 		case *Map:
 			return true
 		}

@@ -1052,14 +1052,14 @@ func registerSequences(t builtinTable) {
 		}
 		return &reduced{value: a[0]}, nil
 	})
-	isVector := func(_ *thread, a []Value) (Value, error) { v, ok := a[0].(*Vector); return ok && v.isVectorType(), nil }
+	isVector := func(_ *thread, a []Value) (Value, error) { v, ok := a[0].(*Vector); return ok && v.isVectorPred(), nil }
 	t.add("indexed?", 1, 1, isVector)
 	// Every map and set is sorted (in the canonical order), as Clojure's
 	// sorted-map and sorted-set, which are reversible.
 	t.add("reversible?", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		switch v := a[0].(type) {
 		case *Vector:
-			return v.isVectorType(), nil
+			return v.isVectorPred(), nil
 		case *Map, *Set:
 			return true, nil
 		}
@@ -1752,8 +1752,8 @@ func seqConj(th *thread, a []Value) (Value, error) {
 		// Clojure: conj onto nil makes a list, (conj nil 1 2) is (2 1).
 		return th.prependAll(emptyList, a[1:])
 	case *Vector:
-		if c.IsList() {
-			return th.prependAll(c, a[1:])
+		if c.growsAtFront() {
+			return th.prependAll(c.frontList(), a[1:])
 		}
 		for _, x := range a[1:] {
 			var err error
@@ -1812,7 +1812,7 @@ func (th *thread) chargeMerge(m *Map) error {
 }
 
 func seqInto(th *thread, a []Value) (Value, error) {
-	if to, ok := a[0].(*Vector); a[0] == nil || ok && to.IsList() {
+	if to, ok := a[0].(*Vector); a[0] == nil || ok && to.growsAtFront() {
 		// Into a list (or nil, which conj makes a list): each element goes
 		// in front, so they end up reversed, as in Clojure. prependAll
 		// charges the list it builds.
@@ -1823,7 +1823,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		if to == nil {
 			to = emptyList
 		}
-		return th.prependAll(to, xs)
+		return th.prependAll(to.frontList(), xs)
 	}
 	pre := countOrZero(a[1])
 	if err := th.charge(2 * int64(pre)); err != nil {

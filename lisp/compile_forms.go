@@ -595,7 +595,7 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 			return nil, at(err, pos)
 		}
 		if collect {
-			return NewVector(out), nil
+			return newSeqView(out), nil // a lazy seq in Clojure: conj puts in front
 		}
 		return nil, nil
 	}

@@ -409,8 +409,8 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 	case nil:
 		return &listReducer{onto: emptyList}, nil // conj onto nil makes a list
 	case *Vector:
-		if c.IsList() {
-			return &listReducer{onto: c}, nil
+		if c.growsAtFront() {
+			return &listReducer{onto: c.frontList()}, nil
 		}
 		// The elements already there are copied into the result.
 		if err := th.charge(int64(c.Len())); err != nil {

@@ -240,6 +240,8 @@ func classOf(v Value) (Class, bool) {
 			name = "clojure.lang.PersistentQueue"
 		case v.IsEntry():
 			name = "clojure.lang.MapEntry"
+		case v.IsSeqView():
+			name = "clojure.lang.LazySeq"
 		case !v.IsList():
 			name = "clojure.lang.PersistentVector"
 		case v.IsCons():

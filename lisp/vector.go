@@ -59,6 +59,7 @@ const (
 	consKind             // a list: clojure.lang.Cons
 	entryKind            // a vector of two: clojure.lang.MapEntry
 	queueKind            // a vector: clojure.lang.PersistentQueue
+	seqKind              // a vector: the seq a sequence function returns (LazySeq, ChunkedSeq, …)
 )
 
 // root returns the claim that holds the array and its counter.
@@ -78,6 +79,60 @@ var (
 
 // emptyQueue is clojure.lang.PersistentQueue/EMPTY.
 var emptyQueue = &Vector{claim: queueMark}
+
+// seqMark marks the results of the sequence functions (map, filter, rest,
+// take, sort, keys …), which are seqs in Clojure: they read, print and
+// compare as vectors here (docs/deviations.md row 33), but conj and into put
+// new elements in front, as onto any Clojure seq, and the predicates and
+// type answer as for a seq. Its capacity is 0: none appends in place.
+var seqMark = &vectorClaim{kind: seqKind}
+
+// emptySeqView is the empty result of a sequence function.
+var emptySeqView = &Vector{claim: seqMark}
+
+// IsSeqView reports whether v is the result of a sequence function over a
+// vector: a vector that stands for a Clojure seq (seq? true, vector? false,
+// conj puts in front).
+func (v *Vector) IsSeqView() bool { return v.kindOf() == seqKind }
+
+// asSeqView marks a plain vector as a sequence function's result (sharing
+// its elements); lists, queues, entries and seq views are returned as they
+// are.
+func (v *Vector) asSeqView() *Vector {
+	if v.claim != nil && (v.claim.list || v.claim.kind != plainKind) {
+		return v
+	}
+	if len(v.items) == 0 {
+		return emptySeqView
+	}
+	return &Vector{items: v.items[:len(v.items):len(v.items)], claim: seqMark}
+}
+
+// newSeqView returns a sequence function's result holding items, which it
+// takes ownership of.
+func newSeqView(items []Value) *Vector {
+	if len(items) == 0 {
+		return emptySeqView
+	}
+	return &Vector{items: items[:len(items):len(items)], claim: seqMark}
+}
+
+// frontList returns v as the list that conj and into prepend to: a list as
+// it is, a seq view as a Cons of its elements (conj onto a Clojure seq makes
+// a Cons).
+func (v *Vector) frontList() *Vector {
+	if v.IsSeqView() {
+		if len(v.items) == 0 {
+			return emptyList
+		}
+		return NewList(v.items[:len(v.items):len(v.items)]).asCons()
+	}
+	return v
+}
+
+// growsAtFront reports whether conj and into put new elements in front of
+// v: a list or a seq view.
+func (v *Vector) growsAtFront() bool { return v.IsList() || v.IsSeqView() }
 
 // newEntry returns the map entry [k v].
 func newEntry(k, v Value) *Vector {
@@ -105,10 +160,14 @@ func (v *Vector) IsEntry() bool { return v.kindOf() == entryKind }
 // #queue [1 2] and is = to the vector and the list of the same elements.
 func (v *Vector) IsQueue() bool { return v.kindOf() == queueKind }
 
-// isVectorType reports whether v is a vector for vector?, associative?,
-// calling and get by index: not a list and not a queue (a map entry is
-// a vector, as in Clojure).
+// isVectorType reports whether v is a vector for calling and get by
+// index: not a list and not a queue (a map entry is a vector, as in
+// Clojure; a seq view is one too, which Clojure would refuse or answer nil).
 func (v *Vector) isVectorType() bool { return !v.IsList() && !v.IsQueue() }
+
+// isVectorPred reports whether v is a vector for vector?, associative?,
+// indexed? and reversible?: a vector type that is not a seq view.
+func (v *Vector) isVectorPred() bool { return v.isVectorType() && !v.IsSeqView() }
 
 // popQueue returns the queue without its first element, sharing the array
 // (it still appends in place): O(1).
@@ -134,6 +193,8 @@ func (v *Vector) withItems(items []Value) *Vector {
 		return newEntry(items[0], items[1])
 	case v.IsQueue():
 		return queueOf(items)
+	case v.IsSeqView():
+		return NewVector(items).asSeqView()
 	}
 	return NewVector(items)
 }
@@ -204,7 +265,7 @@ func (v *Vector) asList() *Vector {
 
 // empty returns the empty vector or list, of v's kind.
 func (v *Vector) empty() *Vector {
-	if v.IsList() {
+	if v.growsAtFront() {
 		return emptyList
 	}
 	if v.IsQueue() {
@@ -386,12 +447,6 @@ func (v *Vector) Assoc(i int, x Value) *Vector {
 	copy(items, v.items)
 	items[i] = x
 	return &Vector{items: items}
-}
-
-// isList reports whether v is a list.
-func isList(v Value) bool {
-	l, ok := v.(*Vector)
-	return ok && l.IsList()
 }
 
 // prependAll conjoins xs onto the list l one by one, as (into l xs) does:

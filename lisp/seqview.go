@@ -1,0 +1,54 @@
+package lisp
+
+// Sequence functions return seq views.
+//
+// In Clojure, map, filter, rest, take, sort, keys … return seqs, and conj
+// onto a seq puts the new element in front: (conj (rest [1 2 3]) 0) is
+// (0 2 3). Here those functions build vectors (docs/deviations.md row 33),
+// which keeps reading, printing and JSON as they were; what would silently
+// differ is growing one: a depth-first search that pushes with
+// (into (rest stack) next) or an LRU list kept with
+// (conj (remove #{k} order) k) would append where Clojure prepends and walk
+// in another order. So the results of those functions are marked as seq
+// views (Vector.IsSeqView): conj and into prepend onto them, making a Cons
+// as Clojure does, and vector?, seq?, associative?, indexed?, reversible?,
+// empty and type answer as for a seq.
+
+// seqResultBuiltins are the builtins whose result, when it is a vector
+// (not a list, a queue or a map entry), is a seq in Clojure.
+var seqResultBuiltins = []string{
+	"map", "filter", "remove", "keep", "keep-indexed", "map-indexed", "mapcat",
+	"concat", "rest", "next", "nnext", "nfirst", "nthrest", "nthnext",
+	"take", "drop", "take-while", "drop-while", "take-last", "drop-last",
+	"butlast", "take-nth", "sort", "sort-by", "distinct", "dedupe",
+	"keys", "vals", "interleave", "interpose", "partition", "partition-all",
+	"partition-by", "flatten", "range", "repeat", "repeatedly", "seq",
+	"re-seq", "reductions", "tree-seq", "rseq", "subseq", "rsubseq",
+	"sequence",
+}
+
+// registerSeqViews marks the results of seqResultBuiltins, under every name
+// each is registered as (its aliases too). It runs last, so every builtin
+// that compiled code captures is the marking one.
+func registerSeqViews(t builtinTable) {
+	for _, name := range seqResultBuiltins {
+		old, ok := t[name].(*Builtin)
+		if !ok {
+			panic("lisp: seq view of the unregistered builtin " + name)
+		}
+		marked := *old
+		inner := old.fn
+		marked.fn = func(th *thread, a []Value) (Value, error) {
+			v, err := inner(th, a)
+			if x, ok := v.(*Vector); ok && err == nil {
+				return x.asSeqView(), nil
+			}
+			return v, err
+		}
+		for n, b := range t {
+			if b == Value(old) {
+				t[n] = &marked
+			}
+		}
+	}
+}
