@@ -24,7 +24,7 @@ var seqResultBuiltins = []string{
 	"keys", "vals", "interleave", "interpose", "partition", "partition-all",
 	"partition-by", "flatten", "range", "repeat", "repeatedly", "seq",
 	"re-seq", "reductions", "tree-seq", "rseq", "subseq", "rsubseq",
-	"sequence",
+	"sequence", "pmap", "pcalls",
 }
 
 // registerSeqViews marks the results of seqResultBuiltins, under every name
