@@ -103,6 +103,33 @@ func ExampleStep_Decode() {
 }
 
 // Typed tools take their signature from Go types.
+// A typed tool in one call: the signature the LLM sees comes from the Go
+// types, and the program's arguments are decoded into the struct.
+func ExampleNewTool() {
+	type query struct {
+		City string `json:"city"`
+	}
+	type weather struct {
+		TempC float64 `json:"temp_c"`
+	}
+	a := agent.MustNew(agent.Config{
+		Prompt:    "How warm is it in {{city}}?",
+		Signature: "(city :string) -> :float",
+		Tools: map[string]agent.Tool{
+			"weather": agent.NewTool("Current weather of a city.", func(ctx context.Context, q query) (weather, error) {
+				return weather{TempC: map[string]float64{"Oslo": 4.5}[q.City]}, nil
+			}),
+		},
+	})
+	model := llmtest.NewScript(llmtest.Code(`(return (:temp_c (tool/weather {:city ctx/city})))`))
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"city": "Oslo"}})
+	fmt.Println(a.Config().Tools["weather"].Signature)
+	fmt.Println(lisp.PrintString(step.Return), err)
+	// Output:
+	// (city :string) -> {temp_c :float}
+	// 4.5 <nil>
+}
+
 func ExampleTyped() {
 	type query struct {
 		City string `json:"city"`

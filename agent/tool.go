@@ -50,9 +50,34 @@ type Tool struct {
 	typed    *signature.Tool
 	nested   *nestedAgent   // an agent or an LLM answers the calls
 	compiled *CompiledAgent // a compiled agent's program answers them
+	err      error          // NewTool could not make the tool: binding it fails with this
 }
 
-// Func returns a tool for a plain function without a contract.
+// NewTool returns the tool for a typed Go function, in one call: the
+// signature the LLM sees comes from In (a struct: its fields are the
+// arguments) and Out, the description is description, and the arguments
+// are decoded into In before fn runs (see signature.TypedFunc; opts such
+// as signature.WithMode adjust it).
+//
+//	agent.NewTool("Current weather of a city.", func(ctx context.Context, q Query) (Weather, error) { … })
+//
+// A type the signature cannot describe (a channel, a func …) makes a tool
+// that agent.New refuses, naming the tool and the type (reason
+// invalid_signature), so a tool table is one expression with no error to
+// check at each entry.
+func NewTool[In, Out any](description string, fn func(context.Context, In) (Out, error), opts ...signature.ToolOption) Tool {
+	all := make([]signature.ToolOption, 0, len(opts)+1)
+	all = append(all, signature.WithDescription(description))
+	t, err := signature.TypedFunc(fn, append(all, opts...)...)
+	if err != nil {
+		return Tool{Description: description, err: err}
+	}
+	return Typed(t)
+}
+
+// Func returns a tool for a plain function without a contract: it gets
+// the arguments as the program wrote them. NewTool makes a typed one, whose
+// signature the LLM sees and whose arguments are checked.
 func Func(f ToolFunc) Tool { return Tool{Func: f} }
 
 // Typed returns a tool for a typed function (see signature.TypedFunc): its
@@ -100,6 +125,9 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed, nested: t.nested, compiled: t.compiled,
 		unlisted: t.Unlisted}
 	switch {
+	case t.err != nil:
+		return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+			Message: fmt.Sprintf("tool %q: %v", name, t.err), Err: t.err}
 	case bt.typ != nil:
 		bt.sig = bt.typ.Signature()
 	case t.Func == nil:

@@ -41,7 +41,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/signature"
 )
 
 func main() {
@@ -115,7 +114,7 @@ func ticketTools() map[string]agent.Tool {
 		Text string `json:"text"`
 	}
 	return map[string]agent.Tool{
-		"search-tickets": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, a searchArgs) ([]ticket, error) {
+		"search-tickets": agent.NewTool("Full-text search of the support tickets (subject and transcript).", func(ctx context.Context, a searchArgs) ([]ticket, error) {
 			var out []ticket
 			q := strings.ToLower(a.Text)
 			for _, t := range tickets {
@@ -124,7 +123,7 @@ func ticketTools() map[string]agent.Tool {
 				}
 			}
 			return out, nil
-		}, signature.WithDescription("Full-text search of the support tickets (subject and transcript)."))),
+		}),
 	}
 }
 
@@ -133,13 +132,13 @@ func orderTools() map[string]agent.Tool {
 		ID int `json:"id"`
 	}
 	return map[string]agent.Tool{
-		"order": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, a orderArgs) (order, error) {
+		"order": agent.NewTool("Look an order up by id.", func(ctx context.Context, a orderArgs) (order, error) {
 			o, ok := orders[a.ID]
 			if !ok {
 				return order{}, fmt.Errorf("no order %d", a.ID)
 			}
 			return o, nil
-		}, signature.WithDescription("Look an order up by id."))),
+		}),
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // Config is the agent of the mission; its context is {"n": 3}.
@@ -135,7 +134,7 @@ func Tools() map[string]agent.Tool {
 		ID int `json:"id"`
 	}
 	return map[string]agent.Tool{
-		"list-orders": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, a listArgs) ([]Order, error) {
+		"list-orders": agent.NewTool("List the orders, optionally only those with a status (paid, refunded, pending).", func(ctx context.Context, a listArgs) ([]Order, error) {
 			var out []Order
 			for _, o := range Orders() {
 				if a.Status == "" || o.Status == a.Status {
@@ -143,14 +142,14 @@ func Tools() map[string]agent.Tool {
 				}
 			}
 			return out, nil
-		}, signature.WithDescription("List the orders, optionally only those with a status (paid, refunded, pending)."))),
-		"customer": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, a customerArgs) (Customer, error) {
+		}),
+		"customer": agent.NewTool("Look a customer up by id.", func(ctx context.Context, a customerArgs) (Customer, error) {
 			for _, c := range customers {
 				if c.ID == a.ID {
 					return c, nil
 				}
 			}
 			return Customer{}, fmt.Errorf("no customer with id %d", a.ID)
-		}, signature.WithDescription("Look a customer up by id."))),
+		}),
 	}
 }
