@@ -81,3 +81,14 @@ func TestNewToolCalls(t *testing.T) {
 		t.Fatalf("the first call, with a string id, should have failed its turn with a tool error: %+v", step.Trace)
 	}
 }
+
+// TestToolFuncIsLispToolFunc: one function type serves both layers, so a
+// lisp.Tools map's function is an agent tool's Func as it is.
+func TestToolFuncIsLispToolFunc(t *testing.T) {
+	tools := lisp.Tools{"echo": func(ctx context.Context, args *lisp.Map) (any, error) { return "ok", nil }}
+	var f agent.ToolFunc = tools["echo"]
+	tool := agent.Func(f)
+	if res, err := tool.Func(context.Background(), nil); res != "ok" || err != nil {
+		t.Fatalf("got %v %v", res, err)
+	}
+}

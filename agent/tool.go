@@ -15,7 +15,9 @@ import (
 // {:q "x"}; positional arguments arrive as {:args [...]}. The result may be
 // any value lisp.FromGo accepts; an error becomes a tool_error the LLM sees
 // (with the tool's name), and a panic is caught and reported the same way.
-type ToolFunc func(ctx context.Context, args *lisp.Map) (any, error)
+// It is lisp.ToolFunc: one function type serves the interpreter's tools
+// and an agent's.
+type ToolFunc = lisp.ToolFunc
 
 // Tool is a function an agent's programs can call, with the contract the
 // LLM is shown. Build one as a literal,
