@@ -170,7 +170,7 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		}
 		c.mu.Unlock()
 	}()
-	prog, cerr = compile(src, nil, ws)
+	prog, cerr = compile(src, nil, ws, nil)
 	return prog, false, cerr
 }
 

@@ -14,8 +14,9 @@ import (
 
 // compiler lowers the analyzed tree into evalFn closures.
 type compiler struct {
-	src  string
-	errs []*Error
+	src   string
+	errs  []*Error
+	funcs *Funcs // host functions (nil: none)
 	// lines turns the offsets of the analyzed nodes into the positions the
 	// compiled code reports errors at; made on first use.
 	lines    syntax.Lines
@@ -764,6 +765,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.Self:
 		return func(fr *frame) (Value, error) { return fr.self, nil }
 	case *analyze.Builtin:
+		if b, ok := c.funcs.lookup(e.Name); ok {
+			return constant(b)
+		}
 		v, ok := builtins[e.Name]
 		if !ok {
 			return c.errorf(c.pos(e.Off), UnboundVar, "unknown builtin %s", e.Name)

@@ -12,6 +12,9 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 	n := len(e.Args)
 	switch f := e.Fn.(type) {
 	case *analyze.Builtin:
+		if b, ok := c.funcs.lookup(f.Name); ok {
+			return c.hostCall(b, e.Args, pos)
+		}
 		info, ok := callInfos[f.Name]
 		if !ok {
 			return c.errorf(pos, UnboundVar, "unknown builtin %s", f.Name)

@@ -19,6 +19,10 @@
 // A Cache (NewCache) keeps compiled programs by their text, bounded and
 // safe for concurrent use, for hosts that see the same programs again.
 //
+// Funcs (NewFuncs) add Go functions to the language, which programs call
+// as builtins, (slug title): Funcs.Compile checks the calls' arity when
+// it compiles, and the calls run under the run's limits.
+//
 // # Pipeline
 //
 // Source text goes through three stages, one package each:

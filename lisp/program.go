@@ -24,6 +24,7 @@ type Program struct {
 	globals []analyze.GlobalUse
 	defs    map[string]bool
 	deps    Dependencies
+	funcs   *Funcs // the host functions it was compiled with
 	// variants are the program compiled for namespaces that shadow
 	// builtins it may name (see in), by the names.
 	variantMu sync.Mutex
@@ -67,7 +68,7 @@ func (p *Program) Source() string { return p.src }
 // several independent errors are found, the first one lists the others in
 // its More field. A text longer than MaxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
-	return compile(src, nil, nil)
+	return compile(src, nil, nil, nil)
 }
 
 // workspace is the memory of the reader and the analyzer that a Cache
@@ -88,8 +89,8 @@ func (w *workspace) reset() {
 
 // compile compiles src for a namespace that redefines the builtins named
 // in shadows (sorted), in the memory of ws if it is not nil (ws is reset
-// before compile returns).
-func compile(src string, shadows []string, ws *workspace) (*Program, error) {
+// before compile returns), with the host functions of funcs (nil: none).
+func compile(src string, shadows []string, ws *workspace, funcs *Funcs) (*Program, error) {
 	if ws != nil {
 		defer ws.reset()
 	}
@@ -100,7 +101,7 @@ func compile(src string, shadows []string, ws *workspace) (*Program, error) {
 	}
 	var forms []syntax.Node
 	var err error
-	cfg := analyzeConfig
+	cfg := funcs.analyzeConfig()
 	if ws != nil {
 		forms, err = syntax.Config{Buffers: &ws.read}.Read(src)
 		cfg.Buffers = &ws.analysis
@@ -120,7 +121,7 @@ func compile(src string, shadows []string, ws *workspace) (*Program, error) {
 	if err != nil {
 		return nil, fromAnalyze(err, src)
 	}
-	c := &compiler{src: src}
+	c := &compiler{src: src, funcs: funcs}
 	top := c.expr(ap.Body)
 	if len(c.errs) > 0 {
 		first := c.errs[0]
@@ -146,7 +147,7 @@ func compile(src string, shadows []string, ws *workspace) (*Program, error) {
 		b := &programBlock{}
 		p, th = &b.p, initThread(&b.th.th, &b.th.frame, b.th.frames[:], &b.th.chunks, b.th.values[:])
 	}
-	p.src, p.top, p.nslots, p.globals, p.defs = src, top, ap.NumSlots, ap.Globals, defs
+	p.src, p.top, p.nslots, p.globals, p.defs, p.funcs = src, top, ap.NumSlots, ap.Globals, defs, funcs
 	p.deps = c.dependencies(ap.Globals, defs)
 	p.size = int64(len(src)) + (c.constSlots+int64(c.regexWeight))*valueSize
 	p.spare.Store(th)
@@ -268,7 +269,7 @@ func (p *Program) in(ns *Namespace) (*Program, error) {
 	if v != nil {
 		return v, nil
 	}
-	v, err := compile(p.src, names, nil)
+	v, err := compile(p.src, names, nil, p.funcs)
 	if err != nil {
 		return nil, err
 	}
@@ -301,6 +302,10 @@ type Options struct {
 	Tools ToolCaller
 	// Limits bound the run; zero fields take their defaults.
 	Limits Limits
+	// Funcs are the host functions the program calls by name, (slug x):
+	// Run compiles the program with them. A Program compiled with
+	// Funcs.Compile has its own, and a different set here is an error.
+	Funcs *Funcs
 }
 
 // Limits bound the resources of one run. A zero field means the default; a
@@ -475,7 +480,7 @@ func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.Namespace != nil {
 		shadows = opts.Namespace.shadows
 	}
-	p, err := compile(src, shadows, nil)
+	p, err := compile(src, shadows, nil, opts.Funcs)
 	if err != nil {
 		return &Result{Namespace: opts.Namespace}, err
 	}
@@ -487,6 +492,10 @@ func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 // err is an *Error when the program failed. A program that calls (fail v)
 // returns Status Failed and a nil error.
 func (p *Program) Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Funcs != nil && opts.Funcs != p.funcs {
+		return &Result{Namespace: opts.Namespace}, &Error{Kind: InvalidArgument,
+			Message: "Options.Funcs differ from the Funcs the program was compiled with: compile it with Funcs.Compile and leave Options.Funcs nil"}
+	}
 	return p.run(ctx, opts, time.Now())
 }
 
