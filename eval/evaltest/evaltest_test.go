@@ -18,6 +18,7 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/signature"
 )
 
 // The tests that must see a case fail a test run in a child process: the
@@ -339,9 +340,31 @@ func TestRecordEnv(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "model", "price", "one.1.json")); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(out, "latency p50 / p95") {
+		t.Errorf("the recording's report lacks the latency:\n%s", out)
+	}
 	out, failed = runChild(t, "^TestChildRecordEnv$", childDirEnv+"="+dir)
-	if failed || !strings.Contains(out, "replayed from "+dir) {
-		t.Errorf("failed %v:\n%s", failed, out)
+	if failed || !strings.Contains(out, "replayed from "+dir) || strings.Contains(out, "latency") {
+		t.Errorf("failed %v; want a replay, no latency in its report:\n%s", failed, out)
+	}
+
+	// -run selects what is recorded; the others' recordings stay.
+	two := filepath.Join(dir, "model", "price", "two.1.json")
+	before, err := os.ReadFile(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := filepath.Join(dir, "model", "price", "one.1.json")
+	if err := os.Remove(one); err != nil {
+		t.Fatal(err)
+	}
+	out, failed = runChild(t, "^TestChildRecordEnv$/^price$/^one$", childDirEnv+"="+dir, "PTC_EVAL_RECORD=1")
+	after, err := os.ReadFile(two)
+	if failed || err != nil || string(after) != string(before) || strings.Contains(out, "price/two") {
+		t.Errorf("recording case one alone: failed %v, case two's recording %v:\n%s", failed, err, out)
+	}
+	if _, err := os.Stat(one); err != nil {
+		t.Errorf("case one not recorded again: %v", err)
 	}
 	out, failed = runChild(t, "^TestChildRecordEnv$", childDirEnv+"="+dir, "PTC_EVAL_RECORD=maybe")
 	if !failed || !strings.Contains(out, `evaltest: PTC_EVAL_RECORD="maybe": want 1 to record, or 0`) {
@@ -373,4 +396,34 @@ func ExampleRecordingPath() {
 	fmt.Println(filepath.ToSlash(evaltest.RecordingPath("testdata/evals", k)))
 	// Output:
 	// testdata/evals/openai_gpt-4.1-mini/orders/big_spender.1.json
+}
+
+// TestTypedToolsRunLive: a tool made with agent.Typed (no Func) is not
+// recorded, and runs live in a replay.
+func TestTypedToolsRunLive(t *testing.T) {
+	var calls atomic.Int64
+	typed, err := signature.TypedFunc(func(_ context.Context, in struct {
+		ID int `json:"id"`
+	}) (map[string]any, error) {
+		calls.Add(1)
+		return map[string]any{"price": 10.0 * float64(in.ID)}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := eval.Task{Name: "typed", Config: agent.Config{Prompt: "Look up the price of item {{sku}}.", Signature: "(sku :string, id :int) -> :float",
+		Tools: map[string]agent.Tool{"price": agent.Typed(typed)}},
+		Cases: []eval.Case{{Name: "one", Input: map[string]any{"sku": "A", "id": 1}, Checks: []eval.Check{eval.Equals(10.0)}}}}
+	dir := filepath.Join(t.TempDir(), "evals")
+	var reps []*eval.Report
+	for _, opts := range []evaltest.Options{{Dir: dir, Model: priceModel().Func(), Record: true}, {Dir: dir}} {
+		t.Run("run", func(t *testing.T) { reps = append(reps, evaltest.Run(t, []eval.Task{task}, opts)) })
+	}
+	if len(reps) != 2 || !reps[0].Passed() || !reps[1].Passed() || calls.Load() != 2 {
+		t.Errorf("recorded and replayed: %d live calls, want 2 (%+v)", calls.Load(), reps)
+	}
+	data, _ := os.ReadFile(evaltest.RecordingPath(dir, eval.RunKey{Variant: "model", Task: "typed", Case: "one", Run: 1}))
+	if strings.Contains(string(data), "tool_calls") {
+		t.Errorf("the typed tool's call was recorded:\n%s", data)
+	}
 }
