@@ -156,8 +156,10 @@ type replayed struct {
 // (pmap then runs one call at a time, agent.Options.Sequential, so that
 // equal calls get their recorded results in the same order every time);
 // the tools the recording has no calls of run live, as do tools built
-// with agent.Typed, Agent.AsTool or NewLLMTool (the LLM requests of the
-// latter two are recorded with the mission's).
+// with agent.NewTool, agent.Typed, Agent.AsTool or NewLLMTool, which have
+// no Func to wrap (the LLM requests of the latter two are recorded with
+// the mission's): give a tool to be recorded as agent.Tool{Func,
+// Signature}.
 func Run(t *testing.T, tasks []eval.Task, opts Options) *eval.Report {
 	t.Helper()
 	p, err := newPlan(opts, os.Getenv(RecordEnv))

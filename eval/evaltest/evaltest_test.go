@@ -398,8 +398,8 @@ func ExampleRecordingPath() {
 	// testdata/evals/openai_gpt-4.1-mini/orders/big_spender.1.json
 }
 
-// TestTypedToolsRunLive: a tool made with agent.Typed (no Func) is not
-// recorded, and runs live in a replay.
+// TestTypedToolsRunLive: a tool made with agent.Typed (as agent.NewTool
+// makes them: no Func) is not recorded, and runs live in a replay.
 func TestTypedToolsRunLive(t *testing.T) {
 	var calls atomic.Int64
 	typed, err := signature.TypedFunc(func(_ context.Context, in struct {
