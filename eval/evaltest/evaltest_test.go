@@ -427,3 +427,24 @@ func TestTypedToolsRunLive(t *testing.T) {
 		t.Errorf("the typed tool's call was recorded:\n%s", data)
 	}
 }
+
+// TestChildBadCheck runs, in a child, a case whose check does not
+// compile.
+func TestChildBadCheck(t *testing.T) {
+	isChild(t)
+	task := doubleTask()
+	task.Cases[1].Checks = []eval.Check{eval.Satisfies("(fn [r")}
+	evaltest.Run(t, []eval.Task{task}, evaltest.Options{Model: doubleModel().Func()})
+	t.Error("Run returned")
+}
+
+// TestBadTaskFailsAtOnce: a check that can never pass fails the test at
+// once, running no case; the cases' subtests say they did not run.
+func TestBadTaskFailsAtOnce(t *testing.T) {
+	out, failed := runChild(t, "^TestChildBadCheck$")
+	for _, want := range []string{"evaltest: eval: double, three:", "--- SKIP: TestChildBadCheck/double/two", "the evaluation did not run"} {
+		if !failed || !strings.Contains(out, want) || strings.Contains(out, "Run returned") {
+			t.Errorf("failed %v; the output lacks %q:\n%s", failed, want, out)
+		}
+	}
+}
