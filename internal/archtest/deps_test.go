@@ -20,6 +20,7 @@ var core = []string{
 	module + "/agent/internal/firewall",
 	module + "/agent/trace",
 	module + "/eval",
+	module + "/eval/evaltest",
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",
