@@ -151,15 +151,14 @@ type replayed struct {
 // (and does not return).
 //
 // Each case's subtest is parallel (t.Parallel): it reports its runs when
-// t's test function has returned. A task's tools built with Func are
-// recorded in record mode and answered from the recording in replay mode
-// (pmap then runs one call at a time, agent.Options.Sequential, so that
-// equal calls get their recorded results in the same order every time);
-// the tools the recording has no calls of run live, as do tools built
-// with agent.NewTool, agent.Typed, Agent.AsTool or NewLLMTool, which have
-// no Func to wrap (the LLM requests of the latter two are recorded with
-// the mission's): give a tool to be recorded as agent.Tool{Func,
-// Signature}.
+// t's test function has returned. A task's Go tools (agent.NewTool,
+// agent.Typed, agent.Func, a literal with a Func) are recorded in record
+// mode and answered from the recording in replay mode, through
+// agent.Tool.Wrap (pmap then runs one call at a time,
+// agent.Options.Sequential, so that equal calls get their recorded results
+// in the same order every time); the tools the recording has no calls of
+// run live, as do agents and LLMs called as tools (Agent.AsTool,
+// NewLLMTool), whose LLM requests are recorded with the mission's.
 func Run(t *testing.T, tasks []eval.Task, opts Options) *eval.Report {
 	t.Helper()
 	p, err := newPlan(opts, os.Getenv(RecordEnv))
@@ -273,10 +272,7 @@ func (s *session) tasks(tasks []eval.Task, selected map[caseRef]bool) []eval.Tas
 		if s.mode == modeRecord || s.mode == modeReplay {
 			tools := make(map[string]agent.Tool, len(task.Config.Tools))
 			for name, tool := range task.Config.Tools {
-				if tool.Func != nil {
-					tool.Func = s.tool(name, tool.Func)
-				}
-				tools[name] = tool
+				tools[name] = tool.Wrap(func(call agent.ToolFunc) agent.ToolFunc { return s.tool(name, call) })
 			}
 			task.Config.Tools = tools
 			if s.mode == modeReplay && len(tools) > 0 {

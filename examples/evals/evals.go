@@ -15,7 +15,6 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/eval"
-	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -34,22 +33,24 @@ var store = map[string][]order{
 	"carol": {{5, 300.0, "paid"}, {6, 25.0, "refunded"}, {7, 5.0, "refunded"}},
 }
 
+// ordersArgs are the orders tool's arguments.
+type ordersArgs struct {
+	Customer string `json:"customer"`
+}
+
 // ordersTool is the Go tool: a customer's orders, or an error for a
 // customer the store does not know.
-func ordersTool(_ context.Context, args *lisp.Map) (any, error) {
-	name, _ := args.Lookup(lisp.Keyword("customer"))
-	os, ok := store[fmt.Sprint(name)]
+func ordersTool(_ context.Context, a ordersArgs) ([]order, error) {
+	os, ok := store[a.Customer]
 	if !ok {
-		return nil, fmt.Errorf("no customer %v", name)
+		return nil, fmt.Errorf("no customer %s", a.Customer)
 	}
 	return os, nil
 }
 
 // tools are the agents' tools.
 func tools() map[string]agent.Tool {
-	return map[string]agent.Tool{"orders": {Func: ordersTool,
-		Signature:   "(customer :string) -> [{id :int, amount :float, status :string}]",
-		Description: "The orders of a customer; fails for an unknown customer."}}
+	return map[string]agent.Tool{"orders": agent.NewTool("The orders of a customer; fails for an unknown customer.", ordersTool)}
 }
 
 // refundCases are the cases of the refunds task, in PTC-Lisp.
