@@ -171,11 +171,13 @@ func (w *Workbench) handleAgents(rw http.ResponseWriter, r *http.Request) {
 	for _, a := range list {
 		out = append(out, w.describe(a, last))
 	}
-	files := false
+	// The page speaks of agent files when the agents come from files, or
+	// when a List (a folder) gives none yet.
+	files := len(list) == 0 && w.opts.List != nil
 	for _, a := range list {
 		files = files || a.File != ""
 	}
-	writeJSON(rw, http.StatusOK, map[string]any{"dir": w.opts.Title, "files": files,
+	writeJSON(rw, http.StatusOK, map[string]any{"dir": w.opts.Title, "files": files, "name": w.opts.Name,
 		"default_model": w.opts.Model, "can_choose_model": w.opts.Models != nil, "agents": out})
 }
 
@@ -216,7 +218,12 @@ func (w *Workbench) describe(a Agent, last map[string]lastTools) apiAgent {
 		d.Error = err.Error()
 		return d
 	}
-	cfg := built.Config()
+	// The agent as declared, before the defaults: its Config, unless
+	// only Agent says what it is.
+	cfg := a.Config
+	if a.Agent != nil && cfg.Prompt == "" {
+		cfg = built.Config()
+	}
 	if d.Description == "" {
 		d.Description = cfg.Description
 	}

@@ -60,17 +60,6 @@ func startsAsAgentFile(path string) bool {
 	return bytes.HasPrefix(bytes.TrimPrefix(b[:n], []byte("\ufeff")), []byte("---"))
 }
 
-// agentFile finds the agent file called name (only a listed one: a name
-// from a URL never becomes a path).
-func (s *devSource) agentFile(name string) (devAgentFile, bool) {
-	for _, f := range s.agentFiles() {
-		if f.name == name {
-			return f, true
-		}
-	}
-	return devAgentFile{}, false
-}
-
 // devEdit is what a run or a save changes in an agent file's text: the
 // prompt, max-turns, limits (nil, 0: unchanged), as the page sends it.
 type devEdit workbench.Edit

@@ -112,6 +112,7 @@ func (s *devSource) describe(f devAgentFile) workbench.Agent {
 	a.Input = ctxMap
 	cfg := af.cliConfig()
 	s.env.addTools(&cfg)
+	a.Config = cfg
 	if a.Agent, err = af.NewAgent(cfg); err != nil {
 		a.Error = err
 		return a
