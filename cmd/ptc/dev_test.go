@@ -968,3 +968,48 @@ func summaryOf(t *testing.T, dir, id string) runSummary {
 	t.Fatalf("no run %s in the history", id)
 	return runSummary{}
 }
+
+// TestDevMCPTools: an agent file with mcp: lists its MCP tools from its
+// last run; before it has one, the page may list them on demand, which
+// starts its servers (and the listing of the agents starts none).
+func TestDevMCPTools(t *testing.T) {
+	s := newMCPSuite(t)
+	h := newDevHarness(t, s.dir, func() llm.Func { return mcpAdder })
+	find := func() devAgent {
+		t.Helper()
+		var list struct{ Agents []devAgent }
+		h.call("GET", "/api/agents", nil, 200, &list)
+		for _, a := range list.Agents {
+			if a.Name == "adder" {
+				return a
+			}
+		}
+		t.Fatal("no adder agent")
+		return devAgent{}
+	}
+	a := find()
+	if a.MCP != "tools.json" || a.ToolsFrom != "" || !a.CanList || strings.Join(a.Tools, ",") != "lookup" {
+		t.Errorf("before a run: %+v", a)
+	}
+	if s.started() {
+		t.Fatal("listing the agents started the MCP server")
+	}
+	var listed struct{ Tools []string }
+	h.call("POST", "/api/agents/adder/tools", nil, 200, &listed)
+	if got := strings.Join(listed.Tools, ","); !strings.Contains(got, "up.add") || !strings.Contains(got, "lookup") || !s.started() {
+		t.Errorf("on demand: %s (server started: %v)", got, s.started())
+	}
+	s.forget(t)
+	id := h.startRun(map[string]any{"agent": "adder", "input": map[string]any{"a": 1, "b": 2}})
+	if sum := h.finish(id); sum.Status != "ok" {
+		t.Fatalf("the run: %+v", sum)
+	}
+	s.forget(t)
+	a = find()
+	if got := strings.Join(a.Tools, ","); a.ToolsFrom != id || !strings.Contains(got, "up.add") || !strings.Contains(got, "up.secret") {
+		t.Errorf("after a run: tools %s from %q, want up.add and up.secret from %s", got, a.ToolsFrom, id)
+	}
+	if s.started() {
+		t.Error("listing the agents started the MCP server")
+	}
+}
