@@ -226,6 +226,9 @@ func (w *Workbench) prepare(ctx context.Context, m *mission, a Agent, edit *Edit
 	}
 	if a.Source != nil {
 		sm, err := a.Source.Mission(ctx, edit)
+		if errors.Is(err, ErrUnavailable) {
+			return http.StatusBadGateway, err
+		}
 		if err != nil {
 			return http.StatusBadRequest, err
 		}

@@ -127,7 +127,8 @@ type Source interface {
 	// servers started for the run, closed by Close), its context, and
 	// the text to record. edit, when not nil, is the page's edit of the
 	// prompt and limits (only an Editor gets one): the run uses it,
-	// the source stays as it is.
+	// the source stays as it is. An error that wraps ErrUnavailable (a
+	// server the agent needs did not start) answers 502, another 400.
 	Mission(ctx context.Context, edit *Edit) (*Mission, error)
 	// Replay returns the agent of an offline replay of a saved run, from
 	// the agent text the run recorded (Mission.Text); mcp says the run's
@@ -136,6 +137,10 @@ type Source interface {
 	// is the saved run's file.
 	Replay(runFile, text string, mcp bool) (*agent.Agent, error)
 }
+
+// ErrUnavailable marks an error of Source.Mission that is no fault of the
+// request: a server the agent needs (an MCP server) did not start.
+var ErrUnavailable = errors.New("unavailable")
 
 // Mission is a run's agent, as a Source builds it.
 type Mission struct {

@@ -787,3 +787,26 @@ func (w *lineWriter) String() string {
 	defer w.mu.Unlock()
 	return w.buf.String()
 }
+
+// downSource is a Source whose servers do not start.
+type downSource struct{ Source }
+
+func (downSource) Mission(context.Context, *Edit) (*Mission, error) {
+	return nil, fmt.Errorf("server up: %w", ErrUnavailable)
+}
+
+// TestSourceUnavailable: a run whose Source cannot start a server it
+// needs answers 502, with the Source's message; another error 400.
+func TestSourceUnavailable(t *testing.T) {
+	h := newHarness(t, Options{Agents: []Agent{{Name: "down", ModelName: "script", Config: agent.Config{Prompt: "Hi."}, Source: downSource{}},
+		{Name: "broken", ModelName: "script", Error: fmt.Errorf("it does not read")}}})
+	if b := h.call("POST", "/api/runs", map[string]any{"agent": "down"}, http.StatusBadGateway, nil); !strings.Contains(string(b), "server up") {
+		t.Errorf("502: %s", b)
+	}
+	if b := h.call("POST", "/api/runs", map[string]any{"agent": "broken"}, http.StatusBadRequest, nil); !strings.Contains(string(b), "does not read") {
+		t.Errorf("400: %s", b)
+	}
+	if a := h.agents()["broken"]; a.Error != "it does not read" {
+		t.Errorf("the broken agent: %+v", a)
+	}
+}

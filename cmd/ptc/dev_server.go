@@ -162,7 +162,7 @@ func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench
 	if mc != nil {
 		ts, err := connectMCP(ctx, mc, d.s.log, true)
 		if err != nil {
-			return nil, err
+			return nil, devUnavailable{err}
 		}
 		m.Close = func() { _ = ts.Close() }
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
@@ -292,3 +292,10 @@ type devRetry struct {
 	Class   string  `json:"class"`
 	WaitMS  float64 `json:"wait_ms"`
 }
+
+// devUnavailable is an MCP server that did not start: the workbench
+// answers 502, the message as it is.
+type devUnavailable struct{ err error }
+
+func (e devUnavailable) Error() string   { return e.err.Error() }
+func (e devUnavailable) Unwrap() []error { return []error{e.err, workbench.ErrUnavailable} }
