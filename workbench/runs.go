@@ -43,7 +43,10 @@ type runMeta struct {
 	MCP       bool   `json:"mcp,omitempty"` // the agent had MCP tools
 	// Tools are the agent's tools in the run (the page lists an MCP
 	// agent's from its last run).
-	Tools    []string      `json:"tools,omitempty"`
+	Tools []string `json:"tools,omitempty"`
+	// Prompt is the agent's prompt, for a run that records no agent
+	// text (a Go agent's).
+	Prompt   string        `json:"prompt,omitempty"`
 	ReplayOf string        `json:"replay_of,omitempty"`
 	Replay   *replayResult `json:"replay,omitempty"`
 }
@@ -305,6 +308,9 @@ func (w *Workbench) start(ctx context.Context, cancel context.CancelFunc, m *mis
 	now := time.Now()
 	m.meta.StartedAt = now.UTC().Format(time.RFC3339)
 	m.meta.Tools = m.agent.ToolNames()
+	if m.text == nil {
+		m.meta.Prompt = m.prompt // no agent text to read it from
+	}
 	slices.Sort(m.meta.Tools)
 	run := &liveRun{id: w.newRunID(now), meta: m.meta, model: m.ref, prompt: m.prompt, ctx: redactedJSON(m.ctxMap),
 		cancel: cancel, wake: make(chan struct{})}
@@ -619,9 +625,11 @@ func (w *Workbench) handleRun(rw http.ResponseWriter, r *http.Request) {
 		}
 		turns = append(turns, dt)
 	}
-	prompt := ""
-	if f, err := agentfile.Parse(sr.rec.Agent.File, []byte(sr.rec.Agent.Text)); err == nil {
-		prompt = f.Config.Prompt
+	prompt := sr.meta.Prompt // a Go agent's: the run has no agent text
+	if sr.rec.hasAgent {
+		if f, err := agentfile.Parse(sr.rec.Agent.File, []byte(sr.rec.Agent.Text)); err == nil {
+			prompt = f.Config.Prompt
+		}
 	}
 	sum := sr.summary(id)
 	ctxJSON := sr.rec.Context

@@ -455,6 +455,14 @@ func TestGoRun(t *testing.T) {
 	if _, err := trace.ReadRecording(doc); err != nil {
 		t.Errorf("the saved run is no recording: %v", err)
 	}
+	var detail struct {
+		Prompt string
+		Turns  []apiTurn
+	}
+	h.call("GET", "/api/runs/"+id, nil, 200, &detail)
+	if detail.Prompt != "Tell the weather of {{city}}." || len(detail.Turns) != 2 || len(detail.Turns[0].ToolCalls) != 1 {
+		t.Errorf("the run's detail: %+v", detail)
+	}
 	var started map[string]string
 	h.call("POST", "/api/runs/"+id+"/replay", nil, 201, &started)
 	rs := h.finish(started["id"])
