@@ -140,6 +140,9 @@ func TestBrowser(t *testing.T) {
 	if loc, _ := chromedp.Run(ctx, chromedp.Location()); strings.Contains(loc, "token") {
 		t.Errorf("the token stays in the address bar: %s", loc)
 	}
+	if s := text(`.bar .home`); s != "ptc workbench" {
+		t.Errorf("the header says %q", s)
+	}
 	if s := text(`main`); !strings.Contains(s, "3 agents") || strings.Contains(s, "agent file") {
 		t.Errorf("the home page: %q", s)
 	}

@@ -71,6 +71,9 @@
       state.name = data.name || state.name;
       state.defaultModel = data.default_model || '';
       document.title = state.name;
+      var home = document.querySelector('.bar .home');
+      home.textContent = '';
+      add(home, el('span', {class: 'brand', text: 'ptc'}), ' ' + state.name.replace(/^ptc /, ''));
       var dir = document.getElementById('dir');
       var parts = state.dir.replace(/[\/\\]+$/, '').split(/[\/\\]/);
       dir.textContent = state.files ? (parts[parts.length - 1] || state.dir) + '/' : state.dir;
