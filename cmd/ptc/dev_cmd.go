@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
-	"time"
+
+	"github.com/ptc-go/ptc/workbench"
 )
 
 const devSynopsis = `[DIR] [--addr 127.0.0.1:PORT] [--model REF] [--mcp FILE] [--runs DIR2] [--open]`
@@ -66,7 +65,7 @@ func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
 		return exitFail
 	}
-	if !isLoopback(host) {
+	if !workbench.IsLoopback(host) {
 		fmt.Fprintf(stderr, "ptc dev: warning: %s is not a loopback address: the server is reachable from the network (the token still guards it)\n", host)
 	}
 	ctx, cancel := context.WithCancel(env.ctx)
@@ -77,36 +76,23 @@ func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	}
 	denv := *env
 	denv.ctx = ctx
-	s, err := newDevServer(&denv, devOptions{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
+	w, err := newDevServer(&denv, devOptions{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
 		return exitFail
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stderr, "ptc dev: %s\n", s.URL())
+	fmt.Fprintf(stderr, "ptc dev: %s\n", w.URL())
 	if *open {
-		if err := openTarget(env, s.URL()); err != nil {
+		if err := openTarget(env, w.URL()); err != nil {
 			fmt.Fprintf(stderr, "ptc dev: opening the page: %v\n", err)
 		}
 	}
-	code := exitOK
-	select {
-	case <-ctx.Done():
-	case err := <-served:
+	// Serve ends the runs (cancelled, saved) and the connections when ctx
+	// ends.
+	if err := w.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		code = exitFail
+		return exitFail
 	}
-	// The runs end (cancelled) and their streams with them; then the
-	// connections.
-	s.shutdown()
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer scancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-	}
-	srv.Close()
-	return code
+	return exitOK
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/internal/traceview"
 )
 
 const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]
@@ -34,11 +33,6 @@ holds what the mission firewalled: both commands refuse it unless given
 --unredacted, and the page then says, at its top, that it shows
 unredacted values.
 `
-
-// traceViewFS holds the HTML page's template, style and script.
-//
-//go:embed traceview/page.html traceview/style.css traceview/lib.js traceview/app.js
-var traceViewFS embed.FS
 
 func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -79,12 +73,7 @@ func readTraceFile(path string, unredacted bool) ([]byte, *agent.Step, error) {
 
 // traceIsRaw reports whether a trace file was written raw ("redacted":
 // false).
-func traceIsRaw(data []byte) bool {
-	var head struct {
-		Redacted *bool `json:"redacted"`
-	}
-	return json.Unmarshal(data, &head) != nil || head.Redacted == nil || !*head.Redacted
-}
+func traceIsRaw(data []byte) bool { return traceview.IsRaw(data) }
 
 func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]")
@@ -191,55 +180,10 @@ func openTarget(env *runEnv, file string) error {
 	return nil
 }
 
-// writeTraceHTML writes the page that shows a trace (with a banner that
-// says so when the trace is raw): the template with
-// the style and script inline and the trace's JSON in a
-// <script type="application/json"> element, escaped so that nothing in
-// it can end the element (every <, > and & is a \u escape).
+// writeTraceHTML writes the page that shows a trace (internal/traceview,
+// which ptc dev's workbench serves too).
 func writeTraceHTML(w io.Writer, traceJSON []byte, title string) error {
-	read := func(name string) (string, error) {
-		b, err := traceViewFS.ReadFile("traceview/" + name)
-		return string(b), err
-	}
-	tmpl, err := read("page.html")
-	if err != nil {
-		return err
-	}
-	css, err := read("style.css")
-	if err != nil {
-		return err
-	}
-	lib, err := read("lib.js")
-	if err != nil {
-		return err
-	}
-	js, err := read("app.js")
-	if err != nil {
-		return err
-	}
-	if strings.Contains(strings.ToLower(css), "</style") || strings.Contains(strings.ToLower(lib+js), "</script") {
-		return errors.New("the page's style or script would end its element")
-	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, traceJSON); err != nil {
-		return fmt.Errorf("the trace is not JSON: %w", err)
-	}
-	var data bytes.Buffer
-	json.HTMLEscape(&data, compact.Bytes())
-	banner := ""
-	if traceIsRaw(traceJSON) {
-		banner = `<p class="note error unredacted" role="alert">This page shows unredacted values: the trace was written raw, ` +
-			`with the data the mission firewalled. Keep it to yourself: do not mail it, attach it or share it.</p>` + "\n"
-	}
-	page := strings.NewReplacer(
-		"{{BANNER}}", banner,
-		"{{TITLE}}", html.EscapeString(title),
-		"{{STYLE}}", css,
-		"{{SCRIPT}}", lib+"\n"+js,
-		"{{DATA}}", data.String(),
-	).Replace(tmpl)
-	_, err = io.WriteString(w, page)
-	return err
+	return traceview.WriteHTML(w, traceJSON, title)
 }
 
 // checkTracePath checks, before a mission runs, that its trace can be

@@ -9,8 +9,10 @@ import (
 const module = "github.com/ptc-go/ptc"
 
 // core are the packages whose dependencies must stay in the standard
-// library: a user who embeds the interpreter or the agents pulls in no
-// third-party code.
+// library: a user who embeds the interpreter or the agents, or serves
+// them on the workbench, pulls in no third-party code. (The workbench
+// must not reach into cmd/ either: a public package cannot import ptc's
+// own.)
 var core = []string{
 	module + "/lisp/...",
 	module + "/signature",
@@ -25,6 +27,8 @@ var core = []string{
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",
 	module + "/internal/textutil",
+	module + "/internal/traceview",
+	module + "/workbench",
 }
 
 // edges are the module's packages the core must never import.

@@ -1,5 +1,6 @@
-// The page of "ptc dev": agents, runs watched live, history, compare,
-// test cases. Vanilla JavaScript served by the ptc binary, no outside
+// The page of the workbench (package workbench; "ptc dev" over agent
+// files): agents, runs watched live, history, compare, test cases.
+// Vanilla JavaScript served by the workbench itself, no outside
 // resources; the helpers (elements, highlighter, values) are the trace
 // page's (lib.js). Every text from the server goes into the page through
 // textContent, never as HTML.
@@ -15,7 +16,7 @@
     for (var i = 1; i < arguments.length; i++) V.add(parent, arguments[i]);
   }
 
-  var state = {agents: [], dir: '', defaultModel: '', live: null, started: {}};
+  var state = {agents: [], dir: '', files: false, name: 'ptc dev', defaultModel: '', live: null, started: {}};
   var main = document.getElementById('main');
   var modelInput = document.getElementById('model');
 
@@ -33,7 +34,7 @@
         try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
         if (!res.ok) {
           var msg = (data && data.error) || text || res.statusText;
-          if (res.status === 401) msg = 'Not signed in: open the address ptc dev printed (it carries the token).';
+          if (res.status === 401) msg = 'Not signed in: open the address ' + state.name + ' printed (it carries the token).';
           var err = new Error(msg);
           err.status = res.status;
           throw err;
@@ -66,10 +67,16 @@
     return api('GET', '/api/agents').then(function (data) {
       state.agents = data.agents || [];
       state.dir = data.dir || '';
+      state.files = !!data.files;
+      state.name = data.name || state.name;
       state.defaultModel = data.default_model || '';
+      document.title = state.name;
+      var home = document.querySelector('.bar .home');
+      home.textContent = '';
+      add(home, el('span', {class: 'brand', text: 'ptc'}), ' ' + state.name.replace(/^ptc /, ''));
       var dir = document.getElementById('dir');
       var parts = state.dir.replace(/[\/\\]+$/, '').split(/[\/\\]/);
-      dir.textContent = (parts[parts.length - 1] || state.dir) + '/';
+      dir.textContent = state.files ? (parts[parts.length - 1] || state.dir) + '/' : state.dir;
       dir.title = state.dir;
       if (!modelInput.value) modelInput.value = state.defaultModel;
       var models = {};
@@ -131,7 +138,7 @@
     var ul = document.getElementById('agents');
     ul.textContent = '';
     if (!state.agents.length) {
-      add(ul, el('li', {class: 'muted small', text: 'No agent files (*.md starting with ---) in ' + state.dir}));
+      add(ul, el('li', {class: 'muted small', text: state.files ? 'No agent files (*.md starting with ---) in ' + state.dir : 'No agents.'}));
       return;
     }
     state.agents.forEach(function (a) {
@@ -163,8 +170,9 @@
         a.error ? el('pre', {class: 'error', text: a.error}) : el('p', {class: 'muted', text: a.description || a.file}),
         a.signature ? code(a.signature, 'sig') : null);
     });
-    setMain(heading('Agents', plural(state.agents.length, 'agent file') + ' in ' + state.dir),
-      cards.length ? el('div', {class: 'grid'}, cards) : el('p', {class: 'note', text: 'Put agent files (Markdown starting with a --- front matter) in ' + state.dir + ' and reload.'}));
+    var files = state.files;
+    setMain(heading('Agents', files ? plural(state.agents.length, 'agent file') + ' in ' + state.dir : plural(state.agents.length, 'agent')),
+      cards.length ? el('div', {class: 'grid'}, cards) : el('p', {class: 'note', text: files ? 'Put agent files (Markdown starting with a --- front matter) in ' + state.dir + ' and reload.' : 'No agents: give the workbench some (workbench.Options.Agents).'}));
   }
 
   // ---- One agent: run form, prompt and limits, test cases, its runs -------
@@ -249,7 +257,16 @@
     return e;
   }
 
+  // readOnly shows the prompt of an agent the page cannot edit (a Go
+  // agent): the runs use the agent as the program built it.
+  function readOnly(agent) {
+    var pre = el('pre', {class: 'prompt', id: 'agent-prompt', text: agent.prompt || ''});
+    return {box: agent.prompt ? details([el('span', {text: 'Prompt'})], pre, false, 'prompt') : null,
+      edits: function () { return {}; }};
+  }
+
   function editor(agent) {
+    if (!agent.editable) return readOnly(agent);
     var prompt = el('textarea', {id: 'edit-prompt', rows: '10', spellcheck: 'false', class: 'prompt-edit'});
     prompt.value = agent.prompt || '';
     var mt = el('input', {type: 'number', id: 'edit-max_turns', min: '1', step: '1'});
@@ -296,14 +313,13 @@
       el('h1', {}, agent.name, ' ', el('span', {class: 'file', text: agent.file})),
       agent.description ? el('p', {class: 'muted', text: agent.description}) : null);
     if (agent.error) {
-      setMain(head, el('section', {class: 'card'}, el('h2', {text: 'The file does not read'}), el('pre', {class: 'error', text: agent.error}),
+      setMain(head, el('section', {class: 'card'}, el('h2', {text: agent.file ? 'The file does not read' : 'The agent does not build'}), el('pre', {class: 'error', text: agent.error}),
         el('p', {class: 'muted', text: 'Fix it and reload the page.'})));
       return;
     }
     var facts = el('dl', {class: 'facts'},
       agent.signature ? [el('dt', {text: 'Signature'}), el('dd', {}, code(agent.signature, 'sig'))] : null,
-      [el('dt', {text: 'Tools'}), el('dd', {}, (agent.tools || []).length ? (agent.tools || []).map(function (t) { return el('code', {class: 'tool', text: 'tool/' + t}); }) :
-        el('span', {class: 'muted', text: agent.mcp ? 'the MCP servers of ' + agent.mcp + ' (listed when a run connects)' : 'none'}))],
+      [el('dt', {text: 'Tools'}), toolsFact(agent)],
       [el('dt', {text: 'Model'}), el('dd', {text: chosenModel(agent) || 'none chosen: set one above'})]);
 
     var form = el('form', {class: 'run-form', id: 'run-form', autocomplete: 'off'});
@@ -339,12 +355,47 @@
     }).catch(fail);
   }
 
+  // toolsFact lists the agent's tools. An MCP agent's are known from its
+  // last run (tools_from), else on demand: the button starts its servers.
+  function toolsFact(agent) {
+    var dd = el('dd', {id: 'tools'});
+    function show(tools, note) {
+      dd.textContent = '';
+      add(dd, tools.length ? tools.map(function (t) { return el('code', {class: 'tool', text: 'tool/' + t}); }) : el('span', {class: 'muted', text: 'none'}));
+      if (note) add(dd, ' ', note);
+    }
+    var tools = agent.tools || [];
+    if (!agent.mcp) { show(tools); return dd; }
+    if (agent.tools_from) {
+      show(tools, el('span', {class: 'muted small tools-from'}, '(as of its run ', link('#/run/' + encodeURIComponent(agent.tools_from), agent.tools_from), ')'));
+      return dd;
+    }
+    var mcpNote = el('span', {class: 'muted', text: (tools.length ? 'and those of ' : '') + 'the MCP servers of ' + agent.mcp + ' (listed when a run connects)'});
+    show(tools, mcpNote);
+    if (agent.can_list_tools) {
+      var btn = button('List tools (starts the MCP servers)', function () {
+        btn.disabled = true;
+        btn.textContent = 'Starting the MCP servers…';
+        api('POST', agentPath(agent.name) + '/tools').then(function (r) {
+          show(r.tools || [], el('span', {class: 'muted small tools-from', text: '(listed now, from the MCP servers)'}));
+        }).catch(function (e) {
+          btn.disabled = false;
+          btn.textContent = 'List tools (starts the MCP servers)';
+          fail(e);
+        });
+      }, 'small', {id: 'list-tools'});
+      add(dd, ' ', btn);
+    }
+    return dd;
+  }
+
   function testsSection(agent) {
     var cases = agent.cases || [];
     var sec = el('section', {class: 'card tests'}, el('h2', {text: 'Test cases'}));
     if (agent.cases_error) { add(sec, el('pre', {class: 'error', text: agent.cases_error})); return sec; }
     if (!cases.length) {
-      add(sec, el('p', {class: 'muted', text: 'No test cases: add a cases: key or ' + agent.name + '.cases.clj beside the file (see docs/evals.md).'}));
+      add(sec, el('p', {class: 'muted', text: agent.file ? 'No test cases: add a cases: key or ' + agent.name + '.cases.clj beside the file (see docs/evals.md).' :
+        'No test cases (workbench.Agent.Cases).'}));
       return sec;
     }
     var table = el('table', {class: 'table', id: 'tests'},
@@ -664,7 +715,7 @@
     });
     src.onerror = function () {
       if (ended) return;
-      if (src.readyState === EventSource.CLOSED) { toast('The run\'s stream closed: is ptc dev still running?', true); }
+      if (src.readyState === EventSource.CLOSED) { toast('The run\'s stream closed: is ' + state.name + ' still running?', true); }
     };
   }
 
