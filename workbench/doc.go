@@ -3,14 +3,14 @@
 // it, browse every run since (each saved as a file), open one as a trace,
 // replay it offline, put two side by side, and run the agent's test
 // cases. It is the page of "ptc dev", for agents a Go program builds
-// itself: with Go tools, typed (agent.Typed) or not, and tools of MCP
+// itself: with Go tools, typed (agent.NewTool) or not, and tools of MCP
 // servers the program connected (mcp.Toolset.Tools).
 //
 //	err := workbench.Serve(ctx, workbench.Options{
 //		Agents: []workbench.Agent{{
 //			Name:   "weather",
 //			Config: agent.Config{Prompt: "Tell the weather of {{city}}.", Signature: "(city :string) -> {temp_c :float}",
-//				Tools: map[string]agent.Tool{"weather": agent.Typed(weatherTool)}},
+//				Tools: map[string]agent.Tool{"weather": agent.NewTool("Weather of a city.", weather)}},
 //			Input: map[string]any{"city": "Oslo"},
 //			Cases: []eval.Case{{Name: "oslo", Input: map[string]any{"city": "Oslo"}}},
 //		}},

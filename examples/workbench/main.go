@@ -1,6 +1,6 @@
 // Command workbench serves the workbench (package workbench, the page of
 // "ptc dev") over two agents built in Go: "weather", whose tool is a typed
-// Go function (agent.Typed), and "orders", whose tool is a plain one
+// Go function (agent.NewTool), and "orders", whose tool is a plain one
 // (agent.Tool with a Func over a *lisp.Map). Open the address it prints:
 // run either agent from a form, watch its turns arrive, browse the
 // history, open a run's trace, replay it offline, compare two runs, run
@@ -31,7 +31,6 @@ import (
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/llm/provider"
-	"github.com/ptc-go/ptc/signature"
 	"github.com/ptc-go/ptc/workbench"
 )
 
@@ -94,13 +93,13 @@ func agents() []workbench.Agent {
 		City string `json:"city"`
 	}
 	// A typed tool: its signature comes from the Go types.
-	weather := agent.Typed(signature.MustTypedFunc(func(_ context.Context, c city) (forecast, error) {
+	weather := agent.NewTool("Today's forecast for a city.", func(_ context.Context, c city) (forecast, error) {
 		f, ok := forecasts[strings.ToLower(c.City)]
 		if !ok {
 			return forecast{}, fmt.Errorf("no forecast for %s (try Oslo, Lisbon, Cairo, London)", c.City)
 		}
 		return f, nil
-	}, signature.WithDescription("Today's forecast for a city.")))
+	})
 	// A plain tool: a function of the arguments as PTC-Lisp values, its
 	// signature written out.
 	orders := agent.Tool{
