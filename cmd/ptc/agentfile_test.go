@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -14,9 +15,9 @@ import (
 // agent file, and the defaults for real models.
 
 // parseAgent parses an agent file's text named "agent.md" in dir.
-func parseAgent(t *testing.T, dir, text string) (*agentFile, error) {
+func parseAgent(t *testing.T, dir, text string) (*load.AgentFile, error) {
 	t.Helper()
-	return parseAgentFile("agent.md", dir, []byte(text))
+	return load.ParseAgentFile("agent.md", dir, []byte(text))
 }
 
 func TestAgentFileContextFromDir(t *testing.T) {
@@ -34,7 +35,7 @@ func TestAgentFileContextFromDir(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx, err := af.loadContext()
+			ctx, err := af.LoadContext()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +65,7 @@ func TestAgentFileContextErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = af.loadContext()
+			_, err = af.LoadContext()
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error\n  %v\nwant it to start with\n  %s", err, tt.want)
 			}
@@ -80,8 +81,8 @@ func TestAgentFileMissionTimeout(t *testing.T) {
 		line string // the front matter's line, "" for none
 		want time.Duration
 	}{
-		{"", defaultMissionTimeout},
-		{"mission-timeout: 0", defaultMissionTimeout},
+		{"", load.DefaultMissionTimeout},
+		{"mission-timeout: 0", load.DefaultMissionTimeout},
 		{"mission-timeout: 3m", 3 * time.Minute},
 		{"mission-timeout: none", -1},
 		{"mission-timeout: -1", -1},
@@ -92,7 +93,7 @@ func TestAgentFileMissionTimeout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := af.NewAgent(af.cliConfig())
+			a, err := af.NewAgent(af.CLIConfig())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +113,7 @@ func TestAgentFileLLMDefaults(t *testing.T) {
 		timeout     time.Duration
 		maxAttempts int
 	}{
-		{"", defaultLLMTimeout, defaultLLMAttempts},
+		{"", load.DefaultLLMTimeout, load.DefaultLLMAttempts},
 		{"llm-timeout: 0\nllm-retries: 0\n", 0, 1},
 		{"llm-timeout: 45s\nllm-retries: 4\n", 45 * time.Second, 5},
 	}
@@ -121,7 +122,7 @@ func TestAgentFileLLMDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := af.cliConfig()
+		cfg := af.CLIConfig()
 		if cfg.LLMTimeout != tt.timeout || cfg.LLMRetry.MaxAttempts != tt.maxAttempts {
 			t.Errorf("%q: LLMTimeout %v, MaxAttempts %d; want %v, %d", tt.lines, cfg.LLMTimeout, cfg.LLMRetry.MaxAttempts, tt.timeout, tt.maxAttempts)
 		}

@@ -10,62 +10,64 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/lisp"
 )
 
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", stderr, "[-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)")
+	fs := base.NewFlagSet("bench", stderr, "[-c CONTEXT] [-n RUNS] [--json] (-e SOURCE | FILE)")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, loaded once before timing")
-	var expr optionalString
+	var expr base.OptionalString
 	fs.Var(&expr, "e", "program `source` to time (instead of FILE)")
 	runs := fs.Int("n", 200, "number of timed runs")
 	asJSON := fs.Bool("json", false, `print one JSON line {"median_ns","p90_ns","allocs_per_run","bytes_per_run"}`)
 	// The same limits as ptc eval: a run over a 1M-row context needs more
 	// than the default 1 s, and timing a program under its real limits is
 	// the point.
-	limits := limitFlags(fs)
-	pos, err := parseFlags(fs, args)
+	limits := base.LimitFlags(fs)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	switch {
 	case *runs < 1:
-		return usageError(fs, "-n must be 1 or more, not %d", *runs)
+		return base.UsageError(fs, "-n must be 1 or more, not %d", *runs)
 	case len(pos) > 1:
-		return usageError(fs, "takes one FILE, got %d arguments", len(pos))
-	case len(pos) == 1 && expr.set:
-		return usageError(fs, "-e and FILE do not go together")
-	case len(pos) == 0 && !expr.set:
-		return usageError(fs, "missing the program: -e SOURCE or FILE")
+		return base.UsageError(fs, "takes one FILE, got %d arguments", len(pos))
+	case len(pos) == 1 && expr.Given:
+		return base.UsageError(fs, "-e and FILE do not go together")
+	case len(pos) == 0 && !expr.Given:
+		return base.UsageError(fs, "missing the program: -e SOURCE or FILE")
 	}
-	src, label := expr.value, "-e "+strconv.Quote(clipText(expr.value, 40))
-	if !expr.set {
-		b, err := readBounded(pos[0], kindProgram)
+	src, label := expr.Value, "-e "+strconv.Quote(base.ClipText(expr.Value, 40))
+	if !expr.Given {
+		b, err := base.ReadBounded(pos[0], base.KindProgram)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptc bench: %v\n", err)
-			return exitUsage
+			return base.ExitUsage
 		}
 		src, label = string(b), pos[0]
 	}
-	ctxVal, err := loadContext(*ctxPath)
+	ctxVal, err := load.ReadContext(*ctxPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc bench: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	opts := lisp.Options{Context: ctxVal, Limits: *limits}
 	bg := context.Background()
 	// One untimed run checks the program and warms caches.
 	res, err := lisp.Run(bg, src, opts)
 	if err != nil {
-		printError(stderr, err)
-		return exitFail
+		base.PrintError(stderr, err)
+		return base.ExitFail
 	}
 	_ = res
 	// From source text, as an agent turn without a compile cache runs it.
 	whole, err := measure(*runs, func() error { _, err := lisp.Run(bg, src, opts); return err })
 	if err != nil {
-		printError(stderr, err)
-		return exitFail
+		base.PrintError(stderr, err)
+		return base.ExitFail
 	}
 	// The two parts apart: compiling, and running the compiled program, as
 	// a turn whose program the compile cache has runs it.
@@ -73,8 +75,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	compiled, _ := measure(*runs, func() (err error) { prog, err = lisp.Compile(src); return err })
 	ran, err := measure(*runs, func() error { _, err := prog.Run(bg, opts); return err })
 	if err != nil {
-		printError(stderr, err)
-		return exitFail
+		base.PrintError(stderr, err)
+		return base.ExitFail
 	}
 	if *asJSON {
 		line, _ := json.Marshal(map[string]any{
@@ -90,13 +92,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			"run_bytes":         ran.bytes,
 		})
 		fmt.Fprintln(stdout, string(line))
-		return exitOK
+		return base.ExitOK
 	}
 	fmt.Fprintf(stdout, "%s: %d runs, median %v, p90 %v, %d allocs/run, %d bytes/run\n",
 		label, *runs, threeDigits(whole.median), threeDigits(whole.p90), whole.allocs, whole.bytes)
 	fmt.Fprintf(stdout, "  compile %v (%d allocs, %d bytes) + run %v (%d allocs, %d bytes): a cached program costs the run alone\n",
 		threeDigits(compiled.median), compiled.allocs, compiled.bytes, threeDigits(ran.median), ran.allocs, ran.bytes)
-	return exitOK
+	return base.ExitOK
 }
 
 // timing is what measure found: the median and 90th percentile of the

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 )
 
 // TestTopLevelUsageNamesRun: the usage lists run and version too.
@@ -101,14 +103,14 @@ func TestBenchExpression(t *testing.T) {
 // read, and that the agent runs with a scripted model.
 func TestExampleAgent(t *testing.T) {
 	path := filepath.Join("..", "..", "examples", "agents", "digest.md")
-	af, _, err := readAgentFile(path)
+	af, _, err := load.ReadAgentFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := af.NewAgent(af.Config); err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := af.loadContext()
+	ctx, err := af.LoadContext()
 	if err != nil || ctx.Len() != 2 {
 		t.Fatalf("context: %v", err)
 	}

@@ -5,28 +5,29 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp/conformance"
 )
 
 func cmdConform(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("conform", stderr, "FILE.jsonl")
-	pos, err := parseFlags(fs, args)
+	fs := base.NewFlagSet("conform", stderr, "FILE.jsonl")
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	if len(pos) != 1 {
-		return usageError(fs, "%s", oneArg("FILE.jsonl", pos))
+		return base.UsageError(fs, "%s", base.OneArg("FILE.jsonl", pos))
 	}
-	f, err := openBounded(pos[0], kindVectors)
+	f, err := base.OpenBounded(pos[0], base.KindVectors)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc conform: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	defer f.Close()
 	vs, err := conformance.Load(f)
 	if err != nil {
-		fmt.Fprintf(stderr, "ptc conform: %s: %s\n", pos[0], clipMessage(err.Error(), maxFileMessage))
-		return exitUsage
+		fmt.Fprintf(stderr, "ptc conform: %s: %s\n", pos[0], base.ClipMessage(err.Error(), base.MaxFileMessage))
+		return base.ExitUsage
 	}
 	s := conformance.RunAll(context.Background(), vs)
 	for _, o := range s.Failures {
@@ -39,9 +40,9 @@ func cmdConform(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", s.Passed, s.Failed)
 	if s.Failed > 0 {
-		return exitFail
+		return base.ExitFail
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 func indent(s string) string {
@@ -52,5 +53,5 @@ func indent(s string) string {
 			out = append(out, "            "...)
 		}
 	}
-	return trimTrailingNewline(string(out))
+	return base.TrimTrailingNewline(string(out))
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -133,7 +135,7 @@ func (s *devServer) handleAgents(w http.ResponseWriter, r *http.Request) {
 		agents = append(agents, s.describe(f))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"dir": s.opts.Dir,
-		"default_model": firstNonEmpty(s.opts.Model, s.env.getenv("PTC_MODEL")), "agents": agents})
+		"default_model": base.FirstNonEmpty(s.opts.Model, s.env.Getenv("PTC_MODEL")), "agents": agents})
 }
 
 // devRedaction hides what ptc run hides of a context before a mission:
@@ -162,13 +164,13 @@ func (s *devServer) relFile(f devAgentFile) string {
 // runModel is the model a run uses when the request names none: the same
 // order as ptc run's (--model, the file's model:, $PTC_MODEL).
 func (s *devServer) runModel(fileModel string) string {
-	return firstNonEmpty(s.opts.Model, fileModel, s.env.getenv("PTC_MODEL"))
+	return base.FirstNonEmpty(s.opts.Model, fileModel, s.env.Getenv("PTC_MODEL"))
 }
 
 func (s *devServer) describe(f devAgentFile) devAgent {
 	d := devAgent{Name: f.name, File: s.relFile(f),
 		Inputs: []devInput{}, Tools: []string{}, Cases: []devCase{}, Context: json.RawMessage("{}")}
-	af, text, err := readAgentFile(f.path)
+	af, text, err := load.ReadAgentFile(f.path)
 	if err != nil {
 		d.Error = err.Error()
 		return d
@@ -183,20 +185,20 @@ func (s *devServer) describe(f devAgentFile) devAgent {
 	if v := ed.limit("max-memory"); v != "" {
 		d.Limits.MaxMemory = v
 	}
-	d.MCP = firstNonEmpty(s.opts.MCP, af.MCPFile())
-	d.Tools = slices.Sorted(maps.Keys(s.env.tools))
+	d.MCP = base.FirstNonEmpty(s.opts.MCP, af.MCPFile())
+	d.Tools = slices.Sorted(maps.Keys(s.env.Tools))
 	if d.Tools == nil {
 		d.Tools = []string{}
 	}
-	ctxMap, err := af.loadContext()
+	ctxMap, err := af.LoadContext()
 	if err != nil {
 		d.Error = err.Error()
 		ctxMap = lisp.NewMap()
 	} else {
 		d.Context = devJSON(ctxMap)
 	}
-	cfg := af.cliConfig()
-	s.env.addTools(&cfg)
+	cfg := af.CLIConfig()
+	s.env.AddTools(&cfg)
 	a, err := af.NewAgent(cfg)
 	if err != nil {
 		if d.Error == "" {
@@ -230,7 +232,7 @@ func (s *devServer) describe(f devAgentFile) devAgent {
 }
 
 // fill sets what the agent file states.
-func (d *devAgent) fill(af *agentFile) {
+func (d *devAgent) fill(af *load.AgentFile) {
 	c := af.Config
 	d.Description, d.Model, d.Prompt, d.MaxTurns = c.Description, af.Model, c.Prompt, c.MaxTurns
 	l := c.Limits
@@ -286,7 +288,7 @@ func (e *devEdit) empty() bool { return e.Prompt == "" && e.MaxTurns == 0 && len
 // does not parse, the file untouched). The edited text must read back as
 // e says: a prompt that would not (a prompt: key's block that cannot
 // hold it) is refused.
-func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, error) {
+func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *load.AgentFile, error) {
 	if e.MaxTurns < 0 {
 		return nil, nil, errors.New("max_turns: want a positive number")
 	}
@@ -295,7 +297,7 @@ func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, erro
 	for _, k := range limits {
 		key, ok := devLimitKeys[k]
 		if !ok {
-			return nil, nil, fmt.Errorf("limits: unknown limit %s (the limits are %s)", quoteShort(k),
+			return nil, nil, fmt.Errorf("limits: unknown limit %s (the limits are %s)", base.QuoteShort(k),
 				strings.Join(slices.Sorted(maps.Keys(devLimitKeys)), ", "))
 		}
 		v, err := limitText(e.Limits[k])
@@ -313,7 +315,7 @@ func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, erro
 		ed.setPrompt(e.Prompt)
 	}
 	out := ed.bytes()
-	af, err := parseAgentFile(name, dir, out)
+	af, err := load.ParseAgentFile(name, dir, out)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,7 +343,7 @@ func limitText(raw json.RawMessage) (string, error) {
 	case string:
 		v = strings.TrimSpace(v)
 		if strings.ContainsAny(v, "\r\n\"'|#:") || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return "", fmt.Errorf("%s is not a limit's value (as 500ms, 16MiB or 1000)", quoteShort(v))
+			return "", fmt.Errorf("%s is not a limit's value (as 500ms, 16MiB or 1000)", base.QuoteShort(v))
 		}
 		return v, nil
 	}
@@ -504,7 +506,7 @@ func (s *devServer) handleAgentAction(w http.ResponseWriter, r *http.Request) {
 	}
 	f, ok := s.agentFile(name)
 	if !ok {
-		writeError(w, http.StatusNotFound, "no agent file "+quoteShort(name))
+		writeError(w, http.StatusNotFound, "no agent file "+base.QuoteShort(name))
 		return
 	}
 	if action == "test" {
@@ -521,7 +523,7 @@ func (s *devServer) handleSave(w http.ResponseWriter, r *http.Request, f devAgen
 	if !readJSON(w, r, &e, false) {
 		return
 	}
-	text, err := readBounded(f.path, kindAgentFile)
+	text, err := base.ReadBounded(f.path, base.KindAgentFile)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -533,7 +535,7 @@ func (s *devServer) handleSave(w http.ResponseWriter, r *http.Request, f devAgen
 	}
 	st, err := os.Stat(f.path)
 	if err == nil {
-		err = writeFileAtomic(f.path, out, st.Mode().Perm())
+		err = base.WriteFileAtomic(f.path, out, st.Mode().Perm())
 	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
@@ -562,7 +564,7 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 	if !readJSON(w, r, &body, true) {
 		return
 	}
-	af, _, err := readAgentFile(f.path)
+	af, _, err := load.ReadAgentFile(f.path)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -572,7 +574,7 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 		return
 	}
 	env := *s.env
-	env.ctx = r.Context()
+	env.Ctx = r.Context()
 	tc := &testCmd{env: &env, flags: &testFlags{quiet: true}, stderr: s.log}
 	defer tc.close()
 	task, model, mcpPath, err := tc.fileTask(f.path)
@@ -584,12 +586,12 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ref := firstNonEmpty(body.Model, s.runModel(model))
+	ref := base.FirstNonEmpty(body.Model, s.runModel(model))
 	if ref == "" {
 		writeError(w, http.StatusBadRequest, "no model: choose one, or start ptc dev with --model REF (or set PTC_MODEL)")
 		return
 	}
-	fn, err := s.env.openModel(r.Context(), ref)
+	fn, err := s.env.OpenModel(r.Context(), ref)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "model "+ref+": "+err.Error())
 		return

@@ -18,6 +18,8 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/mcp"
@@ -149,7 +151,7 @@ func (s *devServer) runPath(id string) string { return filepath.Join(s.opts.Runs
 // devMission is a mission to run: the agent, its context, its model.
 type devMission struct {
 	meta    devMeta
-	af      *agentFile
+	af      *load.AgentFile
 	text    []byte // the agent file's text that runs
 	agent   *agent.Agent
 	ctxMap  *lisp.Map
@@ -174,17 +176,17 @@ func (s *devServer) handleStartRun(w http.ResponseWriter, r *http.Request) {
 	}
 	f, ok := s.agentFile(req.Agent)
 	if !ok {
-		writeError(w, http.StatusBadRequest, "agent: no agent file "+quoteShort(req.Agent))
+		writeError(w, http.StatusBadRequest, "agent: no agent file "+base.QuoteShort(req.Agent))
 		return
 	}
-	text, err := readBounded(f.path, kindAgentFile)
+	text, err := base.ReadBounded(f.path, base.KindAgentFile)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	var af *agentFile
+	var af *load.AgentFile
 	if req.empty() {
-		af, err = parseAgentFile(f.path, filepath.Dir(f.path), text)
+		af, err = load.ParseAgentFile(f.path, filepath.Dir(f.path), text)
 	} else {
 		// The override edits the text, so that the recording holds the
 		// text that ran; the file stays as it is.
@@ -221,13 +223,13 @@ func (m *devMission) close() {
 // model. The status goes with the error.
 func (s *devServer) prepare(ctx context.Context, m *devMission, input json.RawMessage, model string) (int, error) {
 	af := m.af
-	cfg := af.cliConfig()
-	mc, err := s.env.agentMCPConfig(af, s.opts.MCP)
+	cfg := af.CLIConfig()
+	mc, err := load.AgentMCPConfig(s.env, af, s.opts.MCP)
 	if err != nil {
 		return http.StatusBadRequest, err
 	}
 	if mc != nil {
-		ts, err := connectMCP(ctx, mc, s.log, true)
+		ts, err := load.ConnectMCP(ctx, mc, s.log, true)
 		if err != nil {
 			return http.StatusBadGateway, err
 		}
@@ -235,11 +237,11 @@ func (s *devServer) prepare(ctx context.Context, m *devMission, input json.RawMe
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 		m.meta.MCP = true
 	}
-	s.env.addTools(&cfg)
+	s.env.AddTools(&cfg)
 	if m.agent, err = af.NewAgent(cfg); err != nil {
 		return http.StatusBadRequest, err
 	}
-	if m.ctxMap, err = af.loadContext(); err != nil {
+	if m.ctxMap, err = af.LoadContext(); err != nil {
 		return http.StatusBadRequest, err
 	}
 	if len(input) > 0 && string(input) != "null" {
@@ -251,16 +253,16 @@ func (s *devServer) prepare(ctx context.Context, m *devMission, input json.RawMe
 		if !ok {
 			return http.StatusBadRequest, fmt.Errorf("input: want a JSON object, got a %s", lisp.TypeName(v))
 		}
-		m.ctxMap = mergeContext(m.ctxMap, in)
+		m.ctxMap = base.MergeContext(m.ctxMap, in)
 	}
 	if err := checkInput(m.agent, m.ctxMap, "the inputs or the agent file's context:"); err != nil {
 		return http.StatusBadRequest, fmt.Errorf("input: %v", err)
 	}
-	m.ref = firstNonEmpty(model, s.runModel(af.Model))
+	m.ref = base.FirstNonEmpty(model, s.runModel(af.Model))
 	if m.ref == "" {
 		return http.StatusBadRequest, errors.New("model: no model: choose one, or start ptc dev with --model REF (or set PTC_MODEL)")
 	}
-	if m.model, err = s.env.openModel(ctx, m.ref); err != nil {
+	if m.model, err = s.env.OpenModel(ctx, m.ref); err != nil {
 		return http.StatusBadRequest, fmt.Errorf("model %s: %v", m.ref, err)
 	}
 	return 0, nil
@@ -319,9 +321,9 @@ func (s *devServer) mission(ctx context.Context, run *devRun, m *devMission) run
 		sum.Status, sum.Fail = "failed", &devFail{Reason: "internal_error", Message: msg}
 		return sum
 	}
-	t, err := recd.transcript(meta.File, m.text, m.ref, m.ctxMap, sh, s.env.version().String())
+	t, err := recd.transcript(meta.File, m.text, m.ref, m.ctxMap, sh, s.env.Version().String())
 	if err != nil {
-		s.log.printf("ptc dev: run %s: the recording: %v\n", run.id, err)
+		s.log.Printf("ptc dev: run %s: the recording: %v\n", run.id, err)
 		return fallback("the recording: " + err.Error())
 	}
 	t.doc, err = withDevMeta(t.doc, meta)
@@ -331,7 +333,7 @@ func (s *devServer) mission(ctx context.Context, run *devRun, m *devMission) run
 		}
 	}
 	if err != nil {
-		s.log.printf("ptc dev: run %s: saving it: %v\n", run.id, err)
+		s.log.Printf("ptc dev: run %s: saving it: %v\n", run.id, err)
 	}
 	sum, serr := summaryOf(run.id, t.doc)
 	if serr != nil {
@@ -411,7 +413,7 @@ func (sr *savedRun) summary(id string) runSummary {
 		}
 		sum.Fail = &devFail{Reason: o.Fail.Reason, Message: o.Fail.Message}
 	default:
-		sum.Result = clipText(o.ReturnEDN, 200)
+		sum.Result = base.ClipText(o.ReturnEDN, 200)
 	}
 	return sum
 }
@@ -446,7 +448,7 @@ func (s *devServer) savedDoc(w http.ResponseWriter, id string) ([]byte, bool) {
 		writeError(w, http.StatusConflict, "run "+id+" is still running")
 		return nil, false
 	}
-	doc, err := readBounded(s.runPath(id), kindTranscript)
+	doc, err := base.ReadBounded(s.runPath(id), base.KindTranscript)
 	if errors.Is(err, os.ErrNotExist) {
 		writeError(w, http.StatusNotFound, "no run "+id)
 		return nil, false
@@ -486,7 +488,7 @@ func (s *devServer) handleRuns(w http.ResponseWriter, r *http.Request) {
 		if !ok || !devRunID.MatchString(id) || !e.Type().IsRegular() {
 			continue
 		}
-		doc, err := readBounded(s.runPath(id), kindTranscript)
+		doc, err := base.ReadBounded(s.runPath(id), base.KindTranscript)
 		if err != nil {
 			continue
 		}
@@ -768,7 +770,7 @@ func (s *devServer) handleReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := sr.rec
 	dir := filepath.Join(s.opts.Dir, filepath.FromSlash(pathDir(sr.meta.Agent)))
-	af, err := parseAgentFile(rec.Agent.File+" (recorded in "+id+")", dir, []byte(rec.Agent.Text))
+	af, err := load.ParseAgentFile(rec.Agent.File+" (recorded in "+id+")", dir, []byte(rec.Agent.Text))
 	if err != nil && !sr.meta.MCP {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -777,8 +779,8 @@ func (s *devServer) handleReplay(w http.ResponseWriter, r *http.Request) {
 		// The agent's mcp: is relative to the agent file, not to the
 		// recording: the command names the configuration it resolves to.
 		how := "--replay-mcp"
-		if err == nil && af.mcpPath() != "" {
-			how = "--mcp " + shellQuote(af.mcpPath())
+		if err == nil && af.MCPPath() != "" {
+			how = "--mcp " + shellQuote(af.MCPPath())
 		}
 		writeError(w, http.StatusBadRequest, "run "+id+" had MCP tools: ptc dev replays start no MCP server (run ptc run --replay "+
 			shellQuote(s.runPath(id))+" "+how+")")
@@ -788,8 +790,8 @@ func (s *devServer) handleReplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the agent has mcp: ptc dev replays start no MCP server")
 		return
 	}
-	cfg := af.cliConfig()
-	s.env.addTools(&cfg)
+	cfg := af.CLIConfig()
+	s.env.AddTools(&cfg)
 	replayRetries(&cfg)
 	a, err := af.NewAgent(cfg)
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
 // The server of "ptc dev": a local web app over the agent files of a
@@ -67,14 +69,14 @@ type devOptions struct {
 
 // devServer is the server of ptc dev: an http.Handler.
 type devServer struct {
-	env   *runEnv
+	env   *base.Env
 	opts  devOptions
 	token string
 	// cookie names the token's cookie: devTokenCookie and the port.
 	cookie string
 	hosts  map[string]bool
 	mux    *http.ServeMux
-	log    *syncWriter
+	log    *base.SyncWriter
 
 	// ctx is the server's: the runs live under it; shutdown cancels it.
 	ctx    context.Context
@@ -88,7 +90,7 @@ type devServer struct {
 }
 
 // newDevServer returns the server of opts. Shutdown ends its runs.
-func newDevServer(env *runEnv, opts devOptions) (*devServer, error) {
+func newDevServer(env *base.Env, opts devOptions) (*devServer, error) {
 	if opts.Dir == "" {
 		opts.Dir = "."
 	}
@@ -116,8 +118,8 @@ func newDevServer(env *runEnv, opts devOptions) (*devServer, error) {
 	if w == nil {
 		w = io.Discard
 	}
-	s.log = &syncWriter{w: w}
-	s.ctx, s.cancel = context.WithCancel(env.ctx)
+	s.log = &base.SyncWriter{W: w}
+	s.ctx, s.cancel = context.WithCancel(env.Ctx)
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", static(devUIFS, "devui/index.html", "text/html; charset=utf-8"))
 	m.HandleFunc("GET /app.js", static(devUIFS, "devui/app.js", "text/javascript; charset=utf-8"))
@@ -167,7 +169,7 @@ func (s *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// DNS rebinding: a page of another site that resolves its name to
 	// 127.0.0.1 sends its own Host.
 	if !s.hosts[r.Host] {
-		http.Error(w, "ptc dev: unknown Host "+clipText(r.Host, 60), http.StatusForbidden)
+		http.Error(w, "ptc dev: unknown Host "+base.ClipText(r.Host, 60), http.StatusForbidden)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -242,7 +244,7 @@ var devRunID = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
 func runID(w http.ResponseWriter, r *http.Request) (string, bool) {
 	id := r.PathValue("id")
 	if !devRunID.MatchString(id) {
-		writeError(w, http.StatusBadRequest, "not a run id: "+clipText(id, 40))
+		writeError(w, http.StatusBadRequest, "not a run id: "+base.ClipText(id, 40))
 		return "", false
 	}
 	return id, true
@@ -287,7 +289,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any, optional bool) bool
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", devMaxBody))
 			return false
 		}
-		writeError(w, http.StatusBadRequest, "the body: "+clipText(err.Error(), 200))
+		writeError(w, http.StatusBadRequest, "the body: "+base.ClipText(err.Error(), 200))
 		return false
 	}
 	if dec.More() {

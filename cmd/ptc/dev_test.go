@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -101,8 +103,8 @@ func newDevHarness(t *testing.T, dir string, model func() llm.Func) *devHarness 
 	}
 	h := &devHarness{t: t, dir: dir, model: model}
 	env := testEnv(nil, nil)
-	env.openModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
-	env.tools = devTools()
+	env.OpenModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
+	env.Tools = devTools()
 	h.ts = httptest.NewUnstartedServer(nil)
 	s, err := newDevServer(env, devOptions{Dir: dir, Addr: h.ts.Listener.Addr().String(), Model: "script:dev"})
 	if err != nil {
@@ -558,7 +560,7 @@ func TestDevHistory(t *testing.T) {
 		t.Error("the trace route does not send the file as it is")
 	}
 	env := testEnv(nil, nil)
-	env.tools = devTools()
+	env.Tools = devTools()
 	code, stdout, stderr := ptcIn(t, env, "run", "--replay", path)
 	if code != 0 || strings.TrimSpace(stdout) != "{:count 2}" || !strings.Contains(stderr, "replay matches the recording (2 LLM calls)") {
 		t.Errorf("ptc run --replay: %d %q %q", code, stdout, stderr)
@@ -656,7 +658,7 @@ func TestDevEditAndSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	af, err := parseAgentFile("rec", h.dir, []byte(rec.Agent.Text))
+	af, err := load.ParseAgentFile("rec", h.dir, []byte(rec.Agent.Text))
 	if err != nil || af.Config.Prompt != "Count the notes on {{topic}}, quickly." || af.Config.MaxTurns != 5 ||
 		af.Config.Limits.MaxSteps != 100000 || af.Config.Limits.Timeout.String() != "1m30s" {
 		t.Fatalf("the recorded text: %v\n%s", err, rec.Agent.Text)
@@ -817,7 +819,7 @@ func TestDevCommand(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
-			env.ctx = ctx
+			env.Ctx = ctx
 			seen := make(chan string, 1)
 			w := &lineWriter{want: "/?token=", seen: seen}
 			code := make(chan int, 1)
@@ -841,7 +843,7 @@ func TestDevCommand(t *testing.T) {
 				t.Errorf("GET %s: %d", u, resp.StatusCode)
 			}
 			cancel()
-			if got := <-code; got != exitOK {
+			if got := <-code; got != base.ExitOK {
 				t.Errorf("exit %d", got)
 			}
 			if warned := strings.Contains(w.String(), "warning: 0.0.0.0 is not a loopback address"); warned != c.warn {
@@ -1001,8 +1003,8 @@ func TestDevOpen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
-	env.ctx = ctx
-	env.getenv = func(k string) string {
+	env.Ctx = ctx
+	env.Getenv = func(k string) string {
 		if k == "BROWSER" {
 			return browser
 		}
@@ -1031,7 +1033,7 @@ func TestDevOpen(t *testing.T) {
 		t.Errorf("$BROWSER got %q, want the printed address %q", got, printed)
 	}
 	cancel()
-	if c := <-code; c != exitOK {
+	if c := <-code; c != base.ExitOK {
 		t.Errorf("exit %d", c)
 	}
 }

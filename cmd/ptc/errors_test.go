@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -126,7 +127,7 @@ func TestRunValueTooLargeCarriesKind(t *testing.T) {
 	plain := writeFile(t, t.TempDir(), "plain.md", "---\n---\nBuild it.")
 	s := llmtest.NewScript(llmtest.Code(`(return (nth (iterate (fn [v] [v v]) 1) 60))`))
 	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", plain, "--model", "m", "--max-memory", "1MB")
-	if code != exitFail || out != "" || !strings.Contains(errOut, "ptc run: memory_exceeded: the value prints to more than") {
+	if code != base.ExitFail || out != "" || !strings.Contains(errOut, "ptc run: memory_exceeded: the value prints to more than") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -17,11 +17,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/ptc-go/ptc/agent/agentfile"
-
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -85,15 +84,15 @@ func TestFileErrorsQuoteNoContent(t *testing.T) {
 			}
 			for _, args := range runs {
 				code, out, errOut := ptcIn(t, testEnv(llmtest.NewScript().Func(), nil), args...)
-				if code == exitOK {
+				if code == base.ExitOK {
 					t.Errorf("%v: exit 0", args)
 				}
 				for what, text := range map[string]string{"stdout": out, "stderr": errOut} {
 					if strings.Contains(text, leakedSecret) {
-						t.Errorf("%v: %s shows the file's content: %q", args, what, clipText(text, 300))
+						t.Errorf("%v: %s shows the file's content: %q", args, what, base.ClipText(text, 300))
 					}
 					if len(text) > 1000 {
-						t.Errorf("%v: %s is %d bytes long: %q", args, what, len(text), clipText(text, 300))
+						t.Errorf("%v: %s is %d bytes long: %q", args, what, len(text), base.ClipText(text, 300))
 					}
 					checkTermSafe(t, strings.Join(args[:2], " ")+" "+what, text)
 				}
@@ -133,25 +132,25 @@ func TestFileErrorsSayWhere(t *testing.T) {
 // being read.
 func TestReadBounded(t *testing.T) {
 	dir := t.TempDir()
-	kind := fileKind{"a test file", 1000}
+	kind := base.FileKind{Name: "a test file", Limit: 1000}
 	exact := writeFile(t, dir, "exact", strings.Repeat("x", 1000))
 	over := writeFile(t, dir, "over", strings.Repeat("x", 1001))
-	if b, err := readBounded(exact, kind); err != nil || len(b) != 1000 {
+	if b, err := base.ReadBounded(exact, kind); err != nil || len(b) != 1000 {
 		t.Errorf("a file of the bound: %d bytes, %v", len(b), err)
 	}
-	_, err := readBounded(over, kind)
+	_, err := base.ReadBounded(over, kind)
 	var pe *os.PathError
-	if !errors.Is(err, errTooLarge) || !errors.As(err, &pe) || err.Error() != "read "+over+": larger than 1000 bytes, the bound of a test file" {
+	if !errors.Is(err, base.ErrTooLarge) || !errors.As(err, &pe) || err.Error() != "read "+over+": larger than 1000 bytes, the bound of a test file" {
 		t.Errorf("a file over the bound: %v", err)
 	}
-	if _, err := readBounded(filepath.Join(dir, "none"), kind); !errors.Is(err, os.ErrNotExist) {
+	if _, err := base.ReadBounded(filepath.Join(dir, "none"), kind); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing file: %v", err)
 	}
-	if _, err := readBounded(dir, kind); !errors.Is(err, errNotRegular) {
+	if _, err := base.ReadBounded(dir, kind); !errors.Is(err, base.ErrNotRegular) {
 		t.Errorf("a directory: %v", err)
 	}
-	if agentfile.FormatSize(kindAgentFile.limit) != "1 MiB" || agentfile.FormatSize(kindContext.limit) != "256 MiB" {
-		t.Errorf("the bounds as docs/cli.md states them: %s, %s", agentfile.FormatSize(kindAgentFile.limit), agentfile.FormatSize(kindContext.limit))
+	if agentfile.FormatSize(base.KindAgentFile.Limit) != "1 MiB" || agentfile.FormatSize(base.KindContext.Limit) != "256 MiB" {
+		t.Errorf("the bounds as docs/cli.md states them: %s, %s", agentfile.FormatSize(base.KindAgentFile.Limit), agentfile.FormatSize(base.KindContext.Limit))
 	}
 }
 
@@ -186,7 +185,7 @@ func TestDevicesRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		code, out, errOut := ptcIn(t, testEnv(llmtest.NewScript().Func(), nil), tt.args...)
-		if code != exitUsage && code != exitFail {
+		if code != base.ExitUsage && code != base.ExitFail {
 			t.Errorf("%v: exit %d", tt.args, code)
 		}
 		if !strings.Contains(errOut+out, tt.want) {
@@ -238,11 +237,11 @@ func TestReplayStartsNoProcess(t *testing.T) {
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatalf("%v ran the transcript's MCP command", args)
 		}
-		if code != exitUsage || !strings.Contains(errOut+out, "a replay starts no MCP server unless asked: pass --replay-mcp") {
+		if code != base.ExitUsage || !strings.Contains(errOut+out, "a replay starts no MCP server unless asked: pass --replay-mcp") {
 			t.Errorf("%v: exit %d\nstdout %s\nstderr %s", args, code, out, errOut)
 		}
 	}
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m", "--replay-mcp"); code != exitUsage ||
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m", "--replay-mcp"); code != base.ExitUsage ||
 		!strings.Contains(errOut, "--replay-mcp goes with --replay") {
 		t.Errorf("--replay-mcp without --replay: exit %d, %s", code, errOut)
 	}
@@ -251,7 +250,7 @@ func TestReplayStartsNoProcess(t *testing.T) {
 	for _, flag := range [][]string{{"--replay-mcp"}, {"--mcp", filepath.Join(dir, "tools.json")}} {
 		os.Remove(marker)
 		code, _, errOut := ptcIn(t, testEnv(nil, nil), append([]string{"run", "--replay", rec}, flag...)...)
-		if _, err := os.Stat(marker); err != nil || code != exitFail || !strings.Contains(errOut, "connecting to x") {
+		if _, err := os.Stat(marker); err != nil || code != base.ExitFail || !strings.Contains(errOut, "connecting to x") {
 			t.Errorf("%s: exit %d, marker %v, stderr %s", flag[0], code, err, errOut)
 		}
 	}
@@ -268,7 +267,7 @@ func TestReplayReadsNoAgentFiles(t *testing.T) {
 	})
 	var refs []string
 	code, _, errOut := ptcIn(t, testEnv(nil, &refs), "run", "--replay", rec)
-	if code != exitOK || len(refs) > 0 || !strings.Contains(errOut, "replay matches the recording") {
+	if code != base.ExitOK || len(refs) > 0 || !strings.Contains(errOut, "replay matches the recording") {
 		t.Errorf("exit %d, models opened %q, stderr:\n%s", code, refs, errOut)
 	}
 }
@@ -312,7 +311,7 @@ func checkTermSafe(t *testing.T, what, text string) {
 			r >= 0x200b && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2060 && r <= 0x206f ||
 			r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xad || r == 0x61c || r >= 0xe0000 && r <= 0xe007f
 		if bad {
-			t.Errorf("%s holds %U at byte %d: %q", what, r, i, clipText(text[max(0, i-40):], 80))
+			t.Errorf("%s holds %U at byte %d: %q", what, r, i, base.ClipText(text[max(0, i-40):], 80))
 			return
 		}
 		i += n
@@ -331,21 +330,21 @@ func TestTermEscape(t *testing.T) {
 		{"\xff€\xe2\x82", `\xff€\xe2\x82`, `\xff€\xe2\x82`},
 	}
 	for _, tt := range tests {
-		if got := termLine(tt.in); got != tt.line {
+		if got := base.TermLine(tt.in); got != tt.line {
 			t.Errorf("termLine(%q) = %q, want %q", tt.in, got, tt.line)
 		}
-		if got := termSafe(tt.in); got != tt.multi {
+		if got := base.TermSafe(tt.in); got != tt.multi {
 			t.Errorf("termSafe(%q) = %q, want %q", tt.in, got, tt.multi)
 		}
 	}
 	for _, h := range hostileTexts {
-		checkTermSafe(t, "termLine", termLine(h))
+		checkTermSafe(t, "termLine", base.TermLine(h))
 		if !utf8.ValidString(h) {
 			continue
 		}
 		b, _ := json.Marshal(h)
 		var back string
-		if err := json.Unmarshal([]byte(termSafe(string(b))), &back); err != nil || back != h {
+		if err := json.Unmarshal([]byte(base.TermSafe(string(b))), &back); err != nil || back != h {
 			t.Errorf("JSON of %q escaped: %v, read back %q", h, err, back)
 		}
 	}
@@ -354,7 +353,7 @@ func TestTermEscape(t *testing.T) {
 // TestTermWriterSplitRunes: a rune cut between two writes passes whole.
 func TestTermWriterSplitRunes(t *testing.T) {
 	var sb strings.Builder
-	w := newTermWriter(&sb)
+	w := base.NewTermWriter(&sb)
 	text := "a→b\u202ec日"
 	for i := range len(text) {
 		w.Write([]byte{text[i]})
@@ -396,7 +395,7 @@ func TestTerminalEscapesRun(t *testing.T) {
 	trace, rec := filepath.Join(dir, "trace.json"), filepath.Join(dir, "run.json")
 	run := func(end string, args ...string) (int, string, string) {
 		env := testEnv(llmtest.NewScript(hostileReplies(end)...).Func(), nil)
-		env.tools = hostileTool()
+		env.Tools = hostileTool()
 		return ptcIn(t, env, append([]string{"run", agentFile, "--model", "m"}, args...)...)
 	}
 	check := func(what string, code int, out, errOut string) {
@@ -414,7 +413,7 @@ func TestTerminalEscapesRun(t *testing.T) {
 		"  | \\u001b[2J\\u001b[H | \\u001b]0;pwned\\u0007 | ",          // output
 		`\u202etxt.exe`, `\udb40\udc41`,
 	)
-	if code != exitOK {
+	if code != base.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	code, out, errOut = run("(return (tool/echo {}))", "--json", "--trace", "-")
@@ -427,13 +426,13 @@ func TestTerminalEscapesRun(t *testing.T) {
 	}
 	code, out, errOut = run("(fail (tool/echo {}))")
 	check("a failed mission", code, out, errOut)
-	if code != exitFail || !strings.Contains(errOut, "fail: ") {
+	if code != base.ExitFail || !strings.Contains(errOut, "fail: ") {
 		t.Errorf("a failed mission: exit %d: %s", code, errOut)
 	}
 
 	code, out, errOut = ptcIn(t, testEnv(nil, nil), "trace", "print", "--full", trace)
 	check("ptc trace print", code, out, errOut)
-	if code != exitOK || !strings.Contains(out, `\u001b]52;c;`) {
+	if code != base.ExitOK || !strings.Contains(out, `\u001b]52;c;`) {
 		t.Errorf("ptc trace print: exit %d:\n%s%s", code, out, errOut)
 	}
 
@@ -445,11 +444,11 @@ func TestTerminalEscapesRun(t *testing.T) {
 		tr.Outcome.Fail = &outcomeFail{Reason: hostileText, Message: hostileText}
 	})
 	env := testEnv(nil, nil)
-	env.tools = hostileTool()
+	env.Tools = hostileTool()
 	for _, args := range [][]string{{"--replay", hostileRec}, {"--replay", hostileRec, "--json"}, {"--replay", hostileRec, "--trace", "-"}} {
 		code, out, errOut = ptcIn(t, env, append([]string{"run"}, args...)...)
 		check("ptc run --replay", code, out, errOut)
-		if code != exitFail {
+		if code != base.ExitFail {
 			t.Errorf("%v: exit %d: %s", args, code, errOut)
 		}
 	}
@@ -493,7 +492,7 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 	defer hs.Close()
 	cfg := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {"evil": {"url": "`+hs.URL+`/mcp?key=${KEY}"}}}`)
 	env := testEnv(nil, nil)
-	env.getenv = func(k string) string {
+	env.Getenv = func(k string) string {
 		if k == "KEY" {
 			return "s3cr3t"
 		}
@@ -503,7 +502,7 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 	code, out, errOut := ptcIn(t, env, "mcp", "tools", "--config", cfg)
 	checkTermSafe(t, "ptc mcp tools stdout", out)
 	checkTermSafe(t, "ptc mcp tools stderr", errOut)
-	if code != exitOK {
+	if code != base.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if strings.Contains(out+errOut, "s3cr3t") {
@@ -528,7 +527,7 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 	checkTermSafe(t, "ptc mcp tools --json stdout", out)
 	checkTermSafe(t, "ptc mcp tools --json stderr", errOut)
 	var infos []struct{ Tool, Description string }
-	if err := json.Unmarshal([]byte(out), &infos); code != exitOK || err != nil || len(infos) != len(names) {
+	if err := json.Unmarshal([]byte(out), &infos); code != base.ExitOK || err != nil || len(infos) != len(names) {
 		t.Fatalf("--json: exit %d, %v: %s", code, err, out)
 	}
 	for _, info := range infos {
@@ -555,7 +554,7 @@ func TestTerminalEscapesConform(t *testing.T) {
 	code, out, errOut := ptc(t, "", "conform", vectors)
 	checkTermSafe(t, "ptc conform stdout", out)
 	checkTermSafe(t, "ptc conform stderr", errOut)
-	if code != exitFail || !strings.Contains(out, `FAIL v\u001b[2J`) {
+	if code != base.ExitFail || !strings.Contains(out, `FAIL v\u001b[2J`) {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/internal/shared"
 )
 
@@ -342,7 +343,7 @@ func TestConform(t *testing.T) {
 	for _, tt := range usage {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := ptc(t, "", append([]string{"conform"}, tt.args...)...)
-			checkOutcome(t, code, out, errOut, exitUsage, "", tt.errWords)
+			checkOutcome(t, code, out, errOut, base.ExitUsage, "", tt.errWords)
 		})
 	}
 }
@@ -508,10 +509,10 @@ func checkParseFlags(t *testing.T, tests []parseFlagsCase) {
 	t.Helper()
 	for _, tt := range tests {
 		var errOut bytes.Buffer
-		fs := newFlagSet("t", &errOut, "")
+		fs := base.NewFlagSet("t", &errOut, "")
 		j := fs.Bool("json", false, "")
 		c := fs.String("c", "", "")
-		pos, err := parseFlags(fs, tt.args)
+		pos, err := base.ParseFlags(fs, tt.args)
 		if err != nil {
 			t.Errorf("parseFlags(%q): %v", tt.args, err)
 			continue

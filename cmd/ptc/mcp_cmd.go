@@ -12,17 +12,15 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"os/signal"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
-	"github.com/ptc-go/ptc/agent"
-	"github.com/ptc-go/ptc/mcp"
-
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/otelcli"
+	"github.com/ptc-go/ptc/mcp"
 )
 
 const mcpUsage = `usage:
@@ -32,87 +30,24 @@ run "ptc mcp COMMAND -h" for the flags of a command; docs/mcp.md tells the file'
 `
 
 // cmdMCP runs ptc mcp COMMAND.
-func cmdMCP(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func cmdMCP(env *base.Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usageLine("mcp", "missing the subcommand: tools or serve"))
-		return exitUsage
+		fmt.Fprintln(stderr, base.UsageLine("mcp", "missing the subcommand: tools or serve"))
+		return base.ExitUsage
 	}
 	switch args[0] {
 	case "tools":
-		return termWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdMCPTools(env, args[1:], stdout, stderr) })
+		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdMCPTools(env, args[1:], stdout, stderr) })
 	case "serve":
 		// stdout may be the protocol's: only stderr is for a terminal.
-		return termWrapped(io.Discard, stderr, func(_, stderr io.Writer) int { return cmdMCPServe(env, args[1:], stdin, stdout, stderr) })
+		return base.TermWrapped(io.Discard, stderr, func(_, stderr io.Writer) int { return cmdMCPServe(env, args[1:], stdin, stdout, stderr) })
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, mcpUsage)
-		return exitOK
+		return base.ExitOK
 	}
-	fmt.Fprintln(stderr, usageLine("mcp", fmt.Sprintf("unknown subcommand %q: tools or serve", clipText(args[0], 40))))
-	return exitUsage
+	fmt.Fprintln(stderr, base.UsageLine("mcp", fmt.Sprintf("unknown subcommand %q: tools or serve", base.ClipText(args[0], 40))))
+	return base.ExitUsage
 }
-
-// connectMCP connects to the servers of cfg, saying so on stderr (unless
-// quiet). No servers: an empty toolset.
-func connectMCP(ctx context.Context, cfg *mcpConfig, stderr io.Writer, quiet bool) (*mcp.Toolset, error) {
-	servers := cfg.mcpServers()
-	if !quiet && len(servers) > 0 {
-		names := make([]string, len(servers))
-		for i, s := range servers {
-			names[i] = s.Name
-		}
-		fmt.Fprintf(stderr, "connecting to %s\n", strings.Join(names, ", "))
-	}
-	// A server that fails to start usually says why on its stderr: keep
-	// the end of it for the error.
-	tails := make([]*tailBuffer, len(servers))
-	var warnMu sync.Mutex
-	for i := range servers {
-		if len(servers[i].Command) > 0 && servers[i].Stderr == nil {
-			tails[i] = &tailBuffer{max: 2048}
-			servers[i].Stderr = tails[i]
-		}
-		// Said even with --quiet: a reconnection is not business as usual.
-		servers[i].Warn = func(msg string) {
-			warnMu.Lock()
-			defer warnMu.Unlock()
-			fmt.Fprintf(stderr, "warning: %s\n", msg)
-		}
-	}
-	start := time.Now()
-	ts, err := mcp.Connect(ctx, servers...)
-	if err != nil {
-		var sb strings.Builder
-		for i, t := range tails {
-			if said := t.String(); said != "" {
-				fmt.Fprintf(&sb, "\n  %s's stderr: %s", servers[i].Name, strings.ReplaceAll(said, "\n", "\n    "))
-			}
-		}
-		// The *mcp.Error stays in the chain, for errors.As.
-		return nil, &stderrTailError{err: err, tail: sb.String()}
-	}
-	if !quiet && len(servers) > 0 {
-		counts := map[string]int{}
-		for _, info := range ts.Infos() {
-			counts[info.Server]++
-		}
-		var parts []string
-		for _, s := range servers {
-			parts = append(parts, fmt.Sprintf("%s %s", s.Name, plural(counts[s.Name], "tool")))
-		}
-		fmt.Fprintf(stderr, "connected in %s: %s\n", time.Since(start).Round(time.Millisecond), strings.Join(parts, ", "))
-	}
-	return ts, nil
-}
-
-// stderrTailError is Connect's error followed by what the servers wrote
-// to their stderr.
-type stderrTailError struct {
-	err  error
-	tail string
-}
-
-func (e *stderrTailError) Error() string { return e.err.Error() + e.tail }
-func (e *stderrTailError) Unwrap() error { return e.err }
 
 // describeServer says how a server is reached, for people: the command
 // without its arguments, the URL without its credentials and query, as
@@ -124,39 +59,39 @@ func describeServer(s mcp.Server) string {
 			return "http"
 		}
 		u.User, u.RawQuery, u.Fragment = nil, "", ""
-		return termLine("http: " + u.String())
+		return base.TermLine("http: " + u.String())
 	}
 	if len(s.Command) == 0 {
 		return "stdio"
 	}
 	more := ""
 	if len(s.Command) > 1 {
-		more = " with " + plural(len(s.Command)-1, "argument")
+		more = " with " + base.Plural(len(s.Command)-1, "argument")
 	}
-	return termLine("stdio: " + s.Command[0] + more)
+	return base.TermLine("stdio: " + s.Command[0] + more)
 }
 
-func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("mcp tools", stderr, "--config FILE [--json]")
+func cmdMCPTools(env *base.Env, args []string, stdout, stderr io.Writer) int {
+	fs := base.NewFlagSet("mcp tools", stderr, "--config FILE [--json]")
 	configPath := fs.String("config", "", "the MCP configuration `FILE` (an mcpServers JSON file)")
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
-	if status, ok := parseNoArgs(fs, args, stdout); !ok {
+	if status, ok := base.ParseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	if *configPath == "" {
-		return usageError(fs, "missing --config FILE")
+		return base.UsageError(fs, "missing --config FILE")
 	}
-	cfg, err := readMCPConfig(*configPath, env.getenv)
+	cfg, err := load.ReadMCPConfig(*configPath, env.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp tools: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
-	ctx, cancel := signalContext(env)
+	ctx, cancel := base.SignalContext(env)
 	defer cancel()
-	ts, err := connectMCP(ctx, cfg, stderr, *asJSON)
+	ts, err := load.ConnectMCP(ctx, cfg, stderr, *asJSON)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp tools: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	defer ts.Close()
 	infos := ts.Infos()
@@ -168,34 +103,34 @@ func cmdMCPTools(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		}
 		if err := enc.Encode(infos); err != nil {
 			fmt.Fprintf(stderr, "ptc mcp tools: %v\n", err)
-			return exitFail
+			return base.ExitFail
 		}
-		return exitOK
+		return base.ExitOK
 	}
 	pins := ts.Pins()
 	byServer := map[string][]mcp.ToolInfo{}
 	for _, info := range infos {
 		byServer[info.Server] = append(byServer[info.Server], info)
 	}
-	for i, s := range cfg.mcpServers() {
+	for i, s := range cfg.MCPServers() {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
 		list := byServer[s.Name]
-		fmt.Fprintf(stdout, "%s (%s): %s\n", s.Name, describeServer(s), plural(len(list), "tool"))
+		fmt.Fprintf(stdout, "%s (%s): %s\n", s.Name, describeServer(s), base.Plural(len(list), "tool"))
 		fmt.Fprintf(stdout, "  pin: %s\n", pins[s.Name])
 		for _, info := range list {
 			// The server chose the names and texts: each stays on its line.
-			fmt.Fprintf(stdout, "  tool/%s %s\n", termLine(info.Name), termLine(info.Signature))
-			if d := firstLineOf(info.Description); d != "" {
-				fmt.Fprintf(stdout, "      %s\n", termLine(clipText(d, 100)))
+			fmt.Fprintf(stdout, "  tool/%s %s\n", base.TermLine(info.Name), base.TermLine(info.Signature))
+			if d := base.FirstLineOf(info.Description); d != "" {
+				fmt.Fprintf(stdout, "      %s\n", base.TermLine(base.ClipText(d, 100)))
 			}
 			for _, n := range info.Notes {
-				fmt.Fprintf(stdout, "      note: %s\n", termLine(clipText(n, 100)))
+				fmt.Fprintf(stdout, "      note: %s\n", base.TermLine(base.ClipText(n, 100)))
 			}
 		}
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 const mcpServeHelp = `
@@ -216,84 +151,84 @@ characters or more; without one, only a loopback address (127.0.0.1,
 [::1], localhost) is served.
 `
 
-func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func cmdMCPServe(env *base.Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s%s\nFlags:\n", mcpServeHelp, otelHelp)
+		fmt.Fprintf(fs.Output(), "usage: ptc mcp serve --config FILE [--http ADDR [--token-env VAR]] [--model REF] [--max-listed N] [limit flags]\n%s%s\nFlags:\n", mcpServeHelp, otelcli.Help)
 		fs.PrintDefaults()
 	}
 	configPath := fs.String("config", "", "the MCP configuration `FILE`: upstream mcpServers, agents, codeMode")
 	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (as 127.0.0.1:8080) instead of stdio")
-	tokenEnv := fs.String("token-env", "", "with --http: the environment `VAR` holding the bearer token clients must send (default "+mcpTokenEnv+")")
+	tokenEnv := fs.String("token-env", "", "with --http: the environment `VAR` holding the bearer token clients must send (default "+load.MCPTokenEnv+")")
 	model := fs.String("model", "", "the model `REF` of agents whose entry and file name none (default $PTC_MODEL)")
 	maxListed := fs.Int("max-listed", 0, "tools whose signatures the code-mode tool lists (default 30; -1: all); the rest are found with tool/mcp.search")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
-	limits := limitFlags(fs)
+	limits := base.LimitFlags(fs)
 	fs.Lookup("timeout").Usage = turnTimeoutUsage()
-	if status, ok := parseNoArgs(fs, args, stdout); !ok {
+	if status, ok := base.ParseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
 	if *configPath == "" {
-		return usageError(fs, "missing --config FILE")
+		return base.UsageError(fs, "missing --config FILE")
 	}
 	token, err := serveToken(env, *addr, *tokenEnv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	logf := func(format string, a ...any) {
 		if !*quiet {
 			fmt.Fprintf(stderr, format, a...)
 		}
 	}
-	cfg, err := readMCPConfig(*configPath, env.getenv)
+	cfg, err := load.ReadMCPConfig(*configPath, env.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	if *maxListed != 0 {
-		cfg.code.MaxListed = *maxListed
+		cfg.Code.MaxListed = *maxListed
 	}
-	overrideLimits(&cfg.code.Limits, *limits)
+	base.OverrideLimits(&cfg.Code.Limits, *limits)
 
-	ctx, cancel := signalContext(env)
+	ctx, cancel := base.SignalContext(env)
 	defer cancel()
-	tel, err := startTelemetry(ctx, env, stderr)
+	tel, err := otelcli.Start(ctx, env, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	defer func() {
-		if err := tel.shutdown(); err != nil {
+		if err := tel.Shutdown(); err != nil {
 			fmt.Fprintf(stderr, "ptc mcp serve: exporting to OpenTelemetry: %v\n", err)
 		}
 	}()
-	ts, err := connectMCP(ctx, cfg, stderr, *quiet)
+	ts, err := load.ConnectMCP(ctx, cfg, stderr, *quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	defer ts.Close()
 
-	svc, served, err := buildService(ctx, env, cfg, ts, *model, tel.observers())
+	svc, served, err := buildService(ctx, env, cfg, ts, *model, tel.Observers())
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	if *addr == "" {
 		logf("serving %s over stdio\n", strings.Join(served, ", "))
 		t := &mcpsdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 		if err := svc.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-			return exitFail
+			return base.ExitFail
 		}
-		return exitOK
+		return base.ExitOK
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	mux := http.NewServeMux()
 	auth := ""
@@ -310,19 +245,15 @@ func cmdMCPServe(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.
 	select {
 	case err := <-done:
 		fmt.Fprintf(stderr, "ptc mcp serve: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	case <-ctx.Done():
 	}
 	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
 	_ = srv.Shutdown(shut)
 	logf("stopped\n")
-	return exitOK
+	return base.ExitOK
 }
-
-// mcpTokenEnv is the variable holding the bearer token of ptc mcp serve
-// --http, unless --token-env names another.
-const mcpTokenEnv = "PTC_MCP_TOKEN"
 
 // minTokenLen is the shortest bearer token accepted.
 const minTokenLen = 16
@@ -331,7 +262,7 @@ const minTokenLen = 16
 // and refuses to serve a non-loopback address without one: anyone who
 // reaches the server runs programs with its tools, and agents with their
 // models and keys.
-func serveToken(env *runEnv, addr, tokenEnv string) (string, error) {
+func serveToken(env *base.Env, addr, tokenEnv string) (string, error) {
 	if addr == "" {
 		if tokenEnv != "" {
 			return "", errors.New("--token-env is for --http")
@@ -340,9 +271,9 @@ func serveToken(env *runEnv, addr, tokenEnv string) (string, error) {
 	}
 	name := tokenEnv
 	if name == "" {
-		name = mcpTokenEnv
+		name = load.MCPTokenEnv
 	}
-	token := env.getenv(name)
+	token := env.Getenv(name)
 	switch {
 	case tokenEnv != "" && token == "":
 		return "", fmt.Errorf("--token-env %s: $%s is not set", name, name)
@@ -351,7 +282,7 @@ func serveToken(env *runEnv, addr, tokenEnv string) (string, error) {
 	case token == "" && !loopbackAddr(addr):
 		return "", fmt.Errorf("refusing to serve %s without a token: anyone who reaches it could run programs with the tools; "+
 			"set $%s (or the variable --token-env names) to a secret that clients send as \"Authorization: Bearer <token>\", "+
-			"or serve on a loopback address (127.0.0.1:PORT)", addr, mcpTokenEnv)
+			"or serve on a loopback address (127.0.0.1:PORT)", addr, load.MCPTokenEnv)
 	}
 	return token, nil
 }
@@ -391,31 +322,31 @@ func requireBearer(token string, next http.Handler) http.Handler {
 // buildService makes the MCP service cfg describes: the code-mode tool
 // over the upstream tools (when there are any and it is not disabled) and
 // one tool per agent. served names what it serves, for the log.
-func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Toolset, model string, obs []agent.Observer) (*mcp.Service, []string, error) {
-	v := env.version()
+func buildService(ctx context.Context, env *base.Env, cfg *load.MCPConfig, ts *mcp.Toolset, model string, obs []agent.Observer) (*mcp.Service, []string, error) {
+	v := env.Version()
 	svc := mcp.NewService(mcp.ServiceOptions{Name: "ptc", Version: v.Version})
-	tools := ts.Tools(mcp.ToolsOptions{MaxListed: cfg.code.MaxListed})
+	tools := ts.Tools(mcp.ToolsOptions{MaxListed: cfg.Code.MaxListed})
 	var served []string
-	if !cfg.code.Disabled && len(ts.Infos()) > 0 {
+	if !cfg.Code.Disabled && len(ts.Infos()) > 0 {
 		err := svc.AddCodeMode(tools, mcp.CodeModeOptions{
-			Name: cfg.code.Name, Description: cfg.code.Description,
-			Limits: cfg.code.Limits, MaxListed: cfg.code.MaxListed,
+			Name: cfg.Code.Name, Description: cfg.Code.Description,
+			Limits: cfg.Code.Limits, MaxListed: cfg.Code.MaxListed,
 		})
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: codeMode: %v", cfg.file, err)
+			return nil, nil, fmt.Errorf("%s: codeMode: %v", cfg.File, err)
 		}
-		name := cfg.code.Name
+		name := cfg.Code.Name
 		if name == "" {
 			name = "run_program"
 		}
-		served = append(served, fmt.Sprintf("%s (over %s)", name, plural(len(ts.Infos()), "tool")))
+		served = append(served, fmt.Sprintf("%s (over %s)", name, base.Plural(len(ts.Infos()), "tool")))
 	}
-	for _, entry := range cfg.agents {
-		af, _, err := readAgentFile(entry.File)
+	for _, entry := range cfg.Agents {
+		af, _, err := load.ReadAgentFile(entry.File)
 		if err != nil {
 			return nil, nil, err
 		}
-		acfg := af.cliConfig()
+		acfg := af.CLIConfig()
 		acfg.Name = entry.Name // in its spans (gen_ai.agent.name), events and traces
 		if entry.UpstreamTools {
 			acfg.Tools = tools
@@ -424,21 +355,21 @@ func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Tool
 		if err != nil {
 			return nil, nil, err
 		}
-		ref := firstNonEmpty(entry.Model, af.Model, model, env.getenv("PTC_MODEL"))
+		ref := base.FirstNonEmpty(entry.Model, af.Model, model, env.Getenv("PTC_MODEL"))
 		if ref == "" {
 			return nil, nil, fmt.Errorf("agent %s: no model: give it in the entry (\"model\"), in its file (model:), with --model or $PTC_MODEL", entry.Name)
 		}
-		m, err := env.openModel(ctx, ref)
+		m, err := env.OpenModel(ctx, ref)
 		if err != nil {
 			return nil, nil, fmt.Errorf("agent %s: %v", entry.Name, err)
 		}
-		base, err := af.loadContext()
+		given, err := af.LoadContext()
 		if err != nil {
 			return nil, nil, err
 		}
 		opts := agent.Options{ContextSignature: af.ContextSignature, Observers: obs}
-		if base.Len() > 0 {
-			opts.Context = base
+		if given.Len() > 0 {
+			opts.Context = given
 		}
 		if err := svc.AddAgent(entry.Name, a, mcp.AgentOptions{LLM: m, Description: entry.Description, Options: opts}); err != nil {
 			return nil, nil, fmt.Errorf("agent %s (%s): %v", entry.Name, entry.File, err)
@@ -446,55 +377,11 @@ func buildService(ctx context.Context, env *runEnv, cfg *mcpConfig, ts *mcp.Tool
 		served = append(served, fmt.Sprintf("%s (%s, %s)", entry.Name, af.Name, ref))
 	}
 	if len(served) == 0 {
-		return nil, nil, fmt.Errorf("%s: nothing to serve: the file has no agents, and no mcpServers tools for the code-mode tool", cfg.file)
+		return nil, nil, fmt.Errorf("%s: nothing to serve: the file has no agents, and no mcpServers tools for the code-mode tool", cfg.File)
 	}
 	return svc, served, nil
-}
-
-// signalContext is env's context, cancelled by SIGINT or SIGTERM when the
-// process's own environment runs the command.
-func signalContext(env *runEnv) (context.Context, context.CancelFunc) {
-	if !env.interrupts {
-		return context.WithCancel(env.ctx)
-	}
-	return signal.NotifyContext(env.ctx, os.Interrupt, syscall.SIGTERM)
 }
 
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-func firstLineOf(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i])
-	}
-	return s
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-// String is what was kept, trimmed; "" for a nil buffer.
-func (t *tailBuffer) String() string {
-	if t == nil {
-		return ""
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.TrimSpace(strings.ToValidUTF8(string(t.buf), "?"))
-}

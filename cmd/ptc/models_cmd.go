@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
@@ -40,7 +41,7 @@ func exampleModels() map[string]string {
 	}
 }
 
-func (env *runEnv) modelsRows() []modelsRow {
+func modelsRows(env *base.Env) []modelsRow {
 	examples := exampleModels()
 	var rows []modelsRow
 	for _, p := range provider.Providers() {
@@ -53,13 +54,13 @@ func (env *runEnv) modelsRows() []modelsRow {
 			r.Example = p.Name + ":MODEL"
 		}
 		for _, k := range p.KeyEnv {
-			if env.getenv(k) != "" {
+			if env.Getenv(k) != "" {
 				r.KeySet = k
 				break
 			}
 		}
 		if p.URLEnv != "" {
-			if u := env.getenv(p.URLEnv); u != "" {
+			if u := env.Getenv(p.URLEnv); u != "" {
 				r.URL = u
 			}
 		}
@@ -70,17 +71,17 @@ func (env *runEnv) modelsRows() []modelsRow {
 	return rows
 }
 
-func cmdModels(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("models", stderr, "[--json]")
+func cmdModels(env *base.Env, args []string, stdout, stderr io.Writer) int {
+	fs := base.NewFlagSet("models", stderr, "[--json]")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
-	if status, ok := parseNoArgs(fs, args, stdout); !ok {
+	if status, ok := base.ParseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
-	rows := env.modelsRows()
+	rows := modelsRows(env)
 	if *asJSON {
 		b, _ := json.Marshal(rows)
 		fmt.Fprintln(stdout, string(b))
-		return exitOK
+		return base.ExitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROVIDER\tREFERENCE\tKEY\tSERVER")
@@ -107,11 +108,11 @@ func cmdModels(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Provider, r.Example, key, server)
 	}
 	tw.Flush()
-	model := env.getenv("PTC_MODEL")
+	model := env.Getenv("PTC_MODEL")
 	if model == "" {
 		model = "not set"
 	}
 	fmt.Fprintf(stdout, "\nPTC_MODEL (the default --model of ptc run): %s\n", model)
 	fmt.Fprintln(stdout, "Local servers get no key; keys are read from the environment only (docs/models.md).")
-	return exitOK
+	return base.ExitOK
 }

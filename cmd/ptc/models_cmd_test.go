@@ -6,15 +6,16 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
 func TestModels(t *testing.T) {
 	env := testEnv(nil, nil)
 	vars := map[string]string{"GOOGLE_API_KEY": "secret-g", "OLLAMA_HOST": "gpu:11434", "PTC_MODEL": "ollama:llama3"}
-	env.getenv = func(k string) string { return vars[k] }
+	env.Getenv = func(k string) string { return vars[k] }
 
 	code, out, errOut := ptcIn(t, env, "models")
-	if code != exitOK || errOut != "" {
+	if code != base.ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{
@@ -34,7 +35,7 @@ func TestModels(t *testing.T) {
 
 	code, out, _ = ptcIn(t, env, "models", "--json")
 	var rows []modelsRow
-	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil {
+	if err := json.Unmarshal([]byte(out), &rows); code != base.ExitOK || err != nil {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
 	ready := map[string]bool{}
@@ -46,7 +47,7 @@ func TestModels(t *testing.T) {
 			t.Errorf("%s ready = %v (listed %v), want %v", name, got, ok, want)
 		}
 	}
-	if code, _, errOut := ptcIn(t, env, "models", "extra"); code != exitUsage || !strings.Contains(errOut, "(ptc models -h for help)") {
+	if code, _, errOut := ptcIn(t, env, "models", "extra"); code != base.ExitUsage || !strings.Contains(errOut, "(ptc models -h for help)") {
 		t.Errorf("extra argument: exit %d, stderr %q", code, errOut)
 	}
 }

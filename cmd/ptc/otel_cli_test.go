@@ -17,15 +17,16 @@ import (
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/otelcli"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
 	colmetricpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // collector is a local OTLP receiver: what the exports it got hold.
@@ -355,10 +356,10 @@ func TestOTelExporterRule(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			getenv := func(k string) string { return tc.vars[k] }
-			if got := otelExporter(getenv, "traces"); got != tc.traces {
+			if got := otelcli.Exporter(getenv, "traces"); got != tc.traces {
 				t.Errorf("traces exporter %q, want %q", got, tc.traces)
 			}
-			if got := otelExporter(getenv, "metrics"); got != tc.metrics {
+			if got := otelcli.Exporter(getenv, "metrics"); got != tc.metrics {
 				t.Errorf("metrics exporter %q, want %q", got, tc.metrics)
 			}
 			// The OTLP exporters read the process's environment: set it too.
@@ -366,8 +367,8 @@ func TestOTelExporterRule(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			env := testEnv(nil, nil)
-			env.getenv = getenv
-			tel, err := startTelemetry(context.Background(), env, io.Discard)
+			env.Getenv = getenv
+			tel, err := otelcli.Start(context.Background(), env, io.Discard)
 			if tc.startErrContains != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.startErrContains) {
 					t.Fatalf("error %v, want one with %q", err, tc.startErrContains)
@@ -377,14 +378,14 @@ func TestOTelExporterRule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer func() { _ = tel.shutdown() }()
+			defer func() { _ = tel.Shutdown() }()
 			if (tel != nil) != tc.started {
 				t.Fatalf("started %v, want %v", tel != nil, tc.started)
 			}
-			if tel != nil && tel.protocol != tc.protocol {
-				t.Errorf("protocol %q, want %q", tel.protocol, tc.protocol)
+			if tel != nil && tel.Protocol != tc.protocol {
+				t.Errorf("protocol %q, want %q", tel.Protocol, tc.protocol)
 			}
-			if tel == nil && len(tel.observers()) != 0 {
+			if tel == nil && len(tel.Observers()) != 0 {
 				t.Error("observers without telemetry")
 			}
 		})
@@ -441,13 +442,13 @@ func TestMCPServeOTel(t *testing.T) {
 		t.Setenv(k, v) // the OTLP exporters read the process's environment
 	}
 	env := testEnv(llmtest.NewScript(ordersReplies()...).Func(), nil)
-	env.getenv = func(k string) string { return vars[k] }
+	env.Getenv = func(k string) string { return vars[k] }
 	cs, stop, errOut := serveStdio(t, env, "--config", cfg, "--quiet")
 	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "orders", Arguments: map[string]any{}})
 	if err != nil || res.IsError {
 		t.Fatalf("orders: %v %s", err, resultText(res))
 	}
-	if code := stop(); code != exitOK {
+	if code := stop(); code != base.ExitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
 	}
 	wantTelemetry(t, c, "ptc-mcp")
@@ -465,7 +466,7 @@ func TestRunOTelUsage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		code, out, errOut := runBinaryEnv(t, tc.vars, "run", "--replay", ordersRecording, "--quiet")
-		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+		if code != base.ExitUsage || out != "" || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.vars, code, out, errOut, tc.want)
 		}
 	}
@@ -489,11 +490,11 @@ func TestRunOTelCancelled(t *testing.T) {
 		return llm.Response{}, ctx.Err()
 	}
 	env := testEnv(model, nil)
-	env.ctx = ctx
-	env.getenv = func(k string) string { return vars[k] }
+	env.Ctx = ctx
+	env.Getenv = func(k string) string { return vars[k] }
 	code, _, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m", "--quiet")
-	if code != exitInterrupted {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
+	if code != base.ExitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, base.ExitInterrupted, errOut)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

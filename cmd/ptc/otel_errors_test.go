@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/otelcli"
 )
 
 // echoingCollector answers every export with status, and a body that
@@ -92,7 +94,7 @@ func TestRunOTelCollectorEchoesHeaders(t *testing.T) {
 					t.Errorf("stderr line %q is not ptc's", line)
 				}
 			}
-			if len(errOut) > 4*maxOTelErrors*maxOTelErrorChars || strings.Contains(errOut, strings.Repeat("x", maxOTelErrorChars)) {
+			if len(errOut) > 4*otelcli.MaxErrors*otelcli.MaxErrorChars || strings.Contains(errOut, strings.Repeat("x", otelcli.MaxErrorChars)) {
 				t.Errorf("stderr holds %d bytes: the collector's answer is not cut:\n%s", len(errOut), errOut)
 			}
 		})
@@ -111,7 +113,7 @@ func TestOTelRedactor(t *testing.T) {
 		"OPENAI_API_KEY":                      "sk-proj-openai-0123456789",
 		"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "https://collector.example/v1/metrics",
 	}
-	r := newOTelRedactor(func(k string) string { return vars[k] })
+	r := otelcli.NewRedactor(func(k string) string { return vars[k] })
 	secrets := []string{"hdr-key-0123456789", "metric-bearer-0123456789", "url-pass-0123456789", "query-key-0123456789",
 		"sk-proj-openai-0123456789"}
 	var echo strings.Builder
@@ -123,7 +125,7 @@ func TestOTelRedactor(t *testing.T) {
 		fmt.Errorf("failed to send to %s: 400 Bad Request (body: %s)", vars["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"], body),
 		errors.Join(errors.New("metrics: "+body), errors.New("third: "+body)),
 		errors.New("fourth"), errors.New("fifth"), errors.New("sixth"))
-	got := r.message(err)
+	got := r.Message(err)
 	for _, s := range secrets {
 		if strings.Contains(got, s[:8]) || strings.Contains(got, s[len(s)-8:]) {
 			t.Errorf("%q shows: %s", s, got)
@@ -132,18 +134,18 @@ func TestOTelRedactor(t *testing.T) {
 	if strings.Contains(got, "\n") || strings.Contains(got, "\x1b") {
 		t.Errorf("not one safe line: %q", got)
 	}
-	if n := strings.Count(got, "; "); n != maxOTelErrors || !strings.HasSuffix(got, "(more errors left out)") ||
+	if n := strings.Count(got, "; "); n != otelcli.MaxErrors || !strings.HasSuffix(got, "(more errors left out)") ||
 		!strings.Contains(got, "failed to send to https://") || !strings.Contains(got, "metrics: ") || !strings.Contains(got, "fourth") {
-		t.Errorf("%d errors shown, want %d and a note: %s", n, maxOTelErrors, got)
+		t.Errorf("%d errors shown, want %d and a note: %s", n, otelcli.MaxErrors, got)
 	}
-	if len(got) > maxOTelErrors*(4*maxOTelErrorChars)+100 {
+	if len(got) > otelcli.MaxErrors*(4*otelcli.MaxErrorChars)+100 {
 		t.Errorf("%d bytes: not cut", len(got))
 	}
-	if r.wrap(nil) != nil || r.message(errors.New("collector.example: 503 Service Unavailable")) != "collector.example: 503 Service Unavailable" {
+	if r.Wrap(nil) != nil || r.Message(errors.New("collector.example: 503 Service Unavailable")) != "collector.example: 503 Service Unavailable" {
 		t.Error("an error without secrets changed, or nil is not nil")
 	}
-	var nilR *otelRedactor
-	if nilR.redact("x") != "x" {
+	var nilR *otelcli.Redactor
+	if nilR.Redact("x") != "x" {
 		t.Error("a nil redactor changed the text")
 	}
 }

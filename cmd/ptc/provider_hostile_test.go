@@ -10,15 +10,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
 // providerEnv is a runEnv whose models are opened by the provider package,
 // as ptc run's are, with key as every provider's key.
-func providerEnv(key string) *runEnv {
+func providerEnv(key string) *base.Env {
 	env := testEnv(nil, nil)
-	env.openModel = func(ctx context.Context, ref string) (llm.Func, error) {
+	env.OpenModel = func(ctx context.Context, ref string) (llm.Func, error) {
 		return provider.Open(ctx, ref, provider.Options{Getenv: func(k string) string {
 			if k == "OPENAI_COMPATIBLE_API_KEY" {
 				return key

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/lisp/syntax"
 	"github.com/ptc-go/ptc/mcp"
@@ -19,35 +21,35 @@ import (
 const replBanner = "PTC-Lisp REPL: defs persist between inputs; *1 *2 *3 are the last values.\n" +
 	"Type :help for commands and keys, :doc NAME for a builtin, Ctrl-D to quit.\n"
 
-func cmdRepl(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("repl", stderr, "[-c CONTEXT.json|.edn] [--history FILE|off] [--mcp FILE [--unredacted]]")
+func cmdRepl(env *base.Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := base.NewFlagSet("repl", stderr, "[-c CONTEXT.json|.edn] [--history FILE|off] [--mcp FILE [--unredacted]]")
 	ctxPath := fs.String("c", "", "context file: JSON or EDN map, read as ctx/")
 	histFlag := fs.String("history", "", "`file` of the line editor's input history, or off (default $PTC_HISTORY, else ptc/history in the user config directory)")
 	mcpPath := fs.String("mcp", "", "make the tools of the MCP servers in `FILE` (an mcpServers JSON file) callable as (tool/server.tool {...}); :tools lists them; what they firewall prints as <Firewalled>, as in ptc run")
 	unredacted := fs.Bool("unredacted", false, "with --mcp, show firewalled data as it is in values, println output, errors and :defs: for your own terminal only")
-	limits := limitFlags(fs)
-	if status, ok := parseNoArgs(fs, args, stdout); !ok {
+	limits := base.LimitFlags(fs)
+	if status, ok := base.ParseNoArgs(fs, args, stdout); !ok {
 		return status
 	}
-	ctxVal, err := loadContext(*ctxPath)
+	ctxVal, err := load.ReadContext(*ctxPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc repl: %v\n", err)
-		return exitUsage
+		return base.ExitUsage
 	}
 	s := &replSession{stdout: stdout, stderr: stderr, ctxVal: ctxVal, limits: *limits}
 	if *mcpPath != "" {
 		// The servers live as long as the session; connecting is the only
 		// wait a Ctrl-C ends before the first prompt.
-		s.view = newEvalView(!*unredacted)
-		s.view.add(ctxVal)
-		ctx, cancel := signalContext(env)
-		mt, status := openMCPTools(ctx, env, "repl", *mcpPath, s.view, stderr)
+		s.view = load.NewEvalView(!*unredacted)
+		s.view.Add(ctxVal)
+		ctx, cancel := base.SignalContext(env)
+		mt, status := load.OpenMCPTools(ctx, env, "repl", *mcpPath, s.view, stderr)
 		cancel()
 		if mt == nil {
 			return status
 		}
-		defer mt.close()
-		s.tools, s.toolInfos = mt.caller, mt.infos
+		defer mt.Close()
+		s.tools, s.toolInfos = mt.Caller, mt.Infos
 	}
 	if t := openReplTerminal(stdin, stdout); t != nil {
 		if err := t.makeRaw(); err == nil {
@@ -62,7 +64,7 @@ func cmdRepl(env *runEnv, args []string, stdin io.Reader, stdout, stderr io.Writ
 			})
 		}
 	}
-	return s.runPlain(stdin, isTerminal(stdin))
+	return s.runPlain(stdin, base.IsTerminal(stdin))
 }
 
 // replSession is the state the inputs of one REPL share.
@@ -72,7 +74,7 @@ type replSession struct {
 	limits         lisp.Limits
 	tools          lisp.ToolCaller // the tools of --mcp (tests set their own)
 	toolInfos      []mcp.ToolInfo  // what :tools lists
-	view           evalView        // how values and output show (--mcp: firewalled)
+	view           load.EvalView   // how values and output show (--mcp: firewalled)
 
 	ns     *lisp.Namespace
 	values []lisp.Value // *1 *2 *3
@@ -137,10 +139,10 @@ func runEditorRepl(s *replSession, cfg replEditorConfig) int {
 		case errors.Is(err, errReplInterrupt), errors.Is(err, errReplDiscard):
 			continue
 		case errors.Is(err, io.EOF):
-			return exitOK
+			return base.ExitOK
 		case err != nil:
 			fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
-			return exitFail
+			return base.ExitFail
 		}
 		if strings.TrimSpace(src) == "" {
 			continue
@@ -148,7 +150,7 @@ func runEditorRepl(s *replSession, cfg replEditorConfig) int {
 		ed.hist.add(src)
 		s.input(src)
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 // submits reports whether Enter submits src: a command, or a form whose
@@ -219,13 +221,13 @@ func (s *replSession) runPlain(stdin io.Reader, interactive bool) int {
 	if buf.Len() > 0 {
 		// Input ended inside a form: report it like any other error.
 		if _, err := lisp.Compile(buf.String()); err != nil {
-			printError(s.stderr, err)
+			base.PrintError(s.stderr, err)
 		}
 	}
 	if interactive {
 		fmt.Fprintln(s.stdout)
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 // input handles one complete input: a command or a program.
@@ -240,7 +242,7 @@ func (s *replSession) input(src string) {
 // options are the run options of the session's next evaluation.
 func (s *replSession) options() lisp.Options {
 	return lisp.Options{Context: s.ctxVal, Namespace: s.ns, History: s.values, Limits: s.limits, Tools: s.tools,
-		Redact: s.view.redaction()}
+		Redact: s.view.Redaction()}
 }
 
 // run evaluates src, interruptibly when the session can be interrupted.
@@ -264,7 +266,7 @@ func (s *replSession) eval(src string) {
 
 // show prints the outcome of a run and updates the session.
 func (s *replSession) show(res *lisp.Result, err error, interrupted bool, took time.Duration) {
-	for _, line := range s.view.output(res.Output) {
+	for _, line := range s.view.Output(res.Output) {
 		fmt.Fprintln(s.stdout, line)
 	}
 	if res.Namespace != nil {
@@ -274,15 +276,15 @@ func (s *replSession) show(res *lisp.Result, err error, interrupted bool, took t
 	case interrupted:
 		fmt.Fprintf(s.stderr, "interrupted after %s; the session keeps its earlier defs\n", took.Round(time.Millisecond))
 	case err != nil:
-		s.view.printError(s.stderr, err)
+		s.view.PrintError(s.stderr, err)
 	case res.Status == lisp.Failed:
-		out, err := s.view.render(context.Background(), res.Value, false, s.limits)
+		out, err := s.view.Render(context.Background(), res.Value, false, s.limits)
 		if err != nil {
 			out = err.Error()
 		}
 		fmt.Fprintf(s.stderr, "fail: %s\n", out)
 	default:
-		out, err := s.view.render(context.Background(), res.Value, false, s.limits)
+		out, err := s.view.Render(context.Background(), res.Value, false, s.limits)
 		if err != nil {
 			fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
 		} else {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -208,7 +209,7 @@ func (s *replSession) cmdLoad(arg string) {
 		fmt.Fprintln(s.stderr, "usage: :load FILE")
 		return
 	}
-	b, err := readBounded(arg, kindProgram)
+	b, err := base.ReadBounded(arg, base.KindProgram)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "ptc repl: %v\n", err)
 		return
@@ -226,7 +227,7 @@ func (s *replSession) cmdQuit(string) { s.quit = true }
 // preview prints v on one line, cut to about n bytes, as the session's
 // view shows it.
 func (s *replSession) preview(v lisp.Value, n int) string {
-	out := s.view.text(lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1, Redact: s.view.redaction()}))
+	out := s.view.Text(lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1, Redact: s.view.Redaction()}))
 	out = strings.ReplaceAll(out, "\n", " ")
 	return textutil.ClipBytes(out, n)
 }
@@ -277,9 +278,9 @@ func (s *replSession) cmdTools(string) {
 	}
 	var b strings.Builder
 	for _, t := range s.toolInfos {
-		fmt.Fprintf(&b, "tool/%s %s\n", termLine(t.Name), termLine(t.Signature))
-		if d := firstLineOf(t.Description); d != "" {
-			fmt.Fprintf(&b, "  %s\n", termLine(clipText(d, 200)))
+		fmt.Fprintf(&b, "tool/%s %s\n", base.TermLine(t.Name), base.TermLine(t.Signature))
+		if d := base.FirstLineOf(t.Description); d != "" {
+			fmt.Fprintf(&b, "  %s\n", base.TermLine(base.ClipText(d, 200)))
 		}
 	}
 	fmt.Fprint(s.stdout, b.String())

@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -72,7 +73,7 @@ func (h *replHarness) errOut() string { return strings.ReplaceAll(h.stderr.Strin
 func replScript(t *testing.T, input string) (string, string) {
 	t.Helper()
 	h := newReplHarness(strings.NewReader(input), 80)
-	if code := h.run(); code != exitOK {
+	if code := h.run(); code != base.ExitOK {
 		t.Errorf("exit %d", code)
 	}
 	return h.out(), h.errOut()
@@ -224,7 +225,7 @@ func TestReplEditorInterrupt(t *testing.T) {
 	pw.Close()
 	select {
 	case code := <-done:
-		if code != exitOK {
+		if code != base.ExitOK {
 			t.Errorf("exit %d", code)
 		}
 	case <-time.After(time.Minute): // generous: a busy machine is slow, not stuck
@@ -272,7 +273,7 @@ func TestReplCommands(t *testing.T) {
 				} else {
 					var code int
 					code, out, errOut = ptc(t, tt.input+"\n", "repl")
-					if code != exitOK {
+					if code != base.ExitOK {
 						t.Errorf("exit %d", code)
 					}
 				}

@@ -9,9 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -20,22 +18,13 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/otelcli"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/mcp"
 	"github.com/ptc-go/ptc/signature"
-)
-
-// exitInterrupted is the exit status of a mission cancelled by Ctrl-C, as
-// shells report a process ended by SIGINT.
-const exitInterrupted = 130
-
-// The defaults of ptc run for real models, where the agent file does not
-// choose: the agent's own defaults (an LLM call bounded by the turn's 5 s,
-// no retries) suit scripted models in tests, not providers.
-const (
-	defaultLLMTimeout  = 2 * time.Minute
-	defaultLLMAttempts = 3 // two retries of rate limits, timeouts, server errors
 )
 
 const runSynopsis = `AGENT_FILE [--model REF] [--mcp FILE] [-c CONTEXT] [--set NAME=VALUE]... [--json]
@@ -109,12 +98,12 @@ type runFlags struct {
 	limits                         *lisp.Limits
 }
 
-func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
+func cmdRun(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	var f runFlags
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ptc run %s\n%s%s\nFlags:\n", runSynopsis, runHelp, otelHelp)
+		fmt.Fprintf(fs.Output(), "usage: ptc run %s\n%s%s\nFlags:\n", runSynopsis, runHelp, otelcli.Help)
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.model, "model", "", "the model `REF`, as provider:model (default: the agent file's model, else $PTC_MODEL)")
@@ -130,19 +119,19 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.unredacted, "unredacted", false, "show firewalled data as it is in the value, --json, --trace and --record (never in the progress or --events): for your own terminal and files only")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress: only the outcome (and errors)")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
-	f.limits = limitFlags(fs)
+	f.limits = base.LimitFlags(fs)
 	// A turn's program has the agent package's default, not the interpreter's.
 	fs.Lookup("timeout").Usage = turnTimeoutUsage()
-	pos, err := parseFlags(fs, args)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	usageErr := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		if f.asJSON {
 			printFailJSON(stdout, kindUsageError, msg)
 		}
-		return usageError(fs, "%s", msg)
+		return base.UsageError(fs, "%s", msg)
 	}
 	switch {
 	case len(pos) == 0 && f.replay == "":
@@ -167,24 +156,24 @@ func cmdRun(env *runEnv, args []string, stdout, stderr io.Writer) int {
 			return usageErr("--trace %s: %v", f.trace, err)
 		}
 	}
-	r := &runCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}}
+	r := &runCmd{env: env, flags: &f, stdout: stdout, stderr: &base.SyncWriter{W: stderr}}
 	return r.run(pos)
 }
 
 // runCmd is one "ptc run".
 type runCmd struct {
-	env    *runEnv
+	env    *base.Env
 	flags  *runFlags
 	stdout io.Writer
-	stderr *syncWriter
+	stderr *base.SyncWriter
 }
 
 func (r *runCmd) usageErr(err error) int {
-	r.stderr.printf("ptc run: %v\n", err)
+	r.stderr.Printf("ptc run: %v\n", err)
 	if r.flags.asJSON {
 		printFailJSON(r.stdout, errKind(err, kindUsageError), err.Error())
 	}
-	return exitUsage
+	return base.ExitUsage
 }
 
 // kindUsageError is the kind of a run that could not start: a bad flag or
@@ -205,7 +194,7 @@ func printFailJSON(w io.Writer, reason, msg string) {
 func errKind(err error, fallback string) string {
 	var le *lisp.Error
 	var ce *agent.ConfigError
-	var de *dataError
+	var de *base.DataError
 	var me *llm.Error
 	var pe *os.PathError
 	var mcpErr *mcp.Error
@@ -224,7 +213,7 @@ func errKind(err error, fallback string) string {
 		}
 		return agent.ReasonLLMError
 	case errors.As(err, &pe):
-		return kindIOError
+		return base.KindIOError
 	}
 	return fallback
 }
@@ -240,27 +229,27 @@ func (r *runCmd) run(pos []string) int {
 	}
 
 	// The agent.
-	var af *agentFile
+	var af *load.AgentFile
 	var agentText []byte
 	var err error
 	if len(pos) == 1 {
-		af, agentText, err = readAgentFile(pos[0])
+		af, agentText, err = load.ReadAgentFile(pos[0])
 	} else {
 		agentText = []byte(rec.Agent.Text)
-		af, err = parseAgentFile(rec.Agent.File+" (recorded in "+f.replay+")", filepath.Dir(f.replay), agentText)
+		af, err = load.ParseAgentFile(rec.Agent.File+" (recorded in "+f.replay+")", filepath.Dir(f.replay), agentText)
 	}
 	if err != nil {
 		return r.usageErr(err)
 	}
-	cfg := af.cliConfig()
+	cfg := af.CLIConfig()
 	// The agent's name, in its spans (gen_ai.agent.name), events and
 	// traces: the agent file's, orders for orders.md.
 	if len(pos) == 1 {
-		cfg.Name = fileAgentName(pos[0])
+		cfg.Name = load.AgentName(pos[0])
 	} else {
-		cfg.Name = fileAgentName(rec.Agent.File)
+		cfg.Name = load.AgentName(rec.Agent.File)
 	}
-	overrideLimits(&cfg.Limits, *f.limits)
+	base.OverrideLimits(&cfg.Limits, *f.limits)
 	// A replay starts no process and opens no connection of its own
 	// accord: the agent text may come from the transcript, and its mcp:
 	// names commands to run. --mcp FILE, or --replay-mcp for the agent's
@@ -268,23 +257,23 @@ func (r *runCmd) run(pos []string) int {
 	if rec != nil && f.mcpPath == "" && af.Has("mcp") && !f.replayMCP {
 		return r.usageErr(&agentfile.Error{File: af.Name, Pos: af.Pos("mcp"), Msg: fmt.Sprintf(
 			"mcp: a replay starts no MCP server unless asked: pass --replay-mcp to connect to the servers of %s "+
-				"(it starts the commands that file names), or --mcp FILE", af.mcpPath())})
+				"(it starts the commands that file names), or --mcp FILE", af.MCPPath())})
 	}
-	if mc, err := r.env.agentMCPConfig(af, f.mcpPath); err != nil {
+	if mc, err := load.AgentMCPConfig(r.env, af, f.mcpPath); err != nil {
 		return r.usageErr(err)
 	} else if mc != nil {
-		ts, err := connectMCP(r.env.ctx, mc, r.stderr, f.quiet)
+		ts, err := load.ConnectMCP(r.env.Ctx, mc, r.stderr, f.quiet)
 		if err != nil {
-			r.stderr.printf("ptc run: %v\n", err)
+			r.stderr.Printf("ptc run: %v\n", err)
 			if f.asJSON {
 				printFailJSON(r.stdout, errKind(err, "mcp_error"), err.Error())
 			}
-			return exitFail
+			return base.ExitFail
 		}
 		defer ts.Close()
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 	}
-	r.env.addTools(&cfg)
+	r.env.AddTools(&cfg)
 	if rec != nil {
 		replayRetries(&cfg)
 	}
@@ -299,29 +288,29 @@ func (r *runCmd) run(pos []string) int {
 	if rec != nil {
 		ctxMap, err = rec.context()
 	} else {
-		ctxMap, err = af.loadContext()
+		ctxMap, err = af.LoadContext()
 	}
 	if err != nil {
 		return r.usageErr(err)
 	}
 	if f.ctxPath != "" {
-		extra, err := loadContext(f.ctxPath)
+		extra, err := load.ReadContext(f.ctxPath)
 		if err != nil {
 			return r.usageErr(err)
 		}
-		ctxMap = mergeContext(ctxMap, extra)
+		ctxMap = base.MergeContext(ctxMap, extra)
 	}
 	sets, err := f.sets.values()
 	if err != nil {
 		return r.usageErr(err)
 	}
-	ctxMap = mergeContext(ctxMap, sets)
+	ctxMap = base.MergeContext(ctxMap, sets)
 	if err := checkInput(a, ctxMap, "-c FILE, --set NAME=VALUE or the agent file's context:"); err != nil {
 		return r.usageErr(err)
 	}
 
 	// The model: the recorded replies, or a provider's.
-	ctx, cancel := context.WithCancel(r.env.ctx)
+	ctx, cancel := context.WithCancel(r.env.Ctx)
 	defer cancel()
 	var model llm.Func
 	var rp *replayer
@@ -330,11 +319,11 @@ func (r *runCmd) run(pos []string) int {
 		rp = &replayer{rec: rec, stop: cancel}
 		model, ref = rp.call, rec.Model
 	} else {
-		ref = firstNonEmpty(f.model, af.Model, r.env.getenv("PTC_MODEL"))
+		ref = base.FirstNonEmpty(f.model, af.Model, r.env.Getenv("PTC_MODEL"))
 		if ref == "" {
 			return r.usageErr(errors.New("no model: pass --model REF (as openai:gpt-4.1-mini) or set PTC_MODEL"))
 		}
-		if model, err = r.env.openModel(ctx, ref); err != nil {
+		if model, err = r.env.OpenModel(ctx, ref); err != nil {
 			return r.usageErr(err)
 		}
 	}
@@ -351,9 +340,9 @@ func (r *runCmd) run(pos []string) int {
 			if len(pos) == 0 {
 				name = rec.Agent.File + " as recorded"
 			}
-			r.stderr.printf("replaying %s: %s, recorded with %s (%s)\n", f.replay, name, ref, plural(len(rec.Calls), "LLM call"))
+			r.stderr.Printf("replaying %s: %s, recorded with %s (%s)\n", f.replay, name, ref, base.Plural(len(rec.Calls), "LLM call"))
 		} else {
-			r.stderr.printf("running %s with %s\n", af.Name, ref)
+			r.stderr.Printf("running %s with %s\n", af.Name, ref)
 		}
 	}
 
@@ -370,45 +359,45 @@ func (r *runCmd) run(pos []string) int {
 		opts.Observers = append(opts.Observers, stream)
 	}
 	var interrupted atomic.Bool
-	if r.env.interrupts {
-		stop := onInterrupt(func() {
+	if r.env.Interrupts {
+		stop := base.OnInterrupt(func() {
 			interrupted.Store(true)
-			r.stderr.printf("\ninterrupted: cancelling the mission (Ctrl-C again to quit at once)\n")
+			r.stderr.Printf("\ninterrupted: cancelling the mission (Ctrl-C again to quit at once)\n")
 			cancel()
 		})
 		defer stop()
 	}
 
-	tel, err := startTelemetry(ctx, r.env, r.stderr)
+	tel, err := otelcli.Start(ctx, r.env, r.stderr)
 	if err != nil {
 		return r.usageErr(err)
 	}
-	opts.Observers = append(opts.Observers, tel.observers()...)
+	opts.Observers = append(opts.Observers, tel.Observers()...)
 
 	step, _ := a.Run(ctx, opts)
-	if err := tel.shutdown(); err != nil {
-		r.stderr.printf("ptc run: exporting to OpenTelemetry: %v\n", err)
+	if err := tel.Shutdown(); err != nil {
+		r.stderr.Printf("ptc run: exporting to OpenTelemetry: %v\n", err)
 	}
 	sh := shown{step: step, raw: f.unredacted}
 	events.missionEnded(step)
 
-	code := exitOK
+	code := base.ExitOK
 	if step.Fail != nil {
-		code = exitFail
-		if step.Fail.Reason == agent.ReasonCancelled && (interrupted.Load() || r.env.ctx.Err() != nil) {
-			code = exitInterrupted
+		code = base.ExitFail
+		if step.Fail.Reason == agent.ReasonCancelled && (interrupted.Load() || r.env.Ctx.Err() != nil) {
+			code = base.ExitInterrupted
 		}
 	}
 	if recd != nil {
-		t, err := recd.transcript(af.Name, agentText, ref, ctxMap, sh, r.env.version().String())
+		t, err := recd.transcript(af.Name, agentText, ref, ctxMap, sh, r.env.Version().String())
 		if err == nil {
 			err = t.save(f.record)
 		}
 		if err != nil {
-			r.stderr.printf("ptc run: saving the transcript: %v\n", err)
-			code = max(code, exitFail)
+			r.stderr.Printf("ptc run: saving the transcript: %v\n", err)
+			code = max(code, base.ExitFail)
 		} else if !f.quiet {
-			r.stderr.printf("transcript saved to %s (%s)\n", f.record, plural(len(t.Calls), "LLM call"))
+			r.stderr.Printf("transcript saved to %s (%s)\n", f.record, base.Plural(len(t.Calls), "LLM call"))
 		}
 	}
 	var mismatch *replayMismatch
@@ -416,12 +405,12 @@ func (r *runCmd) run(pos []string) int {
 		mismatch = rp.finish(step)
 		r.replayNotes(rp, rec, agentText, mismatch)
 		if mismatch != nil {
-			code = exitFail
+			code = base.ExitFail
 		}
 	}
 	if stream != nil && stream.Err() != nil {
-		r.stderr.printf("ptc run: writing the events: %v\n", stream.Err())
-		code = max(code, exitFail)
+		r.stderr.Printf("ptc run: writing the events: %v\n", stream.Err())
+		code = max(code, base.ExitFail)
 	}
 	switch f.trace {
 	case "":
@@ -429,10 +418,10 @@ func (r *runCmd) run(pos []string) int {
 		_ = trace.Print(r.stderr, step, trace.Options{Unredacted: f.unredacted})
 	default:
 		if err := writeTraceFile(f.trace, step, f.unredacted); err != nil {
-			r.stderr.printf("ptc run: saving the trace: %v\n", err)
-			code = max(code, exitFail)
+			r.stderr.Printf("ptc run: saving the trace: %v\n", err)
+			code = max(code, base.ExitFail)
 		} else if !f.quiet {
-			r.stderr.printf("trace saved to %s (ptc trace view %s shows it)\n", f.trace, f.trace)
+			r.stderr.Printf("trace saved to %s (ptc trace view %s shows it)\n", f.trace, f.trace)
 		}
 	}
 	return r.printOutcome(sh, a, code, rp, mismatch)
@@ -441,19 +430,19 @@ func (r *runCmd) run(pos []string) int {
 // replayNotes tells how a replay compares with its recording.
 func (r *runCmd) replayNotes(rp *replayer, rec *runTranscript, agentText []byte, mismatch *replayMismatch) {
 	if sum := sha256.Sum256(agentText); hex.EncodeToString(sum[:]) != rec.Agent.SHA256 && !r.flags.quiet {
-		r.stderr.printf("note: the agent file differs from the recorded one (%s)\n", rec.Agent.File)
+		r.stderr.Printf("note: the agent file differs from the recorded one (%s)\n", rec.Agent.File)
 	}
 	if mismatch != nil {
-		r.stderr.printf("%s", mismatch.report())
+		r.stderr.Printf("%s", mismatch.report())
 		return
 	}
 	if r.flags.quiet {
 		return
 	}
 	if rp.systemDiff != "" {
-		r.stderr.printf("note: the system prompt differs from the recorded one (%s); the replay compares the conversation\n", rp.systemDiff)
+		r.stderr.Printf("note: the system prompt differs from the recorded one (%s); the replay compares the conversation\n", rp.systemDiff)
 	}
-	r.stderr.printf("replay matches the recording (%s)\n", plural(len(rec.Calls), "LLM call"))
+	r.stderr.Printf("replay matches the recording (%s)\n", base.Plural(len(rec.Calls), "LLM call"))
 }
 
 // printOutcome prints the value (or the failure) and returns the exit
@@ -470,40 +459,40 @@ func (r *runCmd) printOutcome(sh shown, a *agent.Agent, code int, rp *replayer, 
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
-			r.stderr.printf("ptc run: %v\n", err)
+			r.stderr.Printf("ptc run: %v\n", err)
 			printFailJSON(r.stdout, string(lisp.InternalError), "the outcome does not marshal: "+err.Error())
-			return exitFail
+			return base.ExitFail
 		}
 		fmt.Fprintln(r.stdout, string(b))
 		return code
 	}
 	// The coercions of the input and what warn_only let through.
 	for _, w := range step.Warnings {
-		r.stderr.printf("warning: %s\n", sh.text(w))
+		r.stderr.Printf("warning: %s\n", sh.text(w))
 	}
 	switch {
 	case step.Fail == nil:
-		bound := printBound(a.Config().Limits)
-		pctx, cancel := printContext(context.Background(), a.Config().Limits)
+		bound := base.PrintBound(a.Config().Limits)
+		pctx, cancel := base.PrintContext(context.Background(), a.Config().Limits)
 		out, err := sh.valueContext(pctx, step.Return, lisp.PrintOptions{MaxChars: bound + 1})
 		cancel()
 		if err != nil {
-			r.stderr.printf("ptc run: %v\n", err)
-			return exitFail
+			r.stderr.Printf("ptc run: %v\n", err)
+			return base.ExitFail
 		}
 		if len(out) > bound {
-			r.stderr.printf("ptc run: %v\n", valueTooLarge(bound))
-			return exitFail
+			r.stderr.Printf("ptc run: %v\n", base.ValueTooLarge(bound))
+			return base.ExitFail
 		}
 		fmt.Fprintln(r.stdout, out)
 	case mismatch != nil && step.Fail.Reason == reasonReplayMismatch:
 		// The report said it all.
-	case code == exitInterrupted:
-		r.stderr.printf("interrupted: the mission was cancelled after %s\n", plural(step.Usage.Turns, "turn"))
+	case code == base.ExitInterrupted:
+		r.stderr.Printf("interrupted: the mission was cancelled after %s\n", base.Plural(step.Usage.Turns, "turn"))
 	default:
-		r.stderr.printf("fail: %s\n", sh.text(step.Fail.Error()))
+		r.stderr.Printf("fail: %s\n", sh.text(step.Fail.Error()))
 		if h := failHint(step.Fail); h != "" {
-			r.stderr.printf("hint: %s\n", h)
+			r.stderr.Printf("hint: %s\n", h)
 		}
 	}
 	return code
@@ -530,66 +519,6 @@ func failHint(f *agent.Fail) string {
 type replayJSON struct {
 	Matches  bool            `json:"matches"`
 	Mismatch *replayMismatch `json:"mismatch,omitempty"`
-}
-
-// onInterrupt calls f on the first SIGINT; the next one ends the process
-// as usual. stop ends the watch.
-func onInterrupt(f func()) (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ch:
-			signal.Stop(ch)
-			f()
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
-	}
-}
-
-// overrideLimits sets the limits given as flags (non-zero) over the agent
-// file's.
-func overrideLimits(dst *lisp.Limits, flags lisp.Limits) {
-	override(&dst.Timeout, flags.Timeout)
-	override(&dst.MaxSteps, flags.MaxSteps)
-	override(&dst.MaxDepth, flags.MaxDepth)
-	override(&dst.MaxLoopIterations, flags.MaxLoopIterations)
-	override(&dst.MaxOutputBytes, flags.MaxOutputBytes)
-	override(&dst.MaxToolCalls, flags.MaxToolCalls)
-	override(&dst.MaxMemory, flags.MaxMemory)
-	override(&dst.MaxParallel, flags.MaxParallel)
-}
-
-// override sets *dst to v when v is given (not the zero value).
-func override[T comparable](dst *T, v T) {
-	var zero T
-	if v != zero {
-		*dst = v
-	}
-}
-
-// mergeContext returns base with the entries of over set over it. A key
-// replaces both its spellings ("name" and :name), which programs do not
-// tell apart.
-func mergeContext(base, over *lisp.Map) *lisp.Map {
-	if over == nil || over.Len() == 0 {
-		return base
-	}
-	for k, v := range over.All() {
-		switch k := k.(type) {
-		case string:
-			base = base.Dissoc(lisp.Keyword(k))
-		case lisp.Keyword:
-			base = base.Dissoc(string(k))
-		}
-		base = base.Assoc(k, v)
-	}
-	return base
 }
 
 // setFlags are the --set NAME=VALUE flags.
@@ -620,18 +549,9 @@ func (s setFlags) values() (*lisp.Map, error) {
 			}
 			v = x
 		}
-		m = mergeContext(m, lisp.NewMap(strings.TrimSpace(name), v))
+		m = base.MergeContext(m, lisp.NewMap(strings.TrimSpace(name), v))
 	}
 	return m, nil
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // missingAgentFile says that ptc run has no AGENT_FILE and, when a flag
@@ -647,7 +567,7 @@ func missingAgentFile(fs *flag.FlagSet) string {
 		}
 		v := fl.Value.String()
 		if st, err := os.Stat(v); v != "-" && err == nil && st.Mode().IsRegular() {
-			msg = fmt.Sprintf("missing AGENT_FILE: --%s took %q as its FILE (flags with a value take the next argument)", fl.Name, clipText(v, 60))
+			msg = fmt.Sprintf("missing AGENT_FILE: --%s took %q as its FILE (flags with a value take the next argument)", fl.Name, base.ClipText(v, 60))
 		}
 	})
 	return msg
@@ -657,38 +577,6 @@ func missingAgentFile(fs *flag.FlagSet) string {
 // run as an agent's turns, where the default is agent.DefaultTurnTimeout.
 func turnTimeoutUsage() string {
 	return fmt.Sprintf("wall-clock limit per program, as 500ms or 2s (default %s; -1: none)", agent.DefaultTurnTimeout)
-}
-
-// agentMCPConfig reads the MCP configuration an agent gets: flagPath
-// (--mcp) when given, else the agent file's mcp: (an error about which
-// points at that key); nil when there is none.
-func (env *runEnv) agentMCPConfig(af *agentFile, flagPath string) (*mcpConfig, error) {
-	path := firstNonEmpty(flagPath, af.mcpPath())
-	if path == "" {
-		return nil, nil
-	}
-	mc, err := readMCPConfig(path, env.getenv)
-	if err != nil {
-		var pe *os.PathError
-		if flagPath == "" && errors.As(err, &pe) {
-			err = &agentfile.Error{File: af.Name, Pos: af.Pos("mcp"), Msg: "mcp: " + err.Error(), Err: err}
-		}
-		return nil, err
-	}
-	return mc, nil
-}
-
-// addTools gives cfg the in-process tools of env (the tests') besides its
-// own.
-func (env *runEnv) addTools(cfg *agent.Config) {
-	if len(env.tools) == 0 {
-		return
-	}
-	cfg.Tools = maps.Clone(cfg.Tools)
-	if cfg.Tools == nil {
-		cfg.Tools = map[string]agent.Tool{}
-	}
-	maps.Copy(cfg.Tools, env.tools)
 }
 
 // replayRetries makes a replay retry as the recorded run did, without

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -119,7 +119,7 @@ func errorSummary(text string) string {
 // number, the program the model wrote, its value or error, the tokens so
 // far and the time. It writes through w, shared with other messages.
 type progress struct {
-	w        *syncWriter
+	w        *base.SyncWriter
 	maxTurns int
 
 	mu sync.Mutex
@@ -135,7 +135,7 @@ type progress struct {
 	toolTurn, toolsShown int
 }
 
-func newProgress(w *syncWriter, maxTurns int) *progress {
+func newProgress(w *base.SyncWriter, maxTurns int) *progress {
 	return &progress{w: w, maxTurns: maxTurns, start: time.Now()}
 }
 
@@ -155,21 +155,21 @@ func (p *progress) turnStarted(n int) {
 	p.mu.Lock()
 	p.started = n
 	p.mu.Unlock()
-	p.w.printf("turn %d/%d\n", n, p.maxTurns)
+	p.w.Printf("turn %d/%d\n", n, p.maxTurns)
 }
 
 func (p *progress) llmRetried(n, attempt int) {
-	p.w.printf("  retrying the model call (attempt %d)\n", attempt)
+	p.w.Printf("  retrying the model call (attempt %d)\n", attempt)
 }
 
 // llmWaiting says that the run waits, and how long: a provider's
 // Retry-After may be a minute (llm.RetryPolicy.MaxRetryAfter).
 func (p *progress) llmWaiting(n int, wait time.Duration, rateLimited bool) {
 	if rateLimited {
-		p.w.printf("  rate limited: retrying in %s\n", roundElapsed(wait))
+		p.w.Printf("  rate limited: retrying in %s\n", base.RoundElapsed(wait))
 		return
 	}
-	p.w.printf("  retrying in %s\n", roundElapsed(wait))
+	p.w.Printf("  retrying in %s\n", base.RoundElapsed(wait))
 }
 
 func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error) {
@@ -177,30 +177,30 @@ func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error)
 	p.tokens = p.tokens.Add(tokens)
 	p.mu.Unlock()
 	if errors.Is(err, errReplayMismatch) {
-		p.w.printf("  ✗ the request differs from the recording (see below)\n")
+		p.w.Printf("  ✗ the request differs from the recording (see below)\n")
 		return
 	}
 	if err != nil {
-		p.w.printf("  ! the model call failed: %s\n", oneLine(err.Error(), maxResultChars))
+		p.w.Printf("  ! the model call failed: %s\n", base.OneLine(err.Error(), maxResultChars))
 		return
 	}
 	prog := agent.ExtractProgram(reply) // what the turn runs
 	if prog == "" {
-		p.w.printf("  (no program in the reply: %s)\n", oneLine(reply, 80))
+		p.w.Printf("  (no program in the reply: %s)\n", base.OneLine(reply, 80))
 		return
 	}
 	var sb strings.Builder
 	lines := strings.Split(strings.TrimRight(prog, "\n"), "\n")
 	for i, l := range lines {
 		if i == maxProgramLines {
-			fmt.Fprintf(&sb, "    … (%s)\n", plural(len(lines)-i, "more line"))
+			fmt.Fprintf(&sb, "    … (%s)\n", base.Plural(len(lines)-i, "more line"))
 			break
 		}
 		sb.WriteString("    ")
 		sb.WriteString(l)
 		sb.WriteByte('\n')
 	}
-	p.w.printf("%s", sb.String())
+	p.w.Printf("%s", sb.String())
 }
 
 // maxToolLines bounds the tool calls shown per turn (a pmap over a
@@ -219,15 +219,15 @@ func (p *progress) toolCalled(n int, c toolCallResult) {
 	case shown > maxToolLines+1:
 		return
 	case shown == maxToolLines+1:
-		p.w.printf("  ↳ … (more tool calls: ptc run --trace FILE keeps them all)\n")
+		p.w.Printf("  ↳ … (more tool calls: ptc run --trace FILE keeps them all)\n")
 		return
 	}
-	call := oneLine("tool/"+c.name+" "+c.args, maxResultChars/2)
+	call := base.OneLine("tool/"+c.name+" "+c.args, maxResultChars/2)
 	if c.err != "" {
-		p.w.printf("  ↳ %s ✗ %s (%s)\n", call, oneLine(c.err, maxResultChars/2), roundElapsed(c.duration))
+		p.w.Printf("  ↳ %s ✗ %s (%s)\n", call, base.OneLine(c.err, maxResultChars/2), base.RoundElapsed(c.duration))
 		return
 	}
-	p.w.printf("  ↳ %s → %s (%s)\n", call, oneLine(c.result, maxResultChars/2), roundElapsed(c.duration))
+	p.w.Printf("  ↳ %s → %s (%s)\n", call, base.OneLine(c.result, maxResultChars/2), base.RoundElapsed(c.duration))
 }
 
 func (p *progress) turnEnded(n int, r turnResult) {
@@ -244,9 +244,9 @@ const maxOutputLines = 3
 func (p *progress) showResult(r turnResult) {
 	p.showOutput(r.output)
 	if r.err != "" {
-		p.w.printf("  ✗ %s\n", oneLine(r.err, maxResultChars))
+		p.w.Printf("  ✗ %s\n", base.OneLine(r.err, maxResultChars))
 	} else {
-		p.w.printf("  → %s\n", oneLine(r.value, maxResultChars))
+		p.w.Printf("  → %s\n", base.OneLine(r.value, maxResultChars))
 	}
 }
 
@@ -254,10 +254,10 @@ func (p *progress) showResult(r turnResult) {
 func (p *progress) showOutput(lines []string) {
 	for i, o := range lines {
 		if i == maxOutputLines {
-			p.w.printf("  | … (%s)\n", plural(len(lines)-i, "more line"))
+			p.w.Printf("  | … (%s)\n", base.Plural(len(lines)-i, "more line"))
 			break
 		}
-		p.w.printf("  | %s\n", oneLine(o, maxResultChars))
+		p.w.Printf("  | %s\n", base.OneLine(o, maxResultChars))
 	}
 }
 
@@ -270,8 +270,8 @@ func (p *progress) stats(elapsed time.Duration) {
 		elapsed = time.Since(p.start)
 	}
 	p.mu.Unlock()
-	p.w.printf("  %s tokens so far (%s in, %s out) · %s\n",
-		textutil.Thousands(t.Total()), textutil.Thousands(t.Input), textutil.Thousands(t.Output), roundElapsed(elapsed))
+	p.w.Printf("  %s tokens so far (%s in, %s out) · %s\n",
+		textutil.Thousands(t.Total()), textutil.Thousands(t.Input), textutil.Thousands(t.Output), base.RoundElapsed(elapsed))
 }
 
 // missionEnded shows the last turn's result, which no request followed,
@@ -296,11 +296,11 @@ func (p *progress) missionEnded(step *agent.Step) {
 			if tr != nil {
 				p.showOutput(sh.texts(tr.Output))
 			}
-			p.w.printf("  ✓ returned %s\n", sh.value(step.Return, lisp.PrintOptions{MaxItems: 8, MaxChars: maxResultChars}))
+			p.w.Printf("  ✓ returned %s\n", sh.value(step.Return, lisp.PrintOptions{MaxItems: 8, MaxChars: maxResultChars}))
 		case tr != nil && tr.Error != "":
 			p.showResult(turnResult{output: sh.texts(tr.Output), err: sh.text(tr.Error)})
 		default:
-			p.w.printf("  ✗ %s\n", oneLine(sh.text(step.Fail.Error()), maxResultChars))
+			p.w.Printf("  ✗ %s\n", base.OneLine(sh.text(step.Fail.Error()), maxResultChars))
 		}
 		if tr != nil || step.Usage.LLMRequests > 0 {
 			p.stats(step.Usage.Duration) // the total's time: the mission is over
@@ -311,9 +311,9 @@ func (p *progress) missionEnded(step *agent.Step) {
 	if step.Fail != nil {
 		verb = "failed"
 	}
-	p.w.printf("%s after %s, %s, %s tokens (%s in, %s out), %s\n", verb,
-		plural(u.Turns, "turn"), plural(u.LLMRequests, "LLM request"),
-		textutil.Thousands(u.Tokens.Total()), textutil.Thousands(u.Tokens.Input), textutil.Thousands(u.Tokens.Output), roundElapsed(u.Duration))
+	p.w.Printf("%s after %s, %s, %s tokens (%s in, %s out), %s\n", verb,
+		base.Plural(u.Turns, "turn"), base.Plural(u.LLMRequests, "LLM request"),
+		textutil.Thousands(u.Tokens.Total()), textutil.Thousands(u.Tokens.Input), textutil.Thousands(u.Tokens.Output), base.RoundElapsed(u.Duration))
 }
 
 // quietEvents is the display of --quiet: nothing.
@@ -327,52 +327,3 @@ func (quietEvents) turnEnded(int, turnResult)                 {}
 func (quietEvents) toolCalled(int, toolCallResult)            {}
 func (quietEvents) missionStarted(time.Time)                  {}
 func (quietEvents) missionEnded(*agent.Step)                  {}
-
-// syncWriter serializes writes: the mission's goroutine, the interrupt
-// handler and the command write to stderr.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) printf(format string, args ...any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fmt.Fprintf(s.w, format, args...)
-}
-
-func (s *syncWriter) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(b)
-}
-
-// oneLine is the first line of s, cut to n characters, with a mark when
-// something was left out.
-func oneLine(s string, n int) string {
-	s = strings.TrimSpace(s)
-	first, rest, more := strings.Cut(s, "\n")
-	first = strings.TrimRight(first, " \r")
-	if c := textutil.Clip(first, n); c != first {
-		return c
-	}
-	if more && strings.TrimSpace(rest) != "" {
-		return first + " …"
-	}
-	return first
-}
-
-func plural(n int, word string) string { return textutil.Plural(n, word) }
-
-// roundElapsed rounds a duration for display: 850ms, 2.4s, 1m12s.
-func roundElapsed(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Minute:
-		return d.Round(time.Second)
-	case d >= time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d.Round(time.Microsecond)
-}

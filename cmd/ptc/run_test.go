@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -25,25 +26,25 @@ var update = flag.Bool("update", false, "record testdata/agents/orders.recording
 // testEnv is a runEnv whose every model reference opens f, with no
 // environment variables, no build information and no signal handling.
 // The references asked for are appended to *refs when refs is not nil.
-func testEnv(f llm.Func, refs *[]string) *runEnv {
-	return &runEnv{
-		ctx:    context.Background(),
-		getenv: func(string) string { return "" },
-		openModel: func(_ context.Context, ref string) (llm.Func, error) {
+func testEnv(f llm.Func, refs *[]string) *base.Env {
+	return &base.Env{
+		Ctx:    context.Background(),
+		Getenv: func(string) string { return "" },
+		OpenModel: func(_ context.Context, ref string) (llm.Func, error) {
 			if refs != nil {
 				*refs = append(*refs, ref)
 			}
 			return f, nil
 		},
-		buildInfo: func() (*debug.BuildInfo, bool) { return nil, false },
+		BuildInfo: func() (*debug.BuildInfo, bool) { return nil, false },
 	}
 }
 
 // ptcIn runs the command in env.
-func ptcIn(t *testing.T, env *runEnv, args ...string) (code int, stdout, stderr string) {
+func ptcIn(t *testing.T, env *base.Env, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = env.run(args, strings.NewReader(""), &out, &errOut)
+	code = dispatch(env, args, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -243,7 +244,7 @@ func TestRunExitCodes(t *testing.T) {
 	ok := func() llm.Func { return llmtest.NewScript(ordersReplies()...).Func() }
 	tests := []struct {
 		name     string
-		env      *runEnv
+		env      *base.Env
 		args     []string
 		code     int
 		errWords []string
@@ -259,8 +260,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"missing agent file", testEnv(ok(), nil), []string{filepath.Join(dir, "nope.md"), "--model", "m"}, 2, []string{"nope.md"}},
 		{"bad agent file", testEnv(ok(), nil), []string{bad, "--model", "m"}, 2, []string{"bad.md:2:1: unknown key \"max-turn\""}},
 		{"no model", testEnv(ok(), nil), []string{ordersAgent}, 2, []string{"no model: pass --model REF", "PTC_MODEL"}},
-		{"the model does not open", &runEnv{ctx: context.Background(), getenv: func(string) string { return "" },
-			openModel: openModel, buildInfo: debug.ReadBuildInfo}, []string{ordersAgent, "--model", "nope:x"}, 2, []string{"ptc run: ", "nope"}},
+		{"the model does not open", &base.Env{Ctx: context.Background(), Getenv: func(string) string { return "" },
+			OpenModel: base.OpenModel, BuildInfo: debug.ReadBuildInfo}, []string{ordersAgent, "--model", "nope:x"}, 2, []string{"ptc run: ", "nope"}},
 		{"no input", testEnv(ok(), nil), []string{noInput, "--model", "m"}, 2, []string{"the context does not give the agent its input", "n", "--set NAME=VALUE"}},
 		{"--record and --replay", testEnv(ok(), nil), []string{ordersAgent, "--record", "a", "--replay", "b"}, 2, []string{"do not go together"}},
 		{"--record into no directory", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--record", filepath.Join(dir, "no", "t.json")}, 2, []string{"no directory"}},
@@ -302,7 +303,7 @@ func TestRunModelReference(t *testing.T) {
 	for _, tt := range tests {
 		var refs []string
 		env := testEnv(llmtest.NewScript(llmtest.Code("1")).Func(), &refs)
-		env.getenv = func(k string) string {
+		env.Getenv = func(k string) string {
 			if k == "PTC_MODEL" {
 				return tt.env
 			}
@@ -393,7 +394,7 @@ func TestRunTraceFile(t *testing.T) {
 	} {
 		s := llmtest.NewScript(ordersReplies()...)
 		code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), args...)
-		if code != exitUsage || s.Calls() != 0 {
+		if code != base.ExitUsage || s.Calls() != 0 {
 			t.Errorf("%v: exit %d, %d LLM calls, stderr %s", args, code, s.Calls(), errOut)
 		}
 	}
@@ -723,9 +724,9 @@ func TestRunInterrupt(t *testing.T) {
 		return llm.Response{}, c.Err()
 	}
 	env := testEnv(model, nil)
-	env.ctx = ctx
+	env.Ctx = ctx
 	code, out, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m", "--record", path)
-	if code != exitInterrupted || out != "" {
+	if code != base.ExitInterrupted || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 	containsAll(t, "stderr", errOut, "turn 1/3", "  → {", "turn 2/3", "failed after 2 turns",
@@ -757,14 +758,14 @@ func TestRunInterruptSignal(t *testing.T) {
 		return llm.Response{}, c.Err()
 	}
 	env := testEnv(model, nil)
-	env.interrupts = true
+	env.Interrupts = true
 	go func() {
 		<-started
 		p, _ := os.FindProcess(os.Getpid())
 		_ = p.Signal(os.Interrupt)
 	}()
 	code, _, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m")
-	if code != exitInterrupted {
+	if code != base.ExitInterrupted {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 	containsAll(t, "stderr", errOut, "interrupted: cancelling the mission (Ctrl-C again to quit at once)",
@@ -858,7 +859,7 @@ func TestRunEvents(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("events %s\nwant   %s", got, want)
 	}
-	if code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "--events", filepath.Join(t.TempDir(), "no", "dir.jsonl")); code != exitUsage || !strings.Contains(errOut, "--events") {
+	if code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "--events", filepath.Join(t.TempDir(), "no", "dir.jsonl")); code != base.ExitUsage || !strings.Contains(errOut, "--events") {
 		t.Errorf("an unwritable --events: exit %d, %s", code, errOut)
 	}
 }

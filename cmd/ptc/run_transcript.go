@@ -18,6 +18,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -392,13 +393,13 @@ func traceOutcome(doc []byte) (*transcriptOutcome, error) {
 // save writes the recording as recorded, through a temporary file so
 // that a failed write leaves no half file.
 func (t *runTranscript) save(path string) error {
-	return writeFileAtomic(path, append(t.doc, '\n'), 0o644)
+	return base.WriteFileAtomic(path, append(t.doc, '\n'), 0o644)
 }
 
 // loadTranscript reads a recording: a ptc-trace, or a transcript of an
 // older ptc.
 func loadTranscript(path string) (*runTranscript, error) {
-	b, err := readBounded(path, kindTranscript)
+	b, err := base.ReadBounded(path, base.KindTranscript)
 	if err != nil {
 		return nil, err
 	}
@@ -407,13 +408,13 @@ func loadTranscript(path string) (*runTranscript, error) {
 		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		if _, derr := readData(b, false); derr != nil {
-			var de *dataError
-			if errors.As(derr, &de) && de.pos.IsValid() {
-				return nil, fmt.Errorf("%s:%d:%d (byte %d): %s", path, de.pos.Line, de.pos.Col, de.pos.Offset, de.msg)
+		if _, derr := base.ReadData(b, false); derr != nil {
+			var de *base.DataError
+			if errors.As(derr, &de) && de.Pos.IsValid() {
+				return nil, fmt.Errorf("%s:%d:%d (byte %d): %s", path, de.Pos.Line, de.Pos.Col, de.Pos.Offset, de.Msg)
 			}
 		}
-		return nil, fmt.Errorf("%s: not a recording: %s", path, clipMessage(err.Error(), maxFileMessage))
+		return nil, fmt.Errorf("%s: not a recording: %s", path, base.ClipMessage(err.Error(), base.MaxFileMessage))
 	}
 	var t *runTranscript
 	switch head.Format {
@@ -425,13 +426,13 @@ func loadTranscript(path string) (*runTranscript, error) {
 	case legacyFormat:
 		t, err = readLegacy(b)
 	default:
-		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %s, want %q)", path, quoteShort(head.Format), transcriptFormat)
+		return nil, fmt.Errorf("%s: not a transcript of ptc run (format %s, want %q)", path, base.QuoteShort(head.Format), transcriptFormat)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, clipMessage(err.Error(), maxFileMessage))
+		return nil, fmt.Errorf("%s: %s", path, base.ClipMessage(err.Error(), base.MaxFileMessage))
 	}
 	// Shown, never compared: a name, not a page.
-	t.Agent.File, t.Model = clipText(t.Agent.File, 100), clipText(t.Model, 100)
+	t.Agent.File, t.Model = base.ClipText(t.Agent.File, 100), base.ClipText(t.Model, 100)
 	return t, nil
 }
 
@@ -470,7 +471,7 @@ func readLegacy(b []byte) (*runTranscript, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&t); err != nil {
-		return nil, fmt.Errorf("not a transcript: %s", clipMessage(err.Error(), maxFileMessage))
+		return nil, fmt.Errorf("not a transcript: %s", base.ClipMessage(err.Error(), base.MaxFileMessage))
 	}
 	switch {
 	case t.Version > 1:
@@ -494,7 +495,7 @@ func (t *runTranscript) context() (*lisp.Map, error) {
 		v, err = lisp.ParseJSON(t.Context)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("the recorded context: %s", clipMessage(err.Error(), maxFileMessage))
+		return nil, fmt.Errorf("the recorded context: %s", base.ClipMessage(err.Error(), base.MaxFileMessage))
 	}
 	m, ok := v.(*lisp.Map)
 	if !ok {
@@ -559,7 +560,7 @@ func (r *replayer) call(ctx context.Context, req llm.Request) (llm.Response, err
 			return llm.Response{}, context.Canceled
 		}
 		r.mismatch = &replayMismatch{Call: i + 1, Turn: req.Turn, What: "an LLM call the recording does not have",
-			Expected: fmt.Sprintf("the mission to end after %s", plural(len(r.rec.Calls), "LLM call")),
+			Expected: fmt.Sprintf("the mission to end after %s", base.Plural(len(r.rec.Calls), "LLM call")),
 			Got:      fmt.Sprintf("call %d, for turn %d, after %s", i+1, req.Turn, lastMessage(req.Messages))}
 		return llm.Response{}, errReplayMismatch
 	}
@@ -611,8 +612,8 @@ func (r *replayer) finish(step *agent.Step) *replayMismatch {
 	got := outcomeText(outcomeRecord(shown{step: step, raw: !r.rec.Redacted}))
 	if n := len(r.rec.Calls); r.next < n {
 		r.mismatch = &replayMismatch{Call: r.next + 1, What: "the end of the mission",
-			Expected: fmt.Sprintf("%s (the recording has %d more)", plural(n, "LLM call"), n-r.next),
-			Got:      fmt.Sprintf("%s, then %s", plural(r.next, "LLM call"), got)}
+			Expected: fmt.Sprintf("%s (the recording has %d more)", base.Plural(n, "LLM call"), n-r.next),
+			Got:      fmt.Sprintf("%s, then %s", base.Plural(r.next, "LLM call"), got)}
 		return r.mismatch
 	}
 	want := r.rec.Outcome
@@ -693,7 +694,7 @@ func lastMessage(msgs []llm.Message) string {
 	if len(msgs) == 0 {
 		return "no messages"
 	}
-	return fmt.Sprintf("%q", oneLine(msgs[len(msgs)-1].Content, 80))
+	return fmt.Sprintf("%q", base.OneLine(msgs[len(msgs)-1].Content, 80))
 }
 
 // maxDiffLines bounds each side of a diff, maxDiffWidth each line.
@@ -749,14 +750,14 @@ func lineDiff(want, got string) string {
 	var sb strings.Builder
 	if pre > 0 {
 		if pre > 1 {
-			fmt.Fprintf(&sb, "  … (%s)\n", plural(pre-1, "same line"))
+			fmt.Fprintf(&sb, "  … (%s)\n", base.Plural(pre-1, "same line"))
 		}
 		fmt.Fprintf(&sb, "  %s\n", diffLine(a[pre-1], 0))
 	}
 	side := func(mark string, lines []string) {
 		for i, l := range lines {
 			if i == maxDiffLines {
-				fmt.Fprintf(&sb, "%s … (%s)\n", mark, plural(len(lines)-i, "more line"))
+				fmt.Fprintf(&sb, "%s … (%s)\n", mark, base.Plural(len(lines)-i, "more line"))
 				break
 			}
 			c := 0
@@ -771,7 +772,7 @@ func lineDiff(want, got string) string {
 	if suf > 0 {
 		fmt.Fprintf(&sb, "  %s\n", diffLine(a[len(a)-suf], 0))
 		if suf > 1 {
-			fmt.Fprintf(&sb, "  … (%s)\n", plural(suf-1, "same line"))
+			fmt.Fprintf(&sb, "  … (%s)\n", base.Plural(suf-1, "same line"))
 		}
 	}
 	if col > 0 {
@@ -806,7 +807,7 @@ func firstDifference(want, got string) string {
 			y = b[i]
 		}
 		if x != y || i >= len(a) || i >= len(b) {
-			return fmt.Sprintf("line %d: recorded %q, now %q", i+1, oneLine(x, 60), oneLine(y, 60))
+			return fmt.Sprintf("line %d: recorded %q, now %q", i+1, base.OneLine(x, 60), base.OneLine(y, 60))
 		}
 	}
 	return ""
@@ -824,8 +825,8 @@ func (m *replayMismatch) report() string {
 	default:
 		fmt.Fprintf(&sb, "%s\n", m.What)
 	}
-	fmt.Fprintf(&sb, "  expected: %s\n", oneLine(m.Expected, 200))
-	fmt.Fprintf(&sb, "  got:      %s\n", oneLine(m.Got, 200))
+	fmt.Fprintf(&sb, "  expected: %s\n", base.OneLine(m.Expected, 200))
+	fmt.Fprintf(&sb, "  got:      %s\n", base.OneLine(m.Got, 200))
 	if m.Diff != "" {
 		for _, l := range strings.Split(m.Diff, "\n") {
 			fmt.Fprintf(&sb, "  %s\n", l)

@@ -19,6 +19,8 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/eval/bundled"
 	"github.com/ptc-go/ptc/lisp"
@@ -71,7 +73,7 @@ Flags:
 
 // testFlags are the flags of ptc test.
 type testFlags struct {
-	models         repeatedString
+	models         base.RepeatedString
 	profiles       string
 	runs, parallel int
 	asJSON, quiet  bool
@@ -79,14 +81,14 @@ type testFlags struct {
 	junit          string
 	record, replay string
 	replayMCP      bool // a replay may connect to the agent files' mcp: servers
-	prices         repeatedString
+	prices         base.RepeatedString
 }
 
 // referenceModel is the --model of the bundled suite's reference
 // solutions.
 const referenceModel = "reference"
 
-func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
+func cmdTest(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	var f testFlags
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -107,40 +109,40 @@ func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.list, "list", false, "list the tasks and their cases, and run nothing (no MCP server started)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	fs.BoolVar(&f.quiet, "q", false, "short for --quiet")
-	pos, err := parseFlags(fs, args)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	switch {
 	case f.runs < 1:
-		return usageError(fs, "-n %d: a case runs at least once", f.runs)
+		return base.UsageError(fs, "-n %d: a case runs at least once", f.runs)
 	case f.parallel < 1:
-		return usageError(fs, "--parallel %d: at least 1", f.parallel)
+		return base.UsageError(fs, "--parallel %d: at least 1", f.parallel)
 	case f.record != "" && f.replay != "":
-		return usageError(fs, "--record and --replay do not go together: a replay calls no model")
+		return base.UsageError(fs, "--record and --replay do not go together: a replay calls no model")
 	case f.replayMCP && f.replay == "":
-		return usageError(fs, "--replay-mcp goes with --replay (ptc test connects to the agents' MCP servers anyway)")
+		return base.UsageError(fs, "--replay-mcp goes with --replay (ptc test connects to the agents' MCP servers anyway)")
 	}
 	prices, err := parsePrices(f.prices)
 	if err != nil {
-		return usageError(fs, "%v", err)
+		return base.UsageError(fs, "%v", err)
 	}
-	t := &testCmd{env: env, flags: &f, stdout: stdout, stderr: &syncWriter{w: stderr}, fs: fs,
+	t := &testCmd{env: env, flags: &f, stdout: stdout, stderr: &base.SyncWriter{W: stderr}, fs: fs,
 		recorders: map[eval.RunKey]*eval.Recorder{}, replayers: map[eval.RunKey]*eval.Replayer{}}
 	defer t.close()
 	tasks, code := t.tasks(pos)
-	if code != exitOK {
+	if code != base.ExitOK {
 		return code
 	}
 	if f.list {
 		printTaskList(stdout, tasks)
-		return exitOK
+		return base.ExitOK
 	}
 	variants, code := t.variants(tasks, pos, prices)
-	if code != exitOK {
+	if code != base.ExitOK {
 		return code
 	}
-	if code := t.mcpTools(tasks); code != exitOK {
+	if code := t.mcpTools(tasks); code != base.ExitOK {
 		return code
 	}
 	return t.run(tasks, variants)
@@ -148,10 +150,10 @@ func cmdTest(env *runEnv, args []string, stdout, stderr io.Writer) int {
 
 // testCmd is one "ptc test".
 type testCmd struct {
-	env     *runEnv
+	env     *base.Env
 	flags   *testFlags
 	stdout  io.Writer
-	stderr  *syncWriter
+	stderr  *base.SyncWriter
 	fs      *flag.FlagSet
 	suite   *bundled.Suite
 	closers []func()
@@ -183,19 +185,19 @@ func (t *testCmd) close() {
 // folders given.
 func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 	if len(pos) == 0 {
-		s, err := bundled.Open(t.env.ctx)
+		s, err := bundled.Open(t.env.Ctx)
 		if err != nil {
-			t.stderr.printf("ptc test: the bundled suite: %v\n", err)
-			return nil, exitFail
+			t.stderr.Printf("ptc test: the bundled suite: %v\n", err)
+			return nil, base.ExitFail
 		}
 		t.suite = s
-		return s.EvalTasks(), exitOK
+		return s.EvalTasks(), base.ExitOK
 	}
 	var files []string
 	for _, p := range pos {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, usageError(t.fs, "%v", err)
+			return nil, base.UsageError(t.fs, "%v", err)
 		}
 		if !st.IsDir() {
 			files = append(files, p)
@@ -205,7 +207,7 @@ func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 		sort.Strings(found)
 		var withCases int
 		for _, name := range found {
-			af, _, err := readAgentFile(name)
+			af, _, err := load.ReadAgentFile(name)
 			if err != nil || !hasCases(af) {
 				continue // a suite folder may hold other Markdown
 			}
@@ -213,7 +215,7 @@ func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 			withCases++
 		}
 		if withCases == 0 {
-			return nil, usageError(t.fs, "%s holds no agent file with cases", p)
+			return nil, base.UsageError(t.fs, "%s holds no agent file with cases", p)
 		}
 	}
 	t.models, t.mcp = map[string]string{}, map[string]mcpSource{}
@@ -222,8 +224,8 @@ func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 	for _, path := range files {
 		task, model, mcpPath, err := t.fileTask(path)
 		if err != nil {
-			t.stderr.printf("ptc test: %v\n", err)
-			return nil, exitUsage
+			t.stderr.Printf("ptc test: %v\n", err)
+			return nil, base.ExitUsage
 		}
 		if names[task.Name] {
 			task.Name = strings.TrimSuffix(path, filepath.Ext(path))
@@ -235,12 +237,12 @@ func (t *testCmd) tasks(pos []string) ([]eval.Task, int) {
 		}
 		tasks = append(tasks, task)
 	}
-	return tasks, exitOK
+	return tasks, base.ExitOK
 }
 
 // hasCases reports whether an agent file has cases: its cases: key or the
 // file beside it.
-func hasCases(af *agentFile) bool {
+func hasCases(af *load.AgentFile) bool {
 	if af.Has("cases") {
 		return true
 	}
@@ -256,7 +258,7 @@ func casesBeside(agentPath string) string {
 // their inputs over the file's context; and returns its model: and the MCP
 // configuration its mcp: names, whose tools mcpTools gives it.
 func (t *testCmd) fileTask(path string) (eval.Task, string, string, error) {
-	af, _, err := readAgentFile(path)
+	af, _, err := load.ReadAgentFile(path)
 	if err != nil {
 		return eval.Task{}, "", "", err
 	}
@@ -264,7 +266,7 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, string, error) {
 	if err != nil {
 		return eval.Task{}, "", "", err
 	}
-	base, err := af.loadContext()
+	given, err := af.LoadContext()
 	if err != nil {
 		return eval.Task{}, "", "", err
 	}
@@ -273,25 +275,25 @@ func (t *testCmd) fileTask(path string) (eval.Task, string, string, error) {
 		if in == nil {
 			in = lisp.NewMap()
 		}
-		cases[i].Input = mergeContext(base, in)
+		cases[i].Input = base.MergeContext(given, in)
 	}
-	cfg := af.cliConfig()
-	t.env.addTools(&cfg)
-	name := fileAgentName(path)
+	cfg := af.CLIConfig()
+	t.env.AddTools(&cfg)
+	name := load.AgentName(path)
 	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
 		Options: agent.Options{ContextSignature: af.ContextSignature}}
-	return task, af.Model, af.mcpPath(), nil
+	return task, af.Model, af.MCPPath(), nil
 }
 
 // loadCases reads the cases of the agent file at path: its cases: key
 // (a file or inline), else the file beside it.
-func loadCases(af *agentFile, path string) ([]eval.Case, error) {
+func loadCases(af *load.AgentFile, path string) ([]eval.Case, error) {
 	var cases []eval.Case
 	var err error
 	switch {
 	case af.CasesFile() != "":
-		name := af.path(af.CasesFile())
-		data, err := readBounded(name, kindCases)
+		name := af.Path(af.CasesFile())
+		data, err := base.ReadBounded(name, kindCases)
 		if err != nil {
 			return nil, &agentfile.Error{File: af.Name, Pos: af.Pos("cases"), Msg: "cases: " + err.Error(), Err: err}
 		}
@@ -305,15 +307,15 @@ func loadCases(af *agentFile, path string) ([]eval.Case, error) {
 		}
 	default:
 		name := casesBeside(path)
-		data, err := readBounded(name, kindCases)
-		var tl *tooLargeError
+		data, err := base.ReadBounded(name, kindCases)
+		var tl *base.TooLargeError
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			return nil, fmt.Errorf("%s has no cases: give it a cases: key, or write them in %s (see ptc test -h)", path, name)
 		case errors.As(err, &tl):
 			return nil, fmt.Errorf("%s: its cases file %s is too large: %v", path, name, tl)
 		case err != nil:
-			return nil, fmt.Errorf("%s: its cases file: %w", path, fileError(name, err))
+			return nil, fmt.Errorf("%s: its cases file: %w", path, base.FileError(name, err))
 		}
 		if cases, err = eval.ParseCases(name, string(data)); err != nil {
 			return nil, err
@@ -332,12 +334,12 @@ func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]ev
 	if f.replay != "" && len(refs) == 0 {
 		idx, err := readRecordIndex(f.replay)
 		if err != nil {
-			return nil, usageError(t.fs, "--replay %s: %v", f.replay, err)
+			return nil, base.UsageError(t.fs, "--replay %s: %v", f.replay, err)
 		}
-		return idx, exitOK
+		return idx, base.ExitOK
 	}
 	if len(refs) == 0 {
-		switch m := t.env.getenv("PTC_MODEL"); {
+		switch m := t.env.Getenv("PTC_MODEL"); {
 		case m != "":
 			refs = []string{m}
 		case len(pos) == 0:
@@ -352,7 +354,7 @@ func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]ev
 			}
 			sort.Strings(refs)
 			if len(refs) != 1 {
-				return nil, usageError(t.fs, "no --model, and the agent files name %d models: say which with --model (repeat it to compare)", len(refs))
+				return nil, base.UsageError(t.fs, "no --model, and the agent files name %d models: say which with --model (repeat it to compare)", len(refs))
 			}
 		}
 	}
@@ -362,7 +364,7 @@ func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]ev
 		for _, p := range strings.Split(f.profiles, ",") {
 			p = strings.TrimSpace(p)
 			if agent.LanguageReference(p) == "" {
-				return nil, usageError(t.fs, "--prompt-profile: unknown profile %q (the profiles are %s)", p, strings.Join(agent.LanguageProfiles(), ", "))
+				return nil, base.UsageError(t.fs, "--prompt-profile: unknown profile %q (the profiles are %s)", p, strings.Join(agent.LanguageProfiles(), ", "))
 			}
 			profiles = append(profiles, p)
 		}
@@ -375,14 +377,14 @@ func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]ev
 			model = llm.Func(noModel)
 		case ref == referenceModel:
 			if t.suite == nil {
-				return nil, usageError(t.fs, "--model reference answers the bundled suite only (run ptc test without agent files)")
+				return nil, base.UsageError(t.fs, "--model reference answers the bundled suite only (run ptc test without agent files)")
 			}
 			model = t.suite.Reference()
 		default:
-			fn, err := t.env.openModel(t.env.ctx, ref)
+			fn, err := t.env.OpenModel(t.env.Ctx, ref)
 			if err != nil {
-				t.stderr.printf("ptc test: --model %s: %v\n", ref, err)
-				return nil, exitUsage
+				t.stderr.Printf("ptc test: --model %s: %v\n", ref, err)
+				return nil, base.ExitUsage
 			}
 			model = fn
 		}
@@ -397,19 +399,19 @@ func (t *testCmd) variants(tasks []eval.Task, pos []string, prices map[string]ev
 			out = append(out, v)
 		}
 	}
-	return out, exitOK
+	return out, base.ExitOK
 }
 
 // run runs the evaluation and prints its report.
 func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 	f := t.flags
-	ctx, cancel := context.WithCancel(t.env.ctx)
+	ctx, cancel := context.WithCancel(t.env.Ctx)
 	defer cancel()
 	var interrupted atomic.Bool
-	if t.env.interrupts {
-		stop := onInterrupt(func() {
+	if t.env.Interrupts {
+		stop := base.OnInterrupt(func() {
 			interrupted.Store(true)
-			t.stderr.printf("\ninterrupted: cancelling the runs (Ctrl-C again to quit at once)\n")
+			t.stderr.Printf("\ninterrupted: cancelling the runs (Ctrl-C again to quit at once)\n")
 			cancel()
 		})
 		defer stop()
@@ -425,12 +427,12 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 	var missing atomic.Int64
 	if f.record != "" {
 		if err := os.MkdirAll(f.record, 0o755); err != nil {
-			t.stderr.printf("ptc test: --record: %v\n", err)
-			return exitUsage
+			t.stderr.Printf("ptc test: --record: %v\n", err)
+			return base.ExitUsage
 		}
 		if err := writeRecordIndex(f.record, variants); err != nil {
-			t.stderr.printf("ptc test: --record: %v\n", err)
-			return exitUsage
+			t.stderr.Printf("ptc test: --record: %v\n", err)
+			return base.ExitUsage
 		}
 		cfg.Wrap = func(k eval.RunKey, m llm.Model) (llm.Model, error) {
 			fn, ok := m.(llm.Func)
@@ -444,7 +446,7 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 			return r.Func(), nil
 		}
 		if t.recordedMCP {
-			t.stderr.printf("note: %s keeps the MCP tools' results in clear, firewalled fields included: keep it as you keep that data\n", f.record)
+			t.stderr.Printf("note: %s keeps the MCP tools' results in clear, firewalled fields included: keep it as you keep that data\n", f.record)
 		}
 		defer func() {
 			for k, r := range t.recorders {
@@ -467,7 +469,7 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 	}
 	if f.replay != "" {
 		cfg.Wrap = func(k eval.RunKey, _ llm.Model) (llm.Model, error) {
-			data, err := readBounded(recordPath(f.replay, k), kindTranscript)
+			data, err := base.ReadBounded(recordPath(f.replay, k), base.KindTranscript)
 			if err != nil {
 				return nil, fmt.Errorf("no recording of this run: %v", err)
 			}
@@ -504,7 +506,7 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 			}
 			if n > 0 {
 				missingTools += n
-				why := fmt.Sprintf("%s %v", plural(n, "tool call"), mcpNotRecorded(f.replay))
+				why := fmt.Sprintf("%s %v", base.Plural(n, "tool call"), mcpNotRecorded(f.replay))
 				if r.Why != "" {
 					why += "; " + r.Why
 				}
@@ -520,7 +522,7 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 		}
 		mark, why := "✓", ""
 		if !r.Passed {
-			mark, why = "✗", " — "+oneLine(termLine(r.Why), 160)
+			mark, why = "✗", " — "+base.OneLine(base.TermLine(r.Why), 160)
 		}
 		run := ""
 		if f.runs > 1 {
@@ -530,31 +532,31 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 		if len(variants) > 1 {
 			variant = " · " + r.Variant
 		}
-		t.stderr.printf("[%d/%d] %s %s · %s%s%s (%s, %s)%s\n", done, total, mark, r.Task, r.Case, run, variant,
-			plural(r.Turns, "turn"), roundElapsed(r.Duration), why)
+		t.stderr.Printf("[%d/%d] %s %s · %s%s%s (%s, %s)%s\n", done, total, mark, r.Task, r.Case, run, variant,
+			base.Plural(r.Turns, "turn"), base.RoundElapsed(r.Duration), why)
 	}
 	rep, err := eval.Run(ctx, tasks, cfg)
 	if err != nil && !errors.Is(err, context.Canceled) {
-		t.stderr.printf("ptc test: %v\n", err)
-		return exitUsage
+		t.stderr.Printf("ptc test: %v\n", err)
+		return base.ExitUsage
 	}
 	if !f.quiet {
-		t.stderr.printf("%d of %d runs passed in %s\n", passed, done, roundElapsed(time.Since(start)))
+		t.stderr.Printf("%d of %d runs passed in %s\n", passed, done, base.RoundElapsed(time.Since(start)))
 	}
 	if m := missing.Load(); m > 0 {
-		t.stderr.printf("warning: %d requests had no recorded reply: the agents changed since %s was recorded (record it again)\n", m, f.replay)
+		t.stderr.Printf("warning: %d requests had no recorded reply: the agents changed since %s was recorded (record it again)\n", m, f.replay)
 	}
 	if missingTools > 0 {
-		t.stderr.printf("warning: %d tool calls had no recorded result: the agents or their tools changed since %s was recorded (record it again)\n", missingTools, f.replay)
+		t.stderr.Printf("warning: %d tool calls had no recorded result: the agents or their tools changed since %s was recorded (record it again)\n", missingTools, f.replay)
 	}
 	if f.asJSON {
 		if err := rep.WriteJSON(t.stdout); err != nil {
-			t.stderr.printf("ptc test: %v\n", err)
-			return exitFail
+			t.stderr.Printf("ptc test: %v\n", err)
+			return base.ExitFail
 		}
 	} else if err := rep.WriteTable(t.stdout, eval.TableOptions{}); err != nil {
-		t.stderr.printf("ptc test: %v\n", err)
-		return exitFail
+		t.stderr.Printf("ptc test: %v\n", err)
+		return base.ExitFail
 	}
 	if f.junit != "" {
 		file, err := os.Create(f.junit)
@@ -565,20 +567,20 @@ func (t *testCmd) run(tasks []eval.Task, variants []eval.Variant) int {
 			}
 		}
 		if err != nil {
-			t.stderr.printf("ptc test: --junit: %v\n", err)
-			return exitFail
+			t.stderr.Printf("ptc test: --junit: %v\n", err)
+			return base.ExitFail
 		}
 	}
 	for _, e := range recErrs {
-		t.stderr.printf("ptc test: --record: %s\n", e)
+		t.stderr.Printf("ptc test: --record: %s\n", e)
 	}
 	switch {
 	case interrupted.Load():
-		return exitInterrupted
+		return base.ExitInterrupted
 	case !rep.Passed() || len(recErrs) > 0:
-		return exitFail
+		return base.ExitFail
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 // printTaskList lists the tasks and their cases.
@@ -616,8 +618,8 @@ func parsePrices(flags []string) (map[string]eval.Price, error) {
 
 // kindCases bounds a cases file, kindRecordIndex a recording's index.
 var (
-	kindCases       = fileKind{"a cases file", eval.MaxCasesSize}
-	kindRecordIndex = fileKind{"a recording's index", 1 << 20}
+	kindCases       = base.FileKind{Name: "a cases file", Limit: eval.MaxCasesSize}
+	kindRecordIndex = base.FileKind{Name: "a recording's index", Limit: 1 << 20}
 )
 
 // noModel stands for the model of a replay: every reply comes from the
@@ -672,7 +674,7 @@ func writeRecordIndex(dir string, vs []eval.Variant) error {
 }
 
 func readRecordIndex(dir string) ([]eval.Variant, error) {
-	data, err := readBounded(filepath.Join(dir, "index.json"), kindRecordIndex)
+	data, err := base.ReadBounded(filepath.Join(dir, "index.json"), kindRecordIndex)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/mcp"
@@ -31,7 +33,7 @@ const (
 
 // kindMCPTools bounds a recording of MCP tools: the listings of several
 // servers (mcp.DefaultMaxListBytes each).
-var kindMCPTools = fileKind{"a recording of MCP tools", eval.MaxRecordingSize}
+var kindMCPTools = base.FileKind{Name: "a recording of MCP tools", Limit: eval.MaxRecordingSize}
 
 // mcpToolsRecording is the file.
 type mcpToolsRecording struct {
@@ -86,11 +88,11 @@ func mcpNotRecorded(dir string) error {
 func (t *testCmd) mcpTools(tasks []eval.Task) int {
 	for i := range tasks {
 		if err := t.addMCPTools(&tasks[i]); err != nil {
-			t.stderr.printf("ptc test: %v\n", err)
-			return exitUsage
+			t.stderr.Printf("ptc test: %v\n", err)
+			return base.ExitUsage
 		}
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 // addMCPTools gives a task whose agent file has mcp: its tools: the
@@ -113,11 +115,11 @@ func (t *testCmd) addMCPTools(task *eval.Task) error {
 		// order: the same on every replay.
 		task.Options.Sequential = true
 	} else {
-		mc, err := readMCPConfig(src.config, t.env.getenv)
+		mc, err := load.ReadMCPConfig(src.config, t.env.Getenv)
 		if err != nil {
 			return fmt.Errorf("%s: %w", src.agent, err)
 		}
-		ts, err := connectMCP(t.env.ctx, mc, t.stderr, f.quiet)
+		ts, err := load.ConnectMCP(t.env.Ctx, mc, t.stderr, f.quiet)
 		if err != nil {
 			return fmt.Errorf("%s: %w", src.agent, err)
 		}
@@ -140,14 +142,14 @@ func (t *testCmd) addMCPTools(task *eval.Task) error {
 }
 
 // recordTools writes the tools of a task under the --record directory.
-func (t *testCmd) recordTools(task string, src mcpSource, mc *mcpConfig, ts *mcp.Toolset, tools map[string]agent.Tool) error {
+func (t *testCmd) recordTools(task string, src mcpSource, mc *load.MCPConfig, ts *mcp.Toolset, tools map[string]agent.Tool) error {
 	rec := mcpToolsRecording{Format: mcpToolsFormat, Version: mcpToolsVersion, Task: task, Agent: src.agent, MCP: src.config}
 	infos := map[string]mcp.ToolInfo{}
 	for _, in := range ts.Infos() {
 		infos[in.Name] = in
 	}
 	firewalls := map[string]map[string][]string{}
-	for _, s := range mc.servers {
+	for _, s := range mc.Servers {
 		firewalls[s.Name] = s.Firewall
 	}
 	for name, tool := range tools {
@@ -198,7 +200,7 @@ func (t *testCmd) recordedCall(name string, f agent.ToolFunc) agent.ToolFunc {
 func (t *testCmd) replayedTools(task string, src mcpSource) (map[string]agent.Tool, error) {
 	dir := t.flags.replay
 	p := mcpToolsPath(dir, task)
-	data, err := readBounded(p, kindMCPTools)
+	data, err := base.ReadBounded(p, kindMCPTools)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("no recording of the MCP tools of %s (%s): record it again with this ptc, "+
 			"or pass --replay-mcp to connect to the servers of %s", src.agent, p, src.config)
@@ -217,10 +219,10 @@ func (t *testCmd) replayedTools(task string, src mcpSource) (map[string]agent.To
 	}
 	// What the recording says must make tools an agent takes.
 	if _, err := agent.New(agent.Config{Prompt: "replay", Tools: tools}); err != nil {
-		return nil, fmt.Errorf("%s: the recorded tools: %s", p, clipMessage(err.Error(), maxFileMessage))
+		return nil, fmt.Errorf("%s: the recorded tools: %s", p, base.ClipMessage(err.Error(), base.MaxFileMessage))
 	}
 	if !t.flags.quiet {
-		t.stderr.printf("%s: %s from %s (no server started)\n", task, plural(len(tools), "MCP tool"), p)
+		t.stderr.Printf("%s: %s from %s (no server started)\n", task, base.Plural(len(tools), "MCP tool"), p)
 	}
 	return tools, nil
 }
@@ -230,15 +232,15 @@ func (t *testCmd) replayedTools(task string, src mcpSource) (map[string]agent.To
 func readMCPToolsRecording(data []byte, task string) (*mcpToolsRecording, error) {
 	var rec mcpToolsRecording
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("not a recording of MCP tools: %s", clipMessage(jsonErrorAt(data, err), maxFileMessage))
+		return nil, fmt.Errorf("not a recording of MCP tools: %s", base.ClipMessage(load.JSONErrorAt(data, err), base.MaxFileMessage))
 	}
 	switch {
 	case rec.Format != mcpToolsFormat || rec.Version < 1 || rec.Version > mcpToolsVersion:
 		return nil, fmt.Errorf("not a %s of version %d (format %s, version %d)", mcpToolsFormat, mcpToolsVersion,
-			clipMessage(strconv.Quote(rec.Format), 60), rec.Version)
+			base.ClipMessage(strconv.Quote(rec.Format), 60), rec.Version)
 	case rec.Task != task:
 		return nil, fmt.Errorf("the recorded tools are those of %s, not of %s (two tasks whose names make one file name: rename one)",
-			clipMessage(strconv.Quote(rec.Task), 80), strconv.Quote(task))
+			base.ClipMessage(strconv.Quote(rec.Task), 80), strconv.Quote(task))
 	case len(rec.Tools) == 0:
 		return nil, errors.New("no tools recorded")
 	case len(rec.Tools) > maxRecordedTools:
@@ -247,7 +249,7 @@ func readMCPToolsRecording(data []byte, task string) (*mcpToolsRecording, error)
 	seen := make(map[string]bool, len(rec.Tools))
 	for _, rt := range rec.Tools {
 		if seen[rt.Name] {
-			return nil, fmt.Errorf("tool %s is recorded twice", clipMessage(strconv.Quote(rt.Name), 80))
+			return nil, fmt.Errorf("tool %s is recorded twice", base.ClipMessage(strconv.Quote(rt.Name), 80))
 		}
 		seen[rt.Name] = true
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
 const traceSynopsis = `print FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]
@@ -40,10 +41,10 @@ unredacted values.
 //go:embed traceview/page.html traceview/style.css traceview/lib.js traceview/app.js
 var traceViewFS embed.FS
 
-func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
+func cmdTrace(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usageLine("trace", "missing the subcommand: print or view"))
-		return exitUsage
+		fmt.Fprintln(stderr, base.UsageLine("trace", "missing the subcommand: print or view"))
+		return base.ExitUsage
 	}
 	switch args[0] {
 	case "print":
@@ -52,23 +53,23 @@ func cmdTrace(env *runEnv, args []string, stdout, stderr io.Writer) int {
 		return cmdTraceView(env, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintf(stdout, "usage: ptc trace %s\n%s", traceSynopsis, traceHelp)
-		return exitOK
+		return base.ExitOK
 	}
-	fmt.Fprintln(stderr, usageLine("trace", fmt.Sprintf("unknown subcommand %q: print or view", clipText(args[0], 40))))
-	return exitUsage
+	fmt.Fprintln(stderr, base.UsageLine("trace", fmt.Sprintf("unknown subcommand %q: print or view", base.ClipText(args[0], 40))))
+	return base.ExitUsage
 }
 
 // readTraceFile reads and checks a trace file. A raw one is refused
 // unless unredacted.
 func readTraceFile(path string, unredacted bool) ([]byte, *agent.Step, error) {
-	data, err := readBounded(path, kindTraceFile)
+	data, err := base.ReadBounded(path, base.KindTraceFile)
 	if err != nil {
 		return nil, nil, err
 	}
 	step, err := trace.Unmarshal(data)
 	if err != nil {
 		// The reader's message may quote the file: bounded, on one line.
-		return nil, nil, &wrapError{err: err, msg: path + ": " + clipMessage(err.Error(), maxFileMessage)}
+		return nil, nil, &base.WrapError{Err: err, Msg: path + ": " + base.ClipMessage(err.Error(), base.MaxFileMessage)}
 	}
 	if !unredacted && traceIsRaw(data) {
 		return nil, nil, fmt.Errorf("%s is a raw trace: it holds the mission's firewalled data unredacted; "+
@@ -87,43 +88,43 @@ func traceIsRaw(data []byte) bool {
 }
 
 func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]")
+	fs := base.NewFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]")
 	var opts trace.Options
 	fs.BoolVar(&opts.Full, "full", false, "print values whole, without cutting them")
 	fs.BoolVar(&opts.Replies, "replies", false, "add the model's whole reply to each turn, and the feedback it was sent when a Go program ran the mission with agent.Options.Debug")
 	fs.BoolVar(&opts.NoChildren, "no-children", false, "leave out the turns of agents called as tools")
 	fs.BoolVar(&opts.NoTimings, "no-timings", false, "leave out durations and token counts")
 	fs.BoolVar(&opts.Unredacted, "unredacted", false, "print a raw trace (one written with firewalled data), which is refused otherwise")
-	pos, err := parseFlags(fs, args)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	if len(pos) != 1 {
-		return usageError(fs, "%s", oneArg("FILE", pos))
+		return base.UsageError(fs, "%s", base.OneArg("FILE", pos))
 	}
 	_, step, err := readTraceFile(pos[0], opts.Unredacted)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	if err := trace.Print(stdout, step, opts); err != nil {
 		fmt.Fprintf(stderr, "ptc trace print: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
-	return exitOK
+	return base.ExitOK
 }
 
-func cmdTraceView(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("trace view", stderr, "FILE [-o OUT.html] [--open] [--unredacted]")
+func cmdTraceView(env *base.Env, args []string, stdout, stderr io.Writer) int {
+	fs := base.NewFlagSet("trace view", stderr, "FILE [-o OUT.html] [--open] [--unredacted]")
 	out := fs.String("o", "", "write the page to `OUT.html` (default: FILE with the extension .html)")
 	open := fs.Bool("open", false, "open the page in a browser ($BROWSER, else the system's)")
 	unredacted := fs.Bool("unredacted", false, "write the page of a raw trace (one written with firewalled data), which is refused otherwise; the page says it shows unredacted values")
-	pos, err := parseFlags(fs, args)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	if len(pos) != 1 {
-		return usageError(fs, "%s", oneArg("FILE", pos))
+		return base.UsageError(fs, "%s", base.OneArg("FILE", pos))
 	}
 	in := pos[0]
 	dest := *out
@@ -132,30 +133,30 @@ func cmdTraceView(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	}
 	if abs(dest) == abs(in) {
 		fmt.Fprintf(stderr, "ptc trace view: the page would overwrite the trace %s: give -o OUT.html\n", in)
-		return exitUsage
+		return base.ExitUsage
 	}
 	data, _, err := readTraceFile(in, *unredacted)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	var page bytes.Buffer
 	if err := writeTraceHTML(&page, data, filepath.Base(in)); err != nil {
 		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	if err := os.WriteFile(dest, page.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "ptc trace view: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	fmt.Fprintf(stdout, "%s\n", dest)
 	if *open {
 		if err := openBrowser(env, dest); err != nil {
 			fmt.Fprintf(stderr, "ptc trace view: opening %s: %v\n", dest, err)
-			return exitFail
+			return base.ExitFail
 		}
 	}
-	return exitOK
+	return base.ExitOK
 }
 
 func abs(path string) string {
@@ -167,13 +168,13 @@ func abs(path string) string {
 
 // openBrowser opens path with $BROWSER, else the system's opener. It does
 // not wait for the browser.
-func openBrowser(env *runEnv, path string) error { return openTarget(env, abs(path)) }
+func openBrowser(env *base.Env, path string) error { return openTarget(env, abs(path)) }
 
 // openTarget opens a file or a URL with $BROWSER, else the system's
 // opener, without waiting for the browser.
-func openTarget(env *runEnv, file string) error {
+func openTarget(env *base.Env, file string) error {
 	var cmd *exec.Cmd
-	switch b := env.getenv("BROWSER"); {
+	switch b := env.Getenv("BROWSER"); {
 	case b != "":
 		fields := strings.Fields(b)
 		cmd = exec.Command(fields[0], append(fields[1:], file)...)

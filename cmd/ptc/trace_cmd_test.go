@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -194,13 +195,13 @@ func TestTraceErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"trace"}, exitUsage, "ptc trace: missing the subcommand: print or view (ptc trace -h for help)"},
-		{[]string{"trace", "show"}, exitUsage, `unknown subcommand "show"`},
-		{[]string{"trace", "print"}, exitUsage, "ptc trace print: missing FILE (ptc trace print -h for help)"},
-		{[]string{"trace", "print", filepath.Join(dir, "none.json")}, exitFail, "no such file"},
-		{[]string{"trace", "print", newer}, exitFail, "version 9, newer than this program reads (1)"},
-		{[]string{"trace", "view", notTrace}, exitFail, "not a ptc trace"},
-		{[]string{"trace", "view", newer, "-o", newer}, exitUsage, "would overwrite the trace"},
+		{[]string{"trace"}, base.ExitUsage, "ptc trace: missing the subcommand: print or view (ptc trace -h for help)"},
+		{[]string{"trace", "show"}, base.ExitUsage, `unknown subcommand "show"`},
+		{[]string{"trace", "print"}, base.ExitUsage, "ptc trace print: missing FILE (ptc trace print -h for help)"},
+		{[]string{"trace", "print", filepath.Join(dir, "none.json")}, base.ExitFail, "no such file"},
+		{[]string{"trace", "print", newer}, base.ExitFail, "version 9, newer than this program reads (1)"},
+		{[]string{"trace", "view", notTrace}, base.ExitFail, "not a ptc trace"},
+		{[]string{"trace", "view", newer, "-o", newer}, base.ExitUsage, "would overwrite the trace"},
 	} {
 		code, _, errOut := ptcIn(t, testEnv(nil, nil), c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
@@ -270,7 +271,7 @@ func TestTraceView(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := testEnv(nil, nil)
-	env.getenv = func(k string) string {
+	env.Getenv = func(k string) string {
 		if k == "BROWSER" {
 			return browser
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
 // ptcBinary builds ptc once per test binary: usage errors are checked as a
@@ -102,8 +104,8 @@ func TestUsageErrors(t *testing.T) {
 		t.Run(strings.Join(append([]string{"ptc"}, tt.args...), " "), func(t *testing.T) {
 			t.Parallel()
 			code, out, errOut := runBinary(t, dir, nil, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code != base.ExitUsage {
+				t.Errorf("exit %d, want %d", code, base.ExitUsage)
 			}
 			if out != "" {
 				t.Errorf("stdout %q, want empty", out)
@@ -141,7 +143,7 @@ func TestHelpOnStdout(t *testing.T) {
 		t.Run(strings.Join(append([]string{"ptc"}, tt.args...), " "), func(t *testing.T) {
 			t.Parallel()
 			code, out, errOut := runBinary(t, t.TempDir(), nil, tt.args...)
-			if code != exitOK || errOut != "" {
+			if code != base.ExitOK || errOut != "" {
 				t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut)
 			}
 			containsAll(t, "stdout", out, tt.words...)
@@ -159,7 +161,7 @@ func TestEvalStdin(t *testing.T) {
 		if len(args) > 1 && args[1] == "--json" {
 			wantOut, wantErr = "3\n", "p\n"
 		}
-		if code != exitOK || out != wantOut || errOut != wantErr {
+		if code != base.ExitOK || out != wantOut || errOut != wantErr {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0, %q, %q", args, code, out, errOut, wantOut, wantErr)
 		}
 	}

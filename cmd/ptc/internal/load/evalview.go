@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/mcp"
 )
@@ -16,25 +17,25 @@ import (
 // (tool/server.tool {...}), without a model.
 type mcpTools struct {
 	ts     *mcp.Toolset
-	caller lisp.Tools
-	infos  []mcp.ToolInfo
+	Caller lisp.Tools
+	Infos  []mcp.ToolInfo
 }
 
-// openMCPTools reads the MCP configuration at path and connects to its
+// OpenMCPTools reads the MCP configuration at path and connects to its
 // servers; view learns what each tool's result firewalls. On failure it
 // says why on stderr and returns nil with the exit status: exitUsage for
 // a configuration that does not read, exitFail for a server that does not
 // connect.
-func openMCPTools(ctx context.Context, env *runEnv, cmd, path string, view evalView, stderr io.Writer) (*mcpTools, int) {
-	cfg, err := readMCPConfig(path, env.getenv)
+func OpenMCPTools(ctx context.Context, env *base.Env, cmd, path string, view EvalView, stderr io.Writer) (*mcpTools, int) {
+	cfg, err := ReadMCPConfig(path, env.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc %s: %v\n", cmd, err)
-		return nil, exitUsage
+		return nil, base.ExitUsage
 	}
-	ts, err := connectMCP(ctx, cfg, stderr, false)
+	ts, err := ConnectMCP(ctx, cfg, stderr, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc %s: %v\n", cmd, err)
-		return nil, exitFail
+		return nil, base.ExitFail
 	}
 	// Every tool callable by name: a person trying tools needs no search.
 	tools := ts.Tools(mcp.ToolsOptions{MaxListed: -1})
@@ -42,13 +43,13 @@ func openMCPTools(ctx context.Context, env *runEnv, cmd, path string, view evalV
 	for name, t := range tools {
 		caller[name] = view.tool(lisp.ToolFunc(t.Func))
 	}
-	return &mcpTools{ts: ts, caller: caller, infos: ts.Infos()}, exitOK
+	return &mcpTools{ts: ts, Caller: caller, Infos: ts.Infos()}, base.ExitOK
 }
 
-// close ends the servers' sessions (and stops their commands).
-func (m *mcpTools) close() { m.ts.Close() }
+// Close ends the servers' sessions (and stops their commands).
+func (m *mcpTools) Close() { m.ts.Close() }
 
-// evalView is how ptc eval and ptc repl show what a program gives. With
+// EvalView is how ptc eval and ptc repl show what a program gives. With
 // --mcp (and without --unredacted) it is how ptc run shows a mission:
 // through a firewall that learns what the tools' results and the context
 // firewall (the fields an MCP configuration's "firewall" names, which
@@ -57,30 +58,30 @@ func (m *mcpTools) close() { m.ts.Close() }
 // --json, println output, errors and the REPL's :defs. Otherwise as it
 // is: the program and its data are the user's own. The zero evalView
 // shows everything.
-type evalView struct {
+type EvalView struct {
 	hide  bool
 	veil  agent.Veil
 	learn func(lisp.Value)
 }
 
-// newEvalView returns the view of a command: firewalled when hide is set.
-func newEvalView(hide bool) evalView {
+// NewEvalView returns the view of a command: firewalled when hide is set.
+func NewEvalView(hide bool) EvalView {
 	if !hide {
-		return evalView{}
+		return EvalView{}
 	}
 	v, learn := agent.NewVeil()
-	return evalView{hide: true, veil: v, learn: learn}
+	return EvalView{hide: true, veil: v, learn: learn}
 }
 
-// add records what v firewalls (the context's "_" fields).
-func (v evalView) add(x lisp.Value) {
+// Add records what v firewalls (the context's "_" fields).
+func (v EvalView) Add(x lisp.Value) {
 	if v.hide {
 		v.learn(x)
 	}
 }
 
 // tool wraps a tool so that the view learns what its results firewall.
-func (v evalView) tool(f lisp.ToolFunc) lisp.ToolFunc {
+func (v EvalView) tool(f lisp.ToolFunc) lisp.ToolFunc {
 	if !v.hide {
 		return f
 	}
@@ -98,41 +99,41 @@ func (v evalView) tool(f lisp.ToolFunc) lisp.ToolFunc {
 	}
 }
 
-// redaction is the printers' redaction: nil when the view hides nothing.
+// Redaction is the printers' redaction: nil when the view hides nothing.
 // Take it after the run whose values it prints: it scrubs the texts known
 // when it is taken.
-func (v evalView) redaction() *lisp.Redaction {
+func (v EvalView) Redaction() *lisp.Redaction {
 	if !v.hide {
 		return nil
 	}
 	return v.veil.Redaction()
 }
 
-// text is t scrubbed of firewalled text.
-func (v evalView) text(t string) string {
+// Text is t scrubbed of firewalled text.
+func (v EvalView) Text(t string) string {
 	if !v.hide {
 		return t
 	}
 	return v.veil.Scrub(t)
 }
 
-// output is a run's println output, scrubbed of firewalled text (it was
+// Output is a run's println output, scrubbed of firewalled text (it was
 // printed with the redaction of the run's start).
-func (v evalView) output(lines []string) []string {
+func (v EvalView) Output(lines []string) []string {
 	if !v.hide {
 		return lines
 	}
 	return v.veil.ScrubLines(lines)
 }
 
-// render prints a value as EDN or JSON, failing when the text would be
+// Render prints a value as EDN or JSON, failing when the text would be
 // longer than the memory limit l gives the program, or would take longer
 // to print than its time limit: a program can build in a few steps a value
 // whose printed form would not fit in memory (shared structure). Its
 // errors are *lisp.Error values, with their kind.
-func (v evalView) render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.Limits) (string, error) {
-	bound := printBound(l)
-	red := v.redaction()
+func (v EvalView) Render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.Limits) (string, error) {
+	bound := base.PrintBound(l)
+	red := v.Redaction()
 	var out string
 	if asJSON {
 		b, err := lisp.ToJSONRedacted(x, red)
@@ -143,7 +144,7 @@ func (v evalView) render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.
 	} else {
 		// Printed within the program's time as within its memory: a value
 		// of shared structure prints for seconds before it reaches bound.
-		pctx, cancel := printContext(ctx, l)
+		pctx, cancel := base.PrintContext(ctx, l)
 		defer cancel()
 		s, err := lisp.FormatValueContext(pctx, x, lisp.PrintOptions{MaxChars: bound + 1, Redact: red})
 		if err != nil {
@@ -152,24 +153,24 @@ func (v evalView) render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.
 		out = s
 	}
 	if len(out) > bound {
-		return "", valueTooLarge(bound)
+		return "", base.ValueTooLarge(bound)
 	}
 	if !asJSON {
 		// As ptc run prints a value: a copy the printer's pieces held
 		// too short to tell is caught in the whole text. (JSON keeps its
 		// form: its strings were scrubbed one by one.)
-		out = v.text(out)
+		out = v.Text(out)
 	}
 	return out, nil
 }
 
-// printError writes an error of a program's run as printError does,
+// PrintError writes an error of a program's run as printError does,
 // scrubbed of firewalled text (a type error quotes the value it got).
-func (v evalView) printError(w io.Writer, err error) {
+func (v EvalView) PrintError(w io.Writer, err error) {
 	var le *lisp.Error
 	if errors.As(err, &le) {
-		fmt.Fprintln(w, v.text(le.Detailed()))
+		fmt.Fprintln(w, v.Text(le.Detailed()))
 		return
 	}
-	fmt.Fprintln(w, v.text(err.Error()))
+	fmt.Fprintln(w, v.Text(err.Error()))
 }

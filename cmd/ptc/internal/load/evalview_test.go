@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -19,17 +19,17 @@ func TestRenderIsBounded(t *testing.T) {
 		v = lisp.NewVector([]lisp.Value{v, v})
 	}
 	var le *lisp.Error
-	_, err := evalView{}.render(context.Background(), v, false, lisp.Limits{MaxMemory: 1 << 20, Timeout: -1})
+	_, err := EvalView{}.Render(context.Background(), v, false, lisp.Limits{MaxMemory: 1 << 20, Timeout: -1})
 	if !errors.As(err, &le) || le.Kind != lisp.MemoryExceeded {
 		t.Errorf("1 MiB limit: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = evalView{}.render(ctx, v, false, lisp.Limits{MaxMemory: 64 << 20})
+	_, err = EvalView{}.Render(ctx, v, false, lisp.Limits{MaxMemory: 64 << 20})
 	if !errors.As(err, &le) || le.Kind != lisp.Cancelled {
 		t.Errorf("cancelled: %v", err)
 	}
-	if out, err := (evalView{}).render(context.Background(), lisp.NewVector([]lisp.Value{int64(1)}), false, lisp.Limits{}); err != nil || out != "[1]" {
+	if out, err := (EvalView{}).Render(context.Background(), lisp.NewVector([]lisp.Value{int64(1)}), false, lisp.Limits{}); err != nil || out != "[1]" {
 		t.Errorf("a small value: %q, %v", out, err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package base
 
 import (
 	"flag"
@@ -11,9 +11,9 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// limitFlags registers the sandbox limits on fs. Zero values keep the
+// LimitFlags registers the sandbox limits on fs. Zero values keep the
 // library's defaults; negative values disable a limit.
-func limitFlags(fs *flag.FlagSet) *lisp.Limits {
+func LimitFlags(fs *flag.FlagSet) *lisp.Limits {
 	var l lisp.Limits
 	fs.Var((*durationFlag)(&l.Timeout), "timeout", "wall-clock limit per run, as 500ms or 2s (default 1s; -1: none)")
 	fs.Var((*sizeFlag)(&l.MaxMemory), "max-memory", "bytes of data a program may build, cumulatively, as 64MiB or 500KB (default 64MiB; -1: none)")

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bytes"
@@ -15,11 +15,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/mcp"
 )
 
-// mcpConfig is an MCP configuration file: the MCP servers whose tools
+// MCPConfig is an MCP configuration file: the MCP servers whose tools
 // programs call (in the "mcpServers" form Claude Desktop, Cursor and
 // others use, so an existing file works as it is), and for ptc mcp serve
 // the agents it serves and its code-mode tool.
@@ -33,12 +34,12 @@ import (
 //	  "agents":   [{"file": "agents/digest.md", "name": "digest", "model": "openai:gpt-4.1-mini"}],
 //	  "codeMode": {"name": "run_program", "maxListed": 40, "limits": {"timeout": "10s", "max-tool-calls": 200}}
 //	}
-type mcpConfig struct {
-	file    string // as given, for messages
+type MCPConfig struct {
+	File    string // as given, for messages
 	dir     string // relative paths start here
-	servers []mcpServerEntry
-	agents  []mcpAgentEntry
-	code    mcpCodeMode
+	Servers []mcpServerEntry
+	Agents  []mcpAgentEntry
+	Code    mcpCodeMode
 }
 
 type mcpServerEntry struct {
@@ -123,10 +124,10 @@ var serverNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 // varRefRE matches ${NAME} in a configuration value.
 var varRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
-// readMCPConfig reads an MCP configuration file; getenv expands ${NAME}
+// ReadMCPConfig reads an MCP configuration file; getenv expands ${NAME}
 // in commands, arguments, environments, URLs and headers.
-func readMCPConfig(path string, getenv func(string) string) (*mcpConfig, error) {
-	data, err := readBounded(path, kindMCPConfig)
+func ReadMCPConfig(path string, getenv func(string) string) (*MCPConfig, error) {
+	data, err := base.ReadBounded(path, base.KindMCPConfig)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no MCP configuration file %s", path)
@@ -136,17 +137,17 @@ func readMCPConfig(path string, getenv func(string) string) (*mcpConfig, error) 
 	return parseMCPConfig(path, filepath.Dir(path), data, getenv)
 }
 
-func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (*mcpConfig, error) {
-	cfg := &mcpConfig{file: name, dir: dir}
+func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (*MCPConfig, error) {
+	cfg := &MCPConfig{File: name, dir: dir}
 	fail := func(format string, a ...any) error {
 		// Bounded: a message may quote the file (a key, a name).
-		return fmt.Errorf("%s: %s", name, clipMessage(fmt.Sprintf(format, a...), maxFileMessage))
+		return fmt.Errorf("%s: %s", name, base.ClipMessage(fmt.Sprintf(format, a...), base.MaxFileMessage))
 	}
 	var raw mcpConfigJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fail("%s", jsonErrorAt(data, err))
+		return nil, fail("%s", JSONErrorAt(data, err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fail("text after the JSON object")
@@ -162,7 +163,7 @@ func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (
 		}
 		var sj mcpServerJSON
 		if err := json.Unmarshal(raw.Servers[n], &sj); err != nil {
-			return nil, fail("mcpServers.%s: %s", n, jsonMsg(err))
+			return nil, fail("mcpServers.%s: %s", n, base.JSONMsg(err))
 		}
 		if sj.Disabled {
 			continue
@@ -171,7 +172,7 @@ func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (
 		if err != nil {
 			return nil, fail("mcpServers.%s: %v", n, err)
 		}
-		cfg.servers = append(cfg.servers, mcpServerEntry{name: n, Server: s})
+		cfg.Servers = append(cfg.Servers, mcpServerEntry{name: n, Server: s})
 	}
 	seen := map[string]bool{}
 	for i, a := range raw.Agents {
@@ -182,21 +183,21 @@ func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (
 			a.File = filepath.Join(dir, a.File)
 		}
 		if a.Name == "" {
-			a.Name = fileAgentName(a.File)
+			a.Name = AgentName(a.File)
 		}
 		if seen[a.Name] {
 			return nil, fail("agents[%d]: the name %q is used twice", i, a.Name)
 		}
 		seen[a.Name] = true
-		cfg.agents = append(cfg.agents, a)
+		cfg.Agents = append(cfg.Agents, a)
 	}
 	if cm := raw.CodeMode; cm != nil {
-		cfg.code = mcpCodeMode{Disabled: cm.Disabled, Name: cm.Name, Description: cm.Description, MaxListed: cm.MaxListed}
-		if err := setLimits(&cfg.code.Limits, cm.Limits); err != nil {
+		cfg.Code = mcpCodeMode{Disabled: cm.Disabled, Name: cm.Name, Description: cm.Description, MaxListed: cm.MaxListed}
+		if err := setLimits(&cfg.Code.Limits, cm.Limits); err != nil {
 			return nil, fail("codeMode.limits: %v", err)
 		}
 	}
-	if name := cmp.Or(cfg.code.Name, "run_program"); !cfg.code.Disabled && len(cfg.servers) > 0 && seen[name] {
+	if name := cmp.Or(cfg.Code.Name, "run_program"); !cfg.Code.Disabled && len(cfg.Servers) > 0 && seen[name] {
 		return nil, fail("the code-mode tool and an agent are both named %q: rename one (codeMode.name, or the agent's name)", name)
 	}
 	return cfg, nil
@@ -250,7 +251,7 @@ func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mc
 		s.URL = expand(sj.URL)
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 			// As written: expanded, it may hold a secret.
-			return s, fmt.Errorf("url %s is not an http:// or https:// address", quoteShort(sj.URL))
+			return s, fmt.Errorf("url %s is not an http:// or https:// address", base.QuoteShort(sj.URL))
 		}
 		if len(sj.Headers) > 0 {
 			s.Headers = make(map[string]string, len(sj.Headers))
@@ -290,7 +291,7 @@ func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mc
 		dec := json.NewDecoder(bytes.NewReader(sj.Limits))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&l); err != nil {
-			return s, fmt.Errorf("limits: %s (known: maxListPages, maxTools, maxListBytes, schemaWork, maxToolChars)", strings.TrimPrefix(jsonMsg(err), "json: "))
+			return s, fmt.Errorf("limits: %s (known: maxListPages, maxTools, maxListBytes, schemaWork, maxToolChars)", strings.TrimPrefix(base.JSONMsg(err), "json: "))
 		}
 		s.Limits = mcp.Limits{MaxListPages: l.MaxListPages, MaxTools: l.MaxTools, MaxListBytes: l.MaxListBytes,
 			SchemaWork: l.SchemaWork, MaxToolChars: l.MaxToolChars}
@@ -313,20 +314,20 @@ func (sj mcpServerJSON) tools(s *mcp.Server) error {
 		return nil
 	case raw[0] == '[':
 		if err := json.Unmarshal(raw, &s.Tools); err != nil {
-			return fmt.Errorf("tools: %s", jsonMsg(err))
+			return fmt.Errorf("tools: %s", base.JSONMsg(err))
 		}
 		return nil
 	case raw[0] == '{':
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return fmt.Errorf("tools: %s", jsonMsg(err))
+			return fmt.Errorf("tools: %s", base.JSONMsg(err))
 		}
 		for _, name := range mcpSortedKeys(m) {
 			var tj mcpToolJSON
 			dec := json.NewDecoder(bytes.NewReader(m[name]))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&tj); err != nil {
-				return fmt.Errorf("tools.%s: %s (an object, with \"description\" to replace the server's)", name, strings.TrimPrefix(jsonMsg(err), "json: "))
+				return fmt.Errorf("tools.%s: %s (an object, with \"description\" to replace the server's)", name, strings.TrimPrefix(base.JSONMsg(err), "json: "))
 			}
 			s.Tools = append(s.Tools, name)
 			if tj.Description != nil {
@@ -369,7 +370,7 @@ func mcpSortedKeys[V any](m map[string]V) []string {
 func setLimits(dst *lisp.Limits, raw map[string]json.RawMessage) error {
 	fs := flag.NewFlagSet("limits", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	l := limitFlags(fs)
+	l := base.LimitFlags(fs)
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
 		keys = append(keys, k)
@@ -397,17 +398,17 @@ func setLimits(dst *lisp.Limits, raw map[string]json.RawMessage) error {
 	return nil
 }
 
-// mcpServers returns the servers to connect to.
-func (c *mcpConfig) mcpServers() []mcp.Server {
-	out := make([]mcp.Server, len(c.servers))
-	for i, s := range c.servers {
+// MCPServers returns the servers to connect to.
+func (c *MCPConfig) MCPServers() []mcp.Server {
+	out := make([]mcp.Server, len(c.Servers))
+	for i, s := range c.Servers {
 		out[i] = s.Server
 	}
 	return out
 }
 
-// jsonErrorAt places a JSON decoding error at its line and column.
-func jsonErrorAt(data []byte, err error) string {
+// JSONErrorAt places a JSON decoding error at its line and column.
+func JSONErrorAt(data []byte, err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	off := int64(-1)

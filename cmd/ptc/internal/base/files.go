@@ -1,4 +1,4 @@
-package main
+package base
 
 import (
 	"encoding/json"
@@ -18,44 +18,44 @@ import (
 // end or a file of many gigabytes must end in an error, not fill the
 // memory. docs/cli.md lists the bounds.
 
-// fileKind is a kind of file ptc reads, with its bound.
-type fileKind struct {
-	name  string // for messages: "an agent file"
-	limit int64  // bytes
+// FileKind is a kind of file ptc reads, with its bound.
+type FileKind struct {
+	Name  string // for messages: "an agent file"
+	Limit int64  // bytes
 }
 
 var (
-	kindAgentFile  = fileKind{"an agent file", 1 << 20}
-	kindMCPConfig  = fileKind{"an MCP configuration", 1 << 20}
-	kindContext    = fileKind{"a context file", 256 << 20}
-	kindTranscript = fileKind{"a transcript", 256 << 20}
-	kindTraceFile  = fileKind{"a trace file", 256 << 20}
-	kindProgram    = fileKind{"a program file", 16 << 20}
-	kindVectors    = fileKind{"a file of conformance vectors", 256 << 20}
+	KindAgentFile  = FileKind{"an agent file", 1 << 20}
+	KindMCPConfig  = FileKind{"an MCP configuration", 1 << 20}
+	KindContext    = FileKind{"a context file", 256 << 20}
+	KindTranscript = FileKind{"a transcript", 256 << 20}
+	KindTraceFile  = FileKind{"a trace file", 256 << 20}
+	KindProgram    = FileKind{"a program file", 16 << 20}
+	KindVectors    = FileKind{"a file of conformance vectors", 256 << 20}
 )
 
-// errNotRegular: a device, a socket, a directory: something whose
+// ErrNotRegular: a device, a socket, a directory: something whose
 // reading may never end or mean nothing, and which ptc does not open.
-var errNotRegular = errors.New("not a regular file or a pipe (ptc reads no devices)")
+var ErrNotRegular = errors.New("not a regular file or a pipe (ptc reads no devices)")
 
-// errTooLarge is the error of a file over its kind's bound.
-var errTooLarge = errors.New("file too large")
+// ErrTooLarge is the error of a file over its kind's bound.
+var ErrTooLarge = errors.New("file too large")
 
-// tooLargeError is a file larger than its kind allows.
-type tooLargeError struct{ kind fileKind }
+// TooLargeError is a file larger than its kind allows.
+type TooLargeError struct{ kind FileKind }
 
-func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("larger than %s, the bound of %s", agentfile.FormatSize(e.kind.limit), e.kind.name)
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("larger than %s, the bound of %s", agentfile.FormatSize(e.kind.Limit), e.kind.Name)
 }
 
-func (e *tooLargeError) Unwrap() error { return errTooLarge }
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
 
-// openBounded opens path for reading at most kind.limit bytes: a regular
+// OpenBounded opens path for reading at most kind.Limit bytes: a regular
 // file or a pipe (-c <(jq ...) works), never a device. Reading past the
 // bound is an error (*os.PathError around a *tooLargeError). The errors
 // are *os.PathError values: errors.Is(err, os.ErrNotExist) holds for a
 // missing file.
-func openBounded(path string, kind fileKind) (io.ReadCloser, error) {
+func OpenBounded(path string, kind FileKind) (io.ReadCloser, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if pe, ok := err.(*os.PathError); ok {
@@ -64,7 +64,7 @@ func openBounded(path string, kind fileKind) (io.ReadCloser, error) {
 		return nil, err
 	}
 	if !readable(st.Mode()) {
-		return nil, &os.PathError{Op: "open", Path: path, Err: errNotRegular}
+		return nil, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -74,20 +74,20 @@ func openBounded(path string, kind fileKind) (io.ReadCloser, error) {
 	if st, err = f.Stat(); err != nil || !readable(st.Mode()) {
 		f.Close()
 		if err == nil {
-			err = errNotRegular
+			err = ErrNotRegular
 		}
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return &boundedReader{f: f, path: path, kind: kind, left: kind.limit}, nil
+	return &boundedReader{f: f, path: path, kind: kind, left: kind.Limit}, nil
 }
 
 func readable(m fs.FileMode) bool {
 	return m.IsRegular() || m&fs.ModeNamedPipe != 0
 }
 
-// readBounded reads the file at path whole, within kind's bound.
-func readBounded(path string, kind fileKind) ([]byte, error) {
-	r, err := openBounded(path, kind)
+// ReadBounded reads the file at path whole, within kind's bound.
+func ReadBounded(path string, kind FileKind) ([]byte, error) {
+	r, err := OpenBounded(path, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -99,13 +99,13 @@ func readBounded(path string, kind fileKind) ([]byte, error) {
 type boundedReader struct {
 	f    *os.File
 	path string
-	kind fileKind
+	kind FileKind
 	left int64 // bytes it may still read
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.left < 0 {
-		return 0, &os.PathError{Op: "read", Path: b.path, Err: &tooLargeError{b.kind}}
+		return 0, &os.PathError{Op: "read", Path: b.path, Err: &TooLargeError{b.kind}}
 	}
 	// Read one byte past the bound to tell a file of exactly the bound
 	// from a larger one.
@@ -115,19 +115,19 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	n, err := b.f.Read(p)
 	b.left -= int64(n)
 	if b.left < 0 {
-		return n + int(b.left), &os.PathError{Op: "read", Path: b.path, Err: &tooLargeError{b.kind}}
+		return n + int(b.left), &os.PathError{Op: "read", Path: b.path, Err: &TooLargeError{b.kind}}
 	}
 	return n, err
 }
 
 func (b *boundedReader) Close() error { return b.f.Close() }
 
-// maxFileMessage bounds the message of an error in a file (its position
+// MaxFileMessage bounds the message of an error in a file (its position
 // apart): it may quote what a parser quotes.
-const maxFileMessage = 300
+const MaxFileMessage = 300
 
-// jsonMsg is the message of a JSON decoder's error.
-func jsonMsg(err error) string {
+// JSONMsg is the message of a JSON decoder's error.
+func JSONMsg(err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return se.Error()
@@ -135,10 +135,10 @@ func jsonMsg(err error) string {
 	return err.Error()
 }
 
-// writeFileAtomic writes data to the file at path with the permissions
+// WriteFileAtomic writes data to the file at path with the permissions
 // perm, through a temporary file beside it renamed over it: a failed
 // write leaves the old file, or none, never half a file.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err

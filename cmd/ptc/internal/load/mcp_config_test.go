@@ -1,13 +1,13 @@
-package main
+package load
 
 import (
 	"path/filepath"
-
-	"github.com/ptc-go/ptc/mcp"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptc-go/ptc/mcp"
 )
 
 func TestMCPConfig(t *testing.T) {
@@ -28,10 +28,10 @@ func TestMCPConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.servers) != 2 || cfg.servers[0].name != "docs" || cfg.servers[1].name != "gh" {
-		t.Fatalf("servers %+v: want docs and gh, sorted, without the disabled one", cfg.servers)
+	if len(cfg.Servers) != 2 || cfg.Servers[0].name != "docs" || cfg.Servers[1].name != "gh" {
+		t.Fatalf("servers %+v: want docs and gh, sorted, without the disabled one", cfg.Servers)
 	}
-	docs, gh := cfg.servers[0].Server, cfg.servers[1].Server
+	docs, gh := cfg.Servers[0].Server, cfg.Servers[1].Server
 	if want := []string{"github-mcp-server", "stdio", "--token=tok-1"}; !reflect.DeepEqual(gh.Command, want) {
 		t.Errorf("gh command %q, want %q", gh.Command, want)
 	}
@@ -46,10 +46,10 @@ func TestMCPConfig(t *testing.T) {
 		!reflect.DeepEqual(docs.Firewall["search"], []string{"/hits/*/internal_id"}) {
 		t.Errorf("docs %+v", docs)
 	}
-	if len(cfg.agents) != 1 || cfg.agents[0].Name != "digest" || cfg.agents[0].File != filepath.Join(dir, "agents/digest.md") || !cfg.agents[0].UpstreamTools {
-		t.Errorf("agents %+v: the name defaults to the file's, the path is relative to the config", cfg.agents)
+	if len(cfg.Agents) != 1 || cfg.Agents[0].Name != "digest" || cfg.Agents[0].File != filepath.Join(dir, "agents/digest.md") || !cfg.Agents[0].UpstreamTools {
+		t.Errorf("agents %+v: the name defaults to the file's, the path is relative to the config", cfg.Agents)
 	}
-	if c := cfg.code; c.Name != "ptc" || c.MaxListed != 12 || c.Limits.Timeout != 10*time.Second ||
+	if c := cfg.Code; c.Name != "ptc" || c.MaxListed != 12 || c.Limits.Timeout != 10*time.Second ||
 		c.Limits.MaxToolCalls != 200 || c.Limits.MaxMemory != 16<<20 {
 		t.Errorf("codeMode %+v", c)
 	}
@@ -71,7 +71,7 @@ func TestMCPConfigTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := cfg.servers[0].Server
+	s := cfg.Servers[0].Server
 	if !reflect.DeepEqual(s.Tools, []string{"fetch", "search"}) || !reflect.DeepEqual(s.Descriptions, map[string]string{"search": "Searches the docs."}) {
 		t.Errorf("tools %q, descriptions %q: the object's keys are kept, its descriptions replace the server's", s.Tools, s.Descriptions)
 	}

@@ -1,4 +1,4 @@
-package main
+package base
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
-// openModel returns the model a --model reference names
+// OpenModel returns the model a --model reference names
 // ("openai:gpt-4.1-mini", "anthropic:claude-sonnet-4-5",
 // "ollama:qwen2.5-coder:7b", "openai-compatible:URL#model"), its key read
 // from the environment (see docs/models.md).
-func openModel(ctx context.Context, ref string) (llm.Func, error) {
+func OpenModel(ctx context.Context, ref string) (llm.Func, error) {
 	return provider.Open(ctx, ref, provider.Options{})
 }

@@ -1,4 +1,4 @@
-package main
+package base
 
 import (
 	"fmt"
@@ -108,11 +108,11 @@ func utf16Pair(r rune) (rune, rune) {
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
 }
 
-// termSafe is s fit for a terminal, lines and tabs kept.
-func termSafe(s string) string { return termEscape(s, true) }
+// TermSafe is s fit for a terminal, lines and tabs kept.
+func TermSafe(s string) string { return termEscape(s, true) }
 
-// termLine is s fit for a terminal on one line: a newline is escaped too.
-func termLine(s string) string { return termEscape(s, false) }
+// TermLine is s fit for a terminal on one line: a newline is escaped too.
+func TermLine(s string) string { return termEscape(s, false) }
 
 // termWriter writes to w what is written to it through termSafe. A rune
 // split between two writes is held until the next one (Flush writes what
@@ -123,8 +123,8 @@ type termWriter struct {
 	pending []byte // the start of a rune cut by the end of a write
 }
 
-// newTermWriter returns w behind a termWriter (w itself if it is one).
-func newTermWriter(w io.Writer) *termWriter {
+// NewTermWriter returns w behind a termWriter (w itself if it is one).
+func NewTermWriter(w io.Writer) *termWriter {
 	if tw, ok := w.(*termWriter); ok {
 		return tw
 	}
@@ -144,7 +144,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 		t.pending = append([]byte(nil), buf[len(buf)-cut:]...)
 		buf = buf[:len(buf)-cut]
 	}
-	if _, err := io.WriteString(t.w, termSafe(string(buf))); err != nil {
+	if _, err := io.WriteString(t.w, TermSafe(string(buf))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -157,7 +157,7 @@ func (t *termWriter) Flush() error {
 	if len(t.pending) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(t.w, termSafe(string(t.pending)))
+	_, err := io.WriteString(t.w, TermSafe(string(t.pending)))
 	t.pending = nil
 	return err
 }
@@ -180,27 +180,27 @@ func incompleteTail(b []byte) int {
 	return 0
 }
 
-// termWrapped runs f with stdout and stderr behind termWriters: the
+// TermWrapped runs f with stdout and stderr behind termWriters: the
 // commands that print others' text run so.
-func termWrapped(stdout, stderr io.Writer, f func(stdout, stderr io.Writer) int) int {
-	o, e := newTermWriter(stdout), newTermWriter(stderr)
+func TermWrapped(stdout, stderr io.Writer, f func(stdout, stderr io.Writer) int) int {
+	o, e := NewTermWriter(stdout), NewTermWriter(stderr)
 	code := f(o, e)
 	o.Flush()
 	e.Flush()
 	return code
 }
 
-// quoteShort quotes a piece of a file for an error message: at most 40
+// QuoteShort quotes a piece of a file for an error message: at most 40
 // characters of it, Go-quoted (so escaped for a terminal).
-func quoteShort(s string) string {
-	return fmt.Sprintf("%q", clipText(s, 40))
+func QuoteShort(s string) string {
+	return fmt.Sprintf("%q", ClipText(s, 40))
 }
 
-// clipMessage bounds an error message that may quote a file (a parser's
+// ClipMessage bounds an error message that may quote a file (a parser's
 // message naming a token): at most n characters, on one line, safe.
-func clipMessage(s string, n int) string {
-	return termLine(clipText(s, n))
+func ClipMessage(s string, n int) string {
+	return TermLine(ClipText(s, n))
 }
 
-// clipText cuts s to n characters, marking the cut.
-func clipText(s string, n int) string { return textutil.Clip(s, n) }
+// ClipText cuts s to n characters, marking the cut.
+func ClipText(s string, n int) string { return textutil.Clip(s, n) }

@@ -1,6 +1,6 @@
 //go:build !ptc_nootel
 
-package main
+package otelcli
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	ptcotel "github.com/ptc-go/ptc/otel"
 	"go.opentelemetry.io/contrib/exporters/autoexport"
 	otelapi "go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -21,14 +24,11 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
-
-	"github.com/ptc-go/ptc/agent"
-	ptcotel "github.com/ptc-go/ptc/otel"
 )
 
-// otelHelp is what ptc run --help and ptc mcp serve --help say of
+// Help is what ptc run --help and ptc mcp serve --help say of
 // OpenTelemetry.
-const otelHelp = `
+const Help = `
 OpenTelemetry: set OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, none;
 metrics also prometheus) or OTEL_EXPORTER_OTLP_ENDPOINT to export the missions' spans
 and metrics (OTLP over http/protobuf, or grpc with OTEL_EXPORTER_OTLP_PROTOCOL=grpc;
@@ -49,16 +49,16 @@ type cliTelemetry struct {
 	mp       *sdkmetric.MeterProvider
 	traces   string // the exporter of each signal ("": none), for tests
 	metrics  string
-	protocol string
-	red      *otelRedactor // what the exporters' errors must not show
+	Protocol string
+	red      *Redactor // what the exporters' errors must not show
 }
 
-// otelExporter is the exporter the environment names for a signal, ""
+// Exporter is the exporter the environment names for a signal, ""
 // when it exports nothing. The OTel SDK's own default (otlp, whatever the
 // variables) would have every ptc run dial localhost:4318; ptc exports a
 // signal only when asked: its OTEL_*_EXPORTER is set (and not "none"), or
 // an OTLP endpoint for it is (then the exporter is otlp).
-func otelExporter(getenv func(string) string, signal string) string {
+func Exporter(getenv func(string) string, signal string) string {
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return ""
 	}
@@ -94,14 +94,14 @@ func otlpProtocol(getenv func(string) string, signal string) string {
 	return p
 }
 
-// startTelemetry sets up the exporters the OTEL_* variables of env ask
+// Start sets up the exporters the OTEL_* variables of env ask
 // for; a nil *cliTelemetry (and no error) when they ask for none. The
 // exporters of the OTLP protocols read their own settings (endpoint,
 // headers, TLS, timeout...) from the process's environment, as the OTel
 // SDK specifies. console writes to stderr, so that stdout keeps only the
 // command's output (ptc run --json, the MCP stdio stream).
-func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTelemetry, error) {
-	traces, metrics := otelExporter(env.getenv, "traces"), otelExporter(env.getenv, "metrics")
+func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry, error) {
+	traces, metrics := Exporter(env.Getenv, "traces"), Exporter(env.Getenv, "metrics")
 	if traces == "" && metrics == "" {
 		return nil, nil
 	}
@@ -111,7 +111,7 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 		}
 	}
 	// The OTLP exporters read the process's environment.
-	red := newOTelRedactor(env.getenv, os.Getenv)
+	red := NewRedactor(env.Getenv, os.Getenv)
 	t := &cliTelemetry{traces: traces, metrics: metrics, red: red}
 	// The SDK reports failed exports to the process-wide handler, by
 	// default the log package's timestamped lines: say them as ptc does,
@@ -119,29 +119,29 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 	// characters. ptc runs one command a process, so the global is the
 	// command's.
 	otelapi.SetErrorHandler(otelapi.ErrorHandlerFunc(func(err error) {
-		fmt.Fprintf(stderr, "ptc: OpenTelemetry: %s\n", red.message(err))
+		fmt.Fprintf(stderr, "ptc: OpenTelemetry: %s\n", red.Message(err))
 	}))
 	res, err := resource.New(ctx,
 		resource.WithTelemetrySDK(),
 		resource.WithAttributes(attribute.String("service.name", "ptc"),
-			attribute.String("service.version", env.version().Version)),
+			attribute.String("service.version", env.Version().Version)),
 		// After the defaults: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win.
 		resource.WithFromEnv())
 	if err != nil {
 		return nil, fmt.Errorf("OpenTelemetry resource: %v", err)
 	}
 	var o ptcotel.Options
-	o.CaptureContent = strings.EqualFold(env.getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"), "true")
+	o.CaptureContent = strings.EqualFold(env.Getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"), "true")
 	if traces != "" {
 		var exp sdktrace.SpanExporter
 		if traces == "console" {
 			exp, err = stdouttrace.New(stdouttrace.WithWriter(stderr))
 		} else {
 			exp, err = autoexport.NewSpanExporter(ctx)
-			t.protocol = otlpProtocol(env.getenv, "traces")
+			t.Protocol = otlpProtocol(env.Getenv, "traces")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("OpenTelemetry traces exporter %q: %s", traces, red.message(err))
+			return nil, fmt.Errorf("OpenTelemetry traces exporter %q: %s", traces, red.Message(err))
 		}
 		t.tp = sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 		o.TracerProvider = t.tp
@@ -157,13 +157,13 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 			}
 		} else {
 			r, err = autoexport.NewMetricReader(ctx)
-			if t.protocol == "" {
-				t.protocol = otlpProtocol(env.getenv, "metrics")
+			if t.Protocol == "" {
+				t.Protocol = otlpProtocol(env.Getenv, "metrics")
 			}
 		}
 		if err != nil {
-			_ = t.shutdown()
-			return nil, fmt.Errorf("OpenTelemetry metrics exporter %q: %s", metrics, red.message(err))
+			_ = t.Shutdown()
+			return nil, fmt.Errorf("OpenTelemetry metrics exporter %q: %s", metrics, red.Message(err))
 		}
 		t.mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(r), sdkmetric.WithResource(res))
 		o.MeterProvider = t.mp
@@ -171,25 +171,25 @@ func startTelemetry(ctx context.Context, env *runEnv, stderr io.Writer) (*cliTel
 		o.MeterProvider = metricnoop.NewMeterProvider()
 	}
 	if t.obs, err = ptcotel.NewObserver(o); err != nil {
-		_ = t.shutdown()
+		_ = t.Shutdown()
 		return nil, fmt.Errorf("OpenTelemetry: %v", err)
 	}
 	return t, nil
 }
 
-// observers are the observers to add to a mission's options: none for a
+// Observers are the observers to add to a mission's options: none for a
 // nil t.
-func (t *cliTelemetry) observers() []agent.Observer {
+func (t *cliTelemetry) Observers() []agent.Observer {
 	if t == nil {
 		return nil
 	}
 	return []agent.Observer{t.obs}
 }
 
-// shutdown ends the spans still open, and flushes and stops the exporters,
+// Shutdown ends the spans still open, and flushes and stops the exporters,
 // waiting otelShutdownTimeout at most. Its error is redacted and bounded
 // as the error handler's are. A nil t has nothing to do.
-func (t *cliTelemetry) shutdown() error {
+func (t *cliTelemetry) Shutdown() error {
 	if t == nil {
 		return nil
 	}
@@ -207,5 +207,5 @@ func (t *cliTelemetry) shutdown() error {
 	if t.mp != nil {
 		errs = append(errs, t.mp.Shutdown(ctx))
 	}
-	return t.red.wrap(errors.Join(errs...))
+	return t.red.Wrap(errors.Join(errs...))
 }

@@ -1,12 +1,14 @@
 //go:build !ptc_nootel
 
-package main
+package otelcli
 
 import (
 	"errors"
 	"net/url"
 	"strings"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/provider"
 )
@@ -22,8 +24,8 @@ import (
 // maxOTelErrorChars bounds each error of an export that ptc prints (a
 // collector's answer is in it), maxOTelErrors how many a message holds.
 const (
-	maxOTelErrorChars = 300
-	maxOTelErrors     = 4
+	MaxErrorChars = 300
+	MaxErrors     = 4
 )
 
 // otelHeaderVars are the variables whose headers the exporters send,
@@ -36,7 +38,7 @@ var (
 		"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"}
 )
 
-// otelRedactor hides credentials from the exporters' errors: every header
+// Redactor hides credentials from the exporters' errors: every header
 // value of the OTEL_EXPORTER_OTLP_*HEADERS variables (the whole value and,
 // for Authorization-like values, the key after Bearer, Basic's
 // user:password), the user information and query values of the OTLP
@@ -44,15 +46,15 @@ var (
 // variables, $PTC_MCP_TOKEN); each also URL- or JSON-escaped and in
 // base64, and any start of 8 bytes or more of one, as llm.Guard redacts a
 // provider's errors.
-type otelRedactor struct {
+type Redactor struct {
 	guards []*llm.Guard
 }
 
-// newOTelRedactor reads the secrets from the variables that getenv and
+// NewRedactor reads the secrets from the variables that getenv and
 // each of more give (the exporters read the process's environment, which
 // a command's getenv may not be).
-func newOTelRedactor(getenv func(string) string, more ...func(string) string) *otelRedactor {
-	r := &otelRedactor{}
+func NewRedactor(getenv func(string) string, more ...func(string) string) *Redactor {
+	r := &Redactor{}
 	seen := map[string]bool{}
 	add := func(v string) {
 		if v = strings.TrimSpace(v); v == "" || seen[v] {
@@ -67,7 +69,7 @@ func newOTelRedactor(getenv func(string) string, more ...func(string) string) *o
 	for _, p := range provider.Providers() {
 		keyVars = append(keyVars, p.KeyEnv...)
 	}
-	keyVars = append(keyVars, mcpTokenEnv)
+	keyVars = append(keyVars, load.MCPTokenEnv)
 	for _, get := range append([]func(string) string{getenv}, more...) {
 		for _, name := range otelHeaderVars {
 			for _, kv := range strings.Split(get(name), ",") {
@@ -105,8 +107,8 @@ func newOTelRedactor(getenv func(string) string, more ...func(string) string) *o
 	return r
 }
 
-// redact hides the secrets from s.
-func (r *otelRedactor) redact(s string) string {
+// Redact hides the secrets from s.
+func (r *Redactor) Redact(s string) string {
 	if r == nil {
 		return s
 	}
@@ -116,15 +118,15 @@ func (r *otelRedactor) redact(s string) string {
 	return s
 }
 
-// message is what ptc prints of an exporter's error, on one line: each
+// Message is what ptc prints of an exporter's error, on one line: each
 // of the errors it joins (a signal's, a retry's...) redacted and cut to
 // maxOTelErrorChars characters, at most maxOTelErrors of them, joined
 // with "; ".
-func (r *otelRedactor) message(err error) string {
+func (r *Redactor) Message(err error) string {
 	var lines []string
 	var walk func(err error, depth int)
 	walk = func(err error, depth int) {
-		if err == nil || len(lines) > maxOTelErrors {
+		if err == nil || len(lines) > MaxErrors {
 			return
 		}
 		if j, ok := err.(interface{ Unwrap() []error }); ok && depth < 8 {
@@ -135,22 +137,22 @@ func (r *otelRedactor) message(err error) string {
 		}
 		// Redacted before it is cut: a cut must not leave a key's start
 		// that the redaction would no longer know.
-		text := strings.Join(strings.Fields(r.redact(err.Error())), " ")
-		lines = append(lines, termLine(clipText(text, maxOTelErrorChars)))
+		text := strings.Join(strings.Fields(r.Redact(err.Error())), " ")
+		lines = append(lines, base.TermLine(base.ClipText(text, MaxErrorChars)))
 	}
 	walk(err, 0)
-	if len(lines) > maxOTelErrors {
-		lines = append(lines[:maxOTelErrors], "(more errors left out)")
+	if len(lines) > MaxErrors {
+		lines = append(lines[:MaxErrors], "(more errors left out)")
 	}
 	return strings.Join(lines, "; ")
 }
 
-// wrap is err as ptc reports it (nil for nil): its message, redacted and
+// Wrap is err as ptc reports it (nil for nil): its message, redacted and
 // bounded; it wraps nothing (the exporters' errors hold the collector's
 // answer whole).
-func (r *otelRedactor) wrap(err error) error {
+func (r *Redactor) Wrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	return errors.New(r.message(err))
+	return errors.New(r.Message(err))
 }

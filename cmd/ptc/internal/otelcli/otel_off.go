@@ -1,6 +1,6 @@
 //go:build ptc_nootel
 
-package main
+package otelcli
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
-// otelHelp is what ptc run --help and ptc mcp serve --help say of
+// Help is what ptc run --help and ptc mcp serve --help say of
 // OpenTelemetry in a binary built without it.
-const otelHelp = `
+const Help = `
 OpenTelemetry: this binary was built without it (build tag ptc_nootel): the OTEL_*
 variables export nothing (ptc says so on stderr when one is set).
 `
@@ -21,16 +22,16 @@ variables export nothing (ptc says so on stderr when one is set).
 // cliTelemetry is nothing in a binary built without OpenTelemetry.
 type cliTelemetry struct{}
 
-// startTelemetry warns when an OTEL_* variable asks for an export, rather
+// Start warns when an OTEL_* variable asks for an export, rather
 // than let a user believe spans are exported; it does not refuse to run, as
 // the variable may be set for other programs.
-func startTelemetry(_ context.Context, env *runEnv, stderr io.Writer) (*cliTelemetry, error) {
-	if strings.EqualFold(strings.TrimSpace(env.getenv("OTEL_SDK_DISABLED")), "true") {
+func Start(_ context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry, error) {
+	if strings.EqualFold(strings.TrimSpace(env.Getenv("OTEL_SDK_DISABLED")), "true") {
 		return nil, nil
 	}
 	for _, k := range []string{"OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
 		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"} {
-		if v := strings.TrimSpace(env.getenv(k)); v != "" && v != "none" {
+		if v := strings.TrimSpace(env.Getenv(k)); v != "" && v != "none" {
 			fmt.Fprintf(stderr, "ptc: %s is set, but this binary was built without OpenTelemetry (build tag ptc_nootel): nothing is exported\n", k)
 			return nil, nil
 		}
@@ -38,6 +39,6 @@ func startTelemetry(_ context.Context, env *runEnv, stderr io.Writer) (*cliTelem
 	return nil, nil
 }
 
-func (t *cliTelemetry) observers() []agent.Observer { return nil }
+func (t *cliTelemetry) Observers() []agent.Observer { return nil }
 
-func (t *cliTelemetry) shutdown() error { return nil }
+func (t *cliTelemetry) Shutdown() error { return nil }
