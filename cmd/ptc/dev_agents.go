@@ -17,6 +17,8 @@ import (
 	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -219,8 +221,8 @@ func (s *devServer) describe(f devAgentFile) devAgent {
 			d.Inputs = append(d.Inputs, in)
 		}
 	}
-	if hasCases(af) {
-		cases, err := loadCases(af, f.path)
+	if testcmd.HasCases(af) {
+		cases, err := testcmd.LoadCases(af, f.path)
 		if err != nil {
 			d.CasesError = err.Error()
 		}
@@ -569,18 +571,18 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if !hasCases(af) {
-		writeError(w, http.StatusNotFound, f.name+" has no test cases (a cases: key, or "+filepath.Base(casesBeside(f.path))+" beside it)")
+	if !testcmd.HasCases(af) {
+		writeError(w, http.StatusNotFound, f.name+" has no test cases (a cases: key, or "+filepath.Base(testcmd.CasesBeside(f.path))+" beside it)")
 		return
 	}
 	env := *s.env
 	env.Ctx = r.Context()
-	tc := &testCmd{env: &env, flags: &testFlags{quiet: true}, stderr: s.log}
-	defer tc.close()
-	task, model, mcpPath, err := tc.fileTask(f.path)
+	tc := &testcmd.Command{Env: &env, Flags: &testcmd.Flags{Quiet: true}, Stderr: s.log}
+	defer tc.Close()
+	task, model, mcpPath, err := tc.FileTask(f.path)
 	if err == nil && mcpPath != "" {
-		tc.mcp = map[string]mcpSource{task.Name: {agent: f.path, config: mcpPath}}
-		err = tc.addMCPTools(&task)
+		tc.MCP = map[string]testcmd.MCPSource{task.Name: {Agent: f.path, Config: mcpPath}}
+		err = tc.AddMCPTools(&task)
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -603,10 +605,10 @@ func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgen
 			row := devTestRow{Case: res.Case, Passed: res.Passed, Detail: res.Why, Turns: res.Turns, Tokens: res.Tokens,
 				DurationMS: res.Duration.Milliseconds()}
 			if st := res.Step; st != nil {
-				sh := shown{step: st}
-				row.Detail = sh.text(row.Detail)
+				sh := runcmd.Shown{Step: st}
+				row.Detail = sh.Text(row.Detail)
 				if st.Fail == nil {
-					row.Return = sh.value(st.Return, lisp.PrintOptions{MaxChars: 2000})
+					row.Return = sh.Value(st.Return, lisp.PrintOptions{MaxChars: 2000})
 				}
 			}
 			if res.Passed {

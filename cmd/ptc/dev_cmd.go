@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 )
 
 const devSynopsis = `[DIR] [--addr 127.0.0.1:PORT] [--model REF] [--mcp FILE] [--runs DIR2] [--open]`
@@ -90,7 +91,7 @@ func cmdDev(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stderr, "ptc dev: %s\n", s.URL())
 	if *open {
-		if err := openTarget(env, s.URL()); err != nil {
+		if err := tracecmd.OpenTarget(env, s.URL()); err != nil {
 			fmt.Fprintf(stderr, "ptc dev: opening the page: %v\n", err)
 		}
 	}

@@ -20,6 +20,8 @@ import (
 	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/mcp"
@@ -157,7 +159,7 @@ type devMission struct {
 	ctxMap  *lisp.Map
 	model   llm.Func
 	ref     string
-	replay  *replayer
+	replay  *runcmd.Replayer
 	closers []func()
 }
 
@@ -255,7 +257,7 @@ func (s *devServer) prepare(ctx context.Context, m *devMission, input json.RawMe
 		}
 		m.ctxMap = base.MergeContext(m.ctxMap, in)
 	}
-	if err := checkInput(m.agent, m.ctxMap, "the inputs or the agent file's context:"); err != nil {
+	if err := runcmd.CheckInput(m.agent, m.ctxMap, "the inputs or the agent file's context:"); err != nil {
 		return http.StatusBadRequest, fmt.Errorf("input: %v", err)
 	}
 	m.ref = base.FirstNonEmpty(model, s.runModel(af.Model))
@@ -304,16 +306,16 @@ func (s *devServer) start(ctx context.Context, cancel context.CancelFunc, m *dev
 
 // mission runs m and saves its recording; it returns the run's summary.
 func (s *devServer) mission(ctx context.Context, run *devRun, m *devMission) runSummary {
-	recd := &recorder{inner: m.model, run: ctx}
-	step, _ := m.agent.Run(ctx, agent.Options{LLM: llm.Func(recd.call), Context: m.ctxMap, ContextSignature: m.af.ContextSignature,
+	recd := &runcmd.Recorder{Inner: m.model, Run: ctx}
+	step, _ := m.agent.Run(ctx, agent.Options{LLM: llm.Func(recd.Call), Context: m.ctxMap, ContextSignature: m.af.ContextSignature,
 		Trace: agent.TraceOn, Observers: []agent.Observer{run}})
-	sh := shown{step: step}
+	sh := runcmd.Shown{Step: step}
 	meta := run.meta
 	if m.replay != nil {
-		mm := m.replay.finish(step)
+		mm := m.replay.Finish(step)
 		meta.Replay = &devReplay{Matches: mm == nil}
 		if mm != nil {
-			meta.Replay.Mismatch = sh.text(mm.report())
+			meta.Replay.Mismatch = sh.Text(mm.Report())
 		}
 	}
 	fallback := func(msg string) runSummary {
@@ -321,21 +323,21 @@ func (s *devServer) mission(ctx context.Context, run *devRun, m *devMission) run
 		sum.Status, sum.Fail = "failed", &devFail{Reason: "internal_error", Message: msg}
 		return sum
 	}
-	t, err := recd.transcript(meta.File, m.text, m.ref, m.ctxMap, sh, s.env.Version().String())
+	t, err := recd.Transcript(meta.File, m.text, m.ref, m.ctxMap, sh, s.env.Version().String())
 	if err != nil {
 		s.log.Printf("ptc dev: run %s: the recording: %v\n", run.id, err)
 		return fallback("the recording: " + err.Error())
 	}
-	t.doc, err = withDevMeta(t.doc, meta)
+	t.Doc, err = withDevMeta(t.Doc, meta)
 	if err == nil {
 		if err = os.MkdirAll(s.opts.Runs, 0o755); err == nil {
-			err = t.save(s.runPath(run.id))
+			err = t.Save(s.runPath(run.id))
 		}
 	}
 	if err != nil {
 		s.log.Printf("ptc dev: run %s: saving it: %v\n", run.id, err)
 	}
-	sum, serr := summaryOf(run.id, t.doc)
+	sum, serr := summaryOf(run.id, t.Doc)
 	if serr != nil {
 		return fallback(serr.Error())
 	}
@@ -362,12 +364,12 @@ func withDevMeta(doc []byte, meta devMeta) ([]byte, error) {
 
 // savedRun is a saved run read back.
 type savedRun struct {
-	rec  *runTranscript
+	rec  *runcmd.Transcript
 	meta devMeta
 }
 
 func readSavedRun(doc []byte) (*savedRun, error) {
-	rec, err := readRecording(doc)
+	rec, err := runcmd.ReadRecording(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -540,12 +542,7 @@ type devTurn struct {
 }
 
 // devRetry is a failed attempt of a turn's LLM call, as the trace holds it.
-type devRetry struct {
-	Attempt int     `json:"attempt"`
-	Error   string  `json:"error"`
-	Class   string  `json:"class"`
-	WaitMS  float64 `json:"wait_ms"`
-}
+type devRetry = runcmd.TraceRetry
 
 type devToolCall struct {
 	Name       string  `json:"name"`
@@ -573,8 +570,8 @@ func (s *devServer) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	var d struct {
 		Step struct {
-			Usage json.RawMessage `json:"usage"`
-			Turns []tTurn         `json:"turns"`
+			Usage json.RawMessage    `json:"usage"`
+			Turns []runcmd.TraceTurn `json:"turns"`
 		} `json:"step"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
@@ -583,7 +580,7 @@ func (s *devServer) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	turns := []devTurn{}
 	for _, t := range d.Step.Turns {
-		dt := devTurn{Number: t.Number, Program: t.Program, Result: t.Result.lisp(), Error: t.Error, Output: t.Output,
+		dt := devTurn{Number: t.Number, Program: t.Program, Result: t.Result.LispString(), Error: t.Error, Output: t.Output,
 			ToolCalls: []devToolCall{}, Tokens: t.Tokens, DurationMS: t.DurationMS, Response: t.Response,
 			LLMRetries: t.LLMRetries}
 		if dt.LLMRetries == nil {
@@ -593,7 +590,7 @@ func (s *devServer) handleRun(w http.ResponseWriter, r *http.Request) {
 			dt.Output = []string{}
 		}
 		for _, c := range t.ToolCalls {
-			dt.ToolCalls = append(dt.ToolCalls, devToolCall{Name: c.Name, Args: c.Args.lisp(), Result: c.Result.lisp(),
+			dt.ToolCalls = append(dt.ToolCalls, devToolCall{Name: c.Name, Args: c.Args.LispString(), Result: c.Result.LispString(),
 				Error: c.Error, DurationMS: c.DurationMS})
 		}
 		turns = append(turns, dt)
@@ -741,13 +738,13 @@ func (s *devServer) handleView(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.savedDoc(w, id); !ok {
 		return
 	}
-	data, _, err := readTraceFile(s.runPath(id), false)
+	data, _, err := tracecmd.ReadTraceFile(s.runPath(id), false)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	var page bytes.Buffer
-	if err := writeTraceHTML(&page, data, id+".json"); err != nil {
+	if err := tracecmd.WriteHTML(&page, data, id+".json"); err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
@@ -792,22 +789,22 @@ func (s *devServer) handleReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	cfg := af.CLIConfig()
 	s.env.AddTools(&cfg)
-	replayRetries(&cfg)
+	runcmd.ReplayRetries(&cfg)
 	a, err := af.NewAgent(cfg)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ctxMap, err := rec.context()
+	ctxMap, err := rec.ContextMap()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	rp := &replayer{rec: rec, stop: cancel}
+	rp := &runcmd.Replayer{Rec: rec, Stop: cancel}
 	meta := sr.meta
 	meta.ReplayOf, meta.Replay = id, nil
-	m := &devMission{meta: meta, af: af, text: []byte(rec.Agent.Text), agent: a, ctxMap: ctxMap, model: rp.call,
+	m := &devMission{meta: meta, af: af, text: []byte(rec.Agent.Text), agent: a, ctxMap: ctxMap, model: rp.Call,
 		ref: rec.Model, replay: rp}
 	run, code, err := s.start(ctx, cancel, m)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 )
 
 // The server of "ptc dev": a local web app over the agent files of a
@@ -125,8 +126,8 @@ func newDevServer(env *base.Env, opts devOptions) (*devServer, error) {
 	m.HandleFunc("GET /app.js", static(devUIFS, "devui/app.js", "text/javascript; charset=utf-8"))
 	m.HandleFunc("GET /style.css", static(devUIFS, "devui/style.css", "text/css; charset=utf-8"))
 	// The trace page's helpers and style, which the page builds on.
-	m.HandleFunc("GET /lib.js", static(traceViewFS, "traceview/lib.js", "text/javascript; charset=utf-8"))
-	m.HandleFunc("GET /trace.css", static(traceViewFS, "traceview/style.css", "text/css; charset=utf-8"))
+	m.HandleFunc("GET /lib.js", static(tracecmd.ViewFS, "traceview/lib.js", "text/javascript; charset=utf-8"))
+	m.HandleFunc("GET /trace.css", static(tracecmd.ViewFS, "traceview/style.css", "text/css; charset=utf-8"))
 	m.HandleFunc("GET /runs/{id}/view", s.handleView)
 	m.HandleFunc("GET /api/agents", s.handleAgents)
 	m.HandleFunc("POST /api/agents/{name...}", s.handleAgentAction)

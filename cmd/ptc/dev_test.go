@@ -19,6 +19,8 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -552,7 +554,7 @@ func TestDevHistory(t *testing.T) {
 	}
 
 	path := filepath.Join(dir, ".ptc-runs", first+".json")
-	if _, _, err := readTraceFile(path, false); err != nil {
+	if _, _, err := tracecmd.ReadTraceFile(path, false); err != nil {
 		t.Fatalf("ptc trace view's reader: %v", err)
 	}
 	trace := h2.call("GET", "/api/runs/"+first+"/trace", nil, 200, nil)
@@ -654,7 +656,7 @@ func TestDevEditAndSave(t *testing.T) {
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Fatalf("a run changed the agent file:\n%s", after)
 	}
-	rec, err := loadTranscript(filepath.Join(h.dir, ".ptc-runs", id+".json"))
+	rec, err := runcmd.LoadTranscript(filepath.Join(h.dir, ".ptc-runs", id+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}

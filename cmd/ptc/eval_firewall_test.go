@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 )
 
@@ -50,7 +51,7 @@ func firewalledMCPConfig(t *testing.T) string {
 func TestEvalMCPKeepsTheFirewall(t *testing.T) {
 	cfg := firewalledMCPConfig(t)
 	dir := t.TempDir()
-	ctxPath := writeFile(t, dir, "ctx.json", `{"_key": "ctx-key-0123456789", "user": "ann"}`)
+	ctxPath := clitest.WriteFile(t, dir, "ctx.json", `{"_key": "ctx-key-0123456789", "user": "ann"}`)
 	const env = `(def r (tool/up.env {:name "EVAL_TOKEN"}))`
 	tests := []struct {
 		name   string
@@ -163,13 +164,13 @@ func TestReplMCPKeepsTheFirewall(t *testing.T) {
 	// Through the line editor, as a terminal shows it.
 	h := newReplHarness(strings.NewReader(`(def r (tool/up.env {:name "EVAL_TOKEN"}))`+kEnter+"r"+kEnter+
 		`(println (str "t=" (:_value r)))`+kEnter+":defs"+kEnter), 80)
-	h.session.view = load.NewEvalView(true)
-	mt, status := load.OpenMCPTools(context.Background(), testEnv(nil, nil), "repl", cfg, h.session.view, io.Discard)
+	h.session.View = load.NewEvalView(true)
+	mt, status := load.OpenMCPTools(context.Background(), testEnv(nil, nil), "repl", cfg, h.session.View, io.Discard)
 	if mt == nil {
 		t.Fatalf("openMCPTools: exit %d", status)
 	}
 	defer mt.Close()
-	h.session.tools = mt.Caller
+	h.session.Tools = mt.Caller
 	if code := h.run(); code != base.ExitOK {
 		t.Fatalf("the editor: exit %d", code)
 	}

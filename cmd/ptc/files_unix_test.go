@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 )
 
 // endlessFIFO makes a FIFO in dir that a goroutine writes to without end
@@ -81,7 +82,7 @@ func TestFIFOBounded(t *testing.T) {
 
 	dir = t.TempDir()
 	fifo = endlessFIFO(t, dir)
-	agentFile := writeFile(t, dir, "a.md", "---\nmcp: fifo.md\n---\nP")
+	agentFile := clitest.WriteFile(t, dir, "a.md", "---\nmcp: fifo.md\n---\nP")
 	code, _, errOut = ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m")
 	if code != base.ExitUsage || !strings.Contains(errOut, "mcp: read "+fifo+": larger than 1 MiB, the bound of an MCP configuration") {
 		t.Errorf("mcp: FIFO: exit %d, %s", code, errOut)
@@ -113,15 +114,15 @@ func TestTerminalEscapesServerStderr(t *testing.T) {
 	dir := t.TempDir()
 	script := `printf '\033]52;c;cHduZWQ=\007\033[2J\302\233\342\200\256 dying\n' >&2; exit 3`
 	b, _ := json.Marshal(script)
-	cfg := writeFile(t, dir, "mcp.json", `{"mcpServers": {"bad": {"command": "sh", "args": ["-c", `+string(b)+`]}}}`)
+	cfg := clitest.WriteFile(t, dir, "mcp.json", `{"mcpServers": {"bad": {"command": "sh", "args": ["-c", `+string(b)+`]}}}`)
 	for _, args := range [][]string{
 		{"run", ordersAgent, "--model", "m", "--mcp", cfg},
 		{"mcp", "tools", "--config", cfg},
 		{"mcp", "serve", "--config", cfg},
 	} {
 		code, out, errOut := ptcIn(t, testEnv(nil, nil), args...)
-		checkTermSafe(t, args[0]+" stdout", out)
-		checkTermSafe(t, args[0]+" stderr", errOut)
+		clitest.CheckTermSafe(t, args[0]+" stdout", out)
+		clitest.CheckTermSafe(t, args[0]+" stderr", errOut)
 		if code != base.ExitFail || !strings.Contains(errOut, `bad's stderr: \u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b\u202e dying`) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/internal/leaks"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -319,7 +320,7 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	}
 	add("raw trace read back", fwStepTexts(t, back)...)
 	var page bytes.Buffer
-	if err := writeTraceHTML(&page, redacted, "trace.json"); err != nil {
+	if err := tracecmd.WriteHTML(&page, redacted, "trace.json"); err != nil {
 		t.Fatal(err)
 	}
 	add("trace view page", page.String())

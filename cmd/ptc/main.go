@@ -6,6 +6,16 @@ import (
 	"os"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/benchcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/conformcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/evalcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/mcpcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/modelscmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/replcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/versioncmd"
 )
 
 func main() {
@@ -45,27 +55,27 @@ func dispatch(env *base.Env, args []string, stdin io.Reader, stdout, stderr io.W
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "eval":
-		return cmdEval(env, rest, stdin, stdout, stderr)
+		return evalcmd.Run(env, rest, stdin, stdout, stderr)
 	case "repl":
-		return cmdRepl(env, rest, stdin, stdout, stderr)
+		return replcmd.Run(env, rest, stdin, stdout, stderr)
 	case "conform":
-		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdConform(rest, stdout, stderr) })
+		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return conformcmd.Run(rest, stdout, stderr) })
 	case "bench":
-		return cmdBench(rest, stdout, stderr)
+		return benchcmd.Run(rest, stdout, stderr)
 	case "run":
-		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdRun(env, rest, stdout, stderr) })
+		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return runcmd.Run(env, rest, stdout, stderr) })
 	case "test":
-		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdTest(env, rest, stdout, stderr) })
+		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return testcmd.Run(env, rest, stdout, stderr) })
 	case "mcp":
-		return cmdMCP(env, rest, stdin, stdout, stderr)
+		return mcpcmd.Run(env, rest, stdin, stdout, stderr)
 	case "trace":
-		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return cmdTrace(env, rest, stdout, stderr) })
+		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return tracecmd.Run(env, rest, stdout, stderr) })
 	case "dev":
 		return cmdDev(env, rest, stdout, stderr)
 	case "models":
-		return cmdModels(env, rest, stdout, stderr)
+		return modelscmd.Run(env, rest, stdout, stderr)
 	case "version", "--version":
-		return cmdVersion(env, rest, stdout, stderr)
+		return versioncmd.Run(env, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return base.ExitOK

@@ -18,6 +18,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/mcpcmd"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/mcp"
 )
@@ -446,7 +447,7 @@ func TestMCPServeHTTPRefusals(t *testing.T) {
 	}
 	for addr, want := range map[string]bool{"127.0.0.1:80": true, "[::1]:80": true, "localhost:80": true, "127.1.2.3:80": true,
 		":80": false, "0.0.0.0:80": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:80": false, "nonsense": false} {
-		if got := loopbackAddr(addr); got != want {
+		if got := mcpcmd.LoopbackAddr(addr); got != want {
 			t.Errorf("loopbackAddr(%q) = %v", addr, got)
 		}
 	}

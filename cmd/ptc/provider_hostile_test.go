@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/provider"
 )
@@ -109,5 +110,5 @@ func quickRetries(t *testing.T, dir string) string {
 	t.Helper()
 	src := strings.Replace(mustRead(t, ordersAgent),
 		"max-turns: 3", "max-turns: 3\nllm-retry-delay: 1ms\nllm-retries: 5\ncontext: "+mustAbs(t, "testdata/agents/orders.json"), 1)
-	return writeFile(t, dir, "a.md", strings.Replace(src, "context: orders.json\n", "", 1))
+	return clitest.WriteFile(t, dir, "a.md", strings.Replace(src, "context: orders.json\n", "", 1))
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -29,10 +30,10 @@ func doubleModel(calls *int) llm.Func {
 
 func testSuiteDir(t *testing.T) string {
 	dir := t.TempDir()
-	writeFile(t, dir, "double.md", "---\nsignature: (n :int) -> :int\nmax-turns: 2\n---\nDouble {{n}}.")
-	writeFile(t, dir, "double.cases.clj", `[{:name "two" :input {:n 2} :expect 4} {:name "three" :input {:n 3} :expect 6}]`)
-	writeFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nDouble {{n}}.")
-	writeFile(t, dir, "notes.md", "# Not an agent with cases")
+	clitest.WriteFile(t, dir, "double.md", "---\nsignature: (n :int) -> :int\nmax-turns: 2\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "double.cases.clj", `[{:name "two" :input {:n 2} :expect 4} {:name "three" :input {:n 3} :expect 6}]`)
+	clitest.WriteFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "notes.md", "# Not an agent with cases")
 	return dir
 }
 
@@ -108,7 +109,7 @@ func TestTestRecordReplay(t *testing.T) {
 		t.Errorf("replay: exit %d, stderr %s\nrecorded:\n%s\nreplayed:\n%s", code, errOut, first, second)
 	}
 	// A changed prompt has no recorded reply.
-	writeFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nTwice {{n}}.")
+	clitest.WriteFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nTwice {{n}}.")
 	code, _, errOut = ptcIn(t, offline, "test", dir, "--replay", rec, "-q")
 	if code != base.ExitFail || !strings.Contains(errOut, "had no recorded reply") {
 		t.Errorf("a changed agent: exit %d, %s", code, errOut)
@@ -156,8 +157,8 @@ func TestTestUsageErrors(t *testing.T) {
 // cases: key names it; not as "has no cases".
 func TestTestCasesFileTooLarge(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "big.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
-	writeFile(t, dir, "named.md", "---\nsignature: (n :int) -> :int\ncases: big.cases.clj\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "big.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "named.md", "---\nsignature: (n :int) -> :int\ncases: big.cases.clj\n---\nDouble {{n}}.")
 	big := filepath.Join(dir, "big.cases.clj")
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -233,8 +234,8 @@ func TestBundledRecording(t *testing.T) {
 func TestTestKeepsTheFirewall(t *testing.T) {
 	dir := t.TempDir()
 	const fileSecret, inputSecret = "file-5ecret-1a2b3c", "input-5ecret-9f8e7d"
-	writeFile(t, dir, "leak.md", "---\nsignature: (n :int) -> :any\ncontext: {:_token \""+fileSecret+"\"}\n---\nEcho {{n}}.")
-	writeFile(t, dir, "leak.cases.clj", `[{:name "expect" :input {:n 1} :expect {:n 2}}
+	clitest.WriteFile(t, dir, "leak.md", "---\nsignature: (n :int) -> :any\ncontext: {:_token \""+fileSecret+"\"}\n---\nEcho {{n}}.")
+	clitest.WriteFile(t, dir, "leak.cases.clj", `[{:name "expect" :input {:n 1} :expect {:n 2}}
  {:name "subset" :input {:n 1 :_pin "`+inputSecret+`"} :subset {:pin "x"}}
  {:name "check" :input {:n 1} :check #(= 2 (:n %))}
  {:name "fails" :input {:n 1} :fails true}]`)

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -44,10 +46,10 @@ func newMCPSuite(t *testing.T) *mcpSuite {
 		"command": s.bin, "args": []string{"-pidfile", s.pid},
 		"firewall": map[string][]string{"secret": {"/items/*/token"}},
 	}}})
-	writeFile(t, dir, "tools.json", string(cfg))
-	s.agent = writeFile(t, dir, "adder.md", "---\nsignature: (a :int, b :int) -> :any\nmcp: tools.json\nmax-turns: 2\n"+
+	clitest.WriteFile(t, dir, "tools.json", string(cfg))
+	s.agent = clitest.WriteFile(t, dir, "adder.md", "---\nsignature: (a :int, b :int) -> :any\nmcp: tools.json\nmax-turns: 2\n"+
 		"context: {:_offset 0}\n---\nAdd {{a}} and {{b}} with the tool.")
-	writeFile(t, dir, "adder.cases.clj", `[{:name "small" :input {:a 1 :b 2} :subset {:sum 3 :again 3 :token 6 :ps [2 3 4]}}
+	clitest.WriteFile(t, dir, "adder.cases.clj", `[{:name "small" :input {:a 1 :b 2} :subset {:sum 3 :again 3 :token 6 :ps [2 3 4]}}
  {:name "big" :input {:a 20 :b 22} :subset {:sum 42 :again 42 :token 6 :ps [2 3 4]}}]`)
 	return s
 }
@@ -94,7 +96,7 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	s := newMCPSuite(t)
 	// A case that fails: its reason shows the value, the token hidden.
 	text, _ := os.ReadFile(filepath.Join(s.dir, "adder.cases.clj"))
-	writeFile(t, s.dir, "adder.cases.clj", strings.TrimSuffix(string(text), "]")+`
+	clitest.WriteFile(t, s.dir, "adder.cases.clj", strings.TrimSuffix(string(text), "]")+`
  {:name "wrong" :input {:a 1 :b 1} :subset {:item {:_token "not it"}}}]`)
 	rec := filepath.Join(t.TempDir(), "rec")
 	code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-n", "2", "--parallel", "4")
@@ -108,15 +110,15 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	containsAll(t, "stderr", errOut, "note: "+rec+" keeps the MCP tools' results in clear")
 
 	// The tools as the agent saw them.
-	var tools mcpToolsRecording
+	var tools testcmd.ToolsRecording
 	data, err := os.ReadFile(filepath.Join(rec, "mcp", "adder.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(data, &tools); err != nil || tools.Format != mcpToolsFormat || tools.Task != "adder" {
+	if err := json.Unmarshal(data, &tools); err != nil || tools.Format != testcmd.ToolsFormat || tools.Task != "adder" {
 		t.Fatalf("the tools' recording: %v\n%s", err, data)
 	}
-	byName := map[string]recordedTool{}
+	byName := map[string]testcmd.RecordedTool{}
 	for _, rt := range tools.Tools {
 		byName[rt.Name] = rt
 	}
@@ -149,7 +151,7 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	if err := os.Remove(s.bin); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, s.dir, "tools.json", `{"mcpServers": {"up": {"command": "${UNSET}"`)
+	clitest.WriteFile(t, s.dir, "tools.json", `{"mcpServers": {"up": {"command": "${UNSET}"`)
 	junit := filepath.Join(s.dir, "junit.xml")
 	code, second, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "-n", "2", "--parallel", "4", "--junit", junit)
 	if code != base.ExitFail || s.started() || strings.Contains(errOut, "connecting") || !strings.Contains(errOut, "4 of 6 runs passed") {
@@ -345,7 +347,7 @@ func TestTestReplayMCPHostile(t *testing.T) {
 // the recorded server answered them.
 func TestTestReplayMCPPmapInOrder(t *testing.T) {
 	s := newMCPSuite(t)
-	writeFile(t, s.dir, "adder.cases.clj", `[{:name "same" :input {:a 1 :b 1} :expect {:ps [10 11 12 13 14 15 16 17]}}]`)
+	clitest.WriteFile(t, s.dir, "adder.cases.clj", `[{:name "same" :input {:a 1 :b 1} :expect {:ps [10 11 12 13 14 15 16 17]}}]`)
 	model := func(context.Context, llm.Request) (llm.Response, error) {
 		return llm.Response{Content: "```clojure\n(return {:ps (vec (pmap (fn [_] (:sum (tool/up.add {:a 1 :b 1}))) (range 8)))})\n```"}, nil
 	}

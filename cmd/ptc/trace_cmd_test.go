@@ -14,6 +14,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -76,7 +77,7 @@ func writeTestTrace(t *testing.T, dir string) (string, *agent.Step) {
 	t.Helper()
 	step := traceTestStep(t)
 	path := filepath.Join(dir, "trace.json")
-	if err := writeTraceFile(path, step, false); err != nil {
+	if err := tracecmd.WriteTraceFile(path, step, false); err != nil {
 		t.Fatal(err)
 	}
 	return path, step
@@ -298,7 +299,7 @@ func TestTraceView(t *testing.T) {
 // TestTraceHTMLHostileTitle: the file name in the page is escaped.
 func TestTraceHTMLHostileTitle(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeTraceHTML(&buf, []byte(`{"format":"ptc-trace","version":1,"step":{"lisp":"</script>"}}`), `<b>x</b>.json`); err != nil {
+	if err := tracecmd.WriteHTML(&buf, []byte(`{"format":"ptc-trace","version":1,"step":{"lisp":"</script>"}}`), `<b>x</b>.json`); err != nil {
 		t.Fatal(err)
 	}
 	s := buf.String()
@@ -308,7 +309,7 @@ func TestTraceHTMLHostileTitle(t *testing.T) {
 	if strings.Count(s, "</script") != 2 {
 		t.Errorf("the data ends its element")
 	}
-	if err := writeTraceHTML(&buf, []byte(`{"format":`), "x"); err == nil {
+	if err := tracecmd.WriteHTML(&buf, []byte(`{"format":`), "x"); err == nil {
 		t.Error("a truncated trace was embedded")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/llm/provider"
@@ -186,7 +187,7 @@ func TestProgressTimesWithinTotal(t *testing.T) {
 // trace read it back bare), and a string holding a copy stays a string.
 func TestFirewalledPrintsAlike(t *testing.T) {
 	dir := t.TempDir()
-	ag := writeFile(t, dir, "a.md", "---\nmax-turns: 3\n---\nReturn it.\n")
+	ag := clitest.WriteFile(t, dir, "a.md", "---\nmax-turns: 3\n---\nReturn it.\n")
 	tr := filepath.Join(dir, "t.json")
 	env := testEnv(llmtest.NewScript(
 		llmtest.Code(`(def _tok "s3cr3t-token-value") {:_b _tok}`),

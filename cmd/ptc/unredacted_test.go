@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -113,7 +114,7 @@ func TestRunUnredacted(t *testing.T) {
 func TestTraceRawRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "trace.json")
-	if err := writeTraceFile(path, traceTestStep(t), true); err != nil {
+	if err := tracecmd.WriteTraceFile(path, traceTestStep(t), true); err != nil {
 		t.Fatal(err)
 	}
 	for _, sub := range []string{"print", "view"} {
@@ -136,7 +137,7 @@ func TestTraceRawRefused(t *testing.T) {
 	}
 	// A redacted trace's page has none.
 	red := filepath.Join(dir, "red.json")
-	if err := writeTraceFile(red, traceTestStep(t), false); err != nil {
+	if err := tracecmd.WriteTraceFile(red, traceTestStep(t), false); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "trace", "view", "-o", page, red); code != base.ExitOK {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 )
 
 // ptcBinary builds ptc once per test binary: usage errors are checked as a
@@ -66,8 +67,8 @@ func runBuilt(t *testing.T, dir string, stdin []byte, env []string, args ...stri
 // stdout and no help.
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "agent.md", "---\nsignature: \"-> :int\"\n---\nReturn 1.\n")
-	writeFile(t, dir, "prog.ptc", "(+ 1 2)")
+	clitest.WriteFile(t, dir, "agent.md", "---\nsignature: \"-> :int\"\n---\nReturn 1.\n")
+	clitest.WriteFile(t, dir, "prog.ptc", "(+ 1 2)")
 	tests := []struct {
 		args []string
 		line string
