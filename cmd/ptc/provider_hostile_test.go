@@ -16,7 +16,7 @@ import (
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
-// providerEnv is a runEnv whose models are opened by the provider package,
+// providerEnv is a base.Env whose models are opened by the provider package,
 // as ptc run's are, with key as every provider's key.
 func providerEnv(key string) *base.Env {
 	env := testEnv(nil, nil)

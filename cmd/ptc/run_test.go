@@ -25,7 +25,7 @@ import (
 
 var update = flag.Bool("update", false, "record testdata/agents/orders.recording.json again")
 
-// testEnv is a runEnv whose every model reference opens f, with no
+// testEnv is a base.Env whose every model reference opens f, with no
 // environment variables, no build information and no signal handling.
 // The references asked for are appended to *refs when refs is not nil.
 func testEnv(f llm.Func, refs *[]string) *base.Env {
@@ -686,28 +686,6 @@ func TestRunReplayRetries(t *testing.T) {
 		"replay matches the recording (3 LLM calls)")
 }
 
-// TestRecorderErrors: a failed call is recorded with its message, class
-// and status, as the replay gives it back.
-func TestRecorderErrors(t *testing.T) {
-	fail := &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}
-	r := &runcmd.Recorder{Run: context.Background(), Inner: func(context.Context, llm.Request) (llm.Response, error) {
-		return llm.Response{}, fail
-	}}
-	_, err := r.Call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
-	if err != fail {
-		t.Fatalf("error %v", err)
-	}
-	c := r.Calls[0]
-	if c.Reply.Error != "slow down" || c.Reply.Class != llm.RateLimit || c.Status != 429 || c.Interrupted {
-		t.Errorf("recorded %+v", c)
-	}
-	rp := &runcmd.Replayer{Rec: &runcmd.Transcript{Calls: r.Calls}, Stop: func() {}}
-	_, err = rp.Call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
-	if err == nil || err.Error() != fail.Error() {
-		t.Errorf("replayed error %v, want %v", err, fail)
-	}
-}
-
 // TestRunInterrupt: cancelling the run's context (what Ctrl-C does) ends
 // the mission cleanly: what happened is printed, the transcript saved,
 // and the exit status is 130. Its replay stops where it stopped.
@@ -772,23 +750,6 @@ func TestRunInterruptSignal(t *testing.T) {
 	}
 	containsAll(t, "stderr", errOut, "interrupted: cancelling the mission (Ctrl-C again to quit at once)",
 		"interrupted: the mission was cancelled after 1 turn")
-}
-
-func TestLoadTranscriptErrors(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct{ name, text, want string }{
-		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): parse_error: unexpected end of JSON input"},
-		{"other format", `{"format": "x", "version": 1}`, `not a transcript of ptc run (format "x"`},
-		{"newer", `{"format": "ptc-run-transcript", "version": 9}`, "transcript version 9, newer than this ptc reads (1)"},
-		{"unknown field", `{"format": "ptc-run-transcript", "version": 1, "extra": 1}`, `not a transcript: json: unknown field "extra"`},
-	}
-	for _, tt := range tests {
-		path := clitest.WriteFile(t, dir, "t.json", tt.text)
-		_, err := runcmd.LoadTranscript(path)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
-		}
-	}
 }
 
 func mustRead(t *testing.T, path string) string {

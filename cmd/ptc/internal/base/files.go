@@ -12,7 +12,7 @@ import (
 	"github.com/ptc-go/ptc/agent/agentfile"
 )
 
-// Every file ptc reads is read through readBounded: a file may be named
+// Every file ptc reads is read through ReadBounded: a file may be named
 // by another file from elsewhere (an agent file's context: and mcp:, an
 // MCP configuration's agents), and /dev/zero, a FIFO written to without
 // end or a file of many gigabytes must end in an error, not fill the
@@ -52,7 +52,7 @@ func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
 
 // OpenBounded opens path for reading at most kind.Limit bytes: a regular
 // file or a pipe (-c <(jq ...) works), never a device. Reading past the
-// bound is an error (*os.PathError around a *tooLargeError). The errors
+// bound is an error (*os.PathError around a *TooLargeError). The errors
 // are *os.PathError values: errors.Is(err, os.ErrNotExist) holds for a
 // missing file.
 func OpenBounded(path string, kind FileKind) (io.ReadCloser, error) {

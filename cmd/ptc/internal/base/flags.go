@@ -12,7 +12,7 @@ import (
 // ParseFlags parses flags that may appear before or after the positional
 // arguments, and returns the positional ones. Everything after "--" is
 // positional. The flag package prints nothing: a caller hands an error
-// to flagError, which says it in one line (or prints the help for -h).
+// to FlagError, which says it in one line (or prints the help for -h).
 func ParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
@@ -67,7 +67,7 @@ func FlagError(fs *flag.FlagSet, err error, stdout io.Writer) int {
 
 // UsageError prints a usage error of the command fs parses the flags of
 // as one line on its output (stderr), "ptc CMD: what is wrong (ptc CMD
-// -h for help)", and returns exitUsage. The help itself is not printed:
+// -h for help)", and returns ExitUsage. The help itself is not printed:
 // 80 lines of flags would bury the reason.
 func UsageError(fs *flag.FlagSet, format string, a ...any) int {
 	fmt.Fprintln(fs.Output(), UsageLine(fs.Name(), fmt.Sprintf(format, a...)))

@@ -18,9 +18,9 @@ import (
 // screen, OSC 52 writes the clipboard, OSC 8 makes a link that shows
 // another address), and bidirectional overrides make text read otherwise
 // than it is. So the commands that print such text (ptc run, ptc trace,
-// ptc mcp, ptc conform) write their stdout and stderr through termWriter,
+// ptc mcp, ptc conform) write their stdout and stderr through TermWriter,
 // and fields that must stay on one line (a tool's name) go through
-// termLine: both escape the runes termUnsafe names, with one function,
+// TermLine: both escape the runes termUnsafe names, with one function,
 // termEscape.
 //
 // The escape is \u00XX (\uXXXX, a surrogate pair beyond U+FFFF), which
@@ -114,24 +114,24 @@ func TermSafe(s string) string { return termEscape(s, true) }
 // TermLine is s fit for a terminal on one line: a newline is escaped too.
 func TermLine(s string) string { return termEscape(s, false) }
 
-// termWriter writes to w what is written to it through termSafe. A rune
+// TermWriter writes to w what is written to it through TermSafe. A rune
 // split between two writes is held until the next one (Flush writes what
 // is held at the end).
-type termWriter struct {
+type TermWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	pending []byte // the start of a rune cut by the end of a write
 }
 
-// NewTermWriter returns w behind a termWriter (w itself if it is one).
-func NewTermWriter(w io.Writer) *termWriter {
-	if tw, ok := w.(*termWriter); ok {
+// NewTermWriter returns w behind a TermWriter (w itself if it is one).
+func NewTermWriter(w io.Writer) *TermWriter {
+	if tw, ok := w.(*TermWriter); ok {
 		return tw
 	}
-	return &termWriter{w: w}
+	return &TermWriter{w: w}
 }
 
-func (t *termWriter) Write(p []byte) (int, error) {
+func (t *TermWriter) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	buf := p
@@ -151,7 +151,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes, escaped, the bytes held back as the start of a rune.
-func (t *termWriter) Flush() error {
+func (t *TermWriter) Flush() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.pending) == 0 {

@@ -96,7 +96,7 @@ func (e *DataError) Error() string {
 }
 
 // ReadData reads JSON, or EDN (PTC-Lisp data) when edn is set, as
-// agentfile.ReadData does: syntax errors are *dataError values with their
+// agentfile.ReadData does: syntax errors are *DataError values with their
 // position, and a message that quotes at most a token of the data, safe
 // for a terminal.
 func ReadData(b []byte, edn bool) (lisp.Value, error) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// versionInfo is what "ptc version" reports, from the build information
+// VersionInfo is what "ptc version" reports, from the build information
 // the Go toolchain stamps into the binary.
 type versionInfo struct {
 	Module  string `json:"module"`

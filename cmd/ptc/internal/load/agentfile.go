@@ -27,7 +27,7 @@ type AgentFile struct {
 }
 
 // ReadAgentFile reads and parses the agent file at path (at most
-// kindAgentFile's bound).
+// base.KindAgentFile's bound).
 func ReadAgentFile(path string) (*AgentFile, []byte, error) {
 	data, err := base.ReadBounded(path, base.KindAgentFile)
 	if err != nil {
@@ -51,11 +51,11 @@ func ParseAgentFile(name, dir string, data []byte) (*AgentFile, error) {
 // DefaultMissionTimeout is ptc run's mission timeout for real models where
 // the agent file does not choose: the agent package's 60 s is sized for
 // its 5 s LLM calls, and would cut a mission shorter than one of the
-// 2-minute calls defaultLLMTimeout allows.
+// 2-minute calls DefaultLLMTimeout allows.
 const DefaultMissionTimeout = 10 * time.Minute
 
 // CLIConfig is the agent's configuration with the command line's defaults
-// for real models where the file does not choose (see defaultLLMTimeout).
+// for real models where the file does not choose (see DefaultLLMTimeout).
 func (af *AgentFile) CLIConfig() agent.Config {
 	cfg := af.Config
 	if !af.Has("llm-timeout") {

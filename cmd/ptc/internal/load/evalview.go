@@ -12,10 +12,10 @@ import (
 	"github.com/ptc-go/ptc/mcp"
 )
 
-// mcpTools are the tools of an MCP configuration's servers, for ptc eval
+// MCPTools are the tools of an MCP configuration's servers, for ptc eval
 // and ptc repl: a program calls them as an agent does,
 // (tool/server.tool {...}), without a model.
-type mcpTools struct {
+type MCPTools struct {
 	ts     *mcp.Toolset
 	Caller lisp.Tools
 	Infos  []mcp.ToolInfo
@@ -23,10 +23,10 @@ type mcpTools struct {
 
 // OpenMCPTools reads the MCP configuration at path and connects to its
 // servers; view learns what each tool's result firewalls. On failure it
-// says why on stderr and returns nil with the exit status: exitUsage for
-// a configuration that does not read, exitFail for a server that does not
+// says why on stderr and returns nil with the exit status: base.ExitUsage for
+// a configuration that does not read, base.ExitFail for a server that does not
 // connect.
-func OpenMCPTools(ctx context.Context, env *base.Env, cmd, path string, view EvalView, stderr io.Writer) (*mcpTools, int) {
+func OpenMCPTools(ctx context.Context, env *base.Env, cmd, path string, view EvalView, stderr io.Writer) (*MCPTools, int) {
 	cfg, err := ReadMCPConfig(path, env.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc %s: %v\n", cmd, err)
@@ -43,11 +43,11 @@ func OpenMCPTools(ctx context.Context, env *base.Env, cmd, path string, view Eva
 	for name, t := range tools {
 		caller[name] = view.tool(lisp.ToolFunc(t.Func))
 	}
-	return &mcpTools{ts: ts, Caller: caller, Infos: ts.Infos()}, base.ExitOK
+	return &MCPTools{ts: ts, Caller: caller, Infos: ts.Infos()}, base.ExitOK
 }
 
 // Close ends the servers' sessions (and stops their commands).
-func (m *mcpTools) Close() { m.ts.Close() }
+func (m *MCPTools) Close() { m.ts.Close() }
 
 // EvalView is how ptc eval and ptc repl show what a program gives. With
 // --mcp (and without --unredacted) it is how ptc run shows a mission:
@@ -56,7 +56,7 @@ func (m *mcpTools) Close() { m.ts.Close() }
 // arrive named with "_", and the "_" fields of results), so that their
 // values, and copies of their text, show as <Firewalled> in the value,
 // --json, println output, errors and the REPL's :defs. Otherwise as it
-// is: the program and its data are the user's own. The zero evalView
+// is: the program and its data are the user's own. The zero EvalView
 // shows everything.
 type EvalView struct {
 	hide  bool
@@ -164,7 +164,7 @@ func (v EvalView) Render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.
 	return out, nil
 }
 
-// PrintError writes an error of a program's run as printError does,
+// PrintError writes an error of a program's run as base.PrintError does,
 // scrubbed of firewalled text (a type error quotes the value it got).
 func (v EvalView) PrintError(w io.Writer, err error) {
 	var le *lisp.Error

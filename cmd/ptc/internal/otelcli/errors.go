@@ -21,8 +21,8 @@ import (
 // with the collector's words, but never a credential, and in a few
 // hundred characters.
 
-// maxOTelErrorChars bounds each error of an export that ptc prints (a
-// collector's answer is in it), maxOTelErrors how many a message holds.
+// MaxErrorChars bounds each error of an export that ptc prints (a
+// collector's answer is in it), MaxErrors how many a message holds.
 const (
 	MaxErrorChars = 300
 	MaxErrors     = 4
@@ -120,7 +120,7 @@ func (r *Redactor) Redact(s string) string {
 
 // Message is what ptc prints of an exporter's error, on one line: each
 // of the errors it joins (a signal's, a retry's...) redacted and cut to
-// maxOTelErrorChars characters, at most maxOTelErrors of them, joined
+// MaxErrorChars characters, at most MaxErrors of them, joined
 // with "; ".
 func (r *Redactor) Message(err error) string {
 	var lines []string

@@ -41,9 +41,9 @@ docs/observability.md.
 // collector delays the end of ptc by this much at most.
 const otelShutdownTimeout = 5 * time.Second
 
-// cliTelemetry is what ptc run and ptc mcp serve export to OpenTelemetry:
+// Telemetry is what ptc run and ptc mcp serve export to OpenTelemetry:
 // nothing when the environment asks for nothing.
-type cliTelemetry struct {
+type Telemetry struct {
 	obs      *ptcotel.Observer
 	tp       *sdktrace.TracerProvider
 	mp       *sdkmetric.MeterProvider
@@ -95,12 +95,12 @@ func otlpProtocol(getenv func(string) string, signal string) string {
 }
 
 // Start sets up the exporters the OTEL_* variables of env ask
-// for; a nil *cliTelemetry (and no error) when they ask for none. The
+// for; a nil *Telemetry (and no error) when they ask for none. The
 // exporters of the OTLP protocols read their own settings (endpoint,
 // headers, TLS, timeout...) from the process's environment, as the OTel
 // SDK specifies. console writes to stderr, so that stdout keeps only the
 // command's output (ptc run --json, the MCP stdio stream).
-func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry, error) {
+func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*Telemetry, error) {
 	traces, metrics := Exporter(env.Getenv, "traces"), Exporter(env.Getenv, "metrics")
 	if traces == "" && metrics == "" {
 		return nil, nil
@@ -112,7 +112,7 @@ func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry,
 	}
 	// The OTLP exporters read the process's environment.
 	red := NewRedactor(env.Getenv, os.Getenv)
-	t := &cliTelemetry{traces: traces, metrics: metrics, red: red}
+	t := &Telemetry{traces: traces, metrics: metrics, red: red}
 	// The SDK reports failed exports to the process-wide handler, by
 	// default the log package's timestamped lines: say them as ptc does,
 	// without the credentials a collector may echo, and in a few hundred
@@ -179,7 +179,7 @@ func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry,
 
 // Observers are the observers to add to a mission's options: none for a
 // nil t.
-func (t *cliTelemetry) Observers() []agent.Observer {
+func (t *Telemetry) Observers() []agent.Observer {
 	if t == nil {
 		return nil
 	}
@@ -189,7 +189,7 @@ func (t *cliTelemetry) Observers() []agent.Observer {
 // Shutdown ends the spans still open, and flushes and stops the exporters,
 // waiting otelShutdownTimeout at most. Its error is redacted and bounded
 // as the error handler's are. A nil t has nothing to do.
-func (t *cliTelemetry) Shutdown() error {
+func (t *Telemetry) Shutdown() error {
 	if t == nil {
 		return nil
 	}

@@ -19,13 +19,13 @@ OpenTelemetry: this binary was built without it (build tag ptc_nootel): the OTEL
 variables export nothing (ptc says so on stderr when one is set).
 `
 
-// cliTelemetry is nothing in a binary built without OpenTelemetry.
-type cliTelemetry struct{}
+// Telemetry is nothing in a binary built without OpenTelemetry.
+type Telemetry struct{}
 
 // Start warns when an OTEL_* variable asks for an export, rather
 // than let a user believe spans are exported; it does not refuse to run, as
 // the variable may be set for other programs.
-func Start(_ context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry, error) {
+func Start(_ context.Context, env *base.Env, stderr io.Writer) (*Telemetry, error) {
 	if strings.EqualFold(strings.TrimSpace(env.Getenv("OTEL_SDK_DISABLED")), "true") {
 		return nil, nil
 	}
@@ -39,6 +39,6 @@ func Start(_ context.Context, env *base.Env, stderr io.Writer) (*cliTelemetry, e
 	return nil, nil
 }
 
-func (t *cliTelemetry) Observers() []agent.Observer { return nil }
+func (t *Telemetry) Observers() []agent.Observer { return nil }
 
-func (t *cliTelemetry) Shutdown() error { return nil }
+func (t *Telemetry) Shutdown() error { return nil }

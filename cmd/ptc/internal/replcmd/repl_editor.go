@@ -83,7 +83,7 @@ type lineEditor struct {
 	in         *replInput
 	out        io.Writer
 	width      func() int // columns of the terminal
-	hist       *replHistory
+	hist       *History
 	prompt     string // first line; its width is also the continuation's
 	contPrompt string
 	color      bool // style the prompt and show the matching bracket
@@ -122,7 +122,7 @@ type replSearch struct {
 // the input.
 func (e *lineEditor) readForm() (string, error) {
 	if e.hist == nil {
-		e.hist = &replHistory{max: HistoryLimit}
+		e.hist = &History{max: HistoryLimit}
 	}
 	e.buf, e.pos, e.row = nil, 0, 0
 	e.hidx, e.draft, e.search, e.paste = len(e.hist.Entries), nil, nil, false

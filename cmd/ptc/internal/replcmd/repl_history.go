@@ -11,11 +11,11 @@ import (
 // HistoryLimit bounds the inputs the REPL remembers, in memory and on disk.
 const HistoryLimit = 1000
 
-// history holds earlier inputs, oldest first. Each input is a whole form,
+// History holds earlier inputs, oldest first. Each input is a whole form,
 // newlines included. With a path, inputs are appended to that file, one
 // JSON string a line, so a multi-line form stays one entry; saving is best
 // effort and a file that cannot be read or written is simply not used.
-type replHistory struct {
+type History struct {
 	Entries []string
 	max     int
 	path    string
@@ -43,8 +43,8 @@ func HistoryPath(flagValue string) string {
 }
 
 // LoadHistory reads the history file at path ("" for an unsaved history).
-func LoadHistory(path string, max int) *replHistory {
-	h := &replHistory{max: max, path: path}
+func LoadHistory(path string, max int) *History {
+	h := &History{max: max, path: path}
 	if path == "" {
 		return h
 	}
@@ -75,7 +75,7 @@ func LoadHistory(path string, max int) *replHistory {
 }
 
 // push adds an entry in memory, skipping an immediate repeat.
-func (h *replHistory) push(entry string) bool {
+func (h *History) push(entry string) bool {
 	if entry == "" || (len(h.Entries) > 0 && h.Entries[len(h.Entries)-1] == entry) {
 		return false
 	}
@@ -87,7 +87,7 @@ func (h *replHistory) push(entry string) bool {
 }
 
 // add records an input and appends it to the file.
-func (h *replHistory) add(entry string) {
+func (h *History) add(entry string) {
 	entry = strings.TrimRight(entry, " \t\r\n")
 	if strings.TrimSpace(entry) == "" || !h.push(entry) || h.path == "" {
 		return
@@ -105,7 +105,7 @@ func (h *replHistory) add(entry string) {
 }
 
 // rewrite replaces the file with the entries in memory.
-func (h *replHistory) rewrite() {
+func (h *History) rewrite() {
 	var b strings.Builder
 	for _, e := range h.Entries {
 		j, _ := json.Marshal(e)

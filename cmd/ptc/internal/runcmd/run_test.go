@@ -1,10 +1,13 @@
 package runcmd
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/llm"
 )
 
 func TestLineDiff(t *testing.T) {
@@ -47,5 +50,44 @@ func TestFailHint(t *testing.T) {
 	}
 	if got := FailHint(&agent.Fail{Reason: "timeout", Details: map[string]any{"class": "network"}}); got != "" {
 		t.Errorf("a non-LLM failure got the hint %q", got)
+	}
+}
+
+// TestRecorderErrors: a failed call is recorded with its message, class
+// and status, as the replay gives it back.
+func TestRecorderErrors(t *testing.T) {
+	fail := &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}
+	r := &Recorder{Run: context.Background(), Inner: func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{}, fail
+	}}
+	_, err := r.Call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
+	if err != fail {
+		t.Fatalf("error %v", err)
+	}
+	c := r.Calls[0]
+	if c.Reply.Error != "slow down" || c.Reply.Class != llm.RateLimit || c.Status != 429 || c.Interrupted {
+		t.Errorf("recorded %+v", c)
+	}
+	rp := &Replayer{Rec: &Transcript{Calls: r.Calls}, Stop: func() {}}
+	_, err = rp.Call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
+	if err == nil || err.Error() != fail.Error() {
+		t.Errorf("replayed error %v, want %v", err, fail)
+	}
+}
+
+func TestLoadTranscriptErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, text, want string }{
+		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): parse_error: unexpected end of JSON input"},
+		{"other format", `{"format": "x", "version": 1}`, `not a transcript of ptc run (format "x"`},
+		{"newer", `{"format": "ptc-run-transcript", "version": 9}`, "transcript version 9, newer than this ptc reads (1)"},
+		{"unknown field", `{"format": "ptc-run-transcript", "version": 1, "extra": 1}`, `not a transcript: json: unknown field "extra"`},
+	}
+	for _, tt := range tests {
+		path := clitest.WriteFile(t, dir, "t.json", tt.text)
+		_, err := LoadTranscript(path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

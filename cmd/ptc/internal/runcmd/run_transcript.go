@@ -36,7 +36,7 @@ const (
 
 // Transcript is a recorded mission, as a replay uses it.
 type Transcript struct {
-	Format  string `json:"format"`  // transcriptFormat (legacyFormat in an old file)
+	Format  string `json:"format"`  // TranscriptFormat (legacyFormat in an old file)
 	Version int    `json:"version"` // transcriptVersion
 	// PTC is the version of the ptc that recorded it.
 	PTC string `json:"ptc,omitempty"`
@@ -61,7 +61,7 @@ type Transcript struct {
 	// Outcome is how the mission ended.
 	Outcome *transcriptOutcome `json:"outcome"`
 
-	// Doc is the ptc-trace document read or recorded, which save writes
+	// Doc is the ptc-trace document read or recorded, which Save writes
 	// (nil for a legacy transcript).
 	Doc []byte
 }
@@ -320,7 +320,7 @@ type (
 		Warnings []string    `json:"warnings,omitempty"`
 		Turns    []TraceTurn `json:"turns"`
 	}
-	// tTurn is a turn of a trace as its readers here need it (the outcome
+	// TraceTurn is a turn of a trace as its readers here need it (the outcome
 	// of a recording, ptc dev's run detail).
 	TraceTurn struct {
 		Number    int         `json:"number"`

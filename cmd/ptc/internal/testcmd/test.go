@@ -160,7 +160,7 @@ type Command struct {
 	closers []func()
 	// models are the agent files' model: references, by task.
 	models map[string]string
-	// Mcp are the MCP configurations of the agent files with mcp:, by
+	// MCP are the MCP configurations of the agent files with mcp:, by
 	// task: connected to (mcpTools) only when the runs run.
 	MCP map[string]MCPSource
 	// recordedMCP: --record saved an agent's MCP tools.

@@ -83,7 +83,7 @@ func mcpNotRecorded(dir string) error {
 	return fmt.Errorf("not recorded: the agent or its tools changed since %s was recorded (record it again)", dir)
 }
 
-// mcpTools gives the agent files with mcp: their tools (addMCPTools). On
+// mcpTools gives the agent files with mcp: their tools (AddMCPTools). On
 // failure it says why and returns the exit status.
 func (t *Command) mcpTools(tasks []eval.Task) int {
 	for i := range tasks {
