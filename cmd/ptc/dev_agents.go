@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/workbench"
 )
 
@@ -68,7 +70,7 @@ type devEdit workbench.Edit
 // does not parse, the file untouched). The edited text must read back as
 // e says: a prompt that would not (a prompt: key's block that cannot
 // hold it) is refused.
-func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, error) {
+func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *load.AgentFile, error) {
 	if e.MaxTurns < 0 {
 		return nil, nil, errors.New("max_turns: want a positive number")
 	}
@@ -77,7 +79,7 @@ func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, erro
 	for _, k := range limits {
 		key, ok := devLimitKeys[k]
 		if !ok {
-			return nil, nil, fmt.Errorf("limits: unknown limit %s (the limits are %s)", quoteShort(k),
+			return nil, nil, fmt.Errorf("limits: unknown limit %s (the limits are %s)", base.QuoteShort(k),
 				strings.Join(slices.Sorted(maps.Keys(devLimitKeys)), ", "))
 		}
 		v, err := limitText(e.Limits[k])
@@ -95,7 +97,7 @@ func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, erro
 		ed.setPrompt(e.Prompt)
 	}
 	out := ed.bytes()
-	af, err := parseAgentFile(name, dir, out)
+	af, err := load.ParseAgentFile(name, dir, out)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +125,7 @@ func limitText(raw json.RawMessage) (string, error) {
 	case string:
 		v = strings.TrimSpace(v)
 		if strings.ContainsAny(v, "\r\n\"'|#:") || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return "", fmt.Errorf("%s is not a limit's value (as 500ms, 16MiB or 1000)", quoteShort(v))
+			return "", fmt.Errorf("%s is not a limit's value (as 500ms, 16MiB or 1000)", base.QuoteShort(v))
 		}
 		return v, nil
 	}

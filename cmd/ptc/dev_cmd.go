@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/workbench"
 )
 
@@ -31,8 +33,8 @@ See docs/cli.md.
 Flags:
 `
 
-func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("dev", stderr, devSynopsis)
+func cmdDev(env *base.Env, args []string, stdout, stderr io.Writer) int {
+	fs := base.NewFlagSet("dev", stderr, devSynopsis)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: ptc dev %s\n%s", devSynopsis, devHelp)
 		fs.PrintDefaults()
@@ -42,49 +44,49 @@ func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	mcpPath := fs.String("mcp", "", "give every agent the tools of the MCP servers in `FILE` (default: each agent file's mcp:)")
 	runs := fs.String("runs", "", "save the runs in `DIR2` (default DIR/.ptc-runs, made on the first run)")
 	open := fs.Bool("open", false, "open the page in a browser ($BROWSER, else the system's)")
-	pos, err := parseFlags(fs, args)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	if len(pos) > 1 {
-		return usageError(fs, "takes one DIR, got %d arguments", len(pos))
+		return base.UsageError(fs, "takes one DIR, got %d arguments", len(pos))
 	}
 	dir := "."
 	if len(pos) == 1 {
 		dir = pos[0]
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageError(fs, "%s is not a folder", dir)
+		return base.UsageError(fs, "%s is not a folder", dir)
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
-		return usageError(fs, "--addr %s: %v", *addr, err)
+		return base.UsageError(fs, "--addr %s: %v", *addr, err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	if !workbench.IsLoopback(host) {
 		fmt.Fprintf(stderr, "ptc dev: warning: %s is not a loopback address: the server is reachable from the network (the token still guards it)\n", host)
 	}
-	ctx, cancel := context.WithCancel(env.ctx)
+	ctx, cancel := context.WithCancel(env.Ctx)
 	defer cancel()
-	if env.interrupts {
-		stop := onInterrupt(cancel)
+	if env.Interrupts {
+		stop := base.OnInterrupt(cancel)
 		defer stop()
 	}
 	denv := *env
-	denv.ctx = ctx
+	denv.Ctx = ctx
 	w, err := newDevServer(&denv, devOptions{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
 	fmt.Fprintf(stderr, "ptc dev: %s\n", w.URL())
 	if *open {
-		if err := openTarget(env, w.URL()); err != nil {
+		if err := tracecmd.OpenTarget(env, w.URL()); err != nil {
 			fmt.Fprintf(stderr, "ptc dev: opening the page: %v\n", err)
 		}
 	}
@@ -92,7 +94,7 @@ func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	// ends.
 	if err := w.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
-	return exitOK
+	return base.ExitOK
 }

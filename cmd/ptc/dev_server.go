@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
 	"github.com/ptc-go/ptc/mcp"
 	"github.com/ptc-go/ptc/workbench"
 )
@@ -39,14 +42,14 @@ type devOptions struct {
 // devSource lists the agent files of the folder as the workbench's
 // agents.
 type devSource struct {
-	env  *runEnv
+	env  *base.Env
 	opts devOptions
-	log  *syncWriter
+	log  *base.SyncWriter
 }
 
 // newDevServer returns the workbench of ptc dev over opts.Dir, serving
-// under env.ctx.
-func newDevServer(env *runEnv, opts devOptions) (*workbench.Workbench, error) {
+// under env.Ctx.
+func newDevServer(env *base.Env, opts devOptions) (*workbench.Workbench, error) {
 	if opts.Dir == "" {
 		opts.Dir = "."
 	}
@@ -56,18 +59,18 @@ func newDevServer(env *runEnv, opts devOptions) (*workbench.Workbench, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	src := &devSource{env: env, opts: opts, log: &syncWriter{w: opts.Log}}
-	return workbench.New(env.ctx, workbench.Options{
+	src := &devSource{env: env, opts: opts, log: &base.SyncWriter{W: opts.Log}}
+	return workbench.New(env.Ctx, workbench.Options{
 		Addr:    opts.Addr,
 		List:    src.list,
-		Models:  env.openModel,
+		Models:  env.OpenModel,
 		Model:   opts.Model,
 		Runs:    opts.Runs,
 		Token:   opts.Token,
 		Title:   opts.Dir,
 		Name:    "ptc dev",
 		Log:     src.log,
-		Version: env.version().String(),
+		Version: env.Version().String(),
 	})
 }
 
@@ -92,7 +95,7 @@ func (s *devSource) relFile(f devAgentFile) string {
 // describe reads the agent file f.
 func (s *devSource) describe(f devAgentFile) workbench.Agent {
 	a := workbench.Agent{Name: f.name, File: s.relFile(f)}
-	af, text, err := readAgentFile(f.path)
+	af, text, err := load.ReadAgentFile(f.path)
 	if err != nil {
 		a.Error = err
 		return a
@@ -102,23 +105,23 @@ func (s *devSource) describe(f devAgentFile) workbench.Agent {
 	// The model a run uses when the page names none: --model (the
 	// workbench's Model), else the file's model:, else $PTC_MODEL, as for
 	// ptc run.
-	a.ModelName = firstNonEmpty(af.Model, s.env.getenv("PTC_MODEL"))
-	a.MCP = firstNonEmpty(s.opts.MCP, af.MCPFile())
-	ctxMap, err := af.loadContext()
+	a.ModelName = base.FirstNonEmpty(af.Model, s.env.Getenv("PTC_MODEL"))
+	a.MCP = base.FirstNonEmpty(s.opts.MCP, af.MCPFile())
+	ctxMap, err := af.LoadContext()
 	if err != nil {
 		a.Error = err
 		return a
 	}
 	a.Input = ctxMap
-	cfg := af.cliConfig()
-	s.env.addTools(&cfg)
+	cfg := af.CLIConfig()
+	s.env.AddTools(&cfg)
 	a.Config = cfg
 	if a.Agent, err = af.NewAgent(cfg); err != nil {
 		a.Error = err
 		return a
 	}
-	if hasCases(af) {
-		cases, err := loadCases(af, f.path)
+	if testcmd.HasCases(af) {
+		cases, err := testcmd.LoadCases(af, f.path)
 		if err != nil {
 			a.CasesError = err.Error()
 		}
@@ -139,14 +142,14 @@ type devFile struct {
 // that the recording holds the text that ran; the file stays as it is),
 // and starts the agent's MCP servers for the run.
 func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench.Mission, error) {
-	text, err := readBounded(d.f.path, kindAgentFile)
+	text, err := base.ReadBounded(d.f.path, base.KindAgentFile)
 	if err != nil {
 		return nil, err
 	}
 	dir := filepath.Dir(d.f.path)
-	var af *agentFile
+	var af *load.AgentFile
 	if edit.Empty() {
-		af, err = parseAgentFile(d.f.path, dir, text)
+		af, err = load.ParseAgentFile(d.f.path, dir, text)
 	} else {
 		text, af, err = (*devEdit)(edit).apply(d.f.path, dir, text)
 	}
@@ -154,13 +157,13 @@ func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench
 		return nil, err
 	}
 	m := &workbench.Mission{File: filepath.Base(d.f.path), Text: text, ContextSignature: af.ContextSignature}
-	cfg := af.cliConfig()
-	mc, err := d.s.env.agentMCPConfig(af, d.s.opts.MCP)
+	cfg := af.CLIConfig()
+	mc, err := load.AgentMCPConfig(d.s.env, af, d.s.opts.MCP)
 	if err != nil {
 		return nil, err
 	}
 	if mc != nil {
-		ts, err := connectMCP(ctx, mc, d.s.log, true)
+		ts, err := load.ConnectMCP(ctx, mc, d.s.log, true)
 		if err != nil {
 			return nil, devUnavailable{err}
 		}
@@ -174,11 +177,11 @@ func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench
 		}
 		return nil, err
 	}
-	d.s.env.addTools(&cfg)
+	d.s.env.AddTools(&cfg)
 	if m.Agent, err = af.NewAgent(cfg); err != nil {
 		return fail(err)
 	}
-	if m.Context, err = af.loadContext(); err != nil {
+	if m.Context, err = af.LoadContext(); err != nil {
 		return fail(err)
 	}
 	return m, nil
@@ -190,7 +193,7 @@ func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench
 // replays it.
 func (d *devFile) Replay(runFile, text string, hadMCP bool) (*agent.Agent, error) {
 	id := strings.TrimSuffix(filepath.Base(runFile), ".json")
-	af, err := parseAgentFile(filepath.Base(d.f.path)+" (recorded in "+id+")", filepath.Dir(d.f.path), []byte(text))
+	af, err := load.ParseAgentFile(filepath.Base(d.f.path)+" (recorded in "+id+")", filepath.Dir(d.f.path), []byte(text))
 	if err != nil && !hadMCP {
 		return nil, err
 	}
@@ -198,8 +201,8 @@ func (d *devFile) Replay(runFile, text string, hadMCP bool) (*agent.Agent, error
 		// The agent's mcp: is relative to the agent file, not to the
 		// recording: the command names the configuration it resolves to.
 		how := "--replay-mcp"
-		if err == nil && af.mcpPath() != "" {
-			how = "--mcp " + shellQuote(af.mcpPath())
+		if err == nil && af.MCPPath() != "" {
+			how = "--mcp " + shellQuote(af.MCPPath())
 		}
 		return nil, errors.New("run " + id + " had MCP tools: ptc dev replays start no MCP server (run ptc run --replay " +
 			shellQuote(runFile) + " " + how + ")")
@@ -207,8 +210,8 @@ func (d *devFile) Replay(runFile, text string, hadMCP bool) (*agent.Agent, error
 	if af.Has("mcp") {
 		return nil, errors.New("the agent has mcp: ptc dev replays start no MCP server")
 	}
-	cfg := af.cliConfig()
-	d.s.env.addTools(&cfg)
+	cfg := af.CLIConfig()
+	d.s.env.AddTools(&cfg)
 	return af.NewAgent(cfg)
 }
 
@@ -225,7 +228,7 @@ func (d *devFile) Written(limit string) string {
 // Save writes the edited text back to the agent file, atomically, after
 // parsing it.
 func (d *devFile) Save(_ context.Context, e workbench.Edit) error {
-	text, err := readBounded(d.f.path, kindAgentFile)
+	text, err := base.ReadBounded(d.f.path, base.KindAgentFile)
 	if err != nil {
 		return err
 	}
@@ -237,30 +240,30 @@ func (d *devFile) Save(_ context.Context, e workbench.Edit) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(d.f.path, out, st.Mode().Perm())
+	return base.WriteFileAtomic(d.f.path, out, st.Mode().Perm())
 }
 
 // ListTools starts the agent's MCP servers to list their tools (with the
 // in-process ones), and stops them.
 func (d *devFile) ListTools(ctx context.Context) ([]string, error) {
-	af, _, err := readAgentFile(d.f.path)
+	af, _, err := load.ReadAgentFile(d.f.path)
 	if err != nil {
 		return nil, err
 	}
-	cfg := af.cliConfig()
-	mc, err := d.s.env.agentMCPConfig(af, d.s.opts.MCP)
+	cfg := af.CLIConfig()
+	mc, err := load.AgentMCPConfig(d.s.env, af, d.s.opts.MCP)
 	if err != nil {
 		return nil, err
 	}
 	if mc != nil {
-		ts, err := connectMCP(ctx, mc, d.s.log, true)
+		ts, err := load.ConnectMCP(ctx, mc, d.s.log, true)
 		if err != nil {
 			return nil, err
 		}
 		defer ts.Close()
 		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 	}
-	d.s.env.addTools(&cfg)
+	d.s.env.AddTools(&cfg)
 	a, err := af.NewAgent(cfg)
 	if err != nil {
 		return nil, err
@@ -282,15 +285,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// devRetry is a failed attempt of a turn's LLM call, as the trace holds
-// it: run_transcript.go's reader of a trace's turns (tTurn) keeps them.
-type devRetry struct {
-	Attempt int     `json:"attempt"`
-	Error   string  `json:"error"`
-	Class   string  `json:"class"`
-	WaitMS  float64 `json:"wait_ms"`
 }
 
 // devUnavailable is an MCP server that did not start: the workbench

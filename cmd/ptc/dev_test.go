@@ -17,6 +17,10 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -102,8 +106,8 @@ func newDevHarness(t *testing.T, dir string, model func() llm.Func) *devHarness 
 	}
 	h := &devHarness{t: t, dir: dir, model: model}
 	env := testEnv(nil, nil)
-	env.openModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
-	env.tools = devTools()
+	env.OpenModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
+	env.Tools = devTools()
 	h.ts = httptest.NewUnstartedServer(nil)
 	s, err := newDevServer(env, devOptions{Dir: dir, Addr: h.ts.Listener.Addr().String(), Model: "script:dev"})
 	if err != nil {
@@ -419,7 +423,7 @@ func TestDevHistory(t *testing.T) {
 	}
 
 	path := filepath.Join(dir, ".ptc-runs", first+".json")
-	if _, _, err := readTraceFile(path, false); err != nil {
+	if _, _, err := tracecmd.ReadTraceFile(path, false); err != nil {
 		t.Fatalf("ptc trace view's reader: %v", err)
 	}
 	trace := h2.call("GET", "/api/runs/"+first+"/trace", nil, 200, nil)
@@ -427,7 +431,7 @@ func TestDevHistory(t *testing.T) {
 		t.Error("the trace route does not send the file as it is")
 	}
 	env := testEnv(nil, nil)
-	env.tools = devTools()
+	env.Tools = devTools()
 	code, stdout, stderr := ptcIn(t, env, "run", "--replay", path)
 	if code != 0 || strings.TrimSpace(stdout) != "{:count 2}" || !strings.Contains(stderr, "replay matches the recording (2 LLM calls)") {
 		t.Errorf("ptc run --replay: %d %q %q", code, stdout, stderr)
@@ -521,11 +525,11 @@ func TestDevEditAndSave(t *testing.T) {
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Fatalf("a run changed the agent file:\n%s", after)
 	}
-	rec, err := loadTranscript(filepath.Join(h.dir, ".ptc-runs", id+".json"))
+	rec, err := runcmd.LoadTranscript(filepath.Join(h.dir, ".ptc-runs", id+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	af, err := parseAgentFile("rec", h.dir, []byte(rec.Agent.Text))
+	af, err := load.ParseAgentFile("rec", h.dir, []byte(rec.Agent.Text))
 	if err != nil || af.Config.Prompt != "Count the notes on {{topic}}, quickly." || af.Config.MaxTurns != 5 ||
 		af.Config.Limits.MaxSteps != 100000 || af.Config.Limits.Timeout.String() != "1m30s" {
 		t.Fatalf("the recorded text: %v\n%s", err, rec.Agent.Text)
@@ -664,7 +668,7 @@ func TestDevCommand(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
-			env.ctx = ctx
+			env.Ctx = ctx
 			seen := make(chan string, 1)
 			w := &lineWriter{want: "/?token=", seen: seen}
 			code := make(chan int, 1)
@@ -688,7 +692,7 @@ func TestDevCommand(t *testing.T) {
 				t.Errorf("GET %s: %d", u, resp.StatusCode)
 			}
 			cancel()
-			if got := <-code; got != exitOK {
+			if got := <-code; got != base.ExitOK {
 				t.Errorf("exit %d", got)
 			}
 			if warned := strings.Contains(w.String(), "warning: 0.0.0.0 is not a loopback address"); warned != c.warn {
@@ -817,8 +821,8 @@ func TestDevOpen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
-	env.ctx = ctx
-	env.getenv = func(k string) string {
+	env.Ctx = ctx
+	env.Getenv = func(k string) string {
 		if k == "BROWSER" {
 			return browser
 		}
@@ -847,7 +851,7 @@ func TestDevOpen(t *testing.T) {
 		t.Errorf("$BROWSER got %q, want the printed address %q", got, printed)
 	}
 	cancel()
-	if c := <-code; c != exitOK {
+	if c := <-code; c != base.ExitOK {
 		t.Errorf("exit %d", c)
 	}
 }
@@ -938,7 +942,7 @@ type (
 		Program    string                                `json:"program"`
 		Response   string                                `json:"response"`
 		Tokens     llm.Tokens                            `json:"tokens"`
-		LLMRetries []devRetry                            `json:"llm_retries"`
+		LLMRetries []runcmd.TraceRetry                   `json:"llm_retries"`
 		ToolCalls  []struct{ Name, Args, Result string } `json:"tool_calls"`
 	}
 	devTestRow struct {
