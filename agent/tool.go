@@ -152,7 +152,7 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 		unlisted: t.Unlisted, wraps: t.wraps}
 	switch {
 	case t.err != nil:
-		return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+		return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
 			Message: fmt.Sprintf("tool %q: %v", name, t.err), Err: t.err}
 	case bt.typ != nil:
 		bt.sig = bt.typ.Signature()
@@ -161,7 +161,7 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	case t.Signature != "":
 		sig, err := signature.Parse(t.Signature)
 		if err != nil {
-			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
 				Message: fmt.Sprintf("tool %q: %v", name, err), Err: err}
 		}
 		bt.sig = sig
@@ -177,7 +177,7 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	} else if len(t.FieldDescriptions) > 0 {
 		sig, err := bt.sig.WithDescriptions(t.FieldDescriptions)
 		if err != nil {
-			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
 				Message: fmt.Sprintf("tool %q: FieldDescriptions: %v", name, err), Err: err}
 		}
 		bt.sig = sig

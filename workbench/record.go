@@ -166,7 +166,7 @@ func outcomeOf(step *agent.Step, sh shown) runOutcome {
 	u := step.Usage
 	o.Usage = outcomeUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: u.Duration.Milliseconds()}
 	if f := step.Fail; f != nil {
-		o.Fail = &outcomeFail{Reason: sh.text(f.Reason), Message: sh.text(f.Message), Op: sh.text(f.Op)}
+		o.Fail = &outcomeFail{Reason: sh.text(string(f.Reason)), Message: sh.text(f.Message), Op: sh.text(f.Op)}
 		if c, ok := f.Details["class"].(string); ok {
 			o.Fail.Class = sh.text(c)
 		}
@@ -520,7 +520,7 @@ func (r *replayer) call(ctx context.Context, req llm.Request) (llm.Response, err
 // endedByContext: the reasons of a mission cut short from outside, which a
 // replay reproduces by cancelling the mission where the recording ends.
 func endedByContext(reason string) bool {
-	return reason == agent.ReasonCancelled || reason == agent.ReasonMissionTimeout
+	return reason == string(agent.ReasonCancelled) || reason == string(agent.ReasonMissionTimeout)
 }
 
 // finish compares the mission's end with the recording's: every recorded
@@ -545,7 +545,7 @@ func (r *replayer) finish(step *agent.Step) *replayMismatch {
 	if want == nil {
 		return nil
 	}
-	if r.stopped && step.Fail != nil && endedByContext(step.Fail.Reason) {
+	if r.stopped && step.Fail != nil && endedByContext(string(step.Fail.Reason)) {
 		return nil // cut short where the recording was
 	}
 	if exp := outcomeText(want); placeholders(exp, r.rec.Redacted) != placeholders(got, r.rec.Redacted) {
@@ -559,7 +559,7 @@ func outcomeText(o *transcriptOutcome) string {
 	if o.Fail == nil {
 		return "returned " + o.ReturnEDN
 	}
-	if o.Fail.Reason == agent.ReasonLLMError {
+	if o.Fail.Reason == string(agent.ReasonLLMError) {
 		return "failed: llm_error of class " + o.Fail.Class
 	}
 	return "failed: " + o.Fail.Reason + ": " + o.Fail.Message

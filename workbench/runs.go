@@ -435,7 +435,7 @@ func (sr *savedRun) summary(id string) runSummary {
 	switch {
 	case o.Fail != nil:
 		sum.Status = "failed"
-		if o.Fail.Reason == agent.ReasonCancelled {
+		if o.Fail.Reason == string(agent.ReasonCancelled) {
 			sum.Status = "cancelled"
 		}
 		sum.Fail = &apiFail{Reason: o.Fail.Reason, Message: o.Fail.Message}

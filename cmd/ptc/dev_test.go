@@ -359,7 +359,7 @@ func TestDevCancel(t *testing.T) {
 	h.call("GET", "/api/runs/"+id+"/trace", nil, 409, nil)
 	h.call("POST", "/api/runs/"+id+"/cancel", nil, 202, nil)
 	sum := h.finish(id)
-	if sum.Status != "cancelled" || sum.Fail == nil || sum.Fail.Reason != agent.ReasonCancelled {
+	if sum.Status != "cancelled" || sum.Fail == nil || sum.Fail.Reason != string(agent.ReasonCancelled) {
 		t.Errorf("summary %+v", sum)
 	}
 	h.call("POST", "/api/runs/"+id+"/cancel", nil, 409, nil)

@@ -349,7 +349,7 @@ func fwDisplayFields(step *agent.Step) []string {
 			return
 		}
 		if f := s.Fail; f != nil {
-			out = append(out, f.Reason, f.Message, f.Op, f.Error())
+			out = append(out, string(f.Reason), f.Message, f.Op, f.Error())
 		}
 		out = append(out, s.Warnings...)
 		out = append(out, s.SystemPrompt)

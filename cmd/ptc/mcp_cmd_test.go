@@ -501,7 +501,7 @@ func TestMCPHostileServers(t *testing.T) {
 			}
 			_, err = load.ConnectMCP(context.Background(), cfg, io.Discard, true)
 			var me *mcp.Error
-			if !errors.As(err, &me) || me.Kind != tc.kind || me.Server != "h" {
+			if !errors.As(err, &me) || string(me.Kind) != tc.kind || me.Server != "h" {
 				t.Errorf("error %v, want an *mcp.Error of kind %s", err, tc.kind)
 			}
 		})

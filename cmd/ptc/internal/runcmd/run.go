@@ -207,14 +207,14 @@ func errKind(err error, fallback string) string {
 	case errors.As(err, &le):
 		return string(le.Kind)
 	case errors.As(err, &ce) && ce.Reason != "":
-		return ce.Reason
+		return string(ce.Reason)
 	case errors.As(err, &de):
 		return string(lisp.ParseError)
 	case errors.As(err, &me):
 		if me.Reason != "" {
 			return me.Reason
 		}
-		return agent.ReasonLLMError
+		return string(agent.ReasonLLMError)
 	case errors.As(err, &pe):
 		return base.KindIOError
 	}

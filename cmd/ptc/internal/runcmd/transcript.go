@@ -178,7 +178,7 @@ func outcomeOf(step *agent.Step, sh Shown) Outcome {
 	u := step.Usage
 	o.Usage = outcomeUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: u.Duration.Milliseconds()}
 	if f := step.Fail; f != nil {
-		o.Fail = &OutcomeFail{Reason: sh.Text(f.Reason), Message: sh.Text(f.Message), Op: sh.Text(f.Op)}
+		o.Fail = &OutcomeFail{Reason: sh.Text(string(f.Reason)), Message: sh.Text(f.Message), Op: sh.Text(f.Op)}
 		if c, ok := f.Details["class"].(string); ok {
 			o.Fail.Class = sh.Text(c)
 		}
@@ -603,7 +603,7 @@ func (r *Replayer) Call(ctx context.Context, req llm.Request) (llm.Response, err
 // endedByContext: the reasons of a mission cut short from outside, which a
 // replay reproduces by cancelling the mission where the recording ends.
 func endedByContext(reason string) bool {
-	return reason == agent.ReasonCancelled || reason == agent.ReasonMissionTimeout
+	return reason == string(agent.ReasonCancelled) || reason == string(agent.ReasonMissionTimeout)
 }
 
 // Finish compares the mission's end with the recording's: every recorded
@@ -628,7 +628,7 @@ func (r *Replayer) Finish(step *agent.Step) *replayMismatch {
 	if want == nil {
 		return nil
 	}
-	if r.stopped && step.Fail != nil && endedByContext(step.Fail.Reason) {
+	if r.stopped && step.Fail != nil && endedByContext(string(step.Fail.Reason)) {
 		return nil // cut short where the recording was
 	}
 	if exp := outcomeText(want); placeholders(exp, r.Rec.Redacted) != placeholders(got, r.Rec.Redacted) {
@@ -642,7 +642,7 @@ func outcomeText(o *transcriptOutcome) string {
 	if o.Fail == nil {
 		return "returned " + o.ReturnEDN
 	}
-	if o.Fail.Reason == agent.ReasonLLMError {
+	if o.Fail.Reason == string(agent.ReasonLLMError) {
 		return "failed: llm_error of class " + o.Fail.Class
 	}
 	return "failed: " + o.Fail.Reason + ": " + o.Fail.Message
