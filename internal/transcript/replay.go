@@ -213,7 +213,7 @@ func lastMessage(msgs []llm.Message) string {
 	if len(msgs) == 0 {
 		return "no messages"
 	}
-	return fmt.Sprintf("%q", oneLine(msgs[len(msgs)-1].Content, 80))
+	return fmt.Sprintf("%q", textutil.FirstLine(msgs[len(msgs)-1].Content, 80))
 }
 
 // maxDiffLines bounds each side of a diff, maxDiffWidth each line.
@@ -326,7 +326,7 @@ func firstDifference(want, got string) string {
 			y = b[i]
 		}
 		if x != y || i >= len(a) || i >= len(b) {
-			return fmt.Sprintf("line %d: recorded %q, now %q", i+1, oneLine(x, 60), oneLine(y, 60))
+			return fmt.Sprintf("line %d: recorded %q, now %q", i+1, textutil.FirstLine(x, 60), textutil.FirstLine(y, 60))
 		}
 	}
 	return ""
@@ -344,27 +344,12 @@ func (m *Mismatch) Report() string {
 	default:
 		fmt.Fprintf(&sb, "%s\n", m.What)
 	}
-	fmt.Fprintf(&sb, "  expected: %s\n", oneLine(m.Expected, 200))
-	fmt.Fprintf(&sb, "  got:      %s\n", oneLine(m.Got, 200))
+	fmt.Fprintf(&sb, "  expected: %s\n", textutil.FirstLine(m.Expected, 200))
+	fmt.Fprintf(&sb, "  got:      %s\n", textutil.FirstLine(m.Got, 200))
 	if m.Diff != "" {
 		for _, l := range strings.Split(m.Diff, "\n") {
 			fmt.Fprintf(&sb, "  %s\n", l)
 		}
 	}
 	return sb.String()
-}
-
-// oneLine is the first line of s, cut to n characters, with a mark when
-// something was left out.
-func oneLine(s string, n int) string {
-	s = strings.TrimSpace(s)
-	first, rest, more := strings.Cut(s, "\n")
-	first = strings.TrimRight(first, " \r")
-	if c := textutil.Clip(first, n); c != first {
-		return c
-	}
-	if more && strings.TrimSpace(rest) != "" {
-		return first + " …"
-	}
-	return first
 }
