@@ -22,6 +22,7 @@ import (
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/internal/traceview"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -167,7 +168,7 @@ type mission struct {
 	ctxSig  string
 	model   llm.Func
 	ref     string
-	replay  *replayer
+	replay  *transcript.Replayer
 	closers []func()
 }
 
@@ -331,16 +332,16 @@ func (w *Workbench) start(ctx context.Context, cancel context.CancelFunc, m *mis
 
 // mission runs m and saves its recording; it returns the run's summary.
 func (w *Workbench) mission(ctx context.Context, run *liveRun, m *mission) runSummary {
-	recd := &recorder{inner: m.model, run: ctx}
-	step, _ := m.agent.Run(ctx, agent.Options{LLM: llm.Func(recd.call), Context: m.ctxMap, ContextSignature: m.ctxSig,
+	recd := &transcript.Recorder{Inner: m.model, Run: ctx}
+	step, _ := m.agent.Run(ctx, agent.Options{LLM: llm.Func(recd.Call), Context: m.ctxMap, ContextSignature: m.ctxSig,
 		Trace: agent.TraceOn, Observers: []agent.Observer{run}})
-	sh := shown{step: step}
+	sh := transcript.Shown{Step: step}
 	meta := run.meta
 	if m.replay != nil {
-		mm := m.replay.finish(step)
+		mm := m.replay.Finish(step)
 		meta.Replay = &replayResult{Matches: mm == nil}
 		if mm != nil {
-			meta.Replay.Mismatch = sh.text(mm.report())
+			meta.Replay.Mismatch = sh.Text(mm.Report())
 		}
 	}
 	fallback := func(msg string) runSummary {
@@ -348,21 +349,25 @@ func (w *Workbench) mission(ctx context.Context, run *liveRun, m *mission) runSu
 		sum.Status, sum.Fail = "failed", &apiFail{Reason: "internal_error", Message: msg}
 		return sum
 	}
-	t, err := recd.transcript(m.file, m.text, m.ref, m.ctxMap, sh, w.opts.Version)
+	var src *transcript.AgentSource
+	if m.text != nil {
+		src = &transcript.AgentSource{File: m.file, Text: m.text}
+	}
+	t, err := recd.Transcript(src, m.ref, m.ctxMap, sh, w.opts.Version)
 	if err != nil {
 		w.log.printf("%s: run %s: the recording: %v\n", w.opts.Name, run.id, err)
 		return fallback("the recording: " + err.Error())
 	}
-	t.doc, err = withDevMeta(t.doc, meta)
+	t.Doc, err = withDevMeta(t.Doc, meta)
 	if err == nil {
 		if err = os.MkdirAll(w.opts.Runs, 0o755); err == nil {
-			err = writeFileAtomic(w.runPath(run.id), append(t.doc, '\n'), 0o644)
+			err = writeFileAtomic(w.runPath(run.id), append(t.Doc, '\n'), 0o644)
 		}
 	}
 	if err != nil {
 		w.log.printf("%s: run %s: saving it: %v\n", w.opts.Name, run.id, err)
 	}
-	sum, serr := summaryOf(run.id, t.doc)
+	sum, serr := summaryOf(run.id, t.Doc)
 	if serr != nil {
 		return fallback(serr.Error())
 	}
@@ -389,12 +394,12 @@ func withDevMeta(doc []byte, meta runMeta) ([]byte, error) {
 
 // savedRun is a saved run read back.
 type savedRun struct {
-	rec  *runTranscript
+	rec  *transcript.Transcript
 	meta runMeta
 }
 
 func readSavedRun(doc []byte) (*savedRun, error) {
-	rec, err := readRecording(doc)
+	rec, err := transcript.ReadRecording(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -554,24 +559,16 @@ func (w *Workbench) handleRuns(rw http.ResponseWriter, r *http.Request) {
 
 // apiTurn is a turn as the compare view shows it.
 type apiTurn struct {
-	Number     int           `json:"number"`
-	Program    string        `json:"program"`
-	Result     string        `json:"result"`
-	Error      string        `json:"error"`
-	Output     []string      `json:"output"`
-	ToolCalls  []apiToolCall `json:"tool_calls"`
-	Tokens     llm.Tokens    `json:"tokens"`
-	DurationMS float64       `json:"duration_ms"`
-	Response   string        `json:"response"`
-	LLMRetries []apiRetry    `json:"llm_retries"`
-}
-
-// apiRetry is a failed attempt of a turn's LLM call, as the trace holds it.
-type apiRetry struct {
-	Attempt int     `json:"attempt"`
-	Error   string  `json:"error"`
-	Class   string  `json:"class"`
-	WaitMS  float64 `json:"wait_ms"`
+	Number     int                     `json:"number"`
+	Program    string                  `json:"program"`
+	Result     string                  `json:"result"`
+	Error      string                  `json:"error"`
+	Output     []string                `json:"output"`
+	ToolCalls  []apiToolCall           `json:"tool_calls"`
+	Tokens     llm.Tokens              `json:"tokens"`
+	DurationMS float64                 `json:"duration_ms"`
+	Response   string                  `json:"response"`
+	LLMRetries []transcript.TraceRetry `json:"llm_retries"`
 }
 
 type apiToolCall struct {
@@ -600,8 +597,8 @@ func (w *Workbench) handleRun(rw http.ResponseWriter, r *http.Request) {
 	}
 	var d struct {
 		Step struct {
-			Usage json.RawMessage `json:"usage"`
-			Turns []tTurn         `json:"turns"`
+			Usage json.RawMessage        `json:"usage"`
+			Turns []transcript.TraceTurn `json:"turns"`
 		} `json:"step"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
@@ -610,23 +607,23 @@ func (w *Workbench) handleRun(rw http.ResponseWriter, r *http.Request) {
 	}
 	turns := []apiTurn{}
 	for _, t := range d.Step.Turns {
-		dt := apiTurn{Number: t.Number, Program: t.Program, Result: t.Result.lisp(), Error: t.Error, Output: t.Output,
+		dt := apiTurn{Number: t.Number, Program: t.Program, Result: t.Result.LispString(), Error: t.Error, Output: t.Output,
 			ToolCalls: []apiToolCall{}, Tokens: t.Tokens, DurationMS: t.DurationMS, Response: t.Response,
 			LLMRetries: t.LLMRetries}
 		if dt.LLMRetries == nil {
-			dt.LLMRetries = []apiRetry{}
+			dt.LLMRetries = []transcript.TraceRetry{}
 		}
 		if dt.Output == nil {
 			dt.Output = []string{}
 		}
 		for _, c := range t.ToolCalls {
-			dt.ToolCalls = append(dt.ToolCalls, apiToolCall{Name: c.Name, Args: c.Args.lisp(), Result: c.Result.lisp(),
+			dt.ToolCalls = append(dt.ToolCalls, apiToolCall{Name: c.Name, Args: c.Args.LispString(), Result: c.Result.LispString(),
 				Error: c.Error, DurationMS: c.DurationMS})
 		}
 		turns = append(turns, dt)
 	}
 	prompt := sr.meta.Prompt // a Go agent's: the run has no agent text
-	if sr.rec.hasAgent {
+	if sr.rec.HasAgent {
 		if f, err := agentfile.Parse(sr.rec.Agent.File, []byte(sr.rec.Agent.Text)); err == nil {
 			prompt = f.Config.Prompt
 		}
@@ -827,21 +824,21 @@ func (w *Workbench) handleReplay(rw http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ctxMap, err := rec.context()
+	ctxMap, err := rec.ContextMap()
 	if err != nil {
 		writeError(rw, http.StatusBadRequest, err.Error())
 		return
 	}
 	ctx, cancel := context.WithCancel(w.ctx)
-	rp := &replayer{rec: rec, stop: cancel}
+	rp := &transcript.Replayer{Rec: rec, Stop: cancel}
 	meta := sr.meta
 	meta.ReplayOf, meta.Replay, meta.Tools = id, nil, nil
 	var text []byte
-	if sr.rec.hasAgent {
+	if sr.rec.HasAgent {
 		text = []byte(rec.Agent.Text)
 	}
 	m := &mission{meta: meta, file: rec.Agent.File, text: text, prompt: built.Config().Prompt, agent: built, ctxMap: ctxMap,
-		ctxSig: a.ContextSignature, model: rp.call, ref: rec.Model, replay: rp}
+		ctxSig: a.ContextSignature, model: rp.Call, ref: rec.Model, replay: rp}
 	run, code, err := w.start(ctx, cancel, m)
 	if err != nil {
 		writeError(rw, code, err.Error())

@@ -21,6 +21,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -942,7 +943,7 @@ type (
 		Program    string                                `json:"program"`
 		Response   string                                `json:"response"`
 		Tokens     llm.Tokens                            `json:"tokens"`
-		LLMRetries []runcmd.TraceRetry                   `json:"llm_retries"`
+		LLMRetries []transcript.TraceRetry               `json:"llm_retries"`
 		ToolCalls  []struct{ Name, Args, Result string } `json:"tool_calls"`
 	}
 	devTestRow struct {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
-	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -109,9 +109,9 @@ func TestRunJSONFailuresCarryKind(t *testing.T) {
 				t.Fatalf("stdout is not one line of JSON: %q", out)
 			}
 			var o struct {
-				OK   bool                `json:"ok"`
-				Fail *runcmd.OutcomeFail `json:"fail"`
-				Ret  json.RawMessage     `json:"return"`
+				OK   bool                    `json:"ok"`
+				Fail *transcript.OutcomeFail `json:"fail"`
+				Ret  json.RawMessage         `json:"return"`
 			}
 			if err := json.Unmarshal([]byte(out), &o); err != nil {
 				t.Fatalf("stdout %q: %v", out, err)

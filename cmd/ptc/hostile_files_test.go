@@ -21,6 +21,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -177,7 +178,7 @@ func TestAgentFileTooLarge(t *testing.T) {
 	if !strings.Contains(errOut, "read "+path+": larger than 1 MiB, the bound of an agent file") {
 		t.Errorf("stderr %q", errOut)
 	}
-	rec := editTranscript(t, copyTranscript(t, dir), "big.json", func(tr *runcmd.Transcript) { tr.Agent.Text = big })
+	rec := editTranscript(t, copyTranscript(t, dir), "big.json", func(tr *transcript.Transcript) { tr.Agent.Text = big })
 	_, _, errOut = ptcIn(t, testEnv(nil, nil), "run", "--replay", rec)
 	if !strings.Contains(errOut, "larger than 1 MiB, the bound of an agent file") {
 		t.Errorf("replay: stderr %q", errOut)
@@ -196,7 +197,7 @@ func TestReplayStartsNoProcess(t *testing.T) {
 	marker := filepath.Join(dir, "PWNED")
 	cmd, _ := json.Marshal("touch " + marker)
 	clitest.WriteFile(t, dir, "tools.json", `{"mcpServers": {"x": {"command": "sh", "args": ["-c", `+string(cmd)+`]}}}`)
-	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runcmd.Transcript) {
+	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *transcript.Transcript) {
 		tr.Agent.Text = strings.Replace(tr.Agent.Text, "max-turns: 3\n", "max-turns: 3\nmcp: tools.json\n", 1)
 	})
 	agentFile := clitest.WriteFile(t, dir, "orders.md", strings.Replace(mustRead(t, ordersAgent), "max-turns: 3\n", "max-turns: 3\nmcp: tools.json\n", 1))
@@ -234,7 +235,7 @@ func TestReplayStartsNoProcess(t *testing.T) {
 // context: names: the recorded context is used.
 func TestReplayReadsNoAgentFiles(t *testing.T) {
 	dir := t.TempDir()
-	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runcmd.Transcript) {
+	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *transcript.Transcript) {
 		tr.Agent.Text = strings.Replace(tr.Agent.Text, "context: orders.json\n",
 			"context: /nonexistent/secrets.json\nmodel: openai-compatible:https://evil.example/v1#m\n", 1)
 	})
@@ -304,7 +305,7 @@ func TestTerminalEscapesRun(t *testing.T) {
 	}
 	code, out, errOut = run("(return (tool/echo {}))", "--json", "--trace", "-")
 	check("ptc run --json --trace -", code, out, errOut)
-	var o runcmd.Outcome
+	var o transcript.Outcome
 	var ret string
 	if err := json.Unmarshal([]byte(out), &o); err != nil || json.Unmarshal(o.Return, &ret) != nil ||
 		ret != string([]rune(clitest.HostileText())) {
@@ -324,10 +325,10 @@ func TestTerminalEscapesRun(t *testing.T) {
 
 	// A transcript from elsewhere: its texts, in the replay's messages
 	// and report.
-	hostileRec := editTranscript(t, rec, "hostile.json", func(tr *runcmd.Transcript) {
+	hostileRec := editTranscript(t, rec, "hostile.json", func(tr *transcript.Transcript) {
 		tr.Agent.File = "agent" + clitest.HostileText() + ".md"
 		tr.Calls[1].Messages[0].Content = clitest.HostileText() + "\n" + clitest.HostileText()
-		tr.Outcome.Fail = &runcmd.OutcomeFail{Reason: clitest.HostileText(), Message: clitest.HostileText()}
+		tr.Outcome.Fail = &transcript.OutcomeFail{Reason: clitest.HostileText(), Message: clitest.HostileText()}
 	})
 	env := testEnv(nil, nil)
 	env.Tools = hostileTool()

@@ -19,6 +19,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -212,7 +213,7 @@ func TestRunJSON(t *testing.T) {
 			if string(m["return"]) != tt.ret {
 				t.Errorf("return %s, want %s", m["return"], tt.ret)
 			}
-			var fail *runcmd.OutcomeFail
+			var fail *transcript.OutcomeFail
 			_ = json.Unmarshal(m["fail"], &fail)
 			switch {
 			case tt.reason == "" && fail != nil:
@@ -474,7 +475,7 @@ func TestRunRecordReplay(t *testing.T) {
 		t.Fatalf("replay: exit %d, stderr:\n%s", code, errOut)
 	}
 	var got struct {
-		runcmd.Outcome
+		transcript.Outcome
 		Replay runcmd.ReplayJSON `json:"replay"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
@@ -514,7 +515,7 @@ func TestRunRecordEDNContext(t *testing.T) {
 
 // editTranscript loads a transcript, lets edit change it and saves it
 // under a new name.
-func editTranscript(t *testing.T, path, name string, edit func(*runcmd.Transcript)) string {
+func editTranscript(t *testing.T, path, name string, edit func(*transcript.Transcript)) string {
 	t.Helper()
 	tr, err := runcmd.LoadTranscript(path)
 	if err != nil {
@@ -542,21 +543,21 @@ func TestRunReplayMismatch(t *testing.T) {
 	changedPrompt = clitest.WriteFile(t, dir, "changed.md", strings.Replace(mustRead(t, changedPrompt),
 		"what is their total amount?", "what do they add up to?", 1))
 
-	feedback := editTranscript(t, path, "feedback.json", func(tr *runcmd.Transcript) {
+	feedback := editTranscript(t, path, "feedback.json", func(tr *transcript.Transcript) {
 		// As if the interpreter had printed the first turn's value otherwise.
 		m := &tr.Calls[1].Messages[2]
 		m.Content = strings.Replace(m.Content, `"amount" 120.5`, `"amount" 120.50`, 1)
 	})
-	outcome := editTranscript(t, path, "outcome.json", func(tr *runcmd.Transcript) {
+	outcome := editTranscript(t, path, "outcome.json", func(tr *transcript.Transcript) {
 		tr.Outcome.ReturnEDN = "{:count 2, :total 999.0}"
 	})
-	fewer := editTranscript(t, path, "fewer.json", func(tr *runcmd.Transcript) {
+	fewer := editTranscript(t, path, "fewer.json", func(tr *transcript.Transcript) {
 		tr.Calls = tr.Calls[:1]
 	})
-	more := editTranscript(t, path, "more.json", func(tr *runcmd.Transcript) {
+	more := editTranscript(t, path, "more.json", func(tr *transcript.Transcript) {
 		tr.Calls = append(tr.Calls, tr.Calls[1])
 	})
-	reply := editTranscript(t, path, "reply.json", func(tr *runcmd.Transcript) {
+	reply := editTranscript(t, path, "reply.json", func(tr *transcript.Transcript) {
 		// The model "answered" differently: the program now fails.
 		tr.Calls[0].Reply.Content = "```clojure\n(first ctx/orderz)\n```"
 	})
@@ -624,8 +625,8 @@ func TestRunReplayMismatch(t *testing.T) {
 			t.Errorf("exit %d", code)
 		}
 		var got struct {
-			Fail   *runcmd.OutcomeFail `json:"fail"`
-			Replay runcmd.ReplayJSON   `json:"replay"`
+			Fail   *transcript.OutcomeFail `json:"fail"`
+			Replay runcmd.ReplayJSON       `json:"replay"`
 		}
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%q: %v", out, err)
@@ -646,7 +647,7 @@ func TestRunReplayMismatch(t *testing.T) {
 func TestRunReplaySystemPrompt(t *testing.T) {
 	dir := t.TempDir()
 	path := record(t, dir, ordersReplies())
-	sys := editTranscript(t, path, "sys.json", func(tr *runcmd.Transcript) {
+	sys := editTranscript(t, path, "sys.json", func(tr *transcript.Transcript) {
 		tr.System = strings.Replace(tr.System, "PTC-Lisp", "PTC Lisp", 1)
 	})
 	code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", ordersAgent, "--replay", sys)
@@ -661,11 +662,11 @@ func TestRunReplaySystemPrompt(t *testing.T) {
 func TestRunReplayRetries(t *testing.T) {
 	dir := t.TempDir()
 	path := record(t, dir, ordersReplies())
-	failed := editTranscript(t, path, "failed.json", func(tr *runcmd.Transcript) {
+	failed := editTranscript(t, path, "failed.json", func(tr *transcript.Transcript) {
 		c := tr.Calls[0]
 		c.Reply = trace.LLMReply{Error: "overloaded", Class: llm.ServerError}
 		c.Status = 503
-		tr.Calls = append([]runcmd.TranscriptCall{c}, tr.Calls...)
+		tr.Calls = append([]trace.LLMCall{c}, tr.Calls...)
 	})
 	// The agent waits at least 24 s before a retry (10 minutes, capped at
 	// the default MaxDelay of 30 s, jittered by 20%): a replay that waited

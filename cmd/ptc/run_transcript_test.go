@@ -12,13 +12,14 @@ import (
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // transcriptDocument is t as a ptc-trace document, for tests that edit a
 // recording: t.doc (a bare trace for a
 // legacy transcript) with t's recording and outcome put in.
-func transcriptDocument(t *runcmd.Transcript) ([]byte, error) {
+func transcriptDocument(t *transcript.Transcript) ([]byte, error) {
 	top := map[string]json.RawMessage{}
 	step := map[string]json.RawMessage{}
 	if t.Doc != nil {
@@ -49,7 +50,7 @@ func transcriptDocument(t *runcmd.Transcript) ([]byte, error) {
 		delete(top, "context_edn")
 	}
 	set(step, "system_prompt", t.System)
-	calls := append([]runcmd.TranscriptCall(nil), t.Calls...)
+	calls := append([]trace.LLMCall(nil), t.Calls...)
 	for i := range calls {
 		if calls[i].System == t.System {
 			calls[i].System = ""
@@ -62,14 +63,14 @@ func transcriptDocument(t *runcmd.Transcript) ([]byte, error) {
 		delete(step, "return")
 		delete(step, "fail")
 		if o.Fail == nil {
-			set(step, "return", runcmd.TraceValue{Lisp: o.ReturnEDN, JSON: o.Return})
+			set(step, "return", transcript.TraceValue{Lisp: o.ReturnEDN, JSON: o.Return})
 		} else {
 			f := map[string]any{"reason": o.Fail.Reason, "message": o.Fail.Message}
 			if o.Fail.Op != "" {
 				f["op"] = o.Fail.Op
 			}
 			if o.Fail.Class != "" {
-				f["details"] = runcmd.TraceValue{Lisp: "{:class " + strconv.Quote(o.Fail.Class) + "}",
+				f["details"] = transcript.TraceValue{Lisp: "{:class " + strconv.Quote(o.Fail.Class) + "}",
 					JSON: json.RawMessage(`{"class":` + strconv.Quote(o.Fail.Class) + `}`)}
 			}
 			set(step, "fail", f)

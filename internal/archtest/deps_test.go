@@ -29,6 +29,7 @@ var core = []string{
 	module + "/llm/internal/...",
 	module + "/internal/textutil",
 	module + "/internal/traceview",
+	module + "/internal/transcript",
 	module + "/workbench",
 }
 

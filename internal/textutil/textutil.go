@@ -44,6 +44,22 @@ func Thousands(n int) string {
 // among them, becomes one space, and none is left at either end.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// FirstLine is the first line of s (white space at its ends trimmed), cut
+// to n characters as Clip cuts, with " …" when lines that are not blank
+// follow it.
+func FirstLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	first, rest, more := strings.Cut(s, "\n")
+	first = strings.TrimRight(first, " \r")
+	if c := Clip(first, n); c != first {
+		return c
+	}
+	if more && strings.TrimSpace(rest) != "" {
+		return first + " …"
+	}
+	return first
+}
+
 // TruncateBytes cuts s to at most n bytes, at a character boundary (so the
 // cut may keep a few bytes less). No mark is added; a negative n keeps
 // nothing.

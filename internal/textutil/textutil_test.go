@@ -49,6 +49,25 @@ func TestOneLine(t *testing.T) {
 	}
 }
 
+func TestFirstLine(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"", 10, ""},
+		{"  one  ", 10, "one"},
+		{"first\nsecond", 10, "first …"},
+		{"first\r\n  \n", 10, "first"},
+		{"a long first line\nmore", 6, Clip("a long first line", 6)},
+	}
+	for _, tt := range tests {
+		if got := FirstLine(tt.in, tt.n); got != tt.want {
+			t.Errorf("FirstLine(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestTruncate(t *testing.T) {
 	for _, tc := range []struct {
 		s     string

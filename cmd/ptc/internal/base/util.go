@@ -104,19 +104,8 @@ func (s *SyncWriter) Write(b []byte) (int, error) {
 }
 
 // OneLine is the first line of s, cut to n characters, with a mark when
-// something was left out.
-func OneLine(s string, n int) string {
-	s = strings.TrimSpace(s)
-	first, rest, more := strings.Cut(s, "\n")
-	first = strings.TrimRight(first, " \r")
-	if c := textutil.Clip(first, n); c != first {
-		return c
-	}
-	if more && strings.TrimSpace(rest) != "" {
-		return first + " …"
-	}
-	return first
-}
+// something was left out (textutil.FirstLine).
+func OneLine(s string, n int) string { return textutil.FirstLine(s, n) }
 
 func Plural(n int, word string) string { return textutil.Plural(n, word) }
 

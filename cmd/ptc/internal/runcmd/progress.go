@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/internal/textutil"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -176,7 +177,7 @@ func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error)
 	p.mu.Lock()
 	p.tokens = p.tokens.Add(tokens)
 	p.mu.Unlock()
-	if errors.Is(err, errReplayMismatch) {
+	if errors.Is(err, transcript.ErrReplayMismatch) {
 		p.w.Printf("  ✗ the request differs from the recording (see below)\n")
 		return
 	}
@@ -280,7 +281,7 @@ func (p *progress) missionEnded(step *agent.Step) {
 	p.mu.Lock()
 	last, ended := p.started, p.ended
 	p.mu.Unlock()
-	if step.Fail != nil && step.Fail.Reason == reasonReplayMismatch {
+	if step.Fail != nil && step.Fail.Reason == transcript.ReasonReplayMismatch {
 		last = ended // the mismatch report follows
 	}
 	if last > ended {
@@ -290,15 +291,15 @@ func (p *progress) missionEnded(step *agent.Step) {
 		}
 		// From the Step, redacted as the events are: the progress is for
 		// a person, and often kept in a CI log.
-		sh := Shown{Step: step}
+		sh := transcript.Shown{Step: step}
 		switch {
 		case step.Fail == nil:
 			if tr != nil {
-				p.showOutput(sh.texts(tr.Output))
+				p.showOutput(sh.Texts(tr.Output))
 			}
 			p.w.Printf("  ✓ returned %s\n", sh.Value(step.Return, lisp.PrintOptions{MaxItems: 8, MaxChars: maxResultChars}))
 		case tr != nil && tr.Error != "":
-			p.showResult(turnResult{output: sh.texts(tr.Output), err: sh.Text(tr.Error)})
+			p.showResult(turnResult{output: sh.Texts(tr.Output), err: sh.Text(tr.Error)})
 		default:
 			p.w.Printf("  ✗ %s\n", base.OneLine(sh.Text(step.Fail.Error()), maxResultChars))
 		}

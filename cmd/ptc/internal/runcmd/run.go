@@ -22,6 +22,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/otelcli"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
+	"github.com/ptc-go/ptc/internal/transcript"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/mcp"
@@ -187,7 +188,7 @@ const kindUsageError = "usage_error"
 // before its mission: stdout holds one JSON object whatever happens, its
 // fail.reason the error's kind.
 func printFailJSON(w io.Writer, reason, msg string) {
-	b, _ := json.Marshal(Outcome{Return: json.RawMessage("null"), Fail: &OutcomeFail{Reason: reason, Message: msg}})
+	b, _ := json.Marshal(transcript.Outcome{Return: json.RawMessage("null"), Fail: &transcript.OutcomeFail{Reason: reason, Message: msg}})
 	fmt.Fprintln(w, string(b))
 }
 
@@ -223,7 +224,7 @@ func errKind(err error, fallback string) string {
 
 func (r *runCmd) run(pos []string) int {
 	f := r.flags
-	var rec *Transcript
+	var rec *transcript.Transcript
 	if f.replay != "" {
 		var err error
 		if rec, err = LoadTranscript(f.replay); err != nil {
@@ -289,7 +290,7 @@ func (r *runCmd) run(pos []string) int {
 	// then -c and --set over it.
 	var ctxMap *lisp.Map
 	if rec != nil {
-		ctxMap, err = rec.ContextMap()
+		ctxMap, err = contextMap(rec)
 	} else {
 		ctxMap, err = af.LoadContext()
 	}
@@ -316,10 +317,10 @@ func (r *runCmd) run(pos []string) int {
 	ctx, cancel := context.WithCancel(r.env.Ctx)
 	defer cancel()
 	var model llm.Func
-	var rp *Replayer
+	var rp *transcript.Replayer
 	ref := ""
 	if rec != nil {
-		rp = &Replayer{Rec: rec, Stop: cancel}
+		rp = &transcript.Replayer{Rec: rec, Stop: cancel}
 		model, ref = rp.Call, rec.Model
 	} else {
 		ref = base.FirstNonEmpty(f.model, af.Model, r.env.Getenv("PTC_MODEL"))
@@ -330,9 +331,9 @@ func (r *runCmd) run(pos []string) int {
 			return r.usageErr(err)
 		}
 	}
-	var recd *Recorder
+	var recd *transcript.Recorder
 	if f.record != "" {
-		recd = &Recorder{Inner: model, Run: ctx}
+		recd = &transcript.Recorder{Inner: model, Run: ctx}
 		model = recd.Call
 	}
 	var events missionEvents = quietEvents{}
@@ -381,7 +382,7 @@ func (r *runCmd) run(pos []string) int {
 	if err := tel.Shutdown(); err != nil {
 		r.stderr.Printf("ptc run: exporting to OpenTelemetry: %v\n", err)
 	}
-	sh := Shown{Step: step, raw: f.unredacted}
+	sh := transcript.Shown{Step: step, Raw: f.unredacted}
 	events.missionEnded(step)
 
 	code := base.ExitOK
@@ -392,9 +393,9 @@ func (r *runCmd) run(pos []string) int {
 		}
 	}
 	if recd != nil {
-		t, err := recd.Transcript(af.Name, agentText, ref, ctxMap, sh, r.env.Version().String())
+		t, err := recd.Transcript(&transcript.AgentSource{File: filepath.Base(af.Name), Text: agentText}, ref, ctxMap, sh, r.env.Version().String())
 		if err == nil {
-			err = t.Save(f.record)
+			err = SaveTranscript(t, f.record)
 		}
 		if err != nil {
 			r.stderr.Printf("ptc run: saving the transcript: %v\n", err)
@@ -403,7 +404,7 @@ func (r *runCmd) run(pos []string) int {
 			r.stderr.Printf("transcript saved to %s (%s)\n", f.record, base.Plural(len(t.Calls), "LLM call"))
 		}
 	}
-	var mismatch *replayMismatch
+	var mismatch *transcript.Mismatch
 	if rp != nil {
 		mismatch = rp.Finish(step)
 		r.replayNotes(rp, rec, agentText, mismatch)
@@ -431,7 +432,7 @@ func (r *runCmd) run(pos []string) int {
 }
 
 // replayNotes tells how a replay compares with its recording.
-func (r *runCmd) replayNotes(rp *Replayer, rec *Transcript, agentText []byte, mismatch *replayMismatch) {
+func (r *runCmd) replayNotes(rp *transcript.Replayer, rec *transcript.Transcript, agentText []byte, mismatch *transcript.Mismatch) {
 	if sum := sha256.Sum256(agentText); hex.EncodeToString(sum[:]) != rec.Agent.SHA256 && !r.flags.quiet {
 		r.stderr.Printf("note: the agent file differs from the recorded one (%s)\n", rec.Agent.File)
 	}
@@ -442,21 +443,21 @@ func (r *runCmd) replayNotes(rp *Replayer, rec *Transcript, agentText []byte, mi
 	if r.flags.quiet {
 		return
 	}
-	if rp.systemDiff != "" {
-		r.stderr.Printf("note: the system prompt differs from the recorded one (%s); the replay compares the conversation\n", rp.systemDiff)
+	if d := rp.SystemDiff(); d != "" {
+		r.stderr.Printf("note: the system prompt differs from the recorded one (%s); the replay compares the conversation\n", d)
 	}
 	r.stderr.Printf("replay matches the recording (%s)\n", base.Plural(len(rec.Calls), "LLM call"))
 }
 
 // printOutcome prints the value (or the failure) and returns the exit
 // status.
-func (r *runCmd) printOutcome(sh Shown, a *agent.Agent, code int, rp *Replayer, mismatch *replayMismatch) int {
+func (r *runCmd) printOutcome(sh transcript.Shown, a *agent.Agent, code int, rp *transcript.Replayer, mismatch *transcript.Mismatch) int {
 	step := sh.Step
 	if r.flags.asJSON {
 		out := struct {
-			Outcome
+			transcript.Outcome
 			Replay *ReplayJSON `json:"replay,omitempty"`
-		}{Outcome: outcomeOf(step, sh)}
+		}{Outcome: transcript.OutcomeOf(step, sh)}
 		if rp != nil {
 			out.Replay = &ReplayJSON{Matches: mismatch == nil, Mismatch: mismatch}
 		}
@@ -477,7 +478,7 @@ func (r *runCmd) printOutcome(sh Shown, a *agent.Agent, code int, rp *Replayer, 
 	case step.Fail == nil:
 		bound := base.PrintBound(a.Config().Limits)
 		pctx, cancel := base.PrintContext(context.Background(), a.Config().Limits)
-		out, err := sh.valueContext(pctx, step.Return, lisp.PrintOptions{MaxChars: bound + 1})
+		out, err := sh.ValueContext(pctx, step.Return, lisp.PrintOptions{MaxChars: bound + 1})
 		cancel()
 		if err != nil {
 			r.stderr.Printf("ptc run: %v\n", err)
@@ -488,7 +489,7 @@ func (r *runCmd) printOutcome(sh Shown, a *agent.Agent, code int, rp *Replayer, 
 			return base.ExitFail
 		}
 		fmt.Fprintln(r.stdout, out)
-	case mismatch != nil && step.Fail.Reason == reasonReplayMismatch:
+	case mismatch != nil && step.Fail.Reason == transcript.ReasonReplayMismatch:
 		// The report said it all.
 	case code == base.ExitInterrupted:
 		r.stderr.Printf("interrupted: the mission was cancelled after %s\n", base.Plural(step.Usage.Turns, "turn"))
@@ -520,8 +521,8 @@ func FailHint(f *agent.Fail) string {
 
 // ReplayJSON is how --json reports a replay.
 type ReplayJSON struct {
-	Matches  bool            `json:"matches"`
-	Mismatch *replayMismatch `json:"mismatch,omitempty"`
+	Matches  bool                 `json:"matches"`
+	Mismatch *transcript.Mismatch `json:"mismatch,omitempty"`
 }
 
 // setFlags are the --set NAME=VALUE flags.

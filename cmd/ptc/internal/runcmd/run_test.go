@@ -1,25 +1,12 @@
 package runcmd
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
-	"github.com/ptc-go/ptc/llm"
 )
-
-func TestLineDiff(t *testing.T) {
-	got := LineDiff("a\nb\nc\nd\ne", "a\nb\nX\nd\ne")
-	want := "  … (1 same line)\n  b\n- c\n+ X\n  d\n  … (1 same line)\n(first difference: line 3, column 1)"
-	if got != want {
-		t.Errorf("lineDiff:\n%s\nwant:\n%s", got, want)
-	}
-	if got := LineDiff("", "new"); got != "+ new" {
-		t.Errorf("lineDiff from nothing: %q", got)
-	}
-}
 
 func TestErrorSummary(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
@@ -50,28 +37,6 @@ func TestFailHint(t *testing.T) {
 	}
 	if got := FailHint(&agent.Fail{Reason: "timeout", Details: map[string]any{"class": "network"}}); got != "" {
 		t.Errorf("a non-LLM failure got the hint %q", got)
-	}
-}
-
-// TestRecorderErrors: a failed call is recorded with its message, class
-// and status, as the replay gives it back.
-func TestRecorderErrors(t *testing.T) {
-	fail := &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}
-	r := &Recorder{Run: context.Background(), Inner: func(context.Context, llm.Request) (llm.Response, error) {
-		return llm.Response{}, fail
-	}}
-	_, err := r.Call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
-	if err != fail {
-		t.Fatalf("error %v", err)
-	}
-	c := r.Calls[0]
-	if c.Reply.Error != "slow down" || c.Reply.Class != llm.RateLimit || c.Status != 429 || c.Interrupted {
-		t.Errorf("recorded %+v", c)
-	}
-	rp := &Replayer{Rec: &Transcript{Calls: r.Calls}, Stop: func() {}}
-	_, err = rp.Call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
-	if err == nil || err.Error() != fail.Error() {
-		t.Errorf("replayed error %v, want %v", err, fail)
 	}
 }
 
