@@ -18,6 +18,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/devcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
@@ -110,7 +111,7 @@ func newDevHarness(t *testing.T, dir string, model func() llm.Func) *devHarness 
 	env.OpenModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
 	env.Tools = devTools()
 	h.ts = httptest.NewUnstartedServer(nil)
-	s, err := newDevServer(env, devOptions{Dir: dir, Addr: h.ts.Listener.Addr().String(), Model: "script:dev"})
+	s, err := devcmd.NewServer(env, devcmd.Options{Dir: dir, Addr: h.ts.Listener.Addr().String(), Model: "script:dev"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,30 +574,6 @@ func TestDevEditAndSave(t *testing.T) {
 	h.call("POST", "/api/agents/sub/prompted/save", map[string]any{"prompt": "  indented\nless"}, 400, nil)
 }
 
-func TestDevEditText(t *testing.T) {
-	for _, c := range []struct {
-		name, in string
-		edit     devEdit
-		want     string
-	}{
-		{"no front matter", "Hi.\n", devEdit{MaxTurns: 2}, "---\nmax-turns: 2\n---\nHi.\n"},
-		{"new limits", "---\nmax-turns: 1\n---\n\nHi.\n", devEdit{Limits: map[string]json.RawMessage{"max_steps": json.RawMessage("5")}},
-			"---\nmax-turns: 1\nlimits:\n  max-steps: 5\n---\n\nHi.\n"},
-		{"replace a limit", "---\nlimits:\n    timeout: 1s # slow\n    max-depth: 3\n---\nHi.", devEdit{Limits: map[string]json.RawMessage{"timeout": json.RawMessage(`"3s"`)}},
-			"---\nlimits:\n    timeout: 3s\n    max-depth: 3\n---\nHi."},
-		{"body prompt", "---\nmax-turns: 1\n---\n\nOld\nprompt\n\n", devEdit{Prompt: "New"}, "---\nmax-turns: 1\n---\n\nNew\n"},
-		{"CRLF", "---\r\nmax-turns: 1\r\n---\r\nOld\r\n", devEdit{MaxTurns: 4}, "---\r\nmax-turns: 4\r\n---\r\nOld\r\n"},
-		{"block max-turns", "---\nmax-turns: |\n  3\n---\nHi.\n", devEdit{MaxTurns: 4}, "---\nmax-turns: 4\n---\nHi.\n"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			out, _, err := c.edit.apply("a.md", ".", []byte(c.in))
-			if err != nil || string(out) != c.want {
-				t.Errorf("got %q, %v; want %q", out, err, c.want)
-			}
-		})
-	}
-}
-
 // TestDevFirewall: a firewalled value of the context shows in no response
 // of the API, the stream, the saved file and the trace page included.
 func TestDevFirewall(t *testing.T) {
@@ -673,7 +650,7 @@ func TestDevCommand(t *testing.T) {
 			seen := make(chan string, 1)
 			w := &lineWriter{want: "/?token=", seen: seen}
 			code := make(chan int, 1)
-			go func() { code <- cmdDev(env, []string{dir, "--addr", c.addr}, io.Discard, w) }()
+			go func() { code <- devcmd.Run(env, []string{dir, "--addr", c.addr}, io.Discard, w) }()
 			line := <-seen
 			u, ok := strings.CutPrefix(line, "ptc dev: ")
 			if !ok || !strings.HasPrefix(u, "http://") {
@@ -832,7 +809,7 @@ func TestDevOpen(t *testing.T) {
 	seen := make(chan string, 1)
 	w := &lineWriter{want: "/?token=", seen: seen}
 	code := make(chan int, 1)
-	go func() { code <- cmdDev(env, []string{dir, "--open"}, io.Discard, w) }()
+	go func() { code <- devcmd.Run(env, []string{dir, "--open"}, io.Discard, w) }()
 	printed := strings.TrimPrefix(<-seen, "ptc dev: ")
 	// The browser is another process: wait for its file, bounded by the
 	// test's own deadline rather than a timer.

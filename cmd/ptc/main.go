@@ -8,6 +8,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/benchcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/conformcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/devcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/evalcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/mcpcmd"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/modelscmd"
@@ -71,7 +72,7 @@ func dispatch(env *base.Env, args []string, stdin io.Reader, stdout, stderr io.W
 	case "trace":
 		return base.TermWrapped(stdout, stderr, func(stdout, stderr io.Writer) int { return tracecmd.Run(env, rest, stdout, stderr) })
 	case "dev":
-		return cmdDev(env, rest, stdout, stderr)
+		return devcmd.Run(env, rest, stdout, stderr)
 	case "models":
 		return modelscmd.Run(env, rest, stdout, stderr)
 	case "version", "--version":

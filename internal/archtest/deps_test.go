@@ -131,6 +131,7 @@ func TestAdapterBuildTags(t *testing.T) {
 // "The command line"): base under everything, load and otelcli on it, the
 // commands' packages on those; a command imports another command's
 // package only for what that one owns (ptc run writes traces through
+// tracecmd; ptc dev reads test cases and traces through testcmd and
 // tracecmd).
 func TestCLILayers(t *testing.T) {
 	goTool, err := exec.LookPath("go")
@@ -151,6 +152,7 @@ func TestCLILayers(t *testing.T) {
 		"load":    {"base"},
 		"otelcli": {"base", "load"},
 		"runcmd":  {"base", "load", "otelcli", "tracecmd"},
+		"devcmd":  {"base", "load", "otelcli", "testcmd", "tracecmd"}, // the cases ptc test reads, the traces it writes
 	}
 	n := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

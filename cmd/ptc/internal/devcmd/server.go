@@ -1,4 +1,4 @@
-package main
+package devcmd
 
 import (
 	"context"
@@ -23,8 +23,8 @@ import (
 // tools. The page, the runs, the history and the security are the
 // workbench's.
 
-// devOptions are the options of a dev server.
-type devOptions struct {
+// Options are the options of a dev server.
+type Options struct {
 	// Dir is the folder of agent files, as given; Runs the folder of the
 	// recordings (default Dir/.ptc-runs).
 	Dir, Runs string
@@ -43,13 +43,13 @@ type devOptions struct {
 // agents.
 type devSource struct {
 	env  *base.Env
-	opts devOptions
+	opts Options
 	log  *base.SyncWriter
 }
 
-// newDevServer returns the workbench of ptc dev over opts.Dir, serving
+// NewServer returns the workbench of ptc dev over opts.Dir, serving
 // under env.Ctx.
-func newDevServer(env *base.Env, opts devOptions) (*workbench.Workbench, error) {
+func NewServer(env *base.Env, opts Options) (*workbench.Workbench, error) {
 	if opts.Dir == "" {
 		opts.Dir = "."
 	}

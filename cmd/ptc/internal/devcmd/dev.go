@@ -1,4 +1,4 @@
-package main
+package devcmd
 
 import (
 	"context"
@@ -33,7 +33,7 @@ See docs/cli.md.
 Flags:
 `
 
-func cmdDev(env *base.Env, args []string, stdout, stderr io.Writer) int {
+func Run(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	fs := base.NewFlagSet("dev", stderr, devSynopsis)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: ptc dev %s\n%s", devSynopsis, devHelp)
@@ -78,7 +78,7 @@ func cmdDev(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	}
 	denv := *env
 	denv.Ctx = ctx
-	w, err := newDevServer(&denv, devOptions{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
+	w, err := NewServer(&denv, Options{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
