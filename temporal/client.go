@@ -107,9 +107,10 @@ func (m *Mission) RunID() string { return m.runID }
 
 // Progress asks the mission where it is (the progress query, answered by
 // a worker). When no worker can answer (none polls the mission's task
-// queue, or the query failed), it reads what the server keeps: the
-// workflow's state and the summary in its memo, and says so
-// (Progress.Recorded).
+// queue, none that serves the version of its agent the mission runs, or
+// the query failed), it reads what the server keeps: the workflow's state
+// and the summary in its memo, and says so (Progress.Recorded, with
+// Unanswered naming the version and the task queue a mission waits on).
 func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	d, err := describe(ctx, m.c, m.id, "")
 	if err != nil {
@@ -117,6 +118,12 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	}
 	info := d.GetWorkflowExecutionInfo()
 	queue := info.GetTaskQueue()
+	var sum Summary
+	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
+		if converter.GetDefaultDataConverter().FromPayload(f, &sum) != nil {
+			sum = Summary{}
+		}
+	}
 	unanswered := ""
 	if tq, err := m.c.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW); err == nil && len(tq.GetPollers()) == 0 {
 		unanswered = fmt.Sprintf("no worker polls the task queue %q", queue)
@@ -136,13 +143,14 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 		}
 		unanswered = qerr.Error()
 	}
-	p := Progress{Recorded: true, Unanswered: unanswered}
-	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
-		var s Summary
-		if converter.GetDefaultDataConverter().FromPayload(f, &s) == nil {
-			p.Agent, p.Status, p.Turn, p.Usage.Turns, p.Usage.Tokens = s.Agent, s.Status, s.Turns, s.Turns, s.Tokens
-		}
+	running := info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	if sum.Version != "" && running {
+		unanswered = fmt.Sprintf("the mission waits for a worker that serves version %s of agent %q (task queue %q): %s",
+			sum.Version, sum.Agent, queue, unanswered)
 	}
+	p := Progress{Recorded: true, Unanswered: unanswered, Agent: sum.Agent, Status: sum.Status, Version: sum.Version,
+		Turn: sum.Turns}
+	p.Usage.Turns, p.Usage.Tokens = sum.Turns, sum.Tokens
 	switch info.GetStatus() {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
 		p.Status = StatusRunning

@@ -17,7 +17,8 @@ const (
 	// QueryProgress is the query that returns a mission's Progress.
 	QueryProgress = "ptc.progress"
 
-	activityStep = "ptc.Step" // a local activity: runs the mission from its journal, up to its next LLM or tool call
+	activityStep  = "ptc.Step"  // a local activity: runs the mission from its journal, up to its next LLM or tool call
+	activityRoute = "ptc.Route" // a local activity: the version a new mission runs, and its task queue
 	activityLLM  = "ptc.LLM"  // one LLM call
 	activityTool = "ptc.Tool" // one tool call
 )
@@ -28,6 +29,9 @@ const (
 	// errTypeAgentChanged is a worker's refusal of a mission started with
 	// another version of its agent.
 	errTypeAgentChanged = "ptc.agent_changed"
+	// errTypeWorkerStopped is a call cut short by its worker's stop: it
+	// is made again.
+	errTypeWorkerStopped = "ptc.worker_stopped"
 )
 
 // Status is where a mission is.
@@ -59,11 +63,16 @@ type Progress struct {
 	// LastProgram is the program of the last turn that had one, scrubbed
 	// by the mission's firewall (Progress is for display).
 	LastProgram string `json:",omitempty"`
+	// Version is the fingerprint of the version of the agent the mission
+	// runs (agent.Agent.Fingerprint; "" until its start chose one).
+	Version string `json:",omitempty"`
 	// Recorded is set when no worker answered the progress query (none is
-	// up): Status is then the workflow's, and Agent, Turn and Usage's
-	// turns and tokens come from the summary the mission keeps in its
-	// workflow's memo (written at its start and its end), the rest is
-	// zero. Unanswered says why the query failed.
+	// up, or none that serves the mission's version): Status is then the
+	// workflow's, and Agent, Version, Turn and Usage's turns and tokens
+	// come from the summary the mission keeps in its workflow's memo
+	// (written at its start and its end), the rest is zero. Unanswered
+	// says why the query failed: for a mission that waits for a worker of
+	// its version, which version and on what task queue.
 	Recorded   bool   `json:",omitempty"`
 	Unanswered string `json:",omitempty"`
 }
@@ -104,9 +113,15 @@ type MissionInput struct {
 	// DefaultHistoryLimit.
 	HistoryLimit int `json:",omitempty"`
 	// Fingerprint is the fingerprint of the agent's version the mission
-	// runs (agent.Agent.Fingerprint): recorded by its first round, or
-	// given by its caller to a nested agent's mission.
+	// runs (agent.Agent.Fingerprint): chosen at its start, or given by
+	// its caller to a nested agent's mission.
 	Fingerprint string `json:",omitempty"`
+	// Queue is the task queue of the mission's agent version
+	// (VersionQueue), where its workflow runs once it started, with its
+	// activities and nested agents; "" for missions started in a test
+	// environment (Register), and for those started before routing by
+	// version, which run on the task queue they started on.
+	Queue string `json:",omitempty"`
 	// Resume is what a mission that continued in a new run carries over:
 	// its journal, its start, its runs.
 	Resume *Resume `json:",omitempty"`
@@ -295,6 +310,15 @@ type pendingTool struct {
 	Nested     bool
 	TokenLimit int `json:",omitempty"`
 	Position   agent.Position
+}
+
+type routeInput struct {
+	Agent string
+}
+
+type routeOutput struct {
+	Fingerprint string
+	Queue       string `json:",omitempty"`
 }
 
 type llmInput struct {

@@ -56,10 +56,24 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // memo, names child workflows after their tools, sends LLM requests as
 // differences and continues long missions in new runs. Missions started
 // before it replay as they ran.
+//
+// versionRouted moves a new mission, at its start, to the task queue of
+// its agent's version (routeOptions): its rounds, its calls and its
+// nested agents then reach only workers that have that version. Missions
+// started before it run on the task queue they started on, a worker
+// without their version refusing them (runner.lookup).
 const (
 	versionChange     = "ptc.production"
 	versionProduction = 1
+	versionRouted     = 2
 )
+
+// routeOptions are those of the local activity that chooses a new
+// mission's version: it looks the agent up, nothing more.
+var routeOptions = workflow.LocalActivityOptions{
+	ScheduleToCloseTimeout: time.Minute,
+	RetryPolicy:            &sdktemporal.RetryPolicy{NonRetryableErrorTypes: []string{errTypeConfig}},
+}
 
 // mission is the workflow's state: the journal of what the mission did,
 // and its progress.
@@ -92,8 +106,14 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 	if in.StepTimeout <= 0 {
 		in.StepTimeout = DefaultStepTimeout
 	}
-	m := &mission{in: in, started: info.WorkflowStartTime, progress: Progress{Agent: in.Agent, Status: StatusRunning}}
-	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionProduction)
+	m := &mission{in: in, started: info.WorkflowStartTime,
+		progress: Progress{Agent: in.Agent, Status: StatusRunning, Version: in.Fingerprint}}
+	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionRouted)
+	if m.version >= versionRouted && in.Resume == nil && in.Fingerprint == "" && in.Queue == "" {
+		if moved, res, err := m.route(ctx); moved {
+			return res, err
+		}
+	}
 	if r := in.Resume; r != nil {
 		m.j, m.started, m.runs = r.Journal, r.Started, r.Runs
 		m.in.Resume = nil
@@ -162,6 +182,35 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, m.in)
 		}
 	}
+}
+
+// route starts a new mission: it chooses the version of its agent (the
+// current one of the worker that runs this) and moves the mission to that
+// version's task queue, in a new run of its workflow (continue-as-new),
+// whose workers all have it. In a test environment (no task queue) the
+// mission stays, with that version. moved reports that the run ends here
+// with res and err (moved on, failed, or cancelled).
+func (m *mission) route(ctx workflow.Context) (moved bool, res *Result, err error) {
+	var out routeOutput
+	err = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, routeOptions), activityRoute,
+		routeInput{Agent: m.in.Agent}).Get(ctx, &out)
+	if ctx.Err() != nil {
+		res, err = m.end(ctx)
+		return true, res, err
+	}
+	if err != nil {
+		return true, nil, err // a worker without the agent: the mission fails (ptc.config)
+	}
+	m.in.Fingerprint, m.progress.Version = out.Fingerprint, out.Fingerprint
+	if out.Queue == "" {
+		return false, nil, nil
+	}
+	m.in.Queue = out.Queue
+	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: Summary{Agent: m.in.Agent, Status: StatusRunning,
+		Version: out.Fingerprint}}); err != nil {
+		return true, nil, err
+	}
+	return true, nil, workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, out.Queue), WorkflowName, m.in)
 }
 
 // full reports whether the mission should continue in a new run: its
@@ -292,7 +341,9 @@ func (m *mission) finish(ctx workflow.Context, res *Result) (*Result, error) {
 // on the namespace: a server that does not know them fails the workflow
 // task).
 func (m *mission) annotate(ctx workflow.Context, res *Result) {
-	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: summaryOf(res)})
+	sum := summaryOf(res)
+	sum.Version = m.in.Fingerprint
+	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: sum})
 	if m.in.SearchAttributes {
 		_ = workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeReason.ValueSet(res.Reason),
 			SearchAttributeTurns.ValueSet(int64(res.Turns)), SearchAttributeTokens.ValueSet(int64(res.Tokens.Total())))
@@ -311,6 +362,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 		base = time.Second
 	}
 	ao := workflow.ActivityOptions{
+		TaskQueue:           m.in.Queue,
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{
@@ -356,6 +408,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 	// Limits.Timeout (a call past it is the tool's error, not retried);
 	// the activity's own timeout, a little longer, is for lost workers.
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           m.in.Queue,
 		StartToCloseTimeout: out.ToolTimeout + toolTimeoutMargin,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
@@ -384,7 +437,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
 				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
-				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit}
+				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.in.Queue}
 			futures[i] = workflow.ExecuteChildWorkflow(m.childContext(ctx, child, p.Name, len(m.j.Tools)+i+1), WorkflowName, child)
 			continue
 		}
@@ -436,9 +489,9 @@ func (m *mission) childContext(ctx workflow.Context, child MissionInput, tool st
 		// Deep trees of long names: keep the end, which names the tool.
 		id = traceID(id)[:16] + "…" + id[len(id)-maxWorkflowID/2:]
 	}
-	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id,
+	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.in.Queue,
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
-		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning}}})
+		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
 }
 
 // maxWorkflowID bounds the child workflow ids the mission makes up
