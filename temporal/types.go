@@ -19,8 +19,8 @@ const (
 
 	activityStep  = "ptc.Step"  // a local activity: runs the mission from its journal, up to its next LLM or tool call
 	activityRoute = "ptc.Route" // a local activity: the version a new mission runs, and its task queue
-	activityLLM  = "ptc.LLM"  // one LLM call
-	activityTool = "ptc.Tool" // one tool call
+	activityLLM   = "ptc.LLM"   // one LLM call
+	activityTool  = "ptc.Tool"  // one tool call
 )
 
 // Error types of the activities' application errors.
