@@ -40,7 +40,9 @@ func TestMain(m *testing.M) {
 	if addr := os.Getenv(envWorker); addr != "" {
 		os.Exit(workerMain(addr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopSharedServer()
+	os.Exit(code)
 }
 
 // workerMain runs a worker of the order agent until it is killed: the
