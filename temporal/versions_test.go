@@ -54,7 +54,7 @@ func (d *deployAgent) version(t *testing.T, v string) *agent.Agent {
 // waits for, scheduled (not started): nil when there is none.
 func pendingAttempts(ctx context.Context, t *testing.T, c client.Client, id string) []int32 {
 	t.Helper()
-	d, err := c.DescribeWorkflowExecution(ctx, id, "")
+	d, err := describe(ctx, c, id, "")
 	if err != nil {
 		t.Fatal(err)
 	}

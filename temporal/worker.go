@@ -217,7 +217,10 @@ func stopAll(ws []worker.Worker) {
 }
 
 // Register registers the mission workflow and its activities, for
-// opts.Agents, on r (opts.Worker is not used).
+// opts.Agents, on r (opts.Worker is not used): for the SDK's test
+// environment. Missions run there with the current version of their agent,
+// where they started; on a worker of your own, they would not move to
+// their version's task queue as NewWorker's do (see NewWorker).
 func Register(r Registry, opts WorkerOptions) error {
 	rn, err := newRunner(opts)
 	if err != nil {
