@@ -43,12 +43,12 @@
 // cancelled; its Result, readable JSON with a summary and the raw trace,
 // is the workflow's result or the error's details, and its memo holds
 // the summary. A mission runs the version of its agent it started with
-// (agent.Agent.Fingerprint): the worker that takes its start records its
-// version and moves it, in a new run of its workflow, to that version's
-// task queue (VersionQueue), which only workers that serve the version
-// poll (WorkerOptions.Agents and Versions), with its calls and nested
-// agents; while none is up, it waits there, and Mission.Progress says for
-// which version. Each LLM request is stored once in the history, and a
+// (agent.Agent.Fingerprint): the worker that runs its first round records
+// its version, and the mission makes its first call, then goes on in a
+// new run of its workflow, on that version's task queue (VersionQueue),
+// which only workers that serve the version poll (WorkerOptions.Agents and
+// Versions), with its calls and nested agents; while none is up, it waits
+// there, and Mission.Progress says for which version. Each LLM request is stored once in the history, and a
 // mission past its HistoryLimit continues in a new run of its workflow
 // with its journal. ReplayHistory replays a mission's recorded history
 // with this package's workflow code.

@@ -182,7 +182,7 @@ func TestEndStates(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := Summary{Agent: tc.agent, Status: statusOf(step.Fail), Reason: tc.reason, Turns: tc.turns,
-				Tokens: step.TotalUsage.Tokens, Runs: 1, Version: agents[tc.agent].Fingerprint()}
+				Tokens: step.TotalUsage.Tokens, Runs: 2, Version: agents[tc.agent].Fingerprint()} // its first run, and its version's
 			if s != want {
 				t.Errorf("memo %+v, want %+v", s, want)
 			}

@@ -18,7 +18,6 @@ const (
 	QueryProgress = "ptc.progress"
 
 	activityStep  = "ptc.Step"  // a local activity: runs the mission from its journal, up to its next LLM or tool call
-	activityRoute = "ptc.Route" // a local activity: the version a new mission runs, and its task queue
 	activityLLM   = "ptc.LLM"   // one LLM call
 	activityTool  = "ptc.Tool"  // one tool call
 )
@@ -113,13 +112,13 @@ type MissionInput struct {
 	// DefaultHistoryLimit.
 	HistoryLimit int `json:",omitempty"`
 	// Fingerprint is the fingerprint of the agent's version the mission
-	// runs (agent.Agent.Fingerprint): chosen at its start, or given by
-	// its caller to a nested agent's mission.
+	// runs (agent.Agent.Fingerprint): recorded by its first round, or
+	// given by its caller to a nested agent's mission.
 	Fingerprint string `json:",omitempty"`
 	// Queue is the task queue of the mission's agent version
-	// (VersionQueue), where its workflow runs once it started, with its
-	// activities and nested agents; "" for missions started in a test
-	// environment (Register), and for those started before routing by
+	// (VersionQueue), where its workflow runs once it made its first
+	// calls, with its calls and nested agents; "" before, in a test
+	// environment (Register), and for missions started before routing by
 	// version, which run on the task queue they started on.
 	Queue string `json:",omitempty"`
 	// Resume is what a mission that continued in a new run carries over:
@@ -184,8 +183,9 @@ type Result struct {
 	Message string     `json:",omitempty"`
 	Turns   int        `json:",omitempty"`
 	Tokens  llm.Tokens `json:",omitzero"`
-	// Runs counts the workflow runs the mission took (it continues in a
-	// new run past its HistoryLimit).
+	// Runs counts the workflow runs the mission took: it continues in a
+	// new run on its version's task queue after its first call, and past
+	// its HistoryLimit.
 	Runs int `json:",omitempty"`
 	// Trace is the mission's Step as a raw agent trace (trace.Marshal
 	// with Raw). It carries the Step's firewall: the Step read back
@@ -277,6 +277,10 @@ type stepOutput struct {
 	ToolTimeout    time.Duration
 	// Fingerprint is the fingerprint of the agent's version that ran.
 	Fingerprint string `json:",omitempty"`
+	// Queue is the task queue of that version, for a mission that is not
+	// there (VersionQueue; "" for a nested agent's, and in a test
+	// environment).
+	Queue string `json:",omitempty"`
 }
 
 type llmCall struct {
@@ -310,15 +314,6 @@ type pendingTool struct {
 	Nested     bool
 	TokenLimit int `json:",omitempty"`
 	Position   agent.Position
-}
-
-type routeInput struct {
-	Agent string
-}
-
-type routeOutput struct {
-	Fingerprint string
-	Queue       string `json:",omitempty"`
 }
 
 type llmInput struct {

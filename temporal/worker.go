@@ -63,8 +63,8 @@ var ErrInvalidOptions = errors.New("temporal: invalid options")
 //
 // The worker polls taskQueue, where missions start, and one task queue per
 // version of each agent it serves (VersionQueue: its version in Agents and
-// those in Versions): a mission moves, at its start, to the task queue of
-// its agent's version, so that its rounds, its LLM and tool calls and its
+// those in Versions): a mission moves, after its first call, to the task
+// queue of its agent's version, so that its rounds, its LLM and tool calls and its
 // nested agents reach only workers that have that version. The SDK's
 // options (opts.Worker) apply to each of these task queues.
 func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Worker, error) {
@@ -114,7 +114,7 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 // as name, in the version whose fingerprint (agent.Agent.Fingerprint) is
 // given, on the workers of taskQueue: "<taskQueue>@<name>@<the
 // fingerprint's first 12 hex digits>". Workers serving that version poll
-// it; a mission started on taskQueue moves there at its start, with its
+// it; a mission started on taskQueue moves there after its first call, with its
 // nested agents, and waits there while no worker serves its version.
 func VersionQueue(taskQueue, name, fingerprint string) string {
 	fp := strings.TrimPrefix(fingerprint, "sha256:")
@@ -235,6 +235,7 @@ func Register(r Registry, opts WorkerOptions) error {
 type runner struct {
 	agents   map[string][]entry // by name: the current version first, then the older ones
 	queue    string             // the task queue where missions start ("": Register's, no routing)
+	roots    map[string]bool    // the names of Agents: the agents missions are started with
 	model    llm.Model
 	registry llm.Registry
 }
@@ -255,7 +256,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 	if len(opts.Agents) == 0 {
 		return nil, fmt.Errorf("%w: no agents", ErrInvalidOptions)
 	}
-	r := &runner{agents: map[string][]entry{}, model: opts.Model, registry: opts.Registry}
+	r := &runner{agents: map[string][]entry{}, roots: map[string]bool{}, model: opts.Model, registry: opts.Registry}
 	var walk func(name string, e entry, depth int) error
 	walk = func(name string, e entry, depth int) error {
 		if e.agent == nil {
@@ -301,6 +302,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 		if err := walk(name, entry{agent: opts.Agents[name]}, 0); err != nil {
 			return nil, err
 		}
+		r.roots[name] = true
 	}
 	for _, name := range sortedKeys(opts.Versions) {
 		if _, ok := opts.Agents[name]; !ok {
@@ -329,7 +331,6 @@ func sortedKeys[V any](m map[string]V) []string {
 func (r *runner) register(reg Registry) {
 	reg.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	reg.RegisterActivityWithOptions(r.step, activity.RegisterOptions{Name: activityStep})
-	reg.RegisterActivityWithOptions(r.route, activity.RegisterOptions{Name: activityRoute})
 	reg.RegisterActivityWithOptions(r.callLLM, activity.RegisterOptions{Name: activityLLM})
 	reg.RegisterActivityWithOptions(r.callTool, activity.RegisterOptions{Name: activityTool})
 }
@@ -359,20 +360,14 @@ func (r *runner) lookup(name, fingerprint string) (entry, error) {
 			"Deploying a changed agent", name, fingerprint, versions[0].fingerprint), errTypeAgentChanged)
 }
 
-// route is the local activity that starts a mission: the fingerprint of
-// the version of its agent it runs (this worker's current one), and the
-// task queue of that version, where the mission goes on ("" when the
-// worker has no task queue: a test environment).
-func (r *runner) route(_ context.Context, in routeInput) (*routeOutput, error) {
-	e, err := r.lookup(in.Agent, "")
-	if err != nil {
-		return nil, err
+// versionQueue is the task queue of the version e of the agent registered
+// as name, for a mission on this worker's task queue: "" for a nested
+// agent (it runs on its caller's) and without a task queue (Register).
+func (r *runner) versionQueue(name string, e entry) string {
+	if r.queue == "" || !r.roots[name] {
+		return ""
 	}
-	out := &routeOutput{Fingerprint: e.fingerprint}
-	if r.queue != "" {
-		out.Queue = VersionQueue(r.queue, in.Agent, e.fingerprint)
-	}
-	return out, nil
+	return VersionQueue(r.queue, name, e.fingerprint)
 }
 
 // stopping is the error of an LLM or tool call cut short because its

@@ -57,23 +57,21 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // differences and continues long missions in new runs. Missions started
 // before it replay as they ran.
 //
-// versionRouted moves a new mission, at its start, to the task queue of
-// its agent's version (routeOptions): its rounds, its calls and its
-// nested agents then reach only workers that have that version. Missions
-// started before it run on the task queue they started on, a worker
-// without their version refusing them (runner.lookup).
+// versionRouted moves a mission to the task queue of its agent's
+// version (VersionQueue) once its first calls are made: they are
+// scheduled there, and the workflow then continues in a new run there
+// (a run that started sooner than a second before would wait for the
+// rest of it: the server's bound on continue-as-new loops). From then on
+// its rounds, its calls and its nested agents reach only workers that
+// have that version. Missions started before it run on the task queue
+// they started on, a worker without their version refusing them
+// (runner.lookup), until they continue in a new run past their
+// HistoryLimit.
 const (
 	versionChange     = "ptc.production"
 	versionProduction = 1
 	versionRouted     = 2
 )
-
-// routeOptions are those of the local activity that chooses a new
-// mission's version: it looks the agent up, nothing more.
-var routeOptions = workflow.LocalActivityOptions{
-	ScheduleToCloseTimeout: time.Minute,
-	RetryPolicy:            &sdktemporal.RetryPolicy{NonRetryableErrorTypes: []string{errTypeConfig}},
-}
 
 // mission is the workflow's state: the journal of what the mission did,
 // and its progress.
@@ -88,6 +86,9 @@ type mission struct {
 	// startSize is the history's size when a run that continues the
 	// mission starts: mostly the journal it carries.
 	startSize int
+	// route is the task queue of the mission's version while it is not
+	// there yet: its calls are made there, and it moves there after them.
+	route string
 	deadline  time.Time
 	timedOut  bool
 }
@@ -109,11 +110,6 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 	m := &mission{in: in, started: info.WorkflowStartTime,
 		progress: Progress{Agent: in.Agent, Status: StatusRunning, Version: in.Fingerprint}}
 	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionRouted)
-	if m.version >= versionRouted && in.Resume == nil && in.Fingerprint == "" && in.Queue == "" {
-		if moved, res, err := m.route(ctx); moved {
-			return res, err
-		}
-	}
 	if r := in.Resume; r != nil {
 		m.j, m.started, m.runs = r.Journal, r.Started, r.Runs
 		m.in.Resume = nil
@@ -150,6 +146,9 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 		if !armed {
 			armed = true
 			m.in.Fingerprint = out.Fingerprint
+			if m.version >= versionRouted && m.in.Queue == "" {
+				m.route = out.Queue
+			}
 			m.arm(mctx, cancel, out.MissionTimeout)
 		}
 		m.progress = out.Progress
@@ -173,6 +172,11 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 			}
 			m.j.Tools = append(m.j.Tools, entries...)
 		}
+		if m.route != "" {
+			// The calls were made on the version's task queue: the
+			// mission moves there.
+			return nil, m.move(ctx)
+		}
 		if m.full(ctx) {
 			// The history is large: the mission goes on in a new run of
 			// the workflow, with its journal (the timers, the progress
@@ -184,33 +188,18 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 	}
 }
 
-// route starts a new mission: it chooses the version of its agent (the
-// current one of the worker that runs this) and moves the mission to that
-// version's task queue, in a new run of its workflow (continue-as-new),
-// whose workers all have it. In a test environment (no task queue) the
-// mission stays, with that version. moved reports that the run ends here
-// with res and err (moved on, failed, or cancelled).
-func (m *mission) route(ctx workflow.Context) (moved bool, res *Result, err error) {
-	var out routeOutput
-	err = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, routeOptions), activityRoute,
-		routeInput{Agent: m.in.Agent}).Get(ctx, &out)
-	if ctx.Err() != nil {
-		res, err = m.end(ctx)
-		return true, res, err
-	}
-	if err != nil {
-		return true, nil, err // a worker without the agent: the mission fails (ptc.config)
-	}
-	m.in.Fingerprint, m.progress.Version = out.Fingerprint, out.Fingerprint
-	if out.Queue == "" {
-		return false, nil, nil
-	}
-	m.in.Queue = out.Queue
+// move continues the mission in a new run on the task queue of its
+// agent's version, with its journal, its memo saying which version it
+// runs.
+func (m *mission) move(ctx workflow.Context) error {
+	m.in.Queue, m.route = m.route, ""
 	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: Summary{Agent: m.in.Agent, Status: StatusRunning,
-		Version: out.Fingerprint}}); err != nil {
-		return true, nil, err
+		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint}}); err != nil {
+		return err
 	}
-	return true, nil, workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, out.Queue), WorkflowName, m.in)
+	m.in.Resume = &Resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+	m.in.Deadline = m.deadline
+	return workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, m.in.Queue), WorkflowName, m.in)
 }
 
 // full reports whether the mission should continue in a new run: its
@@ -362,7 +351,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 		base = time.Second
 	}
 	ao := workflow.ActivityOptions{
-		TaskQueue:           m.in.Queue,
+		TaskQueue:           m.callQueue(),
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{
@@ -408,7 +397,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 	// Limits.Timeout (a call past it is the tool's error, not retried);
 	// the activity's own timeout, a little longer, is for lost workers.
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		TaskQueue:           m.in.Queue,
+		TaskQueue:           m.callQueue(),
 		StartToCloseTimeout: out.ToolTimeout + toolTimeoutMargin,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
@@ -437,7 +426,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
 				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
-				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.in.Queue}
+				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.callQueue()}
 			futures[i] = workflow.ExecuteChildWorkflow(m.childContext(ctx, child, p.Name, len(m.j.Tools)+i+1), WorkflowName, child)
 			continue
 		}
@@ -489,9 +478,19 @@ func (m *mission) childContext(ctx workflow.Context, child MissionInput, tool st
 		// Deep trees of long names: keep the end, which names the tool.
 		id = traceID(id)[:16] + "…" + id[len(id)-maxWorkflowID/2:]
 	}
-	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.in.Queue,
+	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.callQueue(),
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
 		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
+}
+
+// callQueue is the task queue of the mission's calls and nested agents:
+// its version's ("": the workflow's own, for missions started before
+// routing by version and in a test environment).
+func (m *mission) callQueue() string {
+	if m.route != "" {
+		return m.route
+	}
+	return m.in.Queue
 }
 
 // maxWorkflowID bounds the child workflow ids the mission makes up
