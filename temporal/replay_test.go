@@ -75,6 +75,19 @@ func TestReplayRecordedHistory(t *testing.T) {
 	}
 }
 
+// missionRuns are the run ids of a workflow that ended, from run on
+// (continue-as-new).
+func missionRuns(t *testing.T, c client.Client, id, run string) []string {
+	t.Helper()
+	var runs []string
+	for run != "" {
+		runs = append(runs, run)
+		evs := history(t, c, id, run)
+		run = evs[len(evs)-1].GetWorkflowExecutionContinuedAsNewEventAttributes().GetNewExecutionRunId()
+	}
+	return runs
+}
+
 func readHistory(t *testing.T, path string) *historypb.History {
 	t.Helper()
 	f, err := os.Open(path)
@@ -187,12 +200,7 @@ func TestReplayMissionTree(t *testing.T) {
 		t.Fatalf("step %v, err %v", step, err)
 	}
 	// The runs of the mission's workflow, from its start.
-	var runs []string
-	for run := m.RunID(); run != ""; {
-		runs = append(runs, run)
-		evs := history(t, c, m.ID(), run)
-		run = evs[len(evs)-1].GetWorkflowExecutionContinuedAsNewEventAttributes().GetNewExecutionRunId()
-	}
+	runs := missionRuns(t, c, m.ID(), m.RunID())
 	if len(runs) < 3 {
 		t.Fatalf("the mission took %d runs: its start, and at least two on its version's task queue were expected", len(runs))
 	}

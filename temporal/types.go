@@ -17,9 +17,9 @@ const (
 	// QueryProgress is the query that returns a mission's Progress.
 	QueryProgress = "ptc.progress"
 
-	activityStep  = "ptc.Step"  // a local activity: runs the mission from its journal, up to its next LLM or tool call
-	activityLLM   = "ptc.LLM"   // one LLM call
-	activityTool  = "ptc.Tool"  // one tool call
+	activityStep = "ptc.Step" // a local activity: runs the mission from its journal, up to its next LLM or tool call
+	activityLLM  = "ptc.LLM"  // one LLM call
+	activityTool = "ptc.Tool" // one tool call
 )
 
 // Error types of the activities' application errors.

@@ -88,9 +88,9 @@ type mission struct {
 	startSize int
 	// route is the task queue of the mission's version while it is not
 	// there yet: its calls are made there, and it moves there after them.
-	route string
-	deadline  time.Time
-	timedOut  bool
+	route    string
+	deadline time.Time
+	timedOut bool
 }
 
 // missionWorkflow runs one mission: the loop of the agent, its programs
