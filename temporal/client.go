@@ -128,8 +128,15 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	if tq, err := m.c.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW); err == nil && len(tq.GetPollers()) == 0 {
 		unanswered = fmt.Sprintf("no worker polls the task queue %q", queue)
 	} else {
-		qctx, cancel := context.WithTimeout(ctx, progressQueryTimeout)
+		// The query waits for a worker; it gives up in time for the
+		// server's answer to be read before ctx ends.
+		wait := progressQueryTimeout
+		if dl, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(dl)*3/4)
+		}
+		qctx, cancel := context.WithTimeout(ctx, wait)
 		v, qerr := m.c.QueryWorkflow(qctx, m.id, "", QueryProgress)
+		timedOut := qctx.Err() != nil
 		cancel()
 		if qerr == nil {
 			var p Progress
@@ -142,6 +149,9 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 			return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w", qerr)
 		}
 		unanswered = qerr.Error()
+		if timedOut {
+			unanswered = fmt.Sprintf("no worker answered the progress query within %v", wait.Round(time.Millisecond))
+		}
 	}
 	running := info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 	if sum.Version != "" && running {
@@ -175,8 +185,9 @@ func describe(ctx context.Context, c client.Client, id, runID string) (*workflow
 	return d.RawResponse, nil
 }
 
-// progressQueryTimeout bounds the progress query: a server whose workers
-// went away holds a query until it gives up.
+// progressQueryTimeout bounds the progress query (and three quarters of
+// what is left of the caller's context): a server whose workers went away
+// holds a query until it gives up.
 const progressQueryTimeout = 10 * time.Second
 
 // Cancel asks the mission to stop: it ends with the reason cancelled (its
