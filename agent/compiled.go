@@ -64,7 +64,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable, Message: fmt.Sprintf(
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Err: ErrNotCompilable, Message: fmt.Sprintf(
 				"tool %s is an %s: every call of it needs an LLM, so the agent cannot be compiled (only plain functions and compiled agents can)",
 				name, bt.kind())}
 		}
@@ -111,7 +111,7 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable,
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Err: ErrNotCompilable,
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled program cannot call", name, bt.kind())}
 		}
 	}
@@ -335,7 +335,7 @@ func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
 	}
 	if sig != "" {
 		if _, err := signature.Parse(sig); err != nil {
-			return Tool{}, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
+			return Tool{}, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
 		}
 	}
 	run := func(ctx context.Context, args *lisp.Map) (any, error) {
@@ -474,7 +474,7 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: "not_compilable", Err: ErrNotCompilable,
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Err: ErrNotCompilable,
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled agent cannot call", name, bt.kind())}
 		}
 	}

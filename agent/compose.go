@@ -78,7 +78,7 @@ func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
 	}
 	if sig != "" {
 		if _, err := signature.Parse(sig); err != nil {
-			return Tool{}, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
+			return Tool{}, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
 		}
 	}
 	if opts.TokenLimit < 0 {

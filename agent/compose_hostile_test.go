@@ -91,7 +91,7 @@ func hxCheckFail(t *testing.T, what string, f *agent.Fail, secrets []string) {
 	if f == nil {
 		return
 	}
-	for _, text := range []string{f.Reason, f.Message, f.Op} {
+	for _, text := range []string{string(f.Reason), f.Message, f.Op} {
 		if l := hxLeak(text, secrets); l != "" {
 			t.Errorf("%s: the Fail leaks %q: %q", what, l, text)
 		}
@@ -329,7 +329,7 @@ func hxFirewallTree(t *testing.T, rootS, midS, leafS, deepS string) {
 	hxChildren(step, 0, func(child *agent.Step, depth int) {
 		r := "ok"
 		if child.Fail != nil {
-			r = child.Fail.Reason
+			r = string(child.Fail.Reason)
 		}
 		reasons[fmt.Sprintf("%d:%s", depth, r)]++
 		hxCheckFail(t, fmt.Sprintf("a child at depth %d", depth), child.Fail, secrets)

@@ -690,7 +690,7 @@ func TestBudgetReturnPartial(t *testing.T) {
 		program, want string
 	}{
 		{`{:count 3}`, "{:count 3}"},
-		{`{:count "three"}`, agent.ReasonBudgetExceeded},
+		{`{:count "three"}`, string(agent.ReasonBudgetExceeded)},
 	} {
 		model := &routed{routes: map[string][]string{"Count": {tc.program, `(+ 1 1)`}}}
 		a := agent.MustNew(agent.Config{Prompt: "Count", Signature: "{count :int}", MapResults: agent.KeepMaps})
@@ -698,7 +698,7 @@ func TestBudgetReturnPartial(t *testing.T) {
 			Budget: func(u agent.Usage) bool { return u.Turns < 2 }})
 		got := printed(step.Return)
 		if step.Fail != nil {
-			got = step.Fail.Reason
+			got = string(step.Fail.Reason)
 		}
 		if got != tc.want {
 			t.Errorf("%s: got %s (%+v)", tc.program, got, step.Fail)

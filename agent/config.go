@@ -292,11 +292,11 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Signature != "" {
 		sig, err := signature.Parse(cfg.Signature)
 		if err != nil {
-			return nil, &ConfigError{Field: "Signature", Reason: "invalid_signature", Message: err.Error(), Err: err}
+			return nil, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
 		}
 		if len(cfg.FieldDescriptions) > 0 {
 			if sig, err = sig.WithDescriptions(cfg.FieldDescriptions); err != nil {
-				return nil, &ConfigError{Field: "FieldDescriptions", Reason: "invalid_signature", Message: err.Error(), Err: err}
+				return nil, &ConfigError{Field: "FieldDescriptions", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
 			}
 		}
 		a.sig = sig
@@ -305,17 +305,17 @@ func New(cfg Config) (*Agent, error) {
 	}
 	tpl, err := template.Parse(cfg.Prompt)
 	if err != nil {
-		return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: err.Error(), Err: err}
+		return nil, &ConfigError{Field: "Prompt", Reason: ReasonTemplateError, Message: err.Error(), Err: err}
 	}
 	if a.sig != nil {
 		if err := tpl.Validate(a.sig); err != nil {
-			return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: err.Error(), Err: err}
+			return nil, &ConfigError{Field: "Prompt", Reason: ReasonTemplateError, Message: err.Error(), Err: err}
 		}
 	}
 	for _, p := range tpl.Placeholders() {
 		for _, seg := range p.Path {
 			if strings.HasPrefix(seg, "_") {
-				return nil, &ConfigError{Field: "Prompt", Reason: "template_error", Message: fmt.Sprintf(
+				return nil, &ConfigError{Field: "Prompt", Reason: ReasonTemplateError, Message: fmt.Sprintf(
 					"placeholder %s at %d:%d names a firewalled field, whose value the LLM must not see; programs can read it from ctx/%s",
 					p, p.Line, p.Col, p.Path[0])}
 			}
@@ -325,7 +325,7 @@ func New(cfg Config) (*Agent, error) {
 	a.tools = make(map[string]*boundTool, len(cfg.Tools))
 	for name, t := range cfg.Tools {
 		if name == "return" || name == "fail" {
-			return nil, &ConfigError{Field: "Tools", Reason: "reserved_tool_name",
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonReservedToolName,
 				Message: fmt.Sprintf("a tool cannot be called %q: return and fail end the mission", name), Err: ErrReservedToolName}
 		}
 		if !validToolName(name) {
@@ -350,7 +350,7 @@ func New(cfg Config) (*Agent, error) {
 		}
 		if c.Signature != "" {
 			if _, err := signature.Parse(c.Signature); err != nil {
-				return nil, &ConfigError{Field: "ToolCatalog", Reason: "invalid_signature",
+				return nil, &ConfigError{Field: "ToolCatalog", Reason: ReasonInvalidSignature,
 					Message: fmt.Sprintf("%s: %v", name, err), Err: err}
 			}
 		}
@@ -397,13 +397,19 @@ func (a *Agent) SingleShot() bool { return a != nil && a.cfg.MaxTurns == 1 && le
 // ConfigError is an invalid agent definition.
 type ConfigError struct {
 	Field   string // the Config field at fault
-	Reason  string // invalid_config, reserved_tool_name, template_error, invalid_signature
+	Reason  Reason // ReasonInvalidConfig, ReasonReservedToolName, ReasonTemplateError, ReasonInvalidSignature, ReasonNotCompilable
 	Message string
 	Err     error
 }
 
 func (e *ConfigError) Error() string { return "agent: " + e.Field + ": " + e.Message }
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Is reports whether target is e's Reason: errors.Is(err, agent.ReasonInvalidSignature).
+func (e *ConfigError) Is(target error) bool {
+	r, ok := target.(Reason)
+	return ok && e != nil && e.Reason == r
+}
 
 // made reports whether a was made by New: the methods of a nil or zero
 // Agent return zero values or errNotMade, never panic.
@@ -416,7 +422,7 @@ func errNotMade(method string) *ConfigError {
 }
 
 func configErr(field, msg string) *ConfigError {
-	return &ConfigError{Field: field, Reason: "invalid_config", Message: msg}
+	return &ConfigError{Field: field, Reason: ReasonInvalidConfig, Message: msg}
 }
 
 func orDefault(v, def int) int {

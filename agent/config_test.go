@@ -53,7 +53,7 @@ func TestNewValidates(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("err %v, want a *ConfigError", err)
 			}
-			if ce.Field != tt.field || ce.Reason != tt.reason || !strings.Contains(ce.Error(), tt.msg) {
+			if ce.Field != tt.field || string(ce.Reason) != tt.reason || !strings.Contains(ce.Error(), tt.msg) {
 				t.Errorf("got %s / %s: %v; want %s / %s / %q", ce.Field, ce.Reason, err, tt.field, tt.reason, tt.msg)
 			}
 		})

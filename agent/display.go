@@ -34,7 +34,7 @@ func redactFail(r *fwall.DataRedactor, x any, depth int) (any, bool) {
 
 func failData(r *fwall.DataRedactor, f *Fail, depth int) *Fail {
 	c := *f
-	c.Reason, c.Message, c.Op = r.Veil.Scrub(f.Reason), r.Veil.Scrub(f.Message), r.Veil.Scrub(f.Op)
+	c.Reason, c.Message, c.Op = Reason(r.Veil.Scrub(string(f.Reason))), r.Veil.Scrub(f.Message), r.Veil.Scrub(f.Op)
 	if f.Details != nil {
 		c.Details = r.Map(f.Details, depth)
 	}

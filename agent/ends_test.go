@@ -149,21 +149,21 @@ func endCases(t *testing.T) []endCase {
 			end: agent.RunStop, reason: "nope", turns: 1},
 		{name: "max turns", cfg: agent.Config{MaxTurns: 2},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
-			end:     agent.RunStop, reason: agent.ReasonMaxTurnsExceeded, turns: 2},
+			end:     agent.RunStop, reason: string(agent.ReasonMaxTurnsExceeded), turns: 2},
 		{name: "max depth (engine position)", opts: func(o *agent.Options) {
 			o.Hooks = &agent.Hooks{Position: &agent.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 5, BudgetSize: 5}}
-		}, end: agent.RunStop, reason: agent.ReasonMaxDepthExceeded},
+		}, end: agent.RunStop, reason: string(agent.ReasonMaxDepthExceeded)},
 		{name: "max depth (nested)", cfg: agent.Config{MaxDepth: 1, Tools: map[string]agent.Tool{"kid": child(agent.Config{})}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/kid {})`), llmtest.Code("(return 2)")},
 			end:     agent.RunStop, turns: 2, nested: 2},
 		{name: "turn budget", cfg: agent.Config{TurnBudget: 1, MaxTurns: 3},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
-			end:     agent.RunStop, reason: agent.ReasonTurnBudgetExhausted, turns: 1},
+			end:     agent.RunStop, reason: string(agent.ReasonTurnBudgetExhausted), turns: 1},
 		// The deadlines below leave a busy machine time to reach the first
 		// turn (the model then waits for the end), so that the turn is
 		// there to count; a tighter one can pass before the turn starts.
 		{name: "mission timeout", cfg: agent.Config{MissionTimeout: 400 * time.Millisecond}, model: ignore(waitsForCtx),
-			end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
+			end: agent.RunStop, reason: string(agent.ReasonMissionTimeout), turns: 1},
 		{name: "caller cancel", ctx: func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) },
 			model: func(_ *testing.T, cancel context.CancelFunc) llm.Func {
 				return func(ctx context.Context, _ llm.Request) (llm.Response, error) {
@@ -171,25 +171,25 @@ func endCases(t *testing.T) []endCase {
 					return llm.Response{}, ctx.Err()
 				}
 			},
-			end: agent.RunStop, reason: agent.ReasonCancelled, turns: 1},
+			end: agent.RunStop, reason: string(agent.ReasonCancelled), turns: 1},
 		{name: "caller deadline",
 			ctx: func() (context.Context, context.CancelFunc) {
 				return context.WithTimeout(context.Background(), 400*time.Millisecond)
 			},
-			model: ignore(waitsForCtx), end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
+			model: ignore(waitsForCtx), end: agent.RunStop, reason: string(agent.ReasonMissionTimeout), turns: 1},
 		{name: "llm error after retries", cfg: agent.Config{LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}},
 			replies: []llmtest.Reply{llmtest.Fail(&llm.Error{Class: llm.ServerError}), llmtest.Fail(&llm.Error{Class: llm.ServerError})},
-			end:     agent.RunStop, reason: agent.ReasonLLMError, turns: 1,
+			end:     agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
 				if step.Usage.LLMRequests != 2 {
 					t.Errorf("LLMRequests %d, want 2", step.Usage.LLMRequests)
 				}
 			}},
 		{name: "llm config error", opts: func(o *agent.Options) { o.LLM, o.Registry = llm.Name("nope"), llm.Registry{} },
-			end: agent.RunStop, reason: agent.ReasonLLMNotFound},
+			end: agent.RunStop, reason: string(agent.ReasonLLMNotFound)},
 		{name: "budget callback", replies: []llmtest.Reply{{Content: "```clojure\n1\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}},
 			opts: func(o *agent.Options) { o.Budget = func(agent.Usage) bool { return false } },
-			end:  agent.RunStop, reason: agent.ReasonBudgetExceeded, turns: 1,
+			end:  agent.RunStop, reason: string(agent.ReasonBudgetExceeded), turns: 1,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
 				if step.Usage.Tokens.Total() != 15 {
 					t.Errorf("tokens %+v, want 15", step.Usage.Tokens)
@@ -197,29 +197,29 @@ func endCases(t *testing.T) []endCase {
 			}},
 		{name: "token limit", replies: []llmtest.Reply{{Content: "```clojure\n1\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}},
 			opts: func(o *agent.Options) { o.TokenLimit = 1 },
-			end:  agent.RunStop, reason: agent.ReasonBudgetExceeded, turns: 1},
+			end:  agent.RunStop, reason: string(agent.ReasonBudgetExceeded), turns: 1},
 		{name: "chained failure", opts: func(o *agent.Options) {
 			o.Context = &agent.Step{Fail: &agent.Fail{Reason: "x", Message: "upstream"}}
-		}, end: agent.RunStop, reason: agent.ReasonChainedFailure},
-		{name: "template error", cfg: agent.Config{Prompt: "{{missing}}"}, end: agent.RunStop, reason: agent.ReasonTemplateError},
+		}, end: agent.RunStop, reason: string(agent.ReasonChainedFailure)},
+		{name: "template error", cfg: agent.Config{Prompt: "{{missing}}"}, end: agent.RunStop, reason: string(agent.ReasonTemplateError)},
 		{name: "input validation", cfg: agent.Config{Signature: "(n :int) -> :int"},
 			opts: func(o *agent.Options) { o.Context = map[string]any{"n": "many"} },
-			end:  agent.RunStop, reason: agent.ReasonValidationError},
+			end:  agent.RunStop, reason: string(agent.ReasonValidationError)},
 		{name: "memory limit", cfg: agent.Config{MemoryLimit: 1000},
 			replies: []llmtest.Reply{llmtest.Code(`(def big (vec (range 1000)))`), llmtest.Code(`(def big (vec (range 999)))`)},
-			end:     agent.RunStop, reason: agent.ReasonMemoryLimitExceeded, turns: 2},
+			end:     agent.RunStop, reason: string(agent.ReasonMemoryLimitExceeded), turns: 2},
 		{name: "nil agent", run: func(ctx context.Context, _ *agent.Agent, opts agent.Options) (*agent.Step, error) {
 			var a *agent.Agent
 			return a.Run(ctx, opts)
 		}, end: agent.RunStop, reason: "invalid_config"},
 		{name: "single-shot program error", cfg: agent.Config{MaxTurns: 1}, replies: []llmtest.Reply{llmtest.Code("(/ 1 nil)")},
-			end: agent.RunStop, reason: agent.ReasonEvalError, turns: 1},
+			end: agent.RunStop, reason: string(agent.ReasonEvalError), turns: 1},
 		{name: "single-shot no code", cfg: agent.Config{MaxTurns: 1}, replies: []llmtest.Reply{llmtest.Text("no program")},
-			end: agent.RunStop, reason: agent.ReasonNoCodeFound, turns: 1},
+			end: agent.RunStop, reason: string(agent.ReasonNoCodeFound), turns: 1},
 
 		// Host faults: run.exception, internal_error, the turn so far kept.
 		{name: "Transform panics", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
-			end: agent.RunException, reason: agent.ReasonInternalError,
+			end: agent.RunException, reason: string(agent.ReasonInternalError),
 			check: wantOp("SystemPrompt.Transform")},
 		{name: "Transform panics on turn 2", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{
 			// With a LanguageFunc, the prompt is made on every turn.
@@ -231,17 +231,17 @@ func endCases(t *testing.T) []endCase {
 				return p
 			}}},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
-			end:     agent.RunException, reason: agent.ReasonInternalError, turns: 2,
+			end:     agent.RunException, reason: string(agent.ReasonInternalError), turns: 2,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
 				if tr := step.Trace; len(tr) == 2 && (tr[0].Error != "" || !strings.Contains(tr[1].Error, "boom")) {
 					t.Errorf("turn errors %q, %q; want turn 2's to tell of the panic", tr[0].Error, tr[1].Error)
 				}
 			}},
 		{name: "LanguageFunc panics", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{LanguageFunc: func(agent.PromptState) string { boom(); return "" }}},
-			end: agent.RunException, reason: agent.ReasonInternalError, turns: 1, check: wantOp("SystemPrompt.LanguageFunc")},
+			end: agent.RunException, reason: string(agent.ReasonInternalError), turns: 1, check: wantOp("SystemPrompt.LanguageFunc")},
 		{name: "Budget panics", replies: []llmtest.Reply{{Content: "```clojure\n1\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}},
 			opts: func(o *agent.Options) { o.Budget = func(agent.Usage) bool { boom(); return true } },
-			end:  agent.RunException, reason: agent.ReasonInternalError, turns: 1,
+			end:  agent.RunException, reason: string(agent.ReasonInternalError), turns: 1,
 			check: func(t *testing.T, step *agent.Step, events []agent.Event) {
 				wantOp("Options.Budget")(t, step, events)
 				if step.Usage.Tokens.Total() != 15 || step.Usage.LLMRequests != 1 {
@@ -254,9 +254,9 @@ func endCases(t *testing.T) []endCase {
 		{name: "Budget calls runtime.Goexit", guardedOnly: true,
 			replies: []llmtest.Reply{llmtest.Code("1")},
 			opts:    func(o *agent.Options) { o.Budget = func(agent.Usage) bool { runtime.Goexit(); return true } },
-			end:     agent.RunException, reason: agent.ReasonInternalError, turns: 1, check: wantOp("Options.Budget")},
+			end:     agent.RunException, reason: string(agent.ReasonInternalError), turns: 1, check: wantOp("Options.Budget")},
 		{name: "context conversion panics", opts: func(o *agent.Options) { o.Context = map[string]any{"x": panicky{}} },
-			end: agent.RunException, reason: agent.ReasonInternalError},
+			end: agent.RunException, reason: string(agent.ReasonInternalError)},
 		{name: "observer panics", replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("(return 2)")},
 			opts: func(o *agent.Options) {
 				o.Observers = append(o.Observers, agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
@@ -290,14 +290,14 @@ func endCases(t *testing.T) []endCase {
 			}},
 		{name: "LLM callback panics",
 			model: ignore(func(context.Context, llm.Request) (llm.Response, error) { panic("boom") }),
-			end:   agent.RunStop, reason: agent.ReasonLLMError, turns: 1},
+			end:   agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM hook panics", opts: func(o *agent.Options) {
 			o.Hooks = &agent.Hooks{LLM: func(context.Context, agent.LLMCall) (llm.Response, error) { panic("boom") }}
-		}, end: agent.RunStop, reason: agent.ReasonLLMError, turns: 1},
+		}, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM callback abandoned (LLMTimeout)", cfg: agent.Config{LLMTimeout: 20 * time.Millisecond},
-			model: blocked, end: agent.RunStop, reason: agent.ReasonLLMError, turns: 1},
+			model: blocked, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM callback abandoned (MissionTimeout)", cfg: agent.Config{MissionTimeout: 400 * time.Millisecond},
-			model: blocked, end: agent.RunStop, reason: agent.ReasonMissionTimeout, turns: 1},
+			model: blocked, end: agent.RunStop, reason: string(agent.ReasonMissionTimeout), turns: 1},
 		{name: "nested agent panics", cfg: agent.Config{Tools: map[string]agent.Tool{"kid": child(agent.Config{
 			SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}})}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/kid {})`), llmtest.Code("(return 2)")},
@@ -330,7 +330,7 @@ func endCases(t *testing.T) []endCase {
 					return nil, fmt.Errorf("Compile: %v is no *agent.Error", err)
 				}
 				return ae.Step, err
-			}, end: agent.RunException, reason: agent.ReasonInternalError},
+			}, end: agent.RunException, reason: string(agent.ReasonInternalError)},
 		{name: "pipeline", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
 			run: func(ctx context.Context, a *agent.Agent, opts agent.Options) (*agent.Step, error) {
 				steps, err := agent.Pipeline{a, a}.Run(ctx, opts)
@@ -338,7 +338,7 @@ func endCases(t *testing.T) []endCase {
 					return nil, fmt.Errorf("pipeline steps %v", steps)
 				}
 				return steps[0], err
-			}, end: agent.RunException, reason: agent.ReasonInternalError, nested: 2},
+			}, end: agent.RunException, reason: string(agent.ReasonInternalError), nested: 2},
 		{name: "agent tool called from Go", cfg: agent.Config{Description: "d",
 			SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
 			run: func(ctx context.Context, a *agent.Agent, opts agent.Options) (*agent.Step, error) {
@@ -352,7 +352,7 @@ func endCases(t *testing.T) []endCase {
 					return nil, fmt.Errorf("tool error %v", err)
 				}
 				return ae.Step, err
-			}, noEvents: true, end: agent.RunException, reason: agent.ReasonInternalError},
+			}, noEvents: true, end: agent.RunException, reason: string(agent.ReasonInternalError)},
 	}
 	return cases
 }
@@ -423,7 +423,7 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 	}
 	reason := ""
 	if step.Fail != nil {
-		reason = step.Fail.Reason
+		reason = string(step.Fail.Reason)
 	}
 	if reason != c.reason {
 		t.Errorf("reason %q, want %q (%v)", reason, c.reason, step.Fail)
@@ -529,8 +529,8 @@ func TestExecuteNeverPanics(t *testing.T) {
 		input  any
 		reason string
 	}{
-		{"tool panics", map[string]any{"x": 1}, agent.ReasonToolError},
-		{"input conversion panics", map[string]any{"x": panicky{}}, agent.ReasonInternalError},
+		{"tool panics", map[string]any{"x": 1}, string(agent.ReasonToolError)},
+		{"input conversion panics", map[string]any{"x": panicky{}}, string(agent.ReasonInternalError)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var step *agent.Step
@@ -542,7 +542,7 @@ func TestExecuteNeverPanics(t *testing.T) {
 				}()
 				step, err = c.Execute(context.Background(), tc.input)
 			}()
-			if err == nil || step.Fail == nil || step.Fail.Reason != tc.reason {
+			if err == nil || step.Fail == nil || string(step.Fail.Reason) != tc.reason {
 				t.Fatalf("step %+v, err %v; want %s", step, err, tc.reason)
 			}
 			if step.TraceID == "" || step.Memory == nil {

@@ -59,7 +59,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		Warnings: e.Warnings,
 	}
 	if e.Fail != nil {
-		j.Fail = &failJSON{Reason: e.Fail.Reason, Message: e.Fail.Message, Op: e.Fail.Op}
+		j.Fail = &failJSON{Reason: string(e.Fail.Reason), Message: e.Fail.Message, Op: e.Fail.Op}
 	}
 	switch e.Kind {
 	case RunStop, RunException, TurnStop, LLMStop, LLMException, ToolStop, ToolException:

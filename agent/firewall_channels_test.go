@@ -55,7 +55,7 @@ func TestFirewallChannels(t *testing.T) {
 					}
 				}
 				if step.Fail != nil {
-					for _, text := range []string{step.Fail.Reason, step.Fail.Message, step.Fail.Op} {
+					for _, text := range []string{string(step.Fail.Reason), step.Fail.Message, step.Fail.Op} {
 						if f := leak(text, secrets...); f != "" {
 							t.Errorf("Fail leaks %q: %q", f, text)
 						}

@@ -233,18 +233,18 @@ func TestSingleShotErrors(t *testing.T) {
 	tests := []struct {
 		code, sig, reason string
 	}{
-		{`(+ 1`, "", agent.ReasonParseError},
-		{`(foo 1)`, "", agent.ReasonAnalysisError},
-		{`(/ 1 nil)`, "", agent.ReasonEvalError},
-		{`"x"`, ":int", agent.ReasonValidationError},
-		{`(return "x")`, ":int", agent.ReasonValidationError},
+		{`(+ 1`, "", string(agent.ReasonParseError)},
+		{`(foo 1)`, "", string(agent.ReasonAnalysisError)},
+		{`(/ 1 nil)`, "", string(agent.ReasonEvalError)},
+		{`"x"`, ":int", string(agent.ReasonValidationError)},
+		{`(return "x")`, ":int", string(agent.ReasonValidationError)},
 		{`(fail {:reason :nope :message "no"})`, "", "nope"},
-		{`(loop [] (recur))`, "", agent.ReasonEvalError},
+		{`(loop [] (recur))`, "", string(agent.ReasonEvalError)},
 	}
 	for _, tt := range tests {
 		s := llmtest.NewScript(llmtest.Code(tt.code))
 		step, err := run(t, agent.Config{Prompt: "p", MaxTurns: 1, Signature: tt.sig}, agent.Options{LLM: s.Func()})
-		if err == nil || step.Fail.Reason != tt.reason {
+		if err == nil || string(step.Fail.Reason) != tt.reason {
 			t.Errorf("%s: fail %+v, want %s", tt.code, step.Fail, tt.reason)
 		}
 	}
@@ -259,17 +259,17 @@ func TestRegistry(t *testing.T) {
 		reason string
 	}{
 		{agent.Options{LLM: llm.Name("fast"), Registry: reg}, nil, ""},
-		{agent.Options{LLM: llm.Name("slow"), Registry: reg}, nil, agent.ReasonLLMNotFound},
-		{agent.Options{LLM: llm.Name("fast")}, nil, agent.ReasonLLMRegistryRequired},
-		{agent.Options{}, nil, agent.ReasonLLMRequired},
+		{agent.Options{LLM: llm.Name("slow"), Registry: reg}, nil, string(agent.ReasonLLMNotFound)},
+		{agent.Options{LLM: llm.Name("fast")}, nil, string(agent.ReasonLLMRegistryRequired)},
+		{agent.Options{}, nil, string(agent.ReasonLLMRequired)},
 		{agent.Options{LLM: llm.Name("slow"), Registry: reg}, llm.Name("fast"), ""}, // the agent's own wins
-		{agent.Options{Registry: llm.Registry{"nil": nil}, LLM: llm.Name("nil")}, nil, agent.ReasonInvalidLLM},
+		{agent.Options{Registry: llm.Registry{"nil": nil}, LLM: llm.Name("nil")}, nil, string(agent.ReasonInvalidLLM)},
 	}
 	for i, tt := range tests {
 		step, _ := run(t, agent.Config{Prompt: "p", MaxTurns: 1, LLM: tt.cfg}, tt.opts)
 		got := ""
 		if step.Fail != nil {
-			got = step.Fail.Reason
+			got = string(step.Fail.Reason)
 		}
 		if got != tt.reason {
 			t.Errorf("%d: reason %q, want %q (%v)", i, got, tt.reason, step.Fail)

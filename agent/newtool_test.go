@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
@@ -90,5 +91,68 @@ func TestToolFuncIsLispToolFunc(t *testing.T) {
 	tool := agent.Func(f)
 	if res, err := tool.Func(context.Background(), nil); res != "ok" || err != nil {
 		t.Fatalf("got %v %v", res, err)
+	}
+}
+
+// TestToolWrap: a wrap sees every call of a Go tool, typed or not, may
+// answer it without the tool, keeps the coercion warnings of the calls it
+// passes on, and leaves what the LLM is shown alone; an agent tool is not
+// wrapped.
+func TestToolWrap(t *testing.T) {
+	var real, seen atomic.Int64
+	typed := agent.NewTool("Finds an item.", func(ctx context.Context, q ntQuery) (ntItem, error) {
+		real.Add(1)
+		return ntItem{ID: q.ID, Name: "real"}, nil
+	})
+	plain := agent.Tool{Signature: "(n :int) -> :int", Func: func(ctx context.Context, args *lisp.Map) (any, error) {
+		real.Add(1)
+		n, _ := args.Lookup(lisp.Keyword("n"))
+		return n, nil
+	}}
+	// Answers id 99 itself; passes every other call on.
+	cached := func(call agent.ToolFunc) agent.ToolFunc {
+		return func(ctx context.Context, args *lisp.Map) (any, error) {
+			seen.Add(1)
+			if id, _ := args.Lookup(lisp.Keyword("id")); lisp.PrintString(id) == "99" {
+				return map[string]any{"id": 99, "name": "cached"}, nil
+			}
+			return call(ctx, args)
+		}
+	}
+	a := agent.MustNew(agent.Config{Prompt: "Find", Signature: "-> :any", MaxTurns: 1,
+		Tools: map[string]agent.Tool{"find": typed.Wrap(cached), "same": plain.Wrap(cached)}})
+	if a.Config().Tools["find"].Signature != typed.Signature {
+		t.Fatalf("the wrapped tool's signature changed")
+	}
+	model := llmtest.NewScript(llmtest.Code(`(return [(:name (tool/find {:id 99})) (:name (tool/find {:id "7"})) (tool/same {:n "5"})])`))
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lisp.PrintString(step.Return); got != `["cached" "real" 5]` {
+		t.Fatalf("return %s", got)
+	}
+	if real.Load() != 2 || seen.Load() != 3 {
+		t.Fatalf("the tools ran %d times and the wrap saw %d calls, want 2 and 3", real.Load(), seen.Load())
+	}
+	calls := step.Trace[0].ToolCalls
+	if len(calls) != 3 || len(calls[0].Warnings) != 0 || len(calls[1].Warnings) == 0 || len(calls[2].Warnings) == 0 {
+		t.Fatalf("want coercion warnings on the calls passed on with a string number, got %+v", calls)
+	}
+
+	inner := agent.MustNew(agent.Config{Prompt: "Inner", Signature: "-> :int"})
+	asTool, err := inner.AsTool(agent.AsToolOptions{Description: "inner"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped := asTool.Wrap(func(call agent.ToolFunc) agent.ToolFunc {
+		return func(ctx context.Context, args *lisp.Map) (any, error) { return nil, errors.New("wrapped") }
+	})
+	outer := agent.MustNew(agent.Config{Prompt: "Outer", Signature: "-> :int", MaxTurns: 1,
+		Tools: map[string]agent.Tool{"inner": wrapped}})
+	script := llmtest.NewScript(llmtest.Code(`(return (tool/inner {}))`), llmtest.Code(`(return 41)`))
+	step, err = outer.Run(context.Background(), agent.Options{LLM: script.Func()})
+	if err != nil || lisp.PrintString(step.Return) != "41" {
+		t.Fatalf("an agent tool should run as it is: %v %v", step.Return, err)
 	}
 }

@@ -483,7 +483,7 @@ func (m *mission) setup() *Fail {
 		f, err := rt.registry.Resolve(model)
 		if err != nil {
 			le := llm.Classify(err)
-			return &Fail{Reason: le.Reason, Message: le.Message}
+			return &Fail{Reason: Reason(le.Reason), Message: le.Message}
 		}
 		m.call = f
 	}

@@ -101,7 +101,7 @@ func (s *Step) Decode(v any) error {
 type Fail struct {
 	// Reason is a machine-readable code: one of the Reason constants, or
 	// the reason a program gave to (fail {:reason ...}).
-	Reason string
+	Reason Reason
 	// Message says what happened.
 	Message string
 	// Op is the tool or operation at fault, when there is one.
@@ -149,40 +149,85 @@ func (f *Fail) Cause() *Fail {
 
 func (f *Fail) Error() string {
 	if f.Op != "" {
-		return f.Reason + " (" + f.Op + "): " + f.Message
+		return string(f.Reason) + " (" + f.Op + "): " + f.Message
 	}
-	return f.Reason + ": " + f.Message
+	return string(f.Reason) + ": " + f.Message
 }
 
-// The reasons a mission can fail with. A program's (fail {:reason :x})
-// gives its own reason.
+// Reason is why a mission failed or an agent could not be made: one of
+// the constants below, or the word a program gave to (fail {:reason :x}).
+// A Reason is an error value for errors.Is, as lisp.Kind is:
+//
+//	if errors.Is(err, agent.ReasonMaxTurnsExceeded) { … }
+//
+// matches a run's error (an *Error, through its Fail, and through the
+// upstream Fails of a chained_failure) and a ConfigError. A program's own
+// reason matches by its word, errors.Is(err, agent.Reason("not_found")),
+// but never a runtime reason: a program's (fail {:reason :timeout}) is not
+// the runtime's timeout (Fail.ByProgram); ReasonFailed matches a program's
+// fail without a reason.
+type Reason string
+
+func (r Reason) Error() string { return string(r) }
+
+// Is reports whether f failed for reason target (a Reason), as the Reason
+// type says.
+func (f *Fail) Is(target error) bool {
+	r, ok := target.(Reason)
+	if !ok || f == nil || f.Reason != r {
+		return false
+	}
+	return !f.ByProgram || r == ReasonFailed || !runtimeReasons[r]
+}
+
+// runtimeReasons are the reasons the runtime gives, which a program's
+// fail of the same word does not match.
+var runtimeReasons = func() map[Reason]bool {
+	m := map[Reason]bool{}
+	for _, r := range []Reason{ReasonMaxTurnsExceeded, ReasonMaxDepthExceeded, ReasonTurnBudgetExhausted,
+		ReasonMissionTimeout, ReasonLLMError, ReasonLLMRequired, ReasonLLMNotFound, ReasonLLMRegistryRequired,
+		ReasonInvalidLLM, ReasonNoCodeFound, ReasonParseError, ReasonAnalysisError, ReasonEvalError, ReasonTimeout,
+		ReasonMemoryExceeded, ReasonValidationError, ReasonToolError, ReasonUnknownTool, ReasonMemoryLimitExceeded,
+		ReasonChainedFailure, ReasonTemplateError, ReasonBudgetExceeded, ReasonCancelled, ReasonReservedToolName,
+		ReasonInternalError, ReasonInvalidConfig, ReasonInvalidSignature, ReasonNotCompilable} {
+		m[r] = true
+	}
+	return m
+}()
+
+// The reasons a mission can fail with, and an agent's configuration be
+// refused with (ConfigError). A program's (fail {:reason :x}) gives its
+// own reason.
 const (
-	ReasonFailed              = "failed"                   // (fail v) without a :reason
-	ReasonMaxTurnsExceeded    = "max_turns_exceeded"       // no return or fail within MaxTurns
-	ReasonMaxDepthExceeded    = "max_depth_exceeded"       // agents nested deeper than MaxDepth
-	ReasonTurnBudgetExhausted = "turn_budget_exhausted"    // the mission tree used up TurnBudget
-	ReasonMissionTimeout      = "mission_timeout"          // MissionTimeout passed
-	ReasonLLMError            = "llm_error"                // the LLM failed, retries included
-	ReasonLLMRequired         = "llm_required"             // no LLM anywhere
-	ReasonLLMNotFound         = "llm_not_found"            // a model name the registry lacks
-	ReasonLLMRegistryRequired = "llm_registry_required"    // a model name without a registry
-	ReasonInvalidLLM          = "invalid_llm"              // a nil function
-	ReasonNoCodeFound         = "no_code_found"            // single-shot reply without a program
-	ReasonParseError          = "parse_error"              // single-shot program does not read
-	ReasonAnalysisError       = "analysis_error"           // ... does not analyze
-	ReasonEvalError           = "eval_error"               // ... fails while running
-	ReasonTimeout             = "timeout"                  // ... ran out of time
-	ReasonMemoryExceeded      = "memory_exceeded"          // ... built too much data
-	ReasonValidationError     = "validation_error"         // input or single-shot output breaks the signature
-	ReasonToolError           = "tool_error"               // ... a tool failed
-	ReasonUnknownTool         = "unknown_tool"             // ... called a tool that does not exist
-	ReasonMemoryLimitExceeded = "memory_limit_exceeded"    // memory grew past MemoryLimit
-	ReasonChainedFailure      = "chained_failure"          // the context was a failed Step
-	ReasonTemplateError       = "template_error"           // a placeholder has no value
-	ReasonBudgetExceeded      = "budget_callback_exceeded" // TokenLimit or Budget said stop
-	ReasonCancelled           = "cancelled"                // the caller's context was cancelled
-	ReasonReservedToolName    = "reserved_tool_name"       // a tool named return or fail
-	ReasonInternalError       = "internal_error"           // a host callback (Budget, a prompt hook) panicked; Op names it
+	ReasonFailed              Reason = "failed"                   // (fail v) without a :reason
+	ReasonMaxTurnsExceeded    Reason = "max_turns_exceeded"       // no return or fail within MaxTurns
+	ReasonMaxDepthExceeded    Reason = "max_depth_exceeded"       // agents nested deeper than MaxDepth
+	ReasonTurnBudgetExhausted Reason = "turn_budget_exhausted"    // the mission tree used up TurnBudget
+	ReasonMissionTimeout      Reason = "mission_timeout"          // MissionTimeout passed
+	ReasonLLMError            Reason = "llm_error"                // the LLM failed, retries included
+	ReasonLLMRequired         Reason = "llm_required"             // no LLM anywhere
+	ReasonLLMNotFound         Reason = "llm_not_found"            // a model name the registry lacks
+	ReasonLLMRegistryRequired Reason = "llm_registry_required"    // a model name without a registry
+	ReasonInvalidLLM          Reason = "invalid_llm"              // a nil function
+	ReasonNoCodeFound         Reason = "no_code_found"            // single-shot reply without a program
+	ReasonParseError          Reason = "parse_error"              // single-shot program does not read
+	ReasonAnalysisError       Reason = "analysis_error"           // ... does not analyze
+	ReasonEvalError           Reason = "eval_error"               // ... fails while running
+	ReasonTimeout             Reason = "timeout"                  // ... ran out of time
+	ReasonMemoryExceeded      Reason = "memory_exceeded"          // ... built too much data
+	ReasonValidationError     Reason = "validation_error"         // input or single-shot output breaks the signature
+	ReasonToolError           Reason = "tool_error"               // ... a tool failed
+	ReasonUnknownTool         Reason = "unknown_tool"             // ... called a tool that does not exist
+	ReasonMemoryLimitExceeded Reason = "memory_limit_exceeded"    // memory grew past MemoryLimit
+	ReasonChainedFailure      Reason = "chained_failure"          // the context was a failed Step
+	ReasonTemplateError       Reason = "template_error"           // a placeholder has no value
+	ReasonBudgetExceeded      Reason = "budget_callback_exceeded" // TokenLimit or Budget said stop
+	ReasonCancelled           Reason = "cancelled"                // the caller's context was cancelled
+	ReasonReservedToolName    Reason = "reserved_tool_name"       // a tool named return or fail
+	ReasonInternalError       Reason = "internal_error"           // a host callback (Budget, a prompt hook) panicked; Op names it
+	ReasonInvalidConfig       Reason = "invalid_config"           // ConfigError: a Config field is not valid
+	ReasonInvalidSignature    Reason = "invalid_signature"        // ConfigError: a signature does not parse, or a Go type has none
+	ReasonNotCompilable       Reason = "not_compilable"           // ConfigError: a tool cannot run in a compiled agent
 )
 
 // Usage is what a mission cost.

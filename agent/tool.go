@@ -53,6 +53,29 @@ type Tool struct {
 	nested   *nestedAgent   // an agent or an LLM answers the calls
 	compiled *CompiledAgent // a compiled agent's program answers them
 	err      error          // NewTool could not make the tool: binding it fails with this
+	wraps    []func(ToolFunc) ToolFunc
+}
+
+// Wrap returns the tool with its calls going through wrap, which gets the
+// call it wraps and returns the function that runs instead: to record a
+// tool's results, answer them from a recording, log or cache its calls,
+// without changing what the LLM is shown. The function wrap returns gets
+// the arguments as the program wrote them; the call it wraps validates
+// and coerces them against the signature, as an unwrapped tool does, and
+// must be called, if at all, before that function returns. Wraps apply
+// in order: the last one added runs first.
+//
+// Only tools run by a Go function (Func, NewTool, Typed, a literal with a
+// Func) are wrapped: an agent, an LLM or a compiled agent called as a tool
+// (Agent.AsTool, NewLLMTool, CompiledAgent.AsTool) is returned as it is,
+// since its work goes through the run's model, which is where to record
+// it.
+func (t Tool) Wrap(wrap func(call ToolFunc) ToolFunc) Tool {
+	if wrap == nil || t.nested != nil || t.compiled != nil {
+		return t
+	}
+	t.wraps = append(slices.Clip(t.wraps), wrap)
+	return t
 }
 
 // NewTool returns the tool for a typed Go function, in one call: the
@@ -99,6 +122,7 @@ type boundTool struct {
 	nested   *nestedAgent
 	compiled *CompiledAgent
 	unlisted bool
+	wraps    []func(ToolFunc) ToolFunc // Tool.Wrap's, applied at each call
 	// args describes an untyped tool's arguments (its FieldDescriptions),
 	// sorted by name.
 	args []argDesc
@@ -125,10 +149,10 @@ func (bt *boundTool) needsLLM() bool { return bt.nested != nil }
 
 func bindTool(name string, t Tool) (*boundTool, error) {
 	bt := &boundTool{name: name, desc: t.Description, fn: t.Func, typ: t.typed, nested: t.nested, compiled: t.compiled,
-		unlisted: t.Unlisted}
+		unlisted: t.Unlisted, wraps: t.wraps}
 	switch {
 	case t.err != nil:
-		return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+		return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
 			Message: fmt.Sprintf("tool %q: %v", name, t.err), Err: t.err}
 	case bt.typ != nil:
 		bt.sig = bt.typ.Signature()
@@ -137,7 +161,7 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	case t.Signature != "":
 		sig, err := signature.Parse(t.Signature)
 		if err != nil {
-			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
 				Message: fmt.Sprintf("tool %q: %v", name, err), Err: err}
 		}
 		bt.sig = sig
@@ -153,7 +177,7 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	} else if len(t.FieldDescriptions) > 0 {
 		sig, err := bt.sig.WithDescriptions(t.FieldDescriptions)
 		if err != nil {
-			return nil, &ConfigError{Field: "Tools", Reason: "invalid_signature",
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
 				Message: fmt.Sprintf("tool %q: FieldDescriptions: %v", name, err), Err: err}
 		}
 		bt.sig = sig
@@ -176,9 +200,27 @@ func (bt *boundTool) untypedWarning() string {
 	return fmt.Sprintf("tool %s has no Signature or FieldDescriptions: the model sees only its description, and guesses its arguments", bt.name)
 }
 
-// call runs the tool: arguments coerced and validated against its
-// signature first. warnings lists the coercions.
+// call runs the tool through its wraps (Tool.Wrap), if any.
 func (bt *boundTool) call(ctx context.Context, args *lisp.Map, mode signature.Mode) (any, []signature.Issue, error) {
+	if len(bt.wraps) == 0 {
+		return bt.callDirect(ctx, args, mode)
+	}
+	var warnings []signature.Issue
+	f := ToolFunc(func(ctx context.Context, args *lisp.Map) (any, error) {
+		res, w, err := bt.callDirect(ctx, args, mode)
+		warnings = w
+		return res, err
+	})
+	for _, w := range bt.wraps {
+		f = w(f)
+	}
+	res, err := f(ctx, args)
+	return res, warnings, err
+}
+
+// callDirect runs the tool: arguments coerced and validated against its
+// signature first. warnings lists the coercions.
+func (bt *boundTool) callDirect(ctx context.Context, args *lisp.Map, mode signature.Mode) (any, []signature.Issue, error) {
 	if bt.typ != nil {
 		return bt.typ.CallWithWarnings(ctx, args)
 	}

@@ -574,7 +574,7 @@ func TestTreeRunTool(t *testing.T) {
 	// Out of turns: the agent fails, and its usage still comes back.
 	pos.TurnsLeft = 1
 	res, err = host.RunTool(context.Background(), agent.ToolRequest{Name: "go", Args: lisp.NewMap(lisp.Keyword("who"), "x"), Position: pos})
-	if err == nil || !strings.Contains(err.Error(), agent.ReasonTurnBudgetExhausted) || res.Usage.Turns != 1 {
+	if err == nil || !strings.Contains(err.Error(), string(agent.ReasonTurnBudgetExhausted)) || res.Usage.Turns != 1 {
 		t.Errorf("result %+v, err %v", res, err)
 	}
 	res, err = host.RunTool(context.Background(), agent.ToolRequest{Name: "comp", Args: lisp.NewMap(), Position: pos})

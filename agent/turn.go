@@ -60,7 +60,7 @@ func (m *mission) turnOnce() *ending {
 		if ctxErr := m.ctx.Err(); ctxErr != nil {
 			fail = m.contextFail(ctxErr)
 		} else if le := llm.Classify(err); le.Class == llm.Config {
-			fail = &Fail{Reason: le.Reason, Message: le.Message}
+			fail = &Fail{Reason: Reason(le.Reason), Message: le.Message}
 		} else {
 			fail = &Fail{Reason: ReasonLLMError, Message: "the LLM call failed: " + err.Error(),
 				Details: map[string]any{"class": string(le.Class)}}
@@ -273,7 +273,7 @@ func (m *mission) memoryOverrun(tr *Turn, reply string, before *lisp.Namespace, 
 // turns. A rejected value is explained to the LLM and is ctx/fail in the
 // next turn; final says there is no next turn (single-shot).
 func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) *ending {
-	reject := func(reason, short, text string, details map[string]any) *ending {
+	reject := func(reason Reason, short, text string, details map[string]any) *ending {
 		if final {
 			return &ending{fail: &Fail{Reason: reason, Message: m.clip(short, maxFailChars), Details: details}}
 		}
@@ -413,7 +413,7 @@ func programFail(le *lisp.Error, msg string) *Fail {
 }
 
 // reasonOf maps an interpreter error kind onto a Step reason.
-func reasonOf(k lisp.Kind) string {
+func reasonOf(k lisp.Kind) Reason {
 	switch k {
 	case lisp.ParseError:
 		return ReasonParseError
@@ -472,7 +472,7 @@ func (m *mission) programFailValue(v lisp.Value) *Fail {
 	}
 	get := func(k string) (lisp.Value, bool) { return mv.Lookup(lisp.Keyword(k)) }
 	if r, ok := get("reason"); ok && r != nil {
-		f.Reason = m.failText(r)
+		f.Reason = Reason(m.failText(r))
 	}
 	if msg, ok := get("message"); ok {
 		f.Message = m.failText(msg)

@@ -140,7 +140,7 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 		switch {
 		case step.Fail == nil:
 			return fmt.Errorf("succeeded with %s, want a failure", shortIn(step, step.Return))
-		case c.reason != "" && step.Fail.Reason != c.reason:
+		case c.reason != "" && string(step.Fail.Reason) != c.reason:
 			return fmt.Errorf("failed with %s, want %s", step.Fail.Reason, c.reason)
 		}
 		return nil

@@ -251,7 +251,7 @@ func runOne(ctx context.Context, key RunKey, a *agent.Agent, t *Task, c *Case, v
 		}
 	}
 	if step.Fail != nil {
-		r.Reason = step.Fail.Reason
+		r.Reason = string(step.Fail.Reason)
 	}
 	if v.Price != nil {
 		cost := v.Price.Cost(u.Tokens)

@@ -27,28 +27,51 @@ var seqResultBuiltins = []string{
 	"sequence", "pmap", "pcalls",
 }
 
-// registerSeqViews marks the results of seqResultBuiltins, under every name
-// each is registered as (its aliases too). It runs last, so every builtin
+// seqGroupBuiltins return groups of elements (a vector of them here),
+// each of which is a seq in Clojure too: (partition 2 xs), (split-at 1 xs).
+var seqGroupBuiltins = []string{"partition", "partition-all", "partition-by", "split-at", "split-with"}
+
+// registerSeqViews marks the results of seqResultBuiltins, and the groups
+// seqGroupBuiltins return, under every name each is registered as (its
+// aliases too). It runs last, so every builtin
 // that compiled code captures is the marking one.
 func registerSeqViews(t builtinTable) {
+	for _, name := range seqGroupBuiltins {
+		markSeqResult(t, name, func(v *Vector) *Vector {
+			items := make([]Value, v.Len())
+			for i, g := range v.items {
+				if x, ok := g.(*Vector); ok {
+					g = x.asSeqView()
+				}
+				items[i] = g
+			}
+			return v.withItems(items)
+		})
+	}
 	for _, name := range seqResultBuiltins {
-		old, ok := t[name].(*Builtin)
-		if !ok {
-			panic("lisp: seq view of the unregistered builtin " + name)
+		markSeqResult(t, name, (*Vector).asSeqView)
+	}
+}
+
+// markSeqResult replaces the builtin name, under every name it is
+// registered as, by one whose vector results mark makes over.
+func markSeqResult(t builtinTable, name string, mark func(*Vector) *Vector) {
+	old, ok := t[name].(*Builtin)
+	if !ok {
+		panic("lisp: seq view of the unregistered builtin " + name)
+	}
+	marked := *old
+	inner := old.fn
+	marked.fn = func(th *thread, a []Value) (Value, error) {
+		v, err := inner(th, a)
+		if x, ok := v.(*Vector); ok && err == nil {
+			return mark(x), nil
 		}
-		marked := *old
-		inner := old.fn
-		marked.fn = func(th *thread, a []Value) (Value, error) {
-			v, err := inner(th, a)
-			if x, ok := v.(*Vector); ok && err == nil {
-				return x.asSeqView(), nil
-			}
-			return v, err
-		}
-		for n, b := range t {
-			if b == Value(old) {
-				t[n] = &marked
-			}
+		return v, err
+	}
+	for n, b := range t {
+		if b == Value(old) {
+			t[n] = &marked
 		}
 	}
 }

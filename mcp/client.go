@@ -163,22 +163,30 @@ type remoteTool struct {
 	baseDesc  string // the server's description (or its replacement) alone, bounded
 }
 
-// Error kinds: what an *Error is about.
+// Kind is what an *Error is about. A Kind is an error value for
+// errors.Is, as lisp.Kind is: errors.Is(err, mcp.KindTimeout) is true for
+// an *Error of that kind, however it is wrapped (a tool error of an agent
+// run included).
+type Kind string
+
+func (k Kind) Error() string { return string(k) }
+
+// Error kinds.
 const (
-	KindConfig    = "config"            // an invalid Server
-	KindConnect   = "connect"           // starting or initializing the session failed
-	KindList      = "list_tools"        // listing the tools failed
-	KindTool      = "tool_error"        // the tool reported an error (isError): Message is its text
-	KindClosed    = "connection_closed" // the server went away (crashed, exited, closed)
-	KindTimeout   = "timeout"           // Server.CallTimeout or ConnectTimeout passed
-	KindCancelled = "cancelled"         // the caller's context ended
-	KindProtocol  = "protocol_error"    // the call failed at the protocol level
-	KindArguments = "bad_arguments"     // the arguments have no JSON form
-	KindResult    = "bad_result"        // the result could not be converted
-	KindLimit     = "limit"             // the listing passed a bound of Server.Limits
-	KindPin       = "pin_mismatch"      // the catalog does not have the pin of Server.Pin
-	KindTooLarge  = "reply_too_large"   // a reply was larger than the transport takes (MaxReplyBytes)
-	KindOutput    = "output_schema"     // a structured result contradicts the tool's outputSchema
+	KindConfig    Kind = "config"            // an invalid Server
+	KindConnect   Kind = "connect"           // starting or initializing the session failed
+	KindList      Kind = "list_tools"        // listing the tools failed
+	KindTool      Kind = "tool_error"        // the tool reported an error (isError): Message is its text
+	KindClosed    Kind = "connection_closed" // the server went away (crashed, exited, closed)
+	KindTimeout        = "timeout"           // Server.CallTimeout or ConnectTimeout passed
+	KindCancelled      = "cancelled"         // the caller's context ended
+	KindProtocol       = "protocol_error"    // the call failed at the protocol level
+	KindArguments      = "bad_arguments"     // the arguments have no JSON form
+	KindResult         = "bad_result"        // the result could not be converted
+	KindLimit          = "limit"             // the listing passed a bound of Server.Limits
+	KindPin            = "pin_mismatch"      // the catalog does not have the pin of Server.Pin
+	KindTooLarge       = "reply_too_large"   // a reply was larger than the transport takes (MaxReplyBytes)
+	KindOutput         = "output_schema"     // a structured result contradicts the tool's outputSchema
 )
 
 // MaxReplyBytes is the largest reply a server may send: the SDK's frame
@@ -193,7 +201,7 @@ const MaxReplyBytes = mcpsdk.DefaultMaxLineLength
 type Error struct {
 	Server  string // the server's Name
 	Tool    string // the tool's MCP name; "" when not about one tool
-	Kind    string // KindTool, KindClosed...
+	Kind    Kind   // KindTool, KindClosed...
 	Message string
 	Err     error // the underlying error, if any
 }
@@ -215,6 +223,9 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is e's Kind: errors.Is(err, mcp.KindClosed).
+func (e *Error) Is(target error) bool { k, ok := target.(Kind); return ok && e != nil && e.Kind == k }
 
 // Connect connects to the servers, concurrently, and lists their tools
 // (every page, within Server.Limits) and converts their schemas into
@@ -839,7 +850,7 @@ func connLost(err error) bool {
 func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 	c := rt.conn
 	fail := func(kind, msg string, err error) error {
-		return &Error{Server: c.srv.Name, Tool: rt.info.Tool, Kind: kind, Message: msg, Err: err}
+		return &Error{Server: c.srv.Name, Tool: rt.info.Tool, Kind: Kind(kind), Message: msg, Err: err}
 	}
 	ss, err := c.session(ctx, rt.info.Tool)
 	if err != nil {
@@ -878,7 +889,7 @@ func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 				ss.broken = true
 				ss.mu.Unlock()
 			}
-			return nil, fail(KindClosed, "connection closed during the call of "+rt.info.Tool, err)
+			return nil, fail(string(KindClosed), "connection closed during the call of "+rt.info.Tool, err)
 		}
 		return nil, fail(KindProtocol, "the call of "+rt.info.Tool+" failed", err)
 	}

@@ -64,7 +64,7 @@ func callCtx(ctx context.Context, t *testing.T, ts *mcp.Toolset, name string, ar
 	return lisp.MustFromGo(v), nil
 }
 
-func asError(t *testing.T, err error, kind string) *mcp.Error {
+func asError(t *testing.T, err error, kind mcp.Kind) *mcp.Error {
 	t.Helper()
 	var me *mcp.Error
 	if !errors.As(err, &me) {
@@ -72,6 +72,11 @@ func asError(t *testing.T, err error, kind string) *mcp.Error {
 	}
 	if me.Kind != kind {
 		t.Fatalf("error %q has kind %s, want %s", err, me.Kind, kind)
+	}
+	// The Kind is an error value for errors.Is, through every wrapping,
+	// and no other kind matches.
+	if !errors.Is(err, kind) || errors.Is(err, mcp.Kind("no_such_kind")) {
+		t.Fatalf("errors.Is(%v, mcp.%s) is false, or another kind matches", err, kind)
 	}
 	return me
 }

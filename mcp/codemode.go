@@ -166,10 +166,10 @@ func (cm *codeMode) handle(ctx context.Context, req *mcpsdk.CallToolRequest) (*m
 // message already starts with its position and kind
 // ("2:6: type_error: ..."); a (fail v) has its reason put first.
 func failText(f *agent.Fail) string {
-	if _, ok := f.Details["kind"]; ok || strings.HasPrefix(f.Message, f.Reason+":") {
+	if _, ok := f.Details["kind"]; ok || strings.HasPrefix(f.Message, string(f.Reason)+":") {
 		return f.Message
 	}
-	return f.Reason + ": " + f.Message
+	return string(f.Reason) + ": " + f.Message
 }
 
 // programOutput is the println output of the program's run, firewalled

@@ -467,8 +467,8 @@ func TestDescriptionsAndPin(t *testing.T) {
 		{"a tool added", append(catalog(injected), hostile.Tool{Name: "x", InputSchema: object}), nil, pin, mcp.KindPin},
 		{"a schema changed", append(catalog(injected)[:1], hostile.Tool{Name: "send_mail", Description: "Sends mail.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{}}}`)}), nil, pin, mcp.KindPin},
-		{"malformed pin", catalog(injected), nil, "sha256:abc", mcp.KindConfig},
-		{"unknown description", catalog(injected), nil, "", mcp.KindList},
+		{"malformed pin", catalog(injected), nil, "sha256:abc", string(mcp.KindConfig)},
+		{"unknown description", catalog(injected), nil, "", string(mcp.KindList)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := hostileServer(hostile.Options{Tools: tc.tools})
@@ -484,7 +484,7 @@ func TestDescriptionsAndPin(t *testing.T) {
 				ts.Close()
 				return
 			}
-			me := asError(t, err, tc.kind)
+			me := asError(t, err, mcp.Kind(tc.kind))
 			if tc.kind == mcp.KindPin && !strings.Contains(me.Message, "the tool catalog changed since it was pinned: its pin is now sha256:") {
 				t.Errorf("error %q", err)
 			}

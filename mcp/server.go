@@ -386,10 +386,10 @@ var positionPrefix = regexp.MustCompile(`^\d+:\d+: `)
 func callFailText(f *agent.Fail) string {
 	msg, _, _ := strings.Cut(f.Message, "\n")
 	msg = positionPrefix.ReplaceAllString(msg, "")
-	if strings.HasPrefix(msg, f.Reason+":") {
+	if strings.HasPrefix(msg, string(f.Reason)+":") {
 		return msg
 	}
-	return f.Reason + ": " + msg
+	return string(f.Reason) + ": " + msg
 }
 
 // mergeArgs puts a call's arguments over an agent's default context; an

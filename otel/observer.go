@@ -250,7 +250,7 @@ func (o *Observer) runEnd(ctx context.Context, e *agent.Event) {
 		msg := ""
 		if e.Fail != nil {
 			if e.Fail.Reason != "" {
-				errType = e.Fail.Reason
+				errType = string(e.Fail.Reason)
 			}
 			msg = e.Fail.Message
 			if e.Fail.Op != "" {
@@ -575,7 +575,7 @@ func (o *Observer) toolEnd(ctx context.Context, e *agent.Event) {
 func toolErrorType(err error) string {
 	var fail *agent.Fail
 	if errors.As(err, &fail) && fail != nil && fail.Reason != "" {
-		return fail.Reason
+		return string(fail.Reason)
 	}
 	return errTool
 }

@@ -18,8 +18,8 @@ func TestMissionTimeoutDefault(t *testing.T) {
 		timeout time.Duration
 		reason  string
 	}{
-		{"default", 0, agent.ReasonMissionTimeout},
-		{"none", -1, agent.ReasonLLMError},
+		{"default", 0, string(agent.ReasonMissionTimeout)},
+		{"none", -1, string(agent.ReasonLLMError)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,14 +31,14 @@ func TestMissionTimeoutDefault(t *testing.T) {
 			env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"a": a}, Model: llm.Func(model.Func)})
 			start := env.Now()
 			step, err := runEnv(t, env, input(t, "a", map[string]any{"q": "x"}))
-			if err == nil || step.Fail.Reason != tt.reason {
+			if err == nil || string(step.Fail.Reason) != tt.reason {
 				t.Fatalf("fail %+v, want %s", step.Fail, tt.reason)
 			}
 			elapsed, attempts := env.Now().Sub(start), model.tries["Answer x#1"]
-			if tt.reason == agent.ReasonMissionTimeout && (elapsed >= 140*time.Second || attempts >= 8) {
+			if tt.reason == string(agent.ReasonMissionTimeout) && (elapsed >= 140*time.Second || attempts >= 8) {
 				t.Errorf("ended after %v of workflow time and %d attempts, want before the retries ran out", elapsed, attempts)
 			}
-			if tt.reason == agent.ReasonLLMError && attempts != 8 {
+			if tt.reason == string(agent.ReasonLLMError) && attempts != 8 {
 				t.Errorf("ended after %d attempts, want 8", attempts)
 			}
 		})

@@ -348,7 +348,7 @@ func (w *traceWriter) step(s *agent.Step, depth int, outer agent.Veil) (*traceSt
 		}
 	} else {
 		f := s.Fail
-		js.Fail = &traceFail{Reason: w.text(vl, f.Reason), Message: w.text(vl, f.Message), Op: w.text(vl, f.Op), ByProgram: f.ByProgram}
+		js.Fail = &traceFail{Reason: w.text(vl, string(f.Reason)), Message: w.text(vl, f.Message), Op: w.text(vl, f.Op), ByProgram: f.ByProgram}
 		if len(f.Details) > 0 {
 			if d, derr := lisp.FromGo(detailsData(f.Details, 0)); derr == nil {
 				if js.Fail.Details, err = w.value(vl, d); err != nil {
@@ -492,7 +492,7 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 	}
 	if js.Fail != nil {
 		f := js.Fail
-		s.Fail = &agent.Fail{Reason: f.Reason, Message: f.Message, Op: f.Op, ByProgram: f.ByProgram}
+		s.Fail = &agent.Fail{Reason: agent.Reason(f.Reason), Message: f.Message, Op: f.Op, ByProgram: f.ByProgram}
 		if f.Details != nil {
 			if g, err := lisp.ToGo(readValue(f.Details)); err == nil {
 				if m, ok := g.(map[string]any); ok {

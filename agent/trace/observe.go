@@ -97,7 +97,7 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 		add(slog.Duration("retry_in", e.RetryIn))
 	}
 	if e.Fail != nil {
-		add(slog.String("reason", e.Fail.Reason))
+		add(slog.String("reason", string(e.Fail.Reason)))
 		add(slog.String("message", e.Fail.Message))
 	}
 	if e.Kind == agent.RunStop || e.Kind == agent.RunException {

@@ -109,7 +109,7 @@ func (tp *tracePrinter) step(s *agent.Step, indent string, outer agent.Veil) {
 	}
 	u := s.Usage
 	if s.Fail != nil {
-		fmt.Fprintf(tp.w, "%sFailed: %s: %s\n", indent, tp.text(v, s.Fail.Reason), firstLine(tp.text(v, s.Fail.Message)))
+		fmt.Fprintf(tp.w, "%sFailed: %s: %s\n", indent, tp.text(v, string(s.Fail.Reason)), firstLine(tp.text(v, s.Fail.Message)))
 	} else {
 		fmt.Fprintf(tp.w, "%sReturned: %s\n", indent, tp.value(v, s.Return))
 	}

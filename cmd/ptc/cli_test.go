@@ -6,7 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 )
 
 // TestTopLevelUsageNamesRun: the usage lists run and version too.
@@ -25,12 +27,12 @@ func TestTopLevelUsageNamesRun(t *testing.T) {
 // file may be anything an agent file names).
 func TestContextErrorPosition(t *testing.T) {
 	dir := t.TempDir()
-	cut := writeFile(t, dir, "cut.json", "{\"items\": [1, 2,\n  3")
-	stray := writeFile(t, dir, "stray.json", "{\"a\": 1,\n \"b\": 2,\n}")
-	extra := writeFile(t, dir, "extra.json", "{\"a\": 1} {")
-	ednCut := writeFile(t, dir, "cut.edn", "{:items [1 2\n :name \"x")
-	ednBad := writeFile(t, dir, "bad.edn", "{:a 1\n :b (foo)}")
-	prog := writeFile(t, dir, "p.ptc", "1")
+	cut := clitest.WriteFile(t, dir, "cut.json", "{\"items\": [1, 2,\n  3")
+	stray := clitest.WriteFile(t, dir, "stray.json", "{\"a\": 1,\n \"b\": 2,\n}")
+	extra := clitest.WriteFile(t, dir, "extra.json", "{\"a\": 1} {")
+	ednCut := clitest.WriteFile(t, dir, "cut.edn", "{:items [1 2\n :name \"x")
+	ednBad := clitest.WriteFile(t, dir, "bad.edn", "{:a 1\n :b (foo)}")
+	prog := clitest.WriteFile(t, dir, "p.ptc", "1")
 	tests := []struct {
 		file  string
 		words []string
@@ -57,8 +59,8 @@ func TestContextErrorPosition(t *testing.T) {
 
 func TestBenchExpression(t *testing.T) {
 	dir := t.TempDir()
-	ctx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
-	prog := writeFile(t, dir, "p.ptc", "1")
+	ctx := clitest.WriteFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
+	prog := clitest.WriteFile(t, dir, "p.ptc", "1")
 	code, out, errOut := ptc(t, "", "bench", "-n", "3", "-e", "(reduce + (range 10))")
 	re := `^-e "\(reduce \+ \(range 10\)\)": 3 runs, median \S+s, p90 \S+s, \d+ allocs/run, \d+ bytes/run\n` +
 		`  compile \S+s \(\d+ allocs, \d+ bytes\) \+ run \S+s \(\d+ allocs, \d+ bytes\): a cached program costs the run alone\n$`
@@ -101,29 +103,15 @@ func TestBenchExpression(t *testing.T) {
 // read, and that the agent runs with a scripted model.
 func TestExampleAgent(t *testing.T) {
 	path := filepath.Join("..", "..", "examples", "agents", "digest.md")
-	af, _, err := readAgentFile(path)
+	af, _, err := load.ReadAgentFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := af.NewAgent(af.Config); err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := af.loadContext()
+	ctx, err := af.LoadContext()
 	if err != nil || ctx.Len() != 2 {
 		t.Fatalf("context: %v", err)
-	}
-}
-
-func TestThreeDigits(t *testing.T) {
-	for _, tt := range []struct{ in, want time.Duration }{
-		{999, 999},
-		{4248, 4250},
-		{3_935_850, 3_940_000},
-		{216_456, 216_000},
-		{12_345_678_901, 12_300_000_000},
-	} {
-		if got := threeDigits(tt.in); got != tt.want {
-			t.Errorf("threeDigits(%v) = %v, want %v", tt.in, got, tt.want)
-		}
 	}
 }

@@ -6,70 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/ptc-go/ptc/agent"
-	"github.com/ptc-go/ptc/agent/agentfile"
-	"github.com/ptc-go/ptc/eval"
-	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/signature"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/workbench"
 )
-
-// devAgent is an agent file as GET /api/agents lists it.
-type devAgent struct {
-	Name        string `json:"name"`
-	File        string `json:"file"`
-	Error       string `json:"error"`
-	Description string `json:"description"`
-	Model       string `json:"model"`
-	// RunModel is the model a run of the agent uses when the page names
-	// none: ptc dev's --model, else the file's model:, else $PTC_MODEL, as
-	// for ptc run (the page shows it and sends it).
-	RunModel   string          `json:"run_model"`
-	Signature  string          `json:"signature"`
-	Output     string          `json:"output"`
-	Inputs     []devInput      `json:"inputs"`
-	Context    json.RawMessage `json:"context"`
-	Tools      []string        `json:"tools"`
-	MCP        string          `json:"mcp"`
-	Prompt     string          `json:"prompt"`
-	MaxTurns   int             `json:"max_turns"`
-	Limits     devLimits       `json:"limits"`
-	Cases      []devCase       `json:"cases"`
-	CasesError string          `json:"cases_error"`
-}
-
-type devInput struct {
-	Name     string          `json:"name"`
-	Type     string          `json:"type"`
-	Kind     string          `json:"kind"`
-	Optional bool            `json:"optional"`
-	Value    json.RawMessage `json:"value"`
-}
-
-// devLimits are an agent file's limits: as it states them, "" or 0 where
-// it does not (the default).
-type devLimits struct {
-	Timeout      string `json:"timeout"`
-	MaxSteps     int64  `json:"max_steps"`
-	MaxMemory    string `json:"max_memory"`
-	MaxDepth     int    `json:"max_depth"`
-	MaxLoop      int    `json:"max_loop"`
-	MaxOutput    int    `json:"max_output"`
-	MaxToolCalls int    `json:"max_tool_calls"`
-	MaxParallel  int    `json:"max_parallel"`
-}
-
-type devCase struct {
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-}
 
 // devLimitKeys maps the API's limit names to the agent file's.
 var devLimitKeys = map[string]string{
@@ -83,7 +29,7 @@ type devAgentFile struct{ name, path string }
 
 // agentFiles lists the agent files of the folder: DIR/*.md and
 // DIR/*/*.md that start with a front matter (other Markdown is skipped).
-func (s *devServer) agentFiles() []devAgentFile {
+func (s *devSource) agentFiles() []devAgentFile {
 	var out []devAgentFile
 	for _, pat := range []string{"*.md", "*/*.md"} {
 		found, _ := filepath.Glob(filepath.Join(s.opts.Dir, pat))
@@ -116,177 +62,15 @@ func startsAsAgentFile(path string) bool {
 	return bytes.HasPrefix(bytes.TrimPrefix(b[:n], []byte("\ufeff")), []byte("---"))
 }
 
-// agentFile finds the agent file called name (only a listed one: a name
-// from a URL never becomes a path).
-func (s *devServer) agentFile(name string) (devAgentFile, bool) {
-	for _, f := range s.agentFiles() {
-		if f.name == name {
-			return f, true
-		}
-	}
-	return devAgentFile{}, false
-}
-
-func (s *devServer) handleAgents(w http.ResponseWriter, r *http.Request) {
-	agents := []devAgent{}
-	for _, f := range s.agentFiles() {
-		agents = append(agents, s.describe(f))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"dir": s.opts.Dir,
-		"default_model": firstNonEmpty(s.opts.Model, s.env.getenv("PTC_MODEL")), "agents": agents})
-}
-
-// devRedaction hides what ptc run hides of a context before a mission:
-// the values of "_" entries.
-func devRedaction() *lisp.Redaction { return (*agent.Step)(nil).Veil().Redaction() }
-
-// devJSON is v as JSON for the page, redacted; null when it has none.
-func devJSON(v lisp.Value) json.RawMessage {
-	b, err := lisp.ToJSONRedacted(v, devRedaction())
-	if err != nil {
-		b, _ = json.Marshal(lisp.FormatValue(v, lisp.PrintOptions{Redact: devRedaction(), MaxChars: 10_000}))
-	}
-	return b
-}
-
-// relFile is the agent file's path below the folder, / separated.
-func (s *devServer) relFile(f devAgentFile) string {
-	rel, err := filepath.Rel(s.opts.Dir, f.path)
-	if err != nil {
-		return filepath.Base(f.path)
-	}
-	return filepath.ToSlash(rel)
-}
-
-// describe reads the agent file f for the listing.
-// runModel is the model a run uses when the request names none: the same
-// order as ptc run's (--model, the file's model:, $PTC_MODEL).
-func (s *devServer) runModel(fileModel string) string {
-	return firstNonEmpty(s.opts.Model, fileModel, s.env.getenv("PTC_MODEL"))
-}
-
-func (s *devServer) describe(f devAgentFile) devAgent {
-	d := devAgent{Name: f.name, File: s.relFile(f),
-		Inputs: []devInput{}, Tools: []string{}, Cases: []devCase{}, Context: json.RawMessage("{}")}
-	af, text, err := readAgentFile(f.path)
-	if err != nil {
-		d.Error = err.Error()
-		return d
-	}
-	d.fill(af)
-	d.RunModel = s.runModel(d.Model)
-	// The duration and the size as written (2s, 16MiB), not as Go prints them.
-	ed := newTextEditor(text)
-	if v := ed.limit("timeout"); v != "" {
-		d.Limits.Timeout = v
-	}
-	if v := ed.limit("max-memory"); v != "" {
-		d.Limits.MaxMemory = v
-	}
-	d.MCP = firstNonEmpty(s.opts.MCP, af.MCPFile())
-	d.Tools = slices.Sorted(maps.Keys(s.env.tools))
-	if d.Tools == nil {
-		d.Tools = []string{}
-	}
-	ctxMap, err := af.loadContext()
-	if err != nil {
-		d.Error = err.Error()
-		ctxMap = lisp.NewMap()
-	} else {
-		d.Context = devJSON(ctxMap)
-	}
-	cfg := af.cliConfig()
-	s.env.addTools(&cfg)
-	a, err := af.NewAgent(cfg)
-	if err != nil {
-		if d.Error == "" {
-			d.Error = err.Error()
-		}
-	} else if sig := a.Signature(); sig != nil {
-		d.Signature, d.Output = sig.String(), strings.TrimPrefix(sig.Output.String(), ":")
-		for _, p := range sig.Params {
-			in := devInput{Name: p.Name, Type: strings.TrimPrefix(p.Type.String(), ":"), Kind: inputKind(p.Type.Kind),
-				Optional: p.Optional(), Value: json.RawMessage("null")}
-			if v, ok := contextValue(ctxMap, p.Name); ok {
-				in.Value = devJSON(lisp.NewMap(p.Name, v)) // the entry, so that a "_" name hides it
-				var m map[string]json.RawMessage
-				if json.Unmarshal(in.Value, &m) == nil {
-					in.Value = m[p.Name]
-				}
-			}
-			d.Inputs = append(d.Inputs, in)
-		}
-	}
-	if hasCases(af) {
-		cases, err := loadCases(af, f.path)
-		if err != nil {
-			d.CasesError = err.Error()
-		}
-		for _, c := range cases {
-			d.Cases = append(d.Cases, devCase{Name: c.Name, Input: devJSON(c.Input)})
-		}
-	}
-	return d
-}
-
-// fill sets what the agent file states.
-func (d *devAgent) fill(af *agentFile) {
-	c := af.Config
-	d.Description, d.Model, d.Prompt, d.MaxTurns = c.Description, af.Model, c.Prompt, c.MaxTurns
-	l := c.Limits
-	d.Limits = devLimits{MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth, MaxLoop: l.MaxLoopIterations,
-		MaxOutput: l.MaxOutputBytes, MaxToolCalls: l.MaxToolCalls, MaxParallel: l.MaxParallel}
-	switch {
-	case l.Timeout < 0:
-		d.Limits.Timeout = "-1"
-	case l.Timeout > 0:
-		d.Limits.Timeout = l.Timeout.String()
-	}
-	switch {
-	case l.MaxMemory < 0:
-		d.Limits.MaxMemory = "-1"
-	case l.MaxMemory > 0:
-		d.Limits.MaxMemory = agentfile.FormatSize(l.MaxMemory)
-	}
-}
-
-// contextValue is the context's entry name (a string or keyword key).
-func contextValue(m *lisp.Map, name string) (lisp.Value, bool) {
-	if m == nil {
-		return nil, false
-	}
-	if v, ok := m.Get(name); ok {
-		return v, true
-	}
-	return m.Get(lisp.Keyword(name))
-}
-
-// inputKind is the kind of form field for a parameter of kind k.
-func inputKind(k signature.Kind) string {
-	switch k {
-	case signature.String, signature.Int, signature.Float, signature.Bool, signature.Keyword, signature.List, signature.Map:
-		return k.String()
-	case signature.Record:
-		return "map"
-	}
-	return "any"
-}
-
 // devEdit is what a run or a save changes in an agent file's text: the
-// prompt, max-turns, limits (nil, 0: unchanged).
-type devEdit struct {
-	Prompt   string                     `json:"prompt"`
-	MaxTurns int                        `json:"max_turns"`
-	Limits   map[string]json.RawMessage `json:"limits"`
-}
-
-func (e *devEdit) empty() bool { return e.Prompt == "" && e.MaxTurns == 0 && len(e.Limits) == 0 }
+// prompt, max-turns, limits (nil, 0: unchanged), as the page sends it.
+type devEdit workbench.Edit
 
 // apply returns text edited as e says, parsed (the parse error when it
 // does not parse, the file untouched). The edited text must read back as
 // e says: a prompt that would not (a prompt: key's block that cannot
 // hold it) is refused.
-func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, error) {
+func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *load.AgentFile, error) {
 	if e.MaxTurns < 0 {
 		return nil, nil, errors.New("max_turns: want a positive number")
 	}
@@ -295,7 +79,7 @@ func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, erro
 	for _, k := range limits {
 		key, ok := devLimitKeys[k]
 		if !ok {
-			return nil, nil, fmt.Errorf("limits: unknown limit %s (the limits are %s)", quoteShort(k),
+			return nil, nil, fmt.Errorf("limits: unknown limit %s (the limits are %s)", base.QuoteShort(k),
 				strings.Join(slices.Sorted(maps.Keys(devLimitKeys)), ", "))
 		}
 		v, err := limitText(e.Limits[k])
@@ -313,7 +97,7 @@ func (e *devEdit) apply(name, dir string, text []byte) ([]byte, *agentFile, erro
 		ed.setPrompt(e.Prompt)
 	}
 	out := ed.bytes()
-	af, err := parseAgentFile(name, dir, out)
+	af, err := load.ParseAgentFile(name, dir, out)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,7 +125,7 @@ func limitText(raw json.RawMessage) (string, error) {
 	case string:
 		v = strings.TrimSpace(v)
 		if strings.ContainsAny(v, "\r\n\"'|#:") || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return "", fmt.Errorf("%s is not a limit's value (as 500ms, 16MiB or 1000)", quoteShort(v))
+			return "", fmt.Errorf("%s is not a limit's value (as 500ms, 16MiB or 1000)", base.QuoteShort(v))
 		}
 		return v, nil
 	}
@@ -486,137 +270,6 @@ func (e *textEditor) setPrompt(prompt string) {
 	}
 	out = append(out, "")
 	e.lines = append(e.lines[:e.end+1], out...)
-}
-
-// handleAgentAction serves POST /api/agents/{name}/test and
-// /api/agents/{name}/save (a name may hold a /).
-func (s *devServer) handleAgentAction(w http.ResponseWriter, r *http.Request) {
-	p := r.PathValue("name")
-	i := strings.LastIndexByte(p, '/')
-	if i < 0 {
-		writeError(w, http.StatusNotFound, "no such route")
-		return
-	}
-	name, action := p[:i], p[i+1:]
-	if action != "test" && action != "save" {
-		writeError(w, http.StatusNotFound, "no such route: POST /api/agents/NAME/test or /save")
-		return
-	}
-	f, ok := s.agentFile(name)
-	if !ok {
-		writeError(w, http.StatusNotFound, "no agent file "+quoteShort(name))
-		return
-	}
-	if action == "test" {
-		s.handleTest(w, r, f)
-		return
-	}
-	s.handleSave(w, r, f)
-}
-
-// handleSave writes the edited text back to the agent file, atomically,
-// after parsing it.
-func (s *devServer) handleSave(w http.ResponseWriter, r *http.Request, f devAgentFile) {
-	var e devEdit
-	if !readJSON(w, r, &e, false) {
-		return
-	}
-	text, err := readBounded(f.path, kindAgentFile)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	out, _, err := e.apply(f.path, filepath.Dir(f.path), text)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	st, err := os.Stat(f.path)
-	if err == nil {
-		err = writeFileAtomic(f.path, out, st.Mode().Perm())
-	}
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, s.describe(f))
-}
-
-// devTestRow is a case's result.
-type devTestRow struct {
-	Case       string     `json:"case"`
-	Passed     bool       `json:"passed"`
-	Detail     string     `json:"detail"`
-	Turns      int        `json:"turns"`
-	Tokens     llm.Tokens `json:"tokens"`
-	DurationMS int64      `json:"duration_ms"`
-	Return     string     `json:"return"`
-}
-
-// handleTest runs the agent file's cases once each, as ptc test does,
-// for as long as the client waits.
-func (s *devServer) handleTest(w http.ResponseWriter, r *http.Request, f devAgentFile) {
-	var body struct {
-		Model string `json:"model"`
-	}
-	if !readJSON(w, r, &body, true) {
-		return
-	}
-	af, _, err := readAgentFile(f.path)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	if !hasCases(af) {
-		writeError(w, http.StatusNotFound, f.name+" has no test cases (a cases: key, or "+filepath.Base(casesBeside(f.path))+" beside it)")
-		return
-	}
-	env := *s.env
-	env.ctx = r.Context()
-	tc := &testCmd{env: &env, flags: &testFlags{quiet: true}, stderr: s.log}
-	defer tc.close()
-	task, model, mcpPath, err := tc.fileTask(f.path)
-	if err == nil && mcpPath != "" {
-		tc.mcp = map[string]mcpSource{task.Name: {agent: f.path, config: mcpPath}}
-		err = tc.addMCPTools(&task)
-	}
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	ref := firstNonEmpty(body.Model, s.runModel(model))
-	if ref == "" {
-		writeError(w, http.StatusBadRequest, "no model: choose one, or start ptc dev with --model REF (or set PTC_MODEL)")
-		return
-	}
-	fn, err := s.env.openModel(r.Context(), ref)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "model "+ref+": "+err.Error())
-		return
-	}
-	rows := []devTestRow{}
-	passed := 0
-	cfg := eval.Config{Variants: []eval.Variant{{Name: ref, Model: fn}}, Runs: 1, Parallel: 1,
-		Done: func(res *eval.RunResult) {
-			row := devTestRow{Case: res.Case, Passed: res.Passed, Detail: res.Why, Turns: res.Turns, Tokens: res.Tokens,
-				DurationMS: res.Duration.Milliseconds()}
-			if st := res.Step; st != nil {
-				sh := shown{step: st}
-				row.Detail = sh.text(row.Detail)
-				if st.Fail == nil {
-					row.Return = sh.value(st.Return, lisp.PrintOptions{MaxChars: 2000})
-				}
-			}
-			if res.Passed {
-				passed++
-			}
-			rows = append(rows, row)
-		}}
-	if _, err := eval.Run(r.Context(), []eval.Task{task}, cfg); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"agent": f.name, "model": ref, "rows": rows, "passed": passed, "total": len(rows)})
 }
 
 func leadingBlanks(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }

@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -167,7 +166,7 @@ func TestDevBrowser(t *testing.T) {
 	}
 
 	// The address with the token; the server drops it from the address bar.
-	do("open the page", chromedp.Navigate(origin+"/?token="+url.QueryEscape(h.s.token)),
+	do("open the page", chromedp.Navigate(origin+"/?token="+url.QueryEscape(h.s.Token())),
 		chromedp.WaitVisible(`.agent-item[data-agent="digest"]`))
 	loc, _ := chromedp.Run(ctx, chromedp.Location())
 	if strings.Contains(loc, "token") {

@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
-	"time"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
+	"github.com/ptc-go/ptc/workbench"
 )
 
 const devSynopsis = `[DIR] [--addr 127.0.0.1:PORT] [--model REF] [--mcp FILE] [--runs DIR2] [--open]`
@@ -32,8 +33,8 @@ See docs/cli.md.
 Flags:
 `
 
-func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("dev", stderr, devSynopsis)
+func cmdDev(env *base.Env, args []string, stdout, stderr io.Writer) int {
+	fs := base.NewFlagSet("dev", stderr, devSynopsis)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: ptc dev %s\n%s", devSynopsis, devHelp)
 		fs.PrintDefaults()
@@ -43,70 +44,57 @@ func cmdDev(env *runEnv, args []string, stdout, stderr io.Writer) int {
 	mcpPath := fs.String("mcp", "", "give every agent the tools of the MCP servers in `FILE` (default: each agent file's mcp:)")
 	runs := fs.String("runs", "", "save the runs in `DIR2` (default DIR/.ptc-runs, made on the first run)")
 	open := fs.Bool("open", false, "open the page in a browser ($BROWSER, else the system's)")
-	pos, err := parseFlags(fs, args)
+	pos, err := base.ParseFlags(fs, args)
 	if err != nil {
-		return flagError(fs, err, stdout)
+		return base.FlagError(fs, err, stdout)
 	}
 	if len(pos) > 1 {
-		return usageError(fs, "takes one DIR, got %d arguments", len(pos))
+		return base.UsageError(fs, "takes one DIR, got %d arguments", len(pos))
 	}
 	dir := "."
 	if len(pos) == 1 {
 		dir = pos[0]
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageError(fs, "%s is not a folder", dir)
+		return base.UsageError(fs, "%s is not a folder", dir)
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
-		return usageError(fs, "--addr %s: %v", *addr, err)
+		return base.UsageError(fs, "--addr %s: %v", *addr, err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
-	if !isLoopback(host) {
+	if !workbench.IsLoopback(host) {
 		fmt.Fprintf(stderr, "ptc dev: warning: %s is not a loopback address: the server is reachable from the network (the token still guards it)\n", host)
 	}
-	ctx, cancel := context.WithCancel(env.ctx)
+	ctx, cancel := context.WithCancel(env.Ctx)
 	defer cancel()
-	if env.interrupts {
-		stop := onInterrupt(cancel)
+	if env.Interrupts {
+		stop := base.OnInterrupt(cancel)
 		defer stop()
 	}
 	denv := *env
-	denv.ctx = ctx
-	s, err := newDevServer(&denv, devOptions{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
+	denv.Ctx = ctx
+	w, err := newDevServer(&denv, devOptions{Dir: dir, Runs: *runs, Addr: ln.Addr().String(), Model: *model, MCP: *mcpPath, Log: stderr})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		return exitFail
+		return base.ExitFail
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stderr, "ptc dev: %s\n", s.URL())
+	fmt.Fprintf(stderr, "ptc dev: %s\n", w.URL())
 	if *open {
-		if err := openTarget(env, s.URL()); err != nil {
+		if err := tracecmd.OpenTarget(env, w.URL()); err != nil {
 			fmt.Fprintf(stderr, "ptc dev: opening the page: %v\n", err)
 		}
 	}
-	code := exitOK
-	select {
-	case <-ctx.Done():
-	case err := <-served:
+	// Serve ends the runs (cancelled, saved) and the connections when ctx
+	// ends.
+	if err := w.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-		code = exitFail
+		return base.ExitFail
 	}
-	// The runs end (cancelled) and their streams with them; then the
-	// connections.
-	s.shutdown()
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer scancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		fmt.Fprintf(stderr, "ptc dev: %v\n", err)
-	}
-	srv.Close()
-	return code
+	return base.ExitOK
 }

@@ -2,52 +2,26 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
-	"embed"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"mime"
-	"net"
-	"net/http"
+	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
+	"github.com/ptc-go/ptc/mcp"
+	"github.com/ptc-go/ptc/workbench"
 )
 
-// The server of "ptc dev": a local web app over the agent files of a
-// folder (docs/cli.md). The page (devui) is the binary's own; the JSON API
-// below it runs agents, saves every run as a recording in the runs folder
-// and reads the history back from those files. Everything it returns is
-// redacted as ptc run shows it without --unredacted.
-
-//go:embed devui
-var devUIFS embed.FS
-
-// devTokenCookie, with the server's port after it, names the cookie that
-// holds the token once the page was opened with it. Browsers keep cookies
-// per host, not per port: two ptc dev servers on one machine need cookies
-// of their own, or opening the second would log the first out.
-const devTokenCookie = "ptc_dev_token_"
-
-// The Content-Security-Policy of the app, and of the trace page, whose
-// style and script are inline.
-const (
-	devAppCSP   = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
-	devTraceCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'"
-)
-
-// Bounds of the server.
-const (
-	devMaxBody     = 1 << 20 // a JSON request body
-	devMaxRuns     = 4       // runs at once (429 beyond)
-	devMaxEvents   = 10_000  // events a run keeps in memory...
-	devMaxEventMem = 8 << 20 // ...and their bytes
-)
+// ptc dev is the workbench (package workbench) over a folder of agent
+// files (docs/dev.md): this adapter reads the files, resolves models by
+// name, starts an agent's MCP servers for each of its runs, edits and
+// saves the prompt and limits, and says how to replay a run that had MCP
+// tools. The page, the runs, the history and the security are the
+// workbench's.
 
 // devOptions are the options of a dev server.
 type devOptions struct {
@@ -65,243 +39,257 @@ type devOptions struct {
 	Log io.Writer
 }
 
-// devServer is the server of ptc dev: an http.Handler.
-type devServer struct {
-	env   *runEnv
-	opts  devOptions
-	token string
-	// cookie names the token's cookie: devTokenCookie and the port.
-	cookie string
-	hosts  map[string]bool
-	mux    *http.ServeMux
-	log    *syncWriter
-
-	// ctx is the server's: the runs live under it; shutdown cancels it.
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	sem    chan struct{}
-
-	mu    sync.Mutex
-	runs  map[string]*devRun // the runs of this server, running or recently ended
-	ended []string           // the ids of the ended runs in runs, oldest first
+// devSource lists the agent files of the folder as the workbench's
+// agents.
+type devSource struct {
+	env  *base.Env
+	opts devOptions
+	log  *base.SyncWriter
 }
 
-// newDevServer returns the server of opts. Shutdown ends its runs.
-func newDevServer(env *runEnv, opts devOptions) (*devServer, error) {
+// newDevServer returns the workbench of ptc dev over opts.Dir, serving
+// under env.Ctx.
+func newDevServer(env *base.Env, opts devOptions) (*workbench.Workbench, error) {
 	if opts.Dir == "" {
 		opts.Dir = "."
 	}
 	if opts.Runs == "" {
 		opts.Runs = filepath.Join(opts.Dir, ".ptc-runs")
 	}
-	if opts.Token == "" {
-		b := make([]byte, 16)
-		if _, err := rand.Read(b); err != nil {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	src := &devSource{env: env, opts: opts, log: &base.SyncWriter{W: opts.Log}}
+	return workbench.New(env.Ctx, workbench.Options{
+		Addr:    opts.Addr,
+		List:    src.list,
+		Models:  env.OpenModel,
+		Model:   opts.Model,
+		Runs:    opts.Runs,
+		Token:   opts.Token,
+		Title:   opts.Dir,
+		Name:    "ptc dev",
+		Log:     src.log,
+		Version: env.Version().String(),
+	})
+}
+
+// list reads the agent files as the workbench's agents.
+func (s *devSource) list(context.Context) []workbench.Agent {
+	var out []workbench.Agent
+	for _, f := range s.agentFiles() {
+		out = append(out, s.describe(f))
+	}
+	return out
+}
+
+// relFile is the agent file's path below the folder, / separated.
+func (s *devSource) relFile(f devAgentFile) string {
+	rel, err := filepath.Rel(s.opts.Dir, f.path)
+	if err != nil {
+		return filepath.Base(f.path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// describe reads the agent file f.
+func (s *devSource) describe(f devAgentFile) workbench.Agent {
+	a := workbench.Agent{Name: f.name, File: s.relFile(f)}
+	af, text, err := load.ReadAgentFile(f.path)
+	if err != nil {
+		a.Error = err
+		return a
+	}
+	a.Source = &devFile{s: s, f: f, text: text}
+	a.Description, a.ContextSignature = af.Config.Description, af.ContextSignature
+	// The model a run uses when the page names none: --model (the
+	// workbench's Model), else the file's model:, else $PTC_MODEL, as for
+	// ptc run.
+	a.ModelName = base.FirstNonEmpty(af.Model, s.env.Getenv("PTC_MODEL"))
+	a.MCP = base.FirstNonEmpty(s.opts.MCP, af.MCPFile())
+	ctxMap, err := af.LoadContext()
+	if err != nil {
+		a.Error = err
+		return a
+	}
+	a.Input = ctxMap
+	cfg := af.CLIConfig()
+	s.env.AddTools(&cfg)
+	a.Config = cfg
+	if a.Agent, err = af.NewAgent(cfg); err != nil {
+		a.Error = err
+		return a
+	}
+	if testcmd.HasCases(af) {
+		cases, err := testcmd.LoadCases(af, f.path)
+		if err != nil {
+			a.CasesError = err.Error()
+		}
+		a.Cases = cases
+	}
+	return a
+}
+
+// devFile is an agent file as the workbench's Source: an Editor (the
+// prompt and limits) and a ToolLister (its MCP servers').
+type devFile struct {
+	s    *devSource
+	f    devAgentFile
+	text []byte // as listed
+}
+
+// Mission reads the file again, applies the page's edit to its text (so
+// that the recording holds the text that ran; the file stays as it is),
+// and starts the agent's MCP servers for the run.
+func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench.Mission, error) {
+	text, err := base.ReadBounded(d.f.path, base.KindAgentFile)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(d.f.path)
+	var af *load.AgentFile
+	if edit.Empty() {
+		af, err = load.ParseAgentFile(d.f.path, dir, text)
+	} else {
+		text, af, err = (*devEdit)(edit).apply(d.f.path, dir, text)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := &workbench.Mission{File: filepath.Base(d.f.path), Text: text, ContextSignature: af.ContextSignature}
+	cfg := af.CLIConfig()
+	mc, err := load.AgentMCPConfig(d.s.env, af, d.s.opts.MCP)
+	if err != nil {
+		return nil, err
+	}
+	if mc != nil {
+		ts, err := load.ConnectMCP(ctx, mc, d.s.log, true)
+		if err != nil {
+			return nil, devUnavailable{err}
+		}
+		m.Close = func() { _ = ts.Close() }
+		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+		m.MCP = true
+	}
+	fail := func(err error) (*workbench.Mission, error) {
+		if m.Close != nil {
+			m.Close()
+		}
+		return nil, err
+	}
+	d.s.env.AddTools(&cfg)
+	if m.Agent, err = af.NewAgent(cfg); err != nil {
+		return fail(err)
+	}
+	if m.Context, err = af.LoadContext(); err != nil {
+		return fail(err)
+	}
+	return m, nil
+}
+
+// Replay reads the recorded text as the agent file (its mcp: and context
+// file relative to the agent file's folder). A replay starts no MCP
+// server: for a run that had MCP tools the error gives the command that
+// replays it.
+func (d *devFile) Replay(runFile, text string, hadMCP bool) (*agent.Agent, error) {
+	id := strings.TrimSuffix(filepath.Base(runFile), ".json")
+	af, err := load.ParseAgentFile(filepath.Base(d.f.path)+" (recorded in "+id+")", filepath.Dir(d.f.path), []byte(text))
+	if err != nil && !hadMCP {
+		return nil, err
+	}
+	if hadMCP {
+		// The agent's mcp: is relative to the agent file, not to the
+		// recording: the command names the configuration it resolves to.
+		how := "--replay-mcp"
+		if err == nil && af.MCPPath() != "" {
+			how = "--mcp " + shellQuote(af.MCPPath())
+		}
+		return nil, errors.New("run " + id + " had MCP tools: ptc dev replays start no MCP server (run ptc run --replay " +
+			shellQuote(runFile) + " " + how + ")")
+	}
+	if af.Has("mcp") {
+		return nil, errors.New("the agent has mcp: ptc dev replays start no MCP server")
+	}
+	cfg := af.CLIConfig()
+	d.s.env.AddTools(&cfg)
+	return af.NewAgent(cfg)
+}
+
+// Written is a limit's value as the file writes it (2s, 16MiB), not as
+// Go prints it.
+func (d *devFile) Written(limit string) string {
+	key, ok := devLimitKeys[limit]
+	if !ok {
+		return ""
+	}
+	return newTextEditor(d.text).limit(key)
+}
+
+// Save writes the edited text back to the agent file, atomically, after
+// parsing it.
+func (d *devFile) Save(_ context.Context, e workbench.Edit) error {
+	text, err := base.ReadBounded(d.f.path, base.KindAgentFile)
+	if err != nil {
+		return err
+	}
+	out, _, err := (*devEdit)(&e).apply(d.f.path, filepath.Dir(d.f.path), text)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(d.f.path)
+	if err != nil {
+		return err
+	}
+	return base.WriteFileAtomic(d.f.path, out, st.Mode().Perm())
+}
+
+// ListTools starts the agent's MCP servers to list their tools (with the
+// in-process ones), and stops them.
+func (d *devFile) ListTools(ctx context.Context) ([]string, error) {
+	af, _, err := load.ReadAgentFile(d.f.path)
+	if err != nil {
+		return nil, err
+	}
+	cfg := af.CLIConfig()
+	mc, err := load.AgentMCPConfig(d.s.env, af, d.s.opts.MCP)
+	if err != nil {
+		return nil, err
+	}
+	if mc != nil {
+		ts, err := load.ConnectMCP(ctx, mc, d.s.log, true)
+		if err != nil {
 			return nil, err
 		}
-		opts.Token = hex.EncodeToString(b)
+		defer ts.Close()
+		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
 	}
-	host, port, err := net.SplitHostPort(opts.Addr)
+	d.s.env.AddTools(&cfg)
+	a, err := af.NewAgent(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("--addr %s: %v", opts.Addr, err)
+		return nil, err
 	}
-	s := &devServer{env: env, opts: opts, token: opts.Token, runs: map[string]*devRun{},
-		sem: make(chan struct{}, devMaxRuns), hosts: map[string]bool{}, cookie: devTokenCookie + port}
-	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
-		s.hosts[h+":"+port] = true
-	}
-	s.hosts[net.JoinHostPort(host, port)] = true
-	w := opts.Log
-	if w == nil {
-		w = io.Discard
-	}
-	s.log = &syncWriter{w: w}
-	s.ctx, s.cancel = context.WithCancel(env.ctx)
-	m := http.NewServeMux()
-	m.HandleFunc("GET /{$}", static(devUIFS, "devui/index.html", "text/html; charset=utf-8"))
-	m.HandleFunc("GET /app.js", static(devUIFS, "devui/app.js", "text/javascript; charset=utf-8"))
-	m.HandleFunc("GET /style.css", static(devUIFS, "devui/style.css", "text/css; charset=utf-8"))
-	// The trace page's helpers and style, which the page builds on.
-	m.HandleFunc("GET /lib.js", static(traceViewFS, "traceview/lib.js", "text/javascript; charset=utf-8"))
-	m.HandleFunc("GET /trace.css", static(traceViewFS, "traceview/style.css", "text/css; charset=utf-8"))
-	m.HandleFunc("GET /runs/{id}/view", s.handleView)
-	m.HandleFunc("GET /api/agents", s.handleAgents)
-	m.HandleFunc("POST /api/agents/{name...}", s.handleAgentAction)
-	m.HandleFunc("GET /api/runs", s.handleRuns)
-	m.HandleFunc("POST /api/runs", s.handleStartRun)
-	m.HandleFunc("GET /api/runs/{id}", s.handleRun)
-	m.HandleFunc("GET /api/runs/{id}/events", s.handleEvents)
-	m.HandleFunc("GET /api/runs/{id}/trace", s.handleTrace)
-	m.HandleFunc("POST /api/runs/{id}/cancel", s.handleCancel)
-	m.HandleFunc("POST /api/runs/{id}/replay", s.handleReplay)
-	s.mux = m
-	return s, nil
+	return a.ToolNames(), nil
 }
 
-// URL is the address to open, with the token: on 127.0.0.1 when the
-// server listens on every address.
-func (s *devServer) URL() string {
-	addr := s.opts.Addr
-	if host, port, err := net.SplitHostPort(addr); err == nil {
-		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-			addr = net.JoinHostPort("127.0.0.1", port)
+// shellQuote quotes a path for a command a person copies into a shell:
+// as it is when it holds only safe characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@", r)) {
+			safe = false
+			break
 		}
 	}
-	return "http://" + addr + "/?token=" + s.token
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// shutdown cancels the runs and waits for them (and their recordings).
-func (s *devServer) shutdown() {
-	s.cancel()
-	s.wg.Wait()
-}
+// devUnavailable is an MCP server that did not start: the workbench
+// answers 502, the message as it is.
+type devUnavailable struct{ err error }
 
-// ServeHTTP checks the request (Host, origin, token) and serves it.
-func (s *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", devAppCSP)
-	h.Set("Cache-Control", "no-store")
-	// DNS rebinding: a page of another site that resolves its name to
-	// 127.0.0.1 sends its own Host.
-	if !s.hosts[r.Host] {
-		http.Error(w, "ptc dev: unknown Host "+clipText(r.Host, 60), http.StatusForbidden)
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
-			http.Error(w, "ptc dev: cross-origin request refused", http.StatusForbidden)
-			return
-		}
-		if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-			http.Error(w, "ptc dev: cross-site request refused", http.StatusForbidden)
-			return
-		}
-	}
-	if r.URL.Path == "/" && r.URL.Query().Has("token") {
-		if !s.tokenOK(r.URL.Query().Get("token")) {
-			s.unauthorized(w, r)
-			return
-		}
-		http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		http.Redirect(w, r, "/", http.StatusSeeOther)
-		return
-	}
-	if !s.authorized(r) {
-		s.unauthorized(w, r)
-		return
-	}
-	s.mux.ServeHTTP(w, r)
-}
-
-func (s *devServer) tokenOK(t string) bool {
-	return subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
-}
-
-func (s *devServer) authorized(r *http.Request) bool {
-	if c, err := r.Cookie(s.cookie); err == nil && s.tokenOK(c.Value) {
-		return true
-	}
-	if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.tokenOK(b) {
-		return true
-	}
-	return false
-}
-
-func (s *devServer) unauthorized(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/" {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, "<!DOCTYPE html>\n<title>ptc dev</title>\n<p>Open the address ptc dev printed (it holds the token: http://…/?token=…).</p>\n")
-		return
-	}
-	http.Error(w, "ptc dev: unauthorized: open the address ptc dev printed, or send Authorization: Bearer TOKEN", http.StatusUnauthorized)
-}
-
-// static serves the file name of fsys, one of the binary's own.
-func static(fsys embed.FS, name, contentType string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		b, err := fsys.ReadFile(name)
-		if err != nil {
-			http.Error(w, "ptc dev: "+name+" is not in this binary", http.StatusNotFound)
-			return
-		}
-		w.Header().Set("Content-Type", contentType)
-		w.Write(b)
-	}
-}
-
-// devRunID is the form of a run's id: its start time and 4 random hex
-// digits (a replay started in the same second has other ones).
-var devRunID = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
-
-// runID reads the {id} of the path; it writes the error when the id is
-// not one (no path of the file system is built from anything else).
-func runID(w http.ResponseWriter, r *http.Request) (string, bool) {
-	id := r.PathValue("id")
-	if !devRunID.MatchString(id) {
-		writeError(w, http.StatusBadRequest, "not a run id: "+clipText(id, 40))
-		return "", false
-	}
-	return id, true
-}
-
-// writeJSON writes v with status code.
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	w.Write(append(b, '\n'))
-}
-
-func writeError(w http.ResponseWriter, code int, msg string) {
-	b, _ := json.Marshal(map[string]string{"error": msg})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	w.Write(append(b, '\n'))
-}
-
-// readJSON reads a JSON request body (application/json, at most
-// devMaxBody bytes, one value, no unknown field) into v. optional: an
-// empty body leaves v as it is.
-func readJSON(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
-	if optional && r.ContentLength == 0 {
-		return true
-	}
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt != "application/json" {
-		writeError(w, http.StatusUnsupportedMediaType, "the body must be JSON, with Content-Type: application/json")
-		return false
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, devMaxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", devMaxBody))
-			return false
-		}
-		writeError(w, http.StatusBadRequest, "the body: "+clipText(err.Error(), 200))
-		return false
-	}
-	if dec.More() {
-		writeError(w, http.StatusBadRequest, "the body holds more than one JSON value")
-		return false
-	}
-	return true
-}
-
-// isLoopback reports whether the host of an address is a loopback one.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func (e devUnavailable) Error() string   { return e.err.Error() }
+func (e devUnavailable) Unwrap() []error { return []error{e.err, workbench.ErrUnavailable} }

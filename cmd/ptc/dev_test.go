@@ -5,21 +5,26 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/workbench"
 )
 
 // devSecret is a firewalled value of the test agents' context: no API
@@ -69,7 +74,7 @@ type devHarness struct {
 	t     *testing.T
 	dir   string
 	ts    *httptest.Server
-	s     *devServer
+	s     *workbench.Workbench
 	model func() llm.Func // a new model per run
 }
 
@@ -101,8 +106,8 @@ func newDevHarness(t *testing.T, dir string, model func() llm.Func) *devHarness 
 	}
 	h := &devHarness{t: t, dir: dir, model: model}
 	env := testEnv(nil, nil)
-	env.openModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
-	env.tools = devTools()
+	env.OpenModel = func(context.Context, string) (llm.Func, error) { return h.model(), nil }
+	env.Tools = devTools()
 	h.ts = httptest.NewUnstartedServer(nil)
 	s, err := newDevServer(env, devOptions{Dir: dir, Addr: h.ts.Listener.Addr().String(), Model: "script:dev"})
 	if err != nil {
@@ -112,7 +117,7 @@ func newDevHarness(t *testing.T, dir string, model func() llm.Func) *devHarness 
 	h.ts.Config.Handler = s
 	h.ts.Start()
 	t.Cleanup(func() {
-		s.shutdown()
+		s.Close()
 		h.ts.Close()
 	})
 	return h
@@ -134,7 +139,7 @@ func (h *devHarness) req(method, path string, body any, hdr map[string]string) *
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	r.Header.Set("Authorization", "Bearer "+h.s.token)
+	r.Header.Set("Authorization", "Bearer "+h.s.Token())
 	if body != nil {
 		r.Header.Set("Content-Type", "application/json")
 	}
@@ -215,7 +220,7 @@ func (h *devHarness) startRun(body map[string]any) string {
 	h.t.Helper()
 	var out struct{ ID, Agent, Model string }
 	h.call("POST", "/api/runs", body, http.StatusCreated, &out)
-	if !devRunID.MatchString(out.ID) {
+	if !devRunIDForm.MatchString(out.ID) {
 		h.t.Fatalf("run id %q", out.ID)
 	}
 	return out.ID
@@ -233,138 +238,6 @@ func (h *devHarness) finish(id string) runSummary {
 		h.t.Fatal(err)
 	}
 	return sum
-}
-
-func TestDevAuth(t *testing.T) {
-	h := newDevHarness(t, devFolder(t), nil)
-	tok := h.s.token
-	if len(tok) != 32 {
-		t.Fatalf("token %q: want 128 bits in hex", tok)
-	}
-	noAuth := map[string]string{"Authorization": ""}
-	for _, c := range []struct {
-		name, path string
-		hdr        map[string]string
-		want       int
-		body       string
-	}{
-		{"no token, page", "/", noAuth, 401, "Open the address ptc dev printed"},
-		{"no token, api", "/api/agents", noAuth, 401, "unauthorized"},
-		{"wrong token in the URL", "/?token=" + strings.Repeat("0", 32), noAuth, 401, ""},
-		{"wrong bearer", "/api/agents", map[string]string{"Authorization": "Bearer " + strings.Repeat("0", 32)}, 401, ""},
-		{"wrong cookie", "/api/agents", map[string]string{"Authorization": "", "Cookie": h.s.cookie + "=nope"}, 401, ""},
-		{"bearer", "/api/agents", nil, 200, `"agents"`},
-		{"cookie", "/api/agents", map[string]string{"Authorization": "", "Cookie": h.s.cookie + "=" + tok}, 200, `"agents"`},
-		{"page with the cookie", "/", map[string]string{"Authorization": "", "Cookie": h.s.cookie + "=" + tok}, 200, "<html"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			resp := h.req("GET", c.path, nil, c.hdr)
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != c.want || !strings.Contains(string(b), c.body) {
-				t.Errorf("status %d, body %.200q; want %d with %q", resp.StatusCode, b, c.want, c.body)
-			}
-		})
-	}
-	resp := h.req("GET", "/?token="+tok, nil, noAuth)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("token: status %d, Location %q; want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
-	}
-	cookies := resp.Cookies()
-	if len(cookies) != 1 {
-		t.Fatalf("cookies %v", cookies)
-	}
-	c := cookies[0]
-	if c.Name != h.s.cookie || c.Value != tok || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
-		t.Errorf("cookie %+v", c)
-	}
-}
-
-func TestDevHostAndOrigin(t *testing.T) {
-	h := newDevHarness(t, devFolder(t), nil)
-	_, port, _ := strings.Cut(strings.TrimPrefix(h.ts.URL, "http://"), ":")
-	body := map[string]any{"agent": "nope"}
-	for _, c := range []struct {
-		name, method, path string
-		body               any
-		hdr                map[string]string
-		want               int
-	}{
-		{"other Host", "GET", "/api/agents", nil, map[string]string{"Host": "evil.example:" + port}, 403},
-		{"other port", "GET", "/api/agents", nil, map[string]string{"Host": "127.0.0.1:1"}, 403},
-		{"localhost", "GET", "/api/agents", nil, map[string]string{"Host": "localhost:" + port}, 200},
-		{"other Origin", "POST", "/api/runs", body, map[string]string{"Origin": "http://evil.example"}, 403},
-		{"Origin of another port", "POST", "/api/runs", body, map[string]string{"Origin": "http://127.0.0.1:1"}, 403},
-		{"cross-site fetch", "POST", "/api/runs", body, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
-		{"same origin", "POST", "/api/runs", body, map[string]string{"Origin": h.ts.URL}, 400},
-		{"form post", "POST", "/api/runs", nil, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415},
-		{"GET on a mutation", "GET", "/api/runs/20260101-000000-abcd/cancel", nil, nil, 405},
-		{"PUT", "PUT", "/api/runs", body, nil, 405},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			resp := h.req(c.method, c.path, c.body, c.hdr)
-			resp.Body.Close()
-			if resp.StatusCode != c.want {
-				t.Errorf("status %d, want %d", resp.StatusCode, c.want)
-			}
-		})
-	}
-	// A body over 1 MiB.
-	big := map[string]any{"agent": "digest", "input": map[string]any{"topic": strings.Repeat("x", 1<<20)}}
-	resp := h.req("POST", "/api/runs", big, nil)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Errorf("a 1 MiB body: status %d, want 413", resp.StatusCode)
-	}
-}
-
-func TestDevHeaders(t *testing.T) {
-	h := newDevHarness(t, devFolder(t), nil)
-	id := h.startRun(map[string]any{"agent": "digest"})
-	h.finish(id)
-	for _, c := range []struct{ path, csp, ctype string }{
-		{"/", devAppCSP, "text/html"},
-		{"/app.js", devAppCSP, "text/javascript"},
-		{"/style.css", devAppCSP, "text/css"},
-		{"/api/agents", devAppCSP, "application/json"},
-		{"/runs/" + id + "/view", devTraceCSP, "text/html"},
-	} {
-		resp := h.req("GET", c.path, nil, nil)
-		resp.Body.Close()
-		hd := resp.Header
-		if resp.StatusCode != 200 || hd.Get("Content-Security-Policy") != c.csp || !strings.HasPrefix(hd.Get("Content-Type"), c.ctype) ||
-			hd.Get("X-Content-Type-Options") != "nosniff" || hd.Get("Referrer-Policy") != "no-referrer" {
-			t.Errorf("%s: status %d, headers %v", c.path, resp.StatusCode, hd)
-		}
-		if strings.HasPrefix(c.path, "/api") && hd.Get("Cache-Control") != "no-store" {
-			t.Errorf("%s: Cache-Control %q", c.path, hd.Get("Cache-Control"))
-		}
-	}
-}
-
-// TestDevRunIDs: an id that is not a run id's form never reaches the file
-// system.
-func TestDevRunIDs(t *testing.T) {
-	dir := devFolder(t)
-	h := newDevHarness(t, dir, nil)
-	if err := os.WriteFile(filepath.Join(dir, "secret.json"), []byte(`{"format":"ptc-trace"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{
-		"/api/runs/..%2fsecret/trace", "/api/runs/..%2F..%2Fsecret", "/api/runs/%2e%2e/trace", "/runs/..%2fsecret/view",
-		"/api/runs/20260101-000000-abcd%2f..%2f..%2fsecret/trace", "/api/runs/20260101-000000-ABCD/trace",
-	} {
-		resp := h.req("GET", p, nil, nil)
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode < 400 || strings.Contains(string(b), "ptc-trace") {
-			t.Errorf("%s: status %d, body %.100q", p, resp.StatusCode, b)
-		}
-	}
-	h.call("POST", "/api/runs/..%2fsecret/cancel", nil, 400, nil)
-	h.call("POST", "/api/runs/20260101-000000-abcd/cancel", nil, 404, nil)
-	h.call("GET", "/api/runs/20260101-000000-abcd", nil, 404, nil)
 }
 
 func TestDevAgents(t *testing.T) {
@@ -486,7 +359,7 @@ func TestDevCancel(t *testing.T) {
 	h.call("GET", "/api/runs/"+id+"/trace", nil, 409, nil)
 	h.call("POST", "/api/runs/"+id+"/cancel", nil, 202, nil)
 	sum := h.finish(id)
-	if sum.Status != "cancelled" || sum.Fail == nil || sum.Fail.Reason != agent.ReasonCancelled {
+	if sum.Status != "cancelled" || sum.Fail == nil || sum.Fail.Reason != string(agent.ReasonCancelled) {
 		t.Errorf("summary %+v", sum)
 	}
 	h.call("POST", "/api/runs/"+id+"/cancel", nil, 409, nil)
@@ -498,9 +371,9 @@ func TestDevCancel(t *testing.T) {
 		t.Errorf("the cancelled turn: %+v", detail.Turns)
 	}
 
-	// At most devMaxRuns at once.
+	// At most four runs at once (docs/cli.md).
 	var ids []string
-	for range devMaxRuns {
+	for range 4 {
 		ids = append(ids, h.startRun(map[string]any{"agent": "digest"}))
 		<-called
 	}
@@ -550,7 +423,7 @@ func TestDevHistory(t *testing.T) {
 	}
 
 	path := filepath.Join(dir, ".ptc-runs", first+".json")
-	if _, _, err := readTraceFile(path, false); err != nil {
+	if _, _, err := tracecmd.ReadTraceFile(path, false); err != nil {
 		t.Fatalf("ptc trace view's reader: %v", err)
 	}
 	trace := h2.call("GET", "/api/runs/"+first+"/trace", nil, 200, nil)
@@ -558,7 +431,7 @@ func TestDevHistory(t *testing.T) {
 		t.Error("the trace route does not send the file as it is")
 	}
 	env := testEnv(nil, nil)
-	env.tools = devTools()
+	env.Tools = devTools()
 	code, stdout, stderr := ptcIn(t, env, "run", "--replay", path)
 	if code != 0 || strings.TrimSpace(stdout) != "{:count 2}" || !strings.Contains(stderr, "replay matches the recording (2 LLM calls)") {
 		t.Errorf("ptc run --replay: %d %q %q", code, stdout, stderr)
@@ -652,11 +525,11 @@ func TestDevEditAndSave(t *testing.T) {
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Fatalf("a run changed the agent file:\n%s", after)
 	}
-	rec, err := loadTranscript(filepath.Join(h.dir, ".ptc-runs", id+".json"))
+	rec, err := runcmd.LoadTranscript(filepath.Join(h.dir, ".ptc-runs", id+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	af, err := parseAgentFile("rec", h.dir, []byte(rec.Agent.Text))
+	af, err := load.ParseAgentFile("rec", h.dir, []byte(rec.Agent.Text))
 	if err != nil || af.Config.Prompt != "Count the notes on {{topic}}, quickly." || af.Config.MaxTurns != 5 ||
 		af.Config.Limits.MaxSteps != 100000 || af.Config.Limits.Timeout.String() != "1m30s" {
 		t.Fatalf("the recorded text: %v\n%s", err, rec.Agent.Text)
@@ -755,28 +628,6 @@ func TestDevFirewall(t *testing.T) {
 	}
 }
 
-// TestDevEventBuffer: a run keeps at most devMaxEvents events; a stream
-// that starts after the oldest went says how many it missed.
-func TestDevEventBuffer(t *testing.T) {
-	h := newDevHarness(t, devFolder(t), nil)
-	run := &devRun{id: "20260101-000000-abcd", wake: make(chan struct{}), meta: devMeta{Agent: "digest"}}
-	for i := range devMaxEvents + 5 {
-		run.Observe(context.Background(), &agent.Event{Kind: agent.TurnStart, Turn: i + 1})
-	}
-	if run.dropped != 5 || len(run.events) != devMaxEvents {
-		t.Fatalf("dropped %d, kept %d", run.dropped, len(run.events))
-	}
-	run.end(runSummary{ID: run.id, Status: "ok"})
-	h.s.mu.Lock()
-	h.s.runs[run.id] = run
-	h.s.mu.Unlock()
-	evs := h.stream(run.id)
-	if len(evs) != devMaxEvents+2 || evs[0].name != "note" || !strings.Contains(string(evs[0].data), `"dropped":5`) ||
-		!strings.Contains(string(evs[1].data), `"turn":6`) || evs[len(evs)-1].name != "done" {
-		t.Errorf("%d events, first %s %s", len(evs), evs[0].name, evs[0].data)
-	}
-}
-
 // lineWriter is a stderr that tells when a line holding want was written.
 type lineWriter struct {
 	mu   sync.Mutex
@@ -817,7 +668,7 @@ func TestDevCommand(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
-			env.ctx = ctx
+			env.Ctx = ctx
 			seen := make(chan string, 1)
 			w := &lineWriter{want: "/?token=", seen: seen}
 			code := make(chan int, 1)
@@ -841,7 +692,7 @@ func TestDevCommand(t *testing.T) {
 				t.Errorf("GET %s: %d", u, resp.StatusCode)
 			}
 			cancel()
-			if got := <-code; got != exitOK {
+			if got := <-code; got != base.ExitOK {
 				t.Errorf("exit %d", got)
 			}
 			if warned := strings.Contains(w.String(), "warning: 0.0.0.0 is not a loopback address"); warned != c.warn {
@@ -858,14 +709,12 @@ func TestDevShutdown(t *testing.T) {
 	h := newDevHarness(t, devFolder(t), func() llm.Func { return blockingModel(called) })
 	id := h.startRun(map[string]any{"agent": "digest"})
 	<-called
-	h.s.shutdown()
-	doc, err := os.ReadFile(filepath.Join(h.dir, ".ptc-runs", id+".json"))
-	if err != nil {
+	h.s.Close()
+	if _, err := os.Stat(filepath.Join(h.dir, ".ptc-runs", id+".json")); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := summaryOf(id, doc)
-	if err != nil || sum.Status != "cancelled" {
-		t.Errorf("the saved run: %+v, %v", sum, err)
+	if sum := summaryOf(t, h.dir, id); sum.Status != "cancelled" {
+		t.Errorf("the saved run: %+v", sum)
 	}
 	h.call("POST", "/api/runs", map[string]any{"agent": "digest"}, http.StatusServiceUnavailable, nil)
 }
@@ -907,35 +756,6 @@ func TestDevReplayRefusesMCP(t *testing.T) {
 	}
 }
 
-// TestDevEventBytes: a run keeps at most devMaxEventMem bytes of events.
-func TestDevEventBytes(t *testing.T) {
-	run := &devRun{wake: make(chan struct{})}
-	big := strings.Repeat("x", 1<<20)
-	for range 12 {
-		run.Observe(context.Background(), &agent.Event{Kind: agent.TurnStop, Program: big})
-	}
-	if run.size > devMaxEventMem || run.dropped == 0 || len(run.events)+run.dropped != 12 {
-		t.Errorf("size %d, dropped %d, kept %d", run.size, run.dropped, len(run.events))
-	}
-}
-
-// TestDevRetire: only the last devKeepEnded ended runs stay in memory.
-func TestDevRetire(t *testing.T) {
-	h := newDevHarness(t, devFolder(t), nil)
-	var ids []string
-	for i := range devKeepEnded + 1 {
-		id := fmt.Sprintf("20260101-000000-%04x", i)
-		ids = append(ids, id)
-		h.s.mu.Lock()
-		h.s.runs[id] = &devRun{id: id, wake: make(chan struct{})}
-		h.s.mu.Unlock()
-		h.s.retire(id)
-	}
-	if h.s.run(ids[0]) != nil || h.s.run(ids[1]) == nil || len(h.s.runs) != devKeepEnded {
-		t.Errorf("%d runs in memory; the first kept: %v", len(h.s.runs), h.s.run(ids[0]) != nil)
-	}
-}
-
 // TestDevTestRouteCancelled: the test cases run for as long as the client
 // waits.
 func TestDevTestRouteCancelled(t *testing.T) {
@@ -950,7 +770,7 @@ func TestDevTestRouteCancelled(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", h.ts.URL+"/api/agents/digest/test", nil)
-	req.Header.Set("Authorization", "Bearer "+h.s.token)
+	req.Header.Set("Authorization", "Bearer "+h.s.Token())
 	errc := make(chan error, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
@@ -1001,8 +821,8 @@ func TestDevOpen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := testEnv(llmtest.NewScript(devReplies()...).Func(), nil)
-	env.ctx = ctx
-	env.getenv = func(k string) string {
+	env.Ctx = ctx
+	env.Getenv = func(k string) string {
 		if k == "BROWSER" {
 			return browser
 		}
@@ -1031,28 +851,8 @@ func TestDevOpen(t *testing.T) {
 		t.Errorf("$BROWSER got %q, want the printed address %q", got, printed)
 	}
 	cancel()
-	if c := <-code; c != exitOK {
+	if c := <-code; c != base.ExitOK {
 		t.Errorf("exit %d", c)
-	}
-}
-
-// TestDevTwoServers: two servers on one machine keep their cookies apart
-// (browsers keep cookies per host, not per port), so opening the second
-// does not log the first out: a request to each, carrying both cookies
-// as a browser sends them, is let in.
-func TestDevTwoServers(t *testing.T) {
-	a := newDevHarness(t, devFolder(t), nil)
-	b := newDevHarness(t, devFolder(t), nil)
-	if a.s.cookie == b.s.cookie {
-		t.Fatalf("both servers name their cookie %s: the second would replace the first's", a.s.cookie)
-	}
-	both := a.s.cookie + "=" + a.s.token + "; " + b.s.cookie + "=" + b.s.token
-	for _, h := range []*devHarness{a, b} {
-		resp := h.req("GET", "/api/agents", nil, map[string]string{"Authorization": "", "Cookie": both})
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("%s: status %d with both cookies", h.ts.URL, resp.StatusCode)
-		}
 	}
 }
 
@@ -1083,5 +883,137 @@ func TestDevRunModel(t *testing.T) {
 	sum := h.finish(h.startRun(map[string]any{"agent": "digest"}))
 	if sum.Model != "script:dev" {
 		t.Errorf("the run used %q", sum.Model)
+	}
+}
+
+// The API's answers, as the page reads them (package workbench's JSON).
+type (
+	devAgent struct {
+		Name        string          `json:"name"`
+		File        string          `json:"file"`
+		Error       string          `json:"error"`
+		Description string          `json:"description"`
+		Model       string          `json:"model"`
+		RunModel    string          `json:"run_model"`
+		Signature   string          `json:"signature"`
+		Output      string          `json:"output"`
+		Inputs      []devInput      `json:"inputs"`
+		Context     json.RawMessage `json:"context"`
+		Tools       []string        `json:"tools"`
+		ToolsFrom   string          `json:"tools_from"`
+		CanList     bool            `json:"can_list_tools"`
+		MCP         string          `json:"mcp"`
+		Prompt      string          `json:"prompt"`
+		MaxTurns    int             `json:"max_turns"`
+		Editable    bool            `json:"editable"`
+		Limits      struct {
+			Timeout   string `json:"timeout"`
+			MaxMemory string `json:"max_memory"`
+		} `json:"limits"`
+		Cases []struct {
+			Name  string
+			Input json.RawMessage
+		} `json:"cases"`
+		CasesError string `json:"cases_error"`
+	}
+	devInput struct {
+		Name, Type, Kind string
+		Optional         bool
+		Value            json.RawMessage
+	}
+	runSummary struct {
+		ID          string                            `json:"id"`
+		Agent       string                            `json:"agent"`
+		Model       string                            `json:"model"`
+		Status      string                            `json:"status"`
+		Turns       int                               `json:"turns"`
+		Tokens      llm.Tokens                        `json:"tokens"`
+		LLMRequests int                               `json:"llm_requests"`
+		Result      string                            `json:"result"`
+		Fail        *struct{ Reason, Message string } `json:"fail"`
+		ReplayOf    string                            `json:"replay_of"`
+		Replay      *struct {
+			Matches  bool   `json:"matches"`
+			Mismatch string `json:"mismatch"`
+		} `json:"replay"`
+		Edited bool `json:"edited"`
+	}
+	devTurn struct {
+		Program    string                                `json:"program"`
+		Response   string                                `json:"response"`
+		Tokens     llm.Tokens                            `json:"tokens"`
+		LLMRetries []runcmd.TraceRetry                   `json:"llm_retries"`
+		ToolCalls  []struct{ Name, Args, Result string } `json:"tool_calls"`
+	}
+	devTestRow struct {
+		Case   string `json:"case"`
+		Passed bool   `json:"passed"`
+		Detail string `json:"detail"`
+		Turns  int    `json:"turns"`
+		Return string `json:"return"`
+	}
+)
+
+// devRunIDForm is the form of a run's id.
+var devRunIDForm = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
+
+// summaryOf reads the summary of a saved run the way the history does:
+// through the workbench's API, from another server on the same folder.
+func summaryOf(t *testing.T, dir, id string) runSummary {
+	t.Helper()
+	h := newDevHarness(t, dir, nil)
+	var out struct{ Runs []runSummary }
+	h.call("GET", "/api/runs", nil, 200, &out)
+	for _, r := range out.Runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no run %s in the history", id)
+	return runSummary{}
+}
+
+// TestDevMCPTools: an agent file with mcp: lists its MCP tools from its
+// last run; before it has one, the page may list them on demand, which
+// starts its servers (and the listing of the agents starts none).
+func TestDevMCPTools(t *testing.T) {
+	s := newMCPSuite(t)
+	h := newDevHarness(t, s.dir, func() llm.Func { return mcpAdder })
+	find := func() devAgent {
+		t.Helper()
+		var list struct{ Agents []devAgent }
+		h.call("GET", "/api/agents", nil, 200, &list)
+		for _, a := range list.Agents {
+			if a.Name == "adder" {
+				return a
+			}
+		}
+		t.Fatal("no adder agent")
+		return devAgent{}
+	}
+	a := find()
+	if a.MCP != "tools.json" || a.ToolsFrom != "" || !a.CanList || strings.Join(a.Tools, ",") != "lookup" {
+		t.Errorf("before a run: %+v", a)
+	}
+	if s.started() {
+		t.Fatal("listing the agents started the MCP server")
+	}
+	var listed struct{ Tools []string }
+	h.call("POST", "/api/agents/adder/tools", nil, 200, &listed)
+	if got := strings.Join(listed.Tools, ","); !strings.Contains(got, "up.add") || !strings.Contains(got, "lookup") || !s.started() {
+		t.Errorf("on demand: %s (server started: %v)", got, s.started())
+	}
+	s.forget(t)
+	id := h.startRun(map[string]any{"agent": "adder", "input": map[string]any{"a": 1, "b": 2}})
+	if sum := h.finish(id); sum.Status != "ok" {
+		t.Fatalf("the run: %+v", sum)
+	}
+	s.forget(t)
+	a = find()
+	if got := strings.Join(a.Tools, ","); a.ToolsFrom != id || !strings.Contains(got, "up.add") || !strings.Contains(got, "up.secret") {
+		t.Errorf("after a run: tools %s from %q, want up.add and up.secret from %s", got, a.ToolsFrom, id)
+	}
+	if s.started() {
+		t.Error("listing the agents started the MCP server")
 	}
 }

@@ -70,4 +70,12 @@
 // library together: the interpreter is package
 // github.com/ptc-go/ptc/lisp, the agents package
 // github.com/ptc-go/ptc/agent.
+//
+// As in cmd/go, each command is a package under internal/ (runcmd,
+// testcmd, evalcmd, replcmd, tracecmd, mcpcmd, modelscmd, benchcmd,
+// conformcmd, versioncmd) with a Run function; internal/base holds what
+// they share (the environment, flags, bounded file reads, terminal
+// escaping), internal/load the agent files, contexts and MCP
+// configurations. This package keeps the usage and the dispatch, and the
+// adapter of ptc dev. docs/architecture.md describes the layout.
 package main

@@ -141,7 +141,7 @@ func docsWorkDir(t *testing.T) (work string, hasShared bool) {
 	}
 	t.Chdir(work)
 	var out, errOut bytes.Buffer
-	if code := testEnv(model, nil).run([]string{"test", "agents/", "--model", "script:digest", "-q", "--record", "testdata/evals"},
+	if code := dispatch(testEnv(model, nil), []string{"test", "agents/", "--model", "script:digest", "-q", "--record", "testdata/evals"},
 		strings.NewReader(""), &out, &errOut); code != 0 {
 		t.Fatalf("recording the evals of agents/: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
@@ -207,7 +207,7 @@ func TestDocsExamples(t *testing.T) {
 		}
 		ran++
 		var out, errOut bytes.Buffer
-		code := offline.run(args[1:], strings.NewReader(""), &out, &errOut)
+		code := dispatch(offline, args[1:], strings.NewReader(""), &out, &errOut)
 		got := out.String() + errOut.String()
 		t.Logf("%s: %s → exit %d, %d lines (doc shows %d)", where, strings.ReplaceAll(c.Text, "\n", "⏎"), code, strings.Count(got, "\n"), len(c.Output))
 		switch {

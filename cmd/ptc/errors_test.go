@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -17,9 +20,9 @@ import (
 // output comes first.
 func TestEvalErrorsCarryKind(t *testing.T) {
 	dir := t.TempDir()
-	arrayCtx := writeFile(t, dir, "array.json", `[1, 2]`)
-	badCtx := writeFile(t, dir, "bad.json", `{"items": `)
-	badEDN := writeFile(t, dir, "bad.edn", `{:a`)
+	arrayCtx := clitest.WriteFile(t, dir, "array.json", `[1, 2]`)
+	badCtx := clitest.WriteFile(t, dir, "bad.json", `{"items": `)
+	badEDN := clitest.WriteFile(t, dir, "bad.edn", `{:a`)
 	shared := `(nth (iterate (fn [v] [v v]) 1) 60)`
 	tests := []struct {
 		name string
@@ -67,10 +70,10 @@ func TestEvalErrorsCarryKind(t *testing.T) {
 // the failure's kind.
 func TestRunJSONFailuresCarryKind(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.md", "---\nmax-turn: 2\n---\nP")
-	badSig := writeFile(t, dir, "sig.md", "---\nsignature: (n :nope) -> :int\n---\nP")
-	cut := writeFile(t, dir, "cut.json", "{\"orders\": [\n  {\"customer\": ")
-	mcpFile := writeFile(t, dir, "mcp.json", `{"mcpServers": {"gone": {"command": "`+filepath.Join(dir, "no-such-server")+`"}}}`)
+	bad := clitest.WriteFile(t, dir, "bad.md", "---\nmax-turn: 2\n---\nP")
+	badSig := clitest.WriteFile(t, dir, "sig.md", "---\nsignature: (n :nope) -> :int\n---\nP")
+	cut := clitest.WriteFile(t, dir, "cut.json", "{\"orders\": [\n  {\"customer\": ")
+	mcpFile := clitest.WriteFile(t, dir, "mcp.json", `{"mcpServers": {"gone": {"command": "`+filepath.Join(dir, "no-such-server")+`"}}}`)
 	ok := func() llm.Func { return llmtest.NewScript(ordersReplies()...).Func() }
 	tests := []struct {
 		name   string
@@ -106,9 +109,9 @@ func TestRunJSONFailuresCarryKind(t *testing.T) {
 				t.Fatalf("stdout is not one line of JSON: %q", out)
 			}
 			var o struct {
-				OK   bool            `json:"ok"`
-				Fail *outcomeFail    `json:"fail"`
-				Ret  json.RawMessage `json:"return"`
+				OK   bool                `json:"ok"`
+				Fail *runcmd.OutcomeFail `json:"fail"`
+				Ret  json.RawMessage     `json:"return"`
 			}
 			if err := json.Unmarshal([]byte(out), &o); err != nil {
 				t.Fatalf("stdout %q: %v", out, err)
@@ -123,10 +126,10 @@ func TestRunJSONFailuresCarryKind(t *testing.T) {
 // TestRunValueTooLargeCarriesKind: a returned value too large to print is
 // reported with its kind.
 func TestRunValueTooLargeCarriesKind(t *testing.T) {
-	plain := writeFile(t, t.TempDir(), "plain.md", "---\n---\nBuild it.")
+	plain := clitest.WriteFile(t, t.TempDir(), "plain.md", "---\n---\nBuild it.")
 	s := llmtest.NewScript(llmtest.Code(`(return (nth (iterate (fn [v] [v v]) 1) 60))`))
 	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", plain, "--model", "m", "--max-memory", "1MB")
-	if code != exitFail || out != "" || !strings.Contains(errOut, "ptc run: memory_exceeded: the value prints to more than") {
+	if code != base.ExitFail || out != "" || !strings.Contains(errOut, "ptc run: memory_exceeded: the value prints to more than") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

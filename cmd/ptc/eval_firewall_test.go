@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 )
 
 // evalSecret is what the test server's environment holds, which its env
@@ -47,7 +51,7 @@ func firewalledMCPConfig(t *testing.T) string {
 func TestEvalMCPKeepsTheFirewall(t *testing.T) {
 	cfg := firewalledMCPConfig(t)
 	dir := t.TempDir()
-	ctxPath := writeFile(t, dir, "ctx.json", `{"_key": "ctx-key-0123456789", "user": "ann"}`)
+	ctxPath := clitest.WriteFile(t, dir, "ctx.json", `{"_key": "ctx-key-0123456789", "user": "ann"}`)
 	const env = `(def r (tool/up.env {:name "EVAL_TOKEN"}))`
 	tests := []struct {
 		name   string
@@ -136,7 +140,7 @@ func TestReplMCPKeepsTheFirewall(t *testing.T) {
 	}, "\n") + "\n"
 	run := func(args ...string) (string, string) {
 		var out, errOut bytes.Buffer
-		if code := testEnv(nil, nil).run(append([]string{"repl", "--mcp", cfg}, args...), strings.NewReader(input), &out, &errOut); code != exitOK {
+		if code := dispatch(testEnv(nil, nil), append([]string{"repl", "--mcp", cfg}, args...), strings.NewReader(input), &out, &errOut); code != base.ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		return out.String(), errOut.String()
@@ -160,14 +164,14 @@ func TestReplMCPKeepsTheFirewall(t *testing.T) {
 	// Through the line editor, as a terminal shows it.
 	h := newReplHarness(strings.NewReader(`(def r (tool/up.env {:name "EVAL_TOKEN"}))`+kEnter+"r"+kEnter+
 		`(println (str "t=" (:_value r)))`+kEnter+":defs"+kEnter), 80)
-	h.session.view = newEvalView(true)
-	mt, status := openMCPTools(context.Background(), testEnv(nil, nil), "repl", cfg, h.session.view, io.Discard)
+	h.session.View = load.NewEvalView(true)
+	mt, status := load.OpenMCPTools(context.Background(), testEnv(nil, nil), "repl", cfg, h.session.View, io.Discard)
 	if mt == nil {
 		t.Fatalf("openMCPTools: exit %d", status)
 	}
-	defer mt.close()
-	h.session.tools = mt.caller
-	if code := h.run(); code != exitOK {
+	defer mt.Close()
+	h.session.Tools = mt.Caller
+	if code := h.run(); code != base.ExitOK {
 		t.Fatalf("the editor: exit %d", code)
 	}
 	containsAll(t, "the editor's stdout", h.out(), `"_value" <Firewalled>`, "t=<Firewalled>\n", `r = {"_value" <Firewalled>`)

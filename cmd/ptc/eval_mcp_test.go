@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
 // TestEvalMCP: ptc eval --mcp calls an MCP server's tool as an agent
@@ -36,7 +38,7 @@ func TestEvalMCP(t *testing.T) {
 			containsAll(t, "stderr", errOut, tt.errWords...)
 		})
 	}
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "eval", "--mcp", "nope.json", "-e", "1"); code != exitUsage ||
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "eval", "--mcp", "nope.json", "-e", "1"); code != base.ExitUsage ||
 		!strings.Contains(errOut, "ptc eval: no MCP configuration file nope.json") {
 		t.Errorf("missing configuration: exit %d, stderr %q", code, errOut)
 	}
@@ -47,8 +49,8 @@ func TestEvalMCP(t *testing.T) {
 func TestReplMCP(t *testing.T) {
 	cfg := mcpConfigFile(t, "")
 	var out, errOut bytes.Buffer
-	code := testEnv(nil, nil).run([]string{"repl", "--mcp", cfg}, strings.NewReader(":tools\n(tool/up.add {:a 20 :b 22})\n"), &out, &errOut)
-	if code != exitOK {
+	code := dispatch(testEnv(nil, nil), []string{"repl", "--mcp", cfg}, strings.NewReader(":tools\n(tool/up.add {:a 20 :b 22})\n"), &out, &errOut)
+	if code != base.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	containsAll(t, "stdout", out.String(),
@@ -57,7 +59,7 @@ func TestReplMCP(t *testing.T) {
 		"{\"sum\" 42}\n")
 
 	out.Reset()
-	testEnv(nil, nil).run([]string{"repl"}, strings.NewReader(":tools\n"), &out, &errOut)
+	dispatch(testEnv(nil, nil), []string{"repl"}, strings.NewReader(":tools\n"), &out, &errOut)
 	if got := out.String(); got != "no tools: start the REPL with --mcp FILE to call the tools of MCP servers\n" {
 		t.Errorf(":tools without --mcp: %q", got)
 	}

@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 )
 
 // endlessFIFO makes a FIFO in dir that a goroutine writes to without end
@@ -65,23 +68,23 @@ func endlessFIFO(t *testing.T, dir string) string {
 // bound.
 func TestFIFOBounded(t *testing.T) {
 	fifo := endlessFIFO(t, t.TempDir())
-	_, err := readBounded(fifo, fileKind{"a test file", 1 << 16})
-	if !errors.Is(err, errTooLarge) || !strings.Contains(err.Error(), "larger than 64 KiB, the bound of a test file") {
+	_, err := base.ReadBounded(fifo, base.FileKind{Name: "a test file", Limit: 1 << 16})
+	if !errors.Is(err, base.ErrTooLarge) || !strings.Contains(err.Error(), "larger than 64 KiB, the bound of a test file") {
 		t.Errorf("readBounded: %v", err)
 	}
 
 	dir := t.TempDir()
 	fifo = endlessFIFO(t, dir)
 	code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", fifo, "--model", "m")
-	if code != exitUsage || !strings.Contains(errOut, "ptc run: read "+fifo+": larger than 1 MiB, the bound of an agent file") {
+	if code != base.ExitUsage || !strings.Contains(errOut, "ptc run: read "+fifo+": larger than 1 MiB, the bound of an agent file") {
 		t.Errorf("ptc run FIFO: exit %d, %s", code, errOut)
 	}
 
 	dir = t.TempDir()
 	fifo = endlessFIFO(t, dir)
-	agentFile := writeFile(t, dir, "a.md", "---\nmcp: fifo.md\n---\nP")
+	agentFile := clitest.WriteFile(t, dir, "a.md", "---\nmcp: fifo.md\n---\nP")
 	code, _, errOut = ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m")
-	if code != exitUsage || !strings.Contains(errOut, "mcp: read "+fifo+": larger than 1 MiB, the bound of an MCP configuration") {
+	if code != base.ExitUsage || !strings.Contains(errOut, "mcp: read "+fifo+": larger than 1 MiB, the bound of an MCP configuration") {
 		t.Errorf("mcp: FIFO: exit %d, %s", code, errOut)
 	}
 }
@@ -99,7 +102,7 @@ func TestFIFORead(t *testing.T) {
 		}
 	}()
 	code, out, errOut := ptcIn(t, testEnv(nil, nil), "eval", "-c", path, "-e", "(inc ctx/a)")
-	if code != exitOK || out != "42\n" {
+	if code != base.ExitOK || out != "42\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -111,16 +114,16 @@ func TestTerminalEscapesServerStderr(t *testing.T) {
 	dir := t.TempDir()
 	script := `printf '\033]52;c;cHduZWQ=\007\033[2J\302\233\342\200\256 dying\n' >&2; exit 3`
 	b, _ := json.Marshal(script)
-	cfg := writeFile(t, dir, "mcp.json", `{"mcpServers": {"bad": {"command": "sh", "args": ["-c", `+string(b)+`]}}}`)
+	cfg := clitest.WriteFile(t, dir, "mcp.json", `{"mcpServers": {"bad": {"command": "sh", "args": ["-c", `+string(b)+`]}}}`)
 	for _, args := range [][]string{
 		{"run", ordersAgent, "--model", "m", "--mcp", cfg},
 		{"mcp", "tools", "--config", cfg},
 		{"mcp", "serve", "--config", cfg},
 	} {
 		code, out, errOut := ptcIn(t, testEnv(nil, nil), args...)
-		checkTermSafe(t, args[0]+" stdout", out)
-		checkTermSafe(t, args[0]+" stderr", errOut)
-		if code != exitFail || !strings.Contains(errOut, `bad's stderr: \u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b\u202e dying`) {
+		clitest.CheckTermSafe(t, args[0]+" stdout", out)
+		clitest.CheckTermSafe(t, args[0]+" stderr", errOut)
+		if code != base.ExitFail || !strings.Contains(errOut, `bad's stderr: \u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b\u202e dying`) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}

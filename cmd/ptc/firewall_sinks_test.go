@@ -14,6 +14,16 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
+	"github.com/ptc-go/ptc/internal/leaks"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/mcp"
+	"github.com/ptc-go/ptc/otel"
+	"github.com/ptc-go/ptc/temporal"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -22,15 +32,6 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
-
-	"github.com/ptc-go/ptc/agent"
-	"github.com/ptc-go/ptc/agent/trace"
-	"github.com/ptc-go/ptc/internal/leaks"
-	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/mcp"
-	"github.com/ptc-go/ptc/otel"
-	"github.com/ptc-go/ptc/temporal"
 )
 
 // TestFirewallSinks is the firewall's guarantee outside the mission (docs/
@@ -319,7 +320,7 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	}
 	add("raw trace read back", fwStepTexts(t, back)...)
 	var page bytes.Buffer
-	if err := writeTraceHTML(&page, redacted, "trace.json"); err != nil {
+	if err := tracecmd.WriteHTML(&page, redacted, "trace.json"); err != nil {
 		t.Fatal(err)
 	}
 	add("trace view page", page.String())
@@ -348,7 +349,7 @@ func fwDisplayFields(step *agent.Step) []string {
 			return
 		}
 		if f := s.Fail; f != nil {
-			out = append(out, f.Reason, f.Message, f.Op, f.Error())
+			out = append(out, string(f.Reason), f.Message, f.Op, f.Error())
 		}
 		out = append(out, s.Warnings...)
 		out = append(out, s.SystemPrompt)
@@ -475,10 +476,10 @@ func fwCLIRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	agentFile := fwAgentFile(t, dir, b)
 	trace, record, events := filepath.Join(dir, "trace.json"), filepath.Join(dir, "run.json"), filepath.Join(dir, "events.jsonl")
 	env := testEnv(b.model.Func(), nil)
-	env.tools = b.agent.Config().Tools
+	env.Tools = b.agent.Config().Tools
 	code, out, errOut := ptcIn(t, env, "run", agentFile, "--model", "test:scripted", "--json",
 		"--trace", trace, "--record", record, "--events", events)
-	if code == exitUsage || !strings.Contains(errOut, "turn 1/") {
+	if code == base.ExitUsage || !strings.Contains(errOut, "turn 1/") {
 		t.Fatalf("ptc run: exit %d\n%s", code, errOut)
 	}
 	add("ptc run output", out, errOut)
@@ -492,7 +493,7 @@ func fwCLIRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	_, out, errOut = ptcIn(t, env, "trace", "print", "--replies", "--full", trace)
 	add("ptc trace print", out, errOut)
 	page := filepath.Join(dir, "page.html")
-	if code, _, errOut := ptcIn(t, env, "trace", "view", trace, "-o", page); code != exitOK {
+	if code, _, errOut := ptcIn(t, env, "trace", "view", trace, "-o", page); code != base.ExitOK {
 		t.Fatalf("ptc trace view: exit %d: %s", code, errOut)
 	}
 	data, err := os.ReadFile(page)
@@ -508,7 +509,7 @@ func fwCLIRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	// The value printed, and the text trace at the end.
 	b = fwBuild(t, fm)
 	env = testEnv(b.model.Func(), nil)
-	env.tools = b.agent.Config().Tools
+	env.Tools = b.agent.Config().Tools
 	_, out, errOut = ptcIn(t, env, "run", agentFile, "--model", "test:scripted", "--trace", "-")
 	add("ptc run output", out, errOut)
 }

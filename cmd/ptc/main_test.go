@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/internal/shared"
 )
 
@@ -20,17 +21,6 @@ func ptc(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	var out, errOut bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
-}
-
-// writeFile writes content to name in a fresh temporary directory and
-// returns its path.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 func lastLine(s string) string {
@@ -84,14 +74,14 @@ func TestTopLevel(t *testing.T) {
 
 func TestEval(t *testing.T) {
 	dir := t.TempDir()
-	prog := writeFile(t, dir, "prog.ptc", "(println \"n:\" (count ctx/items))\n(->> ctx/items (map inc) (filter even?))\n")
-	jsonCtx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3, 5], "name": "json"}`)
-	ednCtx := writeFile(t, dir, "ctx.edn", `{:items [10 11] "name" "edn"}`)
-	upperEDN := writeFile(t, dir, "CTX.EDN", `{:items [7]}`)
-	arrayCtx := writeFile(t, dir, "array.json", `[1, 2]`)
-	badCtx := writeFile(t, dir, "bad.json", `{"items": `)
-	badEDN := writeFile(t, dir, "bad.edn", `{:a`)
-	plain := writeFile(t, dir, "plain.ptc", "(+ 1 2)")
+	prog := clitest.WriteFile(t, dir, "prog.ptc", "(println \"n:\" (count ctx/items))\n(->> ctx/items (map inc) (filter even?))\n")
+	jsonCtx := clitest.WriteFile(t, dir, "ctx.json", `{"items": [1, 2, 3, 5], "name": "json"}`)
+	ednCtx := clitest.WriteFile(t, dir, "ctx.edn", `{:items [10 11] "name" "edn"}`)
+	upperEDN := clitest.WriteFile(t, dir, "CTX.EDN", `{:items [7]}`)
+	arrayCtx := clitest.WriteFile(t, dir, "array.json", `[1, 2]`)
+	badCtx := clitest.WriteFile(t, dir, "bad.json", `{"items": `)
+	badEDN := clitest.WriteFile(t, dir, "bad.edn", `{:a`)
+	plain := clitest.WriteFile(t, dir, "plain.ptc", "(+ 1 2)")
 
 	tests := []struct {
 		name     string
@@ -166,7 +156,7 @@ func TestEval(t *testing.T) {
 // message, then the source line and a caret under the column.
 func TestEvalErrorSnippet(t *testing.T) {
 	dir := t.TempDir()
-	file := writeFile(t, dir, "err.ptc", "(let [x 1]\n  (+ x \"a\"))\n")
+	file := clitest.WriteFile(t, dir, "err.ptc", "(let [x 1]\n  (+ x \"a\"))\n")
 	for _, args := range [][]string{{"-e", "(let [x 1]\n  (+ x \"a\"))"}, {file}} {
 		code, out, errOut := ptc(t, "", append([]string{"eval"}, args...)...)
 		if code != 1 || out != "" {
@@ -190,7 +180,7 @@ func TestEvalErrorSnippet(t *testing.T) {
 
 func TestRepl(t *testing.T) {
 	dir := t.TempDir()
-	ctx := writeFile(t, dir, "ctx.json", `{"name": "ada"}`)
+	ctx := clitest.WriteFile(t, dir, "ctx.json", `{"name": "ada"}`)
 	tests := []struct {
 		name     string
 		args     []string
@@ -267,15 +257,15 @@ const conformVectors = `{"id":"add","program":"(+ 1 2)","expect":"3"}
 
 func TestConform(t *testing.T) {
 	dir := t.TempDir()
-	mixed := writeFile(t, dir, "mixed.jsonl", conformVectors)
+	mixed := clitest.WriteFile(t, dir, "mixed.jsonl", conformVectors)
 	var passing []string
 	for _, l := range strings.Split(conformVectors, "\n") {
 		if l != "" && !strings.Contains(l, `"multi"`) && !strings.Contains(l, `"noerr"`) {
 			passing = append(passing, l)
 		}
 	}
-	good := writeFile(t, dir, "good.jsonl", strings.Join(passing, "\n")+"\n")
-	bad := writeFile(t, dir, "bad.jsonl", "{\"id\":\"a\",\"program\":\"1\",\"expect\":\"1\"}\nnot json\n")
+	good := clitest.WriteFile(t, dir, "good.jsonl", strings.Join(passing, "\n")+"\n")
+	bad := clitest.WriteFile(t, dir, "bad.jsonl", "{\"id\":\"a\",\"program\":\"1\",\"expect\":\"1\"}\nnot json\n")
 
 	t.Run("failures", func(t *testing.T) {
 		code, out, errOut := ptc(t, "", "conform", mixed)
@@ -311,7 +301,7 @@ func TestConform(t *testing.T) {
 		}
 	})
 	t.Run("unexpected error", func(t *testing.T) {
-		f := writeFile(t, dir, "unexpected.jsonl", `{"id":"u","program":"(+ 1 \"a\")","expect":"1"}`+"\n")
+		f := clitest.WriteFile(t, dir, "unexpected.jsonl", `{"id":"u","program":"(+ 1 \"a\")","expect":"1"}`+"\n")
 		code, out, _ := ptc(t, "", "conform", f)
 		if code != 1 {
 			t.Errorf("exit %d, want 1", code)
@@ -322,7 +312,7 @@ func TestConform(t *testing.T) {
 		}
 	})
 	t.Run("empty file", func(t *testing.T) {
-		f := writeFile(t, dir, "empty.jsonl", "")
+		f := clitest.WriteFile(t, dir, "empty.jsonl", "")
 		code, out, _ := ptc(t, "", "conform", f)
 		if code != 0 || out != "0 passed, 0 failed\n" {
 			t.Errorf("exit %d, stdout %q", code, out)
@@ -342,7 +332,7 @@ func TestConform(t *testing.T) {
 	for _, tt := range usage {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := ptc(t, "", append([]string{"conform"}, tt.args...)...)
-			checkOutcome(t, code, out, errOut, exitUsage, "", tt.errWords)
+			checkOutcome(t, code, out, errOut, base.ExitUsage, "", tt.errWords)
 		})
 	}
 }
@@ -385,11 +375,11 @@ func boolInt(b bool) int {
 
 func TestBench(t *testing.T) {
 	dir := t.TempDir()
-	prog := writeFile(t, dir, "tiny.ptc", "(reduce + (map inc (range 10)))")
-	ctxProg := writeFile(t, dir, "ctx.ptc", "(count ctx/items)")
-	ctx := writeFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
-	badProg := writeFile(t, dir, "bad.ptc", "(+ 1 \"a\")")
-	unknown := writeFile(t, dir, "unknown.ptc", "(foo)")
+	prog := clitest.WriteFile(t, dir, "tiny.ptc", "(reduce + (map inc (range 10)))")
+	ctxProg := clitest.WriteFile(t, dir, "ctx.ptc", "(count ctx/items)")
+	ctx := clitest.WriteFile(t, dir, "ctx.json", `{"items": [1, 2, 3]}`)
+	badProg := clitest.WriteFile(t, dir, "bad.ptc", "(+ 1 \"a\")")
+	unknown := clitest.WriteFile(t, dir, "unknown.ptc", "(foo)")
 
 	t.Run("text", func(t *testing.T) {
 		code, out, errOut := ptc(t, "", "bench", "-n", "3", prog)
@@ -471,90 +461,6 @@ func checkOutcome(t *testing.T, code int, out, errOut string, wantCode int, want
 	for _, w := range errWords {
 		if !strings.Contains(errOut, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
-		}
-	}
-}
-
-// TestParseFlags checks flags mixed with positional arguments.
-func TestParseFlags(t *testing.T) {
-	tests := []parseFlagsCase{
-		{[]string{"a"}, []string{"a"}, false, ""},
-		{[]string{"--json", "a"}, []string{"a"}, true, ""},
-		{[]string{"a", "--json", "-c", "x"}, []string{"a"}, true, "x"},
-		{[]string{"a", "b", "-c=y"}, []string{"a", "b"}, false, "y"},
-		{[]string{"-c", "x", "--", "-json"}, []string{"-json"}, false, "x"},
-		{nil, nil, false, ""},
-	}
-	checkParseFlags(t, tests)
-}
-
-// TestParseFlagsDoubleDash: everything after "--" is positional, also when
-// "--" comes after a positional argument.
-func TestParseFlagsDoubleDash(t *testing.T) {
-	checkParseFlags(t, []parseFlagsCase{
-		{[]string{"a", "--", "b", "--json"}, []string{"a", "b", "--json"}, false, ""},
-		{[]string{"--", "a", "-c", "x"}, []string{"a", "-c", "x"}, false, ""},
-	})
-}
-
-type parseFlagsCase struct {
-	args []string
-	pos  []string
-	json bool
-	c    string
-}
-
-func checkParseFlags(t *testing.T, tests []parseFlagsCase) {
-	t.Helper()
-	for _, tt := range tests {
-		var errOut bytes.Buffer
-		fs := newFlagSet("t", &errOut, "")
-		j := fs.Bool("json", false, "")
-		c := fs.String("c", "", "")
-		pos, err := parseFlags(fs, tt.args)
-		if err != nil {
-			t.Errorf("parseFlags(%q): %v", tt.args, err)
-			continue
-		}
-		if strings.Join(pos, "|") != strings.Join(tt.pos, "|") || *j != tt.json || *c != tt.c {
-			t.Errorf("parseFlags(%q) = %q json=%v c=%q; want %q json=%v c=%q", tt.args, pos, *j, *c, tt.pos, tt.json, tt.c)
-		}
-	}
-}
-
-// TestIncomplete checks the REPL's test for input that ends inside a form.
-func TestIncomplete(t *testing.T) {
-	tests := []struct {
-		src  string
-		want bool
-	}{
-		{"(+ 1\n", true},
-		{"(let [a 1]\n", true},
-		{"{:a [1\n", true},
-		{"(+ 1 2)\n", false},
-		{"1\n", false},
-		{"\n", false},
-		{"(let [x 1)\n", false}, // a mismatched closer is an error now, not later
-		{"(foo))\n", false},
-		{"(+ 1 #{)\n", false},
-	}
-	for _, tt := range tests {
-		if got := incomplete(tt.src); got != tt.want {
-			t.Errorf("incomplete(%q) = %v, want %v", tt.src, got, tt.want)
-		}
-	}
-}
-
-func TestIndent(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"(+ 1 2)", "(+ 1 2)"},
-		{"a\nb", "a\n            b"},
-		{"a\nb\n", "a\n            b"},
-		{"a\n\nb", "a\n            \n            b"},
-	}
-	for _, tt := range tests {
-		if got := indent(tt.in); got != tt.want {
-			t.Errorf("indent(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/mcpcmd"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/mcp"
 )
@@ -63,7 +65,7 @@ func mcpConfigFile(t *testing.T, extra string) string {
 func TestMCPToolsCommand(t *testing.T) {
 	cfg := mcpConfigFile(t, "")
 	code, out, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", cfg)
-	if code != exitOK {
+	if code != base.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	containsAll(t, "stdout", out,
@@ -76,7 +78,7 @@ func TestMCPToolsCommand(t *testing.T) {
 
 	code, out, _ = ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", cfg, "--json")
 	var infos []mcp.ToolInfo
-	if err := json.Unmarshal([]byte(out), &infos); code != exitOK || err != nil {
+	if err := json.Unmarshal([]byte(out), &infos); code != base.ExitOK || err != nil {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
 	found := false
@@ -87,19 +89,19 @@ func TestMCPToolsCommand(t *testing.T) {
 		t.Errorf("--json lacks up.add: %s", out)
 	}
 
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools"); code != exitUsage || !strings.Contains(errOut, "(ptc mcp tools -h for help)") {
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools"); code != base.ExitUsage || !strings.Contains(errOut, "(ptc mcp tools -h for help)") {
 		t.Errorf("no --config: exit %d, %q", code, errOut)
 	}
 	// A server that cannot start: its own words are in the error.
 	dying := filepath.Join(t.TempDir(), "dying.json")
 	_ = os.WriteFile(dying, []byte(`{"mcpServers": {"dies": {"command": "sh", "args": ["-c", "echo 'fatal: GITHUB_TOKEN is not set' >&2; exit 1"]}}}`), 0o600)
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", dying); code != exitFail ||
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", dying); code != base.ExitFail ||
 		!strings.Contains(errOut, "dies's stderr: fatal: GITHUB_TOKEN is not set") {
 		t.Errorf("a server that exits: exit %d, %q", code, errOut)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	_ = os.WriteFile(bad, []byte(`{"mcpServers": {"x": {"command": "/nonexistent/server"}}}`), 0o600)
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", bad); code != exitFail || !strings.Contains(errOut, "x") {
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", bad); code != base.ExitFail || !strings.Contains(errOut, "x") {
 		t.Errorf("a server that does not start: exit %d, %q", code, errOut)
 	}
 }
@@ -111,7 +113,7 @@ func TestRunWithMCPTools(t *testing.T) {
 	_ = os.WriteFile(agentPath, []byte("---\nsignature: {sum :int}\n---\nAdd 20 and 22 with the tool.\n"), 0o600)
 	script := llmtest.NewScript(llmtest.Code(`(return {:sum (:sum (tool/up.add {:a 20 :b 22}))})`))
 	code, out, errOut := ptcIn(t, testEnv(script.Func(), nil), "run", agentPath, "--model", "x:y", "--mcp", cfg)
-	if code != exitOK || out != "{:sum 42}\n" {
+	if code != base.ExitOK || out != "{:sum 42}\n" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 	// The progress shows the tool call, with its arguments and result.
@@ -126,14 +128,14 @@ func TestRunWithMCPTools(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, "tools.json"), data, 0o600)
 	_ = os.WriteFile(agentPath, []byte("---\nsignature: {sum :int}\nmcp: tools.json\n---\nAdd.\n"), 0o600)
 	script = llmtest.NewScript(llmtest.Code(`(return {:sum (:sum (tool/up.add {:a 1 :b 2}))})`))
-	if code, out, errOut := ptcIn(t, testEnv(script.Func(), nil), "run", agentPath, "--model", "x:y", "-q"); code != exitOK || out != "{:sum 3}\n" {
+	if code, out, errOut := ptcIn(t, testEnv(script.Func(), nil), "run", agentPath, "--model", "x:y", "-q"); code != base.ExitOK || out != "{:sum 3}\n" {
 		t.Fatalf("mcp: key: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 }
 
 // serveStdio runs ptc mcp serve over pipes and connects an SDK client to
 // it; the returned function ends the session and waits for the exit code.
-func serveStdio(t *testing.T, env *runEnv, args ...string) (*mcpsdk.ClientSession, func() int, *strings.Builder) {
+func serveStdio(t *testing.T, env *base.Env, args ...string) (*mcpsdk.ClientSession, func() int, *strings.Builder) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -141,7 +143,7 @@ func serveStdio(t *testing.T, env *runEnv, args ...string) (*mcpsdk.ClientSessio
 	var mu sync.Mutex
 	done := make(chan int, 1)
 	go func() {
-		code := env.run(append([]string{"mcp", "serve"}, args...), inR, outW, lockedWriter{&mu, &errOut})
+		code := dispatch(env, append([]string{"mcp", "serve"}, args...), inR, outW, lockedWriter{&mu, &errOut})
 		outW.Close()
 		done <- code
 	}()
@@ -245,7 +247,7 @@ func TestMCPServeStdio(t *testing.T) {
 		t.Errorf("after the upstream's crash: %v %q", err, resultText(res))
 	}
 
-	if code := stop(); code != exitOK {
+	if code := stop(); code != base.ExitOK {
 		t.Errorf("exit %d when the client leaves; stderr:\n%s", code, errOut.String())
 	}
 	containsAll(t, "stderr", errOut.String(), "serving run_program (over ", "orders (", "over stdio")
@@ -255,7 +257,7 @@ func TestMCPServeNothing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.json")
 	_ = os.WriteFile(path, []byte(`{}`), 0o600)
 	code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "serve", "--config", path)
-	if code != exitUsage || !strings.Contains(errOut, "nothing to serve") {
+	if code != base.ExitUsage || !strings.Contains(errOut, "nothing to serve") {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
@@ -280,10 +282,10 @@ func resultText(res *mcpsdk.CallToolResult) string {
 
 // serveHTTP runs ptc mcp serve --http 127.0.0.1:0 (and args) and returns
 // its URL; stop ends it and returns its exit code.
-func serveHTTP(t *testing.T, env *runEnv, args ...string) (url string, stop func() int, errOut func() string) {
+func serveHTTP(t *testing.T, env *base.Env, args ...string) (url string, stop func() int, errOut func() string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	env.ctx = ctx
+	env.Ctx = ctx
 	var mu sync.Mutex
 	var out strings.Builder
 	errOut = func() string {
@@ -293,7 +295,7 @@ func serveHTTP(t *testing.T, env *runEnv, args ...string) (url string, stop func
 	}
 	done := make(chan int, 1)
 	go func() {
-		done <- env.run(append([]string{"mcp", "serve", "--http", "127.0.0.1:0"}, args...),
+		done <- dispatch(env, append([]string{"mcp", "serve", "--http", "127.0.0.1:0"}, args...),
 			strings.NewReader(""), io.Discard, lockedWriter{&mu, &out})
 	}()
 	stop = func() int {
@@ -345,7 +347,7 @@ func TestMCPServeHTTP(t *testing.T) {
 		resp.Body.Close()
 	}
 	cs.Close()
-	if code := stop(); code != exitOK {
+	if code := stop(); code != base.ExitOK {
 		t.Errorf("exit %d", code)
 	}
 	containsAll(t, "stderr", errOut(), "stopped")
@@ -375,7 +377,7 @@ func TestMCPServeHTTPToken(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := testEnv(nil, nil)
-			env.getenv = func(k string) string { return tc.vars[k] }
+			env.Getenv = func(k string) string { return tc.vars[k] }
 			url, stop, errOut := serveHTTP(t, env, append([]string{"--config", cfg}, tc.args...)...)
 			defer stop()
 			for _, auth := range []string{"", "Bearer wrong-token-of-some-length", "Basic " + token, token} {
@@ -433,9 +435,9 @@ func TestMCPServeHTTPRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := testEnv(nil, nil)
-			env.getenv = func(k string) string { return tc.vars[k] }
+			env.Getenv = func(k string) string { return tc.vars[k] }
 			code, _, errOut := ptcIn(t, env, append([]string{"mcp", "serve", "--config", cfg}, tc.args...)...)
-			if code != exitUsage || !strings.Contains(errOut, tc.want) {
+			if code != base.ExitUsage || !strings.Contains(errOut, tc.want) {
 				t.Errorf("exit %d, stderr %q; want %q", code, errOut, tc.want)
 			}
 			if strings.Contains(errOut, "connecting to") {
@@ -445,7 +447,7 @@ func TestMCPServeHTTPRefusals(t *testing.T) {
 	}
 	for addr, want := range map[string]bool{"127.0.0.1:80": true, "[::1]:80": true, "localhost:80": true, "127.1.2.3:80": true,
 		":80": false, "0.0.0.0:80": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:80": false, "nonsense": false} {
-		if got := loopbackAddr(addr); got != want {
+		if got := mcpcmd.LoopbackAddr(addr); got != want {
 			t.Errorf("loopbackAddr(%q) = %v", addr, got)
 		}
 	}
@@ -488,18 +490,18 @@ func TestMCPHostileServers(t *testing.T) {
 				{"run", agentPath, "--model", "x:y", "--mcp", cfgPath},
 			} {
 				code, _, errOut := ptcIn(t, testEnv(nil, nil), args...)
-				if code != exitFail || !strings.Contains(errOut, tc.want) {
+				if code != base.ExitFail || !strings.Contains(errOut, tc.want) {
 					t.Errorf("ptc %s: exit %d, stderr %q; want %q", args[0]+" "+args[1], code, errOut, tc.want)
 				}
 			}
 			// The error keeps its kind.
-			cfg, err := readMCPConfig(cfgPath, func(string) string { return "" })
+			cfg, err := load.ReadMCPConfig(cfgPath, func(string) string { return "" })
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = connectMCP(context.Background(), cfg, io.Discard, true)
+			_, err = load.ConnectMCP(context.Background(), cfg, io.Discard, true)
 			var me *mcp.Error
-			if !errors.As(err, &me) || me.Kind != tc.kind || me.Server != "h" {
+			if !errors.As(err, &me) || string(me.Kind) != tc.kind || me.Server != "h" {
 				t.Errorf("error %v, want an *mcp.Error of kind %s", err, tc.kind)
 			}
 		})
@@ -523,25 +525,25 @@ func TestMCPPinAndDescriptions(t *testing.T) {
 	}
 	code, out, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", write(""))
 	m := regexp.MustCompile(`\n  pin: (sha256:[0-9a-f]{64})\n`).FindStringSubmatch(out)
-	if code != exitOK || m == nil {
+	if code != base.ExitOK || m == nil {
 		t.Fatalf("exit %d, no pin line:\n%s\n%s", code, out, errOut)
 	}
 	pin := m[1]
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", write(`, "pin": "`+pin+`"`)); code != exitOK {
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", write(`, "pin": "`+pin+`"`)); code != base.ExitOK {
 		t.Errorf("the same catalog: exit %d, %s", code, errOut)
 	}
 	// Four generated tools instead of three: another catalog.
 	changed := write(`, "pin": "` + pin + `"`)
 	data, _ := os.ReadFile(changed)
 	_ = os.WriteFile(changed, []byte(strings.Replace(string(data), `"3"`, `"4"`, 1)), 0o600)
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", changed); code != exitFail ||
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config", changed); code != base.ExitFail ||
 		!strings.Contains(errOut, "mcp server up: the tool catalog changed since it was pinned: its pin is now sha256:") {
 		t.Errorf("a changed catalog: exit %d, %s", code, errOut)
 	}
 	// The object form of tools keeps those tools and replaces a description.
 	code, out, errOut = ptcIn(t, testEnv(nil, nil), "mcp", "tools", "--config",
 		write(`, "tools": {"add": {"description": "Sums two numbers, says the host."}, "echo": {}}`))
-	if code != exitOK || !strings.Contains(out, "up (stdio: ") || !strings.Contains(out, ": 2 tools") ||
+	if code != base.ExitOK || !strings.Contains(out, "up (stdio: ") || !strings.Contains(out, ": 2 tools") ||
 		!strings.Contains(out, "Sums two numbers, says the host.") || strings.Contains(out, "Adds two integers.") {
 		t.Errorf("exit %d:\n%s\n%s", code, out, errOut)
 	}

@@ -5,16 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/modelscmd"
 )
 
 func TestModels(t *testing.T) {
 	env := testEnv(nil, nil)
 	vars := map[string]string{"GOOGLE_API_KEY": "secret-g", "OLLAMA_HOST": "gpu:11434", "PTC_MODEL": "ollama:llama3"}
-	env.getenv = func(k string) string { return vars[k] }
+	env.Getenv = func(k string) string { return vars[k] }
 
 	code, out, errOut := ptcIn(t, env, "models")
-	if code != exitOK || errOut != "" {
+	if code != base.ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{
@@ -33,8 +34,8 @@ func TestModels(t *testing.T) {
 	}
 
 	code, out, _ = ptcIn(t, env, "models", "--json")
-	var rows []modelsRow
-	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil {
+	var rows []modelscmd.Row
+	if err := json.Unmarshal([]byte(out), &rows); code != base.ExitOK || err != nil {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
 	ready := map[string]bool{}
@@ -46,26 +47,7 @@ func TestModels(t *testing.T) {
 			t.Errorf("%s ready = %v (listed %v), want %v", name, got, ok, want)
 		}
 	}
-	if code, _, errOut := ptcIn(t, env, "models", "extra"); code != exitUsage || !strings.Contains(errOut, "(ptc models -h for help)") {
+	if code, _, errOut := ptcIn(t, env, "models", "extra"); code != base.ExitUsage || !strings.Contains(errOut, "(ptc models -h for help)") {
 		t.Errorf("extra argument: exit %d, stderr %q", code, errOut)
-	}
-}
-
-func TestFailHint(t *testing.T) {
-	for _, tc := range []struct {
-		class, want string
-	}{
-		{"network", "is the server running"},
-		{"auth", "refused the API key"},
-		{"context_length", "outgrew the model's context"},
-		{"server_error", ""},
-	} {
-		got := failHint(&agent.Fail{Reason: "llm_error", Details: map[string]any{"class": tc.class}})
-		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-			t.Errorf("%s: hint %q, want %q", tc.class, got, tc.want)
-		}
-	}
-	if got := failHint(&agent.Fail{Reason: "timeout", Details: map[string]any{"class": "network"}}); got != "" {
-		t.Errorf("a non-LLM failure got the hint %q", got)
 	}
 }

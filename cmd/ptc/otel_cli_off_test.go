@@ -26,7 +26,7 @@ func TestNoOTel(t *testing.T) {
 	}
 	for _, tc := range tests {
 		env := testEnv(llmtest.NewScript(ordersReplies()...).Func(), nil)
-		env.getenv = func(k string) string { return tc.vars[k] }
+		env.Getenv = func(k string) string { return tc.vars[k] }
 		code, out, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m", "--quiet")
 		if code != 0 || out != ordersValue {
 			t.Fatalf("%v: exit %d, stdout %q, stderr:\n%s", tc.vars, code, out, errOut)

@@ -17,15 +17,16 @@ import (
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
 	colmetricpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // collector is a local OTLP receiver: what the exports it got hold.
@@ -275,8 +276,8 @@ func TestRunOTelAgentName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, "sales.md", string(orders))
-	writeFile(t, dir, "orders.json", string(ordersData))
+	clitest.WriteFile(t, dir, "sales.md", string(orders))
+	clitest.WriteFile(t, dir, "orders.json", string(ordersData))
 	c := &collector{}
 	srv := httptest.NewServer(c)
 	defer srv.Close()
@@ -322,73 +323,6 @@ func TestRunOTelConsole(t *testing.T) {
 	}
 	containsAll(t, "stderr", errOut, `"Name":"invoke_agent`, `"Name":"ptc.turn"`, `"Name":"ptc.mission.duration"`,
 		`"Value":"ptc"`)
-}
-
-// TestOTelExporterRule: a signal is exported only when its exporter or an
-// OTLP endpoint for it is named; nothing else starts an exporter, so a
-// plain ptc run dials nothing (the SDK's default would dial
-// localhost:4318).
-func TestOTelExporterRule(t *testing.T) {
-	tests := []struct {
-		name             string
-		vars             map[string]string
-		traces, metrics  string
-		started          bool
-		protocol         string
-		startErrContains string
-	}{
-		{"nothing", nil, "", "", false, "", ""},
-		{"settings but no exporter", map[string]string{"OTEL_SERVICE_NAME": "x", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
-			"OTEL_EXPORTER_OTLP_HEADERS": "a=b", "OTEL_RESOURCE_ATTRIBUTES": "a=b"}, "", "", false, "", ""},
-		{"none", map[string]string{"OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none"}, "", "", false, "", ""},
-		{"disabled", map[string]string{"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "console"}, "", "", false, "", ""},
-		{"endpoint", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1"}, "otlp", "otlp", true, "http/protobuf", ""},
-		{"traces endpoint", map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:1/v1/traces"}, "otlp", "", true, "http/protobuf", ""},
-		{"metrics endpoint", map[string]string{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:1/v1/metrics"}, "", "otlp", true, "http/protobuf", ""},
-		{"grpc", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, "otlp", "", true, "grpc", ""},
-		{"grpc for traces", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
-			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"}, "otlp", "", true, "grpc", ""},
-		{"console", map[string]string{"OTEL_TRACES_EXPORTER": "console"}, "console", "", true, "", ""},
-		{"unknown", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, "zipkin", "", false, "", `"zipkin"`},
-		{"list", map[string]string{"OTEL_TRACES_EXPORTER": "otlp,console"}, "otlp,console", "", false, "", "one exporter per signal"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			getenv := func(k string) string { return tc.vars[k] }
-			if got := otelExporter(getenv, "traces"); got != tc.traces {
-				t.Errorf("traces exporter %q, want %q", got, tc.traces)
-			}
-			if got := otelExporter(getenv, "metrics"); got != tc.metrics {
-				t.Errorf("metrics exporter %q, want %q", got, tc.metrics)
-			}
-			// The OTLP exporters read the process's environment: set it too.
-			for k, v := range tc.vars {
-				t.Setenv(k, v)
-			}
-			env := testEnv(nil, nil)
-			env.getenv = getenv
-			tel, err := startTelemetry(context.Background(), env, io.Discard)
-			if tc.startErrContains != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.startErrContains) {
-					t.Fatalf("error %v, want one with %q", err, tc.startErrContains)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() { _ = tel.shutdown() }()
-			if (tel != nil) != tc.started {
-				t.Fatalf("started %v, want %v", tel != nil, tc.started)
-			}
-			if tel != nil && tel.protocol != tc.protocol {
-				t.Errorf("protocol %q, want %q", tel.protocol, tc.protocol)
-			}
-			if tel == nil && len(tel.observers()) != 0 {
-				t.Error("observers without telemetry")
-			}
-		})
-	}
 }
 
 // TestRunOTelUnreachable: a collector that does not answer costs a line on
@@ -441,13 +375,13 @@ func TestMCPServeOTel(t *testing.T) {
 		t.Setenv(k, v) // the OTLP exporters read the process's environment
 	}
 	env := testEnv(llmtest.NewScript(ordersReplies()...).Func(), nil)
-	env.getenv = func(k string) string { return vars[k] }
+	env.Getenv = func(k string) string { return vars[k] }
 	cs, stop, errOut := serveStdio(t, env, "--config", cfg, "--quiet")
 	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "orders", Arguments: map[string]any{}})
 	if err != nil || res.IsError {
 		t.Fatalf("orders: %v %s", err, resultText(res))
 	}
-	if code := stop(); code != exitOK {
+	if code := stop(); code != base.ExitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
 	}
 	wantTelemetry(t, c, "ptc-mcp")
@@ -465,7 +399,7 @@ func TestRunOTelUsage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		code, out, errOut := runBinaryEnv(t, tc.vars, "run", "--replay", ordersRecording, "--quiet")
-		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+		if code != base.ExitUsage || out != "" || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.vars, code, out, errOut, tc.want)
 		}
 	}
@@ -489,11 +423,11 @@ func TestRunOTelCancelled(t *testing.T) {
 		return llm.Response{}, ctx.Err()
 	}
 	env := testEnv(model, nil)
-	env.ctx = ctx
-	env.getenv = func(k string) string { return vars[k] }
+	env.Ctx = ctx
+	env.Getenv = func(k string) string { return vars[k] }
 	code, _, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m", "--quiet")
-	if code != exitInterrupted {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
+	if code != base.ExitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, base.ExitInterrupted, errOut)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -10,15 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
-// providerEnv is a runEnv whose models are opened by the provider package,
+// providerEnv is a base.Env whose models are opened by the provider package,
 // as ptc run's are, with key as every provider's key.
-func providerEnv(key string) *runEnv {
+func providerEnv(key string) *base.Env {
 	env := testEnv(nil, nil)
-	env.openModel = func(ctx context.Context, ref string) (llm.Func, error) {
+	env.OpenModel = func(ctx context.Context, ref string) (llm.Func, error) {
 		return provider.Open(ctx, ref, provider.Options{Getenv: func(k string) string {
 			if k == "OPENAI_COMPATIBLE_API_KEY" {
 				return key
@@ -108,5 +110,5 @@ func quickRetries(t *testing.T, dir string) string {
 	t.Helper()
 	src := strings.Replace(mustRead(t, ordersAgent),
 		"max-turns: 3", "max-turns: 3\nllm-retry-delay: 1ms\nllm-retries: 5\ncontext: "+mustAbs(t, "testdata/agents/orders.json"), 1)
-	return writeFile(t, dir, "a.md", strings.Replace(src, "context: orders.json\n", "", 1))
+	return clitest.WriteFile(t, dir, "a.md", strings.Replace(src, "context: orders.json\n", "", 1))
 }

@@ -12,6 +12,9 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/replcmd"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -44,26 +47,26 @@ const (
 type replHarness struct {
 	screen         *vtScreen
 	stdout, stderr bytes.Buffer
-	session        *replSession
-	cfg            replEditorConfig
+	session        *replcmd.Session
+	cfg            replcmd.EditorConfig
 }
 
 func newReplHarness(in io.Reader, width int) *replHarness {
 	h := &replHarness{screen: newVTScreen(width)}
-	h.session = &replSession{
-		stdout: io.MultiWriter(&h.stdout, h.screen),
-		stderr: io.MultiWriter(&h.stderr, h.screen),
-		ctxVal: lisp.NewMap(),
+	h.session = &replcmd.Session{
+		Stdout: io.MultiWriter(&h.stdout, h.screen),
+		Stderr: io.MultiWriter(&h.stderr, h.screen),
+		CtxVal: lisp.NewMap(),
 	}
-	h.cfg = replEditorConfig{in: in, out: h.screen, width: func() int { return width }}
+	h.cfg = replcmd.EditorConfig{In: in, Out: h.screen, Width: func() int { return width }}
 	return h
 }
 
-func (h *replHarness) run() int { return runEditorRepl(h.session, h.cfg) }
+func (h *replHarness) run() int { return replcmd.RunEditor(h.session, h.cfg) }
 
 // out is what the session printed on stdout, after the banner.
 func (h *replHarness) out() string {
-	return strings.TrimPrefix(strings.ReplaceAll(h.stdout.String(), "\r", ""), replBanner)
+	return strings.TrimPrefix(strings.ReplaceAll(h.stdout.String(), "\r", ""), replcmd.Banner)
 }
 
 func (h *replHarness) errOut() string { return strings.ReplaceAll(h.stderr.String(), "\r", "") }
@@ -72,7 +75,7 @@ func (h *replHarness) errOut() string { return strings.ReplaceAll(h.stderr.Strin
 func replScript(t *testing.T, input string) (string, string) {
 	t.Helper()
 	h := newReplHarness(strings.NewReader(input), 80)
-	if code := h.run(); code != exitOK {
+	if code := h.run(); code != base.ExitOK {
 		t.Errorf("exit %d", code)
 	}
 	return h.out(), h.errOut()
@@ -197,10 +200,10 @@ func TestReplEditorTabList(t *testing.T) {
 func TestReplEditorInterrupt(t *testing.T) {
 	pr, pw := io.Pipe()
 	h := newReplHarness(pr, 80)
-	h.session.limits = lisp.Limits{Timeout: -1, MaxSteps: -1, MaxLoopIterations: -1}
+	h.session.Limits = lisp.Limits{Timeout: -1, MaxSteps: -1, MaxLoopIterations: -1}
 	started := make(chan struct{})
 	var once sync.Once
-	h.session.tools = lisp.Tools{"started": func(context.Context, *lisp.Map) (any, error) {
+	h.session.Tools = lisp.Tools{"started": func(context.Context, *lisp.Map) (any, error) {
 		once.Do(func() { close(started) })
 		return nil, nil
 	}}
@@ -224,7 +227,7 @@ func TestReplEditorInterrupt(t *testing.T) {
 	pw.Close()
 	select {
 	case code := <-done:
-		if code != exitOK {
+		if code != base.ExitOK {
 			t.Errorf("exit %d", code)
 		}
 	case <-time.After(time.Minute): // generous: a busy machine is slow, not stuck
@@ -272,7 +275,7 @@ func TestReplCommands(t *testing.T) {
 				} else {
 					var code int
 					code, out, errOut = ptc(t, tt.input+"\n", "repl")
-					if code != exitOK {
+					if code != base.ExitOK {
 						t.Errorf("exit %d", code)
 					}
 				}
@@ -295,7 +298,7 @@ func TestReplCommands(t *testing.T) {
 }
 
 func TestReplLoad(t *testing.T) {
-	path := writeFile(t, t.TempDir(), "lib.lisp", "(defn twice [x] (* 2 x))\n(def base 20)\n")
+	path := clitest.WriteFile(t, t.TempDir(), "lib.lisp", "(defn twice [x] (* 2 x))\n(def base 20)\n")
 	_, out, errOut := ptc(t, ":load "+path+"\n(twice base)\n", "repl")
 	if out != "#'base\n40\n" || errOut != "" {
 		t.Errorf("stdout %q, stderr %q", out, errOut)
@@ -308,14 +311,14 @@ func TestReplHistoryFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "history")
 	session := func(input string) string {
 		h := newReplHarness(strings.NewReader(input), 80)
-		h.cfg.histPath = path
+		h.cfg.HistPath = path
 		h.run()
 		return h.out()
 	}
 	session("(+ 1" + kEnter + "2)" + kEnter + "(* 2 \"<&>\")" + kEnter + "  " + kEnter + "(* 2 \"<&>\")" + kEnter + kCtrlD)
-	h := loadReplHistory(path, replHistoryLimit)
-	if want := []string{"(+ 1\n  2)", "(* 2 \"<&>\")"}; strings.Join(h.entries, "|") != strings.Join(want, "|") {
-		t.Errorf("entries %q, want %q", h.entries, want)
+	h := replcmd.LoadHistory(path, replcmd.HistoryLimit)
+	if want := []string{"(+ 1\n  2)", "(* 2 \"<&>\")"}; strings.Join(h.Entries, "|") != strings.Join(want, "|") {
+		t.Errorf("entries %q, want %q", h.Entries, want)
 	}
 	if out := session(kUp + kUp + kEnter); out != "3\n" {
 		t.Errorf("the next session recalls %q, want 3", out)
@@ -332,69 +335,11 @@ func TestReplHistoryFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h = loadReplHistory(path, 10)
-	if len(h.entries) != 10 || !strings.Contains(h.entries[9], strings.Repeat("1 ", 39)) {
-		t.Errorf("%d entries, the last %q", len(h.entries), h.entries[len(h.entries)-1])
+	h = replcmd.LoadHistory(path, 10)
+	if len(h.Entries) != 10 || !strings.Contains(h.Entries[9], strings.Repeat("1 ", 39)) {
+		t.Errorf("%d entries, the last %q", len(h.Entries), h.Entries[len(h.Entries)-1])
 	}
-	if again := loadReplHistory(path, 100); len(again.entries) != 10 {
-		t.Errorf("the file keeps %d entries, want 10", len(again.entries))
-	}
-}
-
-func TestReplHistoryPath(t *testing.T) {
-	t.Setenv("PTC_HISTORY", "off")
-	if p := replHistoryPath(""); p != "" {
-		t.Errorf("PTC_HISTORY=off: %q", p)
-	}
-	if p := replHistoryPath("/tmp/h"); p != "/tmp/h" {
-		t.Errorf("flag: %q", p)
-	}
-	t.Setenv("PTC_HISTORY", "")
-	if p := replHistoryPath(""); p != "" && !strings.HasSuffix(p, filepath.Join("ptc", "history")) {
-		t.Errorf("default: %q", p)
-	}
-	if p := replHistoryPath("off"); p != "" {
-		t.Errorf("--history off: %q", p)
-	}
-}
-
-func TestReplIndent(t *testing.T) {
-	tests := []struct {
-		src  string
-		want int
-	}{
-		{"", 0},
-		{"(+ 1 2)", 0},
-		{"(let [a 1", 6},
-		{"(let [a 1]", 2},
-		{"(defn f [x]\n  {:a x", 3},
-		{"(str \"(\"", 2},
-		{"(str \\(", 2},
-		{"(+ 1 ; [", 2},
-	}
-	for _, tt := range tests {
-		if got := replIndent([]rune(tt.src)); got != tt.want {
-			t.Errorf("replIndent(%q) = %d, want %d", tt.src, got, tt.want)
-		}
-	}
-}
-
-func TestReplMatchingBracket(t *testing.T) {
-	src := []rune(`(a [b "]" c] d)`)
-	tests := []struct{ pos, want int }{
-		{0, 14},  // under the opening paren
-		{15, 0},  // just after the closing one
-		{12, 3},  // just after ]
-		{8, -1},  // the ] in a string is no bracket
-		{5, -1},  // nowhere near a bracket
-		{3, 11},  // under [
-		{14, 0},  // under ): the one before the cursor is not a closer, the one under it is
-		{11, 3},  // under ]
-		{16, -1}, // past the end
-	}
-	for _, tt := range tests {
-		if got := replMatchingBracket(src, tt.pos); got != tt.want {
-			t.Errorf("replMatchingBracket at %d = %d, want %d", tt.pos, got, tt.want)
-		}
+	if again := replcmd.LoadHistory(path, 100); len(again.Entries) != 10 {
+		t.Errorf("the file keeps %d entries, want 10", len(again.Entries))
 	}
 }

@@ -16,34 +16,37 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 var update = flag.Bool("update", false, "record testdata/agents/orders.recording.json again")
 
-// testEnv is a runEnv whose every model reference opens f, with no
+// testEnv is a base.Env whose every model reference opens f, with no
 // environment variables, no build information and no signal handling.
 // The references asked for are appended to *refs when refs is not nil.
-func testEnv(f llm.Func, refs *[]string) *runEnv {
-	return &runEnv{
-		ctx:    context.Background(),
-		getenv: func(string) string { return "" },
-		openModel: func(_ context.Context, ref string) (llm.Func, error) {
+func testEnv(f llm.Func, refs *[]string) *base.Env {
+	return &base.Env{
+		Ctx:    context.Background(),
+		Getenv: func(string) string { return "" },
+		OpenModel: func(_ context.Context, ref string) (llm.Func, error) {
 			if refs != nil {
 				*refs = append(*refs, ref)
 			}
 			return f, nil
 		},
-		buildInfo: func() (*debug.BuildInfo, bool) { return nil, false },
+		BuildInfo: func() (*debug.BuildInfo, bool) { return nil, false },
 	}
 }
 
 // ptcIn runs the command in env.
-func ptcIn(t *testing.T, env *runEnv, args ...string) (code int, stdout, stderr string) {
+func ptcIn(t *testing.T, env *base.Env, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = env.run(args, strings.NewReader(""), &out, &errOut)
+	code = dispatch(env, args, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -128,9 +131,9 @@ func TestRunProgress(t *testing.T) {
 // model call show up as they happen.
 func TestRunProgressErrors(t *testing.T) {
 	dir := t.TempDir()
-	agentPath := writeFile(t, dir, "a.md", strings.Replace(mustRead(t, ordersAgent),
+	agentPath := clitest.WriteFile(t, dir, "a.md", strings.Replace(mustRead(t, ordersAgent),
 		"max-turns: 3", "max-turns: 4\nllm-retry-delay: 1ms\ncontext: "+mustAbs(t, "testdata/agents/orders.json"), 1))
-	agentPath = writeFile(t, dir, "a.md", strings.Replace(mustRead(t, agentPath), "context: orders.json\n", "", 1))
+	agentPath = clitest.WriteFile(t, dir, "a.md", strings.Replace(mustRead(t, agentPath), "context: orders.json\n", "", 1))
 	s := llmtest.NewScript(
 		llmtest.Code(`(+ 1 "a")`),
 		llmtest.Code(`(return {:count "two"})`),
@@ -209,7 +212,7 @@ func TestRunJSON(t *testing.T) {
 			if string(m["return"]) != tt.ret {
 				t.Errorf("return %s, want %s", m["return"], tt.ret)
 			}
-			var fail *outcomeFail
+			var fail *runcmd.OutcomeFail
 			_ = json.Unmarshal(m["fail"], &fail)
 			switch {
 			case tt.reason == "" && fail != nil:
@@ -237,13 +240,13 @@ func TestRunJSON(t *testing.T) {
 // TestRunExitCodes covers the failures and the usage errors.
 func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.md", "---\nmax-turn: 2\n---\nP")
-	noInput := writeFile(t, dir, "input.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
-	cut := writeFile(t, dir, "cut.json", "{\"orders\": [\n  {\"customer\": ")
+	bad := clitest.WriteFile(t, dir, "bad.md", "---\nmax-turn: 2\n---\nP")
+	noInput := clitest.WriteFile(t, dir, "input.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
+	cut := clitest.WriteFile(t, dir, "cut.json", "{\"orders\": [\n  {\"customer\": ")
 	ok := func() llm.Func { return llmtest.NewScript(ordersReplies()...).Func() }
 	tests := []struct {
 		name     string
-		env      *runEnv
+		env      *base.Env
 		args     []string
 		code     int
 		errWords []string
@@ -259,8 +262,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"missing agent file", testEnv(ok(), nil), []string{filepath.Join(dir, "nope.md"), "--model", "m"}, 2, []string{"nope.md"}},
 		{"bad agent file", testEnv(ok(), nil), []string{bad, "--model", "m"}, 2, []string{"bad.md:2:1: unknown key \"max-turn\""}},
 		{"no model", testEnv(ok(), nil), []string{ordersAgent}, 2, []string{"no model: pass --model REF", "PTC_MODEL"}},
-		{"the model does not open", &runEnv{ctx: context.Background(), getenv: func(string) string { return "" },
-			openModel: openModel, buildInfo: debug.ReadBuildInfo}, []string{ordersAgent, "--model", "nope:x"}, 2, []string{"ptc run: ", "nope"}},
+		{"the model does not open", &base.Env{Ctx: context.Background(), Getenv: func(string) string { return "" },
+			OpenModel: base.OpenModel, BuildInfo: debug.ReadBuildInfo}, []string{ordersAgent, "--model", "nope:x"}, 2, []string{"ptc run: ", "nope"}},
 		{"no input", testEnv(ok(), nil), []string{noInput, "--model", "m"}, 2, []string{"the context does not give the agent its input", "n", "--set NAME=VALUE"}},
 		{"--record and --replay", testEnv(ok(), nil), []string{ordersAgent, "--record", "a", "--replay", "b"}, 2, []string{"do not go together"}},
 		{"--record into no directory", testEnv(ok(), nil), []string{ordersAgent, "--model", "m", "--record", filepath.Join(dir, "no", "t.json")}, 2, []string{"no directory"}},
@@ -288,8 +291,8 @@ func TestRunExitCodes(t *testing.T) {
 // $PTC_MODEL.
 func TestRunModelReference(t *testing.T) {
 	dir := t.TempDir()
-	withModel := writeFile(t, dir, "m.md", "---\nmodel: file:model\nmax-turns: 1\n---\nSay 1.")
-	noModel := writeFile(t, dir, "n.md", "---\nmax-turns: 1\n---\nSay 1.")
+	withModel := clitest.WriteFile(t, dir, "m.md", "---\nmodel: file:model\nmax-turns: 1\n---\nSay 1.")
+	noModel := clitest.WriteFile(t, dir, "n.md", "---\nmax-turns: 1\n---\nSay 1.")
 	tests := []struct {
 		args []string
 		env  string
@@ -302,7 +305,7 @@ func TestRunModelReference(t *testing.T) {
 	for _, tt := range tests {
 		var refs []string
 		env := testEnv(llmtest.NewScript(llmtest.Code("1")).Func(), &refs)
-		env.getenv = func(k string) string {
+		env.Getenv = func(k string) string {
 			if k == "PTC_MODEL" {
 				return tt.env
 			}
@@ -322,8 +325,8 @@ func TestRunModelReference(t *testing.T) {
 // the limits flags over the file's.
 func TestRunContext(t *testing.T) {
 	dir := t.TempDir()
-	agentPath := writeFile(t, dir, "a.md", "---\nmax-turns: 1\ncontext: {\"a\": 1, \"b\": 2, \"c\": 3}\nlimits:\n  max-steps: 10\n---\nGo.")
-	over := writeFile(t, dir, "over.edn", `{:b 20 :d 40}`)
+	agentPath := clitest.WriteFile(t, dir, "a.md", "---\nmax-turns: 1\ncontext: {\"a\": 1, \"b\": 2, \"c\": 3}\nlimits:\n  max-steps: 10\n---\nGo.")
+	over := clitest.WriteFile(t, dir, "over.edn", `{:b 20 :d 40}`)
 	s := llmtest.NewScript(llmtest.Code(`[ctx/a ctx/b ctx/c ctx/d ctx/e ctx/f]`))
 	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", agentPath, "--model", "m", "-c", over,
 		"--set", "c=[3,30]", "--set", "e=hello world", "--set", `f="7"`, "--max-steps", "100000")
@@ -393,7 +396,7 @@ func TestRunTraceFile(t *testing.T) {
 	} {
 		s := llmtest.NewScript(ordersReplies()...)
 		code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), args...)
-		if code != exitUsage || s.Calls() != 0 {
+		if code != base.ExitUsage || s.Calls() != 0 {
 			t.Errorf("%v: exit %d, %d LLM calls, stderr %s", args, code, s.Calls(), errOut)
 		}
 	}
@@ -443,11 +446,11 @@ func record(t *testing.T, dir string, replies []llmtest.Reply, extra ...string) 
 func TestRunRecordReplay(t *testing.T) {
 	dir := t.TempDir()
 	path := record(t, dir, ordersReplies(), "--set", "customer=globex")
-	tr, err := loadTranscript(path)
+	tr, err := runcmd.LoadTranscript(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Format != transcriptFormat || tr.Version != 1 || tr.Model != "script:orders" || tr.Agent.File != "orders.md" ||
+	if tr.Format != runcmd.TranscriptFormat || tr.Version != 1 || tr.Model != "script:orders" || tr.Agent.File != "orders.md" ||
 		len(tr.Agent.SHA256) != 64 || !strings.Contains(tr.Agent.Text, "Totals the paid orders") || tr.System == "" {
 		t.Errorf("transcript header: %+v", tr)
 	}
@@ -471,8 +474,8 @@ func TestRunRecordReplay(t *testing.T) {
 		t.Fatalf("replay: exit %d, stderr:\n%s", code, errOut)
 	}
 	var got struct {
-		runOutcome
-		Replay replayJSON `json:"replay"`
+		runcmd.Outcome
+		Replay runcmd.ReplayJSON `json:"replay"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
@@ -489,14 +492,14 @@ func TestRunRecordReplay(t *testing.T) {
 // is kept in its PTC-Lisp form too, and replays as it was.
 func TestRunRecordEDNContext(t *testing.T) {
 	dir := t.TempDir()
-	agentPath := writeFile(t, dir, "k.md", "---\nmax-turns: 1\ncontext: {:tag :urgent :n 2.0}\n---\nGo.")
+	agentPath := clitest.WriteFile(t, dir, "k.md", "---\nmax-turns: 1\ncontext: {:tag :urgent :n 2.0}\n---\nGo.")
 	path := filepath.Join(dir, "k.json")
 	s := llmtest.NewScript(llmtest.Code(`[ctx/tag (keyword? ctx/tag) ctx/n]`))
 	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", agentPath, "--model", "m", "--record", path)
 	if code != 0 || out != "[:urgent true 2.0]\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	tr, err := loadTranscript(path)
+	tr, err := runcmd.LoadTranscript(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,15 +514,15 @@ func TestRunRecordEDNContext(t *testing.T) {
 
 // editTranscript loads a transcript, lets edit change it and saves it
 // under a new name.
-func editTranscript(t *testing.T, path, name string, edit func(*runTranscript)) string {
+func editTranscript(t *testing.T, path, name string, edit func(*runcmd.Transcript)) string {
 	t.Helper()
-	tr, err := loadTranscript(path)
+	tr, err := runcmd.LoadTranscript(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(tr)
 	out := filepath.Join(filepath.Dir(path), name)
-	doc, err := tr.document()
+	doc, err := transcriptDocument(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,26 +537,26 @@ func editTranscript(t *testing.T, path, name string, edit func(*runTranscript)) 
 func TestRunReplayMismatch(t *testing.T) {
 	dir := t.TempDir()
 	path := record(t, dir, ordersReplies())
-	changedPrompt := writeFile(t, dir, "orders.md", strings.Replace(mustRead(t, ordersAgent),
+	changedPrompt := clitest.WriteFile(t, dir, "orders.md", strings.Replace(mustRead(t, ordersAgent),
 		"context: orders.json", "context: "+mustAbs(t, "testdata/agents/orders.json"), 1))
-	changedPrompt = writeFile(t, dir, "changed.md", strings.Replace(mustRead(t, changedPrompt),
+	changedPrompt = clitest.WriteFile(t, dir, "changed.md", strings.Replace(mustRead(t, changedPrompt),
 		"what is their total amount?", "what do they add up to?", 1))
 
-	feedback := editTranscript(t, path, "feedback.json", func(tr *runTranscript) {
+	feedback := editTranscript(t, path, "feedback.json", func(tr *runcmd.Transcript) {
 		// As if the interpreter had printed the first turn's value otherwise.
 		m := &tr.Calls[1].Messages[2]
 		m.Content = strings.Replace(m.Content, `"amount" 120.5`, `"amount" 120.50`, 1)
 	})
-	outcome := editTranscript(t, path, "outcome.json", func(tr *runTranscript) {
+	outcome := editTranscript(t, path, "outcome.json", func(tr *runcmd.Transcript) {
 		tr.Outcome.ReturnEDN = "{:count 2, :total 999.0}"
 	})
-	fewer := editTranscript(t, path, "fewer.json", func(tr *runTranscript) {
+	fewer := editTranscript(t, path, "fewer.json", func(tr *runcmd.Transcript) {
 		tr.Calls = tr.Calls[:1]
 	})
-	more := editTranscript(t, path, "more.json", func(tr *runTranscript) {
+	more := editTranscript(t, path, "more.json", func(tr *runcmd.Transcript) {
 		tr.Calls = append(tr.Calls, tr.Calls[1])
 	})
-	reply := editTranscript(t, path, "reply.json", func(tr *runTranscript) {
+	reply := editTranscript(t, path, "reply.json", func(tr *runcmd.Transcript) {
 		// The model "answered" differently: the program now fails.
 		tr.Calls[0].Reply.Content = "```clojure\n(first ctx/orderz)\n```"
 	})
@@ -621,8 +624,8 @@ func TestRunReplayMismatch(t *testing.T) {
 			t.Errorf("exit %d", code)
 		}
 		var got struct {
-			Fail   *outcomeFail `json:"fail"`
-			Replay replayJSON   `json:"replay"`
+			Fail   *runcmd.OutcomeFail `json:"fail"`
+			Replay runcmd.ReplayJSON   `json:"replay"`
 		}
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%q: %v", out, err)
@@ -643,7 +646,7 @@ func TestRunReplayMismatch(t *testing.T) {
 func TestRunReplaySystemPrompt(t *testing.T) {
 	dir := t.TempDir()
 	path := record(t, dir, ordersReplies())
-	sys := editTranscript(t, path, "sys.json", func(tr *runTranscript) {
+	sys := editTranscript(t, path, "sys.json", func(tr *runcmd.Transcript) {
 		tr.System = strings.Replace(tr.System, "PTC-Lisp", "PTC Lisp", 1)
 	})
 	code, out, errOut := ptcIn(t, testEnv(nil, nil), "run", ordersAgent, "--replay", sys)
@@ -658,17 +661,17 @@ func TestRunReplaySystemPrompt(t *testing.T) {
 func TestRunReplayRetries(t *testing.T) {
 	dir := t.TempDir()
 	path := record(t, dir, ordersReplies())
-	failed := editTranscript(t, path, "failed.json", func(tr *runTranscript) {
+	failed := editTranscript(t, path, "failed.json", func(tr *runcmd.Transcript) {
 		c := tr.Calls[0]
 		c.Reply = trace.LLMReply{Error: "overloaded", Class: llm.ServerError}
 		c.Status = 503
-		tr.Calls = append([]transcriptCall{c}, tr.Calls...)
+		tr.Calls = append([]runcmd.TranscriptCall{c}, tr.Calls...)
 	})
 	// The agent waits at least 24 s before a retry (10 minutes, capped at
 	// the default MaxDelay of 30 s, jittered by 20%): a replay that waited
 	// would take that long, past the bound below, which leaves a busy
 	// machine 2,000 times the replay's usual 10 ms.
-	patient := writeFile(t, dir, "orders.md", strings.Replace(strings.Replace(mustRead(t, ordersAgent),
+	patient := clitest.WriteFile(t, dir, "orders.md", strings.Replace(strings.Replace(mustRead(t, ordersAgent),
 		"context: orders.json", "context: "+mustAbs(t, "testdata/agents/orders.json"), 1),
 		"max-turns: 3\n", "max-turns: 3\nllm-retry-delay: 10m\n", 1))
 	start := time.Now()
@@ -681,28 +684,6 @@ func TestRunReplayRetries(t *testing.T) {
 	}
 	containsAll(t, "stderr", errOut, "! the model call failed: llm: server_error (HTTP 503): overloaded", "retrying the model call (attempt 2)",
 		"replay matches the recording (3 LLM calls)")
-}
-
-// TestRecorderErrors: a failed call is recorded with its message, class
-// and status, as the replay gives it back.
-func TestRecorderErrors(t *testing.T) {
-	fail := &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}
-	r := &recorder{run: context.Background(), inner: func(context.Context, llm.Request) (llm.Response, error) {
-		return llm.Response{}, fail
-	}}
-	_, err := r.call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
-	if err != fail {
-		t.Fatalf("error %v", err)
-	}
-	c := r.calls[0]
-	if c.Reply.Error != "slow down" || c.Reply.Class != llm.RateLimit || c.Status != 429 || c.Interrupted {
-		t.Errorf("recorded %+v", c)
-	}
-	rp := &replayer{rec: &runTranscript{Calls: r.calls}, stop: func() {}}
-	_, err = rp.call(context.Background(), llm.Request{Turn: 1, Messages: []llm.Message{{Role: llm.User, Content: "go"}}})
-	if err == nil || err.Error() != fail.Error() {
-		t.Errorf("replayed error %v, want %v", err, fail)
-	}
 }
 
 // TestRunInterrupt: cancelling the run's context (what Ctrl-C does) ends
@@ -723,14 +704,14 @@ func TestRunInterrupt(t *testing.T) {
 		return llm.Response{}, c.Err()
 	}
 	env := testEnv(model, nil)
-	env.ctx = ctx
+	env.Ctx = ctx
 	code, out, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m", "--record", path)
-	if code != exitInterrupted || out != "" {
+	if code != base.ExitInterrupted || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 	containsAll(t, "stderr", errOut, "turn 1/3", "  → {", "turn 2/3", "failed after 2 turns",
 		"transcript saved to "+path, "interrupted: the mission was cancelled after 2 turns")
-	tr, err := loadTranscript(path)
+	tr, err := runcmd.LoadTranscript(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -757,59 +738,18 @@ func TestRunInterruptSignal(t *testing.T) {
 		return llm.Response{}, c.Err()
 	}
 	env := testEnv(model, nil)
-	env.interrupts = true
+	env.Interrupts = true
 	go func() {
 		<-started
 		p, _ := os.FindProcess(os.Getpid())
 		_ = p.Signal(os.Interrupt)
 	}()
 	code, _, errOut := ptcIn(t, env, "run", ordersAgent, "--model", "m")
-	if code != exitInterrupted {
+	if code != base.ExitInterrupted {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 	containsAll(t, "stderr", errOut, "interrupted: cancelling the mission (Ctrl-C again to quit at once)",
 		"interrupted: the mission was cancelled after 1 turn")
-}
-
-func TestLoadTranscriptErrors(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct{ name, text, want string }{
-		{"cut", "{\"format\": \"ptc-run-transcript\",\n \"version\": ", ":2:13 (byte 45): parse_error: unexpected end of JSON input"},
-		{"other format", `{"format": "x", "version": 1}`, `not a transcript of ptc run (format "x"`},
-		{"newer", `{"format": "ptc-run-transcript", "version": 9}`, "transcript version 9, newer than this ptc reads (1)"},
-		{"unknown field", `{"format": "ptc-run-transcript", "version": 1, "extra": 1}`, `not a transcript: json: unknown field "extra"`},
-	}
-	for _, tt := range tests {
-		path := writeFile(t, dir, "t.json", tt.text)
-		_, err := loadTranscript(path)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
-		}
-	}
-}
-
-func TestLineDiff(t *testing.T) {
-	got := lineDiff("a\nb\nc\nd\ne", "a\nb\nX\nd\ne")
-	want := "  … (1 same line)\n  b\n- c\n+ X\n  d\n  … (1 same line)\n(first difference: line 3, column 1)"
-	if got != want {
-		t.Errorf("lineDiff:\n%s\nwant:\n%s", got, want)
-	}
-	if got := lineDiff("", "new"); got != "+ new" {
-		t.Errorf("lineDiff from nothing: %q", got)
-	}
-}
-
-func TestErrorSummary(t *testing.T) {
-	for _, tt := range []struct{ text, want string }{
-		{"1:1: type_error: bad\n(+ 1 \"a\")\n^", "1:1: type_error: bad"},
-		{"Your (return ...) value does not match the signature, so the mission goes on.\n- count: expected :int, got \"two\"\nFix it.",
-			`(return ...) rejected: the value does not match the signature: count: expected :int, got "two"`},
-		{"Your (return ...) value does not match the signature.", "(return ...) rejected: the value does not match the signature"},
-	} {
-		if got := errorSummary(tt.text); got != tt.want {
-			t.Errorf("errorSummary(%q) = %q, want %q", tt.text, got, tt.want)
-		}
-	}
 }
 
 func mustRead(t *testing.T, path string) string {
@@ -858,7 +798,7 @@ func TestRunEvents(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("events %s\nwant   %s", got, want)
 	}
-	if code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "--events", filepath.Join(t.TempDir(), "no", "dir.jsonl")); code != exitUsage || !strings.Contains(errOut, "--events") {
+	if code, _, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", ordersAgent, "--model", "m", "--events", filepath.Join(t.TempDir(), "no", "dir.jsonl")); code != base.ExitUsage || !strings.Contains(errOut, "--events") {
 		t.Errorf("an unwritable --events: exit %d, %s", code, errOut)
 	}
 }

@@ -10,17 +10,19 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/runcmd"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
-// document is t as a ptc-trace document, for tests that edit a
+// transcriptDocument is t as a ptc-trace document, for tests that edit a
 // recording: t.doc (a bare trace for a
 // legacy transcript) with t's recording and outcome put in.
-func (t *runTranscript) document() ([]byte, error) {
+func transcriptDocument(t *runcmd.Transcript) ([]byte, error) {
 	top := map[string]json.RawMessage{}
 	step := map[string]json.RawMessage{}
-	if t.doc != nil {
-		if err := json.Unmarshal(t.doc, &top); err != nil {
+	if t.Doc != nil {
+		if err := json.Unmarshal(t.Doc, &top); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal(top["step"], &step); err != nil {
@@ -47,7 +49,7 @@ func (t *runTranscript) document() ([]byte, error) {
 		delete(top, "context_edn")
 	}
 	set(step, "system_prompt", t.System)
-	calls := append([]transcriptCall(nil), t.Calls...)
+	calls := append([]runcmd.TranscriptCall(nil), t.Calls...)
 	for i := range calls {
 		if calls[i].System == t.System {
 			calls[i].System = ""
@@ -60,14 +62,14 @@ func (t *runTranscript) document() ([]byte, error) {
 		delete(step, "return")
 		delete(step, "fail")
 		if o.Fail == nil {
-			set(step, "return", tValue{Lisp: o.ReturnEDN, JSON: o.Return})
+			set(step, "return", runcmd.TraceValue{Lisp: o.ReturnEDN, JSON: o.Return})
 		} else {
 			f := map[string]any{"reason": o.Fail.Reason, "message": o.Fail.Message}
 			if o.Fail.Op != "" {
 				f["op"] = o.Fail.Op
 			}
 			if o.Fail.Class != "" {
-				f["details"] = tValue{Lisp: "{:class " + strconv.Quote(o.Fail.Class) + "}",
+				f["details"] = runcmd.TraceValue{Lisp: "{:class " + strconv.Quote(o.Fail.Class) + "}",
 					JSON: json.RawMessage(`{"class":` + strconv.Quote(o.Fail.Class) + `}`)}
 			}
 			set(step, "fail", f)
@@ -98,8 +100,8 @@ func (t *runTranscript) document() ([]byte, error) {
 func TestRecordingHidesOverriddenInlineSecrets(t *testing.T) {
 	dir := t.TempDir()
 	const inline, given = "inline-5ecret-0a1b2c", "given-5ecret-3d4e5f"
-	agentPath := writeFile(t, dir, "k.md", "---\nmax-turns: 1\ncontext: |\n  {:_token \""+inline+"\"\n   :n 2\n   :meta {:_pin 4242 :owner \"ops\"}}\ndescription: Counts.\n---\nGo.")
-	ctxPath := writeFile(t, dir, "ctx.json", `{"_token": "`+given+`"}`)
+	agentPath := clitest.WriteFile(t, dir, "k.md", "---\nmax-turns: 1\ncontext: |\n  {:_token \""+inline+"\"\n   :n 2\n   :meta {:_pin 4242 :owner \"ops\"}}\ndescription: Counts.\n---\nGo.")
+	ctxPath := clitest.WriteFile(t, dir, "ctx.json", `{"_token": "`+given+`"}`)
 	for _, args := range [][]string{
 		{"--set", "_token=" + given},
 		{"-c", ctxPath},
@@ -120,7 +122,7 @@ func TestRecordingHidesOverriddenInlineSecrets(t *testing.T) {
 				t.Errorf("%v: the recording holds %s:\n%s", args, secret, doc)
 			}
 		}
-		tr, err := loadTranscript(path)
+		tr, err := runcmd.LoadTranscript(path)
 		if err != nil {
 			t.Fatal(err)
 		}

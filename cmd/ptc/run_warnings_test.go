@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -11,7 +12,7 @@ import (
 // one line each, after the value; --json has them in "warnings".
 func TestRunPrintsWarnings(t *testing.T) {
 	dir := t.TempDir()
-	agentPath := writeFile(t, dir, "a.md", "---\nsignature: (n :int) -> :int\nmax-turns: 1\n---\nDouble {{n}}.")
+	agentPath := clitest.WriteFile(t, dir, "a.md", "---\nsignature: (n :int) -> :int\nmax-turns: 1\n---\nDouble {{n}}.")
 	s := llmtest.NewScript(llmtest.Code(`(* 2 ctx/n)`), llmtest.Code(`(* 2 ctx/n)`))
 	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", "-q", agentPath, "--model", "m", "--set", `n="3"`)
 	if code != 0 || out != "6\n" {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -28,10 +30,10 @@ func doubleModel(calls *int) llm.Func {
 
 func testSuiteDir(t *testing.T) string {
 	dir := t.TempDir()
-	writeFile(t, dir, "double.md", "---\nsignature: (n :int) -> :int\nmax-turns: 2\n---\nDouble {{n}}.")
-	writeFile(t, dir, "double.cases.clj", `[{:name "two" :input {:n 2} :expect 4} {:name "three" :input {:n 3} :expect 6}]`)
-	writeFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nDouble {{n}}.")
-	writeFile(t, dir, "notes.md", "# Not an agent with cases")
+	clitest.WriteFile(t, dir, "double.md", "---\nsignature: (n :int) -> :int\nmax-turns: 2\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "double.cases.clj", `[{:name "two" :input {:n 2} :expect 4} {:name "three" :input {:n 3} :expect 6}]`)
+	clitest.WriteFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "notes.md", "# Not an agent with cases")
 	return dir
 }
 
@@ -40,7 +42,7 @@ func TestTestCommand(t *testing.T) {
 	var calls int
 	env := testEnv(doubleModel(&calls), nil)
 	code, out, errOut := ptcIn(t, env, "test", dir, "--model", "m", "-n", "2", "--junit", filepath.Join(dir, "junit.xml"), "--price", "m=1/2")
-	if code != exitFail {
+	if code != base.ExitFail {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
 	words := strings.Join(strings.Fields(out), " ")
@@ -70,13 +72,13 @@ func TestTestCommand(t *testing.T) {
 			PassAt1 float64 `json:"pass_at_1"`
 		} `json:"variants"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); code != exitOK || err != nil || len(rep.Variants) != 2 || rep.Variants[1].Name != "b" || rep.Variants[1].PassAt1 != 1 {
+	if err := json.Unmarshal([]byte(out), &rep); code != base.ExitOK || err != nil || len(rep.Variants) != 2 || rep.Variants[1].Name != "b" || rep.Variants[1].PassAt1 != 1 {
 		t.Errorf("--json: exit %d, %v:\n%s", code, err, out)
 	}
 
 	// Two prompt profiles.
 	code, out, _ = ptcIn(t, env, "test", filepath.Join(dir, "inline.md"), "--model", "m", "--prompt-profile", "default,compact", "-q")
-	if code != exitOK || !strings.Contains(out, "m/default") || !strings.Contains(out, "m/compact") {
+	if code != base.ExitOK || !strings.Contains(out, "m/default") || !strings.Contains(out, "m/compact") {
 		t.Errorf("profiles: exit %d:\n%s", code, out)
 	}
 }
@@ -88,7 +90,7 @@ func TestTestRecordReplay(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "rec")
 	var calls int
 	code, first, _ := ptcIn(t, testEnv(doubleModel(&calls), nil), "test", dir, "--model", "m", "--record", rec, "-q")
-	if code != exitFail || calls != 3 {
+	if code != base.ExitFail || calls != 3 {
 		t.Fatalf("record: exit %d, %d calls", code, calls)
 	}
 	if _, err := os.Stat(filepath.Join(rec, "m", "double", "three.1.json")); err != nil {
@@ -103,13 +105,13 @@ func TestTestRecordReplay(t *testing.T) {
 		s, _, _ = strings.Cut(s, "latency")
 		return s
 	}
-	if code != exitFail || strip(first) != strip(second) {
+	if code != base.ExitFail || strip(first) != strip(second) {
 		t.Errorf("replay: exit %d, stderr %s\nrecorded:\n%s\nreplayed:\n%s", code, errOut, first, second)
 	}
 	// A changed prompt has no recorded reply.
-	writeFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nTwice {{n}}.")
+	clitest.WriteFile(t, dir, "inline.md", "---\nsignature: (n :int) -> :int\ncases: |\n  [{:name \"five\" :input {:n 5} :check #(= 10 %)}]\n---\nTwice {{n}}.")
 	code, _, errOut = ptcIn(t, offline, "test", dir, "--replay", rec, "-q")
-	if code != exitFail || !strings.Contains(errOut, "had no recorded reply") {
+	if code != base.ExitFail || !strings.Contains(errOut, "had no recorded reply") {
 		t.Errorf("a changed agent: exit %d, %s", code, errOut)
 	}
 }
@@ -118,11 +120,11 @@ func TestTestRecordReplay(t *testing.T) {
 func TestTestBundled(t *testing.T) {
 	env := testEnv(nil, nil)
 	code, out, errOut := ptcIn(t, env, "test", "--list")
-	if code != exitOK || !strings.Contains(out, "revenue-by-region [aggregation, tools]") {
+	if code != base.ExitOK || !strings.Contains(out, "revenue-by-region [aggregation, tools]") {
 		t.Errorf("--list: exit %d:\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = ptcIn(t, env, "test", "-q")
-	if code != exitOK || !strings.Contains(out, "reference") || !strings.Contains(strings.Join(strings.Fields(out), " "), "pass@1 100%") {
+	if code != base.ExitOK || !strings.Contains(out, "reference") || !strings.Contains(strings.Join(strings.Fields(out), " "), "pass@1 100%") {
 		t.Errorf("the bundled suite: exit %d:\n%s%s", code, out, errOut)
 	}
 }
@@ -144,7 +146,7 @@ func TestTestUsageErrors(t *testing.T) {
 		{[]string{filepath.Join(dir, "none")}, "no such file"},
 	} {
 		code, _, errOut := ptcIn(t, env, append([]string{"test"}, tc.args...)...)
-		if code != exitUsage || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+		if code != base.ExitUsage || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
 		}
 	}
@@ -155,8 +157,8 @@ func TestTestUsageErrors(t *testing.T) {
 // cases: key names it; not as "has no cases".
 func TestTestCasesFileTooLarge(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "big.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
-	writeFile(t, dir, "named.md", "---\nsignature: (n :int) -> :int\ncases: big.cases.clj\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "big.md", "---\nsignature: (n :int) -> :int\n---\nDouble {{n}}.")
+	clitest.WriteFile(t, dir, "named.md", "---\nsignature: (n :int) -> :int\ncases: big.cases.clj\n---\nDouble {{n}}.")
 	big := filepath.Join(dir, "big.cases.clj")
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -167,12 +169,12 @@ func TestTestCasesFileTooLarge(t *testing.T) {
 	env := testEnv(doubleModel(new(int)), nil)
 	for _, name := range []string{"big.md", "named.md"} {
 		code, _, errOut := ptcIn(t, env, "test", filepath.Join(dir, name), "--model", "m")
-		if code != exitUsage || strings.Contains(errOut, "no cases") || !strings.Contains(errOut, "larger than 4 MiB, the bound of a cases file") {
+		if code != base.ExitUsage || strings.Contains(errOut, "no cases") || !strings.Contains(errOut, "larger than 4 MiB, the bound of a cases file") {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
 		}
 	}
 	code, _, errOut := ptcIn(t, env, "test", filepath.Join(dir, "big.md"), "--model", "m")
-	if want := "big.cases.clj is too large: larger than 4 MiB"; code != exitUsage || !strings.Contains(errOut, want) {
+	if want := "big.cases.clj is too large: larger than 4 MiB"; code != base.ExitUsage || !strings.Contains(errOut, want) {
 		t.Errorf("beside the agent file: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 }
@@ -188,11 +190,11 @@ func TestTestExampleCases(t *testing.T) {
 		}
 	}
 	code, out, errOut := ptcIn(t, testEnv(answer("(count ctx/articles)"), nil), "test", "../../examples/agents", "--model", "m", "-q")
-	if code != exitOK {
+	if code != base.ExitOK {
 		t.Errorf("a sound digest: exit %d:\n%s%s", code, out, errOut)
 	}
 	code, out, _ = ptcIn(t, testEnv(answer("3"), nil), "test", "../../examples/agents", "--model", "m", "-q")
-	if code != exitFail || !strings.Contains(out, "0/1 ✗") {
+	if code != base.ExitFail || !strings.Contains(out, "0/1 ✗") {
 		t.Errorf("a wrong count: exit %d:\n%s", code, out)
 	}
 }
@@ -209,12 +211,12 @@ func TestBundledRecording(t *testing.T) {
 	env := testEnv(nil, nil)
 	if *update {
 		_ = os.RemoveAll(bundledRecording)
-		if code, out, errOut := ptcIn(t, env, "test", "--record", bundledRecording, "-q"); code != exitOK {
+		if code, out, errOut := ptcIn(t, env, "test", "--record", bundledRecording, "-q"); code != base.ExitOK {
 			t.Fatalf("recording: exit %d\n%s%s", code, out, errOut)
 		}
 	}
 	code, out, errOut := ptcIn(t, env, "test", "--replay", bundledRecording, "-q", "--json")
-	if code != exitOK || strings.Contains(errOut, "no recorded reply") {
+	if code != base.ExitOK || strings.Contains(errOut, "no recorded reply") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 	}
 	var rep struct {
@@ -232,8 +234,8 @@ func TestBundledRecording(t *testing.T) {
 func TestTestKeepsTheFirewall(t *testing.T) {
 	dir := t.TempDir()
 	const fileSecret, inputSecret = "file-5ecret-1a2b3c", "input-5ecret-9f8e7d"
-	writeFile(t, dir, "leak.md", "---\nsignature: (n :int) -> :any\ncontext: {:_token \""+fileSecret+"\"}\n---\nEcho {{n}}.")
-	writeFile(t, dir, "leak.cases.clj", `[{:name "expect" :input {:n 1} :expect {:n 2}}
+	clitest.WriteFile(t, dir, "leak.md", "---\nsignature: (n :int) -> :any\ncontext: {:_token \""+fileSecret+"\"}\n---\nEcho {{n}}.")
+	clitest.WriteFile(t, dir, "leak.cases.clj", `[{:name "expect" :input {:n 1} :expect {:n 2}}
  {:name "subset" :input {:n 1 :_pin "`+inputSecret+`"} :subset {:pin "x"}}
  {:name "check" :input {:n 1} :check #(= 2 (:n %))}
  {:name "fails" :input {:n 1} :fails true}]`)
@@ -243,7 +245,7 @@ func TestTestKeepsTheFirewall(t *testing.T) {
 	}
 	junitPath := filepath.Join(dir, "junit.xml")
 	code, out, errOut := ptcIn(t, testEnv(leak, nil), "test", filepath.Join(dir, "leak.md"), "--model", "m", "--json", "--junit", junitPath)
-	if code != exitFail {
+	if code != base.ExitFail {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
 	junit, err := os.ReadFile(junitPath)

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -43,10 +46,10 @@ func newMCPSuite(t *testing.T) *mcpSuite {
 		"command": s.bin, "args": []string{"-pidfile", s.pid},
 		"firewall": map[string][]string{"secret": {"/items/*/token"}},
 	}}})
-	writeFile(t, dir, "tools.json", string(cfg))
-	s.agent = writeFile(t, dir, "adder.md", "---\nsignature: (a :int, b :int) -> :any\nmcp: tools.json\nmax-turns: 2\n"+
+	clitest.WriteFile(t, dir, "tools.json", string(cfg))
+	s.agent = clitest.WriteFile(t, dir, "adder.md", "---\nsignature: (a :int, b :int) -> :any\nmcp: tools.json\nmax-turns: 2\n"+
 		"context: {:_offset 0}\n---\nAdd {{a}} and {{b}} with the tool.")
-	writeFile(t, dir, "adder.cases.clj", `[{:name "small" :input {:a 1 :b 2} :subset {:sum 3 :again 3 :token 6 :ps [2 3 4]}}
+	clitest.WriteFile(t, dir, "adder.cases.clj", `[{:name "small" :input {:a 1 :b 2} :subset {:sum 3 :again 3 :token 6 :ps [2 3 4]}}
  {:name "big" :input {:a 20 :b 22} :subset {:sum 42 :again 42 :token 6 :ps [2 3 4]}}]`)
 	return s
 }
@@ -93,11 +96,11 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	s := newMCPSuite(t)
 	// A case that fails: its reason shows the value, the token hidden.
 	text, _ := os.ReadFile(filepath.Join(s.dir, "adder.cases.clj"))
-	writeFile(t, s.dir, "adder.cases.clj", strings.TrimSuffix(string(text), "]")+`
+	clitest.WriteFile(t, s.dir, "adder.cases.clj", strings.TrimSuffix(string(text), "]")+`
  {:name "wrong" :input {:a 1 :b 1} :subset {:item {:_token "not it"}}}]`)
 	rec := filepath.Join(t.TempDir(), "rec")
 	code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-n", "2", "--parallel", "4")
-	if code != exitFail || !strings.Contains(errOut, "4 of 6 runs passed") || !strings.Contains(errOut, "✗ adder · wrong") {
+	if code != base.ExitFail || !strings.Contains(errOut, "4 of 6 runs passed") || !strings.Contains(errOut, "✗ adder · wrong") {
 		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
 	}
 	first := out
@@ -107,15 +110,15 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	containsAll(t, "stderr", errOut, "note: "+rec+" keeps the MCP tools' results in clear")
 
 	// The tools as the agent saw them.
-	var tools mcpToolsRecording
+	var tools testcmd.ToolsRecording
 	data, err := os.ReadFile(filepath.Join(rec, "mcp", "adder.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(data, &tools); err != nil || tools.Format != mcpToolsFormat || tools.Task != "adder" {
+	if err := json.Unmarshal(data, &tools); err != nil || tools.Format != testcmd.ToolsFormat || tools.Task != "adder" {
 		t.Fatalf("the tools' recording: %v\n%s", err, data)
 	}
-	byName := map[string]recordedTool{}
+	byName := map[string]testcmd.RecordedTool{}
 	for _, rt := range tools.Tools {
 		byName[rt.Name] = rt
 	}
@@ -148,10 +151,10 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	if err := os.Remove(s.bin); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, s.dir, "tools.json", `{"mcpServers": {"up": {"command": "${UNSET}"`)
+	clitest.WriteFile(t, s.dir, "tools.json", `{"mcpServers": {"up": {"command": "${UNSET}"`)
 	junit := filepath.Join(s.dir, "junit.xml")
 	code, second, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "-n", "2", "--parallel", "4", "--junit", junit)
-	if code != exitFail || s.started() || strings.Contains(errOut, "connecting") || !strings.Contains(errOut, "4 of 6 runs passed") {
+	if code != base.ExitFail || s.started() || strings.Contains(errOut, "connecting") || !strings.Contains(errOut, "4 of 6 runs passed") {
 		t.Fatalf("replay: exit %d, server started %v\n%s%s", code, s.started(), second, errOut)
 	}
 	strip := func(s string) string { // latency varies
@@ -173,17 +176,17 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	}
 
 	code, out, errOut = ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--list")
-	if code != exitOK || s.started() || out != "adder\n    - small\n    - big\n    - wrong\n" {
+	if code != base.ExitOK || s.started() || out != "adder\n    - small\n    - big\n    - wrong\n" {
 		t.Errorf("--list: exit %d, server started %v\n%s%s", code, s.started(), out, errOut)
 	}
 	code, out, errOut = ptcIn(t, testEnv(offlineModel(t), nil), "test", s.dir, "--list")
-	if code != exitOK || s.started() || !strings.Contains(out, "adder") {
+	if code != base.ExitOK || s.started() || !strings.Contains(out, "adder") {
 		t.Errorf("--list of a folder: exit %d\n%s%s", code, out, errOut)
 	}
 
 	// --replay-mcp connects to the servers: without them, it cannot.
 	code, _, errOut = ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "--replay-mcp", "-q")
-	if code != exitUsage || !strings.Contains(errOut, "ptc test: "+s.agent+": ") {
+	if code != base.ExitUsage || !strings.Contains(errOut, "ptc test: "+s.agent+": ") {
 		t.Errorf("--replay-mcp with no server: exit %d\n%s", code, errOut)
 	}
 }
@@ -193,7 +196,7 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 func TestTestReplayMCPLive(t *testing.T) {
 	s := newMCPSuite(t)
 	rec := filepath.Join(t.TempDir(), "rec")
-	if code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != exitOK {
+	if code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != base.ExitOK {
 		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
 	}
 	s.forget(t)
@@ -202,19 +205,19 @@ func TestTestReplayMCPLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "--replay-mcp")
-	if code != exitOK || !s.started() || !strings.Contains(errOut, "connecting to up") {
+	if code != base.ExitOK || !s.started() || !strings.Contains(errOut, "connecting to up") {
 		t.Errorf("--replay-mcp: exit %d, server started %v\n%s%s", code, s.started(), out, errOut)
 	}
 	// Without the recorded tools, and without --replay-mcp, a replay says
 	// what to do.
 	s.forget(t)
 	code, _, errOut = ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec)
-	if code != exitUsage || s.started() || !strings.Contains(errOut, "no recording of the MCP tools of "+s.agent) ||
+	if code != base.ExitUsage || s.started() || !strings.Contains(errOut, "no recording of the MCP tools of "+s.agent) ||
 		!strings.Contains(errOut, "pass --replay-mcp") {
 		t.Errorf("no recorded tools: exit %d\n%s", code, errOut)
 	}
 	code, _, errOut = ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay-mcp")
-	if code != exitUsage || !strings.Contains(errOut, "--replay-mcp goes with --replay") {
+	if code != base.ExitUsage || !strings.Contains(errOut, "--replay-mcp goes with --replay") {
 		t.Errorf("--replay-mcp alone: exit %d\n%s", code, errOut)
 	}
 }
@@ -226,7 +229,7 @@ func TestTestReplayMCPLive(t *testing.T) {
 func TestTestReplayMCPChanged(t *testing.T) {
 	s := newMCPSuite(t)
 	rec := filepath.Join(t.TempDir(), "rec")
-	if code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != exitOK {
+	if code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != base.ExitOK {
 		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
 	}
 	s.forget(t)
@@ -237,7 +240,7 @@ func TestTestReplayMCPChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "--json")
-	if code != exitFail || s.started() {
+	if code != base.ExitFail || s.started() {
 		t.Fatalf("a changed agent: exit %d, server started %v\n%s%s", code, s.started(), out, errOut)
 	}
 	want := "not recorded: the agent or its tools changed since " + rec + " was recorded (record it again)"
@@ -269,7 +272,7 @@ func TestTestReplayMCPChanged(t *testing.T) {
 func TestTestReplayMCPHostile(t *testing.T) {
 	s := newMCPSuite(t)
 	rec := filepath.Join(t.TempDir(), "rec")
-	if code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != exitOK {
+	if code, out, errOut := ptcIn(t, testEnv(mcpAdder, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != base.ExitOK {
 		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
 	}
 	s.forget(t)
@@ -307,7 +310,7 @@ func TestTestReplayMCPHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, _, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "-q")
-			if code != exitUsage || s.started() || !strings.Contains(errOut, "ptc test: --replay "+rec+": ") ||
+			if code != base.ExitUsage || s.started() || !strings.Contains(errOut, "ptc test: --replay "+rec+": ") ||
 				!strings.Contains(errOut, tc.want) || len(errOut) > 700 {
 				t.Errorf("exit %d, server started %v, stderr %q; want %q", code, s.started(), errOut, tc.want)
 			}
@@ -333,7 +336,7 @@ func TestTestReplayMCPHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec)
-	if code != exitFail || s.started() || !strings.Contains(errOut, "✗ adder · small") ||
+	if code != base.ExitFail || s.started() || !strings.Contains(errOut, "✗ adder · small") ||
 		!strings.Contains(errOut, "the result of a call of tool \"up.add\" does not read") || !strings.Contains(errOut, "✓ adder · big") {
 		t.Errorf("a malformed tool result: exit %d\n%s%s", code, out, errOut)
 	}
@@ -344,12 +347,12 @@ func TestTestReplayMCPHostile(t *testing.T) {
 // the recorded server answered them.
 func TestTestReplayMCPPmapInOrder(t *testing.T) {
 	s := newMCPSuite(t)
-	writeFile(t, s.dir, "adder.cases.clj", `[{:name "same" :input {:a 1 :b 1} :expect {:ps [10 11 12 13 14 15 16 17]}}]`)
+	clitest.WriteFile(t, s.dir, "adder.cases.clj", `[{:name "same" :input {:a 1 :b 1} :expect {:ps [10 11 12 13 14 15 16 17]}}]`)
 	model := func(context.Context, llm.Request) (llm.Response, error) {
 		return llm.Response{Content: "```clojure\n(return {:ps (vec (pmap (fn [_] (:sum (tool/up.add {:a 1 :b 1}))) (range 8)))})\n```"}, nil
 	}
 	rec := filepath.Join(t.TempDir(), "rec")
-	if code, out, errOut := ptcIn(t, testEnv(model, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != exitFail {
+	if code, out, errOut := ptcIn(t, testEnv(model, nil), "test", s.agent, "--model", "m", "--record", rec, "-q"); code != base.ExitFail {
 		t.Fatalf("record: exit %d (the server answers 2 each time)\n%s%s", code, out, errOut)
 	}
 	// Each equal call answered otherwise: 10, 11... in the order they
@@ -371,7 +374,7 @@ func TestTestReplayMCPPmapInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 5 {
-		if code, out, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "-q"); code != exitOK {
+		if code, out, errOut := ptcIn(t, testEnv(offlineModel(t), nil), "test", s.agent, "--replay", rec, "-q"); code != base.ExitOK {
 			t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 		}
 	}

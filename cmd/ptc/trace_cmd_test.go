@@ -13,6 +13,8 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -75,7 +77,7 @@ func writeTestTrace(t *testing.T, dir string) (string, *agent.Step) {
 	t.Helper()
 	step := traceTestStep(t)
 	path := filepath.Join(dir, "trace.json")
-	if err := writeTraceFile(path, step, false); err != nil {
+	if err := tracecmd.WriteTraceFile(path, step, false); err != nil {
 		t.Fatal(err)
 	}
 	return path, step
@@ -194,13 +196,13 @@ func TestTraceErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"trace"}, exitUsage, "ptc trace: missing the subcommand: print or view (ptc trace -h for help)"},
-		{[]string{"trace", "show"}, exitUsage, `unknown subcommand "show"`},
-		{[]string{"trace", "print"}, exitUsage, "ptc trace print: missing FILE (ptc trace print -h for help)"},
-		{[]string{"trace", "print", filepath.Join(dir, "none.json")}, exitFail, "no such file"},
-		{[]string{"trace", "print", newer}, exitFail, "version 9, newer than this program reads (1)"},
-		{[]string{"trace", "view", notTrace}, exitFail, "not a ptc trace"},
-		{[]string{"trace", "view", newer, "-o", newer}, exitUsage, "would overwrite the trace"},
+		{[]string{"trace"}, base.ExitUsage, "ptc trace: missing the subcommand: print or view (ptc trace -h for help)"},
+		{[]string{"trace", "show"}, base.ExitUsage, `unknown subcommand "show"`},
+		{[]string{"trace", "print"}, base.ExitUsage, "ptc trace print: missing FILE (ptc trace print -h for help)"},
+		{[]string{"trace", "print", filepath.Join(dir, "none.json")}, base.ExitFail, "no such file"},
+		{[]string{"trace", "print", newer}, base.ExitFail, "version 9, newer than this program reads (1)"},
+		{[]string{"trace", "view", notTrace}, base.ExitFail, "not a ptc trace"},
+		{[]string{"trace", "view", newer, "-o", newer}, base.ExitUsage, "would overwrite the trace"},
 	} {
 		code, _, errOut := ptcIn(t, testEnv(nil, nil), c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
@@ -270,7 +272,7 @@ func TestTraceView(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := testEnv(nil, nil)
-	env.getenv = func(k string) string {
+	env.Getenv = func(k string) string {
 		if k == "BROWSER" {
 			return browser
 		}
@@ -297,7 +299,7 @@ func TestTraceView(t *testing.T) {
 // TestTraceHTMLHostileTitle: the file name in the page is escaped.
 func TestTraceHTMLHostileTitle(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeTraceHTML(&buf, []byte(`{"format":"ptc-trace","version":1,"step":{"lisp":"</script>"}}`), `<b>x</b>.json`); err != nil {
+	if err := tracecmd.WriteHTML(&buf, []byte(`{"format":"ptc-trace","version":1,"step":{"lisp":"</script>"}}`), `<b>x</b>.json`); err != nil {
 		t.Fatal(err)
 	}
 	s := buf.String()
@@ -307,7 +309,7 @@ func TestTraceHTMLHostileTitle(t *testing.T) {
 	if strings.Count(s, "</script") != 2 {
 		t.Errorf("the data ends its element")
 	}
-	if err := writeTraceHTML(&buf, []byte(`{"format":`), "x"); err == nil {
+	if err := tracecmd.WriteHTML(&buf, []byte(`{"format":`), "x"); err == nil {
 		t.Error("a truncated trace was embedded")
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/llm/provider"
 )
@@ -44,10 +47,10 @@ func TestTimeoutHelpDefault(t *testing.T) {
 // field docs/cli.md lists, with its type, false and empty ones included.
 func TestModelsJSONFields(t *testing.T) {
 	env := testEnv(nil, nil)
-	env.getenv = func(string) string { return "" } // no key set: key_set "" and ready false somewhere
+	env.Getenv = func(string) string { return "" } // no key set: key_set "" and ready false somewhere
 	code, out, _ := ptcIn(t, env, "models", "--json")
 	var rows []map[string]any
-	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil || len(rows) == 0 {
+	if err := json.Unmarshal([]byte(out), &rows); code != base.ExitOK || err != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
 	kinds := map[string]string{"provider": "string", "example": "string", "adapter": "string", "key_env": "array",
@@ -100,7 +103,7 @@ func TestEnvironmentTable(t *testing.T) {
 			listed[m[1]] = true
 		}
 	}
-	read := map[string]string{mcpTokenEnv: "mcpTokenEnv"}
+	read := map[string]string{load.MCPTokenEnv: "mcpTokenEnv"}
 	getenv := regexp.MustCompile(`[Gg]etenv\("([A-Z][A-Z0-9_]*)"\)`)
 	for _, pattern := range []string{"*.go", "../../llm/*/*.go"} {
 		files, err := filepath.Glob(pattern)
@@ -150,7 +153,7 @@ func TestProgressTimesWithinTotal(t *testing.T) {
 	} {
 		env := testEnv(llmtest.NewScript(ordersReplies()...).Func(), nil)
 		code, _, errOut := ptcIn(t, env, args...)
-		if code != exitOK {
+		if code != base.ExitOK {
 			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
 		}
 		turnRe := regexp.MustCompile(`(?m)^  [\d,]+ tokens so far \(.*\) · (\S+)$`)
@@ -184,13 +187,13 @@ func TestProgressTimesWithinTotal(t *testing.T) {
 // trace read it back bare), and a string holding a copy stays a string.
 func TestFirewalledPrintsAlike(t *testing.T) {
 	dir := t.TempDir()
-	ag := writeFile(t, dir, "a.md", "---\nmax-turns: 3\n---\nReturn it.\n")
+	ag := clitest.WriteFile(t, dir, "a.md", "---\nmax-turns: 3\n---\nReturn it.\n")
 	tr := filepath.Join(dir, "t.json")
 	env := testEnv(llmtest.NewScript(
 		llmtest.Code(`(def _tok "s3cr3t-token-value") {:_b _tok}`),
 		llmtest.Code(`(return [(str "key:" _tok) (subs _tok 0 12) {:x _tok}])`)).Func(), nil)
 	code, out, live := ptcIn(t, env, "run", ag, "--model", "m", "--trace", tr)
-	if code != exitOK {
+	if code != base.ExitOK {
 		t.Fatalf("exit %d\n%s", code, live)
 	}
 	want := `["key:<Firewalled>" <Firewalled> {:x <Firewalled>}]`

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/tracecmd"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
@@ -47,7 +49,7 @@ func TestRunUnredacted(t *testing.T) {
 			args = append(args, "--unredacted")
 		}
 		code, out, errOut := ptcIn(t, testEnv(llmtest.NewScript(replies...).Func(), nil), args...)
-		if code != exitOK {
+		if code != base.ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		if strings.Contains(errOut, secret) {
@@ -73,7 +75,7 @@ func TestRunUnredacted(t *testing.T) {
 		}
 		// The replay, which needs no model.
 		code, out, errOut = ptcIn(t, testEnv(nil, nil), "run", "--replay", record, "--json")
-		if code != exitOK || !strings.Contains(out, `"replay":{"matches":true}`) {
+		if code != base.ExitOK || !strings.Contains(out, `"replay":{"matches":true}`) {
 			t.Errorf("unredacted %v: the replay: exit %d\n%s\n%s", unredacted, code, out, errOut)
 		}
 		if !unredacted && strings.Contains(out+errOut, secret) {
@@ -97,11 +99,11 @@ func TestRunUnredacted(t *testing.T) {
 		if unredacted {
 			args = append(args, "--unredacted")
 		}
-		if code, _, errOut := ptcIn(t, testEnv(llmtest.NewScript(replies...).Func(), nil), args...); code != exitOK {
+		if code, _, errOut := ptcIn(t, testEnv(llmtest.NewScript(replies...).Func(), nil), args...); code != base.ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		code, _, errOut := ptcIn(t, testEnv(nil, nil), "run", "--replay", record, "--quiet")
-		if matches := code == exitOK; matches != unredacted || (!matches && !strings.Contains(errOut, "Value: 12")) {
+		if matches := code == base.ExitOK; matches != unredacted || (!matches && !strings.Contains(errOut, "Value: 12")) {
 			t.Errorf("unredacted %v: the replay of a mission that counts a firewalled value: exit %d\n%s", unredacted, code, errOut)
 		}
 	}
@@ -112,21 +114,21 @@ func TestRunUnredacted(t *testing.T) {
 func TestTraceRawRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "trace.json")
-	if err := writeTraceFile(path, traceTestStep(t), true); err != nil {
+	if err := tracecmd.WriteTraceFile(path, traceTestStep(t), true); err != nil {
 		t.Fatal(err)
 	}
 	for _, sub := range []string{"print", "view"} {
 		code, _, errOut := ptcIn(t, testEnv(nil, nil), "trace", sub, path)
-		if code != exitFail || !strings.Contains(errOut, "is a raw trace") || !strings.Contains(errOut, "--unredacted") {
+		if code != base.ExitFail || !strings.Contains(errOut, "is a raw trace") || !strings.Contains(errOut, "--unredacted") {
 			t.Errorf("trace %s of a raw trace: exit %d, %s", sub, code, errOut)
 		}
 	}
 	code, out, errOut := ptcIn(t, testEnv(nil, nil), "trace", "print", "--unredacted", path)
-	if code != exitOK || !strings.Contains(out, traceSecret) {
+	if code != base.ExitOK || !strings.Contains(out, traceSecret) {
 		t.Errorf("trace print --unredacted: exit %d, %s\n%s", code, errOut, out)
 	}
 	page := filepath.Join(dir, "page.html")
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "trace", "view", "--unredacted", "-o", page, path); code != exitOK {
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "trace", "view", "--unredacted", "-o", page, path); code != base.ExitOK {
 		t.Fatalf("trace view --unredacted: exit %d, %s", code, errOut)
 	}
 	html, _ := os.ReadFile(page)
@@ -135,10 +137,10 @@ func TestTraceRawRefused(t *testing.T) {
 	}
 	// A redacted trace's page has none.
 	red := filepath.Join(dir, "red.json")
-	if err := writeTraceFile(red, traceTestStep(t), false); err != nil {
+	if err := tracecmd.WriteTraceFile(red, traceTestStep(t), false); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "trace", "view", "-o", page, red); code != exitOK {
+	if code, _, errOut := ptcIn(t, testEnv(nil, nil), "trace", "view", "-o", page, red); code != base.ExitOK {
 		t.Fatalf("trace view: exit %d, %s", code, errOut)
 	}
 	if html, _ := os.ReadFile(page); strings.Contains(string(html), "This page shows unredacted values") {

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 )
 
 // ptcBinary builds ptc once per test binary: usage errors are checked as a
@@ -64,8 +67,8 @@ func runBuilt(t *testing.T, dir string, stdin []byte, env []string, args ...stri
 // stdout and no help.
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "agent.md", "---\nsignature: \"-> :int\"\n---\nReturn 1.\n")
-	writeFile(t, dir, "prog.ptc", "(+ 1 2)")
+	clitest.WriteFile(t, dir, "agent.md", "---\nsignature: \"-> :int\"\n---\nReturn 1.\n")
+	clitest.WriteFile(t, dir, "prog.ptc", "(+ 1 2)")
 	tests := []struct {
 		args []string
 		line string
@@ -102,8 +105,8 @@ func TestUsageErrors(t *testing.T) {
 		t.Run(strings.Join(append([]string{"ptc"}, tt.args...), " "), func(t *testing.T) {
 			t.Parallel()
 			code, out, errOut := runBinary(t, dir, nil, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code != base.ExitUsage {
+				t.Errorf("exit %d, want %d", code, base.ExitUsage)
 			}
 			if out != "" {
 				t.Errorf("stdout %q, want empty", out)
@@ -141,7 +144,7 @@ func TestHelpOnStdout(t *testing.T) {
 		t.Run(strings.Join(append([]string{"ptc"}, tt.args...), " "), func(t *testing.T) {
 			t.Parallel()
 			code, out, errOut := runBinary(t, t.TempDir(), nil, tt.args...)
-			if code != exitOK || errOut != "" {
+			if code != base.ExitOK || errOut != "" {
 				t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut)
 			}
 			containsAll(t, "stdout", out, tt.words...)
@@ -159,7 +162,7 @@ func TestEvalStdin(t *testing.T) {
 		if len(args) > 1 && args[1] == "--json" {
 			wantOut, wantErr = "3\n", "p\n"
 		}
-		if code != exitOK || out != wantOut || errOut != wantErr {
+		if code != base.ExitOK || out != wantOut || errOut != wantErr {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0, %q, %q", args, code, out, errOut, wantOut, wantErr)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 )
 
 func TestVersion(t *testing.T) {
@@ -20,7 +22,7 @@ func TestVersion(t *testing.T) {
 			}}, true
 	}
 	env := testEnv(nil, nil)
-	env.buildInfo = stamped
+	env.BuildInfo = stamped
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		code, out, errOut := ptcIn(t, env, args...)
 		want := "ptc v1.2.3 (github.com/ptc-go/ptc)\n" +
@@ -42,7 +44,7 @@ func TestVersion(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, v[k], w)
 		}
 	}
-	if got := env.version().String(); got != "v1.2.3 0123456789ab+dirty" {
+	if got := env.Version().String(); got != "v1.2.3 0123456789ab+dirty" {
 		t.Errorf("String() = %q", got)
 	}
 
@@ -60,7 +62,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("unstamped --json: exit %d\n got %s\nwant %s", code, out, wantJSON)
 	}
 	// The real build information, whatever it holds.
-	code, out, _ = ptcIn(t, processEnv(), "version", "--json")
+	code, out, _ = ptcIn(t, base.ProcessEnv(), "version", "--json")
 	if code != 0 || !strings.Contains(out, `"go":"`+runtime.Version()+`"`) {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}

@@ -2,6 +2,7 @@ package archtest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -9,8 +10,10 @@ import (
 const module = "github.com/ptc-go/ptc"
 
 // core are the packages whose dependencies must stay in the standard
-// library: a user who embeds the interpreter or the agents pulls in no
-// third-party code.
+// library: a user who embeds the interpreter or the agents, or serves
+// them on the workbench, pulls in no third-party code. (The workbench
+// must not reach into cmd/ either: a public package cannot import ptc's
+// own.)
 var core = []string{
 	module + "/lisp/...",
 	module + "/signature",
@@ -20,10 +23,13 @@ var core = []string{
 	module + "/agent/internal/firewall",
 	module + "/agent/trace",
 	module + "/eval",
+	module + "/eval/evaltest",
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",
 	module + "/internal/textutil",
+	module + "/internal/traceview",
+	module + "/workbench",
 }
 
 // edges are the module's packages the core must never import.
@@ -117,5 +123,58 @@ func TestAdapterBuildTags(t *testing.T) {
 		if strings.Contains(without, "\n"+a.adapter) || strings.Contains(without, a.sdk) {
 			t.Errorf("-tags %s still builds %s or its SDK in", a.tag, strings.TrimSpace(a.adapter))
 		}
+	}
+}
+
+// The packages of the command line stand in layers (docs/architecture.md,
+// "The command line"): base under everything, load and otelcli on it, the
+// commands' packages on those; a command imports another command's
+// package only for what that one owns (ptc run writes traces through
+// tracecmd).
+func TestCLILayers(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available: cannot list dependencies")
+	}
+	const cli = module + "/cmd/ptc/internal/"
+	cmd := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./cmd/ptc/internal/...")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	shared := []string{"base", "load", "otelcli"}
+	allowed := map[string][]string{
+		"base":    nil,
+		"clitest": nil,
+		"load":    {"base"},
+		"otelcli": {"base", "load"},
+		"runcmd":  {"base", "load", "otelcli", "tracecmd"},
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], cli)
+		ok, listed := allowed[pkg]
+		if !listed {
+			if !strings.HasSuffix(pkg, "cmd") {
+				t.Errorf("%s is neither a command's package (NAMEcmd) nor listed here", fields[0])
+				continue
+			}
+			ok = shared
+		}
+		n++
+		for _, imp := range fields[1:] {
+			dep, isCLI := strings.CutPrefix(imp, cli)
+			if !isCLI {
+				continue
+			}
+			if !slices.Contains(ok, dep) {
+				t.Errorf("%s imports %s", pkg, dep)
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("go list listed only %d packages of the command line:\n%s", n, out)
 	}
 }

@@ -110,7 +110,7 @@ func UnknownOption(t *testing.T, fn llm.Func, reason string, calls func() int) {
 	if !errors.As(err, &ae) || ae.Step == nil || ae.Step.Fail == nil {
 		t.Fatalf("error %v, want an *agent.Error with a Fail", err)
 	}
-	if f := ae.Step.Fail; f.Reason != reason || !strings.Contains(f.Message, `"max_token"`) {
+	if f := ae.Step.Fail; string(f.Reason) != reason || !strings.Contains(f.Message, `"max_token"`) {
 		t.Errorf("fail %+v", f)
 	}
 	if calls() != 0 {
