@@ -107,9 +107,10 @@ func (m *Mission) RunID() string { return m.runID }
 
 // Progress asks the mission where it is (the progress query, answered by
 // a worker). When no worker can answer (none polls the mission's task
-// queue, or the query failed), it reads what the server keeps: the
-// workflow's state and the summary in its memo, and says so
-// (Progress.Recorded).
+// queue, none that serves the version of its agent the mission runs, or
+// the query failed), it reads what the server keeps: the workflow's state
+// and the summary in its memo, and says so (Progress.Recorded, with
+// Unanswered naming the version and the task queue a mission waits on).
 func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	d, err := describe(ctx, m.c, m.id, "")
 	if err != nil {
@@ -117,12 +118,25 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	}
 	info := d.GetWorkflowExecutionInfo()
 	queue := info.GetTaskQueue()
+	var sum Summary
+	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
+		if converter.GetDefaultDataConverter().FromPayload(f, &sum) != nil {
+			sum = Summary{}
+		}
+	}
 	unanswered := ""
 	if tq, err := m.c.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW); err == nil && len(tq.GetPollers()) == 0 {
 		unanswered = fmt.Sprintf("no worker polls the task queue %q", queue)
 	} else {
-		qctx, cancel := context.WithTimeout(ctx, progressQueryTimeout)
+		// The query waits for a worker; it gives up in time for the
+		// server's answer to be read before ctx ends.
+		wait := progressQueryTimeout
+		if dl, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(dl)*3/4)
+		}
+		qctx, cancel := context.WithTimeout(ctx, wait)
 		v, qerr := m.c.QueryWorkflow(qctx, m.id, "", QueryProgress)
+		timedOut := qctx.Err() != nil
 		cancel()
 		if qerr == nil {
 			var p Progress
@@ -135,14 +149,18 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 			return Progress{}, fmt.Errorf("temporal: querying the mission's progress: %w", qerr)
 		}
 		unanswered = qerr.Error()
-	}
-	p := Progress{Recorded: true, Unanswered: unanswered}
-	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
-		var s Summary
-		if converter.GetDefaultDataConverter().FromPayload(f, &s) == nil {
-			p.Agent, p.Status, p.Turn, p.Usage.Turns, p.Usage.Tokens = s.Agent, s.Status, s.Turns, s.Turns, s.Tokens
+		if timedOut {
+			unanswered = fmt.Sprintf("no worker answered the progress query within %v", wait.Round(time.Millisecond))
 		}
 	}
+	running := info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	if sum.Version != "" && running {
+		unanswered = fmt.Sprintf("the mission waits for a worker that serves version %s of agent %q (task queue %q): %s",
+			sum.Version, sum.Agent, queue, unanswered)
+	}
+	p := Progress{Recorded: true, Unanswered: unanswered, Agent: sum.Agent, Status: sum.Status, Version: sum.Version,
+		Turn: sum.Turns}
+	p.Usage.Turns, p.Usage.Tokens = sum.Turns, sum.Tokens
 	switch info.GetStatus() {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
 		p.Status = StatusRunning
@@ -167,8 +185,9 @@ func describe(ctx context.Context, c client.Client, id, runID string) (*workflow
 	return d.RawResponse, nil
 }
 
-// progressQueryTimeout bounds the progress query: a server whose workers
-// went away holds a query until it gives up.
+// progressQueryTimeout bounds the progress query (and three quarters of
+// what is left of the caller's context): a server whose workers went away
+// holds a query until it gives up.
 const progressQueryTimeout = 10 * time.Second
 
 // Cancel asks the mission to stop: it ends with the reason cancelled (its

@@ -42,12 +42,16 @@
 // type) when it failed or ran out of time, Canceled when it was
 // cancelled; its Result, readable JSON with a summary and the raw trace,
 // is the workflow's result or the error's details, and its memo holds
-// the summary. The mission's first round records the fingerprint of its
-// agent's version (agent.Agent.Fingerprint): a worker that does not have
-// that version refuses the mission, which waits for one that has it
-// (WorkerOptions.Versions). Each LLM request is stored once in the
-// history, and a mission past its HistoryLimit continues in a new run of
-// its workflow with its journal.
+// the summary. A mission runs the version of its agent it started with
+// (agent.Agent.Fingerprint): the worker that runs its first round records
+// its version, and the mission makes its first call, then goes on in a
+// new run of its workflow, on that version's task queue (VersionQueue),
+// which only workers that serve the version poll (WorkerOptions.Agents and
+// Versions), with its calls and nested agents; while none is up, it waits
+// there, and Mission.Progress says for which version. Each LLM request is stored once in the history, and a
+// mission past its HistoryLimit continues in a new run of its workflow
+// with its journal. ReplayHistory replays a mission's recorded history
+// with this package's workflow code.
 //
 // A program's error (a tool's error included) is a turn of the mission,
 // fed back to the model as in-process; it never fails or retries an

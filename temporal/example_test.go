@@ -102,3 +102,22 @@ func ExampleRegister() {
 	fmt.Println(step.Return, step.Usage.Turns)
 	// Output: Hello, Ada 1
 }
+
+// ReplayHistoryFile replays a mission's exported history (`temporal
+// workflow show --workflow-id ID --output json`) with this package's
+// workflow code, under the workflow id it records: here a run of a
+// mission whose nested agents ran as child workflows.
+func ExampleReplayHistoryFile() {
+	err := temporal.ReplayHistoryFile("testdata/tree_v2_run.json", temporal.ReplayOptions{})
+	fmt.Println("replays:", err == nil)
+	// Output: replays: true
+}
+
+// A worker of the task queue "missions" polls one task queue per version
+// of each agent it serves, where the missions of that version run.
+func ExampleVersionQueue() {
+	triage := agent.MustNew(agent.Config{Prompt: "Triage ticket {{id}}."})
+	q := temporal.VersionQueue("missions", "triage", triage.Fingerprint())
+	fmt.Println(q == "missions@triage@"+triage.Fingerprint()[len("sha256:"):][:12])
+	// Output: true
+}

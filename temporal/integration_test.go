@@ -40,7 +40,9 @@ func TestMain(m *testing.M) {
 	if addr := os.Getenv(envWorker); addr != "" {
 		os.Exit(workerMain(addr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopSharedServer()
+	os.Exit(code)
 }
 
 // workerMain runs a worker of the order agent until it is killed: the
@@ -270,29 +272,27 @@ func TestWorkerCrash(t *testing.T) {
 		}
 	}
 	if path := os.Getenv("PTC_TEMPORAL_RECORD_HISTORY"); path != "" {
-		writeHistory(t, c, m, path)
+		writeHistory(t, c, m.ID(), "", path)
 	}
 }
 
-// writeHistory saves a mission's workflow history as JSON, for the replay
-// test.
-func writeHistory(t *testing.T, c client.Client, m *Mission, path string) {
-	hist := &historypb.History{}
-	it := c.GetWorkflowHistory(context.Background(), m.ID(), m.RunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		e, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, e)
-	}
-	data, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+// writeHistory saves a workflow run's history (runID "": the latest run
+// of the workflow id) as JSON, for the replay test.
+func writeHistory(t *testing.T, c client.Client, id, runID, path string) {
+	t.Helper()
+	data, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(fetchHistory(t, c, id, runID))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fetchHistory is a workflow run's history.
+func fetchHistory(t *testing.T, c client.Client, id, runID string) *historypb.History {
+	t.Helper()
+	return &historypb.History{Events: history(t, c, id, runID)}
 }
 
 // A Step round longer than the workflow task's timeout: the worker

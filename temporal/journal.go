@@ -412,6 +412,10 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	}
 	out := &stepOutput{MissionTimeout: cfg.MissionTimeout, ToolTimeout: cfg.Limits.Timeout, Fingerprint: e.fingerprint,
 		Progress: progressOf(in.Mission.Agent, step, in.Journal)}
+	out.Progress.Version = e.fingerprint
+	if in.Mission.Queue == "" {
+		out.Queue = r.versionQueue(in.Mission.Agent, e)
+	}
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	if rp.suspended && in.End == nil {

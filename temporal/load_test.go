@@ -47,7 +47,7 @@ func TestLoad(t *testing.T) {
 	if v, _ := strconv.Atoi(os.Getenv("PTC_TEMPORAL_LOAD_INFLIGHT")); v > 0 {
 		inFlight = v
 	}
-	c, addr := devServer(t)
+	c, addr := freshDevServer(t)
 	queue := "ptc-load-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	// A generous MissionTimeout: queueing under load must not end missions.
 	a := agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, MissionTimeout: 10 * time.Minute,

@@ -141,7 +141,9 @@ func TestWorkerLogLevel(t *testing.T) {
 			if got := levels[slog.LevelDebug]; tt.debug && got < missions || !tt.debug && got != 0 {
 				t.Errorf("%d DEBUG records for %d missions at level %v", got, missions, tt.level)
 			}
-			if n := levels[slog.LevelInfo]; n != 2 { // Started Worker, Stopped Worker: none per mission
+			// Started Worker, Stopped Worker for each task queue the worker polls (where missions
+			// start, and the version's of its agent): none per mission.
+			if n := levels[slog.LevelInfo]; n != 4 {
 				t.Errorf("%d INFO records for %d missions", n, missions)
 			}
 			if n := levels[slog.LevelWarn] + levels[slog.LevelError]; n != 0 {

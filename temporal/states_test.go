@@ -89,9 +89,10 @@ func TestEndStates(t *testing.T) {
 		"Cancel": {`(tool/wait {})`},
 		"Slow":   {`(tool/wait {})`},
 	})
-	startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model.Func), Agents: map[string]*agent.Agent{
+	agents := map[string]*agent.Agent{
 		"returns": mk("Return", 2, 0), "loops": mk("Loop", 2, 0), "cancelled": mk("Cancel", 2, 0),
-		"slow": mk("Slow", 2, 2*time.Second)}})
+		"slow": mk("Slow", 2, 2*time.Second)}
+	startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model.Func), Agents: agents})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
@@ -181,7 +182,7 @@ func TestEndStates(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := Summary{Agent: tc.agent, Status: statusOf(step.Fail), Reason: tc.reason, Turns: tc.turns,
-				Tokens: step.TotalUsage.Tokens, Runs: 1}
+				Tokens: step.TotalUsage.Tokens, Runs: 2, Version: agents[tc.agent].Fingerprint()} // its first run, and its version's
 			if s != want {
 				t.Errorf("memo %+v, want %+v", s, want)
 			}

@@ -24,6 +24,9 @@ type Summary struct {
 	Turns  int        `json:",omitempty"`
 	Tokens llm.Tokens `json:",omitzero"`
 	Runs   int        `json:",omitempty"`
+	// Version is the fingerprint of the agent's version the mission runs
+	// (written when it chose it, at its start).
+	Version string `json:",omitempty"`
 }
 
 func summaryOf(r *Result) Summary {

@@ -28,6 +28,9 @@ const (
 	// errTypeAgentChanged is a worker's refusal of a mission started with
 	// another version of its agent.
 	errTypeAgentChanged = "ptc.agent_changed"
+	// errTypeWorkerStopped is a call cut short by its worker's stop: it
+	// is made again.
+	errTypeWorkerStopped = "ptc.worker_stopped"
 )
 
 // Status is where a mission is.
@@ -59,11 +62,16 @@ type Progress struct {
 	// LastProgram is the program of the last turn that had one, scrubbed
 	// by the mission's firewall (Progress is for display).
 	LastProgram string `json:",omitempty"`
+	// Version is the fingerprint of the version of the agent the mission
+	// runs (agent.Agent.Fingerprint; "" until its start chose one).
+	Version string `json:",omitempty"`
 	// Recorded is set when no worker answered the progress query (none is
-	// up): Status is then the workflow's, and Agent, Turn and Usage's
-	// turns and tokens come from the summary the mission keeps in its
-	// workflow's memo (written at its start and its end), the rest is
-	// zero. Unanswered says why the query failed.
+	// up, or none that serves the mission's version): Status is then the
+	// workflow's, and Agent, Version, Turn and Usage's turns and tokens
+	// come from the summary the mission keeps in its workflow's memo
+	// (written at its start and its end), the rest is zero. Unanswered
+	// says why the query failed: for a mission that waits for a worker of
+	// its version, which version and on what task queue.
 	Recorded   bool   `json:",omitempty"`
 	Unanswered string `json:",omitempty"`
 }
@@ -107,6 +115,12 @@ type MissionInput struct {
 	// runs (agent.Agent.Fingerprint): recorded by its first round, or
 	// given by its caller to a nested agent's mission.
 	Fingerprint string `json:",omitempty"`
+	// Queue is the task queue of the mission's agent version
+	// (VersionQueue), where its workflow runs once it made its first
+	// calls, with its calls and nested agents; "" before, in a test
+	// environment (Register), and for missions started before routing by
+	// version, which run on the task queue they started on.
+	Queue string `json:",omitempty"`
 	// Resume is what a mission that continued in a new run carries over:
 	// its journal, its start, its runs.
 	Resume *Resume `json:",omitempty"`
@@ -169,8 +183,9 @@ type Result struct {
 	Message string     `json:",omitempty"`
 	Turns   int        `json:",omitempty"`
 	Tokens  llm.Tokens `json:",omitzero"`
-	// Runs counts the workflow runs the mission took (it continues in a
-	// new run past its HistoryLimit).
+	// Runs counts the workflow runs the mission took: it continues in a
+	// new run on its version's task queue after its first call, and past
+	// its HistoryLimit.
 	Runs int `json:",omitempty"`
 	// Trace is the mission's Step as a raw agent trace (trace.Marshal
 	// with Raw). It carries the Step's firewall: the Step read back
@@ -262,6 +277,10 @@ type stepOutput struct {
 	ToolTimeout    time.Duration
 	// Fingerprint is the fingerprint of the agent's version that ran.
 	Fingerprint string `json:",omitempty"`
+	// Queue is the task queue of that version, for a mission that is not
+	// there (VersionQueue; "" for a nested agent's, and in a test
+	// environment).
+	Queue string `json:",omitempty"`
 }
 
 type llmCall struct {

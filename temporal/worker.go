@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -57,6 +60,13 @@ var ErrInvalidOptions = errors.New("temporal: invalid options")
 
 // NewWorker returns a worker of taskQueue that runs the missions of
 // opts.Agents (call Run or Start on it).
+//
+// The worker polls taskQueue, where missions start, and one task queue per
+// version of each agent it serves (VersionQueue: its version in Agents and
+// those in Versions): a mission moves, after its first call, to the task
+// queue of its agent's version, so that its rounds, its LLM and tool calls and its
+// nested agents reach only workers that have that version. The SDK's
+// options (opts.Worker) apply to each of these task queues.
 func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Worker, error) {
 	if c == nil || taskQueue == "" {
 		return nil, fmt.Errorf("%w: a client and a task queue are required", ErrInvalidOptions)
@@ -70,13 +80,147 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	if err != nil {
 		return nil, err
 	}
-	w := worker.New(c, taskQueue, opts.Worker)
-	r.register(w)
-	return w, nil
+	r.queue = taskQueue
+	f := &fleet{fatal: make(chan error, 1)}
+	wo := opts.Worker
+	onFatal := wo.OnFatalError
+	wo.OnFatalError = func(err error) {
+		if onFatal != nil {
+			onFatal(err)
+		}
+		select {
+		case f.fatal <- err:
+		default:
+		}
+	}
+	queues := []string{taskQueue}
+	for _, name := range sortedKeys(opts.Agents) {
+		for _, e := range r.agents[name] {
+			if q := VersionQueue(taskQueue, name, e.fingerprint); !slices.Contains(queues, q) {
+				queues = append(queues, q)
+			}
+		}
+	}
+	for _, q := range queues {
+		w := worker.New(c, q, wo)
+		r.register(w)
+		f.all = append(f.all, w)
+	}
+	f.Worker = f.all[0]
+	return f, nil
+}
+
+// VersionQueue is the task queue of the missions of the agent registered
+// as name, in the version whose fingerprint (agent.Agent.Fingerprint) is
+// given, on the workers of taskQueue: "<taskQueue>@<name>@<the
+// fingerprint's first 12 hex digits>". Workers serving that version poll
+// it; a mission started on taskQueue moves there after its first call, with its
+// nested agents, and waits there while no worker serves its version.
+func VersionQueue(taskQueue, name, fingerprint string) string {
+	fp := strings.TrimPrefix(fingerprint, "sha256:")
+	if len(fp) > versionQueueDigits {
+		fp = fp[:versionQueueDigits]
+	}
+	return taskQueue + "@" + name + "@" + fp
+}
+
+// versionQueueDigits are the hex digits of an agent's fingerprint in its
+// version's task queue (48 bits).
+const versionQueueDigits = 12
+
+// fleet is the worker NewWorker returns: one SDK worker for the task
+// queue where missions start (the embedded one, which also takes Nexus
+// services), one for each agent version's task queue.
+type fleet struct {
+	worker.Worker
+	all   []worker.Worker // the start queue's first
+	fatal chan error
+}
+
+func (f *fleet) RegisterWorkflow(w any) {
+	for _, x := range f.all {
+		x.RegisterWorkflow(w)
+	}
+}
+
+func (f *fleet) RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions) {
+	for _, x := range f.all {
+		x.RegisterWorkflowWithOptions(w, options)
+	}
+}
+
+func (f *fleet) RegisterDynamicWorkflow(w any, options workflow.DynamicRegisterOptions) {
+	for _, x := range f.all {
+		x.RegisterDynamicWorkflow(w, options)
+	}
+}
+
+func (f *fleet) RegisterActivity(a any) {
+	for _, x := range f.all {
+		x.RegisterActivity(a)
+	}
+}
+
+func (f *fleet) RegisterActivityWithOptions(a any, options activity.RegisterOptions) {
+	for _, x := range f.all {
+		x.RegisterActivityWithOptions(a, options)
+	}
+}
+
+func (f *fleet) RegisterDynamicActivity(a any, options activity.DynamicRegisterOptions) {
+	for _, x := range f.all {
+		x.RegisterDynamicActivity(a, options)
+	}
+}
+
+// Start starts polling every task queue; when one cannot start, the others
+// are stopped.
+func (f *fleet) Start() error {
+	for i, w := range f.all {
+		if err := w.Start(); err != nil {
+			stopAll(f.all[:i])
+			return err
+		}
+	}
+	return nil
+}
+
+// Run starts the worker and runs it until interruptCh receives or one of
+// its task queues' workers fails for good (its error is returned).
+func (f *fleet) Run(interruptCh <-chan any) error {
+	if err := f.Start(); err != nil {
+		return err
+	}
+	var err error
+	select {
+	case <-interruptCh:
+	case err = <-f.fatal:
+	}
+	f.Stop()
+	return err
+}
+
+// Stop stops every task queue's worker, at once: each waits up to the
+// SDK's WorkerStopTimeout for its calls in flight.
+func (f *fleet) Stop() { stopAll(f.all) }
+
+func stopAll(ws []worker.Worker) {
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.Stop()
+		}()
+	}
+	wg.Wait()
 }
 
 // Register registers the mission workflow and its activities, for
-// opts.Agents, on r (opts.Worker is not used).
+// opts.Agents, on r (opts.Worker is not used): for the SDK's test
+// environment. Missions run there with the current version of their agent,
+// where they started; on a worker of your own, they would not move to
+// their version's task queue as NewWorker's do (see NewWorker).
 func Register(r Registry, opts WorkerOptions) error {
 	rn, err := newRunner(opts)
 	if err != nil {
@@ -90,6 +234,8 @@ func Register(r Registry, opts WorkerOptions) error {
 // activities.
 type runner struct {
 	agents   map[string][]entry // by name: the current version first, then the older ones
+	queue    string             // the task queue where missions start ("": Register's, no routing)
+	roots    map[string]bool    // the names of Agents: the agents missions are started with
 	model    llm.Model
 	registry llm.Registry
 }
@@ -110,7 +256,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 	if len(opts.Agents) == 0 {
 		return nil, fmt.Errorf("%w: no agents", ErrInvalidOptions)
 	}
-	r := &runner{agents: map[string][]entry{}, model: opts.Model, registry: opts.Registry}
+	r := &runner{agents: map[string][]entry{}, roots: map[string]bool{}, model: opts.Model, registry: opts.Registry}
 	var walk func(name string, e entry, depth int) error
 	walk = func(name string, e entry, depth int) error {
 		if e.agent == nil {
@@ -156,6 +302,7 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 		if err := walk(name, entry{agent: opts.Agents[name]}, 0); err != nil {
 			return nil, err
 		}
+		r.roots[name] = true
 	}
 	for _, name := range sortedKeys(opts.Versions) {
 		if _, ok := opts.Agents[name]; !ok {
@@ -213,6 +360,28 @@ func (r *runner) lookup(name, fingerprint string) (entry, error) {
 			"Deploying a changed agent", name, fingerprint, versions[0].fingerprint), errTypeAgentChanged)
 }
 
+// versionQueue is the task queue of the version e of the agent registered
+// as name, for a mission on this worker's task queue: "" for a nested
+// agent (it runs on its caller's) and without a task queue (Register).
+func (r *runner) versionQueue(name string, e entry) string {
+	if r.queue == "" || !r.roots[name] {
+		return ""
+	}
+	return VersionQueue(r.queue, name, e.fingerprint)
+}
+
+// stopping is the error of an LLM or tool call cut short because its
+// worker is stopping (the SDK cancels the calls in flight after its
+// WorkerStopTimeout): a retryable failure, so that the call is made again
+// on a worker of the mission's version, rather than an outcome recorded in
+// the journal. Nil when the call was not cut short so.
+func stopping(ctx context.Context) error {
+	if ctx.Err() == nil || !errors.Is(context.Cause(ctx), worker.ErrWorkerShutdown) {
+		return nil
+	}
+	return sdktemporal.NewApplicationError("the worker stopped during the call: it is made again", errTypeWorkerStopped)
+}
+
 // changed reports whether err is a worker's refusal of a mission started
 // with another version of its agent.
 func changed(err error) bool {
@@ -249,6 +418,9 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 	stopHeartbeat()
 	if err == nil {
 		return &resp, nil
+	}
+	if serr := stopping(ctx); serr != nil {
+		return nil, serr
 	}
 	le := llm.Classify(err)
 	policy := e.agent.Config().LLMRetry
@@ -306,6 +478,9 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		out.Usage = &res.Usage
 	}
 	if err != nil {
+		if serr := stopping(ctx); serr != nil {
+			return nil, serr
+		}
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("the tool did not return within %v (the program's Limits.Timeout): %w", in.Timeout, err)
 		}

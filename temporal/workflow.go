@@ -56,9 +56,21 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // memo, names child workflows after their tools, sends LLM requests as
 // differences and continues long missions in new runs. Missions started
 // before it replay as they ran.
+//
+// versionRouted moves a mission to the task queue of its agent's
+// version (VersionQueue) once its first calls are made: they are
+// scheduled there, and the workflow then continues in a new run there
+// (a run that started sooner than a second before would wait for the
+// rest of it: the server's bound on continue-as-new loops). From then on
+// its rounds, its calls and its nested agents reach only workers that
+// have that version. Missions started before it run on the task queue
+// they started on, a worker without their version refusing them
+// (runner.lookup), until they continue in a new run past their
+// HistoryLimit.
 const (
 	versionChange     = "ptc.production"
 	versionProduction = 1
+	versionRouted     = 2
 )
 
 // mission is the workflow's state: the journal of what the mission did,
@@ -74,8 +86,11 @@ type mission struct {
 	// startSize is the history's size when a run that continues the
 	// mission starts: mostly the journal it carries.
 	startSize int
-	deadline  time.Time
-	timedOut  bool
+	// route is the task queue of the mission's version while it is not
+	// there yet: its calls are made there, and it moves there after them.
+	route    string
+	deadline time.Time
+	timedOut bool
 }
 
 // missionWorkflow runs one mission: the loop of the agent, its programs
@@ -92,8 +107,9 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 	if in.StepTimeout <= 0 {
 		in.StepTimeout = DefaultStepTimeout
 	}
-	m := &mission{in: in, started: info.WorkflowStartTime, progress: Progress{Agent: in.Agent, Status: StatusRunning}}
-	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionProduction)
+	m := &mission{in: in, started: info.WorkflowStartTime,
+		progress: Progress{Agent: in.Agent, Status: StatusRunning, Version: in.Fingerprint}}
+	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionRouted)
 	if r := in.Resume; r != nil {
 		m.j, m.started, m.runs = r.Journal, r.Started, r.Runs
 		m.in.Resume = nil
@@ -130,6 +146,9 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 		if !armed {
 			armed = true
 			m.in.Fingerprint = out.Fingerprint
+			if m.version >= versionRouted && m.in.Queue == "" {
+				m.route = out.Queue
+			}
 			m.arm(mctx, cancel, out.MissionTimeout)
 		}
 		m.progress = out.Progress
@@ -153,6 +172,11 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 			}
 			m.j.Tools = append(m.j.Tools, entries...)
 		}
+		if m.route != "" {
+			// The calls were made on the version's task queue: the
+			// mission moves there.
+			return nil, m.move(ctx)
+		}
 		if m.full(ctx) {
 			// The history is large: the mission goes on in a new run of
 			// the workflow, with its journal (the timers, the progress
@@ -162,6 +186,20 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, m.in)
 		}
 	}
+}
+
+// move continues the mission in a new run on the task queue of its
+// agent's version, with its journal, its memo saying which version it
+// runs.
+func (m *mission) move(ctx workflow.Context) error {
+	m.in.Queue, m.route = m.route, ""
+	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: Summary{Agent: m.in.Agent, Status: StatusRunning,
+		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint}}); err != nil {
+		return err
+	}
+	m.in.Resume = &Resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+	m.in.Deadline = m.deadline
+	return workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, m.in.Queue), WorkflowName, m.in)
 }
 
 // full reports whether the mission should continue in a new run: its
@@ -292,7 +330,9 @@ func (m *mission) finish(ctx workflow.Context, res *Result) (*Result, error) {
 // on the namespace: a server that does not know them fails the workflow
 // task).
 func (m *mission) annotate(ctx workflow.Context, res *Result) {
-	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: summaryOf(res)})
+	sum := summaryOf(res)
+	sum.Version = m.in.Fingerprint
+	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: sum})
 	if m.in.SearchAttributes {
 		_ = workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeReason.ValueSet(res.Reason),
 			SearchAttributeTurns.ValueSet(int64(res.Turns)), SearchAttributeTokens.ValueSet(int64(res.Tokens.Total())))
@@ -311,6 +351,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 		base = time.Second
 	}
 	ao := workflow.ActivityOptions{
+		TaskQueue:           m.callQueue(),
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{
@@ -356,6 +397,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 	// Limits.Timeout (a call past it is the tool's error, not retried);
 	// the activity's own timeout, a little longer, is for lost workers.
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           m.callQueue(),
 		StartToCloseTimeout: out.ToolTimeout + toolTimeoutMargin,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
@@ -384,7 +426,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
 				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
-				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit}
+				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.callQueue()}
 			futures[i] = workflow.ExecuteChildWorkflow(m.childContext(ctx, child, p.Name, len(m.j.Tools)+i+1), WorkflowName, child)
 			continue
 		}
@@ -436,9 +478,19 @@ func (m *mission) childContext(ctx workflow.Context, child MissionInput, tool st
 		// Deep trees of long names: keep the end, which names the tool.
 		id = traceID(id)[:16] + "…" + id[len(id)-maxWorkflowID/2:]
 	}
-	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id,
+	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.callQueue(),
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
-		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning}}})
+		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
+}
+
+// callQueue is the task queue of the mission's calls and nested agents:
+// its version's ("": the workflow's own, for missions started before
+// routing by version and in a test environment).
+func (m *mission) callQueue() string {
+	if m.route != "" {
+		return m.route
+	}
+	return m.in.Queue
 }
 
 // maxWorkflowID bounds the child workflow ids the mission makes up
