@@ -105,7 +105,7 @@ func TestEnvironmentTable(t *testing.T) {
 	}
 	read := map[string]string{load.MCPTokenEnv: "mcpTokenEnv"}
 	getenv := regexp.MustCompile(`[Gg]etenv\("([A-Z][A-Z0-9_]*)"\)`)
-	for _, pattern := range []string{"*.go", "../../llm/*/*.go"} {
+	for _, pattern := range []string{"*.go", "internal/*/*.go", "../../llm/*/*.go"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: %v, %d files", pattern, err, len(files))
