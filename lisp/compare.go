@@ -139,6 +139,13 @@ func compareValues(a, b Value, strict bool, depth int, w *walk) int {
 		}
 	case rankTime:
 		return compareTimes(a, b)
+	case rankFn:
+		// By what they print first, so that equal texts order alike in
+		// every run (a map keyed by functions prints the same, and reads
+		// back as it printed); identity orders functions that print alike.
+		if c := strings.Compare(fnText(a), fnText(b)); c != 0 {
+			return c
+		}
 	case rankCell:
 		// Identity, in creation order (deterministic), then by address
 		// for cells of equal ids (made outside a run, or by runs of
@@ -149,6 +156,25 @@ func compareValues(a, b Value, strict bool, depth int, w *walk) int {
 	}
 	// Functions, sequences and host values: identity order.
 	return cmp.Compare(identity(a), identity(b))
+}
+
+// fnText is what the printer writes inside #fn[...] (or #transducer[...])
+// for a function.
+func fnText(v Value) string {
+	switch f := v.(type) {
+	case *Builtin:
+		if f.xf != nil {
+			names := make([]string, len(f.xf.stages))
+			for i, st := range f.xf.stages {
+				names[i] = st.name
+			}
+			return "\xff" + strings.Join(names, " ") // transducers after the functions
+		}
+		return f.Name
+	case *Closure:
+		return f.describeParams()
+	}
+	return ""
 }
 
 func identity(v Value) uintptr {
