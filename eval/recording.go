@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ptc-go/ptc/agent"
@@ -375,4 +378,27 @@ func (p *Replayer) Drift() (drifted, missing int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.drifted, p.missing
+}
+
+// unsafeName matches what a file name should not hold.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// SafeName makes a name safe as one element of a path: what a file name
+// should not hold becomes "_", and it is at most 80 bytes.
+func SafeName(s string) string {
+	s = strings.Trim(unsafeName.ReplaceAllString(s, "_"), "._")
+	if s == "" {
+		s = "_"
+	}
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s
+}
+
+// RecordingPath is the file of the run k in a recording under dir, as
+// "ptc test --record" and eval/evaltest lay it out:
+// dir/MODEL/TASK/CASE.RUN.json, each name made safe by SafeName.
+func RecordingPath(dir string, k RunKey) string {
+	return filepath.Join(dir, SafeName(k.Variant), SafeName(k.Task), fmt.Sprintf("%s.%d.json", SafeName(k.Case), k.Run))
 }

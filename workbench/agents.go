@@ -13,6 +13,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/eval"
+	"github.com/ptc-go/ptc/internal/hostio"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -462,7 +463,7 @@ func (w *Workbench) handleTest(rw http.ResponseWriter, r *http.Request, a Agent)
 			writeError(rw, http.StatusBadRequest, "case "+cases[i].Name+": "+err.Error())
 			return
 		}
-		cases[i].Input = mergeContext(base, in)
+		cases[i].Input = hostio.MergeContext(base, in)
 	}
 	fn, ref, code, err := w.openModel(ctx, a, body.Model)
 	if err != nil {
@@ -493,22 +494,4 @@ func (w *Workbench) handleTest(rw http.ResponseWriter, r *http.Request, a Agent)
 		return
 	}
 	writeJSON(rw, http.StatusOK, map[string]any{"agent": a.Name, "model": ref, "rows": rows, "passed": passed, "total": len(rows)})
-}
-
-// mergeContext returns base with the entries of over over it (a string
-// key replaces the keyword of its name, and the other way round).
-func mergeContext(base, over *lisp.Map) *lisp.Map {
-	if over == nil || over.Len() == 0 {
-		return base
-	}
-	for k, v := range over.All() {
-		switch k := k.(type) {
-		case string:
-			base = base.Dissoc(lisp.Keyword(k))
-		case lisp.Keyword:
-			base = base.Dissoc(string(k))
-		}
-		base = base.Assoc(k, v)
-	}
-	return base
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/internal/hostio"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/internal/traceview"
 	"github.com/ptc-go/ptc/internal/transcript"
@@ -266,7 +267,7 @@ func (w *Workbench) prepare(ctx context.Context, m *mission, a Agent, edit *Edit
 		if !ok {
 			return http.StatusBadRequest, fmt.Errorf("input: want a JSON object, got a %s", lisp.TypeName(v))
 		}
-		m.ctxMap = mergeContext(m.ctxMap, in)
+		m.ctxMap = hostio.MergeContext(m.ctxMap, in)
 	}
 	if err := checkInput(m.agent, m.ctxMap); err != nil {
 		return http.StatusBadRequest, fmt.Errorf("input: %v", err)
@@ -361,7 +362,7 @@ func (w *Workbench) mission(ctx context.Context, run *liveRun, m *mission) runSu
 	t.Doc, err = withDevMeta(t.Doc, meta)
 	if err == nil {
 		if err = os.MkdirAll(w.opts.Runs, 0o755); err == nil {
-			err = writeFileAtomic(w.runPath(run.id), append(t.Doc, '\n'), 0o644)
+			err = hostio.WriteFileAtomic(w.runPath(run.id), append(t.Doc, '\n'), 0o644)
 		}
 	}
 	if err != nil {
@@ -865,36 +866,6 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
 	}
 	return b, nil
-}
-
-// writeFileAtomic writes data to the file at path with the permissions
-// perm, through a temporary file beside it renamed over it: a failed
-// write leaves the old file, or none, never half a file.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
 
 // lastTools are the tools of an agent's last saved run that recorded

@@ -325,7 +325,7 @@ func (s *session) record(k eval.RunKey, m llm.Model) (llm.Model, error) {
 
 // replay is eval.Config.Wrap in replay mode.
 func (s *session) replay(k eval.RunKey, _ llm.Model) (llm.Model, error) {
-	path := RecordingPath(s.dir, k)
+	path := eval.RecordingPath(s.dir, k)
 	data, err := readBounded(path)
 	if err != nil {
 		s.mu.Lock()
@@ -368,7 +368,7 @@ func (s *session) done(r *eval.RunResult) {
 		r.Passed, r.Why = false, why
 	}
 	if rec != nil {
-		if err := writeRecording(RecordingPath(s.dir, r.RunKey), rec); err != nil {
+		if err := writeRecording(eval.RecordingPath(s.dir, r.RunKey), rec); err != nil {
 			fail("recording it: " + err.Error())
 		}
 	}

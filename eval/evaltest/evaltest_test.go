@@ -3,7 +3,6 @@ package evaltest_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,7 +162,7 @@ func TestRecordReplay(t *testing.T) {
 		t.Fatalf("recording: %d tool calls and %d model calls, want 2 and 2", calls.Load(), model.Calls())
 	}
 	for _, c := range []string{"one", "two"} {
-		path := evaltest.RecordingPath(dir, eval.RunKey{Variant: "scripted:price", Task: "price", Case: c, Run: 1})
+		path := eval.RecordingPath(dir, eval.RunKey{Variant: "scripted:price", Task: "price", Case: c, Run: 1})
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -391,13 +390,6 @@ func TestCasesFromLisp(t *testing.T) {
 	}
 }
 
-func ExampleRecordingPath() {
-	k := eval.RunKey{Variant: "openai:gpt-4.1-mini", Task: "orders", Case: "big spender", Run: 1}
-	fmt.Println(filepath.ToSlash(evaltest.RecordingPath("testdata/evals", k)))
-	// Output:
-	// testdata/evals/openai_gpt-4.1-mini/orders/big_spender.1.json
-}
-
 // TestTypedToolsRecorded: a tool made with agent.Typed or agent.NewTool
 // (no Func of its own) is recorded, and answered from the recording in a
 // replay, as a Func tool is.
@@ -423,7 +415,7 @@ func TestTypedToolsRecorded(t *testing.T) {
 	if len(reps) != 2 || !reps[0].Passed() || !reps[1].Passed() || calls.Load() != 1 {
 		t.Errorf("recorded and replayed: %d live calls, want 1, the recording's (%+v)", calls.Load(), reps)
 	}
-	data, _ := os.ReadFile(evaltest.RecordingPath(dir, eval.RunKey{Variant: "model", Task: "typed", Case: "one", Run: 1}))
+	data, _ := os.ReadFile(eval.RecordingPath(dir, eval.RunKey{Variant: "model", Task: "typed", Case: "one", Run: 1}))
 	if !strings.Contains(string(data), "tool_calls") {
 		t.Errorf("the typed tool's call was not recorded:\n%s", data)
 	}

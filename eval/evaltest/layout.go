@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
@@ -22,28 +20,6 @@ const indexFormat = eval.RecordingFormat + "-index"
 
 // maxIndexSize bounds the index Run reads.
 const maxIndexSize = 1 << 20
-
-// unsafeName matches what a file name should not hold.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// slug makes a name safe as one path element, as ptc test does.
-func slug(s string) string {
-	s = strings.Trim(unsafeName.ReplaceAllString(s, "_"), "._")
-	if s == "" {
-		s = "_"
-	}
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	return s
-}
-
-// RecordingPath is the file of the run k in the recording under dir, as
-// ptc test --record names it: dir/MODEL/TASK/CASE.RUN.json, each name
-// with what a file name should not hold replaced by "_".
-func RecordingPath(dir string, k eval.RunKey) string {
-	return filepath.Join(dir, slug(k.Variant), slug(k.Task), fmt.Sprintf("%s.%d.json", slug(k.Case), k.Run))
-}
 
 // index is DIR/index.json: the models of a recording, so that a replay
 // needs none.

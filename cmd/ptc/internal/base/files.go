@@ -7,9 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/internal/hostio"
 )
 
 // Every file ptc reads is read through ReadBounded: a file may be named
@@ -135,32 +135,8 @@ func JSONMsg(err error) string {
 	return err.Error()
 }
 
-// WriteFileAtomic writes data to the file at path with the permissions
-// perm, through a temporary file beside it renamed over it: a failed
-// write leaves the old file, or none, never half a file.
+// WriteFileAtomic writes data to path atomically (internal/hostio, which
+// the workbench shares).
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return hostio.WriteFileAtomic(path, data, perm)
 }

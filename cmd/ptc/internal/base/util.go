@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/hostio"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -56,24 +57,9 @@ func override[T comparable](dst *T, v T) {
 	}
 }
 
-// MergeContext returns base with the entries of over set over it. A key
-// replaces both its spellings ("name" and :name), which programs do not
-// tell apart.
-func MergeContext(base, over *lisp.Map) *lisp.Map {
-	if over == nil || over.Len() == 0 {
-		return base
-	}
-	for k, v := range over.All() {
-		switch k := k.(type) {
-		case string:
-			base = base.Dissoc(lisp.Keyword(k))
-		case lisp.Keyword:
-			base = base.Dissoc(string(k))
-		}
-		base = base.Assoc(k, v)
-	}
-	return base
-}
+// MergeContext lays over on base, a key replacing both its spellings
+// (internal/hostio, which the workbench shares).
+func MergeContext(base, over *lisp.Map) *lisp.Map { return hostio.MergeContext(base, over) }
 
 func FirstNonEmpty(ss ...string) string {
 	for _, s := range ss {

@@ -74,7 +74,7 @@ type recordedServerTool struct {
 // mcpToolsPath is where the recording under dir keeps the MCP tools of a
 // task.
 func mcpToolsPath(dir, task string) string {
-	return filepath.Join(dir, "mcp", slug(task)+".json")
+	return filepath.Join(dir, "mcp", eval.SafeName(task)+".json")
 }
 
 // mcpNotRecorded is the error a replayed tool call gets when the

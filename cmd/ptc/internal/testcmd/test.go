@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -457,7 +456,7 @@ func (t *Command) run(tasks []eval.Task, variants []eval.Variant) int {
 						k.Task, k.Case, k.Run, len(data), eval.MaxRecordingSize)
 				}
 				if err == nil {
-					p := recordPath(f.record, k)
+					p := eval.RecordingPath(f.record, k)
 					if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
 						err = os.WriteFile(p, append(data, '\n'), 0o644)
 					}
@@ -470,7 +469,7 @@ func (t *Command) run(tasks []eval.Task, variants []eval.Variant) int {
 	}
 	if f.replay != "" {
 		cfg.Wrap = func(k eval.RunKey, _ llm.Model) (llm.Model, error) {
-			data, err := base.ReadBounded(recordPath(f.replay, k), base.KindTranscript)
+			data, err := base.ReadBounded(eval.RecordingPath(f.replay, k), base.KindTranscript)
 			if err != nil {
 				return nil, fmt.Errorf("no recording of this run: %v", err)
 			}
@@ -627,26 +626,6 @@ var (
 // recording (eval.Replayer), so it is never called.
 func noModel(context.Context, llm.Request) (llm.Response, error) {
 	return llm.Response{}, errors.New("a replay calls no model")
-}
-
-// unsafeName matches what a file name should not hold.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// slug makes a name safe as one path element.
-func slug(s string) string {
-	s = strings.Trim(unsafeName.ReplaceAllString(s, "_"), "._")
-	if s == "" {
-		s = "_"
-	}
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	return s
-}
-
-// recordPath is where a run's recording lives under dir.
-func recordPath(dir string, k eval.RunKey) string {
-	return filepath.Join(dir, slug(k.Variant), slug(k.Task), fmt.Sprintf("%s.%d.json", slug(k.Case), k.Run))
 }
 
 // recordIndex lists the variants of a recording, so that --replay needs no
