@@ -114,7 +114,7 @@ func TestAdapterBuildTags(t *testing.T) {
 		{"ptc_noopenai", module + "/llm/openai\n", "\ngithub.com/openai/openai-go/v3\n"},
 		{"ptc_noanthropic", module + "/llm/anthropic\n", "\ngithub.com/anthropics/anthropic-sdk-go\n"},
 		{"ptc_nogemini", module + "/llm/gemini\n", "\ngoogle.golang.org/genai\n"},
-		{"ptc_nootel", "go.opentelemetry.io/contrib/exporters/autoexport\n", "\ngo.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp\n"},
+		{"ptc_nootel", "go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp\n", "\ngo.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp\n"},
 	}
 	all := deps("")
 	for _, a := range adapters {
