@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -91,7 +92,7 @@ type MissionInput struct {
 	Model string
 	// Position places a nested agent's mission in the tree (nil at the
 	// root).
-	Position *agent.Position `json:",omitempty"`
+	Position *engine.Position `json:",omitempty"`
 	// TraceID is the mission's trace id ("": derived from the workflow's
 	// id).
 	TraceID string `json:",omitempty"`
@@ -236,7 +237,7 @@ type toolEntry struct {
 	// Err is the tool's error.
 	Err string `json:",omitempty"`
 	// Firewall and Usage are what the agents a Go tool ran firewall in
-	// its value and used (agent.ToolResult).
+	// its value and used (engine.ToolResult).
 	Firewall []byte       `json:",omitempty"`
 	Usage    *agent.Usage `json:",omitempty"`
 	// Child is a nested agent's outcome, or a compiled agent's.
@@ -313,7 +314,7 @@ type pendingTool struct {
 	// the tool's TokenLimit.
 	Nested     bool
 	TokenLimit int `json:",omitempty"`
-	Position   agent.Position
+	Position   engine.Position
 }
 
 type llmInput struct {
@@ -335,7 +336,7 @@ type toolInput struct {
 	// clock bounds it in-process); a call past it is the tool's error.
 	Timeout time.Duration `json:",omitempty"`
 	// Position places the agents the call runs in the mission's tree.
-	Position *agent.Position `json:",omitempty"`
+	Position *engine.Position `json:",omitempty"`
 }
 
 type toolOutput struct {

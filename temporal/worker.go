@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -271,24 +272,20 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 				return nil // a version registered already (a version shares its nested agents with another)
 			}
 		}
-		tools := e.agent.Config().Tools
-		names := make([]string, 0, len(tools))
-		for n := range tools {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		host := e.agent.Engine()
+		names := e.agent.ToolNames()
 		for _, n := range names {
-			if child, _, ok := tools[n].NestedTool(); ok {
+			if child, _, ok := host.NestedTool(n); ok {
 				if e.nested == nil {
 					e.nested = map[string]string{}
 				}
-				e.nested[n] = child.Fingerprint()
+				e.nested[n] = child.(*agent.Agent).Fingerprint()
 			}
 		}
 		r.agents[name] = append(r.agents[name], e)
 		for _, n := range names {
-			if child, bound, ok := tools[n].NestedTool(); ok {
-				if err := walk(name+"/"+n, entry{agent: child, bound: bound}, depth+1); err != nil {
+			if child, bound, ok := host.NestedTool(n); ok {
+				if err := walk(name+"/"+n, entry{agent: child.(*agent.Agent), bound: bound}, depth+1); err != nil {
 					return err
 				}
 			}
@@ -466,16 +463,16 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		ctx, cancel = context.WithTimeout(ctx, in.Timeout)
 		defer cancel()
 	}
-	req := agent.ToolRequest{Name: in.Tool, Args: args}
+	req := engine.ToolRequest{Name: in.Tool, Args: args}
 	if in.Position != nil {
 		req.Position = *in.Position
 	}
 	stopHeartbeat := heartbeat(ctx)
-	res, err := e.agent.RunTool(ctx, req)
+	res, err := e.agent.Engine().RunTool(ctx, req)
 	stopHeartbeat()
 	out := &toolOutput{Firewall: res.Firewall}
-	if res.Usage != (agent.Usage{}) {
-		out.Usage = &res.Usage
+	if u, _ := res.Usage.(agent.Usage); u != (agent.Usage{}) {
+		out.Usage = &u
 	}
 	if err != nil {
 		if serr := stopping(ctx); serr != nil {
@@ -487,8 +484,8 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		out.Err, out.Firewall = err.Error(), nil
 		return out, nil
 	}
-	if res.Step != nil {
-		child, err := resultOf(in.Agent+"/"+in.Tool, res.Step)
+	if step, _ := res.Step.(*agent.Step); step != nil {
+		child, err := resultOf(in.Agent+"/"+in.Tool, step)
 		if err != nil {
 			return nil, err
 		}
