@@ -45,7 +45,7 @@
 // the summary. A mission runs the version of its agent it started with
 // (agent.Agent.Fingerprint): the worker that runs its first round records
 // its version, and the mission makes its first call, then goes on in a
-// new run of its workflow, on that version's task queue (VersionQueue),
+// new run of its workflow, on that version's task queue (versionTaskQueue),
 // which only workers that serve the version poll (WorkerOptions.Agents and
 // Versions), with its calls and nested agents; while none is up, it waits
 // there, and Mission.Progress says for which version. Each LLM request is stored once in the history, and a

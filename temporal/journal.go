@@ -125,7 +125,7 @@ func newReplay(j journal, stop context.CancelFunc, start time.Time) *replay {
 	return r
 }
 
-func (r *replay) hooks(in MissionInput) *engine.Hooks {
+func (r *replay) hooks(in missionInput) *engine.Hooks {
 	h := &engine.Hooks{LLM: r.callLLM, Tool: r.callTool, Position: in.Position, TraceID: in.TraceID}
 	if r.clock != nil {
 		h.Now = r.clock.now

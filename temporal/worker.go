@@ -25,10 +25,9 @@ import (
 // WorkerOptions say what a worker can run: the agents, by name, with their
 // tools, and the models.
 type WorkerOptions struct {
-	// Agents are the agents whose missions the worker runs, by name (the
-	// name Start is given). The agents they call as tools are registered
-	// with them, as "name/tool" (and so on down the tree). Every worker of
-	// a task queue must register the same agents.
+	// Agents are the agents whose missions the worker runs, by the name
+	// Start is given; their agent tools are registered as "name/tool".
+	// Every worker of a task queue must register the same agents.
 	Agents map[string]*agent.Agent
 	// Model is the default model: the one a mission uses when neither
 	// StartOptions.Model nor the agent (Config.LLM, a model bound to its
@@ -38,19 +37,16 @@ type WorkerOptions struct {
 	// models of agents.
 	Registry llm.Registry
 	// Versions are older versions of the agents, by name, that the worker
-	// still runs for the missions started with them: a mission runs the
-	// version of its agent it started with (agent.Agent.Fingerprint),
-	// and a worker that has neither that version in Agents nor here
-	// refuses it (see docs/temporal.md, "Deploying a changed agent").
+	// still runs for the missions started with them (docs/temporal.md,
+	// "Agent versions").
 	Versions map[string][]*agent.Agent
 	// Worker are the SDK's worker options (concurrency, rate limits).
 	Worker worker.Options
 }
 
-// Registry is where workflows and activities are registered: a
-// worker.Worker, or the SDK's test environment
-// (testsuite.TestWorkflowEnvironment).
-type Registry interface {
+// registrar is where workflows and activities are registered: a
+// worker.Worker, or the SDK's test environment.
+type registrar interface {
 	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
 	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
 }
@@ -63,7 +59,7 @@ var ErrInvalidOptions = errors.New("temporal: invalid options")
 // opts.Agents (call Run or Start on it).
 //
 // The worker polls taskQueue, where missions start, and one task queue per
-// version of each agent it serves (VersionQueue: its version in Agents and
+// version of each agent it serves (versionTaskQueue: its version in Agents and
 // those in Versions): a mission moves, after its first call, to the task
 // queue of its agent's version, so that its rounds, its LLM and tool calls and its
 // nested agents reach only workers that have that version. The SDK's
@@ -97,7 +93,7 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	queues := []string{taskQueue}
 	for _, name := range sortedKeys(opts.Agents) {
 		for _, e := range r.agents[name] {
-			if q := VersionQueue(taskQueue, name, e.fingerprint); !slices.Contains(queues, q) {
+			if q := versionTaskQueue(taskQueue, name, e.fingerprint); !slices.Contains(queues, q) {
 				queues = append(queues, q)
 			}
 		}
@@ -111,13 +107,13 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	return f, nil
 }
 
-// VersionQueue is the task queue of the missions of the agent registered
+// versionTaskQueue is the task queue of the missions of the agent registered
 // as name, in the version whose fingerprint (agent.Agent.Fingerprint) is
 // given, on the workers of taskQueue: "<taskQueue>@<name>@<the
 // fingerprint's first 12 hex digits>". Workers serving that version poll
 // it; a mission started on taskQueue moves there after its first call, with its
 // nested agents, and waits there while no worker serves its version.
-func VersionQueue(taskQueue, name, fingerprint string) string {
+func versionTaskQueue(taskQueue, name, fingerprint string) string {
 	fp := strings.TrimPrefix(fingerprint, "sha256:")
 	if len(fp) > versionQueueDigits {
 		fp = fp[:versionQueueDigits]
@@ -219,10 +215,13 @@ func stopAll(ws []worker.Worker) {
 
 // Register registers the mission workflow and its activities, for
 // opts.Agents, on r (opts.Worker is not used): for the SDK's test
-// environment. Missions run there with the current version of their agent,
+// environment (testsuite.TestWorkflowEnvironment), or a worker.Worker. Missions run there with the current version of their agent,
 // where they started; on a worker of your own, they would not move to
 // their version's task queue as NewWorker's do (see NewWorker).
-func Register(r Registry, opts WorkerOptions) error {
+func Register(r interface {
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+}, opts WorkerOptions) error {
 	rn, err := newRunner(opts)
 	if err != nil {
 		return err
@@ -325,7 +324,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // register registers the workflow and the activities; the Step, a local
 // activity, is registered too, as the workflow calls it by its name.
-func (r *runner) register(reg Registry) {
+func (r *runner) register(reg registrar) {
 	reg.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	reg.RegisterActivityWithOptions(r.step, activity.RegisterOptions{Name: activityStep})
 	reg.RegisterActivityWithOptions(r.callLLM, activity.RegisterOptions{Name: activityLLM})
@@ -364,7 +363,7 @@ func (r *runner) versionQueue(name string, e entry) string {
 	if r.queue == "" || !r.roots[name] {
 		return ""
 	}
-	return VersionQueue(r.queue, name, e.fingerprint)
+	return versionTaskQueue(r.queue, name, e.fingerprint)
 }
 
 // stopping is the error of an LLM or tool call cut short because its
