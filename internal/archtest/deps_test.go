@@ -20,7 +20,8 @@ var core = []string{
 	module + "/template",
 	module + "/agent",
 	module + "/agent/agentfile",
-	module + "/agent/internal/firewall",
+	module + "/internal/engine",
+	module + "/internal/firewall",
 	module + "/agent/trace",
 	module + "/eval",
 	module + "/eval/evaltest",
@@ -80,7 +81,7 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 	if err != nil {
 		t.Skip("the go command is not available: cannot list dependencies")
 	}
-	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/agent/internal/firewall")
+	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/internal/firewall")
 	cmd.Dir = "../.."
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -88,7 +89,7 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, std, _ := strings.Cut(line, " ")
-		if std != "true" && path != module+"/agent/internal/firewall" && path != module+"/internal/textutil" && !strings.HasPrefix(path, module+"/lisp") {
+		if std != "true" && path != module+"/internal/firewall" && path != module+"/internal/textutil" && !strings.HasPrefix(path, module+"/lisp") {
 			t.Errorf("the firewall depends on %s", path)
 		}
 	}
