@@ -26,6 +26,7 @@ var core = []string{
 	module + "/eval/evaltest",
 	module + "/llm",
 	module + "/llm/llmtest",
+	module + "/llm/adapter/...",
 	module + "/llm/internal/...",
 	module + "/internal/hostio",
 	module + "/internal/textutil",
