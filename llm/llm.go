@@ -46,19 +46,14 @@ type Request struct {
 	// Options are the caller's per-call options (temperature, model
 	// parameters...), passed through untouched.
 	Options map[string]any
-	// Cache asks the provider to cache the stable prefix of the request
-	// (the system prompt and the conversation up to the newest message)
-	// between turns, where it supports explicit prompt caching (Anthropic);
-	// providers that cache prefixes on their own (OpenAI) ignore it.
+	// Cache asks the provider to cache the request's stable prefix between
+	// turns where it caches explicitly (Anthropic); the others ignore it
+	// (docs/models.md, "Tokens and prompt caching").
 	Cache bool
 
 	// Agent, Depth, TraceID and ParentTraceID say which mission of an agent
-	// tree sends the request, as its events do (agent.Event): the agent's
-	// name (its Config.Name, else the name of the tool it was called as; ""
-	// when it has none), the number of missions above it (0 at the top),
-	// its trace id, and its caller's ("" at the top). A model shared by the
-	// tree, a router or a recorder tells a child's call from its parent's
-	// by them. Adapters do not send them to the provider.
+	// tree sends the request (as agent.Event does); adapters do not send
+	// them (docs/models.md, "Writing an adapter").
 	Agent                  string `json:",omitempty"`
 	Depth                  int    `json:",omitempty"`
 	TraceID, ParentTraceID string `json:",omitempty"`

@@ -73,11 +73,9 @@ type GuardConfig struct {
 	Name string
 	// APIKey is the adapter's key: never shown in an error.
 	APIKey string
-	// Headers are the extra headers the adapter sends; the values of
-	// those whose names say they hold a credential (Authorization,
-	// Proxy-Authorization, Cookie, X-Api-Key, Api-Key, X-Goog-Api-Key,
-	// and any name containing key, token, secret, auth, cookie, session,
-	// password, signature or credential) are never shown in an error.
+	// Headers are the extra headers the adapter sends; the values of those
+	// whose names say they hold a credential (Authorization, any name with
+	// key, token, secret, auth...) are never shown (docs/models.md).
 	Headers map[string]string
 	// MaxResponseBytes bounds the body of a reply; zero:
 	// DefaultMaxResponseBytes.
