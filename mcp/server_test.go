@@ -16,7 +16,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/mcp"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // svConnect serves s over in-memory transports and returns a connected
@@ -154,7 +153,7 @@ func TestServiceListsSchemas(t *testing.T) {
 		"gh.search": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil },
 			Signature: "(query :string, limit :int?) -> [{id :int, title :string}]", Description: "Search issues."},
 		"open": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil }},
-		"weather": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, q struct {
+		"weather": agent.NewTool("Current weather.", func(ctx context.Context, q struct {
 			City string `json:"city"`
 		}) (struct {
 			TempC float64 `json:"temp_c"`
@@ -162,7 +161,7 @@ func TestServiceListsSchemas(t *testing.T) {
 			return struct {
 				TempC float64 `json:"temp_c"`
 			}{21.5}, nil
-		}, signature.WithDescription("Current weather."))),
+		}),
 	})
 	if err != nil {
 		t.Fatal(err)

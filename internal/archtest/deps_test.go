@@ -31,6 +31,8 @@ var core = []string{
 	module + "/internal/hostio",
 	module + "/internal/textutil",
 	module + "/internal/traceview",
+	module + "/internal/typedtool",
+	module + "/internal/typeinfer",
 	module + "/internal/transcript",
 	module + "/workbench",
 }
