@@ -51,17 +51,13 @@ type RenderOptions struct {
 	// every depth: the form a parent agent sees when the agent or tool is
 	// one of its tools.
 	HideFirewalled bool
-	// MarkFirewalled keeps the firewalled fields of the output and ends
-	// the rendering with a line naming them, "; hidden from you: _email,
-	// items._ssn": the form a model is shown of a tool it calls, so that
-	// it knows the fields exist (its programs get them) though their values
-	// will be hidden from it. It wins over HideFirewalled.
+	// MarkFirewalled keeps the firewalled output fields and ends with a
+	// line naming them, "; hidden from you: _email, items._ssn": the form a
+	// model is shown of a tool it calls. It wins over HideFirewalled.
 	MarkFirewalled bool
-	// Descriptions appends one line per described field after the
-	// signature, "; path: description", parameters first. Paths are dotted
-	// (user.name); lists and the values of maps from strings are
-	// transparent (the fields of [{id :int}] and of {:string {id :int}}
-	// are called id). The comment lines keep the text parseable.
+	// Descriptions appends one comment line per described field,
+	// "; path: description", parameters first, with the dotted paths of
+	// WithDescriptions; the text stays parseable.
 	Descriptions bool
 }
 

@@ -275,7 +275,7 @@ func (r *runCmd) run(pos []string) int {
 			return base.ExitFail
 		}
 		defer ts.Close()
-		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+		cfg.Tools = ts.Tools(0)
 	}
 	r.env.AddTools(&cfg)
 	if rec != nil {
