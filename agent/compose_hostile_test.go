@@ -522,7 +522,7 @@ func TestHostileTurnBudgetUnderFanOut(t *testing.T) {
 			const budget = 25
 			var policy llm.RetryPolicy
 			if retries {
-				policy = llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Backoff: llm.Constant}
+				policy = llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Backoff: llm.BackoffConstant}
 			}
 			root := hxChain(t, 6, func(k int) agent.Config {
 				return agent.Config{MaxDepth: 10, TurnBudget: map[bool]int{true: budget, false: 100000}[k == 0], MissionTimeout: hxSafetyNet,
@@ -543,7 +543,7 @@ func TestHostileTurnBudgetUnderFanOut(t *testing.T) {
 					mu.Unlock()
 					if first {
 						failures.Add(1)
-						return llm.Response{}, &llm.Error{Class: llm.ServerError, Message: "hx: try again"}
+						return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Message: "hx: try again"}
 					}
 				}
 				return inner.Func()(ctx, req)

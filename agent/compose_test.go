@@ -637,7 +637,7 @@ func TestLLMTimeout(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "Q", LLMTimeout: 50 * time.Millisecond,
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 	step, err := a.Run(context.Background(), agent.Options{LLM: slow.Func()})
-	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.Timeout) {
+	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.ClassTimeout) {
 		t.Fatalf("fail %+v", step.Fail)
 	}
 	if step.Usage.LLMRequests != 2 || slow.count() != 2 || !strings.Contains(step.Fail.Message, "50ms") {
@@ -815,7 +815,7 @@ func TestIgnoringCallbackPastItsTimeout(t *testing.T) {
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
 	start := time.Now()
 	step, err := a.Run(context.Background(), agent.Options{LLM: stubborn})
-	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.Timeout) {
+	if err == nil || step.Fail.Reason != agent.ReasonLLMError || step.Fail.Details["class"] != string(llm.ClassTimeout) {
 		t.Fatalf("fail %+v", step.Fail)
 	}
 	if calls.Load() != 1 || len(step.Trace) != 1 || step.Trace[0].Error == "" {

@@ -134,7 +134,7 @@ func (m *mission) hookedLLM(h *engine.Hooks, req llm.Request) (resp llm.Response
 	m.requests++
 	defer func() {
 		if p := recover(); p != nil {
-			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM hook panicked: %v", p)}
+			err = &llm.Error{Class: llm.ClassUnknown, Message: fmt.Sprintf("the LLM hook panicked: %v", p)}
 		}
 	}()
 	if err := m.ctx.Err(); err != nil {

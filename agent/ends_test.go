@@ -179,7 +179,7 @@ func endCases(t *testing.T) []endCase {
 			},
 			model: ignore(waitsForCtx), end: agent.RunStop, reason: string(agent.ReasonMissionTimeout), turns: 1},
 		{name: "llm error after retries", cfg: agent.Config{LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}},
-			replies: []llmtest.Reply{llmtest.Fail(&llm.Error{Class: llm.ServerError}), llmtest.Fail(&llm.Error{Class: llm.ServerError})},
+			replies: []llmtest.Reply{llmtest.Fail(&llm.Error{Class: llm.ClassServerError}), llmtest.Fail(&llm.Error{Class: llm.ClassServerError})},
 			end:     agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
 				if step.Usage.LLMRequests != 2 {

@@ -10,7 +10,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // A multi-turn mission: the scripted model explores, then returns a value
@@ -102,7 +101,6 @@ func ExampleStep_Decode() {
 	// Output: ann [1 2] <nil>
 }
 
-// Typed tools take their signature from Go types.
 // A typed tool in one call: the signature the LLM sees comes from the Go
 // types, and the program's arguments are decoded into the struct.
 func ExampleNewTool() {
@@ -128,20 +126,6 @@ func ExampleNewTool() {
 	// Output:
 	// (city :string) -> {temp_c :float}
 	// 4.5 <nil>
-}
-
-func ExampleTyped() {
-	type query struct {
-		City string `json:"city"`
-	}
-	type weather struct {
-		TempC float64 `json:"temp_c"`
-	}
-	tool := agent.Typed(signature.MustTypedFunc(func(ctx context.Context, q query) (weather, error) {
-		return weather{TempC: 21.5}, nil
-	}, signature.WithDescription("Current weather of a city.")))
-	fmt.Println(tool.Signature)
-	// Output: (city :string) -> {temp_c :float}
 }
 
 // Models can be named and resolved in a registry, which agents called as

@@ -150,7 +150,7 @@ func TestFingerprintMutations(t *testing.T) {
 		{"MissionTimeout", func(_ testing.TB, c *Config) { c.MissionTimeout = time.Hour }},
 		{"LLMTimeout", func(_ testing.TB, c *Config) { c.LLMTimeout = time.Minute }},
 		{"LLMRetry.MaxAttempts", func(_ testing.TB, c *Config) { c.LLMRetry.MaxAttempts = 3 }},
-		{"LLMRetry.Backoff", func(_ testing.TB, c *Config) { c.LLMRetry.Backoff = llm.Linear }},
+		{"LLMRetry.Backoff", func(_ testing.TB, c *Config) { c.LLMRetry.Backoff = llm.BackoffLinear }},
 		{"LLMRetry.BaseDelay", func(_ testing.TB, c *Config) { c.LLMRetry.BaseDelay = time.Second }},
 		{"LLMRetry.MaxDelay", func(_ testing.TB, c *Config) { c.LLMRetry.MaxDelay = time.Second }},
 		{"LLMRetry.MaxRetryAfter", func(_ testing.TB, c *Config) { c.LLMRetry.MaxRetryAfter = time.Second }},

@@ -2,12 +2,13 @@ package agent
 
 import (
 	"fmt"
-	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/internal/textutil"
+	"github.com/ptc-go/ptc/internal/typeinfer"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -131,7 +132,7 @@ func (m *mission) inventoryEntry(sb *strings.Builder, s *sampler, name string, v
 		}
 		sb.WriteString(t.String())
 	} else {
-		sb.WriteString(signature.Infer(v, signature.InferLimits{Rows: typeRows, Depth: typeDepth,
+		sb.WriteString(typeinfer.Of(v, typeinfer.Limits{Rows: typeRows, Depth: typeDepth,
 			Fields: recordFields, Coarse: firewalled}).String())
 	}
 	if !firewalled {

@@ -13,7 +13,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/signature"
 )
 
 func TestToolsInTheLoop(t *testing.T) {
@@ -85,10 +84,9 @@ func TestTypedTool(t *testing.T) {
 		A int `json:"a"`
 		B int `json:"b"`
 	}
-	add := signature.MustTypedFunc(func(_ context.Context, in In) (int, error) { return in.A + in.B, nil },
-		signature.WithDescription("Adds."))
+	add := agent.NewTool("Adds.", func(_ context.Context, in In) (int, error) { return in.A + in.B, nil })
 	s := llmtest.NewScript(llmtest.Code(`(return (tool/add 2 "3"))`))
-	step, err := run(t, agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"add": agent.Typed(add)}},
+	step, err := run(t, agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"add": add}},
 		agent.Options{LLM: s.Func()})
 	if err != nil {
 		t.Fatal(err)

@@ -23,16 +23,18 @@ type ntItem struct {
 	Name string `json:"name"`
 }
 
-// TestNewTool: one call gives the same tool as Typed(MustTypedFunc(...)),
-// options included, and a type the signature cannot describe is an
+// TestNewTool: one call gives the tool, its signature from the Go types
+// and its description, and a type the signature cannot describe is an
 // invalid_signature error of agent.New that names the tool.
 func TestNewTool(t *testing.T) {
 	find := func(ctx context.Context, q ntQuery) (ntItem, error) { return ntItem{ID: q.ID, Name: "n"}, nil }
-	one := agent.NewTool("Finds an item.", find, signature.WithFieldDescriptions(map[string]string{"id": "the item's id"}))
-	two := agent.Typed(signature.MustTypedFunc(find, signature.WithDescription("Finds an item."),
-		signature.WithFieldDescriptions(map[string]string{"id": "the item's id"})))
-	if one.Signature != two.Signature || one.Description != two.Description || one.Signature == "" {
-		t.Fatalf("NewTool gave %q %q, Typed gave %q %q", one.Signature, one.Description, two.Signature, two.Description)
+	one := agent.NewTool("Finds an item.", find)
+	if want := "(id :int, label :string?) -> {id :int, name :string}"; one.Signature != want || one.Description != "Finds an item." {
+		t.Fatalf("NewTool gave %q %q, want %q", one.Signature, one.Description, want)
+	}
+	one.FieldDescriptions = map[string]string{"id": "the item's id"}
+	if _, err := agent.New(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"find": one}}); err != nil {
+		t.Fatalf("FieldDescriptions on a typed tool: %v", err)
 	}
 
 	bad := []struct {
@@ -154,5 +156,32 @@ func TestToolWrap(t *testing.T) {
 	step, err = outer.Run(context.Background(), agent.Options{LLM: script.Func()})
 	if err != nil || lisp.PrintString(step.Return) != "41" {
 		t.Fatalf("an agent tool should run as it is: %v %v", step.Return, err)
+	}
+}
+
+// TestNewToolValidation: a typed tool checks its arguments in the run's
+// Options.Validation mode: "3" is coerced to 3 by default, refused in
+// Strict mode.
+func TestNewToolValidation(t *testing.T) {
+	type in struct {
+		A int `json:"a"`
+	}
+	tool := agent.NewTool("Doubles.", func(_ context.Context, x in) (int, error) { return 2 * x.A, nil })
+	a := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 2, Tools: map[string]agent.Tool{"double": tool}})
+	for _, tc := range []struct {
+		mode signature.Mode
+		want string
+	}{
+		{signature.Enabled, "6"},
+		{signature.Strict, `"refused"`},
+	} {
+		model := llmtest.NewScript(llmtest.Code(`(return (try (tool/double {:a "3"}) (catch Exception _ "refused")))`))
+		step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Validation: tc.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lisp.PrintString(step.Return); got != tc.want {
+			t.Errorf("%s: return %s, want %s", tc.mode, got, tc.want)
+		}
 	}
 }

@@ -58,7 +58,7 @@ func observedMission(t *testing.T, observers ...agent.Observer) *agent.Step {
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1},
 	})
 	model := llmtest.NewScript(
-		llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "overloaded"}),
+		llmtest.Fail(&llm.Error{Class: llm.ClassServerError, Message: "overloaded"}),
 		llmtest.Code(`(let [v (tool/vault {})] (println "key" (:_key v)) (inc nil))`),
 		llmtest.Code(`(return {:r (vec (pmap #(tool/child {:n %}) [1 2]))})`),
 	)
@@ -139,7 +139,7 @@ func TestEvents(t *testing.T) {
 		t.Errorf("llm.exception error %v", e.Err)
 	}
 	var le *llm.Error
-	if !errors.As(top[3].Err, &le) || le.Class != llm.ServerError {
+	if !errors.As(top[3].Err, &le) || le.Class != llm.ClassServerError {
 		t.Errorf("llm.exception's error does not unwrap to the *llm.Error: %v", top[3].Err)
 	}
 	if e := top[8]; e.Kind != agent.TurnStop || !strings.Contains(e.Program, "(inc nil)") || !strings.Contains(e.ErrorText, "type_error") {
@@ -436,10 +436,10 @@ func TestEventModelNames(t *testing.T) {
 		{"reply names all", nil, llm.Response{Content: "```clojure\n(return 1)\n```", Model: "gpt-4.1-mini-2025-04-14",
 			RequestModel: "gpt-4.1-mini", Provider: "openai"}, nil,
 			[3]string{}, [3]string{"gpt-4.1-mini", "gpt-4.1-mini-2025-04-14", "openai"}},
-		{"failed call", nil, named, &llm.Error{Class: llm.RateLimit}, [3]string{}, [3]string{"gpt-4.1-mini", "", "openai"}},
+		{"failed call", nil, named, &llm.Error{Class: llm.ClassRateLimit}, [3]string{}, [3]string{"gpt-4.1-mini", "", "openai"}},
 		{"by name", llm.Name("haiku"), llm.Response{Content: "```clojure\n(return 1)\n```"}, nil,
 			[3]string{"haiku", "", ""}, [3]string{"haiku", "", ""}},
-		{"by name, reply names the model", llm.Name("haiku"), named, &llm.Error{Class: llm.ServerError},
+		{"by name, reply names the model", llm.Name("haiku"), named, &llm.Error{Class: llm.ClassServerError},
 			[3]string{"haiku", "", ""}, [3]string{"gpt-4.1-mini", "", "openai"}},
 		{"nothing names it", nil, llm.Response{Content: "```clojure\n(return 1)\n```", Model: "answered"}, nil,
 			[3]string{}, [3]string{"", "answered", ""}},

@@ -55,16 +55,16 @@ type customer struct {
 // with signatures (one typed, with a field description), a signature with
 // a firewalled output field and context descriptions.
 func typicalConfig(lang string) Config {
-	getCustomer := signature.MustTypedFunc(func(ctx context.Context, in customerArgs) (customer, error) {
+	getCustomer := NewTool("One customer by id.", func(ctx context.Context, in customerArgs) (customer, error) {
 		return customer{ID: in.ID, Name: "Ann"}, nil
-	}, signature.WithDescription("One customer by id."))
+	})
 	return Config{
 		Prompt:    "Find the three largest paid orders of {{region}} and the customers who placed them.",
 		Signature: "(region :string) -> {top [{id :int, total :float, customer :string}], count :int, _order_ids [:int]}",
 		Tools: map[string]Tool{
 			"search-orders": {Func: nopTool, Description: "Orders of a region, newest first.",
 				Signature: "(region :string, status :string?, limit :int?) -> [{id :int, customer_id :int, total :float, status :string}]"},
-			"get-customer": Typed(getCustomer),
+			"get-customer": getCustomer,
 			"send-report": {Func: nopTool, Description: "Files a report for the sales team.",
 				Signature: "(title :string, body :string) -> {ok :bool}"},
 		},
@@ -547,7 +547,7 @@ func TestInventoryDeclaredTypesAndDescriptions(t *testing.T) {
 	// A chained step brings its signature and field descriptions.
 	prev := &Step{
 		Return:            lisp.MustFromGo(map[string]any{"count": 3, "names": []string{"a", "b"}}),
-		Signature:         signature.MustParse("{count :int, names [:string]}"),
+		Signature:         mustSig("{count :int, names [:string]}"),
 		FieldDescriptions: map[string]string{"count": "how many were found"},
 	}
 	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Context: prev})
@@ -908,4 +908,13 @@ func TestUnlistedTools(t *testing.T) {
 	if e := step.Trace[0].Error; !strings.Contains(e, "gh.issue") {
 		t.Errorf("turn 1 error %q", e)
 	}
+}
+
+// mustSig parses a signature literal of a test.
+func mustSig(src string) *signature.Signature {
+	sig, err := signature.Parse(src)
+	if err != nil {
+		panic(err)
+	}
+	return sig
 }

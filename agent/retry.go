@@ -125,7 +125,7 @@ func (m *mission) safeCall(req llm.Request) (llm.Response, error) {
 }
 
 func (m *mission) llmTimedOut(limit time.Duration, err error) error {
-	return &llm.Error{Class: llm.Timeout, Err: err, Message: fmt.Sprintf(
+	return &llm.Error{Class: llm.ClassTimeout, Err: err, Message: fmt.Sprintf(
 		"no reply within %v (Config.LLMTimeout)", limit)}
 }
 
@@ -225,7 +225,7 @@ func (g *guard) abandon(id int, m *mission) {
 	if err := m.ctx.Err(); err != nil {
 		fail = m.contextFail(err)
 	} else {
-		fail = &Fail{Reason: ReasonLLMError, Details: map[string]any{"class": string(llm.Timeout)},
+		fail = &Fail{Reason: ReasonLLMError, Details: map[string]any{"class": string(llm.ClassTimeout)},
 			Message: fmt.Sprintf("the LLM callback ignored the end of its %v timeout and was abandoned", m.llmTimeout())}
 	}
 	if g.turn != nil {
@@ -256,7 +256,7 @@ func (m *mission) llmTimeout() time.Duration {
 func (m *mission) callRecovered(ctx context.Context, req llm.Request) (resp llm.Response, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}
+			err = &llm.Error{Class: llm.ClassUnknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}
 		}
 	}()
 	return m.call(ctx, req)

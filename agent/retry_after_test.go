@@ -22,7 +22,7 @@ import (
 // cancels the run as soon as it learns the wait.
 func TestRetryWait(t *testing.T) {
 	rate := func(after time.Duration) llmtest.Reply {
-		return llmtest.Fail(&llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down", RetryAfter: after})
+		return llmtest.Fail(&llm.Error{Class: llm.ClassRateLimit, Status: 429, Message: "slow down", RetryAfter: after})
 	}
 	const never = 999999 * time.Second // 11.6 days
 	tests := []struct {
@@ -37,7 +37,7 @@ func TestRetryWait(t *testing.T) {
 		notRetried string
 	}{
 		{"backoff", llm.RetryPolicy{BaseDelay: 7 * time.Second}, 0, 0,
-			llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "oops"}), 7 * time.Second, ""},
+			llmtest.Fail(&llm.Error{Class: llm.ClassServerError, Message: "oops"}), 7 * time.Second, ""},
 		{"retry-after over the backoff", llm.RetryPolicy{}, 0, 0, rate(45 * time.Second), 45 * time.Second, ""},
 		{"retry-after past MaxDelay", llm.RetryPolicy{MaxDelay: time.Second}, 0, 0, rate(59 * time.Second), 59 * time.Second, ""},
 		{"backoff over the retry-after", llm.RetryPolicy{BaseDelay: 9 * time.Second}, 0, 0, rate(2 * time.Second), 9 * time.Second, ""},
@@ -53,7 +53,7 @@ func TestRetryWait(t *testing.T) {
 		{"past the caller's deadline", llm.RetryPolicy{}, -1, 30 * time.Second, rate(45 * time.Second), 0,
 			"would start in 45s, after the mission's deadline"},
 		{"backoff past the deadline", llm.RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour}, -1, time.Minute,
-			llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "oops"}), 0, "would start in 1h0m0s"},
+			llmtest.Fail(&llm.Error{Class: llm.ClassServerError, Message: "oops"}), 0, "would start in 1h0m0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -131,7 +131,7 @@ func TestMapOfOutput(t *testing.T) {
 }
 
 func TestRetries(t *testing.T) {
-	rate := &llm.Error{Class: llm.RateLimit, Status: 429}
+	rate := &llm.Error{Class: llm.ClassRateLimit, Status: 429}
 	s := llmtest.NewScript(llmtest.Fail(rate), llmtest.Fail(rate), llmtest.Code("(return 1)"))
 	step, err := run(t, agent.Config{Prompt: "p", LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}},
 		agent.Options{LLM: s.Func()})
@@ -141,7 +141,7 @@ func TestRetries(t *testing.T) {
 	if step.Usage.Turns != 1 || step.Usage.LLMRequests != 3 {
 		t.Errorf("usage %+v", step.Usage)
 	}
-	s = llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.ClientError, Status: 400}))
+	s = llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.ClassClientError, Status: 400}))
 	step, _ = run(t, agent.Config{Prompt: "p", LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: 1}},
 		agent.Options{LLM: s.Func()})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonLLMError || s.Calls() != 1 {

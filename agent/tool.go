@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ptc-go/ptc/internal/typedtool"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -24,7 +25,7 @@ type ToolFunc = lisp.ToolFunc
 //
 //	agent.Tool{Func: search, Signature: "(query :string) -> [{id :int}]", Description: "Full-text search."}
 //
-// or from a typed Go function with Typed. Agent.AsTool, NewLLMTool and
+// or from a typed Go function with NewTool. Agent.AsTool, NewLLMTool and
 // CompiledAgent.AsTool make tools answered by an agent's mission, by an
 // LLM, and by a compiled agent's program; their Func runs them from Go.
 type Tool struct {
@@ -49,7 +50,7 @@ type Tool struct {
 	// it. Its signature still checks its arguments.
 	Unlisted bool
 
-	typed    *signature.Tool
+	typed    *typedtool.Tool
 	nested   *nestedAgent   // an agent or an LLM answers the calls
 	compiled *CompiledAgent // a compiled agent's program answers them
 	err      error          // NewTool could not make the tool: binding it fails with this
@@ -65,7 +66,7 @@ type Tool struct {
 // must be called, if at all, before that function returns. Wraps apply
 // in order: the last one added runs first.
 //
-// Only tools run by a Go function (Func, NewTool, Typed, a literal with a
+// Only tools run by a Go function (Func, NewTool, a literal with a
 // Func) are wrapped: an agent, an LLM or a compiled agent called as a tool
 // (Agent.AsTool, NewLLMTool, CompiledAgent.AsTool) is returned as it is,
 // since its work goes through the run's model, which is where to record
@@ -81,8 +82,9 @@ func (t Tool) Wrap(wrap func(call ToolFunc) ToolFunc) Tool {
 // NewTool returns the tool for a typed Go function, in one call: the
 // signature the LLM sees comes from In (a struct: its fields are the
 // arguments) and Out, the description is description, and the arguments
-// are decoded into In before fn runs (see signature.TypedFunc; opts such
-// as signature.WithMode adjust it).
+// are checked in the run's Options.Validation mode, then decoded into In
+// before fn runs. FieldDescriptions of the returned Tool describe its
+// fields further; desc:"..." struct tags do too.
 //
 //	agent.NewTool("Current weather of a city.", func(ctx context.Context, q Query) (Weather, error) { … })
 //
@@ -90,14 +92,12 @@ func (t Tool) Wrap(wrap func(call ToolFunc) ToolFunc) Tool {
 // that agent.New refuses, naming the tool and the type (reason
 // invalid_signature), so a tool table is one expression with no error to
 // check at each entry.
-func NewTool[In, Out any](description string, fn func(context.Context, In) (Out, error), opts ...signature.ToolOption) Tool {
-	all := make([]signature.ToolOption, 0, len(opts)+1)
-	all = append(all, signature.WithDescription(description))
-	t, err := signature.TypedFunc(fn, append(all, opts...)...)
+func NewTool[In, Out any](description string, fn func(context.Context, In) (Out, error)) Tool {
+	t, err := typedtool.New(description, fn)
 	if err != nil {
 		return Tool{Description: description, err: err}
 	}
-	return Typed(t)
+	return Tool{Signature: t.Signature().String(), Description: t.Description(), typed: t}
 }
 
 // Func returns a tool for a plain function without a contract: it gets
@@ -105,20 +105,13 @@ func NewTool[In, Out any](description string, fn func(context.Context, In) (Out,
 // signature the LLM sees and whose arguments are checked.
 func Func(f ToolFunc) Tool { return Tool{Func: f} }
 
-// Typed returns a tool for a typed function (see signature.TypedFunc): its
-// signature and description come from the Go types, and its arguments are
-// decoded into the function's parameter type.
-func Typed(t *signature.Tool) Tool {
-	return Tool{Signature: t.Signature().String(), Description: t.Description(), typed: t}
-}
-
 // boundTool is a validated tool.
 type boundTool struct {
 	name     string
 	sig      *signature.Signature // nil: no contract
 	desc     string
 	fn       ToolFunc
-	typ      *signature.Tool
+	typ      *typedtool.Tool
 	nested   *nestedAgent
 	compiled *CompiledAgent
 	unlisted bool
@@ -222,7 +215,7 @@ func (bt *boundTool) call(ctx context.Context, args *lisp.Map, mode signature.Mo
 // signature first. warnings lists the coercions.
 func (bt *boundTool) callDirect(ctx context.Context, args *lisp.Map, mode signature.Mode) (any, []signature.Issue, error) {
 	if bt.typ != nil {
-		return bt.typ.CallWithWarnings(ctx, args)
+		return bt.typ.Call(ctx, args, mode)
 	}
 	if bt.sig == nil {
 		return bt.callUntyped(ctx, args)

@@ -59,7 +59,7 @@ func (m *mission) turnOnce() *ending {
 		var fail *Fail
 		if ctxErr := m.ctx.Err(); ctxErr != nil {
 			fail = m.contextFail(ctxErr)
-		} else if le := llm.Classify(err); le.Class == llm.Config {
+		} else if le := llm.Classify(err); le.Class == llm.ClassConfig {
 			fail = &Fail{Reason: Reason(le.Reason), Message: le.Message}
 		} else {
 			fail = &Fail{Reason: ReasonLLMError, Message: "the LLM call failed: " + err.Error(),

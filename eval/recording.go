@@ -353,7 +353,7 @@ func (p *Replayer) Func() llm.Func {
 		if n >= len(cs) {
 			p.missing++
 			p.mu.Unlock()
-			return llm.Response{}, &llm.Error{Class: llm.Config, Message: fmt.Sprintf("%v (turn %d)", ErrNotRecorded, req.Turn), Err: ErrNotRecorded}
+			return llm.Response{}, &llm.Error{Class: llm.ClassConfig, Message: fmt.Sprintf("%v (turn %d)", ErrNotRecorded, req.Turn), Err: ErrNotRecorded}
 		}
 		p.used[id]++
 		c := cs[n]
@@ -364,7 +364,7 @@ func (p *Replayer) Func() llm.Func {
 		if c.Error != "" {
 			class := c.Class
 			if class == "" {
-				class = llm.ServerError
+				class = llm.ClassServerError
 			}
 			return llm.Response{}, &llm.Error{Class: class, Status: c.Status, Message: c.Error}
 		}

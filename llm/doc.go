@@ -22,20 +22,16 @@
 //			return llm.Response{}, llm.Classify(err) // timeouts and cancellations
 //		}
 //		if resp.Status == 429 {
-//			return llm.Response{}, &llm.Error{Class: llm.RateLimit, Message: resp.Body}
+//			return llm.Response{}, &llm.Error{Class: llm.ClassRateLimit, Message: resp.Body}
 //		}
 //		...
 //		return llm.Response{Content: text, Tokens: llm.Tokens{Input: in, Output: out}}, nil
 //	}
 //
-// HTTPStatusClass maps an HTTP status code to its Class.
+// The caller of a Func tests a failure's class with errors.Is, as for
+// lisp.Kind: errors.Is(err, llm.ClassRateLimit).
 //
-// # Guarding an HTTP adapter
-//
-// A provider endpoint is trusted with the request and the credentials, not
-// with what it answers. An adapter that speaks HTTP makes a Guard from its
-// key and headers, sends its requests with Guard.Client and returns
-// Guard.Func of its function: its errors then never show the credentials,
-// it follows no redirect to another host, and it reads no reply past
-// MaxResponseBytes.
+// Package llm/adapter holds what an adapter that speaks HTTP needs
+// besides: the Guard that keeps its credentials out of errors and bounds
+// what it reads, and the classification of HTTP failures (HTTPError).
 package llm

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net"
-	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -49,19 +46,14 @@ type Request struct {
 	// Options are the caller's per-call options (temperature, model
 	// parameters...), passed through untouched.
 	Options map[string]any
-	// Cache asks the provider to cache the stable prefix of the request
-	// (the system prompt and the conversation up to the newest message)
-	// between turns, where it supports explicit prompt caching (Anthropic);
-	// providers that cache prefixes on their own (OpenAI) ignore it.
+	// Cache asks the provider to cache the request's stable prefix between
+	// turns where it caches explicitly (Anthropic); the others ignore it
+	// (docs/models.md, "Tokens and prompt caching").
 	Cache bool
 
 	// Agent, Depth, TraceID and ParentTraceID say which mission of an agent
-	// tree sends the request, as its events do (agent.Event): the agent's
-	// name (its Config.Name, else the name of the tool it was called as; ""
-	// when it has none), the number of missions above it (0 at the top),
-	// its trace id, and its caller's ("" at the top). A model shared by the
-	// tree, a router or a recorder tells a child's call from its parent's
-	// by them. Adapters do not send them to the provider.
+	// tree sends the request (as agent.Event does); adapters do not send
+	// them (docs/models.md, "Writing an adapter").
 	Agent                  string `json:",omitempty"`
 	Depth                  int    `json:",omitempty"`
 	TraceID, ParentTraceID string `json:",omitempty"`
@@ -136,23 +128,23 @@ func (Name) model() {}
 type Registry map[string]Func
 
 // Resolve returns the function of m: m itself for a Func, the registry's
-// entry for a Name. Its errors are *Error values of Class Config, with the
+// entry for a Name. Its errors are *Error values of ClassConfig, with the
 // reasons the agents report: llm_required (m is nil), llm_registry_required
 // (a Name without a registry), llm_not_found (a Name the registry does not
 // have) and invalid_llm (a nil function).
 func (r Registry) Resolve(m Model) (Func, error) {
 	switch m := m.(type) {
 	case nil:
-		return nil, &Error{Class: Config, Reason: "llm_required",
+		return nil, &Error{Class: ClassConfig, Reason: "llm_required",
 			Message: "no LLM: set the agent's LLM or pass one in the run options"}
 	case Func:
 		if m == nil {
-			return nil, &Error{Class: Config, Reason: "invalid_llm", Message: "the LLM function is nil"}
+			return nil, &Error{Class: ClassConfig, Reason: "invalid_llm", Message: "the LLM function is nil"}
 		}
 		return m, nil
 	case Name:
 		if r == nil {
-			return nil, &Error{Class: Config, Reason: "llm_registry_required",
+			return nil, &Error{Class: ClassConfig, Reason: "llm_registry_required",
 				Message: fmt.Sprintf("an LLM registry is required to use the model name %q", string(m))}
 		}
 		f, ok := r[string(m)]
@@ -162,34 +154,41 @@ func (r Registry) Resolve(m Model) (Func, error) {
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			return nil, &Error{Class: Config, Reason: "llm_not_found",
+			return nil, &Error{Class: ClassConfig, Reason: "llm_not_found",
 				Message: fmt.Sprintf("LLM %q is not in the registry (it has: %s)", string(m), strings.Join(names, ", "))}
 		}
 		if f == nil {
-			return nil, &Error{Class: Config, Reason: "invalid_llm",
+			return nil, &Error{Class: ClassConfig, Reason: "invalid_llm",
 				Message: fmt.Sprintf("the registry entry for %q is a nil function", string(m))}
 		}
 		return f, nil
 	}
-	return nil, &Error{Class: Config, Reason: "invalid_llm", Message: fmt.Sprintf("unsupported model reference %T", m)}
+	return nil, &Error{Class: ClassConfig, Reason: "invalid_llm", Message: fmt.Sprintf("unsupported model reference %T", m)}
 }
 
 // Class says what kind of failure an LLM call had, for retry decisions.
+// A Class is an error value for errors.Is, as lisp.Kind is:
+// errors.Is(err, llm.ClassRateLimit) is true for an *Error of that class
+// anywhere in err's chain.
 type Class string
 
-// The classes of failures. RateLimit, Timeout, ServerError and Network are
-// worth retrying by default; Auth never is.
+// Error returns the class's name, "rate_limit"...
+func (c Class) Error() string { return string(c) }
+
+// The classes of failures. ClassRateLimit, ClassTimeout, ClassServerError
+// and ClassNetwork are worth retrying by default; ClassAuth and ClassConfig
+// never are.
 const (
-	RateLimit     Class = "rate_limit"     // HTTP 429: slow down and retry
-	Timeout       Class = "timeout"        // the call took too long (HTTP 408, 504, a deadline)
-	ServerError   Class = "server_error"   // HTTP 5xx, the provider overloaded (Anthropic's 529)
-	Network       Class = "network"        // the connection was refused or broken
-	ContextLength Class = "context_length" // the prompt is longer than the model's context window
-	Auth          Class = "auth"           // HTTP 401, 403: a missing or wrong key; never retried
-	ClientError   Class = "client_error"   // other HTTP 4xx, a reply a Guard refuses: retrying will not help
-	Config        Class = "config_error"   // no model, unknown name...
-	Cancelled     Class = "cancelled"      // the caller's context was cancelled
-	Unknown       Class = "unknown"
+	ClassRateLimit     Class = "rate_limit"     // HTTP 429: slow down and retry
+	ClassTimeout       Class = "timeout"        // the call took too long (HTTP 408, 504, a deadline)
+	ClassServerError   Class = "server_error"   // HTTP 5xx, the provider overloaded (Anthropic's 529)
+	ClassNetwork       Class = "network"        // the connection was refused or broken
+	ClassContextLength Class = "context_length" // the prompt is longer than the model's context window
+	ClassAuth          Class = "auth"           // HTTP 401, 403: a missing or wrong key; never retried
+	ClassClientError   Class = "client_error"   // other HTTP 4xx, a reply an adapter.Guard refuses: retrying will not help
+	ClassConfig        Class = "config_error"   // no model, unknown name...
+	ClassCancelled     Class = "cancelled"      // the caller's context was cancelled
+	ClassUnknown       Class = "unknown"
 )
 
 // Error is a failed LLM call.
@@ -227,29 +226,13 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// HTTPStatusClass classifies an HTTP status code: 429 is RateLimit, 408
-// and 504 are Timeout, 401 and 403 Auth, other 5xx ServerError, other 4xx
-// ClientError. (A 400 about the context length is ContextLength, which only
-// the response body tells.)
-func HTTPStatusClass(status int) Class {
-	switch {
-	case status == 429:
-		return RateLimit
-	case status == 408 || status == 504:
-		return Timeout
-	case status == 401 || status == 403:
-		return Auth
-	case status >= 500:
-		return ServerError
-	case status >= 400:
-		return ClientError
-	}
-	return Unknown
-}
+// Is reports whether target is e's Class: errors.Is(err, llm.ClassAuth).
+func (e *Error) Is(target error) bool { c, ok := target.(Class); return ok && e != nil && e.Class == c }
 
 // Classify returns err as an *Error: an *Error in its chain as it is,
-// context.DeadlineExceeded as Timeout, context.Canceled as Cancelled, and
-// anything else as Unknown. Classify(nil) is nil.
+// context.DeadlineExceeded as ClassTimeout, context.Canceled as
+// ClassCancelled, a Class returned as an error as an *Error of that class,
+// and anything else as ClassUnknown. Classify(nil) is nil.
 func Classify(err error) *Error {
 	if err == nil {
 		return nil
@@ -258,84 +241,26 @@ func Classify(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	var c Class
+	if errors.As(err, &c) {
+		if err == error(c) {
+			return &Error{Class: c}
+		}
+		return &Error{Class: c, Err: err}
+	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Class: Timeout, Err: err}
+		return &Error{Class: ClassTimeout, Err: err}
 	case errors.Is(err, context.Canceled):
-		return &Error{Class: Cancelled, Err: err}
+		return &Error{Class: ClassCancelled, Err: err}
 	}
 	var t interface{ Timeout() bool } // net.Error and friends
 	if errors.As(err, &t) && t.Timeout() {
-		return &Error{Class: Timeout, Err: err}
+		return &Error{Class: ClassTimeout, Err: err}
 	}
 	var op *net.OpError
 	if errors.As(err, &op) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
-		return &Error{Class: Network, Err: err}
+		return &Error{Class: ClassNetwork, Err: err}
 	}
-	return &Error{Class: Unknown, Err: err}
-}
-
-// HTTPError builds the *Error of a failed HTTP call to a provider, for
-// adapters: the class from the status (see HTTPStatusClass), ContextLength
-// when a 400's (413's, 422's) message says the prompt is too long, and
-// RetryAfter from the
-// response's Retry-After (seconds or an HTTP date) or retry-after-ms
-// header. header may be nil.
-func HTTPError(status int, header http.Header, message string, err error) *Error {
-	e := &Error{Class: HTTPStatusClass(status), Status: status, Message: message, Err: err}
-	if e.Class == ClientError && (status == 400 || status == 413 || status == 422) && mentionsContextLength(message) {
-		e.Class = ContextLength
-	}
-	e.RetryAfter = RetryAfter(header, time.Now())
-	return e
-}
-
-// RetryAfter reads how long a response asks to wait before retrying: the
-// retry-after-ms header (OpenAI, Anthropic), else Retry-After in seconds or
-// as an HTTP date relative to now; 0 when absent or unreadable. It is what
-// the provider says, however long: the agent's RetryPolicy decides whether
-// to wait that long (see its MaxRetryAfter).
-func RetryAfter(header http.Header, now time.Time) time.Duration {
-	if header == nil {
-		return 0
-	}
-	if ms, err := strconv.ParseFloat(strings.TrimSpace(header.Get("retry-after-ms")), 64); err == nil && ms > 0 {
-		return duration(ms, time.Millisecond)
-	}
-	v := strings.TrimSpace(header.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return duration(secs, time.Second)
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-// duration is n units, the longest duration when it would overflow (a
-// Retry-After of 1e12 seconds), never negative.
-func duration(n float64, unit time.Duration) time.Duration {
-	if d := n * float64(unit); d < float64(math.MaxInt64) {
-		return time.Duration(d)
-	}
-	return math.MaxInt64
-}
-
-// mentionsContextLength reports whether a provider's message says the
-// prompt does not fit the model's context window.
-func mentionsContextLength(msg string) bool {
-	m := strings.ToLower(msg)
-	for _, s := range []string{"context_length", "context length", "context window", "maximum context",
-		"prompt is too long", "too many tokens", "input is too long", "exceeds the maximum"} {
-		if strings.Contains(m, s) {
-			return true
-		}
-	}
-	return false
+	return &Error{Class: ClassUnknown, Err: err}
 }

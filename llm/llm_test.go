@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net"
-	"net/http"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ptc-go/ptc/llm"
 )
@@ -42,7 +39,7 @@ func TestResolve(t *testing.T) {
 			continue
 		}
 		var e *llm.Error
-		if !errors.As(err, &e) || e.Reason != tt.reason || e.Class != llm.Config {
+		if !errors.As(err, &e) || e.Reason != tt.reason || e.Class != llm.ClassConfig {
 			t.Errorf("Resolve(%#v): %v, want reason %s", tt.model, err, tt.reason)
 		}
 	}
@@ -57,19 +54,21 @@ func (netTimeout) Temporary() bool { return true }
 var _ net.Error = netTimeout{}
 
 func TestClassify(t *testing.T) {
-	rate := &llm.Error{Class: llm.RateLimit, Status: 429}
+	rate := &llm.Error{Class: llm.ClassRateLimit, Status: 429}
 	tests := []struct {
 		err  error
 		want llm.Class
 	}{
-		{rate, llm.RateLimit},
-		{fmt.Errorf("wrapped: %w", rate), llm.RateLimit},
-		{context.DeadlineExceeded, llm.Timeout},
-		{fmt.Errorf("post: %w", context.Canceled), llm.Cancelled},
-		{netTimeout{}, llm.Timeout},
-		{&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, llm.Network},
-		{fmt.Errorf("read: %w", syscall.ECONNRESET), llm.Network},
-		{errors.New("boom"), llm.Unknown},
+		{rate, llm.ClassRateLimit},
+		{fmt.Errorf("wrapped: %w", rate), llm.ClassRateLimit},
+		{context.DeadlineExceeded, llm.ClassTimeout},
+		{fmt.Errorf("post: %w", context.Canceled), llm.ClassCancelled},
+		{netTimeout{}, llm.ClassTimeout},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, llm.ClassNetwork},
+		{fmt.Errorf("read: %w", syscall.ECONNRESET), llm.ClassNetwork},
+		{errors.New("boom"), llm.ClassUnknown},
+		{llm.ClassRateLimit, llm.ClassRateLimit},
+		{fmt.Errorf("quota: %w", llm.ClassAuth), llm.ClassAuth},
 	}
 	for _, tt := range tests {
 		if got := llm.Classify(tt.err); got.Class != tt.want {
@@ -79,13 +78,6 @@ func TestClassify(t *testing.T) {
 	if llm.Classify(nil) != nil {
 		t.Error("Classify(nil) != nil")
 	}
-	for status, want := range map[int]llm.Class{429: llm.RateLimit, 408: llm.Timeout, 504: llm.Timeout,
-		500: llm.ServerError, 503: llm.ServerError, 400: llm.ClientError, 404: llm.ClientError, 200: llm.Unknown,
-		401: llm.Auth, 403: llm.Auth, 529: llm.ServerError} {
-		if got := llm.HTTPStatusClass(status); got != want {
-			t.Errorf("HTTPStatusClass(%d) = %s, want %s", status, got, want)
-		}
-	}
 }
 
 func TestErrorText(t *testing.T) {
@@ -94,9 +86,9 @@ func TestErrorText(t *testing.T) {
 		err  *llm.Error
 		want string
 	}{
-		{&llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}, "llm: rate_limit (HTTP 429): slow down"},
-		{&llm.Error{Class: llm.Unknown, Err: base}, "llm: unknown: connection reset"},
-		{&llm.Error{Class: llm.Timeout}, "llm: timeout"},
+		{&llm.Error{Class: llm.ClassRateLimit, Status: 429, Message: "slow down"}, "llm: rate_limit (HTTP 429): slow down"},
+		{&llm.Error{Class: llm.ClassUnknown, Err: base}, "llm: unknown: connection reset"},
+		{&llm.Error{Class: llm.ClassTimeout}, "llm: timeout"},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
@@ -106,6 +98,40 @@ func TestErrorText(t *testing.T) {
 	if !errors.Is(&llm.Error{Err: base}, base) {
 		t.Error("Unwrap")
 	}
+}
+
+// TestClassIsError: a Class is an error value for errors.Is, true for an
+// *Error of that class anywhere in the chain and for the Class itself.
+func TestClassIsError(t *testing.T) {
+	rate := fmt.Errorf("turn 2: %w", &llm.Error{Class: llm.ClassRateLimit, Status: 429})
+	tests := []struct {
+		err    error
+		target llm.Class
+		want   bool
+	}{
+		{rate, llm.ClassRateLimit, true},
+		{rate, llm.ClassTimeout, false},
+		{llm.ClassAuth, llm.ClassAuth, true},
+		{errors.New("rate_limit"), llm.ClassRateLimit, false},
+	}
+	for _, tt := range tests {
+		if got := errors.Is(tt.err, tt.target); got != tt.want {
+			t.Errorf("errors.Is(%v, %s) = %v, want %v", tt.err, tt.target, got, tt.want)
+		}
+	}
+	if got := llm.ClassRateLimit.Error(); got != "rate_limit" {
+		t.Errorf("Error() = %q", got)
+	}
+	if e := llm.Classify(llm.ClassAuth); e.Class != llm.ClassAuth || e.Err != nil || e.Error() != "llm: auth" {
+		t.Errorf("Classify(ClassAuth) = %#v", e)
+	}
+}
+
+func ExampleClass() {
+	call := func() error { return fmt.Errorf("turn 1: %w", &llm.Error{Class: llm.ClassRateLimit, Status: 429}) }
+	err := call()
+	fmt.Println(errors.Is(err, llm.ClassRateLimit), errors.Is(err, llm.ClassAuth))
+	// Output: true false
 }
 
 func ExampleRegistry_Resolve() {
@@ -124,52 +150,6 @@ func ExampleRegistry_Resolve() {
 	// Output:
 	// you said: hi 7
 	// llm: config_error: LLM "gpt" is not in the registry (it has: echo)
-}
-
-func TestHTTPError(t *testing.T) {
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	h := func(kv ...string) http.Header {
-		hd := http.Header{}
-		for i := 0; i < len(kv); i += 2 {
-			hd.Set(kv[i], kv[i+1])
-		}
-		return hd
-	}
-	for _, tc := range []struct {
-		status int
-		header http.Header
-		msg    string
-		class  llm.Class
-		after  time.Duration
-	}{
-		{429, h("Retry-After", "2"), "slow down", llm.RateLimit, 2 * time.Second},
-		{429, h("retry-after-ms", "1500", "Retry-After", "9"), "", llm.RateLimit, 1500 * time.Millisecond},
-		{429, h("Retry-After", now.Add(30*time.Second).Format(http.TimeFormat)), "", llm.RateLimit, 30 * time.Second},
-		{429, h("Retry-After", "soon"), "", llm.RateLimit, 0},
-		{429, h("Retry-After", "999999"), "", llm.RateLimit, 999999 * time.Second},
-		// Past what a Duration holds: the longest, not a negative wait.
-		{429, h("Retry-After", "1e12"), "", llm.RateLimit, math.MaxInt64},
-		{429, h("retry-after-ms", "1e300"), "", llm.RateLimit, math.MaxInt64},
-		{408, nil, "", llm.Timeout, 0},
-		{504, nil, "", llm.Timeout, 0},
-		{500, nil, "", llm.ServerError, 0},
-		{529, nil, "overloaded", llm.ServerError, 0},
-		{401, nil, "invalid x-api-key", llm.Auth, 0},
-		{403, nil, "", llm.Auth, 0},
-		{400, nil, "This model's maximum context length is 128000 tokens", llm.ContextLength, 0},
-		{400, nil, "prompt is too long: 210000 tokens > 200000 maximum", llm.ContextLength, 0},
-		{400, nil, "invalid temperature", llm.ClientError, 0},
-		{404, nil, "no such model", llm.ClientError, 0},
-	} {
-		e := llm.HTTPError(tc.status, tc.header, tc.msg, nil)
-		got := llm.RetryAfter(tc.header, now)
-		if e.Class != tc.class || got != tc.after || e.Status != tc.status || e.Message != tc.msg {
-			t.Errorf("%d %v %q: class %s, retry after %v", tc.status, tc.header, tc.msg, e.Class, got)
-		}
-	}
-	if llm.RetryAfter(nil, now) != 0 {
-		t.Error("nil header")
-	}
 }
 
 func TestTokensAdd(t *testing.T) {

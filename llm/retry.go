@@ -16,29 +16,26 @@ type RetryPolicy struct {
 	// MaxAttempts is the number of calls, the first included. 0 or 1: no
 	// retries.
 	MaxAttempts int
-	// Backoff is how the delay grows: Exponential (the default), Linear or
-	// Constant.
+	// Backoff is how the delay grows: BackoffExponential (the default),
+	// BackoffLinear or BackoffConstant.
 	Backoff Backoff
-	// BaseDelay is the first delay. Default 1s. A provider's Retry-After
-	// (Error.RetryAfter) wins when it is longer, even past MaxDelay: the
-	// provider said when it will answer, and an earlier retry would be
-	// refused again. But see MaxRetryAfter.
+	// BaseDelay is the first delay. Default 1s. A provider's longer
+	// Retry-After (Error.RetryAfter) wins, even past MaxDelay, up to
+	// MaxRetryAfter.
 	BaseDelay time.Duration
 	// MaxDelay caps the backoff. Default 30s.
 	MaxDelay time.Duration
-	// MaxRetryAfter is the longest Retry-After waited for: a provider
-	// asking for a longer wait ends the retries at once, with its error
-	// (which says so). Default DefaultMaxRetryAfter (1 minute). Whatever
-	// the wait, one that would end past the caller's deadline ends the
-	// retries at once too, rather than sleeping into the deadline.
+	// MaxRetryAfter is the longest Retry-After waited for (default 1
+	// minute); a longer one, or a wait past the caller's deadline, ends the
+	// retries at once with the error (docs/models.md, "Errors and retries").
 	MaxRetryAfter time.Duration
 	// Jitter spreads each delay at random by up to this fraction, so that
 	// callers that failed together do not retry together. Default 0.2
 	// (±20%); negative: none.
 	Jitter float64
 	// Retryable are the failure classes worth retrying. Default
-	// rate_limit, timeout, server_error and network. auth and
-	// config_error are never retried.
+	// ClassRateLimit, ClassTimeout, ClassServerError and ClassNetwork;
+	// ClassAuth and ClassConfig are never retried.
 	Retryable []Class
 }
 
@@ -48,16 +45,16 @@ type Backoff int
 // Backoff strategies: the nth retry waits BaseDelay×2ⁿ⁻¹, BaseDelay×n or
 // BaseDelay.
 const (
-	Exponential Backoff = iota
-	Linear
-	Constant
+	BackoffExponential Backoff = iota
+	BackoffLinear
+	BackoffConstant
 )
 
-// DefaultMaxRetryAfter is the longest Retry-After a RetryPolicy waits for
+// defaultMaxRetryAfter is the longest Retry-After a RetryPolicy waits for
 // when its MaxRetryAfter is zero: a minute, within which the providers'
 // per-minute quotas refill; a longer wait (a daily quota spent, a hostile
 // Retry-After: 999999) is not waited for.
-const DefaultMaxRetryAfter = time.Minute
+const defaultMaxRetryAfter = time.Minute
 
 // Retry defaults.
 const (
@@ -66,7 +63,7 @@ const (
 	defaultJitter    = 0.2
 )
 
-var defaultRetryable = []Class{RateLimit, Timeout, ServerError, Network}
+var defaultRetryable = []Class{ClassRateLimit, ClassTimeout, ClassServerError, ClassNetwork}
 
 // Next decides whether a call that failed with err on attempt (from 1) is
 // tried again, and after how long: the policy's backoff, jittered, or the
@@ -101,7 +98,7 @@ func (p RetryPolicy) Next(ctx context.Context, attempt int, err error) (wait tim
 // and config errors never, the others when Retryable (or its default)
 // lists them.
 func (p RetryPolicy) Retries(class Class) bool {
-	if class == Auth || class == Config {
+	if class == ClassAuth || class == ClassConfig {
 		return false // a wrong key or model name does not heal
 	}
 	classes := p.Retryable
@@ -111,12 +108,12 @@ func (p RetryPolicy) Retries(class Class) bool {
 	return slices.Contains(classes, class)
 }
 
-// MaxWait is MaxRetryAfter, or DefaultMaxRetryAfter when it is zero.
+// MaxWait is MaxRetryAfter, or its default (1 minute) when it is zero.
 func (p RetryPolicy) MaxWait() time.Duration {
 	if p.MaxRetryAfter > 0 {
 		return p.MaxRetryAfter
 	}
-	return DefaultMaxRetryAfter
+	return defaultMaxRetryAfter
 }
 
 // delay is the backoff before retry n (n from 1), capped at MaxDelay.
@@ -131,9 +128,9 @@ func (p RetryPolicy) delay(n int) time.Duration {
 	}
 	var d time.Duration
 	switch p.Backoff {
-	case Linear:
+	case BackoffLinear:
 		d = base * time.Duration(min(n, 1<<20))
-	case Constant:
+	case BackoffConstant:
 		d = base
 	default:
 		d = base << min(n-1, 20)

@@ -14,8 +14,8 @@ func TestRetryDelays(t *testing.T) {
 		want []time.Duration
 	}{
 		{RetryPolicy{}, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second}},
-		{RetryPolicy{BaseDelay: time.Millisecond, Backoff: Linear}, []time.Duration{time.Millisecond, 2 * time.Millisecond, 3 * time.Millisecond}},
-		{RetryPolicy{BaseDelay: 3 * time.Second, Backoff: Constant, MaxDelay: 2 * time.Second}, []time.Duration{2 * time.Second, 2 * time.Second}},
+		{RetryPolicy{BaseDelay: time.Millisecond, Backoff: BackoffLinear}, []time.Duration{time.Millisecond, 2 * time.Millisecond, 3 * time.Millisecond}},
+		{RetryPolicy{BaseDelay: 3 * time.Second, Backoff: BackoffConstant, MaxDelay: 2 * time.Second}, []time.Duration{2 * time.Second, 2 * time.Second}},
 		{RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Minute}, []time.Duration{time.Minute}},
 	} {
 		for i, want := range tc.want {
@@ -52,21 +52,21 @@ func TestRetryJitter(t *testing.T) {
 }
 
 func TestNeverRetried(t *testing.T) {
-	all := RetryPolicy{Retryable: []Class{Auth, Config, RateLimit}}
+	all := RetryPolicy{Retryable: []Class{ClassAuth, ClassConfig, ClassRateLimit}}
 	for _, tc := range []struct {
 		err  error
 		want bool
 	}{
-		{&Error{Class: Auth}, false},
-		{&Error{Class: Config}, false},
-		{&Error{Class: RateLimit}, true},
+		{&Error{Class: ClassAuth}, false},
+		{&Error{Class: ClassConfig}, false},
+		{&Error{Class: ClassRateLimit}, true},
 		{errors.New("boom"), false},
 	} {
 		if got := all.Retries(Classify(tc.err).Class); got != tc.want {
 			t.Errorf("%v: retryable %v", tc.err, got)
 		}
 	}
-	if (RetryPolicy{}).Retries(ContextLength) {
+	if (RetryPolicy{}).Retries(ClassContextLength) {
 		t.Error("context_length retried by default")
 	}
 }
@@ -76,8 +76,8 @@ func TestNeverRetried(t *testing.T) {
 // retries at once, and the error says why.
 func TestRetryNext(t *testing.T) {
 	p := RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, Jitter: -1}
-	limited := &Error{Class: RateLimit, RetryAfter: 2 * time.Minute}
-	soon := &Error{Class: RateLimit, RetryAfter: 5 * time.Millisecond}
+	limited := &Error{Class: ClassRateLimit, RetryAfter: 2 * time.Minute}
+	soon := &Error{Class: ClassRateLimit, RetryAfter: 5 * time.Millisecond}
 	for _, tc := range []struct {
 		name    string
 		p       RetryPolicy
@@ -87,10 +87,10 @@ func TestRetryNext(t *testing.T) {
 		retry   bool
 		why     string
 	}{
-		{"first failure", p, 1, &Error{Class: ServerError}, time.Millisecond, true, ""},
-		{"second failure doubles", p, 2, &Error{Class: ServerError}, 2 * time.Millisecond, true, ""},
-		{"attempts spent", p, 3, &Error{Class: ServerError}, 0, false, ""},
-		{"auth never", p, 1, &Error{Class: Auth}, 0, false, ""},
+		{"first failure", p, 1, &Error{Class: ClassServerError}, time.Millisecond, true, ""},
+		{"second failure doubles", p, 2, &Error{Class: ClassServerError}, 2 * time.Millisecond, true, ""},
+		{"attempts spent", p, 3, &Error{Class: ClassServerError}, 0, false, ""},
+		{"auth never", p, 1, &Error{Class: ClassAuth}, 0, false, ""},
 		{"retry-after wins when longer", p, 1, soon, 5 * time.Millisecond, true, ""},
 		{"retry-after too long", p, 1, limited, 0, false, "longer than the retry policy's MaxRetryAfter (1m0s)"},
 		{"retry-after within a raised limit", RetryPolicy{MaxAttempts: 2, MaxRetryAfter: time.Hour, Jitter: -1}, 1, limited, 2 * time.Minute, true, ""},
@@ -108,7 +108,7 @@ func TestRetryNext(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	_, retry, err := RetryPolicy{MaxAttempts: 2, MaxRetryAfter: 3 * time.Hour}.Next(ctx, 1, &Error{Class: RateLimit, RetryAfter: 2 * time.Hour})
+	_, retry, err := RetryPolicy{MaxAttempts: 2, MaxRetryAfter: 3 * time.Hour}.Next(ctx, 1, &Error{Class: ClassRateLimit, RetryAfter: 2 * time.Hour})
 	if retry || !strings.Contains(err.Error(), "after the mission's deadline") {
 		t.Errorf("a wait past the deadline: retry %v, %v", retry, err)
 	}

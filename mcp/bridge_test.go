@@ -78,7 +78,7 @@ func bridgeSession(tb testing.TB, ts *mcp.Toolset) *mcpsdk.ClientSession {
 	s := mcp.NewService(mcp.ServiceOptions{})
 	// A generous timeout: 50 calls through two MCP sessions take their time
 	// on a busy machine, and the test is about what they return.
-	if err := s.AddCodeMode(ts.Tools(mcp.ToolsOptions{}), mcp.CodeModeOptions{Limits: lisp.Limits{Timeout: 5 * time.Minute}}); err != nil {
+	if err := s.AddCodeMode(ts.Tools(0), mcp.CodeModeOptions{Limits: lisp.Limits{Timeout: 5 * time.Minute}}); err != nil {
 		tb.Fatal(err)
 	}
 	return svConnect(tb, s)
@@ -225,7 +225,7 @@ func BenchmarkUpstreamCall(b *testing.B) {
 		}
 	})
 	b.Run("bridge", func(b *testing.B) {
-		tool := bridgeToolset(b, 0).Tools(mcp.ToolsOptions{MaxListed: -1})["up.tool_007"]
+		tool := bridgeToolset(b, 0).Tools(-1)["up.tool_007"]
 		args := lisp.NewMap(lisp.Keyword("id"), int64(7))
 		b.ReportAllocs()
 		for b.Loop() {

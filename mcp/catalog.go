@@ -11,38 +11,29 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// ToolsOptions say how Toolset.Tools presents the tools.
-type ToolsOptions struct {
-	// MaxListed is how many tools the system prompt may list. With more,
-	// every MCP tool is unlisted (agent.Tool.Unlisted) and one more tool,
-	// mcp.search, finds them. 0: DefaultToolsListed; negative (-1): list
-	// them all.
-	MaxListed int
-}
+// defaultToolsListed is the default of Tools' maxListed.
+const defaultToolsListed = 30
 
-// DefaultToolsListed is ToolsOptions.MaxListed's default.
-const DefaultToolsListed = 30
-
-// SearchToolName is the name of the catalog's search tool.
-const SearchToolName = "mcp.search"
-
-// SearchSignature is the search tool's contract.
-const SearchSignature = "(query :string, limit :int?) -> [{name :string, signature :string, description :string}]"
+// searchSignature is the search tool's contract.
+const searchSignature = "(query :string, limit :int?) -> [{name :string, signature :string, description :string}]"
 
 // Search limits: the default and the largest number of tools a search
 // returns.
 const (
-	DefaultSearchLimit = 10
-	MaxSearchLimit     = 50
+	defaultSearchLimit = 10
+	maxSearchLimit     = 50
 )
 
 // Tools returns the agent tools, keyed by name ("server.tool"), for
-// agent.Config.Tools. When there are more than opts.MaxListed, they are
-// all unlisted and the map also holds mcp.search (see Search).
-func (t *Toolset) Tools(opts ToolsOptions) map[string]agent.Tool {
-	limit := opts.MaxListed
+// agent.Config.Tools. maxListed is how many tools the system prompt may
+// list (0: 30; negative: all). With more, every MCP tool is unlisted
+// (agent.Tool.Unlisted) and one more tool, mcp.search, finds them by
+// keywords over their names and descriptions (docs/mcp.md, "Large
+// catalogs").
+func (t *Toolset) Tools(maxListed int) map[string]agent.Tool {
+	limit := maxListed
 	if limit == 0 {
-		limit = DefaultToolsListed
+		limit = defaultToolsListed
 	}
 	unlisted := limit >= 0 && len(t.tools) > limit
 	out := make(map[string]agent.Tool, len(t.tools)+1)
@@ -50,9 +41,9 @@ func (t *Toolset) Tools(opts ToolsOptions) map[string]agent.Tool {
 		out[rt.info.Name] = rt.agentTool(unlisted)
 	}
 	if unlisted {
-		out[SearchToolName] = agent.Tool{
+		out[searchTool] = agent.Tool{
 			Func:      t.searchFunc,
-			Signature: SearchSignature,
+			Signature: searchSignature,
 			Description: "Finds the tools, among the " + strconv.Itoa(len(t.tools)) +
 				" callable tools not listed here, whose name and description match the query's words; " +
 				"returns their names, signatures and descriptions, best first. Then call one as (tool/<name> {...}).",
@@ -61,14 +52,15 @@ func (t *Toolset) Tools(opts ToolsOptions) map[string]agent.Tool {
 	return out
 }
 
-// SearchResult is one tool found by Search.
-type SearchResult struct {
+// searchResult is one tool found by search.
+type searchResult struct {
 	Name        string `json:"name"`
 	Signature   string `json:"signature"`
 	Description string `json:"description"`
 }
 
-// Search finds tools by keywords, the work of mcp.search. The query and
+// search finds tools by keywords, the work of mcp.search (docs/mcp.md,
+// "Large catalogs"). The query and
 // each tool's name and description (the server's, without the notes) are
 // split into lower-case words (runs of letters and digits: search_issues
 // is search and issues). A tool scores, for each distinct query word,
@@ -81,13 +73,13 @@ type SearchResult struct {
 // the best that applies from each pair, plus 3 if the whole query, trimmed
 // and lower-cased, occurs in the name. Tools scoring 0 are left out; the
 // others come best first, ties by name. An empty query lists the tools by
-// name. limit <= 0 is DefaultSearchLimit; it is capped at MaxSearchLimit.
+// name. limit <= 0 is defaultSearchLimit; it is capped at maxSearchLimit.
 // Signatures are shown as LLMs see them (firewalled fields left out).
-func (t *Toolset) Search(query string, limit int) []SearchResult {
+func (t *Toolset) search(query string, limit int) []searchResult {
 	if limit <= 0 {
-		limit = DefaultSearchLimit
+		limit = defaultSearchLimit
 	}
-	limit = min(limit, MaxSearchLimit)
+	limit = min(limit, maxSearchLimit)
 	terms := catalogWords(query)
 	uniq := terms[:0:0]
 	seen := map[string]bool{}
@@ -122,9 +114,9 @@ func (t *Toolset) Search(query string, limit int) []SearchResult {
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
-	out := make([]SearchResult, len(hits))
+	out := make([]searchResult, len(hits))
 	for i, h := range hits {
-		out[i] = SearchResult{Name: h.rt.info.Name, Signature: h.rt.promptSig.Public().String(), Description: h.rt.desc}
+		out[i] = searchResult{Name: h.rt.info.Name, Signature: h.rt.promptSig.Public().String(), Description: h.rt.desc}
 	}
 	return out
 }
@@ -178,5 +170,5 @@ func (t *Toolset) searchFunc(_ context.Context, args *lisp.Map) (any, error) {
 			}
 		}
 	}
-	return t.Search(query, limit), nil
+	return t.search(query, limit), nil
 }

@@ -21,7 +21,7 @@ func TestToolsListing(t *testing.T) {
 		{31, false},
 		{5, true},
 	} {
-		tools := ts.Tools(mcp.ToolsOptions{MaxListed: tc.max})
+		tools := ts.Tools(tc.max)
 		_, hasSearch := tools[mcp.SearchToolName]
 		if hasSearch != tc.unlisted || tools["up.add"].Unlisted != tc.unlisted {
 			t.Errorf("MaxListed %d: search %v, unlisted %v", tc.max, hasSearch, tools["up.add"].Unlisted)
@@ -34,7 +34,7 @@ func TestToolsListing(t *testing.T) {
 			t.Errorf("MaxListed %d: %d tools", tc.max, len(tools))
 		}
 	}
-	search := ts.Tools(mcp.ToolsOptions{})[mcp.SearchToolName]
+	search := ts.Tools(0)[mcp.SearchToolName]
 	if search.Signature != mcp.SearchSignature || !strings.Contains(search.Description, "among the 31 callable tools") {
 		t.Errorf("search tool %+v", search)
 	}
@@ -82,7 +82,7 @@ func TestSearch(t *testing.T) {
 		t.Errorf("%+v", rs)
 	}
 	// The tool, as programs call it.
-	v, err := ts.Tools(mcp.ToolsOptions{})[mcp.SearchToolName].Func(context.Background(),
+	v, err := ts.Tools(0)[mcp.SearchToolName].Func(context.Background(),
 		lisp.NewMap(lisp.Keyword("query"), "calendar", lisp.Keyword("limit"), int64(1)))
 	if err != nil {
 		t.Fatal(err)

@@ -63,23 +63,18 @@ type Server struct {
 	Firewall map[string][]string
 	// CallTimeout bounds each call. Zero: no bound but the caller's context.
 	CallTimeout time.Duration
-	// ConnectTimeout bounds the connection: the handshake and the tool
-	// listing together, and each reconnection. Past it, Connect fails
-	// with KindTimeout. Zero: no bound but Connect's context (ptc's CLI
-	// gives 30s). A server that never answers initialize holds Connect
-	// for as long as this and the context allow.
+	// ConnectTimeout bounds the handshake and the tool listing together,
+	// and each reconnection (KindTimeout past it). Zero: no bound but
+	// Connect's context.
 	ConnectTimeout time.Duration
 
-	// Descriptions replace the descriptions of tools, by MCP name, in
-	// what agents and LLMs see: a server's descriptions are text from a
-	// peer, which may tell the model anything. Naming a tool the server
-	// lacks is an error.
+	// Descriptions replace the descriptions of tools, by MCP name, in what
+	// agents and LLMs see (a peer's text may tell the model anything).
+	// Naming a tool the server lacks is an error.
 	Descriptions map[string]string
-	// Pin, when set, is the catalog pin ("sha256:" and 64 hex digits) the
-	// kept tools must have: the hash of their names, titles, descriptions
-	// and schemas as the server sent them (Toolset.Pins gives it). A
-	// server whose catalog changed since it was pinned is refused
-	// (KindPin), before any of its text reaches an agent.
+	// Pin, when set, is the catalog pin ("sha256:" and 64 hex digits,
+	// Toolset.Pins) the kept tools must have; a server whose catalog
+	// changed is refused (KindPin). See docs/mcp.md, "Trust".
 	Pin string
 	// Limits bound the listing and conversion of the tools and what each
 	// adds to a system prompt. Zero fields take the defaults.
@@ -143,7 +138,7 @@ type session struct {
 	done    chan struct{} // closed when the session has ended
 	doneErr error         // why, set before done is closed
 
-	tooBig atomic.Int64 // HTTP replies cut at MaxReplyBytes
+	tooBig atomic.Int64 // HTTP replies cut at maxReplyBytes
 
 	mu       sync.Mutex
 	broken   bool // a call saw the connection closed
@@ -178,23 +173,23 @@ const (
 	KindList      Kind = "list_tools"        // listing the tools failed
 	KindTool      Kind = "tool_error"        // the tool reported an error (isError): Message is its text
 	KindClosed    Kind = "connection_closed" // the server went away (crashed, exited, closed)
-	KindTimeout        = "timeout"           // Server.CallTimeout or ConnectTimeout passed
-	KindCancelled      = "cancelled"         // the caller's context ended
-	KindProtocol       = "protocol_error"    // the call failed at the protocol level
-	KindArguments      = "bad_arguments"     // the arguments have no JSON form
-	KindResult         = "bad_result"        // the result could not be converted
-	KindLimit          = "limit"             // the listing passed a bound of Server.Limits
-	KindPin            = "pin_mismatch"      // the catalog does not have the pin of Server.Pin
-	KindTooLarge       = "reply_too_large"   // a reply was larger than the transport takes (MaxReplyBytes)
-	KindOutput         = "output_schema"     // a structured result contradicts the tool's outputSchema
+	KindTimeout   Kind = "timeout"           // Server.CallTimeout or ConnectTimeout passed
+	KindCancelled Kind = "cancelled"         // the caller's context ended
+	KindProtocol  Kind = "protocol_error"    // the call failed at the protocol level
+	KindArguments Kind = "bad_arguments"     // the arguments have no JSON form
+	KindResult    Kind = "bad_result"        // the result could not be converted
+	KindLimit     Kind = "limit"             // the listing passed a bound of Server.Limits
+	KindPin       Kind = "pin_mismatch"      // the catalog does not have the pin of Server.Pin
+	KindTooLarge  Kind = "reply_too_large"   // a reply was larger than the transport takes (16 MiB)
+	KindOutput    Kind = "output_schema"     // a structured result contradicts the tool's outputSchema
 )
 
-// MaxReplyBytes is the largest reply a server may send: the SDK's frame
+// maxReplyBytes is the largest reply a server may send (16 MiB): the SDK's frame
 // limit over stdio and in memory, and this package's over HTTP (the body
 // of a JSON reply; an event of an event stream, the SDK's). A larger reply
 // fails its call with KindTooLarge and closes the session, which the next
 // call to the server opens again.
-const MaxReplyBytes = mcpsdk.DefaultMaxLineLength
+const maxReplyBytes = mcpsdk.DefaultMaxLineLength
 
 // Error is a failure of an MCP server or of one of its tools. Use
 // errors.As to get one from a tool error or from Connect's error.
@@ -303,7 +298,7 @@ func checkServer(s Server) error {
 		return bad(err.Error())
 	}
 	if s.Pin != "" && !validPin(s.Pin) {
-		return bad(fmt.Sprintf("Pin %q is not %s followed by 64 hex digits", s.Pin, PinPrefix))
+		return bad(fmt.Sprintf("Pin %q is not %s followed by 64 hex digits", s.Pin, pinPrefix))
 	}
 	if _, err := compileFirewall(s.Firewall); err != nil {
 		return bad(err.Error())
@@ -651,7 +646,7 @@ func remoteToolName(server, tool string) (string, bool) {
 }
 
 // clientHeaders adds headers to every request, and bounds replies to
-// MaxReplyBytes: the body of a JSON reply (which the SDK reads whole), and
+// maxReplyBytes: the body of a JSON reply (which the SDK reads whole), and
 // each event of an event stream (the SDK's own bound, disabled, would not
 // tell the call why it failed).
 type clientHeaders struct {
@@ -675,11 +670,11 @@ func (h *clientHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// errReplyTooLarge ends the reading of an HTTP reply over MaxReplyBytes.
-var errReplyTooLarge = fmt.Errorf("mcp: reply larger than %d bytes", MaxReplyBytes)
+// errReplyTooLarge ends the reading of an HTTP reply over maxReplyBytes.
+var errReplyTooLarge = fmt.Errorf("mcp: reply larger than %d bytes", maxReplyBytes)
 
 // replyLimiter fails a body, or an event of an event stream, larger than
-// MaxReplyBytes.
+// maxReplyBytes.
 type replyLimiter struct {
 	io.ReadCloser
 	stream  bool // an event stream: the bound is per event
@@ -709,7 +704,7 @@ func (l *replyLimiter) Read(p []byte) (int, error) {
 			l.n++
 		}
 	}
-	if l.n > MaxReplyBytes {
+	if l.n > maxReplyBytes {
 		l.failed = true
 		if l.tooBig != nil {
 			l.tooBig.Add(1)
@@ -849,8 +844,8 @@ func connLost(err error) bool {
 // converted (see the package documentation).
 func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 	c := rt.conn
-	fail := func(kind, msg string, err error) error {
-		return &Error{Server: c.srv.Name, Tool: rt.info.Tool, Kind: Kind(kind), Message: msg, Err: err}
+	fail := func(kind Kind, msg string, err error) error {
+		return &Error{Server: c.srv.Name, Tool: rt.info.Tool, Kind: kind, Message: msg, Err: err}
 	}
 	ss, err := c.session(ctx, rt.info.Tool)
 	if err != nil {
@@ -880,8 +875,8 @@ func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 			ss.mu.Lock()
 			ss.broken, ss.tooLarge = true, true
 			ss.mu.Unlock()
-			return nil, fail(KindTooLarge, fmt.Sprintf("the reply to %s was larger than %d bytes (MaxReplyBytes), "+
-				"which closed the connection; the next call reconnects", rt.info.Tool, MaxReplyBytes), err)
+			return nil, fail(KindTooLarge, fmt.Sprintf("the reply to %s was larger than %d bytes (maxReplyBytes), "+
+				"which closed the connection; the next call reconnects", rt.info.Tool, maxReplyBytes), err)
 		case ss.ended() != nil || connLost(err):
 			if ss.ended() != nil || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) {
 				// The session is over (a reset HTTP request is not).
@@ -889,7 +884,7 @@ func (rt *remoteTool) call(ctx context.Context, args *lisp.Map) (any, error) {
 				ss.broken = true
 				ss.mu.Unlock()
 			}
-			return nil, fail(string(KindClosed), "connection closed during the call of "+rt.info.Tool, err)
+			return nil, fail(KindClosed, "connection closed during the call of "+rt.info.Tool, err)
 		}
 		return nil, fail(KindProtocol, "the call of "+rt.info.Tool+" failed", err)
 	}
@@ -990,7 +985,7 @@ func (c *serverConn) reopen(ctx context.Context, old *session, tool string) (*se
 	if len(c.srv.Command) > 0 {
 		how = "its process restarted"
 	}
-	c.warn(fmt.Sprintf("mcp server %s: reconnected (%s) after a reply larger than %d bytes", c.srv.Name, how, MaxReplyBytes))
+	c.warn(fmt.Sprintf("mcp server %s: reconnected (%s) after a reply larger than %d bytes", c.srv.Name, how, maxReplyBytes))
 	return ss, nil
 }
 

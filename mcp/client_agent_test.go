@@ -28,7 +28,7 @@ func sentText(reqs []llm.Request) string {
 func TestAgentMissionCallsMCPTool(t *testing.T) {
 	ts, _ := connectUp(t, upstream.Options{}, false, mcp.Server{})
 	s := llmtest.NewScript(llmtest.Code(`(return (tool/up.add {:a 1 :b 2}))`))
-	a, err := agent.New(agent.Config{Prompt: "Add 1 and 2.", Tools: ts.Tools(mcp.ToolsOptions{})})
+	a, err := agent.New(agent.Config{Prompt: "Add 1 and 2.", Tools: ts.Tools(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestAgentToolErrorIsFeedback(t *testing.T) {
 		llmtest.Code(`(tool/up.fail {})`),
 		llmtest.Code(`(return (:message ctx/fail))`),
 	)
-	a, err := agent.New(agent.Config{Prompt: "Try.", Tools: ts.Tools(mcp.ToolsOptions{})})
+	a, err := agent.New(agent.Config{Prompt: "Try.", Tools: ts.Tools(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestAgentToolErrorIsFeedback(t *testing.T) {
 
 func TestAgentLargeCatalogSearch(t *testing.T) {
 	ts, _ := connectUp(t, upstream.Options{Tools: 60}, false, mcp.Server{})
-	tools := ts.Tools(mcp.ToolsOptions{})
+	tools := ts.Tools(0)
 	if len(tools) != 11+60+1 || !tools["up.tool_011"].Unlisted || tools[mcp.SearchToolName].Unlisted {
 		t.Fatalf("%d tools; tool_011 unlisted %v", len(tools), tools["up.tool_011"].Unlisted)
 	}
@@ -119,7 +119,7 @@ func TestAgentFirewall(t *testing.T) {
 		llmtest.Code(`(def r (tool/up.echo {:text "pass" :_token (:_token (first items))})) r`),
 		llmtest.Code(`(return {:ok (= (:_token r) (:_token (first items))) :_token (:_token r)})`),
 	)
-	a, err := agent.New(agent.Config{Prompt: "Pass the token on.", Tools: ts.Tools(mcp.ToolsOptions{})})
+	a, err := agent.New(agent.Config{Prompt: "Pass the token on.", Tools: ts.Tools(0)})
 	if err != nil {
 		t.Fatal(err)
 	}

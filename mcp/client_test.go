@@ -49,7 +49,7 @@ func call(t *testing.T, ts *mcp.Toolset, name string, args map[string]any) (lisp
 
 func callCtx(ctx context.Context, t *testing.T, ts *mcp.Toolset, name string, args map[string]any) (lisp.Value, error) {
 	t.Helper()
-	tool, ok := ts.Tools(mcp.ToolsOptions{MaxListed: -1})[name]
+	tool, ok := ts.Tools(-1)[name]
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
@@ -107,7 +107,7 @@ func TestConnectListsEveryPage(t *testing.T) {
 	if last.Server != "up" || last.Tool != "tool_024" || !strings.HasPrefix(last.Description, "Looks up ticket record 24.") {
 		t.Errorf("info %+v", last)
 	}
-	if len(ts.Tools(mcp.ToolsOptions{MaxListed: -1})) != 36 {
+	if len(ts.Tools(-1)) != 36 {
 		t.Errorf("Tools: want 36")
 	}
 }
@@ -314,7 +314,7 @@ func TestFirewallRenamesFields(t *testing.T) {
 
 func TestCloseThenCall(t *testing.T) {
 	ts, ss := connectUp(t, upstream.Options{}, false, mcp.Server{})
-	tools := ts.Tools(mcp.ToolsOptions{})
+	tools := ts.Tools(0)
 	if err := ts.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -23,21 +23,17 @@ type CodeModeOptions struct {
 	// description (what the tool is for); the language cheat-sheet and the
 	// list of tools follow it.
 	Description string
-	// Limits bound each program: time, steps, memory, output, tool calls
-	// (MaxToolCalls)... Zero fields take the interpreter's defaults, but
-	// Timeout defaults to 5s; the program's clock runs while its tools do.
+	// Limits bound each program. Zero fields take the interpreter's
+	// defaults, but Timeout defaults to 5s, while its tools run too.
 	Limits lisp.Limits
-	// MaxListed is the number of tools the description lists with their
-	// signatures and descriptions. 0: DefaultToolsListed (30), as for
-	// Toolset.Tools; negative: all. When some are
-	// left out, the description says how many, and a tool named
-	// "mcp.search" (a catalog search) is listed first, so that programs can
-	// find the others.
+	// MaxListed is the number of tools the description lists (0: 30, as
+	// for Toolset.Tools; negative: all); with more, it lists mcp.search
+	// first, which finds the others.
 	MaxListed int
 }
 
-// DefaultCodeModeName is the code-mode tool's name by default.
-const DefaultCodeModeName = "run_program"
+// defaultCodeModeName is the code-mode tool's name by default.
+const defaultCodeModeName = "run_program"
 
 // searchTool is the name of the catalog search a program can use to find
 // the tools the description does not list.
@@ -73,7 +69,7 @@ const searchTool = "mcp.search"
 func (s *Service) AddCodeMode(tools map[string]agent.Tool, opts CodeModeOptions) error {
 	name := opts.Name
 	if name == "" {
-		name = DefaultCodeModeName
+		name = defaultCodeModeName
 	}
 	if err := validName(name); err != nil {
 		return err
@@ -326,7 +322,7 @@ func codeModeDescription(tools []agent.ToolSchema, opts CodeModeOptions) string 
 	limit := opts.MaxListed
 	switch {
 	case limit == 0:
-		limit = DefaultToolsListed
+		limit = defaultToolsListed
 	case limit < 0:
 		limit = len(tools)
 	}

@@ -18,7 +18,7 @@
 //	)
 //	if err != nil { ... }
 //	defer ts.Close()
-//	a, err := agent.New(agent.Config{Prompt: "...", Tools: ts.Tools(mcp.ToolsOptions{})})
+//	a, err := agent.New(agent.Config{Prompt: "...", Tools: ts.Tools(0)})
 //
 // A Server is reached in one of three ways: Command starts a process and
 // speaks MCP on its stdin and stdout (Env adds to the host's environment,
@@ -148,7 +148,7 @@
 // of ...", the host lives on, and later calls fail at once the same way;
 // reconnect with a new Connect.
 //
-// A reply larger than MaxReplyBytes (16 MiB: the SDK's frame limit over
+// A reply larger than 16 MiB (the SDK's frame limit over
 // stdio, and this package's bound of an HTTP body or event) fails its call
 // with KindTooLarge ("the reply to ... was larger than 16777216 bytes"),
 // and the transport closes the connection: the next call to the server
@@ -189,8 +189,8 @@
 // # Large catalogs
 //
 // Listing hundreds of tools in the system prompt costs tokens on every
-// turn. Toolset.Tools lists up to ToolsOptions.MaxListed tools
-// (DefaultToolsListed, 30); with more, every MCP tool is unlisted
+// turn. Toolset.Tools(maxListed) lists up to maxListed tools (0: 30);
+// with more, every MCP tool is unlisted
 // (agent.Tool.Unlisted: the prompt only counts them) and one more tool is
 // listed, mcp.search:
 //
@@ -199,7 +199,7 @@
 //
 // so that programs discover tools, then call them by name, as in the
 // "search, then execute" tool of Cloudflare's Code Mode. Its scoring,
-// simple and deterministic, is documented on Toolset.Search.
+// simple and deterministic, is in docs/mcp.md ("Large catalogs").
 //
 // # What a server is trusted with
 //

@@ -33,9 +33,9 @@ func ExampleConnect() {
 		fmt.Println(info.Name, info.Signature)
 	}
 
-	// agent.Config{Tools: ts.Tools(mcp.ToolsOptions{})} lets programs
+	// agent.Config{Tools: ts.Tools(0)} lets programs
 	// call (tool/up.add {:a 1 :b 2}); here, the Go way:
-	tools := ts.Tools(mcp.ToolsOptions{})
+	tools := ts.Tools(0)
 	sum, err := tools["up.add"].Func(ctx, lisp.NewMap(lisp.Keyword("a"), int64(1), lisp.Keyword("b"), int64(2)))
 	if err != nil {
 		log.Fatal(err)

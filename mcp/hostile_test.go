@@ -176,7 +176,7 @@ func TestHostileSchemasAreBounded(t *testing.T) {
 		}
 	}
 
-	tool := ts.Tools(mcp.ToolsOptions{MaxListed: -1})
+	tool := ts.Tools(-1)
 	script := llmtest.NewScript(llmtest.Code(`(return 1)`))
 	a, err := agent.New(agent.Config{Prompt: "Go.", Tools: tool})
 	if err != nil {
@@ -445,7 +445,7 @@ func TestDescriptionsAndPin(t *testing.T) {
 		t.Fatal(err)
 	}
 	pin := ts.Pins()["h"]
-	tool := ts.Tools(mcp.ToolsOptions{})["h.search"]
+	tool := ts.Tools(0)["h.search"]
 	_ = ts.Close()
 	if strings.Contains(tool.Description, "IMPORTANT") || !strings.HasPrefix(tool.Description, "Searches the documents.") {
 		t.Errorf("description %q: the override replaces the server's", tool.Description)
@@ -459,7 +459,7 @@ func TestDescriptionsAndPin(t *testing.T) {
 		tools []hostile.Tool
 		keep  []string
 		pin   string
-		kind  string
+		kind  mcp.Kind
 	}{
 		{"same catalog", catalog(injected), nil, pin, ""},
 		{"same catalog, pin in upper case", catalog(injected), nil, "sha256:" + strings.ToUpper(pin[7:]), ""},
@@ -467,8 +467,8 @@ func TestDescriptionsAndPin(t *testing.T) {
 		{"a tool added", append(catalog(injected), hostile.Tool{Name: "x", InputSchema: object}), nil, pin, mcp.KindPin},
 		{"a schema changed", append(catalog(injected)[:1], hostile.Tool{Name: "send_mail", Description: "Sends mail.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{}}}`)}), nil, pin, mcp.KindPin},
-		{"malformed pin", catalog(injected), nil, "sha256:abc", string(mcp.KindConfig)},
-		{"unknown description", catalog(injected), nil, "", string(mcp.KindList)},
+		{"malformed pin", catalog(injected), nil, "sha256:abc", mcp.KindConfig},
+		{"unknown description", catalog(injected), nil, "", mcp.KindList},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := hostileServer(hostile.Options{Tools: tc.tools})

@@ -13,39 +13,32 @@ import "fmt"
 // never a silent cut.
 type Limits struct {
 	// MaxListPages bounds the pages of the tools/list pagination.
-	// Default DefaultMaxListPages.
+	// Default 100.
 	MaxListPages int
 	// MaxTools bounds the tools the server lists, all pages together
-	// (before Server.Tools keeps some). Default DefaultMaxTools.
+	// (before Server.Tools keeps some). Default 1000.
 	MaxTools int
 	// MaxListBytes bounds the size of the listing: the tools' names,
 	// titles, descriptions and schemas as JSON, all pages together.
-	// Default DefaultMaxListBytes.
+	// Default 16 MiB.
 	MaxListBytes int
 	// SchemaWork bounds the work of converting one tool's schemas into a
-	// signature and notes: one unit per schema node visited (a $ref
-	// expanded counts its target each time), per keyword, alternative or
-	// enum value read, and per 64 bytes of text produced. Past it, the
-	// rest of the signature is :any, and a note says so. The server's
-	// tools together get 20 times this. Default DefaultSchemaWork.
+	// signature and notes, in units (docs/mcp.md, "Hostile servers"); past it, the
+	// rest is :any and a note says so. Default 10,000.
 	SchemaWork int
 	// MaxToolChars bounds the text one tool adds to an agent's system
-	// prompt: its description with its notes, and its signature (shown
-	// with its parameters' names). A signature that takes more than half
-	// of it is shown shallower (records deeper than some level as :map,
-	// and, if need be, only the first parameters); the description and
-	// notes are cut to what is left. ToolInfo keeps everything. Default
-	// DefaultMaxToolChars.
+	// prompt (docs/mcp.md, "Hostile servers"); ToolInfo keeps everything. Default
+	// 4000.
 	MaxToolChars int
 }
 
 // The defaults of Limits.
 const (
-	DefaultMaxListPages = 100
-	DefaultMaxTools     = 1000
-	DefaultMaxListBytes = 16 << 20
-	DefaultSchemaWork   = 10_000
-	DefaultMaxToolChars = 4000
+	defaultMaxListPages = 100
+	defaultMaxTools     = 1000
+	defaultMaxListBytes = 16 << 20
+	defaultSchemaWork   = 10_000
+	defaultMaxToolChars = 4000
 )
 
 // serverSchemaWork is how many tools' worth of SchemaWork a server's
@@ -59,11 +52,11 @@ func (l Limits) withDefaults() Limits {
 			*v = d
 		}
 	}
-	def(&l.MaxListPages, DefaultMaxListPages)
-	def(&l.MaxTools, DefaultMaxTools)
-	def(&l.MaxListBytes, DefaultMaxListBytes)
-	def(&l.SchemaWork, DefaultSchemaWork)
-	def(&l.MaxToolChars, DefaultMaxToolChars)
+	def(&l.MaxListPages, defaultMaxListPages)
+	def(&l.MaxTools, defaultMaxTools)
+	def(&l.MaxListBytes, defaultMaxListBytes)
+	def(&l.SchemaWork, defaultSchemaWork)
+	def(&l.MaxToolChars, defaultMaxToolChars)
 	return l
 }
 

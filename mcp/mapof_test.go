@@ -12,11 +12,11 @@ import (
 func TestMapOfTypes(t *testing.T) {
 	parse := func(src string) signature.Type {
 		t.Helper()
-		ty, err := signature.ParseType(src)
+		sig, err := signature.Parse(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ty
+		return sig.Output
 	}
 	for _, tc := range []struct {
 		src   string

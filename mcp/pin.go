@@ -10,8 +10,8 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// PinPrefix starts a catalog pin: "sha256:" and 64 hex digits.
-const PinPrefix = "sha256:"
+// pinPrefix starts a catalog pin: "sha256:" and 64 hex digits.
+const pinPrefix = "sha256:"
 
 // catalogPin is the pin of the tools a Toolset keeps of a server: the
 // SHA-256 of their names, titles, descriptions and schemas, as the server
@@ -36,12 +36,12 @@ func catalogPin(tools []*mcpsdk.Tool) string {
 		data = []byte(err.Error())
 	}
 	sum := sha256.Sum256(data)
-	return PinPrefix + hex.EncodeToString(sum[:])
+	return pinPrefix + hex.EncodeToString(sum[:])
 }
 
 // validPin checks the form of a pin.
 func validPin(p string) bool {
-	h, ok := strings.CutPrefix(p, PinPrefix)
+	h, ok := strings.CutPrefix(p, pinPrefix)
 	if !ok || len(h) != 64 {
 		return false
 	}

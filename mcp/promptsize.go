@@ -108,7 +108,7 @@ func cutType(t signature.Type, depth int) signature.Type {
 		for i, f := range t.Fields {
 			fields[i] = signature.Field{Name: f.Name, Type: cutType(f.Type, depth-1), Description: f.Description}
 		}
-		r := signature.RecordOf(fields...)
+		r := signature.Type{Kind: signature.Record, Fields: fields}
 		r.Optional = t.Optional
 		return r
 	case signature.List:

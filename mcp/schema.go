@@ -470,7 +470,7 @@ func (c *schemaConverter) objectType(m map[string]any, path string, depth int, p
 		return t
 	}
 	c.enumNotes(m, parts)
-	return signature.RecordOf(c.object(m, path, depth, parts)...)
+	return signature.Type{Kind: signature.Record, Fields: c.object(m, path, depth, parts)}
 }
 
 // object converts the properties of an object schema into fields, the

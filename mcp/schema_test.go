@@ -26,7 +26,7 @@ func decodeSchema(t *testing.T, s string) any {
 // convert converts schemas with the default budget.
 func convert(t *testing.T, in, out any) schemaConversion {
 	t.Helper()
-	conv, err := convertSchemas(context.Background(), in, out, DefaultSchemaWork)
+	conv, err := convertSchemas(context.Background(), in, out, defaultSchemaWork)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func (c *countdownCtx) Err() error {
 // of work, and its output is bounded by it.
 func TestConvertSchemasBomb(t *testing.T) {
 	bomb := decodeSchema(t, string(hostile.BombSchema(40, 3)))
-	for _, budget := range []int{100, 1000, DefaultSchemaWork, 100_000} {
+	for _, budget := range []int{100, 1000, defaultSchemaWork, 100_000} {
 		conv, err := convertSchemas(context.Background(), bomb, bomb, budget)
 		if err != nil {
 			t.Fatal(err)

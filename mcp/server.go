@@ -18,22 +18,6 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-// AgentOptions configure an agent served as an MCP tool (see AddAgent).
-type AgentOptions struct {
-	// LLM runs the missions, unless the agent's Config.LLM names a model.
-	// Required unless Options.LLM or Config.LLM is set.
-	LLM llm.Model
-	// Description tells the client's model what the agent does and when to
-	// call it. Default: the agent's Config.Description; one is required.
-	Description string
-	// Options are the base options of every mission (registry, retries,
-	// validation, budgets...). Their Context, when set (a map, a struct or
-	// a *lisp.Map), holds defaults the call's arguments go over: fixed
-	// data the client need not send. Their LLM is replaced by the LLM
-	// above when it is set.
-	Options agent.Options
-}
-
 // AddAgent serves a as the MCP tool name: each call runs a full mission,
 // with the call's arguments as its context.
 //
@@ -51,23 +35,26 @@ type AgentOptions struct {
 //     its reason and message, which the agent has already scrubbed of
 //     firewalled data.
 //
-// The description is opts.Description or the agent's Config.Description;
-// both empty is an error, as is a name the service already serves or one
-// MCP does not allow (letters, digits, _, - and dots).
-func (s *Service) AddAgent(name string, a *agent.Agent, opts AgentOptions) error {
+// opts are the base options of every mission: the model (opts.LLM, unless
+// the agent's Config.LLM names one), registry, retries, validation,
+// budgets... Their Context, when set (a map, a struct or a *lisp.Map),
+// holds defaults the call's arguments go over: fixed data the client need
+// not send.
+//
+// The tool's description is the agent's Config.Description, which must be
+// set, for the client's model; a name the service already serves, or one
+// MCP does not allow (letters, digits, _, - and dots), is an error too.
+func (s *Service) AddAgent(name string, a *agent.Agent, opts agent.Options) error {
 	if a == nil {
 		return fmt.Errorf("mcp: AddAgent %q: nil agent", name)
 	}
 	cfg := a.Config()
-	desc := opts.Description
+	desc := cfg.Description
 	if strings.TrimSpace(desc) == "" {
-		desc = cfg.Description
+		return fmt.Errorf("mcp: AddAgent %q: the agent needs a description for the client's model: set its Config.Description", name)
 	}
-	if strings.TrimSpace(desc) == "" {
-		return fmt.Errorf("mcp: AddAgent %q: the agent needs a description for the client's model: set AgentOptions.Description or Config.Description", name)
-	}
-	if opts.LLM == nil && opts.Options.LLM == nil && cfg.LLM == nil {
-		return fmt.Errorf("mcp: AddAgent %q: no model runs the missions: set AgentOptions.LLM", name)
+	if opts.LLM == nil && cfg.LLM == nil {
+		return fmt.Errorf("mcp: AddAgent %q: no model runs the missions: set the options' LLM", name)
 	}
 	in := map[string]any{"type": "object"}
 	out := map[string]any{}
@@ -78,10 +65,7 @@ func (s *Service) AddAgent(name string, a *agent.Agent, opts AgentOptions) error
 	}
 	in = withoutFirewalledParams(in)
 	outSchema, wrap := objectSchema(out)
-	base := opts.Options
-	if opts.LLM != nil {
-		base.LLM = opts.LLM
-	}
+	base := opts
 	var defaults *lisp.Map
 	if base.Context != nil {
 		v, err := lisp.FromGo(base.Context)

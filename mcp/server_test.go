@@ -16,7 +16,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/mcp"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // svConnect serves s over in-memory transports and returns a connected
@@ -147,14 +146,14 @@ func svUsersAgent(t testing.TB) *agent.Agent {
 func TestServiceListsSchemas(t *testing.T) {
 	s := mcp.NewService(mcp.ServiceOptions{})
 	script := llmtest.NewScript()
-	if err := s.AddAgent("orders.count", svUsersAgent(t), mcp.AgentOptions{LLM: script.Func()}); err != nil {
+	if err := s.AddAgent("orders.count", svUsersAgent(t), agent.Options{LLM: script.Func()}); err != nil {
 		t.Fatal(err)
 	}
 	err := s.AddTools(map[string]agent.Tool{
 		"gh.search": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil },
 			Signature: "(query :string, limit :int?) -> [{id :int, title :string}]", Description: "Search issues."},
 		"open": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil }},
-		"weather": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, q struct {
+		"weather": agent.NewTool("Current weather.", func(ctx context.Context, q struct {
 			City string `json:"city"`
 		}) (struct {
 			TempC float64 `json:"temp_c"`
@@ -162,7 +161,7 @@ func TestServiceListsSchemas(t *testing.T) {
 			return struct {
 				TempC float64 `json:"temp_c"`
 			}{21.5}, nil
-		}, signature.WithDescription("Current weather."))),
+		}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +210,7 @@ func TestServiceListsSchemas(t *testing.T) {
 func TestAddAgentSuccess(t *testing.T) {
 	script := llmtest.NewScript(llmtest.Code(`(let [os (tool/orders)] (return {:count (count os) :_ids (pluck :id os)}))`))
 	s := mcp.NewService(mcp.ServiceOptions{Name: "shop", Version: "1.2.3"})
-	if err := s.AddAgent("count_orders", svUsersAgent(t), mcp.AgentOptions{LLM: script.Func()}); err != nil {
+	if err := s.AddAgent("count_orders", svUsersAgent(t), agent.Options{LLM: script.Func()}); err != nil {
 		t.Fatal(err)
 	}
 	cs := svConnect(t, s)
@@ -240,7 +239,7 @@ func TestAddAgentSuccess(t *testing.T) {
 func TestAddAgentFailure(t *testing.T) {
 	script := llmtest.NewScript(llmtest.Code(`(fail {:reason :not_found :message "no such user"})`))
 	s := mcp.NewService(mcp.ServiceOptions{})
-	if err := s.AddAgent("count_orders", svUsersAgent(t), mcp.AgentOptions{LLM: script.Func()}); err != nil {
+	if err := s.AddAgent("count_orders", svUsersAgent(t), agent.Options{LLM: script.Func()}); err != nil {
 		t.Fatal(err)
 	}
 	cs := svConnect(t, s)
@@ -262,7 +261,7 @@ func TestAddAgentNonObjectOutputIsWrapped(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "Pick numbers.", Signature: "() -> [:int]", Description: "Numbers.", MaxTurns: 1})
 	script := llmtest.NewScript(llmtest.Code(`[1 2 3]`))
 	s := mcp.NewService(mcp.ServiceOptions{})
-	if err := s.AddAgent("numbers", a, mcp.AgentOptions{LLM: script.Func()}); err != nil {
+	if err := s.AddAgent("numbers", a, agent.Options{LLM: script.Func()}); err != nil {
 		t.Fatal(err)
 	}
 	cs := svConnect(t, s)
@@ -277,28 +276,29 @@ func TestAddAgentNonObjectOutputIsWrapped(t *testing.T) {
 
 func TestAddAgentRefusals(t *testing.T) {
 	script := llmtest.NewScript()
-	plain := agent.MustNew(agent.Config{Prompt: "Do it."})
+	undescribed := agent.MustNew(agent.Config{Prompt: "Do it."})
+	plain := agent.MustNew(agent.Config{Prompt: "Do it.", Description: "x"})
 	s := mcp.NewService(mcp.ServiceOptions{})
 	for _, c := range []struct {
 		name  string
 		name2 string
 		a     *agent.Agent
-		opts  mcp.AgentOptions
+		opts  agent.Options
 		want  string
 	}{
-		{"no description", "a", plain, mcp.AgentOptions{LLM: script.Func()}, "description"},
-		{"no model", "a", plain, mcp.AgentOptions{Description: "x"}, "model"},
-		{"nil agent", "a", nil, mcp.AgentOptions{LLM: script.Func(), Description: "x"}, "nil agent"},
-		{"bad name", "a b", plain, mcp.AgentOptions{LLM: script.Func(), Description: "x"}, "MCP tool names"},
+		{"no description", "a", undescribed, agent.Options{LLM: script.Func()}, "description"},
+		{"no model", "a", plain, agent.Options{}, "model"},
+		{"nil agent", "a", nil, agent.Options{LLM: script.Func()}, "nil agent"},
+		{"bad name", "a b", plain, agent.Options{LLM: script.Func()}, "MCP tool names"},
 	} {
 		if err := s.AddAgent(c.name2, c.a, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one about %q", c.name, err, c.want)
 		}
 	}
-	if err := s.AddAgent("a", plain, mcp.AgentOptions{LLM: script.Func(), Description: "x"}); err != nil {
+	if err := s.AddAgent("a", plain, agent.Options{LLM: script.Func()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddAgent("a", plain, mcp.AgentOptions{LLM: script.Func(), Description: "x"}); err == nil || !strings.Contains(err.Error(), "already") {
+	if err := s.AddAgent("a", plain, agent.Options{LLM: script.Func()}); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Errorf("duplicate name: %v", err)
 	}
 	if err := s.AddTools(map[string]agent.Tool{"a": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil })}); err == nil {

@@ -39,7 +39,7 @@ func missionModel() *llmtest.Script {
 (println "secret:" (:_secret hits) ctx/_token)
 (+ 1 (:items hits))`)
 		case turn2.Add(1) == 1:
-			return llmtest.Fail(&llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"})
+			return llmtest.Fail(&llm.Error{Class: llm.ClassRateLimit, Status: 429, Message: "slow down"})
 		default:
 			return llmtest.Code(`(return {:squares (pmap #(tool/square {:n %}) [1 2 3])
  :count (count (:items (tool/search {:q "again"})))
@@ -240,7 +240,7 @@ func histCount(m metricdata.Metrics) uint64 {
 // and the failed call's say why.
 func TestMissionFails(t *testing.T) {
 	h := newHarness(t, false)
-	model := llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.Auth, Status: 401, Message: "bad key"}))
+	model := llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.ClassAuth, Status: 401, Message: "bad key"}))
 	_, err := agent.MustNew(agent.Config{Name: "solo", Prompt: "p", MaxTurns: 2,
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Observers: []agent.Observer{h.obs}})

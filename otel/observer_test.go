@@ -135,7 +135,7 @@ func TestSpanTree(t *testing.T) {
 	root := &run{s: s, agent: "finder", trace: "t-root"}
 	root.start()
 	root.turnStart(1)
-	root.llm(1, 1, "haiku", &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}, llm.Tokens{})
+	root.llm(1, 1, "haiku", &llm.Error{Class: llm.ClassRateLimit, Status: 429, Message: "slow down"}, llm.Tokens{})
 	root.llm(2, 2, "haiku", nil, llm.Tokens{Input: 100, Output: 20, CacheRead: 60, CacheWrite: 10})
 	root.toolStart(3, "search")
 	root.toolStop(3, "search", errors.New("search is down"))
@@ -466,7 +466,7 @@ func TestMetrics(t *testing.T) {
 	r := &run{s: s, agent: "a", trace: "t"}
 	r.start()
 	r.turnStart(1)
-	r.llm(1, 1, "haiku", &llm.Error{Class: llm.ServerError}, llm.Tokens{})
+	r.llm(1, 1, "haiku", &llm.Error{Class: llm.ClassServerError}, llm.Tokens{})
 	r.llm(2, 2, "haiku", nil, llm.Tokens{Input: 100, Output: 20})
 	r.llm(3, 1, "haiku", nil, llm.Tokens{Input: 300, Output: 40})
 	r.toolStart(4, "search")

@@ -4,16 +4,15 @@
 //
 //	(query :string, limit :int?) -> [{id :int, title :string}]
 //
-// Signatures are parsed once (Parse, MustParse), rendered compactly into
-// prompts (Signature.Render) and as JSON Schemas into provider tool
-// definitions (Signature.InputSchema, Signature.OutputSchema), and used to
-// validate the values that cross the boundary: tool arguments written by an
-// LLM are coerced and validated (Coerce, Signature.CoerceInput), results
-// are validated strictly (Validate, Signature.ValidateOutput). TypedFunc
-// derives a tool's signature from an ordinary typed Go function. Infer
-// describes a value by its type, from a bounded prefix of it (the data
-// inventory of agent prompts), with the kinds only data has: sets, dates,
-// instants and nil.
+// Signatures are parsed once (Parse), rendered compactly into prompts
+// (Signature.Render) and as JSON Schemas into provider tool definitions
+// (Signature.InputSchema, Signature.OutputSchema), and used to validate
+// the values that cross the boundary: tool arguments written by an LLM are
+// coerced and validated (Type.Coerce, Signature.CoerceInput), results are
+// validated strictly (Type.Validate, Signature.ValidateOutput). TypeOf
+// derives a type from a Go type. Besides the kinds signatures declare, a
+// type inferred from data (an agent's data inventory) has the kinds only
+// data has: sets, dates, instants and nil.
 //
 // # Syntax
 //
@@ -102,14 +101,15 @@
 // Keywords and strings are distinct: a string is not a valid :keyword
 // without coercion.
 //
-// The modes are those of the seeds' signature_validation: Enabled (the
+// The modes are those of the design documents' signature_validation
+// (docs/deviations.md): Enabled (the
 // default: fail on mismatches, allow extra record fields), Strict (extra
 // fields are errors too, and nothing is coerced), WarnOnly (report
 // mismatches as warnings, never fail) and Disabled (skip validation).
 //
 // # Coercion
 //
-// LLMs sometimes quote numbers or write keywords as strings. Coerce
+// LLMs sometimes quote numbers or write keywords as strings. Type.Coerce
 // repairs, for inputs, what can be repaired without guessing, and reports
 // each repair as a warning (path: coerced "42" to :int):
 //
@@ -128,24 +128,19 @@
 // # Descriptions
 //
 // Signature.WithDescriptions attaches descriptions to parameters and
-// output fields by dotted path (the seeds' field_descriptions). They appear
+// output fields by dotted path (field_descriptions in docs/deviations.md). They appear
 // as comment lines in Render's output and as "description" in the JSON
 // Schemas. For typed tools, the struct tag desc:"..." does the same.
 //
-// # Typed tools
+// # Go types
 //
-// TypedFunc turns a typed function into a tool whose signature is derived
-// from the Go types, the counterpart of the reference's extraction of a
-// tool's contract from an Elixir @spec:
+// TypeOf derives a signature type from a Go type, as lisp.FromGo converts
+// its values; agent.NewTool makes a tool from a typed Go function with it:
 //
 //	type SearchArgs struct {
 //		Query string `json:"query" desc:"what to search for"`
 //		Limit int    `json:"limit,omitempty"`
 //	}
-//	tool, err := signature.TypedFunc(func(ctx context.Context, in SearchArgs) ([]Item, error) { ... })
-//	// tool.Signature(): (query :string, limit :int?) -> [{id :int, title :string}]
-//	tools := lisp.Tools{"search": tool.Func()}
-//
-// See TypeOf for how Go types map onto signature types, and TypedFunc for
-// how arguments reach the function.
+//	t, err := signature.TypeOf(reflect.TypeFor[SearchArgs]())
+//	// t: {query :string, limit :int?}
 package signature

@@ -1,10 +1,10 @@
 package signature_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"reflect"
+	"time"
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
@@ -20,8 +20,9 @@ func ExampleParse() {
 	fmt.Println(sig.Render(signature.RenderOptions{HideFirewalled: true}))
 	fmt.Println(sig.Params[1].Name, sig.Params[1].Optional())
 
-	// The output-only shorthand.
-	fmt.Println(signature.MustParse("{count :int}"))
+	// The output-only shorthand, also the way to read a type alone.
+	out, _ := signature.Parse("{count :int}")
+	fmt.Println(out, out.Output.Kind)
 
 	_, err = signature.Parse("(query :string, limit) -> :int")
 	fmt.Println(err)
@@ -30,22 +31,30 @@ func ExampleParse() {
 	// (query :string, limit :int?) -> {count :int, items [{id :int, title :string}], _raw [:map]}
 	// (query :string, limit :int?) -> {count :int, items [{id :int, title :string}]}
 	// limit true
-	// () -> {count :int}
+	// () -> {count :int} record
 	// expected a type after `limit` at 1:22 (found `)`)
 	// (query :string, limit) -> :int
 	//                      ^
 }
 
-func ExampleValidate() {
-	out := signature.MustParse("{items [{id :int, name :string}], total :int}").Output
+func mustParse(src string) *signature.Signature {
+	sig, err := signature.Parse(src)
+	if err != nil {
+		panic(err)
+	}
+	return sig
+}
+
+func ExampleType_Validate() {
+	out := mustParse("{items [{id :int, name :string}], total :int}").Output
 	value, _ := lisp.ReadData(`{:items [{:id 1 :name "a"} {:id "2" :name "b"} {:id 3}] :total 3}`)
-	_, err := signature.Validate(out, value, signature.Enabled)
+	_, err := out.Validate(value, signature.Enabled)
 	for _, issue := range err.(*signature.ValidationError).Issues {
 		fmt.Println(issue)
 	}
 
 	// Plain Go values work too; integers are valid floats.
-	_, err = signature.Validate(signature.MustParse("{ratio :float}").Output,
+	_, err = mustParse("{ratio :float}").Output.Validate(
 		map[string]any{"ratio": 1, "extra": true}, signature.Strict)
 	fmt.Println(err)
 	// Output:
@@ -54,8 +63,8 @@ func ExampleValidate() {
 	// extra: unexpected field (strict mode accepts only ratio)
 }
 
-func ExampleCoerce() {
-	sig := signature.MustParse("(id :int, price :float, active :bool, status :keyword) -> :bool")
+func ExampleSignature_CoerceInput() {
+	sig := mustParse("(id :int, price :float, active :bool, status :keyword) -> :bool")
 	args, _ := lisp.ReadData(`{:id "42" :price 10 :active "true" :status "open"}`)
 	coerced, warnings, err := sig.CoerceInput(args, signature.Enabled)
 	fmt.Println(lisp.PrintString(coerced), err)
@@ -69,47 +78,30 @@ func ExampleCoerce() {
 	// status: coerced "open" to :keyword
 }
 
-// The Go types of a function become the tool's signature.
-func ExampleTypedFunc() {
+// The Go types of a function's input become a signature type, named as
+// lisp.FromGo converts the values.
+func ExampleTypeOf() {
 	type SearchArgs struct {
-		Query string `json:"query" desc:"what to search for"`
-		Limit int    `json:"limit,omitempty"`
+		Query string    `json:"query" desc:"what to search for"`
+		Limit int       `json:"limit,omitempty"`
+		Tags  []string  `json:"tags"`
+		Since time.Time `json:"since"`
 	}
-	type Hit struct {
-		ID    int    `json:"id"`
-		Title string `json:"title"`
-	}
-	tool, err := signature.TypedFunc(func(ctx context.Context, in SearchArgs) ([]Hit, error) {
-		hits := []Hit{}
-		for i := 1; i <= in.Limit; i++ {
-			hits = append(hits, Hit{ID: i, Title: strings.Repeat(in.Query, i)})
-		}
-		return hits, nil
-	}, signature.WithDescription("Search the catalogue."))
+	t, err := signature.TypeOf(reflect.TypeFor[SearchArgs]())
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(tool.Signature().Render(signature.RenderOptions{Descriptions: true}))
-	schema, _ := json.Marshal(tool.InputSchema())
-	fmt.Println(string(schema))
+	fmt.Println(t, t.Fields[0].Description)
 
-	// Call it from a program; "2" is coerced to 2.
-	res, err := lisp.Run(context.Background(), `(tool/search {:query "ab" :limit "2"})`,
-		lisp.Options{Tools: lisp.Tools{"search": tool.Func()}})
-	fmt.Println(lisp.PrintString(res.Value), err)
-
-	_, err = tool.Call(context.Background(), lisp.NewMap(lisp.Keyword("limit"), "lots"))
+	_, err = signature.TypeOf(reflect.TypeFor[chan int]())
 	fmt.Println(err)
 	// Output:
-	// (query :string, limit :int?) -> [{id :int, title :string}]
-	// ; query: what to search for
-	// {"properties":{"limit":{"type":["integer","null"]},"query":{"description":"what to search for","type":"string"}},"required":["query"],"type":"object"}
-	// [{"id" 1, "title" "ab"} {"id" 2, "title" "abab"}] <nil>
-	// 2 validation errors: query: missing required field, expected :string; limit: expected :int, got "lots"
+	// {query :string, limit :int?, tags [:string], since :string} what to search for
+	// signature: no signature type for the Go type chan int
 }
 
 func ExampleSignature_WithDescriptions() {
-	sig, err := signature.MustParse("(user {id :int}) -> {summary :string, _ids [:int]}").
+	sig, err := mustParse("(user {id :int}) -> {summary :string, _ids [:int]}").
 		WithDescriptions(map[string]string{
 			"user.id": "the user to look at",
 			"summary": "one sentence",
@@ -132,7 +124,7 @@ func ExampleSignature_WithDescriptions() {
 // A map from strings, {:string :t}: data keyed by values, such as
 // per-key tallies. Keys may be strings (JSON data) or keywords.
 func ExampleMapOf() {
-	sig := signature.MustParse("(region :string) -> {votes {:string :int}, total :int}")
+	sig := mustParse("(region :string) -> {votes {:string :int}, total :int}")
 	fmt.Println(sig.Output.Fields[0].Type.IsMapOf(), sig.Output.Fields[0].Type.Elem)
 
 	value, _ := lisp.ReadData(`{:votes {"ann" 3 :bob "4"} :total 7}`)

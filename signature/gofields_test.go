@@ -1,7 +1,7 @@
 package signature_test
 
 import (
-	"context"
+	"reflect"
 	"testing"
 
 	"github.com/ptc-go/ptc/lisp"
@@ -22,20 +22,21 @@ type gfRow struct {
 	secret int
 }
 
-// A typed tool's signature names the fields exactly as lisp.FromGo
-// converts the values: both use lisp.GoFields.
-func TestTypedSignatureMatchesFromGo(t *testing.T) {
-	tool := signature.MustTypedFunc(func(ctx context.Context, in struct{}) (gfRow, error) {
-		return gfRow{gfBase: &gfBase{ID: 7}, Name: "a", Count: 3, Hidden: "x", Plain: true, secret: 1}, nil
-	})
-	if got, want := tool.Signature().String(), "() -> {id :int, note :string?, name :string, count :string, Plain :bool}"; got != want {
-		t.Errorf("signature %s, want %s", got, want)
-	}
-	v, err := tool.Call(context.Background(), lisp.NewMap())
+// A Go type's signature names the fields exactly as lisp.FromGo converts
+// the values: both use lisp.GoFields.
+func TestTypeOfMatchesFromGo(t *testing.T) {
+	typ, err := signature.TypeOf(reflect.TypeFor[gfRow]())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tool.Signature().ValidateOutput(v, signature.Strict); err != nil {
-		t.Errorf("the result %s does not match its own signature: %v", lisp.PrintString(v), err)
+	if got, want := typ.String(), "{id :int, note :string?, name :string, count :string, Plain :bool}"; got != want {
+		t.Errorf("type %s, want %s", got, want)
+	}
+	v, err := lisp.FromGo(gfRow{gfBase: &gfBase{ID: 7}, Name: "a", Count: 3, Hidden: "x", Plain: true, secret: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := typ.Validate(v, signature.Strict); err != nil {
+		t.Errorf("the value %s does not match its own type: %v", lisp.PrintString(v), err)
 	}
 }

@@ -22,11 +22,6 @@ var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 )
 
-// TypeFor returns the signature type of the Go type T; see TypeOf.
-func TypeFor[T any]() (Type, error) {
-	return TypeOf(reflect.TypeFor[T]())
-}
-
 // TypeOf derives a signature type from a Go type, following the way
 // lisp.FromGo converts values of that type:
 //
@@ -192,7 +187,7 @@ func (d *deriver) record(t reflect.Type, path string) (Type, error) {
 		}
 		out = append(out, Field{Name: f.Name, Type: ft, Description: f.desc})
 	}
-	return RecordOf(out...), nil
+	return recordOf(out...), nil
 }
 
 // goField is a struct field as encoding/json sees it (lisp.GoFields, so

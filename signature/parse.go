@@ -79,34 +79,6 @@ func Parse(src string) (*Signature, error) {
 	return sig, nil
 }
 
-// MustParse is Parse for signatures known to be valid, such as literals in
-// the program; it panics on error.
-func MustParse(src string) *Signature {
-	sig, err := Parse(src)
-	if err != nil {
-		panic("signature: " + err.Error())
-	}
-	return sig
-}
-
-// ParseType parses a single type such as [{id :int, tags [:string]}].
-func ParseType(src string) (Type, error) {
-	p := &parser{src: src, line: 1, col: 1}
-	p.skip()
-	if p.eof() {
-		return Type{}, p.errAt(p.mark(), "empty type", "write a type such as :int, [:string] or {id :int}")
-	}
-	t, err := p.typ("expected a type")
-	if err != nil {
-		return Type{}, err
-	}
-	p.skip()
-	if !p.eof() {
-		return Type{}, p.errAt(p.mark(), "unexpected "+p.found()+" after the type", "")
-	}
-	return t, nil
-}
-
 // mark is a position in the source.
 type mark struct{ off, line, col int }
 
@@ -387,7 +359,7 @@ func (p *parser) typ(expect string) (Type, error) {
 		if err != nil {
 			return Type{}, err
 		}
-		t = RecordOf(fields...)
+		t = recordOf(fields...)
 	default:
 		hint := p.foundHint()
 		if !p.eof() && isIdentStart(p.peek()) {

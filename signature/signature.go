@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ptc-go/ptc/internal/textutil"
+	"github.com/ptc-go/ptc/lisp"
 )
 
 // Signature is the contract of an agent or a tool: named input parameters
@@ -35,7 +36,7 @@ func (s *Signature) Param(name string) (Field, bool) {
 
 // InputType returns the parameters as a record type: the type the map of
 // arguments of a call must have.
-func (s *Signature) InputType() Type { return RecordOf(s.Params...) }
+func (s *Signature) InputType() Type { return recordOf(s.Params...) }
 
 // String returns the compact canonical form,
 //
@@ -50,17 +51,13 @@ type RenderOptions struct {
 	// every depth: the form a parent agent sees when the agent or tool is
 	// one of its tools.
 	HideFirewalled bool
-	// MarkFirewalled keeps the firewalled fields of the output and ends
-	// the rendering with a line naming them, "; hidden from you: _email,
-	// items._ssn": the form a model is shown of a tool it calls, so that
-	// it knows the fields exist (its programs get them) though their values
-	// will be hidden from it. It wins over HideFirewalled.
+	// MarkFirewalled keeps the firewalled output fields and ends with a
+	// line naming them, "; hidden from you: _email, items._ssn": the form a
+	// model is shown of a tool it calls. It wins over HideFirewalled.
 	MarkFirewalled bool
-	// Descriptions appends one line per described field after the
-	// signature, "; path: description", parameters first. Paths are dotted
-	// (user.name); lists and the values of maps from strings are
-	// transparent (the fields of [{id :int}] and of {:string {id :int}}
-	// are called id). The comment lines keep the text parseable.
+	// Descriptions appends one comment line per described field,
+	// "; path: description", parameters first, with the dotted paths of
+	// WithDescriptions; the text stays parseable.
 	Descriptions bool
 }
 
@@ -142,7 +139,7 @@ func (s *Signature) Public() *Signature {
 }
 
 // WithDescriptions returns a copy of the signature with field descriptions
-// attached, the seeds' field_descriptions. Keys name fields by dotted paths
+// attached (field_descriptions in the design documents, docs/deviations.md). Keys name fields by dotted paths
 // through records, with lists and the values of maps from strings
 // transparent: "query" names the parameter query or a top-level field of
 // the output (both, when both exist), "user.name" a field of the record
@@ -271,4 +268,34 @@ func (t Type) JSONSchema() map[string]any {
 		s["type"] = typ
 	}
 	return s
+}
+
+// Positional maps positional arguments onto the parameters: a program's
+// (tool/search "shoes" 10) arrives as {:args ["shoes" 10]}, which becomes
+// {:query "shoes" :limit 10} for (query :string, limit :int). Other
+// argument maps, and any when the signature has a parameter called args or
+// none at all, are returned as they are. More values than parameters is a
+// *ValidationError.
+func (s *Signature) Positional(args *lisp.Map) (*lisp.Map, error) {
+	if args.Len() != 1 {
+		return args, nil
+	}
+	_, v, ok := lookup(args, "args")
+	vec, isVec := v.(*lisp.Vector)
+	if !ok || !isVec {
+		return args, nil
+	}
+	if _, named := s.Param("args"); named || len(s.Params) == 0 {
+		return args, nil
+	}
+	if vec.Len() > len(s.Params) {
+		return nil, &ValidationError{Issues: []Issue{{Message: fmt.Sprintf(
+			"too many arguments: got %d, the tool takes %d: %s",
+			vec.Len(), len(s.Params), fieldList(s.Params))}}}
+	}
+	b := lisp.NewMapBuilder(nil)
+	for i, x := range vec.Items() {
+		b.Set(lisp.Keyword(s.Params[i].Name), x)
+	}
+	return b.Map(), nil
 }

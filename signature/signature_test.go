@@ -7,7 +7,7 @@ import (
 )
 
 func TestRender(t *testing.T) {
-	sig := MustParse("(query :string, user {id :int, _token :string}, limit :int?) -> {summary :string, count :int, _email_ids [:int], items [{id :int, _raw :map}]}")
+	sig := mustParse("(query :string, user {id :int, _token :string}, limit :int?) -> {summary :string, count :int, _email_ids [:int], items [{id :int, _raw :map}]}")
 	_, err := sig.WithDescriptions(map[string]string{
 		"query":        "what to search for",
 		"user.id":      "the user's id",
@@ -25,7 +25,7 @@ func TestRender(t *testing.T) {
 	if err == nil || err.Error() != `signature: no field "user.id.what" in (query :string, user {id :int, _token :string}, limit :int?) -> {summary :string, count :int, _email_ids [:int], items [{id :int, _raw :map}]} to describe` {
 		t.Fatalf("WithDescriptions error = %v", err)
 	}
-	sig, err = MustParse(sig.String()).WithDescriptions(map[string]string{
+	sig, err = mustParse(sig.String()).WithDescriptions(map[string]string{
 		"query":       "what to search for",
 		"user.id":     "the user's id",
 		"summary":     "one  line\n summary",
@@ -80,7 +80,7 @@ func TestRender(t *testing.T) {
 }
 
 func TestWithDescriptionsCopies(t *testing.T) {
-	base := MustParse("(a {b :int}) -> [{c :int}]")
+	base := mustParse("(a {b :int}) -> [{c :int}]")
 	d, err := base.WithDescriptions(map[string]string{"a.b": "B", "c": "C", "a": "A"})
 	if err != nil {
 		t.Fatal(err)
@@ -92,12 +92,12 @@ func TestWithDescriptionsCopies(t *testing.T) {
 		t.Errorf("descriptions not set: %#v", d)
 	}
 	// a key matching both a parameter and an output field describes both
-	both, err := MustParse("(id :int) -> {id :int, name :string}").WithDescriptions(map[string]string{"id": "the id"})
+	both, err := mustParse("(id :int) -> {id :int, name :string}").WithDescriptions(map[string]string{"id": "the id"})
 	if err != nil || both.Params[0].Description != "the id" || both.Output.Fields[0].Description != "the id" {
 		t.Errorf("both: %v %#v", err, both)
 	}
 	// unknown keys are listed, sorted
-	_, err = MustParse(":int").WithDescriptions(map[string]string{"zeta": "", "alpha": ""})
+	_, err = mustParse(":int").WithDescriptions(map[string]string{"zeta": "", "alpha": ""})
 	if err == nil || err.Error() != `signature: no field "alpha", "zeta" in () -> :int to describe` {
 		t.Error(err)
 	}
@@ -134,7 +134,7 @@ func TestJSONSchema(t *testing.T) {
 			t.Errorf("JSONSchema(%s) = %s, want %s", tc.typ, b, tc.want)
 		}
 	}
-	sig, _ := MustParse("(query :string, limit :int?) -> {count :int, _ids [:int]}").WithDescriptions(map[string]string{"query": "search text", "count": "matches"})
+	sig, _ := mustParse("(query :string, limit :int?) -> {count :int, _ids [:int]}").WithDescriptions(map[string]string{"query": "search text", "count": "matches"})
 	b, _ := json.Marshal(sig.InputSchema())
 	if want := `{"properties":{"limit":{"type":["integer","null"]},"query":{"description":"search text","type":"string"}},"required":["query"],"type":"object"}`; string(b) != want {
 		t.Errorf("InputSchema = %s", b)
@@ -143,7 +143,7 @@ func TestJSONSchema(t *testing.T) {
 	if want := `{"properties":{"count":{"description":"matches","type":"integer"}},"required":["count"],"type":"object"}`; string(b) != want {
 		t.Errorf("OutputSchema = %s", b)
 	}
-	b, _ = json.Marshal(MustParse(":int").InputSchema())
+	b, _ = json.Marshal(mustParse(":int").InputSchema())
 	if want := `{"properties":{},"type":"object"}`; string(b) != want {
 		t.Errorf("InputSchema without params = %s", b)
 	}
@@ -156,7 +156,7 @@ func TestTypeHelpers(t *testing.T) {
 			t.Errorf("Kind(%d).String() = %s", k, k.String())
 		}
 	}
-	rec := RecordOf(Field{Name: "id", Type: Type{Kind: Int}}, Field{Name: "_x", Type: Type{}})
+	rec := recordOf(Field{Name: "id", Type: Type{Kind: Int}}, Field{Name: "_x", Type: Type{}})
 	if f, ok := rec.Field("id"); !ok || f.Type.Kind != Int {
 		t.Error("Field(id)")
 	}
@@ -169,7 +169,7 @@ func TestTypeHelpers(t *testing.T) {
 	if (Type{}).String() != ":any" || (Type{Kind: List}).String() != "[:any]" || (Type{Kind: Int}).OrNil().String() != ":int?" {
 		t.Error("String of zero-ish types")
 	}
-	sig := MustParse("(a :int, b :string) -> :int")
+	sig := mustParse("(a :int, b :string) -> :int")
 	if p, ok := sig.Param("b"); !ok || p.Type.Kind != String {
 		t.Error("Param(b)")
 	}
@@ -179,7 +179,7 @@ func TestTypeHelpers(t *testing.T) {
 	if got := sig.InputType().String(); got != "{a :int, b :string}" {
 		t.Error(got)
 	}
-	want := RecordOf(Field{Name: "a", Type: ListOf(Type{Kind: Int})})
+	want := recordOf(Field{Name: "a", Type: ListOf(Type{Kind: Int})})
 	if got := mustType(t, "{a [:int]}"); !reflect.DeepEqual(got, want) {
 		t.Errorf("%#v", got)
 	}
@@ -188,7 +188,7 @@ func TestTypeHelpers(t *testing.T) {
 // The values of a map from strings, {:string :t}, are transparent to
 // descriptions, firewalled fields and Public, as list elements are.
 func TestMapOfFields(t *testing.T) {
-	sig, err := MustParse("(votes {:string :int}) -> {by_id {:string {name :string, _ssn :string}}, tally {:string :int}}").
+	sig, err := mustParse("(votes {:string :int}) -> {by_id {:string {name :string, _ssn :string}}, tally {:string :int}}").
 		WithDescriptions(map[string]string{"votes": "per candidate", "by_id": "people by id", "by_id.name": "full name", "by_id._ssn": "hidden"})
 	if err != nil {
 		t.Fatal(err)

@@ -20,10 +20,10 @@ const (
 	List                // [:t] — a vector whose elements all have type Elem
 	Record              // {name :t ...} — a map with the listed fields
 
-	// The kinds below are inferred from values (Infer) to describe data;
-	// signatures do not declare them (ParseType refuses them), Validate
-	// accepts any value for them, as for :any, and their JSON Schema is
-	// the one of their JSON form.
+	// The kinds below are inferred from values to describe data (the data
+	// inventory of an agent's prompt); signatures do not declare them
+	// (Parse refuses them), Validate accepts any value for them, as for
+	// :any, and their JSON Schema is the one of their JSON form.
 	Set  // #{:t} — a set whose elements have type Elem
 	Date // :date — a calendar date
 	Inst // :inst — an instant
@@ -55,9 +55,10 @@ func primitiveKind(name string) (Kind, bool) {
 	return 0, false
 }
 
-// Type is a signature type. Build primitive types as Type{Kind: Int}, lists
-// with ListOf, records with RecordOf and maps from strings with MapOf, or
-// parse them with ParseType.
+// Type is a signature type. Build primitive types as Type{Kind: Int},
+// lists with ListOf, maps from strings with MapOf and records as
+// Type{Kind: Record, Fields: ...}, or parse one: Parse("[{id :int}]")
+// reads a type alone as the Output of a signature without parameters.
 //
 // Types are values; treat the Elem and Fields of a type you did not build
 // yourself as read-only (the methods of this package never modify them).
@@ -87,8 +88,8 @@ type Field struct {
 // ListOf returns the type [elem].
 func ListOf(elem Type) Type { return Type{Kind: List, Elem: &elem} }
 
-// RecordOf returns the record type {fields...}.
-func RecordOf(fields ...Field) Type { return Type{Kind: Record, Fields: fields} }
+// recordOf returns the record type {fields...}.
+func recordOf(fields ...Field) Type { return Type{Kind: Record, Fields: fields} }
 
 // MapOf returns the type {:string elem}: a map whose keys are strings (or
 // keywords, which data written by programs has: :a and "a" are the same

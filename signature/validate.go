@@ -9,7 +9,8 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// Mode is a validation mode, the seeds' signature_validation.
+// Mode is how values are checked against their types: an agent's
+// Options.Validation (docs/signatures.md).
 type Mode uint8
 
 // Validation modes.
@@ -29,27 +30,13 @@ const (
 
 var modeNames = [...]string{Enabled: "enabled", Strict: "strict", WarnOnly: "warn_only", Disabled: "disabled"}
 
-// String returns the mode's name as the seeds write it: "enabled",
-// "strict", "warn_only" or "disabled".
+// String returns the mode's name: "enabled", "strict", "warn_only" or
+// "disabled".
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {
 		return modeNames[m]
 	}
 	return "mode(" + strconv.Itoa(int(m)) + ")"
-}
-
-// ParseMode returns the mode with the given name ("" is Enabled).
-func ParseMode(name string) (Mode, error) {
-	if name == "" {
-		return Enabled, nil
-	}
-	n := strings.TrimPrefix(name, ":")
-	for m, s := range modeNames {
-		if s == n {
-			return Mode(m), nil
-		}
-	}
-	return Enabled, fmt.Errorf("signature: unknown validation mode %q (want enabled, strict, warn_only or disabled)", name)
 }
 
 // Issue is one validation error or warning, at a path into the value:
@@ -92,7 +79,7 @@ func (e *ValidationError) Error() string {
 //
 // Record fields are looked up as PTC-Lisp does: the field id matches the
 // key :id or "id". Integers are valid floats.
-func Validate(t Type, v any, mode Mode) (warnings []Issue, err error) {
+func (t Type) Validate(v any, mode Mode) (warnings []Issue, err error) {
 	_, warnings, err = check(t, v, mode, false)
 	return warnings, err
 }
@@ -112,7 +99,7 @@ func Validate(t Type, v any, mode Mode) (warnings []Issue, err error) {
 // coerced one (maps and vectors are copied only where something changed).
 // In Strict mode nothing is converted; in Disabled mode v is returned as
 // is.
-func Coerce(t Type, v any, mode Mode) (lisp.Value, []Issue, error) {
+func (t Type) Coerce(v any, mode Mode) (lisp.Value, []Issue, error) {
 	return check(t, v, mode, true)
 }
 
@@ -138,7 +125,7 @@ func (s *Signature) CoerceInput(args any, mode Mode) (*lisp.Map, []Issue, error)
 // ValidateOutput checks a result against the output type, strictly: no
 // coercion.
 func (s *Signature) ValidateOutput(v any, mode Mode) ([]Issue, error) {
-	return Validate(s.Output, v, mode)
+	return s.Output.Validate(v, mode)
 }
 
 func emptyIfNil(v any) any {
@@ -162,26 +149,6 @@ func check(t Type, v any, mode Mode, coerce bool) (lisp.Value, []Issue, error) {
 	}
 	c := &checker{mode: mode, coerce: coerce && mode != Strict}
 	return c.result(c.check(t, val))
-}
-
-// checkEntries checks and coerces every value of a map against elem.
-func checkEntries(elem Type, m *lisp.Map, mode Mode) (lisp.Value, []Issue, error) {
-	if mode == Disabled {
-		return m, nil, nil
-	}
-	c := &checker{mode: mode, coerce: mode != Strict}
-	out := m
-	for k, v := range m.All() {
-		if name, ok := keyName(k); ok {
-			c.path = append(c.path[:0], name)
-		} else {
-			c.path = append(c.path[:0], rawSeg(show(k)))
-		}
-		if y := c.check(elem, v); !same(v, y) {
-			out = out.Assoc(k, y)
-		}
-	}
-	return c.result(out)
 }
 
 // result finishes a check according to the mode.

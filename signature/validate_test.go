@@ -144,12 +144,12 @@ func TestValidate(t *testing.T) {
 		{":int", `"x"`, Strict, []string{`expected :int, got "x"`}},
 	}
 	for _, tc := range tests {
-		ty, err := ParseType(tc.typ)
+		ty, err := parseType(tc.typ)
 		if err != nil {
-			t.Fatalf("ParseType(%q): %v", tc.typ, err)
+			t.Fatalf("parseType(%q): %v", tc.typ, err)
 		}
 		v := edn(t, tc.val)
-		warns, err := Validate(ty, v, tc.mode)
+		warns, err := ty.Validate(v, tc.mode)
 		want := tc.errs
 		if want == nil {
 			want = []string{}
@@ -162,7 +162,7 @@ func TestValidate(t *testing.T) {
 		}
 		// WarnOnly reports the same issues as warnings and never fails.
 		if tc.mode == Enabled {
-			warns, err := Validate(ty, v, WarnOnly)
+			warns, err := ty.Validate(v, WarnOnly)
 			if err != nil || !reflect.DeepEqual(issueStrings(warns), want) {
 				t.Errorf("WarnOnly Validate(%s, %s) = %q, %v; want warnings %q", tc.typ, tc.val, issueStrings(warns), err, want)
 			}
@@ -239,7 +239,7 @@ func TestCoerce(t *testing.T) {
 	}
 	for _, tc := range tests {
 		ty := mustType(t, tc.typ)
-		got, warns, err := Coerce(ty, edn(t, tc.val), tc.mode)
+		got, warns, err := ty.Coerce(edn(t, tc.val), tc.mode)
 		wantErrs := tc.errs
 		if wantErrs == nil {
 			wantErrs = []string{}
@@ -262,16 +262,16 @@ func TestCoerce(t *testing.T) {
 
 func mustType(t *testing.T, src string) Type {
 	t.Helper()
-	ty, err := ParseType(src)
+	ty, err := parseType(src)
 	if err != nil {
-		t.Fatalf("ParseType(%q): %v", src, err)
+		t.Fatalf("parseType(%q): %v", src, err)
 	}
 	return ty
 }
 
 func TestCoerceSharesUnchanged(t *testing.T) {
 	v := edn(t, `{:items [{:id 1} {:id 2}] :meta {:a 1}}`)
-	got, warns, err := Coerce(mustType(t, "{items [{id :int}], meta :map}"), v, Enabled)
+	got, warns, err := mustType(t, "{items [{id :int}], meta :map}").Coerce(v, Enabled)
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
@@ -279,7 +279,7 @@ func TestCoerceSharesUnchanged(t *testing.T) {
 		t.Error("an unchanged map was copied")
 	}
 	v2 := edn(t, `[[1] [2] ["3"]]`)
-	got2, _, _ := Coerce(mustType(t, "[[:int]]"), v2, Enabled)
+	got2, _, _ := mustType(t, "[[:int]]").Coerce(v2, Enabled)
 	items, orig := got2.(*lisp.Vector).Items(), v2.(*lisp.Vector).Items()
 	if items[0].(*lisp.Vector) != orig[0].(*lisp.Vector) || items[2].(*lisp.Vector) == orig[2].(*lisp.Vector) {
 		t.Error("copying is not limited to the changed parts")
@@ -308,7 +308,7 @@ func TestGoValues(t *testing.T) {
 		{make(chan int), []string{"cannot convert the value: cannot convert a Go chan int into a PTC-Lisp value"}},
 	}
 	for i, tc := range tests {
-		_, err := Validate(ty, tc.val, Enabled)
+		_, err := ty.Validate(tc.val, Enabled)
 		want := tc.errs
 		if want == nil {
 			want = []string{}
@@ -318,15 +318,15 @@ func TestGoValues(t *testing.T) {
 		}
 	}
 	// typed nil pointers are nil
-	if _, err := Validate(mustType(t, "{a :int}?"), (*lisp.Map)(nil), Enabled); err != nil {
+	if _, err := mustType(t, "{a :int}?").Validate((*lisp.Map)(nil), Enabled); err != nil {
 		t.Error(err)
 	}
-	if _, err := Validate(mustType(t, "[:int]"), (*lisp.Vector)(nil), Enabled); err == nil || err.Error() != "expected [:int], got nil" {
+	if _, err := mustType(t, "[:int]").Validate((*lisp.Vector)(nil), Enabled); err == nil || err.Error() != "expected [:int], got nil" {
 		t.Error(err)
 	}
 	// WarnOnly never fails, not even on unconvertible values.
 	ch := make(chan int)
-	v, warns, err := Coerce(ty, ch, WarnOnly)
+	v, warns, err := ty.Coerce(ch, WarnOnly)
 	if err != nil || len(warns) != 1 || v != any(ch) {
 		t.Errorf("WarnOnly on a channel: %v %v %v", v, warns, err)
 	}
@@ -346,29 +346,15 @@ func TestValidationError(t *testing.T) {
 }
 
 func TestModes(t *testing.T) {
-	for _, m := range []Mode{Enabled, Strict, WarnOnly, Disabled} {
-		got, err := ParseMode(m.String())
-		if err != nil || got != m {
-			t.Errorf("ParseMode(%q) = %v, %v", m.String(), got, err)
+	for m, want := range map[Mode]string{Enabled: "enabled", Strict: "strict", WarnOnly: "warn_only", Disabled: "disabled", Mode(9): "mode(9)"} {
+		if s := m.String(); s != want {
+			t.Errorf("%d: %s, want %s", m, s, want)
 		}
-		got, err = ParseMode(":" + m.String())
-		if err != nil || got != m {
-			t.Errorf("ParseMode(:%s) = %v, %v", m.String(), got, err)
-		}
-	}
-	if m, err := ParseMode(""); m != Enabled || err != nil {
-		t.Error("empty mode")
-	}
-	if _, err := ParseMode("lenient"); err == nil || err.Error() != `signature: unknown validation mode "lenient" (want enabled, strict, warn_only or disabled)` {
-		t.Error(err)
-	}
-	if s := Mode(9).String(); s != "mode(9)" {
-		t.Error(s)
 	}
 }
 
 func TestSignatureValidation(t *testing.T) {
-	sig := MustParse("(query :string, limit :int?) -> {count :int, ids [:int]}")
+	sig := mustParse("(query :string, limit :int?) -> {count :int, ids [:int]}")
 	// inputs
 	m, warns, err := sig.CoerceInput(edn(t, `{:query "shoes" :limit "10"}`), Enabled)
 	if err != nil || lisp.PrintString(m) != `{:limit 10, :query "shoes"}` || len(warns) != 1 || warns[0].String() != `limit: coerced "10" to :int` {
@@ -378,11 +364,11 @@ func TestSignatureValidation(t *testing.T) {
 	if got := errIssues(err); !reflect.DeepEqual(got, []string{"query: missing required field, expected :string"}) || m == nil {
 		t.Errorf("CoerceInput(nil) = %v, %q", m, got)
 	}
-	m, _, err = MustParse(":int").CoerceInput((*lisp.Map)(nil), Enabled)
+	m, _, err = mustParse(":int").CoerceInput((*lisp.Map)(nil), Enabled)
 	if err != nil || m == nil || m.Len() != 0 {
 		t.Errorf("CoerceInput without params = %v, %v", m, err)
 	}
-	m, _, err = MustParse(":int").CoerceInput(nil, Disabled)
+	m, _, err = mustParse(":int").CoerceInput(nil, Disabled)
 	if err != nil || m == nil {
 		t.Errorf("CoerceInput disabled = %v, %v", m, err)
 	}

@@ -55,7 +55,7 @@ Minimum score: {{min_score}}, tags: {{tags}}`)
 
 // Validation against a signature happens when an agent is defined.
 func ExampleTemplate_Validate() {
-	sig := signature.MustParse("(person :string, emails [{subject :string}]) -> {count :int}")
+	sig, _ := signature.Parse("(person :string, emails [{subject :string}]) -> {count :int}")
 	t := template.MustParse("Find emails for {{user}}: {{#emails}}{{subject}}, {{/emails}}")
 	fmt.Println(t.Validate(sig))
 	fmt.Println(template.MustParse("Emails of {{person}}: {{#emails}}{{subject}} {{/emails}}").Validate(sig))

@@ -393,7 +393,7 @@ func TestValidate(t *testing.T) {
 		{"{{#items}}{{x}}{{/items}}{{#items}}{{x}}{{/items}}", "(items [{y :int}]) -> :any", "placeholder {{x}} not found in signature"},
 	}
 	for _, tc := range tests {
-		err := MustParse(tc.tpl).Validate(signature.MustParse(tc.sig))
+		err := MustParse(tc.tpl).Validate(mustSig(tc.sig))
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -406,7 +406,7 @@ func TestValidate(t *testing.T) {
 			t.Errorf("Validate(%q, %q) = %q, want %q", tc.tpl, tc.sig, got, tc.want)
 		}
 	}
-	err := MustParse("x\n{{#items}}{{nope}}{{/items}}").Validate(signature.MustParse("(items [{a :int}]) -> :any"))
+	err := MustParse("x\n{{#items}}{{nope}}{{/items}}").Validate(mustSig("(items [{a :int}]) -> :any"))
 	p := err.(*NotInSignatureError).Placeholders[0]
 	if p.Line != 2 || p.Col != 11 || !reflect.DeepEqual(p.Scope, []string{"items"}) || p.Kind != Simple {
 		t.Errorf("%+v", p)
@@ -464,7 +464,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	d := lisp.MustFromGo(map[string]any{"a": []any{1, map[string]any{"b": "x"}}, "name": "n", "b": map[string]any{"c": 1.5}})
-	sig := signature.MustParse("(a [{b :string}], name :string, b {c :float}) -> :any")
+	sig := mustSig("(a [{b :string}], name :string, b {c :float}) -> :any")
 	f.Fuzz(func(t *testing.T, src string) {
 		// Escaped text always renders as itself.
 		if e, err := Parse(Escape(src)); err != nil {
@@ -538,4 +538,13 @@ func TestMaxBytes(t *testing.T) {
 	if _, err := tpl.Execute(map[string]any{"d": []any{1, 2}}, WithMaxBytes(16)); err == nil {
 		t.Fatal("over the bound: no error")
 	}
+}
+
+// mustSig parses a signature literal of a test.
+func mustSig(src string) *signature.Signature {
+	sig, err := signature.Parse(src)
+	if err != nil {
+		panic(err)
+	}
+	return sig
 }

@@ -25,9 +25,9 @@ func TestMissionTimeoutDefault(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// 8 attempts, 20 s apart: 140 s of backoff, past the 60 s.
 			a := mustAgent(t, agent.Config{Prompt: "Answer {{q}}", MissionTimeout: tt.timeout,
-				LLMRetry: llm.RetryPolicy{MaxAttempts: 8, BaseDelay: 20 * time.Second, Backoff: llm.Constant}})
+				LLMRetry: llm.RetryPolicy{MaxAttempts: 8, BaseDelay: 20 * time.Second, Backoff: llm.BackoffConstant}})
 			model := newScripted(map[string][]string{"Answer": {`(return 42)`}})
-			model.fail = func(llm.Request, int) error { return &llm.Error{Class: llm.ServerError, Message: "overloaded"} }
+			model.fail = func(llm.Request, int) error { return &llm.Error{Class: llm.ClassServerError, Message: "overloaded"} }
 			env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"a": a}, Model: llm.Func(model.Func)})
 			start := env.Now()
 			step, err := runEnv(t, env, input(t, "a", map[string]any{"q": "x"}))

@@ -53,14 +53,14 @@ func (s *scripted) Func(ctx context.Context, req llm.Request) (llm.Response, err
 	for word, rs := range s.replies {
 		if strings.Contains(req.Prompt, word) {
 			if req.Turn > len(rs) {
-				return llm.Response{}, &llm.Error{Class: llm.ClientError, Message: "the script has no turn " + fmt.Sprint(req.Turn)}
+				return llm.Response{}, &llm.Error{Class: llm.ClassClientError, Message: "the script has no turn " + fmt.Sprint(req.Turn)}
 			}
 			s.calls.count(key)
 			s.reqs = append(s.reqs, req)
 			return llm.Response{Content: "```clojure\n" + rs[req.Turn-1] + "\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}, nil
 		}
 	}
-	return llm.Response{}, &llm.Error{Class: llm.ClientError, Message: "no script for " + req.Prompt}
+	return llm.Response{}, &llm.Error{Class: llm.ClassClientError, Message: "no script for " + req.Prompt}
 }
 
 // repeated lists the requests completed more than once.

@@ -121,7 +121,7 @@ func httpModel(url string) llm.Func {
 	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		var resp llm.Response
 		if err := postJSON(ctx, url, req, &resp); err != nil {
-			return llm.Response{}, &llm.Error{Class: llm.Network, Message: err.Error(), Err: err}
+			return llm.Response{}, &llm.Error{Class: llm.ClassNetwork, Message: err.Error(), Err: err}
 		}
 		return resp, nil
 	}

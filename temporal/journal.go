@@ -485,7 +485,7 @@ func llmCallOf(cfg agent.Config, c llmCall) *llmCall {
 	timeout := max(cfg.LLMTimeout, 0) // none of its own: callLLM's ceiling
 	p := cfg.LLMRetry
 	c.Timeout, c.MaxAttempts, c.BaseDelay, c.MaxDelay, c.Backoff = timeout, max(p.MaxAttempts, 1), p.BaseDelay, p.MaxDelay, 2
-	if p.Backoff != llm.Exponential {
+	if p.Backoff != llm.BackoffExponential {
 		c.Backoff = 1 // Temporal has no linear backoff: Linear waits BaseDelay each time, as Constant does
 	}
 	return &c

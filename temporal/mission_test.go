@@ -320,7 +320,7 @@ func TestLLMRetries(t *testing.T) {
 	model := newScripted(map[string][]string{"Answer": {`(return 42)`}})
 	model.fail = func(req llm.Request, n int) error {
 		if n < 3 {
-			return &llm.Error{Class: llm.ServerError, Message: "overloaded"}
+			return &llm.Error{Class: llm.ClassServerError, Message: "overloaded"}
 		}
 		return nil
 	}
@@ -334,7 +334,7 @@ func TestLLMRetries(t *testing.T) {
 	}
 
 	model = newScripted(map[string][]string{"Answer": {`(return 42)`}})
-	model.fail = func(llm.Request, int) error { return &llm.Error{Class: llm.Auth, Message: "bad key"} }
+	model.fail = func(llm.Request, int) error { return &llm.Error{Class: llm.ClassAuth, Message: "bad key"} }
 	env = newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"a": a}, Model: llm.Func(model.Func)})
 	step, err = runEnv(t, env, input(t, "a", map[string]any{"q": "x"}))
 	if err == nil || step.Fail.Reason != agent.ReasonLLMError || model.tries["Answer x#1"] != 1 {

@@ -30,7 +30,7 @@ func TestLLMRetryAfterCapped(t *testing.T) {
 			model := newScripted(map[string][]string{"Answer": {`(return 42)`}})
 			model.fail = func(_ llm.Request, n int) error {
 				if n == 1 {
-					return &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down", RetryAfter: tc.after}
+					return &llm.Error{Class: llm.ClassRateLimit, Status: 429, Message: "slow down", RetryAfter: tc.after}
 				}
 				return nil
 			}

@@ -35,7 +35,7 @@ func (m *treeModel) Func(ctx context.Context, req llm.Request) (llm.Response, er
 	word, _, _ := strings.Cut(req.Prompt, " ")
 	programs, ok := m.routes[word]
 	if !ok {
-		return llm.Response{}, &llm.Error{Class: llm.ClientError, Message: "no route for " + req.Prompt}
+		return llm.Response{}, &llm.Error{Class: llm.ClassClientError, Message: "no route for " + req.Prompt}
 	}
 	p := programs[min(req.Turn, len(programs))-1]
 	return llm.Response{Content: "```clojure\n" + p + "\n```", Tokens: treeTokens}, nil

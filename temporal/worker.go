@@ -407,7 +407,7 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 	f, err := r.registry.Resolve(model)
 	if err != nil {
 		le := llm.Classify(err)
-		return nil, sdktemporal.NewNonRetryableApplicationError(le.Message, string(llm.Config), nil)
+		return nil, sdktemporal.NewNonRetryableApplicationError(le.Message, string(llm.ClassConfig), nil)
 	}
 	stopHeartbeat := heartbeat(ctx)
 	resp, err := callModel(ctx, f, in.Request)
@@ -439,7 +439,7 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 func callModel(ctx context.Context, f llm.Func, req llm.Request) (resp llm.Response, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}
+			err = &llm.Error{Class: llm.ClassUnknown, Message: fmt.Sprintf("the LLM callback panicked: %v", p)}
 		}
 	}()
 	return f(ctx, req)

@@ -359,7 +359,7 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 			BackoffCoefficient:     c.Backoff,
 			MaximumInterval:        c.MaxDelay,
 			MaximumAttempts:        int32(c.MaxAttempts + lostWorkerAttempts),
-			NonRetryableErrorTypes: []string{errTypeConfig, string(llm.Auth), string(llm.Config)},
+			NonRetryableErrorTypes: []string{errTypeConfig, string(llm.ClassAuth), string(llm.ClassConfig)},
 		},
 	}
 	if ao.RetryPolicy.MaximumInterval <= 0 {
@@ -377,14 +377,14 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 	if err == nil {
 		return llmEntry{Response: &resp, Start: start, End: end}
 	}
-	class, msg := llm.Unknown, err.Error()
+	class, msg := llm.ClassUnknown, err.Error()
 	var ae *sdktemporal.ApplicationError
 	var te *sdktemporal.TimeoutError
 	switch {
 	case errors.As(err, &ae):
 		class, msg = llm.Class(ae.Type()), ae.Message()
 	case errors.As(err, &te):
-		class, msg = llm.Timeout, fmt.Sprintf("no reply within %v (Config.LLMTimeout)", timeout)
+		class, msg = llm.ClassTimeout, fmt.Sprintf("no reply within %v (Config.LLMTimeout)", timeout)
 	}
 	return llmEntry{Err: msg, Class: class, Start: start, End: end}
 }

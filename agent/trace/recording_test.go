@@ -30,7 +30,7 @@ func TestRecording(t *testing.T) {
 		Context: json.RawMessage(`{"_key":"<Firewalled>"}`),
 		Calls: []LLMCall{
 			{Turn: 1, System: "other system", Messages: []llm.Message{{Role: llm.User, Content: "ask " + key}},
-				Reply: LLMReply{Error: "overloaded " + key, Class: llm.ServerError}, Status: 503, DurationMS: 5},
+				Reply: LLMReply{Error: "overloaded " + key, Class: llm.ClassServerError}, Status: 503, DurationMS: 5},
 			{Turn: 1, System: req.System, Messages: req.Messages, Reply: LLMReply{Content: "(return 1)", Tokens: llm.Tokens{Input: 3}}},
 		}}
 	tests := []struct {
@@ -58,7 +58,7 @@ func TestRecording(t *testing.T) {
 			t.Fatalf("raw %v: read back %+v", tt.raw, got)
 		}
 		c0, c1 := got.Calls[0], got.Calls[1]
-		if c0.System != "other system" || c0.Status != 503 || c0.Reply.Error != tt.errText || c0.Reply.Class != llm.ServerError ||
+		if c0.System != "other system" || c0.Status != 503 || c0.Reply.Error != tt.errText || c0.Reply.Class != llm.ClassServerError ||
 			c0.DurationMS != 5 {
 			t.Errorf("raw %v: call 1 %+v", tt.raw, c0)
 		}

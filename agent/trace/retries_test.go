@@ -19,8 +19,8 @@ import (
 // explained (docs/trace-format.md, llm_retries).
 func TestLLMRetriesInTheTrace(t *testing.T) {
 	model := llmtest.NewScript(
-		llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "overloaded, try later"}),
-		llmtest.Fail(&llm.Error{Class: llm.RateLimit, Message: "slow down"}),
+		llmtest.Fail(&llm.Error{Class: llm.ClassServerError, Message: "overloaded, try later"}),
+		llmtest.Fail(&llm.Error{Class: llm.ClassRateLimit, Message: "slow down"}),
 		llmtest.Code(`(return 1)`),
 	)
 	cfg := agent.Config{Prompt: "Go", MaxTurns: 2, LLMRetry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}}
@@ -35,7 +35,7 @@ func TestLLMRetriesInTheTrace(t *testing.T) {
 		t.Helper()
 		got := turns[0].LLMRetries
 		if len(got) != 2 || got[0].Attempt != 1 || got[1].Attempt != 2 ||
-			got[0].Class != string(llm.ServerError) || got[1].Class != string(llm.RateLimit) ||
+			got[0].Class != string(llm.ClassServerError) || got[1].Class != string(llm.ClassRateLimit) ||
 			!strings.Contains(got[0].Error, "overloaded, try later") || got[0].Wait <= 0 || got[1].Wait <= 0 {
 			t.Errorf("%s: retries %+v", where, got)
 		}
@@ -60,8 +60,8 @@ func TestLLMRetriesInTheTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"LLM attempt 1 failed (" + string(llm.ServerError) + "): ", "overloaded, try later; retried after ",
-		"LLM attempt 2 failed (" + string(llm.RateLimit) + "): ", "1 turn, 3 LLM requests",
+		"LLM attempt 1 failed (" + string(llm.ClassServerError) + "): ", "overloaded, try later; retried after ",
+		"LLM attempt 2 failed (" + string(llm.ClassRateLimit) + "): ", "1 turn, 3 LLM requests",
 	} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("print lacks %q:\n%s", want, buf.String())

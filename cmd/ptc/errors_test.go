@@ -86,7 +86,7 @@ func TestRunJSONFailuresCarryKind(t *testing.T) {
 			[]string{ordersAgent, "--model", "m"}, 1, "nope"},
 		{"no return in time", llmtest.NewScript(llmtest.Code("1"), llmtest.Code("2"), llmtest.Code("3")).Func(),
 			[]string{ordersAgent, "--model", "m"}, 1, "max_turns_exceeded"},
-		{"the model fails", llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.Auth, Message: "bad key"})).Func(),
+		{"the model fails", llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.ClassAuth, Message: "bad key"})).Func(),
 			[]string{ordersAgent, "--model", "m"}, 1, "llm_error"},
 		{"two agent files", ok(), []string{ordersAgent, ordersAgent, "--model", "m"}, 2, "usage_error"},
 		{"missing agent file", ok(), []string{filepath.Join(dir, "nope.md"), "--model", "m"}, 2, "io_error"},

@@ -519,7 +519,9 @@ func fwCLIRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 func fwMCPRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	b, b2 := fwBuild(t, fm), fwBuild(t, fm)
 	svc := mcp.NewService(mcp.ServiceOptions{})
-	if err := svc.AddAgent("mission", b.agent, mcp.AgentOptions{LLM: b.model.Func(), Description: "The mission."}); err != nil {
+	cfg := b.agent.Config()
+	cfg.Description = "The mission."
+	if err := svc.AddAgent("mission", agent.MustNew(cfg), agent.Options{LLM: b.model.Func()}); err != nil {
 		t.Fatal(err)
 	}
 	asTool, err := b2.agent.AsTool(agent.AsToolOptions{LLM: b2.model.Func(), Description: "The mission, as a tool."})
@@ -558,7 +560,7 @@ func fwMCPRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	call("MCP served agent", "mission", args)
 	call("MCP served agent tool", "mission_tool", args)
 	for _, p := range fm.programs {
-		call("MCP code mode", mcp.DefaultCodeModeName, map[string]any{"program": p, "context": leaks.Context(fm.secret)})
+		call("MCP code mode", "run_program", map[string]any{"program": p, "context": leaks.Context(fm.secret)})
 	}
 	if fm.programs == nil {
 		add("MCP code mode", "(not a leak channel: no programs of its own)")

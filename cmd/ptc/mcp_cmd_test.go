@@ -478,9 +478,9 @@ func TestMCPHostileServers(t *testing.T) {
 	for _, tc := range []struct {
 		name, mode, extra, want, kind string
 	}{
-		{"silent", "silent", `, "connectTimeout": "200ms"`, "mcp server h: no answer to the handshake within 200ms (ConnectTimeout)", mcp.KindTimeout},
-		{"endless pages", "endless-pages", ``, "mcp server h: the tool list goes on past 100 pages (Limits.MaxListPages)", mcp.KindLimit},
-		{"endless pages, configured", "endless-pages", `, "limits": {"maxListPages": 3}`, "past 3 pages (Limits.MaxListPages)", mcp.KindLimit},
+		{"silent", "silent", `, "connectTimeout": "200ms"`, "mcp server h: no answer to the handshake within 200ms (ConnectTimeout)", string(mcp.KindTimeout)},
+		{"endless pages", "endless-pages", ``, "mcp server h: the tool list goes on past 100 pages (Limits.MaxListPages)", string(mcp.KindLimit)},
+		{"endless pages, configured", "endless-pages", `, "limits": {"maxListPages": 3}`, "past 3 pages (Limits.MaxListPages)", string(mcp.KindLimit)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfgPath := hostileConfig(t, tc.mode, tc.extra)

@@ -139,7 +139,7 @@ func TestRunProgressErrors(t *testing.T) {
 		llmtest.Code(`(+ 1 "a")`),
 		llmtest.Code(`(return {:count "two"})`),
 		llmtest.Text("I think the answer is 2."),
-		llmtest.Fail(&llm.Error{Class: llm.RateLimit, Message: "slow down"}),
+		llmtest.Fail(&llm.Error{Class: llm.ClassRateLimit, Message: "slow down"}),
 		llmtest.Code(`(return {:count 2 :total 130.5})`),
 	)
 	code, out, errOut := ptcIn(t, testEnv(s.Func(), nil), "run", agentPath, "--model", "m")
@@ -256,7 +256,7 @@ func TestRunExitCodes(t *testing.T) {
 			[]string{ordersAgent, "--model", "m"}, 1, []string{"fail: nope: no"}},
 		{"no return in time", testEnv(llmtest.NewScript(llmtest.Code("1"), llmtest.Code("2"), llmtest.Code("3")).Func(), nil),
 			[]string{ordersAgent, "--model", "m"}, 1, []string{"fail: max_turns_exceeded"}},
-		{"the model fails", testEnv(llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.Auth, Message: "bad key"})).Func(), nil),
+		{"the model fails", testEnv(llmtest.NewScript(llmtest.Fail(&llm.Error{Class: llm.ClassAuth, Message: "bad key"})).Func(), nil),
 			[]string{ordersAgent, "--model", "m"}, 1, []string{"fail: llm_error", "bad key", "hint: the provider refused the API key"}},
 		{"no agent file", testEnv(ok(), nil), nil, 2, []string{"(ptc run -h for help)"}},
 		{"two agent files", testEnv(ok(), nil), []string{ordersAgent, ordersAgent, "--model", "m"}, 2, []string{"(ptc run -h for help)"}},
@@ -664,7 +664,7 @@ func TestRunReplayRetries(t *testing.T) {
 	path := record(t, dir, ordersReplies())
 	failed := editTranscript(t, path, "failed.json", func(tr *transcript.Transcript) {
 		c := tr.Calls[0]
-		c.Reply = trace.LLMReply{Error: "overloaded", Class: llm.ServerError}
+		c.Reply = trace.LLMReply{Error: "overloaded", Class: llm.ClassServerError}
 		c.Status = 503
 		tr.Calls = append([]trace.LLMCall{c}, tr.Calls...)
 	})

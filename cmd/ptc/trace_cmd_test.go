@@ -59,7 +59,7 @@ func traceTestStep(t *testing.T) *agent.Step {
 		Tools:    map[string]agent.Tool{"lookup": lookup, "square": square},
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond}})
 	model := llmtest.NewScript(
-		llmtest.Fail(&llm.Error{Class: llm.ServerError, Message: "the provider is overloaded"}),
+		llmtest.Fail(&llm.Error{Class: llm.ClassServerError, Message: "the provider is overloaded"}),
 		traceReply("(println \"looking up\")\n(def note (tool/lookup {:id 7}))\n(:title note)"),
 		llmtest.Reply{Content: traceThink, Tokens: llm.Tokens{Input: 130, Output: 25}},
 		traceReply(`(+ 1 nil)`),

@@ -84,7 +84,7 @@ func (s *Suite) Reference() llm.Func {
 					Tokens: llm.Tokens{Input: (len(req.System) + promptLen(req) + 3) / 4, Output: (len(reply) + 3) / 4}}, nil
 			}
 		}
-		return llm.Response{}, &llm.Error{Class: llm.Config, Message: fmt.Sprintf("the reference has no answer to turn %d of %q", req.Turn, firstLine(req.Prompt))}
+		return llm.Response{}, &llm.Error{Class: llm.ClassConfig, Message: fmt.Sprintf("the reference has no answer to turn %d of %q", req.Turn, firstLine(req.Prompt))}
 	}
 }
 

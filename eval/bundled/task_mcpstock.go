@@ -132,7 +132,7 @@ func mcpStockTask(ctx context.Context) (Task, func() error, error) {
 			Config: agent.Config{
 				Prompt:    prompt,
 				Signature: "(category :string, below :int) -> [{sku :string, total :int}]",
-				Tools:     ts.Tools(mcp.ToolsOptions{}),
+				Tools:     ts.Tools(0),
 			},
 			Cases: []eval.Case{
 				{Name: "tools-below-40", Input: map[string]any{"category": "tools", "below": 40}, Checks: []eval.Check{eval.Equals(expect("tools", 40))}},

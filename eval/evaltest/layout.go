@@ -79,7 +79,7 @@ func readIndex(dir string) ([]eval.Variant, error) {
 // noModel is the model of a replay: every reply comes from the
 // recording, so it is never called.
 func noModel(context.Context, llm.Request) (llm.Response, error) {
-	return llm.Response{}, &llm.Error{Class: llm.Config, Message: "a replay calls no model"}
+	return llm.Response{}, &llm.Error{Class: llm.ClassConfig, Message: "a replay calls no model"}
 }
 
 // writeRecording writes a run's recording at path.

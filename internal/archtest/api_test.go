@@ -19,7 +19,7 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // The ceilings below are the budget, not a snapshot: lower them when the
 // API shrinks, and think twice before raising them.
 const (
-	maxTopLevelNames = 417 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
+	maxTopLevelNames = 374 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
 	maxAgentFields   = 190 // exported fields of agent's exported structs; issue 43 asks ≤ 108
 )
 
@@ -162,7 +162,7 @@ func TestAPISizeWithinBudget(t *testing.T) {
 
 // docPackages are the public packages whose godoc must be skimmable.
 var docPackages = []string{"agent", "agent/agentfile", "agent/trace", "lisp", "signature", "template", "llm",
-	"llm/llmtest", "mcp", "eval", "eval/evaltest", "temporal", "otel", "workbench"}
+	"llm/llmtest", "llm/adapter", "llm/adapter/adaptertest", "mcp", "eval", "eval/evaltest", "temporal", "otel", "workbench"}
 
 // maxFieldCommentLines keeps field docs skimmable: the details of a
 // setting belong in docs/*.md, the field says what it is and its default.
@@ -194,12 +194,11 @@ func TestFieldCommentsAreShort(t *testing.T) {
 
 // maxLongFieldComments is the ratchet while issue 43 shortens the field
 // docs: it only ever goes down.
-var maxLongFieldComments = map[string]int{"agent": 36, "agent/trace": 3, "lisp": 4, "signature": 2, "llm": 5,
-	"mcp": 8, "eval": 2, "temporal": 0}
+var maxLongFieldComments = map[string]int{"agent": 36, "agent/trace": 3, "lisp": 4, "eval": 2}
 
 // maxSeedsMentions is the ratchet for TestGodocNamesItsSources while the
 // old comments are rewritten.
-var maxSeedsMentions = map[string]int{"agent": 14, "signature": 2}
+var maxSeedsMentions = map[string]int{"agent": 14}
 
 // TestGodocNamesItsSources: a doc comment that says "the seeds'" points a
 // reader at documents they cannot open. Godoc names docs/deviations.md or

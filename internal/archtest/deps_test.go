@@ -27,10 +27,13 @@ var core = []string{
 	module + "/eval/evaltest",
 	module + "/llm",
 	module + "/llm/llmtest",
+	module + "/llm/adapter/...",
 	module + "/llm/internal/...",
 	module + "/internal/hostio",
 	module + "/internal/textutil",
 	module + "/internal/traceview",
+	module + "/internal/typedtool",
+	module + "/internal/typeinfer",
 	module + "/internal/transcript",
 	module + "/workbench",
 }

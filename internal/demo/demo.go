@@ -124,7 +124,7 @@ func Orders() []Order {
 	return out
 }
 
-// Tools are ordinary Go functions; agent.Typed derives each signature from
+// Tools are ordinary Go functions; agent.NewTool derives each signature from
 // the Go types.
 func Tools() map[string]agent.Tool {
 	type listArgs struct {

@@ -17,7 +17,7 @@ type Hooks struct {
 	// LLM makes each LLM call of the mission in place of its model. The
 	// agent's LLMRetry and LLMTimeout do not apply: the engine retries and
 	// bounds the call. An error ends the mission as a failed LLM call does
-	// (llm_error, or the error's own reason for an llm.Config error).
+	// (llm_error, or the error's own reason for an llm.ClassConfig error).
 	// Nil: the model is called.
 	LLM func(ctx context.Context, call LLMCall) (llm.Response, error)
 	// Tool answers each tool call, its arguments checked and coerced

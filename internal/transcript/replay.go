@@ -47,7 +47,7 @@ type Mismatch struct {
 const ReasonReplayMismatch = "replay_mismatch"
 
 // ErrReplayMismatch ends a replayed mission at its first difference.
-var ErrReplayMismatch = &llm.Error{Class: llm.Config, Reason: ReasonReplayMismatch,
+var ErrReplayMismatch = &llm.Error{Class: llm.ClassConfig, Reason: ReasonReplayMismatch,
 	Message: "the agent's request differs from the recorded one"}
 
 // Call answers a call of the agent with the recorded reply, or ends the
@@ -96,7 +96,7 @@ func (r *Replayer) Call(ctx context.Context, req llm.Request) (llm.Response, err
 	if c.Reply.Error != "" {
 		class := c.Reply.Class
 		if class == "" {
-			class = llm.ServerError
+			class = llm.ClassServerError
 		}
 		return llm.Response{}, &llm.Error{Class: class, Status: c.Status, Message: c.Reply.Error}
 	}

@@ -35,7 +35,7 @@ func TestLineDiff(t *testing.T) {
 // TestRecorderErrors: a failed call is recorded with its message, class
 // and status, as the replay gives it back.
 func TestRecorderErrors(t *testing.T) {
-	fail := &llm.Error{Class: llm.RateLimit, Status: 429, Message: "slow down"}
+	fail := &llm.Error{Class: llm.ClassRateLimit, Status: 429, Message: "slow down"}
 	r := &Recorder{Run: context.Background(), Inner: func(context.Context, llm.Request) (llm.Response, error) {
 		return llm.Response{}, fail
 	}}
@@ -44,7 +44,7 @@ func TestRecorderErrors(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 	c := r.Calls[0]
-	if c.Reply.Error != "slow down" || c.Reply.Class != llm.RateLimit || c.Status != 429 || c.Interrupted {
+	if c.Reply.Error != "slow down" || c.Reply.Class != llm.ClassRateLimit || c.Status != 429 || c.Interrupted {
 		t.Errorf("recorded %+v", c)
 	}
 	rp := &Replayer{Rec: &Transcript{Calls: r.Calls}, Stop: func() {}}

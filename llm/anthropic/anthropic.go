@@ -16,6 +16,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
 	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
@@ -24,15 +25,15 @@ import (
 // requires a value.
 const DefaultMaxTokens = 4096
 
-// ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.Config)
+// ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.ClassConfig)
 // New returns for an invalid Config.
 const ReasonInvalidConfig = "invalid_llm_config"
 
 // ReasonMalformedResponse is the Reason of the *llm.Error (Class
-// llm.Unknown) returned when the API's reply cannot be read as a message.
+// llm.ClassUnknown) returned when the API's reply cannot be read as a message.
 const ReasonMalformedResponse = "malformed_response"
 
-// ReasonInvalidOptions is the Reason of the *llm.Error (Class llm.Config)
+// ReasonInvalidOptions is the Reason of the *llm.Error (Class llm.ClassConfig)
 // returned for a Request.Options key this adapter does not know, or a value
 // of the wrong type. An agent reports it as its Fail reason.
 const ReasonInvalidOptions = "invalid_llm_options"
@@ -64,8 +65,8 @@ type Config struct {
 	// Temperature, when set, is the default sampling temperature.
 	Temperature *float64
 	// MaxResponseBytes bounds the body of a reply: a longer one fails
-	// with an *llm.Error of Class llm.ClientError, Reason
-	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
+	// with an *llm.Error of Class llm.ClassClientError, Reason
+	// adapter.ReasonResponseTooLarge. Zero: adapter.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
 }
@@ -105,7 +106,7 @@ func New(cfg Config) (llm.Func, error) {
 	// Every request goes through the guard's client: no redirect to
 	// another host, replies bounded; every error through its Func:
 	// credentials redacted.
-	guard := llm.NewGuard(llm.GuardConfig{Name: "anthropic", APIKey: apiKey, Headers: cfg.Headers,
+	guard := adapter.NewGuard(adapter.GuardConfig{Name: "anthropic", APIKey: apiKey, Headers: cfg.Headers,
 		MaxResponseBytes: cfg.MaxResponseBytes, Provider: ProviderName, Model: cfg.Model})
 	httpClient = guard.Client(httpClient)
 
@@ -202,7 +203,7 @@ func (c *client) call(ctx context.Context, req llm.Request) (llm.Response, error
 		if msg != nil {
 			raw = msg.RawJSON()
 		}
-		return llm.Response{}, &llm.Error{Class: llm.Unknown, Reason: ReasonMalformedResponse,
+		return llm.Response{}, &llm.Error{Class: llm.ClassUnknown, Reason: ReasonMalformedResponse,
 			Message: "anthropic: malformed response: no content in " + abbreviate(raw)}
 	}
 	var sb strings.Builder
@@ -254,7 +255,7 @@ func (c *client) params(req llm.Request) (sdk.MessageNewParams, error) {
 			// system parameter.
 			system = append(system, sdk.TextBlockParam{Text: m.Content})
 		default:
-			return p, &llm.Error{Class: llm.ClientError,
+			return p, &llm.Error{Class: llm.ClassClientError,
 				Message: fmt.Sprintf("anthropic: message %d has the unknown role %q", i, m.Role)}
 		}
 	}
@@ -362,7 +363,7 @@ func validHeader(name, value string) bool {
 }
 
 func configError(reason, msg string) *llm.Error {
-	return &llm.Error{Class: llm.Config, Reason: reason, Message: msg}
+	return &llm.Error{Class: llm.ClassConfig, Reason: reason, Message: msg}
 }
 
 // classify turns an error of the SDK into an *llm.Error.
@@ -381,20 +382,20 @@ func classify(ctx context.Context, err error) error {
 			header = apiErr.Response.Header
 		}
 		typ, msg := apiMessage(apiErr)
-		e := llm.HTTPError(apiErr.StatusCode, header, msg, err)
+		e := adapter.HTTPError(apiErr.StatusCode, header, msg, err)
 		e.Reason = typ
 		return e
 	}
-	if e := llm.Classify(err); e.Class != llm.Unknown {
+	if e := llm.Classify(err); e.Class != llm.ClassUnknown {
 		// A network timeout, the SDK's own 10-minute attempt timeout.
 		e.Message = "anthropic: " + err.Error()
 		return e
 	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
-		return &llm.Error{Class: llm.Unknown, Message: "anthropic: request failed: " + err.Error(), Err: err}
+		return &llm.Error{Class: llm.ClassUnknown, Message: "anthropic: request failed: " + err.Error(), Err: err}
 	}
-	return &llm.Error{Class: llm.Unknown, Reason: ReasonMalformedResponse,
+	return &llm.Error{Class: llm.ClassUnknown, Reason: ReasonMalformedResponse,
 		Message: "anthropic: malformed or unreadable response: " + err.Error(), Err: err}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // Recorded-style bodies of the Messages API.
@@ -32,7 +32,7 @@ const (
 )
 
 // reply is what the fake API answers.
-type reply = llmtest.ServerReply
+type reply = adaptertest.Reply
 
 // received is a request the fake API got, its body decoded.
 type received struct {
@@ -42,13 +42,13 @@ type received struct {
 }
 
 // fakeAPI is llmtest's server speaking the Messages API.
-type fakeAPI struct{ *llmtest.Server }
+type fakeAPI struct{ *adaptertest.Server }
 
 // newFakeAPI starts a fake API; respond answers request n (from 0), by
 // default with okBody.
 func newFakeAPI(t *testing.T, respond func(n int) reply) *fakeAPI {
 	t.Helper()
-	return &fakeAPI{llmtest.NewServer(t, func(n int, _ llmtest.Received) reply {
+	return &fakeAPI{adaptertest.NewServer(t, func(n int, _ adaptertest.Received) reply {
 		rep := reply{Body: okBody}
 		if respond != nil {
 			rep = respond(n)
@@ -106,7 +106,7 @@ func TestNewRequiresModel(t *testing.T) {
 			t.Errorf("New(%+v) = %v, %v; want an error", cfg, fn != nil, err)
 			continue
 		}
-		if e := llmtest.AsError(t, err); e.Class != llm.Config || e.Reason != ReasonInvalidConfig {
+		if e := adaptertest.AsError(t, err); e.Class != llm.ClassConfig || e.Reason != ReasonInvalidConfig {
 			t.Errorf("New(%+v): %#v", cfg, e)
 		}
 	}
@@ -117,7 +117,7 @@ func TestNewRequiresModel(t *testing.T) {
 
 func TestUsageWithCache(t *testing.T) {
 	f := newFakeAPI(t, func(int) reply { return reply{Body: cachedBody} })
-	resp, err := newFunc(t, f, Config{})(context.Background(), llmtest.Conversation("Count."))
+	resp, err := newFunc(t, f, Config{})(context.Background(), adaptertest.Conversation("Count."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestUsageWithCache(t *testing.T) {
 func TestRequestMapping(t *testing.T) {
 	f := newFakeAPI(t, nil)
 	fn := newFunc(t, f, Config{Model: "claude-sonnet-4-5", Headers: map[string]string{"anthropic-beta": "some-beta-2025"}})
-	req := llmtest.Conversation("Count the items.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	req := adaptertest.Conversation("Count the items.", "```clojure\n(tool/stock {})\n```", "Value: 3")
 	if _, err := fn(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestOptions(t *testing.T) {
 	fn := newFunc(t, f, Config{MaxTokens: 1000, Temperature: &temp})
 	call := func(opts map[string]any) map[string]any {
 		t.Helper()
-		req := llmtest.Conversation("x")
+		req := adaptertest.Conversation("x")
 		req.Options = opts
 		if _, err := fn(context.Background(), req); err != nil {
 			t.Fatal(err)
@@ -222,7 +222,7 @@ func TestCacheBreakpoints(t *testing.T) {
 	ephemeral := `{"type":"ephemeral"}`
 
 	// Turn 3 of a mission: the system prompt and the end of turn 2.
-	req := llmtest.Conversation("mission", "program 1", "feedback 1", "program 2", "feedback 2")
+	req := adaptertest.Conversation("mission", "program 1", "feedback 1", "program 2", "feedback 2")
 	req.Cache = true
 	r := send(req)
 	system := r.body["system"].([]any)
@@ -244,7 +244,7 @@ func TestCacheBreakpoints(t *testing.T) {
 	}
 
 	// Turn 1: only the system prompt.
-	req = llmtest.Conversation("mission")
+	req = adaptertest.Conversation("mission")
 	req.Cache = true
 	r = send(req)
 	if n := strings.Count(r.raw, "cache_control"); n != 1 || !strings.Contains(compact(t, r.body["system"]), "cache_control") {
@@ -252,7 +252,7 @@ func TestCacheBreakpoints(t *testing.T) {
 	}
 
 	// Cache off: none.
-	req = llmtest.Conversation("mission", "program 1", "feedback 1")
+	req = adaptertest.Conversation("mission", "program 1", "feedback 1")
 	r = send(req)
 	if strings.Contains(r.raw, "cache_control") {
 		t.Errorf("cache off: %s", r.raw)
@@ -262,7 +262,7 @@ func TestCacheBreakpoints(t *testing.T) {
 // A system message joins the system parameter.
 func TestSystemMessage(t *testing.T) {
 	f := newFakeAPI(t, nil)
-	req := llmtest.Conversation("x")
+	req := adaptertest.Conversation("x")
 	req.Messages = append([]llm.Message{{Role: llm.System, Content: "Be brief."}}, req.Messages...)
 	req.Cache = true
 	if _, err := newFunc(t, f, Config{})(context.Background(), req); err != nil {
@@ -287,7 +287,7 @@ func TestEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fn(context.Background(), llmtest.Conversation("x")); err != nil {
+	if _, err := fn(context.Background(), adaptertest.Conversation("x")); err != nil {
 		t.Fatal(err)
 	}
 	h := f.requests()[0].header

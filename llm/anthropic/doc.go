@@ -19,7 +19,7 @@
 // "temperature", "top_p" (numbers), "max_tokens", "top_k" (integers) and
 // "stop" (a string or a list of strings, the API's stop_sequences); they
 // override Config.Temperature and Config.MaxTokens for that call. Any other
-// key fails the call with an *llm.Error of Class llm.Config and Reason
+// key fails the call with an *llm.Error of Class llm.ClassConfig and Reason
 // ReasonInvalidOptions that names the key, and the agent's mission with it.
 // max_tokens defaults to 4096 (the Messages API requires one); the SDK
 // refuses a non-streaming call whose max_tokens could take more than ten
@@ -63,30 +63,30 @@
 // LLMRetry) decides whether to retry, honouring the Retry-After the API
 // sends. Errors are *llm.Error values:
 //
-//   - an HTTP error is built by llm.HTTPError from the status, the headers
+//   - an HTTP error is built by adapter.HTTPError from the status, the headers
 //     and the API's error message, with the API's error type
 //     ("rate_limit_error", "overloaded_error"...) as Reason: 429 is
-//     llm.RateLimit (RetryAfter from retry-after-ms or Retry-After), 529
-//     (overloaded) and other 5xx llm.ServerError, 401 and 403 llm.Auth, a
-//     400 "prompt is too long" llm.ContextLength, other 4xx
-//     llm.ClientError;
-//   - the end of the call's context is llm.Timeout (a deadline) or
-//     llm.Cancelled, as llm.Classify has it;
-//   - a transport failure is llm.Unknown (llm.Timeout for a network
+//     llm.ClassRateLimit (RetryAfter from retry-after-ms or Retry-After), 529
+//     (overloaded) and other 5xx llm.ClassServerError, 401 and 403 llm.ClassAuth, a
+//     400 "prompt is too long" llm.ClassContextLength, other 4xx
+//     llm.ClassClientError;
+//   - the end of the call's context is llm.ClassTimeout (a deadline) or
+//     llm.ClassCancelled, as llm.Classify has it;
+//   - a transport failure is llm.ClassUnknown (llm.ClassTimeout for a network
 //     timeout), and so is a reply that cannot be read as a message
 //     (Reason ReasonMalformedResponse);
-//   - a message with an unknown role is llm.ClientError, and no request is
+//   - a message with an unknown role is llm.ClassClientError, and no request is
 //     sent.
 //
 // # What the endpoint is trusted with
 //
-// Every request and every error goes through an llm.Guard (see
+// Every request and every error goes through an adapter.Guard (see
 // docs/models.md): a redirect to another scheme, host or port is refused
-// (llm.ClientError, Reason llm.ReasonRedirectRefused) so that the
+// (llm.ClassClientError, Reason adapter.ReasonRedirectRefused) so that the
 // credentials go to the configured server only, with Config.HTTPClient too
 // (a guarded copy is used; yours is not changed); the API key and the
 // credential-looking Headers never show in an error nor in a reply's
 // text, whatever the server echoes; a reply longer than Config.MaxResponseBytes fails with
-// llm.ClientError, Reason llm.ReasonResponseTooLarge, and an error's
-// message quotes at most llm.MaxErrorText bytes of the server's.
+// llm.ClassClientError, Reason adapter.ReasonResponseTooLarge, and an error's
+// message quotes at most adapter.MaxErrorText bytes of the server's.
 package anthropic

@@ -5,14 +5,14 @@ import (
 	"fmt"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 	"github.com/ptc-go/ptc/llm/anthropic"
-	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // New returns an llm.Func for a Claude model; here it talks to a stand-in
 // for the Messages API instead of https://api.anthropic.com.
 func ExampleNew() {
-	srv := llmtest.Serve(`{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5",` +
+	srv := adaptertest.Serve(`{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5",` +
 		`"content":[{"type":"text","text":"` + "```clojure\\n(return 42)\\n```" + `"}],"stop_reason":"end_turn",` +
 		`"usage":{"input_tokens":20,"cache_read_input_tokens":1800,"cache_creation_input_tokens":0,"output_tokens":12}}`)
 	defer srv.Close()

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // The checks every adapter passes, against a fake Messages API.
 func TestAdapterSuite(t *testing.T) {
-	llmtest.RunAdapterSuite(t, llmtest.AdapterCase{
+	adaptertest.Run(t, adaptertest.Case{
 		Name: "anthropic", Provider: "anthropic", Model: "claude-sonnet-4-5", KeyOptional: true,
 		Env:    []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN"},
 		KeyEnv: "ANTHROPIC_API_KEY", KeyHeader: "X-Api-Key",
 		Path: "/v1/messages",
-		New: func(c llmtest.AdapterConfig) (llm.Func, error) {
+		New: func(c adaptertest.Config) (llm.Func, error) {
 			return New(Config{Model: c.Model, APIKey: c.APIKey, BaseURL: c.BaseURL, Headers: c.Headers,
 				HTTPClient: c.HTTPClient, MaxTokens: c.MaxTokens, Temperature: c.Temperature})
 		},
@@ -74,7 +74,7 @@ func TestAdapterSuite(t *testing.T) {
 			return opts
 		},
 		ConfigReason: ReasonInvalidConfig, OptionsReason: ReasonInvalidOptions,
-		BadOptions: []llmtest.BadOption{
+		BadOptions: []adaptertest.BadOption{
 			{Options: map[string]any{"seed": 1, "temperature": 0.1}, Word: `"seed"`},
 			{Options: map[string]any{"max_tokens": 100000}, Word: `max_tokens 100000`},
 			{Options: map[string]any{"top_k": -1}, Word: `"top_k"`},
@@ -100,37 +100,37 @@ func messageReply(text string, tokens llm.Tokens) string {
 	return string(b)
 }
 
-var httpErrors = []llmtest.ErrorCase{
-	{Name: "rate limit", Reply: llmtest.ServerReply{Status: 429, Header: map[string]string{"retry-after": "17"}, Body: rateLimitBody},
-		Class: llm.RateLimit, Reason: "rate_limit_error", Message: "exceed the rate limit", RetryAfter: 17 * time.Second},
-	{Name: "rate limit ms", Reply: llmtest.ServerReply{Status: 429, Header: map[string]string{"retry-after-ms": "1500", "retry-after": "2"}, Body: rateLimitBody},
-		Class: llm.RateLimit, Reason: "rate_limit_error", Message: "exceed the rate limit", RetryAfter: 1500 * time.Millisecond},
-	{Name: "server error", Reply: llmtest.ServerReply{Status: 500, Body: serverErrorBody}, Class: llm.ServerError, Reason: "api_error", Message: "Internal server error"},
-	{Name: "overloaded", Reply: llmtest.ServerReply{Status: 529, Body: overloadedBody}, Class: llm.ServerError, Reason: "overloaded_error", Message: "Overloaded"},
-	{Name: "prompt too long", Reply: llmtest.ServerReply{Status: 400, Body: tooLongBody}, Class: llm.ContextLength, Reason: "invalid_request_error", Message: "prompt is too long"},
-	{Name: "bad request", Reply: llmtest.ServerReply{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"temperature: range: 0..1"}}`},
-		Class: llm.ClientError, Reason: "invalid_request_error", Message: "temperature"},
-	{Name: "unauthorized", Reply: llmtest.ServerReply{Status: 401, Body: authBody}, Class: llm.Auth, Reason: "authentication_error", Message: "invalid x-api-key"},
-	{Name: "forbidden", Reply: llmtest.ServerReply{Status: 403, Body: forbiddenBody}, Class: llm.Auth, Reason: "permission_error", Message: "permission"},
-	{Name: "gateway page", Reply: llmtest.ServerReply{Status: 502, Header: map[string]string{"Content-Type": "text/html"}, Body: "<html>Bad Gateway</html>"},
-		Class: llm.ServerError, Message: "Bad Gateway"},
-	{Name: "empty body", Reply: llmtest.ServerReply{Status: 503}, Class: llm.ServerError, Message: "Service Unavailable"},
-	{Name: "gateway timeout", Reply: llmtest.ServerReply{Status: 504, Body: `{"type":"error","error":{"type":"timeout_error","message":"Request timed out"}}`},
-		Class: llm.Timeout, Reason: "timeout_error", Message: "timed out"},
+var httpErrors = []adaptertest.ErrorCase{
+	{Name: "rate limit", Reply: adaptertest.Reply{Status: 429, Header: map[string]string{"retry-after": "17"}, Body: rateLimitBody},
+		Class: llm.ClassRateLimit, Reason: "rate_limit_error", Message: "exceed the rate limit", RetryAfter: 17 * time.Second},
+	{Name: "rate limit ms", Reply: adaptertest.Reply{Status: 429, Header: map[string]string{"retry-after-ms": "1500", "retry-after": "2"}, Body: rateLimitBody},
+		Class: llm.ClassRateLimit, Reason: "rate_limit_error", Message: "exceed the rate limit", RetryAfter: 1500 * time.Millisecond},
+	{Name: "server error", Reply: adaptertest.Reply{Status: 500, Body: serverErrorBody}, Class: llm.ClassServerError, Reason: "api_error", Message: "Internal server error"},
+	{Name: "overloaded", Reply: adaptertest.Reply{Status: 529, Body: overloadedBody}, Class: llm.ClassServerError, Reason: "overloaded_error", Message: "Overloaded"},
+	{Name: "prompt too long", Reply: adaptertest.Reply{Status: 400, Body: tooLongBody}, Class: llm.ClassContextLength, Reason: "invalid_request_error", Message: "prompt is too long"},
+	{Name: "bad request", Reply: adaptertest.Reply{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"temperature: range: 0..1"}}`},
+		Class: llm.ClassClientError, Reason: "invalid_request_error", Message: "temperature"},
+	{Name: "unauthorized", Reply: adaptertest.Reply{Status: 401, Body: authBody}, Class: llm.ClassAuth, Reason: "authentication_error", Message: "invalid x-api-key"},
+	{Name: "forbidden", Reply: adaptertest.Reply{Status: 403, Body: forbiddenBody}, Class: llm.ClassAuth, Reason: "permission_error", Message: "permission"},
+	{Name: "gateway page", Reply: adaptertest.Reply{Status: 502, Header: map[string]string{"Content-Type": "text/html"}, Body: "<html>Bad Gateway</html>"},
+		Class: llm.ClassServerError, Message: "Bad Gateway"},
+	{Name: "empty body", Reply: adaptertest.Reply{Status: 503}, Class: llm.ClassServerError, Message: "Service Unavailable"},
+	{Name: "gateway timeout", Reply: adaptertest.Reply{Status: 504, Body: `{"type":"error","error":{"type":"timeout_error","message":"Request timed out"}}`},
+		Class: llm.ClassTimeout, Reason: "timeout_error", Message: "timed out"},
 }
 
 // malformedReplies are replies that are not a message: an error of class
-// llm.Unknown without a status.
-var malformedReplies = []llmtest.ErrorCase{
-	malformed("truncated", llmtest.ServerReply{Body: okBody[:60]}),
-	malformed("not json", llmtest.ServerReply{Header: map[string]string{"Content-Type": "text/html"}, Body: "<html>hello</html>"}),
-	malformed("garbage json", llmtest.ServerReply{Body: "{{{"}),
-	malformed("no content", llmtest.ServerReply{Body: `{"id":"msg_1","type":"message","role":"assistant"}`}),
-	malformed("wrong shape", llmtest.ServerReply{Body: `{"content":"hi","usage":3}`}),
-	malformed("error at 200", llmtest.ServerReply{Body: overloadedBody}),
-	malformed("empty", llmtest.ServerReply{}),
+// llm.ClassUnknown without a status.
+var malformedReplies = []adaptertest.ErrorCase{
+	malformed("truncated", adaptertest.Reply{Body: okBody[:60]}),
+	malformed("not json", adaptertest.Reply{Header: map[string]string{"Content-Type": "text/html"}, Body: "<html>hello</html>"}),
+	malformed("garbage json", adaptertest.Reply{Body: "{{{"}),
+	malformed("no content", adaptertest.Reply{Body: `{"id":"msg_1","type":"message","role":"assistant"}`}),
+	malformed("wrong shape", adaptertest.Reply{Body: `{"content":"hi","usage":3}`}),
+	malformed("error at 200", adaptertest.Reply{Body: overloadedBody}),
+	malformed("empty", adaptertest.Reply{}),
 }
 
-func malformed(name string, rep llmtest.ServerReply) llmtest.ErrorCase {
-	return llmtest.ErrorCase{Name: name, Reply: rep, Class: llm.Unknown, Status: -1, Reason: ReasonMalformedResponse, Message: "malformed"}
+func malformed(name string, rep adaptertest.Reply) adaptertest.ErrorCase {
+	return adaptertest.ErrorCase{Name: name, Reply: rep, Class: llm.ClassUnknown, Status: -1, Reason: ReasonMalformedResponse, Message: "malformed"}
 }

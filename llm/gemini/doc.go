@@ -13,7 +13,7 @@
 // the request's Options override them: "temperature", "max_tokens"
 // (maxOutputTokens), "top_p", "top_k" (numbers) and "stop" (a string or a
 // list of strings). Any other key, or a value of the wrong type, fails the
-// call with an *llm.Error of Class llm.Config naming the key.
+// call with an *llm.Error of Class llm.ClassConfig naming the key.
 //
 // Request.Cache is not needed: Gemini caches repeated prompt prefixes
 // implicitly, and reports the tokens served from its cache, which become
@@ -27,34 +27,34 @@
 //
 // A response without a candidate, or whose first candidate has no text,
 // is an error: Reason "prompt_blocked" or "response_blocked" (Class
-// llm.ClientError) when a safety filter stopped it, "empty_response"
-// (llm.Unknown) for a candidate without text, with the finish reason in
-// the message, and "malformed_response" (llm.ServerError) for a body with
+// llm.ClassClientError) when a safety filter stopped it, "empty_response"
+// (llm.ClassUnknown) for a candidate without text, with the finish reason in
+// the message, and "malformed_response" (llm.ClassServerError) for a body with
 // neither a candidate nor a block reason.
 //
 // # Errors and retries
 //
-// Every error is an *llm.Error. An HTTP error is built by llm.HTTPError
-// from the status and Gemini's message: 429 is llm.RateLimit (with
+// Every error is an *llm.Error. An HTTP error is built by adapter.HTTPError
+// from the status and Gemini's message: 429 is llm.ClassRateLimit (with
 // RetryAfter from the Retry-After header, else from the RetryInfo detail
-// Gemini sends), 500 and 503 llm.ServerError, 401 and 403 llm.Auth (and a
+// Gemini sends), 500 and 503 llm.ClassServerError, 401 and 403 llm.ClassAuth (and a
 // 400 for an invalid or expired API key), a 400 whose prompt is too long
-// llm.ContextLength, other 4xx llm.ClientError. The end of the call's
-// context is llm.Timeout or llm.Cancelled; a body that is not valid JSON,
-// or not of the shape of a generateContent reply, is llm.ServerError with
+// llm.ClassContextLength, other 4xx llm.ClassClientError. The end of the call's
+// context is llm.ClassTimeout or llm.ClassCancelled; a body that is not valid JSON,
+// or not of the shape of a generateContent reply, is llm.ClassServerError with
 // Reason "malformed_response".
 //
 // # What the endpoint is trusted with
 //
-// Every request and every error goes through an llm.Guard (see
+// Every request and every error goes through an adapter.Guard (see
 // docs/models.md): a redirect to another scheme, host or port is refused
-// (llm.ClientError, Reason llm.ReasonRedirectRefused) so that the
+// (llm.ClassClientError, Reason adapter.ReasonRedirectRefused) so that the
 // credentials go to the configured server only, with Config.HTTPClient too
 // (a guarded copy is used; yours is not changed); the API key and the
 // credential-looking Headers never show in an error nor in a reply's
 // text, whatever the server echoes; a reply longer than Config.MaxResponseBytes fails with
-// llm.ClientError, Reason llm.ReasonResponseTooLarge, and an error's
-// message quotes at most llm.MaxErrorText bytes of the server's.
+// llm.ClassClientError, Reason adapter.ReasonResponseTooLarge, and an error's
+// message quotes at most adapter.MaxErrorText bytes of the server's.
 //
 // The adapter makes one HTTP request per call and never retries: the
 // agent's RetryPolicy does. (The SDK's automatic continuation, which sends

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 	"github.com/ptc-go/ptc/llm/gemini"
-	"github.com/ptc-go/ptc/llm/llmtest"
 )
 
 // New returns an llm.Func for a Gemini model (agent.Options{LLM: fn});
@@ -14,7 +14,7 @@ import (
 // https://generativelanguage.googleapis.com.
 func ExampleNew() {
 	// The stand-in answers POST /v1beta/models/gemini-2.5-flash:generateContent.
-	srv := llmtest.Serve(`{"candidates":[{"content":{"parts":[{"text":"` + "```clojure\\n(return (* 6 7))\\n```" + `"}],"role":"model"},` +
+	srv := adaptertest.Serve(`{"candidates":[{"content":{"parts":[{"text":"` + "```clojure\\n(return (* 6 7))\\n```" + `"}],"role":"model"},` +
 		`"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1830,"candidatesTokenCount":14,` +
 		`"totalTokenCount":1844,"cachedContentTokenCount":1792},"modelVersion":"gemini-2.5-flash"}`)
 	defer srv.Close()

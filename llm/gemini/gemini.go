@@ -16,6 +16,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
 	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
@@ -47,26 +48,26 @@ type Config struct {
 	// default.
 	Temperature *float64
 	// MaxResponseBytes bounds the body of a reply: a longer one fails
-	// with an *llm.Error of Class llm.ClientError, Reason
-	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
+	// with an *llm.Error of Class llm.ClassClientError, Reason
+	// adapter.ReasonResponseTooLarge. Zero: adapter.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
 }
 
-// The reasons of the configuration errors (Class llm.Config).
+// The reasons of the configuration errors (Class llm.ClassConfig).
 const (
 	reasonInvalidConfig  = "invalid_llm_config"
 	reasonInvalidOptions = "invalid_llm_options"
 )
 
 // reasonMalformedResponse is the reason of a reply that is not a
-// generateContent response (Class llm.ServerError), as in the other
+// generateContent response (Class llm.ClassServerError), as in the other
 // adapters.
 const reasonMalformedResponse = "malformed_response"
 
 // New returns a Func that calls the Gemini Developer API's generateContent
 // with the model of cfg. It makes no request. Its errors are *llm.Error
-// values of Class llm.Config.
+// values of Class llm.ClassConfig.
 func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	model := strings.TrimSpace(cfg.Model)
 	if model == "" {
@@ -98,7 +99,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	// Every request goes through the guard's client: no redirect to
 	// another host, replies bounded; every error through its Func:
 	// credentials redacted.
-	guard := llm.NewGuard(llm.GuardConfig{Name: "gemini", APIKey: key, Headers: cfg.Headers,
+	guard := adapter.NewGuard(adapter.GuardConfig{Name: "gemini", APIKey: key, Headers: cfg.Headers,
 		MaxResponseBytes: cfg.MaxResponseBytes, Provider: ProviderName, Model: model})
 
 	var header http.Header
@@ -124,7 +125,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 	})
 	if err != nil {
 		// The SDK's messages print its whole config, the key included.
-		return nil, &llm.Error{Class: llm.Config, Reason: reasonInvalidConfig, Message: "gemini: " + guard.Redact(err.Error())}
+		return nil, &llm.Error{Class: llm.ClassConfig, Reason: reasonInvalidConfig, Message: "gemini: " + guard.Redact(err.Error())}
 	}
 	c := &caller{models: client.Models, model: model}
 	if cfg.MaxTokens > 0 {
@@ -148,11 +149,11 @@ func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, 
 	info := &respInfo{}
 	defer func() {
 		if p := recover(); p != nil {
-			e := &llm.Error{Class: llm.Unknown, Message: fmt.Sprintf("gemini: panic: %v", p)}
+			e := &llm.Error{Class: llm.ClassUnknown, Message: fmt.Sprintf("gemini: panic: %v", p)}
 			if status, _ := info.get(); status >= 200 && status < 300 {
 				// The SDK's converters panic on a body of the wrong shape
 				// ({"candidates": "x"}).
-				e.Class, e.Reason = llm.ServerError, reasonMalformedResponse
+				e.Class, e.Reason = llm.ClassServerError, reasonMalformedResponse
 				e.Message = fmt.Sprintf("gemini: malformed generateContent reply: %v", p)
 			}
 			resp, err = llm.Response{}, e
@@ -250,7 +251,7 @@ func contents(req llm.Request) ([]*genai.Content, string, error) {
 			system += m.Content
 			continue
 		default:
-			return nil, "", &llm.Error{Class: llm.ClientError, Reason: "invalid_request",
+			return nil, "", &llm.Error{Class: llm.ClassClientError, Reason: "invalid_request",
 				Message: fmt.Sprintf("gemini: message %d has the unknown role %q", i, m.Role)}
 		}
 		out = append(out, &genai.Content{Role: role, Parts: []*genai.Part{{Text: m.Content}}})
@@ -264,7 +265,7 @@ func contents(req llm.Request) ([]*genai.Content, string, error) {
 // response reads the text of the first candidate and the token counts.
 func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 	if out == nil {
-		return llm.Response{}, &llm.Error{Class: llm.Unknown, Reason: "empty_response", Message: "gemini: no response"}
+		return llm.Response{}, &llm.Error{Class: llm.ClassUnknown, Reason: "empty_response", Message: "gemini: no response"}
 	}
 	if len(out.Candidates) == 0 || out.Candidates[0] == nil {
 		if fb := out.PromptFeedback; fb != nil && fb.BlockReason != "" {
@@ -272,11 +273,11 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 			if fb.BlockReasonMessage != "" {
 				msg += ": " + fb.BlockReasonMessage
 			}
-			return llm.Response{}, &llm.Error{Class: llm.ClientError, Reason: "prompt_blocked", Message: msg}
+			return llm.Response{}, &llm.Error{Class: llm.ClassClientError, Reason: "prompt_blocked", Message: msg}
 		}
 		// Gemini sends no candidate only with a block reason: a body
 		// without either ({}, an empty one) is not a generateContent reply.
-		return llm.Response{}, &llm.Error{Class: llm.ServerError, Reason: reasonMalformedResponse,
+		return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Reason: reasonMalformedResponse,
 			Message: "gemini: malformed generateContent reply: no candidates"}
 	}
 	cand := out.Candidates[0]
@@ -297,9 +298,9 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 		if cand.FinishMessage != "" {
 			msg += ": " + cand.FinishMessage
 		}
-		e := &llm.Error{Class: llm.Unknown, Reason: "empty_response", Message: msg}
+		e := &llm.Error{Class: llm.ClassUnknown, Reason: "empty_response", Message: msg}
 		if blocked(cand.FinishReason) {
-			e.Class, e.Reason = llm.ClientError, "response_blocked"
+			e.Class, e.Reason = llm.ClassClientError, "response_blocked"
 		}
 		return llm.Response{}, e
 	}
@@ -336,7 +337,7 @@ func callError(ctx context.Context, err error, info *respInfo) error {
 		var syntax *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &syntax) || errors.As(err, &typ) {
-			return &llm.Error{Class: llm.ServerError, Reason: reasonMalformedResponse, Err: err,
+			return &llm.Error{Class: llm.ClassServerError, Reason: reasonMalformedResponse, Err: err,
 				Message: "gemini: the response body is not a valid generateContent reply: " + firstLine(err.Error())}
 		}
 		e := llm.Classify(err)
@@ -355,12 +356,12 @@ func callError(ctx context.Context, err error, info *respInfo) error {
 		msg = apiErr.Status + ": " + msg
 		reason = apiErr.Status
 	}
-	e := llm.HTTPError(status, header, "gemini: "+truncate(msg), err)
+	e := adapter.HTTPError(status, header, "gemini: "+truncate(msg), err)
 	if e.Reason == "" {
 		e.Reason = reason
 	}
-	if e.Class == llm.ClientError && invalidKey(apiErr) {
-		e.Class = llm.Auth
+	if e.Class == llm.ClassClientError && invalidKey(apiErr) {
+		e.Class = llm.ClassAuth
 	}
 	if e.RetryAfter == 0 {
 		e.RetryAfter = retryDelay(apiErr)
@@ -405,7 +406,7 @@ func retryDelay(e genai.APIError) time.Duration {
 }
 
 func configError(reason, msg string) *llm.Error {
-	return &llm.Error{Class: llm.Config, Reason: reason, Message: msg}
+	return &llm.Error{Class: llm.ClassConfig, Reason: reason, Message: msg}
 }
 
 func optionError(key string, v any) *llm.Error {

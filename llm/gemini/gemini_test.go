@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // testKey is the API key of the tests; no error may show it.
@@ -27,7 +27,7 @@ func isolate(t *testing.T) {
 }
 
 // newFunc returns the adapter pointed at the fake server, with a key.
-func newFunc(t *testing.T, s *llmtest.Server, cfg Config) llm.Func {
+func newFunc(t *testing.T, s *adaptertest.Server, cfg Config) llm.Func {
 	t.Helper()
 	isolate(t)
 	if cfg.Model == "" {
@@ -67,9 +67,9 @@ func TestNewConfigErrors(t *testing.T) {
 			if fn != nil || err == nil {
 				t.Fatalf("New(%+v) = %v, %v; want an error", c.cfg, fn != nil, err)
 			}
-			e := llmtest.AsError(t, err, testKey)
-			if e.Class != llm.Config || e.Reason != reasonInvalidConfig {
-				t.Errorf("class %s reason %q, want %s %s", e.Class, e.Reason, llm.Config, reasonInvalidConfig)
+			e := adaptertest.AsError(t, err, testKey)
+			if e.Class != llm.ClassConfig || e.Reason != reasonInvalidConfig {
+				t.Errorf("class %s reason %q, want %s %s", e.Class, e.Reason, llm.ClassConfig, reasonInvalidConfig)
 			}
 			if !strings.Contains(e.Message, c.word) {
 				t.Errorf("message %q does not contain %q", e.Message, c.word)
@@ -122,7 +122,7 @@ func TestAPIKeySources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := fn(context.Background(), llmtest.Conversation("hi")); err != nil {
+			if _, err := fn(context.Background(), adaptertest.Conversation("hi")); err != nil {
 				t.Fatal(err)
 			}
 			got := s.Request(i)
@@ -137,7 +137,7 @@ func TestAPIKeySources(t *testing.T) {
 
 	isolate(t)
 	_, err := New(context.Background(), Config{Model: "gemini-2.5-flash", BaseURL: s.URL})
-	if e := llmtest.AsError(t, err, testKey); e.Class != llm.Config || e.Reason != reasonInvalidConfig {
+	if e := adaptertest.AsError(t, err, testKey); e.Class != llm.ClassConfig || e.Reason != reasonInvalidConfig {
 		t.Errorf("no key: %+v", e)
 	}
 	if s.Calls() != len(cases) {
@@ -182,7 +182,7 @@ func TestResponseMapping(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newServer(t, always(reply{Body: c.body}))
-			resp, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
+			resp, err := newFunc(t, s, Config{})(context.Background(), adaptertest.Conversation("hi"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +201,7 @@ func TestRequestMapping(t *testing.T) {
 		MaxTokens:   4096,
 		Temperature: ptr(0.7),
 	})
-	req := llmtest.Conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	req := adaptertest.Conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
 	req.ToolNames = []string{"stock"}
 	req.Cache = true // Gemini caches on its own: nothing to send
 	if _, err := fn(context.Background(), req); err != nil {
@@ -256,7 +256,7 @@ func TestSystemAndPrompt(t *testing.T) {
 	fn := newFunc(t, s, Config{})
 	ctx := context.Background()
 
-	req := llmtest.Conversation("x")
+	req := adaptertest.Conversation("x")
 	req.Messages = append([]llm.Message{{Role: llm.System, Content: "Be brief."}}, req.Messages...)
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
@@ -290,7 +290,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	ctx := context.Background()
 	call := func(fn llm.Func, opts map[string]any) map[string]any {
 		t.Helper()
-		req := llmtest.Conversation("x")
+		req := adaptertest.Conversation("x")
 		req.Options = opts
 		if _, err := fn(ctx, req); err != nil {
 			t.Fatal(err)
@@ -352,9 +352,9 @@ func TestNoText(t *testing.T) {
   },
   "usageMetadata": {"promptTokenCount": 12, "totalTokenCount": 12},
   "modelVersion": "gemini-2.5-flash"
-}`, llm.ClientError, "prompt_blocked", []string{"blocked", "SAFETY"}},
+}`, llm.ClassClientError, "prompt_blocked", []string{"blocked", "SAFETY"}},
 		{"prompt blocked with a message", `{"candidates":[],"promptFeedback":{"blockReason":"PROHIBITED_CONTENT","blockReasonMessage":"The prompt contains prohibited content."}}`,
-			llm.ClientError, "prompt_blocked", []string{"PROHIBITED_CONTENT", "prohibited content"}},
+			llm.ClassClientError, "prompt_blocked", []string{"PROHIBITED_CONTENT", "prohibited content"}},
 		{"reply blocked", `{
   "candidates": [{
     "finishReason": "SAFETY",
@@ -363,25 +363,25 @@ func TestNoText(t *testing.T) {
   }],
   "usageMetadata": {"promptTokenCount": 40, "totalTokenCount": 40},
   "modelVersion": "gemini-2.5-flash"
-}`, llm.ClientError, "response_blocked", []string{"SAFETY"}},
+}`, llm.ClassClientError, "response_blocked", []string{"SAFETY"}},
 		{"recitation", `{"candidates":[{"content":{"role":"model"},"finishReason":"RECITATION","index":0}]}`,
-			llm.ClientError, "response_blocked", []string{"RECITATION"}},
+			llm.ClassClientError, "response_blocked", []string{"RECITATION"}},
 		{"prohibited content", `{"candidates":[{"finishReason":"PROHIBITED_CONTENT","index":0}]}`,
-			llm.ClientError, "response_blocked", []string{"PROHIBITED_CONTENT"}},
+			llm.ClassClientError, "response_blocked", []string{"PROHIBITED_CONTENT"}},
 		{"thoughts only, out of tokens", `{"candidates":[{"content":{"parts":[{"text":"Let me think...","thought":true}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],
 			"usageMetadata":{"promptTokenCount":10,"totalTokenCount":1034,"thoughtsTokenCount":1024}}`,
-			llm.Unknown, "empty_response", []string{"no text", "MAX_TOKENS"}},
+			llm.ClassUnknown, "empty_response", []string{"no text", "MAX_TOKENS"}},
 		{"empty parts", `{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}]}`,
-			llm.Unknown, "empty_response", []string{"no text", "STOP"}},
+			llm.ClassUnknown, "empty_response", []string{"no text", "STOP"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newServer(t, always(reply{Body: c.body}))
-			resp, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
+			resp, err := newFunc(t, s, Config{})(context.Background(), adaptertest.Conversation("hi"))
 			if err == nil {
 				t.Fatalf("no error; reply %+v", resp)
 			}
-			e := llmtest.AsError(t, err, testKey)
+			e := adaptertest.AsError(t, err, testKey)
 			if e.Class != c.class || e.Reason != c.reason {
 				t.Errorf("class %s reason %q, want %s %q", e.Class, e.Reason, c.class, c.reason)
 			}
@@ -417,7 +417,7 @@ func ptr[T any](v T) *T { return &v }
 // the provider's status word is the error's Reason.
 func TestKeyEchoRedacted(t *testing.T) {
 	s := newServer(t, always(reply{Status: 400, Body: apiError(400, "INVALID_ARGUMENT", "bad request from key "+testKey)}))
-	_, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
+	_, err := newFunc(t, s, Config{})(context.Background(), adaptertest.Conversation("hi"))
 	var e *llm.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v", err)

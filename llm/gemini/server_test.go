@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // received is one request the fake server got, its body decoded.
-type received = llmtest.Received
+type received = adaptertest.Received
 
 // sentContents returns the request's contents as role/text pairs (the texts of
 // each content's parts joined).
@@ -52,13 +52,13 @@ func partsText(content map[string]any) string {
 }
 
 // reply is what the fake server answers.
-type reply = llmtest.ServerReply
+type reply = adaptertest.Reply
 
 // newServer starts a fake server speaking the wire format of the Gemini
 // Developer API's generateContent; respond answers request n (from 0).
-func newServer(t *testing.T, respond func(n int, r received) reply) *llmtest.Server {
+func newServer(t *testing.T, respond func(n int, r received) reply) *adaptertest.Server {
 	t.Helper()
-	return llmtest.NewServer(t, func(n int, r received) reply {
+	return adaptertest.NewServer(t, func(n int, r received) reply {
 		if r.JSON == nil {
 			t.Errorf("the request body is not a JSON object: %s", r.Body)
 		}

@@ -168,7 +168,7 @@ func Replay(path string) (*Script, error) {
 		if r.Error != "" {
 			class := r.Class
 			if class == "" {
-				class = llm.ServerError
+				class = llm.ClassServerError
 			}
 			rep.Err = &llm.Error{Class: class, Status: r.Status, Message: r.Error}
 		}

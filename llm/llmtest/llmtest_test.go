@@ -79,7 +79,7 @@ func TestScriptRespondConcurrent(t *testing.T) {
 func TestRecordAndReplay(t *testing.T) {
 	live := llmtest.NewScript(
 		llmtest.Reply{Content: "(+ 1 2)", Tokens: llm.Tokens{Input: 10, Output: 3}},
-		llmtest.Fail(&llm.Error{Class: llm.RateLimit, Message: "slow down"}),
+		llmtest.Fail(&llm.Error{Class: llm.ClassRateLimit, Message: "slow down"}),
 	)
 	rec := llmtest.NewRecord(live.Func())
 	ctx := context.Background()
@@ -99,7 +99,7 @@ func TestRecordAndReplay(t *testing.T) {
 	}
 	_, err = replay.Func()(ctx, req(2))
 	var le *llm.Error
-	if !errors.As(err, &le) || le.Class != llm.RateLimit {
+	if !errors.As(err, &le) || le.Class != llm.ClassRateLimit {
 		t.Errorf("replayed error %v", err)
 	}
 	if _, err := llmtest.Replay(filepath.Join(t.TempDir(), "missing.json")); err == nil {

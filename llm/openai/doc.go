@@ -61,7 +61,7 @@
 //	reasoning_effort  string: "minimal", "low", "medium", "high"... (reasoning models)
 //
 // Any other key, or a value of the wrong type, fails the call with an
-// *llm.Error of class llm.Config and Reason ReasonInvalidOptions that names
+// *llm.Error of class llm.ClassConfig and Reason ReasonInvalidOptions that names
 // it (the agent's Fail reason), so that a misspelt option is seen rather
 // than ignored. The
 // token limit is sent as max_completion_tokens to OpenAI (api.openai.com)
@@ -71,31 +71,31 @@
 // # Errors and retries
 //
 // A failed call returns an *llm.Error whose Class tells the agent's
-// retry policy what happened: HTTP errors are classified by llm.HTTPError
+// retry policy what happened: HTTP errors are classified by adapter.HTTPError
 // from the status, the response's headers and the API's error message (429
-// is llm.RateLimit with the server's Retry-After or retry-after-ms in
-// RetryAfter; 408 and 504 llm.Timeout; 401 and 403 llm.Auth; other 5xx,
-// 529 "overloaded" included, llm.ServerError; a 400 about the context
-// length, or with the code context_length_exceeded, llm.ContextLength;
-// other 4xx llm.ClientError), with the API's error code as Reason. The
-// end of the caller's context is llm.Timeout (its deadline) or
-// llm.Cancelled; a 200 with an empty body or without choices is
-// llm.ServerError (one with an error object instead, as gateways such as
+// is llm.ClassRateLimit with the server's Retry-After or retry-after-ms in
+// RetryAfter; 408 and 504 llm.ClassTimeout; 401 and 403 llm.ClassAuth; other 5xx,
+// 529 "overloaded" included, llm.ClassServerError; a 400 about the context
+// length, or with the code context_length_exceeded, llm.ClassContextLength;
+// other 4xx llm.ClassClientError), with the API's error code as Reason. The
+// end of the caller's context is llm.ClassTimeout (its deadline) or
+// llm.ClassCancelled; a 200 with an empty body or without choices is
+// llm.ClassServerError (one with an error object instead, as gateways such as
 // OpenRouter send, is classified by the object's code when that is an
-// HTTP status, else llm.ServerError); a body that is not a chat completion
-// is llm.Unknown.
+// HTTP status, else llm.ClassServerError); a body that is not a chat completion
+// is llm.ClassUnknown.
 //
 // # What the endpoint is trusted with
 //
-// Every request and every error goes through an llm.Guard (see
+// Every request and every error goes through an adapter.Guard (see
 // docs/models.md): a redirect to another scheme, host or port is refused
-// (llm.ClientError, Reason llm.ReasonRedirectRefused) so that the
+// (llm.ClassClientError, Reason adapter.ReasonRedirectRefused) so that the
 // credentials go to the configured server only, with Config.HTTPClient too
 // (a guarded copy is used; yours is not changed); the API key and the
 // credential-looking Headers never show in an error nor in a reply's
 // text, whatever the server echoes; a reply longer than Config.MaxResponseBytes fails with
-// llm.ClientError, Reason llm.ReasonResponseTooLarge, and an error's
-// message quotes at most llm.MaxErrorText bytes of the server's.
+// llm.ClassClientError, Reason adapter.ReasonResponseTooLarge, and an error's
+// message quotes at most adapter.MaxErrorText bytes of the server's.
 //
 // The SDK's own retries are off: each call is exactly one HTTP request.
 // Retrying is the job of the agent's RetryPolicy (agent.Config.LLMRetry),

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 	"github.com/ptc-go/ptc/llm/openai"
 )
 
@@ -13,7 +13,7 @@ import (
 // talks to a stand-in for an OpenAI-compatible server; for OpenAI itself,
 // leave BaseURL empty and set $OPENAI_API_KEY (or APIKey).
 func ExampleNew() {
-	srv := llmtest.Serve(`{"id":"chatcmpl-1","object":"chat.completion","created":1743700000,"model":"gpt-4.1-mini",
+	srv := adaptertest.Serve(`{"id":"chatcmpl-1","object":"chat.completion","created":1743700000,"model":"gpt-4.1-mini",
 		"choices":[{"index":0,"message":{"role":"assistant","content":"` + "```clojure\\n(+ 1 2)\\n```" + `"},"finish_reason":"stop"}],
 		"usage":{"prompt_tokens":812,"completion_tokens":14,"total_tokens":826,"prompt_tokens_details":{"cached_tokens":768}}}`)
 	defer srv.Close()

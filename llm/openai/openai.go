@@ -19,6 +19,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
 	"github.com/ptc-go/ptc/llm/internal/coerce"
 )
 
@@ -37,8 +38,8 @@ type Config struct {
 	// Temperature is the default temperature; nil: the server's.
 	Temperature *float64
 	// MaxResponseBytes bounds the body of a reply: a longer one fails
-	// with an *llm.Error of Class llm.ClientError, Reason
-	// llm.ReasonResponseTooLarge. Zero: llm.DefaultMaxResponseBytes
+	// with an *llm.Error of Class llm.ClassClientError, Reason
+	// adapter.ReasonResponseTooLarge. Zero: adapter.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
 	// Provider is the provider's name as the OpenTelemetry GenAI
@@ -59,17 +60,17 @@ func providerName(p string) string {
 	return ProviderName
 }
 
-// ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.Config)
+// ReasonInvalidConfig is the Reason of the *llm.Error (Class llm.ClassConfig)
 // New returns for an invalid Config.
 const ReasonInvalidConfig = "invalid_llm_config"
 
-// ReasonInvalidOptions is the Reason of the *llm.Error (Class llm.Config)
+// ReasonInvalidOptions is the Reason of the *llm.Error (Class llm.ClassConfig)
 // returned for a Request.Options key this adapter does not know, or a value
 // of the wrong type. An agent reports it as its Fail reason.
 const ReasonInvalidOptions = "invalid_llm_options"
 
 // ReasonMalformedResponse is the Reason of the *llm.Error (Class
-// llm.Unknown) returned when a reply cannot be read as a chat completion.
+// llm.ClassUnknown) returned when a reply cannot be read as a chat completion.
 const ReasonMalformedResponse = "malformed_response"
 
 // The keys of llm.Request.Options that a call understands.
@@ -87,7 +88,7 @@ var knownOptions = []string{optMaxTokens, optReasoningEffort, optSeed, optStop, 
 // New returns an llm.Func that calls cfg.Model through the Chat Completions
 // API. The SDK's own retries are off: a failed call fails at once with an
 // *llm.Error whose Class tells the agent's RetryPolicy whether to retry.
-// New fails, with an *llm.Error of class llm.Config, when Model is empty or
+// New fails, with an *llm.Error of class llm.ClassConfig, when Model is empty or
 // the configuration is unusable (a malformed base URL, a negative
 // MaxTokens, a bad header name).
 func New(cfg Config) (llm.Func, error) {
@@ -146,7 +147,7 @@ func New(cfg Config) (llm.Func, error) {
 	// Every request goes through the guard's client: no redirect to
 	// another host, replies bounded; every error through its Func:
 	// credentials redacted.
-	guard := llm.NewGuard(llm.GuardConfig{Name: "openai", APIKey: apiKey, Headers: cfg.Headers,
+	guard := adapter.NewGuard(adapter.GuardConfig{Name: "openai", APIKey: apiKey, Headers: cfg.Headers,
 		MaxResponseBytes: cfg.MaxResponseBytes, Provider: providerName(cfg.Provider), Model: model})
 	opts = append(opts, option.WithHTTPClient(guard.Client(cfg.HTTPClient)))
 	c := &caller{
@@ -217,7 +218,7 @@ func (c *caller) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
 		case llm.System:
 			p.Messages = append(p.Messages, sdk.SystemMessage(m.Content))
 		default:
-			return p, &llm.Error{Class: llm.ClientError,
+			return p, &llm.Error{Class: llm.ClassClientError,
 				Message: fmt.Sprintf("openai: message %d has the unknown role %q", i, m.Role)}
 		}
 	}
@@ -310,16 +311,16 @@ func (c *caller) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
 func decode(raw []byte, status int, header http.Header) (llm.Response, error) {
 	body := bytes.TrimSpace(raw)
 	if len(body) == 0 {
-		return llm.Response{}, &llm.Error{Class: llm.ServerError, Status: status, Reason: "empty_response",
+		return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Status: status, Reason: "empty_response",
 			Message: "openai: the server answered with an empty body"}
 	}
 	if body[0] != '{' || !json.Valid(body) {
-		return llm.Response{}, &llm.Error{Class: llm.Unknown, Status: status, Reason: ReasonMalformedResponse,
+		return llm.Response{}, &llm.Error{Class: llm.ClassUnknown, Status: status, Reason: ReasonMalformedResponse,
 			Message: "openai: the response body is not a JSON object: " + excerpt(body)}
 	}
 	var cc sdk.ChatCompletion
 	if err := json.Unmarshal(body, &cc); err != nil {
-		return llm.Response{}, &llm.Error{Class: llm.Unknown, Status: status, Reason: ReasonMalformedResponse,
+		return llm.Response{}, &llm.Error{Class: llm.ClassUnknown, Status: status, Reason: ReasonMalformedResponse,
 			Message: "openai: malformed chat completion: " + excerpt(body), Err: err}
 	}
 	if len(cc.Choices) == 0 {
@@ -327,14 +328,14 @@ func decode(raw []byte, status int, header http.Header) (llm.Response, error) {
 		// 200 whose body holds an error object.
 		if msg, code, ok := bodyError(body); ok {
 			if code >= 400 && code <= 599 {
-				e := llm.HTTPError(code, header, msg, nil)
+				e := adapter.HTTPError(code, header, msg, nil)
 				e.Message = "openai: " + msg
 				return llm.Response{}, e
 			}
-			return llm.Response{}, &llm.Error{Class: llm.ServerError, Status: status, Reason: "error_in_body",
+			return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Status: status, Reason: "error_in_body",
 				Message: "openai: the server answered with an error: " + msg}
 		}
-		return llm.Response{}, &llm.Error{Class: llm.ServerError, Status: status, Reason: "no_choices",
+		return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Status: status, Reason: "no_choices",
 			Message: "openai: the response has no choices: " + excerpt(body)}
 	}
 	msg := cc.Choices[0].Message
@@ -374,9 +375,9 @@ func callError(ctx context.Context, err error, res *http.Response) error {
 		if msg == "" {
 			msg = http.StatusText(apiErr.StatusCode)
 		}
-		e := llm.HTTPError(apiErr.StatusCode, header, msg, err)
-		if e.Class == llm.ClientError && (apiErr.Code == "context_length_exceeded" || apiErr.Code == "string_above_max_length") {
-			e.Class = llm.ContextLength
+		e := adapter.HTTPError(apiErr.StatusCode, header, msg, err)
+		if e.Class == llm.ClassClientError && (apiErr.Code == "context_length_exceeded" || apiErr.Code == "string_above_max_length") {
+			e.Class = llm.ClassContextLength
 		}
 		// The API's code names the failure ("rate_limit_exceeded"); some
 		// servers put the HTTP status there, which says nothing more.
@@ -396,10 +397,10 @@ func callError(ctx context.Context, err error, res *http.Response) error {
 		if msg == "" {
 			msg = http.StatusText(res.StatusCode)
 		}
-		return llm.HTTPError(res.StatusCode, res.Header, msg, err)
+		return adapter.HTTPError(res.StatusCode, res.Header, msg, err)
 	}
 	e := llm.Classify(err)
-	if e.Class == llm.Unknown && e.Message == "" {
+	if e.Class == llm.ClassUnknown && e.Message == "" {
 		e.Message = "openai: " + err.Error()
 	}
 	return e
@@ -508,7 +509,7 @@ func optError(key string, v any, want string) *llm.Error {
 }
 
 func configError(reason, msg string) *llm.Error {
-	return &llm.Error{Class: llm.Config, Reason: reason, Message: msg}
+	return &llm.Error{Class: llm.ClassConfig, Reason: reason, Message: msg}
 }
 
 func quoteAll(keys []string) string {

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/llm"
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // newFunc returns the adapter pointed at the fake server, with a key.
-func newFunc(t *testing.T, s *llmtest.Server, cfg Config) llm.Func {
+func newFunc(t *testing.T, s *adaptertest.Server, cfg Config) llm.Func {
 	t.Helper()
 	if cfg.Model == "" {
 		cfg.Model = "gpt-4.1-mini"
@@ -43,8 +43,8 @@ func TestNewConfigErrors(t *testing.T) {
 			if fn != nil || err == nil {
 				t.Fatalf("New(%+v) = %v, %v; want an error", cfg, fn != nil, err)
 			}
-			if e := llmtest.AsError(t, err); e.Class != llm.Config || e.Reason != ReasonInvalidConfig {
-				t.Errorf("class %s reason %q, want %s %s", e.Class, e.Reason, llm.Config, ReasonInvalidConfig)
+			if e := adaptertest.AsError(t, err); e.Class != llm.ClassConfig || e.Reason != ReasonInvalidConfig {
+				t.Errorf("class %s reason %q, want %s %s", e.Class, e.Reason, llm.ClassConfig, ReasonInvalidConfig)
 			}
 		})
 	}
@@ -53,7 +53,7 @@ func TestNewConfigErrors(t *testing.T) {
 // A minimal body without usage (some local servers) is fine: zero tokens.
 func TestNoUsage(t *testing.T) {
 	s := newServer(t, always(reply{Body: `{"choices":[{"index":0,"message":{"role":"assistant","content":"hello"},"finish_reason":"stop"}]}`}))
-	resp, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
+	resp, err := newFunc(t, s, Config{})(context.Background(), adaptertest.Conversation("hi"))
 	if err != nil || resp.Content != "hello" || resp.Tokens != (llm.Tokens{}) {
 		t.Fatalf("%+v %v", resp, err)
 	}
@@ -63,7 +63,7 @@ func TestNoUsage(t *testing.T) {
 func TestRefusal(t *testing.T) {
 	s := newServer(t, always(reply{Body: `{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}],
 		"usage":{"prompt_tokens":10,"completion_tokens":7,"total_tokens":17}}`}))
-	resp, err := newFunc(t, s, Config{})(context.Background(), llmtest.Conversation("hi"))
+	resp, err := newFunc(t, s, Config{})(context.Background(), adaptertest.Conversation("hi"))
 	if err != nil || resp.Content != "I can't help with that." || resp.Tokens.Output != 7 {
 		t.Fatalf("%+v %v", resp, err)
 	}
@@ -78,7 +78,7 @@ func TestRequestMapping(t *testing.T) {
 		MaxTokens:   4096,
 		Temperature: ptr(0.7),
 	})
-	req := llmtest.Conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
+	req := adaptertest.Conversation("Find the total.", "```clojure\n(tool/stock {})\n```", "Value: 3")
 	req.Options = map[string]any{"temperature": 0.2, "max_tokens": 512, "stop": []string{"</end>", "\n\n\n"}}
 	req.ToolNames = []string{"stock"}
 	req.Cache = true
@@ -129,7 +129,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	s := newServer(t, always(reply{Body: completion("ok", 1, 1, 0)}))
 	fn := newFunc(t, s, Config{MaxTokens: 1000, Temperature: ptr(0.0)})
 	ctx := context.Background()
-	req := llmtest.Conversation("b")
+	req := adaptertest.Conversation("b")
 	req.Options = map[string]any{"temperature": nil, "max_tokens": nil}
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"top_p":0.9,"seed":42,"stop":["a","b"],"reasoning_effort":"low","max_tokens":64}`), &opts); err != nil {
 		t.Fatal(err)
 	}
-	req = llmtest.Conversation("c")
+	req = adaptertest.Conversation("c")
 	req.Options = opts
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func TestDefaultsAndOptions(t *testing.T) {
 		t.Errorf("stop %#v", b["stop"])
 	}
 
-	req = llmtest.Conversation("d")
+	req = adaptertest.Conversation("d")
 	req.Options = map[string]any{"stop": "END", "seed": int64(7), "temperature": 1}
 	if _, err := fn(ctx, req); err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestBaseURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := fn(context.Background(), llmtest.Conversation("hi")); err != nil {
+		if _, err := fn(context.Background(), adaptertest.Conversation("hi")); err != nil {
 			t.Fatal(err)
 		}
 		if got := s.Request(i); got.Path != c.path {
@@ -211,7 +211,7 @@ func TestMaxCompletionTokensForOpenAI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := llmtest.Conversation("hi")
+		req := adaptertest.Conversation("hi")
 		req.Options = map[string]any{"reasoning_effort": "high"}
 		if _, err := fn(context.Background(), req); err != nil {
 			t.Fatal(err)

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ptc-go/ptc/llm/llmtest"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // received is one request the fake server got, its body decoded.
-type received = llmtest.Received
+type received = adaptertest.Received
 
 // messages returns the request's messages as role/content pairs.
 func messages(r received) [][2]string {
@@ -24,13 +24,13 @@ func messages(r received) [][2]string {
 }
 
 // reply is what the fake server answers.
-type reply = llmtest.ServerReply
+type reply = adaptertest.Reply
 
 // newServer starts a fake server speaking the Chat Completions wire
 // format; respond answers request n (from 0).
-func newServer(t *testing.T, respond func(n int, r received) reply) *llmtest.Server {
+func newServer(t *testing.T, respond func(n int, r received) reply) *adaptertest.Server {
 	t.Helper()
-	return llmtest.NewServer(t, func(n int, r received) reply {
+	return adaptertest.NewServer(t, func(n int, r received) reply {
 		if r.JSON == nil {
 			t.Errorf("the request body is not a JSON object: %s", r.Body)
 		}

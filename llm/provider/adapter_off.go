@@ -10,6 +10,6 @@ import (
 
 // errLeftOut is the error of an adapter the binary was built without.
 func errLeftOut(adapter, tag string) error {
-	return &llm.Error{Class: llm.Config, Reason: "adapter_not_built", Message: fmt.Sprintf(
+	return &llm.Error{Class: llm.ClassConfig, Reason: "adapter_not_built", Message: fmt.Sprintf(
 		"this binary was built without the %s adapter (build tag %s): rebuild without the tag to use it", adapter, tag)}
 }

@@ -19,7 +19,7 @@ func TestAdaptersLeftOut(t *testing.T) {
 	for _, ref := range []string{"openai:gpt-4.1-mini", "anthropic:claude-sonnet-4-5", "gemini:gemini-2.5-flash", "ollama:qwen3"} {
 		_, err := Open(context.Background(), ref, Options{Getenv: func(k string) string { return env[k] }})
 		var le *llm.Error
-		if !errors.As(err, &le) || le.Class != llm.Config || le.Reason != "adapter_not_built" ||
+		if !errors.As(err, &le) || le.Class != llm.ClassConfig || le.Reason != "adapter_not_built" ||
 			!strings.Contains(le.Message, "build tag ptc_no") {
 			t.Errorf("%s: %v", ref, err)
 		}

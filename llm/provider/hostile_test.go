@@ -25,9 +25,10 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 	"github.com/ptc-go/ptc/llm/anthropic"
 	"github.com/ptc-go/ptc/llm/gemini"
-	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/llm/openai"
 )
 
@@ -212,11 +213,11 @@ func TestHostileEchoRedacted(t *testing.T) {
 		for _, eb := range echoBodies {
 			t.Run(ad.name+"/"+eb.name, func(t *testing.T) {
 				var sawKey atomic.Bool
-				srv := llmtest.NewServer(t, func(_ int, r llmtest.Received) llmtest.ServerReply {
+				srv := adaptertest.NewServer(t, func(_ int, r adaptertest.Received) adaptertest.Reply {
 					if strings.Contains(dumpHeaders(r.Header), hostileKey) {
 						sawKey.Store(true)
 					}
-					return llmtest.ServerReply{Status: eb.status, Header: map[string]string{"Content-Type": eb.ctype}, Body: eb.body(r.Header)}
+					return adaptertest.Reply{Status: eb.status, Header: map[string]string{"Content-Type": eb.ctype}, Body: eb.body(r.Header)}
 				})
 				f := ad.open(t, srv.URL, nil, 0)
 				_, err := f(context.Background(), llm.Request{System: "s", Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Turn: 1})
@@ -235,10 +236,10 @@ func TestHostileEchoRedacted(t *testing.T) {
 				if len(err.Error()) > 8<<10 {
 					t.Errorf("the error's text has %d bytes", len(err.Error()))
 				}
-				if eb.status == 401 && le.Class != llm.Auth || eb.status >= 500 && le.Class != llm.ServerError {
+				if eb.status == 401 && le.Class != llm.ClassAuth || eb.status >= 500 && le.Class != llm.ClassServerError {
 					t.Errorf("class %s for HTTP %d", le.Class, eb.status)
 				}
-				if eb.status == 429 && (le.Class != llm.RateLimit || !strings.Contains(err.Error(), "rate limited")) {
+				if eb.status == 429 && (le.Class != llm.ClassRateLimit || !strings.Contains(err.Error(), "rate limited")) {
 					t.Errorf("a 429's error: %v", err)
 				}
 			})
@@ -252,8 +253,8 @@ func TestHostileEchoReply(t *testing.T) {
 	isolateEnv(t)
 	for _, ad := range adapters() {
 		t.Run(ad.name, func(t *testing.T) {
-			srv := llmtest.NewServer(t, func(_ int, r llmtest.Received) llmtest.ServerReply {
-				return llmtest.ServerReply{Body: ad.okBody("you sent:\n" + dumpHeaders(r.Header))}
+			srv := adaptertest.NewServer(t, func(_ int, r adaptertest.Received) adaptertest.Reply {
+				return adaptertest.Reply{Body: ad.okBody("you sent:\n" + dumpHeaders(r.Header))}
 			})
 			resp, err := ad.open(t, srv.URL, nil, 0)(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Turn: 1})
 			if err != nil {
@@ -273,8 +274,8 @@ func TestHostileEchoMission(t *testing.T) {
 	isolateEnv(t)
 	for _, ad := range adapters() {
 		t.Run(ad.name, func(t *testing.T) {
-			srv := llmtest.NewServer(t, func(_ int, r llmtest.Received) llmtest.ServerReply {
-				return llmtest.ServerReply{Status: 500, Header: map[string]string{"Content-Type": "text/plain"},
+			srv := adaptertest.NewServer(t, func(_ int, r adaptertest.Received) adaptertest.Reply {
+				return adaptertest.Reply{Status: 500, Header: map[string]string{"Content-Type": "text/plain"},
 					Body: "proxy error; request headers:\n" + dumpHeaders(r.Header)}
 			})
 			f := ad.open(t, srv.URL, nil, 0)
@@ -378,8 +379,8 @@ func TestHostileRedirect(t *testing.T) {
 					t.Fatalf("the redirect to another host was followed: %q", resp.Content)
 				}
 				var le *llm.Error
-				if !errors.As(err, &le) || le.Class != llm.ClientError || le.Reason != llm.ReasonRedirectRefused {
-					t.Errorf("error %v (%#v), want class client_error, reason %s", err, le, llm.ReasonRedirectRefused)
+				if !errors.As(err, &le) || le.Class != llm.ClassClientError || le.Reason != adapter.ReasonRedirectRefused {
+					t.Errorf("error %v (%#v), want class client_error, reason %s", err, le, adapter.ReasonRedirectRefused)
 				}
 				assertNoSecret(t, "the error", errorTexts(err))
 				if n := other.requests.Load(); n != 0 {
@@ -458,12 +459,12 @@ func TestHostileFlood(t *testing.T) {
 				if !errors.As(err, &le) {
 					t.Fatalf("%T %v", err, err)
 				}
-				if tc.status == 200 && (le.Class != llm.ClientError || le.Reason != llm.ReasonResponseTooLarge ||
+				if tc.status == 200 && (le.Class != llm.ClassClientError || le.Reason != adapter.ReasonResponseTooLarge ||
 					!strings.HasPrefix(err.Error(), "llm: client_error: "+ad.name+": the provider's reply ") ||
 					!strings.Contains(err.Error(), "MaxResponseBytes")) {
-					t.Errorf("class %s, reason %q, want client_error, %s, the guard's message: %v", le.Class, le.Reason, llm.ReasonResponseTooLarge, err)
+					t.Errorf("class %s, reason %q, want client_error, %s, the guard's message: %v", le.Class, le.Reason, adapter.ReasonResponseTooLarge, err)
 				}
-				if tc.status == 500 && le.Class != llm.ServerError {
+				if tc.status == 500 && le.Class != llm.ClassServerError {
 					t.Errorf("class %s, want server_error: %.300v", le.Class, err)
 				}
 				if len(err.Error()) > 8<<10 {
@@ -510,7 +511,7 @@ func TestHostileTrickle(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			_, err := f(ctx, llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, Turn: 1})
-			if le := llm.Classify(err); le == nil || le.Class != llm.Timeout {
+			if le := llm.Classify(err); le == nil || le.Class != llm.ClassTimeout {
 				t.Errorf("error %v, want a timeout", err)
 			}
 			<-done // the server saw the client go

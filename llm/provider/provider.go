@@ -171,7 +171,7 @@ func OpenRef(ctx context.Context, r Ref, opts Options) (llm.Func, error) {
 		key = "none"
 	}
 	if key == "" {
-		return nil, &llm.Error{Class: llm.Auth, Reason: "missing_api_key", Message: fmt.Sprintf(
+		return nil, &llm.Error{Class: llm.ClassAuth, Reason: "missing_api_key", Message: fmt.Sprintf(
 			"model %s: set %s", r, strings.Join(svc.KeyEnv, " or "))}
 	}
 	c := adapterConfig{provider: r.Provider, model: r.Model, key: key, url: url, client: opts.HTTPClient}

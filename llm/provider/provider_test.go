@@ -107,7 +107,7 @@ func TestOpenKeysGoWhereTheyBelong(t *testing.T) {
 	// A provider without its key is an auth error naming the variable.
 	_, err := provider.Open(ctx, "anthropic:claude-sonnet-4-5", provider.Options{Getenv: env(nil)})
 	var le *llm.Error
-	if !errors.As(err, &le) || le.Class != llm.Auth || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+	if !errors.As(err, &le) || le.Class != llm.ClassAuth || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("missing key: %v", err)
 	}
 	reg, err := provider.Registry(ctx, map[string]string{"local": "ollama:m", "cloud": "openai:gpt-4.1-mini"}, provider.Options{Getenv: env(vars)})

@@ -131,8 +131,8 @@ func AuthNotRetried(t *testing.T, fn llm.Func, key string, calls func() int) {
 		t.Fatalf("error %v, want an *agent.Error with a Fail", err)
 	}
 	f := ae.Step.Fail
-	if f.Reason != agent.ReasonLLMError || f.Details["class"] != string(llm.Auth) {
-		t.Errorf("fail %+v, want %s of class %s", f, agent.ReasonLLMError, llm.Auth)
+	if f.Reason != agent.ReasonLLMError || f.Details["class"] != string(llm.ClassAuth) {
+		t.Errorf("fail %+v, want %s of class %s", f, agent.ReasonLLMError, llm.ClassAuth)
 	}
 	if strings.Contains(f.Message, key) {
 		t.Errorf("the failure shows the API key: %q", f.Message)

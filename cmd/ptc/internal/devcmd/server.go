@@ -12,7 +12,6 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
-	"github.com/ptc-go/ptc/mcp"
 	"github.com/ptc-go/ptc/workbench"
 )
 
@@ -168,7 +167,7 @@ func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench
 			return nil, devUnavailable{err}
 		}
 		m.Close = func() { _ = ts.Close() }
-		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+		cfg.Tools = ts.Tools(0)
 		m.MCP = true
 	}
 	fail := func(err error) (*workbench.Mission, error) {
@@ -261,7 +260,7 @@ func (d *devFile) ListTools(ctx context.Context) ([]string, error) {
 			return nil, err
 		}
 		defer ts.Close()
-		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+		cfg.Tools = ts.Tools(0)
 	}
 	d.s.env.AddTools(&cfg)
 	a, err := af.NewAgent(cfg)

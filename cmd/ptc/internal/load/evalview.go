@@ -38,7 +38,7 @@ func OpenMCPTools(ctx context.Context, env *base.Env, cmd, path string, view Eva
 		return nil, base.ExitFail
 	}
 	// Every tool callable by name: a person trying tools needs no search.
-	tools := ts.Tools(mcp.ToolsOptions{MaxListed: -1})
+	tools := ts.Tools(-1)
 	caller := make(lisp.Tools, len(tools))
 	for name, t := range tools {
 		caller[name] = view.tool(lisp.ToolFunc(t.Func))

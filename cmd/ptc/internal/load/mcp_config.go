@@ -284,7 +284,7 @@ func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mc
 		s.ConnectTimeout = d
 	}
 	if sj.Pin != "" && !mcpValidPin(sj.Pin) {
-		return s, fmt.Errorf("pin %q is not %s followed by 64 hex digits (ptc mcp tools prints it)", sj.Pin, mcp.PinPrefix)
+		return s, fmt.Errorf("pin %q is not %s followed by 64 hex digits (ptc mcp tools prints it)", sj.Pin, mcpPinPrefix)
 	}
 	if len(sj.Limits) > 0 {
 		var l mcpLimitsJSON
@@ -344,7 +344,7 @@ func (sj mcpServerJSON) tools(s *mcp.Server) error {
 
 // mcpValidPin checks the form of a catalog pin.
 func mcpValidPin(p string) bool {
-	h, ok := strings.CutPrefix(p, mcp.PinPrefix)
+	h, ok := strings.CutPrefix(p, mcpPinPrefix)
 	if !ok || len(h) != 64 {
 		return false
 	}
@@ -450,3 +450,6 @@ func dedupe(sorted []string) []string {
 	}
 	return out
 }
+
+// mcpPinPrefix starts a catalog pin: "sha256:" and 64 hex digits.
+const mcpPinPrefix = "sha256:"

@@ -325,7 +325,7 @@ func requireBearer(token string, next http.Handler) http.Handler {
 func buildService(ctx context.Context, env *base.Env, cfg *load.MCPConfig, ts *mcp.Toolset, model string, obs []agent.Observer) (*mcp.Service, []string, error) {
 	v := env.Version()
 	svc := mcp.NewService(mcp.ServiceOptions{Name: "ptc", Version: v.Version})
-	tools := ts.Tools(mcp.ToolsOptions{MaxListed: cfg.Code.MaxListed})
+	tools := ts.Tools(cfg.Code.MaxListed)
 	var served []string
 	if !cfg.Code.Disabled && len(ts.Infos()) > 0 {
 		err := svc.AddCodeMode(tools, mcp.CodeModeOptions{
@@ -348,6 +348,9 @@ func buildService(ctx context.Context, env *base.Env, cfg *load.MCPConfig, ts *m
 		}
 		acfg := af.CLIConfig()
 		acfg.Name = entry.Name // in its spans (gen_ai.agent.name), events and traces
+		if entry.Description != "" {
+			acfg.Description = entry.Description // the MCP tool's description
+		}
 		if entry.UpstreamTools {
 			acfg.Tools = tools
 		}
@@ -367,11 +370,11 @@ func buildService(ctx context.Context, env *base.Env, cfg *load.MCPConfig, ts *m
 		if err != nil {
 			return nil, nil, err
 		}
-		opts := agent.Options{ContextSignature: af.ContextSignature, Observers: obs}
+		opts := agent.Options{LLM: m, ContextSignature: af.ContextSignature, Observers: obs}
 		if given.Len() > 0 {
 			opts.Context = given
 		}
-		if err := svc.AddAgent(entry.Name, a, mcp.AgentOptions{LLM: m, Description: entry.Description, Options: opts}); err != nil {
+		if err := svc.AddAgent(entry.Name, a, opts); err != nil {
 			return nil, nil, fmt.Errorf("agent %s (%s): %v", entry.Name, entry.File, err)
 		}
 		served = append(served, fmt.Sprintf("%s (%s, %s)", entry.Name, af.Name, ref))

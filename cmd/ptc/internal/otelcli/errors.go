@@ -9,7 +9,7 @@ import (
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
-	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
 	"github.com/ptc-go/ptc/llm/provider"
 )
 
@@ -44,10 +44,10 @@ var (
 // user:password), the user information and query values of the OTLP
 // endpoints, and the API keys of the environment (the providers' key
 // variables, $PTC_MCP_TOKEN); each also URL- or JSON-escaped and in
-// base64, and any start of 8 bytes or more of one, as llm.Guard redacts a
+// base64, and any start of 8 bytes or more of one, as adapter.Guard redacts a
 // provider's errors.
 type Redactor struct {
-	guards []*llm.Guard
+	guards []*adapter.Guard
 }
 
 // NewRedactor reads the secrets from the variables that getenv and
@@ -63,7 +63,7 @@ func NewRedactor(getenv func(string) string, more ...func(string) string) *Redac
 		seen[v] = true
 		// As a key, and as an Authorization header's value: its parts
 		// (the key after Bearer, Basic's user:password) are secrets too.
-		r.guards = append(r.guards, llm.NewGuard(llm.GuardConfig{APIKey: v, Headers: map[string]string{"Authorization": v}}))
+		r.guards = append(r.guards, adapter.NewGuard(adapter.GuardConfig{APIKey: v, Headers: map[string]string{"Authorization": v}}))
 	}
 	var keyVars []string
 	for _, p := range provider.Providers() {

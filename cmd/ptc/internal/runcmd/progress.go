@@ -83,7 +83,7 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 	case agent.LLMStop, agent.LLMException:
 		o.ev.llmReplied(e.Turn, e.Response, e.Tokens, e.Err)
 		if e.RetryIn > 0 {
-			o.ev.llmWaiting(e.Turn, e.RetryIn, llm.Classify(e.Err).Class == llm.RateLimit)
+			o.ev.llmWaiting(e.Turn, e.RetryIn, llm.Classify(e.Err).Class == llm.ClassRateLimit)
 		}
 	case agent.ToolStop, agent.ToolException:
 		c := toolCallResult{name: e.Tool, args: e.ArgsText, result: e.ResultText, duration: e.Duration}

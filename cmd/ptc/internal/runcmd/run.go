@@ -275,7 +275,7 @@ func (r *runCmd) run(pos []string) int {
 			return base.ExitFail
 		}
 		defer ts.Close()
-		cfg.Tools = ts.Tools(mcp.ToolsOptions{})
+		cfg.Tools = ts.Tools(0)
 	}
 	r.env.AddTools(&cfg)
 	if rec != nil {
@@ -509,11 +509,11 @@ func FailHint(f *agent.Fail) string {
 		return ""
 	}
 	switch class, _ := f.Details["class"].(string); llm.Class(class) {
-	case llm.Network:
+	case llm.ClassNetwork:
 		return "nothing answered at the model's address: is the server running (for Ollama: ollama serve), or is its URL right (see ptc models)?"
-	case llm.Auth:
+	case llm.ClassAuth:
 		return "the provider refused the API key: check the key's variable (see ptc models) and the key's access to this model"
-	case llm.ContextLength:
+	case llm.ClassContextLength:
 		return "the conversation outgrew the model's context: lower the agent's max-turns or its result limits, or pick a model with a longer context"
 	}
 	return ""

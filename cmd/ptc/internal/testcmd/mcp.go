@@ -32,7 +32,7 @@ const (
 )
 
 // kindMCPTools bounds a recording of MCP tools: the listings of several
-// servers (mcp.DefaultMaxListBytes each).
+// servers (16 MiB each, mcp.Limits.MaxListBytes).
 var kindMCPTools = base.FileKind{Name: "a recording of MCP tools", Limit: eval.MaxRecordingSize}
 
 // ToolsRecording is the file.
@@ -124,7 +124,7 @@ func (t *Command) AddMCPTools(task *eval.Task) error {
 			return fmt.Errorf("%s: %w", src.Agent, err)
 		}
 		t.closers = append(t.closers, func() { _ = ts.Close() })
-		tools = ts.Tools(mcp.ToolsOptions{})
+		tools = ts.Tools(0)
 		if f.record != "" {
 			if err := t.recordTools(task.Name, src, mc, ts, tools); err != nil {
 				return fmt.Errorf("--record: %w", err)

@@ -1,4 +1,4 @@
-package llmtest
+package adaptertest
 
 import (
 	"context"
@@ -18,10 +18,10 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-// AdapterCase describes a provider adapter to RunAdapterSuite: how to build
+// Case describes a provider adapter to Run: how to build
 // it, and how its wire format reads and writes. The encoders live in the
 // provider's own tests, so that this package stays on the standard library.
-type AdapterCase struct {
+type Case struct {
 	// Name is the provider's name, e.g. "openai".
 	Name string
 	// Model is an example model name, used when the suite needs one.
@@ -46,7 +46,7 @@ type AdapterCase struct {
 	Path string
 	// New builds the adapter. BaseURL is the fake server's root: New adds
 	// the API's path prefix when the provider's base URL has one.
-	New func(cfg AdapterConfig) (llm.Func, error)
+	New func(cfg Config) (llm.Func, error)
 	// Reply encodes a successful reply holding text, which the adapter
 	// must read back as exactly text and tokens (CacheWrite is zero).
 	Reply func(text string, tokens llm.Tokens) string
@@ -73,8 +73,8 @@ type AdapterCase struct {
 	Errors, Malformed []ErrorCase
 }
 
-// AdapterConfig is what the suite asks of an adapter's configuration.
-type AdapterConfig struct {
+// Config is what the suite asks of an adapter's configuration.
+type Config struct {
 	Model, APIKey, BaseURL string
 	Headers                map[string]string
 	HTTPClient             *http.Client
@@ -82,9 +82,9 @@ type AdapterConfig struct {
 	Temperature            *float64
 }
 
-// ServerReply is what the fake server answers: a status (default 200),
+// Reply is what the fake server answers: a status (default 200),
 // headers (Content-Type default application/json) and a body.
-type ServerReply struct {
+type Reply struct {
 	Status int
 	Header map[string]string
 	Body   string
@@ -94,7 +94,7 @@ type ServerReply struct {
 // become.
 type ErrorCase struct {
 	Name       string
-	Reply      ServerReply
+	Reply      Reply
 	Class      llm.Class
 	Status     int // the error's Status; 0 means Reply's status (200 when unset), -1 none
 	Reason     string
@@ -127,7 +127,7 @@ type Server struct {
 
 // NewServer starts a fake endpoint, closed when the test ends. respond
 // answers request n (from 0).
-func NewServer(t testing.TB, respond func(n int, r Received) ServerReply) *Server {
+func NewServer(t testing.TB, respond func(n int, r Received) Reply) *Server {
 	t.Helper()
 	s := newServer(respond)
 	t.Cleanup(s.Close)
@@ -138,10 +138,10 @@ func NewServer(t testing.TB, respond func(n int, r Received) ServerReply) *Serve
 // application/json); the caller closes it. It is NewServer for examples,
 // which have no testing.T.
 func Serve(body string) *Server {
-	return newServer(always(ServerReply{Body: body}))
+	return newServer(always(Reply{Body: body}))
 }
 
-func newServer(respond func(n int, r Received) ServerReply) *Server {
+func newServer(respond func(n int, r Received) Reply) *Server {
 	s := &Server{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
@@ -224,13 +224,13 @@ func closeServer(t *testing.T, s *Server) {
 // suiteKey is the API key of the suite; no error may show it.
 const suiteKey = "sk-suite-0123456789abcdef-secret"
 
-// RunAdapterSuite runs the checks every provider adapter must pass against
+// Run runs the checks every provider adapter must pass against
 // a fake server speaking its wire format: the reply and its tokens, the
 // request (conversation, key, headers, defaults, options), option and
 // configuration errors, HTTP errors and their classes, one HTTP request per
 // call (retries are the agent's), malformed replies, deadlines and
 // cancellation, the environment, concurrent use; no error shows the key.
-func RunAdapterSuite(t *testing.T, c AdapterCase) {
+func Run(t *testing.T, c Case) {
 	a := &adapterSuite{c: c}
 	t.Run("Success", a.success)
 	t.Run("CachedTokens", a.cachedTokens)
@@ -254,7 +254,7 @@ func RunAdapterSuite(t *testing.T, c AdapterCase) {
 	t.Run("Concurrent", a.concurrent)
 }
 
-type adapterSuite struct{ c AdapterCase }
+type adapterSuite struct{ c Case }
 
 func (a *adapterSuite) isolate(t *testing.T) {
 	for _, k := range a.c.Env {
@@ -264,7 +264,7 @@ func (a *adapterSuite) isolate(t *testing.T) {
 
 // open builds the adapter on s with the suite's key and example model
 // where cfg has none.
-func (a *adapterSuite) open(t *testing.T, s *Server, cfg AdapterConfig) llm.Func {
+func (a *adapterSuite) open(t *testing.T, s *Server, cfg Config) llm.Func {
 	t.Helper()
 	a.isolate(t)
 	if cfg.Model == "" {
@@ -283,13 +283,13 @@ func (a *adapterSuite) open(t *testing.T, s *Server, cfg AdapterConfig) llm.Func
 	return fn
 }
 
-func (a *adapterSuite) ok(text string) func(int, Received) ServerReply {
+func (a *adapterSuite) ok(text string) func(int, Received) Reply {
 	body := a.c.Reply(text, llm.Tokens{Input: 1, Output: 1})
-	return func(int, Received) ServerReply { return ServerReply{Body: body} }
+	return func(int, Received) Reply { return Reply{Body: body} }
 }
 
-func always(rep ServerReply) func(int, Received) ServerReply {
-	return func(int, Received) ServerReply { return rep }
+func always(rep Reply) func(int, Received) Reply {
+	return func(int, Received) Reply { return rep }
 }
 
 // Conversation is a request as an agent sends it: the system prompt "You
@@ -341,8 +341,8 @@ func asError(t *testing.T, err error) *llm.Error {
 func (a *adapterSuite) success(t *testing.T) {
 	text := "```clojure\n(+ 1 2)\n```"
 	tokens := llm.Tokens{Input: 1234, Output: 56}
-	s := NewServer(t, always(ServerReply{Body: a.c.Reply(text, tokens)}))
-	resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("Add 1 and 2."))
+	s := NewServer(t, always(Reply{Body: a.c.Reply(text, tokens)}))
+	resp, err := a.open(t, s, Config{})(context.Background(), Conversation("Add 1 and 2."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,15 +361,15 @@ func (a *adapterSuite) success(t *testing.T) {
 // too; the model that answered (the reply's own) never replaces it.
 func (a *adapterSuite) names(t *testing.T) {
 	if a.c.Provider == "" {
-		t.Fatal("AdapterCase.Provider is not set")
+		t.Fatal("Case.Provider is not set")
 	}
-	for name, rep := range map[string]ServerReply{
+	for name, rep := range map[string]Reply{
 		"success":    {Body: a.c.Reply("ok", llm.Tokens{Input: 1, Output: 1})},
 		"rate limit": {Status: 429, Body: a.c.ErrorBody(429, "slow down")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := NewServer(t, always(rep))
-			resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
+			resp, err := a.open(t, s, Config{})(context.Background(), Conversation("hi"))
 			if (err != nil) != (rep.Status != 0) {
 				t.Fatalf("error %v", err)
 			}
@@ -383,8 +383,8 @@ func (a *adapterSuite) names(t *testing.T) {
 // Cached input tokens are CacheRead, and part of Input.
 func (a *adapterSuite) cachedTokens(t *testing.T) {
 	tokens := llm.Tokens{Input: 2048, Output: 12, CacheRead: 1920}
-	s := NewServer(t, always(ServerReply{Body: a.c.Reply("ok", tokens)}))
-	resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
+	s := NewServer(t, always(Reply{Body: a.c.Reply("ok", tokens)}))
+	resp, err := a.open(t, s, Config{})(context.Background(), Conversation("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +395,7 @@ func (a *adapterSuite) cachedTokens(t *testing.T) {
 
 func (a *adapterSuite) requestMapping(t *testing.T) {
 	s := NewServer(t, a.ok("ok"))
-	fn := a.open(t, s, AdapterConfig{
+	fn := a.open(t, s, Config{
 		APIKey:      "sk-mapping-key",
 		Headers:     map[string]string{"X-Title": "ptc tests", "HTTP-Referer": "https://example.com"},
 		MaxTokens:   4096,
@@ -450,7 +450,7 @@ func (a *adapterSuite) defaultsAndOptions(t *testing.T) {
 		}
 		return a.c.Options(t, s.Request(s.Calls()-1).Body)
 	}
-	fn := a.open(t, s, AdapterConfig{MaxTokens: 1000, Temperature: ptr(0.0)})
+	fn := a.open(t, s, Config{MaxTokens: 1000, Temperature: ptr(0.0)})
 	if o := call(fn, nil); o["max_tokens"] != 1000.0 || o["temperature"] != 0.0 {
 		t.Errorf("defaults not sent: %v", o)
 	}
@@ -477,7 +477,7 @@ func (a *adapterSuite) defaultsAndOptions(t *testing.T) {
 
 func (a *adapterSuite) invalidOptions(t *testing.T) {
 	s := NewServer(t, a.ok("ok"))
-	fn := a.open(t, s, AdapterConfig{})
+	fn := a.open(t, s, Config{})
 	bad := append([]BadOption{
 		{map[string]any{"temprature": 0.5, "max_tokens": 10}, `"temprature"`},
 		{map[string]any{"temperature": "hot"}, `"temperature"`},
@@ -494,8 +494,8 @@ func (a *adapterSuite) invalidOptions(t *testing.T) {
 		req := Conversation("hi")
 		req.Options = b.Options
 		_, err := fn(context.Background(), req)
-		if e := asError(t, err); e.Class != llm.Config || e.Reason != a.c.OptionsReason || !strings.Contains(e.Message, b.Word) {
-			t.Errorf("options %v: error %+v, want %s %s naming %s", b.Options, e, llm.Config, a.c.OptionsReason, b.Word)
+		if e := asError(t, err); e.Class != llm.ClassConfig || e.Reason != a.c.OptionsReason || !strings.Contains(e.Message, b.Word) {
+			t.Errorf("options %v: error %+v, want %s %s naming %s", b.Options, e, llm.ClassConfig, a.c.OptionsReason, b.Word)
 		}
 	}
 	if s.Calls() != 0 {
@@ -505,7 +505,7 @@ func (a *adapterSuite) invalidOptions(t *testing.T) {
 
 func (a *adapterSuite) configErrors(t *testing.T) {
 	a.isolate(t)
-	for name, cfg := range map[string]AdapterConfig{
+	for name, cfg := range map[string]Config{
 		"no model":             {},
 		"blank model":          {Model: "  "},
 		"negative tokens":      {Model: a.c.Model, MaxTokens: -1},
@@ -518,11 +518,11 @@ func (a *adapterSuite) configErrors(t *testing.T) {
 			t.Errorf("%s: New = %v, %v; want an error", name, fn != nil, err)
 			continue
 		}
-		if e := asError(t, err); e.Class != llm.Config || e.Reason != a.c.ConfigReason {
-			t.Errorf("%s: class %s reason %q, want %s %s", name, e.Class, e.Reason, llm.Config, a.c.ConfigReason)
+		if e := asError(t, err); e.Class != llm.ClassConfig || e.Reason != a.c.ConfigReason {
+			t.Errorf("%s: class %s reason %q, want %s %s", name, e.Class, e.Reason, llm.ClassConfig, a.c.ConfigReason)
 		}
 	}
-	if _, err := a.c.New(AdapterConfig{APIKey: suiteKey}); err == nil || !strings.Contains(err.Error(), "Model is required") {
+	if _, err := a.c.New(Config{APIKey: suiteKey}); err == nil || !strings.Contains(err.Error(), "Model is required") {
 		t.Errorf("error %v does not say the model is required", err)
 	}
 }
@@ -531,8 +531,8 @@ func (a *adapterSuite) unknownRole(t *testing.T) {
 	s := NewServer(t, a.ok("ok"))
 	req := Conversation("hi")
 	req.Messages = append(req.Messages, llm.Message{Role: "tool", Content: "x"})
-	_, err := a.open(t, s, AdapterConfig{})(context.Background(), req)
-	if e := asError(t, err); e.Class != llm.ClientError || !strings.Contains(e.Message, `"tool"`) {
+	_, err := a.open(t, s, Config{})(context.Background(), req)
+	if e := asError(t, err); e.Class != llm.ClassClientError || !strings.Contains(e.Message, `"tool"`) {
 		t.Errorf("error %+v, want a client error naming the role", e)
 	}
 	if s.Calls() != 0 {
@@ -544,7 +544,7 @@ func (a *adapterSuite) httpErrors(t *testing.T) {
 	for _, c := range a.c.Errors {
 		t.Run(c.Name, func(t *testing.T) {
 			s := NewServer(t, always(c.Reply))
-			_, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
+			_, err := a.open(t, s, Config{})(context.Background(), Conversation("hi"))
 			a.checkError(t, s, err, c)
 			e := asError(t, err)
 			if !strings.HasPrefix(e.Message, a.c.ErrorPrefix) {
@@ -591,10 +591,10 @@ func (a *adapterSuite) checkError(t *testing.T, s *Server, err error, c ErrorCas
 func (a *adapterSuite) oneRequestPerCall(t *testing.T) {
 	for _, status := range []int{408, 429, 500, 503, 504, 529} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
-			s := NewServer(t, always(ServerReply{Status: status,
+			s := NewServer(t, always(Reply{Status: status,
 				Header: map[string]string{"x-should-retry": "true", "retry-after-ms": "1", "Retry-After": "0"},
 				Body:   a.c.ErrorBody(status, http.StatusText(status))}))
-			fn := a.open(t, s, AdapterConfig{})
+			fn := a.open(t, s, Config{})
 			for range 3 {
 				if _, err := fn(context.Background(), Conversation("hi")); asError(t, err).Status != status {
 					t.Fatalf("error %v, want status %d", err, status)
@@ -611,7 +611,7 @@ func (a *adapterSuite) malformed(t *testing.T) {
 	for _, c := range a.c.Malformed {
 		t.Run(c.Name, func(t *testing.T) {
 			s := NewServer(t, always(c.Reply))
-			resp, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
+			resp, err := a.open(t, s, Config{})(context.Background(), Conversation("hi"))
 			if err == nil {
 				t.Fatalf("no error; reply %+v", resp)
 			}
@@ -622,21 +622,21 @@ func (a *adapterSuite) malformed(t *testing.T) {
 
 // A server that echoes the key in its error: the message redacts it.
 func (a *adapterSuite) keyEchoRedacted(t *testing.T) {
-	s := NewServer(t, always(ServerReply{Status: 400, Body: a.c.ErrorBody(400, "bad request from key "+suiteKey)}))
-	_, err := a.open(t, s, AdapterConfig{})(context.Background(), Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.ClientError || !strings.Contains(err.Error(), "[redacted]") {
+	s := NewServer(t, always(Reply{Status: 400, Body: a.c.ErrorBody(400, "bad request from key "+suiteKey)}))
+	_, err := a.open(t, s, Config{})(context.Background(), Conversation("hi"))
+	if e := asError(t, err); e.Class != llm.ClassClientError || !strings.Contains(err.Error(), "[redacted]") {
 		t.Errorf("error %q (class %s): the key must show as [redacted]", err, e.Class)
 	}
 }
 
 func (a *adapterSuite) deadline(t *testing.T) {
-	a.interrupted(t, llm.Timeout, context.DeadlineExceeded, func(<-chan struct{}) (context.Context, context.CancelFunc) {
+	a.interrupted(t, llm.ClassTimeout, context.DeadlineExceeded, func(<-chan struct{}) (context.Context, context.CancelFunc) {
 		return context.WithTimeout(context.Background(), 200*time.Millisecond)
 	})
 }
 
 func (a *adapterSuite) cancel(t *testing.T) {
-	a.interrupted(t, llm.Cancelled, context.Canceled, func(arrived <-chan struct{}) (context.Context, context.CancelFunc) {
+	a.interrupted(t, llm.ClassCancelled, context.Canceled, func(arrived <-chan struct{}) (context.Context, context.CancelFunc) {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
 			<-arrived
@@ -653,7 +653,7 @@ func (a *adapterSuite) cancel(t *testing.T) {
 func (a *adapterSuite) interrupted(t *testing.T, class llm.Class, cause error,
 	start func(arrived <-chan struct{}) (context.Context, context.CancelFunc)) {
 	s, arrived := slowServer(t)
-	fn := a.open(t, s, AdapterConfig{})
+	fn := a.open(t, s, Config{})
 	ctx, cancel := start(arrived)
 	defer cancel()
 	_, err := fn(ctx, Conversation("hi"))
@@ -669,18 +669,18 @@ func (a *adapterSuite) interrupted(t *testing.T, class llm.Class, cause error,
 // A context already done: no request at all.
 func (a *adapterSuite) doneContext(t *testing.T) {
 	s := NewServer(t, a.ok("ok"))
-	fn := a.open(t, s, AdapterConfig{})
+	fn := a.open(t, s, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := fn(ctx, Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.Cancelled {
-		t.Errorf("class %s, want %s", e.Class, llm.Cancelled)
+	if e := asError(t, err); e.Class != llm.ClassCancelled {
+		t.Errorf("class %s, want %s", e.Class, llm.ClassCancelled)
 	}
 	ctx, cancel = context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
 	_, err = fn(ctx, Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.Timeout {
-		t.Errorf("class %s, want %s", e.Class, llm.Timeout)
+	if e := asError(t, err); e.Class != llm.ClassTimeout {
+		t.Errorf("class %s, want %s", e.Class, llm.ClassTimeout)
 	}
 	if s.Calls() != 0 {
 		t.Errorf("%d requests", s.Calls())
@@ -690,10 +690,10 @@ func (a *adapterSuite) doneContext(t *testing.T) {
 // The http.Client's own timeout is a Timeout too.
 func (a *adapterSuite) httpClientTimeout(t *testing.T) {
 	s, _ := slowServer(t)
-	fn := a.open(t, s, AdapterConfig{HTTPClient: &http.Client{Timeout: 200 * time.Millisecond}})
+	fn := a.open(t, s, Config{HTTPClient: &http.Client{Timeout: 200 * time.Millisecond}})
 	_, err := fn(context.Background(), Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.Timeout {
-		t.Errorf("error %v, class %s, want %s", err, e.Class, llm.Timeout)
+	if e := asError(t, err); e.Class != llm.ClassTimeout {
+		t.Errorf("error %v, class %s, want %s", err, e.Class, llm.ClassTimeout)
 	}
 	closeServer(t, s)
 }
@@ -713,7 +713,7 @@ func (a *adapterSuite) httpClient(t *testing.T) {
 		mu.Unlock()
 		return http.DefaultTransport.RoundTrip(r)
 	})}
-	if _, err := a.open(t, s, AdapterConfig{HTTPClient: client})(context.Background(), Conversation("hi")); err != nil {
+	if _, err := a.open(t, s, Config{HTTPClient: client})(context.Background(), Conversation("hi")); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -729,10 +729,10 @@ func (a *adapterSuite) connectionRefused(t *testing.T) {
 	s := NewServer(t, a.ok("ok"))
 	base := s.URL
 	s.Close()
-	fn := a.open(t, s, AdapterConfig{BaseURL: base})
+	fn := a.open(t, s, Config{BaseURL: base})
 	_, err := fn(context.Background(), Conversation("hi"))
-	if e := asError(t, err); e.Class != llm.Network || e.Err == nil || !strings.Contains(err.Error(), "connection refused") {
-		t.Errorf("error %v (%+v), want %s saying the connection was refused", err, e, llm.Network)
+	if e := asError(t, err); e.Class != llm.ClassNetwork || e.Err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("error %v (%+v), want %s saying the connection was refused", err, e, llm.ClassNetwork)
 	}
 }
 
@@ -745,7 +745,7 @@ func (a *adapterSuite) environment(t *testing.T) {
 	a.isolate(t)
 	t.Setenv(a.c.KeyEnv, "key-from-env")
 	for i, c := range []struct{ config, want string }{{"", "key-from-env"}, {"key-from-config", "key-from-config"}} {
-		fn, err := a.c.New(AdapterConfig{Model: a.c.Model, APIKey: c.config, BaseURL: s.URL})
+		fn, err := a.c.New(Config{Model: a.c.Model, APIKey: c.config, BaseURL: s.URL})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -758,9 +758,9 @@ func (a *adapterSuite) environment(t *testing.T) {
 	}
 
 	t.Setenv(a.c.KeyEnv, "")
-	fn, err := a.c.New(AdapterConfig{Model: a.c.Model, BaseURL: s.URL})
+	fn, err := a.c.New(Config{Model: a.c.Model, BaseURL: s.URL})
 	if !a.c.KeyOptional {
-		if e := asError(t, err); e.Class != llm.Config || e.Reason != a.c.ConfigReason {
+		if e := asError(t, err); e.Class != llm.ClassConfig || e.Reason != a.c.ConfigReason {
 			t.Errorf("no key: %+v", e)
 		}
 		return
@@ -779,14 +779,14 @@ func (a *adapterSuite) environment(t *testing.T) {
 // The Func is safe for concurrent use (run with -race): each caller gets
 // its own reply, rate limits included.
 func (a *adapterSuite) concurrent(t *testing.T) {
-	s := NewServer(t, func(n int, r Received) ServerReply {
+	s := NewServer(t, func(n int, r Received) Reply {
 		msgs := a.c.Messages(t, r.Body)
 		if n%4 == 0 {
-			return ServerReply{Status: 429, Header: map[string]string{"Retry-After": "17"}, Body: a.c.ErrorBody(429, "slow down")}
+			return Reply{Status: 429, Header: map[string]string{"Retry-After": "17"}, Body: a.c.ErrorBody(429, "slow down")}
 		}
-		return ServerReply{Body: a.c.Reply("echo: "+msgs[len(msgs)-1].Content, llm.Tokens{Input: 10, Output: 2})}
+		return Reply{Body: a.c.Reply("echo: "+msgs[len(msgs)-1].Content, llm.Tokens{Input: 10, Output: 2})}
 	})
-	fn := a.open(t, s, AdapterConfig{})
+	fn := a.open(t, s, Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for i := range 16 {
@@ -797,7 +797,7 @@ func (a *adapterSuite) concurrent(t *testing.T) {
 			resp, err := fn(context.Background(), req)
 			var e *llm.Error
 			switch {
-			case errors.As(err, &e) && e.Class == llm.RateLimit && e.RetryAfter == 17*time.Second:
+			case errors.As(err, &e) && e.Class == llm.ClassRateLimit && e.RetryAfter == 17*time.Second:
 			case err != nil:
 				errs <- err
 			case resp.Content != "echo: "+msg:

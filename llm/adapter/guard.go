@@ -1,4 +1,4 @@
-package llm
+package adapter
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/llm"
 )
 
 // What a provider endpoint is trusted with: the request, and the
@@ -42,7 +44,7 @@ const MaxErrorText = 4 << 10
 // (the API's error code).
 const maxReasonText = 128
 
-// Reasons of the errors a Guard makes, both of Class ClientError: retrying
+// Reasons of the errors a Guard makes, both of llm.ClassClientError: retrying
 // gets the same answer.
 const (
 	// ReasonRedirectRefused: the provider redirected the call to another
@@ -71,17 +73,15 @@ type GuardConfig struct {
 	Name string
 	// APIKey is the adapter's key: never shown in an error.
 	APIKey string
-	// Headers are the extra headers the adapter sends; the values of
-	// those whose names say they hold a credential (Authorization,
-	// Proxy-Authorization, Cookie, X-Api-Key, Api-Key, X-Goog-Api-Key,
-	// and any name containing key, token, secret, auth, cookie, session,
-	// password, signature or credential) are never shown in an error.
+	// Headers are the extra headers the adapter sends; the values of those
+	// whose names say they hold a credential (Authorization, any name with
+	// key, token, secret, auth...) are never shown (docs/models.md).
 	Headers map[string]string
 	// MaxResponseBytes bounds the body of a reply; zero:
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
 	// Provider and Model, when set, are the Provider and RequestModel of
-	// every Response the Guard's Func returns, failed calls included.
+	// every llm.Response the Guard's Func returns, failed calls included.
 	Provider, Model string
 }
 
@@ -226,8 +226,8 @@ func redactSecret(text, sec string) string {
 	return sb.String()
 }
 
-// Error returns err as the *Error an adapter may return: the *Error in its
-// chain (or err classified, see Classify) with its Message and Reason
+// Error returns err as the *llm.Error an adapter may return: the *llm.Error
+// in its chain (or err classified, see llm.Classify) with its Message and Reason
 // redacted and bounded (MaxErrorText), and its Err replaced by a copy of
 // that error's text, redacted and bounded, which errors.Is still sees
 // through (context.DeadlineExceeded...) but errors.As does not: the
@@ -237,7 +237,7 @@ func (g *Guard) Error(err error) error {
 	if err == nil {
 		return nil
 	}
-	e := Classify(err)
+	e := llm.Classify(err)
 	out := *e
 	out.Message = bound(g.Redact(e.Message), MaxErrorText)
 	out.Reason = bound(g.Redact(e.Reason), maxReasonText)
@@ -256,7 +256,9 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.text }
 
 // GoString keeps %#v from printing the original error.
-func (e *redactedError) GoString() string { return fmt.Sprintf("&llm.redactedError{text: %q}", e.text) }
+func (e *redactedError) GoString() string {
+	return fmt.Sprintf("&adapter.redactedError{text: %q}", e.text)
+}
 
 // Is reports whether the original error is target, for errors.Is.
 func (e *redactedError) Is(target error) bool { return errors.Is(e.orig, target) }
@@ -290,8 +292,8 @@ func (g *Guard) stamp(model, provider string) (string, string) {
 // host) fails with the Guard's error whatever the vendor's SDK made of it.
 // A reply's texts are redacted too: a server that puts the credentials in
 // the reply itself gets them into no trace.
-func (g *Guard) Func(f Func) Func {
-	return func(ctx context.Context, req Request) (Response, error) {
+func (g *Guard) Func(f llm.Func) llm.Func {
+	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		st := &callState{}
 		resp, err := f(context.WithValue(ctx, callStateKey{}, st), req)
 		if err == nil {
@@ -303,7 +305,7 @@ func (g *Guard) Func(f Func) Func {
 			err = e
 		}
 		// A failed call still names its model and provider (see Func).
-		out := Response{}
+		out := llm.Response{}
 		out.RequestModel, out.Provider = g.stamp("", "")
 		return out, g.Error(err)
 	}
@@ -312,12 +314,12 @@ func (g *Guard) Func(f Func) Func {
 // callState records the Guard's refusal during one call.
 type callState struct {
 	mu  sync.Mutex
-	err *Error
+	err *llm.Error
 }
 
 type callStateKey struct{}
 
-func (s *callState) set(e *Error) {
+func (s *callState) set(e *llm.Error) {
 	if s == nil {
 		return
 	}
@@ -331,7 +333,7 @@ func (s *callState) set(e *Error) {
 	s.mu.Unlock()
 }
 
-func (s *callState) get() *Error {
+func (s *callState) get() *llm.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
@@ -362,7 +364,7 @@ func (g *Guard) Client(hc *http.Client) *http.Client {
 	theirs := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if from := via[0].URL; origin(req.URL) != origin(from) {
-			e := &Error{Class: ClientError, Reason: ReasonRedirectRefused, Message: fmt.Sprintf(
+			e := &llm.Error{Class: llm.ClassClientError, Reason: ReasonRedirectRefused, Message: fmt.Sprintf(
 				"%sthe provider redirected the call from %s to %s: not followed, the credentials go to the configured host only",
 				g.prefix(), origin(from), origin(req.URL))}
 			stateOf(req.Context()).set(e)
@@ -431,8 +433,8 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-func (g *Guard) tooLarge(what string) *Error {
-	return &Error{Class: ClientError, Reason: ReasonResponseTooLarge, Message: fmt.Sprintf(
+func (g *Guard) tooLarge(what string) *llm.Error {
+	return &llm.Error{Class: llm.ClassClientError, Reason: ReasonResponseTooLarge, Message: fmt.Sprintf(
 		"%sthe provider's reply %s %d bytes, the most the adapter reads (its Config.MaxResponseBytes)",
 		g.prefix(), what, g.maxBytes)}
 }

@@ -1,4 +1,4 @@
-package llmtest
+package adaptertest
 
 import (
 	"io"
@@ -11,11 +11,11 @@ import (
 // JSON (nil for any other body), and answers with respond's reply, JSON by
 // default.
 func TestServerRecordsRequests(t *testing.T) {
-	s := NewServer(t, func(n int, r Received) ServerReply {
+	s := NewServer(t, func(n int, r Received) Reply {
 		if n == 1 {
-			return ServerReply{Status: 429, Header: map[string]string{"Content-Type": "text/plain"}, Body: "slow down"}
+			return Reply{Status: 429, Header: map[string]string{"Content-Type": "text/plain"}, Body: "slow down"}
 		}
-		return ServerReply{Body: `{"ok":true}`}
+		return Reply{Body: `{"ok":true}`}
 	})
 	for i, c := range []struct {
 		body, contentType, reply string

@@ -1,4 +1,4 @@
-package llm_test
+package adapter_test
 
 import (
 	"context"
@@ -13,12 +13,13 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
 )
 
 const guardKey = "sk-test-0123456789abcdefghijklmnopqrstuv"
 
 func TestGuardRedact(t *testing.T) {
-	g := llm.NewGuard(llm.GuardConfig{APIKey: guardKey, Headers: map[string]string{
+	g := adapter.NewGuard(adapter.GuardConfig{APIKey: guardKey, Headers: map[string]string{
 		"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte("alice:hunter2-long-password")),
 		"X-Session-Id":  "sid=abcdef123456; theme=dark",
 		"X-Title":       "my app title",
@@ -52,18 +53,18 @@ func TestGuardRedact(t *testing.T) {
 		}
 	}
 	// A placeholder key ("none", for local servers) blanks nothing.
-	if got := llm.NewGuard(llm.GuardConfig{APIKey: "none"}).Redact("none of it"); got != "none of it" {
+	if got := adapter.NewGuard(adapter.GuardConfig{APIKey: "none"}).Redact("none of it"); got != "none of it" {
 		t.Errorf("a short key redacted: %q", got)
 	}
 }
 
 func TestGuardError(t *testing.T) {
-	g := llm.NewGuard(llm.GuardConfig{APIKey: guardKey})
+	g := adapter.NewGuard(adapter.GuardConfig{APIKey: guardKey})
 	inner := fmt.Errorf("Post https://api/?k=%s: %w", guardKey, context.DeadlineExceeded)
-	long := strings.Repeat("é", llm.MaxErrorText)
-	err := g.Error(&llm.Error{Class: llm.Timeout, Reason: "r-" + guardKey, Message: "echo " + guardKey + long, Err: inner})
+	long := strings.Repeat("é", adapter.MaxErrorText)
+	err := g.Error(&llm.Error{Class: llm.ClassTimeout, Reason: "r-" + guardKey, Message: "echo " + guardKey + long, Err: inner})
 	var e *llm.Error
-	if !errors.As(err, &e) || e.Class != llm.Timeout {
+	if !errors.As(err, &e) || e.Class != llm.ClassTimeout {
 		t.Fatalf("%#v", err)
 	}
 	for _, text := range []string{err.Error(), e.Message, e.Reason, e.Err.Error(), fmt.Sprintf("%#v %#v %+v", err, e.Err, e.Err)} {
@@ -71,7 +72,7 @@ func TestGuardError(t *testing.T) {
 			t.Errorf("the key shows: %.200s", text)
 		}
 	}
-	if len(e.Message) > llm.MaxErrorText || !strings.HasSuffix(e.Message, "…") {
+	if len(e.Message) > adapter.MaxErrorText || !strings.HasSuffix(e.Message, "…") {
 		t.Errorf("message of %d bytes, ending %q", len(e.Message), e.Message[len(e.Message)-8:])
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -83,7 +84,7 @@ func TestGuardError(t *testing.T) {
 	}
 	// Not an *llm.Error: classified, then redacted.
 	err = g.Error(errors.New("boom " + guardKey))
-	if llm.Classify(err).Class != llm.Unknown || strings.Contains(err.Error(), guardKey) {
+	if llm.Classify(err).Class != llm.ClassUnknown || strings.Contains(err.Error(), guardKey) {
 		t.Errorf("%v", err)
 	}
 	if g.Error(nil) != nil {
@@ -95,7 +96,7 @@ func TestGuardError(t *testing.T) {
 // guard's follows redirects on the same origin (through the caller's
 // CheckRedirect), and refuses another origin.
 func TestGuardClient(t *testing.T) {
-	g := llm.NewGuard(llm.GuardConfig{APIKey: guardKey})
+	g := adapter.NewGuard(adapter.GuardConfig{APIKey: guardKey})
 	var calls int
 	check := func(*http.Request, []*http.Request) error { calls++; return nil }
 	tr := &http.Transport{}
@@ -130,7 +131,7 @@ func TestGuardClient(t *testing.T) {
 	}
 	_, err = c.Get(srv.URL + "/away")
 	var e *llm.Error
-	if !errors.As(err, &e) || e.Reason != llm.ReasonRedirectRefused || e.Class != llm.ClientError {
+	if !errors.As(err, &e) || e.Reason != adapter.ReasonRedirectRefused || e.Class != llm.ClassClientError {
 		t.Errorf("%v", err)
 	}
 	// Without a CheckRedirect of the caller's, the usual 10 hops at most.
@@ -148,8 +149,8 @@ func TestGuardClient(t *testing.T) {
 // is cut at 64 KiB without an error.
 func TestGuardBodyLimit(t *testing.T) {
 	const limit = 1000
-	g := llm.NewGuard(llm.GuardConfig{MaxResponseBytes: limit})
-	if g.MaxResponseBytes() != limit || llm.NewGuard(llm.GuardConfig{}).MaxResponseBytes() != llm.DefaultMaxResponseBytes {
+	g := adapter.NewGuard(adapter.GuardConfig{MaxResponseBytes: limit})
+	if g.MaxResponseBytes() != limit || adapter.NewGuard(adapter.GuardConfig{}).MaxResponseBytes() != adapter.DefaultMaxResponseBytes {
 		t.Fatal("MaxResponseBytes")
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -196,7 +197,7 @@ func TestGuardBodyLimit(t *testing.T) {
 		_, err := f(context.Background(), llm.Request{})
 		var e *llm.Error
 		switch {
-		case tt.tooLong && (!errors.As(err, &e) || e.Reason != llm.ReasonResponseTooLarge || e.Class != llm.ClientError):
+		case tt.tooLong && (!errors.As(err, &e) || e.Reason != adapter.ReasonResponseTooLarge || e.Class != llm.ClassClientError):
 			t.Errorf("%s: %v, want response_too_large", tt.query, err)
 		case !tt.tooLong && err != nil:
 			t.Errorf("%s: %v", tt.query, err)
