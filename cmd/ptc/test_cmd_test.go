@@ -11,7 +11,6 @@ import (
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
-	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -163,7 +162,7 @@ func TestTestCasesFileTooLarge(t *testing.T) {
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(big, eval.MaxCasesSize+1); err != nil { // sparse: no 4 MiB written
+	if err := os.Truncate(big, 4<<20+1); err != nil { // sparse: no 4 MiB written
 		t.Fatal(err)
 	}
 	env := testEnv(doubleModel(new(int)), nil)
