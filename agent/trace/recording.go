@@ -26,9 +26,8 @@ type Recording struct {
 	// Model is the model reference of the recorded run.
 	Model string
 	// Context is the mission's context as JSON; ContextEDN its exact
-	// PTC-Lisp form, set only when JSON loses something (keywords, sets,
-	// floats with no fraction). Marshal writes them as given: the caller
-	// redacts them as the trace is.
+	// PTC-Lisp form when JSON loses something (keywords, sets, 80.0).
+	// Marshal writes them as given: the caller redacts them.
 	Context    json.RawMessage
 	ContextEDN string
 	// Calls are the LLM calls of the mission (its agents' too, when they

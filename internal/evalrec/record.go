@@ -114,15 +114,16 @@ func (r *Recorder) CallTool(ctx context.Context, name string, f agent.ToolFunc, 
 }
 
 // Marshal writes the recording of the run whose mission is step, on the
-// model named model: a raw ptc-trace recording (the model's requests and
-// replies exactly as they were, which a replay looks up by), indented.
-// It fails for a recording over MaxSize.
+// model named model: a ptc-trace recording, indented, redacted as a trace
+// is (the model's requests and replies never held what the firewall
+// hides, the model never saw it), but for the recorded tool results, in
+// clear. It fails for a recording over MaxSize.
 func (r *Recorder) Marshal(step *agent.Step, model string) ([]byte, error) {
 	r.mu.Lock()
 	rec := &trace.Recording{RecordedAt: time.Now().UTC().Format(time.RFC3339), Model: model,
 		Calls: append([]trace.LLMCall(nil), r.calls...), ToolCalls: append([]trace.RecordedToolCall(nil), r.tools...)}
 	r.mu.Unlock()
-	data, err := trace.Marshal(step, trace.JSONOptions{Raw: true, Indent: "  ", Recording: rec})
+	data, err := trace.Marshal(step, trace.JSONOptions{Indent: "  ", Recording: rec})
 	if err != nil {
 		return nil, err
 	}

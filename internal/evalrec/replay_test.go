@@ -203,3 +203,64 @@ func ExamplePath() {
 	// Output:
 	// testdata/evals/openai_gpt-4.1-mini/orders/big_spender.1.json
 }
+
+// TestRecordingKeepsTheFirewall: a run's recording is redacted as a trace
+// is: a firewalled input the mission returned shows as <Firewalled> in
+// the trace, while the recorded tool results keep theirs in clear (a
+// replay gives the program what the tool gave it), and the run replays.
+func TestRecordingKeepsTheFirewall(t *testing.T) {
+	const secret, toolSecret = "in-5ecret-77aa01", "tool-5ecret-42bb02"
+	var rec *evalrec.Recorder
+	tool := func(ctx context.Context, args *lisp.Map) (any, error) {
+		return rec.CallTool(ctx, "token", func(context.Context, *lisp.Map) (any, error) {
+			return map[string]any{"_token": toolSecret, "n": 1}, nil
+		}, args)
+	}
+	task := eval.Task{Name: "t", Config: agent.Config{Prompt: "Echo.", Signature: "(_key :string) -> :any",
+		Tools: map[string]agent.Tool{"token": {Func: tool}}},
+		Cases: []eval.Case{{Name: "c", Input: map[string]any{"_key": secret}}}}
+	model := llm.Func(func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{Content: "```clojure\n(return {:k ctx/_key :t (:_token (tool/token {}))})\n```"}, nil
+	})
+	var data []byte
+	cfg := eval.Config{Variants: []eval.Variant{{Name: "m", Model: model}},
+		Wrap: func(_ eval.RunKey, m llm.Model) (llm.Model, error) {
+			rec = evalrec.NewRecorder(m.(llm.Func))
+			return rec.Func(), nil
+		},
+		Done: func(r *eval.RunResult) {
+			var err error
+			if data, err = rec.Marshal(r.Step, r.Variant); err != nil {
+				t.Error(err)
+			}
+		}}
+	if rep, err := eval.Run(context.Background(), []eval.Task{task}, cfg); err != nil || !rep.Passed() {
+		t.Fatalf("%v %+v", err, rep.Results[0])
+	}
+	if strings.Contains(string(data), secret) || !strings.Contains(string(data), `"redacted": true`) {
+		t.Errorf("the recording shows the firewalled input:\n%s", data)
+	}
+	if strings.Count(string(data), toolSecret) != 1 || !strings.Contains(string(data), `"recorded_tool_calls"`) {
+		t.Errorf("the recorded tool result is not in clear, or the trace shows it:\n%s", data)
+	}
+	p, err := evalrec.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Variants[0].Model = offline(t)
+	cfg.Wrap = func(eval.RunKey, llm.Model) (llm.Model, error) { return p.Func(), nil }
+	cfg.Done = nil
+	task.Config.Tools = map[string]agent.Tool{"token": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
+		return p.CallTool("token", args)
+	}}}
+	rep, err := eval.Run(context.Background(), []eval.Task{task}, cfg)
+	if err != nil || !rep.Passed() {
+		t.Fatalf("the replay: %v %+v", err, rep.Results[0])
+	}
+	if got := lisp.PrintExact(rep.Results[0].Step.Return); !strings.Contains(got, toolSecret) || !strings.Contains(got, secret) {
+		t.Errorf("the replay returned %s", got)
+	}
+	if d, m := p.Drift(); d != 0 || m != 0 {
+		t.Errorf("drift %d, missing %d", d, m)
+	}
+}
