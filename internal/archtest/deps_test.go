@@ -27,6 +27,7 @@ var core = []string{
 	module + "/llm",
 	module + "/llm/llmtest",
 	module + "/llm/internal/...",
+	module + "/internal/evalrec",
 	module + "/internal/hostio",
 	module + "/internal/textutil",
 	module + "/internal/traceview",

@@ -52,9 +52,11 @@ PTC-Lisp data, a vector of maps:
 Comparing: --model A --model B, and --prompt-profile default,compact, run
 every case on each combination, side by side.
 
---record DIR saves each run's model replies (keyed by request, so parallel
-calls replay in any order) under DIR; --replay DIR runs again offline from
-them, with no model: what CI runs. For an agent file with mcp:, --record
+--record DIR saves each run under DIR as a recording (a ptc-trace, with its
+model calls: docs/trace-format.md); --replay DIR runs again offline from
+them, with no model, each request answered by key (its mission prompt and
+turn), so parallel calls replay in any order: what CI runs. Recordings of
+older ptc versions (ptc-eval-recording) are still read. For an agent file with mcp:, --record
 also saves its MCP tools as the agent saw them and every call's result
 (keyed by tool and arguments), and --replay answers the calls from them:
 a replay starts no MCP server and opens no connection unless
