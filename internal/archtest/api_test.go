@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,8 +19,8 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // The ceilings below are the budget, not a snapshot: lower them when the
 // API shrinks, and think twice before raising them.
 const (
-	maxTopLevelNames = 423 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
-	maxAgentFields   = 221 // exported fields of agent's exported structs; issue 43 asks ≤ 108
+	maxTopLevelNames = 401 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
+	maxAgentFields   = 190 // exported fields of agent's exported structs; issue 43 asks ≤ 108
 )
 
 // apiSurface is the exported surface of one package directory: top-level
@@ -38,18 +37,22 @@ type apiSurface struct {
 func readAPI(t *testing.T, dir string) apiSurface {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatalf("parse %s: %v", dir, err)
+		t.Fatalf("read %s: %v", dir, err)
 	}
 	s := apiSurface{fieldDocs: map[string]*ast.CommentGroup{}, docs: map[string]*ast.CommentGroup{}}
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			for _, decl := range f.Decls {
-				s.addDecl(decl)
-			}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("parse %s: %v", name, err)
+		}
+		for _, decl := range f.Decls {
+			s.addDecl(decl)
 		}
 	}
 	sort.Strings(s.names)
@@ -191,8 +194,8 @@ func TestFieldCommentsAreShort(t *testing.T) {
 
 // maxLongFieldComments is the ratchet while issue 43 shortens the field
 // docs: it only ever goes down.
-var maxLongFieldComments = map[string]int{"agent": 44, "agent/trace": 0, "lisp": 4, "signature": 2, "llm": 5,
-	"mcp": 8, "eval": 0, "temporal": 10}
+var maxLongFieldComments = map[string]int{"agent": 36, "agent/trace": 0, "lisp": 4, "signature": 2, "llm": 5,
+	"mcp": 8, "eval": 0, "temporal": 0}
 
 // maxSeedsMentions is the ratchet for TestGodocNamesItsSources while the
 // old comments are rewritten.
