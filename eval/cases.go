@@ -19,8 +19,8 @@ type Case struct {
 	Checks []Check
 }
 
-// MaxCasesSize bounds the text ParseCases reads.
-const MaxCasesSize = 4 << 20
+// maxCasesSize bounds the text ParseCases reads: 4 MiB.
+const maxCasesSize = 4 << 20
 
 // CaseError is an error in a cases text, at a line and column.
 type CaseError struct {
@@ -49,7 +49,7 @@ func (e *CaseError) Error() string {
 //
 // Everything but :check is data (lisp.ReadData); :check is kept as its
 // source and compiled, never run, until a mission's value is checked.
-// file names the text in errors.
+// file names the text in errors. A text over 4 MiB is refused.
 func ParseCases(file, src string) ([]Case, error) {
 	lines := syntax.LinesOf(src)
 	errAt := func(n syntax.Node, format string, args ...any) error {
@@ -60,8 +60,8 @@ func ParseCases(file, src string) ([]Case, error) {
 		}
 		return e
 	}
-	if len(src) > MaxCasesSize {
-		return nil, errAt(nil, "%d bytes, more than the %d a cases text may have", len(src), MaxCasesSize)
+	if len(src) > maxCasesSize {
+		return nil, errAt(nil, "%d bytes, more than the %d a cases text may have", len(src), maxCasesSize)
 	}
 	forms, err := syntax.Read(src)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // A Check decides whether a mission's Step answers its case. Build one
-// with Equals, Subset, Within, Satisfies, Fails or Func; the zero Check
+// with Equals, Subset, Within, Satisfies, Fails or Passes; the zero Check
 // passes any mission that succeeds.
 type Check struct {
 	kind   checkKind
@@ -77,8 +77,9 @@ func Fails(reason string) Check {
 	return Check{kind: checkFails, reason: strings.TrimPrefix(reason, ":")}
 }
 
-// Func passes when f returns nil; its error says why not.
-func Func(f func(*agent.Step) error) Check { return Check{kind: checkFunc, fn: f} }
+// Passes is a check in Go: it passes when f returns nil for the
+// mission's Step, and its error says why not.
+func Passes(f func(*agent.Step) error) Check { return Check{kind: checkFunc, fn: f} }
 
 // String describes the check, as reports show it. The values of _ fields
 // in the expected value print as agent.Firewalled: a report goes where the

@@ -4,7 +4,7 @@
 //
 // A Task is an agent (its Config) and its Cases: an input and the checks
 // its answer must pass (Equals, Subset, Within, Satisfies with a
-// PTC-Lisp predicate, Fails, or a Go Func). Run runs every case on every
+// PTC-Lisp predicate, Fails, or a Go check with Passes). Run runs every case on every
 // Variant (a model, optionally with another language profile) Config.Runs
 // times and returns a Report: per case and variant the passes, pass@1
 // (the chance one run passes) and pass^N (all N runs passed), turns and
@@ -19,11 +19,12 @@
 //	rep.WriteTable(os.Stdout, eval.TableOptions{})
 //
 // Cases can be written in PTC-Lisp (ParseCases), as agent files carry
-// them. Recorder and Replayer keep a run's model replies keyed by request,
-// so that CI replays a recorded evaluation offline and deterministically,
-// parallel calls included; their CallTool methods keep and answer the
-// calls of tools (an MCP server's, say) keyed by tool and arguments, and
-// RunKeyFrom tells a tool the runs share which run is calling it.
+// them. Config.Wrap gives each run its own model (a recording, a replay)
+// and RunKeyFrom tells a tool the runs share which run is calling it:
+// "ptc test --record/--replay" and package eval/evaltest use them to
+// record runs as ptc-trace recordings (docs/trace-format.md) and replay
+// them offline, each request answered by key, parallel calls included
+// (docs/evals.md).
 //
 // The package imports only the standard library and ptc-go's core
 // packages. A returned value is compared within a bound of work (a

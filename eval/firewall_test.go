@@ -30,7 +30,7 @@ func TestFailureReasonsKeepTheFirewall(t *testing.T) {
 		{Name: "satisfies", Input: input, Checks: []eval.Check{eval.Satisfies(`(fn [r] (= 2 (:n r)))`)}},
 		{Name: "satisfies-errs", Input: input, Checks: []eval.Check{eval.Satisfies(`(fn [r] (+ 1 (:copy r)))`)}},
 		{Name: "fails", Input: input, Checks: []eval.Check{eval.Fails("")}},
-		{Name: "go-check", Input: input, Checks: []eval.Check{eval.Func(func(s *agent.Step) error {
+		{Name: "go-check", Input: input, Checks: []eval.Check{eval.Passes(func(s *agent.Step) error {
 			return errors.New("bad copy " + lisp.PrintString(s.Return))
 		})}},
 	}

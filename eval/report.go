@@ -12,19 +12,13 @@ import (
 // Report is what Run measured: per variant and per case, and every run.
 type Report struct {
 	// Runs is how many times each case ran per variant.
-	Runs     int             `json:"runs_per_case"`
-	Variants []VariantReport `json:"variants"`
-	Cases    []CaseReport    `json:"cases"`
+	Runs int `json:"runs_per_case"`
+	// Variants sum up each variant over every case.
+	Variants []Stats      `json:"variants"`
+	Cases    []CaseReport `json:"cases"`
 	// Results are the runs, in the order of tasks, cases, runs, variant by
 	// variant; runs a cancelled context never started are missing.
 	Results []*RunResult `json:"results"`
-}
-
-// VariantReport sums up a variant over every case.
-type VariantReport struct {
-	Name    string `json:"name"`
-	Profile string `json:"profile,omitempty"`
-	Stats
 }
 
 // CaseReport is one case on each variant (Stats in the order of
@@ -36,10 +30,14 @@ type CaseReport struct {
 	PerVariant []Stats `json:"per_variant"`
 }
 
-// Stats are the figures of a set of runs. Means are per run.
+// Stats are the figures of a variant's runs, over every case or of one
+// case. Means are per run.
 type Stats struct {
-	Runs   int `json:"runs"`
-	Passed int `json:"passed"`
+	// Name and Profile are the variant's.
+	Name    string `json:"name"`
+	Profile string `json:"profile,omitempty"`
+	Runs    int    `json:"runs"`
+	Passed  int    `json:"passed"`
 	// PassAt1 is the chance that one run passes: passed / runs of a
 	// case; for a variant, the mean over its cases.
 	PassAt1 float64 `json:"pass_at_1"`
@@ -82,6 +80,7 @@ func newReport(tasks []Task, variants []Variant, runs int, results []*RunResult)
 			cr := CaseReport{Task: t.Name, Case: c.Name, Check: checksText(c.Checks)}
 			for _, v := range variants {
 				s := statsOf(by[cell{t.Name, c.Name, v.Name}])
+				s.Name, s.Profile = v.Name, v.Profile
 				if s.Runs > 0 {
 					s.PassAt1 = float64(s.Passed) / float64(s.Runs)
 					if s.Passed == s.Runs {
@@ -101,7 +100,8 @@ func newReport(tasks []Task, variants []Variant, runs int, results []*RunResult)
 		if n := caseCount[v.Name]; n > 0 {
 			s.PassAt1, s.PassAll = passAt1Sum[v.Name]/float64(n), passAllSum[v.Name]/float64(n)
 		}
-		rep.Variants = append(rep.Variants, VariantReport{Name: v.Name, Profile: v.Profile, Stats: s})
+		s.Name, s.Profile = v.Name, v.Profile
+		rep.Variants = append(rep.Variants, s)
 	}
 	return rep
 }
@@ -219,7 +219,7 @@ func (r *Report) WriteTable(w io.Writer, opts TableOptions) error {
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
-	line := func(label string, f func(VariantReport) string) {
+	line := func(label string, f func(Stats) string) {
 		row := []string{label, ""}
 		for _, v := range r.Variants {
 			row = append(row, f(v))
@@ -227,20 +227,20 @@ func (r *Report) WriteTable(w io.Writer, opts TableOptions) error {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	fmt.Fprintln(tw, strings.Repeat("\t", len(head)-1))
-	line("pass@1", func(v VariantReport) string { return fmt.Sprintf("%.0f%%", 100*v.PassAt1) })
-	line(fmt.Sprintf("pass^%d", r.Runs), func(v VariantReport) string { return fmt.Sprintf("%.0f%%", 100*v.PassAll) })
-	line("turns (errors) per run", func(v VariantReport) string { return fmt.Sprintf("%.1f (%.1f)", v.Turns, v.ErrorTurns) })
-	line("tokens in/out per run", func(v VariantReport) string {
+	line("pass@1", func(v Stats) string { return fmt.Sprintf("%.0f%%", 100*v.PassAt1) })
+	line(fmt.Sprintf("pass^%d", r.Runs), func(v Stats) string { return fmt.Sprintf("%.0f%%", 100*v.PassAll) })
+	line("turns (errors) per run", func(v Stats) string { return fmt.Sprintf("%.1f (%.1f)", v.Turns, v.ErrorTurns) })
+	line("tokens in/out per run", func(v Stats) string {
 		return fmt.Sprintf("%s / %s", kilo(v.TokensIn), kilo(v.TokensOut))
 	})
-	line("cost per run", func(v VariantReport) string {
+	line("cost per run", func(v Stats) string {
 		if v.Cost == nil {
 			return "—"
 		}
 		return fmt.Sprintf("$%.4f", *v.Cost)
 	})
 	if !opts.NoTimings {
-		line("latency p50 / p95", func(v VariantReport) string {
+		line("latency p50 / p95", func(v Stats) string {
 			return fmt.Sprintf("%s / %s", roundDuration(v.P50), roundDuration(v.P95))
 		})
 	}

@@ -63,14 +63,13 @@ type Config struct {
 	Runs int
 	// Parallel is how many missions run at once. Zero: 1.
 	Parallel int
-	// Wrap, when set, gives the model of one run from the variant's: a
-	// recording or a replay (see Recorder, Replayer). An error fails that
-	// run. It is called from the runs' goroutines, Parallel at once.
+	// Wrap, when set, gives the model of one run from the variant's (a
+	// recording, a replay); an error fails that run. It is called from the
+	// runs' goroutines, Parallel at once.
 	Wrap func(k RunKey, m llm.Model) (llm.Model, error)
-	// Done, when set, is called after each run, one call at a time: a
-	// progress line, saving a recording. Result.Step is the mission. It
-	// may fail a run that passed (Passed false, and Why): the report
-	// counts the run as Done leaves it.
+	// Done, when set, is called after each run (r.Step is its mission), one
+	// call at a time. It may fail a run that passed (Passed false, and
+	// Why): the report counts the run as Done leaves it.
 	Done func(r *RunResult)
 }
 

@@ -349,6 +349,9 @@ func (f *File) CasesFile() string {
 // digest.cases.clj beside it.
 const CasesSuffix = ".cases.clj"
 
+// maxCasesSize bounds a cases file: the 4 MiB eval.ParseCases reads.
+const maxCasesSize = 4 << 20
+
 // Cases are the agent's test cases (see eval.ParseCases for how they are
 // written): inline (cases: followed by a | block holding a vector), in the
 // file cases: names (relative to the agent file), or, when the front
@@ -388,7 +391,7 @@ func (f *File) Cases() ([]eval.Case, error) {
 			return nil, nil
 		}
 	}
-	b, err := readBounded(f.fsys, name, eval.MaxCasesSize, "a cases file")
+	b, err := readBounded(f.fsys, name, maxCasesSize, "a cases file")
 	if err != nil {
 		msg := fmt.Sprintf("cases: %v", err)
 		if errors.Is(err, fs.ErrNotExist) {

@@ -3,6 +3,8 @@
 // a Step (one box per turn: program, tool calls, output, result), Marshal
 // and Unmarshal give it a stable JSON form ("ptc-trace", specified in
 // docs/trace-format.md beside its golden file testdata/trace.golden.json),
+// which is also ptc-go's one record/replay format (JSONOptions.Recording,
+// ReadRecording: the model calls and tool results a replay answers from),
 // and NewSlogObserver and NewJSONLObserver record a mission's events as
 // they happen, to a log/slog logger or as JSON Lines.
 //
@@ -10,7 +12,8 @@
 // the placeholder <Firewalled> and texts are scrubbed of copies of
 // firewalled text (agent.Step.Veil), unless Options.Unredacted or
 // JSONOptions.Raw asks for the data as it is, for a developer's own
-// terminal or audit files.
+// terminal or audit files; a recording's tool results (Recording.ToolCalls)
+// are always in clear, as a replay needs them.
 //
 // The package imports agent, never the reverse: a mission runs without it.
 package trace

@@ -26,14 +26,12 @@ const (
 // JSONOptions select how Marshal writes a trace.
 type JSONOptions struct {
 	// Raw keeps firewalled values and texts as they are, instead of the
-	// placeholder <Firewalled>. A raw trace holds every secret the mission
-	// saw: keep it for your own audit files, never show it to an LLM, a
-	// client or a shared log.
+	// placeholder <Firewalled>: a raw trace holds every secret the mission
+	// saw, for your own audit files only (docs/trace-format.md).
 	Raw bool
 	// MaxBytes bounds the printed and JSON forms of all the trace's values
-	// together (0: DefaultMaxBytes). Shared structure lets a program
-	// build values whose printed form is huge; past the bound, Marshal
-	// fails instead of filling memory.
+	// together (0: DefaultMaxBytes): past it (shared structure can print
+	// huge), Marshal fails instead of filling memory.
 	MaxBytes int
 	// Indent, when set, indents the JSON with it ("  "); else it is compact.
 	Indent string

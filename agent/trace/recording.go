@@ -26,14 +26,28 @@ type Recording struct {
 	// Model is the model reference of the recorded run.
 	Model string
 	// Context is the mission's context as JSON; ContextEDN its exact
-	// PTC-Lisp form, set only when JSON loses something (keywords, sets,
-	// floats with no fraction). Marshal writes them as given: the caller
-	// redacts them as the trace is.
+	// PTC-Lisp form when JSON loses something (keywords, sets, 80.0).
+	// Marshal writes them as given: the caller redacts them.
 	Context    json.RawMessage
 	ContextEDN string
-	// Calls are the LLM calls of the top mission, in order, retries and
-	// failures included.
+	// Calls are the LLM calls of the mission (its agents' too, when they
+	// share the model), in the order they were made, retries and failures
+	// included.
 	Calls []LLMCall
+	// ToolCalls are the recorded tool results, in clear even in a redacted
+	// trace: a replay gives the program what the tool gave it.
+	ToolCalls []RecordedToolCall
+}
+
+// RecordedToolCall is one call of a recorded tool, keyed by the tool and
+// its arguments (JSON, keys sorted; Seq numbers equal calls from 0).
+// Value is the result as lisp.PrintExact prints it, Error a failure's text.
+type RecordedToolCall struct {
+	Tool  string `json:"tool"`
+	Args  string `json:"args"`
+	Seq   int    `json:"seq"`
+	Value string `json:"value,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // RecordedAgent identifies an agent file and keeps its text, so that a
@@ -76,6 +90,8 @@ type recordingHead struct {
 	Model      string          `json:"model,omitempty"`
 	Context    json.RawMessage `json:"context,omitempty"`
 	ContextEDN string          `json:"context_edn,omitempty"`
+	// ToolCalls are Recording.ToolCalls, never scrubbed.
+	ToolCalls []RecordedToolCall `json:"recorded_tool_calls,omitempty"`
 }
 
 // addRecording puts rec into doc, its texts scrubbed as the trace's unless
@@ -88,7 +104,7 @@ func addRecording(doc *traceDoc, step *agent.Step, rec *Recording, raw bool) {
 		return step.Scrub(t)
 	}
 	h := &recordingHead{PTC: rec.PTC, RecordedAt: rec.RecordedAt, Model: text(rec.Model),
-		Context: rec.Context, ContextEDN: text(rec.ContextEDN)}
+		Context: rec.Context, ContextEDN: text(rec.ContextEDN), ToolCalls: rec.ToolCalls}
 	if a := rec.Agent; a != nil {
 		h.Agent = &RecordedAgent{File: text(a.File), SHA256: a.SHA256, Text: text(a.Text)}
 	}
@@ -130,6 +146,6 @@ func ReadRecording(data []byte) (*Recording, error) {
 	}
 	h := doc.recordingHead
 	rec := &Recording{PTC: h.PTC, RecordedAt: h.RecordedAt, Agent: h.Agent, Model: h.Model,
-		Context: h.Context, ContextEDN: h.ContextEDN, Calls: doc.Step.LLMCalls}
+		Context: h.Context, ContextEDN: h.ContextEDN, Calls: doc.Step.LLMCalls, ToolCalls: h.ToolCalls}
 	return rec, nil
 }

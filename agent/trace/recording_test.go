@@ -85,3 +85,31 @@ func TestRecording(t *testing.T) {
 		t.Error("a newer version read")
 	}
 }
+
+// TestRecordingToolCalls: a recording's tool results are written in
+// clear even in a redacted trace (a replay gives the program what the
+// tool gave it) and read back as they were.
+func TestRecordingToolCalls(t *testing.T) {
+	const key = "CTXSECRET-beta-5678"
+	step, err := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{
+		LLM: llmtest.NewScript(tjCode(`(return (str "L" ctx/_key))`)).Func(), Context: map[string]any{"_key": key}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []RecordedToolCall{{Tool: "lookup", Args: `{"id":1}`, Seq: 0, Value: `{"_key" "` + key + `"}`},
+		{Tool: "lookup", Args: `{"id":1}`, Seq: 1, Error: "gone"}}
+	data, err := Marshal(step, JSONOptions{Recording: &Recording{ToolCalls: calls}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), key); n != 1 {
+		t.Errorf("the secret appears %d times, want once (the tool result):\n%s", n, data)
+	}
+	got, err := ReadRecording(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.ToolCalls) != 2 || got.ToolCalls[0] != calls[0] || got.ToolCalls[1] != calls[1] {
+		t.Errorf("read back %+v", got.ToolCalls)
+	}
+}

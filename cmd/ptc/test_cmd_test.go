@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
-	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -163,7 +163,7 @@ func TestTestCasesFileTooLarge(t *testing.T) {
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(big, eval.MaxCasesSize+1); err != nil { // sparse: no 4 MiB written
+	if err := os.Truncate(big, 4<<20+1); err != nil { // sparse: no 4 MiB written
 		t.Fatal(err)
 	}
 	env := testEnv(doubleModel(new(int)), nil)
@@ -205,15 +205,32 @@ func TestTestExampleCases(t *testing.T) {
 // prompts change.
 const bundledRecording = "testdata/evals"
 
+// legacyRunRecording is a run of bundledRecording kept in the
+// ptc-eval-recording format of older ptc versions (a delegating task:
+// its agents' calls replay by key), which -update keeps as it is.
+const legacyRunRecording = bundledRecording + "/reference/delegate-customer-summary/top-3.1.json"
+
 // The recorded evaluation of the bundled suite replays offline with every
-// run passing and every request answered.
+// run passing and every request answered: its ptc-trace recordings and
+// the one run kept in the older format, read for compatibility.
 func TestBundledRecording(t *testing.T) {
 	env := testEnv(nil, nil)
+	legacy, err := os.ReadFile(legacyRunRecording)
+	if err != nil || !bytes.HasPrefix(legacy, []byte(`{"format":"ptc-eval-recording","version":1,`)) {
+		t.Fatalf("%s is not an old recording: %v\n%.200s", legacyRunRecording, err, legacy)
+	}
 	if *update {
 		_ = os.RemoveAll(bundledRecording)
 		if code, out, errOut := ptcIn(t, env, "test", "--record", bundledRecording, "-q"); code != base.ExitOK {
 			t.Fatalf("recording: exit %d\n%s%s", code, out, errOut)
 		}
+		if err := os.WriteFile(legacyRunRecording, legacy, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, err := os.ReadFile(bundledRecording + "/reference/delegate-customer-summary/top-5.1.json"); err != nil ||
+		!bytes.Contains(data, []byte(`"format": "ptc-trace"`)) {
+		t.Errorf("the recording of ptc test is not a ptc-trace recording: %v\n%.200s", err, data)
 	}
 	code, out, errOut := ptcIn(t, env, "test", "--replay", bundledRecording, "-q", "--json")
 	if code != base.ExitOK || strings.Contains(errOut, "no recorded reply") {

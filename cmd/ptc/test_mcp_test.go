@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/clitest"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/testcmd"
-	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -140,8 +140,8 @@ func TestTestReplaysMCPOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r eval.Recording
-	if err := json.Unmarshal(run, &r); err != nil || len(r.ToolCalls) != 6 || !strings.Contains(string(run), "s3cr3t") {
+	r, err := trace.ReadRecording(run)
+	if err != nil || len(r.ToolCalls) != 6 || !strings.Contains(string(run), "s3cr3t") {
 		t.Errorf("the run's recording (%v) lacks its 6 tool calls or the token:\n%s", err, run)
 	}
 
@@ -287,7 +287,7 @@ func TestTestReplayMCPHostile(t *testing.T) {
 		size       int64 // a sparse file of this size instead
 		want       string
 	}{
-		{name: "oversized", size: eval.MaxRecordingSize + 1, want: "larger than 64 MiB, the bound of a recording of MCP tools"},
+		{name: "oversized", size: 64<<20 + 1, want: "larger than 64 MiB, the bound of a recording of MCP tools"},
 		{name: "not JSON", text: "{\"format\": [", want: "not a recording of MCP tools"},
 		{name: "another format", text: `{"format":"ptc-trace","version":1}`, want: "not a ptc-eval-mcp-tools of version 1"},
 		{name: "a later version", text: `{"format":"ptc-eval-mcp-tools","version":2,"task":"adder","tools":[{"name":"up.add"}]}`, want: "version 2"},
@@ -330,7 +330,7 @@ func TestTestReplayMCPHostile(t *testing.T) {
 	if err := json.Unmarshal(run, &r); err != nil {
 		t.Fatal(err)
 	}
-	r["tool_calls"] = []map[string]any{{"tool": "up.add", "args": "{}", "seq": 0, "value": "{:sum"}}
+	r["recorded_tool_calls"] = []map[string]any{{"tool": "up.add", "args": "{}", "seq": 0, "value": "{:sum"}}
 	bad, _ := json.Marshal(r)
 	if err := os.WriteFile(runPath, bad, 0o644); err != nil {
 		t.Fatal(err)
@@ -362,12 +362,17 @@ func TestTestReplayMCPPmapInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r eval.Recording
-	if err := json.Unmarshal(data, &r); err != nil || len(r.ToolCalls) != 8 {
-		t.Fatalf("%v: %d tool calls recorded, want 8", err, len(r.ToolCalls))
+	var r map[string]any // the trace recording, its recorded_tool_calls answered otherwise
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
 	}
-	for i := range r.ToolCalls {
-		r.ToolCalls[i].Value = `{"sum" ` + strconv.Itoa(10+r.ToolCalls[i].Seq) + `}`
+	calls, _ := r["recorded_tool_calls"].([]any)
+	if len(calls) != 8 {
+		t.Fatalf("%d tool calls recorded, want 8", len(calls))
+	}
+	for _, c := range calls {
+		c := c.(map[string]any)
+		c["value"] = `{"sum" ` + strconv.Itoa(10+int(c["seq"].(float64))) + `}`
 	}
 	data, _ = json.Marshal(r)
 	if err := os.WriteFile(runPath, data, 0o644); err != nil {

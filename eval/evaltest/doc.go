@@ -23,8 +23,9 @@
 //     message that says how to record.
 //
 // The recording is laid out as "ptc test --record" lays it out
-// (DIR/index.json, DIR/MODEL/TASK/CASE.RUN.json; see eval.RecordingPath), so
-// that either reads what the other wrote. go test -run selects cases
+// (DIR/index.json, DIR/MODEL/TASK/CASE.RUN.json, each run a ptc-trace
+// recording, docs/trace-format.md; an older ptc-eval-recording is read
+// too), so that either reads what the other wrote. go test -run selects cases
 // (-run 'TestEvals/orders/alice'), in every mode: re-recording one case
 // calls the model for that case alone.
 //

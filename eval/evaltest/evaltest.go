@@ -2,7 +2,6 @@ package evaltest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/eval"
+	"github.com/ptc-go/ptc/internal/evalrec"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -127,17 +127,10 @@ type session struct {
 	mode mode
 
 	mu        sync.Mutex
-	recorders map[eval.RunKey]*eval.Recorder
-	replays   map[eval.RunKey]*replayed
+	recorders map[eval.RunKey]*evalrec.Recorder
+	replays   map[eval.RunKey]*evalrec.Replayer
 	drifted   int // replies given to requests that differed from the recorded ones
 	stale     map[eval.RunKey]bool
-}
-
-// replayed is the replay of one run: its replayer, and the tools whose
-// calls the recording holds.
-type replayed struct {
-	p     *eval.Replayer
-	tools map[string]bool
 }
 
 // Run runs the tasks' cases on the model or the recording that opts
@@ -178,8 +171,8 @@ func Run(t *testing.T, tasks []eval.Task, opts Options) *eval.Report {
 		selected = map[caseRef]bool{}
 		ready    = make(chan struct{})
 		results  = map[caseRef][]*eval.RunResult{}
-		s        = &session{dir: opts.Dir, mode: p.mode, recorders: map[eval.RunKey]*eval.Recorder{},
-			replays: map[eval.RunKey]*replayed{}, stale: map[eval.RunKey]bool{}}
+		s        = &session{dir: opts.Dir, mode: p.mode, recorders: map[eval.RunKey]*evalrec.Recorder{},
+			replays: map[eval.RunKey]*evalrec.Replayer{}, stale: map[eval.RunKey]bool{}}
 		ran bool
 	)
 	defer close(ready)
@@ -296,9 +289,9 @@ func (s *session) tool(name string, f agent.ToolFunc) agent.ToolFunc {
 			return f(ctx, args)
 		case rec != nil:
 			return rec.CallTool(ctx, name, f, args)
-		case rp != nil && rp.tools[name]:
-			v, err := rp.p.CallTool(name, args)
-			if errors.Is(err, eval.ErrToolNotRecorded) {
+		case rp != nil && rp.HasTool(name):
+			v, err := rp.CallTool(name, args)
+			if errors.Is(err, evalrec.ErrNotRecorded) {
 				// Not the arguments: they may hold what the firewall
 				// hides from the model, which reads this.
 				return nil, fmt.Errorf("not recorded: the agent or its tools changed since %s was recorded (record it again)", s.dir)
@@ -315,7 +308,7 @@ func (s *session) record(k eval.RunKey, m llm.Model) (llm.Model, error) {
 	if !ok {
 		return nil, fmt.Errorf("cannot record a model of type %T", m)
 	}
-	r := eval.NewRecorder(k, fn)
+	r := evalrec.NewRecorder(fn)
 	s.mu.Lock()
 	s.recorders[k] = r
 	s.mu.Unlock()
@@ -324,7 +317,7 @@ func (s *session) record(k eval.RunKey, m llm.Model) (llm.Model, error) {
 
 // replay is eval.Config.Wrap in replay mode.
 func (s *session) replay(k eval.RunKey, _ llm.Model) (llm.Model, error) {
-	path := eval.RecordingPath(s.dir, k)
+	path := evalrec.Path(s.dir, k)
 	data, err := readBounded(path)
 	if err != nil {
 		s.mu.Lock()
@@ -335,18 +328,12 @@ func (s *session) replay(k eval.RunKey, _ llm.Model) (llm.Model, error) {
 		}
 		return nil, fmt.Errorf("its recording: %v", err)
 	}
-	p, err := eval.ReadRecording(data)
+	p, err := evalrec.Read(data)
 	if err != nil {
 		return nil, fmt.Errorf("its recording %s: %v", filepath.ToSlash(path), err)
 	}
-	var rec eval.Recording
-	_ = json.Unmarshal(data, &rec) // it read, above
-	rp := &replayed{p: p, tools: map[string]bool{}}
-	for _, c := range rec.ToolCalls {
-		rp.tools[c.Tool] = true
-	}
 	s.mu.Lock()
-	s.replays[k] = rp
+	s.replays[k] = p
 	s.mu.Unlock()
 	return p.Func(), nil
 }
@@ -367,13 +354,13 @@ func (s *session) done(r *eval.RunResult) {
 		r.Passed, r.Why = false, why
 	}
 	if rec != nil {
-		if err := writeRecording(eval.RecordingPath(s.dir, r.RunKey), rec); err != nil {
+		if err := writeRecording(evalrec.Path(s.dir, r.RunKey), rec, r); err != nil {
 			fail("recording it: " + err.Error())
 		}
 	}
 	if rp != nil {
-		drifted, missing := rp.p.Drift()
-		tools := rp.p.MissingTools()
+		drifted, missing := rp.Drift()
+		tools := rp.MissingTools()
 		s.mu.Lock()
 		s.drifted += drifted
 		if missing+tools > 0 {
@@ -460,13 +447,13 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// readBounded reads a file of a recording, at most eval.MaxRecordingSize
-// bytes (and one more, for ReadRecording to refuse).
+// readBounded reads a file of a recording, at most evalrec.MaxSize bytes
+// (and one more, for evalrec.Read to refuse).
 func readBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, eval.MaxRecordingSize+1))
+	return io.ReadAll(io.LimitReader(f, evalrec.MaxSize+1))
 }

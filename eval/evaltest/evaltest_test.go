@@ -14,6 +14,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/eval/evaltest"
+	"github.com/ptc-go/ptc/internal/evalrec"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -141,7 +142,8 @@ func TestFailingCaseFailsItsSubtest(t *testing.T) {
 }
 
 // TestRecordReplay: record mode runs the model and the Go tool live and
-// writes a recording laid out as ptc test --record lays it out; replay
+// writes a recording laid out as ptc test --record lays it out, each run
+// a ptc-trace recording; replay
 // mode answers every request and every tool call from it, calling neither
 // (the live tool would give another answer), and its runs pass as the
 // recorded ones did.
@@ -161,12 +163,13 @@ func TestRecordReplay(t *testing.T) {
 		t.Fatalf("recording: %d tool calls and %d model calls, want 2 and 2", calls.Load(), model.Calls())
 	}
 	for _, c := range []string{"one", "two"} {
-		path := eval.RecordingPath(dir, eval.RunKey{Variant: "scripted:price", Task: "price", Case: c, Run: 1})
+		path := evalrec.Path(dir, eval.RunKey{Variant: "scripted:price", Task: "price", Case: c, Run: 1})
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(path, filepath.Join("scripted_price", "price", c+".1.json")) ||
+			!strings.Contains(string(data), `"format": "ptc-trace"`) ||
 			!strings.Contains(string(data), `"tool": "price"`) || !strings.Contains(string(data), "tool/price") {
 			t.Errorf("%s does not hold the run's model reply and tool call:\n%s", path, data)
 		}
@@ -411,7 +414,7 @@ func TestTypedToolsRecorded(t *testing.T) {
 	if len(reps) != 2 || !reps[0].Passed() || !reps[1].Passed() || calls.Load() != 1 {
 		t.Errorf("recorded and replayed: %d live calls, want 1, the recording's (%+v)", calls.Load(), reps)
 	}
-	data, _ := os.ReadFile(eval.RecordingPath(dir, eval.RunKey{Variant: "model", Task: "typed", Case: "one", Run: 1}))
+	data, _ := os.ReadFile(evalrec.Path(dir, eval.RunKey{Variant: "model", Task: "typed", Case: "one", Run: 1}))
 	if !strings.Contains(string(data), "tool_calls") {
 		t.Errorf("the typed tool's call was not recorded:\n%s", data)
 	}

@@ -19,7 +19,7 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // The ceilings below are the budget, not a snapshot: lower them when the
 // API shrinks, and think twice before raising them.
 const (
-	maxTopLevelNames = 374 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
+	maxTopLevelNames = 358 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
 	maxAgentFields   = 190 // exported fields of agent's exported structs; issue 43 asks ≤ 108
 )
 
@@ -194,7 +194,7 @@ func TestFieldCommentsAreShort(t *testing.T) {
 
 // maxLongFieldComments is the ratchet while issue 43 shortens the field
 // docs: it only ever goes down.
-var maxLongFieldComments = map[string]int{"agent": 36, "agent/trace": 3, "lisp": 4, "eval": 2}
+var maxLongFieldComments = map[string]int{"agent": 36, "lisp": 4}
 
 // maxSeedsMentions is the ratchet for TestGodocNamesItsSources while the
 // old comments are rewritten.

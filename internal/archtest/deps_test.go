@@ -29,6 +29,7 @@ var core = []string{
 	module + "/llm/llmtest",
 	module + "/llm/adapter/...",
 	module + "/llm/internal/...",
+	module + "/internal/evalrec",
 	module + "/internal/hostio",
 	module + "/internal/textutil",
 	module + "/internal/traceview",

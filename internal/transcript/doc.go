@@ -11,6 +11,9 @@
 // the first difference (a Mismatch, with a LineDiff of the texts);
 // Finish compares the mission's end with the recorded one.
 //
+// These replay in order; the recordings of "ptc test" and eval/evaltest,
+// the same format, replay by key (package internal/evalrec).
+//
 // It imports only the standard library and the core packages; reading
 // and writing the files, and making error messages safe for a terminal,
 // are its callers' (cmd/ptc's run command, the workbench).

@@ -1,18 +1,18 @@
 // Package llmtest provides stand-in models for testing agents without a
 // network: a Script that answers each call with the next canned reply and
-// records what it was sent, and Replay, which plays back a recorded
-// transcript. For provider adapters, RunAdapterSuite checks what every
+// records what it was sent, and Replay, which plays back the replies of a
+// recording (a ptc-trace recording, docs/trace-format.md). For provider adapters, RunAdapterSuite checks what every
 // adapter promises against a fake server speaking the provider's wire
 // format.
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/ptc-go/ptc/llm"
@@ -119,28 +119,12 @@ func (s *Script) LastMessage(i int) string {
 	return m[len(m)-1].Content
 }
 
-// Transcript is a recorded conversation: the replies of a model, in
-// order, as JSON ({"replies": [{"content": "...", "tokens": {...}}]}).
-type Transcript struct {
-	Replies []TranscriptReply `json:"replies"`
-}
-
-// TranscriptReply is one recorded reply.
-type TranscriptReply struct {
-	Content string     `json:"content"`
-	Tokens  llm.Tokens `json:"tokens"`
-	Error   string     `json:"error,omitempty"`
-	// Class is the llm.Class of the error (default server_error), so that
-	// a replayed failure is retried or not as the recorded one was.
-	Class llm.Class `json:"class,omitempty"`
-	// Status is the HTTP status of the error, when there was one.
-	Status int `json:"status,omitempty"`
-}
-
-// Replay loads a transcript file and returns a Script that plays it back.
-// The file is a Transcript, or a ptc-trace recording ("ptc run --record",
-// docs/trace-format.md), of which it plays the replies of
-// .step.llm_calls[], in order.
+// Replay loads a recording and returns a Script that plays its replies
+// back, in order: a ptc-trace recording ("ptc run --record", ptc dev's
+// runs; docs/trace-format.md), of which it plays .step.llm_calls[], a
+// failed call failing with an *llm.Error of the recorded class and status.
+// The {"replies": [...]} transcripts of older ptc versions are read too,
+// converted on load; nothing writes them any more.
 func Replay(path string) (*Script, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -149,21 +133,18 @@ func Replay(path string) (*Script, error) {
 	var head struct {
 		Format string `json:"format"`
 	}
-	_ = json.Unmarshal(data, &head) // a Transcript has no format
-	var t Transcript
+	_ = json.Unmarshal(data, &head) // a legacy transcript has no format
+	var replies []recordedReply
 	if head.Format == traceFormat {
-		if t, err = traceReplies(data); err != nil {
-			return nil, fmt.Errorf("llmtest: %s: %w", path, err)
-		}
+		replies, err = traceReplies(data)
 	} else {
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&t); err != nil {
-			return nil, fmt.Errorf("llmtest: %s: %w", path, err)
-		}
+		replies, err = legacyReplies(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("llmtest: %s: %w", path, err)
 	}
 	s := &Script{}
-	for _, r := range t.Replies {
+	for _, r := range replies {
 		rep := Reply{Content: r.Content, Tokens: r.Tokens}
 		if r.Error != "" {
 			class := r.Class
@@ -177,6 +158,29 @@ func Replay(path string) (*Script, error) {
 	return s, nil
 }
 
+// recordedReply is a recorded reply: a trace recording's call reply, or
+// a legacy transcript's reply.
+type recordedReply struct {
+	Content string     `json:"content"`
+	Tokens  llm.Tokens `json:"tokens"`
+	Error   string     `json:"error,omitempty"`
+	Class   llm.Class  `json:"class,omitempty"`
+	Status  int        `json:"status,omitempty"`
+}
+
+// legacyReplies reads a transcript of an older ptc: {"replies": [...]}.
+func legacyReplies(data []byte) ([]recordedReply, error) {
+	var t struct {
+		Replies []recordedReply `json:"replies"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return nil, err
+	}
+	return t.Replies, nil
+}
+
 // traceFormat and traceVersion are those of the ptc-trace files Replay
 // reads (package agent/trace, which this core package does not import).
 const (
@@ -186,72 +190,30 @@ const (
 
 // traceReplies reads the replies of a ptc-trace recording: only the
 // fields it needs.
-func traceReplies(data []byte) (Transcript, error) {
+func traceReplies(data []byte) ([]recordedReply, error) {
 	var doc struct {
 		Version int `json:"version"`
 		Step    *struct {
 			LLMCalls []struct {
-				Reply  TranscriptReply `json:"reply"`
-				Status int             `json:"status"`
+				Reply  recordedReply `json:"reply"`
+				Status int           `json:"status"`
 			} `json:"llm_calls"`
 		} `json:"step"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return Transcript{}, err
+		return nil, err
 	}
 	switch {
 	case doc.Version < 1 || doc.Version > traceVersion:
-		return Transcript{}, fmt.Errorf("a ptc-trace of version %d, not %d", doc.Version, traceVersion)
+		return nil, fmt.Errorf("a ptc-trace of version %d, not %d", doc.Version, traceVersion)
 	case doc.Step == nil || len(doc.Step.LLMCalls) == 0:
-		return Transcript{}, errors.New("a ptc-trace without llm_calls: not a recording (ptc run --record)")
+		return nil, errors.New("a ptc-trace without llm_calls: not a recording (ptc run --record)")
 	}
-	var t Transcript
+	var out []recordedReply
 	for _, c := range doc.Step.LLMCalls {
 		r := c.Reply
 		r.Status = c.Status
-		t.Replies = append(t.Replies, r)
+		out = append(out, r)
 	}
-	return t, nil
-}
-
-// Record wraps a model and returns the transcript of its replies so far,
-// for saving as a test fixture.
-type Record struct {
-	mu    sync.Mutex
-	inner llm.Func
-	t     Transcript
-}
-
-// NewRecord returns a recorder around f.
-func NewRecord(f llm.Func) *Record { return &Record{inner: f} }
-
-// Func returns the recording model function.
-func (r *Record) Func() llm.Func {
-	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		resp, err := r.inner(ctx, req)
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		tr := TranscriptReply{Content: resp.Content, Tokens: resp.Tokens}
-		if err != nil {
-			// The message alone: Replay rebuilds the *llm.Error around it.
-			le := llm.Classify(err)
-			tr.Error, tr.Class, tr.Status = le.Message, le.Class, le.Status
-			if tr.Error == "" {
-				tr.Error = err.Error()
-			}
-		}
-		r.t.Replies = append(r.t.Replies, tr)
-		return resp, err
-	}
-}
-
-// Save writes the transcript as indented JSON.
-func (r *Record) Save(path string) error {
-	r.mu.Lock()
-	data, err := json.MarshalIndent(r.t, "", "  ")
-	r.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return out, nil
 }

@@ -76,34 +76,37 @@ func TestScriptRespondConcurrent(t *testing.T) {
 	}
 }
 
-func TestRecordAndReplay(t *testing.T) {
-	live := llmtest.NewScript(
-		llmtest.Reply{Content: "(+ 1 2)", Tokens: llm.Tokens{Input: 10, Output: 3}},
-		llmtest.Fail(&llm.Error{Class: llm.ClassRateLimit, Message: "slow down"}),
-	)
-	rec := llmtest.NewRecord(live.Func())
-	ctx := context.Background()
-	_, _ = rec.Func()(ctx, req(1))
-	_, _ = rec.Func()(ctx, req(2))
-	path := filepath.Join(t.TempDir(), "t.json")
-	if err := rec.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	replay, err := llmtest.Replay(path)
+// TestReplayLegacyTranscript: a {"replies": [...]} transcript of an
+// older ptc (testdata/legacy.transcript.json, written by the llmtest.Record
+// that recordings replaced) still replays, converted on load: its replies
+// in order, a recorded failure as an *llm.Error of its class and status.
+func TestReplayLegacyTranscript(t *testing.T) {
+	replay, err := llmtest.Replay("testdata/legacy.transcript.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx := context.Background()
 	r, err := replay.Func()(ctx, req(1))
 	if err != nil || r.Content != "(+ 1 2)" || r.Tokens != (llm.Tokens{Input: 10, Output: 3}) {
 		t.Errorf("replayed %+v %v", r, err)
 	}
 	_, err = replay.Func()(ctx, req(2))
 	var le *llm.Error
-	if !errors.As(err, &le) || le.Class != llm.ClassRateLimit {
+	if !errors.As(err, &le) || le.Class != llm.ClassRateLimit || le.Status != 429 || le.Message != "slow down" {
 		t.Errorf("replayed error %v", err)
+	}
+	if _, err := replay.Func()(ctx, req(3)); err == nil {
+		t.Error("a third reply, where the transcript has two")
 	}
 	if _, err := llmtest.Replay(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("missing transcript")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"replies": [], "extra": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := llmtest.Replay(bad); err == nil || !strings.Contains(err.Error(), "extra") {
+		t.Errorf("a transcript with an unknown field: %v", err)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/eval"
+	"github.com/ptc-go/ptc/internal/evalrec"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/mcp"
 )
@@ -23,7 +24,7 @@ import (
 // The MCP tools of an agent file, as ptc test --record saw them, for
 // --replay to give the agent the same tools without their servers: the
 // file DIR/mcp/TASK.json. The tools' results are in each run's recording
-// (eval.Recording.ToolCalls).
+// (its recorded_tool_calls, trace.Recording.ToolCalls).
 const (
 	ToolsFormat     = "ptc-eval-mcp-tools"
 	mcpToolsVersion = 1
@@ -33,7 +34,7 @@ const (
 
 // kindMCPTools bounds a recording of MCP tools: the listings of several
 // servers (16 MiB each, mcp.Limits.MaxListBytes).
-var kindMCPTools = base.FileKind{Name: "a recording of MCP tools", Limit: eval.MaxRecordingSize}
+var kindMCPTools = base.FileKind{Name: "a recording of MCP tools", Limit: evalrec.MaxSize}
 
 // ToolsRecording is the file.
 type ToolsRecording struct {
@@ -74,7 +75,7 @@ type recordedServerTool struct {
 // mcpToolsPath is where the recording under dir keeps the MCP tools of a
 // task.
 func mcpToolsPath(dir, task string) string {
-	return filepath.Join(dir, "mcp", eval.SafeName(task)+".json")
+	return filepath.Join(dir, "mcp", evalrec.SafeName(task)+".json")
 }
 
 // mcpNotRecorded is the error a replayed tool call gets when the
@@ -268,7 +269,7 @@ func (t *Command) replayedCall(name string) agent.ToolFunc {
 			return nil, mcpNotRecorded(t.Flags.replay)
 		}
 		v, err := p.CallTool(name, args)
-		if errors.Is(err, eval.ErrToolNotRecorded) {
+		if errors.Is(err, evalrec.ErrNotRecorded) {
 			// Not the arguments: they may hold what the firewall hides
 			// from the model, which reads this.
 			return nil, mcpNotRecorded(t.Flags.replay)

@@ -2,7 +2,6 @@ package testcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/eval/bundled"
+	"github.com/ptc-go/ptc/internal/evalrec"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -52,9 +52,11 @@ PTC-Lisp data, a vector of maps:
 Comparing: --model A --model B, and --prompt-profile default,compact, run
 every case on each combination, side by side.
 
---record DIR saves each run's model replies (keyed by request, so parallel
-calls replay in any order) under DIR; --replay DIR runs again offline from
-them, with no model: what CI runs. For an agent file with mcp:, --record
+--record DIR saves each run under DIR as a recording (a ptc-trace, with its
+model calls: docs/trace-format.md); --replay DIR runs again offline from
+them, with no model, each request answered by key (its mission prompt and
+turn), so parallel calls replay in any order: what CI runs. Recordings of
+older ptc versions (ptc-eval-recording) are still read. For an agent file with mcp:, --record
 also saves its MCP tools as the agent saw them and every call's result
 (keyed by tool and arguments), and --replay answers the calls from them:
 a replay starts no MCP server and opens no connection unless
@@ -128,7 +130,7 @@ func Run(env *base.Env, args []string, stdout, stderr io.Writer) int {
 		return base.UsageError(fs, "%v", err)
 	}
 	t := &Command{Env: env, Flags: &f, stdout: stdout, Stderr: &base.SyncWriter{W: stderr}, fs: fs,
-		recorders: map[eval.RunKey]*eval.Recorder{}, replayers: map[eval.RunKey]*eval.Replayer{}}
+		recorders: map[eval.RunKey]*evalrec.Recorder{}, replayers: map[eval.RunKey]*evalrec.Replayer{}}
 	defer t.Close()
 	tasks, code := t.tasks(pos)
 	if code != base.ExitOK {
@@ -168,8 +170,8 @@ type Command struct {
 	// The recording or the replay of each run, which its MCP tools find
 	// by the run's key (Wrap and the tools run on the runs' goroutines).
 	mu        sync.Mutex
-	recorders map[eval.RunKey]*eval.Recorder
-	replayers map[eval.RunKey]*eval.Replayer
+	recorders map[eval.RunKey]*evalrec.Recorder
+	replayers map[eval.RunKey]*evalrec.Replayer
 }
 
 func (t *Command) Close() {
@@ -439,7 +441,7 @@ func (t *Command) run(tasks []eval.Task, variants []eval.Variant) int {
 			if !ok {
 				return nil, fmt.Errorf("cannot record model %T", m)
 			}
-			r := eval.NewRecorder(k, fn)
+			r := evalrec.NewRecorder(fn)
 			t.mu.Lock()
 			t.recorders[k] = r
 			t.mu.Unlock()
@@ -448,32 +450,14 @@ func (t *Command) run(tasks []eval.Task, variants []eval.Variant) int {
 		if t.recordedMCP {
 			t.Stderr.Printf("note: %s keeps the MCP tools' results in clear, firewalled fields included: keep it as you keep that data\n", f.record)
 		}
-		defer func() {
-			for k, r := range t.recorders {
-				data, err := json.Marshal(r)
-				if err == nil && len(data) > eval.MaxRecordingSize {
-					err = fmt.Errorf("the recording of %s · %s #%d is %d bytes, over the bound of %d a replay reads",
-						k.Task, k.Case, k.Run, len(data), eval.MaxRecordingSize)
-				}
-				if err == nil {
-					p := eval.RecordingPath(f.record, k)
-					if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-						err = os.WriteFile(p, append(data, '\n'), 0o644)
-					}
-				}
-				if err != nil {
-					recErrs = append(recErrs, err.Error())
-				}
-			}
-		}()
 	}
 	if f.replay != "" {
 		cfg.Wrap = func(k eval.RunKey, _ llm.Model) (llm.Model, error) {
-			data, err := base.ReadBounded(eval.RecordingPath(f.replay, k), base.KindTranscript)
+			data, err := base.ReadBounded(evalrec.Path(f.replay, k), base.KindTranscript)
 			if err != nil {
 				return nil, fmt.Errorf("no recording of this run: %v", err)
 			}
-			p, err := eval.ReadRecording(data)
+			p, err := evalrec.Read(data)
 			if err != nil {
 				return nil, err
 			}
@@ -483,7 +467,7 @@ func (t *Command) run(tasks []eval.Task, variants []eval.Variant) int {
 			fn := p.Func()
 			return llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 				resp, err := fn(ctx, req)
-				if errors.Is(err, eval.ErrNotRecorded) {
+				if errors.Is(err, evalrec.ErrNotRecorded) {
 					missing.Add(1)
 				}
 				return resp, err
@@ -493,6 +477,18 @@ func (t *Command) run(tasks []eval.Task, variants []eval.Variant) int {
 	start := time.Now()
 	var missingTools int
 	cfg.Done = func(r *eval.RunResult) {
+		if f.record != "" {
+			// The run's recording: a ptc-trace recording of its mission.
+			t.mu.Lock()
+			rec := t.recorders[r.RunKey]
+			delete(t.recorders, r.RunKey)
+			t.mu.Unlock()
+			if rec != nil {
+				if err := writeRecording(evalrec.Path(f.record, r.RunKey), rec, r); err != nil {
+					recErrs = append(recErrs, fmt.Sprintf("the recording of %s · %s #%d: %v", r.Task, r.Case, r.Run, err))
+				}
+			}
+		}
 		if f.replay != "" {
 			// A tool call the recording lacks fails its run, whatever the
 			// agent made of the error.
@@ -618,53 +614,45 @@ func parsePrices(flags []string) (map[string]eval.Price, error) {
 
 // kindCases bounds a cases file, kindRecordIndex a recording's index.
 var (
-	kindCases       = base.FileKind{Name: "a cases file", Limit: eval.MaxCasesSize}
+	kindCases       = base.FileKind{Name: "a cases file", Limit: 4 << 20} // eval.ParseCases's bound
 	kindRecordIndex = base.FileKind{Name: "a recording's index", Limit: 1 << 20}
 )
 
 // noModel stands for the model of a replay: every reply comes from the
-// recording (eval.Replayer), so it is never called.
+// recording (evalrec.Replayer), so it is never called.
 func noModel(context.Context, llm.Request) (llm.Response, error) {
 	return llm.Response{}, errors.New("a replay calls no model")
 }
 
-// recordIndex lists the variants of a recording, so that --replay needs no
-// --model.
-type recordIndex struct {
-	Format   string `json:"format"`
-	Variants []struct {
-		Name    string `json:"name"`
-		Profile string `json:"profile,omitempty"`
-	} `json:"variants"`
-}
+// writeRecordIndex writes the index of a recording (the variants), so
+// that --replay needs no --model.
+func writeRecordIndex(dir string, vs []eval.Variant) error { return evalrec.WriteIndex(dir, vs) }
 
-func writeRecordIndex(dir string, vs []eval.Variant) error {
-	idx := recordIndex{Format: eval.RecordingFormat + "-index"}
-	for _, v := range vs {
-		idx.Variants = append(idx.Variants, struct {
-			Name    string `json:"name"`
-			Profile string `json:"profile,omitempty"`
-		}{v.Name, v.Profile})
-	}
-	data, err := json.MarshalIndent(idx, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "index.json"), append(data, '\n'), 0o644)
-}
-
+// readRecordIndex reads the variants of a recording.
 func readRecordIndex(dir string) ([]eval.Variant, error) {
 	data, err := base.ReadBounded(filepath.Join(dir, "index.json"), kindRecordIndex)
 	if err != nil {
 		return nil, err
 	}
-	var idx recordIndex
-	if err := json.Unmarshal(data, &idx); err != nil || idx.Format != eval.RecordingFormat+"-index" || len(idx.Variants) == 0 {
-		return nil, fmt.Errorf("index.json is not the index of a ptc test --record")
+	vs, err := evalrec.ParseIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("index.json %v", err)
 	}
-	var out []eval.Variant
-	for _, v := range idx.Variants {
-		out = append(out, eval.Variant{Name: v.Name, Profile: v.Profile, Model: llm.Func(noModel)})
+	return vs, nil
+}
+
+// writeRecording writes the recording of the run r at path: a ptc-trace
+// recording (docs/trace-format.md).
+func writeRecording(path string, rec *evalrec.Recorder, r *eval.RunResult) error {
+	if r.Step == nil {
+		return errors.New("the run has no mission to record")
 	}
-	return out, nil
+	data, err := rec.Marshal(r.Step, r.Variant)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
 }

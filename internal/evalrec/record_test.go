@@ -1,8 +1,7 @@
-package eval_test
+package evalrec_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/eval"
+	"github.com/ptc-go/ptc/internal/evalrec"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -23,18 +23,19 @@ func codeModel(prog string) llm.Func {
 	}
 }
 
-// toolRuns records a task's tool calls per run (Recorder.CallTool) and
-// replays them (Replayer.CallTool), the tool shared by the runs and each
-// call finding its run by eval.RunKeyFrom, as ptc test does.
+// toolRuns records a task's model and tool calls per run
+// (Recorder.CallTool) and replays them (Replayer.CallTool), the tool
+// shared by the runs and each call finding its run by eval.RunKeyFrom, as
+// ptc test does.
 type toolRuns struct {
 	mu        sync.Mutex
-	recorders map[eval.RunKey]*eval.Recorder
-	replayers map[eval.RunKey]*eval.Replayer
+	recorders map[eval.RunKey]*evalrec.Recorder
+	replayers map[eval.RunKey]*evalrec.Replayer
 	files     map[eval.RunKey][]byte
 }
 
 func newToolRuns() *toolRuns {
-	return &toolRuns{recorders: map[eval.RunKey]*eval.Recorder{}, replayers: map[eval.RunKey]*eval.Replayer{}, files: map[eval.RunKey][]byte{}}
+	return &toolRuns{recorders: map[eval.RunKey]*evalrec.Recorder{}, replayers: map[eval.RunKey]*evalrec.Replayer{}, files: map[eval.RunKey][]byte{}}
 }
 
 // recording is the tool live (f), each call recorded in its run's
@@ -68,21 +69,27 @@ func (tr *toolRuns) replaying(name string) agent.ToolFunc {
 }
 
 func (tr *toolRuns) record(k eval.RunKey, m llm.Model) (llm.Model, error) {
-	r := eval.NewRecorder(k, m.(llm.Func))
+	r := evalrec.NewRecorder(m.(llm.Func))
 	tr.mu.Lock()
 	tr.recorders[k] = r
 	tr.mu.Unlock()
 	return r.Func(), nil
 }
 
-func (tr *toolRuns) save() {
-	for k, r := range tr.recorders {
-		tr.files[k], _ = json.Marshal(r)
+// save writes the recording of a run (eval.Config.Done, one at a time).
+func (tr *toolRuns) save(t *testing.T, r *eval.RunResult) {
+	tr.mu.Lock()
+	rec := tr.recorders[r.RunKey]
+	tr.mu.Unlock()
+	data, err := rec.Marshal(r.Step, r.Variant)
+	if err != nil {
+		t.Errorf("%v: %v", r.RunKey, err)
 	}
+	tr.files[r.RunKey] = data
 }
 
 func (tr *toolRuns) replay(k eval.RunKey, _ llm.Model) (llm.Model, error) {
-	p, err := eval.ReadRecording(tr.files[k])
+	p, err := evalrec.Read(tr.files[k])
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +115,7 @@ func counter(n *atomic.Int64) agent.ToolFunc {
 // TestRecordReplayTools: a run's tool calls replay from its recording —
 // results (firewalled fields included) and errors, equal calls in the
 // order they were made, each run its own — without calling the tool; a
-// call the recording lacks is ErrToolNotRecorded; pmap's parallel equal
+// call the recording lacks is ErrNotRecorded; pmap's parallel equal
 // calls replay deterministically when the replay runs them in order
 // (agent.Options.Sequential).
 func TestRecordReplayTools(t *testing.T) {
@@ -124,6 +131,7 @@ func TestRecordReplayTools(t *testing.T) {
 	cfg := eval.Config{Variants: []eval.Variant{{Name: "m", Model: codeModel(prog)}}, Runs: 2, Parallel: 4, Wrap: tr.record}
 	var recorded sync.Map
 	cfg.Done = func(r *eval.RunResult) {
+		tr.save(t, r)
 		if r.Step.Fail != nil {
 			t.Errorf("%v failed: %v", r.RunKey, r.Step.Fail)
 			return
@@ -133,7 +141,6 @@ func TestRecordReplayTools(t *testing.T) {
 	if _, err := eval.Run(context.Background(), []eval.Task{task}, cfg); err != nil {
 		t.Fatal(err)
 	}
-	tr.save()
 	if calls := live.Load(); calls != 4*7 {
 		t.Fatalf("%d live calls recorded, want 28", calls)
 	}
@@ -146,7 +153,7 @@ func TestRecordReplayTools(t *testing.T) {
 
 	// The replay: the same tool, answered from the recordings, in order.
 	replayed := func() map[eval.RunKey]string {
-		tr.replayers = map[eval.RunKey]*eval.Replayer{}
+		tr.replayers = map[eval.RunKey]*evalrec.Replayer{}
 		task.Config.Tools = map[string]agent.Tool{"lookup": {Func: tr.replaying("lookup")}}
 		task.Options.Sequential = true
 		out := map[eval.RunKey]string{}
@@ -194,12 +201,12 @@ func TestRecordReplayTools(t *testing.T) {
 
 	// A call the recording lacks, and one more equal call than recorded.
 	k := eval.RunKey{Variant: "m", Task: "t", Case: "a", Run: 1}
-	p, err := eval.ReadRecording(tr.files[k])
+	p, err := evalrec.Read(tr.files[k])
 	if err != nil {
 		t.Fatal(err)
 	}
 	args := func(id int64) *lisp.Map { return lisp.NewMap().Assoc(lisp.Keyword("id"), id) }
-	if _, err := p.CallTool("lookup", args(3)); !errors.Is(err, eval.ErrToolNotRecorded) {
+	if _, err := p.CallTool("lookup", args(3)); !errors.Is(err, evalrec.ErrNotRecorded) {
 		t.Errorf("an unrecorded call: %v", err)
 	}
 	for i := range 3 {
@@ -208,7 +215,7 @@ func TestRecordReplayTools(t *testing.T) {
 			t.Errorf("call %d of {:id 1}: %v", i+1, err)
 		}
 	}
-	if _, err := p.CallTool("other", args(1)); !errors.Is(err, eval.ErrToolNotRecorded) {
+	if _, err := p.CallTool("other", args(1)); !errors.Is(err, evalrec.ErrNotRecorded) {
 		t.Errorf("another tool: %v", err)
 	}
 	if n := p.MissingTools(); n != 3 {
@@ -219,18 +226,21 @@ func TestRecordReplayTools(t *testing.T) {
 // Tool arguments are keyed canonically: the order of a map's keys, and
 // keywords for strings, do not matter, as they do not to an MCP server.
 func TestRecordedToolArgsCanonical(t *testing.T) {
-	r := eval.NewRecorder(eval.RunKey{}, codeModel("1"))
+	r := evalrec.NewRecorder(codeModel("1"))
 	echo := func(_ context.Context, args *lisp.Map) (any, error) { return args, nil }
 	m1, _ := lisp.ReadData(`{:b [1 {:y 2 :x "v"}] :a :k}`)
 	m2, _ := lisp.ReadData(`{:a "k" :b [1 {:x :v :y 2}]}`)
 	if _, err := r.CallTool(context.Background(), "t", echo, m1.(*lisp.Map)); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := json.Marshal(r)
-	if !strings.Contains(string(data), `"args":"{\"a\":\"k\",\"b\":[1,{\"x\":\"v\",\"y\":2}]}"`) {
+	data, err := r.Marshal(&agent.Step{Return: int64(1)}, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"args": "{\"a\":\"k\",\"b\":[1,{\"x\":\"v\",\"y\":2}]}"`) {
 		t.Errorf("the arguments are not in canonical form:\n%s", data)
 	}
-	p, err := eval.ReadRecording(data)
+	p, err := evalrec.Read(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,9 +250,16 @@ func TestRecordedToolArgsCanonical(t *testing.T) {
 }
 
 // A recording's tool calls come from elsewhere: a malformed one is an
-// error, never a panic or a wrong answer.
+// error, never a panic or a wrong answer, in a trace recording or an old
+// ptc-eval-recording.
 func TestReadRecordingToolsHostile(t *testing.T) {
-	head := `{"format":"ptc-eval-recording","version":1,"calls":[],"tool_calls":`
+	for _, head := range []string{`{"format":"ptc-eval-recording","version":1,"calls":[],"tool_calls":`,
+		`{"format":"ptc-trace","version":1,"step":{"ok":true},"recorded_tool_calls":`} {
+		readHostile(t, head)
+	}
+}
+
+func readHostile(t *testing.T, head string) {
 	for _, tc := range []struct{ calls, want string }{
 		{`[{"tool":"t","args":"{}","seq":0,"value":"{:a"}]`, "does not read"},
 		{`[{"tool":"t","args":"{}","seq":0}]`, "does not read"},
@@ -250,16 +267,16 @@ func TestReadRecordingToolsHostile(t *testing.T) {
 		{`[{"tool":"t","args":"{}","seq":0,"value":"1"},{"tool":"t","args":"{}","seq":0,"value":"2"}]`, "not a recorded order"},
 		{`[{"tool":"t","args":"{}","seq":-1,"value":"1"}]`, "not a recorded order"},
 		{`[{"tool":"","args":"{}","seq":0,"value":"1"}]`, "names no tool"},
-		{`{"tool":"t"}`, "not a recording"},
+		{`{"tool":"t"}`, "cannot unmarshal"},
 	} {
-		_, err := eval.ReadRecording([]byte(head + tc.calls + "}"))
+		_, err := evalrec.Read([]byte(head + tc.calls + "}"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%.60s: %v, want %q", tc.calls, err, tc.want)
 		}
 	}
 	// A call the recording lost (its run ended before it did) leaves a
 	// gap: the others still replay, in order.
-	p, err := eval.ReadRecording([]byte(head + `[{"tool":"t","args":"{}","seq":2,"value":"2"},{"tool":"t","args":"{}","seq":0,"value":"0"}]}`))
+	p, err := evalrec.Read([]byte(head + `[{"tool":"t","args":"{}","seq":2,"value":"2"},{"tool":"t","args":"{}","seq":0,"value":"0"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
