@@ -93,8 +93,8 @@
 // LLM sees the child's signature and results with those fields hidden.
 // NewLLMTool makes a tool answered by one LLM call (a judgment or a
 // classification inside a program, often under pmap). Across the tree,
-// depth counts from the root and the smallest MaxDepth above applies, the
-// root's TurnBudget is shared, a mission's TokenLimit and Budget bound its
+// depth counts from the root and the smallest MaxNesting above applies, the
+// root's MaxTreeTurns is shared, a mission's TokenLimit and Budget bound its
 // whole tree, the root's MissionTimeout bounds every mission, and the
 // firewall holds at every level; a program's own Timeout does not count
 // the time it waits on a child. ToolCall.Child keeps the child's Step, and

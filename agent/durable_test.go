@@ -22,7 +22,7 @@ func TestHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 4, TurnBudget: 6, Tools: map[string]agent.Tool{
+	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 4, MaxTreeTurns: 6, Tools: map[string]agent.Tool{
 		"add": {Func: func(context.Context, *lisp.Map) (any, error) {
 			t.Error("the tool ran despite the hook")
 			return nil, nil
@@ -95,7 +95,7 @@ func TestCallTool(t *testing.T) {
 			n, _ := args.Get(lisp.Keyword("n"))
 			return map[string]any{"n": n.(int64) * 2}, nil
 		}, Signature: "(n :int) -> {n :int}"},
-		"boom": agent.Func(func(context.Context, *lisp.Map) (any, error) { panic("boom") }),
+		"boom": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { panic("boom") }},
 	}})
 	v, err := a.CallTool(context.Background(), "double", lisp.NewMap(lisp.Keyword("n"), "21"))
 	if err != nil || printed(v) != `{"n" 42}` {

@@ -23,16 +23,16 @@ type ntItem struct {
 	Name string `json:"name"`
 }
 
-// TestNewTool: one call gives the same tool as Typed(MustTypedFunc(...)),
+// TestNewTool: one call gives the same contract as signature.MustTypedFunc,
 // options included, and a type the signature cannot describe is an
 // invalid_signature error of agent.New that names the tool.
 func TestNewTool(t *testing.T) {
 	find := func(ctx context.Context, q ntQuery) (ntItem, error) { return ntItem{ID: q.ID, Name: "n"}, nil }
 	one := agent.NewTool("Finds an item.", find, signature.WithFieldDescriptions(map[string]string{"id": "the item's id"}))
-	two := agent.Typed(signature.MustTypedFunc(find, signature.WithDescription("Finds an item."),
-		signature.WithFieldDescriptions(map[string]string{"id": "the item's id"})))
-	if one.Signature != two.Signature || one.Description != two.Description || one.Signature == "" {
-		t.Fatalf("NewTool gave %q %q, Typed gave %q %q", one.Signature, one.Description, two.Signature, two.Description)
+	typed := signature.MustTypedFunc(find, signature.WithDescription("Finds an item."),
+		signature.WithFieldDescriptions(map[string]string{"id": "the item's id"}))
+	if one.Signature != typed.Signature().String() || one.Description != typed.Description() || one.Signature == "" {
+		t.Fatalf("NewTool gave %q %q, TypedFunc gave %q %q", one.Signature, one.Description, typed.Signature(), typed.Description())
 	}
 
 	bad := []struct {
@@ -88,7 +88,7 @@ func TestNewToolCalls(t *testing.T) {
 func TestToolFuncIsLispToolFunc(t *testing.T) {
 	tools := lisp.Tools{"echo": func(ctx context.Context, args *lisp.Map) (any, error) { return "ok", nil }}
 	var f agent.ToolFunc = tools["echo"]
-	tool := agent.Func(f)
+	tool := agent.Tool{Func: f}
 	if res, err := tool.Func(context.Background(), nil); res != "ok" || err != nil {
 		t.Fatalf("got %v %v", res, err)
 	}

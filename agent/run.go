@@ -25,16 +25,17 @@ type Options struct {
 	LLM llm.Model
 	// Registry resolves model names (llm.Name). Nested agents inherit it.
 	Registry llm.Registry
-	// Context is the mission's input data, read by programs as ctx/name and
-	// by the prompt's placeholders: a map with string keys, a struct (by
-	// its json field names), a *lisp.Map, or a *Step, whose return value
-	// becomes the context and whose signature the ContextSignature (a
-	// failed Step ends the run at once with chained_failure).
+	// Input is the mission's input data, read by programs as ctx/name and
+	// by the prompt's placeholders: a map, a struct (by its json names), a
+	// *lisp.Map, or a *Step to chain (see docs/agents.md, "Input").
+	Input any
+	// Context is the old name of Input, accepted for one release.
+	//
+	// Deprecated: use Input; setting both fails with invalid_config.
 	Context any
-	// ContextSignature describes the context's types for the data
-	// inventory of the system prompt, as a signature's output type
-	// ("{user {name :string}, _ids [:int]}").
-	ContextSignature string
+	// InputSignature types the input for the system prompt's data
+	// inventory, as a signature's output type ("{user {name :string}}").
+	InputSignature string
 	// LLMOptions are passed to every LLM call as llm.Request.Options.
 	LLMOptions map[string]any
 	// Cache asks the LLM to cache the system prompt (llm.Request.Cache).
@@ -172,7 +173,7 @@ type tree struct {
 	// limit is the innermost token limit or Budget of the tree above (and
 	// of) the mission: its usage is reported to it and to those above.
 	limit *treeLimit
-	// budgetSize is the root's TurnBudget, which the messages quote;
+	// budgetSize is the root's MaxTreeTurns, which the messages quote;
 	// spend who used its turns.
 	budgetSize int
 	spend      *turnSpend
@@ -299,7 +300,7 @@ type mission struct {
 	memory   *lisp.Namespace
 	memSizes map[string]int
 	// memoryOverruns counts the turns in a row whose definitions did not
-	// fit MemoryLimit (see memoryOverrun).
+	// fit MaxAgentMemory (see memoryOverrun).
 	memoryOverruns int
 	history        []lisp.Value
 	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
@@ -403,7 +404,7 @@ func (m *mission) setup() *Fail {
 	if fail := m.setContext(); fail != nil {
 		return fail
 	}
-	rt := &tree{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
+	rt := &tree{maxDepth: m.a.cfg.MaxNesting, registry: m.opts.Registry, traceID: m.traceID,
 		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs, clock: m.clock}
 	var inherited llm.Model
 	var parentFW *firewall
@@ -446,8 +447,8 @@ func (m *mission) setup() *Fail {
 	}
 	if rt.budget == nil {
 		rt.budget = new(atomic.Int64)
-		rt.budget.Store(int64(m.a.cfg.TurnBudget))
-		rt.budgetSize = m.a.cfg.TurnBudget
+		rt.budget.Store(int64(m.a.cfg.MaxTreeTurns))
+		rt.budgetSize = m.a.cfg.MaxTreeTurns
 	}
 	if rt.spend == nil {
 		rt.spend = &turnSpend{}
@@ -502,7 +503,7 @@ func (m *mission) setup() *Fail {
 	if fail := m.expandPrompt(); fail != nil {
 		return fail
 	}
-	if m.a.cfg.SystemPrompt.LanguageFunc == nil {
+	if m.a.cfg.Presentation.LanguageFunc == nil {
 		m.system = m.systemPrompt()
 		m.sysToks = estimateTokens(m.system)
 	}
@@ -519,7 +520,7 @@ const maxPromptBytes = 1 << 20
 // name a firewalled field are refused by New.)
 func (m *mission) expandPrompt() *Fail {
 	prompt, err := m.a.prompt.Execute(m.context, template.WithPrintOptions(lisp.PrintOptions{
-		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
+		FloatPrecision: max(m.a.cfg.Presentation.FloatPrecision, 0),
 		Redact:         m.fw.Redaction(),
 	}), template.WithMaxBytes(maxPromptBytes))
 	if err != nil {
@@ -543,11 +544,18 @@ func newTraceID() string {
 
 func estimateTokens(s string) int { return (len(s) + 3) / 4 }
 
-// setContext converts Options.Context, handles chaining and validates the
+// setContext converts Options.Input, handles chaining and validates the
 // input against the signature's parameters.
 func (m *mission) setContext() *Fail {
-	raw := m.opts.Context
-	sigText := m.opts.ContextSignature
+	raw := m.opts.Input
+	if m.opts.Context != nil {
+		if raw != nil {
+			return &Fail{Reason: ReasonInvalidConfig, Op: "Options.Context",
+				Message: "Options.Input and the deprecated Options.Context are both set: set Input only"}
+		}
+		raw = m.opts.Context
+	}
+	sigText := m.opts.InputSignature
 	if s, ok := raw.(*Step); ok {
 		if s == nil {
 			raw = nil
@@ -573,7 +581,7 @@ func (m *mission) setContext() *Fail {
 	if sigText != "" {
 		sig, err := signature.Parse(sigText)
 		if err != nil {
-			return &Fail{Reason: ReasonValidationError, Message: "ContextSignature: " + err.Error()}
+			return &Fail{Reason: ReasonValidationError, Message: "InputSignature: " + err.Error()}
 		}
 		m.ctxSig = sig
 	}
@@ -584,7 +592,7 @@ func (m *mission) setContext() *Fail {
 	case *lisp.Map:
 		ctxMap = c
 	default:
-		m.callback = "Options.Context" // FromGo calls the host's MarshalJSON
+		m.callback = "Options.Input" // FromGo calls the host's MarshalJSON
 		v, err := lisp.FromGo(c)
 		m.callback = ""
 		if err != nil {
@@ -656,12 +664,12 @@ func (rt *tree) depthFail() *Fail {
 		return nil
 	}
 	return &Fail{Reason: ReasonMaxDepthExceeded, Message: fmt.Sprintf(
-		"this agent would run at nesting level %d, past the limit of %d levels (the smallest MaxDepth of the agents above it)",
+		"this agent would run at nesting level %d, past the limit of %d levels (the smallest MaxNesting of the agents above it)",
 		rt.depth+1, rt.maxDepth)}
 }
 
 // budgetFail is the end of a mission for lack of turns in the tree's
-// budget, which the root's TurnBudget sets: the message says who used the
+// budget, which the root's MaxTreeTurns sets: the message says who used the
 // turns and what to raise.
 func (m *mission) budgetFail() *Fail {
 	who := m.rt.spend.String()
@@ -670,11 +678,11 @@ func (m *mission) budgetFail() *Fail {
 	}
 	if m.rt.depth == 0 && m.nested.empty() {
 		return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
-			"the mission used its budget of %d turns (TurnBudget), nested agents included%s; raise Config.TurnBudget",
+			"the mission used its budget of %d turns (MaxTreeTurns), nested agents included%s; raise Config.MaxTreeTurns",
 			m.rt.budgetSize, who)}
 	}
 	return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
-		"the mission tree used its budget of %d turns (the root agent's TurnBudget)%s; raise the root agent's Config.TurnBudget",
+		"the mission tree used its budget of %d turns (the root agent's MaxTreeTurns)%s; raise the root agent's Config.MaxTreeTurns",
 		m.rt.budgetSize, who)}
 }
 
@@ -704,7 +712,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		fw:                m.fw,
 	}
 	if fail == nil {
-		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)
+		step.Return = roundFloats(value, m.a.cfg.Presentation.FloatPrecision)
 		m.fw.MarkCopies(value, step.Return)
 	}
 	m.account()

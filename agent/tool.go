@@ -24,7 +24,7 @@ type ToolFunc = lisp.ToolFunc
 //
 //	agent.Tool{Func: search, Signature: "(query :string) -> [{id :int}]", Description: "Full-text search."}
 //
-// or from a typed Go function with Typed. Agent.AsTool, NewLLMTool and
+// or from a typed Go function with NewTool. Agent.AsTool, NewLLMTool and
 // CompiledAgent.AsTool make tools answered by an agent's mission, by an
 // LLM, and by a compiled agent's program; their Func runs them from Go.
 type Tool struct {
@@ -65,8 +65,7 @@ type Tool struct {
 // must be called, if at all, before that function returns. Wraps apply
 // in order: the last one added runs first.
 //
-// Only tools run by a Go function (Func, NewTool, Typed, a literal with a
-// Func) are wrapped: an agent, an LLM or a compiled agent called as a tool
+// Only tools run by a Go function (NewTool, a literal with a Func) are wrapped: an agent, an LLM or a compiled agent called as a tool
 // (Agent.AsTool, NewLLMTool, CompiledAgent.AsTool) is returned as it is,
 // since its work goes through the run's model, which is where to record
 // it.
@@ -97,18 +96,13 @@ func NewTool[In, Out any](description string, fn func(context.Context, In) (Out,
 	if err != nil {
 		return Tool{Description: description, err: err}
 	}
-	return Typed(t)
+	return typedTool(t)
 }
 
-// Func returns a tool for a plain function without a contract: it gets
-// the arguments as the program wrote them. NewTool makes a typed one, whose
-// signature the LLM sees and whose arguments are checked.
-func Func(f ToolFunc) Tool { return Tool{Func: f} }
-
-// Typed returns a tool for a typed function (see signature.TypedFunc): its
-// signature and description come from the Go types, and its arguments are
-// decoded into the function's parameter type.
-func Typed(t *signature.Tool) Tool {
+// typedTool returns the tool for a typed function: its signature and
+// description come from the Go types, and its arguments are decoded into
+// the function's parameter type.
+func typedTool(t *signature.Tool) Tool {
 	return Tool{Signature: t.Signature().String(), Description: t.Description(), typed: t}
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 	"github.com/ptc-go/ptc/mcp"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // svConnect serves s over in-memory transports and returns a connected
@@ -154,15 +153,17 @@ func TestServiceListsSchemas(t *testing.T) {
 		"gh.search": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil },
 			Signature: "(query :string, limit :int?) -> [{id :int, title :string}]", Description: "Search issues."},
 		"open": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil }},
-		"weather": agent.Typed(signature.MustTypedFunc(func(ctx context.Context, q struct {
-			City string `json:"city"`
-		}) (struct {
-			TempC float64 `json:"temp_c"`
-		}, error) {
-			return struct {
+		"weather": agent.NewTool(
+
+			"Current weather.", func(ctx context.Context, q struct {
+				City string `json:"city"`
+			}) (struct {
 				TempC float64 `json:"temp_c"`
-			}{21.5}, nil
-		}, signature.WithDescription("Current weather."))),
+			}, error) {
+				return struct {
+					TempC float64 `json:"temp_c"`
+				}{21.5}, nil
+			}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +302,7 @@ func TestAddAgentRefusals(t *testing.T) {
 	if err := s.AddAgent("a", plain, mcp.AgentOptions{LLM: script.Func(), Description: "x"}); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Errorf("duplicate name: %v", err)
 	}
-	if err := s.AddTools(map[string]agent.Tool{"a": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil })}); err == nil {
+	if err := s.AddTools(map[string]agent.Tool{"a": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil }}}); err == nil {
 		t.Error("AddTools took a name AddAgent had")
 	}
 }
@@ -359,7 +360,7 @@ func TestAddTools(t *testing.T) {
 }
 
 func TestAddToolsAllOrNothing(t *testing.T) {
-	ok := agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) { return 1, nil })
+	ok := agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) { return 1, nil }}
 	s := mcp.NewService(mcp.ServiceOptions{})
 	for _, tools := range []map[string]agent.Tool{
 		{"a": ok, "b": {}}, // no Func

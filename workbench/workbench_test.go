@@ -22,7 +22,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // secret is a firewalled value of the test agents' input: no response
@@ -37,9 +36,12 @@ func weatherTool() agent.Tool {
 	type weather struct {
 		TempC float64 `json:"temp_c"`
 	}
-	return agent.Typed(signature.MustTypedFunc(func(_ context.Context, q query) (weather, error) {
-		return weather{TempC: float64(len(q.City))}, nil
-	}, signature.WithDescription("Current weather of a city.")))
+	return agent.NewTool(
+
+		"Current weather of a city.", func(_ context.Context, q query) (weather, error) {
+			return weather{TempC: float64(len(q.City))}, nil
+		})
+
 }
 
 // lookupTool is an untyped Go tool.

@@ -17,7 +17,6 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // The tests that must see a case fail a test run in a child process: the
@@ -395,17 +394,14 @@ func TestCasesFromLisp(t *testing.T) {
 // replay, as a Func tool is.
 func TestTypedToolsRecorded(t *testing.T) {
 	var calls atomic.Int64
-	typed, err := signature.TypedFunc(func(_ context.Context, in struct {
+	typed := agent.NewTool("", func(_ context.Context, in struct {
 		ID int `json:"id"`
 	}) (map[string]any, error) {
 		calls.Add(1)
 		return map[string]any{"price": 10.0 * float64(in.ID)}, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	task := eval.Task{Name: "typed", Config: agent.Config{Prompt: "Look up the price of item {{sku}}.", Signature: "(sku :string, id :int) -> :float",
-		Tools: map[string]agent.Tool{"price": agent.Typed(typed)}},
+		Tools: map[string]agent.Tool{"price": typed}},
 		Cases: []eval.Case{{Name: "one", Input: map[string]any{"sku": "A", "id": 1}, Checks: []eval.Check{eval.Equals(10.0)}}}}
 	dir := filepath.Join(t.TempDir(), "evals")
 	var reps []*eval.Report
