@@ -11,9 +11,9 @@
 //	finder := agent.MustNew(agent.Config{
 //		Prompt:    "Find the urgent emails of {{user}}.",
 //		Signature: "(user :string) -> {count :int, _ids [:int]}",
-//		Tools:     map[string]agent.Tool{"list-emails": agent.Func(listEmails)},
+//		Tools:     map[string]agent.Tool{"list-emails": agent.Tool{Func: listEmails}},
 //	})
-//	step, err := finder.Run(ctx, agent.Options{LLM: model, Context: map[string]any{"user": "alice"}})
+//	step, err := finder.Run(ctx, agent.Options{LLM: model, Input: map[string]any{"user": "alice"}})
 //
 // # The mission
 //
@@ -33,7 +33,7 @@
 // An agent with MaxTurns 1 and no tools is single-shot: one LLM call,
 // whose program's value is the answer.
 //
-// A map value also updates memory (Config.MapResults): its entries are
+// A map value also updates memory (unless Config.KeepMaps): its entries are
 // stored, and its :return entry, if any, is what the LLM is shown.
 //
 // A mission ends with a Step: the return value or the Fail with its
