@@ -182,3 +182,27 @@ func TestCLILayers(t *testing.T) {
 		t.Fatalf("go list listed only %d packages of the command line:\n%s", n, out)
 	}
 }
+
+// TestPtcLeavesPrometheusOut: the default ptc links no Prometheus client
+// (docs/cli.md, "Binary size"); -tags ptc_prometheus brings it back.
+func TestPtcLeavesPrometheusOut(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available: cannot list dependencies")
+	}
+	for _, tc := range []struct {
+		tags string
+		want bool
+	}{{"", false}, {"ptc_prometheus", true}} {
+		cmd := exec.Command(goTool, "list", "-deps", "-tags", tc.tags, "./cmd/ptc")
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		got := strings.Contains(string(out), "github.com/prometheus/client_golang/")
+		if got != tc.want {
+			t.Errorf("tags %q: Prometheus client linked = %v, want %v", tc.tags, got, tc.want)
+		}
+	}
+}
