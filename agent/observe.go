@@ -99,10 +99,9 @@ type Event struct {
 	// failed LLM call (llm.exception): the retry policy's backoff, or the
 	// provider's Retry-After when longer. 0 when no attempt follows.
 	RetryIn time.Duration
-	// Model is the model the call asked for (llm events): the adapter's
-	// llm.Response.RequestModel, else the llm.Name it was resolved from.
-	// ResponseModel is the one that answered (llm.stop) and Provider the
-	// provider's OpenTelemetry GenAI name; "" when unknown.
+	// Model is the model the call asked for (llm events), ResponseModel
+	// the one that answered (llm.stop), Provider its OpenTelemetry GenAI
+	// name; "" when unknown.
 	Model, ResponseModel, Provider string
 	// System and Messages are the request (llm.start), as the LLM is sent
 	// them; Response is its reply (llm.stop).

@@ -18,10 +18,9 @@ import (
 
 // Options are the run-time parameters of a mission.
 type Options struct {
-	// LLM is the run's default model: the agent uses it unless its
-	// Config.LLM pins one, and nested agents without a model of their own
-	// inherit it (see the package doc, "Models", for where each LLM
-	// setting lives).
+	// LLM is the run's model: the agent uses it unless its Config.LLM pins
+	// one, and nested agents without one inherit it (docs/agents.md,
+	// "Which model").
 	LLM llm.Model
 	// Registry resolves model names (llm.Name). Nested agents inherit it.
 	Registry llm.Registry
@@ -55,40 +54,24 @@ type Options struct {
 	Observers []Observer
 	// CollectMessages keeps the whole conversation in Step.Messages.
 	CollectMessages bool
-	// TokenLimit bounds the tokens (input and output) of the mission's
-	// whole tree: its own LLM calls and those of every agent it runs, as a
-	// tool (agent tools, LLM tools) or from a Go tool's code. Once they
-	// reach it, the mission whose LLM call reached it ends after that
-	// call, and every other mission of the tree, this one included,
-	// before its next LLM call (calls in flight complete). A mission's
-	// limit holds within its callers': a child's tighter limit ends the
-	// child alone. Zero: no limit. See docs/agents.md, "Limits across the
-	// tree".
+	// TokenLimit bounds the tokens of the mission's whole tree, nested
+	// agents included; zero: no limit. See docs/agents.md, "Limits across
+	// the tree".
 	TokenLimit int
-	// Budget, when set, is asked after every LLM call of the mission's
-	// tree whether it may go on, with the tree's usage so far (the turns,
-	// LLM requests and tokens of the mission and of every mission below
-	// it, Duration since the mission started); false ends the tree like
-	// TokenLimit does, and it is not asked again. Calls are serialized,
-	// and may come from the goroutines of nested missions. A panic counts
-	// as false, the Fail's reason then internal_error.
+	// Budget, when set, is asked after every LLM call of the tree, with the
+	// tree's usage so far, whether it may go on; false ends the tree as
+	// TokenLimit does (docs/agents.md, "Limits across the tree").
 	Budget func(Usage) bool
 	// OnBudgetExceeded says how a mission over its TokenLimit or Budget
 	// ends. The missions below it, ended by its limit, fail.
 	OnBudgetExceeded BudgetAction
-	// Sequential makes every pmap and pcalls of the mission's tree, the
-	// programs of nested agents included, run one call at a time, in
-	// order, as Limits.MaxParallel 1 would on every agent: the tool calls
-	// of the tree then come in the same order on every run (for
-	// deterministic replays). Nested agents inherit it; a nested agent's
-	// false does not undo its caller's true.
+	// Sequential runs every pmap and pcalls of the tree one call at a time,
+	// in order (as Limits.MaxParallel 1), for deterministic replays;
+	// nested agents inherit it.
 	Sequential bool
-	// CompileCache, when set, is where the mission's tree, nested agents
-	// included, keeps the programs it compiles, so that a text compiled
-	// once (by any mission given the cache) is not compiled again: one
-	// bounded cache for all the agents of a server. Without it, each
-	// Agent keeps its own (lisp.CacheConfig's default bounds), shared by
-	// its missions. Usage.CachedPrograms counts the hits.
+	// CompileCache, when set, keeps the programs the tree compiles, shared
+	// by every mission given it. Nil: each Agent keeps its own. Hits count
+	// in Usage.CachedPrograms.
 	CompileCache *lisp.Cache
 	// stage is the failed stage whose Step a pipeline passes as the
 	// context, for the chained_failure's message (nil: not a pipeline's).

@@ -20,8 +20,8 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // The ceilings below are the budget, not a snapshot: lower them when the
 // API shrinks, and think twice before raising them.
 const (
-	maxTopLevelNames = 439 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
-	maxAgentFields   = 221 // exported fields of agent's exported structs; issue 43 asks ≤ 108
+	maxTopLevelNames = 413 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
+	maxAgentFields   = 174 // exported fields of agent's exported structs; issue 43 asks ≤ 108
 )
 
 // apiSurface is the exported surface of one package directory: top-level
@@ -191,7 +191,7 @@ func TestFieldCommentsAreShort(t *testing.T) {
 
 // maxLongFieldComments is the ratchet while issue 43 shortens the field
 // docs: it only ever goes down.
-var maxLongFieldComments = map[string]int{"agent": 44, "agent/trace": 3, "lisp": 4, "signature": 2, "llm": 5,
+var maxLongFieldComments = map[string]int{"agent": 27, "agent/trace": 3, "lisp": 4, "signature": 2, "llm": 5,
 	"mcp": 8, "eval": 2, "temporal": 10}
 
 // maxSeedsMentions is the ratchet for TestGodocNamesItsSources while the
