@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,18 +37,22 @@ type apiSurface struct {
 func readAPI(t *testing.T, dir string) apiSurface {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatalf("parse %s: %v", dir, err)
+		t.Fatalf("read %s: %v", dir, err)
 	}
 	s := apiSurface{fieldDocs: map[string]*ast.CommentGroup{}, docs: map[string]*ast.CommentGroup{}}
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			for _, decl := range f.Decls {
-				s.addDecl(decl)
-			}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("parse %s: %v", name, err)
+		}
+		for _, decl := range f.Decls {
+			s.addDecl(decl)
 		}
 	}
 	sort.Strings(s.names)
@@ -192,7 +195,7 @@ func TestFieldCommentsAreShort(t *testing.T) {
 // maxLongFieldComments is the ratchet while issue 43 shortens the field
 // docs: it only ever goes down.
 var maxLongFieldComments = map[string]int{"agent": 27, "agent/trace": 3, "lisp": 4, "signature": 2, "llm": 5,
-	"mcp": 8, "eval": 2, "temporal": 10}
+	"mcp": 8, "eval": 2, "temporal": 0}
 
 // maxSeedsMentions is the ratchet for TestGodocNamesItsSources while the
 // old comments are rewritten.

@@ -20,7 +20,8 @@ var core = []string{
 	module + "/template",
 	module + "/agent",
 	module + "/agent/agentfile",
-	module + "/agent/internal/firewall",
+	module + "/internal/engine",
+	module + "/internal/firewall",
 	module + "/agent/trace",
 	module + "/eval",
 	module + "/eval/evaltest",
@@ -80,7 +81,7 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 	if err != nil {
 		t.Skip("the go command is not available: cannot list dependencies")
 	}
-	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/agent/internal/firewall")
+	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/internal/firewall")
 	cmd.Dir = "../.."
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -88,7 +89,7 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, std, _ := strings.Cut(line, " ")
-		if std != "true" && path != module+"/agent/internal/firewall" && path != module+"/internal/textutil" && !strings.HasPrefix(path, module+"/lisp") {
+		if std != "true" && path != module+"/internal/firewall" && path != module+"/internal/textutil" && !strings.HasPrefix(path, module+"/lisp") {
 			t.Errorf("the firewall depends on %s", path)
 		}
 	}
@@ -114,7 +115,7 @@ func TestAdapterBuildTags(t *testing.T) {
 		{"ptc_noopenai", module + "/llm/openai\n", "\ngithub.com/openai/openai-go/v3\n"},
 		{"ptc_noanthropic", module + "/llm/anthropic\n", "\ngithub.com/anthropics/anthropic-sdk-go\n"},
 		{"ptc_nogemini", module + "/llm/gemini\n", "\ngoogle.golang.org/genai\n"},
-		{"ptc_nootel", "go.opentelemetry.io/contrib/exporters/autoexport\n", "\ngo.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp\n"},
+		{"ptc_nootel", "go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp\n", "\ngo.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp\n"},
 	}
 	all := deps("")
 	for _, a := range adapters {
