@@ -20,7 +20,7 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // API shrinks, and think twice before raising them.
 const (
 	maxTopLevelNames = 413 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
-	maxAgentFields   = 174 // exported fields of agent's exported structs; issue 43 asks ≤ 108
+	maxAgentFields   = 143 // exported fields of agent's exported structs; issue 43 asks ≤ 108
 )
 
 // apiSurface is the exported surface of one package directory: top-level
