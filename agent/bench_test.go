@@ -86,7 +86,7 @@ func BenchmarkLoopOverhead(b *testing.B) {
 					rs = loopReplies(fmt.Sprintf(" ; mission %d", i))
 				}
 				s := llmtest.NewScript(rs...)
-				step, err := a.Run(bg, agent.Options{LLM: s.Func(), Context: ctxMap})
+				step, err := a.Run(bg, agent.Options{LLM: s.Func(), Input: ctxMap})
 				if err != nil || step.Usage.Turns != turns {
 					b.Fatal(err)
 				}
@@ -131,7 +131,7 @@ func BenchmarkCompiledExecute(b *testing.B) {
 	a := agent.MustNew(agent.Config{Prompt: "Total the paid orders", Signature: "(orders [:map]) -> {total :float}"})
 	s := llmtest.NewScript(llmtest.Code(`(return {:total (sum-by :total (filter #(= "paid" (:status %)) ctx/orders))})`))
 	ctxMap := rows10k()
-	compiled, err := a.Compile(context.Background(), agent.Options{LLM: s.Func(), Context: ctxMap})
+	compiled, err := a.Compile(context.Background(), agent.Options{LLM: s.Func(), Input: ctxMap})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func BenchmarkObservedLoop(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				s := llmtest.NewScript(replies...)
-				step, err := a.Run(bg, agent.Options{LLM: s.Func(), Context: ctxMap, Observers: []agent.Observer{tc.obs, count}})
+				step, err := a.Run(bg, agent.Options{LLM: s.Func(), Input: ctxMap, Observers: []agent.Observer{tc.obs, count}})
 				if err != nil || step.Usage.Turns != turns {
 					b.Fatal(err)
 				}

@@ -337,7 +337,7 @@ func subTokens(t, o llm.Tokens) llm.Tokens {
 		CacheRead: t.CacheRead - o.CacheRead, CacheWrite: t.CacheWrite - o.CacheWrite}
 }
 
-// turnSpend records who used the turns of a tree's TurnBudget, so that the
+// turnSpend records who used the turns of a tree's MaxTreeTurns, so that the
 // turn_budget_exhausted message can say whose turns ran out and what to
 // raise.
 type turnSpend struct {

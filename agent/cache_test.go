@@ -99,7 +99,7 @@ func TestSharedCompileCacheAcrossAgentsAndTree(t *testing.T) {
 	// Another agent given the cache finds the child's program.
 	other := agent.MustNew(agent.Config{Prompt: "Double {{n}}.", Signature: "(n :int) -> :int"})
 	s = llmtest.NewScript(llmtest.Code(childProg))
-	step, err = other.Run(context.Background(), agent.Options{LLM: s.Func(), CompileCache: cache, Context: map[string]any{"n": 5}})
+	step, err = other.Run(context.Background(), agent.Options{LLM: s.Func(), CompileCache: cache, Input: map[string]any{"n": 5}})
 	if err != nil || step.Usage.CachedPrograms != 1 {
 		t.Fatalf("other agent: %v, %+v", err, step.Usage)
 	}
@@ -112,7 +112,7 @@ func TestCompileKeepsTheRunProgram(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "Add.", Signature: "(a :int, b :int) -> :int"})
 	s := llmtest.NewScript(llmtest.Code(`(return (+ ctx/a ctx/b))`))
 	ca, err := a.Compile(context.Background(), agent.Options{LLM: s.Func(), CompileCache: cache,
-		Context: map[string]any{"a": 1, "b": 2}})
+		Input: map[string]any{"a": 1, "b": 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

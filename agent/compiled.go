@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -43,11 +43,6 @@ type CompileMetadata struct {
 	TraceID string `json:"trace_id,omitempty"`
 }
 
-// ErrNotCompilable is the error (with errors.Is) of Compile for an agent
-// that cannot run without an LLM: one of its tools is an agent or an LLM
-// tool, whose every call needs a model.
-var ErrNotCompilable = errors.New("not_compilable")
-
 // Compile runs a mission of a once, with an LLM, on opts.Context as a
 // sample input, and keeps the program that ended it. The model is told
 // that its final program will be kept and run on other inputs, so it must
@@ -57,14 +52,14 @@ var ErrNotCompilable = errors.New("not_compilable")
 //
 // Only agents whose tools are plain functions (or compiled agents) compile:
 // an agent tool or an LLM tool is an error for which errors.Is(err,
-// ErrNotCompilable) holds. A failed mission is an *Error with its Step.
+// ReasonNotCompilable) holds. A failed mission is an *Error with its Step.
 func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, error) {
 	if !a.made() {
 		return nil, errNotMade("Compile")
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Err: ErrNotCompilable, Message: fmt.Sprintf(
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Message: fmt.Sprintf(
 				"tool %s is an %s: every call of it needs an LLM, so the agent cannot be compiled (only plain functions and compiled agents can)",
 				name, bt.kind())}
 		}
@@ -103,7 +98,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 // now: a syntax or analysis error is a *lisp.Error (with errors.As) with
 // its position, and a program that reads the state of earlier turns (a
 // def it does not make, memory/x, *1) is refused, since it has none. Tools
-// that need an LLM cannot be called (errors.Is(err, ErrNotCompilable)).
+// that need an LLM cannot be called (errors.Is(err, ReasonNotCompilable)).
 // The metadata is empty and CompileStep nil.
 func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	if !a.made() {
@@ -111,7 +106,7 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Err: ErrNotCompilable,
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable,
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled program cannot call", name, bt.kind())}
 		}
 	}
@@ -222,16 +217,16 @@ func (c *CompiledAgent) execute(ctx context.Context, parent *tree, input any, up
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	opts := Options{Context: input}
+	opts := Options{Input: input}
 	// A compiled agent is a level of the tree like any agent: its program
 	// can call compiled agents, one of which could be itself.
-	rt := &tree{maxDepth: c.a.cfg.MaxDepth, budget: new(atomic.Int64)}
+	rt := &tree{maxDepth: c.a.cfg.MaxNesting, budget: new(atomic.Int64)}
 	if parent != nil {
 		opts.Trace = parent.trace
 		copied := *parent
 		rt = &copied
 		rt.depth++
-		rt.maxDepth = min(rt.maxDepth, c.a.cfg.MaxDepth)
+		rt.maxDepth = min(rt.maxDepth, c.a.cfg.MaxNesting)
 		if up == nil {
 			up = parent.fw
 		}
@@ -401,7 +396,7 @@ func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
 		Prompt:            cfg.Prompt,
 		FieldDescriptions: cfg.FieldDescriptions,
 		Tools:             slices.Clone(c.a.names),
-		FloatPrecision:    cfg.FloatPrecision,
+		FloatPrecision:    cfg.Presentation.FloatPrecision,
 		MissionTimeoutMS:  savedMS(cfg.MissionTimeout),
 		Metadata:          c.meta,
 		Limits: savedLimits{
@@ -461,7 +456,7 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 		Description:       s.Description,
 		FieldDescriptions: s.FieldDescriptions,
 		Tools:             bound,
-		FloatPrecision:    s.FloatPrecision,
+		Presentation:      prompt.Options{FloatPrecision: s.FloatPrecision},
 		MissionTimeout:    time.Duration(s.MissionTimeoutMS) * time.Millisecond,
 		Limits: lisp.Limits{
 			Timeout: time.Duration(l.TimeoutMS) * time.Millisecond, MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
@@ -474,7 +469,7 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Err: ErrNotCompilable,
+			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable,
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled agent cannot call", name, bt.kind())}
 		}
 	}

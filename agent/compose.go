@@ -7,31 +7,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
 )
 
-// AsToolOptions configure an agent called as a tool (see Agent.AsTool).
+// AsToolOptions configure an agent, a compiled agent or an LLM called as a
+// tool (Agent.AsTool, CompiledAgent.AsTool, NewLLMTool).
 type AsToolOptions struct {
-	// Description tells the caller's LLM what the agent does and when to
-	// call it. Default: the agent's Config.Description. One of the two is
-	// required: a tool the LLM cannot understand is a tool it misuses.
+	// Description tells the caller's LLM what the tool does and when to
+	// call it. Default: the agent's Config.Description.
 	Description string
 	// Signature is the contract the caller sees and its arguments are
-	// checked against. Default: the agent's own signature. The agent still
-	// validates its input and output against its own.
+	// checked against. Default: the agent's own signature.
 	Signature string
 	// LLM is bound to the tool: the agent uses it unless its Config.LLM
 	// names one. Nil: the calling agent's model.
 	LLM llm.Model
-	// TokenLimit bounds the tokens of each call's mission, the agents it
-	// calls included, within the limits of the caller's tree: a call over
-	// it fails (budget_callback_exceeded), a tool error for the caller,
-	// whose own mission goes on. Zero: only the tree's limits. A compiled
-	// agent calls no LLM: leave it zero.
+	// TokenLimit bounds the tokens of each call's mission within the
+	// caller's tree's limits; a call over it is a tool error. Zero: none.
 	TokenLimit int
+	// Retries (NewLLMTool without tools only) is how many more times the
+	// LLM is asked after a reply that fails. Zero: 1; negative: none.
+	Retries int
 }
 
 // AsTool returns a tool that runs a mission of a when a program calls it:
@@ -44,14 +44,14 @@ type AsToolOptions struct {
 //   - Result: the caller's programs get the whole value, firewalled fields
 //     included, so that _ids can flow on to the next tool; the caller's LLM
 //     sees it with firewalled fields hidden, bounded by the agent's
-//     Format.ResultLimit and ResultMaxChars as well as by the caller's own
+//     Presentation.ResultLimit and ResultMaxChars as well as by the caller's own
 //     feedback bounds. A failed mission is a tool error in the caller's
 //     turn, carrying the child's reason and message (and, through
 //     errors.As, an *Error with the child's Step).
 //   - Model: the agent's Config.LLM, else the tool's LLM, else the caller's
 //     model; the caller's llm.Registry is inherited.
-//   - Limits: depth counts from the root mission, and the smallest MaxDepth
-//     of the agents above applies; the root's TurnBudget is shared by the
+//   - Limits: depth counts from the root mission, and the smallest MaxNesting
+//     of the agents above applies; the root's MaxTreeTurns is shared by the
 //     whole tree, and the token limits (TokenLimit, Budget) of the missions
 //     above bound the child, as does the tool's own TokenLimit; the root's
 //     MissionTimeout and the caller's context bound the child. The
@@ -88,52 +88,9 @@ func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
 	return Tool{Func: n.standalone, Signature: sig, Description: desc, nested: n}, nil
 }
 
-// LLMToolConfig defines a tool answered by an LLM (see NewLLMTool).
-type LLMToolConfig struct {
-	// Prompt is the question, a template filled from the call's arguments:
-	// "Is this email urgent for a {{tier}} customer? {{subject}}". Required.
-	Prompt string
-	// Signature is the contract: the arguments the placeholders read, and
-	// the answer's type, "(subject :string, tier :string) -> {urgent :bool,
-	// reason :string}". Required.
-	Signature string
-	// Description tells the calling LLM what the tool decides; empty: one
-	// derived from the prompt's first line ("Asks an LLM: …").
-	Description string
-	// LLM answers the calls. Nil: the calling agent's model (the seeds'
-	// :caller), resolved in the caller's registry like any model.
-	LLM llm.Model
-	// Tools, when set, make the tool a multi-turn agent that can call them
-	// (ending with return); otherwise one LLM call answers.
-	Tools map[string]Tool
-	// MaxTurns bounds the turns of a tool with Tools. Default 5.
-	MaxTurns int
-	// Retries is how many more times a tool without Tools asks its LLM
-	// when a reply has no program, fails, or breaks the signature, the
-	// problem fed back each time; its system prompt says how many.
-	// Default 1; negative: none.
-	Retries int
-	// Limits bound each program of the tool, as Config.Limits.
-	Limits lisp.Limits
-	// SystemPrompt customizes the tool's system prompt, as
-	// Config.SystemPrompt does an agent's: Language picks the reference
-	// ("compact" for a cheap judgment), Prefix and Suffix add to it,
-	// Override replaces it. The call's input is never in it: it follows
-	// the prompt in the user message, so that the system prompt is the
-	// same, byte for byte, on every call of the tool (for the same model
-	// and a LanguageFunc that returns the same) and a provider's prompt
-	// cache serves it.
-	SystemPrompt SystemPrompt
-	// LLMTimeout and LLMRetry bound and retry each LLM call, as the
-	// Config fields of the same names.
-	LLMTimeout time.Duration
-	LLMRetry   llm.RetryPolicy
-	// TokenLimit bounds the tokens of each call, as AsToolOptions.TokenLimit
-	// does. Zero: only the caller's tree's limits.
-	TokenLimit int
-}
-
-// NewLLMTool returns a tool answered by an LLM: a judgment, a
+// NewLLMTool returns a tool answered by an LLM, defined by cfg (Prompt
+// and Signature required; MaxTurns counts only with Tools) and called as
+// opts says: a judgment, a
 // classification or an extraction inside a program, such as
 //
 //	(pmap #(tool/classify {:text (:body %)}) emails)
@@ -146,49 +103,49 @@ type LLMToolConfig struct {
 // against the signature's output; a reply that breaks it is fed back and
 // tried again (Retries). The system prompt holds no input: it is the same
 // on every call. The model is the tool's own or the
-// caller's; the call counts against the tree's TurnBudget and token
+// caller's; the call counts against the tree's MaxTreeTurns and token
 // limits, runs under the root's MissionTimeout, does not count against
 // the calling program's Timeout, and shows in the trace as a nested Step.
-func NewLLMTool(cfg LLMToolConfig) (Tool, error) {
+func NewLLMTool(cfg Config, opts AsToolOptions) (Tool, error) {
 	if strings.TrimSpace(cfg.Signature) == "" {
 		return Tool{}, configErr("Signature", "an LLM tool needs a signature: the arguments its prompt reads and the answer's type")
 	}
-	if cfg.TokenLimit < 0 {
+	if opts.TokenLimit < 0 {
 		return Tool{}, configErr("TokenLimit", "a negative token limit")
 	}
-	maxTurns := 1
-	if len(cfg.Tools) > 0 {
-		maxTurns = orDefault(cfg.MaxTurns, DefaultMaxTurns)
+	if len(cfg.Tools) == 0 {
+		cfg.MaxTurns = 1
 	}
-	a, err := New(Config{
-		Prompt:       cfg.Prompt,
-		Signature:    cfg.Signature,
-		Description:  cfg.Description,
-		Tools:        cfg.Tools,
-		MaxTurns:     maxTurns,
-		Limits:       cfg.Limits,
-		SystemPrompt: cfg.SystemPrompt,
-		LLMTimeout:   cfg.LLMTimeout,
-		LLMRetry:     cfg.LLMRetry,
+	if cfg.MissionTimeout == 0 {
 		// No clock of its own: its caller's mission (or context) bounds it.
-		MissionTimeout: -1,
-	})
+		cfg.MissionTimeout = -1
+	}
+	a, err := New(cfg)
 	if err != nil {
 		return Tool{}, err
 	}
 	a.inputInMessage = true
 	if len(cfg.Tools) == 0 {
 		a.retries = 1
-		if cfg.Retries != 0 {
-			a.retries = max(cfg.Retries, 0)
+		if opts.Retries != 0 {
+			a.retries = max(opts.Retries, 0)
 		}
 	}
-	desc := cfg.Description
+	desc := opts.Description
+	if strings.TrimSpace(desc) == "" {
+		desc = cfg.Description
+	}
 	if strings.TrimSpace(desc) == "" {
 		desc = derivedDescription("Asks an LLM", cfg.Prompt)
 	}
-	n := &nestedAgent{a: a, llm: cfg.LLM, kind: "llm", tokenLimit: cfg.TokenLimit}
-	return Tool{Func: n.standalone, Signature: a.sig.String(), Description: desc, nested: n}, nil
+	sig := opts.Signature
+	if sig == "" {
+		sig = a.sig.String()
+	} else if _, err := signature.Parse(sig); err != nil {
+		return Tool{}, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
+	}
+	n := &nestedAgent{a: a, llm: opts.LLM, kind: "llm", tokenLimit: opts.TokenLimit}
+	return Tool{Func: n.standalone, Signature: sig, Description: desc, nested: n}, nil
 }
 
 // derivedDescription describes a tool that has no description, for the
@@ -211,7 +168,7 @@ type nestedAgent struct {
 // run runs the child mission in the tree of its caller, up (depth, budget,
 // model, registry, firewall; nil: the child is a root).
 func (n *nestedAgent) run(ctx context.Context, up *tree, args *lisp.Map) (*Step, *firewall) {
-	opts := Options{LLM: n.llm, Context: args, TokenLimit: n.tokenLimit}
+	opts := Options{LLM: n.llm, Input: args, TokenLimit: n.tokenLimit}
 	if up != nil {
 		opts.Trace, opts.Debug = up.trace, up.debug
 	}
@@ -248,7 +205,7 @@ type nested struct {
 	results []nestedResult // the results of the current turn
 }
 
-func (n *nested) add(step *Step, bounds *FormatOptions) {
+func (n *nested) add(step *Step, bounds *prompt.Options) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.usage = n.usage.plus(step.TotalUsage)
@@ -330,7 +287,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	}
 	m.fw.MarkCopies(args, coerced)
 	var childFW *firewall
-	var bounds *FormatOptions
+	var bounds *prompt.Options
 	if h := m.hooks(); h != nil && h.Tool != nil {
 		if bt.compiled != nil {
 			// A compiled agent is a program over Go tools: the engine runs

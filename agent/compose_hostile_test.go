@@ -464,7 +464,7 @@ func TestHostileDepthUnderFanOut(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := hxBaseline()
 			root := hxChain(t, 6, func(k int) agent.Config {
-				return agent.Config{MaxDepth: c.maxDepth(k), TurnBudget: map[bool]int{true: 60, false: 100000}[k == 0], MaxTurns: 2,
+				return agent.Config{MaxNesting: c.maxDepth(k), MaxTreeTurns: map[bool]int{true: 60, false: 100000}[k == 0], MaxTurns: 2,
 					MissionTimeout: hxSafetyNet}
 			})
 			model := (&hxRouter{}).Add("HXLEVEL", hxFanOut).Script()
@@ -525,7 +525,7 @@ func TestHostileTurnBudgetUnderFanOut(t *testing.T) {
 				policy = llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Backoff: llm.BackoffConstant}
 			}
 			root := hxChain(t, 6, func(k int) agent.Config {
-				return agent.Config{MaxDepth: 10, TurnBudget: map[bool]int{true: budget, false: 100000}[k == 0], MissionTimeout: hxSafetyNet,
+				return agent.Config{MaxNesting: 10, MaxTreeTurns: map[bool]int{true: budget, false: 100000}[k == 0], MissionTimeout: hxSafetyNet,
 					MaxTurns: 3, LLMRetry: policy}
 			})
 			inner := (&hxRouter{}).Add("HXLEVEL", hxFanOut).Script()
@@ -599,14 +599,14 @@ func TestHostileSelfRecursionViaFunc(t *testing.T) {
 		before := hxBaseline()
 		var self agent.ToolFunc
 		rec := hxNew(t, agent.Config{
-			Prompt: "HXSELF depth {{d}}", Description: "Recurses.", MaxDepth: 3, TurnBudget: 60, MaxTurns: 3, MissionTimeout: hxSafetyNet,
+			Prompt: "HXSELF depth {{d}}", Description: "Recurses.", MaxNesting: 3, MaxTreeTurns: 60, MaxTurns: 3, MissionTimeout: hxSafetyNet,
 			Tools: map[string]agent.Tool{"self": {Description: "This agent again.",
 				Func: func(ctx context.Context, args *lisp.Map) (any, error) { return self(ctx, args) }}},
 			Limits: lisp.Limits{Timeout: hxGenerous},
 		})
 		self = hxTool(rec.AsTool(agent.AsToolOptions{})).Func
 		model := (&hxRouter{}).Add("HXSELF", program).Script()
-		step, _ := rec.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"d": 0}})
+		step, _ := rec.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"d": 0}})
 		defer hxDump(t, step)
 		if step.Fail == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted {
 			t.Errorf("the root should end with turn_budget_exhausted, got %+v", step.Fail)
@@ -630,14 +630,14 @@ func TestHostileSelfRecursionViaFunc(t *testing.T) {
 			return agent.Tool{Description: "The other agent.",
 				Func: func(ctx context.Context, args *lisp.Map) (any, error) { return (*f)(ctx, args) }}
 		}
-		a := hxNew(t, agent.Config{Prompt: "HXPING A depth {{d}}", Description: "A.", MaxDepth: 5, TurnBudget: 60, MissionTimeout: hxSafetyNet,
+		a := hxNew(t, agent.Config{Prompt: "HXPING A depth {{d}}", Description: "A.", MaxNesting: 5, MaxTreeTurns: 60, MissionTimeout: hxSafetyNet,
 			MaxTurns: 3, Tools: map[string]agent.Tool{"self": call(&toB)}, Limits: lisp.Limits{Timeout: hxGenerous}})
-		b := hxNew(t, agent.Config{Prompt: "HXPING B depth {{d}}", Description: "B.", MaxDepth: 3, TurnBudget: 100000,
+		b := hxNew(t, agent.Config{Prompt: "HXPING B depth {{d}}", Description: "B.", MaxNesting: 3, MaxTreeTurns: 100000,
 			MaxTurns: 3, Tools: map[string]agent.Tool{"self": call(&toA)}, Limits: lisp.Limits{Timeout: hxGenerous}})
 		toA = hxTool(a.AsTool(agent.AsToolOptions{})).Func
 		toB = hxTool(b.AsTool(agent.AsToolOptions{})).Func
 		model := (&hxRouter{}).Add("HXPING", program).Script()
-		step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"d": 0}})
+		step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"d": 0}})
 		defer hxDump(t, step)
 		if step.Fail == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted {
 			t.Errorf("the root should end with turn_budget_exhausted, got %+v", step.Fail)
@@ -666,10 +666,10 @@ func TestHostileFanOutTreeMissionTimeout(t *testing.T) {
 	release := make(chan struct{})
 	var stubborn atomic.Int64
 	leaf := hxNew(t, agent.Config{Prompt: "HXSTUCK leaf", Description: "Never answers.",
-		LLM: hxStubborn(release, &stubborn), LLMTimeout: -1, TurnBudget: 100000, MaxDepth: 10})
-	mid := hxNew(t, agent.Config{Prompt: "HXSTUCK mid", Description: "Fans out.", MaxDepth: 10, LLMTimeout: -1,
+		LLM: hxStubborn(release, &stubborn), LLMTimeout: -1, MaxTreeTurns: 100000, MaxNesting: 10})
+	mid := hxNew(t, agent.Config{Prompt: "HXSTUCK mid", Description: "Fans out.", MaxNesting: 10, LLMTimeout: -1,
 		Tools: map[string]agent.Tool{"next": hxTool(leaf.AsTool(agent.AsToolOptions{}))}, Limits: lisp.Limits{Timeout: hxGenerous}})
-	root := hxNew(t, agent.Config{Prompt: "HXSTUCK root", MaxDepth: 10, TurnBudget: 100000, MissionTimeout: hxStuckTimeout,
+	root := hxNew(t, agent.Config{Prompt: "HXSTUCK root", MaxNesting: 10, MaxTreeTurns: 100000, MissionTimeout: hxStuckTimeout,
 		Tools: map[string]agent.Tool{"next": hxTool(mid.AsTool(agent.AsToolOptions{}))}, Limits: lisp.Limits{Timeout: hxGenerous}})
 	model := (&hxRouter{}).Add("HXSTUCK", hxFanOut).Script()
 	start := time.Now()
@@ -726,8 +726,13 @@ func TestHostileBlockedChildrenMissionTimeout(t *testing.T) {
 		{name: "LLM tool's model ignores ctx", program: `(pmap (fn [i] (tool/child {:x (str i)})) (range 50))`,
 			build: func(t *testing.T, release <-chan struct{}, hits *atomic.Int64) agent.Tool {
 				// Only the root's MissionTimeout ends the calls.
-				return hxTool(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "HXBLOCK judge {{x}}", Signature: "(x :string) -> :bool",
-					Description: "Stuck.", LLM: hxStubborn(release, hits), LLMTimeout: -1}))
+				return hxTool(agent.NewLLMTool(agent.Config{
+					Prompt:      "HXBLOCK judge {{x}}",
+					Signature:   "(x :string) -> :bool",
+					Description: "Stuck.",
+					LLM:         hxStubborn(release, hits),
+					LLMTimeout:  -1,
+				}, agent.AsToolOptions{}))
 			}},
 	}
 	for _, c := range cases {
@@ -766,11 +771,12 @@ func TestHostileBlockedChildrenMissionTimeout(t *testing.T) {
 // under it: 1, the child's own; 2, its child's) blocks ignoring its
 // context until release.
 func hxBlockingChild(t *testing.T, release <-chan struct{}, hits *atomic.Int64, depth int) agent.Tool {
-	block := agent.Func(func(context.Context, *lisp.Map) (any, error) {
+	block := agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 		hits.Add(1)
 		<-release
 		return 1, nil
-	})
+	}}
+
 	tools := map[string]agent.Tool{"block": block}
 	if depth == 2 {
 		gc := hxNew(t, agent.Config{Prompt: "HXBLOCK grandchild", Description: "Stuck.", Tools: tools,
@@ -817,8 +823,13 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 			childTool := hxTool(child.AsTool(agent.AsToolOptions{LLM: slow}))
 			mid := hxNew(t, agent.Config{Prompt: "HXSLOW mid", Description: "Mid.", Signature: "(x :int) -> :int",
 				Tools: map[string]agent.Tool{"child": childTool}, Limits: lisp.Limits{Timeout: programTimeout}, LLMTimeout: time.Minute})
-			judge := hxTool(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "HXSLOW judge {{x}}", Signature: "(x :string) -> :bool",
-				Description: "Slow judge.", LLM: slow, LLMTimeout: time.Minute}))
+			judge := hxTool(agent.NewLLMTool(agent.Config{
+				Prompt:      "HXSLOW judge {{x}}",
+				Signature:   "(x :string) -> :bool",
+				Description: "Slow judge.",
+				LLM:         slow,
+				LLMTimeout:  time.Minute,
+			}, agent.AsToolOptions{}))
 			root := hxNew(t, agent.Config{Prompt: "HXSLOW root", MissionTimeout: time.Minute, LLMTimeout: time.Minute,
 				Limits: lisp.Limits{Timeout: programTimeout},
 				Tools: map[string]agent.Tool{"child": childTool, "judge": judge,
@@ -838,14 +849,14 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 		before := hxBaseline()
 		model := (&hxRouter{}).Add("HXSLOW root", `(tool/slow {})`, `(return (:reason ctx/fail))`).Script()
 		root := hxNew(t, agent.Config{Prompt: "HXSLOW root", LLMTimeout: time.Minute, Limits: lisp.Limits{Timeout: programTimeout},
-			Tools: map[string]agent.Tool{"slow": agent.Func(func(ctx context.Context, _ *lisp.Map) (any, error) {
+			Tools: map[string]agent.Tool{"slow": agent.Tool{Func: func(ctx context.Context, _ *lisp.Map) (any, error) {
 				select {
 				case <-time.After(childTime):
 					return 1, nil
 				case <-ctx.Done():
 					return nil, ctx.Err()
 				}
-			})}})
+			}}}})
 		step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 		defer hxDump(t, step)
 		if err != nil || step.Return != lisp.Keyword(agent.ReasonTimeout) {
@@ -878,7 +889,7 @@ func TestHostileProgramClockPausedForConcurrentPlainTool(t *testing.T) {
 		Limits: lisp.Limits{Timeout: 300 * time.Millisecond, MaxParallel: 4},
 		Tools: map[string]agent.Tool{
 			"child": hxTool(child.AsTool(agent.AsToolOptions{LLM: llm.Func(sleepy)})),
-			"fast":  agent.Func(func(context.Context, *lisp.Map) (any, error) { fast.Add(1); return 1, nil }),
+			"fast":  agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { fast.Add(1); return 1, nil }},
 		}})
 	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 	defer hxDump(t, step)
@@ -927,19 +938,19 @@ func TestHostileCompiledSelfRecursion(t *testing.T) {
 			return self(ctx, args)
 		}}
 	a := hxNew(t, agent.Config{Prompt: "HXCSELF recurse", Signature: "(d :int) -> :int", Description: "Recurses.",
-		MaxDepth: 3, Tools: map[string]agent.Tool{"self": wrapper}, Limits: lisp.Limits{Timeout: 20 * time.Second}})
+		MaxNesting: 3, Tools: map[string]agent.Tool{"self": wrapper}, Limits: lisp.Limits{Timeout: 20 * time.Second}})
 	model := (&hxRouter{}).
 		Add("HXCSELF", `(return (count (pmap (fn [i] (tool/self {:d (inc ctx/d)})) (range 50))))`).
 		Add("HXCROOT", `(return (tool/comp {:d 0}))`).
 		Script()
-	comp, err := a.Compile(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"d": 0}})
+	comp, err := a.Compile(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"d": 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	compTool := hxTool(comp.AsTool(agent.AsToolOptions{}))
 	self = compTool.Func
 	execs.Store(0)
-	root := hxNew(t, agent.Config{Prompt: "HXCROOT mission", MaxDepth: 3, MaxTurns: 1, MissionTimeout: hxSafetyNet,
+	root := hxNew(t, agent.Config{Prompt: "HXCROOT mission", MaxNesting: 3, MaxTurns: 1, MissionTimeout: hxSafetyNet,
 		Tools: map[string]agent.Tool{"comp": compTool}, Limits: lisp.Limits{Timeout: 20 * time.Second}})
 	start := time.Now()
 	step, _ := root.Run(context.Background(), agent.Options{LLM: model.Func(), Trace: agent.TraceOff})
@@ -972,9 +983,9 @@ func TestHostileFirewalledCollectionAcrossReturn(t *testing.T) {
 	} {
 		t.Run(rows.name, func(t *testing.T) {
 			child := hxNew(t, agent.Config{Prompt: "HXROWS child", Description: "Rows.", Limits: lisp.Limits{Timeout: hxGenerous},
-				Tools: map[string]agent.Tool{"rows": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+				Tools: map[string]agent.Tool{"rows": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 					return map[string]any{"_rows": rows.value}, nil
-				})}})
+				}}}})
 			root := hxNew(t, agent.Config{Prompt: "HXROWS root", Limits: lisp.Limits{Timeout: hxGenerous},
 				Tools: map[string]agent.Tool{"child": hxTool(child.AsTool(agent.AsToolOptions{}))}})
 			model := (&hxRouter{}).
@@ -1027,7 +1038,7 @@ func TestHostileFirewalledCollectionPassedDown(t *testing.T) {
 				Add("HXDOWN root", `(return (tool/child {:rows ctx/_rows}))`).
 				Add("HXDOWN child", `(println ctx/rows (first ctx/rows)) ctx/rows`, `(return (count ctx/rows))`).
 				Script()
-			step, err := root.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{
+			step, err := root.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{
 				"_rows": []any{map[string]any{"code": "Q7", "n": 31}}}})
 			defer hxDump(t, step)
 			if err != nil {

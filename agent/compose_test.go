@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -175,9 +176,9 @@ func TestDepthFromRoot(t *testing.T) {
 		"Grandchild": {`(return 1)`},
 	}}
 	grandchild := agent.MustNew(agent.Config{Prompt: "Grandchild", Description: "Leaf."})
-	child := agent.MustNew(agent.Config{Prompt: "Child", Description: "Middle.", MaxDepth: 10, MaxTurns: 1,
+	child := agent.MustNew(agent.Config{Prompt: "Child", Description: "Middle.", MaxNesting: 10, MaxTurns: 1,
 		Tools: map[string]agent.Tool{"grandchild": toolOf(t)(grandchild.AsTool(agent.AsToolOptions{}))}})
-	root := agent.MustNew(agent.Config{Prompt: "Root", MaxDepth: 2,
+	root := agent.MustNew(agent.Config{Prompt: "Root", MaxNesting: 2,
 		Tools: map[string]agent.Tool{"child": toolOf(t)(child.AsTool(agent.AsToolOptions{}))}})
 	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 	if err != nil {
@@ -210,8 +211,8 @@ func TestSharedTurnBudget(t *testing.T) {
 		"Root":   {`(tool/child {})`},
 		"Worker": {`(+ 1 1)`},
 	}}
-	child := agent.MustNew(agent.Config{Prompt: "Worker", Description: "Works.", MaxTurns: 10, TurnBudget: 100})
-	root := agent.MustNew(agent.Config{Prompt: "Root", TurnBudget: 4,
+	child := agent.MustNew(agent.Config{Prompt: "Worker", Description: "Works.", MaxTurns: 10, MaxTreeTurns: 100})
+	root := agent.MustNew(agent.Config{Prompt: "Root", MaxTreeTurns: 4,
 		Tools: map[string]agent.Tool{"child": toolOf(t)(child.AsTool(agent.AsToolOptions{}))}})
 	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func()})
 	if err == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted {
@@ -224,7 +225,7 @@ func TestSharedTurnBudget(t *testing.T) {
 		t.Errorf("%d LLM calls in a tree with a budget of 4 turns", n)
 	}
 	c := step.Trace[0].ToolCalls[0].Child
-	if c.Fail.Reason != agent.ReasonTurnBudgetExhausted || !strings.Contains(c.Fail.Message, "root agent's TurnBudget") ||
+	if c.Fail.Reason != agent.ReasonTurnBudgetExhausted || !strings.Contains(c.Fail.Message, "root agent's MaxTreeTurns") ||
 		!strings.Contains(c.Fail.Message, "4 turns") {
 		t.Errorf("child fail %+v", c.Fail)
 	}
@@ -279,7 +280,7 @@ func TestAgentToolFanOut(t *testing.T) {
 		}
 		return inner(ctx, req)
 	})
-	root := agent.MustNew(agent.Config{Prompt: "Root", TurnBudget: 6,
+	root := agent.MustNew(agent.Config{Prompt: "Root", MaxTreeTurns: 6,
 		Tools: map[string]agent.Tool{"square": toolOf(t)(child.AsTool(agent.AsToolOptions{}))}})
 	step, err := root.Run(context.Background(), agent.Options{LLM: gauge})
 	if err != nil {
@@ -341,7 +342,7 @@ func TestCompiledAgent(t *testing.T) {
 	}}}
 	sample := map[string]any{"report": map[string]any{"kind": "cpu", "value": 0.9}}
 	compiled, err := scorer.Compile(context.Background(), agent.Options{LLM: llm.Name("m"),
-		Registry: llm.Registry{"m": model.Func()}, Context: sample})
+		Registry: llm.Registry{"m": model.Func()}, Input: sample})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +429,7 @@ func TestCompiledAgent(t *testing.T) {
 	parent := agent.MustNew(agent.Config{Prompt: "Check the reports", Tools: map[string]agent.Tool{
 		"score": toolOf(t)(loaded.AsTool(agent.AsToolOptions{})),
 	}})
-	step, err = parent.Run(context.Background(), agent.Options{LLM: parentModel.Func(), Context: map[string]any{
+	step, err = parent.Run(context.Background(), agent.Options{LLM: parentModel.Func(), Input: map[string]any{
 		"reports": []any{map[string]any{"kind": "cpu", "value": 0.95}, map[string]any{"kind": "cpu", "value": 0.1}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -448,13 +449,13 @@ func roundTo2(f float64) float64 {
 
 // TestPureToolsRule: an agent whose tools call LLMs cannot compile.
 func TestPureToolsRule(t *testing.T) {
-	judge := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Judge {{x}}", Signature: "(x :string) -> :bool", Description: "Judges."}))
+	judge := toolOf(t)(agent.NewLLMTool(agent.Config{Prompt: "Judge {{x}}", Signature: "(x :string) -> :bool", Description: "Judges."}, agent.AsToolOptions{}))
 	helper := toolOf(t)(agent.MustNew(agent.Config{Prompt: "Help", Description: "Helps."}).AsTool(agent.AsToolOptions{}))
 	for name, tool := range map[string]agent.Tool{"judge": judge, "helper": helper} {
 		a := agent.MustNew(agent.Config{Prompt: "Work", Tools: map[string]agent.Tool{name: tool}})
 		model := &routed{routes: map[string][]string{"Work": {`(return 1)`}}}
 		_, err := a.Compile(context.Background(), agent.Options{LLM: model.Func()})
-		if !errors.Is(err, agent.ErrNotCompilable) || !strings.Contains(err.Error(), "tool "+name) {
+		if !errors.Is(err, agent.ReasonNotCompilable) || !strings.Contains(err.Error(), "tool "+name) {
 			t.Errorf("%s: %v", name, err)
 		}
 		if model.count() != 0 {
@@ -466,11 +467,11 @@ func TestPureToolsRule(t *testing.T) {
 // TestLLMTool: one LLM call per call, validated, retried with the problem
 // fed back, on the caller's model by default.
 func TestLLMTool(t *testing.T) {
-	classify := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{
+	classify := toolOf(t)(agent.NewLLMTool(agent.Config{
 		Prompt:      "Classify this email: {{text}}",
 		Signature:   "(text :string) -> {urgent :bool, reason :string}",
 		Description: "Says whether an email is urgent.",
-	}))
+	}, agent.AsToolOptions{}))
 	var mu sync.Mutex
 	attempts := map[string]int{}
 	model := llm.Func(func(_ context.Context, req llm.Request) (llm.Response, error) {
@@ -491,7 +492,7 @@ func TestLLMTool(t *testing.T) {
 		return code(`{:urgent false :reason "newsletter"}`)
 	})
 	root := agent.MustNew(agent.Config{Prompt: "Triage", Tools: map[string]agent.Tool{"classify": classify}})
-	step, err := root.Run(context.Background(), agent.Options{LLM: model, Context: map[string]any{"emails": []any{
+	step, err := root.Run(context.Background(), agent.Options{LLM: model, Input: map[string]any{"emails": []any{
 		map[string]any{"body": "server down"}, map[string]any{"body": "weekly digest"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -513,22 +514,25 @@ func TestLLMTool(t *testing.T) {
 	}
 
 	// Without retries, the broken answer fails the call.
-	strict := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Classify this email: {{text}}", Retries: -1,
-		Signature: "(text :string) -> {urgent :bool, reason :string}", Description: "Says whether an email is urgent."}))
+	strict := toolOf(t)(agent.NewLLMTool(agent.Config{
+		Prompt:      "Classify this email: {{text}}",
+		Signature:   "(text :string) -> {urgent :bool, reason :string}",
+		Description: "Says whether an email is urgent.",
+	}, agent.AsToolOptions{Retries: -1}))
 	attempts = map[string]int{}
 	root = agent.MustNew(agent.Config{Prompt: "Triage", MaxTurns: 1, Tools: map[string]agent.Tool{"classify": strict}})
-	step, _ = root.Run(context.Background(), agent.Options{LLM: model, Context: map[string]any{"emails": []any{map[string]any{"body": "server down"}}}})
+	step, _ = root.Run(context.Background(), agent.Options{LLM: model, Input: map[string]any{"emails": []any{map[string]any{"body": "server down"}}}})
 	if c := step.Trace[0].ToolCalls[0].Child; c.Fail == nil || c.Fail.Reason != agent.ReasonValidationError || c.Usage.Turns != 1 {
 		t.Errorf("child %+v", c.Fail)
 	}
 	if !strings.Contains(step.Trace[0].Error, "tool classify failed: agent: validation_error") {
 		t.Errorf("turn error %q", step.Trace[0].Error)
 	}
-	for _, bad := range []agent.LLMToolConfig{
+	for _, bad := range []agent.Config{
 		{Prompt: "x {{y}}", Signature: "(z :int) -> :string", Description: "d"},
 		{Prompt: "x", Description: "d"},
 	} {
-		if _, err := agent.NewLLMTool(bad); err == nil {
+		if _, err := agent.NewLLMTool(bad, agent.AsToolOptions{}); err == nil {
 			t.Errorf("NewLLMTool(%+v) accepted", bad)
 		}
 	}
@@ -572,7 +576,7 @@ func TestPipeline(t *testing.T) {
 // child's ResultLimit and ResultMaxChars, firewalled fields hidden; its
 // programs get all of it.
 func TestResultBounds(t *testing.T) {
-	child := agent.MustNew(agent.Config{Prompt: "List", Description: "Lists.", Format: agent.FormatOptions{ResultLimit: 3}})
+	child := agent.MustNew(agent.Config{Prompt: "List", Description: "Lists.", Presentation: prompt.Options{ResultLimit: 3}})
 	model := &routed{routes: map[string][]string{
 		"List": {`(return (vec (range 20)))`},
 		"Root": {`(tool/list {})`, `(return (count *1))`},
@@ -607,7 +611,7 @@ func TestAsToolSchemaAndErrors(t *testing.T) {
 	if len(schemas) != 1 || schemas[0].Signature != "(name :string) -> {id :int}" || schemas[0].Description != "Finds a customer." {
 		t.Errorf("schemas %+v", schemas)
 	}
-	p, err := agent.PreviewPrompt(root, agent.Options{})
+	p, err := root.Preview(agent.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -670,14 +674,14 @@ func TestValidationModes(t *testing.T) {
 	model := &routed{routes: map[string][]string{"Count": {`(return {:count "many"})`}}}
 	a := agent.MustNew(agent.Config{Prompt: "Count {{n}}", Signature: "(n :int) -> {count :int}"})
 	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Validation: signature.WarnOnly,
-		Context: map[string]any{"n": "3"}})
+		Input: map[string]any{"n": "3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(step.Warnings) != 2 || !strings.HasPrefix(step.Warnings[0], "input: n") || !strings.HasPrefix(step.Warnings[1], "return: count") {
 		t.Errorf("warnings %q", step.Warnings)
 	}
-	b := agent.MustNew(agent.Config{Prompt: "Count", Tools: map[string]agent.Tool{"raw": agent.Func(nop)}})
+	b := agent.MustNew(agent.Config{Prompt: "Count", Tools: map[string]agent.Tool{"raw": agent.Tool{Func: nop}}})
 	step, _ = b.Run(context.Background(), agent.Options{LLM: model.Func(), Validation: signature.Strict})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonValidationError || step.Fail.Op != "raw" || model.count() != 1 {
 		t.Errorf("strict: %+v", step.Fail)
@@ -693,7 +697,7 @@ func TestBudgetReturnPartial(t *testing.T) {
 		{`{:count "three"}`, string(agent.ReasonBudgetExceeded)},
 	} {
 		model := &routed{routes: map[string][]string{"Count": {tc.program, `(+ 1 1)`}}}
-		a := agent.MustNew(agent.Config{Prompt: "Count", Signature: "{count :int}", MapResults: agent.KeepMaps})
+		a := agent.MustNew(agent.Config{Prompt: "Count", Signature: "{count :int}", KeepMaps: true})
 		step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), OnBudgetExceeded: agent.BudgetReturnPartial,
 			Budget: func(u agent.Usage) bool { return u.Turns < 2 }})
 		got := printed(step.Return)
@@ -892,7 +896,7 @@ func TestCompileSource(t *testing.T) {
 	child := agent.MustNew(agent.Config{Prompt: "c", Description: "d"})
 	ct, _ := child.AsTool(agent.AsToolOptions{})
 	b := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"child": ct}})
-	if _, err := b.CompileSource("1"); !errors.Is(err, agent.ErrNotCompilable) {
+	if _, err := b.CompileSource("1"); !errors.Is(err, agent.ReasonNotCompilable) {
 		t.Errorf("agent tool: %v", err)
 	}
 }
@@ -901,15 +905,17 @@ func TestCompileSource(t *testing.T) {
 // are described by their prompt's first line (the seeds make it optional);
 // an agent used as a tool still needs one.
 func TestDerivedToolDescriptions(t *testing.T) {
-	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Is this ticket urgent? {{text}}\nAnswer true or false.",
-		Signature: "(text :string) -> :bool"})
+	judge, err := agent.NewLLMTool(agent.Config{
+		Prompt:    "Is this ticket urgent? {{text}}\nAnswer true or false.",
+		Signature: "(text :string) -> :bool",
+	}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if judge.Description != "Asks an LLM: Is this ticket urgent? {{text}}" {
 		t.Errorf("LLM tool description %q", judge.Description)
 	}
-	long, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: strings.Repeat("word ", 100), Signature: "(x :string) -> :bool"})
+	long, err := agent.NewLLMTool(agent.Config{Prompt: strings.Repeat("word ", 100), Signature: "(x :string) -> :bool"}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -918,7 +924,7 @@ func TestDerivedToolDescriptions(t *testing.T) {
 	}
 	scorer := agent.MustNew(agent.Config{Prompt: "Score {{x}}.", Signature: "(x :int) -> :int", MaxTurns: 2})
 	compiled, err := scorer.Compile(context.Background(), agent.Options{LLM: llmtest.NewScript(llmtest.Code(`(return (* 2 ctx/x))`)).Func(),
-		Context: map[string]any{"x": 1}})
+		Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

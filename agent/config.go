@@ -1,13 +1,13 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -16,193 +16,86 @@ import (
 
 // Config defines an agent: what it is asked to do, its contract, its tools
 // and its limits. It is plain data; New validates it into an *Agent. A zero
-// field means the documented default.
+// field means the documented default. Its fields are grouped: definition,
+// limits, model policy, presentation.
 type Config struct {
 	// Name identifies the agent in events, spans and logs ("researcher").
 	// Default: the name of the tool it is called as, else none.
 	Name string
 	// Prompt is the mission, a template whose {{placeholders}} are filled
-	// from the run's context: "Find urgent emails for {{user}}". Required.
+	// from the run's input: "Find urgent emails for {{user}}". Required.
 	Prompt string
 	// Signature is the contract, "(user :string) -> {count :int, _ids [:int]}"
-	// or the output alone, "{count :int}". Placeholders of Prompt must be
-	// parameters of the signature. Empty: no contract (any input, any output).
+	// or the output alone, "{count :int}". Empty: any input, any output.
 	Signature string
-	// Tools are the functions the agent's programs may call.
-	Tools map[string]Tool
-	// ToolCatalog lists tools the LLM may know about when planning but not
-	// call (for example, the tools of other agents). Calling one is an
-	// error fed back to the LLM.
-	ToolCatalog map[string]CatalogEntry
-	// MaxTurns bounds the LLM calls of a mission. Default 5. With MaxTurns
-	// 1 and no tools the agent is single-shot: the program's value is the
-	// answer. Otherwise the mission ends only with (return v) or (fail v).
-	MaxTurns int
-	// MissionTimeout bounds the whole mission, every turn and nested agent
-	// included. Zero: 60 s, the seeds' default (DefaultMissionTimeout);
-	// negative: no limit beyond the caller's context. Raise it for real
-	// models on long missions.
-	MissionTimeout time.Duration
-	// LLMRetry is the retry policy for failed LLM calls (network errors,
-	// rate limits). Retries never consume turns. Zero: no retries.
-	LLMRetry llm.RetryPolicy
-	// LLMTimeout bounds each LLM call (each attempt): a call that takes
-	// longer is abandoned and is a timeout, which LLMRetry retries by
-	// default. Zero or negative: no bound of its own; the mission
-	// (MissionTimeout) and the caller's context bound each call. A real
-	// model's reply often takes longer than a turn's 5 s, which bounds the
-	// program, not the model.
-	LLMTimeout time.Duration
-	// LLM pins the model this agent always uses, overriding the run's
-	// Options.LLM, a model bound to its tool and any parent's (the seeds'
-	// per-agent llm). Nil: the run's default, or the caller's.
-	LLM llm.Model
-	// SystemPrompt customizes the system prompt.
-	SystemPrompt SystemPrompt
-	// PromptLimit bounds what the system prompt shows.
-	PromptLimit PromptLimit
-	// MemoryLimit bounds what the agent's memory (its defs and stored
-	// values) adds to the context and the tool results, in bytes of the
-	// printed form: a name for data the mission already holds costs its
-	// name. Default 1 MiB. A turn that goes over is an error turn whose
-	// definitions are rolled back; two in a row end the mission with
-	// memory_limit_exceeded.
-	MemoryLimit int
-	// MaxDepth bounds the nesting of agents that call agents. Default 3.
-	MaxDepth int
-	// TurnBudget bounds the turns of the whole mission tree, nested agents
-	// included. Default 20.
-	TurnBudget int
 	// Description says what the agent does, for the tool schema a parent
 	// agent sees and for documentation.
 	Description string
 	// FieldDescriptions describe signature fields by dotted path
 	// ("user.email"); they appear in prompts and JSON Schemas.
 	FieldDescriptions map[string]string
-	// ContextDescriptions describe context entries by name; they appear in
-	// the data inventory of the system prompt.
-	ContextDescriptions map[string]string
-	// Format bounds what the LLM is shown of each turn.
-	Format FormatOptions
-	// FloatPrecision is the number of decimals floats are rounded to in
-	// what the LLM sees and in the returned value. Default 2; negative: no
-	// rounding. (Zero means the default: round in the program to get
-	// integers.)
-	FloatPrecision int
-	// Limits bound each turn's program (time, steps, memory...). Zero
-	// fields take the interpreter's defaults, except Timeout, 5s by
-	// default for an agent's turn.
+	// Tools are the functions the agent's programs may call.
+	Tools map[string]Tool
+	// ToolCatalog lists tools the LLM is told of but cannot call (their
+	// Signature and Description are shown; Func is not used).
+	ToolCatalog map[string]Tool
+	// KeepMaps: a turn's map value is shown like any other value. Default
+	// false: its entries are stored in memory (docs/agents.md, "Memory").
+	KeepMaps bool
+
+	// MaxTurns bounds the LLM calls of a mission. Zero: 5. MaxTurns 1 and
+	// no tools make the agent single-shot (the program's value answers).
+	MaxTurns int
+	// MaxTreeTurns bounds the turns of the whole mission tree, nested
+	// agents included; the root's applies. Zero: 20.
+	MaxTreeTurns int
+	// MaxNesting bounds the nesting of agents that call agents (not the
+	// call depth of a program: Limits.MaxDepth). Zero: 3.
+	MaxNesting int
+	// MaxAgentMemory bounds, in printed bytes, what the agent's memory
+	// (defs, stored values) adds to the prompt; not a program's heap
+	// (Limits.MaxMemory). Zero: 1 MiB. See docs/agents.md, "Memory".
+	MaxAgentMemory int
+	// MissionTimeout bounds the whole mission, nested agents included.
+	// Zero: 60 s; negative: only the caller's context.
+	MissionTimeout time.Duration
+	// Limits bound each turn's program. Zero fields take the interpreter's
+	// defaults, except Timeout: 5 s for an agent's turn.
 	Limits lisp.Limits
-	// MapResults says what a turn whose value is a map does to memory.
-	MapResults MapResults
+
+	// LLM pins the model this agent always uses, over Options.LLM and a
+	// caller's model. Nil: the caller's model, else Options.LLM (see
+	// docs/agents.md, "Models").
+	LLM llm.Model
+	// LLMTimeout bounds each LLM call attempt. Zero or negative: only the
+	// mission's bounds.
+	LLMTimeout time.Duration
+	// LLMRetry is the retry policy for failed LLM calls; retries never
+	// consume turns. Zero: no retries.
+	LLMRetry llm.RetryPolicy
+
+	// Presentation shapes the system prompt and what the LLM is shown of
+	// each turn (see package prompt). Zero: the defaults.
+	Presentation prompt.Options
 }
 
-// CatalogEntry describes a tool shown for planning only.
-type CatalogEntry struct {
-	Signature   string
-	Description string
-}
-
-// MapResults is the memory contract for a turn's map value.
-type MapResults int
-
+// Defaults of the zero Config fields, as the field comments state them
+// (TestDefaults pins them).
 const (
-	// MergeMaps (the default, the seeds' contract): a map value's entries
-	// are stored in memory, readable as memory/key; if the map has a
-	// :return entry, that entry is not stored and its value is what the
-	// LLM is shown of the turn.
-	MergeMaps MapResults = iota
-	// KeepMaps: a map value is shown like any other value; only def,
-	// defn and memory/put store values (the reference's later contract).
-	KeepMaps
+	defaultMaxTurns       = 5
+	defaultMemoryLimit    = 1 << 20
+	defaultMaxDepth       = 3
+	defaultTurnBudget     = 20
+	defaultFloatPrecision = 2
+	defaultTurnTimeout    = 5 * time.Second
+	// defaultMissionTimeout bounds a mission whose MissionTimeout is zero:
+	// the design documents' 60 s (docs/deviations.md).
+	defaultMissionTimeout = 60 * time.Second
 )
 
-// FormatOptions bound what the LLM is shown. Zero fields take the defaults.
-type FormatOptions struct {
-	// FeedbackLimit is the number of collection items shown of a turn's
-	// value. Default 10.
-	FeedbackLimit int
-	// FeedbackMaxChars bounds the text of a turn's value and of its
-	// println output, each. Default 512.
-	FeedbackMaxChars int
-	// HistoryMaxBytes bounds each of *1, *2, *3 as the next program sees
-	// them. Default 512.
-	HistoryMaxBytes int
-	// ResultLimit is the number of collection items shown of a nested
-	// agent's final value (to its parent's LLM). Default 50.
-	ResultLimit int
-	// ResultMaxChars bounds that value's text. Default 500.
-	ResultMaxChars int
-}
-
-// PromptLimit bounds the system prompt.
-type PromptLimit struct {
-	// MaxChars cuts the system prompt (an Override included) to this many
-	// characters, the note saying so included. Zero: no limit.
-	MaxChars int
-	// ListItems is how many items of a context collection the data
-	// inventory shows as a sample. Default 5, the seeds'; negative: none.
-	ListItems int
-	// StringChars bounds each context string shown in the inventory, and
-	// each entry's whole sample to 100 characters more. Default 1,000,
-	// the seeds'.
-	StringChars int
-}
-
-// SystemPrompt customizes the system prompt. The generated prompt has these
-// sections, in order: Prefix, the role, the language reference, the mode
-// (single-shot, or how turns, memory and feedback work), error recovery,
-// the data inventory, the tools, the output format, Suffix.
-type SystemPrompt struct {
-	// Prefix comes first, Suffix last.
-	Prefix, Suffix string
-	// Language replaces the language reference: a text, or the name of a
-	// built-in profile ("default", "compact", or "minimal", the seeds' name
-	// for compact; see LanguageReference). Empty: "default".
-	Language string
-	// LanguageFunc, when set, computes the language reference for each
-	// turn (and wins over Language). It may return a profile name, or ""
-	// for Language's.
-	LanguageFunc func(PromptState) string
-	// OutputFormat replaces the instructions on how to answer.
-	OutputFormat string
-	// Transform, when set, rewrites the whole generated prompt.
-	Transform func(prompt string) string
-	// Override, when set, is the whole system prompt: nothing is generated.
-	// You then have to explain the language, the tools and the data.
-	Override string
-}
-
-// PromptState is what a LanguageFunc sees of the mission.
-type PromptState struct {
-	Turn     int           // from 1
-	Model    llm.Model     // the model of the run
-	Memory   []string      // the names in the agent's memory, sorted
-	Messages []llm.Message // the conversation so far
-	// MemoryValues is the memory itself, as the next program sees it
-	// (MemoryValues.Get(name)); nil before anything is stored. It is the
-	// seeds' "current memory state", firewalled values included: a text
-	// the LanguageFunc returns is scrubbed of them (see Step.Scrub) before
-	// it goes into the prompt.
-	MemoryValues *lisp.Namespace
-}
-
-// Defaults.
-const (
-	DefaultMaxTurns       = 5
-	DefaultMemoryLimit    = 1 << 20
-	DefaultMaxDepth       = 3
-	DefaultTurnBudget     = 20
-	DefaultFloatPrecision = 2
-	DefaultTurnTimeout    = 5 * time.Second
-	// DefaultMissionTimeout bounds a mission whose MissionTimeout is zero:
-	// the seeds' 60 s, the default 5 turns' model calls and programs.
-	DefaultMissionTimeout = 60 * time.Second
-)
-
-// DefaultFormat returns the default format options.
-func DefaultFormat() FormatOptions {
-	return FormatOptions{FeedbackLimit: 10, FeedbackMaxChars: 512, HistoryMaxBytes: 512, ResultLimit: 50, ResultMaxChars: 500}
+// defaultFormat returns the default feedback bounds of prompt.Options.
+func defaultFormat() prompt.Options {
+	return prompt.Options{FeedbackLimit: 10, FeedbackMaxChars: 512, HistoryMaxBytes: 512, ResultLimit: 50, ResultMaxChars: 500}
 }
 
 // Agent is a validated agent definition, ready to run any number of times,
@@ -216,9 +109,9 @@ type Agent struct {
 	// toolWarnings are given with every run: listed tools the model must
 	// guess the arguments of.
 	toolWarnings []string
-	catalog      []string // sorted catalog names
-	format       FormatOptions
-	language     string // resolved language reference profile or text
+	catalog      []string       // sorted catalog names
+	format       prompt.Options // Presentation with the defaults filled in
+	language     string         // resolved language reference profile or text
 
 	// retries is how many more replies a single-shot agent may give after
 	// one that fails (an LLM tool's Retries).
@@ -240,15 +133,9 @@ type Agent struct {
 	programs *lisp.Cache
 }
 
-// Error reasons of New.
-var (
-	// ErrReservedToolName: a tool is named return or fail.
-	ErrReservedToolName = errors.New("reserved_tool_name")
-)
-
 // New validates cfg and returns the agent. Errors are *ConfigError values
 // naming the field; a tool called return or fail is a reserved_tool_name
-// error (errors.Is(err, ErrReservedToolName)).
+// error (errors.Is(err, ReasonReservedToolName)).
 func New(cfg Config) (*Agent, error) {
 	a := &Agent{cfg: cfg, programs: lisp.NewCache(lisp.CacheConfig{})}
 	if strings.TrimSpace(cfg.Prompt) == "" {
@@ -257,38 +144,36 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxTurns < 0 {
 		return nil, configErr("MaxTurns", fmt.Sprintf("must be at least 1, got %d", cfg.MaxTurns))
 	}
-	for name, v := range map[string]int{"MemoryLimit": cfg.MemoryLimit, "MaxDepth": cfg.MaxDepth, "TurnBudget": cfg.TurnBudget} {
+	for name, v := range map[string]int{"MaxAgentMemory": cfg.MaxAgentMemory, "MaxNesting": cfg.MaxNesting, "MaxTreeTurns": cfg.MaxTreeTurns} {
 		if v < 0 {
 			return nil, configErr(name, fmt.Sprintf("must be positive, got %d", v))
 		}
 	}
-	a.cfg.MaxTurns = orDefault(cfg.MaxTurns, DefaultMaxTurns)
-	a.cfg.MemoryLimit = orDefault(cfg.MemoryLimit, DefaultMemoryLimit)
-	a.cfg.MaxDepth = orDefault(cfg.MaxDepth, DefaultMaxDepth)
-	a.cfg.TurnBudget = orDefault(cfg.TurnBudget, DefaultTurnBudget)
-	if cfg.FloatPrecision == 0 {
-		a.cfg.FloatPrecision = DefaultFloatPrecision
+	a.cfg.MaxTurns = orDefault(cfg.MaxTurns, defaultMaxTurns)
+	a.cfg.MaxAgentMemory = orDefault(cfg.MaxAgentMemory, defaultMemoryLimit)
+	a.cfg.MaxNesting = orDefault(cfg.MaxNesting, defaultMaxDepth)
+	a.cfg.MaxTreeTurns = orDefault(cfg.MaxTreeTurns, defaultTurnBudget)
+	p := &a.cfg.Presentation
+	if p.FloatPrecision == 0 {
+		p.FloatPrecision = defaultFloatPrecision
 	}
 	if a.cfg.Limits.Timeout == 0 {
-		a.cfg.Limits.Timeout = DefaultTurnTimeout
+		a.cfg.Limits.Timeout = defaultTurnTimeout
 	}
 	if a.cfg.MissionTimeout == 0 {
-		a.cfg.MissionTimeout = DefaultMissionTimeout
+		a.cfg.MissionTimeout = defaultMissionTimeout
 	}
-	a.cfg.PromptLimit.ListItems = orDefault(cfg.PromptLimit.ListItems, defaultListItems)
-	if cfg.PromptLimit.StringChars <= 0 {
-		a.cfg.PromptLimit.StringChars = defaultStringChars
+	p.InputItems = orDefault(p.InputItems, defaultListItems)
+	if p.InputChars <= 0 {
+		p.InputChars = defaultStringChars
 	}
-	d := DefaultFormat()
-	f := cfg.Format
-	a.format = FormatOptions{
-		FeedbackLimit:    orDefault(f.FeedbackLimit, d.FeedbackLimit),
-		FeedbackMaxChars: orDefault(f.FeedbackMaxChars, d.FeedbackMaxChars),
-		HistoryMaxBytes:  orDefault(f.HistoryMaxBytes, d.HistoryMaxBytes),
-		ResultLimit:      orDefault(f.ResultLimit, d.ResultLimit),
-		ResultMaxChars:   orDefault(f.ResultMaxChars, d.ResultMaxChars),
-	}
-	a.cfg.Format = a.format
+	d := defaultFormat()
+	p.FeedbackLimit = orDefault(p.FeedbackLimit, d.FeedbackLimit)
+	p.FeedbackMaxChars = orDefault(p.FeedbackMaxChars, d.FeedbackMaxChars)
+	p.HistoryMaxBytes = orDefault(p.HistoryMaxBytes, d.HistoryMaxBytes)
+	p.ResultLimit = orDefault(p.ResultLimit, d.ResultLimit)
+	p.ResultMaxChars = orDefault(p.ResultMaxChars, d.ResultMaxChars)
+	a.format = *p
 	if cfg.Signature != "" {
 		sig, err := signature.Parse(cfg.Signature)
 		if err != nil {
@@ -326,7 +211,7 @@ func New(cfg Config) (*Agent, error) {
 	for name, t := range cfg.Tools {
 		if name == "return" || name == "fail" {
 			return nil, &ConfigError{Field: "Tools", Reason: ReasonReservedToolName,
-				Message: fmt.Sprintf("a tool cannot be called %q: return and fail end the mission", name), Err: ErrReservedToolName}
+				Message: fmt.Sprintf("a tool cannot be called %q: return and fail end the mission", name)}
 		}
 		if !validToolName(name) {
 			return nil, configErr("Tools", fmt.Sprintf("tool name %q is not a PTC-Lisp name (letters, digits, -, _ and inner dots)", name))
@@ -357,7 +242,7 @@ func New(cfg Config) (*Agent, error) {
 		a.catalog = append(a.catalog, name)
 	}
 	sort.Strings(a.catalog)
-	lang, err := resolveLanguage(cfg.SystemPrompt.Language)
+	lang, err := resolveLanguage(cfg.Presentation.Language)
 	if err != nil {
 		return nil, err
 	}

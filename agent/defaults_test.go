@@ -78,10 +78,11 @@ func TestCompiledKeepsTimeouts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var bounded bool
-			probe := agent.Func(func(ctx context.Context, _ *lisp.Map) (any, error) {
+			probe := agent.Tool{Func: func(ctx context.Context, _ *lisp.Map) (any, error) {
 				_, bounded = ctx.Deadline()
 				return 1, nil
-			})
+			}}
+
 			tools := map[string]agent.Tool{"probe": probe}
 			a := agent.MustNew(agent.Config{Prompt: "p", Tools: tools, MissionTimeout: tt.mission,
 				Limits: lisp.Limits{Timeout: tt.limit}})
@@ -142,8 +143,13 @@ func TestLLMToolHasNoMissionClock(t *testing.T) {
 		_, bounded = ctx.Deadline()
 		return llm.Response{Content: "(return {:ok true})"}, nil
 	})
-	tool, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Judge {{x}}", Signature: "(x :int) -> {ok :bool}",
-		Description: "Judges x.", LLM: model, LLMTimeout: -1})
+	tool, err := agent.NewLLMTool(agent.Config{
+		Prompt:      "Judge {{x}}",
+		Signature:   "(x :int) -> {ok :bool}",
+		Description: "Judges x.",
+		LLM:         model,
+		LLMTimeout:  -1,
+	}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,9 @@
 //	finder := agent.MustNew(agent.Config{
 //		Prompt:    "Find the urgent emails of {{user}}.",
 //		Signature: "(user :string) -> {count :int, _ids [:int]}",
-//		Tools:     map[string]agent.Tool{"list-emails": agent.Func(listEmails)},
+//		Tools:     map[string]agent.Tool{"list-emails": agent.Tool{Func: listEmails}},
 //	})
-//	step, err := finder.Run(ctx, agent.Options{LLM: model, Context: map[string]any{"user": "alice"}})
+//	step, err := finder.Run(ctx, agent.Options{LLM: model, Input: map[string]any{"user": "alice"}})
 //
 // # The mission
 //
@@ -33,7 +33,7 @@
 // An agent with MaxTurns 1 and no tools is single-shot: one LLM call,
 // whose program's value is the answer.
 //
-// A map value also updates memory (Config.MapResults): its entries are
+// A map value also updates memory (unless Config.KeepMaps): its entries are
 // stored, and its :return entry, if any, is what the LLM is shown.
 //
 // A mission ends with a Step: the return value or the Fail with its
@@ -93,8 +93,8 @@
 // LLM sees the child's signature and results with those fields hidden.
 // NewLLMTool makes a tool answered by one LLM call (a judgment or a
 // classification inside a program, often under pmap). Across the tree,
-// depth counts from the root and the smallest MaxDepth above applies, the
-// root's TurnBudget is shared, a mission's TokenLimit and Budget bound its
+// depth counts from the root and the smallest MaxNesting above applies, the
+// root's MaxTreeTurns is shared, a mission's TokenLimit and Budget bound its
 // whole tree, the root's MissionTimeout bounds every mission, and the
 // firewall holds at every level; a program's own Timeout does not count
 // the time it waits on a child. ToolCall.Child keeps the child's Step, and

@@ -23,7 +23,7 @@ func TestHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 4, TurnBudget: 6, Tools: map[string]agent.Tool{
+	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 4, MaxTreeTurns: 6, Tools: map[string]agent.Tool{
 		"add": {Func: func(context.Context, *lisp.Map) (any, error) {
 			t.Error("the tool ran despite the hook")
 			return nil, nil
@@ -104,7 +104,7 @@ func TestRunTool(t *testing.T) {
 			n, _ := args.Get(lisp.Keyword("n"))
 			return map[string]any{"n": n.(int64) * 2}, nil
 		}, Signature: "(n :int) -> {n :int}"},
-		"boom": agent.Func(func(context.Context, *lisp.Map) (any, error) { panic("boom") }),
+		"boom": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { panic("boom") }},
 	}})
 	host := a.Engine()
 	res, err := host.RunTool(context.Background(), engine.ToolRequest{Name: "double", Args: lisp.NewMap(lisp.Keyword("n"), "21")})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -154,10 +155,10 @@ func endCases(t *testing.T) []endCase {
 		{name: "max depth (engine position)", opts: func(o *agent.Options) {
 			o.Hooks = &engine.Hooks{Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 5, BudgetSize: 5}}
 		}, end: agent.RunStop, reason: string(agent.ReasonMaxDepthExceeded)},
-		{name: "max depth (nested)", cfg: agent.Config{MaxDepth: 1, Tools: map[string]agent.Tool{"kid": child(agent.Config{})}},
+		{name: "max depth (nested)", cfg: agent.Config{MaxNesting: 1, Tools: map[string]agent.Tool{"kid": child(agent.Config{})}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/kid {})`), llmtest.Code("(return 2)")},
 			end:     agent.RunStop, turns: 2, nested: 2},
-		{name: "turn budget", cfg: agent.Config{TurnBudget: 1, MaxTurns: 3},
+		{name: "turn budget", cfg: agent.Config{MaxTreeTurns: 1, MaxTurns: 3},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
 			end:     agent.RunStop, reason: string(agent.ReasonTurnBudgetExhausted), turns: 1},
 		// The deadlines below leave a busy machine time to reach the first
@@ -200,13 +201,13 @@ func endCases(t *testing.T) []endCase {
 			opts: func(o *agent.Options) { o.TokenLimit = 1 },
 			end:  agent.RunStop, reason: string(agent.ReasonBudgetExceeded), turns: 1},
 		{name: "chained failure", opts: func(o *agent.Options) {
-			o.Context = &agent.Step{Fail: &agent.Fail{Reason: "x", Message: "upstream"}}
+			o.Input = &agent.Step{Fail: &agent.Fail{Reason: "x", Message: "upstream"}}
 		}, end: agent.RunStop, reason: string(agent.ReasonChainedFailure)},
 		{name: "template error", cfg: agent.Config{Prompt: "{{missing}}"}, end: agent.RunStop, reason: string(agent.ReasonTemplateError)},
 		{name: "input validation", cfg: agent.Config{Signature: "(n :int) -> :int"},
-			opts: func(o *agent.Options) { o.Context = map[string]any{"n": "many"} },
+			opts: func(o *agent.Options) { o.Input = map[string]any{"n": "many"} },
 			end:  agent.RunStop, reason: string(agent.ReasonValidationError)},
-		{name: "memory limit", cfg: agent.Config{MemoryLimit: 1000},
+		{name: "memory limit", cfg: agent.Config{MaxAgentMemory: 1000},
 			replies: []llmtest.Reply{llmtest.Code(`(def big (vec (range 1000)))`), llmtest.Code(`(def big (vec (range 999)))`)},
 			end:     agent.RunStop, reason: string(agent.ReasonMemoryLimitExceeded), turns: 2},
 		{name: "nil agent", run: func(ctx context.Context, _ *agent.Agent, opts agent.Options) (*agent.Step, error) {
@@ -219,18 +220,18 @@ func endCases(t *testing.T) []endCase {
 			end: agent.RunStop, reason: string(agent.ReasonNoCodeFound), turns: 1},
 
 		// Host faults: run.exception, internal_error, the turn so far kept.
-		{name: "Transform panics", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
+		{name: "Transform panics", cfg: agent.Config{Presentation: prompt.Options{Transform: func(string) string { boom(); return "" }}},
 			end: agent.RunException, reason: string(agent.ReasonInternalError),
-			check: wantOp("SystemPrompt.Transform")},
-		{name: "Transform panics on turn 2", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{
-			// With a LanguageFunc, the prompt is made on every turn.
-			LanguageFunc: func(agent.PromptState) string { return "" },
-			Transform: func(p string) string {
-				if transforms++; transforms == 2 {
-					boom()
-				}
-				return p
-			}}},
+			check: wantOp("Presentation.Transform")},
+		{name: "Transform panics on turn 2", cfg: agent.Config{
+			Presentation: prompt.Options{ // With a LanguageFunc, the prompt is made on every turn.
+				LanguageFunc: func(prompt.State) string { return "" }, Transform: func(p string) string {
+					if transforms++; transforms == 2 {
+						boom()
+					}
+					return p
+				}},
+		},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
 			end:     agent.RunException, reason: string(agent.ReasonInternalError), turns: 2,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
@@ -238,8 +239,8 @@ func endCases(t *testing.T) []endCase {
 					t.Errorf("turn errors %q, %q; want turn 2's to tell of the panic", tr[0].Error, tr[1].Error)
 				}
 			}},
-		{name: "LanguageFunc panics", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{LanguageFunc: func(agent.PromptState) string { boom(); return "" }}},
-			end: agent.RunException, reason: string(agent.ReasonInternalError), turns: 1, check: wantOp("SystemPrompt.LanguageFunc")},
+		{name: "LanguageFunc panics", cfg: agent.Config{Presentation: prompt.Options{LanguageFunc: func(prompt.State) string { boom(); return "" }}},
+			end: agent.RunException, reason: string(agent.ReasonInternalError), turns: 1, check: wantOp("Presentation.LanguageFunc")},
 		{name: "Budget panics", replies: []llmtest.Reply{{Content: "```clojure\n1\n```", Tokens: llm.Tokens{Input: 10, Output: 5}}},
 			opts: func(o *agent.Options) { o.Budget = func(agent.Usage) bool { boom(); return true } },
 			end:  agent.RunException, reason: string(agent.ReasonInternalError), turns: 1,
@@ -256,7 +257,7 @@ func endCases(t *testing.T) []endCase {
 			replies: []llmtest.Reply{llmtest.Code("1")},
 			opts:    func(o *agent.Options) { o.Budget = func(agent.Usage) bool { runtime.Goexit(); return true } },
 			end:     agent.RunException, reason: string(agent.ReasonInternalError), turns: 1, check: wantOp("Options.Budget")},
-		{name: "context conversion panics", opts: func(o *agent.Options) { o.Context = map[string]any{"x": panicky{}} },
+		{name: "context conversion panics", opts: func(o *agent.Options) { o.Input = map[string]any{"x": panicky{}} },
 			end: agent.RunException, reason: string(agent.ReasonInternalError)},
 		{name: "observer panics", replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("(return 2)")},
 			opts: func(o *agent.Options) {
@@ -272,7 +273,7 @@ func endCases(t *testing.T) []endCase {
 				}
 			}},
 		{name: "tool panics", cfg: agent.Config{Tools: map[string]agent.Tool{
-			"bad": agent.Func(func(context.Context, *lisp.Map) (any, error) { boom(); return nil, nil })}},
+			"bad": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { boom(); return nil, nil }}}},
 			replies: []llmtest.Reply{llmtest.Code("(tool/bad {})"), llmtest.Code("(return 2)")},
 			end:     agent.RunStop, turns: 2,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
@@ -281,7 +282,7 @@ func endCases(t *testing.T) []endCase {
 				}
 			}},
 		{name: "tool result conversion panics", cfg: agent.Config{Tools: map[string]agent.Tool{
-			"bad": agent.Func(func(context.Context, *lisp.Map) (any, error) { return panicky{}, nil })}},
+			"bad": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return panicky{}, nil }}}},
 			replies: []llmtest.Reply{llmtest.Code("(tool/bad {})"), llmtest.Code("(return 2)")},
 			end:     agent.RunStop, turns: 2,
 			check: func(t *testing.T, step *agent.Step, _ []agent.Event) {
@@ -300,7 +301,8 @@ func endCases(t *testing.T) []endCase {
 		{name: "LLM callback abandoned (MissionTimeout)", cfg: agent.Config{MissionTimeout: 400 * time.Millisecond},
 			model: blocked, end: agent.RunStop, reason: string(agent.ReasonMissionTimeout), turns: 1},
 		{name: "nested agent panics", cfg: agent.Config{Tools: map[string]agent.Tool{"kid": child(agent.Config{
-			SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}})}},
+			Presentation: prompt.Options{Transform: func(string) string { boom(); return "" }},
+		})}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/kid {})`), llmtest.Code("(return 2)")},
 			end:     agent.RunStop, turns: 2, nested: 2,
 			check: func(t *testing.T, _ *agent.Step, events []agent.Event) {
@@ -320,7 +322,7 @@ func endCases(t *testing.T) []endCase {
 		{name: "compiled agent fails as a tool", cfg: agent.Config{Tools: map[string]agent.Tool{"broken": brokenTool}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/broken {})`), llmtest.Code(`(return 0)`)},
 			end:     agent.RunStop, turns: 2, nested: 2},
-		{name: "compile", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
+		{name: "compile", cfg: agent.Config{Presentation: prompt.Options{Transform: func(string) string { boom(); return "" }}},
 			run: func(ctx context.Context, a *agent.Agent, opts agent.Options) (*agent.Step, error) {
 				c, err := a.Compile(ctx, opts)
 				if c != nil || err == nil {
@@ -332,7 +334,7 @@ func endCases(t *testing.T) []endCase {
 				}
 				return ae.Step, err
 			}, end: agent.RunException, reason: string(agent.ReasonInternalError)},
-		{name: "pipeline", cfg: agent.Config{SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
+		{name: "pipeline", cfg: agent.Config{Presentation: prompt.Options{Transform: func(string) string { boom(); return "" }}},
 			run: func(ctx context.Context, a *agent.Agent, opts agent.Options) (*agent.Step, error) {
 				steps, err := agent.Pipeline{a, a}.Run(ctx, opts)
 				if len(steps) != 2 || steps[1].Fail == nil || steps[1].Fail.Reason != agent.ReasonChainedFailure {
@@ -340,8 +342,10 @@ func endCases(t *testing.T) []endCase {
 				}
 				return steps[0], err
 			}, end: agent.RunException, reason: string(agent.ReasonInternalError), nested: 2},
-		{name: "agent tool called from Go", cfg: agent.Config{Description: "d",
-			SystemPrompt: agent.SystemPrompt{Transform: func(string) string { boom(); return "" }}},
+		{name: "agent tool called from Go", cfg: agent.Config{
+			Description:  "d",
+			Presentation: prompt.Options{Transform: func(string) string { boom(); return "" }},
+		},
 			run: func(ctx context.Context, a *agent.Agent, opts agent.Options) (*agent.Step, error) {
 				tool, err := a.AsTool(agent.AsToolOptions{LLM: opts.LLM})
 				if err != nil {
@@ -520,7 +524,7 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 // panic with the tool's error.
 func TestExecuteNeverPanics(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "c", Tools: map[string]agent.Tool{
-		"bad": agent.Func(func(context.Context, *lisp.Map) (any, error) { panic("boom") })}})
+		"bad": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { panic("boom") }}}})
 	c, err := a.CompileSource(`(tool/bad {:x ctx/x})`)
 	if err != nil {
 		t.Fatal(err)
@@ -556,8 +560,10 @@ func TestExecuteNeverPanics(t *testing.T) {
 // TestPreviewPromptNeverPanics: a panicking prompt hook is an error of
 // PreviewPrompt.
 func TestPreviewPromptNeverPanics(t *testing.T) {
-	a := agent.MustNew(agent.Config{Prompt: "p", SystemPrompt: agent.SystemPrompt{
-		Transform: func(string) string { panic("boom") }}})
+	a := agent.MustNew(agent.Config{
+		Prompt:       "p",
+		Presentation: prompt.Options{Transform: func(string) string { panic("boom") }},
+	})
 	var err error
 	func() {
 		defer func() {
@@ -565,10 +571,10 @@ func TestPreviewPromptNeverPanics(t *testing.T) {
 				t.Fatalf("a panic escaped: %v", r)
 			}
 		}()
-		_, err = agent.PreviewPrompt(a, agent.Options{})
+		_, err = a.Preview(agent.Options{})
 	}()
 	var f *agent.Fail
-	if !errors.As(err, &f) || f.Reason != agent.ReasonInternalError || f.Op != "SystemPrompt.Transform" {
+	if !errors.As(err, &f) || f.Reason != agent.ReasonInternalError || f.Op != "Presentation.Transform" {
 		t.Errorf("err %v", err)
 	}
 }
@@ -578,8 +584,10 @@ func TestPreviewPromptNeverPanics(t *testing.T) {
 // prompt on every turn.
 func TestCollectMessagesWithLanguageFunc(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code("1"), llmtest.Code("(return 2)"))
-	a := agent.MustNew(agent.Config{Prompt: "p", SystemPrompt: agent.SystemPrompt{
-		LanguageFunc: func(st agent.PromptState) string { return fmt.Sprintf("Language of turn %d.", st.Turn) }}})
+	a := agent.MustNew(agent.Config{
+		Prompt:       "p",
+		Presentation: prompt.Options{LanguageFunc: func(st prompt.State) string { return fmt.Sprintf("Language of turn %d.", st.Turn) }},
+	})
 	step, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), CollectMessages: true})
 	if err != nil {
 		t.Fatal(err)

@@ -55,7 +55,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
 		Model: e.Model, FinishReason: e.FinishReason, Messages: len(e.Messages), Response: e.Response,
-		Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText, Error: e.ErrorText,
+		Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
 		Warnings: e.Warnings,
 	}
 	if e.Fail != nil {
@@ -69,6 +69,10 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 	if e.RetryIn > 0 {
 		ms := float64(e.RetryIn.Microseconds()) / 1000
 		j.RetryInMS = &ms
+	}
+	if e.ResponseModel != "" {
+		// The model that answered, as "model" has always said of llm.stop.
+		j.Model = e.ResponseModel
 	}
 	if e.Tokens != (llm.Tokens{}) {
 		t := e.Tokens

@@ -31,9 +31,9 @@ func ExampleAgent_AsTool() {
 		Prompt:      "Find the customers of {{city}}",
 		Signature:   "(city :string) -> {count :int, _ids [:int]}",
 		Description: "Finds the customers of a city.",
-		Tools: map[string]agent.Tool{"crm": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"crm": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			return []map[string]any{{"id": 7, "city": "Oslo"}, {"id": 9, "city": "Oslo"}}, nil
-		})},
+		}}},
 	})
 	findTool, err := finder.AsTool(agent.AsToolOptions{})
 	if err != nil {
@@ -44,10 +44,10 @@ func ExampleAgent_AsTool() {
 		Prompt: "Mail the customers of Oslo",
 		Tools: map[string]agent.Tool{
 			"find": findTool,
-			"mail": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+			"mail": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 				ids, _ := args.Get(lisp.Keyword("ids"))
 				return fmt.Sprintf("mailed %s", lisp.PrintString(ids)), nil
-			}),
+			}},
 		},
 	})
 	model := scripted(map[string]string{
@@ -72,11 +72,11 @@ func ExampleAgent_AsTool() {
 // An LLM tool answers each call with one LLM call, checked against its
 // signature; pmap runs the calls at once.
 func ExampleNewLLMTool() {
-	classify, err := agent.NewLLMTool(agent.LLMToolConfig{
+	classify, err := agent.NewLLMTool(agent.Config{
 		Prompt:      "Is this email urgent? {{text}}",
 		Signature:   "(text :string) -> {urgent :bool}",
 		Description: "Says whether an email is urgent.",
-	})
+	}, agent.AsToolOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -92,7 +92,7 @@ func ExampleNewLLMTool() {
 		return llmtest.Code(`{:urgent false}`)
 	}}
 	step, err := triage.Run(context.Background(), agent.Options{LLM: s.Func(),
-		Context: map[string]any{"emails": []string{"site down", "lunch?"}}})
+		Input: map[string]any{"emails": []string{"site down", "lunch?"}}})
 	fmt.Println(lisp.PrintString(step.Return), err)
 	// Output: [true false] <nil>
 }
@@ -109,7 +109,7 @@ func ExampleAgent_Compile() {
 		"Score": `(let [r ctx/report] (return {:rate (/ (:errors r) (:requests r))}))`,
 	})
 	compiled, err := scorer.Compile(context.Background(), agent.Options{LLM: model,
-		Context: map[string]any{"report": map[string]any{"errors": 3, "requests": 100}}})
+		Input: map[string]any{"report": map[string]any{"errors": 3, "requests": 100}}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -136,11 +136,11 @@ func ExampleAgent_Compile() {
 }
 
 // An agent whose tools call LLMs cannot be compiled.
-func ExampleErrNotCompilable() {
-	judge, _ := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Judge {{x}}", Signature: "(x :string) -> :bool", Description: "Judges x."})
+func ExampleReason_notCompilable() {
+	judge, _ := agent.NewLLMTool(agent.Config{Prompt: "Judge {{x}}", Signature: "(x :string) -> :bool", Description: "Judges x."}, agent.AsToolOptions{})
 	a := agent.MustNew(agent.Config{Prompt: "Judge all", Tools: map[string]agent.Tool{"judge": judge}})
 	_, err := a.Compile(context.Background(), agent.Options{})
-	fmt.Println(errors.Is(err, agent.ErrNotCompilable))
+	fmt.Println(errors.Is(err, agent.ReasonNotCompilable))
 	// Output: true
 }
 
@@ -204,14 +204,15 @@ func ExampleLoadCompiled() {
   "limits": {"timeout_ms": 1000},
   "metadata": {"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "turns": 2, "llm_requests": 2, "tokens": {"input": 3100, "output": 120}}
 }`)
-	prices := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+	prices := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		skus, _ := args.Get(lisp.Keyword("skus"))
 		var out []map[string]any
 		for _, s := range skus.(*lisp.Vector).Items() {
 			out = append(out, map[string]any{"sku": s, "price": 2.5})
 		}
 		return out, nil
-	})
+	}}
+
 	total, err := agent.LoadCompiled(saved, map[string]agent.Tool{"prices": prices})
 	if err != nil {
 		fmt.Println(err)
@@ -222,7 +223,7 @@ func ExampleLoadCompiled() {
 	shop := agent.MustNew(agent.Config{Prompt: "Price the baskets", Tools: map[string]agent.Tool{"total": totalTool}})
 	model := scripted(map[string]string{"Price": `(return (mapv #(:total (tool/total {:skus %})) ctx/baskets))`})
 	step, err := shop.Run(context.Background(), agent.Options{LLM: model,
-		Context: map[string]any{"baskets": [][]string{{"a", "b"}, {"c"}}}})
+		Input: map[string]any{"baskets": [][]string{{"a", "b"}, {"c"}}}})
 	fmt.Println(lisp.PrintString(step.Return), err, step.TotalUsage.LLMRequests, "LLM request")
 	// Output:
 	// sonnet 2026-11-01

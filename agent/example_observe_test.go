@@ -17,9 +17,9 @@ func ExampleObserver() {
 		Name:   "login",
 		Prompt: "Log in and say who you are.",
 		Tools: map[string]agent.Tool{
-			"login": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+			"login": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 				return map[string]any{"user": "ann", "_token": "tok-9c1f22e0d4"}, nil
-			}),
+			}},
 		},
 	})
 	model := llmtest.NewScript(

@@ -19,16 +19,16 @@ func ExampleAgent_Run() {
 		Prompt:    "How many {{kind}} items are in stock?",
 		Signature: "(kind :string) -> {count :int}",
 		Tools: map[string]agent.Tool{
-			"stock": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+			"stock": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 				return []map[string]any{{"kind": "tool", "qty": 3}, {"kind": "toy", "qty": 0}, {"kind": "tool", "qty": 5}}, nil
-			}),
+			}},
 		},
 	})
 	model := llmtest.NewScript(
 		llmtest.Code(`(def rows (tool/stock {})) (println (count rows) "rows")`),
 		llmtest.Code(`(return {:count (sum-by :qty (filter #(= (:kind %) ctx/kind) rows))})`),
 	)
-	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"kind": "tool"}})
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"kind": "tool"}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -45,7 +45,7 @@ func ExampleAgent_Run() {
 func ExampleAgent_Run_singleShot() {
 	model := llmtest.NewScript(llmtest.Code(`(->> ctx/words (map count) (apply max))`))
 	step, err := agent.MustNew(agent.Config{Prompt: "Length of the longest word?", Signature: "-> :int", MaxTurns: 1}).Run(context.Background(),
-		agent.Options{LLM: model.Func(), Context: map[string]any{"words": []string{"go", "lisp", "agents"}}})
+		agent.Options{LLM: model.Func(), Input: map[string]any{"words": []string{"go", "lisp", "agents"}}})
 	fmt.Println(lisp.PrintString(step.Return), err)
 	// Output: 6 <nil>
 }
@@ -55,8 +55,8 @@ func ExampleNew() {
 	_, err := agent.New(agent.Config{Prompt: "Summarize {{doc}}", Signature: "(text :string) -> :string"})
 	var ce *agent.ConfigError
 	fmt.Println(errors.As(err, &ce), ce.Field)
-	_, err = agent.New(agent.Config{Prompt: "x", Tools: map[string]agent.Tool{"return": agent.Func(nil)}})
-	fmt.Println(errors.Is(err, agent.ErrReservedToolName))
+	_, err = agent.New(agent.Config{Prompt: "x", Tools: map[string]agent.Tool{"return": agent.Tool{Func: nil}}})
+	fmt.Println(errors.Is(err, agent.ReasonReservedToolName))
 	// Output:
 	// true Prompt
 	// true
@@ -80,8 +80,8 @@ func ExampleOptions_chaining() {
 	model := llmtest.NewScript(llmtest.Code(`{:total (* 2 ctx/n)}`), llmtest.Code(`(str "total: " ctx/total)`))
 	double := agent.MustNew(agent.Config{Prompt: "Double {{n}}", Signature: "(n :int) -> {total :int}", MaxTurns: 1})
 	report := agent.MustNew(agent.Config{Prompt: "Report {{total}}", Signature: "(total :int) -> :string", MaxTurns: 1})
-	s1, _ := double.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"n": 21}})
-	s2, err := report.Run(context.Background(), agent.Options{LLM: model.Func(), Context: s1})
+	s1, _ := double.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"n": 21}})
+	s2, err := report.Run(context.Background(), agent.Options{LLM: model.Func(), Input: s1})
 	fmt.Println(lisp.PrintString(s2.Return), err)
 	// Output: "total: 42" <nil>
 }
@@ -120,7 +120,7 @@ func ExampleNewTool() {
 		},
 	})
 	model := llmtest.NewScript(llmtest.Code(`(return (:temp_c (tool/weather {:city ctx/city})))`))
-	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"city": "Oslo"}})
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"city": "Oslo"}})
 	fmt.Println(a.Config().Tools["weather"].Signature)
 	fmt.Println(lisp.PrintString(step.Return), err)
 	// Output:

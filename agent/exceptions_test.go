@@ -30,7 +30,7 @@ func TestExceptionFeedbackBehindTheFirewall(t *testing.T) {
 		llmtest.Code(`(return 1)`),
 	)
 	a := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 5})
-	if _, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Context: ctx}); err != nil {
+	if _, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Input: ctx}); err != nil {
 		t.Fatal(err)
 	}
 	reqs := s.Requests()
@@ -65,9 +65,9 @@ func TestExceptionFeedbackBehindTheFirewall(t *testing.T) {
 // agent's failure is a tool error like any other, and the program goes on.
 func TestCatchingAToolErrorInAMission(t *testing.T) {
 	tools := map[string]agent.Tool{
-		"lookup": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		"lookup": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			return nil, &lisp.Error{Kind: lisp.ToolError, Message: "no such order", Data: lisp.NewMap(lisp.Keyword("status"), int64(404))}
-		}),
+		}},
 	}
 	s := llmtest.NewScript(llmtest.Code(`(return (try (tool/lookup {:id 1}) (catch Exception e (ex-data e))))`))
 	a := agent.MustNew(agent.Config{Prompt: "p", Tools: tools})
@@ -91,7 +91,7 @@ func TestTurnBudgetCannotBeCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := agent.MustNew(agent.Config{Name: "root", Prompt: "ROOT", MaxTurns: 5, TurnBudget: 2,
+	root := agent.MustNew(agent.Config{Name: "root", Prompt: "ROOT", MaxTurns: 5, MaxTreeTurns: 2,
 		Tools: map[string]agent.Tool{"child": child}})
 	s := llmtest.NewScript(
 		llmtest.Code(`(try (tool/child {}) (catch Throwable e (println "caught") :caught) (finally (println "finally")))`),

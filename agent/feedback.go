@@ -46,7 +46,7 @@ func (m *mission) show(v lisp.Value, items, chars int) string {
 	s := lisp.FormatValue(v, lisp.PrintOptions{
 		MaxItems:       items,
 		MaxChars:       4*chars + 64, // bounds the work; cut to chars below
-		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
+		FloatPrecision: max(m.a.cfg.Presentation.FloatPrecision, 0),
 		Redact:         m.fw.Redaction(),
 	})
 	return m.clip(s, chars)
@@ -190,12 +190,12 @@ func asValidation(err error, ve **signature.ValidationError) bool {
 }
 
 // applyMapResult applies the memory contract to a turn's value and returns
-// what the LLM is shown of it: with MergeMaps, a map's entries go into
+// what the LLM is shown of it: unless KeepMaps, a map's entries go into
 // memory (but :return), and the :return entry, when present, is shown
 // instead of the map.
 func (m *mission) applyMapResult(v lisp.Value) (shownValue lisp.Value, stored []string) {
 	mv, ok := v.(*lisp.Map)
-	if !ok || m.a.cfg.MapResults != MergeMaps || mv.Len() == 0 {
+	if !ok || m.a.cfg.KeepMaps || mv.Len() == 0 {
 		return v, nil
 	}
 	shown := v

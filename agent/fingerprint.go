@@ -30,11 +30,10 @@ const fingerprintVersion = "ptc-agent-fingerprint/1"
 // any process and whatever the order maps were built in.
 //
 // Covered: Name, Prompt, Signature, Description, FieldDescriptions,
-// ContextDescriptions, the SystemPrompt's texts (Prefix, Suffix, Language,
-// OutputFormat, Override; LanguageFunc and Transform only as present or
-// not), PromptLimit, Format, MaxTurns, TurnBudget, MaxDepth, MemoryLimit,
-// MapResults, MissionTimeout, LLMTimeout, LLMRetry (every field), Limits
-// (every field), FloatPrecision, the model (an llm.Name by its name, an
+// Presentation (its texts and bounds; LanguageFunc and Transform only as
+// present or not), MaxTurns, MaxTreeTurns, MaxNesting, MaxAgentMemory,
+// KeepMaps, MissionTimeout, LLMTimeout, LLMRetry (every field), Limits
+// (every field), the model (an llm.Name by its name, an
 // llm.Func only as "a Go function"), ToolCatalog, and every tool: its
 // name, signature, description, Unlisted, and kind (Go function, typed
 // function, agent, LLM tool, compiled agent). An agent or LLM tool adds its
@@ -168,8 +167,8 @@ func (a *Agent) hashInto(f *fpHasher, depth int) {
 	f.field("FieldDescriptions")
 	f.strMap(c.FieldDescriptions)
 	f.field("ContextDescriptions")
-	f.strMap(c.ContextDescriptions)
-	sp := c.SystemPrompt
+	sp := c.Presentation
+	f.strMap(sp.InputDescriptions)
 	f.field("SystemPrompt")
 	f.str(sp.Prefix)
 	f.str(sp.Suffix)
@@ -179,29 +178,29 @@ func (a *Agent) hashInto(f *fpHasher, depth int) {
 	f.present(sp.LanguageFunc != nil, "LanguageFunc")
 	f.present(sp.Transform != nil, "Transform")
 	f.field("PromptLimit")
-	f.int(int64(c.PromptLimit.MaxChars))
-	f.int(int64(c.PromptLimit.ListItems))
-	f.int(int64(c.PromptLimit.StringChars))
+	f.int(int64(sp.SystemMaxChars))
+	f.int(int64(sp.InputItems))
+	f.int(int64(sp.InputChars))
 	f.field("Format")
-	f.int(int64(c.Format.FeedbackLimit))
-	f.int(int64(c.Format.FeedbackMaxChars))
-	f.int(int64(c.Format.HistoryMaxBytes))
-	f.int(int64(c.Format.ResultLimit))
-	f.int(int64(c.Format.ResultMaxChars))
+	f.int(int64(sp.FeedbackLimit))
+	f.int(int64(sp.FeedbackMaxChars))
+	f.int(int64(sp.HistoryMaxBytes))
+	f.int(int64(sp.ResultLimit))
+	f.int(int64(sp.ResultMaxChars))
 	f.field("Turns")
 	f.int(int64(c.MaxTurns))
-	f.int(int64(c.TurnBudget))
-	f.int(int64(c.MaxDepth))
+	f.int(int64(c.MaxTreeTurns))
+	f.int(int64(c.MaxNesting))
 	f.field("Memory")
-	f.int(int64(c.MemoryLimit))
-	f.int(int64(c.MapResults))
+	f.int(int64(c.MaxAgentMemory))
+	f.int(int64(boolInt(c.KeepMaps)))
 	f.field("Timeouts")
 	f.dur(c.MissionTimeout)
 	f.dur(c.LLMTimeout)
 	f.retry(c.LLMRetry)
 	f.limits(c.Limits)
 	f.field("FloatPrecision")
-	f.int(int64(c.FloatPrecision))
+	f.int(int64(sp.FloatPrecision))
 	f.field("LLM")
 	f.model(c.LLM)
 	f.field("Retries")
@@ -264,4 +263,13 @@ func nestedFingerprint(a *Agent, depth int) string {
 		return "nesting-too-deep"
 	}
 	return a.fingerprint(depth + 1)
+}
+
+// boolInt is 1 for true: KeepMaps hashes as the MapResults value it
+// replaced (0 MergeMaps, 1 KeepMaps), so fingerprints do not change.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

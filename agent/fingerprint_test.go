@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -32,7 +33,7 @@ func fpAgentTool(t testing.TB, a *Agent, opts AsToolOptions) Tool {
 	return tl
 }
 
-func fpLLMTool(t testing.TB, cfg LLMToolConfig) Tool {
+func fpLLMTool(t testing.TB, cfg Config, opts AsToolOptions) Tool {
 	t.Helper()
 	if cfg.Prompt == "" {
 		cfg.Prompt = "Is {{text}} urgent?"
@@ -43,7 +44,7 @@ func fpLLMTool(t testing.TB, cfg LLMToolConfig) Tool {
 	if cfg.Description == "" {
 		cfg.Description = "urgency"
 	}
-	tl, err := NewLLMTool(cfg)
+	tl, err := NewLLMTool(cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,21 +69,21 @@ func fpCompiledTool(t testing.TB, src string) Tool {
 // built afresh (new maps, new closures) on each call.
 func fpBase(t testing.TB) Config {
 	return Config{
-		Name:                "mission",
-		Prompt:              "Find urgent mail for {{user}}",
-		Signature:           "(user :string) -> {count :int}",
-		Description:         "finds mail",
-		FieldDescriptions:   map[string]string{"count": "how many", "user": "who"},
-		ContextDescriptions: map[string]string{"user": "the user", "mails": "the mails"},
+		Name:              "mission",
+		Prompt:            "Find urgent mail for {{user}}",
+		Signature:         "(user :string) -> {count :int}",
+		Description:       "finds mail",
+		FieldDescriptions: map[string]string{"count": "how many", "user": "who"},
 		Tools: map[string]Tool{
 			"search":   fpGoTool("search mail"),
 			"lookup":   fpGoTool("look up"),
 			"child":    fpAgentTool(t, fpChild(t, "Compute {{x}}"), AsToolOptions{LLM: llm.Name("small")}),
-			"classify": fpLLMTool(t, LLMToolConfig{}),
+			"classify": fpLLMTool(t, Config{}, AsToolOptions{}),
 			"double":   fpCompiledTool(t, "(* 2 ctx/x)"),
 		},
-		ToolCatalog: map[string]CatalogEntry{"other": {Signature: "(a :int) -> :int", Description: "other"}},
-		MaxTurns:    4,
+		ToolCatalog:  map[string]Tool{"other": {Signature: "(a :int) -> :int", Description: "other"}},
+		MaxTurns:     4,
+		Presentation: prompt.Options{InputDescriptions: map[string]string{"user": "the user", "mails": "the mails"}},
 	}
 }
 
@@ -106,9 +107,20 @@ func TestFingerprintStable(t *testing.T) {
 
 func TestFingerprintDefaultsFilled(t *testing.T) {
 	zero := MustNew(Config{Prompt: "p"}).Fingerprint()
-	explicit := MustNew(Config{Prompt: "p", MaxTurns: DefaultMaxTurns, TurnBudget: DefaultTurnBudget,
-		MaxDepth: DefaultMaxDepth, MemoryLimit: DefaultMemoryLimit, MissionTimeout: DefaultMissionTimeout,
-		FloatPrecision: DefaultFloatPrecision, Limits: lisp.Limits{Timeout: DefaultTurnTimeout}, Format: DefaultFormat()}).Fingerprint()
+	explicit := MustNew(Config{
+		Prompt:         "p",
+		MaxTurns:       defaultMaxTurns,
+		MaxTreeTurns:   defaultTurnBudget,
+		MaxNesting:     defaultMaxDepth,
+		MaxAgentMemory: defaultMemoryLimit,
+		MissionTimeout: defaultMissionTimeout,
+		Limits:         lisp.Limits{Timeout: defaultTurnTimeout},
+		Presentation: func() prompt.Options {
+			p := defaultFormat()
+			p.FloatPrecision = defaultFloatPrecision
+			return p
+		}(),
+	}).Fingerprint()
 	if zero != explicit {
 		t.Fatal("a zero field and its default gave different fingerprints")
 	}
@@ -124,29 +136,29 @@ func TestFingerprintMutations(t *testing.T) {
 		{"Signature", func(_ testing.TB, c *Config) { c.Signature = "(user :string) -> {count :float}" }},
 		{"Description", func(_ testing.TB, c *Config) { c.Description = "finds more mail" }},
 		{"FieldDescriptions", func(_ testing.TB, c *Config) { c.FieldDescriptions["count"] = "number" }},
-		{"ContextDescriptions", func(_ testing.TB, c *Config) { c.ContextDescriptions["mails"] = "letters" }},
-		{"SystemPrompt.Prefix", func(_ testing.TB, c *Config) { c.SystemPrompt.Prefix = "Be brief." }},
-		{"SystemPrompt.Suffix", func(_ testing.TB, c *Config) { c.SystemPrompt.Suffix = "Be brief." }},
-		{"SystemPrompt.Language", func(_ testing.TB, c *Config) { c.SystemPrompt.Language = "compact" }},
+		{"ContextDescriptions", func(_ testing.TB, c *Config) { c.Presentation.InputDescriptions["mails"] = "letters" }},
+		{"SystemPrompt.Prefix", func(_ testing.TB, c *Config) { c.Presentation.Prefix = "Be brief." }},
+		{"SystemPrompt.Suffix", func(_ testing.TB, c *Config) { c.Presentation.Suffix = "Be brief." }},
+		{"SystemPrompt.Language", func(_ testing.TB, c *Config) { c.Presentation.Language = "compact" }},
 		{"SystemPrompt.LanguageFunc", func(_ testing.TB, c *Config) {
-			c.SystemPrompt.LanguageFunc = func(PromptState) string { return "" }
+			c.Presentation.LanguageFunc = func(prompt.State) string { return "" }
 		}},
-		{"SystemPrompt.OutputFormat", func(_ testing.TB, c *Config) { c.SystemPrompt.OutputFormat = "answer in code" }},
-		{"SystemPrompt.Transform", func(_ testing.TB, c *Config) { c.SystemPrompt.Transform = func(s string) string { return s } }},
-		{"SystemPrompt.Override", func(_ testing.TB, c *Config) { c.SystemPrompt.Override = "all of it" }},
-		{"PromptLimit.MaxChars", func(_ testing.TB, c *Config) { c.PromptLimit.MaxChars = 9000 }},
-		{"PromptLimit.ListItems", func(_ testing.TB, c *Config) { c.PromptLimit.ListItems = 7 }},
-		{"PromptLimit.StringChars", func(_ testing.TB, c *Config) { c.PromptLimit.StringChars = 70 }},
-		{"Format.FeedbackLimit", func(_ testing.TB, c *Config) { c.Format.FeedbackLimit = 3 }},
-		{"Format.FeedbackMaxChars", func(_ testing.TB, c *Config) { c.Format.FeedbackMaxChars = 3 }},
-		{"Format.HistoryMaxBytes", func(_ testing.TB, c *Config) { c.Format.HistoryMaxBytes = 3 }},
-		{"Format.ResultLimit", func(_ testing.TB, c *Config) { c.Format.ResultLimit = 3 }},
-		{"Format.ResultMaxChars", func(_ testing.TB, c *Config) { c.Format.ResultMaxChars = 3 }},
+		{"SystemPrompt.OutputFormat", func(_ testing.TB, c *Config) { c.Presentation.OutputFormat = "answer in code" }},
+		{"SystemPrompt.Transform", func(_ testing.TB, c *Config) { c.Presentation.Transform = func(s string) string { return s } }},
+		{"SystemPrompt.Override", func(_ testing.TB, c *Config) { c.Presentation.Override = "all of it" }},
+		{"PromptLimit.MaxChars", func(_ testing.TB, c *Config) { c.Presentation.SystemMaxChars = 9000 }},
+		{"PromptLimit.ListItems", func(_ testing.TB, c *Config) { c.Presentation.InputItems = 7 }},
+		{"PromptLimit.StringChars", func(_ testing.TB, c *Config) { c.Presentation.InputChars = 70 }},
+		{"Format.FeedbackLimit", func(_ testing.TB, c *Config) { c.Presentation.FeedbackLimit = 3 }},
+		{"Format.FeedbackMaxChars", func(_ testing.TB, c *Config) { c.Presentation.FeedbackMaxChars = 3 }},
+		{"Format.HistoryMaxBytes", func(_ testing.TB, c *Config) { c.Presentation.HistoryMaxBytes = 3 }},
+		{"Format.ResultLimit", func(_ testing.TB, c *Config) { c.Presentation.ResultLimit = 3 }},
+		{"Format.ResultMaxChars", func(_ testing.TB, c *Config) { c.Presentation.ResultMaxChars = 3 }},
 		{"MaxTurns", func(_ testing.TB, c *Config) { c.MaxTurns = 6 }},
-		{"TurnBudget", func(_ testing.TB, c *Config) { c.TurnBudget = 30 }},
-		{"MaxDepth", func(_ testing.TB, c *Config) { c.MaxDepth = 2 }},
-		{"MemoryLimit", func(_ testing.TB, c *Config) { c.MemoryLimit = 1000 }},
-		{"MapResults", func(_ testing.TB, c *Config) { c.MapResults = KeepMaps }},
+		{"TurnBudget", func(_ testing.TB, c *Config) { c.MaxTreeTurns = 30 }},
+		{"MaxDepth", func(_ testing.TB, c *Config) { c.MaxNesting = 2 }},
+		{"MemoryLimit", func(_ testing.TB, c *Config) { c.MaxAgentMemory = 1000 }},
+		{"MapResults", func(_ testing.TB, c *Config) { c.KeepMaps = true }},
 		{"MissionTimeout", func(_ testing.TB, c *Config) { c.MissionTimeout = time.Hour }},
 		{"LLMTimeout", func(_ testing.TB, c *Config) { c.LLMTimeout = time.Minute }},
 		{"LLMRetry.MaxAttempts", func(_ testing.TB, c *Config) { c.LLMRetry.MaxAttempts = 3 }},
@@ -164,12 +176,12 @@ func TestFingerprintMutations(t *testing.T) {
 		{"Limits.MaxToolCalls", func(_ testing.TB, c *Config) { c.Limits.MaxToolCalls = 10 }},
 		{"Limits.MaxMemory", func(_ testing.TB, c *Config) { c.Limits.MaxMemory = 10 }},
 		{"Limits.MaxParallel", func(_ testing.TB, c *Config) { c.Limits.MaxParallel = 10 }},
-		{"FloatPrecision", func(_ testing.TB, c *Config) { c.FloatPrecision = 4 }},
+		{"FloatPrecision", func(_ testing.TB, c *Config) { c.Presentation.FloatPrecision = 4 }},
 		{"LLM name", func(_ testing.TB, c *Config) { c.LLM = llm.Name("big") }},
 		{"LLM func", func(_ testing.TB, c *Config) {
 			c.LLM = llm.Func(func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{}, nil })
 		}},
-		{"ToolCatalog", func(_ testing.TB, c *Config) { c.ToolCatalog["other"] = CatalogEntry{Description: "changed"} }},
+		{"ToolCatalog", func(_ testing.TB, c *Config) { c.ToolCatalog["other"] = Tool{Description: "changed"} }},
 		{"tool renamed", func(_ testing.TB, c *Config) { c.Tools["find"] = c.Tools["search"]; delete(c.Tools, "search") }},
 		{"tool added", func(_ testing.TB, c *Config) { c.Tools["extra"] = fpGoTool("extra") }},
 		{"tool removed", func(_ testing.TB, c *Config) { delete(c.Tools, "lookup") }},
@@ -203,10 +215,12 @@ func TestFingerprintMutations(t *testing.T) {
 			c.Tools["child"] = fpAgentTool(t, fpChild(t, "Compute {{x}}"), AsToolOptions{LLM: llm.Name("small"), TokenLimit: 100})
 		}},
 		{"LLM tool prompt", func(t testing.TB, c *Config) {
-			c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Prompt: "Urgent? {{text}}"})
+			c.Tools["classify"] = fpLLMTool(t, Config{Prompt: "Urgent? {{text}}"}, AsToolOptions{})
 		}},
-		{"LLM tool retries", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{Retries: 3}) }},
-		{"LLM tool model", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, LLMToolConfig{LLM: llm.Name("x")}) }},
+		{"LLM tool retries", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, Config{}, AsToolOptions{Retries: 3}) }},
+		{"LLM tool model", func(t testing.TB, c *Config) {
+			c.Tools["classify"] = fpLLMTool(t, Config{LLM: llm.Name("x")}, AsToolOptions{})
+		}},
 		{"compiled program", func(t testing.TB, c *Config) { c.Tools["double"] = fpCompiledTool(t, "(+ ctx/x ctx/x)") }},
 	}
 	base := MustNew(fpBase(t)).Fingerprint()

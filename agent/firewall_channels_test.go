@@ -86,7 +86,7 @@ func TestFirewallInMissionPrompt(t *testing.T) {
 		"_secret": secret,
 		"copy":    "prefix " + secret, // a public string holding a firewalled one
 	}
-	pv, err := agent.PreviewPrompt(a, agent.Options{Context: ctx})
+	pv, err := a.Preview(agent.Options{Input: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestFirewallInMissionPrompt(t *testing.T) {
 		t.Errorf("the public parts are missing from the prompt: %s", pv.User)
 	}
 	s := llmtest.NewScript(llmtest.Code(`(return 1)`))
-	if _, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Context: ctx}); err != nil {
+	if _, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Input: ctx}); err != nil {
 		t.Fatal(err)
 	}
 	for _, text := range requestTexts(s.Requests()[0]) {

@@ -45,7 +45,7 @@ func TestFirewallEgress(t *testing.T) {
 		"config": map[string]any{"_key": apiKey, "region": "eu"},
 	}
 	step, err := run(t, agent.Config{Prompt: "Summarize the report", Signature: "{n :int, _secret :string}", Tools: tools, MaxTurns: 8},
-		agent.Options{LLM: s.Func(), Context: ctx})
+		agent.Options{LLM: s.Func(), Input: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestFirewallInToolSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := agent.PreviewPrompt(a, agent.Options{})
+	sys, err := a.Preview(agent.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,9 +115,9 @@ func TestFirewallInToolSchemas(t *testing.T) {
 func TestFirewallAcrossChains(t *testing.T) {
 	for _, secret := range fwSecrets {
 		token := secret + "#t"
-		tools := map[string]agent.Tool{"get": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		tools := map[string]agent.Tool{"get": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			return map[string]any{"_token": token, "_n": 90817263544}, nil
-		})}
+		}}}
 		first := agent.MustNew(agent.Config{Prompt: "a", Tools: tools})
 		firstProgram := `(let [r (tool/get {})] (return {:t (:_token r) :n (:_n r) :s (str "L" ctx/_key) :p ctx/_pin}))`
 		second := agent.MustNew(agent.Config{Prompt: "Use {{t}}, {{n}}, {{s}} and {{p}}."})
@@ -143,7 +143,7 @@ func TestFirewallAcrossChains(t *testing.T) {
 		}
 		runFirst := func() *agent.Step {
 			s := llmtest.NewScript(llmtest.Code(firstProgram))
-			step, err := first.Run(context.Background(), agent.Options{LLM: s.Func(), Context: ctxData})
+			step, err := first.Run(context.Background(), agent.Options{LLM: s.Func(), Input: ctxData})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func TestFirewallAcrossChains(t *testing.T) {
 		check("Then", s, step)
 
 		s = secondScript()
-		step, err = second.Run(context.Background(), agent.Options{LLM: s.Func(), Context: runFirst()})
+		step, err = second.Run(context.Background(), agent.Options{LLM: s.Func(), Input: runFirst()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestFirewallAcrossChains(t *testing.T) {
 					return s2.Func()(ctx, req)
 				}
 				return s1.Func()(ctx, req)
-			}), Context: ctxData})
+			}), Input: ctxData})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,7 +67,7 @@ func (m *mission) inventory() (text string, hidden bool) {
 	}
 	items, chars := m.sampleLimits()
 	s := &sampler{fw: m.fw, items: items, chars: chars,
-		maxChars: chars + sampleExtraChars, floats: max(m.a.cfg.FloatPrecision, 0)}
+		maxChars: chars + sampleExtraChars, floats: max(m.a.cfg.Presentation.FloatPrecision, 0)}
 
 	var sb strings.Builder
 	sb.WriteString("## Data\nRead with ctx/name. Lines: name type (size) ; description, then the value")
@@ -114,11 +114,11 @@ func (m *mission) inventory() (text string, hidden bool) {
 	return m.fw.Scrub(strings.TrimRight(sb.String(), "\n")), hidden
 }
 
-// sampleLimits returns PromptLimit.ListItems and StringChars, whose
-// defaults New filled in (a negative ListItems: no samples).
+// sampleLimits returns Presentation.InputItems and InputChars, whose
+// defaults New filled in (a negative InputItems: no samples).
 func (m *mission) sampleLimits() (items, chars int) {
-	pl := m.a.cfg.PromptLimit
-	return max(pl.ListItems, 0), pl.StringChars
+	pl := m.a.cfg.Presentation
+	return max(pl.InputItems, 0), pl.InputChars
 }
 
 // inventoryEntry writes the lines of one entry.
@@ -154,7 +154,7 @@ func (m *mission) inventoryEntry(sb *strings.Builder, s *sampler, name string, v
 }
 
 // declaredType returns the type of a context entry declared by the context
-// signature (Options.ContextSignature or a chained Step's), else by the
+// signature (Options.InputSignature or a chained Step's), else by the
 // agent's own parameters.
 func (m *mission) declaredType(name string) (signature.Type, bool) {
 	if f, ok := m.ctxField(name); ok {
@@ -176,10 +176,10 @@ func (m *mission) ctxField(name string) (signature.Field, bool) {
 }
 
 // contextDescription is the description of an entry: the agent's
-// ContextDescriptions first, then the chained step's field descriptions,
+// InputDescriptions first, then the chained step's field descriptions,
 // then those of the context signature and of the agent's parameters.
 func (m *mission) contextDescription(name string) string {
-	d := m.a.cfg.ContextDescriptions[name]
+	d := m.a.cfg.Presentation.InputDescriptions[name]
 	if d == "" {
 		d = m.fieldDocs[name]
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -31,8 +32,8 @@ func toolRequests(t *testing.T, tool agent.Tool, parentCtx map[string]any, progr
 		}
 		return llm.Response{Content: "```clojure\n" + code + "\n```"}, nil
 	})
-	root := agent.MustNew(agent.Config{Prompt: "Work", MaxTurns: 1, TurnBudget: 50, Tools: map[string]agent.Tool{"judge": tool}})
-	if _, err := root.Run(context.Background(), agent.Options{LLM: model, Context: parentCtx}); err != nil && len(reqs) == 0 {
+	root := agent.MustNew(agent.Config{Prompt: "Work", MaxTurns: 1, MaxTreeTurns: 50, Tools: map[string]agent.Tool{"judge": tool}})
+	if _, err := root.Run(context.Background(), agent.Options{LLM: model, Input: parentCtx}); err != nil && len(reqs) == 0 {
 		t.Fatal(err)
 	}
 	return reqs
@@ -44,12 +45,12 @@ func toolRequests(t *testing.T, tool agent.Tool, parentCtx map[string]any, progr
 // the firewall.
 func TestLLMToolStableSystemPrompt(t *testing.T) {
 	const secret = "hunter2-hunter2-hunter2"
-	for _, sp := range []agent.SystemPrompt{{}, {Language: "compact", Prefix: "You triage mail."}, {Override: "Judge the email. Reply with a PTC-Lisp map."}} {
-		judge := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{
+	for _, sp := range []prompt.Options{{}, {Language: "compact", Prefix: "You triage mail."}, {Override: "Judge the email. Reply with a PTC-Lisp map."}} {
+		judge := toolOf(t)(agent.NewLLMTool(agent.Config{
 			Prompt:       "Is this email urgent? {{text}}",
 			Signature:    "(text :string, tags [:string]?, _token :string?) -> {urgent :bool}",
-			SystemPrompt: sp,
-		}))
+			Presentation: sp,
+		}, agent.AsToolOptions{}))
 		// The second call's first reply breaks the signature: retried.
 		program := `(return [(tool/judge {:text "server down since 9am"})
 		                     (tool/judge {:text "weekly digest" :tags ["news" "digest"] :_token ctx/_token})
@@ -138,8 +139,10 @@ func TestLLMToolPromptTruths(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			judge := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Urgent? {{text}}", Retries: c.retries,
-				Signature: "(text :string) -> {urgent :bool}"}))
+			judge := toolOf(t)(agent.NewLLMTool(agent.Config{
+				Prompt:    "Urgent? {{text}}",
+				Signature: "(text :string) -> {urgent :bool}",
+			}, agent.AsToolOptions{Retries: c.retries}))
 			reqs := toolRequests(t, judge, nil, `(return (tool/judge {:text "x"}))`, func(n int) string { return c.answers[n] })
 			if len(reqs) != c.requests {
 				t.Fatalf("%d requests, want %d", len(reqs), c.requests)

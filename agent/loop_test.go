@@ -24,7 +24,7 @@ func TestToolsInTheLoop(t *testing.T) {
 			return map[string]any{"id": id, "name": fmt.Sprint("item-", id)}, nil
 		}, Signature: "(id :int) -> {id :int, name :string}", Description: "Look an item up."},
 		"broken": {Func: func(context.Context, *lisp.Map) (any, error) { return nil, errors.New("database is down") }},
-		"panics": agent.Func(func(context.Context, *lisp.Map) (any, error) { panic("boom") }),
+		"panics": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { panic("boom") }},
 	}
 	s := llmtest.NewScript(
 		llmtest.Code(`(tool/broken {})`),
@@ -69,8 +69,8 @@ func TestToolsInTheLoop(t *testing.T) {
 
 func TestCatalogTool(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code(`(tool/plan {})`), llmtest.Code(`(return 1)`))
-	_, err := run(t, agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"t": agent.Func(nop)},
-		ToolCatalog: map[string]agent.CatalogEntry{"plan": {Description: "planning only"}}}, agent.Options{LLM: s.Func()})
+	_, err := run(t, agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"t": agent.Tool{Func: nop}},
+		ToolCatalog: map[string]agent.Tool{"plan": {Description: "planning only"}}}, agent.Options{LLM: s.Func()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestMemoryContract(t *testing.T) {
 		llmtest.Code(`(return {:rows memory/row-count :cols (memory/get :cols) :columns columns :first *1})`),
 	)
 	step, err := run(t, agent.Config{Prompt: "Explore"}, agent.Options{LLM: s.Func(),
-		Context: map[string]any{"data": []int{7, 8, 9}}})
+		Input: map[string]any{"data": []int{7, 8, 9}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestMemoryContract(t *testing.T) {
 	}
 	// KeepMaps: maps are plain values.
 	s = llmtest.NewScript(llmtest.Code(`{:a 1}`), llmtest.Code(`(return (memory/get :a))`))
-	step, _ = run(t, agent.Config{Prompt: "p", MapResults: agent.KeepMaps}, agent.Options{LLM: s.Func()})
+	step, _ = run(t, agent.Config{Prompt: "p", KeepMaps: true}, agent.Options{LLM: s.Func()})
 	if step.Return != nil {
 		t.Errorf("KeepMaps stored a map entry: %v", step.Return)
 	}
@@ -133,7 +133,7 @@ func TestMemoryLimit(t *testing.T) {
 		llmtest.Code(`(return [small (count big)])`),
 		llmtest.Code(`(return 1)`),
 	)
-	step, _ := run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func(), Debug: true})
+	step, _ := run(t, agent.Config{Prompt: "p", MaxAgentMemory: 1000}, agent.Options{LLM: s.Func(), Debug: true})
 	if step.Return != int64(1) || len(step.Trace) != 3 || !strings.Contains(step.Trace[1].Error, "small") {
 		t.Fatalf("turn 2 should fail on the names turn 1 did not keep, turn 3 return: %+v %+v", step.Trace, step.Fail)
 	}
@@ -149,12 +149,12 @@ func TestMemoryLimit(t *testing.T) {
 	// fits, then an overrun again does not.
 	over := llmtest.Code(`(def big (vec (range 1000)))`)
 	s = llmtest.NewScript(over, over)
-	step, _ = run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func()})
+	step, _ = run(t, agent.Config{Prompt: "p", MaxAgentMemory: 1000}, agent.Options{LLM: s.Func()})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonMemoryLimitExceeded || step.Usage.Turns != 2 {
 		t.Errorf("two overruns: %+v after %d turns", step.Fail, step.Usage.Turns)
 	}
 	s = llmtest.NewScript(over, llmtest.Code(`(def a 1)`), over, llmtest.Code(`(return a)`))
-	step, err := run(t, agent.Config{Prompt: "p", MemoryLimit: 1000}, agent.Options{LLM: s.Func()})
+	step, err := run(t, agent.Config{Prompt: "p", MaxAgentMemory: 1000}, agent.Options{LLM: s.Func()})
 	if err != nil || step.Return != int64(1) {
 		t.Errorf("overruns apart: %v, %+v", step.Return, step.Fail)
 	}
@@ -169,7 +169,7 @@ func TestMemoryChargesWhatItAdds(t *testing.T) {
 	for i := range rows {
 		rows[i] = map[string]any{"id": i, "kind": "click", "page": fmt.Sprintf("/p/%d", i%40)}
 	}
-	list := agent.Func(func(context.Context, *lisp.Map) (any, error) { return rows, nil })
+	list := agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return rows, nil }}
 	tests := []struct {
 		name, program string
 		fits          bool
@@ -184,8 +184,8 @@ func TestMemoryChargesWhatItAdds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewScript(llmtest.Code(tt.program), llmtest.Code(`(return :done)`))
-			step, err := run(t, agent.Config{Prompt: "p", MemoryLimit: 4096, Tools: map[string]agent.Tool{"list": list}},
-				agent.Options{LLM: s.Func(), Context: map[string]any{"events": rows}})
+			step, err := run(t, agent.Config{Prompt: "p", MaxAgentMemory: 4096, Tools: map[string]agent.Tool{"list": list}},
+				agent.Options{LLM: s.Func(), Input: map[string]any{"events": rows}})
 			if err != nil {
 				t.Fatalf("%v", err)
 			}
@@ -311,7 +311,7 @@ func TestMissionTimeoutAndCancel(t *testing.T) {
 
 func TestTurnBudget(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code("1"), llmtest.Code("2"), llmtest.Code("3"))
-	step, _ := run(t, agent.Config{Prompt: "p", TurnBudget: 2}, agent.Options{LLM: s.Func()})
+	step, _ := run(t, agent.Config{Prompt: "p", MaxTreeTurns: 2}, agent.Options{LLM: s.Func()})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted || s.Calls() != 2 {
 		t.Errorf("fail %+v calls %d", step.Fail, s.Calls())
 	}
@@ -367,7 +367,7 @@ func TestTraceModesDebugAndMessages(t *testing.T) {
 func TestInputValidationAndFloatPrecision(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code(`(return {:avg (/ ctx/n 3)})`))
 	step, err := run(t, agent.Config{Prompt: "p {{n}}", Signature: "(n :int) -> {avg :float}"},
-		agent.Options{LLM: s.Func(), Context: map[string]any{"n": "10"}})
+		agent.Options{LLM: s.Func(), Input: map[string]any{"n": "10"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +375,7 @@ func TestInputValidationAndFloatPrecision(t *testing.T) {
 		t.Errorf("return %s", printed(step.Return))
 	}
 	step, _ = run(t, agent.Config{Prompt: "p {{n}}", Signature: "(n :int) -> :int"},
-		agent.Options{LLM: s.Func(), Context: map[string]any{"n": "ten"}})
+		agent.Options{LLM: s.Func(), Input: map[string]any{"n": "ten"}})
 	if step.Fail == nil || step.Fail.Reason != agent.ReasonValidationError {
 		t.Errorf("bad input: %+v", step.Fail)
 	}

@@ -16,7 +16,7 @@ import (
 // name: it is the same value, and keeping it costs the host nothing. What
 // the programs built is charged at its printed size, and structure shared
 // between names is charged once. A turn that pushes the memory over
-// MemoryLimit is an error turn whose definitions are rolled back; only a
+// MaxAgentMemory is an error turn whose definitions are rolled back; only a
 // second such turn in a row ends the mission.
 
 // hostNodeBudget bounds the walk that finds the collections of the context
@@ -48,7 +48,7 @@ func (m *mission) checkMemory(tr *Turn, defined []string) *memoryOverrun {
 	for _, name := range defined {
 		delete(m.memSizes, name)
 	}
-	limit := m.a.cfg.MemoryLimit
+	limit := m.a.cfg.MaxAgentMemory
 	// The printed size, cached per name, is the quick test: when it fits,
 	// so does what the memory adds.
 	if m.memoryBytes() <= limit {
@@ -73,7 +73,7 @@ func (m *mission) memoryBytes() int {
 		m.memSizes = map[string]int{}
 	}
 	total := 0
-	limit := m.a.cfg.MemoryLimit
+	limit := m.a.cfg.MaxAgentMemory
 	for _, name := range m.memory.Names() {
 		n, ok := m.memSizes[name]
 		if !ok {
@@ -287,7 +287,7 @@ func (m *mission) memoryErrorText(over *memoryOverrun) string {
 		more = "more than "
 	}
 	fmt.Fprintf(&sb, "memory_limit_exceeded: this turn's definitions would make your memory %s%s, over its limit of %s, so none of them was kept.",
-		more, textutil.Bytes(int64(over.size)), textutil.Bytes(int64(m.a.cfg.MemoryLimit)))
+		more, textutil.Bytes(int64(over.size)), textutil.Bytes(int64(m.a.cfg.MaxAgentMemory)))
 	var parts []string
 	for i, s := range over.names {
 		if i == 5 || s.size < 64 && i > 0 {

@@ -90,7 +90,7 @@ func TestNewToolCalls(t *testing.T) {
 func TestToolFuncIsLispToolFunc(t *testing.T) {
 	tools := lisp.Tools{"echo": func(ctx context.Context, args *lisp.Map) (any, error) { return "ok", nil }}
 	var f agent.ToolFunc = tools["echo"]
-	tool := agent.Func(f)
+	tool := agent.Tool{Func: f}
 	if res, err := tool.Func(context.Background(), nil); res != "ok" || err != nil {
 		t.Fatalf("got %v %v", res, err)
 	}

@@ -99,17 +99,10 @@ type Event struct {
 	// failed LLM call (llm.exception): the retry policy's backoff, or the
 	// provider's Retry-After when longer. 0 when no attempt follows.
 	RetryIn time.Duration
-	// Model is the model's name when it is known: the llm.Name it was
-	// resolved from, else the one the reply reports (llm events).
-	Model string
-	// RequestModel is the model the call asked for (llm events): the one
-	// the adapter reports (llm.Response.RequestModel, on llm.stop and
-	// llm.exception), else the llm.Name the model was resolved from; ""
-	// when nothing names it. ResponseModel is the one that answered
-	// (llm.Response.Model; llm.stop) and Provider the provider's name as
-	// the OpenTelemetry GenAI conventions spell it (llm.Response.Provider;
-	// llm.stop, llm.exception); "" when unknown.
-	RequestModel, ResponseModel, Provider string
+	// Model is the model the call asked for (llm events), ResponseModel
+	// the one that answered (llm.stop), Provider its OpenTelemetry GenAI
+	// name; "" when unknown.
+	Model, ResponseModel, Provider string
 	// System and Messages are the request (llm.start), as the LLM is sent
 	// them; Response is its reply (llm.stop).
 	System   string
@@ -136,11 +129,10 @@ type Event struct {
 	// return value (run.stop), printed as the LLM is shown them: firewalled
 	// parts redacted, bounded in length.
 	ArgsText, ResultText string
-	// Err is what failed (llm.exception, tool.exception; its message is
-	// scrubbed by the firewall); ErrorText is the error a turn's program
-	// ended with (turn.stop), as the LLM was told.
-	Err       error
-	ErrorText string
+	// Err is what failed (llm.exception, tool.exception) or the error a
+	// turn's program ended with as the LLM was told (turn.stop); its
+	// message is scrubbed by the firewall.
+	Err error
 	// Fail is the mission's failure (run.stop of a failed mission,
 	// run.exception); nil on success. Unless the observer is Raw, a copy
 	// for display: texts scrubbed, Details redacted (Go data with
@@ -412,7 +404,7 @@ func (m *mission) eventText(v lisp.Value) string {
 		redact = m.fw.Redaction()
 	}
 	s := lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact,
-		FloatPrecision: max(m.a.cfg.FloatPrecision, 0)})
+		FloatPrecision: max(m.a.cfg.Presentation.FloatPrecision, 0)})
 	return m.clip(s, textLimit)
 }
 

@@ -142,8 +142,8 @@ func TestEvents(t *testing.T) {
 	if !errors.As(top[3].Err, &le) || le.Class != llm.ClassServerError {
 		t.Errorf("llm.exception's error does not unwrap to the *llm.Error: %v", top[3].Err)
 	}
-	if e := top[8]; e.Kind != agent.TurnStop || !strings.Contains(e.Program, "(inc nil)") || !strings.Contains(e.ErrorText, "type_error") {
-		t.Errorf("the failed turn's stop: program %q, error %q", e.Program, e.ErrorText)
+	if e := top[8]; e.Kind != agent.TurnStop || !strings.Contains(e.Program, "(inc nil)") || e.Err == nil || !strings.Contains(e.Err.Error(), "type_error") {
+		t.Errorf("the failed turn's stop: program %q, error %v", e.Program, e.Err)
 	}
 	if e := top[len(top)-1]; e.Fail != nil || e.Usage.Turns != 2 || e.Usage.LLMRequests != 3 || e.ResultText != "{:r [{:d 2} {:d 4}]}" {
 		t.Errorf("run.stop: fail %v, usage %+v, result %q", e.Fail, e.Usage, e.ResultText)
@@ -170,7 +170,7 @@ func TestEvents(t *testing.T) {
 	// The firewall: no text of any event shows the secret, and the values
 	// themselves are withheld.
 	for _, e := range rec.events {
-		texts := fmt.Sprint(e.ArgsText, e.ResultText, e.ErrorText, e.Response, e.Program, e.System, e.Messages, e.Err, e.Fail)
+		texts := fmt.Sprint(e.ArgsText, e.ResultText, e.Response, e.Program, e.System, e.Messages, e.Err, e.Fail)
 		if strings.Contains(texts, eventSecret) {
 			t.Errorf("%s shows the firewalled value: %s", e.Kind, texts)
 		}
@@ -341,7 +341,7 @@ func TestEventsFailDetails(t *testing.T) {
 	model := llmtest.NewScript(llmtest.Code(
 		`(fail {:reason :x :message "m" :details {:s ctx/_secret :c (str "c" ctx/_secret) :_d 1 :n ctx/_pin :v [ctx/_secret]}})`))
 	step, _ := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{LLM: model.Func(),
-		Context: map[string]any{"_secret": eventSecret, "_pin": 90817263544}, Observers: []agent.Observer{agent.Raw(raw), plain}})
+		Input: map[string]any{"_secret": eventSecret, "_pin": 90817263544}, Observers: []agent.Observer{agent.Raw(raw), plain}})
 	if step.Fail == nil || step.Fail.Details["s"] != eventSecret {
 		t.Fatalf("the mission should fail with the secret in its details: %+v", step.Fail)
 	}
@@ -429,7 +429,7 @@ func TestEventModelNames(t *testing.T) {
 		model llm.Model
 		resp  llm.Response
 		err   error
-		// want: RequestModel, ResponseModel, Provider of llm.start, then
+		// want: Model, ResponseModel, Provider of llm.start, then
 		// of llm.stop or llm.exception.
 		start, stop [3]string
 	}{
@@ -453,7 +453,7 @@ func TestEventModelNames(t *testing.T) {
 			var got [][3]string
 			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
 				if e.Kind == agent.LLMStart || e.Kind == agent.LLMStop || e.Kind == agent.LLMException {
-					got = append(got, [3]string{e.RequestModel, e.ResponseModel, e.Provider})
+					got = append(got, [3]string{e.Model, e.ResponseModel, e.Provider})
 				}
 			})
 			a := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 1, LLMRetry: llm.RetryPolicy{MaxAttempts: 1}})

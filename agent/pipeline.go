@@ -9,7 +9,7 @@ import (
 // signature as the context's types): the seeds' then. When prev failed,
 // next does not run: the Step fails at once with chained_failure, its
 // Details["upstream"] being prev's Fail, and no LLM is called.
-// opts.Context and opts.ContextSignature are ignored.
+// opts.Input and opts.InputSignature are ignored.
 //
 //	found, err := finder.Run(ctx, opts)
 //	drafted, err := agent.Then(ctx, found, drafter, opts)
@@ -40,9 +40,9 @@ func then(ctx context.Context, up *tree, prev *Step, next *Agent, opts Options, 
 	if prev == nil {
 		prev = &Step{Fail: &Fail{Reason: ReasonChainedFailure, Message: "no previous step"}}
 	}
-	// The context's signature is prev's: a ContextSignature meant for the
+	// The context's signature is prev's: an InputSignature meant for the
 	// first agent of a chain must not override it.
-	opts.Context, opts.ContextSignature = prev, ""
+	opts.Input, opts.Context, opts.InputSignature = prev, nil, ""
 	return next.runIn(ctx, up, opts, pipe)
 }
 
@@ -50,7 +50,7 @@ func then(ctx context.Context, up *tree, prev *Step, next *Agent, opts Options, 
 // one before as its context.
 type Pipeline []*Agent
 
-// Run runs the agents in order, the first on opts.Context, and returns
+// Run runs the agents in order, the first on opts.Input, and returns
 // every Step that was made, in order (trace.PrintChain prints them). It stops at
 // the first failure: when agents remain, the last Step is the next agent's
 // chained_failure (which did not run, nor call an LLM) and the error wraps

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	langref "github.com/ptc-go/ptc/agent/internal/lang"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
@@ -26,7 +28,7 @@ import (
 //	the output format how to reply (OutputFormat replaces it)
 //	Suffix
 //
-// then Transform. Override replaces all of it. PromptLimit.MaxChars bounds
+// then Transform. Override replaces all of it. Presentation.SystemMaxChars bounds
 // the result in every case, Override included: it is the caller's bound on
 // what every turn costs.
 //
@@ -35,45 +37,45 @@ import (
 // not apply (tool rules without tools, error recovery in single-shot) are
 // left out. With a nil LanguageFunc it is built once per mission.
 
-// resolveLanguage checks SystemPrompt.Language: a profile name or a text.
+// resolveLanguage checks Presentation.Language: a profile name or a text.
 func resolveLanguage(lang string) (string, error) {
-	if name, ok := profileName(lang); ok {
+	if name, ok := langref.Name(lang); ok {
 		return name, nil
 	}
 	if !strings.ContainsAny(lang, " \n") {
-		return "", configErr("SystemPrompt.Language", fmt.Sprintf("unknown profile %q (the profiles are default and compact, or minimal, the seeds' name for compact; longer text is used as it is)", lang))
+		return "", configErr("Presentation.Language", fmt.Sprintf("unknown profile %q (the profiles are default and compact, or minimal, the seeds' name for compact; longer text is used as it is)", lang))
 	}
 	return lang, nil
 }
 
 // systemPrompt builds the system prompt of the current turn.
 func (m *mission) systemPrompt() string {
-	sp := m.a.cfg.SystemPrompt
+	sp := m.a.cfg.Presentation
 	var prompt string
 	if sp.Override != "" {
 		prompt = sp.Override
 	} else {
 		prompt = m.generatedPrompt()
 		if sp.Transform != nil {
-			m.callback = "SystemPrompt.Transform" // named by the failure of its panic
+			m.callback = "Presentation.Transform" // named by the failure of its panic
 			prompt = sp.Transform(prompt)
 			m.callback = ""
 		}
 	}
-	return cutPrompt(prompt, m.a.cfg.PromptLimit.MaxChars)
+	return cutPrompt(prompt, m.a.cfg.Presentation.SystemMaxChars)
 }
 
 // generatedPrompt assembles the sections.
 func (m *mission) generatedPrompt() string {
-	sp := m.a.cfg.SystemPrompt
+	sp := m.a.cfg.Presentation
 	lang := m.a.language
 	if sp.LanguageFunc != nil {
 		// A LanguageFunc may return a profile name, or "" for the
 		// configured language.
-		m.callback = "SystemPrompt.LanguageFunc"
+		m.callback = "Presentation.LanguageFunc"
 		l := sp.LanguageFunc(m.promptState())
 		m.callback = ""
-		if name, ok := profileName(l); ok && l != "" {
+		if name, ok := langref.Name(l); ok && l != "" {
 			lang = name
 		} else if l != "" {
 			// It saw the memory's firewalled values: none may reach the
@@ -122,8 +124,8 @@ func (m *mission) compileSection() string {
 }
 
 // promptState is what a LanguageFunc sees.
-func (m *mission) promptState() PromptState {
-	st := PromptState{Turn: max(m.turn, 1), Messages: slices.Clone(m.messages)}
+func (m *mission) promptState() prompt.State {
+	st := prompt.State{Turn: max(m.turn, 1), Messages: slices.Clone(m.messages)}
 	if m.memory != nil {
 		st.Memory, st.MemoryValues = m.memory.Names(), m.memory
 	}
@@ -163,12 +165,12 @@ func (m *mission) roleSection(compact, single bool) string {
 
 // languageSection is the language reference: a profile (with its tool
 // rules when the agent has tools), or a custom text as it is.
-func (m *mission) languageSection(lang string) string {
-	p, ok := languageProfiles[lang]
+func (m *mission) languageSection(name string) string {
+	text, ok := langref.Text(name, len(m.a.names) > 0)
 	if !ok {
-		return lang
+		return name
 	}
-	return p.text(len(m.a.names) > 0)
+	return text
 }
 
 // modeSection explains how a mission ends: the program's value
@@ -201,19 +203,19 @@ func (m *mission) modeSection(compact, single, hidden bool) string {
 	if compact {
 		fmt.Fprintf(&sb, "%s, one program each. You see Value: (last value), Output: (println lines), Memory: (names kept), cut to %d chars. ", upperFirst(turns), f.FeedbackMaxChars)
 		sb.WriteString("Kept as name or memory/name (unset: nil): def/defn, (memory/put :k v)")
-		if cfg.MapResults == MergeMaps {
+		if !cfg.KeepMaps {
 			sb.WriteString(", each key of a final map value but :return, shown instead")
 		}
-		fmt.Fprintf(&sb, "; at most %s, names of ctx data free. *1 *2 *3 are recent values.\n", textutil.Bytes(int64(cfg.MemoryLimit)))
+		fmt.Fprintf(&sb, "; at most %s, names of ctx data free. *1 *2 *3 are recent values.\n", textutil.Bytes(int64(cfg.MaxAgentMemory)))
 	} else {
 		fmt.Fprintf(&sb, "You have %s, one program per reply. After a program that neither returns nor fails you see:\n", turns)
 		fmt.Fprintf(&sb, "Value: its value, Output: its println lines, Memory: the names you have kept (cut to %d items and %d chars).\n", f.FeedbackLimit, f.FeedbackMaxChars)
 		fmt.Fprintf(&sb, "Explore first, printing counts, keys and a few rows with println; then compute. Print little: output past %s chars is cut.\n", textutil.Thousands(f.FeedbackMaxChars))
 		sb.WriteString("- Later programs can read, as name or memory/name (nil when unset): def/defn names, (memory/put :k v)")
-		if cfg.MapResults == MergeMaps {
+		if !cfg.KeepMaps {
 			sb.WriteString(", and each key of a map the program ends with, except :return, whose value you are shown instead")
 		}
-		fmt.Fprintf(&sb, ". Memory holds at most %s; a name for ctx data or a tool's result costs nothing.\n", textutil.Bytes(int64(cfg.MemoryLimit)))
+		fmt.Fprintf(&sb, ". Memory holds at most %s; a name for ctx data or a tool's result costs nothing.\n", textutil.Bytes(int64(cfg.MaxAgentMemory)))
 		sb.WriteString("- *1 *2 *3 are the values of the last three turns (shortened).\n")
 		if hidden || m.mayFirewall() {
 			sb.WriteString("- Values shown as " + Firewalled + " are hidden from you, and so are the _ fields tools and agents return; programs still get them, and may compute with them, pass them to tools and return them.\n")
@@ -414,7 +416,7 @@ func toolNote(bt *boundTool) string {
 		return "answered by a model: one call per input, knowing only the arguments; pmap is fine"
 	}
 	note := "an agent: each call is a mission of its own, with its own turns; pmap is fine; its failure is a tool error"
-	if p := bt.nested.a.cfg.FloatPrecision; p >= 0 {
+	if p := bt.nested.a.cfg.Presentation.FloatPrecision; p >= 0 {
 		note += fmt.Sprintf("; its floats come rounded to %d decimals", p)
 	}
 	return note
@@ -518,7 +520,7 @@ func callingForm(name, desc string) string {
 
 // outputSection says how to reply.
 func (m *mission) outputSection(compact, single bool) string {
-	if f := m.a.cfg.SystemPrompt.OutputFormat; f != "" {
+	if f := m.a.cfg.Presentation.OutputFormat; f != "" {
 		return f
 	}
 	if compact {

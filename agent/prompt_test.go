@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -68,30 +69,28 @@ func typicalConfig(lang string) Config {
 			"send-report": {Func: nopTool, Description: "Files a report for the sales team.",
 				Signature: "(title :string, body :string) -> {ok :bool}"},
 		},
-		ContextDescriptions: map[string]string{"orders": "this quarter's orders", "fx_rates": "exchange rates to EUR"},
-		SystemPrompt:        SystemPrompt{Language: lang},
+		Presentation: prompt.Options{InputDescriptions: map[string]string{"orders": "this quarter's orders", "fx_rates": "exchange rates to EUR"}, Language: lang},
 	}
 }
 
 // singleShotConfig is a typical single-shot agent: no tools, one turn.
 func singleShotConfig(lang string) Config {
 	return Config{
-		Prompt:              "Which share of the {{region}} orders is refunded?",
-		Signature:           "(region :string) -> {refunded :int, share :float}",
-		FieldDescriptions:   map[string]string{"share": "refunded / all, between 0 and 1"},
-		MaxTurns:            1,
-		ContextDescriptions: map[string]string{"orders": "this quarter's orders", "fx_rates": "exchange rates to EUR"},
-		SystemPrompt:        SystemPrompt{Language: lang},
+		Prompt:            "Which share of the {{region}} orders is refunded?",
+		Signature:         "(region :string) -> {refunded :int, share :float}",
+		FieldDescriptions: map[string]string{"share": "refunded / all, between 0 and 1"},
+		MaxTurns:          1,
+		Presentation:      prompt.Options{InputDescriptions: map[string]string{"orders": "this quarter's orders", "fx_rates": "exchange rates to EUR"}, Language: lang},
 	}
 }
 
-func preview(t testing.TB, cfg Config, opts Options) *Preview {
+func preview(t testing.TB, cfg Config, opts Options) *prompt.Preview {
 	t.Helper()
 	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := PreviewPrompt(a, opts)
+	p, err := a.Preview(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func preview(t testing.TB, cfg Config, opts Options) *Preview {
 
 func system(t testing.TB, cfg Config, ctx any) string {
 	t.Helper()
-	return preview(t, cfg, Options{Context: ctx}).System
+	return preview(t, cfg, Options{Input: ctx}).System
 }
 
 // TestGoldenPrompts pins the whole system prompt of the typical agents,
@@ -154,9 +153,9 @@ func TestGoldenPrompts(t *testing.T) {
 func TestPreviewIsTurnOne(t *testing.T) {
 	for _, lang := range []string{"default", "compact"} {
 		cfg := typicalConfig(lang)
-		p := preview(t, cfg, Options{Context: typicalContext()})
+		p := preview(t, cfg, Options{Input: typicalContext()})
 		script := llmtest.NewScript(llmtest.Code(`(return {:top [] :count 0 :_order_ids []})`))
-		if _, err := MustNew(cfg).Run(context.Background(), Options{LLM: script.Func(), Context: typicalContext()}); err != nil {
+		if _, err := MustNew(cfg).Run(context.Background(), Options{LLM: script.Func(), Input: typicalContext()}); err != nil {
 			t.Fatal(err)
 		}
 		req := script.Requests()[0]
@@ -170,20 +169,20 @@ func TestPreviewIsTurnOne(t *testing.T) {
 }
 
 func TestPreviewUserAndErrors(t *testing.T) {
-	p := preview(t, typicalConfig(""), Options{Context: typicalContext()})
+	p := preview(t, typicalConfig(""), Options{Input: typicalContext()})
 	if want := "Find the three largest paid orders of EMEA and the customers who placed them."; p.User != want {
 		t.Errorf("User = %q, want %q", p.User, want)
 	}
 	a := MustNew(typicalConfig(""))
-	if _, err := PreviewPrompt(a, Options{Context: map[string]any{"region": 42}}); err == nil {
+	if _, err := a.Preview(Options{Input: map[string]any{"region": 42}}); err == nil {
 		t.Error("a context that breaks the signature should be an error")
 	}
 	var f *Fail
-	if _, err := PreviewPrompt(a, Options{Context: &Step{Fail: &Fail{Reason: "boom", Message: "x"}}}); !errors.As(err, &f) || f.Reason != ReasonChainedFailure {
+	if _, err := a.Preview(Options{Input: &Step{Fail: &Fail{Reason: "boom", Message: "x"}}}); !errors.As(err, &f) || f.Reason != ReasonChainedFailure {
 		t.Errorf("a failed step: got %v, want a chained_failure", err)
 	}
 	b := MustNew(Config{Prompt: "Hello {{name}}"})
-	if _, err := PreviewPrompt(b, Options{}); !errors.As(err, &f) || f.Reason != ReasonTemplateError {
+	if _, err := b.Preview(Options{}); !errors.As(err, &f) || f.Reason != ReasonTemplateError {
 		t.Errorf("a missing placeholder: got %v, want a template_error", err)
 	}
 }
@@ -220,7 +219,7 @@ func TestSystemPromptSections(t *testing.T) {
 	}
 
 	keep := typicalConfig("")
-	keep.MapResults = KeepMaps
+	keep.KeepMaps = true
 	if s := system(t, keep, typicalContext()); strings.Contains(s, ":return entry") {
 		t.Error("with KeepMaps the prompt should not explain map results")
 	}
@@ -266,7 +265,7 @@ func TestToolsSection(t *testing.T) {
 			"keys": {Func: nopTool, Description: "Forecast.", FieldDescriptions: map[string]string{
 				"days": "how many days ahead, 1 to 7", "city": "a city name"}},
 		},
-		ToolCatalog: map[string]CatalogEntry{
+		ToolCatalog: map[string]Tool{
 			"archive": {Signature: "(id :int) -> {ok :bool, _receipt :string}", Description: "Archives an order."},
 		},
 	}
@@ -310,7 +309,7 @@ func TestToolSchemas(t *testing.T) {
 	if gc.InputSchema["type"] != "object" {
 		t.Errorf("input schema = %v", gc.InputSchema)
 	}
-	b := MustNew(Config{Prompt: "x", Tools: map[string]Tool{"raw": Func(nopTool)}})
+	b := MustNew(Config{Prompt: "x", Tools: map[string]Tool{"raw": Tool{Func: nopTool}}})
 	raw := b.ToolSchemas()[0]
 	if raw.Signature != "" || raw.InputSchema["type"] != "object" || raw.OutputSchema == nil {
 		t.Errorf("a tool without a signature: %+v", raw)
@@ -319,23 +318,23 @@ func TestToolSchemas(t *testing.T) {
 
 func TestCustomization(t *testing.T) {
 	ctx := map[string]any{"region": "EMEA"}
-	base := func(mod func(*SystemPrompt)) Config {
+	base := func(mod func(*prompt.Options)) Config {
 		cfg := typicalConfig("")
-		mod(&cfg.SystemPrompt)
+		mod(&cfg.Presentation)
 		return cfg
 	}
 	cases := []struct {
 		name  string
-		sp    func(*SystemPrompt)
+		sp    func(*prompt.Options)
 		check func(t *testing.T, s string)
 	}{
-		{"prefix and suffix", func(sp *SystemPrompt) { sp.Prefix, sp.Suffix = "PERSONA: analyst.", "ALWAYS double-check." },
+		{"prefix and suffix", func(sp *prompt.Options) { sp.Prefix, sp.Suffix = "PERSONA: analyst.", "ALWAYS double-check." },
 			func(t *testing.T, s string) {
 				if !strings.HasPrefix(s, "PERSONA: analyst.\n\nYou solve") || !strings.HasSuffix(s, "\n\nALWAYS double-check.") {
 					t.Errorf("prefix/suffix misplaced:\n%s", s)
 				}
 			}},
-		{"language text", func(sp *SystemPrompt) { sp.Language = "MY DSL: write (ok) forms only." },
+		{"language text", func(sp *prompt.Options) { sp.Language = "MY DSL: write (ok) forms only." },
 			func(t *testing.T, s string) {
 				if !strings.Contains(s, "the data and tools below and shows you what it did; the value you return is the answer.\n\nMY DSL: write (ok) forms only.\n\n## Turns") {
 					t.Errorf("a custom language text should replace the reference, in place:\n%s", s)
@@ -344,31 +343,31 @@ func TestCustomization(t *testing.T) {
 					t.Error("the built-in reference is still there")
 				}
 			}},
-		{"compact", func(sp *SystemPrompt) { sp.Language = "compact" },
+		{"compact", func(sp *prompt.Options) { sp.Language = "compact" },
 			func(t *testing.T, s string) {
 				if !strings.Contains(s, "## PTC-Lisp, a Clojure subset") || strings.Contains(s, "## Errors") {
 					t.Errorf("not the compact prompt:\n%s", s)
 				}
 			}},
-		{"language func returns a profile", func(sp *SystemPrompt) { sp.LanguageFunc = func(PromptState) string { return "compact" } },
+		{"language func returns a profile", func(sp *prompt.Options) { sp.LanguageFunc = func(prompt.State) string { return "compact" } },
 			func(t *testing.T, s string) {
 				if !strings.Contains(s, "## PTC-Lisp, a Clojure subset") {
 					t.Errorf("a LanguageFunc may name a profile:\n%s", s)
 				}
 			}},
-		{"language func returns nothing", func(sp *SystemPrompt) { sp.LanguageFunc = func(PromptState) string { return "" } },
+		{"language func returns nothing", func(sp *prompt.Options) { sp.LanguageFunc = func(prompt.State) string { return "" } },
 			func(t *testing.T, s string) {
 				if !strings.Contains(s, "## PTC-Lisp\nClojure syntax") {
 					t.Errorf("an empty LanguageFunc result should fall back to Language:\n%s", s)
 				}
 			}},
-		{"output format", func(sp *SystemPrompt) { sp.OutputFormat = "Answer in a ```lisp block." },
+		{"output format", func(sp *prompt.Options) { sp.OutputFormat = "Answer in a ```lisp block." },
 			func(t *testing.T, s string) {
 				if !strings.HasSuffix(s, "\n\nAnswer in a ```lisp block.") || strings.Contains(s, "## Reply") {
 					t.Errorf("OutputFormat should replace the reply section:\n%s", s)
 				}
 			}},
-		{"transform", func(sp *SystemPrompt) {
+		{"transform", func(sp *prompt.Options) {
 			sp.Suffix = "end"
 			sp.Transform = func(p string) string { return strings.ReplaceAll(p, "PTC-Lisp", "MyLisp") + "\nEXTRA" }
 		},
@@ -377,7 +376,7 @@ func TestCustomization(t *testing.T) {
 					t.Errorf("Transform should see the whole prompt, suffix included:\n%s", s)
 				}
 			}},
-		{"override", func(sp *SystemPrompt) {
+		{"override", func(sp *prompt.Options) {
 			sp.Override = "Only this."
 			sp.Prefix = "ignored"
 			sp.Transform = func(string) string { return "not called" }
@@ -397,7 +396,7 @@ func TestMaxChars(t *testing.T) {
 	full := system(t, typicalConfig(""), typicalContext())
 	for _, limit := range []int{2000, 500, 60, 10} {
 		cfg := typicalConfig("")
-		cfg.PromptLimit.MaxChars = limit
+		cfg.Presentation.SystemMaxChars = limit
 		s := system(t, cfg, typicalContext())
 		if n := len([]rune(s)); n > limit {
 			t.Errorf("MaxChars %d: %d chars", limit, n)
@@ -410,12 +409,12 @@ func TestMaxChars(t *testing.T) {
 		}
 	}
 	cfg := typicalConfig("")
-	cfg.PromptLimit.MaxChars = 1 << 20
+	cfg.Presentation.SystemMaxChars = 1 << 20
 	if s := system(t, cfg, typicalContext()); s != full {
 		t.Error("a prompt under MaxChars should not change")
 	}
-	cfg.SystemPrompt.Override = strings.Repeat("x", 100)
-	cfg.PromptLimit.MaxChars = 80
+	cfg.Presentation.Override = strings.Repeat("x", 100)
+	cfg.Presentation.SystemMaxChars = 80
 	if s := system(t, cfg, typicalContext()); len(s) > 80 {
 		t.Errorf("MaxChars should bound an Override too: %d chars", len(s))
 	}
@@ -424,10 +423,10 @@ func TestMaxChars(t *testing.T) {
 // TestLanguageFuncState runs a mission to check what a LanguageFunc sees
 // on each turn, and that its text is sent.
 func TestLanguageFuncState(t *testing.T) {
-	var states []PromptState
+	var states []prompt.State
 	cfg := Config{
 		Prompt: "Count to two.",
-		SystemPrompt: SystemPrompt{LanguageFunc: func(st PromptState) string {
+		Presentation: prompt.Options{LanguageFunc: func(st prompt.State) string {
 			states = append(states, st)
 			return fmt.Sprintf("LANG FOR TURN %d", st.Turn)
 		}},
@@ -495,7 +494,7 @@ func TestInventoryTypes(t *testing.T) {
 		"big":     bigMap(40),
 		"set":     lisp.NewSet(int64(1), int64(2)),
 	}
-	inv := inventoryOf(t, Config{Prompt: "x"}, Options{Context: ctx})
+	inv := inventoryOf(t, Config{Prompt: "x"}, Options{Input: ctx})
 	for _, want := range []string{
 		"ctx/rows [{id :int, price :float, tags [:string]?, note :string?}] (3 items)\n",
 		"ctx/count :int\n  7\n",
@@ -526,13 +525,13 @@ func bigMap(n int) map[string]any {
 
 func TestInventoryDeclaredTypesAndDescriptions(t *testing.T) {
 	cfg := Config{
-		Prompt:              "x {{user}}",
-		Signature:           "(user :string, limit :int?) -> :int",
-		FieldDescriptions:   map[string]string{"limit": "rows at most"},
-		ContextDescriptions: map[string]string{"user": "who asks", "rows": "  the data,\n  all of it "},
+		Prompt:            "x {{user}}",
+		Signature:         "(user :string, limit :int?) -> :int",
+		FieldDescriptions: map[string]string{"limit": "rows at most"},
+		Presentation:      prompt.Options{InputDescriptions: map[string]string{"user": "who asks", "rows": "  the data,\n  all of it "}},
 	}
 	ctx := map[string]any{"user": "ann", "limit": 5, "rows": []any{map[string]any{"a": 1}}, "extra": "e"}
-	inv := inventoryOf(t, cfg, Options{Context: ctx, ContextSignature: "{rows [{a :float, b :string?}], extra :keyword}"})
+	inv := inventoryOf(t, cfg, Options{Input: ctx, InputSignature: "{rows [{a :float, b :string?}], extra :keyword}"})
 	for _, want := range []string{
 		"ctx/user :string ; who asks\n",                                      // parameter type, ContextDescriptions
 		"ctx/limit :int? ; rows at most\n",                                   // parameter type and description
@@ -550,7 +549,7 @@ func TestInventoryDeclaredTypesAndDescriptions(t *testing.T) {
 		Signature:         mustSig("{count :int, names [:string]}"),
 		FieldDescriptions: map[string]string{"count": "how many were found"},
 	}
-	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Context: prev})
+	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Input: prev})
 	for _, want := range []string{"ctx/count :int ; how many were found\n  3\n", "ctx/names [:string] (2 items)\n  [\"a\" \"b\"]\n"} {
 		if !strings.Contains(inv, want) {
 			t.Errorf("the chained inventory lacks %q:\n%s", want, inv)
@@ -565,8 +564,8 @@ func TestInventorySamplesBounded(t *testing.T) {
 		rows[i] = map[string]any{"id": i, "text": long, "tags": []any{1, 2, 3, 4, 5, 6}}
 	}
 	ctx := map[string]any{"rows": rows, "doc": long, "wide": bigMap(30), "deep": deep(12)}
-	cfg := Config{Prompt: "x", PromptLimit: PromptLimit{ListItems: 2, StringChars: 20}}
-	inv := inventoryOf(t, cfg, Options{Context: ctx})
+	cfg := Config{Prompt: "x", Presentation: prompt.Options{InputItems: 2, InputChars: 20}}
+	inv := inventoryOf(t, cfg, Options{Input: ctx})
 	for _, want := range []string{
 		"ctx/doc :string (1,000 chars)\n  \"abcdefghijabcdefghij...\"\n",
 		"ctx/rows [{id :int, tags [:int], text :string}] (50 items)\n  [{\"id\" 0, \"tags\" [1 2 ... (4 more)], \"text\" \"abcdefghijabcdefghij...\"} ",
@@ -589,8 +588,8 @@ func TestInventorySamplesBounded(t *testing.T) {
 		t.Errorf("a marker leaked:\n%s", inv)
 	}
 
-	none := Config{Prompt: "x", PromptLimit: PromptLimit{ListItems: -1}}
-	inv = inventoryOf(t, none, Options{Context: map[string]any{"rows": rows, "n": 1}})
+	none := Config{Prompt: "x", Presentation: prompt.Options{InputItems: -1}}
+	inv = inventoryOf(t, none, Options{Input: map[string]any{"rows": rows, "n": 1}})
 	if strings.Contains(inv, `[{"id"`) || !strings.Contains(inv, "ctx/n :int\n  1") || strings.Contains(inv, "first") {
 		t.Errorf("ListItems < 0 should drop collection samples only:\n%s", inv)
 	}
@@ -609,7 +608,7 @@ func TestInventoryManyEntries(t *testing.T) {
 	for i := 0; i < inventoryEntries+inventoryNames+5; i++ {
 		ctx[fmt.Sprintf("e%03d", i)] = i
 	}
-	inv := inventoryOf(t, Config{Prompt: "x"}, Options{Context: ctx})
+	inv := inventoryOf(t, Config{Prompt: "x"}, Options{Input: ctx})
 	if strings.Count(inv, "\nctx/") != inventoryEntries {
 		t.Errorf("%d entries described, want %d", strings.Count(inv, "\nctx/"), inventoryEntries)
 	}
@@ -642,10 +641,10 @@ func TestFirewallNeverInPrompt(t *testing.T) {
 	cfg.Prompt = "x"
 	cfg.Signature = ""
 	cfg.Tools["lookup"] = Tool{Func: nopTool, Signature: "(q :string) -> {hits [{id :int, _raw_hit :string}], _cursor :string}"}
-	cfg.ToolCatalog = map[string]CatalogEntry{"other": {Signature: "{ok :bool, _blob :string}"}}
+	cfg.ToolCatalog = map[string]Tool{"other": {Signature: "{ok :bool, _blob :string}"}}
 	for _, lang := range []string{"default", "compact"} {
-		cfg.SystemPrompt.Language = lang
-		p := preview(t, cfg, Options{Context: ctx})
+		cfg.Presentation.Language = lang
+		p := preview(t, cfg, Options{Input: ctx})
 		all := p.System + p.User + fmt.Sprint(p.Tools)
 		for _, s := range append(secrets, "123-45-6789", "_blob") {
 			if strings.Contains(all, s) {
@@ -679,14 +678,14 @@ func TestFirewallNeverInPrompt(t *testing.T) {
 
 func TestFirewallDeclaredTypes(t *testing.T) {
 	ctx := map[string]any{"_ids": []int{1, 2}, "_user": map[string]any{"email": "a@b.cd"}}
-	inv := inventoryOf(t, Config{Prompt: "x"}, Options{Context: ctx, ContextSignature: "{_ids [:int], _user {email :string}}"})
+	inv := inventoryOf(t, Config{Prompt: "x"}, Options{Input: ctx, InputSignature: "{_ids [:int], _user {email :string}}"})
 	if !strings.Contains(inv, "ctx/_ids [:int]\n") || !strings.Contains(inv, "ctx/_user :map\n") || strings.Contains(inv, "a@b.cd") {
 		t.Errorf("firewalled entries: name and coarse type only:\n%s", inv)
 	}
 	// Maps from strings: declared, shown as declared; firewalled, their
 	// values' records coarse.
 	ctx = map[string]any{"tally": map[string]int{"a": 1}, "_by_id": map[string]any{"7": map[string]any{"email": "a@b.cd"}}}
-	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Context: ctx, ContextSignature: "{tally {:string :int}, _by_id {:string {email :string}}}"})
+	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Input: ctx, InputSignature: "{tally {:string :int}, _by_id {:string {email :string}}}"})
 	if !strings.Contains(inv, "ctx/tally {:string :int}") || !strings.Contains(inv, "ctx/_by_id {:string :map}\n") || strings.Contains(inv, "email") {
 		t.Errorf("maps from strings:\n%s", inv)
 	}
@@ -743,7 +742,7 @@ func TestLanguageExamplesRun(t *testing.T) {
 		_ = res
 	}
 	for _, profile := range []string{"default", "compact"} {
-		text := LanguageReference(profile)
+		text := prompt.Reference(profile)
 		if text == "" {
 			t.Fatalf("no profile %s", profile)
 		}
@@ -757,7 +756,7 @@ func TestLanguageExamplesRun(t *testing.T) {
 	if runs < 35 {
 		t.Errorf("only %d examples found: the extraction is broken", runs)
 	}
-	if LanguageReference("nope") != "" {
+	if prompt.Reference("nope") != "" {
 		t.Error("an unknown profile should give nothing")
 	}
 }
@@ -824,7 +823,7 @@ func BenchmarkSystemPrompt10kRows(b *testing.B) {
 	}
 	ctxMap := lisp.MustFromGo(map[string]any{"region": "EMEA", "rows": rows, "index": bigMap(10_000)}).(*lisp.Map)
 	a := MustNew(typicalConfig(""))
-	m := &mission{a: a, opts: Options{Context: ctxMap}, parent: context.Background(), memory: lisp.NewNamespace(nil)}
+	m := &mission{a: a, opts: Options{Input: ctxMap}, parent: context.Background(), memory: lisp.NewNamespace(nil)}
 	if fail := m.setContext(); fail != nil {
 		b.Fatal(fail)
 	}
@@ -838,7 +837,7 @@ func BenchmarkSystemPrompt10kRows(b *testing.B) {
 	}
 }
 
-func ExamplePreviewPrompt() {
+func ExampleAgent_Preview() {
 	a := MustNew(Config{
 		Prompt:    "Find the emails of {{user}} from {{sender}}.",
 		Signature: "(user :string, sender :string) -> {count :int, _ids [:int]}",
@@ -848,7 +847,7 @@ func ExamplePreviewPrompt() {
 			Description: "The user's inbox, newest first.",
 		}},
 	})
-	p, err := PreviewPrompt(a, Options{Context: map[string]any{"user": "alice", "sender": "bob@example.com"}})
+	p, err := a.Preview(Options{Input: map[string]any{"user": "alice", "sender": "bob@example.com"}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/internal/demo"
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -64,22 +65,22 @@ type plFig struct {
 
 // The limits weighed: ptc-go's former defaults and the seeds'.
 var (
-	plSmall = agent.PromptLimit{ListItems: 3, StringChars: 200}
-	plSeed  = agent.PromptLimit{ListItems: 5, StringChars: 1000}
+	plSmall = prompt.Options{InputItems: 3, InputChars: 200}
+	plSeed  = prompt.Options{InputItems: 5, InputChars: 1000}
 )
 
 func plTokens(s string) int { return (len(s) + 3) / 4 }
 
 // measure previews the case's system prompt under limit.
-func (c plCase) measure(t testing.TB, limit agent.PromptLimit) plFig {
+func (c plCase) measure(t testing.TB, limit prompt.Options) plFig {
 	t.Helper()
 	cfg := c.cfg
-	cfg.PromptLimit = limit
+	cfg.Presentation = limit
 	a, err := agent.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := agent.PreviewPrompt(a, agent.Options{Context: c.ctx})
+	p, err := a.Preview(agent.Options{Input: c.ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func (c plCase) measure(t testing.TB, limit agent.PromptLimit) plFig {
 	if c.text != "" {
 		f.text, f.textLen = plShownPrefix(sample, c.text), utf8.RuneCountInString(c.text)
 	}
-	chars := a.Config().PromptLimit.StringChars
+	chars := a.Config().Presentation.InputChars
 	for _, fact := range c.facts {
 		if strings.Contains(sample, strings.Trim(lisp.PrintString(fact.text), `"`)) {
 			f.seen++
@@ -277,10 +278,13 @@ func plDigestCase(t testing.TB) plCase {
 		rows = append(rows, a.(map[string]any))
 	}
 	return plCase{name: "examples/agents/digest.md (articles.json)",
-		cfg: agent.Config{Prompt: "Write a digest of the articles about {{topic}} in ctx/articles.",
+		cfg: agent.Config{
+			Prompt: "Write a digest of the articles about {{topic}} in ctx/articles.",
 			Signature: "(topic :string, articles [{title :string, source :string, body :string}]) -> " +
-				"{count :int, sources [:string], digest :string}", MaxTurns: 4,
-			SystemPrompt: agent.SystemPrompt{Suffix: "Keep the digest under 80 words, in plain sentences."}},
+				"{count :int, sources [:string], digest :string}",
+			MaxTurns:     4,
+			Presentation: prompt.Options{Suffix: "Keep the digest under 80 words, in plain sentences."},
+		},
 		ctx: ctx, entry: "articles", text: rows[0]["body"].(string), facts: plFactsOf(rows, "body", plFirstSentence("body"))}
 }
 
@@ -497,11 +501,11 @@ func plFirstSentence(field string) func(map[string]any) string {
 }
 
 // plTable renders the figures as docs/deviations.md shows them.
-func plTable(t testing.TB, cases []plCase, limits []agent.PromptLimit) string {
+func plTable(t testing.TB, cases []plCase, limits []prompt.Options) string {
 	var sb strings.Builder
 	sb.WriteString("| context |")
 	for _, l := range limits {
-		fmt.Fprintf(&sb, " %d/%d |", l.ListItems, l.StringChars)
+		fmt.Fprintf(&sb, " %d/%d |", l.InputItems, l.InputChars)
 	}
 	sb.WriteString("\n|---|")
 	sb.WriteString(strings.Repeat("---|", len(limits)))
@@ -537,7 +541,7 @@ func TestPromptLimitFigures(t *testing.T) {
 	cases := plCases(t)
 	t.Logf("tokens (bytes/4) of the system prompt (of its data section); rows of the sample whole/begun; "+
 		"characters of the first row's text shown/all; facts seen, reached by the string limit/all:\n%s",
-		plTable(t, cases, []agent.PromptLimit{plSmall, plSeed, {ListItems: 5, StringChars: 200}, {ListItems: 3, StringChars: 1000}}))
+		plTable(t, cases, []prompt.Options{plSmall, plSeed, {InputItems: 5, InputChars: 200}, {InputItems: 3, InputChars: 1000}}))
 
 	// {data, whole, begun, text, textLen, seen, reached} under 3/200 and
 	// under the defaults.
@@ -576,7 +580,7 @@ func TestPromptLimitFigures(t *testing.T) {
 			t.Errorf("%s: not pinned", c.name)
 			continue
 		}
-		for i, limit := range []agent.PromptLimit{plSmall, {}} {
+		for i, limit := range []prompt.Options{plSmall, {}} {
 			got := c.measure(t, limit)
 			if w[i].sys == 0 {
 				got.sys = 0 // the rest of the prompt is the goldens' business
@@ -587,7 +591,7 @@ func TestPromptLimitFigures(t *testing.T) {
 		}
 	}
 	// The defaults are the seeds' limits, and Config says so.
-	if got := agent.MustNew(agent.Config{Prompt: "p"}).Config().PromptLimit; got != plSeed {
-		t.Errorf("Config().PromptLimit = %+v, want %+v", got, plSeed)
+	if got := agent.MustNew(agent.Config{Prompt: "p"}).Config().Presentation; got.InputItems != plSeed.InputItems || got.InputChars != plSeed.InputChars || got.SystemMaxChars != 0 {
+		t.Errorf("Config().Presentation = %+v, want %+v", got, plSeed)
 	}
 }

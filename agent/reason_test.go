@@ -74,7 +74,7 @@ func TestReasonChained(t *testing.T) {
 	first := agent.MustNew(agent.Config{Prompt: "p", Signature: "-> {n :int}", MaxTurns: 1})
 	step, _ := first.Run(context.Background(), agent.Options{LLM: llmtest.NewScript(llmtest.Code(`(+ 1 2)`)).Func()})
 	second := agent.MustNew(agent.Config{Prompt: "q {{n}}", Signature: "(n :int) -> :int"})
-	_, err := second.Run(context.Background(), agent.Options{LLM: llmtest.NewScript(llmtest.Code(`(return 1)`)).Func(), Context: step})
+	_, err := second.Run(context.Background(), agent.Options{LLM: llmtest.NewScript(llmtest.Code(`(return 1)`)).Func(), Input: step})
 	if !errors.Is(err, agent.ReasonChainedFailure) || !errors.Is(err, agent.ReasonValidationError) {
 		t.Fatalf("%v: want both chained_failure and the upstream validation_error", err)
 	}

@@ -29,7 +29,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if m.obs != nil {
 			id, start = m.callIDs.Add(1), m.now()
 			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
-				RequestModel: m.modelName(), System: req.System, Messages: req.Messages})
+				System: req.System, Messages: req.Messages})
 		}
 		resp, err = m.safeCall(req)
 		// Whether and when the next attempt comes is decided before the
@@ -42,16 +42,13 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		}
 		if m.obs != nil {
 			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: m.since(start), Model: m.modelName(),
-				RequestModel: m.modelName(), Provider: resp.Provider}
+				Provider: resp.Provider}
 			if resp.RequestModel != "" { // a failed call's too (see llm.Func)
-				e.RequestModel = resp.RequestModel
+				e.Model = resp.RequestModel
 			}
 			if err == nil {
 				e.Tokens, e.Response, e.FinishReason = resp.Tokens, resp.Content, resp.FinishReason
 				e.ResponseModel = resp.Model
-				if resp.Model != "" {
-					e.Model = resp.Model
-				}
 			} else {
 				e.Kind, e.Err = LLMException, m.eventErr(err)
 				if retry {

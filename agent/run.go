@@ -20,23 +20,23 @@ import (
 
 // Options are the run-time parameters of a mission.
 type Options struct {
-	// LLM is the run's default model: the agent uses it unless its
-	// Config.LLM pins one, and nested agents without a model of their own
-	// inherit it (see the package doc, "Models", for where each LLM
-	// setting lives).
+	// LLM is the run's model: the agent uses it unless its Config.LLM pins
+	// one, and nested agents without one inherit it (docs/agents.md,
+	// "Which model").
 	LLM llm.Model
 	// Registry resolves model names (llm.Name). Nested agents inherit it.
 	Registry llm.Registry
-	// Context is the mission's input data, read by programs as ctx/name and
-	// by the prompt's placeholders: a map with string keys, a struct (by
-	// its json field names), a *lisp.Map, or a *Step, whose return value
-	// becomes the context and whose signature the ContextSignature (a
-	// failed Step ends the run at once with chained_failure).
+	// Input is the mission's input data, read by programs as ctx/name and
+	// by the prompt's placeholders: a map, a struct (by its json names), a
+	// *lisp.Map, or a *Step to chain (see docs/agents.md, "Input").
+	Input any
+	// Context is the old name of Input, accepted for one release.
+	//
+	// Deprecated: use Input; setting both fails with invalid_config.
 	Context any
-	// ContextSignature describes the context's types for the data
-	// inventory of the system prompt, as a signature's output type
-	// ("{user {name :string}, _ids [:int]}").
-	ContextSignature string
+	// InputSignature types the input for the system prompt's data
+	// inventory, as a signature's output type ("{user {name :string}}").
+	InputSignature string
 	// LLMOptions are passed to every LLM call as llm.Request.Options.
 	LLMOptions map[string]any
 	// Cache asks the LLM to cache the system prompt (llm.Request.Cache).
@@ -56,40 +56,24 @@ type Options struct {
 	Observers []Observer
 	// CollectMessages keeps the whole conversation in Step.Messages.
 	CollectMessages bool
-	// TokenLimit bounds the tokens (input and output) of the mission's
-	// whole tree: its own LLM calls and those of every agent it runs, as a
-	// tool (agent tools, LLM tools) or from a Go tool's code. Once they
-	// reach it, the mission whose LLM call reached it ends after that
-	// call, and every other mission of the tree, this one included,
-	// before its next LLM call (calls in flight complete). A mission's
-	// limit holds within its callers': a child's tighter limit ends the
-	// child alone. Zero: no limit. See docs/agents.md, "Limits across the
-	// tree".
+	// TokenLimit bounds the tokens of the mission's whole tree, nested
+	// agents included; zero: no limit. See docs/agents.md, "Limits across
+	// the tree".
 	TokenLimit int
-	// Budget, when set, is asked after every LLM call of the mission's
-	// tree whether it may go on, with the tree's usage so far (the turns,
-	// LLM requests and tokens of the mission and of every mission below
-	// it, Duration since the mission started); false ends the tree like
-	// TokenLimit does, and it is not asked again. Calls are serialized,
-	// and may come from the goroutines of nested missions. A panic counts
-	// as false, the Fail's reason then internal_error.
+	// Budget, when set, is asked after every LLM call of the tree, with the
+	// tree's usage so far, whether it may go on; false ends the tree as
+	// TokenLimit does (docs/agents.md, "Limits across the tree").
 	Budget func(Usage) bool
 	// OnBudgetExceeded says how a mission over its TokenLimit or Budget
 	// ends. The missions below it, ended by its limit, fail.
 	OnBudgetExceeded BudgetAction
-	// Sequential makes every pmap and pcalls of the mission's tree, the
-	// programs of nested agents included, run one call at a time, in
-	// order, as Limits.MaxParallel 1 would on every agent: the tool calls
-	// of the tree then come in the same order on every run (for
-	// deterministic replays). Nested agents inherit it; a nested agent's
-	// false does not undo its caller's true.
+	// Sequential runs every pmap and pcalls of the tree one call at a time,
+	// in order (as Limits.MaxParallel 1), for deterministic replays;
+	// nested agents inherit it.
 	Sequential bool
-	// CompileCache, when set, is where the mission's tree, nested agents
-	// included, keeps the programs it compiles, so that a text compiled
-	// once (by any mission given the cache) is not compiled again: one
-	// bounded cache for all the agents of a server. Without it, each
-	// Agent keeps its own (lisp.CacheConfig's default bounds), shared by
-	// its missions. Usage.CachedPrograms counts the hits.
+	// CompileCache, when set, keeps the programs the tree compiles, shared
+	// by every mission given it. Nil: each Agent keeps its own. Hits count
+	// in Usage.CachedPrograms.
 	CompileCache *lisp.Cache
 	// stage is the failed stage whose Step a pipeline passes as the
 	// context, for the chained_failure's message (nil: not a pipeline's).
@@ -173,7 +157,7 @@ type tree struct {
 	// limit is the innermost token limit or Budget of the tree above (and
 	// of) the mission: its usage is reported to it and to those above.
 	limit *treeLimit
-	// budgetSize is the root's TurnBudget, which the messages quote;
+	// budgetSize is the root's MaxTreeTurns, which the messages quote;
 	// spend who used its turns.
 	budgetSize int
 	spend      *turnSpend
@@ -300,7 +284,7 @@ type mission struct {
 	memory   *lisp.Namespace
 	memSizes map[string]int
 	// memoryOverruns counts the turns in a row whose definitions did not
-	// fit MemoryLimit (see memoryOverrun).
+	// fit MaxAgentMemory (see memoryOverrun).
 	memoryOverruns int
 	history        []lisp.Value
 	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
@@ -404,7 +388,7 @@ func (m *mission) setup() *Fail {
 	if fail := m.setContext(); fail != nil {
 		return fail
 	}
-	rt := &tree{maxDepth: m.a.cfg.MaxDepth, registry: m.opts.Registry, traceID: m.traceID,
+	rt := &tree{maxDepth: m.a.cfg.MaxNesting, registry: m.opts.Registry, traceID: m.traceID,
 		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs, clock: m.clock}
 	var inherited llm.Model
 	var parentFW *firewall
@@ -447,8 +431,8 @@ func (m *mission) setup() *Fail {
 	}
 	if rt.budget == nil {
 		rt.budget = new(atomic.Int64)
-		rt.budget.Store(int64(m.a.cfg.TurnBudget))
-		rt.budgetSize = m.a.cfg.TurnBudget
+		rt.budget.Store(int64(m.a.cfg.MaxTreeTurns))
+		rt.budgetSize = m.a.cfg.MaxTreeTurns
 	}
 	if rt.spend == nil {
 		rt.spend = &turnSpend{}
@@ -503,7 +487,7 @@ func (m *mission) setup() *Fail {
 	if fail := m.expandPrompt(); fail != nil {
 		return fail
 	}
-	if m.a.cfg.SystemPrompt.LanguageFunc == nil {
+	if m.a.cfg.Presentation.LanguageFunc == nil {
 		m.system = m.systemPrompt()
 		m.sysToks = estimateTokens(m.system)
 	}
@@ -520,7 +504,7 @@ const maxPromptBytes = 1 << 20
 // name a firewalled field are refused by New.)
 func (m *mission) expandPrompt() *Fail {
 	prompt, err := m.a.prompt.Execute(m.context, template.WithPrintOptions(lisp.PrintOptions{
-		FloatPrecision: max(m.a.cfg.FloatPrecision, 0),
+		FloatPrecision: max(m.a.cfg.Presentation.FloatPrecision, 0),
 		Redact:         m.fw.Redaction(),
 	}), template.WithMaxBytes(maxPromptBytes))
 	if err != nil {
@@ -544,11 +528,18 @@ func newTraceID() string {
 
 func estimateTokens(s string) int { return (len(s) + 3) / 4 }
 
-// setContext converts Options.Context, handles chaining and validates the
+// setContext converts Options.Input, handles chaining and validates the
 // input against the signature's parameters.
 func (m *mission) setContext() *Fail {
-	raw := m.opts.Context
-	sigText := m.opts.ContextSignature
+	raw := m.opts.Input
+	if m.opts.Context != nil {
+		if raw != nil {
+			return &Fail{Reason: ReasonInvalidConfig, Op: "Options.Context",
+				Message: "Options.Input and the deprecated Options.Context are both set: set Input only"}
+		}
+		raw = m.opts.Context
+	}
+	sigText := m.opts.InputSignature
 	if s, ok := raw.(*Step); ok {
 		if s == nil {
 			raw = nil
@@ -574,7 +565,7 @@ func (m *mission) setContext() *Fail {
 	if sigText != "" {
 		sig, err := signature.Parse(sigText)
 		if err != nil {
-			return &Fail{Reason: ReasonValidationError, Message: "ContextSignature: " + err.Error()}
+			return &Fail{Reason: ReasonValidationError, Message: "InputSignature: " + err.Error()}
 		}
 		m.ctxSig = sig
 	}
@@ -585,7 +576,7 @@ func (m *mission) setContext() *Fail {
 	case *lisp.Map:
 		ctxMap = c
 	default:
-		m.callback = "Options.Context" // FromGo calls the host's MarshalJSON
+		m.callback = "Options.Input" // FromGo calls the host's MarshalJSON
 		v, err := lisp.FromGo(c)
 		m.callback = ""
 		if err != nil {
@@ -657,12 +648,12 @@ func (rt *tree) depthFail() *Fail {
 		return nil
 	}
 	return &Fail{Reason: ReasonMaxDepthExceeded, Message: fmt.Sprintf(
-		"this agent would run at nesting level %d, past the limit of %d levels (the smallest MaxDepth of the agents above it)",
+		"this agent would run at nesting level %d, past the limit of %d levels (the smallest MaxNesting of the agents above it)",
 		rt.depth+1, rt.maxDepth)}
 }
 
 // budgetFail is the end of a mission for lack of turns in the tree's
-// budget, which the root's TurnBudget sets: the message says who used the
+// budget, which the root's MaxTreeTurns sets: the message says who used the
 // turns and what to raise.
 func (m *mission) budgetFail() *Fail {
 	who := m.rt.spend.String()
@@ -671,11 +662,11 @@ func (m *mission) budgetFail() *Fail {
 	}
 	if m.rt.depth == 0 && m.nested.empty() {
 		return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
-			"the mission used its budget of %d turns (TurnBudget), nested agents included%s; raise Config.TurnBudget",
+			"the mission used its budget of %d turns (MaxTreeTurns), nested agents included%s; raise Config.MaxTreeTurns",
 			m.rt.budgetSize, who)}
 	}
 	return &Fail{Reason: ReasonTurnBudgetExhausted, Message: fmt.Sprintf(
-		"the mission tree used its budget of %d turns (the root agent's TurnBudget)%s; raise the root agent's Config.TurnBudget",
+		"the mission tree used its budget of %d turns (the root agent's MaxTreeTurns)%s; raise the root agent's Config.MaxTreeTurns",
 		m.rt.budgetSize, who)}
 }
 
@@ -705,7 +696,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		fw:                m.fw,
 	}
 	if fail == nil {
-		step.Return = roundFloats(value, m.a.cfg.FloatPrecision)
+		step.Return = roundFloats(value, m.a.cfg.Presentation.FloatPrecision)
 		m.fw.MarkCopies(value, step.Return)
 	}
 	m.account()

@@ -26,7 +26,7 @@ func printed(v lisp.Value) string { return lisp.PrintString(v) }
 func TestSingleShot(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code("(+ ctx/x ctx/y)"))
 	step, err := run(t, agent.Config{Prompt: "Add {{x}} and {{y}}", MaxTurns: 1},
-		agent.Options{LLM: s.Func(), Context: map[string]any{"x": 10, "y": 5}})
+		agent.Options{LLM: s.Func(), Input: map[string]any{"x": 10, "y": 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestLoopReturn(t *testing.T) {
 		llmtest.Code(`(return {:count n :first (first ctx/items)})`),
 	)
 	step, err := run(t, agent.Config{Prompt: "Count the items", Signature: "{count :int, first :int}"},
-		agent.Options{LLM: s.Func(), Context: map[string]any{"items": []int{4, 5, 6}}})
+		agent.Options{LLM: s.Func(), Input: map[string]any{"items": []int{4, 5, 6}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,19 +153,48 @@ func TestChaining(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code(`{:result (* 2 ctx/n)}`), llmtest.Code(`{:final (+ ctx/result 10)}`))
 	doubler := agent.MustNew(agent.Config{Prompt: "Double {{n}}", Signature: "(n :int) -> {result :int}", MaxTurns: 1})
 	adder := agent.MustNew(agent.Config{Prompt: "Add 10 to {{result}}", Signature: "(result :int) -> {final :int}", MaxTurns: 1})
-	s1, err := doubler.Run(context.Background(), agent.Options{LLM: s.Func(), Context: map[string]any{"n": 5}})
+	s1, err := doubler.Run(context.Background(), agent.Options{LLM: s.Func(), Input: map[string]any{"n": 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := adder.Run(context.Background(), agent.Options{LLM: s.Func(), Context: s1})
+	s2, err := adder.Run(context.Background(), agent.Options{LLM: s.Func(), Input: s1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if printed(s2.Return) != "{:final 20}" {
 		t.Errorf("return %s", printed(s2.Return))
 	}
-	s3, err := adder.Run(context.Background(), agent.Options{LLM: s.Func(), Context: &agent.Step{Fail: &agent.Fail{Reason: "x", Message: "y"}}})
+	s3, err := adder.Run(context.Background(), agent.Options{LLM: s.Func(), Input: &agent.Step{Fail: &agent.Fail{Reason: "x", Message: "y"}}})
 	if err == nil || s3.Fail.Reason != agent.ReasonChainedFailure {
 		t.Errorf("chained: %+v", s3.Fail)
+	}
+}
+
+// TestDeprecatedContext: Options.Context still gives the input for one
+// release, and setting it beside Input is invalid_config.
+func TestDeprecatedContext(t *testing.T) {
+	a := agent.MustNew(agent.Config{Prompt: "Greet {{user}}", Signature: "(user :string) -> :string"})
+	for _, tc := range []struct {
+		name string
+		opts agent.Options
+		want agent.Reason
+	}{
+		{"Input", agent.Options{Input: map[string]any{"user": "ann"}}, ""},
+		{"Context", agent.Options{Context: map[string]any{"user": "ann"}}, ""},
+		{"both", agent.Options{Input: map[string]any{"user": "ann"}, Context: map[string]any{"user": "bob"}}, agent.ReasonInvalidConfig},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.LLM = llmtest.NewScript(llmtest.Code(`(return (str "hi " ctx/user))`)).Func()
+			step, err := a.Run(context.Background(), tc.opts)
+			if tc.want == "" {
+				if err != nil || step.Return != "hi ann" {
+					t.Fatalf("got %v, %v", step.Return, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %s", err, tc.want)
+			}
+		})
 	}
 }

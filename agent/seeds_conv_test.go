@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -58,42 +59,42 @@ func TestThenChecksRequiredFields(t *testing.T) {
 // "minimal", the seeds' name of the token-efficient reference, is compact
 // wherever a profile is named.
 func TestMinimalProfile(t *testing.T) {
-	if agent.LanguageReference("minimal") == "" || agent.LanguageReference("minimal") != agent.LanguageReference("compact") {
+	if prompt.Reference("minimal") == "" || prompt.Reference("minimal") != prompt.Reference("compact") {
 		t.Error("LanguageReference(minimal) is not compact's")
 	}
-	if got := agent.LanguageProfiles(); strings.Join(got, ",") != "default,compact" {
+	if got := prompt.Profiles(); strings.Join(got, ",") != "default,compact" {
 		t.Errorf("LanguageProfiles() = %v", got)
 	}
-	for _, name := range agent.LanguageProfiles() {
-		if agent.LanguageReference(name) == "" {
+	for _, name := range prompt.Profiles() {
+		if prompt.Reference(name) == "" {
 			t.Errorf("LanguageReference(%q) is empty", name)
 		}
 	}
 	system := func(cfg agent.Config) string {
 		t.Helper()
-		p, err := agent.PreviewPrompt(agent.MustNew(cfg), agent.Options{})
+		p, err := agent.MustNew(cfg).Preview(agent.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p.System
 	}
-	compact := system(agent.Config{Prompt: "P", SystemPrompt: agent.SystemPrompt{Language: "compact"}})
+	compact := system(agent.Config{Prompt: "P", Presentation: prompt.Options{Language: "compact"}})
 	if compact == system(agent.Config{Prompt: "P"}) {
 		t.Fatal("compact and default give the same prompt")
 	}
-	if got := system(agent.Config{Prompt: "P", SystemPrompt: agent.SystemPrompt{Language: "minimal"}}); got != compact {
+	if got := system(agent.Config{Prompt: "P", Presentation: prompt.Options{Language: "minimal"}}); got != compact {
 		t.Error("Language minimal is not compact")
 	}
-	byFunc := agent.Config{Prompt: "P", SystemPrompt: agent.SystemPrompt{LanguageFunc: func(agent.PromptState) string { return "minimal" }}}
+	byFunc := agent.Config{Prompt: "P", Presentation: prompt.Options{LanguageFunc: func(prompt.State) string { return "minimal" }}}
 	if got := system(byFunc); got != compact {
 		t.Error("a LanguageFunc's minimal is not compact")
 	}
-	_, err := agent.New(agent.Config{Prompt: "P", SystemPrompt: agent.SystemPrompt{Language: "tiny"}})
+	_, err := agent.New(agent.Config{Prompt: "P", Presentation: prompt.Options{Language: "tiny"}})
 	if err == nil || !strings.Contains(err.Error(), "minimal") {
 		t.Errorf("an unknown profile: %v", err)
 	}
 	f, err := agentfile.Parse("a.md", []byte("---\nlanguage: minimal\n---\nP"))
-	if err != nil || f.Config.SystemPrompt.Language != "minimal" {
+	if err != nil || f.Config.Presentation.Language != "minimal" {
 		t.Fatalf("agent file: %v", err)
 	}
 	if got := system(f.Config); got != compact {
@@ -106,12 +107,15 @@ func TestMinimalProfile(t *testing.T) {
 func TestLanguageFuncSeesMemoryValues(t *testing.T) {
 	const secret = "sk-live-4c0ffee-9d1e"
 	var seen []lisp.Value
-	cfg := agent.Config{Prompt: "P", SystemPrompt: agent.SystemPrompt{LanguageFunc: func(st agent.PromptState) string {
-		n, _ := st.MemoryValues.Get("n")
-		seen = append(seen, n)
-		key, _ := st.MemoryValues.Get("_key")
-		return "Remember n. The key is " + lisp.PrintString(key)
-	}}}
+	cfg := agent.Config{
+		Prompt: "P",
+		Presentation: prompt.Options{LanguageFunc: func(st prompt.State) string {
+			n, _ := st.MemoryValues.Get("n")
+			seen = append(seen, n)
+			key, _ := st.MemoryValues.Get("_key")
+			return "Remember n. The key is " + lisp.PrintString(key)
+		}},
+	}
 	script := llmtest.NewScript(llmtest.Code(`{:n 3 :_key "`+secret+`"}`), llmtest.Code(`(return memory/n)`))
 	step, err := agent.MustNew(cfg).Run(context.Background(), agent.Options{LLM: script.Func()})
 	if err != nil {

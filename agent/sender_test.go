@@ -24,10 +24,10 @@ func senderOf(r llm.Request) sender { return sender{r.Agent, r.Depth, r.TraceID,
 // tool, which calls an LLM tool, and the LLM tool itself) sees in every
 // request which mission sent it, as that mission's events and Step say.
 func TestRequestSender(t *testing.T) {
-	classify := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{
+	classify := toolOf(t)(agent.NewLLMTool(agent.Config{
 		Prompt:    "Classify {{text}}",
 		Signature: "(text :string) -> {urgent :bool}",
-	}))
+	}, agent.AsToolOptions{}))
 	research := toolOf(t)(agent.MustNew(agent.Config{
 		Name: "researcher", Prompt: "Research {{q}}", Signature: "(q :string) -> {urgent :bool}",
 		Description: "Researches.", Tools: map[string]agent.Tool{"classify": classify},
@@ -106,7 +106,7 @@ func TestRequestSender(t *testing.T) {
 	// A compiling mission's requests carry its name and trace id too.
 	c := agent.MustNew(agent.Config{Name: "adder", Prompt: "Add", Signature: "(x :int) -> :int"})
 	cs := llmtest.NewScript(llmtest.Code(`(return (+ ctx/x 1))`))
-	compiled, err := c.Compile(context.Background(), agent.Options{LLM: cs.Func(), Context: map[string]any{"x": 1}})
+	compiled, err := c.Compile(context.Background(), agent.Options{LLM: cs.Func(), Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

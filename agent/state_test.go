@@ -73,7 +73,7 @@ func TestCellsBehindTheFirewall(t *testing.T) {
 		llmtest.Code(`(return (count (:t @box)))`),
 	)
 	step, err := run(t, agent.Config{Prompt: "Keep it", MaxTurns: 5},
-		agent.Options{LLM: s.Func(), Context: map[string]any{"_token": token, "user": "ada"}})
+		agent.Options{LLM: s.Func(), Input: map[string]any{"_token": token, "user": "ada"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestCellsInMemoryStayBounded(t *testing.T) {
 	)
 	// A swap! that grows an atom past the limit is an error turn (the atom
 	// keeps what it was given: a swap! is not a definition to roll back).
-	step, _ = run(t, agent.Config{Prompt: "Grow", MaxTurns: 3, MemoryLimit: 10_000}, agent.Options{LLM: grow.Func()})
+	step, _ = run(t, agent.Config{Prompt: "Grow", MaxTurns: 3, MaxAgentMemory: 10_000}, agent.Options{LLM: grow.Func()})
 	if step.Fail != nil || len(step.Trace) != 3 || !strings.Contains(step.Trace[1].Error, "memory_limit_exceeded") ||
 		!strings.Contains(step.Trace[1].Error, "Largest: rows") {
 		t.Errorf("fail %+v after %d turns, want the memory limit's error on turn 2: %+v", step.Fail, step.Usage.Turns, step.Trace)
@@ -147,11 +147,11 @@ func TestCellsInMemoryStayBounded(t *testing.T) {
 // as what it holds).
 func TestCellsToTools(t *testing.T) {
 	var got any
-	tools := map[string]agent.Tool{"save": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+	tools := map[string]agent.Tool{"save": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		g, err := lisp.ToGo(args)
 		got = g
 		return "ok", err
-	})}
+	}}}
 	s := llmtest.NewScript(llmtest.Code(`(let [a (atom {:n 1})] (swap! a update :n inc) (return (tool/save {:state a})))`))
 	if _, err := run(t, agent.Config{Prompt: "Save", Tools: tools, MaxTurns: 2}, agent.Options{LLM: s.Func()}); err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func TestCellsPassedToAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 	step, err := run(t, agent.Config{Prompt: "Go", Tools: map[string]agent.Tool{"child": tool}, MaxTurns: 2},
-		agent.Options{LLM: s.Func(), Context: map[string]any{"_secret": secret}})
+		agent.Options{LLM: s.Func(), Input: map[string]any{"_secret": secret}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,7 @@ const (
 	ReasonFailed              Reason = "failed"                   // (fail v) without a :reason
 	ReasonMaxTurnsExceeded    Reason = "max_turns_exceeded"       // no return or fail within MaxTurns
 	ReasonMaxDepthExceeded    Reason = "max_depth_exceeded"       // agents nested deeper than MaxDepth
-	ReasonTurnBudgetExhausted Reason = "turn_budget_exhausted"    // the mission tree used up TurnBudget
+	ReasonTurnBudgetExhausted Reason = "turn_budget_exhausted"    // the mission tree used up MaxTreeTurns
 	ReasonMissionTimeout      Reason = "mission_timeout"          // MissionTimeout passed
 	ReasonLLMError            Reason = "llm_error"                // the LLM failed, retries included
 	ReasonLLMRequired         Reason = "llm_required"             // no LLM anywhere
@@ -218,7 +218,7 @@ const (
 	ReasonValidationError     Reason = "validation_error"         // input or single-shot output breaks the signature
 	ReasonToolError           Reason = "tool_error"               // ... a tool failed
 	ReasonUnknownTool         Reason = "unknown_tool"             // ... called a tool that does not exist
-	ReasonMemoryLimitExceeded Reason = "memory_limit_exceeded"    // memory grew past MemoryLimit
+	ReasonMemoryLimitExceeded Reason = "memory_limit_exceeded"    // memory grew past MaxAgentMemory
 	ReasonChainedFailure      Reason = "chained_failure"          // the context was a failed Step
 	ReasonTemplateError       Reason = "template_error"           // a placeholder has no value
 	ReasonBudgetExceeded      Reason = "budget_callback_exceeded" // TokenLimit or Budget said stop

@@ -66,8 +66,8 @@ type Tool struct {
 // must be called, if at all, before that function returns. Wraps apply
 // in order: the last one added runs first.
 //
-// Only tools run by a Go function (Func, NewTool, a literal with a
-// Func) are wrapped: an agent, an LLM or a compiled agent called as a tool
+// Only tools run by a Go function (NewTool, a literal with a Func) are
+// wrapped: an agent, an LLM or a compiled agent called as a tool
 // (Agent.AsTool, NewLLMTool, CompiledAgent.AsTool) is returned as it is,
 // since its work goes through the run's model, which is where to record
 // it.
@@ -99,11 +99,6 @@ func NewTool[In, Out any](description string, fn func(context.Context, In) (Out,
 	}
 	return Tool{Signature: t.Signature().String(), Description: t.Description(), typed: t}
 }
-
-// Func returns a tool for a plain function without a contract: it gets
-// the arguments as the program wrote them. NewTool makes a typed one, whose
-// signature the LLM sees and whose arguments are checked.
-func Func(f ToolFunc) Tool { return Tool{Func: f} }
 
 // boundTool is a validated tool.
 type boundTool struct {

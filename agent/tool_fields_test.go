@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -25,7 +26,7 @@ func TestToolFieldDescriptions(t *testing.T) {
 	}
 	with := agent.MustNew(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"track": track(map[string]string{"id": "the tracking id, written TRK-000123"})}})
 	without := agent.MustNew(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"track": track(nil)}})
-	p, err := agent.PreviewPrompt(with, agent.Options{})
+	p, err := with.Preview(agent.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,18 +54,18 @@ func TestToolFieldDescriptions(t *testing.T) {
 // The model is told which tools are agents (a mission per call, floats
 // rounded as the child rounds them) and which are a model's judgement.
 func TestToolNotes(t *testing.T) {
-	child := agent.MustNew(agent.Config{Prompt: "Score {{name}}", Signature: "(name :string) -> {score :float}", FloatPrecision: 3})
+	child := agent.MustNew(agent.Config{Prompt: "Score {{name}}", Signature: "(name :string) -> {score :float}", Presentation: prompt.Options{FloatPrecision: 3}})
 	asTool, err := child.AsTool(agent.AsToolOptions{Description: "Scores a customer."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Is {{text}} urgent?", Signature: "(text :string) -> :bool"})
+	judge, err := agent.NewLLMTool(agent.Config{Prompt: "Is {{text}} urgent?", Signature: "(text :string) -> :bool"}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	plain := agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }, Signature: "() -> :int"}
 	a := agent.MustNew(agent.Config{Prompt: "P", Tools: map[string]agent.Tool{"score": asTool, "urgent": judge, "count": plain}})
-	p, err := agent.PreviewPrompt(a, agent.Options{})
+	p, err := a.Preview(agent.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

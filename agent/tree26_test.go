@@ -19,8 +19,11 @@ import (
 // ordinary fan-out of issue 26.
 func fanOut(t *testing.T, budget int) (*agent.Step, error) {
 	t.Helper()
-	classify := toolOf(t)(agent.NewLLMTool(agent.LLMToolConfig{Prompt: "Classify {{text}}",
-		Signature: "(text :string) -> {label :string}", Description: "Classifies a text."}))
+	classify := toolOf(t)(agent.NewLLMTool(agent.Config{
+		Prompt:      "Classify {{text}}",
+		Signature:   "(text :string) -> {label :string}",
+		Description: "Classifies a text.",
+	}, agent.AsToolOptions{}))
 	model := llm.Func(func(_ context.Context, req llm.Request) (llm.Response, error) {
 		code := func(p string) (llm.Response, error) { return llm.Response{Content: "```clojure\n" + p + "\n```"}, nil }
 		if strings.HasPrefix(req.Prompt, "Fan") {
@@ -35,9 +38,9 @@ func fanOut(t *testing.T, budget int) (*agent.Step, error) {
 	for i := range items {
 		items[i] = "item"
 	}
-	root := agent.MustNew(agent.Config{Name: "fan", Prompt: "Fan out", TurnBudget: budget,
+	root := agent.MustNew(agent.Config{Name: "fan", Prompt: "Fan out", MaxTreeTurns: budget,
 		Tools: map[string]agent.Tool{"classify": classify}})
-	return root.Run(context.Background(), agent.Options{LLM: model, Context: map[string]any{"items": items}})
+	return root.Run(context.Background(), agent.Options{LLM: model, Input: map[string]any{"items": items}})
 }
 
 // TestFanOutTurnBudget: twelve LLM-tool calls and the root's two turns fit
@@ -56,18 +59,18 @@ func TestFanOutTurnBudget(t *testing.T) {
 		t.Fatalf("budget 10: %v", err)
 	}
 	msg := step.Fail.Message
-	for _, want := range []string{"budget of 10 turns", "raise the root agent's Config.TurnBudget",
+	for _, want := range []string{"budget of 10 turns", "raise the root agent's Config.MaxTreeTurns",
 		`1 by the root agent "fan"`, `9 by 9 missions of "classify"`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
 	}
-	// A lone mission is told to raise its own TurnBudget.
+	// A lone mission is told to raise its own MaxTreeTurns.
 	s := &routed{routes: map[string][]string{"Loop": {`(+ 1 1)`}}}
-	lone := agent.MustNew(agent.Config{Name: "lone", Prompt: "Loop", MaxTurns: 10, TurnBudget: 3})
+	lone := agent.MustNew(agent.Config{Name: "lone", Prompt: "Loop", MaxTurns: 10, MaxTreeTurns: 3})
 	step, _ = lone.Run(context.Background(), agent.Options{LLM: s.Func()})
 	if f := step.Fail; f == nil || f.Reason != agent.ReasonTurnBudgetExhausted ||
-		!strings.Contains(f.Message, `: 3 by the root agent "lone"; raise Config.TurnBudget`) {
+		!strings.Contains(f.Message, `: 3 by the root agent "lone"; raise Config.MaxTreeTurns`) {
 		t.Errorf("lone: %+v", f)
 	}
 }
@@ -129,7 +132,7 @@ func nestedPmaps(t *testing.T, leaf agent.ToolFunc, opts agent.Options) {
 	// Generous limits: the parallel run's leaf calls wait for each other.
 	limits := lisp.Limits{Timeout: 5 * time.Minute}
 	child := agent.MustNew(agent.Config{Name: "child", Prompt: "Child {{n}}", Signature: "(n :int) -> :int", Limits: limits,
-		Description: "Counts.", Tools: map[string]agent.Tool{"leaf": agent.Func(leaf)}})
+		Description: "Counts.", Tools: map[string]agent.Tool{"leaf": agent.Tool{Func: leaf}}})
 	root := agent.MustNew(agent.Config{Name: "root", Prompt: "Root", Limits: limits,
 		Tools: map[string]agent.Tool{"child": toolOf(t)(child.AsTool(agent.AsToolOptions{}))}})
 	opts.LLM = model.Func()

@@ -85,9 +85,10 @@ const (
 )
 
 func treeVault() agent.Tool {
-	return agent.Func(func(context.Context, *lisp.Map) (any, error) {
+	return agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 		return map[string]any{"_token": treeSecret, "_pin": treePin, "_rows": []any{[]any{treeRowA, "rowB"}}}, nil
-	})
+	}}
+
 }
 
 // treeChildProgram copies the vault's firewalled fields under public keys.
@@ -210,7 +211,7 @@ func treeLooper(name string) *agent.Agent {
 // treeBudgetRoot returns a root with the tools, looping too once they
 // returned.
 func treeBudgetRoot(tools map[string]agent.Tool) *agent.Agent {
-	return agent.MustNew(agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 50, TurnBudget: 200, Tools: tools})
+	return agent.MustNew(agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 50, MaxTreeTurns: 200, Tools: tools})
 }
 
 // A TokenLimit set on a mission bounds its whole tree, on every route: an
@@ -224,8 +225,11 @@ func TestTreeTokenLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "JUDGE {{x}}", Signature: "(x :int) -> :int",
-		Description: "Judges.", Retries: -1})
+	judge, err := agent.NewLLMTool(agent.Config{
+		Prompt:      "JUDGE {{x}}",
+		Signature:   "(x :int) -> :int",
+		Description: "Judges.",
+	}, agent.AsToolOptions{Retries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,9 +291,13 @@ func TestTreeChildTokenLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "JUDGE {{x}}", Signature: "(x :int) -> :int",
-		Description: "Judges.", Tools: map[string]agent.Tool{"noop": agent.Func(func(context.Context, *lisp.Map) (any, error) { return 1, nil })},
-		MaxTurns: 10, TokenLimit: 200})
+	judge, err := agent.NewLLMTool(agent.Config{
+		Prompt:      "JUDGE {{x}}",
+		Signature:   "(x :int) -> :int",
+		Description: "Judges.",
+		Tools:       map[string]agent.Tool{"noop": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return 1, nil }}},
+		MaxTurns:    10,
+	}, agent.AsToolOptions{TokenLimit: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,19 +532,19 @@ func TestTreeRunTool(t *testing.T) {
 	}
 	host := agent.MustNew(agent.Config{Prompt: "HOST", Tools: map[string]agent.Tool{
 		"comp": must(comp.AsTool(agent.AsToolOptions{})),
-		"go": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
-			step, err := child.Run(ctx, agent.Options{Context: args, Observers: []agent.Observer{agent.ObserverFunc(
+		"go": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
+			step, err := child.Run(ctx, agent.Options{Input: args, Observers: []agent.Observer{agent.ObserverFunc(
 				func(_ context.Context, e *agent.Event) { childDepth = e.Depth })}})
 			if err != nil {
 				return nil, err
 			}
 			return step.Return, nil
-		}),
+		}},
+
 		"nested": nestedTool,
 	}})
 	// The caller firewalls who: a caller's secret passed down.
-	caller := agent.MustNew(agent.Config{Prompt: "CALLER", MaxTurns: 2, Tools: map[string]agent.Tool{"go": agent.Func(
-		func(context.Context, *lisp.Map) (any, error) { return nil, nil })}})
+	caller := agent.MustNew(agent.Config{Prompt: "CALLER", MaxTurns: 2, Tools: map[string]agent.Tool{"go": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }}}})
 	var pos engine.Position
 	_, _ = caller.Run(context.Background(), agent.Options{LLM: (&treeModel{routes: map[string][]string{"CALLER": {
 		`(tool/go {:who ctx/_who})`, `(return 1)`}}}).Func(), Context: map[string]any{"_who": "caller-secret-42"},

@@ -154,7 +154,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 	}
 	if m.obs != nil {
 		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Tokens: tr.Tokens,
-			Program: tr.Program, Cached: tr.Cached, ErrorText: tr.Error, Output: m.eventOutput(tr.Output)}
+			Program: tr.Program, Cached: tr.Cached, Err: turnErr(tr.Error), Output: m.eventOutput(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
 			e.ResultText = m.eventText(tr.Result)
 			if m.obs.raw {
@@ -261,7 +261,7 @@ func (m *mission) memoryOverrun(tr *Turn, reply string, before *lisp.Namespace, 
 	b := lisp.NewMapBuilder(nil)
 	b.Set(lisp.Keyword("reason"), lisp.Keyword(ReasonMemoryLimitExceeded))
 	b.Set(lisp.Keyword("message"), msg)
-	b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("limit"), int64(m.a.cfg.MemoryLimit),
+	b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("limit"), int64(m.a.cfg.MaxAgentMemory),
 		lisp.Keyword("size"), int64(over.size)))
 	m.lastFail = b.Map()
 	m.feedback(tr, reply, m.errorFeedback(msg, tr.Output, m.toolWarnings(tr.ToolCalls)))
@@ -554,4 +554,13 @@ func (m *mission) limits() lisp.Limits {
 		l.MaxParallel = 1
 	}
 	return l
+}
+
+// turnErr is the error of a turn's program as the LLM was told it, for
+// Event.Err (nil when the turn had none).
+func turnErr(text string) error {
+	if text == "" {
+		return nil
+	}
+	return errors.New(text)
 }

@@ -164,7 +164,7 @@ func Run(ctx context.Context, tasks []Task, cfg Config) (*Report, error) {
 			t := &tasks[ti]
 			ac := t.Config
 			if v.Profile != "" {
-				ac.SystemPrompt.Language = v.Profile
+				ac.Presentation.Language = v.Profile
 			}
 			a, err := agent.New(ac)
 			if err != nil {
@@ -237,7 +237,7 @@ func runOne(ctx context.Context, key RunKey, a *agent.Agent, t *Task, c *Case, v
 		model = m
 	}
 	opts := t.Options
-	opts.LLM, opts.Context, opts.Trace = model, c.Input, agent.TraceOn // the trace counts error turns
+	opts.LLM, opts.Input, opts.Trace = model, c.Input, agent.TraceOn // the trace counts error turns
 	start := time.Now()
 	step, _ := a.Run(ctx, opts)
 	r.Duration = time.Since(start)

@@ -87,7 +87,7 @@ func TestAgentLargeCatalogSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv, err := agent.PreviewPrompt(a, agent.Options{})
+	pv, err := a.Preview(agent.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -308,7 +309,7 @@ const codeModeCheatSheet = `PTC-Lisp: Clojure syntax and core functions; no Java
 
 // codeModeDescription builds the tool's description: its purpose, the
 // cheat-sheet, and the tools with their signatures.
-func codeModeDescription(tools []agent.ToolSchema, opts CodeModeOptions) string {
+func codeModeDescription(tools []prompt.ToolSchema, opts CodeModeOptions) string {
 	var sb strings.Builder
 	purpose := codeModePurpose
 	if strings.TrimSpace(opts.Description) != "" {
@@ -327,7 +328,7 @@ func codeModeDescription(tools []agent.ToolSchema, opts CodeModeOptions) string 
 		limit = len(tools)
 	}
 	// The catalog search first: it finds the tools that are not listed.
-	var listed []agent.ToolSchema
+	var listed []prompt.ToolSchema
 	hasSearch := false
 	for _, t := range tools {
 		if t.Name == searchTool {
@@ -371,7 +372,7 @@ func codeModeDescription(tools []agent.ToolSchema, opts CodeModeOptions) string 
 // toolLine is one tool in the description:
 //
 //   - tool/gh.search (query :string) -> [{id :int}]: Search issues.
-func toolLine(t agent.ToolSchema) string {
+func toolLine(t prompt.ToolSchema) string {
 	var sb strings.Builder
 	sb.WriteString("- tool/")
 	sb.WriteString(t.Name)

@@ -133,10 +133,10 @@ func TestCodeModeRuntimeError(t *testing.T) {
 
 func TestCodeModeLimits(t *testing.T) {
 	var calls atomic.Int32
-	tools := map[string]agent.Tool{"tick": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+	tools := map[string]agent.Tool{"tick": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 		calls.Add(1)
 		return 1, nil
-	})}
+	}}}
 	cs := svCodeMode(t, tools, mcp.CodeModeOptions{Limits: lisp.Limits{MaxSteps: 10_000, MaxToolCalls: 3}})
 	res, _ := svRun(t, cs, `(reduce + (map inc (range 100000)))`, nil)
 	if txt := svText(res); !res.IsError || !strings.Contains(txt, "step_limit_exceeded") {
@@ -199,7 +199,7 @@ func TestCodeModeFirewall(t *testing.T) {
 func TestCodeModeCancellation(t *testing.T) {
 	started := make(chan struct{})
 	sawCancel := make(chan error, 1)
-	tools := map[string]agent.Tool{"slow.wait": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+	tools := map[string]agent.Tool{"slow.wait": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 		close(started)
 		select {
 		case <-ctx.Done():
@@ -209,7 +209,7 @@ func TestCodeModeCancellation(t *testing.T) {
 			sawCancel <- nil
 			return "too late", nil
 		}
-	})}
+	}}}
 	s := mcp.NewService(mcp.ServiceOptions{})
 	if err := s.AddCodeMode(tools, mcp.CodeModeOptions{Limits: lisp.Limits{Timeout: 5 * time.Minute}}); err != nil {
 		t.Fatal(err)
@@ -318,8 +318,8 @@ func TestCodeModeRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddCodeMode(map[string]agent.Tool{"sub": subTool}, mcp.CodeModeOptions{}); !errors.Is(err, agent.ErrNotCompilable) {
-		t.Errorf("an agent tool: %v, want ErrNotCompilable", err)
+	if err := s.AddCodeMode(map[string]agent.Tool{"sub": subTool}, mcp.CodeModeOptions{}); !errors.Is(err, agent.ReasonNotCompilable) {
+		t.Errorf("an agent tool: %v, want ReasonNotCompilable", err)
 	}
 	if err := s.AddCodeMode(nil, mcp.CodeModeOptions{Name: "bad name"}); err == nil {
 		t.Error("a bad name was accepted")
@@ -335,9 +335,9 @@ func TestCodeModeRefusals(t *testing.T) {
 // TestCodeModeCheatSheetRuns runs every parenthesized form of the code-mode
 // description's cheat-sheet, so that it never teaches a form that fails.
 func TestCodeModeCheatSheetRuns(t *testing.T) {
-	tools := map[string]agent.Tool{"name": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+	tools := map[string]agent.Tool{"name": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 		return map[string]any{"ok": true}, nil
-	})}
+	}}}
 	s := mcp.NewService(mcp.ServiceOptions{})
 	if err := s.AddCodeMode(tools, mcp.CodeModeOptions{}); err != nil {
 		t.Fatal(err)

@@ -15,11 +15,11 @@ import (
 // code-mode program by its Limits.Timeout (-1 here: none).
 func TestServedToolsHaveNoMissionClock(t *testing.T) {
 	var bounded []bool
-	probe := map[string]agent.Tool{"probe": agent.Func(func(ctx context.Context, _ *lisp.Map) (any, error) {
+	probe := map[string]agent.Tool{"probe": agent.Tool{Func: func(ctx context.Context, _ *lisp.Map) (any, error) {
 		_, ok := ctx.Deadline()
 		bounded = append(bounded, ok)
 		return 1, nil
-	})}
+	}}}
 	s := mcp.NewService(mcp.ServiceOptions{})
 	if err := s.AddTools(probe); err != nil {
 		t.Fatal(err)

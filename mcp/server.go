@@ -67,11 +67,11 @@ func (s *Service) AddAgent(name string, a *agent.Agent, opts agent.Options) erro
 	outSchema, wrap := objectSchema(out)
 	base := opts
 	var defaults *lisp.Map
-	if base.Context != nil {
-		v, err := lisp.FromGo(base.Context)
+	if base.Input != nil {
+		v, err := lisp.FromGo(base.Input)
 		m, ok := v.(*lisp.Map)
 		if err != nil || !ok {
-			return fmt.Errorf("mcp: AddAgent %q: Options.Context must be a map of defaults, got %T", name, base.Context)
+			return fmt.Errorf("mcp: AddAgent %q: Options.Context must be a map of defaults, got %T", name, base.Input)
 		}
 		defaults = m
 		in = withoutRequired(in, m)
@@ -82,9 +82,9 @@ func (s *Service) AddAgent(name string, a *agent.Agent, opts agent.Options) erro
 			return errorResult(err.Error()), nil
 		}
 		o := base
-		o.Context = args
+		o.Input = args
 		if defaults != nil {
-			o.Context = mergeArgs(defaults, args)
+			o.Input = mergeArgs(defaults, args)
 		}
 		step, _ := a.Run(ctx, o)
 		return stepResult(step, wrap, failErrorText), nil
@@ -142,7 +142,7 @@ func goTool(name string, t agent.Tool) (*mcpsdk.Tool, mcpsdk.ToolHandler, error)
 	// as in a mission.
 	compiled, err := a.CompileSource("(tool/" + name + " ctx/args)")
 	switch {
-	case errors.Is(err, agent.ErrNotCompilable):
+	case errors.Is(err, agent.ReasonNotCompilable):
 		// A tool whose calls need an LLM: an agent tool or an LLM tool.
 		child, model, ok := a.Engine().NestedTool(name)
 		if !ok {
@@ -172,7 +172,7 @@ func nestedHandler(child *agent.Agent, model llm.Model, wrap bool) mcpsdk.ToolHa
 		if err != nil {
 			return errorResult(err.Error()), nil
 		}
-		step, _ := child.Run(ctx, agent.Options{LLM: model, Context: args})
+		step, _ := child.Run(ctx, agent.Options{LLM: model, Input: args})
 		return stepResult(step, wrap, failErrorText), nil
 	}
 }

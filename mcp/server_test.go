@@ -301,7 +301,7 @@ func TestAddAgentRefusals(t *testing.T) {
 	if err := s.AddAgent("a", plain, agent.Options{LLM: script.Func()}); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Errorf("duplicate name: %v", err)
 	}
-	if err := s.AddTools(map[string]agent.Tool{"a": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil })}); err == nil {
+	if err := s.AddTools(map[string]agent.Tool{"a": {Func: func(ctx context.Context, args *lisp.Map) (any, error) { return nil, nil }}}); err == nil {
 		t.Error("AddTools took a name AddAgent had")
 	}
 }
@@ -359,7 +359,7 @@ func TestAddTools(t *testing.T) {
 }
 
 func TestAddToolsAllOrNothing(t *testing.T) {
-	ok := agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) { return 1, nil })
+	ok := agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) { return 1, nil }}
 	s := mcp.NewService(mcp.ServiceOptions{})
 	for _, tools := range []map[string]agent.Tool{
 		{"a": ok, "b": {}}, // no Func

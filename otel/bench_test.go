@@ -41,9 +41,9 @@ func BenchmarkObserverTurn(b *testing.B) {
 		return llmtest.Code(`(return x1)`)
 	}
 	a := agent.MustNew(agent.Config{Name: "bench", Prompt: "Fetch.", MaxTurns: benchTurns,
-		Tools: map[string]agent.Tool{"get": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"get": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			return map[string]any{"items": []any{1, 2, 3}, "_secret": "s3cr3t-value"}, nil
-		})}})
+		}}}})
 	sdkObserver := func(b *testing.B, capture bool) agent.Observer {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(discard{}))
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))

@@ -61,7 +61,7 @@
 //     description, the error as the LLM was told it.
 //   - chat, named "chat {gen_ai.request.model}" ("chat" when no model is
 //     named): gen_ai.operation.name = "chat"; gen_ai.request.model, the
-//     model asked for (agent.Event.RequestModel: the adapter's configured
+//     model asked for (agent.Event.Model: the adapter's configured
 //     model, else the llm.Name; absent when nothing names it);
 //     gen_ai.response.model, the model that answered (a dated version of
 //     it, often), which never replaces the request model;

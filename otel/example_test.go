@@ -27,9 +27,9 @@ func ExampleNewObserver() {
 	}
 
 	finder := agent.MustNew(agent.Config{Name: "finder", Prompt: "Count the urgent emails.", MaxTurns: 3,
-		Tools: map[string]agent.Tool{"list-emails": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"list-emails": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			return []any{map[string]any{"urgent": true}, map[string]any{"urgent": false}}, nil
-		})}})
+		}}}})
 	model := llmtest.NewScript(
 		llmtest.Code(`(def emails (tool/list-emails {}))`),
 		llmtest.Code(`(return (count (filter :urgent emails)))`),

@@ -58,9 +58,10 @@ func missionAgent(t testing.TB) *agent.Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	search := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+	search := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		return map[string]any{"items": []any{1, 2, 3}, "_secret": toolSecret}, nil
-	})
+	}}
+
 	return agent.MustNew(agent.Config{Name: "triage", Prompt: "Triage the inbox.", MaxTurns: 4,
 		Tools:    map[string]agent.Tool{"search": search, "square": square},
 		LLMRetry: llm.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, Jitter: -1}})
@@ -75,7 +76,7 @@ func TestMission(t *testing.T) {
 	ctx, caller := h.tp.Tracer("test").Start(context.Background(), "request")
 	step, err := missionAgent(t).Run(ctx, agent.Options{LLM: llm.Name("haiku"),
 		Registry:  llm.Registry{"haiku": missionModel().Func()},
-		Context:   map[string]any{"_token": contextSecret},
+		Input:     map[string]any{"_token": contextSecret},
 		Observers: []agent.Observer{h.obs}})
 	caller.End()
 	if err != nil {
@@ -305,7 +306,7 @@ func TestNestedFailure(t *testing.T) {
 // without turns; its tool calls hang under its invoke_agent span.
 func TestCompiledTool(t *testing.T) {
 	h := newHarness(t, false)
-	lookup := agent.Func(func(context.Context, *lisp.Map) (any, error) { return 0.8, nil })
+	lookup := agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return 0.8, nil }}
 	scorer := agent.MustNew(agent.Config{Name: "scorer", Prompt: "Score {{v}}", Signature: "(v :float) -> :bool",
 		Description: "Scores a value.", Tools: map[string]agent.Tool{"threshold": lookup}})
 	compiled, err := scorer.CompileSource(`(return (> ctx/v (tool/threshold {})))`)

@@ -355,9 +355,9 @@ func (o *Observer) turnStop(e *agent.Event) {
 			attrs = append(attrs, attribute.String(keyResult, e.ResultText))
 		}
 	}
-	if e.ErrorText != "" {
+	if e.Err != nil {
 		attrs = append(attrs, attribute.String(keyErrorType, errProgram))
-		span.SetStatus(codes.Error, textutil.ClipBytes(e.ErrorText, descLimit))
+		span.SetStatus(codes.Error, textutil.ClipBytes(e.Err.Error(), descLimit))
 	}
 	span.SetAttributes(attrs...)
 	span.End(endOpts(e.Time)...)
@@ -437,10 +437,7 @@ func (o *Observer) llmStart(ctx context.Context, e *agent.Event) {
 		attribute.Int(keyTurn, e.Turn),
 		attribute.Int(keyAttempt, e.Attempt),
 	}
-	model := e.RequestModel
-	if model == "" {
-		model = e.Model // an event made by hand, before RequestModel
-	}
+	model := e.Model
 	if model != "" {
 		name += " " + model
 		attrs = append(attrs, attribute.String(keyRequestModel, model))
@@ -487,8 +484,8 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 	// replaces it.
 	model := c.name
 	var attrs []attribute.KeyValue
-	if e.RequestModel != "" && e.RequestModel != model {
-		model = e.RequestModel
+	if e.Model != "" && e.Model != model {
+		model = e.Model
 		c.span.SetName(opChat + " " + model)
 		attrs = append(attrs, attribute.String(keyRequestModel, model))
 	}

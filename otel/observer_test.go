@@ -72,18 +72,21 @@ func (r *run) turnStart(n int) {
 
 func (r *run) turnStop(tokens llm.Tokens, program, errText string) {
 	e := r.ev(agent.TurnStop)
-	e.Tokens, e.Program, e.ErrorText, e.ResultText = tokens, program, errText, "42"
+	e.Tokens, e.Program, e.ResultText = tokens, program, "42"
+	if errText != "" {
+		e.Err = errors.New(errText)
+	}
 	r.s.emit(e)
 }
 
 func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.Tokens) {
 	e := r.ev(agent.LLMStart)
-	e.CallID, e.Attempt, e.Model, e.RequestModel = id, attempt, model, model
+	e.CallID, e.Attempt, e.Model = id, attempt, model
 	e.System = "You write PTC-Lisp."
 	e.Messages = []llm.Message{{Role: llm.User, Content: "Find the urgent emails."}}
 	r.s.emit(e)
 	e = r.ev(agent.LLMStop)
-	e.CallID, e.Attempt, e.Model, e.RequestModel, e.ResponseModel, e.Tokens = id, attempt, model, model, model, tokens
+	e.CallID, e.Attempt, e.Model, e.ResponseModel, e.Tokens = id, attempt, model, model, tokens
 	e.Response = "```clojure\n(return 42)\n```"
 	e.FinishReason = "stop"
 	e.Duration = 500 * time.Millisecond

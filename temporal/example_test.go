@@ -24,9 +24,9 @@ func Example() {
 	counter := agent.MustNew(agent.Config{
 		Prompt:    "How many orders has customer {{id}}?",
 		Signature: "(id :int) -> :int",
-		Tools: map[string]agent.Tool{"orders": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"orders": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 			return []int{101, 102, 103}, nil
-		})},
+		}}},
 	})
 	model := llmtest.NewScript(llmtest.Code(`(def o (tool/orders {:customer ctx/id}))`), llmtest.Code(`(return (count o))`))
 

@@ -23,7 +23,7 @@ import (
 // pagerAgent fetches pages of about 1 KB from a tool, one a turn, and
 // counts the calls of each page.
 func pagerAgent(t *testing.T, pages *counter) *agent.Agent {
-	return mustAgent(t, agent.Config{Prompt: "Read the pages of {{book}}.", MaxTurns: 200, TurnBudget: 200,
+	return mustAgent(t, agent.Config{Prompt: "Read the pages of {{book}}.", MaxTurns: 200, MaxTreeTurns: 200,
 		Tools: map[string]agent.Tool{"page": {Signature: "(n :int) -> :map", Description: "Returns a page.",
 			Func: func(_ context.Context, args *lisp.Map) (any, error) {
 				pages.add(args)

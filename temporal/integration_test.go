@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -303,12 +304,15 @@ func TestStepLongerThanWorkflowTask(t *testing.T) {
 	c, _ := devServer(t)
 	queue := "ptc-slow-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	var rounds atomic.Int32
-	a := agent.MustNew(agent.Config{Prompt: "Slow {{x}}.", MaxTurns: 2, SystemPrompt: agent.SystemPrompt{
-		Transform: func(p string) string { // built once a round
+	a := agent.MustNew(agent.Config{
+		Prompt:   "Slow {{x}}.",
+		MaxTurns: 2,
+		Presentation: prompt.Options{Transform: func(p string) string { // built once a round
 			rounds.Add(1)
 			time.Sleep(2500 * time.Millisecond) // the workflow task's timeout is 1 s
 			return p
-		}}})
+		}},
+	})
 	model := newScripted(map[string][]string{"Slow": {`(return 7)`}})
 	w, err := NewWorker(c, queue, WorkerOptions{Agents: map[string]*agent.Agent{"slow": a}, Model: llm.Func(model.Func)})
 	if err != nil {

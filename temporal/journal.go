@@ -405,7 +405,7 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	rp := newReplay(in.Journal, cancel, in.Started)
 	rp.end = in.EndTime
 	opts := in.Mission.Run.options()
-	opts.Context, opts.Hooks = input, rp.hooks(in.Mission)
+	opts.Input, opts.Hooks = input, rp.hooks(in.Mission)
 	step, _ := e.agent.Run(runCtx, opts)
 	close(rp.done)
 	if err := ctx.Err(); err != nil {

@@ -52,7 +52,7 @@ func TestLoad(t *testing.T) {
 	// A generous MissionTimeout: queueing under load must not end missions.
 	a := agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, MissionTimeout: 10 * time.Minute,
 		Tools: map[string]agent.Tool{
-			"fetch": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }),
+			"fetch": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }},
 		}})
 	model := llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if latency > 0 {
@@ -96,7 +96,7 @@ func TestLoad(t *testing.T) {
 		return m.Result(ctx)
 	})
 	inProcess := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
-		return a.Run(ctx, agent.Options{LLM: model, Context: map[string]any{"id": i}})
+		return a.Run(ctx, agent.Options{LLM: model, Input: map[string]any{"id": i}})
 	})
 	db := os.Getenv("PTC_TEMPORAL_DB")
 	if db == "" {

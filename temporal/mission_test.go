@@ -35,9 +35,9 @@ func shopAgent(t testing.TB, lookups *counter) *agent.Agent {
 				id, _ := args.Get(lisp.Keyword("id"))
 				return map[string]any{"id": id, "name": "item-" + printed(id)}, nil
 			}, Signature: "(id :int) -> {id :int, name :string}", Description: "Looks an item up."},
-			"broken": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+			"broken": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 				return nil, errors.New("the database is down")
-			}),
+			}},
 		},
 	})
 }
@@ -125,7 +125,7 @@ func TestMissionWithTools(t *testing.T) {
 	}
 	// The same agent in-process sends the very same requests.
 	local := newScripted(map[string][]string{"shop": shopScript})
-	lstep, err := a.Run(context.Background(), agent.Options{LLM: llm.Func(local.Func), Context: map[string]any{"shop": "north"}})
+	lstep, err := a.Run(context.Background(), agent.Options{LLM: llm.Func(local.Func), Input: map[string]any{"shop": "north"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +163,11 @@ func TestMissionWithTools(t *testing.T) {
 func TestProgramErrorsAreTurns(t *testing.T) {
 	broken := newCounter()
 	a := mustAgent(t, agent.Config{Prompt: "Try {{x}}", MaxTurns: 3, Tools: map[string]agent.Tool{
-		"broken": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		"broken": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			broken.add(args)
 			return nil, errors.New("always down")
-		})}})
+		}},
+	}})
 	model := newScripted(map[string][]string{"Try": {`(tool/broken {:n 1})`, `(+ 1 "a")`, `(return ctx/fail)`}})
 	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"try": a}, Model: llm.Func(model.Func)})
 	step, err := runEnv(t, env, input(t, "try", map[string]any{"x": 1}))
@@ -194,7 +195,7 @@ func TestNestedAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	triage := mustAgent(t, agent.Config{Prompt: "Triage everything.", MaxTurns: 3, TurnBudget: 10,
+	triage := mustAgent(t, agent.Config{Prompt: "Triage everything.", MaxTurns: 3, MaxTreeTurns: 10,
 		Tools: map[string]agent.Tool{"desk": deskTool}})
 	model := newScripted(map[string][]string{
 		"Triage":  {`(def found (pmap #(tool/desk {:topic %}) ["refund" "delivery"]))`, `(return (mapv :n found))`},
@@ -247,7 +248,7 @@ func TestNestedBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := mustAgent(t, agent.Config{Prompt: "Delegate.", MaxTurns: 5, TurnBudget: 3,
+	root := mustAgent(t, agent.Config{Prompt: "Delegate.", MaxTurns: 5, MaxTreeTurns: 3,
 		Tools: map[string]agent.Tool{"loop": tool}})
 	model := newScripted(map[string][]string{
 		"Delegate": {`(tool/loop {:x 1})`, `(return 1)`},
@@ -271,7 +272,7 @@ func TestNestedBudgetFanOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := mustAgent(t, agent.Config{Prompt: "Delegate.", MaxTurns: 5, TurnBudget: 5,
+	root := mustAgent(t, agent.Config{Prompt: "Delegate.", MaxTurns: 5, MaxTreeTurns: 5,
 		Tools: map[string]agent.Tool{"loop": tool}})
 	model := newScripted(map[string][]string{
 		"Delegate": {`(pmap #(tool/loop {:x %}) [1 2 3])`, `(return 1)`},
@@ -349,10 +350,11 @@ func TestLLMRetries(t *testing.T) {
 func TestCancel(t *testing.T) {
 	var env *testsuite.TestWorkflowEnvironment
 	a := mustAgent(t, agent.Config{Prompt: "Wait {{x}}", MaxTurns: 5, Tools: map[string]agent.Tool{
-		"stop": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		"stop": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			env.CancelWorkflow()
 			return 1, nil
-		})}})
+		}},
+	}})
 	model := newScripted(map[string][]string{"Wait": {`(tool/stop {})`, `(return 1)`}})
 	env = newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"a": a}, Model: llm.Func(model.Func)})
 	step, err := runEnv(t, env, input(t, "a", map[string]any{"x": 1}))
@@ -399,7 +401,7 @@ func TestNestedDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := mustAgent(t, agent.Config{Prompt: "Top.", MaxTurns: 3, MaxDepth: 1,
+	root := mustAgent(t, agent.Config{Prompt: "Top.", MaxTurns: 3, MaxNesting: 1,
 		Tools: map[string]agent.Tool{"deep": tool}})
 	model := newScripted(map[string][]string{
 		"Top":  {`(tool/deep {:x 1})`, `(return (get-in ctx/fail [:details :child :reason]))`},
@@ -424,10 +426,10 @@ func sortedLines(s string) string {
 func TestCompiledAgentTool(t *testing.T) {
 	prices := newCounter()
 	pricer := mustAgent(t, agent.Config{Prompt: "Price {{id}}.", Signature: "(id :int) -> :int", Description: "Prices an item.",
-		Tools: map[string]agent.Tool{"price": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"price": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			prices.add(args)
 			return 5, nil
-		})}})
+		}}}})
 	compiled, err := pricer.CompileSource(`(return (* 2 (tool/price {:id ctx/id})))`)
 	if err != nil {
 		t.Fatal(err)
@@ -450,12 +452,12 @@ func TestCompiledAgentTool(t *testing.T) {
 // An LLM tool runs as a child workflow on the model bound to it, by name
 // in the worker's registry.
 func TestLLMToolBoundModel(t *testing.T) {
-	classify, err := agent.NewLLMTool(agent.LLMToolConfig{
+	classify, err := agent.NewLLMTool(agent.Config{
 		Prompt:      "Label {{subject}}.",
 		Signature:   "(subject :string) -> :keyword",
 		Description: "Labels a subject.",
 		LLM:         llm.Name("small"),
-	})
+	}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,11 +484,12 @@ func TestLLMToolBoundModel(t *testing.T) {
 func TestProgramTimeIsNotDurable(t *testing.T) {
 	stamps := newCounter()
 	a := mustAgent(t, agent.Config{Prompt: "Stamp {{x}}.", MaxTurns: 3, Tools: map[string]agent.Tool{
-		"stamp": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		"stamp": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			stamps.add(args)
-			time.Sleep(5 * time.Millisecond) // the clock moves between runs of the program
+			time.Sleep(5 * time.Millisecond)
 			return 1, nil
-		})}})
+		}},
+	}})
 	model := newScripted(map[string][]string{"Stamp": {`(tool/stamp {:at (System/currentTimeMillis)})`, `(return 1)`}})
 	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"a": a}, Model: llm.Func(model.Func)})
 	step, err := runEnv(t, env, input(t, "a", map[string]any{"x": 1}))

@@ -47,9 +47,9 @@ func Example_production() {
 		Prompt:         "Triage ticket {{ticket}}.",
 		Signature:      "(ticket :int) -> {:queue :string}",
 		MissionTimeout: 2 * time.Hour, // a durable mission may wait out crashed workers and slow tools (default 60 s)
-		Tools: map[string]agent.Tool{"ticket": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"ticket": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 			return map[string]any{"subject": "refund"}, nil
-		})},
+		}}},
 	})
 	w, err := temporal.NewWorker(c, "missions", temporal.WorkerOptions{
 		Agents: map[string]*agent.Agent{"triage": triage},

@@ -77,7 +77,7 @@ func (h captureHandler) counts() (levels map[slog.Level]int, msgs map[string]int
 func TestWorkerLogLevel(t *testing.T) {
 	c, addr := devServer(t)
 	a := mustAgent(t, agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, Tools: map[string]agent.Tool{
-		"fetch": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }),
+		"fetch": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }},
 	}})
 	model := llm.Func(func(_ context.Context, req llm.Request) (llm.Response, error) {
 		code := `(tool/fetch {:id ctx/id})`
@@ -183,7 +183,7 @@ func TestWorkerVersioningPins(t *testing.T) {
 				// on a busy machine: the mission would then go on without it.
 				a := mustAgent(t, agent.Config{Prompt: "Wait.", MaxTurns: 3, MissionTimeout: 5 * time.Minute,
 					Limits: lisp.Limits{Timeout: 3 * time.Minute},
-					Tools: map[string]agent.Tool{"wait": agent.Func(func(ctx context.Context, _ *lisp.Map) (any, error) {
+					Tools: map[string]agent.Tool{"wait": agent.Tool{Func: func(ctx context.Context, _ *lisp.Map) (any, error) {
 						entered <- build
 						select {
 						case <-release:
@@ -195,7 +195,7 @@ func TestWorkerVersioningPins(t *testing.T) {
 							}
 							return nil, ctx.Err()
 						}
-					})}})
+					}}}})
 				model := llm.Func(func(_ context.Context, req llm.Request) (llm.Response, error) {
 					code := `(tool/wait {})`
 					if req.Turn > 1 {

@@ -83,9 +83,10 @@ var treeVaults = map[string]treeSecrets{
 
 func treeVault(name string) agent.Tool {
 	s := treeVaults[name]
-	return agent.Func(func(context.Context, *lisp.Map) (any, error) {
+	return agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 		return map[string]any{"_token": s.token, "_pin": s.pin, "_rows": []any{[]any{s.row, "r"}}}, nil
-	})
+	}}
+
 }
 
 // treeLeaks returns the secrets of the vaults named found in text.
@@ -116,8 +117,13 @@ func copyOut(tool string) string {
 func treeOfAgents(t *testing.T, model llm.Func) *agent.Agent {
 	leaf := mustAgent(t, agent.Config{Name: "leaf", Prompt: "LEAF fetch for {{who}}", Description: "Fetches.", MaxTurns: 3,
 		Tools: map[string]agent.Tool{"vault": treeVault("leaf")}})
-	judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "JUDGE {{x}}", Signature: "(x :int) -> :any",
-		Description: "Judges.", Tools: map[string]agent.Tool{"jvault": treeVault("judge")}, MaxTurns: 2})
+	judge, err := agent.NewLLMTool(agent.Config{
+		Prompt:      "JUDGE {{x}}",
+		Signature:   "(x :int) -> :any",
+		Description: "Judges.",
+		Tools:       map[string]agent.Tool{"jvault": treeVault("judge")},
+		MaxTurns:    2,
+	}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +272,11 @@ func TestTreeTokenLimit(t *testing.T) {
 			model := &treeModel{routes: map[string][]string{"ROOT": {tc.program, `(return 1)`}, "LOOP": {`1`}, "JUDGE": {`ctx/x`}}}
 			looper := treeLooper(t, "looper")
 			owned := mustAgent(t, agent.Config{Name: "looper", Prompt: "LOOP forever", MaxTurns: 50, LLM: llm.Func(model.Func)})
-			judge, err := agent.NewLLMTool(agent.LLMToolConfig{Prompt: "JUDGE {{x}}", Signature: "(x :int) -> :int",
-				Description: "Judges.", Retries: -1})
+			judge, err := agent.NewLLMTool(agent.Config{
+				Prompt:      "JUDGE {{x}}",
+				Signature:   "(x :int) -> :int",
+				Description: "Judges.",
+			}, agent.AsToolOptions{Retries: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +287,7 @@ func TestTreeTokenLimit(t *testing.T) {
 				}
 				return step.Return, nil
 			}}
-			root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 50, TurnBudget: 200,
+			root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 50, MaxTreeTurns: 200,
 				Tools: map[string]agent.Tool{"child": must(looper.AsTool(agent.AsToolOptions{})), "judge": judge, "gochild": gochild}})
 			step, err := runRoot(t, root, llm.Func(model.Func), 500)
 			if err == nil || step.Fail.Reason != agent.ReasonBudgetExceeded {
@@ -322,7 +331,7 @@ func TestTreeChildTokenLimit(t *testing.T) {
 // over its part with its second call.
 func TestTreeTokenLimitFanOut(t *testing.T) {
 	model := &treeModel{routes: map[string][]string{"ROOT": {`(pmap (fn [i] (tool/child {:i i})) [1 2 3])`}, "LOOP": {`1`}}}
-	root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 5, TurnBudget: 200,
+	root := mustAgent(t, agent.Config{Name: "root", Prompt: "ROOT go", MaxTurns: 5, MaxTreeTurns: 200,
 		Tools: map[string]agent.Tool{"child": must(treeLooper(t, "looper").AsTool(agent.AsToolOptions{}))}})
 	step, err := runRoot(t, root, llm.Func(model.Func), 500)
 	if err == nil || step.Fail.Reason != agent.ReasonBudgetExceeded {

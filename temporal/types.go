@@ -155,7 +155,7 @@ type RunOptions struct {
 // options returns the agent.Options they stand for.
 func (o RunOptions) options() agent.Options {
 	return agent.Options{LLMOptions: o.LLMOptions, Cache: o.Cache, Validation: o.Validation,
-		ContextSignature: o.ContextSignature, TokenLimit: o.TokenLimit, OnBudgetExceeded: o.OnBudgetExceeded}
+		InputSignature: o.ContextSignature, TokenLimit: o.TokenLimit, OnBudgetExceeded: o.OnBudgetExceeded}
 }
 
 // inherited returns the options a nested agent's mission takes from its

@@ -471,7 +471,7 @@ func (w *Workbench) handleTest(rw http.ResponseWriter, r *http.Request, a Agent)
 		return
 	}
 	task := eval.Task{Name: a.Name, Description: cfg.Description, Config: cfg, Cases: cases,
-		Options: agent.Options{ContextSignature: ctxSig}}
+		Options: agent.Options{InputSignature: ctxSig}}
 	rows := []testRow{}
 	passed := 0
 	ecfg := eval.Config{Variants: []eval.Variant{{Name: ref, Model: fn}}, Runs: 1, Parallel: 1,

@@ -334,7 +334,7 @@ func (w *Workbench) start(ctx context.Context, cancel context.CancelFunc, m *mis
 // mission runs m and saves its recording; it returns the run's summary.
 func (w *Workbench) mission(ctx context.Context, run *liveRun, m *mission) runSummary {
 	recd := &transcript.Recorder{Inner: m.model, Run: ctx}
-	step, _ := m.agent.Run(ctx, agent.Options{LLM: llm.Func(recd.Call), Context: m.ctxMap, ContextSignature: m.ctxSig,
+	step, _ := m.agent.Run(ctx, agent.Options{LLM: llm.Func(recd.Call), Input: m.ctxMap, InputSignature: m.ctxSig,
 		Trace: agent.TraceOn, Observers: []agent.Observer{run}})
 	sh := transcript.Shown{Step: step}
 	meta := run.meta

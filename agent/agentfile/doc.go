@@ -8,7 +8,7 @@
 //	a, err := f.NewAgent(f.Config)   // agent.New, errors placed in the file
 //	ctx, err := f.Context()          // the context: the file gives, if any
 //	step, _ := a.Run(ctx0, agent.Options{LLM: model, Context: ctx,
-//		ContextSignature: f.ContextSignature})
+//		InputSignature: f.InputSignature})
 //
 // The front matter looks like YAML but is a small, strict subset: a value
 // is the rest of its line, taken literally (quotes are optional: "..."

@@ -37,7 +37,7 @@ Count the items in ctx/items.
 		return
 	}
 	model := llmtest.NewScript(llmtest.Code("(return (count ctx/items))"))
-	step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: input})
+	step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), Input: input})
 	fmt.Println(f.Config.MaxTurns, step.Return)
 
 	_, err = agentfile.Parse("bad.md", []byte("---\nmax-turn: 3\n---\nP"))

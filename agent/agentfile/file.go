@@ -35,7 +35,7 @@ type File struct {
 	Model string
 	// ContextSignature describes the context (context-signature:), for
 	// agent.Options.ContextSignature.
-	ContextSignature string
+	InputSignature string
 
 	keys    map[string]*value // the settings as read, for positions
 	prompt  *value            // the body, or the prompt key's value
@@ -130,6 +130,9 @@ var errNotRegular = errors.New("not a regular file or a pipe")
 // Has reports whether the front matter sets key (as "llm-timeout"; the
 // prompt after the front matter counts as prompt).
 func (f *File) Has(key string) bool {
+	if canon, ok := keyAliases[key]; ok {
+		key = canon
+	}
 	if key == "prompt" {
 		return f.prompt != nil
 	}
@@ -140,6 +143,9 @@ func (f *File) Has(key string) bool {
 // does not set it): for the caller's errors about a value, such as an MCP
 // configuration that does not open.
 func (f *File) Pos(key string) Pos {
+	if canon, ok := keyAliases[key]; ok {
+		key = canon
+	}
 	v := f.keys[key]
 	if key == "prompt" {
 		v = f.prompt
@@ -250,8 +256,8 @@ func readInline(text string) (lisp.Value, error) {
 func (f *File) NewAgent(cfg agent.Config) (*agent.Agent, error) {
 	a, err := agent.New(cfg)
 	if err == nil {
-		if f.ContextSignature != "" {
-			if _, serr := signature.Parse(f.ContextSignature); serr != nil {
+		if f.InputSignature != "" {
+			if _, serr := signature.Parse(f.InputSignature); serr != nil {
 				return nil, f.valueError(f.keys["context-signature"], serr)
 			}
 		}
@@ -262,8 +268,8 @@ func (f *File) NewAgent(cfg agent.Config) (*agent.Agent, error) {
 		return nil, &Error{File: f.Name, Msg: err.Error(), Err: err}
 	}
 	key := map[string]string{
-		"Prompt": "prompt", "Signature": "signature", "MaxTurns": "max-turns", "MemoryLimit": "memory-limit",
-		"TurnBudget": "turn-budget", "MissionTimeout": "mission-timeout", "SystemPrompt": "language",
+		"Prompt": "prompt", "Signature": "signature", "MaxTurns": "max-turns", "MaxAgentMemory": "memory-limit",
+		"MaxTreeTurns": "turn-budget", "MissionTimeout": "mission-timeout", "Presentation.Language": "language",
 	}[ce.Field]
 	v := f.keys[key]
 	if key == "prompt" {

@@ -65,7 +65,7 @@ var agentKeys = []keySpec{
 		return intValue(v, 1, math.MaxInt32, &f.Config.MaxTurns)
 	}},
 	{"turn-budget", func(f *File, v *value) error {
-		return intValue(v, 1, math.MaxInt32, &f.Config.TurnBudget)
+		return intValue(v, 1, math.MaxInt32, &f.Config.MaxTreeTurns)
 	}},
 	{"mission-timeout", func(f *File, v *value) error {
 		d, err := durationValue(v)
@@ -100,26 +100,26 @@ var agentKeys = []keySpec{
 		if n < 0 {
 			n = math.MaxInt32 // -1: as good as no limit
 		}
-		f.Config.MemoryLimit = int(n)
+		f.Config.MaxAgentMemory = int(n)
 		return err
 	}},
 	{"float-precision", func(f *File, v *value) error {
-		if err := intValue(v, -1, 15, &f.Config.FloatPrecision); err != nil {
+		if err := intValue(v, -1, 15, &f.Config.Presentation.FloatPrecision); err != nil {
 			return err
 		}
-		if f.Config.FloatPrecision == 0 {
+		if f.Config.Presentation.FloatPrecision == 0 {
 			return valueErr(v, "0 is not available (for the agent, 0 means the default, 2): write -1 for no rounding, or round in the program")
 		}
 		return nil
 	}},
 	{"limits", func(f *File, v *value) error { return f.setLimits(v) }},
-	{"system-prefix", func(f *File, v *value) error { f.Config.SystemPrompt.Prefix = v.text; return nil }},
-	{"system-suffix", func(f *File, v *value) error { f.Config.SystemPrompt.Suffix = v.text; return nil }},
+	{"system-prefix", func(f *File, v *value) error { f.Config.Presentation.Prefix = v.text; return nil }},
+	{"system-suffix", func(f *File, v *value) error { f.Config.Presentation.Suffix = v.text; return nil }},
 	{"language", func(f *File, v *value) error {
 		if v.text != "default" && v.text != "compact" && v.text != "minimal" {
 			return valueErr(v, "want default or compact (or minimal, the seeds' name for compact), got "+quoteShort(v.text))
 		}
-		f.Config.SystemPrompt.Language = v.text
+		f.Config.Presentation.Language = v.text
 		return nil
 	}},
 	{"context", func(f *File, v *value) error {
@@ -129,7 +129,7 @@ var agentKeys = []keySpec{
 		f.context = v
 		return nil
 	}},
-	{"context-signature", func(f *File, v *value) error { f.ContextSignature = v.text; return nil }},
+	{"context-signature", func(f *File, v *value) error { f.InputSignature = v.text; return nil }},
 	{"mcp", func(f *File, v *value) error {
 		if strings.TrimSpace(v.text) == "" {
 			return valueErr(v, "wants an MCP configuration file (an mcpServers JSON file)")
@@ -144,6 +144,16 @@ var agentKeys = []keySpec{
 		f.cases = v
 		return nil
 	}},
+}
+
+// keyAliases are the keys named after the agent.Config and agent.Options
+// fields they set (issue 43), for the older keys they stand for: both
+// spellings are accepted, and setting both is a duplicate.
+var keyAliases = map[string]string{
+	"max-tree-turns":   "turn-budget",
+	"max-agent-memory": "memory-limit",
+	"input":            "context",
+	"input-signature":  "context-signature",
 }
 
 // limitKeys are the keys under limits:, named like the flags of ptc eval.
@@ -223,6 +233,9 @@ func parse(name string, data []byte) (*File, int, error) {
 			return nil, p.work, err
 		}
 		for _, e := range entries {
+			if canon, ok := keyAliases[e.key]; ok {
+				e.key = canon
+			}
 			spec, ok := findKey(agentKeys, e.key)
 			if !ok {
 				return nil, p.work, fail(e.keyPos, "unknown key %s%s", quoteShort(e.key), suggestKey(agentKeys, e.key))

@@ -18,10 +18,10 @@ func ExamplePrint() {
 	)
 	step, _ := agent.MustNew(agent.Config{
 		Prompt: "Compute",
-		Tools: map[string]agent.Tool{"double": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"double": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 			x, _ := args.Get(lisp.Keyword("x"))
 			return x.(int64) * 2, nil
-		})},
+		}}},
 	}).Run(context.Background(), agent.Options{LLM: model.Func()})
 	_ = trace.Print(os.Stdout, step, trace.Options{NoTimings: true})
 	// Output:

@@ -196,7 +196,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 		tjCode(`{:leak (str "L" ctx/_key) :n ctx/_pin :kw (keyword ctx/_key)}`),
 		tjCode(`(return {:leak (str "L" ctx/_key) :n ctx/_pin :keys {(str "k" ctx/_key) 1}})`))
 	step, err := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{LLM: model.Func(),
-		Context: map[string]any{"_key": key, "_pin": pin}})
+		Input: map[string]any{"_key": key, "_pin": pin}})
 	if err != nil {
 		t.Fatal(err)
 	}

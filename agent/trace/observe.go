@@ -87,9 +87,6 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 	if e.ResultText != "" {
 		add(slog.String("result", e.ResultText))
 	}
-	if e.ErrorText != "" {
-		add(slog.String("error", e.ErrorText))
-	}
 	if e.Err != nil {
 		add(slog.String("error", e.Err.Error()))
 	}

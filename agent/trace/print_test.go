@@ -66,14 +66,15 @@ func TestPrintRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refuse := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+	refuse := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		return nil, fmt.Errorf("refused %s", lisp.PrintString(args))
-	})
+	}}
+
 	a := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"echo": childTool, "refuse": refuse}})
 	model := llmtest.NewScript(
 		llmtest.Code(`(println (str "L" ctx/_key) ctx/_pin) (tool/refuse {:k (str ctx/_key "!")})`),
 		llmtest.Code(`(return {:leak (str "L" ctx/_key) :n ctx/_pin :e (tool/echo {:x (str "c" ctx/_key)})})`))
-	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Context: map[string]any{"_key": secret, "_pin": pin}})
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"_key": secret, "_pin": pin}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestRecording(t *testing.T) {
 	const key = "CTXSECRET-alpha-1234"
 	model := llmtest.NewScript(tjCode(`(return {:leak (str "L" ctx/_key)})`))
 	step, err := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{LLM: model.Func(),
-		Context: map[string]any{"_key": key}})
+		Input: map[string]any{"_key": key}})
 	if err != nil {
 		t.Fatal(err)
 	}

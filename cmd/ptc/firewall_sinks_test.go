@@ -256,7 +256,7 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 		defer mu.Unlock()
 		events = append(events, fwEventText(e))
 	})
-	step, _ := b.agent.Run(context.Background(), agent.Options{LLM: b.model.Func(), Context: b.context,
+	step, _ := b.agent.Run(context.Background(), agent.Options{LLM: b.model.Func(), Input: b.context,
 		Debug: true, CollectMessages: true, Observers: []agent.Observer{plain, obs,
 			trace.NewSlogObserver(slog.New(slog.NewJSONHandler(&slogJSON, debug))),
 			trace.NewSlogObserver(slog.New(slog.NewTextHandler(&slogText, debug)))}})
@@ -372,7 +372,7 @@ func fwDisplayFields(step *agent.Step) []string {
 func fwEventText(e *agent.Event) string {
 	var sb strings.Builder
 	fmt.Fprintln(&sb, e.Kind, e.Agent, e.Model, e.Tool, e.FinishReason)
-	for _, s := range []string{e.System, e.Response, e.Program, e.ArgsText, e.ResultText, e.ErrorText} {
+	for _, s := range []string{e.System, e.Response, e.Program, e.ArgsText, e.ResultText} {
 		sb.WriteString(s)
 		sb.WriteByte('\n')
 	}
@@ -447,8 +447,8 @@ func fwAgentFile(t *testing.T, dir string, b *fwBuilt) string {
 		fmt.Fprintf(&sb, "signature: %s\n", cfg.Signature)
 	}
 	fmt.Fprintf(&sb, "max-turns: %d\n", cfg.MaxTurns)
-	if cfg.TurnBudget > 0 {
-		fmt.Fprintf(&sb, "turn-budget: %d\n", cfg.TurnBudget)
+	if cfg.MaxTreeTurns > 0 {
+		fmt.Fprintf(&sb, "turn-budget: %d\n", cfg.MaxTreeTurns)
 	}
 	sb.WriteString("limits:\n  timeout: 5m\n")
 	if b.context != nil {

@@ -255,9 +255,9 @@ func copyTranscript(t *testing.T, dir string) string {
 // hostileTool answers every call with the hostile text, as a tool (an MCP
 // server) from elsewhere could.
 func hostileTool() map[string]agent.Tool {
-	return map[string]agent.Tool{"echo": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+	return map[string]agent.Tool{"echo": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 		return clitest.HostileText(), nil
-	})}
+	}}}
 }
 
 // hostileReplies are a model's replies with the hostile text in the

@@ -78,11 +78,11 @@ func urgencyTask(context.Context) (Task, func() error, error) {
 			return out, nil
 		},
 	}
-	classify, err := agent.NewLLMTool(agent.LLMToolConfig{
+	classify, err := agent.NewLLMTool(agent.Config{
 		Prompt:      urgencyToolPrompt,
 		Signature:   "(text :string) -> {urgency :string}",
 		Description: "Judges one ticket's urgency: high, medium or low.",
-	})
+	}, agent.AsToolOptions{})
 	if err != nil {
 		return Task{}, nil, err
 	}

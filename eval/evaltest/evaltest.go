@@ -144,7 +144,7 @@ type session struct {
 //
 // Each case's subtest is parallel (t.Parallel): it reports its runs when
 // t's test function has returned. A task's Go tools (agent.NewTool,
-// agent.Func, a literal with a Func) are recorded in record
+// a literal with a Func) are recorded in record
 // mode and answered from the recording in replay mode, through
 // agent.Tool.Wrap (pmap then runs one call at a time,
 // agent.Options.Sequential, so that equal calls get their recorded results

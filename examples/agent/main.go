@@ -73,9 +73,9 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 		return err
 	}
 	model := script()
-	opts := agent.Options{LLM: model.Func(), Context: demo.Context(), Debug: replies}
+	opts := agent.Options{LLM: model.Func(), Input: demo.Context(), Debug: replies}
 	if showPrompt {
-		p, err := agent.PreviewPrompt(a, opts)
+		p, err := a.Preview(opts)
 		if err != nil {
 			return err
 		}

@@ -74,7 +74,7 @@ func run(ctx context.Context, w io.Writer, ref string, replies bool, popts provi
 	if err != nil {
 		return err
 	}
-	step, err := a.Run(ctx, agent.Options{LLM: model, Context: demo.Context(), Debug: replies})
+	step, err := a.Run(ctx, agent.Options{LLM: model, Input: demo.Context(), Debug: replies})
 	if perr := trace.Print(w, step, trace.Options{Replies: replies}); perr != nil {
 		return perr
 	}

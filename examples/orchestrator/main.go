@@ -237,7 +237,7 @@ func compileRefundCheck(ctx context.Context, w io.Writer, opts agent.Options) (a
 		Description: "Applies the refund policy to an order. No LLM: a fixed program.",
 		Tools:       orderTools(),
 	})
-	opts.Context = map[string]any{"order_id": 1001} // the sample
+	opts.Input = map[string]any{"order_id": 1001} // the sample
 	compiled, err := policy.Compile(ctx, opts)
 	if err != nil {
 		return agent.Tool{}, err
@@ -285,13 +285,13 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	}
 
 	// An LLM tool, bound to the small model: one call, one answer.
-	classify, err := agent.NewLLMTool(agent.LLMToolConfig{
+	classify, err := agent.NewLLMTool(agent.Config{
 		Prompt: "Label this support ticket: refund, delivery or other, " +
 			"and urgent when the customer is losing money or patience.\nSubject: {{subject}}",
 		Signature:   "(subject :string) -> {category :string, urgent :bool}",
 		Description: "Labels a ticket from its subject.",
 		LLM:         llm.Name("small"),
-	})
+	}, agent.AsToolOptions{})
 	if err != nil {
 		return err
 	}
@@ -309,9 +309,9 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 		Signature: "{replies [{ticket :int, text :string}]}",
 		MaxTurns:  1, // single-shot: the program's value is the answer
 	})
-	opts.Context = map[string]any{"topic": "refund"}
+	opts.Input = map[string]any{"topic": "refund"}
 	if showPrompt {
-		p, err := agent.PreviewPrompt(orchestrator, opts)
+		p, err := orchestrator.Preview(opts)
 		if err != nil {
 			return err
 		}

@@ -19,8 +19,8 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // The ceilings below are the budget, not a snapshot: lower them when the
 // API shrinks, and think twice before raising them.
 const (
-	maxTopLevelNames = 358 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
-	maxAgentFields   = 190 // exported fields of agent's exported structs; issue 43 asks ≤ 108
+	maxTopLevelNames = 332 // across apiPackages; issue 43 asks ≤ 274 (411 less a third)
+	maxAgentFields   = 143 // exported fields of agent's exported structs; issue 43 asks ≤ 108
 )
 
 // apiSurface is the exported surface of one package directory: top-level
@@ -194,7 +194,7 @@ func TestFieldCommentsAreShort(t *testing.T) {
 
 // maxLongFieldComments is the ratchet while issue 43 shortens the field
 // docs: it only ever goes down.
-var maxLongFieldComments = map[string]int{"agent": 36, "lisp": 4}
+var maxLongFieldComments = map[string]int{"agent": 27, "lisp": 4}
 
 // maxSeedsMentions is the ratchet for TestGodocNamesItsSources while the
 // old comments are rewritten.

@@ -98,7 +98,7 @@ type Tree struct {
 // Run runs the tree's root with opts (their LLM and Context are the
 // tree's).
 func (tr *Tree) Run(ctx context.Context, opts agent.Options) (*agent.Step, error) {
-	opts.LLM, opts.Context = tr.Model.Func(), tr.Context
+	opts.LLM, opts.Input = tr.Model.Func(), tr.Context
 	return tr.Root.Run(ctx, opts)
 }
 
@@ -165,17 +165,18 @@ var (
 
 // NewTree builds the tree with the secrets of each level.
 func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
-	echo := agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+	echo := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		return nil, fmt.Errorf("echo refused %s (%v)", lisp.PrintString(args), args)
-	})
+	}}
+
 	// The compiled agent: compiled once on a sample, then a tool of mid.
 	compAgent, err := agent.New(agent.Config{
 		Prompt:      "HXCOMP read the vault",
 		Signature:   "(mode :string) -> {leak :string, n :int}",
 		Description: "Reads the compiled vault.",
-		Tools: map[string]agent.Tool{"cvault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"cvault": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			return map[string]any{"id": 3, "_ctok": CompSecret}, nil
-		})},
+		}}},
 		Limits: lisp.Limits{Timeout: Generous},
 	})
 	if err != nil {
@@ -184,29 +185,30 @@ func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
 	compModel := (&Router{}).Add("HXCOMP",
 		`(let [v (tool/cvault {})] (if (= ctx/mode "bad") (fail {:reason :bad :message (str "ctok=" (:_ctok v)) :op (:_ctok v)}) (return {:leak (str "c:" (:_ctok v)) :n 1})))`,
 	).Script()
-	comp, err := compAgent.Compile(context.Background(), agent.Options{LLM: compModel.Func(), Context: map[string]any{"mode": "good"}})
+	comp, err := compAgent.Compile(context.Background(), agent.Options{LLM: compModel.Func(), Input: map[string]any{"mode": "good"}})
 	if err != nil {
 		return nil, err
 	}
 	judgeModel := (&Router{}).Add("HXJUDGE", TreeJudgePrograms...).Script()
-	judge := tool(agent.NewLLMTool(agent.LLMToolConfig{
+	judge := tool(agent.NewLLMTool(agent.Config{
 		Prompt:      "HXJUDGE is this text fine: {{text}}",
 		Signature:   "(text :string) -> {ok :bool, echo :string}",
 		Description: "Judges a text.",
 		LLM:         judgeModel.Func(),
-	}))
+	}, agent.AsToolOptions{}))
 	leaf, err := agent.New(agent.Config{
 		Prompt:      "HXLEAF mission for {{who}}",
 		Description: "Looks up the vault for someone.",
 		Tools: map[string]agent.Tool{
-			"vault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+			"vault": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 				return map[string]any{"id": 1, "_token": leafS, "_pin": PinLeaf,
 					"nested": map[string]any{"_deep": deepS, "public": "p"}}, nil
-			}),
-			"check": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+			}},
+
+			"check": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 				q, _ := args.Lookup(lisp.Keyword("q"))
 				return nil, fmt.Errorf("check: %v is not allowed; args %s", q, lisp.PrintString(args))
-			}),
+			}},
 		},
 		MaxTurns: 8,
 		Limits:   lisp.Limits{Timeout: Generous},
@@ -219,9 +221,10 @@ func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
 		Description: "Asks the leaf.",
 		Tools: map[string]agent.Tool{
 			"leaf": tool(leaf.AsTool(agent.AsToolOptions{})),
-			"mvault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+			"mvault": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 				return map[string]any{"_mtok": midS}, nil
-			}),
+			}},
+
 			"judge": judge,
 			"echo":  echo,
 			"comp":  tool(comp.AsTool(agent.AsToolOptions{})),
@@ -239,9 +242,9 @@ func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
 			"judge": judge,
 			"echo":  echo,
 		},
-		MaxTurns:   10,
-		TurnBudget: 500,
-		Limits:     lisp.Limits{Timeout: Generous},
+		MaxTurns:     10,
+		MaxTreeTurns: 500,
+		Limits:       lisp.Limits{Timeout: Generous},
 	})
 	if err != nil {
 		return nil, err
@@ -282,9 +285,9 @@ func NewWrapped(secret, via string) (*Wrapped, error) {
 	child, err := agent.New(agent.Config{
 		Prompt:      "HXWCHILD fetch",
 		Description: "Fetches.",
-		Tools: map[string]agent.Tool{"vault": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"vault": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			return map[string]any{"_token": secret, "_pin": PinLeaf}, nil
-		})},
+		}}},
 		Limits: lisp.Limits{Timeout: Generous},
 	})
 	if err != nil {

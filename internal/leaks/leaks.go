@@ -219,17 +219,20 @@ func Context(secret string) map[string]any {
 func Tools(secret string) map[string]agent.Tool {
 	token := Token(secret)
 	return map[string]agent.Tool{
-		"get": agent.Func(func(context.Context, *lisp.Map) (any, error) {
+		"get": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
 			return map[string]any{"id": 7, "_token": token}, nil
-		}),
-		"echo": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		}},
+
+		"echo": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			b, err := lisp.ToJSON(args)
 			return string(b), err
-		}),
-		"check": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
+		}},
+
+		"check": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			tok, _ := args.Lookup(lisp.Keyword("token"))
 			return nil, fmt.Errorf("token %v was refused", tok)
-		}),
+		}},
+
 		// num coerces its argument: the warning echoes it.
 		"num": {Signature: "(n :int) -> :int", Description: "A number.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			n, _ := args.Lookup(lisp.Keyword("n"))
@@ -266,7 +269,7 @@ func (ch Channel) Run(secret string, opts agent.Options) (*agent.Step, *llmtest.
 		return nil, nil, err
 	}
 	s := llmtest.NewScript(ch.Replies()...)
-	opts.LLM, opts.Context = s.Func(), Context(secret)
+	opts.LLM, opts.Input = s.Func(), Context(secret)
 	step, _ := a.Run(context.Background(), opts)
 	if ch.Fails() != (step.Fail != nil) || len(s.Requests()) == 0 {
 		return step, s, fmt.Errorf("the channel %q was not exercised: %d requests, Fail %+v", ch.Name, len(s.Requests()), step.Fail)

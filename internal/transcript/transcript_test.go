@@ -79,7 +79,7 @@ func run(t *testing.T, prompt string, ctx *lisp.Map, model llm.Func) *agent.Step
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, _ := a.Run(context.Background(), agent.Options{LLM: model, Context: ctx, Trace: agent.TraceOn})
+	step, _ := a.Run(context.Background(), agent.Options{LLM: model, Input: ctx, Trace: agent.TraceOn})
 	return step
 }
 

@@ -34,10 +34,10 @@ func NewMission() *Mission {
 		Prompt:    "How many {{kind}} items are in stock?",
 		Signature: "(kind :string) -> {count :int}",
 		Tools: map[string]agent.Tool{
-			"stock": agent.Func(func(ctx context.Context, args *lisp.Map) (any, error) {
+			"stock": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 				m.toolCalls.Add(1)
 				return []map[string]any{{"kind": "tool", "qty": 3}, {"kind": "toy", "qty": 0}, {"kind": "tool", "qty": 5}}, nil
-			}),
+			}},
 		},
 	})
 	return m
@@ -50,7 +50,7 @@ func NewMission() *Mission {
 func (m *Mission) Run(t *testing.T, fn llm.Func, opts agent.Options, tokens llm.Tokens, calls func() int) {
 	t.Helper()
 	opts.LLM = fn
-	opts.Context = map[string]any{"kind": "tool"}
+	opts.Input = map[string]any{"kind": "tool"}
 	step, err := m.Agent.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("mission failed: %v (requests: %d)", err, calls())

@@ -100,7 +100,7 @@ func (s *devSource) describe(f devAgentFile) workbench.Agent {
 		return a
 	}
 	a.Source = &devFile{s: s, f: f, text: text}
-	a.Description, a.ContextSignature = af.Config.Description, af.ContextSignature
+	a.Description, a.ContextSignature = af.Config.Description, af.InputSignature
 	// The model a run uses when the page names none: --model (the
 	// workbench's Model), else the file's model:, else $PTC_MODEL, as for
 	// ptc run.
@@ -155,7 +155,7 @@ func (d *devFile) Mission(ctx context.Context, edit *workbench.Edit) (*workbench
 	if err != nil {
 		return nil, err
 	}
-	m := &workbench.Mission{File: filepath.Base(d.f.path), Text: text, ContextSignature: af.ContextSignature}
+	m := &workbench.Mission{File: filepath.Base(d.f.path), Text: text, ContextSignature: af.InputSignature}
 	cfg := af.CLIConfig()
 	mc, err := load.AgentMCPConfig(d.s.env, af, d.s.opts.MCP)
 	if err != nil {

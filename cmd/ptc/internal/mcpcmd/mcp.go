@@ -370,9 +370,9 @@ func buildService(ctx context.Context, env *base.Env, cfg *load.MCPConfig, ts *m
 		if err != nil {
 			return nil, nil, err
 		}
-		opts := agent.Options{LLM: m, ContextSignature: af.ContextSignature, Observers: obs}
+		opts := agent.Options{LLM: m, InputSignature: af.InputSignature, Observers: obs}
 		if given.Len() > 0 {
-			opts.Context = given
+			opts.Input = given
 		}
 		if err := svc.AddAgent(entry.Name, a, opts); err != nil {
 			return nil, nil, fmt.Errorf("agent %s (%s): %v", entry.Name, entry.File, err)

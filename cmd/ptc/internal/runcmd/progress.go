@@ -92,8 +92,12 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 		}
 		o.ev.toolCalled(e.Turn, c)
 	case agent.TurnStop:
-		r := turnResult{value: e.ResultText, err: ErrorSummary(e.ErrorText), output: e.Output}
-		if e.Program == "" && e.ErrorText == "" {
+		var errText string
+		if e.Err != nil {
+			errText = e.Err.Error()
+		}
+		r := turnResult{value: e.ResultText, err: ErrorSummary(errText), output: e.Output}
+		if e.Program == "" && errText == "" {
 			return // the model call failed: llmReplied said so
 		}
 		o.pending = &r

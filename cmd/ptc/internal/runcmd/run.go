@@ -350,7 +350,7 @@ func (r *runCmd) run(pos []string) int {
 		}
 	}
 
-	opts := agent.Options{LLM: model, Context: ctxMap, ContextSignature: af.ContextSignature, Trace: agent.TraceOn,
+	opts := agent.Options{LLM: model, Input: ctxMap, InputSignature: af.InputSignature, Trace: agent.TraceOn,
 		Observers: []agent.Observer{&progressObserver{ev: events}}}
 	var stream *trace.JSONLObserver
 	if f.events != "" {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/agentfile"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/load"
 	"github.com/ptc-go/ptc/eval"
@@ -283,7 +284,7 @@ func (t *Command) FileTask(path string) (eval.Task, string, string, error) {
 	t.Env.AddTools(&cfg)
 	name := load.AgentName(path)
 	task := eval.Task{Name: name, Description: af.Config.Description, Config: cfg, Cases: cases,
-		Options: agent.Options{ContextSignature: af.ContextSignature}}
+		Options: agent.Options{InputSignature: af.InputSignature}}
 	return task, af.Model, af.MCPPath(), nil
 }
 
@@ -365,8 +366,8 @@ func (t *Command) variants(tasks []eval.Task, pos []string, prices map[string]ev
 		profiles = nil
 		for _, p := range strings.Split(f.profiles, ",") {
 			p = strings.TrimSpace(p)
-			if agent.LanguageReference(p) == "" {
-				return nil, base.UsageError(t.fs, "--prompt-profile: unknown profile %q (the profiles are %s)", p, strings.Join(agent.LanguageProfiles(), ", "))
+			if prompt.Reference(p) == "" {
+				return nil, base.UsageError(t.fs, "--prompt-profile: unknown profile %q (the profiles are %s)", p, strings.Join(prompt.Profiles(), ", "))
 			}
 			profiles = append(profiles, p)
 		}

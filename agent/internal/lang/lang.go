@@ -1,4 +1,6 @@
-package agent
+// Package lang holds the built-in language references of an agent's
+// system prompt (see agent/prompt.Reference).
+package lang
 
 // The built-in language references of the system prompt. They are
 // reference cards, not tutorials: every line is paid for on every turn of
@@ -45,9 +47,9 @@ func (p languageProfile) text(tools bool) string {
 // the token-efficient reference :minimal.
 var profileAliases = map[string]string{"": "default", "minimal": "compact"}
 
-// profileName returns the built-in profile a name stands for, its aliases
+// Name returns the built-in profile a name stands for, its aliases
 // included, and whether there is one.
-func profileName(name string) (string, bool) {
+func Name(name string) (string, bool) {
 	if alias, ok := profileAliases[name]; ok {
 		name = alias
 	}
@@ -55,24 +57,17 @@ func profileName(name string) (string, bool) {
 	return name, ok
 }
 
-// LanguageProfiles returns the names of the built-in language references,
-// "default" first. "minimal", the seeds' name, stands for "compact"
-// wherever a profile is named.
-func LanguageProfiles() []string { return []string{"default", "compact"} }
+// Profiles returns the names of the built-in references, "default" first.
+func Profiles() []string { return []string{"default", "compact"} }
 
-// LanguageReference returns the text of a built-in language reference
-// ("default", "compact" or "minimal"), with its tool rules: the seeds'
-// Prompts.get. It is "" for other names. It is meant for LanguageFunc
-// implementations and SystemPrompt.Language texts that build on a
-// profile:
-//
-//	Language: agent.LanguageReference("compact") + "\n- Amounts are in cents."
-func LanguageReference(profile string) string {
-	name, ok := profileName(profile)
+// Text returns the text of the built-in profile name (a Name), with its
+// tool rules or without; ok is false for other names.
+func Text(name string, tools bool) (string, bool) {
+	p, ok := languageProfiles[name]
 	if !ok {
-		return ""
+		return "", false
 	}
-	return languageProfiles[name].text(true)
+	return p.text(tools), true
 }
 
 // The mode section of the prompt (prompt.go) covers what depends on the
