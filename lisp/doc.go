@@ -29,7 +29,7 @@
 //
 //	syntax   reads text into forms with positions (package lisp/syntax)
 //	analyze  checks special forms, destructuring and scopes, and lowers them
-//	         into a small tree with resolved local slots (package lisp/analyze)
+//	         into a small tree with resolved local slots (package lisp/internal/analyze)
 //	lisp     compiles that tree once into Go closures and evaluates them
 //
 // Compilation resolves builtins and checks their arity before anything runs.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // TestDocs runs every example of the documentation table and checks the

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Exceptions: try/catch/finally, throw and ex-info, as Clojure has them.

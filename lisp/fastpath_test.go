@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/internal/shared"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 

@@ -3,7 +3,7 @@ package lisp
 import (
 	"unicode/utf8"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Multimethods: defmulti and defmethod (analyze/forms.go rewrites them into

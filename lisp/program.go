@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/internal/textutil"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 

@@ -3,7 +3,7 @@ package lisp
 import (
 	"strings"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // where compiles (where field op value) into an expression that builds a
