@@ -354,10 +354,10 @@ func hxFirewallTree(t *testing.T, rootS, midS, leafS, deepS string) {
 	hxChildren(&agent.Step{Trace: []agent.Turn{{ToolCalls: []agent.ToolCall{{Child: step}}}}}, -1,
 		func(s *agent.Step, _ int) {
 			for _, turn := range s.Trace {
-				seen = append(seen, lisp.PrintString(turn.Result))
+				seen = append(seen, lisp.Print(turn.Result, lisp.PrintOptions{}))
 				seen = append(seen, turn.Output...)
 				for _, c := range turn.ToolCalls {
-					seen = append(seen, lisp.PrintString(c.Args))
+					seen = append(seen, lisp.Print(c.Args, lisp.PrintOptions{}))
 				}
 			}
 		})
@@ -896,8 +896,8 @@ func TestHostileProgramClockPausedForConcurrentPlainTool(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	if want := "[7 1]"; lisp.PrintString(step.Return) != want {
-		t.Errorf("got %s, want %s", lisp.PrintString(step.Return), want)
+	if want := "[7 1]"; lisp.Print(step.Return, lisp.PrintOptions{}) != want {
+		t.Errorf("got %s, want %s", lisp.Print(step.Return, lisp.PrintOptions{}), want)
 	}
 }
 

@@ -305,7 +305,7 @@ func (s *sampler) sample(v lisp.Value) string {
 	// atom a caller passed in, which is not copied (it prints as #atom[…],
 	// telling the model to deref it) and may hold much: MaxChars bounds
 	// that work, far beyond what the cut keeps.
-	out := s.unmark(lisp.FormatValue(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact, MaxChars: 4*s.maxChars + 256}))
+	out := s.unmark(lisp.Print(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact, MaxChars: 4*s.maxChars + 256}))
 	if utf8.RuneCountInString(out) > s.maxChars {
 		out = textutil.TruncateRunes(out, max(s.maxChars-3, 0)) + "..."
 	}
@@ -318,8 +318,8 @@ func (s *sampler) unmark(out string) string {
 	if !strings.Contains(out, markerRune) {
 		return out
 	}
-	out = strings.ReplaceAll(out, lisp.PrintString(hiddenMarker), Firewalled)
-	quotedRune := strings.TrimSuffix(lisp.PrintString(markerRune), `"`) // `"` + the rune as printed
+	out = strings.ReplaceAll(out, lisp.Print(hiddenMarker, lisp.PrintOptions{}), Firewalled)
+	quotedRune := strings.TrimSuffix(lisp.Print(markerRune, lisp.PrintOptions{}), `"`) // `"` + the rune as printed
 	for {
 		i := strings.Index(out, quotedRune)
 		if i < 0 {

@@ -94,7 +94,7 @@ func (c plCase) measure(t testing.TB, limit agent.PromptLimit) plFig {
 	}
 	chars := a.Config().PromptLimit.StringChars
 	for _, fact := range c.facts {
-		if strings.Contains(sample, strings.Trim(lisp.PrintString(fact.text), `"`)) {
+		if strings.Contains(sample, strings.Trim(lisp.Print(fact.text, lisp.PrintOptions{}), `"`)) {
 			f.seen++
 		}
 		if fact.in == "" || fact.reached(chars) {
@@ -181,7 +181,7 @@ func plCountRows(sample string) (whole, begun int) {
 func plShownPrefix(sample, s string) int {
 	runes := []rune(s)
 	shows := func(n int) bool {
-		lit := lisp.PrintString(string(runes[:n]))
+		lit := lisp.Print(string(runes[:n]), lisp.PrintOptions{})
 		return strings.Contains(sample, strings.TrimSuffix(lit, `"`))
 	}
 	lo, hi := 0, len(runes) // shows(lo) holds

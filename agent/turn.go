@@ -508,7 +508,7 @@ func (m *mission) failText(v lisp.Value) string {
 	case nil:
 		s = ""
 	default:
-		s = lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 50, MaxChars: 4 * maxFailChars})
+		s = lisp.Print(v, lisp.PrintOptions{MaxItems: 50, MaxChars: 4 * maxFailChars})
 	}
 	return m.clip(s, maxFailChars)
 }

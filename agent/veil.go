@@ -102,4 +102,4 @@ func setFirewall(s *Step, fw *firewall, depth int) {
 
 // maxTraceDepth bounds the nesting of values (as lisp.ToJSON does) and of
 // agents in a moved Step.
-const maxTraceDepth = lisp.MaxReadDepth
+const maxTraceDepth = 10_000 // lisp.ReadOptions.MaxDepth's default

@@ -76,7 +76,7 @@ func ParseCases(file, src string) ([]Case, error) {
 	}
 	text := func(n syntax.Node) string { return src[n.Bounds().Start:n.Bounds().Stop] }
 	data := func(n syntax.Node) (lisp.Value, error) {
-		v, err := lisp.ReadData(text(n))
+		v, err := lisp.Read(text(n), lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			return nil, errAt(n, "%v", err)
 		}

@@ -129,7 +129,7 @@ func toolArgs(args *lisp.Map) string {
 			return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 		}
 	}
-	return lisp.PrintExact(args)
+	return lisp.Print(args, lisp.PrintOptions{Exact: true})
 }
 
 // toolKey is the key of a tool call.
@@ -155,7 +155,7 @@ func (r *Recorder) CallTool(ctx context.Context, name string, f agent.ToolFunc, 
 	} else if v, cerr := lisp.FromGo(res); cerr != nil {
 		c.Error = "returned a value PTC-Lisp cannot hold: " + cerr.Error()
 	} else {
-		c.Value = lisp.PrintExact(v)
+		c.Value = lisp.Print(v, lisp.PrintOptions{Exact: true})
 	}
 	r.mu.Lock()
 	r.rec.ToolCalls = append(r.rec.ToolCalls, c)
@@ -281,7 +281,7 @@ func (p *Replayer) readToolCalls(calls []RecordedToolCall) error {
 				answers[i].err = c.Error
 				continue
 			}
-			v, err := lisp.ReadValue(c.Value, lisp.ReadOptions{MaxBytes: MaxRecordingSize})
+			v, err := lisp.Read(c.Value, lisp.ReadOptions{MaxBytes: MaxRecordingSize})
 			if err != nil {
 				return fmt.Errorf("recording: the result of a call of tool %s does not read: %v", clip(c.Tool), err)
 			}

@@ -637,7 +637,7 @@ func briefItem(v Value) string {
 		}
 		return false
 	}
-	return FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 80, MaxDepth: 3,
+	return Print(v, PrintOptions{MaxItems: 5, MaxChars: 80, MaxDepth: 3,
 		Redact: &Redaction{Placeholder: "<Firewalled>", Key: hide}})
 }
 

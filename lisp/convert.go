@@ -244,7 +244,7 @@ func (c *converter) marshaled(rv reflect.Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ParseJSON(b)
+		return parseJSON(b)
 	}
 	b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
 	if err != nil {
@@ -274,7 +274,7 @@ func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
 		}
 		if f.AsString {
-			v = DisplayString(v)
+			v = displayString(v)
 		}
 		keys = append(keys, f.Name)
 		vals = append(vals, v)
@@ -407,20 +407,20 @@ func GoFields(t reflect.Type) []GoField {
 // and lazy sequences their printed form. A cell that holds itself (through
 // any values) has no such form: an error of kind InvalidArgument.
 //
-// Conversion builds at most MaxConvertValues values: shared structure lets
+// Conversion builds at most maxConvertValues values: shared structure lets
 // a program build data whose expansion is exponential ([v v] doubled forty
 // times), and the host must not pay for that. A larger value is an error
 // of kind MemoryExceeded, and one nested deeper than 10,000 levels an error
 // of kind DepthExceeded; the conversion never returns a partial value.
 func ToGo(v Value) (any, error) {
-	c := exporter{budget: MaxConvertValues}
+	c := exporter{budget: maxConvertValues}
 	out := c.toGo(v, 0)
 	return out, c.err
 }
 
-// MaxConvertValues bounds the values one ToGo or ToJSON call produces,
+// maxConvertValues bounds the values one ToGo or ToJSON call produces,
 // counting shared parts as many times as they appear.
-const MaxConvertValues = 4_000_000
+const maxConvertValues = 4_000_000
 
 // exporter is the state of one ToGo or ToJSON call.
 type exporter struct {
@@ -456,7 +456,7 @@ func (c *exporter) spend(depth int) bool {
 	}
 	if c.budget--; c.budget < 0 {
 		c.err = &Error{Kind: MemoryExceeded, Message: fmt.Sprintf(
-			"the value has more than %d elements once its shared parts are expanded: convert a part of it", MaxConvertValues)}
+			"the value has more than %d elements once its shared parts are expanded: convert a part of it", maxConvertValues)}
 		return false
 	}
 	return true
@@ -548,7 +548,7 @@ func (c *exporter) keyString(k Value) string {
 // Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as
 // null; a cell encodes as what it holds (an error if it holds itself, as
 // for ToGo).
-// Like ToGo, it fails on values of more than MaxConvertValues elements.
+// Like ToGo, it fails on values of more than maxConvertValues elements.
 func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
 
 // ToJSONRedacted is ToJSON for a reader who must not see what r hides: a
@@ -556,7 +556,7 @@ func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
 // JSON string), exactly where FormatValue prints it. A nil r hides nothing.
 func ToJSONRedacted(v Value, r *Redaction) ([]byte, error) {
 	var buf bytes.Buffer
-	c := exporter{budget: MaxConvertValues, redact: r}
+	c := exporter{budget: maxConvertValues, redact: r}
 	if err := c.writeJSON(&buf, v, 0); err != nil {
 		return nil, err
 	}
@@ -728,21 +728,6 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		writeJSONString(buf, p)
 	}
 	return nil
-}
-
-// ParseJSON decodes JSON text into a value: objects become maps with string
-// keys, arrays vectors, integers int64 (floats when they have a fraction or
-// exponent, or do not fit 64 bits), and null nil. It converts directly, with
-// no intermediate map[string]any, accepting exactly the JSON that
-// encoding/json accepts and decoding strings as it does.
-//
-// Its errors are io.EOF when the text ends between tokens (or holds none),
-// io.ErrUnexpectedEOF when it ends inside a string, number or literal, a
-// *json.SyntaxError (with encoding/json's message and the offending byte's
-// Offset) for a syntax error, and errors of their own for text after the
-// value and for nesting deeper than 10,000 levels.
-func ParseJSON(data []byte) (Value, error) {
-	return parseJSON(data)
 }
 
 func numberFromString(s string) (Value, error) {

@@ -92,7 +92,7 @@
 // the goroutines of pmap and pcalls; each breach is an *Error of its own
 // Kind. Every goroutine a run starts shares its limits and ends with it
 // (a tool call that ignores its context is abandoned). Program text is
-// limited to MaxSourceBytes. Walks of values (printing,
+// limited to maxSourceBytes. Walks of values (printing,
 // equality, hashing, conversion) are bounded by work, since values can
 // share structure. Integer overflow is an error, never a wrap-around.
 // Nothing a program does can panic the host: an internal failure is

@@ -409,7 +409,7 @@ func construct(c *javaClass) builtinFn {
 		case len(a) == 1:
 			if cause, ok := a[0].(*Exception); ok {
 				// Java: the cause's toString is the message.
-				x.message, x.cause = DisplayString(cause), cause
+				x.message, x.cause = displayString(cause), cause
 			} else {
 				x.message = a[0]
 			}

@@ -69,14 +69,14 @@ func genWideJSON(n int) []byte {
 }
 
 func benchParseJSON(b *testing.B, data []byte) {
-	if _, err := lisp.ParseJSON(data); err != nil {
+	if _, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON}); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := lisp.ParseJSON(data); err != nil {
+		if _, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON}); err != nil {
 			b.Fatal(err)
 		}
 	}

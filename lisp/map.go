@@ -103,7 +103,7 @@ var emptyMap = &Map{}
 // a bug in the caller's Go code, never a map to build without it.
 func NewMap(kvs ...Value) *Map {
 	if len(kvs)%2 == 1 {
-		panic(fmt.Sprintf("lisp.NewMap: odd number of arguments (%d): the key %s has no value", len(kvs), PrintString(kvs[len(kvs)-1])))
+		panic(fmt.Sprintf("lisp.NewMap: odd number of arguments (%d): the key %s has no value", len(kvs), printString(kvs[len(kvs)-1])))
 	}
 	b := emptyMapBuilder()
 	for i := 0; i+1 < len(kvs); i += 2 {

@@ -32,7 +32,7 @@ func recordRows(t testing.TB, n int) (records, trees *Vector) {
 			"meta", NewMap("x", int64(id%4), "y", nil)))
 	}
 	b.WriteString("]")
-	v, err := ParseJSON([]byte(b.String()))
+	v, err := parseJSON([]byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestRecordsAreMaps(t *testing.T) {
 				got[name] = "error: " + err.Error()
 				continue
 			}
-			got[name] = PrintString(res.Value)
+			got[name] = printString(res.Value)
 		}
 		if strings.HasPrefix(got["trees"], "error") != strings.HasSuffix(src, "; fails") {
 			t.Errorf("%s: %s", src, got["trees"])
@@ -164,7 +164,7 @@ func TestRecordsExport(t *testing.T) {
 	for _, f := range []func(Value) (any, error){
 		func(v Value) (any, error) { return ToGo(v) },
 		func(v Value) (any, error) { b, err := ToJSON(v); return string(b), err },
-		func(v Value) (any, error) { return FormatValue(v, PrintOptions{MaxItems: 3, MaxDepth: 2}), nil },
+		func(v Value) (any, error) { return Print(v, PrintOptions{MaxItems: 3, MaxDepth: 2}), nil },
 	} {
 		a, err1 := f(records)
 		b, err2 := f(trees)
@@ -216,7 +216,7 @@ func TestRecordAssocDissoc(t *testing.T) {
 // A prepared key (flexKey) caches its slot per shape; rows of two shapes
 // and keys spelled both ways must still find the right values.
 func TestRecordFlexKeyAcrossShapes(t *testing.T) {
-	v, err := ParseJSON([]byte(`[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6},{"b":7,"c":8},{"b":9,"c":10},{"b":11,"c":12},{"a":13,"b":14},{"a":15,"b":16}]`))
+	v, err := parseJSON([]byte(`[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6},{"b":7,"c":8},{"b":9,"c":10},{"b":11,"c":12},{"a":13,"b":14},{"a":15,"b":16}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestRecordFlexKeyAcrossShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[[2 4 6 7 9 11 14 16] [1 3 5 nil nil nil 13 15] [:none :none :none 8 10 12 :none :none] [[1 nil] [3 nil] [5 nil] [nil 8] [nil 10] [nil 12] [13 nil] [15 nil]]]`
-	if got := PrintString(res.Value); got != want {
+	if got := printString(res.Value); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
@@ -261,7 +261,7 @@ func TestRecordsFromGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := PrintString(res.Value), `[[1 2 3] ["a" "b" "c"] [true false nil] true]`; got != want {
+	if got, want := printString(res.Value), `[[1 2 3] ["a" "b" "c"] [true false nil] true]`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

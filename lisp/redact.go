@@ -51,7 +51,7 @@ func (r *Redaction) hidesAtom(v Value) bool {
 	if r.Text == nil {
 		return false
 	}
-	s := PrintString(v)
+	s := printString(v)
 	return r.Text(s) != s
 }
 

@@ -65,7 +65,7 @@ func TestValuesPrint(t *testing.T) {
 			}
 			for _, c := range []struct{ how, got string }{
 				{"String", tc.v.(fmt.Stringer).String()},
-				{"PrintString", lisp.PrintString(tc.v)},
+				{"PrintString", lisp.Print(tc.v, lisp.PrintOptions{})},
 				{"Sprint", fmt.Sprint(tc.v)},
 				{"%v", fmt.Sprintf("%v", tc.v)},
 				{"%+v", fmt.Sprintf("%+v", tc.v)},
@@ -157,8 +157,8 @@ func TestValueStringShared(t *testing.T) {
 	if prefix := "{:a " + strings.Repeat("[", 31) + ":xxx"; !strings.HasPrefix(got, prefix) || !strings.HasSuffix(got, "...") {
 		t.Errorf("Sprint: %.40s ... %s", got, got[max(0, len(got)-40):])
 	}
-	if n := len(got); n < lisp.MaxPrintBytes || n > lisp.MaxPrintBytes+len("...") {
-		t.Errorf("Sprint: %d bytes, want MaxPrintBytes (%d) and the marks", n, lisp.MaxPrintBytes)
+	if n := len(got); n < docPrintBytes || n > docPrintBytes+len("...") {
+		t.Errorf("Sprint: %d bytes, want MaxPrintBytes (%d) and the marks", n, docPrintBytes)
 	}
 }
 

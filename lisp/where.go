@@ -16,9 +16,9 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 		path[i] = v
 		keys[i] = c.flexKey(v)
 	}
-	name := "where " + PrintString(NewVector(path))
+	name := "where " + printString(NewVector(path))
 	if len(path) == 1 {
-		name = "where " + PrintString(path[0])
+		name = "where " + printString(path[0])
 	}
 	if e.Op == "" {
 		test := func(x Value) bool { return Truthy(readKeys(x, keys)) }

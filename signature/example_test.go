@@ -38,7 +38,7 @@ func ExampleParse() {
 
 func ExampleValidate() {
 	out := signature.MustParse("{items [{id :int, name :string}], total :int}").Output
-	value, _ := lisp.ReadData(`{:items [{:id 1 :name "a"} {:id "2" :name "b"} {:id 3}] :total 3}`)
+	value, _ := lisp.Read(`{:items [{:id 1 :name "a"} {:id "2" :name "b"} {:id 3}] :total 3}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	_, err := signature.Validate(out, value, signature.Enabled)
 	for _, issue := range err.(*signature.ValidationError).Issues {
 		fmt.Println(issue)
@@ -56,9 +56,9 @@ func ExampleValidate() {
 
 func ExampleCoerce() {
 	sig := signature.MustParse("(id :int, price :float, active :bool, status :keyword) -> :bool")
-	args, _ := lisp.ReadData(`{:id "42" :price 10 :active "true" :status "open"}`)
+	args, _ := lisp.Read(`{:id "42" :price 10 :active "true" :status "open"}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	coerced, warnings, err := sig.CoerceInput(args, signature.Enabled)
-	fmt.Println(lisp.PrintString(coerced), err)
+	fmt.Println(lisp.Print(coerced, lisp.PrintOptions{}), err)
 	for _, w := range warnings {
 		fmt.Println(w)
 	}
@@ -96,7 +96,7 @@ func ExampleTypedFunc() {
 	// Call it from a program; "2" is coerced to 2.
 	res, err := lisp.Run(context.Background(), `(tool/search {:query "ab" :limit "2"})`,
 		lisp.Options{Tools: lisp.Tools{"search": tool.Func()}})
-	fmt.Println(lisp.PrintString(res.Value), err)
+	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}), err)
 
 	_, err = tool.Call(context.Background(), lisp.NewMap(lisp.Keyword("limit"), "lots"))
 	fmt.Println(err)
@@ -135,7 +135,7 @@ func ExampleMapOf() {
 	sig := signature.MustParse("(region :string) -> {votes {:string :int}, total :int}")
 	fmt.Println(sig.Output.Fields[0].Type.IsMapOf(), sig.Output.Fields[0].Type.Elem)
 
-	value, _ := lisp.ReadData(`{:votes {"ann" 3 :bob "4"} :total 7}`)
+	value, _ := lisp.Read(`{:votes {"ann" 3 :bob "4"} :total 7}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	_, err := sig.ValidateOutput(value, signature.Enabled)
 	fmt.Println(err)
 

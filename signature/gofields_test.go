@@ -36,6 +36,6 @@ func TestTypedSignatureMatchesFromGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := tool.Signature().ValidateOutput(v, signature.Strict); err != nil {
-		t.Errorf("the result %s does not match its own signature: %v", lisp.PrintString(v), err)
+		t.Errorf("the result %s does not match its own signature: %v", lisp.Print(v, lisp.PrintOptions{}), err)
 	}
 }

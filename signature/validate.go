@@ -271,7 +271,7 @@ func (c *checker) mismatch(t Type, v lisp.Value) {
 
 // show prints a value briefly for a message.
 func show(v lisp.Value) string {
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 3, MaxChars: 48, MaxDepth: 2})
+	return lisp.Print(v, lisp.PrintOptions{MaxItems: 3, MaxChars: 48, MaxDepth: 2})
 }
 
 // expected names a type in a message.

@@ -249,7 +249,7 @@ func (x *executor) format(v lisp.Value) string {
 				po.MaxChars = left
 			}
 		}
-		return lisp.FormatValue(v, po)
+		return lisp.Print(v, po)
 	}
-	return lisp.DisplayString(v)
+	return lisp.Print(v, lisp.PrintOptions{Display: true})
 }

@@ -39,7 +39,7 @@ func (e *DataError) Error() string {
 // data: the data may be any file an agent file names.
 func ReadData(b []byte, edn bool) (lisp.Value, error) {
 	if edn {
-		v, err := lisp.ReadData(string(b))
+		v, err := lisp.Read(string(b), lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			var le *lisp.Error
 			if errors.As(err, &le) && le.Pos.IsValid() {
@@ -54,7 +54,7 @@ func ReadData(b []byte, edn bool) (lisp.Value, error) {
 		}
 		return v, nil
 	}
-	v, err := lisp.ParseJSON(b)
+	v, err := lisp.Read(string(b), lisp.ReadOptions{Format: lisp.ReadJSON})
 	if err == nil {
 		return v, nil
 	}

@@ -46,7 +46,7 @@ const Generous = 5 * time.Minute
 // escapers print a text inside a string literal: as PTC-Lisp, Go's %q and
 // JSON print strings (quotes removed).
 var escapers = []func(string) string{
-	func(s string) string { return unquote(lisp.PrintString(s)) },
+	func(s string) string { return unquote(lisp.Print(s, lisp.PrintOptions{})) },
 	func(s string) string { return unquote(strconv.Quote(s)) },
 	func(s string) string { b, _ := json.Marshal(s); return unquote(string(b)) },
 }

@@ -312,9 +312,9 @@ func (set *Set) addScalar(v lisp.Value) {
 	var forms []string
 	switch x := v.(type) {
 	case int64, float64:
-		forms = []string{lisp.PrintString(x)}
+		forms = []string{lisp.Print(x, lisp.PrintOptions{})}
 	case lisp.Keyword:
-		forms = []string{string(x), lisp.PrintString(x)}
+		forms = []string{string(x), lisp.Print(x, lisp.PrintOptions{})}
 	}
 	for _, f := range forms {
 		if len(f) >= minScrub {
