@@ -414,11 +414,13 @@ func programFail(le *lisp.Error, msg string) *Fail {
 
 // reasonOf maps an interpreter error kind onto a Step reason.
 func reasonOf(k lisp.Kind) Reason {
+	if errors.Is(k, lisp.InvalidForm) { // its special cases too
+		return ReasonAnalysisError
+	}
 	switch k {
 	case lisp.ParseError:
 		return ReasonParseError
-	case lisp.InvalidForm, lisp.InvalidArity, lisp.InvalidCondForm, lisp.InvalidWhereForm, lisp.InvalidWhereOp,
-		lisp.InvalidThreadForm, lisp.InvalidPlaceholder, lisp.UnboundVar, lisp.CannotShadowBuiltin:
+	case lisp.UnboundVar, lisp.CannotShadowBuiltin:
 		return ReasonAnalysisError
 	case lisp.Timeout:
 		return ReasonTimeout

@@ -377,7 +377,7 @@ func registerFunctions(t builtinTable) {
 				return nil, argError("pcalls", i, "a function", f)
 			}
 			if c, ok := f.(*Closure); ok && c.proto.arityFor(0) == nil {
-				return nil, errorf(PcallsError, "pcalls needs functions of no arguments, got %s", brief(f))
+				return nil, errorf(pcallsError, "pcalls needs functions of no arguments, got %s", brief(f))
 			}
 		}
 		fs := slices.Clone(a)

@@ -1010,7 +1010,7 @@ func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, err
 	args = append(append(args, old), extra...)
 	v, err := th.call(f, args)
 	if err != nil {
-		if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == ArityMismatch) && len(extra) > 0 {
+		if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == arityMismatch) && len(extra) > 0 {
 			e.Message += "; note that " + fn + " passes the old value first and the extra arguments after it"
 		}
 		return nil, err

@@ -661,7 +661,7 @@ func (p *fnProto) arityError(n int) *Error {
 	if name == "" {
 		name = "anonymous function"
 	}
-	return errorf(ArityMismatch, "%s expects %s argument(s), got %d", name, strings.Join(want, " or "), n)
+	return errorf(arityMismatch, "%s expects %s argument(s), got %d", name, strings.Join(want, " or "), n)
 }
 
 // Builtin is a function implemented in Go: a builtin of the language, or a

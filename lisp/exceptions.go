@@ -121,7 +121,7 @@ func knownClassNames() string {
 func catchable(k Kind) bool {
 	switch k {
 	case Timeout, Cancelled, StepLimitExceeded, MemoryExceeded, DepthExceeded, OutputExceeded,
-		ToolLimitExceeded, LoopLimitExceeded, InternalError, PmapError, PcallsError:
+		ToolLimitExceeded, LoopLimitExceeded, InternalError, PmapError, pcallsError:
 		return false
 	}
 	return true
@@ -144,7 +144,7 @@ func javaClassOf(e *Error) *javaClass {
 		return classArithmetic
 	case InvalidArgument:
 		return classIllegalArgument
-	case ArityError, ArityMismatch:
+	case ArityError, arityMismatch:
 		return classArity
 	case DestructureError:
 		return classUnsupported // nth not supported on this type

@@ -71,7 +71,7 @@ func TestToolErrors(t *testing.T) {
 		{`(tool/panics {})`, lisp.ToolError, "panic: boom"},
 		{`(tool/serch {})`, lisp.UnknownTool, "did you mean search?"},
 		{`(tool/bad {})`, lisp.ToolError, "cannot hold"},
-		{`(call "return" 1 2)`, lisp.InvalidArity, "exactly one value"},
+		{`(call "return" 1 2)`, lisp.InvalidForm, "invalid_arity"},
 	}
 	for _, tc := range tests {
 		_, err := lisp.Run(context.Background(), tc.src, lisp.Options{Tools: tools})

@@ -1139,7 +1139,7 @@ func registerTransducers(t builtinTable) {
 		} else {
 			var err error
 			if init, err = th.call(f, nil); err != nil {
-				if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == ArityMismatch) {
+				if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == arityMismatch) {
 					return nil, errorf(e.Kind, "%s: transduce without an initial value calls (f) for one; give it: (transduce xform f init coll)", e.Message)
 				}
 				return nil, err
