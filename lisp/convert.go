@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/internal/gostruct"
 )
 
 // FromGo converts host data into a Value:
@@ -51,7 +52,7 @@ func FromGo(x any) (Value, error) {
 			return v, nil
 		}
 	}
-	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]GoField{}}
+	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]gostruct.Field{}}
 	return c.from(reflect.ValueOf(x), 0)
 }
 
@@ -68,7 +69,7 @@ const maxConvertDepth = 10000
 
 type converter struct {
 	seen   map[uintptr]bool
-	fields map[reflect.Type][]GoField // field layouts, computed once per type per conversion
+	fields map[reflect.Type][]gostruct.Field // field layouts, computed once per type per conversion
 	shapes shapeCache                 // maps with the same keys become records of one shape
 }
 
@@ -256,7 +257,7 @@ func (c *converter) marshaled(rv reflect.Value) (Value, error) {
 func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
 	fields, ok := c.fields[rv.Type()]
 	if !ok {
-		fields = GoFields(rv.Type())
+		fields = gostruct.Fields(rv.Type())
 		c.fields[rv.Type()] = fields
 	}
 	keys := make([]Value, 0, len(fields))
@@ -305,97 +306,6 @@ func isEmptyValue(v reflect.Value) bool {
 		return v.IsZero()
 	}
 	return false
-}
-
-// GoField describes how a struct field appears as a map entry (FromGo) and
-// in a signature derived from a Go type (package signature).
-type GoField struct {
-	Name      string // the json name, or the Go name without a tag
-	Index     []int  // for reflect.Value.FieldByIndex
-	OmitEmpty bool   // ",omitempty" or ",omitzero": the entry may be absent
-	AsString  bool   // ",string": the value is encoded as a string
-}
-
-// GoFields lists the fields of a struct type the way encoding/json does:
-// exported fields, json tag names, "-" skipped, embedded structs promoted
-// (shallower wins, tagged wins on ties, ambiguous names dropped).
-func GoFields(t reflect.Type) []GoField {
-	type candidate struct {
-		GoField
-		depth  int
-		tagged bool
-	}
-	var all []candidate
-	var walk func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool)
-	walk = func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool) {
-		if visited[t] {
-			return
-		}
-		visited[t] = true
-		defer delete(visited, t)
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			tag := sf.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			idx := append(slices.Clone(index), i)
-			ft := sf.Type
-			if sf.Anonymous && name == "" {
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft, idx, depth+1, visited)
-					continue
-				}
-			}
-			if !sf.IsExported() {
-				continue
-			}
-			tagged := name != ""
-			if name == "" {
-				name = sf.Name
-			}
-			all = append(all, candidate{
-				GoField: GoField{Name: name, Index: idx,
-					OmitEmpty: strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,"),
-					AsString:  strings.Contains(","+opts+",", ",string,")},
-				depth: depth, tagged: tagged,
-			})
-		}
-	}
-	walk(t, nil, 0, map[reflect.Type]bool{})
-	byName := map[string][]candidate{}
-	var order []string
-	for _, c := range all {
-		if _, ok := byName[c.Name]; !ok {
-			order = append(order, c.Name)
-		}
-		byName[c.Name] = append(byName[c.Name], c)
-	}
-	var fields []GoField
-	for _, name := range order {
-		cs := byName[name]
-		slices.SortStableFunc(cs, func(a, b candidate) int {
-			if a.depth != b.depth {
-				return a.depth - b.depth
-			}
-			if a.tagged != b.tagged {
-				if a.tagged {
-					return -1
-				}
-				return 1
-			}
-			return 0
-		})
-		if len(cs) > 1 && cs[0].depth == cs[1].depth && cs[0].tagged == cs[1].tagged {
-			continue // ambiguous, as encoding/json
-		}
-		fields = append(fields, cs[0].GoField)
-	}
-	return fields
 }
 
 // ToGo converts a value into plain Go data: nil, bool, int64, float64,

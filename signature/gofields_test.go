@@ -23,7 +23,7 @@ type gfRow struct {
 }
 
 // A typed tool's signature names the fields exactly as lisp.FromGo
-// converts the values: both use lisp.GoFields.
+// converts the values: both use internal/gostruct.
 func TestTypedSignatureMatchesFromGo(t *testing.T) {
 	tool := signature.MustTypedFunc(func(ctx context.Context, in struct{}) (gfRow, error) {
 		return gfRow{gfBase: &gfBase{ID: 7}, Name: "a", Count: 3, Hidden: "x", Plain: true, secret: 1}, nil
