@@ -70,7 +70,7 @@ const maxConvertDepth = 10000
 type converter struct {
 	seen   map[uintptr]bool
 	fields map[reflect.Type][]gostruct.Field // field layouts, computed once per type per conversion
-	shapes shapeCache                 // maps with the same keys become records of one shape
+	shapes shapeCache                        // maps with the same keys become records of one shape
 }
 
 // mapOf builds the map of unsorted entries (the last duplicate wins): a
