@@ -170,7 +170,7 @@ func hxGet(v lisp.Value, keys ...string) lisp.Value {
 		if !ok {
 			return nil
 		}
-		v, _ = m.Lookup(lisp.Keyword(k))
+		v, _ = m.Get(lisp.Keyword(k))
 	}
 	return v
 }
@@ -916,7 +916,7 @@ func TestHostileCompiledSelfRecursion(t *testing.T) {
 			if execs.Add(1) > guard {
 				return nil, fmt.Errorf("hx guard: more than %d executions", guard)
 			}
-			if d, ok := args.Lookup(lisp.Keyword("d")); ok {
+			if d, ok := args.Get(lisp.Keyword("d")); ok {
 				for n := d.(int64); ; {
 					cur := deepest.Load()
 					if n <= cur || deepest.CompareAndSwap(cur, n) {

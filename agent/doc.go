@@ -131,5 +131,5 @@
 // temporal runs missions as Temporal workflows this way (docs/temporal.md).
 // Agent.CallTool runs a tool from Go as a program would, and
 // Tool.NestedTool tells an agent tool's agent. Values keep their exact
-// printed form with lisp.PrintExact and lisp.ReadValue.
+// printed form with lisp.Print (Exact) and lisp.Read.
 package agent

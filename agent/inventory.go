@@ -265,7 +265,7 @@ func coarse(t signature.Type) signature.Type {
 // sampler prints bounded samples of context values. It copies the prefix
 // of a value it shows (the first items of lists and sets, the first
 // entries of maps, strings cut to chars), replacing what the firewall
-// hides by a marker, and prints the copy with lisp.FormatValue. Markers
+// hides by a marker, and prints the copy with lisp.Print. Markers
 // are strings that start with a character data cannot start with in
 // practice (U+10FFFF) and are replaced in the printed text.
 type sampler struct {

@@ -106,14 +106,14 @@ func TestToolWrap(t *testing.T) {
 	})
 	plain := agent.Tool{Signature: "(n :int) -> :int", Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 		real.Add(1)
-		n, _ := args.Lookup(lisp.Keyword("n"))
+		n, _ := args.Get(lisp.Keyword("n"))
 		return n, nil
 	}}
 	// Answers id 99 itself; passes every other call on.
 	cached := func(call agent.ToolFunc) agent.ToolFunc {
 		return func(ctx context.Context, args *lisp.Map) (any, error) {
 			seen.Add(1)
-			if id, _ := args.Lookup(lisp.Keyword("id")); lisp.Print(id, lisp.PrintOptions{}) == "99" {
+			if id, _ := args.Get(lisp.Keyword("id")); lisp.Print(id, lisp.PrintOptions{}) == "99" {
 				return map[string]any{"id": 99, "name": "cached"}, nil
 			}
 			return call(ctx, args)

@@ -472,7 +472,7 @@ func (m *mission) programFailValue(v lisp.Value) *Fail {
 		}
 		return f
 	}
-	get := func(k string) (lisp.Value, bool) { return mv.Lookup(lisp.Keyword(k)) }
+	get := func(k string) (lisp.Value, bool) { return mv.Get(lisp.Keyword(k)) }
 	if r, ok := get("reason"); ok && r != nil {
 		f.Reason = Reason(m.failText(r))
 	}

@@ -47,7 +47,7 @@ func (e *CaseError) Error() string {
 //	:check   (fn [r] (> (:total r) 100))  Satisfies: code, not data
 //	:fails   :not_found                   Fails (true: any reason)
 //
-// Everything but :check is data (lisp.ReadData); :check is kept as its
+// Everything but :check is data (lisp.Read (EDN)); :check is kept as its
 // source and compiled, never run, until a mission's value is checked.
 // file names the text in errors.
 func ParseCases(file, src string) ([]Case, error) {

@@ -54,7 +54,7 @@ type RecordedToolCall struct {
 	// made: a replay gives equal calls the results in that order.
 	Seq int `json:"seq"`
 	// Value is the result as a program got it, in the printed form
-	// lisp.ReadValue reads back (lisp.PrintExact), firewalled fields in
+	// lisp.Read reads back (lisp.Print (Exact)), firewalled fields in
 	// clear; Error, when the call failed, the error's text.
 	Value string `json:"value,omitempty"`
 	Error string `json:"error,omitempty"`

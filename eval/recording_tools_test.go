@@ -96,7 +96,7 @@ func (tr *toolRuns) replay(k eval.RunKey, _ llm.Model) (llm.Model, error) {
 // equal calls get different results.
 func counter(n *atomic.Int64) agent.ToolFunc {
 	return func(_ context.Context, args *lisp.Map) (any, error) {
-		id, _ := args.Lookup(lisp.Keyword("id"))
+		id, _ := args.Get(lisp.Keyword("id"))
 		if id == int64(13) {
 			return nil, errors.New("unlucky: no record 13")
 		}

@@ -98,7 +98,7 @@ func TestArraysHostilePrograms(t *testing.T) {
 }
 
 // TestArraysAndBuildersPrintReadConvert: arrays print with their kind and
-// elements, builders with their text; both read back with ReadValue as new
+// elements, builders with their text; both read back with Read as new
 // ones, convert to Go and JSON as their elements and text, and a cycle
 // through an array is cut in print and an error in conversions.
 func TestArraysAndBuildersPrintReadConvert(t *testing.T) {

@@ -80,7 +80,7 @@ func (c *memoCache) lookup(run *runState, key Value) (v Value, ok bool) {
 	if c.run != run || c.results == nil {
 		return nil, false
 	}
-	return c.results.Get(key)
+	return c.results.getExact(key)
 }
 
 func (c *memoCache) store(run *runState, key, v Value) {

@@ -28,7 +28,7 @@ import (
 //	                                  (json tags honoured: "-", omitempty, embedded structs)
 //	pointer, interface                the value they point to (nil pointer: nil)
 //	encoding.TextMarshaler            its text
-//	json.Marshaler                    its JSON, parsed with ParseJSON
+//	json.Marshaler                    its JSON, parsed with Read (JSON)
 //	Value types (Keyword, *Vector...)  as is
 //
 // Strings keys stay strings: programs read them with keywords anyway, (:name m)
@@ -463,7 +463,7 @@ func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
 
 // ToJSONRedacted is ToJSON for a reader who must not see what r hides: a
 // hidden value, or the value of a hidden key, encodes as r.Placeholder (a
-// JSON string), exactly where FormatValue prints it. A nil r hides nothing.
+// JSON string), exactly where Print prints it. A nil r hides nothing.
 func ToJSONRedacted(v Value, r *Redaction) ([]byte, error) {
 	var buf bytes.Buffer
 	c := exporter{budget: maxConvertValues, redact: r}

@@ -64,11 +64,11 @@
 // like, runs as one pass without intermediate vectors (docs/performance.md).
 //
 // Host data enters through FromGo (any Go value: maps, slices, structs via
-// their json tags, numbers, time.Time) or ParseJSON, and leaves through ToGo
+// their json tags, numbers, time.Time) or Read (JSON), and leaves through ToGo
 // or ToJSON. Convert a large context once and pass the *Map to every run:
 // runs never copy or modify it. Stores that keep values as text (traces,
-// durable engines) write them with PrintExact and read them back with
-// ReadValue, the inverse of the printer, bounded for text from elsewhere.
+// durable engines) write them with Print (Exact) and read them back with
+// Read, the inverse of the printer, bounded for text from elsewhere.
 //
 // # Namespaces, context, history and tools
 //

@@ -54,7 +54,7 @@ func ExampleCompile() {
 func ExampleTools() {
 	tools := lisp.Tools{
 		"get-user": func(ctx context.Context, args *lisp.Map) (any, error) {
-			id, _ := args.Lookup(lisp.Keyword("id"))
+			id, _ := args.Get(lisp.Keyword("id"))
 			return map[string]any{"id": id, "name": fmt.Sprint("user-", id)}, nil
 		},
 	}

@@ -158,7 +158,7 @@ func TestCancelledRunCannotBeCaught(t *testing.T) {
 func TestCatchToolErrors(t *testing.T) {
 	tools := lisp.Tools{
 		"get": func(_ context.Context, args *lisp.Map) (any, error) {
-			id, _ := args.Lookup(lisp.Keyword("id"))
+			id, _ := args.Get(lisp.Keyword("id"))
 			if id == int64(2) {
 				return nil, errors.New("user 2 not found")
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// The JSON ingest benchmarks: ParseJSON side by side with encoding/json
+// The JSON ingest benchmarks: Read (JSON) side by side with encoding/json
 // decoding the same bytes into map[string]any (the speed to match), over
 // the shared orders context (10k rows) and a generated 100k-row document.
 

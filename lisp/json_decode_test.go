@@ -14,7 +14,7 @@ import (
 	"github.com/ptc-go/ptc/internal/testenv"
 )
 
-// oracleParseJSON is ParseJSON as it was before jsonDecoder, reading
+// oracleParseJSON is Read (JSON) as it was before jsonDecoder, reading
 // tokens with a json.Decoder: the oracle of the differential tests. One
 // change: the Offset of a syntax error inside a string, number or literal
 // is made absolute. The Decoder counts only the bytes of the strings,
@@ -177,7 +177,7 @@ func (p *oracleParser) value(depth int) (Value, error) {
 	return nil, fmt.Errorf("json: unexpected token %v", tok)
 }
 
-// compareWithOracle fails t when ParseJSON and the oracle disagree on data:
+// compareWithOracle fails t when Read (JSON) and the oracle disagree on data:
 // on the value (equal, and printed alike), or on the error (same message;
 // same Offset for syntax errors; the same io.EOF or io.ErrUnexpectedEOF).
 func compareWithOracle(t *testing.T, data []byte) {
@@ -377,7 +377,7 @@ func TestParseJSONErrors(t *testing.T) {
 }
 
 // TestParseJSONOldOffsets pins the one difference from the Decoder-based
-// ParseJSON: the Offset of an error inside a string, number or literal is
+// Read (JSON): the Offset of an error inside a string, number or literal is
 // its position in the text, where the Decoder counted only the bytes of the
 // strings, numbers and literals before it.
 func TestParseJSONOldOffsets(t *testing.T) {
@@ -518,7 +518,7 @@ func TestParseJSONBig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := v.(*Map).Get("rows")
+	rows, _ := v.(*Map).getExact("rows")
 	if got := rows.(*Vector).Len(); got != n {
 		t.Fatalf("%d rows, want %d", got, n)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// FuzzParseJSON checks ParseJSON against the Decoder-based parser it
+// FuzzParseJSON checks Read (JSON) against the Decoder-based parser it
 // replaced (oracleParseJSON): the same value, or the same error at the same
 // offset; and that it accepts what encoding/json accepts.
 func FuzzParseJSON(f *testing.F) {

@@ -46,7 +46,7 @@ func TestListConjConcurrent(t *testing.T) {
 }
 
 // The host sees a list as a vector with IsList: JSON and ToGo make it an
-// array, FromGo never makes one, PrintExact and ReadValue keep it a list.
+// array, FromGo never makes one, Print (Exact) and Read keep it a list.
 func TestListsAtTheHostBoundary(t *testing.T) {
 	res, err := lisp.Run(context.Background(), `{:stack '(1 2) :vec [1 2] :sym 'a/b :class (type 1)}`, lisp.Options{})
 	if err != nil {

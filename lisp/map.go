@@ -120,8 +120,8 @@ func (m *Map) Len() int {
 	return m.t.Len()
 }
 
-// Get returns the value under exactly the key k.
-func (m *Map) Get(k Value) (Value, bool) {
+// getExact returns the value under exactly the key k.
+func (m *Map) getExact(k Value) (Value, bool) {
 	if m.rec != nil {
 		if i := m.rec.index(k); i >= 0 {
 			return m.vals[i], true
@@ -131,16 +131,17 @@ func (m *Map) Get(k Value) (Value, bool) {
 	return m.t.Get(k, compareKeys)
 }
 
-// Lookup returns the value under k, falling back from a keyword to the
-// string of the same name and back: (:name m) finds "name" keys.
-func (m *Map) Lookup(k Value) (Value, bool) {
+// Get returns the value under k, falling back from a keyword to the string
+// of the same name and back, as (:name m) finds "name" keys: Get("city")
+// finds :city, and Get(Keyword("city")) finds "city".
+func (m *Map) Get(k Value) (Value, bool) {
 	switch x := k.(type) {
 	case Keyword:
 		return m.lookupNamed(string(x), true, k, nil, nil)
 	case string:
 		return m.lookupNamed(x, false, k, nil, nil)
 	}
-	return m.Get(k)
+	return m.getExact(k)
 }
 
 // flexKey is a key prepared for flexible lookups: both spellings boxed once,

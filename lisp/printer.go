@@ -251,7 +251,7 @@ func (p *printer) value(v Value, depth int) {
 		case v.IsQueue():
 			// Clojure prints #object[clojure.lang.PersistentQueue 0x…],
 			// with an address; this is ClojureScript's form, which
-			// ReadValue reads back.
+			// Read reads back.
 			p.seq("#queue [", "]", v.items, depth)
 		default:
 			p.seq("[", "]", v.items, depth)

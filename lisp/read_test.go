@@ -56,8 +56,8 @@ func TestReadValue(t *testing.T) {
 }
 
 // TestReadValueBounds: nesting past MaxDepth and text past MaxBytes are
-// refused with their kinds; the default depth is MaxReadDepth, and
-// PrintExact prints that deep a value whole.
+// refused with their kinds; the default depth is 10,000 levels, and
+// Print (Exact) prints that deep a value whole.
 func TestReadValueBounds(t *testing.T) {
 	nested := func(n int) string { return strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }
 	tests := []struct {
@@ -177,7 +177,7 @@ func (g *valueGen) value(depth int) lisp.Value {
 	return b.Map()
 }
 
-// FuzzReadValue: ReadValue never panics, and what it reads prints as a
+// FuzzReadValue: Read never panics, and what it reads prints as a
 // form it reads back to the same print.
 func FuzzReadValue(f *testing.F) {
 	for _, s := range []string{`{:a [1 2.5 "x\n"], "b" #{nil true}}`, `#fn[[x] [x y]]`, `#inst "2024-01-02T03:04:05.678-00:00"`,
@@ -212,3 +212,33 @@ const (
 	docPrintBytes  = 64 << 20
 	docSourceBytes = 256 << 10
 )
+
+// A plain tool receives a *lisp.Map: Get finds a keyword key by its name
+// and a string key by its keyword, as (:city m) does, preferring the exact
+// key when both spellings are present.
+func TestMapGetFlexibleKeys(t *testing.T) {
+	m, err := lisp.Read(`{:city "Paris" "zip" "75001" :both 1 "both" 2}`, lisp.ReadOptions{Format: lisp.ReadEDN})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key  lisp.Value
+		want lisp.Value
+		ok   bool
+	}{
+		{"city", "Paris", true},
+		{lisp.Keyword("city"), "Paris", true},
+		{"zip", "75001", true},
+		{lisp.Keyword("zip"), "75001", true},
+		{lisp.Keyword("both"), int64(1), true},
+		{"both", int64(2), true},
+		{"nope", nil, false},
+		{int64(1), nil, false},
+	}
+	for _, tc := range tests {
+		got, ok := m.(*lisp.Map).Get(tc.key)
+		if ok != tc.ok || !lisp.Equal(got, tc.want) {
+			t.Errorf("Get(%#v) = %v, %v; want %v, %v", tc.key, got, ok, tc.want, tc.ok)
+		}
+	}
+}

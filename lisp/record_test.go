@@ -12,7 +12,7 @@ import (
 // of the same entries: every program below runs over the same rows built
 // both ways and must print the same result or fail with the same message.
 
-// recordRows returns n rows as JSON decoded by ParseJSON (records from the
+// recordRows returns n rows as JSON decoded by Read (JSON) (records from the
 // third row on) and as tree maps built one by one.
 func recordRows(t testing.TB, n int) (records, trees *Vector) {
 	t.Helper()
@@ -45,7 +45,7 @@ func TestRecordsAreMaps(t *testing.T) {
 	for _, x := range records.Items() {
 		if m := x.(*Map); m.rec != nil {
 			nrec++
-			if inner, _ := m.Lookup("meta"); inner.(*Map).rec == nil {
+			if inner, _ := m.Get("meta"); inner.(*Map).rec == nil {
 				t.Errorf("nested object of row %v is not a record", m)
 			}
 		}
@@ -186,10 +186,10 @@ func TestRecordAssocDissoc(t *testing.T) {
 	if a.rec != r.rec {
 		t.Error("assoc of an existing key left the shape")
 	}
-	if v, _ := r.Lookup(Keyword("amount")); v != int64(4*37%500) {
+	if v, _ := r.Get(Keyword("amount")); v != int64(4*37%500) {
 		t.Errorf("assoc changed the original: %v", v)
 	}
-	if v, _ := a.Lookup(Keyword("amount")); v != int64(-1) {
+	if v, _ := a.Get(Keyword("amount")); v != int64(-1) {
 		t.Errorf("assoc: %v", v)
 	}
 	if b := r.Assoc(Keyword("amount"), int64(1)); b.rec != nil || b.Len() != r.Len()+1 {
@@ -205,10 +205,10 @@ func TestRecordAssocDissoc(t *testing.T) {
 	b.Set("id", int64(7))
 	if m := b.Map(); m.Len() != r.Len() {
 		t.Errorf("builder: len %d", m.Len())
-	} else if v, _ := m.Lookup("id"); v != int64(7) {
+	} else if v, _ := m.Get("id"); v != int64(7) {
 		t.Errorf("builder: id %v", v)
 	}
-	if v, _ := r.Lookup("id"); v != int64(4) {
+	if v, _ := r.Get("id"); v != int64(4) {
 		t.Errorf("a builder from a record changed it: %v", v)
 	}
 }
@@ -246,7 +246,7 @@ func TestRecordsFromGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"structs", "maps"} {
-		rows, _ := v.(*Map).Lookup(name)
+		rows, _ := v.(*Map).Get(name)
 		var recs int
 		for _, x := range rows.(*Vector).Items() {
 			if x.(*Map).rec != nil {

@@ -109,7 +109,7 @@ func ExampleRedaction() {
 	// 11
 }
 
-// ToJSONRedacted hides exactly what FormatValue hides, in the same places,
+// ToJSONRedacted hides exactly what Print hides, in the same places,
 // and its walk stays bounded on shared structure.
 func TestToJSONRedacted(t *testing.T) {
 	vault, err := lisp.Read(`[{:pin 1234} {:pin 9999}]`, lisp.ReadOptions{Format: lisp.ReadEDN})

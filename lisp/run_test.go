@@ -286,7 +286,7 @@ func TestPmapRunsConcurrentlyInOrder(t *testing.T) {
 		mu.Lock()
 		active--
 		mu.Unlock()
-		v, _ := args.Lookup(lisp.Keyword("args"))
+		v, _ := args.Get(lisp.Keyword("args"))
 		return v.(*lisp.Vector).At(0), nil
 	}}
 	res := run(t, `(pmap #(tool/slow %) (range 8))`, lisp.Options{Tools: tools})

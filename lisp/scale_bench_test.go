@@ -63,7 +63,7 @@ func BenchmarkScale(b *testing.B) {
 		for _, size := range scaleSizes {
 			b.Run(w+"/ptc/rows="+size.name, func(b *testing.B) {
 				data := docs[size.n]()
-				// The context's memory: what ParseJSON leaves on the heap.
+				// The context's memory: what Read (JSON) leaves on the heap.
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)

@@ -189,7 +189,7 @@ func TestCellOrder(t *testing.T) {
 }
 
 // TestCellsPrintReadConvert: cells print as #atom[...], read back with
-// ReadValue as new cells holding the same value, convert to Go and JSON as
+// Read as new cells holding the same value, convert to Go and JSON as
 // what they hold, and a cell that holds itself is cut in print and an
 // error in conversions.
 func TestCellsPrintReadConvert(t *testing.T) {

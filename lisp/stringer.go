@@ -1,7 +1,7 @@
 package lisp
 
 // Every value type prints as a REPL shows it (see Value): String is
-// PrintString, GoString the Go type followed by the printed form in
+// Print, GoString the Go type followed by the printed form in
 // parentheses. The typed methods pass isNil because a nil pointer in an
 // interface is not a nil interface.
 

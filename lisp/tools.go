@@ -67,7 +67,7 @@ func unknownToolError(name string, available []string) *Error {
 func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	r := th.run
 	if r.tools == nil {
-		if _, ok := r.context.Lookup(Keyword(name)); ok {
+		if _, ok := r.context.Get(Keyword(name)); ok {
 			return nil, &Error{Kind: UnknownTool, Op: name, Message: fmt.Sprintf("unknown tool %s: ctx/%s is context data, read it without parentheses", name, name)}
 		}
 		e := unknownToolError(name, nil)
@@ -105,7 +105,7 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 			if e.Op == "" {
 				e.Op = name // ex-data's :tool, should the program catch it
 			}
-			if _, ok := r.context.Lookup(Keyword(name)); ok {
+			if _, ok := r.context.Get(Keyword(name)); ok {
 				e.Message += fmt.Sprintf(" (ctx/%s is context data: read it without parentheses)", name)
 			}
 			return nil, e

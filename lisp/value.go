@@ -35,12 +35,12 @@ import (
 // ToJSON convert a cell as what it holds (see Cell).
 //
 // Every value type of this package implements fmt.Stringer with its
-// printed form, what PrintString returns and a REPL shows:
+// printed form, what Print returns and a REPL shows:
 // fmt.Println(res.Value), %v, %+v and %s print {:a [1 2]}, also inside Go
 // structs, slices and maps. %#v prints the Go type, then the printed form
 // in parentheses: (*lisp.Map)({:a [1 2]}), lisp.Keyword(:a),
-// (*lisp.Map)(nil). Like PrintString, these stop at maxPrintBytes with
-// "...", however much a value shares its parts; use FormatValue for a
+// (*lisp.Map)(nil). Like Print, these stop at maxPrintBytes with
+// "...", however much a value shares its parts; use Print for a
 // shorter bound. nil, bool, int64, float64 and string are Go's own types
 // and print as Go prints them (<nil>, 1 for 1.0, text unquoted) at the
 // top level; inside a collection they print in the collection's printed

@@ -111,7 +111,7 @@ func readPath(row Value, path []Value) Value {
 		if !ok {
 			return nil
 		}
-		row, _ = m.Lookup(k)
+		row, _ = m.Get(k)
 	}
 	return row
 }

@@ -59,8 +59,8 @@ func TestStdio(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := v.(*lisp.Map)
-		val, _ := m.Lookup(lisp.Keyword("value"))
-		cwd, _ := m.Lookup(lisp.Keyword("cwd"))
+		val, _ := m.Get(lisp.Keyword("value"))
+		cwd, _ := m.Get(lisp.Keyword("cwd"))
 		realDir, _ := filepath.EvalSymlinks(dir)
 		if val != "from-env" || (cwd != dir && cwd != realDir) {
 			t.Errorf("env %s, want value from-env and cwd %s", lisp.Print(v, lisp.PrintOptions{}), dir)

@@ -498,7 +498,7 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 	return out, nil
 }
 
-// readValue reads a value's exact printed form (lisp.PrintExact), the
+// readValue reads a value's exact printed form (lisp.Print (Exact)), the
 // firewall's placeholder as that string, as the agent's trace reader does.
 func readValue(s string) (lisp.Value, error) {
 	return lisp.Read(s, lisp.ReadOptions{Placeholder: agent.Firewalled})

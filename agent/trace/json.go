@@ -591,7 +591,7 @@ func readValue(tv *traceValue) lisp.Value {
 	return tv.Lisp
 }
 
-// readPrinted reads a value's printed form (lisp.ReadValue), the
+// readPrinted reads a value's printed form (lisp.Read), the
 // placeholder as the string agent.Firewalled.
 func readPrinted(src string) (lisp.Value, error) {
 	return lisp.Read(src, lisp.ReadOptions{Placeholder: agent.Firewalled, MaxDepth: maxDepth})

@@ -256,7 +256,7 @@ func TestTraceJSONVersion(t *testing.T) {
 }
 
 // TestTraceJSONValues: the trace reader reads printed forms with
-// lisp.ReadValue (tested there), the placeholder as the string Firewalled,
+// lisp.Read (tested there), the placeholder as the string Firewalled,
 // and keeps the forms it cannot read.
 func TestTraceJSONValues(t *testing.T) {
 	const src, want = `{:_k <Firewalled>, :h #object[host]}`, `{:_k "<Firewalled>", :h #object[host]}`

@@ -204,7 +204,7 @@ func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
 					"nested": map[string]any{"_deep": deepS, "public": "p"}}, nil
 			}),
 			"check": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
-				q, _ := args.Lookup(lisp.Keyword("q"))
+				q, _ := args.Get(lisp.Keyword("q"))
 				return nil, fmt.Errorf("check: %v is not allowed; args %s", q, lisp.Print(args, lisp.PrintOptions{}))
 			}),
 		},

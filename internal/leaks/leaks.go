@@ -227,12 +227,12 @@ func Tools(secret string) map[string]agent.Tool {
 			return string(b), err
 		}),
 		"check": agent.Func(func(_ context.Context, args *lisp.Map) (any, error) {
-			tok, _ := args.Lookup(lisp.Keyword("token"))
+			tok, _ := args.Get(lisp.Keyword("token"))
 			return nil, fmt.Errorf("token %v was refused", tok)
 		}),
 		// num coerces its argument: the warning echoes it.
 		"num": {Signature: "(n :int) -> :int", Description: "A number.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			n, _ := args.Lookup(lisp.Keyword("n"))
+			n, _ := args.Get(lisp.Keyword("n"))
 			return n, nil
 		}},
 	}

@@ -255,7 +255,7 @@ func follow(v lisp.Value, path []string) lisp.Value {
 		case *lisp.Map:
 			if len(step) > 1 && step[0] == 'k' {
 				if k, err := lisp.Read(step[1:], lisp.ReadOptions{Placeholder: Placeholder, MaxDepth: maxReadDepth}); err == nil {
-					next, ok = c.Lookup(k)
+					next, ok = c.Get(k)
 				}
 			}
 		case *lisp.Set:

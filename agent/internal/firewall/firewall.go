@@ -170,7 +170,7 @@ func (fw *Firewall) MarkCopies(orig, cp lisp.Value) {
 			}
 			for i, n := 0, cx.Len(); i < n; i++ {
 				k, e := cx.EntryAt(i)
-				if oe, ok := om.Lookup(k); ok {
+				if oe, ok := om.Get(k); ok {
 					walk(oe, e, depth+1)
 				}
 			}

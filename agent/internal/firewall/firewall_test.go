@@ -136,7 +136,7 @@ func TestFirewallSources(t *testing.T) {
 	orig := lisp.NewMap(kw("rows"), rows)
 	cp := lisp.NewMap(kw("rows"), lisp.NewVector([]lisp.Value{lisp.NewVector([]lisp.Value{1.0})}))
 	fw.MarkCopies(orig, cp)
-	inner, _ := cp.Lookup(kw("rows"))
+	inner, _ := cp.Get(kw("rows"))
 	if !fw.Hides(inner) || !fw.Hides(inner.(*lisp.Vector).Items()[0]) {
 		t.Error("a copy of hidden rows is not hidden")
 	}

@@ -96,8 +96,8 @@ func (e *DataError) Error() string {
 	return fmt.Sprintf("%d:%d (byte %d): %s", e.Pos.Line, e.Pos.Col, e.Pos.Offset, e.Msg)
 }
 
-// ReadData reads JSON, or EDN (PTC-Lisp data) when edn is set, as
-// agentfile.ReadData does: syntax errors are *DataError values with their
+// Read (EDN) reads JSON, or EDN (PTC-Lisp data) when edn is set, as
+// agentfile.Read (EDN) does: syntax errors are *DataError values with their
 // position, and a message that quotes at most a token of the data, safe
 // for a terminal.
 func ReadData(b []byte, edn bool) (lisp.Value, error) {
