@@ -162,17 +162,6 @@ func (l *treeLimit) setTrip(who tripInfo) {
 	l.mu.Unlock()
 }
 
-// TokenAllowance is what is left of the tightest token limit above a
-// mission that runs on its own (see Position.Tokens).
-type TokenAllowance struct {
-	// Left is the tokens the mission's tree may still use.
-	Left int
-	// Limit is the limit they are left of, and SetBy whose it is
-	// (`agent "triage"`, "the pipeline"), for messages.
-	Limit int
-	SetBy string
-}
-
 const pipelineName = "the pipeline"
 
 // budgetCallback names the Budget callback in the Fail of its panic.

@@ -8,7 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/internal/textutil"
+
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -48,7 +50,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 		timed    time.Duration // as the engine timed the call
 	)
 	if h := m.hooks(); h != nil && h.Tool != nil {
-		var r ToolResult
+		var r engine.ToolResult
 		r, warnings, err = tc.hookedTool(ctx, h, bt, args)
 		res, timed = r.Value, r.Duration
 	} else {
@@ -104,7 +106,7 @@ func (tc *toolCalls) begin(rec ToolCall) int {
 }
 
 // callDuration is the duration of a tool call that started at start: the
-// engine's timing when it gave one (ToolResult.Duration), else the
+// engine's timing when it gave one (engine.ToolResult.Duration), else the
 // mission's clock's.
 func (m *mission) callDuration(start time.Time, timed time.Duration) time.Duration {
 	if timed > 0 {

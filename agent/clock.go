@@ -1,6 +1,10 @@
 package agent
 
-import "time"
+import (
+	"time"
+
+	"github.com/ptc-go/ptc/internal/engine"
+)
 
 // clock is what a mission reads the time from for what it records (its
 // Step's durations, its turns', its tool calls', its events', a Budget's
@@ -10,7 +14,7 @@ type clock func() time.Time
 
 // clockOf is the clock of a mission run with hooks h under up, the tree of
 // its caller (nil: a root): its own Hooks.Now, else its caller's clock.
-func clockOf(h *Hooks, up *tree) clock {
+func clockOf(h *engine.Hooks, up *tree) clock {
 	if h != nil && h.Now != nil {
 		return h.Now
 	}

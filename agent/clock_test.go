@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -96,25 +97,25 @@ func TestHooksNow(t *testing.T) {
 		"kid":  kidTool,
 		"comp": compTool,
 	}})
-	hooks := &agent.Hooks{
+	hooks := &engine.Hooks{
 		Now: clk.Now,
-		LLM: func(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+		LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 			clk.advance(2 * time.Second)
 			return model.Func()(ctx, call.Request)
 		},
-		Tool: func(ctx context.Context, call agent.ToolRequest) (agent.ToolResult, error) {
+		Tool: func(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 			n, _ := call.Args.Get(lisp.Keyword("n"))
 			switch call.Name {
 			case "slow":
 				clk.advance(3 * time.Second)
-				return agent.ToolResult{Value: n}, nil
+				return engine.ToolResult{Value: n}, nil
 			case "kid":
-				return agent.ToolResult{Step: &agent.Step{Return: int64(1),
+				return engine.ToolResult{Step: &agent.Step{Return: int64(1),
 					TotalUsage: agent.Usage{Turns: 1, Duration: 6 * time.Second}}, Duration: 6 * time.Second}, nil
 			case "comp":
-				return agent.ToolResult{Value: int64(1), Duration: time.Second}, nil
+				return engine.ToolResult{Value: int64(1), Duration: time.Second}, nil
 			}
-			return agent.ToolResult{Value: n, Duration: time.Duration(n.(int64)) * 4 * time.Second}, nil
+			return engine.ToolResult{Value: n, Duration: time.Duration(n.(int64)) * 4 * time.Second}, nil
 		},
 	}
 	var budgetTimes []time.Duration
@@ -225,7 +226,7 @@ func TestHooksNowInherited(t *testing.T) {
 	}
 	model := llmtest.NewScript(llmtest.Code(`[(tool/child {:x 1}) (tool/comp {:x 1})]`), llmtest.Code(`(return *1)`))
 	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 3, Tools: map[string]agent.Tool{"child": childTool, "comp": compTool}})
-	hooks := &agent.Hooks{Now: clk.Now, LLM: func(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+	hooks := &engine.Hooks{Now: clk.Now, LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 		clk.advance(2 * time.Second)
 		return model.Func()(ctx, call.Request)
 	}}
@@ -290,16 +291,16 @@ func TestHooksNowOdd(t *testing.T) {
 				Limits: lisp.Limits{Timeout: time.Minute}, Tools: map[string]agent.Tool{
 					"t": {Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }, Signature: "(n :int) -> :int"}}})
 			log := &eventLog{}
-			step, err := a.Run(context.Background(), agent.Options{Observers: []agent.Observer{log}, Hooks: &agent.Hooks{
+			step, err := a.Run(context.Background(), agent.Options{Observers: []agent.Observer{log}, Hooks: &engine.Hooks{
 				Now: now,
-				LLM: func(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+				LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 					tick()
 					return model.Func()(ctx, call.Request)
 				},
-				Tool: func(ctx context.Context, call agent.ToolRequest) (agent.ToolResult, error) {
+				Tool: func(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 					tick()
 					n, _ := call.Args.Get(lisp.Keyword("n"))
-					return agent.ToolResult{Value: n, Duration: tc.timed}, nil
+					return engine.ToolResult{Value: n, Duration: tc.timed}, nil
 				},
 			}})
 			if err != nil || printed(step.Return) != "[1 2]" {

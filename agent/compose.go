@@ -334,19 +334,18 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	if h := m.hooks(); h != nil && h.Tool != nil {
 		if bt.compiled != nil {
 			// A compiled agent is a program over Go tools: the engine runs
-			// it like any tool, and answers with its Step (Agent.RunTool)
+			// it like any tool, and answers with its Step (engine.Host.RunTool)
 			// or its value.
 			r, _, herr := tc.hookedTool(ctx, h, bt, coerced)
 			timed = r.Duration
 			if herr != nil {
 				return nil, herr
 			}
-			if r.Step == nil {
+			if step = stepOf(r); step == nil {
 				v = r.Value
 				m.fw.AddToolResult(v)
 				return v, nil
 			}
-			step = r.Step
 			m.chargeChild(step)
 		} else {
 			step, timed, err = m.hookedNested(ctx, h, bt, coerced)

@@ -1,7 +1,7 @@
 package agent
 
 import (
-	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 )
 
 // redactedFail returns a copy of f for a reader: its texts scrubbed, its Details

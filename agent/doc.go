@@ -57,7 +57,7 @@
 //
 // Everything a run leaves for a reader outside the firewall goes through
 // the same scrubber, the Step's: Step.Redaction for values, Step.Scrub for
-// text (package agent/trace reaches it through Veil). The traces of
+// text (package agent/trace reaches it through Step.Veil). The traces of
 // package agent/trace (Print, PrintChain, Marshal), the events of
 // observers not registered with Raw (Fail.Details included), its slog and
 // JSON Lines observers, and the integrations (otel, mcp, temporal's progress,
@@ -129,7 +129,9 @@
 // engine that records them, so that the mission can run again from its
 // start, answered from the record, without repeating a call: package
 // temporal runs missions as Temporal workflows this way (docs/temporal.md).
-// Agent.CallTool runs a tool from Go as a program would, and
-// Tool.NestedTool tells an agent tool's agent. Values keep their exact
-// printed form with lisp.Print (Exact) and lisp.Read.
+// The hooks' types and Agent.Engine, through which the engine runs tool
+// calls elsewhere, belong to an internal package: temporal is the one
+// engine, and the seam is not a promise yet (docs/architecture.md).
+// Values keep their exact printed form with lisp.Print (Exact) and
+// lisp.Read.
 package agent

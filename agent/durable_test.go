@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -31,21 +32,21 @@ func TestHooks(t *testing.T) {
 	}})
 	replies := []string{"(tool/add {:n \"2\"})", "(tool/child {:x 1})", "(return [*1 *2])"}
 	var mu sync.Mutex
-	var requests []agent.ToolRequest
-	hooks := &agent.Hooks{
+	var requests []engine.ToolRequest
+	hooks := &engine.Hooks{
 		TraceID: "0123456789abcdef0123456789abcdef",
-		LLM: func(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+		LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 			return llm.Response{Content: "```clojure\n" + replies[call.Request.Turn-1] + "\n```"}, nil
 		},
-		Tool: func(ctx context.Context, call agent.ToolRequest) (agent.ToolResult, error) {
+		Tool: func(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 			mu.Lock()
 			requests = append(requests, call)
 			mu.Unlock()
 			if call.Nested {
-				return agent.ToolResult{Step: &agent.Step{Return: int64(7), TotalUsage: agent.Usage{Turns: 2}}}, nil
+				return engine.ToolResult{Step: &agent.Step{Return: int64(7), TotalUsage: agent.Usage{Turns: 2}}}, nil
 			}
 			n, _ := call.Args.Get(lisp.Keyword("n"))
-			return agent.ToolResult{Value: n.(int64) * 10}, nil
+			return engine.ToolResult{Value: n.(int64) * 10}, nil
 		},
 	}
 	step, err := a.Run(context.Background(), agent.Options{Hooks: hooks}) // no model: the hook answers
@@ -55,8 +56,14 @@ func TestHooks(t *testing.T) {
 	if printed(step.Return) != "[7 20]" || step.TraceID != hooks.TraceID {
 		t.Fatalf("return %s, trace id %s", printed(step.Return), step.TraceID)
 	}
-	if len(requests) != 2 || printed(requests[0].Args) != "{:n 2}" || !requests[1].Nested || requests[1].Agent != child {
+	if len(requests) != 2 || printed(requests[0].Args) != "{:n 2}" || !requests[1].Nested {
 		t.Fatalf("requests %+v", requests)
+	}
+	if got, _, ok := a.Engine().NestedTool(requests[1].Name); !ok || got != child {
+		t.Errorf("the nested tool's agent: %v %v", got, ok)
+	}
+	if _, _, ok := a.Engine().NestedTool("add"); ok {
+		t.Error("a Go tool reported as nested")
 	}
 	if p := requests[1].Position; p.Depth != 1 || p.TurnsLeft != 4 || p.BudgetSize != 6 || p.ParentTraceID != hooks.TraceID {
 		t.Errorf("position %+v", p)
@@ -72,24 +79,26 @@ func TestHooks(t *testing.T) {
 // A mission placed in a tree by Hooks.Position has its depth and budget.
 func TestHooksPosition(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 5})
-	llmHook := func(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+	llmHook := func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 		return llm.Response{Content: "```clojure\n1\n```"}, nil
 	}
-	step, err := a.Run(context.Background(), agent.Options{Hooks: &agent.Hooks{LLM: llmHook,
-		Position: &agent.Position{Depth: 1, MaxDepth: 3, TurnsLeft: 2, BudgetSize: 20}}})
+	step, err := a.Run(context.Background(), agent.Options{Hooks: &engine.Hooks{LLM: llmHook,
+		Position: &engine.Position{Depth: 1, MaxDepth: 3, TurnsLeft: 2, BudgetSize: 20}}})
 	if err == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted || step.Usage.Turns != 2 ||
 		!strings.Contains(step.Fail.Message, "20 turns") {
 		t.Fatalf("fail %+v after %d turns", step.Fail, step.Usage.Turns)
 	}
-	_, err = a.Run(context.Background(), agent.Options{Hooks: &agent.Hooks{LLM: llmHook,
-		Position: &agent.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 2}}})
+	_, err = a.Run(context.Background(), agent.Options{Hooks: &engine.Hooks{LLM: llmHook,
+		Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 2}}})
 	var ae *agent.Error
 	if !errors.As(err, &ae) || ae.Step.Fail.Reason != agent.ReasonMaxDepthExceeded {
 		t.Fatalf("err %v", err)
 	}
 }
 
-func TestCallTool(t *testing.T) {
+// The engine's host runs a tool from Go as a program would: arguments
+// coerced, a panic an error, an unknown name an error.
+func TestRunTool(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "x", Tools: map[string]agent.Tool{
 		"double": {Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			n, _ := args.Get(lisp.Keyword("n"))
@@ -97,15 +106,19 @@ func TestCallTool(t *testing.T) {
 		}, Signature: "(n :int) -> {n :int}"},
 		"boom": agent.Func(func(context.Context, *lisp.Map) (any, error) { panic("boom") }),
 	}})
-	v, err := a.CallTool(context.Background(), "double", lisp.NewMap(lisp.Keyword("n"), "21"))
-	if err != nil || printed(v) != `{"n" 42}` {
-		t.Fatalf("%s %v", printed(v), err)
+	host := a.Engine()
+	res, err := host.RunTool(context.Background(), engine.ToolRequest{Name: "double", Args: lisp.NewMap(lisp.Keyword("n"), "21")})
+	if err != nil || printed(res.Value) != `{"n" 42}` || res.Step != nil {
+		t.Fatalf("%s %v", printed(res.Value), err)
 	}
-	if _, err := a.CallTool(context.Background(), "boom", nil); err == nil || !strings.Contains(err.Error(), "panicked") {
+	if _, err := host.RunTool(context.Background(), engine.ToolRequest{Name: "boom"}); err == nil || !strings.Contains(err.Error(), "panicked") {
 		t.Errorf("panic: %v", err)
 	}
-	if _, err := a.CallTool(context.Background(), "nope", nil); !errors.Is(err, agent.ErrUnknownTool) {
+	if _, err := host.RunTool(context.Background(), engine.ToolRequest{Name: "nope"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 		t.Errorf("unknown: %v", err)
+	}
+	if _, _, ok := host.NestedTool("nope"); ok {
+		t.Error("an unknown tool reported as nested")
 	}
 	if names := a.ToolNames(); len(names) != 2 || names[0] != "boom" {
 		t.Errorf("names %v", names)

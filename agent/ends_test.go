@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
@@ -151,7 +152,7 @@ func endCases(t *testing.T) []endCase {
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
 			end:     agent.RunStop, reason: string(agent.ReasonMaxTurnsExceeded), turns: 2},
 		{name: "max depth (engine position)", opts: func(o *agent.Options) {
-			o.Hooks = &agent.Hooks{Position: &agent.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 5, BudgetSize: 5}}
+			o.Hooks = &engine.Hooks{Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 5, BudgetSize: 5}}
 		}, end: agent.RunStop, reason: string(agent.ReasonMaxDepthExceeded)},
 		{name: "max depth (nested)", cfg: agent.Config{MaxDepth: 1, Tools: map[string]agent.Tool{"kid": child(agent.Config{})}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/kid {})`), llmtest.Code("(return 2)")},
@@ -292,7 +293,7 @@ func endCases(t *testing.T) []endCase {
 			model: ignore(func(context.Context, llm.Request) (llm.Response, error) { panic("boom") }),
 			end:   agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM hook panics", opts: func(o *agent.Options) {
-			o.Hooks = &agent.Hooks{LLM: func(context.Context, agent.LLMCall) (llm.Response, error) { panic("boom") }}
+			o.Hooks = &engine.Hooks{LLM: func(context.Context, engine.LLMCall) (llm.Response, error) { panic("boom") }}
 		}, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM callback abandoned (LLMTimeout)", cfg: agent.Config{LLMTimeout: 20 * time.Millisecond},
 			model: blocked, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},

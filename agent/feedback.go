@@ -2,7 +2,7 @@ package agent
 
 import (
 	"fmt"
-	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"math"
 	"slices"
 	"strings"

@@ -1,12 +1,12 @@
 package agent
 
 import (
-	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
 )
 
 // The firewall itself (what is hidden, how text is scrubbed, its JSON
-// form) lives in agent/internal/firewall; this file is the agent's side
+// form) lives in internal/firewall; this file is the agent's side
 // of it: a mission's firewall over its agent's cache of context sets, and
 // the names the rest of the package, the trace formats included, use.
 // (The package is imported as fwall: firewall names the type here.)

@@ -3,7 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
-	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"sync"
 	"sync/atomic"
 	"time"

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	fwall "github.com/ptc-go/ptc/agent/internal/firewall"
 	"sync/atomic"
 	"time"
+
+	"github.com/ptc-go/ptc/internal/engine"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -96,11 +98,10 @@ type Options struct {
 	// which gets its return value as its context (nil: none), for the
 	// system prompt.
 	feeds *Agent
-	// Hooks, when set, hand the mission's LLM calls and tool calls to an
-	// execution engine (see Hooks). They are not inherited by nested
-	// agents, whose calls the engine answers as a whole; their clock
-	// (Hooks.Now) is, by the missions that run in-process under this one.
-	Hooks *Hooks
+	// Hooks hand the mission's LLM and tool calls to package temporal, the
+	// module's durable engine; the type is internal (docs/architecture.md,
+	// "Durable execution"). Not inherited by nested agents; Hooks.Now is.
+	Hooks *engine.Hooks
 }
 
 // TraceMode selects when a Step keeps its trace.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/llm/llmtest"
 )
@@ -87,10 +88,10 @@ func TestRequestSender(t *testing.T) {
 	// A mission an engine runs (Hooks) sends, through Hooks.LLM, the
 	// position and trace id the engine gave it.
 	var hooked llm.Request
-	hooks := &agent.Hooks{
+	hooks := &engine.Hooks{
 		TraceID:  "0123456789abcdef0123456789abcdef",
-		Position: &agent.Position{Depth: 2, MaxDepth: 3, TurnsLeft: 5, BudgetSize: 20, ParentTraceID: "fedcba9876543210fedcba9876543210", Name: "classify"},
-		LLM: func(_ context.Context, call agent.LLMCall) (llm.Response, error) {
+		Position: &engine.Position{Depth: 2, MaxDepth: 3, TurnsLeft: 5, BudgetSize: 20, ParentTraceID: "fedcba9876543210fedcba9876543210", Name: "classify"},
+		LLM: func(_ context.Context, call engine.LLMCall) (llm.Response, error) {
 			hooked = call.Request
 			return llm.Response{Content: "```clojure\n{:urgent true}\n```"}, nil
 		},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -536,23 +537,23 @@ func TestTreeRunTool(t *testing.T) {
 	// The caller firewalls who: a caller's secret passed down.
 	caller := agent.MustNew(agent.Config{Prompt: "CALLER", MaxTurns: 2, Tools: map[string]agent.Tool{"go": agent.Func(
 		func(context.Context, *lisp.Map) (any, error) { return nil, nil })}})
-	var pos agent.Position
+	var pos engine.Position
 	_, _ = caller.Run(context.Background(), agent.Options{LLM: (&treeModel{routes: map[string][]string{"CALLER": {
 		`(tool/go {:who ctx/_who})`, `(return 1)`}}}).Func(), Context: map[string]any{"_who": "caller-secret-42"},
-		Hooks: &agent.Hooks{Tool: func(ctx context.Context, req agent.ToolRequest) (agent.ToolResult, error) {
+		Hooks: &engine.Hooks{Tool: func(ctx context.Context, req engine.ToolRequest) (engine.ToolResult, error) {
 			pos = req.Position
-			return agent.ToolResult{Value: int64(1)}, nil
+			return engine.ToolResult{Value: int64(1)}, nil
 		}}})
 	if pos.Depth != 1 || len(pos.CallerFirewall) == 0 || pos.Name != "go" {
 		t.Fatalf("position %+v", pos)
 	}
-	pos.TurnsLeft, pos.Tokens = 10, &agent.TokenAllowance{Left: 1000, Limit: 5000, SetBy: "x"}
-	res, err := host.RunTool(context.Background(), agent.ToolRequest{Name: "go",
+	pos.TurnsLeft, pos.Tokens = 10, &engine.TokenAllowance{Left: 1000, Limit: 5000, SetBy: "x"}
+	res, err := host.Engine().RunTool(context.Background(), engine.ToolRequest{Name: "go",
 		Args: lisp.NewMap(lisp.Keyword("who"), "caller-secret-42"), Position: pos})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Step != nil || res.Usage.Turns != 2 || res.Usage.Tokens != treeTokens.Add(treeTokens) || len(res.Firewall) == 0 {
+	if u, _ := res.Usage.(agent.Usage); res.Step != nil || u.Turns != 2 || u.Tokens != treeTokens.Add(treeTokens) || len(res.Firewall) == 0 {
 		t.Errorf("result %+v", res)
 	}
 	if childDepth != 1 {
@@ -565,7 +566,7 @@ func TestTreeRunTool(t *testing.T) {
 	// agent firewalled.
 	shown := &treeModel{routes: map[string][]string{"CALLER": {`(tool/go {:who "x"})`, `(return 1)`}}}
 	if _, err := caller.Run(context.Background(), agent.Options{LLM: shown.Func(),
-		Hooks: &agent.Hooks{Tool: func(context.Context, agent.ToolRequest) (agent.ToolResult, error) { return res, nil }}}); err != nil {
+		Hooks: &engine.Hooks{Tool: func(context.Context, engine.ToolRequest) (engine.ToolResult, error) { return res, nil }}}); err != nil {
 		t.Fatal(err)
 	}
 	if leaks := treeLeaks(shown.texts("CALLER")); len(leaks) > 0 || !strings.Contains(shown.texts("CALLER"), agent.Firewalled) {
@@ -573,15 +574,15 @@ func TestTreeRunTool(t *testing.T) {
 	}
 	// Out of turns: the agent fails, and its usage still comes back.
 	pos.TurnsLeft = 1
-	res, err = host.RunTool(context.Background(), agent.ToolRequest{Name: "go", Args: lisp.NewMap(lisp.Keyword("who"), "x"), Position: pos})
-	if err == nil || !strings.Contains(err.Error(), string(agent.ReasonTurnBudgetExhausted)) || res.Usage.Turns != 1 {
+	res, err = host.Engine().RunTool(context.Background(), engine.ToolRequest{Name: "go", Args: lisp.NewMap(lisp.Keyword("who"), "x"), Position: pos})
+	if u, _ := res.Usage.(agent.Usage); err == nil || !strings.Contains(err.Error(), string(agent.ReasonTurnBudgetExhausted)) || u.Turns != 1 {
 		t.Errorf("result %+v, err %v", res, err)
 	}
-	res, err = host.RunTool(context.Background(), agent.ToolRequest{Name: "comp", Args: lisp.NewMap(), Position: pos})
-	if err != nil || res.Step == nil || res.Step.Fail != nil || res.Step.ParentTraceID != pos.ParentTraceID {
+	res, err = host.Engine().RunTool(context.Background(), engine.ToolRequest{Name: "comp", Args: lisp.NewMap(), Position: pos})
+	if s, _ := res.Step.(*agent.Step); err != nil || s == nil || s.Fail != nil || s.ParentTraceID != pos.ParentTraceID {
 		t.Fatalf("compiled: %+v, err %v", res, err)
 	}
-	if _, err := host.RunTool(context.Background(), agent.ToolRequest{Name: "nested", Nested: true}); err == nil {
+	if _, err := host.Engine().RunTool(context.Background(), engine.ToolRequest{Name: "nested", Nested: true}); err == nil {
 		t.Error("RunTool ran an agent tool")
 	}
 }

@@ -160,11 +160,11 @@ func goTool(name string, t agent.Tool) (*mcpsdk.Tool, mcpsdk.ToolHandler, error)
 	switch {
 	case errors.Is(err, agent.ErrNotCompilable):
 		// A tool whose calls need an LLM: an agent tool or an LLM tool.
-		child, model, ok := t.NestedTool()
+		child, model, ok := a.Engine().NestedTool(name)
 		if !ok {
 			return nil, nil, fmt.Errorf("mcp: AddTools: tool %q: %w", name, err)
 		}
-		return def, nestedHandler(child, model, wrap), nil
+		return def, nestedHandler(child.(*agent.Agent), model, wrap), nil
 	case err != nil:
 		return nil, nil, fmt.Errorf("mcp: AddTools: tool %q: %w", name, err)
 	}

@@ -30,11 +30,9 @@ type Options struct {
 	// MeterProvider makes the metrics; nil: the global one
 	// (otel.GetMeterProvider).
 	MeterProvider metric.MeterProvider
-	// CaptureContent records what the LLM was sent and answered, the
-	// programs, the turns' values, the tools' arguments and results and
-	// the missions' return values as span attributes. Off by default, as
-	// the GenAI conventions recommend: they may hold personal data.
-	// Firewalled data is already redacted in these texts.
+	// CaptureContent adds the content (LLM messages, programs, values,
+	// tool arguments and results; firewalled data redacted) to the spans.
+	// Off by default, as the GenAI conventions advise (package doc).
 	CaptureContent bool
 }
 

@@ -6,11 +6,11 @@
 //	// Find urgent emails for Alice about billing
 //
 // A template is parsed once, which checks its syntax and lists its
-// placeholders (Template.Placeholders), the Go counterpart of the seeds'
-// ~PROMPT sigil; use MustParse for templates written in the program.
+// placeholders (Template.Placeholders), the Go counterpart of PtcRunner's
+// ~PROMPT sigil (the design documents, docs/deviations.md); use MustParse for templates written in the program.
 // Template.Validate checks the placeholders against a signature's input
-// parameters when an agent is defined, so that a typo fails early with the
-// seeds' message:
+// parameters when an agent is defined, so that a typo fails early with
+// PtcRunner's message:
 //
 //	placeholder {{user}} not found in signature
 //

@@ -16,8 +16,8 @@ type config struct {
 	maxBytes int
 }
 
-// WithFloatPrecision rounds floats to n decimals (the seeds'
-// float_precision; the SubAgent default is 2). Zero prints floats in full.
+// WithFloatPrecision rounds floats to n decimals (PtcRunner's
+// float_precision; the agent default is 2). Zero prints floats in full.
 func WithFloatPrecision(n int) Option {
 	return func(c *config) { c.print.FloatPrecision = n }
 }

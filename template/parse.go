@@ -83,7 +83,7 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Template is a parsed prompt template, the Go counterpart of the seeds'
+// Template is a parsed prompt template, the Go counterpart of PtcRunner's
 // ~PROMPT sigil. It is immutable and safe for concurrent use.
 type Template struct {
 	src          string

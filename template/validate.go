@@ -7,7 +7,8 @@ import (
 )
 
 // NotInSignatureError reports placeholders that name no input parameter of
-// a signature. Its message is the seeds' wording:
+// a signature. Its message is PtcRunner's wording
+// (docs/deviations.md lists where we differ):
 //
 //	placeholder {{user}} not found in signature
 //	placeholders {{user}}, {{x.y}} not found in signature

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/signature"
 )
 
 // StartOptions are the parameters of a mission started on Temporal.
@@ -29,29 +28,19 @@ type StartOptions struct {
 	// Model names the model in the workers' llm.Registry ("": the
 	// workers' default model); the agent's own Config.LLM wins.
 	Model string
-	// StepTimeout bounds each run of the mission's programs; zero:
-	// DefaultStepTimeout.
+	// StepTimeout bounds each run of the mission's programs; zero: a
+	// minute.
 	StepTimeout time.Duration
-	// HistoryLimit is the history size, in bytes, past which the mission
-	// goes on in a new run of its workflow (continue-as-new), as do its
-	// nested agents'; zero: DefaultHistoryLimit.
+	// HistoryLimit is the history size in bytes past which the mission and
+	// its nested agents continue in a new run of their workflow; zero:
+	// 4 MB (docs/temporal.md, "History size").
 	HistoryLimit int
-	// SearchAttributes has the mission and its nested agents set the
-	// search attributes PtcAgent, PtcReason, PtcTurns and PtcTokens
-	// (SearchAttributeAgent...), for listing missions in the Web UI and
-	// `temporal workflow list --query`. Register them on the namespace
-	// first: a server that does not know them refuses the mission.
+	// SearchAttributes has the mission and its nested agents set PtcAgent,
+	// PtcReason, PtcTurns and PtcTokens; register them on the namespace
+	// first (docs/temporal.md, "How a mission ends").
 	SearchAttributes bool
-	// Run options, as agent.Options: the plain-data ones travel with the
-	// mission (functions, observers and models do not: see docs/temporal.md).
-	// LLMOptions and Cache reach nested agents too, as in-process; values
-	// of LLMOptions come back from JSON (numbers as float64).
-	LLMOptions       map[string]any
-	Cache            bool
-	Validation       signature.Mode
-	ContextSignature string
-	TokenLimit       int
-	OnBudgetExceeded agent.BudgetAction
+	// RunOptions are the agent.Options that travel with the mission.
+	RunOptions
 	// Workflow are more of the SDK's start options (ID and TaskQueue are
 	// set from the fields above).
 	Workflow client.StartWorkflowOptions
@@ -76,16 +65,15 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	}
 	wo := opts.Workflow
 	wo.ID, wo.TaskQueue = opts.ID, opts.TaskQueue
-	memo := map[string]any{memoKey: Summary{Agent: agentName, Status: StatusRunning}}
+	memo := map[string]any{memoKey: summary{Agent: agentName, Status: StatusRunning}}
 	for k, v := range wo.Memo {
 		memo[k] = v
 	}
 	wo.Memo = memo
-	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, MissionInput{Agent: agentName,
+	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, missionInput{Agent: agentName,
 		Context: lisp.Print(input, lisp.PrintOptions{Exact: true}), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
-		Run: RunOptions{LLMOptions: opts.LLMOptions, Cache: opts.Cache, Validation: opts.Validation,
-			ContextSignature: opts.ContextSignature, TokenLimit: opts.TokenLimit, OnBudgetExceeded: opts.OnBudgetExceeded}})
+		Run: opts.RunOptions})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: starting the mission: %w", err)
 	}
@@ -118,10 +106,10 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	}
 	info := d.GetWorkflowExecutionInfo()
 	queue := info.GetTaskQueue()
-	var sum Summary
+	var sum summary
 	if f := info.GetMemo().GetFields()[memoKey]; f != nil {
 		if converter.GetDefaultDataConverter().FromPayload(f, &sum) != nil {
-			sum = Summary{}
+			sum = summary{}
 		}
 	}
 	unanswered := ""
@@ -135,7 +123,7 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 			wait = min(wait, time.Until(dl)*3/4)
 		}
 		qctx, cancel := context.WithTimeout(ctx, wait)
-		v, qerr := m.c.QueryWorkflow(qctx, m.id, "", QueryProgress)
+		v, qerr := m.c.QueryWorkflow(qctx, m.id, "", queryProgress)
 		timedOut := qctx.Err() != nil
 		cancel()
 		if qerr == nil {

@@ -16,7 +16,7 @@
 // workflow's worker inside its workflow task, its result recorded in the
 // history) runs the mission from its start with the agent's own loop, its
 // programs, memory, feedback and firewall, every LLM call and tool call
-// answered from the journal (agent.Hooks), up to the first call the
+// answered from the journal (agent.Options.Hooks), up to the first call the
 // journal does not have. The workflow then makes that call: an LLM call
 // is an activity, retried per the agent's RetryPolicy; a tool call is an
 // activity too, and the calls a pmap makes at once run as concurrent
@@ -45,7 +45,7 @@
 // the summary. A mission runs the version of its agent it started with
 // (agent.Agent.Fingerprint): the worker that runs its first round records
 // its version, and the mission makes its first call, then goes on in a
-// new run of its workflow, on that version's task queue (VersionQueue),
+// new run of its workflow, on that version's task queue (versionTaskQueue),
 // which only workers that serve the version poll (WorkerOptions.Agents and
 // Versions), with its calls and nested agents; while none is up, it waits
 // there, and Mission.Progress says for which version. Each LLM request is stored once in the history, and a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
+	"os"
 
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
@@ -83,9 +84,11 @@ func ExampleRegister() {
 	}); err != nil {
 		log.Fatal(err)
 	}
-	env.ExecuteWorkflow(temporal.WorkflowName, temporal.MissionInput{
-		Agent:   "greeter",
-		Context: lisp.Print(lisp.NewMap(lisp.Keyword("name"), "Ada"), lisp.PrintOptions{Exact: true}),
+	// The workflow's input is JSON (docs/temporal.md, "The workflow"): the
+	// agent's registered name and the context's exact printed form.
+	env.ExecuteWorkflow(temporal.WorkflowName, map[string]any{
+		"Agent":   "greeter",
+		"Context": lisp.Print(lisp.NewMap(lisp.Keyword("name"), "Ada"), lisp.PrintOptions{Exact: true}),
 	})
 	// A mission that returned completes its workflow with its Result; one
 	// that failed or was cancelled ends it with an error that carries it.
@@ -103,21 +106,21 @@ func ExampleRegister() {
 	// Output: Hello, Ada 1
 }
 
-// ReplayHistoryFile replays a mission's exported history (`temporal
-// workflow show --workflow-id ID --output json`) with this package's
-// workflow code, under the workflow id it records: here a run of a
-// mission whose nested agents ran as child workflows.
-func ExampleReplayHistoryFile() {
-	err := temporal.ReplayHistoryFile("testdata/tree_v2_run.json", temporal.ReplayOptions{})
+// ReplayHistory replays a mission's exported history (`temporal workflow
+// show --workflow-id ID --output json`) with this package's workflow
+// code, under the workflow id it records: here a run of a mission whose
+// nested agents ran as child workflows.
+func ExampleReplayHistory() {
+	f, err := os.Open("testdata/tree_v2_run.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = temporal.ReplayHistory(hist, temporal.ReplayOptions{})
 	fmt.Println("replays:", err == nil)
 	// Output: replays: true
-}
-
-// A worker of the task queue "missions" polls one task queue per version
-// of each agent it serves, where the missions of that version run.
-func ExampleVersionQueue() {
-	triage := agent.MustNew(agent.Config{Prompt: "Triage ticket {{id}}."})
-	q := temporal.VersionQueue("missions", "triage", triage.Fingerprint())
-	fmt.Println(q == "missions@triage@"+triage.Fingerprint()[len("sha256:"):][:12])
-	// Output: true
 }

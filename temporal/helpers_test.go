@@ -3,6 +3,7 @@ package temporal
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
+	"go.temporal.io/sdk/client"
 )
 
 // runRoot runs the agent root as a mission on a test worker answered by
@@ -115,4 +117,21 @@ func mustAgent(t testing.TB, cfg agent.Config) *agent.Agent {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// replayHistoryFile replays a history exported as JSON (see ReplayHistory).
+func replayHistoryFile(path string, opts ReplayOptions) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		return fmt.Errorf("temporal: replaying %s: %w", path, err)
+	}
+	if err := ReplayHistory(hist, opts); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

@@ -188,7 +188,7 @@ func TestContinueAsNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum Summary
+	var sum summary
 	if err := converter.GetDefaultDataConverter().FromPayload(d.GetWorkflowExecutionInfo().GetMemo().GetFields()[memoKey], &sum); err != nil {
 		t.Fatal(err)
 	}

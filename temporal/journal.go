@@ -15,6 +15,7 @@ import (
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -124,8 +125,8 @@ func newReplay(j journal, stop context.CancelFunc, start time.Time) *replay {
 	return r
 }
 
-func (r *replay) hooks(in MissionInput) *agent.Hooks {
-	h := &agent.Hooks{LLM: r.callLLM, Tool: r.callTool, Position: in.Position, TraceID: in.TraceID}
+func (r *replay) hooks(in missionInput) *engine.Hooks {
+	h := &engine.Hooks{LLM: r.callLLM, Tool: r.callTool, Position: in.Position, TraceID: in.TraceID}
 	if r.clock != nil {
 		h.Now = r.clock.now
 	}
@@ -146,7 +147,7 @@ func (r *replay) suspend() {
 	r.stop()
 }
 
-func (r *replay) callLLM(ctx context.Context, call agent.LLMCall) (llm.Response, error) {
+func (r *replay) callLLM(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 	r.mu.Lock()
 	i := r.nextLLM
 	r.nextLLM++
@@ -173,7 +174,7 @@ func toolKey(name, args string) string { return name + " " + args }
 
 func turnKey(turn int, key string) string { return strconv.Itoa(turn) + " " + key }
 
-func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.ToolResult, error) {
+func (r *replay) callTool(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 	args := lisp.Print(call.Args, lisp.PrintOptions{Exact: true})
 	key := toolKey(call.Name, args)
 	r.mu.Lock()
@@ -195,12 +196,12 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 		case <-h.ch:
 			return r.answer(e)
 		case <-ctx.Done():
-			return agent.ToolResult{}, errSuspended
+			return engine.ToolResult{}, errSuspended
 		}
 	}
 	if r.suspended {
 		r.mu.Unlock()
-		return agent.ToolResult{}, errSuspended
+		return engine.ToolResult{}, errSuspended
 	}
 	w := &waiter{call: pendingTool{Turn: call.Turn, Key: key, Name: call.Name, Args: args, Nested: call.Nested,
 		TokenLimit: call.TokenLimit, Position: call.Position}, ch: make(chan toolEntry, 1)}
@@ -211,7 +212,7 @@ func (r *replay) callTool(ctx context.Context, call agent.ToolRequest) (agent.To
 	case e := <-w.ch:
 		return r.answer(e)
 	case <-ctx.Done():
-		return agent.ToolResult{}, errSuspended
+		return engine.ToolResult{}, errSuspended
 	}
 }
 
@@ -329,14 +330,14 @@ func (r *replay) unusedOf(turn int, name string) int {
 
 // answer answers a call with a recorded entry, the clock moved on to the
 // entry's end.
-func (r *replay) answer(e toolEntry) (agent.ToolResult, error) {
+func (r *replay) answer(e toolEntry) (engine.ToolResult, error) {
 	r.recorded(e.End)
 	return e.answer()
 }
 
 // answer is a recorded call's outcome, as the hook returns it, with the
 // call's recorded duration.
-func (e toolEntry) answer() (agent.ToolResult, error) {
+func (e toolEntry) answer() (engine.ToolResult, error) {
 	var d time.Duration
 	if !e.Start.IsZero() && e.End.After(e.Start) {
 		d = e.End.Sub(e.Start)
@@ -344,11 +345,11 @@ func (e toolEntry) answer() (agent.ToolResult, error) {
 	if e.Child != nil {
 		step, err := resultStep(e.Child)
 		if err != nil {
-			return agent.ToolResult{}, err
+			return engine.ToolResult{}, err
 		}
-		return agent.ToolResult{Step: step, Duration: d}, nil
+		return engine.ToolResult{Step: step, Duration: d}, nil
 	}
-	r := agent.ToolResult{Firewall: e.Firewall, Duration: d}
+	r := engine.ToolResult{Firewall: e.Firewall, Duration: d}
 	if e.Usage != nil {
 		r.Usage = *e.Usage
 	}
@@ -358,7 +359,7 @@ func (e toolEntry) answer() (agent.ToolResult, error) {
 	}
 	v, err := readValue(e.Value)
 	if err != nil {
-		return agent.ToolResult{}, fmt.Errorf("the recorded result cannot be read: %w", err)
+		return engine.ToolResult{}, fmt.Errorf("the recorded result cannot be read: %w", err)
 	}
 	r.Value = v
 	return r, nil

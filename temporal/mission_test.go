@@ -63,7 +63,7 @@ func newEnv(t *testing.T, opts WorkerOptions) *testsuite.TestWorkflowEnvironment
 	return env
 }
 
-func runEnv(t *testing.T, env *testsuite.TestWorkflowEnvironment, in MissionInput) (*agent.Step, error) {
+func runEnv(t *testing.T, env *testsuite.TestWorkflowEnvironment, in missionInput) (*agent.Step, error) {
 	t.Helper()
 	env.ExecuteWorkflow(WorkflowName, in)
 	if !env.IsWorkflowCompleted() {
@@ -85,13 +85,13 @@ func runEnv(t *testing.T, env *testsuite.TestWorkflowEnvironment, in MissionInpu
 	return stepResult(&res)
 }
 
-func input(t *testing.T, name string, ctx any) MissionInput {
+func input(t *testing.T, name string, ctx any) missionInput {
 	t.Helper()
 	m, err := contextMap(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return MissionInput{Agent: name, Context: lisp.Print(m, lisp.PrintOptions{Exact: true})}
+	return missionInput{Agent: name, Context: lisp.Print(m, lisp.PrintOptions{Exact: true})}
 }
 
 // A mission with tools, an error turn and a pmap: the same requests as
@@ -146,7 +146,7 @@ func TestMissionWithTools(t *testing.T) {
 		}
 	}
 	var p Progress
-	v, err := env.QueryWorkflow(QueryProgress)
+	v, err := env.QueryWorkflow(queryProgress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestCancel(t *testing.T) {
 func TestUnknownAgent(t *testing.T) {
 	a := mustAgent(t, agent.Config{Prompt: "x"})
 	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"a": a}, Model: llm.Func(newScripted(nil).Func)})
-	env.ExecuteWorkflow(WorkflowName, MissionInput{Agent: "b"})
+	env.ExecuteWorkflow(WorkflowName, missionInput{Agent: "b"})
 	if err := env.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), `no agent "b"`) {
 		t.Fatalf("error %v", err)
 	}

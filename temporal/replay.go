@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	"go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -18,9 +16,8 @@ import (
 // ReplayOptions are the options of ReplayHistory.
 type ReplayOptions struct {
 	// WorkflowID is the mission's workflow id ("": the one the history's
-	// first event records, which Temporal servers since 1.21 write). The
-	// ids of a mission's nested agents' child workflows are made from it,
-	// so a history with nested agents replays only under its own id.
+	// first event records). Its nested agents' child workflow ids are made
+	// from it: a history with nested agents replays only under its own.
 	WorkflowID string
 	// Logger receives the replay's logs (nil: none).
 	Logger log.Logger
@@ -39,6 +36,10 @@ type ReplayOptions struct {
 // workflows' ids are made from the mission's, taken from the history),
 // and so does a run that continues a mission (continue-as-new); each
 // nested agent's child workflow and each run has a history of its own.
+//
+// A history exported as JSON (`temporal workflow show --workflow-id ID
+// --output json`, the Web UI's download) is read with the SDK's
+// client.HistoryFromJSON.
 func ReplayHistory(hist *historypb.History, opts ReplayOptions) error {
 	if hist == nil || len(hist.GetEvents()) == 0 {
 		return errors.New("temporal: replaying a history: the history is empty")
@@ -68,26 +69,6 @@ func ReplayHistory(hist *historypb.History, opts ReplayOptions) error {
 		OriginalExecution: workflow.Execution{ID: id}})
 	if err != nil {
 		return fmt.Errorf("temporal: the history of workflow %q does not replay: %w", id, err)
-	}
-	return nil
-}
-
-// ReplayHistoryFile replays a history exported as JSON (`temporal
-// workflow show --workflow-id ID --output json`, the Web UI's download,
-// or client.Client.GetWorkflowHistory's events marshalled by
-// go.temporal.io/api/temporalproto): see ReplayHistory.
-func ReplayHistoryFile(path string, opts ReplayOptions) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("temporal: replaying a history: %w", err)
-	}
-	defer f.Close()
-	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		return fmt.Errorf("temporal: replaying %s: %w", path, err)
-	}
-	if err := ReplayHistory(hist, opts); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

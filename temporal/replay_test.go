@@ -46,7 +46,7 @@ var historyFile = historyFiles[len(historyFiles)-1]
 var treeHistoryFiles = []string{"testdata/tree_v2_start.json", "testdata/tree_v2_run.json",
 	"testdata/tree_v2_continued.json", "testdata/tree_v2_child.json"}
 
-// Every recorded history replays with ReplayHistoryFile, under the
+// Every recorded history replays with replayHistoryFile, under the
 // workflow id it records: the crash histories, and the tree's, whose
 // nested agents' child workflow ids are made from it; among them a
 // history with child workflows and one that continues a mission.
@@ -62,7 +62,7 @@ func TestReplayRecordedHistory(t *testing.T) {
 	}
 	children, continued, resumed := 0, 0, 0
 	for _, f := range files {
-		if err := ReplayHistoryFile(f, ReplayOptions{}); err != nil {
+		if err := replayHistoryFile(f, ReplayOptions{}); err != nil {
 			t.Errorf("%v", err)
 		}
 		hist := readHistory(t, f)
@@ -104,7 +104,7 @@ func readHistory(t *testing.T, path string) *historypb.History {
 
 // historyKinds counts a history's child workflows, and whether it
 // continues a run (continue-as-new), and one that carries a journal
-// (Resume).
+// (resume).
 func historyKinds(t *testing.T, hist *historypb.History) (children, continued, resumed int) {
 	t.Helper()
 	for _, e := range hist.GetEvents() {
@@ -126,7 +126,7 @@ func historyKinds(t *testing.T, hist *historypb.History) (children, continued, r
 // recorded ones is refused; so is a history with nested agents replayed
 // under another workflow id than its own (their child workflow ids differ).
 func TestReplayDetectsNondeterminism(t *testing.T) {
-	changed := func(ctx workflow.Context, in MissionInput) (*Result, error) {
+	changed := func(ctx workflow.Context, in missionInput) (*Result, error) {
 		if err := workflow.Sleep(ctx, time.Second); err != nil { // a timer where the history has an activity
 			return nil, err
 		}
@@ -137,7 +137,7 @@ func TestReplayDetectsNondeterminism(t *testing.T) {
 	if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), historyFile); err == nil {
 		t.Fatal("a changed workflow replayed the recorded history")
 	}
-	err := ReplayHistoryFile("testdata/tree_v2_run.json", ReplayOptions{WorkflowID: "ReplayId"})
+	err := replayHistoryFile("testdata/tree_v2_run.json", ReplayOptions{WorkflowID: "ReplayId"})
 	if err == nil || !strings.Contains(err.Error(), "TMPRL1100") {
 		t.Errorf("a history with nested agents replayed under another id: %v", err)
 	}

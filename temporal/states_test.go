@@ -177,11 +177,11 @@ func TestEndStates(t *testing.T) {
 					t.Errorf("the workflow's result: %.300s", data)
 				}
 			}
-			var s Summary
+			var s summary
 			if err := converter.GetDefaultDataConverter().FromPayload(info.GetMemo().GetFields()[memoKey], &s); err != nil {
 				t.Fatal(err)
 			}
-			want := Summary{Agent: tc.agent, Status: statusOf(step.Fail), Reason: tc.reason, Turns: tc.turns,
+			want := summary{Agent: tc.agent, Status: statusOf(step.Fail), Reason: tc.reason, Turns: tc.turns,
 				Tokens: step.TotalUsage.Tokens, Runs: 2, Version: agents[tc.agent].Fingerprint()} // its first run, and its version's
 			if s != want {
 				t.Errorf("memo %+v, want %+v", s, want)

@@ -10,14 +10,14 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-// memoKey is the key of a mission's Summary in its workflow's memo.
+// memoKey is the key of a mission's summary in its workflow's memo.
 const memoKey = "ptc"
 
-// Summary is what the workflow's memo says of a mission, for people and
+// summary is what the workflow's memo says of a mission, for people and
 // tools that read workflows without a worker (the Web UI, `temporal
 // workflow describe`, Progress when no worker answers): written when the
 // mission starts and again when it ends.
-type Summary struct {
+type summary struct {
 	Agent  string
 	Status Status
 	Reason string     `json:",omitempty"`
@@ -29,8 +29,8 @@ type Summary struct {
 	Version string `json:",omitempty"`
 }
 
-func summaryOf(r *Result) Summary {
-	return Summary{Agent: r.Agent, Status: r.Status, Reason: r.Reason, Turns: r.Turns, Tokens: r.Tokens, Runs: r.Runs}
+func summaryOf(r *Result) summary {
+	return summary{Agent: r.Agent, Status: r.Status, Reason: r.Reason, Turns: r.Turns, Tokens: r.Tokens, Runs: r.Runs}
 }
 
 // The search attributes a mission sets when StartOptions.SearchAttributes
@@ -41,16 +41,16 @@ func summaryOf(r *Result) Summary {
 //	temporal operator search-attribute create --name PtcTurns --type Int
 //	temporal operator search-attribute create --name PtcTokens --type Int
 var (
-	// SearchAttributeAgent is the agent's registered name, set at the start.
-	SearchAttributeAgent = sdktemporal.NewSearchAttributeKeyKeyword("PtcAgent")
-	// SearchAttributeReason is the reason of the mission's Fail ("" when it
+	// searchAttributeAgent is the agent's registered name, set at the start.
+	searchAttributeAgent = sdktemporal.NewSearchAttributeKeyKeyword("PtcAgent")
+	// searchAttributeReason is the reason of the mission's Fail ("" when it
 	// returned), set at its end.
-	SearchAttributeReason = sdktemporal.NewSearchAttributeKeyKeyword("PtcReason")
-	// SearchAttributeTurns is the mission's turns, set at its end.
-	SearchAttributeTurns = sdktemporal.NewSearchAttributeKeyInt64("PtcTurns")
-	// SearchAttributeTokens is the tokens of the mission's tree, set at its
+	searchAttributeReason = sdktemporal.NewSearchAttributeKeyKeyword("PtcReason")
+	// searchAttributeTurns is the mission's turns, set at its end.
+	searchAttributeTurns = sdktemporal.NewSearchAttributeKeyInt64("PtcTurns")
+	// searchAttributeTokens is the tokens of the mission's tree, set at its
 	// end.
-	SearchAttributeTokens = sdktemporal.NewSearchAttributeKeyInt64("PtcTokens")
+	searchAttributeTokens = sdktemporal.NewSearchAttributeKeyInt64("PtcTokens")
 )
 
 // statusOf is the Status of a mission that ended with fail (nil: it

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
 )
@@ -14,8 +15,8 @@ import (
 const (
 	// WorkflowName is the mission workflow: one mission of one agent.
 	WorkflowName = "ptc.Mission"
-	// QueryProgress is the query that returns a mission's Progress.
-	QueryProgress = "ptc.progress"
+	// queryProgress is the query that returns a mission's Progress.
+	queryProgress = "ptc.progress"
 
 	activityStep = "ptc.Step" // a local activity: runs the mission from its journal, up to its next LLM or tool call
 	activityLLM  = "ptc.LLM"  // one LLM call
@@ -65,20 +66,16 @@ type Progress struct {
 	// Version is the fingerprint of the version of the agent the mission
 	// runs (agent.Agent.Fingerprint; "" until its start chose one).
 	Version string `json:",omitempty"`
-	// Recorded is set when no worker answered the progress query (none is
-	// up, or none that serves the mission's version): Status is then the
-	// workflow's, and Agent, Version, Turn and Usage's turns and tokens
-	// come from the summary the mission keeps in its workflow's memo
-	// (written at its start and its end), the rest is zero. Unanswered
-	// says why the query failed: for a mission that waits for a worker of
-	// its version, which version and on what task queue.
+	// Recorded is set when no worker answered (Unanswered says why):
+	// the fields then come from the workflow's state and memo
+	// (docs/temporal.md, "Starting and following missions").
 	Recorded   bool   `json:",omitempty"`
 	Unanswered string `json:",omitempty"`
 }
 
-// MissionInput is the input of the mission workflow. Start fills it in;
+// missionInput is the input of the mission workflow. Start fills it in;
 // a nested agent's child workflow gets it from its parent.
-type MissionInput struct {
+type missionInput struct {
 	// Agent is the registered name of the agent (WorkerOptions.Agents; a
 	// nested agent is "parent/tool").
 	Agent string
@@ -91,7 +88,7 @@ type MissionInput struct {
 	Model string
 	// Position places a nested agent's mission in the tree (nil at the
 	// root).
-	Position *agent.Position `json:",omitempty"`
+	Position *engine.Position `json:",omitempty"`
 	// TraceID is the mission's trace id ("": derived from the workflow's
 	// id).
 	TraceID string `json:",omitempty"`
@@ -99,7 +96,7 @@ type MissionInput struct {
 	// agent's own MissionTimeout).
 	Deadline time.Time `json:",omitempty"`
 	// StepTimeout bounds each run of the mission's programs (one attempt
-	// of a local activity). Zero: DefaultStepTimeout.
+	// of a local activity). Zero: defaultStepTimeout.
 	StepTimeout time.Duration `json:",omitempty"`
 	// Run holds the mission's run options.
 	Run RunOptions `json:",omitempty"`
@@ -109,26 +106,26 @@ type MissionInput struct {
 	SearchAttributes bool `json:",omitempty"`
 	// HistoryLimit is the history size, in bytes, past which the mission
 	// goes on in a new run of its workflow (continue-as-new); zero:
-	// DefaultHistoryLimit.
+	// defaultHistoryLimit.
 	HistoryLimit int `json:",omitempty"`
 	// Fingerprint is the fingerprint of the agent's version the mission
 	// runs (agent.Agent.Fingerprint): recorded by its first round, or
 	// given by its caller to a nested agent's mission.
 	Fingerprint string `json:",omitempty"`
 	// Queue is the task queue of the mission's agent version
-	// (VersionQueue), where its workflow runs once it made its first
+	// (versionTaskQueue), where its workflow runs once it made its first
 	// calls, with its calls and nested agents; "" before, in a test
 	// environment (Register), and for missions started before routing by
 	// version, which run on the task queue they started on.
 	Queue string `json:",omitempty"`
 	// Resume is what a mission that continued in a new run carries over:
 	// its journal, its start, its runs.
-	Resume *Resume `json:",omitempty"`
+	Resume *resume `json:",omitempty"`
 }
 
-// Resume is the state a mission carries into a new run of its workflow
+// resume is the state a mission carries into a new run of its workflow
 // (continue-as-new): what it did, and since when.
-type Resume struct {
+type resume struct {
 	Journal journal
 	// Started is the mission's start (its first run's).
 	Started time.Time
@@ -136,13 +133,16 @@ type Resume struct {
 	Runs int
 }
 
-// DefaultHistoryLimit is the history size past which a mission continues
+// defaultHistoryLimit is the history size past which a mission continues
 // in a new run of its workflow, unless the server suggests it sooner:
 // well below Temporal's 50 MB limit (and its 10 MB warning).
-const DefaultHistoryLimit = 4 << 20
+const defaultHistoryLimit = 4 << 20
 
 // RunOptions are the agent.Options of a mission that travel with it:
-// plain data (see StartOptions).
+// plain data (functions, observers and models do not: see
+// docs/temporal.md). LLMOptions and Cache reach nested agents too, as
+// in-process; values of LLMOptions come back from JSON (numbers as
+// float64).
 type RunOptions struct {
 	LLMOptions       map[string]any     `json:",omitempty"`
 	Cache            bool               `json:",omitempty"`
@@ -164,9 +164,9 @@ func (o RunOptions) inherited() RunOptions {
 	return RunOptions{LLMOptions: o.LLMOptions, Cache: o.Cache}
 }
 
-// DefaultStepTimeout bounds the local activity that runs a mission's
+// defaultStepTimeout bounds the local activity that runs a mission's
 // programs from the journal, up to its next LLM or tool call.
-const DefaultStepTimeout = time.Minute
+const defaultStepTimeout = time.Minute
 
 // Result is the outcome of the mission workflow: the workflow's result
 // when the mission returned, the details of its error when it failed or
@@ -174,9 +174,8 @@ const DefaultStepTimeout = time.Minute
 // a person can read in the Web UI: a summary, then the trace.
 type Result struct {
 	// Agent, Status, Reason, Message, Turns and Tokens summarize the
-	// mission: the agent's registered name, how it ended, the Fail's
-	// reason and message (scrubbed by the mission's firewall), its turns
-	// and the tokens of its tree.
+	// mission: the agent's name, how it ended, the Fail's reason and
+	// message (scrubbed), its turns and the tokens of its tree.
 	Agent   string     `json:",omitempty"`
 	Status  Status     `json:",omitempty"`
 	Reason  string     `json:",omitempty"`
@@ -188,8 +187,7 @@ type Result struct {
 	// its HistoryLimit.
 	Runs int `json:",omitempty"`
 	// Trace is the mission's Step as a raw agent trace (trace.Marshal
-	// with Raw). It carries the Step's firewall: the Step read back
-	// (Mission.Result, a nested mission's Step in its caller) hides what
+	// with Raw), which carries its firewall: the Step read back hides what
 	// it hides in-process.
 	Trace json.RawMessage `json:",omitempty"`
 	// Fail is the failure when the workflow ended the mission without a
@@ -197,10 +195,9 @@ type Result struct {
 	Fail *agent.Fail `json:",omitempty"`
 	// Usage is the mission's usage when Fail is set.
 	Usage agent.Usage `json:",omitzero"`
-	// Warnings are what the journal noticed: tool calls the program made
-	// with other arguments than when they were recorded (it read the
-	// clock, say), answered with the recorded results, and recorded calls
-	// it did not make again.
+	// Warnings are what the journal noticed: tool calls made again with
+	// other arguments (answered with the recorded results), recorded calls
+	// not made again (docs/temporal.md, "What is durable, and what is not").
 	Warnings []string `json:",omitempty"`
 }
 
@@ -236,7 +233,7 @@ type toolEntry struct {
 	// Err is the tool's error.
 	Err string `json:",omitempty"`
 	// Firewall and Usage are what the agents a Go tool ran firewall in
-	// its value and used (agent.ToolResult).
+	// its value and used (engine.ToolResult).
 	Firewall []byte       `json:",omitempty"`
 	Usage    *agent.Usage `json:",omitempty"`
 	// Child is a nested agent's outcome, or a compiled agent's.
@@ -247,7 +244,7 @@ type toolEntry struct {
 }
 
 type stepInput struct {
-	Mission MissionInput
+	Mission missionInput
 	Journal journal
 	// Last is the previous LLM request, whole: a new one that continues
 	// it is returned as the difference.
@@ -278,7 +275,7 @@ type stepOutput struct {
 	// Fingerprint is the fingerprint of the agent's version that ran.
 	Fingerprint string `json:",omitempty"`
 	// Queue is the task queue of that version, for a mission that is not
-	// there (VersionQueue; "" for a nested agent's, and in a test
+	// there (versionTaskQueue; "" for a nested agent's, and in a test
 	// environment).
 	Queue string `json:",omitempty"`
 }
@@ -313,7 +310,7 @@ type pendingTool struct {
 	// the tool's TokenLimit.
 	Nested     bool
 	TokenLimit int `json:",omitempty"`
-	Position   agent.Position
+	Position   engine.Position
 }
 
 type llmInput struct {
@@ -335,7 +332,7 @@ type toolInput struct {
 	// clock bounds it in-process); a call past it is the tool's error.
 	Timeout time.Duration `json:",omitempty"`
 	// Position places the agents the call runs in the mission's tree.
-	Position *agent.Position `json:",omitempty"`
+	Position *engine.Position `json:",omitempty"`
 }
 
 type toolOutput struct {

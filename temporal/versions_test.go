@@ -166,7 +166,7 @@ func TestDeployChangedAgent(t *testing.T) {
 	pcancel()
 	t.Logf("an old mission's progress while no worker of v1 is up: %+v", p)
 	if err != nil || !p.Recorded || p.Status != StatusRunning || p.Version != v1.Fingerprint() ||
-		!strings.Contains(p.Unanswered, v1.Fingerprint()) || !strings.Contains(p.Unanswered, VersionQueue(queue, "look", v1.Fingerprint())) {
+		!strings.Contains(p.Unanswered, v1.Fingerprint()) || !strings.Contains(p.Unanswered, versionTaskQueue(queue, "look", v1.Fingerprint())) {
 		t.Errorf("an old mission's progress: %+v, %v", p, err)
 	}
 	for _, m := range ms {
@@ -261,7 +261,7 @@ func TestWorkerQueues(t *testing.T) {
 	if e, err := r.lookup("a", a2.Fingerprint()); err != nil || e.agent != a2 {
 		t.Errorf("a mission of the worker's version: %v", err)
 	}
-	if got, want := VersionQueue("missions", "a", a1.Fingerprint()), "missions@a@"+a1.Fingerprint()[7:19]; got != want {
-		t.Errorf("VersionQueue: %q, want %q", got, want)
+	if got, want := versionTaskQueue("missions", "a", a1.Fingerprint()), "missions@a@"+a1.Fingerprint()[7:19]; got != want {
+		t.Errorf("versionTaskQueue: %q, want %q", got, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -24,10 +25,9 @@ import (
 // WorkerOptions say what a worker can run: the agents, by name, with their
 // tools, and the models.
 type WorkerOptions struct {
-	// Agents are the agents whose missions the worker runs, by name (the
-	// name Start is given). The agents they call as tools are registered
-	// with them, as "name/tool" (and so on down the tree). Every worker of
-	// a task queue must register the same agents.
+	// Agents are the agents whose missions the worker runs, by the name
+	// Start is given; their agent tools are registered as "name/tool".
+	// Every worker of a task queue must register the same agents.
 	Agents map[string]*agent.Agent
 	// Model is the default model: the one a mission uses when neither
 	// StartOptions.Model nor the agent (Config.LLM, a model bound to its
@@ -37,19 +37,16 @@ type WorkerOptions struct {
 	// models of agents.
 	Registry llm.Registry
 	// Versions are older versions of the agents, by name, that the worker
-	// still runs for the missions started with them: a mission runs the
-	// version of its agent it started with (agent.Agent.Fingerprint),
-	// and a worker that has neither that version in Agents nor here
-	// refuses it (see docs/temporal.md, "Deploying a changed agent").
+	// still runs for the missions started with them (docs/temporal.md,
+	// "Agent versions").
 	Versions map[string][]*agent.Agent
 	// Worker are the SDK's worker options (concurrency, rate limits).
 	Worker worker.Options
 }
 
-// Registry is where workflows and activities are registered: a
-// worker.Worker, or the SDK's test environment
-// (testsuite.TestWorkflowEnvironment).
-type Registry interface {
+// registrar is where workflows and activities are registered: a
+// worker.Worker, or the SDK's test environment.
+type registrar interface {
 	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
 	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
 }
@@ -62,7 +59,7 @@ var ErrInvalidOptions = errors.New("temporal: invalid options")
 // opts.Agents (call Run or Start on it).
 //
 // The worker polls taskQueue, where missions start, and one task queue per
-// version of each agent it serves (VersionQueue: its version in Agents and
+// version of each agent it serves (versionTaskQueue: its version in Agents and
 // those in Versions): a mission moves, after its first call, to the task
 // queue of its agent's version, so that its rounds, its LLM and tool calls and its
 // nested agents reach only workers that have that version. The SDK's
@@ -96,7 +93,7 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	queues := []string{taskQueue}
 	for _, name := range sortedKeys(opts.Agents) {
 		for _, e := range r.agents[name] {
-			if q := VersionQueue(taskQueue, name, e.fingerprint); !slices.Contains(queues, q) {
+			if q := versionTaskQueue(taskQueue, name, e.fingerprint); !slices.Contains(queues, q) {
 				queues = append(queues, q)
 			}
 		}
@@ -110,13 +107,13 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	return f, nil
 }
 
-// VersionQueue is the task queue of the missions of the agent registered
+// versionTaskQueue is the task queue of the missions of the agent registered
 // as name, in the version whose fingerprint (agent.Agent.Fingerprint) is
 // given, on the workers of taskQueue: "<taskQueue>@<name>@<the
 // fingerprint's first 12 hex digits>". Workers serving that version poll
 // it; a mission started on taskQueue moves there after its first call, with its
 // nested agents, and waits there while no worker serves its version.
-func VersionQueue(taskQueue, name, fingerprint string) string {
+func versionTaskQueue(taskQueue, name, fingerprint string) string {
 	fp := strings.TrimPrefix(fingerprint, "sha256:")
 	if len(fp) > versionQueueDigits {
 		fp = fp[:versionQueueDigits]
@@ -218,10 +215,13 @@ func stopAll(ws []worker.Worker) {
 
 // Register registers the mission workflow and its activities, for
 // opts.Agents, on r (opts.Worker is not used): for the SDK's test
-// environment. Missions run there with the current version of their agent,
+// environment (testsuite.TestWorkflowEnvironment), or a worker.Worker. Missions run there with the current version of their agent,
 // where they started; on a worker of your own, they would not move to
 // their version's task queue as NewWorker's do (see NewWorker).
-func Register(r Registry, opts WorkerOptions) error {
+func Register(r interface {
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+}, opts WorkerOptions) error {
 	rn, err := newRunner(opts)
 	if err != nil {
 		return err
@@ -271,24 +271,20 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 				return nil // a version registered already (a version shares its nested agents with another)
 			}
 		}
-		tools := e.agent.Config().Tools
-		names := make([]string, 0, len(tools))
-		for n := range tools {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		host := e.agent.Engine()
+		names := e.agent.ToolNames()
 		for _, n := range names {
-			if child, _, ok := tools[n].NestedTool(); ok {
+			if child, _, ok := host.NestedTool(n); ok {
 				if e.nested == nil {
 					e.nested = map[string]string{}
 				}
-				e.nested[n] = child.Fingerprint()
+				e.nested[n] = child.(*agent.Agent).Fingerprint()
 			}
 		}
 		r.agents[name] = append(r.agents[name], e)
 		for _, n := range names {
-			if child, bound, ok := tools[n].NestedTool(); ok {
-				if err := walk(name+"/"+n, entry{agent: child, bound: bound}, depth+1); err != nil {
+			if child, bound, ok := host.NestedTool(n); ok {
+				if err := walk(name+"/"+n, entry{agent: child.(*agent.Agent), bound: bound}, depth+1); err != nil {
 					return err
 				}
 			}
@@ -328,7 +324,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // register registers the workflow and the activities; the Step, a local
 // activity, is registered too, as the workflow calls it by its name.
-func (r *runner) register(reg Registry) {
+func (r *runner) register(reg registrar) {
 	reg.RegisterWorkflowWithOptions(missionWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	reg.RegisterActivityWithOptions(r.step, activity.RegisterOptions{Name: activityStep})
 	reg.RegisterActivityWithOptions(r.callLLM, activity.RegisterOptions{Name: activityLLM})
@@ -367,7 +363,7 @@ func (r *runner) versionQueue(name string, e entry) string {
 	if r.queue == "" || !r.roots[name] {
 		return ""
 	}
-	return VersionQueue(r.queue, name, e.fingerprint)
+	return versionTaskQueue(r.queue, name, e.fingerprint)
 }
 
 // stopping is the error of an LLM or tool call cut short because its
@@ -466,16 +462,16 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		ctx, cancel = context.WithTimeout(ctx, in.Timeout)
 		defer cancel()
 	}
-	req := agent.ToolRequest{Name: in.Tool, Args: args}
+	req := engine.ToolRequest{Name: in.Tool, Args: args}
 	if in.Position != nil {
 		req.Position = *in.Position
 	}
 	stopHeartbeat := heartbeat(ctx)
-	res, err := e.agent.RunTool(ctx, req)
+	res, err := e.agent.Engine().RunTool(ctx, req)
 	stopHeartbeat()
 	out := &toolOutput{Firewall: res.Firewall}
-	if res.Usage != (agent.Usage{}) {
-		out.Usage = &res.Usage
+	if u, _ := res.Usage.(agent.Usage); u != (agent.Usage{}) {
+		out.Usage = &u
 	}
 	if err != nil {
 		if serr := stopping(ctx); serr != nil {
@@ -487,8 +483,8 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		out.Err, out.Firewall = err.Error(), nil
 		return out, nil
 	}
-	if res.Step != nil {
-		child, err := resultOf(in.Agent+"/"+in.Tool, res.Step)
+	if step, _ := res.Step.(*agent.Step); step != nil {
+		child, err := resultOf(in.Agent+"/"+in.Tool, step)
 		if err != nil {
 			return nil, err
 		}

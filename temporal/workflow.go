@@ -58,7 +58,7 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // before it replay as they ran.
 //
 // versionRouted moves a mission to the task queue of its agent's
-// version (VersionQueue) once its first calls are made: they are
+// version (versionTaskQueue) once its first calls are made: they are
 // scheduled there, and the workflow then continues in a new run there
 // (a run that started sooner than a second before would wait for the
 // rest of it: the server's bound on continue-as-new loops). From then on
@@ -76,7 +76,7 @@ const (
 // mission is the workflow's state: the journal of what the mission did,
 // and its progress.
 type mission struct {
-	in       MissionInput
+	in       missionInput
 	version  workflow.Version
 	j        journal
 	last     *llm.Request // the last LLM request, whole
@@ -99,13 +99,13 @@ type mission struct {
 // recorded in the journal as it completes. Everything that is not
 // deterministic happens in activities, local or not, whose results the
 // history records.
-func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
+func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 	info := workflow.GetInfo(ctx)
 	if in.TraceID == "" {
 		in.TraceID = traceID(info.WorkflowExecution.ID)
 	}
 	if in.StepTimeout <= 0 {
-		in.StepTimeout = DefaultStepTimeout
+		in.StepTimeout = defaultStepTimeout
 	}
 	m := &mission{in: in, started: info.WorkflowStartTime,
 		progress: Progress{Agent: in.Agent, Status: StatusRunning, Version: in.Fingerprint}}
@@ -115,11 +115,11 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 		m.in.Resume = nil
 		m.startSize = info.GetCurrentHistorySize()
 	} else if m.version >= versionProduction && in.SearchAttributes {
-		if err := workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeAgent.ValueSet(in.Agent)); err != nil {
+		if err := workflow.UpsertTypedSearchAttributes(ctx, searchAttributeAgent.ValueSet(in.Agent)); err != nil {
 			return nil, err
 		}
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) { return m.progress, nil }); err != nil {
+	if err := workflow.SetQueryHandler(ctx, queryProgress, func() (Progress, error) { return m.progress, nil }); err != nil {
 		return nil, err
 	}
 	mctx, cancel := workflow.WithCancel(ctx)
@@ -181,7 +181,7 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 			// The history is large: the mission goes on in a new run of
 			// the workflow, with its journal (the timers, the progress
 			// query and the delta base start afresh there).
-			m.in.Resume = &Resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+			m.in.Resume = &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
 			m.in.Deadline = m.deadline
 			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, m.in)
 		}
@@ -193,11 +193,11 @@ func missionWorkflow(ctx workflow.Context, in MissionInput) (*Result, error) {
 // runs.
 func (m *mission) move(ctx workflow.Context) error {
 	m.in.Queue, m.route = m.route, ""
-	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: Summary{Agent: m.in.Agent, Status: StatusRunning,
+	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: summary{Agent: m.in.Agent, Status: StatusRunning,
 		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint}}); err != nil {
 		return err
 	}
-	m.in.Resume = &Resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+	m.in.Resume = &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
 	m.in.Deadline = m.deadline
 	return workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, m.in.Queue), WorkflowName, m.in)
 }
@@ -211,7 +211,7 @@ func (m *mission) full(ctx workflow.Context) bool {
 	info := workflow.GetInfo(ctx)
 	limit := m.in.HistoryLimit
 	if limit <= 0 {
-		limit = DefaultHistoryLimit
+		limit = defaultHistoryLimit
 	}
 	size := info.GetCurrentHistorySize()
 	// A run whose carried journal is most of its history would only
@@ -334,8 +334,8 @@ func (m *mission) annotate(ctx workflow.Context, res *Result) {
 	sum.Version = m.in.Fingerprint
 	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: sum})
 	if m.in.SearchAttributes {
-		_ = workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeReason.ValueSet(res.Reason),
-			SearchAttributeTurns.ValueSet(int64(res.Turns)), SearchAttributeTokens.ValueSet(int64(res.Tokens.Total())))
+		_ = workflow.UpsertTypedSearchAttributes(ctx, searchAttributeReason.ValueSet(res.Reason),
+			searchAttributeTurns.ValueSet(int64(res.Turns)), searchAttributeTokens.ValueSet(int64(res.Tokens.Total())))
 	}
 }
 
@@ -423,7 +423,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 		if p.Nested {
 			run := m.in.Run.inherited()
 			run.TokenLimit = p.TokenLimit
-			child := MissionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
+			child := missionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
 				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
 				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.callQueue()}
@@ -469,7 +469,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 // id that names the caller and the tool (the caller's id, the tool, the
 // call's number in the mission), the summary in its memo, and
 // cancellation when its caller ends.
-func (m *mission) childContext(ctx workflow.Context, child MissionInput, tool string, call int) workflow.Context {
+func (m *mission) childContext(ctx workflow.Context, child missionInput, tool string, call int) workflow.Context {
 	if m.version < versionProduction {
 		return ctx
 	}
@@ -480,7 +480,7 @@ func (m *mission) childContext(ctx workflow.Context, child MissionInput, tool st
 	}
 	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.callQueue(),
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
-		Memo:              map[string]any{memoKey: Summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
+		Memo:              map[string]any{memoKey: summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
 }
 
 // callQueue is the task queue of the mission's calls and nested agents:

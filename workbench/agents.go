@@ -184,7 +184,7 @@ func (w *Workbench) handleAgents(rw http.ResponseWriter, r *http.Request) {
 
 // redaction hides what a run hides of a context before its mission: the
 // values of "_" entries.
-func redaction() *lisp.Redaction { return (*agent.Step)(nil).Veil().Redaction() }
+func redaction() *lisp.Redaction { return (*agent.Step)(nil).Redaction() }
 
 // redactedJSON is v as JSON for the page, redacted.
 func redactedJSON(v lisp.Value) json.RawMessage {

@@ -34,10 +34,9 @@ var uiFS embed.FS
 // Options configure a workbench. The zero value serves no agent on a free
 // port of 127.0.0.1, saving runs in .ptc-runs.
 type Options struct {
-	// Addr is where the workbench is reached, host:port: Serve listens
-	// there (port 0: a free one); New answers only requests whose Host
-	// names it (its port known), or the loopback names with its port.
-	// Default 127.0.0.1:0.
+	// Addr is host:port where Serve listens (port 0: a free one); New's
+	// handler answers only requests whose Host names it or loopback with
+	// its port. Default 127.0.0.1:0.
 	Addr string
 	// Agents are the agents the page offers, in this order.
 	Agents []Agent
@@ -45,11 +44,9 @@ type Options struct {
 	// Agents: for agents defined outside the program that may change
 	// while it serves them (ptc dev's folder of agent files).
 	List func(ctx context.Context) []Agent
-	// Models resolves the model names of runs: the one the page's model
-	// field names, else the agent's ModelName, else Model. It is called
-	// once per run (and per test-case run), so that it can give each a
-	// model of its own. Nil: the page cannot choose a model, and runs
-	// use the agent's Model.
+	// Models resolves a run's model name (the page's choice, else the
+	// agent's ModelName, else Model), once per run. Nil: the page cannot
+	// choose a model; runs use the agent's Model.
 	Models func(ctx context.Context, name string) (llm.Func, error)
 	// Model is the model name of runs whose agent names none.
 	Model string
@@ -109,10 +106,9 @@ type Agent struct {
 	// Error, when set, is why the agent cannot run: the page shows it
 	// instead of a form.
 	Error error
-	// MCP names where tools known only when a run connects come from
-	// (ptc dev: an MCP configuration file). Such an agent's tools are
-	// listed from its last saved run, or on demand when its Source is a
-	// ToolLister.
+	// MCP names where tools known only at run time come from (ptc dev: an
+	// MCP configuration file); they are listed from the last saved run, or
+	// on demand when Source is a ToolLister.
 	MCP string
 	// Source, when set, builds the agent of each run (see Source).
 	Source Source
@@ -166,10 +162,9 @@ type Mission struct {
 type Edit struct {
 	Prompt   string `json:"prompt"`
 	MaxTurns int    `json:"max_turns"`
-	// Limits are the limits changed, by their names on the page
-	// (timeout, max_steps, max_memory, max_depth, max_loop, max_output,
-	// max_tool_calls, max_parallel), each a JSON number or string
-	// ("90s", "16MiB").
+	// Limits are the limits changed, by their names on the page (timeout,
+	// max_steps, max_memory, …; docs/dev.md), each a JSON number or
+	// string ("90s", "16MiB").
 	Limits map[string]json.RawMessage `json:"limits"`
 }
 

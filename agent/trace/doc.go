@@ -8,7 +8,7 @@
 //
 // Everything here is redacted as the LLM's view is: firewalled values are
 // the placeholder <Firewalled> and texts are scrubbed of copies of
-// firewalled text (agent.Veil), unless Options.Unredacted or
+// firewalled text (agent.Step.Veil), unless Options.Unredacted or
 // JSONOptions.Raw asks for the data as it is, for a developer's own
 // terminal or audit files.
 //

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"math"
 	"strconv"
 	"time"
@@ -60,13 +61,13 @@ func Marshal(step *agent.Step, opts JSONOptions) ([]byte, error) {
 	if w.budget <= 0 {
 		w.budget = DefaultMaxBytes
 	}
-	js, err := w.step(step, 0, agent.Veil{})
+	js, err := w.step(step, 0, fwall.Veil(nil))
 	if err != nil {
 		return nil, err
 	}
 	doc := &traceDoc{Format: Format, Version: Version, Redacted: !opts.Raw, Step: js}
 	if opts.Raw {
-		doc.Firewall = step.Veil().Export(step.Return)
+		doc.Firewall = fwall.MarshalVeil(step.Veil(), step.Return)
 	}
 	if opts.Recording != nil {
 		addRecording(doc, step, opts.Recording, opts.Raw)
@@ -149,7 +150,7 @@ type traceDoc struct {
 	Redacted bool       `json:"redacted"`
 	Step     *traceStep `json:"step"`
 	// Firewall is, in a raw trace, what the mission's firewall and its
-	// callers' hide (agent.Veil.Export: the firewalled texts, and the
+	// callers' hide (firewall.MarshalVeil: the firewalled texts, and the
 	// places of the return value's firewalled collections), so that a Step
 	// read back hides it again.
 	Firewall json.RawMessage `json:"firewall,omitempty"`
@@ -267,14 +268,14 @@ type traceWriter struct {
 	seen   map[*agent.Step]bool // the steps on the current path: a cycle is an error
 }
 
-func (w *traceWriter) text(vl agent.Veil, t string) string {
+func (w *traceWriter) text(vl fwall.Veil, t string) string {
 	if w.raw {
 		return t
 	}
 	return vl.Scrub(t)
 }
 
-func (w *traceWriter) texts(vl agent.Veil, ts []string) []string {
+func (w *traceWriter) texts(vl fwall.Veil, ts []string) []string {
 	if len(ts) == 0 {
 		return nil
 	}
@@ -285,7 +286,7 @@ func (w *traceWriter) texts(vl agent.Veil, ts []string) []string {
 }
 
 // value writes v in both forms, redacted as vl's redaction says.
-func (w *traceWriter) value(vl agent.Veil, v lisp.Value) (*traceValue, error) {
+func (w *traceWriter) value(vl fwall.Veil, v lisp.Value) (*traceValue, error) {
 	var red *lisp.Redaction
 	if !w.raw {
 		red = vl.Redaction()
@@ -318,7 +319,7 @@ func (w *traceWriter) tooLarge() error {
 
 // step writes s, whose readers' firewalls are outer: a nested agent's
 // trace hides what its callers hide.
-func (w *traceWriter) step(s *agent.Step, depth int, outer agent.Veil) (*traceStep, error) {
+func (w *traceWriter) step(s *agent.Step, depth int, outer fwall.Veil) (*traceStep, error) {
 	if depth > maxDepth {
 		return nil, errors.New("trace: Marshal: agents nested too deep")
 	}
@@ -396,7 +397,7 @@ func usageJSON(u agent.Usage) traceUsage {
 		Programs: u.Programs, CachedPrograms: u.CachedPrograms}
 }
 
-func (w *traceWriter) turn(vl agent.Veil, t *agent.Turn, depth int) (traceTurn, error) {
+func (w *traceWriter) turn(vl fwall.Veil, t *agent.Turn, depth int) (traceTurn, error) {
 	jt := traceTurn{
 		Number:        t.Number,
 		Program:       w.text(vl, t.Program),
@@ -420,7 +421,7 @@ func (w *traceWriter) turn(vl agent.Veil, t *agent.Turn, depth int) (traceTurn, 
 		}
 	}
 	if t.Memory != nil && t.Memory.Len() > 0 {
-		hiddenName := agent.Veil{}.Redaction().Key // the "_" rule alone
+		hiddenName := fwall.Veil(nil).Redaction().Key // the "_" rule alone
 		jt.Memory = map[string]*traceValue{}
 		for _, name := range t.Memory.Names() {
 			v, _ := t.Memory.Get(name)
@@ -600,7 +601,7 @@ func readPrinted(src string) (lisp.Value, error) {
 // output is a turn's println output for the trace: scrubbed as a whole
 // (a firewalled text may span lines) when that keeps the lines apart, each
 // line on its own otherwise.
-func (w *traceWriter) output(vl agent.Veil, lines []string) []string {
+func (w *traceWriter) output(vl fwall.Veil, lines []string) []string {
 	if w.raw || len(lines) == 0 {
 		return w.texts(vl, lines)
 	}

@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"fmt"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"io"
 	"strconv"
 	"strings"
@@ -55,7 +56,7 @@ func Print(w io.Writer, step *agent.Step, opts Options) error {
 func PrintChain(w io.Writer, steps []*agent.Step, opts Options) error {
 	bw := bufio.NewWriter(w)
 	tp := tracePrinter{w: bw, opts: opts}
-	var all agent.Veil
+	var all fwall.Veil
 	for _, s := range steps {
 		all = all.With(s.Veil())
 	}
@@ -72,7 +73,7 @@ type tracePrinter struct {
 }
 
 // text is a text of the trace as the reader may see it.
-func (tp *tracePrinter) text(v agent.Veil, s string) string {
+func (tp *tracePrinter) text(v fwall.Veil, s string) string {
 	if tp.opts.Unredacted {
 		return s
 	}
@@ -83,7 +84,7 @@ const ruleWidth = 46
 
 const traceRule = "──────────────────────────────────────────────"
 
-func (tp *tracePrinter) value(vl agent.Veil, v lisp.Value) string {
+func (tp *tracePrinter) value(vl fwall.Veil, v lisp.Value) string {
 	opts := lisp.PrintOptions{MaxItems: 8, MaxChars: 300, MaxDepth: 6}
 	if tp.opts.Full {
 		opts = lisp.PrintOptions{}
@@ -95,7 +96,7 @@ func (tp *tracePrinter) value(vl agent.Veil, v lisp.Value) string {
 }
 
 // step prints s, whose readers' firewalls are outer.
-func (tp *tracePrinter) step(s *agent.Step, indent string, outer agent.Veil) {
+func (tp *tracePrinter) step(s *agent.Step, indent string, outer fwall.Veil) {
 	if s == nil {
 		fmt.Fprintf(tp.w, "%s(no step)\n", indent)
 		return
@@ -129,7 +130,7 @@ func (tp *tracePrinter) step(s *agent.Step, indent string, outer agent.Veil) {
 	}
 }
 
-func (tp *tracePrinter) turn(t *agent.Turn, indent string, v agent.Veil) {
+func (tp *tracePrinter) turn(t *agent.Turn, indent string, v fwall.Veil) {
 	w := tp.w
 	head := fmt.Sprintf("┌─ Turn %d ", t.Number)
 	fmt.Fprintf(w, "%s%s%s\n", indent, head, strings.Repeat("─", max(3, ruleWidth-utf8.RuneCountInString(head))))

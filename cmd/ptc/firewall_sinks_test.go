@@ -603,11 +603,11 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.ExecuteWorkflow(temporal.WorkflowName, temporal.MissionInput{Agent: "mission", Context: lisp.Print(ctx, lisp.PrintOptions{Exact: true})})
+	env.ExecuteWorkflow(temporal.WorkflowName, map[string]any{"Agent": "mission", "Context": lisp.Print(ctx, lisp.PrintOptions{Exact: true})})
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("the workflow did not complete")
 	}
-	v, err := env.QueryWorkflow(temporal.QueryProgress)
+	v, err := env.QueryWorkflow("ptc.progress") // Mission.Progress's query (docs/temporal.md)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,10 +34,9 @@ type Options struct {
 	// the test's package. "": none; the model runs live, or the test is
 	// skipped.
 	Dir string
-	// Model is the live model. In record mode it runs, recorded; with no
-	// recording it runs live; in replay mode it is never called. nil when
-	// there is none (no API key, say): Run replays the recording, or
-	// skips. To be recorded it must be an llm.Func.
+	// Model is the live model, used to record or to run live, never in
+	// replay. Nil (no API key, say): Run replays the recording or skips.
+	// To be recorded it must be an llm.Func.
 	Model llm.Model
 	// Name names Model in the report and the recording (its folder under
 	// Dir), as ptc test names a model ("openai:gpt-4.1-mini"). "":

@@ -20,7 +20,8 @@ var core = []string{
 	module + "/template",
 	module + "/agent",
 	module + "/agent/agentfile",
-	module + "/agent/internal/firewall",
+	module + "/internal/engine",
+	module + "/internal/firewall",
 	module + "/agent/trace",
 	module + "/eval",
 	module + "/eval/evaltest",
@@ -82,7 +83,7 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 	if err != nil {
 		t.Skip("the go command is not available: cannot list dependencies")
 	}
-	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/agent/internal/firewall")
+	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", module+"/internal/firewall")
 	cmd.Dir = "../.."
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -90,7 +91,7 @@ func TestFirewallImportsOnlyLisp(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, std, _ := strings.Cut(line, " ")
-		if std != "true" && path != module+"/agent/internal/firewall" && path != module+"/internal/textutil" && path != module+"/internal/gostruct" && !strings.HasPrefix(path, module+"/lisp") {
+		if std != "true" && path != module+"/internal/firewall" && path != module+"/internal/textutil" && path != module+"/internal/gostruct" && !strings.HasPrefix(path, module+"/lisp") {
 			t.Errorf("the firewall depends on %s", path)
 		}
 	}
@@ -116,7 +117,7 @@ func TestAdapterBuildTags(t *testing.T) {
 		{"ptc_noopenai", module + "/llm/openai\n", "\ngithub.com/openai/openai-go/v3\n"},
 		{"ptc_noanthropic", module + "/llm/anthropic\n", "\ngithub.com/anthropics/anthropic-sdk-go\n"},
 		{"ptc_nogemini", module + "/llm/gemini\n", "\ngoogle.golang.org/genai\n"},
-		{"ptc_nootel", "go.opentelemetry.io/contrib/exporters/autoexport\n", "\ngo.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp\n"},
+		{"ptc_nootel", "go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp\n", "\ngo.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp\n"},
 	}
 	all := deps("")
 	for _, a := range adapters {
@@ -182,5 +183,29 @@ func TestCLILayers(t *testing.T) {
 	}
 	if n < 10 {
 		t.Fatalf("go list listed only %d packages of the command line:\n%s", n, out)
+	}
+}
+
+// TestPtcLeavesPrometheusOut: the default ptc links no Prometheus client
+// (docs/cli.md, "Binary size"); -tags ptc_prometheus brings it back.
+func TestPtcLeavesPrometheusOut(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available: cannot list dependencies")
+	}
+	for _, tc := range []struct {
+		tags string
+		want bool
+	}{{"", false}, {"ptc_prometheus", true}} {
+		cmd := exec.Command(goTool, "list", "-deps", "-tags", tc.tags, "./cmd/ptc")
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		got := strings.Contains(string(out), "github.com/prometheus/client_golang/")
+		if got != tc.want {
+			t.Errorf("tags %q: Prometheus client linked = %v, want %v", tc.tags, got, tc.want)
+		}
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/mcp"
 )
@@ -60,7 +60,7 @@ func (m *MCPTools) Close() { m.ts.Close() }
 // shows everything.
 type EvalView struct {
 	hide  bool
-	veil  agent.Veil
+	veil  fwall.Veil
 	learn func(lisp.Value)
 }
 
@@ -69,8 +69,8 @@ func NewEvalView(hide bool) EvalView {
 	if !hide {
 		return EvalView{}
 	}
-	v, learn := agent.NewVeil()
-	return EvalView{hide: true, veil: v, learn: learn}
+	fw := fwall.New(nil, nil)
+	return EvalView{hide: true, veil: fwall.Veil{fw}, learn: fw.AddToolResult}
 }
 
 // Add records what v firewalls (the context's "_" fields).

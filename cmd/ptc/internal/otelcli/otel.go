@@ -14,9 +14,12 @@ import (
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	ptcotel "github.com/ptc-go/ptc/otel"
-	"go.opentelemetry.io/contrib/exporters/autoexport"
 	otelapi "go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
@@ -30,7 +33,7 @@ import (
 // OpenTelemetry.
 const Help = `
 OpenTelemetry: set OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, none;
-metrics also prometheus) or OTEL_EXPORTER_OTLP_ENDPOINT to export the missions' spans
+metrics also prometheus in a build with -tags ptc_prometheus) or OTEL_EXPORTER_OTLP_ENDPOINT to export the missions' spans
 and metrics (OTLP over http/protobuf, or grpc with OTEL_EXPORTER_OTLP_PROTOCOL=grpc;
 console writes to stderr). Without them nothing is exported. OTEL_SERVICE_NAME (default
 ptc), OTEL_RESOURCE_ATTRIBUTES and the other OTEL_* variables apply; see
@@ -134,11 +137,14 @@ func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*Telemetry, er
 	o.CaptureContent = strings.EqualFold(env.Getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"), "true")
 	if traces != "" {
 		var exp sdktrace.SpanExporter
-		if traces == "console" {
+		switch traces {
+		case "console":
 			exp, err = stdouttrace.New(stdouttrace.WithWriter(stderr))
-		} else {
-			exp, err = autoexport.NewSpanExporter(ctx)
+		case "otlp":
 			t.Protocol = otlpProtocol(env.Getenv, "traces")
+			exp, err = newOTLPSpanExporter(ctx, t.Protocol)
+		default:
+			err = fmt.Errorf("unknown exporter (otlp, console or none)")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("OpenTelemetry traces exporter %q: %s", traces, red.Message(err))
@@ -150,16 +156,25 @@ func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*Telemetry, er
 	}
 	if metrics != "" {
 		var r sdkmetric.Reader
-		if metrics == "console" {
+		switch metrics {
+		case "console":
 			var exp sdkmetric.Exporter
 			if exp, err = stdoutmetric.New(stdoutmetric.WithWriter(stderr)); err == nil {
 				r = sdkmetric.NewPeriodicReader(exp)
 			}
-		} else {
-			r, err = autoexport.NewMetricReader(ctx)
+		case "otlp":
+			protocol := otlpProtocol(env.Getenv, "metrics")
 			if t.Protocol == "" {
-				t.Protocol = otlpProtocol(env.Getenv, "metrics")
+				t.Protocol = protocol
 			}
+			var exp sdkmetric.Exporter
+			if exp, err = newOTLPMetricExporter(ctx, protocol); err == nil {
+				r = sdkmetric.NewPeriodicReader(exp)
+			}
+		case "prometheus":
+			r, err = newPrometheusReader(ctx)
+		default:
+			err = fmt.Errorf("unknown exporter (otlp, console, prometheus or none)")
 		}
 		if err != nil {
 			_ = t.Shutdown()
@@ -175,6 +190,33 @@ func Start(ctx context.Context, env *base.Env, stderr io.Writer) (*Telemetry, er
 		return nil, fmt.Errorf("OpenTelemetry: %v", err)
 	}
 	return t, nil
+}
+
+// newOTLPSpanExporter is the OTLP span exporter of a protocol. The
+// exporters are chosen here rather than by contrib's autoexport, which
+// links every exporter (and Prometheus's client, with its init-time
+// registry) into every ptc: about 6 MB and start-up work for a feature
+// most runs never turn on. The exporters read their endpoint, headers,
+// TLS and timeout from OTEL_EXPORTER_OTLP_* themselves.
+func newOTLPSpanExporter(ctx context.Context, protocol string) (sdktrace.SpanExporter, error) {
+	switch protocol {
+	case "grpc":
+		return otlptracegrpc.New(ctx)
+	case "http/protobuf":
+		return otlptracehttp.New(ctx)
+	}
+	return nil, fmt.Errorf("unsupported OTLP protocol %q (grpc or http/protobuf)", protocol)
+}
+
+// newOTLPMetricExporter is newOTLPSpanExporter for metrics.
+func newOTLPMetricExporter(ctx context.Context, protocol string) (sdkmetric.Exporter, error) {
+	switch protocol {
+	case "grpc":
+		return otlpmetricgrpc.New(ctx)
+	case "http/protobuf":
+		return otlpmetrichttp.New(ctx)
+	}
+	return nil, fmt.Errorf("unsupported OTLP protocol %q (grpc or http/protobuf)", protocol)
 }
 
 // Observers are the observers to add to a mission's options: none for a

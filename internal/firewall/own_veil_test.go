@@ -1,19 +1,20 @@
-package agent_test
+package firewall
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// TestNewVeil: a Veil of its own hides the "_" entries of maps from the
+// TestOwnVeil: a Veil over a firewall of its own (ptc eval's and ptc
+// repl's view of MCP tools' results) hides the "_" entries of maps from the
 // start, and, once learn has seen a value, its firewalled texts wherever
 // they are copied; a Veil that has learnt nothing scrubs nothing.
-func TestNewVeil(t *testing.T) {
+func TestOwnVeil(t *testing.T) {
 	const secret = "tok-0123456789abcdef"
-	v, learn := agent.NewVeil()
+	fw := New(nil, nil)
+	v, learn := Veil{fw}, fw.AddToolResult
 	res := lisp.MustFromGo(map[string]any{"_token": secret, "id": 1})
 	copied := "token=" + secret
 	if got := v.Scrub(copied); got != copied {
@@ -23,7 +24,7 @@ func TestNewVeil(t *testing.T) {
 		t.Errorf("a _ entry before learning: %s", got)
 	}
 	learn(res)
-	if got := v.Scrub(copied); got != "token="+agent.Firewalled {
+	if got := v.Scrub(copied); got != "token="+Placeholder {
 		t.Errorf("a copy after learning: %q", got)
 	}
 	if got := v.Format(lisp.NewVector([]lisp.Value{secret, copied}), lisp.PrintOptions{}); got != `[<Firewalled> "token=<Firewalled>"]` {

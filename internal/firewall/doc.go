@@ -1,7 +1,8 @@
 // Package firewall keeps firewalled data out of every LLM-bound and
 // human-facing text of package agent: it is the agent's security
-// component, with the agent as its only caller (and the trace formats,
-// which carry a firewall in their JSON form).
+// component, with the agent as its main caller (and the trace formats,
+// which carry a firewall in their JSON form, and ptc eval's and ptc
+// repl's view of MCP tools' results, a firewall of its own).
 //
 // # What is firewalled
 //
