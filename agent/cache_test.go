@@ -86,7 +86,7 @@ func TestSharedCompileCacheAcrossAgentsAndTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != "[6 8]" {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != "[6 8]" {
 		t.Fatalf("return %s", got)
 	}
 	// Three programs ran: the parent's and the child's twice, compiled once.

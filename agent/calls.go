@@ -3,11 +3,13 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ptc-go/ptc/internal/engine"
+	"github.com/ptc-go/ptc/internal/textutil"
 
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/signature"
@@ -150,7 +152,7 @@ func (m *mission) unknownTool(name string) error {
 				name, toolList(m.a.names))}
 		}
 	}
-	return lisp.UnknownToolError(name, m.a.names)
+	return &lisp.Error{Kind: lisp.UnknownTool, Message: textutil.UnknownToolMessage(name, slices.Clone(m.a.names))}
 }
 
 func toolList(names []string) string {

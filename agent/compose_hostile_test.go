@@ -170,7 +170,7 @@ func hxGet(v lisp.Value, keys ...string) lisp.Value {
 		if !ok {
 			return nil
 		}
-		v, _ = m.Lookup(lisp.Keyword(k))
+		v, _ = m.Get(lisp.Keyword(k))
 	}
 	return v
 }
@@ -354,10 +354,10 @@ func hxFirewallTree(t *testing.T, rootS, midS, leafS, deepS string) {
 	hxChildren(&agent.Step{Trace: []agent.Turn{{ToolCalls: []agent.ToolCall{{Child: step}}}}}, -1,
 		func(s *agent.Step, _ int) {
 			for _, turn := range s.Trace {
-				seen = append(seen, lisp.PrintString(turn.Result))
+				seen = append(seen, lisp.Print(turn.Result, lisp.PrintOptions{}))
 				seen = append(seen, turn.Output...)
 				for _, c := range turn.ToolCalls {
-					seen = append(seen, lisp.PrintString(c.Args))
+					seen = append(seen, lisp.Print(c.Args, lisp.PrintOptions{}))
 				}
 			}
 		})
@@ -907,8 +907,8 @@ func TestHostileProgramClockPausedForConcurrentPlainTool(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	if want := "[7 1]"; lisp.PrintString(step.Return) != want {
-		t.Errorf("got %s, want %s", lisp.PrintString(step.Return), want)
+	if want := "[7 1]"; lisp.Print(step.Return, lisp.PrintOptions{}) != want {
+		t.Errorf("got %s, want %s", lisp.Print(step.Return, lisp.PrintOptions{}), want)
 	}
 }
 
@@ -927,7 +927,7 @@ func TestHostileCompiledSelfRecursion(t *testing.T) {
 			if execs.Add(1) > guard {
 				return nil, fmt.Errorf("hx guard: more than %d executions", guard)
 			}
-			if d, ok := args.Lookup(lisp.Keyword("d")); ok {
+			if d, ok := args.Get(lisp.Keyword("d")); ok {
 				for n := d.(int64); ; {
 					cur := deepest.Load()
 					if n <= cur || deepest.CompareAndSwap(cur, n) {

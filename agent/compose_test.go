@@ -850,7 +850,7 @@ func TestCompileSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); !strings.Contains(got, "tok-4b1f9a77c2") {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); !strings.Contains(got, "tok-4b1f9a77c2") {
 		t.Errorf("Go sees %s", got)
 	}
 	j, err := lisp.ToJSONRedacted(step.Return, step.Redaction())

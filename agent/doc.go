@@ -132,6 +132,6 @@
 // The hooks' types and Agent.Engine, through which the engine runs tool
 // calls elsewhere, belong to an internal package: temporal is the one
 // engine, and the seam is not a promise yet (docs/architecture.md).
-// Values keep their exact printed form with lisp.PrintExact and
-// lisp.ReadValue.
+// Values keep their exact printed form with lisp.Print (Exact) and
+// lisp.Read.
 package agent

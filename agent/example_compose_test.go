@@ -46,7 +46,7 @@ func ExampleAgent_AsTool() {
 			"find": findTool,
 			"mail": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 				ids, _ := args.Get(lisp.Keyword("ids"))
-				return fmt.Sprintf("mailed %s", lisp.PrintString(ids)), nil
+				return fmt.Sprintf("mailed %s", lisp.Print(ids, lisp.PrintOptions{})), nil
 			}},
 		},
 	})
@@ -60,8 +60,8 @@ func ExampleAgent_AsTool() {
 		return
 	}
 	child := step.Trace[0].ToolCalls[0].Child
-	fmt.Println(lisp.PrintString(step.Return))
-	fmt.Println("child returned", lisp.PrintString(child.Return), "in", child.Usage.Turns, "turn")
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}))
+	fmt.Println("child returned", lisp.Print(child.Return, lisp.PrintOptions{}), "in", child.Usage.Turns, "turn")
 	fmt.Println("LLM requests in the tree:", step.TotalUsage.LLMRequests)
 	// Output:
 	// "mailed [7 9]"
@@ -93,7 +93,7 @@ func ExampleNewLLMTool() {
 	}}
 	step, err := triage.Run(context.Background(), agent.Options{LLM: s.Func(),
 		Input: map[string]any{"emails": []string{"site down", "lunch?"}}})
-	fmt.Println(lisp.PrintString(step.Return), err)
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), err)
 	// Output: [true false] <nil>
 }
 
@@ -116,7 +116,7 @@ func ExampleAgent_Compile() {
 	}
 	fmt.Println(compiled.Source())
 	step, _ := compiled.Execute(context.Background(), map[string]any{"report": map[string]any{"errors": 1, "requests": 3}})
-	fmt.Println(lisp.PrintString(step.Return), step.Usage.LLMRequests, "LLM requests")
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), step.Usage.LLMRequests, "LLM requests")
 	_, err = compiled.Execute(context.Background(), map[string]any{"report": map[string]any{"errors": 1}})
 	fmt.Println(err)
 
@@ -127,7 +127,7 @@ func ExampleAgent_Compile() {
 		return
 	}
 	step, _ = loaded.Execute(context.Background(), map[string]any{"report": map[string]any{"errors": 5, "requests": 10}})
-	fmt.Println(lisp.PrintString(step.Return))
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}))
 	// Output:
 	// (let [r ctx/report] (return {:rate (/ (:errors r) (:requests r))}))
 	// {:rate 0.33} 0 LLM requests
@@ -154,7 +154,7 @@ func ExamplePipeline_Run() {
 		"Count": `(return (count ctx/ids))`,
 	})
 	steps, err := agent.Pipeline{find, count}.Run(context.Background(), agent.Options{LLM: model})
-	fmt.Println(len(steps), lisp.PrintString(steps[1].Return), err)
+	fmt.Println(len(steps), lisp.Print(steps[1].Return, lisp.PrintOptions{}), err)
 	_ = trace.PrintChain(os.Stdout, steps, trace.Options{NoTimings: true})
 	// Output:
 	// 2 3 <nil>
@@ -224,7 +224,7 @@ func ExampleLoadCompiled() {
 	model := scripted(map[string]string{"Price": `(return (mapv #(:total (tool/total {:skus %})) ctx/baskets))`})
 	step, err := shop.Run(context.Background(), agent.Options{LLM: model,
 		Input: map[string]any{"baskets": [][]string{{"a", "b"}, {"c"}}}})
-	fmt.Println(lisp.PrintString(step.Return), err, step.TotalUsage.LLMRequests, "LLM request")
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), err, step.TotalUsage.LLMRequests, "LLM request")
 	// Output:
 	// sonnet 2026-11-01
 	// [5.0 2.5] <nil> 1 LLM request
@@ -242,7 +242,7 @@ func ExampleMust() {
 	})
 	ctx, opts := context.Background(), agent.Options{LLM: model}
 	counted := agent.Must(agent.Then(ctx, agent.Must(find.Run(ctx, opts)), count, opts))
-	fmt.Println(lisp.PrintString(counted.Return))
+	fmt.Println(lisp.Print(counted.Return, lisp.PrintOptions{}))
 
 	defer func() {
 		var ae *agent.Error

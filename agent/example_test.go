@@ -33,7 +33,7 @@ func ExampleAgent_Run() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(lisp.PrintString(step.Return), step.Usage.Turns, "turns")
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), step.Usage.Turns, "turns")
 	fmt.Println("feedback of turn 1:", strings.Fields(model.LastMessage(1))[0:3])
 	// Output:
 	// {:count 8} 2 turns
@@ -46,7 +46,7 @@ func ExampleAgent_Run_singleShot() {
 	model := llmtest.NewScript(llmtest.Code(`(->> ctx/words (map count) (apply max))`))
 	step, err := agent.MustNew(agent.Config{Prompt: "Length of the longest word?", Signature: "-> :int", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Input: map[string]any{"words": []string{"go", "lisp", "agents"}}})
-	fmt.Println(lisp.PrintString(step.Return), err)
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), err)
 	// Output: 6 <nil>
 }
 
@@ -82,7 +82,7 @@ func ExampleOptions_chaining() {
 	report := agent.MustNew(agent.Config{Prompt: "Report {{total}}", Signature: "(total :int) -> :string", MaxTurns: 1})
 	s1, _ := double.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"n": 21}})
 	s2, err := report.Run(context.Background(), agent.Options{LLM: model.Func(), Input: s1})
-	fmt.Println(lisp.PrintString(s2.Return), err)
+	fmt.Println(lisp.Print(s2.Return, lisp.PrintOptions{}), err)
 	// Output: "total: 42" <nil>
 }
 
@@ -122,7 +122,7 @@ func ExampleNewTool() {
 	model := llmtest.NewScript(llmtest.Code(`(return (:temp_c (tool/weather {:city ctx/city})))`))
 	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Input: map[string]any{"city": "Oslo"}})
 	fmt.Println(a.Config().Tools["weather"].Signature)
-	fmt.Println(lisp.PrintString(step.Return), err)
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), err)
 	// Output:
 	// (city :string) -> {temp_c :float}
 	// 4.5 <nil>
@@ -135,7 +135,7 @@ func ExampleOptions_registry() {
 	reg := llm.Registry{"fast": fast.Func()}
 	step, err := agent.MustNew(agent.Config{Prompt: "Add", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: llm.Name("fast"), Registry: reg})
-	fmt.Println(lisp.PrintString(step.Return), err)
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}), err)
 	_, err = agent.MustNew(agent.Config{Prompt: "Add", MaxTurns: 1}).Run(context.Background(),
 		agent.Options{LLM: llm.Name("slow"), Registry: reg})
 	fmt.Println(err)

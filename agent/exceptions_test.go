@@ -75,7 +75,7 @@ func TestCatchingAToolErrorInAMission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != `{:message "no such order", :status 404, :tool "lookup"}` {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `{:message "no such order", :status 404, :tool "lookup"}` {
 		t.Errorf("returned %s", got)
 	}
 }

@@ -77,7 +77,7 @@ func TestRunMultiLineString(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != `[["ann" "31"] ["bob" "42"]]` {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `[["ann" "31"] ["bob" "42"]]` {
 		t.Errorf("return %s", got)
 	}
 }

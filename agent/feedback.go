@@ -43,12 +43,13 @@ func (m *mission) turnInfo() string {
 // show prints a value for the LLM within the feedback bounds. The text is
 // scrubbed before it is cut, so that no firewalled text straddles the cut.
 func (m *mission) show(v lisp.Value, items, chars int) string {
-	s := lisp.FormatValue(v, lisp.PrintOptions{
+	s := lisp.Print(v, lisp.PrintOptions{
 		MaxItems:       items,
 		MaxChars:       4*chars + 64, // bounds the work; cut to chars below
 		FloatPrecision: max(m.a.cfg.Presentation.FloatPrecision, 0),
 		Redact:         m.fw.Redaction(),
 	})
+
 	return m.clip(s, chars)
 }
 

@@ -11,10 +11,10 @@ import (
 // prints as a list.
 func TestFeedbackKeepsLists(t *testing.T) {
 	l := lisp.ListOf(1.23456, int64(2), "a long string to cut")
-	if got := lisp.PrintString(roundFloats(l, 2)); got != `(1.23 2 "a long string to cut")` {
+	if got := lisp.Print(roundFloats(l, 2), lisp.PrintOptions{}); got != `(1.23 2 "a long string to cut")` {
 		t.Errorf("roundFloats = %s", got)
 	}
-	if got := lisp.PrintString(truncateValue(l, 20)); got != `(1.23456 2)` {
+	if got := lisp.Print(truncateValue(l, 20), lisp.PrintOptions{}); got != `(1.23456 2)` {
 		t.Errorf("truncateValue = %s", got)
 	}
 	s := &sampler{items: 1, chars: 100, maxChars: 100, nodes: 10}

@@ -137,7 +137,7 @@ func TestFirewallAcrossChains(t *testing.T) {
 				}
 			}
 			// The program had the values themselves.
-			if got, _ := step.Return.(*lisp.Map).Lookup(lisp.Keyword("sum")); got != int64(90817263544+fwPin) {
+			if got, _ := step.Return.(*lisp.Map).Get(lisp.Keyword("sum")); got != int64(90817263544+fwPin) {
 				t.Errorf("%s: the second program did not get the values: sum %v", name, got)
 			}
 		}

@@ -266,7 +266,7 @@ func coarse(t signature.Type) signature.Type {
 // sampler prints bounded samples of context values. It copies the prefix
 // of a value it shows (the first items of lists and sets, the first
 // entries of maps, strings cut to chars), replacing what the firewall
-// hides by a marker, and prints the copy with lisp.FormatValue. Markers
+// hides by a marker, and prints the copy with lisp.Print. Markers
 // are strings that start with a character data cannot start with in
 // practice (U+10FFFF) and are replaced in the printed text.
 type sampler struct {
@@ -306,7 +306,7 @@ func (s *sampler) sample(v lisp.Value) string {
 	// atom a caller passed in, which is not copied (it prints as #atom[…],
 	// telling the model to deref it) and may hold much: MaxChars bounds
 	// that work, far beyond what the cut keeps.
-	out := s.unmark(lisp.FormatValue(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact, MaxChars: 4*s.maxChars + 256}))
+	out := s.unmark(lisp.Print(c, lisp.PrintOptions{FloatPrecision: s.floats, Redact: redact, MaxChars: 4*s.maxChars + 256}))
 	if utf8.RuneCountInString(out) > s.maxChars {
 		out = textutil.TruncateRunes(out, max(s.maxChars-3, 0)) + "..."
 	}
@@ -319,8 +319,8 @@ func (s *sampler) unmark(out string) string {
 	if !strings.Contains(out, markerRune) {
 		return out
 	}
-	out = strings.ReplaceAll(out, lisp.PrintString(hiddenMarker), Firewalled)
-	quotedRune := strings.TrimSuffix(lisp.PrintString(markerRune), `"`) // `"` + the rune as printed
+	out = strings.ReplaceAll(out, lisp.Print(hiddenMarker, lisp.PrintOptions{}), Firewalled)
+	quotedRune := strings.TrimSuffix(lisp.Print(markerRune, lisp.PrintOptions{}), `"`) // `"` + the rune as printed
 	for {
 		i := strings.Index(out, quotedRune)
 		if i < 0 {

@@ -270,7 +270,7 @@ func valueSizeCells(v lisp.Value, limit int) (int, bool) {
 				delete(inCells, x)
 			}
 		default:
-			size += len(lisp.PrintString(v))
+			size += len(lisp.Print(v, lisp.PrintOptions{}))
 		}
 	}
 	walk(v, 0)

@@ -77,8 +77,8 @@ func TestNewToolCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lisp.PrintString(step.Return) != `"widget"` || got != (ntQuery{ID: 7, Label: "x"}) {
-		t.Fatalf("return %s, the function got %+v", lisp.PrintString(step.Return), got)
+	if lisp.Print(step.Return, lisp.PrintOptions{}) != `"widget"` || got != (ntQuery{ID: 7, Label: "x"}) {
+		t.Fatalf("return %s, the function got %+v", lisp.Print(step.Return, lisp.PrintOptions{}), got)
 	}
 	if len(step.Trace) != 2 || !strings.Contains(step.Trace[0].Error, "find") {
 		t.Fatalf("the first call, with a string id, should have failed its turn with a tool error: %+v", step.Trace)
@@ -108,14 +108,14 @@ func TestToolWrap(t *testing.T) {
 	})
 	plain := agent.Tool{Signature: "(n :int) -> :int", Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 		real.Add(1)
-		n, _ := args.Lookup(lisp.Keyword("n"))
+		n, _ := args.Get(lisp.Keyword("n"))
 		return n, nil
 	}}
 	// Answers id 99 itself; passes every other call on.
 	cached := func(call agent.ToolFunc) agent.ToolFunc {
 		return func(ctx context.Context, args *lisp.Map) (any, error) {
 			seen.Add(1)
-			if id, _ := args.Lookup(lisp.Keyword("id")); lisp.PrintString(id) == "99" {
+			if id, _ := args.Get(lisp.Keyword("id")); lisp.Print(id, lisp.PrintOptions{}) == "99" {
 				return map[string]any{"id": 99, "name": "cached"}, nil
 			}
 			return call(ctx, args)
@@ -131,7 +131,7 @@ func TestToolWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != `["cached" "real" 5]` {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `["cached" "real" 5]` {
 		t.Fatalf("return %s", got)
 	}
 	if real.Load() != 2 || seen.Load() != 3 {
@@ -154,7 +154,7 @@ func TestToolWrap(t *testing.T) {
 		Tools: map[string]agent.Tool{"inner": wrapped}})
 	script := llmtest.NewScript(llmtest.Code(`(return (tool/inner {}))`), llmtest.Code(`(return 41)`))
 	step, err = outer.Run(context.Background(), agent.Options{LLM: script.Func()})
-	if err != nil || lisp.PrintString(step.Return) != "41" {
+	if err != nil || lisp.Print(step.Return, lisp.PrintOptions{}) != "41" {
 		t.Fatalf("an agent tool should run as it is: %v %v", step.Return, err)
 	}
 }
@@ -180,7 +180,7 @@ func TestNewToolValidation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := lisp.PrintString(step.Return); got != tc.want {
+		if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("%s: return %s, want %s", tc.mode, got, tc.want)
 		}
 	}

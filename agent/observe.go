@@ -403,7 +403,7 @@ func (m *mission) eventText(v lisp.Value) string {
 	if m.fw != nil {
 		redact = m.fw.Redaction()
 	}
-	s := lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact,
+	s := lisp.Print(v, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: redact,
 		FloatPrecision: max(m.a.cfg.Presentation.FloatPrecision, 0)})
 	return m.clip(s, textLimit)
 }

@@ -198,7 +198,7 @@ func TestEventsRaw(t *testing.T) {
 			stop = e
 		}
 	}
-	if vault == nil || !strings.Contains(lisp.PrintString(vault.Result), eventSecret) {
+	if vault == nil || !strings.Contains(lisp.Print(vault.Result, lisp.PrintOptions{}), eventSecret) {
 		t.Errorf("the raw observer's tool.stop lacks the value: %+v", vault)
 	}
 	if stop == nil || stop.Step != step {
@@ -252,7 +252,7 @@ func TestDebugMemory(t *testing.T) {
 	var got []string
 	for _, tr := range step.Trace {
 		v, _ := tr.Memory.Get("n")
-		got = append(got, lisp.PrintString(v))
+		got = append(got, lisp.Print(v, lisp.PrintOptions{}))
 	}
 	if strings.Join(got, " ") != "1 2 2" {
 		t.Errorf("memory per turn %v, want 1 2 2", got)

@@ -309,13 +309,14 @@ func (m *mission) outputContract() string {
 // limitsLine states the limits of each program that a model can plan for.
 func (m *mission) limitsLine() string {
 	l := m.a.cfg.Limits
+	eff := l.Effective()
 	var parts []string
 	if l.Timeout > 0 {
 		parts = append(parts, fmt.Sprintf("%v", l.Timeout))
 	}
 	loops := l.MaxLoopIterations
 	if loops == 0 {
-		loops = lisp.DefaultMaxLoopIterations
+		loops = eff.MaxLoopIterations
 	}
 	if loops > 0 {
 		parts = append(parts, textutil.Thousands(loops)+" iterations per loop")
@@ -323,7 +324,7 @@ func (m *mission) limitsLine() string {
 	if len(m.a.names) > 0 {
 		calls := l.MaxToolCalls
 		if calls == 0 {
-			calls = lisp.DefaultMaxToolCalls
+			calls = eff.MaxToolCalls
 		}
 		if calls > 0 {
 			parts = append(parts, textutil.Thousands(calls)+" tool calls")
@@ -331,7 +332,7 @@ func (m *mission) limitsLine() string {
 	}
 	mem := l.MaxMemory
 	if mem == 0 {
-		mem = lisp.DefaultMaxMemory
+		mem = eff.MaxMemory
 	}
 	if mem > 0 {
 		parts = append(parts, textutil.Bytes(mem)+" of new data")
@@ -453,7 +454,7 @@ func writeTool(sb *strings.Builder, bt *boundTool) {
 			if i > 0 {
 				sb.WriteByte(' ')
 			}
-			sb.WriteString(lisp.PrintString(lisp.Keyword(p.Name)) + " ...")
+			sb.WriteString(lisp.Print(lisp.Keyword(p.Name), lisp.PrintOptions{}) + " ...")
 		}
 		sb.WriteString("})")
 	default:

@@ -875,11 +875,11 @@ func TestUnlistedTools(t *testing.T) {
 		Prompt: "x",
 		Tools: map[string]Tool{
 			"gh.search": {Func: func(_ context.Context, args *lisp.Map) (any, error) {
-				got = append(got, lisp.PrintString(args))
+				got = append(got, lisp.Print(args, lisp.PrintOptions{}))
 				return []any{"gh.issue"}, nil
 			}, Signature: "(q :string) -> [:string]", Description: "Finds tools."},
 			"gh.issue": {Func: func(_ context.Context, args *lisp.Map) (any, error) {
-				got = append(got, lisp.PrintString(args))
+				got = append(got, lisp.Print(args, lisp.PrintOptions{}))
 				return map[string]any{"n": 7}, nil
 			}, Signature: "(n :int) -> {n :int}", Description: "SECRET-DESCRIPTION", Unlisted: true},
 		},
@@ -901,8 +901,8 @@ func TestUnlistedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lisp.PrintString(step.Return) != `{"n" 7}` || strings.Join(got, " ") != `{:q "issue"} {:n 1}` {
-		t.Errorf("return %s, calls %v", lisp.PrintString(step.Return), got)
+	if lisp.Print(step.Return, lisp.PrintOptions{}) != `{"n" 7}` || strings.Join(got, " ") != `{:q "issue"} {:n 1}` {
+		t.Errorf("return %s, calls %v", lisp.Print(step.Return, lisp.PrintOptions{}), got)
 	}
 	if e := step.Trace[0].Error; !strings.Contains(e, "gh.issue") {
 		t.Errorf("turn 1 error %q", e)

@@ -95,7 +95,7 @@ func (c plCase) measure(t testing.TB, limit prompt.Options) plFig {
 	}
 	chars := a.Config().Presentation.InputChars
 	for _, fact := range c.facts {
-		if strings.Contains(sample, strings.Trim(lisp.PrintString(fact.text), `"`)) {
+		if strings.Contains(sample, strings.Trim(lisp.Print(fact.text, lisp.PrintOptions{}), `"`)) {
 			f.seen++
 		}
 		if fact.in == "" || fact.reached(chars) {
@@ -182,7 +182,7 @@ func plCountRows(sample string) (whole, begun int) {
 func plShownPrefix(sample, s string) int {
 	runes := []rune(s)
 	shows := func(n int) bool {
-		lit := lisp.PrintString(string(runes[:n]))
+		lit := lisp.Print(string(runes[:n]), lisp.PrintOptions{})
 		return strings.Contains(sample, strings.TrimSuffix(lit, `"`))
 	}
 	lo, hi := 0, len(runes) // shows(lo) holds

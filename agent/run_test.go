@@ -21,7 +21,7 @@ func run(t *testing.T, cfg agent.Config, opts agent.Options) (*agent.Step, error
 	return a.Run(context.Background(), opts)
 }
 
-func printed(v lisp.Value) string { return lisp.PrintString(v) }
+func printed(v lisp.Value) string { return lisp.Print(v, lisp.PrintOptions{}) }
 
 func TestSingleShot(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code("(+ ctx/x ctx/y)"))

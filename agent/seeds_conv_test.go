@@ -113,7 +113,7 @@ func TestLanguageFuncSeesMemoryValues(t *testing.T) {
 			n, _ := st.MemoryValues.Get("n")
 			seen = append(seen, n)
 			key, _ := st.MemoryValues.Get("_key")
-			return "Remember n. The key is " + lisp.PrintString(key)
+			return "Remember n. The key is " + lisp.Print(key, lisp.PrintOptions{})
 		}},
 	}
 	script := llmtest.NewScript(llmtest.Code(`{:n 3 :_key "`+secret+`"}`), llmtest.Code(`(return memory/n)`))

@@ -71,7 +71,7 @@ type Step struct {
 // form is firewalled is hidden whole). Use it to show Return, Memory or a
 // trace value to such a reader:
 //
-//	text := lisp.FormatValue(step.Return, lisp.PrintOptions{Redact: step.Redaction()})
+//	text := lisp.Print(step.Return, lisp.PrintOptions{Redact: step.Redaction()})
 //	data, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
 //
 // Hidden values print as the placeholder Firewalled. Safe for concurrent

@@ -44,7 +44,7 @@ func TestUntypedToolPositionalArgs(t *testing.T) {
 		{"no named arguments: a tool that reads :args gets them",
 			agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 				v, _ := args.Get(lisp.Keyword("args"))
-				return lisp.PrintString(v), nil
+				return lisp.Print(v, lisp.PrintOptions{}), nil
 			}, Description: "Echoes."},
 			`(return (tool/upper "abc" 1))`, `"[\"abc\" 1]"`},
 	}
@@ -63,7 +63,7 @@ func TestUntypedToolPositionalArgs(t *testing.T) {
 					got = step.Trace[0].Error // what the model was told
 				}
 			} else {
-				got = lisp.PrintString(step.Return)
+				got = lisp.Print(step.Return, lisp.PrintOptions{})
 			}
 			if !strings.Contains(got, c.want) {
 				t.Errorf("got %s\nwant %s", got, c.want)

@@ -469,7 +469,7 @@ func TestTreeFirewallExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	show := func(s *agent.Step) string {
-		return lisp.FormatValue(s.Return, lisp.PrintOptions{Redact: s.Redaction()})
+		return lisp.Print(s.Return, lisp.PrintOptions{Redact: s.Redaction()})
 	}
 	// Without its firewall the trace would show the secrets: the test
 	// tests something.

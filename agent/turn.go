@@ -414,11 +414,13 @@ func programFail(le *lisp.Error, msg string) *Fail {
 
 // reasonOf maps an interpreter error kind onto a Step reason.
 func reasonOf(k lisp.Kind) Reason {
+	if errors.Is(k, lisp.InvalidForm) { // its special cases too
+		return ReasonAnalysisError
+	}
 	switch k {
 	case lisp.ParseError:
 		return ReasonParseError
-	case lisp.InvalidForm, lisp.InvalidArity, lisp.InvalidCondForm, lisp.InvalidWhereForm, lisp.InvalidWhereOp,
-		lisp.InvalidThreadForm, lisp.InvalidPlaceholder, lisp.UnboundVar, lisp.CannotShadowBuiltin:
+	case lisp.UnboundVar, lisp.CannotShadowBuiltin:
 		return ReasonAnalysisError
 	case lisp.Timeout:
 		return ReasonTimeout
@@ -470,7 +472,7 @@ func (m *mission) programFailValue(v lisp.Value) *Fail {
 		}
 		return f
 	}
-	get := func(k string) (lisp.Value, bool) { return mv.Lookup(lisp.Keyword(k)) }
+	get := func(k string) (lisp.Value, bool) { return mv.Get(lisp.Keyword(k)) }
 	if r, ok := get("reason"); ok && r != nil {
 		f.Reason = Reason(m.failText(r))
 	}
@@ -508,7 +510,7 @@ func (m *mission) failText(v lisp.Value) string {
 	case nil:
 		s = ""
 	default:
-		s = lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 50, MaxChars: 4 * maxFailChars})
+		s = lisp.Print(v, lisp.PrintOptions{MaxItems: 50, MaxChars: 4 * maxFailChars})
 	}
 	return m.clip(s, maxFailChars)
 }

@@ -2,7 +2,6 @@ package agent
 
 import (
 	fwall "github.com/ptc-go/ptc/internal/firewall"
-	"github.com/ptc-go/ptc/lisp"
 )
 
 // Veil is what the Step's readers may not see: what its mission's
@@ -55,4 +54,4 @@ func setFirewall(s *Step, fw *firewall, depth int) {
 
 // maxTraceDepth bounds the nesting of values (as lisp.ToJSON does) and of
 // agents in a moved Step.
-const maxTraceDepth = lisp.MaxReadDepth
+const maxTraceDepth = 10_000 // lisp.ReadOptions.MaxDepth's default

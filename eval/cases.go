@@ -47,7 +47,7 @@ func (e *CaseError) Error() string {
 //	:check   (fn [r] (> (:total r) 100))  Satisfies: code, not data
 //	:fails   :not_found                   Fails (true: any reason)
 //
-// Everything but :check is data (lisp.ReadData); :check is kept as its
+// Everything but :check is data (lisp.Read (EDN)); :check is kept as its
 // source and compiled, never run, until a mission's value is checked.
 // file names the text in errors. A text over 4 MiB is refused.
 func ParseCases(file, src string) ([]Case, error) {
@@ -76,7 +76,7 @@ func ParseCases(file, src string) ([]Case, error) {
 	}
 	text := func(n syntax.Node) string { return src[n.Bounds().Start:n.Bounds().Stop] }
 	data := func(n syntax.Node) (lisp.Value, error) {
-		v, err := lisp.ReadData(text(n))
+		v, err := lisp.Read(text(n), lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			return nil, errAt(n, "%v", err)
 		}

@@ -183,7 +183,7 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 
 // short prints v for a message: at most 200 characters.
 func short(v lisp.Value) string {
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxChars: 200})
+	return lisp.Print(v, lisp.PrintOptions{MaxChars: 200})
 }
 
 // shortWant is short with the values of _ fields hidden.
@@ -192,12 +192,12 @@ func shortWant(v lisp.Value) string {
 		name := keyName(k)
 		return strings.HasPrefix(name, "_")
 	}
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxChars: 200, Redact: &lisp.Redaction{Placeholder: agent.Firewalled, Key: hide}})
+	return lisp.Print(v, lisp.PrintOptions{MaxChars: 200, Redact: &lisp.Redaction{Placeholder: agent.Firewalled, Key: hide}})
 }
 
 // shortIn is short behind the mission's firewall.
 func shortIn(step *agent.Step, v lisp.Value) string {
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxChars: 200, Redact: step.Redaction()})
+	return lisp.Print(v, lisp.PrintOptions{MaxChars: 200, Redact: step.Redaction()})
 }
 
 // mustValue converts Go data, which a program's value is compared with.

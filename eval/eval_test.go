@@ -20,7 +20,7 @@ import (
 // stepOf returns a successful Step whose value is the printed form src.
 func stepOf(t *testing.T, src string) *agent.Step {
 	t.Helper()
-	v, err := lisp.ReadData(src)
+	v, err := lisp.Read(src, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}

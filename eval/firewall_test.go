@@ -31,7 +31,7 @@ func TestFailureReasonsKeepTheFirewall(t *testing.T) {
 		{Name: "satisfies-errs", Input: input, Checks: []eval.Check{eval.Satisfies(`(fn [r] (+ 1 (:copy r)))`)}},
 		{Name: "fails", Input: input, Checks: []eval.Check{eval.Fails("")}},
 		{Name: "go-check", Input: input, Checks: []eval.Check{eval.Passes(func(s *agent.Step) error {
-			return errors.New("bad copy " + lisp.PrintString(s.Return))
+			return errors.New("bad copy " + lisp.Print(s.Return, lisp.PrintOptions{}))
 		})}},
 	}
 	rep, err := eval.Run(context.Background(), []eval.Task{{Name: "leaky", Config: agent.Config{Prompt: "Echo"}, Cases: cases}},

@@ -24,7 +24,7 @@ import (
 // elements at that moment. It prints as the constructor's name of its kind
 // and its elements, #long-array[1 2 3] or #object-array["a" nil] (Clojure
 // prints #object["[J" 0x1b2c "[J@1b2c"], with an address that differs from
-// run to run), reads back with ReadValue as a new array, and converts to
+// run to run), reads back with Read as a new array, and converts to
 // JSON and Go as the list of its elements.
 //
 // The element type is a JVM descriptor: "J" long, "I" int, "S" short,

@@ -85,8 +85,8 @@ func TestArraysHostilePrograms(t *testing.T) {
 					t.Fatalf("unexpected error: %v", err)
 				}
 				// What a host does with the value stays bounded too.
-				_ = lisp.PrintString(res.Value)
-				_ = lisp.PrintExact(res.Value)
+				_ = lisp.Print(res.Value, lisp.PrintOptions{})
+				_ = lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 				_, _ = lisp.ToGo(res.Value)
 				_, _ = lisp.ToJSON(res.Value)
 				_ = fmt.Sprintf("%v %#v", res.Value, res.Value)
@@ -98,21 +98,21 @@ func TestArraysHostilePrograms(t *testing.T) {
 }
 
 // TestArraysAndBuildersPrintReadConvert: arrays print with their kind and
-// elements, builders with their text; both read back with ReadValue as new
+// elements, builders with their text; both read back with Read as new
 // ones, convert to Go and JSON as their elements and text, and a cycle
 // through an array is cut in print and an error in conversions.
 func TestArraysAndBuildersPrintReadConvert(t *testing.T) {
 	res := run(t, `[(long-array [1 2]) (to-array ["a" nil]) (StringBuilder. "x\"y") (make-array Double/TYPE 1 2) (char-array "ab")]`, lisp.Options{})
-	printed := lisp.PrintExact(res.Value)
+	printed := lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	want := `[#long-array[1 2] #object-array["a" nil] #string-builder["x\"y"] #object-array[#double-array[0.0 0.0]] #char-array["a" "b"]]`
 	if printed != want {
 		t.Fatalf("PrintExact: %s, want %s", printed, want)
 	}
-	back, err := lisp.ReadValue(printed, lisp.ReadOptions{})
+	back, err := lisp.Read(printed, lisp.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again := lisp.PrintExact(back); again != printed {
+	if again := lisp.Print(back, lisp.PrintOptions{Exact: true}); again != printed {
 		t.Errorf("read back prints %s", again)
 	}
 	items := back.(*lisp.Vector).Items()
@@ -124,7 +124,7 @@ func TestArraysAndBuildersPrintReadConvert(t *testing.T) {
 	}
 	// Read back, they are live: programs change them.
 	ns := lisp.NewNamespace(map[string]lisp.Value{"arr": items[0], "sb": items[2]})
-	got := lisp.PrintString(run(t, `(aset arr 0 9) (.append sb "z") [(vec arr) (str sb) (class arr)]`, lisp.Options{Namespace: ns}).Value)
+	got := lisp.Print(run(t, `(aset arr 0 9) (.append sb "z") [(vec arr) (str sb) (class arr)]`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{})
 	if got != `[[9 2] "x\"yz" [J]` {
 		t.Errorf("changed after ReadValue: %s", got)
 	}
@@ -135,7 +135,7 @@ func TestArraysAndBuildersPrintReadConvert(t *testing.T) {
 		t.Errorf("ToGo: %v %v", g, err)
 	}
 	c := items[0].(*lisp.Cell)
-	if d := lisp.PrintString(c.Deref()); d != "[9 2]" {
+	if d := lisp.Print(c.Deref(), lisp.PrintOptions{}); d != "[9 2]" {
 		t.Errorf("Deref of an array: %s", d)
 	}
 	if d := items[2].(*lisp.Cell).Deref(); d != `x"yz` {
@@ -143,14 +143,14 @@ func TestArraysAndBuildersPrintReadConvert(t *testing.T) {
 	}
 
 	cyclic := run(t, `(let [a (object-array 2) b (to-array [a])] (aset a 0 1) (aset a 1 b) a)`, lisp.Options{}).Value
-	if p := lisp.PrintExact(cyclic); p != `#object-array[1 #object-array[#object-array[...]]]` {
+	if p := lisp.Print(cyclic, lisp.PrintOptions{Exact: true}); p != `#object-array[1 #object-array[#object-array[...]]]` {
 		t.Errorf("PrintExact of a cycle: %s", p)
 	}
 	if _, err := lisp.ToJSON(cyclic); !errors.Is(err, lisp.InvalidArgument) {
 		t.Errorf("ToJSON of a cycle: %v", err)
 	}
 	for _, bad := range []string{"#long-array[1.5]", "#bogus-array[1]", "#string-builder[1]", "#long-array[1"} {
-		if v, err := lisp.ReadValue(bad, lisp.ReadOptions{}); err == nil {
+		if v, err := lisp.Read(bad, lisp.ReadOptions{}); err == nil {
 			t.Errorf("ReadValue(%q) = %v, want an error", bad, v)
 		}
 	}
@@ -168,11 +168,11 @@ func TestFailedRunRollsBackArrays(t *testing.T) {
 		t.Fatalf("got %v, want a type error", err)
 	}
 	check := `[(vec arr) (mapv vec grid) (str sb)]`
-	if got := lisp.PrintString(run(t, check, lisp.Options{Namespace: ns}).Value); got != `[[0 0 0] [[0 0] [0 0]] "a"]` {
+	if got := lisp.Print(run(t, check, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[[0 0 0] [[0 0] [0 0]] "a"]` {
 		t.Errorf("after a failed run: %s", got)
 	}
 	ns = run(t, `(aset arr 2 9) (aset grid 0 1 3) (.append sb "c")`, lisp.Options{Namespace: ns}).Namespace
-	if got := lisp.PrintString(run(t, check, lisp.Options{Namespace: ns}).Value); got != `[[0 0 9] [[0 3] [0 0]] "ac"]` {
+	if got := lisp.Print(run(t, check, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[[0 0 9] [[0 3] [0 0]] "ac"]` {
 		t.Errorf("after a good run: %s", got)
 	}
 }
@@ -184,7 +184,7 @@ func TestArraysUnderPmap(t *testing.T) {
 	  (dorun (pmap (fn [i] (aset a i i) (.append sb "x") (aget a i) (count sb) (vec a)) (range 100)))
 	  [(reduce + a) (count sb)])`
 	for range 3 {
-		if got := lisp.PrintString(run(t, src, lisp.Options{Limits: lisp.Limits{MaxParallel: 100}}).Value); got != "[4950 100]" {
+		if got := lisp.Print(run(t, src, lisp.Options{Limits: lisp.Limits{MaxParallel: 100}}).Value, lisp.PrintOptions{}); got != "[4950 100]" {
 			t.Fatalf("got %s, want [4950 100]", got)
 		}
 	}
@@ -201,7 +201,7 @@ func TestArraysUnderPmap(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got := lisp.PrintString(run(t, `[(reduce + arr) (count sb)]`, lisp.Options{Namespace: ns}).Value); got != "[210 20]" {
+	if got := lisp.Print(run(t, `[(reduce + arr) (count sb)]`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != "[210 20]" {
 		t.Errorf("after 20 concurrent runs: %s, want [210 20]", got)
 	}
 }

@@ -28,7 +28,7 @@ func loadWorkload(b *testing.B, name string, withOrders bool) (string, *lisp.Map
 		if err != nil {
 			b.Fatal(err)
 		}
-		v, err := lisp.ParseJSON(data)
+		v, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON})
 		if err != nil {
 			b.Fatal(err)
 		}

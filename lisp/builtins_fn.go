@@ -80,7 +80,7 @@ func (c *memoCache) lookup(run *runState, key Value) (v Value, ok bool) {
 	if c.run != run || c.results == nil {
 		return nil, false
 	}
-	return c.results.Get(key)
+	return c.results.getExact(key)
 }
 
 func (c *memoCache) store(run *runState, key, v Value) {
@@ -377,7 +377,7 @@ func registerFunctions(t builtinTable) {
 				return nil, argError("pcalls", i, "a function", f)
 			}
 			if c, ok := f.(*Closure); ok && c.proto.arityFor(0) == nil {
-				return nil, errorf(PcallsError, "pcalls needs functions of no arguments, got %s", brief(f))
+				return nil, errorf(pcallsError, "pcalls needs functions of no arguments, got %s", brief(f))
 			}
 		}
 		fs := slices.Clone(a)
@@ -637,7 +637,7 @@ func briefItem(v Value) string {
 		}
 		return false
 	}
-	return FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 80, MaxDepth: 3,
+	return Print(v, PrintOptions{MaxItems: 5, MaxChars: 80, MaxDepth: 3,
 		Redact: &Redaction{Placeholder: "<Firewalled>", Key: hide}})
 }
 

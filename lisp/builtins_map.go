@@ -172,7 +172,7 @@ func registerMaps(t builtinTable) {
 		}
 		b := emptyMapBuilder()
 		for _, k := range ks {
-			if v, ok := m.Lookup(k); ok {
+			if v, ok := m.Get(k); ok {
 				b.Set(k, v)
 			}
 		}
@@ -591,7 +591,7 @@ func registerMaps(t builtinTable) {
 				out = out.Dissoc(from)
 			}
 			for from, to := range renames.All() {
-				if v, ok := m.Get(from); ok {
+				if v, ok := m.getExact(from); ok {
 					out = out.Assoc(to, v)
 				}
 			}
@@ -623,7 +623,7 @@ func registerMaps(t builtinTable) {
 			}
 			mb := emptyMapBuilder()
 			for _, k := range ks {
-				if v, ok := m.Get(k); ok {
+				if v, ok := m.getExact(k); ok {
 					mb.Set(k, v)
 				}
 			}
@@ -655,7 +655,7 @@ func registerMaps(t builtinTable) {
 			}
 			kb := emptyMapBuilder()
 			for _, k := range ks {
-				if v, ok := m.Get(k); ok {
+				if v, ok := m.getExact(k); ok {
 					kb.Set(k, v)
 				}
 			}
@@ -849,7 +849,7 @@ func entryPart(fn string, v Value, i int) (Value, error) {
 func getKey(coll, k Value) (Value, bool) {
 	switch c := coll.(type) {
 	case *Map:
-		return c.Lookup(k)
+		return c.Get(k)
 	case *Vector:
 		// A list or a queue is not associative: (get '(1 2) 0) is nil,
 		// as in Clojure.
@@ -881,7 +881,7 @@ func getKey(coll, k Value) (Value, bool) {
 func getExact(coll, k Value) (Value, bool) {
 	switch m := coll.(type) {
 	case *Map:
-		return m.Get(k)
+		return m.getExact(k)
 	case *transientMap:
 		return m.b.Get(k)
 	}
@@ -940,7 +940,7 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 // key (assoc, dissoc, update, the paths of assoc-in and update-in) as for
 // lookups. A key of neither spelling is k as written.
 func existingKey(m *Map, k Value) Value {
-	return existingKeyIn(m.Get, k)
+	return existingKeyIn(m.getExact, k)
 }
 
 // existingKeyOf is existingKey for any collection: maps and transient maps
@@ -1010,7 +1010,7 @@ func applyUpdate(th *thread, fn string, f, old Value, extra []Value) (Value, err
 	args = append(append(args, old), extra...)
 	v, err := th.call(f, args)
 	if err != nil {
-		if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == ArityMismatch) && len(extra) > 0 {
+		if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == arityMismatch) && len(extra) > 0 {
 			e.Message += "; note that " + fn + " passes the old value first and the extra arguments after it"
 		}
 		return nil, err
@@ -1187,7 +1187,7 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		}
 		x0, y0 := xs[0].(*Map), ys[0].(*Map)
 		for k := range x0.All() {
-			if _, ok := y0.Get(k); ok {
+			if _, ok := y0.getExact(k); ok {
 				rKeys = append(rKeys, k)
 			}
 		}
@@ -1218,7 +1218,7 @@ func setJoin(th *thread, a []Value) (Value, error) {
 	project := func(m *Map, from []Value) *Map {
 		b := emptyMapBuilder()
 		for i, k := range from {
-			if v, ok := m.Get(k); ok {
+			if v, ok := m.getExact(k); ok {
 				b.Set(rKeys[i], v)
 			}
 		}

@@ -751,7 +751,7 @@ func intOf(v Value) (Value, error) {
 	case s == "":
 		return nil, errorf(TypeError, "int: the empty string is not a character")
 	case graphemeLen(s) == len(s) && utf8.ValidString(s):
-		return nil, errorf(TypeError, "int: the character %s is %d code points (a letter with combining marks, or an emoji sequence), so it has no single code point", PrintString(s), utf8.RuneCountInString(s))
+		return nil, errorf(TypeError, "int: the character %s is %d code points (a letter with combining marks, or an emoji sequence), so it has no single code point", printString(s), utf8.RuneCountInString(s))
 	}
 	return nil, errorf(TypeError, "int expects a number or a character as argument 1, got %s; to parse a number use parse-long or parse-double", describe(s))
 }

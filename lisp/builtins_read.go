@@ -33,7 +33,7 @@ func registerRead(t builtinTable) {
 				return nil, argError("clojure.edn/read-string", 0, "an options map", a[0])
 			}
 			if opts != nil {
-				eof, _ = opts.Lookup(Keyword("eof"))
+				eof, _ = opts.Get(Keyword("eof"))
 			}
 			a = a[1:]
 		}

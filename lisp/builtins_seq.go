@@ -1621,7 +1621,7 @@ func seqFind(th *thread, a []Value) (Value, error) {
 		default:
 			// The entry of the key the map holds: (find {"a" 1} :a) is ["a" 1].
 			k := existingKey(m, a[1])
-			if v, ok := m.Get(k); ok {
+			if v, ok := m.getExact(k); ok {
 				return newEntry(k, v), nil
 			}
 			return nil, nil
@@ -1674,7 +1674,7 @@ func quantify(th *thread, fn string, a []Value, want, empty bool) (Value, error)
 func seqContains(th *thread, a []Value) (Value, error) {
 	switch c := a[0].(type) {
 	case *Map:
-		if _, ok := c.Lookup(a[1]); ok {
+		if _, ok := c.Get(a[1]); ok {
 			return true, nil
 		}
 		_, found, err := th.sortedKey(c, a[1])
@@ -3156,7 +3156,7 @@ func replaceLookup(smap Value) (func(x Value) (Value, bool), error) {
 		if m.Len() == 0 {
 			return func(Value) (Value, bool) { return nil, false }, nil
 		}
-		return m.Get, nil
+		return m.getExact, nil
 	case *Vector:
 		return func(x Value) (Value, bool) {
 			if i, ok := x.(int64); ok && i >= 0 && i < int64(m.Len()) {

@@ -263,7 +263,7 @@ func registerStrings(t builtinTable) {
 
 	t.add("keyword", 1, 2, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 2 {
-			ns, name := DisplayString(a[0]), DisplayString(a[1])
+			ns, name := displayString(a[0]), displayString(a[1])
 			if ns == "" {
 				return Keyword(name), nil
 			}
@@ -527,7 +527,7 @@ func (th *thread) indexOf(a []Value, last bool) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := DisplayString(a[1])
+	x := displayString(a[1])
 	if err := th.scanned(len(s)); err != nil {
 		return nil, err
 	}

@@ -91,7 +91,7 @@ func registerWalk(t builtinTable) {
 				// (if (contains? smap x) (smap x) x), with exact keys.
 				switch m := smap.(type) {
 				case *Map:
-					if v, ok := m.Get(a[0]); ok {
+					if v, ok := m.getExact(a[0]); ok {
 						return v, nil
 					}
 				case nil:

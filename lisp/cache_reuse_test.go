@@ -41,7 +41,7 @@ func outcome(p *lisp.Program, err error) string {
 	if err != nil {
 		describe(err)
 	} else {
-		v := lisp.PrintString(res.Value)
+		v := lisp.Print(res.Value, lisp.PrintOptions{})
 		fmt.Fprintf(&sb, "value %.300s status %v", v, res.Status)
 	}
 	fmt.Fprintf(&sb, " steps %d tools %d out %q notes %q defined %q", res.Steps, res.ToolCalls, res.Output, res.Notes, res.Defined)

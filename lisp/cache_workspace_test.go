@@ -24,7 +24,7 @@ func TestCacheSpareWorkspaces(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	huge := strings.Repeat("(f :k sym \"str\" [1 2] {:a 1}) ", MaxSourceBytes/31)
+	huge := strings.Repeat("(f :k sym \"str\" [1 2] {:a 1}) ", maxSourceBytes/31)
 	c.Compile(huge) // unbound f: an error, after reading all of it
 	p, _, err := c.Compile("(loop [i 0] (if (< i 3) (recur (inc i)) i))")
 	if err != nil {
@@ -37,7 +37,7 @@ func TestCacheSpareWorkspaces(t *testing.T) {
 		t.Fatalf("the cache keeps %d workspaces, want 1 to %d", n, maxSpareWorkspaces)
 	}
 	res, err := p.Run(t.Context(), Options{})
-	if err != nil || PrintString(res.Value) != "3" {
+	if err != nil || printString(res.Value) != "3" {
 		t.Fatalf("got %v, %v", res, err)
 	}
 }

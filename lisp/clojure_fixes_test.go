@@ -116,7 +116,7 @@ func TestRegexLargeInputs(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 			continue
 		}
-		if got := lisp.PrintString(res.Value); got != want {
+		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != want {
 			t.Errorf("%s = %s, want %s", src, got, want)
 		}
 	}

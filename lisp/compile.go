@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -987,7 +987,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 				if err != nil {
 					return nil, err
 				}
-				m += " " + FormatValue(v, PrintOptions{MaxItems: 10, MaxChars: 200})
+				m += " " + Print(v, PrintOptions{MaxItems: 10, MaxChars: 200})
 			}
 			return nil, &Error{Kind: kind, Pos: pos, Message: m}
 		}

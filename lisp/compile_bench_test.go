@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/internal/shared"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 

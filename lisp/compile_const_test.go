@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
@@ -28,7 +28,7 @@ func TestConstMapMatchesMapFromLiteral(t *testing.T) {
 			got := constMap(keys, vals)
 			if !Equal(got, want) || got.Len() != want.Len() {
 				t.Fatalf("n=%d trial %d: constMap %s, mapFromLiteral %s", n, trial,
-					FormatValue(got, PrintOptions{}), FormatValue(want, PrintOptions{}))
+					Print(got, PrintOptions{}), Print(want, PrintOptions{}))
 			}
 			gk, wk := got.Keys(), want.Keys()
 			for i := range gk {
@@ -51,10 +51,10 @@ func TestConstVectorIsImmutable(t *testing.T) {
 		for i := range n {
 			v.items[i] = int64(i)
 		}
-		before := FormatValue(v, PrintOptions{})
+		before := Print(v, PrintOptions{})
 		w := v.Conj(int64(99))
 		_ = w.Conj(int64(100))
-		if after := FormatValue(v, PrintOptions{}); after != before {
+		if after := Print(v, PrintOptions{}); after != before {
 			t.Fatalf("n=%d: conj changed the literal: %s -> %s", n, before, after)
 		}
 	}
@@ -99,7 +99,7 @@ func TestPooledConstants(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
-		if got := PrintString(res.Value); got != tc.want {
+		if got := printString(res.Value); got != tc.want {
 			t.Errorf("%s = %s, want %s", tc.src, got, tc.want)
 		}
 		if c.constSlots != tc.slots {

@@ -1,7 +1,7 @@
 package lisp
 
 import (
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 

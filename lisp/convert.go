@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/internal/gostruct"
 )
 
 // FromGo converts host data into a Value:
@@ -27,7 +28,7 @@ import (
 //	                                  (json tags honoured: "-", omitempty, embedded structs)
 //	pointer, interface                the value they point to (nil pointer: nil)
 //	encoding.TextMarshaler            its text
-//	json.Marshaler                    its JSON, parsed with ParseJSON
+//	json.Marshaler                    its JSON, parsed with Read (JSON)
 //	Value types (Keyword, *Vector...)  as is
 //
 // Strings keys stay strings: programs read them with keywords anyway, (:name m)
@@ -51,7 +52,7 @@ func FromGo(x any) (Value, error) {
 			return v, nil
 		}
 	}
-	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]GoField{}}
+	c := converter{seen: map[uintptr]bool{}, fields: map[reflect.Type][]gostruct.Field{}}
 	return c.from(reflect.ValueOf(x), 0)
 }
 
@@ -68,8 +69,8 @@ const maxConvertDepth = 10000
 
 type converter struct {
 	seen   map[uintptr]bool
-	fields map[reflect.Type][]GoField // field layouts, computed once per type per conversion
-	shapes shapeCache                 // maps with the same keys become records of one shape
+	fields map[reflect.Type][]gostruct.Field // field layouts, computed once per type per conversion
+	shapes shapeCache                        // maps with the same keys become records of one shape
 }
 
 // mapOf builds the map of unsorted entries (the last duplicate wins): a
@@ -244,7 +245,7 @@ func (c *converter) marshaled(rv reflect.Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ParseJSON(b)
+		return parseJSON(b)
 	}
 	b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
 	if err != nil {
@@ -256,7 +257,7 @@ func (c *converter) marshaled(rv reflect.Value) (Value, error) {
 func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
 	fields, ok := c.fields[rv.Type()]
 	if !ok {
-		fields = GoFields(rv.Type())
+		fields = gostruct.Fields(rv.Type())
 		c.fields[rv.Type()] = fields
 	}
 	keys := make([]Value, 0, len(fields))
@@ -274,7 +275,7 @@ func (c *converter) structValue(rv reflect.Value, depth int) (Value, error) {
 			return nil, fmt.Errorf("field %s: %w", f.Name, err)
 		}
 		if f.AsString {
-			v = DisplayString(v)
+			v = displayString(v)
 		}
 		keys = append(keys, f.Name)
 		vals = append(vals, v)
@@ -307,97 +308,6 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
-// GoField describes how a struct field appears as a map entry (FromGo) and
-// in a signature derived from a Go type (package signature).
-type GoField struct {
-	Name      string // the json name, or the Go name without a tag
-	Index     []int  // for reflect.Value.FieldByIndex
-	OmitEmpty bool   // ",omitempty" or ",omitzero": the entry may be absent
-	AsString  bool   // ",string": the value is encoded as a string
-}
-
-// GoFields lists the fields of a struct type the way encoding/json does:
-// exported fields, json tag names, "-" skipped, embedded structs promoted
-// (shallower wins, tagged wins on ties, ambiguous names dropped).
-func GoFields(t reflect.Type) []GoField {
-	type candidate struct {
-		GoField
-		depth  int
-		tagged bool
-	}
-	var all []candidate
-	var walk func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool)
-	walk = func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool) {
-		if visited[t] {
-			return
-		}
-		visited[t] = true
-		defer delete(visited, t)
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			tag := sf.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			idx := append(slices.Clone(index), i)
-			ft := sf.Type
-			if sf.Anonymous && name == "" {
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft, idx, depth+1, visited)
-					continue
-				}
-			}
-			if !sf.IsExported() {
-				continue
-			}
-			tagged := name != ""
-			if name == "" {
-				name = sf.Name
-			}
-			all = append(all, candidate{
-				GoField: GoField{Name: name, Index: idx,
-					OmitEmpty: strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,"),
-					AsString:  strings.Contains(","+opts+",", ",string,")},
-				depth: depth, tagged: tagged,
-			})
-		}
-	}
-	walk(t, nil, 0, map[reflect.Type]bool{})
-	byName := map[string][]candidate{}
-	var order []string
-	for _, c := range all {
-		if _, ok := byName[c.Name]; !ok {
-			order = append(order, c.Name)
-		}
-		byName[c.Name] = append(byName[c.Name], c)
-	}
-	var fields []GoField
-	for _, name := range order {
-		cs := byName[name]
-		slices.SortStableFunc(cs, func(a, b candidate) int {
-			if a.depth != b.depth {
-				return a.depth - b.depth
-			}
-			if a.tagged != b.tagged {
-				if a.tagged {
-					return -1
-				}
-				return 1
-			}
-			return 0
-		})
-		if len(cs) > 1 && cs[0].depth == cs[1].depth && cs[0].tagged == cs[1].tagged {
-			continue // ambiguous, as encoding/json
-		}
-		fields = append(fields, cs[0].GoField)
-	}
-	return fields
-}
-
 // ToGo converts a value into plain Go data: nil, bool, int64, float64,
 // string, []any and map[string]any. Keywords become their names (without
 // the colon), sets become slices in canonical order, map keys become strings
@@ -407,20 +317,20 @@ func GoFields(t reflect.Type) []GoField {
 // and lazy sequences their printed form. A cell that holds itself (through
 // any values) has no such form: an error of kind InvalidArgument.
 //
-// Conversion builds at most MaxConvertValues values: shared structure lets
+// Conversion builds at most maxConvertValues values: shared structure lets
 // a program build data whose expansion is exponential ([v v] doubled forty
 // times), and the host must not pay for that. A larger value is an error
 // of kind MemoryExceeded, and one nested deeper than 10,000 levels an error
 // of kind DepthExceeded; the conversion never returns a partial value.
 func ToGo(v Value) (any, error) {
-	c := exporter{budget: MaxConvertValues}
+	c := exporter{budget: maxConvertValues}
 	out := c.toGo(v, 0)
 	return out, c.err
 }
 
-// MaxConvertValues bounds the values one ToGo or ToJSON call produces,
+// maxConvertValues bounds the values one ToGo or ToJSON call produces,
 // counting shared parts as many times as they appear.
-const MaxConvertValues = 4_000_000
+const maxConvertValues = 4_000_000
 
 // exporter is the state of one ToGo or ToJSON call.
 type exporter struct {
@@ -456,7 +366,7 @@ func (c *exporter) spend(depth int) bool {
 	}
 	if c.budget--; c.budget < 0 {
 		c.err = &Error{Kind: MemoryExceeded, Message: fmt.Sprintf(
-			"the value has more than %d elements once its shared parts are expanded: convert a part of it", MaxConvertValues)}
+			"the value has more than %d elements once its shared parts are expanded: convert a part of it", maxConvertValues)}
 		return false
 	}
 	return true
@@ -548,15 +458,15 @@ func (c *exporter) keyString(k Value) string {
 // Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as
 // null; a cell encodes as what it holds (an error if it holds itself, as
 // for ToGo).
-// Like ToGo, it fails on values of more than MaxConvertValues elements.
+// Like ToGo, it fails on values of more than maxConvertValues elements.
 func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
 
 // ToJSONRedacted is ToJSON for a reader who must not see what r hides: a
 // hidden value, or the value of a hidden key, encodes as r.Placeholder (a
-// JSON string), exactly where FormatValue prints it. A nil r hides nothing.
+// JSON string), exactly where Print prints it. A nil r hides nothing.
 func ToJSONRedacted(v Value, r *Redaction) ([]byte, error) {
 	var buf bytes.Buffer
-	c := exporter{budget: MaxConvertValues, redact: r}
+	c := exporter{budget: maxConvertValues, redact: r}
 	if err := c.writeJSON(&buf, v, 0); err != nil {
 		return nil, err
 	}
@@ -728,21 +638,6 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		writeJSONString(buf, p)
 	}
 	return nil
-}
-
-// ParseJSON decodes JSON text into a value: objects become maps with string
-// keys, arrays vectors, integers int64 (floats when they have a fraction or
-// exponent, or do not fit 64 bits), and null nil. It converts directly, with
-// no intermediate map[string]any, accepting exactly the JSON that
-// encoding/json accepts and decoding strings as it does.
-//
-// Its errors are io.EOF when the text ends between tokens (or holds none),
-// io.ErrUnexpectedEOF when it ends inside a string, number or literal, a
-// *json.SyntaxError (with encoding/json's message and the offending byte's
-// Offset) for a syntax error, and errors of their own for text after the
-// value and for nesting deeper than 10,000 levels.
-func ParseJSON(data []byte) (Value, error) {
-	return parseJSON(data)
 }
 
 func numberFromString(s string) (Value, error) {

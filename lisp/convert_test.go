@@ -42,7 +42,7 @@ func TestFromGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"addr" "10.0.0.1", "labels" nil, "meta" {"k" [1 2.5 nil]}, "name" "Ann", "ptr" 7, "scores" {2 1.5}, "tags" ["a"], "zip" "123"}`
-	if got := lisp.PrintString(v); got != want {
+	if got := lisp.Print(v, lisp.PrintOptions{}); got != want {
 		t.Errorf("struct\n got  %s\n want %s", got, want)
 	}
 	tests := []struct {
@@ -70,7 +70,7 @@ func TestFromGo(t *testing.T) {
 			t.Errorf("FromGo(%#v): %v", tc.in, err)
 			continue
 		}
-		if got := lisp.PrintString(v); got != tc.want {
+		if got := lisp.Print(v, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("FromGo(%#v) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
@@ -128,43 +128,43 @@ func TestParseJSON(t *testing.T) {
 		{`[]`, `[]`},
 	}
 	for _, tc := range tests {
-		v, err := lisp.ParseJSON([]byte(tc.in))
+		v, err := lisp.Read(tc.in, lisp.ReadOptions{Format: lisp.ReadJSON})
 		if err != nil {
 			t.Errorf("ParseJSON(%s): %v", tc.in, err)
 			continue
 		}
-		if got := lisp.PrintString(v); got != tc.want {
+		if got := lisp.Print(v, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("ParseJSON(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 	for _, bad := range []string{``, `{`, `[1,]`, `{"a" 1}`, `1 2`, `nul`} {
-		if _, err := lisp.ParseJSON([]byte(bad)); err == nil {
+		if _, err := lisp.Read(bad, lisp.ReadOptions{Format: lisp.ReadJSON}); err == nil {
 			t.Errorf("ParseJSON(%q) should fail", bad)
 		}
 	}
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
-	if _, err := lisp.ParseJSON([]byte(deep)); err == nil {
+	if _, err := lisp.Read(deep, lisp.ReadOptions{Format: lisp.ReadJSON}); err == nil {
 		t.Error("20,000 nested arrays should be refused")
 	}
 }
 
 func TestReadData(t *testing.T) {
-	v, err := lisp.ReadData(`{:a [1 2] "b" #{:x} :c (3 4) :d ##-Inf :e \z}`)
+	v, err := lisp.Read(`{:a [1 2] "b" #{:x} :c (3 4) :d ##-Inf :e \z}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(v); got != `{:a [1 2], :c (3 4), :d ##-Inf, :e "z", "b" #{:x}}` {
+	if got := lisp.Print(v, lisp.PrintOptions{}); got != `{:a [1 2], :c (3 4), :d ##-Inf, :e "z", "b" #{:x}}` {
 		t.Errorf("got %s", got)
 	}
 	for _, bad := range []string{`(+ 1 2`, `foo`, `1 2`, ``, `{:a inc}`} {
-		_, err := lisp.ReadData(bad)
+		_, err := lisp.Read(bad, lisp.ReadOptions{Format: lisp.ReadEDN})
 		var le *lisp.Error
 		if !errors.As(err, &le) || le.Kind != lisp.ParseError {
 			t.Errorf("ReadData(%q) = %v, want a parse error", bad, err)
 		}
 	}
 	// A value that is not data is reported at its line and column.
-	_, err = lisp.ReadData("{:a 1\n :é [x]}")
+	_, err = lisp.Read("{:a 1\n :é [x]}", lisp.ReadOptions{Format: lisp.ReadEDN})
 	var le *lisp.Error
 	if !errors.As(err, &le) || le.Pos != (syntax.Pos{Offset: 12, Line: 2, Col: 6}) {
 		t.Errorf("ReadData: error %v at %+v, want 2:6 (offset 12)", err, le.Pos)
@@ -172,11 +172,11 @@ func TestReadData(t *testing.T) {
 }
 
 func TestParseJSONDuplicateKeysLastWins(t *testing.T) {
-	v, err := lisp.ParseJSON([]byte(`{"a": 1, "b": 0, "a": 2}`))
+	v, err := lisp.Read(`{"a": 1, "b": 0, "a": 2}`, lisp.ReadOptions{Format: lisp.ReadJSON})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(v); got != `{"a" 2, "b" 0}` {
+	if got := lisp.Print(v, lisp.PrintOptions{}); got != `{"a" 2, "b" 0}` {
 		t.Errorf("got %s, want the last duplicate, as encoding/json", got)
 	}
 }

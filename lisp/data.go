@@ -6,12 +6,8 @@ import (
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
-// ReadData reads one literal value written in PTC-Lisp/EDN syntax: nil,
-// booleans, numbers (including ##Inf, ##-Inf, ##NaN), strings, characters,
-// keywords, and vectors, lists, maps and sets of those.
-// Symbols and code are errors. Contexts written as EDN and expected values
-// of test vectors are read with it.
-func ReadData(src string) (Value, error) {
+// readData is Read with ReadEDN.
+func readData(src string) (Value, error) {
 	forms, err := syntax.Read(src)
 	if err != nil {
 		return nil, fromSyntax(err, src)

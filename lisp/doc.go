@@ -29,7 +29,7 @@
 //
 //	syntax   reads text into forms with positions (package lisp/syntax)
 //	analyze  checks special forms, destructuring and scopes, and lowers them
-//	         into a small tree with resolved local slots (package lisp/analyze)
+//	         into a small tree with resolved local slots (package lisp/internal/analyze)
 //	lisp     compiles that tree once into Go closures and evaluates them
 //
 // Compilation resolves builtins and checks their arity before anything runs.
@@ -64,11 +64,11 @@
 // like, runs as one pass without intermediate vectors (docs/performance.md).
 //
 // Host data enters through FromGo (any Go value: maps, slices, structs via
-// their json tags, numbers, time.Time) or ParseJSON, and leaves through ToGo
+// their json tags, numbers, time.Time) or Read (JSON), and leaves through ToGo
 // or ToJSON. Convert a large context once and pass the *Map to every run:
 // runs never copy or modify it. Stores that keep values as text (traces,
-// durable engines) write them with PrintExact and read them back with
-// ReadValue, the inverse of the printer, bounded for text from elsewhere.
+// durable engines) write them with Print (Exact) and read them back with
+// Read, the inverse of the printer, bounded for text from elsewhere.
 //
 // # Namespaces, context, history and tools
 //
@@ -92,7 +92,7 @@
 // the goroutines of pmap and pcalls; each breach is an *Error of its own
 // Kind. Every goroutine a run starts shares its limits and ends with it
 // (a tool call that ignores its context is abandoned). Program text is
-// limited to MaxSourceBytes. Walks of values (printing,
+// limited to maxSourceBytes. Walks of values (printing,
 // equality, hashing, conversion) are bounded by work, since values can
 // share structure. Integer overflow is an error, never a wrap-around.
 // Nothing a program does can panic the host: an internal failure is

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Doc documents a builtin function, constant or special form: the one

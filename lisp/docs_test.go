@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // TestDocs runs every example of the documentation table and checks the
@@ -33,7 +33,7 @@ func TestDocs(t *testing.T) {
 				continue
 			}
 			ns = res.Namespace
-			if got := lisp.FormatValue(res.Value, lisp.PrintOptions{}); got != ex.Result {
+			if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != ex.Result {
 				t.Errorf("%s: %s\n got %s\nwant %s", d.Name, ex.Program, got, ex.Result)
 			}
 			if !slices.Equal(res.Output, ex.Output) && !(len(res.Output) == 0 && len(ex.Output) == 0) {

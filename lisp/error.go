@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
@@ -14,48 +14,82 @@ import (
 //	if errors.Is(err, lisp.TypeError) { ... }
 //
 // The names are the ones the reference implementation reports, so agent
-// traces and ctx/fail look the same.
+// traces and ctx/fail look the same. A few kinds name a special case of a
+// broader one (invalid_cond_form of invalid_form, arity_mismatch of
+// arity_error, pcalls_error of pmap_error): Error.Kind keeps the specific
+// name, and errors.Is holds for the broader constant too.
 type Kind string
 
 // Error returns the kind's name, so that a Kind can be an errors.Is target.
 func (k Kind) Error() string { return string(k) }
 
+// Is makes errors.Is(k, broader) true when k is a special case of the
+// kind broader (invalid_cond_form of InvalidForm, ...).
+func (k Kind) Is(target error) bool {
+	t, ok := target.(Kind)
+	return ok && (t == k || t == k.broader())
+}
+
+// broader is the kind k is a special case of, or k.
+func (k Kind) broader() Kind {
+	switch k {
+	case invalidArity, invalidCondForm, invalidWhereForm, invalidWhereOp, invalidThreadForm, invalidPlaceholder:
+		return InvalidForm
+	case arityMismatch:
+		return ArityError
+	case pcallsError:
+		return PmapError
+	}
+	return k
+}
+
 // Error kinds.
 const (
-	ParseError          Kind = "parse_error"        // the text is not readable
-	InvalidForm         Kind = "invalid_form"       // a special form is malformed
-	InvalidArity        Kind = "invalid_arity"      // a special form has the wrong number of parts
-	InvalidCondForm     Kind = "invalid_cond_form"  // cond without test/result pairs
-	InvalidWhereForm    Kind = "invalid_where_form" // malformed where
-	InvalidWhereOp      Kind = "invalid_where_operator"
-	InvalidThreadForm   Kind = "invalid_thread_form" // malformed ->, ->> ...
-	InvalidPlaceholder  Kind = "invalid_placeholder" // % outside #()
-	UnboundVar          Kind = "unbound_var"         // unknown name
+	ParseError Kind = "parse_error" // the text is not readable
+	// InvalidForm: a special form is malformed; its special cases keep
+	// their names in Error.Kind (invalid_arity, invalid_cond_form,
+	// invalid_where_form, invalid_where_operator, invalid_thread_form, ...).
+	InvalidForm         Kind = "invalid_form"
+	UnboundVar          Kind = "unbound_var" // unknown name
 	CannotShadowBuiltin Kind = "cannot_shadow_builtin"
-	NotCallable         Kind = "not_callable"      // calling a number, string, ...
-	ArityError          Kind = "arity_error"       // builtin called with a wrong number of arguments
-	ArityMismatch       Kind = "arity_mismatch"    // user function or recur with a wrong number of arguments
-	TypeError           Kind = "type_error"        // wrong argument type
-	ArithmeticError     Kind = "arithmetic_error"  // division by zero, overflow, NaN to integer
-	DestructureError    Kind = "destructure_error" // a value does not fit its binding pattern
-	InvalidArgument     Kind = "invalid_argument"  // right type, unusable value
-	AssertionError      Kind = "assertion_error"   // (assert ...) failed
-	LoopLimitExceeded   Kind = "loop_limit_exceeded"
-	UnknownTool         Kind = "unknown_tool"
-	ToolError           Kind = "tool_error"
-	PmapError           Kind = "pmap_error"
-	PcallsError         Kind = "pcalls_error"
-	Timeout             Kind = "timeout"   // the wall-clock limit was reached
-	Cancelled           Kind = "cancelled" // the caller's context was cancelled
-	StepLimitExceeded   Kind = "step_limit_exceeded"
-	MemoryExceeded      Kind = "memory_exceeded" // the allocation budget was spent
-	DepthExceeded       Kind = "depth_exceeded"  // call or data nesting too deep
-	OutputExceeded      Kind = "output_exceeded" // println output over its limit
-	ToolLimitExceeded   Kind = "tool_limit_exceeded"
-	InternalError       Kind = "internal_error" // a bug in the interpreter
+	NotCallable         Kind = "not_callable" // calling a number, string, ...
+	// ArityError: a function called with a wrong number of arguments; a user
+	// function or recur reports it as arity_mismatch.
+	ArityError        Kind = "arity_error"
+	TypeError         Kind = "type_error"        // wrong argument type
+	ArithmeticError   Kind = "arithmetic_error"  // division by zero, overflow, NaN to integer
+	DestructureError  Kind = "destructure_error" // a value does not fit its binding pattern
+	InvalidArgument   Kind = "invalid_argument"  // right type, unusable value
+	AssertionError    Kind = "assertion_error"   // (assert ...) failed
+	LoopLimitExceeded Kind = "loop_limit_exceeded"
+	UnknownTool       Kind = "unknown_tool"
+	ToolError         Kind = "tool_error"
+	// PmapError: pmap or pcalls misused (a return inside a branch, ...);
+	// pcalls reports it as pcalls_error.
+	PmapError         Kind = "pmap_error"
+	Timeout           Kind = "timeout"   // the wall-clock limit was reached
+	Cancelled         Kind = "cancelled" // the caller's context was cancelled
+	StepLimitExceeded Kind = "step_limit_exceeded"
+	MemoryExceeded    Kind = "memory_exceeded" // the allocation budget was spent
+	DepthExceeded     Kind = "depth_exceeded"  // call or data nesting too deep
+	OutputExceeded    Kind = "output_exceeded" // println output over its limit
+	ToolLimitExceeded Kind = "tool_limit_exceeded"
+	InternalError     Kind = "internal_error" // a bug in the interpreter
 	// Thrown is an exception the program threw with (throw (ex-info ...))
 	// and did not catch: Message is the ex-info's message, Data its data.
 	Thrown Kind = "exception"
+)
+
+// The special cases of broader kinds, which programs see by name.
+const (
+	invalidArity       Kind = "invalid_arity"      // a special form has the wrong number of parts
+	invalidCondForm    Kind = "invalid_cond_form"  // cond without test/result pairs
+	invalidWhereForm   Kind = "invalid_where_form" // malformed where
+	invalidWhereOp     Kind = "invalid_where_operator"
+	invalidThreadForm  Kind = "invalid_thread_form" // malformed ->, ->> ...
+	invalidPlaceholder Kind = "invalid_placeholder" // % outside #()
+	arityMismatch      Kind = "arity_mismatch"      // user function or recur with a wrong number of arguments
+	pcallsError        Kind = "pcalls_error"
 )
 
 // Error is an error of a PTC-Lisp program, with its kind and position.
@@ -100,10 +134,10 @@ func (e *Error) Error() string {
 	return sb.String()
 }
 
-// Is makes errors.Is(err, kind) true for the error's kind.
+// Is makes errors.Is(err, kind) true for the error's kind and for the
+// broader kind it is a special case of (see Kind).
 func (e *Error) Is(target error) bool {
-	k, ok := target.(Kind)
-	return ok && k == e.Kind
+	return e.Kind.Is(target)
 }
 
 // Unwrap returns the underlying error.

@@ -408,7 +408,7 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		if len(args) < 1 || len(args) > 2 {
 			return nil, errorf(ArityError, "a map called as a function takes a key and an optional default, got %d argument(s)", len(args))
 		}
-		if v, ok := f.Lookup(args[0]); ok {
+		if v, ok := f.Get(args[0]); ok {
 			return v, nil
 		}
 		// A sorted-map-by finds a key its comparator calls equal.
@@ -416,7 +416,7 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			v, _ := f.Get(k)
+			v, _ := f.getExact(k)
 			return v, nil
 		}
 		if len(args) == 2 {
@@ -462,7 +462,7 @@ func callSymbol(s Symbol, args []Value) (Value, error) {
 	}
 	switch c := args[0].(type) {
 	case *Map:
-		if v, ok := c.Get(s); ok {
+		if v, ok := c.getExact(s); ok {
 			return v, nil
 		}
 	case *Set:
@@ -661,7 +661,7 @@ func (p *fnProto) arityError(n int) *Error {
 	if name == "" {
 		name = "anonymous function"
 	}
-	return errorf(ArityMismatch, "%s expects %s argument(s), got %d", name, strings.Join(want, " or "), n)
+	return errorf(arityMismatch, "%s expects %s argument(s), got %d", name, strings.Join(want, " or "), n)
 }
 
 // Builtin is a function implemented in Go: a builtin of the language, or a

@@ -25,7 +25,7 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(lisp.PrintString(res.Value))
+	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}))
 	// Output: [{:customer "acme", :total 370}]
 }
 
@@ -43,7 +43,7 @@ func ExampleCompile() {
 			return
 		}
 		ns = res.Namespace
-		fmt.Println(res.Output[0], "->", lisp.PrintString(res.Value))
+		fmt.Println(res.Output[0], "->", lisp.Print(res.Value, lisp.PrintOptions{}))
 	}
 	// Output:
 	// run 1 -> 1
@@ -54,13 +54,13 @@ func ExampleCompile() {
 func ExampleTools() {
 	tools := lisp.Tools{
 		"get-user": func(ctx context.Context, args *lisp.Map) (any, error) {
-			id, _ := args.Lookup(lisp.Keyword("id"))
+			id, _ := args.Get(lisp.Keyword("id"))
 			return map[string]any{"id": id, "name": fmt.Sprint("user-", id)}, nil
 		},
 	}
 	res, err := lisp.Run(context.Background(),
 		`(mapv #(:name (tool/get-user {:id %})) [1 2])`, lisp.Options{Tools: tools})
-	fmt.Println(lisp.PrintString(res.Value), err, res.ToolCalls)
+	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}), err, res.ToolCalls)
 	// Output: ["user-1" "user-2"] <nil> 2
 }
 
@@ -81,7 +81,7 @@ func ExampleError() {
 func ExampleStatus() {
 	res, _ := lisp.Run(context.Background(), `(if (empty? ctx/items) (fail {:reason :empty}) (return (count ctx/items)))`,
 		lisp.Options{Context: map[string]any{"items": []int{}}})
-	fmt.Println(res.Status, lisp.PrintString(res.Value))
+	fmt.Println(res.Status, lisp.Print(res.Value, lisp.PrintOptions{}))
 	// Output: failed {:reason :empty}
 }
 
@@ -92,38 +92,51 @@ func ExampleFromGo() {
 		Notes string  `json:"notes,omitempty"`
 	}
 	v, err := lisp.FromGo([]Item{{SKU: "a-1", Price: 9.5}})
-	fmt.Println(lisp.PrintString(v), err)
+	fmt.Println(lisp.Print(v, lisp.PrintOptions{}), err)
 	// Output: [{"price" 9.5, "sku" "a-1"}] <nil>
 }
 
 func ExampleToGo() {
-	v, _ := lisp.ReadData(`{:name "Ann" :tags #{:b :a} :scores [1 2.5]}`)
+	v, _ := lisp.Read(`{:name "Ann" :tags #{:b :a} :scores [1 2.5]}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	g, err := lisp.ToGo(v)
 	fmt.Printf("%#v %v\n", g, err)
 	// Output: map[string]interface {}{"name":"Ann", "scores":[]interface {}{1, 2.5}, "tags":[]interface {}{"a", "b"}} <nil>
 }
 
-func ExampleParseJSON() {
-	v, _ := lisp.ParseJSON([]byte(`{"b": [1, 2.0, null], "a": "x"}`))
-	fmt.Println(lisp.PrintString(v))
-	// Output: {"a" "x", "b" [1 2.0 nil]}
+// Read reads a value written as EDN, as JSON or in the printed form.
+func ExampleRead() {
+	edn, err := lisp.Read(`#{:b :a 1}`, lisp.ReadOptions{Format: lisp.ReadEDN})
+	fmt.Println(lisp.Print(edn, lisp.PrintOptions{}), err)
+	js, err := lisp.Read(`{"b": [1, 2.0, null], "a": "x"}`, lisp.ReadOptions{Format: lisp.ReadJSON})
+	fmt.Println(lisp.Print(js, lisp.PrintOptions{}), err)
+	// The printed form reads back what Print with Exact wrote.
+	printed := lisp.Print(lisp.NewVector([]lisp.Value{lisp.Keyword("a"), "b", int64(1)}), lisp.PrintOptions{Exact: true})
+	back, err := lisp.Read(printed, lisp.ReadOptions{})
+	fmt.Println(printed, lisp.Equal(back, lisp.NewVector([]lisp.Value{lisp.Keyword("a"), "b", int64(1)})), err)
+	// Output:
+	// #{1 :a :b} <nil>
+	// {"a" "x", "b" [1 2.0 nil]} <nil>
+	// [:a "b" 1] true <nil>
 }
 
-func ExampleFormatValue() {
-	v, _ := lisp.ReadData(`{:ids [1 2 3 4 5 6 7 8 9 10] :ratio 0.333333}`)
-	fmt.Println(lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 3, FloatPrecision: 2}))
-	// Output: {:ids [1 2 3 ... (7 more)], :ratio 0.33}
-}
-
-func ExampleReadData() {
-	v, err := lisp.ReadData(`#{:b :a 1}`)
-	fmt.Println(lisp.PrintString(v), err)
-	// Output: #{1 :a :b} <nil>
+// Print prints a value as pr-str does, as str does (Display), or cut for
+// an LLM to read (MaxItems, FloatPrecision, MaxChars).
+func ExamplePrint() {
+	v, _ := lisp.Read(`{:ids [1 2 3 4 5 6 7 8 9 10] :ratio 0.333333 :name "Ann"}`, lisp.ReadOptions{Format: lisp.ReadEDN})
+	fmt.Println(lisp.Print(v, lisp.PrintOptions{}))
+	fmt.Println(lisp.Print(v, lisp.PrintOptions{MaxItems: 3, FloatPrecision: 2}))
+	fmt.Println(lisp.Print("Ann", lisp.PrintOptions{}), lisp.Print("Ann", lisp.PrintOptions{Display: true}))
+	fmt.Println(lisp.Print(v, lisp.PrintOptions{MaxChars: 12}))
+	// Output:
+	// {:ids [1 2 3 4 5 6 7 8 9 10], :name "Ann", :ratio 0.333333}
+	// {:ids [1 2 3 ... (7 more)], :name "Ann", :ratio 0.33}
+	// "Ann" Ann
+	// {:ids [1 2 3...
 }
 
 func ExampleEqual() {
-	a, _ := lisp.ReadData(`{:n 1 :xs [1 2]}`)
-	b, _ := lisp.ReadData(`{:xs [1.0 2] :n 1}`)
+	a, _ := lisp.Read(`{:n 1 :xs [1 2]}`, lisp.ReadOptions{Format: lisp.ReadEDN})
+	b, _ := lisp.Read(`{:xs [1.0 2] :n 1}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	fmt.Println(lisp.Equal(a, b), lisp.CompareKeys(int64(1), 1.0))
 	// Output: true -1
 }

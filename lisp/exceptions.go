@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Exceptions: try/catch/finally, throw and ex-info, as Clojure has them.
@@ -121,7 +121,7 @@ func knownClassNames() string {
 func catchable(k Kind) bool {
 	switch k {
 	case Timeout, Cancelled, StepLimitExceeded, MemoryExceeded, DepthExceeded, OutputExceeded,
-		ToolLimitExceeded, LoopLimitExceeded, InternalError, PmapError, PcallsError:
+		ToolLimitExceeded, LoopLimitExceeded, InternalError, PmapError, pcallsError:
 		return false
 	}
 	return true
@@ -144,7 +144,7 @@ func javaClassOf(e *Error) *javaClass {
 		return classArithmetic
 	case InvalidArgument:
 		return classIllegalArgument
-	case ArityError, ArityMismatch:
+	case ArityError, arityMismatch:
 		return classArity
 	case DestructureError:
 		return classUnsupported // nth not supported on this type
@@ -409,7 +409,7 @@ func construct(c *javaClass) builtinFn {
 		case len(a) == 1:
 			if cause, ok := a[0].(*Exception); ok {
 				// Java: the cause's toString is the message.
-				x.message, x.cause = DisplayString(cause), cause
+				x.message, x.cause = displayString(cause), cause
 			} else {
 				x.message = a[0]
 			}
@@ -490,9 +490,9 @@ func (p *printer) exception(x *Exception, depth int) {
 }
 
 // readException rebuilds an exception from the map its printed form holds
-// (see printer.exception and ReadValue): the chain of :via, outermost first.
+// (see printer.exception and Read): the chain of :via, outermost first.
 func readException(m *Map) (*Exception, bool) {
-	via, ok := m.Lookup(Keyword("via"))
+	via, ok := m.Get(Keyword("via"))
 	v, isVec := via.(*Vector)
 	if !ok || !isVec || v.Len() == 0 {
 		return nil, false
@@ -503,18 +503,18 @@ func readException(m *Map) (*Exception, bool) {
 		if !ok {
 			return nil, false
 		}
-		typ, _ := level.Lookup(Keyword("type"))
+		typ, _ := level.Get(Keyword("type"))
 		name, _ := typ.(string)
 		class := lookupClass(name)
 		if class == nil {
 			class = classRuntime
 		}
-		msg, _ := level.Lookup(Keyword("message"))
+		msg, _ := level.Get(Keyword("message"))
 		if _, ok := msg.(string); !ok && msg != nil {
 			return nil, false
 		}
 		e := &Exception{class: class, message: msg, cause: x}
-		if d, ok := level.Lookup(Keyword("data")); ok {
+		if d, ok := level.Get(Keyword("data")); ok {
 			if dm, ok := d.(*Map); ok {
 				e.data = dm
 			}

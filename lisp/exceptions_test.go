@@ -158,7 +158,7 @@ func TestCancelledRunCannotBeCaught(t *testing.T) {
 func TestCatchToolErrors(t *testing.T) {
 	tools := lisp.Tools{
 		"get": func(_ context.Context, args *lisp.Map) (any, error) {
-			id, _ := args.Lookup(lisp.Keyword("id"))
+			id, _ := args.Get(lisp.Keyword("id"))
 			if id == int64(2) {
 				return nil, errors.New("user 2 not found")
 			}
@@ -192,7 +192,7 @@ func TestCatchToolErrors(t *testing.T) {
 			t.Errorf("%s: %v", c.src, err)
 			continue
 		}
-		if got := lisp.PrintString(res.Value); got != c.want {
+		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.src, got, c.want)
 		}
 	}
@@ -233,7 +233,7 @@ func TestUncaughtExInfo(t *testing.T) {
 	if le.Kind != lisp.Thrown || le.Message != "cannot compute the ratio" || le.Pos.Line != 2 {
 		t.Errorf("got kind %s, message %q, position %v", le.Kind, le.Message, le.Pos)
 	}
-	if lisp.PrintString(le.Data) != `{:order 7, :secret-ish "s3cr3t"}` {
+	if lisp.Print(le.Data, lisp.PrintOptions{}) != `{:order 7, :secret-ish "s3cr3t"}` {
 		t.Errorf("Data = %v", le.Data)
 	}
 	if strings.Contains(le.Detailed(), "s3cr3t") {
@@ -315,11 +315,11 @@ func TestExceptionValuesForTheHost(t *testing.T) {
 	if err != nil || strings.Contains(string(j), "secret-value") || !strings.Contains(string(j), `"message":"outer"`) {
 		t.Errorf("ToJSONRedacted = %s, %v", j, err)
 	}
-	if s := lisp.FormatValue(res.Value, lisp.PrintOptions{Redact: r}); strings.Contains(s, "secret-value") {
+	if s := lisp.Print(res.Value, lisp.PrintOptions{Redact: r}); strings.Contains(s, "secret-value") {
 		t.Errorf("FormatValue = %s", s)
 	}
-	back, err := lisp.ReadValue(lisp.PrintExact(res.Value), lisp.ReadOptions{})
-	if err != nil || lisp.PrintExact(back) != lisp.PrintExact(res.Value) {
+	back, err := lisp.Read(lisp.Print(res.Value, lisp.PrintOptions{Exact: true}), lisp.ReadOptions{})
+	if err != nil || lisp.Print(back, lisp.PrintOptions{Exact: true}) != lisp.Print(res.Value, lisp.PrintOptions{Exact: true}) {
 		t.Errorf("ReadValue(PrintExact) = %v, %v", back, err)
 	}
 	if x, ok := back.(*lisp.Exception); !ok || x.Message() != "outer" || x.Cause().Message() != "inner" || x.ClassName() != "clojure.lang.ExceptionInfo" {

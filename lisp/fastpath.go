@@ -3,7 +3,7 @@ package lisp
 import (
 	"math"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Integer fast paths.

@@ -1,6 +1,6 @@
 package lisp
 
-import "github.com/ptc-go/ptc/lisp/analyze"
+import "github.com/ptc-go/ptc/lisp/internal/analyze"
 
 // Loops with unboxed integer variables (see fastpath.go).
 

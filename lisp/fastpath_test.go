@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/internal/shared"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
@@ -25,7 +25,7 @@ func outcome(src string, limits Limits) string {
 	res, err := Run(context.Background(), src, Options{Limits: patient(limits)})
 	var sb strings.Builder
 	if res != nil {
-		fmt.Fprintf(&sb, "steps=%d value=%s status=%v output=%q", res.Steps, PrintString(res.Value), res.Status, res.Output)
+		fmt.Fprintf(&sb, "steps=%d value=%s status=%v output=%q", res.Steps, printString(res.Value), res.Status, res.Output)
 	}
 	if err != nil {
 		var e *Error

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Funcs are Go functions a program calls by name, as it calls a builtin:

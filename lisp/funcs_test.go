@@ -27,7 +27,7 @@ func ExampleFuncs() {
 		panic(err)
 	}
 	res, err := prog.Run(context.Background(), lisp.Options{Context: map[string]any{"titles": []string{"Hello World", "Go Fast"}}})
-	fmt.Println(lisp.PrintString(res.Value), err)
+	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}), err)
 	_, err = funcs.Compile(`(slug "a" "b")`)
 	fmt.Println(err)
 	// Output:
@@ -49,7 +49,7 @@ func testFuncs(t *testing.T, extra map[string]any) *lisp.Funcs {
 		"boom":  func() (string, error) { return "", errors.New("bad input") },
 		"kaput": func(x int) int { panic("kaput") },
 		"names": func(m map[string][]string) int { return len(m["names"]) },
-		"raw":   func(v lisp.Value) string { return lisp.PrintString(v) },
+		"raw":   func(v lisp.Value) string { return lisp.Print(v, lisp.PrintOptions{}) },
 		"big":   func(n int) string { return strings.Repeat("x", n) },
 		"noop":  func() {},
 		"small": func(x int8) int8 { return x },
@@ -107,9 +107,9 @@ func TestFuncsCalls(t *testing.T) {
 				res, err = prog.Run(context.Background(), lisp.Options{})
 				if err == nil {
 					if tc.kind != "" {
-						t.Fatalf("got %s, want a %s error", lisp.PrintString(res.Value), tc.kind)
+						t.Fatalf("got %s, want a %s error", lisp.Print(res.Value, lisp.PrintOptions{}), tc.kind)
 					}
-					if got := lisp.PrintString(res.Value); got != tc.want {
+					if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != tc.want {
 						t.Fatalf("got %s, want %s", got, tc.want)
 					}
 					return
@@ -206,7 +206,7 @@ func TestNewFuncsRefuses(t *testing.T) {
 func TestFuncsOptions(t *testing.T) {
 	funcs := testFuncs(t, nil)
 	res, err := lisp.Run(context.Background(), `(slug "A B")`, lisp.Options{Funcs: funcs})
-	if err != nil || lisp.PrintString(res.Value) != `"a-b"` {
+	if err != nil || lisp.Print(res.Value, lisp.PrintOptions{}) != `"a-b"` {
 		t.Fatalf("Run with Options.Funcs: %v %v", res, err)
 	}
 	if _, err := lisp.Run(context.Background(), `(slug "A B")`, lisp.Options{}); !errors.Is(err, lisp.UnboundVar) {
@@ -240,8 +240,8 @@ func TestFuncsConcurrent(t *testing.T) {
 	for range 8 {
 		go func() {
 			res, err := prog.Run(context.Background(), lisp.Options{})
-			if err == nil && lisp.PrintString(res.Value) != "1275" {
-				err = fmt.Errorf("got %s", lisp.PrintString(res.Value))
+			if err == nil && lisp.Print(res.Value, lisp.PrintOptions{}) != "1275" {
+				err = fmt.Errorf("got %s", lisp.Print(res.Value, lisp.PrintOptions{}))
 			}
 			errs <- err
 		}()

@@ -32,9 +32,10 @@ func FuzzEval(f *testing.F) {
 		f.Add(seed)
 	}
 	// rows: JSON rows of one shape, which decode as records (record.go).
-	rows, err := lisp.ParseJSON([]byte(`[{"id": 1, "amount": 120, "status": "open"}, {"id": 2, "amount": 80.5, "status": "closed"},
+	rows, err := lisp.Read(`[{"id": 1, "amount": 120, "status": "open"}, {"id": 2, "amount": 80.5, "status": "closed"},
 		{"id": 3, "amount": null, "status": "open"}, {"id": 4, "amount": 300, "status": "pending"}, {"id": 5, "amount": "x"},
-		{"id": 6, "amount": 7, "status": "open"}, {"id": 7, "amount": 9, "status": "open"}]`))
+		{"id": 6, "amount": 7, "status": "open"}, {"id": 7, "amount": 9, "status": "open"}]`, lisp.ReadOptions{Format: lisp.ReadJSON})
+
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func FuzzEval(f *testing.F) {
 			return
 		}
 		// Whatever a program returns can be printed and converted.
-		_ = lisp.FormatValue(res.Value, lisp.PrintOptions{MaxItems: 20, MaxChars: 2000})
+		_ = lisp.Print(res.Value, lisp.PrintOptions{MaxItems: 20, MaxChars: 2000})
 		_, _ = lisp.ToGo(res.Value)
 		_, _ = lisp.ToJSON(res.Value)
 	})

@@ -128,7 +128,7 @@ var hostileCases = []hostileCase{
 	{"deep quoted data", "'" + strings.Repeat("[", 600) + strings.Repeat("]", 600), lisp.ParseError, lisp.Limits{}},
 	{"long threading chain", "(-> 0 " + strings.Repeat("inc ", 2000) + ")", lisp.InvalidForm, lisp.Limits{}},
 	{"big literal vector", "(count [" + strings.Repeat("1 ", 100000) + "])", "", lisp.Limits{}},
-	{"source over the size limit", "(count [" + strings.Repeat("1 ", lisp.MaxSourceBytes/2+1) + "])", lisp.ParseError, lisp.Limits{}},
+	{"source over the size limit", "(count [" + strings.Repeat("1 ", docSourceBytes/2+1) + "])", lisp.ParseError, lisp.Limits{}},
 	{"literal data counts against memory", "(count [" + strings.Repeat("1 ", 100000) + "])", lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
 
 	// Pathological comparators and sorting.

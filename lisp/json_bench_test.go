@@ -12,7 +12,7 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// The JSON ingest benchmarks: ParseJSON side by side with encoding/json
+// The JSON ingest benchmarks: Read (JSON) side by side with encoding/json
 // decoding the same bytes into map[string]any (the speed to match), over
 // the shared orders context (10k rows) and a generated 100k-row document.
 
@@ -69,14 +69,14 @@ func genWideJSON(n int) []byte {
 }
 
 func benchParseJSON(b *testing.B, data []byte) {
-	if _, err := lisp.ParseJSON(data); err != nil {
+	if _, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON}); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := lisp.ParseJSON(data); err != nil {
+		if _, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON}); err != nil {
 			b.Fatal(err)
 		}
 	}

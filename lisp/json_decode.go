@@ -12,11 +12,11 @@ import (
 	"unicode/utf8"
 )
 
-// jsonDecoder is ParseJSON's decoder: a recursive descent over the bytes,
+// jsonDecoder is Read (JSON)'s decoder: a recursive descent over the bytes,
 // producing values directly. It accepts and rejects exactly what
 // encoding/json does and decodes strings as it does (escapes, surrogate
 // pairs, invalid UTF-8 and lone surrogates replaced by U+FFFD). Its errors
-// are those ParseJSON returned when it read tokens with a json.Decoder:
+// are those Read (JSON) returned when it read tokens with a json.Decoder:
 // io.EOF when the text ends between tokens (or is empty),
 // io.ErrUnexpectedEOF when it ends inside a string, number or literal, and
 // otherwise a *json.SyntaxError with the Decoder's message (see syntaxError).
@@ -75,7 +75,7 @@ type jsonInternedInt struct {
 // interned whatever their length).
 const maxInternedString = 32
 
-// parseJSON is ParseJSON. Small documents, which tool results bring by the
+// parseJSON is Read (JSON). Small documents, which tool results bring by the
 // thousand, are decoded with recycled decoders.
 func parseJSON(data []byte) (Value, error) {
 	if len(data) > maxPooledJSON {

@@ -14,7 +14,7 @@ import (
 	"github.com/ptc-go/ptc/internal/testenv"
 )
 
-// oracleParseJSON is ParseJSON as it was before jsonDecoder, reading
+// oracleParseJSON is Read (JSON) as it was before jsonDecoder, reading
 // tokens with a json.Decoder: the oracle of the differential tests. One
 // change: the Offset of a syntax error inside a string, number or literal
 // is made absolute. The Decoder counts only the bytes of the strings,
@@ -177,12 +177,12 @@ func (p *oracleParser) value(depth int) (Value, error) {
 	return nil, fmt.Errorf("json: unexpected token %v", tok)
 }
 
-// compareWithOracle fails t when ParseJSON and the oracle disagree on data:
+// compareWithOracle fails t when Read (JSON) and the oracle disagree on data:
 // on the value (equal, and printed alike), or on the error (same message;
 // same Offset for syntax errors; the same io.EOF or io.ErrUnexpectedEOF).
 func compareWithOracle(t *testing.T, data []byte) {
 	t.Helper()
-	got, err := ParseJSON(data)
+	got, err := parseJSON(data)
 	want, werr := oracleParseJSON(data)
 	show := func() string {
 		if len(data) > 200 {
@@ -193,32 +193,32 @@ func compareWithOracle(t *testing.T, data []byte) {
 	switch {
 	case err == nil && werr == nil:
 		if !Equal(got, want) {
-			t.Fatalf("ParseJSON(%s) = %s, the oracle %s", show(), trimmed(got), trimmed(want))
+			t.Fatalf("parseJSON(%s) = %s, the oracle %s", show(), trimmed(got), trimmed(want))
 		}
-		if g, w := PrintString(got), PrintString(want); g != w {
-			t.Fatalf("ParseJSON(%s) prints %s, the oracle's %s", show(), g, w)
+		if g, w := printString(got), printString(want); g != w {
+			t.Fatalf("parseJSON(%s) prints %s, the oracle's %s", show(), g, w)
 		}
 	case err == nil || werr == nil:
-		t.Fatalf("ParseJSON(%s) = %s, %v; the oracle %s, %v", show(), trimmed(got), err, trimmed(want), werr)
+		t.Fatalf("parseJSON(%s) = %s, %v; the oracle %s, %v", show(), trimmed(got), err, trimmed(want), werr)
 	default:
 		if err.Error() != werr.Error() {
-			t.Fatalf("ParseJSON(%s) fails with %q, the oracle with %q", show(), err, werr)
+			t.Fatalf("parseJSON(%s) fails with %q, the oracle with %q", show(), err, werr)
 		}
 		if (err == io.EOF) != (werr == io.EOF) || (err == io.ErrUnexpectedEOF) != (werr == io.ErrUnexpectedEOF) {
-			t.Fatalf("ParseJSON(%s): error %#v, the oracle's %#v", show(), err, werr)
+			t.Fatalf("parseJSON(%s): error %#v, the oracle's %#v", show(), err, werr)
 		}
 		var se, wse *json.SyntaxError
 		if errors.As(err, &se) != errors.As(werr, &wse) {
-			t.Fatalf("ParseJSON(%s): error %T, the oracle's %T", show(), err, werr)
+			t.Fatalf("parseJSON(%s): error %T, the oracle's %T", show(), err, werr)
 		}
 		if se != nil && se.Offset != wse.Offset {
-			t.Fatalf("ParseJSON(%s): %q at offset %d, the oracle at %d", show(), err, se.Offset, wse.Offset)
+			t.Fatalf("parseJSON(%s): %q at offset %d, the oracle at %d", show(), err, se.Offset, wse.Offset)
 		}
 	}
 }
 
 func trimmed(v Value) string {
-	s := PrintString(v)
+	s := printString(v)
 	if len(s) > 300 {
 		return s[:300] + "..."
 	}
@@ -230,10 +230,10 @@ func TestParseJSONNumbers(t *testing.T) {
 		"-123456789012345678", "999999999999999999", "1000000000000000000", "1234567890123456789",
 		"9223372036854775807", "-9223372036854775807", "-9223372036854775808"}
 	for _, s := range ints {
-		v, err := ParseJSON([]byte(s))
+		v, err := parseJSON([]byte(s))
 		want, _ := strconv.ParseInt(s, 10, 64)
 		if err != nil || v != Value(want) {
-			t.Errorf("ParseJSON(%s) = %#v, %v; want int64 %d", s, v, err, want)
+			t.Errorf("parseJSON(%s) = %#v, %v; want int64 %d", s, v, err, want)
 		}
 	}
 	floats := []string{"1.0", "-1.0", "0.0", "-0.0", "-0e0", "0e500", "-0.0e-999", "1e3", "1E3", "1e+3", "1e-3",
@@ -249,14 +249,14 @@ func TestParseJSONNumbers(t *testing.T) {
 	zeros := "0." + strings.Repeat("0", 10005) + "1e"
 	floats = append(floats, zeros+"100050", zeros+"10006", zeros+"10007", zeros+"-100050", zeros+"99999999999999999999")
 	for _, s := range floats {
-		v, err := ParseJSON([]byte(s))
+		v, err := parseJSON([]byte(s))
 		want, werr := strconv.ParseFloat(s, 64)
 		if werr != nil && !errors.Is(werr, strconv.ErrRange) {
 			t.Fatalf("bad test number %s", s)
 		}
 		f, ok := v.(float64)
 		if err != nil || !ok || f != want || math.Signbit(f) != math.Signbit(want) {
-			t.Errorf("ParseJSON(%s) = %#v, %v; want float64 %v", s, v, err, want)
+			t.Errorf("parseJSON(%s) = %#v, %v; want float64 %v", s, v, err, want)
 		}
 		compareWithOracle(t, []byte(s))
 		compareWithOracle(t, []byte("["+s+","+s+"]"))
@@ -280,13 +280,13 @@ func TestParseJSONStrings(t *testing.T) {
 		`"` + strings.Repeat("long string with an escape\\n ", 5000) + `"`,
 	}
 	for _, s := range cases {
-		v, err := ParseJSON([]byte(s))
+		v, err := parseJSON([]byte(s))
 		var want string
 		if werr := json.Unmarshal([]byte(s), &want); werr != nil {
 			t.Fatalf("bad test string %s: %v", s, werr)
 		}
 		if err != nil || v != Value(want) {
-			t.Errorf("ParseJSON(%q) = %q, %v; want %q", s, v, err, want)
+			t.Errorf("parseJSON(%q) = %q, %v; want %q", s, v, err, want)
 		}
 		compareWithOracle(t, []byte(s))
 		compareWithOracle(t, []byte(`{`+s+`:`+s+`, "x": [`+s+`]}`))
@@ -295,8 +295,8 @@ func TestParseJSONStrings(t *testing.T) {
 		`"\x"`, `"\'"`, "\"a\x01\"", "\"\t\"", "\"\n\"", "\"\x1f\"", `"\uD83D\uDE0`, "\"\xff\x00\"", `"abc\"`,
 		`{"a\x":1}`, "{\"a\x01\":1}", `{"a`, `["a`, `["a\u00e9`, `"\ud83d\ude00`, `["\ud83d\ude0G"]`}
 	for _, s := range bad {
-		if _, err := ParseJSON([]byte(s)); err == nil {
-			t.Errorf("ParseJSON(%q) should fail", s)
+		if _, err := parseJSON([]byte(s)); err == nil {
+			t.Errorf("parseJSON(%q) should fail", s)
 		}
 		compareWithOracle(t, []byte(s))
 		compareWithOracle(t, []byte("[1, "+s))
@@ -347,29 +347,29 @@ func TestParseJSONErrors(t *testing.T) {
 		{`["\u12x4"]`, "invalid character 'x' in \\u hexadecimal character escape", 7},
 	}
 	for _, tc := range tests {
-		_, err := ParseJSON([]byte(tc.in))
+		_, err := parseJSON([]byte(tc.in))
 		if err == nil {
-			t.Errorf("ParseJSON(%q) should fail with %q", tc.in, tc.msg)
+			t.Errorf("parseJSON(%q) should fail with %q", tc.in, tc.msg)
 			continue
 		}
 		var se *json.SyntaxError
 		isSyntax := errors.As(err, &se)
 		switch {
 		case err.Error() != tc.msg:
-			t.Errorf("ParseJSON(%q): %q, want %q", tc.in, err, tc.msg)
+			t.Errorf("parseJSON(%q): %q, want %q", tc.in, err, tc.msg)
 		case isSyntax != (tc.offset >= 0):
-			t.Errorf("ParseJSON(%q): %#v: a *json.SyntaxError: %t, want %t", tc.in, err, isSyntax, tc.offset >= 0)
+			t.Errorf("parseJSON(%q): %#v: a *json.SyntaxError: %t, want %t", tc.in, err, isSyntax, tc.offset >= 0)
 		case isSyntax && se.Offset != tc.offset:
-			t.Errorf("ParseJSON(%q): %q at offset %d, want %d", tc.in, err, se.Offset, tc.offset)
+			t.Errorf("parseJSON(%q): %q at offset %d, want %d", tc.in, err, se.Offset, tc.offset)
 		}
 		switch tc.msg {
 		case "EOF":
 			if err != io.EOF {
-				t.Errorf("ParseJSON(%q): %#v, want io.EOF", tc.in, err)
+				t.Errorf("parseJSON(%q): %#v, want io.EOF", tc.in, err)
 			}
 		case "unexpected EOF":
 			if err != io.ErrUnexpectedEOF {
-				t.Errorf("ParseJSON(%q): %#v, want io.ErrUnexpectedEOF", tc.in, err)
+				t.Errorf("parseJSON(%q): %#v, want io.ErrUnexpectedEOF", tc.in, err)
 			}
 		}
 		compareWithOracle(t, []byte(tc.in))
@@ -377,15 +377,15 @@ func TestParseJSONErrors(t *testing.T) {
 }
 
 // TestParseJSONOldOffsets pins the one difference from the Decoder-based
-// ParseJSON: the Offset of an error inside a string, number or literal is
+// Read (JSON): the Offset of an error inside a string, number or literal is
 // its position in the text, where the Decoder counted only the bytes of the
 // strings, numbers and literals before it.
 func TestParseJSONOldOffsets(t *testing.T) {
 	in := `{"a": [1, "b", tru]}`
-	_, err := ParseJSON([]byte(in))
+	_, err := parseJSON([]byte(in))
 	var se *json.SyntaxError
 	if !errors.As(err, &se) || se.Offset != 19 {
-		t.Fatalf("ParseJSON(%q) = %#v, want a syntax error at offset 19", in, err)
+		t.Fatalf("parseJSON(%q) = %#v, want a syntax error at offset 19", in, err)
 	}
 	dec := json.NewDecoder(strings.NewReader(in))
 	for {
@@ -419,7 +419,7 @@ func TestParseJSONDepth(t *testing.T) {
 		{nest(20000, "[", "", "]"), false},
 	}
 	for i, tc := range tests {
-		_, err := ParseJSON(tc.data)
+		_, err := parseJSON(tc.data)
 		if (err == nil) != tc.ok {
 			t.Errorf("case %d: ParseJSON: %v, want ok %t", i, err, tc.ok)
 		}
@@ -514,11 +514,11 @@ func TestParseJSONBig(t *testing.T) {
 	fmt.Fprintf(&sb, `], "total": %d}`, n)
 	data := []byte(sb.String())
 	compareWithOracle(t, data)
-	v, err := ParseJSON(data)
+	v, err := parseJSON(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := v.(*Map).Get("rows")
+	rows, _ := v.(*Map).getExact("rows")
 	if got := rows.(*Vector).Len(); got != n {
 		t.Fatalf("%d rows, want %d", got, n)
 	}
@@ -531,12 +531,12 @@ func TestParseJSONBig(t *testing.T) {
 // A syntax error in a long input is reported without re-reading the text.
 func TestParseJSONErrorCost(t *testing.T) {
 	data := []byte(`["` + strings.Repeat("x", 1<<20) + `", 1, x]`)
-	_, err := ParseJSON(data)
+	_, err := parseJSON(data)
 	var se *json.SyntaxError
 	if !errors.As(err, &se) || se.Offset != int64(len(data)-1) {
 		t.Fatalf("%v", err)
 	}
-	allocs := testing.AllocsPerRun(5, func() { _, _ = ParseJSON(data) })
+	allocs := testing.AllocsPerRun(5, func() { _, _ = parseJSON(data) })
 	if allocs > 100 {
 		t.Errorf("%v allocations", allocs)
 	}
@@ -551,7 +551,7 @@ func TestParseJSONRecycled(t *testing.T) {
 	want := make([]string, len(docs))
 	for i, doc := range docs {
 		v, err := oracleParseJSON([]byte(doc))
-		want[i] = fmt.Sprint(PrintString(v), err)
+		want[i] = fmt.Sprint(printString(v), err)
 	}
 	done := make(chan bool)
 	for g := range 4 {
@@ -559,9 +559,9 @@ func TestParseJSONRecycled(t *testing.T) {
 			defer func() { done <- true }()
 			for i := range 200 {
 				k := (i*7 + g) % len(docs)
-				v, err := ParseJSON([]byte(docs[k]))
-				if got := fmt.Sprint(PrintString(v), err); got != want[k] {
-					t.Errorf("ParseJSON(%s) = %s, want %s", docs[k], got, want[k])
+				v, err := parseJSON([]byte(docs[k]))
+				if got := fmt.Sprint(printString(v), err); got != want[k] {
+					t.Errorf("parseJSON(%s) = %s, want %s", docs[k], got, want[k])
 					return
 				}
 			}
@@ -587,7 +587,7 @@ func TestParseJSONArrayChunks(t *testing.T) {
 		sb.WriteString(`], [1, 2]]`)
 		data := []byte(sb.String())
 		compareWithOracle(t, data)
-		v, err := ParseJSON(data)
+		v, err := parseJSON(data)
 		if err != nil {
 			t.Fatal(err)
 		}

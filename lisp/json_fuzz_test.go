@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// FuzzParseJSON checks ParseJSON against the Decoder-based parser it
+// FuzzParseJSON checks Read (JSON) against the Decoder-based parser it
 // replaced (oracleParseJSON): the same value, or the same error at the same
 // offset; and that it accepts what encoding/json accepts.
 func FuzzParseJSON(f *testing.F) {
@@ -28,9 +28,9 @@ func FuzzParseJSON(f *testing.F) {
 		// encoding/json's scanner limits nesting differently (it refuses
 		// a 10,001st level even when empty).
 		if bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) < 9000 {
-			_, err := ParseJSON(data)
+			_, err := parseJSON(data)
 			if valid := json.Valid(data); valid != (err == nil) {
-				t.Fatalf("ParseJSON(%q): %v, but json.Valid says %t", data, err, valid)
+				t.Fatalf("parseJSON(%q): %v, but json.Valid says %t", data, err, valid)
 			}
 		}
 	})

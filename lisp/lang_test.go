@@ -105,7 +105,7 @@ func TestLanguage(t *testing.T) {
 			// A generous timeout: the other limits decide, not the machine's load.
 			opts := lisp.Options{Limits: lisp.Limits{Timeout: generous}}
 			if c.ctx != "" {
-				v, err := lisp.ReadData(c.ctx)
+				v, err := lisp.Read(c.ctx, lisp.ReadOptions{Format: lisp.ReadEDN})
 				if err != nil {
 					t.Fatalf("%s:%d: bad ctx: %v", c.file, c.line, err)
 				}
@@ -117,7 +117,7 @@ func TestLanguage(t *testing.T) {
 			}
 			if c.errKind != "" {
 				if err == nil {
-					t.Fatalf("%s:%d: %s\n got %s, want error %s", c.file, c.line, c.program, lisp.PrintString(res.Value), c.errKind)
+					t.Fatalf("%s:%d: %s\n got %s, want error %s", c.file, c.line, c.program, lisp.Print(res.Value, lisp.PrintOptions{}), c.errKind)
 				}
 				var le *lisp.Error
 				if !errors.As(err, &le) {
@@ -137,12 +137,12 @@ func TestLanguage(t *testing.T) {
 			if c.expect == "" {
 				return
 			}
-			want, err := lisp.ReadData(c.expect)
+			want, err := lisp.Read(c.expect, lisp.ReadOptions{Format: lisp.ReadEDN})
 			if err != nil {
 				t.Fatalf("%s:%d: bad expectation %q: %v", c.file, c.line, c.expect, err)
 			}
 			if !conformance.Equivalent(want, res.Value) {
-				t.Errorf("%s:%d: %s\n got  %s\n want %s", c.file, c.line, c.program, lisp.PrintString(res.Value), c.expect)
+				t.Errorf("%s:%d: %s\n got  %s\n want %s", c.file, c.line, c.program, lisp.Print(res.Value, lisp.PrintOptions{}), c.expect)
 			}
 		})
 	}

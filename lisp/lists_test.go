@@ -40,13 +40,13 @@ func TestListConjConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(res.Value); got != "[(1 2 3) true [4 4 4]]" {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[(1 2 3) true [4 4 4]]" {
 		t.Errorf("got %s", got)
 	}
 }
 
 // The host sees a list as a vector with IsList: JSON and ToGo make it an
-// array, FromGo never makes one, PrintExact and ReadValue keep it a list.
+// array, FromGo never makes one, Print (Exact) and Read keep it a list.
 func TestListsAtTheHostBoundary(t *testing.T) {
 	res, err := lisp.Run(context.Background(), `{:stack '(1 2) :vec [1 2] :sym 'a/b :class (type 1)}`, lisp.Options{})
 	if err != nil {
@@ -78,15 +78,15 @@ func TestListsAtTheHostBoundary(t *testing.T) {
 	if s, _ := back.(*lisp.Map).Get("stack"); s.(*lisp.Vector).IsList() {
 		t.Errorf("FromGo made a list")
 	}
-	text := lisp.PrintExact(res.Value)
+	text := lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	if text != `{:class java.lang.Long, :stack (1 2), :sym a/b, :vec [1 2]}` {
 		t.Errorf("PrintExact = %s", text)
 	}
-	read, err := lisp.ReadValue(text, lisp.ReadOptions{})
-	if err != nil || !lisp.Equal(read, res.Value) || lisp.PrintExact(read) != text {
+	read, err := lisp.Read(text, lisp.ReadOptions{})
+	if err != nil || !lisp.Equal(read, res.Value) || lisp.Print(read, lisp.PrintOptions{Exact: true}) != text {
 		t.Errorf("ReadValue(%s) = %v, %v", text, read, err)
 	}
-	if l := lisp.ListOf(int64(1)); !l.IsList() || lisp.PrintString(l) != "(1)" || lisp.PrintString(lisp.NewList(nil)) != "()" {
+	if l := lisp.ListOf(int64(1)); !l.IsList() || lisp.Print(l, lisp.PrintOptions{}) != "(1)" || lisp.Print(lisp.NewList(nil), lisp.PrintOptions{}) != "()" {
 		t.Errorf("ListOf, NewList")
 	}
 	if lisp.Hash(lisp.ListOf(int64(1), "a")) != lisp.Hash(lisp.VectorOf(int64(1), "a")) || !lisp.Equal(lisp.ListOf(), lisp.VectorOf()) {

@@ -103,7 +103,7 @@ var emptyMap = &Map{}
 // a bug in the caller's Go code, never a map to build without it.
 func NewMap(kvs ...Value) *Map {
 	if len(kvs)%2 == 1 {
-		panic(fmt.Sprintf("lisp.NewMap: odd number of arguments (%d): the key %s has no value", len(kvs), PrintString(kvs[len(kvs)-1])))
+		panic(fmt.Sprintf("lisp.NewMap: odd number of arguments (%d): the key %s has no value", len(kvs), printString(kvs[len(kvs)-1])))
 	}
 	b := emptyMapBuilder()
 	for i := 0; i+1 < len(kvs); i += 2 {
@@ -120,8 +120,8 @@ func (m *Map) Len() int {
 	return m.t.Len()
 }
 
-// Get returns the value under exactly the key k.
-func (m *Map) Get(k Value) (Value, bool) {
+// getExact returns the value under exactly the key k.
+func (m *Map) getExact(k Value) (Value, bool) {
 	if m.rec != nil {
 		if i := m.rec.index(k); i >= 0 {
 			return m.vals[i], true
@@ -131,16 +131,40 @@ func (m *Map) Get(k Value) (Value, bool) {
 	return m.t.Get(k, compareKeys)
 }
 
-// Lookup returns the value under k, falling back from a keyword to the
-// string of the same name and back: (:name m) finds "name" keys.
-func (m *Map) Lookup(k Value) (Value, bool) {
+// Get returns the value under k, falling back from a keyword to the string
+// of the same name and back, as (:name m) finds "name" keys: Get("city")
+// finds :city, and Get(Keyword("city")) finds "city".
+func (m *Map) Get(k Value) (Value, bool) {
 	switch x := k.(type) {
 	case Keyword:
 		return m.lookupNamed(string(x), true, k, nil, nil)
 	case string:
 		return m.lookupNamed(x, false, k, nil, nil)
 	}
-	return m.Get(k)
+	return m.getExact(k)
+}
+
+// Entry is Get that also returns the key as the map holds it: the string
+// "city" when Entry(Keyword("city")) finds it under its string spelling.
+// Code that writes the value back (a coercion, an update) uses that key,
+// so that the map does not gain a second spelling of the same name.
+func (m *Map) Entry(k Value) (key, val Value, ok bool) {
+	if v, ok := m.getExact(k); ok {
+		return k, v, true
+	}
+	var alt Value
+	switch x := k.(type) {
+	case Keyword:
+		alt = string(x)
+	case string:
+		alt = Keyword(x)
+	default:
+		return nil, nil, false
+	}
+	if v, ok := m.getExact(alt); ok {
+		return alt, v, true
+	}
+	return nil, nil, false
 }
 
 // flexKey is a key prepared for flexible lookups: both spellings boxed once,

@@ -88,7 +88,7 @@ func TestMemoizeDeepArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(res.Value); got != "[1 1 1]" {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[1 1 1]" {
 		t.Errorf("got %s", got)
 	}
 }

@@ -3,7 +3,7 @@ package lisp
 import (
 	"unicode/utf8"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Multimethods: defmulti and defmethod (analyze/forms.go rewrites them into
@@ -65,7 +65,7 @@ func (th *thread) multiMethod(m *multiFn, a []Value) (Value, error) {
 // findMethod returns the method of m for the dispatch value dv, the
 // default method when none matches, or nil.
 func (th *thread) findMethod(m *multiFn, dv Value) (Value, error) {
-	if f, ok := m.methods.Lookup(dv); ok {
+	if f, ok := m.methods.Get(dv); ok {
 		return f, nil
 	}
 	if err := th.ticks(m.methods.Len()); err != nil {
@@ -88,7 +88,7 @@ func (th *thread) findMethod(m *multiFn, dv Value) (Value, error) {
 	if found {
 		return bestFn, nil
 	}
-	if f, ok := m.methods.Lookup(m.dflt); ok {
+	if f, ok := m.methods.Get(m.dflt); ok {
 		return f, nil
 	}
 	return nil, nil

@@ -12,9 +12,14 @@ import (
 	"github.com/ptc-go/ptc/internal/textutil"
 )
 
-// PrintOptions bound the printed form of a value, for feeding results back
-// to an LLM. The zero value prints everything, up to MaxPrintBytes.
+// PrintOptions choose the printed form of a value. The zero value prints
+// as pr-str does, up to the size bound (64 MiB), nesting shown to depth 100.
 type PrintOptions struct {
+	// Display prints as str and println do: a string raw, nil as "".
+	Display bool
+	// Exact prints the form Read reads back whole (for stores that keep
+	// values as text); the options below, Redact too, are then ignored.
+	Exact bool
 	// MaxItems is the number of elements shown per collection (0: all).
 	// A cut collection ends with "..." and a count of the hidden elements.
 	MaxItems int
@@ -29,37 +34,54 @@ type PrintOptions struct {
 	Redact *Redaction
 }
 
-// MaxPrintBytes bounds every printed form: PrintString and FormatValue cut
-// their output there (ending it with "..."), and the printing builtins
-// fail before. A program can build in a few steps a value that shares its
-// parts ([v v], doubled sixty times) and whose printed form would fill any
-// memory; printing stops when the text reaches the bound, so its work is
-// bounded too.
-const MaxPrintBytes = 64 << 20
+// maxPrintBytes bounds every printed form: Print cuts its output there
+// (ending it with "..."), and the printing builtins fail before. A program
+// can build in a few steps a value that shares its parts ([v v], doubled
+// sixty times) and whose printed form would fill any memory; printing
+// stops when the text reaches the bound, so its work is bounded too.
+const maxPrintBytes = 64 << 20
 
-// PrintString returns the printed form of v, as Clojure's pr-str: strings
-// quoted and escaped, maps and sets in canonical order. A form longer than
-// MaxPrintBytes is cut.
-func PrintString(v Value) string { return FormatValue(v, PrintOptions{}) }
-
-// FormatValue returns the printed form of v bounded by opts.
-func FormatValue(v Value, opts PrintOptions) string {
+// Print returns the printed form of v as opts choose. With the zero
+// PrintOptions it is Clojure's pr-str: strings quoted and escaped, maps and
+// sets in canonical order. Every form is cut at 64 MiB (ending with "..."),
+// so printing any value does bounded work; PrintContext bounds its time too.
+func Print(v Value, opts PrintOptions) string {
 	s, _ := formatValue(context.Background(), v, opts)
 	return s
 }
 
-// FormatValueContext is FormatValue bounded by ctx too: when ctx ends
-// before the printed form is complete, printing stops (it looks every
-// 64 KiB of output) and the error is a *Error of kind Timeout or
-// Cancelled. A host that prints a value a program built gives it the time
-// it gives the program: a few steps build a value whose printed form takes
-// seconds to reach MaxPrintBytes.
-func FormatValueContext(ctx context.Context, v Value, opts PrintOptions) (string, error) {
+// PrintContext is Print bounded by ctx too: when ctx ends before the
+// printed form is complete, printing stops (it looks every 64 KiB of
+// output) and the error is a *Error of kind Timeout or Cancelled. A host
+// that prints a value a program built gives it the time it gives the
+// program: a few steps build a value whose printed form takes seconds to
+// reach the size bound.
+func PrintContext(ctx context.Context, v Value, opts PrintOptions) (string, error) {
 	return formatValue(ctx, v, opts)
 }
 
+// printString is Print with the zero PrintOptions.
+func printString(v Value) string { return Print(v, PrintOptions{}) }
+
+// displayString is Print with Display set.
+func displayString(v Value) string { return Print(v, PrintOptions{Display: true}) }
+
+// printExact is Print with Exact set.
+func printExact(v Value) string { return Print(v, PrintOptions{Exact: true}) }
+
 func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error) {
-	p := printer{opts: opts, limit: MaxPrintBytes}
+	if opts.Exact {
+		opts = PrintOptions{MaxDepth: maxReadDepth + 1} // MaxDepth counts the top level
+	}
+	if opts.Display && opts.MaxChars == 0 {
+		switch v := v.(type) {
+		case string:
+			return v, nil
+		case nil:
+			return "", nil
+		}
+	}
+	p := printer{opts: opts, limit: maxPrintBytes}
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = defaultPrintDepth
 	}
@@ -69,7 +91,11 @@ func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error
 		}
 		p.poll, p.nextPoll = ctx.Err, pollBytes
 	}
-	p.value(v, 0)
+	if opts.Display {
+		p.display(v)
+	} else {
+		p.value(v, 0)
+	}
 	if p.err != nil {
 		return "", printContextError(p.err)
 	}
@@ -87,7 +113,7 @@ func printContextError(err error) *Error {
 func (p *printer) result(opts PrintOptions) string {
 	s := p.sb.String()
 	if p.overflow {
-		return textutil.TruncateBytes(s, MaxPrintBytes) + "..."
+		return textutil.TruncateBytes(s, maxPrintBytes) + "..."
 	}
 	if opts.MaxChars > 0 && utf8.RuneCountInString(s) > opts.MaxChars {
 		s = textutil.TruncateRunes(s, opts.MaxChars) + "..."
@@ -97,29 +123,32 @@ func (p *printer) result(opts PrintOptions) string {
 
 // brief prints v for an error message: at most a short line.
 func brief(v Value) string {
-	return FormatValue(v, PrintOptions{MaxItems: 10, MaxChars: 80, MaxDepth: 4})
+	return Print(v, PrintOptions{MaxItems: 10, MaxChars: 80, MaxDepth: 4})
 }
 
-// DisplayString is the text str and println use: strings raw, nil empty,
-// everything else printed.
-func DisplayString(v Value) string {
+// display prints v as str and println show it: a string raw, nil empty,
+// an instant or a date as its text, an exception as its message and data;
+// everything else as value prints it.
+func (p *printer) display(v Value) {
 	switch v := v.(type) {
 	case string:
-		return v
+		p.sb.WriteString(v)
+		return
 	case nil:
-		return ""
+		return
 	case Instant:
-		return v.rfc3339()
+		p.sb.WriteString(v.rfc3339())
+		return
 	case Date:
-		return v.iso()
+		p.sb.WriteString(v.iso())
+		return
 	case *Exception:
 		if v != nil {
-			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: MaxPrintBytes}
 			p.exceptionText(v, 0)
-			return p.sb.String()
+			return
 		}
 	}
-	return PrintString(v)
+	p.value(v, 0)
 }
 
 const defaultPrintDepth = 100
@@ -222,7 +251,7 @@ func (p *printer) value(v Value, depth int) {
 		case v.IsQueue():
 			// Clojure prints #object[clojure.lang.PersistentQueue 0x…],
 			// with an address; this is ClojureScript's form, which
-			// ReadValue reads back.
+			// Read reads back.
 			p.seq("#queue [", "]", v.items, depth)
 		default:
 			p.seq("[", "]", v.items, depth)
@@ -591,7 +620,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 		case nil:
 			return "", nil
 		case Instant, Date:
-			s := DisplayString(x)
+			s := displayString(x)
 			return s, th.chargeString(len(s))
 		case float64, *Regex, Class:
 			if s, ok := strAtom(x); ok {

@@ -45,7 +45,7 @@ func (c *countingCtx) Err() error {
 // a Cancelled or Timeout error (security.md, "The model and its programs").
 func TestFormatValueContext(t *testing.T) {
 	ctx := &countingCtx{Context: context.Background(), limit: 3, done: make(chan struct{})}
-	s, err := lisp.FormatValueContext(ctx, doubled(60), lisp.PrintOptions{})
+	s, err := lisp.PrintContext(ctx, doubled(60), lisp.PrintOptions{})
 	var le *lisp.Error
 	if !errors.As(err, &le) || le.Kind != lisp.Cancelled || s != "" {
 		t.Fatalf("got %d chars, %v", len(s), err)
@@ -57,11 +57,11 @@ func TestFormatValueContext(t *testing.T) {
 	dead, cancel := context.WithTimeout(context.Background(), 0)
 	defer cancel()
 	<-dead.Done()
-	if _, err := lisp.FormatValueContext(dead, doubled(60), lisp.PrintOptions{}); !errors.As(err, &le) || le.Kind != lisp.Timeout {
+	if _, err := lisp.PrintContext(dead, doubled(60), lisp.PrintOptions{}); !errors.As(err, &le) || le.Kind != lisp.Timeout {
 		t.Errorf("past its deadline: %v", err)
 	}
 
-	if s, err := lisp.FormatValueContext(context.Background(), doubled(3), lisp.PrintOptions{}); err != nil || s != "[[[1 1] [1 1]] [[1 1] [1 1]]]" {
+	if s, err := lisp.PrintContext(context.Background(), doubled(3), lisp.PrintOptions{}); err != nil || s != "[[[1 1] [1 1]] [[1 1] [1 1]]]" {
 		t.Errorf("a small value: %q, %v", s, err)
 	}
 }
@@ -72,7 +72,7 @@ func TestFormatValueContext(t *testing.T) {
 func TestMaxCharsStopsPrinting(t *testing.T) {
 	// Measured through a context's polls: each is 64 KiB of output.
 	ctx := &countingCtx{Context: context.Background(), limit: 1 << 30, done: make(chan struct{})}
-	s, err := lisp.FormatValueContext(ctx, doubled(60), lisp.PrintOptions{MaxChars: 1 << 20})
+	s, err := lisp.PrintContext(ctx, doubled(60), lisp.PrintOptions{MaxChars: 1 << 20})
 	if err != nil || utf8.RuneCountInString(s) != 1<<20+3 {
 		t.Fatalf("got %d chars, %v", utf8.RuneCountInString(s), err)
 	}
@@ -84,7 +84,7 @@ func TestMaxCharsStopsPrinting(t *testing.T) {
 	for i := range items {
 		items[i] = "éé"
 	}
-	s = lisp.FormatValue(lisp.NewVector(items), lisp.PrintOptions{MaxChars: 50})
+	s = lisp.Print(lisp.NewVector(items), lisp.PrintOptions{MaxChars: 50})
 	if utf8.RuneCountInString(s) != 53 || !strings.HasPrefix(s, `["éé" "éé"`) {
 		t.Errorf("cut at %d chars: %s", utf8.RuneCountInString(s), s)
 	}

@@ -51,7 +51,7 @@ func TestPrintString(t *testing.T) {
 		{&lisp.Var{Name: "x"}, "#'x"},
 	}
 	for _, tc := range tests {
-		if got := lisp.PrintString(tc.v); got != tc.want {
+		if got := lisp.Print(tc.v, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("PrintString(%#v) = %s, want %s", tc.v, got, tc.want)
 		}
 	}
@@ -69,18 +69,18 @@ func TestFormatValueBounds(t *testing.T) {
 		{lisp.PrintOptions{MaxChars: 20}, `{:name "abcdefghij",...`},
 	}
 	for _, tc := range tests {
-		if got := lisp.FormatValue(v, tc.opts); got != tc.want {
+		if got := lisp.Print(v, tc.opts); got != tc.want {
 			t.Errorf("FormatValue(%+v)\n got  %s\n want %s", tc.opts, got, tc.want)
 		}
 	}
 	// A huge collection with a small budget stops early instead of printing everything.
 	big := mustRun(t, `(vec (range 100000))`)
-	if got := lisp.FormatValue(big, lisp.PrintOptions{MaxChars: 50}); len(got) > 60 {
+	if got := lisp.Print(big, lisp.PrintOptions{MaxChars: 50}); len(got) > 60 {
 		t.Errorf("bounded print of a big vector has %d bytes", len(got))
 	}
 	// Deep data prints without unbounded recursion.
 	deep := mustRun(t, `(reduce (fn [acc _] [acc]) [] (range 5000))`)
-	if got := lisp.PrintString(deep); !strings.Contains(got, "...") {
+	if got := lisp.Print(deep, lisp.PrintOptions{}); !strings.Contains(got, "...") {
 		t.Errorf("deep data printed without a depth cut: %d bytes", len(got))
 	}
 }
@@ -93,7 +93,7 @@ func TestDisplayString(t *testing.T) {
 		int64(3):          "3",
 		2.0:               "2.0",
 	} {
-		if got := lisp.DisplayString(v); got != want {
+		if got := lisp.Print(v, lisp.PrintOptions{Display: true}); got != want {
 			t.Errorf("DisplayString(%v) = %q, want %q", v, got, want)
 		}
 	}
@@ -105,13 +105,13 @@ func TestPrintReadRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 2000; i++ {
 		v := randomValue(r, 4)
-		s := lisp.PrintString(v)
-		back, err := lisp.ReadData(s)
+		s := lisp.Print(v, lisp.PrintOptions{})
+		back, err := lisp.Read(s, lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			t.Fatalf("cannot read back %s: %v", s, err)
 		}
-		if !conformance.Equivalent(v, back) || lisp.PrintString(back) != s {
-			t.Fatalf("round trip changed %s into %s", s, lisp.PrintString(back))
+		if !conformance.Equivalent(v, back) || lisp.Print(back, lisp.PrintOptions{}) != s {
+			t.Fatalf("round trip changed %s into %s", s, lisp.Print(back, lisp.PrintOptions{}))
 		}
 	}
 }
@@ -191,7 +191,7 @@ func TestFloatPrecisionRounding(t *testing.T) {
 		{9.995, 2, "9.99"}, {0.0625, 3, "0.063"}, {1e300, 2, "1.0E300"}, {1125899906842624.25, 1, "1.1258999068426242E15"},
 		{3.14159, 2, "3.14"}, {math.Copysign(0, -1), 2, "-0.0"}, {0.004, 2, "0.0"}, {-0.004, 2, "-0.0"},
 	} {
-		if got := lisp.FormatValue(tc.f, lisp.PrintOptions{FloatPrecision: tc.n}); got != tc.want {
+		if got := lisp.Print(tc.f, lisp.PrintOptions{FloatPrecision: tc.n}); got != tc.want {
 			t.Errorf("FormatValue(%v, FloatPrecision %d) = %s, want %s", tc.f, tc.n, got, tc.want)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/internal/textutil"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
@@ -54,11 +54,11 @@ func (p *Program) keepThread(th *thread) {
 	p.spare.Store(th)
 }
 
-// MaxSourceBytes is the largest program text Compile accepts. Programs
+// maxSourceBytes is the largest program text Compile accepts. Programs
 // carry logic; data belongs in the context (Options.Context), which has no
 // such limit. Reading a program costs time and memory in proportion to
 // its size before any limit of the run can apply, so the size is capped.
-const MaxSourceBytes = 256 << 10
+const maxSourceBytes = 256 << 10
 
 // Source returns the program text.
 func (p *Program) Source() string { return p.src }
@@ -66,7 +66,7 @@ func (p *Program) Source() string { return p.src }
 // Compile reads and analyzes src. Errors are *Error values of kind
 // ParseError, or an analysis kind such as InvalidForm, with positions; when
 // several independent errors are found, the first one lists the others in
-// its More field. A text longer than MaxSourceBytes is a ParseError.
+// its More field. A text longer than maxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
 	return compile(src, nil, nil, nil)
 }
@@ -94,10 +94,10 @@ func compile(src string, shadows []string, ws *workspace, funcs *Funcs) (*Progra
 	if ws != nil {
 		defer ws.reset()
 	}
-	if len(src) > MaxSourceBytes {
+	if len(src) > maxSourceBytes {
 		return nil, &Error{Kind: ParseError, Message: fmt.Sprintf(
 			"the program is %s long, over the %s limit: keep data in the context (ctx/...) rather than in the program text",
-			textutil.Bytes(int64(len(src))), textutil.Bytes(MaxSourceBytes))}
+			textutil.Bytes(int64(len(src))), textutil.Bytes(maxSourceBytes))}
 	}
 	var forms []syntax.Node
 	var err error
@@ -313,7 +313,7 @@ type Options struct {
 type Limits struct {
 	Timeout           time.Duration // wall clock per run; default 1s
 	MaxSteps          int64         // evaluation steps; default 50,000,000
-	MaxDepth          int           // nested function calls; default 5,000, at most MaxDepthCeiling
+	MaxDepth          int           // nested function calls; default 5,000, at most 100,000
 	MaxLoopIterations int           // iterations of one loop/recur; default 100,000
 	MaxOutputBytes    int           // println output; default 64 KiB
 	MaxToolCalls      int           // tool calls per run; default 1,000
@@ -324,38 +324,65 @@ type Limits struct {
 	MaxParallel int
 }
 
-// Default limits.
+// The default limits, stated in the docs of Limits' fields.
 const (
-	DefaultTimeout           = time.Second
-	DefaultMaxSteps          = 50_000_000
-	DefaultMaxDepth          = 5_000
-	DefaultMaxLoopIterations = 100_000
-	DefaultMaxOutputBytes    = 64 << 10
-	DefaultMaxToolCalls      = 1_000
-	DefaultMaxMemory         = 64 << 20
-	DefaultMaxParallel       = 16
+	defaultTimeout           = time.Second
+	defaultMaxSteps          = 50_000_000
+	defaultMaxDepth          = 5_000
+	defaultMaxLoopIterations = 100_000
+	defaultMaxOutputBytes    = 64 << 10
+	defaultMaxToolCalls      = 1_000
+	defaultMaxMemory         = 64 << 20
+	defaultMaxParallel       = 16
 )
 
 const unlimited = int(^uint(0) >> 1)
 
-// MaxDepthCeiling bounds Limits.MaxDepth, also when it is negative: deeper
+// maxDepthCeiling bounds Limits.MaxDepth, also when it is negative: deeper
 // recursion would risk overflowing the goroutine's stack, which Go cannot
 // recover from.
-const MaxDepthCeiling = 100_000
+const maxDepthCeiling = 100_000
+
+// Effective returns l with every zero field replaced by its default, as a
+// run applies it (MaxDepth also capped at 100,000). Negative fields, no
+// limit, stay negative.
+func (l Limits) Effective() Limits {
+	if l.Timeout == 0 {
+		l.Timeout = defaultTimeout
+	}
+	def := func(v, d int) int {
+		if v == 0 {
+			return d
+		}
+		return v
+	}
+	if l.MaxSteps == 0 {
+		l.MaxSteps = defaultMaxSteps
+	}
+	l.MaxDepth = min(def(l.MaxDepth, defaultMaxDepth), maxDepthCeiling)
+	l.MaxLoopIterations = def(l.MaxLoopIterations, defaultMaxLoopIterations)
+	l.MaxOutputBytes = def(l.MaxOutputBytes, defaultMaxOutputBytes)
+	l.MaxToolCalls = def(l.MaxToolCalls, defaultMaxToolCalls)
+	if l.MaxMemory == 0 {
+		l.MaxMemory = defaultMaxMemory
+	}
+	l.MaxParallel = def(l.MaxParallel, defaultMaxParallel)
+	return l
+}
 
 func (l Limits) withDefaults() Limits {
 	if l.Timeout == 0 {
-		l.Timeout = DefaultTimeout
+		l.Timeout = defaultTimeout
 	}
-	l.MaxSteps = pick64(l.MaxSteps, DefaultMaxSteps)
+	l.MaxSteps = pick64(l.MaxSteps, defaultMaxSteps)
 	// A Go stack overflow kills the process, so depth has a ceiling even
 	// when the host asks for no limit.
-	l.MaxDepth = min(pick(l.MaxDepth, DefaultMaxDepth), MaxDepthCeiling)
-	l.MaxLoopIterations = pick(l.MaxLoopIterations, DefaultMaxLoopIterations)
-	l.MaxOutputBytes = pick(l.MaxOutputBytes, DefaultMaxOutputBytes)
-	l.MaxToolCalls = pick(l.MaxToolCalls, DefaultMaxToolCalls)
-	l.MaxMemory = pick64(l.MaxMemory, DefaultMaxMemory)
-	l.MaxParallel = pick(l.MaxParallel, DefaultMaxParallel)
+	l.MaxDepth = min(pick(l.MaxDepth, defaultMaxDepth), maxDepthCeiling)
+	l.MaxLoopIterations = pick(l.MaxLoopIterations, defaultMaxLoopIterations)
+	l.MaxOutputBytes = pick(l.MaxOutputBytes, defaultMaxOutputBytes)
+	l.MaxToolCalls = pick(l.MaxToolCalls, defaultMaxToolCalls)
+	l.MaxMemory = pick64(l.MaxMemory, defaultMaxMemory)
+	l.MaxParallel = pick(l.MaxParallel, defaultMaxParallel)
 	return l
 }
 

@@ -7,34 +7,89 @@ import (
 	"time"
 )
 
-// ReadValue is the inverse of the printer: it reads the printed form of a
-// value (FormatValue's output) back into a value, for the stores that keep
-// values as text (traces, durable engines). It reads data literals and the
-// printed forms of functions, vars, regexes, instants, dates, exceptions
-// (#error {...}, without a stack trace), cells and host objects: a function reads back as a value that prints as it did and
-// cannot be called, a host object (#object[host]) as a value that prints
-// #object[host] again, a queue (#queue [1 2]) as a queue, an atom, volatile
-// or transient (#atom[1]) as a new cell holding the value (a cell printed
-// twice reads as two cells), an array (#long-array[1 2]) or a StringBuilder
-// (#string-builder["ab"]) as a new one. Lazy
-// sequences and transducers (#seq[...], #transducer[...]), cut forms
-// ("...", as a cell that holds itself prints) and regexes whose source
-// holds a quote not escaped by a backslash (made by re-pattern) do not
-// read: they are errors.
+// ReadFormat is the syntax Read reads.
+type ReadFormat int
+
+const (
+	// ReadPrinted reads the printed form of a value (Print's output).
+	ReadPrinted ReadFormat = iota
+	// ReadEDN reads one data literal in PTC-Lisp/EDN syntax.
+	ReadEDN
+	// ReadJSON reads JSON text.
+	ReadJSON
+)
+
+// ReadOptions configure Read. The zero value reads the printed form, up to
+// 10,000 levels of nesting, any length, and no placeholder.
+type ReadOptions struct {
+	// Format is the syntax of the text (zero: ReadPrinted).
+	Format ReadFormat
+	// Placeholder, when not "", is a bare token that reads as the string
+	// Placeholder (Redaction.Placeholder), so a redacted form reads back.
+	Placeholder string
+	// MaxDepth bounds the nesting of collections (0: 10,000), the top value
+	// at depth 0; deeper is an error. ReadEDN and ReadJSON keep 10,000.
+	MaxDepth int
+	// MaxBytes, when positive, bounds the length of the text.
+	MaxBytes int
+}
+
+// Read reads one value from src in the syntax opts.Format names. It never
+// panics, its work is linear in the text's length, and it refuses nesting
+// deeper than opts.MaxDepth and text longer than opts.MaxBytes (an *Error
+// of kind DepthExceeded or MemoryExceeded).
 //
-// The text may come from elsewhere (a trace file): ReadValue never panics,
-// its work is linear in the text's length, and it refuses nesting deeper
-// than ReadOptions.MaxDepth and text longer than ReadOptions.MaxBytes.
-// Errors are *Error values of kind ParseError, DepthExceeded (nesting) or
-// MemoryExceeded (length).
+// ReadPrinted is the inverse of the printer, for the stores that keep
+// values as text (traces, durable engines): Print with Exact set writes the
+// form it reads back whole. It reads data literals and the printed forms
+// of functions, vars, regexes, instants, dates, exceptions (#error {...},
+// without a stack trace), cells and host objects: a function reads back as
+// a value that prints as it did and cannot be called, a host object
+// (#object[host]) as a value that prints #object[host] again, a queue
+// (#queue [1 2]) as a queue, an atom, volatile or transient (#atom[1]) as
+// a new cell holding the value (a cell printed twice reads as two cells),
+// an array (#long-array[1 2]) or a StringBuilder (#string-builder["ab"]) as
+// a new one. Lazy sequences and transducers (#seq[...], #transducer[...]),
+// cut forms ("...", as a cell that holds itself prints) and regexes whose
+// source holds a quote not escaped by a backslash (made by re-pattern) do
+// not read. Its errors are *Error values of kind ParseError, DepthExceeded
+// or MemoryExceeded.
 //
-// PrintExact writes the form ReadValue reads back whole.
-func ReadValue(src string, opts ReadOptions) (Value, error) {
+// ReadEDN reads one literal value written in PTC-Lisp/EDN syntax: nil,
+// booleans, numbers (including ##Inf, ##-Inf, ##NaN), strings, characters,
+// keywords, and vectors, lists, maps and sets of those. Symbols and code
+// are errors (*Error of kind ParseError, with the line and column).
+// Contexts written as EDN and expected values of test vectors are read
+// with it.
+//
+// ReadJSON decodes JSON: objects become maps with string keys, arrays
+// vectors, integers int64 (floats when they have a fraction or exponent, or
+// do not fit 64 bits), and null nil. It accepts exactly the JSON that
+// encoding/json accepts and decodes strings as it does. Its errors are
+// io.EOF when the text ends between tokens (or holds none),
+// io.ErrUnexpectedEOF when it ends inside a string, number or literal, a
+// *json.SyntaxError (with encoding/json's message and the offending byte's
+// Offset) for a syntax error, and errors of their own for text after the
+// value and for nesting deeper than 10,000 levels.
+func Read(src string, opts ReadOptions) (Value, error) {
 	if opts.MaxBytes > 0 && len(src) > opts.MaxBytes {
-		return nil, errorf(MemoryExceeded, "a printed form of %d bytes, over the bound of %d", len(src), opts.MaxBytes)
+		return nil, errorf(MemoryExceeded, "a text of %d bytes, over the bound of %d", len(src), opts.MaxBytes)
 	}
+	switch opts.Format {
+	case ReadPrinted:
+		return readPrinted(src, opts)
+	case ReadEDN:
+		return readData(src)
+	case ReadJSON:
+		return parseJSON([]byte(src))
+	}
+	return nil, errorf(InvalidArgument, "unknown ReadFormat %d", int(opts.Format))
+}
+
+// readPrinted is Read of the printed form.
+func readPrinted(src string, opts ReadOptions) (Value, error) {
 	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = MaxReadDepth
+		opts.MaxDepth = maxReadDepth
 	}
 	r := valueReader{src: src, opts: opts}
 	r.space()
@@ -49,32 +104,9 @@ func ReadValue(src string, opts ReadOptions) (Value, error) {
 	return v, nil
 }
 
-// PrintExact returns the printed form of v that ReadValue (with the
-// default MaxDepth) reads back to a value with the same print: FormatValue
-// with no bound but MaxPrintBytes and a depth of MaxReadDepth, for the
-// stores that keep values as text. Redacted values are kept in full.
-func PrintExact(v Value) string {
-	return FormatValue(v, PrintOptions{MaxDepth: MaxReadDepth + 1}) // MaxDepth counts the top level
-}
-
-// ReadOptions configure ReadValue. The zero value reads up to MaxReadDepth
-// levels of nesting, any length, and no placeholder.
-type ReadOptions struct {
-	// Placeholder, when not "", is a bare token that reads as the string
-	// Placeholder: the text FormatValue writes for a value a Redaction
-	// hides (Redaction.Placeholder), so that a redacted form reads back.
-	Placeholder string
-	// MaxDepth bounds the nesting of collections (0: MaxReadDepth): the
-	// top value is at depth 0, and a collection deeper than MaxDepth is
-	// an error.
-	MaxDepth int
-	// MaxBytes, when positive, bounds the length of the text.
-	MaxBytes int
-}
-
-// MaxReadDepth is ReadValue's default bound on nesting, the one ToJSON and
+// maxReadDepth is Read's default bound on nesting, the one ToJSON and
 // FromGo keep too.
-const MaxReadDepth = maxConvertDepth
+const maxReadDepth = maxConvertDepth
 
 // hostObject is what #object[host] reads as: a value of a type the
 // printer does not know, so that it prints #object[host] again.

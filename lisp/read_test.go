@@ -23,13 +23,13 @@ func TestReadValue(t *testing.T) {
 		`java.lang.Long`, `{java.util.Map #{sym}}`, `#queue [1 (2) #queue []]`, `#queue []`, `[+ * - / < <= > >= $x]`,
 		`#long-array[1 2]`, `[#object-array["a" nil #int-array[]] #string-builder["x\"y"] #char-array["a"]]`,
 	} {
-		v, err := lisp.ReadValue(src, opts)
+		v, err := lisp.Read(src, opts)
 		if err != nil {
 			t.Errorf("%s: %v", src, err)
 			continue
 		}
 		want := strings.ReplaceAll(src, "<Firewalled>", `"<Firewalled>"`)
-		if got := lisp.PrintString(v); got != want {
+		if got := lisp.Print(v, lisp.PrintOptions{}); got != want {
 			t.Errorf("%s reads back as %s", src, got)
 		}
 	}
@@ -37,7 +37,7 @@ func TestReadValue(t *testing.T) {
 		`#seq[range]`, `#transducer[map]`, `1 2`, `[...]`, `#fn[x`, `#'`, `#"abc`, `#inst "2024"`, `#date "2024-13-01"`,
 		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`, `#queue [1`, `#queue(1)`, `#long-array[1.5]`, `#foo-array[1]`,
 		`#string-builder[1]`, `#string-builder["a" "b"]`, `#int-array[3000000000]`} {
-		_, err := lisp.ReadValue(bad, lisp.ReadOptions{})
+		_, err := lisp.Read(bad, lisp.ReadOptions{})
 		if err == nil {
 			t.Errorf("%q reads", bad)
 		} else if !errors.Is(err, lisp.ParseError) {
@@ -45,19 +45,19 @@ func TestReadValue(t *testing.T) {
 		}
 	}
 	// A queue reads back as a queue.
-	if v, err := lisp.ReadValue(`#queue [1 2]`, lisp.ReadOptions{}); err != nil || lisp.TypeName(v) != "queue" {
+	if v, err := lisp.Read(`#queue [1 2]`, lisp.ReadOptions{}); err != nil || lisp.TypeName(v) != "queue" {
 		t.Errorf("#queue [1 2] reads as %s %v", lisp.TypeName(v), err)
 	}
 	// The placeholder reads only where the option names it.
-	if v, err := lisp.ReadValue(`[#redacted#]`, lisp.ReadOptions{Placeholder: "#redacted#"}); err != nil ||
-		lisp.PrintString(v) != `["#redacted#"]` {
-		t.Errorf("placeholder #redacted#: %v %v", lisp.PrintString(v), err)
+	if v, err := lisp.Read(`[#redacted#]`, lisp.ReadOptions{Placeholder: "#redacted#"}); err != nil ||
+		lisp.Print(v, lisp.PrintOptions{}) != `["#redacted#"]` {
+		t.Errorf("placeholder #redacted#: %v %v", lisp.Print(v, lisp.PrintOptions{}), err)
 	}
 }
 
 // TestReadValueBounds: nesting past MaxDepth and text past MaxBytes are
-// refused with their kinds; the default depth is MaxReadDepth, and
-// PrintExact prints that deep a value whole.
+// refused with their kinds; the default depth is 10,000 levels, and
+// Print (Exact) prints that deep a value whole.
 func TestReadValueBounds(t *testing.T) {
 	nested := func(n int) string { return strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }
 	tests := []struct {
@@ -69,13 +69,13 @@ func TestReadValueBounds(t *testing.T) {
 		{nested(11), lisp.ReadOptions{MaxDepth: 10}, lisp.DepthExceeded},
 		{nested(10), lisp.ReadOptions{MaxDepth: 9}, lisp.DepthExceeded},
 		{"{:a " + nested(10) + "}", lisp.ReadOptions{MaxDepth: 10}, lisp.DepthExceeded},
-		{nested(lisp.MaxReadDepth), lisp.ReadOptions{}, ""},
-		{nested(lisp.MaxReadDepth + 1), lisp.ReadOptions{}, lisp.DepthExceeded},
+		{nested(docReadDepth), lisp.ReadOptions{}, ""},
+		{nested(docReadDepth + 1), lisp.ReadOptions{}, lisp.DepthExceeded},
 		{`"12345678"`, lisp.ReadOptions{MaxBytes: 10}, ""},
 		{`"123456789"`, lisp.ReadOptions{MaxBytes: 10}, lisp.MemoryExceeded},
 	}
 	for _, tt := range tests {
-		_, err := lisp.ReadValue(tt.src, tt.opts)
+		_, err := lisp.Read(tt.src, tt.opts)
 		switch {
 		case tt.kind == "" && err != nil:
 			t.Errorf("%.20s... %+v: %v", tt.src, tt.opts, err)
@@ -84,10 +84,10 @@ func TestReadValueBounds(t *testing.T) {
 		}
 	}
 	deep := lisp.Value(int64(1))
-	for range lisp.MaxReadDepth {
+	for range docReadDepth {
 		deep = lisp.NewVector([]lisp.Value{deep})
 	}
-	if text := lisp.PrintExact(deep); text != nested(lisp.MaxReadDepth) {
+	if text := lisp.Print(deep, lisp.PrintOptions{Exact: true}); text != nested(docReadDepth) {
 		t.Fatalf("the deepest readable value prints cut")
 	}
 }
@@ -99,12 +99,12 @@ func TestReadValueRoundTrip(t *testing.T) {
 	g := valueGen{rnd: rand.New(rand.NewPCG(24, 1)), extra: fns}
 	for range 2000 {
 		v := g.value(0)
-		text := lisp.PrintExact(v)
-		back, err := lisp.ReadValue(text, lisp.ReadOptions{})
+		text := lisp.Print(v, lisp.PrintOptions{Exact: true})
+		back, err := lisp.Read(text, lisp.ReadOptions{})
 		if err != nil {
 			t.Fatalf("%s does not read: %v", text, err)
 		}
-		if again := lisp.PrintExact(back); again != text {
+		if again := lisp.Print(back, lisp.PrintOptions{Exact: true}); again != text {
 			t.Fatalf("%s reads back as %s", text, again)
 		}
 	}
@@ -177,7 +177,7 @@ func (g *valueGen) value(depth int) lisp.Value {
 	return b.Map()
 }
 
-// FuzzReadValue: ReadValue never panics, and what it reads prints as a
+// FuzzReadValue: Read never panics, and what it reads prints as a
 // form it reads back to the same print.
 func FuzzReadValue(f *testing.F) {
 	for _, s := range []string{`{:a [1 2.5 "x\n"], "b" #{nil true}}`, `#fn[[x] [x y]]`, `#inst "2024-01-02T03:04:05.678-00:00"`,
@@ -186,7 +186,7 @@ func FuzzReadValue(f *testing.F) {
 	}
 	opts := lisp.ReadOptions{Placeholder: "<Firewalled>", MaxDepth: 200}
 	f.Fuzz(func(t *testing.T, src string) {
-		v, err := lisp.ReadValue(src, opts)
+		v, err := lisp.Read(src, opts)
 		if err != nil {
 			var le *lisp.Error
 			if !errors.As(err, &le) {
@@ -194,13 +194,68 @@ func FuzzReadValue(f *testing.F) {
 			}
 			return
 		}
-		s1 := lisp.PrintString(v)
-		v2, err := lisp.ReadValue(s1, opts)
+		s1 := lisp.Print(v, lisp.PrintOptions{})
+		v2, err := lisp.Read(s1, opts)
 		if err != nil {
 			t.Fatalf("%q reads as %s, which does not read: %v", src, s1, err)
 		}
-		if s2 := lisp.PrintString(v2); s2 != s1 {
+		if s2 := lisp.Print(v2, lisp.PrintOptions{}); s2 != s1 {
 			t.Fatalf("%q: %s reads back as %s", src, s1, s2)
 		}
 	})
+}
+
+// The bounds the docs state, pinned here: ReadOptions.MaxDepth's default,
+// Print's size bound, and Compile's bound on program text.
+const (
+	docReadDepth   = 10_000
+	docPrintBytes  = 64 << 20
+	docSourceBytes = 256 << 10
+)
+
+// A plain tool receives a *lisp.Map: Get finds a keyword key by its name
+// and a string key by its keyword, as (:city m) does, preferring the exact
+// key when both spellings are present.
+func TestMapGetFlexibleKeys(t *testing.T) {
+	m, err := lisp.Read(`{:city "Paris" "zip" "75001" :both 1 "both" 2}`, lisp.ReadOptions{Format: lisp.ReadEDN})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key  lisp.Value
+		want lisp.Value
+		ok   bool
+	}{
+		{"city", "Paris", true},
+		{lisp.Keyword("city"), "Paris", true},
+		{"zip", "75001", true},
+		{lisp.Keyword("zip"), "75001", true},
+		{lisp.Keyword("both"), int64(1), true},
+		{"both", int64(2), true},
+		{"nope", nil, false},
+		{int64(1), nil, false},
+	}
+	for _, tc := range tests {
+		got, ok := m.(*lisp.Map).Get(tc.key)
+		if ok != tc.ok || !lisp.Equal(got, tc.want) {
+			t.Errorf("Get(%#v) = %v, %v; want %v, %v", tc.key, got, ok, tc.want, tc.ok)
+		}
+	}
+	// Entry also says which spelling the map holds.
+	entries := []struct {
+		key, wantKey lisp.Value
+		ok           bool
+	}{
+		{lisp.Keyword("zip"), "zip", true},
+		{"city", lisp.Keyword("city"), true},
+		{"both", "both", true},
+		{lisp.Keyword("nope"), nil, false},
+		{int64(1), nil, false},
+	}
+	for _, tc := range entries {
+		k, _, ok := m.(*lisp.Map).Entry(tc.key)
+		if ok != tc.ok || k != tc.wantKey {
+			t.Errorf("Entry(%#v) key %#v, %v; want %#v, %v", tc.key, k, ok, tc.wantKey, tc.ok)
+		}
+	}
 }

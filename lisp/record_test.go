@@ -12,7 +12,7 @@ import (
 // of the same entries: every program below runs over the same rows built
 // both ways and must print the same result or fail with the same message.
 
-// recordRows returns n rows as JSON decoded by ParseJSON (records from the
+// recordRows returns n rows as JSON decoded by Read (JSON) (records from the
 // third row on) and as tree maps built one by one.
 func recordRows(t testing.TB, n int) (records, trees *Vector) {
 	t.Helper()
@@ -32,7 +32,7 @@ func recordRows(t testing.TB, n int) (records, trees *Vector) {
 			"meta", NewMap("x", int64(id%4), "y", nil)))
 	}
 	b.WriteString("]")
-	v, err := ParseJSON([]byte(b.String()))
+	v, err := parseJSON([]byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestRecordsAreMaps(t *testing.T) {
 	for _, x := range records.Items() {
 		if m := x.(*Map); m.rec != nil {
 			nrec++
-			if inner, _ := m.Lookup("meta"); inner.(*Map).rec == nil {
+			if inner, _ := m.Get("meta"); inner.(*Map).rec == nil {
 				t.Errorf("nested object of row %v is not a record", m)
 			}
 		}
@@ -147,7 +147,7 @@ func TestRecordsAreMaps(t *testing.T) {
 				got[name] = "error: " + err.Error()
 				continue
 			}
-			got[name] = PrintString(res.Value)
+			got[name] = printString(res.Value)
 		}
 		if strings.HasPrefix(got["trees"], "error") != strings.HasSuffix(src, "; fails") {
 			t.Errorf("%s: %s", src, got["trees"])
@@ -164,7 +164,7 @@ func TestRecordsExport(t *testing.T) {
 	for _, f := range []func(Value) (any, error){
 		func(v Value) (any, error) { return ToGo(v) },
 		func(v Value) (any, error) { b, err := ToJSON(v); return string(b), err },
-		func(v Value) (any, error) { return FormatValue(v, PrintOptions{MaxItems: 3, MaxDepth: 2}), nil },
+		func(v Value) (any, error) { return Print(v, PrintOptions{MaxItems: 3, MaxDepth: 2}), nil },
 	} {
 		a, err1 := f(records)
 		b, err2 := f(trees)
@@ -186,10 +186,10 @@ func TestRecordAssocDissoc(t *testing.T) {
 	if a.rec != r.rec {
 		t.Error("assoc of an existing key left the shape")
 	}
-	if v, _ := r.Lookup(Keyword("amount")); v != int64(4*37%500) {
+	if v, _ := r.Get(Keyword("amount")); v != int64(4*37%500) {
 		t.Errorf("assoc changed the original: %v", v)
 	}
-	if v, _ := a.Lookup(Keyword("amount")); v != int64(-1) {
+	if v, _ := a.Get(Keyword("amount")); v != int64(-1) {
 		t.Errorf("assoc: %v", v)
 	}
 	if b := r.Assoc(Keyword("amount"), int64(1)); b.rec != nil || b.Len() != r.Len()+1 {
@@ -205,10 +205,10 @@ func TestRecordAssocDissoc(t *testing.T) {
 	b.Set("id", int64(7))
 	if m := b.Map(); m.Len() != r.Len() {
 		t.Errorf("builder: len %d", m.Len())
-	} else if v, _ := m.Lookup("id"); v != int64(7) {
+	} else if v, _ := m.Get("id"); v != int64(7) {
 		t.Errorf("builder: id %v", v)
 	}
-	if v, _ := r.Lookup("id"); v != int64(4) {
+	if v, _ := r.Get("id"); v != int64(4) {
 		t.Errorf("a builder from a record changed it: %v", v)
 	}
 }
@@ -216,7 +216,7 @@ func TestRecordAssocDissoc(t *testing.T) {
 // A prepared key (flexKey) caches its slot per shape; rows of two shapes
 // and keys spelled both ways must still find the right values.
 func TestRecordFlexKeyAcrossShapes(t *testing.T) {
-	v, err := ParseJSON([]byte(`[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6},{"b":7,"c":8},{"b":9,"c":10},{"b":11,"c":12},{"a":13,"b":14},{"a":15,"b":16}]`))
+	v, err := parseJSON([]byte(`[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6},{"b":7,"c":8},{"b":9,"c":10},{"b":11,"c":12},{"a":13,"b":14},{"a":15,"b":16}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestRecordFlexKeyAcrossShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[[2 4 6 7 9 11 14 16] [1 3 5 nil nil nil 13 15] [:none :none :none 8 10 12 :none :none] [[1 nil] [3 nil] [5 nil] [nil 8] [nil 10] [nil 12] [13 nil] [15 nil]]]`
-	if got := PrintString(res.Value); got != want {
+	if got := printString(res.Value); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
@@ -246,7 +246,7 @@ func TestRecordsFromGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"structs", "maps"} {
-		rows, _ := v.(*Map).Lookup(name)
+		rows, _ := v.(*Map).Get(name)
 		var recs int
 		for _, x := range rows.(*Vector).Items() {
 			if x.(*Map).rec != nil {
@@ -261,7 +261,7 @@ func TestRecordsFromGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := PrintString(res.Value), `[[1 2 3] ["a" "b" "c"] [true false nil] true]`; got != want {
+	if got, want := printString(res.Value), `[[1 2 3] ["a" "b" "c"] [true false nil] true]`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

@@ -28,7 +28,7 @@ func secretRedaction(vault lisp.Value) *lisp.Redaction {
 }
 
 func TestRedactionInOutput(t *testing.T) {
-	vault, err := lisp.ReadData(`[{:pin 1234} {:pin 9999}]`)
+	vault, err := lisp.Read(`[{:pin 1234} {:pin 9999}]`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRedactionInOutput(t *testing.T) {
 			if fmt.Sprint(res.Output) != fmt.Sprint(tt.output) {
 				t.Errorf("output %q, want %q", res.Output, tt.output)
 			}
-			if got := lisp.PrintString(res.Value); got != tt.value {
+			if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != tt.value {
 				t.Errorf("value %s, want %s", got, tt.value)
 			}
 		})
@@ -72,19 +72,19 @@ func TestRedactionInOutput(t *testing.T) {
 func TestRedactionFormatValue(t *testing.T) {
 	vault := mustRead(t, `[1 2]`)
 	v := lisp.NewVector([]lisp.Value{vault, mustRead(t, `{:a 1 :_b [3]}`), "hunter22-password", "ok"})
-	got := lisp.FormatValue(v, lisp.PrintOptions{Redact: secretRedaction(vault)})
+	got := lisp.Print(v, lisp.PrintOptions{Redact: secretRedaction(vault)})
 	if want := `[<hidden> {:_b <hidden>, :a 1} <hidden> "ok"]`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	// Without a Redaction nothing is hidden.
-	if got := lisp.FormatValue(v, lisp.PrintOptions{}); strings.Contains(got, "<hidden>") {
+	if got := lisp.Print(v, lisp.PrintOptions{}); strings.Contains(got, "<hidden>") {
 		t.Errorf("got %s", got)
 	}
 }
 
 func mustRead(t *testing.T, src string) lisp.Value {
 	t.Helper()
-	v, err := lisp.ReadData(src)
+	v, err := lisp.Read(src, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func mustRead(t *testing.T, src string) lisp.Value {
 }
 
 func ExampleRedaction() {
-	user, _ := lisp.ReadData(`{:name "ann" :_ssn "078-05-1120"}`)
+	user, _ := lisp.Read(`{:name "ann" :_ssn "078-05-1120"}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	hideUnderscored := &lisp.Redaction{
 		Placeholder: "<hidden>",
 		Key: func(k lisp.Value) bool {
@@ -103,16 +103,16 @@ func ExampleRedaction() {
 	res, _ := lisp.Run(context.Background(), `(println "user:" ctx/user) (count (:_ssn ctx/user))`,
 		lisp.Options{Context: map[string]any{"user": user}, Redact: hideUnderscored})
 	fmt.Println(res.Output[0])
-	fmt.Println(lisp.PrintString(res.Value))
+	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}))
 	// Output:
 	// user: {:_ssn <hidden>, :name ann}
 	// 11
 }
 
-// ToJSONRedacted hides exactly what FormatValue hides, in the same places,
+// ToJSONRedacted hides exactly what Print hides, in the same places,
 // and its walk stays bounded on shared structure.
 func TestToJSONRedacted(t *testing.T) {
-	vault, err := lisp.ReadData(`[{:pin 1234} {:pin 9999}]`)
+	vault, err := lisp.Read(`[{:pin 1234} {:pin 9999}]`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestToJSONRedacted(t *testing.T) {
 	if string(j) != want {
 		t.Errorf("got  %s\nwant %s", j, want)
 	}
-	printed := lisp.FormatValue(v, lisp.PrintOptions{Redact: r})
+	printed := lisp.Print(v, lisp.PrintOptions{Redact: r})
 	if strings.Count(printed, "<hidden>") != strings.Count(string(j), "<hidden>") {
 		t.Errorf("the printer hides elsewhere: %s", printed)
 	}
@@ -159,7 +159,7 @@ func TestRedactionText(t *testing.T) {
 	num := &lisp.Redaction{Placeholder: "<hidden>", Text: func(s string) string {
 		return strings.ReplaceAll(strings.ReplaceAll(s, "91234", "<hidden>"), "SECRET", "<hidden>")
 	}}
-	printed := lisp.FormatValue(v, lisp.PrintOptions{Redact: num})
+	printed := lisp.Print(v, lisp.PrintOptions{Redact: num})
 	want := `{<hidden> 1, :big <hidden>, :f 1.5, :kw <hidden>, :n 7, :re <hidden>, :v ["<hidden>" 42 "plain"], "k<hidden>" "a<hidden>b"}`
 	if printed != want {
 		t.Errorf("printed\n got  %s\n want %s", printed, want)
@@ -176,7 +176,7 @@ func TestRedactionText(t *testing.T) {
 		t.Errorf("a copy survived: %s / %s", printed, j)
 	}
 	// Without Text nothing changes.
-	if got := lisp.FormatValue(v, lisp.PrintOptions{Redact: &lisp.Redaction{Placeholder: "<hidden>"}}); !strings.Contains(got, "aSECRETb") {
+	if got := lisp.Print(v, lisp.PrintOptions{Redact: &lisp.Redaction{Placeholder: "<hidden>"}}); !strings.Contains(got, "aSECRETb") {
 		t.Errorf("a redaction without Text rewrote text: %s", got)
 	}
 }

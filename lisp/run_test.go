@@ -32,7 +32,7 @@ func TestToolCallSpellings(t *testing.T) {
 	tools := lisp.Tools{
 		"echo": func(_ context.Context, args *lisp.Map) (any, error) {
 			mu.Lock()
-			got = append(got, lisp.PrintString(args))
+			got = append(got, lisp.Print(args, lisp.PrintOptions{}))
 			mu.Unlock()
 			return map[string]any{"ok": true, "n": 1}, nil
 		},
@@ -47,7 +47,7 @@ func TestToolCallSpellings(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("tool args %v, want %v", got, want)
 	}
-	if s := lisp.PrintString(res.Value); s != `[{"n" 1, "ok" true} {"n" 1, "ok" true} {"n" 1, "ok" true} {"n" 1, "ok" true} 1]` {
+	if s := lisp.Print(res.Value, lisp.PrintOptions{}); s != `[{"n" 1, "ok" true} {"n" 1, "ok" true} {"n" 1, "ok" true} {"n" 1, "ok" true} 1]` {
 		t.Errorf("result %s", s)
 	}
 	if res.ToolCalls != 5 {
@@ -71,7 +71,7 @@ func TestToolErrors(t *testing.T) {
 		{`(tool/panics {})`, lisp.ToolError, "panic: boom"},
 		{`(tool/serch {})`, lisp.UnknownTool, "did you mean search?"},
 		{`(tool/bad {})`, lisp.ToolError, "cannot hold"},
-		{`(call "return" 1 2)`, lisp.InvalidArity, "exactly one value"},
+		{`(call "return" 1 2)`, lisp.InvalidForm, "invalid_arity"},
 	}
 	for _, tc := range tests {
 		_, err := lisp.Run(context.Background(), tc.src, lisp.Options{Tools: tools})
@@ -107,7 +107,7 @@ func TestNamespaceCarriesDefsAndRollsBack(t *testing.T) {
 		t.Errorf("Defined %v", r1.Defined)
 	}
 	r2 := run(t, `[(twice a) memory/b (memory/get :b) memory/missing b]`, lisp.Options{Namespace: r1.Namespace})
-	if s := lisp.PrintString(r2.Value); s != "[2 5 5 nil 5]" {
+	if s := lisp.Print(r2.Value, lisp.PrintOptions{}); s != "[2 5 5 nil 5]" {
 		t.Errorf("second run %s", s)
 	}
 	// An error rolls back this run's defs.
@@ -137,7 +137,7 @@ func TestNamespaceCarriesDefsAndRollsBack(t *testing.T) {
 func TestHintedNamesFromEarlierRuns(t *testing.T) {
 	r1 := run(t, `(def type "invoice") (defn ref [x] [x])`, lisp.Options{})
 	r2 := run(t, `[type (ref 1)]`, lisp.Options{Namespace: r1.Namespace})
-	if s := lisp.PrintString(r2.Value); s != `["invoice" [1]]` {
+	if s := lisp.Print(r2.Value, lisp.PrintOptions{}); s != `["invoice" [1]]` {
 		t.Errorf("got %s", s)
 	}
 	_, err := lisp.Run(context.Background(), `(ref 1)`, lisp.Options{})
@@ -163,7 +163,7 @@ func TestReturnFailStatus(t *testing.T) {
 func TestHistoryAndOutput(t *testing.T) {
 	res := run(t, `(println "a" 1 [1 "s"] nil) (print "x") (print "y") (println) (prn "q") [*1 *2 *3]`,
 		lisp.Options{History: []lisp.Value{int64(1), "two"}})
-	if s := lisp.PrintString(res.Value); s != `[1 "two" nil]` {
+	if s := lisp.Print(res.Value, lisp.PrintOptions{}); s != `[1 "two" nil]` {
 		t.Errorf("history %s", s)
 	}
 	want := []string{`a 1 [1 s] nil`, `xy`, `"q"`} // println, as Clojure's print, leaves nested strings unquoted
@@ -191,7 +191,7 @@ func TestContextFromGo(t *testing.T) {
 	}
 	res := run(t, `[(sum-by :amount ctx/orders) (map :note ctx/orders) (keys (first ctx/orders)) ctx/when ctx/missing]`,
 		lisp.Options{Context: ctx})
-	if s := lisp.PrintString(res.Value); s != `[29.5 [nil "big"] ["amount" "id"] "2024-01-02T03:04:05Z" nil]` {
+	if s := lisp.Print(res.Value, lisp.PrintOptions{}); s != `[29.5 [nil "big"] ["amount" "id"] "2024-01-02T03:04:05Z" nil]` {
 		t.Errorf("got %s", s)
 	}
 }
@@ -286,19 +286,19 @@ func TestPmapRunsConcurrentlyInOrder(t *testing.T) {
 		mu.Lock()
 		active--
 		mu.Unlock()
-		v, _ := args.Lookup(lisp.Keyword("args"))
+		v, _ := args.Get(lisp.Keyword("args"))
 		return v.(*lisp.Vector).At(0), nil
 	}}
 	res := run(t, `(pmap #(tool/slow %) (range 8))`, lisp.Options{Tools: tools})
-	if s := lisp.PrintString(res.Value); s != "[0 1 2 3 4 5 6 7]" {
+	if s := lisp.Print(res.Value, lisp.PrintOptions{}); s != "[0 1 2 3 4 5 6 7]" {
 		t.Errorf("pmap result %s", s)
 	}
 	if peak < 2 {
 		t.Errorf("pmap ran at most %d tool calls at once", peak)
 	}
 	res = run(t, `(pcalls #(do (println "a") 1) #(do (println "b") 2))`, lisp.Options{})
-	if lisp.PrintString(res.Value) != "[1 2]" || fmt.Sprint(res.Output) != "[a b]" {
-		t.Errorf("pcalls %s %q", lisp.PrintString(res.Value), res.Output)
+	if lisp.Print(res.Value, lisp.PrintOptions{}) != "[1 2]" || fmt.Sprint(res.Output) != "[a b]" {
+		t.Errorf("pcalls %s %q", lisp.Print(res.Value, lisp.PrintOptions{}), res.Output)
 	}
 }
 

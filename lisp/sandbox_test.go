@@ -172,7 +172,7 @@ func TestBranchOutputIsBounded(t *testing.T) {
 
 // Programs are limited in size, and what their literals build is charged.
 func TestSourceLimits(t *testing.T) {
-	big := "(count [" + strings.Repeat("1 ", lisp.MaxSourceBytes) + "])"
+	big := "(count [" + strings.Repeat("1 ", docSourceBytes) + "])"
 	if _, err := lisp.Compile(big); !errors.Is(err, lisp.ParseError) || !strings.Contains(err.Error(), "limit") {
 		t.Fatalf("a %d-byte program: got %v, want a parse error naming the limit", len(big), err)
 	}

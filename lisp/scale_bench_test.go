@@ -63,11 +63,11 @@ func BenchmarkScale(b *testing.B) {
 		for _, size := range scaleSizes {
 			b.Run(w+"/ptc/rows="+size.name, func(b *testing.B) {
 				data := docs[size.n]()
-				// The context's memory: what ParseJSON leaves on the heap.
+				// The context's memory: what Read (JSON) leaves on the heap.
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				v, err := lisp.ParseJSON(data)
+				v, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -155,7 +155,7 @@ var goWorkloads = map[string]func([]map[string]any) any{
 // The scaling programs give the same answers as plain Go.
 func TestScaleWorkloadsAgree(t *testing.T) {
 	data := ordersJSON(3_000)
-	v, err := lisp.ParseJSON(data)
+	v, err := lisp.Read(string(data), lisp.ReadOptions{Format: lisp.ReadJSON})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestScaleWorkloadsAgree(t *testing.T) {
 		}
 		return res.Value
 	}
-	if got, want := lisp.PrintString(run("W2")), fmt.Sprint(goWorkloads["W2"](doc.Orders)); got != want {
+	if got, want := lisp.Print(run("W2"), lisp.PrintOptions{}), fmt.Sprint(goWorkloads["W2"](doc.Orders)); got != want {
 		t.Errorf("W2: %s, Go %s", got, want)
 	}
 	w3 := run("W3").(*lisp.Vector)
@@ -182,7 +182,7 @@ func TestScaleWorkloadsAgree(t *testing.T) {
 	}
 	for i, g := range top {
 		want := fmt.Sprintf(`{:customer %q, :n %d, :total %v}`, g.customer, g.n, g.total)
-		if got := lisp.PrintString(w3.At(i)); got != want {
+		if got := lisp.Print(w3.At(i), lisp.PrintOptions{}); got != want {
 			t.Errorf("W3 row %d: %s, Go %s", i, got, want)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // Lazy sequences of unknown length: (lazy-seq body), cons onto a sequence,

@@ -12,7 +12,7 @@ import (
 func TestLazySeqInToolArguments(t *testing.T) {
 	var got string
 	tools := lisp.Tools{"echo": func(_ context.Context, args *lisp.Map) (any, error) {
-		got = lisp.PrintExact(args)
+		got = lisp.Print(args, lisp.PrintOptions{Exact: true})
 		return "ok", nil
 	}}
 	src := `(defn upto [n i] (lazy-seq (when (< i n) (cons i (upto n (inc i))))))

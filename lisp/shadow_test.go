@@ -36,7 +36,7 @@ func TestShadowedBuiltinAcrossRuns(t *testing.T) {
 		{`(let [count (fn [_] :local)] (count [1]))`, `:local`},
 	} {
 		res := run(t, tc.src, lisp.Options{Namespace: ns})
-		if got := lisp.PrintString(res.Value); got != tc.want {
+		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("%s = %s, want %s", tc.src, got, tc.want)
 		}
 		if len(res.Shadowed) != 0 {
@@ -45,16 +45,16 @@ func TestShadowedBuiltinAcrossRuns(t *testing.T) {
 	}
 	// Redefining an already shadowed name is not news; a failed run
 	// defines nothing.
-	if res := run(t, `(defn count [xs] 7) (count [])`, lisp.Options{Namespace: ns}); len(res.Shadowed) != 0 || lisp.PrintString(res.Value) != "7" {
-		t.Errorf("redefinition: Shadowed = %v, value %s", res.Shadowed, lisp.PrintString(res.Value))
+	if res := run(t, `(defn count [xs] 7) (count [])`, lisp.Options{Namespace: ns}); len(res.Shadowed) != 0 || lisp.Print(res.Value, lisp.PrintOptions{}) != "7" {
+		t.Errorf("redefinition: Shadowed = %v, value %s", res.Shadowed, lisp.Print(res.Value, lisp.PrintOptions{}))
 	}
 	res, err := lisp.Run(context.Background(), `(defn first [x] x) (+ 1 "x")`, lisp.Options{Namespace: ns})
 	if err == nil || len(res.Shadowed) != 0 || len(res.Defined) != 0 {
 		t.Errorf("failed run: err %v, Shadowed %v, Defined %v", err, res.Shadowed, res.Defined)
 	}
 	// Without the var the builtin is back.
-	if res := run(t, `(count [1 2])`, lisp.Options{Namespace: ns.Without("count")}); lisp.PrintString(res.Value) != "2" {
-		t.Errorf("after Without: %s", lisp.PrintString(res.Value))
+	if res := run(t, `(count [1 2])`, lisp.Options{Namespace: ns.Without("count")}); lisp.Print(res.Value, lisp.PrintOptions{}) != "2" {
+		t.Errorf("after Without: %s", lisp.Print(res.Value, lisp.PrintOptions{}))
 	}
 }
 
@@ -92,8 +92,8 @@ func TestCompiledProgramInShadowingNamespace(t *testing.T) {
 					t.Errorf("%v: %v, want not_callable", sp.ns.Names(), err)
 				case sp.want != "" && err != nil:
 					t.Errorf("%v: %v", sp.ns.Names(), err)
-				case sp.want != "" && lisp.PrintString(res.Value) != sp.want:
-					t.Errorf("%v: %s, want %s", sp.ns.Names(), lisp.PrintString(res.Value), sp.want)
+				case sp.want != "" && lisp.Print(res.Value, lisp.PrintOptions{}) != sp.want:
+					t.Errorf("%v: %s, want %s", sp.ns.Names(), lisp.Print(res.Value, lisp.PrintOptions{}), sp.want)
 				}
 			}()
 		}
@@ -108,8 +108,8 @@ func TestMemoryPutShadowsBuiltin(t *testing.T) {
 	if !slices.Equal(first.Shadowed, []string{"inc"}) {
 		t.Errorf("Shadowed = %v", first.Shadowed)
 	}
-	if res := run(t, `[(+ inc 1) memory/inc (clojure.core/inc 1)]`, lisp.Options{Namespace: first.Namespace}); lisp.PrintString(res.Value) != "[6 5 2]" {
-		t.Errorf("got %s", lisp.PrintString(res.Value))
+	if res := run(t, `[(+ inc 1) memory/inc (clojure.core/inc 1)]`, lisp.Options{Namespace: first.Namespace}); lisp.Print(res.Value, lisp.PrintOptions{}) != "[6 5 2]" {
+		t.Errorf("got %s", lisp.Print(res.Value, lisp.PrintOptions{}))
 	}
 	for _, name := range []string{"return", "fail", "call", "when", "*1"} {
 		_, err := lisp.Run(context.Background(), `(memory/put :`+name+` 1)`, lisp.Options{})
@@ -136,7 +136,7 @@ func TestHostVarsDoNotShadow(t *testing.T) {
 		t.Errorf("Shadowed() = %v, want none", got)
 	}
 	res := run(t, `[(count [1 2]) memory/count (first [5]) memory/first]`, lisp.Options{Namespace: ns})
-	if got := lisp.PrintString(res.Value); got != `[2 3 5 "x"]` {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != `[2 3 5 "x"]` {
 		t.Errorf("got %s", got)
 	}
 	shadowing := run(t, `(defn count [_] 42) (defn first [_] :mine)`, lisp.Options{Namespace: ns}).Namespace
@@ -148,7 +148,7 @@ func TestHostVarsDoNotShadow(t *testing.T) {
 		t.Errorf("after WithVars: Shadowed() = %v", got)
 	}
 	res = run(t, `[(count [1 2]) memory/count (first [5])]`, lisp.Options{Namespace: back})
-	if got := lisp.PrintString(res.Value); got != `[2 7 :mine]` {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != `[2 7 :mine]` {
 		t.Errorf("got %s", got)
 	}
 	if got := shadowing.Without("first").Shadowed(); !slices.Equal(got, []string{"count"}) {

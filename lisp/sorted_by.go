@@ -27,7 +27,7 @@ import (
 // tree, which decides what the collection holds.
 //
 // A comparator is a function and cannot be written as text: a sorted-by
-// collection printed with PrintExact (an agent's memory between turns) or
+// collection printed with Print (Exact) (an agent's memory between turns) or
 // converted to JSON is printed in its order, and read back as an ordinary
 // map or set (docs/deviations.md row 73).
 
@@ -330,7 +330,7 @@ func registerSortedBy(t builtinTable) {
 
 // noteSortedDefs notes the defs of this run that hold a sorted-by map or
 // set: a host that keeps the namespace as text (an agent's memory between
-// turns, PrintExact and ReadValue) reads them back as ordinary ones, in
+// turns, Print (Exact) and Read) reads them back as ordinary ones, in
 // the canonical order, since a comparator is a function.
 func noteSortedDefs(run *runState, res *Result) {
 	if res.Namespace == nil {

@@ -16,7 +16,7 @@ func TestSortedByLeavesTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := lisp.PrintExact(res.Value)
+	text := lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	if text != "{3 :c, 2 :b, 1 :a}" {
 		t.Errorf("PrintExact = %s", text)
 	}
@@ -24,12 +24,12 @@ func TestSortedByLeavesTheRun(t *testing.T) {
 	if err != nil || string(js) != `{"3":"c","2":"b","1":"a"}` {
 		t.Errorf("ToJSON = %s, %v", js, err)
 	}
-	back, err := lisp.ReadValue(text, lisp.ReadOptions{})
+	back, err := lisp.Read(text, lisp.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !lisp.Equal(back, res.Value) || lisp.PrintExact(back) != "{1 :a, 2 :b, 3 :c}" {
-		t.Errorf("read back %s, want the ordinary map of the same entries", lisp.PrintExact(back))
+	if !lisp.Equal(back, res.Value) || lisp.Print(back, lisp.PrintOptions{Exact: true}) != "{1 :a, 2 :b, 3 :c}" {
+		t.Errorf("read back %s, want the ordinary map of the same entries", lisp.Print(back, lisp.PrintOptions{Exact: true}))
 	}
 	if len(res.Notes) != 2 || !strings.Contains(res.Notes[0], "m holds a sorted-map-by") || !strings.Contains(res.Notes[1], "s holds") {
 		t.Errorf("notes %q", res.Notes)
@@ -39,7 +39,7 @@ func TestSortedByLeavesTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintExact(res2.Value); got != "[[3 :c] 9 [3 2 1 0]]" {
+	if got := lisp.Print(res2.Value, lisp.PrintOptions{Exact: true}); got != "[[3 :c] 9 [3 2 1 0]]" {
 		t.Errorf("next run: %s", got)
 	}
 }
@@ -53,7 +53,7 @@ func TestSortedByInParallelBranches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := lisp.PrintExact(res.Value)
+	got := lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	if !strings.HasPrefix(got, "[[4 3 2 1 0] [14 13 12 11 10 0]") {
 		t.Errorf("got %s", got)
 	}

@@ -60,7 +60,7 @@ type Cell struct {
 	// entries, Clojure's TransientArrayMap (see assocArrayMap).
 	arrayMap bool
 	// id orders and hashes cells (see above); ids of cells made outside a
-	// run (ReadValue) are 0, and cells of equal ids order by address.
+	// run (Read) are 0, and cells of equal ids order by address.
 	id int64
 	// validator, for an atom made with :validator, checks every new value.
 	validator Value
@@ -153,7 +153,7 @@ func (c *Cell) load() *cellState {
 	return c.state.Load()
 }
 
-// newCellOutside makes a cell outside any run (ReadValue).
+// newCellOutside makes a cell outside any run (Read).
 func newCellOutside(kind cellKind, v Value) *Cell {
 	c := &Cell{kind: kind}
 	c.state.Store(&cellState{val: v})

@@ -75,8 +75,8 @@ func TestStateHostilePrograms(t *testing.T) {
 					t.Fatalf("unexpected error: %v", err)
 				}
 				// What a host does with the value stays bounded too.
-				_ = lisp.PrintString(res.Value)
-				_ = lisp.PrintExact(res.Value)
+				_ = lisp.Print(res.Value, lisp.PrintOptions{})
+				_ = lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 				_, _ = lisp.ToGo(res.Value)
 				_, _ = lisp.ToJSON(res.Value)
 				_ = fmt.Sprintf("%v %#v", res.Value, res.Value)
@@ -95,7 +95,7 @@ func TestSwapIsAtomicUnderPmap(t *testing.T) {
 	  [@a (>= @calls 10000) (count (persistent! t))])`
 	for range 3 {
 		res := run(t, src, lisp.Options{Limits: lisp.Limits{MaxParallel: 100}})
-		if got := lisp.PrintString(res.Value); got != "[10000 true 100]" {
+		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[10000 true 100]" {
 			t.Fatalf("got %s, want [10000 true 100]", got)
 		}
 	}
@@ -108,8 +108,8 @@ func TestCellsAcrossRuns(t *testing.T) {
 	ns := r1.Namespace
 	for i := range 3 {
 		res := run(t, `(swap! counter inc) (vswap! seen conj @counter) (conj! acc @counter) [@counter @seen (count acc)]`, lisp.Options{Namespace: ns})
-		want := fmt.Sprintf("[%d %s %d]", i+1, lisp.PrintString(lisp.MustFromGo(seq(i+1))), i+1)
-		if got := lisp.PrintString(res.Value); got != want {
+		want := fmt.Sprintf("[%d %s %d]", i+1, lisp.Print(lisp.MustFromGo(seq(i+1)), lisp.PrintOptions{}), i+1)
+		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != want {
 			t.Fatalf("run %d: got %s, want %s", i, got, want)
 		}
 		ns = res.Namespace
@@ -125,7 +125,7 @@ func TestCellsAcrossRuns(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got := lisp.PrintString(run(t, `@counter`, lisp.Options{Namespace: ns}).Value); got != "1003" {
+	if got := lisp.Print(run(t, `@counter`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != "1003" {
 		t.Errorf("after 20 concurrent runs: %s, want 1003", got)
 	}
 }
@@ -154,14 +154,14 @@ func TestFailedRunRollsBackCells(t *testing.T) {
 		t.Errorf("the failed run changed the namespace")
 	}
 	check := `[@a @v (get t :k) @box]`
-	if got := lisp.PrintString(run(t, check, lisp.Options{Namespace: ns}).Value); got != "[0 :v 1 nil]" {
+	if got := lisp.Print(run(t, check, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != "[0 :v 1 nil]" {
 		t.Errorf("after a failed run: %s, want [0 :v 1 nil]", got)
 	}
 	for _, end := range []string{`(fail :no)`, `(return :yes)`} {
 		res := run(t, `(swap! a inc) `+end, lisp.Options{Namespace: ns})
 		ns = res.Namespace
 	}
-	if got := lisp.PrintString(run(t, `@a`, lisp.Options{Namespace: ns}).Value); got != "2" {
+	if got := lisp.Print(run(t, `@a`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != "2" {
 		t.Errorf("after fail and return: %s, want 2", got)
 	}
 }
@@ -175,7 +175,7 @@ func TestCellOrder(t *testing.T) {
 		r1 := run(t, `(def a (atom :a))`, lisp.Options{})
 		r2 := run(t, `(def b (atom :b)) (def c (atom :c))`, lisp.Options{Namespace: r1.Namespace})
 		res := run(t, `[(sort [c a b]) #{c b a} {c 3 a 1 b 2} (= (hash a) (hash a)) (= a b)]`, lisp.Options{Namespace: r2.Namespace})
-		got := lisp.PrintString(res.Value)
+		got := lisp.Print(res.Value, lisp.PrintOptions{})
 		if i == 0 {
 			first = got
 			want := `[[#atom[:a] #atom[:b] #atom[:c]] #{#atom[:a] #atom[:b] #atom[:c]} {#atom[:a] 1, #atom[:b] 2, #atom[:c] 3} true false]`
@@ -189,20 +189,20 @@ func TestCellOrder(t *testing.T) {
 }
 
 // TestCellsPrintReadConvert: cells print as #atom[...], read back with
-// ReadValue as new cells holding the same value, convert to Go and JSON as
+// Read as new cells holding the same value, convert to Go and JSON as
 // what they hold, and a cell that holds itself is cut in print and an
 // error in conversions.
 func TestCellsPrintReadConvert(t *testing.T) {
 	res := run(t, `[(atom {:n [1 2.5 "x"]}) (volatile! :v) (transient #{1}) (atom (atom nil))]`, lisp.Options{})
-	printed := lisp.PrintExact(res.Value)
+	printed := lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	if want := `[#atom[{:n [1 2.5 "x"]}] #volatile[:v] #transient[#{1}] #atom[#atom[nil]]]`; printed != want {
 		t.Fatalf("PrintExact: %s, want %s", printed, want)
 	}
-	back, err := lisp.ReadValue(printed, lisp.ReadOptions{})
+	back, err := lisp.Read(printed, lisp.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again := lisp.PrintExact(back); again != printed {
+	if again := lisp.Print(back, lisp.PrintOptions{Exact: true}); again != printed {
 		t.Errorf("read back prints %s", again)
 	}
 	items := back.(*lisp.Vector).Items()
@@ -214,7 +214,7 @@ func TestCellsPrintReadConvert(t *testing.T) {
 	}
 	// A cell read back is a live cell: programs can swap! it.
 	ns := lisp.NewNamespace(map[string]lisp.Value{"state": items[0]})
-	if got := lisp.PrintString(run(t, `(swap! state update :n conj 3) @state`, lisp.Options{Namespace: ns}).Value); got != `{:n [1 2.5 "x" 3]}` {
+	if got := lisp.Print(run(t, `(swap! state update :n conj 3) @state`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `{:n [1 2.5 "x" 3]}` {
 		t.Errorf("swap! of a cell read back: %s", got)
 	}
 	if j, err := lisp.ToJSON(res.Value); err != nil || string(j) != `[{"n":[1,2.5,"x"]},"v",[1],null]` {
@@ -229,19 +229,19 @@ func TestCellsPrintReadConvert(t *testing.T) {
 	}
 
 	for _, bad := range []string{"#atom[1 2]", "#atom[]", "#transient[1]", "#atom[1", "#atom[[#atom[...]]]"} {
-		if v, err := lisp.ReadValue(bad, lisp.ReadOptions{}); err == nil {
+		if v, err := lisp.Read(bad, lisp.ReadOptions{}); err == nil {
 			t.Errorf("ReadValue(%q) = %v, want an error", bad, v)
 		}
 	}
-	if _, err := lisp.ReadValue(strings.Repeat("#atom[", 20)+"1"+strings.Repeat("]", 20), lisp.ReadOptions{MaxDepth: 10}); !errors.Is(err, lisp.DepthExceeded) {
+	if _, err := lisp.Read(strings.Repeat("#atom[", 20)+"1"+strings.Repeat("]", 20), lisp.ReadOptions{MaxDepth: 10}); !errors.Is(err, lisp.DepthExceeded) {
 		t.Errorf("20 nested atoms with MaxDepth 10: %v", err)
 	}
 
 	cyclic := run(t, `(let [a (atom nil) b (atom nil)] (reset! a [1 b]) (reset! b {:a a}) a)`, lisp.Options{}).Value
-	if p := lisp.PrintExact(cyclic); p != `#atom[[1 #atom[{:a #atom[...]}]]]` {
+	if p := lisp.Print(cyclic, lisp.PrintOptions{Exact: true}); p != `#atom[[1 #atom[{:a #atom[...]}]]]` {
 		t.Errorf("PrintExact of a cycle: %s", p)
 	}
-	if _, err := lisp.ReadValue(lisp.PrintExact(cyclic), lisp.ReadOptions{}); err == nil {
+	if _, err := lisp.Read(lisp.Print(cyclic, lisp.PrintOptions{Exact: true}), lisp.ReadOptions{}); err == nil {
 		t.Error("a cut cycle read back")
 	}
 	if _, err := lisp.ToGo(cyclic); !errors.Is(err, lisp.InvalidArgument) {
@@ -262,14 +262,14 @@ func TestCellsRedacted(t *testing.T) {
 	v := run(t, `(def box (atom {:name "ada" :secret "s3cr3t-value"})) [box (atom [box])]`, lisp.Options{}).Value
 	box := v.(*lisp.Vector).At(0)
 	red := &lisp.Redaction{Placeholder: "<hidden>", Value: func(x lisp.Value) bool { return x == "s3cr3t-value" }}
-	if got := lisp.FormatValue(v, lisp.PrintOptions{Redact: red}); got != `[#atom[{:name "ada", :secret <hidden>}] #atom[[#atom[{:name "ada", :secret <hidden>}]]]]` {
+	if got := lisp.Print(v, lisp.PrintOptions{Redact: red}); got != `[#atom[{:name "ada", :secret <hidden>}] #atom[[#atom[{:name "ada", :secret <hidden>}]]]]` {
 		t.Errorf("FormatValue: %s", got)
 	}
 	if j, err := lisp.ToJSONRedacted(v, red); err != nil || string(j) != `[{"name":"ada","secret":"<hidden>"},[{"name":"ada","secret":"<hidden>"}]]` {
 		t.Errorf("ToJSONRedacted: %s %v", j, err)
 	}
 	whole := &lisp.Redaction{Placeholder: "<hidden>", Value: func(x lisp.Value) bool { return x == box }}
-	if got := lisp.FormatValue(v, lisp.PrintOptions{Redact: whole}); got != `[<hidden> #atom[[<hidden>]]]` {
+	if got := lisp.Print(v, lisp.PrintOptions{Redact: whole}); got != `[<hidden> #atom[[<hidden>]]]` {
 		t.Errorf("FormatValue hiding the cell: %s", got)
 	}
 	// println output of a run goes through Options.Redact, inside cells too.
@@ -284,7 +284,7 @@ func TestZeroCell(t *testing.T) {
 	c := new(lisp.Cell)
 	ns := lisp.NewNamespace(map[string]lisp.Value{"c": c})
 	res := run(t, `[@c (swap! c (fnil inc 0)) (reset! c 5) (compare-and-set! c 5 6) @c]`, lisp.Options{Namespace: ns})
-	if got := lisp.PrintString(res.Value); got != "[nil 1 5 true 6]" || c.Kind() != "atom" || c.Version() != 3 {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[nil 1 5 true 6]" || c.Kind() != "atom" || c.Version() != 3 {
 		t.Errorf("got %s, kind %s, version %d", got, c.Kind(), c.Version())
 	}
 }

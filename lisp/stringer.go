@@ -1,48 +1,48 @@
 package lisp
 
 // Every value type prints as a REPL shows it (see Value): String is
-// PrintString, GoString the Go type followed by the printed form in
+// Print, GoString the Go type followed by the printed form in
 // parentheses. The typed methods pass isNil because a nil pointer in an
 // interface is not a nil interface.
 
-// String returns the printed form, PrintString(m).
+// String returns the printed form, printString(m).
 func (m *Map) String() string { return stringOf(m, m == nil) }
 
-// String returns the printed form, PrintString(v).
+// String returns the printed form, printString(v).
 func (v *Vector) String() string { return stringOf(v, v == nil) }
 
-// String returns the printed form, PrintString(s).
+// String returns the printed form, printString(s).
 func (s *Set) String() string { return stringOf(s, s == nil) }
 
-// String returns the printed form, PrintString(c): #fn[name] or #fn[params].
+// String returns the printed form, printString(c): #fn[name] or #fn[params].
 func (c *Closure) String() string { return stringOf(c, c == nil) }
 
-// String returns the printed form, PrintString(b): #fn[name].
+// String returns the printed form, printString(b): #fn[name].
 func (b *Builtin) String() string { return stringOf(b, b == nil) }
 
-// String returns the printed form, PrintString(v): #'name.
+// String returns the printed form, printString(v): #'name.
 func (v *Var) String() string { return stringOf(v, v == nil) }
 
-// String returns the printed form, PrintString(r): #"pattern".
+// String returns the printed form, printString(r): #"pattern".
 func (r *Regex) String() string { return stringOf(r, r == nil) }
 
-// String returns the printed form, PrintString(s): #seq[name].
+// String returns the printed form, printString(s): #seq[name].
 func (s *Seq) String() string { return stringOf(s, s == nil) }
 
-// String returns the printed form, PrintString(x): #error {:cause ...}.
+// String returns the printed form, printString(x): #error {:cause ...}.
 func (x *Exception) String() string { return stringOf(x, x == nil) }
 
-// String returns the printed form, PrintString(c): #atom[value],
+// String returns the printed form, printString(c): #atom[value],
 // #volatile[value] or #transient[coll], with what the cell holds now.
 func (c *Cell) String() string { return stringOf(c, c == nil) }
 
 // String returns the printed form, #inst "2024-01-02T03:04:05.000-00:00".
 // (str and ToJSON give the RFC 3339 text; i.T is the time itself.)
-func (i Instant) String() string { return PrintString(i) }
+func (i Instant) String() string { return printString(i) }
 
 // String returns the printed form, #date "2024-01-02". (str, ToGo and
 // ToJSON give the ISO 8601 text, 2024-01-02.)
-func (d Date) String() string { return PrintString(d) }
+func (d Date) String() string { return printString(d) }
 
 // GoString, for %#v, returns (*lisp.Map)({:a 1}): the type, then the
 // printed form in parentheses.
@@ -89,7 +89,7 @@ func stringOf(v Value, isNil bool) string {
 	if isNil {
 		return "nil"
 	}
-	return PrintString(v)
+	return printString(v)
 }
 
 // goStringOf is the %#v form: as fmt shows a pointer, (*lisp.Map)(0xc000…),

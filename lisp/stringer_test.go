@@ -10,7 +10,7 @@ import (
 )
 
 // TestValuesPrint checks that every value type a Go user meets prints its
-// printed form (PrintString) through fmt's %v, %+v, %s and Sprint, and its
+// printed form (Print) through fmt's %v, %+v, %s and Sprint, and its
 // Go type in parentheses (as %T shows it) followed by the printed form in
 // parentheses through %#v.
 func TestValuesPrint(t *testing.T) {
@@ -65,7 +65,7 @@ func TestValuesPrint(t *testing.T) {
 			}
 			for _, c := range []struct{ how, got string }{
 				{"String", tc.v.(fmt.Stringer).String()},
-				{"PrintString", lisp.PrintString(tc.v)},
+				{"PrintString", lisp.Print(tc.v, lisp.PrintOptions{})},
 				{"Sprint", fmt.Sprint(tc.v)},
 				{"%v", fmt.Sprintf("%v", tc.v)},
 				{"%+v", fmt.Sprintf("%+v", tc.v)},
@@ -141,7 +141,7 @@ func TestPrimitivesPrint(t *testing.T) {
 // TestValueStringShared checks that String is bounded on a value whose
 // printed form is exponential in its size (a map whose values are the same
 // vector, itself [v v] nested 30 times over a vector of 1 KB keywords: 2^30
-// KB printed in full): it stops at MaxPrintBytes and ends with "...".
+// KB printed in full): it stops at the 64 MiB print bound and ends with "...".
 func TestValueStringShared(t *testing.T) {
 	// Keywords: their text is copied whole, where a string's is scanned
 	// for escapes byte by byte (slow under -race).
@@ -157,8 +157,8 @@ func TestValueStringShared(t *testing.T) {
 	if prefix := "{:a " + strings.Repeat("[", 31) + ":xxx"; !strings.HasPrefix(got, prefix) || !strings.HasSuffix(got, "...") {
 		t.Errorf("Sprint: %.40s ... %s", got, got[max(0, len(got)-40):])
 	}
-	if n := len(got); n < lisp.MaxPrintBytes || n > lisp.MaxPrintBytes+len("...") {
-		t.Errorf("Sprint: %d bytes, want MaxPrintBytes (%d) and the marks", n, lisp.MaxPrintBytes)
+	if n := len(got); n < docPrintBytes || n > docPrintBytes+len("...") {
+		t.Errorf("Sprint: %d bytes, want MaxPrintBytes (%d) and the marks", n, docPrintBytes)
 	}
 }
 

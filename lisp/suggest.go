@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/ptc-go/ptc/internal/textutil"
@@ -33,23 +32,6 @@ func unboundMessage(name string, ns *Namespace) string {
 	return msg + ": define it with (def " + name + " ...) first, or read context data with ctx/" + name
 }
 
-// closest returns the candidate nearest to name, when one is close enough:
-// at most a third of the name differs (so "g" suggests nothing, while
-// "fitler" suggests "filter").
-func closest(name string, candidates []string) string {
-	best, bestD := "", min(3, len(name)/3+1)
-	if bestD >= len(name) {
-		bestD = len(name) - 1
-	}
-	sort.Strings(candidates)
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		d := textutil.EditDistance(name, c, bestD)
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
+// closest returns the candidate nearest to name, when one is close enough
+// (textutil.Closest).
+func closest(name string, candidates []string) string { return textutil.Closest(name, candidates) }

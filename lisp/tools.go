@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/ptc-go/ptc/internal/textutil"
 )
 
 // ToolCaller calls the host's tools. A program calls a tool with
@@ -52,23 +52,14 @@ func (t Tools) CallTool(ctx context.Context, name string, args *Map) (any, error
 		for n := range t {
 			names = append(names, n)
 		}
-		return nil, UnknownToolError(name, names)
+		return nil, unknownToolError(name, names)
 	}
 	return f(ctx, args)
 }
 
-// UnknownToolError returns the error for a call of a tool that does not
-// exist, naming the available ones and the closest match.
-func UnknownToolError(name string, available []string) *Error {
-	if len(available) == 0 {
-		return errorf(UnknownTool, "unknown tool %s: no tools are available in this run", name)
-	}
-	slices.Sort(available)
-	msg := fmt.Sprintf("unknown tool %s; available tools: %s", name, strings.Join(available, ", "))
-	if s := closest(name, available); s != "" {
-		msg += "; did you mean " + s + "?"
-	}
-	return errorf(UnknownTool, "%s", msg)
+// unknownToolError is the error for a call of a tool that does not exist.
+func unknownToolError(name string, available []string) *Error {
+	return &Error{Kind: UnknownTool, Message: textutil.UnknownToolMessage(name, available)}
 }
 
 // callTool calls a tool on behalf of the program, turning panics and errors
@@ -76,10 +67,10 @@ func UnknownToolError(name string, available []string) *Error {
 func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 	r := th.run
 	if r.tools == nil {
-		if _, ok := r.context.Lookup(Keyword(name)); ok {
+		if _, ok := r.context.Get(Keyword(name)); ok {
 			return nil, &Error{Kind: UnknownTool, Op: name, Message: fmt.Sprintf("unknown tool %s: ctx/%s is context data, read it without parentheses", name, name)}
 		}
-		e := UnknownToolError(name, nil)
+		e := unknownToolError(name, nil)
 		e.Op = name
 		return nil, e
 	}
@@ -114,7 +105,7 @@ func (th *thread) callTool(name string, args *Map) (v Value, err error) {
 			if e.Op == "" {
 				e.Op = name // ex-data's :tool, should the program catch it
 			}
-			if _, ok := r.context.Lookup(Keyword(name)); ok {
+			if _, ok := r.context.Get(Keyword(name)); ok {
 				e.Message += fmt.Sprintf(" (ctx/%s is context data: read it without parentheses)", name)
 			}
 			return nil, e

@@ -1000,7 +1000,7 @@ func (r *haltWhenStep) step(th *thread, acc, x Value) (Value, error) {
 
 func (r *haltWhenStep) done(th *thread, acc Value) (Value, error) {
 	if halted(acc) {
-		v, _ := acc.(*Map).Get(haltKey)
+		v, _ := acc.(*Map).getExact(haltKey)
 		return v, nil
 	}
 	return r.next.done(th, acc)
@@ -1011,7 +1011,7 @@ func halted(acc Value) bool {
 	if !ok {
 		return false
 	}
-	_, ok = m.Get(haltKey)
+	_, ok = m.getExact(haltKey)
 	return ok
 }
 
@@ -1139,7 +1139,7 @@ func registerTransducers(t builtinTable) {
 		} else {
 			var err error
 			if init, err = th.call(f, nil); err != nil {
-				if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == ArityMismatch) {
+				if e, ok := err.(*Error); ok && (e.Kind == ArityError || e.Kind == arityMismatch) {
 					return nil, errorf(e.Kind, "%s: transduce without an initial value calls (f) for one; give it: (transduce xform f init coll)", e.Message)
 				}
 				return nil, err

@@ -97,7 +97,7 @@ func TestTimedToolDuringPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(res.Value); got != "[7 1]" {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[7 1]" {
 		t.Errorf("value %s", got)
 	}
 }

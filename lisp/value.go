@@ -35,12 +35,12 @@ import (
 // ToJSON convert a cell as what it holds (see Cell).
 //
 // Every value type of this package implements fmt.Stringer with its
-// printed form, what PrintString returns and a REPL shows:
+// printed form, what Print returns and a REPL shows:
 // fmt.Println(res.Value), %v, %+v and %s print {:a [1 2]}, also inside Go
 // structs, slices and maps. %#v prints the Go type, then the printed form
 // in parentheses: (*lisp.Map)({:a [1 2]}), lisp.Keyword(:a),
-// (*lisp.Map)(nil). Like PrintString, these stop at MaxPrintBytes with
-// "...", however much a value shares its parts; use FormatValue for a
+// (*lisp.Map)(nil). Like Print, these stop at maxPrintBytes with
+// "...", however much a value shares its parts; use Print for a
 // shorter bound. nil, bool, int64, float64 and string are Go's own types
 // and print as Go prints them (<nil>, 1 for 1.0, text unquoted) at the
 // top level; inside a collection they print in the collection's printed
@@ -121,7 +121,7 @@ func describe(v Value) string {
 	case nil:
 		return "nil"
 	case *Closure, *Builtin:
-		return PrintString(v)
+		return printString(v)
 	case *Cell:
 		// A cell where a value was expected is usually a missing deref.
 		hint := " (read what it holds with @ or deref)"
@@ -133,9 +133,9 @@ func describe(v Value) string {
 		case builderCell:
 			hint = " (a StringBuilder: make it a string with str or .toString)"
 		}
-		return TypeName(v) + " " + FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 60}) + hint
+		return TypeName(v) + " " + Print(v, PrintOptions{MaxItems: 5, MaxChars: 60}) + hint
 	}
-	return TypeName(v) + " " + FormatValue(v, PrintOptions{MaxItems: 5, MaxChars: 60})
+	return TypeName(v) + " " + Print(v, PrintOptions{MaxItems: 5, MaxChars: 60})
 }
 
 // Var is a named binding of the user namespace, the value of #'name and of

@@ -3,7 +3,7 @@ package lisp
 import (
 	"strings"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // where compiles (where field op value) into an expression that builds a
@@ -16,9 +16,9 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 		path[i] = v
 		keys[i] = c.flexKey(v)
 	}
-	name := "where " + PrintString(NewVector(path))
+	name := "where " + printString(NewVector(path))
 	if len(path) == 1 {
-		name = "where " + PrintString(path[0])
+		name = "where " + printString(path[0])
 	}
 	if e.Op == "" {
 		test := func(x Value) bool { return Truthy(readKeys(x, keys)) }
@@ -111,7 +111,7 @@ func readPath(row Value, path []Value) Value {
 		if !ok {
 			return nil
 		}
-		row, _ = m.Lookup(k)
+		row, _ = m.Get(k)
 	}
 	return row
 }

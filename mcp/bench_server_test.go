@@ -26,7 +26,7 @@ func sv50Tools(calls *atomic.Int64) map[string]agent.Tool {
 		tools[name] = agent.Tool{
 			Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 				calls.Add(1)
-				id, _ := args.Lookup(lisp.Keyword("account_id"))
+				id, _ := args.Get(lisp.Keyword("account_id"))
 				return map[string]any{
 					"id": id, "name": fmt.Sprintf("Account %02d", i), "revenue": 10 * i,
 					"region": regions[i%3], "_notes": fmt.Sprintf("internal note %02d, do not share", i),

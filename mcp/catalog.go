@@ -161,10 +161,10 @@ func catalogWords(s string) []string {
 func (t *Toolset) searchFunc(_ context.Context, args *lisp.Map) (any, error) {
 	query, limit := "", 0
 	if args != nil {
-		if v, ok := args.Lookup(lisp.Keyword("query")); ok {
+		if v, ok := args.Get(lisp.Keyword("query")); ok {
 			query, _ = v.(string)
 		}
-		if v, ok := args.Lookup(lisp.Keyword("limit")); ok {
+		if v, ok := args.Get(lisp.Keyword("limit")); ok {
 			if n, isInt := v.(int64); isInt {
 				limit = int(n)
 			}

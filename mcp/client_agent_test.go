@@ -36,7 +36,7 @@ func TestAgentMissionCallsMCPTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != `{"sum" 3}` {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `{"sum" 3}` {
 		t.Errorf("return %s", got)
 	}
 	// The system prompt lists the tools with their signatures.
@@ -65,7 +65,7 @@ func TestAgentToolErrorIsFeedback(t *testing.T) {
 	if fb := s.LastMessage(1); !strings.Contains(fb, "boom: bad input") {
 		t.Errorf("feedback %q", fb)
 	}
-	if got := lisp.PrintString(step.Return); !strings.Contains(got, "boom: bad input") {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); !strings.Contains(got, "boom: bad input") {
 		t.Errorf("return %s", got)
 	}
 }
@@ -99,7 +99,7 @@ func TestAgentLargeCatalogSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != `{"id" 5, "tool" 11, "topic" "invoice"}` {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `{"id" 5, "tool" 11, "topic" "invoice"}` {
 		t.Errorf("return %s", got)
 	}
 	if strings.Contains(s.Requests()[0].System, "tool_011") {
@@ -128,7 +128,7 @@ func TestAgentFirewall(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The program had the token, and passed it on.
-	if got := lisp.PrintString(step.Return); got != `{:_token "s3cr3t", :ok true}` {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `{:_token "s3cr3t", :ok true}` {
 		t.Errorf("return %s", got)
 	}
 	sent := sentText(s.Requests())

@@ -42,7 +42,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Errorf("%d tools, want 20", n)
 	}
 	v, err := call(t, ts, "web.add", map[string]any{"a": 40, "b": 2})
-	if err != nil || lisp.PrintString(v) != `{"sum" 42}` {
+	if err != nil || lisp.Print(v, lisp.PrintOptions{}) != `{"sum" 42}` {
 		t.Errorf("add: %v %v", v, err)
 	}
 	if _, err := call(t, ts, "web.fail", nil); err == nil || err.Error() != "boom: bad input" {

@@ -51,7 +51,7 @@ func TestStdio(t *testing.T) {
 			t.Errorf("%d tools, want 23", n)
 		}
 		v, err := call(t, ts, "up.add", map[string]any{"a": 20, "b": 22})
-		if err != nil || lisp.PrintString(v) != `{"sum" 42}` {
+		if err != nil || lisp.Print(v, lisp.PrintOptions{}) != `{"sum" 42}` {
 			t.Errorf("add: %v %v", v, err)
 		}
 		v, err = call(t, ts, "up.env", map[string]any{"name": "UPSTREAM_TEST_VAR"})
@@ -59,11 +59,11 @@ func TestStdio(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := v.(*lisp.Map)
-		val, _ := m.Lookup(lisp.Keyword("value"))
-		cwd, _ := m.Lookup(lisp.Keyword("cwd"))
+		val, _ := m.Get(lisp.Keyword("value"))
+		cwd, _ := m.Get(lisp.Keyword("cwd"))
 		realDir, _ := filepath.EvalSymlinks(dir)
 		if val != "from-env" || (cwd != dir && cwd != realDir) {
-			t.Errorf("env %s, want value from-env and cwd %s", lisp.PrintString(v), dir)
+			t.Errorf("env %s, want value from-env and cwd %s", lisp.Print(v, lisp.PrintOptions{}), dir)
 		}
 		if _, err := call(t, ts, "up.fail", nil); err == nil || err.Error() != "boom: bad input" {
 			t.Errorf("fail: %v", err)

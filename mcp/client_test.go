@@ -198,7 +198,7 @@ func TestCallResults(t *testing.T) {
 			t.Errorf("%s: %v", tc.tool, err)
 			continue
 		}
-		if got := lisp.PrintString(v); got != tc.want {
+		if got := lisp.Print(v, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.tool, got, tc.want)
 		}
 	}
@@ -256,7 +256,7 @@ func TestCancellationReachesServer(t *testing.T) {
 		t.Fatal("the server never saw the cancellation")
 	}
 	// The session still works.
-	if v, err := call(t, ts, "up.add", map[string]any{"a": 2, "b": 2}); err != nil || lisp.PrintString(v) != `{"sum" 4}` {
+	if v, err := call(t, ts, "up.add", map[string]any{"a": 2, "b": 2}); err != nil || lisp.Print(v, lisp.PrintOptions{}) != `{"sum" 4}` {
 		t.Errorf("after cancellation: %v %v", v, err)
 	}
 }
@@ -300,14 +300,14 @@ func TestFirewallRenamesFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(v); got != `{"items" [{"_token" "s3cr3t", "id" 1}]}` {
+	if got := lisp.Print(v, lisp.PrintOptions{}); got != `{"items" [{"_token" "s3cr3t", "id" 1}]}` {
 		t.Errorf("secret: %s", got)
 	}
 	v, err = call(t, ts, "up.text_json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(v); got != `{"_total" 2, "items" [{"_name" "one", "id" 1} {"id" 2, "name" "two"}], "ratio" 0.5}` {
+	if got := lisp.Print(v, lisp.PrintOptions{}); got != `{"_total" 2, "items" [{"_name" "one", "id" 1} {"id" 2, "name" "two"}], "ratio" 0.5}` {
 		t.Errorf("text_json: %s", got)
 	}
 }
@@ -381,8 +381,8 @@ func TestConcurrentCalls(t *testing.T) {
 				errs <- err
 				return
 			}
-			if want := `{"sum" ` + lisp.PrintString(int64(i+1)) + "}"; lisp.PrintString(v) != want {
-				errs <- errors.New(lisp.PrintString(v) + " != " + want)
+			if want := `{"sum" ` + lisp.Print(int64(i+1), lisp.PrintOptions{}) + "}"; lisp.Print(v, lisp.PrintOptions{}) != want {
+				errs <- errors.New(lisp.Print(v, lisp.PrintOptions{}) + " != " + want)
 			}
 		})
 	}

@@ -122,7 +122,7 @@ func (cm *codeMode) handle(ctx context.Context, req *mcpsdk.CallToolRequest) (*m
 	}
 	input := lisp.NewMap()
 	if raw := strings.TrimSpace(string(in.Context)); raw != "" && raw != "null" {
-		v, err := lisp.ParseJSON([]byte(raw))
+		v, err := lisp.Read(raw, lisp.ReadOptions{Format: lisp.ReadJSON})
 		if err != nil {
 			return errorResult("invalid_arguments: context: " + err.Error()), nil
 		}

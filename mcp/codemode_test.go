@@ -42,7 +42,7 @@ func svRun(t testing.TB, cs *mcpsdk.ClientSession, program string, context map[s
 func svShopTools() map[string]agent.Tool {
 	return map[string]agent.Tool{
 		"shop.orders": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			user, _ := args.Lookup(lisp.Keyword("user"))
+			user, _ := args.Get(lisp.Keyword("user"))
 			return []any{
 				map[string]any{"id": 1, "user": user, "total": 30, "status": "paid"},
 				map[string]any{"id": 2, "user": user, "total": 12.5, "status": "open"},
@@ -50,7 +50,7 @@ func svShopTools() map[string]agent.Tool {
 			}, nil
 		}, Signature: "(user :string) -> [{id :int, user :string, total :float, status :string}]", Description: "A user's orders."},
 		"shop.refund": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			id, _ := args.Lookup(lisp.Keyword("id"))
+			id, _ := args.Get(lisp.Keyword("id"))
 			return map[string]any{"id": id, "refunded": true}, nil
 		}, Signature: "(id :int) -> {id :int, refunded :bool}", Description: "Refunds an order."},
 	}
@@ -158,7 +158,7 @@ func TestCodeModeFirewall(t *testing.T) {
 			return map[string]any{"user": "ann", "_secret": "s3cr3t", "_api_key": "key-0123456789abcdef"}, nil
 		}, Signature: "() -> {user :string, _secret :string, _api_key :string}", Description: "Logs in."},
 		"auth.use": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			tok, _ := args.Lookup(lisp.Keyword("token"))
+			tok, _ := args.Get(lisp.Keyword("token"))
 			used.Store(tok)
 			return map[string]any{"ok": tok == "s3cr3t"}, nil
 		}, Signature: "(token :string) -> {ok :bool}", Description: "Uses a token."},

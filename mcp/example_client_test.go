@@ -40,12 +40,12 @@ func ExampleConnect() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(lisp.PrintString(sum))
+	fmt.Println(lisp.Print(sum, lisp.PrintOptions{}))
 	items, err := tools["up.secret"].Func(ctx, lisp.NewMap())
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(lisp.PrintString(items))
+	fmt.Println(lisp.Print(items, lisp.PrintOptions{}))
 	// Output:
 	// up.add (a :int, b :int) -> {sum :int}
 	// up.echo (text :string, n :int?) -> :any

@@ -19,7 +19,7 @@ func ExampleService_AddCodeMode() {
 	tools := map[string]agent.Tool{
 		"weather.get": {
 			Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-				city, _ := args.Lookup(lisp.Keyword("city"))
+				city, _ := args.Get(lisp.Keyword("city"))
 				return map[string]any{"city": city, "temp_c": temps[city.(string)]}, nil
 			},
 			Signature:   "(city :string) -> {city :string, temp_c :int}",

@@ -58,7 +58,7 @@ func TestResultValue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := lisp.PrintString(v); got != tc.want {
+			if got := lisp.Print(v, lisp.PrintOptions{}); got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
@@ -93,7 +93,7 @@ func TestFirewallArrayIndex(t *testing.T) {
 	applyFirewall(v, []string{"1", "s"})
 	applyFirewall(v, []string{"5", "s"})
 	applyFirewall(v, []string{"01", "s"})
-	if got := lisp.PrintString(lisp.MustFromGo(v)); got != `[{"s" 1} {"_s" 2}]` {
+	if got := lisp.Print(lisp.MustFromGo(v), lisp.PrintOptions{}); got != `[{"s" 1} {"_s" 2}]` {
 		t.Errorf("got %s", got)
 	}
 }

@@ -224,7 +224,7 @@ func parseArguments(req *mcpsdk.CallToolRequest) (*lisp.Map, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return lisp.NewMap(), nil
 	}
-	v, err := lisp.ParseJSON(raw)
+	v, err := lisp.Read(string(raw), lisp.ReadOptions{Format: lisp.ReadJSON})
 	if err != nil {
 		return nil, fmt.Errorf("invalid_arguments: the arguments are not JSON: %v", err)
 	}

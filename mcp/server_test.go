@@ -312,8 +312,8 @@ func TestAddTools(t *testing.T) {
 	err := s.AddTools(map[string]agent.Tool{
 		"gh.search": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 			calls.Add(1)
-			q, _ := args.Lookup(lisp.Keyword("query"))
-			limit, _ := args.Lookup(lisp.Keyword("limit"))
+			q, _ := args.Get(lisp.Keyword("query"))
+			limit, _ := args.Get(lisp.Keyword("limit"))
 			if q == "fail" {
 				return nil, errors.New("the index is down")
 			}
@@ -379,8 +379,8 @@ func TestServiceStreamableHTTP(t *testing.T) {
 	s := mcp.NewService(mcp.ServiceOptions{})
 	err := s.AddCodeMode(map[string]agent.Tool{
 		"math.add": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-			a, _ := args.Lookup(lisp.Keyword("a"))
-			b, _ := args.Lookup(lisp.Keyword("b"))
+			a, _ := args.Get(lisp.Keyword("a"))
+			b, _ := args.Get(lisp.Keyword("b"))
 			return a.(int64) + b.(int64), nil
 		}, Signature: "(a :int, b :int) -> :int", Description: "Adds."},
 	}, mcp.CodeModeOptions{})

@@ -41,7 +41,7 @@ func ExampleNewObserver() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("return:", lisp.FormatValue(step.Return, lisp.PrintOptions{}))
+	fmt.Println("return:", lisp.Print(step.Return, lisp.PrintOptions{}))
 
 	// Print the spans as a tree, each span's children in the order they
 	// started.

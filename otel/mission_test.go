@@ -83,7 +83,7 @@ func TestMission(t *testing.T) {
 		t.Fatalf("%v\n%s", err, h.tree())
 	}
 	// The return value holds the firewalled values: the program had them.
-	if got := lisp.FormatValue(step.Return, lisp.PrintOptions{}); !strings.Contains(got, "[1 4 9]") ||
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); !strings.Contains(got, "[1 4 9]") ||
 		!strings.Contains(got, toolSecret) || !strings.Contains(got, contextSecret) {
 		t.Errorf("return %s", got)
 	}

@@ -47,7 +47,7 @@ func mustParse(src string) *signature.Signature {
 
 func ExampleType_Validate() {
 	out := mustParse("{items [{id :int, name :string}], total :int}").Output
-	value, _ := lisp.ReadData(`{:items [{:id 1 :name "a"} {:id "2" :name "b"} {:id 3}] :total 3}`)
+	value, _ := lisp.Read(`{:items [{:id 1 :name "a"} {:id "2" :name "b"} {:id 3}] :total 3}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	_, err := out.Validate(value, signature.Enabled)
 	for _, issue := range err.(*signature.ValidationError).Issues {
 		fmt.Println(issue)
@@ -65,9 +65,9 @@ func ExampleType_Validate() {
 
 func ExampleSignature_CoerceInput() {
 	sig := mustParse("(id :int, price :float, active :bool, status :keyword) -> :bool")
-	args, _ := lisp.ReadData(`{:id "42" :price 10 :active "true" :status "open"}`)
+	args, _ := lisp.Read(`{:id "42" :price 10 :active "true" :status "open"}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	coerced, warnings, err := sig.CoerceInput(args, signature.Enabled)
-	fmt.Println(lisp.PrintString(coerced), err)
+	fmt.Println(lisp.Print(coerced, lisp.PrintOptions{}), err)
 	for _, w := range warnings {
 		fmt.Println(w)
 	}
@@ -127,7 +127,7 @@ func ExampleMapOf() {
 	sig := mustParse("(region :string) -> {votes {:string :int}, total :int}")
 	fmt.Println(sig.Output.Fields[0].Type.IsMapOf(), sig.Output.Fields[0].Type.Elem)
 
-	value, _ := lisp.ReadData(`{:votes {"ann" 3 :bob "4"} :total 7}`)
+	value, _ := lisp.Read(`{:votes {"ann" 3 :bob "4"} :total 7}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	_, err := sig.ValidateOutput(value, signature.Enabled)
 	fmt.Println(err)
 

@@ -37,6 +37,6 @@ func TestTypeOfMatchesFromGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := typ.Validate(v, signature.Strict); err != nil {
-		t.Errorf("the value %s does not match its own type: %v", lisp.PrintString(v), err)
+		t.Errorf("the value %s does not match its own type: %v", lisp.Print(v, lisp.PrintOptions{}), err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/gostruct"
 	"github.com/ptc-go/ptc/lisp"
 )
 
@@ -190,21 +191,21 @@ func (d *deriver) record(t reflect.Type, path string) (Type, error) {
 	return recordOf(out...), nil
 }
 
-// goField is a struct field as encoding/json sees it (lisp.GoFields, so
+// goField is a struct field as encoding/json sees it (internal/gostruct, so
 // that signatures name fields exactly as FromGo converts them), with its
 // type and its desc tag.
 type goField struct {
-	lisp.GoField
+	gostruct.Field
 	typ  reflect.Type
 	desc string
 }
 
 func goFields(t reflect.Type) []goField {
-	fields := lisp.GoFields(t)
+	fields := gostruct.Fields(t)
 	out := make([]goField, len(fields))
 	for i, f := range fields {
 		sf := t.FieldByIndex(f.Index)
-		out[i] = goField{GoField: f, typ: sf.Type, desc: sf.Tag.Get("desc")}
+		out[i] = goField{Field: f, typ: sf.Type, desc: sf.Tag.Get("desc")}
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func TestInferredKinds(t *testing.T) {
 	for _, typ := range []signature.Type{set, {Kind: signature.Date}, {Kind: signature.Inst}, {Kind: signature.Nil}} {
 		for _, v := range []lisp.Value{int64(1), "x", lisp.NewSet(int64(1))} {
 			if _, err := typ.Validate(v, signature.Strict); err != nil {
-				t.Errorf("%s refuses %s: %v", typ, lisp.PrintString(v), err)
+				t.Errorf("%s refuses %s: %v", typ, lisp.Print(v, lisp.PrintOptions{}), err)
 			}
 		}
 	}

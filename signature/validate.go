@@ -238,7 +238,7 @@ func (c *checker) mismatch(t Type, v lisp.Value) {
 
 // show prints a value briefly for a message.
 func show(v lisp.Value) string {
-	return lisp.FormatValue(v, lisp.PrintOptions{MaxItems: 3, MaxChars: 48, MaxDepth: 2})
+	return lisp.Print(v, lisp.PrintOptions{MaxItems: 3, MaxChars: 48, MaxDepth: 2})
 }
 
 // expected names a type in a message.
@@ -494,13 +494,7 @@ func fieldList(fs []Field) string {
 
 // lookup finds a field by name under a keyword or a string key.
 func lookup(m *lisp.Map, name string) (key, val lisp.Value, ok bool) {
-	if v, ok := m.Get(lisp.Keyword(name)); ok {
-		return lisp.Keyword(name), v, true
-	}
-	if v, ok := m.Get(name); ok {
-		return name, v, true
-	}
-	return nil, nil, false
+	return m.Entry(lisp.Keyword(name))
 }
 
 // keyName returns the name of a keyword or string key.

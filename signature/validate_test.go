@@ -12,7 +12,7 @@ import (
 
 func edn(t *testing.T, src string) lisp.Value {
 	t.Helper()
-	v, err := lisp.ReadData(src)
+	v, err := lisp.Read(src, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatalf("ReadData(%q): %v", src, err)
 	}
@@ -254,8 +254,8 @@ func TestCoerce(t *testing.T) {
 		if g := issueStrings(warns); !reflect.DeepEqual(g, wantWarns) {
 			t.Errorf("Coerce(%s, %s, %s) warnings:\n got %q\nwant %q", tc.typ, tc.val, tc.mode, g, wantWarns)
 		}
-		if err == nil && lisp.PrintString(got) != tc.want {
-			t.Errorf("Coerce(%s, %s, %s) = %s, want %s", tc.typ, tc.val, tc.mode, lisp.PrintString(got), tc.want)
+		if err == nil && lisp.Print(got, lisp.PrintOptions{}) != tc.want {
+			t.Errorf("Coerce(%s, %s, %s) = %s, want %s", tc.typ, tc.val, tc.mode, lisp.Print(got, lisp.PrintOptions{}), tc.want)
 		}
 	}
 }
@@ -357,8 +357,8 @@ func TestSignatureValidation(t *testing.T) {
 	sig := mustParse("(query :string, limit :int?) -> {count :int, ids [:int]}")
 	// inputs
 	m, warns, err := sig.CoerceInput(edn(t, `{:query "shoes" :limit "10"}`), Enabled)
-	if err != nil || lisp.PrintString(m) != `{:limit 10, :query "shoes"}` || len(warns) != 1 || warns[0].String() != `limit: coerced "10" to :int` {
-		t.Errorf("CoerceInput = %v %v %v", lisp.PrintString(m), warns, err)
+	if err != nil || lisp.Print(m, lisp.PrintOptions{}) != `{:limit 10, :query "shoes"}` || len(warns) != 1 || warns[0].String() != `limit: coerced "10" to :int` {
+		t.Errorf("CoerceInput = %v %v %v", lisp.Print(m, lisp.PrintOptions{}), warns, err)
 	}
 	m, _, err = sig.CoerceInput(nil, Enabled)
 	if got := errIssues(err); !reflect.DeepEqual(got, []string{"query: missing required field, expected :string"}) || m == nil {

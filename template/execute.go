@@ -32,7 +32,7 @@ func WithPrintOptions(po lisp.PrintOptions) Option {
 // is an error. Data can be large, and a value can share its parts
 // ([v v] doubled sixty times prints to more than any memory holds), so a
 // template filled from data that is not trusted should be bounded.
-// Zero: no bound but lisp.MaxPrintBytes per value.
+// Zero: no bound but the 64 MiB bound of lisp.Print per value.
 func WithMaxBytes(n int) Option {
 	return func(c *config) { c.maxBytes = n }
 }
@@ -110,7 +110,7 @@ func (x *executor) resolve(path []string) (lisp.Value, bool) {
 	found := false
 	for i := len(x.frames) - 1; i >= 0 && !found; i-- {
 		if m, ok := x.frames[i].(*lisp.Map); ok {
-			v, found = m.Lookup(lisp.Keyword(path[0]))
+			v, found = m.Get(lisp.Keyword(path[0]))
 		}
 	}
 	if !found {
@@ -121,7 +121,7 @@ func (x *executor) resolve(path []string) (lisp.Value, bool) {
 		if !ok {
 			return nil, false
 		}
-		if v, ok = m.Lookup(lisp.Keyword(name)); !ok {
+		if v, ok = m.Get(lisp.Keyword(name)); !ok {
 			return nil, false
 		}
 	}
@@ -249,7 +249,7 @@ func (x *executor) format(v lisp.Value) string {
 				po.MaxChars = left
 			}
 		}
-		return lisp.FormatValue(v, po)
+		return lisp.Print(v, po)
 	}
-	return lisp.DisplayString(v)
+	return lisp.Print(v, lisp.PrintOptions{Display: true})
 }

@@ -137,7 +137,7 @@ func TestParseErrors(t *testing.T) {
 
 func data(t *testing.T, src string) lisp.Value {
 	t.Helper()
-	v, err := lisp.ReadData(src)
+	v, err := lisp.Read(src, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}

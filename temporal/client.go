@@ -71,7 +71,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	}
 	wo.Memo = memo
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, missionInput{Agent: agentName,
-		Context: lisp.PrintExact(input), Model: opts.Model, StepTimeout: opts.StepTimeout,
+		Context: lisp.Print(input, lisp.PrintOptions{Exact: true}), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
 		Run: opts.RunOptions})
 	if err != nil {

@@ -66,7 +66,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(lisp.FormatValue(step.Return, lisp.PrintOptions{}))
+	fmt.Println(lisp.Print(step.Return, lisp.PrintOptions{}))
 }
 
 // Register puts the mission workflow on the SDK's test environment, to
@@ -88,7 +88,7 @@ func ExampleRegister() {
 	// agent's registered name and the context's exact printed form.
 	env.ExecuteWorkflow(temporal.WorkflowName, map[string]any{
 		"Agent":   "greeter",
-		"Context": lisp.PrintExact(lisp.NewMap(lisp.Keyword("name"), "Ada")),
+		"Context": lisp.Print(lisp.NewMap(lisp.Keyword("name"), "Ada"), lisp.PrintOptions{Exact: true}),
 	})
 	// A mission that returned completes its workflow with its Result; one
 	// that failed or was cancelled ends it with an error that carries it.

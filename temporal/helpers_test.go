@@ -78,7 +78,7 @@ type counter struct {
 
 func newCounter() *counter { return &counter{calls: map[string]int{}} }
 
-func (c *counter) add(args *lisp.Map) { c.count(lisp.PrintExact(args)) }
+func (c *counter) add(args *lisp.Map) { c.count(lisp.Print(args, lisp.PrintOptions{Exact: true})) }
 
 func (c *counter) count(key string) {
 	c.mu.Lock()
@@ -108,7 +108,7 @@ func (c *counter) total() int {
 	return n
 }
 
-func printed(v lisp.Value) string { return lisp.FormatValue(v, lisp.PrintOptions{}) }
+func printed(v lisp.Value) string { return lisp.Print(v, lisp.PrintOptions{}) }
 
 func mustAgent(t testing.TB, cfg agent.Config) *agent.Agent {
 	t.Helper()

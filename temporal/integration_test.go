@@ -83,7 +83,7 @@ func orderAgent(toolURL string) *agent.Agent {
 			Description: "Fetches an item.",
 			Func: func(ctx context.Context, args *lisp.Map) (any, error) {
 				var out map[string]int
-				err := postJSON(ctx, toolURL, lisp.PrintExact(args), &out)
+				err := postJSON(ctx, toolURL, lisp.Print(args, lisp.PrintOptions{Exact: true}), &out)
 				return out, err
 			}}},
 	})

@@ -175,7 +175,7 @@ func toolKey(name, args string) string { return name + " " + args }
 func turnKey(turn int, key string) string { return strconv.Itoa(turn) + " " + key }
 
 func (r *replay) callTool(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
-	args := lisp.PrintExact(call.Args)
+	args := lisp.Print(call.Args, lisp.PrintOptions{Exact: true})
 	key := toolKey(call.Name, args)
 	r.mu.Lock()
 	for _, i := range r.byKey[turnKey(call.Turn, key)] {

@@ -91,7 +91,7 @@ func input(t *testing.T, name string, ctx any) missionInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return missionInput{Agent: name, Context: lisp.PrintExact(m)}
+	return missionInput{Agent: name, Context: lisp.Print(m, lisp.PrintOptions{Exact: true})}
 }
 
 // A mission with tools, an error turn and a pmap: the same requests as

@@ -238,7 +238,7 @@ func TestFirewallTreeParity(t *testing.T) {
 		t.Errorf("mid's second turn's calls: in-process %s, Temporal %s", children(lstep), children(dstep))
 	}
 	show := func(s *agent.Step) string {
-		return lisp.FormatValue(s.Return, lisp.PrintOptions{Redact: s.Redaction()})
+		return lisp.Print(s.Return, lisp.PrintOptions{Redact: s.Redaction()})
 	}
 	if show(dstep) != show(lstep) || printed(dstep.Return) != printed(lstep.Return) {
 		t.Errorf("the Step's value, redacted:\n in-process %s\n Temporal   %s", show(lstep), show(dstep))

@@ -80,7 +80,7 @@ type missionInput struct {
 	// nested agent is "parent/tool").
 	Agent string
 	// Context is the mission's context in its exact printed form
-	// (lisp.PrintExact of a map).
+	// (lisp.Print (Exact) of a map).
 	Context string
 	// Model names the model in the worker's registry; "" is the worker's
 	// default model. An agent's own Config.LLM, or the model bound to the

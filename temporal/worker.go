@@ -490,14 +490,14 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		}
 		return &toolOutput{Child: child}, nil
 	}
-	out.Value = lisp.PrintExact(res.Value)
+	out.Value = lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	return out, nil
 }
 
-// readValue reads a value's exact printed form (lisp.PrintExact), the
+// readValue reads a value's exact printed form (lisp.Print (Exact)), the
 // firewall's placeholder as that string, as the agent's trace reader does.
 func readValue(s string) (lisp.Value, error) {
-	return lisp.ReadValue(s, lisp.ReadOptions{Placeholder: agent.Firewalled})
+	return lisp.Read(s, lisp.ReadOptions{Placeholder: agent.Firewalled})
 }
 
 // readMap reads a printed map ("" and nil are the empty map).

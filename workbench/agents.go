@@ -190,7 +190,7 @@ func redaction() *lisp.Redaction { return (*agent.Step)(nil).Redaction() }
 func redactedJSON(v lisp.Value) json.RawMessage {
 	b, err := lisp.ToJSONRedacted(v, redaction())
 	if err != nil {
-		b, _ = json.Marshal(lisp.FormatValue(v, lisp.PrintOptions{Redact: redaction(), MaxChars: 10_000}))
+		b, _ = json.Marshal(lisp.Print(v, lisp.PrintOptions{Redact: redaction(), MaxChars: 10_000}))
 	}
 	return b
 }
@@ -481,7 +481,7 @@ func (w *Workbench) handleTest(rw http.ResponseWriter, r *http.Request, a Agent)
 			if st := res.Step; st != nil {
 				row.Detail = st.Scrub(row.Detail)
 				if st.Fail == nil {
-					row.Return = st.Scrub(lisp.FormatValue(st.Return, lisp.PrintOptions{MaxChars: 2000, Redact: st.Redaction()}))
+					row.Return = st.Scrub(lisp.Print(st.Return, lisp.PrintOptions{MaxChars: 2000, Redact: st.Redaction()}))
 				}
 			}
 			if res.Passed {

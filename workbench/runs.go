@@ -259,7 +259,7 @@ func (w *Workbench) prepare(ctx context.Context, m *mission, a Agent, edit *Edit
 	}
 	m.prompt = m.agent.Config().Prompt
 	if len(input) > 0 && string(input) != "null" {
-		v, err := lisp.ParseJSON(input)
+		v, err := lisp.Read(string(input), lisp.ReadOptions{Format: lisp.ReadJSON})
 		if err != nil {
 			return http.StatusBadRequest, fmt.Errorf("input: %v", err)
 		}

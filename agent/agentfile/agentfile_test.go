@@ -112,7 +112,7 @@ Find the items of {{user}}:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(ctx); got != `{"items" [1 2 3], "user" "ada"}` {
+	if got := lisp.Print(ctx, lisp.PrintOptions{}); got != `{"items" [1 2 3], "user" "ada"}` {
 		t.Errorf("context %s", got)
 	}
 }
@@ -152,7 +152,7 @@ func TestAgentFileForms(t *testing.T) {
 			if want == "" {
 				want = "{}"
 			}
-			if got := lisp.PrintString(ctx); got != want {
+			if got := lisp.Print(ctx, lisp.PrintOptions{}); got != want {
 				t.Errorf("context %s, want %s", got, want)
 			}
 		})

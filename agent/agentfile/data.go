@@ -15,7 +15,7 @@ import (
 	"github.com/ptc-go/ptc/lisp"
 )
 
-// DataError is data that does not read (ReadData), with where the
+// DataError is data that does not read (Read (EDN)), with where the
 // problem is.
 type DataError struct {
 	// Line and Col (1-based, Col in characters) and Offset (in bytes) are
@@ -33,13 +33,13 @@ func (e *DataError) Error() string {
 	return fmt.Sprintf("%d:%d (byte %d): %s", e.Line, e.Col, e.Offset, e.Msg)
 }
 
-// ReadData reads a context as agent files give it (and ptc's -c): JSON,
+// Read (EDN) reads a context as agent files give it (and ptc's -c): JSON,
 // or EDN (PTC-Lisp data) when edn is set. A syntax error is a *DataError
 // with its position, and a message that quotes at most a token of the
 // data: the data may be any file an agent file names.
 func ReadData(b []byte, edn bool) (lisp.Value, error) {
 	if edn {
-		v, err := lisp.ReadData(string(b))
+		v, err := lisp.Read(string(b), lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			var le *lisp.Error
 			if errors.As(err, &le) && le.Pos.IsValid() {
@@ -54,11 +54,11 @@ func ReadData(b []byte, edn bool) (lisp.Value, error) {
 		}
 		return v, nil
 	}
-	v, err := lisp.ParseJSON(b)
+	v, err := lisp.Read(string(b), lisp.ReadOptions{Format: lisp.ReadJSON})
 	if err == nil {
 		return v, nil
 	}
-	// lisp.ParseJSON streams tokens and does not say where it stopped;
+	// lisp.Read (JSON) streams tokens and does not say where it stopped;
 	// encoding/json's validator does.
 	var raw json.RawMessage
 	var se *json.SyntaxError
@@ -84,7 +84,7 @@ func ReadData(b []byte, edn bool) (lisp.Value, error) {
 // (notData) is cut to 40 too.
 const maxDataMessage = 100
 
-// notData starts lisp.ReadData's message for a form that is not data.
+// notData starts lisp.Read (EDN)'s message for a form that is not data.
 const notData = "not a data literal: "
 
 // ParseDuration reads a duration as agent files write them (and ptc's

@@ -183,7 +183,7 @@ func isInline(text string) bool { return strings.HasPrefix(strings.TrimSpace(tex
 // when it reads as JSON, else EDN), or the file it names, read from Load's
 // file system (.edn as EDN, else JSON, at most MaxContextSize bytes); an
 // empty map when it gives none. A File from Parse reads no file: read
-// ContextFile yourself (ReadData reads its data).
+// ContextFile yourself (Read (EDN) reads its data).
 func (f *File) Context() (*lisp.Map, error) {
 	v := f.context
 	if v == nil {

@@ -45,7 +45,7 @@ const DefaultMaxBytes = 256 << 20
 
 // maxDepth bounds the nesting of values (as lisp.ToJSON does) and of
 // agents in a trace.
-const maxDepth = lisp.MaxReadDepth
+const maxDepth = 10_000 // lisp.ReadOptions.MaxDepth's default
 
 // Marshal returns the JSON form of step's trace (docs/trace-format.md),
 // the agents it called nested in their tool calls. Unless opts.Raw,
@@ -294,7 +294,7 @@ func (w *traceWriter) value(vl fwall.Veil, v lisp.Value) (*traceValue, error) {
 	}
 	// MaxChars stops the printer soon after the budget, whatever the
 	// value's expanded size.
-	text := lisp.FormatValue(v, lisp.PrintOptions{MaxDepth: maxDepth + 1, Redact: red, MaxChars: w.budget})
+	text := lisp.Print(v, lisp.PrintOptions{MaxDepth: maxDepth + 1, Redact: red, MaxChars: w.budget})
 	if w.budget -= len(text); w.budget < 0 {
 		return nil, w.tooLarge()
 	}
@@ -583,17 +583,17 @@ func readValue(tv *traceValue) lisp.Value {
 		return v
 	}
 	if len(tv.JSON) > 0 {
-		if v, err := lisp.ParseJSON(tv.JSON); err == nil {
+		if v, err := lisp.Read(string(tv.JSON), lisp.ReadOptions{Format: lisp.ReadJSON}); err == nil {
 			return v
 		}
 	}
 	return tv.Lisp
 }
 
-// readPrinted reads a value's printed form (lisp.ReadValue), the
+// readPrinted reads a value's printed form (lisp.Read), the
 // placeholder as the string agent.Firewalled.
 func readPrinted(src string) (lisp.Value, error) {
-	return lisp.ReadValue(src, lisp.ReadOptions{Placeholder: agent.Firewalled, MaxDepth: maxDepth})
+	return lisp.Read(src, lisp.ReadOptions{Placeholder: agent.Firewalled, MaxDepth: maxDepth})
 }
 
 // output is a turn's println output for the trace: scrubbed as a whole

@@ -105,7 +105,7 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 	if c.Child == nil || c.Child.ParentTraceID != step.TraceID || !c.Start.Equal(live.Start) || c.Duration != live.Duration {
 		t.Errorf("tool call %+v", c)
 	}
-	if mem := back.Trace[0].Memory; mem == nil || lisp.PrintString(mustGet(mem, "who")) != lisp.PrintString(mustGet(step.Trace[0].Memory, "who")) {
+	if mem := back.Trace[0].Memory; mem == nil || lisp.Print(mustGet(mem, "who"), lisp.PrintOptions{}) != lisp.Print(mustGet(step.Trace[0].Memory, "who"), lisp.PrintOptions{}) {
 		t.Errorf("memory %v", mem)
 	}
 	if back.Trace[0].Response == "" || back.Trace[0].Response != step.Trace[0].Response {
@@ -128,7 +128,7 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 	if !bytes.Equal(red, again) {
 		t.Errorf("a redacted trace written again differs:\n%s\n%s", red, again)
 	}
-	if got := lisp.PrintString(back.Return); !strings.Contains(got, `:leak "<Firewalled>"`) {
+	if got := lisp.Print(back.Return, lisp.PrintOptions{}); !strings.Contains(got, `:leak "<Firewalled>"`) {
 		t.Errorf("redacted return read back: %s", got)
 	}
 }
@@ -221,7 +221,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(back.Return); !strings.Contains(got, `:leak "L<Firewalled>"`) {
+	if got := lisp.Print(back.Return, lisp.PrintOptions{}); !strings.Contains(got, `:leak "L<Firewalled>"`) {
 		t.Errorf("read back: %s", got)
 	}
 }
@@ -256,16 +256,16 @@ func TestTraceJSONVersion(t *testing.T) {
 }
 
 // TestTraceJSONValues: the trace reader reads printed forms with
-// lisp.ReadValue (tested there), the placeholder as the string Firewalled,
+// lisp.Read (tested there), the placeholder as the string Firewalled,
 // and keeps the forms it cannot read.
 func TestTraceJSONValues(t *testing.T) {
 	const src, want = `{:_k <Firewalled>, :h #object[host]}`, `{:_k "<Firewalled>", :h #object[host]}`
-	if v, err := readPrinted(src); err != nil || lisp.PrintString(v) != want {
-		t.Errorf("%s reads back as %s (%v)", src, lisp.PrintString(v), err)
+	if v, err := readPrinted(src); err != nil || lisp.Print(v, lisp.PrintOptions{}) != want {
+		t.Errorf("%s reads back as %s (%v)", src, lisp.Print(v, lisp.PrintOptions{}), err)
 	}
 	// An unreadable printed form falls back to the JSON form, then to the text.
-	if v := readValue(&traceValue{Lisp: "#seq[range]", JSON: json.RawMessage(`[1,2]`)}); lisp.PrintString(v) != "[1 2]" {
-		t.Errorf("JSON fallback: %s", lisp.PrintString(v))
+	if v := readValue(&traceValue{Lisp: "#seq[range]", JSON: json.RawMessage(`[1,2]`)}); lisp.Print(v, lisp.PrintOptions{}) != "[1 2]" {
+		t.Errorf("JSON fallback: %s", lisp.Print(v, lisp.PrintOptions{}))
 	}
 	if v := readValue(&traceValue{Lisp: "#seq[range]"}); v != "#seq[range]" {
 		t.Errorf("text fallback: %v", v)
@@ -281,7 +281,7 @@ func TestTraceJSONValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := Unmarshal(data)
-	if err != nil || lisp.PrintString(back.Return) != lisp.PrintString(deepV) {
+	if err != nil || lisp.Print(back.Return, lisp.PrintOptions{}) != lisp.Print(deepV, lisp.PrintOptions{}) {
 		t.Errorf("deep value: %v", err)
 	}
 	shared := lisp.Value("0123456789")

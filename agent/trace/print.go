@@ -90,7 +90,7 @@ func (tp *tracePrinter) value(vl fwall.Veil, v lisp.Value) string {
 		opts = lisp.PrintOptions{}
 	}
 	if tp.opts.Unredacted {
-		return lisp.FormatValue(v, opts)
+		return lisp.Print(v, opts)
 	}
 	return vl.Format(v, opts)
 }

@@ -67,7 +67,7 @@ func TestPrintRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	refuse := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
-		return nil, fmt.Errorf("refused %s", lisp.PrintString(args))
+		return nil, fmt.Errorf("refused %s", lisp.Print(args, lisp.PrintOptions{}))
 	}}
 
 	a := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"echo": childTool, "refuse": refuse}})

@@ -41,7 +41,7 @@ type Recording struct {
 
 // RecordedToolCall is one call of a recorded tool, keyed by the tool and
 // its arguments (JSON, keys sorted; Seq numbers equal calls from 0).
-// Value is the result as lisp.PrintExact prints it, Error a failure's text.
+// Value is the result as lisp.Print prints it with Exact, Error a failure's text.
 type RecordedToolCall struct {
 	Tool  string `json:"tool"`
 	Args  string `json:"args"`

@@ -284,7 +284,7 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	}
 	for _, v := range values {
 		data, _ := lisp.ToJSONRedacted(v, red)
-		add("Step.Redaction values", lisp.FormatValue(v, lisp.PrintOptions{Redact: red}), string(data))
+		add("Step.Redaction values", lisp.Print(v, lisp.PrintOptions{Redact: red}), string(data))
 	}
 	add("event text fields", events...)
 	add("slog", slogJSON.String(), slogText.String())
@@ -391,7 +391,7 @@ func fwEventText(e *agent.Event) string {
 	}
 	if e.Args != nil || e.Result != nil || e.Step != nil {
 		sb.WriteString("raw values given to a plain observer")
-		fmt.Fprintf(&sb, "%v %v", lisp.PrintString(e.Args), lisp.PrintString(e.Result))
+		fmt.Fprintf(&sb, "%v %v", lisp.Print(e.Args, lisp.PrintOptions{}), lisp.Print(e.Result, lisp.PrintOptions{}))
 	}
 	return sb.String()
 }
@@ -605,7 +605,7 @@ func fwTemporalRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.ExecuteWorkflow(temporal.WorkflowName, map[string]any{"Agent": "mission", "Context": lisp.PrintExact(ctx)})
+	env.ExecuteWorkflow(temporal.WorkflowName, map[string]any{"Agent": "mission", "Context": lisp.Print(ctx, lisp.PrintOptions{Exact: true})})
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("the workflow did not complete")
 	}

@@ -91,7 +91,7 @@ func argString(args *lisp.Map, name string) string {
 	if args == nil {
 		return ""
 	}
-	v, _ := args.Lookup(lisp.Keyword(name))
+	v, _ := args.Get(lisp.Keyword(name))
 	s, _ := v.(string)
 	return s
 }

@@ -59,7 +59,7 @@ func priceTask(calls *atomic.Int64, prompt string) eval.Task {
 	prices := map[int64]float64{1: 10, 2: 20}
 	price := func(_ context.Context, args *lisp.Map) (any, error) {
 		n := calls.Add(1)
-		id, _ := args.Lookup(lisp.Keyword("id"))
+		id, _ := args.Get(lisp.Keyword("id"))
 		p, ok := prices[id.(int64)]
 		if !ok {
 			return nil, errors.New("no such item")

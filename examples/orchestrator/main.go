@@ -427,7 +427,7 @@ func sortParallelCalls(s *agent.Step) {
 			}
 			run := calls[start:end]
 			sort.SliceStable(run, func(a, b int) bool {
-				return lisp.PrintString(run[a].Args) < lisp.PrintString(run[b].Args)
+				return lisp.Print(run[a].Args, lisp.PrintOptions{}) < lisp.Print(run[b].Args, lisp.PrintOptions{})
 			})
 			start = end
 		}

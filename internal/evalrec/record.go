@@ -79,7 +79,7 @@ func toolArgs(args *lisp.Map) string {
 			return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 		}
 	}
-	return lisp.PrintExact(args)
+	return lisp.Print(args, lisp.PrintOptions{Exact: true})
 }
 
 // toolKey is the key of a tool call.
@@ -105,7 +105,7 @@ func (r *Recorder) CallTool(ctx context.Context, name string, f agent.ToolFunc, 
 	} else if v, cerr := lisp.FromGo(res); cerr != nil {
 		c.Error = "returned a value PTC-Lisp cannot hold: " + cerr.Error()
 	} else {
-		c.Value = lisp.PrintExact(v)
+		c.Value = lisp.Print(v, lisp.PrintOptions{Exact: true})
 	}
 	r.mu.Lock()
 	r.tools = append(r.tools, c)

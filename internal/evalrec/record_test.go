@@ -103,7 +103,7 @@ func (tr *toolRuns) replay(k eval.RunKey, _ llm.Model) (llm.Model, error) {
 // equal calls get different results.
 func counter(n *atomic.Int64) agent.ToolFunc {
 	return func(_ context.Context, args *lisp.Map) (any, error) {
-		id, _ := args.Lookup(lisp.Keyword("id"))
+		id, _ := args.Get(lisp.Keyword("id"))
 		if id == int64(13) {
 			return nil, errors.New("unlucky: no record 13")
 		}
@@ -136,7 +136,7 @@ func TestRecordReplayTools(t *testing.T) {
 			t.Errorf("%v failed: %v", r.RunKey, r.Step.Fail)
 			return
 		}
-		recorded.Store(r.RunKey, lisp.PrintExact(r.Step.Return.(*lisp.Map).Dissoc(lisp.Keyword("p"))))
+		recorded.Store(r.RunKey, lisp.Print(r.Step.Return.(*lisp.Map).Dissoc(lisp.Keyword("p")), lisp.PrintOptions{Exact: true}))
 	}
 	if _, err := eval.Run(context.Background(), []eval.Task{task}, cfg); err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestRecordReplayTools(t *testing.T) {
 				if !r.Passed {
 					t.Errorf("replayed %v failed: %s", r.RunKey, r.Why)
 				}
-				out[r.RunKey] = lisp.PrintExact(r.Step.Return)
+				out[r.RunKey] = lisp.Print(r.Step.Return, lisp.PrintOptions{Exact: true})
 			}}
 		if _, err := eval.Run(context.Background(), []eval.Task{task}, cfg); err != nil {
 			t.Fatal(err)
@@ -181,8 +181,8 @@ func TestRecordReplayTools(t *testing.T) {
 		// Each run gets its own results: the same value as recorded
 		// (which of pmap's equal calls got which result may differ, the
 		// results are the same).
-		v, _ := lisp.ReadValue(got, lisp.ReadOptions{})
-		if lisp.PrintExact(v.(*lisp.Map).Dissoc(lisp.Keyword("p"))) != want {
+		v, _ := lisp.Read(got, lisp.ReadOptions{})
+		if lisp.Print(v.(*lisp.Map).Dissoc(lisp.Keyword("p")), lisp.PrintOptions{Exact: true}) != want {
 			t.Errorf("%v: replayed %s, recorded %s", k, got, want)
 		}
 		// Replayed in order, they replay alike every time.
@@ -228,8 +228,8 @@ func TestRecordReplayTools(t *testing.T) {
 func TestRecordedToolArgsCanonical(t *testing.T) {
 	r := evalrec.NewRecorder(codeModel("1"))
 	echo := func(_ context.Context, args *lisp.Map) (any, error) { return args, nil }
-	m1, _ := lisp.ReadData(`{:b [1 {:y 2 :x "v"}] :a :k}`)
-	m2, _ := lisp.ReadData(`{:a "k" :b [1 {:x :v :y 2}]}`)
+	m1, _ := lisp.Read(`{:b [1 {:y 2 :x "v"}] :a :k}`, lisp.ReadOptions{Format: lisp.ReadEDN})
+	m2, _ := lisp.Read(`{:a "k" :b [1 {:x :v :y 2}]}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if _, err := r.CallTool(context.Background(), "t", echo, m1.(*lisp.Map)); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestRecordedToolArgsCanonical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := p.CallTool("t", m2.(*lisp.Map)); err != nil || lisp.PrintExact(v) != lisp.PrintExact(m1) {
+	if v, err := p.CallTool("t", m2.(*lisp.Map)); err != nil || lisp.Print(v, lisp.PrintOptions{Exact: true}) != lisp.Print(m1, lisp.PrintOptions{Exact: true}) {
 		t.Errorf("equal arguments written otherwise: %v, %v", v, err)
 	}
 }
@@ -281,7 +281,7 @@ func readHostile(t *testing.T, head string) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"0", "2"} {
-		if v, err := p.CallTool("t", nil); err != nil || lisp.PrintExact(v) != want {
+		if v, err := p.CallTool("t", nil); err != nil || lisp.Print(v, lisp.PrintOptions{Exact: true}) != want {
 			t.Errorf("got %v, %v; want %s", v, err, want)
 		}
 	}

@@ -115,7 +115,7 @@ func (p *Replayer) readToolCalls(calls []trace.RecordedToolCall) error {
 				answers[i].err = c.Error
 				continue
 			}
-			v, err := lisp.ReadValue(c.Value, lisp.ReadOptions{MaxBytes: MaxSize})
+			v, err := lisp.Read(c.Value, lisp.ReadOptions{MaxBytes: MaxSize})
 			if err != nil {
 				return fmt.Errorf("recording: the result of a call of tool %s does not read: %v", clip(c.Tool), err)
 			}

@@ -257,7 +257,7 @@ func TestRecordingKeepsTheFirewall(t *testing.T) {
 	if err != nil || !rep.Passed() {
 		t.Fatalf("the replay: %v %+v", err, rep.Results[0])
 	}
-	if got := lisp.PrintExact(rep.Results[0].Step.Return); !strings.Contains(got, toolSecret) || !strings.Contains(got, secret) {
+	if got := lisp.Print(rep.Results[0].Step.Return, lisp.PrintOptions{Exact: true}); !strings.Contains(got, toolSecret) || !strings.Contains(got, secret) {
 		t.Errorf("the replay returned %s", got)
 	}
 	if d, m := p.Drift(); d != 0 || m != 0 {

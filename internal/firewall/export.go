@@ -36,6 +36,10 @@ type firewallJSON struct {
 // large, or that shared, is shown to no LLM whole anyway).
 const maxExportVisits = 1 << 20
 
+// maxReadDepth is the nesting lisp.Read reads by default (10,000, the doc of
+// lisp.ReadOptions.MaxDepth).
+const maxReadDepth = 10_000
+
 // MarshalVeil writes what the firewalls of v and their callers hide of a
 // Step whose value is ret: all their texts, and the places of the
 // collections of ret they hide (nil when v has no firewall). A raw trace
@@ -137,7 +141,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 			return true
 		}
 		visits++
-		if visits > maxExportVisits || len(path) > lisp.MaxReadDepth {
+		if visits > maxExportVisits || len(path) > maxReadDepth {
 			return false
 		}
 		if hides(x) {
@@ -161,7 +165,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 					paths = append(paths, slices.Clone(path))
 					return visits <= maxExportVisits
 				}
-				if !walk(e, append(path, "k"+lisp.PrintExact(k))) {
+				if !walk(e, append(path, "k"+lisp.Print(k, lisp.PrintOptions{Exact: true}))) {
 					return false
 				}
 			}
@@ -173,7 +177,7 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 			}
 		case *lisp.Set:
 			for e := range c.All() {
-				if !walk(e, append(path, "s"+lisp.PrintExact(e))) {
+				if !walk(e, append(path, "s"+lisp.Print(e, lisp.PrintOptions{Exact: true}))) {
 					return false
 				}
 			}
@@ -250,14 +254,14 @@ func follow(v lisp.Value, path []string) lisp.Value {
 			}
 		case *lisp.Map:
 			if len(step) > 1 && step[0] == 'k' {
-				if k, err := lisp.ReadValue(step[1:], lisp.ReadOptions{Placeholder: Placeholder, MaxDepth: lisp.MaxReadDepth}); err == nil {
-					next, ok = c.Lookup(k)
+				if k, err := lisp.Read(step[1:], lisp.ReadOptions{Placeholder: Placeholder, MaxDepth: maxReadDepth}); err == nil {
+					next, ok = c.Get(k)
 				}
 			}
 		case *lisp.Set:
 			if len(step) > 1 && step[0] == 's' {
 				for e := range c.All() {
-					if lisp.PrintExact(e) == step[1:] {
+					if lisp.Print(e, lisp.PrintOptions{Exact: true}) == step[1:] {
 						next, ok = e, true
 						break
 					}
@@ -287,7 +291,7 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 	var walk func(x lisp.Value, depth int)
 	walk = func(x lisp.Value, depth int) {
 		visits++
-		if visits > maxExportVisits || depth > lisp.MaxReadDepth {
+		if visits > maxExportVisits || depth > maxReadDepth {
 			return
 		}
 		switch c := x.(type) {
@@ -297,9 +301,9 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 			}
 		case lisp.Keyword:
 			f(string(c), false)
-			f(lisp.PrintString(c), false)
+			f(lisp.Print(c, lisp.PrintOptions{}), false)
 		case int64, float64:
-			f(lisp.PrintString(c), false)
+			f(lisp.Print(c, lisp.PrintOptions{}), false)
 		case *lisp.Map:
 			for i, n := 0, c.Len(); i < n; i++ {
 				k, e := c.EntryAt(i)

@@ -19,7 +19,7 @@ func rowsFirewall() (*Firewall, *lisp.Vector) {
 }
 
 func redacted(v lisp.Value, fw *Firewall) string {
-	return lisp.FormatValue(v, lisp.PrintOptions{Redact: Veil{fw}.Redaction()})
+	return lisp.Print(v, lisp.PrintOptions{Redact: Veil{fw}.Redaction()})
 }
 
 // A moved firewall hides its collections at their places; a place the
@@ -118,7 +118,7 @@ func TestExportCells(t *testing.T) {
 		if got := redacted(ret, same); got != want {
 			t.Errorf("%s: moved onto the same value: %s, want %s", src, got, want)
 		}
-		back, err := lisp.ReadValue(lisp.PrintExact(ret), lisp.ReadOptions{})
+		back, err := lisp.Read(lisp.Print(ret, lisp.PrintOptions{Exact: true}), lisp.ReadOptions{})
 		if err != nil {
 			continue // a cycle is cut in print: nothing reads back
 		}

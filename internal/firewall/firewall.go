@@ -170,7 +170,7 @@ func (fw *Firewall) MarkCopies(orig, cp lisp.Value) {
 			}
 			for i, n := 0, cx.Len(); i < n; i++ {
 				k, e := cx.EntryAt(i)
-				if oe, ok := om.Lookup(k); ok {
+				if oe, ok := om.Get(k); ok {
 					walk(oe, e, depth+1)
 				}
 			}
@@ -312,9 +312,9 @@ func (set *Set) addScalar(v lisp.Value) {
 	var forms []string
 	switch x := v.(type) {
 	case int64, float64:
-		forms = []string{lisp.PrintString(x)}
+		forms = []string{lisp.Print(x, lisp.PrintOptions{})}
 	case lisp.Keyword:
-		forms = []string{string(x), lisp.PrintString(x)}
+		forms = []string{string(x), lisp.Print(x, lisp.PrintOptions{})}
 	}
 	for _, f := range forms {
 		if len(f) >= minScrub {

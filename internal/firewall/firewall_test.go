@@ -24,7 +24,7 @@ func TestHiddenKey(t *testing.T) {
 		{lisp.Symbol{Name: "_key"}, true}, {lisp.Symbol{Name: "key"}, false},
 	} {
 		if got := HiddenKey(tc.key); got != tc.want {
-			t.Errorf("HiddenKey(%s) = %v", lisp.PrintString(tc.key), got)
+			t.Errorf("HiddenKey(%s) = %v", lisp.Print(tc.key, lisp.PrintOptions{}), got)
 		}
 	}
 }
@@ -49,7 +49,7 @@ func TestHidesAndScrubs(t *testing.T) {
 	}
 	for _, tc := range hides {
 		if got := fw.Hides(tc.v); got != tc.want {
-			t.Errorf("Hides(%s) = %v", lisp.PrintString(tc.v), got)
+			t.Errorf("Hides(%s) = %v", lisp.Print(tc.v, lisp.PrintOptions{}), got)
 		}
 	}
 	scrubs := []struct{ in, want string }{
@@ -67,7 +67,7 @@ func TestHidesAndScrubs(t *testing.T) {
 			t.Errorf("Scrub(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	printed := lisp.FormatValue(ctx, lisp.PrintOptions{Redact: fw.Redaction()})
+	printed := lisp.Print(ctx, lisp.PrintOptions{Redact: fw.Redaction()})
 	for _, leak := range []string{secret, short, `"a"`, "123456789", "confidential"} {
 		if strings.Contains(printed, leak) {
 			t.Errorf("the redacted context shows %q: %s", leak, printed)
@@ -111,8 +111,8 @@ func TestFirewallSources(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fw := tc.fw()
-			if fw.Empty() || !fw.Hides(tc.v) || fw.Scrub("<"+lisp.PrintString(tc.v)+">") == "<"+lisp.PrintString(tc.v)+">" {
-				t.Errorf("does not hide %s (empty %v)", lisp.PrintString(tc.v), fw.Empty())
+			if fw.Empty() || !fw.Hides(tc.v) || fw.Scrub("<"+lisp.Print(tc.v, lisp.PrintOptions{})+">") == "<"+lisp.Print(tc.v, lisp.PrintOptions{})+">" {
+				t.Errorf("does not hide %s (empty %v)", lisp.Print(tc.v, lisp.PrintOptions{}), fw.Empty())
 			}
 		})
 	}
@@ -136,7 +136,7 @@ func TestFirewallSources(t *testing.T) {
 	orig := lisp.NewMap(kw("rows"), rows)
 	cp := lisp.NewMap(kw("rows"), lisp.NewVector([]lisp.Value{lisp.NewVector([]lisp.Value{1.0})}))
 	fw.MarkCopies(orig, cp)
-	inner, _ := cp.Lookup(kw("rows"))
+	inner, _ := cp.Get(kw("rows"))
 	if !fw.Hides(inner) || !fw.Hides(inner.(*lisp.Vector).Items()[0]) {
 		t.Error("a copy of hidden rows is not hidden")
 	}

@@ -92,7 +92,7 @@ func (idx *textIndex) match(s string, k uint64) int {
 // is shown).
 func textForms(t string) []string {
 	escapers := []func(string) string{
-		func(s string) string { return unquote(lisp.PrintString(s)) },
+		func(s string) string { return unquote(lisp.Print(s, lisp.PrintOptions{})) },
 		func(s string) string { return unquote(strconv.Quote(s)) },
 		func(s string) string { b, _ := json.Marshal(s); return unquote(string(b)) },
 	}

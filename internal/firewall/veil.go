@@ -123,7 +123,7 @@ func (v Veil) ScrubAll(texts []string) []string {
 // held a shorter one).
 func (v Veil) Format(x lisp.Value, opts lisp.PrintOptions) string {
 	opts.Redact = v.Redaction()
-	return v.Scrub(lisp.FormatValue(x, opts))
+	return v.Scrub(lisp.Print(x, opts))
 }
 
 // ScrubLines scrubs lines of output: as one text (a firewalled text may

@@ -38,7 +38,7 @@ func TestWriteFileAtomic(t *testing.T) {
 func TestMergeContext(t *testing.T) {
 	base := lisp.NewMap(lisp.Keyword("a"), int64(1), "b", int64(2), lisp.Keyword("c"), int64(3))
 	got := hostio.MergeContext(base, lisp.NewMap("a", int64(10), lisp.Keyword("b"), int64(20)))
-	if s := lisp.PrintString(got); s != `{:b 20, :c 3, "a" 10}` {
+	if s := lisp.Print(got, lisp.PrintOptions{}); s != `{:b 20, :c 3, "a" 10}` {
 		t.Fatalf("got %s", s)
 	}
 	if hostio.MergeContext(base, nil) != base {

@@ -166,7 +166,7 @@ var (
 // NewTree builds the tree with the secrets of each level.
 func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
 	echo := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
-		return nil, fmt.Errorf("echo refused %s (%v)", lisp.PrintString(args), args)
+		return nil, fmt.Errorf("echo refused %s (%v)", lisp.Print(args, lisp.PrintOptions{}), args)
 	}}
 
 	// The compiled agent: compiled once on a sample, then a tool of mid.
@@ -206,8 +206,8 @@ func NewTree(rootS, midS, leafS, deepS string) (*Tree, error) {
 			}},
 
 			"check": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
-				q, _ := args.Lookup(lisp.Keyword("q"))
-				return nil, fmt.Errorf("check: %v is not allowed; args %s", q, lisp.PrintString(args))
+				q, _ := args.Get(lisp.Keyword("q"))
+				return nil, fmt.Errorf("check: %v is not allowed; args %s", q, lisp.Print(args, lisp.PrintOptions{}))
 			}},
 		},
 		MaxTurns: 8,

@@ -46,7 +46,7 @@ const Generous = 5 * time.Minute
 // escapers print a text inside a string literal: as PTC-Lisp, Go's %q and
 // JSON print strings (quotes removed).
 var escapers = []func(string) string{
-	func(s string) string { return unquote(lisp.PrintString(s)) },
+	func(s string) string { return unquote(lisp.Print(s, lisp.PrintOptions{})) },
 	func(s string) string { return unquote(strconv.Quote(s)) },
 	func(s string) string { b, _ := json.Marshal(s); return unquote(string(b)) },
 }
@@ -229,13 +229,13 @@ func Tools(secret string) map[string]agent.Tool {
 		}},
 
 		"check": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			tok, _ := args.Lookup(lisp.Keyword("token"))
+			tok, _ := args.Get(lisp.Keyword("token"))
 			return nil, fmt.Errorf("token %v was refused", tok)
 		}},
 
 		// num coerces its argument: the warning echoes it.
 		"num": {Signature: "(n :int) -> :int", Description: "A number.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			n, _ := args.Lookup(lisp.Keyword("n"))
+			n, _ := args.Get(lisp.Keyword("n"))
 			return n, nil
 		}},
 	}

@@ -2,6 +2,7 @@ package textutil
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -166,4 +167,40 @@ func Bytes(n int64) string {
 
 func roundedSize(f float64) string {
 	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
+}
+
+// Closest returns the candidate nearest to name, when one is close enough:
+// at most a third of the name differs (so "g" suggests nothing, while
+// "fitler" suggests "filter"). It sorts candidates.
+func Closest(name string, candidates []string) string {
+	best, bestD := "", min(3, len(name)/3+1)
+	if bestD >= len(name) {
+		bestD = len(name) - 1
+	}
+	sort.Strings(candidates)
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		d := EditDistance(name, c, bestD)
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// UnknownToolMessage is the message of a call of a tool that does not
+// exist, naming the available ones (sorted in place) and the closest match:
+// lisp.Tools and the agents' tool caller report it alike.
+func UnknownToolMessage(name string, available []string) string {
+	if len(available) == 0 {
+		return "unknown tool " + name + ": no tools are available in this run"
+	}
+	sort.Strings(available)
+	msg := "unknown tool " + name + "; available tools: " + strings.Join(available, ", ")
+	if s := Closest(name, available); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	return msg
 }

@@ -56,13 +56,13 @@ func (sh Shown) Redaction() *lisp.Redaction {
 // Value prints v, redacted and scrubbed unless raw.
 func (sh Shown) Value(v lisp.Value, opts lisp.PrintOptions) string {
 	opts.Redact = sh.Redaction()
-	return sh.Text(lisp.FormatValue(v, opts))
+	return sh.Text(lisp.Print(v, opts))
 }
 
 // ValueContext is Value with printing bounded by ctx.
 func (sh Shown) ValueContext(ctx context.Context, v lisp.Value, opts lisp.PrintOptions) (string, error) {
 	opts.Redact = sh.Redaction()
-	s, err := lisp.FormatValueContext(ctx, v, opts)
+	s, err := lisp.PrintContext(ctx, v, opts)
 	return sh.Text(s), err
 }
 
@@ -173,12 +173,12 @@ func contextForms(ctx *lisp.Map, sh Shown) (json.RawMessage, string, error) {
 		r.Placeholder = strconv.Quote(agent.Firewalled)
 		red = &r
 	}
-	printed := sh.Text(lisp.FormatValue(ctx, lisp.PrintOptions{Redact: red}))
+	printed := sh.Text(lisp.Print(ctx, lisp.PrintOptions{Redact: red}))
 	b, err := lisp.ToJSONRedacted(ctx, sh.Redaction())
 	if err != nil {
 		return json.RawMessage("null"), printed, nil
 	}
-	if back, err := lisp.ParseJSON(b); err == nil && lisp.PrintString(back) == printed {
+	if back, err := lisp.Read(string(b), lisp.ReadOptions{Format: lisp.ReadJSON}); err == nil && lisp.Print(back, lisp.PrintOptions{}) == printed {
 		return b, "", nil
 	}
 	return b, printed, nil
@@ -228,7 +228,7 @@ func redactInlineContext(name string, text []byte) []byte {
 		}
 		return ok && strings.HasPrefix(s, "_")
 	}}
-	entry := "context: " + lisp.FormatValue(ctx, lisp.PrintOptions{Redact: red})
+	entry := "context: " + lisp.Print(ctx, lisp.PrintOptions{Redact: red})
 	lines := strings.SplitAfter(string(text), "\n")
 	// Pos is where the value starts: on the key's line, or below it for a
 	// block (context: |).

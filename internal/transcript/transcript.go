@@ -244,11 +244,11 @@ func (t *Transcript) ContextMap() (*lisp.Map, error) {
 	var err error
 	switch {
 	case t.ContextEDN != "":
-		v, err = lisp.ReadData(t.ContextEDN)
+		v, err = lisp.Read(t.ContextEDN, lisp.ReadOptions{Format: lisp.ReadEDN})
 	case len(t.Context) == 0 || string(t.Context) == "null":
 		return lisp.NewMap(), nil
 	default:
-		v, err = lisp.ParseJSON(t.Context)
+		v, err = lisp.Read(string(t.Context), lisp.ReadOptions{Format: lisp.ReadJSON})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("the recorded context: %s", textutil.Clip(err.Error(), maxQuote))

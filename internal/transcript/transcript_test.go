@@ -60,7 +60,7 @@ const agentText = "---\nmax-turns: 2\ncontext: {:_token \"inline-5ecret\" :n 2}\
 // the recording read back.
 func record(t *testing.T, prompt string, src *AgentSource, replies ...llmtest.Reply) *Transcript {
 	t.Helper()
-	ctxMap, err := lisp.ReadData(`{:_token "given-5ecret" :n 2}`)
+	ctxMap, err := lisp.Read(`{:_token "given-5ecret" :n 2}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestRecordReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(ctxMap); got != `{:_token "`+agent.Firewalled+`", :n 2}` {
+	if got := lisp.Print(ctxMap, lisp.PrintOptions{}); got != `{:_token "`+agent.Firewalled+`", :n 2}` {
 		t.Errorf("recorded context %s", got)
 	}
 

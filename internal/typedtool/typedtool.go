@@ -241,7 +241,7 @@ func coerceEntries(elem signature.Type, m *lisp.Map, mode signature.Mode) (lisp.
 	out := m
 	var warns, errs []signature.Issue
 	for k, v := range m.All() {
-		seg := "[" + lisp.PrintString(k) + "]"
+		seg := "[" + lisp.Print(k, lisp.PrintOptions{}) + "]"
 		if name, ok := keyName(k); ok {
 			seg = name
 			if !isIdent(name) {

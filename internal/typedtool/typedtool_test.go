@@ -43,7 +43,7 @@ func (tt testTool) Func() lisp.ToolFunc {
 
 func edn(t *testing.T, src string) lisp.Value {
 	t.Helper()
-	v, err := lisp.ReadData(src)
+	v, err := lisp.Read(src, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatalf("ReadData(%q): %v", src, err)
 	}
@@ -158,7 +158,7 @@ func TestTypedFuncStruct(t *testing.T) {
 			t.Errorf("Call(%s): %v", tc.args, err)
 			continue
 		}
-		if got := lisp.PrintString(v); got != tc.want {
+		if got := lisp.Print(v, lisp.PrintOptions{}); got != tc.want {
 			t.Errorf("Call(%s) = %s, want %s", tc.args, got, tc.want)
 		}
 		want := tc.warns
@@ -209,7 +209,7 @@ func TestTypedFuncShapes(t *testing.T) {
 	}
 	for src, want := range map[string]string{`{:value 21}`: "42", `{"value" "4"}`: "8", `{:args [5]}`: "10"} {
 		v, err := double.Call(ctx, args(t, src))
-		if err != nil || lisp.PrintString(v) != want {
+		if err != nil || lisp.Print(v, lisp.PrintOptions{}) != want {
 			t.Errorf("double(%s) = %v, %v", src, v, err)
 		}
 	}
@@ -249,8 +249,8 @@ func TestTypedFuncShapes(t *testing.T) {
 	if got := ptr.Signature().String(); !strings.HasPrefix(got, "(query :string, limit :int?") || !strings.HasSuffix(got, "-> {id :int, title :string, score :float}?") {
 		t.Error(got)
 	}
-	if v, err := ptr.Call(ctx, args(t, `{:query "q" :limit 3}`)); err != nil || lisp.PrintString(v) != `{"id" 3, "score" 0.0, "title" "q"}` {
-		t.Error(lisp.PrintString(v), err)
+	if v, err := ptr.Call(ctx, args(t, `{:query "q" :limit 3}`)); err != nil || lisp.Print(v, lisp.PrintOptions{}) != `{"id" 3, "score" 0.0, "title" "q"}` {
+		t.Error(lisp.Print(v, lisp.PrintOptions{}), err)
 	}
 	if v, err := ptr.Call(ctx, args(t, `{:query ""}`)); err != nil || v != nil {
 		t.Error(v, err)
@@ -289,7 +289,7 @@ func TestTypedFuncShapes(t *testing.T) {
 		t.Error(got)
 	}
 	untyped := mustNew(t, signature.Enabled, func(_ context.Context, in any) (any, error) { return in.(map[string]any)["a"], nil })
-	if v, err := untyped.Call(ctx, in); err != nil || lisp.PrintString(v) != "[1 2]" {
+	if v, err := untyped.Call(ctx, in); err != nil || lisp.Print(v, lisp.PrintOptions{}) != "[1 2]" {
 		t.Error(v, err)
 	}
 	if got := untyped.Signature().String(); got != "() -> :any" {
@@ -345,7 +345,7 @@ func TestTypedFuncInProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(res.Value); got != "[1 2]" {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[1 2]" {
 		t.Errorf("got %s", got)
 	}
 	res, err = lisp.Run(context.Background(), `(:total (tool/search "hat" 3))`, lisp.Options{Tools: tools})
@@ -366,7 +366,7 @@ func TestToolConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(res.Value); !strings.HasPrefix(got, "[0 1 2 3") {
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); !strings.HasPrefix(got, "[0 1 2 3") {
 		t.Error(got)
 	}
 }
@@ -415,8 +415,8 @@ func TestTypedFuncMapFields(t *testing.T) {
 
 	ctx := context.Background()
 	v, warns, err := tool.CallWithWarnings(ctx, args(t, `{:votes {:ann 3 "bob" "2"} :weight {"ann" 2 :bob nil}}`))
-	if err != nil || lisp.PrintString(v) != `{"teams" {"all" [3 2]}, "totals" {"ann" 6, "bob" 2}}` && lisp.PrintString(v) != `{"teams" {"all" [2 3]}, "totals" {"ann" 6, "bob" 2}}` {
-		t.Errorf("call = %s, %v", lisp.PrintString(v), err)
+	if err != nil || lisp.Print(v, lisp.PrintOptions{}) != `{"teams" {"all" [3 2]}, "totals" {"ann" 6, "bob" 2}}` && lisp.Print(v, lisp.PrintOptions{}) != `{"teams" {"all" [2 3]}, "totals" {"ann" 6, "bob" 2}}` {
+		t.Errorf("call = %s, %v", lisp.Print(v, lisp.PrintOptions{}), err)
 	}
 	if len(warns) != 1 || warns[0].String() != `votes.bob: coerced "2" to :int` {
 		t.Errorf("warnings %q", issueStrings(warns))

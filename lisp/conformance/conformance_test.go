@@ -121,7 +121,7 @@ func TestRepoVectors(t *testing.T) {
 
 func TestEquivalent(t *testing.T) {
 	read := func(s string) lisp.Value {
-		v, err := lisp.ReadData(s)
+		v, err := lisp.Read(s, lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,14 +68,14 @@ func Run(ctx context.Context, v Vector) Outcome {
 	opts := lisp.Options{}
 	switch {
 	case v.ContextEDN != "":
-		c, err := lisp.ReadData(v.ContextEDN)
+		c, err := lisp.Read(v.ContextEDN, lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			o.Reason = "cannot read context_edn: " + err.Error()
 			return o
 		}
 		opts.Context = c
 	case len(v.Context) > 0:
-		c, err := lisp.ParseJSON(v.Context)
+		c, err := lisp.Read(string(v.Context), lisp.ReadOptions{Format: lisp.ReadJSON})
 		if err != nil {
 			o.Reason = "cannot read context: " + err.Error()
 			return o
@@ -100,7 +100,7 @@ func Run(ctx context.Context, v Vector) Outcome {
 		}
 		return o
 	}
-	o.Got = lisp.PrintString(res.Value)
+	o.Got = lisp.Print(res.Value, lisp.PrintOptions{})
 	if res.Status != lisp.Completed {
 		o.Got = res.Status.String() + " " + o.Got
 	}
@@ -108,7 +108,7 @@ func Run(ctx context.Context, v Vector) Outcome {
 		o.Reason = "expected error " + v.ExpectError
 		return o
 	}
-	want, err := lisp.ReadData(v.Expect)
+	want, err := lisp.Read(v.Expect, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		o.Reason = "cannot read expect: " + err.Error()
 		return o

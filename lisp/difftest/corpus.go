@@ -98,7 +98,7 @@ func FormatEDN(entries []Entry) string {
 	b.WriteString(";; testdata/handwritten.txt. DO NOT EDIT.\n[\n")
 	for _, e := range entries {
 		// PTC-Lisp's printed strings use only escapes that EDN reads.
-		b.WriteString("{:id " + lisp.PrintString(e.ID) + " :src " + lisp.PrintString(e.Src) + "}\n")
+		b.WriteString("{:id " + lisp.Print(e.ID, lisp.PrintOptions{}) + " :src " + lisp.Print(e.Src, lisp.PrintOptions{}) + "}\n")
 	}
 	b.WriteString("]\n")
 	return b.String()
@@ -107,7 +107,7 @@ func FormatEDN(entries []Entry) string {
 // ParseEDN reads what FormatEDN writes: a vector of maps whose keys are
 // keywords and whose values are strings (comments and commas allowed).
 func ParseEDN(text string) ([]Entry, error) {
-	v, err := lisp.ReadData(text)
+	v, err := lisp.Read(text, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		return nil, err
 	}

@@ -110,7 +110,7 @@ func TestNormalize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := lisp.PrintString(normalize(res.Value))
+	got := lisp.Print(normalize(res.Value), lisp.PrintOptions{})
 	want := `["#fn" "#fn" "#regex a+" "#var v" {:k #{:a}} "#keyword a b"]`
 	if got != want {
 		t.Errorf("normalize = %s, want %s", got, want)
@@ -292,7 +292,7 @@ func checkDriverSanity(t *testing.T, results map[string]outcome) {
 	}
 	for id, want := range known {
 		c, ok := results[id]
-		w, err := lisp.ReadData(want)
+		w, err := lisp.Read(want, lisp.ReadOptions{Format: lisp.ReadEDN})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +374,7 @@ func runPTC(src string) outcome {
 		return outcome{text: "status " + res.Status.String()}
 	}
 	v := normalize(res.Value)
-	return outcome{ok: true, value: v, text: lisp.PrintString(v)}
+	return outcome{ok: true, value: v, text: lisp.Print(v, lisp.PrintOptions{})}
 }
 
 // normalize replaces the values the driver cannot print as data by the same
@@ -384,8 +384,8 @@ func normalize(v lisp.Value) lisp.Value {
 	case nil, bool, int64, float64, string:
 		return v
 	case lisp.Keyword:
-		if back, err := lisp.ReadData(lisp.PrintString(x)); err != nil || back != v {
-			return "#keyword " + strings.TrimPrefix(lisp.PrintString(x), ":")
+		if back, err := lisp.Read(lisp.Print(x, lisp.PrintOptions{}), lisp.ReadOptions{Format: lisp.ReadEDN}); err != nil || back != v {
+			return "#keyword " + strings.TrimPrefix(lisp.Print(x, lisp.PrintOptions{}), ":")
 		}
 		return v
 	case *lisp.Vector:
@@ -476,7 +476,7 @@ func parseDriverOutput(out []byte) (kinds map[string]string, results map[string]
 		}
 		switch status {
 		case "ok":
-			v, err := lisp.ReadData(text)
+			v, err := lisp.Read(text, lisp.ReadOptions{Format: lisp.ReadEDN})
 			if err != nil {
 				// reported as a failure: the driver's conversion must
 				// be extended

@@ -55,7 +55,7 @@ func (m *Mission) Run(t *testing.T, fn llm.Func, opts agent.Options, tokens llm.
 	if err != nil {
 		t.Fatalf("mission failed: %v (requests: %d)", err, calls())
 	}
-	if got := lisp.PrintString(step.Return); got != "{:count 8}" {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != "{:count 8}" {
 		t.Errorf("return %s, want {:count 8}", got)
 	}
 	if n := m.toolCalls.Load(); n != 1 {
@@ -91,7 +91,7 @@ func RetriesRateLimit(t *testing.T, fn llm.Func, calls func() int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.PrintString(step.Return); got != "{:answer 42}" {
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != "{:answer 42}" {
 		t.Errorf("return %s", got)
 	}
 	if step.Usage.LLMRequests != 2 || calls() != 2 {

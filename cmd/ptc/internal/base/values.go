@@ -27,21 +27,22 @@ func PrintContext(ctx context.Context, l lisp.Limits) (context.Context, context.
 	case l.Timeout < 0:
 		return ctx, func() {}
 	case l.Timeout == 0:
-		return context.WithTimeout(ctx, lisp.DefaultTimeout)
+		return context.WithTimeout(ctx, l.Effective().Timeout)
 	}
 	return context.WithTimeout(ctx, l.Timeout)
 }
 
+// maxPrintBytes is the size bound of lisp.Print (64 MiB, its doc).
+const maxPrintBytes = 64 << 20
+
 // PrintBound is the largest printed value a command prints: the run's
-// memory limit, within lisp.MaxPrintBytes.
+// memory limit, within lisp.Print's bound.
 func PrintBound(l lisp.Limits) int {
-	switch {
-	case l.MaxMemory == 0:
-		return min(lisp.DefaultMaxMemory, lisp.MaxPrintBytes)
-	case l.MaxMemory < 0:
-		return lisp.MaxPrintBytes
+	l = l.Effective()
+	if l.MaxMemory < 0 {
+		return maxPrintBytes
 	}
-	return int(min(l.MaxMemory, lisp.MaxPrintBytes))
+	return int(min(l.MaxMemory, maxPrintBytes))
 }
 
 // PrintError writes an error of a program's run as the interpreter
@@ -95,8 +96,8 @@ func (e *DataError) Error() string {
 	return fmt.Sprintf("%d:%d (byte %d): %s", e.Pos.Line, e.Pos.Col, e.Pos.Offset, e.Msg)
 }
 
-// ReadData reads JSON, or EDN (PTC-Lisp data) when edn is set, as
-// agentfile.ReadData does: syntax errors are *DataError values with their
+// Read (EDN) reads JSON, or EDN (PTC-Lisp data) when edn is set, as
+// agentfile.Read (EDN) does: syntax errors are *DataError values with their
 // position, and a message that quotes at most a token of the data, safe
 // for a terminal.
 func ReadData(b []byte, edn bool) (lisp.Value, error) {

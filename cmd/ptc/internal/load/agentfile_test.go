@@ -39,7 +39,7 @@ func TestAgentFileContextFromDir(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := lisp.PrintString(ctx); got != tt.want {
+			if got := lisp.Print(ctx, lisp.PrintOptions{}); got != tt.want {
 				t.Errorf("context %s, want %s", got, tt.want)
 			}
 		})

@@ -146,7 +146,7 @@ func (v EvalView) Render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.
 		// of shared structure prints for seconds before it reaches bound.
 		pctx, cancel := base.PrintContext(ctx, l)
 		defer cancel()
-		s, err := lisp.FormatValueContext(pctx, x, lisp.PrintOptions{MaxChars: bound + 1, Redact: red})
+		s, err := lisp.PrintContext(pctx, x, lisp.PrintOptions{MaxChars: bound + 1, Redact: red})
 		if err != nil {
 			return "", err
 		}

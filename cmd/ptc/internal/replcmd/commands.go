@@ -227,7 +227,7 @@ func (s *Session) cmdQuit(string) { s.quit = true }
 // preview prints v on one line, cut to about n bytes, as the session's
 // view shows it.
 func (s *Session) preview(v lisp.Value, n int) string {
-	out := s.View.Text(lisp.FormatValue(v, lisp.PrintOptions{MaxChars: n + 1, Redact: s.View.Redaction()}))
+	out := s.View.Text(lisp.Print(v, lisp.PrintOptions{MaxChars: n + 1, Redact: s.View.Redaction()}))
 	out = strings.ReplaceAll(out, "\n", " ")
 	return textutil.ClipBytes(out, n)
 }

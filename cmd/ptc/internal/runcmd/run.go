@@ -547,7 +547,7 @@ func (s setFlags) values() (*lisp.Map, error) {
 		name, val, _ := strings.Cut(kv, "=")
 		var v lisp.Value = val
 		if json.Valid([]byte(val)) {
-			x, err := lisp.ParseJSON([]byte(val))
+			x, err := lisp.Read(val, lisp.ReadOptions{Format: lisp.ReadJSON})
 			if err != nil {
 				return nil, fmt.Errorf("--set %s: %v", name, err)
 			}

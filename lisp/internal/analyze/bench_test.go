@@ -6,14 +6,14 @@ import (
 
 	"github.com/ptc-go/ptc/internal/shared"
 	"github.com/ptc-go/ptc/lisp"
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // BenchmarkAnalyze times the analyzer alone on the shared workloads: the
 // forms are read once, outside the loop, and the builtins are the runtime's.
 //
-//	go test -run XXX -bench Analyze -benchmem ./lisp/analyze/
+//	go test -run XXX -bench Analyze -benchmem ./lisp/internal/analyze/
 func BenchmarkAnalyze(b *testing.B) {
 	names := lisp.BuiltinNames()
 	builtins := make(map[string]bool, len(names))

@@ -3,7 +3,7 @@ package analyze_test
 import (
 	"fmt"
 
-	"github.com/ptc-go/ptc/lisp/analyze"
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
