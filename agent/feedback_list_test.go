@@ -10,7 +10,7 @@ import (
 // rounded, or which is cut to a size, or sampled for the inventory, still
 // prints as a list.
 func TestFeedbackKeepsLists(t *testing.T) {
-	l := lisp.ListOf(1.23456, int64(2), "a long string to cut")
+	l := lisp.NewList([]lisp.Value{1.23456, int64(2), "a long string to cut"})
 	if got := lisp.Print(roundFloats(l, 2), lisp.PrintOptions{}); got != `(1.23 2 "a long string to cut")` {
 		t.Errorf("roundFloats = %s", got)
 	}

@@ -425,7 +425,7 @@ func registerMaps(t builtinTable) {
 		if allNil {
 			return nil, nil // Clojure: (union nil) is nil
 		}
-		b := NewSetBuilder(nil)
+		b := newSetBuilder(nil)
 		for i := range a {
 			s, err := setArg("union", a, i)
 			if err != nil {
@@ -474,7 +474,7 @@ func registerMaps(t builtinTable) {
 		if err := th.ticks(first.Len() * max(1, len(rest))); err != nil {
 			return nil, err
 		}
-		b := NewSetBuilder(nil)
+		b := newSetBuilder(nil)
 	outer:
 		for x := range first.All() {
 			for _, s := range rest {
@@ -544,7 +544,7 @@ func registerMaps(t builtinTable) {
 		if err := th.ticks(s.Len()); err != nil {
 			return nil, err
 		}
-		b := NewSetBuilder(nil)
+		b := newSetBuilder(nil)
 		for x := range s.All() {
 			ok, err := th.test(a[0], x)
 			if err != nil {
@@ -607,7 +607,7 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		b := NewSetBuilder(nil)
+		b := newSetBuilder(nil)
 		for _, x := range xs {
 			m, ok := x.(*Map)
 			if !ok {
@@ -640,7 +640,7 @@ func registerMaps(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		groups := newValueMap[*SetBuilder](th, 0)
+		groups := newValueMap[*setBuilder](th, 0)
 		for _, x := range xs {
 			m, ok := x.(*Map)
 			if !ok {
@@ -664,11 +664,11 @@ func registerMaps(t builtinTable) {
 				if err := th.charge(valueMapSlots); err != nil {
 					return nil, err
 				}
-				*g = NewSetBuilder(nil)
+				*g = newSetBuilder(nil)
 			}
 			(*g).Add(m)
 		}
-		return groups.toMap(func(b **SetBuilder) Value { return (*b).Set() }), nil
+		return groups.toMap(func(b **setBuilder) Value { return (*b).Set() }), nil
 	})
 
 	renameKeys := t["clojure.set/rename-keys"].(*Builtin).fn
@@ -678,7 +678,7 @@ func registerMaps(t builtinTable) {
 			return nil, err
 		}
 		buf := []Value{nil, a[1]}
-		b := NewSetBuilder(nil)
+		b := newSetBuilder(nil)
 		for _, x := range xs {
 			buf[0] = x
 			m, err := renameKeys(th, buf)
@@ -722,7 +722,7 @@ func (th *thread) setLikeArg(fn string, a []Value, i int) (*Set, error) {
 	if err := th.ticks(v.Len()); err != nil {
 		return nil, err
 	}
-	b := NewSetBuilder(nil)
+	b := newSetBuilder(nil)
 	for _, x := range v.items {
 		b.Add(x)
 	}
@@ -1238,7 +1238,7 @@ func setJoin(th *thread, a []Value) (Value, error) {
 		g := idx.ref(project(m, rKeys))
 		*g = append(*g, m)
 	}
-	out := NewSetBuilder(nil)
+	out := newSetBuilder(nil)
 	for _, x := range s {
 		m := x.(*Map)
 		if err := th.ticks(1 + len(sKeys)); err != nil {

@@ -151,12 +151,12 @@ func (th *thread) readNode(fn string, n syntax.Node) (Value, error) {
 		return b.Map(), nil
 	case *syntax.Quote:
 		x, err := th.readNode(fn, n.Form)
-		return ListOf(Symbol{Name: "quote"}, x), err
+		return listOf(Symbol{Name: "quote"}, x), err
 	case *syntax.Deref:
 		x, err := th.readNode(fn, n.Form)
-		return ListOf(Symbol{Ns: "clojure.core", Name: "deref"}, x), err
+		return listOf(Symbol{Ns: "clojure.core", Name: "deref"}, x), err
 	case *syntax.VarQuote:
-		return ListOf(Symbol{Name: "var"}, Symbol{Ns: n.Sym.Ns, Name: n.Sym.Name}), nil
+		return listOf(Symbol{Name: "var"}, Symbol{Ns: n.Sym.Ns, Name: n.Sym.Name}), nil
 	case *syntax.Regex:
 		return th.compileRegex(n.Pattern)
 	}

@@ -219,7 +219,7 @@ func registerSequences(t builtinTable) {
 			return nil, err
 		}
 		n = max(0, min(n, len(xs)))
-		return VectorOf(vectorView(a[1], xs, 0, n), vectorView(a[1], xs, n, len(xs))), nil
+		return vectorOf(vectorView(a[1], xs, 0, n), vectorView(a[1], xs, n, len(xs))), nil
 	})
 	t.add("split-with", 2, 2, func(th *thread, a []Value) (Value, error) {
 		xs, err := th.items(a[1], "split-with")
@@ -236,7 +236,7 @@ func registerSequences(t builtinTable) {
 				break
 			}
 		}
-		return VectorOf(vectorView(a[1], xs, 0, i), vectorView(a[1], xs, i, len(xs))), nil
+		return vectorOf(vectorView(a[1], xs, 0, i), vectorView(a[1], xs, i, len(xs))), nil
 	})
 	t.add("reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
 		xs, err := th.items(a[0], "reverse")
@@ -1862,7 +1862,7 @@ func seqInto(th *thread, a []Value) (Value, error) {
 		if to.sorted() != nil {
 			return seqConj(th, append([]Value{to}, xs...))
 		}
-		b := NewSetBuilder(to)
+		b := newSetBuilder(to)
 		for _, x := range xs {
 			b.Add(x)
 		}
@@ -2231,7 +2231,7 @@ func toTransient(v Value) Value {
 		}
 	case *Set:
 		if m.sorted() == nil {
-			return &transientSet{b: NewSetBuilder(m), from: m}
+			return &transientSet{b: newSetBuilder(m), from: m}
 		}
 	}
 	return v
@@ -2329,7 +2329,7 @@ func seqReductions(th *thread, a []Value) (Value, error) {
 		}
 		if !ok {
 			v, err := th.call(f, nil)
-			return VectorOf(v), err
+			return vectorOf(v), err
 		}
 		return th.reductionsCells(f, x, rest, s.finite)
 	}
@@ -2343,7 +2343,7 @@ func seqReductions(th *thread, a []Value) (Value, error) {
 	} else {
 		if len(xs) == 0 {
 			v, err := th.call(f, nil)
-			return VectorOf(v), err
+			return vectorOf(v), err
 		}
 		acc, xs = xs[0], xs[1:]
 	}

@@ -87,7 +87,7 @@ func registerStrings(t builtinTable) {
 			return nil, err
 		}
 		if strings.IndexByte(s, '\n') < 0 {
-			return VectorOf(s), nil // Java's split: no match, the whole string ("" gives [""])
+			return vectorOf(s), nil // Java's split: no match, the whole string ("" gives [""])
 		}
 		if err := th.scanned(len(s)); err != nil {
 			return nil, err

@@ -706,7 +706,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			if err := fr.th.charge(2*int64(len(items)) + 2); err != nil {
 				return nil, at(err, pos)
 			}
-			b := NewSetBuilder(nil)
+			b := newSetBuilder(nil)
 			for _, f := range items {
 				v, err := f(fr)
 				if err != nil {

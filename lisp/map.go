@@ -503,7 +503,7 @@ var emptySet = &Set{}
 
 // NewSet returns a set of items (duplicates dropped).
 func NewSet(items ...Value) *Set {
-	b := NewSetBuilder(nil)
+	b := newSetBuilder(nil)
 	for _, x := range items {
 		b.Add(x)
 	}
@@ -570,37 +570,37 @@ func (s *Set) Items() []Value {
 	return out
 }
 
-// SetBuilder builds a set in place.
-type SetBuilder struct {
+// setBuilder builds a set in place.
+type setBuilder struct {
 	b *ordmap.Builder[Value, struct{}]
 }
 
-// NewSetBuilder starts from s (nil for an empty set); s is not changed.
-func NewSetBuilder(s *Set) *SetBuilder {
+// newSetBuilder starts from s (nil for an empty set); s is not changed.
+func newSetBuilder(s *Set) *setBuilder {
 	var t ordmap.Tree[Value, struct{}]
 	if s != nil {
 		t = s.t
 	}
-	return &SetBuilder{b: ordmap.NewBuilder(t)}
+	return &setBuilder{b: ordmap.NewBuilder(t)}
 }
 
 // Add adds x.
-func (b *SetBuilder) Add(x Value) { b.b.Set(x, struct{}{}, compareKeys) }
+func (b *setBuilder) Add(x Value) { b.b.Set(x, struct{}{}, compareKeys) }
 
 // Has reports whether x was added.
-func (b *SetBuilder) Has(x Value) bool {
+func (b *setBuilder) Has(x Value) bool {
 	_, ok := b.b.Get(x, compareKeys)
 	return ok
 }
 
 // Delete removes x.
-func (b *SetBuilder) Delete(x Value) { b.b.Delete(x, compareKeys) }
+func (b *setBuilder) Delete(x Value) { b.b.Delete(x, compareKeys) }
 
 // Len returns the number of elements so far.
-func (b *SetBuilder) Len() int { return b.b.Len() }
+func (b *setBuilder) Len() int { return b.b.Len() }
 
 // Set freezes the builder; it must not be used afterwards.
-func (b *SetBuilder) Set() *Set {
+func (b *setBuilder) Set() *Set {
 	t := b.b.Tree()
 	if t.Len() == 0 {
 		return emptySet

@@ -28,7 +28,7 @@ func recordRows(t testing.TB, n int) (records, trees *Vector) {
 			id, id*37%500, statuses[id%3], id%7, id%2, id%4)
 		rows = append(rows, NewMap(
 			"id", int64(id), "amount", int64(id*37%500), "status", statuses[id%3],
-			"customer", fmt.Sprintf("c%d", id%7), "tags", VectorOf(fmt.Sprintf("t%d", id%2)),
+			"customer", fmt.Sprintf("c%d", id%7), "tags", vectorOf(fmt.Sprintf("t%d", id%2)),
 			"meta", NewMap("x", int64(id%4), "y", nil)))
 	}
 	b.WriteString("]")

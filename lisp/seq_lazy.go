@@ -351,7 +351,7 @@ func (th *thread) reductionsCells(f, acc, s Value, finite bool) (*Seq, error) {
 			return nil, err
 		}
 		if r, ok := next.(*reduced); ok {
-			return VectorOf(r.value), nil
+			return vectorOf(r.value), nil
 		}
 		return th.reductionsCells(f, next, rest, finite)
 	}, finite)

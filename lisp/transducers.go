@@ -351,7 +351,7 @@ func (r *listReducer) done(th *thread, _ Value) (Value, error) {
 // setReducer and mapReducer pour into a set or map, from is what they
 // started from (whose sorted-set or sorted-map mark the result keeps).
 type setReducer struct {
-	b    *SetBuilder
+	b    *setBuilder
 	from Value
 }
 
@@ -421,7 +421,7 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		if c.sorted() != nil {
 			return &conjReducer{coll: c}, nil
 		}
-		return &setReducer{b: NewSetBuilder(c), from: c}, nil
+		return &setReducer{b: newSetBuilder(c), from: c}, nil
 	case *Map:
 		if c.sorted() != nil {
 			return &conjReducer{coll: c}, nil

@@ -22,7 +22,7 @@ type transientMap struct {
 }
 
 type transientSet struct {
-	b    *SetBuilder
+	b    *setBuilder
 	from *Set
 }
 

@@ -237,8 +237,8 @@ func NewList(items []Value) *Vector {
 	return &Vector{items: items, claim: listMark}
 }
 
-// ListOf returns a list of the arguments.
-func ListOf(items ...Value) *Vector { return NewList(append([]Value(nil), items...)) }
+// listOf returns a list of the arguments.
+func listOf(items ...Value) *Vector { return NewList(append([]Value(nil), items...)) }
 
 // IsList reports whether v is a list rather than a vector. Lists print as
 // (1 2 3), grow at the front, and are = to the vectors of the same
@@ -332,8 +332,8 @@ func NewVector(items []Value) *Vector {
 	return &Vector{items: items}
 }
 
-// VectorOf returns a vector of the arguments.
-func VectorOf(items ...Value) *Vector { return NewVector(append([]Value(nil), items...)) }
+// vectorOf returns a vector of the arguments.
+func vectorOf(items ...Value) *Vector { return NewVector(append([]Value(nil), items...)) }
 
 // Len returns the number of elements.
 func (v *Vector) Len() int { return len(v.items) }

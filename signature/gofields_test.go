@@ -23,7 +23,7 @@ type gfRow struct {
 }
 
 // A Go type's signature names the fields exactly as lisp.FromGo converts
-// the values: both use lisp.GoFields.
+// the values: both use internal/gostruct.
 func TestTypeOfMatchesFromGo(t *testing.T) {
 	typ, err := signature.TypeOf(reflect.TypeFor[gfRow]())
 	if err != nil {
