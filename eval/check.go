@@ -437,19 +437,7 @@ func (c Check) describe(step *agent.Step, d *diff) string {
 
 // field finds k in m as a keyword or a string key; key is the key m has.
 func field(m *lisp.Map, k lisp.Value) (key, v lisp.Value, ok bool) {
-	if v, ok := m.Get(k); ok {
-		return k, v, true
-	}
-	switch k := k.(type) {
-	case lisp.Keyword:
-		key = string(k)
-	case string:
-		key = lisp.Keyword(k)
-	default:
-		return nil, nil, false
-	}
-	v, ok = m.Get(key)
-	return key, v, ok
+	return m.Entry(k)
 }
 
 func keyName(k lisp.Value) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -155,8 +156,9 @@ func Equivalent(want, got lisp.Value) bool {
 			return false
 		}
 		for k, wv := range w.All() {
-			gv, ok := g.Get(k)
-			if !ok || !Equivalent(wv, gv) {
+			// Exactly k: {:a 1} is not {"a" 1}, though Get finds either.
+			gk, gv, ok := g.Entry(k)
+			if !ok || reflect.TypeOf(gk) != reflect.TypeOf(k) || !Equivalent(wv, gv) {
 				return false
 			}
 		}
