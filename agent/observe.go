@@ -80,10 +80,9 @@ type Event struct {
 	// Turn is the turn's number (0 for run events, and for the tool calls
 	// of a compiled agent's program, which has no turns).
 	Turn int
-	// CallID pairs the start of an LLM call attempt or a tool call with
-	// its stop or exception (tool calls of pmap run at once); unique in
-	// the mission tree. ParentCallID, on the run events of a nested
-	// mission, is the CallID of the tool call that runs it (0 at the top).
+	// CallID pairs a call's start with its stop or exception, unique in
+	// the tree; ParentCallID, on a nested mission's run events, is the
+	// CallID of the tool call that runs it (0 at the top).
 	CallID, ParentCallID uint64
 
 	// Duration is the time since the matching start (stop and exception
@@ -124,31 +123,25 @@ type Event struct {
 
 	// Tool is the tool's name (tool events).
 	Tool string
-	// ArgsText is the tool call's arguments (tool events) and ResultText
-	// its result (tool.stop), the turn's value (turn.stop) or the mission's
-	// return value (run.stop), printed as the LLM is shown them: firewalled
-	// parts redacted, bounded in length.
+	// ArgsText and ResultText are a tool call's arguments and result (or
+	// the turn's value, the mission's return value) printed as the LLM sees
+	// them: firewalled parts redacted, bounded in length.
 	ArgsText, ResultText string
 	// Err is what failed (llm.exception, tool.exception) or the error a
 	// turn's program ended with as the LLM was told (turn.stop); its
 	// message is scrubbed by the firewall.
 	Err error
-	// Fail is the mission's failure (run.stop of a failed mission,
-	// run.exception); nil on success. Unless the observer is Raw, a copy
-	// for display: texts scrubbed, Details redacted (Go data with
-	// firewalled parts as Firewalled).
+	// Fail is the mission's failure (run.stop, run.exception); nil on
+	// success. Scrubbed and redacted unless the observer is Raw.
 	Fail *Fail
 	// Usage is the mission's (run.stop, run.exception).
 	Usage Usage
-	// Warnings are the mission's Step.Warnings (run.stop, run.exception):
-	// the input's coercions and, under signature.WarnOnly, every mismatch
-	// it let through, scrubbed. The slog observer (trace.NewSlogObserver)
-	// logs each at WARN: the seeds' warn_only "logs warnings".
+	// Warnings are the mission's Step.Warnings (run.stop, run.exception),
+	// scrubbed; trace.NewSlogObserver logs each at WARN.
 	Warnings []string
 
 	// Args, Result and Step are the values themselves, firewalled parts
-	// included: the tool call's arguments and result, the turn's value,
-	// the mission's Step (run.stop, run.exception). Nil unless the
+	// included (the call's, the turn's, the mission's). Nil unless the
 	// observer was registered with Raw.
 	Args   *lisp.Map
 	Result lisp.Value

@@ -6,7 +6,7 @@ import (
 )
 
 // Then runs next with the return value of prev as its context (and prev's
-// signature as the context's types): the seeds' then. When prev failed,
+// signature as the context's types): PtcRunner's then (docs/deviations.md). When prev failed,
 // next does not run: the Step fails at once with chained_failure, its
 // Details["upstream"] being prev's Fail, and no LLM is called.
 // opts.Input and opts.InputSignature are ignored.
@@ -17,8 +17,8 @@ func Then(ctx context.Context, prev *Step, next *Agent, opts Options) (*Step, er
 	return then(ctx, treeFrom(ctx), prev, next, opts, nil)
 }
 
-// Must returns step when err is nil and panics with err otherwise: the
-// seeds' run! and then!, for scripts, examples and tests where a failed
+// Must returns step when err is nil and panics with err otherwise:
+// PtcRunner's run! and then!, for scripts, examples and tests where a failed
 // mission should stop everything. It takes what Run, Then and
 // CompiledAgent.Execute return:
 //

@@ -14,10 +14,9 @@ import (
 // Step is the outcome of a mission: its value or its failure, the agent's
 // memory, what it cost and what happened on each turn.
 type Step struct {
-	// Return is the mission's value: the argument of (return v), or the
-	// program's value for a single-shot agent. Nil when the mission failed.
-	// Firewalled fields (named with a leading _) are included: the firewall
-	// hides them from LLMs, not from Go.
+	// Return is the mission's value ((return v), or a single-shot agent's
+	// program value); nil when it failed. Firewalled (_) fields are
+	// included: the firewall hides them from LLMs, not from Go.
 	Return lisp.Value
 	// Fail describes the failure, nil on success.
 	Fail *Fail
@@ -33,16 +32,13 @@ type Step struct {
 	Signature *signature.Signature
 	// Usage counts the turns, tokens and time of this mission alone.
 	Usage Usage
-	// TotalUsage adds up the usage of this mission and of every agent it
-	// called as a tool (LLM tools and compiled agents included), at any
-	// depth. Its Duration is the sum of the missions' durations, which
-	// exceeds the wall-clock time when pmap ran them at once.
+	// TotalUsage adds up this mission's usage and that of every agent it
+	// called as a tool, at any depth (Duration is a sum: it exceeds the
+	// wall-clock time when pmap ran them at once).
 	TotalUsage Usage
-	// Warnings are the coercions of the mission's input ("input: count:
-	// coerced "3" to :int") and, when it ran with signature.WarnOnly, the
-	// mismatches of its input and of its return value that were let
-	// through, scrubbed by the firewall. (A tool call's are in its
-	// ToolCall.)
+	// Warnings are the input's coercions and, under signature.WarnOnly,
+	// the mismatches let through, scrubbed (a tool call's are in its
+	// ToolCall).
 	Warnings []string
 	// Trace has one entry per turn (see Options.Trace).
 	Trace []Turn
@@ -106,11 +102,9 @@ type Fail struct {
 	Message string
 	// Op is the tool or operation at fault, when there is one.
 	Op string
-	// Details carries more data: the upstream failure of a chained_failure,
-	// the value given to fail, validation issues, the stack of a panic
-	// ("stack", internal_error). Go data, firewalled values included;
-	// observers that are not Raw, traces and the other sinks show it
-	// redacted.
+	// Details carries more data (the upstream Fail, the value given to
+	// fail, validation issues, a panic's "stack"), firewalled values
+	// included; every sink but a Raw observer shows it redacted.
 	Details map[string]any
 	// ByProgram reports that the mission's program ended it with (fail v),
 	// so that Reason is the program's word: a program's (fail {:reason
@@ -241,10 +235,9 @@ type Usage struct {
 	SystemPromptTokens int
 	// MemoryBytes is the size of the memory at the end.
 	MemoryBytes int
-	// Programs counts the programs of the mission's turns (one per turn
-	// that sent one, whether it compiled or not); CachedPrograms those it
-	// did not compile, because the compile cache had them (see
-	// Options.CompileCache): CachedPrograms/Programs is its hit rate.
+	// Programs counts the turns' programs (compiled or not), CachedPrograms
+	// those the compile cache had (Options.CompileCache): their ratio is
+	// the hit rate.
 	Programs, CachedPrograms int
 }
 
@@ -273,27 +266,22 @@ type Turn struct {
 	// Duration is the turn's time, LLM call included; LLMDuration the LLM
 	// call's alone, its retries and their waits included.
 	Duration, LLMDuration time.Duration
-	// LLMRetries are the attempts of the turn's LLM call that failed, in
-	// order, with their error and the wait before the next (Config.LLMRetry):
-	// a turn whose call succeeded on its third attempt has two; one whose
-	// call failed has them all. Usage.LLMRequests counts every attempt.
+	// LLMRetries are the failed attempts of the turn's LLM call, in order,
+	// with their error and the wait before the next (Config.LLMRetry);
+	// Usage.LLMRequests counts every attempt.
 	LLMRetries []LLMAttempt
 	// Tokens of the turn's LLM call.
 	Tokens llm.Tokens
-	// Response is the LLM's whole reply, as it came ("" when the call
-	// failed): always recorded, so that a turn without a program shows
-	// what the model wrote. It may quote firewalled text: show it through
-	// Step.Scrub, as trace.Print does.
+	// Response is the LLM's whole reply ("" when the call failed). It may
+	// quote firewalled text: show it through Step.Scrub, as trace.Print
+	// does.
 	Response string
 	// Feedback is the message sent back to the LLM after the turn,
 	// recorded when Options.Debug is set.
 	Feedback string
-	// Memory is the agent's memory after the turn (its defs and stored
-	// values), recorded when Options.Debug is set. Memories are
-	// persistent: a turn's snapshot shares what did not change with the
-	// next, so keeping every turn's costs little. Atoms, volatiles and
-	// transients in it are the live cells, which later turns may change:
-	// they hold what the last turn left in them.
+	// Memory is the agent's memory after the turn, recorded when
+	// Options.Debug is set (persistent, so cheap to keep; its atoms are the
+	// live cells, holding what the last turn left in them).
 	Memory *lisp.Namespace
 }
 

@@ -31,23 +31,19 @@ type ToolFunc = lisp.ToolFunc
 type Tool struct {
 	// Func implements the tool.
 	Func ToolFunc
-	// Signature is the tool's contract, shown to the LLM. When set, the
-	// arguments are coerced and validated against it before Func runs
-	// (see Options.Validation), and a mismatch is a tool error the LLM can
-	// correct. Empty: arguments are passed as they are.
+	// Signature is the tool's contract, shown to the LLM; arguments are
+	// checked against it before Func runs (Options.Validation). Empty:
+	// arguments are passed as they are.
 	Signature string
 	// Description says what the tool does and when to use it.
 	Description string
-	// FieldDescriptions describe the signature's parameters and result
-	// fields by dotted path ("id": "the tracking id, e.g. TRK-000123"),
-	// shown under the tool in the system prompt: the formats and
-	// examples a type alone does not give. A tool without a Signature
-	// lists its keys as the arguments of its calling form.
+	// FieldDescriptions describe parameters and result fields by dotted
+	// path ("id": "the tracking id, e.g. TRK-000123"), shown under the tool
+	// in the system prompt (docs/agents.md).
 	FieldDescriptions map[string]string
-	// Unlisted keeps the tool out of the system prompt's list, which then
-	// only counts such tools: programs can still call it by name, once
-	// another tool (a search over a large catalog, say) has told them of
-	// it. Its signature still checks its arguments.
+	// Unlisted keeps the tool out of the system prompt's list (which only
+	// counts such tools); programs can still call it by name once another
+	// tool, a catalog search say, names it.
 	Unlisted bool
 
 	typed    *typedtool.Tool

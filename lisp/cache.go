@@ -6,12 +6,9 @@ import "sync"
 type CacheConfig struct {
 	// MaxPrograms is the most programs the cache keeps; 0 means 256.
 	MaxPrograms int
-	// MaxBytes bounds the memory the kept programs take, each estimated
-	// at compiledBytesPerSourceByte (40) bytes per byte of its text, the
-	// most a compiled program was measured to hold, plus its literal
-	// data; 0 means 32 MiB. A program estimated at more than a quarter of
-	// it (by default, one of over about 200 KB of text) is compiled and
-	// not kept.
+	// MaxBytes bounds the estimated memory of the kept programs (40 bytes
+	// per byte of text plus literal data); 0 means 32 MiB. A program over a
+	// quarter of it is compiled and not kept.
 	MaxBytes int64
 }
 

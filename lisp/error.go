@@ -108,10 +108,9 @@ type Error struct {
 	// for the error, such as "java.lang.NumberFormatException"; when empty
 	// the class follows from Kind (see JavaClass).
 	Class string
-	// Data is the data of an uncaught ex-info (kind Thrown): its map, which
-	// the message does not include. A tool may fail with an *Error whose
-	// Data is a map: a program that catches the failure reads it, with the
-	// tool's name and message, as the exception's ex-data.
+	// Data is an uncaught ex-info's map (kind Thrown). A tool that fails
+	// with an *Error whose Data is a map gives it to a program that catches
+	// the failure, as the exception's ex-data.
 	Data Value
 	src  string
 	// exc is the exception the error carries: the one thrown, or the one a

@@ -66,9 +66,6 @@ func printString(v Value) string { return Print(v, PrintOptions{}) }
 // displayString is Print with Display set.
 func displayString(v Value) string { return Print(v, PrintOptions{Display: true}) }
 
-// printExact is Print with Exact set.
-func printExact(v Value) string { return Print(v, PrintOptions{Exact: true}) }
-
 func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error) {
 	if opts.Exact {
 		opts = PrintOptions{MaxDepth: maxReadDepth + 1} // MaxDepth counts the top level

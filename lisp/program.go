@@ -446,10 +446,9 @@ type Result struct {
 	// run: from now on they mean the program's values, in this run and in
 	// the runs given Namespace (an agent tells the LLM so).
 	Shadowed []string
-	// Notes are hints about results that are valid Clojure but usually a
-	// slip, such as a keyword called on a vector of maps (nil, where
-	// (map :k rows) was meant): at most 5, each once. An agent shows them to
-	// the model with the turn's feedback.
+	// Notes are hints (at most 5) about results that are valid Clojure but
+	// usually a slip, such as a keyword called on a vector of maps; an
+	// agent shows them to the model with the turn's feedback.
 	Notes []string
 	// Steps is the number of evaluation steps taken.
 	Steps int64

@@ -14,13 +14,9 @@ type Redaction struct {
 	// Key, when set, hides the value of every map entry whose key it
 	// reports (the key itself is shown).
 	Key func(key Value) bool
-	// Text, when set, rewrites text as it is printed, as a scrubber that
-	// replaces copies of secret text does: a string (a map key too) prints
-	// with the text Text returns for it, and a scalar of another kind (a
-	// number, a keyword, a regex...) whose printed form Text changes
-	// prints as the Placeholder, whole, so that the output still reads
-	// back. Text must not grow the text by more than a bounded amount per
-	// call (a placeholder per secret run).
+	// Text, when set, rewrites strings (and map keys) as they print; another
+	// scalar whose printed form it changes prints as Placeholder, whole. It
+	// may grow a text by a bounded amount only (a placeholder per secret).
 	Text func(string) string
 }
 

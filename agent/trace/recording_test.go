@@ -92,7 +92,7 @@ func TestRecording(t *testing.T) {
 func TestRecordingToolCalls(t *testing.T) {
 	const key = "CTXSECRET-beta-5678"
 	step, err := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{
-		LLM: llmtest.NewScript(tjCode(`(return (str "L" ctx/_key))`)).Func(), Context: map[string]any{"_key": key}})
+		LLM: llmtest.NewScript(tjCode(`(return (str "L" ctx/_key))`)).Func(), Input: map[string]any{"_key": key}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ type row struct {
 // Fields follows encoding/json: tag names, "-" skipped, unexported fields
 // skipped, embedded fields promoted, ambiguous names dropped.
 func TestFields(t *testing.T) {
-	got := gostruct.Fields(reflect.TypeOf(row{}))
+	got := gostruct.Fields(reflect.TypeOf(row{secret: 1})) // secret: unexported, left out
 	want := []gostruct.Field{
 		{Name: "name", Index: []int{0, 1}},
 		{Name: "Name", Index: []int{1, 1}},
