@@ -43,7 +43,7 @@ type CompileMetadata struct {
 	TraceID string `json:"trace_id,omitempty"`
 }
 
-// Compile runs a mission of a once, with an LLM, on opts.Context as a
+// Compile runs a mission of a once, with an LLM, on opts.Input as a
 // sample input, and keeps the program that ended it. The model is told
 // that its final program will be kept and run on other inputs, so it must
 // read them from ctx and must not rely on values from its earlier turns; a

@@ -107,8 +107,8 @@ func TestFirewallInToolSchemas(t *testing.T) {
 	}
 }
 
-// A Step given as the next agent's context (Then, Pipeline.Run,
-// Options.Context) brings its firewall along: what the first mission hid
+// A Step given as the next agent's input (Then, Pipeline.Run,
+// Options.Input) brings its firewall along: what the first mission hid
 // from its LLM, copies under public fields included (strings, numbers,
 // str-built text), the next agent's LLM does not see either, in its
 // prompt, its data inventory or its feedback; its programs still use it.

@@ -734,7 +734,7 @@ func TestLanguageExamplesRun(t *testing.T) {
 	check := func(profile, src string) {
 		t.Helper()
 		runs++
-		res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctx, Namespace: setup.Namespace, Tools: snippetTools{}})
+		res, err := lisp.Run(context.Background(), src, lisp.Options{Input: ctx, Namespace: setup.Namespace, Tools: snippetTools{}})
 		var le *lisp.Error
 		if errors.As(err, &le) && (le.Kind == lisp.ParseError || reasonOf(le.Kind) == ReasonAnalysisError) {
 			t.Errorf("%s: %s\n%s", profile, src, le.Detailed())

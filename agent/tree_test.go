@@ -547,7 +547,7 @@ func TestTreeRunTool(t *testing.T) {
 	caller := agent.MustNew(agent.Config{Prompt: "CALLER", MaxTurns: 2, Tools: map[string]agent.Tool{"go": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }}}})
 	var pos engine.Position
 	_, _ = caller.Run(context.Background(), agent.Options{LLM: (&treeModel{routes: map[string][]string{"CALLER": {
-		`(tool/go {:who ctx/_who})`, `(return 1)`}}}).Func(), Context: map[string]any{"_who": "caller-secret-42"},
+		`(tool/go {:who ctx/_who})`, `(return 1)`}}}).Func(), Input: map[string]any{"_who": "caller-secret-42"},
 		Hooks: &engine.Hooks{Tool: func(ctx context.Context, req engine.ToolRequest) (engine.ToolResult, error) {
 			pos = req.Position
 			return engine.ToolResult{Value: int64(1)}, nil

@@ -348,7 +348,7 @@ func (m *mission) toolWarnings(calls []ToolCall) string {
 func (m *mission) runLisp(tr *Turn, ctxMap *lisp.Map, run func(context.Context, lisp.Options) (*lisp.Result, error)) (*lisp.Result, error) {
 	calls := &toolCalls{m: m}
 	res, err := run(m.ctx, lisp.Options{
-		Context:   ctxMap,
+		Input:     ctxMap,
 		Namespace: m.memory,
 		History:   m.history,
 		Tools:     calls,

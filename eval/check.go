@@ -169,7 +169,7 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 		if c.prog == nil {
 			return c.Validate()
 		}
-		res, err := c.prog.Run(ctx, lisp.Options{Context: lisp.NewMap("result", got)})
+		res, err := c.prog.Run(ctx, lisp.Options{Input: lisp.NewMap("result", got)})
 		if err != nil {
 			// The error can quote the value (a type error shows it).
 			return fmt.Errorf("check %s: %s", c.src, step.Scrub(err.Error()))

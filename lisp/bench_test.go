@@ -41,7 +41,7 @@ func loadWorkload(b *testing.B, name string, withOrders bool) (string, *lisp.Map
 // turn runs it: read, analyze, compile and evaluate, context already loaded.
 func benchWorkload(b *testing.B, name string, withOrders bool) {
 	src, ctx := loadWorkload(b, name, withOrders)
-	opts := lisp.Options{Context: ctx}
+	opts := lisp.Options{Input: ctx}
 	bg := context.Background()
 	if _, err := lisp.Run(bg, src, opts); err != nil {
 		b.Fatal(err)
@@ -87,7 +87,7 @@ func BenchmarkLimits(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				opts := lisp.Options{Context: ctx, Limits: l.limits}
+				opts := lisp.Options{Input: ctx, Limits: l.limits}
 				bg := context.Background()
 				b.ReportAllocs()
 				b.ResetTimer()
@@ -112,7 +112,7 @@ func BenchmarkRun(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			opts := lisp.Options{Context: ctx}
+			opts := lisp.Options{Input: ctx}
 			bg := context.Background()
 			if _, err := prog.Run(bg, opts); err != nil {
 				b.Fatal(err)

@@ -92,7 +92,7 @@ func benchPrograms(b *testing.B, ctx lisp.Value, programs []struct{ name, src st
 		if err != nil {
 			b.Fatal(err)
 		}
-		opts := lisp.Options{Context: ctx, Limits: lisp.Limits{Timeout: -1, MaxSteps: -1}}
+		opts := lisp.Options{Input: ctx, Limits: lisp.Limits{Timeout: -1, MaxSteps: -1}}
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

@@ -185,7 +185,7 @@ func TestNilCacheCompiles(t *testing.T) {
 func BenchmarkCache(b *testing.B) {
 	src, ctxMap := loadWorkload(b, "w6.ptc", false)
 	bg := context.Background()
-	opts := lisp.Options{Context: ctxMap}
+	opts := lisp.Options{Input: ctxMap}
 	b.Run("compile", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {

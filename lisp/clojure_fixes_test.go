@@ -59,7 +59,7 @@ func TestTransducerAndRegexLimits(t *testing.T) {
 		{"format precision", `(format "%.1000000000f" 1.0)`, lisp.Limits{}, lisp.MemoryExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := lisp.Run(context.Background(), tc.src, lisp.Options{Context: ctx, Limits: tc.limits})
+			_, err := lisp.Run(context.Background(), tc.src, lisp.Options{Input: ctx, Limits: tc.limits})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %s", err, tc.want)
 			}
@@ -111,7 +111,7 @@ func TestRegexLargeInputs(t *testing.T) {
 		`(count (clojure.string/split ctx/words #" "))`:       "200000",
 		`(last (clojure.string/split ctx/baaab #"a*" -1))`:    `""`,
 	} {
-		res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctx, Limits: lisp.Limits{Timeout: generous}})
+		res, err := lisp.Run(context.Background(), src, lisp.Options{Input: ctx, Limits: lisp.Limits{Timeout: generous}})
 		if err != nil {
 			t.Errorf("%s: %v", src, err)
 			continue

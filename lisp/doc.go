@@ -8,7 +8,7 @@
 // that can be run many times, concurrently:
 //
 //	res, err := lisp.Run(ctx, `(->> ctx/orders (filter (where :amount > 100)) (sum-by :amount))`,
-//		lisp.Options{Context: data})
+//		lisp.Options{Input: data})
 //
 // A program is one or more forms; its value is the value of the last one.
 // Run always returns a *Result (with the println output produced before an

@@ -20,7 +20,7 @@ func ExampleRun() {
 	       (filter (where :amount > 100))
 	       (group-by :customer)
 	       (map (fn [[c os]] {:customer c :total (sum-by :amount os)})))`,
-		lisp.Options{Context: map[string]any{"orders": orders}})
+		lisp.Options{Input: map[string]any{"orders": orders}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -80,7 +80,7 @@ func ExampleError() {
 
 func ExampleStatus() {
 	res, _ := lisp.Run(context.Background(), `(if (empty? ctx/items) (fail {:reason :empty}) (return (count ctx/items)))`,
-		lisp.Options{Context: map[string]any{"items": []int{}}})
+		lisp.Options{Input: map[string]any{"items": []int{}}})
 	fmt.Println(res.Status, lisp.Print(res.Value, lisp.PrintOptions{}))
 	// Output: failed {:reason :empty}
 }

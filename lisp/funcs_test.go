@@ -26,7 +26,7 @@ func ExampleFuncs() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := prog.Run(context.Background(), lisp.Options{Context: map[string]any{"titles": []string{"Hello World", "Go Fast"}}})
+	res, err := prog.Run(context.Background(), lisp.Options{Input: map[string]any{"titles": []string{"Hello World", "Go Fast"}}})
 	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}), err)
 	_, err = funcs.Compile(`(slug "a" "b")`)
 	fmt.Println(err)
@@ -261,7 +261,7 @@ func TestFuncsStepsPerElement(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := func(src string) int64 {
-		res, err := lisp.Run(context.Background(), src, lisp.Options{Funcs: funcs, Context: map[string]any{"xs": make([]int, 1600)}})
+		res, err := lisp.Run(context.Background(), src, lisp.Options{Funcs: funcs, Input: map[string]any{"xs": make([]int, 1600)}})
 		if err != nil {
 			t.Fatal(err)
 		}

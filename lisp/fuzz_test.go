@@ -49,7 +49,7 @@ func FuzzEval(f *testing.F) {
 		"fail": func(context.Context, *lisp.Map) (any, error) { return nil, errors.New("tool failed") },
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		res, err := lisp.Run(context.Background(), src, lisp.Options{Context: ctxVal, Tools: tools, Limits: fuzzLimits})
+		res, err := lisp.Run(context.Background(), src, lisp.Options{Input: ctxVal, Tools: tools, Limits: fuzzLimits})
 		if res == nil {
 			t.Fatal("nil result")
 		}

@@ -483,7 +483,7 @@ func TestConcurrentHostileRuns(t *testing.T) {
 				`(reduce + ctx/rows)`,
 				`(defn f [] (f)) (f)`,
 			}[i%4]
-			_, err := lisp.Run(context.Background(), src, lisp.Options{Context: data})
+			_, err := lisp.Run(context.Background(), src, lisp.Options{Input: data})
 			if i%4 == 2 && err != nil {
 				done <- fmt.Errorf("benign run failed: %v", err)
 				return

@@ -109,7 +109,7 @@ func TestLanguage(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s:%d: bad ctx: %v", c.file, c.line, err)
 				}
-				opts.Context = v
+				opts.Input = v
 			}
 			res, err := lisp.Run(context.Background(), c.program, opts)
 			if c.hasOutput && strings.Join(res.Output, "\n") != strings.Join(c.output, "\n") {

@@ -287,10 +287,10 @@ func (p *Program) in(ns *Namespace) (*Program, error) {
 // Options configure one run. The zero value runs with an empty context, an
 // empty namespace, no tools and the default limits.
 type Options struct {
-	// Context is the data read by ctx/name: a *Map (used as is, so convert
-	// large host data once with FromGo and reuse it), or any host value
-	// FromGo accepts whose top level is a map or struct.
-	Context any
+	// Input is the data read by ctx/name: a *Map (used as is: convert large
+	// host data once with FromGo and reuse it), or any host value FromGo
+	// accepts whose top level is a map or struct.
+	Input any
 	// Namespace holds the defs of earlier runs; nil means empty.
 	Namespace *Namespace
 	// History are the values of earlier turns: History[0] is *1.
@@ -544,7 +544,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 	if err := ctx.Err(); err != nil {
 		return res, run.contextError(err) // not even a short program runs
 	}
-	switch c := opts.Context.(type) {
+	switch c := opts.Input.(type) {
 	case nil:
 		run.context = emptyMap
 	case *Map:

@@ -142,7 +142,7 @@ func TestRecordsAreMaps(t *testing.T) {
 	for _, src := range programs {
 		got := map[string]string{}
 		for name, rows := range map[string]*Vector{"records": records, "trees": trees} {
-			res, err := Run(context.Background(), src, Options{Context: NewMap("rows", rows), Limits: patient(Limits{})})
+			res, err := Run(context.Background(), src, Options{Input: NewMap("rows", rows), Limits: patient(Limits{})})
 			if err != nil {
 				got[name] = "error: " + err.Error()
 				continue
@@ -221,7 +221,7 @@ func TestRecordFlexKeyAcrossShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Run(context.Background(), `[(mapv :b ctx/rows) (mapv :a ctx/rows) (mapv #(get % "c" :none) ctx/rows) (mapv (fn [{:keys [a c]}] [a c]) ctx/rows)]`,
-		Options{Context: NewMap("rows", v)})
+		Options{Input: NewMap("rows", v)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestRecordsFromGo(t *testing.T) {
 			t.Errorf("%s: %d records, want 2 (all but the first)", name, recs)
 		}
 	}
-	res, err := Run(context.Background(), `[(map :id ctx/structs) (map :status ctx/structs) (map :x ctx/maps) (= (second ctx/maps) {"id" 2 "x" false})]`, Options{Context: v})
+	res, err := Run(context.Background(), `[(map :id ctx/structs) (map :status ctx/structs) (map :x ctx/maps) (= (second ctx/maps) {"id" 2 "x" false})]`, Options{Input: v})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestRedactionInOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := lisp.Run(context.Background(), tt.program, lisp.Options{Context: ctx, Redact: secretRedaction(vault)})
+			res, err := lisp.Run(context.Background(), tt.program, lisp.Options{Input: ctx, Redact: secretRedaction(vault)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func ExampleRedaction() {
 		},
 	}
 	res, _ := lisp.Run(context.Background(), `(println "user:" ctx/user) (count (:_ssn ctx/user))`,
-		lisp.Options{Context: map[string]any{"user": user}, Redact: hideUnderscored})
+		lisp.Options{Input: map[string]any{"user": user}, Redact: hideUnderscored})
 	fmt.Println(res.Output[0])
 	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}))
 	// Output:

@@ -94,7 +94,7 @@ func TestProgramConcurrentRuns(t *testing.T) {
 		wg.Go(func() {
 			for i := range 50 {
 				n := int64(g*100 + i)
-				res, err := p.Run(context.Background(), Options{Context: map[string]any{"n": n},
+				res, err := p.Run(context.Background(), Options{Input: map[string]any{"n": n},
 					Limits: Limits{Timeout: 5 * time.Minute}})
 				if err != nil {
 					t.Error(err)

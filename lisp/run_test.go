@@ -92,7 +92,7 @@ func TestToolErrors(t *testing.T) {
 }
 
 func TestNoToolsHint(t *testing.T) {
-	_, err := lisp.Run(context.Background(), `(ctx/items)`, lisp.Options{Context: map[string]any{"items": []int{1}}})
+	_, err := lisp.Run(context.Background(), `(ctx/items)`, lisp.Options{Input: map[string]any{"items": []int{1}}})
 	if !errors.Is(err, lisp.UnknownTool) || !strings.Contains(err.Error(), "without parentheses") {
 		t.Errorf("got %v", err)
 	}
@@ -190,7 +190,7 @@ func TestContextFromGo(t *testing.T) {
 		"when":   time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
 	res := run(t, `[(sum-by :amount ctx/orders) (map :note ctx/orders) (keys (first ctx/orders)) ctx/when ctx/missing]`,
-		lisp.Options{Context: ctx})
+		lisp.Options{Input: ctx})
 	if s := lisp.Print(res.Value, lisp.PrintOptions{}); s != `[29.5 [nil "big"] ["amount" "id"] "2024-01-02T03:04:05Z" nil]` {
 		t.Errorf("got %s", s)
 	}
@@ -249,7 +249,7 @@ func TestConcurrentRunsShareContext(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
 				// Eight runs share two cores: the timeout is generous.
-				res, err := p.Run(context.Background(), lisp.Options{Context: ctxVal, Limits: lisp.Limits{Timeout: generous}})
+				res, err := p.Run(context.Background(), lisp.Options{Input: ctxVal, Limits: lisp.Limits{Timeout: generous}})
 				if err != nil || res.Value != int64(71500) {
 					t.Errorf("got %v %v", res.Value, err)
 					return

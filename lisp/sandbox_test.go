@@ -242,7 +242,7 @@ func TestBigValueWorkCounts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := lisp.Run(context.Background(), tc.src, lisp.Options{Context: data, Limits: tc.limits})
+			_, err := lisp.Run(context.Background(), tc.src, lisp.Options{Input: data, Limits: tc.limits})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %s", err, tc.want)
 			}
@@ -250,7 +250,7 @@ func TestBigValueWorkCounts(t *testing.T) {
 	}
 	t.Run("equality stops at the deadline", func(t *testing.T) {
 		start := time.Now()
-		_, err := lisp.Run(context.Background(), `(dotimes [i 100000] (= ctx/v ctx/w))`, lisp.Options{Context: data,
+		_, err := lisp.Run(context.Background(), `(dotimes [i 100000] (= ctx/v ctx/w))`, lisp.Options{Input: data,
 			Limits: lisp.Limits{Timeout: 50 * time.Millisecond, MaxSteps: -1, MaxLoopIterations: -1}})
 		if !errors.Is(err, lisp.Timeout) {
 			t.Fatalf("got %v, want timeout", err)

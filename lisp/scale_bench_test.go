@@ -78,7 +78,7 @@ func BenchmarkScale(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				opts := lisp.Options{Context: v.(*lisp.Map), Limits: scaleLimits}
+				opts := lisp.Options{Input: v.(*lisp.Map), Limits: scaleLimits}
 				bg := context.Background()
 				b.ReportAllocs()
 				for b.Loop() {
@@ -166,7 +166,7 @@ func TestScaleWorkloadsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(w string) lisp.Value {
-		res, err := lisp.Run(context.Background(), scalePrograms[w], lisp.Options{Context: v.(*lisp.Map), Limits: scaleLimits})
+		res, err := lisp.Run(context.Background(), scalePrograms[w], lisp.Options{Input: v.(*lisp.Map), Limits: scaleLimits})
 		if err != nil {
 			t.Fatalf("%s: %v", w, err)
 		}

@@ -70,7 +70,7 @@ func TestCancelReachesTool(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 
-	m, err := Start(ctx, c, "held", StartOptions{TaskQueue: queue, Context: map[string]any{"x": 1}})
+	m, err := Start(ctx, c, "held", StartOptions{TaskQueue: queue, Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestCancelReachesTool(t *testing.T) {
 	}
 	cancelled.awaitEnd(t, "the cancelled mission's tool call")
 
-	m, err = Start(ctx, c, "slow", StartOptions{TaskQueue: queue, Context: map[string]any{"x": 1}})
+	m, err = Start(ctx, c, "slow", StartOptions{TaskQueue: queue, Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestCancelReachesNestedLLMCall(t *testing.T) {
 	startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model), Agents: map[string]*agent.Agent{"root": root}})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	m, err := Start(ctx, c, "root", StartOptions{TaskQueue: queue, ID: queue + "-root", Context: map[string]any{"x": 1}})
+	m, err := Start(ctx, c, "root", StartOptions{TaskQueue: queue, ID: queue + "-root", Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,9 @@ type StartOptions struct {
 	// ID is the workflow id ("": one the client makes up). A mission's id
 	// is how it is found again (Attach).
 	ID string
-	// Context is the mission's input, as agent.Options.Context: a map with
+	// Input is the mission's input, as agent.Options.Input: a map with
 	// string keys, a struct, or a *lisp.Map.
-	Context any
+	Input any
 	// Model names the model in the workers' llm.Registry ("": the
 	// workers' default model); the agent's own Config.LLM wins.
 	Model string
@@ -59,7 +59,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	if c == nil || opts.TaskQueue == "" || agentName == "" {
 		return nil, fmt.Errorf("%w: Start needs a client, an agent name and StartOptions.TaskQueue", ErrInvalidOptions)
 	}
-	input, err := contextMap(opts.Context)
+	input, err := contextMap(opts.Input)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}

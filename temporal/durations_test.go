@@ -33,7 +33,7 @@ func TestDurations(t *testing.T) {
 	startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model), Agents: map[string]*agent.Agent{"timed": a}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := Start(ctx, c, "timed", StartOptions{TaskQueue: queue, Context: map[string]any{"x": 1}})
+	m, err := Start(ctx, c, "timed", StartOptions{TaskQueue: queue, Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestDurations(t *testing.T) {
 	wscript := newScripted(map[string][]string{"Wait": {`(tool/wait {})`}})
 	wqueue := testQueue("durations-cancel")
 	startWorker(t, c, wqueue, WorkerOptions{Model: llm.Func(wscript.Func), Agents: map[string]*agent.Agent{"waits": w}})
-	m, err = Start(ctx, c, "waits", StartOptions{TaskQueue: wqueue, Context: map[string]any{"x": 1}})
+	m, err = Start(ctx, c, "waits", StartOptions{TaskQueue: wqueue, Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func Example() {
 	m, err := temporal.Start(ctx, c, "order-counter", temporal.StartOptions{
 		TaskQueue: "missions",
 		ID:        "count-orders-42",
-		Context:   map[string]any{"id": 42},
+		Input:     map[string]any{"id": 42},
 	})
 	if err != nil {
 		log.Fatal(err)

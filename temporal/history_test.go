@@ -87,7 +87,7 @@ func TestHistoryGrowth(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	for _, turns := range sizes {
-		m, err := Start(ctx, c, "pager", StartOptions{TaskQueue: queue, Context: map[string]any{"book": fmt.Sprintf("book%d", turns)}})
+		m, err := Start(ctx, c, "pager", StartOptions{TaskQueue: queue, Input: map[string]any{"book": fmt.Sprintf("book%d", turns)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func TestContinueAsNew(t *testing.T) {
 	startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model.Func), Agents: map[string]*agent.Agent{"pager": pagerAgent(t, pages)}})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	m, err := Start(ctx, c, "pager", StartOptions{TaskQueue: queue, Context: map[string]any{"book": "book"},
+	m, err := Start(ctx, c, "pager", StartOptions{TaskQueue: queue, Input: map[string]any{"book": "book"},
 		HistoryLimit: 16 << 10})
 	if err != nil {
 		t.Fatal(err)

@@ -229,7 +229,7 @@ func TestWorkerCrash(t *testing.T) {
 	first, firstDone := startWorkerProcess(t, addr, queue, modelURL, toolURL)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	m, err := Start(ctx, c, "order", StartOptions{TaskQueue: queue, Context: map[string]any{"order": "A-17"}})
+	m, err := Start(ctx, c, "order", StartOptions{TaskQueue: queue, Input: map[string]any{"order": "A-17"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestStepLongerThanWorkflowTask(t *testing.T) {
 	defer w.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := Start(ctx, c, "slow", StartOptions{TaskQueue: queue, Context: map[string]any{"x": 1},
+	m, err := Start(ctx, c, "slow", StartOptions{TaskQueue: queue, Input: map[string]any{"x": 1},
 		Workflow: client.StartWorkflowOptions{WorkflowTaskTimeout: time.Second}})
 	if err != nil {
 		t.Fatal(err)

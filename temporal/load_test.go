@@ -89,7 +89,7 @@ func TestLoad(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	durable := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
-		m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Context: map[string]any{"id": i}})
+		m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Input: map[string]any{"id": i}})
 		if err != nil {
 			return nil, err
 		}

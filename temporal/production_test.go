@@ -113,7 +113,7 @@ func TestWorkerLogLevel(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			for i := range missions {
-				m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Context: map[string]any{"id": i}})
+				m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Input: map[string]any{"id": i}})
 				if err != nil {
 					t.Fatal(err)
 				}

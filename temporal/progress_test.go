@@ -17,7 +17,7 @@ func TestProgressWithoutWorker(t *testing.T) {
 	queue := testQueue("progress")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	m, err := Start(ctx, c, "adder", StartOptions{TaskQueue: queue, Context: map[string]any{"x": 1}})
+	m, err := Start(ctx, c, "adder", StartOptions{TaskQueue: queue, Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func TestEndStates(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.agent, func(t *testing.T) {
 			m, err := Start(ctx, c, tc.agent, StartOptions{TaskQueue: queue, ID: queue + "-" + tc.agent,
-				Context: map[string]any{"x": 1}, SearchAttributes: true})
+				Input: map[string]any{"x": 1}, SearchAttributes: true})
 			if err != nil {
 				t.Fatal(err)
 			}

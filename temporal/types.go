@@ -147,7 +147,7 @@ type RunOptions struct {
 	LLMOptions       map[string]any     `json:",omitempty"`
 	Cache            bool               `json:",omitempty"`
 	Validation       signature.Mode     `json:",omitempty"`
-	ContextSignature string             `json:",omitempty"`
+	InputSignature   string             `json:"ContextSignature,omitempty"` // the wire name of older histories
 	TokenLimit       int                `json:",omitempty"`
 	OnBudgetExceeded agent.BudgetAction `json:",omitempty"`
 }
@@ -155,7 +155,7 @@ type RunOptions struct {
 // options returns the agent.Options they stand for.
 func (o RunOptions) options() agent.Options {
 	return agent.Options{LLMOptions: o.LLMOptions, Cache: o.Cache, Validation: o.Validation,
-		InputSignature: o.ContextSignature, TokenLimit: o.TokenLimit, OnBudgetExceeded: o.OnBudgetExceeded}
+		InputSignature: o.InputSignature, TokenLimit: o.TokenLimit, OnBudgetExceeded: o.OnBudgetExceeded}
 }
 
 // inherited returns the options a nested agent's mission takes from its

@@ -116,7 +116,7 @@ func TestDeployChangedAgent(t *testing.T) {
 	var ms []*Mission
 	for i := 1; i <= missions; i++ {
 		m, err := Start(ctx, c, "look", StartOptions{TaskQueue: queue, ID: fmt.Sprintf("%s-%d", queue, i),
-			Context: map[string]any{"id": i}})
+			Input: map[string]any{"id": i}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestDeployChangedAgent(t *testing.T) {
 		}
 	}
 	// A new mission runs v2.
-	fresh, err := Start(ctx, c, "look", StartOptions{TaskQueue: queue, Context: map[string]any{"id": 100}})
+	fresh, err := Start(ctx, c, "look", StartOptions{TaskQueue: queue, Input: map[string]any{"id": 100}})
 	if err != nil {
 		t.Fatal(err)
 	}

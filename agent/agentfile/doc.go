@@ -6,8 +6,8 @@
 //	f, err := agentfile.Load(os.DirFS("agents"), "digest.md")
 //	if err != nil { ... }            // an *Error: file:line:col: what
 //	a, err := f.NewAgent(f.Config)   // agent.New, errors placed in the file
-//	ctx, err := f.Context()          // the context: the file gives, if any
-//	step, _ := a.Run(ctx0, agent.Options{LLM: model, Context: ctx,
+//	input, err := f.Context()        // the input the file gives, if any
+//	step, _ := a.Run(ctx, agent.Options{LLM: model, Input: input,
 //		InputSignature: f.InputSignature})
 //
 // The front matter looks like YAML but is a small, strict subset: a value

@@ -34,7 +34,7 @@ type File struct {
 	// none: which models there are is the caller's business.
 	Model string
 	// ContextSignature describes the context (context-signature:), for
-	// agent.Options.ContextSignature.
+	// agent.Options.InputSignature.
 	InputSignature string
 
 	keys    map[string]*value // the settings as read, for positions

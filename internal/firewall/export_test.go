@@ -84,7 +84,7 @@ func TestExportBounded(t *testing.T) {
 // cellValue runs src with ctx/rows bound to rows: a value holding cells.
 func cellValue(t *testing.T, src string, rows lisp.Value) lisp.Value {
 	t.Helper()
-	res, err := lisp.Run(context.Background(), src, lisp.Options{Context: lisp.NewMap(lisp.Keyword("rows"), rows)})
+	res, err := lisp.Run(context.Background(), src, lisp.Options{Input: lisp.NewMap(lisp.Keyword("rows"), rows)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,14 +74,14 @@ func Run(ctx context.Context, v Vector) Outcome {
 			o.Reason = "cannot read context_edn: " + err.Error()
 			return o
 		}
-		opts.Context = c
+		opts.Input = c
 	case len(v.Context) > 0:
 		c, err := lisp.Read(string(v.Context), lisp.ReadOptions{Format: lisp.ReadJSON})
 		if err != nil {
 			o.Reason = "cannot read context: " + err.Error()
 			return o
 		}
-		opts.Context = c
+		opts.Input = c
 	}
 	res, err := lisp.Run(ctx, v.Program, opts)
 	if err != nil {

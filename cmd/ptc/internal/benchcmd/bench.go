@@ -56,7 +56,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc bench: %v\n", err)
 		return base.ExitUsage
 	}
-	opts := lisp.Options{Context: ctxVal, Limits: *limits}
+	opts := lisp.Options{Input: ctxVal, Limits: *limits}
 	bg := context.Background()
 	// One untimed run checks the program and warms caches.
 	res, err := lisp.Run(bg, src, opts)

@@ -77,7 +77,7 @@ func Run(env *base.Env, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	var ns *lisp.Namespace
 	for _, src := range srcs {
-		res, err := lisp.Run(ctx, src, lisp.Options{Context: ctxVal, Limits: *limits, Tools: tools, Namespace: ns,
+		res, err := lisp.Run(ctx, src, lisp.Options{Input: ctxVal, Limits: *limits, Tools: tools, Namespace: ns,
 			Redact: view.Redaction()})
 		for _, line := range view.Output(res.Output) {
 			fmt.Fprintln(progOut, line)

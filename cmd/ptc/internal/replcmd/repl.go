@@ -243,7 +243,7 @@ func (s *Session) input(src string) {
 
 // options are the run options of the session's next evaluation.
 func (s *Session) options() lisp.Options {
-	return lisp.Options{Context: s.CtxVal, Namespace: s.ns, History: s.values, Limits: s.Limits, Tools: s.Tools,
+	return lisp.Options{Input: s.CtxVal, Namespace: s.ns, History: s.values, Limits: s.Limits, Tools: s.Tools,
 		Redact: s.View.Redaction()}
 }
 
