@@ -514,8 +514,10 @@ func runEndCase(t *testing.T, mode string, c endCase) {
 	if rootEnd.Usage.Turns != step.Usage.Turns || rootEnd.Usage.Tokens != step.Usage.Tokens {
 		t.Errorf("end event usage %+v, Step's %+v", rootEnd.Usage, step.Usage)
 	}
-	if (rootEnd.Fail == nil) != (step.Fail == nil) || (rootEnd.Fail != nil && rootEnd.Fail.Reason != step.Fail.Reason) {
-		t.Errorf("end event fail %v, Step's %v", rootEnd.Fail, step.Fail)
+	var endFail *agent.Fail
+	errors.As(rootEnd.Err, &endFail)
+	if (endFail == nil) != (step.Fail == nil) || (endFail != nil && endFail.Reason != step.Fail.Reason) {
+		t.Errorf("end event fail %v, Step's %v", rootEnd.Err, step.Fail)
 	}
 }
 

@@ -58,8 +58,11 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
 		Warnings: e.Warnings,
 	}
-	if e.Fail != nil {
-		j.Fail = &failJSON{Reason: string(e.Fail.Reason), Message: e.Fail.Message, Op: e.Fail.Op}
+	if f, ok := e.Err.(*Fail); ok && f != nil && (e.Kind == RunStop || e.Kind == RunException) {
+		// The mission's failure, as "fail" (not "error") has always said.
+		j.Fail = &failJSON{Reason: string(f.Reason), Message: f.Message, Op: f.Op}
+	} else if e.Err != nil {
+		j.Error = e.Err.Error()
 	}
 	switch e.Kind {
 	case RunStop, RunException, TurnStop, LLMStop, LLMException, ToolStop, ToolException:
@@ -77,9 +80,6 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 	if e.Tokens != (llm.Tokens{}) {
 		t := e.Tokens
 		j.Tokens = &t
-	}
-	if e.Err != nil {
-		j.Error = e.Err.Error()
 	}
 	if e.Kind == RunStop || e.Kind == RunException {
 		j.Usage = map[string]any{"turns": e.Usage.Turns, "llm_requests": e.Usage.LLMRequests,

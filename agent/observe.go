@@ -18,7 +18,7 @@ type EventKind uint8
 
 // The events of a mission, as seed 001 lists them. Every run reports one
 // RunStart and exactly one end, however it ends: RunStop, failed or not
-// (Event.Fail), or RunException when a fault of the host ended it (a
+// (Event.Err, a *Fail), or RunException when a fault of the host ended it (a
 // panic of a host callback: reason internal_error, Fail.Op naming the
 // callback when known, Fail.Details["stack"] the stack); an LLM call
 // attempt ends with LLMStop or LLMException (a retry starts again with
@@ -60,10 +60,11 @@ func (k EventKind) String() string {
 // Firewalled data never reaches an observer through the text fields:
 // ArgsText, ResultText, Output and the error texts are redacted and
 // scrubbed exactly as the LLM is shown them, Messages are what the LLM
-// was sent, and Program and Response are scrubbed too. An observer gets a
-// Fail whose texts are scrubbed and whose Details are redacted. The
-// values themselves (Args, Result, Step) and the Fail itself are given
-// only to observers registered with Raw.
+// was sent, and Program and Response are scrubbed too. A mission's Fail
+// (the Err of run.stop and run.exception) reaches an observer with its
+// texts scrubbed and its Details redacted. The values themselves (Args,
+// Result, Step) and the Fail itself are given only to observers registered
+// with Raw.
 type Event struct {
 	Kind EventKind
 	// Time is when it happened: the start, or the end for stop and
@@ -127,13 +128,10 @@ type Event struct {
 	// the turn's value, the mission's return value) printed as the LLM sees
 	// them: firewalled parts redacted, bounded in length.
 	ArgsText, ResultText string
-	// Err is what failed (llm.exception, tool.exception) or the error a
-	// turn's program ended with as the LLM was told (turn.stop); its
-	// message is scrubbed by the firewall.
+	// Err is what failed, its message scrubbed: the call (llm.exception,
+	// tool.exception), the turn's program as the LLM was told (turn.stop),
+	// or the mission, a *Fail (run.stop, run.exception; nil on success).
 	Err error
-	// Fail is the mission's failure (run.stop, run.exception); nil on
-	// success. Scrubbed and redacted unless the observer is Raw.
-	Fail *Fail
 	// Usage is the mission's (run.stop, run.exception).
 	Usage Usage
 	// Warnings are the mission's Step.Warnings (run.stop, run.exception),
@@ -233,8 +231,8 @@ func newObservers(parent *observers, list []Observer) *observers {
 
 // emit delivers e to every observer, raw values removed for those that
 // did not ask for them: they get a copy without Args, Result and Step, and
-// with a Fail whose texts are scrubbed and whose Details are redacted by
-// v, the mission's firewall.
+// with a mission's Fail (Err) whose texts are scrubbed and whose Details
+// are redacted by v, the mission's firewall.
 func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 	if d == nil {
 		return
@@ -247,11 +245,14 @@ func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 			continue
 		}
 		ev := e
-		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil || e.Fail != nil) {
+		fail, _ := e.Err.(*Fail)
+		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil || fail != nil) {
 			if redacted == nil {
 				c := *e
 				c.Args, c.Result, c.Step = nil, nil, nil
-				c.Fail = redactedFail(v, e.Fail)
+				if fail != nil {
+					c.Err = redactedFail(v, fail)
+				}
 				redacted = &c
 			}
 			ev = redacted
@@ -336,11 +337,13 @@ func (m *mission) end(step *Step) {
 		return
 	}
 	e := &Event{Kind: RunStop, Duration: step.Usage.Duration, Tokens: step.Usage.Tokens,
-		Fail: step.Fail, Usage: step.Usage, Warnings: step.Warnings}
-	if step.Fail != nil && step.Fail.Reason == ReasonInternalError {
-		e.Kind = RunException
-	}
-	if step.Fail == nil {
+		Usage: step.Usage, Warnings: step.Warnings}
+	if step.Fail != nil {
+		e.Err = step.Fail // never a nil *Fail in the interface
+		if step.Fail.Reason == ReasonInternalError {
+			e.Kind = RunException
+		}
+	} else {
 		e.ResultText = m.eventText(step.Return)
 	}
 	if m.obs.raw {

@@ -145,8 +145,8 @@ func TestEvents(t *testing.T) {
 	if e := top[8]; e.Kind != agent.TurnStop || !strings.Contains(e.Program, "(inc nil)") || e.Err == nil || !strings.Contains(e.Err.Error(), "type_error") {
 		t.Errorf("the failed turn's stop: program %q, error %v", e.Program, e.Err)
 	}
-	if e := top[len(top)-1]; e.Fail != nil || e.Usage.Turns != 2 || e.Usage.LLMRequests != 3 || e.ResultText != "{:r [{:d 2} {:d 4}]}" {
-		t.Errorf("run.stop: fail %v, usage %+v, result %q", e.Fail, e.Usage, e.ResultText)
+	if e := top[len(top)-1]; e.Err != nil || e.Usage.Turns != 2 || e.Usage.LLMRequests != 3 || e.ResultText != "{:r [{:d 2} {:d 4}]}" {
+		t.Errorf("run.stop: err %v, usage %+v, result %q", e.Err, e.Usage, e.ResultText)
 	}
 	if !strings.Contains(top[2].System, "tool/vault") || len(top[2].Messages) == 0 {
 		t.Errorf("llm.start lacks the request: system %d bytes, %d messages", len(top[2].System), len(top[2].Messages))
@@ -170,7 +170,7 @@ func TestEvents(t *testing.T) {
 	// The firewall: no text of any event shows the secret, and the values
 	// themselves are withheld.
 	for _, e := range rec.events {
-		texts := fmt.Sprint(e.ArgsText, e.ResultText, e.Response, e.Program, e.System, e.Messages, e.Err, e.Fail)
+		texts := fmt.Sprint(e.ArgsText, e.ResultText, e.Response, e.Program, e.System, e.Messages, e.Err)
 		if strings.Contains(texts, eventSecret) {
 			t.Errorf("%s shows the firewalled value: %s", e.Kind, texts)
 		}
@@ -333,7 +333,7 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
-// An observer that is not Raw gets the Fail of a run's end with its
+// An observer that is not Raw gets the Fail of a run's end (Event.Err) with its
 // Details redacted (firewalled values and "_" entries as the placeholder,
 // copies of firewalled text scrubbed); a Raw one gets the Fail itself.
 func TestEventsFailDetails(t *testing.T) {
@@ -348,7 +348,11 @@ func TestEventsFailDetails(t *testing.T) {
 	stop := func(r *recorder) *agent.Fail {
 		for _, e := range r.events {
 			if e.Kind == agent.RunStop {
-				return e.Fail
+				var f *agent.Fail
+				if !errors.As(e.Err, &f) {
+					t.Fatalf("run.stop's Err %v is not a *Fail", e.Err)
+				}
+				return f
 			}
 		}
 		t.Fatal("no run.stop")
@@ -365,6 +369,54 @@ func TestEventsFailDetails(t *testing.T) {
 	}
 	if step.Fail.Details["s"] != eventSecret {
 		t.Errorf("redacting the event changed the Step's Fail: %v", step.Fail.Details)
+	}
+}
+
+// A failed mission's run.stop has the Fail as its Err: its texts
+// scrubbed (as the Step's are) and its Details redacted for an observer
+// that is not Raw; the Step's Fail itself for a Raw one.
+func TestRunStopErrRedacted(t *testing.T) {
+	raw, plain := &recorder{}, &recorder{}
+	model := llmtest.NewScript(llmtest.Code(
+		`(fail {:reason :x :message (str "m " ctx/_secret) :details {:s ctx/_secret}})`))
+	step, _ := agent.MustNew(agent.Config{Prompt: "p"}).Run(context.Background(), agent.Options{LLM: model.Func(),
+		Input: map[string]any{"_secret": eventSecret}, Observers: []agent.Observer{agent.Raw(raw), plain}})
+	if step.Fail == nil || step.Fail.Details["s"] != eventSecret {
+		t.Fatalf("the mission should fail with the secret in its details: %+v", step.Fail)
+	}
+	stop := func(r *recorder) error {
+		for _, e := range r.events {
+			if e.Kind == agent.RunStop {
+				return e.Err
+			}
+		}
+		t.Fatal("no run.stop")
+		return nil
+	}
+	tests := []struct {
+		name        string
+		err         error
+		wantDetails any
+	}{
+		{"raw", stop(raw), eventSecret},
+		{"plain", stop(plain), agent.Firewalled},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var f *agent.Fail
+			if !errors.As(tc.err, &f) || f.Reason != "x" {
+				t.Fatalf("run.stop's Err %v: want a *Fail with reason x", tc.err)
+			}
+			if msg := tc.err.Error(); strings.Contains(msg, eventSecret) || !strings.Contains(msg, "m "+agent.Firewalled) {
+				t.Errorf("Err's text %q: want the message scrubbed", msg)
+			}
+			if got := f.Details["s"]; got != tc.wantDetails {
+				t.Errorf("Details[s] = %v, want %v", got, tc.wantDetails)
+			}
+		})
+	}
+	if err := stop(raw); err != error(step.Fail) {
+		t.Errorf("the raw observer should get the Step's Fail itself, got %v", err)
 	}
 }
 

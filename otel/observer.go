@@ -243,16 +243,18 @@ func (o *Observer) runEnd(ctx context.Context, e *agent.Event) {
 		attrs = append(attrs, attribute.String(keyResult, e.ResultText))
 	}
 	errType := ""
-	if e.Fail != nil || e.Kind == agent.RunException {
+	var fail *agent.Fail
+	errors.As(e.Err, &fail)
+	if fail != nil || e.Kind == agent.RunException {
 		errType = errOther
 		msg := ""
-		if e.Fail != nil {
-			if e.Fail.Reason != "" {
-				errType = string(e.Fail.Reason)
+		if fail != nil {
+			if fail.Reason != "" {
+				errType = string(fail.Reason)
 			}
-			msg = e.Fail.Message
-			if e.Fail.Op != "" {
-				attrs = append(attrs, attribute.String(keyFailOp, e.Fail.Op))
+			msg = fail.Message
+			if fail.Op != "" {
+				attrs = append(attrs, attribute.String(keyFailOp, fail.Op))
 			}
 		}
 		attrs = append(attrs, attribute.String(keyErrorType, errType))

@@ -58,7 +58,10 @@ func (r *run) start() {
 func (r *run) stop(tokens llm.Tokens, turns int, fail *agent.Fail) {
 	e := r.ev(agent.RunStop)
 	e.ParentCallID = r.parentCall
-	e.Tokens, e.Fail = tokens, fail
+	e.Tokens = tokens
+	if fail != nil {
+		e.Err = fail
+	}
 	e.Usage = agent.Usage{Turns: turns, LLMRequests: turns, Tokens: tokens}
 	e.Duration = 2 * time.Second
 	e.ResultText = `{:answer 42}`

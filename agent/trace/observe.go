@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -21,7 +22,7 @@ import (
 // let through) as a "ptc warning" record at Warn; set the handler's level to
 // choose how much is written. Texts are redacted as for the LLM, so a log
 // never holds firewalled data (unless the observer is registered with
-// Raw, whose Fail it logs as it is).
+// Raw, whose mission Fail it logs as it is).
 func NewSlogObserver(logger *slog.Logger) agent.Observer {
 	if logger == nil {
 		logger = slog.Default()
@@ -38,7 +39,7 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 		level = slog.LevelInfo
 	case agent.RunStop:
 		level = slog.LevelInfo
-		if e.Fail != nil {
+		if e.Err != nil {
 			level = slog.LevelWarn
 		}
 	case agent.RunException:
@@ -87,15 +88,15 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 	if e.ResultText != "" {
 		add(slog.String("result", e.ResultText))
 	}
-	if e.Err != nil {
+	var fail *agent.Fail
+	if errors.As(e.Err, &fail) && (e.Kind == agent.RunStop || e.Kind == agent.RunException) {
+		add(slog.String("reason", string(fail.Reason)))
+		add(slog.String("message", fail.Message))
+	} else if e.Err != nil {
 		add(slog.String("error", e.Err.Error()))
 	}
 	if e.RetryIn > 0 {
 		add(slog.Duration("retry_in", e.RetryIn))
-	}
-	if e.Fail != nil {
-		add(slog.String("reason", string(e.Fail.Reason)))
-		add(slog.String("message", e.Fail.Message))
 	}
 	if e.Kind == agent.RunStop || e.Kind == agent.RunException {
 		add(slog.Int("turns", e.Usage.Turns))

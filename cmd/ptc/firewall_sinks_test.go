@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -384,7 +385,8 @@ func fwEventText(e *agent.Event) string {
 	if e.Err != nil {
 		fmt.Fprintln(&sb, e.Err.Error())
 	}
-	if f := e.Fail; f != nil {
+	var f *agent.Fail
+	if errors.As(e.Err, &f) && f != nil {
 		fmt.Fprintln(&sb, f.Reason, f.Message, f.Op, f.Details)
 		data, _ := json.Marshal(f.Details)
 		sb.Write(data)
