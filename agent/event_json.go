@@ -46,16 +46,15 @@ type failJSON struct {
 
 // MarshalJSON writes the event with snake_case fields, its texts as they
 // are (redacted as for the LLM), durations in milliseconds (RetryIn as
-// retry_in_ms, absent when no attempt follows), and a request's
-// message count rather than its messages (the system prompt is left out:
-// it is in the Step). The raw values (Args, Result, Step) are never
+// retry_in_ms, absent when no attempt follows), a request's message
+// count rather than its messages (the system prompt is left out: it is in
+// the Step), and of a reply its content, finish reason and model. The raw values (Args, Result, Step) are never
 // written.
 func (e *Event) MarshalJSON() ([]byte, error) {
 	j := eventJSON{
 		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
-		Model: e.Model, FinishReason: e.FinishReason, Messages: len(e.Messages), Response: e.Response,
-		Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
+		Model: e.Model, Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
 		Warnings: e.Warnings,
 	}
 	if f, ok := e.Err.(*Fail); ok && f != nil && (e.Kind == RunStop || e.Kind == RunException) {
@@ -73,9 +72,15 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		ms := float64(e.RetryIn.Microseconds()) / 1000
 		j.RetryInMS = &ms
 	}
-	if e.ResponseModel != "" {
-		// The model that answered, as "model" has always said of llm.stop.
-		j.Model = e.ResponseModel
+	if r := e.Request; r != nil {
+		j.Messages = len(r.Messages)
+	}
+	if r := e.Reply; r != nil {
+		j.FinishReason, j.Response = r.FinishReason, r.Content
+		if r.Model != "" {
+			// The model that answered, as "model" has always said of llm.stop.
+			j.Model = r.Model
+		}
 	}
 	if e.Tokens != (llm.Tokens{}) {
 		t := e.Tokens

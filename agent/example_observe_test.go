@@ -10,8 +10,9 @@ import (
 )
 
 // An observer sees the mission as it runs: here, each event's name, the
-// tool calls with their arguments, and the turns' values. The _token
-// field is firewalled: the observer sees it as the LLM does.
+// messages each LLM request sends, the tool calls with their arguments,
+// and the turns' values. The _token field is firewalled: the observer
+// sees it as the LLM does.
 func ExampleObserver() {
 	a := agent.MustNew(agent.Config{
 		Name:   "login",
@@ -28,6 +29,8 @@ func ExampleObserver() {
 	)
 	show := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
 		switch e.Kind {
+		case agent.LLMStart:
+			fmt.Println(e.Kind, len(e.Request.Messages), "messages")
 		case agent.ToolStart:
 			fmt.Println(e.Kind, e.Tool, e.ArgsText)
 		case agent.ToolStop, agent.TurnStop:
@@ -44,13 +47,13 @@ func ExampleObserver() {
 	// Output:
 	// run.start
 	// turn.start
-	// llm.start
+	// llm.start 1 messages
 	// llm.stop
 	// tool.start login {:user "ann"}
 	// tool.stop {"_token" <Firewalled>, "user" "ann"}
 	// turn.stop #'session
 	// turn.start
-	// llm.start
+	// llm.start 3 messages
 	// llm.stop
 	// turn.stop "ann"
 	// run.stop login "ann" 2 turns

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"sync"
@@ -59,8 +60,8 @@ func (k EventKind) String() string {
 //
 // Firewalled data never reaches an observer through the text fields:
 // ArgsText, ResultText, Output and the error texts are redacted and
-// scrubbed exactly as the LLM is shown them, Messages are what the LLM
-// was sent, and Program and Response are scrubbed too. A mission's Fail
+// scrubbed exactly as the LLM is shown them, Request is what the LLM was
+// sent, and Program and Reply.Content are scrubbed too. A mission's Fail
 // (the Err of run.stop and run.exception) reaches an observer with its
 // texts scrubbed and its Details redacted. The values themselves (Args,
 // Result, Step) and the Fail itself are given only to observers registered
@@ -99,18 +100,13 @@ type Event struct {
 	// failed LLM call (llm.exception): the retry policy's backoff, or the
 	// provider's Retry-After when longer. 0 when no attempt follows.
 	RetryIn time.Duration
-	// Model is the model the call asked for (llm events), ResponseModel
-	// the one that answered (llm.stop), Provider its OpenTelemetry GenAI
-	// name; "" when unknown.
-	Model, ResponseModel, Provider string
-	// System and Messages are the request (llm.start), as the LLM is sent
-	// them; Response is its reply (llm.stop).
-	System   string
-	Messages []llm.Message
-	Response string
-	// FinishReason is why the reply ended, as the provider says it
-	// (llm.stop; "" when unknown).
-	FinishReason string
+	// Model is the model the call asked for, Provider its OpenTelemetry
+	// GenAI name (llm events); "" when unknown.
+	Model, Provider string
+	// Request is the request as the LLM is sent it (llm.start); Reply is
+	// its reply (llm.stop), Reply.Content scrubbed.
+	Request *llm.Request
+	Reply   *llm.Response
 
 	// Program is the program the turn ran (turn.stop; "" when the reply
 	// had none), and Output its println output, scrubbed (at most
@@ -240,25 +236,40 @@ func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 	d.shared.mu.Lock()
 	defer d.shared.mu.Unlock()
 	var redacted *Event
+	var fail *Fail
+	if e.Err != nil {
+		errors.As(e.Err, &fail)
+	}
 	for i, entry := range d.list {
 		if entry.dropped {
 			continue
 		}
 		ev := e
-		fail, _ := e.Err.(*Fail)
 		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil || fail != nil) {
 			if redacted == nil {
 				c := *e
 				c.Args, c.Result, c.Step = nil, nil, nil
-				if fail != nil {
-					c.Err = redactedFail(v, fail)
-				}
+				c.Err = redactedErr(v, e.Err, fail)
 				redacted = &c
 			}
 			ev = redacted
 		}
 		d.deliver(ctx, entry, i, ev)
 	}
+}
+
+// redactedErr is err for an observer that is not Raw when its chain holds
+// fail: the mission's Fail redacted, or (a nested mission's failure under
+// a tool call's error) err's scrubbed text over the redacted Fail, the
+// chain cut there so that no raw Fail or Step is reachable.
+func redactedErr(v veil, err error, fail *Fail) error {
+	if fail == nil {
+		return err
+	}
+	if f, ok := err.(*Fail); ok && f == fail {
+		return redactedFail(v, fail)
+	}
+	return &scrubbedErr{msg: v.Scrub(err.Error()), err: redactedFail(v, fail)}
 }
 
 func (d *observers) deliver(ctx context.Context, entry *observerEntry, i int, e *Event) {
@@ -383,8 +394,8 @@ func (m *mission) emit(e *Event) {
 	if e.Program != "" {
 		e.Program = v.Scrub(e.Program)
 	}
-	if e.Response != "" {
-		e.Response = v.Scrub(e.Response)
+	if e.Reply != nil && e.Reply.Content != "" {
+		e.Reply.Content = v.Scrub(e.Reply.Content)
 	}
 	m.obs.emit(ctx, e, v)
 }

@@ -148,8 +148,11 @@ func TestEvents(t *testing.T) {
 	if e := top[len(top)-1]; e.Err != nil || e.Usage.Turns != 2 || e.Usage.LLMRequests != 3 || e.ResultText != "{:r [{:d 2} {:d 4}]}" {
 		t.Errorf("run.stop: err %v, usage %+v, result %q", e.Err, e.Usage, e.ResultText)
 	}
-	if !strings.Contains(top[2].System, "tool/vault") || len(top[2].Messages) == 0 {
-		t.Errorf("llm.start lacks the request: system %d bytes, %d messages", len(top[2].System), len(top[2].Messages))
+	if r := top[2].Request; r == nil || !strings.Contains(r.System, "tool/vault") || len(r.Messages) == 0 {
+		t.Errorf("llm.start lacks the request: %+v", r)
+	}
+	if r := top[5].Reply; top[5].Kind != agent.LLMStop || r == nil || r.Content == "" {
+		t.Errorf("llm.stop lacks the reply: %s %+v", top[5].Kind, r)
 	}
 
 	// The nested missions: named after their tool, under the parent's
@@ -170,7 +173,7 @@ func TestEvents(t *testing.T) {
 	// The firewall: no text of any event shows the secret, and the values
 	// themselves are withheld.
 	for _, e := range rec.events {
-		texts := fmt.Sprint(e.ArgsText, e.ResultText, e.Response, e.Program, e.System, e.Messages, e.Err)
+		texts := fmt.Sprint(e.ArgsText, e.ResultText, e.Reply, e.Program, e.Request, e.Err)
 		if strings.Contains(texts, eventSecret) {
 			t.Errorf("%s shows the firewalled value: %s", e.Kind, texts)
 		}
@@ -420,6 +423,46 @@ func TestRunStopErrRedacted(t *testing.T) {
 	}
 }
 
+// A tool call's error that wraps a nested mission's failure reaches an
+// observer that is not Raw cut at that Fail, redacted: errors.As finds
+// neither the raw Fail nor the *agent.Error and its Step.
+func TestToolExceptionErrRedacted(t *testing.T) {
+	child := agent.MustNew(agent.Config{Prompt: "Check {{s}}.", Signature: "(s :string) -> :int", Description: "Checks s.",
+		LLM: llmtest.NewScript(llmtest.Code(`(fail {:reason :x :message "m" :details {:s ctx/s}})`)).Func()})
+	childTool, err := child.AsTool(agent.AsToolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, plain := &recorder{}, &recorder{}
+	model := llmtest.NewScript(llmtest.Code(`(tool/child {:s ctx/_secret})`), llmtest.Code(`(return 1)`))
+	parent := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"child": childTool}})
+	if _, err := parent.Run(context.Background(), agent.Options{LLM: model.Func(),
+		Input: map[string]any{"_secret": eventSecret}, Observers: []agent.Observer{agent.Raw(raw), plain}}); err != nil {
+		t.Fatal(err)
+	}
+	exception := func(r *recorder) error {
+		for _, e := range r.events {
+			if e.Kind == agent.ToolException && e.Depth == 0 {
+				return e.Err
+			}
+		}
+		t.Fatal("no tool.exception")
+		return nil
+	}
+	var f *agent.Fail
+	if !errors.As(exception(raw), &f) || f.Details["s"] != eventSecret {
+		t.Fatalf("the raw observer's tool.exception should unwrap to the child's Fail: %v", f)
+	}
+	perr := exception(plain)
+	if !errors.As(perr, &f) || f.Reason != "x" || f.Details["s"] != agent.Firewalled {
+		t.Errorf("the plain observer's tool.exception: Fail %+v, want details redacted", f)
+	}
+	var ae *agent.Error
+	if errors.As(perr, &ae) || strings.Contains(perr.Error(), eventSecret) {
+		t.Errorf("the plain observer's tool.exception reaches raw values: %v", perr)
+	}
+}
+
 // One JSONLObserver serves concurrent runs, as docs/observability.md
 // suggests: -race checks it, and every line is whole.
 func TestJSONLObserverShared(t *testing.T) {
@@ -481,7 +524,7 @@ func TestEventModelNames(t *testing.T) {
 		model llm.Model
 		resp  llm.Response
 		err   error
-		// want: Model, ResponseModel, Provider of llm.start, then
+		// want: Model, Reply.Model, Provider of llm.start, then
 		// of llm.stop or llm.exception.
 		start, stop [3]string
 	}{
@@ -505,7 +548,11 @@ func TestEventModelNames(t *testing.T) {
 			var got [][3]string
 			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
 				if e.Kind == agent.LLMStart || e.Kind == agent.LLMStop || e.Kind == agent.LLMException {
-					got = append(got, [3]string{e.Model, e.ResponseModel, e.Provider})
+					answered := ""
+					if e.Reply != nil {
+						answered = e.Reply.Model
+					}
+					got = append(got, [3]string{e.Model, answered, e.Provider})
 				}
 			})
 			a := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 1, LLMRetry: llm.RetryPolicy{MaxAttempts: 1}})

@@ -28,8 +28,9 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		var start time.Time
 		if m.obs != nil {
 			id, start = m.callIDs.Add(1), m.now()
+			sent := req
 			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
-				System: req.System, Messages: req.Messages})
+				Request: &sent})
 		}
 		resp, err = m.safeCall(req)
 		// Whether and when the next attempt comes is decided before the
@@ -47,8 +48,8 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 				e.Model = resp.RequestModel
 			}
 			if err == nil {
-				e.Tokens, e.Response, e.FinishReason = resp.Tokens, resp.Content, resp.FinishReason
-				e.ResponseModel = resp.Model
+				reply := resp
+				e.Tokens, e.Reply = resp.Tokens, &reply
 			} else {
 				e.Kind, e.Err = LLMException, m.eventErr(err)
 				if retry {

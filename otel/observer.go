@@ -458,11 +458,15 @@ func (o *Observer) llmStart(ctx context.Context, e *agent.Event) {
 // messages.
 func llmContent(e *agent.Event) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
-	if e.System != "" {
-		attrs = append(attrs, attribute.String(keySystemInstr, jsonText(systemParts(e.System))))
+	r := e.Request
+	if r == nil {
+		return nil
 	}
-	if len(e.Messages) > 0 {
-		attrs = append(attrs, attribute.String(keyInputMessages, jsonText(inputMessages(e.Messages))))
+	if r.System != "" {
+		attrs = append(attrs, attribute.String(keySystemInstr, jsonText(systemParts(r.System))))
+	}
+	if len(r.Messages) > 0 {
+		attrs = append(attrs, attribute.String(keyInputMessages, jsonText(inputMessages(r.Messages))))
 	}
 	return attrs
 }
@@ -491,13 +495,17 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 		c.span.SetName(opChat + " " + model)
 		attrs = append(attrs, attribute.String(keyRequestModel, model))
 	}
-	if e.ResponseModel != "" {
-		attrs = append(attrs, attribute.String(keyResponseModel, e.ResponseModel))
+	var reply llm.Response
+	if e.Reply != nil {
+		reply = *e.Reply
+	}
+	if reply.Model != "" {
+		attrs = append(attrs, attribute.String(keyResponseModel, reply.Model))
 	}
 	if e.Provider != "" {
 		attrs = append(attrs, attribute.String(keyProviderName, e.Provider))
 	}
-	key := setKey{op: opChat, nameKey: keyRequestModel, name: model, provider: e.Provider, responseModel: e.ResponseModel}
+	key := setKey{op: opChat, nameKey: keyRequestModel, name: model, provider: e.Provider, responseModel: reply.Model}
 	if e.Kind == agent.LLMException {
 		errType, msg := errOther, ""
 		if e.Err != nil {
@@ -509,11 +517,11 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 		o.inst.chat.Record(ctx, seconds(e, c.start), o.measureSet(key))
 	} else {
 		attrs = appendTokens(attrs, e.Tokens)
-		if e.FinishReason != "" {
-			attrs = append(attrs, attribute.StringSlice(keyFinishReasons, []string{e.FinishReason}))
+		if reply.FinishReason != "" {
+			attrs = append(attrs, attribute.StringSlice(keyFinishReasons, []string{reply.FinishReason}))
 		}
-		if o.capture && e.Response != "" && c.span.IsRecording() {
-			attrs = append(attrs, attribute.String(keyOutputMessages, jsonText(outputMessages(e.Response))))
+		if o.capture && reply.Content != "" && c.span.IsRecording() {
+			attrs = append(attrs, attribute.String(keyOutputMessages, jsonText(outputMessages(reply.Content))))
 		}
 		o.inst.chat.Record(ctx, seconds(e, c.start), o.measureSet(key))
 		if e.Tokens != (llm.Tokens{}) {

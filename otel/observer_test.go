@@ -85,16 +85,15 @@ func (r *run) turnStop(tokens llm.Tokens, program, errText string) {
 func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.Tokens) {
 	e := r.ev(agent.LLMStart)
 	e.CallID, e.Attempt, e.Model = id, attempt, model
-	e.System = "You write PTC-Lisp."
-	e.Messages = []llm.Message{{Role: llm.User, Content: "Find the urgent emails."}}
+	e.Request = &llm.Request{System: "You write PTC-Lisp.",
+		Messages: []llm.Message{{Role: llm.User, Content: "Find the urgent emails."}}}
 	r.s.emit(e)
 	e = r.ev(agent.LLMStop)
-	e.CallID, e.Attempt, e.Model, e.ResponseModel, e.Tokens = id, attempt, model, model, tokens
-	e.Response = "```clojure\n(return 42)\n```"
-	e.FinishReason = "stop"
+	e.CallID, e.Attempt, e.Model, e.Tokens = id, attempt, model, tokens
+	e.Reply = &llm.Response{Content: "```clojure\n(return 42)\n```", Model: model, FinishReason: "stop", Tokens: tokens}
 	e.Duration = 500 * time.Millisecond
 	if err != nil {
-		e.Kind, e.Err, e.Response, e.Tokens, e.ResponseModel = agent.LLMException, err, "", llm.Tokens{}, ""
+		e.Kind, e.Err, e.Reply, e.Tokens = agent.LLMException, err, nil, llm.Tokens{}
 	}
 	r.s.emit(e)
 }

@@ -372,13 +372,15 @@ func fwDisplayFields(step *agent.Step) []string {
 // fwEventText is every text an observer that is not Raw gets of e.
 func fwEventText(e *agent.Event) string {
 	var sb strings.Builder
-	fmt.Fprintln(&sb, e.Kind, e.Agent, e.Model, e.Tool, e.FinishReason)
-	for _, s := range []string{e.System, e.Response, e.Program, e.ArgsText, e.ResultText} {
+	fmt.Fprintln(&sb, e.Kind, e.Agent, e.Model, e.Provider, e.Tool)
+	for _, s := range []string{e.Program, e.ArgsText, e.ResultText} {
 		sb.WriteString(s)
 		sb.WriteByte('\n')
 	}
-	for _, m := range e.Messages {
-		sb.WriteString(m.Content)
+	// The request and the reply, every field (Messages, Prompt, Content...).
+	for _, v := range []any{e.Request, e.Reply} {
+		data, _ := json.Marshal(v)
+		sb.Write(data)
 		sb.WriteByte('\n')
 	}
 	sb.WriteString(strings.Join(e.Output, "\n"))

@@ -81,7 +81,11 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 			o.ev.llmRetried(e.Turn, e.Attempt)
 		}
 	case agent.LLMStop, agent.LLMException:
-		o.ev.llmReplied(e.Turn, e.Response, e.Tokens, e.Err)
+		var reply string
+		if e.Reply != nil {
+			reply = e.Reply.Content
+		}
+		o.ev.llmReplied(e.Turn, reply, e.Tokens, e.Err)
 		if e.RetryIn > 0 {
 			o.ev.llmWaiting(e.Turn, e.RetryIn, llm.Classify(e.Err).Class == llm.ClassRateLimit)
 		}
