@@ -1,12 +1,14 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -171,12 +173,12 @@ const budgetCallback = "Options.Budget"
 // one under up (the tree of the mission whose Go code runs the pipeline,
 // nil at the top), and the options its stages run with: the stages answer
 // for the pipeline's limit, their children inherit it.
-func pipelineLimit(up *tree, opts Options) (*treeLimit, Options) {
+func pipelineLimit(ctx context.Context, up *tree, opts Options) (*treeLimit, Options) {
 	var above *treeLimit
 	if up != nil {
 		above = up.limit
 	}
-	l := newTreeLimit(above, opts.TokenLimit, opts.Budget, pipelineName, clockOf(opts.Hooks, up))
+	l := newTreeLimit(above, opts.TokenLimit, opts.Budget, pipelineName, clockOf(engine.HooksFrom(ctx), up))
 	if l == above {
 		return nil, opts
 	}

@@ -120,7 +120,7 @@ func TestHooksNow(t *testing.T) {
 	}
 	var budgetTimes []time.Duration
 	log := &eventLog{}
-	step, err := a.Run(context.Background(), agent.Options{Hooks: hooks, Observers: []agent.Observer{log},
+	step, err := a.Run(engine.WithHooks(context.Background(), hooks), agent.Options{Observers: []agent.Observer{log},
 		Budget: func(u agent.Usage) bool {
 			budgetTimes = append(budgetTimes, u.Duration)
 			return true
@@ -198,7 +198,8 @@ func TestHooksNow(t *testing.T) {
 
 // The missions that run in-process under a mission with Hooks.Now read
 // its clock: an agent tool (whose model takes 1 s of it) and a compiled
-// agent (whose Go tool takes 5 s).
+// agent (whose Go tool takes 5 s). The other hooks are not inherited: the
+// child calls its own model, and no tool's context carries them.
 func TestHooksNowInherited(t *testing.T) {
 	clk := newFakeClock()
 	childModel := &llmtest.Script{Respond: func(llm.Request) llmtest.Reply {
@@ -212,7 +213,10 @@ func TestHooksNowInherited(t *testing.T) {
 		t.Fatal(err)
 	}
 	inner := agent.MustNew(agent.Config{Prompt: "Inner", Description: "Waits.", Signature: "(x :int) -> :int",
-		Tools: map[string]agent.Tool{"wait": {Func: func(context.Context, *lisp.Map) (any, error) {
+		Tools: map[string]agent.Tool{"wait": {Func: func(ctx context.Context, _ *lisp.Map) (any, error) {
+			if engine.HooksFrom(ctx) != nil {
+				t.Error("a tool's context carries the hooks: a mission it runs would inherit them")
+			}
 			clk.advance(5 * time.Second)
 			return 3, nil
 		}, Signature: "() -> :int"}}})
@@ -230,7 +234,7 @@ func TestHooksNowInherited(t *testing.T) {
 		clk.advance(2 * time.Second)
 		return model.Func()(ctx, call.Request)
 	}}
-	step, err := a.Run(context.Background(), agent.Options{Hooks: hooks})
+	step, err := a.Run(engine.WithHooks(context.Background(), hooks), agent.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +295,7 @@ func TestHooksNowOdd(t *testing.T) {
 				Limits: lisp.Limits{Timeout: time.Minute}, Tools: map[string]agent.Tool{
 					"t": {Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }, Signature: "(n :int) -> :int"}}})
 			log := &eventLog{}
-			step, err := a.Run(context.Background(), agent.Options{Observers: []agent.Observer{log}, Hooks: &engine.Hooks{
+			hooks := &engine.Hooks{
 				Now: now,
 				LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 					tick()
@@ -302,7 +306,8 @@ func TestHooksNowOdd(t *testing.T) {
 					n, _ := call.Args.Get(lisp.Keyword("n"))
 					return engine.ToolResult{Value: n, Duration: tc.timed}, nil
 				},
-			}})
+			}
+			step, err := a.Run(engine.WithHooks(context.Background(), hooks), agent.Options{Observers: []agent.Observer{log}})
 			if err != nil || printed(step.Return) != "[1 2]" {
 				t.Fatalf("%s %v", printed(step.Return), err)
 			}

@@ -125,8 +125,8 @@
 //
 // # Durable execution
 //
-// Options.Hooks hand a mission's LLM calls and tool calls to an execution
-// engine that records them, so that the mission can run again from its
+// An execution engine's hooks, which the Run's context carries, hand a
+// mission's LLM calls and tool calls to the engine that records them, so that the mission can run again from its
 // start, answered from the record, without repeating a call: package
 // temporal runs missions as Temporal workflows this way (docs/temporal.md).
 // The hooks' types and Agent.Engine, through which the engine runs tool

@@ -127,7 +127,7 @@ func hostTree(pos engine.Position, args *lisp.Map) (*tree, error) {
 }
 
 // hooks returns the mission's hooks, nil when it has none.
-func (m *mission) hooks() *engine.Hooks { return m.opts.Hooks }
+func (m *mission) hooks() *engine.Hooks { return m.hooksv }
 
 // hookedLLM makes an LLM call through Hooks.LLM, a panic an error.
 func (m *mission) hookedLLM(h *engine.Hooks, req llm.Request) (resp llm.Response, err error) {

@@ -49,7 +49,7 @@ func TestHooks(t *testing.T) {
 			return engine.ToolResult{Value: n.(int64) * 10}, nil
 		},
 	}
-	step, err := a.Run(context.Background(), agent.Options{Hooks: hooks}) // no model: the hook answers
+	step, err := a.Run(engine.WithHooks(context.Background(), hooks), agent.Options{}) // no model: the hook answers
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +82,14 @@ func TestHooksPosition(t *testing.T) {
 	llmHook := func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
 		return llm.Response{Content: "```clojure\n1\n```"}, nil
 	}
-	step, err := a.Run(context.Background(), agent.Options{Hooks: &engine.Hooks{LLM: llmHook,
-		Position: &engine.Position{Depth: 1, MaxDepth: 3, TurnsLeft: 2, BudgetSize: 20}}})
+	step, err := a.Run(engine.WithHooks(context.Background(), &engine.Hooks{LLM: llmHook,
+		Position: &engine.Position{Depth: 1, MaxDepth: 3, TurnsLeft: 2, BudgetSize: 20}}), agent.Options{})
 	if err == nil || step.Fail.Reason != agent.ReasonTurnBudgetExhausted || step.Usage.Turns != 2 ||
 		!strings.Contains(step.Fail.Message, "20 turns") {
 		t.Fatalf("fail %+v after %d turns", step.Fail, step.Usage.Turns)
 	}
-	_, err = a.Run(context.Background(), agent.Options{Hooks: &engine.Hooks{LLM: llmHook,
-		Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 2}}})
+	_, err = a.Run(engine.WithHooks(context.Background(), &engine.Hooks{LLM: llmHook,
+		Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 2}}), agent.Options{})
 	var ae *agent.Error
 	if !errors.As(err, &ae) || ae.Step.Fail.Reason != agent.ReasonMaxDepthExceeded {
 		t.Fatalf("err %v", err)

@@ -152,8 +152,8 @@ func endCases(t *testing.T) []endCase {
 		{name: "max turns", cfg: agent.Config{MaxTurns: 2},
 			replies: []llmtest.Reply{llmtest.Code("1"), llmtest.Code("2")},
 			end:     agent.RunStop, reason: string(agent.ReasonMaxTurnsExceeded), turns: 2},
-		{name: "max depth (engine position)", opts: func(o *agent.Options) {
-			o.Hooks = &engine.Hooks{Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 5, BudgetSize: 5}}
+		{name: "max depth (engine position)", ctx: func() (context.Context, context.CancelFunc) {
+			return engine.WithHooks(context.Background(), &engine.Hooks{Position: &engine.Position{Depth: 2, MaxDepth: 2, TurnsLeft: 5, BudgetSize: 5}}), func() {}
 		}, end: agent.RunStop, reason: string(agent.ReasonMaxDepthExceeded)},
 		{name: "max depth (nested)", cfg: agent.Config{MaxNesting: 1, Tools: map[string]agent.Tool{"kid": child(agent.Config{})}},
 			replies: []llmtest.Reply{llmtest.Code(`(tool/kid {})`), llmtest.Code("(return 2)")},
@@ -293,8 +293,8 @@ func endCases(t *testing.T) []endCase {
 		{name: "LLM callback panics",
 			model: ignore(func(context.Context, llm.Request) (llm.Response, error) { panic("boom") }),
 			end:   agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
-		{name: "LLM hook panics", opts: func(o *agent.Options) {
-			o.Hooks = &engine.Hooks{LLM: func(context.Context, engine.LLMCall) (llm.Response, error) { panic("boom") }}
+		{name: "LLM hook panics", ctx: func() (context.Context, context.CancelFunc) {
+			return engine.WithHooks(context.Background(), &engine.Hooks{LLM: func(context.Context, engine.LLMCall) (llm.Response, error) { panic("boom") }}), func() {}
 		}, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM callback abandoned (LLMTimeout)", cfg: agent.Config{LLMTimeout: 20 * time.Millisecond},
 			model: blocked, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},

@@ -62,7 +62,7 @@ type Pipeline []*Agent
 func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 	// opts.TokenLimit and Budget bound the pipeline's total.
 	up := treeFrom(ctx)
-	pipe, opts := pipelineLimit(up, opts)
+	pipe, opts := pipelineLimit(ctx, up, opts)
 	steps := make([]*Step, 0, len(p))
 	for i, a := range p {
 		var step *Step

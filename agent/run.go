@@ -82,10 +82,6 @@ type Options struct {
 	// which gets its return value as its context (nil: none), for the
 	// system prompt.
 	feeds *Agent
-	// Hooks hand the mission's LLM and tool calls to package temporal, the
-	// module's durable engine; the type is internal (docs/architecture.md,
-	// "Durable execution"). Not inherited by nested agents; Hooks.Now is.
-	Hooks *engine.Hooks
 }
 
 // TraceMode selects when a Step keeps its trace.
@@ -222,8 +218,14 @@ func newMission(ctx context.Context, up *tree, a *Agent, opts Options) *mission 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	clk := clockOf(opts.Hooks, up)
-	m := &mission{a: a, opts: opts, parent: ctx, up: up, clock: clk, start: clk.now(), memory: lisp.NewNamespace(nil)}
+	// An engine's hooks (package temporal) are this mission's alone: the
+	// missions below it do not inherit them (but for their clock).
+	hooks := engine.HooksFrom(ctx)
+	if hooks != nil {
+		ctx = engine.WithHooks(ctx, nil)
+	}
+	clk := clockOf(hooks, up)
+	m := &mission{a: a, opts: opts, hooksv: hooks, parent: ctx, up: up, clock: clk, start: clk.now(), memory: lisp.NewNamespace(nil)}
 	if a == nil || a.prompt == nil {
 		// A nil or zero Agent fails like a Config New refuses.
 		if a == nil {
@@ -238,6 +240,7 @@ func newMission(ctx context.Context, up *tree, a *Agent, opts Options) *mission 
 type mission struct {
 	a      *Agent
 	opts   Options
+	hooksv *engine.Hooks // an engine's (engine.WithHooks); nil: none
 	parent context.Context
 	ctx    context.Context // with the mission deadline and the tree
 	stop   context.CancelFunc

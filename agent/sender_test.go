@@ -96,7 +96,7 @@ func TestRequestSender(t *testing.T) {
 			return llm.Response{Content: "```clojure\n{:urgent true}\n```"}, nil
 		},
 	}
-	if _, err := agent.MustNew(agent.Config{Prompt: "Classify", MaxTurns: 1}).Run(context.Background(), agent.Options{Hooks: hooks}); err != nil {
+	if _, err := agent.MustNew(agent.Config{Prompt: "Classify", MaxTurns: 1}).Run(engine.WithHooks(context.Background(), hooks), agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := senderOf(hooked), (sender{"classify", 2, hooks.TraceID, hooks.Position.ParentTraceID}); got != want {

@@ -546,12 +546,12 @@ func TestTreeRunTool(t *testing.T) {
 	// The caller firewalls who: a caller's secret passed down.
 	caller := agent.MustNew(agent.Config{Prompt: "CALLER", MaxTurns: 2, Tools: map[string]agent.Tool{"go": agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) { return nil, nil }}}})
 	var pos engine.Position
-	_, _ = caller.Run(context.Background(), agent.Options{LLM: (&treeModel{routes: map[string][]string{"CALLER": {
-		`(tool/go {:who ctx/_who})`, `(return 1)`}}}).Func(), Input: map[string]any{"_who": "caller-secret-42"},
-		Hooks: &engine.Hooks{Tool: func(ctx context.Context, req engine.ToolRequest) (engine.ToolResult, error) {
-			pos = req.Position
-			return engine.ToolResult{Value: int64(1)}, nil
-		}}})
+	posHooks := &engine.Hooks{Tool: func(ctx context.Context, req engine.ToolRequest) (engine.ToolResult, error) {
+		pos = req.Position
+		return engine.ToolResult{Value: int64(1)}, nil
+	}}
+	_, _ = caller.Run(engine.WithHooks(context.Background(), posHooks), agent.Options{LLM: (&treeModel{routes: map[string][]string{"CALLER": {
+		`(tool/go {:who ctx/_who})`, `(return 1)`}}}).Func(), Input: map[string]any{"_who": "caller-secret-42"}})
 	if pos.Depth != 1 || len(pos.CallerFirewall) == 0 || pos.Name != "go" {
 		t.Fatalf("position %+v", pos)
 	}
@@ -573,8 +573,8 @@ func TestTreeRunTool(t *testing.T) {
 	// Answered with that result, a caller's model does not see what the
 	// agent firewalled.
 	shown := &treeModel{routes: map[string][]string{"CALLER": {`(tool/go {:who "x"})`, `(return 1)`}}}
-	if _, err := caller.Run(context.Background(), agent.Options{LLM: shown.Func(),
-		Hooks: &engine.Hooks{Tool: func(context.Context, engine.ToolRequest) (engine.ToolResult, error) { return res, nil }}}); err != nil {
+	resHooks := &engine.Hooks{Tool: func(context.Context, engine.ToolRequest) (engine.ToolResult, error) { return res, nil }}
+	if _, err := caller.Run(engine.WithHooks(context.Background(), resHooks), agent.Options{LLM: shown.Func()}); err != nil {
 		t.Fatal(err)
 	}
 	if leaks := treeLeaks(shown.texts("CALLER")); len(leaks) > 0 || !strings.Contains(shown.texts("CALLER"), agent.Firewalled) {

@@ -405,8 +405,8 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	rp := newReplay(in.Journal, cancel, in.Started)
 	rp.end = in.EndTime
 	opts := in.Mission.Run.options()
-	opts.Input, opts.Hooks = input, rp.hooks(in.Mission)
-	step, _ := e.agent.Run(runCtx, opts)
+	opts.Input = input
+	step, _ := e.agent.Run(engine.WithHooks(runCtx, rp.hooks(in.Mission)), opts)
 	close(rp.done)
 	if err := ctx.Err(); err != nil {
 		return nil, err

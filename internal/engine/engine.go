@@ -10,7 +10,8 @@ import (
 
 // Hooks hand a mission's side effects to an engine that records them, so
 // that the mission can run again from its start, deterministically,
-// without repeating an LLM call or a tool call (agent.Options.Hooks).
+// without repeating an LLM call or a tool call. An engine hands them to
+// agent.Agent.Run, Pipeline.Run or Compile through the context (WithHooks).
 // Everything else of the mission (prompts, programs, memory, feedback,
 // the firewall, validation) runs as it does in-process.
 type Hooks struct {
@@ -47,7 +48,8 @@ type Hooks struct {
 	// Limits.Timeout, LLMTimeout, MissionTimeout, retry waits and the
 	// context's deadline keep the real clock. The missions that run
 	// in-process under this one read it too, unless their own Hooks set
-	// one. It is called from concurrent goroutines; a panic in it reads
+	// one (hooks are not inherited: the mission's context below it has
+	// none). It is called from concurrent goroutines; a panic in it reads
 	// the real clock. Nil: time.Now.
 	Now func() time.Time
 }
@@ -157,4 +159,23 @@ type Host interface {
 	// own, else the caller's), when name is an agent tool or an LLM tool;
 	// ok is false for other tools and unknown names.
 	NestedTool(name string) (agent any, model llm.Model, ok bool)
+}
+
+type hooksKey struct{}
+
+// WithHooks returns ctx carrying h, the hooks of the mission (or each
+// stage of the pipeline) that a Run given it starts. A mission takes the
+// hooks out of the context it passes on, so the missions below it do not
+// inherit them (Hooks.Now excepted); WithHooks(ctx, nil) removes them.
+func WithHooks(ctx context.Context, h *Hooks) context.Context {
+	return context.WithValue(ctx, hooksKey{}, h)
+}
+
+// HooksFrom returns the hooks ctx carries (WithHooks), nil when none.
+func HooksFrom(ctx context.Context) *Hooks {
+	if ctx == nil {
+		return nil
+	}
+	h, _ := ctx.Value(hooksKey{}).(*Hooks)
+	return h
 }
