@@ -31,16 +31,56 @@ type CompiledAgent struct {
 // CompileMetadata describes a compilation.
 type CompileMetadata struct {
 	// CompiledAt is when the mission ended.
-	CompiledAt time.Time `json:"compiled_at"`
+	CompiledAt time.Time
 	// Model is the name of the model that wrote the program, when the run
 	// named it (an llm.Name); "" for a model given as a function.
-	Model string `json:"model,omitempty"`
-	// Turns, LLMRequests and Tokens are what the compiling mission cost.
+	Model string
+	// Usage is what the compiling mission cost: its Turns, LLMRequests,
+	// Tokens and Duration (the other fields are zero).
+	Usage Usage
+	// TraceID is the compiling mission's.
+	TraceID string
+}
+
+// savedMetadata is the JSON of a CompileMetadata in a saved compiled
+// agent. Files written before "usage" have its fields at the top level
+// (turns, llm_requests, tokens); LoadCompiled reads both.
+type savedMetadata struct {
+	CompiledAt time.Time   `json:"compiled_at"`
+	Model      string      `json:"model,omitempty"`
+	Usage      *savedUsage `json:"usage,omitempty"`
+	TraceID    string      `json:"trace_id,omitempty"`
+	// The old shape's.
+	Turns       int         `json:"turns,omitempty"`
+	LLMRequests int         `json:"llm_requests,omitempty"`
+	Tokens      *llm.Tokens `json:"tokens,omitempty"`
+}
+
+type savedUsage struct {
 	Turns       int        `json:"turns"`
 	LLMRequests int        `json:"llm_requests"`
 	Tokens      llm.Tokens `json:"tokens"`
-	// TraceID is the compiling mission's.
-	TraceID string `json:"trace_id,omitempty"`
+	DurationMS  int64      `json:"duration_ms,omitempty"`
+}
+
+func saveMetadata(m CompileMetadata) savedMetadata {
+	return savedMetadata{CompiledAt: m.CompiledAt, Model: m.Model, TraceID: m.TraceID, Usage: &savedUsage{
+		Turns: m.Usage.Turns, LLMRequests: m.Usage.LLMRequests, Tokens: m.Usage.Tokens,
+		DurationMS: m.Usage.Duration.Milliseconds()}}
+}
+
+func (s savedMetadata) metadata() CompileMetadata {
+	m := CompileMetadata{CompiledAt: s.CompiledAt, Model: s.Model, TraceID: s.TraceID}
+	if u := s.Usage; u != nil {
+		m.Usage = Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens,
+			Duration: time.Duration(u.DurationMS) * time.Millisecond}
+		return m
+	}
+	m.Usage = Usage{Turns: s.Turns, LLMRequests: s.LLMRequests}
+	if s.Tokens != nil {
+		m.Usage.Tokens = *s.Tokens
+	}
+	return m
 }
 
 // Compile runs a mission of a once, with an LLM, on opts.Input as a
@@ -79,11 +119,10 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 		return nil, fmt.Errorf("agent: compile: the final program does not compile again: %w", err)
 	}
 	meta := CompileMetadata{
-		CompiledAt:  m.now().UTC(),
-		Turns:       step.Usage.Turns,
-		LLMRequests: step.Usage.LLMRequests,
-		Tokens:      step.Usage.Tokens,
-		TraceID:     step.TraceID,
+		CompiledAt: m.now().UTC(),
+		Usage: Usage{Turns: step.Usage.Turns, LLMRequests: step.Usage.LLMRequests, Tokens: step.Usage.Tokens,
+			Duration: step.Usage.Duration},
+		TraceID: step.TraceID,
 	}
 	if name, ok := m.rt.model.(llm.Name); ok {
 		meta.Model = string(name)
@@ -364,8 +403,8 @@ type savedCompiled struct {
 	Limits            savedLimits       `json:"limits"`
 	// MissionTimeoutMS, like the limits' timeout_ms: absent (0) for the
 	// default, -1 for none (see savedMS).
-	MissionTimeoutMS int64           `json:"mission_timeout_ms,omitempty"`
-	Metadata         CompileMetadata `json:"metadata"`
+	MissionTimeoutMS int64         `json:"mission_timeout_ms,omitempty"`
+	Metadata         savedMetadata `json:"metadata"`
 }
 
 // savedLimits are lisp.Limits with explicit units.
@@ -398,7 +437,7 @@ func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
 		Tools:             slices.Clone(c.a.names),
 		FloatPrecision:    cfg.Presentation.FloatPrecision,
 		MissionTimeoutMS:  savedMS(cfg.MissionTimeout),
-		Metadata:          c.meta,
+		Metadata:          saveMetadata(c.meta),
 		Limits: savedLimits{
 			TimeoutMS: savedMS(l.Timeout), MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
 			MaxLoopIterations: l.MaxLoopIterations, MaxOutputBytes: l.MaxOutputBytes,
@@ -480,7 +519,7 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 	if deps := prog.Dependencies(); !deps.SelfContained() {
 		return nil, fmt.Errorf("agent: LoadCompiled: the program is not self-contained: %s", dependencyText(deps))
 	}
-	return &CompiledAgent{a: a, prog: prog, meta: s.Metadata}, nil
+	return &CompiledAgent{a: a, prog: prog, meta: s.Metadata.metadata()}, nil
 }
 
 // dependencyText says what a program needs of earlier turns.

@@ -353,7 +353,7 @@ func TestCompiledAgent(t *testing.T) {
 		t.Error("the compiling model was not told its program is kept")
 	}
 	md := compiled.Metadata()
-	if md.Model != "m" || md.Turns != 3 || md.LLMRequests != 3 || md.Tokens.Total() != 45 || md.CompiledAt.IsZero() {
+	if md.Model != "m" || md.Usage.Turns != 3 || md.Usage.LLMRequests != 3 || md.Usage.Tokens.Total() != 45 || md.CompiledAt.IsZero() {
 		t.Errorf("metadata %+v", md)
 	}
 	if !strings.Contains(compiled.Source(), "(let [r ctx/report") || compiled.CompileStep() == nil {
@@ -420,6 +420,10 @@ func TestCompiledAgent(t *testing.T) {
 	}
 	if loaded.Source() != compiled.Source() || loaded.Metadata().Model != "m" || loaded.Signature().String() != compiled.Signature().String() {
 		t.Errorf("loaded %q %+v", loaded.Source(), loaded.Metadata())
+	}
+	if got, want := loaded.Metadata().Usage, compiled.Metadata().Usage; got.Turns != want.Turns ||
+		got.LLMRequests != want.LLMRequests || got.Tokens != want.Tokens || got.Duration != want.Duration.Truncate(time.Millisecond) {
+		t.Errorf("loaded usage %+v, compiled %+v", got, want)
 	}
 	tampered := strings.Replace(string(data), `(let [r ctx/report`, `(let [r memory/report`, 1)
 	if _, err := agent.LoadCompiled([]byte(tampered), tools); err == nil || !strings.Contains(err.Error(), "not self-contained") {
@@ -934,5 +938,46 @@ func TestDerivedToolDescriptions(t *testing.T) {
 	}
 	if _, err := scorer.AsTool(agent.AsToolOptions{}); err == nil {
 		t.Error("an agent without a description became a tool")
+	}
+}
+
+// LoadCompiled reads a compiled agent's metadata in both shapes: "usage"
+// (written since CompileMetadata.Usage) and the older one, whose turns,
+// llm_requests and tokens stand beside compiled_at.
+func TestLoadCompiledMetadataShapes(t *testing.T) {
+	const head = `{"format": "ptc-compiled-agent/1", "source": "(return 1)", "prompt": "p", "limits": {}, "metadata": `
+	want := agent.Usage{Turns: 2, LLMRequests: 3, Tokens: llm.Tokens{Input: 3100, Output: 120}}
+	tests := []struct {
+		name, metadata string
+		want           agent.Usage
+	}{
+		{"old shape", `{"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "turns": 2, "llm_requests": 3, "tokens": {"input": 3100, "output": 120}}`, want},
+		{"usage", `{"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "usage": {"turns": 2, "llm_requests": 3, "tokens": {"input": 3100, "output": 120}, "duration_ms": 1500}}`,
+			agent.Usage{Turns: 2, LLMRequests: 3, Tokens: want.Tokens, Duration: 1500 * time.Millisecond}},
+		{"none", `{"compiled_at": "2026-11-01T10:00:00Z"}`, agent.Usage{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := agent.LoadCompiled([]byte(head+tc.metadata+"}"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := c.Metadata()
+			if md.Usage != tc.want || md.CompiledAt.IsZero() {
+				t.Errorf("metadata %+v, want usage %+v", md, tc.want)
+			}
+			// Saved again, it is in the new shape and reads back the same.
+			data, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), `"usage":{"turns":`) {
+				t.Errorf("saved without usage: %s", data)
+			}
+			again, err := agent.LoadCompiled(data, nil)
+			if err != nil || again.Metadata().Usage != tc.want {
+				t.Errorf("read back: %v %+v", err, again.Metadata())
+			}
+		})
 	}
 }

@@ -202,7 +202,8 @@ func ExampleLoadCompiled() {
   "tools": ["prices"],
   "float_precision": 2,
   "limits": {"timeout_ms": 1000},
-  "metadata": {"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "turns": 2, "llm_requests": 2, "tokens": {"input": 3100, "output": 120}}
+  "metadata": {"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet",
+    "usage": {"turns": 2, "llm_requests": 2, "tokens": {"input": 3100, "output": 120}}}
 }`)
 	prices := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
 		skus, _ := args.Get(lisp.Keyword("skus"))
