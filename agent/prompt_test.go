@@ -547,7 +547,7 @@ func TestInventoryDeclaredTypesAndDescriptions(t *testing.T) {
 	prev := &Step{
 		Return:            lisp.MustFromGo(map[string]any{"count": 3, "names": []string{"a", "b"}}),
 		Signature:         mustSig("{count :int, names [:string]}"),
-		FieldDescriptions: map[string]string{"count": "how many were found"},
+		fieldDescriptions: map[string]string{"count": "how many were found"},
 	}
 	inv = inventoryOf(t, Config{Prompt: "x"}, Options{Input: prev})
 	for _, want := range []string{"ctx/count :int ; how many were found\n  3\n", "ctx/names [:string] (2 items)\n  [\"a\" \"b\"]\n"} {

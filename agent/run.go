@@ -562,7 +562,7 @@ func (m *mission) setContext() *Fail {
 			if s.Signature != nil {
 				m.ctxSig = s.Signature
 			}
-			m.fieldDocs = s.FieldDescriptions
+			m.fieldDocs = s.fieldDescriptions
 		}
 	}
 	if sigText != "" {
@@ -695,7 +695,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 		TraceID:           m.traceID,
 		ParentTraceID:     m.parentTraceID,
 		SystemPrompt:      m.firstSystem,
-		FieldDescriptions: m.a.cfg.FieldDescriptions,
+		fieldDescriptions: m.a.cfg.FieldDescriptions,
 		fw:                m.fw,
 	}
 	if fail == nil {

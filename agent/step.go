@@ -52,9 +52,10 @@ type Step struct {
 	// Messages is the whole conversation, system prompt first, when
 	// Options.CollectMessages is set.
 	Messages []llm.Message
-	// FieldDescriptions are the agent's descriptions of its signature's
-	// fields, passed on to the next agent of a chain.
-	FieldDescriptions map[string]string
+	// fieldDescriptions are the agent's descriptions of its signature's
+	// fields (Config.FieldDescriptions), passed on to the next agent of a
+	// chain.
+	fieldDescriptions map[string]string
 
 	fw *firewall // what Redaction hides
 }
