@@ -36,8 +36,8 @@ type StartOptions struct {
 	// 4 MB (docs/temporal.md, "History size").
 	HistoryLimit int
 	// SearchAttributes has the mission and its nested agents set PtcAgent,
-	// PtcReason, PtcTurns and PtcTokens; register them on the namespace
-	// first (docs/temporal.md, "How a mission ends").
+	// PtcQueuedMs, PtcReason, PtcTurns and PtcTokens; register them on
+	// the namespace first (docs/temporal.md, "How a mission ends").
 	SearchAttributes bool
 	// RunOptions are the agent.Options that travel with the mission.
 	RunOptions
@@ -148,7 +148,12 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	}
 	p := Progress{Recorded: true, Unanswered: unanswered, Agent: sum.Agent, Status: sum.Status, Version: sum.Version,
 		Turn: sum.Turns}
-	p.Usage.Turns, p.Usage.Tokens = sum.Turns, sum.Tokens
+	p.Usage.Turns, p.Usage.Tokens, p.Queued = sum.Turns, sum.Tokens, time.Duration(sum.QueuedMs)*time.Millisecond
+	if running && info.GetHistoryLength() <= 2 {
+		// Started and its first workflow task scheduled: no worker has
+		// taken the mission up yet, and its clock has not started.
+		p.Queued = max(0, time.Since(info.GetStartTime().AsTime()))
+	}
 	switch info.GetStatus() {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
 		p.Status = StatusRunning

@@ -67,10 +67,16 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // they started on, a worker without their version refusing them
 // (runner.lookup), until they continue in a new run past their
 // HistoryLimit.
+//
+// versionQueuedClock starts a mission's clock (its MissionTimeout) when
+// a worker first runs it rather than when it was started: the time it
+// waited in its task queue before that is its Queued time, reported and
+// not charged. Missions started before it keep the start as their clock.
 const (
-	versionChange     = "ptc.production"
-	versionProduction = 1
-	versionRouted     = 2
+	versionChange      = "ptc.production"
+	versionProduction  = 1
+	versionRouted      = 2
+	versionQueuedClock = 3
 )
 
 // mission is the workflow's state: the journal of what the mission did,
@@ -81,8 +87,10 @@ type mission struct {
 	j        journal
 	last     *llm.Request // the last LLM request, whole
 	progress Progress
-	started  time.Time
-	runs     int
+	// started is when the mission's clock started: when a worker first
+	// ran it (versionQueuedClock), else when it was started.
+	started time.Time
+	runs    int
 	// startSize is the history's size when a run that continues the
 	// mission starts: mostly the journal it carries.
 	startSize int
@@ -109,14 +117,26 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 	}
 	m := &mission{in: in, started: info.WorkflowStartTime,
 		progress: Progress{Agent: in.Agent, Status: StatusRunning, Version: in.Fingerprint}}
-	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionRouted)
+	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionQueuedClock)
 	if r := in.Resume; r != nil {
-		m.j, m.started, m.runs = r.Journal, r.Started, r.Runs
+		m.j, m.started, m.runs, m.progress.Queued = r.Journal, r.Started, r.Runs, r.Queued
 		m.in.Resume = nil
 		m.startSize = info.GetCurrentHistorySize()
-	} else if m.version >= versionProduction && in.SearchAttributes {
-		if err := workflow.UpsertTypedSearchAttributes(ctx, searchAttributeAgent.ValueSet(in.Agent)); err != nil {
-			return nil, err
+	} else {
+		if m.version >= versionQueuedClock {
+			// The first workflow task's time: when a worker took the
+			// mission up (deterministic: the history records it).
+			m.started = workflow.Now(ctx)
+			m.progress.Queued = max(0, m.started.Sub(info.WorkflowStartTime))
+		}
+		if m.version >= versionProduction && in.SearchAttributes {
+			attrs := []sdktemporal.SearchAttributeUpdate{searchAttributeAgent.ValueSet(in.Agent)}
+			if m.version >= versionQueuedClock {
+				attrs = append(attrs, searchAttributeQueued.ValueSet(m.progress.Queued.Milliseconds()))
+			}
+			if err := workflow.UpsertTypedSearchAttributes(ctx, attrs...); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := workflow.SetQueryHandler(ctx, queryProgress, func() (Progress, error) { return m.progress, nil }); err != nil {
@@ -151,7 +171,9 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 			}
 			m.arm(mctx, cancel, out.MissionTimeout)
 		}
+		queued := m.progress.Queued
 		m.progress = out.Progress
+		m.progress.Queued = queued
 		if out.Done {
 			return m.finish(ctx, out.Result)
 		}
@@ -181,7 +203,7 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 			// The history is large: the mission goes on in a new run of
 			// the workflow, with its journal (the timers, the progress
 			// query and the delta base start afresh there).
-			m.in.Resume = &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+			m.in.Resume = m.resume()
 			m.in.Deadline = m.deadline
 			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, m.in)
 		}
@@ -194,12 +216,17 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 func (m *mission) move(ctx workflow.Context) error {
 	m.in.Queue, m.route = m.route, ""
 	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: summary{Agent: m.in.Agent, Status: StatusRunning,
-		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint}}); err != nil {
+		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint, QueuedMs: m.progress.Queued.Milliseconds()}}); err != nil {
 		return err
 	}
-	m.in.Resume = &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+	m.in.Resume = m.resume()
 	m.in.Deadline = m.deadline
 	return workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, m.in.Queue), WorkflowName, m.in)
+}
+
+// resume is what the mission's next run carries.
+func (m *mission) resume() *resume {
+	return &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1, Queued: m.progress.Queued}
 }
 
 // full reports whether the mission should continue in a new run: its
@@ -331,7 +358,7 @@ func (m *mission) finish(ctx workflow.Context, res *Result) (*Result, error) {
 // task).
 func (m *mission) annotate(ctx workflow.Context, res *Result) {
 	sum := summaryOf(res)
-	sum.Version = m.in.Fingerprint
+	sum.Version, sum.QueuedMs = m.in.Fingerprint, m.progress.Queued.Milliseconds()
 	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: sum})
 	if m.in.SearchAttributes {
 		_ = workflow.UpsertTypedSearchAttributes(ctx, searchAttributeReason.ValueSet(res.Reason),
