@@ -244,8 +244,14 @@ type toolEntry struct {
 	// Child is a nested agent's outcome, or a compiled agent's.
 	Child *Result `json:",omitempty"`
 	// Start and End are when the workflow made the call and had its
-	// outcome.
+	// outcome; Took, when set, is the call's own time as the activity
+	// measured it (without queueing, retries of lost workers, or the gap
+	// a crashed worker left before the workflow saw the outcome).
 	Start, End time.Time
+	Took       time.Duration `json:",omitempty"`
+	// Cut marks a call the mission's end cut short (Err says why): the
+	// run that answers it ends there, as the mission did.
+	Cut bool `json:",omitempty"`
 }
 
 type stepInput struct {
@@ -347,4 +353,6 @@ type toolOutput struct {
 	Usage    *agent.Usage `json:",omitempty"`
 	// Child is a compiled agent's outcome.
 	Child *Result `json:",omitempty"`
+	// Took is the call's own time, measured around it in the activity.
+	Took time.Duration `json:",omitempty"`
 }

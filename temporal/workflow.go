@@ -71,7 +71,11 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // versionQueuedClock starts a mission's clock (its MissionTimeout) when
 // a worker first runs it rather than when it was started: the time it
 // waited in its task queue before that is its Queued time, reported and
-// not charged. Missions started before it keep the start as their clock.
+// not charged. It also keeps the calls a mission's end cuts short in its
+// journal, as such (tool calls as errors with the time they ran, nested
+// agents' missions, waited for, with their Steps), and measures tool calls
+// in their activity (toolOutput.Took). Missions started before it keep
+// the start as their clock and end as they did.
 const (
 	versionChange      = "ptc.production"
 	versionProduction  = 1
@@ -190,6 +194,12 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 		} else {
 			entries := m.callTools(mctx, out)
 			if m.stopped(ctx) {
+				if m.version >= versionQueuedClock {
+					// The calls the end cut short are in the trace as
+					// such, with the time they ran; those that ended
+					// first, and the nested missions' Steps, as they are.
+					m.j.Tools = append(m.j.Tools, entries...)
+				}
 				return m.end(ctx)
 			}
 			m.j.Tools = append(m.j.Tools, entries...)
@@ -472,15 +482,22 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 				e.Child = &res
 			} else if r := ResultFromError(err); r != nil {
 				e.Child = r // a failed or cancelled nested mission
+			} else if cut := m.cut(ctx, err); cut != "" {
+				e.Err, e.Cut = cut, true
 			} else {
 				e.Err = "the nested agent's mission did not end: " + err.Error()
 			}
 		} else {
 			var res toolOutput
 			if err := futures[i].Get(ctx, &res); err != nil {
-				e.Err = "the tool call did not complete: " + err.Error()
+				if e.Err = m.cut(ctx, err); e.Err == "" {
+					e.Err = "the tool call did not complete: " + err.Error()
+				} else {
+					e.Cut = true
+				}
 			} else {
 				e.Value, e.Err, e.Firewall, e.Usage, e.Child = res.Value, res.Err, res.Firewall, res.Usage, res.Child
+				e.Took = res.Took
 				if e.Value == "" && e.Err == "" && e.Child == nil {
 					e.Value = "nil"
 				}
@@ -490,6 +507,18 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 		entries[i] = e
 	}
 	return entries
+}
+
+// cut is the error of a call the mission's end cut short (err is its
+// cancellation): "" when the mission goes on.
+func (m *mission) cut(ctx workflow.Context, err error) string {
+	if !sdktemporal.IsCanceledError(err) || !m.stopped(ctx) {
+		return ""
+	}
+	if m.timedOut {
+		return "timed out: the mission ran past its MissionTimeout while the call ran"
+	}
+	return "cancelled: the mission was cancelled while the call ran"
 }
 
 // childContext sets the options of a nested agent's child workflow: an
@@ -507,6 +536,9 @@ func (m *mission) childContext(ctx workflow.Context, child missionInput, tool st
 	}
 	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.callQueue(),
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
+		// A cancelled child's last round gives its Step to its caller's
+		// trace (versionQueuedClock).
+		WaitForCancellation: m.version >= versionQueuedClock,
 		Memo:              map[string]any{memoKey: summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
 }
 
