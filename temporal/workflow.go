@@ -539,7 +539,7 @@ func (m *mission) childContext(ctx workflow.Context, child missionInput, tool st
 		// A cancelled child's last round gives its Step to its caller's
 		// trace (versionQueuedClock).
 		WaitForCancellation: m.version >= versionQueuedClock,
-		Memo:              map[string]any{memoKey: summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
+		Memo:                map[string]any{memoKey: summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
 }
 
 // callQueue is the task queue of the mission's calls and nested agents:
