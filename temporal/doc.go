@@ -17,8 +17,8 @@
 // history) runs the mission from its start with the agent's own loop, its
 // programs, memory, feedback and firewall, every LLM call and tool call
 // answered from the journal (the hooks of internal/engine, which the
-// Run's context carries), up to the first call the
-// journal does not have. The workflow then makes that call: an LLM call
+// Run's context carries), up to the first call the journal does not
+// have. The workflow then makes that call: an LLM call
 // is an activity, retried per the agent's RetryPolicy; a tool call is an
 // activity too, and the calls a pmap makes at once run as concurrent
 // activities; an agent tool or an LLM tool runs its mission as a child
