@@ -216,8 +216,10 @@ type journal struct {
 type llmEntry struct {
 	Response *llm.Response `json:",omitempty"`
 	// Start and End are when the workflow made the call and had its
-	// outcome (retries included).
+	// outcome (retries included); Took, when set, is the successful
+	// attempt's own time, as its activity measured it.
 	Start, End time.Time
+	Took       time.Duration `json:",omitempty"`
 	// Err and Class describe an LLM call that failed after its retries.
 	Err   string    `json:",omitempty"`
 	Class llm.Class `json:",omitempty"`
@@ -332,6 +334,14 @@ type llmInput struct {
 	// MaxAttempts is the agent's; later attempts of an LLM error are not
 	// retried.
 	MaxAttempts int
+}
+
+// llmOutput is the LLM activity's result: the reply, and the time the
+// model took. Its JSON is the reply's with Took beside its fields, so
+// that replies recorded before Took read as they were.
+type llmOutput struct {
+	llm.Response
+	Took time.Duration `json:",omitempty"`
 }
 
 type toolInput struct {
