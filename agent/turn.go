@@ -101,14 +101,14 @@ const noCodeMessage = "Your reply contains no program. Answer with PTC-Lisp code
 
 // budgetEnding is how a mission ends when a limit of its tree is over
 // (m.overLimit): by its own TokenLimit or Budget, with
-// BudgetReturnPartial, the value of the last turn that ran without error
+// ReturnPartialOnBudget, the value of the last turn that ran without error
 // when there is one and it matches the signature (nil fail); otherwise
 // budget_callback_exceeded, saying whose limit and which mission's LLM
 // call went over it.
 func (m *mission) budgetEnding() *Fail {
 	own := m.overLimit == m.ownLimit
 	fail := m.budgetFailOf(m.overLimit, own)
-	if own && fail.Reason == ReasonBudgetExceeded && m.opts.OnBudgetExceeded == BudgetReturnPartial {
+	if own && fail.Reason == ReasonBudgetExceeded && m.opts.ReturnPartialOnBudget {
 		msg := fail.Message
 		if m.partial == nil {
 			msg += "; no turn had produced a value to return"

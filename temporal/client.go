@@ -73,7 +73,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, missionInput{Agent: agentName,
 		Context: lisp.Print(input, lisp.PrintOptions{Exact: true}), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
-		Run: opts.RunOptions})
+		Run: runWire{opts.RunOptions}})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: starting the mission: %w", err)
 	}
