@@ -281,8 +281,10 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) 
 		b := lisp.NewMapBuilder(nil)
 		b.Set(lisp.Keyword("reason"), lisp.Keyword(reason))
 		b.Set(lisp.Keyword("message"), m.clip(short, maxFailChars))
-		if issues, ok := details["issues"]; ok {
-			b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("issues"), lisp.MustFromGo(issues)))
+		if raw, ok := details["issues"]; ok {
+			if issues, err := lisp.FromGo(raw); err == nil { // strings: it converts
+				b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("issues"), issues))
+			}
 		}
 		m.lastFail = b.Map()
 		m.feedback(tr, reply, text+m.turnInfo())

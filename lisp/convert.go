@@ -56,15 +56,6 @@ func FromGo(x any) (Value, error) {
 	return c.from(reflect.ValueOf(x), 0)
 }
 
-// MustFromGo is FromGo for data known to be convertible; it panics otherwise.
-func MustFromGo(x any) Value {
-	v, err := FromGo(x)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 const maxConvertDepth = 10000
 
 type converter struct {

@@ -108,7 +108,7 @@ func TestCellsAcrossRuns(t *testing.T) {
 	ns := r1.Namespace
 	for i := range 3 {
 		res := run(t, `(swap! counter inc) (vswap! seen conj @counter) (conj! acc @counter) [@counter @seen (count acc)]`, lisp.Options{Namespace: ns})
-		want := fmt.Sprintf("[%d %s %d]", i+1, lisp.Print(lisp.MustFromGo(seq(i+1)), lisp.PrintOptions{}), i+1)
+		want := fmt.Sprintf("[%d %s %d]", i+1, lisp.Print(mustFromGo(t, seq(i+1)), lisp.PrintOptions{}), i+1)
 		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != want {
 			t.Fatalf("run %d: got %s, want %s", i, got, want)
 		}
