@@ -183,3 +183,14 @@ func ExampleUntimedToolCaller() {
 	fmt.Println(res.Value, err)
 	// Output: findings and findings <nil>
 }
+
+// LookupDoc finds an entry of the documentation by any of its names; the
+// entry lists its other names as Aliases.
+func ExampleLookupDoc() {
+	d, ok := lisp.LookupDoc("Math/sqrt")
+	fmt.Println(ok, d.Name, d.Usage, d.Aliases)
+	fmt.Println(d.Examples[0].Program, "=>", d.Examples[0].Result)
+	// Output:
+	// true sqrt [(sqrt x)] [Math/sqrt]
+	// (sqrt 16) => 4.0
+}
