@@ -194,3 +194,17 @@ func ExampleLookupDoc() {
 	// true sqrt [(sqrt x)] [Math/sqrt]
 	// (sqrt 16) => 4.0
 }
+
+// The zero Cache is ready to use, with the default bounds; a text seen
+// before is not compiled again.
+func ExampleCache() {
+	var cache lisp.Cache // or &lisp.Cache{MaxPrograms: 100}
+	for range 3 {
+		if _, _, err := cache.Compile("(+ 1 2)"); err != nil {
+			fmt.Println(err)
+		}
+	}
+	s := cache.Stats()
+	fmt.Println(s.Hits, s.Misses, s.Programs)
+	// Output: 2 1 1
+}
