@@ -853,7 +853,7 @@ func TestCompileSource(t *testing.T) {
 	if got := lisp.Print(step.Return, lisp.PrintOptions{}); !strings.Contains(got, "tok-4b1f9a77c2") {
 		t.Errorf("Go sees %s", got)
 	}
-	j, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
+	j, err := lisp.ToJSON(step.Return, step.Redaction())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func FuzzEval(f *testing.F) {
 		// Whatever a program returns can be printed and converted.
 		_ = lisp.Print(res.Value, lisp.PrintOptions{MaxItems: 20, MaxChars: 2000})
 		_, _ = lisp.ToGo(res.Value)
-		_, _ = lisp.ToJSON(res.Value)
+		_, _ = lisp.ToJSON(res.Value, nil)
 	})
 }
 

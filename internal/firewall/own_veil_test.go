@@ -30,7 +30,7 @@ func TestOwnVeil(t *testing.T) {
 	if got := v.Format(lisp.NewVector([]lisp.Value{secret, copied}), lisp.PrintOptions{}); got != `[<Firewalled> "token=<Firewalled>"]` {
 		t.Errorf("the string and a copy: %s", got)
 	}
-	if got, _ := lisp.ToJSONRedacted(mustFromGo(t, map[string]any{"t": secret}), v.Redaction()); string(got) != `{"t":"<Firewalled>"}` {
+	if got, _ := lisp.ToJSON(mustFromGo(t, map[string]any{"t": secret}), v.Redaction()); string(got) != `{"t":"<Firewalled>"}` {
 		t.Errorf("JSON: %s", got)
 	}
 }
