@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -80,7 +81,7 @@ func (m *mission) turnOnce() *ending {
 		return &ending{value: m.partial, fail: m.budgetEnding()}
 	}
 
-	code := ExtractProgram(resp.Content)
+	code := prompt.ExtractProgram(resp.Content)
 	if code == "" {
 		tr.Error = noCodeMessage
 		if m.a.SingleShot() && !m.mayRetry() {
