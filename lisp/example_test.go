@@ -137,8 +137,8 @@ func ExamplePrint() {
 func ExampleEqual() {
 	a, _ := lisp.Read(`{:n 1 :xs [1 2]}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	b, _ := lisp.Read(`{:xs [1.0 2] :n 1}`, lisp.ReadOptions{Format: lisp.ReadEDN})
-	fmt.Println(lisp.Equal(a, b), lisp.CompareKeys(int64(1), 1.0))
-	// Output: true -1
+	fmt.Println(lisp.Equal(a, b), lisp.Compare(int64(1), 1.0))
+	// Output: true 0
 }
 
 // Dependencies tells whether a program can run on its own, without the

@@ -12,6 +12,7 @@ func init() { internalPanicsCrash = true }
 var (
 	VectorOf = vectorOf
 	ListOf   = listOf
+	Hash     = hash // the hash of map keys and set elements
 )
 
 // BuiltinNames is every name of the builtins table, sorted, for the tests
