@@ -3,6 +3,7 @@ package temporal
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -75,22 +76,45 @@ func TestCancelReachesTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-cancelled.started
+	const held = time.Second
+	time.Sleep(held)
 	if err := m.Cancel(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if step, _ := m.Result(ctx); step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonCancelled {
+	step, _ := m.Result(ctx)
+	if step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonCancelled {
 		t.Fatalf("the cancelled mission's Step: %+v", step)
 	}
 	cancelled.awaitEnd(t, "the cancelled mission's tool call")
+	// The trace shows the call the cancellation cut short as such, with
+	// the time it ran.
+	checkCut(t, step, "cancelled", held)
 
 	m, err = Start(ctx, c, "slow", StartOptions{TaskQueue: queue, Input: map[string]any{"x": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if step, _ := m.Result(ctx); step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonMissionTimeout {
+	step, _ = m.Result(ctx)
+	if step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonMissionTimeout {
 		t.Fatalf("the timed-out mission's Step: %+v", step)
 	}
 	timedOut.awaitEnd(t, "the timed-out mission's tool call")
+	checkCut(t, step, "timed out", time.Second)
+}
+
+// checkCut checks that the last call of step's trace is an error that
+// says why the mission's end cut it short, and that ran at least least.
+func checkCut(t *testing.T, step *agent.Step, why string, least time.Duration) {
+	t.Helper()
+	if len(step.Trace) == 0 || len(step.Trace[len(step.Trace)-1].ToolCalls) == 0 {
+		t.Fatalf("no tool call in the trace: %+v", step.Trace)
+	}
+	calls := step.Trace[len(step.Trace)-1].ToolCalls
+	tc := calls[len(calls)-1]
+	if !strings.HasPrefix(tc.Error, why+":") || tc.Duration < least || tc.Result != nil {
+		t.Errorf("the call cut short: error %q, duration %v, result %v; want %q..., at least %v", tc.Error, tc.Duration,
+			tc.Result, why, least)
+	}
 }
 
 // Cancelling a mission cancels its nested agents' missions, and the LLM
@@ -137,13 +161,21 @@ func TestCancelReachesNestedLLMCall(t *testing.T) {
 	if err := m.Cancel(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if step, _ := m.Result(ctx); step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonCancelled {
-		t.Fatalf("the cancelled mission's Step: %+v", step)
+	rootStep, _ := m.Result(ctx)
+	if rootStep == nil || rootStep.Fail == nil || rootStep.Fail.Reason != agent.ReasonCancelled {
+		t.Fatalf("the cancelled mission's Step: %+v", rootStep)
 	}
 	call.awaitEnd(t, "the nested agent's LLM call")
 	child := Attach(c, m.ID()+"/helper-1", "")
 	if step, _ := child.Result(ctx); step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonCancelled {
 		t.Errorf("the nested agent's Step: %+v", step)
+	}
+	// The caller's trace has the nested mission's Step under its call.
+	if len(rootStep.Trace) == 0 || len(rootStep.Trace[0].ToolCalls) != 1 {
+		t.Fatalf("the caller's trace: %+v", rootStep.Trace)
+	}
+	if tc := rootStep.Trace[0].ToolCalls[0]; tc.Child == nil || tc.Child.Fail == nil || tc.Child.Fail.Reason != agent.ReasonCancelled {
+		t.Errorf("the nested agent's call in its caller's trace: %+v", tc)
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -28,6 +28,11 @@ type StartOptions struct {
 	// Model names the model in the workers' llm.Registry ("": the
 	// workers' default model); the agent's own Config.LLM wins.
 	Model string
+	// Version is the agent version to run (agent.Agent.Fingerprint), for
+	// a starter that has the agent: the mission starts on that version's
+	// task queue, in one run, without its move after the first call. "":
+	// the version of the first worker that takes it up.
+	Version string
 	// StepTimeout bounds each run of the mission's programs; zero: a
 	// minute.
 	StepTimeout time.Duration
@@ -36,8 +41,8 @@ type StartOptions struct {
 	// 4 MB (docs/temporal.md, "History size").
 	HistoryLimit int
 	// SearchAttributes has the mission and its nested agents set PtcAgent,
-	// PtcReason, PtcTurns and PtcTokens; register them on the namespace
-	// first (docs/temporal.md, "How a mission ends").
+	// PtcQueuedMs, PtcReason, PtcTurns and PtcTokens; register them on
+	// the namespace first (docs/temporal.md, "How a mission ends").
 	SearchAttributes bool
 	// RunOptions are the agent.Options that travel with the mission.
 	RunOptions
@@ -65,7 +70,14 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	}
 	wo := opts.Workflow
 	wo.ID, wo.TaskQueue = opts.ID, opts.TaskQueue
-	memo := map[string]any{memoKey: summary{Agent: agentName, Status: StatusRunning}}
+	queue := ""
+	if opts.Version != "" {
+		// Straight to the version's task queue, where the workers that
+		// serve it run its missions after their move.
+		queue = versionTaskQueue(opts.TaskQueue, agentName, opts.Version)
+		wo.TaskQueue = queue
+	}
+	memo := map[string]any{memoKey: summary{Agent: agentName, Status: StatusRunning, Version: opts.Version}}
 	for k, v := range wo.Memo {
 		memo[k] = v
 	}
@@ -73,7 +85,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, missionInput{Agent: agentName,
 		Context: lisp.Print(input, lisp.PrintOptions{Exact: true}), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
-		Run: runWire{opts.RunOptions}})
+		Run: runWire{opts.RunOptions}, Fingerprint: opts.Version, Queue: queue})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: starting the mission: %w", err)
 	}
@@ -148,7 +160,12 @@ func (m *Mission) Progress(ctx context.Context) (Progress, error) {
 	}
 	p := Progress{Recorded: true, Unanswered: unanswered, Agent: sum.Agent, Status: sum.Status, Version: sum.Version,
 		Turn: sum.Turns}
-	p.Usage.Turns, p.Usage.Tokens = sum.Turns, sum.Tokens
+	p.Usage.Turns, p.Usage.Tokens, p.Queued = sum.Turns, sum.Tokens, time.Duration(sum.QueuedMs)*time.Millisecond
+	if running && info.GetHistoryLength() <= 2 {
+		// Started and its first workflow task scheduled: no worker has
+		// taken the mission up yet, and its clock has not started.
+		p.Queued = max(0, time.Since(info.GetStartTime().AsTime()))
+	}
 	switch info.GetStatus() {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
 		p.Status = StatusRunning

@@ -162,7 +162,8 @@ func startDevServer(bin, dir string, attempt int) (*devSrv, []byte, error) {
 		"--log-level", "error",
 		// The search attributes missions set when StartOptions.SearchAttributes asks for them.
 		"--search-attribute", "PtcAgent=Keyword", "--search-attribute", "PtcReason=Keyword",
-		"--search-attribute", "PtcTurns=Int", "--search-attribute", "PtcTokens=Int"}
+		"--search-attribute", "PtcTurns=Int", "--search-attribute", "PtcTokens=Int",
+		"--search-attribute", "PtcQueuedMs=Int"}
 	switch db := os.Getenv("PTC_TEMPORAL_DB"); db {
 	case "", "file":
 		args = append(args, "--db-filename", filepath.Join(dir, fmt.Sprintf("temporal-%d.db", attempt)))

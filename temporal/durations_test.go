@@ -79,3 +79,28 @@ func TestDurations(t *testing.T) {
 		t.Errorf("the cancelled mission took %v, less than the %v it was held", step.Usage.Duration, held)
 	}
 }
+
+// A recorded tool call's duration is the time the activity measured
+// around the call (Took) when there is one: not the workflow's view,
+// which counts queueing and the gap a crashed worker leaves between the
+// call's end and the workflow seeing it.
+func TestRecordedToolDuration(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		e    toolEntry
+		want time.Duration
+	}{
+		{"measured in the activity", toolEntry{Start: start, End: start.Add(10600 * time.Millisecond), Took: 500 * time.Millisecond, Value: "1"}, 500 * time.Millisecond},
+		{"recorded before Took", toolEntry{Start: start, End: start.Add(2 * time.Second), Value: "1"}, 2 * time.Second},
+		{"cut short", toolEntry{Start: start, End: start.Add(3 * time.Second), Err: "cancelled: the mission was cancelled while the call ran", Cut: true}, 3 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, _ := tt.e.answer()
+			if res.Duration != tt.want {
+				t.Errorf("duration %v, want %v", res.Duration, tt.want)
+			}
+		})
+	}
+}

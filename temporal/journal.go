@@ -332,6 +332,11 @@ func (r *replay) unusedOf(turn int, name string) int {
 // entry's end.
 func (r *replay) answer(e toolEntry) (engine.ToolResult, error) {
 	r.recorded(e.End)
+	if e.Cut {
+		// The mission ended during this call: the run ends with it, as
+		// an in-process mission's context ends, and no turn follows.
+		r.stop()
+	}
 	return e.answer()
 }
 
@@ -339,7 +344,10 @@ func (r *replay) answer(e toolEntry) (engine.ToolResult, error) {
 // call's recorded duration.
 func (e toolEntry) answer() (engine.ToolResult, error) {
 	var d time.Duration
-	if !e.Start.IsZero() && e.End.After(e.Start) {
+	switch {
+	case e.Took > 0:
+		d = e.Took
+	case !e.Start.IsZero() && e.End.After(e.Start):
 		d = e.End.Sub(e.Start)
 	}
 	if e.Child != nil {
@@ -432,9 +440,10 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 		}
 		return out, nil
 	}
-	if rp.suspended && step != nil {
+	if (rp.suspended || in.End != nil) && step != nil {
 		// The workflow ends the mission (cancelled, out of time) where it
-		// waited: its Step is the trace so far, with the workflow's Fail.
+		// waited: its Step is the trace so far, with the workflow's Fail
+		// (whatever its program did with the calls the end cut short).
 		f := *in.End
 		step.Fail = &f
 		step.Return = nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -26,10 +27,18 @@ import (
 // set, and asserts nothing about time. PTC_TEMPORAL_LOAD_INFLIGHT bounds
 // the missions in flight (200); PTC_TEMPORAL_LOAD_LATENCY is the model's
 // latency per call (a duration, 0: an instant model);
+// PTC_TEMPORAL_LOAD_TOOL is how long the tool call takes (0: at once);
+// PTC_TEMPORAL_LOAD_GZIP=off has the workers' clients send gRPC requests
+// uncompressed; PTC_TEMPORAL_LOAD_VERSION=on starts the missions on their
+// version's task queue (StartOptions.Version);
 // PTC_TEMPORAL_DB=memory runs the server on an in-memory database, and
-// PTC_TEMPORAL_DEV_ARGS passes it more flags.
+// PTC_TEMPORAL_DEV_ARGS passes it more flags. It reports the CPU the
+// test process (the two workers, and the client that starts and awaits
+// the missions) used per mission, and the process's peak heap and
+// resident size.
 //
 //	PTC_TEMPORAL_LOAD=1000 go test -run TestLoad -v ./temporal/
+//	PTC_TEMPORAL_LOAD=2000 PTC_TEMPORAL_LOAD_INFLIGHT=2000 PTC_TEMPORAL_LOAD_TOOL=5s go test -run TestLoad -v ./temporal/
 func TestLoad(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("PTC_TEMPORAL_LOAD"))
 	if n <= 0 {
@@ -47,12 +56,31 @@ func TestLoad(t *testing.T) {
 	if v, _ := strconv.Atoi(os.Getenv("PTC_TEMPORAL_LOAD_INFLIGHT")); v > 0 {
 		inFlight = v
 	}
+	var toolTime time.Duration
+	if v := os.Getenv("PTC_TEMPORAL_LOAD_TOOL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			t.Fatalf("PTC_TEMPORAL_LOAD_TOOL=%q: a duration such as 5s", v)
+		}
+		toolTime = d
+	}
 	c, addr := freshDevServer(t)
 	queue := "ptc-load-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	// A generous MissionTimeout: queueing under load must not end missions.
 	a := agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, MissionTimeout: 10 * time.Minute,
 		Tools: map[string]agent.Tool{
-			"fetch": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) { return map[string]any{"ok": true}, nil }},
+			"fetch": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
+				if toolTime > 0 {
+					tm := time.NewTimer(toolTime)
+					defer tm.Stop()
+					select {
+					case <-tm.C:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return map[string]any{"ok": true}, nil
+			}},
 		}})
 	model := llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if latency > 0 {
@@ -71,7 +99,13 @@ func TestLoad(t *testing.T) {
 		return llm.Response{Content: "```clojure\n" + code + "\n```"}, nil
 	})
 	for i := 0; i < 2; i++ {
-		wc, err := client.Dial(client.Options{HostPort: addr, Logger: quietLogger()})
+		copts := client.Options{HostPort: addr, Logger: quietLogger()}
+		if os.Getenv("PTC_TEMPORAL_LOAD_GZIP") == "off" {
+			// gRPC without gzip: on a local network, compression costs the
+			// workers more CPU than the bytes it saves.
+			copts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+		}
+		wc, err := client.Dial(copts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,13 +122,21 @@ func TestLoad(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
+	version := ""
+	if os.Getenv("PTC_TEMPORAL_LOAD_VERSION") == "on" {
+		version = a.Fingerprint()
+	}
+	cpu0, _, cpuOK := processCPU()
+	heap := sampleHeap()
 	durable := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
-		m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Input: map[string]any{"id": i}})
+		m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Version: version, Input: map[string]any{"id": i}})
 		if err != nil {
 			return nil, err
 		}
 		return m.Result(ctx)
 	})
+	peakHeap := heap()
+	cpu1, maxRSS, _ := processCPU()
 	inProcess := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
 		return a.Run(ctx, agent.Options{LLM: model, Input: map[string]any{"id": i}})
 	})
@@ -102,9 +144,37 @@ func TestLoad(t *testing.T) {
 	if db == "" {
 		db = "file"
 	}
-	t.Logf("%d missions (2 turns, 1 tool call each; model latency %v; %d in flight)", n, latency, inFlight)
+	t.Logf("%d missions (2 turns, 1 tool call of %v each; model latency %v; %d in flight; started on their version's queue: %t)",
+		n, toolTime, latency, inFlight, version != "")
 	t.Logf("on Temporal, 2 workers, server db %s %s: %s", db, os.Getenv("PTC_TEMPORAL_DEV_ARGS"), durable)
+	if cpuOK {
+		t.Logf("the test process (workers and client): %.2f ms of CPU a mission; peak heap %.1f MB, peak RSS %.1f MB",
+			float64(cpu1-cpu0)/float64(time.Millisecond)/float64(n), float64(peakHeap)/(1<<20), float64(maxRSS)/(1<<20))
+	}
 	t.Logf("in-process: %s", inProcess)
+}
+
+// sampleHeap samples the heap in use every 100 ms until the function it
+// returns is called, which returns the peak.
+func sampleHeap() func() uint64 {
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		var peak uint64
+		tk := time.NewTicker(100 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-tk.C:
+			}
+		}
+	}()
+	return func() uint64 { close(stop); return <-done }
 }
 
 // loadFigures are a load run's throughput and completion times.

@@ -183,6 +183,10 @@ func TestEndStates(t *testing.T) {
 			}
 			want := summary{Agent: tc.agent, Status: statusOf(step.Fail), Reason: tc.reason, Turns: tc.turns,
 				Tokens: step.TotalUsage.Tokens, Runs: 2, Version: agents[tc.agent].Fingerprint()} // its first run, and its version's
+			if s.QueuedMs < 0 {
+				t.Errorf("memo's QueuedMs %v", s.QueuedMs)
+			}
+			s.QueuedMs = 0 // how long the mission waited for a worker: TestClockStartsAtFirstWorker
 			if s != want {
 				t.Errorf("memo %+v, want %+v", s, want)
 			}

@@ -27,6 +27,9 @@ type summary struct {
 	// Version is the fingerprint of the agent's version the mission runs
 	// (written when it chose it, at its start).
 	Version string `json:",omitempty"`
+	// QueuedMs is how long the mission waited for its first worker, in
+	// milliseconds (as the PtcQueuedMs search attribute).
+	QueuedMs int64 `json:",omitempty"`
 }
 
 func summaryOf(r *Result) summary {
@@ -40,6 +43,7 @@ func summaryOf(r *Result) summary {
 //	temporal operator search-attribute create --name PtcReason --type Keyword
 //	temporal operator search-attribute create --name PtcTurns --type Int
 //	temporal operator search-attribute create --name PtcTokens --type Int
+//	temporal operator search-attribute create --name PtcQueuedMs --type Int
 var (
 	// searchAttributeAgent is the agent's registered name, set at the start.
 	searchAttributeAgent = sdktemporal.NewSearchAttributeKeyKeyword("PtcAgent")
@@ -51,6 +55,9 @@ var (
 	// searchAttributeTokens is the tokens of the mission's tree, set at its
 	// end.
 	searchAttributeTokens = sdktemporal.NewSearchAttributeKeyInt64("PtcTokens")
+	// searchAttributeQueued is how long the mission waited for its first
+	// worker, in milliseconds, set when a worker first runs it.
+	searchAttributeQueued = sdktemporal.NewSearchAttributeKeyInt64("PtcQueuedMs")
 )
 
 // statusOf is the Status of a mission that ended with fail (nil: it

@@ -63,6 +63,9 @@ type Progress struct {
 	// LastProgram is the program of the last turn that had one, scrubbed
 	// by the mission's firewall (Progress is for display).
 	LastProgram string `json:",omitempty"`
+	// Queued is how long the mission waited in its task queue before a
+	// worker first ran it; its MissionTimeout runs from then.
+	Queued time.Duration `json:",omitempty"`
 	// Version is the fingerprint of the version of the agent the mission
 	// runs (agent.Agent.Fingerprint; "" until its start chose one).
 	Version string `json:",omitempty"`
@@ -101,8 +104,8 @@ type missionInput struct {
 	// Run holds the mission's run options.
 	Run runWire
 	// SearchAttributes has the mission and its nested agents' missions
-	// set the search attributes PtcAgent, PtcReason, PtcTurns and
-	// PtcTokens (StartOptions.SearchAttributes).
+	// set the search attributes PtcAgent, PtcQueuedMs, PtcReason,
+	// PtcTurns and PtcTokens (StartOptions.SearchAttributes).
 	SearchAttributes bool `json:",omitempty"`
 	// HistoryLimit is the history size, in bytes, past which the mission
 	// goes on in a new run of its workflow (continue-as-new); zero:
@@ -127,10 +130,12 @@ type missionInput struct {
 // (continue-as-new): what it did, and since when.
 type resume struct {
 	Journal journal
-	// Started is the mission's start (its first run's).
+	// Started is when the mission's clock started (its first run's).
 	Started time.Time
 	// Runs counts the runs before this one.
 	Runs int
+	// Queued is how long the mission waited for its first worker.
+	Queued time.Duration `json:",omitempty"`
 }
 
 // defaultHistoryLimit is the history size past which a mission continues
@@ -268,8 +273,14 @@ type toolEntry struct {
 	// Child is a nested agent's outcome, or a compiled agent's.
 	Child *Result `json:",omitempty"`
 	// Start and End are when the workflow made the call and had its
-	// outcome.
+	// outcome; Took, when set, is the call's own time as the activity
+	// measured it (without queueing, retries of lost workers, or the gap
+	// a crashed worker left before the workflow saw the outcome).
 	Start, End time.Time
+	Took       time.Duration `json:",omitempty"`
+	// Cut marks a call the mission's end cut short (Err says why): the
+	// run that answers it ends there, as the mission did.
+	Cut bool `json:",omitempty"`
 }
 
 type stepInput struct {
@@ -371,4 +382,6 @@ type toolOutput struct {
 	Usage    *agent.Usage `json:",omitempty"`
 	// Child is a compiled agent's outcome.
 	Child *Result `json:",omitempty"`
+	// Took is the call's own time, measured around it in the activity.
+	Took time.Duration `json:",omitempty"`
 }

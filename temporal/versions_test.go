@@ -265,3 +265,52 @@ func TestWorkerQueues(t *testing.T) {
 		t.Errorf("versionTaskQueue: %q, want %q", got, want)
 	}
 }
+
+// A starter that has the agent names its version (StartOptions.Version):
+// the mission starts on that version's task queue and ends in one run,
+// without the move after its first call; its nested agents follow it.
+// A version no worker serves waits, and Progress says which.
+func TestStartOnVersion(t *testing.T) {
+	c, _ := devServer(t)
+	queue := testQueue("start-version")
+	child := mustAgent(t, agent.Config{Prompt: "Double {{n}}.", Description: "Doubles n.", Signature: "(n :int) -> :int"})
+	double, err := child.AsTool(agent.AsToolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustAgent(t, agent.Config{Prompt: "Use {{x}}.", MaxTurns: 3, Tools: map[string]agent.Tool{"double": double}})
+	model := newScripted(map[string][]string{"Use": {`(return (tool/double {:n ctx/x}))`}, "Double": {`(return (* 2 ctx/n))`}})
+	startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model.Func), Agents: map[string]*agent.Agent{"user": a}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	m, err := Start(ctx, c, "user", StartOptions{TaskQueue: queue, Version: a.Fingerprint(), Input: map[string]any{"x": 21}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := m.Result(ctx)
+	if err != nil || printed(step.Return) != "42" {
+		t.Fatalf("step %v, err %v", step, err)
+	}
+	if runs := missionRuns(t, c, m.ID(), m.RunID()); len(runs) != 1 {
+		t.Errorf("%d runs, want 1", len(runs))
+	}
+	d, err := describe(ctx, c, m.ID(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, want := d.GetExecutionConfig().GetTaskQueue().GetName(), versionTaskQueue(queue, "user", a.Fingerprint()); q != want {
+		t.Errorf("task queue %q, want %q", q, want)
+	}
+
+	other := mustAgent(t, agent.Config{Prompt: "Use {{x}} otherwise.", MaxTurns: 3})
+	m, err = Start(ctx, c, "user", StartOptions{TaskQueue: queue, Version: other.Fingerprint(), Input: map[string]any{"x": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Progress(ctx)
+	if err != nil || !p.Recorded || p.Version != other.Fingerprint() || !strings.Contains(p.Unanswered, "no worker polls") {
+		t.Errorf("a mission of a version no worker serves: %+v, %v", p, err)
+	}
+	_ = m.Cancel(ctx)
+}

@@ -467,9 +467,11 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		req.Position = *in.Position
 	}
 	stopHeartbeat := heartbeat(ctx)
+	began := time.Now()
 	res, err := e.agent.Engine().RunTool(ctx, req)
+	took := time.Since(began)
 	stopHeartbeat()
-	out := &toolOutput{Firewall: res.Firewall}
+	out := &toolOutput{Firewall: res.Firewall, Took: took}
 	if u, _ := res.Usage.(agent.Usage); u != (agent.Usage{}) {
 		out.Usage = &u
 	}
@@ -488,7 +490,7 @@ func (r *runner) callTool(ctx context.Context, in toolInput) (*toolOutput, error
 		if err != nil {
 			return nil, err
 		}
-		return &toolOutput{Child: child}, nil
+		return &toolOutput{Child: child, Took: took}, nil
 	}
 	out.Value = lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 	return out, nil

@@ -67,10 +67,20 @@ func stepOptions(timeout time.Duration) workflow.LocalActivityOptions {
 // they started on, a worker without their version refusing them
 // (runner.lookup), until they continue in a new run past their
 // HistoryLimit.
+//
+// versionQueuedClock starts a mission's clock (its MissionTimeout) when
+// a worker first runs it rather than when it was started: the time it
+// waited in its task queue before that is its Queued time, reported and
+// not charged. It also keeps the calls a mission's end cuts short in its
+// journal, as such (tool calls as errors with the time they ran, nested
+// agents' missions, waited for, with their Steps), and measures tool calls
+// in their activity (toolOutput.Took). Missions started before it keep
+// the start as their clock and end as they did.
 const (
-	versionChange     = "ptc.production"
-	versionProduction = 1
-	versionRouted     = 2
+	versionChange      = "ptc.production"
+	versionProduction  = 1
+	versionRouted      = 2
+	versionQueuedClock = 3
 )
 
 // mission is the workflow's state: the journal of what the mission did,
@@ -81,8 +91,10 @@ type mission struct {
 	j        journal
 	last     *llm.Request // the last LLM request, whole
 	progress Progress
-	started  time.Time
-	runs     int
+	// started is when the mission's clock started: when a worker first
+	// ran it (versionQueuedClock), else when it was started.
+	started time.Time
+	runs    int
 	// startSize is the history's size when a run that continues the
 	// mission starts: mostly the journal it carries.
 	startSize int
@@ -109,14 +121,26 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 	}
 	m := &mission{in: in, started: info.WorkflowStartTime,
 		progress: Progress{Agent: in.Agent, Status: StatusRunning, Version: in.Fingerprint}}
-	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionRouted)
+	m.version = workflow.GetVersion(ctx, versionChange, workflow.DefaultVersion, versionQueuedClock)
 	if r := in.Resume; r != nil {
-		m.j, m.started, m.runs = r.Journal, r.Started, r.Runs
+		m.j, m.started, m.runs, m.progress.Queued = r.Journal, r.Started, r.Runs, r.Queued
 		m.in.Resume = nil
 		m.startSize = info.GetCurrentHistorySize()
-	} else if m.version >= versionProduction && in.SearchAttributes {
-		if err := workflow.UpsertTypedSearchAttributes(ctx, searchAttributeAgent.ValueSet(in.Agent)); err != nil {
-			return nil, err
+	} else {
+		if m.version >= versionQueuedClock {
+			// The first workflow task's time: when a worker took the
+			// mission up (deterministic: the history records it).
+			m.started = workflow.Now(ctx)
+			m.progress.Queued = max(0, m.started.Sub(info.WorkflowStartTime))
+		}
+		if m.version >= versionProduction && in.SearchAttributes {
+			attrs := []sdktemporal.SearchAttributeUpdate{searchAttributeAgent.ValueSet(in.Agent)}
+			if m.version >= versionQueuedClock {
+				attrs = append(attrs, searchAttributeQueued.ValueSet(m.progress.Queued.Milliseconds()))
+			}
+			if err := workflow.UpsertTypedSearchAttributes(ctx, attrs...); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := workflow.SetQueryHandler(ctx, queryProgress, func() (Progress, error) { return m.progress, nil }); err != nil {
@@ -151,7 +175,9 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 			}
 			m.arm(mctx, cancel, out.MissionTimeout)
 		}
+		queued := m.progress.Queued
 		m.progress = out.Progress
+		m.progress.Queued = queued
 		if out.Done {
 			return m.finish(ctx, out.Result)
 		}
@@ -168,6 +194,12 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 		} else {
 			entries := m.callTools(mctx, out)
 			if m.stopped(ctx) {
+				if m.version >= versionQueuedClock {
+					// The calls the end cut short are in the trace as
+					// such, with the time they ran; those that ended
+					// first, and the nested missions' Steps, as they are.
+					m.j.Tools = append(m.j.Tools, entries...)
+				}
 				return m.end(ctx)
 			}
 			m.j.Tools = append(m.j.Tools, entries...)
@@ -181,7 +213,7 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 			// The history is large: the mission goes on in a new run of
 			// the workflow, with its journal (the timers, the progress
 			// query and the delta base start afresh there).
-			m.in.Resume = &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+			m.in.Resume = m.resume()
 			m.in.Deadline = m.deadline
 			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, m.in)
 		}
@@ -194,12 +226,17 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 func (m *mission) move(ctx workflow.Context) error {
 	m.in.Queue, m.route = m.route, ""
 	if err := workflow.UpsertMemo(ctx, map[string]any{memoKey: summary{Agent: m.in.Agent, Status: StatusRunning,
-		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint}}); err != nil {
+		Turns: m.progress.Turn, Tokens: m.progress.Usage.Tokens, Version: m.in.Fingerprint, QueuedMs: m.progress.Queued.Milliseconds()}}); err != nil {
 		return err
 	}
-	m.in.Resume = &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1}
+	m.in.Resume = m.resume()
 	m.in.Deadline = m.deadline
 	return workflow.NewContinueAsNewError(workflow.WithWorkflowTaskQueue(ctx, m.in.Queue), WorkflowName, m.in)
+}
+
+// resume is what the mission's next run carries.
+func (m *mission) resume() *resume {
+	return &resume{Journal: m.j, Started: m.started, Runs: m.runs + 1, Queued: m.progress.Queued}
 }
 
 // full reports whether the mission should continue in a new run: its
@@ -331,7 +368,7 @@ func (m *mission) finish(ctx workflow.Context, res *Result) (*Result, error) {
 // task).
 func (m *mission) annotate(ctx workflow.Context, res *Result) {
 	sum := summaryOf(res)
-	sum.Version = m.in.Fingerprint
+	sum.Version, sum.QueuedMs = m.in.Fingerprint, m.progress.Queued.Milliseconds()
 	_ = workflow.UpsertMemo(ctx, map[string]any{memoKey: sum})
 	if m.in.SearchAttributes {
 		_ = workflow.UpsertTypedSearchAttributes(ctx, searchAttributeReason.ValueSet(res.Reason),
@@ -445,15 +482,22 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 				e.Child = &res
 			} else if r := ResultFromError(err); r != nil {
 				e.Child = r // a failed or cancelled nested mission
+			} else if cut := m.cut(ctx, err); cut != "" {
+				e.Err, e.Cut = cut, true
 			} else {
 				e.Err = "the nested agent's mission did not end: " + err.Error()
 			}
 		} else {
 			var res toolOutput
 			if err := futures[i].Get(ctx, &res); err != nil {
-				e.Err = "the tool call did not complete: " + err.Error()
+				if e.Err = m.cut(ctx, err); e.Err == "" {
+					e.Err = "the tool call did not complete: " + err.Error()
+				} else {
+					e.Cut = true
+				}
 			} else {
 				e.Value, e.Err, e.Firewall, e.Usage, e.Child = res.Value, res.Err, res.Firewall, res.Usage, res.Child
+				e.Took = res.Took
 				if e.Value == "" && e.Err == "" && e.Child == nil {
 					e.Value = "nil"
 				}
@@ -463,6 +507,18 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 		entries[i] = e
 	}
 	return entries
+}
+
+// cut is the error of a call the mission's end cut short (err is its
+// cancellation): "" when the mission goes on.
+func (m *mission) cut(ctx workflow.Context, err error) string {
+	if !sdktemporal.IsCanceledError(err) || !m.stopped(ctx) {
+		return ""
+	}
+	if m.timedOut {
+		return "timed out: the mission ran past its MissionTimeout while the call ran"
+	}
+	return "cancelled: the mission was cancelled while the call ran"
 }
 
 // childContext sets the options of a nested agent's child workflow: an
@@ -480,7 +536,10 @@ func (m *mission) childContext(ctx workflow.Context, child missionInput, tool st
 	}
 	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, TaskQueue: m.callQueue(),
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
-		Memo:              map[string]any{memoKey: summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
+		// A cancelled child's last round gives its Step to its caller's
+		// trace (versionQueuedClock).
+		WaitForCancellation: m.version >= versionQueuedClock,
+		Memo:                map[string]any{memoKey: summary{Agent: child.Agent, Status: StatusRunning, Version: child.Fingerprint}}})
 }
 
 // callQueue is the task queue of the mission's calls and nested agents:
