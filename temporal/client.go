@@ -86,7 +86,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, missionInput{Agent: agentName,
 		Context: lisp.Print(input, lisp.PrintOptions{Exact: true}), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
-		Run: opts.RunOptions, Fingerprint: opts.Version, Queue: queue})
+		Run: runWire{opts.RunOptions}, Fingerprint: opts.Version, Queue: queue})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: starting the mission: %w", err)
 	}

@@ -462,7 +462,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			run.TokenLimit = p.TokenLimit
 			child := missionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
-				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
+				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: runWire{run}, Fingerprint: p.Fingerprint,
 				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.callQueue()}
 			futures[i] = workflow.ExecuteChildWorkflow(m.childContext(ctx, child, p.Name, len(m.j.Tools)+i+1), WorkflowName, child)
 			continue
