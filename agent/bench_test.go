@@ -17,13 +17,13 @@ import (
 
 // rows10k is a context of 10,000 order rows, converted once as a host
 // would do for many missions.
-func rows10k() *lisp.Map {
+func rows10k(tb testing.TB) *lisp.Map {
 	rows := make([]any, 10_000)
 	for i := range rows {
 		rows[i] = map[string]any{"id": i, "customer": fmt.Sprint("c", i%97), "total": float64(i%500) + 0.5,
 			"status": []string{"paid", "open", "refunded"}[i%3]}
 	}
-	return lisp.MustFromGo(map[string]any{"orders": rows, "region": "EMEA"}).(*lisp.Map)
+	return mustFromGo(tb, map[string]any{"orders": rows, "region": "EMEA"}).(*lisp.Map)
 }
 
 // turns is the number of turns of loopMission.
@@ -68,7 +68,7 @@ func loopMission() ([]llmtest.Reply, agent.Config) {
 //   - new-agent: every mission has a new agent, which scans the context
 //     and compiles every program.
 func BenchmarkLoopOverhead(b *testing.B) {
-	ctxMap := rows10k()
+	ctxMap := rows10k(b)
 	replies, cfg := loopMission()
 	bg := context.Background()
 	for _, variant := range []string{"reused-agent", "new-programs", "new-agent"} {
@@ -130,7 +130,7 @@ func BenchmarkNestedAgentCall(b *testing.B) {
 func BenchmarkCompiledExecute(b *testing.B) {
 	a := agent.MustNew(agent.Config{Prompt: "Total the paid orders", Signature: "(orders [:map]) -> {total :float}"})
 	s := llmtest.NewScript(llmtest.Code(`(return {:total (sum-by :total (filter #(= "paid" (:status %)) ctx/orders))})`))
-	ctxMap := rows10k()
+	ctxMap := rows10k(b)
 	compiled, err := a.Compile(context.Background(), agent.Options{LLM: s.Func(), Input: ctxMap})
 	if err != nil {
 		b.Fatal(err)
@@ -149,7 +149,7 @@ func BenchmarkCompiledExecute(b *testing.B) {
 // the events) and the slog observer writing JSON to io.Discard at Debug
 // (every event formatted). Compare ns/turn with BenchmarkLoopOverhead.
 func BenchmarkObservedLoop(b *testing.B) {
-	ctxMap := rows10k()
+	ctxMap := rows10k(b)
 	replies, cfg := loopMission()
 	a := agent.MustNew(cfg)
 	bg := context.Background()

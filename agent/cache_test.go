@@ -70,7 +70,7 @@ func TestAgentCompileCacheAcrossMissions(t *testing.T) {
 // Options.CompileCache is one cache for a tree of agents and for every
 // agent given it: a program one agent compiled, another finds.
 func TestSharedCompileCacheAcrossAgentsAndTree(t *testing.T) {
-	cache := lisp.NewCache(lisp.CacheConfig{})
+	cache := new(lisp.Cache)
 	const childProg = `(return (* 2 ctx/n))`
 	child := agent.MustNew(agent.Config{Name: "double", Prompt: "Double {{n}}.", Signature: "(n :int) -> :int"})
 	tool, err := child.AsTool(agent.AsToolOptions{Description: "Doubles n."})
@@ -108,7 +108,7 @@ func TestSharedCompileCacheAcrossAgentsAndTree(t *testing.T) {
 // A compiling mission's final program is compiled once: the Compile that
 // keeps it finds it in the cache.
 func TestCompileKeepsTheRunProgram(t *testing.T) {
-	cache := lisp.NewCache(lisp.CacheConfig{})
+	cache := new(lisp.Cache)
 	a := agent.MustNew(agent.Config{Prompt: "Add.", Signature: "(a :int, b :int) -> :int"})
 	s := llmtest.NewScript(llmtest.Code(`(return (+ ctx/a ctx/b))`))
 	ca, err := a.Compile(context.Background(), agent.Options{LLM: s.Func(), CompileCache: cache,

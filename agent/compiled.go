@@ -111,7 +111,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 		return nil, &Error{Step: step}
 	}
 	if m.final == "" {
-		// BudgetReturnPartial ended it with an earlier turn's value.
+		// ReturnPartialOnBudget ended it with an earlier turn's value.
 		return nil, fmt.Errorf("agent: compile: the mission ended without a final program (%d turns)", step.Usage.Turns)
 	}
 	prog, _, err := m.programCache().Compile(m.final)

@@ -692,8 +692,8 @@ func TestValidationModes(t *testing.T) {
 	}
 }
 
-// TestBudgetReturnPartial: the partial value must match the signature.
-func TestBudgetReturnPartial(t *testing.T) {
+// TestReturnPartialOnBudget: the partial value must match the signature.
+func TestReturnPartialOnBudget(t *testing.T) {
 	for _, tc := range []struct {
 		program, want string
 	}{
@@ -702,7 +702,7 @@ func TestBudgetReturnPartial(t *testing.T) {
 	} {
 		model := &routed{routes: map[string][]string{"Count": {tc.program, `(+ 1 1)`}}}
 		a := agent.MustNew(agent.Config{Prompt: "Count", Signature: "{count :int}", KeepMaps: true})
-		step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), OnBudgetExceeded: agent.BudgetReturnPartial,
+		step, _ := a.Run(context.Background(), agent.Options{LLM: model.Func(), ReturnPartialOnBudget: true,
 			Budget: func(u agent.Usage) bool { return u.Turns < 2 }})
 		got := printed(step.Return)
 		if step.Fail != nil {
@@ -857,7 +857,7 @@ func TestCompileSource(t *testing.T) {
 	if got := lisp.Print(step.Return, lisp.PrintOptions{}); !strings.Contains(got, "tok-4b1f9a77c2") {
 		t.Errorf("Go sees %s", got)
 	}
-	j, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
+	j, err := lisp.ToJSON(step.Return, step.Redaction())
 	if err != nil {
 		t.Fatal(err)
 	}

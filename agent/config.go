@@ -137,7 +137,7 @@ type Agent struct {
 // naming the field; a tool called return or fail is a reserved_tool_name
 // error (errors.Is(err, ReasonReservedToolName)).
 func New(cfg Config) (*Agent, error) {
-	a := &Agent{cfg: cfg, programs: lisp.NewCache(lisp.CacheConfig{})}
+	a := &Agent{cfg: cfg, programs: new(lisp.Cache)}
 	if strings.TrimSpace(cfg.Prompt) == "" {
 		return nil, configErr("Prompt", "is required: say what the agent should do")
 	}

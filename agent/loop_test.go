@@ -326,7 +326,7 @@ func TestTokenBudget(t *testing.T) {
 	}
 	s = llmtest.NewScript(reply, reply, reply)
 	step, err := run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: s.Func(), TokenLimit: 150,
-		OnBudgetExceeded: agent.BudgetReturnPartial})
+		ReturnPartialOnBudget: true})
 	if err != nil || printed(step.Return) != "42" {
 		t.Errorf("partial: %v %v", step.Return, err)
 	}

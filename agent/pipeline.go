@@ -57,7 +57,7 @@ type Pipeline []*Agent
 // it; errors.As(err, &fail) then gives the chained_failure, whose
 // Details["upstream"] is the failure that stopped the pipeline.
 // opts.TokenLimit and opts.Budget bound the pipeline's total, its agents'
-// nested agents included; OnBudgetExceeded applies to the agent that runs
+// nested agents included; ReturnPartialOnBudget applies to the agent that runs
 // when the total goes over.
 func (p Pipeline) Run(ctx context.Context, opts Options) ([]*Step, error) {
 	// opts.TokenLimit and Budget bound the pipeline's total.

@@ -545,7 +545,7 @@ func TestInventoryDeclaredTypesAndDescriptions(t *testing.T) {
 
 	// A chained step brings its signature and field descriptions.
 	prev := &Step{
-		Return:            lisp.MustFromGo(map[string]any{"count": 3, "names": []string{"a", "b"}}),
+		Return:            mustFromGo(t, map[string]any{"count": 3, "names": []string{"a", "b"}}),
 		Signature:         mustSig("{count :int, names [:string]}"),
 		fieldDescriptions: map[string]string{"count": "how many were found"},
 	}
@@ -821,7 +821,7 @@ func BenchmarkSystemPrompt10kRows(b *testing.B) {
 	for i := range rows {
 		rows[i] = map[string]any{"id": i, "name": fmt.Sprint("row ", i), "score": float64(i) / 7, "tags": []any{"a", "b"}}
 	}
-	ctxMap := lisp.MustFromGo(map[string]any{"region": "EMEA", "rows": rows, "index": bigMap(10_000)}).(*lisp.Map)
+	ctxMap := mustFromGo(b, map[string]any{"region": "EMEA", "rows": rows, "index": bigMap(10_000)}).(*lisp.Map)
 	a := MustNew(typicalConfig(""))
 	m := &mission{a: a, opts: Options{Input: ctxMap}, parent: context.Background(), memory: lisp.NewNamespace(nil)}
 	if fail := m.setContext(); fail != nil {
@@ -916,4 +916,15 @@ func mustSig(src string) *signature.Signature {
 		panic(err)
 	}
 	return sig
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

@@ -64,9 +64,10 @@ type Options struct {
 	// tree's usage so far, whether it may go on; false ends the tree as
 	// TokenLimit does (docs/agents.md, "Limits across the tree").
 	Budget func(Usage) bool
-	// OnBudgetExceeded says how a mission over its TokenLimit or Budget
-	// ends. The missions below it, ended by its limit, fail.
-	OnBudgetExceeded BudgetAction
+	// ReturnPartialOnBudget ends a mission over its own TokenLimit or Budget
+	// with its last good turn's value instead of budget_exceeded; the
+	// missions below it, ended by its limit, fail (docs/agents.md).
+	ReturnPartialOnBudget bool
 	// Sequential runs every pmap and pcalls of the tree one call at a time,
 	// in order (as Limits.MaxParallel 1), for deterministic replays;
 	// nested agents inherit it.
@@ -92,17 +93,6 @@ const (
 	TraceOn      TraceMode = iota // always (the default)
 	TraceOff                      // never
 	TraceOnError                  // only when the mission fails
-)
-
-// BudgetAction is what happens when a mission exceeds its token budget.
-type BudgetAction int
-
-const (
-	// BudgetFail ends the mission with budget_exceeded.
-	BudgetFail BudgetAction = iota
-	// BudgetReturnPartial ends it successfully with the value of the last
-	// turn that ran without error (nil when there is none).
-	BudgetReturnPartial
 )
 
 // Run runs a mission of agent a: the one way to run an agent (Pipeline.Run

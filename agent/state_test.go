@@ -156,7 +156,7 @@ func TestCellsToTools(t *testing.T) {
 	if _, err := run(t, agent.Config{Prompt: "Save", Tools: tools, MaxTurns: 2}, agent.Options{LLM: s.Func()}); err != nil {
 		t.Fatal(err)
 	}
-	if printed(lisp.MustFromGo(got)) != `{"state" {"n" 2}}` {
+	if printed(mustFromGo(t, got)) != `{"state" {"n" 2}}` {
 		t.Errorf("the tool got %v", got)
 	}
 }
@@ -191,4 +191,15 @@ func TestCellsPassedToAgents(t *testing.T) {
 	if strings.Contains(sys, secret) || !strings.Contains(sys, "#atom[{:k "+agent.Firewalled+", :n 41, :rows [0 1 2 3") {
 		t.Errorf("the child's prompt:\n%s", sys)
 	}
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

@@ -69,7 +69,7 @@ type Step struct {
 // trace value to such a reader:
 //
 //	text := lisp.Print(step.Return, lisp.PrintOptions{Redact: step.Redaction()})
-//	data, err := lisp.ToJSONRedacted(step.Return, step.Redaction())
+//	data, err := lisp.ToJSON(step.Return, step.Redaction())
 //
 // Hidden values print as the placeholder Firewalled. Safe for concurrent
 // use; never nil.
@@ -87,7 +87,7 @@ func (s *Step) Decode(v any) error {
 	if s.Fail != nil {
 		return fmt.Errorf("agent: cannot decode a failed step: %s", s.Fail.Message)
 	}
-	data, err := lisp.ToJSON(s.Return)
+	data, err := lisp.ToJSON(s.Return, nil)
 	if err != nil {
 		return err
 	}

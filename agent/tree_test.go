@@ -302,7 +302,7 @@ func TestTreeChildTokenLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	goTool := agent.Tool{Description: "Runs the looper.", Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-		step, err := looper.Run(ctx, agent.Options{TokenLimit: 200, OnBudgetExceeded: agent.BudgetFail})
+		step, err := looper.Run(ctx, agent.Options{TokenLimit: 200})
 		if err != nil {
 			return nil, err
 		}
@@ -339,13 +339,13 @@ func TestTreeChildTokenLimit(t *testing.T) {
 }
 
 // The tree's limit ends a child even when the child would return its
-// partial value over its own: OnBudgetExceeded applies to the mission
-// whose limit went over. The root's BudgetReturnPartial returns its last
+// partial value over its own: ReturnPartialOnBudget applies to the mission
+// whose limit went over. The root's ReturnPartialOnBudget returns its last
 // value when a child's turn spent the tree's budget.
 func TestTreeBudgetEndings(t *testing.T) {
 	looper := treeLooper("looper")
 	goTool := agent.Tool{Description: "Runs the looper.", Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-		step, err := looper.Run(ctx, agent.Options{TokenLimit: 100000, OnBudgetExceeded: agent.BudgetReturnPartial})
+		step, err := looper.Run(ctx, agent.Options{TokenLimit: 100000, ReturnPartialOnBudget: true})
 		if err != nil {
 			return nil, err
 		}
@@ -354,7 +354,7 @@ func TestTreeBudgetEndings(t *testing.T) {
 	root := treeBudgetRoot(map[string]agent.Tool{"gochild": goTool})
 	model := &treeModel{routes: map[string][]string{"ROOT": {`42`, `(tool/gochild {})`, `(return 1)`}, "LOOP": {`7`}}}
 	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func(), TokenLimit: 500,
-		OnBudgetExceeded: agent.BudgetReturnPartial})
+		ReturnPartialOnBudget: true})
 	if err != nil || printed(step.Return) != "42" {
 		t.Fatalf("return %s, err %v", printed(step.Return), err)
 	}
@@ -412,11 +412,11 @@ func TestTreePipelineTokenLimit(t *testing.T) {
 	if model.calls("") != 3 {
 		t.Errorf("%d LLM calls", model.calls(""))
 	}
-	// BudgetReturnPartial: the agent that was running returns its last
+	// ReturnPartialOnBudget: the agent that was running returns its last
 	// value.
 	model = &treeModel{routes: map[string][]string{"FIRST": {`1`, `(return {:a 1})`}, "SECOND": {`5`, `6`, `(return 2)`}}}
 	steps, err = agent.Pipeline{first, second}.Run(context.Background(), agent.Options{LLM: model.Func(), TokenLimit: 400,
-		OnBudgetExceeded: agent.BudgetReturnPartial})
+		ReturnPartialOnBudget: true})
 	if err != nil || len(steps) != 2 || printed(steps[1].Return) != "5" || model.calls("") != 4 {
 		t.Errorf("%d steps, err %v, %d calls", len(steps), err, model.calls(""))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -80,7 +81,7 @@ func (m *mission) turnOnce() *ending {
 		return &ending{value: m.partial, fail: m.budgetEnding()}
 	}
 
-	code := ExtractProgram(resp.Content)
+	code := prompt.ExtractProgram(resp.Content)
 	if code == "" {
 		tr.Error = noCodeMessage
 		if m.a.SingleShot() && !m.mayRetry() {
@@ -101,14 +102,14 @@ const noCodeMessage = "Your reply contains no program. Answer with PTC-Lisp code
 
 // budgetEnding is how a mission ends when a limit of its tree is over
 // (m.overLimit): by its own TokenLimit or Budget, with
-// BudgetReturnPartial, the value of the last turn that ran without error
+// ReturnPartialOnBudget, the value of the last turn that ran without error
 // when there is one and it matches the signature (nil fail); otherwise
 // budget_callback_exceeded, saying whose limit and which mission's LLM
 // call went over it.
 func (m *mission) budgetEnding() *Fail {
 	own := m.overLimit == m.ownLimit
 	fail := m.budgetFailOf(m.overLimit, own)
-	if own && fail.Reason == ReasonBudgetExceeded && m.opts.OnBudgetExceeded == BudgetReturnPartial {
+	if own && fail.Reason == ReasonBudgetExceeded && m.opts.ReturnPartialOnBudget {
 		msg := fail.Message
 		if m.partial == nil {
 			msg += "; no turn had produced a value to return"
@@ -281,8 +282,10 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) 
 		b := lisp.NewMapBuilder(nil)
 		b.Set(lisp.Keyword("reason"), lisp.Keyword(reason))
 		b.Set(lisp.Keyword("message"), m.clip(short, maxFailChars))
-		if issues, ok := details["issues"]; ok {
-			b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("issues"), lisp.MustFromGo(issues)))
+		if raw, ok := details["issues"]; ok {
+			if issues, err := lisp.FromGo(raw); err == nil { // strings: it converts
+				b.Set(lisp.Keyword("details"), lisp.NewMap(lisp.Keyword("issues"), issues))
+			}
 		}
 		m.lastFail = b.Map()
 		m.feedback(tr, reply, text+m.turnInfo())

@@ -88,7 +88,7 @@ func TestArraysHostilePrograms(t *testing.T) {
 				_ = lisp.Print(res.Value, lisp.PrintOptions{})
 				_ = lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 				_, _ = lisp.ToGo(res.Value)
-				_, _ = lisp.ToJSON(res.Value)
+				_, _ = lisp.ToJSON(res.Value, nil)
 				_ = fmt.Sprintf("%v %#v", res.Value, res.Value)
 			} else if !errors.Is(err, hc.kind) {
 				t.Fatalf("got %v, want %s", err, hc.kind)
@@ -128,7 +128,7 @@ func TestArraysAndBuildersPrintReadConvert(t *testing.T) {
 	if got != `[[9 2] "x\"yz" [J]` {
 		t.Errorf("changed after ReadValue: %s", got)
 	}
-	if j, err := lisp.ToJSON(res.Value); err != nil || string(j) != `[[1,2],["a",null],"x\"y",[[0,0]],["a","b"]]` {
+	if j, err := lisp.ToJSON(res.Value, nil); err != nil || string(j) != `[[1,2],["a",null],"x\"y",[[0,0]],["a","b"]]` {
 		t.Errorf("ToJSON: %s %v", j, err)
 	}
 	if g, err := lisp.ToGo(res.Value); err != nil || fmt.Sprint(g) != `[[1 2] [a <nil>] x"y [[0 0]] [a b]]` {
@@ -146,7 +146,7 @@ func TestArraysAndBuildersPrintReadConvert(t *testing.T) {
 	if p := lisp.Print(cyclic, lisp.PrintOptions{Exact: true}); p != `#object-array[1 #object-array[#object-array[...]]]` {
 		t.Errorf("PrintExact of a cycle: %s", p)
 	}
-	if _, err := lisp.ToJSON(cyclic); !errors.Is(err, lisp.InvalidArgument) {
+	if _, err := lisp.ToJSON(cyclic, nil); !errors.Is(err, lisp.InvalidArgument) {
 		t.Errorf("ToJSON of a cycle: %v", err)
 	}
 	for _, bad := range []string{"#long-array[1.5]", "#bogus-array[1]", "#string-builder[1]", "#long-array[1"} {

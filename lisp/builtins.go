@@ -113,19 +113,6 @@ func builtinNames() []string {
 	return names
 }
 
-// BuiltinNames returns the names of all builtin functions and constants,
-// sorted, including the namespace-qualified ones.
-func BuiltinNames() []string {
-	names := make([]string, 0, len(builtins))
-	for n := range builtins {
-		if !strings.HasPrefix(n, " ") { // lazy-seq's runtime function
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	return names
-}
-
 // ---- argument helpers -------------------------------------------------------
 
 // argError reports a wrong argument: "+ expects a number as argument 2, got string "a"".

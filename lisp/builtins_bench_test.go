@@ -21,7 +21,7 @@ func BenchmarkBuiltins(b *testing.B) {
 		words[i] = fmt.Sprintf("w%d", (i*31)%20000)
 	}
 	text := strings.Repeat("order 12345 shipped to 678 on day 9; ", 20_000)
-	ctxVal := lisp.MustFromGo(map[string]any{"rows": rows, "words": words, "text": text})
+	ctxVal := mustFromGo(b, map[string]any{"rows": rows, "words": words, "text": text})
 	programs := []struct{ name, src string }{
 		{"sort-by/100k", `(count (sort-by :score ctx/rows))`},
 		{"sort-by-desc/100k", `(count (sort-by :score > ctx/rows))`},
@@ -52,7 +52,7 @@ func BenchmarkTextAndNumbers(b *testing.B) {
 	}
 	text := strings.Repeat("order 12345 shipped to 678 on day 9; ", 20_000)
 	small := strings.Repeat("order 12345 shipped to 678 on day 9; ", 500)
-	ctxVal := lisp.MustFromGo(map[string]any{"floats": floats, "ints": ints, "words": words, "text": text, "small": small})
+	ctxVal := mustFromGo(b, map[string]any{"floats": floats, "ints": ints, "words": words, "text": text, "small": small})
 	programs := []struct{ name, src string }{
 		{"re-seq-words/780KB", `(count (re-seq #"\w+" ctx/text))`},
 		{"re-seq-nullable/780KB", `(count (re-seq #"\d*" ctx/text))`},

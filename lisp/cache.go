@@ -2,17 +2,7 @@ package lisp
 
 import "sync"
 
-// CacheConfig bounds a Cache. The zero CacheConfig is the default.
-type CacheConfig struct {
-	// MaxPrograms is the most programs the cache keeps; 0 means 256.
-	MaxPrograms int
-	// MaxBytes bounds the estimated memory of the kept programs (40 bytes
-	// per byte of text plus literal data); 0 means 32 MiB. A program over a
-	// quarter of it is compiled and not kept.
-	MaxBytes int64
-}
-
-// The bounds of the zero CacheConfig.
+// The bounds of the zero Cache.
 const (
 	defaultCachePrograms = 256
 	defaultCacheBytes    = 32 << 20
@@ -25,8 +15,12 @@ const (
 // Cache keeps compiled programs by their source text, so that a text seen
 // before is not read, analyzed and compiled again: the programs an agent's
 // turns repeat across missions, a compiled agent's program, retries and
-// replays. It forgets the least recently used program first, within the
-// bounds of its CacheConfig. A Cache is safe for concurrent use, and
+// replays. It forgets the least recently used program first, within its
+// bounds: MaxPrograms programs, and MaxBytes of their estimated memory, 40
+// bytes per byte of text plus their literal data (a program over a quarter
+// of MaxBytes is compiled and not kept). The zero Cache is ready to use,
+// with the default bounds; set them before its first use, and do not copy
+// a Cache after it. A Cache is safe for concurrent use, and
 // goroutines that ask for the same new text at once wait for one
 // compilation. Errors are not kept: a text that does not compile is read
 // again the next time. A miss reuses the memory that reading and
@@ -34,7 +28,11 @@ const (
 // program): a Cache keeps up to two such workspaces, each of at most
 // 1 MiB. A nil *Cache compiles every time.
 type Cache struct {
-	cfg CacheConfig
+	// MaxPrograms is the most programs the cache keeps; 0 means 256.
+	MaxPrograms int
+	// MaxBytes bounds the estimated memory of the kept programs; 0 means
+	// 32 MiB.
+	MaxBytes int64
 
 	mu sync.Mutex
 	// entries are the texts compiled or being compiled: an entry is kept
@@ -91,17 +89,16 @@ type cacheEntry struct {
 	prev, next *cacheEntry // on the ring of kept entries
 }
 
-// NewCache returns an empty cache bounded by cfg.
-func NewCache(cfg CacheConfig) *Cache {
-	if cfg.MaxPrograms <= 0 {
-		cfg.MaxPrograms = defaultCachePrograms
+// bounds returns the cache's bounds, defaults in place of zeros.
+func (c *Cache) bounds() (programs int, bytes int64) {
+	programs, bytes = c.MaxPrograms, c.MaxBytes
+	if programs <= 0 {
+		programs = defaultCachePrograms
 	}
-	if cfg.MaxBytes <= 0 {
-		cfg.MaxBytes = defaultCacheBytes
+	if bytes <= 0 {
+		bytes = defaultCacheBytes
 	}
-	c := &Cache{cfg: cfg, entries: map[string]*cacheEntry{}}
-	c.lru.prev, c.lru.next = &c.lru, &c.lru
-	return c
+	return programs, bytes
 }
 
 // Compile returns the program of src, compiled now or earlier (cached
@@ -113,6 +110,10 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		return p, false, err
 	}
 	c.mu.Lock()
+	if c.entries == nil { // the first use
+		c.entries = map[string]*cacheEntry{}
+		c.lru.prev, c.lru.next = &c.lru, &c.lru
+	}
 	if e, ok := c.entries[src]; ok {
 		if e.finished {
 			c.unlink(e)
@@ -176,10 +177,11 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 // nothing, for a program too big to keep. c.mu is held.
 func (c *Cache) keep(e *cacheEntry) bool {
 	weight := cacheWeight(e.p)
-	if weight > c.cfg.MaxBytes/4 {
+	maxPrograms, maxBytes := c.bounds()
+	if weight > maxBytes/4 {
 		return false
 	}
-	for c.kept > 0 && (c.kept >= c.cfg.MaxPrograms || c.bytes+weight > c.cfg.MaxBytes) {
+	for c.kept > 0 && (c.kept >= maxPrograms || c.bytes+weight > maxBytes) {
 		old := c.lru.prev
 		c.unlink(old)
 		delete(c.entries, old.src)

@@ -81,7 +81,7 @@ func TestCacheWorkspaceRetention(t *testing.T) {
 		want[i] = outcome(lisp.Compile(src))
 	}
 
-	c := lisp.NewCache(lisp.CacheConfig{MaxPrograms: len(srcs) + 1, MaxBytes: 1 << 40})
+	c := &lisp.Cache{MaxPrograms: len(srcs) + 1, MaxBytes: 1 << 40}
 	progs := make([]*lisp.Program, len(srcs))
 	errs := make([]error, len(srcs))
 	const workers = 4
@@ -124,7 +124,7 @@ func FuzzCacheReuse(f *testing.F) {
 			return
 		}
 		want := outcome(lisp.Compile(a))
-		c := lisp.NewCache(lisp.CacheConfig{})
+		c := new(lisp.Cache)
 		p, _, err := c.Compile(a)
 		c.Compile(b)
 		c.Compile(b + " ")

@@ -12,7 +12,7 @@ import (
 )
 
 func TestCacheHitsAndMisses(t *testing.T) {
-	c := lisp.NewCache(lisp.CacheConfig{})
+	c := new(lisp.Cache)
 	p1, cached, err := c.Compile("(+ 1 2)")
 	if err != nil || cached {
 		t.Fatalf("first compile: cached %v, err %v", cached, err)
@@ -38,7 +38,7 @@ func TestCacheHitsAndMisses(t *testing.T) {
 }
 
 func TestCacheKeepsNoErrors(t *testing.T) {
-	c := lisp.NewCache(lisp.CacheConfig{})
+	c := new(lisp.Cache)
 	for i := 0; i < 2; i++ {
 		p, cached, err := c.Compile("(+ 1")
 		if err == nil || p != nil || cached {
@@ -55,7 +55,7 @@ func TestCacheKeepsNoErrors(t *testing.T) {
 }
 
 func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := lisp.NewCache(lisp.CacheConfig{MaxPrograms: 3})
+	c := &lisp.Cache{MaxPrograms: 3}
 	src := func(i int) string { return fmt.Sprintf("(+ %d 1)", i) }
 	for i := 0; i < 3; i++ {
 		c.Compile(src(i))
@@ -76,7 +76,7 @@ func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 
 func TestCacheBoundsBytes(t *testing.T) {
 	const maxBytes = 2 << 20
-	c := lisp.NewCache(lisp.CacheConfig{MaxBytes: maxBytes})
+	c := &lisp.Cache{MaxBytes: maxBytes}
 	// Each program weighs about 41 times its text: 168 KB.
 	for i := 0; i < 100; i++ {
 		src := fmt.Sprintf("(count %q)", strings.Repeat("x", 4<<10)+fmt.Sprint(i))
@@ -98,7 +98,7 @@ func TestCacheBoundsBytes(t *testing.T) {
 		}
 	}
 	// By default, a program of over about 200 KB of text is not kept.
-	c = lisp.NewCache(lisp.CacheConfig{})
+	c = new(lisp.Cache)
 	for _, tt := range []struct {
 		kb   int
 		kept bool
@@ -112,7 +112,7 @@ func TestCacheBoundsBytes(t *testing.T) {
 }
 
 func TestCacheConcurrentCompilesOnce(t *testing.T) {
-	c := lisp.NewCache(lisp.CacheConfig{})
+	c := new(lisp.Cache)
 	src := "(reduce + (range 100))"
 	const n = 32
 	progs := make([]*lisp.Program, n)
@@ -146,7 +146,7 @@ func TestCacheConcurrentCompilesOnce(t *testing.T) {
 // A cached program runs in a namespace that redefines a builtin as the
 // text run there would.
 func TestCacheProgramInShadowingNamespace(t *testing.T) {
-	c := lisp.NewCache(lisp.CacheConfig{})
+	c := new(lisp.Cache)
 	bg := context.Background()
 	src := "(inc 1)"
 	p, _, _ := c.Compile(src)
@@ -195,7 +195,7 @@ func BenchmarkCache(b *testing.B) {
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
-		c := lisp.NewCache(lisp.CacheConfig{})
+		c := new(lisp.Cache)
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			p, _, err := c.Compile(src)
@@ -226,7 +226,7 @@ func TestCacheConcurrentWaiters(t *testing.T) {
 		{"too big to keep", fmt.Sprintf("(count %q)", strings.Repeat("z", 220<<10)), false, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := lisp.NewCache(lisp.CacheConfig{})
+			c := new(lisp.Cache)
 			const n = 16
 			progs := make([]*lisp.Program, n)
 			var wg sync.WaitGroup

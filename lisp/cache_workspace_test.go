@@ -11,7 +11,7 @@ import (
 // maxSpareWorkspaces workspaces however many misses ran at once, and that
 // a hostile text's compilation leaves them reusable.
 func TestCacheSpareWorkspaces(t *testing.T) {
-	c := NewCache(CacheConfig{})
+	c := new(Cache)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {

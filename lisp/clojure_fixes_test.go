@@ -24,7 +24,7 @@ func TestTransducerAndRegexLimits(t *testing.T) {
 		ids[i] = i
 	}
 	// Host data is not charged: what the program builds from it is.
-	ctx := lisp.MustFromGo(map[string]any{"ids": ids, "text": strings.Repeat("ab", 3_000_000)}) // 6 MB
+	ctx := mustFromGo(t, map[string]any{"ids": ids, "text": strings.Repeat("ab", 3_000_000)}) // 6 MB
 	for _, tc := range []struct {
 		name, src string
 		limits    lisp.Limits
@@ -96,7 +96,7 @@ func TestTransducerAndRegexCancellation(t *testing.T) {
 // large enough to be read through the cancellable reader, against the
 // same searches on small inputs.
 func TestRegexLargeInputs(t *testing.T) {
-	ctx := lisp.MustFromGo(map[string]any{
+	ctx := mustFromGo(t, map[string]any{
 		"baaa": strings.Repeat("baaa", 100_000), "words": strings.Repeat("ab cd ", 100_000),
 		"baaab": strings.Repeat("baaab", 100_000), "aaab": strings.Repeat("aaab", 100_000),
 		"lines": strings.Repeat("ab\n", 100_000)})

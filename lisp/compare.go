@@ -53,7 +53,11 @@ func rank(v Value) int {
 	return rankHost
 }
 
-// compareKeys implements CompareKeys, with fast paths for common keys.
+// compareKeys is the strict total order on values used for map keys and
+// set elements: values that compare equal are interchangeable. Numbers
+// order by value with ±Inf at the ends and NaN after +Inf; an integer
+// sorts just before the float of the same value (so 1 and 1.0 stay
+// distinct keys). It has fast paths for common keys.
 func compareKeys(a, b Value) int {
 	// Fast paths for the common key types.
 	switch x := a.(type) {
@@ -585,21 +589,10 @@ func compareTimes(a, b Value) int {
 // of the program; here each function says what it returns instead, and
 // none of them panics.
 
-// CompareKeys is the strict total order on values used for map keys and
-// set elements: values that compare equal are interchangeable. Numbers
-// order by value with ±Inf at the ends and NaN after +Inf; an integer sorts
-// just before the float of the same value (so 1 and 1.0 stay distinct keys).
-// Values too large or deep to compare within the bounds are ordered by
-// identity.
-func CompareKeys(a, b Value) (c int) {
-	defer bounded(func() { c = cmpIdentity(a, b) })
-	return compareKeys(a, b)
-}
-
-// Compare is the total order used by sort, compare, min-by and friends: like
-// CompareKeys, except that numbers compare by value only ((compare 1 1.0) is 0).
-// Values too large or deep to compare within the bounds are ordered by
-// identity.
+// Compare is the total order used by sort, compare, min-by and friends.
+// Numbers compare by value only ((compare 1 1.0) is 0), with ±Inf at the
+// ends and NaN after +Inf. Values too large or deep to compare within the
+// bounds are ordered by identity.
 func Compare(a, b Value) (c int) {
 	defer bounded(func() { c = cmpIdentity(a, b) })
 	return compare(a, b)
@@ -613,14 +606,6 @@ func Compare(a, b Value) (c int) {
 func Equal(a, b Value) (eq bool) {
 	defer bounded(func() { eq = false })
 	return equal(a, b)
-}
-
-// Hash returns a hash of v consistent with CompareKeys: values that compare
-// equal as keys hash alike. It is stable within a process. Values too large
-// or deep to hash within the bounds share one hash per type.
-func Hash(v Value) (h uint64) {
-	defer bounded(func() { h = uint64(rank(v)) })
-	return hash(v)
 }
 
 // bounded, deferred, turns the panic of a walk over its bounds into the

@@ -82,7 +82,7 @@ func BenchmarkCacheMiss(b *testing.B) {
 		b.Run(benchName(file), func(b *testing.B) {
 			src := readBenchSource(b, file)
 			srcs := numberedCopies(src, 512)
-			c := NewCache(CacheConfig{MaxPrograms: 1})
+			c := &Cache{MaxPrograms: 1}
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
@@ -105,7 +105,7 @@ func BenchmarkTurn(b *testing.B) {
 		b.Run(benchName(file), func(b *testing.B) {
 			src := readBenchSource(b, file)
 			srcs := numberedCopies(src, 512)
-			c := NewCache(CacheConfig{MaxPrograms: 1})
+			c := &Cache{MaxPrograms: 1}
 			bg := context.Background()
 			b.ReportAllocs()
 			i := 0

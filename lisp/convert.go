@@ -56,15 +56,6 @@ func FromGo(x any) (Value, error) {
 	return c.from(reflect.ValueOf(x), 0)
 }
 
-// MustFromGo is FromGo for data known to be convertible; it panics otherwise.
-func MustFromGo(x any) Value {
-	v, err := FromGo(x)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 const maxConvertDepth = 10000
 
 type converter struct {
@@ -336,7 +327,7 @@ const maxConvertValues = 4_000_000
 type exporter struct {
 	budget int // values still allowed
 	err    error
-	redact *Redaction // ToJSONRedacted's
+	redact *Redaction // ToJSON's
 	// inCells are the cells being converted, around the current value.
 	inCells map[*Cell]struct{}
 }
@@ -454,17 +445,14 @@ func (c *exporter) keyString(k Value) string {
 	return c.printed(k)
 }
 
-// ToJSON encodes a value as JSON, with map keys in canonical order.
-// Non-finite floats (##Inf, ##-Inf, ##NaN) have no JSON form and encode as
-// null; a cell encodes as what it holds (an error if it holds itself, as
-// for ToGo).
-// Like ToGo, it fails on values of more than maxConvertValues elements.
-func ToJSON(v Value) ([]byte, error) { return ToJSONRedacted(v, nil) }
-
-// ToJSONRedacted is ToJSON for a reader who must not see what r hides: a
-// hidden value, or the value of a hidden key, encodes as r.Placeholder (a
-// JSON string), exactly where Print prints it. A nil r hides nothing.
-func ToJSONRedacted(v Value, r *Redaction) ([]byte, error) {
+// ToJSON encodes a value as JSON, with map keys in canonical order, for a
+// reader who must not see what r hides: a hidden value, or the value of a
+// hidden key, encodes as r.Placeholder (a JSON string), exactly where
+// Print prints it; a nil r hides nothing. Non-finite floats (##Inf,
+// ##-Inf, ##NaN) have no JSON form and encode as null; a cell encodes as
+// what it holds (an error if it holds itself, as for ToGo). Like ToGo, it
+// fails on values of more than 4,000,000 elements.
+func ToJSON(v Value, r *Redaction) ([]byte, error) {
 	var buf bytes.Buffer
 	c := exporter{budget: maxConvertValues, redact: r}
 	if err := c.writeJSON(&buf, v, 0); err != nil {

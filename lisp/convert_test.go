@@ -106,11 +106,11 @@ func TestToGoAndJSON(t *testing.T) {
 		t.Errorf("ToGo then json.Marshal\n got  %s\n want %s", b, want)
 	}
 	// ToJSON keeps the canonical key order (numbers, keywords, strings).
-	j, err := lisp.ToJSON(v)
+	j, err := lisp.ToJSON(v, nil)
 	if want := `{"7":"seven","a":[1,2.5,null,"s","kw",[1,3]],"f":"#fn[inc]","b":{"c":true}}`; err != nil || string(j) != want {
 		t.Errorf("ToJSON\n got  %s (%v)\n want %s", j, err, want)
 	}
-	if j, _ := lisp.ToJSON(mustRun(t, `[##Inf ##NaN -0.0 1e300]`)); string(j) != `[null,null,-0,1e+300]` {
+	if j, _ := lisp.ToJSON(mustRun(t, `[##Inf ##NaN -0.0 1e300]`), nil); string(j) != `[null,null,-0,1e+300]` {
 		t.Errorf("non-finite floats: %s", j)
 	}
 }
@@ -188,7 +188,7 @@ func FuzzToJSONString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ours, err := lisp.ToJSON(s)
+		ours, err := lisp.ToJSON(s, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,9 @@
 // A program can also stop early with (return v) or (fail v): Result.Status
 // tells which, and a fail is an outcome, not a Go error.
 //
-// A Cache (NewCache) keeps compiled programs by their text, bounded and
-// safe for concurrent use, for hosts that see the same programs again.
+// A Cache (its zero value is ready) keeps compiled programs by their
+// text, bounded and safe for concurrent use, for hosts that see the same
+// programs again.
 //
 // Funcs (NewFuncs) add Go functions to the language, which programs call
 // as builtins, (slug title): Funcs.Compile checks the calls' arity when

@@ -17,6 +17,9 @@ type Doc struct {
 	Usage    []string     // the calling forms: "(map f coll)", "(map f)"
 	Text     string       // what it does, a few sentences
 	Examples []DocExample // each runs; TestDocs checks its result
+	// Aliases are the other builtin names the entry documents, sorted:
+	// filterv, Math/abs, the class names under String.
+	Aliases []string
 	// MinArgs and MaxArgs are the builtin's arities (MaxArgs -1: any
 	// number); both are 0 for a constant and a special form.
 	MinArgs, MaxArgs int
@@ -35,11 +38,27 @@ type DocExample struct {
 //go:embed builtin_docs.md
 var docsText string
 
-// docTable is parsed once, on first use, and never modified afterwards.
-var docTable = sync.OnceValue(func() map[string]*Doc { return parseDocs(docsText) })
+// docTable is parsed once, on first use, and never modified afterwards;
+// each entry lists the builtin names documented by it as Aliases.
+var docTable = sync.OnceValue(func() map[string]*Doc {
+	m := parseDocs(docsText)
+	for n := range builtins {
+		if m[n] != nil || strings.HasPrefix(n, " ") { // " ": lazy-seq's runtime function
+			continue
+		}
+		if d := lookupDoc(m, n); d != nil {
+			d.Aliases = append(d.Aliases, n)
+		}
+	}
+	for _, d := range m {
+		sort.Strings(d.Aliases)
+	}
+	return m
+})
 
-// Docs returns the documentation entries, sorted by name. An alias has no
-// entry of its own: LookupDoc finds it.
+// Docs returns the documentation entries, sorted by name: every builtin
+// name is the Name or one of the Aliases of one entry; the special forms
+// have theirs. LookupDoc finds an entry by any name.
 func Docs() []Doc {
 	m := docTable()
 	out := make([]Doc, 0, len(m))
@@ -54,9 +73,16 @@ func Docs() []Doc {
 // (filterv, Math/abs), a name in any namespace the language accepts
 // (str/join, clojure.core/map) or a special form.
 func LookupDoc(name string) (Doc, bool) {
-	m := docTable()
-	if d := m[name]; d != nil {
+	if d := lookupDoc(docTable(), name); d != nil {
 		return d.withArity(), true
+	}
+	return Doc{}, false
+}
+
+// lookupDoc is LookupDoc in the table m.
+func lookupDoc(m map[string]*Doc, name string) *Doc {
+	if d := m[name]; d != nil {
+		return d
 	}
 	if i := strings.LastIndexByte(name, '/'); i > 0 && i < len(name)-1 {
 		if ns, ok := analyze.CanonicalNamespace(name[:i]); ok {
@@ -65,20 +91,18 @@ func LookupDoc(name string) (Doc, bool) {
 				canon = ns + "/" + canon
 			}
 			if canon != name {
-				return LookupDoc(canon)
+				return lookupDoc(m, canon)
 			}
 		}
 	}
 	if _, ok := builtins[name].(Class); ok && name != "String" {
 		// Every class name is documented by one entry.
-		return LookupDoc("String")
+		return lookupDoc(m, "String")
 	}
 	if b, ok := builtins[name].(*Builtin); ok && b.Name != name {
-		if d := m[b.Name]; d != nil {
-			return d.withArity(), true
-		}
+		return m[b.Name]
 	}
-	return Doc{}, false
+	return nil
 }
 
 // withArity copies d with the arities of the builtin it documents.
@@ -86,6 +110,7 @@ func (d *Doc) withArity() Doc {
 	out := *d
 	out.Usage = append([]string(nil), d.Usage...)
 	out.Examples = append([]DocExample(nil), d.Examples...)
+	out.Aliases = append([]string(nil), d.Aliases...)
 	if b, ok := builtins[d.Name].(*Builtin); ok {
 		out.MinArgs, out.MaxArgs = b.MinArgs, b.MaxArgs
 	}

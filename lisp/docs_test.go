@@ -68,4 +68,19 @@ func TestDocsCoverBuiltins(t *testing.T) {
 	if d, _ := lisp.LookupDoc("let"); !d.Special {
 		t.Errorf("let is not marked special")
 	}
+	if d, _ := lisp.LookupDoc("Math/abs"); d.Name != "abs" || !slices.Contains(d.Aliases, "Math/abs") {
+		t.Errorf("Math/abs: entry %q, aliases %q", d.Name, d.Aliases)
+	}
+	// Each builtin name is the name or an alias of exactly one entry.
+	var names []string
+	for _, d := range lisp.Docs() {
+		if !d.Special {
+			names = append(names, d.Name)
+		}
+		names = append(names, d.Aliases...)
+	}
+	slices.Sort(names)
+	if want := lisp.BuiltinNames(); !slices.Equal(names, want) {
+		t.Errorf("the entries' names and aliases are %d names, the builtins %d", len(names), len(want))
+	}
 }

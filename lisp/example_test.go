@@ -137,8 +137,8 @@ func ExamplePrint() {
 func ExampleEqual() {
 	a, _ := lisp.Read(`{:n 1 :xs [1 2]}`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	b, _ := lisp.Read(`{:xs [1.0 2] :n 1}`, lisp.ReadOptions{Format: lisp.ReadEDN})
-	fmt.Println(lisp.Equal(a, b), lisp.CompareKeys(int64(1), 1.0))
-	// Output: true -1
+	fmt.Println(lisp.Equal(a, b), lisp.Compare(int64(1), 1.0))
+	// Output: true 0
 }
 
 // Dependencies tells whether a program can run on its own, without the
@@ -182,4 +182,29 @@ func ExampleUntimedToolCaller() {
 		lisp.Options{Tools: slowAgent{}, Limits: lisp.Limits{Timeout: 200 * time.Millisecond}})
 	fmt.Println(res.Value, err)
 	// Output: findings and findings <nil>
+}
+
+// LookupDoc finds an entry of the documentation by any of its names; the
+// entry lists its other names as Aliases.
+func ExampleLookupDoc() {
+	d, ok := lisp.LookupDoc("Math/sqrt")
+	fmt.Println(ok, d.Name, d.Usage, d.Aliases)
+	fmt.Println(d.Examples[0].Program, "=>", d.Examples[0].Result)
+	// Output:
+	// true sqrt [(sqrt x)] [Math/sqrt]
+	// (sqrt 16) => 4.0
+}
+
+// The zero Cache is ready to use, with the default bounds; a text seen
+// before is not compiled again.
+func ExampleCache() {
+	var cache lisp.Cache // or &lisp.Cache{MaxPrograms: 100}
+	for range 3 {
+		if _, _, err := cache.Compile("(+ 1 2)"); err != nil {
+			fmt.Println(err)
+		}
+	}
+	s := cache.Stats()
+	fmt.Println(s.Hits, s.Misses, s.Programs)
+	// Output: 2 1 1
 }

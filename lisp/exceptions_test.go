@@ -311,9 +311,9 @@ func TestExceptionValuesForTheHost(t *testing.T) {
 		t.Errorf("ToGo = %s", s)
 	}
 	r := &lisp.Redaction{Placeholder: "<hidden>", Key: func(k lisp.Value) bool { return k == lisp.Keyword("_hidden") }}
-	j, err := lisp.ToJSONRedacted(res.Value, r)
+	j, err := lisp.ToJSON(res.Value, r)
 	if err != nil || strings.Contains(string(j), "secret-value") || !strings.Contains(string(j), `"message":"outer"`) {
-		t.Errorf("ToJSONRedacted = %s, %v", j, err)
+		t.Errorf("ToJSON = %s, %v", j, err)
 	}
 	if s := lisp.Print(res.Value, lisp.PrintOptions{Redact: r}); strings.Contains(s, "secret-value") {
 		t.Errorf("FormatValue = %s", s)

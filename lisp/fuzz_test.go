@@ -39,7 +39,7 @@ func FuzzEval(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	ctxVal := lisp.MustFromGo(map[string]any{
+	ctxVal := mustFromGo(f, map[string]any{
 		"items": []any{map[string]any{"id": 1, "name": "a", "tags": []any{"x"}}, map[string]any{"id": 2}},
 		"n":     3,
 		"rows":  rows,
@@ -67,7 +67,7 @@ func FuzzEval(f *testing.F) {
 		// Whatever a program returns can be printed and converted.
 		_ = lisp.Print(res.Value, lisp.PrintOptions{MaxItems: 20, MaxChars: 2000})
 		_, _ = lisp.ToGo(res.Value)
-		_, _ = lisp.ToJSON(res.Value)
+		_, _ = lisp.ToJSON(res.Value, nil)
 	})
 }
 
@@ -142,4 +142,15 @@ func TestFuzzSeeds(t *testing.T) {
 			t.Fatalf("%q: %v", src, err)
 		}
 	}
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

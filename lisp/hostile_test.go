@@ -473,7 +473,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 // TestConcurrentHostileRuns runs hostile programs concurrently on one
 // shared context: under -race this checks that limits and state are per run.
 func TestConcurrentHostileRuns(t *testing.T) {
-	data := lisp.MustFromGo(map[string]any{"rows": make([]int, 1000)})
+	data := mustFromGo(t, map[string]any{"rows": make([]int, 1000)})
 	done := make(chan error, 40)
 	for i := 0; i < 40; i++ {
 		go func(i int) {

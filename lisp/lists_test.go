@@ -57,7 +57,7 @@ func TestListsAtTheHostBoundary(t *testing.T) {
 	if l, ok := stack.(*lisp.Vector); !ok || !l.IsList() || l.Len() != 2 {
 		t.Fatalf("stack = %#v", stack)
 	}
-	js, err := lisp.ToJSON(res.Value)
+	js, err := lisp.ToJSON(res.Value, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

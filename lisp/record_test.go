@@ -163,7 +163,7 @@ func TestRecordsExport(t *testing.T) {
 	records, trees := recordRows(t, 10)
 	for _, f := range []func(Value) (any, error){
 		func(v Value) (any, error) { return ToGo(v) },
-		func(v Value) (any, error) { b, err := ToJSON(v); return string(b), err },
+		func(v Value) (any, error) { b, err := ToJSON(v, nil); return string(b), err },
 		func(v Value) (any, error) { return Print(v, PrintOptions{MaxItems: 3, MaxDepth: 2}), nil },
 	} {
 		a, err1 := f(records)

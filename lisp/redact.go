@@ -3,7 +3,7 @@ package lisp
 // Redaction hides values when they are printed for an audience that must
 // not see them (an LLM, behind an agent's firewall). It applies to the
 // output of println, print, prn, pr and printf (Options.Redact), to
-// Print (PrintOptions.Redact) and to ToJSONRedacted; never to str,
+// Print (PrintOptions.Redact) and to ToJSON; never to str,
 // pr-str and the other functions that build values, whose results the
 // program computes with.
 type Redaction struct {

@@ -109,9 +109,9 @@ func ExampleRedaction() {
 	// 11
 }
 
-// ToJSONRedacted hides exactly what Print hides, in the same places,
+// ToJSON with a Redaction hides exactly what Print hides, in the same places,
 // and its walk stays bounded on shared structure.
-func TestToJSONRedacted(t *testing.T) {
+func TestToJSON(t *testing.T) {
 	vault, err := lisp.Read(`[{:pin 1234} {:pin 9999}]`, lisp.ReadOptions{Format: lisp.ReadEDN})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestToJSONRedacted(t *testing.T) {
 		Assoc(lisp.Keyword("user"), mustRead(t, `{:name "ann" :_token "abc" :pw "hunter22-password"}`)).
 		Assoc(lisp.Keyword("copies"), lisp.NewVector([]lisp.Value{vault, vault})).
 		Assoc(lisp.Keyword("n"), int64(3))
-	j, err := lisp.ToJSONRedacted(v, r)
+	j, err := lisp.ToJSON(v, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestToJSONRedacted(t *testing.T) {
 	if strings.Count(printed, "<hidden>") != strings.Count(string(j), "<hidden>") {
 		t.Errorf("the printer hides elsewhere: %s", printed)
 	}
-	if j, _ := lisp.ToJSONRedacted(v, nil); !strings.Contains(string(j), "hunter22-password") {
+	if j, _ := lisp.ToJSON(v, nil); !strings.Contains(string(j), "hunter22-password") {
 		t.Errorf("a nil redaction hid something: %s", j)
 	}
 	// [v v] doubled 60 times: the budget ends the walk with an error.
@@ -141,7 +141,7 @@ func TestToJSONRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lisp.ToJSONRedacted(res.Value, r); err == nil {
+	if _, err := lisp.ToJSON(res.Value, r); err == nil {
 		t.Error("an exponential value encoded")
 	}
 }
@@ -164,7 +164,7 @@ func TestRedactionText(t *testing.T) {
 	if printed != want {
 		t.Errorf("printed\n got  %s\n want %s", printed, want)
 	}
-	j, err := lisp.ToJSONRedacted(v, num)
+	j, err := lisp.ToJSON(v, num)
 	if err != nil {
 		t.Fatal(err)
 	}

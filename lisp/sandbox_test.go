@@ -222,7 +222,7 @@ func TestBigValueWorkCounts(t *testing.T) {
 	for i := range big {
 		big[i] = i
 	}
-	data := lisp.MustFromGo(map[string]any{"v": big, "w": append([]int(nil), big...)})
+	data := mustFromGo(t, map[string]any{"v": big, "w": append([]int(nil), big...)})
 	steps := lisp.Limits{Timeout: generous, MaxSteps: 4_000_000, MaxLoopIterations: -1, MaxMemory: -1}
 	mem := lisp.Limits{Timeout: generous, MaxSteps: -1, MaxLoopIterations: -1, MaxMemory: 16 << 20}
 	cases := []struct {

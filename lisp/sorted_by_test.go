@@ -20,7 +20,7 @@ func TestSortedByLeavesTheRun(t *testing.T) {
 	if text != "{3 :c, 2 :b, 1 :a}" {
 		t.Errorf("PrintExact = %s", text)
 	}
-	js, err := lisp.ToJSON(res.Value)
+	js, err := lisp.ToJSON(res.Value, nil)
 	if err != nil || string(js) != `{"3":"c","2":"b","1":"a"}` {
 		t.Errorf("ToJSON = %s, %v", js, err)
 	}

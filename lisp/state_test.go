@@ -78,7 +78,7 @@ func TestStateHostilePrograms(t *testing.T) {
 				_ = lisp.Print(res.Value, lisp.PrintOptions{})
 				_ = lisp.Print(res.Value, lisp.PrintOptions{Exact: true})
 				_, _ = lisp.ToGo(res.Value)
-				_, _ = lisp.ToJSON(res.Value)
+				_, _ = lisp.ToJSON(res.Value, nil)
 				_ = fmt.Sprintf("%v %#v", res.Value, res.Value)
 			} else if !errors.Is(err, hc.kind) {
 				t.Fatalf("got %v, want %s", err, hc.kind)
@@ -108,7 +108,7 @@ func TestCellsAcrossRuns(t *testing.T) {
 	ns := r1.Namespace
 	for i := range 3 {
 		res := run(t, `(swap! counter inc) (vswap! seen conj @counter) (conj! acc @counter) [@counter @seen (count acc)]`, lisp.Options{Namespace: ns})
-		want := fmt.Sprintf("[%d %s %d]", i+1, lisp.Print(lisp.MustFromGo(seq(i+1)), lisp.PrintOptions{}), i+1)
+		want := fmt.Sprintf("[%d %s %d]", i+1, lisp.Print(mustFromGo(t, seq(i+1)), lisp.PrintOptions{}), i+1)
 		if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != want {
 			t.Fatalf("run %d: got %s, want %s", i, got, want)
 		}
@@ -217,7 +217,7 @@ func TestCellsPrintReadConvert(t *testing.T) {
 	if got := lisp.Print(run(t, `(swap! state update :n conj 3) @state`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `{:n [1 2.5 "x" 3]}` {
 		t.Errorf("swap! of a cell read back: %s", got)
 	}
-	if j, err := lisp.ToJSON(res.Value); err != nil || string(j) != `[{"n":[1,2.5,"x"]},"v",[1],null]` {
+	if j, err := lisp.ToJSON(res.Value, nil); err != nil || string(j) != `[{"n":[1,2.5,"x"]},"v",[1],null]` {
 		t.Errorf("ToJSON: %s %v", j, err)
 	}
 	if g, err := lisp.ToGo(items[0]); err != nil || fmt.Sprint(g) != `map[n:[1 2.5 x 3]]` {
@@ -247,11 +247,11 @@ func TestCellsPrintReadConvert(t *testing.T) {
 	if _, err := lisp.ToGo(cyclic); !errors.Is(err, lisp.InvalidArgument) {
 		t.Errorf("ToGo of a cycle: %v", err)
 	}
-	if _, err := lisp.ToJSON(cyclic); !errors.Is(err, lisp.InvalidArgument) {
+	if _, err := lisp.ToJSON(cyclic, nil); !errors.Is(err, lisp.InvalidArgument) {
 		t.Errorf("ToJSON of a cycle: %v", err)
 	}
 	// The same cell twice, not in a cycle, converts twice.
-	if j, err := lisp.ToJSON(run(t, `(let [a (atom 1)] [a a {:b a}])`, lisp.Options{}).Value); err != nil || string(j) != `[1,1,{"b":1}]` {
+	if j, err := lisp.ToJSON(run(t, `(let [a (atom 1)] [a a {:b a}])`, lisp.Options{}).Value, nil); err != nil || string(j) != `[1,1,{"b":1}]` {
 		t.Errorf("ToJSON of a shared cell: %s %v", j, err)
 	}
 }
@@ -265,8 +265,8 @@ func TestCellsRedacted(t *testing.T) {
 	if got := lisp.Print(v, lisp.PrintOptions{Redact: red}); got != `[#atom[{:name "ada", :secret <hidden>}] #atom[[#atom[{:name "ada", :secret <hidden>}]]]]` {
 		t.Errorf("FormatValue: %s", got)
 	}
-	if j, err := lisp.ToJSONRedacted(v, red); err != nil || string(j) != `[{"name":"ada","secret":"<hidden>"},[{"name":"ada","secret":"<hidden>"}]]` {
-		t.Errorf("ToJSONRedacted: %s %v", j, err)
+	if j, err := lisp.ToJSON(v, red); err != nil || string(j) != `[{"name":"ada","secret":"<hidden>"},[{"name":"ada","secret":"<hidden>"}]]` {
+		t.Errorf("ToJSON: %s %v", j, err)
 	}
 	whole := &lisp.Redaction{Placeholder: "<hidden>", Value: func(x lisp.Value) bool { return x == box }}
 	if got := lisp.Print(v, lisp.PrintOptions{Redact: whole}); got != `[<hidden> #atom[[<hidden>]]]` {

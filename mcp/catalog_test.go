@@ -87,7 +87,7 @@ func TestSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.Print(lisp.MustFromGo(v), lisp.PrintOptions{}); !strings.HasPrefix(got, `[{"description" "Looks up calendar record 2.`) ||
+	if got := lisp.Print(mustFromGo(t, v), lisp.PrintOptions{}); !strings.HasPrefix(got, `[{"description" "Looks up calendar record 2.`) ||
 		!strings.Contains(got, `"name" "up.tool_002"`) {
 		t.Errorf("search tool returned %s", got)
 	}

@@ -55,13 +55,13 @@ func callCtx(ctx context.Context, t *testing.T, ts *mcp.Toolset, name string, ar
 	}
 	m := lisp.NewMap()
 	if args != nil {
-		m = lisp.MustFromGo(args).(*lisp.Map)
+		m = mustFromGo(t, args).(*lisp.Map)
 	}
 	v, err := tool.Func(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	return lisp.MustFromGo(v), nil
+	return mustFromGo(t, v), nil
 }
 
 func asError(t *testing.T, err error, kind mcp.Kind) *mcp.Error {
@@ -431,4 +431,15 @@ func TestToolNamesSanitizedAndClashes(t *testing.T) {
 			t.Errorf("%s: %v %v", name, v, err)
 		}
 	}
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

@@ -93,7 +93,18 @@ func TestFirewallArrayIndex(t *testing.T) {
 	applyFirewall(v, []string{"1", "s"})
 	applyFirewall(v, []string{"5", "s"})
 	applyFirewall(v, []string{"01", "s"})
-	if got := lisp.Print(lisp.MustFromGo(v), lisp.PrintOptions{}); got != `[{"s" 1} {"_s" 2}]` {
+	if got := lisp.Print(mustFromGo(t, v), lisp.PrintOptions{}); got != `[{"s" 1} {"_s" 2}]` {
 		t.Errorf("got %s", got)
 	}
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

@@ -278,7 +278,7 @@ func marshalJSON(v any) ([]byte, error) {
 // firewall hides are agent.Firewalled, entries under "_" keys are left
 // out, and every string and key is scrubbed of firewalled text.
 func publicValue(step *agent.Step, v lisp.Value) (any, error) {
-	data, err := lisp.ToJSONRedacted(v, step.Redaction())
+	data, err := lisp.ToJSON(v, step.Redaction())
 	if err != nil {
 		return nil, err
 	}

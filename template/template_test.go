@@ -463,7 +463,7 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	d := lisp.MustFromGo(map[string]any{"a": []any{1, map[string]any{"b": "x"}}, "name": "n", "b": map[string]any{"c": 1.5}})
+	d := mustFromGo(f, map[string]any{"a": []any{1, map[string]any{"b": "x"}}, "name": "n", "b": map[string]any{"c": 1.5}})
 	sig := mustSig("(a [{b :string}], name :string, b {c :float}) -> :any")
 	f.Fuzz(func(t *testing.T, src string) {
 		// Escaped text always renders as itself.
@@ -547,4 +547,15 @@ func mustSig(src string) *signature.Signature {
 		panic(err)
 	}
 	return sig
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

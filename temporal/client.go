@@ -2,10 +2,12 @@ package temporal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -28,10 +30,9 @@ type StartOptions struct {
 	// Model names the model in the workers' llm.Registry ("": the
 	// workers' default model); the agent's own Config.LLM wins.
 	Model string
-	// Version is the agent version to run (agent.Agent.Fingerprint), for
-	// a starter that has the agent: the mission starts on that version's
-	// task queue, in one run, without its move after the first call. "":
-	// the version of the first worker that takes it up.
+	// Version is the agent version to run (agent.Agent.Fingerprint): the
+	// mission starts on its task queue, in one run ("": the version of the
+	// first worker that takes it up; docs/temporal.md, "Agent versions").
 	Version string
 	// StepTimeout bounds each run of the mission's programs; zero: a
 	// minute.
@@ -85,7 +86,7 @@ func Start(ctx context.Context, c client.Client, agentName string, opts StartOpt
 	run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, missionInput{Agent: agentName,
 		Context: lisp.Print(input, lisp.PrintOptions{Exact: true}), Model: opts.Model, StepTimeout: opts.StepTimeout,
 		HistoryLimit: opts.HistoryLimit, SearchAttributes: opts.SearchAttributes,
-		Run: opts.RunOptions, Fingerprint: opts.Version, Queue: queue})
+		Run: runWire{opts.RunOptions}, Fingerprint: opts.Version, Queue: queue})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: starting the mission: %w", err)
 	}
@@ -213,13 +214,34 @@ func (m *Mission) Cancel(ctx context.Context) error {
 // workflow (continue-as-new) is followed to its last.
 func (m *Mission) Result(ctx context.Context) (*agent.Step, error) {
 	var res Result
-	if err := m.c.GetWorkflow(ctx, m.id, m.runID).Get(ctx, &res); err != nil {
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		err := m.c.GetWorkflow(ctx, m.id, m.runID).Get(ctx, &res)
+		if err == nil {
+			return stepResult(&res)
+		}
 		if r := ResultFromError(err); r != nil {
 			return stepResult(r)
 		}
-		return nil, fmt.Errorf("temporal: the mission's workflow: %w", err)
+		if ctx.Err() != nil || !pollTimedOut(err) {
+			return nil, fmt.Errorf("temporal: the mission's workflow: %w", err)
+		}
+		// The server let the wait for the result time out (a busy server
+		// with thousands of waiters): wait again, until ctx ends.
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("temporal: the mission's workflow: %w", err)
+		}
 	}
-	return stepResult(&res)
+}
+
+// pollTimedOut reports whether err is the timeout of one long poll for a
+// workflow's result, rather than the workflow's own failure.
+func pollTimedOut(err error) bool {
+	var de *serviceerror.DeadlineExceeded
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &de)
 }
 
 // Step is the mission's Step, as Mission.Result returns it: when the

@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -129,9 +131,25 @@ func TestLoad(t *testing.T) {
 	cpu0, _, cpuOK := processCPU()
 	heap := sampleHeap()
 	durable := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
-		m, err := Start(ctx, c, "check", StartOptions{TaskQueue: queue, Version: version, Input: map[string]any{"id": i}})
-		if err != nil {
-			return nil, err
+		// Thousands of starts at once can outlast a start's RPC deadline
+		// on a busy dev server: a start is tried again, under the same
+		// workflow id, and a start that had gone through is attached to.
+		id := fmt.Sprintf("%s-%d", queue, i)
+		var m *Mission
+		for attempt := 1; ; attempt++ {
+			var err error
+			m, err = Start(ctx, c, "check", StartOptions{TaskQueue: queue, ID: id, Version: version, Input: map[string]any{"id": i}})
+			var started *serviceerror.WorkflowExecutionAlreadyStarted
+			if errors.As(err, &started) {
+				m = Attach(c, id, "")
+				break
+			}
+			if err == nil {
+				break
+			}
+			if attempt == 5 || ctx.Err() != nil {
+				return nil, err
+			}
 		}
 		return m.Result(ctx)
 	})

@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -537,7 +538,7 @@ func TestRunOptions(t *testing.T) {
 	})
 	env := newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"triage": triage}, Model: llm.Func(model.Func)})
 	in := input(t, "triage", nil)
-	in.Run = RunOptions{LLMOptions: map[string]any{"temperature": 0.25}, Cache: true}
+	in.Run.RunOptions = RunOptions{LLMOptions: map[string]any{"temperature": 0.25}, Cache: true}
 	step, err := runEnv(t, env, in)
 	if err != nil || printed(step.Return) != "7" {
 		t.Fatalf("step %v, err %v", step, err)
@@ -559,9 +560,45 @@ func TestRunOptions(t *testing.T) {
 	model = newScripted(map[string][]string{"Triage": {`1`, `2`, `(return 3)`}})
 	env = newEnv(t, WorkerOptions{Agents: map[string]*agent.Agent{"triage": triage}, Model: llm.Func(model.Func)})
 	in = input(t, "triage", nil)
-	in.Run = RunOptions{TokenLimit: 20}
+	in.Run.RunOptions = RunOptions{TokenLimit: 20}
 	step, err = runEnv(t, env, in)
 	if err == nil || step.Fail.Reason != agent.ReasonBudgetExceeded || model.total() != 2 {
 		t.Errorf("fail %+v after %d LLM calls, err %v", step.Fail, model.total(), err)
+	}
+}
+
+// RunOptions travel in a mission's input as older histories wrote them:
+// ReturnPartialOnBudget as OnBudgetExceeded 1, InputSignature as
+// ContextSignature; an input read back gives the same options.
+func TestRunOptionsWire(t *testing.T) {
+	cases := []struct {
+		name string
+		run  RunOptions
+		wire string
+	}{
+		{"zero", RunOptions{}, `{}`},
+		{"partial", RunOptions{ReturnPartialOnBudget: true, TokenLimit: 9},
+			`{"TokenLimit":9,"OnBudgetExceeded":1}`},
+		{"signature", RunOptions{InputSignature: "{n :int}"}, `{"ContextSignature":"{n :int}"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := json.Marshal(missionInput{Agent: "a", Run: runWire{c.run}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw struct{ Run json.RawMessage }
+			if err := json.Unmarshal(b, &raw); err != nil || string(raw.Run) != c.wire {
+				t.Fatalf("Run on the wire %s (err %v), want %s", raw.Run, err, c.wire)
+			}
+			var back missionInput
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if back.Run.options().ReturnPartialOnBudget != c.run.ReturnPartialOnBudget ||
+				back.Run.TokenLimit != c.run.TokenLimit || back.Run.InputSignature != c.run.InputSignature {
+				t.Errorf("read back %+v, want %+v", back.Run.RunOptions, c.run)
+			}
+		})
 	}
 }

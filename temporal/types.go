@@ -102,7 +102,7 @@ type missionInput struct {
 	// of a local activity). Zero: defaultStepTimeout.
 	StepTimeout time.Duration `json:",omitempty"`
 	// Run holds the mission's run options.
-	Run RunOptions `json:",omitempty"`
+	Run runWire
 	// SearchAttributes has the mission and its nested agents' missions
 	// set the search attributes PtcAgent, PtcQueuedMs, PtcReason,
 	// PtcTurns and PtcTokens (StartOptions.SearchAttributes).
@@ -149,18 +149,47 @@ const defaultHistoryLimit = 4 << 20
 // in-process; values of LLMOptions come back from JSON (numbers as
 // float64).
 type RunOptions struct {
-	LLMOptions       map[string]any     `json:",omitempty"`
-	Cache            bool               `json:",omitempty"`
-	Validation       signature.Mode     `json:",omitempty"`
-	InputSignature   string             `json:"ContextSignature,omitempty"` // the wire name of older histories
-	TokenLimit       int                `json:",omitempty"`
-	OnBudgetExceeded agent.BudgetAction `json:",omitempty"`
+	LLMOptions            map[string]any `json:",omitempty"`
+	Cache                 bool           `json:",omitempty"`
+	Validation            signature.Mode `json:",omitempty"`
+	InputSignature        string         `json:"ContextSignature,omitempty"` // the wire name of older histories
+	TokenLimit            int            `json:",omitempty"`
+	ReturnPartialOnBudget bool           `json:"-"` // on the wire as OnBudgetExceeded 1 (runWire)
+}
+
+// runWire is how a mission's input carries its RunOptions: as older
+// histories wrote them, ReturnPartialOnBudget as OnBudgetExceeded 1 (the
+// value agent.BudgetReturnPartial had).
+type runWire struct{ RunOptions }
+
+// wireRun is the shape of runWire on the wire.
+type wireRun struct {
+	RunOptions
+	OnBudgetExceeded int `json:",omitempty"`
+}
+
+func (w runWire) MarshalJSON() ([]byte, error) {
+	v := wireRun{RunOptions: w.RunOptions}
+	if w.ReturnPartialOnBudget {
+		v.OnBudgetExceeded = 1
+	}
+	return json.Marshal(v)
+}
+
+func (w *runWire) UnmarshalJSON(b []byte) error {
+	var v wireRun
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	w.RunOptions = v.RunOptions
+	w.ReturnPartialOnBudget = v.OnBudgetExceeded == 1
+	return nil
 }
 
 // options returns the agent.Options they stand for.
 func (o RunOptions) options() agent.Options {
 	return agent.Options{LLMOptions: o.LLMOptions, Cache: o.Cache, Validation: o.Validation,
-		InputSignature: o.InputSignature, TokenLimit: o.TokenLimit, OnBudgetExceeded: o.OnBudgetExceeded}
+		InputSignature: o.InputSignature, TokenLimit: o.TokenLimit, ReturnPartialOnBudget: o.ReturnPartialOnBudget}
 }
 
 // inherited returns the options a nested agent's mission takes from its
@@ -216,8 +245,10 @@ type journal struct {
 type llmEntry struct {
 	Response *llm.Response `json:",omitempty"`
 	// Start and End are when the workflow made the call and had its
-	// outcome (retries included).
+	// outcome (retries included); Took, when set, is the successful
+	// attempt's own time, as its activity measured it.
 	Start, End time.Time
+	Took       time.Duration `json:",omitempty"`
 	// Err and Class describe an LLM call that failed after its retries.
 	Err   string    `json:",omitempty"`
 	Class llm.Class `json:",omitempty"`
@@ -332,6 +363,14 @@ type llmInput struct {
 	// MaxAttempts is the agent's; later attempts of an LLM error are not
 	// retried.
 	MaxAttempts int
+}
+
+// llmOutput is the LLM activity's result: the reply, and the time the
+// model took. Its JSON is the reply's with Took beside its fields, so
+// that replies recorded before Took read as they were.
+type llmOutput struct {
+	llm.Response
+	Took time.Duration `json:",omitempty"`
 }
 
 type toolInput struct {

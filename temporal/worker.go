@@ -389,7 +389,7 @@ func changed(err error) bool {
 // an application error whose type is the failure's class; it is not
 // retryable when the agent's policy does not retry the class, or when the
 // attempts of the agent's policy are spent.
-func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error) {
+func (r *runner) callLLM(ctx context.Context, in llmInput) (*llmOutput, error) {
 	e, err := r.lookup(in.Agent, in.Fingerprint)
 	if err != nil {
 		return nil, err
@@ -410,10 +410,12 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llm.Response, error
 		return nil, sdktemporal.NewNonRetryableApplicationError(le.Message, string(llm.ClassConfig), nil)
 	}
 	stopHeartbeat := heartbeat(ctx)
+	began := time.Now()
 	resp, err := callModel(ctx, f, in.Request)
+	took := time.Since(began)
 	stopHeartbeat()
 	if err == nil {
-		return &resp, nil
+		return &llmOutput{Response: resp, Took: took}, nil
 	}
 	if serr := stopping(ctx); serr != nil {
 		return nil, serr

@@ -405,14 +405,14 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 	if ao.RetryPolicy.MaximumInterval < base {
 		ao.RetryPolicy.MaximumInterval = base
 	}
-	var resp llm.Response
+	var out llmOutput
 	start := workflow.Now(ctx)
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ao), activityLLM,
 		llmInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint, Model: m.in.Model, Request: req,
-			MaxAttempts: c.MaxAttempts}).Get(ctx, &resp)
+			MaxAttempts: c.MaxAttempts}).Get(ctx, &out)
 	end := workflow.Now(ctx)
 	if err == nil {
-		return llmEntry{Response: &resp, Start: start, End: end}
+		return llmEntry{Response: &out.Response, Start: start, End: end, Took: out.Took}
 	}
 	class, msg := llm.ClassUnknown, err.Error()
 	var ae *sdktemporal.ApplicationError
@@ -462,7 +462,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			run.TokenLimit = p.TokenLimit
 			child := missionInput{Agent: m.in.Agent + "/" + p.Name, Context: p.Args, Model: m.in.Model,
 				Position: &pos, TraceID: traceID(m.in.TraceID + "/" + strconv.Itoa(len(m.j.Tools)+i)),
-				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: run, Fingerprint: p.Fingerprint,
+				Deadline: m.deadline, StepTimeout: m.in.StepTimeout, Run: runWire{run}, Fingerprint: p.Fingerprint,
 				SearchAttributes: m.in.SearchAttributes, HistoryLimit: m.in.HistoryLimit, Queue: m.callQueue()}
 			futures[i] = workflow.ExecuteChildWorkflow(m.childContext(ctx, child, p.Name, len(m.j.Tools)+i+1), WorkflowName, child)
 			continue

@@ -188,7 +188,7 @@ func redaction() *lisp.Redaction { return (*agent.Step)(nil).Redaction() }
 
 // redactedJSON is v as JSON for the page, redacted.
 func redactedJSON(v lisp.Value) json.RawMessage {
-	b, err := lisp.ToJSONRedacted(v, redaction())
+	b, err := lisp.ToJSON(v, redaction())
 	if err != nil {
 		b, _ = json.Marshal(lisp.Print(v, lisp.PrintOptions{Redact: redaction(), MaxChars: 10_000}))
 	}

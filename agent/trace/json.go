@@ -299,7 +299,7 @@ func (w *traceWriter) value(vl fwall.Veil, v lisp.Value) (*traceValue, error) {
 		return nil, w.tooLarge()
 	}
 	tv := &traceValue{Lisp: text}
-	data, err := lisp.ToJSONRedacted(v, red)
+	data, err := lisp.ToJSON(v, red)
 	if err != nil {
 		tv.JSONError = err.Error()
 		return tv, nil

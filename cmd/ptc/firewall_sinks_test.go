@@ -284,7 +284,7 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 		}
 	}
 	for _, v := range values {
-		data, _ := lisp.ToJSONRedacted(v, red)
+		data, _ := lisp.ToJSON(v, red)
 		add("Step.Redaction values", lisp.Print(v, lisp.PrintOptions{Redact: red}), string(data))
 	}
 	add("event text fields", events...)

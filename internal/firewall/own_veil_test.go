@@ -15,7 +15,7 @@ func TestOwnVeil(t *testing.T) {
 	const secret = "tok-0123456789abcdef"
 	fw := New(nil, nil)
 	v, learn := Veil{fw}, fw.AddToolResult
-	res := lisp.MustFromGo(map[string]any{"_token": secret, "id": 1})
+	res := mustFromGo(t, map[string]any{"_token": secret, "id": 1})
 	copied := "token=" + secret
 	if got := v.Scrub(copied); got != copied {
 		t.Errorf("scrubbed before it learnt anything: %q", got)
@@ -30,7 +30,18 @@ func TestOwnVeil(t *testing.T) {
 	if got := v.Format(lisp.NewVector([]lisp.Value{secret, copied}), lisp.PrintOptions{}); got != `[<Firewalled> "token=<Firewalled>"]` {
 		t.Errorf("the string and a copy: %s", got)
 	}
-	if got, _ := lisp.ToJSONRedacted(lisp.MustFromGo(map[string]any{"t": secret}), v.Redaction()); string(got) != `{"t":"<Firewalled>"}` {
+	if got, _ := lisp.ToJSON(mustFromGo(t, map[string]any{"t": secret}), v.Redaction()); string(got) != `{"t":"<Firewalled>"}` {
 		t.Errorf("JSON: %s", got)
 	}
+}
+
+// mustFromGo converts test data that converts (lisp.FromGo), failing the
+// test otherwise.
+func mustFromGo(tb testing.TB, x any) lisp.Value {
+	tb.Helper()
+	v, err := lisp.FromGo(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }

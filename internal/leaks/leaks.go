@@ -224,7 +224,7 @@ func Tools(secret string) map[string]agent.Tool {
 		}},
 
 		"echo": agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
-			b, err := lisp.ToJSON(args)
+			b, err := lisp.ToJSON(args, nil)
 			return string(b), err
 		}},
 

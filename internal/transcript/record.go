@@ -78,7 +78,7 @@ func OutcomeOf(step *agent.Step, sh Shown) Outcome {
 		}
 		return o
 	}
-	b, err := lisp.ToJSONRedacted(step.Return, sh.Redaction())
+	b, err := lisp.ToJSON(step.Return, sh.Redaction())
 	if err != nil {
 		// A value JSON cannot hold as such: its printed form, as a string.
 		b, _ = json.Marshal(sh.Value(step.Return, lisp.PrintOptions{}))
@@ -174,7 +174,7 @@ func contextForms(ctx *lisp.Map, sh Shown) (json.RawMessage, string, error) {
 		red = &r
 	}
 	printed := sh.Text(lisp.Print(ctx, lisp.PrintOptions{Redact: red}))
-	b, err := lisp.ToJSONRedacted(ctx, sh.Redaction())
+	b, err := lisp.ToJSON(ctx, sh.Redaction())
 	if err != nil {
 		return json.RawMessage("null"), printed, nil
 	}

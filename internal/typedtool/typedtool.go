@@ -203,7 +203,7 @@ func locate(m *lisp.Map, t reflect.Type, err error) error {
 
 // unmarshal decodes a value into dst through its JSON form.
 func unmarshal(v lisp.Value, dst any, prefix string) error {
-	data, err := lisp.ToJSON(v)
+	data, err := lisp.ToJSON(v, nil)
 	if err != nil {
 		return &signature.ValidationError{Issues: []signature.Issue{{Path: prefix, Message: err.Error()}}}
 	}

@@ -136,7 +136,7 @@ func (v EvalView) Render(ctx context.Context, x lisp.Value, asJSON bool, l lisp.
 	red := v.Redaction()
 	var out string
 	if asJSON {
-		b, err := lisp.ToJSONRedacted(x, red)
+		b, err := lisp.ToJSON(x, red)
 		if err != nil {
 			return "", err
 		}

@@ -156,7 +156,7 @@ func (s *Session) cmdApropos(arg string) {
 		}
 	}
 	var others []string
-	for _, n := range append(lisp.BuiltinNames(), replSpecialForms...) {
+	for _, n := range append(replBuiltinNames(), replSpecialForms...) {
 		if strings.Contains(n, text) && !seen[n] && !replDocumented(n) {
 			seen[n] = true
 			others = append(others, n)
@@ -253,7 +253,7 @@ func replNearest(name string, n int) []string {
 	for _, d := range lisp.Docs() {
 		consider(d.Name)
 	}
-	for _, b := range lisp.BuiltinNames() {
+	for _, b := range replBuiltinNames() {
 		consider(b)
 	}
 	sort.SliceStable(cands, func(i, j int) bool {

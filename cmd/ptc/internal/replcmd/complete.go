@@ -114,7 +114,7 @@ func (s *Session) completer(buf []rune, pos int) (int, []string) {
 		}
 	} else if alias, full, ok := replNamespaceAlias(word); ok {
 		// str/tr completes from clojure.string/trim, keeping str/.
-		for _, n := range lisp.BuiltinNames() {
+		for _, n := range replBuiltinNames() {
 			switch {
 			case full == "" && !strings.Contains(n, "/"):
 				names = append(names, alias+n)
@@ -123,7 +123,7 @@ func (s *Session) completer(buf []rune, pos int) (int, []string) {
 			}
 		}
 	} else {
-		names = append(names, lisp.BuiltinNames()...)
+		names = append(names, replBuiltinNames()...)
 		names = append(names, replSpecialForms...)
 		names = append(names, s.ns.Names()...)
 		if s.CtxVal != nil {

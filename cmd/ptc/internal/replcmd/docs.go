@@ -72,3 +72,16 @@ func replDocumented(name string) bool {
 	_, ok := lisp.LookupDoc(name)
 	return ok
 }
+
+// replBuiltinNames is every builtin name (lisp.Docs: the entries' names
+// and aliases), special forms left out.
+func replBuiltinNames() []string {
+	var names []string
+	for _, d := range lisp.Docs() {
+		if !d.Special {
+			names = append(names, d.Name)
+		}
+		names = append(names, d.Aliases...)
+	}
+	return names
+}

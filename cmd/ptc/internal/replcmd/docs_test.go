@@ -19,7 +19,7 @@ func TestReplDocsCoverBuiltins(t *testing.T) {
 		}
 	}
 	builtin := map[string]bool{}
-	for _, n := range lisp.BuiltinNames() {
+	for _, n := range replBuiltinNames() {
 		builtin[n] = true
 	}
 	for _, d := range lisp.Docs() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/internal/textutil"
 	"github.com/ptc-go/ptc/internal/transcript"
@@ -193,7 +194,7 @@ func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error)
 		p.w.Printf("  ! the model call failed: %s\n", base.OneLine(err.Error(), maxResultChars))
 		return
 	}
-	prog := agent.ExtractProgram(reply) // what the turn runs
+	prog := prompt.ExtractProgram(reply) // what the turn runs
 	if prog == "" {
 		p.w.Printf("  (no program in the reply: %s)\n", base.OneLine(reply, 80))
 		return
