@@ -99,9 +99,10 @@ func TestHooksNow(t *testing.T) {
 	}})
 	hooks := &engine.Hooks{
 		Now: clk.Now,
-		LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
+		LLM: func(ctx context.Context, call engine.LLMCall) (engine.LLMReply, error) {
 			clk.advance(2 * time.Second)
-			return model.Func()(ctx, call.Request)
+			resp, err := model.Func()(ctx, call.Request)
+			return engine.LLMReply{Response: resp}, err
 		},
 		Tool: func(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 			n, _ := call.Args.Get(lisp.Keyword("n"))
@@ -230,9 +231,12 @@ func TestHooksNowInherited(t *testing.T) {
 	}
 	model := llmtest.NewScript(llmtest.Code(`[(tool/child {:x 1}) (tool/comp {:x 1})]`), llmtest.Code(`(return *1)`))
 	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 3, Tools: map[string]agent.Tool{"child": childTool, "comp": compTool}})
-	hooks := &engine.Hooks{Now: clk.Now, LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
+	// The engine moves its clock 2 s for each LLM call, and says the
+	// model took 1.5 s of them (the rest was its own: a replay, a queue).
+	hooks := &engine.Hooks{Now: clk.Now, LLM: func(ctx context.Context, call engine.LLMCall) (engine.LLMReply, error) {
 		clk.advance(2 * time.Second)
-		return model.Func()(ctx, call.Request)
+		resp, err := model.Func()(ctx, call.Request)
+		return engine.LLMReply{Response: resp, Took: 1500 * time.Millisecond}, err
 	}}
 	step, err := a.Run(engine.WithHooks(context.Background(), hooks), agent.Options{})
 	if err != nil {
@@ -244,6 +248,11 @@ func TestHooksNowInherited(t *testing.T) {
 	// 2 s (LLM) + 1 s (child) + 5 s (compiled) + 2 s (LLM).
 	if step.Usage.Duration != 10*time.Second || step.TotalUsage.Duration != 16*time.Second {
 		t.Errorf("usage %v, total %v; want 10s, 16s", step.Usage.Duration, step.TotalUsage.Duration)
+	}
+	for _, turn := range step.Trace {
+		if turn.LLMDuration != 1500*time.Millisecond {
+			t.Errorf("turn %d's LLM call: %v, want the 1.5s the engine measured", turn.Number, turn.LLMDuration)
+		}
 	}
 	calls := step.Trace[0].ToolCalls
 	if len(calls) != 2 {
@@ -297,9 +306,10 @@ func TestHooksNowOdd(t *testing.T) {
 			log := &eventLog{}
 			hooks := &engine.Hooks{
 				Now: now,
-				LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
+				LLM: func(ctx context.Context, call engine.LLMCall) (engine.LLMReply, error) {
 					tick()
-					return model.Func()(ctx, call.Request)
+					resp, err := model.Func()(ctx, call.Request)
+					return engine.LLMReply{Response: resp}, err
 				},
 				Tool: func(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 					tick()

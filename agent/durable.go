@@ -140,7 +140,9 @@ func (m *mission) hookedLLM(h *engine.Hooks, req llm.Request) (resp llm.Response
 	if err := m.ctx.Err(); err != nil {
 		return llm.Response{}, err
 	}
-	return h.LLM(m.ctx, engine.LLMCall{Request: req, Model: m.rt.model})
+	reply, err := h.LLM(m.ctx, engine.LLMCall{Request: req, Model: m.rt.model})
+	m.llmTook = reply.Took
+	return reply.Response, err
 }
 
 // hookedTool answers a call of a plain or compiled tool through Hooks.Tool.

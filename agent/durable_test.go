@@ -35,8 +35,8 @@ func TestHooks(t *testing.T) {
 	var requests []engine.ToolRequest
 	hooks := &engine.Hooks{
 		TraceID: "0123456789abcdef0123456789abcdef",
-		LLM: func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
-			return llm.Response{Content: "```clojure\n" + replies[call.Request.Turn-1] + "\n```"}, nil
+		LLM: func(ctx context.Context, call engine.LLMCall) (engine.LLMReply, error) {
+			return engine.LLMReply{Response: llm.Response{Content: "```clojure\n" + replies[call.Request.Turn-1] + "\n```"}}, nil
 		},
 		Tool: func(ctx context.Context, call engine.ToolRequest) (engine.ToolResult, error) {
 			mu.Lock()
@@ -79,8 +79,8 @@ func TestHooks(t *testing.T) {
 // A mission placed in a tree by Hooks.Position has its depth and budget.
 func TestHooksPosition(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 5})
-	llmHook := func(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
-		return llm.Response{Content: "```clojure\n1\n```"}, nil
+	llmHook := func(ctx context.Context, call engine.LLMCall) (engine.LLMReply, error) {
+		return engine.LLMReply{Response: llm.Response{Content: "```clojure\n1\n```"}}, nil
 	}
 	step, err := a.Run(engine.WithHooks(context.Background(), &engine.Hooks{LLM: llmHook,
 		Position: &engine.Position{Depth: 1, MaxDepth: 3, TurnsLeft: 2, BudgetSize: 20}}), agent.Options{})

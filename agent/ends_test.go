@@ -294,7 +294,7 @@ func endCases(t *testing.T) []endCase {
 			model: ignore(func(context.Context, llm.Request) (llm.Response, error) { panic("boom") }),
 			end:   agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM hook panics", ctx: func() (context.Context, context.CancelFunc) {
-			return engine.WithHooks(context.Background(), &engine.Hooks{LLM: func(context.Context, engine.LLMCall) (llm.Response, error) { panic("boom") }}), func() {}
+			return engine.WithHooks(context.Background(), &engine.Hooks{LLM: func(context.Context, engine.LLMCall) (engine.LLMReply, error) { panic("boom") }}), func() {}
 		}, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},
 		{name: "LLM callback abandoned (LLMTimeout)", cfg: agent.Config{LLMTimeout: 20 * time.Millisecond},
 			model: blocked, end: agent.RunStop, reason: string(agent.ReasonLLMError), turns: 1},

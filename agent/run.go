@@ -287,6 +287,9 @@ type mission struct {
 	// retries are the failed attempts of the LLM call in progress, for
 	// its turn's trace (Turn.LLMRetries).
 	retries []LLMAttempt
+	// llmTook is the model's own time for the LLM call in progress, when
+	// an engine's hook measured it (engine.LLMReply.Took).
+	llmTook time.Duration
 	// programs counts the programs the mission ran, cachedPrograms those
 	// that came compiled from the cache.
 	programs, cachedPrograms int

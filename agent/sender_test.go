@@ -91,9 +91,9 @@ func TestRequestSender(t *testing.T) {
 	hooks := &engine.Hooks{
 		TraceID:  "0123456789abcdef0123456789abcdef",
 		Position: &engine.Position{Depth: 2, MaxDepth: 3, TurnsLeft: 5, BudgetSize: 20, ParentTraceID: "fedcba9876543210fedcba9876543210", Name: "classify"},
-		LLM: func(_ context.Context, call engine.LLMCall) (llm.Response, error) {
+		LLM: func(_ context.Context, call engine.LLMCall) (engine.LLMReply, error) {
 			hooked = call.Request
-			return llm.Response{Content: "```clojure\n{:urgent true}\n```"}, nil
+			return engine.LLMReply{Response: llm.Response{Content: "```clojure\n{:urgent true}\n```"}}, nil
 		},
 	}
 	if _, err := agent.MustNew(agent.Config{Prompt: "Classify", MaxTurns: 1}).Run(engine.WithHooks(context.Background(), hooks), agent.Options{}); err != nil {

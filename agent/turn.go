@@ -49,8 +49,13 @@ func (m *mission) turnOnce() *ending {
 		m.guard.turn, m.guard.turnStart = &tr, start
 		m.guard.mu.Unlock()
 	}
+	m.llmTook = 0
 	resp, err := m.callLLM(req)
 	tr.LLMDuration = m.since(start)
+	if m.llmTook > 0 {
+		// The engine measured the model's own time (engine.LLMReply).
+		tr.LLMDuration = m.llmTook
+	}
 	tr.LLMRetries = m.retries
 	if err != nil {
 		// The turn ends with the mission. Its Error stays empty (no

@@ -147,7 +147,7 @@ func (r *replay) suspend() {
 	r.stop()
 }
 
-func (r *replay) callLLM(ctx context.Context, call engine.LLMCall) (llm.Response, error) {
+func (r *replay) callLLM(ctx context.Context, call engine.LLMCall) (engine.LLMReply, error) {
 	r.mu.Lock()
 	i := r.nextLLM
 	r.nextLLM++
@@ -156,9 +156,11 @@ func (r *replay) callLLM(ctx context.Context, call engine.LLMCall) (llm.Response
 		r.mu.Unlock()
 		r.recorded(e.End)
 		if e.Response == nil {
-			return llm.Response{}, &llm.Error{Class: e.Class, Message: e.Err}
+			return engine.LLMReply{}, &llm.Error{Class: e.Class, Message: e.Err}
 		}
-		return *e.Response, nil
+		// The model's own time, as its activity measured it (replies
+		// recorded before it have none: the clock's is used).
+		return engine.LLMReply{Response: *e.Response, Took: e.Took}, nil
 	}
 	if !r.suspended {
 		req := call.Request
@@ -167,7 +169,7 @@ func (r *replay) callLLM(ctx context.Context, call engine.LLMCall) (llm.Response
 	}
 	r.mu.Unlock()
 	r.suspend()
-	return llm.Response{}, errSuspended
+	return engine.LLMReply{}, errSuspended
 }
 
 func toolKey(name, args string) string { return name + " " + args }

@@ -20,7 +20,7 @@ type Hooks struct {
 	// bounds the call. An error ends the mission as a failed LLM call does
 	// (llm_error, or the error's own reason for an llm.ClassConfig error).
 	// Nil: the model is called.
-	LLM func(ctx context.Context, call LLMCall) (llm.Response, error)
+	LLM func(ctx context.Context, call LLMCall) (LLMReply, error)
 	// Tool answers each tool call, its arguments checked and coerced
 	// against the tool's signature first (a mismatch is the program's
 	// error, and calls no hook). Calls of agent tools and LLM tools
@@ -61,6 +61,18 @@ type LLMCall struct {
 	// Model is the model the mission would call: the agent's own, the
 	// run's, or the one inherited from its caller (nil when none is set).
 	Model llm.Model
+}
+
+// LLMReply is what Hooks.LLM answers a call with.
+type LLMReply struct {
+	// Response is the model's reply.
+	Response llm.Response
+	// Took, when set, is the time the model took to answer, as the
+	// engine measured it where the call was made: the turn's LLMDuration
+	// then, rather than the time the clock (Hooks.Now) moved during the
+	// call, which counts what the engine did before it (a replay of the
+	// programs, the wait for a worker).
+	Took time.Duration
 }
 
 // ToolRequest is a tool call handed to Hooks.Tool.
