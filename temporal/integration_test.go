@@ -46,19 +46,30 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// workerMain runs a worker of the order agent until it is killed: the
-// worker process of TestWorkerCrash.
+// workerMain runs a worker of the order agent until it is killed or
+// interrupted: the worker process of TestWorkerCrash (of TestLoad's agent
+// when envLoadWorker is set).
 func workerMain(addr string) int {
-	c, err := client.Dial(client.Options{HostPort: addr, Logger: quietLogger()})
+	copts := client.Options{HostPort: addr, Logger: quietLogger()}
+	opts := WorkerOptions{
+		Agents: map[string]*agent.Agent{"order": orderAgent(os.Getenv(envToolURL))},
+		Model:  httpModel(os.Getenv(envModelURL)),
+	}
+	if os.Getenv(envLoadWorker) != "" {
+		latency, toolTime, err := loadTimes()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		copts, opts = loadClientOptions(addr), loadWorkerOptions(loadAgent(toolTime), loadModel(latency))
+	}
+	c, err := client.Dial(copts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer c.Close()
-	w, err := NewWorker(c, os.Getenv(envQueue), WorkerOptions{
-		Agents: map[string]*agent.Agent{"order": orderAgent(os.Getenv(envToolURL))},
-		Model:  httpModel(os.Getenv(envModelURL)),
-	})
+	w, err := NewWorker(c, os.Getenv(envQueue), opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -197,10 +208,11 @@ func (s *scriptServer) start(t *testing.T) (modelURL, toolURL string) {
 }
 
 // startWorkerProcess runs a worker in a subprocess (this test binary).
-func startWorkerProcess(t *testing.T, addr, queue, modelURL, toolURL string) (*exec.Cmd, <-chan struct{}) {
+func startWorkerProcess(t *testing.T, addr, queue, modelURL, toolURL string, env ...string) (*exec.Cmd, <-chan struct{}) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envWorker+"="+addr, envQueue+"="+queue, envModelURL+"="+modelURL, envToolURL+"="+toolURL)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

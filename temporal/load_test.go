@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -30,6 +31,8 @@ import (
 // the missions in flight (200); PTC_TEMPORAL_LOAD_LATENCY is the model's
 // latency per call (a duration, 0: an instant model);
 // PTC_TEMPORAL_LOAD_TOOL is how long the tool call takes (0: at once);
+// PTC_TEMPORAL_LOAD_WORKERS=process runs the workers in processes of
+// their own and reports their CPU apart from the client's;
 // PTC_TEMPORAL_LOAD_GZIP=off has the workers' clients send gRPC requests
 // uncompressed; PTC_TEMPORAL_LOAD_VERSION=on starts the missions on their
 // version's task queue (StartOptions.Version);
@@ -46,74 +49,34 @@ func TestLoad(t *testing.T) {
 	if n <= 0 {
 		t.Skip("set PTC_TEMPORAL_LOAD to the number of missions to run")
 	}
-	var latency time.Duration
-	if v := os.Getenv("PTC_TEMPORAL_LOAD_LATENCY"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			t.Fatalf("PTC_TEMPORAL_LOAD_LATENCY=%q: a duration such as 1s", v)
-		}
-		latency = d
+	latency, toolTime, err := loadTimes()
+	if err != nil {
+		t.Fatal(err)
 	}
 	inFlight := 200
 	if v, _ := strconv.Atoi(os.Getenv("PTC_TEMPORAL_LOAD_INFLIGHT")); v > 0 {
 		inFlight = v
 	}
-	var toolTime time.Duration
-	if v := os.Getenv("PTC_TEMPORAL_LOAD_TOOL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			t.Fatalf("PTC_TEMPORAL_LOAD_TOOL=%q: a duration such as 5s", v)
-		}
-		toolTime = d
-	}
 	c, addr := freshDevServer(t)
 	queue := "ptc-load-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	// A generous MissionTimeout: queueing under load must not end missions.
-	a := agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, MissionTimeout: 10 * time.Minute,
-		Tools: map[string]agent.Tool{
-			"fetch": agent.Tool{Func: func(ctx context.Context, args *lisp.Map) (any, error) {
-				if toolTime > 0 {
-					tm := time.NewTimer(toolTime)
-					defer tm.Stop()
-					select {
-					case <-tm.C:
-					case <-ctx.Done():
-						return nil, ctx.Err()
-					}
-				}
-				return map[string]any{"ok": true}, nil
-			}},
-		}})
-	model := llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		if latency > 0 {
-			tm := time.NewTimer(latency)
-			select {
-			case <-tm.C:
-			case <-ctx.Done():
-				tm.Stop()
-				return llm.Response{}, ctx.Err()
-			}
-		}
-		code := `(tool/fetch {:id ctx/id})`
-		if req.Turn > 1 {
-			code = `(return ctx/id)`
-		}
-		return llm.Response{Content: "```clojure\n" + code + "\n```"}, nil
-	})
+	a, model := loadAgent(toolTime), loadModel(latency)
+	// PTC_TEMPORAL_LOAD_WORKERS=process runs the two workers in processes
+	// of their own, whose CPU time is then the workers' alone.
+	inProcesses := os.Getenv("PTC_TEMPORAL_LOAD_WORKERS") == "process"
+	var procs []*exec.Cmd
+	var exited []<-chan struct{}
 	for i := 0; i < 2; i++ {
-		copts := client.Options{HostPort: addr, Logger: quietLogger()}
-		if os.Getenv("PTC_TEMPORAL_LOAD_GZIP") == "off" {
-			// gRPC without gzip: on a local network, compression costs the
-			// workers more CPU than the bytes it saves.
-			copts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+		if inProcesses {
+			cmd, done := startWorkerProcess(t, addr, queue, "", "", envLoadWorker+"=1")
+			procs, exited = append(procs, cmd), append(exited, done)
+			continue
 		}
-		wc, err := client.Dial(copts)
+		wc, err := client.Dial(loadClientOptions(addr))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer wc.Close()
-		w, err := NewWorker(wc, queue, WorkerOptions{Agents: map[string]*agent.Agent{"check": a}, Model: model,
-			Worker: worker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentActivityTaskPollers: 8}})
+		w, err := NewWorker(wc, queue, loadWorkerOptions(a, model))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,6 +118,17 @@ func TestLoad(t *testing.T) {
 	})
 	peakHeap := heap()
 	cpu1, maxRSS, _ := processCPU()
+	var workersCPU time.Duration
+	for i, cmd := range procs {
+		// The worker stops on SIGINT and exits: its CPU time is final.
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		<-exited[i]
+		if ps := cmd.ProcessState; ps != nil {
+			workersCPU += ps.UserTime() + ps.SystemTime()
+		}
+	}
 	inProcess := runLoad(t, n, inFlight, func(i int) (*agent.Step, error) {
 		return a.Run(ctx, agent.Options{LLM: model, Input: map[string]any{"id": i}})
 	})
@@ -165,11 +139,93 @@ func TestLoad(t *testing.T) {
 	t.Logf("%d missions (2 turns, 1 tool call of %v each; model latency %v; %d in flight; started on their version's queue: %t)",
 		n, toolTime, latency, inFlight, version != "")
 	t.Logf("on Temporal, 2 workers, server db %s %s: %s", db, os.Getenv("PTC_TEMPORAL_DEV_ARGS"), durable)
-	if cpuOK {
+	perMission := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(n) }
+	switch {
+	case inProcesses:
+		t.Logf("the workers' processes: %.2f ms of CPU a mission; the client's: %.2f ms", perMission(workersCPU),
+			perMission(cpu1-cpu0))
+	case cpuOK:
 		t.Logf("the test process (workers and client): %.2f ms of CPU a mission; peak heap %.1f MB, peak RSS %.1f MB",
-			float64(cpu1-cpu0)/float64(time.Millisecond)/float64(n), float64(peakHeap)/(1<<20), float64(maxRSS)/(1<<20))
+			perMission(cpu1-cpu0), float64(peakHeap)/(1<<20), float64(maxRSS)/(1<<20))
 	}
 	t.Logf("in-process: %s", inProcess)
+}
+
+// envLoadWorker set has workerMain serve TestLoad's agent.
+const envLoadWorker = "PTC_TEMPORAL_TEST_LOAD_WORKER"
+
+// loadTimes are the model's latency and the tool call's time
+// (PTC_TEMPORAL_LOAD_LATENCY, PTC_TEMPORAL_LOAD_TOOL).
+func loadTimes() (latency, toolTime time.Duration, err error) {
+	for _, v := range []struct {
+		env string
+		to  *time.Duration
+	}{{"PTC_TEMPORAL_LOAD_LATENCY", &latency}, {"PTC_TEMPORAL_LOAD_TOOL", &toolTime}} {
+		if s := os.Getenv(v.env); s != "" {
+			d, err := time.ParseDuration(s)
+			if err != nil || d < 0 {
+				return 0, 0, fmt.Errorf("%s=%q: a duration such as 1s", v.env, s)
+			}
+			*v.to = d
+		}
+	}
+	return latency, toolTime, nil
+}
+
+// loadAgent is TestLoad's agent: a tool call, then the return. A generous
+// MissionTimeout: queueing under load must not end missions.
+func loadAgent(toolTime time.Duration) *agent.Agent {
+	return agent.MustNew(agent.Config{Prompt: "Check item {{id}}.", MaxTurns: 3, MissionTimeout: 10 * time.Minute,
+		Tools: map[string]agent.Tool{
+			"fetch": {Func: func(ctx context.Context, args *lisp.Map) (any, error) {
+				if toolTime > 0 {
+					tm := time.NewTimer(toolTime)
+					defer tm.Stop()
+					select {
+					case <-tm.C:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return map[string]any{"ok": true}, nil
+			}},
+		}})
+}
+
+// loadModel is TestLoad's model: it answers after latency.
+func loadModel(latency time.Duration) llm.Model {
+	return llm.Func(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		if latency > 0 {
+			tm := time.NewTimer(latency)
+			select {
+			case <-tm.C:
+			case <-ctx.Done():
+				tm.Stop()
+				return llm.Response{}, ctx.Err()
+			}
+		}
+		code := `(tool/fetch {:id ctx/id})`
+		if req.Turn > 1 {
+			code = `(return ctx/id)`
+		}
+		return llm.Response{Content: "```clojure\n" + code + "\n```"}, nil
+	})
+}
+
+// loadClientOptions are the options of a load worker's client.
+func loadClientOptions(addr string) client.Options {
+	copts := client.Options{HostPort: addr, Logger: quietLogger()}
+	if os.Getenv("PTC_TEMPORAL_LOAD_GZIP") == "off" {
+		// gRPC without gzip: on a local network, compression costs the
+		// workers more CPU than the bytes it saves.
+		copts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
+	return copts
+}
+
+func loadWorkerOptions(a *agent.Agent, model llm.Model) WorkerOptions {
+	return WorkerOptions{Agents: map[string]*agent.Agent{"check": a}, Model: model,
+		Worker: worker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentActivityTaskPollers: 8}}
 }
 
 // sampleHeap samples the heap in use every 100 ms until the function it
