@@ -49,9 +49,12 @@
 // new run of its workflow, on that version's task queue (versionTaskQueue),
 // which only workers that serve the version poll (WorkerOptions.Agents and
 // Versions), with its calls and nested agents; while none is up, it waits
-// there, and Mission.Progress says for which version. Each LLM request is stored once in the history, and a
-// mission past its HistoryLimit continues in a new run of its workflow
-// with its journal. ReplayHistory replays a mission's recorded history
+// there, and Mission.Progress says for which version. Each LLM request
+// after a run's first is sent, and stored in the history, as what is new
+// since the previous one (the worker rebuilds it, asking the workflow when
+// it did not make the previous call), so that the history grows by each
+// turn's own data; a mission past its HistoryLimit continues in a new run
+// of its workflow with its journal. ReplayHistory replays a mission's recorded history
 // with this package's workflow code.
 //
 // A program's error (a tool's error included) is a turn of the mission,

@@ -14,6 +14,7 @@ import (
 	sdktemporal "go.temporal.io/sdk/temporal"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/agent/trace"
 	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
@@ -421,9 +422,18 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := &stepOutput{MissionTimeout: cfg.MissionTimeout, ToolTimeout: cfg.Limits.Timeout, Fingerprint: e.fingerprint,
-		Progress: progressOf(in.Mission.Agent, step, in.Journal)}
-	out.Progress.Version = e.fingerprint
+	out := &stepOutput{Progress: progressOf(in.Mission.Agent, step, in.Journal)}
+	if p := out.Progress.LastProgram; p != "" && p == prompt.ExtractProgram(lastReply(in.Journal)) {
+		// The workflow reads it from the reply its journal holds: the
+		// marker does not repeat it.
+		out.Progress.LastProgram, out.ProgramOfReply = "", true
+	}
+	if !in.Armed {
+		// The agent's settings, which the workflow keeps for the run:
+		// its later rounds' markers do not repeat them.
+		out.MissionTimeout, out.ToolTimeout, out.Fingerprint = cfg.MissionTimeout, cfg.Limits.Timeout, e.fingerprint
+		out.Progress.Version = e.fingerprint
+	}
 	if in.Mission.Queue == "" {
 		out.Queue = r.versionQueue(in.Mission.Agent, e)
 	}
@@ -437,7 +447,7 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 			}
 		}
 		if rp.llm != nil {
-			out.LLM = llmCallOf(cfg, delta(in.Last, *rp.llm))
+			out.LLM = llmCallOf(cfg, delta(in.Last, *rp.llm, lastReply(in.Journal)))
 			out.Tools = nil
 		}
 		return out, nil
@@ -463,8 +473,10 @@ func (r *runner) step(ctx context.Context, in stepInput) (*stepOutput, error) {
 
 // delta is req as the difference from last when it continues it (same
 // system prompt, prompt, tools, options and sender; last's messages
-// first), else req whole.
-func delta(last *llm.Request, req llm.Request) llmCall {
+// first), else req whole. When the first new message is reply, the model's
+// last reply, which the history holds already, it is left out too
+// (llmCall.Reply).
+func delta(last *llm.Request, req llm.Request, reply string) llmCall {
 	if last == nil || len(last.Messages) == 0 || len(last.Messages) > len(req.Messages) || last.System != req.System ||
 		last.Agent != req.Agent || last.Depth != req.Depth || last.TraceID != req.TraceID || last.ParentTraceID != req.ParentTraceID ||
 		last.Prompt != req.Prompt || last.Cache != req.Cache || !slices.Equal(last.ToolNames, req.ToolNames) ||
@@ -472,7 +484,20 @@ func delta(last *llm.Request, req llm.Request) llmCall {
 		return llmCall{Request: req}
 	}
 	n := len(last.Messages)
-	return llmCall{Base: n, Request: llm.Request{Turn: req.Turn, Messages: req.Messages[n:]}}
+	c := llmCall{Base: n, Request: llm.Request{Turn: req.Turn, Messages: req.Messages[n:]}}
+	if len(c.Request.Messages) > 0 && c.Request.Messages[0] == (llm.Message{Role: llm.Assistant, Content: reply}) {
+		c.Reply, c.Request.Messages = true, c.Request.Messages[1:]
+	}
+	return c
+}
+
+// lastReply is the content of the last reply j holds ("" when its last
+// LLM call failed, or it has none).
+func lastReply(j journal) string {
+	if len(j.LLM) == 0 || j.LLM[len(j.LLM)-1].Response == nil {
+		return ""
+	}
+	return j.LLM[len(j.LLM)-1].Response.Content
 }
 
 // resultOf is the Result of a Step: a summary, and its raw trace, which

@@ -142,8 +142,8 @@ func TestWorkerLogLevel(t *testing.T) {
 				t.Errorf("%d DEBUG records for %d missions at level %v", got, missions, tt.level)
 			}
 			// Started Worker, Stopped Worker for each task queue the worker polls (where missions
-			// start, and the version's of its agent): none per mission.
-			if n := levels[slog.LevelInfo]; n != 4 {
+			// start, the version's of its agent, and that of earlier releases): none per mission.
+			if n := levels[slog.LevelInfo]; n != 6 {
 				t.Errorf("%d INFO records for %d missions", n, missions)
 			}
 			if n := levels[slog.LevelWarn] + levels[slog.LevelError]; n != 0 {

@@ -17,6 +17,10 @@ const (
 	WorkflowName = "ptc.Mission"
 	// queryProgress is the query that returns a mission's Progress.
 	queryProgress = "ptc.progress"
+	// queryLLMRequest returns the whole LLM request of the call in flight,
+	// to the LLM activity that got it as a difference and cannot rebuild
+	// it (conversations.request).
+	queryLLMRequest = "ptc.llm_request"
 
 	activityStep = "ptc.Step" // a local activity: runs the mission from its journal, up to its next LLM or tool call
 	activityLLM  = "ptc.LLM"  // one LLM call
@@ -32,6 +36,10 @@ const (
 	// errTypeWorkerStopped is a call cut short by its worker's stop: it
 	// is made again.
 	errTypeWorkerStopped = "ptc.worker_stopped"
+	// errTypeConversation is an LLM request sent as a difference that its
+	// worker could not rebuild (the workflow did not answer its query):
+	// the call is made again.
+	errTypeConversation = "ptc.conversation"
 )
 
 // Status is where a mission is.
@@ -298,6 +306,10 @@ type stepInput struct {
 	// not have, with this Fail (cancelled, mission_timeout), at EndTime.
 	End     *agent.Fail
 	EndTime time.Time
+	// Armed: the run has the agent's settings (stepOutput.MissionTimeout,
+	// ToolTimeout, Fingerprint) from its first round; later rounds leave
+	// them out.
+	Armed bool
 }
 
 // stepOutput is a run of the mission from its journal: either its end,
@@ -311,10 +323,15 @@ type stepOutput struct {
 	// Tools are the tool calls it waits for (several, from pmap).
 	Tools    []pendingTool `json:",omitempty"`
 	Progress Progress
-	// The agent's settings the workflow applies.
+	// The agent's settings the workflow applies, in the first round of
+	// each run (stepInput.Armed).
 	MissionTimeout time.Duration `json:",omitempty"`
-	ToolTimeout    time.Duration
-	// Fingerprint is the fingerprint of the agent's version that ran.
+	ToolTimeout    time.Duration `json:",omitempty"`
+	// ProgramOfReply: Progress.LastProgram is the program of the last
+	// reply in the journal, and left out.
+	ProgramOfReply bool `json:",omitempty"`
+	// Fingerprint is the fingerprint of the agent's version that ran (first
+	// round of each run; Progress.Version too).
 	Fingerprint string `json:",omitempty"`
 	// Queue is the task queue of that version, for a mission that is not
 	// there (versionTaskQueue; "" for a nested agent's, and in a test
@@ -332,6 +349,9 @@ type llmCall struct {
 	// conversation again.
 	Request llm.Request
 	Base    int `json:",omitempty"`
+	// Reply: the model's last reply (the journal's), as an assistant
+	// message, follows the first Base messages, and is not in Request's.
+	Reply bool `json:",omitempty"`
 	// Timeout bounds each attempt; the rest is the agent's retry policy.
 	Timeout     time.Duration
 	MaxAttempts int
@@ -359,7 +379,20 @@ type llmInput struct {
 	Agent       string
 	Fingerprint string `json:",omitempty"`
 	Model       string
-	Request     llm.Request
+	// Request is the request, whole; or, when Base is set, what is new in
+	// it (its turn and the messages after the first Base), the rest being
+	// the mission's previous request's (llmCall.Base): its history then
+	// holds each message once, not the conversation again on every turn.
+	// Only the workers of a version's task queue get differences
+	// (sendsDifferences).
+	Request llm.Request
+	Base    int `json:",omitempty"`
+	// Reply: the mission's last reply follows the first Base messages, as
+	// in llmCall; the worker that made that call has it.
+	Reply bool `json:",omitempty"`
+	// Digest is the whole request's (requestDigest), with Base: the
+	// worker checks the request it rebuilds against it.
+	Digest string `json:",omitempty"`
 	// MaxAttempts is the agent's; later attempts of an LLM error are not
 	// retried.
 	MaxAttempts int

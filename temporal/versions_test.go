@@ -236,10 +236,12 @@ func TestWorkerQueues(t *testing.T) {
 		opts   WorkerOptions
 		queues int
 	}{
-		{"one agent", WorkerOptions{Agents: map[string]*agent.Agent{"a": a1}}, 2},
-		{"two agents", WorkerOptions{Agents: map[string]*agent.Agent{"a": a1, "b": b}}, 3},
-		{"an older version", WorkerOptions{Agents: map[string]*agent.Agent{"a": a2}, Versions: map[string][]*agent.Agent{"a": {a1}}}, 3},
-		{"the same version twice", WorkerOptions{Agents: map[string]*agent.Agent{"a": a1}, Versions: map[string][]*agent.Agent{"a": {a1}}}, 2},
+		// Where missions start, and for each version its task queue and
+		// the one of earlier releases (legacyVersionTaskQueue).
+		{"one agent", WorkerOptions{Agents: map[string]*agent.Agent{"a": a1}}, 3},
+		{"two agents", WorkerOptions{Agents: map[string]*agent.Agent{"a": a1, "b": b}}, 5},
+		{"an older version", WorkerOptions{Agents: map[string]*agent.Agent{"a": a2}, Versions: map[string][]*agent.Agent{"a": {a1}}}, 5},
+		{"the same version twice", WorkerOptions{Agents: map[string]*agent.Agent{"a": a1}, Versions: map[string][]*agent.Agent{"a": {a1}}}, 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w, err := NewWorker(c, "missions", tt.opts)
@@ -261,8 +263,15 @@ func TestWorkerQueues(t *testing.T) {
 	if e, err := r.lookup("a", a2.Fingerprint()); err != nil || e.agent != a2 {
 		t.Errorf("a mission of the worker's version: %v", err)
 	}
-	if got, want := versionTaskQueue("missions", "a", a1.Fingerprint()), "missions@a@"+a1.Fingerprint()[7:19]; got != want {
+	if got, want := versionTaskQueue("missions", "a", a1.Fingerprint()), "missions@a@"+a1.Fingerprint()[7:19]+"@p2"; got != want {
 		t.Errorf("versionTaskQueue: %q, want %q", got, want)
+	}
+	if got, want := legacyVersionTaskQueue("missions", "a", a1.Fingerprint()), "missions@a@"+a1.Fingerprint()[7:19]; got != want {
+		t.Errorf("legacyVersionTaskQueue: %q, want %q", got, want)
+	}
+	if !sendsDifferences(versionTaskQueue("missions", "a", a1.Fingerprint())) || sendsDifferences("missions") ||
+		sendsDifferences(legacyVersionTaskQueue("missions", "a", a1.Fingerprint())) {
+		t.Error("sendsDifferences: only a version's task queue of this release gets differences")
 	}
 }
 

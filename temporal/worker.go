@@ -93,8 +93,14 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 	queues := []string{taskQueue}
 	for _, name := range sortedKeys(opts.Agents) {
 		for _, e := range r.agents[name] {
-			if q := versionTaskQueue(taskQueue, name, e.fingerprint); !slices.Contains(queues, q) {
-				queues = append(queues, q)
+			// The queue of the version's missions, and the one where
+			// missions that started under an earlier release of this
+			// package wait (legacyVersionTaskQueue).
+			for _, q := range []string{versionTaskQueue(taskQueue, name, e.fingerprint),
+				legacyVersionTaskQueue(taskQueue, name, e.fingerprint)} {
+				if !slices.Contains(queues, q) {
+					queues = append(queues, q)
+				}
 			}
 		}
 	}
@@ -104,22 +110,43 @@ func NewWorker(c client.Client, taskQueue string, opts WorkerOptions) (worker.Wo
 		f.all = append(f.all, w)
 	}
 	f.Worker = f.all[0]
+	f.r = r
 	return f, nil
 }
 
 // versionTaskQueue is the task queue of the missions of the agent registered
 // as name, in the version whose fingerprint (agent.Agent.Fingerprint) is
 // given, on the workers of taskQueue: "<taskQueue>@<name>@<the
-// fingerprint's first 12 hex digits>". Workers serving that version poll
+// fingerprint's first 12 hex digits>@p2". Workers serving that version poll
 // it; a mission started on taskQueue moves there after its first call, with its
 // nested agents, and waits there while no worker serves its version.
+//
+// The suffix names the protocol its workers speak (queueProtocol): only
+// workers that understand LLM requests sent as differences poll it, so
+// that a worker of an earlier release, serving the same version during a
+// rolling upgrade, never receives one.
 func versionTaskQueue(taskQueue, name, fingerprint string) string {
+	return legacyVersionTaskQueue(taskQueue, name, fingerprint) + "@" + queueProtocol
+}
+
+// legacyVersionTaskQueue is the version's task queue of earlier releases,
+// without the protocol: missions that moved there before an upgrade finish
+// there, on workers of either release, their LLM requests sent whole.
+func legacyVersionTaskQueue(taskQueue, name, fingerprint string) string {
 	fp := strings.TrimPrefix(fingerprint, "sha256:")
 	if len(fp) > versionQueueDigits {
 		fp = fp[:versionQueueDigits]
 	}
 	return taskQueue + "@" + name + "@" + fp
 }
+
+// queueProtocol ends the task queues whose workers take LLM requests sent
+// as differences from the mission's previous request (llmInput.Base).
+const queueProtocol = "p2"
+
+// sendsDifferences reports whether the workers of queue take LLM requests
+// sent as differences.
+func sendsDifferences(queue string) bool { return strings.HasSuffix(queue, "@"+queueProtocol) }
 
 // versionQueueDigits are the hex digits of an agent's fingerprint in its
 // version's task queue (48 bits).
@@ -132,6 +159,7 @@ type fleet struct {
 	worker.Worker
 	all   []worker.Worker // the start queue's first
 	fatal chan error
+	r     *runner
 }
 
 func (f *fleet) RegisterWorkflow(w any) {
@@ -238,6 +266,9 @@ type runner struct {
 	roots    map[string]bool    // the names of Agents: the agents missions are started with
 	model    llm.Model
 	registry llm.Registry
+	// conversations are the last whole LLM request of the missions whose
+	// calls this worker made, to rebuild the next from its difference.
+	conversations *conversations
 }
 
 // entry is a registered agent in one version, with the model bound to
@@ -256,7 +287,8 @@ func newRunner(opts WorkerOptions) (*runner, error) {
 	if len(opts.Agents) == 0 {
 		return nil, fmt.Errorf("%w: no agents", ErrInvalidOptions)
 	}
-	r := &runner{agents: map[string][]entry{}, roots: map[string]bool{}, model: opts.Model, registry: opts.Registry}
+	r := &runner{agents: map[string][]entry{}, roots: map[string]bool{}, model: opts.Model, registry: opts.Registry,
+		conversations: newConversations(conversationBytes)}
 	var walk func(name string, e entry, depth int) error
 	walk = func(name string, e entry, depth int) error {
 		if e.agent == nil {
@@ -410,11 +442,21 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llmOutput, error) {
 		return nil, sdktemporal.NewNonRetryableApplicationError(le.Message, string(llm.ClassConfig), nil)
 	}
 	stopHeartbeat := heartbeat(ctx)
+	req, err := r.conversations.request(ctx, in)
+	if err != nil {
+		stopHeartbeat()
+		return nil, err
+	}
 	began := time.Now()
-	resp, err := callModel(ctx, f, in.Request)
+	resp, err := callModel(ctx, f, req)
 	took := time.Since(began)
 	stopHeartbeat()
 	if err == nil {
+		digest := in.Digest
+		if digest == "" {
+			digest = requestDigest(req)
+		}
+		r.conversations.replied(ctx, digest, resp.Content)
 		return &llmOutput{Response: resp, Took: took}, nil
 	}
 	if serr := stopping(ctx); serr != nil {

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -103,6 +104,9 @@ type mission struct {
 	route    string
 	deadline time.Time
 	timedOut bool
+	// toolTimeout bounds each tool call: the agent's Limits.Timeout, from
+	// the run's first round.
+	toolTimeout time.Duration
 }
 
 // missionWorkflow runs one mission: the loop of the agent, its programs
@@ -146,6 +150,16 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 	if err := workflow.SetQueryHandler(ctx, queryProgress, func() (Progress, error) { return m.progress, nil }); err != nil {
 		return nil, err
 	}
+	// The LLM activity that got its request as a difference and cannot
+	// rebuild it asks for it whole (conversations.request).
+	if err := workflow.SetQueryHandler(ctx, queryLLMRequest, func(digest string) (*llm.Request, error) {
+		if m.last == nil || requestDigest(*m.last) != digest {
+			return nil, errors.New("the mission has no LLM call in flight with that request")
+		}
+		return m.last, nil
+	}); err != nil {
+		return nil, err
+	}
 	mctx, cancel := workflow.WithCancel(ctx)
 	defer cancel()
 	armed := false
@@ -155,7 +169,7 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 		// workflow appends to the journal only after the round.
 		var out stepOutput
 		err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(mctx, stepOptions(in.StepTimeout)),
-			activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last, Started: m.started}).Get(mctx, &out)
+			activityStep, stepInput{Mission: m.in, Journal: m.j, Last: m.last, Started: m.started, Armed: armed}).Get(mctx, &out)
 		if m.stopped(ctx) {
 			return m.end(ctx)
 		}
@@ -169,7 +183,7 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 		}
 		if !armed {
 			armed = true
-			m.in.Fingerprint = out.Fingerprint
+			m.in.Fingerprint, m.toolTimeout = out.Fingerprint, out.ToolTimeout
 			if m.version >= versionRouted && m.in.Queue == "" {
 				m.route = out.Queue
 			}
@@ -177,7 +191,10 @@ func missionWorkflow(ctx workflow.Context, in missionInput) (*Result, error) {
 		}
 		queued := m.progress.Queued
 		m.progress = out.Progress
-		m.progress.Queued = queued
+		m.progress.Queued, m.progress.Version = queued, m.in.Fingerprint
+		if out.ProgramOfReply {
+			m.progress.LastProgram = prompt.ExtractProgram(lastReply(m.j))
+		}
 		if out.Done {
 			return m.finish(ctx, out.Result)
 		}
@@ -266,7 +283,11 @@ func (m *mission) request(c *llmCall) (llm.Request, error) {
 				"the LLM request continues a request the workflow does not have", errTypeConfig, nil)
 		}
 		full := *m.last
-		full.Messages = append(slices.Clip(m.last.Messages[:c.Base]), req.Messages...)
+		full.Messages = slices.Clip(m.last.Messages[:c.Base])
+		if c.Reply {
+			full.Messages = append(full.Messages, llm.Message{Role: llm.Assistant, Content: lastReply(m.j)})
+		}
+		full.Messages = append(full.Messages, req.Messages...)
 		full.Turn = req.Turn
 		req = full
 	}
@@ -405,11 +426,16 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 	if ao.RetryPolicy.MaximumInterval < base {
 		ao.RetryPolicy.MaximumInterval = base
 	}
+	in := llmInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint, Model: m.in.Model, Request: req,
+		MaxAttempts: c.MaxAttempts}
+	if c.Base > 0 && m.sendsDifferences(ctx) {
+		// What is new since the previous request, which the history
+		// holds already (conversation.go).
+		in.Request, in.Base, in.Reply, in.Digest = c.Request, c.Base, c.Reply, requestDigest(req)
+	}
 	var out llmOutput
 	start := workflow.Now(ctx)
-	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ao), activityLLM,
-		llmInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint, Model: m.in.Model, Request: req,
-			MaxAttempts: c.MaxAttempts}).Get(ctx, &out)
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ao), activityLLM, in).Get(ctx, &out)
 	end := workflow.Now(ctx)
 	if err == nil {
 		return llmEntry{Response: &out.Response, Start: start, End: end, Took: out.Took}
@@ -435,7 +461,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 	// the activity's own timeout, a little longer, is for lost workers.
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           m.callQueue(),
-		StartToCloseTimeout: out.ToolTimeout + toolTimeoutMargin,
+		StartToCloseTimeout: m.toolTimeout + toolTimeoutMargin,
 		HeartbeatTimeout:    m.heartbeatTimeout(),
 		RetryPolicy: &sdktemporal.RetryPolicy{MaximumAttempts: lostWorkerAttempts,
 			NonRetryableErrorTypes: []string{errTypeConfig}},
@@ -468,7 +494,7 @@ func (m *mission) callTools(ctx workflow.Context, out stepOutput) []toolEntry {
 			continue
 		}
 		futures[i] = workflow.ExecuteActivity(actx, activityTool, toolInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint,
-			Tool: p.Name, Args: p.Args, Timeout: out.ToolTimeout, Position: &pos})
+			Tool: p.Name, Args: p.Args, Timeout: m.toolTimeout, Position: &pos})
 	}
 	entries := make([]toolEntry, len(out.Tools))
 	for i, p := range out.Tools {
@@ -550,6 +576,19 @@ func (m *mission) callQueue() string {
 		return m.route
 	}
 	return m.in.Queue
+}
+
+// sendsDifferences reports whether the mission's LLM calls reach workers
+// that take their requests as differences: those of a version's task
+// queue of this release (a nested agent's calls are made on its caller's
+// task queue, where its workflow runs). Deterministic: the task queues are
+// the run's own, recorded in its history.
+func (m *mission) sendsDifferences(ctx workflow.Context) bool {
+	q := m.callQueue()
+	if q == "" {
+		q = workflow.GetInfo(ctx).TaskQueueName
+	}
+	return sendsDifferences(q)
 }
 
 // maxWorkflowID bounds the child workflow ids the mission makes up
