@@ -20,12 +20,18 @@ import (
 // on every turn, the conversation would be stored again each time: a 20 KB
 // context and 60 turns make megabytes of copies. On a version's task queue
 // the workflow therefore sends each request as its difference from the
-// previous one (llmInput.Base) with the whole request's digest, and the
-// worker rebuilds it: from the previous request of the mission when it
+// previous one (llmInput.Base) with the whole request's digest (a large
+// first request of a run as its digest alone), and the worker rebuilds it: from the previous request of the mission when it
 // made that call (conversations), else by asking the workflow, which holds
 // the whole request while the call is in flight (queryLLMRequest; a query
 // is not recorded in the history). The digest makes a rebuild that went
 // wrong a fresh query rather than a wrong conversation sent to a model.
+
+// largeRequestBytes is the size past which a run's first request, which
+// its round's marker holds whole, is not repeated in the LLM activity's
+// input: the worker asks the workflow for it (a query, rather than the
+// request's bytes stored twice).
+const largeRequestBytes = 32 << 10
 
 // conversationBytes bounds what a worker keeps of the missions'
 // conversations (their last request each, the least recently used dropped

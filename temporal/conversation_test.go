@@ -216,3 +216,51 @@ func mustContext(t *testing.T, v any) *lisp.Map {
 	}
 	return m
 }
+
+// A run's first request, when large, is stored once: whole in the round's
+// marker, and as its digest alone in the LLM activity's input, the worker
+// asking the workflow for it.
+func TestLargeFirstRequestStoredOnce(t *testing.T) {
+	c, _ := devServer(t)
+	queue := testQueue("conversation-large")
+	pages := newCounter()
+	turns := 3
+	model := newScripted(map[string][]string{"book": pagerScript(turns)})
+	a := pagerAgent(t, pages)
+	cfg := a.Config()
+	cfg.Prompt += "\n\n" + strings.Repeat("Read each line of each page with care. ", (largeRequestBytes+8<<10)/39)
+	large := mustAgent(t, cfg)
+	w := startWorker(t, c, queue, WorkerOptions{Model: llm.Func(model.Func), Agents: map[string]*agent.Agent{"pager": large}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	m, err := Start(ctx, c, "pager", StartOptions{TaskQueue: queue, Input: map[string]any{"book": "book"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := m.Result(ctx)
+	if err != nil || printed(step.Return) != strconv.Itoa(turns-1) {
+		t.Fatalf("step %v, err %v", step, err)
+	}
+	checkWholeRequests(t, model, turns)
+	runs := missionRuns(t, c, m.ID(), m.RunID())
+	firsts := 0
+	for _, r := range runs {
+		for i, in := range llmInputs(t, history(t, c, m.ID(), r)) {
+			if i > 0 {
+				continue
+			}
+			firsts++
+			if in.Base != 0 || in.Digest == "" || len(in.Request.Messages) != 0 || in.Request.System != "" || in.Request.Prompt != "" {
+				t.Errorf("run %s: the first LLM activity's input holds the request (%d messages, system prompt %d bytes, digest %q)",
+					r, len(in.Request.Messages), len(in.Request.System), in.Digest)
+			}
+		}
+	}
+	convs := w.(*fleet).r.conversations
+	convs.mu.Lock()
+	defer convs.mu.Unlock()
+	if firsts != len(runs) || convs.queries != len(runs) || convs.hits != turns-len(runs) {
+		t.Errorf("%d runs, %d first requests, %d queries, %d hits; want %d queries and %d hits",
+			len(runs), firsts, convs.queries, convs.hits, len(runs), turns-len(runs))
+	}
+}

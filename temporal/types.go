@@ -391,7 +391,9 @@ type llmInput struct {
 	// in llmCall; the worker that made that call has it.
 	Reply bool `json:",omitempty"`
 	// Digest is the whole request's (requestDigest), with Base: the
-	// worker checks the request it rebuilds against it.
+	// worker checks the request it rebuilds against it. Without Base, a
+	// Digest and a Request with only its Turn is a run's large first
+	// request (largeRequestBytes), which the worker asks the workflow for.
 	Digest string `json:",omitempty"`
 	// MaxAttempts is the agent's; later attempts of an LLM error are not
 	// retried.

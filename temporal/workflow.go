@@ -428,10 +428,16 @@ func (m *mission) callLLM(ctx workflow.Context, c *llmCall, req llm.Request) llm
 	}
 	in := llmInput{Agent: m.in.Agent, Fingerprint: m.in.Fingerprint, Model: m.in.Model, Request: req,
 		MaxAttempts: c.MaxAttempts}
-	if c.Base > 0 && m.sendsDifferences(ctx) {
+	switch {
+	case !m.sendsDifferences(ctx):
+	case c.Base > 0:
 		// What is new since the previous request, which the history
 		// holds already (conversation.go).
 		in.Request, in.Base, in.Reply, in.Digest = c.Request, c.Base, c.Reply, requestDigest(req)
+	case requestSize(req) > largeRequestBytes:
+		// A run's first request, in the round's marker already: a large
+		// one is not stored again, its worker asks for it.
+		in.Request, in.Digest = llm.Request{Turn: req.Turn}, requestDigest(req)
 	}
 	var out llmOutput
 	start := workflow.Now(ctx)
