@@ -37,6 +37,10 @@ const (
 	ToolStart
 	ToolStop
 	ToolException
+	// LLMChunk reports a reply as a model that streams writes it
+	// (Reply.Content: the reply so far, scrubbed), at most every 256
+	// bytes or 100 ms of it; the call's LLMStop has it whole.
+	LLMChunk
 )
 
 var eventNames = [...]string{
@@ -44,6 +48,7 @@ var eventNames = [...]string{
 	TurnStart: "turn.start", TurnStop: "turn.stop",
 	LLMStart: "llm.start", LLMStop: "llm.stop", LLMException: "llm.exception",
 	ToolStart: "tool.start", ToolStop: "tool.stop", ToolException: "tool.exception",
+	LLMChunk: "llm.chunk",
 }
 
 // String is the event's name, as "tool.stop".

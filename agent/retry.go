@@ -32,7 +32,11 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
 				Request: &sent})
 		}
-		resp, err = m.safeCall(req)
+		// The reply as it is written, for observers and to stop it at
+		// its program (stream.go); each attempt has its own.
+		streamed := req
+		streamed.Stream = m.newReplyStream(id, attempt).write
+		resp, err = m.safeCall(streamed)
 		// Whether and when the next attempt comes is decided before the
 		// exception is reported, so that observers learn how long the run
 		// waits (Event.RetryIn).

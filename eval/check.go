@@ -174,7 +174,8 @@ func (c Check) Verify(ctx context.Context, step *agent.Step) error {
 			// The error can quote the value (a type error shows it).
 			return fmt.Errorf("check %s: %s", c.src, step.Scrub(err.Error()))
 		}
-		if !lisp.Truthy(res.Value) {
+		if res.Value == nil || res.Value == false { // falsey, as Clojure's if
+
 			return fmt.Errorf("%s is false of %s", c.src, shortIn(step, got))
 		}
 	}

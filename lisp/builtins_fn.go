@@ -20,7 +20,7 @@ func someFn(th *thread, ps, args []Value) (Value, error) {
 	try := func(p, x Value) (bool, error) {
 		v, err := th.call1(p, x)
 		last = v
-		return Truthy(v), err
+		return truthy(v), err
 	}
 	head := args[:min(len(args), 3)]
 	for _, p := range ps {
@@ -125,7 +125,7 @@ func registerFunctions(t builtinTable) {
 		}
 		return &Builtin{Name: "complement", MinArgs: 0, MaxArgs: -1, fn: func(th *thread, args []Value) (Value, error) {
 			v, err := th.call(f, args)
-			return !Truthy(v), err
+			return !truthy(v), err
 		}}, nil
 	})
 	t.add("comp", 0, -1, func(th *thread, a []Value) (Value, error) {
@@ -251,8 +251,8 @@ func registerFunctions(t builtinTable) {
 		return th.call(f, args)
 	})
 	t.add("reduced", 1, 1, func(th *thread, a []Value) (Value, error) { return &reduced{value: a[0]}, nil })
-	t.add("not", 1, 1, func(th *thread, a []Value) (Value, error) { return !Truthy(a[0]), nil })
-	t.add("boolean", 1, 1, func(th *thread, a []Value) (Value, error) { return Truthy(a[0]), nil })
+	t.add("not", 1, 1, func(th *thread, a []Value) (Value, error) { return !truthy(a[0]), nil })
+	t.add("boolean", 1, 1, func(th *thread, a []Value) (Value, error) { return truthy(a[0]), nil })
 	t.add("identical?", 2, 2, func(th *thread, a []Value) (Value, error) {
 		return identicalValues(a[0], a[1]), nil
 	})
@@ -410,10 +410,10 @@ func registerFunctions(t builtinTable) {
 		}
 		return &Builtin{Name: "comparator", MinArgs: 2, MaxArgs: 2, fn: func(th *thread, args []Value) (Value, error) {
 			v, err := th.call2(pred, args[0], args[1])
-			if err != nil || Truthy(v) {
+			if err != nil || truthy(v) {
 				return int64(-1), err
 			}
-			if v, err = th.call2(pred, args[1], args[0]); err != nil || Truthy(v) {
+			if v, err = th.call2(pred, args[1], args[0]); err != nil || truthy(v) {
 				return int64(1), err
 			}
 			return int64(0), nil

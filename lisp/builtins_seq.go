@@ -360,7 +360,7 @@ func registerSequences(t builtinTable) {
 			if err != nil {
 				return false, err
 			}
-			if Truthy(v) {
+			if truthy(v) {
 				found = v
 				return false, nil
 			}
@@ -1431,7 +1431,7 @@ func (th *thread) test(pred, x Value) (bool, error) {
 		return b.pred(x), nil
 	}
 	v, err := th.call1(pred, x)
-	return Truthy(v), err
+	return truthy(v), err
 }
 
 func seqFilter(th *thread, fn string, a []Value, keep bool) (Value, error) {
@@ -3254,7 +3254,7 @@ func iteration(th *thread, a []Value) (Value, error) {
 			if more, err = th.call1(somef, ret); err != nil {
 				break
 			}
-			if !Truthy(more) {
+			if !truthy(more) {
 				break
 			}
 		} else if ret == nil {

@@ -562,7 +562,7 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 					if err != nil {
 						return false, err
 					}
-					if !Truthy(t) {
+					if !truthy(t) {
 						return m.kind == "when", nil // :when skips, :while stops this clause
 					}
 				}

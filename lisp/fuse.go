@@ -250,7 +250,7 @@ func (th *thread) eachStaged(stages []fusedStage, fns []Value, items []Value, si
 				var ok bool
 				if m, isMap := x.(*Map); isMap && st.field != nil {
 					v, _ := m.lookupFlex(st.field)
-					ok = Truthy(v)
+					ok = truthy(v)
 				} else {
 					var err error
 					if ok, err = th.test(fns[i], x); err != nil {

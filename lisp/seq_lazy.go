@@ -373,7 +373,7 @@ func (th *thread) filterCells(pred Value, keep bool, s *Seq) (*Seq, error) {
 			if err != nil {
 				return nil, err
 			}
-			if Truthy(t) == keep {
+			if truthy(t) == keep {
 				r, ok := rest.(*Seq)
 				if !ok {
 					// The rest is a collection: filter it as a lazy chain too.

@@ -77,7 +77,7 @@ func (th *thread) comparatorFn(f Value) func(a, b Value) int {
 			if err != nil {
 				panic(stopped{err})
 			}
-			if Truthy(r) {
+			if truthy(r) {
 				return 1
 			}
 			return 0

@@ -269,7 +269,7 @@ func (th *thread) validate(c *Cell, v Value) error {
 	if err != nil {
 		return err
 	}
-	if !Truthy(ok) {
+	if !truthy(ok) {
 		return errorf(InvalidArgument, "invalid reference state: the atom's validator rejected %s", brief(v))
 	}
 	return nil

@@ -53,8 +53,8 @@ type Keyword string
 // String returns the printed form, with the colon.
 func (k Keyword) String() string { return ":" + string(k) }
 
-// Truthy reports whether v counts as true: everything but nil and false.
-func Truthy(v Value) bool {
+// truthy reports whether v counts as true: everything but nil and false.
+func truthy(v Value) bool {
 	switch v := v.(type) {
 	case nil:
 		return false

@@ -21,7 +21,7 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 		name = "where " + printString(path[0])
 	}
 	if e.Op == "" {
-		test := func(x Value) bool { return Truthy(readKeys(x, keys)) }
+		test := func(x Value) bool { return truthy(readKeys(x, keys)) }
 		return constant(predicate(name, test))
 	}
 	op := e.Op
@@ -275,7 +275,7 @@ func (c *compiler) combine(e *analyze.Combine) evalFn {
 				if err != nil {
 					return nil, err
 				}
-				t := Truthy(r)
+				t := truthy(r)
 				switch {
 				case kind == "all-of" && !t:
 					return false, nil

@@ -51,6 +51,11 @@ type Request struct {
 	// (docs/models.md, "Tokens and prompt caching").
 	Cache bool
 
+	// Stream, when set, takes the reply as the model writes it, piece by
+	// piece; false stops the generation. A Func that does not stream
+	// ignores it (docs/models.md, "Streaming"). Not serialized.
+	Stream func(text string) (more bool) `json:"-"`
+
 	// Agent, Depth, TraceID and ParentTraceID say which mission of an agent
 	// tree sends the request (as agent.Event does); adapters do not send
 	// them (docs/models.md, "Writing an adapter").

@@ -88,6 +88,12 @@ func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.To
 	e.Request = &llm.Request{System: "You write PTC-Lisp.",
 		Messages: []llm.Message{{Role: llm.User, Content: "Find the urgent emails."}}}
 	r.s.emit(e)
+	// A model that streams: its chunks make no span of their own.
+	for _, so := range []string{"```clo", "```clojure\n(return"} {
+		c := r.ev(agent.LLMChunk)
+		c.CallID, c.Attempt, c.Reply = id, attempt, &llm.Response{Content: so}
+		r.s.emit(c)
+	}
 	e = r.ev(agent.LLMStop)
 	e.CallID, e.Attempt, e.Model, e.Tokens = id, attempt, model, tokens
 	e.Reply = &llm.Response{Content: "```clojure\n(return 42)\n```", Model: model, FinishReason: "stop", Tokens: tokens}

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/prompt"
 	"github.com/ptc-go/ptc/internal/engine"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
@@ -447,6 +448,10 @@ func (r *runner) callLLM(ctx context.Context, in llmInput) (*llmOutput, error) {
 		stopHeartbeat()
 		return nil, err
 	}
+	// A model that streams stops writing at the reply's program, as in
+	// process (agent's stream.go); the activity reports no chunks.
+	var watch prompt.ProgramWatch
+	req.Stream = func(piece string) bool { return !watch.Write(piece) }
 	began := time.Now()
 	resp, err := callModel(ctx, f, req)
 	took := time.Since(began)

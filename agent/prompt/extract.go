@@ -54,6 +54,79 @@ func ExtractProgram(reply string) string {
 	return ""
 }
 
+// ProgramClosed reports whether reply, a reply being written, already
+// holds a whole program: a fenced block tagged as code (as ExtractProgram
+// finds them), closed, not blank, whose brackets are balanced outside its
+// string literals. An agent stops a streamed reply there: what a model
+// writes after its program is not read.
+func ProgramClosed(reply string) bool {
+	if strings.Count(reply, "```") < 2 {
+		return false
+	}
+	lines := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(replyCleaner.Replace(lines[i]))
+		if !strings.HasPrefix(line, "```") {
+			continue
+		}
+		tag := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "`")))
+		if f := strings.Fields(tag); len(f) > 0 {
+			tag = f[0]
+		}
+		j := i + 1
+		for ; j < len(lines); j++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
+				break
+			}
+		}
+		if j == len(lines) {
+			return false // the block is still being written
+		}
+		if codeTags[tag] {
+			body := lines[i+1 : j]
+			if strings.TrimSpace(strings.Join(body, "")) != "" {
+				depth := 0
+				var sc scanState
+				for _, l := range body {
+					depth = sc.scan(replyCleaner.Replace(l), depth)
+				}
+				if depth == 0 && !sc.inString {
+					return true
+				}
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// ProgramWatch watches a reply as it is written, piece by piece, and tells
+// when it holds a whole program (ProgramClosed), at a cost linear in the
+// reply's length plus one reading of it at each fence. The zero value is
+// ready.
+type ProgramWatch struct {
+	text   strings.Builder
+	fences int
+}
+
+// Write adds a piece of the reply and reports whether the reply so far
+// holds a whole program.
+func (w *ProgramWatch) Write(piece string) (closed bool) {
+	prev := w.text.Len()
+	w.text.WriteString(piece)
+	s := w.text.String()
+	// A fence that the piece completes starts at most two bytes before it.
+	n := strings.Count(s[max(0, prev-2):], "```")
+	if n == 0 {
+		return false
+	}
+	w.fences += n
+	return w.fences >= 2 && ProgramClosed(s)
+}
+
+// Text is the reply so far.
+func (w *ProgramWatch) Text() string { return w.text.String() }
+
 // span is the lines [from, to) of a reply.
 type span struct{ from, to int }
 

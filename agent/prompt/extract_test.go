@@ -1,6 +1,9 @@
 package prompt
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestExtractProgram: the three places a program is found, in order.
 func TestExtractProgram(t *testing.T) {
@@ -57,6 +60,53 @@ func TestExtractCleansOutsideStrings(t *testing.T) {
 	for _, tt := range tests {
 		if got := ExtractProgram(tt.reply); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestProgramClosed(t *testing.T) {
+	for _, tt := range []struct {
+		reply  string
+		closed bool
+	}{
+		{"", false},
+		{"```clojure\n(+ 1 2)\n```", true},
+		{"```clojure\n(+ 1 2)\n```\nThe sum.", true},
+		{"```clojure\n(+ 1 2)\n", false},                      // still open
+		{"```clojure\n(+ 1 2)\n``", false},                    // the fence is being written
+		{"```clojure\n(let [x 1]\n```", false},                // unbalanced
+		{"```clojure\n(str \"a)\" \"b\")\n```", true},         // a bracket in a string
+		{"```clojure\n(str \"an open\n```", false},            // an open string
+		{"```clojure\n(+ 1 2) ; a comment (\n```", true},      // a bracket in a comment
+		{"```\n(+ 1 2)\n```", false},                          // untagged: the tagged block may follow
+		{"```text\nhello\n```\n```clj\n(inc 1)\n```", true},   // the second block is code
+		{"```clojure\n   \n```", false},                       // blank
+		{"Here:\n\n```ptc\n(return {:a [1 2]})\n```\n", true}, // another tag
+		{"```clojure\n(+ 1 2)\n```", true},
+	} {
+		if got := ProgramClosed(tt.reply); got != tt.closed {
+			t.Errorf("ProgramClosed(%q) = %v, want %v", tt.reply, got, tt.closed)
+		}
+	}
+}
+
+// ProgramWatch agrees with ProgramClosed on the reply so far, whatever
+// the pieces it is written in (a fence cut between pieces included).
+func TestProgramWatch(t *testing.T) {
+	reply := "Let me count.\n```clojure\n(count (str \"``\" ctx/items))\n```\nThat counts them.\n"
+	for size := 1; size <= 7; size++ {
+		var w ProgramWatch
+		stopped := -1
+		for i := 0; i < len(reply); i += size {
+			piece := reply[i:min(i+size, len(reply))]
+			if w.Write(piece) {
+				stopped = i + len(piece)
+				break
+			}
+		}
+		want := strings.Index(reply, "```\nThat") + 3
+		if stopped < want || stopped > want+size || !ProgramClosed(w.Text()) || ProgramClosed(reply[:want-1]) {
+			t.Errorf("pieces of %d bytes: stopped at %d, want %d", size, stopped, want)
 		}
 	}
 }

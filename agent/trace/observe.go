@@ -33,6 +33,9 @@ func NewSlogObserver(logger *slog.Logger) agent.Observer {
 type slogObserver struct{ l *slog.Logger }
 
 func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
+	if e.Kind == agent.LLMChunk {
+		return // the llm.stop logs the reply whole
+	}
 	level := slog.LevelDebug
 	switch e.Kind {
 	case agent.RunStart:

@@ -295,6 +295,10 @@ func (g *Guard) stamp(model, provider string) (string, string) {
 func (g *Guard) Func(f llm.Func) llm.Func {
 	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		st := &callState{}
+		if req.Stream != nil {
+			sg := &streamGuard{g: g, next: req.Stream}
+			req.Stream = sg.write
+		}
 		resp, err := f(context.WithValue(ctx, callStateKey{}, st), req)
 		if err == nil {
 			resp.Content, resp.Model, resp.FinishReason = g.Redact(resp.Content), g.Redact(resp.Model), g.Redact(resp.FinishReason)

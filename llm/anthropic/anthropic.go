@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -69,6 +70,9 @@ type Config struct {
 	// adapter.ReasonResponseTooLarge. Zero: adapter.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
+	// NoStreaming asks for whole replies even when the agent asks for a
+	// streamed one (llm.Request.Stream).
+	NoStreaming bool
 }
 
 // optionKeys are the Request.Options keys the adapter understands.
@@ -145,6 +149,7 @@ func New(cfg Config) (llm.Func, error) {
 		model:       cfg.Model,
 		maxTokens:   cfg.MaxTokens,
 		temperature: cfg.Temperature,
+		noStreaming: cfg.NoStreaming,
 	}
 	if c.maxTokens == 0 {
 		c.maxTokens = DefaultMaxTokens
@@ -184,6 +189,7 @@ type client struct {
 	model       string
 	maxTokens   int
 	temperature *float64
+	noStreaming bool
 }
 
 func (c *client) call(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -194,10 +200,18 @@ func (c *client) call(ctx context.Context, req llm.Request) (llm.Response, error
 	if err != nil {
 		return llm.Response{}, err
 	}
+	if req.Stream != nil && !c.noStreaming {
+		return c.stream(ctx, params, req)
+	}
 	msg, err := c.api.Messages.New(ctx, params)
 	if err != nil {
 		return llm.Response{}, classify(ctx, err)
 	}
+	return response(msg)
+}
+
+// response is the llm.Response of a whole message.
+func response(msg *sdk.Message) (llm.Response, error) {
 	if msg == nil || !msg.JSON.Content.Valid() {
 		raw := ""
 		if msg != nil {
@@ -219,6 +233,101 @@ func (c *client) call(ctx context.Context, req llm.Request) (llm.Response, error
 		CacheRead:  int(u.CacheReadInputTokens),
 		CacheWrite: int(u.CacheCreationInputTokens),
 	}}, nil
+}
+
+// stream makes the call with a streamed reply (Messages.NewStreaming):
+// each text delta goes to req.Stream as it comes; when Stream asks to stop,
+// the stream is closed and the reply so far returned, its input tokens
+// those of the message_start event and its output tokens estimated. A
+// server that answers with a whole message is read as without streaming.
+func (c *client) stream(ctx context.Context, params sdk.MessageNewParams, req llm.Request) (llm.Response, error) {
+	var whole []byte
+	notStreamed := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := next(r)
+		if err != nil || res.StatusCode/100 != 2 || strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			return res, err
+		}
+		whole, err = io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if whole == nil {
+			whole = []byte{}
+		}
+		res.Body = io.NopCloser(strings.NewReader(""))
+		return res, nil
+	}
+	st := c.api.Messages.NewStreaming(ctx, params, option.WithMiddleware(notStreamed))
+	defer st.Close()
+	var (
+		text    strings.Builder
+		resp    llm.Response
+		in, out sdk.MessageDeltaUsage
+		started bool
+	)
+	tokens := func() llm.Tokens {
+		return llm.Tokens{Input: int(in.InputTokens + in.CacheReadInputTokens + in.CacheCreationInputTokens),
+			Output: int(out.OutputTokens), CacheRead: int(in.CacheReadInputTokens), CacheWrite: int(in.CacheCreationInputTokens)}
+	}
+	for st.Next() {
+		ev := st.Current()
+		switch ev.Type {
+		case "message_start":
+			started = true
+			resp.Model = string(ev.Message.Model)
+			u := ev.Message.Usage
+			in = sdk.MessageDeltaUsage{InputTokens: u.InputTokens, CacheReadInputTokens: u.CacheReadInputTokens,
+				CacheCreationInputTokens: u.CacheCreationInputTokens}
+			out.OutputTokens = u.OutputTokens
+		case "content_block_delta":
+			if ev.Delta.Type != "text_delta" || ev.Delta.Text == "" {
+				continue
+			}
+			text.WriteString(ev.Delta.Text)
+			if !req.Stream(ev.Delta.Text) {
+				resp.Content, resp.FinishReason = text.String(), adapter.FinishStoppedEarly
+				resp.Tokens = tokens()
+				est := adapter.EstimateTokens(req, resp.Content)
+				resp.Tokens.Output = max(resp.Tokens.Output, est.Output)
+				if resp.Tokens.Input == 0 {
+					resp.Tokens.Input = est.Input
+				}
+				return resp, nil
+			}
+		case "message_delta":
+			if ev.Delta.StopReason != "" {
+				resp.FinishReason = string(ev.Delta.StopReason)
+			}
+			if ev.Usage.OutputTokens > 0 {
+				out.OutputTokens = ev.Usage.OutputTokens
+			}
+			if ev.Usage.InputTokens > 0 {
+				in.InputTokens = ev.Usage.InputTokens
+			}
+		}
+	}
+	if err := st.Err(); err != nil {
+		return llm.Response{}, classify(ctx, err)
+	}
+	if whole != nil {
+		var msg sdk.Message
+		if err := json.Unmarshal(whole, &msg); err != nil {
+			return llm.Response{}, &llm.Error{Class: llm.ClassUnknown, Reason: ReasonMalformedResponse,
+				Message: "anthropic: malformed response: " + abbreviate(string(whole))}
+		}
+		r, err := response(&msg)
+		if err == nil && r.Content != "" {
+			req.Stream(r.Content) // the whole reply is its one piece
+		}
+		return r, err
+	}
+	if !started {
+		return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Reason: "empty_response",
+			Message: "anthropic: the stream ended without a message"}
+	}
+	resp.Content, resp.Tokens = text.String(), tokens()
+	return resp, nil
 }
 
 // params builds the Messages API request of req.

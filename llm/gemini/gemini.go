@@ -1,10 +1,12 @@
 package gemini
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"os"
@@ -52,6 +54,9 @@ type Config struct {
 	// adapter.ReasonResponseTooLarge. Zero: adapter.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
+	// NoStreaming asks for whole replies even when the agent asks for a
+	// streamed one (llm.Request.Stream).
+	NoStreaming bool
 }
 
 // The reasons of the configuration errors (Class llm.ClassConfig).
@@ -127,7 +132,7 @@ func New(ctx context.Context, cfg Config) (llm.Func, error) {
 		// The SDK's messages print its whole config, the key included.
 		return nil, &llm.Error{Class: llm.ClassConfig, Reason: reasonInvalidConfig, Message: "gemini: " + guard.Redact(err.Error())}
 	}
-	c := &caller{models: client.Models, model: model}
+	c := &caller{models: client.Models, model: model, noStreaming: cfg.NoStreaming}
 	if cfg.MaxTokens > 0 {
 		c.maxTokens = int32(cfg.MaxTokens)
 	}
@@ -143,6 +148,7 @@ type caller struct {
 	model       string
 	maxTokens   int32
 	temperature *float32
+	noStreaming bool
 }
 
 func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, err error) {
@@ -174,11 +180,86 @@ func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, 
 		config.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: system}}}
 	}
 
+	if req.Stream != nil && !c.noStreaming {
+		info.stream = true
+		return c.stream(ctx, info, contents, config, req)
+	}
 	out, err := c.models.GenerateContent(context.WithValue(ctx, respInfoKey{}, info), c.model, contents, config)
 	if err != nil {
 		return llm.Response{}, callError(ctx, err, info)
 	}
 	return response(out)
+}
+
+// stream makes the call with a streamed reply (GenerateContentStream,
+// server-sent events): each piece of text goes to req.Stream as it comes;
+// when Stream asks to stop, the iteration ends (which closes the
+// connection) and the reply so far is returned, its tokens those of the
+// last usage the stream reported, else estimated.
+func (c *caller) stream(ctx context.Context, info *respInfo, contents []*genai.Content, config *genai.GenerateContentConfig,
+	req llm.Request) (llm.Response, error) {
+	var (
+		text  strings.Builder
+		resp  llm.Response
+		usage *genai.GenerateContentResponseUsageMetadata
+		last  *genai.GenerateContentResponse
+	)
+	for chunk, err := range c.models.GenerateContentStream(context.WithValue(ctx, respInfoKey{}, info), c.model, contents, config) {
+		if err != nil {
+			return llm.Response{}, callError(ctx, err, info)
+		}
+		if chunk == nil {
+			continue
+		}
+		last = chunk
+		if chunk.UsageMetadata != nil {
+			usage = chunk.UsageMetadata
+		}
+		if chunk.ModelVersion != "" {
+			resp.Model = chunk.ModelVersion
+		}
+		if len(chunk.Candidates) == 0 || chunk.Candidates[0] == nil {
+			continue
+		}
+		cand := chunk.Candidates[0]
+		if cand.FinishReason != "" {
+			resp.FinishReason = string(cand.FinishReason)
+		}
+		if cand.Content == nil {
+			continue
+		}
+		for _, p := range cand.Content.Parts {
+			if p == nil || p.Thought || p.Text == "" {
+				continue
+			}
+			text.WriteString(p.Text)
+			if !req.Stream(p.Text) {
+				resp.Content, resp.FinishReason = text.String(), adapter.FinishStoppedEarly
+				resp.Tokens = adapter.EstimateTokens(req, resp.Content)
+				if usage != nil {
+					resp.Tokens.Input = int(usage.PromptTokenCount)
+					resp.Tokens.CacheRead = int(usage.CachedContentTokenCount)
+					resp.Tokens.Output = max(resp.Tokens.Output, int(usage.CandidatesTokenCount)+int(usage.ThoughtsTokenCount))
+				}
+				return resp, nil
+			}
+		}
+	}
+	if text.Len() == 0 {
+		// No text: the last chunk says why (a blocked prompt or reply),
+		// as a whole reply would.
+		if last == nil {
+			return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Reason: "empty_response",
+				Message: "gemini: the stream ended without a reply"}
+		}
+		return response(last)
+	}
+	resp.Content = text.String()
+	if usage != nil {
+		resp.Tokens = llm.Tokens{Input: int(usage.PromptTokenCount),
+			Output: int(usage.CandidatesTokenCount) + int(usage.ThoughtsTokenCount), CacheRead: int(usage.CachedContentTokenCount)}
+	}
+	return resp, nil
 }
 
 // config builds the generation config: the Config's defaults, then the
@@ -436,6 +517,9 @@ type respInfo struct {
 	mu     sync.Mutex
 	status int
 	header http.Header
+	// stream: the call asked for a streamed reply; a server that answers
+	// with a whole JSON body has it read as the stream's one event.
+	stream bool
 }
 
 func (r *respInfo) set(status int, h http.Header) {
@@ -457,9 +541,31 @@ func (t captureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp != nil {
 		if info, ok := req.Context().Value(respInfoKey{}).(*respInfo); ok {
 			info.set(resp.StatusCode, resp.Header.Clone())
+			if info.stream && resp.StatusCode/100 == 2 && !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+				return asEvent(resp)
+			}
 		}
 	}
 	return resp, err
+}
+
+// asEvent turns a whole JSON reply to a streaming request into a stream of
+// one event.
+func asEvent(resp *http.Response) (*http.Response, error) {
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	var one bytes.Buffer
+	if json.Compact(&one, body) == nil {
+		body = append(append([]byte("data: "), one.Bytes()...), '\n', '\n')
+		resp.Header = resp.Header.Clone()
+		resp.Header.Set("Content-Type", "text/event-stream")
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
 }
 
 // CloseIdleConnections forwards to the wrapped transport.

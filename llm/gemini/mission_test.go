@@ -30,8 +30,10 @@ func TestAgentMission(t *testing.T) {
 
 	first, second := s.Request(0), s.Request(1)
 	for i, r := range []received{first, second} {
-		if r.Path != "/v1beta/models/gemini-2.5-flash:generateContent" {
-			t.Errorf("request %d: path %s", i+1, r.Path)
+		// The agent asks for streamed replies; this fake answers each
+		// with one JSON body, which the adapter reads as one event.
+		if r.Path != "/v1beta/models/gemini-2.5-flash:streamGenerateContent" || r.Query != "alt=sse" {
+			t.Errorf("request %d: path %s?%s", i+1, r.Path, r.Query)
 		}
 		if sys, _ := system(r); !strings.Contains(sys, "tool/stock") {
 			t.Errorf("request %d: the system instruction does not name the tool: %.200q", i+1, sys)

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter"
 )
 
 // Reply is one canned answer: a text, or an error to return instead.
@@ -48,6 +49,10 @@ type Script struct {
 	// Respond, when set, computes the reply instead of the list (for
 	// replies that depend on the request); the list is then unused.
 	Respond func(req llm.Request) Reply
+	// StreamBytes, when positive, streams each reply that is asked for so
+	// (llm.Request.Stream) in pieces of that many bytes; a Stream that
+	// returns false ends it there (adapter.FinishStoppedEarly).
+	StreamBytes int
 }
 
 // NewScript returns a Script with the given replies.
@@ -61,7 +66,9 @@ func (s *Script) call(ctx context.Context, req llm.Request) (llm.Response, error
 		return llm.Response{}, err
 	}
 	s.mu.Lock()
+	stream, pieces := req.Stream, s.StreamBytes
 	req.Messages = append([]llm.Message(nil), req.Messages...) // the caller may reuse its slice
+	req.Stream = nil                                           // what was asked, not the caller's callback
 	s.requests = append(s.requests, req)
 	var r Reply
 	switch {
@@ -83,15 +90,25 @@ func (s *Script) call(ctx context.Context, req llm.Request) (llm.Response, error
 	if r.Err != nil {
 		return llm.Response{}, r.Err
 	}
+	content, finish := r.Content, ""
+	if stream != nil && pieces > 0 {
+		for i := 0; i < len(content); i += pieces {
+			end := min(i+pieces, len(content))
+			if !stream(content[i:end]) && end < len(content) {
+				content, finish = content[:end], adapter.FinishStoppedEarly
+				break
+			}
+		}
+	}
 	tokens := r.Tokens
-	if tokens == (llm.Tokens{}) {
+	if finish != "" || tokens == (llm.Tokens{}) {
 		in := len(req.System)
 		for _, m := range req.Messages {
 			in += len(m.Content)
 		}
-		tokens = llm.Tokens{Input: (in + 3) / 4, Output: (len(r.Content) + 3) / 4}
+		tokens = llm.Tokens{Input: (in + 3) / 4, Output: (len(content) + 3) / 4}
 	}
-	return llm.Response{Content: r.Content, Tokens: tokens}, nil
+	return llm.Response{Content: content, Tokens: tokens, FinishReason: finish}, nil
 }
 
 // Requests returns the requests received so far.

@@ -42,6 +42,10 @@ type Config struct {
 	// adapter.ReasonResponseTooLarge. Zero: adapter.DefaultMaxResponseBytes
 	// (32 MiB).
 	MaxResponseBytes int64
+	// NoStreaming asks for whole replies even when the agent asks for a
+	// streamed one (llm.Request.Stream), for a server that does not
+	// stream, or rejects stream_options.
+	NoStreaming bool
 	// Provider is the provider's name as the OpenTelemetry GenAI
 	// conventions spell it (gen_ai.provider.name), reported in every
 	// llm.Response: "groq", "ollama"... for the OpenAI-compatible servers
@@ -155,6 +159,7 @@ func New(cfg Config) (llm.Func, error) {
 		model:       model,
 		maxTokens:   cfg.MaxTokens,
 		newMaxField: usesMaxCompletionTokens(u),
+		noStreaming: cfg.NoStreaming,
 	}
 	if cfg.Temperature != nil {
 		t := *cfg.Temperature
@@ -174,6 +179,7 @@ type caller struct {
 	// whose reasoning models reject max_tokens) rather than max_tokens
 	// (which every OpenAI-compatible server understands).
 	newMaxField bool
+	noStreaming bool
 }
 
 func (c *caller) call(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -183,6 +189,9 @@ func (c *caller) call(ctx context.Context, req llm.Request) (llm.Response, error
 	params, err := c.params(req)
 	if err != nil {
 		return llm.Response{}, err
+	}
+	if req.Stream != nil && !c.noStreaming {
+		return c.stream(ctx, params, req)
 	}
 	var (
 		raw     []byte
@@ -201,6 +210,100 @@ func (c *caller) call(ctx context.Context, req llm.Request) (llm.Response, error
 		status, header = httpRes.StatusCode, httpRes.Header
 	}
 	return decode(raw, status, header)
+}
+
+// stream makes the call with a streamed reply: each piece of text goes to
+// req.Stream as it comes; when Stream asks to stop, the stream is closed
+// (the server stops generating when the connection goes) and the reply so
+// far is returned. The usage comes in the stream's last event
+// (stream_options.include_usage); a reply stopped before it has its
+// tokens estimated.
+func (c *caller) stream(ctx context.Context, params sdk.ChatCompletionNewParams, req llm.Request) (llm.Response, error) {
+	params.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
+	var (
+		httpRes *http.Response
+		whole   []byte // a server that answered with a whole reply
+	)
+	// A server that does not stream answers with one JSON body: it is
+	// read whole, as without streaming, and the stream is left empty.
+	notStreamed := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := next(r)
+		if err != nil || res.StatusCode/100 != 2 || strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			return res, err
+		}
+		whole, err = io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if whole == nil {
+			whole = []byte{}
+		}
+		res.Body = io.NopCloser(strings.NewReader(""))
+		return res, nil
+	}
+	st := c.client.Chat.Completions.NewStreaming(ctx, params, option.WithResponseInto(&httpRes),
+		option.WithMiddleware(notStreamed))
+	defer st.Close()
+	var (
+		text    strings.Builder
+		refusal strings.Builder
+		resp    llm.Response
+		usage   bool
+	)
+	for st.Next() {
+		ch := st.Current()
+		if ch.Model != "" {
+			resp.Model = ch.Model
+		}
+		if ch.JSON.Usage.Valid() && ch.Usage.PromptTokens+ch.Usage.CompletionTokens > 0 {
+			usage = true
+			resp.Tokens = llm.Tokens{Input: int(ch.Usage.PromptTokens), Output: int(ch.Usage.CompletionTokens),
+				CacheRead: int(ch.Usage.PromptTokensDetails.CachedTokens)}
+		}
+		if len(ch.Choices) == 0 {
+			continue
+		}
+		choice := ch.Choices[0]
+		if choice.FinishReason != "" {
+			resp.FinishReason = choice.FinishReason
+		}
+		refusal.WriteString(choice.Delta.Refusal)
+		if piece := choice.Delta.Content; piece != "" {
+			text.WriteString(piece)
+			if !req.Stream(piece) {
+				resp.Content, resp.FinishReason = text.String(), adapter.FinishStoppedEarly
+				if !usage {
+					resp.Tokens = adapter.EstimateTokens(req, resp.Content)
+				}
+				return resp, nil
+			}
+		}
+	}
+	if err := st.Err(); err != nil {
+		return llm.Response{}, callError(ctx, err, httpRes)
+	}
+	if whole != nil {
+		status := 0
+		var header http.Header
+		if httpRes != nil {
+			status, header = httpRes.StatusCode, httpRes.Header
+		}
+		r, err := decode(whole, status, header)
+		if err == nil && r.Content != "" {
+			req.Stream(r.Content) // the whole reply is its one piece
+		}
+		return r, err
+	}
+	resp.Content = text.String()
+	if resp.Content == "" {
+		resp.Content = refusal.String()
+	}
+	if resp.Content == "" && resp.FinishReason == "" {
+		return llm.Response{}, &llm.Error{Class: llm.ClassServerError, Reason: "empty_response",
+			Message: "openai: the stream ended without a reply"}
+	}
+	return resp, nil
 }
 
 // params maps a request to the Chat Completions parameters.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,9 @@ type missionEvents interface {
 	turnStarted(n int)
 	// llmRetried: attempt number attempt of turn n's call, after a failure.
 	llmRetried(n, attempt int)
+	// llmWriting: the model is writing turn n's reply (a model that
+	// streams); reply is what it wrote so far, scrubbed.
+	llmWriting(n int, reply string)
 	// llmReplied: the model answered turn n's call (or failed).
 	llmReplied(n int, reply string, tokens llm.Tokens, err error)
 	// llmWaiting: turn n's call failed and is tried again in wait;
@@ -80,6 +84,10 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 	case agent.LLMStart:
 		if e.Attempt > 1 {
 			o.ev.llmRetried(e.Turn, e.Attempt)
+		}
+	case agent.LLMChunk:
+		if e.Reply != nil {
+			o.ev.llmWriting(e.Turn, e.Reply.Content)
 		}
 	case agent.LLMStop, agent.LLMException:
 		var reply string
@@ -143,6 +151,10 @@ type progress struct {
 	// toolTurn is the turn whose tool calls are being shown, toolsShown
 	// how many.
 	toolTurn, toolsShown int
+	// writing is the turn whose program is shown as the model writes it,
+	// written the lines of it shown so far.
+	writing int
+	written []string
 }
 
 func newProgress(w *base.SyncWriter, maxTurns int) *progress {
@@ -194,23 +206,65 @@ func (p *progress) llmReplied(n int, reply string, tokens llm.Tokens, err error)
 		p.w.Printf("  ! the model call failed: %s\n", base.OneLine(err.Error(), maxResultChars))
 		return
 	}
+	p.mu.Lock()
+	var shown []string
+	if p.writing == n {
+		shown = p.written
+	}
+	p.writing, p.written = 0, nil
+	p.mu.Unlock()
 	prog := prompt.ExtractProgram(reply) // what the turn runs
 	if prog == "" {
 		p.w.Printf("  (no program in the reply: %s)\n", base.OneLine(reply, 80))
 		return
 	}
-	var sb strings.Builder
 	lines := strings.Split(strings.TrimRight(prog, "\n"), "\n")
-	for i, l := range lines {
+	from := 0
+	if len(shown) <= len(lines) && slices.Equal(shown, lines[:len(shown)]) {
+		from = len(shown) // shown as they were written
+	} else if len(shown) > 0 {
+		p.w.Printf("  (the program, as the reply ended:)\n")
+	}
+	p.w.Printf("%s", programLines(lines, from, len(lines)))
+}
+
+// llmWriting shows the program's lines as the model finishes them: those
+// of a fenced block (a reply without one is shown when it ends).
+func (p *progress) llmWriting(n int, reply string) {
+	if !strings.Contains(reply, "```") {
+		return
+	}
+	lines := strings.Split(prompt.ExtractProgram(reply), "\n")
+	done := lines[:len(lines)-1] // the last is being written
+	done = done[:min(len(done), maxProgramLines)]
+	p.mu.Lock()
+	if p.writing != n {
+		p.writing, p.written = n, nil
+	}
+	from := len(p.written)
+	if len(done) <= from || !slices.Equal(p.written, done[:from]) {
+		p.mu.Unlock()
+		return
+	}
+	p.written = append(p.written, done[from:]...)
+	p.mu.Unlock()
+	p.w.Printf("%s", programLines(done, from, len(done)))
+}
+
+// programLines are lines[from:to] of a program as the progress shows them,
+// indented, the lines past maxProgramLines summed up once.
+func programLines(lines []string, from, to int) string {
+	var sb strings.Builder
+	for i := from; i < to; i++ {
 		if i == maxProgramLines {
 			fmt.Fprintf(&sb, "    … (%s)\n", base.Plural(len(lines)-i, "more line"))
 			break
 		}
 		sb.WriteString("    ")
-		sb.WriteString(l)
+		sb.WriteString(lines[i])
 		sb.WriteByte('\n')
 	}
-	p.w.Printf("%s", sb.String())
+	return sb.String()
 }
 
 // maxToolLines bounds the tool calls shown per turn (a pmap over a
@@ -331,6 +385,7 @@ type quietEvents struct{}
 
 func (quietEvents) turnStarted(int)                           {}
 func (quietEvents) llmRetried(int, int)                       {}
+func (quietEvents) llmWriting(int, string)                    {}
 func (quietEvents) llmReplied(int, string, llm.Tokens, error) {}
 func (quietEvents) llmWaiting(int, time.Duration, bool)       {}
 func (quietEvents) turnEnded(int, turnResult)                 {}
