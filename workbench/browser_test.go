@@ -40,6 +40,11 @@ func gated(waiting chan<- struct{}, release <-chan struct{}) llm.Func {
 		n := calls
 		mu.Unlock()
 		if n == 2 {
+			// A model that streams: the start of its reply shows on the
+			// page while it holds the rest.
+			if req.Stream != nil {
+				req.Stream("Checking the forecast once more.\n")
+			}
 			close(waiting)
 			select {
 			case <-release:
@@ -177,6 +182,10 @@ func TestBrowser(t *testing.T) {
 	}
 	if s := text(`.live-turn[data-turn="1"]`); !strings.Contains(s, "tool/weather") || !strings.Contains(s, "token:") {
 		t.Errorf("turn 1 lacks the tool call or the output: %q", s)
+	}
+	do("turn 2's reply shows as it is written", chromedp.WaitVisible(`.live-turn[data-turn="2"] .reply-text.live`))
+	if s := text(`.live-turn[data-turn="2"]`); !strings.Contains(s, "Checking the forecast once more.") || !strings.Contains(s, "the model is writing") {
+		t.Errorf("turn 2 does not show the reply being written: %q", s)
 	}
 	close(release)
 	do("the run ends", chromedp.WaitVisible(`body[data-run-done]`), chromedp.WaitVisible(`#open-trace`))

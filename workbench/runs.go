@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -99,6 +100,17 @@ type liveRun struct {
 	ended   bool
 	summary runSummary
 	wake    chan struct{} // closed at each event and at the end
+	// chunks are the latest llm.chunk of each LLM call in progress, by
+	// call id: a reply as it is written is shown, not kept (the call's
+	// llm.stop, in events, has it whole).
+	chunks   map[uint64]liveChunk
+	chunkSeq uint64
+}
+
+// liveChunk is an llm.chunk event's JSON, numbered in the run's order.
+type liveChunk struct {
+	seq  uint64
+	json []byte
 }
 
 // Observe keeps the event (its JSON, as redacted as an observer gets it):
@@ -110,6 +122,19 @@ func (r *liveRun) Observe(_ context.Context, e *agent.Event) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	switch e.Kind {
+	case agent.LLMChunk:
+		if r.chunks == nil {
+			r.chunks = map[uint64]liveChunk{}
+		}
+		r.chunkSeq++
+		r.chunks[e.CallID] = liveChunk{seq: r.chunkSeq, json: b}
+		close(r.wake)
+		r.wake = make(chan struct{})
+		return
+	case agent.LLMStop, agent.LLMException:
+		delete(r.chunks, e.CallID)
+	}
 	r.events = append(r.events, b)
 	r.size += len(b)
 	for len(r.events) > 1 && (len(r.events) > maxEvents || r.size > maxEventMem) {
@@ -687,7 +712,8 @@ func (w *Workbench) handleEvents(rw http.ResponseWriter, r *http.Request) {
 	}
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
-	next := 0 // the index of the next event to send, counting the dropped ones
+	next := 0           // the index of the next event to send, counting the dropped ones
+	var chunkSeq uint64 // the last chunk sent
 	for {
 		run.mu.Lock()
 		var note int
@@ -696,6 +722,18 @@ func (w *Workbench) handleEvents(rw http.ResponseWriter, r *http.Request) {
 		}
 		batch := slices.Clone(run.events[next-run.dropped:])
 		next += len(batch)
+		// The replies being written, after the events before them.
+		var fresh []liveChunk
+		for _, c := range run.chunks {
+			if c.seq > chunkSeq {
+				fresh = append(fresh, c)
+			}
+		}
+		slices.SortFunc(fresh, func(a, b liveChunk) int { return cmp.Compare(a.seq, b.seq) })
+		for _, c := range fresh {
+			batch = append(batch, c.json)
+			chunkSeq = c.seq
+		}
 		ended, sum, wake := run.ended, run.summary, run.wake
 		run.mu.Unlock()
 		if note > 0 {

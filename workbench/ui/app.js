@@ -550,6 +550,14 @@
         t.status.textContent = 'waiting for the model' + (e.attempt > 1 ? ' (attempt ' + e.attempt + ')' : '') + '…';
         t.card.classList.add('waiting');
         break;
+      case 'llm.chunk':
+        // The reply as the model writes it (the reply so far, scrubbed);
+        // the call's llm.stop replaces it with the whole reply.
+        t = this.turn(e);
+        t.status.textContent = 'the model is writing…';
+        t.reply.textContent = '';
+        add(t.reply, el('pre', {class: 'prompt reply-text live', text: e.response || ''}));
+        break;
       case 'llm.stop':
         t = this.turn(e);
         t.replied = true;
