@@ -97,6 +97,10 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 	if !a.made() {
 		return nil, errNotMade("Compile")
 	}
+	if a.textMode {
+		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
+			Message: "a text-mode agent answers in JSON, not with a program: there is nothing to compile"}
+	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
 			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Message: fmt.Sprintf(
@@ -142,6 +146,10 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	if !a.made() {
 		return nil, errNotMade("CompileSource")
+	}
+	if a.textMode {
+		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
+			Message: "a text-mode agent answers in JSON, not with a program: there is nothing to compile"}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
@@ -505,6 +513,10 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("agent: LoadCompiled: %w", err)
+	}
+	if a.textMode {
+		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
+			Message: "a text-mode agent answers in JSON, not with a program: there is nothing to compile"}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {

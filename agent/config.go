@@ -42,6 +42,10 @@ type Config struct {
 	// KeepMaps: a turn's map value is shown like any other value. Default
 	// false: its entries are stored in memory (docs/agents.md, "Memory").
 	KeepMaps bool
+	// Mode is how the model answers: "" or "program" (PTC-Lisp programs),
+	// or "text" (one JSON answer per turn, checked against the signature;
+	// no tools). See docs/agents.md, "Modes".
+	Mode string
 
 	// MaxTurns bounds the LLM calls of a mission. Zero: 5. MaxTurns 1 and
 	// no tools make the agent single-shot (the program's value answers).
@@ -81,6 +85,12 @@ type Config struct {
 
 // Defaults of the zero Config fields, as the field comments state them
 // (TestDefaults pins them).
+// The values of Config.Mode.
+const (
+	modeProgram = "program"
+	modeText    = "text"
+)
+
 const (
 	defaultMaxTurns       = 5
 	defaultMemoryLimit    = 1 << 20
@@ -121,6 +131,8 @@ type Agent struct {
 	// that the system prompt is the same on every call and a provider's
 	// prompt cache serves it.
 	inputInMessage bool
+	// textMode: the model answers in JSON (Config.Mode "text").
+	textMode bool
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts
@@ -148,6 +160,16 @@ func New(cfg Config) (*Agent, error) {
 		if v < 0 {
 			return nil, configErr(name, fmt.Sprintf("must be positive, got %d", v))
 		}
+	}
+	switch cfg.Mode {
+	case "", modeProgram:
+	case modeText:
+		if len(cfg.Tools) > 0 || len(cfg.ToolCatalog) > 0 {
+			return nil, configErr("Mode", "a text-mode agent answers in one JSON value: it has no tools (use the program mode)")
+		}
+		a.textMode = true
+	default:
+		return nil, configErr("Mode", fmt.Sprintf("unknown mode %q (program or text)", cfg.Mode))
 	}
 	a.cfg.MaxTurns = orDefault(cfg.MaxTurns, defaultMaxTurns)
 	a.cfg.MaxAgentMemory = orDefault(cfg.MaxAgentMemory, defaultMemoryLimit)
@@ -277,7 +299,9 @@ func (a *Agent) Signature() *signature.Signature {
 
 // SingleShot reports whether the agent answers in one LLM call with the
 // program's value (MaxTurns 1 and no tools).
-func (a *Agent) SingleShot() bool { return a != nil && a.cfg.MaxTurns == 1 && len(a.tools) == 0 }
+func (a *Agent) SingleShot() bool {
+	return a != nil && !a.textMode && a.cfg.MaxTurns == 1 && len(a.tools) == 0
+}
 
 // ConfigError is an invalid agent definition.
 type ConfigError struct {

@@ -54,6 +54,8 @@ func (m *mission) systemPrompt() string {
 	var prompt string
 	if sp.Override != "" {
 		prompt = sp.Override
+	} else if m.a.textMode {
+		prompt = m.textPrompt()
 	} else {
 		prompt = m.generatedPrompt()
 		if sp.Transform != nil {

@@ -47,7 +47,8 @@ func (s *replyStream) write(piece string) bool {
 		// event, and no more text.
 		return false
 	}
-	closed := s.watch.Write(piece)
+	// A text-mode reply holds no program: it is read whole.
+	closed := s.watch.Write(piece) && !m.a.textMode
 	if m.obs != nil {
 		n := len(s.watch.Text())
 		now := m.now()

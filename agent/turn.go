@@ -86,6 +86,11 @@ func (m *mission) turnOnce() *ending {
 		return &ending{value: m.partial, fail: m.budgetEnding()}
 	}
 
+	if m.a.textMode {
+		end := m.textTurn(&tr, resp.Content)
+		m.record(&tr, start)
+		return end
+	}
 	code := prompt.ExtractProgram(resp.Content)
 	if code == "" {
 		tr.Error = noCodeMessage

@@ -186,6 +186,7 @@ func TestAgentFileErrors(t *testing.T) {
 		{"bad limit", "---\nlimits:\n  max-memory: big\n---\nP", `agent.md:3:15: limits: max-memory: not a size`},
 		{"float precision 0", "---\nfloat-precision: 0\n---\nP", `agent.md:2:18: float-precision: 0 is not available`},
 		{"bad language", "---\nlanguage: terse\n---\nP", `agent.md:2:11: language: want default or compact`},
+		{"bad mode", "---\nmode: json\n---\nP", `agent.md:2:7: mode: want program or text, got "json"`},
 		{"twice", "---\nmax-turns: 2\nmax-turns: 3\n---\nP", `agent.md:3:1: max-turns is set twice (first at 2:1)`},
 		{"no colon", "---\nmax-turns 2\n---\nP", `agent.md:2:1: expected key: value, but the line has no colon`},
 		{"not a key", "---\nexport TOKEN=abc: 2\n---\nP", `agent.md:2:1: expected key: value, but what comes before the colon is not a key`},
@@ -348,5 +349,16 @@ func TestFormatSize(t *testing.T) {
 	}
 	if got := FormatSize(1 << 20); got != "1 MiB" {
 		t.Errorf("1 MiB wrote %q", got)
+	}
+}
+
+// mode: sets Config.Mode.
+func TestAgentFileMode(t *testing.T) {
+	f, err := Parse("agent.md", []byte("---\nmode: text\nsignature: \"{n :int}\"\n---\nCount."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Config.Mode != "text" {
+		t.Errorf("Mode %q", f.Config.Mode)
 	}
 }

@@ -61,6 +61,13 @@ var agentKeys = []keySpec{
 	{"prompt", func(f *File, v *value) error { f.Config.Prompt, f.prompt = v.text, v; return nil }},
 	{"signature", func(f *File, v *value) error { f.Config.Signature = v.text; return nil }},
 	{"model", func(f *File, v *value) error { f.Model = v.text; return nil }},
+	{"mode", func(f *File, v *value) error {
+		if v.text != "program" && v.text != "text" {
+			return valueErr(v, "want program or text, got "+quoteShort(v.text))
+		}
+		f.Config.Mode = v.text
+		return nil
+	}},
 	{"max-turns", func(f *File, v *value) error {
 		return intValue(v, 1, math.MaxInt32, &f.Config.MaxTurns)
 	}},

@@ -20,7 +20,7 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // API shrinks, and think twice before raising them.
 const (
 	maxTopLevelNames = 292 // across apiPackages: 439 when this count began, less a third (issue 43)
-	maxAgentFields   = 135 // exported fields of agent's exported structs; issue 43 asks half of 221
+	maxAgentFields   = 136 // exported fields of agent's exported structs; issue 43 asks half of 221 (135 then; +1 Config.Mode, issue 45)
 )
 
 // apiSurface is the exported surface of one package directory: top-level
