@@ -97,9 +97,9 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 	if !a.made() {
 		return nil, errNotMade("Compile")
 	}
-	if a.textMode {
+	if a.textMode || a.toolMode {
 		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
-			Message: "a text-mode agent answers in JSON, not with a program: there is nothing to compile"}
+			Message: fmt.Sprintf("a %s-mode agent's model writes no program: there is nothing to compile", a.cfg.Mode)}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
@@ -147,9 +147,9 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	if !a.made() {
 		return nil, errNotMade("CompileSource")
 	}
-	if a.textMode {
+	if a.textMode || a.toolMode {
 		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
-			Message: "a text-mode agent answers in JSON, not with a program: there is nothing to compile"}
+			Message: fmt.Sprintf("a %s-mode agent's model writes no program: there is nothing to compile", a.cfg.Mode)}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
@@ -514,9 +514,9 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: LoadCompiled: %w", err)
 	}
-	if a.textMode {
+	if a.textMode || a.toolMode {
 		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
-			Message: "a text-mode agent answers in JSON, not with a program: there is nothing to compile"}
+			Message: fmt.Sprintf("a %s-mode agent's model writes no program: there is nothing to compile", a.cfg.Mode)}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {

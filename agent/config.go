@@ -43,8 +43,8 @@ type Config struct {
 	// false: its entries are stored in memory (docs/agents.md, "Memory").
 	KeepMaps bool
 	// Mode is how the model answers: "" or "program" (PTC-Lisp programs),
-	// or "text" (one JSON answer per turn, checked against the signature;
-	// no tools). See docs/agents.md, "Modes".
+	// "tools" (the provider's native tool calls) or "text" (one JSON
+	// answer a turn, no tools). See docs/agents.md, "Modes".
 	Mode string
 
 	// MaxTurns bounds the LLM calls of a mission. Zero: 5. MaxTurns 1 and
@@ -89,6 +89,7 @@ type Config struct {
 const (
 	modeProgram = "program"
 	modeText    = "text"
+	modeTools   = "tools"
 )
 
 const (
@@ -133,6 +134,10 @@ type Agent struct {
 	inputInMessage bool
 	// textMode: the model answers in JSON (Config.Mode "text").
 	textMode bool
+	// toolMode: the model calls the tools natively (Config.Mode "tools");
+	// specs are the functions it is given.
+	toolMode bool
+	specs    []llm.ToolSpec
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts
@@ -168,8 +173,10 @@ func New(cfg Config) (*Agent, error) {
 			return nil, configErr("Mode", "a text-mode agent answers in one JSON value: it has no tools (use the program mode)")
 		}
 		a.textMode = true
+	case modeTools:
+		a.toolMode = true
 	default:
-		return nil, configErr("Mode", fmt.Sprintf("unknown mode %q (program or text)", cfg.Mode))
+		return nil, configErr("Mode", fmt.Sprintf("unknown mode %q (program, tools or text)", cfg.Mode))
 	}
 	a.cfg.MaxTurns = orDefault(cfg.MaxTurns, defaultMaxTurns)
 	a.cfg.MaxAgentMemory = orDefault(cfg.MaxAgentMemory, defaultMemoryLimit)
@@ -269,6 +276,9 @@ func New(cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	a.language = lang
+	if a.toolMode {
+		a.specs = a.toolSpecs()
+	}
 	return a, nil
 }
 
@@ -300,7 +310,7 @@ func (a *Agent) Signature() *signature.Signature {
 // SingleShot reports whether the agent answers in one LLM call with the
 // program's value (MaxTurns 1 and no tools).
 func (a *Agent) SingleShot() bool {
-	return a != nil && !a.textMode && a.cfg.MaxTurns == 1 && len(a.tools) == 0
+	return a != nil && !a.textMode && !a.toolMode && a.cfg.MaxTurns == 1 && len(a.tools) == 0
 }
 
 // ConfigError is an invalid agent definition.

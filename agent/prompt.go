@@ -56,6 +56,8 @@ func (m *mission) systemPrompt() string {
 		prompt = sp.Override
 	} else if m.a.textMode {
 		prompt = m.textPrompt()
+	} else if m.a.toolMode {
+		prompt = m.toolsPrompt()
 	} else {
 		prompt = m.generatedPrompt()
 		if sp.Transform != nil {

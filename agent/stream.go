@@ -47,8 +47,8 @@ func (s *replyStream) write(piece string) bool {
 		// event, and no more text.
 		return false
 	}
-	// A text-mode reply holds no program: it is read whole.
-	closed := s.watch.Write(piece) && !m.a.textMode
+	// A text-mode or tool-mode reply holds no program: it is read whole.
+	closed := s.watch.Write(piece) && !m.a.textMode && !m.a.toolMode
 	if m.obs != nil {
 		n := len(s.watch.Text())
 		now := m.now()

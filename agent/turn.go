@@ -38,6 +38,7 @@ func (m *mission) turnOnce() *ending {
 		ToolNames: m.a.names,
 		Options:   m.opts.LLMOptions,
 		Cache:     m.opts.Cache,
+		Tools:     m.a.specs,
 		// Where the request comes from, as the mission's events say it.
 		Agent:         m.name,
 		Depth:         m.depth,
@@ -88,6 +89,11 @@ func (m *mission) turnOnce() *ending {
 
 	if m.a.textMode {
 		end := m.textTurn(&tr, resp.Content)
+		m.record(&tr, start)
+		return end
+	}
+	if m.a.toolMode {
+		end := m.toolTurn(&tr, resp)
 		m.record(&tr, start)
 		return end
 	}

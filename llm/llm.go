@@ -21,10 +21,26 @@ const (
 	Assistant Role = "assistant"
 )
 
-// Message is one message of a conversation.
+// Message is one message of a conversation. In tool-calling mode
+// (Request.Tools), an assistant message with a ToolName is one call of that
+// tool, its Content the JSON arguments; a user message with a ToolCallID is
+// the result of that call, its Content the result. Consecutive calls (or
+// results) belong together: an adapter sends them as its provider's one
+// message with several calls (results).
 type Message struct {
-	Role    Role   `json:"role"`
-	Content string `json:"content"`
+	Role       Role   `json:"role"`
+	Content    string `json:"content"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	ToolName   string `json:"tool_name,omitempty"`
+}
+
+// ToolSpec declares a function the model may call natively (tool-calling
+// mode): its name, what it does, and the JSON Schema of its arguments (an
+// object).
+type ToolSpec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Parameters  map[string]any `json:"parameters"`
 }
 
 // Request is what an agent sends to the model on each turn.
@@ -51,6 +67,10 @@ type Request struct {
 	// (docs/models.md, "Tokens and prompt caching").
 	Cache bool
 
+	// Tools, when set, are the functions the model may call natively
+	// instead of answering in text (an agent in tool-calling mode); its
+	// calls come back in Response.ToolCalls.
+	Tools []ToolSpec `json:",omitempty"`
 	// Stream, when set, takes the reply as the model writes it, piece by
 	// piece; false stops the generation. A Func that does not stream
 	// ignores it (docs/models.md, "Streaming"). Not serialized.
@@ -100,6 +120,9 @@ type Response struct {
 	// ("gpt-4.1-mini"), where Model is the one that answered; "" when
 	// unknown.
 	RequestModel string
+	// ToolCalls are the calls the model asked for (Request.Tools): each an
+	// assistant Message with its ToolCallID, ToolName and JSON arguments.
+	ToolCalls []Message `json:",omitempty"`
 	// Provider names the provider as the OpenTelemetry GenAI conventions
 	// do (gen_ai.provider.name): "openai", "anthropic", "gcp.gemini",
 	// "groq"...; "" when unknown.

@@ -200,7 +200,8 @@ func (c *client) call(ctx context.Context, req llm.Request) (llm.Response, error
 	if err != nil {
 		return llm.Response{}, err
 	}
-	if req.Stream != nil && !c.noStreaming {
+	if req.Stream != nil && !c.noStreaming && len(req.Tools) == 0 {
+		// A reply with tool calls is read whole.
 		return c.stream(ctx, params, req)
 	}
 	msg, err := c.api.Messages.New(ctx, params)
@@ -221,13 +222,17 @@ func response(msg *sdk.Message) (llm.Response, error) {
 			Message: "anthropic: malformed response: no content in " + abbreviate(raw)}
 	}
 	var sb strings.Builder
+	var calls []llm.Message
 	for _, b := range msg.Content {
-		if b.Type == "text" {
+		switch b.Type {
+		case "text":
 			sb.WriteString(b.Text)
+		case "tool_use":
+			calls = append(calls, llm.Message{Role: llm.Assistant, ToolCallID: b.ID, ToolName: b.Name, Content: string(b.Input)})
 		}
 	}
 	u := msg.Usage
-	return llm.Response{Content: sb.String(), Model: string(msg.Model), FinishReason: string(msg.StopReason), Tokens: llm.Tokens{
+	return llm.Response{Content: sb.String(), ToolCalls: calls, Model: string(msg.Model), FinishReason: string(msg.StopReason), Tokens: llm.Tokens{
 		Input:      int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens),
 		Output:     int(u.OutputTokens),
 		CacheRead:  int(u.CacheReadInputTokens),
@@ -354,6 +359,30 @@ func (c *client) params(req llm.Request) (sdk.MessageNewParams, error) {
 	}
 	msgs := make([]sdk.MessageParam, 0, len(req.Messages))
 	for i, m := range req.Messages {
+		// Tool calls and results (tool-calling mode): blocks of the
+		// assistant's or the user's message, consecutive ones together.
+		var block sdk.ContentBlockParamUnion
+		var role sdk.MessageParamRole
+		switch {
+		case m.Role == llm.Assistant && m.ToolName != "":
+			var input any = map[string]any{}
+			if strings.TrimSpace(m.Content) != "" {
+				input = json.RawMessage(m.Content)
+			}
+			block, role = sdk.NewToolUseBlock(m.ToolCallID, input, m.ToolName), sdk.MessageParamRoleAssistant
+		case m.Role == llm.User && m.ToolCallID != "":
+			block, role = sdk.NewToolResultBlock(m.ToolCallID, m.Content, strings.HasPrefix(m.Content, "Error:")), sdk.MessageParamRoleUser
+		}
+		if role != "" {
+			if n := len(msgs); n > 0 && msgs[n-1].Role == role && i > 0 && req.Messages[i-1].Role == m.Role {
+				msgs[n-1].Content = append(msgs[n-1].Content, block)
+			} else if role == sdk.MessageParamRoleAssistant {
+				msgs = append(msgs, sdk.NewAssistantMessage(block))
+			} else {
+				msgs = append(msgs, sdk.NewUserMessage(block))
+			}
+			continue
+		}
 		switch m.Role {
 		case llm.User:
 			msgs = append(msgs, sdk.NewUserMessage(sdk.NewTextBlock(m.Content)))
@@ -383,6 +412,28 @@ func (c *client) params(req llm.Request) (sdk.MessageNewParams, error) {
 	}
 	p.System = system
 	p.Messages = msgs
+	for _, t := range req.Tools {
+		schema := sdk.ToolInputSchemaParam{Properties: t.Parameters["properties"], ExtraFields: map[string]any{}}
+		if req, ok := t.Parameters["required"].([]any); ok {
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					schema.Required = append(schema.Required, s)
+				}
+			}
+		} else if req, ok := t.Parameters["required"].([]string); ok {
+			schema.Required = req
+		}
+		for k, v := range t.Parameters {
+			if k != "type" && k != "properties" && k != "required" {
+				schema.ExtraFields[k] = v
+			}
+		}
+		tool := &sdk.ToolParam{Name: t.Name, InputSchema: schema}
+		if t.Description != "" {
+			tool.Description = sdk.String(t.Description)
+		}
+		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: tool})
+	}
 	return p, nil
 }
 

@@ -108,3 +108,24 @@ func TestAgentUnknownOption(t *testing.T) {
 	f := newFakeAPI(t, nil)
 	missiontest.UnknownOption(t, newFunc(t, f, Config{}), ReasonInvalidOptions, f.Calls)
 }
+
+// The stock mission in tool-calling mode, the server speaking the Messages
+// API's tool_use blocks.
+func TestAgentToolMode(t *testing.T) {
+	f := newFakeAPI(t, func(n int) reply {
+		name, input := "stock", "{}"
+		if n > 0 {
+			name, input = "return", missiontest.ToolModeAnswer
+		}
+		return reply{Body: `{"id":"msg_` + fmt.Sprint(n) + `","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929",` +
+			`"content":[{"type":"tool_use","id":"toolu_` + fmt.Sprint(n) + `","name":"` + name + `","input":` + input + `}],` +
+			`"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":5}}`}
+	})
+	missiontest.RunToolMode(t, newFunc(t, f, Config{}), func() []string {
+		var out []string
+		for _, r := range f.requests() {
+			out = append(out, r.raw)
+		}
+		return out
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -111,7 +112,7 @@ func TestStreamPieces(t *testing.T) {
 	}
 	want := llm.Response{Content: strings.Join(pieces, ""), Model: "claude-sonnet-4-5-20250929", FinishReason: "end_turn",
 		Tokens: llm.Tokens{Input: 184, Output: 4, CacheRead: 64}, RequestModel: "claude-sonnet-4-5", Provider: ProviderName}
-	if resp != want {
+	if !reflect.DeepEqual(resp, want) {
 		t.Errorf("response %+v\nwant     %+v", resp, want)
 	}
 	s.mu.Lock()

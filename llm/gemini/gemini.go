@@ -180,7 +180,8 @@ func (c *caller) call(ctx context.Context, req llm.Request) (resp llm.Response, 
 		config.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: system}}}
 	}
 
-	if req.Stream != nil && !c.noStreaming {
+	if req.Stream != nil && !c.noStreaming && len(req.Tools) == 0 {
+		// A reply with tool calls is read whole.
 		info.stream = true
 		return c.stream(ctx, info, contents, config, req)
 	}
@@ -266,6 +267,13 @@ func (c *caller) stream(ctx context.Context, info *respInfo, contents []*genai.C
 // request's options.
 func (c *caller) config(req llm.Request) (*genai.GenerateContentConfig, error) {
 	config := &genai.GenerateContentConfig{MaxOutputTokens: c.maxTokens}
+	if len(req.Tools) > 0 {
+		decls := make([]*genai.FunctionDeclaration, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			decls = append(decls, &genai.FunctionDeclaration{Name: t.Name, Description: t.Description, ParametersJsonSchema: t.Parameters})
+		}
+		config.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+	}
 	if c.temperature != nil {
 		t := *c.temperature
 		config.Temperature = &t
@@ -318,8 +326,39 @@ func (c *caller) config(req llm.Request) (*genai.GenerateContentConfig, error) {
 func contents(req llm.Request) ([]*genai.Content, string, error) {
 	system := req.System
 	out := make([]*genai.Content, 0, len(req.Messages))
+	names := map[string]string{} // tool call id -> the tool's name, for the results
 	for i, m := range req.Messages {
+		// Tool calls and results (tool-calling mode): functionCall parts
+		// of the model's content, functionResponse parts of the user's,
+		// consecutive ones together.
+		var part *genai.Part
 		var role string
+		switch {
+		case m.Role == llm.Assistant && m.ToolName != "":
+			args := map[string]any{}
+			if strings.TrimSpace(m.Content) != "" {
+				if err := json.Unmarshal([]byte(m.Content), &args); err != nil {
+					args = map[string]any{"arguments": m.Content}
+				}
+			}
+			names[m.ToolCallID] = m.ToolName
+			part, role = &genai.Part{FunctionCall: &genai.FunctionCall{ID: sentCallID(m.ToolCallID), Name: m.ToolName, Args: args}}, genai.RoleModel
+		case m.Role == llm.User && m.ToolCallID != "":
+			key := "output"
+			if strings.HasPrefix(m.Content, "Error:") {
+				key = "error"
+			}
+			part, role = &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: sentCallID(m.ToolCallID), Name: names[m.ToolCallID],
+				Response: map[string]any{key: m.Content}}}, genai.RoleUser
+		}
+		if part != nil {
+			if n := len(out); n > 0 && out[n-1].Role == role && i > 0 && req.Messages[i-1].Role == m.Role {
+				out[n-1].Parts = append(out[n-1].Parts, part)
+			} else {
+				out = append(out, &genai.Content{Role: role, Parts: []*genai.Part{part}})
+			}
+			continue
+		}
 		switch m.Role {
 		case llm.User:
 			role = genai.RoleUser
@@ -363,12 +402,32 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 	}
 	cand := out.Candidates[0]
 	var sb strings.Builder
+	var calls []llm.Message
 	if cand.Content != nil {
 		for _, p := range cand.Content.Parts {
-			if p != nil && !p.Thought {
-				sb.WriteString(p.Text)
+			if p == nil || p.Thought {
+				continue
+			}
+			sb.WriteString(p.Text)
+			if fc := p.FunctionCall; fc != nil {
+				args, _ := json.Marshal(fc.Args)
+				if fc.Args == nil {
+					args = []byte("{}")
+				}
+				id := fc.ID
+				if id == "" {
+					// Gemini may leave calls unnamed: the agent pairs
+					// results with calls by id.
+					id = fmt.Sprintf("%s%d", madeUpCallID, len(calls)+1)
+				}
+				calls = append(calls, llm.Message{Role: llm.Assistant, ToolCallID: id, ToolName: fc.Name, Content: string(args)})
 			}
 		}
+	}
+	if sb.Len() == 0 && len(calls) > 0 {
+		resp := usageResponse(out, cand)
+		resp.ToolCalls = calls
+		return resp, nil
 	}
 	if sb.Len() == 0 {
 		reason := cand.FinishReason
@@ -385,6 +444,27 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 		}
 		return llm.Response{}, e
 	}
+	resp := usageResponse(out, cand)
+	resp.Content, resp.ToolCalls = sb.String(), calls
+	return resp, nil
+}
+
+// madeUpCallID starts the ids this adapter gives the function calls Gemini
+// sent without one (the agent pairs results with calls by id); they are
+// not sent back.
+const madeUpCallID = "gemini-call-"
+
+// sentCallID is a call's id as Gemini is sent it: "" for one made up.
+func sentCallID(id string) string {
+	if strings.HasPrefix(id, madeUpCallID) {
+		return ""
+	}
+	return id
+}
+
+// usageResponse is the Response of a reply without its text: the tokens,
+// the model and the finish reason.
+func usageResponse(out *genai.GenerateContentResponse, cand *genai.Candidate) llm.Response {
 	var tokens llm.Tokens
 	if u := out.UsageMetadata; u != nil {
 		tokens = llm.Tokens{
@@ -393,7 +473,7 @@ func response(out *genai.GenerateContentResponse) (llm.Response, error) {
 			CacheRead: int(u.CachedContentTokenCount),
 		}
 	}
-	return llm.Response{Content: sb.String(), Tokens: tokens, Model: out.ModelVersion, FinishReason: string(cand.FinishReason)}, nil
+	return llm.Response{Tokens: tokens, Model: out.ModelVersion, FinishReason: string(cand.FinishReason)}
 }
 
 // blocked reports whether a finish reason means the reply was filtered.

@@ -94,3 +94,24 @@ func TestAgentUnknownOption(t *testing.T) {
 	s := newServer(t, always(reply{Body: generated("```clojure\n(return 1)\n```", 1, 1, 0)}))
 	missiontest.UnknownOption(t, newFunc(t, s, Config{}), reasonInvalidOptions, s.Calls)
 }
+
+// The stock mission in tool-calling mode, the server speaking
+// generateContent's functionCall parts.
+func TestAgentToolMode(t *testing.T) {
+	s := newServer(t, func(n int, r received) reply {
+		name, args := "stock", "{}"
+		if n > 0 {
+			name, args = "return", missiontest.ToolModeAnswer
+		}
+		return reply{Body: `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"` + name + `","args":` + args + `}}],"role":"model"},` +
+			`"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":5,"totalTokenCount":15},` +
+			`"modelVersion":"gemini-2.5-flash-001"}`}
+	})
+	missiontest.RunToolMode(t, newFunc(t, s, Config{}), func() []string {
+		var out []string
+		for i := range s.Calls() {
+			out = append(out, string(s.Request(i).Body))
+		}
+		return out
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -103,7 +104,7 @@ func TestStreamPieces(t *testing.T) {
 	}
 	want := llm.Response{Content: strings.Join(pieces, ""), Model: "gemini-2.5-flash-001", FinishReason: "STOP",
 		Tokens: llm.Tokens{Input: 120, Output: 4, CacheRead: 64}, RequestModel: "gemini-2.5-flash", Provider: ProviderName}
-	if resp != want {
+	if !reflect.DeepEqual(resp, want) {
 		t.Errorf("response %+v\nwant     %+v", resp, want)
 	}
 	s.mu.Lock()

@@ -22,8 +22,22 @@ import (
 // Reply is one canned answer: a text, or an error to return instead.
 type Reply struct {
 	Content string
-	Tokens  llm.Tokens
-	Err     error
+	// ToolCalls are native tool calls (a request with Tools), each an
+	// assistant message naming the tool and holding its JSON arguments;
+	// their ids are made up when empty ("call_1"...).
+	ToolCalls []llm.Message
+	Tokens    llm.Tokens
+	Err       error
+}
+
+// Calls is a Reply of native tool calls, each a tool name and its JSON
+// arguments: Calls("search", `{"q": "x"}`, "count", `{}`).
+func Calls(nameArgs ...string) Reply {
+	var r Reply
+	for i := 0; i+1 < len(nameArgs); i += 2 {
+		r.ToolCalls = append(r.ToolCalls, llm.Message{Role: llm.Assistant, ToolName: nameArgs[i], Content: nameArgs[i+1]})
+	}
+	return r
 }
 
 // Text is a Reply with content s (and token counts estimated from the
@@ -70,6 +84,7 @@ func (s *Script) call(ctx context.Context, req llm.Request) (llm.Response, error
 	req.Messages = append([]llm.Message(nil), req.Messages...) // the caller may reuse its slice
 	req.Stream = nil                                           // what was asked, not the caller's callback
 	s.requests = append(s.requests, req)
+	callNo := len(s.requests)
 	var r Reply
 	switch {
 	case s.Respond != nil:
@@ -108,7 +123,15 @@ func (s *Script) call(ctx context.Context, req llm.Request) (llm.Response, error
 		}
 		tokens = llm.Tokens{Input: (in + 3) / 4, Output: (len(content) + 3) / 4}
 	}
-	return llm.Response{Content: content, Tokens: tokens, FinishReason: finish}, nil
+	var calls []llm.Message
+	for i, c := range r.ToolCalls {
+		if c.ToolCallID == "" {
+			c.ToolCallID = fmt.Sprintf("call_%d_%d", callNo, i+1)
+		}
+		c.Role = llm.Assistant
+		calls = append(calls, c)
+	}
+	return llm.Response{Content: content, ToolCalls: calls, Tokens: tokens, FinishReason: finish}, nil
 }
 
 // Requests returns the requests received so far.

@@ -1,6 +1,8 @@
 package openai
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,4 +68,27 @@ func TestAgentRetriesRateLimit(t *testing.T) {
 func TestAgentUnknownOption(t *testing.T) {
 	s := newServer(t, always(reply{Body: completion("```clojure\n(return 1)\n```", 1, 1, 0)}))
 	missiontest.UnknownOption(t, newFunc(t, s, Config{}), ReasonInvalidOptions, s.Calls)
+}
+
+// The stock mission in tool-calling mode, the server speaking the Chat
+// Completions tool-call format.
+func TestAgentToolMode(t *testing.T) {
+	s := newServer(t, func(n int, r received) reply {
+		call, args := "stock", "{}"
+		if n > 0 {
+			call, args = "return", missiontest.ToolModeAnswer
+		}
+		a, _ := json.Marshal(args)
+		return reply{Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4.1-mini","choices":[{"index":0,` +
+			`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_` + strconv.Itoa(n) + `","type":"function",` +
+			`"function":{"name":"` + call + `","arguments":` + string(a) + `}}]},"finish_reason":"tool_calls"}],` +
+			`"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`}
+	})
+	missiontest.RunToolMode(t, newFunc(t, s, Config{}), func() []string {
+		var out []string
+		for i := range s.Calls() {
+			out = append(out, string(s.Request(i).Body))
+		}
+		return out
+	})
 }

@@ -190,7 +190,8 @@ func (c *caller) call(ctx context.Context, req llm.Request) (llm.Response, error
 	if err != nil {
 		return llm.Response{}, err
 	}
-	if req.Stream != nil && !c.noStreaming {
+	if req.Stream != nil && !c.noStreaming && len(req.Tools) == 0 {
+		// A reply with tool calls is read whole.
 		return c.stream(ctx, params, req)
 	}
 	var (
@@ -313,6 +314,24 @@ func (c *caller) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
 	for i, m := range req.Messages {
+		switch {
+		case m.Role == llm.User && m.ToolCallID != "":
+			p.Messages = append(p.Messages, sdk.ToolMessage(m.Content, m.ToolCallID))
+			continue
+		case m.Role == llm.Assistant && m.ToolName != "":
+			// A call joins the assistant message before it (its text, or
+			// the calls before it): one message with several calls.
+			call := sdk.ChatCompletionMessageToolCallUnionParam{OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+				ID: m.ToolCallID, Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: m.ToolName, Arguments: m.Content}}}
+			if n := len(p.Messages); n > 0 && p.Messages[n-1].OfAssistant != nil && i > 0 && req.Messages[i-1].Role == llm.Assistant {
+				a := p.Messages[n-1].OfAssistant
+				a.ToolCalls = append(a.ToolCalls, call)
+				continue
+			}
+			p.Messages = append(p.Messages, sdk.ChatCompletionMessageParamUnion{OfAssistant: &sdk.ChatCompletionAssistantMessageParam{
+				ToolCalls: []sdk.ChatCompletionMessageToolCallUnionParam{call}}})
+			continue
+		}
 		switch m.Role {
 		case llm.User:
 			p.Messages = append(p.Messages, sdk.UserMessage(m.Content))
@@ -324,6 +343,14 @@ func (c *caller) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
 			return p, &llm.Error{Class: llm.ClassClientError,
 				Message: fmt.Sprintf("openai: message %d has the unknown role %q", i, m.Role)}
 		}
+	}
+
+	for _, t := range req.Tools {
+		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
+		if t.Description != "" {
+			def.Description = sdk.String(t.Description)
+		}
+		p.Tools = append(p.Tools, sdk.ChatCompletionFunctionTool(def))
 	}
 
 	temperature, maxTokens := c.temperature, c.maxTokens
@@ -446,8 +473,15 @@ func decode(raw []byte, status int, header http.Header) (llm.Response, error) {
 	if content == "" && msg.Refusal != "" {
 		content = msg.Refusal
 	}
+	var calls []llm.Message
+	for _, tc := range msg.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		calls = append(calls, llm.Message{Role: llm.Assistant, ToolCallID: tc.ID, ToolName: tc.Function.Name, Content: tc.Function.Arguments})
+	}
 	u := cc.Usage
-	return llm.Response{Content: content, Model: cc.Model, FinishReason: cc.Choices[0].FinishReason, Tokens: llm.Tokens{
+	return llm.Response{Content: content, ToolCalls: calls, Model: cc.Model, FinishReason: cc.Choices[0].FinishReason, Tokens: llm.Tokens{
 		Input:     int(u.PromptTokens),
 		Output:    int(u.CompletionTokens),
 		CacheRead: int(u.PromptTokensDetails.CachedTokens),

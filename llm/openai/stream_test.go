@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -117,7 +118,7 @@ func TestStreamPieces(t *testing.T) {
 	}
 	want := llm.Response{Content: strings.Join(pieces, ""), Model: "gpt-4.1-mini-2025-04-14", FinishReason: "stop",
 		Tokens: llm.Tokens{Input: 120, Output: 4, CacheRead: 64}, RequestModel: "gpt-4.1-mini", Provider: "openai"}
-	if resp != want {
+	if !reflect.DeepEqual(resp, want) {
 		t.Errorf("response %+v\nwant     %+v", resp, want)
 	}
 	s.mu.Lock()

@@ -141,3 +141,56 @@ func AuthNotRetried(t *testing.T, fn llm.Func, key string, calls func() int) {
 		t.Errorf("%d HTTP requests, want 1", calls())
 	}
 }
+
+// ToolSecret is the firewalled supplier of every row of the tool-mode
+// stock mission: it must reach no request.
+const ToolSecret = "supplier-7788-hidden-acct"
+
+// ToolModeAnswer is the return call's arguments of the tool-mode stock
+// mission.
+const ToolModeAnswer = `{"count": 8}`
+
+// RunToolMode runs the stock mission in tool-calling mode on fn: the
+// server plays a model that calls stock natively, then return with
+// ToolModeAnswer. It checks the Step ({:count 8}, the tool called once,
+// two turns), and that the firewalled supplier of the rows reached none of
+// the requests (bodies returns their raw bodies).
+func RunToolMode(t *testing.T, fn llm.Func, bodies func() []string) {
+	t.Helper()
+	var calls atomic.Int32
+	a := agent.MustNew(agent.Config{
+		Mode:      "tools",
+		Prompt:    "How many {{kind}} items are in stock?",
+		Signature: "(kind :string) -> {count :int}",
+		Tools: map[string]agent.Tool{
+			"stock": {Signature: "() -> [{kind :string, qty :int, _supplier :string}]", Description: "Lists the stock.",
+				Func: func(ctx context.Context, args *lisp.Map) (any, error) {
+					calls.Add(1)
+					return []map[string]any{{"kind": "tool", "qty": 3, "_supplier": ToolSecret}, {"kind": "toy", "qty": 0, "_supplier": ToolSecret},
+						{"kind": "tool", "qty": 5, "_supplier": ToolSecret}}, nil
+				}},
+		},
+	})
+	step, err := a.Run(context.Background(), agent.Options{LLM: fn, Input: map[string]any{"kind": "tool"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lisp.Print(step.Return, lisp.PrintOptions{}); got != `{"count" 8}` {
+		t.Errorf("return %s", got)
+	}
+	if calls.Load() != 1 || step.Usage.Turns != 2 {
+		t.Errorf("the tool was called %d times in %d turns; want 1 and 2", calls.Load(), step.Usage.Turns)
+	}
+	b := bodies()
+	if len(b) != 2 {
+		t.Fatalf("%d requests, want 2", len(b))
+	}
+	if !strings.Contains(b[1], `qty`) {
+		t.Errorf("the second request lacks the tool's result: %.400s", b[1])
+	}
+	for i, body := range b {
+		if strings.Contains(body, ToolSecret) || strings.Contains(body, ToolSecret[:12]) {
+			t.Errorf("request %d holds the firewalled supplier", i+1)
+		}
+	}
+}
