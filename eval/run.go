@@ -40,6 +40,9 @@ type Variant struct {
 	// Profile, when not "", replaces every task's language profile
 	// ("default", "compact").
 	Profile string
+	// Mode, when not "", replaces every task's agent mode ("program",
+	// "tools", "text"; see agent.Config.Mode).
+	Mode string
 	// Price, when known, gives each run's cost.
 	Price *Price
 }
@@ -165,6 +168,9 @@ func Run(ctx context.Context, tasks []Task, cfg Config) (*Report, error) {
 			ac := t.Config
 			if v.Profile != "" {
 				ac.Presentation.Language = v.Profile
+			}
+			if v.Mode != "" {
+				ac.Mode = v.Mode
 			}
 			a, err := agent.New(ac)
 			if err != nil {

@@ -186,7 +186,7 @@ func TestAgentFileErrors(t *testing.T) {
 		{"bad limit", "---\nlimits:\n  max-memory: big\n---\nP", `agent.md:3:15: limits: max-memory: not a size`},
 		{"float precision 0", "---\nfloat-precision: 0\n---\nP", `agent.md:2:18: float-precision: 0 is not available`},
 		{"bad language", "---\nlanguage: terse\n---\nP", `agent.md:2:11: language: want default or compact`},
-		{"bad mode", "---\nmode: json\n---\nP", `agent.md:2:7: mode: want program or text, got "json"`},
+		{"bad mode", "---\nmode: json\n---\nP", `agent.md:2:7: mode: want program, tools or text, got "json"`},
 		{"twice", "---\nmax-turns: 2\nmax-turns: 3\n---\nP", `agent.md:3:1: max-turns is set twice (first at 2:1)`},
 		{"no colon", "---\nmax-turns 2\n---\nP", `agent.md:2:1: expected key: value, but the line has no colon`},
 		{"not a key", "---\nexport TOKEN=abc: 2\n---\nP", `agent.md:2:1: expected key: value, but what comes before the colon is not a key`},

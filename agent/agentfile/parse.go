@@ -62,8 +62,8 @@ var agentKeys = []keySpec{
 	{"signature", func(f *File, v *value) error { f.Config.Signature = v.text; return nil }},
 	{"model", func(f *File, v *value) error { f.Model = v.text; return nil }},
 	{"mode", func(f *File, v *value) error {
-		if v.text != "program" && v.text != "text" {
-			return valueErr(v, "want program or text, got "+quoteShort(v.text))
+		if v.text != "program" && v.text != "tools" && v.text != "text" {
+			return valueErr(v, "want program, tools or text, got "+quoteShort(v.text))
 		}
 		f.Config.Mode = v.text
 		return nil

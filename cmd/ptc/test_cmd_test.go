@@ -81,6 +81,14 @@ func TestTestCommand(t *testing.T) {
 	if code != base.ExitOK || !strings.Contains(out, "m/default") || !strings.Contains(out, "m/compact") {
 		t.Errorf("profiles: exit %d:\n%s", code, out)
 	}
+
+	// Two modes: the model writes programs, so the tool-calling mode,
+	// which wants function calls, fails where the program mode passes.
+	code, out, _ = ptcIn(t, env, "test", filepath.Join(dir, "inline.md"), "--model", "m", "--mode", "program,tools", "--json", "-q")
+	if err := json.Unmarshal([]byte(out), &rep); code != base.ExitFail || err != nil || len(rep.Variants) != 2 ||
+		rep.Variants[0].Name != "m/program" || rep.Variants[0].PassAt1 != 1 || rep.Variants[1].Name != "m/tools" || rep.Variants[1].PassAt1 != 0 {
+		t.Errorf("modes: exit %d, %v:\n%s", code, err, out)
+	}
 }
 
 // A recorded evaluation replays offline with the same verdicts, and with
@@ -139,6 +147,7 @@ func TestTestUsageErrors(t *testing.T) {
 		{[]string{"-n", "0"}, "ptc test: -n 0: a case runs at least once (ptc test -h for help)"},
 		{[]string{"--record", "a", "--replay", "b"}, "--record and --replay do not go together"},
 		{[]string{dir, "--model", "m", "--prompt-profile", "terse"}, `unknown profile "terse"`},
+		{[]string{dir, "--model", "m", "--mode", "json"}, `--mode: unknown mode "json"`},
 		{[]string{filepath.Join(dir, "notes.md"), "--model", "m"}, "has no cases: give it a cases: key"},
 		{[]string{dir, "--model", "reference"}, "--model reference answers the bundled suite only"},
 		{[]string{dir}, "no --model, and the agent files name 0 models"},

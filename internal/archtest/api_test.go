@@ -19,7 +19,7 @@ var apiPackages = []string{"agent", "lisp", "signature", "llm", "mcp", "eval", "
 // The ceilings below are the budget, not a snapshot: lower them when the
 // API shrinks, and think twice before raising them.
 const (
-	maxTopLevelNames = 292 // across apiPackages: 439 when this count began, less a third (issue 43)
+	maxTopLevelNames = 293 // across apiPackages: 439 when this count began, less a third (issue 43: 292); +1 llm.ToolSpec (issue 45)
 	maxAgentFields   = 136 // exported fields of agent's exported structs; issue 43 asks half of 221 (135 then; +1 Config.Mode, issue 45)
 )
 

@@ -27,7 +27,7 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-const testSynopsis = `[AGENT_FILE|SUITE_DIR]... [--model REF]... [--prompt-profile LIST] [-n RUNS] [--parallel N]
+const testSynopsis = `[AGENT_FILE|SUITE_DIR]... [--model REF]... [--prompt-profile LIST] [--mode LIST] [-n RUNS] [--parallel N]
                 [--json] [--junit FILE] [--record DIR | --replay DIR [--replay-mcp]] [--price REF=IN/OUT]...
                 [--list] [--quiet]`
 
@@ -50,7 +50,7 @@ PTC-Lisp data, a vector of maps:
    {:name "unknown" :input {:customer "zed"} :fails :not_found}]
 :input goes over the agent file's context. See docs/evals.md.
 
-Comparing: --model A --model B, and --prompt-profile default,compact, run
+Comparing: --model A --model B, --prompt-profile default,compact and --mode program,tools, run
 every case on each combination, side by side.
 
 --record DIR saves each run under DIR as a recording (a ptc-trace, with its
@@ -77,6 +77,7 @@ Flags:
 type Flags struct {
 	models         base.RepeatedString
 	profiles       string
+	modes          string
 	runs, parallel int
 	asJSON, Quiet  bool
 	list           bool
@@ -101,6 +102,7 @@ func Run(env *base.Env, args []string, stdout, stderr io.Writer) int {
 	}
 	fs.Var(&f.models, "model", "a model `REF` to measure (provider:model, or reference); repeatable to compare (default: $PTC_MODEL, else the agent files' model:)")
 	fs.StringVar(&f.profiles, "prompt-profile", "", "language profiles to compare, comma-separated (`LIST` of default, compact); default: each agent's own")
+	fs.StringVar(&f.modes, "mode", "", "agent modes to compare, comma-separated (`LIST` of program, tools, text); default: each agent's own")
 	fs.IntVar(&f.runs, "n", 1, "`RUNS` of each case per model (pass^N needs more than 1)")
 	fs.IntVar(&f.parallel, "parallel", 1, "missions run at `N` at once")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
@@ -372,6 +374,17 @@ func (t *Command) variants(tasks []eval.Task, pos []string, prices map[string]ev
 			profiles = append(profiles, p)
 		}
 	}
+	modes := []string{""}
+	if f.modes != "" {
+		modes = nil
+		for _, m := range strings.Split(f.modes, ",") {
+			m = strings.TrimSpace(m)
+			if m != "program" && m != "tools" && m != "text" {
+				return nil, base.UsageError(t.fs, "--mode: unknown mode %q (the modes are program, tools, text)", m)
+			}
+			modes = append(modes, m)
+		}
+	}
 	var out []eval.Variant
 	for _, ref := range refs {
 		var model llm.Model
@@ -392,14 +405,19 @@ func (t *Command) variants(tasks []eval.Task, pos []string, prices map[string]ev
 			model = fn
 		}
 		for _, p := range profiles {
-			v := eval.Variant{Name: ref, Model: model, Profile: p}
-			if p != "" && len(profiles) > 1 {
-				v.Name += "/" + p
+			for _, mode := range modes {
+				v := eval.Variant{Name: ref, Model: model, Profile: p, Mode: mode}
+				if p != "" && len(profiles) > 1 {
+					v.Name += "/" + p
+				}
+				if mode != "" && len(modes) > 1 {
+					v.Name += "/" + mode
+				}
+				if pr, ok := prices[ref]; ok {
+					v.Price = &pr
+				}
+				out = append(out, v)
 			}
-			if pr, ok := prices[ref]; ok {
-				v.Price = &pr
-			}
-			out = append(out, v)
 		}
 	}
 	return out, base.ExitOK
