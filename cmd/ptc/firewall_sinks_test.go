@@ -195,6 +195,18 @@ func fwCorpus() []fwMission {
 			})
 		}
 	}
+	for _, secret := range leaks.Secrets {
+		out = append(out, fwMission{
+			name: fmt.Sprintf("tool mode/%d bytes", len(secret)), texts: leaks.Texts(secret), secret: secret, temporal: true,
+			build: func() (*fwBuilt, error) {
+				a, err := leaks.ToolModeAgent(secret)
+				if err != nil {
+					return nil, err
+				}
+				return &fwBuilt{agent: a, context: leaks.Context(secret), model: llmtest.NewScript(leaks.ToolModeReplies()...)}, nil
+			},
+		})
+	}
 	ts := leaks.TreeSecrets
 	for i := range ts {
 		rootS, midS, leafS, deepS := ts[i], ts[(i+1)%len(ts)], ts[(i+2)%len(ts)], ts[(i+3)%len(ts)]
@@ -449,6 +461,9 @@ func fwAgentFile(t *testing.T, dir string, b *fwBuilt) string {
 	sb.WriteString("---\n")
 	if cfg.Signature != "" {
 		fmt.Fprintf(&sb, "signature: %s\n", cfg.Signature)
+	}
+	if cfg.Mode != "" {
+		fmt.Fprintf(&sb, "mode: %s\n", cfg.Mode)
 	}
 	fmt.Fprintf(&sb, "max-turns: %d\n", cfg.MaxTurns)
 	if cfg.MaxTreeTurns > 0 {

@@ -276,3 +276,23 @@ func (ch Channel) Run(secret string, opts agent.Options) (*agent.Step, *llmtest.
 	}
 	return step, s, nil
 }
+
+// ToolModeAgent is an agent in tool-calling mode (agent.Config.Mode
+// "tools") with the channels' tools: its model sees the firewalled values
+// only as placeholders, and calls the tools with what it sees.
+func ToolModeAgent(secret string) (*agent.Agent, error) {
+	return agent.New(agent.Config{Mode: "tools", Prompt: "Use the data.", Tools: Tools(secret), MaxTurns: 5,
+		Limits: lisp.Limits{Timeout: Generous}})
+}
+
+// ToolModeReplies are the native tool calls of ToolModeAgent's model: every
+// tool at once (get's result holds the firewalled token, check's error
+// echoes its argument, num coerces its argument), a call that fails its
+// validation, then return.
+func ToolModeReplies() []llmtest.Reply {
+	return []llmtest.Reply{
+		llmtest.Calls("get", `{}`, "echo", `{"seen": "<Firewalled>"}`, "check", `{"token": "<Firewalled>"}`, "num", `{"n": "12"}`),
+		llmtest.Calls("num", `{"n": "twelve"}`, "nothing", `{}`),
+		llmtest.Calls("return", `{"value": "done"}`),
+	}
+}
