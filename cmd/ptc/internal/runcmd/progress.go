@@ -93,6 +93,10 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 		var reply string
 		if e.Reply != nil {
 			reply = e.Reply.Content
+			if len(e.Reply.ToolCalls) > 0 {
+				// Tool-calling mode: the reply is its calls.
+				reply = callsText(e.Reply.ToolCalls)
+			}
 		}
 		o.ev.llmReplied(e.Turn, reply, e.Tokens, e.Err)
 		if e.RetryIn > 0 {
@@ -115,6 +119,19 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 		}
 		o.pending = &r
 	}
+}
+
+// callsText shows native tool calls as the program lines of a reply: one
+// (tool/name args) a line, in a fence, so that the progress prints them as
+// it prints a program.
+func callsText(calls []llm.Message) string {
+	var sb strings.Builder
+	sb.WriteString("```clojure\n")
+	for _, c := range calls {
+		fmt.Fprintf(&sb, "(tool/%s %s)\n", c.ToolName, base.OneLine(c.Content, maxResultChars))
+	}
+	sb.WriteString("```")
+	return sb.String()
 }
 
 // ErrorSummary is the line of a turn's error the progress shows: its

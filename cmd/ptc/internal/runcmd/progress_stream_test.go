@@ -2,9 +2,11 @@ package runcmd
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
 	"github.com/ptc-go/ptc/llm"
 )
@@ -39,6 +41,17 @@ func TestProgressProgramChanged(t *testing.T) {
 	p.llmWriting(1, "```clojure\n(inc 1)\n(dec")
 	p.llmReplied(1, "```clojure\n(inc 2)\n```", llm.Tokens{}, nil)
 	if got := out.String(); got != "    (inc 1)\n  (the program, as the reply ended:)\n    (inc 2)\n" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+// A tool-calling-mode reply shows as its calls, a line each.
+func TestProgressShowsToolCalls(t *testing.T) {
+	var out bytes.Buffer
+	p := &progressObserver{ev: newProgress(&base.SyncWriter{W: &out}, 5)}
+	p.Observe(context.Background(), &agent.Event{Kind: agent.LLMStop, Turn: 1, Reply: &llm.Response{ToolCalls: []llm.Message{
+		{Role: llm.Assistant, ToolName: "search", Content: `{"q": "x"}`}, {Role: llm.Assistant, ToolName: "return", Content: `{"value": 1}`}}}})
+	if got := out.String(); got != "    (tool/search {\"q\": \"x\"})\n    (tool/return {\"value\": 1})\n" {
 		t.Errorf("printed %q", got)
 	}
 }
