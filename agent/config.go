@@ -138,6 +138,9 @@ type Agent struct {
 	// specs are the functions it is given.
 	toolMode bool
 	specs    []llm.ToolSpec
+	// wireNames are the tools' names as the model calls them (dots made
+	// underscores), to their names.
+	wireNames map[string]string
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts

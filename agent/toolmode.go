@@ -27,12 +27,29 @@ import (
 // tools, return and fail.
 func (a *Agent) toolSpecs() []llm.ToolSpec {
 	var specs []llm.ToolSpec
+	a.wireNames = map[string]string{}
+	taken := map[string]bool{"return": true, "fail": true}
+	for _, n := range a.names {
+		taken[n] = true
+	}
 	for _, ts := range a.ToolSchemas() {
 		params := ts.InputSchema
 		if params == nil || params["type"] != "object" {
 			params = map[string]any{"type": "object"}
 		}
-		specs = append(specs, llm.ToolSpec{Name: ts.Name, Description: ts.Description, Parameters: params})
+		// Providers take function names of letters, digits, _ and -: a
+		// tool name's dots become _ (and a suffix when that is taken).
+		wire := ts.Name
+		if strings.Contains(wire, ".") {
+			base := strings.ReplaceAll(wire, ".", "_")
+			wire = base
+			for i := 2; taken[wire]; i++ {
+				wire = fmt.Sprintf("%s_%d", base, i)
+			}
+			taken[wire] = true
+		}
+		a.wireNames[wire] = ts.Name
+		specs = append(specs, llm.ToolSpec{Name: wire, Description: ts.Description, Parameters: params})
 	}
 	ret := map[string]any{"type": "object"}
 	if a.sig != nil && a.sig.Output.Kind != signature.Any {
@@ -122,10 +139,10 @@ func (m *mission) toolTurn(tr *Turn, resp llm.Response) *ending {
 		case c.ToolName == "fail":
 			end = &ending{fail: m.programFailValue(args)}
 			results[i] = "The task ends as failed."
-		case m.a.tools[c.ToolName] == nil:
+		case m.a.tools[m.a.wireNames[c.ToolName]] == nil:
 			results[i] = fmt.Sprintf("Error: there is no function %q.", c.ToolName)
 		default:
-			run = append(run, pending{i: i, name: c.ToolName, args: args})
+			run = append(run, pending{i: i, name: m.a.wireNames[c.ToolName], args: args})
 		}
 	}
 	if end != nil {

@@ -131,3 +131,29 @@ func TestToolModeFail(t *testing.T) {
 		t.Errorf("feedback %q", fb)
 	}
 }
+
+// A tool whose name has a dot is declared with an underscore (providers
+// take function names of letters, digits, _ and -), and called by it.
+func TestToolModeDottedName(t *testing.T) {
+	a := agent.MustNew(agent.Config{Mode: "tools", Prompt: "Go.", Signature: "-> :int",
+		Tools: map[string]agent.Tool{
+			"geo.lookup": {Func: func(context.Context, *lisp.Map) (any, error) { return 5, nil }},
+			"geo_lookup": {Func: func(context.Context, *lisp.Map) (any, error) { return 6, nil }},
+		}})
+	model := llmtest.NewScript(llmtest.Calls("geo_lookup_2", `{}`, "geo_lookup", `{}`), llmtest.Calls("return", `{"value": 11}`))
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range model.Requests()[0].Tools {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " ") != "geo_lookup_2 geo_lookup return fail" {
+		t.Errorf("declared %v", names)
+	}
+	results := model.Requests()[1].Messages[3:]
+	if results[0].Content != "5" || results[1].Content != "6" || lisp.Print(step.Return, lisp.PrintOptions{}) != "11" {
+		t.Errorf("results %+v, return %v", results, step.Return)
+	}
+}
