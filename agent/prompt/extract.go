@@ -63,39 +63,20 @@ func ProgramClosed(reply string) bool {
 	if strings.Count(reply, "```") < 2 {
 		return false
 	}
-	lines := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		line := strings.TrimSpace(replyCleaner.Replace(lines[i]))
-		if !strings.HasPrefix(line, "```") {
-			continue
-		}
-		tag := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "`")))
-		if f := strings.Fields(tag); len(f) > 0 {
-			tag = f[0]
-		}
-		j := i + 1
-		for ; j < len(lines); j++ {
-			if strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
-				break
-			}
-		}
-		if j == len(lines) {
+	view := strings.Split(replyCleaner.Replace(strings.ReplaceAll(reply, "\r\n", "\n")), "\n")
+	tagged, _ := fencedBlocks(view)
+	for _, b := range tagged {
+		if b.open {
 			return false // the block is still being written
 		}
-		if codeTags[tag] {
-			body := lines[i+1 : j]
-			if strings.TrimSpace(strings.Join(body, "")) != "" {
-				depth := 0
-				var sc scanState
-				for _, l := range body {
-					depth = sc.scan(replyCleaner.Replace(l), depth)
-				}
-				if depth == 0 && !sc.inString {
-					return true
-				}
-			}
+		depth := 0
+		var sc scanState
+		for _, l := range view[b.from:b.to] {
+			depth = sc.scan(l, depth)
 		}
-		i = j
+		if depth == 0 && !sc.inString {
+			return true
+		}
 	}
 	return false
 }
@@ -127,8 +108,12 @@ func (w *ProgramWatch) Write(piece string) (closed bool) {
 // Text is the reply so far.
 func (w *ProgramWatch) Text() string { return w.text.String() }
 
-// span is the lines [from, to) of a reply.
-type span struct{ from, to int }
+// span is the lines [from, to) of a reply; open: a fenced block whose
+// closing fence is not written (yet).
+type span struct {
+	from, to int
+	open     bool
+}
 
 var codeTags = map[string]bool{"clojure": true, "clj": true, "lisp": true, "ptc": true, "ptc-lisp": true, "cljs": true, "edn": true}
 
@@ -151,7 +136,7 @@ func fencedBlocks(lines []string) (tagged, untagged []span) {
 				break
 			}
 		}
-		body := span{i + 1, j}
+		body := span{from: i + 1, to: j, open: j == len(lines)}
 		switch {
 		case codeTags[tag]:
 			if strings.TrimSpace(strings.Join(lines[body.from:body.to], "")) != "" {
@@ -192,7 +177,7 @@ func bareForms(lines []string) (span, bool) {
 		depth = sc.scan(lines[i], depth)
 		end = i
 	}
-	return span{start, end + 1}, true
+	return span{from: start, to: end + 1}, true
 }
 
 // cleanCode applies replyCleaner to a program outside its string

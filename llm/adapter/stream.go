@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"io"
+	"net/http"
 	"strings"
 
 	"github.com/ptc-go/ptc/llm"
@@ -67,4 +69,33 @@ func (s *streamGuard) safeCut(full string) int {
 		}
 	}
 	return cut
+}
+
+// WholeReply catches the reply of a server that answers a streaming
+// request with one whole body rather than server-sent events: Middleware
+// (for an SDK's option.WithMiddleware) reads that body into Body and
+// leaves the stream empty, and the adapter reads Body as it reads a reply
+// to a request that did not stream. Body stays nil when the reply streams
+// (or fails).
+type WholeReply struct {
+	Body []byte
+}
+
+// Middleware is the request middleware that fills w.
+func (w *WholeReply) Middleware(r *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	res, err := next(r)
+	if err != nil || res.StatusCode/100 != 2 || strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		return res, err
+	}
+	body, err := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if body == nil {
+		body = []byte{}
+	}
+	w.Body = body
+	res.Body = io.NopCloser(strings.NewReader(""))
+	return res, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -246,24 +245,8 @@ func response(msg *sdk.Message) (llm.Response, error) {
 // those of the message_start event and its output tokens estimated. A
 // server that answers with a whole message is read as without streaming.
 func (c *client) stream(ctx context.Context, params sdk.MessageNewParams, req llm.Request) (llm.Response, error) {
-	var whole []byte
-	notStreamed := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		res, err := next(r)
-		if err != nil || res.StatusCode/100 != 2 || strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-			return res, err
-		}
-		whole, err = io.ReadAll(res.Body)
-		_ = res.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		if whole == nil {
-			whole = []byte{}
-		}
-		res.Body = io.NopCloser(strings.NewReader(""))
-		return res, nil
-	}
-	st := c.api.Messages.NewStreaming(ctx, params, option.WithMiddleware(notStreamed))
+	var whole adapter.WholeReply
+	st := c.api.Messages.NewStreaming(ctx, params, option.WithMiddleware(whole.Middleware))
 	defer st.Close()
 	var (
 		text    strings.Builder
@@ -315,11 +298,11 @@ func (c *client) stream(ctx context.Context, params sdk.MessageNewParams, req ll
 	if err := st.Err(); err != nil {
 		return llm.Response{}, classify(ctx, err)
 	}
-	if whole != nil {
+	if whole.Body != nil {
 		var msg sdk.Message
-		if err := json.Unmarshal(whole, &msg); err != nil {
+		if err := json.Unmarshal(whole.Body, &msg); err != nil {
 			return llm.Response{}, &llm.Error{Class: llm.ClassUnknown, Reason: ReasonMalformedResponse,
-				Message: "anthropic: malformed response: " + abbreviate(string(whole))}
+				Message: "anthropic: malformed response: " + abbreviate(string(whole.Body))}
 		}
 		r, err := response(&msg)
 		if err == nil && r.Content != "" {

@@ -221,30 +221,12 @@ func (c *caller) call(ctx context.Context, req llm.Request) (llm.Response, error
 // tokens estimated.
 func (c *caller) stream(ctx context.Context, params sdk.ChatCompletionNewParams, req llm.Request) (llm.Response, error) {
 	params.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
-	var (
-		httpRes *http.Response
-		whole   []byte // a server that answered with a whole reply
-	)
+	var httpRes *http.Response
 	// A server that does not stream answers with one JSON body: it is
-	// read whole, as without streaming, and the stream is left empty.
-	notStreamed := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		res, err := next(r)
-		if err != nil || res.StatusCode/100 != 2 || strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-			return res, err
-		}
-		whole, err = io.ReadAll(res.Body)
-		_ = res.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		if whole == nil {
-			whole = []byte{}
-		}
-		res.Body = io.NopCloser(strings.NewReader(""))
-		return res, nil
-	}
+	// read whole, as without streaming.
+	var whole adapter.WholeReply
 	st := c.client.Chat.Completions.NewStreaming(ctx, params, option.WithResponseInto(&httpRes),
-		option.WithMiddleware(notStreamed))
+		option.WithMiddleware(whole.Middleware))
 	defer st.Close()
 	var (
 		text    strings.Builder
@@ -284,13 +266,13 @@ func (c *caller) stream(ctx context.Context, params sdk.ChatCompletionNewParams,
 	if err := st.Err(); err != nil {
 		return llm.Response{}, callError(ctx, err, httpRes)
 	}
-	if whole != nil {
+	if whole.Body != nil {
 		status := 0
 		var header http.Header
 		if httpRes != nil {
 			status, header = httpRes.StatusCode, httpRes.Header
 		}
-		r, err := decode(whole, status, header)
+		r, err := decode(whole.Body, status, header)
 		if err == nil && r.Content != "" {
 			req.Stream(r.Content) // the whole reply is its one piece
 		}
