@@ -47,7 +47,8 @@ func (m *mission) textPrompt() string {
 	return strings.Join(parts, "\n\n")
 }
 
-// textDataBytes bounds the data a text-mode prompt shows.
+// textDataBytes bounds the data a model in text or tool-calling mode is
+// shown at once: the input, a tool's result.
 const textDataBytes = 64 << 10
 
 // textData is the input as the model of a text mode agent reads it: whole,
@@ -66,12 +67,18 @@ func (m *mission) textData() string {
 	if err != nil {
 		return ""
 	}
-	text := m.fw.Scrub(string(data))
-	if len(text) > textDataBytes {
-		text = strings.ToValidUTF8(text[:textDataBytes], "") + "\n[... the data is cut here: it has " +
-			fmt.Sprint(len(data)) + " bytes]"
+	return "## Data\n```json\n" + cutData(m.fw.Scrub(string(data)), "data") + "\n```"
+}
+
+// cutData bounds the JSON a model that does not write programs is shown
+// (the input, a tool's result): it sees the data itself, so the bound is
+// textDataBytes, far above a program's feedback, and a cut says where.
+func cutData(text, what string) string {
+	if len(text) <= textDataBytes {
+		return text
 	}
-	return "## Data\n```json\n" + text + "\n```"
+	return strings.ToValidUTF8(text[:textDataBytes], "") + "\n[... the " + what + " is cut here: it has " +
+		fmt.Sprint(len(text)) + " bytes]"
 }
 
 // textTurn reads a text-mode reply: its JSON value ends the mission when it

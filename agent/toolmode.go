@@ -231,5 +231,5 @@ func (m *mission) callResultText(out lisp.Value) string {
 	if err != nil {
 		return m.show(v, 20, m.a.format.ResultMaxChars*4)
 	}
-	return m.clip(m.fw.Scrub(string(data)), m.a.format.ResultMaxChars*4)
+	return cutData(m.fw.Scrub(string(data)), "result")
 }

@@ -157,3 +157,34 @@ func TestToolModeDottedName(t *testing.T) {
 		t.Errorf("results %+v, return %v", results, step.Return)
 	}
 }
+
+// A tool's result reaches a tool-calling model whole up to 64 KB, as
+// JSON (it has no program to look at it with); past that, it is cut and
+// the cut says how long the result was.
+func TestToolModeResultBound(t *testing.T) {
+	rows := func(n int) func(context.Context, *lisp.Map) (any, error) {
+		return func(context.Context, *lisp.Map) (any, error) {
+			out := make([]map[string]any, n)
+			for i := range out {
+				out[i] = map[string]any{"id": i, "note": strings.Repeat("x", 90)}
+			}
+			return out, nil
+		}
+	}
+	a := agent.MustNew(agent.Config{Mode: "tools", Prompt: "Go.", Signature: "-> :int",
+		Tools: map[string]agent.Tool{"small": {Func: rows(100)}, "large": {Func: rows(1000)}}})
+	model := llmtest.NewScript(llmtest.Calls("small", `{}`, "large", `{}`), llmtest.Calls("return", `{"value": 1}`))
+	if _, err := a.Run(context.Background(), agent.Options{LLM: model.Func()}); err != nil {
+		t.Fatal(err)
+	}
+	results := model.Requests()[1].Messages[3:]
+	var small []map[string]any
+	if err := json.Unmarshal([]byte(results[0].Content), &small); err != nil || len(small) != 100 {
+		t.Errorf("the 11 KB result is not whole: %d rows, %v", len(small), err)
+	}
+	large := results[1].Content
+	head, cut, ok := strings.Cut(large, "\n[... the result is cut here: it has ")
+	if !ok || len(head) != 64<<10 || !strings.HasSuffix(cut, " bytes]") {
+		t.Errorf("the large result: %d bytes, cut %q", len(head), cut)
+	}
+}

@@ -73,12 +73,20 @@ func (s *Suite) EvalTasks() []eval.Task {
 }
 
 // Reference is the model that answers every request of the suite's
-// missions with the task's reference reply. A request no task claims
-// fails (class config_error).
+// missions with the task's reference reply: a program, or, to a request
+// that declares functions (an agent in tool-calling mode, Config.Mode
+// "tools"), the tool calls those programs make (see toolReply). A
+// request no task claims fails (class config_error).
 func (s *Suite) Reference() llm.Func {
 	tasks := s.Tasks
 	return func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		for _, t := range tasks {
+			if len(req.Tools) > 0 {
+				if resp, ok, err := toolReply(ctx, t, req); ok || err != nil {
+					return resp, err
+				}
+				continue
+			}
 			if reply, ok := t.Solve(req); ok {
 				return llm.Response{Content: reply, Model: "reference",
 					Tokens: llm.Tokens{Input: (len(req.System) + promptLen(req) + 3) / 4, Output: (len(reply) + 3) / 4}}, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/eval/bundled"
+	"github.com/ptc-go/ptc/internal/bundledtest"
 	"github.com/ptc-go/ptc/llm"
 )
 
@@ -88,4 +89,15 @@ func TestSuiteShape(t *testing.T) {
 			t.Errorf("%s: %d cases, description %q, tags %v", task.Name, len(task.Cases), task.Description, task.Tags)
 		}
 	}
+}
+
+// Every task passes in tool-calling mode with a model that answers with
+// native tool calls (the Reference answers with its tool calls), several at once where the reference
+// program makes them in a pmap, but the one that needs a firewalled value
+// passed on: that model is never shown it, and says so.
+func TestReferenceSolvesEveryTaskWithToolCalls(t *testing.T) {
+	s := openSuite(t)
+	var stats bundledtest.Stats
+	bundledtest.RunToolMode(t, bundledtest.Counting(s.Reference(), &stats))
+	stats.Check(t)
 }

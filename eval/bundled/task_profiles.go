@@ -102,12 +102,12 @@ func profilesTask(context.Context) (Task, func() error, error) {
 				return "", false
 			}
 			return program(`
-(return (mapv (fn [id]
-                (let [p (tool/profile {:id id})]
-                  {:id id
-                   :city (get-in p [:user :address :city])
-                   :newsletter (get-in p [:settings :notifications :newsletter])}))
-              ctx/ids))`), true
+(return (vec (pmap (fn [id]
+                     (let [p (tool/profile {:id id})]
+                       {:id id
+                        :city (get-in p [:user :address :city])
+                        :newsletter (get-in p [:settings :notifications :newsletter])}))
+                   ctx/ids)))`), true
 		},
 		Decoys: []string{
 			// the top-level city, and false for a missing newsletter

@@ -39,7 +39,8 @@ pass@1 (the chance one run passes), pass^N (the share of cases whose N runs
 all passed), turns and turns that failed, tokens, cost when --price gives
 the model's price, and latency. Without an agent file, it runs ptc's
 bundled suite (--list lists its tasks); with it, the model "reference"
-answers with each task's reference solution, offline, to show the format.
+answers with each task's reference solution, offline, to show the format
+(in --mode tools, with the tool calls the solution makes).
 
 Cases: an agent file's cases: names a file of them (or holds them inline as
 a | block); without it, NAME.cases.clj beside NAME.md is read. They are
