@@ -101,13 +101,15 @@ func BenchmarkLimits(b *testing.B) {
 	}
 }
 
-// BenchmarkRun times the run part alone: W1 and W5 compiled once, then run
-// many times (Program.Run), to show the per-run overhead and the loop apart
-// from reading and compiling.
+// BenchmarkRun times the run part alone: each workload compiled once, then
+// run many times (Program.Run), to show the per-run overhead and the data
+// paths apart from reading and compiling (bench/instructions counts its
+// instructions).
 func BenchmarkRun(b *testing.B) {
-	for _, name := range []string{"w1.ptc", "w5.ptc"} {
+	for _, name := range []string{"w1.ptc", "w2.ptc", "w3.ptc", "w4.ptc", "w5.ptc", "w6.ptc"} {
 		b.Run("w="+strings.ToUpper(strings.TrimSuffix(name, ".ptc")), func(b *testing.B) {
-			src, ctx := loadWorkload(b, name, false)
+			orders := name == "w2.ptc" || name == "w3.ptc" || name == "w4.ptc"
+			src, ctx := loadWorkload(b, name, orders)
 			prog, err := lisp.Compile(src)
 			if err != nil {
 				b.Fatal(err)

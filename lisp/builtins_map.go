@@ -53,6 +53,12 @@ func registerMaps(t builtinTable) {
 		return v, nil
 	})
 	t.add("assoc", 3, -1, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 3 { // (assoc m k v): most calls, in reduce's loops
+			if err := th.charge(3); err != nil {
+				return nil, err
+			}
+			return th.assocKey("assoc", a[0], a[1], a[2], true)
+		}
 		if len(a)%2 == 0 {
 			return nil, errorf(ArityError, "assoc expects a map then key value pairs, got an odd number of keys and values")
 		}
@@ -901,6 +907,19 @@ func getPath(v Value, path []Value) (Value, bool) {
 // assocKey sets k in a map (nil starts a new map) or an index of a vector.
 // flexible reuses an existing key of the other spelling (keyword/string).
 func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
+	if c, ok := coll.(*transientMap); ok {
+		// First: the loops of reduce and into come here once per element.
+		// c.set by hand, one type switch for both of its checks.
+		switch k.(type) {
+		case Keyword, string:
+			if flexible {
+				k = existingNameOf(c, k)
+			}
+			c.kinds |= kindOf(k)
+		}
+		c.b.Set(k, v)
+		return c, nil
+	}
 	switch c := coll.(type) {
 	case nil:
 		return NewMap(k, v), nil
@@ -912,12 +931,6 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 			return th.sortedAssoc(c, k, v)
 		}
 		return c.Assoc(k, v), nil
-	case *transientMap:
-		if flexible {
-			k = existingKeyOf(c, k)
-		}
-		c.b.Set(k, v)
-		return c, nil
 	case *Vector:
 		if c.IsList() {
 			return nil, argError(fn, 0, "a map or vector (a list is not associative)", coll)
@@ -940,21 +953,36 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 // key (assoc, dissoc, update, the paths of assoc-in and update-in) as for
 // lookups. A key of neither spelling is k as written.
 func existingKey(m *Map, k Value) Value {
-	return existingKeyIn(m.getExact, k)
+	if m.keyKinds().flexible(k) {
+		return existingKeyIn(m.getExact, k)
+	}
+	return k
 }
 
 // existingKeyOf is existingKey for any collection: maps and transient maps
 // match flexibly, anything else (a vector's index) is k.
 func existingKeyOf(coll, k Value) Value {
-	switch c := coll.(type) {
-	case *Map:
-		return existingKey(c, k)
-	case *transientMap:
-		return existingKeyIn(c.b.Get, k)
+	switch k.(type) {
+	case Keyword, string:
+		return existingNameOf(coll, k)
 	}
 	return k
 }
 
+func existingNameOf(coll, k Value) Value {
+	switch c := coll.(type) {
+	case *Map:
+		return existingKey(c, k)
+	case *transientMap:
+		if c.kinds.flexible(k) {
+			return existingKeyIn(c.b.Get, k)
+		}
+	}
+	return k
+}
+
+// existingKeyIn is existingKey over a lookup of exact keys, for a keyword
+// or string k.
 func existingKeyIn(get func(Value) (Value, bool), k Value) Value {
 	var alt Value
 	switch x := k.(type) {
@@ -1136,7 +1164,7 @@ func mergeInto(th *thread, fn string, f Value, t *transientMap, rest []Value) (V
 						v = nv
 					}
 				}
-				t.b.Set(k, v)
+				t.set(k, v)
 			}
 		default:
 			return nil, argError(fn, i+1, "a map", x)

@@ -1734,13 +1734,13 @@ func seqConj(th *thread, a []Value) (Value, error) {
 				if e.Len() != 2 {
 					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
 				}
-				c.b.Set(e.items[0], e.items[1])
+				c.set(e.items[0], e.items[1])
 			case *Map:
 				if err := th.chargeMerge(e); err != nil {
 					return nil, err
 				}
 				for k, v := range e.All() {
-					c.b.Set(k, v)
+					c.set(k, v)
 				}
 			case nil:
 			default:
@@ -2227,7 +2227,7 @@ func toTransient(v Value) Value {
 	switch m := v.(type) {
 	case *Map:
 		if m.sorted() == nil {
-			return &transientMap{b: newMapBuilder(treeOf(m)), from: m}
+			return &transientMap{b: newMapBuilder(m.tree()), from: m, kinds: m.keyKinds()}
 		}
 	case *Set:
 		if m.sorted() == nil {
@@ -2241,7 +2241,11 @@ func toTransient(v Value) Value {
 func freezeTransient(v Value) Value {
 	switch t := v.(type) {
 	case *transientMap:
-		return inOrderOf(t.from, t.b.Map())
+		m := t.b.Map()
+		if m != emptyMap {
+			m.kinds = t.kinds // a map of its own, fresh from the builder
+		}
+		return inOrderOf(t.from, m)
 	case *transientSet:
 		return inOrderOf(t.from, t.b.Set())
 	}
@@ -2479,12 +2483,21 @@ func newSumBy(k Value) (sumBy, error) {
 // add adds the key of x.
 func (s *sumBy) add(th *thread, x Value) error {
 	var v Value
+	if m, ok := x.(*Map); ok && s.field != nil {
+		// The common case in few instructions: an integer field of a map.
+		v, _ = m.lookupFlex(s.field)
+		if n, ok := v.(int64); ok && !s.isFloat {
+			r := s.isum + n
+			if (n > 0 && r < s.isum) || (n < 0 && r > s.isum) {
+				return overflow("sum-by")
+			}
+			s.isum = r
+			return nil
+		}
+		return s.addValue(x, v)
+	}
 	if s.field != nil {
-		switch m := x.(type) {
-		case *Map:
-			v, _ = m.lookupFlex(s.field)
-		case nil:
-		default:
+		if x != nil {
 			var err error
 			if v, err = callKeyword(s.keyArg.(Keyword), []Value{x}); err != nil {
 				return err
@@ -2496,6 +2509,11 @@ func (s *sumBy) add(th *thread, x Value) error {
 			return err
 		}
 	}
+	return s.addValue(x, v)
+}
+
+// addValue adds v, the key's value of x.
+func (s *sumBy) addValue(x, v Value) error {
 	switch n := v.(type) {
 	case nil:
 	case int64:

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
@@ -546,11 +547,16 @@ func constMap(keys, vals []Value) *Map {
 		keys[out], vals[out] = keys[i], vals[i]
 		out++
 	}
-	return constMapFromSorted(keys[:out], vals[:out])
+	m := constMapFromSorted(keys[:out], vals[:out])
+	if m != emptyMap {
+		m.kinds = kindsOfKeys(keys[:out])
+	}
+	return m
 }
 
 // constMapFromSorted is mapFromSorted for the small constant maps of most
-// literals: the map and its one leaf in one allocation.
+// literals: the map and its one leaf in one allocation. Its callers set the
+// map's kinds (mapFromSorted, for the larger ones, sets them itself).
 func constMapFromSorted(keys, vals []Value) *Map {
 	switch n := len(keys); {
 	case n == 0:
@@ -646,6 +652,72 @@ func (c *compiler) exprs(es []analyze.Expr) []evalFn {
 // mapEntries compiles the entries of a map literal, keys and values
 // alternating, in the order exprs would compile all the keys and then all
 // the values (the order errors are reported in).
+// literalKeys returns the keys of a map literal whose keys are distinct
+// constants (as most are: {:name (:name x) :total t}), in canonical
+// order, with each entry's place in that order.
+func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int, ok bool) {
+	n := len(exprs)
+	if n == 0 {
+		return nil, nil, false
+	}
+	// Scratch for the keys as written and their order, on the stack for
+	// the sizes of most literals; the results take one allocation each.
+	var keyBuf [16]Value
+	var orderBuf [16]int
+	written, order := keyBuf[:0], orderBuf[:0]
+	if n > len(keyBuf) {
+		written, order = make([]Value, 0, n), make([]int, 0, n)
+	}
+	for i, e := range exprs {
+		k, ok := c.constValue(e)
+		if !ok {
+			return nil, nil, false
+		}
+		written = append(written, k)
+		order = append(order, i)
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
+	for at := 1; at < n; at++ {
+		if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
+			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+		}
+	}
+	keys, slots = make([]Value, n), make([]int, n)
+	for at, i := range order {
+		keys[at] = written[i]
+		slots[i] = at
+	}
+	return keys, slots, true
+}
+
+// shapedMapLit builds a map literal of constant keys (literalKeys): its
+// values are evaluated in the order written and put in their key's place,
+// and the map made from the sorted entries at once, with no lookups for
+// duplicates and no insertions one by one.
+func (c *compiler) shapedMapLit(pos syntax.Pos, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
+	vals := c.exprs(valExprs)
+	kinds := kindsOfKeys(keys)
+	n := len(keys)
+	return func(fr *frame) (Value, error) {
+		if err := fr.th.charge(int64(2*n) + 2); err != nil {
+			return nil, at(err, pos)
+		}
+		buf, mark := fr.th.stack.alloc(n)
+		for i, f := range vals {
+			v, err := f(fr)
+			if err != nil {
+				fr.th.stack.release(buf, mark)
+				return nil, err
+			}
+			buf[slots[i]] = v
+		}
+		m := constMapFromSorted(keys, buf) // copies the entries
+		fr.th.stack.release(buf, mark)
+		m.kinds = kinds
+		return m, nil
+	}
+}
+
 func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
 	out := c.fnSlice(2 * len(keys))
 	for i, e := range keys {
@@ -718,6 +790,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		}
 	case *analyze.MapLit:
 		pos := c.pos(e.Off)
+		if keys, slots, ok := c.literalKeys(e.Keys); ok {
+			return c.shapedMapLit(pos, keys, slots, e.Vals)
+		}
 		// Keys and values alternate in one slice: one slice header less in
 		// the closure and one carve from the slab.
 		kv := c.mapEntries(e.Keys, e.Vals)
@@ -726,6 +801,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 				return nil, at(err, pos)
 			}
 			b := emptyMapBuilder()
+			kinds := kindsKnown
 			for i := 0; i+1 < len(kv); i += 2 {
 				k, err := kv[i](fr)
 				if err != nil {
@@ -737,9 +813,14 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 				}
 				if _, dup := b.Get(k); !dup {
 					b.Set(k, v)
+					kinds |= kindOf(k)
 				}
 			}
-			return b.Map(), nil
+			m := b.Map()
+			if m != emptyMap {
+				m.kinds = kinds // a map of its own, fresh from the builder
+			}
+			return m, nil
 		}
 	case *analyze.Local:
 		slot := int(e.Slot)

@@ -674,6 +674,10 @@ type Builtin struct {
 	// pred, when set, is the same function as a Go predicate that cannot
 	// fail (where and friends), called directly by filter and the like.
 	pred func(Value) bool
+	// field, when set, says that pred reads a field of a map (nil of
+	// anything else) and tests it: a one-field where, which a fused
+	// pipeline tests inline.
+	field *fieldTest
 	// xf, when set, makes the builtin a transducer ((map f), (filter p),
 	// cat, their comp): into, transduce, sequence and eduction run its
 	// stages natively; called with a reducing function it returns one.

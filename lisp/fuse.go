@@ -226,6 +226,20 @@ func (th *thread) eachStaged(stages []fusedStage, fns []Value, items []Value, si
 	if err := th.ticks(len(items)); err != nil {
 		return at(err, stages[0].pos)
 	}
+	// A filter by a one-field where reads the field and tests it here,
+	// without calling the predicate (up to 8 stages; more are rare).
+	var where [8]*Builtin
+	if len(stages) <= len(where) {
+		for i, st := range stages {
+			if b, ok := fns[i].(*Builtin); ok && b.field != nil && st.field == nil &&
+				(st.kind == stageFilter || st.kind == stageRemove) {
+				where[i] = b
+			}
+		}
+	}
+	if len(stages) == 1 && where[0] != nil {
+		return eachWhere(where[0], stages[0].kind == stageFilter, items, sink)
+	}
 	for _, x := range items {
 		keep := true
 		for i := range stages {
@@ -251,6 +265,12 @@ func (th *thread) eachStaged(stages []fusedStage, fns []Value, items []Value, si
 				if m, isMap := x.(*Map); isMap && st.field != nil {
 					v, _ := m.lookupFlex(st.field)
 					ok = truthy(v)
+				} else if w := where[i%len(where)]; w != nil {
+					var v Value
+					if m, isMap := x.(*Map); isMap {
+						v, _ = m.lookupFlex(w.field.key)
+					}
+					ok = w.field.test(v)
 				} else {
 					var err error
 					if ok, err = th.test(fns[i], x); err != nil {
@@ -280,6 +300,26 @@ func (th *thread) eachStaged(stages []fusedStage, fns []Value, items []Value, si
 		}
 		more, err := sink(x)
 		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachWhere is eachStaged for the commonest pipeline, a filter (or remove)
+// by a one-field where before the terminal: a loop of its own, tight
+// enough for the compiler to keep it in registers.
+func eachWhere(w *Builtin, filter bool, items []Value, sink func(Value) (bool, error)) error {
+	k, test := w.field.key, w.field.test
+	for _, x := range items {
+		var v Value
+		if m, ok := x.(*Map); ok {
+			v, _ = m.lookupFlex(k)
+		}
+		if test(v) != filter {
+			continue
+		}
+		if more, err := sink(x); err != nil || !more {
 			return err
 		}
 	}

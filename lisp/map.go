@@ -30,7 +30,57 @@ type Map struct {
 	// words: maps are the values programs allocate most.
 	rec  *recordShape
 	vals []Value
+	// kinds says whether a tree map may hold keyword keys and string keys,
+	// when it is known (a record's is its shape's): the flexible key
+	// checks of assoc and of lookups skip the spelling a map cannot hold.
+	// It fits in the allocation's size class (64 bytes) for free.
+	kinds keyKinds
 }
+
+// keyKinds records which spellings of names a map's keys may use.
+// Without kindsKnown nothing is known, and every spelling is looked for;
+// the bits only ever over-state (dissoc leaves them set).
+type keyKinds uint8
+
+const (
+	kindsKnown keyKinds = 1 << iota
+	kindsKeyword
+	kindsString
+)
+
+// kindOf is the kind bit of a key: keyword, string, or none.
+func kindOf(k Value) keyKinds {
+	switch k.(type) {
+	case Keyword:
+		return kindsKeyword
+	case string:
+		return kindsString
+	}
+	return 0
+}
+
+// flexible reports whether k is a keyword or a string whose other
+// spelling a map of these kinds may hold: only then is it looked for.
+func (c keyKinds) flexible(k Value) bool {
+	switch k.(type) {
+	case Keyword:
+		return c&(kindsKnown|kindsString) != kindsKnown
+	case string:
+		return c&(kindsKnown|kindsKeyword) != kindsKnown
+	}
+	return false
+}
+
+// keyKinds returns what is known of m's keys.
+func (m *Map) keyKinds() keyKinds {
+	if m.rec != nil {
+		return m.rec.kinds
+	}
+	return m.kinds
+}
+
+// with returns c with k's kind added (c stays unknown when it was).
+func (c keyKinds) with(k Value) keyKinds { return c | kindOf(k) }
 
 // sorted returns the comparator and order of a map of sorted-map-by, nil
 // for any other map.
@@ -95,7 +145,7 @@ func sortedMap(t ordmap.Tree[Value, Value], by *sortedBy) *Map {
 	return &Map{t: t, vals: []Value{by}}
 }
 
-var emptyMap = &Map{}
+var emptyMap = &Map{kinds: kindsKnown}
 
 // NewMap returns a map of the key/value pairs kvs (k1, v1, k2, v2, ...).
 // When a key repeats, the last pair wins. NewMap panics if kvs has an odd
@@ -299,9 +349,9 @@ func (m *Map) Assoc(k, v Value) *Map {
 			vals[i] = v
 			return &Map{rec: m.rec, vals: vals}
 		}
-		return &Map{t: m.tree().Set(k, v, compareKeys)}
+		return &Map{t: m.tree().Set(k, v, compareKeys), kinds: m.rec.kinds.with(k)}
 	}
-	return &Map{t: m.t.Set(k, v, compareKeys), vals: m.orderVals()}
+	return &Map{t: m.t.Set(k, v, compareKeys), vals: m.orderVals(), kinds: m.kinds.with(k)}
 }
 
 // Dissoc returns a map without k.
@@ -313,13 +363,13 @@ func (m *Map) Dissoc(k Value) *Map {
 		if len(m.vals) == 1 {
 			return emptyMap
 		}
-		return &Map{t: m.tree().Delete(k, compareKeys)}
+		return &Map{t: m.tree().Delete(k, compareKeys), kinds: m.rec.kinds}
 	}
 	t := m.t.Delete(k, compareKeys)
 	if t.Same(m.t) {
 		return m
 	}
-	return &Map{t: t, vals: m.orderVals()}
+	return &Map{t: t, vals: m.orderVals(), kinds: m.kinds}
 }
 
 // All iterates over the entries in canonical key order (a sorted-by map's
@@ -383,7 +433,8 @@ func NewMapBuilder(m *Map) *MapBuilder { return newMapBuilder(treeOf(m)) }
 
 // newMapBuilder and emptyMapBuilder are NewMapBuilder for the interpreter's
 // own hot paths: small enough to be inlined, which keeps their builders off
-// the heap.
+// the heap. A map a builder makes knows nothing of its keys' kinds (Set
+// stays small enough to inline); a transient map keeps track of them.
 func newMapBuilder(t ordmap.Tree[Value, Value]) *MapBuilder {
 	return &MapBuilder{b: ordmap.NewBuilder(t)}
 }
@@ -427,7 +478,16 @@ func mapFromSorted(keys, vals []Value) *Map {
 	if len(keys) == 0 {
 		return emptyMap
 	}
-	return &Map{t: ordmap.FromSorted(keys, vals)}
+	return &Map{t: ordmap.FromSorted(keys, vals), kinds: kindsOfKeys(keys)}
+}
+
+// kindsOfKeys is the keyKinds of a map of these keys.
+func kindsOfKeys(keys []Value) keyKinds {
+	kinds := kindsKnown
+	for _, k := range keys {
+		kinds |= kindOf(k)
+	}
+	return kinds
 }
 
 // mapFromLiteral builds a map from the entries of a literal, where the first

@@ -27,6 +27,8 @@ import (
 // Shapes are immutable once built and shared by concurrent runs.
 type recordShape struct {
 	keys []Value
+	// kinds says whether keys has keywords, strings (always known).
+	kinds keyKinds
 	// slots[i] is the answer "slot i of this shape" that a flexKey caches,
 	// and slots[len(keys)] the answer "absent from this shape": preallocated,
 	// so that caching an answer never allocates.
@@ -46,7 +48,10 @@ const maxRecordKeys = 64
 // newRecordShape returns the shape of keys (sorted by compareKeys, distinct,
 // at most maxRecordKeys); the slice is kept.
 func newRecordShape(keys []Value) *recordShape {
-	s := &recordShape{keys: keys, slots: make([]recordSlot, len(keys)+1)}
+	s := &recordShape{keys: keys, slots: make([]recordSlot, len(keys)+1), kinds: kindsKnown}
+	for _, k := range keys {
+		s.kinds |= kindOf(k)
+	}
 	for i := range s.slots {
 		s.slots[i] = recordSlot{shape: s, slot: i}
 	}

@@ -426,7 +426,7 @@ func intoReducer(th *thread, to Value) (reducer, error) {
 		if c.sorted() != nil {
 			return &conjReducer{coll: c}, nil
 		}
-		return &mapReducer{b: newMapBuilder(treeOf(c)), from: c}, nil
+		return &mapReducer{b: NewMapBuilder(c), from: c}, nil
 	}
 	return nil, argError("into", 0, "a collection", to)
 }

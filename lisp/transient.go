@@ -19,6 +19,14 @@ import "github.com/ptc-go/ptc/lisp/internal/analyze"
 type transientMap struct {
 	b    *MapBuilder
 	from *Map
+	// kinds is what is known of the keys (Map.kinds), kept by set.
+	kinds keyKinds
+}
+
+// set sets k to v; every write of a key goes through it, to keep kinds.
+func (t *transientMap) set(k, v Value) {
+	t.kinds = t.kinds.with(k)
+	t.b.Set(k, v)
 }
 
 type transientSet struct {

@@ -21,6 +21,9 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 		name = "where " + printString(path[0])
 	}
 	if e.Op == "" {
+		if len(keys) == 1 {
+			return constant(fieldPredicate(name, keys[0], truthy))
+		}
 		test := func(x Value) bool { return truthy(readKeys(x, keys)) }
 		return constant(predicate(name, test))
 	}
@@ -47,14 +50,7 @@ func (c *compiler) where(e *analyze.Where) evalFn {
 		}
 		if len(keys) == 1 {
 			// One field, the common case: read it without the path loop.
-			k := keys[0]
-			return predicate(full, func(x Value) bool {
-				if m, ok := x.(*Map); ok {
-					f, _ := m.lookupFlex(k)
-					return test(f)
-				}
-				return test(nil)
-			}), nil
+			return fieldPredicate(full, keys[0], test), nil
 		}
 		return predicate(full, func(x Value) bool { return test(readKeys(x, keys)) }), nil
 	}
@@ -90,6 +86,26 @@ func whereScan(op string, v Value) func(f Value) int {
 func predicate(name string, test func(Value) bool) *Builtin {
 	return &Builtin{Name: name, MinArgs: 1, MaxArgs: 1, pred: test,
 		fn: func(_ *thread, args []Value) (Value, error) { return test(args[0]), nil }}
+}
+
+// fieldPredicate is predicate for a test of one field of a map (nil for
+// anything else), which fused pipelines run without calling the builtin.
+func fieldPredicate(name string, k *flexKey, test func(Value) bool) *Builtin {
+	b := predicate(name, func(x Value) bool {
+		if m, ok := x.(*Map); ok {
+			f, _ := m.lookupFlex(k)
+			return test(f)
+		}
+		return test(nil)
+	})
+	b.field = &fieldTest{k, test}
+	return b
+}
+
+// fieldTest is a test of one field of a map (Builtin.field).
+type fieldTest struct {
+	key  *flexKey
+	test func(Value) bool
 }
 
 // readKeys reads a field path of prepared keys; non-maps give nil.
