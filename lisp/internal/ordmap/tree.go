@@ -107,7 +107,15 @@ func (t *Tree[K, V]) set(k K, v V, cmp func(a, b K) int, owner *token) {
 func (t *Tree[K, V]) setTail(k K, v V, cmp func(a, b K) int, owner *token) {
 	tl := t.tail
 	ents := tl.ents
-	i, found := searchLeaf(ents, k, cmp)
+	// Maps are mostly built in key order (ids, dates, a sorted source): a
+	// key past the tail's last is an append, found with one comparison.
+	var i int
+	var found bool
+	if n := len(ents); n > 0 && cmp(ents[n-1].k, k) < 0 {
+		i = n
+	} else {
+		i, found = searchLeaf(ents, k, cmp)
+	}
 	if found {
 		m := tl.writable(owner)
 		m.ents[i].v = v
