@@ -182,9 +182,27 @@ func (m *mission) runGuarded() *Step {
 			}
 			g.mu.Unlock()
 		}()
+		growStack(0)
 		step = m.run()
 	}()
 	return <-g.out
+}
+
+// missionStack is about the stack a mission's goroutine reaches: the
+// loop's frames and the recursion of reading, analyzing and compiling a
+// program of some depth.
+const missionStack = 48 << 10
+
+// growStack grows a new goroutine's stack at once to missionStack: one
+// copy of a stack two frames deep, instead of three or four copies of a
+// deep one as the turns reach it (each copy walks every frame). The frame
+// is the work: pad is what makes the runtime grow the stack.
+//
+//go:noinline
+func growStack(i int) byte {
+	var pad [missionStack]byte
+	pad[i] = 1
+	return pad[i/2]
 }
 
 // watch starts watching a call whose context is ctx; stop ends the watch
