@@ -15,6 +15,10 @@ type builtinFn = func(th *thread, args []Value) (Value, error)
 // package is initialised and never modified afterwards.
 type builtinTable map[string]Value
 
+// builtinCount is about how many names the table holds (797 when last
+// counted): a hint for its size, right or not.
+const builtinCount = 1024
+
 // builtins is the table of every builtin of the language.
 var builtins = newBuiltinTable()
 
@@ -33,7 +37,7 @@ var builtins = newBuiltinTable()
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
-	t := builtinTable{}
+	t := make(builtinTable, builtinCount) // sized: no rehash at start-up
 	registerNumbers(t)
 	registerMath(t)
 	registerRead(t)
