@@ -11,15 +11,7 @@ import (
 	"github.com/ptc-go/ptc/llm"
 )
 
-func openSuite(t *testing.T) *bundled.Suite {
-	t.Helper()
-	s, err := bundled.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
-}
+func openSuite(t *testing.T) *bundled.Suite { return bundledtest.Open(t) }
 
 // Every task passes with its reference solution, on every case.
 func TestReferenceSolvesEveryTask(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/eval/bundled"
 	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/adapter/adaptertest"
 )
 
 // Firewalled is the task that needs a firewalled value passed from one
@@ -94,6 +95,29 @@ func Counting(model llm.Func, stats *Stats) llm.Func {
 			mu.Unlock()
 		}
 		return resp, err
+	}
+}
+
+// Respond is a fake provider's handler for adaptertest's server that
+// plays the suite's reference: decode reads a request body in the
+// provider's wire format, encode writes the reference's reply in it, and
+// errorBody writes the provider's error body. When t ends it checks (Stats.
+// Check) that the requests looked like a model calling tools.
+func Respond(t *testing.T, decode func(body []byte) (llm.Request, error), encode func(llm.Response) string,
+	errorBody func(status int, message string) string) func(n int, r adaptertest.Received) adaptertest.Reply {
+	var stats Stats
+	model := Counting(Open(t).Reference(), &stats)
+	t.Cleanup(func() { stats.Check(t) })
+	return func(_ int, r adaptertest.Received) adaptertest.Reply {
+		req, err := decode(r.Body)
+		if err != nil {
+			return adaptertest.Reply{Status: 400, Body: errorBody(400, err.Error())}
+		}
+		resp, err := model(context.Background(), req)
+		if err != nil {
+			return adaptertest.Reply{Status: 500, Body: errorBody(500, "the reference failed: "+err.Error())}
+		}
+		return adaptertest.Reply{Body: encode(resp)}
 	}
 }
 

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -16,21 +15,11 @@ import (
 // the provider does (tools, tool_use and tool_result blocks) and answering
 // in its format, tool_use blocks included.
 func TestBundledSuiteToolMode(t *testing.T) {
-	var stats bundledtest.Stats
-	model := bundledtest.Counting(bundledtest.Open(t).Reference(), &stats)
-	f := &fakeAPI{adaptertest.NewServer(t, func(n int, r adaptertest.Received) reply {
-		req, err := messagesRequest(r.Body)
-		if err != nil {
-			return reply{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"` + err.Error() + `"}}`}
-		}
-		resp, err := model(context.Background(), req)
-		if err != nil {
-			return reply{Status: 500, Body: serverErrorBody}
-		}
-		return reply{Body: messagesReply(resp)}
-	})}
+	f := &fakeAPI{adaptertest.NewServer(t, bundledtest.Respond(t, messagesRequest, messagesReply, func(status int, message string) string {
+		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": message}})
+		return string(b)
+	}))}
 	bundledtest.RunToolMode(t, newFunc(t, f, Config{}))
-	stats.Check(t)
 }
 
 // block is a content block of the Messages API, as far as these tests

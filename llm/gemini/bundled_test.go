@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -16,21 +15,10 @@ import (
 // parts) and answering in its format with functionCall parts that carry
 // no id, as Gemini's often do: calls and results pair by their order.
 func TestBundledSuiteToolMode(t *testing.T) {
-	var stats bundledtest.Stats
-	model := bundledtest.Counting(bundledtest.Open(t).Reference(), &stats)
-	s := newServer(t, func(n int, r received) reply {
-		req, err := geminiRequest(r.Body)
-		if err != nil {
-			return reply{Status: 400, Body: apiError(400, "INVALID_ARGUMENT", err.Error())}
-		}
-		resp, err := model(context.Background(), req)
-		if err != nil {
-			return reply{Status: 500, Body: apiError(500, "INTERNAL", "the reference failed")}
-		}
-		return reply{Body: geminiReply(resp)}
-	})
+	s := newServer(t, bundledtest.Respond(t, geminiRequest, geminiReply, func(status int, message string) string {
+		return apiError(status, "INVALID_ARGUMENT", message)
+	}))
 	bundledtest.RunToolMode(t, newFunc(t, s, Config{}))
-	stats.Check(t)
 }
 
 // geminiRequest reads a generateContent request body as llm.Request, as

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -15,21 +14,11 @@ import (
 // request as the provider does (tools, assistant tool_calls, tool
 // messages) and answering in its format, tool_calls included.
 func TestBundledSuiteToolMode(t *testing.T) {
-	var stats bundledtest.Stats
-	model := bundledtest.Counting(bundledtest.Open(t).Reference(), &stats)
-	s := newServer(t, func(n int, r received) reply {
-		req, err := chatRequest(r.Body)
-		if err != nil {
-			return reply{Status: 400, Body: `{"error":{"message":"` + err.Error() + `","type":"invalid_request_error"}}`}
-		}
-		resp, err := model(context.Background(), req)
-		if err != nil {
-			return reply{Status: 500, Body: `{"error":{"message":"the reference failed","type":"server_error"}}`}
-		}
-		return reply{Body: chatReply(resp)}
-	})
+	s := newServer(t, bundledtest.Respond(t, chatRequest, chatReply, func(status int, message string) string {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": message, "type": "invalid_request_error"}})
+		return string(b)
+	}))
 	bundledtest.RunToolMode(t, newFunc(t, s, Config{}))
-	stats.Check(t)
 }
 
 // chatRequest reads a Chat Completions request body as llm.Request, as
