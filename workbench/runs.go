@@ -348,9 +348,14 @@ func (w *Workbench) start(ctx context.Context, cancel context.CancelFunc, m *mis
 	go func() {
 		defer w.wg.Done()
 		defer func() { <-w.sem }()
-		defer cancel()
-		defer m.close()
-		run.end(w.mission(ctx, run, m))
+		// The servers close before the run is announced as done, so a
+		// client that saw "done" may start them again at once.
+		sum := func() runSummary {
+			defer cancel()
+			defer m.close()
+			return w.mission(ctx, run, m)
+		}()
+		run.end(sum)
 		w.retire(run.id)
 	}()
 	return run, 0, nil

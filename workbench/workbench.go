@@ -153,7 +153,8 @@ type Mission struct {
 	// Tools are the names of the agent's tools, the MCP ones included
 	// (saved with the run: the page lists them until the next run).
 	Tools []string
-	// Close, when set, is called when the run ends.
+	// Close, when set, is called when the run ends, before its "done" event
+	// is sent (a client that saw it may start the servers again).
 	Close func()
 }
 
