@@ -48,7 +48,7 @@ func TestAgentCompileCacheAcrossMissions(t *testing.T) {
 		switch e.Kind {
 		case agent.TurnStop:
 			turnStops++
-			if !e.Cached {
+			if e.Usage.CachedPrograms != 1 {
 				t.Fatalf("turn %d: event not marked cached", e.Turn)
 			}
 			js, _ := json.Marshal(e)

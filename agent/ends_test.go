@@ -581,16 +581,16 @@ func TestPreviewPromptNeverPanics(t *testing.T) {
 	}
 }
 
-// TestCollectMessagesWithLanguageFunc: the system message of
+// TestMessagesWithLanguageFunc: the system message of
 // Step.Messages is the last one sent, also when a LanguageFunc builds the
 // prompt on every turn.
-func TestCollectMessagesWithLanguageFunc(t *testing.T) {
+func TestMessagesWithLanguageFunc(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code("1"), llmtest.Code("(return 2)"))
 	a := agent.MustNew(agent.Config{
 		Prompt:       "p",
 		Presentation: prompt.Options{LanguageFunc: func(st prompt.State) string { return fmt.Sprintf("Language of turn %d.", st.Turn) }},
 	})
-	step, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), CollectMessages: true})
+	step, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Debug: true})
 	if err != nil {
 		t.Fatal(err)
 	}

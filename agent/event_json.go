@@ -54,7 +54,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 	j := eventJSON{
 		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
-		Model: e.Model, Program: e.Program, Cached: e.Cached, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
+		Model: e.Model, Program: e.Program, Cached: e.Kind == TurnStop && e.Usage.CachedPrograms > 0, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
 		Warnings: e.Warnings,
 	}
 	if f, ok := e.Err.(*Fail); ok && f != nil && (e.Kind == RunStop || e.Kind == RunException) {
@@ -82,8 +82,8 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 			j.Model = r.Model
 		}
 	}
-	if e.Tokens != (llm.Tokens{}) {
-		t := e.Tokens
+	if e.Usage.Tokens != (llm.Tokens{}) {
+		t := e.Usage.Tokens
 		j.Tokens = &t
 	}
 	if e.Kind == RunStop || e.Kind == RunException {

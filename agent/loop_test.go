@@ -352,7 +352,7 @@ func TestTraceModesDebugAndMessages(t *testing.T) {
 	if len(step.Trace) != 1 {
 		t.Error("TraceOnError lost the trace of a failure")
 	}
-	step, _ = run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: script().Func(), Debug: true, CollectMessages: true})
+	step, _ = run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: script().Func(), Debug: true})
 	if step.Trace[0].Response == "" || !strings.Contains(step.Trace[0].Feedback, "Value: 1") {
 		t.Errorf("debug trace %+v", step.Trace[0])
 	}

@@ -95,9 +95,6 @@ type Event struct {
 	// Duration is the time since the matching start (stop and exception
 	// events).
 	Duration time.Duration
-	// Tokens are the call's (llm.stop), the turn's (turn.stop) or the
-	// mission's (run.stop, run.exception).
-	Tokens llm.Tokens
 
 	// Attempt numbers the attempts of one LLM call, from 1 (llm events).
 	Attempt int
@@ -118,10 +115,6 @@ type Event struct {
 	// outputLines lines).
 	Program string
 	Output  []string
-	// Cached: the turn's program came compiled from the compile cache
-	// (turn.stop; see Options.CompileCache). The run.stop event's Usage
-	// counts the mission's programs and cache hits.
-	Cached bool
 
 	// Tool is the tool's name (tool events).
 	Tool string
@@ -133,7 +126,9 @@ type Event struct {
 	// tool.exception), the turn's program as the LLM was told (turn.stop),
 	// or the mission, a *Fail (run.stop, run.exception; nil on success).
 	Err error
-	// Usage is the mission's (run.stop, run.exception).
+	// Usage is the call's tokens (llm.stop), the turn's (turn.stop:
+	// CachedPrograms 1 when its program came from Options.CompileCache)
+	// or the mission's (run.stop, run.exception).
 	Usage Usage
 	// Warnings are the mission's Step.Warnings (run.stop, run.exception),
 	// scrubbed; trace.NewSlogObserver logs each at WARN.
@@ -352,8 +347,7 @@ func (m *mission) end(step *Step) {
 	if m.obs == nil {
 		return
 	}
-	e := &Event{Kind: RunStop, Duration: step.Usage.Duration, Tokens: step.Usage.Tokens,
-		Usage: step.Usage, Warnings: step.Warnings}
+	e := &Event{Kind: RunStop, Duration: step.Usage.Duration, Usage: step.Usage, Warnings: step.Warnings}
 	if step.Fail != nil {
 		e.Err = step.Fail // never a nil *Fail in the interface
 		if step.Fail.Reason == ReasonInternalError {

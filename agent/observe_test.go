@@ -145,6 +145,15 @@ func TestEvents(t *testing.T) {
 	if e := top[8]; e.Kind != agent.TurnStop || !strings.Contains(e.Program, "(inc nil)") || e.Err == nil || !strings.Contains(e.Err.Error(), "type_error") {
 		t.Errorf("the failed turn's stop: program %q, error %v", e.Program, e.Err)
 	}
+	// A turn's stop carries the turn's usage: its two attempts, its
+	// tokens as the trace has them; an llm.stop its reply's tokens.
+	if u := top[8].Usage; u.Turns != 1 || u.LLMRequests != 2 || u.Programs != 1 || u.CachedPrograms != 0 ||
+		u.Tokens != step.Trace[0].Tokens || u.Tokens.Total() == 0 || u.Duration != step.Trace[0].Duration {
+		t.Errorf("turn.stop usage %+v, want that of the trace's turn 1 %+v", u, step.Trace[0])
+	}
+	if e := top[5]; e.Usage.LLMRequests != 1 || e.Reply == nil || e.Usage.Tokens != e.Reply.Tokens || e.Usage.Tokens.Total() == 0 {
+		t.Errorf("llm.stop usage %+v, reply %+v", e.Usage, e.Reply)
+	}
 	if e := top[len(top)-1]; e.Err != nil || e.Usage.Turns != 2 || e.Usage.LLMRequests != 3 || e.ResultText != "{:r [{:d 2} {:d 4}]}" {
 		t.Errorf("run.stop: err %v, usage %+v, result %q", e.Err, e.Usage, e.ResultText)
 	}

@@ -53,7 +53,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 			}
 			if err == nil {
 				reply := resp
-				e.Tokens, e.Reply = resp.Tokens, &reply
+				e.Usage, e.Reply = Usage{LLMRequests: 1, Tokens: resp.Tokens}, &reply
 			} else {
 				e.Kind, e.Err = LLMException, m.eventErr(err)
 				if retry {

@@ -46,16 +46,14 @@ type Options struct {
 	Validation signature.Mode
 	// Trace selects when Step.Trace is kept.
 	Trace TraceMode
-	// Debug records, in each turn of the trace, the feedback sent back
-	// (Turn.Feedback) and the memory after the turn (Turn.Memory). The
-	// LLM's raw reply (Turn.Response) is recorded without it.
+	// Debug records what the model was sent: each turn's feedback
+	// (Turn.Feedback) and memory after it (Turn.Memory), and the whole
+	// conversation (Step.Messages). Turn.Response is recorded without it.
 	Debug bool
 	// Observers receive the mission's events (see Event): the run, each
 	// turn, LLM call and tool call, as they happen. Nested agents report
 	// to them too, their events marked with their depth and trace ids.
 	Observers []Observer
-	// CollectMessages keeps the whole conversation in Step.Messages.
-	CollectMessages bool
 	// TokenLimit bounds the tokens of the mission's whole tree, nested
 	// agents included; zero: no limit. See docs/agents.md, "Limits across
 	// the tree".
@@ -718,7 +716,7 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 			step.Trace = m.trace
 		}
 	}
-	if m.opts.CollectMessages {
+	if m.opts.Debug {
 		system := m.lastSystem
 		if system == "" {
 			system = m.system

@@ -50,7 +50,7 @@ type Step struct {
 	// SystemPrompt.LanguageFunc makes them.
 	SystemPrompt string
 	// Messages is the whole conversation, system prompt first, when
-	// Options.CollectMessages is set.
+	// Options.Debug is set.
 	Messages []llm.Message
 	// fieldDescriptions are the agent's descriptions of its signature's
 	// fields (Config.FieldDescriptions), passed on to the next agent of a
@@ -296,6 +296,18 @@ type LLMAttempt struct {
 	// Wait is how long the mission waited before the next attempt (0
 	// after the last).
 	Wait time.Duration
+}
+
+// usage is the turn's Usage, as its turn.stop event reports it.
+func (tr *Turn) usage() Usage {
+	u := Usage{Turns: 1, LLMRequests: 1 + len(tr.LLMRetries), Tokens: tr.Tokens, Duration: tr.Duration}
+	if tr.Program != "" {
+		u.Programs = 1
+	}
+	if tr.Cached {
+		u.CachedPrograms = 1
+	}
+	return u
 }
 
 // ToolCall is the trace of one tool call.

@@ -26,7 +26,7 @@ func (m *mission) turnOnce() *ending {
 		system = m.systemPrompt()
 		m.sysToks = estimateTokens(system)
 	}
-	m.lastSystem = system // for CollectMessages
+	m.lastSystem = system // for Step.Messages (Options.Debug)
 	if m.firstSystem == "" {
 		m.firstSystem = system
 	}
@@ -170,8 +170,8 @@ func (m *mission) record(tr *Turn, start time.Time) {
 		m.trace = append(m.trace, *tr)
 	}
 	if m.obs != nil {
-		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Tokens: tr.Tokens,
-			Program: tr.Program, Cached: tr.Cached, Err: turnErr(tr.Error), Output: m.eventOutput(tr.Output)}
+		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Usage: tr.usage(),
+			Program: tr.Program, Err: turnErr(tr.Error), Output: m.eventOutput(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
 			e.ResultText = m.eventText(tr.Result)
 			if m.obs.raw {

@@ -238,7 +238,7 @@ func (o *Observer) runEnd(ctx context.Context, e *agent.Event) {
 		attribute.Int(keyPrograms, e.Usage.Programs),
 		attribute.Int(keyCached, e.Usage.CachedPrograms),
 	}
-	attrs = appendTokens(attrs, e.Tokens)
+	attrs = appendTokens(attrs, e.Usage.Tokens)
 	if o.capture && e.ResultText != "" {
 		attrs = append(attrs, attribute.String(keyResult, e.ResultText))
 	}
@@ -345,9 +345,9 @@ func (o *Observer) turnStop(e *agent.Event) {
 	m.turn = nil
 	o.mu.Unlock()
 
-	attrs := appendTokens(nil, e.Tokens)
+	attrs := appendTokens(nil, e.Usage.Tokens)
 	if e.Program != "" {
-		attrs = append(attrs, attribute.Bool(keyProgramCached, e.Cached))
+		attrs = append(attrs, attribute.Bool(keyProgramCached, e.Usage.CachedPrograms > 0))
 	}
 	if o.capture {
 		if e.Program != "" {
@@ -516,7 +516,7 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 		key.errType = errType
 		o.inst.chat.Record(ctx, seconds(e, c.start), o.measureSet(key))
 	} else {
-		attrs = appendTokens(attrs, e.Tokens)
+		attrs = appendTokens(attrs, e.Usage.Tokens)
 		if reply.FinishReason != "" {
 			attrs = append(attrs, attribute.StringSlice(keyFinishReasons, []string{reply.FinishReason}))
 		}
@@ -524,11 +524,11 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 			attrs = append(attrs, attribute.String(keyOutputMessages, jsonText(outputMessages(reply.Content))))
 		}
 		o.inst.chat.Record(ctx, seconds(e, c.start), o.measureSet(key))
-		if e.Tokens != (llm.Tokens{}) {
+		if e.Usage.Tokens != (llm.Tokens{}) {
 			key.tokenType = tokenInput
-			o.inst.tokens.Record(ctx, int64(e.Tokens.Input), o.measureSet(key))
+			o.inst.tokens.Record(ctx, int64(e.Usage.Tokens.Input), o.measureSet(key))
 			key.tokenType = tokenOutput
-			o.inst.tokens.Record(ctx, int64(e.Tokens.Output), o.measureSet(key))
+			o.inst.tokens.Record(ctx, int64(e.Usage.Tokens.Output), o.measureSet(key))
 		}
 	}
 	c.span.SetAttributes(attrs...)

@@ -58,7 +58,6 @@ func (r *run) start() {
 func (r *run) stop(tokens llm.Tokens, turns int, fail *agent.Fail) {
 	e := r.ev(agent.RunStop)
 	e.ParentCallID = r.parentCall
-	e.Tokens = tokens
 	if fail != nil {
 		e.Err = fail
 	}
@@ -75,7 +74,7 @@ func (r *run) turnStart(n int) {
 
 func (r *run) turnStop(tokens llm.Tokens, program, errText string) {
 	e := r.ev(agent.TurnStop)
-	e.Tokens, e.Program, e.ResultText = tokens, program, "42"
+	e.Usage, e.Program, e.ResultText = agent.Usage{Turns: 1, LLMRequests: 1, Tokens: tokens, Programs: 1}, program, "42"
 	if errText != "" {
 		e.Err = errors.New(errText)
 	}
@@ -95,11 +94,11 @@ func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.To
 		r.s.emit(c)
 	}
 	e = r.ev(agent.LLMStop)
-	e.CallID, e.Attempt, e.Model, e.Tokens = id, attempt, model, tokens
+	e.CallID, e.Attempt, e.Model, e.Usage = id, attempt, model, agent.Usage{LLMRequests: 1, Tokens: tokens}
 	e.Reply = &llm.Response{Content: "```clojure\n(return 42)\n```", Model: model, FinishReason: "stop", Tokens: tokens}
 	e.Duration = 500 * time.Millisecond
 	if err != nil {
-		e.Kind, e.Err, e.Reply, e.Tokens = agent.LLMException, err, nil, llm.Tokens{}
+		e.Kind, e.Err, e.Reply, e.Usage = agent.LLMException, err, nil, agent.Usage{}
 	}
 	r.s.emit(e)
 }

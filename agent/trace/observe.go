@@ -82,8 +82,8 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 	case agent.RunStop, agent.RunException, agent.TurnStop, agent.LLMStop, agent.LLMException, agent.ToolStop, agent.ToolException:
 		add(slog.Duration("duration", e.Duration))
 	}
-	if e.Tokens != (llm.Tokens{}) {
-		add(slog.Group("tokens", slog.Int("input", e.Tokens.Input), slog.Int("output", e.Tokens.Output)))
+	if e.Usage.Tokens != (llm.Tokens{}) {
+		add(slog.Group("tokens", slog.Int("input", e.Usage.Tokens.Input), slog.Int("output", e.Usage.Tokens.Output)))
 	}
 	if e.Kind == agent.ToolStart || e.Kind == agent.ToolException {
 		add(slog.String("args", e.ArgsText))

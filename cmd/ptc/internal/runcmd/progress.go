@@ -98,7 +98,7 @@ func (o *progressObserver) Observe(_ context.Context, e *agent.Event) {
 				reply = callsText(e.Reply.ToolCalls)
 			}
 		}
-		o.ev.llmReplied(e.Turn, reply, e.Tokens, e.Err)
+		o.ev.llmReplied(e.Turn, reply, e.Usage.Tokens, e.Err)
 		if e.RetryIn > 0 {
 			o.ev.llmWaiting(e.Turn, e.RetryIn, llm.Classify(e.Err).Class == llm.ClassRateLimit)
 		}
