@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
 
 // someFn calls the function made by (some-fn ps...) with args as Clojure
@@ -342,6 +344,39 @@ func registerFunctions(t builtinTable) {
 	t.add("print", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.print(a, false) })
 	t.add("prn", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.printValues(a, true, true) })
 	t.add("pr", 0, -1, func(th *thread, a []Value) (Value, error) { return nil, th.printValues(a, true, false) })
+	// What (with-out-str body...) calls with (fn [] body...): the body's
+	// output, pmap branches' included, becomes the string it returns
+	// rather than the run's output. It is printed as println prints, so a
+	// firewalled value shows as its placeholder (docs/deviations.md); the
+	// text costs memory, not the output limit. On an error the captured
+	// output is dropped, as Clojure's binding of *out* drops it.
+	t.set(analyze.WithOutStrFn, &Builtin{Name: "with-out-str", MinArgs: 1, MaxArgs: 1, fn: func(th *thread, a []Value) (Value, error) {
+		out, partial, openLine := th.out, th.partial, th.open
+		th.out, th.partial, th.open = nil, false, nil
+		th.capturing++
+		_, err := th.call(a[0], nil)
+		th.capturing--
+		open := th.partial
+		th.closeLine()
+		lines := th.out
+		th.out, th.partial, th.open = out, partial, openLine
+		n := 0
+		for _, l := range lines {
+			n += len(l) + 1
+		}
+		if err != nil {
+			return nil, err
+		}
+		var sb strings.Builder
+		sb.Grow(n)
+		for i, l := range lines {
+			sb.WriteString(l)
+			if i < len(lines)-1 || !open {
+				sb.WriteByte('\n')
+			}
+		}
+		return sb.String(), nil
+	}})
 	t.add("newline", 0, 0, func(th *thread, _ []Value) (Value, error) { return nil, th.printLine("", true) })
 
 	t.add("pmap", 2, -1, func(th *thread, a []Value) (Value, error) {
@@ -487,6 +522,9 @@ func (th *thread) print(a []Value, newline bool) error { return th.printValues(a
 func (th *thread) printValues(a []Value, printed, newline bool) error {
 	parts := make([]string, len(a))
 	left := int64(th.run.limits.MaxOutputBytes) - th.run.outBytes.Load()
+	if th.capturing > 0 {
+		left = maxPrintBytes // with-out-str: bounded by memory
+	}
 	for i, x := range a {
 		if s, ok := x.(string); ok && !printed && !th.run.redact.hidesValue(s) {
 			parts[i] = s
@@ -513,7 +551,7 @@ func (th *thread) printValues(a []Value, printed, newline bool) error {
 // printLine appends output. print without a newline continues the last
 // line. The output limit is shared by all the threads of the run.
 func (th *thread) printLine(s string, newline bool) error {
-	if th.run.outBytes.Add(int64(len(s)+1)) > int64(th.run.limits.MaxOutputBytes) {
+	if th.capturing == 0 && th.run.outBytes.Add(int64(len(s)+1)) > int64(th.run.limits.MaxOutputBytes) {
 		return th.run.outputError()
 	}
 	// The lines are kept until the run ends: memory like any other, also
@@ -522,13 +560,29 @@ func (th *thread) printLine(s string, newline bool) error {
 	if err := th.chargeString(len(s) + 2*valueSize); err != nil {
 		return err
 	}
-	if th.partial {
-		th.out[len(th.out)-1] += s
-	} else {
-		th.out = append(th.out, s)
+	if newline && !th.partial {
+		th.out = append(th.out, s) // a whole line: no copy
+		return nil
 	}
-	th.partial = !newline
+	// The open line grows in a buffer: a loop of prints costs the bytes
+	// it prints, not the line's length again for each.
+	if !th.partial {
+		th.open = th.open[:0]
+	}
+	th.open = append(th.open, s...)
+	th.partial = true
+	if newline {
+		th.closeLine()
+	}
 	return nil
+}
+
+// closeLine adds the open line, if any, to the thread's output lines.
+func (th *thread) closeLine() {
+	if th.partial {
+		th.out = append(th.out, string(th.open))
+		th.open, th.partial = th.open[:0], false
+	}
 }
 
 func (r *runState) outputError() *Error {
@@ -569,6 +623,7 @@ func (th *thread) parallel(name string, n int, item func(i int) string, branch f
 			}
 			bt.out, bt.partial = nil, false
 			v, err := runBranch(bt, i, branch)
+			bt.closeLine()
 			results[i], errs[i], outs[i] = v, err, bt.out
 			if err != nil {
 				failed.Store(true)
@@ -617,10 +672,10 @@ func (th *thread) parallel(name string, n int, item func(i int) string, branch f
 	}
 	// The branches counted their output against the run's limit already.
 	for _, o := range outs {
-		th.out = append(th.out, o...)
 		if len(o) > 0 {
-			th.partial = false
+			th.closeLine()
 		}
+		th.out = append(th.out, o...)
 	}
 	return NewVector(results), nil
 }

@@ -50,6 +50,7 @@ type thread struct {
 	flushed   int64    // steps already added to the run's total
 	mem       int64    // bytes charged but not yet added to the run's total
 	out       []string // println lines of this thread
+	open      []byte   // the line print left open (partial), not yet in out
 	partial   bool     // the last output line was started by print and is still open
 	// maxFrames is how many nested calls this thread may make: the depth
 	// limit minus the depth of the call that started it (a pmap branch
@@ -60,6 +61,9 @@ type thread struct {
 	printing bool
 	// branch is set for pmap/pcalls branches, where return/fail are errors.
 	branch string
+	// capturing counts the with-out-str bodies running: their output
+	// becomes a string, bounded by the memory limit, not the output limit.
+	capturing int
 }
 
 // threadBlock is a new thread with what every run needs at once (its first
@@ -135,7 +139,7 @@ func (th *thread) branchThread(name string) (*thread, error) {
 	}
 	bt.globals = &globalEnv{base: th.globals.base, parent: th.globals}
 	bt.maxFrames = th.maxFrames - th.fp
-	bt.branch = name
+	bt.branch, bt.capturing = name, th.capturing
 	return bt, nil
 }
 
@@ -147,7 +151,7 @@ func (th *thread) release() {
 	r.mem.Add(th.mem)
 	th.popAll()
 	th.flushed, th.mem = th.steps, 0
-	th.globals, th.out, th.partial, th.printing = nil, nil, false, false
+	th.globals, th.out, th.open, th.partial, th.printing, th.capturing = nil, nil, nil, false, false, 0
 	r.poolMu.Lock()
 	r.pool = append(r.pool, th)
 	r.poolMu.Unlock()
@@ -191,7 +195,7 @@ func (th *thread) reset() {
 	th.stack.chunks = c[:kept]
 	th.run, th.globals = nil, nil
 	th.depth, th.steps, th.nextCheck, th.flushed, th.mem = 0, 0, checkInterval, 0, 0
-	th.out, th.partial, th.printing, th.branch = nil, false, false, ""
+	th.out, th.open, th.partial, th.printing, th.branch, th.capturing = nil, nil, false, false, "", 0
 }
 
 // clearValues sets vs to nil. Most slots of a short run's stack were never

@@ -89,10 +89,9 @@ var hints = map[string]string{
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
-	"uuid?":        "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
-	"time":         "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
-	"with-out-str": "output cannot be captured as a string; build the string with str, format or clojure.string/join",
-	"when-first":   "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
+	"uuid?":      "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
+	"time":       "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
+	"when-first": "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
 	".get":    "use (get coll k)",

@@ -620,6 +620,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 			x.value = rv
 		}
 	}
+	th.closeLine()
 	res.Output = th.out
 	res.Steps = run.steps.Load() + th.steps - th.flushed
 	res.ToolCalls = int(run.toolCalls.Load())

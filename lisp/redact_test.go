@@ -52,6 +52,10 @@ func TestRedactionInOutput(t *testing.T) {
 		{"pr-str builds a value: not redacted", `(pr-str ctx/vault)`, nil, `"[{:pin 1234} {:pin 9999}]"`},
 		{"str builds a value: not redacted", `(str (:_token ctx/user))`, nil, `"hunter22-password"`},
 		{"the result value is not redacted", `ctx/user`, nil, `{:_token "hunter22-password", :name "ann"}`},
+		// with-out-str captures output as printed: what println would hide
+		// stays hidden in the string it returns.
+		{"with-out-str hides as println does", `(with-out-str (println (:_token ctx/user) ctx/vault))`, nil, `"<hidden> <hidden>\n"`},
+		{"with-out-str of pmap branches", `(with-out-str (pmap println [(:_token ctx/user)]))`, nil, `"<hidden>\n"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,6 +44,10 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 // calls with (fn [] body...); no program can spell it (it has a space).
 const LazySeqFn = " lazy-seq"
 
+// WithOutStrFn is the name of the runtime function that (with-out-str
+// body...) calls with (fn [] body...); no program can spell it.
+const WithOutStrFn = " with-out-str"
+
 // DefmultiFn and DefmethodFn name the runtime functions of defmulti and
 // defmethod: (defmulti f dispatch) is (def f (DefmultiFn #'f "f" dispatch
 // default)), which keeps a multimethod f already holds, as Clojure does;
@@ -298,6 +302,13 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
 		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
 			&syntax.Symbol{Span: l.Items[0].Bounds(), Name: LazySeqFn}, fn}}, false)
+	case "with-out-str":
+		// (with-out-str body...) is a call of the runtime's function with
+		// (fn [] body...): it runs the body with its output captured.
+		fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{
+			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+			&syntax.Symbol{Span: l.Items[0].Bounds(), Name: WithOutStrFn}, fn}}, false)
 	case "lazy-cat":
 		// (lazy-cat a b) is (concat (lazy-seq a) (lazy-seq b)).
 		items := []syntax.Node{&syntax.Symbol{Span: l.Items[0].Bounds(), Ns: "clojure.core", Name: "concat"}}
