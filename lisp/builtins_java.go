@@ -617,6 +617,27 @@ func registerJavaStatics(t builtinTable) {
 		return s, th.chargeString(len(s))
 	})
 
+	// Double's and Float's tests of a value (a long widens to a double, as
+	// in Java), and Double.toString.
+	floatTest := func(name string, test func(float64) bool) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			f, err := floatArg(name, a, 0)
+			return test(f), err
+		})
+	}
+	for _, class := range []string{"Double/", "Float/"} {
+		floatTest(class+"isNaN", math.IsNaN)
+		floatTest(class+"isInfinite", func(f float64) bool { return math.IsInf(f, 0) })
+		floatTest(class+"isFinite", func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) })
+	}
+	t.add("Double/toString", 1, 1, func(th *thread, a []Value) (Value, error) {
+		f, err := floatArg("Double/toString", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return th.render(f, false)
+	})
+
 	t.set("Integer/MAX_VALUE", int64(math.MaxInt32))
 	t.set("Integer/MIN_VALUE", int64(math.MinInt32))
 	parseInt := func(name string, bits int) builtinFn {

@@ -1,6 +1,8 @@
 package lisp
 
 import (
+	"strings"
+
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -21,6 +23,10 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 		b := info.b
 		if b == nil {
+			if n == 0 && isJavaStatic(f.Name) {
+				// (Math/PI) reads the static field, as Clojure's . form does.
+				return constant(builtins[f.Name])
+			}
 			return c.errorf(pos, NotCallable, "%s is a constant, not a function: use it without parentheses", f.Name)
 		}
 		if err := b.checkArity(n); err != nil {
@@ -618,4 +624,11 @@ func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, 
 		_, err := run(&f, 0, s, yield)
 		return at(err, pos)
 	}}
+}
+
+// isJavaStatic reports whether name is spelled Class/member, as a Java
+// class's static field is (Math/PI, Long/MAX_VALUE).
+func isJavaStatic(name string) bool {
+	i := strings.IndexByte(name, '/')
+	return i > 0 && 'A' <= name[0] && name[0] <= 'Z'
 }
