@@ -18,12 +18,15 @@ import (
 // toolCalls is the lisp.ToolCaller of one turn: it dispatches to the
 // agent's tools and records every call for the trace. Calls may come from
 // several goroutines (pmap); a call abandoned by a cancelled run may
-// finish after the turn, and is then not recorded.
+// finish after the turn, and is then not recorded, unless the engine
+// answers it (Hooks.Tool): the turn waits for those (close).
 type toolCalls struct {
-	m      *mission
-	mu     sync.Mutex
-	calls  []ToolCall
-	closed bool
+	m       *mission
+	mu      sync.Mutex
+	calls   []ToolCall
+	closing bool           // the run ended: no call is waited for any more
+	hooked  sync.WaitGroup // the calls in flight that Hooks.Tool answers
+	closed  bool
 }
 
 // CallTool implements lisp.ToolCaller.
@@ -32,6 +35,9 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	bt, ok := m.a.tools[name]
 	if !ok {
 		return nil, m.unknownTool(name)
+	}
+	if h := m.hooks(); h != nil && h.Tool != nil && tc.enter() {
+		defer tc.hooked.Done() // after the call's end is recorded
 	}
 	if bt.nested != nil || bt.compiled != nil {
 		return tc.callNested(ctx, bt, args)
@@ -134,8 +140,30 @@ func (tc *toolCalls) end(idx int, d time.Duration, v lisp.Value, warnings []sign
 	}
 }
 
-// close ends the turn's recording and returns the calls.
+// enter counts a call the engine answers (Hooks.Tool), unless the run
+// has ended; the call is done with it once its end is recorded.
+func (tc *toolCalls) enter() bool {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.closing {
+		return false
+	}
+	tc.hooked.Add(1)
+	return true
+}
+
+// close ends the turn's recording and returns the calls. It first waits
+// for the calls the engine answers: an engine that ends the mission in the
+// middle of a call (a mission cancelled or out of time on Temporal) ends
+// the run's context as it answers the call, and the run, which abandons
+// the call at once, would otherwise race the recording of the call's end
+// (its error, its duration). An engine answers promptly once the run's
+// context ends (Hooks.Tool), so the wait is short.
 func (tc *toolCalls) close() []ToolCall {
+	tc.mu.Lock()
+	tc.closing = true
+	tc.mu.Unlock()
+	tc.hooked.Wait()
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	tc.closed = true

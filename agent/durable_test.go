@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/internal/engine"
@@ -93,6 +95,62 @@ func TestHooksPosition(t *testing.T) {
 	var ae *agent.Error
 	if !errors.As(err, &ae) || ae.Step.Fail.Reason != agent.ReasonMaxDepthExceeded {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// An engine that ends the mission in the middle of a call (on Temporal, a
+// mission cancelled or out of time) ends the run's context as it answers
+// the call: the run stops at once, and the trace still has the call's end,
+// its error and its duration. The clock holds the call's goroutine between
+// the answer and the recording of the call's end, until the run reads the
+// clock again (it has gone past the turn's end) or a while (the turn waits
+// for the call, as it must): a turn that did not wait would lose the
+// recording every time, not only when its machine is busy.
+func TestHooksAnswerEndsRun(t *testing.T) {
+	a := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 2, Tools: map[string]agent.Tool{
+		"hold": {Signature: "() -> :int", Func: func(context.Context, *lisp.Map) (any, error) {
+			t.Error("the tool ran despite the hook")
+			return nil, nil
+		}},
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const why = "cancelled: the mission was cancelled while the call ran"
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var answered, held atomic.Bool
+	later := make(chan struct{}) // closed at the first clock read after the held one
+	var once sync.Once
+	hooks := &engine.Hooks{
+		LLM: func(context.Context, engine.LLMCall) (engine.LLMReply, error) {
+			return engine.LLMReply{Response: llm.Response{Content: "```clojure\n(tool/hold {})\n```"}}, nil
+		},
+		Tool: func(context.Context, engine.ToolRequest) (engine.ToolResult, error) {
+			answered.Store(true)
+			cancel()
+			return engine.ToolResult{}, errors.New(why)
+		},
+		Now: func() time.Time {
+			if !answered.Load() {
+				return start
+			}
+			if held.CompareAndSwap(false, true) {
+				select {
+				case <-later:
+				case <-time.After(200 * time.Millisecond):
+				}
+			} else {
+				once.Do(func() { close(later) })
+			}
+			return start.Add(3 * time.Second)
+		},
+	}
+	step, _ := a.Run(engine.WithHooks(ctx, hooks), agent.Options{})
+	if step == nil || step.Fail == nil || step.Fail.Reason != agent.ReasonCancelled || len(step.Trace) != 1 ||
+		len(step.Trace[0].ToolCalls) != 1 {
+		t.Fatalf("step %+v", step)
+	}
+	if c := step.Trace[0].ToolCalls[0]; c.Error != why || c.Duration != 3*time.Second {
+		t.Errorf("the call the engine's answer ended the run with: error %q, duration %v; want %q, 3s", c.Error, c.Duration, why)
 	}
 }
 

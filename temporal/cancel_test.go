@@ -117,6 +117,51 @@ func checkCut(t *testing.T, step *agent.Step, why string, least time.Duration) {
 	}
 }
 
+// The last round of a mission its end cut short (stepInput.End) has the
+// call the end cut, from its journal entry, in its trace: its error and the
+// time it ran, though the entry's answer ends the run at once. Each run
+// races the answer's recording with the run's end (agent's toolCalls.close
+// waits for it): it runs a few times.
+func TestEndRoundRecordsCutCall(t *testing.T) {
+	a := mustAgent(t, agent.Config{Prompt: "Wait {{x}}.", MaxTurns: 2, Tools: map[string]agent.Tool{
+		"hold": {Signature: "() -> :int", Description: "Waits.", Func: func(context.Context, *lisp.Map) (any, error) {
+			t.Error("the tool ran in the mission's last round")
+			return 1, nil
+		}}}})
+	r, err := newRunner(WorkerOptions{Model: llm.Func(newScripted(nil).Func), Agents: map[string]*agent.Agent{"slow": a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const why = "timed out: the mission ran past its MissionTimeout while the call ran"
+	j := journal{
+		LLM: []llmEntry{{Response: &llm.Response{Content: "```clojure\n(tool/hold {})\n```"}, Start: start,
+			End: start.Add(time.Second)}},
+		Tools: []toolEntry{{Turn: 1, Name: "hold", Key: toolKey("hold", "{}"), Start: start.Add(time.Second),
+			End: start.Add(4 * time.Second), Err: why, Cut: true}},
+	}
+	in := stepInput{Mission: missionInput{Agent: "slow", Context: "{:x 1}"}, Journal: j, Started: start,
+		EndTime: start.Add(4 * time.Second), End: &agent.Fail{Reason: agent.ReasonMissionTimeout,
+			Message: "the mission ran past its deadline (MissionTimeout)"}}
+	for range 20 {
+		out, err := r.step(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step, err := resultStep(out.Result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step.Fail == nil || step.Fail.Reason != agent.ReasonMissionTimeout {
+			t.Fatalf("the Step's Fail: %+v", step.Fail)
+		}
+		checkCut(t, step, "timed out", 3*time.Second)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
 // Cancelling a mission cancels its nested agents' missions, and the LLM
 // call a nested agent was making sees its context end: no reply completes
 // after the cancellation.

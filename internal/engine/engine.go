@@ -28,7 +28,10 @@ type Hooks struct {
 	// the engine ran (moved as a raw trace: agent/trace's Marshal and
 	// Unmarshal carry its firewall); other calls with what Host.RunTool
 	// returns, or simply with the tool's value. An error is the tool's
-	// error. Calls come concurrently from pmap. Nil: the tools run.
+	// error. Calls come concurrently from pmap. It must return promptly
+	// once ctx ends: the turn waits for the calls in flight to record
+	// them, an answer that ends the run's context included. Nil: the
+	// tools run.
 	Tool func(ctx context.Context, call ToolRequest) (ToolResult, error)
 	// Position, when set, places a mission that runs without a caller in
 	// a mission tree: an engine that runs a nested agent's mission on its
