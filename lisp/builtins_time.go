@@ -38,7 +38,7 @@ func registerTime(t builtinTable) {
 			return nil, argError(".getTime", 0, "a date-time from (java.util.Date. ...)", a[0])
 		}
 		return i.T.UnixMilli(), nil
-	}, "inst-ms")
+	}, "inst-ms", ".toEpochMilli")
 	t.add("System/currentTimeMillis", 0, 0, func(*thread, []Value) (Value, error) {
 		return time.Now().UnixMilli(), nil
 	})
@@ -53,6 +53,57 @@ func registerTime(t builtinTable) {
 		}
 		return Date{tm.Year(), int(tm.Month()), tm.Day()}, nil
 	})
+	// java.time.Instant's constructors and methods, on the same date-time
+	// value as java.util.Date's (docs/deviations.md).
+	t.add("Instant/parse", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		s, err := stringArg("Instant/parse", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse(time.RFC3339Nano, s)
+		if perr != nil {
+			return nil, classError(InvalidArgument, classDateTimeParse, "Instant/parse: %s is not an instant like 2024-01-31T10:00:00Z", quoteShort(s))
+		}
+		return Instant{T: tm.UTC()}, nil
+	})
+	epoch := func(name string, unit func(int64) time.Time) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			n, err := intArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			return Instant{T: unit(n).UTC()}, nil
+		})
+	}
+	epoch("Instant/ofEpochMilli", time.UnixMilli)
+	epoch("Instant/ofEpochSecond", func(n int64) time.Time { return time.Unix(n, 0) })
+	t.add("Instant/now", 0, 0, func(*thread, []Value) (Value, error) { return Instant{T: time.Now().UTC()}, nil })
+	t.add(".getEpochSecond", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		i, ok := a[0].(Instant)
+		if !ok {
+			return nil, argError(".getEpochSecond", 0, "a date-time", a[0])
+		}
+		return i.T.Unix(), nil
+	})
+	for _, m := range []struct {
+		name string
+		unit time.Duration
+	}{{".plusSeconds", time.Second}, {".minusSeconds", -time.Second}, {".plusMillis", time.Millisecond}, {".minusMillis", -time.Millisecond}} {
+		t.add(m.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			i, ok := a[0].(Instant)
+			if !ok {
+				return nil, argError(m.name, 0, "a date-time", a[0])
+			}
+			n, err := intArg(m.name, a, 1)
+			if err != nil {
+				return nil, err
+			}
+			if n > math.MaxInt64/int64(time.Second) || n < -math.MaxInt64/int64(time.Second) {
+				return nil, errorf(InvalidArgument, "%s: %d is out of range", m.name, n)
+			}
+			return Instant{T: i.T.Add(time.Duration(n) * m.unit)}, nil
+		})
+	}
 	t.add("inst?", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		_, ok := a[0].(Instant)
 		return ok, nil

@@ -53,6 +53,8 @@ var namespaceAliases = map[string]string{
 	"java.time.temporal.ChronoUnit": "ChronoUnit",
 	"DayOfWeek":                     "DayOfWeek",
 	"java.time.DayOfWeek":           "DayOfWeek",
+	"Instant":                       "Instant",
+	"java.time.Instant":             "Instant",
 	"Interop":                       "",
 	"clojure.lang.PersistentQueue":  "clojure.lang.PersistentQueue",
 }
