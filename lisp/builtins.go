@@ -41,6 +41,7 @@ func newBuiltinTable() builtinTable {
 	registerNumbers(t)
 	registerMath(t)
 	registerRead(t)
+	registerJSON(t)
 	registerMulti(t)
 	registerSequences(t)
 	registerMaps(t)
