@@ -39,6 +39,15 @@ func registerTime(t builtinTable) {
 		}
 		return i.T.UnixMilli(), nil
 	}, "inst-ms", ".toEpochMilli")
+	// (Thread/sleep ms) returns at once: a program has nothing to wait
+	// for (tools are called when it calls them, and a pause before a call
+	// is the host's business), and its time is bounded (docs/deviations.md).
+	t.add("Thread/sleep", 1, 2, func(_ *thread, a []Value) (Value, error) {
+		if _, err := intArg("Thread/sleep", a, 0); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	})
 	t.add("System/currentTimeMillis", 0, 0, func(*thread, []Value) (Value, error) {
 		return time.Now().UnixMilli(), nil
 	})

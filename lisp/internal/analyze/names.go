@@ -51,6 +51,8 @@ var namespaceAliases = map[string]string{
 	"java.lang.Boolean":             "Boolean",
 	"System":                        "System",
 	"java.lang.System":              "System",
+	"Thread":                        "Thread",
+	"java.lang.Thread":              "Thread",
 	"LocalDate":                     "LocalDate",
 	"java.time.LocalDate":           "LocalDate",
 	"ChronoUnit":                    "ChronoUnit",
