@@ -84,6 +84,7 @@ func registerStringMethods(t builtinTable) {
 		}
 		return nil, argError(".size", 0, "a collection (for a string use (count s) or (.length s))", a[0])
 	})
+	registerJavaCollections(t)
 	t.add(".toString", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if a[0] == nil {
 			return nil, classError(TypeError, classNullPointer, ".toString of nil (a NullPointerException in Java): use (str x), which gives \"\" for nil")
@@ -916,4 +917,100 @@ func numberFormatError(s, what string) *Error {
 		return classError(InvalidArgument, classNumberFormat, "For input string: %s", quoteShort(s))
 	}
 	return classError(InvalidArgument, classNumberFormat, "For input string: \"%s\"", s)
+}
+
+// registerJavaCollections adds the java.util.Map and java.util.List
+// methods models call on Clojure's collections, which implement those
+// interfaces: .get (a map's value, a list's element by index), .getOrDefault,
+// .containsKey, .containsValue, .keySet and .values. A map finds a key as
+// get does (:city for "city" too, as everywhere in PTC-Lisp).
+func registerJavaCollections(t builtinTable) {
+	builtin := func(name string) builtinFn { return t[name].(*Builtin).fn } // at call time: the table is whole
+	nilTarget := func(name string) error {
+		return classError(TypeError, classNullPointer, "%s of nil (a NullPointerException in Java)", name)
+	}
+	t.add(".get", 2, 2, func(th *thread, a []Value) (Value, error) {
+		switch c := a[0].(type) {
+		case *Vector:
+			i, err := intArg(".get", a, 1)
+			if err != nil {
+				return nil, err
+			}
+			if i < 0 || i >= int64(c.Len()) {
+				return nil, classError(InvalidArgument, classIndexOutOfBound, "Index %d out of bounds for length %d", i, c.Len())
+			}
+			return c.items[i], nil
+		case *Map:
+			return builtin("get")(th, a)
+		case nil:
+			return nil, nilTarget(".get")
+		}
+		return nil, argError(".get", 0, "a map or a vector (for a string use (nth s i) or (.charAt s i))", a[0])
+	})
+	t.add(".getOrDefault", 3, 3, func(_ *thread, a []Value) (Value, error) {
+		m, ok := a[0].(*Map)
+		if !ok {
+			if a[0] == nil {
+				return nil, nilTarget(".getOrDefault")
+			}
+			return nil, argError(".getOrDefault", 0, "a map", a[0])
+		}
+		if _, v, ok := m.Entry(a[1]); ok {
+			return v, nil
+		}
+		return a[2], nil
+	})
+	t.add(".containsKey", 2, 2, func(th *thread, a []Value) (Value, error) {
+		switch a[0].(type) {
+		case *Map, *Vector:
+			return builtin("contains?")(th, a)
+		case nil:
+			return nil, nilTarget(".containsKey")
+		}
+		return nil, argError(".containsKey", 0, "a map", a[0])
+	})
+	t.add(".containsValue", 2, 2, func(th *thread, a []Value) (Value, error) {
+		m, ok := a[0].(*Map)
+		if !ok {
+			if a[0] == nil {
+				return nil, nilTarget(".containsValue")
+			}
+			return nil, argError(".containsValue", 0, "a map", a[0])
+		}
+		for _, v := range m.All() {
+			if err := th.tick(); err != nil {
+				return nil, err
+			}
+			if th.equal(v, a[1]) {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	t.add(".keySet", 1, 1, func(th *thread, a []Value) (Value, error) {
+		m, ok := a[0].(*Map)
+		if !ok {
+			if a[0] == nil {
+				return nil, nilTarget(".keySet")
+			}
+			return nil, argError(".keySet", 0, "a map", a[0])
+		}
+		if err := th.charge(int64(m.Len())); err != nil {
+			return nil, err
+		}
+		return NewSet(m.Keys()...), nil
+	})
+	t.add(".values", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*Map); !ok {
+			if a[0] == nil {
+				return nil, nilTarget(".values")
+			}
+			return nil, argError(".values", 0, "a map", a[0])
+		}
+		v, err := builtin("vals")(th, a)
+		if v == nil && err == nil {
+			return NewList(nil), nil // an empty collection, not nil
+		}
+		return v, err
+	})
 }

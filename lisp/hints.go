@@ -94,6 +94,5 @@ var hints = map[string]string{
 	"when-first": "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
 
 	// Java methods LLMs reach for, and their PTC-Lisp spelling.
-	".get":    "use (get coll k)",
 	".format": "use (format fmt args...)",
 }
