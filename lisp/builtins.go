@@ -48,6 +48,7 @@ func newBuiltinTable() builtinTable {
 	registerStrings(t)
 	registerFunctions(t)
 	registerTime(t)
+	registerDateFormats(t)
 	registerDates(t)
 	registerExceptions(t)
 	registerJava(t)

@@ -51,10 +51,17 @@ func registerTime(t builtinTable) {
 	t.add("System/currentTimeMillis", 0, 0, func(*thread, []Value) (Value, error) {
 		return time.Now().UnixMilli(), nil
 	})
-	t.add("LocalDate/parse", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add("LocalDate/parse", 1, 2, func(_ *thread, a []Value) (Value, error) {
 		s, err := stringArg("LocalDate/parse", a, 0)
 		if err != nil {
 			return nil, err
+		}
+		if len(a) == 2 {
+			p, err := stringArg("LocalDate/parse", a, 1)
+			if err != nil {
+				return nil, err
+			}
+			return parseDatePattern(s, p)
 		}
 		tm, perr := time.Parse("2006-01-02", strings.TrimSpace(s))
 		if perr != nil {

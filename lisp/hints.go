@@ -92,7 +92,4 @@ var hints = map[string]string{
 	"uuid?":      "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
 	"time":       "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
 	"when-first": "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
-
-	// Java methods LLMs reach for, and their PTC-Lisp spelling.
-	".format": "use (format fmt args...)",
 }
