@@ -60,6 +60,7 @@ func newBuiltinTable() builtinTable {
 	registerArrays(t)
 	registerBuilder(t)
 	registerTypes(t)
+	registerClojureMath(t)
 	registerSeqViews(t)
 	return t
 }

@@ -179,3 +179,23 @@ func javaUlp(x float64) float64 {
 	}
 	return math.Nextafter(x, math.Inf(1)) - x
 }
+
+// registerClojureMath names the java.lang.Math statics as Clojure 1.11's
+// clojure.math does (math/ and clojure.math/, and their require aliases):
+// the same functions, kebab-cased, with Java's results.
+func registerClojureMath(t builtinTable) {
+	for name, java := range map[string]string{
+		"E": "E", "PI": "PI", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos",
+		"atan": "atan", "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+		"to-radians": "toRadians", "to-degrees": "toDegrees", "IEEE-remainder": "IEEEremainder",
+		"ceil": "ceil", "floor": "floor", "rint": "rint", "round": "round", "pow": "pow", "signum": "signum",
+		"ulp": "ulp", "hypot": "hypot", "expm1": "expm1", "log1p": "log1p", "exp": "exp", "log": "log",
+		"log10": "log10", "sqrt": "sqrt", "cbrt": "cbrt", "copy-sign": "copySign", "next-up": "nextUp",
+		"next-down": "nextDown", "add-exact": "addExact", "subtract-exact": "subtractExact",
+		"multiply-exact": "multiplyExact", "increment-exact": "incrementExact",
+		"decrement-exact": "decrementExact", "negate-exact": "negateExact", "floor-div": "floorDiv",
+		"floor-mod": "floorMod",
+	} {
+		t.alias("Math/"+java, "clojure.math/"+name)
+	}
+}

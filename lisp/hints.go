@@ -49,7 +49,7 @@ var hints = map[string]string{
 	"catch": hintClause, "finally": hintClause,
 	"defrecord": hintNoTypes, "deftype": hintNoTypes, "defprotocol": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
 	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
-	"rand": hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "rand-nth": hintRandom, "shuffle": hintRandom,
+	"rand": hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "clojure.math/random": hintRandom, "rand-nth": hintRandom, "shuffle": hintRandom,
 	"random-uuid": hintRandom, "random-sample": hintRandom,
 	"delay": "compute the value directly with let",
 	"force": "compute the value directly with let",

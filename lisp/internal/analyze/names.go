@@ -29,6 +29,8 @@ var namespaceAliases = map[string]string{
 	"cheshire.core":                      "json",
 	"cheshire":                           "json",
 	"Math":                               "Math",
+	"clojure.math":                       "clojure.math",
+	"math":                               "clojure.math",
 	"java.lang.Math":                     "Math",
 	"StrictMath":                         "Math",
 	"Double":                             "Double",
