@@ -42,6 +42,7 @@ func newBuiltinTable() builtinTable {
 	registerMath(t)
 	registerRead(t)
 	registerJSON(t)
+	registerPprint(t)
 	registerMulti(t)
 	registerSequences(t)
 	registerMaps(t)

@@ -55,6 +55,7 @@ func TestRedactionInOutput(t *testing.T) {
 		// with-out-str captures output as printed: what println would hide
 		// stays hidden in the string it returns.
 		{"with-out-str hides as println does", `(with-out-str (println (:_token ctx/user) ctx/vault))`, nil, `"<hidden> <hidden>\n"`},
+		{"print-table hides cells and hidden keys' columns", `(clojure.pprint/print-table [{:name (:_token ctx/user) :_token 1 :n 2}])`, []string{"", "|  :_token | :n |    :name |", "|----------+----+----------|", "| <hidden> |  2 | <hidden> |"}, "nil"},
 		{"with-out-str of pmap branches", `(with-out-str (pmap println [(:_token ctx/user)]))`, nil, `"<hidden>\n"`},
 	}
 	for _, tt := range tests {
