@@ -191,7 +191,7 @@ func ExampleLookupDoc() {
 	fmt.Println(ok, d.Name, d.Usage, d.Aliases)
 	fmt.Println(d.Examples[0].Program, "=>", d.Examples[0].Result)
 	// Output:
-	// true sqrt [(sqrt x)] [Math/sqrt]
+	// true sqrt [(sqrt x)] [Math/sqrt clojure.math/sqrt]
 	// (sqrt 16) => 4.0
 }
 
