@@ -29,6 +29,8 @@ var namespaceAliases = map[string]string{
 	"cheshire.core":                      "json",
 	"cheshire":                           "json",
 	"Math":                               "Math",
+	"UUID":                               "UUID",
+	"java.util.UUID":                     "UUID",
 	"clojure.pprint":                     "clojure.pprint",
 	"pprint":                             "clojure.pprint",
 	"pp":                                 "clojure.pprint",
@@ -175,13 +177,18 @@ func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
 
 func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
 	pos := a.pos(s)
-	if _, ok := a.canonicalNamespace(s.Ns); ok {
+	if ns, ok := a.canonicalNamespace(s.Ns); ok {
 		if a.cfg.Hint != nil {
-			if h := a.cfg.Hint(s.Ns + "/" + s.Name); h != "" {
-				return a.errorf(pos, "unbound_var", "%s", h)
+			// As written (java.lang.Math/random), then as the namespace's
+			// canonical name (math/random is clojure.math/random), then bare.
+			names := []string{s.Ns + "/" + s.Name, s.Name}
+			if ns != "" && ns != s.Ns {
+				names = []string{s.Ns + "/" + s.Name, ns + "/" + s.Name, s.Name}
 			}
-			if h := a.cfg.Hint(s.Name); h != "" {
-				return a.errorf(pos, "unbound_var", "%s", h)
+			for _, n := range names {
+				if h := a.cfg.Hint(n); h != "" {
+					return a.errorf(pos, "unbound_var", "%s", h)
+				}
 			}
 		}
 		return a.errorf(pos, "unbound_var", "%s/%s is not available in PTC-Lisp", s.Ns, s.Name)
