@@ -929,6 +929,15 @@ func registerJavaCollections(t builtinTable) {
 	nilTarget := func(name string) error {
 		return classError(TypeError, classNullPointer, "%s of nil (a NullPointerException in Java)", name)
 	}
+	mapTarget := func(name string, v Value) (*Map, error) {
+		switch m := v.(type) {
+		case *Map:
+			return m, nil
+		case nil:
+			return nil, nilTarget(name)
+		}
+		return nil, argError(name, 0, "a map", v)
+	}
 	t.add(".get", 2, 2, func(th *thread, a []Value) (Value, error) {
 		switch c := a[0].(type) {
 		case *Vector:
@@ -948,12 +957,9 @@ func registerJavaCollections(t builtinTable) {
 		return nil, argError(".get", 0, "a map or a vector (for a string use (nth s i) or (.charAt s i))", a[0])
 	})
 	t.add(".getOrDefault", 3, 3, func(_ *thread, a []Value) (Value, error) {
-		m, ok := a[0].(*Map)
-		if !ok {
-			if a[0] == nil {
-				return nil, nilTarget(".getOrDefault")
-			}
-			return nil, argError(".getOrDefault", 0, "a map", a[0])
+		m, err := mapTarget(".getOrDefault", a[0])
+		if err != nil {
+			return nil, err
 		}
 		if _, v, ok := m.Entry(a[1]); ok {
 			return v, nil
@@ -970,12 +976,9 @@ func registerJavaCollections(t builtinTable) {
 		return nil, argError(".containsKey", 0, "a map", a[0])
 	})
 	t.add(".containsValue", 2, 2, func(th *thread, a []Value) (Value, error) {
-		m, ok := a[0].(*Map)
-		if !ok {
-			if a[0] == nil {
-				return nil, nilTarget(".containsValue")
-			}
-			return nil, argError(".containsValue", 0, "a map", a[0])
+		m, err := mapTarget(".containsValue", a[0])
+		if err != nil {
+			return nil, err
 		}
 		for _, v := range m.All() {
 			if err := th.tick(); err != nil {
@@ -988,12 +991,9 @@ func registerJavaCollections(t builtinTable) {
 		return false, nil
 	})
 	t.add(".keySet", 1, 1, func(th *thread, a []Value) (Value, error) {
-		m, ok := a[0].(*Map)
-		if !ok {
-			if a[0] == nil {
-				return nil, nilTarget(".keySet")
-			}
-			return nil, argError(".keySet", 0, "a map", a[0])
+		m, err := mapTarget(".keySet", a[0])
+		if err != nil {
+			return nil, err
 		}
 		if err := th.charge(int64(m.Len())); err != nil {
 			return nil, err
@@ -1001,11 +1001,8 @@ func registerJavaCollections(t builtinTable) {
 		return NewSet(m.Keys()...), nil
 	})
 	t.add(".values", 1, 1, func(th *thread, a []Value) (Value, error) {
-		if _, ok := a[0].(*Map); !ok {
-			if a[0] == nil {
-				return nil, nilTarget(".values")
-			}
-			return nil, argError(".values", 0, "a map", a[0])
+		if _, err := mapTarget(".values", a[0]); err != nil {
+			return nil, err
 		}
 		v, err := builtin("vals")(th, a)
 		if v == nil && err == nil {
