@@ -279,6 +279,9 @@ type mission struct {
 	memoryOverruns int
 	history        []lisp.Value
 	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
+	// shadow is the state of the shadow runs, from the first turn that
+	// had firewalled data on (flow.go).
+	shadow *shadowState
 	partial        lisp.Value // the last value of an error-free turn
 	tokens         llm.Tokens
 	requests       int

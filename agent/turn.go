@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent/prompt"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -199,6 +200,7 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	if m.lastFail != nil {
 		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), m.lastFail)
 	}
+	priorMemory, priorHistory, priorFail := m.memory, m.history, m.lastFail
 	res, err := m.runLisp(tr, ctxMap, func(ctx context.Context, opts lisp.Options) (*lisp.Result, error) {
 		p, err := m.compile(tr, code)
 		if err != nil {
@@ -206,6 +208,12 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		}
 		return p.Run(ctx, opts)
 	})
+	// What the program computed from firewalled values: see flow.go.
+	st := m.shadowRun(tr, code, priorMemory, priorHistory, priorFail)
+	if st != nil {
+		m.deriveOutput(tr, st)
+		m.deriveCalls(tr, st)
+	}
 	single := m.a.SingleShot()
 	// A single-shot agent with retries left is told what went wrong, as a
 	// multi-turn agent is.
@@ -222,12 +230,19 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		}
 		// Errors can be long (a tool's message is its own): cut before
 		// scrubbing to bound the work, and again when shown.
-		msg := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars) + m.exData(le)
+		detail := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
+		if st != nil {
+			detail = m.deriveError(le, detail, st)
+		}
+		msg := detail + m.exData(le)
 		tr.Error = msg
 		if final {
 			return &ending{fail: programFail(le, msg)}
 		}
 		m.lastFail = failMap(le, msg)
+		if st != nil {
+			m.failShadow(st, m.lastFail)
+		}
 		m.feedback(tr, reply, m.errorFeedback(msg, tr.Output, m.toolWarnings(tr.ToolCalls)))
 		return nil
 	}
@@ -239,6 +254,12 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	// from now on, like the context's.
 	m.fw.AddMemory(m.memory)
 	m.fw.Add(res.Value, false)
+	if st != nil && m.deriveTurn(tr, res, st) {
+		// The value as a whole is computed from firewalled data: the
+		// turn's record and what the model is shown hold the
+		// placeholder; the caller still gets the value (Step.Return).
+		tr.Result = fwall.Placeholder
+	}
 
 	switch res.Status {
 	case lisp.Failed:
@@ -251,6 +272,9 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		return m.offer(tr, reply, code, res.Value, final)
 	}
 	shown, fromMap := m.applyMapResult(res.Value)
+	if tr.Result == fwall.Placeholder && res.Value != fwall.Placeholder {
+		shown = tr.Result
+	}
 	if over := m.checkMemory(tr, res.Defined); over != nil {
 		return m.memoryOverrun(tr, reply, before, over)
 	}

@@ -559,6 +559,10 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
+			if c.redact.hidesElement(v, i) {
+				c.placeholder(buf)
+				continue
+			}
 			if err := c.writeJSON(buf, x, depth+1); err != nil {
 				return err
 			}
@@ -596,7 +600,7 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 			}
 			writeJSONString(buf, ks)
 			buf.WriteByte(':')
-			if c.redact.hidesKey(k) {
+			if c.redact.hidesEntry(v, k) {
 				c.placeholder(buf)
 				continue
 			}

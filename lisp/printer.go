@@ -244,14 +244,14 @@ func (p *printer) value(v Value, depth int) {
 	case *Vector:
 		switch {
 		case v.IsList():
-			p.seq("(", ")", v.items, depth)
+			p.seq("(", ")", v.items, v, depth)
 		case v.IsQueue():
 			// Clojure prints #object[clojure.lang.PersistentQueue 0x…],
 			// with an address; this is ClojureScript's form, which
 			// Read reads back.
-			p.seq("#queue [", "]", v.items, depth)
+			p.seq("#queue [", "]", v.items, v, depth)
 		default:
-			p.seq("[", "]", v.items, depth)
+			p.seq("[", "]", v.items, v, depth)
 		}
 	case *Set:
 		if depth >= p.opts.MaxDepth {
@@ -287,7 +287,7 @@ func (p *printer) value(v Value, depth int) {
 			}
 			p.value(k, depth+1)
 			p.sb.WriteByte(' ')
-			if p.opts.Redact.hidesKey(k) {
+			if p.opts.Redact.hidesEntry(v, k) {
 				p.sb.WriteString(p.opts.Redact.Placeholder)
 			} else {
 				p.value(x, depth+1)
@@ -384,7 +384,9 @@ func (p *printer) cut(i, n int, sep string) bool {
 	return false
 }
 
-func (p *printer) seq(open, close string, items []Value, depth int) {
+// seq prints items between open and close; owner, when not nil, is the
+// vector that holds them, whose hidden elements print as the placeholder.
+func (p *printer) seq(open, close string, items []Value, owner *Vector, depth int) {
 	if depth >= p.opts.MaxDepth {
 		p.sb.WriteString(open + "..." + close)
 		return
@@ -396,6 +398,10 @@ func (p *printer) seq(open, close string, items []Value, depth int) {
 		}
 		if i > 0 {
 			p.sb.WriteByte(' ')
+		}
+		if owner != nil && p.opts.Redact.hidesElement(owner, i) {
+			p.sb.WriteString(p.opts.Redact.Placeholder)
+			continue
 		}
 		p.value(x, depth+1)
 	}
@@ -420,7 +426,7 @@ func (p *printer) cell(c *Cell, depth int) {
 	}
 	p.inCells[c] = struct{}{}
 	if c.kind == arrayCell {
-		p.seq("[", "]", c.Deref().(*Vector).items, depth)
+		p.seq("[", "]", c.Deref().(*Vector).items, nil, depth)
 	} else {
 		p.sb.WriteByte('[')
 		p.value(c.Deref(), depth+1)
@@ -437,7 +443,7 @@ func (p *printer) lazySeq(s *Seq, depth int) {
 			p.err = err
 			return
 		}
-		p.seq("(", ")", xs, depth)
+		p.seq("(", ")", xs, nil, depth)
 		return
 	}
 	p.sb.WriteString("#seq[")

@@ -14,6 +14,10 @@ type Redaction struct {
 	// Key, when set, hides the value of every map entry whose key it
 	// reports (the key itself is shown).
 	Key func(key Value) bool
+	// Member, when set, hides an element by its place: the value under key
+	// in the map coll, or at index key (an int64) in the vector coll. Print
+	// and ToJSON apply it (an agent hides what was computed from secrets).
+	Member func(coll, key Value) bool
 	// Text, when set, rewrites strings (and map keys) as they print; another
 	// scalar whose printed form it changes prints as Placeholder, whole. It
 	// may grow a text by a bounded amount only (a placeholder per secret).
@@ -61,4 +65,16 @@ func (r *Redaction) text(s string) string {
 
 func (r *Redaction) hidesKey(k Value) bool {
 	return r != nil && r.Key != nil && r.Key(k)
+}
+
+// hidesEntry reports whether the value under k in the map m prints as the
+// placeholder: a hidden key's, or a hidden member's.
+func (r *Redaction) hidesEntry(m *Map, k Value) bool {
+	return r != nil && (r.Key != nil && r.Key(k) || r.Member != nil && r.Member(m, k))
+}
+
+// hidesElement reports whether the element at index i of the vector v
+// prints as the placeholder.
+func (r *Redaction) hidesElement(v *Vector, i int) bool {
+	return r != nil && r.Member != nil && r.Member(v, int64(i))
 }

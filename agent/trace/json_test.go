@@ -187,9 +187,9 @@ func TestTraceJSONFirewall(t *testing.T) {
 }
 
 // TestTraceJSONScrubsCopies: copies of firewalled text that a program made
-// with str under a public key, or as a number, are scrubbed from the
-// values of a redacted trace as the LLM was shown them, in both forms, and
-// the trace still reads back.
+// with str under a public key, or as a number, are hidden in the values of
+// a redacted trace as the LLM was shown them, in both forms, and the trace
+// still reads back.
 func TestTraceJSONScrubsCopies(t *testing.T) {
 	const key, pin = "CTXSECRET-alpha-1234", 90817263544
 	model := llmtest.NewScript(
@@ -200,8 +200,8 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shown := model.Requests()[1].Messages[2].Content; !strings.Contains(shown, `"L<Firewalled>"`) {
-		t.Fatalf("the model was not shown the scrubbed copy: %s", shown)
+	if shown := model.Requests()[1].Messages[2].Content; !strings.Contains(shown, `:leak <Firewalled>`) {
+		t.Fatalf("the model was shown the copy: %s", shown)
 	}
 	data, err := Marshal(step, JSONOptions{})
 	if err != nil {
@@ -212,7 +212,9 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 			t.Errorf("the redacted trace holds %q:\n%s", s, data)
 		}
 	}
-	for _, want := range []string{`\"L<Firewalled>\"`, `"leak":"L<Firewalled>"`, `"n":"<Firewalled>"`, `:kw <Firewalled>`} {
+	// The copies are computed from the key: hidden whole (the scrub is
+	// the second line of defence).
+	for _, want := range []string{`:leak <Firewalled>`, `"leak":"<Firewalled>"`, `"n":"<Firewalled>"`, `:kw <Firewalled>`} {
 		if !bytes.Contains(data, []byte(want)) {
 			t.Errorf("the redacted trace lacks %s:\n%s", want, data)
 		}
@@ -221,7 +223,7 @@ func TestTraceJSONScrubsCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lisp.Print(back.Return, lisp.PrintOptions{}); !strings.Contains(got, `:leak "L<Firewalled>"`) {
+	if got := lisp.Print(back.Return, lisp.PrintOptions{}); !strings.Contains(got, `:leak "<Firewalled>"`) {
 		t.Errorf("read back: %s", got)
 	}
 }

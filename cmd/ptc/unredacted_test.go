@@ -62,7 +62,7 @@ func TestRunUnredacted(t *testing.T) {
 				t.Errorf("unredacted %v: %s holds the secret: %v\n%s", unredacted, what, !unredacted, text)
 			}
 		}
-		if !unredacted && !strings.Contains(out, `"leak":"L\u003cFirewalled\u003e"`) {
+		if !unredacted && !strings.Contains(out, `"leak":"\u003cFirewalled\u003e"`) {
 			t.Errorf("--json: %s", out)
 		}
 		var rec struct {

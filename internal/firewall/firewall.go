@@ -3,6 +3,7 @@ package firewall
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ptc-go/ptc/lisp"
 )
@@ -31,6 +32,9 @@ type Firewall struct {
 	// ownIndex indexes own's texts; rebuilt when own gains texts.
 	ownIndex *textIndex
 	dirty    bool
+	// derived says own.members is not empty (read without the lock on
+	// every element printed).
+	derived atomic.Bool
 }
 
 // Set is a set of firewalled collections and texts: the firewalled parts
@@ -47,6 +51,12 @@ type Set struct {
 	// texts are the printed forms of firewalled scalars (numbers,
 	// keywords) of minScrub bytes or more, scrubbed from text.
 	texts map[string]struct{}
+	// members are elements hidden by their place: what a program computed
+	// from firewalled values (Derive).
+	members map[member]struct{}
+	// labelled says the set saw a value under a "_" key or name, of any
+	// size (Labelled).
+	labelled bool
 	// Collections walked unfirewalled.
 	seenMaps map[*lisp.Map]struct{}
 	seenVecs map[*lisp.Vector]struct{}
@@ -103,6 +113,14 @@ func (fw *Firewall) Absorb(child *Firewall) {
 	fw.mu.Lock()
 	n := len(fw.own.strs) + len(fw.own.texts)
 	for _, set := range sets {
+		fw.own.labelled = fw.own.labelled || set.labelled
+		for m := range set.members {
+			if fw.own.members == nil {
+				fw.own.members = map[member]struct{}{}
+			}
+			fw.own.members[m] = struct{}{}
+			fw.derived.Store(true)
+		}
 		for c := range set.colls {
 			if fw.own.colls == nil {
 				fw.own.colls = map[any]struct{}{}
@@ -230,6 +248,9 @@ func (fw *Firewall) Add(v lisp.Value, under bool) {
 func (set *Set) walk(v lisp.Value, under bool, depth int) {
 	if depth > 10000 {
 		return
+	}
+	if under {
+		set.labelled = true
 	}
 	switch x := v.(type) {
 	case string:
@@ -432,7 +453,7 @@ func (fw *Firewall) Empty() bool {
 	for ; fw != nil; fw = fw.up {
 		fw.mu.RLock()
 		empty := len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
-			len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0
+			len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0 && len(fw.own.members) == 0
 		fw.mu.RUnlock()
 		if !empty {
 			return false
@@ -447,7 +468,7 @@ func (fw *Firewall) OwnEmpty() bool {
 	fw.mu.RLock()
 	defer fw.mu.RUnlock()
 	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
-		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0
+		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0 && len(fw.own.members) == 0
 }
 
 // Redaction is the printer hook of the firewall, for LLM-bound values:
@@ -457,6 +478,7 @@ func (fw *Firewall) Redaction() *lisp.Redaction {
 	return &lisp.Redaction{
 		Placeholder: Placeholder,
 		Key:         HiddenKey,
+		Member:      fw.memberHook(),
 		Value: func(x lisp.Value) bool {
 			// A string that is all firewalled text shows as the
 			// placeholder, bare, as in a Veil's Redaction.
@@ -466,6 +488,15 @@ func (fw *Firewall) Redaction() *lisp.Redaction {
 			return fw.Hides(x)
 		},
 	}
+}
+
+// memberHook is the Redaction's Member: nil while nothing is hidden by its
+// place, so that printing costs nothing more until then.
+func (fw *Firewall) memberHook() func(coll, key lisp.Value) bool {
+	if !fw.hasMembers() {
+		return nil
+	}
+	return fw.HidesMember
 }
 
 // Hides reports whether v prints as Placeholder: this mission or one of

@@ -66,6 +66,26 @@ func (v Veil) Hides(x lisp.Value) bool {
 	return false
 }
 
+// HidesMember reports whether any firewall of v hides the element of coll
+// under key.
+func (v Veil) HidesMember(coll, key lisp.Value) bool {
+	for _, fw := range v {
+		if fw.HidesMember(coll, key) {
+			return true
+		}
+	}
+	return false
+}
+
+func (v Veil) hasMembers() bool {
+	for _, fw := range v {
+		if fw.hasMembers() {
+			return true
+		}
+	}
+	return false
+}
+
 // Redaction is the display redaction of v: what the firewalls hide, the
 // "_" entries, and copies of firewalled text scrubbed from every string
 // and key (a number or keyword whose printed form holds one hidden
@@ -76,6 +96,9 @@ func (v Veil) Redaction() *lisp.Redaction {
 		return r
 	}
 	r.Value = v.Hides
+	if v.hasMembers() {
+		r.Member = v.HidesMember
+	}
 	if indexes := v.indexes(); len(indexes) > 0 {
 		r.Text = func(s string) string { return scrubText(s, indexes...) }
 		// A string that is all firewalled text shows as the placeholder,

@@ -1,0 +1,315 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	fwall "github.com/ptc-go/ptc/internal/firewall"
+	"github.com/ptc-go/ptc/lisp"
+)
+
+// What a program computes from firewalled values is hidden from the model
+// as the values themselves are (docs/security.md, "Derived values"). When
+// a mission holds firewalled data, each program runs a second time, in a
+// shadow run: on the same context, memory and history with every
+// firewalled value replaced by a surrogate (same type and size, another
+// value at every position), with the tools' results of the real run
+// replayed (no tool is called twice). What the two runs show differently
+// depends on the firewalled values and is hidden: elements of the turn's
+// value, of the arguments of its tool calls and of an error's data by
+// their place, words of output lines and error messages. The real run's
+// values go to the tools and to the caller unchanged.
+
+// shadowState is a mission's state as its shadow runs see it: the
+// surrogates of its context and the memory, history and ctx/fail the
+// shadow runs left.
+type shadowState struct {
+	// fw hides in the shadow run's output what the mission's firewall
+	// hides in the real run's: the surrogates of its firewalled values.
+	fw       *fwall.Firewall
+	ctx      *lisp.Map
+	memory   *lisp.Namespace
+	history  []lisp.Value
+	lastFail lisp.Value
+}
+
+// shadowTurn is what a turn's shadow run showed.
+type shadowTurn struct {
+	res *lisp.Result
+	err error
+	// args are the arguments the shadow run passed for each of the real
+	// run's tool calls (nil: it made no such call).
+	args []*lisp.Map
+}
+
+// startShadow returns the shadow state of a mission that holds firewalled
+// data from this turn on, made from its state before the turn: memory
+// and history as they are, with what they firewall replaced.
+func (m *mission) startShadow(memory *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowState {
+	sh := &shadowState{}
+	if c, ok := fwall.Surrogate(m.context); ok {
+		sh.ctx, _ = c.(*lisp.Map)
+	}
+	sh.fw = m.fw.Shadow(fwall.NewSet(sh.ctx))
+	if memory != nil {
+		vars := map[string]lisp.Value{}
+		for _, name := range memory.Names() {
+			v, _ := memory.Get(name)
+			if isHiddenName(name) {
+				vars[name], _ = fwall.SurrogateAll(v)
+			} else {
+				vars[name], _ = fwall.Surrogate(v)
+			}
+		}
+		sh.memory = lisp.NewNamespace(vars)
+		sh.fw.AddMemory(sh.memory)
+	}
+	for _, v := range history {
+		s, _ := fwall.Surrogate(v)
+		sh.history = append(sh.history, s)
+	}
+	sh.lastFail, _ = fwall.Surrogate(lastFail)
+	return sh
+}
+
+func isHiddenName(name string) bool { return fwall.HiddenKey(name) }
+
+// shadowRun runs the turn's program again behind the firewall's
+// surrogates, when the mission holds firewalled data; nil otherwise. It
+// must run before what the real run showed is derived (deriveTurn).
+func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowTurn {
+	if !m.fw.Labelled() {
+		return nil
+	}
+	if m.shadow == nil {
+		m.shadow = m.startShadow(before, history, lastFail)
+	}
+	sh := m.shadow
+	st := &shadowTurn{args: make([]*lisp.Map, len(tr.ToolCalls))}
+	if sh.ctx == nil {
+		st.err = errors.New("the context could not be replaced")
+		return st
+	}
+	ctxMap := sh.ctx
+	if sh.lastFail != nil {
+		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), sh.lastFail)
+	}
+	p, _, err := m.programCache().Compile(code)
+	if err != nil {
+		st.err = err
+		return st
+	}
+	rp := &replay{m: m, fw: sh.fw, calls: tr.ToolCalls, args: st.args}
+	st.res, st.err = p.Run(m.ctx, lisp.Options{
+		Input:     ctxMap,
+		Namespace: sh.memory,
+		History:   sh.history,
+		Tools:     rp,
+		Limits:    m.limits(),
+		Redact:    sh.fw.Redaction(),
+	})
+	if st.res != nil && st.err == nil {
+		sh.fw.AddMemory(st.res.Namespace)
+		sh.fw.Add(st.res.Value, false)
+	}
+	return st
+}
+
+// replay answers a shadow run's tool calls with the real run's results
+// (their firewalled parts replaced): a call with the same name and
+// arguments first, else the next call of that tool.
+type replay struct {
+	m     *mission
+	fw    *fwall.Firewall // the shadow's
+	mu    sync.Mutex
+	calls []ToolCall
+	args  []*lisp.Map // filled: the shadow's arguments of each real call
+	used  []bool
+}
+
+var errNoSuchCall = errors.New("the shadow run made a call the real run did not")
+
+// CallTool implements lisp.ToolCaller.
+func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any, error) {
+	if _, ok := rp.m.a.tools[name]; !ok {
+		return nil, rp.m.unknownTool(name)
+	}
+	rp.mu.Lock()
+	if rp.used == nil {
+		rp.used = make([]bool, len(rp.calls))
+	}
+	pick := -1
+	for i, c := range rp.calls {
+		if !rp.used[i] && c.Name == name && lisp.Equal(c.Args, args) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		for i, c := range rp.calls {
+			if !rp.used[i] && c.Name == name {
+				pick = i
+				break
+			}
+		}
+	}
+	if pick < 0 {
+		rp.mu.Unlock()
+		return nil, errNoSuchCall
+	}
+	rp.used[pick] = true
+	rp.args[pick] = args
+	c := rp.calls[pick]
+	rp.mu.Unlock()
+	if c.Error != "" {
+		return nil, errors.New(c.Error)
+	}
+	v, _ := fwall.Surrogate(c.Result)
+	rp.fw.AddToolResult(v)
+	return v, nil
+}
+
+// deriveCalls hides the parts of the real run's tool arguments that the
+// shadow run passed differently, and the whole arguments of a call it
+// did not make.
+func (m *mission) deriveCalls(tr *Turn, st *shadowTurn) {
+	for i, c := range tr.ToolCalls {
+		if c.Args == nil {
+			continue
+		}
+		var s lisp.Value = st.args[i]
+		if st.args[i] == nil {
+			s = nil
+		}
+		m.fw.Derive(c.Args, s)
+	}
+}
+
+// deriveOutput hides the words of the real run's output that the shadow
+// run printed differently.
+func (m *mission) deriveOutput(tr *Turn, st *shadowTurn) {
+	var out []string
+	if st.res != nil {
+		out = st.res.Output
+	}
+	tr.Output = fwall.DeriveLines(tr.Output, out)
+}
+
+// deriveValue hides what of the real run's value v the shadow run did not
+// give the same; it reports whether v as a whole (a scalar) is hidden.
+func (m *mission) deriveValue(v lisp.Value, st *shadowTurn) bool {
+	var s lisp.Value
+	if st.err == nil && st.res != nil {
+		s = st.res.Value
+	} else {
+		s, _ = fwall.SurrogateAll(v) // the shadow failed: all of v differs
+	}
+	return m.fw.Derive(v, s)
+}
+
+// keepShadow moves the shadow state on after a turn whose real run ended
+// without an error, with the namespace ns: the shadow run's memory and
+// history when it ended so too, else the real run's with this turn's
+// definitions replaced (the shadow's view of them is lost, so they count
+// as firewalled).
+func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []string, value lisp.Value) {
+	sh := m.shadow
+	sh.lastFail = nil
+	if st.err == nil && st.res != nil {
+		sh.memory = st.res.Namespace
+		// A "_" var is firewalled by its name, whatever its value: the
+		// shadow keeps a surrogate of the real value (never of its own,
+		// which a second surrogate could turn back into the real one).
+		hidden := map[string]lisp.Value{}
+		for _, name := range defined {
+			if isHiddenName(name) {
+				v, _ := ns.Get(name)
+				hidden[name], _ = fwall.SurrogateAll(v)
+			}
+		}
+		if len(hidden) > 0 {
+			sh.memory = sh.memory.WithVars(hidden)
+		}
+		sh.history = pushValue(sh.history, truncateValue(st.res.Value, m.a.format.HistoryMaxBytes))
+		return
+	}
+	vars := map[string]lisp.Value{}
+	for _, name := range defined {
+		v, _ := ns.Get(name)
+		vars[name], _ = fwall.SurrogateAll(v)
+	}
+	base := sh.memory
+	if base == nil {
+		base = lisp.NewNamespace(nil)
+	}
+	sh.memory = base.WithVars(vars)
+	sv, _ := fwall.SurrogateAll(value)
+	sh.history = pushValue(sh.history, sv)
+}
+
+// failShadow moves the shadow state on after a turn whose real run ended
+// with an error: memory as it was; ctx/fail the shadow's own error when
+// it failed too, else the real one's replaced.
+func (m *mission) failShadow(st *shadowTurn, real lisp.Value) {
+	sh := m.shadow
+	if le := (*lisp.Error)(nil); st.err != nil && errors.As(st.err, &le) {
+		detail := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
+		sh.lastFail = failMap(le, detail+m.exData(le))
+		return
+	}
+	sh.lastFail, _ = fwall.SurrogateAll(real)
+}
+
+// pushValue puts v first in a history of at most three values.
+func pushValue(h []lisp.Value, v lisp.Value) []lisp.Value {
+	h = append([]lisp.Value{v}, h...)
+	if len(h) > 3 {
+		h = h[:3]
+	}
+	return h
+}
+
+// deriveTurn hides what the real run of a turn that ended without an error
+// showed differently from its shadow run: in its value, and in the values
+// of the vars it defined. It reports whether the value as a whole (a
+// scalar) is hidden, and moves the shadow state on.
+func (m *mission) deriveTurn(tr *Turn, res *lisp.Result, st *shadowTurn) (whole bool) {
+	whole = m.deriveValue(res.Value, st)
+	if st.err == nil && st.res != nil {
+		// The vars this turn defined, and every var that holds a cell:
+		// a cell changes without a def, and the memory line shows it.
+		for _, name := range res.Namespace.Names() {
+			rv, _ := res.Namespace.Get(name)
+			if _, cell := rv.(*lisp.Cell); !cell && !slices.Contains(res.Defined, name) {
+				continue
+			}
+			sv, ok := st.res.Namespace.Get(name)
+			if !ok {
+				sv, _ = fwall.SurrogateAll(rv)
+			}
+			m.fw.Derive(rv, sv)
+		}
+	}
+	m.keepShadow(st, res.Namespace, res.Defined, res.Value)
+	return whole
+}
+
+// deriveError returns the real run's error text (detail) with the words
+// the shadow run's differed in hidden, and hides what differs in the
+// error's data. A shadow run that did not fail so hides the whole text.
+func (m *mission) deriveError(le *lisp.Error, detail string, st *shadowTurn) string {
+	var sle *lisp.Error
+	if st.err == nil || !errors.As(st.err, &sle) {
+		return fwall.DeriveText(detail, "")
+	}
+	if le.Data != nil {
+		var sd lisp.Value
+		if sle.Data != nil {
+			sd = sle.Data
+		}
+		m.fw.Derive(le.Data, sd)
+	}
+	return fwall.DeriveText(detail, m.clip(sle.Detailed(), 8*m.a.format.FeedbackMaxChars))
+}
