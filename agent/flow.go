@@ -11,21 +11,23 @@ import (
 )
 
 // What a program computes from firewalled values is hidden from the model
-// as the values themselves are (docs/security.md, "Derived values"). When
-// a mission holds firewalled data, each program runs a second time, in a
-// shadow run: on the same context, memory and history with every
+// as the values themselves are (docs/agents.md, "Derived values"). When a
+// mission holds firewalled data, each program runs twice more, in shadow
+// runs (concurrently): on the same context, memory and history with every
 // firewalled value replaced by a surrogate (same type and size, another
-// value at every position), with the tools' results of the real run
-// replayed (no tool is called twice). What the two runs show differently
-// depends on the firewalled values and is hidden: elements of the turn's
-// value, of the arguments of its tool calls and of an error's data by
-// their place, words of output lines and error messages. The real run's
-// values go to the tools and to the caller unchanged.
+// value at every position; one variant per shadow run), with the tools'
+// results of the real run replayed (no tool is called twice). What a
+// shadow run shows differently depends on the firewalled values and is
+// hidden: elements of the turn's value, of the arguments of its tool calls
+// and of an error's data by their place, words of output lines and error
+// messages. The real run's values go to the tools and to the caller
+// unchanged.
 
 // shadowState is a mission's state as its shadow runs see it: the
 // surrogates of its context and the memory, history and ctx/fail the
 // shadow runs left.
 type shadowState struct {
+	variant int // of the surrogates (fwall.Variants)
 	// fw hides in the shadow run's output what the mission's firewall
 	// hides in the real run's: the surrogates of its firewalled values.
 	fw       *fwall.Firewall
@@ -37,6 +39,7 @@ type shadowState struct {
 
 // shadowTurn is what a turn's shadow run showed.
 type shadowTurn struct {
+	sh  *shadowState
 	res *lisp.Result
 	err error
 	// args are the arguments the shadow run passed for each of the real
@@ -44,12 +47,15 @@ type shadowTurn struct {
 	args []*lisp.Map
 }
 
+// shadowTurns are a turn's shadow runs, one per variant.
+type shadowTurns []*shadowTurn
+
 // startShadow returns the shadow state of a mission that holds firewalled
 // data from this turn on, made from its state before the turn: memory
 // and history as they are, with what they firewall replaced.
-func (m *mission) startShadow(memory *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowState {
-	sh := &shadowState{}
-	if c, ok := fwall.Surrogate(m.context); ok {
+func (m *mission) startShadow(variant int, memory *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowState {
+	sh := &shadowState{variant: variant}
+	if c, ok := fwall.Surrogate(m.context, variant); ok {
 		sh.ctx, _ = c.(*lisp.Map)
 	}
 	sh.fw = m.fw.Shadow(fwall.NewSet(sh.ctx))
@@ -58,36 +64,53 @@ func (m *mission) startShadow(memory *lisp.Namespace, history []lisp.Value, last
 		for _, name := range memory.Names() {
 			v, _ := memory.Get(name)
 			if isHiddenName(name) {
-				vars[name], _ = fwall.SurrogateAll(v)
+				vars[name], _ = fwall.SurrogateAll(v, variant)
 			} else {
-				vars[name], _ = fwall.Surrogate(v)
+				vars[name], _ = fwall.Surrogate(v, variant)
 			}
 		}
 		sh.memory = lisp.NewNamespace(vars)
 		sh.fw.AddMemory(sh.memory)
 	}
 	for _, v := range history {
-		s, _ := fwall.Surrogate(v)
+		s, _ := fwall.Surrogate(v, variant)
 		sh.history = append(sh.history, s)
 	}
-	sh.lastFail, _ = fwall.Surrogate(lastFail)
+	sh.lastFail, _ = fwall.Surrogate(lastFail, variant)
 	return sh
 }
 
 func isHiddenName(name string) bool { return fwall.HiddenKey(name) }
 
 // shadowRun runs the turn's program again behind the firewall's
-// surrogates, when the mission holds firewalled data; nil otherwise. It
-// must run before what the real run showed is derived (deriveTurn).
-func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowTurn {
+// surrogates, once per variant and concurrently, when the mission holds
+// firewalled data; nil otherwise. It must run before what the real run
+// showed is derived (deriveTurn).
+func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) shadowTurns {
 	if !m.fw.Labelled() {
 		return nil
 	}
 	if m.shadow == nil {
-		m.shadow = m.startShadow(before, history, lastFail)
+		for v := range fwall.Variants {
+			m.shadow = append(m.shadow, m.startShadow(v, before, history, lastFail))
+		}
 	}
-	sh := m.shadow
-	st := &shadowTurn{args: make([]*lisp.Map, len(tr.ToolCalls))}
+	sts := make(shadowTurns, len(m.shadow))
+	var wg sync.WaitGroup
+	for i, sh := range m.shadow {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sts[i] = m.shadowRunOne(sh, tr, code)
+		}()
+	}
+	wg.Wait()
+	return sts
+}
+
+// shadowRunOne is one shadow run of the turn's program.
+func (m *mission) shadowRunOne(sh *shadowState, tr *Turn, code string) *shadowTurn {
+	st := &shadowTurn{sh: sh, args: make([]*lisp.Map, len(tr.ToolCalls))}
 	if sh.ctx == nil {
 		st.err = errors.New("the context could not be replaced")
 		return st
@@ -101,7 +124,7 @@ func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, histo
 		st.err = err
 		return st
 	}
-	rp := &replay{m: m, fw: sh.fw, calls: tr.ToolCalls, args: st.args}
+	rp := &replay{m: m, fw: sh.fw, variant: sh.variant, calls: tr.ToolCalls, args: st.args}
 	st.res, st.err = p.Run(m.ctx, lisp.Options{
 		Input:     ctxMap,
 		Namespace: sh.memory,
@@ -121,8 +144,9 @@ func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, histo
 // (their firewalled parts replaced): a call with the same name and
 // arguments first, else the next call of that tool.
 type replay struct {
-	m     *mission
-	fw    *fwall.Firewall // the shadow's
+	m       *mission
+	fw      *fwall.Firewall // the shadow's
+	variant int
 	mu    sync.Mutex
 	calls []ToolCall
 	args  []*lisp.Map // filled: the shadow's arguments of each real call
@@ -166,7 +190,7 @@ func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any,
 	if c.Error != "" {
 		return nil, errors.New(c.Error)
 	}
-	v, _ := fwall.Surrogate(c.Result)
+	v, _ := fwall.Surrogate(c.Result, rp.variant)
 	rp.fw.AddToolResult(v)
 	return v, nil
 }
@@ -174,7 +198,7 @@ func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any,
 // deriveCalls hides the parts of the real run's tool arguments that the
 // shadow run passed differently, and the whole arguments of a call it
 // did not make.
-func (m *mission) deriveCalls(tr *Turn, st *shadowTurn) {
+func (m *mission) deriveCallsOne(tr *Turn, st *shadowTurn) {
 	for i, c := range tr.ToolCalls {
 		if c.Args == nil {
 			continue
@@ -189,7 +213,7 @@ func (m *mission) deriveCalls(tr *Turn, st *shadowTurn) {
 
 // deriveOutput hides the words of the real run's output that the shadow
 // run printed differently.
-func (m *mission) deriveOutput(tr *Turn, st *shadowTurn) {
+func (m *mission) deriveOutputOne(tr *Turn, st *shadowTurn) {
 	var out []string
 	if st.res != nil {
 		out = st.res.Output
@@ -204,7 +228,7 @@ func (m *mission) deriveValue(v lisp.Value, st *shadowTurn) bool {
 	if st.err == nil && st.res != nil {
 		s = st.res.Value
 	} else {
-		s, _ = fwall.SurrogateAll(v) // the shadow failed: all of v differs
+		s, _ = fwall.SurrogateAll(v, st.sh.variant) // the shadow failed: all of v differs
 	}
 	return m.fw.Derive(v, s)
 }
@@ -215,7 +239,7 @@ func (m *mission) deriveValue(v lisp.Value, st *shadowTurn) bool {
 // definitions replaced (the shadow's view of them is lost, so they count
 // as firewalled).
 func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []string, value lisp.Value) {
-	sh := m.shadow
+	sh := st.sh
 	sh.lastFail = nil
 	if st.err == nil && st.res != nil {
 		sh.memory = st.res.Namespace
@@ -226,7 +250,7 @@ func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []strin
 		for _, name := range defined {
 			if isHiddenName(name) {
 				v, _ := ns.Get(name)
-				hidden[name], _ = fwall.SurrogateAll(v)
+				hidden[name], _ = fwall.SurrogateAll(v, sh.variant)
 			}
 		}
 		if len(hidden) > 0 {
@@ -238,28 +262,28 @@ func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []strin
 	vars := map[string]lisp.Value{}
 	for _, name := range defined {
 		v, _ := ns.Get(name)
-		vars[name], _ = fwall.SurrogateAll(v)
+		vars[name], _ = fwall.SurrogateAll(v, sh.variant)
 	}
 	base := sh.memory
 	if base == nil {
 		base = lisp.NewNamespace(nil)
 	}
 	sh.memory = base.WithVars(vars)
-	sv, _ := fwall.SurrogateAll(value)
+	sv, _ := fwall.SurrogateAll(value, sh.variant)
 	sh.history = pushValue(sh.history, sv)
 }
 
 // failShadow moves the shadow state on after a turn whose real run ended
 // with an error: memory as it was; ctx/fail the shadow's own error when
 // it failed too, else the real one's replaced.
-func (m *mission) failShadow(st *shadowTurn, real lisp.Value) {
-	sh := m.shadow
+func (m *mission) failShadowOne(st *shadowTurn, real lisp.Value) {
+	sh := st.sh
 	if le := (*lisp.Error)(nil); st.err != nil && errors.As(st.err, &le) {
 		detail := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
 		sh.lastFail = failMap(le, detail+m.exData(le))
 		return
 	}
-	sh.lastFail, _ = fwall.SurrogateAll(real)
+	sh.lastFail, _ = fwall.SurrogateAll(real, sh.variant)
 }
 
 // pushValue puts v first in a history of at most three values.
@@ -275,7 +299,7 @@ func pushValue(h []lisp.Value, v lisp.Value) []lisp.Value {
 // showed differently from its shadow run: in its value, and in the values
 // of the vars it defined. It reports whether the value as a whole (a
 // scalar) is hidden, and moves the shadow state on.
-func (m *mission) deriveTurn(tr *Turn, res *lisp.Result, st *shadowTurn) (whole bool) {
+func (m *mission) deriveTurnOne(res *lisp.Result, st *shadowTurn) (whole bool) {
 	whole = m.deriveValue(res.Value, st)
 	if st.err == nil && st.res != nil {
 		// The vars this turn defined, and every var that holds a cell:
@@ -287,7 +311,7 @@ func (m *mission) deriveTurn(tr *Turn, res *lisp.Result, st *shadowTurn) (whole 
 			}
 			sv, ok := st.res.Namespace.Get(name)
 			if !ok {
-				sv, _ = fwall.SurrogateAll(rv)
+				sv, _ = fwall.SurrogateAll(rv, st.sh.variant)
 			}
 			m.fw.Derive(rv, sv)
 		}
@@ -299,7 +323,7 @@ func (m *mission) deriveTurn(tr *Turn, res *lisp.Result, st *shadowTurn) (whole 
 // deriveError returns the real run's error text (detail) with the words
 // the shadow run's differed in hidden, and hides what differs in the
 // error's data. A shadow run that did not fail so hides the whole text.
-func (m *mission) deriveError(le *lisp.Error, detail string, st *shadowTurn) string {
+func (m *mission) deriveErrorOne(le *lisp.Error, detail string, st *shadowTurn) string {
 	var sle *lisp.Error
 	if st.err == nil || !errors.As(st.err, &sle) {
 		return fwall.DeriveText(detail, "")
@@ -312,4 +336,41 @@ func (m *mission) deriveError(le *lisp.Error, detail string, st *shadowTurn) str
 		m.fw.Derive(le.Data, sd)
 	}
 	return fwall.DeriveText(detail, m.clip(sle.Detailed(), 8*m.a.format.FeedbackMaxChars))
+}
+
+// The steps of a turn's derivation over all its shadow runs: what any of
+// them shows differently is hidden.
+
+func (m *mission) deriveCalls(tr *Turn, sts shadowTurns) {
+	for _, st := range sts {
+		m.deriveCallsOne(tr, st)
+	}
+}
+
+func (m *mission) deriveOutput(tr *Turn, sts shadowTurns) {
+	for _, st := range sts {
+		m.deriveOutputOne(tr, st)
+	}
+}
+
+func (m *mission) deriveError(le *lisp.Error, detail string, sts shadowTurns) string {
+	for _, st := range sts {
+		detail = m.deriveErrorOne(le, detail, st)
+	}
+	return detail
+}
+
+func (m *mission) failShadow(sts shadowTurns, real lisp.Value) {
+	for _, st := range sts {
+		m.failShadowOne(st, real)
+	}
+}
+
+func (m *mission) deriveTurn(tr *Turn, res *lisp.Result, sts shadowTurns) (whole bool) {
+	for _, st := range sts {
+		if m.deriveTurnOne(res, st) {
+			whole = true
+		}
+	}
+	return whole
 }

@@ -281,7 +281,7 @@ type mission struct {
 	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
 	// shadow is the state of the shadow runs, from the first turn that
 	// had firewalled data on (flow.go).
-	shadow *shadowState
+	shadow []*shadowState
 	partial        lisp.Value // the last value of an error-free turn
 	tokens         llm.Tokens
 	requests       int

@@ -23,12 +23,15 @@ const Format = "ptc-firewall/1"
 // paths of the value's firewalled collections. A path's steps are "#i" (a
 // vector's item i), "k" and a map key's printed form, "s" and a set
 // member's printed form, or "@" (what a cell holds); the empty path is the
-// value itself.
+// value itself. Members are the paths of elements hidden by their place
+// (what a program computed from firewalled values: Derive), each ending
+// with the element's step.
 type firewallJSON struct {
 	Format  string     `json:"format"`
 	Strings []string   `json:"strings,omitempty"`
 	Texts   []string   `json:"texts,omitempty"`
 	Hidden  [][]string `json:"hidden,omitempty"`
+	Members [][]string `json:"members,omitempty"`
 }
 
 // maxExportVisits bounds the walk of a value for its firewalled
@@ -57,7 +60,7 @@ func MarshalVeil(v Veil, ret lisp.Value) []byte {
 			f.texts(strs, texts)
 		}
 	}
-	return encodeFirewall(strs, texts, hiddenPaths(v.Hides, ret))
+	return encodeFirewall(strs, texts, hiddenPaths(v.Hides, v.memberHook(), ret))
 }
 
 // texts adds the firewall's own firewalled strings and texts (not its
@@ -75,8 +78,9 @@ func (fw *Firewall) texts(strs, texts map[string]struct{}) {
 	}
 }
 
-func encodeFirewall(strs, texts map[string]struct{}, hidden [][]string) []byte {
-	data, err := json.Marshal(firewallJSON{Format: Format, Strings: sortedKeys(strs), Texts: sortedKeys(texts), Hidden: hidden})
+func encodeFirewall(strs, texts map[string]struct{}, hidden places) []byte {
+	data, err := json.Marshal(firewallJSON{Format: Format, Strings: sortedKeys(strs), Texts: sortedKeys(texts),
+		Hidden: hidden.colls, Members: hidden.members})
 	if err != nil { // strings and slices of strings always marshal
 		panic(err)
 	}
@@ -91,7 +95,7 @@ func encodeFirewall(strs, texts map[string]struct{}, hidden [][]string) []byte {
 // (work in the size of v, not of the firewall).
 func Marshal(fw *Firewall, v lisp.Value, chain bool) []byte {
 	strs, texts := map[string]struct{}{}, map[string]struct{}{}
-	var hidden [][]string
+	var hidden places
 	if fw != nil {
 		if chain {
 			indexes := fw.indexes()
@@ -108,7 +112,7 @@ func Marshal(fw *Firewall, v lisp.Value, chain bool) []byte {
 			fw.texts(strs, texts)
 		}
 		if !fw.Empty() {
-			hidden = hiddenPaths(fw.Hides, v)
+			hidden = hiddenPaths(fw.Hides, fw.memberHook(), v)
 		}
 	}
 	return encodeFirewall(strs, texts, hidden)
@@ -126,11 +130,16 @@ func sortedKeys(set map[string]struct{}) []string {
 	return out
 }
 
+// places are the paths of a value's hidden collections and elements.
+type places struct {
+	colls, members [][]string
+}
+
 // hiddenPaths returns the paths of v's collections that hides reports (not
 // those inside them, hidden with them; not those under "_" keys, hidden by
-// their key).
-func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
-	var paths [][]string
+// their key), and of the elements member (nil for none) reports.
+func hiddenPaths(hides func(lisp.Value) bool, member func(coll, key lisp.Value) bool, v lisp.Value) places {
+	var paths, members [][]string
 	visits := 0
 	inCells := map[*lisp.Cell]bool{} // the cells around x: a cell may hold itself
 	var walk func(x lisp.Value, path []string) bool
@@ -165,13 +174,25 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 					paths = append(paths, slices.Clone(path))
 					return visits <= maxExportVisits
 				}
-				if !walk(e, append(path, "k"+lisp.Print(k, lisp.PrintOptions{Exact: true}))) {
+				step := "k" + lisp.Print(k, lisp.PrintOptions{Exact: true})
+				if member != nil && member(c, k) {
+					visits += len(path)
+					members = append(members, append(slices.Clone(path), step))
+					continue
+				}
+				if !walk(e, append(path, step)) {
 					return false
 				}
 			}
 		case *lisp.Vector:
 			for i, e := range c.Items() {
-				if !walk(e, append(path, "#"+strconv.Itoa(i))) {
+				step := "#" + strconv.Itoa(i)
+				if member != nil && member(c, int64(i)) {
+					visits += len(path)
+					members = append(members, append(slices.Clone(path), step))
+					continue
+				}
+				if !walk(e, append(path, step)) {
 					return false
 				}
 			}
@@ -193,9 +214,9 @@ func hiddenPaths(hides func(lisp.Value) bool, v lisp.Value) [][]string {
 		return true
 	}
 	if !walk(v, nil) {
-		return [][]string{{}} // too large to walk: hidden whole
+		return places{colls: [][]string{{}}} // too large to walk: hidden whole
 	}
-	return paths
+	return places{colls: paths, members: members}
 }
 
 // Unmarshal reads Marshal's (or MarshalVeil's) data as a firewall over
@@ -230,6 +251,9 @@ func Unmarshal(data []byte, v lisp.Value) (*Firewall, error) {
 			fw.own.walk(x, true, 0)
 		}
 	}
+	for _, p := range in.Members {
+		fw.hideMemberAt(v, p)
+	}
 	fw.own.seenMaps, fw.own.seenVecs, fw.own.seenSets, fw.own.seenCells = nil, nil, nil, nil
 	return fw, nil
 }
@@ -238,10 +262,16 @@ func Unmarshal(data []byte, v lisp.Value) (*Firewall, error) {
 // on the way when v no longer has the whole path (nil when v is not a
 // collection).
 func follow(v lisp.Value, path []string) lisp.Value {
+	x, _ := followPath(v, path)
+	return x
+}
+
+// followPath is follow, and reports whether v has the whole path.
+func followPath(v lisp.Value, path []string) (lisp.Value, bool) {
 	var last lisp.Value
 	for _, step := range path {
 		if !isCollection(v) {
-			return last
+			return last, false
 		}
 		last = v
 		next, ok := lisp.Value(nil), false
@@ -273,14 +303,14 @@ func follow(v lisp.Value, path []string) lisp.Value {
 			}
 		}
 		if !ok {
-			return last
+			return last, false
 		}
 		v = next
 	}
 	if !isCollection(v) {
-		return last
+		return last, false
 	}
-	return v
+	return v, true
 }
 
 // eachText calls f with the texts of v: its strings (isString), keywords
@@ -334,4 +364,45 @@ func firewalledRuns(text string, indexes []*textIndex) []string {
 	var runs []string
 	eachRun(text, indexes, func(start, end int) { runs = append(runs, text[start:end]) })
 	return runs
+}
+
+// hideMemberAt hides the element at path in v: by its place when v still
+// has the collection that holds it and the element, else the innermost
+// collection on the way (whole).
+func (fw *Firewall) hideMemberAt(v lisp.Value, path []string) {
+	if len(path) == 0 {
+		return
+	}
+	parent, last := path[:len(path)-1], path[len(path)-1]
+	coll, whole := followPath(v, parent)
+	if coll == nil {
+		return
+	}
+	var key lisp.Value
+	found := false
+	switch c := coll.(type) {
+	case *lisp.Vector:
+		if len(last) > 1 && last[0] == '#' {
+			if i, err := strconv.Atoi(last[1:]); err == nil && i >= 0 && i < c.Len() {
+				key, found = int64(i), true
+			}
+		}
+	case *lisp.Map:
+		if len(last) > 1 && last[0] == 'k' {
+			if k, err := lisp.Read(last[1:], lisp.ReadOptions{Placeholder: Placeholder, MaxDepth: maxReadDepth}); err == nil {
+				if ek, _, ok := c.Entry(k); ok && keyLike(ek) {
+					key, found = ek, true
+				}
+			}
+		}
+	}
+	if !found || !whole {
+		fw.own.walk(coll, true, 0)
+		return
+	}
+	if fw.own.members == nil {
+		fw.own.members = map[member]struct{}{}
+	}
+	fw.own.members[member{coll, key}] = struct{}{}
+	fw.derived.Store(true)
 }

@@ -28,32 +28,48 @@ import (
 // branch on a firewalled value that changes what is shown hides what it
 // changed (stricter than a label that travels with data).
 
+// Variants is the number of surrogates of a value, one per shadow run.
+// They differ from the value by amounts that share no factor (a number by
+// 1,234,567 = 127 × 9,721 and by 98,765,432,101 = 7 × 149 × 94,693,607; a
+// letter's code point by 975 = 3 × 5² × 13 and by 848 = 2⁴ × 53), so that
+// a residue, a quotient or a rounded sum that one of them leaves alike,
+// the other changes: a value is shown only when both shadow runs show it
+// the same.
+const Variants = 2
+
 // Surrogate returns v with every value under a "_" key (at any depth)
-// replaced by its surrogate, and the rest shared with v. ok is false when
-// v is too deep to walk whole: the caller must then treat everything the
-// shadow run shows as firewalled.
-func Surrogate(v lisp.Value) (out lisp.Value, ok bool) {
-	s := &surrogater{memo: map[surrogateKey]lisp.Value{}}
+// replaced by its surrogate of the given variant (0 ≤ variant <
+// Variants), and the rest shared with v. ok is false when v is too deep
+// to walk whole: the caller must then treat everything the shadow run
+// shows as firewalled.
+func Surrogate(v lisp.Value, variant int) (out lisp.Value, ok bool) {
+	s := &surrogater{memo: map[surrogateKey]lisp.Value{}, variant: variant}
 	out = s.value(v, false, 0)
 	return out, !s.tooDeep
 }
 
 // SurrogateAll returns the surrogate of v as a whole: every scalar in it
 // replaced, map keys kept.
-func SurrogateAll(v lisp.Value) (out lisp.Value, ok bool) {
-	s := &surrogater{memo: map[surrogateKey]lisp.Value{}}
+func SurrogateAll(v lisp.Value, variant int) (out lisp.Value, ok bool) {
+	s := &surrogater{memo: map[surrogateKey]lisp.Value{}, variant: variant}
 	out = s.value(v, true, 0)
 	return out, !s.tooDeep
 }
 
-// Offsets of the surrogates of numbers: large, odd and not a multiple of
-// 10, so that sums, products, quotients by anything up to a million, the
-// parity and the last digits of a firewalled number all change.
-const (
-	intOffset   = 1234567
-	floatOffset = 1234.5678
-	maxWalk     = 10000 // nesting walked; deeper fails closed
+// The offsets of the surrogates of numbers, per variant: large and odd, so
+// that sums, products, quotients by anything up to a million, the parity
+// and the last digits of a firewalled number all change.
+var (
+	intOffsets   = [Variants]int64{1234567, 98765432101}
+	floatOffsets = [Variants]float64{1234.5678, -98765.4321}
+	// letterBase are the first lower- and upper-case letters that a and A
+	// become: Cyrillic а and А (975 code points on), Greek α and Α (848).
+	letterBase = [Variants][2]rune{{'а', 'А'}, {'α', 'Α'}}
+	// digitShift is what a digit becomes: its value plus the shift, mod 10.
+	digitShift = [Variants]rune{5, 3}
 )
+
+const maxWalk = 10000 // nesting walked; deeper fails closed
 
 type surrogateKey struct {
 	coll  any
@@ -62,6 +78,7 @@ type surrogateKey struct {
 
 type surrogater struct {
 	memo    map[surrogateKey]lisp.Value
+	variant int
 	tooDeep bool
 }
 
@@ -132,14 +149,21 @@ func (s *surrogater) value(v lisp.Value, under bool, depth int) lisp.Value {
 		// a new cell of the same kind, holding the surrogate of what the
 		// real one holds now (the same new cell wherever the real one
 		// occurs).
-		return s.coll(x, under, depth, func() lisp.Value {
-			return copyCell(x, s.value(x.Deref(), under, depth+1))
-		})
+		key := surrogateKey{x, under}
+		if out, ok := s.memo[key]; ok {
+			return out
+		}
+		// A cell that holds itself (through its value) meets itself
+		// before its copy is made: that occurrence is a stand-in.
+		s.memo[key] = cellStandIn
+		out := copyCell(x, s.value(x.Deref(), under, depth+1))
+		s.memo[key] = out
+		return out
 	}
 	if !under {
 		return v
 	}
-	return surrogateScalar(v)
+	return surrogateScalar(v, s.variant)
 }
 
 // cellStandIn replaces a cell that cannot be copied (one that holds
@@ -199,25 +223,26 @@ func keyLike(v lisp.Value) bool {
 // whose every part differs from v's part at the same place: each
 // character of a string (also when either is upper- or lower-cased), the
 // digits of a number, the year, month and day of a date.
-func surrogateScalar(v lisp.Value) lisp.Value {
+func surrogateScalar(v lisp.Value, variant int) lisp.Value {
 	switch x := v.(type) {
 	case string:
-		return surrogateText(x)
+		return surrogateText(x, variant)
 	case lisp.Keyword:
-		return lisp.Keyword(surrogateText(string(x)))
+		return lisp.Keyword(surrogateText(string(x), variant))
 	case int64:
-		if x > math.MaxInt64-intOffset {
-			return x - intOffset
+		off := intOffsets[variant]
+		if x > math.MaxInt64-off {
+			return x - off
 		}
-		return x + intOffset
+		return x + off
 	case float64:
 		switch {
 		case math.IsNaN(x):
-			return 1.5
+			return 1.5 + float64(variant)
 		case math.IsInf(x, 0):
 			return -x
 		}
-		y := x + floatOffset
+		y := x + floatOffsets[variant]
 		if y == x {
 			y = -1.5*x - 1
 		}
@@ -225,36 +250,38 @@ func surrogateScalar(v lisp.Value) lisp.Value {
 	case bool:
 		return !x
 	case lisp.Date:
-		return lisp.Date{Y: x.Y + 7, M: (x.M+5)%12 + 1, D: (x.D+12)%28 + 1}
+		return lisp.Date{Y: x.Y + 7 + variant, M: (x.M+4+variant)%12 + 1, D: (x.D+11+variant*2)%28 + 1}
 	case lisp.Instant:
-		return lisp.Instant{T: x.T.Add(1234567*time.Second + 891*time.Millisecond)}
+		return lisp.Instant{T: x.T.Add(time.Duration(intOffsets[variant])*time.Second + 891*time.Millisecond)}
 	}
 	return v
 }
 
-// surrogateText maps every character of s to another: letters by ROT13
-// and digits by five (so a case change or a parse gives another result),
-// any other character to a neighbour that is not one of its case forms.
-func surrogateText(s string) string {
+// surrogateText maps every character of s to another: ASCII letters to
+// Cyrillic ones of the same case (every code point grows, so a sum of
+// codes changes too, and no case change makes them alike), digits by five
+// (a number parsed from them is another number), any other character to
+// a neighbour that is not one of its case forms.
+func surrogateText(s string, variant int) string {
 	out := make([]byte, 0, len(s))
 	for _, r := range s {
-		out = utf8.AppendRune(out, surrogateRune(r))
+		out = utf8.AppendRune(out, surrogateRune(r, variant))
 	}
 	return string(out)
 }
 
-func surrogateRune(r rune) rune {
+func surrogateRune(r rune, variant int) rune {
 	switch {
 	case r >= 'a' && r <= 'z':
-		return 'a' + (r-'a'+13)%26
+		return letterBase[variant][0] + (r - 'a')
 	case r >= 'A' && r <= 'Z':
-		return 'A' + (r-'A'+13)%26
+		return letterBase[variant][1] + (r - 'A')
 	case r >= '0' && r <= '9':
-		return '0' + (r-'0'+5)%10
+		return '0' + (r-'0'+digitShift[variant])%10
 	case r < utf8.RuneSelf:
-		return r ^ 1 // ASCII punctuation and control: another such
+		return r ^ rune(1+variant*2) // ASCII punctuation and control: another such
 	}
-	for _, flip := range []rune{2, 4, 8, 16, 32} {
+	for _, flip := range []rune{2 << variant, 4 << variant, 8 << variant, 16 << variant, 32 << variant} {
 		c := r ^ flip
 		if c != utf8.RuneError && utf8.ValidRune(c) && !caseForms(r, c) {
 			return c

@@ -77,6 +77,14 @@ func (v Veil) HidesMember(coll, key lisp.Value) bool {
 	return false
 }
 
+// memberHook is the Member hook of v's redaction (nil for none).
+func (v Veil) memberHook() func(coll, key lisp.Value) bool {
+	if !v.hasMembers() {
+		return nil
+	}
+	return v.HidesMember
+}
+
 func (v Veil) hasMembers() bool {
 	for _, fw := range v {
 		if fw.hasMembers() {

@@ -1,0 +1,304 @@
+package agent_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptc-go/ptc/agent"
+	"github.com/ptc-go/ptc/agent/trace"
+	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
+	"github.com/ptc-go/ptc/llm/llmtest"
+)
+
+// What a program computes from firewalled values is hidden as the values
+// are (docs/agents.md, "Derived values"): each case is a mission whose
+// first program computes something from ctx/_secret (12 bytes) or
+// ctx/_salary and shows it one way; the texts it would reveal must reach
+// neither the model nor the trace, and what does not depend on them (a
+// size, a public value, the program's own words) still shows.
+
+const (
+	flowSecret = "tok-3f9a1c7e"
+	flowSalary = 123456
+)
+
+func flowContext() map[string]any {
+	return map[string]any{"_secret": flowSecret, "_salary": flowSalary, "public": "visible", "rows": []any{1, 2, 3}}
+}
+
+func reversed(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
+}
+
+func TestDerivedValuesHidden(t *testing.T) {
+	codes := func(s string) string {
+		var parts []string
+		for _, r := range s {
+			parts = append(parts, strconv.Itoa(int(r)))
+		}
+		return strings.Join(parts, " ")
+	}
+	cases := []struct {
+		name     string
+		programs []string
+		hidden   []string // texts that must not reach the model or the trace
+		shown    []string // texts the model must still see
+	}{
+		{"upper-case", []string{`(clojure.string/upper-case ctx/_secret)`}, []string{"TOK-3F9A1C7E"}, nil},
+		{"reverse", []string{`(apply str (reverse ctx/_secret))`}, []string{reversed(flowSecret)}, nil},
+		{"short fragments", []string{`[(subs ctx/_secret 0 5) (subs ctx/_secret 8) (first ctx/_secret)]`},
+			[]string{`"tok-3"`, `"1c7e"`, `\t`}, []string{"Value: [<Firewalled> <Firewalled> <Firewalled>]"}},
+		{"character codes", []string{`(mapv int ctx/_secret)`}, []string{codes(flowSecret[:3])}, nil},
+		{"arithmetic", []string{`{:x3 (* 3 ctx/_salary) :k (quot ctx/_salary 1000) :odd (odd? ctx/_salary)}`},
+			[]string{strconv.Itoa(3 * flowSalary), ":k 123"}, []string{":odd <Firewalled>"}},
+		{"format and str", []string{`(println (format "%x|%s" ctx/_salary (clojure.string/replace ctx/_secret "-" "+")) "|" (str ctx/_salary))`},
+			[]string{strconv.FormatInt(flowSalary, 16), "tok+3f", strconv.Itoa(flowSalary)}, []string{"Output:"}},
+		{"join and split", []string{`(clojure.string/join "," (clojure.string/split ctx/_secret #"-"))`}, []string{"tok,3f9a"}, nil},
+		{"sizes stay visible", []string{`(println "length" (count ctx/_secret) (empty? ctx/_secret) ctx/public) {:n (count ctx/_secret) :up (clojure.string/upper-case ctx/_secret)}`},
+			[]string{"TOK-"}, []string{"length 12 false visible", ":n 12", ":up <Firewalled>"}},
+		{"error message", []string{`(throw (ex-info (str "bad " (clojure.string/upper-case ctx/_secret)) {:n (* 2 ctx/_salary) :ok 1}))`},
+			[]string{"TOK-3F9A1C7E", strconv.Itoa(2 * flowSalary)}, []string{"bad <Firewalled>", ":ok 1", ":n <Firewalled>"}},
+		{"ctx/fail", []string{`(throw (ex-info (subs ctx/_secret 0 6) {}))`, `(println (:message ctx/fail)) ctx/fail`},
+			[]string{"tok-3f"}, nil},
+		{"memory across turns", []string{`(def up (clojure.string/upper-case ctx/_secret)) (def n (+ 7 ctx/_salary)) 1`, `(println "got" up n) {:u up :n n}`},
+			[]string{"TOK-3F9A1C7E", strconv.Itoa(flowSalary + 7)}, []string{"got <Firewalled>"}},
+		{"atom", []string{`(def box (atom {:k (subs ctx/_secret 0 4) :public ctx/public})) box`, `(swap! box assoc :n (+ 1 ctx/_salary)) box`},
+			[]string{`"tok-"`, strconv.Itoa(flowSalary + 1)}, []string{`:public "visible"`}},
+		{"history", []string{`(subs ctx/_secret 2 7)`, `(println *1) (str *1 "!")`}, []string{"k-3f9"}, nil},
+		{"public values unchanged", []string{`(println "rows" (count ctx/rows) (reduce + ctx/rows)) {:sum (reduce + ctx/rows) :p ctx/public}`},
+			nil, []string{"rows 3 6", `{:p "visible", :sum 6}`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			replies := make([]llmtest.Reply, 0, len(c.programs)+1)
+			for _, p := range c.programs {
+				replies = append(replies, llmtest.Code(p))
+			}
+			replies = append(replies, llmtest.Code(`(return 1)`))
+			s := llmtest.NewScript(replies...)
+			step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: len(c.programs) + 2}).Run(context.Background(),
+				agent.Options{LLM: s.Func(), Input: flowContext()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var shown strings.Builder
+			for _, req := range s.Requests() {
+				for _, m := range req.Messages {
+					if m.Role == llm.User {
+						shown.WriteString(m.Content + "\n")
+					}
+				}
+			}
+			var tr bytes.Buffer
+			if err := trace.Print(&tr, step, trace.Options{Full: true}); err != nil {
+				t.Fatal(err)
+			}
+			data, err := trace.Marshal(step, trace.JSONOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range c.hidden {
+				for what, text := range map[string]string{"the model": shown.String(), "trace.Print": tr.String(), "the JSON trace": string(data)} {
+					if strings.Contains(text, h) {
+						t.Errorf("%s sees %q:\n%s", what, h, text)
+					}
+				}
+			}
+			for _, w := range c.shown {
+				if !strings.Contains(shown.String(), w) {
+					t.Errorf("the model does not see %q:\n%s", w, shown.String())
+				}
+			}
+		})
+	}
+}
+
+// TestDerivedValuesStayReal: the tools and the caller get the real values a
+// program computed from firewalled data; only what is shown is hidden.
+func TestDerivedValuesStayReal(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	record := agent.Tool{Func: func(_ context.Context, args *lisp.Map) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, lisp.Print(args, lisp.PrintOptions{}))
+		return map[string]any{"ok": true, "len": args.Len()}, nil
+	}}
+	s := llmtest.NewScript(
+		llmtest.Code(`(tool/record {:up (clojure.string/upper-case ctx/_secret) :n (* 2 ctx/_salary)})`),
+		llmtest.Code(`(return {:up (clojure.string/upper-case ctx/_secret) :n (* 2 ctx/_salary) :len (:len *1)})`))
+	step, err := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"record": record}}).Run(context.Background(),
+		agent.Options{LLM: s.Func(), Input: flowContext()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`{:n %d, :up "TOK-3F9A1C7E"}`, 2*flowSalary)
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("the tool got %v, want once %s", got, want)
+	}
+	if r := printed(step.Return); r != fmt.Sprintf(`{:len 2, :n %d, :up "TOK-3F9A1C7E"}`, 2*flowSalary) {
+		t.Errorf("the caller got %s", r)
+	}
+	// The tool's result is its own (public): the model sees it; the
+	// arguments computed from the secret it does not, in the trace either.
+	fb := s.LastMessage(1)
+	if !strings.Contains(fb, `"len" 2`) || strings.Contains(fb, "TOK-") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+	if args := lisp.Print(step.Trace[0].ToolCalls[0].Args, lisp.PrintOptions{Redact: step.Redaction()}); args != "{:n <Firewalled>, :up <Firewalled>}" {
+		t.Errorf("the recorded arguments print %s", args)
+	}
+	if ret := lisp.Print(step.Return, lisp.PrintOptions{Redact: step.Redaction()}); ret != "{:len 2, :n <Firewalled>, :up <Firewalled>}" {
+		t.Errorf("the return prints %s behind the Step's veil", ret)
+	}
+}
+
+// TestShadowRunNeverCallsTools: the shadow run replays the real run's tool
+// results; every tool is called once per call the program makes, also
+// when the shadow run's arguments differ or it calls more.
+func TestShadowRunNeverCallsTools(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	count := agent.Tool{Func: func(context.Context, *lisp.Map) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return map[string]any{"n": calls, "_token": "tool-secret-" + strconv.Itoa(calls)}, nil
+	}}
+	s := llmtest.NewScript(
+		llmtest.Code(`(let [a (tool/count {:k (subs ctx/_secret 0 3)})
+      b (if (= ctx/_salary 123456) (tool/count {}) nil)]
+  (println "n" (:n a) (clojure.string/upper-case (:_token a)))
+  [(:n a) (:n b)])`),
+		llmtest.Code(`(return 1)`))
+	_, err := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"count": count}}).Run(context.Background(),
+		agent.Options{LLM: s.Func(), Input: flowContext()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 2 {
+		t.Errorf("the tool was called %d times, want 2", calls)
+	}
+	fb := s.LastMessage(1)
+	// (:n a) is the tool's own; the branch on the salary made the second
+	// call in the real run only: what it returned shows as derived.
+	for _, w := range []string{"n 1 <Firewalled>", "Value: [1 <Firewalled>]"} {
+		if !strings.Contains(fb, w) {
+			t.Errorf("feedback lacks %q:\n%s", w, fb)
+		}
+	}
+	if strings.Contains(fb, "TOOL-SECRET") {
+		t.Errorf("feedback shows the upper-cased token:\n%s", fb)
+	}
+}
+
+// differing counts the positions at which a and b differ, and the
+// characters one has beyond the other.
+func differing(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	n := max(len(ra), len(rb)) - min(len(ra), len(rb))
+	for i := range min(len(ra), len(rb)) {
+		if ra[i] != rb[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// FuzzDerivedValues builds programs that chain transformations of strings
+// and numbers from firewalled and public inputs, and checks that no value
+// that depends on a firewalled input reaches the model's requests: a value
+// depends on one when the program gives another value with other
+// firewalled inputs of the same sizes.
+func FuzzDerivedValues(f *testing.F) {
+	for _, seed := range []string{"\x00\x01\x02", "\x01\x05\x07\x03", "\x02\x08\x09\x0a", "\x03\x04\x04\x0b\x0c", "\x00\x06\x0d\x01"} {
+		f.Add([]byte(seed))
+	}
+	strFns := []string{`(clojure.string/upper-case %s)`, `(clojure.string/lower-case %s)`, `(apply str (reverse %s))`,
+		`(subs %s 1)`, `(str "<" %s ">")`, `(clojure.string/replace %s "-" "+")`,
+		`(apply str (map (fn [c] (char (inc (int c)))) %s))`, `(str (first %s))`}
+	numFns := []string{`(* 3 %s)`, `(+ %s 7)`, `(- %s)`, `(quot %s 10)`, `(mod %s 97)`}
+	toNum := []string{`(int (first %s))`, `(count %s)`, `(reduce + (map int %s))`}
+	// Lossy steps (a quotient, a residue, a sum of codes) at most once: a
+	// chain of them ends in a value of a few hundred outcomes, which both
+	// shadow runs may give (docs/agents.md, "Derived values").
+	lossy := func(fn string) bool {
+		return strings.HasPrefix(fn, "(quot") || strings.HasPrefix(fn, "(mod") || strings.HasPrefix(fn, "(reduce")
+	}
+	toStr := []string{`(str %s)`, `(format "%%x" %s)`, `(str "n=" %s)`}
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) == 0 || len(ops) > 8 {
+			return
+		}
+		inputs := []struct {
+			expr  string
+			isNum bool
+		}{{"ctx/_s", false}, {"ctx/_n", true}, {"ctx/p", false}, {"ctx/m", true}}
+		in := inputs[int(ops[0])%len(inputs)]
+		expr, isNum := in.expr, in.isNum
+		lossySteps := 0
+		for _, op := range ops[1:] {
+			var fns []string
+			switch {
+			case isNum && op%4 == 0:
+				fns, isNum = toStr, false
+			case isNum:
+				fns = numFns
+			case op%4 == 0:
+				fns, isNum = toNum, true
+			default:
+				fns = strFns
+			}
+			fn := fns[int(op/4)%len(fns)]
+			if lossy(fn) {
+				if lossySteps++; lossySteps > 1 {
+					return
+				}
+			}
+			expr = fmt.Sprintf(fn, expr)
+		}
+		program := fmt.Sprintf(`(let [v %s] (println "v" v) {:v v :w [v]})`, expr)
+		ctxFor := func(s string, n int64) map[string]any {
+			return map[string]any{"_s": s, "_n": n, "p": "pub-lic", "m": 31}
+		}
+		real, other := ctxFor("tok-3f9a1c7e", 918273), ctxFor("QRS_zyxw+Y8p", 450912)
+		value := func(ctx map[string]any) (string, bool) {
+			res, err := lisp.Run(context.Background(), program, lisp.Options{Input: ctx})
+			if err != nil {
+				return "", false
+			}
+			v, _ := res.Value.(*lisp.Map).Get(lisp.Keyword("v"))
+			return lisp.Print(v, lisp.PrintOptions{Display: true}), true
+		}
+		rv, ok := value(real)
+		if !ok {
+			return
+		}
+		ov, ok := value(other)
+		if ok && differing(rv, ov) < 3 || len(rv) < 5 || strings.Contains(program, rv) {
+			// Public, or a value of few outcomes (a digit, a sign): the
+			// shadow runs may give it too (docs/agents.md says so).
+			return
+		}
+		s := llmtest.NewScript(llmtest.Code(program), llmtest.Code(`(return 1)`))
+		if _, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 3}).Run(context.Background(), agent.Options{LLM: s.Func(), Input: real}); err != nil {
+			t.Fatal(err)
+		}
+		for _, req := range s.Requests() {
+			for _, m := range req.Messages {
+				if m.Role == llm.User && strings.Contains(m.Content, rv) {
+					t.Fatalf("%s: the model sees %q:\n%s", program, rv, m.Content)
+				}
+			}
+		}
+	})
+}
