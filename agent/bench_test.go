@@ -190,3 +190,56 @@ func BenchmarkSlogEvent(b *testing.B) {
 		o.Observe(ctx, e)
 	}
 }
+
+// ordersContext is the context of the shared workloads W2–W4 (10,000
+// orders {id, amount, status, customer}), with a firewalled field when
+// labelled: then every program runs twice more, in the shadow runs that
+// find what it computed from firewalled data (docs/agents.md, "Derived
+// values").
+func ordersContext(tb testing.TB, labelled bool) *lisp.Map {
+	rows := make([]any, 10_000)
+	for i := range rows {
+		rows[i] = map[string]any{"id": i, "amount": i * 37 % 500, "status": []string{"open", "closed", "pending"}[i%3],
+			"customer": fmt.Sprint("c", i%100)}
+	}
+	ctx := map[string]any{"orders": rows}
+	if labelled {
+		ctx["_token"] = "tok-3f9a1c7e-private"
+	}
+	return mustFromGo(tb, ctx).(*lisp.Map)
+}
+
+// BenchmarkFirewalledTurn measures a two-turn mission whose first turn runs
+// a shared workload (W2 filter and sum, W3 group and sort, W4 reduce and
+// assoc) over the orders, without and with a firewalled field in the
+// context: the cost of the shadow runs. The agent is reused (its compile
+// cache holds the programs, its firewall analysis the context).
+func BenchmarkFirewalledTurn(b *testing.B) {
+	workloads := []struct{ name, program string }{
+		{"W2", `(->> ctx/orders (filter (where :amount > 100)) (sum-by :amount))`},
+		{"W3", `(->> ctx/orders (group-by :customer) (map (fn [[k v]] {:customer k :total (sum-by :amount v) :n (count v)})) (sort-by :total >) (take 5))`},
+		{"W4", `(reduce (fn [acc o] (assoc acc (:id o) (:amount o))) {} ctx/orders)`},
+	}
+	bg := context.Background()
+	for _, w := range workloads {
+		for _, labelled := range []bool{false, true} {
+			name := w.name + "/public"
+			if labelled {
+				name = w.name + "/labelled"
+			}
+			b.Run(name, func(b *testing.B) {
+				ctxMap := ordersContext(b, labelled)
+				a := agent.MustNew(agent.Config{Prompt: "Sum the orders", MaxTurns: 3})
+				replies := []llmtest.Reply{llmtest.Code(w.program), llmtest.Code(`(return 1)`)}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					step, err := a.Run(bg, agent.Options{LLM: llmtest.NewScript(replies...).Func(), Input: ctxMap})
+					if err != nil || step.Usage.Turns != 2 {
+						b.Fatal(err, step.Fail)
+					}
+				}
+			})
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/agent/prompt"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
 	"github.com/ptc-go/ptc/llm"
 	"github.com/ptc-go/ptc/signature"
@@ -144,6 +145,9 @@ type Agent struct {
 
 	fwMu    sync.Mutex
 	fwCache map[*lisp.Map]*fwSet // the firewalled parts of recent contexts
+	// shadowCache holds the shadow runs' contexts of recent contexts
+	// (flow.go), one per surrogate variant.
+	shadowCache map[*lisp.Map]*[fwall.Variants]shadowContext
 
 	fpOnce sync.Once // Fingerprint, computed once: the agent is immutable
 	fp     string

@@ -50,10 +50,12 @@
 // and the tool schemas omit them, and every text an LLM is sent (the
 // mission prompt, values, output, error messages, the memory report) is
 // scrubbed of every fragment of 8 bytes or more of a firewalled string or
-// of the printed form of a firewalled number, escaped or not. Values a
-// program computes from firewalled data (a count, a sum, a transformed
-// text) are its own and are shown. docs/agents.md states the guarantee and
-// lists every channel.
+// of the printed form of a firewalled number, escaped or not. What a
+// program computes from firewalled data (a transformed text, a fragment,
+// a sum) is found by shadow runs of the program on surrogates of the
+// firewalled values, with the tools' results replayed, and is hidden as
+// well; sizes stay visible, and tools and the caller get real values.
+// docs/agents.md states the guarantee and lists every channel.
 //
 // Everything a run leaves for a reader outside the firewall goes through
 // the same scrubber, the Step's: Step.Redaction for values, Step.Scrub for

@@ -43,6 +43,40 @@ func (a *Agent) contextFirewall(ctx *lisp.Map) *fwSet {
 	return set
 }
 
+// shadowContext is a context as a shadow run sees it: its firewalled
+// values replaced by surrogates of one variant (nil ctx when that cannot
+// be done), and the firewalled parts of that.
+type shadowContext struct {
+	ctx *lisp.Map
+	set *fwSet
+}
+
+// shadowContext returns the shadow context of ctx for a variant, computed
+// once per context value and agent as contextFirewall's set is: its walk,
+// and the set's, are linear in the context's size.
+func (a *Agent) shadowContext(ctx *lisp.Map, variant int) shadowContext {
+	a.fwMu.Lock()
+	entry, ok := a.shadowCache[ctx]
+	a.fwMu.Unlock()
+	if ok {
+		return entry[variant]
+	}
+	entry = new([fwall.Variants]shadowContext)
+	for v := range fwall.Variants {
+		if c, ok := fwall.Surrogate(ctx, v); ok {
+			entry[v].ctx, _ = c.(*lisp.Map)
+		}
+		entry[v].set = fwall.NewSet(entry[v].ctx)
+	}
+	a.fwMu.Lock()
+	if a.shadowCache == nil || len(a.shadowCache) >= 16 {
+		a.shadowCache = map[*lisp.Map]*[fwall.Variants]shadowContext{}
+	}
+	a.shadowCache[ctx] = entry
+	a.fwMu.Unlock()
+	return entry[variant]
+}
+
 // veil is what a Step's readers may not see (fwall.Veil).
 type veil = fwall.Veil
 

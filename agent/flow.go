@@ -8,6 +8,7 @@ import (
 
 	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/signature"
 )
 
 // What a program computes from firewalled values is hidden from the model
@@ -55,10 +56,8 @@ type shadowTurns []*shadowTurn
 // and history as they are, with what they firewall replaced.
 func (m *mission) startShadow(variant int, memory *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowState {
 	sh := &shadowState{variant: variant}
-	if c, ok := fwall.Surrogate(m.context, variant); ok {
-		sh.ctx, _ = c.(*lisp.Map)
-	}
-	sh.fw = m.fw.Shadow(fwall.NewSet(sh.ctx))
+	sc := m.a.shadowContext(m.context, variant)
+	sh.ctx, sh.fw = sc.ctx, m.fw.Shadow(sc.set)
 	if memory != nil {
 		vars := map[string]lisp.Value{}
 		for _, name := range memory.Names() {
@@ -147,10 +146,10 @@ type replay struct {
 	m       *mission
 	fw      *fwall.Firewall // the shadow's
 	variant int
-	mu    sync.Mutex
-	calls []ToolCall
-	args  []*lisp.Map // filled: the shadow's arguments of each real call
-	used  []bool
+	mu      sync.Mutex
+	calls   []ToolCall
+	args    []*lisp.Map // filled: the shadow's arguments of each real call
+	used    []bool
 }
 
 var errNoSuchCall = errors.New("the shadow run made a call the real run did not")
@@ -373,4 +372,34 @@ func (m *mission) deriveTurn(tr *Turn, res *lisp.Result, sts shadowTurns) (whole
 		}
 	}
 	return whole
+}
+
+// deriveIssues hides in the issues of a value that does not match the
+// signature the words that the issues of the shadow runs' values differ
+// in (an issue quotes the value it found), and an issue at a path where a
+// shadow run's value had none whole.
+func (m *mission) deriveIssues(err error, sts shadowTurns) error {
+	var ve *signature.ValidationError
+	if len(sts) == 0 || !errors.As(err, &ve) {
+		return err
+	}
+	issues := slices.Clone(ve.Issues)
+	for _, st := range sts {
+		var theirs []signature.Issue
+		if st.err == nil && st.res != nil {
+			var sve *signature.ValidationError
+			if errors.As(m.validateReturn(st.res.Value), &sve) {
+				theirs = sve.Issues
+			}
+		}
+		for i, is := range issues {
+			j := slices.IndexFunc(theirs, func(o signature.Issue) bool { return o.Path == is.Path })
+			if j < 0 {
+				issues[i].Message = fwall.Placeholder
+				continue
+			}
+			issues[i].Message = fwall.DeriveText(is.Message, theirs[j].Message)
+		}
+	}
+	return &signature.ValidationError{Issues: issues}
 }

@@ -49,32 +49,35 @@ func TestDerivedValuesHidden(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
+		sig      string
 		programs []string
 		hidden   []string // texts that must not reach the model or the trace
 		shown    []string // texts the model must still see
 	}{
-		{"upper-case", []string{`(clojure.string/upper-case ctx/_secret)`}, []string{"TOK-3F9A1C7E"}, nil},
-		{"reverse", []string{`(apply str (reverse ctx/_secret))`}, []string{reversed(flowSecret)}, nil},
-		{"short fragments", []string{`[(subs ctx/_secret 0 5) (subs ctx/_secret 8) (first ctx/_secret)]`},
+		{"upper-case", "", []string{`(clojure.string/upper-case ctx/_secret)`}, []string{"TOK-3F9A1C7E"}, nil},
+		{"reverse", "", []string{`(apply str (reverse ctx/_secret))`}, []string{reversed(flowSecret)}, nil},
+		{"short fragments", "", []string{`[(subs ctx/_secret 0 5) (subs ctx/_secret 8) (first ctx/_secret)]`},
 			[]string{`"tok-3"`, `"1c7e"`, `\t`}, []string{"Value: [<Firewalled> <Firewalled> <Firewalled>]"}},
-		{"character codes", []string{`(mapv int ctx/_secret)`}, []string{codes(flowSecret[:3])}, nil},
-		{"arithmetic", []string{`{:x3 (* 3 ctx/_salary) :k (quot ctx/_salary 1000) :odd (odd? ctx/_salary)}`},
+		{"character codes", "", []string{`(mapv int ctx/_secret)`}, []string{codes(flowSecret[:3])}, nil},
+		{"arithmetic", "", []string{`{:x3 (* 3 ctx/_salary) :k (quot ctx/_salary 1000) :odd (odd? ctx/_salary)}`},
 			[]string{strconv.Itoa(3 * flowSalary), ":k 123"}, []string{":odd <Firewalled>"}},
-		{"format and str", []string{`(println (format "%x|%s" ctx/_salary (clojure.string/replace ctx/_secret "-" "+")) "|" (str ctx/_salary))`},
+		{"format and str", "", []string{`(println (format "%x|%s" ctx/_salary (clojure.string/replace ctx/_secret "-" "+")) "|" (str ctx/_salary))`},
 			[]string{strconv.FormatInt(flowSalary, 16), "tok+3f", strconv.Itoa(flowSalary)}, []string{"Output:"}},
-		{"join and split", []string{`(clojure.string/join "," (clojure.string/split ctx/_secret #"-"))`}, []string{"tok,3f9a"}, nil},
-		{"sizes stay visible", []string{`(println "length" (count ctx/_secret) (empty? ctx/_secret) ctx/public) {:n (count ctx/_secret) :up (clojure.string/upper-case ctx/_secret)}`},
+		{"join and split", "", []string{`(clojure.string/join "," (clojure.string/split ctx/_secret #"-"))`}, []string{"tok,3f9a"}, nil},
+		{"sizes stay visible", "", []string{`(println "length" (count ctx/_secret) (empty? ctx/_secret) ctx/public) {:n (count ctx/_secret) :up (clojure.string/upper-case ctx/_secret)}`},
 			[]string{"TOK-"}, []string{"length 12 false visible", ":n 12", ":up <Firewalled>"}},
-		{"error message", []string{`(throw (ex-info (str "bad " (clojure.string/upper-case ctx/_secret)) {:n (* 2 ctx/_salary) :ok 1}))`},
+		{"error message", "", []string{`(throw (ex-info (str "bad " (clojure.string/upper-case ctx/_secret)) {:n (* 2 ctx/_salary) :ok 1}))`},
 			[]string{"TOK-3F9A1C7E", strconv.Itoa(2 * flowSalary)}, []string{"bad <Firewalled>", ":ok 1", ":n <Firewalled>"}},
-		{"ctx/fail", []string{`(throw (ex-info (subs ctx/_secret 0 6) {}))`, `(println (:message ctx/fail)) ctx/fail`},
+		{"ctx/fail", "", []string{`(throw (ex-info (subs ctx/_secret 0 6) {}))`, `(println (:message ctx/fail)) ctx/fail`},
 			[]string{"tok-3f"}, nil},
-		{"memory across turns", []string{`(def up (clojure.string/upper-case ctx/_secret)) (def n (+ 7 ctx/_salary)) 1`, `(println "got" up n) {:u up :n n}`},
+		{"memory across turns", "", []string{`(def up (clojure.string/upper-case ctx/_secret)) (def n (+ 7 ctx/_salary)) 1`, `(println "got" up n) {:u up :n n}`},
 			[]string{"TOK-3F9A1C7E", strconv.Itoa(flowSalary + 7)}, []string{"got <Firewalled>"}},
-		{"atom", []string{`(def box (atom {:k (subs ctx/_secret 0 4) :public ctx/public})) box`, `(swap! box assoc :n (+ 1 ctx/_salary)) box`},
+		{"atom", "", []string{`(def box (atom {:k (subs ctx/_secret 0 4) :public ctx/public})) box`, `(swap! box assoc :n (+ 1 ctx/_salary)) box`},
 			[]string{`"tok-"`, strconv.Itoa(flowSalary + 1)}, []string{`:public "visible"`}},
-		{"history", []string{`(subs ctx/_secret 2 7)`, `(println *1) (str *1 "!")`}, []string{"k-3f9"}, nil},
-		{"public values unchanged", []string{`(println "rows" (count ctx/rows) (reduce + ctx/rows)) {:sum (reduce + ctx/rows) :p ctx/public}`},
+		{"validation feedback", "{n :int, m :int}", []string{`(return {:n (clojure.string/upper-case ctx/_secret) :m 1})`, `(return (subs ctx/_secret 0 5))`},
+			[]string{"TOK-3F9A1C7E", "tok-3"}, []string{"Got: {:m 1, :n <Firewalled>}", "Got: <Firewalled>"}},
+		{"history", "", []string{`(subs ctx/_secret 2 7)`, `(println *1) (str *1 "!")`}, []string{"k-3f9"}, nil},
+		{"public values unchanged", "", []string{`(println "rows" (count ctx/rows) (reduce + ctx/rows)) {:sum (reduce + ctx/rows) :p ctx/public}`},
 			nil, []string{"rows 3 6", `{:p "visible", :sum 6}`}},
 	}
 	for _, c := range cases {
@@ -83,9 +86,9 @@ func TestDerivedValuesHidden(t *testing.T) {
 			for _, p := range c.programs {
 				replies = append(replies, llmtest.Code(p))
 			}
-			replies = append(replies, llmtest.Code(`(return 1)`))
+			replies = append(replies, llmtest.Code(`(return {:n 1 :m 1})`))
 			s := llmtest.NewScript(replies...)
-			step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: len(c.programs) + 2}).Run(context.Background(),
+			step, err := agent.MustNew(agent.Config{Prompt: "p", Signature: c.sig, MaxTurns: len(c.programs) + 2}).Run(context.Background(),
 				agent.Options{LLM: s.Func(), Input: flowContext()})
 			if err != nil {
 				t.Fatal(err)

@@ -281,10 +281,10 @@ type mission struct {
 	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
 	// shadow is the state of the shadow runs, from the first turn that
 	// had firewalled data on (flow.go).
-	shadow []*shadowState
-	partial        lisp.Value // the last value of an error-free turn
-	tokens         llm.Tokens
-	requests       int
+	shadow   []*shadowState
+	partial  lisp.Value // the last value of an error-free turn
+	tokens   llm.Tokens
+	requests int
 	// retries are the failed attempts of the LLM call in progress, for
 	// its turn's trace (Turn.LLMRetries).
 	retries []LLMAttempt

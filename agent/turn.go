@@ -265,11 +265,11 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	case lisp.Failed:
 		return &ending{fail: m.programFailValue(res.Value)}
 	case lisp.Returned:
-		return m.offer(tr, reply, code, res.Value, final)
+		return m.offer(tr, reply, code, res.Value, final, st)
 	}
 	// Completed without return or fail: a single-shot agent's answer.
 	if single {
-		return m.offer(tr, reply, code, res.Value, final)
+		return m.offer(tr, reply, code, res.Value, final, st)
 	}
 	shown, fromMap := m.applyMapResult(res.Value)
 	if tr.Result == fwall.Placeholder && res.Value != fwall.Placeholder {
@@ -313,7 +313,7 @@ func (m *mission) memoryOverrun(tr *Turn, reply string, before *lisp.Namespace, 
 // and, when the mission compiles, the program's independence of earlier
 // turns. A rejected value is explained to the LLM and is ctx/fail in the
 // next turn; final says there is no next turn (single-shot).
-func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) *ending {
+func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool, st shadowTurns) *ending {
 	reject := func(reason Reason, short, text string, details map[string]any) *ending {
 		if final {
 			return &ending{fail: &Fail{Reason: reason, Message: m.clip(short, maxFailChars), Details: details}}
@@ -332,8 +332,13 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool) 
 		return nil
 	}
 	if issues := m.validateReturn(v); issues != nil {
+		issues = m.deriveIssues(issues, st)
+		shown := v
+		if tr.Result == fwall.Placeholder && v != fwall.Placeholder {
+			shown = tr.Result // computed from firewalled data as a whole
+		}
 		return reject(ReasonValidationError, "the value does not match the signature: "+issueText(issues),
-			m.validationFeedback(v, issues), issueDetails(issues))
+			m.validationFeedback(shown, issues), issueDetails(issues))
 	}
 	if m.compiling {
 		if p, _, err := m.programCache().Compile(code); err == nil {

@@ -40,9 +40,16 @@
 //     made with str, subs or format, and the echoes that error messages
 //     cut and escape, are caught wherever they are cut.
 //
-// What a program computes from firewalled data (a count, a sum, a hash, a
-// transformation) is its own value and is not hidden, nor are fragments
-// shorter than MinScrub bytes.
+// What a program computes from firewalled data (a transformation, a
+// fragment shorter than MinScrub bytes, a sum) is found by running the
+// program again on surrogates (Surrogate, SurrogateAll: the same type and
+// size, another value at every position, in Variants variants whose
+// distances from the value share no factor) with the real run's tool
+// results replayed, and comparing what each run shows (Derive hides the
+// elements that differ by their place: Redaction.Member; DeriveLines and
+// DeriveText the words of output and messages). Sizes, types and map keys
+// stay visible; a branch on a firewalled value is hidden where it changed
+// what a shadow run showed. The agent runs the shadow runs (agent/flow.go).
 //
 // Readers outside the mission (a person, a log, a trace, a client) see a
 // Step through a Veil: the union of the firewalls of the Step and of the
