@@ -79,6 +79,9 @@ func (d *deriver) coll(r, s lisp.Value, depth int) bool {
 		if !ok || sx.Len() != rx.Len() {
 			return d.hide(r)
 		}
+		if rx.Len() > 16 {
+			return d.bigMap(rx, sx, depth)
+		}
 		for i, n := 0, rx.Len(); i < n; i++ {
 			k, e := rx.EntryAt(i)
 			se, ok := sx.Get(k)
@@ -119,6 +122,33 @@ func (d *deriver) coll(r, s lisp.Value, depth int) bool {
 			return d.hide(r)
 		}
 	}
+	return false
+}
+
+// bigMap compares two large maps of one size by walking both in their
+// order (maps keep one order for one set of keys), where looking each key
+// up would cost a search per entry.
+func (d *deriver) bigMap(rx, sx *lisp.Map, depth int) bool {
+	skeys := make([]lisp.Value, 0, sx.Len())
+	svals := make([]lisp.Value, 0, sx.Len())
+	for k, v := range sx.All() {
+		skeys, svals = append(skeys, k), append(svals, v)
+	}
+	i := 0
+	var members []member
+	for k, e := range rx.All() {
+		if i >= len(skeys) || !same(k, skeys[i]) && !lisp.Equal(k, skeys[i]) {
+			return d.hide(rx)
+		}
+		if d.diff(e, svals[i], depth+1) {
+			if !keyLike(k) {
+				return d.hide(rx)
+			}
+			members = append(members, member{rx, k})
+		}
+		i++
+	}
+	d.members = append(d.members, members...)
 	return false
 }
 

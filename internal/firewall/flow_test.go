@@ -245,3 +245,35 @@ func TestSurrogateCyclicCell(t *testing.T) {
 		}
 	}
 }
+
+// A large map is compared in its order, not by a lookup per key.
+func TestDeriveBigMap(t *testing.T) {
+	build := func(at int, v lisp.Value) *lisp.Map {
+		b := lisp.NewMapBuilder(nil)
+		for i := range 40 {
+			if i == at {
+				b.Set(int64(i), v)
+			} else {
+				b.Set(int64(i), int64(i*i))
+			}
+		}
+		return b.Map()
+	}
+	r := build(7, "real")
+	fw := New(nil, nil)
+	fw.Derive(r, build(7, "shadow"))
+	p := lisp.Print(r, lisp.PrintOptions{Redact: fw.Redaction()})
+	if !strings.Contains(p, "7 <Firewalled>, 8 64") || !strings.Contains(p, "6 36") || strings.Contains(p, "real") {
+		t.Errorf("prints %s", p)
+	}
+	// Another key at the same place: the map whole.
+	other := lisp.NewMapBuilder(nil)
+	for i := range 40 {
+		other.Set(int64(i+1), int64(0))
+	}
+	fw = New(nil, nil)
+	fw.Derive(r, other.Map())
+	if p := lisp.Print(r, lisp.PrintOptions{Redact: fw.Redaction()}); p != "<Firewalled>" {
+		t.Errorf("prints %s", p)
+	}
+}
