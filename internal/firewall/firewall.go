@@ -249,11 +249,11 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 	if depth > 10000 {
 		return
 	}
-	if under {
-		set.labelled = true
-	}
 	switch x := v.(type) {
 	case string:
+		if under {
+			set.labelled = true
+		}
 		if under && len(x) >= minScrub {
 			if set.strs == nil {
 				set.strs = map[string]struct{}{}
@@ -275,6 +275,7 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 		return
 	default:
 		if under {
+			set.labelled = true
 			set.addScalar(x)
 		}
 		return
@@ -284,6 +285,7 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 		// in each (it may hold itself); firewalled, it hides what it
 		// will hold too.
 		if under {
+			set.labelled = true
 			if set.colls == nil {
 				set.colls = map[any]struct{}{}
 			}
@@ -293,6 +295,7 @@ func (set *Set) walk(v lisp.Value, under bool, depth int) {
 			return
 		}
 	} else if under {
+		set.labelled = true
 		if set.colls == nil {
 			set.colls = map[any]struct{}{}
 		}
