@@ -189,7 +189,10 @@ func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any,
 	if c.Error != "" {
 		return nil, errors.New(c.Error)
 	}
-	v, _ := fwall.Surrogate(c.Result, rp.variant)
+	// What the real firewall hides of the result is replaced too: an
+	// agent called as a tool hides, by their place, what it computed from
+	// its own firewalled data.
+	v, _ := rp.m.fw.SurrogateHidden(c.Result, rp.variant)
 	rp.fw.AddToolResult(v)
 	return v, nil
 }

@@ -305,3 +305,37 @@ func FuzzDerivedValues(f *testing.F) {
 		}
 	})
 }
+
+// TestDerivedValuesThroughAgents: what a child agent computed from its own
+// firewalled data stays hidden from its model, and from its caller's
+// model when it comes back as a public field.
+func TestDerivedValuesThroughAgents(t *testing.T) {
+	child := agent.MustNew(agent.Config{Prompt: "Shout the word", Description: "Shouts.", Signature: "(_s :string) -> {up :string, n :int}"})
+	childModel := llmtest.NewScript(
+		llmtest.Code(`(println "up:" (clojure.string/upper-case ctx/_s))`),
+		llmtest.Code(`(return {:up (clojure.string/upper-case ctx/_s) :n (count ctx/_s)})`))
+	tool, err := child.AsTool(agent.AsToolOptions{LLM: childModel.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := llmtest.NewScript(
+		llmtest.Code(`(let [r (tool/shout {:_s ctx/_secret})] (println "child said" (:up r) (:n r)) {:r r :u (str "<" (:up r) ">")})`),
+		llmtest.Code(`(return 1)`))
+	_, err = agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"shout": tool}}).Run(context.Background(),
+		agent.Options{LLM: parent.Func(), Input: flowContext()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for who, s := range map[string]*llmtest.Script{"child": childModel, "parent": parent} {
+		for _, req := range s.Requests() {
+			for _, m := range req.Messages {
+				if m.Role == llm.User && strings.Contains(m.Content, "TOK-") {
+					t.Errorf("the %s's model sees the upper-cased secret:\n%s", who, m.Content)
+				}
+			}
+		}
+	}
+	if fb := parent.LastMessage(1); !strings.Contains(fb, "child said <Firewalled> 12") {
+		t.Errorf("parent feedback:\n%s", fb)
+	}
+}

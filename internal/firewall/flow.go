@@ -48,6 +48,16 @@ func Surrogate(v lisp.Value, variant int) (out lisp.Value, ok bool) {
 	return out, !s.tooDeep
 }
 
+// SurrogateHidden is Surrogate that also replaces what fw hides of v: a
+// collection it hides by identity, an element it hides by its place (what
+// an agent called as a tool computed from its own firewalled data, which
+// its caller's firewall absorbed).
+func (fw *Firewall) SurrogateHidden(v lisp.Value, variant int) (out lisp.Value, ok bool) {
+	s := &surrogater{memo: map[surrogateKey]lisp.Value{}, variant: variant, fw: fw}
+	out = s.value(v, false, 0)
+	return out, !s.tooDeep
+}
+
 // SurrogateAll returns the surrogate of v as a whole: every scalar in it
 // replaced, map keys kept.
 func SurrogateAll(v lisp.Value, variant int) (out lisp.Value, ok bool) {
@@ -79,7 +89,13 @@ type surrogateKey struct {
 type surrogater struct {
 	memo    map[surrogateKey]lisp.Value
 	variant int
+	fw      *Firewall // when set, what it hides is replaced too
 	tooDeep bool
+}
+
+// hidden reports whether the element under key in coll is replaced.
+func (s *surrogater) hidden(coll, key lisp.Value) bool {
+	return s.fw != nil && s.fw.HidesMember(coll, key)
 }
 
 func (s *surrogater) value(v lisp.Value, under bool, depth int) lisp.Value {
@@ -87,13 +103,16 @@ func (s *surrogater) value(v lisp.Value, under bool, depth int) lisp.Value {
 		s.tooDeep = true
 		return v
 	}
+	if !under && s.fw != nil && isCollection(v) && s.fw.Hides(v) {
+		under = true
+	}
 	switch x := v.(type) {
 	case *lisp.Map:
 		return s.coll(x, under, depth, func() lisp.Value {
 			var b *lisp.MapBuilder
 			for i, n := 0, x.Len(); i < n; i++ {
 				k, e := x.EntryAt(i)
-				se := s.value(e, under || HiddenKey(k), depth+1)
+				se := s.value(e, under || HiddenKey(k) || s.hidden(x, k), depth+1)
 				if b == nil && !same(se, e) {
 					b = lisp.NewMapBuilder(nil)
 					for j := 0; j < i; j++ {
@@ -115,7 +134,7 @@ func (s *surrogater) value(v lisp.Value, under bool, depth int) lisp.Value {
 			items := x.Items()
 			var out []lisp.Value
 			for i, e := range items {
-				se := s.value(e, under, depth+1)
+				se := s.value(e, under || s.hidden(x, int64(i)), depth+1)
 				if out == nil && !same(se, e) {
 					out = make([]lisp.Value, len(items))
 					copy(out, items[:i])
