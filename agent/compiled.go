@@ -320,14 +320,26 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 			m.trace = append(m.trace, tr)
 		}
 	}()
+	priorMemory := m.memory
 	res, err := m.runLisp(&tr, m.context, prog.Run)
+	// What its caller is shown of what the program computed from
+	// firewalled values is derived as a turn's is (flow.go).
+	st := m.shadowRun(&tr, prog, priorMemory, nil, nil)
+	if st != nil {
+		m.deriveOutput(&tr, st)
+		m.deriveCalls(&tr, st)
+	}
 	if err != nil {
 		le := asLispError(err)
 		if fail := m.endedByContext(le); fail != nil {
 			tr.Error = fail.Message
 			return nil, fail
 		}
-		msg := m.clip(le.Detailed(), maxFailChars) + m.exData(le)
+		detail := m.clip(le.Detailed(), maxFailChars)
+		if st != nil {
+			detail = m.deriveError(le, detail, st)
+		}
+		msg := detail + m.exData(le)
 		tr.Error = msg
 		return nil, programFail(le, msg)
 	}
@@ -335,6 +347,9 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 	tr.Result = res.Value
 	m.fw.AddMemory(m.memory)
 	m.fw.Add(res.Value, false)
+	if st != nil && m.deriveTurn(&tr, res, st) {
+		tr.Result = Firewalled
+	}
 	if res.Status == lisp.Failed {
 		fail := m.programFailValue(res.Value)
 		tr.Error = fail.Message

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,13 +41,15 @@ func requestTexts(req llm.Request) []string { return leaks.RequestTexts(req) }
 
 func TestFirewallChannels(t *testing.T) {
 	for _, secret := range fwSecrets {
-		for _, ch := range leaks.Channels {
+		for _, ch := range append(slices.Clone(leaks.Channels), leaks.DerivedChannels...) {
 			t.Run(fmt.Sprintf("%s/%d bytes", ch.Name, len(secret)), func(t *testing.T) {
 				step, s, err := ch.Run(secret, agent.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				secrets := leaks.Texts(secret)
+				// The derived channels' texts too: what they compute from
+				// the secret (docs/agents.md, "Derived values").
+				secrets := append(leaks.Texts(secret), leaks.DerivedTexts(secret)...)
 				for i, req := range s.Requests() {
 					for _, text := range requestTexts(req) {
 						if f := leak(text, secrets...); f != "" {

@@ -85,8 +85,8 @@ func isHiddenName(name string) bool { return fwall.HiddenKey(name) }
 // surrogates, once per variant and concurrently, when the mission holds
 // firewalled data; nil otherwise. It must run before what the real run
 // showed is derived (deriveTurn).
-func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) shadowTurns {
-	if !m.fw.Labelled() {
+func (m *mission) shadowRun(tr *Turn, p *lisp.Program, before *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) shadowTurns {
+	if p == nil || !m.fw.Labelled() {
 		return nil
 	}
 	if m.shadow == nil {
@@ -100,7 +100,7 @@ func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, histo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sts[i] = m.shadowRunOne(sh, tr, code)
+			sts[i] = m.shadowRunOne(sh, tr, p)
 		}()
 	}
 	wg.Wait()
@@ -108,7 +108,7 @@ func (m *mission) shadowRun(tr *Turn, code string, before *lisp.Namespace, histo
 }
 
 // shadowRunOne is one shadow run of the turn's program.
-func (m *mission) shadowRunOne(sh *shadowState, tr *Turn, code string) *shadowTurn {
+func (m *mission) shadowRunOne(sh *shadowState, tr *Turn, p *lisp.Program) *shadowTurn {
 	st := &shadowTurn{sh: sh, args: make([]*lisp.Map, len(tr.ToolCalls))}
 	if sh.ctx == nil {
 		st.err = errors.New("the context could not be replaced")
@@ -117,11 +117,6 @@ func (m *mission) shadowRunOne(sh *shadowState, tr *Turn, code string) *shadowTu
 	ctxMap := sh.ctx
 	if sh.lastFail != nil {
 		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), sh.lastFail)
-	}
-	p, _, err := m.programCache().Compile(code)
-	if err != nil {
-		st.err = err
-		return st
 	}
 	rp := &replay{m: m, fw: sh.fw, variant: sh.variant, calls: tr.ToolCalls, args: st.args}
 	st.res, st.err = p.Run(m.ctx, lisp.Options{

@@ -201,15 +201,17 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 		ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), m.lastFail)
 	}
 	priorMemory, priorHistory, priorFail := m.memory, m.history, m.lastFail
+	var prog *lisp.Program
 	res, err := m.runLisp(tr, ctxMap, func(ctx context.Context, opts lisp.Options) (*lisp.Result, error) {
 		p, err := m.compile(tr, code)
 		if err != nil {
 			return &lisp.Result{Namespace: opts.Namespace}, err
 		}
+		prog = p
 		return p.Run(ctx, opts)
 	})
 	// What the program computed from firewalled values: see flow.go.
-	st := m.shadowRun(tr, code, priorMemory, priorHistory, priorFail)
+	st := m.shadowRun(tr, prog, priorMemory, priorHistory, priorFail)
 	if st != nil {
 		m.deriveOutput(tr, st)
 		m.deriveCalls(tr, st)

@@ -196,6 +196,25 @@ func fwCorpus() []fwMission {
 		}
 	}
 	for _, secret := range leaks.Secrets {
+		for _, ch := range leaks.DerivedChannels {
+			progs := append([]string(nil), ch.Programs...)
+			if ch.Final != "" {
+				progs = append(progs, ch.Final)
+			}
+			out = append(out, fwMission{
+				name: fmt.Sprintf("%s/%d bytes", ch.Name, len(secret)), texts: append(leaks.Texts(secret), leaks.DerivedTexts(secret)...),
+				programs: progs, secret: secret, temporal: true,
+				build: func() (*fwBuilt, error) {
+					a, err := ch.Agent(secret)
+					if err != nil {
+						return nil, err
+					}
+					return &fwBuilt{agent: a, context: leaks.Context(secret), model: llmtest.NewScript(ch.Replies()...)}, nil
+				},
+			})
+		}
+	}
+	for _, secret := range leaks.Secrets {
 		out = append(out, fwMission{
 			name: fmt.Sprintf("tool mode/%d bytes", len(secret)), texts: leaks.Texts(secret), secret: secret, temporal: true,
 			build: func() (*fwBuilt, error) {

@@ -39,6 +39,12 @@ type deriver struct {
 	seen    map[[2]any]bool // pairs of collections compared: whether r differs as a scalar would
 	members []member
 	wholes  []any
+	// strs and texts are the differing strings, and the printed forms of
+	// the differing numbers and keywords, of MinScrub bytes or more: they
+	// are scrubbed wherever they are copied (and travel with a moved
+	// firewall, which loses places that a value read back elsewhere no
+	// longer has).
+	strs, texts []string
 }
 
 // diff compares r with s, recording what to hide; it reports whether r is
@@ -66,9 +72,31 @@ func (d *deriver) diff(r, s lisp.Value, depth int) bool {
 		return d.coll(rx, s, depth)
 	case *lisp.Exception:
 		sx, ok := s.(*lisp.Exception)
-		return !ok || rx.Message() != sx.Message() || !lisp.Equal(rx.Data(), sx.Data())
+		if ok && rx.Message() == sx.Message() && lisp.Equal(rx.Data(), sx.Data()) {
+			return false
+		}
+		d.scalar(rx.Message())
+		return true
 	}
-	return !lisp.Equal(r, s) || !sameType(r, s)
+	if lisp.Equal(r, s) && sameType(r, s) {
+		return false
+	}
+	d.scalar(r)
+	return true
+}
+
+// scalar records the text of a differing scalar of MinScrub bytes or more.
+func (d *deriver) scalar(r lisp.Value) {
+	switch x := r.(type) {
+	case string:
+		if len(x) >= minScrub {
+			d.strs = append(d.strs, x)
+		}
+	case int64, float64, lisp.Keyword:
+		if t := lisp.Print(x, lisp.PrintOptions{}); len(t) >= minScrub {
+			d.texts = append(d.texts, t)
+		}
+	}
 }
 
 // coll compares the collection r with s.
@@ -178,12 +206,26 @@ func sameType(a, b lisp.Value) bool {
 
 // commit adds what the walk found to the firewall.
 func (d *deriver) commit() {
-	if len(d.members) == 0 && len(d.wholes) == 0 {
+	if len(d.members) == 0 && len(d.wholes) == 0 && len(d.strs) == 0 && len(d.texts) == 0 {
 		return
 	}
 	fw := d.fw
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
+	for _, t := range d.strs {
+		if fw.own.strs == nil {
+			fw.own.strs = map[string]struct{}{}
+		}
+		fw.own.strs[t] = struct{}{}
+		fw.dirty = true
+	}
+	for _, t := range d.texts {
+		if fw.own.texts == nil {
+			fw.own.texts = map[string]struct{}{}
+		}
+		fw.own.texts[t] = struct{}{}
+		fw.dirty = true
+	}
 	for _, c := range d.wholes {
 		if fw.own.colls == nil {
 			fw.own.colls = map[any]struct{}{}

@@ -296,3 +296,34 @@ func ToolModeReplies() []llmtest.Reply {
 		llmtest.Calls("return", `{"value": "done"}`),
 	}
 }
+
+// DerivedChannels are missions whose programs show what they computed from
+// the firewalled values (an upper-cased and a reversed secret, three times
+// the pin) every way a turn shows something: its value, its output, an
+// error and ctx/fail, memory read in a later turn, the returned value.
+// Their calls pass no computed value to a tool: a tool call's live events
+// print its arguments before the shadow runs (docs/agents.md, "Derived
+// values", says so).
+var DerivedChannels = []Channel{
+	{Name: "derived value", Programs: []string{`{:up (clojure.string/upper-case ctx/_secret) :rev (apply str (reverse ctx/_secret)) :n (* 3 ctx/_pin)}`}},
+	{Name: "derived output", Programs: []string{`(println "up" (clojure.string/upper-case ctx/_secret) (* 3 ctx/_pin)) (prn (apply str (reverse ctx/_secret))) 1`}},
+	{Name: "derived error", Programs: []string{
+		`(throw (ex-info (str "bad " (clojure.string/upper-case ctx/_secret)) {:n (* 3 ctx/_pin) :rev (apply str (reverse ctx/_secret))}))`,
+		`(println ctx/fail) (:message ctx/fail)`}},
+	{Name: "derived memory", Programs: []string{`(def up (clojure.string/upper-case ctx/_secret)) (def n (* 3 ctx/_pin)) 1`, `(println up n) [up n]`}},
+	{Name: "derived return", Final: `(return {:up (clojure.string/upper-case ctx/_secret) :n (* 3 ctx/_pin) :rev (apply str (reverse ctx/_secret))})`},
+}
+
+// DerivedTexts are the texts the derived channels compute from secret, as
+// the interpreter computes them.
+func DerivedTexts(secret string) []string {
+	var out []string
+	for _, expr := range []string{`(clojure.string/upper-case ctx/_secret)`, `(apply str (reverse ctx/_secret))`, `(str (* 3 ctx/_pin))`} {
+		res, err := lisp.Run(context.Background(), expr, lisp.Options{Input: Context(secret)})
+		if err != nil {
+			panic(err) // the expressions hold for every secret
+		}
+		out = append(out, res.Value.(string))
+	}
+	return out
+}
