@@ -92,10 +92,10 @@ func TestPrintRedacted(t *testing.T) {
 		}
 	}
 	// What the program computed from the key (the output line, the
-	// refused call's argument, :leak) is hidden whole; the tools' own
-	// texts (the refusal, the child's reply) are scrubbed.
-	for _, want := range []string{"│ Output:\n│   <Firewalled>\n", `→ refuse {:k <Firewalled>}`, `✗ refused {:k "<Firewalled>!"}`, `│     │   got c<Firewalled>`,
-		`Returned: {:e "e:c<Firewalled>", :leak <Firewalled>, :n <Firewalled>}`} {
+	// refused call's argument, :leak) is hidden whole, and scrubbed from
+	// the tools' own texts (the refusal, the child's output and reply).
+	for _, want := range []string{"│ Output:\n│   <Firewalled>\n", `→ refuse {:k <Firewalled>}`, `✗ refused {:k "<Firewalled>"}`, `│     │   got <Firewalled>`,
+		`Returned: {:e "e:<Firewalled>", :leak <Firewalled>, :n <Firewalled>}`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the trace lacks %q:\n%s", want, out)
 		}
