@@ -101,6 +101,22 @@ func convertResult(res any) (v lisp.Value, err error) {
 	return lisp.FromGo(res)
 }
 
+// snapshot returns the number of calls to the tool name begun so far, and
+// a copy of the calls that have finished.
+func (tc *toolCalls) snapshot(name string) (begun int, done []ToolCall) {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	for _, c := range tc.calls {
+		if c.Name == name {
+			begun++
+		}
+		if c.finished {
+			done = append(done, c)
+		}
+	}
+	return begun, done
+}
+
 func (tc *toolCalls) begin(rec ToolCall) int {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
@@ -130,6 +146,7 @@ func (tc *toolCalls) end(idx int, d time.Duration, v lisp.Value, warnings []sign
 	c := &tc.calls[idx]
 	c.Duration = d
 	c.Result = v
+	c.finished = true
 	c.Child = child
 	if err != nil {
 		c.Error = err.Error()

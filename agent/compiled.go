@@ -321,7 +321,9 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 		}
 	}()
 	priorMemory := m.memory
+	m.running.Store(&runningTurn{prog: prog, memory: priorMemory})
 	res, err := m.runLisp(&tr, m.context, prog.Run)
+	m.running.Store(nil)
 	// What its caller is shown of what the program computed from
 	// firewalled values is derived as a turn's is (flow.go).
 	st := m.shadowRun(&tr, prog, priorMemory, nil, nil)

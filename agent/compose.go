@@ -261,6 +261,10 @@ func sameValue(a, b lisp.Value) (same bool) {
 // program, recording the child's Step in the trace.
 func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.Map) (res any, err error) {
 	m := tc.m
+	// The agent's model reads the arguments: what the program computed
+	// of them from firewalled data is found before the call (flow.go).
+	earlier, done := tc.snapshot(bt.name)
+	theirs := m.probeArgs(bt.name, earlier, done, args)
 	start := m.now()
 	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: start})
 	id := m.toolStart(bt.name, args, start)
@@ -286,6 +290,9 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 		return nil, err
 	}
 	m.fw.MarkCopies(args, coerced)
+	if coerced != args && theirs != nil {
+		m.probeCoerced(bt, coerced, theirs)
+	}
 	var childFW *firewall
 	var bounds *prompt.Options
 	if h := m.hooks(); h != nil && h.Tool != nil {

@@ -57,6 +57,15 @@ type shadowTurns []*shadowTurn
 func (m *mission) startShadow(variant int, memory *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowState {
 	sh := &shadowState{variant: variant}
 	sc := m.a.shadowContext(m.context, variant)
+	if m.fw.CallerHidesByPlace() {
+		// Arguments a caller computed from its firewalled data are
+		// replaced as this mission's own firewalled values are.
+		sc = shadowContext{}
+		if c, ok := m.fw.SurrogateHidden(m.context, variant); ok {
+			sc.ctx, _ = c.(*lisp.Map)
+		}
+		sc.set = fwall.NewSet(sc.ctx)
+	}
 	sh.ctx, sh.fw = sc.ctx, m.fw.Shadow(sc.set)
 	if memory != nil {
 		vars := map[string]lisp.Value{}
@@ -89,11 +98,13 @@ func (m *mission) shadowRun(tr *Turn, p *lisp.Program, before *lisp.Namespace, h
 	if p == nil || !m.fw.Labelled() {
 		return nil
 	}
+	m.shadowMu.Lock()
 	if m.shadow == nil {
 		for v := range fwall.Variants {
 			m.shadow = append(m.shadow, m.startShadow(v, before, history, lastFail))
 		}
 	}
+	m.shadowMu.Unlock()
 	sts := make(shadowTurns, len(m.shadow))
 	var wg sync.WaitGroup
 	for i, sh := range m.shadow {
@@ -400,4 +411,132 @@ func (m *mission) deriveIssues(err error, sts shadowTurns) error {
 		}
 	}
 	return &signature.ValidationError{Issues: issues}
+}
+
+// runningTurn is a program running now and the mission's state before it.
+type runningTurn struct {
+	prog     *lisp.Program
+	memory   *lisp.Namespace
+	history  []lisp.Value
+	lastFail lisp.Value
+}
+
+// errProbeDone stops a probe at the call it looked for: a limit's kind, so
+// that no catch in the program stops it.
+var errProbeDone = &lisp.Error{Kind: lisp.ToolLimitExceeded, Message: "the probe reached its call"}
+
+// probeArgs hides what of the arguments of a call to an agent (whose model
+// will read them) the program computed from firewalled data, before the
+// call is made: the shadow runs of the program run from its start, with
+// the real run's finished calls replayed, up to their own call of the tool
+// (the same count of calls to it), and what they pass differently is
+// hidden by its place in args. A shadow run that never makes the call
+// hides the arguments whole. earlier is the number of calls to the tool
+// the real run began before this one; done are its finished calls.
+func (m *mission) probeArgs(name string, earlier int, done []ToolCall, args *lisp.Map) (theirs []*lisp.Map) {
+	rt := m.running.Load()
+	if rt == nil || !m.fw.Labelled() {
+		return nil
+	}
+	m.shadowMu.Lock()
+	if m.shadow == nil {
+		for v := range fwall.Variants {
+			m.shadow = append(m.shadow, m.startShadow(v, rt.memory, rt.history, rt.lastFail))
+		}
+	}
+	shadows := m.shadow
+	m.shadowMu.Unlock()
+	for _, sh := range shadows {
+		var got *lisp.Map
+		if sh.ctx != nil {
+			pr := &probe{m: m, sh: sh, name: name, target: earlier, done: done}
+			ctxMap := sh.ctx
+			if sh.lastFail != nil {
+				ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), sh.lastFail)
+			}
+			_, _ = rt.prog.Run(m.ctx, lisp.Options{Input: ctxMap, Namespace: sh.memory, History: sh.history,
+				Tools: pr, Limits: m.limits(), Redact: sh.fw.Redaction()})
+			got = pr.got
+		}
+		if got == nil {
+			m.fw.Derive(args, nil)
+		} else {
+			m.fw.Derive(args, got)
+		}
+		theirs = append(theirs, got)
+	}
+	return theirs
+}
+
+// probeCoerced hides what of the coerced arguments of a probed call the
+// shadow runs' arguments, coerced alike, differ in.
+func (m *mission) probeCoerced(bt *boundTool, coerced *lisp.Map, theirs []*lisp.Map) {
+	for _, sargs := range theirs {
+		var s lisp.Value
+		if sargs != nil {
+			if sc, _, err := bt.coerceArgs(sargs, m.opts.Validation); err == nil {
+				s = sc
+			}
+		}
+		m.fw.Derive(coerced, s)
+	}
+}
+
+// probe answers a probing shadow run's tool calls: the real run's finished
+// calls replayed, nil for a call it has not finished, and the run stopped
+// at the call looked for.
+type probe struct {
+	m      *mission
+	sh     *shadowState
+	name   string
+	target int
+	done   []ToolCall
+	mu     sync.Mutex
+	seen   map[string]int
+	used   []bool
+	got    *lisp.Map
+}
+
+// CallTool implements lisp.ToolCaller.
+func (pr *probe) CallTool(_ context.Context, name string, args *lisp.Map) (any, error) {
+	pr.mu.Lock()
+	if pr.seen == nil {
+		pr.seen, pr.used = map[string]int{}, make([]bool, len(pr.done))
+	}
+	n := pr.seen[name]
+	pr.seen[name] = n + 1
+	if name == pr.name && n == pr.target {
+		if pr.got == nil {
+			pr.got = args
+		}
+		pr.mu.Unlock()
+		return nil, errProbeDone
+	}
+	pick := -1
+	for i, c := range pr.done {
+		if !pr.used[i] && c.Name == name && lisp.Equal(c.Args, args) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		for i, c := range pr.done {
+			if !pr.used[i] && c.Name == name {
+				pick = i
+				break
+			}
+		}
+	}
+	if pick < 0 {
+		pr.mu.Unlock()
+		return nil, nil // a call the real run has not finished: its value is unknown here
+	}
+	pr.used[pick] = true
+	c := pr.done[pick]
+	pr.mu.Unlock()
+	if c.Error != "" {
+		return nil, errors.New(c.Error)
+	}
+	v, _ := pr.m.fw.SurrogateHidden(c.Result, pr.sh.variant)
+	return v, nil
 }

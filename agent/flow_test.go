@@ -339,3 +339,55 @@ func TestDerivedValuesThroughAgents(t *testing.T) {
 		t.Errorf("parent feedback:\n%s", fb)
 	}
 }
+
+// TestDerivedArgumentsToAgents: what a program passes an agent computed
+// from firewalled data is hidden from the agent's model (its prompt, its
+// feedback) and from the tool events of its caller, before the call is
+// made; what the program passes from public data reaches it.
+func TestDerivedArgumentsToAgents(t *testing.T) {
+	child := agent.MustNew(agent.Config{Prompt: "Summarize {{topic}} for {{who}}", Description: "Summarizes.", Signature: "(topic :string, who :string) -> :string"})
+	look := llmtest.Code(`(println "topic" ctx/topic "who" ctx/who) {:t (str "<" ctx/topic ">") :n (count ctx/topic)}`)
+	childModel := llmtest.NewScript(look, llmtest.Code(`(return "ok")`), look, llmtest.Code(`(return "ok")`))
+	tool, err := child.AsTool(agent.AsToolOptions{LLM: childModel.Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	var mu sync.Mutex
+	obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, e.ArgsText)
+	})
+	parent := llmtest.NewScript(
+		llmtest.Code(`(let [a (tool/sum {:topic (clojure.string/upper-case ctx/_secret) :who ctx/public})
+      b (tool/sum {:topic (str "n" (* 2 ctx/_salary)) :who "me"})]
+  [a b])`),
+		llmtest.Code(`(return 1)`))
+	_, err = agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"sum": tool}}).Run(context.Background(),
+		agent.Options{LLM: parent.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen strings.Builder
+	for _, req := range childModel.Requests() {
+		for _, m := range req.Messages {
+			if m.Role == llm.User {
+				seen.WriteString(m.Content + "\n")
+			}
+		}
+	}
+	mu.Lock()
+	seen.WriteString(strings.Join(events, "\n"))
+	mu.Unlock()
+	for _, hidden := range []string{"TOK-3F9A1C7E", strconv.Itoa(2 * flowSalary)} {
+		if strings.Contains(seen.String(), hidden) {
+			t.Errorf("the child's model or the events see %q:\n%s", hidden, seen.String())
+		}
+	}
+	for _, shown := range []string{"who visible", "who me", ":n 7", ":n 12"} {
+		if !strings.Contains(seen.String(), shown) {
+			t.Errorf("the child's model does not see %q (public):\n%s", shown, seen.String())
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -281,7 +282,13 @@ type mission struct {
 	lastFail       lisp.Value // ctx/fail: the previous turn's error, or nil
 	// shadow is the state of the shadow runs, from the first turn that
 	// had firewalled data on (flow.go).
-	shadow   []*shadowState
+	shadow []*shadowState
+	// running is the program running now and the state it started from,
+	// for the probes of its calls to agents (flow.go); nil between runs.
+	running atomic.Pointer[runningTurn]
+	// shadowMu guards shadow's creation: a probe may make it from a
+	// goroutine of the running program (pmap).
+	shadowMu sync.Mutex
 	partial  lisp.Value // the last value of an error-free turn
 	tokens   llm.Tokens
 	requests int

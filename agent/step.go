@@ -323,6 +323,8 @@ type ToolCall struct {
 	// this tool: its trace, usage and trace ids (ParentTraceID is the
 	// caller's TraceID).
 	Child *Step
+	// finished: the call ended (its result or error is known).
+	finished bool
 }
 
 // Error is the error Run returns for a failed mission. It carries the Step,

@@ -208,6 +208,8 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 			return &lisp.Result{Namespace: opts.Namespace}, err
 		}
 		prog = p
+		m.running.Store(&runningTurn{prog: p, memory: priorMemory, history: priorHistory, lastFail: priorFail})
+		defer m.running.Store(nil)
 		return p.Run(ctx, opts)
 	})
 	// What the program computed from firewalled values: see flow.go.

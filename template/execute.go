@@ -128,6 +128,40 @@ func (x *executor) resolve(path []string) (lisp.Value, bool) {
 	return v, true
 }
 
+// hiddenMember reports whether the print options' redaction hides the
+// value at path by its place (lisp.Redaction.Member): the entry of the
+// map that holds it, under the key as the map stores it.
+func (x *executor) hiddenMember(path []string) bool {
+	r := x.cfg.print.Redact
+	if r == nil || r.Member == nil || len(path) == 0 {
+		return false
+	}
+	var holder *lisp.Map
+	for i := len(x.frames) - 1; i >= 0 && holder == nil; i-- {
+		if m, ok := x.frames[i].(*lisp.Map); ok {
+			if _, found := m.Get(lisp.Keyword(path[0])); found {
+				holder = m
+			}
+		}
+	}
+	for i, name := range path {
+		if holder == nil {
+			return false
+		}
+		key, v, ok := holder.Entry(lisp.Keyword(name))
+		if !ok {
+			return false
+		}
+		if r.Member(holder, key) {
+			return true
+		}
+		if i < len(path)-1 {
+			holder, _ = v.(*lisp.Map)
+		}
+	}
+	return false
+}
+
 func (x *executor) nodes(nodes []node, scope []string) error {
 	for i := range nodes {
 		n := &nodes[i]
@@ -142,7 +176,11 @@ func (x *executor) nodes(nodes []node, scope []string) error {
 				x.miss(n, scope)
 				continue
 			}
-			if err := x.write(n, x.format(v)); err != nil {
+			text := x.format(v)
+			if x.hiddenMember(n.path) {
+				text = x.cfg.print.Redact.Placeholder
+			}
+			if err := x.write(n, text); err != nil {
 				return err
 			}
 		case sectionNode, invertedNode:

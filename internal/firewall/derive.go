@@ -268,6 +268,11 @@ func (fw *Firewall) HidesMember(coll, key lisp.Value) bool {
 	return false
 }
 
+// CallerHidesByPlace reports whether the missions that called fw's hide
+// elements by their place: what they computed from firewalled data and
+// passed down as arguments.
+func (fw *Firewall) CallerHidesByPlace() bool { return fw.up.hasMembers() }
+
 // hasMembers reports whether fw or one of its callers hides elements by
 // their place.
 func (fw *Firewall) hasMembers() bool {
