@@ -24,6 +24,8 @@ func WithFloatPrecision(n int) Option {
 
 // WithPrintOptions bounds how collections are printed (items per
 // collection, characters, depth, float precision); see lisp.PrintOptions.
+// Its Redact hides values as they print, and a placeholder whose value it
+// hides by its place (Redaction.Member) expands as Redact.Placeholder.
 func WithPrintOptions(po lisp.PrintOptions) Option {
 	return func(c *config) { c.print = po }
 }

@@ -559,3 +559,21 @@ func mustFromGo(tb testing.TB, x any) lisp.Value {
 	}
 	return v
 }
+
+// A value the print options' redaction hides by its place (an agent's
+// firewall: what a caller computed from firewalled data) expands as the
+// placeholder, looked up by the key as the map stores it.
+func TestExecuteHidesMembers(t *testing.T) {
+	inner := lisp.NewMap("city", "Oslo", "code", "N-7")
+	ctx := lisp.NewMap("topic", "secret-ish", "who", "me", "place", inner)
+	red := &lisp.Redaction{Placeholder: "<Hidden>", Member: func(coll, key lisp.Value) bool {
+		return coll == lisp.Value(ctx) && key == "topic" || coll == lisp.Value(inner) && key == "code"
+	}}
+	got, err := MustParse("{{topic}} for {{who}} in {{place.city}} ({{place.code}})").Execute(ctx, WithPrintOptions(lisp.PrintOptions{Redact: red}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<Hidden> for me in Oslo (<Hidden>)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
