@@ -428,9 +428,10 @@ var errProbeDone = &lisp.Error{Kind: lisp.ToolLimitExceeded, Message: "the probe
 // probeArgs hides what of the arguments of a call to an agent (whose model
 // will read them) the program computed from firewalled data, before the
 // call is made: the shadow runs of the program run from its start, with
-// the real run's finished calls replayed, up to their own call of the tool
-// (the same count of calls to it), and what they pass differently is
-// hidden by its place in args. A shadow run that never makes the call
+// the real run's finished calls replayed, up to a call of the tool with the
+// same arguments (pmap's branches call in any order), or to their end: then
+// what their call with the same count passed differently is hidden by its
+// place in args. A shadow run that never makes the call
 // hides the arguments whole. earlier is the number of calls to the tool
 // the real run began before this one; done are its finished calls.
 func (m *mission) probeArgs(name string, earlier int, done []ToolCall, args *lisp.Map) (theirs []*lisp.Map) {
@@ -449,14 +450,14 @@ func (m *mission) probeArgs(name string, earlier int, done []ToolCall, args *lis
 	for _, sh := range shadows {
 		var got *lisp.Map
 		if sh.ctx != nil {
-			pr := &probe{m: m, sh: sh, name: name, target: earlier, done: done}
+			pr := &probe{m: m, sh: sh, name: name, target: earlier, want: args, done: done}
 			ctxMap := sh.ctx
 			if sh.lastFail != nil {
 				ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), sh.lastFail)
 			}
 			_, _ = rt.prog.Run(m.ctx, lisp.Options{Input: ctxMap, Namespace: sh.memory, History: sh.history,
 				Tools: pr, Limits: m.limits(), Redact: sh.fw.Redaction()})
-			got = pr.got
+			got = pr.result()
 		}
 		if got == nil {
 			m.fw.Derive(args, nil)
@@ -489,12 +490,26 @@ type probe struct {
 	m      *mission
 	sh     *shadowState
 	name   string
-	target int
+	target int       // the call looked for: the target-th call to name,
+	want   *lisp.Map // or one with these arguments (pmap calls in any order)
 	done   []ToolCall
 	mu     sync.Mutex
 	seen   map[string]int
 	used   []bool
-	got    *lisp.Map
+	got    *lisp.Map // the arguments of the target-th call
+	same   bool      // a call with the real arguments was made
+}
+
+// result is the shadow's arguments of the call looked for: the real ones
+// when it made a call with them, else those of its call with the same
+// count, nil when it made neither.
+func (pr *probe) result() *lisp.Map {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	if pr.same {
+		return pr.want
+	}
+	return pr.got
 }
 
 // CallTool implements lisp.ToolCaller.
@@ -505,12 +520,15 @@ func (pr *probe) CallTool(_ context.Context, name string, args *lisp.Map) (any, 
 	}
 	n := pr.seen[name]
 	pr.seen[name] = n + 1
-	if name == pr.name && n == pr.target {
-		if pr.got == nil {
-			pr.got = args
-		}
+	if name == pr.name && lisp.Equal(args, pr.want) {
+		pr.same = true
 		pr.mu.Unlock()
 		return nil, errProbeDone
+	}
+	if name == pr.name && n == pr.target && pr.got == nil {
+		// The call looked for, unless a call with the real arguments
+		// follows (pmap's branches call in any order): the run goes on.
+		pr.got = args
 	}
 	pick := -1
 	for i, c := range pr.done {

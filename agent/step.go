@@ -258,9 +258,9 @@ type Turn struct {
 	// Error is the program's error, the reminder sent when there was no
 	// code, or the validation failure of a return, as the LLM was told.
 	Error string
-	// Output is the program's println output, as printed: firewalled
-	// values hidden, copies of firewalled text as they are (show it
-	// through Step.Scrub, as trace.Print does).
+	// Output is the println output as printed: firewalled values, and
+	// what was computed from them, hidden; copies of firewalled text kept
+	// (show it through Step.Scrub, as trace.Print does).
 	Output []string
 	// ToolCalls are the tool calls, in the order they started.
 	ToolCalls []ToolCall

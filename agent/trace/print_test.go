@@ -93,15 +93,18 @@ func TestPrintRedacted(t *testing.T) {
 	}
 	// What the program computed from the key (the output line, the
 	// refused call's argument, :leak) is hidden whole, and scrubbed from
-	// the tools' own texts (the refusal, the child's output and reply).
+	// the tools' own texts (the refusal); the child agent, given such an
+	// argument, hides it and what it computes from it (:e).
 	for _, want := range []string{"│ Output:\n│   <Firewalled>\n", `→ refuse {:k <Firewalled>}`, `✗ refused {:k "<Firewalled>"}`, `│     │   got <Firewalled>`,
-		`Returned: {:e "e:<Firewalled>", :leak <Firewalled>, :n <Firewalled>}`} {
+		`Returned: {:e <Firewalled>, :leak <Firewalled>, :n <Firewalled>}`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the trace lacks %q:\n%s", want, out)
 		}
 	}
 	raw := print(trace.Options{Full: true, Unredacted: true})
-	if !strings.Contains(raw, `:leak "LCTXSECRET-alpha-1234"`) || !strings.Contains(raw, "got cCTXSECRET") {
+	// Output is recorded as printed, firewalled values and what was
+	// computed from them hidden (Turn.Output): values are shown whole.
+	if !strings.Contains(raw, `:leak "LCTXSECRET-alpha-1234"`) || !strings.Contains(raw, `:e "e:cCTXSECRET`) {
 		t.Errorf("Unredacted hides values:\n%s", raw)
 	}
 }
