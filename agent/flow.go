@@ -248,6 +248,8 @@ func (m *mission) deriveValue(v lisp.Value, st *shadowTurn) bool {
 // as firewalled).
 func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []string, value lisp.Value) {
 	sh := st.sh
+	m.shadowMu.Lock()
+	defer m.shadowMu.Unlock()
 	sh.lastFail = nil
 	if st.err == nil && st.res != nil {
 		sh.memory = st.res.Namespace
@@ -286,6 +288,8 @@ func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []strin
 // it failed too, else the real one's replaced.
 func (m *mission) failShadowOne(st *shadowTurn, real lisp.Value) {
 	sh := st.sh
+	m.shadowMu.Lock()
+	defer m.shadowMu.Unlock()
 	if le := (*lisp.Error)(nil); st.err != nil && errors.As(st.err, &le) {
 		detail := m.clip(le.Detailed(), 8*m.a.format.FeedbackMaxChars)
 		sh.lastFail = failMap(le, detail+m.exData(le))
@@ -445,9 +449,15 @@ func (m *mission) probeArgs(name string, earlier int, done []ToolCall, args *lis
 			m.shadow = append(m.shadow, m.startShadow(v, rt.memory, rt.history, rt.lastFail))
 		}
 	}
-	shadows := m.shadow
+	// Copies: a call abandoned by a cancelled run may still probe while
+	// the turn moves the shadow state on (keepShadow, under shadowMu).
+	shadows := make([]shadowState, len(m.shadow))
+	for i, sh := range m.shadow {
+		shadows[i] = *sh
+	}
 	m.shadowMu.Unlock()
-	for _, sh := range shadows {
+	for i := range shadows {
+		sh := &shadows[i]
 		var got *lisp.Map
 		if sh.ctx != nil {
 			pr := &probe{m: m, sh: sh, name: name, target: earlier, want: args, done: done}
