@@ -160,6 +160,25 @@ type replay struct {
 
 var errNoSuchCall = errors.New("the shadow run made a call the real run did not")
 
+// matchCall returns the real call that a shadow run's call of the tool
+// name with args stands for, among those not used yet (-1: none): the
+// first with the same arguments, else the first of that tool.
+func matchCall(calls []ToolCall, used []bool, name string, args *lisp.Map) int {
+	first := -1
+	for i, c := range calls {
+		if used[i] || c.Name != name {
+			continue
+		}
+		if lisp.Equal(c.Args, args) {
+			return i
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
 // CallTool implements lisp.ToolCaller.
 func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any, error) {
 	if _, ok := rp.m.a.tools[name]; !ok {
@@ -169,21 +188,7 @@ func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any,
 	if rp.used == nil {
 		rp.used = make([]bool, len(rp.calls))
 	}
-	pick := -1
-	for i, c := range rp.calls {
-		if !rp.used[i] && c.Name == name && lisp.Equal(c.Args, args) {
-			pick = i
-			break
-		}
-	}
-	if pick < 0 {
-		for i, c := range rp.calls {
-			if !rp.used[i] && c.Name == name {
-				pick = i
-				break
-			}
-		}
-	}
+	pick := matchCall(rp.calls, rp.used, name, args)
 	if pick < 0 {
 		rp.mu.Unlock()
 		return nil, errNoSuchCall
@@ -540,21 +545,7 @@ func (pr *probe) CallTool(_ context.Context, name string, args *lisp.Map) (any, 
 		// follows (pmap's branches call in any order): the run goes on.
 		pr.got = args
 	}
-	pick := -1
-	for i, c := range pr.done {
-		if !pr.used[i] && c.Name == name && lisp.Equal(c.Args, args) {
-			pick = i
-			break
-		}
-	}
-	if pick < 0 {
-		for i, c := range pr.done {
-			if !pr.used[i] && c.Name == name {
-				pick = i
-				break
-			}
-		}
-	}
+	pick := matchCall(pr.done, pr.used, name, args)
 	if pick < 0 {
 		pr.mu.Unlock()
 		return nil, nil // a call the real run has not finished: its value is unknown here

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -177,32 +178,20 @@ type fwBuilt struct {
 func fwCorpus() []fwMission {
 	var out []fwMission
 	for _, secret := range leaks.Secrets {
-		for _, ch := range leaks.Channels {
+		// The derived channels' texts are also what they compute from
+		// the secret (docs/agents.md, "Derived values").
+		derived := len(leaks.Channels)
+		for i, ch := range append(slices.Clone(leaks.Channels), leaks.DerivedChannels...) {
 			progs := append([]string(nil), ch.Programs...)
 			if ch.Final != "" {
 				progs = append(progs, ch.Final)
 			}
-			out = append(out, fwMission{
-				name: fmt.Sprintf("%s/%d bytes", ch.Name, len(secret)), texts: leaks.Texts(secret),
-				programs: progs, secret: secret, temporal: true,
-				build: func() (*fwBuilt, error) {
-					a, err := ch.Agent(secret)
-					if err != nil {
-						return nil, err
-					}
-					return &fwBuilt{agent: a, context: leaks.Context(secret), model: llmtest.NewScript(ch.Replies()...)}, nil
-				},
-			})
-		}
-	}
-	for _, secret := range leaks.Secrets {
-		for _, ch := range leaks.DerivedChannels {
-			progs := append([]string(nil), ch.Programs...)
-			if ch.Final != "" {
-				progs = append(progs, ch.Final)
+			texts := leaks.Texts(secret)
+			if i >= derived {
+				texts = append(texts, leaks.DerivedTexts(secret)...)
 			}
 			out = append(out, fwMission{
-				name: fmt.Sprintf("%s/%d bytes", ch.Name, len(secret)), texts: append(leaks.Texts(secret), leaks.DerivedTexts(secret)...),
+				name: fmt.Sprintf("%s/%d bytes", ch.Name, len(secret)), texts: texts,
 				programs: progs, secret: secret, temporal: true,
 				build: func() (*fwBuilt, error) {
 					a, err := ch.Agent(secret)
