@@ -27,6 +27,7 @@ type toolCalls struct {
 	closing bool           // the run ended: no call is waited for any more
 	hooked  sync.WaitGroup // the calls in flight that Hooks.Tool answers
 	closed  bool
+	probes  int // the probes made for live events (probeLive)
 }
 
 // CallTool implements lisp.ToolCaller.
@@ -42,9 +43,14 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	if bt.nested != nil || bt.compiled != nil {
 		return tc.callNested(ctx, bt, args)
 	}
+	// Observers see the arguments now, before the turn's shadow runs:
+	// what the program computed of them from firewalled data is found by a
+	// probe first (flow.go), or, past the turn's probes, every argument's
+	// value is hidden.
+	opaque := m.obs != nil && !tc.probeLive(name, args)
 	rec := ToolCall{Name: name, Args: args, Start: m.now()}
 	idx := tc.begin(rec)
-	id := m.toolStart(name, args, rec.Start)
+	id := m.toolStart(name, args, rec.Start, opaque)
 	if id != 0 {
 		// An agent the tool runs from Go names this call as its origin.
 		ctx = context.WithValue(ctx, callRefKey{}, callRef{id: id, name: name})
@@ -73,7 +79,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	}
 	d := m.callDuration(rec.Start, timed)
 	tc.end(idx, d, v, warnings, err, nil)
-	m.toolEnd(id, name, args, d, v, err)
+	m.toolEnd(id, name, args, d, v, err, opaque)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +121,32 @@ func (tc *toolCalls) snapshot(name string) (begun int, done []ToolCall) {
 		}
 	}
 	return begun, done
+}
+
+// liveProbes bounds the probes a turn makes for the events of its calls to
+// Go and MCP tools: each re-runs the program up to the call, so a loop of
+// calls would cost the square of its length.
+const liveProbes = 16
+
+// probeLive reports whether the arguments of a call to a Go or MCP tool
+// may be shown live as the firewall prints them: true when the mission
+// holds no firewalled data, or when a probe found (and the firewall now
+// hides) what of them the program computed from it; false past the turn's
+// probes, or with no turn to probe (a compiled agent's program).
+func (tc *toolCalls) probeLive(name string, args *lisp.Map) bool {
+	m := tc.m
+	if !m.fw.Labelled() {
+		return true
+	}
+	tc.mu.Lock()
+	ok := tc.probes < liveProbes
+	tc.probes++
+	tc.mu.Unlock()
+	if !ok {
+		return false
+	}
+	earlier, done := tc.snapshot(name)
+	return m.probeArgs(name, earlier, done, args) != nil
 }
 
 func (tc *toolCalls) begin(rec ToolCall) int {

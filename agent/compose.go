@@ -267,7 +267,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	theirs := m.probeArgs(bt.name, earlier, done, args)
 	start := m.now()
 	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: start})
-	id := m.toolStart(bt.name, args, start)
+	id := m.toolStart(bt.name, args, start, m.fw.Labelled() && theirs == nil)
 	var (
 		step     *Step
 		warnings []signature.Issue
@@ -280,7 +280,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 		}
 		d := m.callDuration(start, timed)
 		tc.end(idx, d, v, warnings, err, step)
-		m.toolEnd(id, bt.name, args, d, v, err)
+		m.toolEnd(id, bt.name, args, d, v, err, m.fw.Labelled() && theirs == nil)
 	}()
 	// The child's events name this call as their origin, and the child
 	// this tool's name when it has none of its own.

@@ -391,3 +391,141 @@ func TestDerivedArgumentsToAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedArgumentsInLiveEvents: the events of calls to Go tools,
+// reported while the turn runs (before its shadow runs), hide what the
+// program computed of the arguments from firewalled data: found by a probe
+// for a turn's first calls, every value hidden past them; public arguments
+// show while probes last, and keys always; the tool gets real values.
+func TestDerivedArgumentsInLiveEvents(t *testing.T) {
+	var got []string
+	var mu sync.Mutex
+	lookup := agent.Tool{Description: "Looks up.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		v, _ := args.Get("q")
+		got = append(got, lisp.Print(v, lisp.PrintOptions{}))
+		return "found", nil
+	}}
+	var events []string
+	obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Kind == agent.ToolStart || e.Kind == agent.ToolStop {
+			events = append(events, e.ArgsText)
+		}
+	})
+	model := llmtest.NewScript(
+		llmtest.Code(`(tool/lookup {:q (clojure.string/upper-case ctx/_secret) :who ctx/public})
+(tool/lookup {:q (str (* 3 ctx/_salary)) :who "me"})
+(doseq [i (range 20)] (tool/lookup {:q (str (subs ctx/_secret 0 5) i) :who ctx/public}))
+1`),
+		llmtest.Code(`(return 1)`))
+	_, err := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"lookup": lookup}}).Run(context.Background(),
+		agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 22 || got[0] != `"TOK-3F9A1C7E"` || got[1] != strconv.Quote(strconv.Itoa(3*flowSalary)) || got[21] != `"tok-319"` {
+		t.Errorf("the tool got %v, want the real values", got)
+	}
+	all := strings.Join(events, "\n")
+	for _, hidden := range []string{"TOK-3F9A1C7E", strconv.Itoa(3 * flowSalary), "tok-3"} {
+		if strings.Contains(all, hidden) {
+			t.Errorf("an event shows %q:\n%s", hidden, all)
+		}
+	}
+	if len(events) != 44 {
+		t.Fatalf("%d tool events, want 44:\n%s", len(events), all)
+	}
+	for i, want := range map[int]string{0: `:who "visible"`, 2: `:who "me"`, 42: `{:q <Firewalled>, :who <Firewalled>}`} {
+		if !strings.Contains(events[i], want) {
+			t.Errorf("event %d shows %q, want %q in it", i, events[i], want)
+		}
+	}
+}
+
+// TestDerivedReturnHidden: a mission's return value computed whole from
+// firewalled data (a scalar: no place to hide it by) is hidden in its
+// events, its traces (and a raw trace read back), and in its caller when
+// the mission ran as a tool; the Go caller gets it.
+func TestDerivedReturnHidden(t *testing.T) {
+	for _, c := range []struct {
+		program string
+		want    lisp.Value
+		hidden  string
+	}{
+		{`(return (subs ctx/_secret 0 5))`, "tok-3", `"tok-3"`},
+		{`(return (* 3 ctx/_salary))`, int64(3 * flowSalary), strconv.Itoa(3 * flowSalary)},
+		{`(return (keyword (subs ctx/_secret 4 8)))`, lisp.Keyword("3f9a"), ":3f9a"},
+	} {
+		t.Run(c.hidden, func(t *testing.T) {
+			var events strings.Builder
+			var mu sync.Mutex
+			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				data, _ := e.MarshalJSON()
+				events.Write(data)
+			})
+			model := llmtest.NewScript(llmtest.Code(c.program))
+			step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 2}).Run(context.Background(),
+				agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !lisp.Equal(step.Return, c.want) {
+				t.Errorf("Step.Return = %v, want %v", step.Return, c.want)
+			}
+			var printed bytes.Buffer
+			if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
+				t.Fatal(err)
+			}
+			redacted, err := trace.Marshal(step, trace.JSONOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := trace.Unmarshal(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var reprinted bytes.Buffer
+			if err := trace.Print(&reprinted, back, trace.Options{Full: true}); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for what, text := range map[string]string{"events": events.String(), "trace.Print": printed.String(),
+				"the JSON trace": string(redacted), "a raw trace read back": reprinted.String()} {
+				if strings.Contains(text, c.hidden) {
+					t.Errorf("%s show %s:\n%s", what, c.hidden, text)
+				}
+			}
+
+			// As a tool: the caller's model does not see it either.
+			child := agent.MustNew(agent.Config{Prompt: "p", Description: "Computes.", Signature: "(_s :string, _n :int) -> :any", MaxTurns: 2})
+			childModel := llmtest.NewScript(llmtest.Code(strings.NewReplacer("ctx/_secret", "ctx/_s", "ctx/_salary", "ctx/_n").Replace(c.program)))
+			tool, err := child.AsTool(agent.AsToolOptions{LLM: childModel.Func()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			parent := llmtest.NewScript(
+				llmtest.Code(`(let [r (tool/calc {:_s ctx/_secret :_n ctx/_salary})] (println "child said" r) {:r r :s (str "<" r ">")})`),
+				llmtest.Code(`(return 1)`))
+			if _, err := agent.MustNew(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"calc": tool}}).Run(context.Background(),
+				agent.Options{LLM: parent.Func(), Input: flowContext()}); err != nil {
+				t.Fatal(err)
+			}
+			fb := parent.LastMessage(1)
+			if strings.Contains(fb, strings.Trim(c.hidden, `"`)) || !strings.Contains(fb, "child said <Firewalled>") {
+				t.Errorf("the caller's model sees:\n%s", fb)
+			}
+		})
+	}
+}

@@ -414,6 +414,24 @@ func (m *mission) eventText(v lisp.Value) string {
 	return m.clip(s, textLimit)
 }
 
+// argsText is a tool call's arguments for events; opaque ones show their
+// keys and the placeholder for every value.
+func (m *mission) argsText(args *lisp.Map, opaque bool) string {
+	if !opaque || args == nil {
+		return m.eventText(args)
+	}
+	redact := *m.fw.Redaction()
+	member := redact.Member
+	redact.Member = func(coll, key lisp.Value) bool {
+		if coll == lisp.Value(args) {
+			return true
+		}
+		return member != nil && member(coll, key)
+	}
+	s := lisp.Print(args, lisp.PrintOptions{MaxItems: 20, MaxChars: 4*textLimit + 64, MaxDepth: 8, Redact: &redact})
+	return m.clip(s, textLimit)
+}
+
 // scrubbedErr is an error whose text the firewall scrubbed, for events.
 type scrubbedErr struct {
 	msg string
@@ -435,13 +453,14 @@ func (m *mission) eventErr(err error) error {
 }
 
 // toolStart reports the start of a tool call and returns its id (0 when
-// nobody observes).
-func (m *mission) toolStart(name string, args *lisp.Map, start time.Time) uint64 {
+// nobody observes). Opaque arguments show their keys only: what of them
+// was computed from firewalled data is not known yet (probeLive).
+func (m *mission) toolStart(name string, args *lisp.Map, start time.Time, opaque bool) uint64 {
 	if m.obs == nil {
 		return 0
 	}
 	id := m.callIDs.Add(1)
-	e := &Event{Kind: ToolStart, Time: start, CallID: id, Tool: name, ArgsText: m.eventText(args)}
+	e := &Event{Kind: ToolStart, Time: start, CallID: id, Tool: name, ArgsText: m.argsText(args, opaque)}
 	if m.obs.raw {
 		e.Args = args
 	}
@@ -450,11 +469,11 @@ func (m *mission) toolStart(name string, args *lisp.Map, start time.Time) uint64
 }
 
 // toolEnd reports the end of the tool call id, which took d.
-func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, d time.Duration, v lisp.Value, err error) {
+func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, d time.Duration, v lisp.Value, err error, opaque bool) {
 	if m.obs == nil {
 		return
 	}
-	e := &Event{Kind: ToolStop, CallID: id, Tool: name, Duration: d, ArgsText: m.eventText(args)}
+	e := &Event{Kind: ToolStop, CallID: id, Tool: name, Duration: d, ArgsText: m.argsText(args, opaque)}
 	if err != nil {
 		e.Kind, e.Err = ToolException, m.eventErr(err)
 	} else {

@@ -261,8 +261,11 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 	if st != nil && m.deriveTurn(tr, res, st) {
 		// The value as a whole is computed from firewalled data: the
 		// turn's record and what the model is shown hold the
-		// placeholder; the caller still gets the value (Step.Return).
+		// placeholder; the caller still gets the value (Step.Return),
+		// which every record and event hides by its value, and so does
+		// a caller's model when it comes back from a tool.
 		tr.Result = fwall.Placeholder
+		m.fw.HideScalar(res.Value)
 	}
 
 	switch res.Status {

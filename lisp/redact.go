@@ -9,7 +9,8 @@ package lisp
 type Redaction struct {
 	// Placeholder is printed instead of a hidden value.
 	Placeholder string
-	// Value, when set, hides the collections and strings it reports.
+	// Value, when set, hides the values it reports: collections, cells,
+	// strings and the other scalars but nil and booleans.
 	Value func(Value) bool
 	// Key, when set, hides the value of every map entry whose key it
 	// reports (the key itself is shown).
@@ -41,6 +42,9 @@ func (r *Redaction) hidesValue(v Value) bool {
 		return r.Value != nil && r.Value(v)
 	case nil, bool:
 		return false
+	}
+	if r.Value != nil && r.Value(v) {
+		return true
 	}
 	return r.hidesAtom(v)
 }

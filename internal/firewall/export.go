@@ -32,6 +32,9 @@ type firewallJSON struct {
 	Texts   []string   `json:"texts,omitempty"`
 	Hidden  [][]string `json:"hidden,omitempty"`
 	Members [][]string `json:"members,omitempty"`
+	// Scalars are the exact printed forms of the scalars hidden by value
+	// (HideScalar).
+	Scalars []string `json:"scalars,omitempty"`
 }
 
 // maxExportVisits bounds the walk of a value for its firewalled
@@ -52,15 +55,26 @@ func MarshalVeil(v Veil, ret lisp.Value) []byte {
 	if len(v) == 0 {
 		return nil
 	}
-	strs, texts := map[string]struct{}{}, map[string]struct{}{}
+	strs, texts, scalars := map[string]struct{}{}, map[string]struct{}{}, map[string]struct{}{}
 	seen := map[*Firewall]bool{}
 	for _, fw := range v {
 		for f := fw; f != nil && !seen[f]; f = f.up {
 			seen[f] = true
 			f.texts(strs, texts)
+			f.scalarTexts(scalars)
 		}
 	}
-	return encodeFirewall(strs, texts, hiddenPaths(v.Hides, v.memberHook(), ret))
+	return encodeFirewall(strs, texts, scalars, hiddenPaths(v.Hides, v.memberHook(), ret))
+}
+
+// scalarTexts adds the exact printed forms of the scalars fw hides by
+// value (not its callers') to out.
+func (fw *Firewall) scalarTexts(out map[string]struct{}) {
+	fw.mu.RLock()
+	defer fw.mu.RUnlock()
+	for x := range fw.own.scalars {
+		out[lisp.Print(x, lisp.PrintOptions{Exact: true})] = struct{}{}
+	}
 }
 
 // texts adds the firewall's own firewalled strings and texts (not its
@@ -78,9 +92,9 @@ func (fw *Firewall) texts(strs, texts map[string]struct{}) {
 	}
 }
 
-func encodeFirewall(strs, texts map[string]struct{}, hidden places) []byte {
+func encodeFirewall(strs, texts, scalars map[string]struct{}, hidden places) []byte {
 	data, err := json.Marshal(firewallJSON{Format: Format, Strings: sortedKeys(strs), Texts: sortedKeys(texts),
-		Hidden: hidden.colls, Members: hidden.members})
+		Hidden: hidden.colls, Members: hidden.members, Scalars: sortedKeys(scalars)})
 	if err != nil { // strings and slices of strings always marshal
 		panic(err)
 	}
@@ -94,9 +108,15 @@ func encodeFirewall(strs, texts map[string]struct{}, hidden places) []byte {
 // whole, and the runs of its texts they scrub, found with their indexes
 // (work in the size of v, not of the firewall).
 func Marshal(fw *Firewall, v lisp.Value, chain bool) []byte {
-	strs, texts := map[string]struct{}{}, map[string]struct{}{}
+	strs, texts, scalars := map[string]struct{}{}, map[string]struct{}{}, map[string]struct{}{}
 	var hidden places
 	if fw != nil {
+		for f := fw; f != nil; f = f.up {
+			f.scalarTexts(scalars)
+			if !chain {
+				break
+			}
+		}
 		if chain {
 			indexes := fw.indexes()
 			eachText(v, func(t string, isString bool) {
@@ -115,7 +135,7 @@ func Marshal(fw *Firewall, v lisp.Value, chain bool) []byte {
 			hidden = hiddenPaths(fw.Hides, fw.memberHook(), v)
 		}
 	}
-	return encodeFirewall(strs, texts, hidden)
+	return encodeFirewall(strs, texts, scalars, hidden)
 }
 
 func sortedKeys(set map[string]struct{}) []string {
@@ -253,6 +273,12 @@ func Unmarshal(data []byte, v lisp.Value) (*Firewall, error) {
 	}
 	for _, p := range in.Members {
 		fw.hideMemberAt(v, p)
+	}
+	for _, t := range in.Scalars {
+		if x, err := lisp.Read(t, lisp.ReadOptions{}); err == nil && hideableScalar(x) {
+			fw.own.addScalarWhole(x)
+			fw.hasScalars.Store(true)
+		}
 	}
 	fw.own.seenMaps, fw.own.seenVecs, fw.own.seenSets, fw.own.seenCells = nil, nil, nil, nil
 	return fw, nil

@@ -35,6 +35,9 @@ type Firewall struct {
 	// derived says own.members is not empty (read without the lock on
 	// every element printed).
 	derived atomic.Bool
+	// hasScalars says own.scalars is not empty (read without the lock on
+	// every scalar printed).
+	hasScalars atomic.Bool
 }
 
 // Set is a set of firewalled collections and texts: the firewalled parts
@@ -54,6 +57,9 @@ type Set struct {
 	// members are elements hidden by their place: what a program computed
 	// from firewalled values (Derive).
 	members map[member]struct{}
+	// scalars are scalars hidden wherever they print, by value: a value
+	// a program computed whole from firewalled data (HideScalar).
+	scalars map[lisp.Value]struct{}
 	// labelled says the set saw a value under a "_" key or name, of any
 	// size (Labelled).
 	labelled bool
@@ -126,6 +132,10 @@ func (fw *Firewall) Absorb(child *Firewall) {
 				fw.own.colls = map[any]struct{}{}
 			}
 			fw.own.colls[c] = struct{}{}
+		}
+		for x := range set.scalars {
+			fw.own.addScalarWhole(x)
+			fw.hasScalars.Store(true)
 		}
 		for t := range set.strs {
 			if fw.own.strs == nil {
@@ -456,7 +466,7 @@ func (fw *Firewall) Empty() bool {
 	for ; fw != nil; fw = fw.up {
 		fw.mu.RLock()
 		empty := len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
-			len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0 && len(fw.own.members) == 0
+			len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0 && len(fw.own.members) == 0 && len(fw.own.scalars) == 0
 		fw.mu.RUnlock()
 		if !empty {
 			return false
@@ -471,7 +481,7 @@ func (fw *Firewall) OwnEmpty() bool {
 	fw.mu.RLock()
 	defer fw.mu.RUnlock()
 	return len(fw.base.colls) == 0 && len(fw.base.strs) == 0 && len(fw.base.texts) == 0 &&
-		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0 && len(fw.own.members) == 0
+		len(fw.own.colls) == 0 && len(fw.own.strs) == 0 && len(fw.own.texts) == 0 && len(fw.own.members) == 0 && len(fw.own.scalars) == 0
 }
 
 // Redaction is the printer hook of the firewall, for LLM-bound values:
@@ -525,18 +535,57 @@ func (fw *Firewall) hidesOwn(v lisp.Value) bool {
 		fw.mu.RUnlock()
 		return ok
 	case string:
-		if len(x) < minScrub {
-			return false
+		if len(x) >= minScrub {
+			if _, ok := fw.base.strs[x]; ok {
+				return true
+			}
+			fw.mu.RLock()
+			_, ok := fw.own.strs[x]
+			fw.mu.RUnlock()
+			if ok {
+				return true
+			}
 		}
-		if _, ok := fw.base.strs[x]; ok {
-			return true
-		}
-		fw.mu.RLock()
-		_, ok := fw.own.strs[x]
-		fw.mu.RUnlock()
-		return ok
+	}
+	if !fw.hasScalars.Load() || !hideableScalar(v) {
+		return false
+	}
+	fw.mu.RLock()
+	_, ok := fw.own.scalars[v]
+	fw.mu.RUnlock()
+	return ok
+}
+
+// HideScalar hides the scalar v wherever it prints from now on, by value,
+// as the placeholder: a value that a program computed whole from
+// firewalled data (a mission's return value) has no place to hide it by.
+// Strings (characters among them), numbers, keywords, instants and dates
+// are hidden; nil and booleans, values of two outcomes, are not (docs/agents.md, "Derived values").
+func (fw *Firewall) HideScalar(v lisp.Value) {
+	if !hideableScalar(v) {
+		return
+	}
+	fw.mu.Lock()
+	fw.own.addScalarWhole(v)
+	fw.mu.Unlock()
+	fw.hasScalars.Store(true)
+}
+
+// hideableScalar reports whether HideScalar hides v.
+func hideableScalar(v lisp.Value) bool {
+	switch v.(type) {
+	case int64, float64, string, lisp.Keyword, lisp.Instant, lisp.Date:
+		return true
 	}
 	return false
+}
+
+// addScalarWhole adds the scalar v to the set's hidden scalars.
+func (set *Set) addScalarWhole(v lisp.Value) {
+	if set.scalars == nil {
+		set.scalars = map[lisp.Value]struct{}{}
+	}
+	set.scalars[v] = struct{}{}
 }
 
 // Scrub replaces every run of text that holds a fragment of MinScrub

@@ -103,7 +103,7 @@ func (s *surrogater) value(v lisp.Value, under bool, depth int) lisp.Value {
 		s.tooDeep = true
 		return v
 	}
-	if !under && s.fw != nil && isCollection(v) && s.fw.Hides(v) {
+	if !under && s.fw != nil && (isCollection(v) || hideableScalar(v)) && s.fw.Hides(v) {
 		under = true
 	}
 	switch x := v.(type) {

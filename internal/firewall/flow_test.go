@@ -277,3 +277,41 @@ func TestDeriveBigMap(t *testing.T) {
 		t.Errorf("prints %s", p)
 	}
 }
+
+// TestHideScalar: a scalar hidden by value prints as the placeholder
+// wherever it occurs, moves with the firewall (Absorb, Marshal and
+// Unmarshal), and is replaced in a shadow run's replayed values; nil and
+// booleans are never hidden by value.
+func TestHideScalar(t *testing.T) {
+	fw := New(nil, nil)
+	hidden := []lisp.Value{"tok-3", int64(370368), 2.5, lisp.Keyword("3f9a")}
+	for _, v := range append(hidden, true, nil, false) {
+		fw.HideScalar(v)
+	}
+	v := lisp.NewVector([]lisp.Value{"tok-3", int64(370368), 2.5, lisp.Keyword("3f9a"), true, nil, "tok-4", int64(7)})
+	const want = `[<Firewalled> <Firewalled> <Firewalled> <Firewalled> true nil "tok-4" 7]`
+	if got := lisp.Print(v, lisp.PrintOptions{Redact: fw.Redaction()}); got != want {
+		t.Errorf("printed %s, want %s", got, want)
+	}
+	up := New(nil, nil)
+	up.Absorb(fw)
+	moved, err := Unmarshal(Marshal(fw, nil, false), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]*Firewall{"absorbed": up, "moved": moved} {
+		if got := lisp.Print(v, lisp.PrintOptions{Redact: f.Redaction()}); got != want {
+			t.Errorf("%s: printed %s, want %s", name, got, want)
+		}
+	}
+	s, _ := fw.SurrogateHidden(v, 0)
+	items := s.(*lisp.Vector).Items()
+	for i, h := range hidden {
+		if lisp.Equal(items[i], h) {
+			t.Errorf("the surrogate keeps hidden %v", h)
+		}
+	}
+	if !lisp.Equal(items[6], "tok-4") || !lisp.Equal(items[7], int64(7)) || items[4] != true {
+		t.Errorf("the surrogate changed public values: %v", s)
+	}
+}

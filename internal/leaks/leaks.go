@@ -300,10 +300,10 @@ func ToolModeReplies() []llmtest.Reply {
 // DerivedChannels are missions whose programs show what they computed from
 // the firewalled values (an upper-cased and a reversed secret, three times
 // the pin) every way a turn shows something: its value, its output, an
-// error and ctx/fail, memory read in a later turn, the returned value.
-// Their calls pass no computed value to a tool: a tool call's live events
-// print its arguments before the shadow runs (docs/agents.md, "Derived
-// values", says so).
+// error and ctx/fail, memory read in a later turn, the returned value (a
+// map, and a number computed whole), and the arguments of a tool call,
+// which its live events print before the turn's shadow runs (get ignores
+// them: a tool that echoes its arguments reveals them by design).
 var DerivedChannels = []Channel{
 	{Name: "derived value", Programs: []string{`{:up (clojure.string/upper-case ctx/_secret) :rev (apply str (reverse ctx/_secret)) :n (* 3 ctx/_pin)}`}},
 	{Name: "derived output", Programs: []string{`(println "up" (clojure.string/upper-case ctx/_secret) (* 3 ctx/_pin)) (prn (apply str (reverse ctx/_secret))) 1`}},
@@ -312,6 +312,9 @@ var DerivedChannels = []Channel{
 		`(println ctx/fail) (:message ctx/fail)`}},
 	{Name: "derived memory", Programs: []string{`(def up (clojure.string/upper-case ctx/_secret)) (def n (* 3 ctx/_pin)) 1`, `(println up n) [up n]`}},
 	{Name: "derived return", Final: `(return {:up (clojure.string/upper-case ctx/_secret) :n (* 3 ctx/_pin) :rev (apply str (reverse ctx/_secret))})`},
+	{Name: "derived return whole", Final: `(return (* 3 ctx/_pin))`},
+	{Name: "derived tool arguments", Programs: []string{
+		`(tool/get {:up (clojure.string/upper-case ctx/_secret) :n (* 3 ctx/_pin) :rev (apply str (reverse ctx/_secret))}) 1`}},
 }
 
 // DerivedTexts are the texts the derived channels compute from secret, as
