@@ -57,8 +57,9 @@ type shadowTurns []*shadowTurn
 func (m *mission) startShadow(variant int, memory *lisp.Namespace, history []lisp.Value, lastFail lisp.Value) *shadowState {
 	sh := &shadowState{variant: variant}
 	sc := m.a.shadowContext(m.context, variant)
-	if m.fw.CallerHidesByPlace() {
-		// Arguments a caller computed from its firewalled data are
+	if m.fw.CallerHidesByPlace() || m.upstreamFW != nil {
+		// Arguments a caller computed from its firewalled data, and a
+		// chained Step's value computed from its mission's, are
 		// replaced as this mission's own firewalled values are.
 		sc = shadowContext{}
 		if c, ok := m.fw.SurrogateHidden(m.context, variant); ok {

@@ -371,6 +371,7 @@ func TestDerivedArgumentsToAgents(t *testing.T) {
 	}
 	var seen strings.Builder
 	for _, req := range childModel.Requests() {
+		seen.WriteString(req.System + "\n") // the data inventory
 		for _, m := range req.Messages {
 			if m.Role == llm.User {
 				seen.WriteString(m.Content + "\n")
@@ -527,5 +528,39 @@ func TestDerivedReturnHidden(t *testing.T) {
 				t.Errorf("the caller's model sees:\n%s", fb)
 			}
 		})
+	}
+}
+
+// TestDerivedValuesThroughChains: a Step's return value computed from
+// firewalled data, chained as the next agent's context (Then), is hidden
+// from that agent's model: its data inventory (where samples are copies of
+// the value), its prompt and what it computes from it.
+func TestDerivedValuesThroughChains(t *testing.T) {
+	first := llmtest.NewScript(llmtest.Code(`(return {:k (subs ctx/_secret 0 5) :v [(subs ctx/_secret 1 4) ctx/public] :p ctx/public})`))
+	step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 2}).Run(context.Background(), agent.Options{LLM: first.Func(), Input: flowContext()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := llmtest.NewScript(llmtest.Code(`(println "got" ctx/k ctx/v) (str "<" ctx/k ">")`), llmtest.Code(`(return 1)`))
+	if _, err := agent.Then(context.Background(), step, agent.MustNew(agent.Config{Prompt: "Use {{k}} and {{p}}", MaxTurns: 3}),
+		agent.Options{LLM: next.Func()}); err != nil {
+		t.Fatal(err)
+	}
+	var seen strings.Builder
+	for _, r := range next.Requests() {
+		seen.WriteString(r.System + "\n")
+		for _, m := range r.Messages {
+			seen.WriteString(m.Content + "\n")
+		}
+	}
+	for _, hidden := range []string{"tok-3", `"ok-"`} {
+		if strings.Contains(seen.String(), hidden) {
+			t.Errorf("the next agent's model sees %s:\n%s", hidden, seen.String())
+		}
+	}
+	for _, shown := range []string{`[<Firewalled> "visible"]`, "Use <Firewalled> and visible"} {
+		if !strings.Contains(seen.String(), shown) {
+			t.Errorf("the next agent's model does not see %s:\n%s", shown, seen.String())
+		}
 	}
 }

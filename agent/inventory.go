@@ -96,7 +96,9 @@ func (m *mission) inventory() (text string, hidden bool) {
 		described++
 		fw := strings.HasPrefix(name, "_")
 		hidden = hidden || fw
-		m.inventoryEntry(&sb, s, name, v, fw)
+		// An entry computed from firewalled data (a chained Step's
+		// return value) keeps its name and type, not its value.
+		m.inventoryEntry(&sb, s, name, v, fw, m.fw.HidesMember(ctx, k))
 	}
 	switch {
 	case len(listed) > 0:
@@ -122,7 +124,7 @@ func (m *mission) sampleLimits() (items, chars int) {
 }
 
 // inventoryEntry writes the lines of one entry.
-func (m *mission) inventoryEntry(sb *strings.Builder, s *sampler, name string, v lisp.Value, firewalled bool) {
+func (m *mission) inventoryEntry(sb *strings.Builder, s *sampler, name string, v lisp.Value, firewalled, derived bool) {
 	sb.WriteString("ctx/")
 	sb.WriteString(name)
 	sb.WriteByte(' ')
@@ -149,7 +151,11 @@ func (m *mission) inventoryEntry(sb *strings.Builder, s *sampler, name string, v
 		return
 	}
 	sb.WriteString("  ")
-	sb.WriteString(s.sample(v))
+	if derived {
+		sb.WriteString(Firewalled)
+	} else {
+		sb.WriteString(s.sample(v))
+	}
 	sb.WriteByte('\n')
 }
 
@@ -361,8 +367,8 @@ func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
 		items := x.Items()
 		n := min(len(items), s.items)
 		out := make([]lisp.Value, 0, n+1)
-		for _, e := range items[:n] {
-			out = append(out, s.copy(e, depth+1, false))
+		for i, e := range items[:n] {
+			out = append(out, s.copy(e, depth+1, s.fw.HidesMember(x, int64(i))))
 		}
 		if len(items) > n {
 			out = append(out, moreMarker(len(items)-n))
@@ -391,7 +397,7 @@ func (s *sampler) copy(v lisp.Value, depth int, hidden bool) lisp.Value {
 			if n == sampleMapEntries {
 				break
 			}
-			b.Set(k, s.copy(e, depth+1, fwall.HiddenKey(k)))
+			b.Set(k, s.copy(e, depth+1, fwall.HiddenKey(k) || s.fw.HidesMember(x, k)))
 			n++
 		}
 		if x.Len() > n {
