@@ -116,7 +116,7 @@ const (
 // ("counter #atom[3]"), which turns change without a def: the model keeps
 // track of its state without spending a turn to print it.
 func (m *mission) memoryEntries(names []string) []string {
-	out := names
+	out := m.shownNames(names)
 	shown := 0
 	for i, name := range names {
 		v, _ := m.memory.Get(name)
@@ -124,11 +124,31 @@ func (m *mission) memoryEntries(names []string) []string {
 		if !ok || shown == cellsShown {
 			continue
 		}
-		if shown == 0 {
-			out = slices.Clone(names)
+		if shown == 0 && &out[0] == &names[0] {
+			out = slices.Clone(out)
 		}
 		shown++
-		out[i] = name + " " + m.show(c, cellShownItems, cellShownChars)
+		out[i] += " " + m.show(c, cellShownItems, cellShownChars)
+	}
+	return out
+}
+
+// shownNames are memory names as the LLM may see them: a name computed
+// from firewalled data ((memory/put (keyword s) 1), a map's derived key)
+// is the placeholder. It is names itself when none is hidden.
+func (m *mission) shownNames(names []string) []string {
+	var out []string
+	for i, name := range names {
+		if !m.derivedName(name) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(names)
+		}
+		out[i] = Firewalled
+	}
+	if out == nil {
+		return names
 	}
 	return out
 }
@@ -195,13 +215,27 @@ func asValidation(err error, ve **signature.ValidationError) bool {
 // memory (but :return), and the :return entry, when present, is shown
 // instead of the map.
 func (m *mission) applyMapResult(v lisp.Value) (shownValue lisp.Value, stored []string) {
+	shown, vars, stored := m.mapResult(v)
+	for _, name := range stored {
+		delete(m.memSizes, name)
+	}
+	if len(vars) > 0 {
+		// Stored as data: an entry named like a builtin ({:count 3}) is
+		// memory/count, and count stays the builtin.
+		m.memory = m.memory.WithVars(vars)
+	}
+	return shown, stored
+}
+
+// mapResult is the memory contract applied to a turn's value v: what the
+// LLM is shown of it, and the vars its entries store (none for a value
+// that is not a map, or under KeepMaps), named in stored in order.
+func (m *mission) mapResult(v lisp.Value) (shown lisp.Value, vars map[string]lisp.Value, stored []string) {
 	mv, ok := v.(*lisp.Map)
 	if !ok || m.a.cfg.KeepMaps || mv.Len() == 0 {
-		return v, nil
+		return v, nil, nil
 	}
-	shown := v
-	vars := map[string]lisp.Value{}
-	changed := false
+	shown = v
 	for k, x := range mv.All() {
 		name, ok := memoryName(k)
 		if !ok {
@@ -211,17 +245,13 @@ func (m *mission) applyMapResult(v lisp.Value) (shownValue lisp.Value, stored []
 			shown = x
 			continue
 		}
+		if vars == nil {
+			vars = map[string]lisp.Value{}
+		}
 		vars[name] = x
 		stored = append(stored, name)
-		delete(m.memSizes, name)
-		changed = true
 	}
-	if changed {
-		// Stored as data: an entry named like a builtin ({:count 3}) is
-		// memory/count, and count stays the builtin.
-		m.memory = m.memory.WithVars(vars)
-	}
-	return shown, stored
+	return shown, vars, stored
 }
 
 // storedNote says what a turn stored in memory: the names its program
@@ -246,9 +276,9 @@ func (m *mission) storedNote(before *lisp.Namespace, defined, fromMap []string) 
 		}
 		parts = append(parts, label+strings.Join(names, ", "))
 	}
-	list("new ", added)
-	list("changed ", changed)
-	list("from the keys of the map it ended with: ", fromMap)
+	list("new ", m.shownNames(added))
+	list("changed ", m.shownNames(changed))
+	list("from the keys of the map it ended with: ", m.shownNames(fromMap))
 	if len(parts) == 0 {
 		return ""
 	}

@@ -252,13 +252,21 @@ func (m *mission) deriveValue(v lisp.Value, st *shadowTurn) bool {
 // history when it ended so too, else the real run's with this turn's
 // definitions replaced (the shadow's view of them is lost, so they count
 // as firewalled).
-func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []string, value lisp.Value) {
+func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []string, value lisp.Value, status lisp.Status) {
 	sh := st.sh
 	m.shadowMu.Lock()
 	defer m.shadowMu.Unlock()
 	sh.lastFail = nil
+	// A turn that ends with a map stores its entries (the memory
+	// contract): the shadow run's map in its own memory.
+	storeMap := func(v lisp.Value) {
+		if _, vars, _ := m.mapResult(v); status == lisp.Completed && len(vars) > 0 {
+			sh.memory = sh.memory.WithVars(vars)
+		}
+	}
 	if st.err == nil && st.res != nil {
 		sh.memory = st.res.Namespace
+		storeMap(st.res.Value)
 		// A "_" var is firewalled by its name, whatever its value: the
 		// shadow keeps a surrogate of the real value (never of its own,
 		// which a second surrogate could turn back into the real one).
@@ -286,7 +294,56 @@ func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []strin
 	}
 	sh.memory = base.WithVars(vars)
 	sv, _ := fwall.SurrogateAll(value, sh.variant)
+	storeMap(sv)
 	sh.history = pushValue(sh.history, sv)
+}
+
+// deriveFail hides in the Fail a program ended with (fail v) what the
+// shadow runs' fails differ in: words of its message and op, its reason
+// whole; and, by their value, the scalars of v they differ in, which its
+// Details hold as Go data. A shadow run that did not fail so hides the
+// message whole.
+func (m *mission) deriveFail(f *Fail, v lisp.Value, sts shadowTurns) {
+	for _, st := range sts {
+		var sv lisp.Value
+		var sf *Fail
+		if st.err == nil && st.res != nil && st.res.Status == lisp.Failed {
+			sv = st.res.Value
+			sf = m.programFailValue(sv)
+		}
+		if sf == nil {
+			f.Message = fwall.DeriveText(f.Message, "")
+			m.fw.Derive(v, nil)
+			continue
+		}
+		f.Message = fwall.DeriveText(f.Message, sf.Message)
+		if f.Op != sf.Op {
+			f.Op = fwall.DeriveText(f.Op, sf.Op)
+		}
+		if f.Reason != sf.Reason {
+			f.Reason = Reason(Firewalled)
+		}
+		if m.fw.Derive(v, sv) {
+			m.fw.HideScalar(v)
+		}
+	}
+	m.fw.HiddenScalars(v, m.fw.HideScalar)
+}
+
+// derivedName reports whether a memory name was computed from firewalled
+// data: a shadow run's memory has no var of that name.
+func (m *mission) derivedName(name string) bool {
+	m.shadowMu.Lock()
+	defer m.shadowMu.Unlock()
+	for _, sh := range m.shadow {
+		if sh.memory == nil {
+			continue
+		}
+		if _, ok := sh.memory.Get(name); !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // failShadow moves the shadow state on after a turn whose real run ended
@@ -334,7 +391,7 @@ func (m *mission) deriveTurnOne(res *lisp.Result, st *shadowTurn) (whole bool) {
 			m.fw.Derive(rv, sv)
 		}
 	}
-	m.keepShadow(st, res.Namespace, res.Defined, res.Value)
+	m.keepShadow(st, res.Namespace, res.Defined, res.Value, res.Status)
 	return whole
 }
 

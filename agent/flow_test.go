@@ -564,3 +564,99 @@ func TestDerivedValuesThroughChains(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedValuesInRecords: fragments too short for the scrubber (a
+// 5-character prefix of the secret, the salary plus one), computed in the
+// ways a mission records them, reach neither the model, the events, the
+// traces (a raw trace read back included) nor Fail.Error(); what is public
+// beside them still shows.
+func TestDerivedValuesInRecords(t *testing.T) {
+	cases := []struct {
+		name     string
+		programs []string
+		shown    []string // in the model's messages, or in Fail.Error()
+	}{
+		{"def", []string{`(def p (subs ctx/_secret 0 5)) 1`, `(return 1)`}, nil},
+		{"memory/put", []string{`(memory/put :p (subs ctx/_secret 0 5)) 1`, `(return 1)`}, nil},
+		{"atom", []string{`(def a (atom (subs ctx/_secret 0 5))) 1`, `(return 1)`}, nil},
+		{"map result in memory", []string{`{:n (count ctx/rows) :s (subs ctx/_secret 0 5)}`, `(println "n is" n "s is" s) [n s]`, `(return 1)`},
+			[]string{"n is 3 s is <Firewalled>", "Value: [3 <Firewalled>]"}},
+		{"derived memory name", []string{`{(subs ctx/_secret 0 5) 1 :pub 2}`, `(return 1)`}, []string{"Memory: pub, <Firewalled>"}},
+		{"history", []string{`(subs ctx/_secret 0 5)`, `(return *1)`}, nil},
+		{"returned vector", []string{`(return [(subs ctx/_secret 0 5) ctx/public])`}, nil},
+		{"returned keyword", []string{`(return {:k (keyword (subs ctx/_secret 0 5))})`}, nil},
+		{"fail map", []string{`(fail {:reason :x :message (str "bad " (subs ctx/_secret 0 5)) :details {:n (+ 1 ctx/_salary) :p ctx/public}})`},
+			[]string{"x: <Firewalled>"}}, // the message, a derived text of 8 bytes, is scrubbed whole
+		{"fail value", []string{`(fail (subs ctx/_secret 0 5))`}, nil},
+		{"number", []string{`(def n (+ 1 ctx/_salary)) (println "n=" n) n`, `(return {:n n})`}, []string{"n= <Firewalled>"}},
+		{"ex-data", []string{`(throw (ex-info "boom" {:p (subs ctx/_secret 0 5) :q 1}))`}, []string{"boom", ":q 1"}},
+	}
+	hidden := []string{"tok-3", strconv.Itoa(flowSalary + 1)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var events strings.Builder
+			var mu sync.Mutex
+			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				data, _ := e.MarshalJSON()
+				events.Write(data)
+				if e.Err != nil {
+					events.WriteString(e.Err.Error())
+				}
+			})
+			replies := make([]llmtest.Reply, 0, len(c.programs))
+			for _, p := range c.programs {
+				replies = append(replies, llmtest.Code(p))
+			}
+			model := llmtest.NewScript(replies...)
+			step, _ := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: len(c.programs)}).Run(context.Background(),
+				agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
+			var printed, reprinted bytes.Buffer
+			if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
+				t.Fatal(err)
+			}
+			redacted, err := trace.Marshal(step, trace.JSONOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := trace.Unmarshal(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := trace.Print(&reprinted, back, trace.Options{Full: true}); err != nil {
+				t.Fatal(err)
+			}
+			var msgs strings.Builder
+			for _, r := range model.Requests() {
+				for _, m := range r.Messages {
+					msgs.WriteString(m.Content + "\n")
+				}
+			}
+			failText := ""
+			if step.Fail != nil {
+				failText = step.Fail.Error()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			sinks := map[string]string{"the model": msgs.String(), "the events": events.String(), "trace.Print": printed.String(),
+				"the JSON trace": string(redacted), "a raw trace read back": reprinted.String(), "Fail.Error()": failText}
+			for what, text := range sinks {
+				for _, h := range hidden {
+					if i := strings.Index(text, h); i >= 0 {
+						t.Errorf("%s shows %s: …%s…", what, h, text[max(0, i-60):min(len(text), i+30)])
+					}
+				}
+			}
+			for _, w := range c.shown {
+				if !strings.Contains(msgs.String()+failText, w) {
+					t.Errorf("%q is not shown:\n%s\n%s", w, msgs.String(), failText)
+				}
+			}
+		})
+	}
+}

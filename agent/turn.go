@@ -270,7 +270,11 @@ func (m *mission) runProgram(tr *Turn, reply, code string) *ending {
 
 	switch res.Status {
 	case lisp.Failed:
-		return &ending{fail: m.programFailValue(res.Value)}
+		f := m.programFailValue(res.Value)
+		if st != nil {
+			m.deriveFail(f, res.Value, st)
+		}
+		return &ending{fail: f}
 	case lisp.Returned:
 		return m.offer(tr, reply, code, res.Value, final, st)
 	}

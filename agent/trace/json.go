@@ -65,7 +65,7 @@ func Marshal(step *agent.Step, opts JSONOptions) ([]byte, error) {
 	}
 	doc := &traceDoc{Format: Format, Version: Version, Redacted: !opts.Raw, Step: js}
 	if opts.Raw {
-		doc.Firewall = fwall.MarshalVeil(step.Veil(), step.Return)
+		doc.Firewall = fwall.MarshalVeil(step.Veil(), step.Return, stepValues(step, map[*agent.Step]bool{})...)
 	}
 	if opts.Recording != nil {
 		addRecording(doc, step, opts.Recording, opts.Raw)
@@ -604,4 +604,35 @@ func (w *traceWriter) output(vl fwall.Veil, lines []string) []string {
 		return w.texts(vl, lines)
 	}
 	return vl.ScrubLines(lines)
+}
+
+// stepValues are the values a raw trace holds of step and the Steps below
+// it besides its return value: each turn's value and memory, each tool
+// call's arguments and result, the memory at the end.
+func stepValues(step *agent.Step, seen map[*agent.Step]bool) []lisp.Value {
+	if step == nil || seen[step] {
+		return nil
+	}
+	seen[step] = true
+	var out []lisp.Value
+	addMemory := func(ns *lisp.Namespace) {
+		for _, name := range ns.Names() {
+			v, _ := ns.Get(name)
+			out = append(out, v)
+		}
+	}
+	if step.Memory != nil {
+		addMemory(step.Memory)
+	}
+	for _, tr := range step.Trace {
+		out = append(out, tr.Result)
+		if tr.Memory != nil {
+			addMemory(tr.Memory)
+		}
+		for _, c := range tr.ToolCalls {
+			out = append(out, c.Args, c.Result)
+			out = append(out, stepValues(c.Child, seen)...)
+		}
+	}
+	return out
 }

@@ -50,8 +50,10 @@ const maxReadDepth = 10_000
 // Step whose value is ret: all their texts, and the places of the
 // collections of ret they hide (nil when v has no firewall). A raw trace
 // carries it (trace.Marshal), so that the Step read back hides what the
-// original hides.
-func MarshalVeil(v Veil, ret lisp.Value) []byte {
+// original hides. The other values of the Step (its turns' values, its
+// tool calls' arguments) have no places in it: the scalars they hide by
+// place or in a hidden collection are hidden by value once read back.
+func MarshalVeil(v Veil, ret lisp.Value, others ...lisp.Value) []byte {
 	if len(v) == 0 {
 		return nil
 	}
@@ -64,7 +66,72 @@ func MarshalVeil(v Veil, ret lisp.Value) []byte {
 			f.scalarTexts(scalars)
 		}
 	}
+	budget := maxExportVisits
+	for _, o := range others {
+		hiddenScalars(v.Hides, v.memberHook(), o, &budget, func(x lisp.Value) {
+			scalars[lisp.Print(x, lisp.PrintOptions{Exact: true})] = struct{}{}
+		})
+	}
 	return encodeFirewall(strs, texts, scalars, hiddenPaths(v.Hides, v.memberHook(), ret))
+}
+
+// HiddenScalars calls visit with each scalar of v that fw hides by its
+// place or inside a collection it hides, in bounded work (past it, the
+// rest of v is not walked).
+func (fw *Firewall) HiddenScalars(v lisp.Value, visit func(lisp.Value)) {
+	budget := maxExportVisits
+	hiddenScalars(fw.Hides, fw.memberHook(), v, &budget, visit)
+}
+
+// hiddenScalars is HiddenScalars over the hooks of a firewall or a veil;
+// budget counts the values visited.
+func hiddenScalars(hides func(lisp.Value) bool, member func(coll, key lisp.Value) bool, v lisp.Value, budget *int, visit func(lisp.Value)) {
+	seen := map[any]bool{}
+	var walk func(x lisp.Value, hidden bool, depth int)
+	walk = func(x lisp.Value, hidden bool, depth int) {
+		*budget--
+		if *budget < 0 || depth > maxReadDepth {
+			return
+		}
+		if !isCollection(x) {
+			if hidden && hideableScalar(x) {
+				visit(x)
+			}
+			return
+		}
+		hidden = hidden || hides(x)
+		key := [2]any{x, hidden}
+		if seen[key] {
+			return // shared structure is walked once
+		}
+		seen[key] = true
+		switch c := x.(type) {
+		case *lisp.Map:
+			for i, n := 0, c.Len(); i < n; i++ {
+				k, e := c.EntryAt(i)
+				if hidden {
+					walk(k, true, depth+1) // a hidden map's keys too
+				}
+				// Under a "_" key, a value is hidden by its key wherever it
+				// is read back: not by its value.
+				if !hidden && HiddenKey(k) {
+					continue
+				}
+				walk(e, hidden || member != nil && member(c, k), depth+1)
+			}
+		case *lisp.Vector:
+			for i, e := range c.Items() {
+				walk(e, hidden || member != nil && member(c, int64(i)), depth+1)
+			}
+		case *lisp.Set:
+			for e := range c.All() {
+				walk(e, hidden, depth+1)
+			}
+		case *lisp.Cell:
+			walk(c.Deref(), hidden, depth+1)
+		}
+	}
+	walk(v, false, 0)
 }
 
 // scalarTexts adds the exact printed forms of the scalars fw hides by
