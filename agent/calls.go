@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptc-go/ptc/internal/engine"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/internal/textutil"
 
 	"github.com/ptc-go/ptc/lisp"
@@ -47,7 +48,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	// what the program computed of them from firewalled data is found by a
 	// probe first (flow.go), or, past the turn's probes, every argument's
 	// value is hidden.
-	opaque := m.obs != nil && !tc.probeLive(name, args)
+	theirs, opaque := tc.probeLive(name, args)
 	rec := ToolCall{Name: name, Args: args, Start: m.now()}
 	idx := tc.begin(rec)
 	id := m.toolStart(name, args, rec.Start, opaque)
@@ -79,7 +80,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	}
 	d := m.callDuration(rec.Start, timed)
 	tc.end(idx, d, v, warnings, err, nil)
-	m.toolEnd(id, name, args, d, v, err, opaque)
+	m.toolEnd(id, name, args, d, v, m.liveArgsError(bt, args, err, theirs, opaque), opaque)
 	if err != nil {
 		return nil, err
 	}
@@ -133,20 +134,42 @@ const liveProbes = 16
 // holds no firewalled data, or when a probe found (and the firewall now
 // hides) what of them the program computed from it; false past the turn's
 // probes, or with no turn to probe (a compiled agent's program).
-func (tc *toolCalls) probeLive(name string, args *lisp.Map) bool {
+func (tc *toolCalls) probeLive(name string, args *lisp.Map) (theirs []*lisp.Map, opaque bool) {
 	m := tc.m
-	if !m.fw.Labelled() {
-		return true
+	if m.obs == nil || !m.fw.Labelled() {
+		return nil, false
 	}
 	tc.mu.Lock()
 	ok := tc.probes < liveProbes
 	tc.probes++
 	tc.mu.Unlock()
 	if !ok {
-		return false
+		return nil, true
 	}
 	earlier, done := tc.snapshot(name)
-	return m.probeArgs(name, earlier, done, args) != nil
+	theirs = m.probeArgs(name, earlier, done, args)
+	return theirs, theirs == nil
+}
+
+// liveArgsError is a call's error for its live event: when it is the
+// check of the arguments (which quotes them), what the probed shadow runs'
+// arguments gave differently is hidden, or all of it for opaque
+// arguments; a tool's own error is its own.
+func (m *mission) liveArgsError(bt *boundTool, args *lisp.Map, err error, theirs []*lisp.Map, opaque bool) error {
+	if err == nil || theirs == nil && !opaque {
+		return err
+	}
+	msg := err.Error()
+	if opaque {
+		if _, cerr := bt.checkArgs(args, m.opts.Validation); cerr != nil {
+			return &scrubbedErr{msg: fwall.DeriveText(msg, ""), err: err}
+		}
+		return err
+	}
+	for _, their := range theirs {
+		msg = m.deriveArgsError(bt.name, args, msg, their)
+	}
+	return &scrubbedErr{msg: msg, err: err}
 }
 
 func (tc *toolCalls) begin(rec ToolCall) int {

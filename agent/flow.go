@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -198,6 +199,20 @@ func (rp *replay) CallTool(_ context.Context, name string, args *lisp.Map) (any,
 	rp.args[pick] = args
 	c := rp.calls[pick]
 	rp.mu.Unlock()
+	if !lisp.Equal(args, c.Args) {
+		// The check of the arguments is the runtime's, and its error
+		// quotes them: the shadow run gets its own.
+		bt := rp.m.a.tools[name]
+		if _, err := bt.checkArgs(args, rp.m.opts.Validation); err != nil {
+			return nil, errors.New(err.Error())
+		}
+		if _, err := bt.checkArgs(c.Args, rp.m.opts.Validation); err != nil {
+			// The real arguments failed where these pass: the real
+			// error is not this run's.
+			s, _ := fwall.SurrogateAll(c.Error, rp.variant)
+			return nil, fmt.Errorf("%v", s)
+		}
+	}
 	if c.Error != "" {
 		return nil, errors.New(c.Error)
 	}
@@ -222,6 +237,51 @@ func (m *mission) deriveCallsOne(tr *Turn, st *shadowTurn) {
 			s = nil
 		}
 		m.fw.Derive(c.Args, s)
+		m.deriveWarnings(c, st.args[i])
+		if c.Error != "" {
+			tr.ToolCalls[i].Error = m.deriveArgsError(c.Name, c.Args, c.Error, st.args[i])
+		}
+	}
+}
+
+// deriveArgsError returns the error text msg of a call of the tool name
+// with args with what the shadow run's arguments, checked alike, gave
+// differently hidden, when the error is the check of the arguments (which
+// quotes them); a tool's own error is its own (as its result is).
+func (m *mission) deriveArgsError(name string, args *lisp.Map, msg string, theirArgs *lisp.Map) string {
+	bt, ok := m.a.tools[name]
+	if !ok {
+		return msg
+	}
+	if _, err := bt.checkArgs(args, m.opts.Validation); err == nil {
+		return msg
+	}
+	their := ""
+	if theirArgs != nil {
+		if _, err := bt.checkArgs(theirArgs, m.opts.Validation); err != nil {
+			their = err.Error()
+		}
+	}
+	return fwall.DeriveText(msg, their)
+}
+
+// deriveWarnings hides the words of a call's coercion warnings (which
+// quote its arguments) that the shadow run's arguments, checked alike,
+// gave differently; all of them when the shadow run made no such call.
+func (m *mission) deriveWarnings(c ToolCall, theirArgs *lisp.Map) {
+	if len(c.Warnings) == 0 {
+		return
+	}
+	var theirs []signature.Issue
+	if bt, ok := m.a.tools[c.Name]; ok && theirArgs != nil {
+		theirs, _ = bt.checkArgs(theirArgs, m.opts.Validation)
+	}
+	for j, w := range c.Warnings {
+		their := ""
+		if j < len(theirs) {
+			their = theirs[j].String()
+		}
+		c.Warnings[j] = fwall.DeriveText(w, their)
 	}
 }
 

@@ -660,3 +660,63 @@ func TestDerivedValuesInRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestDerivedArgumentChecks: the runtime's check of a tool's arguments
+// quotes them, in its coercion warnings and its errors: what the program
+// computed from firewalled data is hidden there (the model's feedback, the
+// trace, the live events), a public argument is quoted as it is, and the
+// tool gets the real, coerced value.
+func TestDerivedArgumentChecks(t *testing.T) {
+	var got []int64
+	var mu sync.Mutex
+	num := agent.Tool{Signature: "(n :int) -> :int", Description: "A number.", Func: func(_ context.Context, args *lisp.Map) (any, error) {
+		n, _ := args.Get(lisp.Keyword("n"))
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, n.(int64))
+		return 1, nil
+	}}
+	var events strings.Builder
+	obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		data, _ := e.MarshalJSON()
+		events.Write(data)
+	})
+	model := llmtest.NewScript(
+		llmtest.Code(`(tool/num {:n (str (+ 1 ctx/_salary))}) (tool/num {:n "12"}) (tool/num {:n (str "x" (subs ctx/_secret 0 3))})`),
+		llmtest.Code(`(tool/num {:n "abc"})`),
+		llmtest.Code(`(return 1)`))
+	step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 3, Tools: map[string]agent.Tool{"num": num}}).Run(context.Background(),
+		agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var printed bytes.Buffer
+	if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	var msgs strings.Builder
+	for _, r := range model.Requests() {
+		for _, m := range r.Messages {
+			msgs.WriteString(m.Content + "\n")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(got, []int64{flowSalary + 1, 12}) {
+		t.Errorf("the tool got %v", got)
+	}
+	for what, text := range map[string]string{"the model": msgs.String(), "the events": events.String(), "trace.Print": printed.String()} {
+		for _, h := range []string{strconv.Itoa(flowSalary + 1), "xtok"} {
+			if i := strings.Index(text, h); i >= 0 {
+				t.Errorf("%s shows %s: …%s…", what, h, text[max(0, i-60):min(len(text), i+30)])
+			}
+		}
+	}
+	for _, w := range []string{`n: coerced "<Firewalled>" to :int`, `n: coerced "12" to :int`, `got "<Firewalled>"`, `got "abc"`} {
+		if !strings.Contains(msgs.String(), w) {
+			t.Errorf("the model does not see %q:\n%s", w, msgs.String())
+		}
+	}
+}

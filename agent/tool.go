@@ -223,6 +223,26 @@ func (bt *boundTool) callDirect(ctx context.Context, args *lisp.Map, mode signat
 	return res, warnings, err
 }
 
+// checkArgs reports what calling the tool would say of args before it
+// runs: the coercions, and the error of arguments that do not fit (nil,
+// nil for a tool that checks none). It calls no host code but a typed
+// tool's argument decoding.
+func (bt *boundTool) checkArgs(args *lisp.Map, mode signature.Mode) (warnings []signature.Issue, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a typed argument's UnmarshalJSON
+			warnings, err = nil, fmt.Errorf("the arguments could not be decoded: it panicked: %v", r)
+		}
+	}()
+	switch {
+	case bt.typ != nil:
+		return bt.typ.Check(args, mode)
+	case bt.sig == nil || mode == signature.Disabled:
+		return nil, nil
+	}
+	_, warnings, err = bt.coerceArgs(args, mode)
+	return warnings, err
+}
+
 // callUntyped calls a tool without a signature. Positional arguments,
 // (tool/upper "x"), reach it as {:args ["x"]}, as ToolFunc says; but a
 // tool whose FieldDescriptions name its arguments reads them by name, and

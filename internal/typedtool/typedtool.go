@@ -21,6 +21,7 @@ type Tool struct {
 	shape inputShape
 	elem  signature.Type // element type of a map input
 	call  func(ctx context.Context, args *lisp.Map, mode signature.Mode) (lisp.Value, []signature.Issue, error)
+	check func(args *lisp.Map, mode signature.Mode) ([]signature.Issue, error)
 }
 
 // inputShape is how a tool's arguments map onto its input type.
@@ -89,6 +90,10 @@ func New[In, Out any](description string, fn func(context.Context, In) (Out, err
 		}
 		return v, warnings, nil
 	}
+	t.check = func(args *lisp.Map, mode signature.Mode) ([]signature.Issue, error) {
+		var in In
+		return t.decode(args, &in, mode)
+	}
 	return t, nil
 }
 
@@ -133,6 +138,13 @@ func (t *Tool) Description() string { return t.desc }
 // Disabled mode the arguments are decoded as they are.
 func (t *Tool) Call(ctx context.Context, args *lisp.Map, mode signature.Mode) (lisp.Value, []signature.Issue, error) {
 	return t.call(ctx, args, mode)
+}
+
+// Check reports what Call would say of the arguments, without calling
+// the function: the coercions, and the error of arguments that do not
+// fit.
+func (t *Tool) Check(args *lisp.Map, mode signature.Mode) ([]signature.Issue, error) {
+	return t.check(args, mode)
 }
 
 // decode converts the arguments into *dst.
