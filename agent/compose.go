@@ -170,7 +170,7 @@ type nestedAgent struct {
 func (n *nestedAgent) run(ctx context.Context, up *tree, args *lisp.Map) (*Step, *firewall) {
 	opts := Options{LLM: n.llm, Input: args, TokenLimit: n.tokenLimit}
 	if up != nil {
-		opts.Trace, opts.Debug = up.trace, up.debug
+		opts.Trace = up.trace
 	}
 	m := newMission(ctx, up, n.a, opts)
 	return m.runGuarded(), m.fw

@@ -590,7 +590,7 @@ func TestMessagesWithLanguageFunc(t *testing.T) {
 		Prompt:       "p",
 		Presentation: prompt.Options{LanguageFunc: func(st prompt.State) string { return fmt.Sprintf("Language of turn %d.", st.Turn) }},
 	})
-	step, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Debug: true})
+	step, err := a.Run(context.Background(), agent.Options{LLM: s.Func(), Trace: agent.TraceConversation})
 	if err != nil {
 		t.Fatal(err)
 	}

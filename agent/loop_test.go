@@ -133,7 +133,7 @@ func TestMemoryLimit(t *testing.T) {
 		llmtest.Code(`(return [small (count big)])`),
 		llmtest.Code(`(return 1)`),
 	)
-	step, _ := run(t, agent.Config{Prompt: "p", MaxAgentMemory: 1000}, agent.Options{LLM: s.Func(), Debug: true})
+	step, _ := run(t, agent.Config{Prompt: "p", MaxAgentMemory: 1000}, agent.Options{LLM: s.Func(), Trace: agent.TraceConversation})
 	if step.Return != int64(1) || len(step.Trace) != 3 || !strings.Contains(step.Trace[1].Error, "small") {
 		t.Fatalf("turn 2 should fail on the names turn 1 did not keep, turn 3 return: %+v %+v", step.Trace, step.Fail)
 	}
@@ -352,7 +352,7 @@ func TestTraceModesDebugAndMessages(t *testing.T) {
 	if len(step.Trace) != 1 {
 		t.Error("TraceOnError lost the trace of a failure")
 	}
-	step, _ = run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: script().Func(), Debug: true})
+	step, _ = run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: script().Func(), Trace: agent.TraceConversation})
 	if step.Trace[0].Response == "" || !strings.Contains(step.Trace[0].Feedback, "Value: 1") {
 		t.Errorf("debug trace %+v", step.Trace[0])
 	}
@@ -404,7 +404,7 @@ func TestDecode(t *testing.T) {
 // feedback says where and how much there was.
 func TestOutputCutSaysHowMuch(t *testing.T) {
 	s := llmtest.NewScript(llmtest.Code(`(doseq [i (range 40)] (println "row" i (apply str (repeat 20 "x"))))`), llmtest.Code(`(return 1)`))
-	step, err := run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: s.Func(), Debug: true})
+	step, err := run(t, agent.Config{Prompt: "p"}, agent.Options{LLM: s.Func(), Trace: agent.TraceConversation})
 	if err != nil {
 		t.Fatal(err)
 	}

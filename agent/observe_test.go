@@ -253,11 +253,11 @@ func TestObserverPanics(t *testing.T) {
 	}
 }
 
-// Debug mode keeps each turn's memory.
+// TraceConversation keeps each turn's memory.
 func TestDebugMemory(t *testing.T) {
 	a := agent.MustNew(agent.Config{Prompt: "Count.", MaxTurns: 3})
 	model := llmtest.NewScript(llmtest.Code(`(def n 1)`), llmtest.Code(`(def n (inc n))`), llmtest.Code(`(return n)`))
-	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Debug: true})
+	step, err := a.Run(context.Background(), agent.Options{LLM: model.Func(), Trace: agent.TraceConversation})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestTurnResponse: every turn of the trace keeps the LLM's whole reply,
-// without Debug too (a turn without a program included, and a nested
+// without TraceConversation too (a turn without a program included, and a nested
 // agent's turns); Feedback and Memory stay debug-only; TraceOff keeps no
 // turn at all.
 func TestTurnResponse(t *testing.T) {
@@ -22,7 +22,7 @@ func TestTurnResponse(t *testing.T) {
 		debug bool
 	}{
 		{"default", agent.Options{}, 3, false},
-		{"debug", agent.Options{Debug: true}, 3, true},
+		{"conversation", agent.Options{Trace: agent.TraceConversation}, 3, true},
 		{"trace off", agent.Options{Trace: agent.TraceOff}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

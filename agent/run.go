@@ -45,12 +45,9 @@ type Options struct {
 	// Validation is the signature validation mode (Enabled by default).
 	// It is not inherited by nested agents.
 	Validation signature.Mode
-	// Trace selects when Step.Trace is kept.
+	// Trace selects when Step.Trace is kept, and whether with what the
+	// model was sent (TraceConversation).
 	Trace TraceMode
-	// Debug records what the model was sent: each turn's feedback
-	// (Turn.Feedback) and memory after it (Turn.Memory), and the whole
-	// conversation (Step.Messages). Turn.Response is recorded without it.
-	Debug bool
 	// Observers receive the mission's events (see Event): the run, each
 	// turn, LLM call and tool call, as they happen. Nested agents report
 	// to them too, their events marked with their depth and trace ids.
@@ -92,6 +89,9 @@ const (
 	TraceOn      TraceMode = iota // always (the default)
 	TraceOff                      // never
 	TraceOnError                  // only when the mission fails
+	// TraceConversation keeps it always, with what the model was sent:
+	// each turn's Feedback and Memory, and Step.Messages.
+	TraceConversation
 )
 
 // Run runs a mission of agent a: the one way to run an agent (Pipeline.Run
@@ -158,7 +158,6 @@ type tree struct {
 	// must not see either.
 	fw    *firewall
 	trace TraceMode
-	debug bool
 	// The model's call options, for children that use the same model.
 	llmOptions map[string]any
 	cache      bool
@@ -393,7 +392,7 @@ func (m *mission) setup() *Fail {
 		return fail
 	}
 	rt := &tree{maxDepth: m.a.cfg.MaxNesting, registry: m.opts.Registry, traceID: m.traceID,
-		trace: m.opts.Trace, debug: m.opts.Debug, nested: &m.nested, obs: m.obs, callIDs: m.callIDs, clock: m.clock}
+		trace: m.opts.Trace, nested: &m.nested, obs: m.obs, callIDs: m.callIDs, clock: m.clock}
 	var inherited llm.Model
 	var parentFW *firewall
 	parent := m.up
@@ -719,14 +718,14 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	m.nested.mu.Unlock()
 	step.Warnings = veil{m.fw}.ScrubAll(m.warnings) // for display: coercions echo values
 	switch m.opts.Trace {
-	case TraceOn:
+	case TraceOn, TraceConversation:
 		step.Trace = m.trace
 	case TraceOnError:
 		if fail != nil {
 			step.Trace = m.trace
 		}
 	}
-	if m.opts.Debug {
+	if m.opts.Trace == TraceConversation {
 		system := m.lastSystem
 		if system == "" {
 			system = m.system

@@ -22,7 +22,7 @@ func TestAtomAcrossTurns(t *testing.T) {
 		llmtest.Code(`(swap! counter + 100) (conj! seen :b) (/ 1 nil)`),
 		llmtest.Code(`(swap! counter inc) (return {:n @counter :seen (persistent! seen)})`),
 	)
-	step, err := run(t, agent.Config{Prompt: "Count", MaxTurns: 5}, agent.Options{LLM: s.Func(), Debug: true})
+	step, err := run(t, agent.Config{Prompt: "Count", MaxTurns: 5}, agent.Options{LLM: s.Func(), Trace: agent.TraceConversation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestCellsInMemoryStayBounded(t *testing.T) {
 		llmtest.Code(`(def a (atom nil)) (reset! a [a a {:self a}]) (def _b (atom nil)) (reset! _b [_b "private-value-of-b"]) a`),
 		llmtest.Code(`(return (count @a))`),
 	)
-	step, err := run(t, agent.Config{Prompt: "Loop", MaxTurns: 3}, agent.Options{LLM: s.Func(), Debug: true})
+	step, err := run(t, agent.Config{Prompt: "Loop", MaxTurns: 3}, agent.Options{LLM: s.Func(), Trace: agent.TraceConversation})
 	if err != nil {
 		t.Fatal(err)
 	}

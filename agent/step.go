@@ -50,7 +50,7 @@ type Step struct {
 	// SystemPrompt.LanguageFunc makes them.
 	SystemPrompt string
 	// Messages is the whole conversation, system prompt first, when
-	// Options.Debug is set.
+	// Options.Trace is TraceConversation.
 	Messages []llm.Message
 	// fieldDescriptions are the agent's descriptions of its signature's
 	// fields (Config.FieldDescriptions), passed on to the next agent of a
@@ -278,10 +278,10 @@ type Turn struct {
 	// does.
 	Response string
 	// Feedback is the message sent back to the LLM after the turn,
-	// recorded when Options.Debug is set.
+	// recorded when Options.Trace is TraceConversation.
 	Feedback string
 	// Memory is the agent's memory after the turn, recorded when
-	// Options.Debug is set (persistent, so cheap to keep; its atoms are the
+	// Options.Trace is TraceConversation (persistent, so cheap to keep; its atoms are the
 	// live cells, holding what the last turn left in them).
 	Memory *lisp.Namespace
 }

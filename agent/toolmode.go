@@ -191,7 +191,7 @@ func (m *mission) toolTurn(tr *Turn, resp llm.Response) *ending {
 	for i, c := range resp.ToolCalls {
 		m.messages = append(m.messages, llm.Message{Role: llm.User, ToolCallID: c.ToolCallID, Content: results[i]})
 	}
-	if m.opts.Debug {
+	if m.opts.Trace == TraceConversation {
 		tr.Feedback = strings.Join(results, "\n")
 	}
 	return nil

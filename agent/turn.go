@@ -27,7 +27,7 @@ func (m *mission) turnOnce() *ending {
 		system = m.systemPrompt()
 		m.sysToks = estimateTokens(system)
 	}
-	m.lastSystem = system // for Step.Messages (Options.Debug)
+	m.lastSystem = system // for Step.Messages (TraceConversation)
 	if m.firstSystem == "" {
 		m.firstSystem = system
 	}
@@ -164,7 +164,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 		m.cur = nil
 	}
 	tr.Duration = m.since(start)
-	if m.opts.Debug {
+	if m.opts.Trace == TraceConversation {
 		tr.Memory = m.memory
 	}
 	if m.opts.Trace != TraceOff {
@@ -185,7 +185,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 
 // feedback appends the LLM's reply and our answer to the conversation.
 func (m *mission) feedback(tr *Turn, reply, text string) {
-	if m.opts.Debug {
+	if m.opts.Trace == TraceConversation {
 		tr.Feedback = text
 	}
 	m.messages = append(m.messages,

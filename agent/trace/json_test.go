@@ -52,7 +52,11 @@ func tjMission(t *testing.T, debug bool) *agent.Step {
 		tjCode(`(+ 1 nil)`),
 		tjCode(`(return {:name (:name who) :squares (pmap #(tool/square {:n %}) [2 3]) :leak (:_secret who) :when #"a\"b"})`),
 	)
-	step, err := root.Run(context.Background(), agent.Options{LLM: model.Func(), Debug: debug})
+	opts := agent.Options{LLM: model.Func()}
+	if debug {
+		opts.Trace = agent.TraceConversation
+	}
+	step, err := root.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("the mission failed: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 type Options struct {
 	// Replies adds the LLM's whole reply to each turn (always recorded)
 	// and the feedback it was sent (recorded when the mission ran with
-	// agent.Options.Debug).
+	// agent.TraceConversation).
 	Replies bool
 	// Unredacted shows values, output and errors as they are, firewalled
 	// data included: for a developer's own terminal, never for a log, a

@@ -21,7 +21,7 @@ func TestPrint(t *testing.T) {
 		llmtest.Code(`(fail {:reason :gave_up :message "cannot"})`),
 	)
 	step, err := agent.MustNew(agent.Config{Prompt: "Go", MaxTurns: 5}).Run(context.Background(),
-		agent.Options{LLM: model.Func(), Debug: true})
+		agent.Options{LLM: model.Func(), Trace: agent.TraceConversation})
 	if err == nil {
 		t.Fatal("the mission should fail")
 	}

@@ -278,7 +278,7 @@ func fwGoRun(t *testing.T, fm fwMission, add func(string, ...string)) {
 		events = append(events, fwEventText(e))
 	})
 	step, _ := b.agent.Run(context.Background(), agent.Options{LLM: b.model.Func(), Input: b.context,
-		Debug: true, Observers: []agent.Observer{plain, obs,
+		Trace: agent.TraceConversation, Observers: []agent.Observer{plain, obs,
 			trace.NewSlogObserver(slog.New(slog.NewJSONHandler(&slogJSON, debug))),
 			trace.NewSlogObserver(slog.New(slog.NewTextHandler(&slogText, debug)))}})
 	if step == nil || len(step.Trace) == 0 {

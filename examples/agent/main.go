@@ -73,7 +73,10 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 		return err
 	}
 	model := script()
-	opts := agent.Options{LLM: model.Func(), Input: demo.Context(), Debug: replies}
+	opts := agent.Options{LLM: model.Func(), Input: demo.Context()}
+	if replies {
+		opts.Trace = agent.TraceConversation // each turn's feedback, for the trace's replies
+	}
 	if showPrompt {
 		p, err := a.Preview(opts)
 		if err != nil {

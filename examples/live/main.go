@@ -74,7 +74,11 @@ func run(ctx context.Context, w io.Writer, ref string, replies bool, popts provi
 	if err != nil {
 		return err
 	}
-	step, err := a.Run(ctx, agent.Options{LLM: model, Input: demo.Context(), Debug: replies})
+	opts := agent.Options{LLM: model, Input: demo.Context()}
+	if replies {
+		opts.Trace = agent.TraceConversation // each turn's feedback, for the trace's replies
+	}
+	step, err := a.Run(ctx, opts)
 	if perr := trace.Print(w, step, trace.Options{Replies: replies}); perr != nil {
 		return perr
 	}

@@ -263,7 +263,9 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	opts := agent.Options{
 		LLM:      llm.Name("smart"),
 		Registry: llm.Registry{"smart": smart.Func(), "small": small.Func()},
-		Debug:    replies,
+	}
+	if replies {
+		opts.Trace = agent.TraceConversation // each turn's feedback, for the trace's replies
 	}
 
 	refundCheck, err := compileRefundCheck(ctx, w, opts)

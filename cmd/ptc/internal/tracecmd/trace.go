@@ -82,7 +82,7 @@ func cmdTracePrint(args []string, stdout, stderr io.Writer) int {
 	fs := base.NewFlagSet("trace print", stderr, "FILE [--full] [--replies] [--no-children] [--no-timings] [--unredacted]")
 	var opts trace.Options
 	fs.BoolVar(&opts.Full, "full", false, "print values whole, without cutting them")
-	fs.BoolVar(&opts.Replies, "replies", false, "add the model's whole reply to each turn, and the feedback it was sent when a Go program ran the mission with agent.Options.Debug")
+	fs.BoolVar(&opts.Replies, "replies", false, "add the model's whole reply to each turn, and the feedback it was sent when a Go program ran the mission with agent.TraceConversation")
 	fs.BoolVar(&opts.NoChildren, "no-children", false, "leave out the turns of agents called as tools")
 	fs.BoolVar(&opts.NoTimings, "no-timings", false, "leave out durations and token counts")
 	fs.BoolVar(&opts.Unredacted, "unredacted", false, "print a raw trace (one written with firewalled data), which is refused otherwise")
