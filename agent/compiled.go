@@ -98,12 +98,12 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 		return nil, errNotMade("Compile")
 	}
 	if a.textMode || a.toolMode {
-		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
+		return nil, &Fail{Op: "Mode", Reason: ReasonNotCompilable,
 			Message: fmt.Sprintf("a %s-mode agent's model writes no program: there is nothing to compile", a.cfg.Mode)}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable, Message: fmt.Sprintf(
+			return nil, &Fail{Op: "Tools", Reason: ReasonNotCompilable, Message: fmt.Sprintf(
 				"tool %s is an %s: every call of it needs an LLM, so the agent cannot be compiled (only plain functions and compiled agents can)",
 				name, bt.kind())}
 		}
@@ -148,12 +148,12 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 		return nil, errNotMade("CompileSource")
 	}
 	if a.textMode || a.toolMode {
-		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
+		return nil, &Fail{Op: "Mode", Reason: ReasonNotCompilable,
 			Message: fmt.Sprintf("a %s-mode agent's model writes no program: there is nothing to compile", a.cfg.Mode)}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable,
+			return nil, &Fail{Op: "Tools", Reason: ReasonNotCompilable,
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled program cannot call", name, bt.kind())}
 		}
 	}
@@ -182,7 +182,7 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 // values or an error, never panic.
 func (c *CompiledAgent) made() bool { return c != nil && c.a.made() && c.prog != nil }
 
-func errCompiledNotMade(method string) *ConfigError {
+func errCompiledNotMade(method string) *Fail {
 	return configErr("CompiledAgent", method+": the compiled agent is nil or was not made by Compile, CompileSource or LoadCompiled")
 }
 
@@ -394,7 +394,7 @@ func (c *CompiledAgent) AsTool(opts AsToolOptions) (Tool, error) {
 	}
 	if sig != "" {
 		if _, err := signature.Parse(sig); err != nil {
-			return Tool{}, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
+			return Tool{}, &Fail{Op: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), cause: err}
 		}
 	}
 	run := func(ctx context.Context, args *lisp.Map) (any, error) {
@@ -532,12 +532,12 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 		return nil, fmt.Errorf("agent: LoadCompiled: %w", err)
 	}
 	if a.textMode || a.toolMode {
-		return nil, &ConfigError{Field: "Mode", Reason: ReasonNotCompilable,
+		return nil, &Fail{Op: "Mode", Reason: ReasonNotCompilable,
 			Message: fmt.Sprintf("a %s-mode agent's model writes no program: there is nothing to compile", a.cfg.Mode)}
 	}
 	for _, name := range a.names {
 		if bt := a.tools[name]; bt.needsLLM() {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonNotCompilable,
+			return nil, &Fail{Op: "Tools", Reason: ReasonNotCompilable,
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled agent cannot call", name, bt.kind())}
 		}
 	}

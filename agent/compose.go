@@ -78,7 +78,7 @@ func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
 	}
 	if sig != "" {
 		if _, err := signature.Parse(sig); err != nil {
-			return Tool{}, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
+			return Tool{}, &Fail{Op: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), cause: err}
 		}
 	}
 	if opts.TokenLimit < 0 {
@@ -142,7 +142,7 @@ func NewLLMTool(cfg Config, opts AsToolOptions) (Tool, error) {
 	if sig == "" {
 		sig = a.sig.String()
 	} else if _, err := signature.Parse(sig); err != nil {
-		return Tool{}, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
+		return Tool{}, &Fail{Op: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), cause: err}
 	}
 	n := &nestedAgent{a: a, llm: opts.LLM, kind: "llm", tokenLimit: opts.TokenLimit}
 	return Tool{Func: n.standalone, Signature: sig, Description: desc, nested: n}, nil

@@ -157,7 +157,7 @@ type Agent struct {
 	programs *lisp.Cache
 }
 
-// New validates cfg and returns the agent. Errors are *ConfigError values
+// New validates cfg and returns the agent. Errors are *Fail values
 // naming the field; a tool called return or fail is a reserved_tool_name
 // error (errors.Is(err, ReasonReservedToolName)).
 func New(cfg Config) (*Agent, error) {
@@ -213,11 +213,11 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Signature != "" {
 		sig, err := signature.Parse(cfg.Signature)
 		if err != nil {
-			return nil, &ConfigError{Field: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
+			return nil, &Fail{Op: "Signature", Reason: ReasonInvalidSignature, Message: err.Error(), cause: err}
 		}
 		if len(cfg.FieldDescriptions) > 0 {
 			if sig, err = sig.WithDescriptions(cfg.FieldDescriptions); err != nil {
-				return nil, &ConfigError{Field: "FieldDescriptions", Reason: ReasonInvalidSignature, Message: err.Error(), Err: err}
+				return nil, &Fail{Op: "FieldDescriptions", Reason: ReasonInvalidSignature, Message: err.Error(), cause: err}
 			}
 		}
 		a.sig = sig
@@ -226,17 +226,17 @@ func New(cfg Config) (*Agent, error) {
 	}
 	tpl, err := template.Parse(cfg.Prompt)
 	if err != nil {
-		return nil, &ConfigError{Field: "Prompt", Reason: ReasonTemplateError, Message: err.Error(), Err: err}
+		return nil, &Fail{Op: "Prompt", Reason: ReasonTemplateError, Message: err.Error(), cause: err}
 	}
 	if a.sig != nil {
 		if err := tpl.Validate(a.sig); err != nil {
-			return nil, &ConfigError{Field: "Prompt", Reason: ReasonTemplateError, Message: err.Error(), Err: err}
+			return nil, &Fail{Op: "Prompt", Reason: ReasonTemplateError, Message: err.Error(), cause: err}
 		}
 	}
 	for _, p := range tpl.Placeholders() {
 		for _, seg := range p.Path {
 			if strings.HasPrefix(seg, "_") {
-				return nil, &ConfigError{Field: "Prompt", Reason: ReasonTemplateError, Message: fmt.Sprintf(
+				return nil, &Fail{Op: "Prompt", Reason: ReasonTemplateError, Message: fmt.Sprintf(
 					"placeholder %s at %d:%d names a firewalled field, whose value the LLM must not see; programs can read it from ctx/%s",
 					p, p.Line, p.Col, p.Path[0])}
 			}
@@ -246,7 +246,7 @@ func New(cfg Config) (*Agent, error) {
 	a.tools = make(map[string]*boundTool, len(cfg.Tools))
 	for name, t := range cfg.Tools {
 		if name == "return" || name == "fail" {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonReservedToolName,
+			return nil, &Fail{Op: "Tools", Reason: ReasonReservedToolName,
 				Message: fmt.Sprintf("a tool cannot be called %q: return and fail end the mission", name)}
 		}
 		if !validToolName(name) {
@@ -271,8 +271,8 @@ func New(cfg Config) (*Agent, error) {
 		}
 		if c.Signature != "" {
 			if _, err := signature.Parse(c.Signature); err != nil {
-				return nil, &ConfigError{Field: "ToolCatalog", Reason: ReasonInvalidSignature,
-					Message: fmt.Sprintf("%s: %v", name, err), Err: err}
+				return nil, &Fail{Op: "ToolCatalog", Reason: ReasonInvalidSignature,
+					Message: fmt.Sprintf("%s: %v", name, err), cause: err}
 			}
 		}
 		a.catalog = append(a.catalog, name)
@@ -320,35 +320,18 @@ func (a *Agent) SingleShot() bool {
 	return a != nil && !a.textMode && !a.toolMode && a.cfg.MaxTurns == 1 && len(a.tools) == 0
 }
 
-// ConfigError is an invalid agent definition.
-type ConfigError struct {
-	Field   string // the Config field at fault
-	Reason  Reason // ReasonInvalidConfig, ReasonReservedToolName, ReasonTemplateError, ReasonInvalidSignature, ReasonNotCompilable
-	Message string
-	Err     error
-}
-
-func (e *ConfigError) Error() string { return "agent: " + e.Field + ": " + e.Message }
-func (e *ConfigError) Unwrap() error { return e.Err }
-
-// Is reports whether target is e's Reason: errors.Is(err, agent.ReasonInvalidSignature).
-func (e *ConfigError) Is(target error) bool {
-	r, ok := target.(Reason)
-	return ok && e != nil && e.Reason == r
-}
-
 // made reports whether a was made by New: the methods of a nil or zero
 // Agent return zero values or errNotMade, never panic.
 func (a *Agent) made() bool { return a != nil && a.prompt != nil }
 
 // errNotMade is the error of an Agent method that needs an agent made by
 // New, for a nil or zero one.
-func errNotMade(method string) *ConfigError {
+func errNotMade(method string) *Fail {
 	return configErr("Agent", method+": the agent is nil or was not made by New")
 }
 
-func configErr(field, msg string) *ConfigError {
-	return &ConfigError{Field: field, Reason: ReasonInvalidConfig, Message: msg}
+func configErr(field, msg string) *Fail {
+	return &Fail{Op: field, Reason: ReasonInvalidConfig, Message: msg}
 }
 
 func orDefault(v, def int) int {

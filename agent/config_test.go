@@ -50,12 +50,12 @@ func TestNewValidates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := agent.New(tt.cfg)
-			var ce *agent.ConfigError
+			var ce *agent.Fail
 			if !errors.As(err, &ce) {
-				t.Fatalf("err %v, want a *ConfigError", err)
+				t.Fatalf("err %v, want a *Fail", err)
 			}
-			if ce.Field != tt.field || string(ce.Reason) != tt.reason || !strings.Contains(ce.Error(), tt.msg) {
-				t.Errorf("got %s / %s: %v; want %s / %s / %q", ce.Field, ce.Reason, err, tt.field, tt.reason, tt.msg)
+			if ce.Op != tt.field || string(ce.Reason) != tt.reason || !strings.Contains(ce.Error(), tt.msg) {
+				t.Errorf("got %s / %s: %v; want %s / %s / %q", ce.Op, ce.Reason, err, tt.field, tt.reason, tt.msg)
 			}
 		})
 	}

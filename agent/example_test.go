@@ -50,11 +50,11 @@ func ExampleAgent_Run_singleShot() {
 	// Output: 6 <nil>
 }
 
-// New validates a definition and returns a *ConfigError naming the field.
+// New validates a definition and returns a *Fail naming the field (Op).
 func ExampleNew() {
 	_, err := agent.New(agent.Config{Prompt: "Summarize {{doc}}", Signature: "(text :string) -> :string"})
-	var ce *agent.ConfigError
-	fmt.Println(errors.As(err, &ce), ce.Field)
+	var ce *agent.Fail
+	fmt.Println(errors.As(err, &ce), ce.Op)
 	_, err = agent.New(agent.Config{Prompt: "x", Tools: map[string]agent.Tool{"return": agent.Tool{Func: nil}}})
 	fmt.Println(errors.Is(err, agent.ReasonReservedToolName))
 	// Output:

@@ -48,9 +48,9 @@ func TestNewTool(t *testing.T) {
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := agent.New(agent.Config{Prompt: "p", Tools: map[string]agent.Tool{"broken": tc.tool}})
-			var ce *agent.ConfigError
-			if !errors.As(err, &ce) || ce.Reason != "invalid_signature" || ce.Field != "Tools" {
-				t.Fatalf("agent.New: %v, want an invalid_signature ConfigError on Tools", err)
+			var ce *agent.Fail
+			if !errors.As(err, &ce) || ce.Reason != "invalid_signature" || ce.Op != "Tools" {
+				t.Fatalf("agent.New: %v, want an invalid_signature Fail on Tools", err)
 			}
 			if !strings.Contains(err.Error(), `"broken"`) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("the error %q does not name the tool and the type %q", err, tc.want)

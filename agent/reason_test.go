@@ -10,7 +10,7 @@ import (
 )
 
 // TestReasonIs: errors.Is finds a run's Reason in its error, through a
-// chained_failure too, and a ConfigError's; a program's own reason
+// chained_failure too, and New's *Fail; a program's own reason
 // matches by its word, never a runtime reason of the same word.
 func TestReasonIs(t *testing.T) {
 	run := func(maxTurns int, programs ...string) error {

@@ -103,7 +103,7 @@ const (
 // of the context) escapes it: the mission ends with internal_error and a
 // run.exception event (see Event). A nil Agent, or one not made by New,
 // fails with invalid_config, the run reported to the observers as every
-// run; a Config New refuses never becomes an Agent: New's *ConfigError
+// run; a Config New refuses never becomes an Agent: New's *Fail
 // says why.
 func (a *Agent) Run(ctx context.Context, opts Options) (*Step, error) {
 	return a.runIn(ctx, treeFrom(ctx), opts, nil)

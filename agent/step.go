@@ -94,7 +94,10 @@ func (s *Step) Decode(v any) error {
 	return json.Unmarshal(data, v)
 }
 
-// Fail describes why a mission failed.
+// Fail describes why a mission failed, or why New (or a tool
+// constructor) refused a definition: then Op names the Config field at
+// fault ("Prompt", "Tools") and Unwrap gives the cause, when there is one
+// (a *signature.ParseError, a template's positioned error).
 type Fail struct {
 	// Reason is a machine-readable code: one of the Reason constants, or
 	// the reason a program gave to (fail {:reason ...}).
@@ -111,14 +114,19 @@ type Fail struct {
 	// so that Reason is the program's word: a program's (fail {:reason
 	// :timeout}) is not the runtime's timeout.
 	ByProgram bool
+	// cause is what a refused definition failed on (Unwrap).
+	cause error
 }
 
 // Unwrap returns, for a chained_failure, the upstream Fail (the failure
 // of the step it chained to), so that errors.Is and errors.As see through
-// a chain; nil otherwise.
+// a chain; for a refused definition, its cause; nil otherwise.
 func (f *Fail) Unwrap() error {
-	if f == nil || f.Reason != ReasonChainedFailure {
+	if f == nil {
 		return nil
+	}
+	if f.Reason != ReasonChainedFailure {
+		return f.cause
 	}
 	if up, ok := f.Details["upstream"].(*Fail); ok && up != nil {
 		return up
@@ -156,7 +164,7 @@ func (f *Fail) Error() string {
 //	if errors.Is(err, agent.ReasonMaxTurnsExceeded) { … }
 //
 // matches a run's error (an *Error, through its Fail, and through the
-// upstream Fails of a chained_failure) and a ConfigError. A program's own
+// upstream Fails of a chained_failure) and New's *Fail. A program's own
 // reason matches by its word, errors.Is(err, agent.Reason("not_found")),
 // but never a runtime reason: a program's (fail {:reason :timeout}) is not
 // the runtime's timeout (Fail.ByProgram); ReasonFailed matches a program's
@@ -191,7 +199,7 @@ var runtimeReasons = func() map[Reason]bool {
 }()
 
 // The reasons a mission can fail with, and an agent's configuration be
-// refused with (ConfigError). A program's (fail {:reason :x}) gives its
+// refused with (New's *Fail). A program's (fail {:reason :x}) gives its
 // own reason.
 const (
 	ReasonFailed              Reason = "failed"                   // (fail v) without a :reason
@@ -220,9 +228,9 @@ const (
 	ReasonCancelled           Reason = "cancelled"                // the caller's context was cancelled
 	ReasonReservedToolName    Reason = "reserved_tool_name"       // a tool named return or fail
 	ReasonInternalError       Reason = "internal_error"           // a host callback (Budget, a prompt hook) panicked; Op names it
-	ReasonInvalidConfig       Reason = "invalid_config"           // ConfigError: a Config field is not valid
-	ReasonInvalidSignature    Reason = "invalid_signature"        // ConfigError: a signature does not parse, or a Go type has none
-	ReasonNotCompilable       Reason = "not_compilable"           // ConfigError: a tool cannot run in a compiled agent
+	ReasonInvalidConfig       Reason = "invalid_config"           // New: a Config field is not valid
+	ReasonInvalidSignature    Reason = "invalid_signature"        // New: a signature does not parse, or a Go type has none
+	ReasonNotCompilable       Reason = "not_compilable"           // New: a tool cannot run in a compiled agent
 )
 
 // Usage is what a mission cost.

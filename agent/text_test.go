@@ -79,8 +79,8 @@ func TestTextModeConfig(t *testing.T) {
 		{"a catalog", agent.Config{Mode: "text", Prompt: "P", ToolCatalog: map[string]agent.Tool{"t": {}}}},
 		{"an unknown mode", agent.Config{Mode: "json", Prompt: "P"}},
 	} {
-		var ce *agent.ConfigError
-		if _, err := agent.New(tt.cfg); !errors.As(err, &ce) || ce.Field != "Mode" {
+		var ce *agent.Fail
+		if _, err := agent.New(tt.cfg); !errors.As(err, &ce) || ce.Op != "Mode" {
 			t.Errorf("%s: %v", tt.name, err)
 		}
 	}

@@ -136,8 +136,8 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 		unlisted: t.Unlisted, wraps: t.wraps}
 	switch {
 	case t.err != nil:
-		return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
-			Message: fmt.Sprintf("tool %q: %v", name, t.err), Err: t.err}
+		return nil, &Fail{Op: "Tools", Reason: ReasonInvalidSignature,
+			Message: fmt.Sprintf("tool %q: %v", name, t.err), cause: t.err}
 	case bt.typ != nil:
 		bt.sig = bt.typ.Signature()
 	case t.Func == nil:
@@ -145,8 +145,8 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	case t.Signature != "":
 		sig, err := signature.Parse(t.Signature)
 		if err != nil {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
-				Message: fmt.Sprintf("tool %q: %v", name, err), Err: err}
+			return nil, &Fail{Op: "Tools", Reason: ReasonInvalidSignature,
+				Message: fmt.Sprintf("tool %q: %v", name, err), cause: err}
 		}
 		bt.sig = sig
 	}
@@ -161,8 +161,8 @@ func bindTool(name string, t Tool) (*boundTool, error) {
 	} else if len(t.FieldDescriptions) > 0 {
 		sig, err := bt.sig.WithDescriptions(t.FieldDescriptions)
 		if err != nil {
-			return nil, &ConfigError{Field: "Tools", Reason: ReasonInvalidSignature,
-				Message: fmt.Sprintf("tool %q: FieldDescriptions: %v", name, err), Err: err}
+			return nil, &Fail{Op: "Tools", Reason: ReasonInvalidSignature,
+				Message: fmt.Sprintf("tool %q: FieldDescriptions: %v", name, err), cause: err}
 		}
 		bt.sig = sig
 	}

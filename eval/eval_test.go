@@ -321,7 +321,7 @@ func TestRunRefuses(t *testing.T) {
 		{tasks(), eval.Config{}, "no model"},
 		{tasks(), eval.Config{Variants: []eval.Variant{ok, ok}}, "a name of its own"},
 		{append(tasks(), tasks()...), eval.Config{Variants: []eval.Variant{ok}}, "task 2: a task needs a name of its own"},
-		{[]eval.Task{{Name: "x", Config: agent.Config{}}}, eval.Config{Variants: []eval.Variant{ok}}, "eval: x: agent: Prompt"},
+		{[]eval.Task{{Name: "x", Config: agent.Config{}}}, eval.Config{Variants: []eval.Variant{ok}}, "eval: x: invalid_config (Prompt)"},
 	}
 	for _, b := range bad {
 		if _, err := eval.Run(context.Background(), b.tasks, b.cfg); err == nil || !strings.Contains(err.Error(), b.want) {

@@ -252,7 +252,7 @@ func readInline(text string) (lisp.Value, error) {
 // the caller's additions (tools, defaults of its own), and checks the
 // context signature. An error is an *Error that names the key at fault
 // and where it is in the file (a mistake in the file, as a parse error
-// is: it does not wrap agent.New's *agent.ConfigError).
+// is: it does not wrap agent.New's *agent.Fail).
 func (f *File) NewAgent(cfg agent.Config) (*agent.Agent, error) {
 	a, err := agent.New(cfg)
 	if err == nil {
@@ -263,14 +263,14 @@ func (f *File) NewAgent(cfg agent.Config) (*agent.Agent, error) {
 		}
 		return a, nil
 	}
-	var ce *agent.ConfigError
+	var ce *agent.Fail
 	if !errors.As(err, &ce) {
 		return nil, &Error{File: f.Name, Msg: err.Error(), Err: err}
 	}
 	key := map[string]string{
 		"Prompt": "prompt", "Signature": "signature", "MaxTurns": "max-turns", "MaxAgentMemory": "memory-limit",
 		"MaxTreeTurns": "turn-budget", "MissionTimeout": "mission-timeout", "Presentation.Language": "language",
-	}[ce.Field]
+	}[ce.Op]
 	v := f.keys[key]
 	if key == "prompt" {
 		v = f.prompt
@@ -278,7 +278,7 @@ func (f *File) NewAgent(cfg agent.Config) (*agent.Agent, error) {
 	if v == nil {
 		return nil, &Error{File: f.Name, Msg: ce.Message}
 	}
-	return nil, f.valueError(v, errors.Join(errors.New(ce.Message), ce.Err))
+	return nil, f.valueError(v, errors.Join(errors.New(ce.Message), ce.Unwrap()))
 }
 
 // valueError places an error about a value (a signature that does not

@@ -197,7 +197,7 @@ func printFailJSON(w io.Writer, reason, msg string) {
 // for a file; fallback otherwise.
 func errKind(err error, fallback string) string {
 	var le *lisp.Error
-	var ce *agent.ConfigError
+	var ce *agent.Fail
 	var de *base.DataError
 	var me *llm.Error
 	var pe *os.PathError
