@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -222,6 +223,10 @@ func differing(a, b string) int {
 // that depends on a firewalled input reaches the model's requests: a value
 // depends on one when the program gives another value with other
 // firewalled inputs of the same sizes.
+// traceNoise are the fields of a JSON trace that a number may match by
+// chance: ids, times, durations, token counts.
+var traceNoise = regexp.MustCompile(`"(trace_id|parent_trace_id|[a-z_]*duration_ms|time|start|tokens|input|output|system_prompt_tokens)":("[^"]*"|[0-9.]+|\{[^}]*\})`)
+
 func FuzzDerivedValues(f *testing.F) {
 	for _, seed := range []string{"\x00\x01\x02", "\x01\x05\x07\x03", "\x02\x08\x09\x0a", "\x03\x04\x04\x0b\x0c", "\x00\x06\x0d\x01"} {
 		f.Add([]byte(seed))
@@ -269,13 +274,20 @@ func FuzzDerivedValues(f *testing.F) {
 			}
 			expr = fmt.Sprintf(fn, expr)
 		}
-		program := fmt.Sprintf(`(let [v %s] (println "v" v) {:v v :w [v]})`, expr)
+		// How the program shows the value: a turn's value and output,
+		// a tool's arguments (live events), a fail's message, the
+		// mission's return, a memory name.
+		shows := []string{`(println "v" v) {:v v :w [v]}`, `(tool/t {:a v :b [v]}) 1`,
+			`(fail {:reason :x :message (str "m " v) :details {:v v}})`, `(return v)`, `(memory/put (keyword (str "k" v)) 1) 1`}
+		show := shows[int(ops[0]/4)%len(shows)]
+		probe := fmt.Sprintf(`(let [v %s] {:v v})`, expr)
+		program := fmt.Sprintf(`(let [v %s] %s)`, expr, show)
 		ctxFor := func(s string, n int64) map[string]any {
 			return map[string]any{"_s": s, "_n": n, "p": "pub-lic", "m": 31}
 		}
 		real, other := ctxFor("tok-3f9a1c7e", 918273), ctxFor("QRS_zyxw+Y8p", 450912)
 		value := func(ctx map[string]any) (string, bool) {
-			res, err := lisp.Run(context.Background(), program, lisp.Options{Input: ctx})
+			res, err := lisp.Run(context.Background(), probe, lisp.Options{Input: ctx})
 			if err != nil {
 				return "", false
 			}
@@ -293,14 +305,44 @@ func FuzzDerivedValues(f *testing.F) {
 			return
 		}
 		s := llmtest.NewScript(llmtest.Code(program), llmtest.Code(`(return 1)`))
-		if _, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 3}).Run(context.Background(), agent.Options{LLM: s.Func(), Input: real}); err != nil {
-			t.Fatal(err)
-		}
+		var events strings.Builder
+		var mu sync.Mutex
+		obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			// The texts an event carries (its times and ids are noise a
+			// number could match by chance).
+			fmt.Fprintln(&events, e.ArgsText, e.ResultText, e.Output, e.Warnings)
+			if e.Err != nil {
+				fmt.Fprintln(&events, e.Err)
+			}
+		})
+		tools := map[string]agent.Tool{"t": {Description: "T.", Func: func(context.Context, *lisp.Map) (any, error) { return "ok", nil }}}
+		step, _ := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 3, Tools: tools}).Run(context.Background(),
+			agent.Options{LLM: s.Func(), Input: real, Observers: []agent.Observer{obs}})
+		var shown strings.Builder
 		for _, req := range s.Requests() {
 			for _, m := range req.Messages {
-				if m.Role == llm.User && strings.Contains(m.Content, rv) {
-					t.Fatalf("%s: the model sees %q:\n%s", program, rv, m.Content)
+				if m.Role == llm.User {
+					shown.WriteString(m.Content + "\n")
 				}
+			}
+		}
+		data, err := trace.Marshal(step, trace.JSONOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = traceNoise.ReplaceAll(data, nil)
+		failText := ""
+		if step.Fail != nil {
+			failText = step.Fail.Error()
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for what, text := range map[string]string{"the model": shown.String(), "the events": events.String(),
+			"the JSON trace": string(data), "Fail.Error()": failText} {
+			if strings.Contains(text, rv) {
+				t.Fatalf("%s: %s sees %q:\n%s", program, what, rv, text)
 			}
 		}
 	})
