@@ -129,11 +129,12 @@ func (tc *toolCalls) snapshot(name string) (begun int, done []ToolCall) {
 // calls would cost the square of its length.
 const liveProbes = 16
 
-// probeLive reports whether the arguments of a call to a Go or MCP tool
-// may be shown live as the firewall prints them: true when the mission
-// holds no firewalled data, or when a probe found (and the firewall now
-// hides) what of them the program computed from it; false past the turn's
-// probes, or with no turn to probe (a compiled agent's program).
+// probeLive probes a call to a Go or MCP tool for its live events, when
+// the mission holds firewalled data and an observer listens: theirs are
+// the shadow runs' arguments of the call (the firewall now hides by place
+// what of args differs from them); opaque says the call could not be
+// probed (past the turn's probes, or with no turn to probe: a compiled
+// agent's program), so its events hide every argument's value.
 func (tc *toolCalls) probeLive(name string, args *lisp.Map) (theirs []*lisp.Map, opaque bool) {
 	m := tc.m
 	if m.obs == nil || !m.fw.Labelled() {

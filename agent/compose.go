@@ -265,9 +265,10 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	// of them from firewalled data is found before the call (flow.go).
 	earlier, done := tc.snapshot(bt.name)
 	theirs := m.probeArgs(bt.name, earlier, done, args)
+	opaque := m.fw.Labelled() && theirs == nil
 	start := m.now()
 	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: start})
-	id := m.toolStart(bt.name, args, start, m.fw.Labelled() && theirs == nil)
+	id := m.toolStart(bt.name, args, start, opaque)
 	var (
 		step     *Step
 		warnings []signature.Issue
@@ -280,7 +281,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 		}
 		d := m.callDuration(start, timed)
 		tc.end(idx, d, v, warnings, err, step)
-		m.toolEnd(id, bt.name, args, d, v, err, m.fw.Labelled() && theirs == nil)
+		m.toolEnd(id, bt.name, args, d, v, m.liveArgsError(bt, args, err, theirs, opaque), opaque)
 	}()
 	// The child's events name this call as their origin, and the child
 	// this tool's name when it has none of its own.

@@ -116,7 +116,7 @@ const (
 // ("counter #atom[3]"), which turns change without a def: the model keeps
 // track of its state without spending a turn to print it.
 func (m *mission) memoryEntries(names []string) []string {
-	out := m.shownNames(names)
+	out := m.shownNames(names) // names itself when none is hidden
 	shown := 0
 	for i, name := range names {
 		v, _ := m.memory.Get(name)
@@ -124,8 +124,8 @@ func (m *mission) memoryEntries(names []string) []string {
 		if !ok || shown == cellsShown {
 			continue
 		}
-		if shown == 0 && &out[0] == &names[0] {
-			out = slices.Clone(out)
+		if shown == 0 {
+			out = slices.Clone(out) // never the caller's names
 		}
 		shown++
 		out[i] += " " + m.show(c, cellShownItems, cellShownChars)

@@ -320,7 +320,10 @@ func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []strin
 	// A turn that ends with a map stores its entries (the memory
 	// contract): the shadow run's map in its own memory.
 	storeMap := func(v lisp.Value) {
-		if _, vars, _ := m.mapResult(v); status == lisp.Completed && len(vars) > 0 {
+		if status != lisp.Completed {
+			return
+		}
+		if _, vars, _ := m.mapResult(v); len(vars) > 0 {
 			sh.memory = sh.memory.WithVars(vars)
 		}
 	}

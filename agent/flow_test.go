@@ -223,8 +223,8 @@ func differing(a, b string) int {
 // that depends on a firewalled input reaches the model's requests: a value
 // depends on one when the program gives another value with other
 // firewalled inputs of the same sizes.
-// traceNoise are the fields of a JSON trace that a number may match by
-// chance: ids, times, durations, token counts.
+// traceNoise are the fields of a JSON trace or event that a number may
+// match by chance: ids, times, durations, token counts.
 var traceNoise = regexp.MustCompile(`"(trace_id|parent_trace_id|[a-z_]*duration_ms|time|start|tokens|input|output|system_prompt_tokens)":("[^"]*"|[0-9.]+|\{[^}]*\})`)
 
 func FuzzDerivedValues(f *testing.F) {
@@ -505,14 +505,7 @@ func TestDerivedReturnHidden(t *testing.T) {
 		{`(return (keyword (subs ctx/_secret 4 8)))`, lisp.Keyword("3f9a"), ":3f9a"},
 	} {
 		t.Run(c.hidden, func(t *testing.T) {
-			var events strings.Builder
-			var mu sync.Mutex
-			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
-				mu.Lock()
-				defer mu.Unlock()
-				data, _ := e.MarshalJSON()
-				events.Write(data)
-			})
+			obs, events := eventTexts()
 			model := llmtest.NewScript(llmtest.Code(c.program))
 			step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 2}).Run(context.Background(),
 				agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
@@ -522,30 +515,9 @@ func TestDerivedReturnHidden(t *testing.T) {
 			if !lisp.Equal(step.Return, c.want) {
 				t.Errorf("Step.Return = %v, want %v", step.Return, c.want)
 			}
-			var printed bytes.Buffer
-			if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
-				t.Fatal(err)
-			}
-			redacted, err := trace.Marshal(step, trace.JSONOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := trace.Unmarshal(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var reprinted bytes.Buffer
-			if err := trace.Print(&reprinted, back, trace.Options{Full: true}); err != nil {
-				t.Fatal(err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for what, text := range map[string]string{"events": events.String(), "trace.Print": printed.String(),
-				"the JSON trace": string(redacted), "a raw trace read back": reprinted.String()} {
+			sinks := stepRecords(t, step)
+			sinks["the events"] = events()
+			for what, text := range sinks {
 				if strings.Contains(text, c.hidden) {
 					t.Errorf("%s show %s:\n%s", what, c.hidden, text)
 				}
@@ -636,17 +608,7 @@ func TestDerivedValuesInRecords(t *testing.T) {
 	hidden := []string{"tok-3", strconv.Itoa(flowSalary + 1)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var events strings.Builder
-			var mu sync.Mutex
-			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
-				mu.Lock()
-				defer mu.Unlock()
-				data, _ := e.MarshalJSON()
-				events.Write(data)
-				if e.Err != nil {
-					events.WriteString(e.Err.Error())
-				}
-			})
+			obs, events := eventTexts()
 			replies := make([]llmtest.Reply, 0, len(c.programs))
 			for _, p := range c.programs {
 				replies = append(replies, llmtest.Code(p))
@@ -654,39 +616,9 @@ func TestDerivedValuesInRecords(t *testing.T) {
 			model := llmtest.NewScript(replies...)
 			step, _ := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: len(c.programs)}).Run(context.Background(),
 				agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
-			var printed, reprinted bytes.Buffer
-			if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
-				t.Fatal(err)
-			}
-			redacted, err := trace.Marshal(step, trace.JSONOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := trace.Unmarshal(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := trace.Print(&reprinted, back, trace.Options{Full: true}); err != nil {
-				t.Fatal(err)
-			}
-			var msgs strings.Builder
-			for _, r := range model.Requests() {
-				for _, m := range r.Messages {
-					msgs.WriteString(m.Content + "\n")
-				}
-			}
-			failText := ""
-			if step.Fail != nil {
-				failText = step.Fail.Error()
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			sinks := map[string]string{"the model": msgs.String(), "the events": events.String(), "trace.Print": printed.String(),
-				"the JSON trace": string(redacted), "a raw trace read back": reprinted.String(), "Fail.Error()": failText}
+			sinks := stepRecords(t, step)
+			msgs := modelSaw(model, false)
+			sinks["the model"], sinks["the events"] = msgs, events()
 			for what, text := range sinks {
 				for _, h := range hidden {
 					if i := strings.Index(text, h); i >= 0 {
@@ -695,8 +627,8 @@ func TestDerivedValuesInRecords(t *testing.T) {
 				}
 			}
 			for _, w := range c.shown {
-				if !strings.Contains(msgs.String()+failText, w) {
-					t.Errorf("%q is not shown:\n%s\n%s", w, msgs.String(), failText)
+				if !strings.Contains(msgs+sinks["Fail.Error()"], w) {
+					t.Errorf("%q is not shown:\n%s\n%s", w, msgs, sinks["Fail.Error()"])
 				}
 			}
 		})
@@ -718,47 +650,110 @@ func TestDerivedArgumentChecks(t *testing.T) {
 		got = append(got, n.(int64))
 		return 1, nil
 	}}
-	var events strings.Builder
-	obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		data, _ := e.MarshalJSON()
-		events.Write(data)
-	})
+	obs, events := eventTexts()
+	// An agent's arguments are checked alike, before it runs.
+	kid, err := agent.MustNew(agent.Config{Prompt: "p", Description: "K.", Signature: "(n :int) -> :int"}).AsTool(agent.AsToolOptions{
+		LLM: llmtest.NewScript(llmtest.Code(`(return 1)`)).Func()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	model := llmtest.NewScript(
 		llmtest.Code(`(tool/num {:n (str (+ 1 ctx/_salary))}) (tool/num {:n "12"}) (tool/num {:n (str "x" (subs ctx/_secret 0 3))})`),
 		llmtest.Code(`(tool/num {:n "abc"})`),
+		llmtest.Code(`(tool/kid {:n (str "y" (subs ctx/_secret 0 3))})`),
 		llmtest.Code(`(return 1)`))
-	step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 3, Tools: map[string]agent.Tool{"num": num}}).Run(context.Background(),
+	step, err := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 4, Tools: map[string]agent.Tool{"num": num, "kid": kid}}).Run(context.Background(),
 		agent.Options{LLM: model.Func(), Input: flowContext(), Observers: []agent.Observer{obs}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var printed bytes.Buffer
-	if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
-		t.Fatal(err)
-	}
-	var msgs strings.Builder
-	for _, r := range model.Requests() {
-		for _, m := range r.Messages {
-			msgs.WriteString(m.Content + "\n")
-		}
-	}
+	sinks := stepRecords(t, step)
+	msgs := modelSaw(model, false)
+	sinks["the model"], sinks["the events"] = msgs, events()
 	mu.Lock()
 	defer mu.Unlock()
 	if !slices.Equal(got, []int64{flowSalary + 1, 12}) {
 		t.Errorf("the tool got %v", got)
 	}
-	for what, text := range map[string]string{"the model": msgs.String(), "the events": events.String(), "trace.Print": printed.String()} {
-		for _, h := range []string{strconv.Itoa(flowSalary + 1), "xtok"} {
+	for what, text := range sinks {
+		for _, h := range []string{strconv.Itoa(flowSalary + 1), "xtok", "ytok"} {
 			if i := strings.Index(text, h); i >= 0 {
 				t.Errorf("%s shows %s: …%s…", what, h, text[max(0, i-60):min(len(text), i+30)])
 			}
 		}
 	}
 	for _, w := range []string{`n: coerced "<Firewalled>" to :int`, `n: coerced "12" to :int`, `got "<Firewalled>"`, `got "abc"`} {
-		if !strings.Contains(msgs.String(), w) {
-			t.Errorf("the model does not see %q:\n%s", w, msgs.String())
+		if !strings.Contains(msgs, w) {
+			t.Errorf("the model does not see %q:\n%s", w, msgs)
 		}
 	}
+}
+
+// eventTexts returns an observer that records every event's JSON form and
+// error text (without times and durations, which a number could match by
+// chance), and a function that returns what it recorded so far.
+func eventTexts() (agent.Observer, func() string) {
+	var mu sync.Mutex
+	var b strings.Builder
+	obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		data, _ := e.MarshalJSON()
+		b.Write(traceNoise.ReplaceAll(data, nil))
+		if e.Err != nil {
+			b.WriteString(e.Err.Error())
+		}
+	})
+	return obs, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return b.String()
+	}
+}
+
+// modelSaw is every message the scripted model was sent, each request's
+// system prompt first when system is set.
+func modelSaw(s *llmtest.Script, system bool) string {
+	var b strings.Builder
+	for _, r := range s.Requests() {
+		if system {
+			b.WriteString(r.System + "\n")
+		}
+		for _, m := range r.Messages {
+			b.WriteString(m.Content + "\n")
+		}
+	}
+	return b.String()
+}
+
+// stepRecords are the records a Step leaves for readers outside the
+// firewall, by name: trace.Print, the JSON trace, a raw trace read back
+// and printed, and Fail.Error().
+func stepRecords(t testing.TB, step *agent.Step) map[string]string {
+	t.Helper()
+	var printed, reprinted bytes.Buffer
+	if err := trace.Print(&printed, step, trace.Options{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	redacted, err := trace.Marshal(step, trace.JSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := trace.Marshal(step, trace.JSONOptions{Raw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := trace.Unmarshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.Print(&reprinted, back, trace.Options{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	failText := ""
+	if step.Fail != nil {
+		failText = step.Fail.Error()
+	}
+	return map[string]string{"trace.Print": printed.String(), "the JSON trace": string(traceNoise.ReplaceAll(redacted, nil)),
+		"a raw trace read back": reprinted.String(), "Fail.Error()": failText}
 }
