@@ -48,7 +48,7 @@ func (tc *toolCalls) CallTool(ctx context.Context, name string, args *lisp.Map) 
 	// what the program computed of them from firewalled data is found by a
 	// probe first (flow.go), or, past the turn's probes, every argument's
 	// value is hidden.
-	theirs, opaque := tc.probeLive(name, args)
+	theirs, opaque := tc.probeLive(ctx, name, args)
 	rec := ToolCall{Name: name, Args: args, Start: m.now()}
 	idx := tc.begin(rec)
 	id := m.toolStart(name, args, rec.Start, opaque)
@@ -134,8 +134,10 @@ const liveProbes = 16
 // the shadow runs' arguments of the call (the firewall now hides by place
 // what of args differs from them); opaque says the call could not be
 // probed (past the turn's probes, or with no turn to probe: a compiled
-// agent's program), so its events hide every argument's value.
-func (tc *toolCalls) probeLive(name string, args *lisp.Map) (theirs []*lisp.Map, opaque bool) {
+// agent's program), so its events hide every argument's value. The
+// probes run on the call's time, which counts against the program's
+// Timeout as the call does.
+func (tc *toolCalls) probeLive(ctx context.Context, name string, args *lisp.Map) (theirs []*lisp.Map, opaque bool) {
 	m := tc.m
 	if m.obs == nil || !m.fw.Labelled() {
 		return nil, false
@@ -148,7 +150,7 @@ func (tc *toolCalls) probeLive(name string, args *lisp.Map) (theirs []*lisp.Map,
 		return nil, true
 	}
 	earlier, done := tc.snapshot(name)
-	theirs = m.probeArgs(name, earlier, done, args)
+	theirs = m.probeArgs(ctx, name, earlier, done, args)
 	return theirs, theirs == nil
 }
 

@@ -264,7 +264,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	// The agent's model reads the arguments: what the program computed
 	// of them from firewalled data is found before the call (flow.go).
 	earlier, done := tc.snapshot(bt.name)
-	theirs := m.probeArgs(bt.name, earlier, done, args)
+	theirs := m.probeArgs(m.ctx, bt.name, earlier, done, args)
 	opaque := m.fw.Labelled() && theirs == nil
 	start := m.now()
 	idx := tc.begin(ToolCall{Name: bt.name, Args: args, Start: start})

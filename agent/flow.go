@@ -563,8 +563,10 @@ var errProbeDone = &lisp.Error{Kind: lisp.ToolLimitExceeded, Message: "the probe
 // what their call with the same count passed differently is hidden by its
 // place in args. A shadow run that never makes the call
 // hides the arguments whole. earlier is the number of calls to the tool
-// the real run began before this one; done are its finished calls.
-func (m *mission) probeArgs(name string, earlier int, done []ToolCall, args *lisp.Map) (theirs []*lisp.Map) {
+// the real run began before this one; done are its finished calls. The
+// probes end with ctx: a timed tool's, the program's own clock, bounds
+// them with the program (a probe cut short hides the arguments whole).
+func (m *mission) probeArgs(ctx context.Context, name string, earlier int, done []ToolCall, args *lisp.Map) (theirs []*lisp.Map) {
 	rt := m.running.Load()
 	if rt == nil || !m.fw.Labelled() {
 		return nil
@@ -591,7 +593,7 @@ func (m *mission) probeArgs(name string, earlier int, done []ToolCall, args *lis
 			if sh.lastFail != nil {
 				ctxMap = ctxMap.Assoc(lisp.Keyword("fail"), sh.lastFail)
 			}
-			_, _ = rt.prog.Run(m.ctx, lisp.Options{Input: ctxMap, Namespace: sh.memory, History: sh.history,
+			_, _ = rt.prog.Run(ctx, lisp.Options{Input: ctxMap, Namespace: sh.memory, History: sh.history,
 				Tools: pr, Limits: m.limits(), Redact: sh.fw.Redaction()})
 			got = pr.result()
 		}
