@@ -49,7 +49,11 @@
 // elements that differ by their place: Redaction.Member; DeriveLines and
 // DeriveText the words of output and messages). Sizes, types and map keys
 // stay visible; a branch on a firewalled value is hidden where it changed
-// what a shadow run showed. The agent runs the shadow runs (agent/flow.go).
+// what a shadow run showed. A scalar computed whole from firewalled data
+// has no place to hide it by: Firewall.HideScalar hides it by its value
+// wherever it prints (nil and booleans excepted), and HiddenScalars lists
+// the scalars a value hides by place, for records that lose the places.
+// The agent runs the shadow runs (agent/flow.go).
 //
 // Readers outside the mission (a person, a log, a trace, a client) see a
 // Step through a Veil: the union of the firewalls of the Step and of the
