@@ -215,7 +215,8 @@ func asValidation(err error, ve **signature.ValidationError) bool {
 // memory (but :return), and the :return entry, when present, is shown
 // instead of the map.
 func (m *mission) applyMapResult(v lisp.Value) (shownValue lisp.Value, stored []string) {
-	shown, vars, stored := m.mapResult(v)
+	vars := map[string]lisp.Value{} // on the stack: WithVars copies it
+	shown, stored := m.mapResult(v, vars)
 	for _, name := range stored {
 		delete(m.memSizes, name)
 	}
@@ -228,12 +229,13 @@ func (m *mission) applyMapResult(v lisp.Value) (shownValue lisp.Value, stored []
 }
 
 // mapResult is the memory contract applied to a turn's value v: what the
-// LLM is shown of it, and the vars its entries store (none for a value
-// that is not a map, or under KeepMaps), named in stored in order.
-func (m *mission) mapResult(v lisp.Value) (shown lisp.Value, vars map[string]lisp.Value, stored []string) {
+// LLM is shown of it, and the vars its entries store, added to vars and
+// named in stored in order (none for a value that is not a map, or under
+// KeepMaps).
+func (m *mission) mapResult(v lisp.Value, vars map[string]lisp.Value) (shown lisp.Value, stored []string) {
 	mv, ok := v.(*lisp.Map)
 	if !ok || m.a.cfg.KeepMaps || mv.Len() == 0 {
-		return v, nil, nil
+		return v, nil
 	}
 	shown = v
 	for k, x := range mv.All() {
@@ -245,13 +247,10 @@ func (m *mission) mapResult(v lisp.Value) (shown lisp.Value, vars map[string]lis
 			shown = x
 			continue
 		}
-		if vars == nil {
-			vars = map[string]lisp.Value{}
-		}
 		vars[name] = x
 		stored = append(stored, name)
 	}
-	return shown, vars, stored
+	return shown, stored
 }
 
 // storedNote says what a turn stored in memory: the names its program

@@ -323,7 +323,8 @@ func (m *mission) keepShadow(st *shadowTurn, ns *lisp.Namespace, defined []strin
 		if status != lisp.Completed {
 			return
 		}
-		if _, vars, _ := m.mapResult(v); len(vars) > 0 {
+		vars := map[string]lisp.Value{}
+		if _, stored := m.mapResult(v, vars); len(stored) > 0 {
 			sh.memory = sh.memory.WithVars(vars)
 		}
 	}
