@@ -40,7 +40,7 @@ func TestAgentCompileCacheAcrossMissions(t *testing.T) {
 	if u := second.Usage; u.Programs != 2 || u.CachedPrograms != 2 {
 		t.Fatalf("second mission: %d programs, %d cached", u.Programs, u.CachedPrograms)
 	}
-	if !second.Trace[0].Cached || !second.Trace[1].Cached {
+	if second.Trace[0].Usage.CachedPrograms != 1 || second.Trace[1].Usage.CachedPrograms != 1 {
 		t.Fatalf("turns not marked cached: %+v", second.Trace)
 	}
 	var turnStops int

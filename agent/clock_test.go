@@ -138,8 +138,8 @@ func TestHooksNow(t *testing.T) {
 		t.Fatalf("%d turns", len(step.Trace))
 	}
 	for i, want := range turns {
-		if tr := step.Trace[i]; tr.Duration != want.duration || tr.LLMDuration != want.llm {
-			t.Errorf("turn %d: duration %v, LLM %v; want %v, %v", i+1, tr.Duration, tr.LLMDuration, want.duration, want.llm)
+		if tr := step.Trace[i]; tr.Usage.Duration != want.duration || tr.LLMDuration != want.llm {
+			t.Errorf("turn %d: duration %v, LLM %v; want %v, %v", i+1, tr.Usage.Duration, tr.LLMDuration, want.duration, want.llm)
 		}
 	}
 	type call struct {
@@ -264,7 +264,7 @@ func TestHooksNowInherited(t *testing.T) {
 	}{{at(2 * time.Second), time.Second, time.Second}, {at(3 * time.Second), 5 * time.Second, 5 * time.Second}} {
 		c := calls[i]
 		if !c.Start.Equal(want.start) || c.Duration != want.duration || c.Child == nil ||
-			c.Child.Usage.Duration != want.child || c.Child.Trace[0].Duration != want.child {
+			c.Child.Usage.Duration != want.child || c.Child.Trace[0].Usage.Duration != want.child {
 			t.Errorf("call %s: %v for %v (child %+v); want %v for %v", c.Name, c.Start, c.Duration, c.Child,
 				want.start, want.duration)
 		}
@@ -333,7 +333,7 @@ func TestHooksNowOdd(t *testing.T) {
 			check("usage", step.Usage.Duration)
 			check("total usage", step.TotalUsage.Duration)
 			for _, tr := range step.Trace {
-				check("turn", tr.Duration)
+				check("turn", tr.Usage.Duration)
 				check("turn's LLM", tr.LLMDuration)
 				for _, c := range tr.ToolCalls {
 					check("tool call", c.Duration)

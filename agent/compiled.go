@@ -315,7 +315,7 @@ func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 	start := m.now()
 	tr := Turn{Number: 1, Program: prog.Source()}
 	defer func() {
-		tr.Duration = m.since(start)
+		tr.Usage.Duration, tr.Usage.Programs = m.since(start), 1
 		if m.opts.Trace != TraceOff {
 			m.trace = append(m.trace, tr)
 		}

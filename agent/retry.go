@@ -65,7 +65,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if err == nil {
 			return resp, nil
 		}
-		failed := LLMAttempt{Attempt: attempt, Error: err.Error(), Class: string(llm.Classify(err).Class)}
+		failed := LLMAttempt{Error: err.Error(), Class: string(llm.Classify(err).Class)}
 		if retry {
 			failed.Wait = wait
 		}

@@ -258,9 +258,6 @@ type Turn struct {
 	Number int
 	// Program is the code the turn ran ("" when the reply had none).
 	Program string
-	// Cached: the program came compiled from the compile cache, sent
-	// before by this or another mission (see Options.CompileCache).
-	Cached bool
 	// Result is the program's value (nil on error).
 	Result lisp.Value
 	// Error is the program's error, the reminder sent when there was no
@@ -272,15 +269,17 @@ type Turn struct {
 	Output []string
 	// ToolCalls are the tool calls, in the order they started.
 	ToolCalls []ToolCall
-	// Duration is the turn's time, LLM call included; LLMDuration the LLM
-	// call's alone, its retries and their waits included.
-	Duration, LLMDuration time.Duration
-	// LLMRetries are the failed attempts of the turn's LLM call, in order,
-	// with their error and the wait before the next (Config.LLMRetry);
-	// Usage.LLMRequests counts every attempt.
+	// Usage is what the turn cost: its LLM requests, tokens and time (the
+	// LLM call's included); CachedPrograms 1 when its program came from
+	// the compile cache (Options.CompileCache).
+	Usage Usage
+	// LLMDuration is the time of the turn's LLM call alone, its retries and
+	// their waits included.
+	LLMDuration time.Duration
+	// LLMRetries are the failed attempts of the turn's LLM call, in order
+	// (the first is attempt 1), with their error and the wait before the
+	// next (Config.LLMRetry).
 	LLMRetries []LLMAttempt
-	// Tokens of the turn's LLM call.
-	Tokens llm.Tokens
 	// Response is the LLM's whole reply ("" when the call failed). It may
 	// quote firewalled text: show it through Step.Scrub, as trace.Print
 	// does.
@@ -296,26 +295,12 @@ type Turn struct {
 
 // LLMAttempt is a failed attempt of a turn's LLM call.
 type LLMAttempt struct {
-	// Attempt is its number, from 1.
-	Attempt int
 	// Error is the provider's error, as it came (show it through
 	// Step.Scrub, as trace.Print does); Class its llm.ErrorClass.
 	Error, Class string
 	// Wait is how long the mission waited before the next attempt (0
 	// after the last).
 	Wait time.Duration
-}
-
-// usage is the turn's Usage, as its turn.stop event reports it.
-func (tr *Turn) usage() Usage {
-	u := Usage{Turns: 1, LLMRequests: 1 + len(tr.LLMRetries), Tokens: tr.Tokens, Duration: tr.Duration}
-	if tr.Program != "" {
-		u.Programs = 1
-	}
-	if tr.Cached {
-		u.CachedPrograms = 1
-	}
-	return u
 }
 
 // ToolCall is the trace of one tool call.

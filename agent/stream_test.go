@@ -87,7 +87,7 @@ func TestStreamedMission(t *testing.T) {
 		t.Errorf("the conversation keeps the reply %q", m.Content)
 	}
 	// The tokens of a stopped reply are those of what was written.
-	if got, want := step.Trace[0].Tokens.Output, (len(reqs[1].Messages[1].Content)+3)/4; got != want {
+	if got, want := step.Trace[0].Usage.Tokens.Output, (len(reqs[1].Messages[1].Content)+3)/4; got != want {
 		t.Errorf("turn 1's output tokens %d, want %d", got, want)
 	}
 }

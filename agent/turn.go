@@ -76,7 +76,7 @@ func (m *mission) turnOnce() *ending {
 		m.record(&tr, start)
 		return &ending{fail: fail}
 	}
-	tr.Tokens = resp.Tokens
+	tr.Usage.Tokens = resp.Tokens
 	m.tokens = m.tokens.Add(resp.Tokens)
 	// Kept always, as the seeds keep raw_response: a turn without a
 	// program is otherwise unexplained. It costs nothing while the mission
@@ -163,7 +163,11 @@ func (m *mission) record(tr *Turn, start time.Time) {
 	if tr == m.cur {
 		m.cur = nil
 	}
-	tr.Duration = m.since(start)
+	// The turn's usage, as its turn.stop event reports it.
+	tr.Usage.Turns, tr.Usage.LLMRequests, tr.Usage.Duration = 1, 1+len(tr.LLMRetries), m.since(start)
+	if tr.Program != "" {
+		tr.Usage.Programs = 1
+	}
 	if m.opts.Trace == TraceConversation {
 		tr.Memory = m.memory
 	}
@@ -171,7 +175,7 @@ func (m *mission) record(tr *Turn, start time.Time) {
 		m.trace = append(m.trace, *tr)
 	}
 	if m.obs != nil {
-		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Duration, Usage: tr.usage(),
+		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Usage.Duration, Usage: tr.Usage,
 			Program: tr.Program, Err: turnErr(tr.Error), Output: m.eventOutput(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
 			e.ResultText = m.eventText(tr.Result)
@@ -434,7 +438,7 @@ func (m *mission) compile(tr *Turn, code string) (*lisp.Program, error) {
 	m.programs++
 	if cached {
 		m.cachedPrograms++
-		tr.Cached = true
+		tr.Usage.CachedPrograms = 1
 	}
 	return p, err
 }

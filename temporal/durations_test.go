@@ -48,8 +48,8 @@ func TestDurations(t *testing.T) {
 	if call.Duration < toolSleep {
 		t.Errorf("the tool call took %v, less than the tool's %v", call.Duration, toolSleep)
 	}
-	if turn1.Duration < llmSleep+toolSleep {
-		t.Errorf("turn 1 took %v, less than its calls' %v", turn1.Duration, llmSleep+toolSleep)
+	if turn1.Usage.Duration < llmSleep+toolSleep {
+		t.Errorf("turn 1 took %v, less than its calls' %v", turn1.Usage.Duration, llmSleep+toolSleep)
 	}
 	if step.Usage.Duration < llmSleep+toolSleep {
 		t.Errorf("the mission took %v, less than its calls' %v", step.Usage.Duration, llmSleep+toolSleep)

@@ -399,17 +399,17 @@ func (w *traceWriter) turn(vl fwall.Veil, t *agent.Turn, depth int) (traceTurn, 
 	jt := traceTurn{
 		Number:        t.Number,
 		Program:       w.text(vl, t.Program),
-		Cached:        t.Cached,
+		Cached:        t.Usage.CachedPrograms > 0,
 		Error:         w.text(vl, t.Error),
 		Output:        w.output(vl, t.Output),
-		DurationMS:    msDuration(t.Duration),
+		DurationMS:    msDuration(t.Usage.Duration),
 		LLMDurationMS: msDuration(t.LLMDuration),
-		Tokens:        t.Tokens,
+		Tokens:        t.Usage.Tokens,
 		Response:      w.text(vl, t.Response),
 		Feedback:      w.text(vl, t.Feedback),
 	}
-	for _, a := range t.LLMRetries {
-		jt.LLMRetries = append(jt.LLMRetries, traceAttempt{Attempt: a.Attempt, Error: w.text(vl, a.Error),
+	for i, a := range t.LLMRetries {
+		jt.LLMRetries = append(jt.LLMRetries, traceAttempt{Attempt: i + 1, Error: w.text(vl, a.Error),
 			Class: a.Class, WaitMS: msDuration(a.Wait)})
 	}
 	var err error
@@ -508,18 +508,24 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 		t := agent.Turn{
 			Number:      jt.Number,
 			Program:     jt.Program,
-			Cached:      jt.Cached,
 			Error:       jt.Error,
 			Output:      jt.Output,
-			Duration:    time.Duration(jt.DurationMS),
 			LLMDuration: time.Duration(jt.LLMDurationMS),
-			Tokens:      jt.Tokens,
 			Response:    jt.Response,
 			Feedback:    jt.Feedback,
 		}
 		for _, a := range jt.LLMRetries {
-			t.LLMRetries = append(t.LLMRetries, agent.LLMAttempt{Attempt: a.Attempt, Error: a.Error, Class: a.Class,
+			t.LLMRetries = append(t.LLMRetries, agent.LLMAttempt{Error: a.Error, Class: a.Class,
 				Wait: time.Duration(a.WaitMS)})
+		}
+		// The turn's Usage, rebuilt from what the JSON form keeps of it.
+		t.Usage = agent.Usage{Turns: 1, LLMRequests: 1 + len(jt.LLMRetries), Tokens: jt.Tokens,
+			Duration: time.Duration(jt.DurationMS)}
+		if jt.Program != "" {
+			t.Usage.Programs = 1
+		}
+		if jt.Cached {
+			t.Usage.CachedPrograms = 1
 		}
 		if jt.Result != nil {
 			t.Result = readValue(jt.Result)

@@ -188,8 +188,8 @@ func (tp *tracePrinter) turn(t *agent.Turn, indent string, v fwall.Veil) {
 		tp.block(bar, "LLM reply", tp.text(v, t.Response))
 		tp.block(bar, "Feedback", tp.text(v, t.Feedback))
 	}
-	for _, a := range t.LLMRetries {
-		line := fmt.Sprintf("%sLLM attempt %d failed", bar, a.Attempt)
+	for i, a := range t.LLMRetries {
+		line := fmt.Sprintf("%sLLM attempt %d failed", bar, i+1)
 		if a.Class != "" {
 			line += " (" + a.Class + ")"
 		}
@@ -201,7 +201,7 @@ func (tp *tracePrinter) turn(t *agent.Turn, indent string, v fwall.Veil) {
 	}
 	if !tp.opts.NoTimings {
 		fmt.Fprintf(w, "%sDuration: %s (LLM %s) | Tokens: %d in / %d out\n", bar,
-			roundDuration(t.Duration), roundDuration(t.LLMDuration), t.Tokens.Input, t.Tokens.Output)
+			roundDuration(t.Usage.Duration), roundDuration(t.LLMDuration), t.Usage.Tokens.Input, t.Usage.Tokens.Output)
 	}
 	fmt.Fprintf(w, "%s└%s\n", indent, traceRule)
 }
