@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
 )
@@ -376,6 +377,18 @@ func registerFunctions(t builtinTable) {
 			}
 		}
 		return sb.String(), nil
+	}})
+	// What (time expr) calls with (fn [] expr): Clojure's macro, which
+	// prints (as prn does) how long expr took, then returns its value; an
+	// error prints nothing.
+	t.set(analyze.TimeFn, &Builtin{Name: "time", MinArgs: 1, MaxArgs: 1, fn: func(th *thread, a []Value) (Value, error) {
+		start := time.Now()
+		v, err := th.call(a[0], nil)
+		if err != nil {
+			return nil, err
+		}
+		ms := float64(time.Since(start).Nanoseconds()) / 1e6
+		return v, th.printValues([]Value{"Elapsed time: " + formatFloat(ms) + " msecs"}, true, true)
 	}})
 	t.add("newline", 0, 0, func(th *thread, _ []Value) (Value, error) { return nil, th.printLine("", true) })
 

@@ -769,6 +769,18 @@ func registerJavaStatics(t builtinTable) {
 	}
 	charMap("toUpperCase", unicode.ToUpper)
 	charMap("toLowerCase", unicode.ToLower)
+	// Character/toString and Character/valueOf: the character itself (a
+	// one-character string), also from a code point.
+	t.add("Character/toString", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		r, err := charArg("Character/toString", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := a[0].(string); ok {
+			return s, nil
+		}
+		return string(r), nil
+	}, "Character/valueOf")
 	t.add("Character/getNumericValue", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		r, err := charArg("Character/getNumericValue", a, 0)
 		if err != nil {

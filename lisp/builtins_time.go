@@ -51,6 +51,11 @@ func registerTime(t builtinTable) {
 	t.add("System/currentTimeMillis", 0, 0, func(*thread, []Value) (Value, error) {
 		return time.Now().UnixMilli(), nil
 	})
+	// (System/nanoTime) is a clock for intervals, as Java's: its origin
+	// means nothing, differences are nanoseconds.
+	t.add("System/nanoTime", 0, 0, func(*thread, []Value) (Value, error) {
+		return time.Now().UnixNano(), nil
+	})
 	t.add("LocalDate/parse", 1, 2, func(_ *thread, a []Value) (Value, error) {
 		s, err := stringArg("LocalDate/parse", a, 0)
 		if err != nil {

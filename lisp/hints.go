@@ -76,7 +76,7 @@ var hints = map[string]string{
 	"load-reader": hintCode, "macroexpand-1": "there are no macros", "read+string": "use read-string, which reads the first form of a string as data",
 	"meta": hintMeta, "with-meta": hintMeta, "vary-meta": hintMeta, "alter-meta!": hintMeta, "reset-meta!": hintMeta,
 	"cast": hintClasses,
-	"bean": hintHost, "memfn": hintHost,
+	"bean": hintHost,
 	"defstruct": hintNoTypes, "struct": hintNoTypes, "struct-map": hintNoTypes, "create-struct": hintNoTypes,
 	"definterface": hintNoTypes, "definline": hintNoTypes, "satisfies?": hintNoTypes, "extends?": hintNoTypes,
 	"extend": hintNoTypes, "record?": hintNoTypes, "gen-interface": hintNoTypes,
@@ -91,6 +91,5 @@ var hints = map[string]string{
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
 	"uuid?":      "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
-	"time":       "there is no (time ...): evaluate the expression directly; (System/currentTimeMillis) gives the clock",
 	"when-first": "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
 }

@@ -239,6 +239,12 @@ var analyzeConfig = analyze.Config{
 
 func isBuiltinName(name string) bool { _, ok := builtins[name]; return ok }
 
+// isReplaceable reports whether a def of name replaces a name of the
+// language, which the namespace then records as shadowed: a builtin, or
+// time, the one macro a program may def a function of (see the analyzer's
+// isTimeMacro).
+func isReplaceable(name string) bool { return isBuiltinName(name) || name == "time" }
+
 // maxVariants bounds the variants a Program keeps (see in): beyond, a
 // variant is compiled for its run and dropped.
 const maxVariants = 8
@@ -690,7 +696,7 @@ func (p *Program) link(ns *Namespace) error {
 func shadowedBy(defined []string, before *Namespace) []string {
 	var out []string
 	for _, name := range defined {
-		if _, was := slices.BinarySearch(before.shadows, name); !was && isBuiltinName(name) {
+		if _, was := slices.BinarySearch(before.shadows, name); !was && isReplaceable(name) {
 			out = append(out, name)
 		}
 	}
@@ -707,7 +713,7 @@ func (g *globalEnv) commit(base *Namespace) (*Namespace, []string) {
 	maps.Copy(vars, g.defs)
 	shadows := base.shadows
 	for _, name := range g.order {
-		if _, ok := slices.BinarySearch(shadows, name); !ok && isBuiltinName(name) {
+		if _, ok := slices.BinarySearch(shadows, name); !ok && isReplaceable(name) {
 			if len(shadows) == len(base.shadows) {
 				shadows = slices.Clone(shadows)
 			}

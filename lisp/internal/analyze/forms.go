@@ -22,9 +22,14 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
 				return a.interop(sym, l)
 			}
+			if sym.Name == "time" && a.isTimeMacro() {
+				return a.timeForm(l, pos)
+			}
 		} else if ns, ok := a.canonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
 			return a.special(sym.Name, l, tail)
+		} else if ok && ns == "" && sym.Name == "time" {
+			return a.timeForm(l, pos) // clojure.core/time: the macro, whatever a def names time
 		} else {
 			switch sym.Ns {
 			case "ctx", "tool":
@@ -47,6 +52,31 @@ const LazySeqFn = " lazy-seq"
 // WithOutStrFn is the name of the runtime function that (with-out-str
 // body...) calls with (fn [] body...); no program can spell it.
 const WithOutStrFn = " with-out-str"
+
+// TimeFn is the name of the runtime function that (time expr) calls with
+// (fn [] expr); no program can spell it.
+const TimeFn = " time"
+
+// isTimeMacro reports whether a call of time is Clojure's macro: time is
+// not a special form (a program may def a function of that name, as
+// Clojure lets it), so the macro applies unless a local or a def of the
+// program, or of an earlier run, names time.
+func (a *analyzer) isTimeMacro() bool {
+	return !a.isLocal("time") && !a.defSet["time"] && !a.isShadowed("time")
+}
+
+// timeForm is (time expr): a call of the runtime's function with (fn []
+// expr), which prints how long expr took and returns its value.
+func (a *analyzer) timeForm(l *syntax.List, pos int32) Expr {
+	args := l.Items[1:]
+	if len(args) != 1 {
+		return a.errorf(pos, "invalid_arity", "time expects one expression, (time expr), got %d argument(s)", len(args))
+	}
+	fn := &syntax.List{Span: l.Span, Items: []syntax.Node{
+		&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}, args[0]}}
+	return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+		&syntax.Symbol{Span: l.Items[0].Bounds(), Name: TimeFn}, fn}}, false)
+}
 
 // DefmultiFn and DefmethodFn name the runtime functions of defmulti and
 // defmethod: (defmulti f dispatch) is (def f (DefmultiFn #'f "f" dispatch
@@ -309,6 +339,28 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
 		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
 			&syntax.Symbol{Span: l.Items[0].Bounds(), Name: WithOutStrFn}, fn}}, false)
+	case "memfn":
+		// (memfn name args...) is (fn [target args...] (.name target
+		// args...)): a Java method as a function. The parameters' names
+		// hold a space, so no name of the program is captured.
+		if len(args) < 1 {
+			return a.errorf(pos, "invalid_arity", "memfn expects (memfn method-name args...), got no method name")
+		}
+		method, ok := args[0].(*syntax.Symbol)
+		if !ok || method.Ns != "" || strings.HasPrefix(method.Name, ".") {
+			return a.errorf(pos, "invalid_form", "memfn expects a method name such as toUpperCase, got %s", syntax.Format(args[0]))
+		}
+		sp := l.Items[0].Bounds()
+		params := []syntax.Node{&syntax.Symbol{Span: sp, Name: " target"}}
+		call := []syntax.Node{&syntax.Symbol{Span: method.Span, Name: "." + method.Name}, params[0]}
+		for i := range args[1:] {
+			p := &syntax.Symbol{Span: sp, Name: " arg" + strconv.Itoa(i)}
+			params = append(params, p)
+			call = append(call, p)
+		}
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+			&syntax.Symbol{Span: sp, Name: "fn"}, &syntax.Vector{Span: sp, Items: params},
+			&syntax.List{Span: l.Span, Items: call}}}, false)
 	case "lazy-cat":
 		// (lazy-cat a b) is (concat (lazy-seq a) (lazy-seq b)).
 		items := []syntax.Node{&syntax.Symbol{Span: l.Items[0].Bounds(), Ns: "clojure.core", Name: "concat"}}

@@ -234,7 +234,7 @@ func isSpecialName(name string) bool {
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
-		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "with-out-str", "while", "doto",
+		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "with-out-str", "while", "doto", "memfn",
 		"defmulti", "defmethod", "amap", "areduce":
 		return true
 	}
@@ -242,5 +242,7 @@ func isSpecialName(name string) bool {
 }
 
 // IsSpecialForm reports whether name is a special form or macro that the
-// analyzer handles (so it cannot be a builtin function or a def name).
-func IsSpecialForm(name string) bool { return isSpecialName(name) }
+// analyzer handles, so it cannot be a builtin or a host function. A
+// program cannot def one either, except time: Clojure programs def
+// functions of that name, which then replace the macro (isTimeMacro).
+func IsSpecialForm(name string) bool { return isSpecialName(name) || name == "time" }
