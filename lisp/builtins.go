@@ -49,6 +49,7 @@ func newBuiltinTable() builtinTable {
 	registerStrings(t)
 	registerFunctions(t)
 	registerTime(t)
+	registerRefs(t)
 	registerDateFormats(t)
 	registerDates(t)
 	registerExceptions(t)

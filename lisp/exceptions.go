@@ -77,6 +77,7 @@ var (
 	classNegativeArraySize = newClass("java.lang.NegativeArraySizeException", classRuntime)
 	classDateTime          = newClass("java.time.DateTimeException", classRuntime)
 	classDateTimeParse     = newClass("java.time.format.DateTimeParseException", classDateTime)
+	classExecution         = newClass("java.util.concurrent.ExecutionException", classException)
 )
 
 // exceptionClasses maps the names a catch clause may use to their classes: the
@@ -90,7 +91,7 @@ var exceptionClasses = func() map[string]*javaClass {
 		classStackOverflow, classOutOfMemory, classRuntime, classExceptionInfo, classArithmetic,
 		classIllegalArgument, classNumberFormat, classArity, classPatternSyntax, classIllegalState,
 		classClassCast, classNullPointer, classIndexOutOfBound, classStringIndex, classArrayIndex,
-		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize} {
+		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution} {
 		m[c.name] = c
 		m[c.simpleName()] = c
 	}

@@ -44,7 +44,6 @@ var hints = map[string]string{
 	"macroexpand": "there are no macros", "macroexpand-all": "there are no macros",
 	"slurp": hintNoIO, "spit": hintNoIO, "file-seq": hintNoIO, "line-seq": hintNoIO,
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
-	"future": hintParallel, "future-call": hintParallel, "promise": hintParallel, "deliver": hintParallel,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
 	"catch": hintClause, "finally": hintClause,
 	"defrecord": hintNoTypes, "deftype": hintNoTypes, "defprotocol": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
@@ -52,8 +51,6 @@ var hints = map[string]string{
 	"rand": hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "clojure.math/random": hintRandom,
 	"UUID/randomUUID": "programs are deterministic; there are no random UUIDs: derive an id from the data (str, hash), or parse one with (parse-uuid s)", "rand-nth": hintRandom, "shuffle": hintRandom,
 	"random-uuid": hintRandom, "random-sample": hintRandom,
-	"delay": "compute the value directly with let",
-	"force": "compute the value directly with let",
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
 	"ref-set": hintRefs, "alter-var-root": hintSetVar, "var-set": hintSetVar,
@@ -61,10 +58,7 @@ var hints = map[string]string{
 	"remove-watch": hintWatches,
 	"await":        hintRefs, "await-for": hintRefs, "send-via": hintRefs, "restart-agent": hintRefs,
 	"agent-error": hintRefs,
-	"future?":     hintParallel, "future-done?": hintParallel, "future-cancel": hintParallel,
-	"future-cancelled?": hintParallel,
-	"delay?":            "compute the value directly with let",
-	"bound-fn":          hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
+	"bound-fn":    hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
 	"with-redefs-fn": hintDynamic, "get-thread-bindings": hintDynamic, "push-thread-bindings": hintDynamic,
 	"pop-thread-bindings": hintDynamic, "thread-bound?": hintDynamic, "bound?": hintDynamic,
 	"in-ns": hintNamespaces, "create-ns": hintNamespaces, "the-ns": hintNamespaces, "find-ns": hintNamespaces,

@@ -413,7 +413,9 @@ func (p *printer) seq(open, close string, items []Value, owner *Vector, depth in
 // shows it, without the address that differs from run to run.
 //
 // A Java array prints its elements in the brackets, #long-array[1 2 3],
-// and a StringBuilder its text, #string-builder["ab"].
+// and a StringBuilder its text, #string-builder["ab"]. A delay, a future
+// or a promise prints its value, #delay[1]; #delay[...] has none yet, and
+// #future[:failed #error {...}] is the exception its body threw.
 func (p *printer) cell(c *Cell, depth int) {
 	p.sb.WriteByte('#')
 	p.sb.WriteString(c.Kind())
@@ -425,9 +427,21 @@ func (p *printer) cell(c *Cell, depth int) {
 		p.inCells = map[*Cell]struct{}{}
 	}
 	p.inCells[c] = struct{}{}
-	if c.kind == arrayCell {
+	switch {
+	case c.kind == arrayCell:
 		p.seq("[", "]", c.Deref().(*Vector).items, nil, depth)
-	} else {
+	case c.kind >= delayCell && refPendingNow(c):
+		// A delay or a promise without a value yet: nothing to show (a
+		// delay's body is code). Read makes it a pending promise, or a
+		// delay that throws.
+		p.sb.WriteString("[...]")
+	case c.kind >= delayCell && refFailed(c):
+		// The exception its body threw, marked, so that it reads back as
+		// thrown rather than as a value that is an exception.
+		p.sb.WriteString("[:failed ")
+		p.value(c.Deref(), depth+1)
+		p.sb.WriteByte(']')
+	default:
 		p.sb.WriteByte('[')
 		p.value(c.Deref(), depth+1)
 		p.sb.WriteByte(']')

@@ -241,9 +241,8 @@ func isBuiltinName(name string) bool { _, ok := builtins[name]; return ok }
 
 // isReplaceable reports whether a def of name replaces a name of the
 // language, which the namespace then records as shadowed: a builtin, or
-// time, the one macro a program may def a function of (see the analyzer's
-// isTimeMacro).
-func isReplaceable(name string) bool { return isBuiltinName(name) || name == "time" }
+// a macro a program may def a value of (time, delay, future).
+func isReplaceable(name string) bool { return isBuiltinName(name) || analyze.IsReplaceableMacro(name) }
 
 // maxVariants bounds the variants a Program keeps (see in): beyond, a
 // variant is compiled for its run and dropped.

@@ -49,7 +49,10 @@ type ReadOptions struct {
 // (#queue [1 2]) as a queue, an atom, volatile or transient (#atom[1]) as
 // a new cell holding the value (a cell printed twice reads as two cells),
 // an array (#long-array[1 2]) or a StringBuilder (#string-builder["ab"]) as
-// a new one. Lazy sequences and transducers (#seq[...], #transducer[...]),
+// a new one, a delay, future or promise (#delay[1]) as a new one holding
+// the value (#promise[...], not delivered, as a new promise; #delay[...],
+// whose body had not run, as a delay whose deref throws: code does not
+// print). Lazy sequences and transducers (#seq[...], #transducer[...]),
 // cut forms ("...", as a cell that holds itself prints) and regexes whose
 // source holds a quote not escaped by a backslash (made by re-pattern) do
 // not read. Its errors are *Error values of kind ParseError, DepthExceeded
@@ -265,7 +268,7 @@ func (r *valueReader) value(depth int) (Value, error) {
 	case r.has("#object[host]"):
 		r.off += len("#object[host]")
 		return hostObject{}, nil
-	case r.has("#atom["), r.has("#volatile["), r.has("#transient["):
+	case r.has("#atom["), r.has("#volatile["), r.has("#transient["), r.has("#delay["), r.has("#future["), r.has("#promise["):
 		return r.cell(depth)
 	case r.has("#string-builder["):
 		r.off += len("#string-builder[")
@@ -347,7 +350,10 @@ func (r *valueReader) value(depth int) (Value, error) {
 
 // cell reads #atom[v], #volatile[v] or #transient[coll] as a new cell
 // holding v (each occurrence its own cell: the printed form does not say
-// which were one). The contents count as a level of nesting, as the
+// which were one); #delay[v], #future[v] and #promise[v] as one realized
+// with v, and #future[:failed #error {...}] as one whose body threw;
+// #promise[...] as a promise not delivered, #delay[...] as a delay whose
+// deref throws (its body, code, was not printed). The contents count as a level of nesting, as the
 // printer counts it.
 func (r *valueReader) cell(depth int) (Value, error) {
 	kind := atomCell
@@ -356,11 +362,35 @@ func (r *valueReader) cell(depth int) (Value, error) {
 		kind = volatileCell
 	case r.has("#transient["):
 		kind = transientCell
+	case r.has("#delay["):
+		kind = delayCell
+	case r.has("#future["):
+		kind = futureCell
+	case r.has("#promise["):
+		kind = promiseCell
 	}
 	r.off += strings.IndexByte(r.src[r.off:], '[') + 1
+	if kind == delayCell || kind == promiseCell {
+		if r.has("...]") {
+			// One that had no value when it was printed: a promise that
+			// can still be delivered; a delay whose body is lost (code
+			// does not print), which throws when dereferenced.
+			r.off += len("...]")
+			if kind == promiseCell {
+				return newCellOutside(kind, refPending), nil
+			}
+			return newCellOutside(kind, &failedRef{exc: &Exception{class: classIllegalState,
+				message: "this delay had not run when it was recorded, and its body is not part of the record"}}), nil
+		}
+	}
 	items, err := r.items(']', depth)
 	if err != nil {
 		return nil, err
+	}
+	if kind >= delayCell && len(items) == 2 && items[0] == Keyword("failed") && kind != promiseCell {
+		if x, ok := items[1].(*Exception); ok {
+			return newCellOutside(kind, &failedRef{exc: x}), nil
+		}
 	}
 	if len(items) != 1 {
 		return nil, r.errorf("a cell holds one value, got %d", len(items))

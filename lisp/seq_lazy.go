@@ -475,9 +475,14 @@ func registerLazy(t builtinTable) {
 		return th.newLazySeq(func(th *thread) (Value, error) { return th.call(body, nil) })
 	}})
 	t.add("realized?", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if c, ok := a[0].(*Cell); ok {
+			if done, isRef := refRealized(c); isRef {
+				return done, nil
+			}
+		}
 		s, ok := a[0].(*Seq)
 		if !ok {
-			return nil, argError("realized?", 0, "a lazy sequence", a[0])
+			return nil, argError("realized?", 0, "a lazy sequence, a delay, a future or a promise", a[0])
 		}
 		if c := s.cell; c != nil && !c.cons {
 			c.mu.Lock()

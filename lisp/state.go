@@ -48,6 +48,11 @@ const (
 	// place (see mutate).
 	arrayCell
 	builderCell
+	// delayCell, futureCell and promiseCell are Clojure's delays, futures
+	// and promises (refs.go).
+	delayCell
+	futureCell
+	promiseCell
 )
 
 // Cell is a mutable reference: an atom, a volatile or a transient
@@ -122,13 +127,21 @@ func (c *Cell) Kind() string {
 		return "object-array"
 	case builderCell:
 		return "string-builder"
+	case delayCell:
+		return "delay"
+	case futureCell:
+		return "future"
+	case promiseCell:
+		return "promise"
 	}
 	return "atom"
 }
 
 // Deref returns the value the cell holds now: an atom's or a volatile's
 // value, a transient's collection, a copy of an array's elements as a
-// vector, a StringBuilder's text.
+// vector, a StringBuilder's text; a delay's, a future's or a promise's
+// value, the exception its body threw, or nil while it has none (Deref
+// never runs a delay's body).
 func (c *Cell) Deref() Value {
 	v := c.load().val
 	switch d := v.(type) {
@@ -137,8 +150,15 @@ func (c *Cell) Deref() Value {
 	case *builderData:
 		return d.text()
 	}
+	if c.kind >= delayCell {
+		return refValue(v)
+	}
 	return v
 }
+
+// Pending reports whether the cell is a delay whose body has not run or a
+// promise not delivered: it has no value yet (Deref gives nil).
+func (c *Cell) Pending() bool { return c.kind >= delayCell && refPendingNow(c) }
 
 // Version counts the writes of the cell: it changes whenever the cell does.
 func (c *Cell) Version() uint64 { return c.load().version }
@@ -334,6 +354,8 @@ func cellArg(fn string, args []Value, i int, kind cellKind) (*Cell, error) {
 		want = "a volatile"
 	case transientCell:
 		want = "a transient"
+	case promiseCell:
+		want = "a promise"
 	}
 	return nil, argError(fn, i, want, args[i])
 }
@@ -486,11 +508,25 @@ func registerState(t builtinTable) {
 		}
 		return c, nil
 	})
-	t.add("deref", 1, 1, func(th *thread, a []Value) (Value, error) {
+	t.add("deref", 1, 3, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 2 {
+			return nil, errorf(ArityError, "deref takes a reference, or a future or promise with a timeout in milliseconds and a value, (deref p 100 :none); got 2 arguments")
+		}
+		if len(a) == 3 {
+			if _, err := intArg("deref", a, 1); err != nil {
+				return nil, err
+			}
+			if c, ok := a[0].(*Cell); !ok || (c.kind != futureCell && c.kind != promiseCell) {
+				return nil, argError("deref", 0, "a future or a promise (a timeout applies to nothing else)", a[0])
+			}
+		}
 		switch x := a[0].(type) {
 		case *Cell:
 			if x.kind == atomCell || x.kind == volatileCell {
 				return x.load().val, nil
+			}
+			if v, ok, err := th.derefRef(x, a); ok {
+				return v, err
 			}
 		case *Var:
 			v, ok := th.globals.lookup(x.Name)
@@ -501,7 +537,7 @@ func registerState(t builtinTable) {
 		case *reduced:
 			return x.value, nil
 		}
-		return nil, argError("deref", 0, "an atom, a volatile or a var", a[0])
+		return nil, argError("deref", 0, "an atom, a volatile, a var, a delay, a future or a promise", a[0])
 	})
 	t.add("swap!", 2, -1, func(th *thread, a []Value) (Value, error) {
 		c, err := cellArg("swap!", a, 0, atomCell)

@@ -118,6 +118,10 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.Atom", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IAtom", "clojure.lang.IAtom2",
 		"clojure.lang.IDeref", "clojure.lang.IReference", "clojure.lang.IMeta"}},
 	{name: "clojure.lang.Volatile", is: []string{"clojure.lang.IDeref"}},
+	// Delays, futures and promises (refs.go).
+	{name: "clojure.lang.Delay", is: []string{"clojure.lang.IDeref", "clojure.lang.IPending"}},
+	{name: "clojure.core$future_call$reify", is: []string{"clojure.lang.IDeref", "clojure.lang.IBlockingDeref", "clojure.lang.IPending", "java.util.concurrent.Future"}},
+	{name: "clojure.core$promise$reify", is: []string{"clojure.lang.IDeref", "clojure.lang.IBlockingDeref", "clojure.lang.IPending"}},
 	{name: "java.lang.StringBuilder", short: []string{"StringBuilder"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "java.lang.StringBuffer", short: []string{"StringBuffer"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "clojure.lang.PersistentVector$TransientVector", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientVector", "clojure.lang.ITransientAssociative", "clojure.lang.Indexed"})},
@@ -530,6 +534,12 @@ func cellClassName(c *Cell) string {
 		return "java.lang.StringBuilder"
 	case volatileCell:
 		return "clojure.lang.Volatile"
+	case delayCell:
+		return "clojure.lang.Delay"
+	case futureCell:
+		return "clojure.core$future_call$reify" // Clojure adds a counter: reify__8477
+	case promiseCell:
+		return "clojure.core$promise$reify"
 	case transientCell:
 		switch coll := c.Deref().(type) {
 		case *Map:

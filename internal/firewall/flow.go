@@ -175,6 +175,13 @@ func (s *surrogater) value(v lisp.Value, under bool, depth int) lisp.Value {
 		// A cell that holds itself (through its value) meets itself
 		// before its copy is made: that occurrence is a stand-in.
 		s.memo[key] = cellStandIn
+		if x.Pending() {
+			// A delay's body is code, holding what it closed over as it
+			// is: a copy that ran it would compute from real values.
+			// Dereferencing the stand-in fails, and what follows is
+			// shown as differing.
+			return cellStandIn
+		}
 		out := copyCell(x, s.value(x.Deref(), under, depth+1))
 		s.memo[key] = out
 		return out

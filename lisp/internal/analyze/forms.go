@@ -22,14 +22,14 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
 				return a.interop(sym, l)
 			}
-			if sym.Name == "time" && a.isTimeMacro() {
-				return a.timeForm(l, pos)
+			if isReplaceableMacro(sym.Name) && a.isMacroHere(sym.Name) {
+				return a.replaceableMacro(sym.Name, l, pos)
 			}
 		} else if ns, ok := a.canonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
 			return a.special(sym.Name, l, tail)
-		} else if ok && ns == "" && sym.Name == "time" {
-			return a.timeForm(l, pos) // clojure.core/time: the macro, whatever a def names time
+		} else if ok && ns == "" && isReplaceableMacro(sym.Name) {
+			return a.replaceableMacro(sym.Name, l, pos) // clojure.core/time: the macro, whatever a def names time
 		} else {
 			switch sym.Ns {
 			case "ctx", "tool":
@@ -53,29 +53,46 @@ const LazySeqFn = " lazy-seq"
 // body...) calls with (fn [] body...); no program can spell it.
 const WithOutStrFn = " with-out-str"
 
-// TimeFn is the name of the runtime function that (time expr) calls with
-// (fn [] expr); no program can spell it.
-const TimeFn = " time"
+// TimeFn, DelayFn and FutureFn name the runtime functions that (time
+// expr), (delay body...) and (future body...) call with (fn [] body...);
+// no program can spell them.
+const (
+	TimeFn   = " time"
+	DelayFn  = " delay"
+	FutureFn = " future"
+)
 
-// isTimeMacro reports whether a call of time is Clojure's macro: time is
-// not a special form (a program may def a function of that name, as
-// Clojure lets it), so the macro applies unless a local or a def of the
-// program, or of an earlier run, names time.
-func (a *analyzer) isTimeMacro() bool {
-	return !a.isLocal("time") && !a.defSet["time"] && !a.isShadowed("time")
+// isReplaceableMacro reports whether name is one of Clojure's macros that
+// a program may def a function of (Clojure lets it, and programs name
+// values time or delay): they are not special forms, which keep their
+// meaning whatever a program defines.
+func isReplaceableMacro(name string) bool {
+	return name == "time" || name == "delay" || name == "future"
 }
 
-// timeForm is (time expr): a call of the runtime's function with (fn []
-// expr), which prints how long expr took and returns its value.
-func (a *analyzer) timeForm(l *syntax.List, pos int32) Expr {
+// IsReplaceableMacro is isReplaceableMacro, for the runtime's namespace.
+func IsReplaceableMacro(name string) bool { return isReplaceableMacro(name) }
+
+// isMacroHere reports whether a call of a replaceable macro is the macro:
+// unless a local or a def of the program, or of an earlier run, names it.
+func (a *analyzer) isMacroHere(name string) bool {
+	return !a.isLocal(name) && !a.defSet[name] && !a.isShadowed(name)
+}
+
+// replaceableMacro is (time expr), (delay body...) or (future body...): a
+// call of the runtime's function with (fn [] body...). time prints how
+// long its one expression took; delay runs the body at its first deref,
+// future at once (refs.go).
+func (a *analyzer) replaceableMacro(name string, l *syntax.List, pos int32) Expr {
 	args := l.Items[1:]
-	if len(args) != 1 {
+	fnName := map[string]string{"time": TimeFn, "delay": DelayFn, "future": FutureFn}[name]
+	if name == "time" && len(args) != 1 {
 		return a.errorf(pos, "invalid_arity", "time expects one expression, (time expr), got %d argument(s)", len(args))
 	}
-	fn := &syntax.List{Span: l.Span, Items: []syntax.Node{
-		&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}, args[0]}}
+	fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{
+		&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
 	return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
-		&syntax.Symbol{Span: l.Items[0].Bounds(), Name: TimeFn}, fn}}, false)
+		&syntax.Symbol{Span: l.Items[0].Bounds(), Name: fnName}, fn}}, false)
 }
 
 // DefmultiFn and DefmethodFn name the runtime functions of defmulti and

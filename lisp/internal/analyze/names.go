@@ -243,6 +243,7 @@ func isSpecialName(name string) bool {
 
 // IsSpecialForm reports whether name is a special form or macro that the
 // analyzer handles, so it cannot be a builtin or a host function. A
-// program cannot def one either, except time: Clojure programs def
-// functions of that name, which then replace the macro (isTimeMacro).
-func IsSpecialForm(name string) bool { return isSpecialName(name) || name == "time" }
+// program cannot def one either, except time, delay and future: Clojure
+// programs def values of those names, which then replace the macro
+// (isReplaceableMacro).
+func IsSpecialForm(name string) bool { return isSpecialName(name) || isReplaceableMacro(name) }
