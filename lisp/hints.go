@@ -17,7 +17,7 @@ const (
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
 	hintClause   = "catch and finally are clauses of try: (try body... (catch Exception e handler...) (finally cleanup...))"
-	hintNoTypes  = "there are no types or macros; use maps and functions"
+	hintNoTypes  = "there are no types, protocols or macros; use maps and functions (defrecord makes maps, defmulti dispatches on values)"
 	hintRandom   = "programs are deterministic; there is no randomness"
 
 	hintDynamic      = "there are no dynamic vars; pass values as arguments or use let"
@@ -46,7 +46,7 @@ var hints = map[string]string{
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
 	"catch": hintClause, "finally": hintClause,
-	"defrecord": hintNoTypes, "deftype": hintNoTypes, "defprotocol": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
+	"deftype": hintNoTypes, "defprotocol": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
 	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
 	"rand": hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "clojure.math/random": hintRandom,
 	"UUID/randomUUID": "programs are deterministic; there are no random UUIDs: derive an id from the data (str, hash), or parse one with (parse-uuid s)", "rand-nth": hintRandom, "shuffle": hintRandom,

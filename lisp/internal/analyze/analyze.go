@@ -241,6 +241,11 @@ func (a *analyzer) predeclare(n syntax.Node) {
 				break
 			}
 		}
+	case "defrecord":
+		if s, ok := l.Items[1].(*syntax.Symbol); ok && s.Ns == "" {
+			a.addDef("->" + s.Name)
+			a.addDef("map->" + s.Name)
+		}
 	case "do":
 		for _, it := range l.Items[1:] {
 			a.predeclare(it)

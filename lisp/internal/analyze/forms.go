@@ -421,6 +421,8 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return a.expr(&syntax.List{Span: l.Span, Items: items}, tail)
 	case "amap", "areduce":
 		return a.arrayLoop(name, l, tail)
+	case "defrecord":
+		return a.defrecord(l)
 	case "defmulti":
 		return a.defmulti(l)
 	case "defmethod":
@@ -487,6 +489,59 @@ func (a *analyzer) arrayLoop(name string, l *syntax.List, tail bool) Expr {
 // defmulti rewrites (defmulti name doc? attrs? dispatch & options) into a
 // def of DefmultiFn's multimethod. The only option is :default, the
 // dispatch value of the method used when no other matches (:default).
+// defrecord is (defrecord Name [fields...]): a record is a map of its
+// fields (docs/deviations.md), made by the constructors Clojure defines,
+// (->Name f1 f2...) and (map->Name m):
+//
+//	(do (defn ->Name [f1 f2] {:f1 f1 :f2 f2})
+//	    (defn map->Name [m] (clojure.core/merge {:f1 nil :f2 nil} m))
+//	    nil)
+//
+// Implementations of protocols and interfaces after the fields have no
+// meaning without types, and are an error that says what to write.
+func (a *analyzer) defrecord(l *syntax.List) Expr {
+	pos := a.pos(l)
+	args := l.Items[1:]
+	if len(args) < 2 {
+		return a.errorf(pos, "invalid_form", "defrecord expects (defrecord Name [field ...]), got %d argument(s)", len(args))
+	}
+	name, ok := args[0].(*syntax.Symbol)
+	if !ok || name.Ns != "" || strings.Contains(name.Name, ".") {
+		return a.errorf(a.pos(args[0]), "invalid_form", "defrecord needs a plain name, got %s", syntax.Format(args[0]))
+	}
+	fields, ok := args[1].(*syntax.Vector)
+	if !ok {
+		return a.errorf(a.pos(args[1]), "invalid_form", "defrecord needs a vector of fields, (defrecord %s [a b]), got %s", name.Name, syntax.Format(args[1]))
+	}
+	if len(args) > 2 {
+		return a.errorf(a.pos(args[2]), "invalid_form",
+			"defrecord %s implements %s, but there are no protocols or interfaces: a record is a map of its fields; write functions of it, e.g. (defn area [{:keys [w h]}] (* w h))",
+			name.Name, syntax.Format(args[2]))
+	}
+	sp := l.Span
+	sym := func(ns, n string) *syntax.Symbol { return &syntax.Symbol{Span: sp, Ns: ns, Name: n} }
+	var params, entries, blanks []syntax.Node
+	seen := map[string]bool{}
+	for _, f := range fields.Items {
+		fs, ok := f.(*syntax.Symbol)
+		if !ok || fs.Ns != "" || seen[fs.Name] {
+			return a.errorf(a.pos(f), "invalid_form", "defrecord %s: a field is a plain name, once, got %s", name.Name, syntax.Format(f))
+		}
+		seen[fs.Name] = true
+		params = append(params, fs)
+		key := &syntax.Keyword{Span: fs.Span, Name: fs.Name}
+		entries = append(entries, key, fs)
+		blanks = append(blanks, key, &syntax.Nil{Span: fs.Span})
+	}
+	m := sym("", " m")
+	positional := &syntax.List{Span: sp, Items: []syntax.Node{sym("", "defn"), sym("", "->"+name.Name),
+		&syntax.Vector{Span: fields.Span, Items: params}, &syntax.Map{Span: sp, Items: entries}}}
+	fromMap := &syntax.List{Span: sp, Items: []syntax.Node{sym("", "defn"), sym("", "map->"+name.Name),
+		&syntax.Vector{Span: sp, Items: []syntax.Node{m}},
+		&syntax.List{Span: sp, Items: []syntax.Node{sym("clojure.core", "merge"), &syntax.Map{Span: sp, Items: blanks}, m}}}}
+	return a.expr(&syntax.List{Span: sp, Items: []syntax.Node{sym("", "do"), positional, fromMap, &syntax.Nil{Span: sp}}}, false)
+}
+
 func (a *analyzer) defmulti(l *syntax.List) Expr {
 	pos := a.pos(l)
 	args := l.Items[1:]
