@@ -720,6 +720,9 @@ type globalEnv struct {
 	parent *globalEnv
 	defs   map[string]Value
 	order  []string // def order, for reporting
+	// bound marks the values of a (binding [...] ...): what names mean
+	// while its body runs; defs go to the environment below it.
+	bound bool
 }
 
 func (g *globalEnv) lookup(name string) (Value, bool) {
@@ -732,6 +735,9 @@ func (g *globalEnv) lookup(name string) (Value, bool) {
 }
 
 func (g *globalEnv) define(name string, v Value) {
+	for g.bound {
+		g = g.parent
+	}
 	if g.defs == nil {
 		g.defs = map[string]Value{}
 	}

@@ -20,7 +20,7 @@ const (
 	hintNoTypes  = "there are no types, protocols or macros; use maps and functions (defrecord makes maps, defmulti dispatches on values)"
 	hintRandom   = "programs are deterministic; there is no randomness"
 
-	hintDynamic      = "there are no dynamic vars; pass values as arguments or use let"
+	hintDynamic      = "only binding binds dynamic vars, (binding [*depth* 1] body...); or pass values as arguments, or use let"
 	hintNamespaces   = "there is one namespace: def names at the top level and use them by name; builtins need no require"
 	hintMeta         = "values carry no metadata; keep extra information in a map"
 	hintClasses      = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
@@ -37,7 +37,6 @@ const (
 var hints = map[string]string{
 	"ref": hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
 	"agent": hintRefs, "send": hintRefs, "send-off": hintRefs, "set!": hintSetVar, "add-watch": hintWatches,
-	"binding":     hintDynamic,
 	"with-redefs": hintDynamic,
 	"eval":        hintCode,
 	"load-string": hintCode,

@@ -174,6 +174,29 @@ func derefPromise(c *Cell, timeout Value, withTimeout bool) (Value, error) {
 }
 
 func registerRefs(t builtinTable) {
+	// What (binding [names values] body...) calls: the values bound to
+	// the names in this thread (and the pmap branches it starts, whose
+	// environments sit on top of it) while body runs.
+	t.set(analyze.BindingFn, &Builtin{Name: "binding", MinArgs: 3, MaxArgs: 3, fn: func(th *thread, a []Value) (Value, error) {
+		names, values := a[0].(*Vector).items, a[1].(*Vector).items
+		for _, n := range names {
+			if _, ok := th.globals.lookup(n.(string)); !ok {
+				return nil, errorf(UnboundVar, "binding of %s, which no def has defined: (def ^:dynamic %s nil) first", n, n)
+			}
+		}
+		if err := th.charge(int64(2 * len(names))); err != nil {
+			return nil, err
+		}
+		defs := make(map[string]Value, len(names))
+		for i, n := range names {
+			defs[n.(string)] = values[i]
+		}
+		outer := th.globals
+		th.globals = &globalEnv{base: outer.base, parent: outer, defs: defs, bound: true}
+		v, err := th.call(a[2], nil)
+		th.globals = outer
+		return v, err
+	}})
 	// What (delay body...) and (future body...) call with (fn []
 	// body...); the analyzer rewrites the macros into calls of these
 	// names, which no program can spell.

@@ -53,6 +53,42 @@ const LazySeqFn = " lazy-seq"
 // body...) calls with (fn [] body...); no program can spell it.
 const WithOutStrFn = " with-out-str"
 
+// BindingFn names the runtime function that (binding [v e ...] body...)
+// calls with the names, their values and (fn [] body...); no program can
+// spell it.
+const BindingFn = " binding"
+
+// binding is (binding [name expr ...] body...): the values, computed in
+// order, are what the names (vars defined with def) mean while body runs,
+// in this thread and in the pmap branches it starts, as Clojure's dynamic
+// bindings; a def in body defines as it would outside.
+func (a *analyzer) binding(l *syntax.List) Expr {
+	pos := a.pos(l)
+	args := l.Items[1:]
+	if len(args) < 1 {
+		return a.errorf(pos, "invalid_arity", "binding expects (binding [name value ...] body...), got no bindings")
+	}
+	v, ok := args[0].(*syntax.Vector)
+	if !ok || len(v.Items)%2 != 0 {
+		return a.errorf(a.pos(args[0]), "invalid_form", "binding expects a vector of name value pairs, (binding [*depth* 1] ...), got %s", syntax.Format(args[0]))
+	}
+	sp := l.Span
+	var names, values []syntax.Node
+	for i := 0; i < len(v.Items); i += 2 {
+		s, ok := v.Items[i].(*syntax.Symbol)
+		if !ok || s.Ns != "" || a.isLocal(s.Name) || isSpecialName(s.Name) || a.isBuiltin(s.Name) && !a.isShadowed(s.Name) {
+			return a.errorf(a.pos(v.Items[i]), "invalid_form",
+				"binding binds vars defined with def, (def ^:dynamic *depth* 0), got %s", syntax.Format(v.Items[i]))
+		}
+		names = append(names, &syntax.String{Span: s.Span, Value: s.Name})
+		values = append(values, v.Items[i+1])
+	}
+	fn := &syntax.List{Span: sp, Items: append([]syntax.Node{
+		&syntax.Symbol{Span: sp, Name: "fn"}, &syntax.Vector{Span: sp}}, args[1:]...)}
+	return a.expr(&syntax.List{Span: sp, Items: []syntax.Node{&syntax.Symbol{Span: l.Items[0].Bounds(), Name: BindingFn},
+		&syntax.Vector{Span: sp, Items: names}, &syntax.Vector{Span: v.Span, Items: values}, fn}}, false)
+}
+
 // TimeFn, DelayFn and FutureFn name the runtime functions that (time
 // expr), (delay body...) and (future body...) call with (fn [] body...);
 // no program can spell them.
@@ -423,6 +459,8 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return a.arrayLoop(name, l, tail)
 	case "defrecord":
 		return a.defrecord(l)
+	case "binding":
+		return a.binding(l)
 	case "defmulti":
 		return a.defmulti(l)
 	case "defmethod":
