@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -83,7 +84,13 @@ type cellState struct {
 	version uint64
 	writer  *runMark // the run that wrote it (nil: made outside a run)
 	dead    bool     // a transient after persistent!
+	// watches are an atom's add-watch functions, carried from state to
+	// state (so a failed run's add-watch is undone with its writes).
+	watches []watch
 }
+
+// watch is one (add-watch a key f).
+type watch struct{ key, fn Value }
 
 // runMark identifies a run to the cells it writes. It is apart from the
 // run's state so that a cell kept in a namespace holds nothing of the run.
@@ -212,7 +219,7 @@ func (th *thread) casCell(c *Cell, old *cellState, val Value, dead bool) (bool, 
 		return false, err
 	}
 	cr := th.run.cells()
-	if !c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark, dead: dead}) {
+	if !c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark, dead: dead, watches: old.watches}) {
 		return false, nil
 	}
 	return true, th.journal(c, old, cr)
@@ -226,7 +233,7 @@ func (th *thread) setCell(c *Cell, val Value) error {
 	cr := th.run.cells()
 	for {
 		old := c.load()
-		if c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark}) {
+		if c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark, watches: old.watches}) {
 			return th.journal(c, old, cr)
 		}
 	}
@@ -266,7 +273,7 @@ func (r *runState) rollbackCells() {
 	for _, e := range cr.journal {
 		cur := e.cell.state.Load()
 		if cur.writer == cr.mark {
-			e.cell.state.CompareAndSwap(cur, &cellState{val: e.old.val, version: cur.version + 1, writer: e.old.writer, dead: e.old.dead})
+			e.cell.state.CompareAndSwap(cur, &cellState{val: e.old.val, version: cur.version + 1, writer: e.old.writer, dead: e.old.dead, watches: e.old.watches})
 		}
 	}
 }
@@ -312,6 +319,9 @@ func (th *thread) swapCell(c *Cell, f Value, extra []Value) (old, val Value, err
 			return nil, nil, err
 		}
 		ok, err := th.casCell(c, s, v, false)
+		if err == nil && ok {
+			err = th.notifyWatches(c, s, v)
+		}
 		if err != nil || ok {
 			return s.val, v, err
 		}
@@ -329,8 +339,38 @@ func (th *thread) resetCell(c *Cell, v Value) (old Value, err error) {
 	for {
 		s := c.load()
 		ok, err := th.casCell(c, s, v, false)
+		if err == nil && ok {
+			err = th.notifyWatches(c, s, v)
+		}
 		if err != nil || ok {
 			return s.val, err
+		}
+	}
+}
+
+// notifyWatches calls the watches of the state a write replaced, in the
+// order of their keys, with (key atom old new), as Clojure does after the
+// write.
+func (th *thread) notifyWatches(c *Cell, old *cellState, v Value) error {
+	for _, w := range old.watches {
+		if _, err := th.call(w.fn, []Value{w.key, c, old.val, v}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setWatches replaces an atom's watches with f of them, as a write of
+// the atom (journaled, so a failed run's change is undone).
+func (th *thread) setWatches(c *Cell, f func([]watch) []watch) error {
+	if err := th.charge(cellStateSlots); err != nil {
+		return err
+	}
+	cr := th.run.cells()
+	for {
+		old := c.load()
+		if c.state.CompareAndSwap(old, &cellState{val: old.val, version: old.version + 1, writer: cr.mark, dead: old.dead, watches: f(old.watches)}) {
+			return th.journal(c, old, cr)
 		}
 	}
 }
@@ -599,10 +639,52 @@ func registerState(t builtinTable) {
 				return nil, err
 			}
 			ok, err := th.casCell(c, s, a[2], false)
+			if err == nil && ok {
+				err = th.notifyWatches(c, s, a[2])
+			}
 			if err != nil || ok {
 				return ok, err
 			}
 		}
+	})
+	t.add("add-watch", 3, 3, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("add-watch", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		f, err := fnArg("add-watch", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		return c, th.setWatches(c, func(ws []watch) []watch {
+			// Kept in the order of their keys, as a map of them iterates
+			// (Clojure keeps them in a map); a key added again replaces
+			// its watch.
+			out := make([]watch, 0, len(ws)+1)
+			for _, w := range ws {
+				if !Equal(w.key, a[1]) {
+					out = append(out, w)
+				}
+			}
+			out = append(out, watch{a[1], f})
+			slices.SortStableFunc(out, func(x, y watch) int { return compareKeys(x.key, y.key) })
+			return out
+		})
+	})
+	t.add("remove-watch", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("remove-watch", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		return c, th.setWatches(c, func(ws []watch) []watch {
+			var out []watch
+			for _, w := range ws {
+				if !Equal(w.key, a[1]) {
+					out = append(out, w)
+				}
+			}
+			return out
+		})
 	})
 
 	t.add("volatile!", 1, 1, func(th *thread, a []Value) (Value, error) {
