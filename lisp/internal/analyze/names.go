@@ -193,6 +193,13 @@ func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
 		}
 		return a.errorf(pos, "unbound_var", "%s/%s is not available in PTC-Lisp", s.Ns, s.Name)
 	}
+	if a.cfg.Hint != nil {
+		// A Java class PTC-Lisp does not have (java.time.LocalDateTime/parse):
+		// what to use instead, by its simple name.
+		if h := a.cfg.Hint(s.Ns[strings.LastIndexByte(s.Ns, '.')+1:]); h != "" {
+			return a.errorf(pos, "unbound_var", "%s (in %s/%s)", h, s.Ns, s.Name)
+		}
+	}
 	return a.errorf(pos, "unbound_var",
 		"unknown namespace %s/ in %s/%s: use ctx/name for context data, (tool/name args) for tools, memory/name for stored values",
 		s.Ns, s.Ns, s.Name)
