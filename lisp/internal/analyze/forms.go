@@ -946,10 +946,63 @@ func (a *analyzer) arity(params *syntax.Vector, body []syntax.Node, pos int32) *
 	}
 	saved := a.fn.recur
 	a.fn.recur = recurTarget{arity: n, kind: "function"}
-	ar.Body = a.body(body, pos, true)
+	ar.Body = a.body(conditions(body), pos, true)
 	a.fn.recur = saved
 	ar.NumSlots = a.fn.max
 	return ar
+}
+
+// conditions rewrites a function body that starts with Clojure's
+// condition map, {:pre [tests] :post [tests]}, followed by more forms:
+// each :pre test is asserted first; with :post, the body's value is bound
+// to % while each :post test is asserted, then returned:
+//
+//	(assert pre)... (let [% (do body...)] (assert post)... %)
+//
+// A body whose first form is any other map, or its only form, is left as
+// it is (the map is a value), as in Clojure.
+func conditions(body []syntax.Node) []syntax.Node {
+	if len(body) < 2 {
+		return body
+	}
+	m, ok := body[0].(*syntax.Map)
+	if !ok || len(m.Items) == 0 {
+		return body
+	}
+	var pre, post []syntax.Node
+	for i := 0; i+1 < len(m.Items); i += 2 {
+		k, ok := m.Items[i].(*syntax.Keyword)
+		v, isVec := m.Items[i+1].(*syntax.Vector)
+		if !ok || !isVec || (k.Name != "pre" && k.Name != "post") {
+			return body
+		}
+		if k.Name == "pre" {
+			pre = v.Items
+		} else {
+			post = v.Items
+		}
+	}
+	sp := m.Span
+	sym := func(name string) *syntax.Symbol { return &syntax.Symbol{Span: sp, Name: name} }
+	assert := func(test syntax.Node) syntax.Node {
+		return &syntax.List{Span: test.Bounds(), Items: []syntax.Node{sym("assert"), test}}
+	}
+	out := make([]syntax.Node, 0, len(pre)+1)
+	for _, t := range pre {
+		out = append(out, assert(t))
+	}
+	if len(post) == 0 {
+		return append(out, body[1:]...)
+	}
+	// % is a local here, as in Clojure's expansion: the body is
+	// evaluated before it is bound, and a #(...) in a test has its own.
+	result := sym("%")
+	let := []syntax.Node{sym("let"), &syntax.Vector{Span: sp, Items: []syntax.Node{result,
+		&syntax.List{Span: sp, Items: append([]syntax.Node{sym("do")}, body[1:]...)}}}}
+	for _, t := range post {
+		let = append(let, assert(t))
+	}
+	return append(out, &syntax.List{Span: sp, Items: append(let, result)})
 }
 
 func (a *analyzer) paramName(s *syntax.Symbol) string {
