@@ -50,6 +50,7 @@ func newBuiltinTable() builtinTable {
 	registerFunctions(t)
 	registerTime(t)
 	registerRefs(t)
+	registerDateTimes(t)
 	registerDateFormats(t)
 	registerDates(t)
 	registerExceptions(t)

@@ -84,6 +84,9 @@ func registerDates(t builtinTable) {
 		{".isLeapYear", func(d Date) Value { return daysIn(d.Y, 2) == 29 }},
 	} {
 		t.add(f.name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			if x, ok := a[0].(Instant); ok && x.local {
+				return f.get(dateOf(x)), nil // a LocalDateTime's date
+			}
 			d, err := dateArg(f.name, a, 0)
 			if err != nil {
 				return nil, err
@@ -102,9 +105,17 @@ func registerDates(t builtinTable) {
 		{".plusYears", "YEARS", 1}, {".minusYears", "YEARS", -1},
 	} {
 		t.add(f.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
-			d, err := dateArg(f.name, a, 0)
-			if err != nil {
-				return nil, err
+			// A LocalDateTime moves its date and keeps its time of day.
+			x, isDateTime := a[0].(Instant)
+			isDateTime = isDateTime && x.local
+			var d Date
+			if isDateTime {
+				d = dateOf(x)
+			} else {
+				var err error
+				if d, err = dateArg(f.name, a, 0); err != nil {
+					return nil, err
+				}
 			}
 			n, err := intArg(f.name, a, 1)
 			if err != nil {
@@ -113,7 +124,15 @@ func registerDates(t builtinTable) {
 			if n > 1<<40 || n < -(1<<40) {
 				return nil, errorf(InvalidArgument, "%s: %d is outside the range of dates", f.name, n)
 			}
-			return d.plus(f.name, f.unit, n*f.factor)
+			moved, err := d.plus(f.name, f.unit, n*f.factor)
+			if err != nil || !isDateTime {
+				return moved, err
+			}
+			md := moved.(Date)
+			if md.Y < 1 || md.Y > 9999 {
+				return nil, classError(InvalidArgument, classDateTime, "%s: the year %d is outside the range of date-times", f.name, md.Y)
+			}
+			return atTimeOf(md, x), nil
 		})
 	}
 	for _, f := range []struct {

@@ -1,14 +1,29 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
 )
 
 // Instant is a point in time: what (java.util.Date. x) returns, printed as
-// Clojure prints one, #inst "2024-01-02T03:04:05.000-00:00".
-type Instant struct{ T time.Time }
+// Clojure prints one, #inst "2024-01-02T03:04:05.000-00:00". A
+// java.time.LocalDateTime, (LocalDateTime/parse "2024-01-02T03:04"), is
+// an Instant too, its fields read in UTC, that prints as one:
+// #date-time "2024-01-02T03:04".
+type Instant struct {
+	T     time.Time
+	local bool // a LocalDateTime
+}
+
+// Local reports whether i is a java.time.LocalDateTime: a date and a time
+// of day without a zone, which T holds in UTC.
+func (i Instant) Local() bool { return i.local }
+
+// Add returns i moved by d, of the same kind (an instant or a
+// LocalDateTime).
+func (i Instant) Add(d time.Duration) Instant { return Instant{T: i.T.Add(d), local: i.local} }
 
 // Date is a calendar date, what (java.time.LocalDate/parse "2024-01-02")
 // returns; str gives "2024-01-02".
@@ -19,8 +34,36 @@ func (d Date) iso() string {
 	return time.Date(d.Y, time.Month(d.M), d.D, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
 }
 
-// rfc3339 is the RFC 3339 form, as str gives it.
-func (i Instant) rfc3339() string { return i.T.UTC().Format(time.RFC3339Nano) }
+// rfc3339 is the RFC 3339 form, as str gives it; for a LocalDateTime
+// Java's toString, 2024-01-02T03:04 (seconds and their fraction when not
+// zero, the fraction in groups of three digits).
+func (i Instant) rfc3339() string {
+	if i.local {
+		return localDateTime(i.T)
+	}
+	return i.T.UTC().Format(time.RFC3339Nano)
+}
+
+// localDateTime is LocalDateTime.toString of t's fields in UTC.
+func localDateTime(t time.Time) string {
+	t = t.UTC()
+	s := t.Format("2006-01-02T15:04")
+	ns := t.Nanosecond()
+	if t.Second() == 0 && ns == 0 {
+		return s
+	}
+	s += t.Format(":05")
+	switch {
+	case ns == 0:
+	case ns%1_000_000 == 0:
+		s += fmt.Sprintf(".%03d", ns/1_000_000)
+	case ns%1_000 == 0:
+		s += fmt.Sprintf(".%06d", ns/1_000)
+	default:
+		s += fmt.Sprintf(".%09d", ns)
+	}
+	return s
+}
 
 // printed is the form inside #inst "...", as Clojure prints a java.util.Date.
 func (i Instant) printed() string { return i.T.UTC().Format("2006-01-02T15:04:05.000") + "-00:00" }
@@ -122,12 +165,12 @@ func registerTime(t builtinTable) {
 			if n > math.MaxInt64/int64(time.Second) || n < -math.MaxInt64/int64(time.Second) {
 				return nil, errorf(InvalidArgument, "%s: %d is out of range", m.name, n)
 			}
-			return Instant{T: i.T.Add(time.Duration(n) * m.unit)}, nil
+			return i.Add(time.Duration(n) * m.unit), nil
 		})
 	}
 	t.add("inst?", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		_, ok := a[0].(Instant)
-		return ok, nil
+		x, ok := a[0].(Instant)
+		return ok && !x.local, nil // a LocalDateTime is no Inst, as in Clojure
 	})
 }
 

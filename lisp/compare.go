@@ -437,7 +437,7 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 		return equalSeqIn(x, b, depth, w)
 	case Instant:
 		y, ok := b.(Instant)
-		return ok && x.T.Equal(y.T)
+		return ok && x.T.Equal(y.T) && x.local == y.local
 	}
 	return a == b
 }

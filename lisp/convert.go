@@ -550,7 +550,11 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 	case Class:
 		writeJSONString(buf, v.Name)
 	case Instant:
-		writeJSONString(buf, v.T.Format(time.RFC3339Nano))
+		if v.local {
+			writeJSONString(buf, v.rfc3339()) // LocalDateTime's ISO form, no zone
+		} else {
+			writeJSONString(buf, v.T.Format(time.RFC3339Nano))
+		}
 	case Date:
 		writeJSONString(buf, v.iso())
 	case *Vector:

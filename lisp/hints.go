@@ -38,7 +38,7 @@ const (
 	hintJavaMap  = "there are no Java collections: keep a map in an atom, (def counts (atom {})) (swap! counts update k (fnil inc 0)), or build one with reduce, into, frequencies or group-by"
 	hintJavaList = "there are no Java collections: build a vector with conj, into or mapv, or keep one in an atom, (def xs (atom [])) (swap! xs conj x)"
 	hintJavaSet  = "there are no Java collections: build a set with conj, into or set, or keep one in an atom, (def seen (atom #{})) (swap! seen conj x)"
-	hintDateTime = "read a date-time with Instant/parse (\"2024-01-02T03:04:05Z\": add the Z to a local time), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
+	hintDateTime = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
 	hintDuration = "subtract the instants' epoch milliseconds, (- (.toEpochMilli b) (.toEpochMilli a)), or count units with (.between ChronoUnit/MINUTES a b)"
 )
 
@@ -55,7 +55,7 @@ func init() {
 		hints["java.util."+class+"."] = hint
 		hints[simple+"."] = hint
 	}
-	for _, class := range []string{"LocalDateTime", "ZonedDateTime", "OffsetDateTime", "LocalTime"} {
+	for _, class := range []string{"ZonedDateTime", "OffsetDateTime", "LocalTime"} {
 		hints[class] = hintDateTime
 	}
 	hints["Duration"] = hintDuration

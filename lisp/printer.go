@@ -324,8 +324,13 @@ func (p *printer) value(v Value, depth int) {
 	case *Seq:
 		p.lazySeq(v, depth)
 	case Instant:
-		p.sb.WriteString("#inst \"")
-		p.sb.WriteString(v.printed())
+		if v.local {
+			p.sb.WriteString("#date-time \"")
+			p.sb.WriteString(v.rfc3339())
+		} else {
+			p.sb.WriteString("#inst \"")
+			p.sb.WriteString(v.printed())
+		}
 		p.sb.WriteByte('"')
 	case Date:
 		p.sb.WriteString("#date \"")

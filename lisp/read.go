@@ -235,6 +235,17 @@ func (r *valueReader) value(depth int) (Value, error) {
 			return nil, r.errorf("bad #inst %q", s)
 		}
 		return Instant{T: tm.UTC()}, nil
+	case r.has("#date-time "):
+		r.off += len("#date-time ")
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		tm, ok := parseLocalDateTime(s)
+		if !ok {
+			return nil, r.errorf("bad #date-time %q", s)
+		}
+		return tm, nil
 	case r.has("#date "):
 		r.off += len("#date ")
 		s, err := r.str()

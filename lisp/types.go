@@ -112,6 +112,7 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.Reduced", is: []string{"clojure.lang.IDeref"}},
 	{name: "java.util.regex.Pattern", is: []string{"java.io.Serializable"}},
 	{name: "java.util.Date", is: []string{"java.lang.Comparable", "java.io.Serializable", "java.lang.Cloneable"}},
+	{name: "java.time.LocalDateTime", short: []string{"LocalDateTime"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.chrono.ChronoLocalDateTime", "java.time.temporal.Temporal"}},
 	{name: "java.time.LocalDate", short: []string{"LocalDate"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.chrono.ChronoLocalDate", "java.time.temporal.Temporal"}},
 	{name: "java.lang.Class", short: []string{"Class"}},
 	// Mutable state (state.go).
@@ -293,6 +294,9 @@ func classOf(v Value) (Class, bool) {
 		name = "java.util.regex.Pattern"
 	case Instant:
 		name = "java.util.Date"
+		if v.local {
+			name = "java.time.LocalDateTime"
+		}
 	case Date:
 		name = "java.time.LocalDate"
 	case *reduced:

@@ -278,7 +278,7 @@ func surrogateScalar(v lisp.Value, variant int) lisp.Value {
 	case lisp.Date:
 		return lisp.Date{Y: x.Y + 7 + variant, M: (x.M+4+variant)%12 + 1, D: (x.D+11+variant*2)%28 + 1}
 	case lisp.Instant:
-		return lisp.Instant{T: x.T.Add(time.Duration(intOffsets[variant])*time.Second + 891*time.Millisecond)}
+		return x.Add(time.Duration(intOffsets[variant])*time.Second + 891*time.Millisecond)
 	}
 	return v
 }

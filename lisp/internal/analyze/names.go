@@ -62,6 +62,8 @@ var namespaceAliases = map[string]string{
 	"java.lang.Thread":                   "Thread",
 	"LocalDate":                          "LocalDate",
 	"java.time.LocalDate":                "LocalDate",
+	"LocalDateTime":                      "LocalDateTime",
+	"java.time.LocalDateTime":            "LocalDateTime",
 	"ChronoUnit":                         "ChronoUnit",
 	"java.time.temporal.ChronoUnit":      "ChronoUnit",
 	"DayOfWeek":                          "DayOfWeek",
