@@ -85,6 +85,7 @@ func registerStringMethods(t builtinTable) {
 		return nil, argError(".size", 0, "a collection (for a string use (count s) or (.length s))", a[0])
 	})
 	registerJavaCollections(t)
+	registerJavaUtil(t)
 	t.add(".toString", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if a[0] == nil {
 			return nil, classError(TypeError, classNullPointer, ".toString of nil (a NullPointerException in Java): use (str x), which gives \"\" for nil")
@@ -274,6 +275,10 @@ func registerStringMethods(t builtinTable) {
 	// Java regex, with the replacement's $1 and \$ as Java's Matcher.
 	regexMethod := func(name string, f func(th *thread, s string, re *Regex, rest []Value) (Value, error), min, max int) {
 		t.add(name, min, max, func(th *thread, a []Value) (Value, error) {
+			if re, ok := a[0].(*Regex); ok && name == ".split" {
+				// (.split pattern s), java.util.regex.Pattern's split.
+				a = append([]Value{a[1], re}, a[2:]...)
+			}
 			s, err := stringArg(name, a, 0)
 			if err != nil {
 				return nil, err
@@ -313,6 +318,21 @@ func registerStringMethods(t builtinTable) {
 		}
 		return strSplit(th, args)
 	}, 2, 3)
+	t.add(".codePointAt", 2, 2, func(th *thread, a []Value) (Value, error) {
+		s, err := stringArg(".codePointAt", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		c, err := th.call(t["nth"].(*Builtin), []Value{s, a[1]}) // at call time: the table is whole
+		if err != nil {
+			return nil, err
+		}
+		r, err := charArg(".codePointAt", []Value{c}, 0)
+		if err != nil {
+			return nil, classError(InvalidArgument, classStringIndex, ".codePointAt: index %s is outside the string", brief(a[1]))
+		}
+		return int64(r), nil
+	})
 	t.add(".equals", 2, 2, func(th *thread, a []Value) (Value, error) {
 		// Object.equals: of the same type and equal, so (.equals 1 1.0)
 		// is false where (= 1 1.0) is true.
@@ -1022,4 +1042,111 @@ func registerJavaCollections(t builtinTable) {
 		}
 		return v, err
 	})
+}
+
+// registerJavaUtil adds the static helpers of java.util.Arrays and
+// java.util.Collections, and Pattern/compile, that models call on their
+// first try: on Clojure's collections and on Java arrays.
+func registerJavaUtil(t builtinTable) {
+	builtin := func(name string) *Builtin { return t[name].(*Builtin) } // at call time: the table is whole
+	t.add("Pattern/compile", 1, 1, func(th *thread, a []Value) (Value, error) {
+		return th.call(builtin("re-pattern"), a)
+	})
+	t.add("Arrays/asList", 0, -1, func(th *thread, a []Value) (Value, error) {
+		// One array is the list of its elements (varargs); otherwise the
+		// arguments are.
+		if len(a) == 1 {
+			if c, ok := a[0].(*Cell); ok && c.kind == arrayCell {
+				xs, err := th.arrayItems(c)
+				if err != nil {
+					return nil, err
+				}
+				return NewVector(xs), nil
+			}
+		}
+		return th.vector(append([]Value(nil), a...))
+	})
+	t.add("Arrays/toString", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if a[0] == nil {
+			return "null", nil
+		}
+		xs, err := th.items(a[0], "Arrays/toString")
+		if err != nil {
+			return nil, err
+		}
+		var sb strings.Builder
+		sb.WriteByte('[')
+		for i, x := range xs {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			if x == nil {
+				sb.WriteString("null")
+			} else {
+				sb.WriteString(displayString(x))
+			}
+			if err := th.chargeString(sb.Len()); err != nil {
+				return nil, err
+			}
+		}
+		sb.WriteByte(']')
+		return sb.String(), nil
+	})
+	t.add("Arrays/sort", 1, 1, func(th *thread, a []Value) (Value, error) {
+		c, ok := a[0].(*Cell)
+		if !ok || c.kind != arrayCell {
+			return nil, argError("Arrays/sort", 0, "a Java array (for a collection use sort)", a[0])
+		}
+		xs, err := th.arrayItems(c)
+		if err != nil {
+			return nil, err
+		}
+		sorted, err := th.call(builtin("sort"), []Value{NewVector(xs)})
+		if err != nil {
+			return nil, err
+		}
+		out, err := th.items(sorted, "Arrays/sort")
+		if err != nil {
+			return nil, err
+		}
+		return nil, th.mutate(c, func(cd cellData) error {
+			d := cd.(*arrayData)
+			if len(out) == len(d.items) {
+				copy(d.items, out)
+			}
+			return nil
+		})
+	})
+	t.add("Collections/frequency", 2, 2, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "Collections/frequency")
+		if err != nil {
+			return nil, err
+		}
+		n := int64(0)
+		for _, x := range xs {
+			if Equal(x, a[1]) {
+				n++
+			}
+		}
+		return n, th.ticks(len(xs))
+	})
+	for _, f := range []struct{ name, pick string }{{"Collections/max", "max-key"}, {"Collections/min", "min-key"}} {
+		t.add(f.name, 1, 1, func(th *thread, a []Value) (Value, error) {
+			xs, err := th.items(a[0], f.name)
+			if err != nil {
+				return nil, err
+			}
+			if len(xs) == 0 {
+				return nil, classError(InvalidArgument, classNoSuchElement, "%s of an empty collection", f.name)
+			}
+			best := xs[0]
+			for _, x := range xs[1:] {
+				c := Compare(x, best)
+				if f.pick == "max-key" && c > 0 || f.pick == "min-key" && c < 0 {
+					best = x
+				}
+			}
+			return best, th.ticks(len(xs))
+		})
+	}
 }

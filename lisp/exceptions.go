@@ -78,6 +78,7 @@ var (
 	classDateTime          = newClass("java.time.DateTimeException", classRuntime)
 	classDateTimeParse     = newClass("java.time.format.DateTimeParseException", classDateTime)
 	classExecution         = newClass("java.util.concurrent.ExecutionException", classException)
+	classNoSuchElement     = newClass("java.util.NoSuchElementException", classRuntime)
 )
 
 // exceptionClasses maps the names a catch clause may use to their classes: the
@@ -91,7 +92,7 @@ var exceptionClasses = func() map[string]*javaClass {
 		classStackOverflow, classOutOfMemory, classRuntime, classExceptionInfo, classArithmetic,
 		classIllegalArgument, classNumberFormat, classArity, classPatternSyntax, classIllegalState,
 		classClassCast, classNullPointer, classIndexOutOfBound, classStringIndex, classArrayIndex,
-		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution} {
+		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution, classNoSuchElement} {
 		m[c.name] = c
 		m[c.simpleName()] = c
 	}
