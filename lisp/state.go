@@ -318,10 +318,7 @@ func (th *thread) swapCell(c *Cell, f Value, extra []Value) (old, val Value, err
 		if err := th.validate(c, v); err != nil {
 			return nil, nil, err
 		}
-		ok, err := th.casCell(c, s, v, false)
-		if err == nil && ok {
-			err = th.notifyWatches(c, s, v)
-		}
+		ok, err := th.casAtom(c, s, v)
 		if err != nil || ok {
 			return s.val, v, err
 		}
@@ -338,14 +335,32 @@ func (th *thread) resetCell(c *Cell, v Value) (old Value, err error) {
 	}
 	for {
 		s := c.load()
-		ok, err := th.casCell(c, s, v, false)
-		if err == nil && ok {
-			err = th.notifyWatches(c, s, v)
-		}
+		ok, err := th.casAtom(c, s, v)
 		if err != nil || ok {
 			return s.val, err
 		}
 	}
+}
+
+// casAtom is casCell for a write of an atom: when it is done, the atom's
+// watches are called.
+func (th *thread) casAtom(c *Cell, old *cellState, v Value) (bool, error) {
+	ok, err := th.casCell(c, old, v, false)
+	if err == nil && ok {
+		err = th.notifyWatches(c, old, v)
+	}
+	return ok, err
+}
+
+// withoutWatch is ws without the watch of key.
+func withoutWatch(ws []watch, key Value) []watch {
+	out := make([]watch, 0, len(ws)+1)
+	for _, w := range ws {
+		if !Equal(w.key, key) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // notifyWatches calls the watches of the state a write replaced, in the
@@ -638,10 +653,7 @@ func registerState(t builtinTable) {
 			if err := th.validate(c, a[2]); err != nil {
 				return nil, err
 			}
-			ok, err := th.casCell(c, s, a[2], false)
-			if err == nil && ok {
-				err = th.notifyWatches(c, s, a[2])
-			}
+			ok, err := th.casAtom(c, s, a[2])
 			if err != nil || ok {
 				return ok, err
 			}
@@ -660,13 +672,7 @@ func registerState(t builtinTable) {
 			// Kept in the order of their keys, as a map of them iterates
 			// (Clojure keeps them in a map); a key added again replaces
 			// its watch.
-			out := make([]watch, 0, len(ws)+1)
-			for _, w := range ws {
-				if !Equal(w.key, a[1]) {
-					out = append(out, w)
-				}
-			}
-			out = append(out, watch{a[1], f})
+			out := append(withoutWatch(ws, a[1]), watch{a[1], f})
 			slices.SortStableFunc(out, func(x, y watch) int { return compareKeys(x.key, y.key) })
 			return out
 		})
@@ -676,15 +682,7 @@ func registerState(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return c, th.setWatches(c, func(ws []watch) []watch {
-			var out []watch
-			for _, w := range ws {
-				if !Equal(w.key, a[1]) {
-					out = append(out, w)
-				}
-			}
-			return out
-		})
+		return c, th.setWatches(c, func(ws []watch) []watch { return withoutWatch(ws, a[1]) })
 	})
 
 	t.add("volatile!", 1, 1, func(th *thread, a []Value) (Value, error) {
