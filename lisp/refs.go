@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
@@ -184,15 +185,25 @@ func registerRefs(t builtinTable) {
 				return nil, errorf(UnboundVar, "binding of %s, which no def has defined: (def ^:dynamic %s nil) first", n, n)
 			}
 		}
-		if err := th.charge(int64(2 * len(names))); err != nil {
+		// A binding inside a binding copies the outer one's values into
+		// its own frame and sits on the environment below both: however
+		// deep bindings nest (a recursive function that binds), a lookup
+		// passes one frame of them.
+		outer := th.globals
+		below := outer
+		var inherited map[string]Value
+		if outer.bound {
+			inherited, below = outer.defs, outer.parent
+		}
+		if err := th.charge(int64(2 * (len(names) + len(inherited)))); err != nil {
 			return nil, err
 		}
-		defs := make(map[string]Value, len(names))
+		defs := make(map[string]Value, len(names)+len(inherited))
+		maps.Copy(defs, inherited)
 		for i, n := range names {
 			defs[n.(string)] = values[i]
 		}
-		outer := th.globals
-		th.globals = &globalEnv{base: outer.base, parent: outer, defs: defs, bound: true}
+		th.globals = &globalEnv{base: outer.base, parent: below, defs: defs, bound: true}
 		v, err := th.call(a[2], nil)
 		th.globals = outer
 		return v, err
