@@ -181,6 +181,8 @@ var hostileCases = []hostileCase{
 	{"refs", `(def r (ref 0)) (dosync (alter r inc))`, lisp.UnboundVar, lisp.Limits{}},
 	{"a future runs in place, under the step limit", `@(future (loop [] (recur)))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 10_000, MaxLoopIterations: -1}},
 	{"a delay that derefs itself", `(def d (delay @d)) @d`, lisp.InvalidArgument, lisp.Limits{}},
+	{"watches added one by one cost their copies", `(def a (atom 0)) (dotimes [i 100000] (add-watch a i (fn [& _]))) 1`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"a chain of delays runs into the depth limit", `(def d (reduce (fn [d _] (delay (inc @d))) (delay 0) (range 10000))) @d`, lisp.DepthExceeded, lisp.Limits{}},
 	{"unknown namespace", `(clojure.java.shell/sh "ls")`, lisp.UnboundVar, lisp.Limits{}},
 	{"redefine a special form", `(def if -)`, lisp.CannotShadowBuiltin, lisp.Limits{}},
 	{"redefine return", `(defn return [x] x)`, lisp.CannotShadowBuiltin, lisp.Limits{}},

@@ -198,6 +198,9 @@ func registerRefs(t builtinTable) {
 		if err := th.charge(int64(2 * (len(names) + len(inherited)))); err != nil {
 			return nil, err
 		}
+		if err := th.ticks(len(inherited)); err != nil {
+			return nil, err
+		}
 		defs := make(map[string]Value, len(names)+len(inherited))
 		maps.Copy(defs, inherited)
 		for i, n := range names {

@@ -376,9 +376,15 @@ func (th *thread) notifyWatches(c *Cell, old *cellState, v Value) error {
 }
 
 // setWatches replaces an atom's watches with f of them, as a write of
-// the atom (journaled, so a failed run's change is undone).
+// the atom (journaled, so a failed run's change is undone). The new list
+// is a copy: its size is charged, in memory and in steps, so that adding
+// watches one by one costs what it does.
 func (th *thread) setWatches(c *Cell, f func([]watch) []watch) error {
-	if err := th.charge(cellStateSlots); err != nil {
+	n := len(c.load().watches) + 1
+	if err := th.charge(cellStateSlots + 2*int64(n)); err != nil {
+		return err
+	}
+	if err := th.ticks(n); err != nil {
 		return err
 	}
 	cr := th.run.cells()
