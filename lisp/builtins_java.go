@@ -1080,14 +1080,17 @@ func registerJavaUtil(t builtinTable) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			if x == nil {
-				sb.WriteString("null")
-			} else {
-				sb.WriteString(displayString(x))
+			part := "null"
+			if x != nil {
+				var err error
+				if part, err = th.render(x, false); err != nil { // str's text, charged
+					return nil, err
+				}
 			}
-			if err := th.chargeString(sb.Len()); err != nil {
+			if err := th.chargeString(len(part) + 2); err != nil {
 				return nil, err
 			}
+			sb.WriteString(part)
 		}
 		sb.WriteByte(']')
 		return sb.String(), nil

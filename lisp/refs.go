@@ -153,11 +153,16 @@ func (th *thread) realized(c *Cell, v Value) (Value, error) {
 	if c.kind == delayCell {
 		return nil, throwValue(f.exc)
 	}
-	// A future's exception comes wrapped, as Java's Future.get wraps it.
+	// A future's exception comes wrapped, as Java's Future.get wraps it;
+	// its message is the cause's text, as str gives it (charged).
 	if err := th.charge(4); err != nil {
 		return nil, err
 	}
-	return nil, throwValue(&Exception{class: classExecution, message: displayString(f.exc), cause: f.exc})
+	msg, err := th.render(f.exc, false)
+	if err != nil {
+		return nil, err
+	}
+	return nil, throwValue(&Exception{class: classExecution, message: msg, cause: f.exc})
 }
 
 // derefPromise is deref of a promise: its value, or, not delivered yet,
