@@ -9,9 +9,9 @@ import (
 
 // Instant is a point in time: what (java.util.Date. x) returns, printed as
 // Clojure prints one, #inst "2024-01-02T03:04:05.000-00:00". A
-// java.time.LocalDateTime, (LocalDateTime/parse "2024-01-02T03:04"), is
-// an Instant too, its fields read in UTC, that prints as one:
-// #date-time "2024-01-02T03:04".
+// java.time.LocalDateTime, (LocalDateTime/parse "2024-01-02T03:04"), is an
+// Instant too, whose fields are T's in UTC and whose Local method reports
+// it; it prints #date-time "2024-01-02T03:04".
 type Instant struct {
 	T     time.Time
 	local bool // a LocalDateTime
