@@ -91,3 +91,20 @@ func TestDelayWaitEndsWithTheRun(t *testing.T) {
 		t.Fatal("the run waited past its time limit")
 	}
 }
+
+// TestMacrosADefReplaces: a def of time, delay or future replaces the
+// macro in the program and in the runs that get its namespace (an agent's
+// later turns), as a def of a builtin does.
+func TestMacrosADefReplaces(t *testing.T) {
+	for _, c := range []struct{ def, use, want string }{
+		{`(defn time [x] (* 2 x))`, `(time 4)`, `8`},
+		{`(defn delay [x] [:mine x])`, `(delay 1)`, `[:mine 1]`},
+		{`(def future inc)`, `(future 1)`, `2`},
+	} {
+		first := run(t, c.def, lisp.Options{})
+		got := run(t, c.use, lisp.Options{Namespace: first.Namespace})
+		if s := lisp.Print(got.Value, lisp.PrintOptions{}); s != c.want {
+			t.Errorf("%s then %s: %s, want %s", c.def, c.use, s, c.want)
+		}
+	}
+}
