@@ -397,11 +397,7 @@ func registerDateFormats(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		parts, err := parseJavaPattern(".parse", p)
-		if err != nil {
-			return nil, err
-		}
-		tm, err := parseJava(".parse", parts, s, true)
+		tm, err := parseByPattern(".parse", s, p, true)
 		if err != nil {
 			return nil, err
 		}
@@ -409,13 +405,18 @@ func registerDateFormats(t builtinTable) {
 	})
 }
 
+// parseByPattern reads s by the Java pattern p (a formatter's), for fn.
+func parseByPattern(fn, s, p string, lenient bool) (time.Time, error) {
+	parts, err := parseJavaPattern(fn, p)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return parseJava(fn, parts, s, lenient)
+}
+
 // parseDatePattern is (LocalDate/parse s formatter).
 func parseDatePattern(s, p string) (Value, error) {
-	parts, err := parseJavaPattern("LocalDate/parse", p)
-	if err != nil {
-		return nil, err
-	}
-	tm, err := parseJava("LocalDate/parse", parts, s, false)
+	tm, err := parseByPattern("LocalDate/parse", s, p, false)
 	if err != nil {
 		return nil, err
 	}

@@ -54,11 +54,7 @@ func registerDateTimes(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
-			parts, err := parseJavaPattern("LocalDateTime/parse", p)
-			if err != nil {
-				return nil, err
-			}
-			tm, err := parseJava("LocalDateTime/parse", parts, s, false)
+			tm, err := parseByPattern("LocalDateTime/parse", s, p, false)
 			if err != nil {
 				return nil, err
 			}
