@@ -26,7 +26,7 @@ import (
 // upstreamBinary builds the test MCP server (mcp/internal/upstream) once
 // per test binary, to run as a real stdio subprocess.
 var upstreamBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "ptc-upstream-")
+	dir, err := os.MkdirTemp(builtDir, "ptc-upstream-")
 	if err != nil {
 		return "", err
 	}

@@ -17,7 +17,7 @@ import (
 // ptcBinary builds ptc once per test binary: usage errors are checked as a
 // user meets them, through the built command.
 var ptcBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "ptc-bin-")
+	dir, err := os.MkdirTemp(builtDir, "ptc-bin-")
 	if err != nil {
 		return "", err
 	}
