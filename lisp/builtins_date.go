@@ -27,7 +27,10 @@ func registerDates(t builtinTable) {
 		t.set("DayOfWeek/"+strings.ToUpper(d.String()), strings.ToUpper(d.String()))
 	}
 	t.add(".getValue", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		// DayOfWeek.getValue: MONDAY is 1, SUNDAY 7.
+		// Map.Entry.getValue, and DayOfWeek.getValue: MONDAY is 1, SUNDAY 7.
+		if e, ok := mapEntry(a[0]); ok {
+			return e.At(1), nil
+		}
 		if s, ok := a[0].(string); ok {
 			for d := time.Sunday; d <= time.Saturday; d++ {
 				if s == strings.ToUpper(d.String()) {
@@ -35,7 +38,7 @@ func registerDates(t builtinTable) {
 				}
 			}
 		}
-		return nil, argError(".getValue", 0, "a day of the week from .getDayOfWeek", a[0])
+		return nil, argError(".getValue", 0, "a map entry [k v] or a day of the week from .getDayOfWeek", a[0])
 	})
 	t.add("LocalDate/of", 3, 3, func(_ *thread, a []Value) (Value, error) {
 		var f [3]int64

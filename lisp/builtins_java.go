@@ -52,6 +52,9 @@ func registerStringMethods(t builtinTable) {
 		return javaTrimLeft(s) == "", th.scanned(len(s))
 	})
 	t.add(".length", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if v, ok := a[0].(*Vector); ok { // Clojure's vectors have length()
+			return int64(v.Len()), nil
+		}
 		s, err := stringArg(".length", a, 0)
 		if err != nil {
 			return nil, err
@@ -756,6 +759,15 @@ func registerJavaStatics(t builtinTable) {
 		return ok && strings.EqualFold(s, "true"), nil
 	})
 
+	// The boxing constructors, deprecated in Java but written by models:
+	// (Integer. "42") is Integer/valueOf.
+	for _, box := range []string{"Integer", "Long", "Double", "Boolean"} {
+		valueOf := box + "/valueOf"
+		t.add(box+".", 1, 1, func(th *thread, a []Value) (Value, error) {
+			return t[valueOf].(*Builtin).fn(th, a) // at call time: the table is whole
+		}, "java.lang."+box+".")
+	}
+
 	charPred := func(name string, f func(rune) bool) {
 		t.add("Character/"+name, 1, 1, func(_ *thread, a []Value) (Value, error) {
 			r, err := charArg("Character/"+name, a, 0)
@@ -1032,6 +1044,24 @@ func registerJavaCollections(t builtinTable) {
 		}
 		return NewSet(m.Keys()...), nil
 	})
+	t.add(".entrySet", 1, 1, func(th *thread, a []Value) (Value, error) {
+		// The entries in the map's order, as seq gives them (a Java Set of
+		// them in Clojure): what .getKey and .getValue read.
+		if _, err := mapTarget(".entrySet", a[0]); err != nil {
+			return nil, err
+		}
+		v, err := builtin("seq")(th, a)
+		if v == nil && err == nil {
+			return NewList(nil), nil
+		}
+		return v, err
+	})
+	t.add(".getKey", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if e, ok := mapEntry(a[0]); ok {
+			return e.At(0), nil
+		}
+		return nil, argError(".getKey", 0, "a map entry, [k v] (from seq, first or .entrySet of a map)", a[0])
+	})
 	t.add(".values", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if _, err := mapTarget(".values", a[0]); err != nil {
 			return nil, err
@@ -1152,4 +1182,11 @@ func registerJavaUtil(t builtinTable) {
 			return best, th.ticks(len(xs))
 		})
 	}
+}
+
+// mapEntry reports whether v is a map entry as PTC-Lisp has them: a vector
+// of a key and a value (what seq of a map gives).
+func mapEntry(v Value) (*Vector, bool) {
+	e, ok := v.(*Vector)
+	return e, ok && e.Len() == 2
 }

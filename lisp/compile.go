@@ -1056,7 +1056,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		}
 	case *analyze.Raise:
 		pos := c.pos(e.Offset())
-		kind, msg := Kind(e.Kind), e.Msg
+		kind, msg, display, suffix := Kind(e.Kind), e.Msg, e.Display, e.Suffix
 		var val evalFn
 		if e.Value != nil {
 			val = c.expr(e.Value)
@@ -1068,7 +1068,11 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 				if err != nil {
 					return nil, err
 				}
-				m += " " + Print(v, PrintOptions{MaxItems: 10, MaxChars: 200})
+				if display {
+					m += Print(v, PrintOptions{Display: true, MaxItems: 10, MaxChars: 2000}) + suffix
+				} else {
+					m += " " + Print(v, PrintOptions{MaxItems: 10, MaxChars: 200}) + suffix
+				}
 			}
 			return nil, &Error{Kind: kind, Pos: pos, Message: m}
 		}

@@ -110,5 +110,4 @@ var hints = map[string]string{
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
 	"uuid?":      "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
-	"when-first": "use (when-let [x (first coll)] ...), or (when (seq coll) ...) when x may be nil or false",
 }

@@ -230,6 +230,10 @@ type Raise struct {
 	Kind  string
 	Msg   string
 	Value Expr
+	// Display prints Value as str does, right after Msg (else as pr does,
+	// after a space); Suffix follows it.
+	Display bool
+	Suffix  string
 }
 
 // Try is (try body... (catch Class name handler...)... (finally cleanup...)).

@@ -130,7 +130,13 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 	for i := 0; i+1 < len(m.Items); i += 2 {
 		k, v := m.Items[i], m.Items[i+1]
 		if kw, ok := k.(*syntax.Keyword); ok {
-			switch kw.Name {
+			// {:person/keys [name]} (and ::keys, read as :user/keys) binds
+			// name from :person/name; :ns/syms likewise from the symbol.
+			directive, ns := kw.Name, ""
+			if j := lastSlash(directive); j > 0 && (directive[j+1:] == "keys" || directive[j+1:] == "syms") {
+				directive, ns = directive[j+1:], directive[:j]
+			}
+			switch directive {
 			case "or", "as":
 				continue
 			case "keys", "strs", "syms":
@@ -145,6 +151,9 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 					case *syntax.Symbol:
 						// {:keys [a/b]} binds b from the key :a/b.
 						name, key = s.Name, symText(s)
+						if ns != "" && s.Ns == "" {
+							key = ns + "/" + s.Name
+						}
 					case *syntax.Keyword:
 						name, key = s.Name, s.Name
 						if j := lastSlash(name); j >= 0 {
@@ -157,7 +166,7 @@ func (a *analyzer) mapPattern(m *syntax.Map) Pattern {
 						continue
 					}
 					def := defaultFor(name)
-					p.Keys = append(p.Keys, MapKey{Key: key, Keyword: kw.Name == "keys", Symbol: kw.Name == "syms",
+					p.Keys = append(p.Keys, MapKey{Key: key, Keyword: directive == "keys", Symbol: directive == "syms",
 						Pattern: &BindSlot{Name: name, Slot: a.declare(name)}, Default: def})
 				}
 				continue

@@ -285,7 +285,13 @@ func dumpTo(b *strings.Builder, e Expr) {
 		fmt.Fprintf(b, "(raise %s %q", e.Kind, e.Msg)
 		if e.Value != nil {
 			b.WriteByte(' ')
+			if e.Display {
+				b.WriteString("str ")
+			}
 			dumpTo(b, e.Value)
+		}
+		if e.Suffix != "" {
+			fmt.Fprintf(b, " %q", e.Suffix)
 		}
 		b.WriteByte(')')
 	case *Call:

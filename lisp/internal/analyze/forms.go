@@ -276,7 +276,7 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return a.ifs.new(If{At: At{pos}, Test: test, Then: body, Else: none})
 	case "cond":
 		return a.cond(args, pos, tail)
-	case "if-let", "when-let", "if-some", "when-some":
+	case "if-let", "when-let", "if-some", "when-some", "when-first":
 		return a.ifLet(name, args, pos, tail)
 	case "do":
 		return a.body(args, pos, tail)
@@ -469,14 +469,14 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		if len(args) < 1 || len(args) > 2 {
 			return a.errorf(pos, "invalid_arity", "assert expects (assert test message?), got %d argument(s)", len(args))
 		}
-		msg := "assertion failed: " + syntax.Format(args[0])
-		var val Expr
+		// Clojure's messages: "Assert failed: (pos? x)", and with a
+		// message "Assert failed: " + (str message) + "\n" + the test.
+		form := syntax.Format(args[0])
+		raise := &Raise{At: At{pos}, Kind: "assertion_error", Msg: "Assert failed: " + form}
 		if len(args) == 2 {
-			msg = "assertion failed:"
-			val = a.expr(args[1], false)
+			raise.Msg, raise.Value, raise.Display, raise.Suffix = "Assert failed: ", a.expr(args[1], false), true, "\n"+form
 		}
-		return &If{At: At{pos}, Test: a.expr(args[0], false), Then: &Const{At: At{pos}},
-			Else: &Raise{At: At{pos}, Kind: "assertion_error", Msg: msg, Value: val}}
+		return &If{At: At{pos}, Test: a.expr(args[0], false), Then: &Const{At: At{pos}}, Else: raise}
 	}
 	return a.errorf(pos, "invalid_form", "unsupported special form %s", name)
 }
@@ -744,12 +744,22 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) 
 		return a.errorf(a.pos(args[0]), "invalid_form", "%s takes exactly one binding: [name value]", form)
 	}
 	init := a.expr(items[1], false)
+	first := form == "when-first"
+	if first {
+		// (when-first [x coll] ...) binds x to (first (seq coll)) when the
+		// seq is not empty: x may be nil or false.
+		init = &Call{At: At{pos}, Fn: a.builtinRef("seq", pos), Args: []Expr{init}}
+	}
 	m := a.mark()
 	defer a.release(m)
 	tmp := a.temp()
 	var test Expr = &Local{At: At{pos}, Name: "", Slot: int32(tmp)}
 	if strings.HasSuffix(form, "-some") {
 		test = &Call{At: At{pos}, Fn: a.builtinRef("some?", pos), Args: []Expr{test}}
+	}
+	var bound Expr = &Local{At: At{pos}, Slot: int32(tmp)}
+	if first {
+		bound = &Call{At: At{pos}, Fn: a.builtinRef("first", pos), Args: []Expr{bound}}
 	}
 	inner := a.mark()
 	pat := a.pattern(items[0])
@@ -760,7 +770,7 @@ func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) 
 		then = a.body(args[1:], pos, tail)
 	}
 	a.release(inner)
-	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: &Local{At: At{pos}, Slot: int32(tmp)}}}, Body: then}
+	then = &Let{At: At{pos}, Bindings: []Binding{{Pattern: pat, Init: bound}}, Body: then}
 	var els Expr = &Const{At: At{pos}}
 	if isIf && len(args) == 3 {
 		els = a.expr(args[2], tail)

@@ -164,8 +164,8 @@ func TestAnalyzeForms(t *testing.T) {
 		// ignored forms, assert, regex
 		{"ns require comment import use refer are nil", `(ns foo) (require 'x) (comment 1 2) (import x) (use x) (refer x) 5`,
 			`(do nil nil nil nil nil nil 5)`},
-		{"assert", `(assert (= 1 1))`, `(if (= 1 1) nil (raise assertion_error "assertion failed: (= 1 1)"))`},
-		{"assert with message", `(assert false "msg")`, `(if false nil (raise assertion_error "assertion failed:" "msg"))`},
+		{"assert", `(assert (= 1 1))`, `(if (= 1 1) nil (raise assertion_error "Assert failed: (= 1 1)"))`},
+		{"assert with message", `(assert false "msg")`, `(if false nil (raise assertion_error "Assert failed: " str "msg" "\nfalse"))`},
 		{"regex literal", `#"a+b"`, `(re-pattern "a+b")`},
 
 		// short fns

@@ -245,7 +245,7 @@ func isCoreSpecial(name string) bool {
 func isSpecialName(name string) bool {
 	switch name {
 	case "if", "if-not", "when", "when-not", "cond", "condp", "case", "if-let", "when-let",
-		"if-some", "when-some", "do", "let", "let*", "loop", "recur", "fn", "fn*", "def",
+		"if-some", "when-some", "when-first", "do", "let", "let*", "loop", "recur", "fn", "fn*", "def",
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
