@@ -97,6 +97,62 @@ func registerDates(t builtinTable) {
 			return f.get(d), nil
 		})
 	}
+	// The with… adjusters: withMonth and withYear keep the day, or the last
+	// day of the month when it has fewer (Java's rule); withDayOfMonth and
+	// withDayOfYear fail on a day the month or year lacks.
+	for _, f := range []struct {
+		name string
+		set  func(d Date, n int) (Date, bool)
+	}{
+		{".withDayOfMonth", func(d Date, n int) (Date, bool) { return Date{d.Y, d.M, n}, n >= 1 && n <= daysIn(d.Y, d.M) }},
+		{".withMonth", func(d Date, n int) (Date, bool) {
+			return Date{d.Y, n, min(d.D, daysIn(d.Y, max(1, min(n, 12))))}, n >= 1 && n <= 12
+		}},
+		{".withYear", func(d Date, n int) (Date, bool) {
+			return Date{n, d.M, min(d.D, daysIn(n, d.M))}, n >= 1 && n <= 9999
+		}},
+		{".withDayOfYear", func(d Date, n int) (Date, bool) {
+			last := 365 + daysIn(d.Y, 2) - 28
+			if n < 1 || n > last {
+				return d, false
+			}
+			m := 1
+			for n > daysIn(d.Y, m) {
+				n -= daysIn(d.Y, m)
+				m++
+			}
+			return Date{d.Y, m, n}, true
+		}},
+	} {
+		t.add(f.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			x, isDateTime := a[0].(Instant)
+			isDateTime = isDateTime && x.local
+			var d Date
+			if isDateTime {
+				d = dateOf(x)
+			} else {
+				var err error
+				if d, err = dateArg(f.name, a, 0); err != nil {
+					return nil, err
+				}
+			}
+			n, err := intArg(f.name, a, 1)
+			if err != nil {
+				return nil, err
+			}
+			if n < -(1<<31) || n > 1<<31 {
+				n = 0 // out of every range: the check below fails it
+			}
+			set, ok := f.set(d, int(n))
+			if !ok {
+				return nil, classError(InvalidArgument, classDateTime, "%s: %d is not a valid value for %s", f.name, n, strings.TrimPrefix(f.name, ".with"))
+			}
+			if isDateTime {
+				return atTimeOf(set, x), nil
+			}
+			return set, nil
+		})
+	}
 	for _, f := range []struct {
 		name   string
 		unit   string

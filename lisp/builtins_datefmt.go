@@ -355,6 +355,14 @@ func registerDateFormats(t builtinTable) {
 		}
 	}
 	t.add("DateTimeFormatter/ofPattern", 1, 1, pattern("DateTimeFormatter/ofPattern"))
+	// The ISO formatters are their patterns too (a formatter is its
+	// pattern: deviation 92); as Java formats, seconds always show.
+	for name, p := range map[string]string{
+		"ISO_LOCAL_DATE": "yyyy-MM-dd", "ISO_DATE": "yyyy-MM-dd", "BASIC_ISO_DATE": "yyyyMMdd",
+		"ISO_LOCAL_TIME": "HH:mm:ss", "ISO_LOCAL_DATE_TIME": "yyyy-MM-dd'T'HH:mm:ss",
+	} {
+		t.set("DateTimeFormatter/"+name, p)
+	}
 	t.add("java.text.SimpleDateFormat.", 1, 1, pattern("SimpleDateFormat."), "SimpleDateFormat.")
 	// (.format date formatter), as a LocalDate or ZonedDateTime formats;
 	// (.format formatter date), as DateTimeFormatter and SimpleDateFormat do.
