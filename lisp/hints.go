@@ -109,5 +109,5 @@ var hints = map[string]string{
 	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
-	"uuid?":      "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
+	"uuid?": "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
 }
