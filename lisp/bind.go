@@ -73,8 +73,9 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 				return at(err, pos)
 			}
 		case *Cell:
-			// A Java array, or a StringBuilder's characters, as nth sees them.
-			if x.kind != arrayCell && x.kind != builderCell {
+			// A Java array, a StringBuilder's characters or a java.util
+			// collection, as nth sees them.
+			if x.kind != arrayCell && x.kind != builderCell && x.kind != utilCell {
 				return &Error{Kind: DestructureError, Pos: pos,
 					Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
 			}

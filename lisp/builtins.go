@@ -62,6 +62,7 @@ func newBuiltinTable() builtinTable {
 	registerState(t)
 	registerArrays(t)
 	registerBuilder(t)
+	registerUtil(t)
 	registerTypes(t)
 	registerClojureMath(t)
 	registerSeqViews(t)

@@ -235,7 +235,7 @@ func registerFunctions(t builtinTable) {
 		switch c := last.(type) {
 		case *Vector, *Set, *Map, nil, *Seq, string: // a string spreads its characters
 		case *Cell: // a Java array, a StringBuilder's characters
-			if k := c.kind; k != arrayCell && k != builderCell {
+			if k := c.kind; k != arrayCell && k != builderCell && k != utilCell {
 				return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
 			}
 		default:
@@ -321,7 +321,7 @@ func registerFunctions(t builtinTable) {
 		case nil, string, *Vector, *Map, *Set, *Seq:
 			return true
 		case *Cell:
-			return v.kind == arrayCell || v.kind == builderCell
+			return v.kind == arrayCell || v.kind == builderCell || v.kind == utilCell
 		}
 		return false
 	})

@@ -866,6 +866,13 @@ func getKey(coll, k Value) (Value, bool) {
 		if c.Has(k) {
 			return k, true
 		}
+	case *Cell:
+		// A java.util map or set, as Clojure's get reads it (not a list).
+		if c.kind == utilCell {
+			if v := utilValue(c); !isVectorValue(v) {
+				return getKey(v, k)
+			}
+		}
 	case string:
 		// Walked, not split into a slice of every character (get counts
 		// the steps of the walk; get-in and update walk it uncounted, at

@@ -1129,6 +1129,8 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 			return c.load().val.(*arrayData).length(), nil
 		case builderCell:
 			return countOf1(th, fn, builderText(c))
+		case utilCell:
+			return utilRead(c, (*utilData).size), nil
 		}
 	}
 	return 0, errorf(TypeError, "%s expects a collection or string, got %s", fn, describe(v))

@@ -389,11 +389,17 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 			return true
 		case *Seq:
 			return equalSeqIn(x, y, depth, w)
+		case *Cell:
+			return y.kind == utilCell && utilEqual(x, y, depth, w)
 		}
 		return false
 	case *Map:
 		y, ok := b.(*Map)
-		if !ok || x.Len() != y.Len() {
+		if !ok {
+			c, isCell := b.(*Cell)
+			return isCell && c.kind == utilCell && utilEqual(x, c, depth, w)
+		}
+		if x.Len() != y.Len() {
 			return false
 		}
 		if x.same(y) {
@@ -414,7 +420,11 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 		}
 	case *Set:
 		y, ok := b.(*Set)
-		if !ok || x.Len() != y.Len() {
+		if !ok {
+			c, isCell := b.(*Cell)
+			return isCell && c.kind == utilCell && utilEqual(x, c, depth, w)
+		}
+		if x.Len() != y.Len() {
 			return false
 		}
 		checkDepth(depth)
@@ -438,6 +448,10 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 	case Instant:
 		y, ok := b.(Instant)
 		return ok && x.T.Equal(y.T) && x.local == y.local
+	case *Cell:
+		if x.kind == utilCell {
+			return utilEqual(x, b, depth, w)
+		}
 	}
 	return a == b
 }

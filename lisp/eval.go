@@ -522,6 +522,11 @@ func callKeyword(k Keyword, args []Value) (Value, error) {
 		if s := m.load(); m.kind == transientCell && !s.dead {
 			return callKeyword(k, []Value{s.val, def})
 		}
+		if m.kind == utilCell { // a java.util map or set, as Clojure's get reads it
+			if v := utilValue(m); !isVectorValue(v) {
+				return callKeyword(k, []Value{v, def})
+			}
+		}
 	}
 	// Anything else has no keys: nil or the default, as Clojure (the
 	// reference refused; LLMs write Clojure).

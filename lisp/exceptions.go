@@ -79,6 +79,7 @@ var (
 	classDateTimeParse     = newClass("java.time.format.DateTimeParseException", classDateTime)
 	classExecution         = newClass("java.util.concurrent.ExecutionException", classException)
 	classNoSuchElement     = newClass("java.util.NoSuchElementException", classRuntime)
+	classEmptyStack        = newClass("java.util.EmptyStackException", classRuntime)
 )
 
 // exceptionClasses maps the names a catch clause may use to their classes: the
@@ -92,7 +93,8 @@ var exceptionClasses = func() map[string]*javaClass {
 		classStackOverflow, classOutOfMemory, classRuntime, classExceptionInfo, classArithmetic,
 		classIllegalArgument, classNumberFormat, classArity, classPatternSyntax, classIllegalState,
 		classClassCast, classNullPointer, classIndexOutOfBound, classStringIndex, classArrayIndex,
-		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution, classNoSuchElement} {
+		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution, classNoSuchElement,
+		classEmptyStack} {
 		m[c.name] = c
 		m[c.simpleName()] = c
 	}

@@ -1,7 +1,5 @@
 package lisp
 
-import "strings"
-
 // unsupportedHint explains, in one line an LLM can act on, how to do in
 // PTC-Lisp what a Clojure name it does not support would do. It returns ""
 // for names it knows nothing about.
@@ -35,26 +33,13 @@ const (
 	hintHierarchy    = "there are no hierarchies: multimethods dispatch on values and classes (defmulti, defmethod); or dispatch with case, cond or a map of functions"
 	hintTap          = "use println to show a value"
 
-	hintJavaMap  = "there are no Java collections: keep a map in an atom, (def counts (atom {})) (swap! counts update k (fnil inc 0)), or build one with reduce, into, frequencies or group-by"
-	hintJavaList = "there are no Java collections: build a vector with conj, into or mapv, or keep one in an atom, (def xs (atom [])) (swap! xs conj x)"
-	hintJavaSet  = "there are no Java collections: build a set with conj, into or set, or keep one in an atom, (def seen (atom #{})) (swap! seen conj x)"
 	hintDateTime = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
 	hintDuration = "subtract the instants' epoch milliseconds, (- (.toEpochMilli b) (.toEpochMilli a)), or count units with (.between ChronoUnit/MINUTES a b)"
 )
 
 func init() {
-	// The Java collections and java.time classes models reach for, by
-	// constructor ((java.util.HashMap.), (HashMap.)) and by class (a
-	// static method of an unknown class: LocalDateTime/parse).
-	for class, hint := range map[string]string{
-		"HashMap": hintJavaMap, "LinkedHashMap": hintJavaMap, "TreeMap": hintJavaMap, "concurrent.ConcurrentHashMap": hintJavaMap,
-		"ArrayList": hintJavaList, "LinkedList": hintJavaList, "ArrayDeque": hintJavaList,
-		"HashSet": hintJavaSet, "LinkedHashSet": hintJavaSet, "TreeSet": hintJavaSet,
-	} {
-		simple := class[strings.LastIndexByte(class, '.')+1:]
-		hints["java.util."+class+"."] = hint
-		hints[simple+"."] = hint
-	}
+	// The java.time classes models reach for (a static method of an
+	// unknown class: ZonedDateTime/parse).
 	for _, class := range []string{"ZonedDateTime", "OffsetDateTime", "LocalTime"} {
 		hints[class] = hintDateTime
 	}

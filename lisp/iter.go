@@ -45,6 +45,8 @@ func (th *thread) items(coll Value, op string) ([]Value, error) {
 		switch c.kind {
 		case arrayCell:
 			return th.arrayItems(c)
+		case utilCell:
+			return th.utilItems(c, op)
 		case builderCell:
 			s := builderText(c)
 			if err := th.chargeString(len(s)); err != nil {

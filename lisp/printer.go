@@ -67,7 +67,8 @@ func printString(v Value) string { return Print(v, PrintOptions{}) }
 func displayString(v Value) string { return Print(v, PrintOptions{Display: true}) }
 
 func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error) {
-	if opts.Exact {
+	exact := opts.Exact
+	if exact {
 		opts = PrintOptions{MaxDepth: maxReadDepth + 1} // MaxDepth counts the top level
 	}
 	if opts.Display && opts.MaxChars == 0 {
@@ -78,7 +79,7 @@ func formatValue(ctx context.Context, v Value, opts PrintOptions) (string, error
 			return "", nil
 		}
 	}
-	p := printer{opts: opts, limit: maxPrintBytes}
+	p := printer{opts: opts, limit: maxPrintBytes, exact: exact}
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = defaultPrintDepth
 	}
@@ -160,6 +161,9 @@ type printer struct {
 	// raw prints strings without quotes at every level, as Clojure's print
 	// and println do: (println [1 "a"]) shows [1 a].
 	raw bool
+	// exact is PrintOptions.Exact: a java.util collection prints with its
+	// class, #array-list[[1 2]], rather than as what it holds.
+	exact bool
 	// poll, when set, is called after every pollBytes of output, so that a
 	// long print honours cancellation and the deadline; its error stops
 	// printing and is kept in err.
@@ -422,6 +426,21 @@ func (p *printer) seq(open, close string, items []Value, owner *Vector, depth in
 // or a promise prints its value, #delay[1]; #delay[...] has none yet, and
 // #future[:failed #error {...}] is the exception its body threw.
 func (p *printer) cell(c *Cell, depth int) {
+	if c.kind == utilCell && !p.exact {
+		// As Clojure's pr prints a java.util List, Map or Set: what it
+		// holds.
+		if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
+			p.sb.WriteString("(this Collection)")
+			return
+		}
+		if p.inCells == nil {
+			p.inCells = map[*Cell]struct{}{}
+		}
+		p.inCells[c] = struct{}{}
+		p.value(utilValue(c), depth)
+		delete(p.inCells, c)
+		return
+	}
 	p.sb.WriteByte('#')
 	p.sb.WriteString(c.Kind())
 	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
@@ -435,12 +454,12 @@ func (p *printer) cell(c *Cell, depth int) {
 	switch {
 	case c.kind == arrayCell:
 		p.seq("[", "]", c.Deref().(*Vector).items, nil, depth)
-	case c.kind >= delayCell && refPendingNow(c):
+	case c.kind.isRef() && refPendingNow(c):
 		// A delay or a promise without a value yet: nothing to show (a
 		// delay's body is code). Read makes it a pending promise, or a
 		// delay that throws.
 		p.sb.WriteString("[...]")
-	case c.kind >= delayCell && refFailed(c):
+	case c.kind.isRef() && refFailed(c):
 		// The exception its body threw, marked, so that it reads back as
 		// thrown rather than as a value that is an exception.
 		p.sb.WriteString("[:failed ")
@@ -657,6 +676,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	}
 	x, isException := v.(*Exception)
 	isException = isException && !printed && !raw
+	util := utilArg(v)
 	limit := th.textBudget()
 	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw, th: th}
 	if th.printing {
@@ -666,6 +686,8 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	p.poll = func() error { return th.ticks(pollBytes / 64) }
 	if isException {
 		p.exceptionText(x, 0) // str of an exception is Java's toString
+	} else if util != nil && !printed {
+		p.utilString(util, 0) // so is str of a java.util collection
 	} else {
 		p.value(v, 0)
 	}

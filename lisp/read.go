@@ -295,6 +295,38 @@ func (r *valueReader) value(depth int) (Value, error) {
 			return nil, r.errorf("a string-builder holds a string")
 		}
 		return newCellOutside(builderCell, &builderData{buf: []byte(s)}), nil
+	case c == '#' && r.utilTag() >= 0:
+		// A java.util collection printed exactly: #array-list[[1 2]].
+		k := utilClass(r.utilTag())
+		r.off += len(utilClassInfo[k].tag) + 2
+		items, err := r.items(']', depth)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) != 1 {
+			return nil, r.errorf("#%s holds one collection, got %d values", utilClassInfo[k].tag, len(items))
+		}
+		d := &utilData{class: k}
+		switch x := items[0].(type) {
+		case *Vector:
+			if !k.isList() {
+				return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
+			}
+			d.back = append([]Value(nil), x.items...)
+		case *Map:
+			if !k.isMap() {
+				return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
+			}
+			d.coll = x
+		case *Set:
+			if !k.isSet() {
+				return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
+			}
+			d.coll = x
+		default:
+			return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
+		}
+		return newCellOutside(utilCell, d), nil
 	case c == '#' && strings.Contains(r.src[r.off:min(len(r.src), r.off+16)], "-array["):
 		// An array: #long-array[1 2 3], a new array of its kind.
 		tag := r.src[r.off+1 : r.off+strings.IndexByte(r.src[r.off:], '[')]
@@ -398,7 +430,7 @@ func (r *valueReader) cell(depth int) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if kind >= delayCell && len(items) == 2 && items[0] == Keyword("failed") && kind != promiseCell {
+	if kind.isRef() && len(items) == 2 && items[0] == Keyword("failed") && kind != promiseCell {
 		if x, ok := items[1].(*Exception); ok {
 			return newCellOutside(kind, &failedRef{exc: x}), nil
 		}
@@ -523,4 +555,28 @@ func symbolStart(tok string) bool {
 		return len(tok) <= 2 || tok[len(tok)-1] != '>'
 	}
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("*+!-_?=.&%>$", c) >= 0 || c >= 0x80
+}
+
+// utilTag is the class whose exact tag (#array-list[) starts at the
+// reader's offset, or -1.
+func (r *valueReader) utilTag() int {
+	rest := r.src[r.off+1:]
+	for k := utilClass(0); k < utilClasses; k++ {
+		tag := utilClassInfo[k].tag
+		if len(rest) > len(tag) && rest[len(tag)] == '[' && rest[:len(tag)] == tag {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// utilShape names what a collection of class k holds.
+func utilShape(k utilClass) string {
+	switch {
+	case k.isMap():
+		return "map"
+	case k.isSet():
+		return "set"
+	}
+	return "vector"
 }

@@ -54,7 +54,13 @@ const (
 	delayCell
 	futureCell
 	promiseCell
+	// utilCell is a java.util collection (javacoll.go): contents a run
+	// changes in place, as an array's.
+	utilCell
 )
+
+// isRef reports whether k is a delay, a future or a promise.
+func (k cellKind) isRef() bool { return k >= delayCell && k <= promiseCell }
 
 // Cell is a mutable reference: an atom, a volatile or a transient
 // collection. It is the one value of PTC-Lisp that changes; its identity is
@@ -140,6 +146,8 @@ func (c *Cell) Kind() string {
 		return "future"
 	case promiseCell:
 		return "promise"
+	case utilCell:
+		return utilClassInfo[c.load().val.(*utilData).class].tag
 	}
 	return "atom"
 }
@@ -156,8 +164,10 @@ func (c *Cell) Deref() Value {
 		return NewVector(d.snapshot())
 	case *builderData:
 		return d.text()
+	case *utilData:
+		return utilValue(c)
 	}
-	if c.kind >= delayCell {
+	if c.kind.isRef() {
 		return refValue(v)
 	}
 	return v
@@ -165,7 +175,7 @@ func (c *Cell) Deref() Value {
 
 // Pending reports whether the cell is a delay whose body has not run or a
 // promise not delivered: it has no value yet (Deref gives nil).
-func (c *Cell) Pending() bool { return c.kind >= delayCell && refPendingNow(c) }
+func (c *Cell) Pending() bool { return c.kind.isRef() && refPendingNow(c) }
 
 // Version counts the writes of the cell: it changes whenever the cell does.
 func (c *Cell) Version() uint64 { return c.load().version }

@@ -123,6 +123,18 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.Delay", is: []string{"clojure.lang.IDeref", "clojure.lang.IPending"}},
 	{name: "clojure.core$future_call$reify", is: []string{"clojure.lang.IDeref", "clojure.lang.IBlockingDeref", "clojure.lang.IPending", "java.util.concurrent.Future"}},
 	{name: "clojure.core$promise$reify", is: []string{"clojure.lang.IDeref", "clojure.lang.IBlockingDeref", "clojure.lang.IPending"}},
+	// The java.util collections (javacoll.go).
+	{name: "java.util.ArrayList", short: []string{"ArrayList"}, is: utilIfaces("java.util.List", "java.util.RandomAccess", "java.util.AbstractList")},
+	{name: "java.util.LinkedList", short: []string{"LinkedList"}, is: utilIfaces("java.util.List", "java.util.Deque", "java.util.Queue", "java.util.AbstractList")},
+	{name: "java.util.ArrayDeque", short: []string{"ArrayDeque"}, is: utilIfaces("java.util.Deque", "java.util.Queue")},
+	{name: "java.util.Stack", short: []string{"Stack"}, is: utilIfaces("java.util.List", "java.util.RandomAccess", "java.util.AbstractList", "java.util.Vector")},
+	{name: "java.util.HashMap", short: []string{"HashMap"}, is: []string{"java.util.Map", "java.util.AbstractMap", "java.io.Serializable", "java.lang.Cloneable"}},
+	{name: "java.util.LinkedHashMap", short: []string{"LinkedHashMap"}, is: []string{"java.util.Map", "java.util.HashMap", "java.util.AbstractMap", "java.io.Serializable", "java.lang.Cloneable"}},
+	{name: "java.util.TreeMap", short: []string{"TreeMap"}, is: []string{"java.util.Map", "java.util.SortedMap", "java.util.NavigableMap", "java.util.AbstractMap", "java.io.Serializable", "java.lang.Cloneable"}},
+	{name: "java.util.concurrent.ConcurrentHashMap", short: []string{"ConcurrentHashMap"}, is: []string{"java.util.Map", "java.util.concurrent.ConcurrentMap", "java.util.AbstractMap", "java.io.Serializable"}},
+	{name: "java.util.HashSet", short: []string{"HashSet"}, is: utilIfaces("java.util.Set", "java.util.AbstractSet")},
+	{name: "java.util.LinkedHashSet", short: []string{"LinkedHashSet"}, is: utilIfaces("java.util.Set", "java.util.HashSet", "java.util.AbstractSet")},
+	{name: "java.util.TreeSet", short: []string{"TreeSet"}, is: utilIfaces("java.util.Set", "java.util.SortedSet", "java.util.NavigableSet", "java.util.AbstractSet")},
 	{name: "java.lang.StringBuilder", short: []string{"StringBuilder"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "java.lang.StringBuffer", short: []string{"StringBuffer"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "clojure.lang.PersistentVector$TransientVector", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientVector", "clojure.lang.ITransientAssociative", "clojure.lang.Indexed"})},
@@ -531,6 +543,8 @@ func cellClassName(c *Cell) string {
 	switch c.kind {
 	case arrayCell:
 		return arrayClassName(c.load().val.(*arrayData).elem)
+	case utilCell:
+		return utilClassInfo[c.load().val.(*utilData).class].name
 	case builderCell:
 		if c.load().val.(*builderData).buffer {
 			return "java.lang.StringBuffer"
@@ -557,4 +571,10 @@ func cellClassName(c *Cell) string {
 		return "clojure.lang.PersistentVector$TransientVector"
 	}
 	return "clojure.lang.Atom"
+}
+
+// utilIfaces is what a java.util collection class is besides the classes
+// named: a Collection, Iterable, Serializable and Cloneable.
+func utilIfaces(names ...string) []string {
+	return append(names, "java.util.Collection", "java.lang.Iterable", "java.util.AbstractCollection", "java.io.Serializable", "java.lang.Cloneable")
 }

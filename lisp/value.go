@@ -110,6 +110,9 @@ func TypeName(v Value) string {
 	case *Exception:
 		return "exception"
 	case *Cell:
+		if v.kind == utilCell {
+			return cellClassName(v) // java.util.HashMap, not hash-map (a Clojure function)
+		}
 		return v.Kind()
 	}
 	return "host value"
@@ -132,6 +135,8 @@ func describe(v Value) string {
 			hint = " (a Java array: read it with aget, or make it a vector with vec)"
 		case builderCell:
 			hint = " (a StringBuilder: make it a string with str or .toString)"
+		case utilCell:
+			hint = " (a mutable Java collection: change it with its methods, .add .put .remove; make it a Clojure one with vec, set or (into {} m))"
 		}
 		return TypeName(v) + " " + Print(v, PrintOptions{MaxItems: 5, MaxChars: 60}) + hint
 	}

@@ -1,0 +1,1060 @@
+package lisp
+
+import (
+	"strings"
+	"sync"
+)
+
+// The java.util collections models write on their first try: ArrayList,
+// LinkedList, ArrayDeque and Stack (lists), HashMap, LinkedHashMap, TreeMap
+// and ConcurrentHashMap (maps), HashSet, LinkedHashSet and TreeSet (sets),
+// made by their constructors ((java.util.ArrayList.), (ArrayList. coll),
+// (new HashMap)) and changed by their methods (.add, .put, .remove, .push,
+// .pop, .poll ...).
+//
+// A collection is a Cell of kind utilCell (state.go), mutable as an array
+// is (arrays.go): a run changes its own copy in place (mutate), and a run
+// that fails puts back the contents it found. A list keeps its elements in
+// two slices, the front one reversed, so that adding and removing at either
+// end is O(1) (a queue for a breadth-first walk, a stack); a map or a set
+// holds a persistent map or set that each change replaces, so the copy a
+// run makes before its first change costs nothing.
+//
+// Clojure's functions read them as Clojure reads a java.util collection:
+// seq, count, nth, first, map, reduce, into, vec, apply and destructuring
+// walk a list or a set (a copy as of now); get, get-in, keywords, contains?,
+// find, select-keys, keys, vals and reduce-kv read a map; = compares the
+// contents with Clojure's collections. conj and assoc fail, as in Clojure:
+// they are not persistent. A collection prints as what it holds, [1 2],
+// {"a" 1}, #{1}, as Clojure's pr prints a List, Map or Set, and str gives
+// Java's toString, "[1, a]" or "{a=1}". Printed exactly (for Read), it is
+// #array-list[[1 2]], #hash-map[{"a" 1}] and so on by class. JSON and Go
+// see what it holds.
+//
+// Maps and sets iterate in the canonical order of every map and set
+// (docs/deviations.md row 98): a LinkedHashMap does not keep the order of
+// insertion, nor a HashMap Java's hash order.
+
+// utilClass is the class of a java.util collection.
+type utilClass uint8
+
+const (
+	utilArrayList utilClass = iota
+	utilLinkedList
+	utilArrayDeque
+	utilStack
+	utilHashMap
+	utilLinkedHashMap
+	utilTreeMap
+	utilConcurrentHashMap
+	utilHashSet
+	utilLinkedHashSet
+	utilTreeSet
+	utilClasses // their number
+)
+
+// utilClassInfo names each class: Java's name and the tag of its exact
+// printed form.
+var utilClassInfo = [utilClasses]struct{ name, tag string }{
+	utilArrayList:         {"java.util.ArrayList", "array-list"},
+	utilLinkedList:        {"java.util.LinkedList", "linked-list"},
+	utilArrayDeque:        {"java.util.ArrayDeque", "array-deque"},
+	utilStack:             {"java.util.Stack", "stack"},
+	utilHashMap:           {"java.util.HashMap", "hash-map"},
+	utilLinkedHashMap:     {"java.util.LinkedHashMap", "linked-hash-map"},
+	utilTreeMap:           {"java.util.TreeMap", "tree-map"},
+	utilConcurrentHashMap: {"java.util.concurrent.ConcurrentHashMap", "concurrent-hash-map"},
+	utilHashSet:           {"java.util.HashSet", "hash-set"},
+	utilLinkedHashSet:     {"java.util.LinkedHashSet", "linked-hash-set"},
+	utilTreeSet:           {"java.util.TreeSet", "tree-set"},
+}
+
+func (k utilClass) isList() bool { return k <= utilStack }
+func (k utilClass) isMap() bool  { return k >= utilHashMap && k <= utilConcurrentHashMap }
+func (k utilClass) isSet() bool  { return k >= utilHashSet }
+
+// indexed reports whether the class is a java.util.List (an ArrayDeque is
+// not: it has no get or set, and its remove takes an element).
+func (k utilClass) indexed() bool { return k.isList() && k != utilArrayDeque }
+
+// utilData is the contents of a java.util collection.
+type utilData struct {
+	sync.Mutex
+	class utilClass
+	// A list's elements: front reversed, then back.
+	front, back []Value
+	// A map's *Map or a set's *Set.
+	coll Value
+}
+
+func (d *utilData) clone() cellData {
+	return &utilData{class: d.class, coll: d.coll,
+		front: append([]Value(nil), d.front...), back: append([]Value(nil), d.back...)}
+}
+
+func (d *utilData) slots() int { return len(d.front) + len(d.back) + 2 }
+
+func (d *utilData) size() int {
+	switch c := d.coll.(type) {
+	case *Map:
+		return c.Len()
+	case *Set:
+		return c.Len()
+	}
+	return len(d.front) + len(d.back)
+}
+
+func (d *utilData) at(i int) Value {
+	if i < len(d.front) {
+		return d.front[len(d.front)-1-i]
+	}
+	return d.back[i-len(d.front)]
+}
+
+func (d *utilData) setAt(i int, x Value) {
+	if i < len(d.front) {
+		d.front[len(d.front)-1-i] = x
+		return
+	}
+	d.back[i-len(d.front)] = x
+}
+
+// items returns a copy of a list's elements in order.
+func (d *utilData) items() []Value {
+	out := make([]Value, 0, len(d.front)+len(d.back))
+	for i := len(d.front) - 1; i >= 0; i-- {
+		out = append(out, d.front[i])
+	}
+	return append(out, d.back...)
+}
+
+// flatten moves a list's elements into back, for the changes in the
+// middle (insert, remove at an index).
+func (d *utilData) flatten() {
+	if len(d.front) > 0 {
+		d.back, d.front = d.items(), nil
+	}
+}
+
+func (d *utilData) pushFront(x Value) { d.front = append(d.front, x) }
+func (d *utilData) pushBack(x Value)  { d.back = append(d.back, x) }
+
+func (d *utilData) popFront() (Value, bool) {
+	if n := len(d.front); n > 0 {
+		x := d.front[n-1]
+		d.front[n-1] = nil
+		d.front = d.front[:n-1]
+		return x, true
+	}
+	if len(d.back) > 0 {
+		x := d.back[0]
+		d.back[0] = nil
+		d.back = d.back[1:]
+		return x, true
+	}
+	return nil, false
+}
+
+func (d *utilData) popBack() (Value, bool) {
+	if n := len(d.back); n > 0 {
+		x := d.back[n-1]
+		d.back[n-1] = nil
+		d.back = d.back[:n-1]
+		return x, true
+	}
+	if len(d.front) > 0 {
+		x := d.front[0]
+		d.front[0] = nil
+		d.front = d.front[1:]
+		return x, true
+	}
+	return nil, false
+}
+
+func (d *utilData) first() (Value, bool) {
+	if d.size() == 0 {
+		return nil, false
+	}
+	return d.at(0), true
+}
+
+func (d *utilData) last() (Value, bool) {
+	n := d.size()
+	if n == 0 {
+		return nil, false
+	}
+	return d.at(n - 1), true
+}
+
+// value is what the collection holds now, as a Clojure value: a list's
+// elements as a vector (a copy), a map's map, a set's set.
+func (d *utilData) value() Value {
+	if d.class.isList() {
+		return NewVector(d.items())
+	}
+	return d.coll
+}
+
+// utilArg returns v as a java.util collection, or nil.
+func utilArg(v Value) *Cell {
+	if c, ok := v.(*Cell); ok && c.kind == utilCell {
+		return c
+	}
+	return nil
+}
+
+// utilRead runs f on the collection's contents under their lock.
+func utilRead[T any](c *Cell, f func(d *utilData) T) T {
+	d := c.load().val.(*utilData)
+	d.Lock()
+	defer d.Unlock()
+	return f(d)
+}
+
+// utilValue is what c holds now (see utilData.value).
+func utilValue(c *Cell) Value { return utilRead(c, (*utilData).value) }
+
+// utilItems is what the sequence functions see of c: a list's or a set's
+// elements, a map's [key value] entries.
+func (th *thread) utilItems(c *Cell, op string) ([]Value, error) {
+	v := utilValue(c)
+	if vec, ok := v.(*Vector); ok {
+		return vec.items, th.charge(int64(vec.Len()))
+	}
+	return th.items(v, op)
+}
+
+// changeUtil runs f on the contents this run may change (mutate).
+func (th *thread) changeUtil(c *Cell, f func(d *utilData) error) error {
+	return th.mutate(c, func(cd cellData) error { return f(cd.(*utilData)) })
+}
+
+// newUtil makes a collection of class k holding what from gives: the
+// elements of a collection for a list or a set, the entries of a map for a
+// map; nil or a capacity (an integer) makes an empty one.
+func (th *thread) newUtil(k utilClass, ctor string, from Value) (*Cell, error) {
+	d := &utilData{class: k}
+	switch {
+	case k.isMap():
+		d.coll = emptyMap
+	case k.isSet():
+		d.coll = emptySet
+	}
+	switch x := from.(type) {
+	case nil:
+	case int64:
+		if x < 0 {
+			return nil, classError(InvalidArgument, classIllegalArgument, "%s: Illegal initial capacity: %d", ctor, x)
+		}
+	default:
+		if k.isMap() {
+			m, err := th.utilMapArg(ctor, from)
+			if err != nil {
+				return nil, err
+			}
+			if err := th.charge(2 * int64(m.Len())); err != nil {
+				return nil, err
+			}
+			d.coll = m
+			break
+		}
+		xs, err := th.utilSource(ctor, from)
+		if err != nil {
+			return nil, err
+		}
+		if k.isSet() {
+			if err := th.charge(2 * int64(len(xs))); err != nil {
+				return nil, err
+			}
+			d.coll = NewSet(xs...)
+			break
+		}
+		if err := th.charge(int64(len(xs))); err != nil {
+			return nil, err
+		}
+		d.back = append([]Value(nil), xs...)
+	}
+	return th.newCell(utilCell, d, nil)
+}
+
+// utilSource is the elements of a collection argument (a Clojure
+// collection, a string's characters, an array, another java.util one).
+func (th *thread) utilSource(fn string, v Value) ([]Value, error) {
+	if c := utilArg(v); c != nil {
+		return th.utilItems(c, fn)
+	}
+	return th.items(v, fn)
+}
+
+// utilMapArg is a map argument: a Clojure map, a java.util map or nil.
+func (th *thread) utilMapArg(fn string, v Value) (*Map, error) {
+	switch x := v.(type) {
+	case nil:
+		return emptyMap, nil
+	case *Map:
+		return x, nil
+	case *Cell:
+		if x.kind == utilCell {
+			if m, ok := utilValue(x).(*Map); ok {
+				return m, nil
+			}
+		}
+	}
+	return nil, argError(fn, 1, "a map", v)
+}
+
+// utilString is Java's toString of a collection: "[1, a, null]" for a
+// list or a set, "{a=1, b=[1 2]}" for a map; elements as str shows them,
+// but nil as null.
+func (p *printer) utilString(c *Cell, depth int) {
+	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
+		p.sb.WriteString("(this Collection)")
+		return
+	}
+	if p.inCells == nil {
+		p.inCells = map[*Cell]struct{}{}
+	}
+	p.inCells[c] = struct{}{}
+	defer delete(p.inCells, c)
+	elem := func(x Value) {
+		switch x := x.(type) {
+		case nil:
+			p.sb.WriteString("null")
+		case string:
+			p.sb.WriteString(x)
+		case *Cell:
+			if x.kind == utilCell {
+				p.utilString(x, depth+1)
+				return
+			}
+			p.value(x, depth+1)
+		default:
+			p.value(x, depth+1)
+		}
+	}
+	switch v := utilValue(c).(type) {
+	case *Map:
+		p.sb.WriteByte('{')
+		i := 0
+		for k, x := range v.All() {
+			if p.cut(i, v.Len(), ", ") {
+				break
+			}
+			if i > 0 {
+				p.sb.WriteString(", ")
+			}
+			elem(k)
+			p.sb.WriteByte('=')
+			elem(x)
+			i++
+		}
+		p.sb.WriteByte('}')
+	case *Set:
+		p.sb.WriteByte('[')
+		i := 0
+		for x := range v.All() {
+			if p.cut(i, v.Len(), ", ") {
+				break
+			}
+			if i > 0 {
+				p.sb.WriteString(", ")
+			}
+			elem(x)
+			i++
+		}
+		p.sb.WriteByte(']')
+	case *Vector:
+		p.sb.WriteByte('[')
+		for i, x := range v.items {
+			if p.cut(i, len(v.items), ", ") {
+				break
+			}
+			if i > 0 {
+				p.sb.WriteString(", ")
+			}
+			elem(x)
+		}
+		p.sb.WriteByte(']')
+	}
+}
+
+// utilEqual compares a java.util collection with another value as
+// Clojure does: by contents, a list with a vector or a list, a map with a
+// map, a set with a set.
+func utilEqual(a, b Value, depth int, w *walk) bool {
+	av, bv := a, b
+	if c := utilArg(a); c != nil {
+		av = utilValue(c)
+	}
+	if c := utilArg(b); c != nil {
+		bv = utilValue(c)
+	}
+	if av == a && bv == b {
+		return a == b
+	}
+	return equalAt(av, bv, depth, w)
+}
+
+func registerUtil(t builtinTable) {
+	for k := utilClass(0); k < utilClasses; k++ {
+		name := utilClassInfo[k].name
+		simple := name[strings.LastIndexByte(name, '.')+1:]
+		t.add(simple+".", 0, 1, func(th *thread, a []Value) (Value, error) {
+			var from Value
+			if len(a) == 1 {
+				if k == utilStack {
+					return nil, errorf(ArityError, "Stack. takes no arguments")
+				}
+				from = a[0]
+			}
+			return th.newUtil(k, simple+".", from)
+		}, name+".")
+	}
+
+	// method registers (or extends) the method name for the collections
+	// accepted by ok: f runs when the target is one of them, the builtin
+	// registered before (if any) otherwise. min and max count the target.
+	method := func(name string, min, max int, ok func(utilClass) bool, f func(th *thread, c *Cell, k utilClass, a []Value) (Value, error)) {
+		arity := &Builtin{Name: name, MinArgs: min, MaxArgs: max}
+		ours := func(th *thread, a []Value) (Value, error) {
+			c := utilArg(a[0])
+			k := utilRead(c, func(d *utilData) utilClass { return d.class })
+			if !ok(k) {
+				return nil, errorf(TypeError, "%s is not a method of %s", name, utilClassInfo[k].name)
+			}
+			if len(a) < min || (max >= 0 && len(a) > max) {
+				return nil, arity.arityError(len(a))
+			}
+			return f(th, c, k, a)
+		}
+		if _, exists := t[name]; !exists {
+			t.add(name, min, max, func(th *thread, a []Value) (Value, error) {
+				if utilArg(a[0]) == nil {
+					if a[0] == nil {
+						return nil, classError(TypeError, classNullPointer, "%s of nil (a NullPointerException in Java)", name)
+					}
+					return nil, argError(name, 0, "a java.util collection (ArrayList., HashMap., HashSet. ...)", a[0])
+				}
+				return ours(th, a)
+			})
+			return
+		}
+		t.wrap(name, func(old *Builtin) *Builtin {
+			b := *old
+			fn := old.fn
+			b.MinArgs = minArgs(old.MinArgs, min)
+			if old.MaxArgs >= 0 && (max < 0 || max > old.MaxArgs) {
+				b.MaxArgs = max
+			}
+			b.fn = func(th *thread, a []Value) (Value, error) {
+				if utilArg(a[0]) != nil {
+					return ours(th, a)
+				}
+				if err := old.checkArity(len(a)); err != nil {
+					return nil, err
+				}
+				return fn(th, a)
+			}
+			return &b
+		})
+	}
+	any := func(utilClass) bool { return true }
+	lists := utilClass.isList
+	maps := utilClass.isMap
+	sets := utilClass.isSet
+	notMaps := func(k utilClass) bool { return !k.isMap() }
+	deques := func(k utilClass) bool { return k == utilLinkedList || k == utilArrayDeque }
+	index := func(th *thread, name string, a []Value, i int, n int) (int, error) {
+		x, err := intArg(name, a, i)
+		if err != nil {
+			return 0, err
+		}
+		if x < 0 || x >= int64(n) {
+			return 0, classError(InvalidArgument, classIndexOutOfBound, "Index %d out of bounds for length %d", x, n)
+		}
+		return int(x), nil
+	}
+	noElement := func(name string) error {
+		return classError(InvalidArgument, classNoSuchElement, "%s of an empty collection (NoSuchElementException)", name)
+	}
+	emptyStack := func(name string) error {
+		return classError(InvalidArgument, classEmptyStack, "%s of an empty Stack (EmptyStackException)", name)
+	}
+	// change runs f on c's contents; f returns the method's value.
+	change := func(th *thread, c *Cell, f func(d *utilData) (Value, error)) (Value, error) {
+		var out Value
+		err := th.changeUtil(c, func(d *utilData) error {
+			var err error
+			out, err = f(d)
+			return err
+		})
+		return out, err
+	}
+	read := func(c *Cell, f func(d *utilData) (Value, error)) (Value, error) {
+		d := c.load().val.(*utilData)
+		d.Lock()
+		defer d.Unlock()
+		return f(d)
+	}
+
+	method(".add", 2, 3, notMaps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		if err := th.charge(2); err != nil {
+			return nil, err
+		}
+		if len(a) == 3 { // (.add list i x): insert at i
+			if !k.indexed() {
+				return nil, errorf(ArityError, ".add of %s takes one element", utilClassInfo[k].name)
+			}
+			return change(th, c, func(d *utilData) (Value, error) {
+				n := d.size()
+				i, err := intArg(".add", a, 1)
+				if err != nil {
+					return nil, err
+				}
+				if i < 0 || i > int64(n) {
+					return nil, classError(InvalidArgument, classIndexOutOfBound, "Index: %d, Size: %d", i, n)
+				}
+				if err := th.ticks(n); err != nil {
+					return nil, err
+				}
+				d.flatten()
+				d.back = append(d.back, nil)
+				copy(d.back[i+1:], d.back[i:])
+				d.back[i] = a[2]
+				return nil, nil
+			})
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			if s, ok := d.coll.(*Set); ok {
+				if s.Has(a[1]) {
+					return false, nil
+				}
+				d.coll = s.Conj(a[1])
+				return true, nil
+			}
+			d.pushBack(a[1])
+			return true, nil
+		})
+	})
+	method(".addAll", 2, 2, notMaps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		xs, err := th.utilSource(".addAll", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if err := th.charge(2 * int64(len(xs))); err != nil {
+			return nil, err
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			if s, ok := d.coll.(*Set); ok {
+				n := s.Len()
+				for _, x := range xs {
+					s = s.Conj(x)
+				}
+				d.coll = s
+				return s.Len() != n, nil
+			}
+			d.back = append(d.back, xs...)
+			return len(xs) > 0, nil
+		})
+	})
+	method(".get", 2, 2, func(k utilClass) bool { return k.indexed() || k.isMap() }, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return read(c, func(d *utilData) (Value, error) {
+			if m, ok := d.coll.(*Map); ok {
+				v, _ := m.getExact(a[1])
+				return v, nil
+			}
+			i, err := index(th, ".get", a, 1, d.size())
+			if err != nil {
+				return nil, err
+			}
+			return d.at(i), nil
+		})
+	})
+	method(".set", 3, 3, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return change(th, c, func(d *utilData) (Value, error) {
+			i, err := index(th, ".set", a, 1, d.size())
+			if err != nil {
+				return nil, err
+			}
+			old := d.at(i)
+			d.setAt(i, a[2])
+			return old, nil
+		})
+	})
+	method(".remove", 1, 2, any, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		if len(a) == 1 { // (.remove deque): its first element
+			if !deques(k) {
+				return nil, errorf(ArityError, ".remove of %s takes what to remove", utilClassInfo[k].name)
+			}
+			return change(th, c, func(d *utilData) (Value, error) {
+				if x, ok := d.popFront(); ok {
+					return x, nil
+				}
+				return nil, noElement(".remove")
+			})
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			switch coll := d.coll.(type) {
+			case *Map:
+				old, _ := coll.getExact(a[1])
+				d.coll = coll.Dissoc(a[1])
+				return old, nil
+			case *Set:
+				if !coll.Has(a[1]) {
+					return false, nil
+				}
+				d.coll = coll.Disj(a[1])
+				return true, nil
+			}
+			n := d.size()
+			if err := th.ticks(n); err != nil {
+				return nil, err
+			}
+			if _, isIndex := a[1].(int64); isIndex && k.indexed() {
+				// (.remove list i) removes at the index, as Clojure calls
+				// List.remove(int) with an integer.
+				i, err := index(th, ".remove", a, 1, n)
+				if err != nil {
+					return nil, err
+				}
+				d.flatten()
+				old := d.back[i]
+				d.back = append(d.back[:i], d.back[i+1:]...)
+				return old, nil
+			}
+			for i := 0; i < n; i++ {
+				if th.equal(d.at(i), a[1]) {
+					d.flatten()
+					d.back = append(d.back[:i], d.back[i+1:]...)
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+	})
+	method(".clear", 1, 1, any, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return change(th, c, func(d *utilData) (Value, error) {
+			d.front, d.back = nil, nil
+			switch d.coll.(type) {
+			case *Map:
+				d.coll = emptyMap
+			case *Set:
+				d.coll = emptySet
+			}
+			return nil, nil
+		})
+	})
+	method(".size", 1, 1, any, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return int64(utilRead(c, (*utilData).size)), nil
+	})
+	method(".isEmpty", 1, 1, any, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return utilRead(c, (*utilData).size) == 0, nil
+	})
+	method(".empty", 1, 1, func(k utilClass) bool { return k == utilStack }, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return utilRead(c, (*utilData).size) == 0, nil
+	})
+	method(".contains", 2, 2, notMaps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return read(c, func(d *utilData) (Value, error) {
+			if s, ok := d.coll.(*Set); ok {
+				return s.Has(a[1]), nil
+			}
+			n := d.size()
+			if err := th.ticks(n); err != nil {
+				return nil, err
+			}
+			for i := 0; i < n; i++ {
+				if th.equal(d.at(i), a[1]) {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+	})
+	for _, name := range []string{".indexOf", ".lastIndexOf"} {
+		method(name, 2, 2, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			return read(c, func(d *utilData) (Value, error) {
+				n := d.size()
+				if err := th.ticks(n); err != nil {
+					return nil, err
+				}
+				for j := 0; j < n; j++ {
+					i := j
+					if name == ".lastIndexOf" {
+						i = n - 1 - j
+					}
+					if th.equal(d.at(i), a[1]) {
+						return int64(i), nil
+					}
+				}
+				return int64(-1), nil
+			})
+		})
+	}
+	// The deque and stack methods. A Stack's top is its end (push appends);
+	// a LinkedList's and an ArrayDeque's is their front.
+	method(".push", 2, 2, lists, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		if err := th.charge(2); err != nil {
+			return nil, err
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			if k == utilStack {
+				d.pushBack(a[1])
+				return a[1], nil
+			}
+			d.pushFront(a[1])
+			return nil, nil
+		})
+	})
+	method(".pop", 1, 1, lists, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return change(th, c, func(d *utilData) (Value, error) {
+			if k == utilStack {
+				if x, ok := d.popBack(); ok {
+					return x, nil
+				}
+				return nil, emptyStack(".pop")
+			}
+			if x, ok := d.popFront(); ok {
+				return x, nil
+			}
+			return nil, noElement(".pop")
+		})
+	})
+	method(".peek", 1, 1, lists, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return read(c, func(d *utilData) (Value, error) {
+			if k == utilStack {
+				if x, ok := d.last(); ok {
+					return x, nil
+				}
+				return nil, emptyStack(".peek")
+			}
+			x, _ := d.first()
+			return x, nil
+		})
+	})
+	for _, m := range []struct {
+		name  string
+		front bool
+		value Value // what an add returns: nil (void) or true (offer)
+	}{{".addFirst", true, nil}, {".offerFirst", true, true}, {".addLast", false, nil}, {".offerLast", false, true}, {".offer", false, true}} {
+		method(m.name, 2, 2, lists, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			if err := th.charge(2); err != nil {
+				return nil, err
+			}
+			return change(th, c, func(d *utilData) (Value, error) {
+				if m.front {
+					d.pushFront(a[1])
+				} else {
+					d.pushBack(a[1])
+				}
+				return m.value, nil
+			})
+		})
+	}
+	for _, m := range []struct {
+		name   string
+		front  bool
+		remove bool // take it out
+		fail   bool // an empty collection is an error (else nil)
+	}{
+		{".poll", true, true, false}, {".pollFirst", true, true, false}, {".pollLast", false, true, false},
+		{".removeFirst", true, true, true}, {".removeLast", false, true, true},
+		{".peekFirst", true, false, false}, {".peekLast", false, false, false},
+		{".getFirst", true, false, true}, {".getLast", false, false, true},
+	} {
+		method(m.name, 1, 1, lists, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			f := func(d *utilData) (Value, error) {
+				var x Value
+				var ok bool
+				switch {
+				case m.remove && m.front:
+					x, ok = d.popFront()
+				case m.remove:
+					x, ok = d.popBack()
+				case m.front:
+					x, ok = d.first()
+				default:
+					x, ok = d.last()
+				}
+				if !ok && m.fail {
+					return nil, noElement(m.name)
+				}
+				return x, nil
+			}
+			if m.remove {
+				return change(th, c, f)
+			}
+			return read(c, f)
+		})
+	}
+	// The sorted ends: a TreeMap's keys, a TreeSet's elements (any map's or
+	// set's here: they iterate in order).
+	for _, m := range []struct {
+		name  string
+		last  bool
+		class func(utilClass) bool
+	}{{".firstKey", false, maps}, {".lastKey", true, maps}, {".first", false, sets}, {".last", true, sets}} {
+		method(m.name, 1, 1, m.class, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			return read(c, func(d *utilData) (Value, error) {
+				var xs []Value
+				switch coll := d.coll.(type) {
+				case *Map:
+					if coll.Len() > 0 {
+						xs = []Value{coll.Keys()[0], coll.Keys()[coll.Len()-1]}
+					}
+				case *Set:
+					if coll.Len() > 0 {
+						xs = []Value{coll.At(0), coll.At(coll.Len() - 1)}
+					}
+				}
+				if xs == nil {
+					return nil, noElement(m.name)
+				}
+				if m.last {
+					return xs[1], nil
+				}
+				return xs[0], nil
+			})
+		})
+	}
+	for _, name := range []string{".removeAll", ".retainAll"} {
+		method(name, 2, 2, notMaps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			xs, err := th.utilSource(name, a[1])
+			if err != nil {
+				return nil, err
+			}
+			if err := th.charge(2 * int64(len(xs))); err != nil {
+				return nil, err
+			}
+			other := NewSet(xs...)
+			return change(th, c, func(d *utilData) (Value, error) {
+				n := d.size()
+				if err := th.ticks(n); err != nil {
+					return nil, err
+				}
+				keep := func(x Value) bool { return other.Has(x) == (name == ".retainAll") }
+				if s, ok := d.coll.(*Set); ok {
+					out := s
+					for x := range s.All() {
+						if !keep(x) {
+							out = out.Disj(x)
+						}
+					}
+					d.coll = out
+					return out.Len() != n, nil
+				}
+				var kept []Value
+				for _, x := range d.items() {
+					if keep(x) {
+						kept = append(kept, x)
+					}
+				}
+				d.front, d.back = nil, kept
+				return len(kept) != n, nil
+			})
+		})
+	}
+	method(".put", 3, 3, maps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		if err := th.charge(3); err != nil {
+			return nil, err
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			m := d.coll.(*Map)
+			old, _ := m.getExact(a[1])
+			d.coll = m.Assoc(a[1], a[2])
+			return old, nil
+		})
+	})
+	method(".putIfAbsent", 3, 3, maps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		if err := th.charge(3); err != nil {
+			return nil, err
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			m := d.coll.(*Map)
+			if old, ok := m.getExact(a[1]); ok && old != nil {
+				return old, nil
+			}
+			d.coll = m.Assoc(a[1], a[2])
+			return nil, nil
+		})
+	})
+	method(".putAll", 2, 2, maps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		from, err := th.utilMapArg(".putAll", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if err := th.charge(3 * int64(from.Len())); err != nil {
+			return nil, err
+		}
+		return change(th, c, func(d *utilData) (Value, error) {
+			m := d.coll.(*Map)
+			for key, v := range from.All() {
+				m = m.Assoc(key, v)
+			}
+			d.coll = m
+			return nil, nil
+		})
+	})
+	// The reads of a map that Clojure's maps answer too: on what the
+	// collection holds now.
+	for _, m := range []struct {
+		name     string
+		min, max int
+	}{{".getOrDefault", 3, 3}, {".containsKey", 2, 2}, {".containsValue", 2, 2}, {".keySet", 1, 1}, {".values", 1, 1}, {".entrySet", 1, 1}} {
+		method(m.name, m.min, m.max, maps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			args := append([]Value{utilValue(c)}, a[1:]...)
+			return th.call(t[m.name], args) // at call time: the table is whole
+		})
+	}
+	method(".sort", 2, 2, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return nil, th.sortUtil(t["sort"].(*Builtin), c, ".sort", a[1])
+	})
+	method(".subList", 3, 3, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		return read(c, func(d *utilData) (Value, error) {
+			n := d.size()
+			from, err := intArg(".subList", a, 1)
+			if err != nil {
+				return nil, err
+			}
+			to, err := intArg(".subList", a, 2)
+			if err != nil {
+				return nil, err
+			}
+			if from < 0 || to > int64(n) || from > to {
+				return nil, classError(InvalidArgument, classIndexOutOfBound, "fromIndex %d, toIndex %d, size %d", from, to, n)
+			}
+			if err := th.charge(to - from); err != nil {
+				return nil, err
+			}
+			return NewVector(d.items()[from:to]), nil
+		})
+	})
+	method(".toArray", 1, 1, notMaps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		xs, err := th.utilItems(c, ".toArray")
+		if err != nil {
+			return nil, err
+		}
+		return th.newArray("Ljava.lang.Object;", append([]Value(nil), xs...))
+	})
+
+	// Clojure's reads of a map or a set (and nth of a list) see what a
+	// java.util collection holds now.
+	for _, w := range []struct {
+		name string
+		arg  int // the collection's position; -1: every argument
+	}{{"contains?", 0}, {"find", 0}, {"select-keys", 0}, {"reduce-kv", 2}, {"merge", -1}, {"nth", 0}, {"keys", 0}, {"vals", 0}} {
+		t.wrap(w.name, func(old *Builtin) *Builtin {
+			b := *old
+			fn := old.fn
+			b.fn = func(th *thread, a []Value) (Value, error) {
+				if w.arg >= 0 && (len(a) <= w.arg || utilArg(a[w.arg]) == nil) {
+					return fn(th, a)
+				}
+				if w.name == "nth" {
+					if v, ok := utilNth(utilArg(a[0]), a); ok {
+						return v, nil
+					}
+				}
+				var args []Value
+				var err error
+				for i, x := range a {
+					if c := utilArg(x); c != nil && (w.arg < 0 || i == w.arg) {
+						if args == nil {
+							args = append([]Value(nil), a...)
+						}
+						if args[i], err = th.utilHeld(c); err != nil {
+							return nil, err
+						}
+					}
+				}
+				if args == nil {
+					return fn(th, a)
+				}
+				return fn(th, args)
+			}
+			return &b
+		})
+	}
+
+	// java.util.Collections' changes of a list in place.
+	t.add("Collections/sort", 1, 2, func(th *thread, a []Value) (Value, error) {
+		c := utilArg(a[0])
+		if c == nil || !utilRead(c, func(d *utilData) bool { return d.class.indexed() }) {
+			return nil, argError("Collections/sort", 0, "a java.util list (ArrayList. ...)", a[0])
+		}
+		var cmp Value
+		if len(a) == 2 {
+			cmp = a[1]
+		}
+		return nil, th.sortUtil(t["sort"].(*Builtin), c, "Collections/sort", cmp)
+	}, "java.util.Collections/sort")
+	t.add("Collections/reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
+		c := utilArg(a[0])
+		if c == nil || !utilRead(c, func(d *utilData) bool { return d.class.isList() }) {
+			return nil, argError("Collections/reverse", 0, "a java.util list (ArrayList. ...)", a[0])
+		}
+		return nil, th.changeUtil(c, func(d *utilData) error {
+			if err := th.ticks(d.size()); err != nil {
+				return err
+			}
+			d.front, d.back = d.back, d.front // reversed front, then back, swap roles
+			return nil
+		})
+	}, "java.util.Collections/reverse")
+}
+
+// sortUtil sorts a list in place by cmp (nil: the natural order), as
+// List.sort and Collections/sort do.
+func (th *thread) sortUtil(sort *Builtin, c *Cell, fn string, cmp Value) error {
+	items, err := th.utilItems(c, fn)
+	if err != nil {
+		return err
+	}
+	args := []Value{NewVector(items)}
+	if cmp != nil {
+		args = []Value{cmp, args[0]}
+	}
+	sorted, err := th.call(sort, args)
+	if err != nil {
+		return err
+	}
+	xs, err := th.items(sorted, fn)
+	if err != nil {
+		return err
+	}
+	return th.changeUtil(c, func(d *utilData) error {
+		d.front, d.back = nil, append([]Value(nil), xs...)
+		return nil
+	})
+}
+
+func minArgs(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// utilHeld is what c holds now, a list's elements copied and charged.
+func (th *thread) utilHeld(c *Cell) (Value, error) {
+	v := utilValue(c)
+	if vec, ok := v.(*Vector); ok {
+		return v, th.charge(int64(vec.Len()))
+	}
+	return v, nil
+}
+
+// utilNth is nth of a list with an index in range, read in place; ok is
+// false for anything else (nth of the collection's copy answers it).
+func utilNth(c *Cell, a []Value) (v Value, ok bool) {
+	i, isInt := a[1].(int64)
+	if !isInt || i < 0 {
+		return nil, false
+	}
+	d := c.load().val.(*utilData)
+	d.Lock()
+	defer d.Unlock()
+	if !d.class.isList() || i >= int64(d.size()) {
+		return nil, false
+	}
+	return d.at(int(i)), true
+}
