@@ -394,6 +394,21 @@ func registerExceptions(t builtinTable) {
 		}
 		return x.cause
 	})
+	// A program has no stack trace to show (deviation row 99): the trace
+	// is empty, and printStackTrace prints the exception's first line, to
+	// the output a model reads (Java: to stderr).
+	method(".getStackTrace", func(x *Exception) Value { return emptyVector })
+	t.add(".printStackTrace", 1, 1, func(th *thread, a []Value) (Value, error) {
+		x, ok := a[0].(*Exception)
+		if !ok {
+			return nil, argError(".printStackTrace", 0, "an exception", a[0])
+		}
+		s, err := th.render(x, false)
+		if err != nil {
+			return nil, err
+		}
+		return nil, th.printLine(s, true)
+	})
 }
 
 // construct is the constructor of class c: (C.), (C. message),
