@@ -56,6 +56,7 @@ func newBuiltinTable() builtinTable {
 	registerExceptions(t)
 	registerJava(t)
 	registerWalk(t)
+	registerData(t)
 	registerLazy(t)
 	registerSortedBy(t)
 	registerTransducers(t)

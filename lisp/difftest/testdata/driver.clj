@@ -41,7 +41,8 @@
 (ns difftest.driver
   (:require [clojure.edn :as edn]
             [clojure.string]
-            [clojure.set]))
+            [clojure.set]
+            [clojure.data]))
 
 (set! *warn-on-reflection* false)
 

@@ -21,6 +21,7 @@ var namespaceAliases = map[string]string{
 	"clojure.walk":                       "clojure.walk",
 	"walk":                               "clojure.walk",
 	"w":                                  "clojure.walk",
+	"clojure.data":                       "clojure.data",
 	"regex":                              "",
 	"clojure.edn":                        "clojure.edn",
 	"edn":                                "clojure.edn",
