@@ -32,8 +32,9 @@ import (
 // see what it holds.
 //
 // Maps and sets iterate in the canonical order of every map and set
-// (docs/deviations.md row 98): a LinkedHashMap does not keep the order of
-// insertion, nor a HashMap Java's hash order.
+// (docs/deviations.md row 98), not in Java's hash order; a LinkedHashMap
+// and a LinkedHashSet keep the order of insertion beside what they hold
+// (order), for seq, keys, vals, reduce-kv, printing and their methods.
 
 // utilClass is the class of a java.util collection.
 type utilClass uint8
@@ -85,14 +86,116 @@ type utilData struct {
 	front, back []Value
 	// A map's *Map or a set's *Set.
 	coll Value
+	// order is a LinkedHashMap's keys or a LinkedHashSet's elements in the
+	// order they were added (nil for the other classes).
+	order []Value
 }
 
 func (d *utilData) clone() cellData {
-	return &utilData{class: d.class, coll: d.coll,
+	return &utilData{class: d.class, coll: d.coll, order: append([]Value(nil), d.order...),
 		front: append([]Value(nil), d.front...), back: append([]Value(nil), d.back...)}
 }
 
-func (d *utilData) slots() int { return len(d.front) + len(d.back) + 2 }
+func (d *utilData) slots() int { return len(d.front) + len(d.back) + len(d.order) + 2 }
+
+// linked reports whether the collection keeps the order of insertion.
+func (k utilClass) linked() bool { return k == utilLinkedHashMap || k == utilLinkedHashSet }
+
+// put sets k to v in a map; the old value, and whether k was there.
+func (d *utilData) put(k, v Value) (Value, bool) {
+	m := d.coll.(*Map)
+	old, had := m.getExact(k)
+	d.coll = m.Assoc(k, v)
+	if !had && d.class.linked() {
+		d.order = append(d.order, k)
+	}
+	return old, had
+}
+
+// add puts x in a set; whether it was not there.
+func (d *utilData) add(x Value) bool {
+	s := d.coll.(*Set)
+	if s.Has(x) {
+		return false
+	}
+	d.coll = s.Conj(x)
+	if d.class.linked() {
+		d.order = append(d.order, x)
+	}
+	return true
+}
+
+// remove takes k out of a map (its old value) or a set; whether it was
+// there. The caller charges the walk of a linked collection's order.
+func (d *utilData) remove(k Value) (Value, bool) {
+	var old Value
+	switch c := d.coll.(type) {
+	case *Map:
+		v, had := c.getExact(k)
+		if !had {
+			return nil, false
+		}
+		old, d.coll = v, c.Dissoc(k)
+	case *Set:
+		if !c.Has(k) {
+			return nil, false
+		}
+		d.coll = c.Disj(k)
+	}
+	if d.class.linked() {
+		d.keepOrdered()
+	}
+	return old, true
+}
+
+// keepOrdered drops from the order what the map or set no longer holds.
+func (d *utilData) keepOrdered() {
+	kept := d.order[:0]
+	for _, x := range d.order {
+		held := false
+		switch c := d.coll.(type) {
+		case *Map:
+			_, held = c.getExact(x)
+		case *Set:
+			held = c.Has(x)
+		}
+		if held {
+			kept = append(kept, x)
+		}
+	}
+	clear(d.order[len(kept):])
+	d.order = kept
+}
+
+// clearAll empties the collection.
+func (d *utilData) clearAll() {
+	d.front, d.back, d.order = nil, nil, nil
+	switch d.coll.(type) {
+	case *Map:
+		d.coll = emptyMap
+	case *Set:
+		d.coll = emptySet
+	}
+}
+
+// ordered is what seq gives of a map or a set: a map's [key value]
+// entries, a set's elements, in the order of insertion for a linked one
+// (nil for the others: their order is the canonical one).
+func (d *utilData) ordered() []Value {
+	if d.order == nil {
+		return nil
+	}
+	out := make([]Value, len(d.order))
+	for i, k := range d.order {
+		if m, ok := d.coll.(*Map); ok {
+			v, _ := m.getExact(k)
+			out[i] = newEntry(k, v)
+		} else {
+			out[i] = k
+		}
+	}
+	return out
+}
 
 func (d *utilData) size() int {
 	switch c := d.coll.(type) {
@@ -217,6 +320,9 @@ func utilValue(c *Cell) Value { return utilRead(c, (*utilData).value) }
 // utilItems is what the sequence functions see of c: a list's or a set's
 // elements, a map's [key value] entries.
 func (th *thread) utilItems(c *Cell, op string) ([]Value, error) {
+	if xs := utilRead(c, (*utilData).ordered); xs != nil {
+		return xs, th.charge(3 * int64(len(xs)))
+	}
 	v := utilValue(c)
 	if vec, ok := v.(*Vector); ok {
 		return vec.items, th.charge(int64(vec.Len()))
@@ -252,10 +358,13 @@ func (th *thread) newUtil(k utilClass, ctor string, from Value) (*Cell, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := th.charge(2 * int64(m.Len())); err != nil {
+			if err := th.charge(3 * int64(m.Len())); err != nil {
 				return nil, err
 			}
 			d.coll = m
+			if k.linked() {
+				d.order = m.Keys()
+			}
 			break
 		}
 		xs, err := th.utilSource(ctor, from)
@@ -263,10 +372,12 @@ func (th *thread) newUtil(k utilClass, ctor string, from Value) (*Cell, error) {
 			return nil, err
 		}
 		if k.isSet() {
-			if err := th.charge(2 * int64(len(xs))); err != nil {
+			if err := th.charge(3 * int64(len(xs))); err != nil {
 				return nil, err
 			}
-			d.coll = NewSet(xs...)
+			for _, x := range xs {
+				d.add(x)
+			}
 			break
 		}
 		if err := th.charge(int64(len(xs))); err != nil {
@@ -332,13 +443,14 @@ func (p *printer) utilString(c *Cell, depth int) {
 			p.value(x, depth+1)
 		}
 	}
-	switch v := utilValue(c).(type) {
+	v, ordered := utilValue(c), utilRead(c, (*utilData).ordered)
+	switch v := v.(type) {
 	case *Map:
 		p.sb.WriteByte('{')
 		i := 0
-		for k, x := range v.All() {
+		entry := func(k, x Value) bool {
 			if p.cut(i, v.Len(), ", ") {
-				break
+				return false
 			}
 			if i > 0 {
 				p.sb.WriteString(", ")
@@ -347,20 +459,36 @@ func (p *printer) utilString(c *Cell, depth int) {
 			p.sb.WriteByte('=')
 			elem(x)
 			i++
+			return true
+		}
+		if ordered != nil {
+			for _, e := range ordered {
+				if !entry(e.(*Vector).At(0), e.(*Vector).At(1)) {
+					break
+				}
+			}
+		} else {
+			for k, x := range v.All() {
+				if !entry(k, x) {
+					break
+				}
+			}
 		}
 		p.sb.WriteByte('}')
 	case *Set:
+		xs := ordered
+		if xs == nil {
+			xs = v.Items()
+		}
 		p.sb.WriteByte('[')
-		i := 0
-		for x := range v.All() {
-			if p.cut(i, v.Len(), ", ") {
+		for i, x := range xs {
+			if p.cut(i, len(xs), ", ") {
 				break
 			}
 			if i > 0 {
 				p.sb.WriteString(", ")
 			}
 			elem(x)
-			i++
 		}
 		p.sb.WriteByte(']')
 	case *Vector:
@@ -525,12 +653,8 @@ func registerUtil(t builtinTable) {
 			})
 		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			if s, ok := d.coll.(*Set); ok {
-				if s.Has(a[1]) {
-					return false, nil
-				}
-				d.coll = s.Conj(a[1])
-				return true, nil
+			if k.isSet() {
+				return d.add(a[1]), nil
 			}
 			d.pushBack(a[1])
 			return true, nil
@@ -545,13 +669,12 @@ func registerUtil(t builtinTable) {
 			return nil, err
 		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			if s, ok := d.coll.(*Set); ok {
-				n := s.Len()
+			if k.isSet() {
+				changed := false
 				for _, x := range xs {
-					s = s.Conj(x)
+					changed = d.add(x) || changed
 				}
-				d.coll = s
-				return s.Len() != n, nil
+				return changed, nil
 			}
 			d.back = append(d.back, xs...)
 			return len(xs) > 0, nil
@@ -594,17 +717,17 @@ func registerUtil(t builtinTable) {
 			})
 		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			switch coll := d.coll.(type) {
-			case *Map:
-				old, _ := coll.getExact(a[1])
-				d.coll = coll.Dissoc(a[1])
-				return old, nil
-			case *Set:
-				if !coll.Has(a[1]) {
-					return false, nil
+			if !k.isList() {
+				if k.linked() {
+					if err := th.ticks(len(d.order)); err != nil {
+						return nil, err
+					}
 				}
-				d.coll = coll.Disj(a[1])
-				return true, nil
+				old, had := d.remove(a[1])
+				if k.isSet() {
+					return had, nil
+				}
+				return old, nil
 			}
 			n := d.size()
 			if err := th.ticks(n); err != nil {
@@ -634,13 +757,7 @@ func registerUtil(t builtinTable) {
 	})
 	method(".clear", 1, 1, any, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
 		return change(th, c, func(d *utilData) (Value, error) {
-			d.front, d.back = nil, nil
-			switch d.coll.(type) {
-			case *Map:
-				d.coll = emptyMap
-			case *Set:
-				d.coll = emptySet
-			}
+			d.clearAll()
 			return nil, nil
 		})
 	})
@@ -840,6 +957,9 @@ func registerUtil(t builtinTable) {
 						}
 					}
 					d.coll = out
+					if k.linked() {
+						d.keepOrdered()
+					}
 					return out.Len() != n, nil
 				}
 				var kept []Value
@@ -858,9 +978,7 @@ func registerUtil(t builtinTable) {
 			return nil, err
 		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			m := d.coll.(*Map)
-			old, _ := m.getExact(a[1])
-			d.coll = m.Assoc(a[1], a[2])
+			old, _ := d.put(a[1], a[2])
 			return old, nil
 		})
 	})
@@ -869,11 +987,10 @@ func registerUtil(t builtinTable) {
 			return nil, err
 		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			m := d.coll.(*Map)
-			if old, ok := m.getExact(a[1]); ok && old != nil {
+			if old, ok := d.coll.(*Map).getExact(a[1]); ok && old != nil {
 				return old, nil
 			}
-			d.coll = m.Assoc(a[1], a[2])
+			d.put(a[1], a[2])
 			return nil, nil
 		})
 	})
@@ -886,11 +1003,9 @@ func registerUtil(t builtinTable) {
 			return nil, err
 		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			m := d.coll.(*Map)
 			for key, v := range from.All() {
-				m = m.Assoc(key, v)
+				d.put(key, v)
 			}
-			d.coll = m
 			return nil, nil
 		})
 	})
@@ -901,6 +1016,18 @@ func registerUtil(t builtinTable) {
 		min, max int
 	}{{".getOrDefault", 3, 3}, {".containsKey", 2, 2}, {".containsValue", 2, 2}, {".keySet", 1, 1}, {".values", 1, 1}, {".entrySet", 1, 1}} {
 		method(m.name, m.min, m.max, maps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+			if xs := utilRead(c, (*utilData).ordered); xs != nil && (m.name == ".values" || m.name == ".entrySet") {
+				// A LinkedHashMap's, in their order.
+				if err := th.charge(3 * int64(len(xs))); err != nil {
+					return nil, err
+				}
+				if m.name == ".values" {
+					for i, e := range xs {
+						xs[i] = e.(*Vector).At(1)
+					}
+				}
+				return NewVector(xs).asSeqView(), nil
+			}
 			args := append([]Value{utilValue(c)}, a[1:]...)
 			return th.call(t[m.name], args) // at call time: the table is whole
 		})
@@ -954,6 +1081,24 @@ func registerUtil(t builtinTable) {
 						return v, nil
 					}
 				}
+				if xs := utilOrderedArg(w.name == "reduce-kv", a, w.arg); xs != nil {
+					// A LinkedHashMap's entries in their order.
+					acc := a[1]
+					if err := th.ticks(len(xs)); err != nil {
+						return nil, err
+					}
+					for _, e := range xs {
+						kv := e.(*Vector)
+						var err error
+						if acc, err = th.call3(a[0], acc, kv.At(0), kv.At(1)); err != nil {
+							return nil, err
+						}
+						if r, ok := acc.(*reduced); ok {
+							return r.value, nil
+						}
+					}
+					return acc, nil
+				}
 				var args []Value
 				var err error
 				for i, x := range a {
@@ -961,7 +1106,13 @@ func registerUtil(t builtinTable) {
 						if args == nil {
 							args = append([]Value(nil), a...)
 						}
-						if args[i], err = th.utilHeld(c); err != nil {
+						if xs := utilRead(c, (*utilData).ordered); xs != nil && (w.name == "keys" || w.name == "vals") {
+							// A linked map's entries, in their order.
+							args[i], err = NewVector(xs), th.charge(3*int64(len(xs)))
+						} else {
+							args[i], err = th.utilHeld(c)
+						}
+						if err != nil {
 							return nil, err
 						}
 					}
@@ -1057,4 +1208,38 @@ func utilNth(c *Cell, a []Value) (v Value, ok bool) {
 		return nil, false
 	}
 	return d.at(int(i)), true
+}
+
+// utilPrinted is what a collection prints as: what it holds, or for a
+// linked one (whose order no map or set keeps) its entries or elements in
+// order, as the form to print in braces: ok is false for the others.
+func utilOrdered(c *Cell) (xs []Value, isMap, ok bool) {
+	d := c.load().val.(*utilData)
+	d.Lock()
+	defer d.Unlock()
+	if d.order == nil {
+		return nil, false, false
+	}
+	_, isMap = d.coll.(*Map)
+	out := make([]Value, 0, 2*len(d.order))
+	for _, k := range d.order {
+		out = append(out, k)
+		if isMap {
+			v, _ := d.coll.(*Map).getExact(k)
+			out = append(out, v)
+		}
+	}
+	return out, isMap, true
+}
+
+// utilOrderedArg is the entries of argument i in their order when want
+// and it is a linked collection; nil otherwise.
+func utilOrderedArg(want bool, a []Value, i int) []Value {
+	if !want || i < 0 || i >= len(a) {
+		return nil
+	}
+	if c := utilArg(a[i]); c != nil {
+		return utilRead(c, (*utilData).ordered)
+	}
+	return nil
 }

@@ -49,6 +49,17 @@ func TestUtilPrintReadConvert(t *testing.T) {
 		t.Errorf("Deref of a list: %s", d)
 	}
 
+	// A linked map prints exactly as its entries in order, and reads back
+	// in that order.
+	linked := run(t, `(doto (java.util.LinkedHashMap.) (.put :b 1) (.put :a 2))`, lisp.Options{}).Value
+	exact := lisp.Print(linked, lisp.PrintOptions{Exact: true})
+	if exact != `#linked-hash-map[[[:b 1] [:a 2]]]` {
+		t.Errorf("PrintExact of a LinkedHashMap: %s", exact)
+	}
+	if back, err := lisp.Read(exact, lisp.ReadOptions{}); err != nil || lisp.Print(back, lisp.PrintOptions{}) != `{:b 1, :a 2}` {
+		t.Errorf("a LinkedHashMap read back: %v %v", back, err)
+	}
+
 	cyclic := run(t, `(let [l (java.util.ArrayList. [1])] (.add l l) l)`, lisp.Options{}).Value
 	if p := lisp.Print(cyclic, lisp.PrintOptions{}); p != `[1 (this Collection)]` {
 		t.Errorf("Print of a cycle: %s", p)

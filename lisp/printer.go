@@ -437,9 +437,37 @@ func (p *printer) cell(c *Cell, depth int) {
 			p.inCells = map[*Cell]struct{}{}
 		}
 		p.inCells[c] = struct{}{}
-		p.value(utilValue(c), depth)
+		p.utilValue(c, depth)
 		delete(p.inCells, c)
 		return
+	}
+	if c.kind == utilCell {
+		// #linked-hash-map[[[:b 2] [:a 1]]]: a linked collection's order
+		// is kept as the vector of its entries or elements.
+		if xs, isMap, ok := utilOrdered(c); ok {
+			p.sb.WriteByte('#')
+			p.sb.WriteString(c.Kind())
+			if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
+				p.sb.WriteString("[...]")
+				return
+			}
+			if p.inCells == nil {
+				p.inCells = map[*Cell]struct{}{}
+			}
+			p.inCells[c] = struct{}{}
+			if isMap {
+				entries := make([]Value, 0, len(xs)/2)
+				for i := 0; i+1 < len(xs); i += 2 {
+					entries = append(entries, NewVector([]Value{xs[i], xs[i+1]}))
+				}
+				xs = entries
+			}
+			p.sb.WriteByte('[')
+			p.seq("[", "]", xs, nil, depth+1)
+			p.sb.WriteByte(']')
+			delete(p.inCells, c)
+			return
+		}
 	}
 	p.sb.WriteByte('#')
 	p.sb.WriteString(c.Kind())
@@ -710,4 +738,41 @@ func (th *thread) textBudget() int {
 	}
 	left := r.limits.MaxMemory - r.mem.Load() - th.mem
 	return int(max(1024, min(left, ceiling)))
+}
+
+// utilValue prints what a java.util collection holds: a linked one's
+// entries or elements in their order, the others as the map, set or vector
+// they hold.
+func (p *printer) utilValue(c *Cell, depth int) {
+	xs, isMap, ok := utilOrdered(c)
+	if !ok {
+		p.value(utilValue(c), depth)
+		return
+	}
+	if !isMap {
+		p.seq("#{", "}", xs, nil, depth)
+		return
+	}
+	if depth >= p.opts.MaxDepth {
+		p.sb.WriteString("{...}")
+		return
+	}
+	m, _ := utilValue(c).(*Map)
+	p.sb.WriteByte('{')
+	for i := 0; i+1 < len(xs); i += 2 {
+		if p.cut(i/2, len(xs)/2, ", ") {
+			break
+		}
+		if i > 0 {
+			p.sb.WriteString(", ")
+		}
+		p.value(xs[i], depth+1)
+		p.sb.WriteByte(' ')
+		if m != nil && p.opts.Redact.hidesEntry(m, xs[i]) {
+			p.sb.WriteString(p.opts.Redact.Placeholder)
+		} else {
+			p.value(xs[i+1], depth+1)
+		}
+	}
+	p.sb.WriteByte('}')
 }

@@ -309,20 +309,43 @@ func (r *valueReader) value(depth int) (Value, error) {
 		d := &utilData{class: k}
 		switch x := items[0].(type) {
 		case *Vector:
-			if !k.isList() {
+			switch {
+			case k.isList():
+				d.back = append([]Value(nil), x.items...)
+			case k == utilLinkedHashSet:
+				d.coll = emptySet
+				for _, e := range x.items {
+					d.add(e)
+				}
+			case k == utilLinkedHashMap:
+				// Its entries in their order.
+				d.coll = emptyMap
+				for _, e := range x.items {
+					kv, ok := e.(*Vector)
+					if !ok || kv.Len() != 2 {
+						return nil, r.errorf("#%s holds a map or a vector of [key value] entries", utilClassInfo[k].tag)
+					}
+					d.put(kv.At(0), kv.At(1))
+				}
+			default:
 				return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
 			}
-			d.back = append([]Value(nil), x.items...)
 		case *Map:
 			if !k.isMap() {
 				return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
 			}
 			d.coll = x
+			if k.linked() {
+				d.order = x.Keys()
+			}
 		case *Set:
 			if !k.isSet() {
 				return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
 			}
 			d.coll = x
+			if k.linked() {
+				d.order = x.Items()
+			}
 		default:
 			return nil, r.errorf("#%s holds a %s", utilClassInfo[k].tag, utilShape(k))
 		}
