@@ -33,8 +33,9 @@ const (
 	hintHierarchy    = "there are no hierarchies: multimethods dispatch on values and classes (defmulti, defmethod); or dispatch with case, cond or a map of functions"
 	hintTap          = "use println to show a value"
 
-	hintDateTime = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
-	hintDuration = "subtract the instants' epoch milliseconds, (- (.toEpochMilli b) (.toEpochMilli a)), or count units with (.between ChronoUnit/MINUTES a b)"
+	hintJavaFunction = "a Clojure function is not a java.util.function interface (as in Clojure 1.11)"
+	hintDateTime     = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
+	hintDuration     = "subtract the instants' epoch milliseconds, (- (.toEpochMilli b) (.toEpochMilli a)), or count units with (.between ChronoUnit/MINUTES a b)"
 )
 
 func init() {
@@ -47,7 +48,16 @@ func init() {
 }
 
 var hints = map[string]string{
-	"ref": hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
+	// The java.util.function methods of the java.util collections:
+	// Clojure 1.11 refuses them too (a fn is no Function).
+	".merge":            hintJavaFunction + ": write (.put m k (+ (.getOrDefault m k 0) v))",
+	".compute":          hintJavaFunction + ": write (.put m k (f (.get m k)))",
+	".computeIfPresent": hintJavaFunction + ": write (when (.containsKey m k) (.put m k (f (.get m k))))",
+	".computeIfAbsent":  hintJavaFunction + ": write (when-not (.containsKey m k) (.put m k (java.util.ArrayList.))) then (.get m k)",
+	".forEach":          "use doseq or run! over the collection: (doseq [x coll] ...)",
+	".stream":           "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
+	".iterator":         "use seq, doseq, or loop over (seq coll)",
+	"ref":               hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
 	"agent": hintRefs, "send": hintRefs, "send-off": hintRefs, "set!": hintSetVar,
 	"with-redefs": hintDynamic,
 	"eval":        hintCode,
