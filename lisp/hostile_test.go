@@ -186,6 +186,10 @@ var hostileCases = []hostileCase{
 	{"a java.util list that doubles itself", `(def l (java.util.ArrayList. [1])) (run! (fn [_] (.addAll l l)) (range 64)) 1`, lisp.MemoryExceeded, lisp.Limits{}},
 	{"a java.util map grown without end", `(def m (java.util.HashMap.)) (run! #(.put m % %) (range 100000000)) 1`, lisp.MemoryExceeded, lisp.Limits{}},
 	{"inserts at the front of a long java.util list", `(def l (java.util.ArrayList. (range 100000))) (run! #(.add l 0 %) (range 100000)) 1`, lisp.StepLimitExceeded, lisp.Limits{}},
+	// Comparing elements never holds a list's lock: a list that holds
+	// itself, searched for itself, would otherwise wait for ever.
+	{"a java.util list that holds itself, searched for itself", `(def l (java.util.ArrayList. [1])) (.add l l) [(.contains l l) (.indexOf l l) (.lastIndexOf l l) (.remove l l) (count l)]`, "", lisp.Limits{}},
+	{"two java.util lists that hold each other, searched", `(def a (java.util.ArrayList.)) (def b (java.util.ArrayList.)) (.add a b) (.add b a) [(.contains a b) (.indexOf b a) (.remove a b)]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, compared", `(def l (java.util.ArrayList.)) (def m (java.util.ArrayList.)) (.add l m) (.add m l) (= l m)`, lisp.DepthExceeded, lisp.Limits{}},
 	{"clojure.data/diff of values sharing their parts doubled", `(let [v (reduce (fn [x _] [x x]) 1 (range 60))] (clojure.data/diff v (reduce (fn [x _] [x x]) 2 (range 60))))`, lisp.MemoryExceeded, lisp.Limits{}},
 	{"a chain of delays runs into the depth limit", `(def d (reduce (fn [d _] (delay (inc @d))) (delay 0) (range 10000))) @d`, lisp.DepthExceeded, lisp.Limits{}},

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"errors"
 	"strings"
 	"sync"
 )
@@ -89,10 +90,13 @@ type utilData struct {
 	// order is a LinkedHashMap's keys or a LinkedHashSet's elements in the
 	// order they were added (nil for the other classes).
 	order []Value
+	// mods counts the changes, so that a change decided outside the lock
+	// (after comparing elements, see utilFind) sees whether the list moved.
+	mods uint64
 }
 
 func (d *utilData) clone() cellData {
-	return &utilData{class: d.class, coll: d.coll, order: append([]Value(nil), d.order...),
+	return &utilData{class: d.class, coll: d.coll, order: append([]Value(nil), d.order...), mods: d.mods,
 		front: append([]Value(nil), d.front...), back: append([]Value(nil), d.back...)}
 }
 
@@ -332,8 +336,46 @@ func (th *thread) utilItems(c *Cell, op string) ([]Value, error) {
 
 // changeUtil runs f on the contents this run may change (mutate).
 func (th *thread) changeUtil(c *Cell, f func(d *utilData) error) error {
-	return th.mutate(c, func(cd cellData) error { return f(cd.(*utilData)) })
+	return th.mutate(c, func(cd cellData) error {
+		d := cd.(*utilData)
+		d.mods++
+		return f(d)
+	})
 }
+
+// utilFind returns the index of the first (last, when last) element of
+// list c equal to x, or -1, and the list's change count when it looked.
+// It compares outside the list's lock: comparing may read other java.util
+// collections, or this one (a list that holds itself), and a lock held
+// while it does so would never be released.
+func (th *thread) utilFind(c *Cell, x Value, last bool) (int, uint64, error) {
+	var items []Value
+	var mods uint64
+	utilRead(c, func(d *utilData) bool {
+		items, mods = d.items(), d.mods
+		return true
+	})
+	if err := th.charge(int64(len(items))); err != nil {
+		return 0, 0, err
+	}
+	if err := th.ticks(len(items)); err != nil {
+		return 0, 0, err
+	}
+	for j := range items {
+		i := j
+		if last {
+			i = len(items) - 1 - j
+		}
+		if th.equal(items[i], x) {
+			return i, mods, nil
+		}
+	}
+	return -1, mods, nil
+}
+
+// errListMoved says that a list changed between utilFind and the change
+// it decided: the method looks again.
+var errListMoved = errors.New("the list changed meanwhile")
 
 // newUtil makes a collection of class k holding what from gives: the
 // elements of a collection for a list or a set, the entries of a map for a
@@ -432,7 +474,10 @@ func (p *printer) utilString(c *Cell, depth int) {
 		case nil:
 			p.sb.WriteString("null")
 		case string:
-			p.sb.WriteString(x)
+			raw := p.raw // unquoted, and hidden when the redaction says so
+			p.raw = true
+			p.value(x, depth+1)
+			p.raw = raw
 		case *Cell:
 			if x.kind == utilCell {
 				p.utilString(x, depth+1)
@@ -510,6 +555,9 @@ func (p *printer) utilString(c *Cell, depth int) {
 // Clojure does: by contents, a list with a vector or a list, a map with a
 // map, a set with a set.
 func utilEqual(a, b Value, depth int, w *walk) bool {
+	if c := utilArg(a); c != nil && c == utilArg(b) {
+		return true // itself, as Clojure's = answers first (a list may hold itself)
+	}
 	av, bv := a, b
 	if c := utilArg(a); c != nil {
 		av = utilValue(c)
@@ -716,7 +764,7 @@ func registerUtil(t builtinTable) {
 				return nil, noElement(".remove")
 			})
 		}
-		return change(th, c, func(d *utilData) (Value, error) {
+		out, err := change(th, c, func(d *utilData) (Value, error) {
 			if !k.isList() {
 				if k.linked() {
 					if err := th.ticks(len(d.order)); err != nil {
@@ -745,15 +793,30 @@ func registerUtil(t builtinTable) {
 				d.back = append(d.back[:i], d.back[i+1:]...)
 				return old, nil
 			}
-			for i := 0; i < n; i++ {
-				if th.equal(d.at(i), a[1]) {
-					d.flatten()
-					d.back = append(d.back[:i], d.back[i+1:]...)
-					return true, nil
-				}
-			}
-			return false, nil
+			return nil, errRemoveByElement
 		})
+		if !errors.Is(err, errRemoveByElement) {
+			return out, err
+		}
+		// By element: found outside the lock, removed if the list has not
+		// changed since (else looked for again).
+		for {
+			i, mods, err := th.utilFind(c, a[1], false)
+			if err != nil || i < 0 {
+				return false, err
+			}
+			err = th.changeUtil(c, func(d *utilData) error {
+				if d.mods != mods+1 { // +1: this change's own count
+					return errListMoved
+				}
+				d.flatten()
+				d.back = append(d.back[:i], d.back[i+1:]...)
+				return nil
+			})
+			if !errors.Is(err, errListMoved) {
+				return true, err
+			}
+		}
 	})
 	method(".clear", 1, 1, any, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
 		return change(th, c, func(d *utilData) (Value, error) {
@@ -771,40 +834,16 @@ func registerUtil(t builtinTable) {
 		return utilRead(c, (*utilData).size) == 0, nil
 	})
 	method(".contains", 2, 2, notMaps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
-		return read(c, func(d *utilData) (Value, error) {
-			if s, ok := d.coll.(*Set); ok {
-				return s.Has(a[1]), nil
-			}
-			n := d.size()
-			if err := th.ticks(n); err != nil {
-				return nil, err
-			}
-			for i := 0; i < n; i++ {
-				if th.equal(d.at(i), a[1]) {
-					return true, nil
-				}
-			}
-			return false, nil
-		})
+		if k.isSet() {
+			return read(c, func(d *utilData) (Value, error) { return d.coll.(*Set).Has(a[1]), nil })
+		}
+		i, _, err := th.utilFind(c, a[1], false)
+		return i >= 0, err
 	})
 	for _, name := range []string{".indexOf", ".lastIndexOf"} {
 		method(name, 2, 2, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
-			return read(c, func(d *utilData) (Value, error) {
-				n := d.size()
-				if err := th.ticks(n); err != nil {
-					return nil, err
-				}
-				for j := 0; j < n; j++ {
-					i := j
-					if name == ".lastIndexOf" {
-						i = n - 1 - j
-					}
-					if th.equal(d.at(i), a[1]) {
-						return int64(i), nil
-					}
-				}
-				return int64(-1), nil
-			})
+			i, _, err := th.utilFind(c, a[1], name == ".lastIndexOf")
+			return int64(i), err
 		})
 	}
 	// The deque and stack methods. A Stack's top is its end (push appends);
@@ -1243,3 +1282,7 @@ func utilOrderedArg(want bool, a []Value, i int) []Value {
 	}
 	return nil
 }
+
+// errRemoveByElement tells .remove that its argument is an element of a
+// list, to look for outside the list's lock.
+var errRemoveByElement = errors.New("remove by element")

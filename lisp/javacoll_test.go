@@ -106,6 +106,14 @@ func TestUtilUnderPmap(t *testing.T) {
 			t.Fatalf("got %s, want [4950 100 10 100]", got)
 		}
 	}
+	// Removals by element, decided outside the list's lock, lose none.
+	removals := `(let [l (java.util.ArrayList. (map str (range 100)))]
+	  [(count (filter true? (pmap #(.remove l (str %)) (range 100)))) (count l)])`
+	for range 3 {
+		if got := lisp.Print(run(t, removals, lisp.Options{Limits: lisp.Limits{MaxParallel: 100}}).Value, lisp.PrintOptions{}); got != "[100 0]" {
+			t.Fatalf("removals: got %s, want [100 0]", got)
+		}
+	}
 	ns := run(t, `(def l (java.util.ArrayList.)) (def m (java.util.HashMap.))`, lisp.Options{}).Namespace
 	var wg sync.WaitGroup
 	for i := range 20 {
