@@ -86,11 +86,7 @@ func (th *thread) diff(a, b Value, depth int) (onlyA, onlyB, both Value, err err
 }
 
 func (th *thread) diffSets(a, b Value) (Value, Value, Value, error) {
-	xs, err := th.items(a, "clojure.data/diff")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ys, err := th.items(b, "clojure.data/diff")
+	xs, ys, err := th.diffItems(a, b)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -190,11 +186,7 @@ func notEmptyMap(m *Map) Value {
 }
 
 func (th *thread) diffSequential(a, b Value, depth int) (Value, Value, Value, error) {
-	xs, err := th.items(a, "clojure.data/diff")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ys, err := th.items(b, "clojure.data/diff")
+	xs, ys, err := th.diffItems(a, b)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -226,4 +218,13 @@ func vectorize(m *Map) Value {
 		items[k.(int64)] = v
 	}
 	return NewVector(items)
+}
+
+// diffItems is the elements of both sides.
+func (th *thread) diffItems(a, b Value) (xs, ys []Value, err error) {
+	if xs, err = th.items(a, "clojure.data/diff"); err != nil {
+		return nil, nil, err
+	}
+	ys, err = th.items(b, "clojure.data/diff")
+	return xs, ys, err
 }

@@ -125,16 +125,9 @@ func registerDates(t builtinTable) {
 		}},
 	} {
 		t.add(f.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
-			x, isDateTime := a[0].(Instant)
-			isDateTime = isDateTime && x.local
-			var d Date
-			if isDateTime {
-				d = dateOf(x)
-			} else {
-				var err error
-				if d, err = dateArg(f.name, a, 0); err != nil {
-					return nil, err
-				}
+			d, x, isDateTime, err := dateOfArg(f.name, a)
+			if err != nil {
+				return nil, err
 			}
 			n, err := intArg(f.name, a, 1)
 			if err != nil {
@@ -165,16 +158,9 @@ func registerDates(t builtinTable) {
 	} {
 		t.add(f.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
 			// A LocalDateTime moves its date and keeps its time of day.
-			x, isDateTime := a[0].(Instant)
-			isDateTime = isDateTime && x.local
-			var d Date
-			if isDateTime {
-				d = dateOf(x)
-			} else {
-				var err error
-				if d, err = dateArg(f.name, a, 0); err != nil {
-					return nil, err
-				}
+			d, x, isDateTime, err := dateOfArg(f.name, a)
+			if err != nil {
+				return nil, err
 			}
 			n, err := intArg(f.name, a, 1)
 			if err != nil {
@@ -366,4 +352,14 @@ func between(unit string, a, b Value) (Value, error) {
 		return d.Int64(), nil
 	}
 	return nil, argError(".between", 1, "a date or a date-time", a)
+}
+
+// dateOfArg is the date of argument 0 of fn: a date, or a LocalDateTime's
+// date (x, with isDateTime true, for its time of day).
+func dateOfArg(fn string, a []Value) (d Date, x Instant, isDateTime bool, err error) {
+	if x, ok := a[0].(Instant); ok && x.local {
+		return dateOf(x), x, true, nil
+	}
+	d, err = dateArg(fn, a, 0)
+	return d, Instant{}, false, err
 }

@@ -460,14 +460,9 @@ func (th *thread) utilMapArg(fn string, v Value) (*Map, error) {
 // list or a set, "{a=1, b=[1 2]}" for a map; elements as str shows them,
 // but nil as null.
 func (p *printer) utilString(c *Cell, depth int) {
-	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
-		p.sb.WriteString("(this Collection)")
+	if !p.enterCell(c, depth, "(this Collection)") {
 		return
 	}
-	if p.inCells == nil {
-		p.inCells = map[*Cell]struct{}{}
-	}
-	p.inCells[c] = struct{}{}
 	defer delete(p.inCells, c)
 	elem := func(x Value) {
 		switch x := x.(type) {

@@ -429,32 +429,23 @@ func (p *printer) cell(c *Cell, depth int) {
 	if c.kind == utilCell && !p.exact {
 		// As Clojure's pr prints a java.util List, Map or Set: what it
 		// holds.
-		if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
-			p.sb.WriteString("(this Collection)")
+		if !p.enterCell(c, depth, "(this Collection)") {
 			return
 		}
-		if p.inCells == nil {
-			p.inCells = map[*Cell]struct{}{}
-		}
-		p.inCells[c] = struct{}{}
 		p.utilValue(c, depth)
 		delete(p.inCells, c)
 		return
 	}
+	p.sb.WriteByte('#')
+	p.sb.WriteString(c.Kind())
+	if !p.enterCell(c, depth, "[...]") {
+		return
+	}
+	defer delete(p.inCells, c)
 	if c.kind == utilCell {
 		// #linked-hash-map[[[:b 2] [:a 1]]]: a linked collection's order
 		// is kept as the vector of its entries or elements.
 		if xs, isMap, ok := utilOrdered(c); ok {
-			p.sb.WriteByte('#')
-			p.sb.WriteString(c.Kind())
-			if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
-				p.sb.WriteString("[...]")
-				return
-			}
-			if p.inCells == nil {
-				p.inCells = map[*Cell]struct{}{}
-			}
-			p.inCells[c] = struct{}{}
 			if isMap {
 				entries := make([]Value, 0, len(xs)/2)
 				for i := 0; i+1 < len(xs); i += 2 {
@@ -465,20 +456,9 @@ func (p *printer) cell(c *Cell, depth int) {
 			p.sb.WriteByte('[')
 			p.seq("[", "]", xs, nil, depth+1)
 			p.sb.WriteByte(']')
-			delete(p.inCells, c)
 			return
 		}
 	}
-	p.sb.WriteByte('#')
-	p.sb.WriteString(c.Kind())
-	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
-		p.sb.WriteString("[...]")
-		return
-	}
-	if p.inCells == nil {
-		p.inCells = map[*Cell]struct{}{}
-	}
-	p.inCells[c] = struct{}{}
 	switch {
 	case c.kind == arrayCell:
 		p.seq("[", "]", c.Deref().(*Vector).items, nil, depth)
@@ -498,7 +478,6 @@ func (p *printer) cell(c *Cell, depth int) {
 		p.value(c.Deref(), depth+1)
 		p.sb.WriteByte(']')
 	}
-	delete(p.inCells, c)
 }
 
 func (p *printer) lazySeq(s *Seq, depth int) {
@@ -775,4 +754,19 @@ func (p *printer) utilValue(c *Cell, depth int) {
 		}
 	}
 	p.sb.WriteByte('}')
+}
+
+// enterCell starts printing cell c: false, with cut written, when c is
+// being printed around this point (a cell that holds itself) or the depth
+// is reached; else c is marked until the caller deletes it from inCells.
+func (p *printer) enterCell(c *Cell, depth int, cut string) bool {
+	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
+		p.sb.WriteString(cut)
+		return false
+	}
+	if p.inCells == nil {
+		p.inCells = map[*Cell]struct{}{}
+	}
+	p.inCells[c] = struct{}{}
+	return true
 }
