@@ -55,10 +55,11 @@
 // that calls the function again when another branch won), a cell is equal
 // only to itself, a def'd cell is carried to the runs that get the
 // namespace, and a run that fails with an error puts back what it wrote
-// into older cells, so that runs stay transactional. Java arrays and
-// StringBuilders are cells too (arrays.go, builder.go): aset and .append
-// change them in place, a run first copying what it did not make, so a
-// failed run puts them back as well.
+// into older cells, so that runs stay transactional. Java arrays,
+// StringBuilders and the java.util collections (ArrayList, HashMap ...)
+// are cells too (arrays.go, builder.go, javacoll.go): aset, .append, .add
+// and .put change them in place, a run first copying what it did not
+// make, so a failed run puts them back as well.
 //
 // Compilation also fuses pipelines: a chain of map, filter, remove and keep
 // over a vector, feeding count, sum-by, into, reduce, group-by and the
