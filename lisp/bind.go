@@ -117,6 +117,48 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 	}
 }
 
+// keywordArgs is the map a seq of keyword arguments stands for, as
+// Clojure 1.11 makes it for a map pattern: key value pairs, then a
+// trailing map's entries ((f :a 1 {:b 2}) and (f {:a 1})); an empty seq is
+// the empty map and a single element that is not a map finds nothing.
+// as is what :as names: the map, or that single element. Charged two
+// slots and a step an entry.
+func keywordArgs(th *thread, x *Vector) (m *Map, as Value, err error) {
+	items := x.items
+	switch {
+	case len(items) == 0:
+		return emptyMap, emptyMap, nil
+	case len(items) == 1:
+		if m, ok := items[0].(*Map); ok {
+			return m, m, nil
+		}
+		return emptyMap, items[0], nil
+	}
+	var tail *Map
+	if len(items)%2 == 1 {
+		m, ok := items[len(items)-1].(*Map)
+		if !ok {
+			return nil, nil, errorf(InvalidArgument, "no value supplied for key: %s", printString(items[len(items)-1]))
+		}
+		tail, items = m, items[:len(items)-1]
+	}
+	if err := th.charge(int64(len(items))); err != nil {
+		return nil, nil, err
+	}
+	if err := th.ticks(len(items) / 2); err != nil {
+		return nil, nil, err
+	}
+	m = NewMap(items...)
+	if tail != nil {
+		merged, err := mergeMaps(th, "destructure", nil, []Value{m, tail})
+		if err != nil {
+			return nil, nil, err
+		}
+		m = merged.(*Map)
+	}
+	return m, m, nil
+}
+
 func vectorPatternHint(v Value) string {
 	if _, ok := v.(*Map); ok {
 		return " (to destructure a map use {:keys [a b]}; to walk its entries use (seq m))"
@@ -155,25 +197,23 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 	as, pos := p.As, c.pos(p.Off)
 	return func(fr *frame, v Value) error {
 		var m *Map
+		var byIndex *Vector
 		switch x := v.(type) {
 		case nil:
 			m = emptyMap
 		case *Map:
 			m = x
 		case *Vector:
-			// (fn [& {:keys [a]}] ...) keyword arguments: key value pairs,
-			// made into a map (charged: two slots and a step an entry).
-			if len(x.items)%2 == 0 {
-				if err := fr.th.charge(int64(len(x.items))); err != nil {
-					return at(err, pos)
-				}
-				if err := fr.th.ticks(len(x.items) / 2); err != nil {
-					return at(err, pos)
-				}
-				m = NewMap(x.items...)
+			if !x.IsList() && !x.IsSeqView() {
+				// A vector is looked up by index, as get does: (let [{a 0}
+				// [:x]] a) is :x, and a keyword key finds nothing.
+				byIndex, m = x, emptyMap
 				break
 			}
-			return &Error{Kind: DestructureError, Pos: pos, Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
+			var err error
+			if m, v, err = keywordArgs(fr.th, x); err != nil {
+				return at(err, pos)
+			}
 		default:
 			return &Error{Kind: DestructureError, Pos: pos, Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
 		}
@@ -183,6 +223,12 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 		for i := range keys {
 			k := &keys[i]
 			val, ok := m.lookupFlex(k.key)
+			if byIndex != nil {
+				val, ok = nil, false
+				if i, isInt := k.key.primary.(int64); isInt && i >= 0 && i < int64(len(byIndex.items)) {
+					val, ok = byIndex.items[i], true
+				}
+			}
 			if !ok && k.def != nil {
 				var err error
 				if val, err = k.def(fr); err != nil {

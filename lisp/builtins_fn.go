@@ -236,10 +236,10 @@ func registerFunctions(t builtinTable) {
 		case *Vector, *Set, *Map, nil, *Seq, string: // a string spreads its characters
 		case *Cell: // a Java array, a StringBuilder's characters
 			if k := c.kind; k != arrayCell && k != builderCell && k != utilCell {
-				return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
+				return nil, classError(TypeError, classIllegalArgument, "apply expects a collection as its last argument, got %s", describe(last))
 			}
 		default:
-			return nil, errorf(TypeError, "apply expects a collection as its last argument, got %s", describe(last))
+			return nil, classError(TypeError, classIllegalArgument, "apply expects a collection as its last argument, got %s", describe(last))
 		}
 		xs, err := th.items(last, "apply")
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 func registerJava(t builtinTable) {
 	registerStringMethods(t)
 	registerJavaStatics(t)
+	registerJavaNumbers(t)
 }
 
 func registerStringMethods(t builtinTable) {
@@ -358,11 +359,7 @@ func registerStringMethods(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		// Java folds each char to upper then lower case before comparing.
-		fold := func(s string) string {
-			return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, s)
-		}
-		return compareUTF16(fold(s), fold(x)), th.scanned(len(s) + len(x))
+		return compareUTF16(foldJavaCase(s), foldJavaCase(x)), th.scanned(len(s) + len(x))
 	})
 	t.add(".hashCode", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {

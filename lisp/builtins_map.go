@@ -947,7 +947,11 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 		}
 		i, ok := k.(int64)
 		if !ok || i < 0 || i > int64(c.Len()) {
-			return nil, errorf(InvalidArgument, "%s: index %s is outside the vector of %d elements", fn, brief(k), c.Len())
+			class := classIndexOutOfBound
+			if !ok {
+				class = classIllegalArgument // Clojure: Key must be integer
+			}
+			return nil, classError(InvalidArgument, class, "%s: index %s is outside the vector of %d elements", fn, brief(k), c.Len())
 		}
 		return th.assocVector(c, int(i), v)
 	}

@@ -37,7 +37,7 @@ func registerNumbers(t builtinTable) {
 	t.add("Math/ceil", 1, 1, floatFn("Math/ceil", math.Ceil))
 	t.add("Math/rint", 1, 1, floatFn("Math/rint", math.RoundToEven))
 	t.add("Math/round", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		return toInteger("Math/round", a[0], func(f float64) float64 { return math.Floor(f + 0.5) })
+		return toInteger("Math/round", a[0], javaRound)
 	})
 	t.add("double", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		f, err := floatArg("double", a, 0)
@@ -969,4 +969,15 @@ func bitArg(fn string, a []Value, i int) (int64, error) {
 		return x, nil
 	}
 	return 0, argError(fn, i, "an integer", a[i])
+}
+
+// javaRound is Java's Math.round: the nearest integer, halves up, exact.
+// floor(f+0.5) is not: 0.49999999999999994+0.5 rounds to 1.0 in floats.
+// f-floor(f) is exact below 2^52, and above it every float is an integer.
+func javaRound(f float64) float64 {
+	fl := math.Floor(f)
+	if f-fl >= 0.5 {
+		return fl + 1
+	}
+	return fl
 }

@@ -810,7 +810,7 @@ func registerSequences(t builtinTable) {
 			return v.popQueue(), nil // Clojure: (pop EMPTY) is EMPTY
 		}
 		if v.Len() == 0 {
-			return nil, errorf(InvalidArgument, "pop: cannot pop an empty %s", TypeName(v))
+			return nil, classError(InvalidArgument, classIllegalState, "pop: cannot pop an empty %s", TypeName(v))
 		}
 		if v.IsList() {
 			return v.Slice(1, v.Len()), nil
@@ -1133,7 +1133,13 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 			return utilRead(c, (*utilData).size), nil
 		}
 	}
-	return 0, errorf(TypeError, "%s expects a collection or string, got %s", fn, describe(v))
+	// Clojure: count of a number is an UnsupportedOperationException, a
+	// seq of one (zipmap, frequencies...) an IllegalArgumentException.
+	class := classIllegalArgument
+	if fn == "count" {
+		class = classUnsupported
+	}
+	return 0, classError(TypeError, class, "%s expects a collection or string, got %s", fn, describe(v))
 }
 
 // collItems is items that rejects a single map with a hint (aggregations
@@ -1734,7 +1740,7 @@ func seqConj(th *thread, a []Value) (Value, error) {
 			switch e := x.(type) {
 			case *Vector:
 				if e.Len() != 2 {
-					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
+					return nil, classError(TypeError, classIllegalArgument, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
 				}
 				c.set(e.items[0], e.items[1])
 			case *Map:
@@ -1746,7 +1752,7 @@ func seqConj(th *thread, a []Value) (Value, error) {
 				}
 			case nil:
 			default:
-				return nil, errorf(TypeError, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
+				return nil, classError(TypeError, classIllegalArgument, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
 			}
 		}
 		return c, nil
@@ -1784,7 +1790,7 @@ func seqConj(th *thread, a []Value) (Value, error) {
 			switch e := x.(type) {
 			case *Vector:
 				if e.Len() != 2 {
-					return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
+					return nil, classError(TypeError, classIllegalArgument, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
 				}
 				c = c.Assoc(e.items[0], e.items[1])
 			case *Map:
@@ -1796,7 +1802,7 @@ func seqConj(th *thread, a []Value) (Value, error) {
 				}
 			case nil:
 			default:
-				return nil, errorf(TypeError, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
+				return nil, classError(TypeError, classIllegalArgument, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
 			}
 		}
 		return c, nil

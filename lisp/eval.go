@@ -556,7 +556,9 @@ func (th *thread) callClosure(c *Closure, args []Value) (Value, error) {
 				th.popFrame(fr)
 				return nil, err
 			}
-			slots[ar.nparams] = NewVector(append([]Value(nil), args[ar.nparams:]...))
+			// A seq, as Clojure's rest arguments are: seq? true,
+			// conj in front, keyword arguments to a map pattern.
+			slots[ar.nparams] = newSeqView(append([]Value(nil), args[ar.nparams:]...))
 		}
 	}
 	fr.slots, fr.captured, fr.self, fr.arity = slots, c.captured, c, ar

@@ -282,7 +282,7 @@ var hostileCases = []hostileCase{
 		lisp.Limits{MaxMemory: 4 << 20}},
 	{"rest of a string destructured, kept", `(let [s (apply str (repeat 10000 "a"))] (count (reduce (fn [acc _] (conj acc (let [[c & r] s] r))) [] (range 1000))))`, lisp.MemoryExceeded,
 		lisp.Limits{MaxMemory: 4 << 20}},
-	{"keyword arguments from a big vector", `(let [v (vec (range 10000))] (reduce (fn [acc _] (let [{:keys [a]} v] acc)) 0 (range 1000)))`, lisp.MemoryExceeded,
+	{"keyword arguments from a big seq", `(let [v (seq (range 10000))] (reduce (fn [acc _] (let [{:keys [a]} v] acc)) 0 (range 1000)))`, lisp.MemoryExceeded,
 		lisp.Limits{MaxMemory: 4 << 20}},
 	{"into a map of many maps", `(let [m (zipmap (range 1000) (range 1000))] (count (into {} (repeat 1000 m))))`, lisp.MemoryExceeded,
 		lisp.Limits{MaxMemory: 4 << 20}},

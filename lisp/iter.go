@@ -55,7 +55,8 @@ func (th *thread) items(coll Value, op string) ([]Value, error) {
 			return th.items(s, op)
 		}
 	}
-	return nil, errorf(TypeError, "%s expects a collection, got %s", op, describe(coll))
+	// Clojure: IllegalArgumentException, Don't know how to create ISeq from.
+	return nil, classError(TypeError, classIllegalArgument, "%s expects a collection, got %s", op, describe(coll))
 }
 
 // entrySlots is what one [key value] entry vector costs: its two elements

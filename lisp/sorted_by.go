@@ -172,7 +172,7 @@ func (th *thread) conjSorted(m *Map, xs []Value) (Value, error) {
 		switch e := x.(type) {
 		case *Vector:
 			if e.Len() != 2 {
-				return nil, errorf(TypeError, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
+				return nil, classError(TypeError, classIllegalArgument, "conj onto a map takes [key value] pairs, got a vector of %d", e.Len())
 			}
 			if m, err = th.sortedAssoc(m, e.items[0], e.items[1]); err != nil {
 				return nil, err
@@ -188,7 +188,7 @@ func (th *thread) conjSorted(m *Map, xs []Value) (Value, error) {
 			}
 		case nil:
 		default:
-			return nil, errorf(TypeError, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
+			return nil, classError(TypeError, classIllegalArgument, "conj onto a map takes [key value] pairs or maps, got %s", describe(x))
 		}
 	}
 	return m, nil

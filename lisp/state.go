@@ -307,7 +307,7 @@ func (th *thread) validate(c *Cell, v Value) error {
 		return err
 	}
 	if !truthy(ok) {
-		return errorf(InvalidArgument, "invalid reference state: the atom's validator rejected %s", brief(v))
+		return classError(InvalidArgument, classIllegalState, "invalid reference state: the atom's validator rejected %s", brief(v))
 	}
 	return nil
 }
@@ -832,7 +832,7 @@ func registerState(t builtinTable) {
 				return nil, err
 			}
 			if coll.(*Vector).Len() == 0 {
-				return nil, errorf(InvalidArgument, "pop!: cannot pop an empty transient vector")
+				return nil, classError(InvalidArgument, classIllegalState, "pop!: cannot pop an empty transient vector")
 			}
 			return withColl(pop.fn, th, coll, a)
 		})

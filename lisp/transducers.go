@@ -35,6 +35,9 @@ type xfStage struct {
 	// stops: the stage can end a reduction by itself (take, take-while,
 	// halt-when), so it may be run over an infinite sequence.
 	stops bool
+	// mapFn is f of a (map f) stage, which alone takes several inputs a
+	// step: (sequence (map +) xs ys).
+	mapFn Value
 }
 
 type transducer struct{ stages []*xfStage }
@@ -527,7 +530,9 @@ func (r *mapStep) step(th *thread, acc, x Value) (Value, error) {
 }
 
 func mapXf(f Value) *xfStage {
-	return stage("map", false, func(next reducer) reducer { return &mapStep{link{next}, f} })
+	st := stage("map", false, func(next reducer) reducer { return &mapStep{link{next}, f} })
+	st.mapFn = f
+	return st
 }
 
 type mapIndexedStep struct {
@@ -1152,11 +1157,24 @@ func registerTransducers(t builtinTable) {
 			return &fnReducer{f: f}, nil
 		}, f, init, coll)
 	})
-	t.add("sequence", 1, 2, func(th *thread, a []Value) (Value, error) {
-		if len(a) == 1 {
+	t.add("sequence", 1, -1, func(th *thread, a []Value) (Value, error) {
+		switch len(a) {
+		case 1:
 			return sequenceColl(th, a[0])
+		case 2:
+			return th.sequenceXf("sequence", a[0], a[1])
 		}
-		return th.sequenceXf("sequence", a[0], a[1])
+		// Several collections: the first stage, a (map f), steps over
+		// one element of each, as map does; the rest over its results.
+		xf := transducerOf(a[0])
+		if xf == nil || len(xf.stages) == 0 || xf.stages[0].mapFn == nil {
+			return nil, errorf(ArityError, "sequence over %d collections needs a transducer that starts with (map f), which takes an element of each: (sequence (map +) xs ys)", len(a)-1)
+		}
+		mapped, err := th.call(t["map"], append([]Value{xf.stages[0].mapFn}, a[1:]...))
+		if err != nil || len(xf.stages) == 1 {
+			return mapped, err
+		}
+		return th.sequenceXf("sequence", newTransducer("comp", xf.stages[1:]...), mapped)
 	})
 	t.add("eduction", 1, -1, func(th *thread, a []Value) (Value, error) {
 		coll := a[len(a)-1]

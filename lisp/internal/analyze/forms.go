@@ -1420,6 +1420,10 @@ func (a *analyzer) caseForm(args []syntax.Node, pos int32, tail bool) Expr {
 			for _, t := range l.Items {
 				tests = append(tests, a.caseConst(t))
 			}
+		} else if q, ok := clauses[i].(*syntax.Quote); ok {
+			// 'a is the list (quote a) to Clojure's case: it matches
+			// the symbol a, and quote.
+			tests = append(tests, &SymbolLit{At: At{a.pos(q)}, Name: "quote"}, a.caseConst(q.Form))
 		} else {
 			tests = append(tests, a.caseConst(clauses[i]))
 		}

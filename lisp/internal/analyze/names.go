@@ -178,11 +178,24 @@ func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
 	if ns != "" && a.isBuiltin(ns+"/"+s.Name) {
 		return ns + "/" + s.Name, true
 	}
-	if a.isBuiltin(s.Name) && !isSpecialName(s.Name) {
+	if a.isBuiltin(s.Name) && !isSpecialName(s.Name) && (!isClassNamespace(ns) || boxedStatics[s.Name]) {
 		return s.Name, true
 	}
 	return "", false
 }
+
+// isClassNamespace reports whether a canonical namespace is a Java class
+// (Math, Integer, LocalDate...) rather than a Clojure namespace. A class's
+// static members are its own: Integer/reverse is not reverse, so a name a
+// class does not have is unknown rather than the core function of that name.
+func isClassNamespace(ns string) bool {
+	return ns != "" && (ns[0] >= 'A' && ns[0] <= 'Z' || strings.HasPrefix(ns, "clojure.lang."))
+}
+
+// boxedStatics are the static methods of the boxed number classes that
+// are the core function of the same name: (Long/max a b), (Integer/compare
+// a b).
+var boxedStatics = map[string]bool{"max": true, "min": true, "compare": true}
 
 func (a *analyzer) unknownQualified(s *syntax.Symbol) Expr {
 	pos := a.pos(s)

@@ -1,0 +1,112 @@
+package lisp
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+	"unicode"
+)
+
+// registerJavaNumbers adds the members of the boxed number classes that
+// models call on numbers: the narrowing conversions (.intValue 3.9), and
+// the statics of Integer, Long, Double and Boolean beside those in
+// builtins_java.go.
+func registerJavaNumbers(t builtinTable) {
+	// The narrowing conversions of java.lang.Number, with Java's rules: a
+	// double is truncated, saturates at the type's bounds and is 0 when
+	// NaN; a long keeps its low bits.
+	narrow := func(name string, bits int) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			switch x := a[0].(type) {
+			case int64:
+				return wrapBits(x, bits), nil
+			case float64:
+				if bits == 64 {
+					return saturate(x, math.MinInt64, math.MaxInt64), nil
+				}
+				// (short) and (byte) of a double go through int, as Java's do.
+				return wrapBits(saturate(x, math.MinInt32, math.MaxInt32), bits), nil
+			}
+			return nil, argError(name, 0, "a number", a[0])
+		})
+	}
+	narrow(".intValue", 32)
+	narrow(".longValue", 64)
+	narrow(".shortValue", 16)
+	narrow(".byteValue", 8)
+	t.add(".doubleValue", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		return floatArg(".doubleValue", a, 0)
+	})
+
+	t.add("Long/signum", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		n, err := intArg("Long/signum", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		return int64(cmpInt64(n, 0)), nil
+	}, "Integer/signum")
+	t.add("Long/bitCount", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		n, err := intArg("Long/bitCount", a, 0)
+		return int64(bits.OnesCount64(uint64(n))), err
+	})
+	t.add("Integer/bitCount", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		n, err := intArg("Integer/bitCount", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := intValue(n); err != nil {
+			return nil, err
+		}
+		return int64(bits.OnesCount32(uint32(n))), nil
+	})
+	t.add("Double/compare", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		x, err := floatArg("Double/compare", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		y, err := floatArg("Double/compare", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		return int64(javaDoubleCompare(x, y)), nil
+	})
+	// Integer/sum and friends are + of two (BinaryOperators for reduce).
+	t.add("Long/sum", 2, 2, func(th *thread, a []Value) (Value, error) {
+		return th.call(t["+"], a)
+	}, "Integer/sum", "Double/sum")
+
+	t.set("Boolean/TRUE", true)
+	t.set("Boolean/FALSE", false)
+	t.add("System/lineSeparator", 0, 0, func(*thread, []Value) (Value, error) { return "\n", nil })
+	// String.CASE_INSENSITIVE_ORDER, the comparator sort and sort-by take.
+	t.add("String/CASE_INSENSITIVE_ORDER", 2, 2, func(th *thread, a []Value) (Value, error) {
+		return t[".compareToIgnoreCase"].(*Builtin).fn(th, a) // at call time: the table is whole
+	})
+}
+
+// foldJavaCase is the case folding of String.compareToIgnoreCase: each
+// character upper-cased, then lower-cased.
+func foldJavaCase(s string) string {
+	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, s)
+}
+
+// wrapBits keeps the low n bits of x, sign-extended: Java's narrowing of a
+// long to an int, short or byte.
+func wrapBits(x int64, n int) int64 {
+	shift := 64 - n
+	return x << shift >> shift
+}
+
+// saturate is Java's conversion of a double to an integer type: truncated
+// toward zero, clamped to [lo, hi], 0 for NaN.
+func saturate(f float64, lo, hi int64) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f <= float64(lo):
+		return lo
+	case f >= float64(hi):
+		return hi
+	}
+	return int64(f)
+}
