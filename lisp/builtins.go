@@ -53,6 +53,7 @@ func newBuiltinTable() builtinTable {
 	registerDateTimes(t)
 	registerDateFormats(t)
 	registerDates(t)
+	registerJavaTime(t)
 	registerExceptions(t)
 	registerJava(t)
 	registerWalk(t)

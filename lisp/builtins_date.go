@@ -31,14 +31,13 @@ func registerDates(t builtinTable) {
 		if e, ok := mapEntry(a[0]); ok {
 			return e.At(1), nil
 		}
-		if s, ok := a[0].(string); ok {
-			for d := time.Sunday; d <= time.Saturday; d++ {
-				if s == strings.ToUpper(d.String()) {
-					return int64((int(d)+6)%7 + 1), nil
-				}
-			}
+		if i := enumIndex(dayNames[:], a[0]); i >= 0 {
+			return int64(i + 1), nil
 		}
-		return nil, argError(".getValue", 0, "a map entry [k v] or a day of the week from .getDayOfWeek", a[0])
+		if i := enumIndex(monthNames[:], a[0]); i >= 0 {
+			return int64(i + 1), nil // Month.getValue: JANUARY is 1
+		}
+		return nil, argError(".getValue", 0, "a map entry [k v], a day of the week or a month", a[0])
 	})
 	t.add("LocalDate/of", 3, 3, func(_ *thread, a []Value) (Value, error) {
 		var f [3]int64
@@ -50,7 +49,7 @@ func registerDates(t builtinTable) {
 			f[i] = n
 		}
 		if f[0] < -maxDateYear || f[0] > maxDateYear || f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > int64(daysIn(int(f[0]), int(f[1]))) {
-			return nil, errorf(InvalidArgument, "LocalDate/of: %d-%d-%d is not a date (year, month 1-12, day of that month)", f[0], f[1], f[2])
+			return nil, classError(InvalidArgument, classDateTime, "LocalDate/of: %d-%d-%d is not a date (year, month 1-12, day of that month)", f[0], f[1], f[2])
 		}
 		return Date{int(f[0]), int(f[1]), int(f[2])}, nil
 	})

@@ -516,6 +516,9 @@ func compareUTF16(s, x string) int64 {
 // chars or lengths, not -1/0/1), numbers of one type, keywords (by
 // namespace, then name, as Clojure's Keyword) and booleans.
 func javaCompareTo(th *thread, a []Value) (Value, error) {
+	if c, ok := javaTimeCompare(a[0], a[1]); ok {
+		return c, nil
+	}
 	switch x := a[0].(type) {
 	case string:
 		y, ok := a[1].(string)

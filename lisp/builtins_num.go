@@ -863,6 +863,9 @@ func compareFn(th *thread, a, b Value) (Value, error) {
 	if fb, ok := b.(float64); ok && math.IsNaN(fb) {
 		return nil, errorf(TypeError, "compare: cannot order ##NaN")
 	}
+	if c, ok := javaTimeCompare(a, b); ok {
+		return c, nil // LocalDate's compareTo: (compare d1 d2) may be -5
+	}
 	switch x := a.(type) {
 	case string:
 		if y, ok := b.(string); ok {

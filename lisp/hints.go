@@ -35,7 +35,6 @@ const (
 
 	hintJavaFunction = "a Clojure function is not a java.util.function interface (as in Clojure 1.11)"
 	hintDateTime     = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
-	hintDuration     = "subtract the instants' epoch milliseconds, (- (.toEpochMilli b) (.toEpochMilli a)), or count units with (.between ChronoUnit/MINUTES a b)"
 )
 
 func init() {
@@ -44,7 +43,6 @@ func init() {
 	for _, class := range []string{"ZonedDateTime", "OffsetDateTime", "LocalTime"} {
 		hints[class] = hintDateTime
 	}
-	hints["Duration"] = hintDuration
 }
 
 var hints = map[string]string{
