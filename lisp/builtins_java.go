@@ -232,7 +232,7 @@ func registerStringMethods(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		return NewVector(xs), nil
+		return th.newArray("C", xs) // a char[], as Java's: Arrays/sort, aset, (String. a)
 	})
 	t.add(".replace", 3, 3, func(th *thread, a []Value) (Value, error) {
 		// String.replace(char, char) and replace(CharSequence,
@@ -630,7 +630,13 @@ func registerJavaStatics(t builtinTable) {
 		}
 		return sb.String(), nil
 	})
-	t.add("String/valueOf", 1, 1, func(th *thread, a []Value) (Value, error) {
+	t.add("String/valueOf", 1, 3, func(th *thread, a []Value) (Value, error) {
+		if s, ok, err := th.charsText("String/valueOf", a); ok || err != nil {
+			return s, err // String.valueOf(char[]), and of a range of one
+		}
+		if len(a) > 1 {
+			return nil, argError("String/valueOf", 0, "a char array, with an offset and a count", a[0])
+		}
 		if a[0] == nil {
 			return "null", nil // String.valueOf(Object)
 		}
@@ -640,6 +646,57 @@ func registerJavaStatics(t builtinTable) {
 		}
 		return s, th.chargeString(len(s))
 	})
+	t.add("String/copyValueOf", 1, 3, func(th *thread, a []Value) (Value, error) {
+		if s, ok, err := th.charsText("String/copyValueOf", a); ok || err != nil {
+			return s, err
+		}
+		return nil, argError("String/copyValueOf", 0, "a char array", a[0])
+	})
+	t.add(".getBytes", 1, 2, func(th *thread, a []Value) (Value, error) {
+		// String.getBytes: its UTF-8 bytes, signed as Java's bytes are.
+		s, err := stringArg(".getBytes", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if len(a) == 2 {
+			cs, ok := a[1].(string)
+			if !ok || !strings.EqualFold(strings.ReplaceAll(cs, "-", ""), "utf8") {
+				return nil, argError(".getBytes", 1, `the charset "UTF-8"`, a[1])
+			}
+		}
+		xs := make([]Value, len(s))
+		for i := 0; i < len(s); i++ {
+			xs[i] = int64(int8(s[i]))
+		}
+		return th.newArray("B", xs)
+	})
+	// The String constructors: (String.) is "", (String. s) a copy of a
+	// string or a StringBuilder's text, (String. chars) and (String. chars
+	// offset count) the characters of a char array, (String. bytes) and
+	// (String. bytes "UTF-8") the UTF-8 text of a byte array.
+	t.add("String.", 0, 3, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 0 {
+			return "", nil
+		}
+		if s, ok, err := th.charsText("String.", a); ok || err != nil {
+			return s, err
+		}
+		switch x := a[0].(type) {
+		case string:
+			if len(a) == 1 {
+				return x, nil
+			}
+		case *Cell:
+			if x.kind == builderCell && len(a) == 1 {
+				s := builderText(x)
+				return s, th.chargeString(len(s))
+			}
+			if x.kind == arrayCell && x.load().val.(*arrayData).elem == "B" {
+				return th.bytesText(x, a)
+			}
+		}
+		return nil, argError("String.", 0, "a string, a StringBuilder, a char array or a byte array", a[0])
+	}, "java.lang.String.")
 
 	// Double's and Float's tests of a value (a long widens to a double, as
 	// in Java), and Double.toString.
@@ -1189,4 +1246,63 @@ func registerJavaUtil(t builtinTable) {
 func mapEntry(v Value) (*Vector, bool) {
 	e, ok := v.(*Vector)
 	return e, ok && e.Len() == 2
+}
+
+// charsText is the text of a char array, a[0], or of the range a[1] (an
+// offset) and a[2] (a count) of it: String.valueOf(char[]) and its
+// siblings. ok is false when a[0] is no char array.
+func (th *thread) charsText(fn string, a []Value) (string, bool, error) {
+	c, isCell := a[0].(*Cell)
+	if !isCell || c.kind != arrayCell {
+		return "", false, nil
+	}
+	d := c.load().val.(*arrayData)
+	if d.elem != "C" {
+		return "", false, nil
+	}
+	xs := d.snapshot()
+	if len(a) == 3 {
+		off, err := intArg(fn, a, 1)
+		if err != nil {
+			return "", true, err
+		}
+		n, err := intArg(fn, a, 2)
+		if err != nil {
+			return "", true, err
+		}
+		if off < 0 || n < 0 || off+n > int64(len(xs)) {
+			return "", true, classError(InvalidArgument, classStringIndex, "offset %d, count %d, length %d", off, n, len(xs))
+		}
+		xs = xs[off : off+n]
+	} else if len(a) == 2 {
+		return "", true, errorf(ArityError, "%s takes a char array, or a char array, an offset and a count", fn)
+	}
+	var sb strings.Builder
+	for _, x := range xs {
+		s, _ := x.(string) // a char array holds one-character strings
+		sb.WriteString(s)
+	}
+	return sb.String(), true, th.chargeString(sb.Len())
+}
+
+// bytesText is new String(bytes) or new String(bytes, charset): the bytes
+// of a byte array a[0] read as UTF-8 (invalid sequences replaced, as Java
+// does).
+func (th *thread) bytesText(c *Cell, a []Value) (string, error) {
+	if len(a) == 2 {
+		cs, ok := a[1].(string)
+		if !ok || !strings.EqualFold(strings.ReplaceAll(cs, "-", ""), "utf8") {
+			return "", argError("String.", 1, `the charset "UTF-8"`, a[1])
+		}
+	} else if len(a) > 2 {
+		return "", errorf(ArityError, "String. takes a byte array and a charset name, \"UTF-8\"")
+	}
+	xs := c.load().val.(*arrayData).snapshot()
+	buf := make([]byte, len(xs))
+	for i, x := range xs {
+		n, _ := x.(int64)
+		buf[i] = byte(n)
+	}
+	s := strings.ToValidUTF8(string(buf), "\uFFFD")
+	return s, th.chargeString(len(s))
 }
