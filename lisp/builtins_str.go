@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -625,7 +626,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 			size := 0
 			if literal {
 				var err error
-				if size, err = expandJava(nil, repl, s, idx); err != nil {
+				if size, err = expandJava(nil, m.re, repl, s, idx); err != nil {
 					return err
 				}
 			} else {
@@ -644,7 +645,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 			}
 			sb.WriteString(s[last:idx[0]])
 			if literal {
-				_, _ = expandJava(&sb, repl, s, idx)
+				_, _ = expandJava(&sb, m.re, repl, s, idx)
 			} else {
 				sb.WriteString(rs)
 			}
@@ -666,7 +667,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 // expandJava writes a Java-style replacement to sb: $1 or ${name} for
 // groups, \$ and \\ for literal characters. It returns the length of the
 // expansion; with a nil sb it only measures it.
-func expandJava(sb *strings.Builder, repl, s string, idx []int) (int, error) {
+func expandJava(sb *strings.Builder, re *regexp.Regexp, repl, s string, idx []int) (int, error) {
 	size := 0
 	write := func(text string) {
 		size += len(text)
@@ -680,6 +681,20 @@ func expandJava(sb *strings.Builder, repl, s string, idx []int) (int, error) {
 		case c == '\\' && i+1 < len(repl):
 			i++
 			write(repl[i : i+1])
+		case c == '$' && i+1 < len(repl) && repl[i+1] == '{':
+			end := strings.IndexByte(repl[i+2:], '}')
+			if end < 0 {
+				return size, errorf(InvalidArgument, "replace: named capturing group is missing trailing '}'")
+			}
+			name := repl[i+2 : i+2+end]
+			g := re.SubexpIndex(name)
+			if g < 0 {
+				return size, errorf(InvalidArgument, "replace: no group with name {%s}", name)
+			}
+			i += 2 + end
+			if idx[2*g] >= 0 {
+				write(s[idx[2*g]:idx[2*g+1]])
+			}
 		case c == '$' && i+1 < len(repl) && repl[i+1] >= '0' && repl[i+1] <= '9':
 			g := int(repl[i+1] - '0')
 			i++

@@ -99,9 +99,19 @@ func translateRegex(src string) (string, error) {
 	}
 	var sb strings.Builder
 	inClass := false
+	nested := 0 // unions inside a class, [a-c[x-z]], flattened
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
+		case inClass && c == '&' && i+1 < len(src) && src[i+1] == '&':
+			return unsupported("a character class intersection (&&)", "list the characters the class keeps, [b-df-hj-np-tv-z], or filter the matches in code")
+		case inClass && c == '[' && i+1 < len(src) && src[i+1] != ':':
+			if src[i+1] == '^' {
+				return unsupported("a negated class inside a class ([...[^...]])", "list the characters the class keeps, or filter the matches in code")
+			}
+			nested++ // Java's union: [a[bc]] is [abc]
+		case inClass && c == ']' && nested > 0:
+			nested--
 		case c == '\\' && i+1 < len(src):
 			n := src[i+1]
 			if n >= '1' && n <= '9' {
