@@ -1102,16 +1102,20 @@ func registerJavaCollections(t builtinTable) {
 		return NewSet(m.Keys()...), nil
 	})
 	t.add(".entrySet", 1, 1, func(th *thread, a []Value) (Value, error) {
-		// The entries in the map's order, as seq gives them (a Java Set of
-		// them in Clojure): what .getKey and .getValue read.
-		if _, err := mapTarget(".entrySet", a[0]); err != nil {
+		// A set of the entries, as Clojure's (a java.util.Set): what
+		// .getKey and .getValue read.
+		m, err := mapTarget(".entrySet", a[0])
+		if err != nil {
 			return nil, err
 		}
-		v, err := builtin("seq")(th, a)
-		if v == nil && err == nil {
-			return NewList(nil), nil
+		if err := th.charge(3 * int64(m.Len())); err != nil {
+			return nil, err
 		}
-		return v, err
+		entries := make([]Value, 0, m.Len())
+		for k, v := range m.All() {
+			entries = append(entries, NewVector([]Value{k, v}))
+		}
+		return NewSet(entries...), nil
 	})
 	t.add(".getKey", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		if e, ok := mapEntry(a[0]); ok {

@@ -1096,6 +1096,44 @@ func registerUtil(t builtinTable) {
 		}
 		return th.newArray("Ljava.lang.Object;", append([]Value(nil), xs...))
 	})
+	// Clojure's vectors, lists and sets are java.util collections too:
+	// (.subList v 1 3) is (subvec v 1 3), .toArray an array of their items.
+	t.wrap(".subList", func(old *Builtin) *Builtin {
+		b := *old
+		b.fn = func(th *thread, a []Value) (Value, error) {
+			if v, ok := a[0].(*Vector); ok && !v.IsList() && !v.IsSeqView() {
+				from, err := intArg(".subList", a, 1)
+				if err != nil {
+					return nil, err
+				}
+				to, err := intArg(".subList", a, 2)
+				if err != nil {
+					return nil, err
+				}
+				if from < 0 || to > int64(v.Len()) || from > to {
+					return nil, classError(InvalidArgument, classIndexOutOfBound, "fromIndex %d, toIndex %d, size %d", from, to, v.Len())
+				}
+				return v.Slice(int(from), int(to)), nil
+			}
+			return old.fn(th, a)
+		}
+		return &b
+	})
+	t.wrap(".toArray", func(old *Builtin) *Builtin {
+		b := *old
+		b.fn = func(th *thread, a []Value) (Value, error) {
+			switch a[0].(type) {
+			case *Vector, *Set, *Seq:
+				xs, err := th.items(a[0], ".toArray")
+				if err != nil {
+					return nil, err
+				}
+				return th.newArray("Ljava.lang.Object;", append([]Value(nil), xs...))
+			}
+			return old.fn(th, a)
+		}
+		return &b
+	})
 
 	// Clojure's reads of a map or a set (and nth of a list) see what a
 	// java.util collection holds now.
