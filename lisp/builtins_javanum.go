@@ -75,6 +75,41 @@ func registerJavaNumbers(t builtinTable) {
 		return th.call(t["+"], a)
 	}, "Integer/sum", "Double/sum")
 
+	// Short/parseShort and Byte/parseByte: Integer/parseInt's rules, then
+	// Java's range check of the smaller type.
+	for _, f := range []struct {
+		name string
+		bits int
+	}{{"Short/parseShort", 16}, {"Byte/parseByte", 8}} {
+		t.add(f.name, 1, 2, func(th *thread, a []Value) (Value, error) {
+			v, err := t["Integer/parseInt"].(*Builtin).fn(th, a) // at call time: the table is whole
+			if err != nil {
+				return nil, err
+			}
+			if n := v.(int64); n != wrapBits(n, f.bits) {
+				radix := int64(10)
+				if len(a) == 2 {
+					radix, _ = a[1].(int64)
+				}
+				return nil, classError(InvalidArgument, classNumberFormat, "Value out of range. Value:\"%s\" Radix:%d", a[0], radix)
+			}
+			return v, nil
+		})
+	}
+	// Float/parseFloat reads a double: floats are doubles here (an array of
+	// floats holds doubles too, docs/deviations.md row 82).
+	t.alias("Double/parseDouble", "Float/parseFloat")
+	t.alias("Double/valueOf", "Float/valueOf")
+	t.add(".getClass", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if a[0] == nil {
+			return nil, classError(TypeError, classNullPointer, ".getClass of nil (a NullPointerException in Java)")
+		}
+		return t["class"].(*Builtin).fn(th, a)
+	})
+	t.add(".intern", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		return stringArg(".intern", a, 0)
+	})
+
 	t.set("Boolean/TRUE", true)
 	t.set("Boolean/FALSE", false)
 	t.add("System/lineSeparator", 0, 0, func(*thread, []Value) (Value, error) { return "\n", nil })
