@@ -83,6 +83,17 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 			if elems, err = fr.th.items(x, "destructuring"); err != nil {
 				return at(err, pos)
 			}
+		case *Map, *Set:
+			if rest == nil {
+				// nth of a map or set: Clojure's UnsupportedOperationException.
+				return &Error{Kind: DestructureError, Pos: pos,
+					Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
+			}
+			// With & Clojure walks (seq v): entries, or elements.
+			var err error
+			if elems, err = fr.th.items(x, "destructuring"); err != nil {
+				return at(err, pos)
+			}
 		default:
 			return &Error{Kind: DestructureError, Pos: pos,
 				Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
@@ -97,13 +108,20 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 			}
 		}
 		if rest != nil {
+			// The rest is a seq, as Clojure's nthnext gives it (a list's
+			// rest a list): seq? true, and keyword arguments to a map
+			// pattern, [a & {:keys [b]}].
 			var r Value
 			if len(elems) > len(items) {
 				if vec, ok := v.(*Vector); ok {
-					r = vec.Slice(len(items), len(elems))
+					if vec.IsList() {
+						r = vec.Slice(len(items), len(elems))
+					} else {
+						r = &Vector{items: vec.items[len(items):len(elems):len(elems)], claim: seqMark}
+					}
 				} else {
 					// elems is fresh (the characters of a string) and charged.
-					r = NewVector(elems[len(items):len(elems):len(elems)])
+					r = newSeqView(elems[len(items):len(elems):len(elems)])
 				}
 			}
 			if err := rest(fr, r); err != nil {
