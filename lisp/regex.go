@@ -1,9 +1,12 @@
 package lisp
 
 import (
+	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // compileRegex compiles a Java/Clojure-style pattern with Go's RE2 engine.
@@ -16,9 +19,16 @@ func compileRegex(src string) (*Regex, error) {
 	if len(src) > maxRegexLen {
 		return nil, errorf(InvalidArgument, "regex pattern longer than %d bytes", maxRegexLen)
 	}
-	pat, err := translateRegex(src)
+	body, trimEnd := finalDollar(src)
+	pat, err := translateRegex(body)
 	if err != nil {
 		return nil, err
+	}
+	if trimEnd {
+		// Java's $ (and \Z) at the end of a pattern also matches before a
+		// final line terminator, a lookahead RE2 lacks: the terminator is
+		// matched as a last group, which the matches then drop (trimEnd).
+		pat = `(?:` + pat + `)(\r\n|[\n\r\x{85}\x{2028}\x{2029}])?\z`
 	}
 	parsed, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil {
@@ -35,7 +45,7 @@ func compileRegex(src string) (*Regex, error) {
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		return nil, classError(InvalidArgument, classPatternSyntax, "invalid regex %q: %s", src, msg)
 	}
-	r := &Regex{Source: src, re: re, pattern: pat, weight: weight}
+	r := &Regex{Source: src, re: re, pattern: pat, weight: weight, trimEnd: trimEnd}
 	r.contextual, r.nullable = patternTraits(parsed)
 	return r, nil
 }
@@ -93,6 +103,109 @@ var javaClasses = map[string]string{
 	`\p{IsDigit}`: `\p{Nd}`, `\p{IsLetter}`: `\p{L}`,
 }
 
+// finalDollar reports whether src ends with Java's end-of-input anchor, $
+// or \Z, outside any group, class and alternation and without the
+// multiline flag, and returns src without it.
+func finalDollar(src string) (string, bool) {
+	n := len(src)
+	var cut int
+	switch {
+	case n >= 1 && src[n-1] == '$':
+		cut = n - 1
+	case n >= 2 && src[n-2:] == `\Z`:
+		cut = n - 2
+	default:
+		return src, false
+	}
+	depth, inClass := 0, false
+	for i := 0; i < cut; i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			if i+1 == cut {
+				return src, false // an escaped $: \$
+			}
+			if src[i+1] == 'Q' { // \Q...\E quotes the rest literally
+				return src, false
+			}
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			if i+1 < cut && src[i+1] == '^' {
+				i++
+			}
+			if i+1 < cut && src[i+1] == ']' {
+				i++
+			}
+		case c == '(':
+			depth++
+			if strings.HasPrefix(src[i+1:], "?") {
+				flags := src[i+2:]
+				if j := strings.IndexAny(flags, ":)"); j >= 0 && strings.ContainsRune(strings.SplitN(flags[:j], "-", 2)[0], 'm') {
+					return src, false // multiline: $ is the end of any line
+				}
+			}
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			return src, false
+		}
+	}
+	if inClass || depth != 0 {
+		return src, false
+	}
+	return src[:cut], true
+}
+
+// javaSpaces are Java's \h and \v.
+var javaSpaces = map[byte]string{
+	'h': `[ \t\xA0\x{1680}\x{180E}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]`,
+	'v': `[\n\x0B\f\r\x{85}\x{2028}\x{2029}]`,
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// stripExtended removes what Java's comments flag (?x) ignores: whitespace
+// and # comments to the end of the line, outside classes and escapes.
+func stripExtended(s string) string {
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			sb.WriteString(s[i : i+2])
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			sb.WriteByte(c)
+		case c == '[':
+			inClass = true
+			sb.WriteByte(c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		case c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
+
 func translateRegex(src string) (string, error) {
 	unsupported := func(what, instead string) (string, error) {
 		return "", errorf(InvalidArgument, "regex %q uses %s, which Go's linear-time regex engine does not support; %s", src, what, instead)
@@ -119,6 +232,17 @@ func translateRegex(src string) (string, error) {
 			}
 			if n == 'k' && i+2 < len(src) && src[i+2] == '<' {
 				return unsupported("a named backreference", "match the parts separately and compare them in code")
+			}
+			if (n == 'p' || n == 'P') && strings.HasPrefix(src[i+2:], "{Is") {
+				// \p{IsLatin}: Java's script (and category) names with Is.
+				if j := strings.IndexByte(src[i:], '}'); j > 0 {
+					name := src[i+5 : i+j]
+					if _, isScript := unicode.Scripts[name]; isScript && javaClasses[`\p{Is`+name+`}`] == "" {
+						sb.WriteString(`\` + string(n) + `{` + name + `}`)
+						i += j
+						continue
+					}
+				}
 			}
 			if n == 'p' || n == 'P' {
 				if j := strings.IndexByte(src[i:], '}'); j > 0 {
@@ -154,10 +278,48 @@ func translateRegex(src string) (string, error) {
 				sb.WriteString(`\z`)
 				i++
 				continue
-			case 'h':
-				sb.WriteString(`[ \t]`)
+			case 'h', 'v':
+				// Java's horizontal and vertical whitespace (Go's \v is
+				// the vertical tab alone).
+				cls := javaSpaces[n]
+				if inClass {
+					cls = cls[1 : len(cls)-1]
+				}
+				sb.WriteString(cls)
 				i++
 				continue
+			case 'u':
+				// \uXXXX, a UTF-16 unit: Go writes \x{XXXX}.
+				if i+6 <= len(src) && isHex(src[i+2:i+6]) {
+					sb.WriteString(`\x{` + src[i+2:i+6] + `}`)
+					i += 5
+					continue
+				}
+			case 'e':
+				sb.WriteString(`\x1B`)
+				i++
+				continue
+			case 'c':
+				if i+2 < len(src) {
+					fmt.Fprintf(&sb, `\x{%X}`, src[i+2]^64) // \cA is control-A
+					i += 2
+					continue
+				}
+			case '0':
+				// Java's octal escape \0n, \0nn, \0mnn (m 0-3).
+				j := i + 2
+				for j < len(src) && j < i+5 && src[j] >= '0' && src[j] <= '7' {
+					j++
+				}
+				if j == i+5 && src[i+2] > '3' {
+					j--
+				}
+				if j > i+2 {
+					v, _ := strconv.ParseUint(src[i+2:j], 8, 16)
+					fmt.Fprintf(&sb, `\x{%X}`, v)
+					i = j - 1
+					continue
+				}
 			case 'R':
 				sb.WriteString(`(?:\r\n|\n|\r)`)
 				i++
@@ -191,6 +353,37 @@ func translateRegex(src string) (string, error) {
 				return unsupported("a lookbehind (?<=", `match the text before too and keep your part with a group: (second (re-find #"\$(\d+)" s)), or (map second (re-seq #"\$(\d+)" s)), instead of (re-find #"(?<=\$)\d+" s)`)
 			case strings.HasPrefix(rest, ">"):
 				return unsupported("an atomic group (?>", "use a plain group (?:")
+			}
+			// Inline flags: Go has i, m, s; Java's u and U (Unicode case
+			// and classes) and d (Unix lines) are dropped, x (comments)
+			// applied to the rest of the pattern.
+			if j := strings.IndexAny(rest, ":)"); j >= 0 && strings.Trim(rest[:j], "imsuxUd-") == "" && j > 0 {
+				flags, term := rest[:j], rest[j]
+				kept := strings.Map(func(r rune) rune {
+					if strings.ContainsRune("uUdx", r) {
+						return -1
+					}
+					return r
+				}, flags)
+				after := src[i+2+j+1:]
+				if on, _, _ := strings.Cut(flags, "-"); strings.ContainsRune(on, 'x') {
+					after = stripExtended(after)
+				}
+				if strings.Trim(kept, "-") == "" {
+					kept = ""
+				}
+				head := "(?" + kept + string(term)
+				if kept == "" && term == ')' {
+					head = ""
+				}
+				src = src[:i] + head + after
+				if head == "" {
+					i--
+					continue
+				}
+				sb.WriteString(head)
+				i += len(head) - 1
+				continue
 			}
 			sb.WriteByte(c)
 		case !inClass && (c == '+' || c == '*' || c == '?' || c == '}') && i+1 < len(src) && src[i+1] == '+':

@@ -121,7 +121,7 @@ func (r *cancellableReader) ReadRune() (rune, int, error) {
 // code point, so those are not found: (re-seq #"x*" "😀") is ["" ""], not
 // ["" "" ""].
 func (th *thread) eachMatch(re *Regex, s string, n int, f func(m []int) error) error {
-	if len(s) <= largeRegexInput && !re.nullable {
+	if len(s) <= largeRegexInput && !re.nullable && !re.trimEnd {
 		// At most one match per byte of a small input: a bounded list.
 		for _, m := range re.re.FindAllStringSubmatchIndex(s, n) {
 			if err := th.tick(); err != nil {
@@ -189,7 +189,20 @@ func (th *thread) findAt(re *Regex, s string, pos int) ([]int, error) {
 			m[i] += off
 		}
 	}
-	return m, nil
+	return re.trimMatch(m), nil
+}
+
+// trimMatch drops the final line terminator a pattern ending with Java's $
+// matched as its last group (see compileRegex): the match ends before it,
+// as Java's does, and the group is not the program's.
+func (re *Regex) trimMatch(m []int) []int {
+	if !re.trimEnd || m == nil {
+		return m
+	}
+	if t := m[len(m)-2]; t >= 0 {
+		m[1] = t
+	}
+	return m[:len(m)-2]
 }
 
 // findFirst returns the first match of re (or of its anchored form) in s.
@@ -200,13 +213,19 @@ func (th *thread) findFirst(re *Regex, s string, anchored bool) ([]int, error) {
 	if anchored {
 		r = re.anchoredRe()
 	}
+	var m []int
 	if len(s) <= largeRegexInput {
-		return r.FindStringSubmatchIndex(s), nil
+		m = r.FindStringSubmatchIndex(s)
+	} else {
+		rd := &cancellableReader{th: th, s: s}
+		m = r.FindReaderSubmatchIndex(rd)
+		if rd.err != nil {
+			return nil, rd.err
+		}
 	}
-	rd := &cancellableReader{th: th, s: s}
-	m := r.FindReaderSubmatchIndex(rd)
-	if rd.err != nil {
-		return nil, rd.err
+	m = re.trimMatch(m)
+	if anchored && m != nil && m[1] != len(s) {
+		return nil, nil // Java's matches(): $ before a final terminator leaves it unmatched
 	}
 	return m, nil
 }

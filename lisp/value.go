@@ -166,6 +166,9 @@ type Regex struct {
 	// findAt). Both are compiled when first needed.
 	anchored, resume         *regexp.Regexp
 	anchoredOnce, resumeOnce sync.Once
+	// trimEnd: the pattern ends with Java's $, compiled to match a final
+	// line terminator as its last group, which trimMatch drops.
+	trimEnd bool
 }
 
 // isNumber reports whether v is an int64 or a float64.
