@@ -550,19 +550,11 @@ func javaCompareTo(th *thread, a []Value) (Value, error) {
 		if y, ok := a[1].(Keyword); ok {
 			nsx, namex := splitKeyword(x)
 			nsy, namey := splitKeyword(y)
-			if x == y {
-				return int64(0), nil
-			}
-			switch {
-			case nsx == "" && nsy != "":
-				return int64(-1), nil
-			case nsx != "" && nsy == "":
-				return int64(1), nil
-			}
-			if c := compareUTF16(nsx, nsy); c != 0 {
-				return c, nil
-			}
-			return compareUTF16(namex, namey), nil
+			return compareNamed(nsx, namex, nsy, namey), nil
+		}
+	case Symbol:
+		if y, ok := a[1].(Symbol); ok {
+			return compareNamed(x.Ns, x.Name, y.Ns, y.Name), nil
 		}
 	}
 	return nil, argError(".compareTo", 0, "a string, number, keyword or boolean, with another of its type", a[0])
@@ -1309,4 +1301,19 @@ func (th *thread) bytesText(c *Cell, a []Value) (string, error) {
 	}
 	s := strings.ToValidUTF8(string(buf), "\uFFFD")
 	return s, th.chargeString(len(s))
+}
+
+// compareNamed is Clojure's compareTo of two keywords or symbols: those
+// without a namespace first, then by namespace, then by name (UTF-16
+// differences, as String.compareTo).
+func compareNamed(nsx, namex, nsy, namey string) int64 {
+	switch {
+	case nsx == nsy:
+		return compareUTF16(namex, namey)
+	case nsx == "":
+		return -1
+	case nsy == "":
+		return 1
+	}
+	return compareUTF16(nsx, nsy)
 }

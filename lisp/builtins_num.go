@@ -873,7 +873,13 @@ func compareFn(th *thread, a, b Value) (Value, error) {
 		}
 	case Keyword:
 		if y, ok := b.(Keyword); ok {
-			return int64(javaCompare(string(x), string(y))), nil
+			nsx, namex := splitKeyword(x)
+			nsy, namey := splitKeyword(y)
+			return compareNamed(nsx, namex, nsy, namey), nil
+		}
+	case Symbol:
+		if y, ok := b.(Symbol); ok {
+			return compareNamed(x.Ns, x.Name, y.Ns, y.Name), nil
 		}
 	}
 	return int64(th.compare(a, b)), nil

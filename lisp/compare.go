@@ -63,7 +63,7 @@ func compareKeys(a, b Value) int {
 	switch x := a.(type) {
 	case Keyword:
 		if y, ok := b.(Keyword); ok {
-			return strings.Compare(string(x), string(y))
+			return compareKeywords(x, y)
 		}
 	case string:
 		if y, ok := b.(string); ok {
@@ -76,6 +76,19 @@ func compareKeys(a, b Value) int {
 	}
 	var w walk
 	return compareValues(a, b, true, 0, &w)
+}
+
+// compareKeywords orders keywords as Clojure does: those without a
+// namespace first, then by namespace and name. Their texts decide alone
+// unless one has a namespace.
+func compareKeywords(x, y Keyword) int {
+	c := strings.Compare(string(x), string(y))
+	if c == 0 || (strings.IndexByte(string(x), '/') <= 0 && strings.IndexByte(string(y), '/') <= 0) {
+		return c
+	}
+	nsx, namex := splitKeyword(x)
+	nsy, namey := splitKeyword(y)
+	return cmp.Compare(compareNamed(nsx, namex, nsy, namey), 0)
 }
 
 // compare implements Compare.
@@ -108,6 +121,18 @@ func compareValues(a, b Value, strict bool, depth int, w *walk) int {
 	case rankNumber:
 		return compareNumbers(a, b, strict)
 	case rankAtom:
+		// Keywords and symbols as Clojure orders them: those without a
+		// namespace first, then by namespace, then by name.
+		if x, ok := a.(Keyword); ok {
+			if y, ok := b.(Keyword); ok {
+				return compareKeywords(x, y)
+			}
+		}
+		if x, ok := a.(Symbol); ok {
+			if y, ok := b.(Symbol); ok {
+				return cmp.Compare(compareNamed(x.Ns, x.Name, y.Ns, y.Name), 0)
+			}
+		}
 		ta, tb := atomText(a), atomText(b)
 		if c := strings.Compare(ta, tb); c != 0 {
 			return c
