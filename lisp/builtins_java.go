@@ -362,31 +362,11 @@ func registerStringMethods(t builtinTable) {
 		return compareUTF16(foldJavaCase(s), foldJavaCase(x)), th.scanned(len(s) + len(x))
 	})
 	t.add(".hashCode", 1, 1, func(th *thread, a []Value) (Value, error) {
-		switch x := a[0].(type) {
-		case string:
-			// String.hashCode: s[0]*31^(n-1) + ... over UTF-16 units, in
-			// 32-bit arithmetic.
-			var h int32
-			for _, r := range x {
-				if r >= 0x10000 {
-					hi, lo := utf16.EncodeRune(r)
-					h = 31*h + hi
-					h = 31*h + lo
-				} else {
-					h = 31*h + r
-				}
-			}
-			return int64(h), th.scanned(len(x))
-		case int64:
-			// Long.hashCode.
-			return int64(int32(uint64(x) ^ uint64(x)>>32)), nil
-		case bool:
-			if x {
-				return int64(1231), nil
-			}
-			return int64(1237), nil
+		h, ok, err := javaHashCode(th, a[0])
+		if !ok {
+			return nil, argError(".hashCode", 0, "a string, an integer or a boolean (Java's hash of other values is not defined here; use hash)", a[0])
 		}
-		return nil, argError(".hashCode", 0, "a string or an integer (Java's hash of other values is not defined here; use hash)", a[0])
+		return h, err
 	})
 }
 
@@ -1316,4 +1296,32 @@ func compareNamed(nsx, namex, nsy, namey string) int64 {
 		return 1
 	}
 	return compareUTF16(nsx, nsy)
+}
+
+// javaHashCode is Java's hashCode of a string (String.hashCode, over UTF-16
+// units in 32-bit arithmetic), an integer (Long.hashCode) or a boolean; ok
+// is false for other values.
+func javaHashCode(th *thread, v Value) (h int64, ok bool, err error) {
+	switch x := v.(type) {
+	case string:
+		var h int32
+		for _, r := range x {
+			if r >= 0x10000 {
+				hi, lo := utf16.EncodeRune(r)
+				h = 31*h + hi
+				h = 31*h + lo
+			} else {
+				h = 31*h + r
+			}
+		}
+		return int64(h), true, th.scanned(len(x))
+	case int64:
+		return int64(int32(uint64(x) ^ uint64(x)>>32)), true, nil
+	case bool:
+		if x {
+			return 1231, true, nil
+		}
+		return 1237, true, nil
+	}
+	return 0, false, nil
 }

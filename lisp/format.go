@@ -18,7 +18,7 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 		return nil, err
 	}
 	var sb strings.Builder
-	next := 0
+	next, last := 0, -1
 	for i := 0; i < len(f); i++ {
 		c := f[i]
 		if c != '%' {
@@ -36,6 +36,13 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 			n, _ := strconv.Atoi(f[j:k])
 			argIdx = n - 1
 			j = k + 1
+		} else if j < len(f) && f[j] == '<' {
+			// %<s: the argument of the directive before, again.
+			if last < 0 {
+				return nil, errorf(InvalidArgument, "format: %%< in %s has no directive before it to take its argument from", quoteShort(f[i:]))
+			}
+			argIdx = last
+			j++
 		}
 		flagStart := j
 		for j < len(f) && strings.IndexByte("-#+ 0,(", f[j]) >= 0 {
@@ -86,6 +93,7 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 			return nil, errorf(InvalidArgument, "format: directive %%%c has no argument (%d given)", conv, len(args))
 		}
 		arg = args[idx]
+		last = idx
 		if err := th.chargeWidth(width); err != nil {
 			return nil, err
 		}
@@ -136,7 +144,32 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 	bad := func(want string) (string, error) {
 		return "", errorf(TypeError, "format: %%%c expects %s, got %s", conv, want, describe(arg))
 	}
+	if arg == nil && strings.IndexByte("dxXofeEgGhH", conv) >= 0 {
+		// Java formats null as "null" with every conversion but %b.
+		s := "null"
+		if p, err := strconv.Atoi(prec); err == nil {
+			s = s[:min(p, len(s))]
+		}
+		if conv >= 'A' && conv <= 'Z' {
+			s = strings.ToUpper(s)
+		}
+		return s, nil
+	}
 	switch conv {
+	case 'h', 'H':
+		// Integer.toHexString(arg.hashCode()).
+		h, ok, err := javaHashCode(th, arg)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "", errorf(TypeError, "format: %%%c needs Java's hashCode of the argument, which is defined here for strings, integers and booleans, got %s", conv, describe(arg))
+		}
+		s := strconv.FormatUint(uint64(uint32(h)), 16)
+		if conv == 'H' {
+			s = strings.ToUpper(s)
+		}
+		return s, nil
 	case 's', 'S':
 		s := "null"
 		if arg != nil {
@@ -176,6 +209,13 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 			base = 8
 		}
 		s := strconv.FormatUint(uint64(i), base)
+		if strings.Contains(flags, "#") { // the alternate form: 0x, 0
+			if base == 16 {
+				s = "0x" + s
+			} else {
+				s = "0" + s
+			}
+		}
 		if conv == 'X' {
 			s = strings.ToUpper(s)
 		}
