@@ -773,7 +773,7 @@ func registerSequences(t builtinTable) {
 			}
 		}
 		if start < 0 || end > int64(v.Len()) || start > end {
-			return nil, errorf(InvalidArgument, "subvec: indexes %d..%d are outside the vector of %d elements", start, end, v.Len())
+			return nil, classError(InvalidArgument, classIndexOutOfBound, "subvec: indexes %d..%d are outside the vector of %d elements", start, end, v.Len())
 		}
 		return v.Slice(int(start), int(end)), nil
 	})

@@ -696,6 +696,16 @@ func symText(s *syntax.Symbol) string {
 }
 
 func (a *analyzer) varRef(s *syntax.Symbol, pos int32) Expr {
+	if s != nil && !a.defSet[s.Name] {
+		// #'inc, #'clojure.core/map: a builtin's var is called as the
+		// builtin is, so it stands for the builtin.
+		if s.Ns == "" && a.isBuiltin(s.Name) && !isSpecialName(s.Name) && !a.isShadowed(s.Name) {
+			return a.builtinRef(s.Name, pos)
+		}
+		if name, ok := a.qualified(s); ok && s.Ns != "" {
+			return a.builtinRef(name, pos)
+		}
+	}
 	if s == nil || s.Ns != "" {
 		return a.errorf(pos, "invalid_form", "#' needs the name of a def'd var")
 	}
