@@ -24,6 +24,7 @@ func registerJava(t builtinTable) {
 	registerStringMethods(t)
 	registerJavaStatics(t)
 	registerJavaNumbers(t)
+	registerJavaUtilStatics(t)
 }
 
 func registerStringMethods(t builtinTable) {

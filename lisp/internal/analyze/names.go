@@ -91,6 +91,10 @@ var namespaceAliases = map[string]string{
 	"java.time.format.TextStyle":           "TextStyle",
 	"Locale":                               "Locale",
 	"java.util.Locale":                     "Locale",
+	"Objects":                              "Objects",
+	"java.util.Objects":                    "Objects",
+	"Comparator":                           "Comparator",
+	"java.util.Comparator":                 "Comparator",
 	"Interop":                              "",
 	"clojure.lang.PersistentQueue":         "clojure.lang.PersistentQueue",
 }
