@@ -25,6 +25,7 @@ func registerJava(t builtinTable) {
 	registerJavaStatics(t)
 	registerJavaNumbers(t)
 	registerJavaUtilStatics(t)
+	registerMatcher(t)
 }
 
 func registerStringMethods(t builtinTable) {

@@ -20,18 +20,17 @@ const (
 	hintNoTypes  = "there are no types, protocols or macros; use maps and functions (defrecord makes maps, defmulti dispatches on values)"
 	hintRandom   = "programs are deterministic; there is no randomness"
 
-	hintDynamic      = "only binding binds dynamic vars, (binding [*depth* 1] body...); or pass values as arguments, or use let"
-	hintNamespaces   = "there is one namespace: def names at the top level and use them by name; builtins need no require"
-	hintMeta         = "values carry no metadata; keep extra information in a map"
-	hintClasses      = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
-	hintHost         = "there are no host objects; use the builtin functions"
-	hintNumbers      = "numbers are 64-bit integers and floats; convert with int, long or double"
-	hintRatios       = "there are no ratios: / always returns a float"
-	hintSymbols      = "symbols are plain data; make one with (symbol \"name\") or 'name"
-	hintRegexMatcher = "use re-find, re-matches or re-seq: they return the match, or [match group1 ...] when the pattern has groups"
-	hintCode         = "programs cannot build and run code; write the code directly"
-	hintHierarchy    = "there are no hierarchies: multimethods dispatch on values and classes (defmulti, defmethod); or dispatch with case, cond or a map of functions"
-	hintTap          = "use println to show a value"
+	hintDynamic    = "only binding binds dynamic vars, (binding [*depth* 1] body...); or pass values as arguments, or use let"
+	hintNamespaces = "there is one namespace: def names at the top level and use them by name; builtins need no require"
+	hintMeta       = "values carry no metadata; keep extra information in a map"
+	hintClasses    = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
+	hintHost       = "there are no host objects; use the builtin functions"
+	hintNumbers    = "numbers are 64-bit integers and floats; convert with int, long or double"
+	hintRatios     = "there are no ratios: / always returns a float"
+	hintSymbols    = "symbols are plain data; make one with (symbol \"name\") or 'name"
+	hintCode       = "programs cannot build and run code; write the code directly"
+	hintHierarchy  = "there are no hierarchies: multimethods dispatch on values and classes (defmulti, defmethod); or dispatch with case, cond or a map of functions"
+	hintTap        = "use println to show a value"
 
 	hintJavaFunction = "a Clojure function is not a java.util.function interface (as in Clojure 1.11)"
 	hintDateTime     = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
@@ -99,7 +98,6 @@ var hints = map[string]string{
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
 	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
-	"re-matcher": hintRegexMatcher, "re-groups": hintRegexMatcher,
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
 	"uuid?": "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
