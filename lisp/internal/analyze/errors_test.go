@@ -71,7 +71,7 @@ func TestErrors(t *testing.T) {
 		{`(quote 1 2)`, "invalid_arity", "1:1", []string{"quote", "2"}},
 		{`(var)`, "invalid_arity", "1:1", []string{"var", "one name"}},
 		{`(var 1)`, "invalid_form", "1:1", []string{"#'", "name"}},
-		{`#'str/join`, "invalid_form", "1:1", []string{"#'", "name"}},
+		{`#'str/nope`, "invalid_form", "1:1", []string{"#'", "name"}},
 		// threading
 		{`(->)`, "invalid_thread_form", "1:1", []string{"->", "value to thread"}},
 		{`(->>)`, "invalid_thread_form", "1:1", []string{"->>"}},
