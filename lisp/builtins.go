@@ -43,6 +43,7 @@ func newBuiltinTable() builtinTable {
 	registerRead(t)
 	registerJSON(t)
 	registerPprint(t)
+	registerCLFormat(t)
 	registerMulti(t)
 	registerSequences(t)
 	registerMaps(t)
