@@ -18,9 +18,15 @@ import (
 type clArgs struct {
 	xs  []Value
 	pos int
+	// scan: the directives are only being looked through (findCLClose),
+	// so v and # parameters read nothing.
+	scan bool
 }
 
 func (a *clArgs) next(dir byte) (Value, error) {
+	if a.scan {
+		return nil, nil
+	}
 	if a.pos >= len(a.xs) {
 		return nil, errorf(InvalidArgument, "cl-format: ~%c has no argument left", dir)
 	}
@@ -45,9 +51,14 @@ type clStop struct{}
 func (clStop) Error() string { return "~^" }
 
 type clFormatter struct {
-	th  *thread
-	out strings.Builder
+	th    *thread
+	out   strings.Builder
+	depth int // of ~[ ~{ ~( inside one another, bounded by maxCLDepth
 }
+
+// maxCLDepth bounds the nesting of a format's groups: each level is a Go
+// call, and a format is program data of any length.
+const maxCLDepth = 64
 
 func (f *clFormatter) write(s string) error {
 	if err := f.th.chargeString(len(s)); err != nil {
@@ -151,14 +162,16 @@ func padTo(s string, mincol int64, padchar string, left bool) string {
 
 // findClose finds the directive that closes the one ending at i (close:
 // ']' ')' '}'), and the positions of the ~; separators at its level.
-func findCLClose(fmtStr string, i int, open, close byte) (seps []clDirective, end clDirective, err error) {
+func findCLClose(th *thread, fmtStr string, i int, open, close byte) (seps []clDirective, end clDirective, err error) {
 	depth := 0
 	for j := i; j < len(fmtStr); j++ {
 		if fmtStr[j] != '~' {
 			continue
 		}
-		// Parameters v and # read arguments: a scan only needs the shape.
-		d, err := parseCLDirective(fmtStr, j, &clArgs{xs: make([]Value, len(fmtStr))})
+		if err := th.tick(); err != nil {
+			return nil, end, err
+		}
+		d, err := parseCLDirective(fmtStr, j, &clArgs{scan: true})
 		if err != nil {
 			return nil, d, err
 		}
@@ -185,6 +198,10 @@ func findCLClose(fmtStr string, i int, open, close byte) (seps []clDirective, en
 
 // run formats fmtStr with args into f.out.
 func (f *clFormatter) run(fmtStr string, args *clArgs) error {
+	if f.depth++; f.depth > maxCLDepth {
+		return errorf(DepthExceeded, "cl-format: groups nested deeper than %d levels", maxCLDepth)
+	}
+	defer func() { f.depth-- }()
 	for i := 0; i < len(fmtStr); {
 		if fmtStr[i] != '~' {
 			j := strings.IndexByte(fmtStr[i:], '~')
@@ -344,14 +361,14 @@ func (f *clFormatter) run(fmtStr string, args *clArgs) error {
 			}
 			i = next
 		case '(':
-			seps, end, err := findCLClose(fmtStr, i, '(', ')')
+			seps, end, err := findCLClose(f.th, fmtStr, i, '(', ')')
 			if err != nil {
 				return err
 			}
 			if len(seps) > 0 {
 				return errorf(InvalidArgument, "cl-format: ~; inside ~(")
 			}
-			inner := &clFormatter{th: f.th}
+			inner := &clFormatter{th: f.th, depth: f.depth}
 			err = inner.run(fmtStr[i:end.start], args)
 			if _, stop := err.(clStop); err != nil && !stop {
 				return err
@@ -374,7 +391,7 @@ func (f *clFormatter) run(fmtStr string, args *clArgs) error {
 // the default), ~:[false~;true~], and ~@[x~] (x when the argument is
 // truthy, which x then consumes).
 func (f *clFormatter) conditional(fmtStr string, i int, d clDirective, args *clArgs) (int, error) {
-	seps, end, err := findCLClose(fmtStr, i, '[', ']')
+	seps, end, err := findCLClose(f.th, fmtStr, i, '[', ']')
 	if err != nil {
 		return 0, err
 	}
@@ -438,7 +455,7 @@ func (f *clFormatter) conditional(fmtStr string, i int, d clDirective, args *clA
 // iteration is ~{body~} over a list, ~:{ over a list of argument lists,
 // ~@{ over the remaining arguments, ~:@{ over them as argument lists.
 func (f *clFormatter) iteration(fmtStr string, i int, d clDirective, args *clArgs) (int, error) {
-	_, end, err := findCLClose(fmtStr, i, '{', '}')
+	_, end, err := findCLClose(f.th, fmtStr, i, '{', '}')
 	if err != nil {
 		return 0, err
 	}
