@@ -166,6 +166,9 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 			return "", errorf(TypeError, "format: %%%c needs Java's hashCode of the argument, which is defined here for strings, integers and booleans, got %s", conv, describe(arg))
 		}
 		s := strconv.FormatUint(uint64(uint32(h)), 16)
+		if p, err := strconv.Atoi(prec); err == nil {
+			s = s[:min(p, len(s))]
+		}
 		if conv == 'H' {
 			s = strings.ToUpper(s)
 		}
