@@ -189,6 +189,12 @@ var hostileCases = []hostileCase{
 	// Comparing elements never holds a list's lock: a list that holds
 	// itself, searched for itself, would otherwise wait for ever.
 	{"a java.util list that holds itself, searched for itself", `(def l (java.util.ArrayList. [1])) (.add l l) [(.contains l l) (.indexOf l l) (.lastIndexOf l l) (.remove l l) (count l)]`, "", lisp.Limits{}},
+	// An argument that is not an integer is described in its error, and
+	// describing a java.util collection reads it: never under its lock
+	// (the list itself as its own index waited for ever; fuzzing found it).
+	{"a java.util list as its own index to .add", `(def a (java.util.ArrayList.)) (.add a a) (.add a a 1)`, lisp.TypeError, lisp.Limits{}},
+	{"a java.util list as its own index to .get, .set and .subList", `(def a (java.util.ArrayList.)) (.add a a) (def b (java.util.ArrayList.)) (.add b a) [(try (.get a a) (catch Exception e 1)) (try (.set a a 1) (catch Exception e 2)) (try (.subList a a 1) (catch Exception e 3)) (try (.get b a) (catch Exception e 4))]`, "", lisp.Limits{}},
+	{"an array and a builder as their own index", `(def a (object-array 1)) (aset a 0 a) (def sb (StringBuilder. "x")) [(try (aset a a 1) (catch Exception e 1)) (try (aget a a) (catch Exception e 2)) (try (.insert sb sb "y") (catch Exception e 3)) (try (.charAt sb sb) (catch Exception e 4))]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, searched", `(def a (java.util.ArrayList.)) (def b (java.util.ArrayList.)) (.add a b) (.add b a) [(.contains a b) (.indexOf b a) (.remove a b)]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, compared", `(def l (java.util.ArrayList.)) (def m (java.util.ArrayList.)) (.add l m) (.add m l) (= l m)`, lisp.DepthExceeded, lisp.Limits{}},
 	{"clojure.data/diff of values sharing their parts doubled", `(let [v (reduce (fn [x _] [x x]) 1 (range 60))] (clojure.data/diff v (reduce (fn [x _] [x x]) 2 (range 60))))`, lisp.MemoryExceeded, lisp.Limits{}},

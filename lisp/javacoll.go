@@ -635,11 +635,11 @@ func registerUtil(t builtinTable) {
 	sets := utilClass.isSet
 	notMaps := func(k utilClass) bool { return !k.isMap() }
 	deques := func(k utilClass) bool { return k == utilLinkedList || k == utilArrayDeque }
-	index := func(th *thread, name string, a []Value, i int, n int) (int, error) {
-		x, err := intArg(name, a, i)
-		if err != nil {
-			return 0, err
-		}
+	// index checks an index read before the collection's lock is taken:
+	// the error of an argument that is not an integer describes it, and
+	// describing a java.util collection takes its lock (the list itself, as
+	// an index, would wait for ever on its own lock).
+	index := func(x int64, n int) (int, error) {
 		if x < 0 || x >= int64(n) {
 			return 0, classError(InvalidArgument, classIndexOutOfBound, "Index %d out of bounds for length %d", x, n)
 		}
@@ -676,12 +676,12 @@ func registerUtil(t builtinTable) {
 			if !k.indexed() {
 				return nil, errorf(ArityError, ".add of %s takes one element", utilClassInfo[k].name)
 			}
+			i, err := intArg(".add", a, 1) // outside the lock: see index
+			if err != nil {
+				return nil, err
+			}
 			return change(th, c, func(d *utilData) (Value, error) {
 				n := d.size()
-				i, err := intArg(".add", a, 1)
-				if err != nil {
-					return nil, err
-				}
 				if i < 0 || i > int64(n) {
 					return nil, classError(InvalidArgument, classIndexOutOfBound, "Index: %d, Size: %d", i, n)
 				}
@@ -724,12 +724,19 @@ func registerUtil(t builtinTable) {
 		})
 	})
 	method(".get", 2, 2, func(k utilClass) bool { return k.indexed() || k.isMap() }, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		var x int64
+		if !k.isMap() {
+			var err error
+			if x, err = intArg(".get", a, 1); err != nil { // outside the lock: see index
+				return nil, err
+			}
+		}
 		return read(c, func(d *utilData) (Value, error) {
 			if m, ok := d.coll.(*Map); ok {
 				v, _ := m.getExact(a[1])
 				return v, nil
 			}
-			i, err := index(th, ".get", a, 1, d.size())
+			i, err := index(x, d.size())
 			if err != nil {
 				return nil, err
 			}
@@ -737,8 +744,12 @@ func registerUtil(t builtinTable) {
 		})
 	})
 	method(".set", 3, 3, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		x, err := intArg(".set", a, 1) // outside the lock: see index
+		if err != nil {
+			return nil, err
+		}
 		return change(th, c, func(d *utilData) (Value, error) {
-			i, err := index(th, ".set", a, 1, d.size())
+			i, err := index(x, d.size())
 			if err != nil {
 				return nil, err
 			}
@@ -776,10 +787,10 @@ func registerUtil(t builtinTable) {
 			if err := th.ticks(n); err != nil {
 				return nil, err
 			}
-			if _, isIndex := a[1].(int64); isIndex && k.indexed() {
+			if x, isIndex := a[1].(int64); isIndex && k.indexed() {
 				// (.remove list i) removes at the index, as Clojure calls
 				// List.remove(int) with an integer.
-				i, err := index(th, ".remove", a, 1, n)
+				i, err := index(x, n)
 				if err != nil {
 					return nil, err
 				}
@@ -1070,16 +1081,16 @@ func registerUtil(t builtinTable) {
 		return nil, th.sortUtil(t["sort"].(*Builtin), c, ".sort", a[1])
 	})
 	method(".subList", 3, 3, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		from, err := intArg(".subList", a, 1) // outside the lock: see index
+		if err != nil {
+			return nil, err
+		}
+		to, err := intArg(".subList", a, 2)
+		if err != nil {
+			return nil, err
+		}
 		return read(c, func(d *utilData) (Value, error) {
 			n := d.size()
-			from, err := intArg(".subList", a, 1)
-			if err != nil {
-				return nil, err
-			}
-			to, err := intArg(".subList", a, 2)
-			if err != nil {
-				return nil, err
-			}
 			if from < 0 || to > int64(n) || from > to {
 				return nil, classError(InvalidArgument, classIndexOutOfBound, "fromIndex %d, toIndex %d, size %d", from, to, n)
 			}
