@@ -80,15 +80,15 @@ func matcherMap(re *Regex, text string, pos int, match Value) *Map {
 // matcherFind is Matcher.find: the next match from the position after the
 // last one (one character further after an empty match); after a failed
 // find the next fails too, until a reset, as Java's does.
-func (th *thread) matcherFind(st matcherState) (bool, error) {
+func (th *thread) matcherFind(st matcherState) (matcherState, bool, error) {
 	if err := th.tick(); err != nil {
-		return false, err
+		return st, false, err
 	}
 	var m []int
 	if st.pos <= len(st.text) {
 		var err error
 		if m, err = th.findAt(st.re, st.text, st.pos); err != nil {
-			return false, err
+			return st, false, err
 		}
 	}
 	st.match = m
@@ -104,7 +104,7 @@ func (th *thread) matcherFind(st matcherState) (bool, error) {
 		_, w := utf8.DecodeRuneInString(st.text[m[1]:])
 		st.pos = m[1] + w
 	}
-	return m != nil, th.saveMatcher(st)
+	return st, m != nil, th.saveMatcher(st)
 }
 
 func noMatch() *Error {
@@ -173,7 +173,8 @@ func registerMatcher(t builtinTable) {
 			}
 			st.pos = charOffset(st.text, 0, n)
 		}
-		return th.matcherFind(st)
+		_, found, err := th.matcherFind(st)
+		return found, err
 	})
 	group := func(name string, g func(st matcherState, n Value) (Value, error)) {
 		t.add(name, 1, 2, func(_ *thread, a []Value) (Value, error) {
@@ -235,45 +236,38 @@ func registerMatcher(t builtinTable) {
 		st.pos, st.match = 0, nil
 		return st.cell, th.saveMatcher(st)
 	})
-	// (re-find m) and (.matches m): a matcher's next match, its whole text.
-	t.wrap("re-find", func(old *Builtin) *Builtin {
-		b := *old
-		b.MinArgs = 1
-		b.fn = func(th *thread, a []Value) (Value, error) {
-			if len(a) == 1 {
+	// (re-find m) and (.matches m): a matcher's next match, its whole text;
+	// with more arguments, the builtins they were.
+	oneArg := func(name, want string, f func(th *thread, st matcherState) (Value, error)) {
+		t.wrap(name, func(old *Builtin) *Builtin {
+			b := *old
+			b.MinArgs = 1
+			b.fn = func(th *thread, a []Value) (Value, error) {
+				if len(a) != 1 {
+					return old.fn(th, a)
+				}
 				st, ok := matcherArg(t, a, 0)
 				if !ok {
-					return nil, argError("re-find", 0, "a matcher from re-matcher (or give a pattern and a string)", a[0])
+					return nil, argError(name, 0, want, a[0])
 				}
-				found, err := th.matcherFind(st)
-				if err != nil || !found {
-					return nil, err
-				}
-				st, _ = matcherArg(t, a, 0)
-				return matchValue(st.text, st.match), nil
+				return f(th, st)
 			}
-			return old.fn(th, a)
+			return &b
+		})
+	}
+	oneArg("re-find", "a matcher from re-matcher (or give a pattern and a string)", func(th *thread, st matcherState) (Value, error) {
+		st, found, err := th.matcherFind(st)
+		if err != nil || !found {
+			return nil, err
 		}
-		return &b
+		return matchValue(st.text, st.match), nil
 	})
-	t.wrap(".matches", func(old *Builtin) *Builtin {
-		b := *old
-		b.MinArgs = 1
-		b.fn = func(th *thread, a []Value) (Value, error) {
-			if len(a) == 1 {
-				st, ok := matcherArg(t, a, 0)
-				if !ok {
-					return nil, argError(".matches", 0, "a matcher from re-matcher (or a string and a pattern)", a[0])
-				}
-				m, err := th.findFirst(st.re, st.text, true)
-				if err != nil {
-					return nil, err
-				}
-				st.match = m
-				return m != nil, th.saveMatcher(st)
-			}
-			return old.fn(th, a)
+	oneArg(".matches", "a matcher from re-matcher (or a string and a pattern)", func(th *thread, st matcherState) (Value, error) {
+		m, err := th.findFirst(st.re, st.text, true)
+		if err != nil {
+			return nil, err
 		}
-		return &b
+		st.match = m
+		return m != nil, th.saveMatcher(st)
 	})
 }
