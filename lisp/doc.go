@@ -59,7 +59,10 @@
 // StringBuilders and the java.util collections (ArrayList, HashMap ...)
 // are cells too (arrays.go, builder.go, javacoll.go): aset, .append, .add
 // and .put change them in place, a run first copying what it did not
-// make, so a failed run puts them back as well.
+// make, so a failed run puts them back as well. A regex matcher
+// (re-matcher, matcher.go) is an atom holding its state. java.time's
+// months, Periods and Durations are their names and ISO texts
+// (builtins_javatime.go), as the days of the week are.
 //
 // Compilation also fuses pipelines: a chain of map, filter, remove and keep
 // over a vector, feeding count, sum-by, into, reduce, group-by and the
