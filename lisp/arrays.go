@@ -677,12 +677,16 @@ func registerArrays(t builtinTable) {
 	}
 	// String.format(fmt, Object... args): an array of objects given alone
 	// is the arguments, as Java passes varargs ((format fmt arr), Clojure's
-	// function, formats the array itself).
+	// function, formats the array itself). String.format(Locale, fmt,
+	// args) formats as the default (English) locale does.
 	t.wrap("String/format", func(old *Builtin) *Builtin {
 		b := *old
 		b.Name = "String/format"
 		fn := old.fn
 		b.fn = func(th *thread, a []Value) (Value, error) {
+			if _, fmtNext := a[min(1, len(a)-1)].(string); len(a) >= 2 && fmtNext && isLocale(a[0]) {
+				a = a[1:]
+			}
 			if len(a) == 2 {
 				if c, ok := a[1].(*Cell); ok && c.kind == arrayCell && !isPrimitiveDesc(c.load().val.(*arrayData).elem) {
 					xs, err := th.arrayItems(c)

@@ -39,8 +39,21 @@ func registerStringMethods(t builtinTable) {
 			return th.transformString(s, f)
 		})
 	}
-	method(".toUpperCase", javaUpper)
-	method(".toLowerCase", javaLower)
+	// Case changes also take a Locale, as careful Java code passes
+	// Locale/ROOT; the locales PTC-Lisp knows are English, whose case
+	// rules are the default ones.
+	for name, f := range map[string]func(string) string{".toUpperCase": javaUpper, ".toLowerCase": javaLower} {
+		t.add(name, 1, 2, func(th *thread, a []Value) (Value, error) {
+			s, err := stringArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			if len(a) == 2 && !isLocale(a[1]) {
+				return nil, argError(name, 1, "a Locale such as Locale/ROOT", a[1])
+			}
+			return th.transformString(s, f)
+		})
+	}
 	// String.trim drops the chars <= U+0020 at both ends, unlike strip and
 	// clojure.string/trim, which drop Character.isWhitespace.
 	method(".trim", func(s string) string { return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }) })

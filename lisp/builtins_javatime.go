@@ -480,7 +480,7 @@ func registerJavaTime(t builtinTable) {
 		t.set("TextStyle/"+s, Keyword(s))
 	}
 	// The English locales: display names are English.
-	for name, tag := range map[string]string{"US": "en_US", "ENGLISH": "en", "UK": "en_GB", "ROOT": ""} {
+	for name, tag := range localeTags {
 		t.set("Locale/"+name, tag)
 	}
 	t.add(".getDisplayName", 3, 3, func(_ *thread, a []Value) (Value, error) {
@@ -816,4 +816,23 @@ func atClock(fn string, d Date, h, m, s, n int64) (Value, error) {
 		return nil, classError(InvalidArgument, classDateTime, "%s: the year %d is outside the range of date-times", fn, d.Y)
 	}
 	return Instant{T: time.Date(d.Y, time.Month(d.M), d.D, int(h), int(m), int(s), int(n), time.UTC), local: true}, nil
+}
+
+// localeTags are the java.util.Locale constants PTC-Lisp knows, each the
+// text Java prints for it: the English ones, whose names, case rules and
+// number formats are those every builtin already follows.
+var localeTags = map[string]string{"US": "en_US", "ENGLISH": "en", "UK": "en_GB", "ROOT": ""}
+
+// isLocale says whether v is one of the locales of localeTags.
+func isLocale(v Value) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	for _, tag := range localeTags {
+		if s == tag {
+			return true
+		}
+	}
+	return false
 }
