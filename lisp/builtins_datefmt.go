@@ -348,13 +348,18 @@ func registerDateFormats(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
+			// A locale may follow: the English ones, whose names of days
+			// and months are the ones formatting writes.
+			if len(a) == 2 && !isLocale(a[1]) {
+				return nil, argError(name, 1, "an English locale (Locale/US, Locale/ENGLISH): names are English", a[1])
+			}
 			if _, err := parseJavaPattern(name, p); err != nil {
 				return nil, err
 			}
 			return p, nil
 		}
 	}
-	t.add("DateTimeFormatter/ofPattern", 1, 1, pattern("DateTimeFormatter/ofPattern"))
+	t.add("DateTimeFormatter/ofPattern", 1, 2, pattern("DateTimeFormatter/ofPattern"))
 	// The ISO formatters are their patterns too (a formatter is its
 	// pattern: deviation 92); as Java formats, seconds always show.
 	for name, p := range map[string]string{
@@ -363,7 +368,7 @@ func registerDateFormats(t builtinTable) {
 	} {
 		t.set("DateTimeFormatter/"+name, p)
 	}
-	t.add("java.text.SimpleDateFormat.", 1, 1, pattern("SimpleDateFormat."), "SimpleDateFormat.")
+	t.add("java.text.SimpleDateFormat.", 1, 2, pattern("SimpleDateFormat."), "SimpleDateFormat.")
 	// (.format date formatter), as a LocalDate or ZonedDateTime formats;
 	// (.format formatter date), as DateTimeFormatter and SimpleDateFormat do.
 	t.add(".format", 2, 2, func(_ *thread, a []Value) (Value, error) {

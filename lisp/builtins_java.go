@@ -1211,8 +1211,13 @@ func registerJavaUtil(t builtinTable) {
 		}
 		return n, th.ticks(len(xs))
 	})
-	for _, f := range []struct{ name, pick string }{{"Collections/max", "max-key"}, {"Collections/min", "min-key"}} {
-		t.add(f.name, 1, 1, func(th *thread, a []Value) (Value, error) {
+	// Collections.max and min, by the natural order or by a comparator
+	// (a function of two arguments, as sort takes); the first of equals.
+	for _, f := range []struct {
+		name string
+		want int
+	}{{"Collections/max", 1}, {"Collections/min", -1}} {
+		t.add(f.name, 1, 2, func(th *thread, a []Value) (Value, error) {
 			xs, err := th.items(a[0], f.name)
 			if err != nil {
 				return nil, err
@@ -1220,14 +1225,22 @@ func registerJavaUtil(t builtinTable) {
 			if len(xs) == 0 {
 				return nil, classError(InvalidArgument, classNoSuchElement, "%s of an empty collection", f.name)
 			}
-			best := xs[0]
-			for _, x := range xs[1:] {
-				c := Compare(x, best)
-				if f.pick == "max-key" && c > 0 || f.pick == "min-key" && c < 0 {
-					best = x
-				}
+			if err := th.ticks(len(xs)); err != nil {
+				return nil, err
 			}
-			return best, th.ticks(len(xs))
+			cmp := Compare
+			if len(a) == 2 && a[1] != nil { // a nil comparator is the natural order, as in Java
+				cmp = th.comparatorFn(a[1])
+			}
+			return guarded(func() (Value, error) {
+				best := xs[0]
+				for _, x := range xs[1:] {
+					if sign(int64(cmp(x, best))) == f.want {
+						best = x
+					}
+				}
+				return best, nil
+			})
 		})
 	}
 }

@@ -7,6 +7,7 @@ package lisp
 // Pattern/quote and UUID/fromString. Each returns a value of the language
 // (a comparator is a function, a list a vector) with Java's result.
 func registerJavaUtilStatics(t builtinTable) {
+	registerBinarySearch(t)
 	compare := func(th *thread, a []Value) (Value, error) { return t["compare"].(*Builtin).fn(th, a) }
 	reversed := &Builtin{Name: "Collections/reverseOrder", MinArgs: 2, MaxArgs: 2, fn: func(th *thread, a []Value) (Value, error) {
 		return compare(th, []Value{a[1], a[0]})
@@ -222,4 +223,66 @@ func (th *thread) copyArray(fn string, c *Cell, from, to int64) (Value, error) {
 		}
 	}
 	return th.newCell(arrayCell, &arrayData{elem: d.elem, items: out}, nil)
+}
+
+// registerBinarySearch adds Arrays/binarySearch and
+// Collections/binarySearch: Java's search of a sorted array or list, the
+// index of key if found (which of equal keys is Java's midpoint walk),
+// else -(insertion point) - 1.
+func registerBinarySearch(t builtinTable) {
+	search := func(th *thread, xs []Value, lo, hi int, key Value, cmp func(a, b Value) int) (Value, error) {
+		return guarded(func() (Value, error) {
+			for lo <= hi {
+				if err := th.tick(); err != nil {
+					return nil, err
+				}
+				mid := int(uint(lo+hi) >> 1)
+				switch c := cmp(xs[mid], key); {
+				case c < 0:
+					lo = mid + 1
+				case c > 0:
+					hi = mid - 1
+				default:
+					return int64(mid), nil
+				}
+			}
+			return int64(-(lo + 1)), nil
+		})
+	}
+	t.add("Arrays/binarySearch", 2, 4, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "Arrays/binarySearch")
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, key := 0, len(xs)-1, a[len(a)-1]
+		switch len(a) {
+		case 3:
+			return nil, errorf(ArityError, "Arrays/binarySearch takes (a key) or (a from to key)")
+		case 4:
+			from, err := intArg("Arrays/binarySearch", a, 1)
+			if err != nil {
+				return nil, err
+			}
+			to, err := intArg("Arrays/binarySearch", a, 2)
+			if err != nil {
+				return nil, err
+			}
+			if from < 0 || to > int64(len(xs)) || from > to {
+				return nil, classError(InvalidArgument, classArrayIndex, "Array index out of range: from %d to %d of %d", from, to, len(xs))
+			}
+			lo, hi = int(from), int(to)-1
+		}
+		return search(th, xs, lo, hi, key, Compare)
+	})
+	t.add("Collections/binarySearch", 2, 3, func(th *thread, a []Value) (Value, error) {
+		xs, err := th.items(a[0], "Collections/binarySearch")
+		if err != nil {
+			return nil, err
+		}
+		cmp := Compare
+		if len(a) == 3 && a[2] != nil {
+			cmp = th.comparatorFn(a[2])
+		}
+		return search(th, xs, 0, len(xs)-1, a[1], cmp)
+	})
 }

@@ -9,6 +9,7 @@ import "math"
 // PTC-Lisp's own arithmetic does).
 
 func registerMath(t builtinTable) {
+	registerUnchecked(t)
 	// Java's constants: toRadians multiplies by PI / 180.0 and toDegrees by
 	// 180.0 / PI, both rounded to doubles once (Java 9 and later).
 	const degreesToRadians = 0.017453292519943295
