@@ -865,7 +865,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		}
 		return func(fr *frame) (Value, error) {
 			v, ok := fr.th.globals.lookup(name)
-			if !ok {
+			if !ok && !isPrinterVar(name) { // the printer's vars are nil unless bound
 				return nil, &Error{Kind: UnboundVar, Pos: pos, Message: msg}
 			}
 			return v, nil

@@ -473,8 +473,7 @@ func (p *printer) exceptionText(x *Exception, depth int) {
 // clojure.lang.ExceptionInfo, :message "bad", :data {:id 1}}]}. :cause and
 // :data are the root cause's, :via lists the chain from x down.
 func (p *printer) exception(x *Exception, depth int) {
-	if depth >= p.opts.MaxDepth {
-		p.sb.WriteString("#error {...}")
+	if p.tooDeep(depth, "#error {...}") {
 		return
 	}
 	root := x

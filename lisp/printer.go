@@ -180,6 +180,11 @@ type printer struct {
 	// th, inside a run, realizes the lazy sequences that may end
 	// (lazy-seq) to print their elements.
 	th *thread
+	// printLength and printLevel are Clojure's *print-length* and
+	// *print-level* bound by the program, plus one (0: unbound): a
+	// collection shows that many elements then "...", and one nested
+	// that deep prints as "#".
+	printLength, printLevel int
 }
 
 const pollBytes = 64 << 10
@@ -258,8 +263,7 @@ func (p *printer) value(v Value, depth int) {
 			p.seq("[", "]", v.items, v, depth)
 		}
 	case *Set:
-		if depth >= p.opts.MaxDepth {
-			p.sb.WriteString("#{...}")
+		if p.tooDeep(depth, "#{...}") {
 			return
 		}
 		p.sb.WriteString("#{")
@@ -276,8 +280,7 @@ func (p *printer) value(v Value, depth int) {
 		}
 		p.sb.WriteByte('}')
 	case *Map:
-		if depth >= p.opts.MaxDepth {
-			p.sb.WriteString("{...}")
+		if p.tooDeep(depth, "{...}") {
 			return
 		}
 		p.sb.WriteByte('{')
@@ -375,9 +378,31 @@ func isNilPointer(v Value) bool {
 	return false
 }
 
+// tooDeep writes the mark of a collection not shown at depth and reports
+// whether it is one: "#" past the program's *print-level*, cut past
+// MaxDepth.
+func (p *printer) tooDeep(depth int, cut string) bool {
+	if p.printLevel > 0 && depth >= p.printLevel-1 {
+		p.sb.WriteByte('#')
+		return true
+	}
+	if depth >= p.opts.MaxDepth {
+		p.sb.WriteString(cut)
+		return true
+	}
+	return false
+}
+
 // cut writes the truncation marker before element i when MaxItems (or the
 // character budget) says to stop, and reports whether to stop.
 func (p *printer) cut(i, n int, sep string) bool {
+	if p.printLength > 0 && i >= p.printLength-1 {
+		if i > 0 {
+			p.sb.WriteString(sep)
+		}
+		p.sb.WriteString("...") // Clojure's mark, without a count
+		return true
+	}
 	if (p.opts.MaxItems > 0 && i >= p.opts.MaxItems) || (i > 0 && p.full()) {
 		if i > 0 {
 			p.sb.WriteString(sep)
@@ -396,8 +421,7 @@ func (p *printer) cut(i, n int, sep string) bool {
 // seq prints items between open and close; owner, when not nil, is the
 // vector that holds them, whose hidden elements print as the placeholder.
 func (p *printer) seq(open, close string, items []Value, owner *Vector, depth int) {
-	if depth >= p.opts.MaxDepth {
-		p.sb.WriteString(open + "..." + close)
+	if p.tooDeep(depth, open+"..."+close) {
 		return
 	}
 	p.sb.WriteString(open)
@@ -481,6 +505,20 @@ func (p *printer) cell(c *Cell, depth int) {
 }
 
 func (p *printer) lazySeq(s *Seq, depth int) {
+	if !s.finite && p.printLength > 0 && p.th != nil && p.err == nil {
+		// *print-length* shows the start of an infinite sequence, as
+		// Clojure's printer takes no more than it prints.
+		if p.tooDeep(depth, "(...)") {
+			return
+		}
+		xs, err := p.th.realize(s, p.printLength, "printing")
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.seq("(", ")", xs, nil, depth)
+		return
+	}
 	if s.finite && p.th != nil && p.err == nil {
 		// As Clojure prints a lazy sequence: its elements in parentheses.
 		xs, err := p.th.realize(s, -1, "printing")
@@ -686,6 +724,9 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	util := utilArg(v)
 	limit := th.textBudget()
 	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw, th: th}
+	if th.globals.bound {
+		p.printLength, p.printLevel = th.printerVars()
+	}
 	if th.printing {
 		p.opts.Redact = th.run.redact
 	}
@@ -732,8 +773,7 @@ func (p *printer) utilValue(c *Cell, depth int) {
 		p.seq("#{", "}", xs, nil, depth)
 		return
 	}
-	if depth >= p.opts.MaxDepth {
-		p.sb.WriteString("{...}")
+	if p.tooDeep(depth, "{...}") {
 		return
 	}
 	m, _ := utilValue(c).(*Map)
@@ -760,8 +800,11 @@ func (p *printer) utilValue(c *Cell, depth int) {
 // being printed around this point (a cell that holds itself) or the depth
 // is reached; else c is marked until the caller deletes it from inCells.
 func (p *printer) enterCell(c *Cell, depth int, cut string) bool {
-	if _, cyclic := p.inCells[c]; cyclic || depth >= p.opts.MaxDepth {
+	if _, cyclic := p.inCells[c]; cyclic {
 		p.sb.WriteString(cut)
+		return false
+	}
+	if p.tooDeep(depth, cut) {
 		return false
 	}
 	if p.inCells == nil {

@@ -678,7 +678,7 @@ func (th *thread) runTop(p *Program) (Value, error) {
 // program reads exists or is defined by the program itself.
 func (p *Program) link(ns *Namespace) error {
 	for _, g := range p.globals {
-		if p.defs[g.Name] {
+		if p.defs[g.Name] || isPrinterVar(g.Name) {
 			continue
 		}
 		if _, ok := ns.Get(g.Name); ok {

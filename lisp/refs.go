@@ -186,7 +186,7 @@ func registerRefs(t builtinTable) {
 	t.set(analyze.BindingFn, &Builtin{Name: "binding", MinArgs: 3, MaxArgs: 3, fn: func(th *thread, a []Value) (Value, error) {
 		names, values := a[0].(*Vector).items, a[1].(*Vector).items
 		for _, n := range names {
-			if _, ok := th.globals.lookup(n.(string)); !ok {
+			if _, ok := th.globals.lookup(n.(string)); !ok && !isPrinterVar(n.(string)) {
 				return nil, errorf(UnboundVar, "binding of %s, which no def has defined: (def ^:dynamic %s nil) first", n, n)
 			}
 		}
@@ -324,4 +324,28 @@ func refRealized(c *Cell) (bool, bool) {
 		return true, true
 	}
 	return false, false
+}
+
+// The printer's dynamic vars a program may bind, as Clojure's
+// clojure.core/*print-length* and *print-level*: nil unless bound, they
+// cut what pr, prn, str, println, format and pprint print of collections
+// while the binding's body runs.
+const (
+	printLengthVar = "*print-length*"
+	printLevelVar  = "*print-level*"
+)
+
+func isPrinterVar(name string) bool { return name == printLengthVar || name == printLevelVar }
+
+// printerVars reads the bound *print-length* and *print-level*, each plus
+// one (0: unbound, nil, or not a count).
+func (th *thread) printerVars() (length, level int) {
+	read := func(name string) int {
+		v, _ := th.globals.lookup(name)
+		if n, ok := v.(int64); ok && n >= 0 && n < 1<<30 {
+			return int(n) + 1
+		}
+		return 0
+	}
+	return read(printLengthVar), read(printLevelVar)
 }
