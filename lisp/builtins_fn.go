@@ -337,6 +337,37 @@ func registerFunctions(t builtinTable) {
 	pred("ifn?", isCallable)
 	pred("regex?", func(v Value) bool { _, ok := v.(*Regex); return ok })
 	pred("var?", func(v Value) bool { _, ok := v.(*Var); return ok })
+	// (resolve 'sym): what a name means, for a program that picks a
+	// function by name at run time ((resolve (symbol op)) in a
+	// calculator): a def'd name's var, a builtin itself (as #'inc is),
+	// nil for anything else. Only names a program could write resolve.
+	t.add("resolve", 1, 1, func(th *thread, a []Value) (Value, error) {
+		s, ok := a[0].(Symbol)
+		if !ok {
+			return nil, argError("resolve", 0, "a symbol", a[0])
+		}
+		if s.Ns == "" {
+			if _, ok := th.globals.lookup(s.Name); ok {
+				return &Var{Name: s.Name}, nil
+			}
+		}
+		name := s.Name
+		switch s.Ns {
+		case "", "clojure.core", "core":
+		case "str", "string", "s", "clojure.string":
+			name = "clojure.string/" + s.Name
+		case "set", "clojure.set":
+			name = "clojure.set/" + s.Name
+		case "walk", "w", "clojure.walk":
+			name = "clojure.walk/" + s.Name
+		default:
+			name = s.Ns + "/" + s.Name
+		}
+		if b, ok := t[name].(*Builtin); ok && !strings.HasPrefix(name, " ") && !analyze.IsSpecialForm(s.Name) {
+			return b, nil
+		}
+		return nil, nil
+	})
 	pred("reduced?", func(v Value) bool { _, ok := v.(*reduced); return ok })
 	pred("map-entry?", func(v Value) bool { e, ok := v.(*Vector); return ok && e.IsEntry() })
 	pred("any?", func(Value) bool { return true })

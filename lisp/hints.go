@@ -82,7 +82,7 @@ var hints = map[string]string{
 	"all-ns": hintNamespaces, "remove-ns": hintNamespaces, "ns-name": hintNamespaces, "ns-publics": hintNamespaces,
 	"ns-interns": hintNamespaces, "ns-map": hintNamespaces, "ns-aliases": hintNamespaces, "ns-imports": hintNamespaces,
 	"ns-refers": hintNamespaces, "ns-resolve": hintNamespaces, "ns-unalias": hintNamespaces, "ns-unmap": hintNamespaces,
-	"refer-clojure": hintNamespaces, "requiring-resolve": hintNamespaces, "resolve": hintNamespaces,
+	"refer-clojure": hintNamespaces, "requiring-resolve": hintNamespaces,
 	"intern": hintNamespaces, "find-var": hintNamespaces, "var-get": hintNamespaces, "load-file": hintCode,
 	"load-reader": hintCode, "macroexpand-1": "there are no macros", "read+string": "use read-string, which reads the first form of a string as data",
 	"meta": hintMeta, "with-meta": hintMeta, "vary-meta": hintMeta, "alter-meta!": hintMeta, "reset-meta!": hintMeta,

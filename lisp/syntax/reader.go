@@ -885,7 +885,7 @@ func (r *reader) readToken() Node {
 		n.Span, n.Name = sp, tok[1:]
 		return n
 	case isDigit(c):
-		if bits&tbNonDigit != 0 || len(tok) > 18 {
+		if bits&tbNonDigit != 0 || len(tok) > 18 || c == '0' && len(tok) > 1 { // 0755 is octal: the slow path
 			break
 		}
 		var v int64
@@ -1042,7 +1042,18 @@ func parseNumber(tok string) (num number, msg string) {
 		j++
 	}
 	if j == len(tok) || j == len(tok)-1 && tok[j] == 'N' {
-		x, err := strconv.ParseInt(tok[:j], 10, 64)
+		base := 10
+		if tok[i] == '0' && j-i > 1 {
+			// A leading zero makes an octal literal, as in Clojure (and
+			// Java): 0755 is 493, and 08 is no number.
+			base = 8
+			for k := i + 1; k < j; k++ {
+				if tok[k] > '7' {
+					return num, "invalid number '" + clip(tok) + "': a leading 0 makes an octal literal (digits 0-7); write " + strings.TrimLeft(tok[i:j], "0") + " for the decimal"
+				}
+			}
+		}
+		x, err := strconv.ParseInt(tok[:j], base, 64)
 		if err != nil {
 			return num, outOfRange()
 		}

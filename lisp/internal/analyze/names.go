@@ -261,11 +261,13 @@ func isPlaceholder(name string) bool {
 // maxPlaceholder is the highest %N a #() function may use.
 const maxPlaceholder = 20
 
-// coreSpecial are the forms a local binding cannot shadow (as in Clojure).
+// coreSpecial are the forms a local binding cannot shadow: Clojure's
+// special forms. Its macros (let, fn, loop, letfn, when ...) give way to a
+// local of their name, as in Clojure: (defn step [{:keys [fn]}] (fn 1))
+// calls the local.
 func isCoreSpecial(name string) bool {
 	switch name {
-	case "if", "do", "let", "let*", "fn", "fn*", "loop", "recur", "def", "quote", "var", "letfn",
-		"try", "throw":
+	case "if", "do", "let*", "fn*", "recur", "def", "quote", "var", "try", "throw":
 		return true
 	}
 	return false
