@@ -2,7 +2,6 @@ package lisp
 
 import (
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -626,7 +625,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 			size := 0
 			if literal {
 				var err error
-				if size, err = expandJava(nil, m.re, repl, s, idx); err != nil {
+				if size, err = expandJava(nil, m, repl, s, idx); err != nil {
 					return err
 				}
 			} else {
@@ -645,7 +644,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 			}
 			sb.WriteString(s[last:idx[0]])
 			if literal {
-				_, _ = expandJava(&sb, m.re, repl, s, idx)
+				_, _ = expandJava(&sb, m, repl, s, idx)
 			} else {
 				sb.WriteString(rs)
 			}
@@ -667,7 +666,7 @@ func strReplace(th *thread, a []Value, n int) (Value, error) {
 // expandJava writes a Java-style replacement to sb: $1 or ${name} for
 // groups, \$ and \\ for literal characters. It returns the length of the
 // expansion; with a nil sb it only measures it.
-func expandJava(sb *strings.Builder, re *regexp.Regexp, repl, s string, idx []int) (int, error) {
+func expandJava(sb *strings.Builder, re *Regex, repl, s string, idx []int) (int, error) {
 	size := 0
 	write := func(text string) {
 		size += len(text)
@@ -687,7 +686,7 @@ func expandJava(sb *strings.Builder, re *regexp.Regexp, repl, s string, idx []in
 				return size, errorf(InvalidArgument, "replace: named capturing group is missing trailing '}'")
 			}
 			name := repl[i+2 : i+2+end]
-			g := re.SubexpIndex(name)
+			g := re.groupIndex(name)
 			if g < 0 {
 				return size, errorf(InvalidArgument, "replace: no group with name {%s}", name)
 			}

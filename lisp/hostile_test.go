@@ -143,8 +143,15 @@ var hostileCases = []hostileCase{
 	{"sort-by with a failing key", `(sort-by (fn [x] (inc x)) [1 :a])`, lisp.TypeError, lisp.Limits{}},
 
 	// Regular expressions.
-	{"java lookahead", `(re-find #"a(?=b)" "ab")`, lisp.InvalidArgument, lisp.Limits{}},
-	{"backreference", `(re-find #"(a)\1" "aa")`, lisp.InvalidArgument, lisp.Limits{}},
+	// Lookaround and backreferences run on the backtracking matcher:
+	// a catastrophic pattern is stopped by the step limit, a group
+	// repeated too deep by the depth bound, a catastrophic lookbehind too.
+	{"catastrophic backtracking hits the step limit", `(re-find #"(a|aa)+(?=c)" (apply str (repeat 60 "a")))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"catastrophic backreference hits the step limit", `(re-find #"(a+)+\1c" (apply str (repeat 60 "a")))`, lisp.StepLimitExceeded, lisp.Limits{}},
+	{"catastrophic backtracking hits the deadline", `(re-find #"(a|aa)+(?=c)" (apply str (repeat 80 "a")))`, lisp.Timeout,
+		lisp.Limits{Timeout: 50 * time.Millisecond, MaxSteps: -1}},
+	{"a group repeated past the depth bound", `(re-find #"(a|b)*(?=c)" (apply str (repeat 60000 "a")))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"lookbehind over a long text", `(count (re-seq #"(?<=a{0,1000})b" (apply str (repeat 20000 "ab"))))`, "", lisp.Limits{}},
 	{"catastrophic pattern is linear", `(re-find #"(a+)+$" (apply str (concat (repeat 30000 "a") ["!"])))`, "", lisp.Limits{}},
 	{"regex over a big string times out", `(count (re-seq #"x" (apply str (repeat 3000000 "ab"))))`, lisp.Timeout,
 		lisp.Limits{Timeout: 30 * time.Millisecond, MaxSteps: -1, MaxMemory: -1}},

@@ -123,7 +123,7 @@ func (st matcherState) group(fn string, g Value) (Value, error) {
 	case int64:
 		n = x
 	case string:
-		i := st.re.re.SubexpIndex(x)
+		i := st.re.groupIndex(x)
 		if i < 0 {
 			return nil, errorf(InvalidArgument, "No group with name <%s>", x)
 		}
@@ -201,7 +201,7 @@ func registerMatcher(t builtinTable) {
 			}
 			g, _ := n.(int64)
 			if s, ok := n.(string); ok {
-				g = int64(st.re.re.SubexpIndex(s))
+				g = int64(st.re.groupIndex(s))
 			}
 			off := st.match[2*g+int64(f.end)]
 			if off < 0 {
@@ -215,11 +215,7 @@ func registerMatcher(t builtinTable) {
 		if !ok {
 			return nil, argError(".groupCount", 0, "a matcher from re-matcher", a[0])
 		}
-		n := st.re.re.NumSubexp()
-		if st.re.trimEnd {
-			n-- // the final $'s line terminator (compileRegex)
-		}
-		return int64(n), nil
+		return int64(st.re.groupCount()), nil
 	})
 	t.add(".reset", 1, 2, func(th *thread, a []Value) (Value, error) {
 		st, ok := matcherArg(t, a, 0)

@@ -1,26 +1,31 @@
 package lisp
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/ptc-go/ptc/lisp/internal/backtrack"
 )
 
-// compileRegex compiles a Java/Clojure-style pattern with Go's RE2 engine.
-// Java features that RE2 lacks (lookaround, backreferences, possessive
-// quantifiers, atomic groups) are rejected with an explanation; Java's
-// POSIX-like classes such as \p{Alpha} are translated. A pattern whose
-// weight (see regexWeight) exceeds maxRegexWeight is rejected before it is
-// compiled: compiling costs time and memory in proportion to it.
+// compileRegex compiles a Java/Clojure-style pattern with Go's RE2 engine,
+// or, for the Java features that RE2 lacks (lookaround, backreferences,
+// possessive quantifiers, atomic groups), with the backtracking matcher of
+// lisp/internal/backtrack, whose searches count their steps against the
+// run's limits. Java's POSIX-like classes such as \p{Alpha} are
+// translated. A pattern whose weight (see regexWeight) exceeds
+// maxRegexWeight is rejected before it is compiled: compiling costs time
+// and memory in proportion to it.
 func compileRegex(src string) (*Regex, error) {
 	if len(src) > maxRegexLen {
 		return nil, errorf(InvalidArgument, "regex pattern longer than %d bytes", maxRegexLen)
 	}
 	body, trimEnd := finalDollar(src)
-	pat, err := translateRegex(body)
+	pat, needsBacktracking, err := translateRegex(body)
 	if err != nil {
 		return nil, err
 	}
@@ -30,10 +35,26 @@ func compileRegex(src string) (*Regex, error) {
 		// matched as a last group, which the matches then drop (trimEnd).
 		pat = `(?:` + pat + `)(\r\n|[\n\r\x{85}\x{2028}\x{2029}])?\z`
 	}
+	if needsBacktracking {
+		bt, err := backtrack.Compile(pat)
+		if err != nil {
+			return nil, classError(InvalidArgument, classPatternSyntax, "invalid regex %q: %s", src, err.Error())
+		}
+		// Its weight is its size: nothing is expanded when it compiles,
+		// and its searches count their own steps.
+		return &Regex{Source: src, bt: bt, pattern: pat, weight: len(pat), trimEnd: trimEnd}, nil
+	}
 	parsed, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		return nil, classError(InvalidArgument, classPatternSyntax, "invalid regex %q: %s", src, msg)
+	}
+	if emptyRepeatedGroup(parsed) {
+		// (a*)* and the like: after a non-empty iteration Java takes an
+		// empty one and reports its group, Go the last non-empty one.
+		if bt, err := backtrack.Compile(pat); err == nil {
+			return &Regex{Source: src, bt: bt, pattern: pat, weight: len(pat), trimEnd: trimEnd}, nil
+		}
 	}
 	weight := regexWeight(parsed)
 	if weight > maxRegexWeight {
@@ -206,9 +227,12 @@ func stripExtended(s string) string {
 	return sb.String()
 }
 
-func translateRegex(src string) (string, error) {
-	unsupported := func(what, instead string) (string, error) {
-		return "", errorf(InvalidArgument, "regex %q uses %s, which Go's linear-time regex engine does not support; %s", src, what, instead)
+// translateRegex rewrites a Java pattern in Go's syntax; backtracking
+// reports a construct only the backtracking matcher has (lookaround,
+// backreferences, atomic groups, possessive quantifiers), kept as written.
+func translateRegex(src string) (pat string, backtracking bool, err error) {
+	unsupported := func(what, instead string) (string, bool, error) {
+		return "", false, errorf(InvalidArgument, "regex %q uses %s, which no regex engine here supports; %s", src, what, instead)
 	}
 	var sb strings.Builder
 	inClass := false
@@ -227,11 +251,8 @@ func translateRegex(src string) (string, error) {
 			nested--
 		case c == '\\' && i+1 < len(src):
 			n := src[i+1]
-			if n >= '1' && n <= '9' {
-				return unsupported("a backreference (\\"+string(n)+")", "match the parts separately and compare them in code")
-			}
-			if n == 'k' && i+2 < len(src) && src[i+2] == '<' {
-				return unsupported("a named backreference", "match the parts separately and compare them in code")
+			if n >= '1' && n <= '9' || n == 'k' && i+2 < len(src) && src[i+2] == '<' {
+				backtracking = true // a backreference: \1, \k<name>
 			}
 			if (n == 'p' || n == 'P') && strings.HasPrefix(src[i+2:], "{Is") {
 				// \p{IsLatin}: Java's script (and category) names with Is.
@@ -345,14 +366,11 @@ func translateRegex(src string) (string, error) {
 		case c == '(' && !inClass && i+2 < len(src) && src[i+1] == '?':
 			rest := src[i+2:]
 			switch {
-			case strings.HasPrefix(rest, "!"), strings.HasPrefix(rest, "<!"):
-				return unsupported("a negative lookaround (?! or (?<!", "match without it and drop the unwanted matches in code, with remove or filter over re-seq (capture the neighbouring text in a group to test it)")
-			case strings.HasPrefix(rest, "="):
-				return unsupported("a lookahead (?=", `match the text after too and keep your part with a group: (second (re-find #"(\d+)px" s)), or (map second (re-seq #"(\d+)px" s)), instead of (re-find #"\d+(?=px)" s)`)
-			case strings.HasPrefix(rest, "<="):
-				return unsupported("a lookbehind (?<=", `match the text before too and keep your part with a group: (second (re-find #"\$(\d+)" s)), or (map second (re-seq #"\$(\d+)" s)), instead of (re-find #"(?<=\$)\d+" s)`)
-			case strings.HasPrefix(rest, ">"):
-				return unsupported("an atomic group (?>", "use a plain group (?:")
+			case strings.HasPrefix(rest, "!"), strings.HasPrefix(rest, "<!"), strings.HasPrefix(rest, "="),
+				strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, ">"):
+				backtracking = true // lookaround, an atomic group
+				sb.WriteByte(c)
+				continue
 			}
 			// Inline flags: Go has i, m, s; Java's u and U (Unicode case
 			// and classes) and d (Unix lines) are dropped, x (comments)
@@ -388,12 +406,75 @@ func translateRegex(src string) (string, error) {
 			sb.WriteByte(c)
 		case !inClass && (c == '+' || c == '*' || c == '?' || c == '}') && i+1 < len(src) && src[i+1] == '+':
 			if i == 0 || src[i-1] != '\\' {
-				return unsupported("a possessive quantifier ("+string(c)+"+)", "use the greedy form without the extra +")
+				backtracking = true // a possessive quantifier
 			}
 			sb.WriteByte(c)
 		default:
 			sb.WriteByte(c)
 		}
 	}
-	return sb.String(), nil
+	return sb.String(), backtracking, nil
+}
+
+// groupCount is the number of the pattern's capturing groups (the final
+// terminator's group of trimEnd excluded).
+func (r *Regex) groupCount() int {
+	n := 0
+	if r.bt != nil {
+		n = r.bt.NumSubexp()
+	} else {
+		n = r.re.NumSubexp()
+	}
+	if r.trimEnd {
+		n--
+	}
+	return n
+}
+
+// groupIndex is the number of the group named name, or -1.
+func (r *Regex) groupIndex(name string) int {
+	if r.bt != nil {
+		return r.bt.SubexpIndex(name)
+	}
+	return r.re.SubexpIndex(name)
+}
+
+// backtrackFind is a search of the backtracking matcher within the run's
+// limits: its steps are the thread's.
+func (th *thread) backtrackFind(re *Regex, s string, from int, whole bool) ([]int, error) {
+	m, err := re.bt.Find(s, from, whole, th.ticks)
+	if errors.Is(err, backtrack.ErrTooDeep) {
+		return nil, classError(DepthExceeded, classStackOverflow, "regex %q: %s", re.Source, err.Error())
+	}
+	return m, err
+}
+
+// emptyRepeatedGroup reports a repetition of a pattern that holds a
+// capturing group and can match the empty string ((a*)*, (x?)+), whose
+// groups Go's regexp reports otherwise than Java.
+func emptyRepeatedGroup(r *syntax.Regexp) bool {
+	switch r.Op {
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		if r.Op != syntax.OpQuest && hasCapture(r.Sub[0]) && canBeEmpty(r.Sub[0]) {
+			return true
+		}
+	}
+	for _, sub := range r.Sub {
+		if emptyRepeatedGroup(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCapture(r *syntax.Regexp) bool {
+	if r.Op == syntax.OpCapture {
+		return true
+	}
+	for _, sub := range r.Sub {
+		if hasCapture(sub) {
+			return true
+		}
+	}
+	return false
 }

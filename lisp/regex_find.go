@@ -121,7 +121,7 @@ func (r *cancellableReader) ReadRune() (rune, int, error) {
 // code point, so those are not found: (re-seq #"x*" "😀") is ["" ""], not
 // ["" "" ""].
 func (th *thread) eachMatch(re *Regex, s string, n int, f func(m []int) error) error {
-	if len(s) <= largeRegexInput && !re.nullable && !re.trimEnd {
+	if len(s) <= largeRegexInput && !re.nullable && !re.trimEnd && re.bt == nil {
 		// At most one match per byte of a small input: a bounded list.
 		for _, m := range re.re.FindAllStringSubmatchIndex(s, n) {
 			if err := th.tick(); err != nil {
@@ -165,6 +165,10 @@ func (th *thread) eachMatch(re *Regex, s string, n int, f func(m []int) error) e
 // as context and then searches. Large inputs are read through the
 // step-counting reader.
 func (th *thread) findAt(re *Regex, s string, pos int) ([]int, error) {
+	if re.bt != nil {
+		m, err := th.backtrackFind(re, s, pos, false)
+		return re.trimMatch(m), err
+	}
 	r, off, skip := re.re, pos, 0
 	if pos > 0 && re.contextual {
 		_, w := utf8.DecodeLastRuneInString(s[:pos])
@@ -209,11 +213,18 @@ func (re *Regex) trimMatch(m []int) []int {
 // From the start of the text, the step-counting reader is exact for every
 // pattern.
 func (th *thread) findFirst(re *Regex, s string, anchored bool) ([]int, error) {
+	var m []int
+	if re.bt != nil {
+		var err error
+		if m, err = th.backtrackFind(re, s, 0, anchored); err != nil {
+			return nil, err
+		}
+		return re.trimMatch(m), nil
+	}
 	r := re.re
 	if anchored {
 		r = re.anchoredRe()
 	}
-	var m []int
 	if len(s) <= largeRegexInput {
 		m = r.FindStringSubmatchIndex(s)
 	} else {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+
+	"github.com/ptc-go/ptc/lisp/internal/backtrack"
 )
 
 // Value is a PTC-Lisp value. Its dynamic type is always one of:
@@ -151,8 +153,12 @@ type Var struct {
 
 // Regex is a compiled regular expression (from re-pattern or #"...").
 type Regex struct {
-	Source  string
-	re      *regexp.Regexp
+	Source string
+	re     *regexp.Regexp
+	// bt, for a pattern Go's regexp cannot run (lookaround,
+	// backreferences), is the backtracking matcher that runs it instead
+	// (re is then nil).
+	bt      *backtrack.Regexp
 	pattern string // the pattern in Go's syntax
 	weight  int    // see regexWeight
 	// contextual: the pattern looks at the text before a position (^, \b).
