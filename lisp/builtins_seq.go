@@ -2409,7 +2409,14 @@ func partition(th *thread, fn string, a []Value, all bool) (Value, error) {
 		}
 	}
 	if len(a) == 4 {
-		if pad, err = th.items(a[2], fn); err != nil {
+		// At most n items of the pad are ever used, so an infinite pad,
+		// (repeat nil) as models write it, is read that far.
+		if s, ok := a[2].(*Seq); ok && !s.finite {
+			pad, err = th.realize(s, int(min(n, 1<<20)), fn)
+		} else {
+			pad, err = th.items(a[2], fn)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
