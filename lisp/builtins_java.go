@@ -1127,8 +1127,68 @@ func registerJavaCollections(t builtinTable) {
 // first try: on Clojure's collections and on Java arrays.
 func registerJavaUtil(t builtinTable) {
 	builtin := func(name string) *Builtin { return t[name].(*Builtin) } // at call time: the table is whole
-	t.add("Pattern/compile", 1, 1, func(th *thread, a []Value) (Value, error) {
-		return th.call(builtin("re-pattern"), a)
+	// Pattern.compile(regex, flags): the flags (Pattern/CASE_INSENSITIVE
+	// and its kin, or-ed with bit-or) become the pattern's inline flags.
+	patternFlags := []struct {
+		name   string
+		bit    int64
+		inline string
+	}{
+		{"UNIX_LINES", 1, "d"}, {"CASE_INSENSITIVE", 2, "i"}, {"COMMENTS", 4, "x"}, {"MULTILINE", 8, "m"},
+		{"LITERAL", 16, ""}, {"DOTALL", 32, "s"}, {"UNICODE_CASE", 64, "u"}, {"CANON_EQ", 128, ""},
+		{"UNICODE_CHARACTER_CLASS", 256, "U"},
+	}
+	for _, f := range patternFlags {
+		t.set("Pattern/"+f.name, f.bit)
+	}
+	t.add("Pattern/compile", 1, 2, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 1 {
+			return th.call(builtin("re-pattern"), a)
+		}
+		src, err := stringArg("Pattern/compile", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		bits, err := intArg("Pattern/compile", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		inline := ""
+		for _, f := range patternFlags {
+			if bits&f.bit == 0 {
+				continue
+			}
+			bits &^= f.bit
+			if f.bit == 16 { // LITERAL: the pattern is its text
+				src = `\Q` + strings.ReplaceAll(src, `\E`, `\E\\E\Q`) + `\E`
+			}
+			inline += f.inline
+		}
+		if bits != 0 {
+			return nil, errorf(InvalidArgument, "Pattern/compile: unknown flag bits %d", bits)
+		}
+		if inline != "" {
+			src = "(?" + inline + ")" + src
+		}
+		return th.compileRegex(src)
+	})
+	t.add("Pattern/matches", 2, 2, func(th *thread, a []Value) (Value, error) {
+		m, err := th.call(builtin("re-matches"), a)
+		return m != nil, err
+	})
+	// The methods of a Pattern: .matcher is re-matcher, .pattern its text.
+	t.add(".matcher", 2, 2, func(th *thread, a []Value) (Value, error) {
+		if _, ok := a[0].(*Regex); !ok {
+			return nil, argError(".matcher", 0, "a regex (Pattern/compile, #\"...\")", a[0])
+		}
+		return th.call(builtin("re-matcher"), a)
+	})
+	t.add(".pattern", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		re, ok := a[0].(*Regex)
+		if !ok {
+			return nil, argError(".pattern", 0, "a regex", a[0])
+		}
+		return re.Source, nil
 	})
 	t.add("Arrays/asList", 0, -1, func(th *thread, a []Value) (Value, error) {
 		// One array is the list of its elements (varargs); otherwise the
