@@ -33,7 +33,8 @@ var builtins = newBuiltinTable()
 // (transducers.go), which extend sequence functions with wrap, and atoms,
 // volatiles and transients (state.go), which extend count, get, nth and
 // contains? to transients the same way; Java arrays and StringBuilders
-// (arrays.go, builder.go), which extend the String methods. Each
+// (arrays.go, builder.go), which extend the String methods; BigDecimal and
+// BigInteger on the numbers there are (builtins_bignum.go). Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
 func newBuiltinTable() builtinTable {
@@ -66,6 +67,7 @@ func newBuiltinTable() builtinTable {
 	registerArrays(t)
 	registerBuilder(t)
 	registerUtil(t)
+	registerBignum(t) // after registerUtil: it extends .add to numbers
 	registerTypes(t)
 	registerClojureMath(t)
 	registerSeqViews(t)

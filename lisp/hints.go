@@ -93,7 +93,7 @@ var hints = map[string]string{
 	"extend": hintNoTypes, "record?": hintNoTypes, "gen-interface": hintNoTypes,
 	"isa?": hintHierarchy, "derive": hintHierarchy, "underive": hintHierarchy, "make-hierarchy": hintHierarchy,
 	"remove-method": hintHierarchy, "prefer-method": hintHierarchy,
-	"bigint": hintNumbers, "bigdec": hintNumbers, "biginteger": hintNumbers, "byte": hintNumbers,
+	"byte":  hintNumbers,
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"vector-of": "use vector or vec (there are no primitive vectors)",

@@ -95,6 +95,12 @@ var namespaceAliases = map[string]string{
 	"java.util.Objects":                    "Objects",
 	"Comparator":                           "Comparator",
 	"java.util.Comparator":                 "Comparator",
+	"BigDecimal":                           "BigDecimal",
+	"java.math.BigDecimal":                 "BigDecimal",
+	"BigInteger":                           "BigInteger",
+	"java.math.BigInteger":                 "BigInteger",
+	"RoundingMode":                         "RoundingMode",
+	"java.math.RoundingMode":               "RoundingMode",
 	"Interop":                              "",
 	"clojure.lang.PersistentQueue":         "clojure.lang.PersistentQueue",
 }

@@ -1,0 +1,486 @@
+package lisp
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// BigDecimal and BigInteger as models write them for money and for large
+// counts, on the numbers PTC-Lisp has (docs/deviations.md row 101): a
+// BigDecimal is a float, as the literal 1.5M reads, and a BigInteger an
+// integer. bigdec, bigint, the constructors and valueOf make them; the
+// methods (.setScale, .add, .divide with a scale and a RoundingMode, ...)
+// compute on the exact decimal each value prints as, so
+// (.add (bigdec "0.1") (bigdec "0.2")) is 0.3 and (.setScale 2.345M 2
+// RoundingMode/HALF_UP) 2.35, then give the float nearest the result.
+// What a float cannot keep is the scale: (str (.setScale 2.5M 2)) is
+// "2.5", where Java prints "2.50"; format "%.2f" prints the figures. A
+// BigInteger beyond 64 bits is an arithmetic_error, as every integer
+// overflow is.
+
+// roundingModes are Java's RoundingMode constants, keywords here as the
+// ChronoUnits are; BigDecimal's legacy ROUND_ ints name them too.
+var roundingModes = [...]string{"UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN", "UNNECESSARY"}
+
+func registerBignum(t builtinTable) {
+	for i, m := range roundingModes {
+		t.set("RoundingMode/"+m, Keyword(m))
+		t.set("BigDecimal/ROUND_"+m, int64(i))
+	}
+	for name, v := range map[string]Value{"ZERO": 0.0, "ONE": 1.0, "TWO": 2.0, "TEN": 10.0} {
+		t.set("BigDecimal/"+name, v)
+	}
+	for name, v := range map[string]Value{"ZERO": int64(0), "ONE": int64(1), "TWO": int64(2), "TEN": int64(10)} {
+		t.set("BigInteger/"+name, v)
+	}
+	toDecimal := func(name string) builtinFn {
+		return func(_ *thread, a []Value) (Value, error) {
+			switch x := a[0].(type) {
+			case int64:
+				return float64(x), nil
+			case float64:
+				return x, nil
+			case string:
+				f, err := strconv.ParseFloat(strings.TrimPrefix(x, "+"), 64)
+				if err != nil || strings.ContainsAny(x, "xXpP_") || strings.EqualFold(x, "NaN") || strings.Contains(strings.ToLower(x), "inf") {
+					return nil, classError(InvalidArgument, classNumberFormat, "Character array is missing \"exponent\" mark 'e' or 'E': %q is not a decimal", x)
+				}
+				return f, nil
+			}
+			return nil, argError(name, 0, "a number or a decimal string", a[0])
+		}
+	}
+	t.add("bigdec", 1, 1, toDecimal("bigdec"), "BigDecimal/valueOf", "java.math.BigDecimal.", "BigDecimal.")
+	toInteger := func(name string) builtinFn {
+		return func(_ *thread, a []Value) (Value, error) {
+			switch x := a[0].(type) {
+			case int64:
+				return x, nil
+			case float64:
+				if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= 9.223372036854775807e18 {
+					return nil, bigOverflow(name)
+				}
+				return int64(x), nil // truncated, as (bigint 2.7) is 2N
+			case string:
+				n, err := strconv.ParseInt(x, 10, 64)
+				if err != nil {
+					if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+						return nil, bigOverflow(name)
+					}
+					return nil, classError(InvalidArgument, classNumberFormat, "For input string: %q", x)
+				}
+				return n, nil
+			}
+			return nil, argError(name, 0, "a number or an integer string", a[0])
+		}
+	}
+	t.add("bigint", 1, 1, toInteger("bigint"), "biginteger", "BigInteger/valueOf", "java.math.BigInteger.", "BigInteger.")
+
+	// The methods. Each takes numbers; integers stay integers (a
+	// BigInteger's methods), a float anywhere makes the result a float.
+	arith := func(name string, op func(x, y *big.Rat) *big.Rat, intOp func(x, y int64) (int64, bool)) {
+		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			x, y, err := bigOperands(name, a)
+			if err != nil {
+				return nil, err
+			}
+			if xi, ok := a[0].(int64); ok {
+				if yi, ok := a[1].(int64); ok {
+					r, ok := intOp(xi, yi)
+					if !ok {
+						return nil, bigOverflow(name)
+					}
+					return r, nil
+				}
+			}
+			f, _ := op(x, y).Float64()
+			return f, nil
+		})
+	}
+	arith(".subtract", func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y int64) (int64, bool) {
+		r := x - y
+		return r, !((x >= 0 && y < 0 && r < 0) || (x < 0 && y > 0 && r >= 0))
+	})
+	arith(".multiply", func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y int64) (int64, bool) {
+		r, over := mulInt(x, y)
+		return r, !over
+	})
+	// .add is also a java.util collection's: numbers are BigDecimal's.
+	add := func(x, y int64) (int64, bool) {
+		r := x + y
+		return r, !((x > 0 && y > 0 && r < 0) || (x < 0 && y < 0 && r >= 0))
+	}
+	t.wrap(".add", func(old *Builtin) *Builtin {
+		b := *old
+		coll := old.fn
+		b.fn = func(th *thread, a []Value) (Value, error) {
+			if len(a) != 2 || !isNumber(a[0]) {
+				return coll(th, a)
+			}
+			x, y, err := bigOperands(".add", a)
+			if err != nil {
+				return nil, err
+			}
+			if xi, ok := a[0].(int64); ok {
+				if yi, ok := a[1].(int64); ok {
+					r, ok := add(xi, yi)
+					if !ok {
+						return nil, bigOverflow(".add")
+					}
+					return r, nil
+				}
+			}
+			f, _ := new(big.Rat).Add(x, y).Float64()
+			return f, nil
+		}
+		return &b
+	})
+	t.add(".divide", 2, 4, func(_ *thread, a []Value) (Value, error) {
+		x, y, err := bigOperands(".divide", a[:2])
+		if err != nil {
+			return nil, err
+		}
+		if y.Sign() == 0 {
+			return nil, classError(ArithmeticError, classArithmetic, "Division by zero")
+		}
+		xi, xInt := a[0].(int64)
+		yi, yInt := a[1].(int64)
+		if xInt && yInt && len(a) == 2 {
+			if xi == math.MinInt64 && yi == -1 {
+				return nil, bigOverflow(".divide")
+			}
+			return xi / yi, nil // BigInteger.divide truncates
+		}
+		q := new(big.Rat).Quo(x, y)
+		switch len(a) {
+		case 3: // (.divide x y mode): the scale of x
+			mode, err := roundingMode(".divide", a, 2)
+			if err != nil {
+				return nil, err
+			}
+			return roundedFloat(q, decimalScale(a[0]), mode)
+		case 4: // (.divide x y scale mode)
+			scale, err := intArg(".divide", a, 2)
+			if err != nil {
+				return nil, err
+			}
+			mode, err := roundingMode(".divide", a, 3)
+			if err != nil {
+				return nil, err
+			}
+			return roundedFloat(q, int(max(-400, min(scale, 400))), mode)
+		}
+		f, _ := q.Float64()
+		return f, nil
+	})
+	t.add(".setScale", 2, 3, func(_ *thread, a []Value) (Value, error) {
+		x, err := bigOperand(".setScale", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		scale, err := intArg(".setScale", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		mode := "UNNECESSARY" // Java: without a mode, rounding is an error
+		if len(a) == 3 {
+			if mode, err = roundingMode(".setScale", a, 2); err != nil {
+				return nil, err
+			}
+		}
+		return roundedFloat(x, int(max(-400, min(scale, 400))), mode)
+	})
+	unary := func(name string, intFn func(int64) (Value, error), floatFn func(float64) Value) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			switch x := a[0].(type) {
+			case int64:
+				return intFn(x)
+			case float64:
+				return floatFn(x), nil
+			}
+			return nil, argError(name, 0, "a number (a BigDecimal or BigInteger)", a[0])
+		})
+	}
+	unary(".negate", func(x int64) (Value, error) {
+		if x == math.MinInt64 {
+			return nil, bigOverflow(".negate")
+		}
+		return -x, nil
+	}, func(x float64) Value { return -x })
+	unary(".abs", func(x int64) (Value, error) {
+		if x == math.MinInt64 {
+			return nil, bigOverflow(".abs")
+		}
+		return max(x, -x), nil
+	}, func(x float64) Value { return math.Abs(x) })
+	unary(".signum", func(x int64) (Value, error) { return int64(sign(x)), nil }, func(x float64) Value {
+		switch {
+		case x > 0:
+			return int64(1)
+		case x < 0:
+			return int64(-1)
+		}
+		return int64(0)
+	})
+	unary(".stripTrailingZeros", func(x int64) (Value, error) { return x, nil }, func(x float64) Value { return x })
+	unary(".toBigInteger", func(x int64) (Value, error) { return x, nil }, func(x float64) Value {
+		if math.Abs(x) >= 9.223372036854775807e18 || math.IsNaN(x) {
+			return nil
+		}
+		return int64(x)
+	})
+	t.add(".toPlainString", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		switch x := a[0].(type) {
+		case int64:
+			return strconv.FormatInt(x, 10), nil
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, classError(InvalidArgument, classNumberFormat, "Infinite or NaN")
+			}
+			return strconv.FormatFloat(x, 'f', -1, 64), nil
+		}
+		return nil, argError(".toPlainString", 0, "a number (a BigDecimal)", a[0])
+	})
+	t.add(".scale", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if !isNumber(a[0]) {
+			return nil, argError(".scale", 0, "a number (a BigDecimal)", a[0])
+		}
+		return int64(decimalScale(a[0])), nil
+	})
+	t.add(".precision", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if !isNumber(a[0]) {
+			return nil, argError(".precision", 0, "a number (a BigDecimal)", a[0])
+		}
+		digits := strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(plainDecimal(a[0]), "-"), ".", ""), "0")
+		return int64(max(1, len(digits))), nil
+	})
+	t.add(".pow", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		n, err := intArg(".pow", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || n > 999_999_999 {
+			return nil, classError(ArithmeticError, classArithmetic, "Invalid operation: exponent %d", n)
+		}
+		switch x := a[0].(type) {
+		case int64:
+			r := int64(1)
+			for range min(n, 64) {
+				var over bool
+				if r, over = mulInt(r, x); over {
+					return nil, bigOverflow(".pow")
+				}
+			}
+			if n > 64 && x != 0 && x != 1 && x != -1 {
+				return nil, bigOverflow(".pow")
+			}
+			if n > 64 && x == -1 && n%2 == 1 {
+				return int64(-1), nil
+			}
+			return r, nil
+		case float64:
+			return math.Pow(x, float64(n)), nil
+		}
+		return nil, argError(".pow", 0, "a number (a BigDecimal or BigInteger)", a[0])
+	})
+	for _, f := range []struct {
+		name string
+		pick int
+	}{{".max", 1}, {".min", -1}} {
+		t.add(f.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			if _, _, err := bigOperands(f.name, a); err != nil {
+				return nil, err
+			}
+			if sign(int64(Compare(a[1], a[0]))) == f.pick {
+				return a[1], nil
+			}
+			return a[0], nil
+		})
+	}
+	intPair := func(name string, f func(x, y int64) (Value, error), float func(x, y float64) Value) {
+		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+			if _, _, err := bigOperands(name, a); err != nil {
+				return nil, err
+			}
+			xi, xInt := a[0].(int64)
+			yi, yInt := a[1].(int64)
+			if xInt && yInt {
+				return f(xi, yi)
+			}
+			if float == nil {
+				return nil, argError(name, 0, "an integer (a BigInteger)", a[0])
+			}
+			x, _ := floatArg(name, a, 0)
+			y, _ := floatArg(name, a, 1)
+			return float(x, y), nil
+		})
+	}
+	intPair(".remainder", func(x, y int64) (Value, error) {
+		if y == 0 {
+			return nil, classError(ArithmeticError, classArithmetic, "BigInteger divide by zero")
+		}
+		if y == -1 {
+			return int64(0), nil
+		}
+		return x % y, nil
+	}, func(x, y float64) Value { return math.Mod(x, y) })
+	intPair(".mod", func(x, y int64) (Value, error) {
+		if y <= 0 {
+			return nil, classError(ArithmeticError, classArithmetic, "BigInteger: modulus not positive")
+		}
+		m := x % y
+		if m < 0 {
+			m += y
+		}
+		return m, nil
+	}, nil)
+	intPair(".gcd", func(x, y int64) (Value, error) {
+		g := new(big.Int).GCD(nil, nil, new(big.Int).Abs(big.NewInt(x)), new(big.Int).Abs(big.NewInt(y)))
+		if !g.IsInt64() {
+			return nil, bigOverflow(".gcd")
+		}
+		return g.Int64(), nil
+	}, nil)
+	t.add(".isProbablePrime", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		x, ok := a[0].(int64)
+		if !ok {
+			return nil, argError(".isProbablePrime", 0, "an integer (a BigInteger)", a[0])
+		}
+		// Exact for 64-bit integers (Baillie-PSW), where Java's answer is
+		// right with the certainty asked for.
+		return x > 1 && big.NewInt(x).ProbablyPrime(0), nil
+	})
+}
+
+func bigOverflow(fn string) *Error {
+	return classError(ArithmeticError, classArithmetic, "integer overflow in %s: BigIntegers here are 64-bit integers (use floats, e.g. (double x), for very large numbers)", fn)
+}
+
+// bigOperands reads two numbers as exact decimals.
+func bigOperands(fn string, a []Value) (x, y *big.Rat, err error) {
+	if x, err = bigOperand(fn, a, 0); err != nil {
+		return nil, nil, err
+	}
+	if y, err = bigOperand(fn, a, 1); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
+// bigOperand reads a[i] as the exact decimal it prints as: an integer, or
+// a float's shortest decimal (0.1 is 1/10, not the binary fraction).
+func bigOperand(fn string, a []Value, i int) (*big.Rat, error) {
+	switch x := a[i].(type) {
+	case int64:
+		return new(big.Rat).SetInt64(x), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, classError(InvalidArgument, classNumberFormat, "Infinite or NaN")
+		}
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(x, 'f', -1, 64))
+		return r, nil
+	}
+	return nil, argError(fn, i, "a number (a BigDecimal or BigInteger)", a[i])
+}
+
+// plainDecimal is a number's decimal text without an exponent.
+func plainDecimal(v Value) string {
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return ""
+}
+
+// decimalScale is the number of digits after the point of a number's
+// decimal text (what BigDecimal.valueOf gives it): 2.50 is 2.5, scale 1.
+func decimalScale(v Value) int {
+	s := plainDecimal(v)
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		return len(frac)
+	}
+	if f, ok := v.(float64); ok && f == math.Trunc(f) {
+		return 1 // Double.toString: 2.0
+	}
+	return 0
+}
+
+func roundingMode(fn string, a []Value, i int) (string, error) {
+	switch m := a[i].(type) {
+	case Keyword:
+		for _, name := range roundingModes {
+			if string(m) == name {
+				return name, nil
+			}
+		}
+	case int64:
+		if m >= 0 && int(m) < len(roundingModes) {
+			return roundingModes[m], nil
+		}
+	}
+	return "", argError(fn, i, "a RoundingMode (RoundingMode/HALF_UP ...)", a[i])
+}
+
+// roundedFloat rounds r to scale decimals as mode says, and gives the
+// float nearest the result.
+func roundedFloat(r *big.Rat, scale int, mode string) (Value, error) {
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(scale))), nil)
+	num := new(big.Int).Set(r.Num())
+	den := new(big.Int).Set(r.Denom())
+	if scale >= 0 {
+		num.Mul(num, pow)
+	} else {
+		den.Mul(den, pow)
+	}
+	q, rem := new(big.Int).QuoRem(num, den, new(big.Int)) // truncated toward zero
+	if rem.Sign() != 0 {
+		neg := num.Sign() < 0
+		twice := new(big.Int).Abs(rem)
+		twice.Lsh(twice, 1)
+		half := twice.Cmp(den) // <0 below half, 0 half, >0 above
+		up := false            // away from zero
+		switch mode {
+		case "UP":
+			up = true
+		case "DOWN":
+		case "CEILING":
+			up = !neg
+		case "FLOOR":
+			up = neg
+		case "HALF_UP":
+			up = half >= 0
+		case "HALF_DOWN":
+			up = half > 0
+		case "HALF_EVEN":
+			up = half > 0 || half == 0 && q.Bit(0) == 1
+		case "UNNECESSARY":
+			return nil, classError(ArithmeticError, classArithmetic, "Rounding necessary")
+		}
+		if up {
+			if neg {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
+	}
+	out := new(big.Rat).SetInt(q)
+	if scale >= 0 {
+		out.Quo(out, new(big.Rat).SetInt(pow))
+	} else {
+		out.Mul(out, new(big.Rat).SetInt(pow))
+	}
+	f, _ := out.Float64()
+	return f, nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
