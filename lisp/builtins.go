@@ -56,6 +56,7 @@ func newBuiltinTable() builtinTable {
 	registerDateFormats(t)
 	registerDates(t)
 	registerJavaTime(t)
+	registerYearMonth(t) // after the date methods it extends to year-months
 	registerExceptions(t)
 	registerJava(t)
 	registerWalk(t)

@@ -95,6 +95,8 @@ var namespaceAliases = map[string]string{
 	"java.util.Objects":                    "Objects",
 	"Comparator":                           "Comparator",
 	"java.util.Comparator":                 "Comparator",
+	"YearMonth":                            "YearMonth",
+	"java.time.YearMonth":                  "YearMonth",
 	"BigDecimal":                           "BigDecimal",
 	"java.math.BigDecimal":                 "BigDecimal",
 	"BigInteger":                           "BigInteger",
