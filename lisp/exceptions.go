@@ -52,34 +52,35 @@ func newClass(name string, parent *javaClass) *javaClass {
 // The classes programs catch, and the ones the runtime raises. Read-only
 // after initialisation.
 var (
-	classThrowable         = newClass("java.lang.Throwable", nil)
-	classException         = newClass("java.lang.Exception", classThrowable)
-	classJavaError         = newClass("java.lang.Error", classThrowable)
-	classAssertionError    = newClass("java.lang.AssertionError", classJavaError)
-	classVMError           = newClass("java.lang.VirtualMachineError", classJavaError)
-	classStackOverflow     = newClass("java.lang.StackOverflowError", classVMError)
-	classOutOfMemory       = newClass("java.lang.OutOfMemoryError", classVMError)
-	classRuntime           = newClass("java.lang.RuntimeException", classException)
-	classExceptionInfo     = newClass("clojure.lang.ExceptionInfo", classRuntime)
-	classArithmetic        = newClass("java.lang.ArithmeticException", classRuntime)
-	classIllegalArgument   = newClass("java.lang.IllegalArgumentException", classRuntime)
-	classNumberFormat      = newClass("java.lang.NumberFormatException", classIllegalArgument)
-	classArity             = newClass("clojure.lang.ArityException", classIllegalArgument)
-	classPatternSyntax     = newClass("java.util.regex.PatternSyntaxException", classIllegalArgument)
-	classIllegalState      = newClass("java.lang.IllegalStateException", classRuntime)
-	classClassCast         = newClass("java.lang.ClassCastException", classRuntime)
-	classNullPointer       = newClass("java.lang.NullPointerException", classRuntime)
-	classIndexOutOfBound   = newClass("java.lang.IndexOutOfBoundsException", classRuntime)
-	classStringIndex       = newClass("java.lang.StringIndexOutOfBoundsException", classIndexOutOfBound)
-	classArrayIndex        = newClass("java.lang.ArrayIndexOutOfBoundsException", classIndexOutOfBound)
-	classUnsupported       = newClass("java.lang.UnsupportedOperationException", classRuntime)
-	classArrayStore        = newClass("java.lang.ArrayStoreException", classRuntime)
-	classNegativeArraySize = newClass("java.lang.NegativeArraySizeException", classRuntime)
-	classDateTime          = newClass("java.time.DateTimeException", classRuntime)
-	classDateTimeParse     = newClass("java.time.format.DateTimeParseException", classDateTime)
-	classExecution         = newClass("java.util.concurrent.ExecutionException", classException)
-	classNoSuchElement     = newClass("java.util.NoSuchElementException", classRuntime)
-	classEmptyStack        = newClass("java.util.EmptyStackException", classRuntime)
+	classThrowable              = newClass("java.lang.Throwable", nil)
+	classException              = newClass("java.lang.Exception", classThrowable)
+	classJavaError              = newClass("java.lang.Error", classThrowable)
+	classAssertionError         = newClass("java.lang.AssertionError", classJavaError)
+	classVMError                = newClass("java.lang.VirtualMachineError", classJavaError)
+	classStackOverflow          = newClass("java.lang.StackOverflowError", classVMError)
+	classOutOfMemory            = newClass("java.lang.OutOfMemoryError", classVMError)
+	classRuntime                = newClass("java.lang.RuntimeException", classException)
+	classExceptionInfo          = newClass("clojure.lang.ExceptionInfo", classRuntime)
+	classArithmetic             = newClass("java.lang.ArithmeticException", classRuntime)
+	classIllegalArgument        = newClass("java.lang.IllegalArgumentException", classRuntime)
+	classNumberFormat           = newClass("java.lang.NumberFormatException", classIllegalArgument)
+	classArity                  = newClass("clojure.lang.ArityException", classIllegalArgument)
+	classPatternSyntax          = newClass("java.util.regex.PatternSyntaxException", classIllegalArgument)
+	classIllegalState           = newClass("java.lang.IllegalStateException", classRuntime)
+	classClassCast              = newClass("java.lang.ClassCastException", classRuntime)
+	classNullPointer            = newClass("java.lang.NullPointerException", classRuntime)
+	classIndexOutOfBound        = newClass("java.lang.IndexOutOfBoundsException", classRuntime)
+	classStringIndex            = newClass("java.lang.StringIndexOutOfBoundsException", classIndexOutOfBound)
+	classArrayIndex             = newClass("java.lang.ArrayIndexOutOfBoundsException", classIndexOutOfBound)
+	classUnsupported            = newClass("java.lang.UnsupportedOperationException", classRuntime)
+	classArrayStore             = newClass("java.lang.ArrayStoreException", classRuntime)
+	classNegativeArraySize      = newClass("java.lang.NegativeArraySizeException", classRuntime)
+	classDateTime               = newClass("java.time.DateTimeException", classRuntime)
+	classDateTimeParse          = newClass("java.time.format.DateTimeParseException", classDateTime)
+	classExecution              = newClass("java.util.concurrent.ExecutionException", classException)
+	classNoSuchElement          = newClass("java.util.NoSuchElementException", classRuntime)
+	classEmptyStack             = newClass("java.util.EmptyStackException", classRuntime)
+	classConcurrentModification = newClass("java.util.ConcurrentModificationException", classRuntime)
 )
 
 // exceptionClasses maps the names a catch clause may use to their classes: the
@@ -94,7 +95,7 @@ var exceptionClasses = func() map[string]*javaClass {
 		classIllegalArgument, classNumberFormat, classArity, classPatternSyntax, classIllegalState,
 		classClassCast, classNullPointer, classIndexOutOfBound, classStringIndex, classArrayIndex,
 		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution, classNoSuchElement,
-		classEmptyStack} {
+		classEmptyStack, classConcurrentModification} {
 		m[c.name] = c
 		m[c.simpleName()] = c
 	}

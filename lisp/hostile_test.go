@@ -201,6 +201,15 @@ var hostileCases = []hostileCase{
 	// (the list itself as its own index waited for ever; fuzzing found it).
 	{"a java.util list as its own index to .add", `(def a (java.util.ArrayList.)) (.add a a) (.add a a 1)`, lisp.TypeError, lisp.Limits{}},
 	{"a java.util list as its own index to .get, .set and .subList", `(def a (java.util.ArrayList.)) (.add a a) (def b (java.util.ArrayList.)) (.add b a) [(try (.get a a) (catch Exception e 1)) (try (.set a a 1) (catch Exception e 2)) (try (.subList a a 1) (catch Exception e 3)) (try (.get b a) (catch Exception e 4))]`, "", lisp.Limits{}},
+	// A PriorityQueue never calls its comparator under its lock: a
+	// comparator that reads, changes or holds the queue ends, as does a
+	// queue that holds itself.
+	{"a comparator that adds to its own queue", `(def q (atom nil)) (reset! q (java.util.PriorityQueue. (fn [a b] (.add @q 0) (compare a b)))) (.add @q 1) (.add @q 2)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"a comparator that polls its own queue", `(def q (atom nil)) (reset! q (java.util.PriorityQueue. (fn [a b] (.poll @q) (compare a b)))) (.add @q 1) (.add @q 2) (.add @q 3)`, "", lisp.Limits{}},
+	{"a comparator that reads its own queue", `(def q (atom nil)) (reset! q (java.util.PriorityQueue. (fn [a b] (+ (.size @q) (count (vec @q))) (compare a b)))) (doseq [x [3 1 2]] (.add @q x)) [(.poll @q) (.peek @q) (str @q)]`, "", lisp.Limits{}},
+	{"a priority queue that holds itself", `(def q (java.util.PriorityQueue.)) (.add q q) (.add q q) [(count q) (.contains q q) (str q) (.remove q q) (count q)]`, "", lisp.Limits{}},
+	{"a comparator that throws", `(def q (java.util.PriorityQueue. (fn [a b] (throw (ex-info "no" {}))))) (.add q 1) (.add q 2)`, lisp.Thrown, lisp.Limits{}},
+	{"a comparator that loops", `(def q (java.util.PriorityQueue. (fn [a b] (loop [] (recur))))) (.add q 1) (.add q 2)`, lisp.LoopLimitExceeded, lisp.Limits{}},
 	{"an array and a builder as their own index", `(def a (object-array 1)) (aset a 0 a) (def sb (StringBuilder. "x")) [(try (aset a a 1) (catch Exception e 1)) (try (aget a a) (catch Exception e 2)) (try (.insert sb sb "y") (catch Exception e 3)) (try (.charAt sb sb) (catch Exception e 4))]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, searched", `(def a (java.util.ArrayList.)) (def b (java.util.ArrayList.)) (.add a b) (.add b a) [(.contains a b) (.indexOf b a) (.remove a b)]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, compared", `(def l (java.util.ArrayList.)) (def m (java.util.ArrayList.)) (.add l m) (.add m l) (= l m)`, lisp.DepthExceeded, lisp.Limits{}},

@@ -52,6 +52,7 @@ const (
 	utilHashSet
 	utilLinkedHashSet
 	utilTreeSet
+	utilPriorityQueue
 	utilClasses // their number
 )
 
@@ -69,11 +70,16 @@ var utilClassInfo = [utilClasses]struct{ name, tag string }{
 	utilHashSet:           {"java.util.HashSet", "hash-set"},
 	utilLinkedHashSet:     {"java.util.LinkedHashSet", "linked-hash-set"},
 	utilTreeSet:           {"java.util.TreeSet", "tree-set"},
+	utilPriorityQueue:     {"java.util.PriorityQueue", "priority-queue"},
 }
 
 func (k utilClass) isList() bool { return k <= utilStack }
 func (k utilClass) isMap() bool  { return k >= utilHashMap && k <= utilConcurrentHashMap }
-func (k utilClass) isSet() bool  { return k >= utilHashSet }
+func (k utilClass) isSet() bool  { return k >= utilHashSet && k <= utilTreeSet }
+
+// isQueue reports a PriorityQueue: its elements, in back, are a binary
+// heap in Java's order (javacoll_pq.go).
+func (k utilClass) isQueue() bool { return k == utilPriorityQueue }
 
 // indexed reports whether the class is a java.util.List (an ArrayDeque is
 // not: it has no get or set, and its remove takes an element).
@@ -93,10 +99,12 @@ type utilData struct {
 	// mods counts the changes, so that a change decided outside the lock
 	// (after comparing elements, see utilFind) sees whether the list moved.
 	mods uint64
+	// cmp is a PriorityQueue's comparator (nil: the natural order).
+	cmp Value
 }
 
 func (d *utilData) clone() cellData {
-	return &utilData{class: d.class, coll: d.coll, order: append([]Value(nil), d.order...), mods: d.mods,
+	return &utilData{class: d.class, coll: d.coll, order: append([]Value(nil), d.order...), mods: d.mods, cmp: d.cmp,
 		front: append([]Value(nil), d.front...), back: append([]Value(nil), d.back...)}
 }
 
@@ -296,7 +304,7 @@ func (d *utilData) last() (Value, bool) {
 // value is what the collection holds now, as a Clojure value: a list's
 // elements as a vector (a copy), a map's map, a set's set.
 func (d *utilData) value() Value {
-	if d.class.isList() {
+	if d.class.isList() || d.class.isQueue() {
 		return NewVector(d.items())
 	}
 	return d.coll
@@ -568,6 +576,9 @@ func utilEqual(a, b Value, depth int, w *walk) bool {
 
 func registerUtil(t builtinTable) {
 	for k := utilClass(0); k < utilClasses; k++ {
+		if k.isQueue() {
+			continue // its constructor takes a comparator too (javacoll_pq.go)
+		}
 		name := utilClassInfo[k].name
 		simple := name[strings.LastIndexByte(name, '.')+1:]
 		t.add(simple+".", 0, 1, func(th *thread, a []Value) (Value, error) {

@@ -156,3 +156,47 @@ func TestUtilErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorityQueueRunsPrintAndRead: a failed run puts a PriorityQueue
+// back; its exact form reads back as a queue in the natural order; pmap
+// branches that add to one lose nothing.
+func TestPriorityQueueRunsPrintAndRead(t *testing.T) {
+	ns := run(t, `(def q (java.util.PriorityQueue. (comparator >))) (.addAll q [3 1 2])`, lisp.Options{}).Namespace
+	if _, err := lisp.Run(context.Background(), `(.add q 9) (.poll q) (.poll q) (/ 1 nil)`, lisp.Options{Namespace: ns}); !errors.Is(err, lisp.TypeError) {
+		t.Fatalf("got %v, want a type error", err)
+	}
+	if got := lisp.Print(run(t, `(vec q)`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[3 1 2]` {
+		t.Errorf("after a failed run: %s", got)
+	}
+	ns = run(t, `(.add q 9) (.poll q)`, lisp.Options{Namespace: ns}).Namespace
+	if got := lisp.Print(run(t, `(vec q)`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[3 1 2]` {
+		t.Errorf("after a good run: %s", got)
+	}
+
+	v := run(t, `(java.util.PriorityQueue. [5 3 4 1])`, lisp.Options{}).Value
+	exact := lisp.Print(v, lisp.PrintOptions{Exact: true})
+	if exact != `#priority-queue[[1 3 4 5]]` {
+		t.Fatalf("PrintExact: %s", exact)
+	}
+	back, err := lisp.Read(exact, lisp.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns = lisp.NewNamespace(map[string]lisp.Value{"q": back})
+	if got := lisp.Print(run(t, `(.add q 2) [(.poll q) (.poll q) (str (type q))]`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[1 2 "class java.util.PriorityQueue"]` {
+		t.Errorf("read back: %s", got)
+	}
+	// A queue printed in a comparator's order reads back in the natural one.
+	if back, err := lisp.Read(`#priority-queue[[9 1 5]]`, lisp.ReadOptions{}); err != nil || lisp.Print(back, lisp.PrintOptions{}) != `[1 9 5]` {
+		t.Errorf("read back heapified: %v %v", lisp.Print(back, lisp.PrintOptions{}), err)
+	}
+
+	src := `(let [q (java.util.PriorityQueue.)]
+	  (dorun (pmap (fn [i] (.add q i) (.peek q) (vec q)) (range 100)))
+	  (loop [acc []] (if-let [x (.poll q)] (recur (conj acc x)) [(count acc) (= acc (sort acc))])))`
+	for range 3 {
+		if got := lisp.Print(run(t, src, lisp.Options{Limits: lisp.Limits{MaxParallel: 100}}).Value, lisp.PrintOptions{}); got != "[100 true]" {
+			t.Fatalf("got %s, want [100 true]", got)
+		}
+	}
+}

@@ -312,6 +312,11 @@ func (r *valueReader) value(depth int) (Value, error) {
 			switch {
 			case k.isList():
 				d.back = append([]Value(nil), x.items...)
+			case k.isQueue():
+				// Its heap, in the natural order: a comparator is a
+				// function, which text cannot hold (as sorted-map-by's).
+				d.back = append([]Value(nil), x.items...)
+				heapify(d.back, Compare)
 			case k == utilLinkedHashSet:
 				d.coll = emptySet
 				for _, e := range x.items {

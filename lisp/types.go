@@ -135,6 +135,7 @@ var baseClassDefs = []classDef{
 	{name: "java.util.HashSet", short: []string{"HashSet"}, is: utilIfaces("java.util.Set", "java.util.AbstractSet")},
 	{name: "java.util.LinkedHashSet", short: []string{"LinkedHashSet"}, is: utilIfaces("java.util.Set", "java.util.HashSet", "java.util.AbstractSet")},
 	{name: "java.util.TreeSet", short: []string{"TreeSet"}, is: utilIfaces("java.util.Set", "java.util.SortedSet", "java.util.NavigableSet", "java.util.AbstractSet")},
+	{name: "java.util.PriorityQueue", short: []string{"PriorityQueue"}, is: utilIfaces("java.util.Queue", "java.util.AbstractQueue")},
 	{name: "java.lang.StringBuilder", short: []string{"StringBuilder"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "java.lang.StringBuffer", short: []string{"StringBuffer"}, is: []string{"java.lang.CharSequence", "java.lang.Appendable", "java.lang.Comparable", "java.io.Serializable"}},
 	{name: "clojure.lang.PersistentVector$TransientVector", is: joinLists(ifaceFn, ifaceTransient, []string{"clojure.lang.ITransientVector", "clojure.lang.ITransientAssociative", "clojure.lang.Indexed"})},
