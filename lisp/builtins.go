@@ -69,7 +69,7 @@ func newBuiltinTable() builtinTable {
 	registerBuilder(t)
 	registerUtil(t)
 	registerPriorityQueue(t) // after registerUtil: it extends its methods
-	registerBignum(t) // after registerUtil: it extends .add to numbers
+	registerBignum(t)        // after registerUtil: it extends .add to numbers
 	registerTypes(t)
 	registerClojureMath(t)
 	registerSeqViews(t)
