@@ -1245,6 +1245,7 @@ func registerUtil(t builtinTable) {
 			return nil
 		})
 	}, "java.util.Collections/reverse")
+	registerNavigation(t, method, read, change)
 }
 
 // sortUtil sorts a list in place by cmp (nil: the natural order), as
