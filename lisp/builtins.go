@@ -60,6 +60,7 @@ func newBuiltinTable() builtinTable {
 	registerExceptions(t)
 	registerJava(t)
 	registerWalk(t)
+	registerZip(t)
 	registerData(t)
 	registerLazy(t)
 	registerSortedBy(t)

@@ -48,6 +48,7 @@ type vectorClaim struct {
 	kind     vectorKind
 	front    []Value      // lists: the backing array, nil when none may prepend in place
 	base     *vectorClaim // a view: the claim of the array (never a view itself)
+	zip      *zipFns      // a zipper location's functions (builtins_zip.go)
 }
 
 // vectorKind is the Clojure type a vector or list stands for, beyond
@@ -60,6 +61,7 @@ const (
 	entryKind            // a vector of two: clojure.lang.MapEntry
 	queueKind            // a vector: clojure.lang.PersistentQueue
 	seqKind              // a vector: the seq a sequence function returns (LazySeq, ChunkedSeq, …)
+	zipKind              // a vector: a clojure.zip location, [node path], with its tree's functions (zip)
 )
 
 // root returns the claim that holds the array and its counter.

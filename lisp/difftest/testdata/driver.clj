@@ -42,7 +42,8 @@
   (:require [clojure.edn :as edn]
             [clojure.string]
             [clojure.set]
-            [clojure.data]))
+            [clojure.data]
+            [clojure.zip]))
 
 (set! *warn-on-reflection* false)
 

@@ -21,6 +21,8 @@ var namespaceAliases = map[string]string{
 	"clojure.walk":                         "clojure.walk",
 	"walk":                                 "clojure.walk",
 	"w":                                    "clojure.walk",
+	"clojure.zip":                          "clojure.zip",
+	"zip":                                  "clojure.zip",
 	"clojure.data":                         "clojure.data",
 	"regex":                                "",
 	"clojure.edn":                          "clojure.edn",
