@@ -54,6 +54,7 @@ func newBuiltinTable() builtinTable {
 	registerRefs(t)
 	registerDateTimes(t)
 	registerDateFormats(t)
+	registerDecimalFormat(t) // after registerDateFormats: it extends .format and .parse
 	registerDates(t)
 	registerJavaTime(t)
 	registerYearMonth(t) // after the date methods it extends to year-months

@@ -81,6 +81,7 @@ var (
 	classNoSuchElement          = newClass("java.util.NoSuchElementException", classRuntime)
 	classEmptyStack             = newClass("java.util.EmptyStackException", classRuntime)
 	classConcurrentModification = newClass("java.util.ConcurrentModificationException", classRuntime)
+	classParse                  = newClass("java.text.ParseException", classException)
 )
 
 // exceptionClasses maps the names a catch clause may use to their classes: the
@@ -95,7 +96,7 @@ var exceptionClasses = func() map[string]*javaClass {
 		classIllegalArgument, classNumberFormat, classArity, classPatternSyntax, classIllegalState,
 		classClassCast, classNullPointer, classIndexOutOfBound, classStringIndex, classArrayIndex,
 		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution, classNoSuchElement,
-		classEmptyStack, classConcurrentModification} {
+		classEmptyStack, classConcurrentModification, classParse} {
 		m[c.name] = c
 		m[c.simpleName()] = c
 	}

@@ -97,6 +97,8 @@ var namespaceAliases = map[string]string{
 	"java.util.Objects":                    "Objects",
 	"Comparator":                           "Comparator",
 	"java.util.Comparator":                 "Comparator",
+	"NumberFormat":                         "NumberFormat",
+	"java.text.NumberFormat":               "NumberFormat",
 	"YearMonth":                            "YearMonth",
 	"java.time.YearMonth":                  "YearMonth",
 	"BigDecimal":                           "BigDecimal",
