@@ -81,7 +81,7 @@ const langDefaultCore = "## PTC-Lisp\n" +
 	"- Filters: (filter (where :status = \"paid\") rows); operators = not= < > <= >= in includes, none for truthy; paths [:user :tier]; combine with (all-of p q), (any-of p q), (none-of p).\n" +
 	"- Aggregates: (sum-by :amount rows) (avg-by :amount rows) (pluck :id rows); (max-by :amount rows) and min-by return the row. (group-by :k rows) gives {k [rows]}; (update-vals groups count); (frequencies xs).\n" +
 	"- Sorting: (sort-by :amount > rows) or (sort-by :amount :desc rows); top 5: (->> rows (sort-by :amount >) (take 5)).\n" +
-	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim. Regexes are RE2: no lookaround or backreferences.\n" +
+	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim. Regexes are Java's, lookaround and backreferences too.\n" +
 	"- Numbers: / always gives a float; round, floor, ceil give integers; integer overflow is an error.\n" +
 	"- Dates: (LocalDate/parse \"2024-01-02\"), (LocalDate/of 2024 1 2); days between: (.between ChronoUnit/DAYS a b); (.plusDays a 3), .minusDays .plusMonths .isBefore .isAfter .getDayOfWeek .getMonthValue. Instants: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (System/currentTimeMillis).\n" +
 	"- Exceptions as in Clojure: (throw (ex-info \"no rows\" {:n 0})); (try (quot a b) (catch ArithmeticException e (ex-message e))). No macros.\n" +
@@ -98,7 +98,7 @@ const langCompactCore = "## PTC-Lisp, a Clojure subset\n" +
 	"ctx/name reads input; keywords also name string keys, in lookups, assoc, dissoc, update.\n" +
 	"(filter (where :k = v) xs); ops = not= < > <= >= in includes; (all-of p q) (any-of p q) (none-of p).\n" +
 	"sum-by avg-by pluck, min-by/max-by return the row, group-by frequencies (sort-by :k > xs).\n" +
-	"Strings: clojure.string as str/join str/split str/replace...; format parse-long; regexes: re-find re-seq, RE2.\n" +
+	"Strings: clojure.string as str/join str/split str/replace...; format parse-long; regexes: re-find re-seq, Java syntax.\n" +
 	"/ gives a float; round gives an int. try/catch/ex-info as in Clojure. Dates: LocalDate/parse LocalDate/of, days between (.between ChronoUnit/DAYS a b), .plusDays .isBefore .getDayOfWeek; java.util.Date. .getTime.\n" +
 	"(return v) or (fail {:reason :kw :message \"...\"}) ends the program."
 
