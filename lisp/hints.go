@@ -13,7 +13,6 @@ func unsupportedHint(name string) string {
 const (
 	hintRefs     = "there are no refs or agents: keep changing state in an atom, (def a (atom 0)) (swap! a inc) @a, or accumulate with reduce"
 	hintSetVar   = "vars are not assigned: def the name again, or keep changing state in an atom, (def a (atom 0)) (reset! a 1)"
-	hintWatches  = "an atom's validator is given when it is made, (atom x :validator pos?), and cannot change"
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
 	hintClause   = "catch and finally are clauses of try: (try body... (catch Exception e handler...) (finally cleanup...))"
@@ -72,8 +71,8 @@ var hints = map[string]string{
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
 	"ref-set": hintRefs, "alter-var-root": hintSetVar, "var-set": hintSetVar,
-	"with-local-vars": hintSetVar, "set-validator!": hintWatches, "get-validator": hintWatches,
-	"await": hintRefs, "await-for": hintRefs, "send-via": hintRefs, "restart-agent": hintRefs,
+	"with-local-vars": hintSetVar,
+	"await":           hintRefs, "await-for": hintRefs, "send-via": hintRefs, "restart-agent": hintRefs,
 	"agent-error": hintRefs,
 	"bound-fn":    hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
 	"with-redefs-fn": hintDynamic, "get-thread-bindings": hintDynamic, "push-thread-bindings": hintDynamic,

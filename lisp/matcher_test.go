@@ -23,3 +23,22 @@ func TestFailedRunRollsBackMatcher(t *testing.T) {
 		t.Errorf("after a good run: %s, want \"2\"", got)
 	}
 }
+
+// TestFailedRunRollsBackValidatorAndFormat: set-validator! and a
+// DecimalFormat's setters change an atom, so a run that fails puts them
+// back; one that succeeds keeps them.
+func TestFailedRunRollsBackValidatorAndFormat(t *testing.T) {
+	ns := run(t, `(def a (atom 1)) (def df (java.text.DecimalFormat. "0.00"))`, lisp.Options{}).Namespace
+	bad := `(set-validator! a pos?) (.setMaximumFractionDigits df 0) (/ 1 nil)`
+	if _, err := lisp.Run(context.Background(), bad, lisp.Options{Namespace: ns}); !errors.Is(err, lisp.TypeError) {
+		t.Fatalf("got %v, want a type error", err)
+	}
+	check := `[(reset! a -1) (get-validator a) (.format df 2.5)]`
+	if got := lisp.Print(run(t, check, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[-1 nil "2.50"]` {
+		t.Errorf("after a failed run: %s", got)
+	}
+	ns = run(t, `(reset! a 1) (set-validator! a pos?) (.setMaximumFractionDigits df 0)`, lisp.Options{Namespace: ns}).Namespace
+	if got := lisp.Print(run(t, `[(try (reset! a -1) (catch IllegalStateException e :rejected)) (.format df 2.5)]`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != `[:rejected "2"]` {
+		t.Errorf("after a good run: %s", got)
+	}
+}

@@ -297,12 +297,39 @@ func (r *runState) cellCount() int64 {
 	return r.cellBase()
 }
 
+// validatorKey marks, first among an atom's watches, the validator
+// set-validator! gave it: carried from state to state as the watches are,
+// so a failed run's set-validator! is undone with its writes.
+type validatorKey struct{}
+
+// validatorOf is an atom's validator in state s: set-validator!'s, else
+// the one it was made with (nil: none).
+func (c *Cell) validatorOf(s *cellState) Value {
+	if len(s.watches) > 0 {
+		if _, set := s.watches[0].key.(validatorKey); set {
+			return s.watches[0].fn
+		}
+	}
+	return c.validator
+}
+
+// userWatches are the add-watch watches of a list, without the validator.
+func userWatches(ws []watch) []watch {
+	if len(ws) > 0 {
+		if _, set := ws[0].key.(validatorKey); set {
+			return ws[1:]
+		}
+	}
+	return ws
+}
+
 // validate runs an atom's validator on a value it is about to hold.
 func (th *thread) validate(c *Cell, v Value) error {
-	if c.validator == nil {
+	validator := c.validatorOf(c.load())
+	if validator == nil {
 		return nil
 	}
-	ok, err := th.call1(c.validator, v)
+	ok, err := th.call1(validator, v)
 	if err != nil {
 		return err
 	}
@@ -366,7 +393,7 @@ func (th *thread) casAtom(c *Cell, old *cellState, v Value) (bool, error) {
 func withoutWatch(ws []watch, key Value) []watch {
 	out := make([]watch, 0, len(ws)+1)
 	for _, w := range ws {
-		if !Equal(w.key, key) {
+		if _, isValidator := w.key.(validatorKey); isValidator || !Equal(w.key, key) {
 			out = append(out, w)
 		}
 	}
@@ -377,7 +404,7 @@ func withoutWatch(ws []watch, key Value) []watch {
 // order of their keys, with (key atom old new), as Clojure does after the
 // write.
 func (th *thread) notifyWatches(c *Cell, old *cellState, v Value) error {
-	for _, w := range old.watches {
+	for _, w := range userWatches(old.watches) {
 		if _, err := th.call(w.fn, []Value{w.key, c, old.val, v}); err != nil {
 			return err
 		}
@@ -689,9 +716,40 @@ func registerState(t builtinTable) {
 			// (Clojure keeps them in a map); a key added again replaces
 			// its watch.
 			out := append(withoutWatch(ws, a[1]), watch{a[1], f})
-			slices.SortStableFunc(out, func(x, y watch) int { return compareKeys(x.key, y.key) })
+			users := userWatches(out)
+			slices.SortStableFunc(users, func(x, y watch) int { return compareKeys(x.key, y.key) })
 			return out
 		})
+	})
+	// (set-validator! a f): f checks the atom's every new value from now
+	// on, and its current one at once; nil removes it.
+	t.add("set-validator!", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("set-validator!", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		if a[1] != nil {
+			if _, err := fnArg("set-validator!", a, 1); err != nil {
+				return nil, err
+			}
+			ok, err := th.call1(a[1], c.load().val)
+			if err != nil {
+				return nil, err
+			}
+			if !truthy(ok) {
+				return nil, classError(InvalidArgument, classIllegalState, "invalid reference state: the new validator rejects the atom's value %s", brief(c.load().val))
+			}
+		}
+		return nil, th.setWatches(c, func(ws []watch) []watch {
+			return append([]watch{{validatorKey{}, a[1]}}, userWatches(ws)...)
+		})
+	})
+	t.add("get-validator", 1, 1, func(th *thread, a []Value) (Value, error) {
+		c, err := cellArg("get-validator", a, 0, atomCell)
+		if err != nil {
+			return nil, err
+		}
+		return c.validatorOf(c.load()), nil
 	})
 	t.add("remove-watch", 2, 2, func(th *thread, a []Value) (Value, error) {
 		c, err := cellArg("remove-watch", a, 0, atomCell)
