@@ -210,6 +210,12 @@ var hostileCases = []hostileCase{
 	{"a priority queue that holds itself", `(def q (java.util.PriorityQueue.)) (.add q q) (.add q q) [(count q) (.contains q q) (str q) (.remove q q) (count q)]`, "", lisp.Limits{}},
 	{"a comparator that throws", `(def q (java.util.PriorityQueue. (fn [a b] (throw (ex-info "no" {}))))) (.add q 1) (.add q 2)`, lisp.Thrown, lisp.Limits{}},
 	{"a comparator that loops", `(def q (java.util.PriorityQueue. (fn [a b] (loop [] (recur))))) (.add q 1) (.add q 2)`, lisp.LoopLimitExceeded, lisp.Limits{}},
+	// clojure.zip over a tree that never ends, and formats asked for
+	// every digit they may show, stop at the limits.
+	{"a zipper walk down an endless tree", `(require '[clojure.zip :as z]) (def loc (z/zipper (constantly true) (fn [n] [n n]) (fn [n c] n) 1)) (count (z/path (nth (iterate z/down loc) 100000)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"a zipper next over an endless tree", `(require '[clojure.zip :as z]) (z/node (nth (iterate z/next (z/zipper (constantly true) (fn [n] [(inc n)]) (fn [n c] n) 0)) 1000000))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"a DecimalFormat asked for every digit", `(let [df (java.text.DecimalFormat. "0")] (.setMinimumFractionDigits df 100000000) (.setMinimumIntegerDigits df 100000000) (count (.format df 1e308)))`, "", lisp.Limits{}},
+	{"a BigDecimal scale far out", `[(.setScale 1.5M 2000000000 RoundingMode/HALF_UP) (.setScale 1.5M -2000000000 RoundingMode/HALF_UP) (.divide 1M 3M 2000000000 RoundingMode/UP)]`, "", lisp.Limits{}},
 	{"an array and a builder as their own index", `(def a (object-array 1)) (aset a 0 a) (def sb (StringBuilder. "x")) [(try (aset a a 1) (catch Exception e 1)) (try (aget a a) (catch Exception e 2)) (try (.insert sb sb "y") (catch Exception e 3)) (try (.charAt sb sb) (catch Exception e 4))]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, searched", `(def a (java.util.ArrayList.)) (def b (java.util.ArrayList.)) (.add a b) (.add b a) [(.contains a b) (.indexOf b a) (.remove a b)]`, "", lisp.Limits{}},
 	{"two java.util lists that hold each other, compared", `(def l (java.util.ArrayList.)) (def m (java.util.ArrayList.)) (.add l m) (.add m l) (= l m)`, lisp.DepthExceeded, lisp.Limits{}},
