@@ -59,10 +59,17 @@
 // StringBuilders and the java.util collections (ArrayList, HashMap ...)
 // are cells too (arrays.go, builder.go, javacoll.go): aset, .append, .add
 // and .put change them in place, a run first copying what it did not
-// make, so a failed run puts them back as well. A regex matcher
-// (re-matcher, matcher.go) is an atom holding its state. java.time's
-// months, Periods and Durations are their names and ISO texts
-// (builtins_javatime.go), as the days of the week are.
+// make, so a failed run puts them back as well; a PriorityQueue keeps
+// Java's heap and never calls its comparator under its lock
+// (javacoll_pq.go). A regex matcher (re-matcher, matcher.go) and a
+// DecimalFormat (builtins_decfmt.go) are atoms holding their state.
+// java.time's months, Periods, Durations and YearMonths are their names
+// and ISO texts (builtins_javatime.go, builtins_yearmonth.go), as the days
+// of the week are; a BigDecimal is a float and a BigInteger an integer
+// (builtins_bignum.go). Regexes run on Go's linear-time engine, or, for
+// lookaround and backreferences, on the step-counting backtracking matcher
+// of lisp/internal/backtrack. clojure.zip's locations are vectors that
+// carry their tree's functions (builtins_zip.go).
 //
 // Compilation also fuses pipelines: a chain of map, filter, remove and keep
 // over a vector, feeding count, sum-by, into, reduce, group-by and the
