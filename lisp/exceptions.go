@@ -82,6 +82,10 @@ var (
 	classEmptyStack             = newClass("java.util.EmptyStackException", classRuntime)
 	classConcurrentModification = newClass("java.util.ConcurrentModificationException", classRuntime)
 	classParse                  = newClass("java.text.ParseException", classException)
+	classIllegalFormat          = newClass("java.util.IllegalFormatException", classIllegalArgument)
+	classFormatConversion       = newClass("java.util.IllegalFormatConversionException", classIllegalFormat)
+	classMissingFormatArgument  = newClass("java.util.MissingFormatArgumentException", classIllegalFormat)
+	classUnknownFormat          = newClass("java.util.UnknownFormatConversionException", classIllegalFormat)
 )
 
 // exceptionClasses maps the names a catch clause may use to their classes: the
@@ -96,7 +100,8 @@ var exceptionClasses = func() map[string]*javaClass {
 		classIllegalArgument, classNumberFormat, classArity, classPatternSyntax, classIllegalState,
 		classClassCast, classNullPointer, classIndexOutOfBound, classStringIndex, classArrayIndex,
 		classUnsupported, classDateTime, classDateTimeParse, classArrayStore, classNegativeArraySize, classExecution, classNoSuchElement,
-		classEmptyStack, classConcurrentModification, classParse} {
+		classEmptyStack, classConcurrentModification, classParse, classIllegalFormat, classFormatConversion,
+		classMissingFormatArgument, classUnknownFormat} {
 		m[c.name] = c
 		m[c.simpleName()] = c
 	}
@@ -562,6 +567,16 @@ func (c *compiler) tryExpr(e *analyze.Try) evalFn {
 	clauses := make([]catchClause, len(e.Catches))
 	for i, cl := range e.Catches {
 		class := lookupClass(cl.Class)
+		if class == nil && isJavaThrowableName(cl.Class) {
+			// A real Java class the runtime never throws (IOException,
+			// InterruptedException): the clause compiles, as in Clojure,
+			// and catches nothing.
+			parent := classException
+			if strings.HasSuffix(cl.Class, "Error") {
+				parent = classJavaError
+			}
+			class = newClass(cl.Class, parent)
+		}
 		if class == nil {
 			return c.errorf(c.pos(cl.Off), InvalidForm,
 				"catch names the unknown class %s: catch Exception (or Throwable) for any error, ExceptionInfo for an ex-info; the known classes are %s",
@@ -626,4 +641,29 @@ func (x *Exception) asMap() *Map {
 		b.Set(Keyword("cause"), x.cause)
 	}
 	return b.Map()
+}
+
+// javaLangThrowables are the simple names of java.lang's exceptions and
+// errors, which Clojure resolves without an import.
+var javaLangThrowables = map[string]bool{
+	"ClassNotFoundException": true, "CloneNotSupportedException": true, "EnumConstantNotPresentException": true,
+	"IllegalAccessException": true, "IllegalCallerException": true, "IllegalMonitorStateException": true,
+	"IllegalThreadStateException": true, "InstantiationException": true, "InterruptedException": true,
+	"NoSuchFieldException": true, "NoSuchMethodException": true, "ReflectiveOperationException": true,
+	"SecurityException": true, "TypeNotPresentException": true, "AbstractMethodError": true,
+	"BootstrapMethodError": true, "ClassFormatError": true, "ExceptionInInitializerError": true,
+	"IllegalAccessError": true, "IncompatibleClassChangeError": true, "InternalError": true, "LinkageError": true,
+	"NoClassDefFoundError": true, "NoSuchFieldError": true, "NoSuchMethodError": true, "UnknownError": true,
+}
+
+// isJavaThrowableName reports a name Clojure resolves to a Java exception
+// or error class: one of java.lang's, or a qualified name in java., javax.
+// or clojure. ending with Exception or Error.
+func isJavaThrowableName(name string) bool {
+	if javaLangThrowables[name] || javaLangThrowables[strings.TrimPrefix(name, "java.lang.")] {
+		return true
+	}
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	qualified := strings.HasPrefix(name, "java.") || strings.HasPrefix(name, "javax.") || strings.HasPrefix(name, "clojure.")
+	return qualified && last != "" && (strings.HasSuffix(last, "Exception") || strings.HasSuffix(last, "Error"))
 }

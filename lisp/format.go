@@ -90,7 +90,7 @@ func (th *thread) formatJava(f string, args []Value) (Value, error) {
 			next++
 		}
 		if idx >= len(args) {
-			return nil, errorf(InvalidArgument, "format: directive %%%c has no argument (%d given)", conv, len(args))
+			return nil, classError(InvalidArgument, classMissingFormatArgument, "format: directive %%%c has no argument (%d given)", conv, len(args))
 		}
 		arg = args[idx]
 		last = idx
@@ -142,7 +142,7 @@ func pad(s, flags, width string) string {
 
 func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, error) {
 	bad := func(want string) (string, error) {
-		return "", errorf(TypeError, "format: %%%c expects %s, got %s", conv, want, describe(arg))
+		return "", classError(TypeError, classFormatConversion, "format: %%%c expects %s, got %s", conv, want, describe(arg))
 	}
 	if arg == nil && strings.IndexByte("dxXofeEgGhH", conv) >= 0 {
 		// Java formats null as "null" with every conversion but %b.
@@ -290,7 +290,7 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 		}
 		return s, nil
 	}
-	return "", errorf(InvalidArgument, "format: unknown conversion %%%c", conv)
+	return "", classError(InvalidArgument, classUnknownFormat, "format: unknown conversion %%%c", conv)
 }
 
 func signed(s string, neg bool, flags string) string {
