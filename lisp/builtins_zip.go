@@ -25,7 +25,13 @@ var (
 )
 
 func zipLoc(node, path Value, fns *zipFns) *Vector {
-	return &Vector{items: []Value{node, path}, claim: &vectorClaim{kind: zipKind, zip: fns}}
+	return &Vector{items: []Value{node, path}, claim: &vectorClaim{kind: zipKind, front: []Value{fns.branch, fns.children, fns.makeNode}}}
+}
+
+// zipFnsOf reads the tree's functions a location's claim carries.
+func zipFnsOf(v *Vector) *zipFns {
+	f := v.claim.front
+	return &zipFns{branch: f[0], children: f[1], makeNode: f[2]}
 }
 
 // locArg reads a location: its node, its path (nil, :end or a map) and
@@ -35,7 +41,7 @@ func locArg(fn string, a []Value, i int) (node Value, path Value, fns *zipFns, e
 	if !ok || v.kindOf() != zipKind || len(v.items) != 2 {
 		return nil, nil, nil, argError(fn, i, "a zipper location (from clojure.zip/zipper, vector-zip, seq-zip or xml-zip)", a[i])
 	}
-	return v.items[0], v.items[1], v.claim.zip, nil
+	return v.items[0], v.items[1], zipFnsOf(v), nil
 }
 
 // plainLoc reads what node, path, lefts, rights and end? read of any

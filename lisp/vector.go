@@ -46,9 +46,11 @@ type vectorClaim struct {
 	used     atomic.Int64 // vectors: highest index in use + 1; lists: lowest index in use
 	list     bool
 	kind     vectorKind
-	front    []Value      // lists: the backing array, nil when none may prepend in place
-	base     *vectorClaim // a view: the claim of the array (never a view itself)
-	zip      *zipFns      // a zipper location's functions (builtins_zip.go)
+	// front is a list's backing array, nil when none may prepend in
+	// place; a zipper location (zipKind, never a list) keeps its tree's
+	// three functions there (builtins_zip.go), so claims stay this size.
+	front []Value
+	base  *vectorClaim // a view: the claim of the array (never a view itself)
 }
 
 // vectorKind is the Clojure type a vector or list stands for, beyond
