@@ -62,6 +62,7 @@ func newBuiltinTable() builtinTable {
 	registerJava(t)
 	registerWalk(t)
 	registerZip(t)
+	registerEncoding(t)
 	registerData(t)
 	registerLazy(t)
 	registerSortedBy(t)
