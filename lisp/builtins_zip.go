@@ -135,12 +135,16 @@ func (th *thread) zipDown(node, path Value, fns *zipFns) (Value, error) {
 	if len(cs) > 0 {
 		first, cs = cs[0], cs[1:]
 	}
-	pnodes := []Value{node}
-	if path != nil {
-		pnodes = append(append([]Value(nil), itemsOf(pathGet(path, kwPnodes))...), node)
+	// The parents grow by one, appended in place where the vector allows
+	// (a walk down a deep tree is linear, as Clojure's conj).
+	pnodes := NewVector([]Value{node})
+	if pv, ok := pathGet(path, kwPnodes).(*Vector); ok {
+		if pnodes, err = th.conjVector(pv, node); err != nil {
+			return nil, err
+		}
 	}
-	p := NewMap(kwL, emptyVector, kwPnodes, NewVector(pnodes), kwPpath, path, kwR, seqOf(cs))
-	return zipLoc(first, p, fns), th.charge(int64(8 + len(pnodes)))
+	p := NewMap(kwL, emptyVector, kwPnodes, pnodes, kwPpath, path, kwR, seqOf(cs))
+	return zipLoc(first, p, fns), th.charge(16)
 }
 
 func (th *thread) zipUp(node, path Value, fns *zipFns) (Value, error) {
@@ -169,17 +173,21 @@ func (th *thread) zipUp(node, path Value, fns *zipFns) (Value, error) {
 	return zipLoc(made, ppath, fns), nil
 }
 
-func (th *thread) zipRight(node, path Value, fns *zipFns) Value {
+func (th *thread) zipRight(node, path Value, fns *zipFns) (Value, error) {
 	r := itemsOf(pathGet(path, kwR))
-	if path == nil || len(r) == 0 {
-		return nil
+	pm, ok := path.(*Map)
+	if !ok || len(r) == 0 {
+		return nil, nil
 	}
-	if _, ok := path.(*Map); !ok {
-		return nil
+	l, _ := pathGet(path, kwL).(*Vector)
+	if l == nil {
+		l = emptyVector
 	}
-	l := itemsOf(pathGet(path, kwL))
-	nl := append(append(make([]Value, 0, len(l)+1), l...), node)
-	return zipLoc(r[0], path.(*Map).Assoc(kwL, NewVector(nl)).Assoc(kwR, seqOf(r[1:])), fns)
+	nl, err := th.conjVector(l, node)
+	if err != nil {
+		return nil, err
+	}
+	return zipLoc(r[0], pm.Assoc(kwL, nl).Assoc(kwR, seqOf(r[1:])), fns), th.charge(16)
 }
 
 func (th *thread) zipLeft(node, path Value, fns *zipFns) Value {
@@ -310,7 +318,7 @@ func registerZip(t builtinTable) {
 		return th.zipUp(node, path, fns)
 	})
 	loc1("right", func(th *thread, _ *Vector, node, path Value, fns *zipFns) (Value, error) {
-		return th.zipRight(node, path, fns), nil
+		return th.zipRight(node, path, fns)
 	})
 	loc1("left", func(th *thread, _ *Vector, node, path Value, fns *zipFns) (Value, error) {
 		return th.zipLeft(node, path, fns), nil
@@ -356,8 +364,8 @@ func registerZip(t builtinTable) {
 				return down, err
 			}
 		}
-		if r := th.zipRight(node, path, fns); r != nil {
-			return r, nil
+		if r, err := th.zipRight(node, path, fns); r != nil || err != nil {
+			return r, err
 		}
 		for {
 			up, err := th.zipUp(node, path, fns)
@@ -371,8 +379,8 @@ func registerZip(t builtinTable) {
 				return nil, err
 			}
 			node, path = up.(*Vector).items[0], up.(*Vector).items[1]
-			if r := th.zipRight(node, path, fns); r != nil {
-				return r, nil
+			if r, err := th.zipRight(node, path, fns); r != nil || err != nil {
+				return r, err
 			}
 		}
 	})
