@@ -54,8 +54,7 @@ func parseDecimalPattern(p string) (decimalFormat, error) {
 	}
 	f := decimalFormat{pattern: p, maxInt: math.MaxInt32, rounding: "HALF_EVEN", multiplier: 1}
 	pos, neg, hasNeg := cutUnquoted(p, ';')
-	var affix func(s string, i int) (string, int, error)
-	affix = func(s string, i int) (string, int, error) {
+	affix := func(s string, i int) (string, int, error) {
 		var sb strings.Builder
 		for i < len(s) {
 			c := s[i]
