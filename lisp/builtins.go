@@ -71,7 +71,6 @@ func newBuiltinTable() builtinTable {
 	registerArrays(t)
 	registerBuilder(t)
 	registerUtil(t)
-	registerPriorityQueue(t) // after registerUtil: it extends its methods
 	registerBignum(t)        // after registerUtil: it extends .add to numbers
 	registerTypes(t)
 	registerClojureMath(t)

@@ -438,29 +438,13 @@ func roundedFloat(r *big.Rat, scale int, mode string) (Value, error) {
 	}
 	q, rem := new(big.Int).QuoRem(num, den, new(big.Int)) // truncated toward zero
 	if rem.Sign() != 0 {
+		if mode == "UNNECESSARY" {
+			return nil, classError(ArithmeticError, classArithmetic, "Rounding necessary")
+		}
 		neg := num.Sign() < 0
 		twice := new(big.Int).Abs(rem)
 		twice.Lsh(twice, 1)
-		half := twice.Cmp(den) // <0 below half, 0 half, >0 above
-		up := false            // away from zero
-		switch mode {
-		case "UP":
-			up = true
-		case "DOWN":
-		case "CEILING":
-			up = !neg
-		case "FLOOR":
-			up = neg
-		case "HALF_UP":
-			up = half >= 0
-		case "HALF_DOWN":
-			up = half > 0
-		case "HALF_EVEN":
-			up = half > 0 || half == 0 && q.Bit(0) == 1
-		case "UNNECESSARY":
-			return nil, classError(ArithmeticError, classArithmetic, "Rounding necessary")
-		}
-		if up {
+		if roundsAway(mode, twice.Cmp(den), neg, q.Bit(0) == 1) {
 			if neg {
 				q.Sub(q, big.NewInt(1))
 			} else {
@@ -476,6 +460,28 @@ func roundedFloat(r *big.Rat, scale int, mode string) (Value, error) {
 	}
 	f, _ := out.Float64()
 	return f, nil
+}
+
+// roundsAway says whether rounding as mode says goes away from zero: half
+// tells where the dropped part lies (<0 below half a unit, 0 at it, >0
+// above), neg the sign, odd whether the kept last digit is odd. HALF_EVEN
+// stands for UNNECESSARY, which callers refuse before.
+func roundsAway(mode string, half int, neg, odd bool) bool {
+	switch mode {
+	case "UP":
+		return true
+	case "DOWN":
+		return false
+	case "CEILING":
+		return !neg
+	case "FLOOR":
+		return neg
+	case "HALF_UP":
+		return half >= 0
+	case "HALF_DOWN":
+		return half > 0
+	}
+	return half > 0 || half == 0 && odd
 }
 
 func abs(n int) int {

@@ -327,23 +327,7 @@ func roundDecimalDigits(intDigits, frac string, keep int, mode string, neg bool)
 	}
 	all := intDigits + kept
 	lastOdd := len(all) > 0 && (all[len(all)-1]-'0')%2 == 1
-	up := false
-	switch mode {
-	case "UP":
-		up = true
-	case "DOWN":
-	case "CEILING":
-		up = !neg
-	case "FLOOR":
-		up = neg
-	case "HALF_UP":
-		up = half >= 0
-	case "HALF_DOWN":
-		up = half > 0
-	default: // HALF_EVEN (and UNNECESSARY, which Java throws for)
-		up = half > 0 || half == 0 && lastOdd
-	}
-	if up {
+	if roundsAway(mode, half, neg, lastOdd) { // UNNECESSARY as HALF_EVEN (Java throws)
 		b := []byte(all)
 		i := len(b) - 1
 		for i >= 0 && b[i] == '9' {

@@ -595,7 +595,9 @@ func registerUtil(t builtinTable) {
 
 	// method registers (or extends) the method name for the collections
 	// accepted by ok: f runs when the target is one of them, the builtin
-	// registered before (if any) otherwise. min and max count the target.
+	// registered before (if any) otherwise, so the methods of one name
+	// for several classes (.poll of a deque, of a PriorityQueue) chain.
+	// min and max count the target.
 	method := func(name string, min, max int, ok func(utilClass) bool, f func(th *thread, c *Cell, k utilClass, a []Value) (Value, error)) {
 		arity := &Builtin{Name: name, MinArgs: min, MaxArgs: max}
 		ours := func(th *thread, a []Value) (Value, error) {
@@ -629,7 +631,7 @@ func registerUtil(t builtinTable) {
 				b.MaxArgs = max
 			}
 			b.fn = func(th *thread, a []Value) (Value, error) {
-				if utilArg(a[0]) != nil {
+				if c := utilArg(a[0]); c != nil && ok(utilRead(c, func(d *utilData) utilClass { return d.class })) {
 					return ours(th, a)
 				}
 				if err := old.checkArity(len(a)); err != nil {
@@ -1246,6 +1248,7 @@ func registerUtil(t builtinTable) {
 		})
 	}, "java.util.Collections/reverse")
 	registerNavigation(t, method, read, change)
+	registerPriorityQueue(t, method)
 }
 
 // sortUtil sorts a list in place by cmp (nil: the natural order), as

@@ -132,19 +132,10 @@ func registerNavigation(t builtinTable, method utilMethod, read func(c *Cell, f 
 		name string
 		last bool
 	}{{".pollFirst", false}, {".pollLast", true}} {
-		// A deque's .pollFirst and .pollLast stay what they were.
-		setsAndLists := func(k utilClass) bool { return k.isSet() || k.isList() }
-		method(end.name, 1, 1, setsAndLists, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
+		// A deque's .pollFirst and .pollLast stay what they were (method
+		// chains to them).
+		method(end.name, 1, 1, sets, func(th *thread, c *Cell, _ utilClass, a []Value) (Value, error) {
 			return change(th, c, func(d *utilData) (Value, error) {
-				if k.isList() {
-					var x Value
-					if end.last {
-						x, _ = d.popBack()
-					} else {
-						x, _ = d.popFront()
-					}
-					return x, nil
-				}
 				s := d.coll.(*Set)
 				if s.Len() == 0 {
 					return nil, nil

@@ -314,7 +314,7 @@ func bitsLen(n int) int {
 	return b
 }
 
-func registerPriorityQueue(t builtinTable) {
+func registerPriorityQueue(t builtinTable, method utilMethod) {
 	t.add("PriorityQueue.", 0, 2, func(th *thread, a []Value) (Value, error) {
 		// (PriorityQueue.), (PriorityQueue. capacity), (PriorityQueue.
 		// comparator), (PriorityQueue. capacity comparator),
@@ -376,47 +376,12 @@ func registerPriorityQueue(t builtinTable) {
 		return th.newCell(utilCell, d, nil)
 	}, "java.util.PriorityQueue.")
 
-	// The queue's methods extend those of the same names: a PriorityQueue
-	// target takes these, anything else the method registered before.
+	// The queue's methods extend those of the same names (method chains
+	// them): a PriorityQueue target takes these, anything else the method
+	// registered before.
+	queues := utilClass.isQueue
 	extend := func(name string, min, max int, f func(th *thread, c *Cell, a []Value) (Value, error)) {
-		pq := func(a []Value) *Cell {
-			if c := utilArg(a[0]); c != nil && utilRead(c, func(d *utilData) bool { return d.class.isQueue() }) {
-				return c
-			}
-			return nil
-		}
-		arity := &Builtin{Name: name, MinArgs: min, MaxArgs: max}
-		if _, exists := t[name]; !exists {
-			t.add(name, min, max, func(th *thread, a []Value) (Value, error) {
-				c := pq(a)
-				if c == nil {
-					return nil, argError(name, 0, "a PriorityQueue", a[0])
-				}
-				return f(th, c, a)
-			})
-			return
-		}
-		t.wrap(name, func(old *Builtin) *Builtin {
-			b := *old
-			fn := old.fn
-			b.MinArgs = minArgs(old.MinArgs, min)
-			if old.MaxArgs >= 0 && (max < 0 || max > old.MaxArgs) {
-				b.MaxArgs = max
-			}
-			b.fn = func(th *thread, a []Value) (Value, error) {
-				if c := pq(a); c != nil {
-					if len(a) < min || len(a) > max {
-						return nil, arity.arityError(len(a))
-					}
-					return f(th, c, a)
-				}
-				if err := old.checkArity(len(a)); err != nil {
-					return nil, err
-				}
-				return fn(th, a)
-			}
-			return &b
-		})
+		method(name, min, max, queues, func(th *thread, c *Cell, _ utilClass, a []Value) (Value, error) { return f(th, c, a) })
 	}
 	for _, name := range []string{".add", ".offer"} {
 		extend(name, 2, 2, func(th *thread, c *Cell, a []Value) (Value, error) {

@@ -242,41 +242,9 @@ func (m *machine) match(n *node, i int, k func(int) bool) bool {
 	case opAtomic:
 		return m.atomic(n.subs[0], i, k)
 	case opLookahead:
-		saved := append([]int(nil), m.caps...)
-		found := m.match(n.subs[0], i, func(int) bool { return true })
-		if m.err != nil {
-			return false
-		}
-		if found == n.negate {
-			copy(m.caps, saved)
-			return false
-		}
-		if n.negate {
-			copy(m.caps, saved)
-		}
-		if k(i) {
-			return true
-		}
-		copy(m.caps, saved)
-		return false
+		return m.around(n, i, k, func() bool { return m.match(n.subs[0], i, func(int) bool { return true }) })
 	case opLookbehind:
-		saved := append([]int(nil), m.caps...)
-		found := m.behind(n, i)
-		if m.err != nil {
-			return false
-		}
-		if found == n.negate {
-			copy(m.caps, saved)
-			return false
-		}
-		if n.negate {
-			copy(m.caps, saved)
-		}
-		if k(i) {
-			return true
-		}
-		copy(m.caps, saved)
-		return false
+		return m.around(n, i, k, func() bool { return m.behind(n, i) })
 	case opBackref:
 		b0, b1 := m.caps[2*n.index], m.caps[2*n.index+1]
 		if b0 < 0 {
@@ -421,6 +389,26 @@ func (m *machine) repeat(n *node, count, i int, k func(int) bool) bool {
 		return true
 	}
 	return m.err == nil && count >= n.min && k(i)
+}
+
+// around is a lookaround at i: test tells whether its pattern matches
+// there; the groups a positive one sets stay for k, a negative one's go.
+func (m *machine) around(n *node, i int, k func(int) bool, test func() bool) bool {
+	saved := append([]int(nil), m.caps...)
+	found := test()
+	if m.err != nil {
+		return false
+	}
+	if found != n.negate {
+		if n.negate {
+			copy(m.caps, saved)
+		}
+		if k(i) {
+			return true
+		}
+	}
+	copy(m.caps, saved)
+	return false
 }
 
 // atomic matches sub once, as it first matches, never backtracking into it.
