@@ -71,7 +71,7 @@ func newBuiltinTable() builtinTable {
 	registerArrays(t)
 	registerBuilder(t)
 	registerUtil(t)
-	registerBignum(t)        // after registerUtil: it extends .add to numbers
+	registerBignum(t) // after registerUtil: it extends .add to numbers
 	registerTypes(t)
 	registerClojureMath(t)
 	registerSeqViews(t)
