@@ -62,7 +62,8 @@ var exceptionHostileCases = []hostileCase{
 	{"finally in every frame of a deep recursion", `(defn f [n] (if (zero? n) (throw (ex-info "deep" {})) (try (f (dec n)) (finally nil)))) (f 2000)`, lisp.Thrown, lisp.Limits{}},
 	{"source of 400 nested tries", strings.Repeat("(try ", 400) + "(quot 1 0)" + strings.Repeat(" (catch Exception e 1))", 400), "", lisp.Limits{}},
 	{"source of 600 nested tries", strings.Repeat("(try ", 600) + "1" + strings.Repeat(")", 600), lisp.ParseError, lisp.Limits{}},
-	{"throw of an unknown class name", `(try (quot 1 0) (catch java.io.FileNotFoundException e :caught))`, lisp.InvalidForm, lisp.Limits{}},
+	{"a catch of a Java class the runtime never throws", `(try (quot 1 0) (catch java.io.FileNotFoundException e :caught))`, lisp.ArithmeticError, lisp.Limits{}},
+	{"a catch of a class no one has", `(try (quot 1 0) (catch FooException e :caught))`, lisp.InvalidForm, lisp.Limits{}},
 }
 
 func TestExceptionHostilePrograms(t *testing.T) {
