@@ -576,7 +576,7 @@ func (th *thread) printValues(a []Value, printed, newline bool) error {
 			// th realizes the lazy sequences printed, as str's printer does.
 			p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth, Redact: th.run.redact}, limit: int(max(left, 1)), raw: !printed, nextPoll: pollBytes, th: th}
 			if th.globals.bound {
-				p.printLength, p.printLevel = th.printerVars()
+				p.setPrinterVars(th)
 			}
 			p.poll = func() error { return th.ticks(pollBytes / 64) }
 			p.value(x, 0)

@@ -164,6 +164,11 @@ type printer struct {
 	// exact is PrintOptions.Exact: a java.util collection prints with its
 	// class, #array-list[[1 2]], rather than as what it holds.
 	exact bool
+	// clojureCut: the program bound *print-length* or *print-level*
+	// (setPrinterVars), so opts.MaxItems is the length plus one and
+	// opts.MaxDepth the level, marked as Clojure marks them: "..."
+	// without a count, "#" for a collection too deep.
+	clojureCut bool
 	// poll, when set, is called after every pollBytes of output, so that a
 	// long print honours cancellation and the deadline; its error stops
 	// printing and is kept in err.
@@ -180,11 +185,18 @@ type printer struct {
 	// th, inside a run, realizes the lazy sequences that may end
 	// (lazy-seq) to print their elements.
 	th *thread
-	// printLength and printLevel are Clojure's *print-length* and
-	// *print-level* bound by the program, plus one (0: unbound): a
-	// collection shows that many elements then "...", and one nested
-	// that deep prints as "#".
-	printLength, printLevel int
+}
+
+// setPrinterVars applies the *print-length* and *print-level* a program
+// bound (the printer keeps its size: it is allocated for every print).
+func (p *printer) setPrinterVars(th *thread) {
+	length, level := th.printerVars()
+	if length > 0 {
+		p.opts.MaxItems, p.clojureCut = length, true
+	}
+	if level > 0 {
+		p.opts.MaxDepth, p.clojureCut = min(level-1, p.opts.MaxDepth), true
+	}
 }
 
 const pollBytes = 64 << 10
@@ -379,15 +391,15 @@ func isNilPointer(v Value) bool {
 }
 
 // tooDeep writes the mark of a collection not shown at depth and reports
-// whether it is one: "#" past the program's *print-level*, cut past
-// MaxDepth.
+// whether it is one: cut past MaxDepth, or "#" where the program bound
+// *print-level* (clojureCut).
 func (p *printer) tooDeep(depth int, cut string) bool {
-	if p.printLevel > 0 && depth >= p.printLevel-1 {
-		p.sb.WriteByte('#')
-		return true
-	}
 	if depth >= p.opts.MaxDepth {
-		p.sb.WriteString(cut)
+		if p.clojureCut {
+			p.sb.WriteByte('#')
+		} else {
+			p.sb.WriteString(cut)
+		}
 		return true
 	}
 	return false
@@ -396,7 +408,7 @@ func (p *printer) tooDeep(depth int, cut string) bool {
 // cut writes the truncation marker before element i when MaxItems (or the
 // character budget) says to stop, and reports whether to stop.
 func (p *printer) cut(i, n int, sep string) bool {
-	if p.printLength > 0 && i >= p.printLength-1 {
+	if p.clojureCut && p.opts.MaxItems > 0 && i >= p.opts.MaxItems-1 {
 		if i > 0 {
 			p.sb.WriteString(sep)
 		}
@@ -505,13 +517,13 @@ func (p *printer) cell(c *Cell, depth int) {
 }
 
 func (p *printer) lazySeq(s *Seq, depth int) {
-	if !s.finite && p.printLength > 0 && p.th != nil && p.err == nil {
+	if !s.finite && p.clojureCut && p.opts.MaxItems > 0 && p.th != nil && p.err == nil {
 		// *print-length* shows the start of an infinite sequence, as
 		// Clojure's printer takes no more than it prints.
 		if p.tooDeep(depth, "(...)") {
 			return
 		}
-		xs, err := p.th.realize(s, p.printLength, "printing")
+		xs, err := p.th.realize(s, p.opts.MaxItems, "printing")
 		if err != nil {
 			p.err = err
 			return
@@ -725,7 +737,7 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 	limit := th.textBudget()
 	p := printer{opts: PrintOptions{MaxDepth: defaultPrintDepth}, limit: limit, nextPoll: pollBytes, raw: raw, th: th}
 	if th.globals.bound {
-		p.printLength, p.printLevel = th.printerVars()
+		p.setPrinterVars(th)
 	}
 	if th.printing {
 		p.opts.Redact = th.run.redact
