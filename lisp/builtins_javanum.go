@@ -16,19 +16,7 @@ func registerJavaNumbers(t builtinTable) {
 	// double is truncated, saturates at the type's bounds and is 0 when
 	// NaN; a long keeps its low bits.
 	narrow := func(name string, bits int) {
-		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
-			switch x := a[0].(type) {
-			case int64:
-				return wrapBits(x, bits), nil
-			case float64:
-				if bits == 64 {
-					return saturate(x, math.MinInt64, math.MaxInt64), nil
-				}
-				// (short) and (byte) of a double go through int, as Java's do.
-				return wrapBits(saturate(x, math.MinInt32, math.MaxInt32), bits), nil
-			}
-			return nil, argError(name, 0, "a number", a[0])
-		})
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) { return javaNarrow(name, a, bits) })
 	}
 	narrow(".intValue", 32)
 	narrow(".longValue", 64)
@@ -127,6 +115,23 @@ func foldJavaCase(s string) string {
 
 // wrapBits keeps the low n bits of x, sign-extended: Java's narrowing of a
 // long to an int, short or byte.
+// javaNarrow is Java's narrowing of a[0] to an integer of bits bits (as
+// .intValue and unchecked-int do): a long keeps its low bits, a double is
+// saturated, through int for the types smaller than it.
+func javaNarrow(name string, a []Value, bits int) (Value, error) {
+	switch x := a[0].(type) {
+	case int64:
+		return wrapBits(x, bits), nil
+	case float64:
+		if bits == 64 {
+			return saturate(x, math.MinInt64, math.MaxInt64), nil
+		}
+		// (short) and (byte) of a double go through int, as Java's do.
+		return wrapBits(saturate(x, math.MinInt32, math.MaxInt32), bits), nil
+	}
+	return nil, argError(name, 0, "a number", a[0])
+}
+
 func wrapBits(x int64, n int) int64 {
 	shift := 64 - n
 	return x << shift >> shift

@@ -100,35 +100,9 @@ func registerUnchecked(t builtinTable) {
 	int1("unchecked-dec-int", func(x int32) int32 { return x - 1 })
 	int1("unchecked-negate-int", func(x int32) int32 { return -x })
 
-	// The casts.
-	cast := func(name string, bits uint) {
-		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
-			x, err := numArg(name, a, 0)
-			if err != nil {
-				return nil, err
-			}
-			var n int64
-			switch v := x.(type) {
-			case int64:
-				n = v
-			case float64:
-				// Java narrows a double to a long, or to an int for the
-				// smaller types, then keeps the low bits.
-				n = javaD2L(v)
-				if bits < 64 {
-					n = int64(javaD2I(v))
-				}
-			}
-			switch bits {
-			case 32:
-				return int64(int32(n)), nil
-			case 16:
-				return int64(int16(n)), nil
-			case 8:
-				return int64(int8(n)), nil
-			}
-			return n, nil
-		})
+	// The casts: Java's narrowing, as .longValue, .intValue … do.
+	cast := func(name string, bits int) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) { return javaNarrow(name, a, bits) })
 	}
 	cast("unchecked-long", 64)
 	cast("unchecked-int", 32)
@@ -153,31 +127,4 @@ func intOperand(fn string, a []Value, i int) (int32, error) {
 		return 0, classError(InvalidArgument, classIllegalArgument, "Value out of range for int: %d", n)
 	}
 	return int32(n), nil
-}
-
-// javaD2L is Java's (long) of a double: truncated toward zero, saturated
-// at the bounds of long, NaN as 0.
-func javaD2L(f float64) int64 {
-	switch {
-	case math.IsNaN(f):
-		return 0
-	case f >= 9.223372036854775807e18:
-		return math.MaxInt64
-	case f <= -9.223372036854775808e18:
-		return math.MinInt64
-	}
-	return int64(f)
-}
-
-// javaD2I is Java's (int) of a double, saturated at the bounds of int.
-func javaD2I(f float64) int32 {
-	switch {
-	case math.IsNaN(f):
-		return 0
-	case f >= math.MaxInt32:
-		return math.MaxInt32
-	case f <= math.MinInt32:
-		return math.MinInt32
-	}
-	return int32(f)
 }

@@ -749,18 +749,9 @@ func (p *parser) escape(f *flags) *node {
 		text := s[p.pos:end]
 		p.pos = end
 		return p.viaSyntax(text, *f)
-	case c == 'A':
+	case c == 'A' || c == 'z' || c == 'b' || c == 'B':
 		p.pos += 2
-		return &node{op: opBeginText}
-	case c == 'z':
-		p.pos += 2
-		return &node{op: opEndText}
-	case c == 'b':
-		p.pos += 2
-		return &node{op: opWordBoundary}
-	case c == 'B':
-		p.pos += 2
-		return &node{op: opNoWordBoundary}
+		return &node{op: map[byte]op{'A': opBeginText, 'z': opEndText, 'b': opWordBoundary, 'B': opNoWordBoundary}[c]}
 	case c == 'Q':
 		end := strings.Index(s[p.pos+2:], `\E`)
 		text := s[p.pos+2:]
