@@ -46,6 +46,8 @@ func newBuiltinTable() builtinTable {
 	registerPprint(t)
 	registerCLFormat(t)
 	registerMulti(t)
+	registerProtocols(t)
+	registerHierarchy(t)
 	registerSequences(t)
 	registerMaps(t)
 	registerStrings(t)

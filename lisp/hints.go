@@ -16,7 +16,7 @@ const (
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
 	hintClause   = "catch and finally are clauses of try: (try body... (catch Exception e handler...) (finally cleanup...))"
-	hintNoTypes  = "there are no types, protocols or macros; use maps and functions (defrecord makes maps, defmulti dispatches on values)"
+	hintNoTypes  = "there are no new types, interfaces or macros: use maps and functions, defrecord with defprotocol, or defmulti"
 	hintRandom   = "programs are deterministic; there is no randomness"
 
 	hintDynamic    = "only binding binds dynamic vars, (binding [*depth* 1] body...); or pass values as arguments, or use let"
@@ -28,7 +28,6 @@ const (
 	hintRatios     = "there are no ratios: / always returns a float"
 	hintSymbols    = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintCode       = "programs cannot build and run code; write the code directly"
-	hintHierarchy  = "there are no hierarchies: multimethods dispatch on values and classes (defmulti, defmethod); or dispatch with case, cond or a map of functions"
 	hintTap        = "use println to show a value"
 
 	hintJavaFunction = "a Clojure function is not a java.util.function interface (as in Clojure 1.11)"
@@ -63,9 +62,9 @@ var hints = map[string]string{
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
 	"catch": hintClause, "finally": hintClause,
-	"deftype": hintNoTypes, "defprotocol": hintNoTypes, "reify": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
-	"gen-class": hintNoTypes, "extend-type": hintNoTypes, "extend-protocol": hintNoTypes,
-	"rand": hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "clojure.math/random": hintRandom,
+	"deftype": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
+	"gen-class": hintNoTypes,
+	"rand":      hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "clojure.math/random": hintRandom,
 	"UUID/randomUUID": "programs are deterministic; there are no random UUIDs: derive an id from the data (str, hash), or parse one with (parse-uuid s)", "rand-nth": hintRandom, "shuffle": hintRandom,
 	"random-uuid": hintRandom, "random-sample": hintRandom,
 
@@ -88,10 +87,9 @@ var hints = map[string]string{
 	"cast":      hintClasses,
 	"bean":      hintHost,
 	"defstruct": hintNoTypes, "struct": hintNoTypes, "struct-map": hintNoTypes, "create-struct": hintNoTypes,
-	"definterface": hintNoTypes, "definline": hintNoTypes, "satisfies?": hintNoTypes, "extends?": hintNoTypes,
-	"extend": hintNoTypes, "record?": hintNoTypes, "gen-interface": hintNoTypes,
-	"isa?": hintHierarchy, "derive": hintHierarchy, "underive": hintHierarchy, "make-hierarchy": hintHierarchy,
-	"remove-method": hintHierarchy, "prefer-method": hintHierarchy,
+	"definterface": hintNoTypes, "definline": hintNoTypes,
+	"extend": hintNoTypes, "gen-interface": hintNoTypes,
+
 	"byte":  hintNumbers,
 	"short": hintNumbers, "with-precision": hintNumbers,
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,

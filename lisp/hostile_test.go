@@ -388,6 +388,10 @@ var hostileCases = []hostileCase{
 	{"pr-str of shared lists", `(count (pr-str (loop [v '(1) i 0] (if (< i 60) (recur (conj (list v) v) (inc i)) v))))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 4 << 20}},
 	{"a stack walked with pop and peek costs a step per element", `(loop [s (into '() (range 1000000)) n 0] (if (empty? s) n (recur (pop s) (+ n (peek s)))))`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 500_000, MaxLoopIterations: -1, MaxMemory: 256 << 20}},
+	{"a derive chain grows the hierarchy quadratically: charged per entry", `(reduce (fn [h i] (derive h (keyword (str "k" (inc i))) (keyword (str "k" i)))) (make-hierarchy) (range 20000))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"a derive chain under a step budget", `(reduce (fn [h i] (derive h (keyword (str "k" (inc i))) (keyword (str "k" i)))) (make-hierarchy) (range 20000))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 1 << 30}},
+	{"a protocol method that calls itself on its argument", `(defprotocol P (m [x])) (extend-protocol P Object (m [x] (m x))) (m 1)`, lisp.DepthExceeded, lisp.Limits{}},
+	{"a reify whose method calls itself", `(defprotocol P (m [x])) (m (reify P (m [this] (m this))))`, lisp.DepthExceeded, lisp.Limits{}},
 	{"symbols as keys of a big map", `(count (reduce (fn [m i] (assoc m (symbol (str "s" i)) i)) {} (range 1000000)))`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 256 << 20}},
 }

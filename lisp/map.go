@@ -86,9 +86,19 @@ func (c keyKinds) with(k Value) keyKinds { return c | kindOf(k) }
 // for any other map.
 func (m *Map) sorted() *sortedBy {
 	if m.rec == nil && m.vals != nil {
-		if by := m.vals[0].(*sortedBy); by != naturalOrder {
+		if by, ok := m.vals[0].(*sortedBy); ok && by != naturalOrder {
 			return by
 		}
+	}
+	return nil
+}
+
+// recordType returns the defrecord type of a record's map (protocols.go),
+// nil for any other map.
+func (m *Map) recordType() *recordType {
+	if m.rec == nil && m.vals != nil {
+		rt, _ := m.vals[0].(*recordType)
+		return rt
 	}
 	return nil
 }
@@ -114,6 +124,9 @@ func (m *Map) orderVals() []Value {
 	if m.isSortedMap() {
 		return naturalVals
 	}
+	if m.recordType() != nil {
+		return m.vals // a record's type: assoc keeps it
+	}
 	return nil
 }
 
@@ -124,6 +137,11 @@ func inOrderOf(from Value, r Value) Value {
 	case *Map:
 		if m, ok := r.(*Map); ok && f != nil && f.isSortedMap() && m.vals == nil {
 			return &Map{t: m.tree(), vals: naturalVals}
+		}
+		if m, ok := r.(*Map); ok && f != nil && m.rec == nil && m.vals == nil {
+			if rt := f.recordType(); rt != nil && rt.holdsFields(m) {
+				return &Map{t: m.t, vals: f.vals, kinds: m.kinds}
+			}
 		}
 	case *Set:
 		if s, ok := r.(*Set); ok && f != nil && f.by == naturalOrder && s.by == nil {
@@ -369,7 +387,11 @@ func (m *Map) Dissoc(k Value) *Map {
 	if t.Same(m.t) {
 		return m
 	}
-	return &Map{t: t, vals: m.orderVals(), kinds: m.kinds}
+	vals := m.orderVals()
+	if rt := m.recordType(); rt != nil && rt.isField(k) {
+		vals = nil // as Clojure's: without a field, a record is a plain map
+	}
+	return &Map{t: t, vals: vals, kinds: m.kinds}
 }
 
 // All iterates over the entries in canonical key order (a sorted-by map's

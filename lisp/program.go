@@ -496,6 +496,8 @@ type runState struct {
 	// cellRun is the run's bookkeeping of cells (state.go), made at its
 	// first cell operation.
 	cellRun atomic.Pointer[cellRun]
+	// hierarchy is the global hierarchy once the run derived (hierarchy.go).
+	hierarchy atomic.Pointer[Map]
 	// madeLazy is set when the run built a lazy sequence of unknown
 	// length (lazy-seq, cons onto a sequence): only then does its value
 	// need a walk to realize them (see realizeValue).
@@ -637,7 +639,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 				res.Status = Failed
 			}
 			res.Namespace, res.Defined = run.globals.commit(ns)
-			res.Namespace = res.Namespace.withCells(run.cellCount())
+			res.Namespace = res.Namespace.withCells(run.cellCount()).withHierarchy(run.hierarchy.Load())
 			res.Shadowed = shadowedBy(res.Defined, ns)
 			noteSortedDefs(run, res)
 			res.Notes = run.notes.get()
@@ -654,7 +656,7 @@ func (p *Program) finish(th *thread, res *Result, ns *Namespace) error {
 	}
 	res.Value = v
 	res.Namespace, res.Defined = run.globals.commit(ns)
-	res.Namespace = res.Namespace.withCells(run.cellCount())
+	res.Namespace = res.Namespace.withCells(run.cellCount()).withHierarchy(run.hierarchy.Load())
 	res.Shadowed = shadowedBy(res.Defined, ns)
 	noteSortedDefs(run, res)
 	res.Notes = run.notes.get()
@@ -720,7 +722,7 @@ func (g *globalEnv) commit(base *Namespace) (*Namespace, []string) {
 			slices.Sort(shadows)
 		}
 	}
-	return &Namespace{vars: vars, shadows: shadows, cells: base.cells}, slices.Clone(g.order)
+	return &Namespace{vars: vars, shadows: shadows, cells: base.cells, hierarchy: base.hierarchy}, slices.Clone(g.order)
 }
 
 // Namespace is an immutable user namespace: the vars defined by def, defn
@@ -740,6 +742,8 @@ type Namespace struct {
 	// cells counts the atoms, volatiles and transients the runs of this
 	// namespace made: the next run's cell ids start after it (state.go).
 	cells int64
+	// hierarchy is the global hierarchy its runs derived (nil: empty).
+	hierarchy *Map
 }
 
 // withCells returns ns counting n cells: ns itself when it does already.
@@ -797,7 +801,8 @@ func (ns *Namespace) WithVars(vars map[string]Value) *Namespace {
 		maps.Copy(out, ns.vars)
 	}
 	maps.Copy(out, vars)
-	return &Namespace{vars: out, shadows: ns.shadowsBut(func(name string) bool { _, ok := vars[name]; return ok }), cells: ns.cellCount()}
+	return &Namespace{vars: out, shadows: ns.shadowsBut(func(name string) bool { _, ok := vars[name]; return ok }), cells: ns.cellCount(),
+		hierarchy: ns.globalHierarchy()}
 }
 
 // Without returns a namespace without the named vars.
@@ -809,7 +814,8 @@ func (ns *Namespace) Without(names ...string) *Namespace {
 	for _, n := range names {
 		delete(vars, n)
 	}
-	return &Namespace{vars: vars, shadows: ns.shadowsBut(func(name string) bool { return slices.Contains(names, name) }), cells: ns.cells}
+	return &Namespace{vars: vars, shadows: ns.shadowsBut(func(name string) bool { return slices.Contains(names, name) }), cells: ns.cells,
+		hierarchy: ns.hierarchy}
 }
 
 // Shadowed returns, sorted, the builtin names the namespace's programs

@@ -177,6 +177,9 @@ func exceptionClassDefs() []classDef {
 type classInfo struct {
 	class Class
 	all   map[string]bool
+	// supers are the classes and interfaces of all but the class itself
+	// and java.lang.Object, in the table's order.
+	supers []string
 }
 
 // classIndex indexes classDefs by full name (built once, never written
@@ -186,6 +189,9 @@ var classIndex = func() map[string]*classInfo {
 	for _, d := range classDefs {
 		ci := &classInfo{class: Class{Name: d.name}, all: map[string]bool{d.name: true, "java.lang.Object": true}}
 		for _, s := range d.is {
+			if !ci.all[s] {
+				ci.supers = append(ci.supers, s)
+			}
 			ci.all[s] = true
 		}
 		idx[d.name] = ci
@@ -270,6 +276,9 @@ func classOf(v Value) (Class, bool) {
 			name = "clojure.lang.PersistentList"
 		}
 	case *Map:
+		if rt := v.recordType(); rt != nil {
+			return rt.class, true
+		}
 		if v.sorted() != nil || v.isSortedMap() {
 			name = "clojure.lang.PersistentTreeMap"
 			break
@@ -363,7 +372,8 @@ func (c Class) text() string {
 	if primitiveName(classDesc(c)) != "" {
 		return c.Name // long, a primitive's class
 	}
-	if classIndex[c.Name] != nil || strings.HasPrefix(c.Name, "[") || abstractClasses[c.Name] || strings.Contains(c.Name, "$") {
+	if classIndex[c.Name] != nil || strings.HasPrefix(c.Name, "[") || abstractClasses[c.Name] || strings.Contains(c.Name, "$") ||
+		isRecordClass(c) {
 		return "class " + c.Name
 	}
 	return "interface " + c.Name
@@ -416,6 +426,9 @@ func instanceOf(c Class, v Value) bool {
 	}
 	if vc == c || c.Name == "java.lang.Object" {
 		return true
+	}
+	if isRecordClass(vc) {
+		return recordClassIsa(vc, c)
 	}
 	info := classIndex[vc.Name]
 	if info == nil {

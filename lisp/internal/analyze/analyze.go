@@ -82,6 +82,7 @@ type analyzer struct {
 	uses        []GlobalUse
 	defs        []string
 	defSet      map[string]bool
+	fieldSet    map[string]bool // the fields of the program's records
 	builtinSeen [32]builtinAnswer
 	// aliases and refers are the namespace aliases (w -> clojure.walk)
 	// and referred names (postwalk -> clojure.walk/postwalk) of the
@@ -243,8 +244,20 @@ func (a *analyzer) predeclare(n syntax.Node) {
 		}
 	case "defrecord":
 		if s, ok := l.Items[1].(*syntax.Symbol); ok && s.Ns == "" {
+			a.addDef(s.Name)
 			a.addDef("->" + s.Name)
 			a.addDef("map->" + s.Name)
+		}
+	case "defprotocol":
+		if s, ok := l.Items[1].(*syntax.Symbol); ok && s.Ns == "" {
+			a.addDef(s.Name)
+		}
+		for _, it := range l.Items[2:] {
+			if m, ok := it.(*syntax.List); ok && len(m.Items) > 0 {
+				if s, ok := m.Items[0].(*syntax.Symbol); ok && s.Ns == "" && !isSpecialName(s.Name) {
+					a.addDef(s.Name)
+				}
+			}
 		}
 	case "do":
 		for _, it := range l.Items[1:] {

@@ -137,8 +137,9 @@ func (a *analyzer) replaceableMacro(name string, l *syntax.List, pos int32) Expr
 // (defmethod f v [x] ...) is (def f (DefmethodFn f v (fn [x] ...))), a
 // multimethod with one more method.
 const (
-	DefmultiFn  = " defmulti"
-	DefmethodFn = " defmethod"
+	DefmultiFn      = " defmulti"
+	DefmethodFn     = " defmethod"
+	ChangeMethodsFn = " change-methods"
 )
 
 // isInteropName reports whether a call head names a host method (.method),
@@ -186,6 +187,14 @@ func (a *analyzer) interop(sym *syntax.Symbol, l *syntax.List) Expr {
 	}
 	if a.isBuiltin(name) {
 		return &Call{At: At{pos}, Fn: a.builtinRef(name, a.pos(sym)), Args: a.exprs(l.Items[1:])}
+	}
+	// A record's constructor (R. a b) and fields (.a r), (.-a r).
+	if base, ok := strings.CutSuffix(name, "."); ok && base != "" && a.defSet["->"+base] {
+		ctor := &syntax.Symbol{Span: sym.Span, Name: "->" + base}
+		return a.expr(&syntax.List{Span: l.Span, Items: append([]syntax.Node{ctor}, l.Items[1:]...)}, false)
+	}
+	if field := strings.TrimPrefix(strings.TrimPrefix(name, "."), "-"); len(l.Items) == 2 && name[0] == '.' && a.fieldSet[field] {
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{&syntax.Keyword{Span: sym.Span, Name: field}, l.Items[1]}}, false)
 	}
 	if a.cfg.Hint != nil {
 		if h := a.cfg.Hint(name); h != "" {
@@ -459,12 +468,22 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 		return a.arrayLoop(name, l, tail)
 	case "defrecord":
 		return a.defrecord(l)
+	case "defprotocol":
+		return a.defprotocol(l)
+	case "extend-type":
+		return a.extendType(l)
+	case "extend-protocol":
+		return a.extendProtocol(l)
+	case "reify":
+		return a.reify(l, tail)
 	case "binding":
 		return a.binding(l)
 	case "defmulti":
 		return a.defmulti(l)
 	case "defmethod":
 		return a.defmethod(l)
+	case "prefer-method", "remove-method", "remove-all-methods":
+		return a.changeMethods(name, l)
 	case "assert":
 		if len(args) < 1 || len(args) > 2 {
 			return a.errorf(pos, "invalid_arity", "assert expects (assert test message?), got %d argument(s)", len(args))
@@ -527,16 +546,11 @@ func (a *analyzer) arrayLoop(name string, l *syntax.List, tail bool) Expr {
 // defmulti rewrites (defmulti name doc? attrs? dispatch & options) into a
 // def of DefmultiFn's multimethod. The only option is :default, the
 // dispatch value of the method used when no other matches (:default).
-// defrecord is (defrecord Name [fields...]): a record is a map of its
-// fields (docs/deviations.md), made by the constructors Clojure defines,
-// (->Name f1 f2...) and (map->Name m):
-//
-//	(do (defn ->Name [f1 f2] {:f1 f1 :f2 f2})
-//	    (defn map->Name [m] (clojure.core/merge {:f1 nil :f2 nil} m))
-//	    nil)
-//
-// Implementations of protocols and interfaces after the fields have no
-// meaning without types, and are an error that says what to write.
+// defrecord is (defrecord Name [fields...] Protocol (method [this] body)...):
+// a record is a map of its fields that carries its type (lisp/protocols.go),
+// made by the constructors Clojure defines, (->Name f1 f2...), (map->Name
+// m) and (Name. f1 f2...), and an implementation of protocols
+// (protocols.go has the rewrite).
 func (a *analyzer) defrecord(l *syntax.List) Expr {
 	pos := a.pos(l)
 	args := l.Items[1:]
@@ -551,14 +565,15 @@ func (a *analyzer) defrecord(l *syntax.List) Expr {
 	if !ok {
 		return a.errorf(a.pos(args[1]), "invalid_form", "defrecord needs a vector of fields, (defrecord %s [a b]), got %s", name.Name, syntax.Format(args[1]))
 	}
-	if len(args) > 2 {
-		return a.errorf(a.pos(args[2]), "invalid_form",
-			"defrecord %s implements %s, but there are no protocols or interfaces: a record is a map of its fields; write functions of it, e.g. (defn area [{:keys [w h]}] (* w h))",
-			name.Name, syntax.Format(args[2]))
+	specs, ok := a.implSpecs("defrecord", args[2:])
+	if !ok {
+		return &Const{At: At{pos}}
 	}
 	sp := l.Span
 	sym := func(ns, n string) *syntax.Symbol { return &syntax.Symbol{Span: sp, Ns: ns, Name: n} }
-	var params, entries, blanks []syntax.Node
+	call := func(items ...syntax.Node) *syntax.List { return &syntax.List{Span: sp, Items: items} }
+	var params, entries, blanks, keys []syntax.Node
+	var fieldSyms []*syntax.Symbol
 	seen := map[string]bool{}
 	for _, f := range fields.Items {
 		fs, ok := f.(*syntax.Symbol)
@@ -567,17 +582,40 @@ func (a *analyzer) defrecord(l *syntax.List) Expr {
 		}
 		seen[fs.Name] = true
 		params = append(params, fs)
+		fieldSyms = append(fieldSyms, fs)
 		key := &syntax.Keyword{Span: fs.Span, Name: fs.Name}
+		keys = append(keys, key)
 		entries = append(entries, key, fs)
 		blanks = append(blanks, key, &syntax.Nil{Span: fs.Span})
 	}
+	a.recordFields(fieldSyms)
+	methods, ok := a.recordMethods(name, fieldSyms, specs, sp)
+	if !ok {
+		return &Const{At: At{pos}}
+	}
 	m := sym("", " m")
-	positional := &syntax.List{Span: sp, Items: []syntax.Node{sym("", "defn"), sym("", "->"+name.Name),
-		&syntax.Vector{Span: fields.Span, Items: params}, &syntax.Map{Span: sp, Items: entries}}}
-	fromMap := &syntax.List{Span: sp, Items: []syntax.Node{sym("", "defn"), sym("", "map->"+name.Name),
-		&syntax.Vector{Span: sp, Items: []syntax.Node{m}},
-		&syntax.List{Span: sp, Items: []syntax.Node{sym("clojure.core", "merge"), &syntax.Map{Span: sp, Items: blanks}, m}}}}
-	return a.expr(&syntax.List{Span: sp, Items: []syntax.Node{sym("", "do"), positional, fromMap, &syntax.Nil{Span: sp}}}, false)
+	fieldKeys := &syntax.Vector{Span: fields.Span, Items: keys}
+	positional := call(sym("", "defn"), sym("", "->"+name.Name), &syntax.Vector{Span: fields.Span, Items: params},
+		call(sym("", RecordFn), name, fieldKeys, &syntax.Map{Span: sp, Items: entries}))
+	fromMap := call(sym("", "defn"), sym("", "map->"+name.Name), &syntax.Vector{Span: sp, Items: []syntax.Node{m}},
+		call(sym("", RecordFn), name, fieldKeys, call(sym("clojure.core", "merge"), &syntax.Map{Span: sp, Items: blanks}, m)))
+	items := []syntax.Node{sym("", "do"),
+		call(sym("", "def"), name, call(sym("", RecordClassFn), &syntax.String{Span: name.Span, Value: name.Name})),
+		positional, fromMap}
+	items = append(items, methods...)
+	items = append(items, name)
+	return a.expr(call(items...), false)
+}
+
+// recordFields remembers the fields of the program's records: (.field r)
+// reads one, as Clojure's field access does.
+func (a *analyzer) recordFields(fields []*syntax.Symbol) {
+	if a.fieldSet == nil {
+		a.fieldSet = map[string]bool{}
+	}
+	for _, f := range fields {
+		a.fieldSet[f.Name] = true
+	}
 }
 
 func (a *analyzer) defmulti(l *syntax.List) Expr {
@@ -599,20 +637,25 @@ func (a *analyzer) defmulti(l *syntax.List) Expr {
 	}
 	dispatch, opts := rest[0], rest[1:]
 	var dflt syntax.Node = &syntax.Keyword{Span: l.Span, Name: "default"}
+	var hierarchy syntax.Node = &syntax.Nil{Span: l.Span}
 	if len(opts)%2 != 0 {
 		return a.errorf(pos, "invalid_form", "defmulti options come in pairs: (defmulti %s dispatch-fn :default value)", name.Name)
 	}
 	for i := 0; i < len(opts); i += 2 {
 		k, ok := opts[i].(*syntax.Keyword)
-		if !ok || k.Name != "default" {
-			return a.errorf(a.pos(opts[i]), "invalid_form", "defmulti takes the option :default, got %s (there are no hierarchies)", syntax.Format(opts[i]))
+		switch {
+		case ok && k.Name == "default":
+			dflt = opts[i+1]
+		case ok && k.Name == "hierarchy":
+			hierarchy = opts[i+1] // #'h
+		default:
+			return a.errorf(a.pos(opts[i]), "invalid_form", "defmulti takes the options :default and :hierarchy, got %s", syntax.Format(opts[i]))
 		}
-		dflt = opts[i+1]
 	}
 	span := l.Items[0].Bounds()
 	val := &syntax.List{Span: l.Span, Items: []syntax.Node{&syntax.Symbol{Span: span, Name: DefmultiFn},
 		&syntax.List{Span: name.Span, Items: []syntax.Node{&syntax.Symbol{Span: span, Ns: "clojure.core", Name: "var"}, name}},
-		&syntax.String{Span: name.Span, Value: name.Name}, dispatch, dflt}}
+		&syntax.String{Span: name.Span, Value: name.Name}, dispatch, dflt, hierarchy}}
 	return a.def("defmulti", []syntax.Node{name, val}, pos)
 }
 
@@ -634,6 +677,31 @@ func (a *analyzer) defmethod(l *syntax.List) Expr {
 	fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{&syntax.Symbol{Span: span, Ns: "clojure.core", Name: "fn"}}, args[2:]...)}
 	val := &syntax.List{Span: l.Span, Items: []syntax.Node{&syntax.Symbol{Span: span, Name: DefmethodFn}, name, args[1], fn}}
 	return a.def("defmethod", []syntax.Node{name, val}, pos)
+}
+
+// changeMethods rewrites (prefer-method f a b), (remove-method f v) and
+// (remove-all-methods f) on a multimethod's name into a def of the name
+// as ChangeMethodsFn's multimethod with the change, as defmethod does;
+// the value is the multimethod, as Clojure's.
+func (a *analyzer) changeMethods(op string, l *syntax.List) Expr {
+	pos := a.pos(l)
+	args := l.Items[1:]
+	want := map[string]int{"prefer-method": 3, "remove-method": 2, "remove-all-methods": 1}[op]
+	if len(args) != want {
+		return a.errorf(pos, "invalid_arity", "%s expects %d argument(s), got %d", op, want, len(args))
+	}
+	name, ok := args[0].(*syntax.Symbol)
+	if !ok || name.Ns != "" {
+		return a.errorf(a.pos(args[0]), "invalid_form", "%s needs the name of a defmulti, got %s", op, syntax.Format(args[0]))
+	}
+	span := l.Items[0].Bounds()
+	items := []syntax.Node{&syntax.Symbol{Span: span, Name: ChangeMethodsFn}, &syntax.String{Span: span, Value: op}}
+	items = append(items, args...)
+	for len(items) < 6 { // the function, then its five arguments
+		items = append(items, &syntax.Nil{Span: span})
+	}
+	def := a.def(op, []syntax.Node{name, &syntax.List{Span: l.Span, Items: items}}, pos)
+	return &Do{At: At{pos}, Body: []Expr{def, a.expr(name, false)}}
 }
 
 // thread inserts acc into step as its first (->) or last (->>) argument.

@@ -302,7 +302,8 @@ func isSpecialName(name string) bool {
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
 		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "with-out-str", "while", "doto", "memfn", "defrecord", "binding",
-		"defmulti", "defmethod", "amap", "areduce":
+		"defmulti", "defmethod", "amap", "areduce", "defprotocol", "extend-type", "extend-protocol", "reify",
+		"prefer-method", "remove-method", "remove-all-methods":
 		return true
 	}
 	return false
