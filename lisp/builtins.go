@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math"
+	"math/big"
 	"sort"
 	"strings"
 )
@@ -73,7 +74,8 @@ func newBuiltinTable() builtinTable {
 	registerArrays(t)
 	registerBuilder(t)
 	registerUtil(t)
-	registerBignum(t) // after registerUtil: it extends .add to numbers
+	registerBignum(t)     // after registerUtil: it extends .add to numbers
+	registerBigInteger(t) // after registerBignum and registerJava: it extends their methods to BigInts
 	registerTypes(t)
 	registerClojureMath(t)
 	registerSeqViews(t)
@@ -151,6 +153,10 @@ func intArg(fn string, args []Value, i int) (int64, error) {
 	switch v := args[i].(type) {
 	case int64:
 		return v, nil
+	case *big.Int:
+		if v.IsInt64() {
+			return v.Int64(), nil
+		}
 	case float64:
 		if v == math.Trunc(v) && !math.IsInf(v, 0) && math.Abs(v) < 1<<53 {
 			return int64(v), nil
@@ -187,9 +193,16 @@ func fraction(v Value) (float64, bool) {
 }
 
 func numArg(fn string, args []Value, i int) (Value, error) {
-	switch args[i].(type) {
+	switch v := args[i].(type) {
 	case int64, float64:
 		return args[i], nil
+	case *big.Int:
+		// Builtins that compute on longs and doubles take a BigInt as the
+		// long it is, or as the double nearest it.
+		if v.IsInt64() {
+			return v.Int64(), nil
+		}
+		return bigToFloat(v), nil
 	}
 	return nil, argError(fn, i, "a number", args[i])
 }
@@ -198,6 +211,8 @@ func floatArg(fn string, args []Value, i int) (float64, error) {
 	switch v := args[i].(type) {
 	case int64:
 		return float64(v), nil
+	case *big.Int:
+		return bigToFloat(v), nil
 	case float64:
 		return v, nil
 	}

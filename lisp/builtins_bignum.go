@@ -53,30 +53,8 @@ func registerBignum(t builtinTable) {
 		}
 	}
 	t.add("bigdec", 1, 1, toDecimal("bigdec"), "BigDecimal/valueOf", "java.math.BigDecimal.", "BigDecimal.")
-	toInteger := func(name string) builtinFn {
-		return func(_ *thread, a []Value) (Value, error) {
-			switch x := a[0].(type) {
-			case int64:
-				return x, nil
-			case float64:
-				if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= 9.223372036854775807e18 {
-					return nil, bigOverflow(name)
-				}
-				return int64(x), nil // truncated, as (bigint 2.7) is 2N
-			case string:
-				n, err := strconv.ParseInt(x, 10, 64)
-				if err != nil {
-					if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-						return nil, bigOverflow(name)
-					}
-					return nil, classError(InvalidArgument, classNumberFormat, "For input string: %q", x)
-				}
-				return n, nil
-			}
-			return nil, argError(name, 0, "a number or an integer string", a[0])
-		}
-	}
-	t.add("bigint", 1, 1, toInteger("bigint"), "biginteger", "BigInteger/valueOf", "java.math.BigInteger.", "BigInteger.")
+	t.add("bigint", 1, 1, toBigInt("bigint"), "biginteger", "BigInteger/valueOf")
+	t.add("BigInteger.", 1, 2, toBigInt("BigInteger."), "java.math.BigInteger.")
 
 	// The methods. Each takes numbers; integers stay integers (a
 	// BigInteger's methods), a float anywhere makes the result a float.

@@ -3,6 +3,7 @@ package lisp
 import (
 	"errors"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,11 +16,11 @@ func registerNumbers(t builtinTable) {
 	t.add("-", 0, -1, numSub)
 	t.add("*", 0, -1, numMul)
 	t.add("/", 1, -1, numDiv)
-	t.add("inc", 1, 1, func(_ *thread, a []Value) (Value, error) { return addOne("inc", a[0], 1) })
-	t.add("dec", 1, 1, func(_ *thread, a []Value) (Value, error) { return addOne("dec", a[0], -1) })
-	t.add("mod", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("mod", a) })
-	t.add("rem", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("rem", a) })
-	t.add("quot", 2, 2, func(_ *thread, a []Value) (Value, error) { return intDivision("quot", a) })
+	t.add("inc", 1, 1, func(th *thread, a []Value) (Value, error) { return th.addOne("inc", a[0], 1) })
+	t.add("dec", 1, 1, func(th *thread, a []Value) (Value, error) { return th.addOne("dec", a[0], -1) })
+	t.add("mod", 2, 2, func(th *thread, a []Value) (Value, error) { return th.intDivision("mod", a) })
+	t.add("rem", 2, 2, func(th *thread, a []Value) (Value, error) { return th.intDivision("rem", a) })
+	t.add("quot", 2, 2, func(th *thread, a []Value) (Value, error) { return th.intDivision("quot", a) })
 	t.add("abs", 1, 1, numAbs, "Math/abs")
 	t.add("max", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("max", a, 1) })
 	t.add("min", 1, -1, func(_ *thread, a []Value) (Value, error) { return extremum("min", a, -1) })
@@ -46,6 +47,9 @@ func registerNumbers(t builtinTable) {
 	t.add("num", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		if a[0] == nil {
 			return nil, nil // Clojure's (num nil)
+		}
+		if b, ok := a[0].(*big.Int); ok {
+			return b, nil
 		}
 		return numArg("num", a, 0)
 	})
@@ -127,13 +131,27 @@ func registerNumbers(t builtinTable) {
 		return math.IsInf(f, 0), err
 	})
 	t.add("number?", 1, 1, typePred(func(v Value) bool { return isNumber(v) }))
-	t.add("integer?", 1, 1, typePred(func(v Value) bool { _, ok := v.(int64); return ok }), "int?")
+	t.add("integer?", 1, 1, typePred(func(v Value) bool {
+		switch v.(type) {
+		case int64, *big.Int:
+			return true
+		}
+		return false
+	}))
+	// int? is a fixed-precision integer: not a BigInt.
+	t.add("int?", 1, 1, typePred(func(v Value) bool { _, ok := v.(int64); return ok }))
 	t.add("float?", 1, 1, typePred(func(v Value) bool { _, ok := v.(float64); return ok }), "double?")
 	t.add("nat-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i >= 0 }))
 	t.add("pos-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i > 0 }))
 	t.add("neg-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i < 0 }))
 	t.add("ratio?", 1, 1, typePred(func(Value) bool { return false }), "decimal?")
-	t.add("rational?", 1, 1, typePred(func(v Value) bool { _, ok := v.(int64); return ok }))
+	t.add("rational?", 1, 1, typePred(func(v Value) bool {
+		switch v.(type) {
+		case int64, *big.Int:
+			return true
+		}
+		return false
+	}))
 
 	t.add("parse-long", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		s, ok := a[0].(string)
@@ -187,13 +205,17 @@ func registerNumbers(t builtinTable) {
 	t.add("Double/parseDouble", 1, 1, strict("Double/parseDouble", parseJavaDouble, "a number"))
 	t.add("Double/valueOf", 1, 1, valueOf(strict("Double/valueOf", parseJavaDouble, "a number"), isFloat))
 
-	// The auto-promoting operators: integers stay 64-bit, so they are the
-	// plain ones (overflow is still an error, never a wrap-around).
-	t.alias("+", "+'")
-	t.alias("-", "-'")
-	t.alias("*", "*'")
-	t.alias("inc", "inc'")
-	t.alias("dec", "dec'")
+	// The auto-promoting operators: a long where it fits, a BigInt where
+	// the long would overflow (bigint.go).
+	t.add("+'", 0, -1, promoting("+'", '+', numAdd))
+	t.add("-'", 0, -1, promoting("-'", '-', numSub))
+	t.add("*'", 0, -1, promoting("*'", '*', numMul))
+	t.add("inc'", 1, 1, func(th *thread, a []Value) (Value, error) {
+		return promoting("inc'", '+', numAdd)(th, []Value{a[0], int64(1)})
+	})
+	t.add("dec'", 1, 1, func(th *thread, a []Value) (Value, error) {
+		return promoting("dec'", '-', numSub)(th, []Value{a[0], int64(1)})
+	})
 
 	bitFold := func(name string, op func(x, y int64) int64) {
 		t.add(name, 2, -1, func(_ *thread, a []Value) (Value, error) {
@@ -393,7 +415,7 @@ func overflow(fn string) *Error {
 	return errorf(ArithmeticError, "integer overflow in %s: the result does not fit 64 bits (use floats, e.g. 1.0, for very large numbers)", fn)
 }
 
-func numAdd(_ *thread, args []Value) (Value, error) {
+func numAdd(th *thread, args []Value) (Value, error) {
 	var isum int64
 	var fsum float64
 	isFloat := false
@@ -416,6 +438,9 @@ func numAdd(_ *thread, args []Value) (Value, error) {
 			}
 			fsum += x
 		default:
+			if hasBig(args) {
+				return th.bigOp("+", '+', args)
+			}
 			return nil, argError("+", i, "a number", a)
 		}
 	}
@@ -425,9 +450,12 @@ func numAdd(_ *thread, args []Value) (Value, error) {
 	return boxInt(isum), nil
 }
 
-func numSub(_ *thread, args []Value) (Value, error) {
+func numSub(th *thread, args []Value) (Value, error) {
 	if len(args) == 0 {
 		return int64(0), nil
+	}
+	if hasBig(args) {
+		return th.bigOp("-", '-', args)
 	}
 	if len(args) == 1 {
 		switch x := args[0].(type) {
@@ -475,7 +503,7 @@ func numSub(_ *thread, args []Value) (Value, error) {
 	return facc, nil
 }
 
-func numMul(_ *thread, args []Value) (Value, error) {
+func numMul(th *thread, args []Value) (Value, error) {
 	var iprod int64 = 1
 	var fprod float64 = 1
 	isFloat := false
@@ -498,6 +526,9 @@ func numMul(_ *thread, args []Value) (Value, error) {
 			}
 			fprod *= x
 		default:
+			if hasBig(args) {
+				return th.bigOp("*", '*', args)
+			}
 			return nil, argError("*", i, "a number", a)
 		}
 	}
@@ -565,8 +596,10 @@ func divideByZero() error {
 	return classError(ArithmeticError, classArithmetic, "Divide by zero")
 }
 
-func addOne(fn string, v Value, d int64) (Value, error) {
+func (th *thread) addOne(fn string, v Value, d int64) (Value, error) {
 	switch x := v.(type) {
+	case *big.Int:
+		return th.bigOp(fn, '+', []Value{x, d})
 	case int64:
 		r := x + d
 		if (d > 0 && r < x) || (d < 0 && r > x) {
@@ -580,7 +613,14 @@ func addOne(fn string, v Value, d int64) (Value, error) {
 }
 
 // intDivision implements mod (floored, as Clojure), rem and quot (truncated).
-func intDivision(fn string, args []Value) (Value, error) {
+func (th *thread) intDivision(fn string, args []Value) (Value, error) {
+	if hasBig(args) {
+		a, okA := bigOf(args[0])
+		b, okB := bigOf(args[1])
+		if okA && okB {
+			return th.bigDivision(fn, a, b)
+		}
+	}
 	if a, ok := args[0].(int64); ok {
 		if b, ok := args[1].(int64); ok {
 			if b == 0 {
@@ -629,8 +669,11 @@ func intDivision(fn string, args []Value) (Value, error) {
 	return m, nil
 }
 
-func numAbs(_ *thread, a []Value) (Value, error) {
+func numAbs(th *thread, a []Value) (Value, error) {
 	switch x := a[0].(type) {
+	case *big.Int:
+		r := new(big.Int).Abs(x)
+		return r, th.chargeBig(r, bigWords(r))
 	case int64:
 		if x == math.MinInt64 {
 			return nil, overflow("abs")
@@ -705,6 +748,8 @@ func toInteger(fn string, v Value, f func(float64) float64) (Value, error) {
 	switch x := v.(type) {
 	case int64:
 		return x, nil
+	case *big.Int:
+		return bigToLong(fn, x)
 	case float64:
 		r := f(x)
 		if math.IsNaN(r) || math.IsInf(r, 0) {
@@ -958,6 +1003,8 @@ func parity(name string, want int64) builtinFn {
 		switch x := a[0].(type) {
 		case int64:
 			return (x%2+2)%2 == want, nil
+		case *big.Int:
+			return int64(x.Bit(0)) == want, nil
 		case float64:
 			if x == math.Trunc(x) && !math.IsInf(x, 0) {
 				return (int64(math.Mod(x, 2))+2)%2 == want, nil

@@ -119,6 +119,8 @@ func (th *thread) readNode(fn string, n syntax.Node) (Value, error) {
 		return n.Value, nil
 	case *syntax.Int:
 		return n.Value, nil
+	case *syntax.BigInt:
+		return n.Value, nil
 	case *syntax.Float:
 		return n.Value, nil
 	case *syntax.String:

@@ -3,6 +3,7 @@ package lisp
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -1949,6 +1950,9 @@ func seqRange(th *thread, a []Value) (Value, error) {
 			return nil, err
 		}
 	}
+	if hasBig(a) {
+		return bigRange(th, a)
+	}
 	var start, end, step Value = int64(0), a[0], int64(1)
 	if len(a) >= 2 {
 		start, end = a[0], a[1]
@@ -2158,7 +2162,7 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		if err := th.ticks(len(xs)); err != nil {
 			return nil, err
 		}
-		return foldArith(b, acc, xs)
+		return foldArith(th, b, acc, xs)
 	}
 	linear := usesAccLinearly(f)
 	buf, mark := th.stack.alloc(2)
@@ -2262,7 +2266,7 @@ func freezeTransient(v Value) Value {
 
 // foldArith folds + or * over xs starting from acc, with the builtin's
 // semantics (integers until a float appears, overflow is an error).
-func foldArith(b *Builtin, acc Value, xs []Value) (Value, error) {
+func foldArith(th *thread, b *Builtin, acc Value, xs []Value) (Value, error) {
 	mul := b.Name == "*"
 	var ia int64
 	var fa float64
@@ -2272,10 +2276,12 @@ func foldArith(b *Builtin, acc Value, xs []Value) (Value, error) {
 		ia = x
 	case float64:
 		fa, isFloat = x, true
+	case *big.Int:
+		return b.fn(th, append([]Value{acc}, xs...))
 	default:
-		return b.fn(nil, []Value{acc, firstOr(xs)})
+		return b.fn(th, []Value{acc, firstOr(xs)})
 	}
-	for _, v := range xs {
+	for i, v := range xs {
 		switch x := v.(type) {
 		case int64:
 			if isFloat {
@@ -2308,6 +2314,13 @@ func foldArith(b *Builtin, acc Value, xs []Value) (Value, error) {
 			} else {
 				fa += x
 			}
+		case *big.Int:
+			// A BigInt from here on: the builtin folds the rest.
+			var sofar Value = ia
+			if isFloat {
+				sofar = fa
+			}
+			return b.fn(th, append([]Value{sofar}, xs[i:]...))
 		default:
 			return nil, argError(b.Name, 1, "a number", v)
 		}

@@ -3,6 +3,7 @@ package lisp
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"reflect"
 	"strings"
 )
@@ -27,7 +28,7 @@ const (
 
 func rank(v Value) int {
 	switch v.(type) {
-	case int64, float64:
+	case int64, float64, *big.Int:
 		return rankNumber
 	case nil, bool, Keyword, Symbol, Class:
 		return rankAtom
@@ -254,6 +255,16 @@ func atomKind(v Value) int {
 // compareNumbers orders int64 and float64 values exactly (no rounding of
 // large integers through float64).
 func compareNumbers(a, b Value, strict bool) int {
+	if x, ok := a.(*big.Int); ok {
+		c := compareBig(x, b)
+		if _, isF := b.(float64); isF && c == 0 && strict {
+			return -1 // an integer before the float of its value, as a long
+		}
+		return c
+	}
+	if y, ok := b.(*big.Int); ok {
+		return -compareNumbers(y, a, strict)
+	}
 	switch x := a.(type) {
 	case int64:
 		switch y := b.(type) {
@@ -382,6 +393,8 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 			return x == y
 		case float64:
 			return compareIntFloat(x, y) == 0
+		case *big.Int:
+			return y.IsInt64() && y.Int64() == x
 		}
 		return false
 	case float64:
@@ -390,6 +403,16 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 			return x == y
 		case int64:
 			return compareIntFloat(y, x) == 0
+		case *big.Int:
+			return !math.IsNaN(x) && compareBig(y, x) == 0
+		}
+		return false
+	case *big.Int:
+		switch y := b.(type) {
+		case int64, *big.Int:
+			return compareBig(x, y) == 0
+		case float64:
+			return !math.IsNaN(y) && compareBig(x, y) == 0
 		}
 		return false
 	case string:
@@ -553,6 +576,8 @@ func hashAt(v Value, depth int, w *walk) uint64 {
 		return 2
 	case int64:
 		return mix(offset^0x11, uint64(x))
+	case *big.Int:
+		return hashBig(x, mix, offset)
 	case float64:
 		if math.IsNaN(x) {
 			return 0x7ff8

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -100,6 +101,11 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 					return nil, nil
 				}
 				return v, nil
+			case *big.Int:
+				if v == nil {
+					return nil, nil
+				}
+				return new(big.Int).Set(v), nil // a BigInt; the copy is ours
 			case json.Number:
 				return numberFromString(string(v))
 			case time.Time:
@@ -299,8 +305,8 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
-// ToGo converts a value into plain Go data: nil, bool, int64, float64,
-// string, []any and map[string]any. Keywords become their names (without
+// ToGo converts a value into plain Go data: nil, bool, int64, *big.Int (a
+// BigInt, copied), float64, string, []any and map[string]any. Keywords become their names (without
 // the colon), sets become slices in canonical order, map keys become strings
 // (keywords by name, other keys in printed form), an exception becomes a
 // map of its "type" (Java class), "message", "data" and "cause", atoms,
@@ -370,6 +376,8 @@ func (c *exporter) toGo(v Value, depth int) any {
 	switch v := v.(type) {
 	case nil, bool, int64, float64, string:
 		return v
+	case *big.Int:
+		return new(big.Int).Set(v) // the caller's to change
 	case Keyword:
 		return string(v)
 	case Symbol:
@@ -534,6 +542,8 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 		buf.WriteString(strconv.FormatBool(v))
 	case int64:
 		buf.WriteString(strconv.FormatInt(v, 10))
+	case *big.Int:
+		buf.WriteString(v.String())
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			buf.WriteString("null")

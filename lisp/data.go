@@ -46,6 +46,8 @@ func dataValue(n syntax.Node, depth int) (Value, error) {
 		return n.Value, nil
 	case *syntax.Int:
 		return n.Value, nil
+	case *syntax.BigInt:
+		return n.Value, nil
 	case *syntax.Float:
 		return n.Value, nil
 	case *syntax.String:

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -190,6 +191,13 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 		}
 		return s, nil
 	case 'd':
+		if b, ok := arg.(*big.Int); ok {
+			s := new(big.Int).Abs(b).String()
+			if strings.Contains(flags, ",") {
+				s = groupThousands(s)
+			}
+			return signed(s, b.Sign() < 0, flags), nil
+		}
 		i, ok := arg.(int64)
 		if !ok {
 			return bad("an integer")

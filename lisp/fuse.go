@@ -423,7 +423,7 @@ func (th *thread) reduceStaged(lead []Value, stages []fusedStage, fns []Value, i
 			if !arithChecked {
 				arithChecked = true
 				if arith = newArithReducer(b, acc); arith == nil {
-					_, err := b.fn(nil, []Value{acc, x})
+					_, err := b.fn(th, []Value{acc, x})
 					return false, err
 				}
 			}

@@ -128,7 +128,7 @@ func (th *thread) derive(h *Map, tag, parent Value) (*Map, error) {
 		if err := th.ticks(4 * work); err != nil {
 			return nil, err
 		}
-		if err := th.charge(int64(48 * work)); err != nil {
+		if err := th.charge(int64(3 * work)); err != nil { // a set entry: about three values
 			return nil, err
 		}
 		m, _ := out.getExact(rel)

@@ -24,7 +24,7 @@ const (
 	hintMeta       = "values carry no metadata; keep extra information in a map"
 	hintClasses    = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
 	hintHost       = "there are no host objects; use the builtin functions"
-	hintNumbers    = "numbers are 64-bit integers and floats; convert with int, long or double"
+	hintNumbers    = "numbers are 64-bit integers, BigInts and floats (a BigDecimal is a float); convert with int, long, bigint or double"
 	hintRatios     = "there are no ratios: / always returns a float"
 	hintSymbols    = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintCode       = "programs cannot build and run code; write the code directly"

@@ -392,6 +392,12 @@ var hostileCases = []hostileCase{
 	{"a derive chain under a step budget", `(reduce (fn [h i] (derive h (keyword (str "k" (inc i))) (keyword (str "k" i)))) (make-hierarchy) (range 20000))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 1 << 30}},
 	{"a protocol method that calls itself on its argument", `(defprotocol P (m [x])) (extend-protocol P Object (m [x] (m x))) (m 1)`, lisp.DepthExceeded, lisp.Limits{}},
 	{"a reify whose method calls itself", `(defprotocol P (m [x])) (m (reify P (m [this] (m this))))`, lisp.DepthExceeded, lisp.Limits{}},
+	{"a BigInt power past the bound is refused before it is computed", `(.pow (biginteger 7) 999999999)`, lisp.ArithmeticError, lisp.Limits{}},
+	{"squaring a BigInt without end", `(loop [x 2N] (recur (*' x x)))`, lisp.ArithmeticError, lisp.Limits{}},
+	{"a factorial of 200,000 is charged by the size of each product", `(count (str (reduce *' (range 1 200000))))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"adding huge BigInts costs steps by their words", `(reduce +' (repeat 1000000 (.shiftLeft (biginteger 1) 1000000)))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 1 << 30}},
+	{"a BigInt from a string of a million digits", `(bigint (apply str (repeat 1000000 "7")))`, lisp.ArithmeticError, lisp.Limits{MaxMemory: 1 << 30}},
 	{"symbols as keys of a big map", `(count (reduce (fn [m i] (assoc m (symbol (str "s" i)) i)) {} (range 1000000)))`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 256 << 20}},
 }

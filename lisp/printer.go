@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/big"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -242,6 +243,9 @@ func (p *printer) value(v Value, depth int) {
 		p.sb.WriteString(strconv.FormatBool(v))
 	case int64:
 		p.sb.WriteString(strconv.FormatInt(v, 10))
+	case *big.Int:
+		p.sb.WriteString(v.String())
+		p.sb.WriteByte('N') // a BigInt, as pr and print write it (str: the digits)
 	case float64:
 		p.float(v)
 	case string:
@@ -724,6 +728,9 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 			if s, ok := strAtom(x); ok {
 				return s, th.chargeString(len(s))
 			}
+		case *big.Int: // Java's toString: no N
+			s := x.String()
+			return s, th.chargeString(len(s))
 		case *Cell:
 			if x.kind == builderCell { // Java's toString: the text
 				s := builderText(x)

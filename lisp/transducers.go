@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"math/big"
+	"strings"
+)
 
 // Transducers: (map f), (filter p), cat ... called without a collection,
 // composed with comp (left to right, as in Clojure) and run by into,
@@ -206,6 +209,9 @@ type arithReducer struct {
 	isFloat bool
 	i       int64
 	f       float64
+	// big is the sum or product once a BigInt joined it (bigint.go): the
+	// builtin folds from then on.
+	big Value
 }
 
 // newArithReducer returns the native fold of f from init, or nil when f is
@@ -221,13 +227,26 @@ func newArithReducer(f, init Value) *arithReducer {
 		r.i = x
 	case float64:
 		r.f, r.isFloat = x, true
+	case *big.Int:
+		r.big = x
 	default:
 		return nil
 	}
 	return r
 }
 
-func (r *arithReducer) step(_ *thread, acc, x Value) (Value, error) {
+func (r *arithReducer) step(th *thread, acc, x Value) (Value, error) {
+	if _, isBig := x.(*big.Int); isBig || r.big != nil {
+		if r.big == nil {
+			r.big = r.i
+			if r.isFloat {
+				r.big = r.f
+			}
+		}
+		v, err := r.b.fn(th, []Value{r.big, x})
+		r.big = v
+		return acc, err
+	}
 	switch n := x.(type) {
 	case int64:
 		if r.isFloat {
@@ -267,6 +286,9 @@ func (r *arithReducer) fold(x float64) {
 }
 
 func (r *arithReducer) done(*thread, Value) (Value, error) {
+	if r.big != nil {
+		return r.big, nil
+	}
 	if r.isFloat {
 		return r.f, nil
 	}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"math/big"
 	"slices"
 	"strings"
 )
@@ -250,6 +251,8 @@ func classOf(v Value) (Class, bool) {
 		name = "java.lang.Boolean"
 	case int64:
 		name = "java.lang.Long"
+	case *big.Int:
+		name = "clojure.lang.BigInt"
 	case float64:
 		name = "java.lang.Double"
 	case string:

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"sync"
@@ -14,6 +15,7 @@ import (
 //	nil                  nil
 //	bool                 true, false
 //	int64                integers (64-bit; overflow is an error, never a wrap-around)
+//	*big.Int             BigInts, integers past 64 bits (1N, +' ...); never changed
 //	float64              floats, including ##Inf, ##-Inf and ##NaN
 //	string               strings; a character is a one-character string
 //	Keyword              :keywords
@@ -75,6 +77,8 @@ func TypeName(v Value) string {
 		return "boolean"
 	case int64:
 		return "integer"
+	case *big.Int:
+		return "bigint"
 	case float64:
 		return "float"
 	case string:
@@ -180,7 +184,7 @@ type Regex struct {
 // isNumber reports whether v is an int64 or a float64.
 func isNumber(v Value) bool {
 	switch v.(type) {
-	case int64, float64:
+	case int64, float64, *big.Int:
 		return true
 	}
 	return false
@@ -193,6 +197,8 @@ func toFloat(v Value) (float64, bool) {
 		return float64(v), true
 	case float64:
 		return v, true
+	case *big.Int:
+		return bigToFloat(v), true
 	}
 	return 0, false
 }

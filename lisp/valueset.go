@@ -1,6 +1,9 @@
 package lisp
 
-import "math"
+import (
+	"math"
+	"math/big"
+)
 
 // valueSet is a hash set of values with strict key equality (compareKeys),
 // used where a sorted structure would cost O(log n) comparisons per element:
@@ -37,6 +40,10 @@ func scalarKey(v Value) (any, bool) {
 	switch x := v.(type) {
 	case nil, bool, int64, string, Keyword:
 		return v, true
+	case *big.Int:
+		if x.IsInt64() {
+			return x.Int64(), true // 1N is the key 1, as Clojure's
+		}
 	case float64:
 		if math.IsNaN(x) {
 			return nanKey{}, true
@@ -110,14 +117,11 @@ func (m *valueMap[T]) index(k Value) int32 {
 		m.kws[x] = m.add(k)
 		return m.kws[x]
 	case int64:
-		if m.ints == nil {
-			m.ints = map[int64]int32{}
+		return m.intIndex(x, k)
+	case *big.Int:
+		if x.IsInt64() {
+			return m.intIndex(x.Int64(), k) // 1N is the key 1, as Clojure's
 		}
-		if i, ok := m.ints[x]; ok {
-			return i
-		}
-		m.ints[x] = m.add(k)
-		return m.ints[x]
 	}
 	if sk, ok := scalarKey(k); ok {
 		if m.other == nil {
@@ -142,6 +146,18 @@ func (m *valueMap[T]) index(k Value) int32 {
 	i := m.add(k)
 	m.comp[h] = append(m.comp[h], i)
 	return i
+}
+
+// intIndex is index for an integer key x (k itself, or its BigInt).
+func (m *valueMap[T]) intIndex(x int64, k Value) int32 {
+	if m.ints == nil {
+		m.ints = map[int64]int32{}
+	}
+	if i, ok := m.ints[x]; ok {
+		return i
+	}
+	m.ints[x] = m.add(k)
+	return m.ints[x]
 }
 
 func (m *valueMap[T]) add(k Value) int32 {

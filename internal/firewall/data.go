@@ -3,6 +3,7 @@ package firewall
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/ptc-go/ptc/lisp"
@@ -69,7 +70,7 @@ func (r *DataRedactor) Data(x any, depth int) any {
 			return Placeholder
 		}
 		return r.Data(g, depth+1)
-	case int64, int, int32, uint64, float64, json.Number, lisp.Keyword, time.Time:
+	case int64, int, int32, uint64, float64, json.Number, lisp.Keyword, time.Time, *big.Int:
 		for _, s := range []string{fmt.Sprint(x), lisp.Print(x, lisp.PrintOptions{})} {
 			if v.Scrub(s) != s {
 				return Placeholder

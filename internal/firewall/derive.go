@@ -1,6 +1,7 @@
 package firewall
 
 import (
+	"math/big"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -94,6 +95,10 @@ func (d *deriver) scalar(r lisp.Value) {
 		}
 	case int64, float64, lisp.Keyword:
 		if t := lisp.Print(x, lisp.PrintOptions{}); len(t) >= minScrub {
+			d.texts = append(d.texts, t)
+		}
+	case *big.Int: // its digits, as str writes them (pr adds an N)
+		if t := x.String(); len(t) >= minScrub {
 			d.texts = append(d.texts, t)
 		}
 	}
@@ -199,6 +204,9 @@ func sameType(a, b lisp.Value) bool {
 		return ok
 	case float64:
 		_, ok := b.(float64)
+		return ok
+	case *big.Int:
+		_, ok := b.(*big.Int)
 		return ok
 	}
 	return true

@@ -3,6 +3,7 @@ package firewall
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"slices"
 	"strconv"
 
@@ -427,6 +428,8 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 			f(lisp.Print(c, lisp.PrintOptions{}), false)
 		case int64, float64:
 			f(lisp.Print(c, lisp.PrintOptions{}), false)
+		case *big.Int:
+			f(c.String(), false)
 		case *lisp.Map:
 			for i, n := 0, c.Len(); i < n; i++ {
 				k, e := c.EntryAt(i)

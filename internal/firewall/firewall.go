@@ -1,6 +1,7 @@
 package firewall
 
 import (
+	"math/big"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -347,6 +348,8 @@ func (set *Set) addScalar(v lisp.Value) {
 	switch x := v.(type) {
 	case int64, float64:
 		forms = []string{lisp.Print(x, lisp.PrintOptions{})}
+	case *big.Int:
+		forms = []string{x.String()} // pr's form adds an N to it
 	case lisp.Keyword:
 		forms = []string{string(x), lisp.Print(x, lisp.PrintOptions{})}
 	}
@@ -574,7 +577,7 @@ func (fw *Firewall) HideScalar(v lisp.Value) {
 // hideableScalar reports whether HideScalar hides v.
 func hideableScalar(v lisp.Value) bool {
 	switch v.(type) {
-	case int64, float64, string, lisp.Keyword, lisp.Instant, lisp.Date:
+	case int64, float64, *big.Int, string, lisp.Keyword, lisp.Instant, lisp.Date:
 		return true
 	}
 	return false

@@ -2,6 +2,7 @@ package firewall
 
 import (
 	"math"
+	"math/big"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -261,6 +262,8 @@ func surrogateScalar(v lisp.Value, variant int) lisp.Value {
 			return x - off
 		}
 		return x + off
+	case *big.Int:
+		return new(big.Int).Add(x, big.NewInt(intOffsets[variant]))
 	case float64:
 		switch {
 		case math.IsNaN(x):

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -384,6 +385,12 @@ func normalize(v lisp.Value) lisp.Value {
 	switch x := v.(type) {
 	case nil, bool, int64, float64, string:
 		return v
+	case *big.Int:
+		// As the driver: a long when it fits, else "#bigint 123...".
+		if x.IsInt64() {
+			return x.Int64()
+		}
+		return "#bigint " + x.String()
 	case lisp.Keyword:
 		if back, err := lisp.Read(lisp.Print(x, lisp.PrintOptions{}), lisp.ReadOptions{Format: lisp.ReadEDN}); err != nil || back != v {
 			return "#keyword " + strings.TrimPrefix(lisp.Print(x, lisp.PrintOptions{}), ":")

@@ -63,7 +63,7 @@ const (
 func (c *census) take(src string) {
 	s := src[:min(len(src), censusWindow)]
 	var n [nCounts]int
-	var floats, nils, bools int
+	var floats, bigs, nils, bools int
 	i := 0
 	for {
 		for i < len(s) && censusClass[s[i]] == ccSkip {
@@ -87,6 +87,8 @@ func (c *census) take(src string) {
 				n[nNumbers]++
 				if isFloatToken(s[i:j]) {
 					floats++
+				} else if (s[j-1] == 'N' || j-i >= 18) && isBigToken(s[i:j]) {
+					bigs++ // a BigInt node, not an Int
 				}
 			case b == 'n' && s[i:j] == "nil":
 				nils++
@@ -146,7 +148,7 @@ func (c *census) take(src string) {
 		}
 	}
 	keywords, numbers := n[nKeywords], n[nNumbers]
-	c.keywords, c.ints, c.floats, c.nils, c.bools = keywords, numbers-floats, floats, nils, bools
+	c.keywords, c.ints, c.floats, c.nils, c.bools = keywords, numbers-floats-bigs, floats, nils, bools
 	c.symbols = n[nTokens] - keywords - numbers - nils - bools
 	c.strs, c.lists, c.vectors, c.maps = n[nStrings], n[nLists], n[nVectors], n[nMaps]
 	c.forms = n[nTokens] + n[nStrings] + n[nLists] + n[nVectors] + n[nMaps] + n[nOthers]
@@ -198,4 +200,11 @@ func skipQuoted(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// isBigToken reports whether a number token reads as a BigInt (an N
+// literal, or an integer past 64 bits).
+func isBigToken(tok string) bool {
+	num, msg := parseNumber(tok)
+	return msg == "" && num.big != nil
 }

@@ -37,6 +37,12 @@ func format(b *strings.Builder, n Node) {
 			b.WriteString(strconv.FormatInt(n.Value, 10))
 			return
 		}
+	case *BigInt:
+		if n != nil {
+			b.WriteString(n.Value.String())
+			b.WriteByte('N')
+			return
+		}
 	case *Float:
 		if n != nil {
 			b.WriteString(formatFloat(n.Value))

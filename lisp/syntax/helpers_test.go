@@ -45,6 +45,8 @@ func dumpTo(b *strings.Builder, n Node) {
 		b.WriteString(strconv.FormatBool(n.Value))
 	case *Int:
 		b.WriteString("int:" + strconv.FormatInt(n.Value, 10))
+	case *BigInt:
+		b.WriteString("bigint:" + n.Value.String())
 	case *Float:
 		b.WriteString("float:" + strconv.FormatFloat(n.Value, 'g', -1, 64))
 	case *String:

@@ -1,5 +1,7 @@
 package syntax
 
+import "math/big"
+
 // Node is a form read from source. Every implementation is a pointer to one
 // of the structs below, each of which embeds a Span (byte offsets: Lines
 // gives their line and column).
@@ -21,6 +23,13 @@ type Bool struct {
 type Int struct {
 	Span
 	Value int64
+}
+
+// BigInt is an integer literal with the N suffix (1N), or one past 64
+// bits: Clojure's BigInt. Value is never changed.
+type BigInt struct {
+	Span
+	Value *big.Int
 }
 
 // Float is a floating-point literal, including ##Inf, ##-Inf and ##NaN.
@@ -111,6 +120,7 @@ type Regex struct {
 func (*Nil) node()      {}
 func (*Bool) node()     {}
 func (*Int) node()      {}
+func (*BigInt) node()   {}
 func (*Float) node()    {}
 func (*String) node()   {}
 func (*Keyword) node()  {}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -1000,6 +1001,8 @@ func (r *reader) number(tok string, sp Span) Node {
 		n := r.floats.alloc(r)
 		n.Span, n.Value = sp, num.f
 		return n
+	case num.big != nil:
+		return &BigInt{Span: sp, Value: num.big}
 	}
 	n := r.ints.alloc(r)
 	n.Span, n.Value = sp, num.i
@@ -1010,6 +1013,13 @@ type number struct {
 	i       int64
 	f       float64
 	isFloat bool
+	big     *big.Int // an N literal, or an integer past 64 bits
+}
+
+// bigNumber is the BigInt of digits in base, or ok false.
+func bigNumber(digits string, base int) (number, bool) {
+	b, ok := new(big.Int).SetString(digits, base)
+	return number{big: b}, ok
 }
 
 // parseNumber parses a token in Clojure number syntax, or returns an error
@@ -1032,7 +1042,10 @@ func parseNumber(tok string) (num number, msg string) {
 			}
 		}
 		x, err := strconv.ParseInt(tok[:i]+digits, 16, 64)
-		if err != nil {
+		if err != nil || strings.HasSuffix(tok, "N") {
+			if n, ok := bigNumber(tok[:i]+digits, 16); ok {
+				return n, ""
+			}
 			return num, outOfRange()
 		}
 		return number{i: x}, ""
@@ -1054,7 +1067,10 @@ func parseNumber(tok string) (num number, msg string) {
 			}
 		}
 		x, err := strconv.ParseInt(tok[:j], base, 64)
-		if err != nil {
+		if err != nil || j < len(tok) { // past 64 bits, or 1N: Clojure's BigInt
+			if n, ok := bigNumber(tok[:j], base); ok {
+				return n, ""
+			}
 			return num, outOfRange()
 		}
 		return number{i: x}, ""
@@ -1124,8 +1140,10 @@ func parseRadix(tok string, i, j int) (number, string) {
 	}
 	x, err := strconv.ParseInt(tok[:i]+digits, base, 64)
 	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			return number{}, "integer literal " + clip(tok) + " is out of range (64-bit)"
+		if errors.Is(err, strconv.ErrRange) { // past 64 bits: a BigInt, as in Clojure
+			if n, ok := bigNumber(tok[:i]+digits, base); ok {
+				return n, ""
+			}
 		}
 		return number{}, "invalid number '" + clip(tok) + "'"
 	}

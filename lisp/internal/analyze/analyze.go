@@ -576,6 +576,8 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return a.maps.new(MapLit{At: At{a.pos(n)}, Keys: keys, Vals: vals})
 	case *syntax.Int:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
+	case *syntax.BigInt:
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.String:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Nil:
@@ -682,7 +684,7 @@ func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 		return m
 	case *syntax.Symbol:
 		return &SymbolLit{At: At{a.pos(n)}, Ns: n.Ns, Name: n.Name}
-	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword:
+	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.BigInt, *syntax.Float, *syntax.String, *syntax.Keyword:
 		return a.expr(n, false)
 	case *syntax.Quote:
 		// ''a is the list (quote a), as the reader reads 'a.
