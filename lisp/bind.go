@@ -34,6 +34,7 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 	as, pos := p.As, c.pos(p.Off)
 	return func(fr *frame, v Value) error {
 		var elems []Value
+		var lazyRest Value // the rest of an infinite sequence, lazily
 		switch x := v.(type) {
 		case nil:
 		case *Vector:
@@ -66,7 +67,11 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 		case *Seq:
 			var err error
 			need := len(items)
-			if rest != nil {
+			if rest != nil && !x.finite {
+				// [x & xs] over (cycle ...), (range) ...: xs is the rest,
+				// as lazy as the sequence, as Clojure's nthnext.
+				lazyRest = dropSeq(x, len(items))
+			} else if rest != nil {
 				need = -1
 			}
 			if elems, err = fr.th.realize(x, need, "destructuring"); err != nil {
@@ -111,8 +116,8 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 			// The rest is a seq, as Clojure's nthnext gives it (a list's
 			// rest a list): seq? true, and keyword arguments to a map
 			// pattern, [a & {:keys [b]}].
-			var r Value
-			if len(elems) > len(items) {
+			var r Value = lazyRest
+			if lazyRest == nil && len(elems) > len(items) {
 				if vec, ok := v.(*Vector); ok {
 					if vec.IsList() {
 						r = vec.Slice(len(items), len(elems))

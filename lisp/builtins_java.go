@@ -878,6 +878,23 @@ func registerJavaStatics(t builtinTable) {
 		}
 		return int64(javaDigit(r, int(radix))), nil
 	})
+	// Character/forDigit is the digit character of a value in a radix,
+	// lower-case, or the character 0 of code 0 when there is none (Java's
+	// '\u0000').
+	t.add("Character/forDigit", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		d, err := intArg("Character/forDigit", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		radix, err := intArg("Character/forDigit", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		if radix < 2 || radix > 36 || d < 0 || d >= radix {
+			return "\x00", nil
+		}
+		return strconv.FormatInt(d, 36), nil
+	})
 }
 
 // charArg reads a character: a one-character string, or a code point as

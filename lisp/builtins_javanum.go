@@ -47,6 +47,52 @@ func registerJavaNumbers(t builtinTable) {
 		}
 		return int64(bits.OnesCount32(uint32(n))), nil
 	})
+	// The bit counts and single bits of Long and Integer, as Java's (an
+	// Integer's on the low 32 bits, which must fit an int).
+	bitFn := func(name string, width int, f func(x uint64, width int) int64) {
+		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			n, err := intArg(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			if width == 32 {
+				if _, err := intValue(n); err != nil {
+					return nil, err
+				}
+				return f(uint64(uint32(n)), 32), nil
+			}
+			return f(uint64(n), 64), nil
+		})
+	}
+	for _, c := range []struct {
+		class string
+		width int
+	}{{"Long", 64}, {"Integer", 32}} {
+		bitFn(c.class+"/numberOfTrailingZeros", c.width, func(x uint64, w int) int64 {
+			if x == 0 {
+				return int64(w)
+			}
+			return int64(bits.TrailingZeros64(x))
+		})
+		bitFn(c.class+"/numberOfLeadingZeros", c.width, func(x uint64, w int) int64 { return int64(bits.LeadingZeros64(x) - (64 - w)) })
+		bitFn(c.class+"/highestOneBit", c.width, func(x uint64, w int) int64 {
+			if x == 0 {
+				return 0
+			}
+			h := uint64(1) << (63 - bits.LeadingZeros64(x))
+			if w == 32 {
+				return int64(int32(uint32(h)))
+			}
+			return int64(h)
+		})
+		bitFn(c.class+"/lowestOneBit", c.width, func(x uint64, w int) int64 {
+			l := x & -x
+			if w == 32 {
+				return int64(int32(uint32(l)))
+			}
+			return int64(l)
+		})
+	}
 	t.add("Double/compare", 2, 2, func(_ *thread, a []Value) (Value, error) {
 		x, err := floatArg("Double/compare", a, 0)
 		if err != nil {

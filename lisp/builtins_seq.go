@@ -614,15 +614,7 @@ func registerSequences(t builtinTable) {
 			}
 			xs = slices.Clone(xs)
 		}
-		return &Seq{name: "cycle", gen: func(th *thread, yield func(Value) (bool, error)) error {
-			for {
-				for _, x := range xs {
-					if ok, err := yield(x); err != nil || !ok {
-						return err
-					}
-				}
-			}
-		}}, nil
+		return cycleFrom(xs, 0), nil
 	})
 	t.add("reduce", 2, 3, seqReduce)
 	t.add("reductions", 2, 3, seqReductions)
@@ -1296,7 +1288,10 @@ func dropSeq(s *Seq, n int) *Seq {
 	if n <= 0 {
 		return s
 	}
-	return &Seq{name: s.name, finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
+	if s.skip != nil {
+		return s.skip(n)
+	}
+	return &Seq{name: s.name, finite: s.finite, skip: func(m int) *Seq { return dropSeq(s, n+m) }, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		i := 0
 		return s.gen(th, func(v Value) (bool, error) {
 			i++
@@ -1935,15 +1930,33 @@ const maxRangeLen = 1 << 31
 // Clojure's + (integers while start and step are integers, so (range 3.5)
 // is [0 1 2 3] and (range 0 3 0.5) is [0 0.5 1.0 ...]), accumulated as
 // Clojure does, until it reaches end.
-func seqRange(th *thread, a []Value) (Value, error) {
-	if len(a) == 0 {
-		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
-			for i := int64(0); ; i++ {
-				if ok, err := yield(i); err != nil || !ok {
+// cycleFrom is (cycle xs) from its element at index start.
+func cycleFrom(xs []Value, start int) *Seq {
+	return &Seq{name: "cycle", gen: func(th *thread, yield func(Value) (bool, error)) error {
+		for i := start; ; i = 0 {
+			for _, x := range xs[i:] {
+				if ok, err := yield(x); err != nil || !ok {
 					return err
 				}
 			}
-		}}, nil
+		}
+	}, skip: func(n int) *Seq { return cycleFrom(xs, (start+n%len(xs))%len(xs)) }}
+}
+
+// rangeFrom is (range) from start.
+func rangeFrom(start int64) *Seq {
+	return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+		for i := start; ; i++ {
+			if ok, err := yield(i); err != nil || !ok {
+				return err
+			}
+		}
+	}, skip: func(n int) *Seq { return rangeFrom(start + int64(n)) }}
+}
+
+func seqRange(th *thread, a []Value) (Value, error) {
+	if len(a) == 0 {
+		return rangeFrom(0), nil
 	}
 	for i := range a {
 		if _, err := numArg("range", a, i); err != nil {

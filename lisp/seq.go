@@ -23,6 +23,10 @@ type Seq struct {
 	// cell, when set, makes the sequence a memoized lazy or cons cell
 	// (seq_lazy.go); gen then walks the chain.
 	cell *seqCell
+	// skip, when set, returns the sequence without its first n elements
+	// without walking them: (cycle xs) and (range) start further on, so
+	// that a loop over [x & xs] of one costs a step per element.
+	skip func(n int) *Seq
 }
 
 // Name returns the function that made the sequence ("range", "iterate", ...).
