@@ -79,7 +79,10 @@ func (m *mission) startShadow(variant int, memory *lisp.Namespace, history []lis
 				vars[name], _ = fwall.Surrogate(v, variant)
 			}
 		}
-		sh.memory = lisp.NewNamespace(vars)
+		// WithVars over the real memory: the surrogates replace every
+		// var, and the namespace keeps the rest of what the runs made
+		// (the global hierarchy, the count of cells).
+		sh.memory = memory.WithVars(vars)
 		sh.fw.AddMemory(sh.memory)
 	}
 	for _, v := range history {
