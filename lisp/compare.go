@@ -255,16 +255,6 @@ func atomKind(v Value) int {
 // compareNumbers orders int64 and float64 values exactly (no rounding of
 // large integers through float64).
 func compareNumbers(a, b Value, strict bool) int {
-	if x, ok := a.(*big.Int); ok {
-		c := compareBig(x, b)
-		if _, isF := b.(float64); isF && c == 0 && strict {
-			return -1 // an integer before the float of its value, as a long
-		}
-		return c
-	}
-	if y, ok := b.(*big.Int); ok {
-		return -compareNumbers(y, a, strict)
-	}
 	switch x := a.(type) {
 	case int64:
 		switch y := b.(type) {
@@ -286,6 +276,17 @@ func compareNumbers(a, b Value, strict bool) int {
 		case float64:
 			return compareFloats(x, y)
 		}
+	}
+	// A BigInt on either side (bigint.go): off the paths of longs and doubles.
+	if x, ok := a.(*big.Int); ok {
+		c := compareBig(x, b)
+		if _, isF := b.(float64); isF && c == 0 && strict {
+			return -1 // an integer before the float of its value, as a long
+		}
+		return c
+	}
+	if y, ok := b.(*big.Int); ok {
+		return -compareNumbers(y, a, strict)
 	}
 	return 0
 }
