@@ -31,7 +31,11 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 		} else if ok && ns == "" && isReplaceableMacro(sym.Name) {
 			return a.replaceableMacro(sym.Name, l, pos) // clojure.core/time: the macro, whatever a def names time
 		} else {
-			switch sym.Ns {
+			ns := sym.Ns
+			if _, aliased := a.aliases[ns]; aliased && ns == "data" {
+				ns = "" // (require '[clojure.data :as data]): data/diff is clojure.data's
+			}
+			switch ns {
 			case "ctx", "tool":
 				return &ToolCall{At: At{pos}, Name: sym.Name, Args: a.exprs(l.Items[1:])}
 			case "data":

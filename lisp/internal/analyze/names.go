@@ -190,7 +190,11 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		a.useGlobal(s.Name, pos)
 		return &Global{At: At{pos}, Name: s.Name}
 	}
-	switch s.Ns {
+	ns := s.Ns
+	if _, aliased := a.aliases[ns]; aliased {
+		ns = "" // (require '[clojure.data :as data]): data/diff is clojure.data's
+	}
+	switch ns {
 	case "ctx", "data":
 		return &CtxRef{At: At{pos}, Name: s.Name}
 	case "memory":
