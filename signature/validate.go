@@ -3,6 +3,7 @@ package signature
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -290,7 +291,7 @@ func (c *checker) check(t Type, v lisp.Value) lisp.Value {
 		}
 	case Int:
 		switch x := v.(type) {
-		case int64:
+		case int64, *big.Int: // a BigInt is an integer too
 		case float64:
 			if c.coerce && x == math.Trunc(x) && x >= -(1<<63) && x < 1<<63 {
 				c.warn(v, t)
@@ -314,6 +315,11 @@ func (c *checker) check(t Type, v lisp.Value) lisp.Value {
 		case int64:
 			if c.coerce {
 				return float64(x)
+			}
+		case *big.Int: // an integer is a :float, as a long is
+			if c.coerce {
+				f, _ := new(big.Float).SetInt(x).Float64()
+				return f
 			}
 		case string:
 			if c.coerce {

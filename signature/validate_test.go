@@ -55,6 +55,8 @@ func TestValidate(t *testing.T) {
 		{":string?", `nil`, Enabled, nil},
 		{":int", `42`, Enabled, nil},
 		{":int", `-1`, Enabled, nil},
+		{":int", `12345678901234567890N`, Enabled, nil}, // a BigInt is an integer
+		{":float", `12345678901234567890N`, Enabled, nil},
 		{":int", `"42"`, Enabled, []string{`expected :int, got "42"`}},
 		{":int", `42.0`, Enabled, []string{`expected :int, got 42.0`}},
 		{":int", `true`, Enabled, []string{`expected :int, got true`}},
@@ -195,6 +197,8 @@ func TestCoerce(t *testing.T) {
 		{":float", `"3.14"`, Enabled, `3.14`, []string{`coerced "3.14" to :float`}, nil},
 		{":float", `"42"`, Enabled, `42.0`, []string{`coerced "42" to :float`}, nil},
 		{":float", `42`, Enabled, `42.0`, nil, nil},
+		{":float", `10N`, Enabled, `10.0`, nil, nil},
+		{":int", `12345678901234567890N`, Enabled, `12345678901234567890N`, nil, nil},
 		{":float", `"NaN"`, Enabled, ``, nil, []string{`expected :float, got "NaN"`}},
 		{":float", `"1e999"`, Enabled, ``, nil, []string{`expected :float, got "1e999"`}},
 		{":float", `"abc"`, Enabled, ``, nil, []string{`expected :float, got "abc"`}},
