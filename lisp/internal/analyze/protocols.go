@@ -209,40 +209,35 @@ func (a *analyzer) defprotocol(l *syntax.List) Expr {
 	return a.expr(&syntax.List{Span: sp, Items: items}, false)
 }
 
-// extendType is (extend-type T P (m ...) ... P2 ...).
+// extendType is (extend-type T P (m ...) ... P2 ...): each method
+// implemented for T.
 func (a *analyzer) extendType(l *syntax.List) Expr {
-	pos := a.pos(l)
-	if len(l.Items) < 3 {
-		return a.errorf(pos, "invalid_arity", "extend-type expects (extend-type Type Protocol (method [this] body) ...)")
-	}
-	specs, ok := a.implSpecs("extend-type", l.Items[2:])
-	if !ok {
-		return &Const{At: At{pos}}
-	}
-	items := []syntax.Node{&syntax.Symbol{Span: l.Span, Name: "do"}}
-	for _, s := range specs {
-		for _, m := range s.methods {
-			items = append(items, defmethodOf(l.Span, m, l.Items[1]))
-		}
-	}
-	items = append(items, &syntax.Nil{Span: l.Span})
-	return a.expr(&syntax.List{Span: l.Span, Items: items}, false)
+	return a.extend("extend-type", "(extend-type Type Protocol (method [this] body) ...)", l,
+		func(*implSpec) syntax.Node { return l.Items[1] })
 }
 
-// extendProtocol is (extend-protocol P T (m ...) ... T2 ...).
+// extendProtocol is (extend-protocol P T (m ...) ... T2 ...): each
+// method implemented for the type it follows.
 func (a *analyzer) extendProtocol(l *syntax.List) Expr {
+	return a.extend("extend-protocol", "(extend-protocol Protocol Type (method [this] body) ...)", l,
+		func(s *implSpec) syntax.Node { return s.name })
+}
+
+// extend rewrites extend-type and extend-protocol into defmethods, the
+// type of each spec's methods given by typeOf.
+func (a *analyzer) extend(form, usage string, l *syntax.List, typeOf func(*implSpec) syntax.Node) Expr {
 	pos := a.pos(l)
 	if len(l.Items) < 3 {
-		return a.errorf(pos, "invalid_arity", "extend-protocol expects (extend-protocol Protocol Type (method [this] body) ...)")
+		return a.errorf(pos, "invalid_arity", "%s expects %s", form, usage)
 	}
-	specs, ok := a.implSpecs("extend-protocol", l.Items[2:])
+	specs, ok := a.implSpecs(form, l.Items[2:])
 	if !ok {
 		return &Const{At: At{pos}}
 	}
 	items := []syntax.Node{&syntax.Symbol{Span: l.Span, Name: "do"}}
 	for _, s := range specs {
 		for _, m := range s.methods {
-			items = append(items, defmethodOf(l.Span, m, s.name))
+			items = append(items, defmethodOf(l.Span, m, typeOf(s)))
 		}
 	}
 	items = append(items, &syntax.Nil{Span: l.Span})
