@@ -332,8 +332,11 @@ func registerBignum(t builtinTable) {
 	})
 }
 
+// bigOverflow is the error of a BigInteger method whose long result
+// overflows; registerBigInteger (bigint.go) computes such a method again on
+// BigInts when it sees it.
 func bigOverflow(fn string) *Error {
-	return classError(ArithmeticError, classArithmetic, "integer overflow in %s: BigIntegers here are 64-bit integers (use floats, e.g. (double x), for very large numbers)", fn)
+	return classError(ArithmeticError, classArithmetic, "integer overflow in %s", fn)
 }
 
 // bigOperands reads two numbers as exact decimals.

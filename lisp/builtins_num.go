@@ -412,7 +412,7 @@ func quoteShort(s string) string {
 }
 
 func overflow(fn string) *Error {
-	return errorf(ArithmeticError, "integer overflow in %s: the result does not fit 64 bits (use floats, e.g. 1.0, for very large numbers)", fn)
+	return errorf(ArithmeticError, "integer overflow in %s: the result does not fit 64 bits (+' -' *' inc' dec' give a BigInt instead, e.g. (*' a b); or use floats, e.g. 1.0)", fn)
 }
 
 func numAdd(th *thread, args []Value) (Value, error) {

@@ -231,7 +231,7 @@ func TestFastPathValues(t *testing.T) {
 		{`(defn inc [x] (* 2 x)) (loop [i 1] (if (< i 100) (recur (inc i)) i))`, "value=128"},
 		{`(defn < [a b] (> a b)) (loop [i 10] (if (< i 0) (recur (dec i)) i))`, "value=0"},
 		{`(loop [i 9223372036854775805] (if (< i 0) :never (recur (inc i))))`,
-			"error=arithmetic_error|integer overflow in inc: the result does not fit 64 bits (use floats, e.g. 1.0, for very large numbers)|1:57"},
+			"error=arithmetic_error|integer overflow in inc: the result does not fit 64 bits (+' -' *' inc' dec' give a BigInt instead, e.g. (*' a b); or use floats, e.g. 1.0)|1:57"},
 		{`(let [x 9223372036854775807] (+ x 1))`, "error=arithmetic_error|integer overflow in +"},
 		{`(loop [i 0 acc 9223372036854775800] (if (< i 10) (recur (inc i) (+ acc i)) acc))`, "error=arithmetic_error|integer overflow in +"},
 		{`(loop [i 0 s 0] (if (< i 10) (recur (inc i) (+ s 0.5)) s))`, "value=5.0"},
