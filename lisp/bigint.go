@@ -330,6 +330,17 @@ func (th *thread) bigPow(x *big.Int, n int64) (Value, error) {
 	return new(big.Int).Exp(x, big.NewInt(n), nil), nil
 }
 
+// bigAndCount reads the arguments of a method of an integer and a count
+// (.testBit, .shiftLeft, (.toString n radix)).
+func bigAndCount(name string, a []Value) (*big.Int, int64, error) {
+	x, ok := bigOf(a[0])
+	if !ok {
+		return nil, 0, argError(name, 0, "an integer (a BigInteger)", a[0])
+	}
+	n, err := intArg(name, a, 1)
+	return x, n, err
+}
+
 // registerBigInteger extends the BigInteger methods of builtins_bignum.go
 // (which compute on longs and doubles) to BigInts and to the longs whose
 // result would overflow, and adds those that only integers have.
@@ -397,11 +408,7 @@ func registerBigInteger(t builtinTable) {
 		return int64(x.BitLen()), nil
 	})
 	t.add(".testBit", 2, 2, func(_ *thread, a []Value) (Value, error) {
-		x, ok := bigOf(a[0])
-		if !ok {
-			return nil, argError(".testBit", 0, "an integer (a BigInteger)", a[0])
-		}
-		n, err := intArg(".testBit", a, 1)
+		x, n, err := bigAndCount(".testBit", a)
 		if err != nil {
 			return nil, err
 		}
@@ -419,11 +426,7 @@ func registerBigInteger(t builtinTable) {
 	})
 	shift := func(name string, left bool) {
 		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
-			x, ok := bigOf(a[0])
-			if !ok {
-				return nil, argError(name, 0, "an integer (a BigInteger)", a[0])
-			}
-			n, err := intArg(name, a, 1)
+			x, n, err := bigAndCount(name, a)
 			if err != nil {
 				return nil, err
 			}
@@ -460,11 +463,7 @@ func registerBigInteger(t builtinTable) {
 				}
 				return fn(th, a)
 			}
-			x, ok := bigOf(a[0])
-			if !ok {
-				return nil, argError(".toString", 0, "an integer (a BigInteger) with a radix", a[0])
-			}
-			radix, err := intArg(".toString", a, 1)
+			x, radix, err := bigAndCount(".toString", a)
 			if err != nil {
 				return nil, err
 			}

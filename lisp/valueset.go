@@ -99,28 +99,14 @@ func newValueMap[T any](th *thread, n int) *valueMap[T] {
 func (m *valueMap[T]) index(k Value) int32 {
 	switch x := k.(type) {
 	case string:
-		if m.strs == nil {
-			m.strs = map[string]int32{}
-		}
-		if i, ok := m.strs[x]; ok {
-			return i
-		}
-		m.strs[x] = m.add(k)
-		return m.strs[x]
+		return indexIn(m, &m.strs, x, k)
 	case Keyword:
-		if m.kws == nil {
-			m.kws = map[Keyword]int32{}
-		}
-		if i, ok := m.kws[x]; ok {
-			return i
-		}
-		m.kws[x] = m.add(k)
-		return m.kws[x]
+		return indexIn(m, &m.kws, x, k)
 	case int64:
-		return m.intIndex(x, k)
+		return indexIn(m, &m.ints, x, k)
 	case *big.Int:
 		if x.IsInt64() {
-			return m.intIndex(x.Int64(), k) // 1N is the key 1, as Clojure's
+			return indexIn(m, &m.ints, x.Int64(), k) // 1N is the key 1, as Clojure's
 		}
 	}
 	if sk, ok := scalarKey(k); ok {
@@ -148,16 +134,18 @@ func (m *valueMap[T]) index(k Value) int32 {
 	return i
 }
 
-// intIndex is index for an integer key x (k itself, or its BigInt).
-func (m *valueMap[T]) intIndex(x int64, k Value) int32 {
-	if m.ints == nil {
-		m.ints = map[int64]int32{}
+// indexIn is index for a key of one Go type: its slot in the map by that
+// type (made on first use), x being how the map spells k.
+func indexIn[K comparable, T any](m *valueMap[T], by *map[K]int32, x K, k Value) int32 {
+	if *by == nil {
+		*by = map[K]int32{}
 	}
-	if i, ok := m.ints[x]; ok {
+	if i, ok := (*by)[x]; ok {
 		return i
 	}
-	m.ints[x] = m.add(k)
-	return m.ints[x]
+	i := m.add(k)
+	(*by)[x] = i
+	return i
 }
 
 func (m *valueMap[T]) add(k Value) int32 {
