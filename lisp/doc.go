@@ -40,8 +40,8 @@
 //
 // # Values
 //
-// Values are plain Go values where possible (nil, bool, int64, float64,
-// string) plus Keyword, *Vector (vectors and, with IsList, lists), *Map,
+// Values are plain Go values where possible (nil, bool, int64, *big.Int
+// for integers past 64 bits, float64, string) plus Keyword, *Vector (vectors and, with IsList, lists), *Map,
 // *Set, Symbol, Class, functions and a few others; see Value. Collections are immutable and share structure: assoc on a
 // 10,000-entry map copies a few small nodes, and conj onto a vector built in
 // a loop appends in place. Maps and sets iterate in one canonical order
@@ -106,7 +106,8 @@
 // (a tool call that ignores its context is abandoned). Program text is
 // limited to maxSourceBytes. Walks of values (printing,
 // equality, hashing, conversion) are bounded by work, since values can
-// share structure. Integer overflow is an error, never a wrap-around.
+// share structure. A long's overflow is an error, never a wrap-around (the
+// promoting +' *' ... give a *big.Int, bounded to 2^20 bits).
 // Nothing a program does can panic the host: an internal failure is
 // reported as an InternalError.
 //
