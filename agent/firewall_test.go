@@ -165,7 +165,7 @@ func TestFirewallAcrossChains(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check("Options.Context", s, step)
+		check("Options.Input", s, step)
 
 		s1, s2 := llmtest.NewScript(llmtest.Code(firstProgram)), secondScript()
 		steps, err := agent.Pipeline{first, second}.Run(context.Background(), agent.Options{

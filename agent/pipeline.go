@@ -42,7 +42,7 @@ func then(ctx context.Context, up *tree, prev *Step, next *Agent, opts Options, 
 	}
 	// The context's signature is prev's: an InputSignature meant for the
 	// first agent of a chain must not override it.
-	opts.Input, opts.Context, opts.InputSignature = prev, nil, ""
+	opts.Input, opts.InputSignature = prev, ""
 	return next.runIn(ctx, up, opts, pipe)
 }
 

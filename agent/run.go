@@ -31,10 +31,6 @@ type Options struct {
 	// by the prompt's placeholders: a map, a struct (by its json names), a
 	// *lisp.Map, or a *Step to chain (see docs/agents.md, "Input").
 	Input any
-	// Context is the old name of Input, accepted for one release.
-	//
-	// Deprecated: use Input; setting both fails with invalid_config.
-	Context any
 	// InputSignature types the input for the system prompt's data
 	// inventory, as a signature's output type ("{user {name :string}}").
 	InputSignature string
@@ -535,13 +531,6 @@ func estimateTokens(s string) int { return (len(s) + 3) / 4 }
 // input against the signature's parameters.
 func (m *mission) setContext() *Fail {
 	raw := m.opts.Input
-	if m.opts.Context != nil {
-		if raw != nil {
-			return &Fail{Reason: ReasonInvalidConfig, Op: "Options.Context",
-				Message: "Options.Input and the deprecated Options.Context are both set: set Input only"}
-		}
-		raw = m.opts.Context
-	}
 	sigText := m.opts.InputSignature
 	if s, ok := raw.(*Step); ok {
 		if s == nil {

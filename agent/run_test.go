@@ -169,32 +169,3 @@ func TestChaining(t *testing.T) {
 		t.Errorf("chained: %+v", s3.Fail)
 	}
 }
-
-// TestDeprecatedContext: Options.Context still gives the input for one
-// release, and setting it beside Input is invalid_config.
-func TestDeprecatedContext(t *testing.T) {
-	a := agent.MustNew(agent.Config{Prompt: "Greet {{user}}", Signature: "(user :string) -> :string"})
-	for _, tc := range []struct {
-		name string
-		opts agent.Options
-		want agent.Reason
-	}{
-		{"Input", agent.Options{Input: map[string]any{"user": "ann"}}, ""},
-		{"Context", agent.Options{Context: map[string]any{"user": "ann"}}, ""},
-		{"both", agent.Options{Input: map[string]any{"user": "ann"}, Context: map[string]any{"user": "bob"}}, agent.ReasonInvalidConfig},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.opts.LLM = llmtest.NewScript(llmtest.Code(`(return (str "hi " ctx/user))`)).Func()
-			step, err := a.Run(context.Background(), tc.opts)
-			if tc.want == "" {
-				if err != nil || step.Return != "hi ann" {
-					t.Fatalf("got %v, %v", step.Return, err)
-				}
-				return
-			}
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("got %v, want %s", err, tc.want)
-			}
-		})
-	}
-}

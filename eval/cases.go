@@ -12,7 +12,7 @@ import (
 type Case struct {
 	// Name identifies the case in reports; unique within its task.
 	Name string
-	// Input is the mission's context (agent.Options.Context): a map with
+	// Input is the mission's context (agent.Options.Input): a map with
 	// string keys, a struct, a *lisp.Map; nil for none.
 	Input any
 	// Checks must all pass; none: the mission must succeed.

@@ -55,7 +55,7 @@ func (p *Program) keepThread(th *thread) {
 }
 
 // maxSourceBytes is the largest program text Compile accepts. Programs
-// carry logic; data belongs in the context (Options.Context), which has no
+// carry logic; data belongs in the input (Options.Input), which has no
 // such limit. Reading a program costs time and memory in proportion to
 // its size before any limit of the run can apply, so the size is capped.
 const maxSourceBytes = 256 << 10

@@ -71,7 +71,7 @@ func (s *Service) AddAgent(name string, a *agent.Agent, opts agent.Options) erro
 		v, err := lisp.FromGo(base.Input)
 		m, ok := v.(*lisp.Map)
 		if err != nil || !ok {
-			return fmt.Errorf("mcp: AddAgent %q: Options.Context must be a map of defaults, got %T", name, base.Input)
+			return fmt.Errorf("mcp: AddAgent %q: Options.Input must be a map of defaults, got %T", name, base.Input)
 		}
 		defaults = m
 		in = withoutRequired(in, m)

@@ -93,7 +93,7 @@ type Agent struct {
 	// the form's values go over it.
 	Input any
 	// ContextSignature describes the context's types
-	// (agent.Options.ContextSignature).
+	// (agent.Options.InputSignature).
 	ContextSignature string
 	// Cases are its test cases: the page runs them once each with the
 	// chosen model, each case's input over Input.
