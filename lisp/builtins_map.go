@@ -8,6 +8,12 @@ func registerMaps(t builtinTable) {
 		if len(a) == 3 {
 			def = a[2]
 		}
+		if t, ok := a[0].(*transientVector); ok {
+			if v, ok := getKey(t, a[1]); ok {
+				return v, nil
+			}
+			return def, nil
+		}
 		if s, ok := a[0].(string); ok {
 			// A character: a walk from the start of the string, counted.
 			if i, ok := a[1].(int64); ok && i >= 0 {
@@ -856,6 +862,10 @@ func getKey(coll, k Value) (Value, bool) {
 	switch c := coll.(type) {
 	case *Map:
 		return c.Get(k)
+	case *transientVector:
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(len(c.items)) {
+			return c.items[i], true
+		}
 	case *Vector:
 		// A list or a queue is not associative: (get '(1 2) 0) is nil,
 		// as in Clojure.
@@ -914,6 +924,17 @@ func getPath(v Value, path []Value) (Value, bool) {
 // assocKey sets k in a map (nil starts a new map) or an index of a vector.
 // flexible reuses an existing key of the other spelling (keyword/string).
 func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
+	if c, ok := coll.(*transientVector); ok {
+		i, ok := k.(int64)
+		if !ok || i < 0 || i > int64(len(c.items)) {
+			class := classIndexOutOfBound
+			if !ok {
+				class = classIllegalArgument
+			}
+			return nil, classError(InvalidArgument, class, "%s: index %s is outside the vector of %d elements", fn, brief(k), len(c.items))
+		}
+		return c, c.set(th, int(i), v)
+	}
 	if c, ok := coll.(*transientMap); ok {
 		// First: the loops of reduce and into come here once per element.
 		// c.set by hand, one type switch for both of its checks.

@@ -780,6 +780,11 @@ func registerSequences(t builtinTable) {
 		switch v := a[0].(type) {
 		case nil:
 			return nil, nil
+		case *transientVector:
+			if len(v.items) == 0 {
+				return nil, nil
+			}
+			return v.items[len(v.items)-1], nil
 		case *Vector:
 			if v.Len() == 0 {
 				return nil, nil
@@ -1094,6 +1099,8 @@ func countOf1(th *thread, fn string, v Value) (int, error) {
 	switch c := v.(type) {
 	case nil:
 		return 0, nil
+	case *transientVector:
+		return len(c.items), nil
 	case *Vector:
 		return c.Len(), nil
 	case *Map:
@@ -1307,6 +1314,13 @@ func seqNth(th *thread, a []Value) (Value, error) {
 	i, err := indexArg("nth", a, 1)
 	if err != nil {
 		return nil, err
+	}
+	if t, ok := a[0].(*transientVector); ok {
+		if i >= 0 && i < int64(len(t.items)) {
+			return t.items[i], nil
+		}
+		b := append([]Value{t.view()}, a[1:]...)
+		a = b
 	}
 	var def Value
 	if len(a) == 3 {
@@ -1676,6 +1690,9 @@ func quantify(th *thread, fn string, a []Value, want, empty bool) (Value, error)
 }
 
 func seqContains(th *thread, a []Value) (Value, error) {
+	if t, ok := a[0].(*transientVector); ok {
+		return seqContains(th, []Value{t.view(), a[1]})
+	}
 	switch c := a[0].(type) {
 	case *Map:
 		if _, ok := c.Get(a[1]); ok {
@@ -1729,6 +1746,13 @@ func seqConj(th *thread, a []Value) (Value, error) {
 	case *transientSet:
 		for _, x := range a[1:] {
 			c.b.Add(x)
+		}
+		return c, nil
+	case *transientVector:
+		for _, x := range a[1:] {
+			if err := c.push(th, x); err != nil {
+				return nil, err
+			}
 		}
 		return c, nil
 	case *transientMap:
@@ -2148,6 +2172,12 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 	var acc Value
 	var xs []Value
 	var err error
+	linear := usesAccLinearly(f)
+	var given Value // a transient handed down by a linear caller
+	if len(a) == 3 && isTransientAcc(a[1]) {
+		given = reduceInit(a[1], linear)
+		a = []Value{f, given, coll}
+	}
 	if s, ok := coll.(*Seq); ok {
 		if b, ok := f.(*Builtin); ok && neverReduced[b.Name] && !s.finite {
 			// These never return (reduced ...): the reduce could not end.
@@ -2177,34 +2207,34 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 		}
 		return foldArith(th, b, acc, xs)
 	}
-	linear := usesAccLinearly(f)
 	buf, mark := th.stack.alloc(2)
 	defer th.stack.release(buf, mark)
 	for _, x := range xs {
-		if linear {
-			acc = toTransient(acc)
+		if linear != accShared {
+			acc = toTransient(acc, linear)
 		}
 		buf[0], buf[1] = acc, x
 		if acc, err = th.call(f, buf); err != nil {
 			return nil, err
 		}
 		if r, ok := acc.(*reduced); ok {
-			return freezeTransient(r.value), nil
+			return reduceResult(r.value, given), nil
 		}
 	}
-	return freezeTransient(acc), nil
+	return reduceResult(acc, given), nil
 }
 
-// usesAccLinearly reports whether f, a reducing function, uses its
-// accumulator linearly, so that reduce may hand it a transient
-// (transient.go).
-func usesAccLinearly(f Value) bool {
+// usesAccLinearly reports how f, a reducing function, uses its
+// accumulator: linearly, reduce may hand it a transient (transient.go).
+func usesAccLinearly(f Value) accMode {
 	c, ok := f.(*Closure)
 	if !ok {
-		return false
+		return accShared
 	}
-	ar := c.proto.arityFor(2)
-	return ar != nil && ar.linearAcc
+	if ar := c.proto.arityFor(2); ar != nil {
+		return ar.linearAcc
+	}
+	return accShared
 }
 
 // neverReduced names builtins often given to reduce that cannot end it, so
@@ -2245,18 +2275,23 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 	return acc, err
 }
 
-// toTransient wraps a map or set accumulator for in-place updates (see
-// transient.go); anything else is returned as is, and so is a sorted-by
-// map or set, which must keep its comparator.
-func toTransient(v Value) Value {
+// toTransient wraps an accumulator for in-place updates (see
+// transient.go): under accLinear a map or a set, under accLinearReads a
+// vector; anything else is returned as is, and so is a sorted-by map or
+// set, which must keep its comparator.
+func toTransient(v Value, mode accMode) Value {
 	switch m := v.(type) {
 	case *Map:
-		if m.sorted() == nil {
+		if m.sorted() == nil && mode == accLinear {
 			return &transientMap{b: newMapBuilder(m.tree()), from: m, kinds: m.keyKinds()}
 		}
 	case *Set:
-		if m.sorted() == nil {
+		if m.sorted() == nil && mode == accLinear {
 			return &transientSet{b: newSetBuilder(m), from: m}
+		}
+	case *Vector:
+		if mode != accShared && !m.IsList() && m.kindOf() == plainKind {
+			return &transientVector{items: m.items, from: m}
 		}
 	}
 	return v
@@ -2273,6 +2308,8 @@ func freezeTransient(v Value) Value {
 		return inOrderOf(t.from, m)
 	case *transientSet:
 		return inOrderOf(t.from, t.b.Set())
+	case *transientVector:
+		return t.freeze()
 	}
 	return v
 }

@@ -450,6 +450,8 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 		if f.isVectorType() { // a list or a queue is not a function in Clojure
 			return callVector(f, args)
 		}
+	case *transientVector:
+		return callVector(f.view(), args)
 	case *Cell:
 		if f.kind == transientCell {
 			return th.callTransient(f, args)
@@ -633,8 +635,8 @@ type arityCode struct {
 	// binds destructure parameters in place (nil entries: plain names).
 	binds []bindFn
 	body  evalFn
-	// linearAcc: the first parameter is used linearly (see transient.go).
-	linearAcc bool
+	// linearAcc: how the first parameter is used (see transient.go).
+	linearAcc accMode
 }
 
 func (ar *arityCode) bindParams(fr *frame) error {

@@ -390,13 +390,18 @@ func (th *thread) reduceStaged(lead []Value, stages []fusedStage, fns []Value, i
 	f := lead[0]
 	var acc Value
 	started := len(lead) == 2
+	linear := usesAccLinearly(f)
+	var given Value // a transient handed down by a linear caller
 	if started {
 		acc = lead[1]
+		if isTransientAcc(acc) {
+			acc = reduceInit(acc, linear)
+			given = acc
+		}
 	}
 	b, _ := f.(*Builtin)
 	var arith *arithReducer // + or * folded natively, once acc is known
 	arithChecked := false
-	linear := usesAccLinearly(f)
 	buf, mark := th.stack.alloc(2)
 	defer th.stack.release(buf, mark)
 	var done bool
@@ -430,8 +435,8 @@ func (th *thread) reduceStaged(lead []Value, stages []fusedStage, fns []Value, i
 			_, err := arith.step(th, nil, x)
 			return err == nil, err
 		}
-		if linear {
-			acc = toTransient(acc)
+		if linear != accShared {
+			acc = toTransient(acc, linear)
 		}
 		buf[0], buf[1] = acc, x
 		var err error
@@ -454,5 +459,5 @@ func (th *thread) reduceStaged(lead []Value, stages []fusedStage, fns []Value, i
 		v, err := arith.done(th, nil)
 		return v, true, err
 	}
-	return freezeTransient(acc), true, nil
+	return reduceResult(acc, given), true, nil
 }

@@ -97,10 +97,12 @@ func TypeName(v Value) string {
 			return "queue"
 		}
 		return "vector"
-	case *Map:
+	case *Map, *transientMap:
 		return "map"
-	case *Set:
+	case *Set, *transientSet:
 		return "set"
+	case *transientVector:
+		return "vector"
 	case *Closure, *Builtin:
 		return "function"
 	case *Var:
@@ -126,6 +128,9 @@ func TypeName(v Value) string {
 
 // describe renders v for an error message: its type and a short printed form.
 func describe(v Value) string {
+	if t, ok := v.(*transientVector); ok {
+		v = t.view() // a reducing function's accumulator (transient.go)
+	}
 	switch c := v.(type) {
 	case nil:
 		return "nil"

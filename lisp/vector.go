@@ -1,6 +1,10 @@
 package lisp
 
-import "sync/atomic"
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+)
 
 // Vector is an immutable sequence of values, backed by a flat slice.
 //
@@ -401,6 +405,11 @@ func (th *thread) assocVector(v *Vector, i int, x Value) (*Vector, error) {
 		return th.conjVector(v, x)
 	}
 	if err := th.copying(v.Len()); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Kind == MemoryExceeded && v.Len() >= 64 {
+			// The usual cause: a table filled by index in a loop.
+			return nil, errorf(MemoryExceeded, "%s; each assoc on a vector copies it (%d elements here): a reduce whose function reads the table only with get, nth, count or (table i) and returns (assoc table i x) updates it in place; or keep the table in a map", strings.TrimSuffix(e.Message, "."), v.Len())
+		}
 		return nil, err
 	}
 	return v.Assoc(i, x), nil
