@@ -924,17 +924,6 @@ func getPath(v Value, path []Value) (Value, bool) {
 // assocKey sets k in a map (nil starts a new map) or an index of a vector.
 // flexible reuses an existing key of the other spelling (keyword/string).
 func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, error) {
-	if c, ok := coll.(*transientVector); ok {
-		i, ok := k.(int64)
-		if !ok || i < 0 || i > int64(len(c.items)) {
-			class := classIndexOutOfBound
-			if !ok {
-				class = classIllegalArgument
-			}
-			return nil, classError(InvalidArgument, class, "%s: index %s is outside the vector of %d elements", fn, brief(k), len(c.items))
-		}
-		return c, c.set(th, int(i), v)
-	}
 	if c, ok := coll.(*transientMap); ok {
 		// First: the loops of reduce and into come here once per element.
 		// c.set by hand, one type switch for both of its checks.
@@ -951,6 +940,16 @@ func (th *thread) assocKey(fn string, coll, k, v Value, flexible bool) (Value, e
 	switch c := coll.(type) {
 	case nil:
 		return NewMap(k, v), nil
+	case *transientVector:
+		i, ok := k.(int64)
+		if !ok || i < 0 || i > int64(len(c.items)) {
+			class := classIndexOutOfBound
+			if !ok {
+				class = classIllegalArgument
+			}
+			return nil, classError(InvalidArgument, class, "%s: index %s is outside the vector of %d elements", fn, brief(k), len(c.items))
+		}
+		return c, c.set(th, int(i), v)
 	case *Map:
 		if flexible {
 			k = existingKey(c, k)

@@ -1235,6 +1235,12 @@ func (th *thread) nthSorted(coll Value, i int) (Value, bool, error) {
 // nthGrapheme returns character i of s (ok false past the end), counting a
 // step for each character it walks past.
 func (th *thread) nthGrapheme(s string, i int) (Value, bool, error) {
+	if i < len(s) && plainASCII(s[:min(i+2, len(s))]) {
+		// Every byte a character of its own up to i (and the byte after
+		// it, which could otherwise combine with it): a scan of bytes,
+		// counted as one, where a walk of characters takes a step each.
+		return s[i : i+1], true, th.ticks(i >> 4)
+	}
 	j, pos := 0, 0
 	for ; pos < len(s); j++ {
 		n := graphemeLen(s[pos:])
@@ -1244,6 +1250,17 @@ func (th *thread) nthGrapheme(s string, i int) (Value, bool, error) {
 		pos += n
 	}
 	return nil, false, th.ticks(j)
+}
+
+// plainASCII reports whether s is ASCII without a carriage return (which
+// joins a following line feed into one character).
+func plainASCII(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c >= 0x80 || c == '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // nextOf drops n elements: nil when nothing is left.

@@ -67,6 +67,14 @@ type compiler struct {
 	// calls is set when the program calls functions of its own (or loops):
 	// it may need a deeper value stack than straight-line code (see compile).
 	calls bool
+	// tableUpdates are the updates of loop tables filled in place (see
+	// transient.go, loopTables): each call's table, by slot.
+	tableUpdates map[*analyze.Call]int
+	tableExits   map[analyze.Expr]int
+	tableScratch struct {
+		updates []*analyze.Call
+		exits   []analyze.Expr
+	}
 }
 
 // maxProgramRegexWeight bounds the total weight of a program's regex
@@ -730,6 +738,12 @@ func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
 }
 
 func (c *compiler) expr(e analyze.Expr) evalFn {
+	if len(c.tableExits) > 0 {
+		if slot, ok := c.tableExits[e]; ok {
+			delete(c.tableExits, e)
+			return freezingSlot(slot, c.expr(e))
+		}
+	}
 	switch e := e.(type) {
 	case *analyze.Keyword:
 		return c.keywordConst(e.Name)
@@ -983,6 +997,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return body(fr)
 		}
 	case *analyze.Loop:
+		if slots := c.markLoopTables(e); len(slots) > 0 {
+			return freezingTables(c.loop(e))
+		}
 		return c.loop(e)
 	case *analyze.Recur:
 		return c.recur(e)
@@ -1006,6 +1023,11 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.Call:
+		if c.tableUpdates != nil {
+			if slot, ok := c.tableUpdates[e]; ok {
+				return updatingInPlace(slot, c.call(e))
+			}
+		}
 		return c.call(e)
 	case *analyze.ToolCall:
 		return c.toolCall(e)

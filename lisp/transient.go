@@ -175,13 +175,15 @@ func linearAccumulator(a *analyze.Arity) accMode {
 	if !ok {
 		return accShared
 	}
+	// Reads allowed first: most functions fail it, and what fails it fails
+	// without them too.
+	if !(linearity{slot: p.Slot, reads: true}).in(a.Body, true) {
+		return accShared
+	}
 	if (linearity{slot: p.Slot}).in(a.Body, true) {
 		return accLinear
 	}
-	if (linearity{slot: p.Slot, reads: true}).in(a.Body, true) {
-		return accLinearReads
-	}
-	return accShared
+	return accLinearReads
 }
 
 // linearity checks the uses of one slot; with reads, the reads of
@@ -190,6 +192,27 @@ func linearAccumulator(a *analyze.Arity) accMode {
 type linearity struct {
 	slot  int
 	reads bool
+	// loop, for a loop's binding k: the recurs of loop are tail
+	// positions for argument k, and updates collects the update calls.
+	loop    *analyze.Loop
+	k       int
+	updates *[]*analyze.Call
+	// exits collects the loop's tail expressions that use the table
+	// otherwise: they see it frozen (freezingSlot).
+	exits *[]analyze.Expr
+}
+
+// quietOrExit is quiet, or, for a loop's tail expression, an exit that
+// sees the table frozen.
+func (l linearity) quietOrExit(e analyze.Expr, tail bool) bool {
+	if l.quiet(e) {
+		return true
+	}
+	if tail && l.exits != nil {
+		*l.exits = append(*l.exits, e)
+		return true
+	}
+	return false
 }
 
 // quiet reports whether e leaves the slot alone: no use, or only reads.
@@ -222,6 +245,7 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 		if b, ok := e.Fn.(*analyze.Builtin); ok && len(e.Args) > 0 {
 			if transientOps[b.Name] {
 				if x, ok := e.Args[0].(*analyze.Local); ok && int(x.Slot) == slot {
+					l.update(e)
 					return tail && l.allQuiet(e.Args[1:])
 				}
 			}
@@ -233,11 +257,25 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 				// through g, which it hands the transient only when g
 				// uses it linearly too (reduceInit).
 				if x, ok := e.Args[1].(*analyze.Local); ok && int(x.Slot) == slot {
+					l.update(e)
 					return tail && l.quiet(e.Args[0]) && l.quiet(e.Args[2])
 				}
 			}
 		}
-		return l.allQuiet(e.Args) && l.quiet(e.Fn)
+		return l.quietOrExit(e, tail)
+	case *analyze.Recur:
+		if l.loop == nil || e.Loop != l.loop {
+			break
+		}
+		// The arguments are evaluated in order, then bound: those after
+		// the table's see it updated.
+		for i, a := range e.Args {
+			switch {
+			case i < l.k && !l.quiet(a), i == l.k && !l.in(a, true), i > l.k && uses(a, slot):
+				return false
+			}
+		}
+		return true
 	case *analyze.If:
 		return l.quiet(e.Test) && l.in(e.Then, tail) && l.in(e.Else, tail)
 	case *analyze.Do:
@@ -253,54 +291,302 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 		}
 		return l.in(e.Body, tail)
 	}
-	return l.quiet(e)
+	return l.quietOrExit(e, tail)
+}
+
+func (l linearity) update(e *analyze.Call) {
+	if l.updates != nil {
+		*l.updates = append(*l.updates, e)
+	}
+}
+
+// markLoopTables finds the bindings of loop e that hold a table filled in
+// place: a binding read only as an accumulator is (vectorReads) before it
+// is updated, updated only where its value goes to recur or leaves the
+// loop, and passed to recur at its own place. It records their updates
+// for the compiler and returns their slots.
+//
+//	(loop [i 0 dp (vec (repeat n 0))]
+//	  (if (< i n) (recur (inc i) (assoc dp i (+ (get dp (dec i) 0) i))) dp))
+//
+// Just before such an update runs, a vector in its slot becomes a
+// transient (updatingInPlace): the first write copies the vector once,
+// later ones write in place; the loop's value is frozen as it leaves
+// (freezingTables).
+func (c *compiler) markLoopTables(e *analyze.Loop) []int {
+	var slots []int
+	for k, b := range e.Bindings {
+		p, ok := b.Pattern.(*analyze.BindSlot)
+		if !ok || k >= len(e.Targets) {
+			continue
+		}
+		if t, ok := e.Targets[k].(*analyze.BindSlot); !ok || t.Slot != p.Slot {
+			continue
+		}
+		if !updatedAtRecur(e.Body, e, k, p.Slot) {
+			continue // the usual loop: no walk of the whole body
+		}
+		// The compiler's scratch lists: most loops have no table, and
+		// lists of their own would be allocated for each binding.
+		updates, exits := &c.tableScratch.updates, &c.tableScratch.exits
+		*updates, *exits = (*updates)[:0], (*exits)[:0]
+		l := linearity{slot: p.Slot, reads: true, loop: e, k: k, updates: updates, exits: exits}
+		if len(slots) > 0 || !l.in(e.Body, true) || len(*updates) == 0 {
+			// One table per loop: a second one's updates could read the
+			// first after its update.
+			continue
+		}
+		if c.tableUpdates == nil {
+			c.tableUpdates, c.tableExits = map[*analyze.Call]int{}, map[analyze.Expr]int{}
+		}
+		for _, u := range *updates {
+			c.tableUpdates[u] = p.Slot
+		}
+		for _, x := range *exits {
+			c.tableExits[x] = p.Slot
+		}
+		slots = append(slots, p.Slot)
+	}
+	return slots
+}
+
+// updatedAtRecur reports whether a recur of loop, found through the tails
+// of body, passes an update of slot at place k: a quick test before the
+// whole analysis.
+func updatedAtRecur(body analyze.Expr, loop *analyze.Loop, k, slot int) bool {
+	switch x := body.(type) {
+	case *analyze.If:
+		return updatedAtRecur(x.Then, loop, k, slot) || updatedAtRecur(x.Else, loop, k, slot)
+	case *analyze.Let:
+		return updatedAtRecur(x.Body, loop, k, slot)
+	case *analyze.Do:
+		return updatedAtRecur(x.Body[len(x.Body)-1], loop, k, slot)
+	case *analyze.Recur:
+		return x.Loop == loop && k < len(x.Args) && isUpdateOf(x.Args[k], slot)
+	}
+	return false
+}
+
+// isUpdateOf reports whether e, through its tails, updates slot.
+func isUpdateOf(e analyze.Expr, slot int) bool {
+	switch x := e.(type) {
+	case *analyze.If:
+		return isUpdateOf(x.Then, slot) || isUpdateOf(x.Else, slot)
+	case *analyze.Let:
+		return isUpdateOf(x.Body, slot)
+	case *analyze.Do:
+		return isUpdateOf(x.Body[len(x.Body)-1], slot)
+	case *analyze.Call:
+		b, ok := x.Fn.(*analyze.Builtin)
+		if !ok || len(x.Args) == 0 {
+			return false
+		}
+		at := 0
+		if len(x.Args) == 3 && b.Name == "reduce" {
+			at = 1
+		}
+		if l, ok := x.Args[at].(*analyze.Local); !ok || int(l.Slot) != slot {
+			return false
+		}
+		switch b.Name {
+		case "reduce", "assoc", "dissoc", "update", "conj", "merge": // transientOps, without a map's hashing
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// updatingInPlace runs an update of a loop table (markLoopTables), with a
+// vector in the table's slot made a transient first.
+func updatingInPlace(slot int, update evalFn) evalFn {
+	return func(fr *frame) (Value, error) {
+		if v, ok := fr.slots[slot].(*Vector); ok && !v.IsList() && v.kindOf() == plainKind {
+			fr.slots[slot] = &transientVector{items: v.items, from: v}
+		}
+		return update(fr)
+	}
+}
+
+// freezingSlot runs an exit of a loop that fills a table in place
+// (markLoopTables) with the table frozen first: the exit may keep it, or
+// hand it to any function.
+func freezingSlot(slot int, exit evalFn) evalFn {
+	return func(fr *frame) (Value, error) {
+		if t, ok := fr.slots[slot].(*transientVector); ok {
+			fr.slots[slot] = t.freeze()
+		}
+		return exit(fr)
+	}
+}
+
+// freezingTables freezes a loop's value when it is a table it filled in
+// place.
+func freezingTables(loop evalFn) evalFn {
+	return func(fr *frame) (Value, error) {
+		v, err := loop(fr)
+		if t, ok := v.(*transientVector); ok {
+			return t.freeze(), err
+		}
+		return v, err
+	}
 }
 
 // readsOnly reports whether e uses slot only as the collection of a read
 // (vectorReads, or a call of the value as a function), which returns
-// something else than the collection.
+// something else than the collection, possibly inside a function literal,
+// a for or a loop whose work is done at once (reader).
 func readsOnly(e analyze.Expr, slot int) bool {
-	switch e := e.(type) {
-	case *analyze.Local:
-		return int(e.Slot) != slot
-	case *analyze.Call:
-		if x, ok := e.Fn.(*analyze.Local); ok && int(x.Slot) == slot {
-			return allReadsOnly(e.Args, slot)
-		}
-		if b, ok := e.Fn.(*analyze.Builtin); ok && vectorReads[b.Name] && len(e.Args) > 0 {
-			if x, ok := e.Args[0].(*analyze.Local); ok && int(x.Slot) == slot {
-				return allReadsOnly(e.Args[1:], slot)
-			}
-		}
-		return readsOnly(e.Fn, slot) && allReadsOnly(e.Args, slot)
-	case *analyze.If:
-		return readsOnly(e.Test, slot) && readsOnly(e.Then, slot) && readsOnly(e.Else, slot)
-	case *analyze.Do:
-		return allReadsOnly(e.Body, slot)
-	case *analyze.And:
-		return allReadsOnly(e.Exprs, slot)
-	case *analyze.Or:
-		return allReadsOnly(e.Exprs, slot)
-	case *analyze.VectorLit:
-		return allReadsOnly(e.Items, slot)
-	case *analyze.Let:
-		for _, b := range e.Bindings {
-			if !readsOnly(b.Init, slot) || bindsSlot(b.Pattern, slot) {
-				return false
-			}
-		}
-		return readsOnly(e.Body, slot)
-	}
-	return !uses(e, slot)
+	return reader{slot: slot, capture: -1}.ok(e, false)
 }
 
-func allReadsOnly(es []analyze.Expr, slot int) bool {
+// eagerConsumers are builtins that are done with their arguments when they
+// return: they call a function they are given there and then, and walk a
+// sequence to its end (or as far as they need), keeping only its elements.
+var eagerConsumers = map[string]bool{
+	"reduce": true, "reduce-kv": true, "apply": true, "some": true, "every?": true, "not-any?": true,
+	"not-every?": true, "count": true, "first": true, "second": true, "last": true, "nth": true,
+	"mapv": true, "filterv": true, "into": true, "vec": true, "set": true, "frequencies": true,
+	"group-by": true, "sort": true, "sort-by": true, "run!": true, "max-key": true, "min-key": true,
+	"doall": true, "dorun": true, "empty?": true, "clojure.string/join": true,
+}
+
+// lazyTransforms are sequence functions whose elements come from their
+// arguments' calls and elements: in an eager consumer's argument they are
+// consumed at once too.
+var lazyTransforms = map[string]bool{
+	"map": true, "filter": true, "remove": true, "keep": true, "keep-indexed": true,
+	"map-indexed": true, "mapcat": true, "take-while": true, "drop-while": true, "take": true,
+	"drop": true, "concat": true, "distinct": true, "range": true,
+}
+
+// reader checks that an accumulator is only read. The accumulator is the
+// local slot, or, inside a function literal, its capture (the other is -1).
+type reader struct{ slot, capture int }
+
+func (r reader) isRef(e analyze.Expr) bool {
+	switch x := e.(type) {
+	case *analyze.Local:
+		return r.slot >= 0 && int(x.Slot) == r.slot
+	case *analyze.Captured:
+		return r.capture >= 0 && int(x.Index) == r.capture
+	}
+	return false
+}
+
+func (r reader) all(es []analyze.Expr, eager bool) bool {
 	for _, e := range es {
-		if !readsOnly(e, slot) {
+		if !r.ok(e, eager) {
 			return false
 		}
 	}
 	return true
+}
+
+// ok reports whether e only reads the accumulator; eager says that e's
+// value is consumed at once (an argument of an eager consumer), so that a
+// function literal or a for in it runs before anything updates the
+// accumulator and keeps no hold on it.
+func (r reader) ok(e analyze.Expr, eager bool) bool {
+	switch e := e.(type) {
+	case *analyze.Local, *analyze.Captured:
+		return !r.isRef(e)
+	case *analyze.Call:
+		if r.isRef(e.Fn) {
+			return r.all(e.Args, false)
+		}
+		if b, ok := e.Fn.(*analyze.Builtin); ok {
+			if vectorReads[b.Name] && len(e.Args) > 0 && r.isRef(e.Args[0]) {
+				return r.all(e.Args[1:], false)
+			}
+			return r.all(e.Args, eagerConsumers[b.Name] || (eager && lazyTransforms[b.Name]))
+		}
+		return r.ok(e.Fn, false) && r.all(e.Args, false)
+	case *analyze.Fn:
+		return r.fnOK(e, eager)
+	case *analyze.For:
+		if e.Collect && !eager {
+			return !r.uses(e)
+		}
+		for _, c := range e.Clauses {
+			if r.binds(c.Pattern) || !r.ok(c.Coll, true) {
+				return false
+			}
+			for _, m := range c.Mods {
+				if !r.ok(m.Test, false) || !r.bindingsOK(m.Bindings) {
+					return false
+				}
+			}
+		}
+		return r.ok(e.Body, false)
+	case *analyze.Dotimes:
+		return (r.slot < 0 || e.Slot != r.slot) && r.ok(e.Count, false) && r.ok(e.Body, false)
+	case *analyze.Loop:
+		return r.bindingsOK(e.Bindings) && r.ok(e.Body, false)
+	case *analyze.Recur:
+		return r.all(e.Args, false)
+	case *analyze.If:
+		return r.ok(e.Test, false) && r.ok(e.Then, eager) && r.ok(e.Else, eager)
+	case *analyze.Do:
+		return r.all(e.Body[:len(e.Body)-1], false) && r.ok(e.Body[len(e.Body)-1], eager)
+	case *analyze.And:
+		return r.all(e.Exprs, false)
+	case *analyze.Or:
+		return r.all(e.Exprs, false)
+	case *analyze.VectorLit:
+		return r.all(e.Items, false)
+	case *analyze.Let:
+		return r.bindingsOK(e.Bindings) && r.ok(e.Body, eager)
+	}
+	return !r.uses(e)
+}
+
+func (r reader) bindingsOK(bs []analyze.Binding) bool {
+	for _, b := range bs {
+		if !r.ok(b.Init, false) || r.binds(b.Pattern) {
+			return false
+		}
+	}
+	return true
+}
+
+// binds reports whether p writes the accumulator's slot.
+func (r reader) binds(p analyze.Pattern) bool {
+	return r.slot >= 0 && bindsSlot(p, r.slot)
+}
+
+// fnOK reports whether a function literal reads the accumulator only, and
+// only when it runs at once (eager): each arity's body reads its capture
+// of it, and no function inside captures it again.
+func (r reader) fnOK(fn *analyze.Fn, eager bool) bool {
+	k := -1
+	for i, c := range fn.Captures {
+		if (r.slot >= 0 && c.From == analyze.FromLocal && c.Index == r.slot) ||
+			(r.capture >= 0 && c.From == analyze.FromCaptured && c.Index == r.capture) {
+			k = i
+		}
+	}
+	if k < 0 {
+		return true
+	}
+	if !eager {
+		return false
+	}
+	inner := reader{slot: -1, capture: k}
+	for _, a := range fn.Arities {
+		if !inner.ok(a.Body, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// uses reports conservatively whether e may read the accumulator.
+func (r reader) uses(e analyze.Expr) bool {
+	if r.capture < 0 {
+		return uses(e, r.slot)
+	}
+	return usesCapture(e, r.capture)
 }
 
 func usesNone(es []analyze.Expr, slot int) bool {
@@ -332,6 +618,59 @@ func bindsSlot(p analyze.Pattern, slot int) bool {
 			}
 		}
 		return int(p.As) == slot
+	}
+	return true
+}
+
+// usesCapture reports conservatively whether e, a function body, may read
+// its capture k.
+func usesCapture(e analyze.Expr, k int) bool {
+	any := func(es []analyze.Expr) bool {
+		for _, x := range es {
+			if usesCapture(x, k) {
+				return true
+			}
+		}
+		return false
+	}
+	switch e := e.(type) {
+	case nil:
+		return false
+	case *analyze.Captured:
+		return int(e.Index) == k
+	case *analyze.Local, *analyze.Const, *analyze.Keyword, *analyze.SymbolLit, *analyze.Builtin, *analyze.Global,
+		*analyze.CtxRef, *analyze.VarRef, *analyze.HistoryRef, *analyze.Self:
+		return false
+	case *analyze.VectorLit:
+		return any(e.Items)
+	case *analyze.SetLit:
+		return any(e.Items)
+	case *analyze.MapLit:
+		return any(e.Keys) || any(e.Vals)
+	case *analyze.Call:
+		return usesCapture(e.Fn, k) || any(e.Args)
+	case *analyze.If:
+		return usesCapture(e.Test, k) || usesCapture(e.Then, k) || usesCapture(e.Else, k)
+	case *analyze.Do:
+		return any(e.Body)
+	case *analyze.And:
+		return any(e.Exprs)
+	case *analyze.Or:
+		return any(e.Exprs)
+	case *analyze.Let:
+		for _, b := range e.Bindings {
+			if usesCapture(b.Init, k) {
+				return true
+			}
+		}
+		return usesCapture(e.Body, k)
+	case *analyze.Fn:
+		for _, c := range e.Captures {
+			if c.From == analyze.FromCaptured && c.Index == k {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }
