@@ -1995,7 +1995,11 @@ func rangeFrom(start int64) *Seq {
 	}, skip: func(n int) *Seq { return rangeFrom(start + int64(n)) }}
 }
 
-func seqRange(th *thread, a []Value) (Value, error) {
+func seqRange(th *thread, a []Value) (Value, error) { return rangeOf(th, a, false) }
+
+// rangeOf is range; lazy makes every range a lazy sequence, for a consumer
+// that may stop early (the compiler's lazyRanges).
+func rangeOf(th *thread, a []Value, lazy bool) (Value, error) {
 	if len(a) == 0 {
 		return rangeFrom(0), nil
 	}
@@ -2036,7 +2040,7 @@ func seqRange(th *thread, a []Value) (Value, error) {
 		if diff%ust != 0 {
 			n++
 		}
-		if n > maxRangeLen {
+		if n > maxRangeLen || lazy {
 			// More than could ever be built: lazy, as in Clojure, so that
 			// (take 3 (range 1 Long/MAX_VALUE)) works.
 			return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
@@ -2094,7 +2098,7 @@ func seqRange(th *thread, a []Value) (Value, error) {
 		f, _ := toFloat(v)
 		return f + fst, nil
 	}
-	if math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) || math.Ceil((fe-fs)/fst) > maxRangeLen {
+	if lazy || math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) || math.Ceil((fe-fs)/fst) > maxRangeLen {
 		// Never reaches end (or only by overflowing to infinity), or
 		// too long to build: lazy.
 		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {

@@ -71,6 +71,9 @@ type compiler struct {
 	// transient.go, loopTables): each call's table, by slot.
 	tableUpdates map[*analyze.Call]int
 	tableExits   map[analyze.Expr]int
+	// lazyRanges are the ranges whose consumer may stop early (see
+	// markLazyRange): they are built as lazy sequences.
+	lazyRanges   map[*analyze.Call]bool
 	tableScratch struct {
 		updates []*analyze.Call
 		exits   []analyze.Expr
@@ -1027,6 +1030,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			if slot, ok := c.tableUpdates[e]; ok {
 				return updatingInPlace(slot, c.call(e))
 			}
+		}
+		if c.lazyRanges != nil && c.lazyRanges[e] {
+			return c.lazyRange(e)
 		}
 		return c.call(e)
 	case *analyze.ToolCall:

@@ -22,6 +22,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			return c.errorf(pos, UnboundVar, "unknown builtin %s", f.Name)
 		}
 		b := info.b
+		c.markLazyRange(f.Name, e)
 		if b == nil {
 			if n == 0 && isJavaStatic(f.Name) {
 				// (Math/PI) reads the static field, as Clojure's . form does.
@@ -631,4 +632,68 @@ func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, 
 func isJavaStatic(name string) bool {
 	i := strings.IndexByte(name, '/')
 	return i > 0 && 'A' <= name[0] && name[0] <= 'Z'
+}
+
+// earlyStops are the builtins that may stop walking a sequence before its
+// end, by the place of the sequence among their arguments.
+var earlyStops = map[string]int{"some": 1, "every?": 1, "not-any?": 1, "not-every?": 1, "first": 0, "take": 1}
+
+// markLazyRange marks the range a call of an early-stopping builtin walks
+// (directly, or through filter, remove, keep or map of one sequence) to be
+// built lazily, as Clojure's: (not-any? #(zero? (rem n %)) (range 2 n))
+// stops at the first divisor instead of building the whole range, which
+// for every n of a loop would count against the memory limit.
+func (c *compiler) markLazyRange(name string, e *analyze.Call) {
+	at, ok := earlyStops[name]
+	if !ok || at >= len(e.Args) || (name == "take" && len(e.Args) != 2) {
+		return
+	}
+	for coll := e.Args[at]; ; {
+		call, ok := coll.(*analyze.Call)
+		if !ok {
+			return
+		}
+		b, ok := call.Fn.(*analyze.Builtin)
+		if !ok {
+			return
+		}
+		switch b.Name {
+		case "range":
+			if len(call.Args) > 0 {
+				if c.lazyRanges == nil {
+					c.lazyRanges = map[*analyze.Call]bool{}
+				}
+				c.lazyRanges[call] = true
+			}
+			return
+		case "filter", "remove", "keep", "map":
+			if len(call.Args) != 2 {
+				return
+			}
+			coll = call.Args[1]
+		default:
+			return
+		}
+	}
+}
+
+// lazyRange compiles a range marked by markLazyRange.
+func (c *compiler) lazyRange(e *analyze.Call) evalFn {
+	pos := c.pos(e.Off)
+	args := c.exprs(e.Args)
+	return func(fr *frame) (Value, error) {
+		vals := make([]Value, len(args))
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		v, err := rangeOf(fr.th, vals, true)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
 }

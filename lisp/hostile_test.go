@@ -346,6 +346,12 @@ var hostileCases = []hostileCase{
 		lisp.Limits{MaxMemory: 4 << 20}},
 	{"count of a long string, repeated", `(let [s (apply str (repeat 10000 "a"))] (reduce (fn [a _] (+ a (count s))) 0 (range 1000)))`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 1_000_000}},
+	// A range an early-stopping consumer walks is lazy; walked to its end,
+	// each element is counted.
+	{"some over a long range that never stops early", `(some neg? (range 100000000))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 1_000_000}},
+	{"not-any? over ranges, repeated", `(count (filter (fn [n] (not-any? #(= % -1) (range n))) (range 5000)))`, lisp.StepLimitExceeded,
+		lisp.Limits{MaxSteps: 1_000_000}},
 	// An ASCII string's prefix is scanned as bytes, a step per 16; other
 	// text is walked a step per character.
 	{"nth of a long string, repeated", `(let [s (apply str (repeat 10000 "a"))] (reduce (fn [a _] (nth s 9999)) 0 (range 2000)))`, lisp.StepLimitExceeded,
