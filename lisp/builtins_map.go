@@ -864,7 +864,7 @@ func getKey(coll, k Value) (Value, bool) {
 		return c.Get(k)
 	case *transientVector:
 		if i, ok := k.(int64); ok && i >= 0 && i < int64(len(c.items)) {
-			return c.items[i], true
+			return c.row(int(i)), true
 		}
 	case *Vector:
 		// A list or a queue is not associative: (get '(1 2) 0) is nil,
@@ -912,7 +912,17 @@ func getExact(coll, k Value) (Value, bool) {
 }
 
 func getPath(v Value, path []Value) (Value, bool) {
-	for _, k := range path {
+	for j, k := range path {
+		if t, ok := v.(*transientVector); ok && j < len(path)-1 {
+			// Through a table's row without freezing it: what the path
+			// ends at is an element of the row.
+			i, ok := k.(int64)
+			if !ok || i < 0 || i >= int64(len(t.items)) {
+				return nil, false
+			}
+			v = t.items[i]
+			continue
+		}
 		var ok bool
 		if v, ok = getKey(v, k); !ok {
 			return nil, false
@@ -1038,18 +1048,27 @@ func updateIn(th *thread, fn string, coll Value, path []Value, f func(Value) (Va
 	if len(path) > maxDataDepth {
 		return nil, errorf(DepthExceeded, "%s: path longer than %d", fn, maxDataDepth)
 	}
-	k := path[0]
-	if m, ok := coll.(*Map); ok {
-		k = existingKey(m, k)
+	k := existingKeyOf(coll, path[0])
+	var old Value
+	if t, ok := coll.(*transientVector); ok && len(path) > 1 {
+		// A table of rows: the row is filled in place too (frozen when a
+		// read hands it out, transientVector.row).
+		if i, ok := k.(int64); ok && i >= 0 && i < int64(len(t.items)) {
+			old = t.items[i]
+			if r, ok := old.(*Vector); ok && !r.IsList() && r.kindOf() == plainKind {
+				old = &transientVector{items: r.items, from: r}
+			}
+		}
+	} else {
+		old, _ = getExact(coll, k)
 	}
-	old, _ := getExact(coll, k)
 	var nv Value
 	var err error
 	if len(path) == 1 {
 		nv, err = f(old)
 	} else {
 		switch old.(type) {
-		case nil, *Map, *Vector:
+		case nil, *Map, *Vector, *transientVector:
 		default:
 			return nil, errorf(TypeError, "%s: %s at %s is not a map", fn, describe(old), brief(k))
 		}

@@ -784,7 +784,7 @@ func registerSequences(t builtinTable) {
 			if len(v.items) == 0 {
 				return nil, nil
 			}
-			return v.items[len(v.items)-1], nil
+			return v.row(len(v.items) - 1), nil
 		case *Vector:
 			if v.Len() == 0 {
 				return nil, nil
@@ -1334,7 +1334,7 @@ func seqNth(th *thread, a []Value) (Value, error) {
 	}
 	if t, ok := a[0].(*transientVector); ok {
 		if i >= 0 && i < int64(len(t.items)) {
-			return t.items[i], nil
+			return t.row(int(i)), nil
 		}
 		b := append([]Value{t.view()}, a[1:]...)
 		a = b

@@ -451,7 +451,12 @@ func (th *thread) call(f Value, args []Value) (Value, error) {
 			return callVector(f, args)
 		}
 	case *transientVector:
-		return callVector(f.view(), args)
+		if len(args) == 1 {
+			if i, ok := args[0].(int64); ok && i >= 0 && i < int64(len(f.items)) {
+				return f.row(int(i)), nil
+			}
+		}
+		return callVector(f.view(), args) // the error it gives
 	case *Cell:
 		if f.kind == transientCell {
 			return th.callTransient(f, args)

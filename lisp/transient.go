@@ -84,19 +84,42 @@ func (t *transientVector) push(th *thread, x Value) error {
 	return nil
 }
 
+// row is element i for a read, which may keep it: a row filled in place
+// (a table of tables updated by assoc-in or update-in) is frozen first,
+// and the table holds the frozen row from then on (its next update copies
+// it).
+func (t *transientVector) row(i int) Value {
+	v := t.items[i]
+	if r, ok := v.(*transientVector); ok {
+		f := r.freeze()
+		if t.owned {
+			t.items[i] = f
+		}
+		return f
+	}
+	return v
+}
+
 // view is the elements as a vector for a read that does not keep it.
 func (t *transientVector) view() *Vector {
+	for i := range t.items {
+		t.row(i)
+	}
 	n := len(t.items)
 	return &Vector{items: t.items[:n:n]}
 }
 
-// freeze ends the transient: its vector, which owns its elements.
+// freeze ends the transient: its vector, which owns its elements, rows
+// filled in place frozen too.
 func (t *transientVector) freeze() *Vector {
 	if !t.owned {
 		return t.from
 	}
 	if len(t.items) == 0 {
 		return emptyVector
+	}
+	for i := range t.items {
+		t.row(i)
 	}
 	return &Vector{items: t.items[:len(t.items):len(t.items)]}
 }
@@ -141,7 +164,7 @@ func reduceResult(acc, given Value) Value {
 
 // transientOps are the builtins that update a transient in place.
 var transientOps = map[string]bool{
-	"assoc": true, "dissoc": true, "update": true, "conj": true, "merge": true,
+	"assoc": true, "dissoc": true, "update": true, "conj": true, "merge": true, "assoc-in": true, "update-in": true,
 }
 
 // accMode is how a reducing function uses its accumulator (parameter 0),
@@ -164,7 +187,7 @@ const (
 
 // vectorReads are the builtins that read a transient vector accumulator
 // without keeping it: they return an element, a count or a boolean.
-var vectorReads = map[string]bool{"get": true, "nth": true, "count": true, "contains?": true, "peek": true}
+var vectorReads = map[string]bool{"get": true, "nth": true, "count": true, "contains?": true, "peek": true, "get-in": true}
 
 // linearAccumulator reports how an arity uses parameter 0.
 func linearAccumulator(a *analyze.Arity) accMode {
@@ -389,7 +412,7 @@ func isUpdateOf(e analyze.Expr, slot int) bool {
 			return false
 		}
 		switch b.Name {
-		case "reduce", "assoc", "dissoc", "update", "conj", "merge": // transientOps, without a map's hashing
+		case "reduce", "assoc", "dissoc", "update", "conj", "merge", "assoc-in", "update-in": // transientOps, without a map's hashing
 			return true
 		}
 		return false
