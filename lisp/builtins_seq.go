@@ -48,6 +48,15 @@ func registerSequences(t builtinTable) {
 			}
 			return s, nil
 		}
+		if v, ok := a[0].(*Vector); ok {
+			// The vector itself (a queue's as a list): a step, not one per
+			// element, so that (loop [s (seq v)] ... (recur (next s))) walks
+			// a vector in linear time.
+			if v.Len() == 0 {
+				return nil, th.tick()
+			}
+			return seqResult(v, v.items), th.tick()
+		}
 		xs, err := th.items(a[0], "seq")
 		if err != nil || len(xs) == 0 {
 			return nil, err
@@ -137,7 +146,7 @@ func registerSequences(t builtinTable) {
 				return nil, err
 			}
 		}
-		xs, err := th.items(coll, "drop-last")
+		xs, err := th.viewItems(coll, "drop-last")
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +154,7 @@ func registerSequences(t builtinTable) {
 		return vectorView(coll, xs, 0, end), nil
 	})
 	t.add("butlast", 1, 1, func(th *thread, a []Value) (Value, error) {
-		xs, err := th.items(a[0], "butlast")
+		xs, err := th.viewItems(a[0], "butlast")
 		if err != nil || len(xs) <= 1 {
 			return nil, err
 		}
@@ -1301,6 +1310,13 @@ func nextOf(th *thread, fn string, coll Value, n int) (Value, error) {
 		}
 		return l.Slice(n, l.Len()).asList(), th.tick()
 	}
+	if v, ok := coll.(*Vector); ok {
+		// A view of the same elements: a step, not one per element left.
+		if v.Len() <= n {
+			return nil, th.tick()
+		}
+		return vectorView(coll, v.items, n, v.Len()), th.tick()
+	}
 	xs, err := th.items(coll, fn)
 	if err != nil || len(xs) <= n {
 		return nil, err
@@ -1409,12 +1425,22 @@ func countOrInf(coll Value) (int, error) {
 	return 0, errorf(TypeError, "nth expects a vector or string, got %s", describe(coll))
 }
 
+// viewItems is items for a builtin that returns a view of them (vectorView)
+// without walking them: a vector's elements cost a step, not one each, so
+// that (loop [s v] ... (recur (drop 1 s))) walks v in linear time.
+func (th *thread) viewItems(coll Value, op string) ([]Value, error) {
+	if v, ok := coll.(*Vector); ok {
+		return v.items, th.tick()
+	}
+	return th.items(coll, op)
+}
+
 func countAndItems(th *thread, fn string, a []Value) (int, []Value, error) {
 	n, err := countArg(fn, a, 0)
 	if err != nil {
 		return 0, nil, err
 	}
-	xs, err := th.items(a[1], fn)
+	xs, err := th.viewItems(a[1], fn)
 	if n > math.MaxInt32 {
 		n = math.MaxInt32
 	}
@@ -1436,7 +1462,7 @@ func seqTake(th *thread, a []Value) (Value, error) {
 		xs, err := th.realize(s, int(n), "take")
 		return NewVector(xs), err
 	}
-	xs, err := th.items(a[1], "take")
+	xs, err := th.viewItems(a[1], "take")
 	if err != nil {
 		return nil, err
 	}
@@ -1452,7 +1478,7 @@ func seqDrop(th *thread, a []Value) (Value, error) {
 	if s, ok := a[1].(*Seq); ok {
 		return dropSeq(s, int(max(0, min(n, math.MaxInt32)))), nil
 	}
-	xs, err := th.items(a[1], "drop")
+	xs, err := th.viewItems(a[1], "drop")
 	if err != nil {
 		return nil, err
 	}

@@ -271,6 +271,13 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 					l.update(e)
 					return tail && l.allQuiet(e.Args[1:])
 				}
+				if inner, ok := e.Args[0].(*analyze.Call); ok && tail && isUpdateOf(inner, slot) {
+					// (-> acc (update :n inc) (assoc :last x)): an update of
+					// an update; the arguments after the inner one see the
+					// accumulator updated, so they may not read it.
+					l.update(e)
+					return l.in(inner, true) && usesNone(e.Args[1:], slot)
+				}
 			}
 			if b.Name == "reduced" && len(e.Args) == 1 {
 				return l.in(e.Args[0], tail)
@@ -408,7 +415,16 @@ func isUpdateOf(e analyze.Expr, slot int) bool {
 		if len(x.Args) == 3 && b.Name == "reduce" {
 			at = 1
 		}
-		if l, ok := x.Args[at].(*analyze.Local); !ok || int(l.Slot) != slot {
+		switch a := x.Args[at].(type) {
+		case *analyze.Local:
+			if int(a.Slot) != slot {
+				return false
+			}
+		case *analyze.Call:
+			if at != 0 || !isUpdateOf(a, slot) {
+				return false
+			}
+		default:
 			return false
 		}
 		switch b.Name {
