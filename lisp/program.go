@@ -317,7 +317,7 @@ type Options struct {
 // negative one means no limit.
 type Limits struct {
 	Timeout           time.Duration // wall clock per run; default 1s
-	MaxSteps          int64         // evaluation steps; default 50,000,000
+	MaxSteps          int64         // evaluation steps; default 500,000,000
 	MaxDepth          int           // nested function calls; default 5,000, at most 100,000
 	MaxLoopIterations int           // iterations of one loop/recur; default 100,000
 	MaxOutputBytes    int           // println output; default 64 KiB
@@ -332,7 +332,7 @@ type Limits struct {
 // The default limits, stated in the docs of Limits' fields.
 const (
 	defaultTimeout           = time.Second
-	defaultMaxSteps          = 50_000_000
+	defaultMaxSteps          = 500_000_000
 	defaultMaxDepth          = 5_000
 	defaultMaxLoopIterations = 100_000
 	defaultMaxOutputBytes    = 64 << 10
