@@ -806,6 +806,18 @@ func registerSequences(t builtinTable) {
 		return nil, argError("peek", 0, "a vector, a list or a queue", a[0])
 	})
 	t.add("pop", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if t, ok := a[0].(*transientVector); ok {
+			// A stack a loop keeps in place (transient.go).
+			n := len(t.items)
+			if n == 0 {
+				return nil, classError(InvalidArgument, classIllegalState, "pop: cannot pop an empty vector")
+			}
+			if t.owned {
+				t.items[n-1] = nil
+			}
+			t.items = t.items[:n-1]
+			return t, nil
+		}
 		v, ok := a[0].(*Vector)
 		if !ok {
 			if a[0] == nil {

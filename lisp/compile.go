@@ -75,8 +75,7 @@ type compiler struct {
 	// markLazyRange): they are built as lazy sequences.
 	lazyRanges   map[*analyze.Call]bool
 	tableScratch struct {
-		updates []*analyze.Call
-		exits   []analyze.Expr
+		updates, exits []tableUse
 	}
 }
 

@@ -113,7 +113,12 @@ func (t *transientVector) view() *Vector {
 // filled in place frozen too.
 func (t *transientVector) freeze() *Vector {
 	if !t.owned {
-		return t.from
+		// Never written, maybe popped: the vector it started from, or the
+		// part of it left.
+		if len(t.items) == t.from.Len() {
+			return t.from
+		}
+		return t.from.Slice(0, len(t.items))
 	}
 	if len(t.items) == 0 {
 		return emptyVector
@@ -165,6 +170,7 @@ func reduceResult(acc, given Value) Value {
 // transientOps are the builtins that update a transient in place.
 var transientOps = map[string]bool{
 	"assoc": true, "dissoc": true, "update": true, "conj": true, "merge": true, "assoc-in": true, "update-in": true,
+	"pop": true,
 }
 
 // accMode is how a reducing function uses its accumulator (parameter 0),
@@ -219,10 +225,17 @@ type linearity struct {
 	// positions for argument k, and updates collects the update calls.
 	loop    *analyze.Loop
 	k       int
-	updates *[]*analyze.Call
+	updates *[]tableUse
 	// exits collects the loop's tail expressions that use the table
 	// otherwise: they see it frozen (freezingSlot).
-	exits *[]analyze.Expr
+	exits *[]tableUse
+}
+
+// tableUse is an update or an exit of a loop's table, and the slot that
+// holds the table there (a let may rename it).
+type tableUse struct {
+	e    analyze.Expr
+	slot int
 }
 
 // quietOrExit is quiet, or, for a loop's tail expression, an exit that
@@ -232,7 +245,7 @@ func (l linearity) quietOrExit(e analyze.Expr, tail bool) bool {
 		return true
 	}
 	if tail && l.exits != nil {
-		*l.exits = append(*l.exits, e)
+		*l.exits = append(*l.exits, tableUse{e, l.slot})
 		return true
 	}
 	return false
@@ -314,7 +327,21 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 		}
 		return l.in(e.Body[len(e.Body)-1], tail)
 	case *analyze.Let:
-		for _, b := range e.Bindings {
+		for i, b := range e.Bindings {
+			if p, ok := b.Pattern.(*analyze.BindSlot); ok && tail && isUpdateOf(b.Init, slot) {
+				// (let [stack (pop stack)] ... (recur (conj stack x))): the
+				// update goes on under a new name, the old one unused.
+				if !l.in(b.Init, true) {
+					return false
+				}
+				rest := &analyze.Let{At: e.At, Bindings: e.Bindings[i+1:], Body: e.Body}
+				if p.Slot != slot && uses(rest, slot) { // a shadowing name may reuse the slot
+					return false
+				}
+				renamed := l
+				renamed.slot = p.Slot
+				return renamed.in(rest, tail)
+			}
 			if !l.quiet(b.Init) || bindsSlot(b.Pattern, slot) {
 				return false
 			}
@@ -326,7 +353,7 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 
 func (l linearity) update(e *analyze.Call) {
 	if l.updates != nil {
-		*l.updates = append(*l.updates, e)
+		*l.updates = append(*l.updates, tableUse{e, l.slot})
 	}
 }
 
@@ -361,19 +388,19 @@ func (c *compiler) markLoopTables(e *analyze.Loop) []int {
 		updates, exits := &c.tableScratch.updates, &c.tableScratch.exits
 		*updates, *exits = (*updates)[:0], (*exits)[:0]
 		l := linearity{slot: p.Slot, reads: true, loop: e, k: k, updates: updates, exits: exits}
-		if len(slots) > 0 || !l.in(e.Body, true) || len(*updates) == 0 {
-			// One table per loop: a second one's updates could read the
-			// first after its update.
+		if !l.in(e.Body, true) || len(*updates) == 0 {
+			// Each table on its own: an argument of recur after a table's
+			// update may not read it, whatever else it updates.
 			continue
 		}
 		if c.tableUpdates == nil {
 			c.tableUpdates, c.tableExits = map[*analyze.Call]int{}, map[analyze.Expr]int{}
 		}
 		for _, u := range *updates {
-			c.tableUpdates[u] = p.Slot
+			c.tableUpdates[u.e.(*analyze.Call)] = u.slot
 		}
 		for _, x := range *exits {
-			c.tableExits[x] = p.Slot
+			c.tableExits[x.e] = x.slot
 		}
 		slots = append(slots, p.Slot)
 	}
@@ -388,6 +415,11 @@ func updatedAtRecur(body analyze.Expr, loop *analyze.Loop, k, slot int) bool {
 	case *analyze.If:
 		return updatedAtRecur(x.Then, loop, k, slot) || updatedAtRecur(x.Else, loop, k, slot)
 	case *analyze.Let:
+		for _, b := range x.Bindings {
+			if p, ok := b.Pattern.(*analyze.BindSlot); ok && isUpdateOf(b.Init, slot) {
+				slot = p.Slot // renamed (linearity.in)
+			}
+		}
 		return updatedAtRecur(x.Body, loop, k, slot)
 	case *analyze.Do:
 		return updatedAtRecur(x.Body[len(x.Body)-1], loop, k, slot)
@@ -428,7 +460,7 @@ func isUpdateOf(e analyze.Expr, slot int) bool {
 			return false
 		}
 		switch b.Name {
-		case "reduce", "assoc", "dissoc", "update", "conj", "merge", "assoc-in", "update-in": // transientOps, without a map's hashing
+		case "reduce", "assoc", "dissoc", "update", "conj", "merge", "assoc-in", "update-in", "pop": // transientOps, without a map's hashing
 			return true
 		}
 		return false
@@ -755,6 +787,15 @@ func uses(e analyze.Expr, slot int) bool {
 			}
 		}
 		return false
+	case *analyze.Recur:
+		return !usesNone(e.Args, slot)
+	case *analyze.Loop:
+		for _, b := range e.Bindings {
+			if uses(b.Init, slot) || bindsSlot(b.Pattern, slot) {
+				return true
+			}
+		}
+		return uses(e.Body, slot)
 	case *analyze.ToolCall:
 		return uses(e.NameExpr, slot) || !usesNone(e.Args, slot)
 	case *analyze.MemoryGet:
