@@ -640,7 +640,8 @@ func (r reader) fnOK(fn *analyze.Fn, eager bool) bool {
 	if k < 0 {
 		return true
 	}
-	if !eager {
+	if !eager || fn.Name != "" {
+		// A named function can return itself, and so outlive the call.
 		return false
 	}
 	inner := reader{slot: -1, capture: k}
