@@ -634,9 +634,18 @@ func isJavaStatic(name string) bool {
 	return i > 0 && 'A' <= name[0] && name[0] <= 'Z'
 }
 
-// earlyStops are the builtins that may stop walking a sequence before its
-// end, by the place of the sequence among their arguments.
-var earlyStops = map[string]int{"some": 1, "every?": 1, "not-any?": 1, "not-every?": 1, "first": 0, "take": 1}
+// earlyStop is, for a builtin that may stop walking a sequence before its
+// end, the place of the sequence among its arguments; -1 for the others.
+// A switch, not a map: it is asked at every call the compiler sees.
+func earlyStop(name string) int {
+	switch name {
+	case "some", "every?", "not-any?", "not-every?", "take":
+		return 1
+	case "first":
+		return 0
+	}
+	return -1
+}
 
 // markLazyRange marks the range a call of an early-stopping builtin walks
 // (directly, or through filter, remove, keep or map of one sequence) to be
@@ -644,8 +653,8 @@ var earlyStops = map[string]int{"some": 1, "every?": 1, "not-any?": 1, "not-ever
 // stops at the first divisor instead of building the whole range, which
 // for every n of a loop would count against the memory limit.
 func (c *compiler) markLazyRange(name string, e *analyze.Call) {
-	at, ok := earlyStops[name]
-	if !ok || at >= len(e.Args) || (name == "take" && len(e.Args) != 2) {
+	at := earlyStop(name)
+	if at < 0 || at >= len(e.Args) || (name == "take" && len(e.Args) != 2) {
 		return
 	}
 	for coll := e.Args[at]; ; {

@@ -204,9 +204,9 @@ func linearAccumulator(a *analyze.Arity) accMode {
 	if !ok {
 		return accShared
 	}
-	// Reads allowed first: most functions fail it, and what fails it fails
-	// without them too.
-	if !(linearity{slot: p.Slot, reads: true}).in(a.Body, true) {
+	// Most functions update no parameter: a look at the tails first. Then
+	// reads allowed: what fails it fails without them too.
+	if !isUpdateOf(a.Body, p.Slot) || !(linearity{slot: p.Slot, reads: true}).in(a.Body, true) {
 		return accShared
 	}
 	if (linearity{slot: p.Slot}).in(a.Body, true) {
@@ -442,6 +442,9 @@ func isUpdateOf(e analyze.Expr, slot int) bool {
 		b, ok := x.Fn.(*analyze.Builtin)
 		if !ok || len(x.Args) == 0 {
 			return false
+		}
+		if b.Name == "reduced" {
+			return isUpdateOf(x.Args[0], slot)
 		}
 		at := 0
 		if len(x.Args) == 3 && b.Name == "reduce" {
