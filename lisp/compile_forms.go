@@ -688,21 +688,5 @@ func (c *compiler) markLazyRange(name string, e *analyze.Call) {
 
 // lazyRange compiles a range marked by markLazyRange.
 func (c *compiler) lazyRange(e *analyze.Call) evalFn {
-	pos := c.pos(e.Off)
-	args := c.exprs(e.Args)
-	return func(fr *frame) (Value, error) {
-		vals := make([]Value, len(args))
-		for i, a := range args {
-			v, err := a(fr)
-			if err != nil {
-				return nil, err
-			}
-			vals[i] = v
-		}
-		v, err := rangeOf(fr.th, vals, true)
-		if err != nil {
-			return nil, at(err, pos)
-		}
-		return v, nil
-	}
+	return c.callBuiltin(func(th *thread, a []Value) (Value, error) { return rangeOf(th, a, true) }, e.Args, c.pos(e.Off))
 }

@@ -580,7 +580,7 @@ func (r reader) ok(e analyze.Expr, eager bool) bool {
 		return r.fnOK(e, eager)
 	case *analyze.For:
 		if e.Collect && !eager {
-			return !r.uses(e)
+			return !r.mayRead(e)
 		}
 		for _, c := range e.Clauses {
 			if r.binds(c.Pattern) || !r.ok(c.Coll, true) {
@@ -612,7 +612,7 @@ func (r reader) ok(e analyze.Expr, eager bool) bool {
 	case *analyze.Let:
 		return r.bindingsOK(e.Bindings) && r.ok(e.Body, eager)
 	}
-	return !r.uses(e)
+	return !r.mayRead(e)
 }
 
 func (r reader) bindingsOK(bs []analyze.Binding) bool {
@@ -656,13 +656,6 @@ func (r reader) fnOK(fn *analyze.Fn, eager bool) bool {
 	return true
 }
 
-// uses reports conservatively whether e may read the accumulator.
-func (r reader) uses(e analyze.Expr) bool {
-	if r.capture < 0 {
-		return uses(e, r.slot)
-	}
-	return usesCapture(e, r.capture)
-}
 
 func usesNone(es []analyze.Expr, slot int) bool {
 	for _, e := range es {
@@ -697,113 +690,75 @@ func bindsSlot(p analyze.Pattern, slot int) bool {
 	return true
 }
 
-// usesCapture reports conservatively whether e, a function body, may read
-// its capture k.
-func usesCapture(e analyze.Expr, k int) bool {
-	any := func(es []analyze.Expr) bool {
-		for _, x := range es {
-			if usesCapture(x, k) {
-				return true
-			}
-		}
-		return false
-	}
-	switch e := e.(type) {
-	case nil:
-		return false
-	case *analyze.Captured:
-		return int(e.Index) == k
-	case *analyze.Local, *analyze.Const, *analyze.Keyword, *analyze.SymbolLit, *analyze.Builtin, *analyze.Global,
-		*analyze.CtxRef, *analyze.VarRef, *analyze.HistoryRef, *analyze.Self:
-		return false
-	case *analyze.VectorLit:
-		return any(e.Items)
-	case *analyze.SetLit:
-		return any(e.Items)
-	case *analyze.MapLit:
-		return any(e.Keys) || any(e.Vals)
-	case *analyze.Call:
-		return usesCapture(e.Fn, k) || any(e.Args)
-	case *analyze.If:
-		return usesCapture(e.Test, k) || usesCapture(e.Then, k) || usesCapture(e.Else, k)
-	case *analyze.Do:
-		return any(e.Body)
-	case *analyze.And:
-		return any(e.Exprs)
-	case *analyze.Or:
-		return any(e.Exprs)
-	case *analyze.Let:
-		for _, b := range e.Bindings {
-			if usesCapture(b.Init, k) {
-				return true
-			}
-		}
-		return usesCapture(e.Body, k)
-	case *analyze.Fn:
-		for _, c := range e.Captures {
-			if c.From == analyze.FromCaptured && c.Index == k {
-				return true
-			}
-		}
-		return false
-	}
-	return true
-}
-
 // uses reports conservatively whether e may read slot: any node kind it does
 // not know counts as a use.
-func uses(e analyze.Expr, slot int) bool {
+func uses(e analyze.Expr, slot int) bool { return reader{slot: slot, capture: -1}.mayRead(e) }
+
+// mayRead reports conservatively whether e may read the accumulator (the
+// local slot, or the capture of a function body): any node kind it does not
+// know counts as a use.
+func (r reader) mayRead(e analyze.Expr) bool {
 	switch e := e.(type) {
 	case nil:
 		return false
-	case *analyze.Local:
-		return int(e.Slot) == slot
+	case *analyze.Local, *analyze.Captured:
+		return r.isRef(e)
 	case *analyze.Const, *analyze.Keyword, *analyze.SymbolLit, *analyze.Builtin, *analyze.Global, *analyze.CtxRef,
-		*analyze.VarRef, *analyze.HistoryRef, *analyze.Captured, *analyze.Self:
+		*analyze.VarRef, *analyze.HistoryRef, *analyze.Self:
 		return false
 	case *analyze.VectorLit:
-		return !usesNone(e.Items, slot)
+		return r.anyReads(e.Items)
 	case *analyze.SetLit:
-		return !usesNone(e.Items, slot)
+		return r.anyReads(e.Items)
 	case *analyze.MapLit:
-		return !usesNone(e.Keys, slot) || !usesNone(e.Vals, slot)
+		return r.anyReads(e.Keys) || r.anyReads(e.Vals)
 	case *analyze.Call:
-		return uses(e.Fn, slot) || !usesNone(e.Args, slot)
+		return r.mayRead(e.Fn) || r.anyReads(e.Args)
 	case *analyze.If:
-		return uses(e.Test, slot) || uses(e.Then, slot) || uses(e.Else, slot)
+		return r.mayRead(e.Test) || r.mayRead(e.Then) || r.mayRead(e.Else)
 	case *analyze.Do:
-		return !usesNone(e.Body, slot)
+		return r.anyReads(e.Body)
 	case *analyze.And:
-		return !usesNone(e.Exprs, slot)
+		return r.anyReads(e.Exprs)
 	case *analyze.Or:
-		return !usesNone(e.Exprs, slot)
+		return r.anyReads(e.Exprs)
 	case *analyze.Let:
 		for _, b := range e.Bindings {
-			if uses(b.Init, slot) || bindsSlot(b.Pattern, slot) {
+			if r.mayRead(b.Init) || r.binds(b.Pattern) {
 				return true
 			}
 		}
-		return uses(e.Body, slot)
+		return r.mayRead(e.Body)
 	case *analyze.Fn:
 		for _, c := range e.Captures {
-			if c.From == analyze.FromLocal && c.Index == slot {
+			if (r.slot >= 0 && c.From == analyze.FromLocal && c.Index == r.slot) ||
+				(r.capture >= 0 && c.From == analyze.FromCaptured && c.Index == r.capture) {
 				return true
 			}
 		}
 		return false
 	case *analyze.Recur:
-		return !usesNone(e.Args, slot)
+		return r.anyReads(e.Args)
 	case *analyze.Loop:
 		for _, b := range e.Bindings {
-			if uses(b.Init, slot) || bindsSlot(b.Pattern, slot) {
+			if r.mayRead(b.Init) || r.binds(b.Pattern) {
 				return true
 			}
 		}
-		return uses(e.Body, slot)
+		return r.mayRead(e.Body)
 	case *analyze.ToolCall:
-		return uses(e.NameExpr, slot) || !usesNone(e.Args, slot)
+		return r.mayRead(e.NameExpr) || r.anyReads(e.Args)
 	case *analyze.MemoryGet:
-		return uses(e.Key, slot)
+		return r.mayRead(e.Key)
 	}
 	return true
+}
+
+func (r reader) anyReads(es []analyze.Expr) bool {
+	for _, e := range es {
+		if r.mayRead(e) {
+			return true
+		}
+	}
+	return false
 }
