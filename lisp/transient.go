@@ -656,7 +656,6 @@ func (r reader) fnOK(fn *analyze.Fn, eager bool) bool {
 	return true
 }
 
-
 func usesNone(es []analyze.Expr, slot int) bool {
 	for _, e := range es {
 		if uses(e, slot) {
