@@ -44,7 +44,10 @@
 // for integers past 64 bits, float64, string) plus Keyword, *Vector (vectors and, with IsList, lists), *Map,
 // *Set, Symbol, Class, functions and a few others; see Value. Collections are immutable and share structure: assoc on a
 // 10,000-entry map copies a few small nodes, and conj onto a vector built in
-// a loop appends in place. Maps and sets iterate in one canonical order
+// a loop appends in place. A vector's assoc copies it, except where the
+// compiler proves the old vector unseen: a table a reduce's function or a
+// loop's recur updates, read only before (transient.go), is updated in
+// place. Maps and sets iterate in one canonical order
 // (compareKeys) at every size, so equal values print alike. Maps that share
 // their keys (the rows of a JSON array, FromGo slices of maps or structs)
 // are stored as records: one shared shape of keys and each row's values,
