@@ -350,3 +350,14 @@ func TestErrorSnippetAndList(t *testing.T) {
 		t.Errorf("want several parse errors, got %v", err)
 	}
 }
+
+// TestDefaultLimitsAsDocumented: the defaults docs/language.md ("13.
+// Limits") and the fields of Limits state.
+func TestDefaultLimitsAsDocumented(t *testing.T) {
+	got := lisp.Limits{}.Effective()
+	want := lisp.Limits{Timeout: time.Second, MaxSteps: 500_000_000, MaxDepth: 5_000, MaxLoopIterations: 100_000,
+		MaxOutputBytes: 64 << 10, MaxToolCalls: 1_000, MaxMemory: 64 << 20, MaxParallel: 16}
+	if got != want {
+		t.Errorf("Limits{}.Effective() = %+v, want %+v", got, want)
+	}
+}

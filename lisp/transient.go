@@ -635,8 +635,7 @@ func (r reader) binds(p analyze.Pattern) bool {
 func (r reader) fnOK(fn *analyze.Fn, eager bool) bool {
 	k := -1
 	for i, c := range fn.Captures {
-		if (r.slot >= 0 && c.From == analyze.FromLocal && c.Index == r.slot) ||
-			(r.capture >= 0 && c.From == analyze.FromCaptured && c.Index == r.capture) {
+		if r.capturedAs(c) {
 			k = i
 		}
 	}
@@ -722,16 +721,10 @@ func (r reader) mayRead(e analyze.Expr) bool {
 	case *analyze.Or:
 		return r.anyReads(e.Exprs)
 	case *analyze.Let:
-		for _, b := range e.Bindings {
-			if r.mayRead(b.Init) || r.binds(b.Pattern) {
-				return true
-			}
-		}
-		return r.mayRead(e.Body)
+		return r.bindingsMayRead(e.Bindings, e.Body)
 	case *analyze.Fn:
 		for _, c := range e.Captures {
-			if (r.slot >= 0 && c.From == analyze.FromLocal && c.Index == r.slot) ||
-				(r.capture >= 0 && c.From == analyze.FromCaptured && c.Index == r.capture) {
+			if r.capturedAs(c) {
 				return true
 			}
 		}
@@ -739,18 +732,31 @@ func (r reader) mayRead(e analyze.Expr) bool {
 	case *analyze.Recur:
 		return r.anyReads(e.Args)
 	case *analyze.Loop:
-		for _, b := range e.Bindings {
-			if r.mayRead(b.Init) || r.binds(b.Pattern) {
-				return true
-			}
-		}
-		return r.mayRead(e.Body)
+		return r.bindingsMayRead(e.Bindings, e.Body)
 	case *analyze.ToolCall:
 		return r.mayRead(e.NameExpr) || r.anyReads(e.Args)
 	case *analyze.MemoryGet:
 		return r.mayRead(e.Key)
 	}
 	return true
+}
+
+// bindingsMayRead is mayRead of a let's or a loop's bindings and body; a
+// binding that writes the slot counts as a use.
+func (r reader) bindingsMayRead(bs []analyze.Binding, body analyze.Expr) bool {
+	for _, b := range bs {
+		if r.mayRead(b.Init) || r.binds(b.Pattern) {
+			return true
+		}
+	}
+	return r.mayRead(body)
+}
+
+// capturedAs reports whether a function literal's capture c is the
+// accumulator.
+func (r reader) capturedAs(c analyze.Capture) bool {
+	return (r.slot >= 0 && c.From == analyze.FromLocal && c.Index == r.slot) ||
+		(r.capture >= 0 && c.From == analyze.FromCaptured && c.Index == r.capture)
 }
 
 func (r reader) anyReads(es []analyze.Expr) bool {
