@@ -23,26 +23,16 @@ import (
 type CompiledAgent struct {
 	a    *Agent // the definition: signature, tools, limits, float precision
 	prog *lisp.Program
-	meta CompileMetadata
-	// step is the compiling mission's Step (nil for a loaded agent).
+	// at is when the compiling mission ended, by is the name of the model
+	// that wrote the program ("" when it was not an llm.Name).
+	at time.Time
+	by string
+	// step is the compiling mission's Step; for a loaded agent, a summary
+	// of it (its TraceID and Usage); nil for CompileSource's.
 	step *Step
 }
 
-// CompileMetadata describes a compilation.
-type CompileMetadata struct {
-	// CompiledAt is when the mission ended.
-	CompiledAt time.Time
-	// Model is the name of the model that wrote the program, when the run
-	// named it (an llm.Name); "" for a model given as a function.
-	Model string
-	// Usage is what the compiling mission cost: its Turns, LLMRequests,
-	// Tokens and Duration (the other fields are zero).
-	Usage Usage
-	// TraceID is the compiling mission's.
-	TraceID string
-}
-
-// savedMetadata is the JSON of a CompileMetadata in a saved compiled
+// savedMetadata is the JSON of a compilation's metadata in a saved compiled
 // agent. Files written before "usage" have its fields at the top level
 // (turns, llm_requests, tokens); LoadCompiled reads both.
 type savedMetadata struct {
@@ -63,24 +53,34 @@ type savedUsage struct {
 	DurationMS  int64      `json:"duration_ms,omitempty"`
 }
 
-func saveMetadata(m CompileMetadata) savedMetadata {
-	return savedMetadata{CompiledAt: m.CompiledAt, Model: m.Model, TraceID: m.TraceID, Usage: &savedUsage{
-		Turns: m.Usage.Turns, LLMRequests: m.Usage.LLMRequests, Tokens: m.Usage.Tokens,
-		DurationMS: m.Usage.Duration.Milliseconds()}}
-}
-
-func (s savedMetadata) metadata() CompileMetadata {
-	m := CompileMetadata{CompiledAt: s.CompiledAt, Model: s.Model, TraceID: s.TraceID}
-	if u := s.Usage; u != nil {
-		m.Usage = Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens,
-			Duration: time.Duration(u.DurationMS) * time.Millisecond}
-		return m
-	}
-	m.Usage = Usage{Turns: s.Turns, LLMRequests: s.LLMRequests}
-	if s.Tokens != nil {
-		m.Usage.Tokens = *s.Tokens
+func (c *CompiledAgent) savedMetadata() savedMetadata {
+	m := savedMetadata{CompiledAt: c.at, Model: c.by}
+	if c.step != nil {
+		u := c.step.Usage
+		m.TraceID = c.step.TraceID
+		m.Usage = &savedUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens,
+			DurationMS: u.Duration.Milliseconds()}
 	}
 	return m
+}
+
+// summary is the Step a loaded agent's CompileStep returns: the compiling
+// mission's trace id and usage, all a saved agent keeps of it.
+func (s savedMetadata) summary() *Step {
+	if s.TraceID == "" && s.Usage == nil && s.Turns == 0 && s.LLMRequests == 0 && s.Tokens == nil {
+		return nil // CompileSource's: no mission
+	}
+	step := &Step{TraceID: s.TraceID}
+	if u := s.Usage; u != nil {
+		step.Usage = Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens,
+			Duration: time.Duration(u.DurationMS) * time.Millisecond}
+		return step
+	}
+	step.Usage = Usage{Turns: s.Turns, LLMRequests: s.LLMRequests}
+	if s.Tokens != nil {
+		step.Usage.Tokens = *s.Tokens
+	}
+	return step
 }
 
 // Compile runs a mission of a once, with an LLM, on opts.Input as a
@@ -122,16 +122,11 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 	if err != nil { // it ran: it compiles
 		return nil, fmt.Errorf("agent: compile: the final program does not compile again: %w", err)
 	}
-	meta := CompileMetadata{
-		CompiledAt: m.now().UTC(),
-		Usage: Usage{Turns: step.Usage.Turns, LLMRequests: step.Usage.LLMRequests, Tokens: step.Usage.Tokens,
-			Duration: step.Usage.Duration},
-		TraceID: step.TraceID,
-	}
+	c := &CompiledAgent{a: a, prog: prog, at: m.now().UTC(), step: step}
 	if name, ok := m.rt.model.(llm.Name); ok {
-		meta.Model = string(name)
+		c.by = string(name)
 	}
-	return &CompiledAgent{a: a, prog: prog, meta: meta, step: step}, nil
+	return c, nil
 }
 
 // CompileSource returns a compiled agent that runs source, a program
@@ -142,7 +137,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 // its position, and a program that reads the state of earlier turns (a
 // def it does not make, memory/x, *1) is refused, since it has none. Tools
 // that need an LLM cannot be called (errors.Is(err, ReasonNotCompilable)).
-// The metadata is empty and CompileStep nil.
+// CompiledAt, CompiledBy and CompileStep are zero.
 func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 	if !a.made() {
 		return nil, errNotMade("CompileSource")
@@ -203,12 +198,22 @@ func (c *CompiledAgent) Signature() *signature.Signature {
 	return c.a.sig
 }
 
-// Metadata describes the compilation.
-func (c *CompiledAgent) Metadata() CompileMetadata {
+// CompiledAt is when the compiling mission ended (zero for CompileSource's
+// agents).
+func (c *CompiledAgent) CompiledAt() time.Time {
 	if c == nil {
-		return CompileMetadata{}
+		return time.Time{}
 	}
-	return c.meta
+	return c.at
+}
+
+// CompiledBy is the name of the model that wrote the program, when the
+// compiling run named it (an llm.Name); "" otherwise.
+func (c *CompiledAgent) CompiledBy() string {
+	if c == nil {
+		return ""
+	}
+	return c.by
 }
 
 // Description is the agent's Config.Description.
@@ -219,8 +224,10 @@ func (c *CompiledAgent) Description() string {
 	return c.a.cfg.Description
 }
 
-// CompileStep returns the Step of the compiling mission, with its trace;
-// nil for an agent loaded with LoadCompiled.
+// CompileStep returns the Step of the compiling mission, with its trace,
+// usage and trace id. An agent loaded with LoadCompiled keeps only its
+// TraceID and Usage (turns, LLM requests, tokens, duration); one made by
+// CompileSource has none (nil).
 func (c *CompiledAgent) CompileStep() *Step {
 	if c == nil {
 		return nil
@@ -462,7 +469,7 @@ func (c *CompiledAgent) MarshalJSON() ([]byte, error) {
 		Tools:             slices.Clone(c.a.names),
 		FloatPrecision:    cfg.Presentation.FloatPrecision,
 		MissionTimeoutMS:  savedMS(cfg.MissionTimeout),
-		Metadata:          saveMetadata(c.meta),
+		Metadata:          c.savedMetadata(),
 		Limits: savedLimits{
 			TimeoutMS: savedMS(l.Timeout), MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth,
 			MaxLoopIterations: l.MaxLoopIterations, MaxOutputBytes: l.MaxOutputBytes,
@@ -548,7 +555,7 @@ func LoadCompiled(data []byte, tools map[string]Tool) (*CompiledAgent, error) {
 	if deps := prog.Dependencies(); !deps.SelfContained() {
 		return nil, fmt.Errorf("agent: LoadCompiled: the program is not self-contained: %s", dependencyText(deps))
 	}
-	return &CompiledAgent{a: a, prog: prog, meta: s.Metadata.metadata()}, nil
+	return &CompiledAgent{a: a, prog: prog, at: s.Metadata.CompiledAt, by: s.Metadata.Model, step: s.Metadata.summary()}, nil
 }
 
 // dependencyText says what a program needs of earlier turns.

@@ -352,11 +352,12 @@ func TestCompiledAgent(t *testing.T) {
 	if sys := model.requests[0].System; !strings.Contains(sys, "## Compilation") {
 		t.Error("the compiling model was not told its program is kept")
 	}
-	md := compiled.Metadata()
-	if md.Model != "m" || md.Usage.Turns != 3 || md.Usage.LLMRequests != 3 || md.Usage.Tokens.Total() != 45 || md.CompiledAt.IsZero() {
-		t.Errorf("metadata %+v", md)
+	cs := compiled.CompileStep()
+	if compiled.CompiledBy() != "m" || cs.Usage.Turns != 3 || cs.Usage.LLMRequests != 3 || cs.Usage.Tokens.Total() != 45 ||
+		compiled.CompiledAt().IsZero() || len(cs.Trace) != 3 || cs.TraceID == "" {
+		t.Errorf("compiled by %q at %v, step %+v", compiled.CompiledBy(), compiled.CompiledAt(), cs)
 	}
-	if !strings.Contains(compiled.Source(), "(let [r ctx/report") || compiled.CompileStep() == nil {
+	if !strings.Contains(compiled.Source(), "(let [r ctx/report") {
 		t.Errorf("source %q", compiled.Source())
 	}
 
@@ -418,12 +419,17 @@ func TestCompiledAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if loaded.Source() != compiled.Source() || loaded.Metadata().Model != "m" || loaded.Signature().String() != compiled.Signature().String() {
-		t.Errorf("loaded %q %+v", loaded.Source(), loaded.Metadata())
+	if loaded.Source() != compiled.Source() || loaded.CompiledBy() != "m" || !loaded.CompiledAt().Equal(compiled.CompiledAt()) ||
+		loaded.Signature().String() != compiled.Signature().String() {
+		t.Errorf("loaded %q by %q at %v", loaded.Source(), loaded.CompiledBy(), loaded.CompiledAt())
 	}
-	if got, want := loaded.Metadata().Usage, compiled.Metadata().Usage; got.Turns != want.Turns ||
-		got.LLMRequests != want.LLMRequests || got.Tokens != want.Tokens || got.Duration != want.Duration.Truncate(time.Millisecond) {
-		t.Errorf("loaded usage %+v, compiled %+v", got, want)
+	// A loaded agent keeps a summary of the compiling mission: its trace id
+	// and usage, no trace.
+	ls := loaded.CompileStep()
+	if got, want := ls.Usage, cs.Usage; got.Turns != want.Turns ||
+		got.LLMRequests != want.LLMRequests || got.Tokens != want.Tokens || got.Duration != want.Duration.Truncate(time.Millisecond) ||
+		ls.TraceID != cs.TraceID || ls.Trace != nil {
+		t.Errorf("loaded compile step %+v, compiled %+v", ls, cs)
 	}
 	tampered := strings.Replace(string(data), `(let [r ctx/report`, `(let [r memory/report`, 1)
 	if _, err := agent.LoadCompiled([]byte(tampered), tools); err == nil || !strings.Contains(err.Error(), "not self-contained") {
@@ -941,20 +947,28 @@ func TestDerivedToolDescriptions(t *testing.T) {
 	}
 }
 
+// compileUsage is the usage of c's compiling mission (zero without one).
+func compileUsage(c *agent.CompiledAgent) agent.Usage {
+	if s := c.CompileStep(); s != nil {
+		return s.Usage
+	}
+	return agent.Usage{}
+}
+
 // LoadCompiled reads a compiled agent's metadata in both shapes: "usage"
-// (written since CompileMetadata.Usage) and the older one, whose turns,
+// (written since the metadata kept a whole Usage) and the older one, whose turns,
 // llm_requests and tokens stand beside compiled_at.
 func TestLoadCompiledMetadataShapes(t *testing.T) {
 	const head = `{"format": "ptc-compiled-agent/1", "source": "(return 1)", "prompt": "p", "limits": {}, "metadata": `
 	want := agent.Usage{Turns: 2, LLMRequests: 3, Tokens: llm.Tokens{Input: 3100, Output: 120}}
 	tests := []struct {
-		name, metadata string
-		want           agent.Usage
+		name, metadata, by string
+		want               agent.Usage
 	}{
-		{"old shape", `{"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "turns": 2, "llm_requests": 3, "tokens": {"input": 3100, "output": 120}}`, want},
+		{"old shape", `{"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "turns": 2, "llm_requests": 3, "tokens": {"input": 3100, "output": 120}}`, "sonnet", want},
 		{"usage", `{"compiled_at": "2026-11-01T10:00:00Z", "model": "sonnet", "usage": {"turns": 2, "llm_requests": 3, "tokens": {"input": 3100, "output": 120}, "duration_ms": 1500}}`,
-			agent.Usage{Turns: 2, LLMRequests: 3, Tokens: want.Tokens, Duration: 1500 * time.Millisecond}},
-		{"none", `{"compiled_at": "2026-11-01T10:00:00Z"}`, agent.Usage{}},
+			"sonnet", agent.Usage{Turns: 2, LLMRequests: 3, Tokens: want.Tokens, Duration: 1500 * time.Millisecond}},
+		{"none", `{"compiled_at": "2026-11-01T10:00:00Z"}`, "", agent.Usage{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -962,21 +976,20 @@ func TestLoadCompiledMetadataShapes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			md := c.Metadata()
-			if md.Usage != tc.want || md.CompiledAt.IsZero() {
-				t.Errorf("metadata %+v, want usage %+v", md, tc.want)
+			if got := compileUsage(c); got != tc.want || c.CompiledAt().IsZero() || c.CompiledBy() != tc.by {
+				t.Errorf("compiled by %q at %v, usage %+v; want usage %+v", c.CompiledBy(), c.CompiledAt(), got, tc.want)
 			}
 			// Saved again, it is in the new shape and reads back the same.
 			data, err := json.Marshal(c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(data), `"usage":{"turns":`) {
-				t.Errorf("saved without usage: %s", data)
+			if strings.Contains(string(data), `"usage":{"turns":`) != (tc.want != agent.Usage{}) {
+				t.Errorf("saved: %s", data)
 			}
 			again, err := agent.LoadCompiled(data, nil)
-			if err != nil || again.Metadata().Usage != tc.want {
-				t.Errorf("read back: %v %+v", err, again.Metadata())
+			if err != nil || compileUsage(again) != tc.want || !again.CompiledAt().Equal(c.CompiledAt()) {
+				t.Errorf("read back: %v %+v", err, again.CompileStep())
 			}
 		})
 	}

@@ -219,7 +219,7 @@ func ExampleLoadCompiled() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(total.Metadata().Model, total.Metadata().CompiledAt.Format("2006-01-02"))
+	fmt.Println(total.CompiledBy(), total.CompiledAt().Format("2006-01-02"))
 	totalTool, _ := total.AsTool(agent.AsToolOptions{})
 	shop := agent.MustNew(agent.Config{Prompt: "Price the baskets", Tools: map[string]agent.Tool{"total": totalTool}})
 	model := scripted(map[string]string{"Price": `(return (mapv #(:total (tool/total {:skus %})) ctx/baskets))`})

@@ -110,7 +110,7 @@ func TestRequestSender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := senderOf(cs.Requests()[0]), (sender{"adder", 0, compiled.Metadata().TraceID, ""}); got != want {
+	if got, want := senderOf(cs.Requests()[0]), (sender{"adder", 0, compiled.CompileStep().TraceID, ""}); got != want {
 		t.Errorf("compile: sender %+v, want %+v", got, want)
 	}
 }

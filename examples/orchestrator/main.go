@@ -250,9 +250,8 @@ func compileRefundCheck(ctx context.Context, w io.Writer, opts agent.Options) (a
 	if err != nil {
 		return agent.Tool{}, err
 	}
-	meta := loaded.Metadata()
 	fmt.Fprintf(w, "Compiled refund-check in %d turns with model %q: %d lines of PTC-Lisp, saved as JSON and loaded back.\n\n",
-		meta.Usage.Turns, meta.Model, strings.Count(loaded.Source(), "\n")+1)
+		loaded.CompileStep().Usage.Turns, loaded.CompiledBy(), strings.Count(loaded.Source(), "\n")+1)
 	return loaded.AsTool(agent.AsToolOptions{}) // the description is the agent's
 }
 

@@ -43,7 +43,7 @@ type Hooks struct {
 	// Now, when set, is the mission's clock: every time and duration the
 	// mission records reads it (Step.Usage.Duration, each turn's and tool
 	// call's times, events' Time and Duration, the Duration a Budget
-	// callback gets, CompileMetadata.CompiledAt), so that an engine that
+	// callback gets, CompiledAgent.CompiledAt), so that an engine that
 	// answers recorded calls at once reports the times they took when
 	// they were made: it moves its clock on as it answers each call (to
 	// the call's recorded end, say). A clock that stands still, jumps or
