@@ -65,7 +65,9 @@
 // make, so a failed run puts them back as well; a PriorityQueue keeps
 // Java's heap and never calls its comparator under its lock
 // (javacoll_pq.go). A regex matcher (re-matcher, matcher.go) and a
-// DecimalFormat (builtins_decfmt.go) are atoms holding their state.
+// DecimalFormat (builtins_decfmt.go) are atoms holding their state. A
+// transient vector is changed in place the same way, under its cell's
+// lock (state_vector.go), so assoc! on it is not a copy.
 // java.time's months, Periods, Durations and YearMonths are their names
 // and ISO texts (builtins_javatime.go, builtins_yearmonth.go), as the days
 // of the week are; a BigDecimal is a float and a BigInteger an integer

@@ -81,6 +81,9 @@ type Cell struct {
 	state atomic.Pointer[cellState]
 	// journaled is the mark of the last run that journaled the cell.
 	journaled atomic.Pointer[runMark]
+	// mu serializes the writes of a transient vector with its reads while
+	// the vector is changed in place (see inPlaceVector).
+	mu sync.Mutex
 }
 
 // cellState is the contents of a cell at one version. It is never changed
@@ -90,6 +93,9 @@ type cellState struct {
 	version uint64
 	writer  *runMark // the run that wrote it (nil: made outside a run)
 	dead    bool     // a transient after persistent!
+	// owned: val is a transient's vector that the cell alone holds, which
+	// writer changes in place under the cell's mu (state_vector.go).
+	owned bool
 	// watches are an atom's add-watch functions, carried from state to
 	// state (so a failed run's add-watch is undone with its writes).
 	watches []watch
@@ -158,7 +164,11 @@ func (c *Cell) Kind() string {
 // value, the exception its body threw, or nil while it has none (Deref
 // never runs a delay's body).
 func (c *Cell) Deref() Value {
-	v := c.load().val
+	s := c.load()
+	if c.kind == transientCell {
+		return c.snapshotTransient(s)
+	}
+	v := s.val
 	switch d := v.(type) {
 	case *arrayData:
 		return NewVector(d.snapshot())
@@ -283,7 +293,7 @@ func (r *runState) rollbackCells() {
 	for _, e := range cr.journal {
 		cur := e.cell.state.Load()
 		if cur.writer == cr.mark {
-			e.cell.state.CompareAndSwap(cur, &cellState{val: e.old.val, version: cur.version + 1, writer: e.old.writer, dead: e.old.dead, watches: e.old.watches})
+			e.cell.state.CompareAndSwap(cur, &cellState{val: e.old.val, version: cur.version + 1, writer: e.old.writer, dead: e.old.dead, owned: e.old.owned, watches: e.old.watches})
 		}
 	}
 }
@@ -813,6 +823,11 @@ func registerState(t builtinTable) {
 			if err != nil {
 				return nil, err
 			}
+			if _, vec := transientVectorOf(s); vec {
+				// A vector may be changing in place: end it under the
+				// mutex, so that no write follows the value returned.
+				return th.endTransientVector(c)
+			}
 			ok, err := th.casCell(c, s, s.val, true)
 			if err != nil {
 				return nil, err
@@ -849,6 +864,11 @@ func registerState(t builtinTable) {
 				return th.assocArrayMap("conj!", c, kvs, assoc)
 			}
 		}
+		if c, ok := a[0].(*Cell); ok && c.kind == transientCell {
+			if done, err := th.inPlaceVector("conj!", c, func(v *Vector) error { return th.appendOwned(v, a[1]) }); done {
+				return c, err
+			}
+		}
 		return th.updateTransient("conj!", a, func(coll Value) (Value, error) { return withColl(conj.fn, th, coll, a) })
 	})
 	t.add("assoc!", 3, -1, func(th *thread, a []Value) (Value, error) {
@@ -857,6 +877,12 @@ func registerState(t builtinTable) {
 		}
 		if c, ok := a[0].(*Cell); ok && c.arrayMap {
 			return th.assocArrayMap("assoc!", c, a[1:], assoc)
+		}
+		if c, ok := a[0].(*Cell); ok && c.kind == transientCell {
+			done, err := th.inPlaceVector("assoc!", c, func(v *Vector) error { return th.assocOwned(v, a[1:], assoc) })
+			if done {
+				return c, err
+			}
 		}
 		return th.updateTransient("assoc!", a, func(coll Value) (Value, error) {
 			if err := transientOf("assoc!", "vector or map", coll, isVectorValue, isMapValue); err != nil {
@@ -885,6 +911,20 @@ func registerState(t builtinTable) {
 		})
 	})
 	t.add("pop!", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if c, ok := a[0].(*Cell); ok && c.kind == transientCell {
+			done, err := th.inPlaceVector("pop!", c, func(v *Vector) error {
+				n := len(v.items)
+				if n == 0 {
+					return classError(InvalidArgument, classIllegalState, "pop!: cannot pop an empty transient vector")
+				}
+				v.items[n-1] = nil // the popped element is garbage
+				v.items = v.items[:n-1]
+				return nil
+			})
+			if done {
+				return c, err
+			}
+		}
 		return th.updateTransient("pop!", a, func(coll Value) (Value, error) {
 			if err := transientOf("pop!", "vector", coll, isVectorValue); err != nil {
 				return nil, err
@@ -908,7 +948,7 @@ func registerState(t builtinTable) {
 					if s.dead {
 						return nil, usedAfterPersistent(name)
 					}
-					return withColl(fn, th, s.val, a)
+					return readTransient(name, c, s, func(coll Value) (Value, error) { return withColl(fn, th, coll, a) })
 				}
 				return fn(th, a)
 			}
@@ -924,5 +964,5 @@ func (th *thread) callTransient(c *Cell, args []Value) (Value, error) {
 	if s.dead {
 		return nil, usedAfterPersistent("a transient called as a function")
 	}
-	return th.call(s.val, args)
+	return readTransient("a transient called as a function", c, s, func(coll Value) (Value, error) { return th.call(coll, args) })
 }

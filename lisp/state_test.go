@@ -51,6 +51,21 @@ var stateHostileCases = []hostileCase{
 		lisp.OutputExceeded, lisp.Limits{}},
 	{"format of a self-holding atom", `(let [a (atom nil)] (reset! a a) (format "%s" a))`, "", lisp.Limits{}},
 
+	// A transient vector changed in place: unbounded loops of writes stop
+	// on steps, growth on memory, and goroutines sharing one see whole
+	// values (run under -race).
+	{"in-place assoc! forever", `(let [t (transient [0])] (loop [i 0] (assoc! t 0 i) (recur (inc i))))`,
+		lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000, MaxLoopIterations: -1}},
+	{"a transient vector grown by conj! is charged", `(let [t (transient [])] (dotimes [i 100000000] (conj! t i)))`,
+		lisp.MemoryExceeded, lisp.Limits{MaxLoopIterations: -1, MaxSteps: -1}},
+	{"a transient vector shared by pmap", `(let [t (transient (vec (range 64)))]
+	   (doall (pmap (fn [i] (dotimes [j 200] (assoc! t (mod (+ i j) 64) j) (nth t j 0) (count t) (t 3) (contains? t 70)
+	                  (conj! t i) (pop! t) (pr-str t))) (range 8)))
+	   (count (persistent! t)))`, "", lisp.Limits{}},
+	{"persistent! racing writes in pmap", `(let [t (transient [1 2 3])]
+	   (doall (pmap (fn [i] (try (dotimes [j 100] (if (= i 3) (persistent! t) (assoc! t 0 j))) (catch Exception _ :ended))) (range 6))))`,
+		"", lisp.Limits{}},
+
 	// Transients cannot be used once persistent! ended them, in any goroutine.
 	{"a transient after persistent!, in pmap", `(let [t (transient [])] (persistent! t) (doall (pmap #(conj! t %) [1 2])))`,
 		lisp.InvalidArgument, lisp.Limits{}},
@@ -136,6 +151,30 @@ func seq(n int) []int {
 		out[i] = i + 1
 	}
 	return out
+}
+
+// TestTransientVectorAcrossRuns: a transient vector a run changes in
+// place is the one a later run finds; a failed run's in-place writes are
+// undone, and a value taken out of the transient (Deref, persistent!) never
+// changes afterwards.
+func TestTransientVectorAcrossRuns(t *testing.T) {
+	r1 := run(t, `(def acc (transient [0 0 0])) (assoc! acc 0 1) (conj! acc :a) (def kept (persistent! (transient [7])))`, lisp.Options{})
+	cell, ok := r1.Namespace.Get("acc")
+	if !ok {
+		t.Fatal("acc is not defined")
+	}
+	seen := cell.(*lisp.Cell).Deref()
+	ns := run(t, `(assoc! acc 1 2) (conj! acc :b)`, lisp.Options{Namespace: r1.Namespace}).Namespace
+	if _, err := lisp.Run(context.Background(), `(assoc! acc 0 :lost 2 :lost) (conj! acc :lost) (pop! acc) (/ 1 nil)`, lisp.Options{Namespace: ns}); !errors.Is(err, lisp.TypeError) {
+		t.Fatalf("got %v, want a type error", err)
+	}
+	res := run(t, `[(count acc) (persistent! acc)]`, lisp.Options{Namespace: ns})
+	if got, want := lisp.Print(res.Value, lisp.PrintOptions{}), "[5 [1 2 0 :a :b]]"; got != want {
+		t.Errorf("after a failed run: %s, want %s", got, want)
+	}
+	if got := lisp.Print(seen, lisp.PrintOptions{}); got != "[1 0 0 :a]" {
+		t.Errorf("the value Deref gave after the first run changed: %s", got)
+	}
 }
 
 // TestFailedRunRollsBackCells: a run that ends with an error leaves the

@@ -576,7 +576,7 @@ func cellClassName(c *Cell) string {
 	case promiseCell:
 		return "clojure.core$promise$reify"
 	case transientCell:
-		switch coll := c.Deref().(type) {
+		switch coll := c.load().val.(type) { // its type only: no copy of a vector written in place
 		case *Map:
 			if coll.Len() <= 8 {
 				return "clojure.lang.PersistentArrayMap$TransientArrayMap"

@@ -408,7 +408,7 @@ func (th *thread) assocVector(v *Vector, i int, x Value) (*Vector, error) {
 		var e *Error
 		if errors.As(err, &e) && e.Kind == MemoryExceeded && v.Len() >= 64 {
 			// The usual cause: a table filled by index in a loop.
-			return nil, errorf(MemoryExceeded, "%s; each assoc on a vector copies it (%d elements here): a reduce whose function reads the table only with get, nth, count or (table i) and returns (assoc table i x) updates it in place; or keep the table in a map", strings.TrimSuffix(e.Message, "."), v.Len())
+			return nil, errorf(MemoryExceeded, "%s; each assoc on a vector copies it (%d elements here): a reduce whose function reads the table only with get, nth, count or (table i) and returns (assoc table i x) updates it in place, as does assoc! on a (transient table); or keep the table in a map", strings.TrimSuffix(e.Message, "."), v.Len())
 		}
 		return nil, err
 	}
