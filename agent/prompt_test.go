@@ -199,7 +199,7 @@ func TestSystemPromptSections(t *testing.T) {
 		last = i
 	}
 	for _, s := range []string{"(return v), v matching: {top [{id :int, total :float, customer :string}], count :int, _order_ids [:int]}",
-		"Limits per program: 5s, 100,000 iterations per loop, 1,000 tool calls, 64 MB of new data.", "ctx/fail", "memory/name", "*1 *2 *3",
+		"Limits per program: 5s, 1,000,000 iterations per loop, 1,000 tool calls, 64 MB of new data.", "ctx/fail", "memory/name", "*1 *2 *3",
 		"(cut to 10 items and 512 chars)", "except :return, whose value you are shown instead"} {
 		if !strings.Contains(multi, s) {
 			t.Errorf("the multi-turn prompt lacks %q", s)

@@ -59,17 +59,24 @@ func registerMaps(t builtinTable) {
 		return v, nil
 	})
 	t.add("assoc", 3, -1, func(th *thread, a []Value) (Value, error) {
+		// A table filled in place (transientVector) builds nothing: its
+		// copy and its growth are charged where they happen.
+		_, inPlace := a[0].(*transientVector)
 		if len(a) == 3 { // (assoc m k v): most calls, in reduce's loops
-			if err := th.charge(3); err != nil {
-				return nil, err
+			if !inPlace {
+				if err := th.charge(3); err != nil {
+					return nil, err
+				}
 			}
 			return th.assocKey("assoc", a[0], a[1], a[2], true)
 		}
 		if len(a)%2 == 0 {
 			return nil, errorf(ArityError, "assoc expects a map then key value pairs, got an odd number of keys and values")
 		}
-		if err := th.charge(int64(len(a))); err != nil {
-			return nil, err
+		if !inPlace {
+			if err := th.charge(int64(len(a))); err != nil {
+				return nil, err
+			}
 		}
 		coll := a[0]
 		for i := 1; i < len(a); i += 2 {
@@ -94,8 +101,10 @@ func registerMaps(t builtinTable) {
 		return updateIn(th, "assoc-in", a[0], path, func(Value) (Value, error) { return a[2], nil })
 	})
 	t.add("update", 3, -1, func(th *thread, a []Value) (Value, error) {
-		if err := th.charge(2); err != nil {
-			return nil, err
+		if _, inPlace := a[0].(*transientVector); !inPlace { // as assoc's
+			if err := th.charge(2); err != nil {
+				return nil, err
+			}
 		}
 		f, extra := a[2], a[3:]
 		k := existingKeyOf(a[0], a[1])

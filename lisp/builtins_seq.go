@@ -2081,7 +2081,9 @@ func rangeOf(th *thread, a []Value, lazy bool) (Value, error) {
 		if n > maxRangeLen || lazy {
 			// More than could ever be built: lazy, as in Clojure, so that
 			// (take 3 (range 1 Long/MAX_VALUE)) works.
-			return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+			// A range the compiler made lazy (n within maxRangeLen) ends:
+			// reduce may walk it whole.
+			return &Seq{name: "range", finite: n <= maxRangeLen, gen: func(th *thread, yield func(Value) (bool, error)) error {
 				v := si
 				for i := uint64(0); i < n; i++ {
 					if ok, err := yield(v); err != nil || !ok {
@@ -2136,10 +2138,12 @@ func rangeOf(th *thread, a []Value, lazy bool) (Value, error) {
 		f, _ := toFloat(v)
 		return f + fst, nil
 	}
-	if lazy || math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) || math.Ceil((fe-fs)/fst) > maxRangeLen {
+	endless := math.IsNaN(fs+fe+fst) || math.IsInf(fs, 0) || math.IsInf(fe, 0) || math.Ceil((fe-fs)/fst) > maxRangeLen
+	if lazy || endless {
 		// Never reaches end (or only by overflowing to infinity), or
-		// too long to build: lazy.
-		return &Seq{name: "range", gen: func(th *thread, yield func(Value) (bool, error)) error {
+		// too long to build: lazy; made lazy by the compiler otherwise,
+		// and then finite.
+		return &Seq{name: "range", finite: !endless, gen: func(th *thread, yield func(Value) (bool, error)) error {
 			// The first element is start, unchecked, as in Clojure (a NaN step).
 			for v, first := start, true; first || !done(v); first = false {
 				if ok, err := yield(v); err != nil || !ok {
@@ -2242,7 +2246,7 @@ func seqReduce(th *thread, a []Value) (Value, error) {
 			// These never return (reduced ...): the reduce could not end.
 			return nil, infiniteError(s, "reduce")
 		}
-		return th.reduceSeq(f, a[1:len(a)-1], s)
+		return th.reduceSeq(f, a[1:len(a)-1], s, linear, given)
 	}
 	if xs, err = th.items(coll, "reduce"); err != nil {
 		return nil, err
@@ -2302,13 +2306,19 @@ func usesAccLinearly(f Value) accMode {
 var neverReduced = map[string]bool{"+": true, "-": true, "*": true, "/": true, "max": true, "min": true,
 	"conj": true, "merge": true, "str": true, "into": true, "concat": true, "assoc": true, "max-key": true, "min-key": true}
 
-// reduceSeq reduces an infinite sequence: only a (reduced x) from f ends
-// it, and otherwise the step limit does.
-func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
+// reduceSeq reduces a sequence element by element as it is made: an
+// infinite one, which only a (reduced x) from f ends (otherwise the step
+// limit does), or a range the compiler made lazy because reduce keeps
+// nothing of it. Like a vector's reduce it hands a linear f a transient
+// (linear, given) and folds + and * natively, a chunk at a time.
+func (th *thread) reduceSeq(f Value, init []Value, s *Seq, linear accMode, given Value) (Value, error) {
 	var acc Value
 	started := len(init) == 1
 	if started {
 		acc = init[0]
+	}
+	if b, ok := f.(*Builtin); ok && (b.Name == "+" || b.Name == "*") {
+		return th.foldSeq(b, acc, started, s)
 	}
 	buf, mark := th.stack.alloc(2)
 	defer th.stack.release(buf, mark)
@@ -2316,6 +2326,9 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 		if !started {
 			acc, started = x, true
 			return true, nil
+		}
+		if linear != accShared {
+			acc = toTransient(acc, linear)
 		}
 		buf[0], buf[1] = acc, x
 		var err error
@@ -2331,7 +2344,41 @@ func (th *thread) reduceSeq(f Value, init []Value, s *Seq) (Value, error) {
 	if err == nil && !started {
 		return th.call(f, nil) // an empty sequence that may end: (f)
 	}
-	return acc, err
+	return reduceResult(acc, given), err
+}
+
+// foldSeq is (reduce + s) or (reduce * s) over a sequence: foldArith over
+// chunks of its elements, so that no partial sum is boxed.
+func (th *thread) foldSeq(b *Builtin, acc Value, started bool, s *Seq) (Value, error) {
+	var chunk [256]Value
+	n := 0
+	flush := func() error {
+		xs := chunk[:n]
+		n = 0
+		if !started {
+			acc, xs, started = xs[0], xs[1:], true
+		}
+		var err error
+		acc, err = foldArith(th, b, acc, xs)
+		return err
+	}
+	err := th.each(s, "reduce", func(x Value) (bool, error) {
+		chunk[n] = x
+		if n++; n == len(chunk) {
+			return true, flush()
+		}
+		return true, nil
+	})
+	if err == nil && n > 0 {
+		err = flush()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !started {
+		return th.call(b, nil) // (+) is 0, (*) is 1
+	}
+	return acc, nil
 }
 
 // toTransient wraps an accumulator for in-place updates (see

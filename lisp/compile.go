@@ -69,7 +69,7 @@ type compiler struct {
 	calls bool
 	// tableUpdates are the updates of loop tables filled in place (see
 	// transient.go, loopTables): each call's table, by slot.
-	tableUpdates map[*analyze.Call]int
+	tableUpdates map[analyze.Expr]int
 	tableExits   map[analyze.Expr]int
 	// lazyRanges are the ranges whose consumer may stop early (see
 	// markLazyRange): they are built as lazy sequences.
@@ -999,6 +999,13 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return body(fr)
 		}
 	case *analyze.Loop:
+		if slot, ok := c.tableUpdates[e]; ok {
+			// An inner loop that takes an outer loop's table over: its
+			// value, the table it filled, goes back to the outer loop
+			// unfrozen (linearity.handsOver).
+			c.markLoopTables(e)
+			return updatingInPlace(slot, c.loop(e))
+		}
 		if slots := c.markLoopTables(e); len(slots) > 0 {
 			return freezingTables(c.loop(e))
 		}

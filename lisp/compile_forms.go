@@ -501,6 +501,12 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 	}
 	clauses := make([]clause, len(e.Clauses))
 	for i, cl := range e.Clauses {
+		if i > 0 || !e.Collect {
+			// A clause walks its sequence and keeps only its elements: a
+			// range there need not be built (a for's first one makes the
+			// for lazy, so it stays as it is).
+			c.markLazyRangeIn(cl.Coll)
+		}
 		clauses[i].coll = c.expr(cl.Coll)
 		clauses[i].slot = -1
 		if s, ok := cl.Pattern.(*analyze.BindSlot); ok {
@@ -647,17 +653,35 @@ func earlyStop(name string) int {
 	return -1
 }
 
-// markLazyRange marks the range a call of an early-stopping builtin walks
-// (directly, or through filter, remove, keep or map of one sequence) to be
-// built lazily, as Clojure's: (not-any? #(zero? (rem n %)) (range 2 n))
-// stops at the first divisor instead of building the whole range, which
-// for every n of a loop would count against the memory limit.
+// markLazyRange marks the range a call walks to be built lazily, as
+// Clojure's, where the call keeps nothing of the range: an early-stopping
+// builtin ((not-any? #(zero? (rem n %)) (range 2 n)) stops at the first
+// divisor instead of building the whole range) and reduce and run!, which
+// walk it to its end but keep only what their function makes of each
+// element ((reduce + (range i)) in a loop over i would otherwise count
+// every range it built against the memory limit). The range may be the
+// argument, or under filter, remove, keep or map of one sequence.
 func (c *compiler) markLazyRange(name string, e *analyze.Call) {
 	at := earlyStop(name)
-	if at < 0 || at >= len(e.Args) || (name == "take" && len(e.Args) != 2) {
+	switch {
+	case at >= 0:
+		if at >= len(e.Args) || (name == "take" && len(e.Args) != 2) {
+			return
+		}
+	case name == "reduce" && (len(e.Args) == 2 || len(e.Args) == 3):
+		at = len(e.Args) - 1
+	case name == "run!" && len(e.Args) == 2:
+		at = 1
+	default:
 		return
 	}
-	for coll := e.Args[at]; ; {
+	c.markLazyRangeIn(e.Args[at])
+}
+
+// markLazyRangeIn marks the range coll is, or walks through filter,
+// remove, keep or map of one sequence (markLazyRange).
+func (c *compiler) markLazyRangeIn(coll analyze.Expr) {
+	for {
 		call, ok := coll.(*analyze.Call)
 		if !ok {
 			return

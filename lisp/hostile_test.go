@@ -57,6 +57,13 @@ var hostileCases = []hostileCase{
 	{"nested for explosion", `(count (for [x (range 1000) y (range 1000) z (range 1000)] 1))`, lisp.MemoryExceeded, lisp.Limits{}},
 	{"count an infinite seq", `(count (iterate inc 0))`, lisp.InvalidArgument, lisp.Limits{}},
 	{"reduce an infinite seq", `(reduce + (range))`, lisp.InvalidArgument, lisp.Limits{}},
+	// Ranges walked as they are made (reduce, run!, doseq): no memory, so
+	// the step limit stops a huge one.
+	{"reduce over a huge range", `(reduce + (range 2000000000))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000}},
+	{"reduce with a function over a huge range", `(reduce max (range 2000000000))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000}},
+	{"doseq over a huge range", `(doseq [i (range 2000000000)] i)`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000}},
+	{"run! over a huge float range", `(run! identity (range 0.5 2000000000))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000}},
+	{"nested doseq over huge ranges", `(doseq [i (range 100000) j (range 100000)] j)`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 1_000_000}},
 	{"last of an infinite seq", `(last (repeat 1))`, lisp.InvalidArgument, lisp.Limits{}},
 	{"sort an infinite seq", `(sort (cycle [3 1 2]))`, lisp.InvalidArgument, lisp.Limits{}},
 	{"map over only infinite seqs", `(map + (range) (range))`, lisp.InvalidArgument, lisp.Limits{}},

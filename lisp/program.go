@@ -319,7 +319,7 @@ type Limits struct {
 	Timeout           time.Duration // wall clock per run; default 1s
 	MaxSteps          int64         // evaluation steps; default 500,000,000
 	MaxDepth          int           // nested function calls; default 5,000, at most 100,000
-	MaxLoopIterations int           // iterations of one loop/recur; default 100,000
+	MaxLoopIterations int           // iterations of one loop/recur; default 1,000,000
 	MaxOutputBytes    int           // println output; default 64 KiB
 	MaxToolCalls      int           // tool calls per run; default 1,000
 	MaxMemory         int64         // bytes of data the program builds, cumulatively; default 64 MiB
@@ -334,7 +334,7 @@ const (
 	defaultTimeout           = time.Second
 	defaultMaxSteps          = 500_000_000
 	defaultMaxDepth          = 5_000
-	defaultMaxLoopIterations = 100_000
+	defaultMaxLoopIterations = 1_000_000
 	defaultMaxOutputBytes    = 64 << 10
 	defaultMaxToolCalls      = 1_000
 	defaultMaxMemory         = 64 << 20

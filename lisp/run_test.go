@@ -355,7 +355,7 @@ func TestErrorSnippetAndList(t *testing.T) {
 // Limits") and the fields of Limits state.
 func TestDefaultLimitsAsDocumented(t *testing.T) {
 	got := lisp.Limits{}.Effective()
-	want := lisp.Limits{Timeout: time.Second, MaxSteps: 500_000_000, MaxDepth: 5_000, MaxLoopIterations: 100_000,
+	want := lisp.Limits{Timeout: time.Second, MaxSteps: 500_000_000, MaxDepth: 5_000, MaxLoopIterations: 1_000_000,
 		MaxOutputBytes: 64 << 10, MaxToolCalls: 1_000, MaxMemory: 64 << 20, MaxParallel: 16}
 	if got != want {
 		t.Errorf("Limits{}.Effective() = %+v, want %+v", got, want)

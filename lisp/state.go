@@ -123,8 +123,11 @@ type journalEntry struct {
 	old  *cellState
 }
 
-// What the memory budget is charged for a cell and for each write (its
-// new state).
+// What the memory budget is charged for a cell, and for a state kept
+// beside the current one (a watch list, a transient's own vector). A
+// write is not charged: the state it replaces is garbage at once, and
+// what is put in was charged where it was built, so a counter swapped
+// millions of times in a loop holds no more than one swapped once.
 const (
 	cellSlots      = 4
 	cellStateSlots = 3
@@ -235,9 +238,6 @@ func (th *thread) newCell(kind cellKind, v, validator Value) (*Cell, error) {
 // casCell installs val in c if c still holds old, and reports whether it
 // did. The first write of this run to a cell it did not make is journaled.
 func (th *thread) casCell(c *Cell, old *cellState, val Value, dead bool) (bool, error) {
-	if err := th.charge(cellStateSlots); err != nil {
-		return false, err
-	}
 	cr := th.run.cells()
 	if !c.state.CompareAndSwap(old, &cellState{val: val, version: old.version + 1, writer: cr.mark, dead: dead, watches: old.watches}) {
 		return false, nil
@@ -247,9 +247,6 @@ func (th *thread) casCell(c *Cell, old *cellState, val Value, dead bool) (bool, 
 
 // setCell installs val in c whatever it holds (a volatile's write).
 func (th *thread) setCell(c *Cell, val Value) error {
-	if err := th.charge(cellStateSlots); err != nil {
-		return err
-	}
 	cr := th.run.cells()
 	for {
 		old := c.load()

@@ -21,7 +21,7 @@ package lisp
 // torn one. The mutex is taken only for vectors: no user code runs under
 // it (a sorted map's comparator may write the transient it sorts).
 
-// transientVector returns the plain vector transient c holds in state s,
+// transientVectorOf returns the plain vector a transient holds in state s,
 // if it is one (lists, queues and map entries keep the persistent path).
 func transientVectorOf(s *cellState) (*Vector, bool) {
 	v, ok := s.val.(*Vector)

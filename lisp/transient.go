@@ -319,6 +319,13 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 			}
 		}
 		return true
+	case *analyze.Loop:
+		if tail && l.handsOver(e) {
+			// (loop [j 0 s table] ... (recur (inc j) (assoc s j x)) ... s):
+			// an inner loop that takes the table over and fills it.
+			l.update(e)
+			return true
+		}
 	case *analyze.If:
 		return l.quiet(e.Test) && l.in(e.Then, tail) && l.in(e.Else, tail)
 	case *analyze.Do:
@@ -351,10 +358,41 @@ func (l linearity) in(e analyze.Expr, tail bool) bool {
 	return l.quietOrExit(e, tail)
 }
 
-func (l linearity) update(e *analyze.Call) {
+func (l linearity) update(e analyze.Expr) {
 	if l.updates != nil {
 		*l.updates = append(*l.updates, tableUse{e, l.slot})
 	}
+}
+
+// handsOver reports whether loop takes the table over: one binding's
+// initial value is the table itself, the others leave it alone, the body
+// never names the old slot, and the loop uses its binding linearly, so
+// that whatever it ends with (the table filled, or another value) is the
+// table's next value. The sieve's inner loop, and the inner loop of a
+// dynamic program over two indices:
+//
+//	(recur (inc i) (if (sieve i) (loop [j (* i i) s sieve] (if (< j n) (recur (+ j i) (assoc s j false)) s)) sieve))
+func (l linearity) handsOver(loop *analyze.Loop) bool {
+	at := -1
+	for k, b := range loop.Bindings {
+		if x, ok := b.Init.(*analyze.Local); ok && int(x.Slot) == l.slot && at < 0 {
+			at = k
+			continue
+		}
+		if !l.quiet(b.Init) || bindsSlot(b.Pattern, l.slot) {
+			return false
+		}
+	}
+	if at < 0 || at >= len(loop.Targets) || uses(loop.Body, l.slot) {
+		return false
+	}
+	p, ok := loop.Bindings[at].Pattern.(*analyze.BindSlot)
+	if t, same := loop.Targets[at].(*analyze.BindSlot); !ok || !same || t.Slot != p.Slot {
+		return false
+	}
+	// No exits recorded: an exit that uses the table otherwise than as
+	// its value fails the check, and the table stays persistent.
+	return linearity{slot: p.Slot, reads: l.reads, loop: loop, k: at}.in(loop.Body, true)
 }
 
 // markLoopTables finds the bindings of loop e that hold a table filled in
@@ -394,10 +432,10 @@ func (c *compiler) markLoopTables(e *analyze.Loop) []int {
 			continue
 		}
 		if c.tableUpdates == nil {
-			c.tableUpdates, c.tableExits = map[*analyze.Call]int{}, map[analyze.Expr]int{}
+			c.tableUpdates, c.tableExits = map[analyze.Expr]int{}, map[analyze.Expr]int{}
 		}
 		for _, u := range *updates {
-			c.tableUpdates[u.e.(*analyze.Call)] = u.slot
+			c.tableUpdates[u.e] = u.slot
 		}
 		for _, x := range *exits {
 			c.tableExits[x.e] = x.slot
@@ -438,6 +476,13 @@ func isUpdateOf(e analyze.Expr, slot int) bool {
 		return isUpdateOf(x.Body, slot)
 	case *analyze.Do:
 		return isUpdateOf(x.Body[len(x.Body)-1], slot)
+	case *analyze.Loop:
+		for _, b := range x.Bindings { // a loop that may take the table over (linearity.handsOver)
+			if l, ok := b.Init.(*analyze.Local); ok && int(l.Slot) == slot {
+				return true
+			}
+		}
+		return false
 	case *analyze.Call:
 		b, ok := x.Fn.(*analyze.Builtin)
 		if !ok || len(x.Args) == 0 {

@@ -86,7 +86,7 @@ func TestBenchExpression(t *testing.T) {
 	}{
 		{[]string{"-n", "2", "-e", `(+ 1 "a")`}, 1, []string{"type_error"}},
 		// The limits of ptc eval hold, and can be raised or lowered.
-		{[]string{"-n", "2", "--max-steps", "100", "-e", "(reduce + (range 1000))"}, 1, []string{"step_limit_exceeded"}},
+		{[]string{"-n", "2", "--max-steps", "100", "-e", "(reduce + (range 100000))"}, 1, []string{"step_limit_exceeded"}},
 		{[]string{"-n", "2", "-e", "1", prog}, 2, []string{"ptc bench: -e and FILE do not go together (ptc bench -h for help)"}},
 		{[]string{"-n", "2", "-e", "1", "-c", filepath.Join(dir, "none.json")}, 2, []string{"none.json"}},
 	}

@@ -338,7 +338,7 @@ func TestRunContext(t *testing.T) {
 		t.Errorf("stdout %q, want %q", out, want)
 	}
 	// The file's max-steps of 10 would have stopped the program.
-	s = llmtest.NewScript(llmtest.Code(`(reduce + (range 1000))`))
+	s = llmtest.NewScript(llmtest.Code(`(reduce + (range 100000))`))
 	code, _, errOut = ptcIn(t, testEnv(s.Func(), nil), "run", "-q", agentPath, "--model", "m")
 	if code != 1 || !strings.Contains(errOut, "step_limit_exceeded") {
 		t.Errorf("with the file's limits: exit %d, stderr %q", code, errOut)
