@@ -263,7 +263,22 @@ func elemAccepts(elem string, x Value) bool {
 		d := c.load().val.(*arrayData)
 		return "["+d.elem == elem || (elem == "["+objectDesc && !isPrimitiveDesc(d.elem))
 	}
-	return instanceOf(Class{Name: strings.TrimSuffix(strings.TrimPrefix(elem, "L"), ";")}, x)
+	name := strings.TrimSuffix(strings.TrimPrefix(elem, "L"), ";")
+	// Numbers are longs and doubles here: (int 3) is a Long, so an array
+	// of Integer (Short, Byte, Float) takes the numbers of that kind's
+	// range, as Clojure's of the boxes int, short, byte and float make.
+	switch i, isInt := x.(int64); name {
+	case "java.lang.Integer":
+		return isInt && i == int64(int32(i))
+	case "java.lang.Short":
+		return isInt && i == int64(int16(i))
+	case "java.lang.Byte":
+		return isInt && i == int64(int8(i))
+	case "java.lang.Float":
+		_, isFloat := x.(float64)
+		return isFloat
+	}
+	return instanceOf(Class{Name: name}, x)
 }
 
 func isPrimitiveDesc(desc string) bool { return primitiveName(desc) != "" }
@@ -700,6 +715,7 @@ func registerArrays(t builtinTable) {
 		}
 		return &b
 	})
+	t.add("System/arraycopy", 5, 5, systemArraycopy)
 	t.add("aclone", 1, 1, func(th *thread, a []Value) (Value, error) {
 		if v, ok := a[0].(*Vector); ok {
 			return v, nil // a vector read as an array (aget) is its own copy
@@ -713,6 +729,53 @@ func registerArrays(t builtinTable) {
 			return nil, err
 		}
 		return th.newCell(arrayCell, &arrayData{elem: d.elem, items: xs}, nil)
+	})
+}
+
+// systemArraycopy is (System/arraycopy src srcPos dest destPos length):
+// length elements of src from srcPos into dest from destPos, as Java's
+// (the same array may be both: the copy is of the elements before it),
+// each element stored as aset stores it.
+func systemArraycopy(th *thread, a []Value) (Value, error) {
+	const fn = "System/arraycopy"
+	_, src, err := arrayArg(fn, a, 0)
+	if err != nil {
+		return nil, err
+	}
+	dst, dd, err := arrayArg(fn, a, 2)
+	if err != nil {
+		return nil, err
+	}
+	var pos [3]int64
+	for j, i := range []int{1, 3, 4} {
+		if pos[j], err = intArg(fn, a, i); err != nil {
+			return nil, err
+		}
+	}
+	from, to, n := pos[0], pos[1], pos[2]
+	xs := src.snapshot()
+	if n < 0 || from < 0 || to < 0 || from+n > int64(len(xs)) || to+n > int64(dd.length()) {
+		return nil, classError(InvalidArgument, classArrayIndex,
+			"%s: copying %d elements from index %d of an array of %d into index %d of an array of %d goes outside them",
+			fn, n, from, len(xs), to, dd.length())
+	}
+	part := xs[from : from+n]
+	for i, x := range part {
+		v, err := storeValue(fn, dd.elem, x)
+		if err != nil {
+			return nil, err
+		}
+		part[i] = v
+	}
+	if err := th.copying(int(n)); err != nil {
+		return nil, err
+	}
+	return nil, th.mutate(dst, func(cd cellData) error {
+		d := cd.(*arrayData)
+		if to+n <= int64(len(d.items)) {
+			copy(d.items[to:], part)
+		}
+		return nil
 	})
 }
 

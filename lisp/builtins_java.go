@@ -1250,7 +1250,10 @@ func registerJavaUtil(t builtinTable) {
 		sb.WriteByte(']')
 		return sb.String(), nil
 	})
-	t.add("Arrays/sort", 1, 1, func(th *thread, a []Value) (Value, error) {
+	// (Arrays/sort a), (Arrays/sort a cmp), (Arrays/sort a from to) and
+	// (Arrays/sort a from to cmp): the whole array or [from, to), by the
+	// natural order or a comparator (a function, as sort takes one).
+	t.add("Arrays/sort", 1, 4, func(th *thread, a []Value) (Value, error) {
 		c, ok := a[0].(*Cell)
 		if !ok || c.kind != arrayCell {
 			return nil, argError("Arrays/sort", 0, "a Java array (for a collection use sort)", a[0])
@@ -1259,7 +1262,33 @@ func registerJavaUtil(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		sorted, err := th.call(builtin("sort"), []Value{NewVector(xs)})
+		from, to, cmp := 0, len(xs), Value(nil)
+		switch len(a) {
+		case 2:
+			cmp = a[1]
+		case 3, 4:
+			f, err := intArg("Arrays/sort", a, 1)
+			if err != nil {
+				return nil, err
+			}
+			t, err := intArg("Arrays/sort", a, 2)
+			if err != nil {
+				return nil, err
+			}
+			if f < 0 || t > int64(len(xs)) || f > t {
+				return nil, classError(InvalidArgument, classArrayIndex,
+					"Arrays/sort: the range [%d, %d) is not within the array of %d elements", f, t, len(xs))
+			}
+			from, to = int(f), int(t)
+			if len(a) == 4 {
+				cmp = a[3]
+			}
+		}
+		args := []Value{NewVector(xs[from:to])}
+		if cmp != nil {
+			args = []Value{cmp, args[0]}
+		}
+		sorted, err := th.call(builtin("sort"), args)
 		if err != nil {
 			return nil, err
 		}
@@ -1269,8 +1298,8 @@ func registerJavaUtil(t builtinTable) {
 		}
 		return nil, th.mutate(c, func(cd cellData) error {
 			d := cd.(*arrayData)
-			if len(out) == len(d.items) {
-				copy(d.items, out)
+			if from+len(out) <= len(d.items) {
+				copy(d.items[from:], out)
 			}
 			return nil
 		})

@@ -33,6 +33,24 @@ func registerNumbers(t builtinTable) {
 	t.add("round", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("round", a[0], math.Round) })
 	t.add("trunc", 1, 1, func(_ *thread, a []Value) (Value, error) { return toInteger("trunc", a[0], math.Trunc) })
 	t.add("int", 1, 1, func(_ *thread, a []Value) (Value, error) { return int32Of(a[0]) })
+	// short and byte: a number truncated to Java's short or byte, as
+	// Clojure's casts check it (numbers stay longs here, as int's do).
+	for _, c := range []struct {
+		name string
+		bits uint
+	}{{"short", 16}, {"byte", 8}} {
+		t.add(c.name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+			r, err := intOf(a[0])
+			if err != nil {
+				return nil, err
+			}
+			n := r.(int64)
+			if lim := int64(1) << (c.bits - 1); n < -lim || n >= lim {
+				return nil, classError(InvalidArgument, classIllegalArgument, "Value out of range for %s: %s", c.name, printString(a[0]))
+			}
+			return n, nil
+		})
+	}
 	t.add("long", 1, 1, func(_ *thread, a []Value) (Value, error) { return intOf(a[0]) })
 	t.add("Math/floor", 1, 1, floatFn("Math/floor", math.Floor))
 	t.add("Math/ceil", 1, 1, floatFn("Math/ceil", math.Ceil))

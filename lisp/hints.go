@@ -90,9 +90,8 @@ var hints = map[string]string{
 	"definterface": hintNoTypes, "definline": hintNoTypes,
 	"extend": hintNoTypes, "gen-interface": hintNoTypes,
 
-	"byte":  hintNumbers,
-	"short": hintNumbers, "with-precision": hintNumbers,
-	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
+	"with-precision": hintNumbers,
+	"numerator":      hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
 	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,

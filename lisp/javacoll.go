@@ -1074,10 +1074,19 @@ func registerUtil(t builtinTable) {
 		min, max int
 	}{{".getOrDefault", 3, 3}, {".containsKey", 2, 2}, {".containsValue", 2, 2}, {".keySet", 1, 1}, {".values", 1, 1}, {".entrySet", 1, 1}} {
 		method(m.name, m.min, m.max, maps, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
-			if xs := utilRead(c, (*utilData).ordered); xs != nil && (m.name == ".values" || m.name == ".entrySet") {
+			if xs := utilRead(c, (*utilData).ordered); xs != nil && (m.name == ".values" || m.name == ".entrySet" || m.name == ".keySet") {
 				// A LinkedHashMap's, in their order.
 				if err := th.charge(3 * int64(len(xs))); err != nil {
 					return nil, err
+				}
+				if m.name == ".keySet" {
+					// A set that walks in the map's order: a LinkedHashSet
+					// of the keys (Java's is a view; this is a copy).
+					d := &utilData{class: utilLinkedHashSet, coll: emptySet}
+					for _, e := range xs {
+						d.add(e.(*Vector).At(0))
+					}
+					return th.newCell(utilCell, d, nil)
 				}
 				if m.name == ".values" {
 					for i, e := range xs {
