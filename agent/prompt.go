@@ -323,7 +323,12 @@ func (m *mission) limitsLine() string {
 		loops = eff.MaxLoopIterations
 	}
 	if loops > 0 {
-		parts = append(parts, textutil.Thousands(loops)+" iterations per loop")
+		parts = append(parts, textutil.Thousands(loops)+" loop iterations")
+	}
+	// Recursion deeper than this fails where Clojure's stack may hold: a
+	// model told of it walks a long sequence with loop/recur instead.
+	if depth := eff.MaxDepth; depth > 0 && depth < 1_000_000 {
+		parts = append(parts, textutil.Thousands(depth)+" nested calls")
 	}
 	if len(m.a.names) > 0 {
 		calls := l.MaxToolCalls

@@ -199,7 +199,7 @@ func TestSystemPromptSections(t *testing.T) {
 		last = i
 	}
 	for _, s := range []string{"(return v), v matching: {top [{id :int, total :float, customer :string}], count :int, _order_ids [:int]}",
-		"Limits per program: 5s, 1,000,000 iterations per loop, 1,000 tool calls, 64 MB of new data.", "ctx/fail", "memory/name", "*1 *2 *3",
+		"Limits per program: 5s, 1,000,000 loop iterations, 5,000 nested calls, 1,000 tool calls, 64 MB of new data.", "ctx/fail", "memory/name", "*1 *2 *3",
 		"(cut to 10 items and 512 chars)", "except :return, whose value you are shown instead"} {
 		if !strings.Contains(multi, s) {
 			t.Errorf("the multi-turn prompt lacks %q", s)
@@ -250,7 +250,7 @@ func TestSystemPromptSections(t *testing.T) {
 
 	limits := typicalConfig("")
 	limits.Limits = lisp.Limits{Timeout: 2e9, MaxLoopIterations: -1, MaxToolCalls: 50}
-	if s := system(t, limits, typicalContext()); !strings.Contains(s, "Limits per program: 2s, 50 tool calls, 64 MB of new data.") {
+	if s := system(t, limits, typicalContext()); !strings.Contains(s, "Limits per program: 2s, 5,000 nested calls, 50 tool calls, 64 MB of new data.") {
 		t.Errorf("the limits line should follow Config.Limits:\n%s", s)
 	}
 }
