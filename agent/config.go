@@ -65,7 +65,7 @@ type Config struct {
 	// Zero: 60 s; negative: only the caller's context.
 	MissionTimeout time.Duration
 	// Limits bound each turn's program. Zero fields take the interpreter's
-	// defaults, except Timeout: 5 s for an agent's turn.
+	// defaults, except Timeout: 5 s (and then MaxSteps 2,500,000,000).
 	Limits lisp.Limits
 
 	// LLM pins the model this agent always uses, over Options.LLM and a
@@ -100,6 +100,7 @@ const (
 	defaultTurnBudget     = 20
 	defaultFloatPrecision = 2
 	defaultTurnTimeout    = 5 * time.Second
+	defaultTurnSteps      = 2_500_000_000
 	// defaultMissionTimeout bounds a mission whose MissionTimeout is zero:
 	// the design documents' 60 s (docs/deviations.md).
 	defaultMissionTimeout = 60 * time.Second
@@ -195,6 +196,11 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if a.cfg.Limits.Timeout == 0 {
 		a.cfg.Limits.Timeout = defaultTurnTimeout
+		if a.cfg.Limits.MaxSteps == 0 {
+			// The 5 s the model is told of, at the cheapest work's pace:
+			// the interpreter's default is a second's worth.
+			a.cfg.Limits.MaxSteps = defaultTurnSteps
+		}
 	}
 	if a.cfg.MissionTimeout == 0 {
 		a.cfg.MissionTimeout = defaultMissionTimeout

@@ -162,16 +162,16 @@ func TestLLMToolHasNoMissionClock(t *testing.T) {
 }
 
 // TestTurnStepsFollowTheTurnTimeout: a turn's program is told it has 5 s
-// ("Limits per program: 5s"), and the step limit it runs under is that
-// time's worth of the cheapest steps, so the time it was told of is the
-// limit it meets.
+// ("Limits per program: 5s"), and by default the step limit it runs under
+// is that time's worth of the cheapest steps, so the time it was told of
+// is the limit it meets; limits the host sets are kept as they are.
 func TestTurnStepsFollowTheTurnTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		limits lisp.Limits
 		steps  int64
 	}{
 		{lisp.Limits{}, 2_500_000_000},
-		{lisp.Limits{Timeout: 2 * time.Second}, 1_000_000_000},
+		{lisp.Limits{Timeout: 2 * time.Second}, 500_000_000},
 		{lisp.Limits{MaxSteps: 1000}, 1000},
 	} {
 		a, err := agent.New(agent.Config{Prompt: "p", Limits: tc.limits})

@@ -114,7 +114,7 @@ func TestFingerprintDefaultsFilled(t *testing.T) {
 		MaxNesting:     defaultMaxDepth,
 		MaxAgentMemory: defaultMemoryLimit,
 		MissionTimeout: defaultMissionTimeout,
-		Limits:         lisp.Limits{Timeout: defaultTurnTimeout},
+		Limits:         lisp.Limits{Timeout: defaultTurnTimeout, MaxSteps: defaultTurnSteps},
 		Presentation: func() prompt.Options {
 			p := defaultFormat()
 			p.FloatPrecision = defaultFloatPrecision

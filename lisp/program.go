@@ -317,7 +317,7 @@ type Options struct {
 // negative one means no limit.
 type Limits struct {
 	Timeout           time.Duration // wall clock per run; default 1s
-	MaxSteps          int64         // evaluation steps; default 500,000,000 per second of Timeout (at least 500,000,000)
+	MaxSteps          int64         // evaluation steps; default 500,000,000
 	MaxDepth          int           // nested function calls; default 5,000, at most 100,000
 	MaxLoopIterations int           // iterations of one loop/recur; default 1,000,000
 	MaxOutputBytes    int           // println output; default 64 KiB
@@ -362,7 +362,7 @@ func (l Limits) Effective() Limits {
 		return v
 	}
 	if l.MaxSteps == 0 {
-		l.MaxSteps = stepsFor(l.Timeout)
+		l.MaxSteps = defaultMaxSteps
 	}
 	l.MaxDepth = min(def(l.MaxDepth, defaultMaxDepth), maxDepthCeiling)
 	l.MaxLoopIterations = def(l.MaxLoopIterations, defaultMaxLoopIterations)
@@ -375,22 +375,11 @@ func (l Limits) Effective() Limits {
 	return l
 }
 
-// stepsFor is the default step limit under a time limit: about as many
-// steps as the cheapest work takes in that time (500 million a second),
-// so that the time limit a program is told of (an agent's turn has 5 s)
-// is the one it meets; at least the default, also without a time limit.
-func stepsFor(timeout time.Duration) int64 {
-	if timeout <= time.Second {
-		return defaultMaxSteps
-	}
-	return int64(float64(defaultMaxSteps) * timeout.Seconds())
-}
-
 func (l Limits) withDefaults() Limits {
 	if l.Timeout == 0 {
 		l.Timeout = defaultTimeout
 	}
-	l.MaxSteps = pick64(l.MaxSteps, stepsFor(l.Timeout))
+	l.MaxSteps = pick64(l.MaxSteps, defaultMaxSteps)
 	// A Go stack overflow kills the process, so depth has a ceiling even
 	// when the host asks for no limit.
 	l.MaxDepth = min(pick(l.MaxDepth, defaultMaxDepth), maxDepthCeiling)

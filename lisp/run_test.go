@@ -360,13 +360,4 @@ func TestDefaultLimitsAsDocumented(t *testing.T) {
 	if got != want {
 		t.Errorf("Limits{}.Effective() = %+v, want %+v", got, want)
 	}
-	// The step limit follows a longer time limit: 500,000,000 a second.
-	for _, tc := range []struct {
-		timeout time.Duration
-		steps   int64
-	}{{5 * time.Second, 2_500_000_000}, {1500 * time.Millisecond, 750_000_000}, {100 * time.Millisecond, 500_000_000}, {-1, 500_000_000}} {
-		if got := (lisp.Limits{Timeout: tc.timeout}).Effective().MaxSteps; got != tc.steps {
-			t.Errorf("Limits{Timeout: %v}.Effective().MaxSteps = %d, want %d", tc.timeout, got, tc.steps)
-		}
-	}
 }

@@ -17,7 +17,7 @@ func LimitFlags(fs *flag.FlagSet) *lisp.Limits {
 	var l lisp.Limits
 	fs.Var((*durationFlag)(&l.Timeout), "timeout", "wall-clock limit per run, as 500ms or 2s (default 1s; -1: none)")
 	fs.Var((*sizeFlag)(&l.MaxMemory), "max-memory", "bytes of data a program may build, cumulatively, as 64MiB or 500KB (default 64MiB; -1: none)")
-	fs.Int64Var(&l.MaxSteps, "max-steps", 0, "evaluation steps (default 500,000,000 a second of the time limit; -1: none)")
+	fs.Int64Var(&l.MaxSteps, "max-steps", 0, "evaluation steps (default 500,000,000; -1: none)")
 	fs.IntVar(&l.MaxDepth, "max-depth", 0, "nested function calls (default 5,000)")
 	fs.IntVar(&l.MaxLoopIterations, "max-loop", 0, "iterations of one loop/recur (default 1,000,000; -1: none)")
 	fs.Var((*intSizeFlag)(&l.MaxOutputBytes), "max-output", "println bytes, as 64KiB (default 64KiB; -1: none)")
