@@ -43,13 +43,6 @@ func init() {
 }
 
 var hints = map[string]string{
-	// The java.util.function methods of the java.util collections:
-	// Clojure 1.11 refuses them too (a fn is no Function).
-	".merge":            hintJavaFunction + ": write (.put m k (+ (.getOrDefault m k 0) v))",
-	".compute":          hintJavaFunction + ": write (.put m k (f (.get m k)))",
-	".computeIfPresent": hintJavaFunction + ": write (when (.containsKey m k) (.put m k (f (.get m k))))",
-	".computeIfAbsent":  hintJavaFunction + ": write (when-not (.containsKey m k) (.put m k (java.util.ArrayList.))) then (.get m k)",
-	".forEach":          "use doseq or run! over the collection: (doseq [x coll] ...)",
 	".stream":           "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
 	".iterator":         "use seq, doseq, or loop over (seq coll)",
 	"ref":               hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,

@@ -1257,6 +1257,7 @@ func registerUtil(t builtinTable) {
 		})
 	}, "java.util.Collections/reverse")
 	registerNavigation(t, method, read, change)
+	registerFunctional(t, method, change)
 	registerPriorityQueue(t, method)
 }
 
