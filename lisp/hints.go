@@ -30,8 +30,7 @@ const (
 	hintCode       = "programs cannot build and run code; write the code directly"
 	hintTap        = "use println to show a value"
 
-	hintJavaFunction = "a Clojure function is not a java.util.function interface (as in Clojure 1.11)"
-	hintDateTime     = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
+	hintDateTime = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
 )
 
 func init() {
