@@ -26,6 +26,7 @@ func registerJava(t builtinTable) {
 	registerJavaNumbers(t)
 	registerJavaUtilStatics(t)
 	registerMatcher(t)
+	registerIterator(t)
 }
 
 func registerStringMethods(t builtinTable) {

@@ -42,9 +42,8 @@ func init() {
 }
 
 var hints = map[string]string{
-	".stream":   "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
-	".iterator": "use seq, doseq, or loop over (seq coll)",
-	"ref":       hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
+	".stream": "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
+	"ref":     hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
 	"agent": hintRefs, "send": hintRefs, "send-off": hintRefs, "set!": hintSetVar,
 	"with-redefs": hintDynamic,
 	"eval":        hintCode,
