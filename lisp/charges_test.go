@@ -14,10 +14,7 @@ import (
 // writes on a table that is kept (persistent) still run out.
 func TestTablesInPlaceChargeTheirCopyOnly(t *testing.T) {
 	limits := lisp.Limits{MaxMemory: 4_000_000, MaxLoopIterations: -1, Timeout: generous}
-	tests := []struct {
-		name, src string
-		want      string // the value printed, or "" for memory_exceeded
-	}{
+	tests := []chargeCase{
 		{"a loop's table",
 			`(loop [i 0 t (vec (repeat 1000 0))] (if (< i 1000000) (recur (inc i) (update (assoc t (mod i 1000) i) (mod (* 7 i) 1000) inc)) (reduce + t)))`,
 			"999500001"},
@@ -34,23 +31,7 @@ func TestTablesInPlaceChargeTheirCopyOnly(t *testing.T) {
 			`(let [seen (atom nil)] (loop [i 0 t (vec (repeat 1000 0))] (if (< i 1000000) (do (reset! seen t) (recur (inc i) (assoc t (mod i 1000) i))) (reduce + t))))`,
 			""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := lisp.Run(context.Background(), tc.src, lisp.Options{Limits: limits})
-			if tc.want == "" {
-				if !errors.Is(err, lisp.MemoryExceeded) {
-					t.Fatalf("got %v, want memory_exceeded", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != tc.want {
-				t.Errorf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
+	runChargeCases(t, limits, tests)
 }
 
 // TestWalkedRangesAreNotBuilt: a range that reduce, run!, doseq or an
@@ -59,10 +40,7 @@ func TestTablesInPlaceChargeTheirCopyOnly(t *testing.T) {
 // what building every range would take; a range kept is still charged.
 func TestWalkedRangesAreNotBuilt(t *testing.T) {
 	limits := lisp.Limits{MaxMemory: 1_000_000, MaxLoopIterations: -1, Timeout: generous}
-	tests := []struct {
-		name, src string
-		want      string // the value printed, or "" for memory_exceeded
-	}{
+	tests := []chargeCase{
 		{"reduce over ranges in a loop", `(reduce (fn [acc i] (+ acc (reduce + (range i)))) 0 (range 3000))`, "4495501000"},
 		{"reduce through map and filter", `(reduce + (map #(* % %) (filter odd? (range 200000))))`, "1333333333300000"},
 		{"reduce with a function", `(reduce (fn [m i] (max m (mod (* i 7919) 10007))) 0 (range 200000))`, "10006"},
@@ -72,6 +50,15 @@ func TestWalkedRangesAreNotBuilt(t *testing.T) {
 		{"a range kept is charged", `(count (vec (range 200000)))`, ""},
 		{"a range reduced after it is kept is charged", `(let [r (range 200000)] (reduce + r))`, ""},
 	}
+	runChargeCases(t, limits, tests)
+}
+
+// chargeCase is a program and the value it prints, or "" when it must
+// end with memory_exceeded.
+type chargeCase struct{ name, src, want string }
+
+func runChargeCases(t *testing.T, limits lisp.Limits, tests []chargeCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := lisp.Run(context.Background(), tc.src, lisp.Options{Limits: limits})
