@@ -1268,19 +1268,9 @@ func registerJavaUtil(t builtinTable) {
 		case 2:
 			cmp = a[1]
 		case 3, 4:
-			f, err := intArg("Arrays/sort", a, 1)
-			if err != nil {
+			if from, to, err = arrayRange("Arrays/sort", a, len(xs)); err != nil {
 				return nil, err
 			}
-			t, err := intArg("Arrays/sort", a, 2)
-			if err != nil {
-				return nil, err
-			}
-			if f < 0 || t > int64(len(xs)) || f > t {
-				return nil, classError(InvalidArgument, classArrayIndex,
-					"Arrays/sort: the range [%d, %d) is not within the array of %d elements", f, t, len(xs))
-			}
-			from, to = int(f), int(t)
 			if len(a) == 4 {
 				cmp = a[3]
 			}

@@ -259,18 +259,11 @@ func registerBinarySearch(t builtinTable) {
 		case 3:
 			return nil, errorf(ArityError, "Arrays/binarySearch takes (a key) or (a from to key)")
 		case 4:
-			from, err := intArg("Arrays/binarySearch", a, 1)
+			from, to, err := arrayRange("Arrays/binarySearch", a, len(xs))
 			if err != nil {
 				return nil, err
 			}
-			to, err := intArg("Arrays/binarySearch", a, 2)
-			if err != nil {
-				return nil, err
-			}
-			if from < 0 || to > int64(len(xs)) || from > to {
-				return nil, classError(InvalidArgument, classArrayIndex, "Array index out of range: from %d to %d of %d", from, to, len(xs))
-			}
-			lo, hi = int(from), int(to)-1
+			lo, hi = from, to-1
 		}
 		return search(th, xs, lo, hi, key, Compare)
 	})
@@ -285,4 +278,21 @@ func registerBinarySearch(t builtinTable) {
 		}
 		return search(th, xs, 0, len(xs)-1, a[1], cmp)
 	})
+}
+
+// arrayRange reads arguments 1 and 2 as the range [from, to) of an array
+// of n elements, as Java's Arrays methods take one.
+func arrayRange(fn string, a []Value, n int) (from, to int, err error) {
+	f, err := intArg(fn, a, 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	t, err := intArg(fn, a, 2)
+	if err != nil {
+		return 0, 0, err
+	}
+	if f < 0 || t > int64(n) || f > t {
+		return 0, 0, classError(InvalidArgument, classArrayIndex, "%s: the range [%d, %d) is not within the array of %d elements", fn, f, t, n)
+	}
+	return int(f), int(t), nil
 }
