@@ -64,7 +64,6 @@ func (l *treeLimit) add(d Usage) {
 		l.usage.Turns += d.Turns
 		l.usage.LLMRequests += d.LLMRequests
 		l.usage.Tokens = l.usage.Tokens.Add(d.Tokens)
-		l.usage.SystemPromptTokens += d.SystemPromptTokens
 		l.mu.Unlock()
 	}
 }
@@ -192,9 +191,9 @@ func (m *mission) account() {
 	if m.rt == nil || m.rt.limit == nil {
 		return
 	}
-	now := Usage{Turns: m.turn, LLMRequests: m.requests, Tokens: m.tokens, SystemPromptTokens: m.sysToks}
+	now := Usage{Turns: m.turn, LLMRequests: m.requests, Tokens: m.tokens}
 	d := Usage{Turns: now.Turns - m.reported.Turns, LLMRequests: now.LLMRequests - m.reported.LLMRequests,
-		Tokens: subTokens(now.Tokens, m.reported.Tokens), SystemPromptTokens: now.SystemPromptTokens - m.reported.SystemPromptTokens}
+		Tokens: subTokens(now.Tokens, m.reported.Tokens)}
 	m.reported = now
 	m.rt.limit.add(d)
 }

@@ -249,9 +249,9 @@ func TestHooksNowInherited(t *testing.T) {
 	if step.Usage.Duration != 10*time.Second || step.TotalUsage.Duration != 16*time.Second {
 		t.Errorf("usage %v, total %v; want 10s, 16s", step.Usage.Duration, step.TotalUsage.Duration)
 	}
-	for _, turn := range step.Trace {
+	for i, turn := range step.Trace {
 		if turn.LLMDuration != 1500*time.Millisecond {
-			t.Errorf("turn %d's LLM call: %v, want the 1.5s the engine measured", turn.Number, turn.LLMDuration)
+			t.Errorf("turn %d's LLM call: %v, want the 1.5s the engine measured", i+1, turn.LLMDuration)
 		}
 	}
 	calls := step.Trace[0].ToolCalls

@@ -320,7 +320,7 @@ func (c *CompiledAgent) execute(ctx context.Context, parent *tree, input any, up
 // Usage counts none, its tool calls' events have Turn 0).
 func (m *mission) runCompiled(prog *lisp.Program) (lisp.Value, *Fail) {
 	start := m.now()
-	tr := Turn{Number: 1, Program: prog.Source()}
+	tr := Turn{Program: prog.Source()}
 	defer func() {
 		tr.Usage.Duration, tr.Usage.Programs = m.since(start), 1
 		if m.opts.Trace != TraceOff {

@@ -29,9 +29,6 @@ type AsToolOptions struct {
 	// TokenLimit bounds the tokens of each call's mission within the
 	// caller's tree's limits; a call over it is a tool error. Zero: none.
 	TokenLimit int
-	// Retries (NewLLMTool without tools only) is how many more times the
-	// LLM is asked after a reply that fails. Zero: 1; negative: none.
-	Retries int
 }
 
 // AsTool returns a tool that runs a mission of a when a program calls it:
@@ -101,7 +98,8 @@ func (a *Agent) AsTool(opts AsToolOptions) (Tool, error) {
 // a context (types and values, firewalled ones hidden); the LLM answers
 // with a program whose value is the answer, and the answer is validated
 // against the signature's output; a reply that breaks it is fed back and
-// tried again (Retries). The system prompt holds no input: it is the same
+// tried again: Config.MaxTurns bounds the replies (zero: 2, an answer and
+// one retry; 1: no retry). The system prompt holds no input: it is the same
 // on every call. The model is the tool's own or the
 // caller's; the call counts against the tree's MaxTreeTurns and token
 // limits, runs under the root's MissionTimeout, does not count against
@@ -113,7 +111,17 @@ func NewLLMTool(cfg Config, opts AsToolOptions) (Tool, error) {
 	if opts.TokenLimit < 0 {
 		return Tool{}, configErr("TokenLimit", "a negative token limit")
 	}
+	// Without tools the mission is single-shot: MaxTurns counts its
+	// replies, the first and the retries of one that fails.
+	replies := 0
 	if len(cfg.Tools) == 0 {
+		if cfg.MaxTurns < 0 {
+			return Tool{}, configErr("MaxTurns", fmt.Sprintf("must be at least 1, got %d", cfg.MaxTurns))
+		}
+		replies = cfg.MaxTurns
+		if replies == 0 {
+			replies = 2
+		}
 		cfg.MaxTurns = 1
 	}
 	if cfg.MissionTimeout == 0 {
@@ -126,10 +134,7 @@ func NewLLMTool(cfg Config, opts AsToolOptions) (Tool, error) {
 	}
 	a.inputInMessage = true
 	if len(cfg.Tools) == 0 {
-		a.retries = 1
-		if opts.Retries != 0 {
-			a.retries = max(opts.Retries, 0)
-		}
+		a.retries = replies - 1
 	}
 	desc := opts.Description
 	if strings.TrimSpace(desc) == "" {
@@ -351,8 +356,6 @@ func (u Usage) plus(o Usage) Usage {
 	u.LLMRequests += o.LLMRequests
 	u.Tokens = u.Tokens.Add(o.Tokens)
 	u.Duration += o.Duration
-	u.SystemPromptTokens += o.SystemPromptTokens
-	u.MemoryBytes += o.MemoryBytes
 	u.Programs += o.Programs
 	u.CachedPrograms += o.CachedPrograms
 	return u

@@ -145,11 +145,11 @@ func TestLLMInheritance(t *testing.T) {
 		t.Errorf("usage %+v, total %+v", step.Usage, step.TotalUsage)
 	}
 	an := step.Trace[0].ToolCalls[0].Child
-	if an == nil || an.ParentTraceID != step.TraceID || an.TotalUsage.LLMRequests != 4 || len(an.Trace[0].ToolCalls) != 3 {
+	if an == nil || an.TraceID == "" || an.TraceID == step.TraceID || an.TotalUsage.LLMRequests != 4 || len(an.Trace[0].ToolCalls) != 3 {
 		t.Fatalf("analyzer step %+v", an)
 	}
-	if g := an.Trace[0].ToolCalls[0].Child; g.ParentTraceID != an.TraceID || g.TraceID == an.TraceID {
-		t.Errorf("trace ids: grandchild %s/%s, child %s", g.TraceID, g.ParentTraceID, an.TraceID)
+	if g := an.Trace[0].ToolCalls[0].Child; g.TraceID == "" || g.TraceID == an.TraceID {
+		t.Errorf("trace ids: grandchild %s, child %s", g.TraceID, an.TraceID)
 	}
 
 	// A bound name the registry lacks fails the child with the seeds'
@@ -295,7 +295,7 @@ func TestAgentToolFanOut(t *testing.T) {
 	calls := step.Trace[0].ToolCalls
 	ids := map[string]bool{}
 	for _, c := range calls {
-		if c.Child == nil || c.Child.ParentTraceID != step.TraceID || len(c.Child.Trace) != 1 {
+		if c.Child == nil || c.Child.TraceID == step.TraceID || len(c.Child.Trace) != 1 {
 			t.Fatalf("call %+v", c)
 		}
 		ids[c.Child.TraceID] = true
@@ -528,7 +528,8 @@ func TestLLMTool(t *testing.T) {
 		Prompt:      "Classify this email: {{text}}",
 		Signature:   "(text :string) -> {urgent :bool, reason :string}",
 		Description: "Says whether an email is urgent.",
-	}, agent.AsToolOptions{Retries: -1}))
+		MaxTurns:    1,
+	}, agent.AsToolOptions{}))
 	attempts = map[string]int{}
 	root = agent.MustNew(agent.Config{Prompt: "Triage", MaxTurns: 1, Tools: map[string]agent.Tool{"classify": strict}})
 	step, _ = root.Run(context.Background(), agent.Options{LLM: model, Input: map[string]any{"emails": []any{map[string]any{"body": "server down"}}}})

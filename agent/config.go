@@ -48,7 +48,8 @@ type Config struct {
 	// answer a turn, no tools). See docs/agents.md, "Modes".
 	Mode string
 
-	// MaxTurns bounds the LLM calls of a mission. Zero: 5. MaxTurns 1 and
+	// MaxTurns bounds the LLM calls of a mission. Zero: 5 (an LLM tool
+	// without tools: 2, an answer and one retry). MaxTurns 1 and
 	// no tools make the agent single-shot (the program's value answers).
 	MaxTurns int
 	// MaxTreeTurns bounds the turns of the whole mission tree, nested

@@ -48,13 +48,14 @@ type failJSON struct {
 // are (redacted as for the LLM), durations in milliseconds (RetryIn as
 // retry_in_ms, absent when no attempt follows), a request's message
 // count rather than its messages (the system prompt is left out: it is in
-// the Step), and of a reply its content, finish reason and model. The raw values (Args, Result, Step) are never
-// written.
+// the Step), and of a reply its content, finish reason and model (the one
+// that answered, else the one asked for). The raw values (Args, Result,
+// Step) are never written.
 func (e *Event) MarshalJSON() ([]byte, error) {
 	j := eventJSON{
 		Kind: e.Kind.String(), Time: e.Time, Agent: e.Agent, TraceID: e.TraceID, ParentTraceID: e.ParentTraceID,
 		Depth: e.Depth, Turn: e.Turn, CallID: e.CallID, ParentCallID: e.ParentCallID, Attempt: e.Attempt,
-		Model: e.Model, Program: e.Program, Cached: e.Kind == TurnStop && e.Usage.CachedPrograms > 0, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
+		Program: e.Program, Cached: e.Kind == TurnStop && e.Usage.CachedPrograms > 0, Output: e.Output, Tool: e.Tool, Args: e.ArgsText, Result: e.ResultText,
 		Warnings: e.Warnings,
 	}
 	if f, ok := e.Err.(*Fail); ok && f != nil && (e.Kind == RunStop || e.Kind == RunException) {
@@ -76,7 +77,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		j.Messages = len(r.Messages)
 	}
 	if r := e.Reply; r != nil {
-		j.FinishReason, j.Response = r.FinishReason, r.Content
+		j.FinishReason, j.Response, j.Model = r.FinishReason, r.Content, r.RequestModel
 		if r.Model != "" {
 			// The model that answered, as "model" has always said of llm.stop.
 			j.Model = r.Model

@@ -106,9 +106,9 @@ func TestTurnBudgetCannotBeCaught(t *testing.T) {
 		t.Errorf("%d requests, want 2", n)
 	}
 	// The program stopped at the call: neither its catch nor its finally ran.
-	for _, tr := range step.Trace {
+	for i, tr := range step.Trace {
 		if len(tr.Output) > 0 {
-			t.Errorf("turn %d printed %q", tr.Number, tr.Output)
+			t.Errorf("turn %d printed %q", i+1, tr.Output)
 		}
 	}
 }

@@ -217,7 +217,9 @@ func TestFingerprintMutations(t *testing.T) {
 		{"LLM tool prompt", func(t testing.TB, c *Config) {
 			c.Tools["classify"] = fpLLMTool(t, Config{Prompt: "Urgent? {{text}}"}, AsToolOptions{})
 		}},
-		{"LLM tool retries", func(t testing.TB, c *Config) { c.Tools["classify"] = fpLLMTool(t, Config{}, AsToolOptions{Retries: 3}) }},
+		{"LLM tool retries", func(t testing.TB, c *Config) {
+			c.Tools["classify"] = fpLLMTool(t, Config{MaxTurns: 4}, AsToolOptions{})
+		}},
 		{"LLM tool model", func(t testing.TB, c *Config) {
 			c.Tools["classify"] = fpLLMTool(t, Config{LLM: llm.Name("x")}, AsToolOptions{})
 		}},

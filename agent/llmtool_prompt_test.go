@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -111,9 +112,9 @@ func TestLLMToolStableSystemPrompt(t *testing.T) {
 // tool does.
 func TestLLMToolPromptTruths(t *testing.T) {
 	cases := []struct {
-		name    string
-		retries int
-		answers []string
+		name     string
+		maxTurns int // the replies the tool may give; zero: the default
+		answers  []string
 		// in and notIn are texts of the system prompt; feedback those of
 		// each feedback message, in order.
 		in, notIn []string
@@ -125,14 +126,14 @@ func TestLLMToolPromptTruths(t *testing.T) {
 			notIn:    []string{"There is no second turn"},
 			feedback: [][]string{{"Your program's value does not match the signature.", "Reply with a corrected program; its last value is the answer.", "This is your last try."}},
 			requests: 2},
-		{name: "two retries", retries: 2, answers: []string{`(+ 1 "a")`, `text: It is urgent.`, `{:urgent "yes"}`},
+		{name: "two retries", maxTurns: 3, answers: []string{`(+ 1 "a")`, `text: It is urgent.`, `{:urgent "yes"}`},
 			in: []string{"for a corrected program, 2 times at most"},
 			feedback: [][]string{
 				{"Error: ", "Reply with a corrected program; its last value is the answer.", "2 tries left."},
 				{"Your reply contains no program.", "This is your last try."},
 			},
 			requests: 3},
-		{name: "no retries", retries: -1, answers: []string{`{:urgent "yes"}`},
+		{name: "no retries", maxTurns: 1, answers: []string{`{:urgent "yes"}`},
 			in:       []string{"There is no second turn", "a map literal alone is a whole program"},
 			notIn:    []string{"corrected program"},
 			requests: 1},
@@ -142,7 +143,8 @@ func TestLLMToolPromptTruths(t *testing.T) {
 			judge := toolOf(t)(agent.NewLLMTool(agent.Config{
 				Prompt:    "Urgent? {{text}}",
 				Signature: "(text :string) -> {urgent :bool}",
-			}, agent.AsToolOptions{Retries: c.retries}))
+				MaxTurns:  c.maxTurns,
+			}, agent.AsToolOptions{}))
 			reqs := toolRequests(t, judge, nil, `(return (tool/judge {:text "x"}))`, func(n int) string { return c.answers[n] })
 			if len(reqs) != c.requests {
 				t.Fatalf("%d requests, want %d", len(reqs), c.requests)
@@ -173,5 +175,15 @@ func TestLLMToolPromptTruths(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An LLM tool without tools gives at most MaxTurns replies; a negative
+// number is refused.
+func TestLLMToolMaxTurnsRefused(t *testing.T) {
+	_, err := agent.NewLLMTool(agent.Config{Prompt: "Urgent? {{text}}", Signature: "(text :string) -> :bool", MaxTurns: -1}, agent.AsToolOptions{})
+	var f *agent.Fail
+	if !errors.Is(err, agent.ReasonInvalidConfig) || !errors.As(err, &f) || f.Op != "MaxTurns" {
+		t.Errorf("err %v", err)
 	}
 }

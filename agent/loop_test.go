@@ -359,8 +359,8 @@ func TestTraceModesDebugAndMessages(t *testing.T) {
 	if len(step.Messages) != 4 || step.Messages[0].Role != llm.System || step.Messages[1].Content != "p" {
 		t.Errorf("messages %+v", step.Messages)
 	}
-	if len(step.TraceID) != 32 || step.ParentTraceID != "" {
-		t.Errorf("trace ids %q %q", step.TraceID, step.ParentTraceID)
+	if len(step.TraceID) != 32 {
+		t.Errorf("trace id %q", step.TraceID)
 	}
 }
 

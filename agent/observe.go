@@ -59,18 +59,24 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", k)
 }
 
-// Event is one thing that happened in a mission. Which fields are set
-// depends on Kind; every event has Kind, Time and the fields that say
-// where it happened (Agent, TraceID, ParentTraceID, Depth, Turn).
+// Event is one thing that happened in a mission. Every event has Kind,
+// Time and the fields that say where it happened (Agent, TraceID,
+// ParentTraceID, Depth, Turn); the rest belong to some kinds, as each
+// field's comment says:
 //
-// Firewalled data never reaches an observer through the text fields:
-// ArgsText, ResultText, Output and the error texts are redacted and
-// scrubbed exactly as the LLM is shown them, Request is what the LLM was
-// sent, and Program and Reply.Content are scrubbed too. A mission's Fail
-// (the Err of run.stop and run.exception) reaches an observer with its
-// texts scrubbed and its Details redacted. The values themselves (Args,
-// Result, Step) and the Fail itself are given only to observers registered
-// with Raw.
+//	run.*   Usage, Warnings, Err (a *Fail), ResultText
+//	turn.*  Program, Output, ResultText, Err, Usage
+//	llm.*   Attempt, Request (start), Reply (chunk, stop, exception), RetryIn, Err, Usage
+//	tool.*  Tool, ArgsText, ResultText, Err
+//
+// Firewalled data never reaches an observer through the fields: ArgsText,
+// ResultText, Output and the error texts are redacted and scrubbed
+// exactly as the LLM is shown them, Request is what the LLM was sent, and
+// Program and Reply.Content are scrubbed too. A mission's Fail (the Err
+// of run.stop and run.exception) reaches an observer with its texts
+// scrubbed and its Details redacted. The values themselves (Args, Result,
+// Step) and the Fail itself are given only to observers registered with
+// Raw.
 type Event struct {
 	Kind EventKind
 	// Time is when it happened: the start, or the end for stop and
@@ -102,11 +108,9 @@ type Event struct {
 	// failed LLM call (llm.exception): the retry policy's backoff, or the
 	// provider's Retry-After when longer. 0 when no attempt follows.
 	RetryIn time.Duration
-	// Model is the model the call asked for, Provider its OpenTelemetry
-	// GenAI name (llm events); "" when unknown.
-	Model, Provider string
-	// Request is the request as the LLM is sent it (llm.start); Reply is
-	// its reply (llm.stop), Reply.Content scrubbed.
+	// Request is what the LLM is sent (llm.start). Reply is the reply,
+	// Content scrubbed (llm.stop; the reply so far: llm.chunk; what a
+	// failed call named: llm.exception), RequestModel the model asked for.
 	Request *llm.Request
 	Reply   *llm.Response
 
@@ -134,13 +138,26 @@ type Event struct {
 	// scrubbed; trace.NewSlogObserver logs each at WARN.
 	Warnings []string
 
-	// Args, Result and Step are the values themselves, firewalled parts
-	// included (the call's, the turn's, the mission's). Nil unless the
-	// observer was registered with Raw.
-	Args   *lisp.Map
-	Result lisp.Value
-	Step   *Step
+	// The values themselves, for observers registered with Raw (Args,
+	// Result and Step read them).
+	args   *lisp.Map
+	result lisp.Value
+	step   *Step
 }
+
+// Args is a tool call's arguments as the program gave them, firewalled
+// parts included (tool events); nil unless the observer was registered
+// with Raw.
+func (e *Event) Args() *lisp.Map { return e.args }
+
+// Result is the value itself, firewalled parts included: a tool call's
+// result (tool.stop), the turn's value (turn.stop) or the mission's return
+// value (run.stop); nil unless the observer was registered with Raw.
+func (e *Event) Result() lisp.Value { return e.result }
+
+// Step is the mission's Step as Run returns it (run.stop, run.exception);
+// nil unless the observer was registered with Raw.
+func (e *Event) Step() *Step { return e.step }
 
 // Observer receives a mission's events. Observe is called synchronously,
 // in the order of Options.Observers, once per event, and never
@@ -245,10 +262,10 @@ func (d *observers) emit(ctx context.Context, e *Event, v veil) {
 			continue
 		}
 		ev := e
-		if !entry.raw && (e.Args != nil || e.Result != nil || e.Step != nil || fail != nil) {
+		if !entry.raw && (e.args != nil || e.result != nil || e.step != nil || fail != nil) {
 			if redacted == nil {
 				c := *e
-				c.Args, c.Result, c.Step = nil, nil, nil
+				c.args, c.result, c.step = nil, nil, nil
 				c.Err = redactedErr(v, e.Err, fail)
 				redacted = &c
 			}
@@ -357,7 +374,7 @@ func (m *mission) end(step *Step) {
 		e.ResultText = m.eventText(step.Return)
 	}
 	if m.obs.raw {
-		e.Step, e.Result = step, step.Return
+		e.step, e.result = step, step.Return
 	}
 	m.emit(e)
 	if m.depth == 0 {
@@ -462,7 +479,7 @@ func (m *mission) toolStart(name string, args *lisp.Map, start time.Time, opaque
 	id := m.callIDs.Add(1)
 	e := &Event{Kind: ToolStart, Time: start, CallID: id, Tool: name, ArgsText: m.argsText(args, opaque)}
 	if m.obs.raw {
-		e.Args = args
+		e.args = args
 	}
 	m.emit(e)
 	return id
@@ -480,7 +497,7 @@ func (m *mission) toolEnd(id uint64, name string, args *lisp.Map, d time.Duratio
 		e.ResultText = m.eventText(v)
 	}
 	if m.obs.raw {
-		e.Args, e.Result = args, v
+		e.args, e.result = args, v
 	}
 	m.emit(e)
 }

@@ -186,7 +186,7 @@ func TestEvents(t *testing.T) {
 		if strings.Contains(texts, eventSecret) {
 			t.Errorf("%s shows the firewalled value: %s", e.Kind, texts)
 		}
-		if e.Args != nil || e.Result != nil || e.Step != nil {
+		if e.Args() != nil || e.Result() != nil || e.Step() != nil {
 			t.Errorf("%s carries raw values to an observer that did not ask for them", e.Kind)
 		}
 	}
@@ -210,14 +210,14 @@ func TestEventsRaw(t *testing.T) {
 			stop = e
 		}
 	}
-	if vault == nil || !strings.Contains(lisp.Print(vault.Result, lisp.PrintOptions{}), eventSecret) {
+	if vault == nil || !strings.Contains(lisp.Print(vault.Result(), lisp.PrintOptions{}), eventSecret) {
 		t.Errorf("the raw observer's tool.stop lacks the value: %+v", vault)
 	}
-	if stop == nil || stop.Step != step {
+	if stop == nil || stop.Step() != step {
 		t.Errorf("the raw observer's run.stop lacks the Step")
 	}
 	for _, e := range plain.events {
-		if e.Result != nil || e.Step != nil || e.Args != nil {
+		if e.Result() != nil || e.Step() != nil || e.Args() != nil {
 			t.Fatalf("the plain observer got raw values on %s", e.Kind)
 		}
 	}
@@ -526,9 +526,11 @@ func (b *lockedBuffer) String() string {
 	return b.sb.String()
 }
 
-// The llm events name the model asked for, the one that answered and the
-// provider, as the model's reply reports them (a failed call's too), the
-// llm.Name standing in for the model asked for when the reply names none.
+// The llm.stop and llm.exception events' Reply names the model asked for,
+// the one that answered and the provider, as the model's reply reports
+// them (a failed call's too), the llm.Name standing in for the model asked
+// for when the reply names none; llm.start names none (the request is not
+// answered yet).
 func TestEventModelNames(t *testing.T) {
 	named := llm.Response{RequestModel: "gpt-4.1-mini", Provider: "openai"}
 	for _, tc := range []struct {
@@ -536,8 +538,8 @@ func TestEventModelNames(t *testing.T) {
 		model llm.Model
 		resp  llm.Response
 		err   error
-		// want: Model, Reply.Model, Provider of llm.start, then
-		// of llm.stop or llm.exception.
+		// want: Reply.RequestModel, Reply.Model, Reply.Provider of
+		// llm.start, then of llm.stop or llm.exception.
 		start, stop [3]string
 	}{
 		{"reply names all", nil, llm.Response{Content: "```clojure\n(return 1)\n```", Model: "gpt-4.1-mini-2025-04-14",
@@ -545,9 +547,9 @@ func TestEventModelNames(t *testing.T) {
 			[3]string{}, [3]string{"gpt-4.1-mini", "gpt-4.1-mini-2025-04-14", "openai"}},
 		{"failed call", nil, named, &llm.Error{Class: llm.ClassRateLimit}, [3]string{}, [3]string{"gpt-4.1-mini", "", "openai"}},
 		{"by name", llm.Name("haiku"), llm.Response{Content: "```clojure\n(return 1)\n```"}, nil,
-			[3]string{"haiku", "", ""}, [3]string{"haiku", "", ""}},
+			[3]string{}, [3]string{"haiku", "", ""}},
 		{"by name, reply names the model", llm.Name("haiku"), named, &llm.Error{Class: llm.ClassServerError},
-			[3]string{"haiku", "", ""}, [3]string{"gpt-4.1-mini", "", "openai"}},
+			[3]string{}, [3]string{"gpt-4.1-mini", "", "openai"}},
 		{"nothing names it", nil, llm.Response{Content: "```clojure\n(return 1)\n```", Model: "answered"}, nil,
 			[3]string{}, [3]string{"", "answered", ""}},
 	} {
@@ -560,11 +562,11 @@ func TestEventModelNames(t *testing.T) {
 			var got [][3]string
 			obs := agent.ObserverFunc(func(_ context.Context, e *agent.Event) {
 				if e.Kind == agent.LLMStart || e.Kind == agent.LLMStop || e.Kind == agent.LLMException {
-					answered := ""
+					var r llm.Response
 					if e.Reply != nil {
-						answered = e.Reply.Model
+						r = *e.Reply
 					}
-					got = append(got, [3]string{e.Model, answered, e.Provider})
+					got = append(got, [3]string{r.RequestModel, r.Model, r.Provider})
 				}
 			})
 			a := agent.MustNew(agent.Config{Prompt: "p", MaxTurns: 1, LLMRetry: llm.RetryPolicy{MaxAttempts: 1}})

@@ -47,10 +47,10 @@ func TestTurnResponse(t *testing.T) {
 			}
 			for i, tr := range step.Trace {
 				if tr.Response != replies[i].Content {
-					t.Errorf("turn %d: Response %q, want %q", tr.Number, tr.Response, replies[i].Content)
+					t.Errorf("turn %d: Response %q, want %q", i+1, tr.Response, replies[i].Content)
 				}
 				if debug := tr.Feedback != "" || tr.Memory != nil; debug != tc.debug && i < 2 {
-					t.Errorf("turn %d: Feedback %q, Memory %v with Debug %v", tr.Number, tr.Feedback, tr.Memory, tc.debug)
+					t.Errorf("turn %d: Feedback %q, Memory %v with Debug %v", i+1, tr.Feedback, tr.Memory, tc.debug)
 				}
 			}
 			if tc.turns == 0 {

@@ -29,8 +29,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if m.obs != nil {
 			id, start = m.callIDs.Add(1), m.now()
 			sent := req
-			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Model: m.modelName(),
-				Request: &sent})
+			m.emit(&Event{Kind: LLMStart, Time: start, CallID: id, Attempt: attempt, Request: &sent})
 		}
 		// The reply as it is written, for observers and to stop it at
 		// its program (stream.go); each attempt has its own.
@@ -46,15 +45,17 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 			wait, retry, err = p.Next(m.ctx, attempt, err)
 		}
 		if m.obs != nil {
-			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: m.since(start), Model: m.modelName(),
-				Provider: resp.Provider}
-			if resp.RequestModel != "" { // a failed call's too (see llm.Func)
-				e.Model = resp.RequestModel
+			e := &Event{Kind: LLMStop, CallID: id, Attempt: attempt, Duration: m.since(start)}
+			reply := resp
+			if reply.RequestModel == "" { // a failed call names it too (see llm.Func)
+				reply.RequestModel = m.modelName()
 			}
+			e.Reply = &reply
 			if err == nil {
-				reply := resp
-				e.Usage, e.Reply = Usage{LLMRequests: 1, Tokens: resp.Tokens}, &reply
+				e.Usage = Usage{LLMRequests: 1, Tokens: resp.Tokens}
 			} else {
+				// What the failed call reported: its model and provider.
+				reply = llm.Response{RequestModel: reply.RequestModel, Provider: reply.Provider}
 				e.Kind, e.Err = LLMException, m.eventErr(err)
 				if retry {
 					e.RetryIn = wait
@@ -65,7 +66,7 @@ func (m *mission) callLLM(req llm.Request) (llm.Response, error) {
 		if err == nil {
 			return resp, nil
 		}
-		failed := LLMAttempt{Error: err.Error(), Class: string(llm.Classify(err).Class)}
+		failed := LLMAttempt{Err: err}
 		if retry {
 			failed.Wait = wait
 		}

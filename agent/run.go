@@ -242,9 +242,7 @@ type mission struct {
 	// Where the mission is, for its events: its name, its depth, the
 	// dispatcher and call numbering of the tree, and the tool call of the
 	// caller that runs it.
-	name string
-	// upstream is the failed Step given as the context (Step.Upstream).
-	upstream     *Step
+	name         string
 	depth        int
 	obs          *observers
 	callIDs      *atomic.Uint64
@@ -296,7 +294,6 @@ type mission struct {
 	// programs counts the programs the mission ran, cachedPrograms those
 	// that came compiled from the cache.
 	programs, cachedPrograms int
-	sysToks                  int
 	trace                    []Turn
 	turn                     int
 	// nested counts the agents this mission called as tools.
@@ -488,7 +485,6 @@ func (m *mission) setup() *Fail {
 	}
 	if m.a.cfg.Presentation.LanguageFunc == nil {
 		m.system = m.systemPrompt()
-		m.sysToks = estimateTokens(m.system)
 	}
 	return nil
 }
@@ -537,7 +533,6 @@ func (m *mission) setContext() *Fail {
 			raw = nil
 		} else {
 			if s.Fail != nil {
-				m.upstream = s
 				details := map[string]any{"upstream": s.Fail}
 				what := "the previous step failed"
 				if st := m.opts.stage; st != nil {
@@ -678,11 +673,9 @@ func (m *mission) contextFail(err error) *Fail {
 func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	step := &Step{
 		Fail:              fail,
-		Upstream:          m.upstream,
 		Memory:            m.memory,
 		Signature:         m.a.sig,
 		TraceID:           m.traceID,
-		ParentTraceID:     m.parentTraceID,
 		SystemPrompt:      m.firstSystem,
 		fieldDescriptions: m.a.cfg.FieldDescriptions,
 		fw:                m.fw,
@@ -693,15 +686,14 @@ func (m *mission) finish(value lisp.Value, fail *Fail) *Step {
 	}
 	m.account()
 	step.Usage = Usage{
-		Turns:              m.turn,
-		LLMRequests:        m.requests,
-		Tokens:             m.tokens,
-		Duration:           m.since(m.start),
-		SystemPromptTokens: m.sysToks,
-		MemoryBytes:        m.memoryBytes(),
-		Programs:           m.programs,
-		CachedPrograms:     m.cachedPrograms,
+		Turns:          m.turn,
+		LLMRequests:    m.requests,
+		Tokens:         m.tokens,
+		Duration:       m.since(m.start),
+		Programs:       m.programs,
+		CachedPrograms: m.cachedPrograms,
 	}
+	step.memoryBytes = m.memoryBytes()
 	m.nested.mu.Lock()
 	step.TotalUsage = step.Usage.plus(m.nested.usage)
 	m.nested.mu.Unlock()

@@ -20,10 +20,6 @@ type Step struct {
 	Return lisp.Value
 	// Fail describes the failure, nil on success.
 	Fail *Fail
-	// Upstream is, for a chained_failure, the failed Step given as the
-	// context (Then's prev; in a Pipeline, the stage that failed): its
-	// Fail is Fail.Details["upstream"]. Nil otherwise.
-	Upstream *Step `json:"-"`
 	// Memory is the agent's memory at the end: its defs and stored values.
 	Memory *lisp.Namespace
 	// Signature is the contract the return value was validated against
@@ -42,9 +38,10 @@ type Step struct {
 	Warnings []string
 	// Trace has one entry per turn (see Options.Trace).
 	Trace []Turn
-	// TraceID identifies this run (32 hex digits); ParentTraceID the run of
-	// the agent that called this one as a tool ("" at the top).
-	TraceID, ParentTraceID string
+	// TraceID identifies this run (32 hex digits); a nested mission's Step
+	// is the Child of a ToolCall in its caller's trace, whose TraceID is
+	// its parent's (the Event's ParentTraceID).
+	TraceID string
 	// SystemPrompt is the system prompt of the mission's first LLM call
 	// ("" when it made none). Later turns' may differ where a
 	// SystemPrompt.LanguageFunc makes them.
@@ -56,8 +53,29 @@ type Step struct {
 	// fields (Config.FieldDescriptions), passed on to the next agent of a
 	// chain.
 	fieldDescriptions map[string]string
+	// memoryBytes is MemoryBytes.
+	memoryBytes int
 
 	fw *firewall // what Redaction hides
+}
+
+// SystemPromptTokens estimates the size of SystemPrompt in tokens (4
+// characters each): a cost the mission paid on every turn.
+func (s *Step) SystemPromptTokens() int {
+	if s == nil {
+		return 0
+	}
+	return estimateTokens(s.SystemPrompt)
+}
+
+// MemoryBytes is the printed size of Memory at the end, as the mission
+// measured it against Config.MaxAgentMemory; 0 for a Step read from a
+// trace, which keeps no Memory.
+func (s *Step) MemoryBytes() int {
+	if s == nil {
+		return 0
+	}
+	return s.memoryBytes
 }
 
 // Redaction hides from a reader outside the firewall (an LLM, an MCP
@@ -239,11 +257,6 @@ type Usage struct {
 	LLMRequests int           // LLM calls, retries included
 	Tokens      llm.Tokens    // tokens reported by the LLM
 	Duration    time.Duration // wall-clock time of the mission (by Hooks.Now when set)
-	// SystemPromptTokens estimates the size of the system prompt (4
-	// characters per token), a cost paid on every turn.
-	SystemPromptTokens int
-	// MemoryBytes is the size of the memory at the end.
-	MemoryBytes int
 	// Programs counts the turns' programs (compiled or not), CachedPrograms
 	// those the compile cache had (Options.CompileCache): their ratio is
 	// the hit rate.
@@ -253,9 +266,8 @@ type Usage struct {
 // TotalTokens is Tokens.Input + Tokens.Output.
 func (u Usage) TotalTokens() int { return u.Tokens.Total() }
 
-// Turn is the trace of one turn.
+// Turn is the trace of one turn: Step.Trace[i] is turn i+1.
 type Turn struct {
-	Number int
 	// Program is the code the turn ran ("" when the reply had none).
 	Program string
 	// Result is the program's value (nil on error).
@@ -295,9 +307,10 @@ type Turn struct {
 
 // LLMAttempt is a failed attempt of a turn's LLM call.
 type LLMAttempt struct {
-	// Error is the provider's error, as it came (show it through
-	// Step.Scrub, as trace.Print does); Class its llm.ErrorClass.
-	Error, Class string
+	// Err is the provider's error, as it came: errors.Is(Err,
+	// llm.ClassRateLimit) and llm.Classify read its class. Its text may
+	// quote firewalled data: show it through Step.Scrub, as trace.Print does.
+	Err error
 	// Wait is how long the mission waited before the next attempt (0
 	// after the last).
 	Wait time.Duration
@@ -313,8 +326,7 @@ type ToolCall struct {
 	Start    time.Time
 	Duration time.Duration
 	// Child is the Step of the agent, LLM tool or compiled agent called as
-	// this tool: its trace, usage and trace ids (ParentTraceID is the
-	// caller's TraceID).
+	// this tool: its trace, usage and trace id.
 	Child *Step
 	// finished: the call ended (its result or error is known).
 	finished bool

@@ -229,7 +229,8 @@ func TestTreeTokenLimit(t *testing.T) {
 		Prompt:      "JUDGE {{x}}",
 		Signature:   "(x :int) -> :int",
 		Description: "Judges.",
-	}, agent.AsToolOptions{Retries: -1})
+		MaxTurns:    1,
+	}, agent.AsToolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +588,7 @@ func TestTreeRunTool(t *testing.T) {
 		t.Errorf("result %+v, err %v", res, err)
 	}
 	res, err = host.Engine().RunTool(context.Background(), engine.ToolRequest{Name: "comp", Args: lisp.NewMap(), Position: pos})
-	if s, _ := res.Step.(*agent.Step); err != nil || s == nil || s.Fail != nil || s.ParentTraceID != pos.ParentTraceID {
+	if s, _ := res.Step.(*agent.Step); err != nil || s == nil || s.Fail != nil || s.TraceID == "" || s.TraceID == pos.ParentTraceID {
 		t.Fatalf("compiled: %+v, err %v", res, err)
 	}
 	if _, err := host.Engine().RunTool(context.Background(), engine.ToolRequest{Name: "nested", Nested: true}); err == nil {

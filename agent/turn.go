@@ -17,7 +17,7 @@ import (
 // mission or send feedback for the next turn.
 func (m *mission) turnOnce() *ending {
 	start := m.now()
-	tr := Turn{Number: m.turn}
+	var tr Turn
 	m.cur, m.curStart = &tr, start // recorded by a panic that ends the turn
 	if m.obs != nil {
 		m.emit(&Event{Kind: TurnStart, Time: start})
@@ -25,7 +25,6 @@ func (m *mission) turnOnce() *ending {
 	system := m.system
 	if system == "" { // a LanguageFunc: the prompt is made on every turn
 		system = m.systemPrompt()
-		m.sysToks = estimateTokens(system)
 	}
 	m.lastSystem = system // for Step.Messages (TraceConversation)
 	if m.firstSystem == "" {
@@ -175,12 +174,12 @@ func (m *mission) record(tr *Turn, start time.Time) {
 		m.trace = append(m.trace, *tr)
 	}
 	if m.obs != nil {
-		e := &Event{Kind: TurnStop, Turn: tr.Number, Duration: tr.Usage.Duration, Usage: tr.Usage,
+		e := &Event{Kind: TurnStop, Turn: m.turn, Duration: tr.Usage.Duration, Usage: tr.Usage,
 			Program: tr.Program, Err: turnErr(tr.Error), Output: m.eventOutput(tr.Output)}
 		if tr.Error == "" && tr.Program != "" {
 			e.ResultText = m.eventText(tr.Result)
 			if m.obs.raw {
-				e.Result = tr.Result
+				e.result = tr.Result
 			}
 		}
 		m.emit(e)

@@ -99,8 +99,8 @@ func BenchmarkObserve(b *testing.B) {
 	obs.Observe(ctx, &agent.Event{Kind: agent.RunStart, Time: at, Agent: "bench", TraceID: "t"})
 	events := []agent.Event{
 		{Kind: agent.TurnStart},
-		{Kind: agent.LLMStart, CallID: 1, Attempt: 1, Model: "haiku"},
-		{Kind: agent.LLMStop, CallID: 1, Attempt: 1, Model: "haiku", Usage: agent.Usage{LLMRequests: 1, Tokens: llm.Tokens{Input: 900, Output: 30}}, Duration: time.Millisecond},
+		{Kind: agent.LLMStart, CallID: 1, Attempt: 1},
+		{Kind: agent.LLMStop, CallID: 1, Attempt: 1, Reply: &llm.Response{RequestModel: "haiku"}, Usage: agent.Usage{LLMRequests: 1, Tokens: llm.Tokens{Input: 900, Output: 30}}, Duration: time.Millisecond},
 		{Kind: agent.ToolStart, CallID: 2, Tool: "get", ArgsText: "{:i 1}"},
 		{Kind: agent.ToolStop, CallID: 2, Tool: "get", ResultText: "[1 2 3]", Duration: time.Millisecond},
 		{Kind: agent.TurnStop},

@@ -61,12 +61,12 @@
 //     description, the error as the LLM was told it.
 //   - chat, named "chat {gen_ai.request.model}" ("chat" when no model is
 //     named): gen_ai.operation.name = "chat"; gen_ai.request.model, the
-//     model asked for (agent.Event.Model: the adapter's configured
+//     model asked for (the Reply's RequestModel: the adapter's configured
 //     model, else the llm.Name; absent when nothing names it);
 //     gen_ai.response.model, the model that answered (a dated version of
 //     it, often), which never replaces the request model;
 //     gen_ai.provider.name, the adapter's ("openai", "anthropic",
-//     "gcp.gemini"...; agent.Event.Provider); gen_ai.usage.input_tokens,
+//     "gcp.gemini"...; the Reply's Provider); gen_ai.usage.input_tokens,
 //     output_tokens and the cache counts, gen_ai.response.finish_reasons,
 //     ptc.turn, ptc.attempt. A failed attempt has status Error,
 //     error.type = its llm.Class ("rate_limit", "timeout"...) and its

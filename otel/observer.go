@@ -439,19 +439,13 @@ func (o *Observer) llmStart(ctx context.Context, e *agent.Event) {
 		attribute.Int(keyTurn, e.Turn),
 		attribute.Int(keyAttempt, e.Attempt),
 	}
-	model := e.Model
-	if model != "" {
-		name += " " + model
-		attrs = append(attrs, attribute.String(keyRequestModel, model))
-	}
-	if e.Provider != "" {
-		attrs = append(attrs, attribute.String(keyProviderName, e.Provider))
-	}
+	// The model is known when the call ends (the reply names it, or the
+	// llm.Name it was asked by): the span is named then.
 	var content func(*agent.Event) []attribute.KeyValue
 	if o.capture {
 		content = llmContent
 	}
-	o.startCall(ctx, e, name, trace.SpanKindClient, attrs, content, &callState{start: e.Time, name: model})
+	o.startCall(ctx, e, name, trace.SpanKindClient, attrs, content, &callState{start: e.Time})
 }
 
 // llmContent is the content of an LLM request: the system prompt and the
@@ -484,28 +478,25 @@ func (o *Observer) llmEnd(ctx context.Context, e *agent.Event) {
 	if c == nil {
 		return
 	}
-	// The model asked for is the one the adapter reports, which a start
-	// event made from an llm.Name (an alias in a registry) may not know;
-	// the model that answered (often a dated version of it) never
-	// replaces it.
-	model := c.name
-	var attrs []attribute.KeyValue
-	if e.Model != "" && e.Model != model {
-		model = e.Model
-		c.span.SetName(opChat + " " + model)
-		attrs = append(attrs, attribute.String(keyRequestModel, model))
-	}
+	// The model asked for names the span; the model that answered (often
+	// a dated version of it) never replaces it.
 	var reply llm.Response
 	if e.Reply != nil {
 		reply = *e.Reply
 	}
+	model := reply.RequestModel
+	var attrs []attribute.KeyValue
+	if model != "" {
+		c.span.SetName(opChat + " " + model)
+		attrs = append(attrs, attribute.String(keyRequestModel, model))
+	}
 	if reply.Model != "" {
 		attrs = append(attrs, attribute.String(keyResponseModel, reply.Model))
 	}
-	if e.Provider != "" {
-		attrs = append(attrs, attribute.String(keyProviderName, e.Provider))
+	if reply.Provider != "" {
+		attrs = append(attrs, attribute.String(keyProviderName, reply.Provider))
 	}
-	key := setKey{op: opChat, nameKey: keyRequestModel, name: model, provider: e.Provider, responseModel: reply.Model}
+	key := setKey{op: opChat, nameKey: keyRequestModel, name: model, provider: reply.Provider, responseModel: reply.Model}
 	if e.Kind == agent.LLMException {
 		errType, msg := errOther, ""
 		if e.Err != nil {

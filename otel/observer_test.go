@@ -83,7 +83,7 @@ func (r *run) turnStop(tokens llm.Tokens, program, errText string) {
 
 func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.Tokens) {
 	e := r.ev(agent.LLMStart)
-	e.CallID, e.Attempt, e.Model = id, attempt, model
+	e.CallID, e.Attempt = id, attempt
 	e.Request = &llm.Request{System: "You write PTC-Lisp.",
 		Messages: []llm.Message{{Role: llm.User, Content: "Find the urgent emails."}}}
 	r.s.emit(e)
@@ -94,11 +94,11 @@ func (r *run) llm(id uint64, attempt int, model string, err error, tokens llm.To
 		r.s.emit(c)
 	}
 	e = r.ev(agent.LLMStop)
-	e.CallID, e.Attempt, e.Model, e.Usage = id, attempt, model, agent.Usage{LLMRequests: 1, Tokens: tokens}
-	e.Reply = &llm.Response{Content: "```clojure\n(return 42)\n```", Model: model, FinishReason: "stop", Tokens: tokens}
+	e.CallID, e.Attempt, e.Usage = id, attempt, agent.Usage{LLMRequests: 1, Tokens: tokens}
+	e.Reply = &llm.Response{Content: "```clojure\n(return 42)\n```", Model: model, RequestModel: model, FinishReason: "stop", Tokens: tokens}
 	e.Duration = 500 * time.Millisecond
 	if err != nil {
-		e.Kind, e.Err, e.Reply, e.Usage = agent.LLMException, err, nil, agent.Usage{}
+		e.Kind, e.Err, e.Reply, e.Usage = agent.LLMException, err, &llm.Response{RequestModel: model}, agent.Usage{}
 	}
 	r.s.emit(e)
 }

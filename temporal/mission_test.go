@@ -229,7 +229,7 @@ func TestNestedAgents(t *testing.T) {
 		t.Errorf("usage %+v total %+v", step.Usage, step.TotalUsage)
 	}
 	calls := step.Trace[0].ToolCalls
-	if len(calls) != 2 || calls[0].Child == nil || calls[0].Child.ParentTraceID != step.TraceID {
+	if len(calls) != 2 || calls[0].Child == nil || calls[0].Child.TraceID == "" || calls[0].Child.TraceID == step.TraceID {
 		t.Fatalf("tool calls %+v", calls)
 	}
 	mu.Lock()

@@ -276,7 +276,8 @@ func TestTreeTokenLimit(t *testing.T) {
 				Prompt:      "JUDGE {{x}}",
 				Signature:   "(x :int) -> :int",
 				Description: "Judges.",
-			}, agent.AsToolOptions{Retries: -1})
+				MaxTurns:    1,
+			}, agent.AsToolOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -59,7 +59,7 @@ func Marshal(step *agent.Step, opts JSONOptions) ([]byte, error) {
 	if w.budget <= 0 {
 		w.budget = DefaultMaxBytes
 	}
-	js, err := w.step(step, 0, fwall.Veil(nil))
+	js, err := w.step(step, "", 0, fwall.Veil(nil))
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ type traceUsage struct {
 	Tokens             llm.Tokens `json:"tokens"`
 	DurationMS         msDuration `json:"duration_ms"`
 	SystemPromptTokens int        `json:"system_prompt_tokens,omitempty"`
-	MemoryBytes        int        `json:"memory_bytes,omitempty"`
+	MemoryBytes        int        `json:"memory_bytes,omitempty"` // older traces' only; ignored
 	Programs           int        `json:"programs,omitempty"`
 	CachedPrograms     int        `json:"cached_programs,omitempty"`
 }
@@ -317,7 +317,9 @@ func (w *traceWriter) tooLarge() error {
 
 // step writes s, whose readers' firewalls are outer: a nested agent's
 // trace hides what its callers hide.
-func (w *traceWriter) step(s *agent.Step, depth int, outer fwall.Veil) (*traceStep, error) {
+// step writes s, called by the mission whose trace id is parentID ("" at
+// the top).
+func (w *traceWriter) step(s *agent.Step, parentID string, depth int, outer fwall.Veil) (*traceStep, error) {
 	if depth > maxDepth {
 		return nil, errors.New("trace: Marshal: agents nested too deep")
 	}
@@ -329,7 +331,7 @@ func (w *traceWriter) step(s *agent.Step, depth int, outer fwall.Veil) (*traceSt
 	vl := s.Veil().With(outer)
 	js := &traceStep{
 		TraceID:       s.TraceID,
-		ParentTraceID: s.ParentTraceID,
+		ParentTraceID: parentID,
 		OK:            s.Fail == nil,
 		SystemPrompt:  w.text(vl, s.SystemPrompt),
 		Usage:         usageJSON(s.Usage),
@@ -337,6 +339,9 @@ func (w *traceWriter) step(s *agent.Step, depth int, outer fwall.Veil) (*traceSt
 		Warnings:      w.texts(vl, s.Warnings),
 		Turns:         []traceTurn{},
 	}
+	// The step's estimate, beside its usage (a reader of the trace does
+	// not restore it: Step computes it from the system prompt).
+	js.Usage.SystemPromptTokens = s.SystemPromptTokens()
 	if s.Signature != nil {
 		js.Signature = s.Signature.String()
 	}
@@ -357,7 +362,7 @@ func (w *traceWriter) step(s *agent.Step, depth int, outer fwall.Veil) (*traceSt
 		}
 	}
 	for i := range s.Trace {
-		t, err := w.turn(vl, &s.Trace[i], depth)
+		t, err := w.turn(vl, s.TraceID, i+1, &s.Trace[i], depth)
 		if err != nil {
 			return nil, err
 		}
@@ -391,13 +396,12 @@ func detailsData(d map[string]any, depth int) map[string]any {
 
 func usageJSON(u agent.Usage) traceUsage {
 	return traceUsage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, DurationMS: msDuration(u.Duration),
-		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes,
 		Programs: u.Programs, CachedPrograms: u.CachedPrograms}
 }
 
-func (w *traceWriter) turn(vl fwall.Veil, t *agent.Turn, depth int) (traceTurn, error) {
+func (w *traceWriter) turn(vl fwall.Veil, traceID string, number int, t *agent.Turn, depth int) (traceTurn, error) {
 	jt := traceTurn{
-		Number:        t.Number,
+		Number:        number,
 		Program:       w.text(vl, t.Program),
 		Cached:        t.Usage.CachedPrograms > 0,
 		Error:         w.text(vl, t.Error),
@@ -409,8 +413,11 @@ func (w *traceWriter) turn(vl fwall.Veil, t *agent.Turn, depth int) (traceTurn, 
 		Feedback:      w.text(vl, t.Feedback),
 	}
 	for i, a := range t.LLMRetries {
-		jt.LLMRetries = append(jt.LLMRetries, traceAttempt{Attempt: i + 1, Error: w.text(vl, a.Error),
-			Class: a.Class, WaitMS: msDuration(a.Wait)})
+		ja := traceAttempt{Attempt: i + 1, WaitMS: msDuration(a.Wait)}
+		if a.Err != nil {
+			ja.Error, ja.Class = w.text(vl, a.Err.Error()), string(llm.Classify(a.Err).Class)
+		}
+		jt.LLMRetries = append(jt.LLMRetries, ja)
 	}
 	var err error
 	if t.Error == "" && (t.Program != "" || t.Result != nil) {
@@ -460,7 +467,7 @@ func (w *traceWriter) turn(vl fwall.Veil, t *agent.Turn, depth int) (traceTurn, 
 			}
 		}
 		if c.Child != nil {
-			if jc.Child, err = w.step(c.Child, depth+1, vl); err != nil {
+			if jc.Child, err = w.step(c.Child, traceID, depth+1, vl); err != nil {
 				return jt, err
 			}
 		}
@@ -477,12 +484,11 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 		return nil, errors.New("trace: reading the trace: agents nested too deep")
 	}
 	s := &agent.Step{
-		TraceID:       js.TraceID,
-		ParentTraceID: js.ParentTraceID,
-		SystemPrompt:  js.SystemPrompt,
-		Usage:         usageOf(js.Usage),
-		TotalUsage:    usageOf(js.TotalUsage),
-		Warnings:      js.Warnings,
+		TraceID:      js.TraceID,
+		SystemPrompt: js.SystemPrompt,
+		Usage:        usageOf(js.Usage),
+		TotalUsage:   usageOf(js.TotalUsage),
+		Warnings:     js.Warnings,
 	}
 	if js.Signature != "" {
 		if sig, err := signature.Parse(js.Signature); err == nil {
@@ -506,7 +512,6 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 	}
 	for _, jt := range js.Turns {
 		t := agent.Turn{
-			Number:      jt.Number,
 			Program:     jt.Program,
 			Error:       jt.Error,
 			Output:      jt.Output,
@@ -515,7 +520,7 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 			Feedback:    jt.Feedback,
 		}
 		for _, a := range jt.LLMRetries {
-			t.LLMRetries = append(t.LLMRetries, agent.LLMAttempt{Error: a.Error, Class: a.Class,
+			t.LLMRetries = append(t.LLMRetries, agent.LLMAttempt{Err: &attemptErr{a.Error, &llm.Error{Class: llm.Class(a.Class)}},
 				Wait: time.Duration(a.WaitMS)})
 		}
 		// The turn's Usage, rebuilt from what the JSON form keeps of it.
@@ -578,9 +583,18 @@ func readStep(js *traceStep, depth int) (*agent.Step, error) {
 
 func usageOf(u traceUsage) agent.Usage {
 	return agent.Usage{Turns: u.Turns, LLMRequests: u.LLMRequests, Tokens: u.Tokens, Duration: time.Duration(u.DurationMS),
-		SystemPromptTokens: u.SystemPromptTokens, MemoryBytes: u.MemoryBytes,
 		Programs: u.Programs, CachedPrograms: u.CachedPrograms}
 }
+
+// attemptErr is a failed LLM attempt read from a trace: its text as it
+// was written, and its class for errors.Is and llm.Classify.
+type attemptErr struct {
+	text  string
+	class *llm.Error
+}
+
+func (e *attemptErr) Error() string { return e.text }
+func (e *attemptErr) Unwrap() error { return e.class }
 
 // readValue rebuilds a value from its printed form, else from its JSON
 // form, else keeps its printed form as a string.

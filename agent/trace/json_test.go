@@ -106,7 +106,7 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 	}
 	c := back.Trace[2].ToolCalls[0]
 	live := step.Trace[2].ToolCalls[0]
-	if c.Child == nil || c.Child.ParentTraceID != step.TraceID || !c.Start.Equal(live.Start) || c.Duration != live.Duration {
+	if c.Child == nil || c.Child.TraceID != live.Child.TraceID || !c.Start.Equal(live.Start) || c.Duration != live.Duration {
 		t.Errorf("tool call %+v", c)
 	}
 	if mem := back.Trace[0].Memory; mem == nil || lisp.Print(mustGet(mem, "who"), lisp.PrintOptions{}) != lisp.Print(mustGet(step.Trace[0].Memory, "who"), lisp.PrintOptions{}) {
@@ -298,7 +298,7 @@ func TestTraceJSONValues(t *testing.T) {
 		t.Errorf("a huge shared value: %v", err)
 	}
 	// A step that is its own child is refused, not walked forever.
-	loop := &agent.Step{Trace: []agent.Turn{{Number: 1}}}
+	loop := &agent.Step{Trace: []agent.Turn{{}}}
 	loop.Trace[0].ToolCalls = []agent.ToolCall{{Name: "self", Child: loop}}
 	if _, err := Marshal(loop, JSONOptions{}); err == nil {
 		t.Error("a cyclic step was written")
@@ -387,7 +387,7 @@ func tjMask(s *traceStep) {
 // trace that reads is written and printed.
 func FuzzUnmarshalTrace(f *testing.F) {
 	seed, err := Marshal(&agent.Step{TraceID: "t", Return: lisp.NewVector([]lisp.Value{int64(1), "x"}),
-		Trace: []agent.Turn{{Number: 1, Program: "(+ 1 2)", Result: int64(3),
+		Trace: []agent.Turn{{Program: "(+ 1 2)", Result: int64(3),
 			ToolCalls: []agent.ToolCall{{Name: "t", Args: lisp.NewMap(lisp.Keyword("a"), int64(1)), Child: &agent.Step{TraceID: "c"}}}}}}, JSONOptions{})
 	if err != nil {
 		f.Fatal(err)

@@ -75,8 +75,8 @@ func (o slogObserver) Observe(ctx context.Context, e *agent.Event) {
 	if e.Attempt > 1 {
 		add(slog.Int("attempt", e.Attempt))
 	}
-	if e.Model != "" {
-		add(slog.String("model", e.Model))
+	if e.Kind != agent.LLMChunk && e.Reply != nil && e.Reply.RequestModel != "" {
+		add(slog.String("model", e.Reply.RequestModel))
 	}
 	switch e.Kind {
 	case agent.RunStop, agent.RunException, agent.TurnStop, agent.LLMStop, agent.LLMException, agent.ToolStop, agent.ToolException:

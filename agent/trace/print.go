@@ -3,7 +3,6 @@ package trace
 import (
 	"bufio"
 	"fmt"
-	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"io"
 	"strconv"
 	"strings"
@@ -11,7 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/agent"
+	fwall "github.com/ptc-go/ptc/internal/firewall"
 	"github.com/ptc-go/ptc/lisp"
+	"github.com/ptc-go/ptc/llm"
 )
 
 // Options select what Print shows. The zero value shows each
@@ -106,7 +107,7 @@ func (tp *tracePrinter) step(s *agent.Step, indent string, outer fwall.Veil) {
 	}
 	v := s.Veil().With(outer)
 	for i := range s.Trace {
-		tp.turn(&s.Trace[i], indent, v)
+		tp.turn(i+1, &s.Trace[i], indent, v)
 	}
 	u := s.Usage
 	if s.Fail != nil {
@@ -130,9 +131,9 @@ func (tp *tracePrinter) step(s *agent.Step, indent string, outer fwall.Veil) {
 	}
 }
 
-func (tp *tracePrinter) turn(t *agent.Turn, indent string, v fwall.Veil) {
+func (tp *tracePrinter) turn(number int, t *agent.Turn, indent string, v fwall.Veil) {
 	w := tp.w
-	head := fmt.Sprintf("┌─ Turn %d ", t.Number)
+	head := fmt.Sprintf("┌─ Turn %d ", number)
 	fmt.Fprintf(w, "%s%s%s\n", indent, head, strings.Repeat("─", max(3, ruleWidth-utf8.RuneCountInString(head))))
 	bar := indent + "│ "
 	if t.Program != "" {
@@ -190,10 +191,12 @@ func (tp *tracePrinter) turn(t *agent.Turn, indent string, v fwall.Veil) {
 	}
 	for i, a := range t.LLMRetries {
 		line := fmt.Sprintf("%sLLM attempt %d failed", bar, i+1)
-		if a.Class != "" {
-			line += " (" + a.Class + ")"
+		if c := llm.Classify(a.Err); c != nil && c.Class != "" {
+			line += " (" + string(c.Class) + ")"
 		}
-		line += ": " + firstLine(tp.text(v, a.Error))
+		if a.Err != nil {
+			line += ": " + firstLine(tp.text(v, a.Err.Error()))
+		}
 		if a.Wait > 0 && !tp.opts.NoTimings {
 			line += fmt.Sprintf("; retried after %s", roundDuration(a.Wait))
 		}

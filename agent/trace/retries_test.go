@@ -3,6 +3,7 @@ package trace_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -35,9 +36,12 @@ func TestLLMRetriesInTheTrace(t *testing.T) {
 		t.Helper()
 		got := turns[0].LLMRetries
 		if len(got) != 2 ||
-			got[0].Class != string(llm.ClassServerError) || got[1].Class != string(llm.ClassRateLimit) ||
-			!strings.Contains(got[0].Error, "overloaded, try later") || got[0].Wait <= 0 || got[1].Wait <= 0 {
+			!errors.Is(got[0].Err, llm.ClassServerError) || !errors.Is(got[1].Err, llm.ClassRateLimit) ||
+			!strings.Contains(got[0].Err.Error(), "overloaded, try later") || got[0].Wait <= 0 || got[1].Wait <= 0 {
 			t.Errorf("%s: retries %+v", where, got)
+		}
+		if where == "read back" && got[1].Err.Error() != step.Trace[0].LLMRetries[1].Err.Error() {
+			t.Errorf("the error's text read back %q, want %q", got[1].Err, step.Trace[0].LLMRetries[1].Err)
 		}
 	}
 	check("Step", step.Trace)

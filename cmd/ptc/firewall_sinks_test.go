@@ -392,7 +392,7 @@ func fwDisplayFields(step *agent.Step) []string {
 // fwEventText is every text an observer that is not Raw gets of e.
 func fwEventText(e *agent.Event) string {
 	var sb strings.Builder
-	fmt.Fprintln(&sb, e.Kind, e.Agent, e.Model, e.Provider, e.Tool)
+	fmt.Fprintln(&sb, e.Kind, e.Agent, e.Tool)
 	for _, s := range []string{e.Program, e.ArgsText, e.ResultText} {
 		sb.WriteString(s)
 		sb.WriteByte('\n')
@@ -413,9 +413,9 @@ func fwEventText(e *agent.Event) string {
 		data, _ := json.Marshal(f.Details)
 		sb.Write(data)
 	}
-	if e.Args != nil || e.Result != nil || e.Step != nil {
+	if e.Args() != nil || e.Result() != nil || e.Step() != nil {
 		sb.WriteString("raw values given to a plain observer")
-		fmt.Fprintf(&sb, "%v %v", lisp.Print(e.Args, lisp.PrintOptions{}), lisp.Print(e.Result, lisp.PrintOptions{}))
+		fmt.Fprintf(&sb, "%v %v", lisp.Print(e.Args(), lisp.PrintOptions{}), lisp.Print(e.Result(), lisp.PrintOptions{}))
 	}
 	return sb.String()
 }

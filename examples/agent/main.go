@@ -98,6 +98,6 @@ func run(ctx context.Context, w io.Writer, replies, showPrompt bool) error {
 	}
 	seen, total := demo.FirewalledSeen(model.Requests())
 	fmt.Fprintf(w, "system prompt ≈ %d tokens; firewalled strings the model saw: %d of %d\n",
-		step.Usage.SystemPromptTokens, len(seen), total)
+		step.SystemPromptTokens(), len(seen), total)
 	return nil
 }

@@ -366,7 +366,7 @@ func (p *progress) missionEnded(step *agent.Step) {
 	}
 	if last > ended {
 		var tr *agent.Turn
-		if n := len(step.Trace); n > 0 && step.Trace[n-1].Number == last {
+		if n := len(step.Trace); n > 0 && n == last {
 			tr = &step.Trace[n-1]
 		}
 		// From the Step, redacted as the events are: the progress is for
