@@ -342,7 +342,7 @@ func (tc *toolCalls) callNested(ctx context.Context, bt *boundTool, args *lisp.M
 	return v, nil
 }
 
-// Untimed implements lisp.UntimedToolCaller: a program's clock stands
+// Untimed is the optional method of a lisp.ToolCaller that marks untimed tools: a program's clock stands
 // still while it waits on an agent or an LLM, which have their own limits.
 func (tc *toolCalls) Untimed(name string) bool {
 	bt, ok := tc.m.a.tools[name]

@@ -867,7 +867,7 @@ func TestHostileProgramTimeoutSparesChildren(t *testing.T) {
 }
 
 // While a program waits on a child its clock stands still, "while any
-// [untimed call] is running" (lisp.UntimedToolCaller): a plain tool that
+// [untimed call] is running" (the Untimed method of a lisp.ToolCaller): a plain tool that
 // another pmap branch calls while a child runs is not cut at the program's
 // original deadline. Here an instant tool is called 600ms into a 3s
 // child call, under a 300ms program Timeout; the program's clock has run

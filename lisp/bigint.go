@@ -70,14 +70,20 @@ func (th *thread) chargeBig(r *big.Int, work int) error {
 // double when a float takes part.
 func (th *thread) bigOp(fn string, op byte, args []Value) (Value, error) {
 	var acc *big.Int
+	decimal := false
 	for i, a := range args {
 		switch a.(type) {
 		case int64, *big.Int:
+		case *Decimal:
+			decimal = true
 		case float64:
 			return th.bigOpFloat(fn, op, args)
 		default:
 			return nil, argError(fn, i, "a number", a)
 		}
+	}
+	if decimal {
+		return th.decimalOp(fn, op, args)
 	}
 	if len(args) == 0 {
 		return int64(map[byte]int64{'+': 0, '*': 1}[op]), nil
@@ -136,10 +142,11 @@ func (th *thread) bigOpFloat(fn string, op byte, args []Value) (Value, error) {
 	return acc, nil
 }
 
-// hasBig reports whether a BigInt is among args.
+// hasBig reports whether a BigInt or a BigDecimal is among args.
 func hasBig(args []Value) bool {
 	for _, a := range args {
-		if _, ok := a.(*big.Int); ok {
+		switch a.(type) {
+		case *big.Int, *Decimal:
 			return true
 		}
 	}
@@ -481,7 +488,16 @@ func registerBigInteger(t builtinTable) {
 			b := *old
 			fn := old.fn
 			b.fn = func(th *thread, a []Value) (Value, error) {
-				if x, ok := a[0].(*big.Int); ok {
+				x, ok := a[0].(*big.Int)
+				if d, isDec := a[0].(*Decimal); isDec {
+					// A BigDecimal's integer part, then its low bits.
+					r, err := d.setScale(name, 0, "DOWN")
+					if err != nil {
+						return nil, err
+					}
+					x, ok = r.unscaled, true
+				}
+				if ok {
 					low := new(big.Int).And(x, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
 					return fn(th, []Value{int64(low)})
 				}

@@ -161,6 +161,10 @@ func intArg(fn string, args []Value, i int) (int64, error) {
 		if v == math.Trunc(v) && !math.IsInf(v, 0) && math.Abs(v) < 1<<53 {
 			return int64(v), nil
 		}
+	case *Decimal:
+		if r, ok := v.rat(); ok && r.IsInt() && r.Num().IsInt64() {
+			return r.Num().Int64(), nil
+		}
 	}
 	return 0, argError(fn, i, "an integer", args[i])
 }
@@ -203,6 +207,8 @@ func numArg(fn string, args []Value, i int) (Value, error) {
 			return v.Int64(), nil
 		}
 		return bigToFloat(v), nil
+	case *Decimal:
+		return v.Float64(), nil // as the double it is nearest
 	}
 	return nil, argError(fn, i, "a number", args[i])
 }
@@ -213,6 +219,8 @@ func floatArg(fn string, args []Value, i int) (float64, error) {
 		return float64(v), nil
 	case *big.Int:
 		return bigToFloat(v), nil
+	case *Decimal:
+		return v.Float64(), nil
 	case float64:
 		return v, nil
 	}

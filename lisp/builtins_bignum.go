@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"math"
 	"math/big"
 	"strconv"
@@ -8,58 +9,58 @@ import (
 )
 
 // BigDecimal and BigInteger as models write them for money and for large
-// counts, on the numbers PTC-Lisp has (docs/deviations.md row 101): a
-// BigDecimal is a float, as the literal 1.5M reads, and a BigInteger an
-// integer. bigdec, bigint, the constructors and valueOf make them; the
-// methods (.setScale, .add, .divide with a scale and a RoundingMode, ...)
-// compute on the exact decimal each value prints as, so
-// (.add (bigdec "0.1") (bigdec "0.2")) is 0.3 and (.setScale 2.345M 2
-// RoundingMode/HALF_UP) 2.35, then give the float nearest the result.
-// What a float cannot keep is the scale: (str (.setScale 2.5M 2)) is
-// "2.5", where Java prints "2.50"; format "%.2f" prints the figures. A
-// BigInteger beyond 64 bits is an arithmetic_error, as every integer
-// overflow is.
+// counts. A BigDecimal is a Decimal (decimal.go): bigdec, the literals,
+// the constructors and valueOf make them, and the methods (.setScale,
+// .add, .divide with a scale and a RoundingMode, ...) compute exactly, as
+// Java's: (.add (bigdec "0.1") (bigdec "0.2")) is 0.3M and (.setScale
+// 2.345M 2 RoundingMode/HALF_UP) 2.35M. The methods take a long or a
+// BigInt where Java takes a BigDecimal, and a float as BigDecimal/valueOf
+// reads it. A BigInteger's methods on integers stay integers; one beyond
+// 64 bits is a BigInt (bigint.go).
 
 // roundingModes are Java's RoundingMode constants, keywords here as the
 // ChronoUnits are; BigDecimal's legacy ROUND_ ints name them too.
 var roundingModes = [...]string{"UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN", "UNNECESSARY"}
 
 func registerBignum(t builtinTable) {
+	registerWithPrecision(t)
 	for i, m := range roundingModes {
 		t.set("RoundingMode/"+m, Keyword(m))
 		t.set("BigDecimal/ROUND_"+m, int64(i))
 	}
-	for name, v := range map[string]Value{"ZERO": 0.0, "ONE": 1.0, "TWO": 2.0, "TEN": 10.0} {
-		t.set("BigDecimal/"+name, v)
+	for name, v := range map[string]int64{"ZERO": 0, "ONE": 1, "TWO": 2, "TEN": 10} {
+		t.set("BigDecimal/"+name, decimalOfInt(v))
 	}
 	for name, v := range map[string]Value{"ZERO": int64(0), "ONE": int64(1), "TWO": int64(2), "TEN": int64(10)} {
 		t.set("BigInteger/"+name, v)
 	}
-	toDecimal := func(name string) builtinFn {
-		return func(_ *thread, a []Value) (Value, error) {
-			switch x := a[0].(type) {
-			case int64:
-				return float64(x), nil
-			case float64:
-				return x, nil
-			case string:
-				f, err := strconv.ParseFloat(strings.TrimPrefix(x, "+"), 64)
-				if err != nil || strings.ContainsAny(x, "xXpP_") || strings.EqualFold(x, "NaN") || strings.Contains(strings.ToLower(x), "inf") {
-					return nil, classError(InvalidArgument, classNumberFormat, "Character array is missing \"exponent\" mark 'e' or 'E': %q is not a decimal", x)
-				}
-				return f, nil
+	t.add("bigdec", 1, 1, func(th *thread, a []Value) (Value, error) { return th.toDecimal("bigdec", a[0], false) })
+	t.add("BigDecimal/valueOf", 1, 2, func(th *thread, a []Value) (Value, error) {
+		if len(a) == 2 { // (BigDecimal/valueOf unscaled scale)
+			u, ok := a[0].(int64)
+			if !ok {
+				return nil, argError("BigDecimal/valueOf", 0, "an integer (the unscaled value)", a[0])
 			}
-			return nil, argError(name, 0, "a number or a decimal string", a[0])
+			scale, err := intArg("BigDecimal/valueOf", a, 1)
+			if err != nil {
+				return nil, err
+			}
+			return th.keepDecimal(newDecimal(big.NewInt(u), scale))
 		}
-	}
-	t.add("bigdec", 1, 1, toDecimal("bigdec"), "BigDecimal/valueOf", "java.math.BigDecimal.", "BigDecimal.")
+		return th.toDecimal("BigDecimal/valueOf", a[0], false)
+	})
+	t.add("BigDecimal.", 1, 1, func(th *thread, a []Value) (Value, error) { return th.toDecimal("BigDecimal.", a[0], true) }, "java.math.BigDecimal.")
 	t.add("bigint", 1, 1, toBigInt("bigint"), "biginteger", "BigInteger/valueOf")
 	t.add("BigInteger.", 1, 2, toBigInt("BigInteger."), "java.math.BigInteger.")
 
 	// The methods. Each takes numbers; integers stay integers (a
 	// BigInteger's methods), a float anywhere makes the result a float.
 	arith := func(name string, op func(x, y *big.Rat) *big.Rat, intOp func(x, y int64) (int64, bool)) {
-		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+		dop := map[string]byte{".subtract": '-', ".multiply": '*'}[name]
+		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
+			if decimalMethod(a) {
+				return th.decimalMethodOp(name, dop, a)
+			}
 			x, y, err := bigOperands(name, a)
 			if err != nil {
 				return nil, err
@@ -97,6 +98,9 @@ func registerBignum(t builtinTable) {
 			if len(a) != 2 || !isNumber(a[0]) {
 				return coll(th, a)
 			}
+			if decimalMethod(a) {
+				return th.decimalMethodOp(".add", '+', a)
+			}
 			x, y, err := bigOperands(".add", a)
 			if err != nil {
 				return nil, err
@@ -115,7 +119,10 @@ func registerBignum(t builtinTable) {
 		}
 		return &b
 	})
-	t.add(".divide", 2, 4, func(_ *thread, a []Value) (Value, error) {
+	t.add(".divide", 2, 4, func(th *thread, a []Value) (Value, error) {
+		if decimalMethod(a[:2]) || len(a) > 2 {
+			return th.decimalDivide(a)
+		}
 		x, y, err := bigOperands(".divide", a[:2])
 		if err != nil {
 			return nil, err
@@ -153,8 +160,8 @@ func registerBignum(t builtinTable) {
 		f, _ := q.Float64()
 		return f, nil
 	})
-	t.add(".setScale", 2, 3, func(_ *thread, a []Value) (Value, error) {
-		x, err := bigOperand(".setScale", a, 0)
+	t.add(".setScale", 2, 3, func(th *thread, a []Value) (Value, error) {
+		x, err := decimalOperand(".setScale", a, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -168,15 +175,52 @@ func registerBignum(t builtinTable) {
 				return nil, err
 			}
 		}
-		return roundedFloat(x, int(max(-400, min(scale, 400))), mode)
+		return th.keepDecimal(x.setScale(".setScale", scale, mode))
 	})
+	t.add(".unscaledValue", 1, 1, func(th *thread, a []Value) (Value, error) {
+		x, err := decimalOperand(".unscaledValue", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if x.unscaled.IsInt64() {
+			return x.unscaled.Int64(), nil
+		}
+		return x.unscaled, nil
+	})
+	for _, name := range []string{".movePointLeft", ".movePointRight"} {
+		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
+			x, err := decimalOperand(name, a, 0)
+			if err != nil {
+				return nil, err
+			}
+			n, err := intArg(name, a, 1)
+			if err != nil {
+				return nil, err
+			}
+			if name == ".movePointRight" {
+				n = -n
+			}
+			// The point moves n places left: the scale grows by n, and a
+			// negative scale is made 0, as Java's.
+			d, err := newDecimal(x.unscaled, int64(x.scale)+n)
+			if err != nil {
+				return nil, err
+			}
+			if d.scale < 0 {
+				return th.keepDecimal(d.setScale(name, 0, "UNNECESSARY"))
+			}
+			return th.keepDecimal(d, nil)
+		})
+	}
 	unary := func(name string, intFn func(int64) (Value, error), floatFn func(float64) Value) {
-		t.add(name, 1, 1, func(_ *thread, a []Value) (Value, error) {
+		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) {
 			switch x := a[0].(type) {
 			case int64:
 				return intFn(x)
 			case float64:
 				return floatFn(x), nil
+			case *Decimal:
+				return th.decimalUnary(name, x)
 			}
 			return nil, argError(name, 0, "a number (a BigDecimal or BigInteger)", a[0])
 		})
@@ -209,8 +253,14 @@ func registerBignum(t builtinTable) {
 		}
 		return int64(x)
 	})
-	t.add(".toPlainString", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add(".toPlainString", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
+		case *Decimal:
+			s, ok := x.plain()
+			if !ok {
+				return nil, decimalTooBig(".toPlainString")
+			}
+			return s, th.chargeString(len(s))
 		case int64:
 			return strconv.FormatInt(x, 10), nil
 		case float64:
@@ -222,19 +272,25 @@ func registerBignum(t builtinTable) {
 		return nil, argError(".toPlainString", 0, "a number (a BigDecimal)", a[0])
 	})
 	t.add(".scale", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if d, ok := a[0].(*Decimal); ok {
+			return int64(d.scale), nil
+		}
 		if !isNumber(a[0]) {
 			return nil, argError(".scale", 0, "a number (a BigDecimal)", a[0])
 		}
 		return int64(decimalScale(a[0])), nil
 	})
 	t.add(".precision", 1, 1, func(_ *thread, a []Value) (Value, error) {
+		if d, ok := a[0].(*Decimal); ok {
+			return int64(d.precision()), nil
+		}
 		if !isNumber(a[0]) {
 			return nil, argError(".precision", 0, "a number (a BigDecimal)", a[0])
 		}
 		digits := strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(plainDecimal(a[0]), "-"), ".", ""), "0")
 		return int64(max(1, len(digits))), nil
 	})
-	t.add(".pow", 2, 2, func(_ *thread, a []Value) (Value, error) {
+	t.add(".pow", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, err := intArg(".pow", a, 1)
 		if err != nil {
 			return nil, err
@@ -243,6 +299,12 @@ func registerBignum(t builtinTable) {
 			return nil, classError(ArithmeticError, classArithmetic, "Invalid operation: exponent %d", n)
 		}
 		switch x := a[0].(type) {
+		case *Decimal:
+			if int64(x.precision())*n > maxDecimalDigits {
+				return nil, decimalTooBig(".pow")
+			}
+			u := new(big.Int).Exp(x.unscaled, big.NewInt(n), nil)
+			return th.keepDecimal(newDecimal(u, int64(x.scale)*n))
 		case int64:
 			r := int64(1)
 			for range min(n, 64) {
@@ -278,7 +340,18 @@ func registerBignum(t builtinTable) {
 		})
 	}
 	intPair := func(name string, f func(x, y int64) (Value, error), float func(x, y float64) Value) {
-		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {
+		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
+			if name == ".remainder" && decimalMethod(a) {
+				x, err := decimalOperand(name, a, 0)
+				if err != nil {
+					return nil, err
+				}
+				y, err := decimalOperand(name, a, 1)
+				if err != nil {
+					return nil, err
+				}
+				return th.decimalDivision("rem", []Value{x, y})
+			}
 			if _, _, err := bigOperands(name, a); err != nil {
 				return nil, err
 			}
@@ -354,6 +427,11 @@ func bigOperands(fn string, a []Value) (x, y *big.Rat, err error) {
 // a float's shortest decimal (0.1 is 1/10, not the binary fraction).
 func bigOperand(fn string, a []Value, i int) (*big.Rat, error) {
 	switch x := a[i].(type) {
+	case *Decimal:
+		if r, ok := x.rat(); ok {
+			return r, nil
+		}
+		return nil, decimalTooBig(fn)
 	case int64:
 		return new(big.Rat).SetInt64(x), nil
 	case float64:
@@ -470,4 +548,161 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// toDecimal is bigdec and the BigDecimal constructors: a BigDecimal of a
+// number or of decimal text. A float is read as BigDecimal/valueOf reads
+// it (19.99 is 19.99M), or exactly, its binary fraction in full, by the
+// constructor (exact), as Java's new BigDecimal(double).
+func (th *thread) toDecimal(fn string, v Value, exact bool) (Value, error) {
+	switch x := v.(type) {
+	case *Decimal:
+		return x, nil
+	case int64, *big.Int:
+		d, _ := decimalOf(x)
+		return th.keepDecimal(d, nil)
+	case float64:
+		if exact && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			return th.keepDecimal(decimalOfRat(fn, new(big.Rat).SetFloat64(x)))
+		}
+		return th.keepDecimal(decimalOfFloat(fn, x))
+	case string:
+		d, ok := parseDecimal(x)
+		if !ok {
+			return nil, classError(InvalidArgument, classNumberFormat, "Character array is missing \"exponent\" mark 'e' or 'E': %q is not a decimal", x)
+		}
+		return th.keepDecimal(d, nil)
+	}
+	return nil, argError(fn, 0, "a number or a decimal string", v)
+}
+
+// decimalOperand reads a[i] as a BigDecimal method's operand: a
+// BigDecimal, an integer, or a float as BigDecimal/valueOf reads it.
+func decimalOperand(fn string, a []Value, i int) (*Decimal, error) {
+	switch x := a[i].(type) {
+	case *Decimal:
+		return x, nil
+	case int64, *big.Int:
+		d, _ := decimalOf(x)
+		return d, nil
+	case float64:
+		return decimalOfFloat(fn, x)
+	}
+	return nil, argError(fn, i, "a number (a BigDecimal or BigInteger)", a[i])
+}
+
+// decimalMethod reports whether a BigDecimal method's operands a make it
+// a BigDecimal's: a BigDecimal or a float among them (integers alone are
+// a BigInteger's).
+func decimalMethod(a []Value) bool {
+	for _, x := range a {
+		switch x.(type) {
+		case *Decimal, float64:
+			return true
+		}
+	}
+	return false
+}
+
+// decimalMethodOp is .add, .subtract or .multiply of a BigDecimal: exact.
+func (th *thread) decimalMethodOp(name string, op byte, a []Value) (Value, error) {
+	x, err := decimalOperand(name, a, 0)
+	if err != nil {
+		return nil, err
+	}
+	y, err := decimalOperand(name, a, 1)
+	if err != nil {
+		return nil, err
+	}
+	return th.keepDecimal(decimalArith(name, op, x, y, nil))
+}
+
+// decimalDivide is BigDecimal's .divide: (x y) exact, as / (an error when
+// the quotient does not terminate); (x y mode) to x's scale and (x y scale
+// mode) to scale, rounded as mode says.
+func (th *thread) decimalDivide(a []Value) (Value, error) {
+	x, err := decimalOperand(".divide", a, 0)
+	if err != nil {
+		return nil, err
+	}
+	y, err := decimalOperand(".divide", a, 1)
+	if err != nil {
+		return nil, err
+	}
+	switch len(a) {
+	case 3:
+		mode, err := roundingMode(".divide", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		return th.keepDecimal(decimalDivScale(".divide", x, y, int64(x.scale), mode))
+	case 4:
+		scale, err := intArg(".divide", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		mode, err := roundingMode(".divide", a, 3)
+		if err != nil {
+			return nil, err
+		}
+		return th.keepDecimal(decimalDivScale(".divide", x, y, scale, mode))
+	}
+	return th.keepDecimal(decimalQuo(".divide", x, y, nil))
+}
+
+// decimalUnary is a BigDecimal's .negate, .abs, .signum,
+// .stripTrailingZeros or .toBigInteger.
+func (th *thread) decimalUnary(name string, x *Decimal) (Value, error) {
+	switch name {
+	case ".negate":
+		return th.keepDecimal(decimalNeg(x), nil)
+	case ".abs":
+		if x.unscaled.Sign() < 0 {
+			return th.keepDecimal(decimalNeg(x), nil)
+		}
+		return x, nil
+	case ".signum":
+		return int64(x.unscaled.Sign()), nil
+	case ".stripTrailingZeros":
+		return th.keepDecimal(x.stripTrailingZeros(), nil)
+	}
+	// .toBigInteger: the integer part.
+	r, err := x.setScale(name, 0, "DOWN")
+	if err != nil {
+		return nil, err
+	}
+	if r.unscaled.IsInt64() {
+		return r.unscaled.Int64(), nil
+	}
+	return r.unscaled, th.chargeBig(r.unscaled, bigWords(r.unscaled))
+}
+
+// registerWithPrecision adds what (with-precision p :rounding MODE
+// body...) calls (analyze.WithPrecisionFn): it runs the body with each
+// BigDecimal result rounded to p significant digits (0: exact), as Java's
+// MathContext; HALF_UP unless a mode is given.
+func registerWithPrecision(t builtinTable) {
+	t.set(analyze.WithPrecisionFn, &Builtin{Name: "with-precision", MinArgs: 3, MaxArgs: 3, fn: func(th *thread, a []Value) (Value, error) {
+		p, err := intArg("with-precision", a, 0)
+		if err != nil {
+			return nil, err
+		}
+		if p < 0 {
+			return nil, classError(InvalidArgument, classIllegalArgument, "Digits < 0")
+		}
+		if p > maxDecimalDigits {
+			return nil, decimalTooBig("with-precision")
+		}
+		mode := "HALF_UP"
+		if a[1] != nil {
+			if mode, err = roundingMode("with-precision", a, 1); err != nil {
+				return nil, err
+			}
+		}
+		outer := th.mathCtx
+		th.mathCtx = &mathContext{precision: int(p), rounding: mode}
+		v, err := th.call(a[2], nil)
+		th.mathCtx = outer
+		return v, err
+	}})
 }

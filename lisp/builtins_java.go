@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -462,6 +463,13 @@ func strictEqual(th *thread, a, b Value) bool {
 			y, ok := b.(float64)
 			// Double.equals: NaN equals NaN, 0.0 is not -0.0.
 			return ok && math.Float64bits(x) == math.Float64bits(y)
+		case *Decimal:
+			// BigDecimal.equals: the value and the scale (1.0M is not 1M).
+			y, ok := b.(*Decimal)
+			return ok && x.scale == y.scale && x.unscaled.Cmp(y.unscaled) == 0
+		case *big.Int:
+			y, ok := b.(*big.Int)
+			return ok && x.Cmp(y) == 0
 		}
 		return false
 	}
@@ -532,6 +540,12 @@ func javaCompareTo(th *thread, a []Value) (Value, error) {
 			return int64(javaDoubleCompare(x, y)), nil
 		}
 		return nil, argError(".compareTo", 1, "a float, as the first (Double.compareTo)", a[1])
+	case *Decimal:
+		// BigDecimal.compareTo: by value, 1.0M and 1M equal.
+		if y, ok := decimalOf(a[1]); ok {
+			return int64(x.cmp(y)), nil
+		}
+		return nil, argError(".compareTo", 1, "a BigDecimal, as the first", a[1])
 	case bool:
 		if y, ok := a[1].(bool); ok {
 			switch {

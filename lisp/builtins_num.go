@@ -66,8 +66,8 @@ func registerNumbers(t builtinTable) {
 		if a[0] == nil {
 			return nil, nil // Clojure's (num nil)
 		}
-		if b, ok := a[0].(*big.Int); ok {
-			return b, nil
+		if isBigNumber(a[0]) {
+			return a[0], nil
 		}
 		return numArg("num", a, 0)
 	})
@@ -123,7 +123,7 @@ func registerNumbers(t builtinTable) {
 			}
 		}
 		for i := 1; i < len(a); i++ {
-			if !equal(a[0], a[i]) {
+			if !equal(a[0], a[i]) && !decimalEquiv(a[0], a[i]) {
 				return false, nil
 			}
 		}
@@ -162,10 +162,11 @@ func registerNumbers(t builtinTable) {
 	t.add("nat-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i >= 0 }))
 	t.add("pos-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i > 0 }))
 	t.add("neg-int?", 1, 1, typePred(func(v Value) bool { i, ok := v.(int64); return ok && i < 0 }))
-	t.add("ratio?", 1, 1, typePred(func(Value) bool { return false }), "decimal?")
+	t.add("ratio?", 1, 1, typePred(func(Value) bool { return false }))
+	t.add("decimal?", 1, 1, typePred(func(v Value) bool { _, ok := v.(*Decimal); return ok }))
 	t.add("rational?", 1, 1, typePred(func(v Value) bool {
 		switch v.(type) {
-		case int64, *big.Int:
+		case int64, *big.Int, *Decimal:
 			return true
 		}
 		return false
@@ -580,7 +581,10 @@ func absInt(x int64) int64 {
 // "Divide by zero" (a program catches it, as models expect); with a float
 // on either side, IEEE's ##Inf, ##-Inf or ##NaN, as in Clojure and the
 // reference.
-func numDiv(_ *thread, args []Value) (Value, error) {
+func numDiv(th *thread, args []Value) (Value, error) {
+	if decimalArgs(args) {
+		return th.decimalDiv(args) // exact, as Clojure's BigDecimal division
+	}
 	first, err := floatArg("/", args, 0)
 	if err != nil {
 		return nil, err
@@ -618,6 +622,8 @@ func (th *thread) addOne(fn string, v Value, d int64) (Value, error) {
 	switch x := v.(type) {
 	case *big.Int:
 		return th.bigOp(fn, '+', []Value{x, d})
+	case *Decimal:
+		return th.keepDecimal(decimalArith(fn, '+', x, decimalOfInt(d), th.mathContext()))
 	case int64:
 		r := x + d
 		if (d > 0 && r < x) || (d < 0 && r > x) {
@@ -632,6 +638,9 @@ func (th *thread) addOne(fn string, v Value, d int64) (Value, error) {
 
 // intDivision implements mod (floored, as Clojure), rem and quot (truncated).
 func (th *thread) intDivision(fn string, args []Value) (Value, error) {
+	if decimalArgs(args) {
+		return th.decimalDivision(fn, args)
+	}
 	if hasBig(args) {
 		a, okA := bigOf(args[0])
 		b, okB := bigOf(args[1])
@@ -692,6 +701,11 @@ func numAbs(th *thread, a []Value) (Value, error) {
 	case *big.Int:
 		r := new(big.Int).Abs(x)
 		return r, th.chargeBig(r, bigWords(r))
+	case *Decimal:
+		if x.unscaled.Sign() >= 0 {
+			return x, nil
+		}
+		return th.keepDecimal(decimalNeg(x), nil)
 	case int64:
 		if x == math.MinInt64 {
 			return nil, overflow("abs")
@@ -768,6 +782,16 @@ func toInteger(fn string, v Value, f func(float64) float64) (Value, error) {
 		return x, nil
 	case *big.Int:
 		return bigToLong(fn, x)
+	case *Decimal:
+		// Exactly, as the mode of f says: (long 2.9M) is 2.
+		mode := map[string]string{"floor": "FLOOR", "ceil": "CEILING", "round": "HALF_UP"}[fn]
+		if mode == "" {
+			if fn == "Math/round" {
+				return toInteger(fn, x.Float64(), f)
+			}
+			mode = "DOWN"
+		}
+		return decimalToInteger(fn, x, mode)
 	case float64:
 		r := f(x)
 		if math.IsNaN(r) || math.IsInf(r, 0) {
@@ -1011,6 +1035,9 @@ func (u *utf16Units) rest() int {
 
 func numPred(f func(float64) bool) builtinFn {
 	return func(_ *thread, a []Value) (Value, error) {
+		if d, ok := a[0].(*Decimal); ok { // by its sign: 1E-400M is positive
+			return f(float64(d.unscaled.Sign())), nil
+		}
 		x, ok := toFloat(a[0])
 		return ok && f(x), nil
 	}

@@ -121,6 +121,11 @@ func (th *thread) readNode(fn string, n syntax.Node) (Value, error) {
 		return n.Value, nil
 	case *syntax.BigInt:
 		return n.Value, nil
+	case *syntax.Decimal:
+		if d, ok := parseDecimal(n.Text); ok {
+			return d, nil
+		}
+		return nil, classError(InvalidArgument, classNumberFormat, "Invalid number: %sM", n.Text)
 	case *syntax.Float:
 		return n.Value, nil
 	case *syntax.String:

@@ -2432,7 +2432,7 @@ func foldArith(th *thread, b *Builtin, acc Value, xs []Value) (Value, error) {
 		ia = x
 	case float64:
 		fa, isFloat = x, true
-	case *big.Int:
+	case *big.Int, *Decimal:
 		return b.fn(th, append([]Value{acc}, xs...))
 	default:
 		return b.fn(th, []Value{acc, firstOr(xs)})
@@ -2470,8 +2470,8 @@ func foldArith(th *thread, b *Builtin, acc Value, xs []Value) (Value, error) {
 			} else {
 				fa += x
 			}
-		case *big.Int:
-			// A BigInt from here on: the builtin folds the rest.
+		case *big.Int, *Decimal:
+			// A BigInt or BigDecimal from here on: the builtin folds the rest.
 			var sofar Value = ia
 			if isFloat {
 				sofar = fa

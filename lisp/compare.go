@@ -28,7 +28,7 @@ const (
 
 func rank(v Value) int {
 	switch v.(type) {
-	case int64, float64, *big.Int:
+	case int64, float64, *big.Int, *Decimal:
 		return rankNumber
 	case nil, bool, Keyword, Symbol, Class:
 		return rankAtom
@@ -288,7 +288,38 @@ func compareNumbers(a, b Value, strict bool) int {
 	if y, ok := b.(*big.Int); ok {
 		return -compareNumbers(y, a, strict)
 	}
+	// A BigDecimal on either side (decimal.go).
+	if x, ok := a.(*Decimal); ok {
+		return compareDecimal(x, b, strict)
+	}
+	if y, ok := b.(*Decimal); ok {
+		return -compareDecimal(y, a, strict)
+	}
 	return 0
+}
+
+// compareDecimal orders a BigDecimal against a number: exactly against an
+// integer or a BigDecimal, as the double it is nearest against a float.
+// strict (sorted collections, sets) orders equal values of different
+// kinds: the integer, then the BigDecimal, then the float.
+func compareDecimal(x *Decimal, b Value, strict bool) int {
+	if f, ok := b.(float64); ok {
+		if c := compareFloats(x.Float64(), f); c != 0 || !strict {
+			return c
+		}
+		return -1
+	}
+	y, ok := decimalOf(b)
+	if !ok {
+		return 0
+	}
+	if c := x.cmp(y); c != 0 || !strict {
+		return c
+	}
+	if _, isDec := b.(*Decimal); isDec {
+		return 0
+	}
+	return 1
 }
 
 // compareFloats is a total order: -Inf < ... < +Inf < NaN, -0.0 == 0.0.
@@ -416,6 +447,11 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 			return !math.IsNaN(y) && compareBig(x, y) == 0
 		}
 		return false
+	case *Decimal:
+		// As Clojure's =: a BigDecimal equals a BigDecimal of its value
+		// (0.3M and 0.30M), never a long or a double (== compares those).
+		y, ok := b.(*Decimal)
+		return ok && x.cmp(y) == 0
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
@@ -579,6 +615,8 @@ func hashAt(v Value, depth int, w *walk) uint64 {
 		return mix(offset^0x11, uint64(x))
 	case *big.Int:
 		return hashBig(x, mix, offset)
+	case *Decimal:
+		return hashDecimal(x, mix, offset)
 	case float64:
 		if math.IsNaN(x) {
 			return 0x7ff8

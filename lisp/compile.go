@@ -166,6 +166,9 @@ func (c *compiler) constant(v Value) evalFn {
 	if f, isFloat := v.(float64); isFloat {
 		key = math.Float64bits(f) // keep -0.0 apart from 0.0
 	}
+	if d, isDec := v.(*Decimal); isDec {
+		key = decimalConstKey{d.String()} // keep 1.5M apart from 1.50M
+	}
 	if !ok {
 		return constant(v)
 	}

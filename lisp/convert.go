@@ -106,6 +106,11 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 					return nil, nil
 				}
 				return new(big.Int).Set(v), nil // a BigInt; the copy is ours
+			case *Decimal:
+				if v == nil {
+					return nil, nil
+				}
+				return v, nil // never changed
 			case json.Number:
 				return numberFromString(string(v))
 			case time.Time:
@@ -378,6 +383,8 @@ func (c *exporter) toGo(v Value, depth int) any {
 		return v
 	case *big.Int:
 		return new(big.Int).Set(v) // the caller's to change
+	case *Decimal:
+		return json.Number(v.String()) // its exact digits
 	case Keyword:
 		return string(v)
 	case Symbol:
@@ -543,6 +550,8 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 	case int64:
 		buf.WriteString(strconv.FormatInt(v, 10))
 	case *big.Int:
+		buf.WriteString(v.String())
+	case *Decimal:
 		buf.WriteString(v.String())
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {

@@ -48,6 +48,11 @@ func dataValue(n syntax.Node, depth int) (Value, error) {
 		return n.Value, nil
 	case *syntax.BigInt:
 		return n.Value, nil
+	case *syntax.Decimal:
+		if d, ok := parseDecimal(n.Text); ok {
+			return d, nil
+		}
+		return nil, errorf(InvalidArgument, "invalid number %sM", n.Text)
 	case *syntax.Float:
 		return n.Value, nil
 	case *syntax.String:

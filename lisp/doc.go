@@ -70,8 +70,8 @@
 // lock (state_vector.go), so assoc! on it is not a copy.
 // java.time's months, Periods, Durations and YearMonths are their names
 // and ISO texts (builtins_javatime.go, builtins_yearmonth.go), as the days
-// of the week are; a BigDecimal is a float and a BigInteger an integer
-// (builtins_bignum.go). Regexes run on Go's linear-time engine, or, for
+// of the week are; a BigDecimal is an exact Decimal (decimal.go) and a
+// BigInteger an integer (builtins_bignum.go). Regexes run on Go's linear-time engine, or, for
 // lookaround and backreferences, on the step-counting backtracking matcher
 // of lisp/internal/backtrack. clojure.zip's locations are vectors that
 // carry their tree's functions (builtins_zip.go).
@@ -96,7 +96,7 @@
 // context (a keyword lookup that also finds string keys), *1 *2 *3 read
 // Options.History, and (tool/name args), (ctx/name args) or
 // (call "name" args) call a host tool through Options.Tools. A
-// ToolCaller that is also an UntimedToolCaller marks tools bounded by
+// ToolCaller with a method Untimed(name string) bool marks tools bounded by
 // limits of their own (an agent, an LLM call): the run's Timeout clock
 // stands still while the program waits on them. Program.Dependencies
 // tells whether a program needs the vars or history of earlier runs.

@@ -64,6 +64,9 @@ type thread struct {
 	// capturing counts the with-out-str bodies running: their output
 	// becomes a string, bounded by the memory limit, not the output limit.
 	capturing int
+	// mathCtx is the with-precision in force (nil: BigDecimals exact);
+	// branches inherit it, as Clojure's binding conveyance gives pmap it.
+	mathCtx *mathContext
 }
 
 // threadBlock is a new thread with what every run needs at once (its first
@@ -139,7 +142,7 @@ func (th *thread) branchThread(name string) (*thread, error) {
 	}
 	bt.globals = &globalEnv{base: th.globals.base, parent: th.globals}
 	bt.maxFrames = th.maxFrames - th.fp
-	bt.branch, bt.capturing = name, th.capturing
+	bt.branch, bt.capturing, bt.mathCtx = name, th.capturing, th.mathCtx
 	return bt, nil
 }
 
@@ -151,7 +154,7 @@ func (th *thread) release() {
 	r.mem.Add(th.mem)
 	th.popAll()
 	th.flushed, th.mem = th.steps, 0
-	th.globals, th.out, th.open, th.partial, th.printing, th.capturing = nil, nil, nil, false, false, 0
+	th.globals, th.out, th.open, th.partial, th.printing, th.capturing, th.mathCtx = nil, nil, nil, false, false, 0, nil
 	r.poolMu.Lock()
 	r.pool = append(r.pool, th)
 	r.poolMu.Unlock()
@@ -195,7 +198,7 @@ func (th *thread) reset() {
 	th.stack.chunks = c[:kept]
 	th.run, th.globals = nil, nil
 	th.depth, th.steps, th.nextCheck, th.flushed, th.mem = 0, 0, checkInterval, 0, 0
-	th.out, th.open, th.partial, th.printing, th.branch, th.capturing = nil, nil, false, false, "", 0
+	th.out, th.open, th.partial, th.printing, th.branch, th.capturing, th.mathCtx = nil, nil, false, false, "", 0, nil
 }
 
 // clearValues sets vs to nil. Most slots of a short run's stack were never

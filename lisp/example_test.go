@@ -176,8 +176,9 @@ func (slowAgent) CallTool(ctx context.Context, name string, args *lisp.Map) (any
 
 func (slowAgent) Untimed(name string) bool { return name == "research" }
 
-// The program's clock stands still while it waits on an untimed tool.
-func ExampleUntimedToolCaller() {
+// A ToolCaller with a method Untimed(name string) bool marks untimed
+// tools: the program's clock stands still while it waits on one.
+func ExampleToolCaller_untimed() {
 	res, err := lisp.Run(context.Background(), `(str (tool/research {}) " and " (tool/research {}))`,
 		lisp.Options{Tools: slowAgent{}, Limits: lisp.Limits{Timeout: 200 * time.Millisecond}})
 	fmt.Println(res.Value, err)

@@ -258,6 +258,19 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 		switch conv {
 		case 'f':
 			s = formatFixed(abs, p)
+			if d, isDec := arg.(*Decimal); isDec {
+				// A BigDecimal's own digits, rounded HALF_UP, as Java's.
+				r, err := d.setScale("format", int64(p), "HALF_UP")
+				if err != nil {
+					return "", err
+				}
+				if r.unscaled.Sign() < 0 {
+					r = decimalNeg(r)
+				}
+				if s, ok = r.plain(); !ok {
+					return "", decimalTooBig("format")
+				}
+			}
 			if strings.Contains(flags, ",") {
 				intPart, frac, _ := strings.Cut(s, ".")
 				s = groupThousands(intPart)

@@ -24,7 +24,6 @@ const (
 	hintMeta       = "values carry no metadata; keep extra information in a map"
 	hintClasses    = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
 	hintHost       = "there are no host objects; use the builtin functions"
-	hintNumbers    = "numbers are 64-bit integers, BigInts and floats (a BigDecimal is a float); convert with int, long, bigint or double"
 	hintRatios     = "there are no ratios: / always returns a float"
 	hintSymbols    = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintCode       = "programs cannot build and run code; write the code directly"
@@ -81,8 +80,7 @@ var hints = map[string]string{
 	"definterface": hintNoTypes, "definline": hintNoTypes,
 	"extend": hintNoTypes, "gen-interface": hintNoTypes,
 
-	"with-precision": hintNumbers,
-	"numerator":      hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
+	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
 	"vector-of": "use vector or vec (there are no primitive vectors)",
 	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
 	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,

@@ -246,6 +246,9 @@ func (p *printer) value(v Value, depth int) {
 	case *big.Int:
 		p.sb.WriteString(v.String())
 		p.sb.WriteByte('N') // a BigInt, as pr and print write it (str: the digits)
+	case *Decimal:
+		p.sb.WriteString(v.String())
+		p.sb.WriteByte('M') // a BigDecimal, as pr and print write it (str: no M)
 	case float64:
 		p.float(v)
 	case string:
@@ -729,6 +732,9 @@ func (th *thread) renderWith(v Value, printed, raw bool) (string, error) {
 				return s, th.chargeString(len(s))
 			}
 		case *big.Int: // Java's toString: no N
+			s := x.String()
+			return s, th.chargeString(len(s))
+		case *Decimal: // Java's toString: no M
 			s := x.String()
 			return s, th.chargeString(len(s))
 		case *Cell:

@@ -235,6 +235,13 @@ func (c *compiler) dependencies(globals []analyze.GlobalUse, defs map[string]boo
 var analyzeConfig = analyze.Config{
 	IsBuiltin: isBuiltinName,
 	Hint:      unsupportedHint,
+	Decimal:   decimalLiteral,
+}
+
+// decimalLiteral is the value of a BigDecimal literal's text.
+func decimalLiteral(text string) (any, bool) {
+	d, ok := parseDecimal(text)
+	return d, ok
 }
 
 func isBuiltinName(name string) bool { _, ok := builtins[name]; return ok }
@@ -475,7 +482,7 @@ type runState struct {
 	context   *Map
 	history   []Value
 	tools     ToolCaller
-	untimed   UntimedToolCaller // tools, when it has untimed tools
+	untimed   untimedToolCaller // tools, when it has untimed tools
 	steps     atomic.Int64
 	toolCalls atomic.Int64
 	// The tools' context: the caller's, cancelled by toolTimer when the
@@ -540,7 +547,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 	res := &Result{Namespace: ns}
 	limits := opts.Limits.withDefaults()
 	run := &runState{limits: limits, history: opts.History, tools: opts.Tools, redact: opts.Redact}
-	run.untimed, _ = opts.Tools.(UntimedToolCaller)
+	run.untimed, _ = opts.Tools.(untimedToolCaller)
 	// The time limit is checked at the evaluator's checkpoints rather than
 	// with a context timer: cheaper for the many short runs of an agent. Tools
 	// get a context with the deadline (see toolContext).

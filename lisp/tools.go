@@ -27,14 +27,15 @@ type ToolCaller interface {
 	CallTool(ctx context.Context, name string, args *Map) (any, error)
 }
 
-// UntimedToolCaller is a ToolCaller some of whose tools are bounded by
-// limits of their own, such as an agent called as a tool or a call of an
-// LLM. While a program waits on an untimed tool its Timeout clock stands
-// still, and the tool runs under the caller's context instead of one that
-// ends at the program's deadline. Every other limit of the run holds.
-type UntimedToolCaller interface {
+// untimedToolCaller is a ToolCaller with a method Untimed(name string)
+// bool, which reports the tools bounded by limits of their own, such as an
+// agent called as a tool or a call of an LLM. While a program waits on an
+// untimed tool its Timeout clock stands still, and the tool runs under the
+// caller's context instead of one that ends at the program's deadline.
+// Every other limit of the run holds. (An optional method, as io.WriterTo
+// is to io.Writer; the agent package's tools have it.)
+type untimedToolCaller interface {
 	ToolCaller
-	// Untimed reports whether the named tool is untimed.
 	Untimed(name string) bool
 }
 

@@ -209,8 +209,8 @@ type arithReducer struct {
 	isFloat bool
 	i       int64
 	f       float64
-	// big is the sum or product once a BigInt joined it (bigint.go): the
-	// builtin folds from then on.
+	// big is the sum or product once a BigInt or a BigDecimal joined it
+	// (bigint.go, decimal.go): the builtin folds from then on.
 	big Value
 }
 
@@ -227,7 +227,7 @@ func newArithReducer(f, init Value) *arithReducer {
 		r.i = x
 	case float64:
 		r.f, r.isFloat = x, true
-	case *big.Int:
+	case *big.Int, *Decimal:
 		r.big = x
 	default:
 		return nil
@@ -236,7 +236,7 @@ func newArithReducer(f, init Value) *arithReducer {
 }
 
 func (r *arithReducer) step(th *thread, acc, x Value) (Value, error) {
-	if _, isBig := x.(*big.Int); isBig || r.big != nil {
+	if isBigNumber(x) || r.big != nil {
 		if r.big == nil {
 			r.big = r.i
 			if r.isFloat {

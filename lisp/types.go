@@ -253,6 +253,8 @@ func classOf(v Value) (Class, bool) {
 		name = "java.lang.Long"
 	case *big.Int:
 		name = "clojure.lang.BigInt"
+	case *Decimal:
+		name = "java.math.BigDecimal"
 	case float64:
 		name = "java.lang.Double"
 	case string:

@@ -79,6 +79,8 @@ func TypeName(v Value) string {
 		return "integer"
 	case *big.Int:
 		return "bigint"
+	case *Decimal:
+		return "bigdecimal"
 	case float64:
 		return "float"
 	case string:
@@ -189,7 +191,7 @@ type Regex struct {
 // isNumber reports whether v is an int64 or a float64.
 func isNumber(v Value) bool {
 	switch v.(type) {
-	case int64, float64, *big.Int:
+	case int64, float64, *big.Int, *Decimal:
 		return true
 	}
 	return false
@@ -204,6 +206,8 @@ func toFloat(v Value) (float64, bool) {
 		return v, true
 	case *big.Int:
 		return bigToFloat(v), true
+	case *Decimal:
+		return v.Float64(), true
 	}
 	return 0, false
 }

@@ -44,6 +44,9 @@ func scalarKey(v Value) (any, bool) {
 		if x.IsInt64() {
 			return x.Int64(), true // 1N is the key 1, as Clojure's
 		}
+	case *Decimal:
+		// By value: 0.3M and 0.30M are one key, as = says.
+		return decimalKey{x.stripTrailingZeros().String()}, true
 	case float64:
 		if math.IsNaN(x) {
 			return nanKey{}, true
@@ -166,3 +169,7 @@ func (m *valueMap[T]) toMap(f func(*T) Value) *Map {
 	}
 	return mapFromEntries(m.keys, vals)
 }
+
+// decimalKey is the Go map key of a BigDecimal: its value without
+// trailing zeros, as text (0.3M and 0.30M are one key).
+type decimalKey struct{ text string }

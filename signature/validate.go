@@ -321,6 +321,7 @@ func (c *checker) check(t Type, v lisp.Value) lisp.Value {
 				f, _ := new(big.Float).SetInt(x).Float64()
 				return f
 			}
+		case *lisp.Decimal: // a BigDecimal is a :float, kept exact
 		case string:
 			if c.coerce {
 				if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {

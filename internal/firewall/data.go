@@ -70,7 +70,7 @@ func (r *DataRedactor) Data(x any, depth int) any {
 			return Placeholder
 		}
 		return r.Data(g, depth+1)
-	case int64, int, int32, uint64, float64, json.Number, lisp.Keyword, time.Time, *big.Int:
+	case int64, int, int32, uint64, float64, json.Number, lisp.Keyword, time.Time, *big.Int, *lisp.Decimal:
 		for _, s := range []string{fmt.Sprint(x), lisp.Print(x, lisp.PrintOptions{})} {
 			if v.Scrub(s) != s {
 				return Placeholder

@@ -101,6 +101,10 @@ func (d *deriver) scalar(r lisp.Value) {
 		if t := x.String(); len(t) >= minScrub {
 			d.texts = append(d.texts, t)
 		}
+	case *lisp.Decimal: // as str writes it (pr adds an M)
+		if t := x.String(); len(t) >= minScrub {
+			d.texts = append(d.texts, t)
+		}
 	}
 }
 
@@ -207,6 +211,9 @@ func sameType(a, b lisp.Value) bool {
 		return ok
 	case *big.Int:
 		_, ok := b.(*big.Int)
+		return ok
+	case *lisp.Decimal:
+		_, ok := b.(*lisp.Decimal)
 		return ok
 	}
 	return true

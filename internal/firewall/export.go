@@ -430,6 +430,8 @@ func eachText(v lisp.Value, f func(t string, isString bool)) {
 			f(lisp.Print(c, lisp.PrintOptions{}), false)
 		case *big.Int:
 			f(c.String(), false)
+		case *lisp.Decimal:
+			f(c.String(), false)
 		case *lisp.Map:
 			for i, n := 0, c.Len(); i < n; i++ {
 				k, e := c.EntryAt(i)

@@ -350,6 +350,8 @@ func (set *Set) addScalar(v lisp.Value) {
 		forms = []string{lisp.Print(x, lisp.PrintOptions{})}
 	case *big.Int:
 		forms = []string{x.String()} // pr's form adds an N to it
+	case *lisp.Decimal:
+		forms = []string{x.String()} // pr's form adds an M to it
 	case lisp.Keyword:
 		forms = []string{string(x), lisp.Print(x, lisp.PrintOptions{})}
 	}
@@ -577,7 +579,7 @@ func (fw *Firewall) HideScalar(v lisp.Value) {
 // hideableScalar reports whether HideScalar hides v.
 func hideableScalar(v lisp.Value) bool {
 	switch v.(type) {
-	case int64, float64, *big.Int, string, lisp.Keyword, lisp.Instant, lisp.Date:
+	case int64, float64, *big.Int, *lisp.Decimal, string, lisp.Keyword, lisp.Instant, lisp.Date:
 		return true
 	}
 	return false

@@ -228,7 +228,7 @@ func (s *surrogater) coll(x lisp.Value, under bool, depth int, build func() lisp
 // "nothing changed"): scalars by value, collections by identity.
 func same(a, b lisp.Value) bool {
 	switch a.(type) {
-	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Cell, *lisp.Exception:
+	case *lisp.Map, *lisp.Vector, *lisp.Set, *lisp.Cell, *lisp.Exception, *lisp.Decimal, *big.Int:
 		return a == b
 	case float64:
 		fb, ok := b.(float64)
@@ -264,6 +264,22 @@ func surrogateScalar(v lisp.Value, variant int) lisp.Value {
 		return x + off
 	case *big.Int:
 		return new(big.Int).Add(x, big.NewInt(intOffsets[variant]))
+	case *lisp.Decimal:
+		// Every digit of the mantissa shifted; the sign, the point and the
+		// exponent kept.
+		text := []byte(x.String())
+		for i, c := range text {
+			if c == 'E' {
+				break
+			}
+			if c >= '0' && c <= '9' {
+				text[i] = byte('0' + (rune(c)-'0'+digitShift[variant])%10)
+			}
+		}
+		if d, err := lisp.Read(string(text)+"M", lisp.ReadOptions{}); err == nil {
+			return d
+		}
+		return v
 	case float64:
 		switch {
 		case math.IsNaN(x):

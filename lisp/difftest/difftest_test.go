@@ -391,6 +391,8 @@ func normalize(v lisp.Value) lisp.Value {
 			return x.Int64()
 		}
 		return "#bigint " + x.String()
+	case *lisp.Decimal:
+		return "#bigdec " + x.String()
 	case lisp.Keyword:
 		if back, err := lisp.Read(lisp.Print(x, lisp.PrintOptions{}), lisp.ReadOptions{Format: lisp.ReadEDN}); err != nil || back != v {
 			return "#keyword " + strings.TrimPrefix(lisp.Print(x, lisp.PrintOptions{}), ":")

@@ -63,7 +63,7 @@ const (
 func (c *census) take(src string) {
 	s := src[:min(len(src), censusWindow)]
 	var n [nCounts]int
-	var floats, bigs, nils, bools int
+	var floats, bigs, decs, nils, bools int
 	i := 0
 	for {
 		for i < len(s) && censusClass[s[i]] == ccSkip {
@@ -85,7 +85,9 @@ func (c *census) take(src string) {
 				n[nKeywords]++
 			case isDigit(b) || (b == '+' || b == '-') && j > i+1 && isDigit(s[i+1]):
 				n[nNumbers]++
-				if isFloatToken(s[i:j]) {
+				if s[j-1] == 'M' {
+					decs++ // a Decimal node, neither an Int nor a Float
+				} else if isFloatToken(s[i:j]) {
 					floats++
 				} else if (s[j-1] == 'N' || j-i >= 18) && isBigToken(s[i:j]) {
 					bigs++ // a BigInt node, not an Int
@@ -148,7 +150,7 @@ func (c *census) take(src string) {
 		}
 	}
 	keywords, numbers := n[nKeywords], n[nNumbers]
-	c.keywords, c.ints, c.floats, c.nils, c.bools = keywords, numbers-floats-bigs, floats, nils, bools
+	c.keywords, c.ints, c.floats, c.nils, c.bools = keywords, numbers-floats-bigs-decs, floats, nils, bools
 	c.symbols = n[nTokens] - keywords - numbers - nils - bools
 	c.strs, c.lists, c.vectors, c.maps = n[nStrings], n[nLists], n[nVectors], n[nMaps]
 	c.forms = n[nTokens] + n[nStrings] + n[nLists] + n[nVectors] + n[nMaps] + n[nOthers]

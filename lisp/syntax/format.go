@@ -43,6 +43,12 @@ func format(b *strings.Builder, n Node) {
 			b.WriteByte('N')
 			return
 		}
+	case *Decimal:
+		if n != nil {
+			b.WriteString(n.Text)
+			b.WriteByte('M')
+			return
+		}
 	case *Float:
 		if n != nil {
 			b.WriteString(formatFloat(n.Value))

@@ -47,6 +47,8 @@ func dumpTo(b *strings.Builder, n Node) {
 		b.WriteString("int:" + strconv.FormatInt(n.Value, 10))
 	case *BigInt:
 		b.WriteString("bigint:" + n.Value.String())
+	case *Decimal:
+		b.WriteString("decimal:" + n.Text)
 	case *Float:
 		b.WriteString("float:" + strconv.FormatFloat(n.Value, 'g', -1, 64))
 	case *String:

@@ -32,6 +32,14 @@ type BigInt struct {
 	Value *big.Int
 }
 
+// Decimal is a literal with the M suffix (1.50M, 10M, 1e3M): Clojure's
+// BigDecimal. Text is its number without the M (1.50, 10, 1e3), which
+// the runtime reads exactly.
+type Decimal struct {
+	Span
+	Text string
+}
+
 // Float is a floating-point literal, including ##Inf, ##-Inf and ##NaN.
 type Float struct {
 	Span
@@ -121,6 +129,7 @@ func (*Nil) node()      {}
 func (*Bool) node()     {}
 func (*Int) node()      {}
 func (*BigInt) node()   {}
+func (*Decimal) node()  {}
 func (*Float) node()    {}
 func (*String) node()   {}
 func (*Keyword) node()  {}

@@ -1003,6 +1003,8 @@ func (r *reader) number(tok string, sp Span) Node {
 		return n
 	case num.big != nil:
 		return &BigInt{Span: sp, Value: num.big}
+	case num.dec != "":
+		return &Decimal{Span: sp, Text: num.dec}
 	}
 	n := r.ints.alloc(r)
 	n.Span, n.Value = sp, num.i
@@ -1014,6 +1016,7 @@ type number struct {
 	f       float64
 	isFloat bool
 	big     *big.Int // an N literal, or an integer past 64 bits
+	dec     string   // an M literal's text (1.50, -2, 1e3)
 }
 
 // bigNumber is the BigInt of digits in base, or ok false.
@@ -1114,8 +1117,9 @@ func parseNumber(tok string) (num number, msg string) {
 		}
 	}
 	text := tok[:j]
-	if j < len(tok) && tok[j] == 'M' {
-		j++
+	if j == len(tok)-1 && tok[j] == 'M' {
+		// A BigDecimal: its text, which the runtime reads exactly.
+		return number{dec: strings.TrimPrefix(text, "+")}, ""
 	}
 	if j != len(tok) {
 		return num, invalid()

@@ -31,7 +31,7 @@ func TestReadForms(t *testing.T) {
 		{"1.5 -1.5 +1.5 007.5", "float:1.5 float:-1.5 float:1.5 float:7.5"},
 		{"1e3 1E3 1e+3 1e-3 -2e2", "float:1000 float:1000 float:1000 float:0.001 float:-200"},
 		{"1.5e-3 1.5E3 5. 5.e1 -0.0", "float:0.0015 float:1500 float:5 float:50 float:-0"},
-		{"1.0M 5M 5.M 1e2M", "float:1 float:5 float:5 float:100"},
+		{"1.0M 5M 5.M 1e2M -2.50M +3M", "decimal:1.0 decimal:5 decimal:5. decimal:1e2 decimal:-2.50 decimal:3"},
 		{"1.7976931348623157e308 4.9e-324 1e-400", "float:1.7976931348623157e+308 float:5e-324 float:0"},
 		{"##Inf ##-Inf ##NaN", "float:+Inf float:-Inf float:NaN"},
 		// Ratios denote the float that / gives (Clojure reads a Ratio; 4/2 is 2 there).

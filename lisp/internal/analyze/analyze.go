@@ -25,6 +25,9 @@ type Config struct {
 	// runs) holds a value under a builtin name: the name then means the
 	// user's value, as in Clojure, where a def replaces a core function.
 	Shadowed func(name string) bool
+	// Decimal makes the value of a BigDecimal literal (1.50M) from its
+	// text; nil, or false, makes the literal an invalid_form.
+	Decimal func(text string) (any, bool)
 	// MaxDepth bounds the nesting of forms the analyzer descends into; 0 means 512.
 	MaxDepth int
 	// MaxErrors stops analysis after that many errors; 0 means 10.
@@ -578,6 +581,13 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
+	case *syntax.Decimal:
+		if a.cfg.Decimal != nil {
+			if v, ok := a.cfg.Decimal(n.Text); ok {
+				return a.consts.new(Const{At: At{a.pos(n)}, Value: v})
+			}
+		}
+		return a.errorf(a.pos(n), "invalid_form", "invalid number '%sM': not a decimal this runtime can hold", n.Text)
 	case *syntax.String:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Nil:
@@ -684,7 +694,7 @@ func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 		return m
 	case *syntax.Symbol:
 		return &SymbolLit{At: At{a.pos(n)}, Ns: n.Ns, Name: n.Name}
-	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.BigInt, *syntax.Float, *syntax.String, *syntax.Keyword:
+	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.BigInt, *syntax.Decimal, *syntax.Float, *syntax.String, *syntax.Keyword:
 		return a.expr(n, false)
 	case *syntax.Quote:
 		// ''a is the list (quote a), as the reader reads 'a.

@@ -57,6 +57,19 @@ const LazySeqFn = " lazy-seq"
 // body...) calls with (fn [] body...); no program can spell it.
 const WithOutStrFn = " with-out-str"
 
+// firstNode is ns[0], nil when ns is empty.
+func firstNode(ns []syntax.Node) syntax.Node {
+	if len(ns) == 0 {
+		return nil
+	}
+	return ns[0]
+}
+
+// WithPrecisionFn is the name of the runtime function that
+// (with-precision p :rounding MODE body...) calls with p, the mode as a
+// keyword (nil without one) and (fn [] body...); no program can spell it.
+const WithPrecisionFn = " with-precision"
+
 // BindingFn names the runtime function that (binding [v e ...] body...)
 // calls with the names, their values and (fn [] body...); no program can
 // spell it.
@@ -405,6 +418,32 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, args...)}
 		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
 			&syntax.Symbol{Span: l.Items[0].Bounds(), Name: WithOutStrFn}, fn}}, false)
+	case "with-precision":
+		// (with-precision p body...) and (with-precision p :rounding MODE
+		// body...), MODE a RoundingMode's name (HALF_UP), as Clojure's
+		// macro takes it: the runtime's function binds the precision for
+		// the body, given as (fn [] body...).
+		if len(args) < 1 {
+			return a.errorf(pos, "invalid_arity", "with-precision expects (with-precision precision body...), got no precision")
+		}
+		sp := l.Items[0].Bounds()
+		mode := syntax.Node(&syntax.Nil{Span: sp})
+		body := args[1:]
+		if k, ok := firstNode(body).(*syntax.Keyword); ok && k.Name == "rounding" {
+			if len(body) < 2 {
+				return a.errorf(pos, "invalid_form", "with-precision: :rounding expects a RoundingMode such as HALF_UP")
+			}
+			m, ok := body[1].(*syntax.Symbol)
+			if !ok {
+				return a.errorf(pos, "invalid_form", "with-precision: :rounding expects a RoundingMode such as HALF_UP, got %s", syntax.Format(body[1]))
+			}
+			mode = &syntax.Keyword{Span: m.Span, Name: m.Name}
+			body = body[2:]
+		}
+		fn := &syntax.List{Span: l.Span, Items: append([]syntax.Node{
+			&syntax.Symbol{Span: l.Span, Name: "fn"}, &syntax.Vector{Span: l.Span}}, body...)}
+		return a.expr(&syntax.List{Span: l.Span, Items: []syntax.Node{
+			&syntax.Symbol{Span: sp, Name: WithPrecisionFn}, args[0], mode, fn}}, false)
 	case "memfn":
 		// (memfn name args...) is (fn [target args...] (.name target
 		// args...)): a Java method as a function. The parameters' names

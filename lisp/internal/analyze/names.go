@@ -305,7 +305,7 @@ func isSpecialName(name string) bool {
 		"defn", "defn-", "defonce", "declare", "quote", "var", "and", "or", "->", "->>",
 		"some->", "some->>", "cond->", "cond->>", "as->", "doseq", "for", "dotimes", "letfn",
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
-		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "with-out-str", "while", "doto", "memfn", "defrecord", "binding",
+		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "with-out-str", "with-precision", "while", "doto", "memfn", "defrecord", "binding",
 		"defmulti", "defmethod", "amap", "areduce", "defprotocol", "extend-type", "extend-protocol", "reify",
 		"prefer-method", "remove-method", "remove-all-methods":
 		return true
