@@ -72,8 +72,11 @@ func (d *Decimal) Float64() float64 {
 // plain is the number without an exponent (toPlainString); ok false when
 // it would have more than maxDecimalDigits digits.
 func (d *Decimal) plain() (string, bool) {
+	if d.scale > maxDecimalDigits || d.scale < -maxDecimalDigits {
+		return "", false // a point or zeros past the limit
+	}
 	coeff := new(big.Int).Abs(d.unscaled).String()
-	if d.scale < 0 && len(coeff)+int(-int64(d.scale)) > maxDecimalDigits {
+	if len(coeff)+abs(int(d.scale)) > maxDecimalDigits {
 		return "", false
 	}
 	var sb strings.Builder

@@ -209,3 +209,16 @@ func ExampleCache() {
 	fmt.Println(s.Hits, s.Misses, s.Programs)
 	// Output: 2 1 1
 }
+
+// BigDecimals are exact, as Clojure's: money adds up to the cent, and a
+// Go host reads the result as a json.Number of its digits.
+func ExampleDecimal() {
+	res, err := lisp.Run(context.Background(), `(reduce + (map #(* (:price %) (:qty %)) [{:price 9.99M :qty 3} {:price 0.10M :qty 7}]))`, lisp.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, _ := lisp.ToGo(res.Value)
+	fmt.Println(lisp.Print(res.Value, lisp.PrintOptions{}), g)
+	// Output: 30.67M 30.67
+}

@@ -239,7 +239,7 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 		if math.IsNaN(x) {
 			return "NaN", nil
 		}
-		if math.IsInf(x, 0) {
+		if _, isDec := arg.(*Decimal); math.IsInf(x, 0) && !(isDec && conv == 'f') {
 			return signed("Infinity", x < 0, flags), nil
 		}
 		p := 6
@@ -257,7 +257,9 @@ func (th *thread) formatOne(conv byte, flags, prec string, arg Value) (string, e
 		var s string
 		switch conv {
 		case 'f':
-			s = formatFixed(abs, p)
+			if _, isDec := arg.(*Decimal); !isDec {
+				s = formatFixed(abs, p)
+			}
 			if d, isDec := arg.(*Decimal); isDec {
 				// A BigDecimal's own digits, rounded HALF_UP, as Java's.
 				r, err := d.setScale("format", int64(p), "HALF_UP")

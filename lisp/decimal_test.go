@@ -1,0 +1,74 @@
+package lisp
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// A BigDecimal's text, as Java's toString and toPlainString write it.
+func TestDecimalText(t *testing.T) {
+	for _, tc := range []struct{ in, str, plain string }{
+		{"1.50", "1.50", "1.50"},
+		{"-0.00", "0.00", "0.00"},
+		{"1e3", "1E+3", "1000"},
+		{"1000", "1000", "1000"},
+		{"0.0000001", "1E-7", "0.0000001"},
+		{"0.000001", "0.000001", "0.000001"},
+		{"123.456e-10", "1.23456E-8", "0.0000000123456"},
+		{"-12.5E+2", "-1.25E+3", "-1250"},
+		{"5.", "5", "5"},
+		{"+.5", "0.5", "0.5"},
+	} {
+		d, ok := parseDecimal(tc.in)
+		if !ok {
+			t.Errorf("parseDecimal(%q) failed", tc.in)
+			continue
+		}
+		plain, _ := d.plain()
+		if d.String() != tc.str || plain != tc.plain {
+			t.Errorf("%q: String %q, plain %q; want %q, %q", tc.in, d.String(), plain, tc.str, tc.plain)
+		}
+	}
+	for _, bad := range []string{"", "1.2.3", "1e", "e3", "1e+", "--1", "1_000", "0x10", "NaN", "1e99999999999"} {
+		if _, ok := parseDecimal(bad); ok {
+			t.Errorf("parseDecimal(%q) accepted it", bad)
+		}
+	}
+}
+
+// Equal BigDecimals hash alike, whatever their scales (a map or set holds
+// one key for 0.3M and 0.30M), and stay apart from longs and doubles.
+func TestDecimalEqualityAndHash(t *testing.T) {
+	dec := func(s string) Value { d, _ := parseDecimal(s); return d }
+	same := [][2]Value{{dec("0.3"), dec("0.30")}, {dec("1E+3"), dec("1000.00")}, {dec("0"), dec("0.000")}, {dec("-2.50"), dec("-25e-1")}}
+	for _, p := range same {
+		if !Equal(p[0], p[1]) || hash(p[0]) != hash(p[1]) || Compare(p[0], p[1]) != 0 {
+			t.Errorf("%v and %v: Equal %v, hashes %x %x", p[0], p[1], Equal(p[0], p[1]), hash(p[0]), hash(p[1]))
+		}
+	}
+	for _, p := range [][2]Value{{dec("1"), int64(1)}, {dec("0.5"), 0.5}, {dec("0.3"), dec("0.31")}} {
+		if Equal(p[0], p[1]) || Equal(p[1], p[0]) {
+			t.Errorf("%v = %v", p[0], p[1])
+		}
+	}
+	if Compare(dec("1"), int64(2)) >= 0 || Compare(0.5, dec("0.75")) >= 0 {
+		t.Error("BigDecimals do not order among numbers")
+	}
+}
+
+// A BigDecimal reaches Go as a json.Number of its digits, and JSON as
+// the number.
+func TestDecimalToGoAndJSON(t *testing.T) {
+	d, _ := parseDecimal("12.50")
+	g, err := ToGo(NewVector([]Value{d}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := g.([]any)[0].(json.Number); !ok || n != "12.50" {
+		t.Errorf("ToGo: %#v", g)
+	}
+	data, err := ToJSON(NewMap(Keyword("total"), d), nil)
+	if err != nil || string(data) != `{"total":12.50}` {
+		t.Errorf("ToJSON: %s, %v", data, err)
+	}
+}
