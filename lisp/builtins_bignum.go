@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 )
 
 // BigDecimal and BigInteger as models write them for money and for large
@@ -123,42 +122,19 @@ func registerBignum(t builtinTable) {
 		if decimalMethod(a[:2]) || len(a) > 2 {
 			return th.decimalDivide(a)
 		}
-		x, y, err := bigOperands(".divide", a[:2])
-		if err != nil {
-			return nil, err
-		}
-		if y.Sign() == 0 {
-			return nil, classError(ArithmeticError, classArithmetic, "Division by zero")
-		}
+		// Two integers: BigInteger's divide, truncated.
 		xi, xInt := a[0].(int64)
 		yi, yInt := a[1].(int64)
-		if xInt && yInt && len(a) == 2 {
-			if xi == math.MinInt64 && yi == -1 {
-				return nil, bigOverflow(".divide")
-			}
-			return xi / yi, nil // BigInteger.divide truncates
+		if !xInt || !yInt {
+			return th.decimalDivide(a)
 		}
-		q := new(big.Rat).Quo(x, y)
-		switch len(a) {
-		case 3: // (.divide x y mode): the scale of x
-			mode, err := roundingMode(".divide", a, 2)
-			if err != nil {
-				return nil, err
-			}
-			return roundedFloat(q, decimalScale(a[0]), mode)
-		case 4: // (.divide x y scale mode)
-			scale, err := intArg(".divide", a, 2)
-			if err != nil {
-				return nil, err
-			}
-			mode, err := roundingMode(".divide", a, 3)
-			if err != nil {
-				return nil, err
-			}
-			return roundedFloat(q, int(max(-400, min(scale, 400))), mode)
+		if yi == 0 {
+			return nil, classError(ArithmeticError, classArithmetic, "Division by zero")
 		}
-		f, _ := q.Float64()
-		return f, nil
+		if xi == math.MinInt64 && yi == -1 {
+			return nil, bigOverflow(".divide")
+		}
+		return xi / yi, nil
 	})
 	t.add(".setScale", 2, 3, func(th *thread, a []Value) (Value, error) {
 		x, err := decimalOperand(".setScale", a, 0)
@@ -272,23 +248,18 @@ func registerBignum(t builtinTable) {
 		return nil, argError(".toPlainString", 0, "a number (a BigDecimal)", a[0])
 	})
 	t.add(".scale", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		if d, ok := a[0].(*Decimal); ok {
-			return int64(d.scale), nil
+		d, err := decimalOperand(".scale", a, 0)
+		if err != nil {
+			return nil, err
 		}
-		if !isNumber(a[0]) {
-			return nil, argError(".scale", 0, "a number (a BigDecimal)", a[0])
-		}
-		return int64(decimalScale(a[0])), nil
+		return int64(d.scale), nil
 	})
 	t.add(".precision", 1, 1, func(_ *thread, a []Value) (Value, error) {
-		if d, ok := a[0].(*Decimal); ok {
-			return int64(d.precision()), nil
+		d, err := decimalOperand(".precision", a, 0)
+		if err != nil {
+			return nil, err
 		}
-		if !isNumber(a[0]) {
-			return nil, argError(".precision", 0, "a number (a BigDecimal)", a[0])
-		}
-		digits := strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(plainDecimal(a[0]), "-"), ".", ""), "0")
-		return int64(max(1, len(digits))), nil
+		return int64(d.precision()), nil
 	})
 	t.add(".pow", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, err := intArg(".pow", a, 1)
@@ -342,11 +313,7 @@ func registerBignum(t builtinTable) {
 	intPair := func(name string, f func(x, y int64) (Value, error), float func(x, y float64) Value) {
 		t.add(name, 2, 2, func(th *thread, a []Value) (Value, error) {
 			if name == ".remainder" && decimalMethod(a) {
-				x, err := decimalOperand(name, a, 0)
-				if err != nil {
-					return nil, err
-				}
-				y, err := decimalOperand(name, a, 1)
+				x, y, err := decimalOperands(name, a)
 				if err != nil {
 					return nil, err
 				}
@@ -444,30 +411,6 @@ func bigOperand(fn string, a []Value, i int) (*big.Rat, error) {
 	return nil, argError(fn, i, "a number (a BigDecimal or BigInteger)", a[i])
 }
 
-// plainDecimal is a number's decimal text without an exponent.
-func plainDecimal(v Value) string {
-	switch x := v.(type) {
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return ""
-}
-
-// decimalScale is the number of digits after the point of a number's
-// decimal text (what BigDecimal.valueOf gives it): 2.50 is 2.5, scale 1.
-func decimalScale(v Value) int {
-	s := plainDecimal(v)
-	if _, frac, ok := strings.Cut(s, "."); ok {
-		return len(frac)
-	}
-	if f, ok := v.(float64); ok && f == math.Trunc(f) {
-		return 1 // Double.toString: 2.0
-	}
-	return 0
-}
-
 func roundingMode(fn string, a []Value, i int) (string, error) {
 	switch m := a[i].(type) {
 	case Keyword:
@@ -482,43 +425,6 @@ func roundingMode(fn string, a []Value, i int) (string, error) {
 		}
 	}
 	return "", argError(fn, i, "a RoundingMode (RoundingMode/HALF_UP ...)", a[i])
-}
-
-// roundedFloat rounds r to scale decimals as mode says, and gives the
-// float nearest the result.
-func roundedFloat(r *big.Rat, scale int, mode string) (Value, error) {
-	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(scale))), nil)
-	num := new(big.Int).Set(r.Num())
-	den := new(big.Int).Set(r.Denom())
-	if scale >= 0 {
-		num.Mul(num, pow)
-	} else {
-		den.Mul(den, pow)
-	}
-	q, rem := new(big.Int).QuoRem(num, den, new(big.Int)) // truncated toward zero
-	if rem.Sign() != 0 {
-		if mode == "UNNECESSARY" {
-			return nil, classError(ArithmeticError, classArithmetic, "Rounding necessary")
-		}
-		neg := num.Sign() < 0
-		twice := new(big.Int).Abs(rem)
-		twice.Lsh(twice, 1)
-		if roundsAway(mode, twice.Cmp(den), neg, q.Bit(0) == 1) {
-			if neg {
-				q.Sub(q, big.NewInt(1))
-			} else {
-				q.Add(q, big.NewInt(1))
-			}
-		}
-	}
-	out := new(big.Rat).SetInt(q)
-	if scale >= 0 {
-		out.Quo(out, new(big.Rat).SetInt(pow))
-	} else {
-		out.Mul(out, new(big.Rat).SetInt(pow))
-	}
-	f, _ := out.Float64()
-	return f, nil
 }
 
 // roundsAway says whether rounding as mode says goes away from zero: half
@@ -591,6 +497,17 @@ func decimalOperand(fn string, a []Value, i int) (*Decimal, error) {
 	return nil, argError(fn, i, "a number (a BigDecimal or BigInteger)", a[i])
 }
 
+// decimalOperands reads a[0] and a[1] as decimalOperand does.
+func decimalOperands(fn string, a []Value) (x, y *Decimal, err error) {
+	if x, err = decimalOperand(fn, a, 0); err != nil {
+		return nil, nil, err
+	}
+	if y, err = decimalOperand(fn, a, 1); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
 // decimalMethod reports whether a BigDecimal method's operands a make it
 // a BigDecimal's: a BigDecimal or a float among them (integers alone are
 // a BigInteger's).
@@ -606,11 +523,7 @@ func decimalMethod(a []Value) bool {
 
 // decimalMethodOp is .add, .subtract or .multiply of a BigDecimal: exact.
 func (th *thread) decimalMethodOp(name string, op byte, a []Value) (Value, error) {
-	x, err := decimalOperand(name, a, 0)
-	if err != nil {
-		return nil, err
-	}
-	y, err := decimalOperand(name, a, 1)
+	x, y, err := decimalOperands(name, a)
 	if err != nil {
 		return nil, err
 	}
@@ -621,11 +534,7 @@ func (th *thread) decimalMethodOp(name string, op byte, a []Value) (Value, error
 // the quotient does not terminate); (x y mode) to x's scale and (x y scale
 // mode) to scale, rounded as mode says.
 func (th *thread) decimalDivide(a []Value) (Value, error) {
-	x, err := decimalOperand(".divide", a, 0)
-	if err != nil {
-		return nil, err
-	}
-	y, err := decimalOperand(".divide", a, 1)
+	x, y, err := decimalOperands(".divide", a)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"strconv"
@@ -414,7 +415,7 @@ func (a *Decimal) cmp(b *Decimal) int {
 	}
 	s1, s2 := a.unscaled.Sign(), b.unscaled.Sign()
 	if s1 != s2 || s1 == 0 {
-		return compareInts(int64(s1), int64(s2))
+		return cmp.Compare(s1, s2)
 	}
 	// Of one sign: the larger exponent of the leading digit is the larger
 	// magnitude; at one exponent the scales differ by the digit counts,
@@ -422,20 +423,10 @@ func (a *Decimal) cmp(b *Decimal) int {
 	adjA := int64(a.precision()) - int64(a.scale)
 	adjB := int64(b.precision()) - int64(b.scale)
 	if adjA != adjB {
-		return s1 * compareInts(adjA, adjB)
+		return s1 * cmp.Compare(adjA, adjB)
 	}
 	x, y, _, _ := aligned("compare", a, b)
 	return x.Cmp(y)
-}
-
-func compareInts(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // decimalArith is a op b exactly (op one of + - *), then rounded to mc.
