@@ -41,7 +41,8 @@
 // # Values
 //
 // Values are plain Go values where possible (nil, bool, int64, *big.Int
-// for integers past 64 bits, float64, string) plus Keyword, *Vector (vectors and, with IsList, lists), *Map,
+// for integers past 64 bits, float64, string) plus *Decimal (BigDecimals,
+// 1.50M: exact, bounded to 100,000 digits), Keyword, *Vector (vectors and, with IsList, lists), *Map,
 // *Set, Symbol, Class, functions and a few others; see Value. Collections are immutable and share structure: assoc on a
 // 10,000-entry map copies a few small nodes, and conj onto a vector built in
 // a loop appends in place. A vector's assoc copies it, except where the
@@ -112,7 +113,9 @@
 // limited to maxSourceBytes. Walks of values (printing,
 // equality, hashing, conversion) are bounded by work, since values can
 // share structure. A long's overflow is an error, never a wrap-around (the
-// promoting +' *' ... give a *big.Int, bounded to 2^20 bits).
+// promoting +' *' ... give a *big.Int, bounded to 2^20 bits); a BigDecimal's
+// is exact, and a quotient that does not terminate is an ArithmeticException
+// unless with-precision rounds it.
 // Nothing a program does can panic the host: an internal failure is
 // reported as an InternalError.
 //

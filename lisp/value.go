@@ -16,6 +16,7 @@ import (
 //	bool                 true, false
 //	int64                integers (64-bit; overflow is an error, never a wrap-around)
 //	*big.Int             BigInts, integers past 64 bits (1N, +' ...); never changed
+//	*Decimal             BigDecimals, exact decimals (1.50M, bigdec ...)
 //	float64              floats, including ##Inf, ##-Inf and ##NaN
 //	string               strings; a character is a one-character string
 //	Keyword              :keywords
