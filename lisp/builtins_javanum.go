@@ -92,6 +92,18 @@ func registerJavaNumbers(t builtinTable) {
 			}
 			return int64(l)
 		})
+		bitFn(c.class+"/reverse", c.width, func(x uint64, w int) int64 {
+			if w == 32 {
+				return int64(int32(bits.Reverse32(uint32(x))))
+			}
+			return int64(bits.Reverse64(x))
+		})
+		bitFn(c.class+"/reverseBytes", c.width, func(x uint64, w int) int64 {
+			if w == 32 {
+				return int64(int32(bits.ReverseBytes32(uint32(x))))
+			}
+			return int64(bits.ReverseBytes64(x))
+		})
 	}
 	t.add("Double/compare", 2, 2, func(_ *thread, a []Value) (Value, error) {
 		x, err := floatArg("Double/compare", a, 0)
