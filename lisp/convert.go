@@ -110,6 +110,9 @@ func (c *converter) from(rv reflect.Value, depth int) (Value, error) {
 				if v == nil {
 					return nil, nil
 				}
+				if v.unscaled == nil { // the zero Decimal: 0
+					return decimalOfInt(0), nil
+				}
 				return v, nil // never changed
 			case json.Number:
 				return numberFromString(string(v))

@@ -18,8 +18,9 @@ import (
 // JSON as the number's text and to Go (ToGo) as a json.Number holding it.
 // It is = to another Decimal of the same value whatever their scales
 // (0.3M and 0.30M), never to a long or a float (use ==), as in Clojure.
+// The zero Decimal is 0.
 type Decimal struct {
-	unscaled *big.Int // never nil, never changed
+	unscaled *big.Int // never changed; nil only in the zero Decimal
 	scale    int32
 }
 
@@ -30,8 +31,15 @@ type Decimal struct {
 const maxDecimalDigits = 100_000
 
 // String is the number as Java's BigDecimal.toString writes it, without
-// the M suffix: 1.50, 1E+3, 1.5E-7.
+// the M suffix: 1.50, 1E+3, 1.5E-7 ("<nil>" for a nil *Decimal; the
+// zero Decimal is 0).
 func (d *Decimal) String() string {
+	if d == nil {
+		return "<nil>"
+	}
+	if d.unscaled == nil {
+		return "0"
+	}
 	coeff := new(big.Int).Abs(d.unscaled).String()
 	adjusted := -int64(d.scale) + int64(len(coeff)-1)
 	var sb strings.Builder
@@ -55,8 +63,11 @@ func (d *Decimal) String() string {
 	return sb.String()
 }
 
-// Float64 is the float nearest d.
+// Float64 is the float nearest d (0 for a nil *Decimal).
 func (d *Decimal) Float64() float64 {
+	if d == nil || d.unscaled == nil {
+		return 0
+	}
 	switch adjusted := int64(d.precision()) - int64(d.scale); {
 	case d.unscaled.Sign() == 0:
 		return 0

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 )
@@ -70,5 +71,22 @@ func TestDecimalToGoAndJSON(t *testing.T) {
 	data, err := ToJSON(NewMap(Keyword("total"), d), nil)
 	if err != nil || string(data) != `{"total":12.50}` {
 		t.Errorf("ToJSON: %s, %v", data, err)
+	}
+}
+
+// The methods of a nil *Decimal do not panic; the zero Decimal is 0, also
+// in a program.
+func TestDecimalNilAndZero(t *testing.T) {
+	var d *Decimal
+	if d.String() != "<nil>" || d.Float64() != 0 || (&Decimal{}).String() != "0" || (&Decimal{}).Float64() != 0 {
+		t.Errorf("nil Decimal: %q %v; zero: %q", d.String(), d.Float64(), (&Decimal{}).String())
+	}
+	v, err := FromGo(map[string]any{"x": &Decimal{}, "y": d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), `[(+ ctx/x 1.5M) ctx/y]`, Options{Input: v})
+	if err != nil || Print(res.Value, PrintOptions{}) != "[1.5M nil]" {
+		t.Errorf("%v, %v", res.Value, err)
 	}
 }
