@@ -46,16 +46,9 @@ func TestLLMRetriesInTheTrace(t *testing.T) {
 	}
 	check("Step", step.Trace)
 
-	data, err := trace.Marshal(step, trace.JSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, back := writeAndRead(t, step)
 	if !strings.Contains(string(data), `"llm_retries"`) || !strings.Contains(string(data), `"attempt":2`) {
 		t.Errorf("JSON lacks llm_retries: %s", data)
-	}
-	back, err := trace.Unmarshal(data)
-	if err != nil {
-		t.Fatal(err)
 	}
 	check("read back", back.Trace)
 	// A turn's Usage is rebuilt from the JSON form (its duration in

@@ -26,6 +26,15 @@ func TestStepFigures(t *testing.T) {
 	if got := step.MemoryBytes(); got < len("names")+len(`["ada" "grace"]`)-2 || got > 64 {
 		t.Errorf("MemoryBytes %d", got)
 	}
+	_, back := writeAndRead(t, step)
+	if back.SystemPromptTokens() != step.SystemPromptTokens() || back.MemoryBytes() != 0 {
+		t.Errorf("read back: %d tokens, %d bytes", back.SystemPromptTokens(), back.MemoryBytes())
+	}
+}
+
+// writeAndRead writes step's trace as JSON and reads it back.
+func writeAndRead(t *testing.T, step *agent.Step) ([]byte, *agent.Step) {
+	t.Helper()
 	data, err := trace.Marshal(step, trace.JSONOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +43,5 @@ func TestStepFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.SystemPromptTokens() != step.SystemPromptTokens() || back.MemoryBytes() != 0 {
-		t.Errorf("read back: %d tokens, %d bytes", back.SystemPromptTokens(), back.MemoryBytes())
-	}
+	return data, back
 }
