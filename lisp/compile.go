@@ -26,8 +26,11 @@ type compiler struct {
 	locals   []evalFn
 	captures []evalFn
 	consts   map[any]evalFn
-	keywords map[string]kwEntry
-	flexKeys map[Value]*flexKey
+	keywords kwTable
+	// seenCalls caches callInfos by a hash of the name (see callInfo).
+	seenCalls     *[64]seenCall
+	uncachedCalls int
+	flexKeys      map[Value]*flexKey
 	// constKeys and constVals are scratch space for the entries of the
 	// constant maps being built (a stack: literals nest).
 	constKeys, constVals []Value
@@ -42,6 +45,9 @@ type compiler struct {
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
 	fnSlab   []evalFn
 	stepSlab []bindStep
+	// keySlab and slotSlab are the chunks literalKeys carves from.
+	keySlab  []Value
+	slotSlab []int
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 	// constSlots counts the value slots of the constant collections built
@@ -340,9 +346,6 @@ func (c *compiler) flatHash(e analyze.Expr) (uint64, bool) {
 	if n := len(items) + len(keys); !ok || n == 0 || n > maxPooledItems {
 		return 0, false // empty literals are shared values already
 	}
-	if !c.seeded {
-		c.seed, c.seeded = maphash.MakeSeed(), true
-	}
 	h := uint64(kind)<<32 | uint64(len(items)+len(keys))
 	for _, x := range items {
 		v, ok := c.scalarHash(x)
@@ -373,7 +376,9 @@ const hashPrime = 0x100000001b3
 func (c *compiler) scalarHash(x analyze.Expr) (uint64, bool) {
 	switch x := x.(type) {
 	case *analyze.Keyword:
-		return maphash.String(c.seed, x.Name) ^ 0x9e3779b97f4a7c15, true
+		// A collision costs a comparison or a literal left unpooled
+		// (maxPoolChain), never a wrong answer: a short unseeded hash does.
+		return uint64(kwHash(x.Name)) ^ 0x9e3779b97f4a7c15, true
 	case *analyze.Const:
 		switch v := x.Value.(type) {
 		case nil:
@@ -388,6 +393,12 @@ func (c *compiler) scalarHash(x analyze.Expr) (uint64, bool) {
 		case float64:
 			return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
 		case string:
+			if len(v) <= 32 {
+				return uint64(kwHash(v)), true
+			}
+			if !c.seeded {
+				c.seed, c.seeded = maphash.MakeSeed(), true
+			}
 			return maphash.String(c.seed, v), true
 		}
 	}
@@ -499,24 +510,15 @@ func (c *compiler) buildConstRaw(e analyze.Expr) Value {
 // kwEntry is what the program shares of a keyword: its boxed value, the
 // closure yielding it and its flexKey (made when first needed).
 type kwEntry struct {
-	v  Value
-	fn evalFn
-	fk *flexKey
+	name string
+	v    Value
+	fn   evalFn
+	fk   *flexKey
 }
 
 // keywordEntry returns the entry of the keyword name, boxing it once per
 // name and program.
-func (c *compiler) keywordEntry(name string) kwEntry {
-	if k, ok := c.keywords[name]; ok {
-		return k
-	}
-	if c.keywords == nil {
-		c.keywords = map[string]kwEntry{}
-	}
-	k := kwEntry{v: Keyword(name)}
-	c.keywords[name] = k
-	return k
-}
+func (c *compiler) keywordEntry(name string) *kwEntry { return c.keywords.entry(name) }
 
 // keyword returns the keyword name boxed.
 func (c *compiler) keyword(name string) Value { return c.keywordEntry(name).v }
@@ -526,7 +528,6 @@ func (c *compiler) keywordConst(name string) evalFn {
 	k := c.keywordEntry(name)
 	if k.fn == nil {
 		k.fn = constant(k.v)
-		c.keywords[name] = k
 	}
 	return k.fn
 }
@@ -646,12 +647,19 @@ func (c *compiler) fnSlice(n int) []evalFn {
 	if n == 0 {
 		return nil
 	}
-	if cap(c.fnSlab)-len(c.fnSlab) < n {
-		c.fnSlab = make([]evalFn, 0, max(n, slabCap(cap(c.fnSlab))))
+	return carve(&c.fnSlab, n)
+}
+
+// carve cuts n elements (n > 0) from the chunk *slab, starting a new
+// chunk when it has no room: one allocation for many small slices that
+// live as long as the program.
+func carve[T any](slab *[]T, n int) []T {
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, max(n, slabCap(cap(*slab))))
 	}
-	l := len(c.fnSlab)
-	c.fnSlab = c.fnSlab[:l+n]
-	return c.fnSlab[l : l+n : l+n]
+	l := len(*slab)
+	*slab = (*slab)[:l+n]
+	return (*slab)[l : l+n : l+n]
 }
 
 func (c *compiler) exprs(es []analyze.Expr) []evalFn {
@@ -695,7 +703,7 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
 		}
 	}
-	keys, slots = make([]Value, n), make([]int, n)
+	keys, slots = carve(&c.keySlab, n), carve(&c.slotSlab, n)
 	for at, i := range order {
 		keys[at] = written[i]
 		slots[i] = at
@@ -1469,7 +1477,6 @@ func (c *compiler) keywordKey(name string) *flexKey {
 	k := c.keywordEntry(name)
 	if k.fk == nil {
 		k.fk = newFlexKey(k.v)
-		c.keywords[name] = k
 	}
 	return k.fk
 }

@@ -17,7 +17,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		if b, ok := c.funcs.lookup(f.Name); ok {
 			return c.hostCall(b, e.Args, pos)
 		}
-		info, ok := callInfos[f.Name]
+		info, ok := c.callInfo(f.Name)
 		if !ok {
 			return c.errorf(pos, UnboundVar, "unknown builtin %s", f.Name)
 		}

@@ -1,0 +1,99 @@
+package lisp
+
+// kwTable interns the keywords of one program: each name is boxed once,
+// and its closure and flexKey made once, however often it is written.
+// A compile looks a keyword up for nearly every keyword it meets (W6, a
+// 200-line program, over 1,700 times), so the table is an open-addressed
+// array with a short inline hash of the name rather than a Go map, whose
+// general hash and probing cost several times more for names this short.
+type kwTable struct {
+	index []*kwEntry // a power of two long, at most half full; nil: empty
+	n     int
+	slab  []kwEntry // the entries are carved from chunks: pointers stay valid
+}
+
+// kwHash is FNV-1a of the name.
+func kwHash(name string) uint {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return uint(h ^ h>>29)
+}
+
+// entry returns the entry of name, making it (the keyword boxed) on the
+// first use.
+func (t *kwTable) entry(name string) *kwEntry {
+	if t.index == nil {
+		t.index = make([]*kwEntry, 8)
+	}
+	h := kwHash(name)
+	mask := uint(len(t.index) - 1)
+	i := h & mask
+	for e := t.index[i]; e != nil; e = t.index[i] {
+		if e.name == name {
+			return e
+		}
+		i = (i + 1) & mask
+	}
+	if 2*(t.n+1) > len(t.index) {
+		t.grow()
+		mask = uint(len(t.index) - 1)
+		for i = h & mask; t.index[i] != nil; i = (i + 1) & mask {
+		}
+	}
+	if len(t.slab) == cap(t.slab) {
+		t.slab = make([]kwEntry, 0, slabCap(cap(t.slab)))
+	}
+	t.slab = append(t.slab, kwEntry{name: name, v: Keyword(name)})
+	e := &t.slab[len(t.slab)-1]
+	t.index[i] = e
+	t.n++
+	return e
+}
+
+// grow doubles the index and places the entries again.
+func (t *kwTable) grow() {
+	old := t.index
+	t.index = make([]*kwEntry, 2*len(old))
+	mask := uint(len(t.index) - 1)
+	for _, e := range old {
+		if e == nil {
+			continue
+		}
+		i := kwHash(e.name) & mask
+		for t.index[i] != nil {
+			i = (i + 1) & mask
+		}
+		t.index[i] = e
+	}
+}
+
+// seenCall remembers the callInfo of one builtin name.
+type seenCall struct {
+	name string
+	info callInfo
+	ok   bool
+}
+
+// callInfo returns the callInfo of the builtin name. A program calls the
+// same few builtins over and over: past its first calls (a one-liner makes
+// no cache), the last answer for each of 64 buckets of the name's hash is
+// kept, and the table of every builtin consulted on a miss.
+func (c *compiler) callInfo(name string) (callInfo, bool) {
+	if c.seenCalls == nil {
+		if c.uncachedCalls < 8 {
+			c.uncachedCalls++
+			info, ok := callInfos[name]
+			return info, ok
+		}
+		c.seenCalls = new([64]seenCall)
+	}
+	e := &c.seenCalls[kwHash(name)&63]
+	if e.name != name { // the zero entry's "" is no builtin's name
+		info, ok := callInfos[name]
+		*e = seenCall{name: name, info: info, ok: ok}
+	}
+	return e.info, e.ok
+}
