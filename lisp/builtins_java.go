@@ -1265,6 +1265,69 @@ func registerJavaUtil(t builtinTable) {
 		sb.WriteByte(']')
 		return sb.String(), nil
 	})
+	// Arrays/deepToString: arrays inside the array written as their
+	// contents, as Java's; an array inside itself is [...].
+	t.add("Arrays/deepToString", 1, 1, func(th *thread, a []Value) (Value, error) {
+		if a[0] == nil {
+			return "null", nil
+		}
+		var sb strings.Builder
+		onPath := map[*Cell]bool{} // the arrays being written, outermost first
+		var write func(c *Cell) error
+		write = func(c *Cell) error {
+			if len(onPath) >= maxDataDepth {
+				return errorf(InvalidArgument, "Arrays/deepToString: arrays nested more than %d deep", maxDataDepth)
+			}
+			onPath[c] = true
+			defer delete(onPath, c)
+			var v Value = c
+			xs, err := th.items(v, "Arrays/deepToString")
+			if err != nil {
+				return err
+			}
+			sb.WriteByte('[')
+			for i, x := range xs {
+				if i > 0 {
+					sb.WriteString(", ")
+				}
+				if err := th.chargeString(2); err != nil {
+					return err
+				}
+				if x == nil {
+					sb.WriteString("null")
+					continue
+				}
+				if xc, ok := x.(*Cell); ok && xc.kind == arrayCell {
+					if onPath[xc] {
+						sb.WriteString("[...]")
+						continue
+					}
+					if err := write(xc); err != nil {
+						return err
+					}
+					continue
+				}
+				part, err := th.render(x, false)
+				if err != nil {
+					return err
+				}
+				if err := th.chargeString(len(part)); err != nil {
+					return err
+				}
+				sb.WriteString(part)
+			}
+			sb.WriteByte(']')
+			return nil
+		}
+		c, ok := a[0].(*Cell)
+		if !ok || c.kind != arrayCell {
+			return nil, argError("Arrays/deepToString", 0, "an array (to-array-2d, object-array ...)", a[0])
+		}
+		if err := write(c); err != nil {
+			return nil, err
+		}
+		return sb.String(), nil
+	})
 	// (Arrays/sort a), (Arrays/sort a cmp), (Arrays/sort a from to) and
 	// (Arrays/sort a from to cmp): the whole array or [from, to), by the
 	// natural order or a comparator (a function, as sort takes one).

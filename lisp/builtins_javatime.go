@@ -550,6 +550,28 @@ func registerJavaTime(t builtinTable) {
 	}
 	plusMinus(".plus", false)
 	plusMinus(".minus", true)
+	t.add(".truncatedTo", 2, 2, func(_ *thread, a []Value) (Value, error) {
+		u, ok := a[1].(Keyword)
+		if !ok || !isChronoUnit(string(u)) {
+			return nil, argError(".truncatedTo", 1, "a unit such as ChronoUnit/HOURS", a[1])
+		}
+		x, ok := a[0].(Instant)
+		if !ok {
+			return nil, argError(".truncatedTo", 0, "a date-time or an instant", a[0])
+		}
+		var unit time.Duration
+		if u == "MILLIS" {
+			unit = time.Millisecond
+		} else if secs, ok := unitSeconds[string(u)]; ok {
+			unit = time.Duration(secs) * time.Second
+		} else {
+			// java.time's UnsupportedTemporalTypeException.
+			return nil, classError(InvalidArgument, classDateTime, "Unit is too large to be used for truncation")
+		}
+		// Every unit divides a day, and Go's zero time starts a day (UTC,
+		// where T holds both kinds): Truncate clears what Java clears.
+		return Instant{T: x.T.UTC().Truncate(unit), local: x.local}, nil
+	})
 	t.add(".until", 2, 3, func(_ *thread, a []Value) (Value, error) {
 		if len(a) == 3 {
 			u, ok := a[2].(Keyword)

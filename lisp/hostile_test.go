@@ -425,6 +425,12 @@ var hostileCases = []hostileCase{
 	{"a BigInt from a string of a million digits", `(bigint (apply str (repeat 1000000 "7")))`, lisp.ArithmeticError, lisp.Limits{MaxMemory: 1 << 30}},
 	{"symbols as keys of a big map", `(count (reduce (fn [m i] (assoc m (symbol (str "s" i)) i)) {} (range 1000000)))`, lisp.StepLimitExceeded,
 		lisp.Limits{MaxSteps: 1_000_000, MaxMemory: 256 << 20}},
+	// Arrays/deepToString walks nested arrays: a chain deeper than the
+	// data walks allow is an error, not a Go stack that grows unbounded;
+	// a self-referencing array is written [...], once.
+	{"deepToString of a 20,000-deep chain of arrays", `(java.util.Arrays/deepToString (reduce (fn [acc _] (let [x (object-array 1)] (aset x 0 acc) x)) (object-array 1) (range 20000)))`, lisp.InvalidArgument, lisp.Limits{}},
+	{"deepToString of 40 levels of arrays each holding the next twice (2^40 paths)", `(java.util.Arrays/deepToString (reduce (fn [acc _] (object-array [acc acc])) (object-array 1) (range 40)))`, lisp.MemoryExceeded, lisp.Limits{}},
+	{"deepToString of arrays holding each other", `(let [a (object-array 2) b (object-array [a a])] (aset a 0 b) (aset a 1 b) (count (java.util.Arrays/deepToString a)))`, "", lisp.Limits{}},
 }
 
 // hostileTools misbehave on purpose.

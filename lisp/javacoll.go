@@ -1256,6 +1256,119 @@ func registerUtil(t builtinTable) {
 			return nil
 		})
 	}, "java.util.Collections/reverse")
+	listArg := func(fn string, v Value) (*Cell, error) {
+		c := utilArg(v)
+		if c == nil || !utilRead(c, func(d *utilData) bool { return d.class.indexed() }) {
+			return nil, argError(fn, 0, "a java.util list (ArrayList. ...)", v)
+		}
+		return c, nil
+	}
+	t.add("Collections/swap", 3, 3, func(th *thread, a []Value) (Value, error) {
+		c, err := listArg("Collections/swap", a[0])
+		if err != nil {
+			return nil, err
+		}
+		i, err := intArg("Collections/swap", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		j, err := intArg("Collections/swap", a, 2)
+		if err != nil {
+			return nil, err
+		}
+		return nil, th.changeUtil(c, func(d *utilData) error {
+			n := d.size()
+			for _, x := range [2]int64{i, j} {
+				if _, err := index(x, n); err != nil {
+					return err
+				}
+			}
+			x, y := d.at(int(i)), d.at(int(j))
+			d.setAt(int(i), y)
+			d.setAt(int(j), x)
+			return nil
+		})
+	}, "java.util.Collections/swap")
+	t.add("Collections/fill", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := listArg("Collections/fill", a[0])
+		if err != nil {
+			return nil, err
+		}
+		return nil, th.changeUtil(c, func(d *utilData) error {
+			if err := th.ticks(d.size()); err != nil {
+				return err
+			}
+			for i := range d.front {
+				d.front[i] = a[1]
+			}
+			for i := range d.back {
+				d.back[i] = a[1]
+			}
+			return nil
+		})
+	}, "java.util.Collections/fill")
+	t.add("Collections/rotate", 2, 2, func(th *thread, a []Value) (Value, error) {
+		c, err := listArg("Collections/rotate", a[0])
+		if err != nil {
+			return nil, err
+		}
+		dist, err := intArg("Collections/rotate", a, 1)
+		if err != nil {
+			return nil, err
+		}
+		return nil, th.changeUtil(c, func(d *utilData) error {
+			n := d.size()
+			if err := th.ticks(n); err != nil {
+				return err
+			}
+			if n == 0 {
+				return nil
+			}
+			// The element at i moves to (i + distance) mod size.
+			xs := d.items()
+			shift := int(((dist % int64(n)) + int64(n)) % int64(n))
+			d.front, d.back = nil, append(append(make([]Value, 0, n), xs[n-shift:]...), xs[:n-shift]...)
+			return nil
+		})
+	}, "java.util.Collections/rotate")
+	t.add("Collections/addAll", 2, -1, func(th *thread, a []Value) (Value, error) {
+		c := utilArg(a[0])
+		if c == nil || utilRead(c, func(d *utilData) bool { return d.class.isMap() }) {
+			return nil, argError("Collections/addAll", 0, "a java.util list or set (ArrayList., HashSet. ...)", a[0])
+		}
+		// Java's takes the elements as varargs: an array in Clojure,
+		// (to-array [1 2]); the elements written one by one are taken too.
+		xs := a[1:]
+		if len(a) == 2 {
+			if arr, ok := a[1].(*Cell); ok && arr.kind == arrayCell {
+				var err error
+				if xs, err = th.items(arr, "Collections/addAll"); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return th.call(t[".addAll"].(*Builtin), []Value{a[0], NewVector(xs)})
+	}, "java.util.Collections/addAll")
+	t.add("Collections/disjoint", 2, 2, func(th *thread, a []Value) (Value, error) {
+		var sides [2][]Value
+		for i := range sides {
+			xs, err := th.utilSource("Collections/disjoint", a[i])
+			if err != nil {
+				return nil, err
+			}
+			sides[i] = xs
+		}
+		seen := NewSet(sides[0]...)
+		if err := th.charge(int64(len(sides[0]) + len(sides[1]))); err != nil {
+			return nil, err
+		}
+		for _, x := range sides[1] {
+			if seen.Has(x) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}, "java.util.Collections/disjoint")
 	registerNavigation(t, method, read, change)
 	registerFunctional(t, method, change)
 	registerPriorityQueue(t, method)
