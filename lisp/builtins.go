@@ -61,6 +61,7 @@ func newBuiltinTable() builtinTable {
 	registerDates(t)
 	registerJavaTime(t)
 	registerYearMonth(t) // after the date methods it extends to year-months
+	registerLocalTime(t) // after the date-time methods it extends to times of day
 	registerExceptions(t)
 	registerJava(t)
 	registerWalk(t)

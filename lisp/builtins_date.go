@@ -307,6 +307,9 @@ func cmpInt64(a, b int64) int {
 // ChronoUnit.between: calendar units for dates (a month is complete when
 // the day of the month is reached), time units for date-times.
 func between(unit string, a, b Value) (Value, error) {
+	if v, ok, err := timeOfDayBetween(unit, a, b); ok {
+		return v, err
+	}
 	switch x := a.(type) {
 	case Date:
 		y, ok := b.(Date)

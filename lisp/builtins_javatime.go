@@ -394,6 +394,11 @@ func periodBetween(a, b Date) period {
 // durationBetween is Java's Duration.between of two instants or two
 // date-times.
 func durationBetween(fn string, a, b Value) (duration, error) {
+	if x, ok := localTimeOf(a); ok {
+		if y, ok := localTimeOf(b); ok {
+			return normDuration(0, y-x), nil
+		}
+	}
 	x, ok1 := a.(Instant)
 	y, ok2 := b.(Instant)
 	if !ok1 || !ok2 || x.local != y.local {

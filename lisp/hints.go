@@ -35,7 +35,7 @@ const (
 func init() {
 	// The java.time classes models reach for (a static method of an
 	// unknown class: ZonedDateTime/parse).
-	for _, class := range []string{"ZonedDateTime", "OffsetDateTime", "LocalTime"} {
+	for _, class := range []string{"ZonedDateTime", "OffsetDateTime"} {
 		hints[class] = hintDateTime
 	}
 }

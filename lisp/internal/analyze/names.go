@@ -109,6 +109,8 @@ var namespaceAliases = map[string]string{
 	"java.text.NumberFormat":               "NumberFormat",
 	"YearMonth":                            "YearMonth",
 	"java.time.YearMonth":                  "YearMonth",
+	"LocalTime":                            "LocalTime",
+	"java.time.LocalTime":                  "LocalTime",
 	"BigDecimal":                           "BigDecimal",
 	"java.math.BigDecimal":                 "BigDecimal",
 	"BigInteger":                           "BigInteger",
