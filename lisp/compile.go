@@ -22,15 +22,18 @@ type compiler struct {
 	// compiled code reports errors at; made on first use.
 	lines    syntax.Lines
 	hasLines bool
+	// uncachedCalls counts the calls of builtins looked up before
+	// seenCalls is made (see callInfo).
+	uncachedCalls uint8
 	// Reads of the same slot, capture or constant share one closure.
 	locals   []evalFn
 	captures []evalFn
 	consts   map[any]evalFn
-	keywords kwTable
+	// keywords interns the program's keywords, made on the first one.
+	keywords *kwTable
 	// seenCalls caches callInfos by a hash of the name (see callInfo).
-	seenCalls     *[64]seenCall
-	uncachedCalls int
-	flexKeys      map[Value]*flexKey
+	seenCalls *[64]seenCall
+	flexKeys  map[Value]*flexKey
 	// constKeys and constVals are scratch space for the entries of the
 	// constant maps being built (a stack: literals nest).
 	constKeys, constVals []Value
@@ -45,9 +48,8 @@ type compiler struct {
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
 	fnSlab   []evalFn
 	stepSlab []bindStep
-	// keySlab and slotSlab are the chunks literalKeys carves from.
-	keySlab  []Value
-	slotSlab []int
+	// lits holds the chunks literalKeys carves from, made on first use.
+	lits *literalSlabs
 	// arity is the function arity being compiled (target of a fn recur).
 	arity *arityCode
 	// constSlots counts the value slots of the constant collections built
@@ -518,7 +520,12 @@ type kwEntry struct {
 
 // keywordEntry returns the entry of the keyword name, boxing it once per
 // name and program.
-func (c *compiler) keywordEntry(name string) *kwEntry { return c.keywords.entry(name) }
+func (c *compiler) keywordEntry(name string) *kwEntry {
+	if c.keywords == nil {
+		c.keywords = new(kwTable)
+	}
+	return c.keywords.entry(name)
+}
 
 // keyword returns the keyword name boxed.
 func (c *compiler) keyword(name string) Value { return c.keywordEntry(name).v }
@@ -703,7 +710,10 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
 		}
 	}
-	keys, slots = carve(&c.keySlab, n), carve(&c.slotSlab, n)
+	if c.lits == nil {
+		c.lits = new(literalSlabs)
+	}
+	keys, slots = carve(&c.lits.keys, n), carve(&c.lits.slots, n)
 	for at, i := range order {
 		keys[at] = written[i]
 		slots[i] = at

@@ -10,6 +10,14 @@ type kwTable struct {
 	index []*kwEntry // a power of two long, at most half full; nil: empty
 	n     int
 	slab  []kwEntry // the entries are carved from chunks: pointers stay valid
+	first [8]*kwEntry
+}
+
+// literalSlabs are the chunks the keys of map literals and their places
+// are carved from (see literalKeys).
+type literalSlabs struct {
+	keys  []Value
+	slots []int
 }
 
 // kwHash is FNV-1a of the name.
@@ -26,7 +34,7 @@ func kwHash(name string) uint {
 // first use.
 func (t *kwTable) entry(name string) *kwEntry {
 	if t.index == nil {
-		t.index = make([]*kwEntry, 8)
+		t.index = t.first[:] // the first keywords need no allocation of their own
 	}
 	h := kwHash(name)
 	mask := uint(len(t.index) - 1)
