@@ -87,8 +87,11 @@ func (a *analyzer) implSpecs(form string, items []syntax.Node) ([]*implSpec, boo
 			if len(specs) == 0 {
 				break
 			}
+			if len(n.Items) < 2 { // () or (m): no parameters
+				break
+			}
 			mname, ok := n.Items[0].(*syntax.Symbol)
-			if !ok || mname.Ns != "" || len(n.Items) < 2 {
+			if !ok || mname.Ns != "" {
 				break
 			}
 			spec := specs[len(specs)-1]
