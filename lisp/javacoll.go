@@ -1358,10 +1358,10 @@ func registerUtil(t builtinTable) {
 			}
 			sides[i] = xs
 		}
-		seen := NewSet(sides[0]...)
 		if err := th.charge(int64(len(sides[0]) + len(sides[1]))); err != nil {
 			return nil, err
 		}
+		seen := NewSet(sides[0]...)
 		for _, x := range sides[1] {
 			if seen.Has(x) {
 				return false, nil
