@@ -205,51 +205,33 @@ func registerLocalTime(t builtinTable) {
 		}
 		return dateAtClock(d, n), nil
 	})
-	// (.atTime date time): the date at a time of day.
-	t.wrap(".atTime", func(old *Builtin) *Builtin {
-		b := *old
-		fn := old.fn
-		b.MinArgs = 2
-		b.fn = func(th *thread, a []Value) (Value, error) {
-			if len(a) == 2 {
-				d, err := dateArg(".atTime", a, 0)
+	// (.atTime date time) and (LocalDateTime/of date time): the date at a
+	// time of day; their other arities as before.
+	for _, name := range []string{".atTime", "LocalDateTime/of"} {
+		t.wrap(name, func(old *Builtin) *Builtin {
+			b := *old
+			fn := old.fn
+			b.MinArgs = 2
+			b.fn = func(th *thread, a []Value) (Value, error) {
+				if len(a) != 2 {
+					if len(a) < old.MinArgs {
+						return nil, old.arityError(len(a))
+					}
+					return fn(th, a)
+				}
+				d, err := dateArg(name, a, 0)
 				if err != nil {
 					return nil, err
 				}
-				n, err := timeArg(".atTime", a, 1)
-				if err != nil {
-					return nil, err
-				}
-				return dateAtClock(d, n), nil
-			}
-			return fn(th, a)
-		}
-		return &b
-	})
-	// (LocalDateTime/of date time).
-	t.wrap("LocalDateTime/of", func(old *Builtin) *Builtin {
-		b := *old
-		fn := old.fn
-		b.MinArgs = 2
-		b.fn = func(th *thread, a []Value) (Value, error) {
-			if len(a) == 2 {
-				d, err := dateArg("LocalDateTime/of", a, 0)
-				if err != nil {
-					return nil, err
-				}
-				n, err := timeArg("LocalDateTime/of", a, 1)
+				n, err := timeArg(name, a, 1)
 				if err != nil {
 					return nil, err
 				}
 				return dateAtClock(d, n), nil
 			}
-			if len(a) < 5 {
-				return nil, old.arityError(len(a))
-			}
-			return fn(th, a)
-		}
-		return &b
-	})
+			return &b
+		})
+	}
 
 	// The methods a LocalDateTime has that a LocalTime has too: on a
 	// time of day's text they answer for it, on anything else as before.

@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -44,25 +43,11 @@ func (i Instant) rfc3339() string {
 	return i.T.UTC().Format(time.RFC3339Nano)
 }
 
-// localDateTime is LocalDateTime.toString of t's fields in UTC.
+// localDateTime is LocalDateTime.toString of t's fields in UTC: the
+// date, T, and the time of day as LocalTime.toString writes it.
 func localDateTime(t time.Time) string {
 	t = t.UTC()
-	s := t.Format("2006-01-02T15:04")
-	ns := t.Nanosecond()
-	if t.Second() == 0 && ns == 0 {
-		return s
-	}
-	s += t.Format(":05")
-	switch {
-	case ns == 0:
-	case ns%1_000_000 == 0:
-		s += fmt.Sprintf(".%03d", ns/1_000_000)
-	case ns%1_000 == 0:
-		s += fmt.Sprintf(".%06d", ns/1_000)
-	default:
-		s += fmt.Sprintf(".%09d", ns)
-	}
-	return s
+	return t.Format("2006-01-02") + "T" + localTimeText(clockOf(t))
 }
 
 // printed is the form inside #inst "...", as Clojure prints a java.util.Date.
