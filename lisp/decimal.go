@@ -381,23 +381,43 @@ func (d *Decimal) stripTrailingZeros() *Decimal {
 	if d.unscaled.Sign() == 0 {
 		return &Decimal{unscaled: new(big.Int)}
 	}
-	u := new(big.Int).Set(d.unscaled)
-	scale := int64(d.scale)
-	q, r := new(big.Int), new(big.Int)
-	// Sixteen zeros at a time, then one: a long run of zeros is stripped
-	// in a sixteenth of the divisions.
-	for _, step := range []int64{16, 1} {
-		div := pow10Big(int(step))
-		for scale-step >= math.MinInt32 {
-			q.QuoRem(u, div, r)
-			if r.Sign() != 0 {
-				break
-			}
-			u, q = q, u
-			scale -= step
-		}
+	u, k := stripFactor(d.unscaled, 10, int64(d.scale)-math.MinInt32)
+	return &Decimal{unscaled: u, scale: int32(int64(d.scale) - k)}
+}
+
+// stripFactor divides x by f as often as it divides, at most limit times:
+// x / f^k and k. It divides by f^(2^j) from the largest power no longer
+// than x down to f itself, so a run of 100,000 zeros costs seventeen
+// divisions, not 100,000 (each as long as x: a quadratic walk that no
+// limit of a run would interrupt).
+func stripFactor(x *big.Int, f, limit int64) (*big.Int, int64) {
+	if x.Sign() == 0 || limit <= 0 {
+		return x, 0
 	}
-	return &Decimal{unscaled: u, scale: int32(scale)}
+	powers := []*big.Int{big.NewInt(f)}
+	for {
+		last := powers[len(powers)-1]
+		if int64(1)<<len(powers) > limit || 2*last.BitLen()-1 > x.BitLen() {
+			break
+		}
+		powers = append(powers, new(big.Int).Mul(last, last))
+	}
+	u := x
+	var k int64
+	q, r := new(big.Int), new(big.Int)
+	for j := len(powers) - 1; j >= 0; j-- {
+		step := int64(1) << j
+		if k+step > limit || powers[j].BitLen() > u.BitLen() {
+			continue
+		}
+		q.QuoRem(u, powers[j], r)
+		if r.Sign() != 0 {
+			continue
+		}
+		u, q = q, new(big.Int)
+		k += step
+	}
+	return u, k
 }
 
 // aligned returns the unscaled values of a and b at their larger scale.
@@ -499,26 +519,12 @@ func decimalQuo(fn string, a, b *Decimal, mc *mathContext) (*Decimal, error) {
 		// Exact: ua/ub terminates when its reduced denominator is 2^i 5^j.
 		g := new(big.Int).GCD(nil, nil, num, den)
 		n, d := new(big.Int).Quo(num, g), new(big.Int).Quo(den, g)
-		twos, fives := 0, 0
-		rest := new(big.Int).Set(d)
-		for rest.Bit(0) == 0 {
-			rest.Rsh(rest, 1)
-			twos++
-		}
-		five, r := big.NewInt(5), new(big.Int)
-		for {
-			q := new(big.Int)
-			q.QuoRem(rest, five, r)
-			if r.Sign() != 0 {
-				break
-			}
-			rest = q
-			fives++
-		}
+		twos := int64(d.TrailingZeroBits())
+		rest, fives := stripFactor(new(big.Int).Rsh(d, uint(twos)), 5, math.MaxInt64)
 		if rest.Cmp(big.NewInt(1)) != 0 {
 			return nil, classError(ArithmeticError, classArithmetic, "Non-terminating decimal expansion; no exact representable decimal result.")
 		}
-		k = int64(max(twos, fives))
+		k = max(twos, fives)
 		if k+int64(digitCount(n)) > maxDecimalDigits {
 			return nil, decimalTooBig(fn)
 		}
@@ -571,12 +577,9 @@ func decimalQuo(fn string, a, b *Decimal, mc *mathContext) (*Decimal, error) {
 		}
 	}
 	// Java strips the quotient's trailing zeros down to the preferred scale.
-	for int64(r.scale) > preferred && r.unscaled.Sign() != 0 {
-		q, rem := new(big.Int).QuoRem(r.unscaled, big.NewInt(10), new(big.Int))
-		if rem.Sign() != 0 {
-			break
-		}
-		r = &Decimal{unscaled: q, scale: r.scale - 1}
+	if int64(r.scale) > preferred {
+		u, k := stripFactor(r.unscaled, 10, int64(r.scale)-preferred)
+		r = &Decimal{unscaled: u, scale: int32(int64(r.scale) - k)}
 	}
 	if int64(r.scale) < preferred && (mc == nil || mc.precision <= 0) {
 		return r.setScale(fn, preferred, "UNNECESSARY")

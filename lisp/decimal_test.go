@@ -3,7 +3,10 @@ package lisp
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"math/big"
 	"testing"
+	"time"
 )
 
 // A BigDecimal's text, as Java's toString and toPlainString write it.
@@ -88,5 +91,57 @@ func TestDecimalNilAndZero(t *testing.T) {
 	res, err := Run(context.Background(), `[(+ ctx/x 1.5M) ctx/y]`, Options{Input: v})
 	if err != nil || Print(res.Value, PrintOptions{}) != "[1.5M nil]" {
 		t.Errorf("%v, %v", res.Value, err)
+	}
+}
+
+// TestStripFactor: stripFactor finds how often a factor divides, up to a
+// limit, for runs of every length and at the limit's edges.
+func TestStripFactor(t *testing.T) {
+	for _, c := range []struct {
+		x        *big.Int
+		f, limit int64
+		wantK    int64
+	}{
+		{pow10Big(0), 10, 100, 0}, {pow10Big(1), 10, 100, 1}, {pow10Big(7), 10, 100, 7}, {pow10Big(1000), 10, 100_000, 1000},
+		{pow10Big(1000), 10, 999, 999}, {pow10Big(1000), 10, 1, 1}, {new(big.Int).Mul(big.NewInt(-37), pow10Big(33)), 10, 100, 33},
+		{new(big.Int).Exp(big.NewInt(5), big.NewInt(517), nil), 5, math.MaxInt64, 517}, {big.NewInt(12), 5, 10, 0},
+		{new(big.Int), 10, 5, 0},
+	} {
+		u, k := stripFactor(c.x, c.f, c.limit)
+		if k != c.wantK {
+			t.Errorf("stripFactor(%v, %d, %d): k = %d, want %d", c.x, c.f, c.limit, k, c.wantK)
+			continue
+		}
+		back := new(big.Int).Mul(u, new(big.Int).Exp(big.NewInt(c.f), big.NewInt(k), nil))
+		if back.Cmp(c.x) != 0 {
+			t.Errorf("stripFactor(%v, %d, %d) = %v, %d: u * f^k is not x", c.x, c.f, c.limit, u, k)
+		}
+	}
+}
+
+// TestDecimalZerosWithinTheDeadline: quotients whose trailing zeros or
+// factors of five run to 100,000 digits, which were stripped one digit at
+// a time (ten seconds, past any deadline, with nothing to interrupt it),
+// finish well within a run's limit and give Java's values.
+func TestDecimalZerosWithinTheDeadline(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`(with-precision 100000 (reduce / 1M (repeat 5 1)))`, "1M"},
+		{`(.scale (.stripTrailingZeros (.setScale 1M 99990)))`, "0"},
+		{`(.scale (/ 1M (.pow 5M 90000)))`, "90000"},
+		{`(.scale (/ (.setScale 1M 90000) (.pow 5M 10000)))`, "90000"},
+	} {
+		limit := 5 * time.Second
+		start := time.Now()
+		res, err := Run(context.Background(), c.src, Options{Limits: Limits{Timeout: limit}})
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if elapsed := time.Since(start); elapsed > limit {
+			t.Errorf("%s took %v, past its %v limit", c.src, elapsed, limit)
+		}
+		if got := Print(res.Value, PrintOptions{}); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
 	}
 }
