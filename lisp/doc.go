@@ -69,9 +69,9 @@
 // DecimalFormat (builtins_decfmt.go) are atoms holding their state. A
 // transient vector is changed in place the same way, under its cell's
 // lock (state_vector.go), so assoc! on it is not a copy.
-// java.time's months, Periods, Durations and YearMonths are their names
-// and ISO texts (builtins_javatime.go, builtins_yearmonth.go), as the days
-// of the week are; a BigDecimal is an exact Decimal (decimal.go) and a
+// java.time's months, Periods, Durations, YearMonths and LocalTimes are
+// their names and ISO texts (builtins_javatime.go, builtins_yearmonth.go,
+// builtins_localtime.go), as the days of the week are; a BigDecimal is an exact Decimal (decimal.go) and a
 // BigInteger an integer (builtins_bignum.go). Regexes run on Go's linear-time engine, or, for
 // lookaround and backreferences, on the step-counting backtracking matcher
 // of lisp/internal/backtrack. clojure.zip's locations are vectors that
