@@ -6,12 +6,21 @@ package lisp
 // 200-line program, over 1,700 times), so the table is an open-addressed
 // array with a short inline hash of the name rather than a Go map, whose
 // general hash and probing cost several times more for names this short.
+// The hash is not keyed: a program written to make its keywords collide
+// (a hostile one can) would make every lookup walk them all, so a probe
+// longer than maxKeywordProbe moves the table into a Go map, whose seeded
+// hash no text can aim at.
 type kwTable struct {
 	index []*kwEntry // a power of two long, at most half full; nil: empty
 	n     int
 	slab  []kwEntry // the entries are carved from chunks: pointers stay valid
 	first [8]*kwEntry
+	flood map[string]*kwEntry // non-nil: the entries, after a long probe
 }
+
+// maxKeywordProbe bounds the slots one lookup of the open-addressed index
+// compares; honest names probe one or two.
+const maxKeywordProbe = 32
 
 // literalSlabs are the chunks the keys of map literals and their places
 // are carved from (see literalKeys).
@@ -33,15 +42,34 @@ func kwHash(name string) uint {
 // entry returns the entry of name, making it (the keyword boxed) on the
 // first use.
 func (t *kwTable) entry(name string) *kwEntry {
+	if t.flood != nil {
+		if e, ok := t.flood[name]; ok {
+			return e
+		}
+		e := t.newEntry(name)
+		t.flood[name] = e
+		return e
+	}
 	if t.index == nil {
 		t.index = t.first[:] // the first keywords need no allocation of their own
 	}
 	h := kwHash(name)
 	mask := uint(len(t.index) - 1)
 	i := h & mask
+	probes := 0
 	for e := t.index[i]; e != nil; e = t.index[i] {
 		if e.name == name {
 			return e
+		}
+		if probes++; probes > maxKeywordProbe {
+			t.flood = make(map[string]*kwEntry, t.n+1)
+			for _, e := range t.index {
+				if e != nil {
+					t.flood[e.name] = e
+				}
+			}
+			t.index = nil
+			return t.entry(name)
 		}
 		i = (i + 1) & mask
 	}
@@ -51,14 +79,19 @@ func (t *kwTable) entry(name string) *kwEntry {
 		for i = h & mask; t.index[i] != nil; i = (i + 1) & mask {
 		}
 	}
+	e := t.newEntry(name)
+	t.index[i] = e
+	t.n++
+	return e
+}
+
+// newEntry carves the entry of a new keyword, boxed once.
+func (t *kwTable) newEntry(name string) *kwEntry {
 	if len(t.slab) == cap(t.slab) {
 		t.slab = make([]kwEntry, 0, slabCap(cap(t.slab)))
 	}
 	t.slab = append(t.slab, kwEntry{name: name, v: Keyword(name)})
-	e := &t.slab[len(t.slab)-1]
-	t.index[i] = e
-	t.n++
-	return e
+	return &t.slab[len(t.slab)-1]
 }
 
 // grow doubles the index and places the entries again.
