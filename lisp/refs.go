@@ -101,6 +101,13 @@ func (th *thread) force(c *Cell) (Value, error) {
 			return th.realized(c, s.val)
 		}
 		p.mu.Lock()
+		if q, still := c.load().val.(*pendingDelay); !still || q != p {
+			// Another thread ran the body and stored its outcome between
+			// the load above and the lock (it stores before it lets go of
+			// the body): read the outcome, do not run the body again.
+			p.mu.Unlock()
+			continue
+		}
 		if p.owner == nil {
 			p.owner, p.done = th, make(chan struct{})
 			p.mu.Unlock()

@@ -108,3 +108,26 @@ func TestMacrosADefReplaces(t *testing.T) {
 		}
 	}
 }
+
+// TestDelayRunsOnceUnderPmap: pmap branches that deref one delay at once
+// share one run of its body. A branch could find the delay pending, lose
+// the race to the branch that ran the body, and then, with the body done
+// and nobody running it, run it a second time (the race detector's
+// scheduling showed it once in a CI run). The stress only shows such a
+// bug sometimes; a correct delay passes it every time.
+func TestDelayRunsOnceUnderPmap(t *testing.T) {
+	const src = `(let [calls (atom 0) d (delay (swap! calls inc))] (dorun (pmap (fn [_] @d) (range 16))) @calls)`
+	prog, err := lisp.Compile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		res, err := prog.Run(context.Background(), lisp.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != int64(1) {
+			t.Fatalf("run %d: the delay's body ran %v times", i, res.Value)
+		}
+	}
+}
