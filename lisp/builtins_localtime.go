@@ -263,7 +263,7 @@ func registerLocalTime(t builtinTable) {
 				return nil, err
 			}
 			// k units mod a day, without overflowing k * unit.
-			return localTimeText(wrapDay(n, k%(nanosPerDay/abs64(unit))*unit)), nil
+			return localTimeText(wrapDay(n, k%(nanosPerDay/absInt(unit))*unit)), nil
 		})
 	}
 	for name, sign := range map[string]int64{".plusNanos": 1, ".minusNanos": -1} {
@@ -405,11 +405,4 @@ func timeOfDayBetween(unit string, a, b Value) (Value, bool, error) {
 		return nil, true, unsupportedUnit(unit)
 	}
 	return (y - x) / per, true, nil
-}
-
-func abs64(n int64) int64 {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
