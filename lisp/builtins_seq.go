@@ -2046,8 +2046,10 @@ func rangeOf(th *thread, a []Value, lazy bool) (Value, error) {
 			return nil, err
 		}
 	}
-	if hasBig(a) {
-		return bigRange(th, a)
+	for _, x := range a {
+		if _, ok := x.(*big.Int); ok {
+			return bigRange(th, a) // which calls back with longs
+		}
 	}
 	var start, end, step Value = int64(0), a[0], int64(1)
 	if len(a) >= 2 {
@@ -2135,6 +2137,15 @@ func rangeOf(th *thread, a []Value, lazy bool) (Value, error) {
 			}
 			return r, nil
 		}
+		_, decV := v.(*Decimal)
+		_, decStep := step.(*Decimal)
+		if decV || decStep { // BigDecimals step exactly: (range 0.5M 3M) is 0.5M 1.5M 2.5M
+			x, okV := decimalOf(v)
+			y, okStep := decimalOf(step)
+			if okV && okStep {
+				return decimalArith("range", '+', x, y, th.mathContext())
+			}
+		}
 		f, _ := toFloat(v)
 		return f + fst, nil
 	}
@@ -2193,6 +2204,25 @@ func rangeOf(th *thread, a []Value, lazy bool) (Value, error) {
 				return nil, err
 			}
 			out = append(out, i)
+		}
+		return NewVector(out), nil
+	}
+	_, decStart := start.(*Decimal)
+	_, decStep := step.(*Decimal)
+	if decStart || decStep {
+		// BigDecimals: each element the exact sum of the last and step.
+		for v := start; ; {
+			var err error
+			if v, err = next(v); err != nil {
+				return nil, err
+			}
+			if done(v) {
+				break
+			}
+			if err := grow(); err != nil {
+				return nil, err
+			}
+			out = append(out, v)
 		}
 		return NewVector(out), nil
 	}
