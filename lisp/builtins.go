@@ -72,6 +72,7 @@ func newBuiltinTable() builtinTable {
 	registerSortedBy(t)
 	registerTransducers(t)
 	registerState(t)
+	registerSTM(t)
 	registerArrays(t)
 	registerBuilder(t)
 	registerUtil(t)

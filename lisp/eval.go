@@ -67,6 +67,9 @@ type thread struct {
 	// mathCtx is the with-precision in force (nil: BigDecimals exact);
 	// branches inherit it, as Clojure's binding conveyance gives pmap it.
 	mathCtx *mathContext
+	// tx is the transaction (dosync) running on this thread, if any
+	// (stm.go); other threads of the run are outside it.
+	tx *transaction
 }
 
 // threadBlock is a new thread with what every run needs at once (its first

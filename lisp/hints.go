@@ -11,7 +11,7 @@ func unsupportedHint(name string) string {
 }
 
 const (
-	hintRefs     = "there are no refs or agents: keep changing state in an atom, (def a (atom 0)) (swap! a inc) @a, or accumulate with reduce"
+	hintAgents   = "there are no agents: keep changing state in an atom, (def a (atom 0)) (swap! a inc) @a, or a ref in (dosync ...), or accumulate with reduce"
 	hintSetVar   = "vars are not assigned: def the name again, or keep changing state in an atom, (def a (atom 0)) (reset! a 1)"
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
@@ -42,8 +42,7 @@ func init() {
 
 var hints = map[string]string{
 	".stream": "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
-	"ref":     hintRefs, "dosync": hintRefs, "alter": hintRefs, "commute": hintRefs,
-	"agent": hintRefs, "send": hintRefs, "send-off": hintRefs, "set!": hintSetVar,
+	"agent":   hintAgents, "send": hintAgents, "send-off": hintAgents, "set!": hintSetVar,
 	"with-redefs": hintDynamic,
 	"eval":        hintCode,
 	"load-string": hintCode,
@@ -59,10 +58,10 @@ var hints = map[string]string{
 	"random-uuid": hintRandom, "random-sample": hintRandom,
 
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
-	"ref-set": hintRefs, "alter-var-root": hintSetVar, "var-set": hintSetVar,
+	"alter-var-root": hintSetVar, "var-set": hintSetVar,
 	"with-local-vars": hintSetVar,
-	"await":           hintRefs, "await-for": hintRefs, "send-via": hintRefs, "restart-agent": hintRefs,
-	"agent-error": hintRefs,
+	"await":           hintAgents, "await-for": hintAgents, "send-via": hintAgents, "restart-agent": hintAgents,
+	"agent-error": hintAgents,
 	"bound-fn":    hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
 	"with-redefs-fn": hintDynamic, "get-thread-bindings": hintDynamic, "push-thread-bindings": hintDynamic,
 	"pop-thread-bindings": hintDynamic, "thread-bound?": hintDynamic, "bound?": hintDynamic,

@@ -509,6 +509,8 @@ type runState struct {
 	// length (lazy-seq, cons onto a sequence): only then does its value
 	// need a walk to realize them (see realizeValue).
 	madeLazy atomic.Bool
+	// txCommits counts the transactions the run committed (stm.go).
+	txCommits atomic.Uint64
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the

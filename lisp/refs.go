@@ -230,7 +230,12 @@ func registerRefs(t builtinTable) {
 		return th.newCell(delayCell, &pendingDelay{body: a[0]}, nil)
 	}})
 	future := func(th *thread, body Value) (Value, error) {
+		// The body runs at once, on this thread, but outside its
+		// transaction, as a future's thread would.
+		tx := th.tx
+		th.tx = nil
 		v, err := th.refResult(th.call(body, nil))
+		th.tx = tx
 		if err != nil {
 			return nil, err
 		}

@@ -57,6 +57,8 @@ const (
 	// utilCell is a java.util collection (javacoll.go): contents a run
 	// changes in place, as an array's.
 	utilCell
+	// refCell is a ref, written by transactions (stm.go).
+	refCell
 )
 
 // isRef reports whether k is a delay, a future or a promise.
@@ -140,6 +142,8 @@ func (c *Cell) Kind() string {
 	switch c.kind {
 	case volatileCell:
 		return "volatile"
+	case refCell:
+		return "ref"
 	case transientCell:
 		return "transient"
 	case arrayCell:
@@ -341,7 +345,7 @@ func (th *thread) validate(c *Cell, v Value) error {
 		return err
 	}
 	if !truthy(ok) {
-		return classError(InvalidArgument, classIllegalState, "invalid reference state: the atom's validator rejected %s", brief(v))
+		return classError(InvalidArgument, classIllegalState, "invalid reference state: the validator rejected %s", brief(v))
 	}
 	return nil
 }
@@ -432,6 +436,12 @@ func (th *thread) setWatches(c *Cell, f func([]watch) []watch) error {
 		return err
 	}
 	cr := th.run.cells()
+	if c.kind == refCell {
+		// A ref's commit holds its lock while it installs new states:
+		// a change of its watches waits, so that the commit's write wins.
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	for {
 		old := c.load()
 		if c.state.CompareAndSwap(old, &cellState{val: old.val, version: old.version + 1, writer: cr.mark, dead: old.dead, watches: f(old.watches)}) {
@@ -449,6 +459,42 @@ func identicalValues(a, b Value) bool {
 // ---- builtins -----------------------------------------------------------------
 
 // cellArg returns argument i as a cell of the given kind.
+// watchedArg is argument i of fn as an atom or a ref: what validators and
+// watches apply to.
+func watchedArg(fn string, args []Value, i int) (*Cell, error) {
+	if c, ok := args[i].(*Cell); ok && (c.kind == atomCell || c.kind == refCell) {
+		return c, nil
+	}
+	return nil, argError(fn, i, "an atom or a ref", args[i])
+}
+
+// cellOptions reads the options after the first argument of atom or ref,
+// (atom x :validator f :meta m), and returns the validator; extra names
+// options taken and ignored (ref's :min-history and :max-history).
+func cellOptions(fn string, a []Value, extra ...string) (Value, error) {
+	if len(a)%2 == 0 {
+		return nil, errorf(ArityError, "%s expects a value then options (:validator f, :meta m), got an odd number of option keys and values", fn)
+	}
+	var validator Value
+	for i := 1; i < len(a); i += 2 {
+		switch k, _ := a[i].(Keyword); {
+		case k == "validator":
+			if a[i+1] != nil {
+				f, err := fnArg(fn, a, i+1)
+				if err != nil {
+					return nil, err
+				}
+				validator = f
+			}
+		case k == "meta": // values carry no metadata: dropped, as ^{...} is
+		case k != "" && slices.Contains(extra, string(k)):
+		default:
+			return nil, errorf(InvalidArgument, "%s takes the options :validator and :meta, got %s", fn, brief(a[i]))
+		}
+	}
+	return validator, nil
+}
+
 func cellArg(fn string, args []Value, i int, kind cellKind) (*Cell, error) {
 	if c, ok := args[i].(*Cell); ok && c.kind == kind {
 		return c, nil
@@ -585,24 +631,9 @@ func withColl(fn builtinFn, th *thread, coll Value, args []Value) (Value, error)
 
 func registerState(t builtinTable) {
 	t.add("atom", 1, -1, func(th *thread, a []Value) (Value, error) {
-		if len(a)%2 == 0 {
-			return nil, errorf(ArityError, "atom expects a value then options (:validator f, :meta m), got an odd number of option keys and values")
-		}
-		var validator Value
-		for i := 1; i < len(a); i += 2 {
-			switch a[i] {
-			case Keyword("validator"):
-				if a[i+1] != nil {
-					f, err := fnArg("atom", a, i+1)
-					if err != nil {
-						return nil, err
-					}
-					validator = f
-				}
-			case Keyword("meta"): // values carry no metadata: dropped, as ^{...} is
-			default:
-				return nil, errorf(InvalidArgument, "atom takes the options :validator and :meta, got %s", brief(a[i]))
-			}
+		validator, err := cellOptions("atom", a)
+		if err != nil {
+			return nil, err
 		}
 		c, err := th.newCell(atomCell, a[0], validator)
 		if err != nil {
@@ -629,6 +660,9 @@ func registerState(t builtinTable) {
 		case *Cell:
 			if x.kind == atomCell || x.kind == volatileCell {
 				return x.load().val, nil
+			}
+			if x.kind == refCell {
+				return th.derefRefCell(x)
 			}
 			if v, ok, err := th.derefRef(x, a); ok {
 				return v, err
@@ -710,7 +744,7 @@ func registerState(t builtinTable) {
 		}
 	})
 	t.add("add-watch", 3, 3, func(th *thread, a []Value) (Value, error) {
-		c, err := cellArg("add-watch", a, 0, atomCell)
+		c, err := watchedArg("add-watch", a, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -731,7 +765,7 @@ func registerState(t builtinTable) {
 	// (set-validator! a f): f checks the atom's every new value from now
 	// on, and its current one at once; nil removes it.
 	t.add("set-validator!", 2, 2, func(th *thread, a []Value) (Value, error) {
-		c, err := cellArg("set-validator!", a, 0, atomCell)
+		c, err := watchedArg("set-validator!", a, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -744,7 +778,7 @@ func registerState(t builtinTable) {
 				return nil, err
 			}
 			if !truthy(ok) {
-				return nil, classError(InvalidArgument, classIllegalState, "invalid reference state: the new validator rejects the atom's value %s", brief(c.load().val))
+				return nil, classError(InvalidArgument, classIllegalState, "invalid reference state: the new validator rejects the value %s", brief(c.load().val))
 			}
 		}
 		return nil, th.setWatches(c, func(ws []watch) []watch {
@@ -752,14 +786,14 @@ func registerState(t builtinTable) {
 		})
 	})
 	t.add("get-validator", 1, 1, func(th *thread, a []Value) (Value, error) {
-		c, err := cellArg("get-validator", a, 0, atomCell)
+		c, err := watchedArg("get-validator", a, 0)
 		if err != nil {
 			return nil, err
 		}
 		return c.validatorOf(c.load()), nil
 	})
 	t.add("remove-watch", 2, 2, func(th *thread, a []Value) (Value, error) {
-		c, err := cellArg("remove-watch", a, 0, atomCell)
+		c, err := watchedArg("remove-watch", a, 0)
 		if err != nil {
 			return nil, err
 		}

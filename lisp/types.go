@@ -120,6 +120,8 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.Atom", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IAtom", "clojure.lang.IAtom2",
 		"clojure.lang.IDeref", "clojure.lang.IReference", "clojure.lang.IMeta"}},
 	{name: "clojure.lang.Volatile", is: []string{"clojure.lang.IDeref"}},
+	{name: "clojure.lang.Ref", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IDeref", "clojure.lang.IReference",
+		"clojure.lang.IMeta", "java.lang.Comparable"}},
 	// Delays, futures and promises (refs.go).
 	{name: "clojure.lang.Delay", is: []string{"clojure.lang.IDeref", "clojure.lang.IPending"}},
 	{name: "clojure.core$future_call$reify", is: []string{"clojure.lang.IDeref", "clojure.lang.IBlockingDeref", "clojure.lang.IPending", "java.util.concurrent.Future"}},
@@ -571,6 +573,8 @@ func cellClassName(c *Cell) string {
 		return "java.lang.StringBuilder"
 	case volatileCell:
 		return "clojure.lang.Volatile"
+	case refCell:
+		return "clojure.lang.Ref"
 	case delayCell:
 		return "clojure.lang.Delay"
 	case futureCell:

@@ -113,6 +113,7 @@ const (
 	TimeFn   = " time"
 	DelayFn  = " delay"
 	FutureFn = " future"
+	DosyncFn = " dosync"
 )
 
 // isReplaceableMacro reports whether name is one of Clojure's macros that
@@ -120,7 +121,7 @@ const (
 // values time or delay): they are not special forms, which keep their
 // meaning whatever a program defines.
 func isReplaceableMacro(name string) bool {
-	return name == "time" || name == "delay" || name == "future"
+	return name == "time" || name == "delay" || name == "future" || name == "dosync"
 }
 
 // IsReplaceableMacro is isReplaceableMacro, for the runtime's namespace.
@@ -138,7 +139,7 @@ func (a *analyzer) isMacroHere(name string) bool {
 // future at once (refs.go).
 func (a *analyzer) replaceableMacro(name string, l *syntax.List, pos int32) Expr {
 	args := l.Items[1:]
-	fnName := map[string]string{"time": TimeFn, "delay": DelayFn, "future": FutureFn}[name]
+	fnName := map[string]string{"time": TimeFn, "delay": DelayFn, "future": FutureFn, "dosync": DosyncFn}[name]
 	if name == "time" && len(args) != 1 {
 		return a.errorf(pos, "invalid_arity", "time expects one expression, (time expr), got %d argument(s)", len(args))
 	}
