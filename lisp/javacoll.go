@@ -389,6 +389,26 @@ var errListMoved = errors.New("the list changed meanwhile")
 // elements of a collection for a list or a set, the entries of a map for a
 // map; nil or a capacity (an integer) makes an empty one.
 func (th *thread) newUtil(k utilClass, ctor string, from Value) (*Cell, error) {
+	if k == utilTreeMap || k == utilTreeSet {
+		// (TreeMap. comparator), or a sorted map or set that has one
+		// (Java's TreeMap(SortedMap) keeps its comparator).
+		switch x := from.(type) {
+		case *Closure, *Builtin, *Var:
+			return th.newCell(utilCell, newTreeBy(k, x), nil)
+		case *Map:
+			if by := x.sorted(); by != nil && k == utilTreeMap {
+				d := newTreeBy(k, by.fn)
+				d.coll = x
+				return th.newCell(utilCell, d, nil)
+			}
+		case *Set:
+			if by := x.sorted(); by != nil && k == utilTreeSet {
+				d := newTreeBy(k, by.fn)
+				d.coll = x
+				return th.newCell(utilCell, d, nil)
+			}
+		}
+	}
 	d := &utilData{class: k}
 	switch {
 	case k.isMap():
@@ -608,6 +628,9 @@ func registerUtil(t builtinTable) {
 			}
 			if len(a) < min || (max >= 0 && len(a) > max) {
 				return nil, arity.arityError(len(a))
+			}
+			if (k == utilTreeMap || k == utilTreeSet) && treeBy(c) {
+				return th.treeByMethod(name, c, k, a, func() (Value, error) { return f(th, c, k, a) })
 			}
 			return f(th, c, k, a)
 		}

@@ -200,3 +200,32 @@ func TestPriorityQueueRunsPrintAndRead(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeWithComparatorConcurrentAndRolledBack: branches that put into
+// one TreeMap ordered by a comparator lose no key (each put that found the
+// map changed while its comparator ran starts again), a comparator that
+// reads or clears its own map neither deadlocks nor breaks it, and a run
+// that fails puts the map back.
+func TestTreeWithComparatorConcurrentAndRolledBack(t *testing.T) {
+	res := run(t, `(def m (java.util.TreeMap. (comparator >)))
+	               (dorun (pmap (fn [i] (.put m i (* i i))) (range 300)))
+	               [(count m) (.firstKey m) (.lastKey m) (= (vec (keys m)) (vec (range 299 -1 -1)))]`, lisp.Options{})
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[300 299 0 true]" {
+		t.Errorf("concurrent puts: %s", got)
+	}
+	res = run(t, `(def seen (atom 0))
+	              (def m (java.util.TreeMap. (fn [a b] (swap! seen + (.size m)) (when (some #{5} [a b]) (.clear m)) (compare a b))))
+	              (doseq [i [1 2 3 4]] (.put m i i))
+	              (.put m 5 5)
+	              [(vec (keys m)) (pos? @seen)]`, lisp.Options{})
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "[[5] true]" {
+		t.Errorf("a comparator that clears its map: %s", got)
+	}
+	ns := run(t, `(def m (java.util.TreeMap. (comparator >))) (.put m 1 :a)`, lisp.Options{}).Namespace
+	if _, err := lisp.Run(context.Background(), `(.put m 2 :b) (.remove m 1) (/ 1 nil)`, lisp.Options{Namespace: ns}); !errors.Is(err, lisp.TypeError) {
+		t.Fatalf("got %v, want a type error", err)
+	}
+	if got := lisp.Print(run(t, `[(vec (keys m)) (.put m 0 :z) (vec (keys m))]`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != "[[1] nil [1 0]]" {
+		t.Errorf("after a failed run: %s, want [[1] nil [1 0]]", got)
+	}
+}
