@@ -286,7 +286,7 @@ func orderTimes(fn string, a, b Value) (int, error) {
 		return 0, argError(fn, 1, "a date, as the first", b)
 	case Instant:
 		if y, ok := b.(Instant); ok {
-			return x.T.Compare(y.T), nil
+			return x.instant().Compare(y.instant()), nil
 		}
 		return 0, argError(fn, 1, "a date-time, as the first", b)
 	}
@@ -345,8 +345,9 @@ func between(unit string, a, b Value) (Value, error) {
 		// Two date-times far apart are more milliseconds apart than an
 		// int64 holds: count in nanoseconds without a bound, and fail as
 		// Java's ChronoUnit.between does rather than wrap.
-		d := new(big.Int).Mul(big.NewInt(y.T.Unix()-x.T.Unix()), big.NewInt(1e9))
-		d.Add(d, big.NewInt(int64(y.T.Nanosecond()-x.T.Nanosecond())))
+		xt, yt := x.instant(), y.instant()
+		d := new(big.Int).Mul(big.NewInt(yt.Unix()-xt.Unix()), big.NewInt(1e9))
+		d.Add(d, big.NewInt(int64(yt.Nanosecond()-xt.Nanosecond())))
 		d.Quo(d, big.NewInt(per*1e6))
 		if !d.IsInt64() {
 			return nil, overflow(".between")

@@ -22,7 +22,7 @@ type patternPart struct {
 // patternLetters are the pattern letters supported: year, month, day of
 // month and of year, day of week, am/pm, hours, minutes, seconds, fraction,
 // and the zone of a UTC date-time.
-const patternLetters = "yuMLdDEaHhmsSXZz"
+const patternLetters = "yuMLdDEaHhmsSXZzx"
 
 // parseJavaPattern splits a DateTimeFormatter / SimpleDateFormat pattern.
 func parseJavaPattern(fn, p string) ([]patternPart, error) {
@@ -88,7 +88,7 @@ func formatJava(fn string, parts []patternPart, tm time.Time, hasTime bool) (str
 			sb.WriteString(p.lit)
 			continue
 		}
-		if !hasTime && strings.IndexByte("aHhmsSXZz", p.letter) >= 0 {
+		if !hasTime && strings.IndexByte("aHhmsSXxZz", p.letter) >= 0 {
 			return "", classError(InvalidArgument, classDateTime, "%s: Unsupported field: %s (a date has no time of day; use a date-time)", fn, fieldName(p.letter))
 		}
 		switch p.letter {
@@ -142,12 +142,11 @@ func formatJava(fn string, parts []patternPart, tm time.Time, hasTime bool) (str
 				frac += "0"
 			}
 			sb.WriteString(frac[:p.n])
-		case 'X':
-			sb.WriteByte('Z')
-		case 'Z':
-			sb.WriteString("+0000")
+		case 'X', 'x', 'Z':
+			sb.WriteString(patternOffset(p, tm))
 		case 'z':
-			sb.WriteString("UTC")
+			name, _ := tm.Zone()
+			sb.WriteString(name)
 		}
 	}
 	return sb.String(), nil
@@ -286,7 +285,7 @@ func parseJava(fn string, parts []patternPart, s string, lenient bool) (time.Tim
 				}
 				nano = v
 			}
-		case 'X', 'Z', 'z':
+		case 'X', 'x', 'Z', 'z':
 			for _, z := range []string{"UTC", "+0000", "+00:00", "Z"} {
 				if strings.HasPrefix(s[i:], z) {
 					i += len(z)
@@ -396,6 +395,9 @@ func registerDateFormats(t builtinTable) {
 			}
 			return formatJava(".format", parts, time.Date(x.Y, time.Month(x.M), x.D, 0, 0, 0, 0, time.UTC), false)
 		case Instant:
+			if x.zone != nil {
+				return formatJava(".format", parts, x.instant(), true)
+			}
 			return formatJava(".format", parts, x.T.UTC(), true)
 		}
 		return nil, errorf(TypeError, ".format expects a date or date-time")

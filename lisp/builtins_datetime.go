@@ -40,7 +40,7 @@ func dateOf(x Instant) Date {
 // atTimeOf is date d at x's time of day, a LocalDateTime.
 func atTimeOf(d Date, x Instant) Instant {
 	t := x.T.UTC()
-	return Instant{T: time.Date(d.Y, time.Month(d.M), d.D, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC), local: true}
+	return x.withWall(time.Date(d.Y, time.Month(d.M), d.D, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC))
 }
 
 func registerDateTimes(t builtinTable) {

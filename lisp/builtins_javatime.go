@@ -401,14 +401,15 @@ func durationBetween(fn string, a, b Value) (duration, error) {
 	}
 	x, ok1 := a.(Instant)
 	y, ok2 := b.(Instant)
-	if !ok1 || !ok2 || x.local != y.local {
+	if !ok1 || !ok2 || x.local != y.local || (x.zone == nil) != (y.zone == nil) {
 		if _, isDate := a.(Date); isDate {
 			return duration{}, unsupportedUnit("SECONDS")
 		}
 		return duration{}, argError(fn, 0, "two date-times or two instants", a)
 	}
-	secs := y.T.Unix() - x.T.Unix()
-	return normDuration(secs, int64(y.T.Nanosecond()-x.T.Nanosecond())), nil
+	xt, yt := x.instant(), y.instant()
+	secs := yt.Unix() - xt.Unix()
+	return normDuration(secs, int64(yt.Nanosecond()-xt.Nanosecond())), nil
 }
 
 // javaDateCompare is LocalDate.compareTo: the difference of the years,
@@ -432,7 +433,10 @@ func javaTimeCompare(a, b Value) (int64, bool) {
 			return javaDateCompare(x, y), true
 		}
 	case Instant:
-		if y, ok := b.(Instant); ok && x.local == y.local {
+		if y, ok := b.(Instant); ok && x.zone != nil && y.zone != nil {
+			return int64(compareInstants(x, y)), true // ZonedDateTime's: the instant, the wall clock, the zone
+		}
+		if y, ok := b.(Instant); ok && x.local == y.local && x.zone == nil && y.zone == nil {
 			if x.local { // LocalDateTime: the dates, then the times of day
 				if c := javaDateCompare(dateOf(x), dateOf(y)); c != 0 {
 					return c, true
@@ -513,12 +517,23 @@ func registerJavaTime(t builtinTable) {
 		d, _, _, err := dateOfArg(".lengthOfYear", a)
 		return int64(337 + daysIn(d.Y, 2)), err
 	})
-	t.add(".atStartOfDay", 1, 1, func(_ *thread, a []Value) (Value, error) {
+	t.add(".atStartOfDay", 1, 2, func(th *thread, a []Value) (Value, error) {
 		d, err := dateArg(".atStartOfDay", a, 0)
 		if err != nil {
 			return nil, err
 		}
-		return atClock(".atStartOfDay", d, 0, 0, 0, 0)
+		start, err := atClock(".atStartOfDay", d, 0, 0, 0, 0)
+		if err != nil || len(a) == 1 {
+			return start, err
+		}
+		// (.atStartOfDay date zone): a ZonedDateTime, at the first
+		// moment of the day the zone has (later where a gap skips
+		// midnight).
+		z, err := th.zoneOf(".atStartOfDay", a[1])
+		if err != nil {
+			return nil, err
+		}
+		return zonedLocal(start.(Instant), z, false), nil
 	})
 	t.add(".atTime", 3, 5, func(_ *thread, a []Value) (Value, error) {
 		d, err := dateArg(".atTime", a, 0)
@@ -575,7 +590,7 @@ func registerJavaTime(t builtinTable) {
 		}
 		// Every unit divides a day, and Go's zero time starts a day (UTC,
 		// where T holds both kinds): Truncate clears what Java clears.
-		return Instant{T: x.T.UTC().Truncate(unit), local: x.local}, nil
+		return x.withWall(x.T.UTC().Truncate(unit)), nil
 	})
 	t.add(".until", 2, 3, func(_ *thread, a []Value) (Value, error) {
 		if len(a) == 3 {

@@ -327,7 +327,7 @@ func registerLocalTime(t builtinTable) {
 				return localTimeText(set(n)), nil
 			}
 			if x, ok := a[0].(Instant); ok && x.local {
-				return dateAtClock(dateOf(x), set(clockOf(x.T.UTC()))), nil
+				return x.withWall(dateAtClock(dateOf(x), set(clockOf(x.T.UTC()))).T), nil
 			}
 			return nil, argError(w.name, 0, "a time of day (LocalTime/parse \"09:30\") or a date-time", a[0])
 		})

@@ -924,7 +924,7 @@ func orderArgs(name string, a []Value, i int) (int, error) {
 		}
 	case Instant:
 		if ys, ok := y.(Instant); ok {
-			return xs.T.Compare(ys.T), nil
+			return compareInstants(xs, ys), nil
 		}
 	case Date:
 		if _, ok := y.(Date); ok {

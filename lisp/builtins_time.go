@@ -13,7 +13,12 @@ import (
 // it; it prints #date-time "2024-01-02T03:04".
 type Instant struct {
 	T     time.Time
-	local bool // a LocalDateTime
+	local bool // a LocalDateTime, or a ZonedDateTime or OffsetDateTime (zone set)
+	// zone is the zone of a ZonedDateTime or an OffsetDateTime, whose
+	// wall clock T holds (builtins_zoned.go).
+	zone     *zoneRule
+	offsetDT bool  // an OffsetDateTime
+	off      int32 // the offset of a zoned one's wall clock, in seconds
 }
 
 // Local reports whether i is a java.time.LocalDateTime: a date and a time
@@ -22,7 +27,15 @@ func (i Instant) Local() bool { return i.local }
 
 // Add returns i moved by d, of the same kind (an instant or a
 // LocalDateTime).
-func (i Instant) Add(d time.Duration) Instant { return Instant{T: i.T.Add(d), local: i.local} }
+func (i Instant) Add(d time.Duration) Instant {
+	if i.zone != nil && !i.zone.offset {
+		// Along the time line, as java.time moves a ZonedDateTime by
+		// hours: across a change of daylight saving time the wall clock
+		// moves by more or less.
+		return zonedAt(i.instant().Add(d), i.zone, i.offsetDT)
+	}
+	return i.withWall(i.T.Add(d))
+}
 
 // Date is a calendar date, what (java.time.LocalDate/parse "2024-01-02")
 // returns; str gives "2024-01-02".
@@ -37,6 +50,9 @@ func (d Date) iso() string {
 // Java's toString, 2024-01-02T03:04 (seconds and their fraction when not
 // zero, the fraction in groups of three digits).
 func (i Instant) rfc3339() string {
+	if i.zone != nil {
+		return i.zonedText()
+	}
 	if i.local {
 		return localDateTime(i.T)
 	}
@@ -65,7 +81,7 @@ func registerTime(t builtinTable) {
 		if !ok {
 			return nil, argError(".getTime", 0, "a date-time from (java.util.Date. ...)", a[0])
 		}
-		return i.T.UnixMilli(), nil
+		return i.instant().UnixMilli(), nil
 	}, "inst-ms", ".toEpochMilli")
 	// (Thread/sleep ms) returns at once: a program has nothing to wait
 	// for (tools are called when it calls them, and a pause before a call
@@ -132,7 +148,7 @@ func registerTime(t builtinTable) {
 		if !ok {
 			return nil, argError(".getEpochSecond", 0, "a date-time", a[0])
 		}
-		return i.T.Unix(), nil
+		return i.instant().Unix(), nil
 	})
 	for _, m := range []struct {
 		name string

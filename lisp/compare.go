@@ -535,7 +535,7 @@ func equalAt(a, b Value, depth int, w *walk) bool {
 		return equalSeqIn(x, b, depth, w)
 	case Instant:
 		y, ok := b.(Instant)
-		return ok && x.T.Equal(y.T) && x.local == y.local
+		return ok && x.T.Equal(y.T) && x.local == y.local && sameZone(x, y)
 	case *Cell:
 		if x.kind == utilCell {
 			return utilEqual(x, b, depth, w)
@@ -676,7 +676,7 @@ func compareTimes(a, b Value) int {
 	switch x := a.(type) {
 	case Instant:
 		if y, ok := b.(Instant); ok {
-			return x.T.Compare(y.T)
+			return compareInstants(x, y)
 		}
 		return 1
 	case Date:

@@ -395,6 +395,9 @@ func (c *exporter) toGo(v Value, depth int) any {
 	case Class:
 		return v.Name
 	case Instant:
+		if v.zone != nil {
+			return v.instant()
+		}
 		return v.T
 	case Date:
 		return v.iso()
@@ -572,7 +575,9 @@ func (c *exporter) writeJSON(buf *bytes.Buffer, v Value, depth int) error {
 	case Class:
 		writeJSONString(buf, v.Name)
 	case Instant:
-		if v.local {
+		if v.zone != nil {
+			writeJSONString(buf, v.instant().Format(time.RFC3339Nano)) // with its offset, without the region
+		} else if v.local {
 			writeJSONString(buf, v.rfc3339()) // LocalDateTime's ISO form, no zone
 		} else {
 			writeJSONString(buf, v.T.Format(time.RFC3339Nano))

@@ -65,13 +65,18 @@
 // and .put change them in place, a run first copying what it did not
 // make, so a failed run puts them back as well; a PriorityQueue keeps
 // Java's heap and never calls its comparator under its lock
-// (javacoll_pq.go). A regex matcher (re-matcher, matcher.go) and a
+// (javacoll_pq.go), nor does a TreeMap or TreeSet made with one
+// (javacoll_cmp.go). Refs are cells that change only in a transaction:
+// dosync runs its body optimistically and commits the refs it touched
+// together, running it again when another branch changed one (stm.go). A
+// regex matcher (re-matcher, matcher.go) and a
 // DecimalFormat (builtins_decfmt.go) are atoms holding their state. A
 // transient vector is changed in place the same way, under its cell's
 // lock (state_vector.go), so assoc! on it is not a copy.
-// java.time's months, Periods, Durations, YearMonths and LocalTimes are
-// their names and ISO texts (builtins_javatime.go, builtins_yearmonth.go,
-// builtins_localtime.go), as the days of the week are; a BigDecimal is an exact Decimal (decimal.go) and a
+// java.time's months, Periods, Durations, YearMonths, LocalTimes and zones
+// are their names and ISO texts (builtins_javatime.go, builtins_yearmonth.go,
+// builtins_localtime.go, builtins_zoned.go), as the days of the week are; a
+// ZonedDateTime or OffsetDateTime is an Instant that carries its zone; a BigDecimal is an exact Decimal (decimal.go) and a
 // BigInteger an integer (builtins_bignum.go). Regexes run on Go's linear-time engine, or, for
 // lookaround and backreferences, on the step-counting backtracking matcher
 // of lisp/internal/backtrack. clojure.zip's locations are vectors that

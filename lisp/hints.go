@@ -28,17 +28,7 @@ const (
 	hintSymbols    = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintCode       = "programs cannot build and run code; write the code directly"
 	hintTap        = "use println to show a value"
-
-	hintDateTime = "read a date-time with LocalDateTime/parse (\"2024-01-02T03:04:05\", no zone) or Instant/parse (\"2024-01-02T03:04:05Z\"), a date with LocalDate/parse; ISO-8601 strings also sort and compare as text"
 )
-
-func init() {
-	// The java.time classes models reach for (a static method of an
-	// unknown class: ZonedDateTime/parse).
-	for _, class := range []string{"ZonedDateTime", "OffsetDateTime"} {
-		hints[class] = hintDateTime
-	}
-}
 
 var hints = map[string]string{
 	".stream": "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",

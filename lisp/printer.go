@@ -350,7 +350,10 @@ func (p *printer) value(v Value, depth int) {
 	case *Seq:
 		p.lazySeq(v, depth)
 	case Instant:
-		if v.local {
+		if v.zone != nil {
+			p.sb.WriteString(map[bool]string{false: "#zoned-date-time \"", true: "#offset-date-time \""}[v.offsetDT])
+			p.sb.WriteString(v.zonedText())
+		} else if v.local {
 			p.sb.WriteString("#date-time \"")
 			p.sb.WriteString(v.rfc3339())
 		} else {

@@ -511,6 +511,8 @@ type runState struct {
 	madeLazy atomic.Bool
 	// txCommits counts the transactions the run committed (stm.go).
 	txCommits atomic.Uint64
+	// zones are the time-zone regions the run looked up (builtins_zoned.go).
+	zones zoneCache
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the

@@ -246,6 +246,18 @@ func (r *valueReader) value(depth int) (Value, error) {
 			return nil, r.errorf("bad #date-time %q", s)
 		}
 		return tm, nil
+	case r.has("#zoned-date-time "), r.has("#offset-date-time "):
+		offsetDT := r.has("#offset-date-time ")
+		r.off += strings.IndexByte(r.src[r.off:], ' ') + 1
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := parseZoned("read", s, offsetDT, nil)
+		if perr != nil {
+			return nil, r.errorf("bad date-time with a zone %q", s)
+		}
+		return tm, nil
 	case r.has("#date "):
 		r.off += len("#date ")
 		s, err := r.str()

@@ -114,6 +114,8 @@ var baseClassDefs = []classDef{
 	{name: "java.util.regex.Pattern", is: []string{"java.io.Serializable"}},
 	{name: "java.util.Date", is: []string{"java.lang.Comparable", "java.io.Serializable", "java.lang.Cloneable"}},
 	{name: "java.time.LocalDateTime", short: []string{"LocalDateTime"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.chrono.ChronoLocalDateTime", "java.time.temporal.Temporal"}},
+	{name: "java.time.ZonedDateTime", short: []string{"ZonedDateTime"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.chrono.ChronoZonedDateTime", "java.time.temporal.Temporal"}},
+	{name: "java.time.OffsetDateTime", short: []string{"OffsetDateTime"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.temporal.Temporal"}},
 	{name: "java.time.LocalDate", short: []string{"LocalDate"}, is: []string{"java.lang.Comparable", "java.io.Serializable", "java.time.chrono.ChronoLocalDate", "java.time.temporal.Temporal"}},
 	{name: "java.lang.Class", short: []string{"Class"}},
 	// Mutable state (state.go).
@@ -323,7 +325,12 @@ func classOf(v Value) (Class, bool) {
 		name = "java.util.regex.Pattern"
 	case Instant:
 		name = "java.util.Date"
-		if v.local {
+		switch {
+		case v.offsetDT:
+			name = "java.time.OffsetDateTime"
+		case v.zone != nil:
+			name = "java.time.ZonedDateTime"
+		case v.local:
 			name = "java.time.LocalDateTime"
 		}
 	case Date:
