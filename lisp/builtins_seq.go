@@ -231,6 +231,22 @@ func registerSequences(t builtinTable) {
 		n = max(0, min(n, len(xs)))
 		return vectorOf(vectorView(a[1], xs, 0, n), vectorView(a[1], xs, n, len(xs))), nil
 	})
+	// Clojure 1.12's splitv-at: [(into [] (take n coll)) (drop n coll)].
+	t.add("splitv-at", 2, 2, func(th *thread, a []Value) (Value, error) {
+		n, xs, err := countAndItems(th, "splitv-at", a)
+		if err != nil {
+			return nil, err
+		}
+		n = max(0, min(n, len(xs)))
+		head := vectorView(a[1], xs, 0, n)
+		if !head.isVectorPred() {
+			if err := th.charge(int64(n)); err != nil {
+				return nil, err
+			}
+			head = NewVector(append([]Value(nil), xs[:n]...))
+		}
+		return vectorOf(head, vectorView(a[1], xs, n, len(xs)).asSeqView()), nil
+	})
 	t.add("split-with", 2, 2, func(th *thread, a []Value) (Value, error) {
 		xs, err := th.items(a[1], "split-with")
 		if err != nil {
@@ -699,6 +715,10 @@ func registerSequences(t builtinTable) {
 	})
 	t.add("partition", 2, 4, func(th *thread, a []Value) (Value, error) { return partition(th, "partition", a, false) })
 	t.add("partition-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partition-all", a, true) })
+	// Clojure 1.12's partitionv and partitionv-all: the same groups, each
+	// a vector (partition's are seqs).
+	t.add("partitionv", 2, 4, func(th *thread, a []Value) (Value, error) { return partition(th, "partitionv", a, false) })
+	t.add("partitionv-all", 2, 3, func(th *thread, a []Value) (Value, error) { return partition(th, "partitionv-all", a, true) })
 	t.add("partition-by", 2, 2, func(th *thread, a []Value) (Value, error) {
 		if s, ok := a[1].(*Seq); ok {
 			return lazyFn("partition-by", a, s, partitionByXf)

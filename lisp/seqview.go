@@ -21,7 +21,7 @@ var seqResultBuiltins = []string{
 	"concat", "rest", "next", "nnext", "nfirst", "nthrest", "nthnext",
 	"take", "drop", "take-while", "drop-while", "take-last", "drop-last",
 	"butlast", "take-nth", "sort", "sort-by", "distinct", "dedupe",
-	"keys", "vals", "interleave", "interpose", "partition", "partition-all",
+	"keys", "vals", "interleave", "interpose", "partition", "partition-all", "partitionv", "partitionv-all",
 	"partition-by", "flatten", "range", "repeat", "repeatedly", "seq",
 	"re-seq", "reductions", "tree-seq", "rseq", "subseq", "rsubseq",
 	"sequence", "pmap", "pcalls",

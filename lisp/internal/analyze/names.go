@@ -216,7 +216,30 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 	if name, ok := a.qualified(s); ok {
 		return a.builtinRef(name, pos)
 	}
+	if name, ok := a.methodValue(s.Ns, s.Name); ok { // a class only the runtime knows: StringBuilder/new
+		return a.builtinRef(name, pos)
+	}
 	return a.unknownQualified(s)
+}
+
+// methodValue resolves Clojure 1.12's method values: Class/.method is the
+// instance method .method, Class/new the constructor Class.
+func (a *analyzer) methodValue(class, name string) (string, bool) {
+	simple := class[strings.LastIndexByte(class, '.')+1:]
+	if simple == "" || simple[0] < 'A' || simple[0] > 'Z' {
+		return "", false
+	}
+	if len(name) > 1 && name[0] == '.' && a.isBuiltin(name) {
+		return name, true
+	}
+	if name == "new" {
+		for _, ctor := range []string{class + ".", simple + "."} {
+			if a.isBuiltin(ctor) {
+				return ctor, true
+			}
+		}
+	}
+	return "", false
 }
 
 // qualified resolves ns/name against the builtin table.
@@ -227,6 +250,9 @@ func (a *analyzer) qualified(s *syntax.Symbol) (string, bool) {
 	}
 	if ns != "" && a.isBuiltin(ns+"/"+s.Name) {
 		return ns + "/" + s.Name, true
+	}
+	if name, ok := a.methodValue(ns, s.Name); ok {
+		return name, true
 	}
 	if a.isBuiltin(s.Name) && !isSpecialName(s.Name) && (!isClassNamespace(ns) || boxedStatics[s.Name]) {
 		return s.Name, true
