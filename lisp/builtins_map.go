@@ -56,6 +56,12 @@ func registerMaps(t builtinTable) {
 		if !ok && len(a) == 3 {
 			return a[2], nil
 		}
+		if t, whole := v.(*transientVector); whole {
+			// (get-in table []) is the table itself, which a loop fills
+			// in place (transient.go): the program gets a copy of it as it
+			// is now, which later writes leave alone, as Clojure's value.
+			return t.snapshot(th)
+		}
 		return v, nil
 	})
 	t.add("assoc", 3, -1, func(th *thread, a []Value) (Value, error) {

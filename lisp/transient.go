@@ -13,6 +13,9 @@ import "github.com/ptc-go/ptc/lisp/internal/analyze"
 // place, and freezes it into an ordinary map or set at the end. The values
 // never escape: printing, comparing or storing them is impossible by
 // construction, and the builtins that accept them treat them as maps/sets.
+// The reads a vector table allows (vectorReads) hand out an element, a row
+// frozen first, or, for (get-in table []), a copy of the whole: never the
+// transient itself, which could otherwise be stored inside itself.
 
 // from is the collection the transient started from: a map of sorted-map
 // (a set of sorted-set) freezes into one again.
@@ -107,6 +110,17 @@ func (t *transientVector) view() *Vector {
 	}
 	n := len(t.items)
 	return &Vector{items: t.items[:n:n]}
+}
+
+// snapshot is a copy of the table as it is now, for a read that keeps the
+// whole of it: the transient goes on being written in place, the copy
+// does not change.
+func (t *transientVector) snapshot(th *thread) (*Vector, error) {
+	v := t.view()
+	if err := th.copying(v.Len()); err != nil {
+		return nil, err
+	}
+	return NewVector(append([]Value(nil), v.items...)), nil
 }
 
 // freeze ends the transient: its vector, which owns its elements, rows
