@@ -277,6 +277,14 @@ func (th *thread) offsetOf(fn string, v Value) (*zoneRule, error) {
 	return z, err
 }
 
+// zoneArg reads a zone, or only an offset (an OffsetDateTime's).
+func (th *thread) zoneArg(fn string, v Value, offsetOnly bool) (*zoneRule, error) {
+	if offsetOnly {
+		return th.offsetOf(fn, v)
+	}
+	return th.zoneOf(fn, v)
+}
+
 // zonedArg reads argument i as a ZonedDateTime or an OffsetDateTime.
 func zonedArg(fn string, a []Value, i int) (Instant, error) {
 	if x, ok := a[i].(Instant); ok && x.zone != nil {
@@ -365,12 +373,6 @@ func registerZones(t builtinTable) {
 		class    string
 		offsetDT bool
 	}{{"ZonedDateTime", false}, {"OffsetDateTime", true}} {
-		zone := func(th *thread, fn string, v Value) (*zoneRule, error) {
-			if c.offsetDT {
-				return th.offsetOf(fn, v)
-			}
-			return th.zoneOf(fn, v)
-		}
 		t.add(c.class+"/parse", 1, 1, func(th *thread, a []Value) (Value, error) {
 			s, err := stringArg(c.class+"/parse", a, 0)
 			if err != nil {
@@ -403,7 +405,7 @@ func registerZones(t builtinTable) {
 		// min s nano zone).
 		t.add(c.class+"/of", 2, 8, func(th *thread, a []Value) (Value, error) {
 			fn := c.class + "/of"
-			z, err := zone(th, fn, a[len(a)-1])
+			z, err := th.zoneArg(fn, a[len(a)-1], c.offsetDT)
 			if err != nil {
 				return nil, err
 			}
@@ -458,13 +460,7 @@ func registerZones(t builtinTable) {
 			if !ok || x.zone != nil {
 				return nil, argError(m.name, 0, "an instant or a LocalDateTime", a[0])
 			}
-			var z *zoneRule
-			var err error
-			if m.offsetDT {
-				z, err = th.offsetOf(m.name, a[1])
-			} else {
-				z, err = th.zoneOf(m.name, a[1])
-			}
+			z, err := th.zoneArg(m.name, a[1], m.offsetDT)
 			if err != nil {
 				return nil, err
 			}
@@ -562,12 +558,7 @@ func registerZones(t builtinTable) {
 			if x.offsetDT != m.offsetDT && m.name != ".atZoneSameInstant" {
 				return nil, argError(m.name, 0, map[bool]string{false: "a ZonedDateTime", true: "an OffsetDateTime"}[m.offsetDT], a[0])
 			}
-			var z *zoneRule
-			if m.offsetDT {
-				z, err = th.offsetOf(m.name, a[1])
-			} else {
-				z, err = th.zoneOf(m.name, a[1])
-			}
+			z, err := th.zoneArg(m.name, a[1], m.offsetDT)
 			if err != nil {
 				return nil, err
 			}

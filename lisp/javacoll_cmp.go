@@ -124,35 +124,7 @@ func (th *thread) treeNav(coll Value, how string, x Value) (int, error) {
 	nk := treeOrder(coll)
 	by := sortedOf(coll)
 	return guarded(func() (int, error) {
-		cmp := th.comparatorFn(by.fn)
-		search := func(strict bool) int {
-			lo, hi := 0, nk.n
-			for lo < hi {
-				mid := int(uint(lo+hi) >> 1)
-				c := cmp(nk.key(mid), x)
-				if c < 0 || strict && c == 0 {
-					lo = mid + 1
-				} else {
-					hi = mid
-				}
-			}
-			return lo
-		}
-		i := -1
-		switch how {
-		case "ceiling":
-			i = search(false)
-		case "higher":
-			i = search(true)
-		case "floor":
-			i = search(true) - 1
-		case "lower":
-			i = search(false) - 1
-		}
-		if i < 0 || i >= nk.n {
-			return -1, nil
-		}
-		return i, nil
+		return nk.navIndex(how, x, th.comparatorFn(by.fn)), nil
 	})
 }
 

@@ -33,12 +33,13 @@ func navOf(coll Value) navKeys {
 	return navKeys{}
 }
 
-// search is the first index whose key is >= x (or > x when strict).
-func (nk navKeys) search(x Value, strict bool) int {
+// search is the first index whose key is >= x (or > x when strict), in
+// the order cmp gives.
+func (nk navKeys) search(x Value, strict bool, cmp func(a, b Value) int) int {
 	lo, hi := 0, nk.n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		c := compareKeys(nk.key(mid), x)
+		c := cmp(nk.key(mid), x)
 		if c < 0 || strict && c == 0 {
 			lo = mid + 1
 		} else {
@@ -48,18 +49,19 @@ func (nk navKeys) search(x Value, strict bool) int {
 	return lo
 }
 
-// navIndex is the index a navigation method names for x, or -1.
-func (nk navKeys) navIndex(how string, x Value) int {
+// navIndex is the index a navigation method names for x, or -1, in the
+// order cmp gives (compareKeys: the canonical order of every map and set).
+func (nk navKeys) navIndex(how string, x Value, cmp func(a, b Value) int) int {
 	i := -1
 	switch how {
 	case "ceiling":
-		i = nk.search(x, false)
+		i = nk.search(x, false, cmp)
 	case "higher":
-		i = nk.search(x, true)
+		i = nk.search(x, true, cmp)
 	case "floor":
-		i = nk.search(x, true) - 1
+		i = nk.search(x, true, cmp) - 1
 	case "lower":
-		i = nk.search(x, false) - 1
+		i = nk.search(x, false, cmp) - 1
 	}
 	if i < 0 || i >= nk.n {
 		return -1
@@ -76,7 +78,7 @@ func registerNavigation(t builtinTable, method utilMethod, read func(c *Cell, f 
 		method("."+how+"Key", 2, 2, maps, func(th *thread, c *Cell, _ utilClass, a []Value) (Value, error) {
 			return read(c, func(d *utilData) (Value, error) {
 				nk := navOf(d.coll)
-				if i := nk.navIndex(how, a[1]); i >= 0 {
+				if i := nk.navIndex(how, a[1], compareKeys); i >= 0 {
 					return nk.key(i), nil
 				}
 				return nil, nil
@@ -85,7 +87,7 @@ func registerNavigation(t builtinTable, method utilMethod, read func(c *Cell, f 
 		method("."+how+"Entry", 2, 2, maps, func(th *thread, c *Cell, _ utilClass, a []Value) (Value, error) {
 			return read(c, func(d *utilData) (Value, error) {
 				m := d.coll.(*Map)
-				if i := navOf(m).navIndex(how, a[1]); i >= 0 {
+				if i := navOf(m).navIndex(how, a[1], compareKeys); i >= 0 {
 					return newEntry(m.EntryAt(i)), nil
 				}
 				return nil, nil
@@ -94,7 +96,7 @@ func registerNavigation(t builtinTable, method utilMethod, read func(c *Cell, f 
 		method("."+how, 2, 2, sets, func(th *thread, c *Cell, _ utilClass, a []Value) (Value, error) {
 			return read(c, func(d *utilData) (Value, error) {
 				nk := navOf(d.coll)
-				if i := nk.navIndex(how, a[1]); i >= 0 {
+				if i := nk.navIndex(how, a[1], compareKeys); i >= 0 {
 					return nk.key(i), nil
 				}
 				return nil, nil
@@ -206,10 +208,10 @@ func registerNavigation(t builtinTable, method utilMethod, read func(c *Cell, f 
 				nk := navOf(d.coll)
 				from, to := 0, nk.n
 				if loSet {
-					from = nk.search(lo, !loIn)
+					from = nk.search(lo, !loIn, compareKeys)
 				}
 				if hiSet {
-					to = nk.search(hi, hiIn)
+					to = nk.search(hi, hiIn, compareKeys)
 				}
 				if from > to {
 					to = from
