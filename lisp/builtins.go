@@ -73,6 +73,7 @@ func newBuiltinTable() builtinTable {
 	registerTransducers(t)
 	registerState(t)
 	registerSTM(t)
+	registerAgents(t)
 	registerZones(t)
 	registerArrays(t)
 	registerBuilder(t)

@@ -68,7 +68,9 @@
 // (javacoll_pq.go), nor does a TreeMap or TreeSet made with one
 // (javacoll_cmp.go). Refs are cells that change only in a transaction:
 // dosync runs its body optimistically and commits the refs it touched
-// together, running it again when another branch changed one (stm.go). A
+// together, running it again when another branch changed one (stm.go).
+// Agents are cells whose actions run as they are sent, one at a time
+// (agents.go). A
 // regex matcher (re-matcher, matcher.go) and a
 // DecimalFormat (builtins_decfmt.go) are atoms holding their state. A
 // transient vector is changed in place the same way, under its cell's

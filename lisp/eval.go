@@ -70,6 +70,10 @@ type thread struct {
 	// tx is the transaction (dosync) running on this thread, if any
 	// (stm.go); other threads of the run are outside it.
 	tx *transaction
+	// action is the agent whose action this thread runs, and held the
+	// sends that action made, which go out when it ends (agents.go).
+	action *Cell
+	held   []agentAction
 }
 
 // threadBlock is a new thread with what every run needs at once (its first

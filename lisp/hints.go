@@ -11,7 +11,6 @@ func unsupportedHint(name string) string {
 }
 
 const (
-	hintAgents   = "there are no agents: keep changing state in an atom, (def a (atom 0)) (swap! a inc) @a, or a ref in (dosync ...), or accumulate with reduce"
 	hintSetVar   = "vars are not assigned: def the name again, or keep changing state in an atom, (def a (atom 0)) (reset! a 1)"
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
@@ -31,8 +30,8 @@ const (
 )
 
 var hints = map[string]string{
-	".stream": "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
-	"agent":   hintAgents, "send": hintAgents, "send-off": hintAgents, "set!": hintSetVar,
+	".stream":     "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
+	"set!":        hintSetVar,
 	"with-redefs": hintDynamic,
 	"eval":        hintCode,
 	"load-string": hintCode,
@@ -50,9 +49,7 @@ var hints = map[string]string{
 	// The rest of clojure.core that programs might write (docs/clojure-core.md).
 	"alter-var-root": hintSetVar, "var-set": hintSetVar,
 	"with-local-vars": hintSetVar,
-	"await":           hintAgents, "await-for": hintAgents, "send-via": hintAgents, "restart-agent": hintAgents,
-	"agent-error": hintAgents,
-	"bound-fn":    hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
+	"bound-fn":        hintDynamic, "bound-fn*": hintDynamic, "with-bindings": hintDynamic, "with-bindings*": hintDynamic,
 	"with-redefs-fn": hintDynamic, "get-thread-bindings": hintDynamic, "push-thread-bindings": hintDynamic,
 	"pop-thread-bindings": hintDynamic, "thread-bound?": hintDynamic, "bound?": hintDynamic,
 	"in-ns": hintNamespaces, "create-ns": hintNamespaces, "the-ns": hintNamespaces, "find-ns": hintNamespaces,

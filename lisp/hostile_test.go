@@ -192,7 +192,7 @@ var hostileCases = []hostileCase{
 	{"java interop", `(.exec (Runtime/getRuntime) "ls")`, lisp.InvalidForm, lisp.Limits{}},
 	{"System/exit", `(System/exit 0)`, lisp.UnboundVar, lisp.Limits{}},
 	{"getenv", `(System/getenv "HOME")`, lisp.UnboundVar, lisp.Limits{}},
-	{"agents", `(def a (agent 0)) (send a inc)`, lisp.UnboundVar, lisp.Limits{}},
+	{"an agent whose action sends itself for ever", `(def a (agent 0)) (defn f [x] (send a f) (inc x)) (send a f) (await a)`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 100_000}},
 	{"a transaction that never commits", `(def r (ref 0)) (dosync (loop [] (alter r inc) (recur)))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 100_000, MaxLoopIterations: -1}},
 	{"a transaction that writes a million refs", `(dosync (dotimes [i 900000] (ref-set (ref i) 0)))`, lisp.MemoryExceeded, lisp.Limits{MaxMemory: 1 << 20}},
 	{"a future runs in place, under the step limit", `@(future (loop [] (recur)))`, lisp.StepLimitExceeded, lisp.Limits{MaxSteps: 10_000, MaxLoopIterations: -1}},

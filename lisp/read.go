@@ -291,7 +291,7 @@ func (r *valueReader) value(depth int) (Value, error) {
 	case r.has("#object[host]"):
 		r.off += len("#object[host]")
 		return hostObject{}, nil
-	case r.has("#atom["), r.has("#volatile["), r.has("#ref["), r.has("#transient["), r.has("#delay["), r.has("#future["), r.has("#promise["):
+	case r.has("#atom["), r.has("#volatile["), r.has("#ref["), r.has("#agent["), r.has("#transient["), r.has("#delay["), r.has("#future["), r.has("#promise["):
 		return r.cell(depth)
 	case r.has("#string-builder["):
 		r.off += len("#string-builder[")
@@ -445,6 +445,8 @@ func (r *valueReader) cell(depth int) (Value, error) {
 		kind = volatileCell
 	case r.has("#ref["):
 		kind = refCell
+	case r.has("#agent["):
+		kind = agentCell
 	case r.has("#transient["):
 		kind = transientCell
 	case r.has("#delay["):

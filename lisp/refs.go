@@ -231,11 +231,11 @@ func registerRefs(t builtinTable) {
 	}})
 	future := func(th *thread, body Value) (Value, error) {
 		// The body runs at once, on this thread, but outside its
-		// transaction, as a future's thread would.
-		tx := th.tx
-		th.tx = nil
+		// transaction and its agent's action, as a future's thread would.
+		tx, action, held := th.tx, th.action, th.held
+		th.tx, th.action, th.held = nil, nil, nil
 		v, err := th.refResult(th.call(body, nil))
-		th.tx = tx
+		th.tx, th.action, th.held = tx, action, held
 		if err != nil {
 			return nil, err
 		}

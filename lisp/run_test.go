@@ -133,16 +133,16 @@ func TestNamespaceCarriesDefsAndRollsBack(t *testing.T) {
 }
 
 // TestHintedNamesFromEarlierRuns checks that a name PTC-Lisp explains away
-// (agent, type, try...) is still usable once a run has defined it.
+// (shuffle, type, try...) is still usable once a run has defined it.
 func TestHintedNamesFromEarlierRuns(t *testing.T) {
-	r1 := run(t, `(def type "invoice") (defn agent [x] [x])`, lisp.Options{})
-	r2 := run(t, `[type (agent 1)]`, lisp.Options{Namespace: r1.Namespace})
+	r1 := run(t, `(def type "invoice") (defn shuffle [x] [x])`, lisp.Options{})
+	r2 := run(t, `[type (shuffle 1)]`, lisp.Options{Namespace: r1.Namespace})
 	if s := lisp.Print(r2.Value, lisp.PrintOptions{}); s != `["invoice" [1]]` {
 		t.Errorf("got %s", s)
 	}
-	_, err := lisp.Run(context.Background(), `(agent 1)`, lisp.Options{})
-	if !errors.Is(err, lisp.UnboundVar) || !strings.Contains(err.Error(), "there are no agents") {
-		t.Errorf("without a def: %v, want the agent hint", err)
+	_, err := lisp.Run(context.Background(), `(shuffle 1)`, lisp.Options{})
+	if !errors.Is(err, lisp.UnboundVar) || !strings.Contains(err.Error(), "no randomness") {
+		t.Errorf("without a def: %v, want the randomness hint", err)
 	}
 }
 

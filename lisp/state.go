@@ -59,6 +59,8 @@ const (
 	utilCell
 	// refCell is a ref, written by transactions (stm.go).
 	refCell
+	// agentCell is an agent, written by its actions (agents.go).
+	agentCell
 )
 
 // isRef reports whether k is a delay, a future or a promise.
@@ -86,6 +88,8 @@ type Cell struct {
 	// mu serializes the writes of a transient vector with its reads while
 	// the vector is changed in place (see inPlaceVector).
 	mu sync.Mutex
+	// agent is an agent's queue and error state (agents.go).
+	agent *agentBox
 }
 
 // cellState is the contents of a cell at one version. It is never changed
@@ -144,6 +148,8 @@ func (c *Cell) Kind() string {
 		return "volatile"
 	case refCell:
 		return "ref"
+	case agentCell:
+		return "agent"
 	case transientCell:
 		return "transient"
 	case arrayCell:
@@ -210,6 +216,9 @@ func (c *Cell) load() *cellState {
 // newCellOutside makes a cell outside any run (Read).
 func newCellOutside(kind cellKind, v Value) *Cell {
 	c := &Cell{kind: kind}
+	if kind == agentCell {
+		c.agent = &agentBox{}
+	}
 	c.state.Store(&cellState{val: v})
 	return c
 }
@@ -235,6 +244,9 @@ func (th *thread) newCell(kind cellKind, v, validator Value) (*Cell, error) {
 	}
 	cr := th.run.cells()
 	c := &Cell{kind: kind, id: th.run.cellBase() + cr.made.Add(1), validator: validator, made: cr.mark}
+	if kind == agentCell {
+		c.agent = &agentBox{}
+	}
 	c.state.Store(&cellState{val: v, writer: cr.mark})
 	return c, nil
 }
@@ -462,10 +474,10 @@ func identicalValues(a, b Value) bool {
 // watchedArg is argument i of fn as an atom or a ref: what validators and
 // watches apply to.
 func watchedArg(fn string, args []Value, i int) (*Cell, error) {
-	if c, ok := args[i].(*Cell); ok && (c.kind == atomCell || c.kind == refCell) {
+	if c, ok := args[i].(*Cell); ok && (c.kind == atomCell || c.kind == refCell || c.kind == agentCell) {
 		return c, nil
 	}
-	return nil, argError(fn, i, "an atom or a ref", args[i])
+	return nil, argError(fn, i, "an atom, a ref or an agent", args[i])
 }
 
 // cellOptions reads the options after the first argument of atom or ref,
@@ -664,6 +676,9 @@ func registerState(t builtinTable) {
 			if x.kind == refCell {
 				return th.derefRefCell(x)
 			}
+			if x.kind == agentCell {
+				return x.load().val, nil
+			}
 			if v, ok, err := th.derefRef(x, a); ok {
 				return v, err
 			}
@@ -676,7 +691,7 @@ func registerState(t builtinTable) {
 		case *reduced:
 			return x.value, nil
 		}
-		return nil, argError("deref", 0, "an atom, a volatile, a var, a delay, a future or a promise", a[0])
+		return nil, argError("deref", 0, "an atom, a ref, an agent, a volatile, a var, a delay, a future or a promise", a[0])
 	})
 	t.add("swap!", 2, -1, func(th *thread, a []Value) (Value, error) {
 		c, err := cellArg("swap!", a, 0, atomCell)

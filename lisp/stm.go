@@ -45,6 +45,9 @@ type transaction struct {
 	// commits is the run's count of commits when the transaction last
 	// knew its reads to be current.
 	commits uint64
+	// sends are the agent actions sent in the transaction: they go out
+	// when it commits (agents.go).
+	sends []agentAction
 }
 
 // errTxRetry ends a transaction's body early to run it again: a ref it
@@ -179,6 +182,11 @@ func (th *thread) dosync(body Value) (Value, error) {
 			return nil, err
 		}
 		if done {
+			for _, act := range tx.sends {
+				if err := th.send(act); err != nil {
+					return nil, err
+				}
+			}
 			return v, nil
 		}
 	}

@@ -65,4 +65,44 @@ func TestRefRoundTrip(t *testing.T) {
 	if got := lisp.Print(c, lisp.PrintOptions{}); got != "#ref[{:a [1 2]}]" {
 		t.Errorf("printed %s", got)
 	}
+	// An agent too, which can be sent to once read.
+	v, err = lisp.Read(`#agent[5]`, lisp.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, `(send ctx/a inc) @ctx/a`, lisp.Options{Input: lisp.NewMap(lisp.Keyword("a"), v)})
+	if got := lisp.Print(res.Value, lisp.PrintOptions{}); got != "6" {
+		t.Errorf("a read agent after send: %s", got)
+	}
+}
+
+// TestAgentsUnderContention: pmap branches that send to one agent, whose
+// action also sends to a second, lose no action and never run two actions
+// of one agent at once (the action checks an atom it holds while it runs).
+func TestAgentsUnderContention(t *testing.T) {
+	src := `(def a (agent 0)) (def b (agent 0)) (def busy (atom false)) (def overlaps (atom 0))
+	        (defn step [x] (when-not (compare-and-set! busy false true) (swap! overlaps inc))
+	                       (send b inc)
+	                       (reset! busy false)
+	                       (inc x))
+	        (dorun (pmap (fn [_] (send a step)) (range 300)))
+	        (await a b)
+	        [@a @b @overlaps]`
+	for range 10 {
+		if got := lisp.Print(run(t, src, lisp.Options{}).Value, lisp.PrintOptions{}); got != "[300 300 0]" {
+			t.Fatalf("got %s, want [300 300 0]", got)
+		}
+	}
+}
+
+// TestFailedRunRestoresAgents: a run that fails puts back the value its
+// actions gave an agent of the namespace, as it does an atom's.
+func TestFailedRunRestoresAgents(t *testing.T) {
+	ns := run(t, `(def a (agent 1))`, lisp.Options{}).Namespace
+	if _, err := lisp.Run(context.Background(), `(send a + 10) (await a) (/ 1 nil)`, lisp.Options{Namespace: ns}); !errors.Is(err, lisp.TypeError) {
+		t.Fatalf("got %v, want a type error", err)
+	}
+	if got := lisp.Print(run(t, `(send a inc) @a`, lisp.Options{Namespace: ns}).Value, lisp.PrintOptions{}); got != "2" {
+		t.Errorf("after a failed run: %s, want 2", got)
+	}
 }

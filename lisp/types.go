@@ -122,6 +122,7 @@ var baseClassDefs = []classDef{
 	{name: "clojure.lang.Atom", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IAtom", "clojure.lang.IAtom2",
 		"clojure.lang.IDeref", "clojure.lang.IReference", "clojure.lang.IMeta"}},
 	{name: "clojure.lang.Volatile", is: []string{"clojure.lang.IDeref"}},
+	{name: "clojure.lang.Agent", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IDeref", "clojure.lang.IReference", "clojure.lang.IMeta"}},
 	{name: "clojure.lang.Ref", is: []string{"clojure.lang.ARef", "clojure.lang.IRef", "clojure.lang.IDeref", "clojure.lang.IReference",
 		"clojure.lang.IMeta", "java.lang.Comparable"}},
 	// Delays, futures and promises (refs.go).
@@ -582,6 +583,8 @@ func cellClassName(c *Cell) string {
 		return "clojure.lang.Volatile"
 	case refCell:
 		return "clojure.lang.Ref"
+	case agentCell:
+		return "clojure.lang.Agent"
 	case delayCell:
 		return "clojure.lang.Delay"
 	case futureCell:

@@ -255,7 +255,7 @@ func TestReplCommands(t *testing.T) {
 		{"doc of a special form", ":doc let", []string{"(let [name value …] body…)"}, nil},
 		{"doc of a def", "(defn sq [x] (* x x))\n:doc sq", []string{"sq is defined in this session: #fn[sq]"}, nil},
 		{"doc of a bit operation", ":doc unsigned-bit-shift-right", []string{"(unsigned-bit-shift-right x n)", ";=> 15"}, nil},
-		{"doc of a rejected name", ":doc send", []string{"send is not available in PTC-Lisp", "atom"}, nil},
+		{"doc of a rejected name", ":doc shuffle", []string{"shuffle is not available in PTC-Lisp", "deterministic"}, nil},
 		{"doc of a typo", ":doc fitler", []string{"no documentation for fitler; did you mean filter"}, nil},
 		{"doc without a name", ":doc", nil, []string{"usage: :doc NAME"}},
 		{"help", ":help", []string{":doc NAME", ":quit", "Ctrl-R", "Ctrl-C", "Ctrl-D", "Tab", "PTC_HISTORY=off"}, nil},
