@@ -110,6 +110,24 @@ func format(b *strings.Builder, n Node) {
 			format(b, n.Form)
 			return
 		}
+	case *SyntaxQuote:
+		if n != nil {
+			b.WriteByte('`')
+			format(b, n.Form)
+			return
+		}
+	case *Unquote:
+		if n != nil {
+			b.WriteByte('~')
+			format(b, n.Form)
+			return
+		}
+	case *UnquoteSplicing:
+		if n != nil {
+			b.WriteString("~@")
+			format(b, n.Form)
+			return
+		}
 	case *VarQuote:
 		if n != nil {
 			b.WriteString("#'")

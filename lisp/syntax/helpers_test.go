@@ -81,6 +81,15 @@ func dumpTo(b *strings.Builder, n Node) {
 	case *Deref:
 		b.WriteString("@")
 		dumpTo(b, n.Form)
+	case *SyntaxQuote:
+		b.WriteString("`")
+		dumpTo(b, n.Form)
+	case *Unquote:
+		b.WriteString("~")
+		dumpTo(b, n.Form)
+	case *UnquoteSplicing:
+		b.WriteString("~@")
+		dumpTo(b, n.Form)
 	case *VarQuote:
 		b.WriteString("#'")
 		dumpTo(b, n.Sym)
@@ -135,6 +144,12 @@ func walk(n Node, f func(Node)) {
 	case *Quote:
 		walk(n.Form, f)
 	case *Deref:
+		walk(n.Form, f)
+	case *SyntaxQuote:
+		walk(n.Form, f)
+	case *Unquote:
+		walk(n.Form, f)
+	case *UnquoteSplicing:
 		walk(n.Form, f)
 	case *VarQuote:
 		walk(n.Sym, f)

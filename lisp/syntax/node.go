@@ -112,6 +112,26 @@ type Deref struct {
 	Form Node
 }
 
+// SyntaxQuote is `form, a template a macro fills in: the analyzer
+// expands it into the calls that build the form, with ~x and ~@xs
+// (Unquote and UnquoteSplicing) evaluated in place.
+type SyntaxQuote struct {
+	Span
+	Form Node
+}
+
+// Unquote is ~form, meaningful only inside a SyntaxQuote.
+type Unquote struct {
+	Span
+	Form Node
+}
+
+// UnquoteSplicing is ~@form, meaningful only inside a SyntaxQuote.
+type UnquoteSplicing struct {
+	Span
+	Form Node
+}
+
 // VarQuote is #'sym.
 type VarQuote struct {
 	Span
@@ -142,4 +162,7 @@ func (*ShortFn) node()  {}
 func (*Quote) node()    {}
 func (*Deref) node()    {}
 func (*VarQuote) node() {}
+func (*SyntaxQuote) node()     {}
+func (*Unquote) node()         {}
+func (*UnquoteSplicing) node() {}
 func (*Regex) node()    {}

@@ -514,12 +514,7 @@ func (r *reader) readForm() Node {
 	case '@':
 		return r.readDeref()
 	case '`', '~':
-		r.errorf(r.pos(start), "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros")
-		r.off++
-		if b == '~' && r.off < len(s) && s[r.off] == '@' {
-			r.off++ // ~@ is one unquote-splicing, not also a deref
-		}
-		return nil
+		return r.readSyntaxQuote()
 	case '^':
 		return r.readMeta()
 	}
@@ -655,6 +650,40 @@ func (r *reader) readQuote() Node {
 		return nil
 	}
 	return &Quote{Span{start.Offset, n.Bounds().Stop}, n}
+}
+
+// readSyntaxQuote reads `form, ~form or ~@form: the parts of a macro's
+// template, which the analyzer expands.
+func (r *reader) readSyntaxQuote() Node {
+	start := r.pos(r.off)
+	kind, what := 0, "syntax-quote (`)"
+	if r.src[r.off] == '~' {
+		kind, what = 1, "unquote (~)"
+		if r.off+1 < len(r.src) && r.src[r.off+1] == '@' {
+			r.off++ // ~@ is one unquote-splicing, not also a deref
+			kind, what = 2, "unquote-splicing (~@)"
+		}
+	}
+	r.off++
+	if !r.enter(start) {
+		return nil
+	}
+	n, found := r.readNext()
+	r.depth--
+	if !found {
+		r.errorf(start, "%s must be followed by a form", what)
+	}
+	if n == nil {
+		return nil
+	}
+	sp := Span{start.Offset, n.Bounds().Stop}
+	switch kind {
+	case 0:
+		return &SyntaxQuote{sp, n}
+	case 1:
+		return &Unquote{sp, n}
+	}
+	return &UnquoteSplicing{sp, n}
 }
 
 // readDeref reads @form, which means (clojure.core/deref form) as in

@@ -72,6 +72,7 @@ func TestReadForms(t *testing.T) {
 
 		// Collections.
 		{"() [] {} #{} #()", "() [] {} #{} #()"},
+		{"`(a ~b ~@c ~ @d x# `e)", "`(sym:a ~sym:b ~@sym:c ~@sym:d sym:x# `sym:e)"},
 		{"(+ 1 2)", "(sym:+ int:1 int:2)"},
 		{`{:a 1 "b" [2 3]}`, `{kw:a int:1 str:"b" [int:2 int:3]}`},
 		{"#{1 1 :a}", "#{int:1 int:1 kw:a}"},
@@ -129,7 +130,7 @@ func TestReadForms(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	const deref = "@ (deref) must be followed by a form, as in @counter"
-	const syntaxQuote = "syntax-quote (`) and unquote (~) are not supported: PTC-Lisp has no macros"
+	const ctrl = "unexpected control character U+0001"
 	const noQuote = "no closing '\"' before the end of the program"
 	tests := []struct {
 		src  string
@@ -180,7 +181,9 @@ func TestReadErrors(t *testing.T) {
 		{"@", []string{"1:1: " + deref}},
 		{"(swap! a inc) @)", []string{"1:15: " + deref}},
 		{"@@@", []string{"1:3: " + deref}},
-		{"`(a ~b ~@c)", []string{"1:1: " + syntaxQuote, "1:5: " + syntaxQuote, "1:8: " + syntaxQuote}},
+		{"`", []string{"1:1: syntax-quote (`) must be followed by a form"}},
+		{"(a ~)", []string{"1:4: unquote (~) must be followed by a form"}},
+		{"[~@]", []string{"1:2: unquote-splicing (~@) must be followed by a form"}},
 		{"^1 x", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
 		{"^\\a x [^[] y]", []string{"1:1: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String", "1:8: metadata (^) must be a symbol, keyword, string or map, as in ^:private or ^String"}},
 		{"^:a 1 ^:b :c ^:d \"s\"", []string{"1:1: metadata (^) can only be applied to a symbol or a collection", "1:7: metadata (^) can only be applied to a symbol or a collection", "1:14: metadata (^) can only be applied to a symbol or a collection"}},
@@ -290,17 +293,17 @@ func TestReadErrors(t *testing.T) {
 		{"ab\xc3", []string{"1:3: invalid UTF-8 byte 0xc3"}},
 
 		// Positions across lines, CRLF and non-ASCII columns.
-		{"(+ 1\n   `x)", []string{"2:4: " + syntaxQuote}},
-		{"(a\r\n  `b)", []string{"2:3: " + syntaxQuote}},
-		{"λλλ `x", []string{"1:5: " + syntaxQuote}},
-		{"\"日本語\" 😀 \t`x", []string{"1:10: " + syntaxQuote}},
+		{"(+ 1\n   \x01x)", []string{"2:4: " + ctrl}},
+		{"(a\r\n  \x01b)", []string{"2:3: " + ctrl}},
+		{"λλλ \x01x", []string{"1:5: " + ctrl}},
+		{"\"日本語\" 😀 \t\x01x", []string{"1:10: " + ctrl}},
 		{"(+ 1\n   @)", []string{"2:4: " + deref}},
 
 		// Error limit.
-		{strings.Repeat("`", 20), func() []string {
+		{strings.Repeat("\x01", 20), func() []string {
 			var w []string
 			for i := 1; i <= 10; i++ {
-				w = append(w, "1:"+strconv.Itoa(i)+": "+syntaxQuote)
+				w = append(w, "1:"+strconv.Itoa(i)+": "+ctrl)
 			}
 			return w
 		}()},
@@ -337,7 +340,7 @@ func TestErrorFields(t *testing.T) {
 		t.Errorf("errors.As(*Error) = %v", e)
 	}
 
-	_, err = Read("` ` `")
+	_, err = Read("\x01 \x01 \x01")
 	if got, want := err.Error(), "1:1: "+strings.SplitN(errStrings(err)[0], ": ", 2)[1]+" (and 2 more errors)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
@@ -365,7 +368,7 @@ func TestPartialResults(t *testing.T) {
 		{"[1 .5 2]", "[int:1 int:2]"},
 		{"(println \"hello)\n(+ 1 2)", "(sym:println)"},
 		{"{:a 1 :b}", "{kw:a int:1 kw:b}"},
-		{"`x y", "sym:x sym:y"},
+		{"\x01x y", "sym:x sym:y"},
 		{"#inst \"2020\"", `str:"2020"`},
 	}
 	for _, tt := range tests {
@@ -419,11 +422,11 @@ func TestDepth(t *testing.T) {
 }
 
 func TestMaxErrors(t *testing.T) {
-	_, err := Config{MaxErrors: 3}.Read("` ` ` ` `")
+	_, err := Config{MaxErrors: 3}.Read("\x01 \x01 \x01 \x01 \x01")
 	if n := len(errStrings(err)); n != 3 {
 		t.Errorf("got %d errors, want 3", n)
 	}
-	_, err = Config{MaxErrors: 100}.Read(strings.Repeat("`", 50))
+	_, err = Config{MaxErrors: 100}.Read(strings.Repeat("\x01", 50))
 	if n := len(errStrings(err)); n != 50 {
 		t.Errorf("got %d errors, want 50", n)
 	}
