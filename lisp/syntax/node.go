@@ -145,24 +145,24 @@ type Regex struct {
 	Pattern string
 }
 
-func (*Nil) node()      {}
-func (*Bool) node()     {}
-func (*Int) node()      {}
-func (*BigInt) node()   {}
-func (*Decimal) node()  {}
-func (*Float) node()    {}
-func (*String) node()   {}
-func (*Keyword) node()  {}
-func (*Symbol) node()   {}
-func (*List) node()     {}
-func (*Vector) node()   {}
-func (*Map) node()      {}
-func (*Set) node()      {}
-func (*ShortFn) node()  {}
-func (*Quote) node()    {}
-func (*Deref) node()    {}
-func (*VarQuote) node() {}
+func (*Nil) node()             {}
+func (*Bool) node()            {}
+func (*Int) node()             {}
+func (*BigInt) node()          {}
+func (*Decimal) node()         {}
+func (*Float) node()           {}
+func (*String) node()          {}
+func (*Keyword) node()         {}
+func (*Symbol) node()          {}
+func (*List) node()            {}
+func (*Vector) node()          {}
+func (*Map) node()             {}
+func (*Set) node()             {}
+func (*ShortFn) node()         {}
+func (*Quote) node()           {}
+func (*Deref) node()           {}
+func (*VarQuote) node()        {}
 func (*SyntaxQuote) node()     {}
 func (*Unquote) node()         {}
 func (*UnquoteSplicing) node() {}
-func (*Regex) node()    {}
+func (*Regex) node()           {}
