@@ -15,9 +15,11 @@ import (
 
 // compiler lowers the analyzed tree into evalFn closures.
 type compiler struct {
-	src   string
-	errs  []*Error
-	funcs *Funcs // host functions (nil: none)
+	// macros runs the macros the program defines while it is analyzed.
+	macros macroHost
+	src    string
+	errs   []*Error
+	funcs  *Funcs // host functions (nil: none)
 	// lines turns the offsets of the analyzed nodes into the positions the
 	// compiled code reports errors at; made on first use.
 	lines    syntax.Lines

@@ -24,23 +24,22 @@ const (
 	hintClasses    = "values are never converted to another class; test them with instance? or predicates such as map?, string?, number?, and convert with int, double, str, vec"
 	hintHost       = "there are no host objects; use the builtin functions"
 	hintRatios     = "there are no ratios: / always returns a float"
-	hintSymbols    = "symbols are plain data; make one with (symbol \"name\") or 'name"
 	hintCode       = "programs cannot build and run code; write the code directly"
 	hintTap        = "use println to show a value"
 )
 
 var hints = map[string]string{
-	".stream":     "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
-	"set!":        hintSetVar,
-	"with-redefs": hintDynamic,
-	"eval":        hintCode,
-	"load-string": hintCode,
-	"macroexpand": "there are no macros", "macroexpand-all": "there are no macros",
-	"slurp": hintNoIO, "spit": hintNoIO, "file-seq": hintNoIO, "line-seq": hintNoIO,
+	".stream":         "use Clojure's sequence functions on the collection itself: (->> coll (filter p) (map f))",
+	"set!":            hintSetVar,
+	"with-redefs":     hintDynamic,
+	"eval":            hintCode,
+	"load-string":     hintCode,
+	"macroexpand-all": "use macroexpand on a quoted call of a macro, (macroexpand '(m x))",
+	"slurp":           hintNoIO, "spit": hintNoIO, "file-seq": hintNoIO, "line-seq": hintNoIO,
 	"System/getenv": hintNoIO, "System/exit": hintNoIO, "sh": hintNoIO, "print-method": hintNoIO,
 	"pvalues": hintParallel, "thread": hintParallel, "locking": hintParallel,
 	"catch": hintClause, "finally": hintClause,
-	"deftype": hintNoTypes, "proxy": hintNoTypes, "defmacro": hintNoTypes,
+	"deftype": hintNoTypes, "proxy": hintNoTypes,
 	"gen-class": hintNoTypes,
 	"rand":      hintRandom, "rand-int": hintRandom, "Math/random": hintRandom, "clojure.math/random": hintRandom,
 	"UUID/randomUUID": "programs are deterministic; there are no random UUIDs: derive an id from the data (str, hash), or parse one with (parse-uuid s)", "rand-nth": hintRandom, "shuffle": hintRandom,
@@ -58,7 +57,7 @@ var hints = map[string]string{
 	"ns-refers": hintNamespaces, "ns-resolve": hintNamespaces, "ns-unalias": hintNamespaces, "ns-unmap": hintNamespaces,
 	"refer-clojure": hintNamespaces, "requiring-resolve": hintNamespaces,
 	"intern": hintNamespaces, "find-var": hintNamespaces, "var-get": hintNamespaces, "load-file": hintCode,
-	"load-reader": hintCode, "macroexpand-1": "there are no macros", "read+string": "use read-string, which reads the first form of a string as data",
+	"load-reader": hintCode, "read+string": "use read-string, which reads the first form of a string as data",
 	"meta": hintMeta, "with-meta": hintMeta, "vary-meta": hintMeta, "alter-meta!": hintMeta, "reset-meta!": hintMeta,
 	"cast":      hintClasses,
 	"bean":      hintHost,
@@ -67,9 +66,9 @@ var hints = map[string]string{
 	"extend": hintNoTypes, "gen-interface": hintNoTypes,
 
 	"numerator": hintRatios, "denominator": hintRatios, "rationalize": hintRatios,
-	"vector-of": "use vector or vec (there are no primitive vectors)",
-	"gensym":    hintSymbols, "find-keyword": "use (keyword s)",
-	"read-line": hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
+	"vector-of":    "use vector or vec (there are no primitive vectors)",
+	"find-keyword": "use (keyword s)",
+	"read-line":    hintNoIO, "with-open": hintNoIO, "with-in-str": hintNoIO,
 	"tap>": hintTap, "add-tap": hintTap, "remove-tap": hintTap,
 	"uuid?": "there is no UUID type: UUIDs are strings, and (parse-uuid s) returns the canonical string or nil",
 }

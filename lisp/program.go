@@ -91,6 +91,12 @@ func (w *workspace) reset() {
 // in shadows (sorted), in the memory of ws if it is not nil (ws is reset
 // before compile returns), with the host functions of funcs (nil: none).
 func compile(src string, shadows []string, ws *workspace, funcs *Funcs) (*Program, error) {
+	return compileIn(src, shadows, ws, funcs, nil)
+}
+
+// compileIn is compile with the macros of host, or, when host is nil,
+// with a host of the program's own for the macros it defines.
+func compileIn(src string, shadows []string, ws *workspace, funcs *Funcs, host *macroHost) (*Program, error) {
 	if ws != nil {
 		defer ws.reset()
 	}
@@ -117,11 +123,16 @@ func compile(src string, shadows []string, ws *workspace, funcs *Funcs) (*Progra
 			return ok
 		}
 	}
+	c := &compiler{src: src, funcs: funcs}
+	if host == nil {
+		host = &c.macros
+		host.funcs = funcs
+	}
+	cfg.Macros = host
 	ap, err := analyze.Analyze(src, forms, cfg)
 	if err != nil {
 		return nil, fromAnalyze(err, src)
 	}
-	c := &compiler{src: src, funcs: funcs}
 	top := c.expr(ap.Body)
 	if len(c.errs) > 0 {
 		first := c.errs[0]
@@ -318,6 +329,9 @@ type Options struct {
 	// Run compiles the program with them. A Program compiled with
 	// Funcs.Compile has its own, and a different set here is an error.
 	Funcs *Funcs
+	// gensyms, when set, numbers gensym's symbols (a macro's runs share
+	// their compilation's counter).
+	gensyms *atomic.Int64
 }
 
 // Limits bound the resources of one run. A zero field means the default; a
@@ -513,6 +527,10 @@ type runState struct {
 	txCommits atomic.Uint64
 	// zones are the time-zone regions the run looked up (builtins_zoned.go).
 	zones zoneCache
+	// gensyms numbers the symbols of gensym; gensymBase, when set, is the
+	// counter of a compilation's macros, whose runs share it.
+	gensyms    atomic.Int64
+	gensymBase *atomic.Int64
 }
 
 // Run compiles and runs src. See Program.Run. The time limit covers the
@@ -550,7 +568,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 	}
 	res := &Result{Namespace: ns}
 	limits := opts.Limits.withDefaults()
-	run := &runState{limits: limits, history: opts.History, tools: opts.Tools, redact: opts.Redact}
+	run := &runState{limits: limits, history: opts.History, tools: opts.Tools, redact: opts.Redact, gensymBase: opts.gensyms}
 	run.untimed, _ = opts.Tools.(untimedToolCaller)
 	// The time limit is checked at the evaluator's checkpoints rather than
 	// with a context timer: cheaper for the many short runs of an agent. Tools

@@ -501,6 +501,8 @@ func registerTypes(t builtinTable) {
 		return name, nil
 	})
 
+	t.add("gensym", 0, 1, func(th *thread, a []Value) (Value, error) { return th.gensym(a) })
+
 	t.add("symbol", 1, 2, func(_ *thread, a []Value) (Value, error) {
 		if len(a) == 2 {
 			ns, ok := a[0].(string)

@@ -32,6 +32,9 @@ type Config struct {
 	MaxDepth int
 	// MaxErrors stops analysis after that many errors; 0 means 10.
 	MaxErrors int
+	// Macros, when set, runs the macros the program defines with
+	// defmacro; without it defmacro is an error.
+	Macros MacroHost
 	// Buffers, when set, supplies the memory of the nodes, recycled
 	// from earlier analyses: the Program is valid until its Reset.
 	Buffers *Buffers
@@ -98,6 +101,10 @@ type analyzer struct {
 	// of their def on (a use before the def is still the builtin, as in
 	// Clojure, which compiles one form at a time).
 	shadow map[string]bool
+	// macros names the macros the program has defined so far, and
+	// expansions counts the calls expanded.
+	macros     map[string]bool
+	expansions int
 }
 
 // fnScope is the scope of one function arity (or of the top level).
@@ -185,6 +192,9 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 	// Maps are made on first use: most programs are short.
 	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src)}
 	a.fn, prog = a.start(len(src), cfg.Buffers)
+	if cfg.Macros != nil {
+		a.macros = cfg.Macros.Known() // a macro's own code may call the macros above it
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -619,6 +629,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return e
 	case *syntax.VarQuote:
 		return a.varRef(n.Sym, a.pos(n))
+	case *syntax.SyntaxQuote:
+		a.descend(n, "syntax-quote nested too deep")
+		e := a.expr(a.syntaxQuote(n), false)
+		a.depth--
+		return e
+	case *syntax.Unquote:
+		return a.errorf(a.pos(n), "invalid_form", "unquote (~) outside a syntax-quote: ~x belongs inside a template such as `(f ~x)")
+	case *syntax.UnquoteSplicing:
+		return a.errorf(a.pos(n), "invalid_form", "unquote-splicing (~@) outside a syntax-quote: ~@xs belongs inside a template such as `(f ~@xs)")
 	case *syntax.Regex:
 		return &Call{At: At{a.pos(n)}, Fn: a.builtinRef("re-pattern", a.pos(n)),
 			Args: []Expr{&Const{At: At{a.pos(n)}, Value: n.Pattern}}}
@@ -701,6 +720,18 @@ func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 		return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Name: "quote"}, a.quote(n.Form, pos)}}
 	case *syntax.Deref:
 		return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Ns: "clojure.core", Name: "deref"}, a.quote(n.Form, pos)}}
+	case *syntax.Unquote:
+		return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Ns: "clojure.core", Name: "unquote"}, a.quote(n.Form, pos)}}
+	case *syntax.UnquoteSplicing:
+		return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Ns: "clojure.core", Name: "unquote-splicing"}, a.quote(n.Form, pos)}}
+	case *syntax.SyntaxQuote:
+		return a.quote(a.syntaxQuote(n), pos) // '`x is the form the template reads as
+	case *syntax.ShortFn:
+		return a.quote(ShortFnForm(n), pos)
+	case *syntax.VarQuote:
+		if n.Sym != nil {
+			return &VectorLit{At: At{a.pos(n)}, List: true, Items: []Expr{&SymbolLit{At: At{a.pos(n)}, Name: "var"}, a.quote(n.Sym, pos)}}
+		}
 	}
 	return a.errorf(a.pos(n), "invalid_form", "cannot quote %s: quote only literal data, e.g. '(1 2 3)", syntax.Format(n))
 }

@@ -16,6 +16,9 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	}
 	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
 		if sym.Ns == "" {
+			if len(a.macros) > 0 && a.isMacro(sym.Name) {
+				return a.macroCall(sym.Name, l, tail)
+			}
 			if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
 				return a.special(sym.Name, l, tail)
 			}
@@ -274,6 +277,10 @@ func (a *analyzer) special(name string, l *syntax.List, tail bool) Expr {
 	pos := a.pos(l)
 	args := l.Items[1:]
 	switch name {
+	case "defmacro":
+		return a.defineMacro(l)
+	case "macroexpand", "macroexpand-1":
+		return a.macroexpand(name, l)
 	case "if", "if-not":
 		if len(args) < 2 || len(args) > 3 {
 			return a.errorf(pos, "invalid_arity", "%s expects (%s test then else?), got %d argument(s)", name, name, len(args))
@@ -1701,6 +1708,18 @@ func scanPlaceholders(items []syntax.Node, maxN *int, rest *bool) syntax.Node {
 				return bad
 			}
 		case *syntax.Deref:
+			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.SyntaxQuote:
+			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.Unquote:
+			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
+				return bad
+			}
+		case *syntax.UnquoteSplicing:
 			if bad := scanPlaceholders([]syntax.Node{n.Form}, maxN, rest); bad != nil {
 				return bad
 			}

@@ -151,6 +151,9 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		case "&":
 			return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
 		}
+		if a.macros[s.Name] {
+			return a.errorf(pos, "invalid_form", "%s is a macro: it cannot be used as a value; call it, (%s ...)", s.Name, s.Name)
+		}
 		if isPlaceholder(s.Name) {
 			if n, err := strconv.Atoi(s.Name[1:]); err == nil && n > maxPlaceholder {
 				return a.errorf(pos, "invalid_placeholder",
@@ -343,7 +346,7 @@ func isSpecialName(name string) bool {
 		"where", "all-of", "any-of", "none-of", "return", "fail", "call", "comment", "assert",
 		"ns", "require", "import", "use", "refer", "try", "throw", "lazy-seq", "lazy-cat", "with-out-str", "with-precision", "while", "doto", "memfn", "defrecord", "binding",
 		"defmulti", "defmethod", "amap", "areduce", "defprotocol", "extend-type", "extend-protocol", "reify",
-		"prefer-method", "remove-method", "remove-all-methods":
+		"prefer-method", "remove-method", "remove-all-methods", "defmacro", "macroexpand", "macroexpand-1":
 		return true
 	}
 	return false
