@@ -15,7 +15,7 @@ const (
 	hintNoIO     = "programs have no file, network or environment access; data comes from ctx/ and from tools"
 	hintParallel = "use pmap or pcalls for parallel work"
 	hintClause   = "catch and finally are clauses of try: (try body... (catch Exception e handler...) (finally cleanup...))"
-	hintNoTypes  = "there are no new types, interfaces or macros: use maps and functions, defrecord with defprotocol, or defmulti"
+	hintNoTypes  = "there are no new types or interfaces: use maps and functions, defrecord with defprotocol, or defmulti"
 	hintRandom   = "programs are deterministic; there is no randomness"
 
 	hintDynamic    = "only binding binds dynamic vars, (binding [*depth* 1] body...); or pass values as arguments, or use let"

@@ -65,8 +65,11 @@ func TestErrors(t *testing.T) {
 		{`(defn f "doc")`, "invalid_form", "1:9", []string{"parameter vector"}},
 		{`(declare 1)`, "invalid_form", "1:10", []string{"declare", "names"}},
 		// quote, var
-		{`'#(inc %)`, "invalid_form", "1:2", []string{"cannot quote", "#(inc %)"}},
-		{`'#'x`, "invalid_form", "1:2", []string{"cannot quote"}},
+		{"`~@xs", "invalid_form", "1:2", []string{"~@ splices into"}},
+		{"~x", "invalid_form", "1:1", []string{"outside a syntax-quote"}},
+		{"(macroexpand x)", "invalid_form", "1:14", []string{"quoted form"}},
+		{"(defmacro when [x] x)", "invalid_form", "1:11", []string{"cannot redefine when"}},
+		{"(defmacro m)", "invalid_arity", "1:1", []string{"defmacro expects"}},
 		{`(quote)`, "invalid_arity", "1:1", []string{"quote", "one form"}},
 		{`(quote 1 2)`, "invalid_arity", "1:1", []string{"quote", "2"}},
 		{`(var)`, "invalid_arity", "1:1", []string{"var", "one name"}},
@@ -208,10 +211,10 @@ func TestErrorPositionsMultiLine(t *testing.T) {
 // TestSeveralErrors checks that independent errors are all reported, in
 // source order, and that no program comes with them.
 func TestSeveralErrors(t *testing.T) {
-	src := "(foo/a 1)\n(let [x] x)\n(def y '#(x))\n(fn [x] (recur))"
+	src := "(foo/a 1)\n(let [x] x)\n(def y ~(x))\n(fn [x] (recur))"
 	errs := analyzeErrs(t, src, testConfig())
 	want := []struct{ kind, pos string }{
-		{"unbound_var", "1:2"}, {"invalid_form", "2:6"}, {"invalid_form", "3:9"}, {"arity_mismatch", "4:9"},
+		{"unbound_var", "1:2"}, {"invalid_form", "2:6"}, {"invalid_form", "3:8"}, {"arity_mismatch", "4:9"},
 	}
 	if len(errs) != len(want) {
 		t.Fatalf("%d errors, want %d: %v", len(errs), len(want), errs)

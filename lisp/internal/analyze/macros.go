@@ -69,7 +69,7 @@ func (a *analyzer) defineMacro(l *syntax.List) Expr {
 		return a.errorf(pos, "invalid_form", "defmacro %s: %v", s.Name, err)
 	}
 	a.macros = a.cfg.Macros.Known()
-	return &SymbolLit{At: At{pos}, Name: s.Name}
+	return &VarRef{At: At{pos}, Name: s.Name} // #'name, as def returns
 }
 
 // isMacroOnlyName reports the names of the macro forms themselves.
@@ -201,7 +201,9 @@ func (sq *sqExpander) form(a *analyzer, n syntax.Node, depth int) syntax.Node {
 		if len(n.Items) == 0 {
 			return sq.call("clojure.core", "list")
 		}
-		return sq.call("clojure.core", "seq", sq.concat(a, n.Items, depth))
+		// (apply list ...) rather than Clojure's (seq ...): the same
+		// elements, and a list, which prints (...) here too.
+		return sq.call("clojure.core", "apply", sq.sym("clojure.core", "list"), sq.concat(a, n.Items, depth))
 	case *syntax.Vector:
 		return sq.call("clojure.core", "vec", sq.concat(a, n.Items, depth))
 	case *syntax.Set:
