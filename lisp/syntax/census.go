@@ -40,7 +40,7 @@ var censusClass = func() (t [256]uint8) {
 		}
 	}
 	for b, cc := range map[byte]uint8{'(': ccList, '[': ccVector, '{': ccMap, '"': ccString,
-		';': ccComment, '\'': ccQuote, '\\': ccChar, '#': ccDispatch, '@': ccQuote} {
+		';': ccComment, '\'': ccQuote, '\\': ccChar, '#': ccDispatch, '@': ccQuote, '`': ccQuote, '~': ccQuote} {
 		t[b] = cc
 	}
 	return t
@@ -115,6 +115,9 @@ func (c *census) take(src string) {
 		case ccQuote:
 			n[nOthers]++
 			i++
+			if s[i-1] == '~' && i < len(s) && s[i] == '@' {
+				i++ // ~@ is one node
+			}
 		case ccString:
 			n[nStrings]++
 			i = skipQuoted(s, i+1)

@@ -44,6 +44,12 @@ func countNodes(forms []Node) census {
 			walk(n.Form)
 		case *Deref:
 			walk(n.Form)
+		case *SyntaxQuote:
+			walk(n.Form)
+		case *Unquote:
+			walk(n.Form)
+		case *UnquoteSplicing:
+			walk(n.Form)
 		case *VarQuote:
 			walk(n.Sym)
 		}
