@@ -41,7 +41,6 @@ const (
 	macroFormBudget  = 200_000 // nodes of one expansion
 	macroFormDepth   = 512     // nesting of one expansion
 	macroNameExpand  = "ptc-macro"
-	macroArgPrefix   = "ptc-macro-arg-"
 	macroContextHint = "a macro runs while the program is compiled: it sees its arguments, the builtins and the macros defined above it, not the program's defs, tools or data"
 )
 
@@ -125,10 +124,7 @@ func compileMacro(src string, h *macroHost) (*Program, error) {
 func macroError(err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		switch e.Kind {
-		case UnboundVar:
-			return fmt.Errorf("%s (%s)", e.Message, macroContextHint)
-		case ToolError:
+		if e.Kind == UnboundVar || e.Kind == ToolError {
 			return fmt.Errorf("%s (%s)", e.Message, macroContextHint)
 		}
 		return errors.New(e.Message)

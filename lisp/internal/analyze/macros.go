@@ -40,7 +40,7 @@ func (a *analyzer) defineMacro(l *syntax.List) Expr {
 	if !ok || s.Ns != "" {
 		return a.errorf(a.pos(args[0]), "invalid_form", "defmacro expects a name, got %s", syntax.Format(args[0]))
 	}
-	if isSpecialName(s.Name) || isReplaceableMacro(s.Name) || isMacroOnlyName(s.Name) {
+	if isSpecialName(s.Name) || isReplaceableMacro(s.Name) {
 		return a.errorf(a.pos(args[0]), "invalid_form", "defmacro cannot redefine %s, a form of the language: choose another name", s.Name)
 	}
 	rest := args[1:]
@@ -70,11 +70,6 @@ func (a *analyzer) defineMacro(l *syntax.List) Expr {
 	}
 	a.macros = a.cfg.Macros.Known()
 	return &VarRef{At: At{pos}, Name: s.Name} // #'name, as def returns
-}
-
-// isMacroOnlyName reports the names of the macro forms themselves.
-func isMacroOnlyName(name string) bool {
-	return name == "defmacro" || name == "macroexpand" || name == "macroexpand-1"
 }
 
 // isMacro reports whether a call headed by name is a call of a macro the
@@ -270,7 +265,7 @@ func (sq *sqExpander) resolve(a *analyzer, s *syntax.Symbol) *syntax.Symbol {
 		return s
 	case a.defSet[name] || a.macros[name] || a.isShadowed(name):
 		return s
-	case isSpecialName(name) || isReplaceableMacro(name) || isMacroOnlyName(name):
+	case isSpecialName(name) || isReplaceableMacro(name):
 		if isPTCForm(name) {
 			return s
 		}
