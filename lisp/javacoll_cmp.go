@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
@@ -29,6 +30,15 @@ import (
 // errTreeChanged: the collection changed while a method compared outside
 // its lock.
 var errTreeChanged = errors.New("the TreeMap or TreeSet changed while its comparator ran")
+
+// treeRetries bounds how often a change starts again because the tree
+// changed while its comparator ran. Each new start means another change
+// landed, so the branches as a whole progress; but one comparator call is
+// slow (it runs the program's fn), and sixteen branches putting into one
+// map can make a put lose many races in a row on a busy machine. A
+// comparator that changes its own map fails every time, after these many
+// tries (a few hundred comparator calls), with a clear error.
+const treeRetries = 1024
 
 // treeByReads are the methods that read a comparator tree as any map or
 // set: they call no comparator.
@@ -67,7 +77,7 @@ func treeSnapshot(c *Cell) (Value, uint64) {
 // the collection f returns (when it is another one) if the tree has not
 // changed since; f's second result is the method's value.
 func (th *thread) treeUpdate(name string, c *Cell, f func(coll Value) (Value, Value, error)) (Value, error) {
-	for range pqLookups {
+	for range treeRetries {
 		coll, mods := treeSnapshot(c)
 		next, out, err := f(coll)
 		if err != nil || next == coll {
@@ -88,6 +98,7 @@ func (th *thread) treeUpdate(name string, c *Cell, f func(coll Value) (Value, Va
 		if err := th.tick(); err != nil {
 			return nil, err
 		}
+		runtime.Gosched() // let the branch that changed the tree go on
 	}
 	return nil, classError(InvalidArgument, classConcurrentModification, "%s: %s", name, errTreeChanged)
 }
