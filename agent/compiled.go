@@ -118,7 +118,7 @@ func (a *Agent) Compile(ctx context.Context, opts Options) (*CompiledAgent, erro
 		// ReturnPartialOnBudget ended it with an earlier turn's value.
 		return nil, fmt.Errorf("agent: compile: the mission ended without a final program (%d turns)", step.Usage.Turns)
 	}
-	prog, _, err := m.programCache().Compile(m.final)
+	prog, _, err := m.programCache().Compile(m.parent, m.final)
 	if err != nil { // it ran: it compiles
 		return nil, fmt.Errorf("agent: compile: the final program does not compile again: %w", err)
 	}
@@ -152,7 +152,7 @@ func (a *Agent) CompileSource(source string) (*CompiledAgent, error) {
 				Message: fmt.Sprintf("tool %s is an %s, which a compiled program cannot call", name, bt.kind())}
 		}
 	}
-	prog, _, err := a.programs.Compile(source)
+	prog, _, err := a.programs.Compile(context.Background(), source)
 	if err != nil {
 		return nil, err
 	}

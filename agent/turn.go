@@ -355,7 +355,7 @@ func (m *mission) offer(tr *Turn, reply, code string, v lisp.Value, final bool, 
 			m.validationFeedback(shown, issues), issueDetails(issues))
 	}
 	if m.compiling {
-		if p, _, err := m.programCache().Compile(code); err == nil {
+		if p, _, err := m.programCache().Compile(m.ctx, code); err == nil {
 			// As the program reads here: a builtin an earlier turn
 			// redefined would be the builtin again when it runs alone.
 			if deps := p.DependenciesIn(m.memory); !deps.SelfContained() {
@@ -433,7 +433,7 @@ func (m *mission) programCache() *lisp.Cache {
 
 // compile compiles the turn's program through the cache, and counts it.
 func (m *mission) compile(tr *Turn, code string) (*lisp.Program, error) {
-	p, cached, err := m.programCache().Compile(code)
+	p, cached, err := m.programCache().Compile(m.ctx, code)
 	m.programs++
 	if cached {
 		m.cachedPrograms++

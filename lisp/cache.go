@@ -1,6 +1,9 @@
 package lisp
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // The bounds of the zero Cache.
 const (
@@ -103,10 +106,20 @@ func (c *Cache) bounds() (programs int, bytes int64) {
 
 // Compile returns the program of src, compiled now or earlier (cached
 // reports which), with Compile's errors. The program is shared: it may be
-// run by many goroutines at once (see Program).
-func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
+// run by many goroutines at once (see Program). ctx bounds the wait for
+// another goroutine's compilation of the same text and the macros of a
+// compilation: when it ends, or its deadline passes, while the program's
+// macros expand, the error is a Cancelled or Timeout *Error.
+func (c *Cache) Compile(ctx context.Context, src string) (p *Program, cached bool, err error) {
+	if ctx == nil {
+		ctx = context.Background() // as Run treats it
+	}
+	cb := callerBound{ctx: ctx}
+	if d, ok := ctx.Deadline(); ok {
+		cb.deadline = d
+	}
 	if c == nil {
-		p, err = Compile(src)
+		p, err = compile(cb, src, nil, nil, nil)
 		return p, false, err
 	}
 	c.mu.Lock()
@@ -127,7 +140,11 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		}
 		done := e.done
 		c.mu.Unlock()
-		<-done
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, false, callerError(ctx.Err())
+		}
 		c.mu.Lock()
 		if e.err == nil {
 			c.stats.Hits++
@@ -168,7 +185,7 @@ func (c *Cache) Compile(src string) (p *Program, cached bool, err error) {
 		}
 		c.mu.Unlock()
 	}()
-	prog, cerr = compile(src, nil, ws, nil)
+	prog, cerr = compile(cb, src, nil, ws, nil)
 	return prog, false, cerr
 }
 

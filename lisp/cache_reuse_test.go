@@ -89,7 +89,7 @@ func TestCacheWorkspaceRetention(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(srcs); i += workers {
-				progs[i], _, errs[i] = c.Compile(srcs[i])
+				progs[i], _, errs[i] = c.Compile(context.Background(), srcs[i])
 			}
 		})
 	}
@@ -125,9 +125,9 @@ func FuzzCacheReuse(f *testing.F) {
 		}
 		want := outcome(lisp.Compile(a))
 		c := new(lisp.Cache)
-		p, _, err := c.Compile(a)
-		c.Compile(b)
-		c.Compile(b + " ")
+		p, _, err := c.Compile(context.Background(), a)
+		c.Compile(context.Background(), b)
+		c.Compile(context.Background(), b+" ")
 		if got := outcome(p, err); got != want {
 			t.Fatalf("%q after %q\ncompiled alone: %s\nthrough the cache: %s", a, b, want, got)
 		}

@@ -13,16 +13,16 @@ import (
 
 func TestCacheHitsAndMisses(t *testing.T) {
 	c := new(lisp.Cache)
-	p1, cached, err := c.Compile("(+ 1 2)")
+	p1, cached, err := c.Compile(context.Background(), "(+ 1 2)")
 	if err != nil || cached {
 		t.Fatalf("first compile: cached %v, err %v", cached, err)
 	}
-	p2, cached, err := c.Compile("(+ 1 2)")
+	p2, cached, err := c.Compile(context.Background(), "(+ 1 2)")
 	if err != nil || !cached || p2 != p1 {
 		t.Fatalf("second compile: cached %v, same program %v, err %v", cached, p2 == p1, err)
 	}
 	// A text that differs in a byte is another program.
-	if _, cached, _ := c.Compile("(+ 1 2) "); cached {
+	if _, cached, _ := c.Compile(context.Background(), "(+ 1 2) "); cached {
 		t.Fatal("a different text was a hit")
 	}
 	s := c.Stats()
@@ -40,7 +40,7 @@ func TestCacheHitsAndMisses(t *testing.T) {
 func TestCacheKeepsNoErrors(t *testing.T) {
 	c := new(lisp.Cache)
 	for i := 0; i < 2; i++ {
-		p, cached, err := c.Compile("(+ 1")
+		p, cached, err := c.Compile(context.Background(), "(+ 1")
 		if err == nil || p != nil || cached {
 			t.Fatalf("try %d: program %v, cached %v, err %v", i, p, cached, err)
 		}
@@ -58,14 +58,14 @@ func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	c := &lisp.Cache{MaxPrograms: 3}
 	src := func(i int) string { return fmt.Sprintf("(+ %d 1)", i) }
 	for i := 0; i < 3; i++ {
-		c.Compile(src(i))
+		c.Compile(context.Background(), src(i))
 	}
-	c.Compile(src(0)) // 0 is now the most recently used: 1 goes first
-	c.Compile(src(3))
-	if _, cached, _ := c.Compile(src(0)); !cached {
+	c.Compile(context.Background(), src(0)) // 0 is now the most recently used: 1 goes first
+	c.Compile(context.Background(), src(3))
+	if _, cached, _ := c.Compile(context.Background(), src(0)); !cached {
 		t.Fatal("the recently used program was evicted")
 	}
-	if _, cached, _ := c.Compile(src(1)); cached {
+	if _, cached, _ := c.Compile(context.Background(), src(1)); cached {
 		t.Fatal("the least recently used program was kept")
 	}
 	s := c.Stats()
@@ -80,7 +80,7 @@ func TestCacheBoundsBytes(t *testing.T) {
 	// Each program weighs about 41 times its text: 168 KB.
 	for i := 0; i < 100; i++ {
 		src := fmt.Sprintf("(count %q)", strings.Repeat("x", 4<<10)+fmt.Sprint(i))
-		if _, _, err := c.Compile(src); err != nil {
+		if _, _, err := c.Compile(context.Background(), src); err != nil {
 			t.Fatal(err)
 		}
 		if s := c.Stats(); s.Bytes > maxBytes {
@@ -93,7 +93,7 @@ func TestCacheBoundsBytes(t *testing.T) {
 	// A program heavier than a quarter of the bound is compiled, not kept.
 	big := fmt.Sprintf("(count %q)", strings.Repeat("y", 20<<10))
 	for i := 0; i < 2; i++ {
-		if _, cached, err := c.Compile(big); err != nil || cached {
+		if _, cached, err := c.Compile(context.Background(), big); err != nil || cached {
 			t.Fatalf("big program: cached %v, err %v", cached, err)
 		}
 	}
@@ -104,8 +104,8 @@ func TestCacheBoundsBytes(t *testing.T) {
 		kept bool
 	}{{190, true}, {220, false}} {
 		src := fmt.Sprintf("(count %q)", strings.Repeat("z", tt.kb<<10))
-		c.Compile(src)
-		if _, cached, _ := c.Compile(src); cached != tt.kept {
+		c.Compile(context.Background(), src)
+		if _, cached, _ := c.Compile(context.Background(), src); cached != tt.kept {
 			t.Errorf("a %d KB program: kept %v, want %v", tt.kb, cached, tt.kept)
 		}
 	}
@@ -121,7 +121,7 @@ func TestCacheConcurrentCompilesOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, _, err := c.Compile(src)
+			p, _, err := c.Compile(context.Background(), src)
 			if err != nil {
 				t.Error(err)
 			}
@@ -149,7 +149,7 @@ func TestCacheProgramInShadowingNamespace(t *testing.T) {
 	c := new(lisp.Cache)
 	bg := context.Background()
 	src := "(inc 1)"
-	p, _, _ := c.Compile(src)
+	p, _, _ := c.Compile(context.Background(), src)
 	first, err := p.Run(bg, lisp.Options{})
 	if err != nil || first.Value != int64(2) {
 		t.Fatalf("plain: %v %v", first.Value, err)
@@ -158,7 +158,7 @@ func TestCacheProgramInShadowingNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, cached, _ := c.Compile(src)
+	p, cached, _ := c.Compile(context.Background(), src)
 	if !cached {
 		t.Fatal("not cached")
 	}
@@ -171,7 +171,7 @@ func TestCacheProgramInShadowingNamespace(t *testing.T) {
 
 func TestNilCacheCompiles(t *testing.T) {
 	var c *lisp.Cache
-	p, cached, err := c.Compile("(+ 1 2)")
+	p, cached, err := c.Compile(context.Background(), "(+ 1 2)")
 	if err != nil || cached || p == nil {
 		t.Fatalf("%v %v %v", p, cached, err)
 	}
@@ -198,7 +198,7 @@ func BenchmarkCache(b *testing.B) {
 		c := new(lisp.Cache)
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			p, _, err := c.Compile(src)
+			p, _, err := c.Compile(context.Background(), src)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestCacheConcurrentWaiters(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					<-start
-					p, cached, err := c.Compile(tt.src)
+					p, cached, err := c.Compile(context.Background(), tt.src)
 					if (err != nil) != tt.wantErr || (p == nil) != tt.wantErr || (cached && tt.wantErr) {
 						t.Errorf("Compile: program %v, cached %v, error %v", p != nil, cached, err)
 						return
@@ -269,7 +269,7 @@ func TestCacheConcurrentWaiters(t *testing.T) {
 				}
 			}
 			// Whatever was not kept is compiled again next time.
-			if _, cached, _ := c.Compile(tt.src); cached != (tt.wantKept == 1) {
+			if _, cached, _ := c.Compile(context.Background(), tt.src); cached != (tt.wantKept == 1) {
 				t.Errorf("the next Compile: cached %v, want %v", cached, tt.wantKept == 1)
 			}
 		})

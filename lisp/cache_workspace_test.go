@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ func TestCacheSpareWorkspaces(t *testing.T) {
 		wg.Go(func() {
 			for i := range 50 {
 				src := "(let [x " + strconv.Itoa(g*1000+i) + "] (loop [i 0] (if (< i x) (recur (inc i)) [x i])))"
-				if _, _, err := c.Compile(src); err != nil {
+				if _, _, err := c.Compile(context.Background(), src); err != nil {
 					t.Error(err)
 				}
 			}
@@ -25,8 +26,8 @@ func TestCacheSpareWorkspaces(t *testing.T) {
 	}
 	wg.Wait()
 	huge := strings.Repeat("(f :k sym \"str\" [1 2] {:a 1}) ", maxSourceBytes/31)
-	c.Compile(huge) // unbound f: an error, after reading all of it
-	p, _, err := c.Compile("(loop [i 0] (if (< i 3) (recur (inc i)) i))")
+	c.Compile(context.Background(), huge) // unbound f: an error, after reading all of it
+	p, _, err := c.Compile(context.Background(), "(loop [i 0] (if (< i 3) (recur (inc i)) i))")
 	if err != nil {
 		t.Fatal(err)
 	}

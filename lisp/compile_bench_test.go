@@ -86,7 +86,7 @@ func BenchmarkCacheMiss(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, cached, err := c.Compile(srcs[i%len(srcs)]); err != nil || cached {
+				if _, cached, err := c.Compile(context.Background(), srcs[i%len(srcs)]); err != nil || cached {
 					b.Fatal(err, cached)
 				}
 				i++
@@ -110,7 +110,7 @@ func BenchmarkTurn(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				p, cached, err := c.Compile(srcs[i%len(srcs)])
+				p, cached, err := c.Compile(context.Background(), srcs[i%len(srcs)])
 				if err != nil || cached {
 					b.Fatal(err, cached)
 				}

@@ -781,6 +781,11 @@ func (r *runState) contextError(err error) *Error {
 	if r.deadlineHit.Load() || r.pastDeadline() {
 		return r.timeoutError()
 	}
+	return callerError(err)
+}
+
+// callerError is the error of an operation the caller's context ended.
+func callerError(err error) *Error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Kind: Timeout, Message: "the caller's deadline passed", Err: err}
 	}

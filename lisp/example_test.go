@@ -201,7 +201,7 @@ func ExampleLookupDoc() {
 func ExampleCache() {
 	var cache lisp.Cache // or &lisp.Cache{MaxPrograms: 100}
 	for range 3 {
-		if _, _, err := cache.Compile("(+ 1 2)"); err != nil {
+		if _, _, err := cache.Compile(context.Background(), "(+ 1 2)"); err != nil {
 			fmt.Println(err)
 		}
 	}

@@ -25,20 +25,34 @@ type macroHost struct {
 	funcs *Funcs
 	fns   map[string]Value // the expanders, by macro name
 	names map[string]bool  // their names, for the analyzer
-	// steps, argBytes and spent are what the macros used so far.
+	// steps, argBytes, forms and spent are what the macros used so far.
 	steps    int64
 	argBytes int
+	forms    int // nodes of the forms they made
 	spent    time.Duration
 	gensyms  atomic.Int64 // numbers (gensym) across the macros' runs
+	// ctx and deadline (zero: none) are the caller's: macros stop when
+	// its context ends or its deadline passes, whichever budget is left.
+	ctx      context.Context
+	deadline time.Time
 }
+
+// macroStop ends a compilation whose caller's context ended or whose
+// deadline passed while its macros ran (analyze.StopError): a Timeout or
+// Cancelled *Error, not a fault of the program's macros.
+type macroStop struct{ err *Error }
+
+func (s macroStop) Error() string    { return s.err.Message }
+func (s macroStop) StopKind() string { return string(s.err.Kind) }
+func (s macroStop) Unwrap() error    { return s.err }
 
 // The budget of the macros of one compilation.
 const (
 	macroSteps       = 10_000_000
-	macroTime        = 2 * time.Second
+	macroTime        = time.Second
 	macroMemory      = 16 << 20
 	macroArgBytes    = 8 << 20 // the forms passed to macros, as text
-	macroFormBudget  = 200_000 // nodes of one expansion
+	macroFormBudget  = 200_000 // nodes of all the expansions of a compilation
 	macroFormDepth   = 512     // nesting of one expansion
 	macroNameExpand  = "ptc-macro"
 	macroContextHint = "a macro runs while the program is compiled: it sees its arguments, the builtins and the macros defined above it, not the program's defs, tools or data"
@@ -64,6 +78,9 @@ func (h *macroHost) DefineMacro(name string, fn *syntax.List) error {
 // ExpandMacro calls the expander of name with the forms of call's
 // arguments, quoted, and makes a form of the data it returns.
 func (h *macroHost) ExpandMacro(name string, call *syntax.List) (syntax.Node, error) {
+	if h.forms >= macroFormBudget {
+		return nil, errTooManyForms
+	}
 	var src strings.Builder
 	src.WriteString("(" + macroNameExpand)
 	vars := map[string]Value{macroNameExpand: h.fns[name]}
@@ -81,8 +98,12 @@ func (h *macroHost) ExpandMacro(name string, call *syntax.List) (syntax.Node, er
 	if err != nil {
 		return nil, err
 	}
-	b := formBuilder{span: call.Span, budget: macroFormBudget}
-	return b.form(v, 0)
+	// The budget is of all expansions: each may be small and their
+	// number (maxMacroExpansions) large, and they all stay in the program.
+	b := formBuilder{span: call.Span, budget: macroFormBudget - h.forms}
+	n, err := b.form(v, 0)
+	h.forms = macroFormBudget - max(b.budget, 0)
+	return n, err
 }
 
 // run compiles and runs a macro's program with vars as its namespace.
@@ -92,19 +113,35 @@ func (h *macroHost) run(src string, vars map[string]Value) (Value, error) {
 	}
 	p, err := compileMacro(src, h)
 	if err != nil {
+		if h.callerEnded() {
+			return nil, h.stopped() // a macro the macro's code calls
+		}
 		return nil, macroError(err)
 	}
 	start := time.Now()
+	timeout := macroTime - h.spent
+	if !h.deadline.IsZero() {
+		timeout = min(timeout, h.deadline.Sub(start))
+	}
+	ctx := h.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil || timeout <= 0 {
+		return nil, h.stopped()
+	}
 	opts := Options{
 		Namespace: NewNamespace(vars),
-		Limits: Limits{Timeout: macroTime - h.spent, MaxSteps: macroSteps - h.steps,
+		Limits: Limits{Timeout: timeout, MaxSteps: macroSteps - h.steps,
 			MaxMemory: macroMemory},
 		gensyms: &h.gensyms,
 	}
-	res, err := p.run(context.Background(), opts, start)
+	res, err := p.run(ctx, opts, start)
 	h.spent += time.Since(start)
 	h.steps += res.Steps
 	switch {
+	case err != nil && h.callerEnded():
+		return nil, h.stopped()
 	case err != nil:
 		return nil, macroError(err)
 	case res.Status == Failed:
@@ -115,9 +152,30 @@ func (h *macroHost) run(src string, vars map[string]Value) (Value, error) {
 	return res.Value, nil
 }
 
+// callerEnded reports whether the caller's context has ended or its
+// deadline passed.
+func (h *macroHost) callerEnded() bool {
+	return h.ctx != nil && h.ctx.Err() != nil || !h.deadline.IsZero() && !time.Now().Before(h.deadline)
+}
+
+// stopped is the error of a compilation stopped while its macros ran: by
+// the end of the caller's context, or by its deadline.
+func (h *macroHost) stopped() error {
+	var err error
+	if h.ctx != nil {
+		err = h.ctx.Err()
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return macroStop{&Error{Kind: Cancelled, Err: err,
+			Message: "the run was cancelled while the program's macros expanded: " + err.Error()}}
+	}
+	return macroStop{&Error{Kind: Timeout, Err: err,
+		Message: "the time limit passed while the program's macros expanded: expand less"}}
+}
+
 // compileMacro compiles a macro's program with the macros of h.
 func compileMacro(src string, h *macroHost) (*Program, error) {
-	return compileIn(src, nil, nil, h.funcs, h)
+	return compileIn(callerBound{}, src, nil, nil, h.funcs, h)
 }
 
 // macroError is the message of an error in a macro's code.
@@ -135,8 +193,11 @@ func macroError(err error) error {
 // formBuilder makes the form of the data a macro returned: lists and
 // sequences are calls, vectors, maps and sets their literals, and
 // symbols, keywords, strings, numbers and regexes themselves. Every node
-// takes the position of the macro's call and one unit of the budget: a
-// value that shares its parts can be exponentially larger than its data.
+// takes the position of the macro's call and one unit of the budget, which
+// all the expansions of a compilation share: a value that shares its parts
+// can be exponentially larger than its data.
+var errTooManyForms = fmt.Errorf("the forms the program's macros made have more than %d parts in all: expand less", macroFormBudget)
+
 type formBuilder struct {
 	span   syntax.Span
 	budget int
@@ -144,7 +205,7 @@ type formBuilder struct {
 
 func (b *formBuilder) form(v Value, depth int) (syntax.Node, error) {
 	if b.budget--; b.budget < 0 {
-		return nil, fmt.Errorf("the form it made has more than %d parts", macroFormBudget)
+		return nil, errTooManyForms
 	}
 	if depth > macroFormDepth {
 		return nil, fmt.Errorf("the form it made is nested more than %d levels deep", macroFormDepth)
@@ -200,7 +261,7 @@ func (b *formBuilder) form(v Value, depth int) (syntax.Node, error) {
 
 func (b *formBuilder) items(vs []Value, depth int) ([]syntax.Node, error) {
 	if len(vs) > b.budget {
-		return nil, fmt.Errorf("the form it made has more than %d parts", macroFormBudget)
+		return nil, errTooManyForms
 	}
 	out := make([]syntax.Node, len(vs))
 	for i, v := range vs {

@@ -68,7 +68,7 @@ func (p *Program) Source() string { return p.src }
 // several independent errors are found, the first one lists the others in
 // its More field. A text longer than maxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
-	return compile(src, nil, nil, nil)
+	return compile(callerBound{}, src, nil, nil, nil)
 }
 
 // workspace is the memory of the reader and the analyzer that a Cache
@@ -87,16 +87,25 @@ func (w *workspace) reset() {
 	w.analysis.Reset()
 }
 
+// callerBound is what bounds the macros of a compilation besides their
+// own budget: the caller's context (nil: none) and deadline (zero: none).
+type callerBound struct {
+	ctx      context.Context
+	deadline time.Time
+}
+
 // compile compiles src for a namespace that redefines the builtins named
 // in shadows (sorted), in the memory of ws if it is not nil (ws is reset
-// before compile returns), with the host functions of funcs (nil: none).
-func compile(src string, shadows []string, ws *workspace, funcs *Funcs) (*Program, error) {
-	return compileIn(src, shadows, ws, funcs, nil)
+// before compile returns), with the host functions of funcs (nil: none),
+// its macros bounded by cb.
+func compile(cb callerBound, src string, shadows []string, ws *workspace, funcs *Funcs) (*Program, error) {
+	return compileIn(cb, src, shadows, ws, funcs, nil)
 }
 
 // compileIn is compile with the macros of host, or, when host is nil,
-// with a host of the program's own for the macros it defines.
-func compileIn(src string, shadows []string, ws *workspace, funcs *Funcs, host *macroHost) (*Program, error) {
+// with a host of the program's own for the macros it defines (then
+// bounded by cb).
+func compileIn(cb callerBound, src string, shadows []string, ws *workspace, funcs *Funcs, host *macroHost) (*Program, error) {
 	if ws != nil {
 		defer ws.reset()
 	}
@@ -127,6 +136,7 @@ func compileIn(src string, shadows []string, ws *workspace, funcs *Funcs, host *
 	if host == nil {
 		host = &c.macros
 		host.funcs = funcs
+		host.ctx, host.deadline = cb.ctx, cb.deadline
 	}
 	cfg.Macros = host
 	ap, err := analyze.Analyze(src, forms, cfg)
@@ -217,7 +227,7 @@ func (p *Program) DependenciesIn(ns *Namespace) Dependencies {
 	if ns == nil {
 		return p.Dependencies()
 	}
-	v, err := p.in(ns)
+	v, err := p.in(callerBound{}, ns)
 	if err != nil {
 		return p.Dependencies()
 	}
@@ -272,7 +282,7 @@ const maxVariants = 8
 // cost, when ns redefines no builtin whose name is in the program's text
 // (a name found only inside a longer one or a string costs a compilation
 // that changes nothing).
-func (p *Program) in(ns *Namespace) (*Program, error) {
+func (p *Program) in(cb callerBound, ns *Namespace) (*Program, error) {
 	if len(ns.shadows) == 0 {
 		return p, nil
 	}
@@ -292,7 +302,7 @@ func (p *Program) in(ns *Namespace) (*Program, error) {
 	if v != nil {
 		return v, nil
 	}
-	v, err := compile(p.src, names, nil, p.funcs)
+	v, err := compile(cb, p.src, names, nil, p.funcs)
 	if err != nil {
 		return nil, err
 	}
@@ -537,12 +547,19 @@ type runState struct {
 // compilation too.
 func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 	start := time.Now()
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	// Compiled for the namespace right away: no variant to make (see in).
 	var shadows []string
 	if opts.Namespace != nil {
 		shadows = opts.Namespace.shadows
 	}
-	p, err := compile(src, shadows, nil, opts.Funcs)
+	cb := callerBound{ctx: ctx}
+	if t := opts.Limits.withDefaults().Timeout; t > 0 {
+		cb.deadline = start.Add(t)
+	}
+	p, err := compile(cb, src, shadows, nil, opts.Funcs)
 	if err != nil {
 		return &Result{Namespace: opts.Namespace}, err
 	}
@@ -562,6 +579,9 @@ func (p *Program) Run(ctx context.Context, opts Options) (*Result, error) {
 }
 
 func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Result, error) {
+	if ctx == nil {
+		ctx = context.Background() // a nil context is not a reason to panic
+	}
 	ns := opts.Namespace
 	if ns == nil {
 		ns = emptyNamespace
@@ -596,7 +616,11 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 		}
 		run.context = m
 	}
-	p, err := p.in(ns)
+	cb := callerBound{ctx: ctx}
+	if limits.Timeout > 0 {
+		cb.deadline = start.Add(limits.Timeout)
+	}
+	p, err := p.in(cb, ns)
 	if err != nil {
 		return res, err
 	}

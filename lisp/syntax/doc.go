@@ -28,15 +28,16 @@
 //	symbol        any other token; ns/name splits at the first '/'
 //	(...) [...] {...} #{...} #(...)   list, vector, map, set, short fn
 //	'form  @form  #'sym  #"regex"     quote, deref, var, regex (kept verbatim)
+//	`form  ~form  ~@form              syntax-quote, unquote, unquote-splicing
+//	                                  (for macros; the analyzer expands them)
 //	^meta form    metadata (symbol, keyword, string or map) on a symbol or
 //	              collection: checked, then dropped
 //
 // A token is a maximal run of characters other than white space and
 // ( ) [ ] { } " ; ` ~ ^ @. Rejected, with a message saying what to write
 // instead: .5, auto-resolved keywords with an alias (::str/k; ::k is
-// :user/k, the keyword of the namespace programs run in), syntax-quote
-// and unquote,
-// tagged literals and other # forms;
+// :user/k, the keyword of the namespace programs run in), tagged
+// literals and other # forms;
 // control characters (C0 other than tab, CR, LF; DEL; C1) outside strings
 // and comments, and invalid UTF-8 outside comments.
 //

@@ -22,6 +22,25 @@ type MacroHost interface {
 	ExpandMacro(name string, call *syntax.List) (syntax.Node, error)
 }
 
+// StopError is an error of a MacroHost that ends the analysis, reported
+// with its own kind rather than as a fault of the macro: the caller's
+// deadline passed or its context ended while a macro ran.
+type StopError interface {
+	error
+	StopKind() string
+}
+
+// macroFailed reports err, the host's failure to define or expand the
+// macro name (what says which), ending the analysis when err is a
+// StopError.
+func (a *analyzer) macroFailed(pos int32, what, name string, err error) Expr {
+	if stop, ok := err.(StopError); ok {
+		a.errs = append(a.errs, &Error{Pos: a.lines.Pos(pos), Kind: stop.StopKind(), Msg: stop.Error()})
+		panic(bailout{})
+	}
+	return a.errorf(pos, "invalid_form", "%s %s: %v", what, name, err)
+}
+
 // maxMacroExpansions bounds the expansions of one analysis: each runs
 // the macro's code, and a macro that expands into a call of itself would
 // otherwise go on until the nesting limit.
@@ -66,7 +85,7 @@ func (a *analyzer) defineMacro(l *syntax.List) Expr {
 	items = append(items, &syntax.Symbol{Span: l.Items[0].Bounds(), Name: "fn"}, s)
 	fn := &syntax.List{Span: l.Span, Items: append(items, rest...)}
 	if err := a.cfg.Macros.DefineMacro(s.Name, fn); err != nil {
-		return a.errorf(pos, "invalid_form", "defmacro %s: %v", s.Name, err)
+		return a.macroFailed(pos, "defmacro", s.Name, err)
 	}
 	a.macros = a.cfg.Macros.Known()
 	return &VarRef{At: At{pos}, Name: s.Name} // #'name, as def returns
@@ -87,7 +106,7 @@ func (a *analyzer) expandOnce(name string, l *syntax.List) (syntax.Node, bool) {
 	}
 	out, err := a.cfg.Macros.ExpandMacro(name, l)
 	if err != nil {
-		a.errorf(a.pos(l), "invalid_form", "macro %s: %v", name, err)
+		a.macroFailed(a.pos(l), "macro", name, err)
 		return nil, false
 	}
 	return out, true
