@@ -550,7 +550,7 @@ func TestPromptLimitFigures(t *testing.T) {
 		"examples/orchestrator (drafter)": {{data: 130, whole: 3, begun: 3}, {data: 146, whole: 4, begun: 4}},
 		"support tickets with transcripts (examples/orchestrator's data)": {
 			{data: 143, whole: 0, begun: 1, text: 161, textLen: 293, seen: 0, reached: 9},
-			{sys: 1250, data: 343, whole: 2, begun: 3, text: 293, textLen: 293, seen: 2, reached: 9}},
+			{sys: 1248, data: 343, whole: 2, begun: 3, text: 293, textLen: 293, seen: 2, reached: 9}},
 		"examples/agents/digest.md (articles.json)": {
 			{data: 132, whole: 1, begun: 2, text: 125, textLen: 125, seen: 2, reached: 4},
 			{data: 234, whole: 4, begun: 4, text: 125, textLen: 125, seen: 4, reached: 4}},

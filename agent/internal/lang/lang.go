@@ -84,7 +84,7 @@ const langDefaultCore = "## PTC-Lisp\n" +
 	"- Strings: str subs (format \"%.2f\" x) parse-long parse-double re-find re-seq, and clojure.string as str/join str/split str/lower-case str/includes? str/starts-with? str/replace str/trim. Regexes are Java's, lookaround and backreferences too.\n" +
 	"- Numbers: / always gives a float; round, floor, ceil give integers; integer overflow is an error.\n" +
 	"- Dates: (LocalDate/parse \"2024-01-02\"), (LocalDate/of 2024 1 2); days between: (.between ChronoUnit/DAYS a b); (.plusDays a 3), .minusDays .plusMonths .isBefore .isAfter .getDayOfWeek .getMonthValue. Instants: (java.util.Date. \"2024-01-02T10:00:00Z\"), (.getTime d) in ms, (System/currentTimeMillis).\n" +
-	"- Exceptions as in Clojure: (throw (ex-info \"no rows\" {:n 0})); (try (quot a b) (catch ArithmeticException e (ex-message e))). No macros.\n" +
+	"- Exceptions as in Clojure: (throw (ex-info \"no rows\" {:n 0})); (try (quot a b) (catch ArithmeticException e (ex-message e))).\n" +
 	"- (return v) and (fail {:reason :not_found :message \"...\"}) end the program at once, from anywhere."
 
 const langDefaultTools = "- Tools: (tool/name {:arg v}) returns data; (call \"name\" {:arg v}) takes the name as a string. A tool is not a value: wrap it, (mapv #(tool/get-user {:id %}) ids). (pmap #(tool/get-user {:id %}) ids) makes independent calls in parallel. A failing tool throws: (try (tool/get-user {:id 1}) (catch Exception e (ex-data e))) gives {:tool \"get-user\" :message \"...\"}."
