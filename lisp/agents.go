@@ -31,6 +31,7 @@ type agentBox struct {
 	mu      sync.Mutex
 	queue   []agentAction
 	running bool
+	runner  *thread       // the thread running the queue, while running
 	idle    chan struct{} // closed when a run of the queue ends
 	failed  *Exception
 	handler Value
@@ -81,7 +82,7 @@ func (th *thread) send(act agentAction) error {
 		box.mu.Unlock()
 		return nil
 	}
-	box.running, box.idle = true, make(chan struct{})
+	box.running, box.runner, box.idle = true, th, make(chan struct{})
 	box.mu.Unlock()
 	return th.runAgent(act.agent)
 }
@@ -91,7 +92,7 @@ func (th *thread) send(act agentAction) error {
 func (th *thread) runAgent(a *Cell) error {
 	box := a.agent
 	stop := func() {
-		box.running = false
+		box.running, box.runner = false, nil
 		close(box.idle)
 		box.mu.Unlock()
 	}
@@ -177,8 +178,13 @@ func (th *thread) awaitAgents(fn string, agents []Value) error {
 		}
 		box := a.agent
 		box.mu.Lock()
-		running, idle, failed := box.running, box.idle, box.failed
+		running, idle, failed, runner := box.running, box.idle, box.failed, box.runner
 		box.mu.Unlock()
+		if running && runner == th {
+			// In a future or a delay that an action of this agent forces:
+			// the action waits for this code, which would wait for it.
+			return classError(InvalidArgument, classIllegalState, "Can't await an agent from inside its own action (a future or delay it runs): it would wait for ever")
+		}
 		if running {
 			ctx := th.run.toolContext()
 			select {
@@ -333,7 +339,7 @@ func registerAgents(t builtinTable) {
 		}
 		start := len(box.queue) > 0 && !box.running
 		if start {
-			box.running, box.idle = true, make(chan struct{})
+			box.running, box.runner, box.idle = true, th, make(chan struct{})
 		}
 		box.mu.Unlock()
 		if start {
