@@ -186,6 +186,9 @@ func registerDates(t builtinTable) {
 		{".isBefore", func(c int) bool { return c < 0 }},
 		{".isAfter", func(c int) bool { return c > 0 }},
 		{".isEqual", func(c int) bool { return c == 0 }},
+		// java.util.Date's own names.
+		{".before", func(c int) bool { return c < 0 }},
+		{".after", func(c int) bool { return c > 0 }},
 	} {
 		t.add(f.name, 2, 2, func(_ *thread, a []Value) (Value, error) {
 			c, err := orderTimes(f.name, a[0], a[1])

@@ -3,13 +3,13 @@ package lisp
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // someFn calls the function made by (some-fn ps...) with args as Clojure
@@ -801,21 +801,8 @@ func qualifiedKeyword(k Keyword) bool {
 // at most 36 characters) and returns the canonical lower-case string, or
 // nil: there is no UUID type, UUIDs are strings.
 func parseUUID(s string) Value {
-	if len(s) > 36 {
-		return nil
+	if u, ok := syntax.CanonicalUUID(s); ok {
+		return u
 	}
-	parts := strings.Split(s, "-")
-	if len(parts) != 5 {
-		return nil
-	}
-	var f [5]uint64
-	for i, p := range parts {
-		n, err := strconv.ParseInt(p, 16, 64)
-		if err != nil {
-			return nil
-		}
-		f[i] = uint64(n)
-	}
-	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
-		f[0]&0xffffffff, f[1]&0xffff, f[2]&0xffff, f[3]&0xffff, f[4]&0xffffffffffff)
+	return nil
 }

@@ -10,8 +10,9 @@ import (
 // They read the first form of a string as data, never evaluating it:
 // numbers, strings, characters, keywords, symbols, nil, booleans, lists,
 // vectors, maps, sets and regexes; 'x reads as (quote x) and @x as
-// (clojure.core/deref x), as Clojure reads them. The reader forms that
-// evaluate or make host objects (#=, #inst, #uuid, tagged literals) and
+// (clojure.core/deref x), as Clojure reads them; #inst "…" reads as an
+// instant and #uuid "…" as its canonical text, as in programs. The reader
+// forms that evaluate or make host objects (#=, other tagged literals) and
 // #(...) (whose parameters Clojure names with a counter that differs from
 // run to run) are refused.
 
@@ -166,6 +167,10 @@ func (th *thread) readNode(fn string, n syntax.Node) (Value, error) {
 		return listOf(Symbol{Name: "var"}, Symbol{Ns: n.Sym.Ns, Name: n.Sym.Name}), nil
 	case *syntax.Regex:
 		return th.compileRegex(n.Pattern)
+	case *syntax.Inst:
+		return Instant{T: n.Time}, nil
+	case *syntax.UUID:
+		return n.Value, nil // a UUID is its text
 	}
 	return nil, classError(InvalidArgument, classRuntime, "%s: %s is code, not data: it reads only literals, symbols and collections", fn, syntax.Format(n))
 }

@@ -59,6 +59,10 @@ func dataValue(n syntax.Node, depth int) (Value, error) {
 		return n.Value, nil
 	case *syntax.Keyword:
 		return Keyword(n.Name), nil
+	case *syntax.Inst: // EDN's built-in tagged elements
+		return Instant{T: n.Time}, nil
+	case *syntax.UUID:
+		return n.Value, nil // a UUID is its text
 	case *syntax.Vector:
 		xs, err := items(n.Items)
 		return NewVector(xs), err

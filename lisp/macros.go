@@ -232,6 +232,10 @@ func (b *formBuilder) form(v Value, depth int) (syntax.Node, error) {
 		return &syntax.Symbol{Span: sp, Ns: x.Ns, Name: x.Name}, nil
 	case *Regex:
 		return &syntax.Regex{Span: sp, Pattern: x.Source}, nil
+	case Instant:
+		if !x.local && x.zone == nil { // a java.util.Date, not a LocalDateTime or a zoned one
+			return &syntax.Inst{Span: sp, Text: x.printed(), Time: x.T}, nil
+		}
 	case *Vector:
 		items, err := b.items(x.items, depth)
 		if err != nil {

@@ -257,6 +257,7 @@ var analyzeConfig = analyze.Config{
 	IsBuiltin: isBuiltinName,
 	Hint:      unsupportedHint,
 	Decimal:   decimalLiteral,
+	Inst:      func(t time.Time) any { return Instant{T: t} },
 }
 
 // decimalLiteral is the value of a BigDecimal literal's text.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // ReadFormat is the syntax Read reads.
@@ -13,7 +15,8 @@ type ReadFormat int
 const (
 	// ReadPrinted reads the printed form of a value (Print's output).
 	ReadPrinted ReadFormat = iota
-	// ReadEDN reads one data literal in PTC-Lisp/EDN syntax.
+	// ReadEDN reads one data literal in PTC-Lisp/EDN syntax, #inst "…"
+	// (a date-time) and #uuid "…" (its text) included.
 	ReadEDN
 	// ReadJSON reads JSON text.
 	ReadJSON
@@ -230,11 +233,22 @@ func (r *valueReader) value(depth int) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		tm, perr := time.Parse("2006-01-02T15:04:05.000-07:00", s)
+		tm, perr := syntax.ParseInst(s)
 		if perr != nil {
 			return nil, r.errorf("bad #inst %q", s)
 		}
-		return Instant{T: tm.UTC()}, nil
+		return Instant{T: tm}, nil
+	case r.has("#uuid "):
+		r.off += len("#uuid ")
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		u, ok := syntax.CanonicalUUID(s)
+		if !ok {
+			return nil, r.errorf("bad #uuid %q", s)
+		}
+		return u, nil // a UUID is its text
 	case r.has("#date-time "):
 		r.off += len("#date-time ")
 		s, err := r.str()

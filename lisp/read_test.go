@@ -34,7 +34,7 @@ func TestReadValue(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{``, ` `, `[1 2`, `{:a}`, `"abc`, `"a\`, `"\q"`, `"\u12"`, `"\uzzzz"`, `:`,
-		`#seq[range]`, `#transducer[map]`, `1 2`, `[...]`, `#fn[x`, `#'`, `#"abc`, `#inst "2024"`, `#date "2024-13-01"`,
+		`#seq[range]`, `#transducer[map]`, `1 2`, `[...]`, `#fn[x`, `#'`, `#"abc`, `#inst "2024-13"`, `#uuid "x"`, `#date "2024-13-01"`,
 		`#date 1`, `)`, `<Firewalled>`, `9223372036854775808`, `#queue [1`, `#queue(1)`, `#long-array[1.5]`, `#foo-array[1]`,
 		`#string-builder[1]`, `#string-builder["a" "b"]`, `#int-array[3000000000]`} {
 		_, err := lisp.Read(bad, lisp.ReadOptions{})

@@ -52,6 +52,8 @@ func countNodes(forms []Node) census {
 			walk(n.Form)
 		case *VarQuote:
 			walk(n.Sym)
+		case *Inst, *UUID:
+			c.strs++ // the string literal the reader read from its slab, then checked
 		}
 		for _, it := range items {
 			walk(it)

@@ -30,14 +30,17 @@
 //	'form  @form  #'sym  #"regex"     quote, deref, var, regex (kept verbatim)
 //	`form  ~form  ~@form              syntax-quote, unquote, unquote-splicing
 //	                                  (for macros; the analyzer expands them)
+//	#inst "2024-01-02T03:04:05Z"     an instant: a four-digit year, then
+//	              optionally -MM, -dd, Thh, :mm, :ss, .fraction, and Z or
+//	              ±hh:mm (ParseInst); #uuid "…", a UUID (CanonicalUUID)
 //	^meta form    metadata (symbol, keyword, string or map) on a symbol or
 //	              collection: checked, then dropped
 //
 // A token is a maximal run of characters other than white space and
 // ( ) [ ] { } " ; ` ~ ^ @. Rejected, with a message saying what to write
 // instead: .5, auto-resolved keywords with an alias (::str/k; ::k is
-// :user/k, the keyword of the namespace programs run in), tagged
-// literals and other # forms;
+// :user/k, the keyword of the namespace programs run in), other tagged
+// literals and # forms;
 // control characters (C0 other than tab, CR, LF; DEL; C1) outside strings
 // and comments, and invalid UTF-8 outside comments.
 //

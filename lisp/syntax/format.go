@@ -143,6 +143,18 @@ func format(b *strings.Builder, n Node) {
 			formatRegex(b, n.Pattern)
 			return
 		}
+	case *Inst:
+		if n != nil {
+			b.WriteString("#inst ")
+			quote(b, n.Text)
+			return
+		}
+	case *UUID:
+		if n != nil {
+			b.WriteString("#uuid ")
+			quote(b, n.Value)
+			return
+		}
 	}
 	b.WriteString("<nil>") // a nil interface or a nil pointer
 }

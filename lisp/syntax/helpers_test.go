@@ -95,6 +95,10 @@ func dumpTo(b *strings.Builder, n Node) {
 		dumpTo(b, n.Sym)
 	case *Regex:
 		b.WriteString("re:" + strconv.Quote(n.Pattern))
+	case *Inst:
+		b.WriteString("inst:" + n.Time.Format("2006-01-02T15:04:05.000Z07:00"))
+	case *UUID:
+		b.WriteString("uuid:" + n.Value)
 	default:
 		b.WriteString("?")
 	}

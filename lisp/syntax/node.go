@@ -1,6 +1,9 @@
 package syntax
 
-import "math/big"
+import (
+	"math/big"
+	"time"
+)
 
 // Node is a form read from source. Every implementation is a pointer to one
 // of the structs below, each of which embeds a Span (byte offsets: Lines
@@ -145,6 +148,20 @@ type Regex struct {
 	Pattern string
 }
 
+// Inst is #inst "…", an instant: Text as written, Time what it names (in
+// UTC, to the millisecond; see ParseInst).
+type Inst struct {
+	Span
+	Text string
+	Time time.Time
+}
+
+// UUID is #uuid "…": Value is its canonical text (see CanonicalUUID).
+type UUID struct {
+	Span
+	Value string
+}
+
 func (*Nil) node()             {}
 func (*Bool) node()            {}
 func (*Int) node()             {}
@@ -166,3 +183,5 @@ func (*SyntaxQuote) node()     {}
 func (*Unquote) node()         {}
 func (*UnquoteSplicing) node() {}
 func (*Regex) node()           {}
+func (*Inst) node()            {}
+func (*UUID) node()            {}

@@ -798,12 +798,49 @@ func (r *reader) readDispatch() Node {
 	// tag so that what follows is still read and checked.
 	end := r.tokenEnd(r.off + 1)
 	tok := s[r.off:end]
+	if tok == "#inst" || tok == "#uuid" {
+		return r.readTagged(start, tok, end)
+	}
 	if end == r.off+1 && next > ' ' && next < utf8.RuneSelf && byteClass[next] == clDelim {
 		tok = s[r.off : r.off+2] // name the character, but leave it to be read
 	}
 	r.errorf(start, "unsupported reader syntax '%s'", clip(tok))
 	r.off = end
 	return nil
+}
+
+// readTagged reads #inst "…" or #uuid "…" (tag), whose tag ends at end:
+// the string that follows, checked now, as Clojure's reader checks it.
+func (r *reader) readTagged(start Pos, tag string, end int) Node {
+	r.off = end
+	if !r.enter(start) {
+		return nil
+	}
+	n, found := r.readNext()
+	r.depth--
+	str, ok := n.(*String)
+	if !ok {
+		if n != nil || !found {
+			r.errorf(start, "%s must be followed by a string, as in %s", tag, map[string]string{
+				"#inst": `#inst "2024-01-02T03:04:05Z"`, "#uuid": `#uuid "123e4567-e89b-12d3-a456-426614174000"`}[tag])
+		}
+		return nil
+	}
+	sp := Span{start.Offset, str.Stop}
+	if tag == "#uuid" {
+		v, ok := CanonicalUUID(str.Value)
+		if !ok {
+			r.errorf(start, "#uuid %q is not a UUID: write five groups of hex digits, as in 123e4567-e89b-12d3-a456-426614174000", clip(str.Value))
+			return nil
+		}
+		return &UUID{Span: sp, Value: v}
+	}
+	t, err := ParseInst(str.Value)
+	if err != nil {
+		r.errorf(start, "%s", err.Error())
+		return nil
+	}
+	return &Inst{Span: sp, Text: str.Value, Time: t}
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }

@@ -87,6 +87,14 @@ func TestReadForms(t *testing.T) {
 		{"#'foo #'str/join #' foo", "#'sym:foo #'sym:str|join #'sym:foo"},
 		{`#"\d+" #"a\"b" #"" #"\\" #"[a-z]*\.txt"`, `re:"\\d+" re:"a\\\"b" re:"" re:"\\\\" re:"[a-z]*\\.txt"`},
 		{`#"é\é"`, `re:"é\\é"`},
+		// Tagged literals: #inst as Clojure's reader takes it (to the
+		// millisecond, in UTC), #uuid as its canonical text.
+		{`#inst "2024" #inst "2024-03-15" #inst "2024-03-15T10:30" #inst"2024-03-15T10:30:05.1234Z"`,
+			`inst:2024-01-01T00:00:00.000Z inst:2024-03-15T00:00:00.000Z inst:2024-03-15T10:30:00.000Z inst:2024-03-15T10:30:05.123Z`},
+		{`#inst "2024-03-15T00:30:00.250+02:00" #inst "2024-12-31T23:00:00-01:30" #inst "2024-02-29"`,
+			`inst:2024-03-14T22:30:00.250Z inst:2025-01-01T00:30:00.000Z inst:2024-02-29T00:00:00.000Z`},
+		{`#uuid "123E4567-E89B-12D3-A456-426614174000" [#uuid "1-2-3-4-5"]`,
+			`uuid:123e4567-e89b-12d3-a456-426614174000 [uuid:00000001-0002-0003-0004-000000000005]`},
 
 		// Metadata is checked and dropped.
 		{"(defn ^:private f ^long [^String s ^{:tag long} n] s)", "(sym:defn sym:f [sym:s sym:n] sym:s)"},
@@ -169,8 +177,15 @@ func TestReadErrors(t *testing.T) {
 		{"#'x/", []string{"1:3: invalid symbol 'x/'"}},
 
 		// Unsupported reader syntax.
-		{`#inst "2020-01-01"`, []string{"1:1: unsupported reader syntax '#inst'"}},
-		{`#uuid "x"`, []string{"1:1: unsupported reader syntax '#uuid'"}},
+		{`#inst "2020-13-01"`, []string{`1:1: #inst "2020-13-01" is not an instant: the month is 01 to 12 (write "2024-01-02" or "2024-01-02T03:04:05Z")`}},
+		{`#inst "2023-02-29"`, []string{`1:1: #inst "2023-02-29" is not an instant: there is no such day in that month (write "2024-01-02" or "2024-01-02T03:04:05Z")`}},
+		{`#inst "2020-01-01 10:00"`, []string{`1:1: #inst "2020-01-01 10:00" is not an instant: unexpected text after the date (write "2024-01-02" or "2024-01-02T03:04:05Z")`}},
+		{`#inst "20"`, []string{`1:1: #inst "20" is not an instant: it starts with a four-digit year (write "2024-01-02" or "2024-01-02T03:04:05Z")`}},
+		{`#inst "2020-01-01T10:00+2"`, []string{`1:1: #inst "2020-01-01T10:00+2" is not an instant: an offset is Z or ±hh:mm (write "2024-01-02" or "2024-01-02T03:04:05Z")`}},
+		{`#inst 5`, []string{`1:1: #inst must be followed by a string, as in #inst "2024-01-02T03:04:05Z"`}},
+		{`(#inst)`, []string{`1:2: #inst must be followed by a string, as in #inst "2024-01-02T03:04:05Z"`}},
+		{`#uuid "x"`, []string{`1:1: #uuid "x" is not a UUID: write five groups of hex digits, as in 123e4567-e89b-12d3-a456-426614174000`}},
+		{`#foo "x"`, []string{"1:1: unsupported reader syntax '#foo'"}},
 		{"#:a{:b 1}", []string{"1:1: unsupported reader syntax '#:a'"}},
 		{"#?(:clj 1)", []string{"1:1: unsupported reader syntax '#?'"}},
 		{"#[1]", []string{"1:1: unsupported reader syntax '#['"}},
@@ -369,7 +384,7 @@ func TestPartialResults(t *testing.T) {
 		{"(println \"hello)\n(+ 1 2)", "(sym:println)"},
 		{"{:a 1 :b}", "{kw:a int:1 kw:b}"},
 		{"\x01x y", "sym:x sym:y"},
-		{"#inst \"2020\"", `str:"2020"`},
+		{"#foo \"2020\"", `str:"2020"`},
 	}
 	for _, tt := range tests {
 		forms, err := Read(tt.src)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -28,6 +29,9 @@ type Config struct {
 	// Decimal makes the value of a BigDecimal literal (1.50M) from its
 	// text; nil, or false, makes the literal an invalid_form.
 	Decimal func(text string) (any, bool)
+	// Inst makes the value of an #inst literal from the instant it names;
+	// nil leaves the time.Time as the value.
+	Inst func(t time.Time) any
 	// MaxDepth bounds the nesting of forms the analyzer descends into; 0 means 512.
 	MaxDepth int
 	// MaxErrors stops analysis after that many errors; 0 means 10.
@@ -641,6 +645,14 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Regex:
 		return &Call{At: At{a.pos(n)}, Fn: a.builtinRef("re-pattern", a.pos(n)),
 			Args: []Expr{&Const{At: At{a.pos(n)}, Value: n.Pattern}}}
+	case *syntax.Inst:
+		var v any = n.Time
+		if a.cfg.Inst != nil {
+			v = a.cfg.Inst(n.Time)
+		}
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: v})
+	case *syntax.UUID:
+		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value}) // a UUID is its text
 	}
 	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
@@ -713,7 +725,8 @@ func (a *analyzer) quote1(n syntax.Node, pos int32) Expr {
 		return m
 	case *syntax.Symbol:
 		return &SymbolLit{At: At{a.pos(n)}, Ns: n.Ns, Name: n.Name}
-	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.BigInt, *syntax.Decimal, *syntax.Float, *syntax.String, *syntax.Keyword:
+	case *syntax.Nil, *syntax.Bool, *syntax.Int, *syntax.BigInt, *syntax.Decimal, *syntax.Float, *syntax.String, *syntax.Keyword,
+		*syntax.Inst, *syntax.UUID:
 		return a.expr(n, false)
 	case *syntax.Quote:
 		// ''a is the list (quote a), as the reader reads 'a.
