@@ -117,7 +117,7 @@ func assertKind(t *testing.T, err error, want Kind) {
 // A nil context is read as context.Background, not a reason to panic.
 func TestNilContextRuns(t *testing.T) {
 	//lint:ignore SA1012 a nil context is what is tested
-	res, err := Run(nil, "(+ 1 2)", Options{}) //nolint:staticcheck
+	res, err := Run(nil, "(+ 1 2)", Options{})
 	if err != nil || res.Value != int64(3) {
 		t.Fatalf("Run(nil, ...) = %v, %v", res.Value, err)
 	}
@@ -126,12 +126,12 @@ func TestNilContextRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	//lint:ignore SA1012 a nil context is what is tested
-	res, err = p.Run(nil, Options{}) //nolint:staticcheck
+	res, err = p.Run(nil, Options{})
 	if err != nil || res.Value != int64(6) {
 		t.Fatalf("Program.Run(nil, ...) = %v, %v", res.Value, err)
 	}
 	//lint:ignore SA1012 a nil context is what is tested
-	if _, _, err := new(Cache).Compile(nil, "(+ 1 2)"); err != nil { //nolint:staticcheck
+	if _, _, err := new(Cache).Compile(nil, "(+ 1 2)"); err != nil {
 		t.Fatalf("Cache.Compile(nil, ...): %v", err)
 	}
 }
