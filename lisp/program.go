@@ -255,7 +255,7 @@ func (c *compiler) dependencies(globals []analyze.GlobalUse, defs map[string]boo
 // analyzeConfig connects the analyzer to this package's builtins.
 var analyzeConfig = analyze.Config{
 	IsBuiltin: isBuiltinName,
-	Hint:      unsupportedHint,
+	Hint:      analysisHint,
 	Decimal:   decimalLiteral,
 	Inst:      func(t time.Time) any { return Instant{T: t} },
 }

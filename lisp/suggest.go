@@ -35,3 +35,28 @@ func unboundMessage(name string, ns *Namespace) string {
 // closest returns the candidate nearest to name, when one is close enough
 // (textutil.Closest).
 func closest(name string, candidates []string) string { return textutil.Closest(name, candidates) }
+
+// analysisHint is the analyzer's Config.Hint: the hint of a Clojure name
+// PTC-Lisp does not have, or, for a method it does not know, the closest
+// one it does (.getHours: did you mean .getHour?), since the model most
+// likely misremembered a name.
+func analysisHint(name string) string {
+	if h := unsupportedHint(name); h != "" {
+		return h
+	}
+	if len(name) < 3 || name[0] != '.' || name[1] == '-' {
+		return ""
+	}
+	var methods []string
+	for n := range builtins {
+		if len(n) > 1 && n[0] == '.' {
+			methods = append(methods, n)
+		}
+	}
+	// Closer than for names: method names are short and many, and a far
+	// suggestion (.lines: .minus?) misleads.
+	if s := closest(name, methods); s != "" && textutil.EditDistance(name, s, 3) <= (len(name)-1)/3 {
+		return "Java interop (" + name + ") is not supported: PTC-Lisp has no host objects; did you mean " + s + "? Otherwise use the builtin functions"
+	}
+	return ""
+}
