@@ -337,6 +337,31 @@ func registerFunctions(t builtinTable) {
 	pred("ifn?", isCallable)
 	pred("regex?", func(v Value) bool { _, ok := v.(*Regex); return ok })
 	pred("var?", func(v Value) bool { _, ok := v.(*Var); return ok })
+	// (var-get #'x) is @#'x; (bound? #'x) holds for every var a def made,
+	// since there are no unbound vars here.
+	t.add("var-get", 1, 1, func(th *thread, a []Value) (Value, error) {
+		v, ok := a[0].(*Var)
+		if !ok {
+			return nil, argError("var-get", 0, "a var, #'name", a[0])
+		}
+		x, ok := th.globals.lookup(v.Name)
+		if !ok {
+			return nil, errorf(UnboundVar, "var #'%s is not defined", v.Name)
+		}
+		return x, nil
+	})
+	t.add("bound?", 1, -1, func(th *thread, a []Value) (Value, error) {
+		for i, x := range a {
+			v, ok := x.(*Var)
+			if !ok {
+				return nil, argError("bound?", i, "a var, #'name", x)
+			}
+			if _, ok := th.globals.lookup(v.Name); !ok {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
 	// (resolve 'sym): what a name means, for a program that picks a
 	// function by name at run time ((resolve (symbol op)) in a
 	// calculator): a def'd name's var, a builtin itself (as #'inc is),
