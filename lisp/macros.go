@@ -48,7 +48,7 @@ func (s macroStop) Unwrap() error    { return s.err }
 
 // The budget of the macros of one compilation.
 const (
-	macroSteps       = 10_000_000
+	macroSteps       = 1_000_000 // far below the time budget on any machine: the step limit, which does not depend on speed, is what a runaway macro meets
 	macroTime        = time.Second
 	macroMemory      = 16 << 20
 	macroArgBytes    = 8 << 20 // the forms passed to macros, as text
@@ -181,6 +181,11 @@ func compileMacro(src string, h *macroHost) (*Program, error) {
 // macroError is the message of an error in a macro's code.
 func macroError(err error) error {
 	var e *Error
+	if errors.As(err, &e) && e.Kind == Timeout {
+		// The remaining budget the run had is no part of the message: it
+		// differs from run to run.
+		return fmt.Errorf("the macros of this program ran longer than their %v: expand less", macroTime)
+	}
 	if errors.As(err, &e) {
 		if e.Kind == UnboundVar || e.Kind == ToolError {
 			return fmt.Errorf("%s (%s)", e.Message, macroContextHint)
