@@ -140,6 +140,7 @@ func compileIn(cb callerBound, src string, shadows []string, ws *workspace, func
 	}
 	cfg.Macros = host
 	ap, err := analyze.Analyze(src, forms, cfg)
+	c.macros.ctx = nil // the program may outlive the caller's context (a Cache keeps it)
 	if err != nil {
 		return nil, fromAnalyze(err, src)
 	}
