@@ -119,7 +119,7 @@ func (c *Cache) Compile(ctx context.Context, src string) (p *Program, cached boo
 		cb.deadline = d
 	}
 	if c == nil {
-		p, err = compile(cb, src, nil, nil, nil)
+		p, err = compile(&cb, src, nil, nil, nil)
 		return p, false, err
 	}
 	c.mu.Lock()
@@ -185,7 +185,7 @@ func (c *Cache) Compile(ctx context.Context, src string) (p *Program, cached boo
 		}
 		c.mu.Unlock()
 	}()
-	prog, cerr = compile(cb, src, nil, ws, nil)
+	prog, cerr = compile(&cb, src, nil, ws, nil)
 	return prog, false, cerr
 }
 

@@ -73,7 +73,7 @@ func (f *Funcs) Names() []string {
 
 // Compile is lisp.Compile for programs that call the functions of f.
 func (f *Funcs) Compile(src string) (*Program, error) {
-	return compile(callerBound{}, src, nil, nil, f)
+	return compile(nil, src, nil, nil, f)
 }
 
 // lookup returns the builtin of the host function name, if f has one.

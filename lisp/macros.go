@@ -31,10 +31,9 @@ type macroHost struct {
 	forms    int // nodes of the forms they made
 	spent    time.Duration
 	gensyms  atomic.Int64 // numbers (gensym) across the macros' runs
-	// ctx and deadline (zero: none) are the caller's: macros stop when
-	// its context ends or its deadline passes, whichever budget is left.
-	ctx      context.Context
-	deadline time.Time
+	// caller bounds the macros too: they stop when its context ends or
+	// its deadline passes, whichever budget is left.
+	caller callerBound
 }
 
 // macroStop ends a compilation whose caller's context ended or whose
@@ -120,10 +119,10 @@ func (h *macroHost) run(src string, vars map[string]Value) (Value, error) {
 	}
 	start := time.Now()
 	timeout := macroTime - h.spent
-	if !h.deadline.IsZero() {
-		timeout = min(timeout, h.deadline.Sub(start))
+	if d := h.caller.limit(); !d.IsZero() {
+		timeout = min(timeout, d.Sub(start))
 	}
-	ctx := h.ctx
+	ctx := h.caller.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -155,15 +154,19 @@ func (h *macroHost) run(src string, vars map[string]Value) (Value, error) {
 // callerEnded reports whether the caller's context has ended or its
 // deadline passed.
 func (h *macroHost) callerEnded() bool {
-	return h.ctx != nil && h.ctx.Err() != nil || !h.deadline.IsZero() && !time.Now().Before(h.deadline)
+	if h.caller.ctx != nil && h.caller.ctx.Err() != nil {
+		return true
+	}
+	d := h.caller.limit()
+	return !d.IsZero() && !time.Now().Before(d)
 }
 
 // stopped is the error of a compilation stopped while its macros ran: by
 // the end of the caller's context, or by its deadline.
 func (h *macroHost) stopped() error {
 	var err error
-	if h.ctx != nil {
-		err = h.ctx.Err()
+	if h.caller.ctx != nil {
+		err = h.caller.ctx.Err()
 	}
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return macroStop{&Error{Kind: Cancelled, Err: err,
@@ -175,7 +178,7 @@ func (h *macroHost) stopped() error {
 
 // compileMacro compiles a macro's program with the macros of h.
 func compileMacro(src string, h *macroHost) (*Program, error) {
-	return compileIn(callerBound{}, src, nil, nil, h.funcs, h)
+	return compileIn(nil, src, nil, nil, h.funcs, h)
 }
 
 // macroError is the message of an error in a macro's code.

@@ -68,7 +68,7 @@ func (p *Program) Source() string { return p.src }
 // several independent errors are found, the first one lists the others in
 // its More field. A text longer than maxSourceBytes is a ParseError.
 func Compile(src string) (*Program, error) {
-	return compile(callerBound{}, src, nil, nil, nil)
+	return compile(nil, src, nil, nil, nil)
 }
 
 // workspace is the memory of the reader and the analyzer that a Cache
@@ -88,24 +88,36 @@ func (w *workspace) reset() {
 }
 
 // callerBound is what bounds the macros of a compilation besides their
-// own budget: the caller's context (nil: none) and deadline (zero: none).
+// own budget: the caller's context (nil: none) and deadline (zero: none),
+// or a run's start and time limit, which make the deadline only when a
+// macro needs it (time.Time.Add costs a small program's run a tenth).
 type callerBound struct {
 	ctx      context.Context
 	deadline time.Time
+	start    time.Time
+	timeout  time.Duration // from start; 0 or less: none
+}
+
+// limit returns the deadline, made from start and timeout on first use.
+func (b *callerBound) limit() time.Time {
+	if b.timeout > 0 {
+		b.deadline, b.timeout = b.start.Add(b.timeout), 0
+	}
+	return b.deadline
 }
 
 // compile compiles src for a namespace that redefines the builtins named
 // in shadows (sorted), in the memory of ws if it is not nil (ws is reset
 // before compile returns), with the host functions of funcs (nil: none),
 // its macros bounded by cb.
-func compile(cb callerBound, src string, shadows []string, ws *workspace, funcs *Funcs) (*Program, error) {
+func compile(cb *callerBound, src string, shadows []string, ws *workspace, funcs *Funcs) (*Program, error) {
 	return compileIn(cb, src, shadows, ws, funcs, nil)
 }
 
 // compileIn is compile with the macros of host, or, when host is nil,
 // with a host of the program's own for the macros it defines (then
 // bounded by cb).
-func compileIn(cb callerBound, src string, shadows []string, ws *workspace, funcs *Funcs, host *macroHost) (*Program, error) {
+func compileIn(cb *callerBound, src string, shadows []string, ws *workspace, funcs *Funcs, host *macroHost) (*Program, error) {
 	if ws != nil {
 		defer ws.reset()
 	}
@@ -136,11 +148,13 @@ func compileIn(cb callerBound, src string, shadows []string, ws *workspace, func
 	if host == nil {
 		host = &c.macros
 		host.funcs = funcs
-		host.ctx, host.deadline = cb.ctx, cb.deadline
+		if cb != nil {
+			host.caller = *cb
+		}
 	}
 	cfg.Macros = host
 	ap, err := analyze.Analyze(src, forms, cfg)
-	c.macros.ctx = nil // the program may outlive the caller's context (a Cache keeps it)
+	c.macros.caller.ctx = nil // the program may outlive the caller's context (a Cache keeps it)
 	if err != nil {
 		return nil, fromAnalyze(err, src)
 	}
@@ -228,7 +242,7 @@ func (p *Program) DependenciesIn(ns *Namespace) Dependencies {
 	if ns == nil {
 		return p.Dependencies()
 	}
-	v, err := p.in(callerBound{}, ns)
+	v, err := p.in(nil, time.Time{}, 0, ns)
 	if err != nil {
 		return p.Dependencies()
 	}
@@ -283,8 +297,9 @@ const maxVariants = 8
 // Clojure once a def has replaced a core function. Nothing to do, and no
 // cost, when ns redefines no builtin whose name is in the program's text
 // (a name found only inside a longer one or a string costs a compilation
-// that changes nothing).
-func (p *Program) in(cb callerBound, ns *Namespace) (*Program, error) {
+// that changes nothing). A compilation's macros are bounded by ctx and by
+// timeout from start (callerBound).
+func (p *Program) in(ctx context.Context, start time.Time, timeout time.Duration, ns *Namespace) (*Program, error) {
 	if len(ns.shadows) == 0 {
 		return p, nil
 	}
@@ -304,7 +319,7 @@ func (p *Program) in(cb callerBound, ns *Namespace) (*Program, error) {
 	if v != nil {
 		return v, nil
 	}
-	v, err := compile(cb, p.src, names, nil, p.funcs)
+	v, err := compile(&callerBound{ctx: ctx, start: start, timeout: timeout}, p.src, names, nil, p.funcs)
 	if err != nil {
 		return nil, err
 	}
@@ -557,11 +572,11 @@ func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.Namespace != nil {
 		shadows = opts.Namespace.shadows
 	}
-	cb := callerBound{ctx: ctx}
-	if t := opts.Limits.withDefaults().Timeout; t > 0 {
-		cb.deadline = start.Add(t)
+	cb := callerBound{ctx: ctx, start: start, timeout: opts.Limits.Timeout}
+	if cb.timeout == 0 {
+		cb.timeout = defaultTimeout // as withDefaults
 	}
-	p, err := compile(cb, src, shadows, nil, opts.Funcs)
+	p, err := compile(&cb, src, shadows, nil, opts.Funcs)
 	if err != nil {
 		return &Result{Namespace: opts.Namespace}, err
 	}
@@ -618,11 +633,7 @@ func (p *Program) run(ctx context.Context, opts Options, start time.Time) (*Resu
 		}
 		run.context = m
 	}
-	cb := callerBound{ctx: ctx}
-	if limits.Timeout > 0 {
-		cb.deadline = start.Add(limits.Timeout)
-	}
-	p, err := p.in(cb, ns)
+	p, err := p.in(ctx, start, limits.Timeout, ns)
 	if err != nil {
 		return res, err
 	}
