@@ -242,7 +242,7 @@ func (p *Program) DependenciesIn(ns *Namespace) Dependencies {
 	if ns == nil {
 		return p.Dependencies()
 	}
-	v, err := p.in(nil, time.Time{}, 0, ns)
+	v, err := p.in(context.Background(), time.Time{}, 0, ns)
 	if err != nil {
 		return p.Dependencies()
 	}
