@@ -112,10 +112,11 @@ func (t builtinTable) alias(name string, aliases ...string) {
 // programming error, found when the package is initialised (and by
 // TestBuiltinsRegisteredOnce).
 func (t builtinTable) set(name string, v Value) {
-	if _, dup := t[name]; dup {
+	n := len(t)
+	t[name] = v // a new name grows the table: one lookup, not two
+	if len(t) == n {
 		panic("lisp: builtin " + name + " registered twice")
 	}
-	t[name] = v
 }
 
 // wrap replaces the registered builtin name by what wrap makes of it (a

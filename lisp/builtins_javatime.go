@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -89,15 +90,21 @@ func (d duration) String() string {
 	return sb.String()
 }
 
+// The texts of Period and Duration, compiled on first use: few programs
+// parse one, and compiling them cost every process start-up.
 var (
-	periodText   = regexp.MustCompile(`^(?i)([-+]?)P(?:([-+]?[0-9]+)Y)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)W)?(?:([-+]?[0-9]+)D)?$`)
-	durationText = regexp.MustCompile(`^(?i)([-+]?)P(?:([-+]?[0-9]+)D)?(?:T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+	periodText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?i)([-+]?)P(?:([-+]?[0-9]+)Y)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)W)?(?:([-+]?[0-9]+)D)?$`)
+	})
+	durationText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?i)([-+]?)P(?:([-+]?[0-9]+)D)?(?:T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+	})
 )
 
 // parsePeriod reads Java's Period text (PnYnMnWnD); ok is false for any
 // other text.
 func parsePeriod(s string) (p period, ok bool) {
-	g := periodText.FindStringSubmatch(s)
+	g := periodText().FindStringSubmatch(s)
 	if g == nil || s == "P" || strings.EqualFold(s[len(g[1]):], "P") {
 		return period{}, false
 	}
@@ -121,7 +128,7 @@ func parsePeriod(s string) (p period, ok bool) {
 
 // parseDuration reads Java's Duration text (PnDTnHnMn.nS).
 func parseDuration(s string) (d duration, ok bool) {
-	g := durationText.FindStringSubmatch(s)
+	g := durationText().FindStringSubmatch(s)
 	if g == nil || !strings.ContainsAny(s, "DHMSdhms") {
 		return duration{}, false
 	}

@@ -225,7 +225,7 @@ func classSupers(c Class) []Value {
 		c = Class{Name: "clojure.lang.PersistentArrayMap"}
 		out = append(out, Class{Name: "clojure.lang.IRecord"}, c)
 	}
-	if info := classIndex[c.Name]; info != nil {
+	if info := classIndex()[c.Name]; info != nil {
 		for _, name := range info.supers {
 			out = append(out, Class{Name: name})
 		}

@@ -155,7 +155,7 @@ func classIsa(c, parent Class) bool {
 	if isRecordClass(c) {
 		return recordClassIsa(c, parent)
 	}
-	if info := classIndex[c.Name]; info != nil {
+	if info := classIndex()[c.Name]; info != nil {
 		return info.all[parent.Name]
 	}
 	return false

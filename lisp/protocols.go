@@ -65,7 +65,7 @@ const recordNamespace = "user."
 // isRecordClass reports whether c is a class made by defrecord or reify:
 // its instances are maps, as Clojure's records are.
 func isRecordClass(c Class) bool {
-	return strings.HasPrefix(c.Name, recordNamespace) && classIndex[c.Name] == nil
+	return strings.HasPrefix(c.Name, recordNamespace) && classIndex()[c.Name] == nil
 }
 
 // recordClassIsa reports whether a record's class c implements parent:
@@ -74,7 +74,7 @@ func recordClassIsa(c, parent Class) bool {
 	if c == parent || parent.Name == "java.lang.Object" || parent.Name == "clojure.lang.IRecord" {
 		return true
 	}
-	return classIndex["clojure.lang.PersistentArrayMap"].all[parent.Name]
+	return classIndex()["clojure.lang.PersistentArrayMap"].all[parent.Name]
 }
 
 // protocolKey is the dispatch value of a protocol method for x: a

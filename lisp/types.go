@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Symbol is a symbol as data: 'foo, 'ns/foo, (symbol "foo"). It is never
@@ -188,9 +189,10 @@ type classInfo struct {
 	supers []string
 }
 
-// classIndex indexes classDefs by full name (built once, never written
-// after).
-var classIndex = func() map[string]*classInfo {
+// classIndex indexes classDefs by full name, built on first use (a few
+// hundred maps that a process that never asks a class question would pay
+// for at start-up), never written after.
+var classIndex = sync.OnceValue(func() map[string]*classInfo {
 	idx := map[string]*classInfo{}
 	for _, d := range classDefs {
 		ci := &classInfo{class: Class{Name: d.name}, all: map[string]bool{d.name: true, "java.lang.Object": true}}
@@ -203,21 +205,21 @@ var classIndex = func() map[string]*classInfo {
 		idx[d.name] = ci
 	}
 	return idx
-}()
+})
 
 // classFullNames holds the full name of every class and interface of the
-// table (built once, never written after).
-var classFullNames = func() map[string]bool {
+// table (built on first use, never written after).
+var classFullNames = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	for _, c := range classNames() {
 		out[c.Name] = true
 	}
 	return out
-}()
+})
 
 // classNamed returns the class of the table with the full name name.
 func classNamed(name string) (Class, bool) {
-	if classFullNames[name] {
+	if classFullNames()[name] {
 		return Class{Name: name}, true
 	}
 	return Class{}, false
@@ -387,7 +389,7 @@ func (c Class) text() string {
 	if primitiveName(classDesc(c)) != "" {
 		return c.Name // long, a primitive's class
 	}
-	if classIndex[c.Name] != nil || strings.HasPrefix(c.Name, "[") || abstractClasses[c.Name] || strings.Contains(c.Name, "$") ||
+	if classIndex()[c.Name] != nil || strings.HasPrefix(c.Name, "[") || abstractClasses[c.Name] || strings.Contains(c.Name, "$") ||
 		isRecordClass(c) {
 		return "class " + c.Name
 	}
@@ -445,11 +447,11 @@ func instanceOf(c Class, v Value) bool {
 	if isRecordClass(vc) {
 		return recordClassIsa(vc, c)
 	}
-	info := classIndex[vc.Name]
+	info := classIndex()[vc.Name]
 	if info == nil {
 		switch v.(type) {
 		case *Closure, *Builtin: // user$f, clojure.core$inc
-			info = classIndex["clojure.lang.AFunction"]
+			info = classIndex()["clojure.lang.AFunction"]
 		default:
 			return false
 		}
