@@ -18,6 +18,7 @@ type frame struct {
 	off, line, lineStart int32 // where it opened, and where that line starts
 	mark                 int32 // its first item in the scratch stack
 	kind                 uint8
+	close                byte // collKinds[kind].close
 	lost                 bool // an item was lost to an error: the count of a map's items means nothing
 }
 
@@ -28,7 +29,7 @@ func (r *reader) at(f *frame) Pos {
 
 // open opens a collection of the given kind at off, on the current line.
 func (r *reader) open(off, kind int) {
-	r.push(frame{off: int32(off), line: int32(r.line), lineStart: int32(r.lineStart), mark: int32(r.nscratch), kind: uint8(kind)})
+	r.push(frame{off: int32(off), line: int32(r.line), lineStart: int32(r.lineStart), mark: int32(r.nscratch), kind: uint8(kind), close: collKinds[kind].close})
 }
 
 // Lead classes of bytes: what the byte at the start of an item begins.
@@ -85,8 +86,12 @@ var leadClass = func() (t [256]uint8) {
 	return t
 }()
 
-// openKind is the collection kind an opener of ldOpen begins.
-var openKind = [256]uint8{'(': kList, '[': kVector, '{': kMap}
+// openKind is the collection kind an opener of ldOpen begins; opens also
+// has the byte that closes it (one load for both).
+var (
+	openKind = [256]uint8{'(': kList, '[': kVector, '{': kMap}
+	opens    = [256]struct{ kind, close uint8 }{'(': {kList, ')'}, '[': {kVector, ']'}, '{': {kMap, '}'}}
+)
 
 // What run found where an item could start.
 const (
@@ -272,7 +277,10 @@ func (r *reader) fast(base int) Node {
 	if r.nframes == base && (off >= len(s) || leadClass[s[off]] != ldOpen) {
 		return nil
 	}
-	for off < len(s) {
+	// (In r, base costs no register, nor reloads after the paths that
+	// would need the register.)
+	r.base = base
+	for uint(off) < uint(len(s)) {
 		c := s[off]
 		ld := leadClass[c]
 		if ld == ldBlank {
@@ -297,7 +305,7 @@ func (r *reader) fast(base int) Node {
 			if bits&tbHigh != 0 {
 				break // a non-ASCII character in the token
 			}
-			tok := s[off:end]
+			tok := s[off:][:end-off]
 			sp := Span{int32(off), int32(end)}
 		tokens:
 			switch ld {
@@ -409,7 +417,10 @@ func (r *reader) fast(base int) Node {
 				break // too deep: step reports it; or the frames in r.deep
 			}
 			r.depth++
-			r.frames[nf] = frame{off: int32(off), line: int32(r.line), lineStart: int32(r.lineStart), mark: int32(k), kind: openKind[c]}
+			f := &r.frames[nf]
+			f.off, f.line, f.lineStart, f.mark = int32(off), int32(r.line), int32(r.lineStart), int32(k)
+			o := opens[c]
+			f.kind, f.close, f.lost = o.kind, o.close, false
 			r.nframes = nf + 1
 			off++
 			continue
@@ -441,10 +452,10 @@ func (r *reader) fast(base int) Node {
 				break
 			}
 			f := &r.frames[nf]
-			kind := f.kind
-			if c != collKinds[kind].close {
+			if c != f.close {
 				break
 			}
+			kind := f.kind
 			mark := int(f.mark)
 			m := k - mark
 			a := &r.items
@@ -496,7 +507,7 @@ func (r *reader) fast(base int) Node {
 			// The collection is an item of the one it closes into
 			// (which has room for it: the items it held), or the
 			// item to return.
-			if nf == base {
+			if nf == r.base {
 				r.nscratch = mark
 				r.off = off
 				return n

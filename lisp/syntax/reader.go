@@ -230,6 +230,7 @@ type reader struct {
 	// others in deep.
 	frames  [16]frame
 	nframes int
+	base    int // fast's base
 	deep    []frame
 	items   arena[Node]
 	bufs    *Buffers // nil: chunks are allocated
