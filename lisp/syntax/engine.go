@@ -12,29 +12,19 @@ import (
 // still read by the recursive functions of reader.go, which call run for
 // the forms inside them.
 
-// frame is a collection being read. Where it opened is kept as offsets,
-// its column counted only if an error needs it (see at).
+// frame is a collection being read.
 type frame struct {
-	off, line, lineStart int32 // where it opened, and where that line starts
-	mark                 int32 // its first item in the scratch stack
-	kind                 uint8
-	close                byte // collKinds[kind].close
-	lost                 bool // an item was lost to an error: the count of a map's items means nothing
-}
-
-// at returns where the collection of f opened.
-func (r *reader) at(f *frame) Pos {
-	return Pos{f.off, f.line, int32(1 + utf8.RuneCountInString(r.src[f.lineStart:f.off]))}
-}
-
-// open opens a collection of the given kind at off, on the current line.
-func (r *reader) open(off, kind int) {
-	r.push(frame{off: int32(off), line: int32(r.line), lineStart: int32(r.lineStart), mark: int32(r.nscratch), kind: uint8(kind), close: collKinds[kind].close})
+	start Pos   // where it opened
+	mark  int32 // its first item in the scratch stack
+	kind  uint8
+	close byte // collKinds[kind].close
+	lost  bool // an item was lost to an error: the count of a map's items means nothing
 }
 
 // Lead classes of bytes: what the byte at the start of an item begins.
 const (
-	ldSymbol  = iota // a symbol, unless nil, true, false or with a '/' after its first byte (plainStart)
+	ldSymbol  = iota // a symbol, unless with a '/' after its first byte (plainStart)
+	ldWord           // the same, or nil, true or false (n, t, f)
 	ldSign           // + or -: a symbol or a number
 	ldColon          // a keyword
 	ldDigit          // a number
@@ -53,6 +43,8 @@ const (
 var leadClass = func() (t [256]uint8) {
 	for i, c := range byteClass {
 		switch {
+		case i == 'n' || i == 't' || i == 'f':
+			t[i] = ldWord
 		case c == clTok && plainStart[i]:
 			t[i] = ldSymbol
 		case i == '+' || i == '-':
@@ -145,7 +137,7 @@ func (r *reader) readColl(kind int) Node {
 	if !r.enter(start) {
 		return nil
 	}
-	r.open(int(start.Offset), kind)
+	r.push(frame{start: start, mark: int32(r.nscratch), kind: uint8(kind), close: collKinds[kind].close})
 	n, _ := r.run(r.nframes - 1)
 	return n
 }
@@ -224,7 +216,7 @@ func (r *reader) step() (Node, int) {
 				r.off += size
 				continue
 			}
-		case ldSymbol, ldSign, ldColon, ldDigit, ldToken:
+		case ldSymbol, ldWord, ldSign, ldColon, ldDigit, ldToken:
 			return r.readTokenSlow(), stItem
 		case ldOpen:
 			start := r.pos(off)
@@ -232,7 +224,8 @@ func (r *reader) step() (Node, int) {
 			if !r.enter(start) {
 				return nil, stItem
 			}
-			r.open(off, int(openKind[c]))
+			kind := openKind[c]
+			r.push(frame{start: start, mark: int32(r.nscratch), kind: kind, close: collKinds[kind].close})
 			return nil, stOpened
 		case ldClose:
 			return nil, stEnd
@@ -280,6 +273,15 @@ func (r *reader) fast(base int) Node {
 	// (In r, base costs no register, nor reloads after the paths that
 	// would need the register.)
 	r.base = base
+	// fast reads ASCII bytes only, so the column of an offset it reaches
+	// on the current line is off-colBase if that holds where it starts
+	// (see pos): if step read bytes since, check them.
+	if off > r.nextHigh && r.colFrom <= r.nextHigh && indexNonASCII(s[r.nextHigh:off]) == off-r.nextHigh {
+		r.nextHigh = off
+	}
+	if off < r.colFrom || off > r.nextHigh {
+		r.pos(off)
+	}
 	for uint(off) < uint(len(s)) {
 		c := s[off]
 		ld := leadClass[c]
@@ -314,7 +316,7 @@ func (r *reader) fast(base int) Node {
 					break // a number, or an error
 				}
 				fallthrough
-			case ldSymbol:
+			case ldSymbol, ldWord:
 				ns, name := "", tok
 				if bits&tbSlash != 0 {
 					// Split at the first '/' after the first byte, if
@@ -327,7 +329,7 @@ func (r *reader) fast(base int) Node {
 						break
 					}
 					ns, name = tok[:i], tok[i+1:]
-				} else if len(tok) <= 5 {
+				} else if ld == ldWord && len(tok) <= 5 {
 					switch tok {
 					case "nil":
 						p := r.nils.next()
@@ -418,7 +420,8 @@ func (r *reader) fast(base int) Node {
 			}
 			r.depth++
 			f := &r.frames[nf]
-			f.off, f.line, f.lineStart, f.mark = int32(off), int32(r.line), int32(r.lineStart), int32(k)
+			f.start = Pos{int32(off), int32(r.line), int32(off - r.colBase)} // pos, which holds here (see above)
+			f.mark = int32(k)
 			o := opens[c]
 			f.kind, f.close, f.lost = o.kind, o.close, false
 			r.nframes = nf + 1
@@ -471,7 +474,7 @@ func (r *reader) fast(base int) Node {
 					items[i] = src[i]
 				}
 			}
-			sp := Span{f.off, int32(off + 1)}
+			sp := Span{f.start.Offset, int32(off + 1)}
 			var n Node
 			switch kind {
 			case kList:
@@ -510,6 +513,7 @@ func (r *reader) fast(base int) Node {
 			if nf == r.base {
 				r.nscratch = mark
 				r.off = off
+				r.nextHigh = max(r.nextHigh, off)
 				return n
 			}
 			r.scratch[mark] = n
@@ -519,6 +523,7 @@ func (r *reader) fast(base int) Node {
 		break
 	}
 	r.off = off
+	r.nextHigh = max(r.nextHigh, off)
 	return nil
 }
 
@@ -571,15 +576,13 @@ func (r *reader) close(st int) Node {
 	if st == stEnd {
 		if o >= len(s) {
 			if !r.swallowed {
-				start := r.at(&f)
-				r.errorAt(r.pos(o), start, "unclosed '%s' opened at %s", k.open, start)
+				r.errorAt(r.pos(o), f.start, "unclosed '%s' opened at %s", k.open, f.start)
 			}
 		} else {
 			if c := s[o]; c != k.close {
 				// Most likely the innermost collection is missing its closer,
 				// so let this one stand for it rather than cascade.
-				start := r.at(&f)
-				r.errorAt(r.pos(o), start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, start)
+				r.errorAt(r.pos(o), f.start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, f.start)
 			} else {
 				closed = true
 			}
@@ -591,7 +594,7 @@ func (r *reader) close(st int) Node {
 	src := r.scratch[f.mark:r.nscratch]
 	r.nscratch = int(f.mark)
 	items := r.items.copy(src, o, len(s)-o)
-	sp := Span{f.off, int32(o)}
+	sp := Span{f.start.Offset, int32(o)}
 	switch f.kind {
 	case kList:
 		n := r.lists.alloc(r)
@@ -604,7 +607,7 @@ func (r *reader) close(st int) Node {
 	case kMap:
 		// An item lost to an error would make the count meaningless.
 		if closed && !f.lost && len(items)%2 != 0 {
-			r.errorf(r.at(&f), "map literal has an odd number of forms (%d); every key needs a value", len(items))
+			r.errorf(f.start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
 		}
 		n := r.maps.alloc(r)
 		n.Span, n.Items = sp, items

@@ -37,7 +37,7 @@ func (c Config) Read(src string) ([]Node, error) {
 		src:       src,
 		line:      1,
 		colBase:   -1,
-		nextHigh:  -1,
+		nextHigh:  0,
 		maxDepth:  c.MaxDepth,
 		maxErrors: c.MaxErrors,
 	}
@@ -198,12 +198,12 @@ type reader struct {
 
 	// Position tracking: newlines are consumed only by run's white space
 	// and by string and regex literals (all call newline), and pos is only
-	// asked for offsets on the current line, which starts at lineStart.
-	// Between colFrom and nextHigh (the first non-ASCII byte at or after
-	// colFrom) there is one byte per column, so the column of off is
-	// off-colBase.
+	// asked for offsets on the current line. Between colFrom and nextHigh
+	// there is no non-ASCII byte (nextHigh is the first one after colFrom
+	// where posSlow looked for it, or where fast, which reads only ASCII
+	// bytes, stopped), so there is one byte per column, and the column of
+	// off is off-colBase.
 	line             int
-	lineStart        int
 	colFrom, colBase int
 	nextHigh         int
 
@@ -408,8 +408,8 @@ func (r *reader) tooDeep(p Pos) {
 // newline starts a new line at off, just after a LF.
 func (r *reader) newline(off int) {
 	r.line++
-	r.lineStart = off
 	r.colFrom, r.colBase = off, off-1
+	r.nextHigh = max(r.nextHigh, off)
 }
 
 // skipComment skips to the end of the line, leaving the newline; anything
