@@ -7,10 +7,10 @@ import (
 
 // The reader reads collections with an explicit stack of open ones (run)
 // rather than by recursion: reading an item of a collection then costs no
-// call, and the loop keeps the offset and the item stack in registers.
-// Forms that are rare in programs (quotes, dispatch forms, strings) are
-// still read by the recursive functions of reader.go, which call run for
-// the forms inside them.
+// call, and fast's loop keeps its offset in a register (a call would spill
+// it). Forms that are rare in programs (quotes, dispatch forms, strings
+// with escapes, non-ASCII text, errors) are still read by the recursive
+// functions of reader.go, which call run for the forms inside them.
 
 // frame is a collection being read.
 type frame struct {
@@ -280,7 +280,7 @@ func (r *reader) fast(base int) Node {
 		r.nextHigh = off
 	}
 	if off < r.colFrom || off > r.nextHigh {
-		r.pos(off)
+		r.pos(off) // for its side effect: now colBase holds at off
 	}
 	for uint(off) < uint(len(s)) {
 		c := s[off]
