@@ -40,6 +40,11 @@ func FuzzRead(f *testing.F) {
 				if got := posAt(src, int(e.Pos.Offset)); got != e.Pos {
 					t.Fatalf("error %q at %+v, but that offset is %+v", e.Msg, e.Pos, got)
 				}
+				if e.Opened.IsValid() {
+					if got := posAt(src, int(e.Opened.Offset)); got != e.Opened {
+						t.Fatalf("error %q names %+v, but that offset is %+v", e.Msg, e.Opened, got)
+					}
+				}
 				Snippet(src, e.Pos, 40)
 			}
 			for _, n := range forms {

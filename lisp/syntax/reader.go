@@ -37,7 +37,7 @@ func (c Config) Read(src string) ([]Node, error) {
 		src:       src,
 		line:      1,
 		colBase:   -1,
-		nextHigh:  -1,
+		nextHigh:  0,
 		maxDepth:  c.MaxDepth,
 		maxErrors: c.MaxErrors,
 	}
@@ -58,7 +58,7 @@ func (c Config) Read(src string) ([]Node, error) {
 	for !r.stop {
 		n, found := r.readNext()
 		if n != nil {
-			r.scratch = append(r.scratch, n)
+			r.add(n)
 		}
 		if found {
 			continue
@@ -70,7 +70,7 @@ func (c Config) Read(src string) ([]Node, error) {
 		// ')' than needed, and nothing is gained by rejecting the program.
 		r.off++
 	}
-	forms := r.items.copy(r.scratch, r.off, len(src)-r.off)
+	forms := r.items.copy(r.scratch[:r.nscratch], r.off, len(src)-r.off)
 	if len(r.errs) > 0 {
 		return forms, r.errs
 	}
@@ -104,8 +104,8 @@ func (r *reader) plan() {
 	} else {
 		buf = make([]Node, c.forms+stack)
 	}
-	r.items.free = buf[:c.forms:c.forms]
-	r.scratch = buf[c.forms:c.forms]
+	r.items.buf = buf[:c.forms:c.forms]
+	r.scratch = buf[c.forms:cap(buf)]
 }
 
 // tinyRead holds the nodes of the shortest programs, so that reading one
@@ -196,11 +196,13 @@ type reader struct {
 	src string
 	off int // next byte to read
 
-	// Position tracking: newlines are consumed only by skipSpace and by
-	// string and regex literals (both call newline), and pos is only asked
-	// for offsets on the current line. Between colFrom and nextHigh (the
-	// first non-ASCII byte at or after colFrom) there is one byte per
-	// column, so the column of off is off-colBase.
+	// Position tracking: newlines are consumed only by run's white space
+	// and by string and regex literals (all call newline), and pos is only
+	// asked for offsets on the current line. Between colFrom and nextHigh
+	// there is no non-ASCII byte (nextHigh is the first one after colFrom
+	// where posSlow looked for it, or where fast, which reads only ASCII
+	// bytes, stopped), so there is one byte per column, and the column of
+	// off is off-colBase.
 	line             int
 	colFrom, colBase int
 	nextHigh         int
@@ -219,8 +221,17 @@ type reader struct {
 	stop                bool // too deep or too many errors: unwind without reading
 
 	// scratch holds the items of all open collections, innermost last, so a
-	// collection's items are copied once, into an exactly sized slice.
-	scratch []Node
+	// collection's items are copied once, into an exactly sized slice: the
+	// first nscratch of it (the length of the slice is its capacity).
+	scratch  []Node
+	nscratch int
+	// The open collections (see run), innermost last: the first ones in
+	// frames (a slice of the reader itself would make it escape), any
+	// others in deep.
+	frames  [16]frame
+	nframes int
+	base    int // fast's base
+	deep    []frame
 	items   arena[Node]
 	bufs    *Buffers // nil: chunks are allocated
 
@@ -255,24 +266,29 @@ type slab[T any] struct {
 // input that changes character can leave unused.
 const maxChunk = 1024
 
+// alloc is small enough to inline; grow gets the next chunk.
 func (s *slab[T]) alloc(r *reader) *T {
-	if s.i == len(s.buf) {
-		s.past += len(s.buf)
-		size := s.want
-		s.want = 0
-		if size == 0 {
-			size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
-		}
-		if s.pool != nil {
-			s.buf = s.pool.Get(1, size)
-		} else {
-			s.buf = make([]T, size)
-		}
-		s.i = 0
+	if i := s.i; uint(i) < uint(len(s.buf)) {
+		s.i = i + 1
+		return &s.buf[i]
 	}
-	p := &s.buf[s.i]
-	s.i++
-	return p
+	return s.grow(r)
+}
+
+func (s *slab[T]) grow(r *reader) *T {
+	s.past += len(s.buf)
+	size := s.want
+	s.want = 0
+	if size == 0 {
+		size = min(expect(s.past, r.off, len(r.src)-r.off)+4, maxChunk)
+	}
+	if s.pool != nil {
+		s.buf = s.pool.Get(1, size)
+	} else {
+		s.buf = make([]T, size)
+	}
+	s.i = 1
+	return &s.buf[0]
 }
 
 // expect estimates how many more elements the left bytes of input will
@@ -283,9 +299,11 @@ func expect(used, done, left int) int {
 
 // arena hands out slices carved from shared chunks, sized like slab's,
 // capped (three-index slices) so that appending to one never overwrites
-// another.
+// another. The free part of the current chunk is buf[at:] (an index
+// rather than a slice, which costs fewer writes per carving).
 type arena[T any] struct {
-	free []T
+	buf  []T
+	at   int
 	used int
 	pool *chunk.Pool[T]
 }
@@ -296,19 +314,20 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 		return nil
 	}
 	a.used += n
-	if n > len(a.free) {
+	if n > len(a.buf)-a.at {
 		size := min(expect(a.used, done, left)+16, 4*maxChunk)
 		if n > size/2 {
 			return append([]T(nil), src...)
 		}
 		if a.pool != nil {
-			a.free = a.pool.Get(n, size)
+			a.buf = a.pool.Get(n, size)
 		} else {
-			a.free = make([]T, size)
+			a.buf = make([]T, size)
 		}
+		a.at = 0
 	}
-	s := a.free[:n:n]
-	a.free = a.free[n:]
+	s := a.buf[a.at : a.at+n : a.at+n]
+	a.at += n
 	// Most collections are short: a loop beats copy's call into the runtime.
 	for i := range s {
 		s[i] = src[i]
@@ -390,40 +409,7 @@ func (r *reader) tooDeep(p Pos) {
 func (r *reader) newline(off int) {
 	r.line++
 	r.colFrom, r.colBase = off, off-1
-}
-
-// skipSpace skips white space and comments, tracking lines.
-func (r *reader) skipSpace() {
-	s, off := r.src, r.off
-	for off < len(s) {
-		switch byteClass[s[off]] {
-		case clSpace:
-			off++
-		case clNewline:
-			off++
-			r.newline(off)
-			for off < len(s) && s[off] == ' ' {
-				off++ // indentation, without the switch
-			}
-		case clComment:
-			if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
-				off += i
-			} else {
-				off = len(s)
-			}
-		case clHigh:
-			c, size := utf8.DecodeRuneInString(s[off:])
-			if !unicode.IsSpace(c) {
-				r.off = off
-				return // includes invalid UTF-8: readForm reports it
-			}
-			off += size
-		default:
-			r.off = off
-			return
-		}
-	}
-	r.off = off
+	r.nextHigh = max(r.nextHigh, off)
 }
 
 // skipComment skips to the end of the line, leaving the newline; anything
@@ -434,59 +420,6 @@ func (r *reader) skipComment() {
 	} else {
 		r.off = len(r.src)
 	}
-}
-
-// readNext skips white space, comments and #_ discards, then reads a form.
-// found is false when it stops at a closer or at the end of input without
-// consuming a form; when found is true, n is nil if the form was in error
-// (the error has been reported).
-func (r *reader) readNext() (n Node, found bool) {
-	for !r.stop {
-		s, off := r.src, r.off
-		for off < len(s) && s[off] == ' ' {
-			off++ // the common case, without a call
-		}
-		r.off = off
-		if off >= len(s) {
-			return nil, false
-		}
-		switch byteClass[s[off]] {
-		case clTok:
-			return r.readToken(), true
-		case clSpace, clNewline, clComment, clHigh:
-			r.skipSpace()
-			if r.off >= len(s) {
-				return nil, false
-			}
-		}
-		switch r.src[r.off] {
-		case ')', ']', '}':
-			return nil, false
-		case '(':
-			return r.readColl(kList), true // the common forms, without readForm
-		case '[':
-			return r.readColl(kVector), true
-		case '{':
-			return r.readColl(kMap), true
-		case '#':
-			if r.off+1 < len(r.src) && r.src[r.off+1] == '_' {
-				p := r.pos(r.off)
-				r.off += 2
-				if !r.enter(p) {
-					return nil, true
-				}
-				_, found := r.readNext()
-				r.depth--
-				if !found {
-					r.errorf(p, "#_ must be followed by a form")
-					return nil, true
-				}
-				continue
-			}
-		}
-		return r.readForm(), true
-	}
-	return nil, true
 }
 
 // readForm reads the form starting at r.off, which is not white space, a
@@ -537,7 +470,7 @@ func (r *reader) readForm() Node {
 			return nil
 		}
 	}
-	return r.readToken()
+	return r.readTokenSlow() // a non-ASCII character: run reads the ASCII tokens
 }
 
 // tokenEnd returns the end of the token that continues at i.
@@ -558,81 +491,6 @@ func (r *reader) tokenEnd(i int) int {
 		}
 	}
 	return i
-}
-
-func (r *reader) readColl(kind int) Node {
-	k := &collKinds[kind]
-	var start Pos
-	if off := r.off; r.colFrom <= off && off <= r.nextHigh { // pos, inlined for speed
-		start = Pos{int32(off), int32(r.line), int32(off - r.colBase)}
-	} else {
-		start = r.pos(off)
-	}
-	r.off += len(k.open)
-	if !r.enter(start) {
-		return nil
-	}
-	mark := len(r.scratch)
-	dropped := 0
-	closed := false
-	for !r.stop {
-		if r.off < len(r.src) && r.src[r.off] == k.close {
-			// The closer right after the last item: no need for readNext.
-			closed = true
-			r.off++
-			break
-		}
-		n, found := r.readNext()
-		if found {
-			if n != nil {
-				r.scratch = append(r.scratch, n)
-			} else {
-				dropped++
-			}
-			continue
-		}
-		if r.off >= len(r.src) {
-			if !r.swallowed {
-				r.errorAt(r.pos(r.off), start, "unclosed '%s' opened at %s", k.open, start)
-			}
-			break
-		}
-		if c := r.src[r.off]; c != k.close {
-			// Most likely the innermost collection is missing its closer,
-			// so let this one stand for it rather than cascade.
-			r.errorAt(r.pos(r.off), start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, start)
-		} else {
-			closed = true
-		}
-		r.off++
-		break
-	}
-	r.depth--
-	items := r.items.copy(r.scratch[mark:], r.off, len(r.src)-r.off)
-	r.scratch = r.scratch[:mark]
-	sp := Span{start.Offset, int32(r.off)}
-	switch kind {
-	case kList:
-		n := r.lists.alloc(r)
-		n.Span, n.Items = sp, items
-		return n
-	case kVector:
-		n := r.vectors.alloc(r)
-		n.Span, n.Items = sp, items
-		return n
-	case kMap:
-		// An item lost to an error would make the count meaningless.
-		if closed && dropped == 0 && len(items)%2 != 0 {
-			r.errorf(start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
-		}
-		n := r.maps.alloc(r)
-		n.Span, n.Items = sp, items
-		return n
-	case kSet:
-		return &Set{sp, items}
-	default:
-		return &ShortFn{sp, items}
-	}
 }
 
 func (r *reader) readQuote() Node {
@@ -863,13 +721,19 @@ const (
 	tbTok      = 1 << iota // an ASCII byte that continues a token
 	tbSlash                // '/'
 	tbNonDigit             // not 0-9
+	tbHigh                 // a byte of a non-ASCII character: run's fast path leaves the token to readTokenSlow
 )
 
-// tokenBits classifies the ASCII bytes that continue a token, for
-// readToken's fast path; 0 ends it (a non-ASCII byte included).
+// tokenBits classifies the bytes that continue a token, for run's fast
+// path; 0 ends it. A non-ASCII byte continues it, as the fast path sees
+// it, which then leaves the token to readTokenSlow.
 var tokenBits = func() (t [256]uint8) {
 	for i, c := range byteClass {
-		if c > clSpecial || i >= utf8.RuneSelf {
+		if i >= utf8.RuneSelf {
+			t[i] = tbHigh | tbNonDigit
+			continue
+		}
+		if c > clSpecial {
 			continue
 		}
 		t[i] = tbTok
@@ -892,81 +756,6 @@ var plainStart = func() (t [256]bool) {
 	return t
 }()
 
-// readToken reads a number, nil, true, false, keyword or symbol. Its fast
-// path reads the common tokens (symbols, nil, true, false, keywords, small
-// unsigned integers, on a line without non-ASCII characters so far) exactly
-// as readTokenSlow would.
-func (r *reader) readToken() Node {
-	s := r.src
-	startOff := r.off
-	end := startOff + 1
-	var bits uint8
-	for end < len(s) {
-		b := tokenBits[s[end]]
-		if b == 0 {
-			break
-		}
-		bits |= b
-		end++
-	}
-	if end < len(s) && s[end] >= utf8.RuneSelf || s[startOff] >= utf8.RuneSelf {
-		return r.readTokenSlow()
-	}
-	sp := Span{int32(startOff), int32(end)}
-	tok := s[startOff:end]
-	c := tok[0]
-	switch {
-	case plainStart[c] || (c == '+' || c == '-') && (len(tok) == 1 || !isDigit(tok[1]) && tok[1] != '.'):
-		ns, name := "", tok
-		if bits&tbSlash != 0 {
-			// Split at the first '/' after the first byte, if text follows it.
-			i := 1 + strings.IndexByte(tok[1:], '/')
-			if c == '/' || i == len(tok)-1 {
-				break
-			}
-			ns, name = tok[:i], tok[i+1:]
-		} else if len(tok) <= 5 {
-			switch tok {
-			case "nil":
-				r.off = end
-				n := r.nils.alloc(r)
-				n.Span = sp
-				return n
-			case "true", "false":
-				r.off = end
-				n := r.bools.alloc(r)
-				n.Span, n.Value = sp, tok == "true"
-				return n
-			}
-		}
-		r.off = end
-		n := r.symbols.alloc(r)
-		n.Span, n.Ns, n.Name = sp, ns, name
-		return n
-	case c == ':':
-		if len(tok) == 1 || tok[1] == ':' {
-			break
-		}
-		r.off = end
-		n := r.keywords.alloc(r)
-		n.Span, n.Name = sp, tok[1:]
-		return n
-	case isDigit(c):
-		if bits&tbNonDigit != 0 || len(tok) > 18 || c == '0' && len(tok) > 1 { // 0755 is octal: the slow path
-			break
-		}
-		var v int64
-		for i := 0; i < len(tok); i++ {
-			v = v*10 + int64(tok[i]-'0')
-		}
-		r.off = end
-		n := r.ints.alloc(r)
-		n.Span, n.Value = sp, v
-		return n
-	}
-	return r.readTokenSlow()
-}
-
 // readTokenSlow reads any token at r.off.
 func (r *reader) readTokenSlow() Node {
 	s := r.src
@@ -981,7 +770,6 @@ func (r *reader) readTokenSlow() Node {
 	tok := s[startOff:end]
 	r.off = end
 	sp := Span{int32(startOff), int32(end)}
-	start := r.pos(startOff) // for errors
 
 	c := tok[0]
 	var c1 byte
@@ -992,7 +780,7 @@ func (r *reader) readTokenSlow() Node {
 	case c == ':':
 		switch {
 		case len(tok) == 1:
-			r.errorf(start, "keyword ':' has no name: write :name")
+			r.errorf(r.pos(startOff), "keyword ':' has no name: write :name")
 			return nil
 		case c1 == ':':
 			// ::name is Clojure's keyword of the current namespace, which
@@ -1007,7 +795,7 @@ func (r *reader) readTokenSlow() Node {
 			if fix == ":" {
 				fix = ":name"
 			}
-			r.errorf(start, "auto-resolved keywords (%s) are not supported: write %s", clip(tok), clip(fix))
+			r.errorf(r.pos(startOff), "auto-resolved keywords (%s) are not supported: write %s", clip(tok), clip(fix))
 			return nil
 		}
 		n := r.keywords.alloc(r)
@@ -1022,9 +810,9 @@ func (r *reader) readTokenSlow() Node {
 			fixed = tok[:1] + "0" + tok[1:]
 		}
 		if _, ok := parseNumber(fixed); ok == "" {
-			r.errorf(start, "invalid number '%s': write %s", clip(tok), clip(fixed))
+			r.errorf(r.pos(startOff), "invalid number '%s': write %s", clip(tok), clip(fixed))
 		} else {
-			r.errorf(start, "invalid number '%s'", clip(tok))
+			r.errorf(r.pos(startOff), "invalid number '%s'", clip(tok))
 		}
 		return nil
 	}
@@ -1045,7 +833,7 @@ func (r *reader) readTokenSlow() Node {
 	for i := 1; i < len(tok) && c != '/'; i++ {
 		if tok[i] == '/' {
 			if i == len(tok)-1 {
-				r.errorf(start, "invalid symbol '%s'", clip(tok))
+				r.errorf(r.pos(startOff), "invalid symbol '%s'", clip(tok))
 				return nil
 			}
 			n.Ns, n.Name = tok[:i], tok[i+1:]
@@ -1225,7 +1013,9 @@ func parseRadix(tok string, i, j int) (number, string) {
 func (r *reader) readString() Node {
 	s := r.src
 	startOff := r.off
-	start := r.pos(startOff)
+	// Where the literal opens, computed once needed (while the reader is
+	// still on its line): a string on one line without errors needs none.
+	var start Pos
 	nerrs := len(r.errs)
 	escaped := false
 	i := startOff + 1
@@ -1246,9 +1036,12 @@ func (r *reader) readString() Node {
 				v = unescape(v)
 			}
 			n := r.strs.alloc(r)
-			n.Span, n.Value = Span{start.Offset, int32(r.off)}, v
+			n.Span, n.Value = Span{int32(startOff), int32(r.off)}, v
 			return n
 		case b == '\n':
+			if !start.IsValid() {
+				start = r.pos(startOff)
+			}
 			i++
 			r.literalLine(start, i)
 		case b == '\\':
@@ -1263,6 +1056,9 @@ func (r *reader) readString() Node {
 			}
 			i += size
 		}
+	}
+	if !start.IsValid() {
+		start = r.pos(startOff)
 	}
 	r.unterminated(start, "string")
 	return nil

@@ -606,6 +606,41 @@ func TestHostileInputs(t *testing.T) {
 	Read(b.String())
 }
 
+// The positions of errors, and of the collections they name, are right
+// after non-ASCII text read in any way (in tokens, strings, comments,
+// characters) on the same line or before it, and cost linear time even
+// when every one of many collections on one long line is in error.
+func TestOpenedPositions(t *testing.T) {
+	srcs := []string{
+		"é (a [b", "(é [x} {:a}", "\\é (\"λ\" [1)", "; é\n  (a [b)", "(x ;é\n {1})", "\"é\n\" (a [b",
+		"[\"a\nλ\" {:k] é)", "(λ (µ (ν [ξ))", "#{é [1)", "'é (a]", "(a \"\\u00e9\" [b)", "\u00a0(a [b)",
+		"(a #_é [b)", "(é\n(b\n[c}", "{:a 1 :b} é {:c}",
+	}
+	for _, src := range srcs {
+		_, err := Read(src)
+		el, ok := err.(ErrorList)
+		if !ok || len(el) == 0 {
+			t.Errorf("Read(%q): %v, want errors", src, err)
+			continue
+		}
+		for _, e := range el {
+			if got := posAt(src, int(e.Pos.Offset)); got != e.Pos {
+				t.Errorf("Read(%q): error %q at %+v, but that offset is %+v", src, e.Msg, e.Pos, got)
+			}
+			if e.Opened.IsValid() {
+				if got := posAt(src, int(e.Opened.Offset)); got != e.Opened {
+					t.Errorf("Read(%q): error %q names %+v, but that offset is %+v", src, e.Msg, e.Opened, got)
+				}
+			}
+		}
+	}
+	long := "é" + strings.Repeat("[1)", 1<<16) + strings.Repeat("{1}", 1<<16)
+	_, err := Config{MaxErrors: 1 << 30}.Read(long)
+	if el, ok := err.(ErrorList); !ok || len(el) != 1<<17 || el[1<<16-1].Opened.Col != 3<<16-1 || el[len(el)-1].Pos.Col != 3<<17-1 {
+		t.Errorf("a long line of errors: %d errors", len(el))
+	}
+}
+
 // TestLines checks Lines.Pos against positions counted from scratch, for
 // every offset in and out of order, with few lines (kept inline) and many.
 func TestLines(t *testing.T) {

@@ -67,3 +67,10 @@ func checkTokenPaths(t *testing.T, src string) int {
 	}
 	return checked
 }
+
+// readToken reads the token at r.off as Read does: with run, whose fast
+// path reads the common tokens.
+func (r *reader) readToken() Node {
+	n, _ := r.run(0)
+	return n
+}

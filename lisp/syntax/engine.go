@@ -1,0 +1,620 @@
+package syntax
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// The reader reads collections with an explicit stack of open ones (run)
+// rather than by recursion: reading an item of a collection then costs no
+// call, and fast's loop keeps its offset in a register (a call would spill
+// it). Forms that are rare in programs (quotes, dispatch forms, strings
+// with escapes, non-ASCII text, errors) are still read by the recursive
+// functions of reader.go, which call run for the forms inside them.
+
+// frame is a collection being read.
+type frame struct {
+	start Pos   // where it opened
+	mark  int32 // its first item in the scratch stack
+	kind  uint8
+	close byte // collKinds[kind].close
+	lost  bool // an item was lost to an error: the count of a map's items means nothing
+}
+
+// Lead classes of bytes: what the byte at the start of an item begins.
+const (
+	ldSymbol  = iota // a symbol, unless with a '/' after its first byte (plainStart)
+	ldWord           // the same, or nil, true or false (n, t, f)
+	ldSign           // + or -: a symbol or a number
+	ldColon          // a keyword
+	ldDigit          // a number
+	ldOther          // what readForm reads: quotes, \, @, ^, `, ~, control characters
+	ldToken          // another token byte ('.'): readTokenSlow
+	ldOpen           // ( [ {
+	ldClose          // ) ] }
+	ldString         // "
+	ldHash           // #: #_ or readDispatch
+	ldBlank          // white space other than LF, comma included
+	ldNewline        // LF
+	ldComment        // ;
+	ldHigh           // a byte of a non-ASCII character: white space, or readForm's
+)
+
+var leadClass = func() (t [256]uint8) {
+	for i, c := range byteClass {
+		switch {
+		case i == 'n' || i == 't' || i == 'f':
+			t[i] = ldWord
+		case c == clTok && plainStart[i]:
+			t[i] = ldSymbol
+		case i == '+' || i == '-':
+			t[i] = ldSign
+		case i == ':':
+			t[i] = ldColon
+		case c == clTok && isDigit(byte(i)):
+			t[i] = ldDigit
+		case c == clTok:
+			t[i] = ldToken
+		case i == '(' || i == '[' || i == '{':
+			t[i] = ldOpen
+		case i == ')' || i == ']' || i == '}':
+			t[i] = ldClose
+		case i == '"':
+			t[i] = ldString
+		case i == '#':
+			t[i] = ldHash
+		case c == clSpace:
+			t[i] = ldBlank
+		case c == clNewline:
+			t[i] = ldNewline
+		case c == clComment:
+			t[i] = ldComment
+		case c == clHigh:
+			t[i] = ldHigh
+		default:
+			t[i] = ldOther
+		}
+	}
+	return t
+}()
+
+// openKind is the collection kind an opener of ldOpen begins; opens also
+// has the byte that closes it (one load for both).
+var (
+	openKind = [256]uint8{'(': kList, '[': kVector, '{': kMap}
+	opens    = [256]struct{ kind, close uint8 }{'(': {kList, ')'}, '[': {kVector, ']'}, '{': {kMap, '}'}}
+)
+
+// What run found where an item could start.
+const (
+	stItem   = iota // an item (nil if it was in error)
+	stEnd           // a closer or the end of input
+	stStop          // nothing: reading has stopped
+	stOpened        // nothing yet: a collection has opened
+)
+
+// add pushes n on the scratch stack.
+func (r *reader) add(n Node) {
+	if r.nscratch == len(r.scratch) {
+		s := append(r.scratch, n)
+		r.scratch = s[:cap(s)]
+	} else {
+		r.scratch[r.nscratch] = n
+	}
+	r.nscratch++
+}
+
+// push opens a collection.
+func (r *reader) push(f frame) {
+	if n := r.nframes; n < len(r.frames) {
+		r.frames[n] = f
+	} else {
+		r.deep = append(r.deep[:n-len(r.frames)], f)
+	}
+	r.nframes++
+}
+
+// top is the innermost open collection.
+func (r *reader) top() *frame {
+	if n := r.nframes - 1; n < len(r.frames) {
+		return &r.frames[n]
+	}
+	return &r.deep[r.nframes-1-len(r.frames)]
+}
+
+// readNext skips white space, comments and #_ discards, then reads a form.
+// found is false when it stops at a closer or at the end of input without
+// consuming a form; when found is true, n is nil if the form was in error
+// (the error has been reported).
+func (r *reader) readNext() (n Node, found bool) {
+	return r.run(r.nframes)
+}
+
+// readColl reads the collection of the given kind that opens at r.off.
+func (r *reader) readColl(kind int) Node {
+	start := r.pos(r.off)
+	r.off += len(collKinds[kind].open)
+	if !r.enter(start) {
+		return nil
+	}
+	r.push(frame{start: start, mark: int32(r.nscratch), kind: uint8(kind), close: collKinds[kind].close})
+	n, _ := r.run(r.nframes - 1)
+	return n
+}
+
+// run reads items, and the collections they open, until it has one at the
+// level of base open collections (the first base frames belong to its
+// callers): what readNext returns. The items of open collections wait in
+// r.scratch, innermost last, and are copied out once, into an exactly
+// sized slice, when their collection closes.
+//
+// fast reads the common forms; run reads what it leaves, and keeps the
+// state in r, which keeps it simple.
+func (r *reader) run(base int) (Node, bool) {
+	for {
+		var n Node
+		st := stItem
+		if r.stop {
+			st = stStop
+		} else if n = r.fast(base); n == nil {
+			if n, st = r.step(); st == stOpened {
+				continue
+			}
+		}
+		// Deliver what was found to the innermost open collection, closing
+		// collections as long as that makes an item.
+		for {
+			if r.nframes == base {
+				return n, st != stEnd
+			}
+			if st == stItem {
+				if n != nil {
+					r.add(n)
+				} else {
+					r.top().lost = true
+				}
+				break
+			}
+			n, st = r.close(st), stItem
+		}
+	}
+}
+
+// next is alloc without a new chunk: nil when the chunk is used up.
+func (s *slab[T]) next() *T {
+	b, i := s.buf, s.i
+	if uint(i) < uint(len(b)) {
+		s.i = i + 1
+		return &b[i]
+	}
+	return nil
+}
+
+// step reads what run finds at r.off after white space: an item (nil if
+// in error), or a closer or the end of input (stEnd), and opens the
+// collections it meets on the way.
+func (r *reader) step() (Node, int) {
+	for {
+		s, off := r.src, r.off
+		if off >= len(s) {
+			return nil, stEnd
+		}
+		c := s[off]
+		switch leadClass[c] {
+		case ldBlank:
+			r.off++
+			continue
+		case ldNewline:
+			r.off++
+			r.newline(r.off)
+			continue
+		case ldComment:
+			r.skipComment()
+			continue
+		case ldHigh:
+			if c, size := utf8.DecodeRuneInString(s[off:]); unicode.IsSpace(c) {
+				r.off += size
+				continue
+			}
+		case ldSymbol, ldWord, ldSign, ldColon, ldDigit, ldToken:
+			return r.readTokenSlow(), stItem
+		case ldOpen:
+			start := r.pos(off)
+			r.off++
+			if !r.enter(start) {
+				return nil, stItem
+			}
+			kind := openKind[c]
+			r.push(frame{start: start, mark: int32(r.nscratch), kind: kind, close: collKinds[kind].close})
+			return nil, stOpened
+		case ldClose:
+			return nil, stEnd
+		case ldString:
+			return r.readString(), stItem
+		case ldHash:
+			if off+1 < len(s) && s[off+1] == '_' {
+				// A discard: read the next form and drop it.
+				p := r.pos(off)
+				r.off += 2
+				if !r.enter(p) {
+					return nil, stItem
+				}
+				_, found := r.readNext()
+				r.depth--
+				if !found {
+					r.errorf(p, "#_ must be followed by a form")
+					return nil, stItem
+				}
+				if r.stop {
+					return nil, stItem // as the recursive reader gave
+				}
+				continue
+			}
+		}
+		return r.readForm(), stItem
+	}
+}
+
+// fast reads white space, the common tokens (symbols, nil, true, false,
+// keywords, small integers, decimals), plain strings, and collections of
+// them, exactly as step, readTokenSlow, readString and close would, but
+// without a call, so that its state stays in registers. It stops where it
+// meets anything else, leaving it to step (after skipping white space),
+// and returns nil; or when a collection closes at the level of base open
+// collections, and returns it. It reads an item at that level only if it
+// opens a collection: nothing else needs checking whether there is a
+// collection to add an item to.
+func (r *reader) fast(base int) Node {
+	s := r.src
+	off := r.off
+	if r.nframes == base && (off >= len(s) || leadClass[s[off]] != ldOpen) {
+		return nil
+	}
+	// (In r, base costs no register, nor reloads after the paths that
+	// would need the register.)
+	r.base = base
+	// fast reads ASCII bytes only, so the column of an offset it reaches
+	// on the current line is off-colBase if that holds where it starts
+	// (see pos): if step read bytes since, check them.
+	if off > r.nextHigh && r.colFrom <= r.nextHigh && indexNonASCII(s[r.nextHigh:off]) == off-r.nextHigh {
+		r.nextHigh = off
+	}
+	if off < r.colFrom || off > r.nextHigh {
+		r.pos(off) // for its side effect: now colBase holds at off
+	}
+	for uint(off) < uint(len(s)) {
+		c := s[off]
+		ld := leadClass[c]
+		if ld == ldBlank {
+			off++
+			continue
+		}
+		k := r.nscratch
+		if ld <= ldDigit {
+			if k >= len(r.scratch) {
+				break // no room for the item: run's append grows the stack
+			}
+			end := off + 1
+			var bits uint8
+			for end < len(s) {
+				b := tokenBits[s[end]]
+				if b == 0 {
+					break
+				}
+				bits |= b
+				end++
+			}
+			if bits&tbHigh != 0 {
+				break // a non-ASCII character in the token
+			}
+			tok := s[off:][:end-off]
+			sp := Span{int32(off), int32(end)}
+		tokens:
+			switch ld {
+			case ldSign:
+				if len(tok) > 1 && (isDigit(tok[1]) || tok[1] == '.') {
+					break // a number, or an error
+				}
+				fallthrough
+			case ldSymbol, ldWord:
+				ns, name := "", tok
+				if bits&tbSlash != 0 {
+					// Split at the first '/' after the first byte, if
+					// text follows it.
+					i := 1
+					for tok[i] != '/' {
+						i++
+					}
+					if c == '/' || i == len(tok)-1 {
+						break
+					}
+					ns, name = tok[:i], tok[i+1:]
+				} else if ld == ldWord && len(tok) <= 5 {
+					switch tok {
+					case "nil":
+						p := r.nils.next()
+						if p == nil {
+							break tokens
+						}
+						p.Span = sp
+						r.scratch[k] = p
+						r.nscratch = k + 1
+						off = end
+						continue
+					case "true", "false":
+						p := r.bools.next()
+						if p == nil {
+							break tokens
+						}
+						p.Span, p.Value = sp, tok == "true"
+						r.scratch[k] = p
+						r.nscratch = k + 1
+						off = end
+						continue
+					}
+				}
+				p := r.symbols.next()
+				if p == nil {
+					break
+				}
+				p.Span, p.Ns, p.Name = sp, ns, name
+				r.scratch[k] = p
+				r.nscratch = k + 1
+				off = end
+				continue
+			case ldColon:
+				if len(tok) == 1 || tok[1] == ':' {
+					break
+				}
+				p := r.keywords.next()
+				if p == nil {
+					break
+				}
+				p.Span, p.Name = sp, tok[1:]
+				r.scratch[k] = p
+				r.nscratch = k + 1
+				off = end
+				continue
+			case ldDigit:
+				if bits&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
+					p := r.ints.next()
+					if p == nil {
+						break
+					}
+					var v int64
+					for i := 0; i < len(tok); i++ {
+						v = v*10 + int64(tok[i]-'0')
+					}
+					p.Span, p.Value = sp, v
+					r.scratch[k] = p
+					r.nscratch = k + 1
+					off = end
+					continue
+				}
+				if v, ok := decimal(tok); ok {
+					p := r.floats.next()
+					if p == nil {
+						break
+					}
+					p.Span, p.Value = sp, v
+					r.scratch[k] = p
+					r.nscratch = k + 1
+					off = end
+					continue
+				}
+			}
+			break // the slow path
+		}
+		switch ld {
+		case ldNewline:
+			off++
+			r.newline(off)
+			for off < len(s) && s[off] == ' ' {
+				off++ // indentation, without the switch
+			}
+			continue
+		case ldOpen:
+			nf := r.nframes
+			if r.depth >= r.maxDepth || nf >= len(r.frames) {
+				break // too deep: step reports it; or the frames in r.deep
+			}
+			r.depth++
+			f := &r.frames[nf]
+			f.start = Pos{int32(off), int32(r.line), int32(off - r.colBase)} // pos, which holds here (see above)
+			f.mark = int32(k)
+			o := opens[c]
+			f.kind, f.close, f.lost = o.kind, o.close, false
+			r.nframes = nf + 1
+			off++
+			continue
+		case ldString:
+			// A string without escapes, line breaks or other control or
+			// non-ASCII characters; readString reads the others.
+			if k >= len(r.scratch) {
+				break
+			}
+			end := off + 1
+			for end < len(s) && plainString[s[end]] {
+				end++
+			}
+			if end >= len(s) || s[end] != '"' {
+				break
+			}
+			p := r.strs.next()
+			if p == nil {
+				break
+			}
+			p.Span, p.Value = Span{int32(off), int32(end + 1)}, s[off+1:end]
+			r.scratch[k] = p
+			r.nscratch = k + 1
+			off = end + 1
+			continue
+		case ldClose:
+			nf := r.nframes - 1
+			if nf >= len(r.frames) {
+				break
+			}
+			f := &r.frames[nf]
+			if c != f.close {
+				break
+			}
+			kind := f.kind
+			mark := int(f.mark)
+			m := k - mark
+			a := &r.items
+			at := a.at
+			if m > len(a.buf)-at || kind == kMap && m%2 != 0 || kind > kMap || mark >= len(r.scratch) {
+				break // a new chunk, an error, a set or short fn, or no room for the item
+			}
+			var items []Node
+			if m > 0 {
+				items = a.buf[at : at+m : at+m]
+				src := r.scratch[mark : mark+m]
+				for i := range items {
+					items[i] = src[i]
+				}
+			}
+			sp := Span{f.start.Offset, int32(off + 1)}
+			var n Node
+			switch kind {
+			case kList:
+				p := r.lists.next()
+				if p == nil {
+					break
+				}
+				p.Span, p.Items = sp, items
+				n = p
+			case kVector:
+				p := r.vectors.next()
+				if p == nil {
+					break
+				}
+				p.Span, p.Items = sp, items
+				n = p
+			default:
+				p := r.maps.next()
+				if p == nil {
+					break
+				}
+				p.Span, p.Items = sp, items
+				n = p
+			}
+			if n == nil {
+				break
+			}
+			a.at = at + m
+			a.used += m
+			r.nframes = nf
+			r.depth--
+			off++
+			// The collection is an item of the one it closes into
+			// (which has room for it: the items it held), or the
+			// item to return.
+			if nf == r.base {
+				r.nscratch = mark
+				r.off = off
+				r.nextHigh = max(r.nextHigh, off)
+				return n
+			}
+			r.scratch[mark] = n
+			r.nscratch = mark + 1
+			continue
+		}
+		break
+	}
+	r.off = off
+	r.nextHigh = max(r.nextHigh, off)
+	return nil
+}
+
+// decimal parses a token of digits, a '.' and digits, which has few
+// enough digits that a float64 holds their value exactly, as
+// strconv.ParseFloat would (both are then correctly rounded quotients of
+// exact values).
+func decimal(tok string) (float64, bool) {
+	if len(tok) > 16 {
+		return 0, false
+	}
+	var m int64
+	frac := -1
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case isDigit(c):
+			m = m*10 + int64(c-'0')
+		case c == '.' && frac < 0 && i > 0 && i < len(tok)-1:
+			frac = len(tok) - 1 - i
+		default:
+			return 0, false
+		}
+	}
+	if frac < 0 {
+		return 0, false
+	}
+	return float64(m) / pow10[frac], true
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// plainString tells the bytes that fast reads in a string as they are.
+var plainString = func() (t [256]bool) {
+	for i := range t {
+		t[i] = i >= 0x20 && i < utf8.RuneSelf && i != '"' && i != '\\'
+	}
+	return t
+}()
+
+// close closes the innermost collection at r.off, where reading stopped or
+// run met a closer or the end of input (st), and returns its node. Its
+// items leave the scratch stack.
+func (r *reader) close(st int) Node {
+	f := *r.top()
+	r.nframes--
+	k := &collKinds[f.kind]
+	s, o := r.src, r.off
+	closed := false
+	if st == stEnd {
+		if o >= len(s) {
+			if !r.swallowed {
+				r.errorAt(r.pos(o), f.start, "unclosed '%s' opened at %s", k.open, f.start)
+			}
+		} else {
+			if c := s[o]; c != k.close {
+				// Most likely the innermost collection is missing its closer,
+				// so let this one stand for it rather than cascade.
+				r.errorAt(r.pos(o), f.start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, f.start)
+			} else {
+				closed = true
+			}
+			o++
+		}
+	}
+	r.depth--
+	r.off = o
+	src := r.scratch[f.mark:r.nscratch]
+	r.nscratch = int(f.mark)
+	items := r.items.copy(src, o, len(s)-o)
+	sp := Span{f.start.Offset, int32(o)}
+	switch f.kind {
+	case kList:
+		n := r.lists.alloc(r)
+		n.Span, n.Items = sp, items
+		return n
+	case kVector:
+		n := r.vectors.alloc(r)
+		n.Span, n.Items = sp, items
+		return n
+	case kMap:
+		// An item lost to an error would make the count meaningless.
+		if closed && !f.lost && len(items)%2 != 0 {
+			r.errorf(f.start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
+		}
+		n := r.maps.alloc(r)
+		n.Span, n.Items = sp, items
+		return n
+	case kSet:
+		return &Set{sp, items}
+	default:
+		return &ShortFn{sp, items}
+	}
+}
