@@ -22,8 +22,7 @@ type compiler struct {
 	funcs  *Funcs // host functions (nil: none)
 	// lines turns the offsets of the analyzed nodes into the positions the
 	// compiled code reports errors at; made on first use.
-	lines    syntax.Lines
-	hasLines bool
+	lines srcLines
 	// uncachedCalls counts the calls of builtins looked up before
 	// seenCalls is made (see callInfo).
 	uncachedCalls uint8
@@ -36,9 +35,6 @@ type compiler struct {
 	// seenCalls caches callInfos by a hash of the name (see callInfo).
 	seenCalls *[64]seenCall
 	flexKeys  map[Value]*flexKey
-	// constKeys and constVals are scratch space for the entries of the
-	// constant maps being built (a stack: literals nest).
-	constKeys, constVals []Value
 	// Flat constant literals, pooled (see poolConst) by their hash;
 	// poolSlab is the chunk the entries are carved from.
 	pool     map[uint64]*poolEntry
@@ -122,10 +118,10 @@ var internalPanicsCrash = false
 
 // pos returns the position of the byte offset off of the source.
 func (c *compiler) pos(off int32) syntax.Pos {
-	if !c.hasLines {
-		c.lines, c.hasLines = syntax.LinesOf(c.src), true
+	if !c.lines.built {
+		c.lines.build(c.src)
 	}
-	return c.lines.Pos(off)
+	return c.lines.pos(off)
 }
 
 func (c *compiler) errorf(pos syntax.Pos, kind Kind, format string, args ...any) evalFn {
@@ -226,28 +222,54 @@ func isConst(e analyze.Expr) bool {
 // constValue returns the value of a constant expression, if it is one.
 func constValue(e analyze.Expr) (Value, bool) { return (*compiler)(nil).constValue(e) }
 
-// constValue builds a constant; a non-nil compiler shares boxed keywords.
+// constValue builds a constant; a non-nil compiler shares boxed keywords
+// and pools flat literals (see lit).
 func (c *compiler) constValue(e analyze.Expr) (Value, bool) {
-	if !isConst(e) {
-		return nil, false
-	}
-	return c.buildConst(e), true
-}
-
-func (c *compiler) countConst(slots int) {
-	if c != nil {
-		c.constSlots += int64(slots)
-	}
-}
-
-func (c *compiler) buildConst(e analyze.Expr) Value {
-	switch e.(type) {
-	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
-		if pe := c.poolConst(e); pe != nil {
-			return pe.v
+	if c == nil {
+		if !isConst(e) {
+			return nil, false
 		}
+		return plainConst(e), true
 	}
-	return c.buildConstRaw(e)
+	v, _, ok := c.lit(e)
+	return v, ok
+}
+
+// plainConst builds a constant (isConst holds) without a compiler: no
+// pooling, no shared keywords.
+func plainConst(e analyze.Expr) Value {
+	switch e := e.(type) {
+	case *analyze.Const:
+		return e.Value
+	case *analyze.Keyword:
+		return Keyword(e.Name)
+	case *analyze.SymbolLit:
+		return Symbol{Ns: e.Ns, Name: e.Name}
+	case *analyze.VectorLit:
+		v := newConstVector(len(e.Items))
+		for i, it := range e.Items {
+			v.items[i] = plainConst(it)
+		}
+		if e.List {
+			return v.asList()
+		}
+		return v
+	case *analyze.SetLit:
+		items := make([]Value, len(e.Items))
+		for i, it := range e.Items {
+			items[i] = plainConst(it)
+		}
+		return NewSet(items...)
+	case *analyze.MapLit:
+		keys := make([]Value, len(e.Keys))
+		vals := make([]Value, len(e.Keys))
+		for i := range e.Keys {
+			keys[i] = plainConst(e.Keys[i])
+			vals[i] = plainConst(e.Vals[i])
+		}
+		return mapFromLiteral(keys, vals)
+	}
+	return nil
 }
 
 // Pooled constants.
@@ -258,12 +280,14 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 // to programs (identical? compares values); each occurrence still counts
 // its slots in the program's size, as when each was built.
 
-// poolEntry is a pooled literal: its first occurrence and its value.
+// poolEntry is a pooled literal: its kind, its items as written (keys
+// then values for a map) and its value.
 type poolEntry struct {
-	e    analyze.Expr
-	v    Value
-	fn   evalFn     // made on first use as an expression
-	next *poolEntry // the next entry with the same hash (the map's key)
+	kind  byte
+	items []Value
+	v     Value
+	fn    evalFn     // made on first use as an expression
+	next  *poolEntry // the next entry with the same hash (the map's key)
 }
 
 // maxPooledItems bounds the literals pooled (hashing and comparing them is
@@ -273,40 +297,223 @@ const maxPooledItems = 16
 // maxPoolChain bounds the entries compared per lookup.
 const maxPoolChain = 4
 
-// poolConst returns the pool entry of the constant literal e, building
-// and pooling it on its first occurrence, or nil when e is not a flat
-// literal (or c is nil).
-func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
-	if c == nil {
-		return nil
+// lit returns the value of e when it is a constant. A literal is walked
+// once: each collection checks that its direct items are literals before
+// it builds anything, builds its items (a nested collection checks its
+// own), and a flat one (scalars and keywords only) is hashed from the
+// values of its items and looked up in the pool before it is built. pe
+// is the pool entry of a pooled literal.
+func (c *compiler) lit(e analyze.Expr) (v Value, pe *poolEntry, ok bool) {
+	switch e := e.(type) {
+	case *analyze.Const:
+		return e.Value, nil, true
+	case *analyze.Keyword:
+		return c.keyword(e.Name), nil, true
+	case *analyze.SymbolLit:
+		return Symbol{Ns: e.Ns, Name: e.Name}, nil, true
+	case *analyze.VectorLit:
+		if e.List {
+			return c.collLit('l', e.Items, nil)
+		}
+		return c.collLit('v', e.Items, nil)
+	case *analyze.SetLit:
+		return c.collLit('s', e.Items, nil)
+	case *analyze.MapLit:
+		return c.collLit('m', e.Keys, e.Vals)
 	}
-	h, ok := c.flatHash(e)
+	return nil, nil, false
+}
+
+// literalItems reports whether every item is a literal (a nested
+// collection may still hold a non-constant: it finds out when it is
+// built) and whether all are scalars or keywords, which a flat literal
+// that the pool may share is made of.
+func literalItems(items []analyze.Expr) (ok, flat bool) {
+	flat = true
+	for _, it := range items {
+		switch x := it.(type) {
+		case *analyze.Keyword:
+		case *analyze.Const:
+			switch x.Value.(type) {
+			case nil, bool, int64, float64, string:
+			default:
+				flat = false
+			}
+		case *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+			flat = false
+		default:
+			return false, false
+		}
+	}
+	return true, flat
+}
+
+// collLit builds a collection literal of kind 'v', 'l', 's' or 'm' (keys
+// in items, values in vals) when it is a constant. When a nested item turns out not to be constant, nothing built is kept
+// but interned keywords and pooled flat items, which the compilation of
+// the items as code then finds; the size counted is taken back.
+func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolEntry, bool) {
+	ok, flat := literalItems(items)
 	if !ok {
-		return nil
+		return nil, nil, false
+	}
+	if kind == 'm' {
+		okV, flatV := literalItems(vals)
+		if !okV {
+			return nil, nil, false
+		}
+		flat = flat && flatV
+	}
+	n := len(items)
+	slots := n
+	if kind == 'm' {
+		slots = 2 * n
+	}
+	saved := c.constSlots
+	c.constSlots += int64(slots)
+	// The items as built: on the stack for the sizes of most literals.
+	var keyBuf, valBuf [8]Value
+	keys, vs := keyBuf[:0], valBuf[:0]
+	if n > len(keyBuf) {
+		keys = make([]Value, 0, n)
+		if kind == 'm' {
+			vs = make([]Value, 0, n)
+		}
+	}
+	pool := flat && n > 0 && n <= maxPooledItems
+	h := uint64(kind)<<32 | uint64(n)
+	for i, it := range items {
+		k, hk, ok := c.litItem(it, pool)
+		if !ok {
+			c.constSlots = saved
+			return nil, nil, false
+		}
+		keys = append(keys, k)
+		h = bits.RotateLeft64((h^hk)*hashPrime, 29)
+		if kind == 'm' {
+			v, hv, ok := c.litItem(vals[i], pool)
+			if !ok {
+				c.constSlots = saved
+				return nil, nil, false
+			}
+			vs = append(vs, v)
+			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+		}
 	}
 	var head *poolEntry
+	if pool {
+		head = c.poolHead(h)
+		chain := 0
+		for pe := head; pe != nil; pe = pe.next {
+			if chain == maxPoolChain {
+				pool = false // colliding literals: build this one, do not pool it
+				break
+			}
+			if pe.kind == kind && pe.same(keys, vs) {
+				return pe.v, pe, true
+			}
+			chain++
+		}
+	}
+	var written []Value // the items as written, for the pool
+	if pool && (kind == 's' || kind == 'm') {
+		if c.lits == nil {
+			c.lits = new(literalSlabs)
+		}
+		written = carve(&c.lits.keys, len(keys)+len(vs))
+		copy(written, keys)
+		copy(written[len(keys):], vs)
+	}
+	var v Value
+	switch kind {
+	case 'v', 'l':
+		vec := newConstVector(n)
+		copy(vec.items, keys)
+		written = vec.items
+		v = vec
+		if kind == 'l' {
+			v = vec.asList()
+		}
+	case 's':
+		v = NewSet(keys...)
+	default:
+		v = constMap(keys, vs) // sorts the entries in place
+	}
+	if !pool {
+		return v, nil, true
+	}
+	return v, c.poolAdd(h, head, kind, written, v), true
+}
+
+// litItem builds an item of a literal, with its hash when hash is set
+// (the literal is flat: the item is a scalar or a keyword).
+func (c *compiler) litItem(x analyze.Expr, hash bool) (Value, uint64, bool) {
+	switch x := x.(type) {
+	case *analyze.Keyword:
+		ke := c.keywordEntry(x.Name)
+		// A collision costs a comparison or a literal left unpooled
+		// (maxPoolChain), never a wrong answer: a short unseeded hash does.
+		return ke.v, uint64(ke.h) ^ 0x9e3779b97f4a7c15, true
+	case *analyze.Const:
+		if hash {
+			return x.Value, c.scalarHash(x.Value), true
+		}
+		return x.Value, 0, true
+	}
+	v, _, ok := c.lit(x)
+	return v, 0, ok
+}
+
+// same reports whether the pooled literal's items are keys and vals.
+func (pe *poolEntry) same(keys, vals []Value) bool {
+	if len(pe.items) != len(keys)+len(vals) {
+		return false
+	}
+	for i, k := range keys {
+		if !sameScalar(pe.items[i], k) {
+			return false
+		}
+	}
+	rest := pe.items[len(keys):]
+	for i, v := range vals {
+		if !sameScalar(rest[i], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameScalar compares two keywords or scalar constants exactly: type and
+// value, floats by their bits (0.0 and -0.0 differ).
+func sameScalar(a, b Value) bool {
+	switch x := a.(type) {
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y)
+	}
+	return a == b
+}
+
+// poolHead returns the first pooled entry of hash h.
+func (c *compiler) poolHead(h uint64) *poolEntry {
 	if c.pool != nil {
-		head = c.pool[h]
-	} else if c.poolOne != nil && c.poolOneH == h {
-		head = c.poolOne // one entry so far, and no map
+		return c.pool[h]
 	}
-	chain := 0
-	for pe := head; pe != nil; pe = pe.next {
-		if chain == maxPoolChain {
-			// Colliding literals: build this one, do not pool it.
-			return &poolEntry{e: e, v: c.buildConstRaw(e)}
-		}
-		if sameFlat(pe.e, e) {
-			c.countConst(flatSlots(e))
-			return pe
-		}
-		chain++
+	if c.poolOne != nil && c.poolOneH == h {
+		return c.poolOne // one entry so far, and no map
 	}
-	v := c.buildConstRaw(e)
+	return nil
+}
+
+// poolAdd pools a new literal of hash h before the entries head.
+func (c *compiler) poolAdd(h uint64, head *poolEntry, kind byte, items []Value, v Value) *poolEntry {
 	if len(c.poolSlab) == cap(c.poolSlab) {
 		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, next: head})
+	c.poolSlab = append(c.poolSlab, poolEntry{kind: kind, items: items, v: v, next: head})
 	pe := &c.poolSlab[len(c.poolSlab)-1]
 	if c.pool == nil {
 		if c.poolOne == nil {
@@ -322,199 +529,41 @@ func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
 	return pe
 }
 
-// flatItems returns the items of a literal, keys and values alternating
-// for a map, with its kind; ok is false for anything else.
-func flatItems(e analyze.Expr) (kind byte, items []analyze.Expr, keys, vals []analyze.Expr, ok bool) {
-	switch e := e.(type) {
-	case *analyze.VectorLit:
-		if e.List {
-			return 'l', e.Items, nil, nil, true
-		}
-		return 'v', e.Items, nil, nil, true
-	case *analyze.SetLit:
-		return 's', e.Items, nil, nil, true
-	case *analyze.MapLit:
-		return 'm', nil, e.Keys, e.Vals, true
-	}
-	return 0, nil, nil, nil, false
-}
-
-func flatSlots(e analyze.Expr) int {
-	_, items, keys, _, _ := flatItems(e)
-	return len(items) + 2*len(keys)
-}
-
-// flatHash hashes a flat literal; ok is false when e is not one.
-func (c *compiler) flatHash(e analyze.Expr) (uint64, bool) {
-	kind, items, keys, vals, ok := flatItems(e)
-	if n := len(items) + len(keys); !ok || n == 0 || n > maxPooledItems {
-		return 0, false // empty literals are shared values already
-	}
-	h := uint64(kind)<<32 | uint64(len(items)+len(keys))
-	for _, x := range items {
-		v, ok := c.scalarHash(x)
-		if !ok {
-			return 0, false
-		}
-		h = bits.RotateLeft64((h^v)*hashPrime, 29)
-	}
-	for i := range keys {
-		k, ok := c.scalarHash(keys[i])
-		if !ok {
-			return 0, false
-		}
-		v, ok := c.scalarHash(vals[i])
-		if !ok {
-			return 0, false
-		}
-		h = bits.RotateLeft64((h^k)*hashPrime, 29)
-		h = bits.RotateLeft64((h^v)*hashPrime, 29)
-	}
-	return h, true
-}
-
 const hashPrime = 0x100000001b3
 
-// scalarHash hashes a keyword or a scalar constant; ok is false for
-// anything else.
-func (c *compiler) scalarHash(x analyze.Expr) (uint64, bool) {
-	switch x := x.(type) {
-	case *analyze.Keyword:
-		// A collision costs a comparison or a literal left unpooled
-		// (maxPoolChain), never a wrong answer: a short unseeded hash does.
-		return uint64(kwHash(x.Name)) ^ 0x9e3779b97f4a7c15, true
-	case *analyze.Const:
-		switch v := x.Value.(type) {
-		case nil:
-			return 1, true
-		case bool:
-			if v {
-				return 2, true
-			}
-			return 3, true
-		case int64:
-			return uint64(v)*0xff51afd7ed558ccd ^ 4, true
-		case float64:
-			return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
-		case string:
-			if len(v) <= 32 {
-				return uint64(kwHash(v)), true
-			}
-			if !c.seeded {
-				c.seed, c.seeded = maphash.MakeSeed(), true
-			}
-			return maphash.String(c.seed, v), true
+// scalarHash hashes a scalar constant (nil, a boolean, an integer, a
+// float or a string).
+func (c *compiler) scalarHash(v Value) uint64 {
+	switch v := v.(type) {
+	case nil:
+		return 1
+	case bool:
+		if v {
+			return 2
 		}
+		return 3
+	case int64:
+		return uint64(v)*0xff51afd7ed558ccd ^ 4
+	case float64:
+		return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5
+	case string:
+		if len(v) <= 64 {
+			return uint64(kwHash(v))
+		}
+		if !c.seeded {
+			c.seed, c.seeded = maphash.MakeSeed(), true
+		}
+		return maphash.String(c.seed, v)
 	}
-	return 0, false
-}
-
-// sameFlat reports whether two flat literals (flatHash holds for both)
-// are written alike: same kind, same items, in the same order.
-func sameFlat(a, b analyze.Expr) bool {
-	ka, ia, keysA, valsA, _ := flatItems(a)
-	kb, ib, keysB, valsB, _ := flatItems(b)
-	if ka != kb || len(ia) != len(ib) || len(keysA) != len(keysB) {
-		return false
-	}
-	for i := range ia {
-		if !sameScalar(ia[i], ib[i]) {
-			return false
-		}
-	}
-	for i := range keysA {
-		if !sameScalar(keysA[i], keysB[i]) || !sameScalar(valsA[i], valsB[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameScalar compares two keywords or scalar constants exactly: type and
-// value, floats by their bits (0.0 and -0.0 differ).
-func sameScalar(a, b analyze.Expr) bool {
-	switch a := a.(type) {
-	case *analyze.Keyword:
-		k, ok := b.(*analyze.Keyword)
-		return ok && k.Name == a.Name
-	case *analyze.Const:
-		k, ok := b.(*analyze.Const)
-		if !ok {
-			return false
-		}
-		if f, isF := a.Value.(float64); isF {
-			g, isG := k.Value.(float64)
-			return isG && math.Float64bits(f) == math.Float64bits(g)
-		}
-		return a.Value == k.Value
-	}
-	return false
-}
-
-// buildConstRaw builds a constant (isConst holds); its items go through
-// buildConst, which pools them.
-func (c *compiler) buildConstRaw(e analyze.Expr) Value {
-	switch e := e.(type) {
-	case *analyze.Const:
-		return e.Value
-	case *analyze.Keyword:
-		if c == nil {
-			return Keyword(e.Name)
-		}
-		return c.keyword(e.Name)
-	case *analyze.SymbolLit:
-		return Symbol{Ns: e.Ns, Name: e.Name}
-	case *analyze.VectorLit:
-		c.countConst(len(e.Items))
-		v := newConstVector(len(e.Items))
-		for i, it := range e.Items {
-			v.items[i] = c.buildConst(it)
-		}
-		if e.List {
-			return v.asList()
-		}
-		return v
-	case *analyze.SetLit:
-		c.countConst(len(e.Items))
-		items := make([]Value, len(e.Items))
-		for i, it := range e.Items {
-			items[i] = c.buildConst(it)
-		}
-		return NewSet(items...)
-	case *analyze.MapLit:
-		c.countConst(2 * len(e.Keys))
-		if c == nil {
-			keys := make([]Value, len(e.Keys))
-			vals := make([]Value, len(e.Keys))
-			for i := range e.Keys {
-				keys[i] = c.buildConst(e.Keys[i])
-				vals[i] = c.buildConst(e.Vals[i])
-			}
-			return mapFromLiteral(keys, vals)
-		}
-		// The entries go on the scratch stack (nested literals are built
-		// and popped before this one pushes), and the map copies them.
-		base := len(c.constKeys)
-		for i := range e.Keys {
-			k := c.buildConst(e.Keys[i])
-			v := c.buildConst(e.Vals[i])
-			c.constKeys = append(c.constKeys, k)
-			c.constVals = append(c.constVals, v)
-		}
-		keys, vals := c.constKeys[base:], c.constVals[base:]
-		m := constMap(keys, vals)
-		clear(keys)
-		clear(vals)
-		c.constKeys, c.constVals = c.constKeys[:base], c.constVals[:base]
-		return m
-	}
-	return nil
+	return 0
 }
 
 // kwEntry is what the program shares of a keyword: its boxed value, the
 // closure yielding it and its flexKey (made when first needed).
 type kwEntry struct {
 	name string
+	w    uint64 // kwWord(name)
+	h    uint   // kwHash(name)
 	v    Value
 	fn   evalFn
 	fk   *flexKey
@@ -777,14 +826,14 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	case *analyze.SymbolLit:
 		return c.constant(Symbol{Ns: e.Ns, Name: e.Name})
 	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
-		if isConst(e) {
-			if pe := c.poolConst(e); pe != nil {
-				if pe.fn == nil {
-					pe.fn = constant(pe.v)
-				}
-				return pe.fn
+		if v, pe, ok := c.lit(e); ok {
+			if pe == nil {
+				return constant(v)
 			}
-			return constant(c.buildConstRaw(e))
+			if pe.fn == nil {
+				pe.fn = constant(pe.v)
+			}
+			return pe.fn
 		}
 	}
 	// A form computes its line and column only if its code can report an
