@@ -37,10 +37,9 @@ type compiler struct {
 	flexKeys  map[Value]*flexKey
 	// Flat constant literals, pooled (see poolConst) by their hash;
 	// poolSlab is the chunk the entries are carved from.
-	pool     map[uint64]*poolEntry
+	pool     []*poolEntry // open-addressed by hash, at most half full
+	poolN    int
 	poolSlab []poolEntry
-	poolOne  *poolEntry   // the first entry, until pool is made
-	poolOneH uint64       // its hash
 	seed     maphash.Seed // of the pool's hash, made when first needed
 	seeded   bool
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
@@ -284,18 +283,22 @@ func plainConst(e analyze.Expr) Value {
 // then values for a map) and its value.
 type poolEntry struct {
 	kind  byte
+	h     uint64
 	items []Value
 	v     Value
-	fn    evalFn     // made on first use as an expression
-	next  *poolEntry // the next entry with the same hash (the map's key)
+	fn    evalFn // made on first use as an expression
 }
 
 // maxPooledItems bounds the literals pooled (hashing and comparing them is
 // linear in their size, once per occurrence).
 const maxPooledItems = 16
 
-// maxPoolChain bounds the entries compared per lookup.
-const maxPoolChain = 4
+// maxPoolProbe bounds the slots of the pool's index one lookup visits
+// (entries are compared item by item only when their hashes are equal).
+// The pool's hash is not keyed: literals written to collide, as a hostile
+// program's can be, are built apart past the bound, never pooled. Honest
+// literals probe one or two slots.
+const maxPoolProbe = 32
 
 // lit returns the value of e when it is a constant. A literal is walked
 // once: each collection checks that its direct items are literals before
@@ -349,9 +352,10 @@ func literalItems(items []analyze.Expr) (ok, flat bool) {
 }
 
 // collLit builds a collection literal of kind 'v', 'l', 's' or 'm' (keys
-// in items, values in vals) when it is a constant. When a nested item turns out not to be constant, nothing built is kept
-// but interned keywords and pooled flat items, which the compilation of
-// the items as code then finds; the size counted is taken back.
+// in items, values in vals) when it is a constant. When an item turns out
+// not to be constant, nothing built is kept but interned keywords and
+// pooled flat items, which the compilation of the items as code then
+// finds; the size counted is taken back.
 func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolEntry, bool) {
 	ok, flat := literalItems(items)
 	if !ok {
@@ -400,20 +404,25 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
 		}
 	}
-	var head *poolEntry
+	slot := -1 // where in the pool's index a new literal goes
 	if pool {
-		head = c.poolHead(h)
-		chain := 0
-		for pe := head; pe != nil; pe = pe.next {
-			if chain == maxPoolChain {
-				pool = false // colliding literals: build this one, do not pool it
+		if c.pool == nil {
+			c.pool = make([]*poolEntry, 32)
+		}
+		mask := len(c.pool) - 1
+		i := int(h>>32) & mask
+		for range maxPoolProbe {
+			pe := c.pool[i]
+			if pe == nil {
+				slot = i
 				break
 			}
-			if pe.kind == kind && pe.same(keys, vs) {
+			if pe.h == h && pe.kind == kind && pe.same(keys, vs) {
 				return pe.v, pe, true
 			}
-			chain++
+			i = (i + 1) & mask
 		}
+		pool = slot >= 0 // else colliding literals: build this one, do not pool it
 	}
 	var written []Value // the items as written, for the pool
 	if pool && (kind == 's' || kind == 'm') {
@@ -442,7 +451,7 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	if !pool {
 		return v, nil, true
 	}
-	return v, c.poolAdd(h, head, kind, written, v), true
+	return v, c.poolAdd(slot, h, kind, written, v), true
 }
 
 // litItem builds an item of a literal, with its hash when hash is set
@@ -452,11 +461,12 @@ func (c *compiler) litItem(x analyze.Expr, hash bool) (Value, uint64, bool) {
 	case *analyze.Keyword:
 		ke := c.keywordEntry(x.Name)
 		// A collision costs a comparison or a literal left unpooled
-		// (maxPoolChain), never a wrong answer: a short unseeded hash does.
+		// (maxPoolProbe), never a wrong answer: a short unseeded hash does.
 		return ke.v, uint64(ke.h) ^ 0x9e3779b97f4a7c15, true
 	case *analyze.Const:
 		if hash {
-			return x.Value, c.scalarHash(x.Value), true
+			h, _ := c.scalarHash(x.Value) // a scalar: literalItems checked
+			return x.Value, h, true
 		}
 		return x.Value, 0, true
 	}
@@ -497,65 +507,67 @@ func sameScalar(a, b Value) bool {
 	return a == b
 }
 
-// poolHead returns the first pooled entry of hash h.
-func (c *compiler) poolHead(h uint64) *poolEntry {
-	if c.pool != nil {
-		return c.pool[h]
-	}
-	if c.poolOne != nil && c.poolOneH == h {
-		return c.poolOne // one entry so far, and no map
-	}
-	return nil
-}
-
-// poolAdd pools a new literal of hash h before the entries head.
-func (c *compiler) poolAdd(h uint64, head *poolEntry, kind byte, items []Value, v Value) *poolEntry {
+// poolAdd pools a new literal of hash h at slot of the pool's index.
+func (c *compiler) poolAdd(slot int, h uint64, kind byte, items []Value, v Value) *poolEntry {
 	if len(c.poolSlab) == cap(c.poolSlab) {
 		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	c.poolSlab = append(c.poolSlab, poolEntry{kind: kind, items: items, v: v, next: head})
+	c.poolSlab = append(c.poolSlab, poolEntry{kind: kind, h: h, items: items, v: v})
 	pe := &c.poolSlab[len(c.poolSlab)-1]
-	if c.pool == nil {
-		if c.poolOne == nil {
-			c.poolOne, c.poolOneH = pe, h // a program with one flat literal needs no map
-			return pe
-		}
-		c.pool = map[uint64]*poolEntry{}
-		if c.poolOneH != h {
-			c.pool[c.poolOneH] = c.poolOne
+	c.pool[slot] = pe
+	if c.poolN++; 2*c.poolN > len(c.pool) {
+		// Double the index. An entry that would probe too far is left
+		// out: its literal keeps its value, and a later equal one is
+		// built apart.
+		old := c.pool
+		c.pool = make([]*poolEntry, 2*len(old))
+		c.poolN = 0
+		mask := len(c.pool) - 1
+		for _, e := range old {
+			if e == nil {
+				continue
+			}
+			i := int(e.h>>32) & mask
+			for p := 0; p < maxPoolProbe; p++ {
+				if c.pool[i] == nil {
+					c.pool[i] = e
+					c.poolN++
+					break
+				}
+				i = (i + 1) & mask
+			}
 		}
 	}
-	c.pool[h] = pe
 	return pe
 }
 
 const hashPrime = 0x100000001b3
 
 // scalarHash hashes a scalar constant (nil, a boolean, an integer, a
-// float or a string).
-func (c *compiler) scalarHash(v Value) uint64 {
+// float or a string); ok is false for any other value.
+func (c *compiler) scalarHash(v Value) (h uint64, ok bool) {
 	switch v := v.(type) {
 	case nil:
-		return 1
+		return 1, true
 	case bool:
 		if v {
-			return 2
+			return 2, true
 		}
-		return 3
+		return 3, true
 	case int64:
-		return uint64(v)*0xff51afd7ed558ccd ^ 4
+		return uint64(v)*0xff51afd7ed558ccd ^ 4, true
 	case float64:
-		return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5
+		return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
 	case string:
 		if len(v) <= 64 {
-			return uint64(kwHash(v))
+			return uint64(kwHash(v)), true
 		}
 		if !c.seeded {
 			c.seed, c.seeded = maphash.MakeSeed(), true
 		}
-		return maphash.String(c.seed, v)
+		return maphash.String(c.seed, v), true
 	}
-	return 0
+	return 0, false
 }
 
 // kwEntry is what the program shares of a keyword: its boxed value, the
@@ -595,35 +607,57 @@ func (c *compiler) keywordConst(name string) evalFn {
 const maxInsertionSort = 16
 
 // constMap is mapFromLiteral for entries it may reorder: small literals
-// are sorted in place (stably, so that the first of duplicate keys wins,
-// as in mapFromLiteral) instead of through index and entry copies. The
-// map copies the entries.
+// are sorted in place by insertion, a later duplicate of a key dropped
+// where it is met (so that the first wins, as in mapFromLiteral), instead
+// of through index and entry copies. The map copies the entries.
 func constMap(keys, vals []Value) *Map {
 	n := len(keys)
 	if n > maxInsertionSort {
 		return mapFromLiteral(keys, vals)
 	}
-	for i := 1; i < n; i++ {
-		k, v := keys[i], vals[i]
-		j := i
-		for ; j > 0 && compareKeys(keys[j-1], k) > 0; j-- {
-			keys[j], vals[j] = keys[j-1], vals[j-1]
-		}
-		keys[j], vals[j] = k, v
-	}
 	out := 0
+	kinds := kindsKnown
 	for i := 0; i < n; i++ {
-		if out > 0 && compareKeys(keys[out-1], keys[i]) == 0 {
+		k, v := keys[i], vals[i]
+		j, dup := out, false
+		for ; j > 0; j-- {
+			if d := compareLitKeys(keys[j-1], k); d <= 0 {
+				dup = d == 0
+				break
+			}
+		}
+		if dup {
 			continue // a later duplicate: the first one stays
 		}
-		keys[out], vals[out] = keys[i], vals[i]
+		for m := out; m > j; m-- {
+			keys[m], vals[m] = keys[m-1], vals[m-1]
+		}
+		keys[j], vals[j] = k, v
+		kinds |= kindOf(k)
 		out++
 	}
 	m := constMapFromSorted(keys[:out], vals[:out])
 	if m != emptyMap {
-		m.kinds = kindsOfKeys(keys[:out])
+		m.kinds = kinds
 	}
 	return m
+}
+
+// compareLitKeys is compareKeys, cheaper for the keywords of most
+// literals' keys, which their first bytes order.
+func compareLitKeys(a, b Value) int {
+	if x, ok := a.(Keyword); ok {
+		if y, ok := b.(Keyword); ok {
+			if len(x) > 0 && len(y) > 0 && x[0] != y[0] {
+				if x[0] < y[0] {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(string(x), string(y))
+		}
+	}
+	return compareKeys(a, b)
 }
 
 // constMapFromSorted is mapFromSorted for the small constant maps of most
@@ -754,11 +788,31 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 		}
 		written = append(written, k)
 		order = append(order, i)
+		if n > len(keyBuf) {
+			continue // sorted below
+		}
+		// Small literals are sorted by insertion as their keys come.
+		j := i
+		for ; j > 0; j-- {
+			d := compareLitKeys(written[order[j-1]], k)
+			if d == 0 {
+				return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+			}
+			if d < 0 {
+				break
+			}
+		}
+		for m := i; m > j; m-- {
+			order[m] = order[m-1]
+		}
+		order[j] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
-	for at := 1; at < n; at++ {
-		if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
-			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+	if n > len(keyBuf) {
+		slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
+		for at := 1; at < n; at++ {
+			if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
+				return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+			}
 		}
 	}
 	if c.lits == nil {
@@ -811,6 +865,22 @@ func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
 	return out
 }
 
+// constLit returns the closure of the collection literal e when it is a
+// constant, shared by the equal literals of the pool, or nil.
+func (c *compiler) constLit(e analyze.Expr) evalFn {
+	v, pe, ok := c.lit(e)
+	if !ok {
+		return nil
+	}
+	if pe == nil {
+		return constant(v)
+	}
+	if pe.fn == nil {
+		pe.fn = constant(pe.v)
+	}
+	return pe.fn
+}
+
 func (c *compiler) expr(e analyze.Expr) evalFn {
 	if len(c.tableExits) > 0 {
 		if slot, ok := c.tableExits[e]; ok {
@@ -818,6 +888,8 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return freezingSlot(slot, c.expr(e))
 		}
 	}
+	// A form computes its line and column only if its code can report an
+	// error (most nodes are locals, constants and calls, which do their own).
 	switch e := e.(type) {
 	case *analyze.Keyword:
 		return c.keywordConst(e.Name)
@@ -825,21 +897,10 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return c.constant(e.Value)
 	case *analyze.SymbolLit:
 		return c.constant(Symbol{Ns: e.Ns, Name: e.Name})
-	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
-		if v, pe, ok := c.lit(e); ok {
-			if pe == nil {
-				return constant(v)
-			}
-			if pe.fn == nil {
-				pe.fn = constant(pe.v)
-			}
-			return pe.fn
-		}
-	}
-	// A form computes its line and column only if its code can report an
-	// error (most nodes are locals, constants and calls, which do their own).
-	switch e := e.(type) {
 	case *analyze.VectorLit:
+		if f := c.constLit(e); f != nil {
+			return f
+		}
 		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
@@ -860,6 +921,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return NewVector(out), nil
 		}
 	case *analyze.SetLit:
+		if f := c.constLit(e); f != nil {
+			return f
+		}
 		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
@@ -877,6 +941,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Set(), nil
 		}
 	case *analyze.MapLit:
+		if f := c.constLit(e); f != nil {
+			return f
+		}
 		pos := c.pos(e.Off)
 		if keys, slots, ok := c.literalKeys(e.Keys); ok {
 			return c.shapedMapLit(pos, keys, slots, e.Vals)
