@@ -379,29 +379,40 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	var keyBuf, valBuf [8]Value
 	keys, vs := keyBuf[:0], valBuf[:0]
 	if n > len(keyBuf) {
-		keys = make([]Value, 0, n)
-		if kind == 'm' {
-			vs = make([]Value, 0, n)
-		}
+		keys, vs = make([]Value, n), make([]Value, len(vals))
+	} else {
+		keys, vs = keyBuf[:n], valBuf[:len(vals)]
 	}
 	pool := flat && n > 0 && n <= maxPooledItems
 	h := uint64(kind)<<32 | uint64(n)
-	for i, it := range items {
-		k, hk, ok := c.litItem(it, pool)
-		if !ok {
-			c.constSlots = saved
-			return nil, nil, false
+	if pool {
+		// Scalars and keywords only: nothing can fail.
+		for i, it := range items {
+			v, hv := c.flatItem(it)
+			keys[i] = v
+			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
 		}
-		keys = append(keys, k)
-		h = bits.RotateLeft64((h^hk)*hashPrime, 29)
-		if kind == 'm' {
-			v, hv, ok := c.litItem(vals[i], pool)
+		for i, it := range vals {
+			v, hv := c.flatItem(it)
+			vs[i] = v
+			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+		}
+	} else {
+		for i, it := range items {
+			v, _, ok := c.lit(it)
 			if !ok {
 				c.constSlots = saved
 				return nil, nil, false
 			}
-			vs = append(vs, v)
-			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+			keys[i] = v
+		}
+		for i, it := range vals {
+			v, _, ok := c.lit(it)
+			if !ok {
+				c.constSlots = saved
+				return nil, nil, false
+			}
+			vs[i] = v
 		}
 	}
 	slot := -1 // where in the pool's index a new literal goes
@@ -454,24 +465,18 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	return v, c.poolAdd(slot, h, kind, written, v), true
 }
 
-// litItem builds an item of a literal, with its hash when hash is set
-// (the literal is flat: the item is a scalar or a keyword).
-func (c *compiler) litItem(x analyze.Expr, hash bool) (Value, uint64, bool) {
-	switch x := x.(type) {
-	case *analyze.Keyword:
-		ke := c.keywordEntry(x.Name)
+// flatItem builds an item of a flat literal (a scalar or a keyword:
+// literalItems checked), with its hash.
+func (c *compiler) flatItem(x analyze.Expr) (Value, uint64) {
+	if k, ok := x.(*analyze.Keyword); ok {
+		ke := c.keywordEntry(k.Name)
 		// A collision costs a comparison or a literal left unpooled
 		// (maxPoolProbe), never a wrong answer: a short unseeded hash does.
-		return ke.v, uint64(ke.h) ^ 0x9e3779b97f4a7c15, true
-	case *analyze.Const:
-		if hash {
-			h, _ := c.scalarHash(x.Value) // a scalar: literalItems checked
-			return x.Value, h, true
-		}
-		return x.Value, 0, true
+		return ke.v, uint64(ke.h) ^ 0x9e3779b97f4a7c15
 	}
-	v, _, ok := c.lit(x)
-	return v, 0, ok
+	v := x.(*analyze.Const).Value
+	h, _ := c.scalarHash(v)
+	return v, h
 }
 
 // same reports whether the pooled literal's items are keys and vals.
