@@ -377,7 +377,7 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	c.constSlots += int64(slots)
 	// The items as built: on the stack for the sizes of most literals.
 	var keyBuf, valBuf [8]Value
-	keys, vs := keyBuf[:0], valBuf[:0]
+	var keys, vs []Value
 	if n > len(keyBuf) {
 		keys, vs = make([]Value, n), make([]Value, len(vals))
 	} else {
