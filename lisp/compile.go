@@ -22,8 +22,7 @@ type compiler struct {
 	funcs  *Funcs // host functions (nil: none)
 	// lines turns the offsets of the analyzed nodes into the positions the
 	// compiled code reports errors at; made on first use.
-	lines    syntax.Lines
-	hasLines bool
+	lines srcLines
 	// uncachedCalls counts the calls of builtins looked up before
 	// seenCalls is made (see callInfo).
 	uncachedCalls uint8
@@ -36,15 +35,11 @@ type compiler struct {
 	// seenCalls caches callInfos by a hash of the name (see callInfo).
 	seenCalls *[64]seenCall
 	flexKeys  map[Value]*flexKey
-	// constKeys and constVals are scratch space for the entries of the
-	// constant maps being built (a stack: literals nest).
-	constKeys, constVals []Value
 	// Flat constant literals, pooled (see poolConst) by their hash;
 	// poolSlab is the chunk the entries are carved from.
-	pool     map[uint64]*poolEntry
+	pool     []*poolEntry // open-addressed by hash, at most half full
+	poolN    int
 	poolSlab []poolEntry
-	poolOne  *poolEntry   // the first entry, until pool is made
-	poolOneH uint64       // its hash
 	seed     maphash.Seed // of the pool's hash, made when first needed
 	seeded   bool
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
@@ -122,10 +117,10 @@ var internalPanicsCrash = false
 
 // pos returns the position of the byte offset off of the source.
 func (c *compiler) pos(off int32) syntax.Pos {
-	if !c.hasLines {
-		c.lines, c.hasLines = syntax.LinesOf(c.src), true
+	if !c.lines.built {
+		c.lines.build(c.src)
 	}
-	return c.lines.Pos(off)
+	return c.lines.pos(off)
 }
 
 func (c *compiler) errorf(pos syntax.Pos, kind Kind, format string, args ...any) evalFn {
@@ -226,28 +221,54 @@ func isConst(e analyze.Expr) bool {
 // constValue returns the value of a constant expression, if it is one.
 func constValue(e analyze.Expr) (Value, bool) { return (*compiler)(nil).constValue(e) }
 
-// constValue builds a constant; a non-nil compiler shares boxed keywords.
+// constValue builds a constant; a non-nil compiler shares boxed keywords
+// and pools flat literals (see lit).
 func (c *compiler) constValue(e analyze.Expr) (Value, bool) {
-	if !isConst(e) {
-		return nil, false
-	}
-	return c.buildConst(e), true
-}
-
-func (c *compiler) countConst(slots int) {
-	if c != nil {
-		c.constSlots += int64(slots)
-	}
-}
-
-func (c *compiler) buildConst(e analyze.Expr) Value {
-	switch e.(type) {
-	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
-		if pe := c.poolConst(e); pe != nil {
-			return pe.v
+	if c == nil {
+		if !isConst(e) {
+			return nil, false
 		}
+		return plainConst(e), true
 	}
-	return c.buildConstRaw(e)
+	v, _, ok := c.lit(e)
+	return v, ok
+}
+
+// plainConst builds a constant (isConst holds) without a compiler: no
+// pooling, no shared keywords.
+func plainConst(e analyze.Expr) Value {
+	switch e := e.(type) {
+	case *analyze.Const:
+		return e.Value
+	case *analyze.Keyword:
+		return Keyword(e.Name)
+	case *analyze.SymbolLit:
+		return Symbol{Ns: e.Ns, Name: e.Name}
+	case *analyze.VectorLit:
+		v := newConstVector(len(e.Items))
+		for i, it := range e.Items {
+			v.items[i] = plainConst(it)
+		}
+		if e.List {
+			return v.asList()
+		}
+		return v
+	case *analyze.SetLit:
+		items := make([]Value, len(e.Items))
+		for i, it := range e.Items {
+			items[i] = plainConst(it)
+		}
+		return NewSet(items...)
+	case *analyze.MapLit:
+		keys := make([]Value, len(e.Keys))
+		vals := make([]Value, len(e.Keys))
+		for i := range e.Keys {
+			keys[i] = plainConst(e.Keys[i])
+			vals[i] = plainConst(e.Vals[i])
+		}
+		return mapFromLiteral(keys, vals)
+	}
+	return nil
 }
 
 // Pooled constants.
@@ -258,172 +279,219 @@ func (c *compiler) buildConst(e analyze.Expr) Value {
 // to programs (identical? compares values); each occurrence still counts
 // its slots in the program's size, as when each was built.
 
-// poolEntry is a pooled literal: its first occurrence and its value.
+// poolEntry is a pooled literal: its kind, its items as written (keys
+// then values for a map) and its value.
 type poolEntry struct {
-	e    analyze.Expr
-	v    Value
-	fn   evalFn     // made on first use as an expression
-	next *poolEntry // the next entry with the same hash (the map's key)
+	kind  byte
+	h     uint64
+	items []Value
+	v     Value
+	fn    evalFn // made on first use as an expression
 }
 
 // maxPooledItems bounds the literals pooled (hashing and comparing them is
 // linear in their size, once per occurrence).
 const maxPooledItems = 16
 
-// maxPoolChain bounds the entries compared per lookup.
-const maxPoolChain = 4
+// maxPoolProbe bounds the slots of the pool's index one lookup visits
+// (entries are compared item by item only when their hashes are equal).
+// The pool's hash is not keyed: literals written to collide, as a hostile
+// program's can be, are built apart past the bound, never pooled. Honest
+// literals probe one or two slots.
+const maxPoolProbe = 32
 
-// poolConst returns the pool entry of the constant literal e, building
-// and pooling it on its first occurrence, or nil when e is not a flat
-// literal (or c is nil).
-func (c *compiler) poolConst(e analyze.Expr) *poolEntry {
-	if c == nil {
-		return nil
-	}
-	h, ok := c.flatHash(e)
-	if !ok {
-		return nil
-	}
-	var head *poolEntry
-	if c.pool != nil {
-		head = c.pool[h]
-	} else if c.poolOne != nil && c.poolOneH == h {
-		head = c.poolOne // one entry so far, and no map
-	}
-	chain := 0
-	for pe := head; pe != nil; pe = pe.next {
-		if chain == maxPoolChain {
-			// Colliding literals: build this one, do not pool it.
-			return &poolEntry{e: e, v: c.buildConstRaw(e)}
-		}
-		if sameFlat(pe.e, e) {
-			c.countConst(flatSlots(e))
-			return pe
-		}
-		chain++
-	}
-	v := c.buildConstRaw(e)
-	if len(c.poolSlab) == cap(c.poolSlab) {
-		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
-	}
-	c.poolSlab = append(c.poolSlab, poolEntry{e: e, v: v, next: head})
-	pe := &c.poolSlab[len(c.poolSlab)-1]
-	if c.pool == nil {
-		if c.poolOne == nil {
-			c.poolOne, c.poolOneH = pe, h // a program with one flat literal needs no map
-			return pe
-		}
-		c.pool = map[uint64]*poolEntry{}
-		if c.poolOneH != h {
-			c.pool[c.poolOneH] = c.poolOne
-		}
-	}
-	c.pool[h] = pe
-	return pe
-}
-
-// flatItems returns the items of a literal, keys and values alternating
-// for a map, with its kind; ok is false for anything else.
-func flatItems(e analyze.Expr) (kind byte, items []analyze.Expr, keys, vals []analyze.Expr, ok bool) {
+// lit returns the value of e when it is a constant. A literal is walked
+// once: each collection checks that its direct items are literals before
+// it builds anything, builds its items (a nested collection checks its
+// own), and a flat one (scalars and keywords only) is hashed from the
+// values of its items and looked up in the pool before it is built. pe
+// is the pool entry of a pooled literal.
+func (c *compiler) lit(e analyze.Expr) (v Value, pe *poolEntry, ok bool) {
 	switch e := e.(type) {
+	case *analyze.Const:
+		return e.Value, nil, true
+	case *analyze.Keyword:
+		return c.keyword(e.Name), nil, true
+	case *analyze.SymbolLit:
+		return Symbol{Ns: e.Ns, Name: e.Name}, nil, true
 	case *analyze.VectorLit:
 		if e.List {
-			return 'l', e.Items, nil, nil, true
+			return c.collLit('l', e.Items, nil)
 		}
-		return 'v', e.Items, nil, nil, true
+		return c.collLit('v', e.Items, nil)
 	case *analyze.SetLit:
-		return 's', e.Items, nil, nil, true
+		return c.collLit('s', e.Items, nil)
 	case *analyze.MapLit:
-		return 'm', nil, e.Keys, e.Vals, true
+		return c.collLit('m', e.Keys, e.Vals)
 	}
-	return 0, nil, nil, nil, false
+	return nil, nil, false
 }
 
-func flatSlots(e analyze.Expr) int {
-	_, items, keys, _, _ := flatItems(e)
-	return len(items) + 2*len(keys)
+// literalItems reports whether every item is a literal (a nested
+// collection may still hold a non-constant: it finds out when it is
+// built) and whether all are scalars or keywords, which a flat literal
+// that the pool may share is made of.
+func literalItems(items []analyze.Expr) (ok, flat bool) {
+	flat = true
+	for _, it := range items {
+		switch x := it.(type) {
+		case *analyze.Keyword:
+		case *analyze.Const:
+			switch x.Value.(type) {
+			case nil, bool, int64, float64, string:
+			default:
+				flat = false
+			}
+		case *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+			flat = false
+		default:
+			return false, false
+		}
+	}
+	return true, flat
 }
 
-// flatHash hashes a flat literal; ok is false when e is not one.
-func (c *compiler) flatHash(e analyze.Expr) (uint64, bool) {
-	kind, items, keys, vals, ok := flatItems(e)
-	if n := len(items) + len(keys); !ok || n == 0 || n > maxPooledItems {
-		return 0, false // empty literals are shared values already
+// collLit builds a collection literal of kind 'v', 'l', 's' or 'm' (keys
+// in items, values in vals) when it is a constant. When an item turns out
+// not to be constant, nothing built is kept but interned keywords and
+// pooled flat items, which the compilation of the items as code then
+// finds; the size counted is taken back.
+func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolEntry, bool) {
+	ok, flat := literalItems(items)
+	if !ok {
+		return nil, nil, false
 	}
-	h := uint64(kind)<<32 | uint64(len(items)+len(keys))
-	for _, x := range items {
-		v, ok := c.scalarHash(x)
-		if !ok {
-			return 0, false
+	if kind == 'm' {
+		okV, flatV := literalItems(vals)
+		if !okV {
+			return nil, nil, false
 		}
-		h = bits.RotateLeft64((h^v)*hashPrime, 29)
+		flat = flat && flatV
 	}
-	for i := range keys {
-		k, ok := c.scalarHash(keys[i])
-		if !ok {
-			return 0, false
-		}
-		v, ok := c.scalarHash(vals[i])
-		if !ok {
-			return 0, false
-		}
-		h = bits.RotateLeft64((h^k)*hashPrime, 29)
-		h = bits.RotateLeft64((h^v)*hashPrime, 29)
+	n := len(items)
+	slots := n
+	if kind == 'm' {
+		slots = 2 * n
 	}
-	return h, true
+	saved := c.constSlots
+	c.constSlots += int64(slots)
+	// The items as built: on the stack for the sizes of most literals.
+	var keyBuf, valBuf [8]Value
+	var keys, vs []Value
+	if n > len(keyBuf) {
+		keys, vs = make([]Value, n), make([]Value, len(vals))
+	} else {
+		keys, vs = keyBuf[:n], valBuf[:len(vals)]
+	}
+	pool := flat && n > 0 && n <= maxPooledItems
+	h := uint64(kind)<<32 | uint64(n)
+	if pool {
+		// Scalars and keywords only: nothing can fail.
+		for i, it := range items {
+			v, hv := c.flatItem(it)
+			keys[i] = v
+			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+		}
+		for i, it := range vals {
+			v, hv := c.flatItem(it)
+			vs[i] = v
+			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+		}
+	} else {
+		for i, it := range items {
+			v, _, ok := c.lit(it)
+			if !ok {
+				c.constSlots = saved
+				return nil, nil, false
+			}
+			keys[i] = v
+		}
+		for i, it := range vals {
+			v, _, ok := c.lit(it)
+			if !ok {
+				c.constSlots = saved
+				return nil, nil, false
+			}
+			vs[i] = v
+		}
+	}
+	slot := -1 // where in the pool's index a new literal goes
+	if pool {
+		if c.pool == nil {
+			c.pool = make([]*poolEntry, 32)
+		}
+		mask := len(c.pool) - 1
+		i := int(h>>32) & mask
+		for range maxPoolProbe {
+			pe := c.pool[i]
+			if pe == nil {
+				slot = i
+				break
+			}
+			if pe.h == h && pe.kind == kind && pe.same(keys, vs) {
+				return pe.v, pe, true
+			}
+			i = (i + 1) & mask
+		}
+		pool = slot >= 0 // else colliding literals: build this one, do not pool it
+	}
+	var written []Value // the items as written, for the pool
+	if pool && (kind == 's' || kind == 'm') {
+		if c.lits == nil {
+			c.lits = new(literalSlabs)
+		}
+		written = carve(&c.lits.keys, len(keys)+len(vs))
+		copy(written, keys)
+		copy(written[len(keys):], vs)
+	}
+	var v Value
+	switch kind {
+	case 'v', 'l':
+		vec := newConstVector(n)
+		copy(vec.items, keys)
+		written = vec.items
+		v = vec
+		if kind == 'l' {
+			v = vec.asList()
+		}
+	case 's':
+		v = NewSet(keys...)
+	default:
+		v = constMap(keys, vs) // sorts the entries in place
+	}
+	if !pool {
+		return v, nil, true
+	}
+	return v, c.poolAdd(slot, h, kind, written, v), true
 }
 
-const hashPrime = 0x100000001b3
-
-// scalarHash hashes a keyword or a scalar constant; ok is false for
-// anything else.
-func (c *compiler) scalarHash(x analyze.Expr) (uint64, bool) {
-	switch x := x.(type) {
-	case *analyze.Keyword:
+// flatItem builds an item of a flat literal (a scalar or a keyword:
+// literalItems checked), with its hash.
+func (c *compiler) flatItem(x analyze.Expr) (Value, uint64) {
+	if k, ok := x.(*analyze.Keyword); ok {
+		ke := c.keywordEntry(k.Name)
 		// A collision costs a comparison or a literal left unpooled
-		// (maxPoolChain), never a wrong answer: a short unseeded hash does.
-		return uint64(kwHash(x.Name)) ^ 0x9e3779b97f4a7c15, true
-	case *analyze.Const:
-		switch v := x.Value.(type) {
-		case nil:
-			return 1, true
-		case bool:
-			if v {
-				return 2, true
-			}
-			return 3, true
-		case int64:
-			return uint64(v)*0xff51afd7ed558ccd ^ 4, true
-		case float64:
-			return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
-		case string:
-			if len(v) <= 32 {
-				return uint64(kwHash(v)), true
-			}
-			if !c.seeded {
-				c.seed, c.seeded = maphash.MakeSeed(), true
-			}
-			return maphash.String(c.seed, v), true
-		}
+		// (maxPoolProbe), never a wrong answer: a short unseeded hash does.
+		return ke.v, uint64(ke.h) ^ 0x9e3779b97f4a7c15
 	}
-	return 0, false
+	v := x.(*analyze.Const).Value
+	h, _ := c.scalarHash(v)
+	return v, h
 }
 
-// sameFlat reports whether two flat literals (flatHash holds for both)
-// are written alike: same kind, same items, in the same order.
-func sameFlat(a, b analyze.Expr) bool {
-	ka, ia, keysA, valsA, _ := flatItems(a)
-	kb, ib, keysB, valsB, _ := flatItems(b)
-	if ka != kb || len(ia) != len(ib) || len(keysA) != len(keysB) {
+// same reports whether the pooled literal's items are keys and vals.
+func (pe *poolEntry) same(keys, vals []Value) bool {
+	if len(pe.items) != len(keys)+len(vals) {
 		return false
 	}
-	for i := range ia {
-		if !sameScalar(ia[i], ib[i]) {
+	for i, k := range keys {
+		if !sameScalar(pe.items[i], k) {
 			return false
 		}
 	}
-	for i := range keysA {
-		if !sameScalar(keysA[i], keysB[i]) || !sameScalar(valsA[i], valsB[i]) {
+	rest := pe.items[len(keys):]
+	for i, v := range vals {
+		if !sameScalar(rest[i], v) {
 			return false
 		}
 	}
@@ -432,89 +500,87 @@ func sameFlat(a, b analyze.Expr) bool {
 
 // sameScalar compares two keywords or scalar constants exactly: type and
 // value, floats by their bits (0.0 and -0.0 differ).
-func sameScalar(a, b analyze.Expr) bool {
-	switch a := a.(type) {
-	case *analyze.Keyword:
-		k, ok := b.(*analyze.Keyword)
-		return ok && k.Name == a.Name
-	case *analyze.Const:
-		k, ok := b.(*analyze.Const)
-		if !ok {
-			return false
-		}
-		if f, isF := a.Value.(float64); isF {
-			g, isG := k.Value.(float64)
-			return isG && math.Float64bits(f) == math.Float64bits(g)
-		}
-		return a.Value == k.Value
+func sameScalar(a, b Value) bool {
+	switch x := a.(type) {
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y)
 	}
-	return false
+	return a == b
 }
 
-// buildConstRaw builds a constant (isConst holds); its items go through
-// buildConst, which pools them.
-func (c *compiler) buildConstRaw(e analyze.Expr) Value {
-	switch e := e.(type) {
-	case *analyze.Const:
-		return e.Value
-	case *analyze.Keyword:
-		if c == nil {
-			return Keyword(e.Name)
-		}
-		return c.keyword(e.Name)
-	case *analyze.SymbolLit:
-		return Symbol{Ns: e.Ns, Name: e.Name}
-	case *analyze.VectorLit:
-		c.countConst(len(e.Items))
-		v := newConstVector(len(e.Items))
-		for i, it := range e.Items {
-			v.items[i] = c.buildConst(it)
-		}
-		if e.List {
-			return v.asList()
-		}
-		return v
-	case *analyze.SetLit:
-		c.countConst(len(e.Items))
-		items := make([]Value, len(e.Items))
-		for i, it := range e.Items {
-			items[i] = c.buildConst(it)
-		}
-		return NewSet(items...)
-	case *analyze.MapLit:
-		c.countConst(2 * len(e.Keys))
-		if c == nil {
-			keys := make([]Value, len(e.Keys))
-			vals := make([]Value, len(e.Keys))
-			for i := range e.Keys {
-				keys[i] = c.buildConst(e.Keys[i])
-				vals[i] = c.buildConst(e.Vals[i])
-			}
-			return mapFromLiteral(keys, vals)
-		}
-		// The entries go on the scratch stack (nested literals are built
-		// and popped before this one pushes), and the map copies them.
-		base := len(c.constKeys)
-		for i := range e.Keys {
-			k := c.buildConst(e.Keys[i])
-			v := c.buildConst(e.Vals[i])
-			c.constKeys = append(c.constKeys, k)
-			c.constVals = append(c.constVals, v)
-		}
-		keys, vals := c.constKeys[base:], c.constVals[base:]
-		m := constMap(keys, vals)
-		clear(keys)
-		clear(vals)
-		c.constKeys, c.constVals = c.constKeys[:base], c.constVals[:base]
-		return m
+// poolAdd pools a new literal of hash h at slot of the pool's index.
+func (c *compiler) poolAdd(slot int, h uint64, kind byte, items []Value, v Value) *poolEntry {
+	if len(c.poolSlab) == cap(c.poolSlab) {
+		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	return nil
+	c.poolSlab = append(c.poolSlab, poolEntry{kind: kind, h: h, items: items, v: v})
+	pe := &c.poolSlab[len(c.poolSlab)-1]
+	c.pool[slot] = pe
+	if c.poolN++; 2*c.poolN > len(c.pool) {
+		// Double the index. An entry that would probe too far is left
+		// out: its literal keeps its value, and a later equal one is
+		// built apart.
+		old := c.pool
+		c.pool = make([]*poolEntry, 2*len(old))
+		c.poolN = 0
+		mask := len(c.pool) - 1
+		for _, e := range old {
+			if e == nil {
+				continue
+			}
+			i := int(e.h>>32) & mask
+			for p := 0; p < maxPoolProbe; p++ {
+				if c.pool[i] == nil {
+					c.pool[i] = e
+					c.poolN++
+					break
+				}
+				i = (i + 1) & mask
+			}
+		}
+	}
+	return pe
+}
+
+const hashPrime = 0x100000001b3
+
+// scalarHash hashes a scalar constant (nil, a boolean, an integer, a
+// float or a string); ok is false for any other value.
+func (c *compiler) scalarHash(v Value) (h uint64, ok bool) {
+	switch v := v.(type) {
+	case nil:
+		return 1, true
+	case bool:
+		if v {
+			return 2, true
+		}
+		return 3, true
+	case int64:
+		return uint64(v)*0xff51afd7ed558ccd ^ 4, true
+	case float64:
+		return math.Float64bits(v)*0xc4ceb9fe1a85ec53 ^ 5, true
+	case string:
+		if len(v) <= 64 {
+			return uint64(kwHash(v)), true
+		}
+		if !c.seeded {
+			c.seed, c.seeded = maphash.MakeSeed(), true
+		}
+		return maphash.String(c.seed, v), true
+	}
+	return 0, false
 }
 
 // kwEntry is what the program shares of a keyword: its boxed value, the
 // closure yielding it and its flexKey (made when first needed).
 type kwEntry struct {
 	name string
+	w    uint64 // kwWord(name)
+	h    uint   // kwHash(name)
 	v    Value
 	fn   evalFn
 	fk   *flexKey
@@ -546,35 +612,57 @@ func (c *compiler) keywordConst(name string) evalFn {
 const maxInsertionSort = 16
 
 // constMap is mapFromLiteral for entries it may reorder: small literals
-// are sorted in place (stably, so that the first of duplicate keys wins,
-// as in mapFromLiteral) instead of through index and entry copies. The
-// map copies the entries.
+// are sorted in place by insertion, a later duplicate of a key dropped
+// where it is met (so that the first wins, as in mapFromLiteral), instead
+// of through index and entry copies. The map copies the entries.
 func constMap(keys, vals []Value) *Map {
 	n := len(keys)
 	if n > maxInsertionSort {
 		return mapFromLiteral(keys, vals)
 	}
-	for i := 1; i < n; i++ {
-		k, v := keys[i], vals[i]
-		j := i
-		for ; j > 0 && compareKeys(keys[j-1], k) > 0; j-- {
-			keys[j], vals[j] = keys[j-1], vals[j-1]
-		}
-		keys[j], vals[j] = k, v
-	}
 	out := 0
+	kinds := kindsKnown
 	for i := 0; i < n; i++ {
-		if out > 0 && compareKeys(keys[out-1], keys[i]) == 0 {
+		k, v := keys[i], vals[i]
+		j, dup := out, false
+		for ; j > 0; j-- {
+			if d := compareLitKeys(keys[j-1], k); d <= 0 {
+				dup = d == 0
+				break
+			}
+		}
+		if dup {
 			continue // a later duplicate: the first one stays
 		}
-		keys[out], vals[out] = keys[i], vals[i]
+		for m := out; m > j; m-- {
+			keys[m], vals[m] = keys[m-1], vals[m-1]
+		}
+		keys[j], vals[j] = k, v
+		kinds |= kindOf(k)
 		out++
 	}
 	m := constMapFromSorted(keys[:out], vals[:out])
 	if m != emptyMap {
-		m.kinds = kindsOfKeys(keys[:out])
+		m.kinds = kinds
 	}
 	return m
+}
+
+// compareLitKeys is compareKeys, cheaper for the keywords of most
+// literals' keys, which their first bytes order.
+func compareLitKeys(a, b Value) int {
+	if x, ok := a.(Keyword); ok {
+		if y, ok := b.(Keyword); ok {
+			if len(x) > 0 && len(y) > 0 && x[0] != y[0] {
+				if x[0] < y[0] {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(string(x), string(y))
+		}
+	}
+	return compareKeys(a, b)
 }
 
 // constMapFromSorted is mapFromSorted for the small constant maps of most
@@ -705,11 +793,31 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 		}
 		written = append(written, k)
 		order = append(order, i)
+		if n > len(keyBuf) {
+			continue // sorted below
+		}
+		// Small literals are sorted by insertion as their keys come.
+		j := i
+		for ; j > 0; j-- {
+			d := compareLitKeys(written[order[j-1]], k)
+			if d == 0 {
+				return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+			}
+			if d < 0 {
+				break
+			}
+		}
+		for m := i; m > j; m-- {
+			order[m] = order[m-1]
+		}
+		order[j] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
-	for at := 1; at < n; at++ {
-		if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
-			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+	if n > len(keyBuf) {
+		slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
+		for at := 1; at < n; at++ {
+			if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
+				return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
+			}
 		}
 	}
 	if c.lits == nil {
@@ -762,6 +870,22 @@ func (c *compiler) mapEntries(keys, vals []analyze.Expr) []evalFn {
 	return out
 }
 
+// constLit returns the closure of the collection literal e when it is a
+// constant, shared by the equal literals of the pool, or nil.
+func (c *compiler) constLit(e analyze.Expr) evalFn {
+	v, pe, ok := c.lit(e)
+	if !ok {
+		return nil
+	}
+	if pe == nil {
+		return constant(v)
+	}
+	if pe.fn == nil {
+		pe.fn = constant(pe.v)
+	}
+	return pe.fn
+}
+
 func (c *compiler) expr(e analyze.Expr) evalFn {
 	if len(c.tableExits) > 0 {
 		if slot, ok := c.tableExits[e]; ok {
@@ -769,6 +893,8 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return freezingSlot(slot, c.expr(e))
 		}
 	}
+	// A form computes its line and column only if its code can report an
+	// error (most nodes are locals, constants and calls, which do their own).
 	switch e := e.(type) {
 	case *analyze.Keyword:
 		return c.keywordConst(e.Name)
@@ -776,21 +902,10 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return c.constant(e.Value)
 	case *analyze.SymbolLit:
 		return c.constant(Symbol{Ns: e.Ns, Name: e.Name})
-	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
-		if isConst(e) {
-			if pe := c.poolConst(e); pe != nil {
-				if pe.fn == nil {
-					pe.fn = constant(pe.v)
-				}
-				return pe.fn
-			}
-			return constant(c.buildConstRaw(e))
-		}
-	}
-	// A form computes its line and column only if its code can report an
-	// error (most nodes are locals, constants and calls, which do their own).
-	switch e := e.(type) {
 	case *analyze.VectorLit:
+		if f := c.constLit(e); f != nil {
+			return f
+		}
 		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
@@ -811,6 +926,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return NewVector(out), nil
 		}
 	case *analyze.SetLit:
+		if f := c.constLit(e); f != nil {
+			return f
+		}
 		pos := c.pos(e.Off)
 		items := c.exprs(e.Items)
 		return func(fr *frame) (Value, error) {
@@ -828,6 +946,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return b.Set(), nil
 		}
 	case *analyze.MapLit:
+		if f := c.constLit(e); f != nil {
+			return f
+		}
 		pos := c.pos(e.Off)
 		if keys, slots, ok := c.literalKeys(e.Keys); ok {
 			return c.shapedMapLit(pos, keys, slots, e.Vals)

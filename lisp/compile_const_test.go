@@ -2,8 +2,10 @@ package lisp
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
@@ -113,17 +115,40 @@ func TestPooledConstants(t *testing.T) {
 
 // poolSize counts the literals in c's pool.
 func poolSize(c *compiler) int {
-	if c.pool == nil {
-		if c.poolOne != nil {
-			return 1
-		}
-		return 0
-	}
 	n := 0
 	for _, pe := range c.pool {
-		for ; pe != nil; pe = pe.next {
+		if pe != nil {
 			n++
 		}
 	}
 	return n
+}
+
+// The pool's index grows past its first size and still finds every
+// literal: each of many distinct flat literals, written twice, is pooled
+// once.
+func TestPoolGrows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for range 2 {
+		for i := range 1000 {
+			fmt.Fprintf(&b, "[%d :k%d] ", i, i%7)
+		}
+	}
+	b.WriteString("]")
+	src := b.String()
+	c := lower(t, src)
+	if n := poolSize(c); n != 1000 {
+		t.Errorf("%d pooled literals, want 1000", n)
+	}
+	if c.constSlots != 2000+2000*2 { // the outer vector and each pair
+		t.Errorf("%d constant slots, want %d", c.constSlots, 2000+2000*2)
+	}
+	res, err := Run(context.Background(), src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := printString(res.Value), "["+strings.TrimSuffix(src[1:len(src)-1], " ")+"]"; got != want {
+		t.Errorf("got %.80s…, want %.80s…", got, want)
+	}
 }

@@ -161,10 +161,10 @@ var callInfos = func() map[string]callInfo {
 		case "re-pattern":
 			info.flags |= callRegex
 		}
-		if intOps[name] || cmpOps[name] || predOps[name] {
+		if isIntOp(name) || isCmpOp(name) || isPredOp(name) {
 			info.flags |= callFast
 		}
-		if _, ok := fusibleTerminals[name]; ok {
+		if terminal, _ := fusibleTerminal(name, 0); terminal {
 			info.flags |= callTerminal
 		}
 		m[name] = info

@@ -1,5 +1,7 @@
 package lisp
 
+import "math/bits"
+
 // kwTable interns the keywords of one program: each name is boxed once,
 // and its closure and flexKey made once, however often it is written.
 // A compile looks a keyword up for nearly every keyword it meets (W6, a
@@ -29,36 +31,79 @@ type literalSlabs struct {
 	slots []int
 }
 
-// kwHash is FNV-1a of the name.
-func kwHash(name string) uint {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(name); i++ {
-		h ^= uint64(name[i])
-		h *= 1099511628211
+// kwWord is the word a name is compared and hashed by: a name of at most
+// 8 bytes packed into it, one to one for names of one length (two names
+// of up to 8 bytes are equal when their lengths and words are); of a
+// longer name, its 8-byte chunks mixed. It reads whole words rather than
+// bytes: most names are short, and a byte loop costs several times more.
+func kwWord(s string) uint64 {
+	n := len(s)
+	switch {
+	case n > 8:
+		w := uint64(n)
+		for i := 0; i+8 < n; i += 8 {
+			w = bits.RotateLeft64((w^load8(s[i:]))*0x9e3779b97f4a7c15, 27)
+		}
+		return w ^ load8(s[n-8:])
+	case n == 8:
+		return load8(s)
+	case n >= 4:
+		return uint64(load4(s)) | uint64(load4(s[n-4:]))<<32
+	case n > 0:
+		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
+	return 0
+}
+
+// load8 and load4 read the first 8 and 4 bytes of s, little-endian (the
+// compiler merges the byte loads into one).
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func load4(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// kwMix hashes a name's word and length.
+func kwMix(w uint64, n int) uint {
+	h := (w ^ uint64(n)*0x9e3779b97f4a7c15) * 0xff51afd7ed558ccd
+	h = (h ^ h>>32) * 0xc4ceb9fe1a85ec53
 	return uint(h ^ h>>29)
+}
+
+// kwHash hashes a name.
+func kwHash(name string) uint { return kwMix(kwWord(name), len(name)) }
+
+// sameName reports whether e is the entry of name, whose word is w.
+func (e *kwEntry) sameName(name string, w uint64) bool {
+	return e.w == w && len(e.name) == len(name) && (len(name) <= 8 || e.name == name)
 }
 
 // entry returns the entry of name, making it (the keyword boxed) on the
 // first use.
 func (t *kwTable) entry(name string) *kwEntry {
+	w := kwWord(name)
 	if t.flood != nil {
 		if e, ok := t.flood[name]; ok {
 			return e
 		}
-		e := t.newEntry(name)
+		e := t.newEntry(name, w, kwMix(w, len(name)))
 		t.flood[name] = e
 		return e
 	}
 	if t.index == nil {
 		t.index = t.first[:] // the first keywords need no allocation of their own
 	}
-	h := kwHash(name)
+	h := kwMix(w, len(name))
 	mask := uint(len(t.index) - 1)
 	i := h & mask
 	probes := 0
 	for e := t.index[i]; e != nil; e = t.index[i] {
-		if e.name == name {
+		if e.sameName(name, w) {
 			return e
 		}
 		if probes++; probes > maxKeywordProbe {
@@ -79,18 +124,18 @@ func (t *kwTable) entry(name string) *kwEntry {
 		for i = h & mask; t.index[i] != nil; i = (i + 1) & mask {
 		}
 	}
-	e := t.newEntry(name)
+	e := t.newEntry(name, w, h)
 	t.index[i] = e
 	t.n++
 	return e
 }
 
 // newEntry carves the entry of a new keyword, boxed once.
-func (t *kwTable) newEntry(name string) *kwEntry {
+func (t *kwTable) newEntry(name string, w uint64, h uint) *kwEntry {
 	if len(t.slab) == cap(t.slab) {
 		t.slab = make([]kwEntry, 0, slabCap(cap(t.slab)))
 	}
-	t.slab = append(t.slab, kwEntry{name: name, v: Keyword(name)})
+	t.slab = append(t.slab, kwEntry{name: name, w: w, h: h, v: Keyword(name)})
 	return &t.slab[len(t.slab)-1]
 }
 
@@ -103,7 +148,7 @@ func (t *kwTable) grow() {
 		if e == nil {
 			continue
 		}
-		i := kwHash(e.name) & mask
+		i := e.h & mask
 		for t.index[i] != nil {
 			i = (i + 1) & mask
 		}

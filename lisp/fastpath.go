@@ -131,13 +131,32 @@ func (c *compiler) setIntSlot(s int, on bool) {
 	c.intSlots[s] = on
 }
 
-// Builtins with typed versions.
-var (
-	intOps = map[string]bool{"+": true, "-": true, "*": true, "inc": true, "dec": true,
-		"quot": true, "rem": true, "mod": true, "abs": true, "max": true, "min": true}
-	cmpOps  = map[string]bool{"<": true, "<=": true, ">": true, ">=": true, "=": true, "==": true, "not=": true}
-	predOps = map[string]bool{"zero?": true, "pos?": true, "neg?": true, "even?": true, "odd?": true}
-)
+// Builtins with typed versions. Switches rather than maps: the compiler
+// asks for nearly every call, and a switch on these short names costs a
+// fraction of a map's hash and probe.
+func isIntOp(name string) bool {
+	switch name {
+	case "+", "-", "*", "inc", "dec", "quot", "rem", "mod", "abs", "max", "min":
+		return true
+	}
+	return false
+}
+
+func isCmpOp(name string) bool {
+	switch name {
+	case "<", "<=", ">", ">=", "=", "==", "not=":
+		return true
+	}
+	return false
+}
+
+func isPredOp(name string) bool {
+	switch name {
+	case "zero?", "pos?", "neg?", "even?", "odd?":
+		return true
+	}
+	return false
+}
 
 // intArity reports whether n arguments suit the typed version of op.
 func intArity(op string, n int) bool {
@@ -196,7 +215,7 @@ func isIntCall(name string, args []analyze.Expr, intSlot func(int) bool) bool {
 }
 
 func isIntCallAt(name string, args []analyze.Expr, intSlot func(int) bool, depth int) bool {
-	if !intOps[name] || !intArity(name, len(args)) || depth >= maxTypedDepth {
+	if !isIntOp(name) || !intArity(name, len(args)) || depth >= maxTypedDepth {
 		return false
 	}
 	for _, a := range args {
@@ -210,7 +229,7 @@ func isIntCallAt(name string, args []analyze.Expr, intSlot func(int) bool, depth
 // isBoolCall reports whether a call of the builtin name is a typed test
 // of int-typed arguments.
 func isBoolCall(name string, args []analyze.Expr, intSlot func(int) bool) bool {
-	if !(cmpOps[name] && len(args) == 2 || predOps[name] && len(args) == 1) {
+	if !(isCmpOp(name) && len(args) == 2 || isPredOp(name) && len(args) == 1) {
 		return false
 	}
 	for _, a := range args {
@@ -295,7 +314,7 @@ func foldInt(e analyze.Expr, depth int) (int64, bool) {
 
 // foldIntCall is foldInt of a call of the builtin name.
 func foldIntCall(name string, args []analyze.Expr, depth int) (int64, bool) {
-	if !intOps[name] || !intArity(name, len(args)) || depth >= maxTypedDepth {
+	if !isIntOp(name) || !intArity(name, len(args)) || depth >= maxTypedDepth {
 		return 0, false
 	}
 	var vals [maxTypedArgs]int64
@@ -630,7 +649,7 @@ func (c *compiler) intDivision(name string, args []analyze.Expr, pos posT) intFn
 
 // boolCall compiles a typed test (isBoolCall holds).
 func (c *compiler) boolCall(name string, args []analyze.Expr) boolFn {
-	if predOps[name] {
+	if isPredOp(name) {
 		a := c.intExpr(args[0])
 		var p func(int64) bool
 		switch name {
@@ -693,7 +712,7 @@ func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {
 	if isBoolCall(name, args, c.isIntSlot) {
 		return c.boolCall(name, args)
 	}
-	if !cmpOps[name] || len(args) != 2 || name == "==" {
+	if !isCmpOp(name) || len(args) != 2 || name == "==" {
 		return nil
 	}
 	b, ok := builtins[name].(*Builtin)
@@ -856,7 +875,7 @@ func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, pos po
 			}
 			return callBuiltin2(fr.th, fn, x, y, pos)
 		}
-	case len(args) == 2 && cmpOps[name] && name != "==":
+	case len(args) == 2 && isCmpOp(name) && name != "==":
 		t := c.testCall(name, args, pos)
 		return func(fr *frame) (Value, error) {
 			v, err := t(fr)

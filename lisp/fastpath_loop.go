@@ -628,7 +628,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 		return nil
 	}
 	switch {
-	case cmpOps[name] && len(args) == 2:
+	case isCmpOp(name) && len(args) == 2:
 		x, ok1 := reg(args[0])
 		y, ok2 := reg(args[1])
 		if !ok1 || !ok2 {
@@ -642,7 +642,7 @@ func (c *compiler) planRegLoop(e *analyze.Loop, spec *loopSpec, ife *analyze.If,
 		case opGE:
 			l.test = regOp{kind: opLE, x: y, y: x}
 		}
-	case predOps[name] && len(args) == 1:
+	case isPredOp(name) && len(args) == 1:
 		x, ok := reg(args[0])
 		if !ok {
 			return nil

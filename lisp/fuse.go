@@ -50,43 +50,41 @@ const (
 	stageKeep
 )
 
-// fusibleStages are the stage builtins, by name.
-var fusibleStages = map[string]stageKind{
-	"map": stageMap, "mapv": stageMap,
-	"filter": stageFilter, "filterv": stageFilter,
-	"remove": stageRemove,
-	"keep":   stageKeep,
+// fusibleStage returns the kind of the stage builtin name; ok is false
+// for other names. (Switches rather than maps: the compiler asks for
+// calls of count and the like, and a switch costs less than a map.)
+func fusibleStage(name string) (kind stageKind, ok bool) {
+	switch name {
+	case "map", "mapv":
+		return stageMap, true
+	case "filter", "filterv":
+		return stageFilter, true
+	case "remove":
+		return stageRemove, true
+	case "keep":
+		return stageKeep, true
+	}
+	return 0, false
 }
 
-// fusibleTerminals are the builtins that may end a fused pipeline, with
-// their number of arguments (the collection is the last one).
-var fusibleTerminals = map[string][]int{
-	"count":       {1},
-	"sum-by":      {2},
-	"into":        {2},
-	"reduce":      {2, 3},
-	"group-by":    {2},
-	"frequencies": {1},
-	"vec":         {1},
-	"set":         {1},
-	"avg-by":      {2},
-	"max-by":      {2},
-	"min-by":      {2},
-	"sort-by":     {2},
+// fusibleTerminal reports whether the builtin name may end a fused
+// pipeline, and whether with n arguments (the collection is the last).
+func fusibleTerminal(name string, n int) (terminal, fits bool) {
+	switch name {
+	case "count", "frequencies", "vec", "set":
+		return true, n == 1
+	case "reduce":
+		return true, n == 2 || n == 3
+	case "sum-by", "into", "group-by", "avg-by", "max-by", "min-by", "sort-by":
+		return true, n == 2
+	}
+	return false, false
 }
 
 // fusedCall compiles a call of the terminal builtin name over a chain of
 // stages as one pass, or returns nil when the call is not such a pipeline.
 func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos posT) evalFn {
-	arities, ok := fusibleTerminals[name]
-	if !ok || noFastPaths {
-		return nil
-	}
-	fits := false
-	for _, n := range arities {
-		fits = fits || n == len(args)
-	}
-	if !fits {
+	if _, fits := fusibleTerminal(name, len(args)); !fits || noFastPaths {
 		return nil
 	}
 	// The chain, from the stage nearest the terminal to the source.
@@ -101,7 +99,7 @@ func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos p
 		if !ok {
 			break
 		}
-		if _, ok := fusibleStages[f.Name]; !ok {
+		if _, ok := fusibleStage(f.Name); !ok {
 			break
 		}
 		chain = append(chain, call)
@@ -121,7 +119,8 @@ func (c *compiler) fusedCall(name string, b *Builtin, args []analyze.Expr, pos p
 		sb := builtins[sname].(*Builtin)
 		// Stages are stored in the order elements go through them: the
 		// innermost call first.
-		st := fusedStage{kind: fusibleStages[sname], fn: sb.fn, f: c.expr(call.Args[0]), pos: c.pos(call.Off)}
+		kind, _ := fusibleStage(sname)
+		st := fusedStage{kind: kind, fn: sb.fn, f: c.expr(call.Args[0]), pos: c.pos(call.Off)}
 		if kw, ok := call.Args[0].(*analyze.Keyword); ok {
 			st.field = c.keywordKey(kw.Name)
 		}

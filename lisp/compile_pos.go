@@ -1,0 +1,121 @@
+package lisp
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ptc-go/ptc/lisp/syntax"
+)
+
+// srcLines turns the byte offsets of the analyzed nodes into positions,
+// exactly as syntax.Lines does, for the compiler, which asks for one per
+// call and per form that can fail (W6, a 200-line program: about 1,500)
+// and not in source order: a let's bindings, its body and the calls
+// nested in them take turns. syntax.Lines answers at once only on the line
+// of its last answer and scans a line again for non-ASCII bytes each time
+// it comes back to it; here a table of the line at every 64th offset
+// finds any line in a step or two, and each line is scanned once.
+type srcLines struct {
+	src    string
+	starts []int32 // starts[i]: the offset where the 0-based line i starts
+	blocks []int32 // blocks[b]: the line holding offset b<<linesBlockShift
+	ascii  []uint8 // per line: 0 not known yet, lineASCII or lineNonASCII
+	// A one-line source (most are) has no tables, and takes no
+	// allocation: line0 is its ASCII flag.
+	line0 uint8
+	built bool
+	// The last line asked for, when it is ASCII: its start and end
+	// offsets (lo < hi) and its number; a position on it needs no lookup.
+	lo, hi, line1 int32
+}
+
+const linesBlockShift = 6
+
+const (
+	lineASCII = 1 + iota
+	lineNonASCII
+)
+
+// build makes the tables of the lines of src.
+func (l *srcLines) build(src string) {
+	l.src, l.built = src, true
+	n := strings.Count(src, "\n")
+	if n == 0 {
+		return
+	}
+	nb := len(src)>>linesBlockShift + 1
+	buf := make([]int32, n+1+nb)
+	l.starts, l.blocks, l.ascii = buf[:n+1:n+1], buf[n+1:], make([]uint8, n+1)
+	for i, k := 0, 1; k <= n; k++ {
+		i += strings.IndexByte(src[i:], '\n') + 1
+		l.starts[k] = int32(i)
+	}
+	line := 0
+	for b := range l.blocks {
+		off := int32(b << linesBlockShift)
+		for line < n && l.starts[line+1] <= off {
+			line++
+		}
+		l.blocks[b] = int32(line)
+	}
+}
+
+// pos returns the position of the byte offset off (off >= 0).
+func (l *srcLines) pos(off int32) syntax.Pos {
+	if l.lo <= off && off < l.hi {
+		return syntax.Pos{Offset: off, Line: l.line1, Col: off - l.lo + 1}
+	}
+	line, last, start, flag := 0, 0, int32(0), &l.line0
+	if l.starts != nil {
+		b := min(int(off>>linesBlockShift), len(l.blocks)-1) // past the end: on the last line
+		line, last = int(l.blocks[b]), len(l.starts)-1
+		for line < last && l.starts[line+1] <= off {
+			line++
+		}
+		start, flag = l.starts[line], &l.ascii[line]
+	}
+	stop := int32(len(l.src))
+	if line < last {
+		stop = l.starts[line+1]
+	}
+	if *flag == 0 {
+		*flag = lineNonASCII
+		if isASCII(l.src[start:stop]) {
+			*flag = lineASCII
+		}
+	}
+	end := min(off, int32(len(l.src)))
+	col := end - start
+	if *flag == lineASCII {
+		if line == last {
+			stop++ // the end of input is on the last line
+		}
+		l.lo, l.hi, l.line1 = start, stop, int32(line+1)
+	} else {
+		col = int32(utf8.RuneCountInString(l.src[start:end]))
+	}
+	return syntax.Pos{Offset: off, Line: int32(line + 1), Col: col + 1}
+}
+
+// isASCII reports whether s holds no byte of 0x80 or above, reading it
+// four words at a time.
+func isASCII(s string) bool {
+	for len(s) >= 32 {
+		if (load8(s)|load8(s[8:])|load8(s[16:])|load8(s[24:]))&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[32:]
+	}
+	for len(s) >= 8 {
+		if load8(s)&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
