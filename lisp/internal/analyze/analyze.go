@@ -115,13 +115,11 @@ type analyzer struct {
 type fnScope struct {
 	parent *fnScope
 	locals []local
-	fps    []uint32 // fingerprints of the locals, compared first
 	// heads[b] is 1 + the index of the innermost local whose fingerprint
-	// falls in bucket b (0: none), and chain[i] the same for the local
-	// bound before locals[i] in its bucket: a lookup visits only the
+	// falls in bucket b (0: none), and locals[i].chain the same for the
+	// local bound before locals[i] in its bucket: a lookup visits only the
 	// locals of its bucket, even in a let of a hundred bindings.
 	heads    [32]int32
-	chain    []int32
 	next     int // next free slot
 	max      int // frame size
 	captures []Capture
@@ -137,8 +135,10 @@ type fnScope struct {
 }
 
 type local struct {
-	name string
-	slot int
+	name  string
+	slot  int32
+	fp    uint32 // the name's fingerprint, compared first
+	chain int32  // see fnScope.heads
 }
 
 // fingerprint packs a name's length and three of its bytes: names with
@@ -425,7 +425,7 @@ type builtinAnswer struct {
 // isShadowed reports whether the builtin name means a user value here: the
 // namespace of earlier runs defines it, or this program did, above.
 func (a *analyzer) isShadowed(name string) bool {
-	return a.shadow[name] || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
+	return (len(a.shadow) > 0 && a.shadow[name]) || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
 }
 
 // ---- scopes -------------------------------------------------------------
@@ -446,9 +446,7 @@ func (a *analyzer) declare(name string) int {
 func (f *fnScope) bind(name string, slot int) {
 	fp := fingerprint(name)
 	b := bucket(fp)
-	f.chain = append(f.chain, f.heads[b])
-	f.locals = append(f.locals, local{name, slot})
-	f.fps = append(f.fps, fp)
+	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
 	f.heads[b] = int32(len(f.locals))
 }
 
@@ -457,17 +455,21 @@ func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) 
 // truncate unbinds the locals bound after the first n.
 func (f *fnScope) truncate(n int) {
 	for i := len(f.locals) - 1; i >= n; i-- {
-		f.heads[bucket(f.fps[i])] = f.chain[i]
+		f.heads[bucket(f.locals[i].fp)] = f.locals[i].chain
 	}
-	f.locals, f.fps, f.chain = f.locals[:n], f.fps[:n], f.chain[:n]
+	f.locals = f.locals[:n]
 }
 
 // lookup returns the slot of the innermost local of f named name.
 func (f *fnScope) lookup(name string, fp uint32) (int, bool) {
-	for i := f.heads[bucket(fp)] - 1; i >= 0; i = f.chain[i] - 1 {
-		if f.fps[i] == fp && f.locals[i].name == name {
-			return f.locals[i].slot, true
+	for i := f.heads[bucket(fp)] - 1; i >= 0; {
+		l := &f.locals[i]
+		// Names of up to 3 bytes are equal when their fingerprints are
+		// (it holds all their bytes) and their lengths.
+		if l.fp == fp && len(l.name) == len(name) && (len(name) <= 3 || l.name == name) {
+			return int(l.slot), true
 		}
+		i = l.chain - 1
 	}
 	return 0, false
 }
@@ -503,11 +505,18 @@ func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos int32) (Exp
 	if slot, ok := f.lookup(name, fp); ok {
 		return a.locals.new(Local{At: At{pos}, Name: name, Slot: int32(slot)}), true
 	}
+	return a.resolveOuter(f, name, fp, pos)
+}
+
+// resolveOuter is resolveIn for a name that is not a local of f.
+func (a *analyzer) resolveOuter(f *fnScope, name string, fp uint32, pos int32) (Expr, bool) {
 	if f.self != "" && f.self == name {
 		return &Self{At: At{pos}, Name: name}, true
 	}
-	if idx, ok := f.capIdx[name]; ok {
-		return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
+	if len(f.capIdx) > 0 { // a lookup in a nil map is still a call
+		if idx, ok := f.capIdx[name]; ok {
+			return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
+		}
 	}
 	if f.parent == nil {
 		return nil, false
@@ -569,30 +578,31 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Keyword:
-		return a.keywords.new(Keyword{At: At{a.pos(n)}, Name: n.Name})
+		p := a.keywords.take()
+		if p == nil {
+			p = a.keywords.grow()
+		}
+		*p = Keyword{At: At{n.Start}, Name: n.Name}
+		return p
 	case *syntax.List:
 		a.depth++
 		e := a.list(n, tail)
 		a.depth--
 		return e
 	case *syntax.Vector:
-		a.depth++
-		e := a.vectors.new(VectorLit{At: At{a.pos(n)}, Items: a.exprs(n.Items)})
-		a.depth--
-		return e
+		return a.vector(n)
 	case *syntax.Map:
-		a.depth++
-		k := len(n.Items) / 2
-		kv := a.exprSlice(2 * k)
-		keys, vals := kv[:k:k], kv[k:]
-		for i := range k {
-			keys[i] = a.expr(n.Items[2*i], false)
-			vals[i] = a.expr(n.Items[2*i+1], false)
-		}
-		a.depth--
-		return a.maps.new(MapLit{At: At{a.pos(n)}, Keys: keys, Vals: vals})
+		return a.mapLit(n)
 	case *syntax.Int:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+	case *syntax.String:
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+	case *syntax.Nil:
+		return a.konst(Const{At: At{n.Start}})
+	case *syntax.Bool:
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+	case *syntax.Float:
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Decimal:
@@ -602,14 +612,6 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 			}
 		}
 		return a.errorf(a.pos(n), "invalid_form", "invalid number '%sM': not a decimal this runtime can hold", n.Text)
-	case *syntax.String:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
-	case *syntax.Nil:
-		return a.consts.new(Const{At: At{a.pos(n)}})
-	case *syntax.Bool:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
-	case *syntax.Float:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Set:
 		a.depth++
 		e := &SetLit{At: At{a.pos(n)}, Items: a.exprs(n.Items)}
@@ -658,14 +660,109 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 }
 
 func (a *analyzer) exprs(ns []syntax.Node) []Expr {
-	out := a.exprSlice(len(ns))
-	for i, n := range ns {
-		out[i] = a.expr(n, false)
+	out, ok := a.exprBuf.take(len(ns))
+	if !ok {
+		out = a.exprBuf.grow(len(ns))
 	}
+	a.fill(out, ns, 0)
 	return out
 }
 
-// body analyzes forms as an implicit do; the last one inherits tail.
+// fill analyzes the forms ns, none in tail position, into out; with
+// half > 0 they are the keys and values of a map, the keys going to
+// out[:half] and the values to out[half:]. Most items of a program (and
+// nearly all of a literal's) are symbols, keywords and constants: they are
+// analyzed here, in one type switch, without the round trip through expr
+// (which they would pass only for the depth limit, checked here once).
+func (a *analyzer) fill(out []Expr, ns []syntax.Node, half int) {
+	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
+		a.expr(ns[0], false) // the error
+	}
+	for j, n := range ns {
+		d := j
+		if half > 0 {
+			d = j >> 1
+			if j&1 != 0 {
+				d += half
+			}
+		}
+		var c Const
+		switch n := n.(type) {
+		case *syntax.Symbol:
+			out[d] = a.symbol(n)
+			continue
+		case *syntax.Keyword:
+			p := a.keywords.take()
+			if p == nil {
+				p = a.keywords.grow()
+			}
+			*p = Keyword{At: At{n.Start}, Name: n.Name}
+			out[d] = p
+			continue
+		case *syntax.Int:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		case *syntax.String:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		case *syntax.Bool:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		case *syntax.Nil:
+			c = Const{At: At{n.Start}}
+		case *syntax.Float:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		default:
+			out[d] = a.expr(n, false)
+			continue
+		}
+		p := a.consts.take()
+		if p == nil {
+			p = a.consts.grow()
+		}
+		*p = c
+		out[d] = p
+	}
+}
+
+// konst makes a Const node.
+func (a *analyzer) konst(c Const) Expr {
+	p := a.consts.take()
+	if p == nil {
+		p = a.consts.grow()
+	}
+	*p = c
+	return p
+}
+
+// vector analyzes a vector literal.
+func (a *analyzer) vector(n *syntax.Vector) Expr {
+	a.depth++
+	items := a.exprs(n.Items)
+	a.depth--
+	p := a.vectors.take()
+	if p == nil {
+		p = a.vectors.grow()
+	}
+	*p = VectorLit{At: At{n.Start}, Items: items}
+	return p
+}
+
+// mapLit analyzes a map literal: its keys and values share one slice.
+func (a *analyzer) mapLit(n *syntax.Map) Expr {
+	a.depth++
+	k := len(n.Items) / 2
+	kv, ok := a.exprBuf.take(2 * k)
+	if !ok {
+		kv = a.exprBuf.grow(2 * k)
+	}
+	a.fill(kv, n.Items[:2*k], k)
+	a.depth--
+	p := a.maps.take()
+	if p == nil {
+		p = a.maps.grow()
+	}
+	*p = MapLit{At: At{n.Start}, Keys: kv[:k:k], Vals: kv[k:]}
+	return p
+}
+
 func (a *analyzer) body(forms []syntax.Node, pos int32, tail bool) Expr {
 	switch len(forms) {
 	case 0:

@@ -9,7 +9,7 @@ import (
 
 // list analyzes a parenthesized form: a special form, a tool call or a call.
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
-	pos := a.pos(l)
+	pos := l.Start
 	if len(l.Items) == 0 {
 		// () is the empty list, as in Clojure.
 		return &VectorLit{At: At{pos}, List: true}
@@ -49,7 +49,14 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 		}
 	}
-	return a.calls.new(Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])})
+	fn := a.expr(l.Items[0], false)
+	args := a.exprs(l.Items[1:])
+	p := a.calls.take()
+	if p == nil {
+		p = a.calls.grow()
+	}
+	*p = Call{At: At{pos}, Fn: fn, Args: args}
+	return p
 }
 
 // LazySeqFn is the name of the runtime function that (lazy-seq body...)
@@ -836,14 +843,25 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	if !ok {
 		return &Const{At: At{pos}}
 	}
+	// No defer: an error that abandons the analysis (a panic) abandons
+	// its scopes with it.
 	m := a.mark()
-	defer a.release(m)
-	bs := a.bindings.slice(len(items) / 2)
+	bs, ok := a.bindings.take(len(items) / 2)
+	if !ok {
+		bs = a.bindings.grow(len(items) / 2)
+	}
 	for i := range bs {
 		bs[i].Init = a.expr(items[2*i+1], false)
 		bs[i].Pattern = a.pattern(items[2*i])
 	}
-	return a.lets.new(Let{At: At{pos}, Bindings: bs, Body: a.body(args[1:], pos, tail)})
+	body := a.body(args[1:], pos, tail)
+	a.release(m)
+	p := a.lets.take()
+	if p == nil {
+		p = a.lets.grow()
+	}
+	*p = Let{At: At{pos}, Bindings: bs, Body: body}
+	return p
 }
 
 func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) Expr {

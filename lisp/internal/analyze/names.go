@@ -138,11 +138,23 @@ func CanonicalNamespace(ns string) (string, bool) {
 
 // symbol analyzes a symbol in value position.
 func (a *analyzer) symbol(s *syntax.Symbol) Expr {
-	pos := a.pos(s)
+	pos := s.Start
 	if s.Ns == "" {
 		fp := fingerprint(s.Name)
-		if e, ok := a.resolveLocalFP(s.Name, fp, pos); ok {
-			return e
+		if f := a.fn; f.mayBeLocal(fp) {
+			// A local of this function, the most frequent case, is made
+			// here; a capture or self by resolveOuter.
+			if slot, ok := f.lookup(s.Name, fp); ok {
+				p := a.locals.take()
+				if p == nil {
+					p = a.locals.grow()
+				}
+				*p = Local{At: At{pos}, Name: s.Name, Slot: int32(slot)}
+				return p
+			}
+			if e, ok := a.resolveOuter(f, s.Name, fp, pos); ok {
+				return e
+			}
 		}
 		switch s.Name {
 		case "*1", "*2", "*3":
@@ -151,7 +163,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		case "&":
 			return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
 		}
-		if a.macros[s.Name] {
+		if len(a.macros) > 0 && a.macros[s.Name] {
 			return a.errorf(pos, "invalid_form", "%s is a macro: it cannot be used as a value; call it, (%s ...)", s.Name, s.Name)
 		}
 		if isPlaceholder(s.Name) {
@@ -162,12 +174,19 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 			return a.errorf(pos, "invalid_placeholder",
 				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
 		}
-		if q, ok := a.refers[s.Name]; ok && !a.defSet[s.Name] {
-			return a.builtinRef(q, pos) // (require '[clojure.walk :refer [postwalk]])
+		if len(a.refers) > 0 {
+			if q, ok := a.refers[s.Name]; ok && !a.defSet[s.Name] {
+				return a.builtinRef(q, pos) // (require '[clojure.walk :refer [postwalk]])
+			}
 		}
 		if a.isBuiltinFP(s.Name, fp) {
 			if !a.isShadowed(s.Name) {
-				return a.builtinRef(s.Name, pos)
+				p := a.builtins.take()
+				if p == nil {
+					p = a.builtins.grow()
+				}
+				*p = Builtin{At: At{pos}, Name: s.Name}
+				return p
 			}
 			a.useGlobal(s.Name, pos)
 			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
