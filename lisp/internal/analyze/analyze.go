@@ -94,6 +94,10 @@ type analyzer struct {
 	defSet      map[string]bool
 	fieldSet    map[string]bool // the fields of the program's records
 	builtinSeen [32]builtinAnswer
+	// epoch counts the changes to what a name that is not a local may
+	// mean (a def, a defmacro, a macro expansion, a :refer): a builtin
+	// answer with plain == epoch is still what its name means.
+	epoch uint32
 	// aliases and refers are the namespace aliases (w -> clojure.walk)
 	// and referred names (postwalk -> clojure.walk/postwalk) of the
 	// program's require and ns forms.
@@ -118,8 +122,10 @@ type fnScope struct {
 	// heads[b] is 1 + the index of the innermost local whose fingerprint
 	// falls in bucket b (0: none), and locals[i].chain the same for the
 	// local bound before locals[i] in its bucket: a lookup visits only the
-	// locals of its bucket, even in a let of a hundred bindings.
-	heads    [32]int32
+	// locals of its bucket, even in a let of a hundred bindings. occ has
+	// bit b set when heads[b] is not 0.
+	heads    [64]int32
+	occ      uint64
 	next     int // next free slot
 	max      int // frame size
 	captures []Capture
@@ -131,7 +137,7 @@ type fnScope struct {
 	// its body is analyzed), selfBit the bucket of self: a name whose
 	// bucket is empty here and in both is not lexically bound, which most
 	// lookups (of builtins) learn at once.
-	outer, selfBit uint32
+	outer, selfBit uint64
 }
 
 type local struct {
@@ -154,12 +160,7 @@ func fingerprint(name string) uint32 {
 // newFnScope opens the scope of a function nested in the current one.
 func (a *analyzer) newFnScope(self string) *fnScope {
 	p := a.fn
-	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit}
-	for b, h := range p.heads {
-		if h != 0 {
-			f.outer |= 1 << b
-		}
-	}
+	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit | p.occ}
 	if self != "" {
 		f.selfBit = 1 << bucket(fingerprint(self))
 	}
@@ -168,8 +169,7 @@ func (a *analyzer) newFnScope(self string) *fnScope {
 
 // mayBeLocal is false when a name is certainly not lexically bound.
 func (f *fnScope) mayBeLocal(fp uint32) bool {
-	b := bucket(fp)
-	return f.heads[b] != 0 || (f.outer|f.selfBit)&(1<<b) != 0
+	return (f.occ|f.outer|f.selfBit)&(1<<bucket(fp)) != 0
 }
 
 // recurTarget is what a recur in tail position rebinds.
@@ -194,7 +194,7 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 		cfg.MaxErrors = 10
 	}
 	// Maps are made on first use: most programs are short.
-	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src)}
+	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src), epoch: 1}
 	a.fn, prog = a.start(len(src), cfg.Buffers)
 	if cfg.Macros != nil {
 		a.macros = cfg.Macros.Known() // a macro's own code may call the macros above it
@@ -353,6 +353,7 @@ func (a *analyzer) requireSpec(n syntax.Node) {
 						a.refers = map[string]string{}
 					}
 					a.refers[s.Name] = canon + "/" + s.Name
+					a.epoch++
 				}
 			}
 		}
@@ -374,6 +375,7 @@ func (a *analyzer) addDef(name string) {
 			a.defSet = map[string]bool{}
 		}
 		a.defSet[name] = true
+		a.epoch++
 		a.defs = append(a.defs, name)
 	}
 }
@@ -409,18 +411,34 @@ func (a *analyzer) isBuiltinFP(name string, fp uint32) bool {
 	}
 	// A program names the same few builtins over and over: remember the
 	// last answer for each fingerprint bucket.
-	e := &a.builtinSeen[(uint64(fp)*0x9E3779B97F4A7C15)>>59]
-	if e.known && e.name == name {
+	e := &a.builtinSeen[seenIndex(fp)]
+	if e.known && e.fp == fp && len(e.name) == len(name) && (len(name) <= 3 || e.name == name) {
 		return e.builtin
 	}
-	*e = builtinAnswer{name: name, known: true, builtin: a.cfg.IsBuiltin(name)}
+	*e = builtinAnswer{name: name, fp: fp, known: true, builtin: a.cfg.IsBuiltin(name)}
 	return e.builtin
 }
 
 type builtinAnswer struct {
 	name           string
+	fp             uint32 // compared first (see lookup)
 	known, builtin bool
+	// plain is the epoch in which the name, not a local, was found to be
+	// just the builtin (symbol), and not the name of a form either (list):
+	// 0 when not found so.
+	plain uint32
 }
+
+// isPlainBuiltin reports whether name is known to be a builtin that is
+// not the name of a special form, a host method or a replaceable macro.
+func (a *analyzer) isPlainBuiltin(name string) bool {
+	fp := fingerprint(name)
+	e := &a.builtinSeen[seenIndex(fp)]
+	return e.plain != 0 && e.fp == fp && len(e.name) == len(name) && (len(name) <= 3 || e.name == name)
+}
+
+// seenIndex is the entry of builtinSeen for a fingerprint.
+func seenIndex(fp uint32) uint64 { return (uint64(fp) * 0x9E3779B97F4A7C15) >> 59 }
 
 // isShadowed reports whether the builtin name means a user value here: the
 // namespace of earlier runs defines it, or this program did, above.
@@ -448,14 +466,22 @@ func (f *fnScope) bind(name string, slot int) {
 	b := bucket(fp)
 	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
 	f.heads[b] = int32(len(f.locals))
+	f.occ |= 1 << b
 }
 
-func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
+// bucket spreads fingerprints over 64 buckets: a scope of a few dozen
+// names leaves most of them empty, and a name of an empty bucket (a
+// builtin, mostly) is known at once not to be a local.
+func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 58) }
 
 // truncate unbinds the locals bound after the first n.
 func (f *fnScope) truncate(n int) {
 	for i := len(f.locals) - 1; i >= n; i-- {
-		f.heads[bucket(f.locals[i].fp)] = f.locals[i].chain
+		b := bucket(f.locals[i].fp)
+		f.heads[b] = f.locals[i].chain
+		if f.heads[b] == 0 {
+			f.occ &^= 1 << b
+		}
 	}
 	f.locals = f.locals[:n]
 }
@@ -659,22 +685,21 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
-func (a *analyzer) exprs(ns []syntax.Node) []Expr {
+func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
+
+// fill analyzes the forms ns, none in tail position, into a slice of as
+// many expressions; with half > 0 they are the keys and values of a map,
+// the keys going to out[:half] and the values to out[half:]. Most items
+// of a program (and nearly all of a literal's) are symbols, keywords and
+// constants: they are analyzed here, in one type switch, without the
+// round trip through expr (which they would pass only for the depth
+// limit, checked here once). Lists, vectors and maps go straight to
+// their own functions too.
+func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 	out, ok := a.exprBuf.take(len(ns))
 	if !ok {
 		out = a.exprBuf.grow(len(ns))
 	}
-	a.fill(out, ns, 0)
-	return out
-}
-
-// fill analyzes the forms ns, none in tail position, into out; with
-// half > 0 they are the keys and values of a map, the keys going to
-// out[:half] and the values to out[half:]. Most items of a program (and
-// nearly all of a literal's) are symbols, keywords and constants: they are
-// analyzed here, in one type switch, without the round trip through expr
-// (which they would pass only for the depth limit, checked here once).
-func (a *analyzer) fill(out []Expr, ns []syntax.Node, half int) {
 	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
 		a.expr(ns[0], false) // the error
 	}
@@ -709,6 +734,19 @@ func (a *analyzer) fill(out []Expr, ns []syntax.Node, half int) {
 			c = Const{At: At{n.Start}}
 		case *syntax.Float:
 			c = Const{At: At{n.Start}, Value: n.Value}
+		// Forms with children, as expr does them (the depth limit is
+		// checked above).
+		case *syntax.List:
+			a.depth++
+			out[d] = a.list(n, false)
+			a.depth--
+			continue
+		case *syntax.Vector:
+			out[d] = a.vector(n)
+			continue
+		case *syntax.Map:
+			out[d] = a.mapLit(n)
+			continue
 		default:
 			out[d] = a.expr(n, false)
 			continue
@@ -720,6 +758,7 @@ func (a *analyzer) fill(out []Expr, ns []syntax.Node, half int) {
 		*p = c
 		out[d] = p
 	}
+	return out
 }
 
 // konst makes a Const node.
@@ -735,7 +774,7 @@ func (a *analyzer) konst(c Const) Expr {
 // vector analyzes a vector literal.
 func (a *analyzer) vector(n *syntax.Vector) Expr {
 	a.depth++
-	items := a.exprs(n.Items)
+	items := a.fill(n.Items, 0)
 	a.depth--
 	p := a.vectors.take()
 	if p == nil {
@@ -749,11 +788,7 @@ func (a *analyzer) vector(n *syntax.Vector) Expr {
 func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	a.depth++
 	k := len(n.Items) / 2
-	kv, ok := a.exprBuf.take(2 * k)
-	if !ok {
-		kv = a.exprBuf.grow(2 * k)
-	}
-	a.fill(kv, n.Items[:2*k], k)
+	kv := a.fill(n.Items[:2*k], k)
 	a.depth--
 	p := a.maps.take()
 	if p == nil {

@@ -19,14 +19,18 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if len(a.macros) > 0 && a.isMacro(sym.Name) {
 				return a.macroCall(sym.Name, l, tail)
 			}
-			if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
-				return a.special(sym.Name, l, tail)
-			}
-			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
-				return a.interop(sym, l)
-			}
-			if isReplaceableMacro(sym.Name) && a.isMacroHere(sym.Name) {
-				return a.replaceableMacro(sym.Name, l, pos)
+			// The head of most calls is a plain builtin, which none of
+			// these forms is.
+			if !a.isPlainBuiltin(sym.Name) {
+				if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
+					return a.special(sym.Name, l, tail)
+				}
+				if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
+					return a.interop(sym, l)
+				}
+				if isReplaceableMacro(sym.Name) && a.isMacroHere(sym.Name) {
+					return a.replaceableMacro(sym.Name, l, pos)
+				}
 			}
 		} else if ns, ok := a.canonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
@@ -50,7 +54,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 		}
 	}
 	fn := a.expr(l.Items[0], false)
-	args := a.exprs(l.Items[1:])
+	args := a.fill(l.Items[1:], 0)
 	p := a.calls.take()
 	if p == nil {
 		p = a.calls.grow()
@@ -173,6 +177,13 @@ const (
 // isInteropName reports whether a call head names a host method (.method),
 // a constructor (Class.), or is one of ., .. and new.
 func isInteropName(name string) bool {
+	// Most names neither start nor end with a dot: say so at once.
+	if name == "" {
+		return false
+	}
+	if name[0] != '.' && name[len(name)-1] != '.' {
+		return name == "new"
+	}
 	isMethod := len(name) > 1 && name[0] == '.' && name != ".."
 	isCtor := len(name) > 1 && strings.HasSuffix(name, ".") && name[0] != '.'
 	return isMethod || isCtor || name == "." || name == ".." || name == "new"
@@ -1191,6 +1202,7 @@ func (a *analyzer) definable(s *syntax.Symbol, form string) bool {
 			a.shadow = map[string]bool{}
 		}
 		a.shadow[s.Name] = true
+		a.epoch++
 	}
 	return true
 }

@@ -14,8 +14,8 @@ type slab[T any] struct {
 }
 
 const (
-	maxChunk = 64
-	maxArena = 256
+	maxChunk = 256
+	maxArena = 1024
 )
 
 func (s *slab[T]) new(v T) *T {
