@@ -124,8 +124,8 @@ type fnScope struct {
 	// local bound before locals[i] in its bucket: a lookup visits only the
 	// locals of its bucket, even in a let of a hundred bindings. occ has
 	// bit b set when heads[b] is not 0.
-	heads    [64]int32
-	occ      uint64
+	heads    [32]int32
+	occ      uint32
 	next     int // next free slot
 	max      int // frame size
 	captures []Capture
@@ -137,7 +137,7 @@ type fnScope struct {
 	// its body is analyzed), selfBit the bucket of self: a name whose
 	// bucket is empty here and in both is not lexically bound, which most
 	// lookups (of builtins) learn at once.
-	outer, selfBit uint64
+	outer, selfBit uint32
 }
 
 type local struct {
@@ -425,8 +425,9 @@ type builtinAnswer struct {
 	known, builtin bool
 	// plain is the epoch in which the name, not a local, was found to be
 	// just the builtin (symbol), and not the name of a form either (list):
-	// 0 when not found so.
-	plain uint32
+	// 0 when not found so, and never past epoch 65,535 (an entry stays 24
+	// bytes: the cache is cleared with every analyzer).
+	plain uint16
 }
 
 // isPlainBuiltin reports whether name is known to be a builtin that is
@@ -469,10 +470,7 @@ func (f *fnScope) bind(name string, slot int) {
 	f.occ |= 1 << b
 }
 
-// bucket spreads fingerprints over 64 buckets: a scope of a few dozen
-// names leaves most of them empty, and a name of an empty bucket (a
-// builtin, mostly) is known at once not to be a local.
-func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 58) }
+func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
 
 // truncate unbinds the locals bound after the first n.
 func (f *fnScope) truncate(n int) {

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -159,7 +160,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		// A name found to be just a builtin, with nothing since that could
 		// change that (see epoch), is that builtin again: the checks
 		// of unqualified would all come to the same answer.
-		if e := &a.builtinSeen[seenIndex(fp)]; e.plain == a.epoch && e.fp == fp && len(e.name) == len(s.Name) && (len(s.Name) <= 3 || e.name == s.Name) {
+		if e := &a.builtinSeen[seenIndex(fp)]; uint32(e.plain) == a.epoch && e.fp == fp && len(e.name) == len(s.Name) && (len(s.Name) <= 3 || e.name == s.Name) {
 			p := a.builtins.take()
 			if p == nil {
 				p = a.builtins.grow()
@@ -202,9 +203,9 @@ func (a *analyzer) unqualified(s *syntax.Symbol, fp uint32) Expr {
 	}
 	if a.isBuiltinFP(s.Name, fp) {
 		if !a.isShadowed(s.Name) {
-			if !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
+			if a.epoch <= math.MaxUint16 && !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
 				// The entry of s.Name, just made or found: see plain.
-				a.builtinSeen[seenIndex(fp)].plain = a.epoch
+				a.builtinSeen[seenIndex(fp)].plain = uint16(a.epoch)
 			}
 			p := a.builtins.take()
 			if p == nil {
