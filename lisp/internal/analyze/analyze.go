@@ -94,6 +94,10 @@ type analyzer struct {
 	defSet      map[string]bool
 	fieldSet    map[string]bool // the fields of the program's records
 	builtinSeen [32]builtinAnswer
+	// epoch counts the changes to what a name that is not a local may
+	// mean (a def, a defmacro, a macro expansion, a :refer): a builtin
+	// answer with plain == epoch is still what its name means.
+	epoch uint32
 	// aliases and refers are the namespace aliases (w -> clojure.walk)
 	// and referred names (postwalk -> clojure.walk/postwalk) of the
 	// program's require and ns forms.
@@ -115,13 +119,13 @@ type analyzer struct {
 type fnScope struct {
 	parent *fnScope
 	locals []local
-	fps    []uint32 // fingerprints of the locals, compared first
 	// heads[b] is 1 + the index of the innermost local whose fingerprint
-	// falls in bucket b (0: none), and chain[i] the same for the local
-	// bound before locals[i] in its bucket: a lookup visits only the
-	// locals of its bucket, even in a let of a hundred bindings.
+	// falls in bucket b (0: none), and locals[i].chain the same for the
+	// local bound before locals[i] in its bucket: a lookup visits only the
+	// locals of its bucket, even in a let of a hundred bindings. occ has
+	// bit b set when heads[b] is not 0.
 	heads    [32]int32
-	chain    []int32
+	occ      uint32
 	next     int // next free slot
 	max      int // frame size
 	captures []Capture
@@ -137,8 +141,10 @@ type fnScope struct {
 }
 
 type local struct {
-	name string
-	slot int
+	name  string
+	slot  int32
+	fp    uint32 // the name's fingerprint, compared first
+	chain int32  // see fnScope.heads
 }
 
 // fingerprint packs a name's length and three of its bytes: names with
@@ -154,12 +160,7 @@ func fingerprint(name string) uint32 {
 // newFnScope opens the scope of a function nested in the current one.
 func (a *analyzer) newFnScope(self string) *fnScope {
 	p := a.fn
-	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit}
-	for b, h := range p.heads {
-		if h != 0 {
-			f.outer |= 1 << b
-		}
-	}
+	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit | p.occ}
 	if self != "" {
 		f.selfBit = 1 << bucket(fingerprint(self))
 	}
@@ -168,8 +169,7 @@ func (a *analyzer) newFnScope(self string) *fnScope {
 
 // mayBeLocal is false when a name is certainly not lexically bound.
 func (f *fnScope) mayBeLocal(fp uint32) bool {
-	b := bucket(fp)
-	return f.heads[b] != 0 || (f.outer|f.selfBit)&(1<<b) != 0
+	return (f.occ|f.outer|f.selfBit)&(1<<bucket(fp)) != 0
 }
 
 // recurTarget is what a recur in tail position rebinds.
@@ -194,7 +194,7 @@ func Analyze(src string, forms []syntax.Node, cfg Config) (prog *Program, err er
 		cfg.MaxErrors = 10
 	}
 	// Maps are made on first use: most programs are short.
-	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src)}
+	a := &analyzer{cfg: cfg, lines: syntax.LinesOf(src), epoch: 1}
 	a.fn, prog = a.start(len(src), cfg.Buffers)
 	if cfg.Macros != nil {
 		a.macros = cfg.Macros.Known() // a macro's own code may call the macros above it
@@ -353,6 +353,7 @@ func (a *analyzer) requireSpec(n syntax.Node) {
 						a.refers = map[string]string{}
 					}
 					a.refers[s.Name] = canon + "/" + s.Name
+					a.epoch++
 				}
 			}
 		}
@@ -374,6 +375,7 @@ func (a *analyzer) addDef(name string) {
 			a.defSet = map[string]bool{}
 		}
 		a.defSet[name] = true
+		a.epoch++
 		a.defs = append(a.defs, name)
 	}
 }
@@ -409,23 +411,40 @@ func (a *analyzer) isBuiltinFP(name string, fp uint32) bool {
 	}
 	// A program names the same few builtins over and over: remember the
 	// last answer for each fingerprint bucket.
-	e := &a.builtinSeen[(uint64(fp)*0x9E3779B97F4A7C15)>>59]
-	if e.known && e.name == name {
+	e := &a.builtinSeen[seenIndex(fp)]
+	if e.known && e.fp == fp && len(e.name) == len(name) && (len(name) <= 3 || e.name == name) {
 		return e.builtin
 	}
-	*e = builtinAnswer{name: name, known: true, builtin: a.cfg.IsBuiltin(name)}
+	*e = builtinAnswer{name: name, fp: fp, known: true, builtin: a.cfg.IsBuiltin(name)}
 	return e.builtin
 }
 
 type builtinAnswer struct {
 	name           string
+	fp             uint32 // compared first (see lookup)
 	known, builtin bool
+	// plain is the epoch in which the name, not a local, was found to be
+	// just the builtin (symbol), and not the name of a form either (list):
+	// 0 when not found so, and never past epoch 65,535 (an entry stays 24
+	// bytes: the cache is cleared with every analyzer).
+	plain uint16
 }
+
+// isPlainBuiltin reports whether name is known to be a builtin that is
+// not the name of a special form, a host method or a replaceable macro.
+func (a *analyzer) isPlainBuiltin(name string) bool {
+	fp := fingerprint(name)
+	e := &a.builtinSeen[seenIndex(fp)]
+	return e.plain != 0 && e.fp == fp && len(e.name) == len(name) && (len(name) <= 3 || e.name == name)
+}
+
+// seenIndex is the entry of builtinSeen for a fingerprint.
+func seenIndex(fp uint32) uint64 { return (uint64(fp) * 0x9E3779B97F4A7C15) >> 59 }
 
 // isShadowed reports whether the builtin name means a user value here: the
 // namespace of earlier runs defines it, or this program did, above.
 func (a *analyzer) isShadowed(name string) bool {
-	return a.shadow[name] || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
+	return (len(a.shadow) > 0 && a.shadow[name]) || (a.cfg.Shadowed != nil && a.cfg.Shadowed(name))
 }
 
 // ---- scopes -------------------------------------------------------------
@@ -446,10 +465,9 @@ func (a *analyzer) declare(name string) int {
 func (f *fnScope) bind(name string, slot int) {
 	fp := fingerprint(name)
 	b := bucket(fp)
-	f.chain = append(f.chain, f.heads[b])
-	f.locals = append(f.locals, local{name, slot})
-	f.fps = append(f.fps, fp)
+	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
 	f.heads[b] = int32(len(f.locals))
+	f.occ |= 1 << b
 }
 
 func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
@@ -457,17 +475,25 @@ func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) 
 // truncate unbinds the locals bound after the first n.
 func (f *fnScope) truncate(n int) {
 	for i := len(f.locals) - 1; i >= n; i-- {
-		f.heads[bucket(f.fps[i])] = f.chain[i]
+		b := bucket(f.locals[i].fp)
+		f.heads[b] = f.locals[i].chain
+		if f.heads[b] == 0 {
+			f.occ &^= 1 << b
+		}
 	}
-	f.locals, f.fps, f.chain = f.locals[:n], f.fps[:n], f.chain[:n]
+	f.locals = f.locals[:n]
 }
 
 // lookup returns the slot of the innermost local of f named name.
 func (f *fnScope) lookup(name string, fp uint32) (int, bool) {
-	for i := f.heads[bucket(fp)] - 1; i >= 0; i = f.chain[i] - 1 {
-		if f.fps[i] == fp && f.locals[i].name == name {
-			return f.locals[i].slot, true
+	for i := f.heads[bucket(fp)] - 1; i >= 0; {
+		l := &f.locals[i]
+		// Names of up to 3 bytes are equal when their fingerprints are
+		// (it holds all their bytes) and their lengths.
+		if l.fp == fp && len(l.name) == len(name) && (len(name) <= 3 || l.name == name) {
+			return int(l.slot), true
 		}
+		i = l.chain - 1
 	}
 	return 0, false
 }
@@ -503,11 +529,18 @@ func (a *analyzer) resolveIn(f *fnScope, name string, fp uint32, pos int32) (Exp
 	if slot, ok := f.lookup(name, fp); ok {
 		return a.locals.new(Local{At: At{pos}, Name: name, Slot: int32(slot)}), true
 	}
+	return a.resolveOuter(f, name, fp, pos)
+}
+
+// resolveOuter is resolveIn for a name that is not a local of f.
+func (a *analyzer) resolveOuter(f *fnScope, name string, fp uint32, pos int32) (Expr, bool) {
 	if f.self != "" && f.self == name {
 		return &Self{At: At{pos}, Name: name}, true
 	}
-	if idx, ok := f.capIdx[name]; ok {
-		return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
+	if len(f.capIdx) > 0 { // a lookup in a nil map is still a call
+		if idx, ok := f.capIdx[name]; ok {
+			return a.captured.new(Captured{At: At{pos}, Name: name, Index: int32(idx)}), true
+		}
 	}
 	if f.parent == nil {
 		return nil, false
@@ -569,30 +602,31 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Keyword:
-		return a.keywords.new(Keyword{At: At{a.pos(n)}, Name: n.Name})
+		p := a.keywords.take()
+		if p == nil {
+			p = a.keywords.grow()
+		}
+		*p = Keyword{At: At{n.Start}, Name: n.Name}
+		return p
 	case *syntax.List:
 		a.depth++
 		e := a.list(n, tail)
 		a.depth--
 		return e
 	case *syntax.Vector:
-		a.depth++
-		e := a.vectors.new(VectorLit{At: At{a.pos(n)}, Items: a.exprs(n.Items)})
-		a.depth--
-		return e
+		return a.vector(n)
 	case *syntax.Map:
-		a.depth++
-		k := len(n.Items) / 2
-		kv := a.exprSlice(2 * k)
-		keys, vals := kv[:k:k], kv[k:]
-		for i := range k {
-			keys[i] = a.expr(n.Items[2*i], false)
-			vals[i] = a.expr(n.Items[2*i+1], false)
-		}
-		a.depth--
-		return a.maps.new(MapLit{At: At{a.pos(n)}, Keys: keys, Vals: vals})
+		return a.mapLit(n)
 	case *syntax.Int:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+	case *syntax.String:
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+	case *syntax.Nil:
+		return a.konst(Const{At: At{n.Start}})
+	case *syntax.Bool:
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+	case *syntax.Float:
+		return a.konst(Const{At: At{n.Start}, Value: n.Value})
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Decimal:
@@ -602,14 +636,6 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 			}
 		}
 		return a.errorf(a.pos(n), "invalid_form", "invalid number '%sM': not a decimal this runtime can hold", n.Text)
-	case *syntax.String:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
-	case *syntax.Nil:
-		return a.consts.new(Const{At: At{a.pos(n)}})
-	case *syntax.Bool:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
-	case *syntax.Float:
-		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Set:
 		a.depth++
 		e := &SetLit{At: At{a.pos(n)}, Items: a.exprs(n.Items)}
@@ -657,15 +683,119 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
-func (a *analyzer) exprs(ns []syntax.Node) []Expr {
-	out := a.exprSlice(len(ns))
-	for i, n := range ns {
-		out[i] = a.expr(n, false)
+func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
+
+// fill analyzes the forms ns, none in tail position, into a slice of as
+// many expressions; with half > 0 they are the keys and values of a map,
+// the keys going to out[:half] and the values to out[half:]. Most items
+// of a program (and nearly all of a literal's) are symbols, keywords and
+// constants: they are analyzed here, in one type switch, without the
+// round trip through expr (which they would pass only for the depth
+// limit, checked here once). Lists, vectors and maps go straight to
+// their own functions too.
+func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
+	out, ok := a.exprBuf.take(len(ns))
+	if !ok {
+		out = a.exprBuf.grow(len(ns))
+	}
+	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
+		a.expr(ns[0], false) // the error
+	}
+	for j, n := range ns {
+		d := j
+		if half > 0 {
+			d = j >> 1
+			if j&1 != 0 {
+				d += half
+			}
+		}
+		var c Const
+		switch n := n.(type) {
+		case *syntax.Symbol:
+			out[d] = a.symbol(n)
+			continue
+		case *syntax.Keyword:
+			p := a.keywords.take()
+			if p == nil {
+				p = a.keywords.grow()
+			}
+			*p = Keyword{At: At{n.Start}, Name: n.Name}
+			out[d] = p
+			continue
+		case *syntax.Int:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		case *syntax.String:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		case *syntax.Bool:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		case *syntax.Nil:
+			c = Const{At: At{n.Start}}
+		case *syntax.Float:
+			c = Const{At: At{n.Start}, Value: n.Value}
+		// Forms with children, as expr does them (the depth limit is
+		// checked above).
+		case *syntax.List:
+			a.depth++
+			out[d] = a.list(n, false)
+			a.depth--
+			continue
+		case *syntax.Vector:
+			out[d] = a.vector(n)
+			continue
+		case *syntax.Map:
+			out[d] = a.mapLit(n)
+			continue
+		default:
+			out[d] = a.expr(n, false)
+			continue
+		}
+		p := a.consts.take()
+		if p == nil {
+			p = a.consts.grow()
+		}
+		*p = c
+		out[d] = p
 	}
 	return out
 }
 
-// body analyzes forms as an implicit do; the last one inherits tail.
+// konst makes a Const node.
+func (a *analyzer) konst(c Const) Expr {
+	p := a.consts.take()
+	if p == nil {
+		p = a.consts.grow()
+	}
+	*p = c
+	return p
+}
+
+// vector analyzes a vector literal.
+func (a *analyzer) vector(n *syntax.Vector) Expr {
+	a.depth++
+	items := a.fill(n.Items, 0)
+	a.depth--
+	p := a.vectors.take()
+	if p == nil {
+		p = a.vectors.grow()
+	}
+	*p = VectorLit{At: At{n.Start}, Items: items}
+	return p
+}
+
+// mapLit analyzes a map literal: its keys and values share one slice.
+func (a *analyzer) mapLit(n *syntax.Map) Expr {
+	a.depth++
+	k := len(n.Items) / 2
+	kv := a.fill(n.Items[:2*k], k)
+	a.depth--
+	p := a.maps.take()
+	if p == nil {
+		p = a.maps.grow()
+	}
+	*p = MapLit{At: At{n.Start}, Keys: kv[:k:k], Vals: kv[k:]}
+	return p
+}
+
 func (a *analyzer) body(forms []syntax.Node, pos int32, tail bool) Expr {
 	switch len(forms) {
 	case 0:

@@ -10,6 +10,16 @@ import (
 //	[a [b c] & more :as all]   sequential destructuring
 //	{:keys [a b] :strs [c] :syms [d] :or {a 1} :as m, local :key}   map destructuring
 func (a *analyzer) pattern(n syntax.Node) Pattern {
+	// A plain name, the most frequent pattern, is bound here.
+	if s, ok := n.(*syntax.Symbol); ok && s.Ns == "" && s.Name != "&" && a.depth < a.cfg.MaxDepth {
+		slot := a.declare(s.Name)
+		p := a.bindSlots.take()
+		if p == nil {
+			p = a.bindSlots.grow()
+		}
+		*p = BindSlot{Name: s.Name, Slot: slot}
+		return p
+	}
 	a.depth++
 	if a.depth > a.cfg.MaxDepth {
 		a.errorf(a.pos(n), "invalid_form", "binding pattern nesting too deep")

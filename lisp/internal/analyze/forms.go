@@ -9,7 +9,7 @@ import (
 
 // list analyzes a parenthesized form: a special form, a tool call or a call.
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
-	pos := a.pos(l)
+	pos := l.Start
 	if len(l.Items) == 0 {
 		// () is the empty list, as in Clojure.
 		return &VectorLit{At: At{pos}, List: true}
@@ -19,14 +19,18 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			if len(a.macros) > 0 && a.isMacro(sym.Name) {
 				return a.macroCall(sym.Name, l, tail)
 			}
-			if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
-				return a.special(sym.Name, l, tail)
-			}
-			if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
-				return a.interop(sym, l)
-			}
-			if isReplaceableMacro(sym.Name) && a.isMacroHere(sym.Name) {
-				return a.replaceableMacro(sym.Name, l, pos)
+			// The head of most calls is a plain builtin, which none of
+			// these forms is.
+			if !a.isPlainBuiltin(sym.Name) {
+				if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
+					return a.special(sym.Name, l, tail)
+				}
+				if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
+					return a.interop(sym, l)
+				}
+				if isReplaceableMacro(sym.Name) && a.isMacroHere(sym.Name) {
+					return a.replaceableMacro(sym.Name, l, pos)
+				}
 			}
 		} else if ns, ok := a.canonicalNamespace(sym.Ns); ok && ns == "" && isSpecialName(sym.Name) {
 			// clojure.core/let, core/when...: the special form itself.
@@ -49,7 +53,14 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 		}
 	}
-	return a.calls.new(Call{At: At{pos}, Fn: a.expr(l.Items[0], false), Args: a.exprs(l.Items[1:])})
+	fn := a.expr(l.Items[0], false)
+	args := a.fill(l.Items[1:], 0)
+	p := a.calls.take()
+	if p == nil {
+		p = a.calls.grow()
+	}
+	*p = Call{At: At{pos}, Fn: fn, Args: args}
+	return p
 }
 
 // LazySeqFn is the name of the runtime function that (lazy-seq body...)
@@ -166,6 +177,13 @@ const (
 // isInteropName reports whether a call head names a host method (.method),
 // a constructor (Class.), or is one of ., .. and new.
 func isInteropName(name string) bool {
+	// Most names neither start nor end with a dot: say so at once.
+	if name == "" {
+		return false
+	}
+	if name[0] != '.' && name[len(name)-1] != '.' {
+		return name == "new"
+	}
 	isMethod := len(name) > 1 && name[0] == '.' && name != ".."
 	isCtor := len(name) > 1 && strings.HasSuffix(name, ".") && name[0] != '.'
 	return isMethod || isCtor || name == "." || name == ".." || name == "new"
@@ -836,14 +854,25 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	if !ok {
 		return &Const{At: At{pos}}
 	}
+	// No defer: an error that abandons the analysis (a panic) abandons
+	// its scopes with it.
 	m := a.mark()
-	defer a.release(m)
-	bs := a.bindings.slice(len(items) / 2)
+	bs, ok := a.bindings.take(len(items) / 2)
+	if !ok {
+		bs = a.bindings.grow(len(items) / 2)
+	}
 	for i := range bs {
 		bs[i].Init = a.expr(items[2*i+1], false)
 		bs[i].Pattern = a.pattern(items[2*i])
 	}
-	return a.lets.new(Let{At: At{pos}, Bindings: bs, Body: a.body(args[1:], pos, tail)})
+	body := a.body(args[1:], pos, tail)
+	a.release(m)
+	p := a.lets.take()
+	if p == nil {
+		p = a.lets.grow()
+	}
+	*p = Let{At: At{pos}, Bindings: bs, Body: body}
+	return p
 }
 
 func (a *analyzer) ifLet(form string, args []syntax.Node, pos int32, tail bool) Expr {
@@ -1173,6 +1202,7 @@ func (a *analyzer) definable(s *syntax.Symbol, form string) bool {
 			a.shadow = map[string]bool{}
 		}
 		a.shadow[s.Name] = true
+		a.epoch++
 	}
 	return true
 }

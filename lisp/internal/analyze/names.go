@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -138,71 +139,119 @@ func CanonicalNamespace(ns string) (string, bool) {
 
 // symbol analyzes a symbol in value position.
 func (a *analyzer) symbol(s *syntax.Symbol) Expr {
-	pos := a.pos(s)
+	pos := s.Start
 	if s.Ns == "" {
 		fp := fingerprint(s.Name)
-		if e, ok := a.resolveLocalFP(s.Name, fp, pos); ok {
-			return e
-		}
-		switch s.Name {
-		case "*1", "*2", "*3":
-			n, _ := strconv.Atoi(s.Name[1:])
-			return &HistoryRef{At: At{pos}, N: n}
-		case "&":
-			return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
-		}
-		if a.macros[s.Name] {
-			return a.errorf(pos, "invalid_form", "%s is a macro: it cannot be used as a value; call it, (%s ...)", s.Name, s.Name)
-		}
-		if isPlaceholder(s.Name) {
-			if n, err := strconv.Atoi(s.Name[1:]); err == nil && n > maxPlaceholder {
-				return a.errorf(pos, "invalid_placeholder",
-					"placeholder %s is too large: #() takes at most %%%d; use (fn [...] ...) for more parameters", s.Name, maxPlaceholder)
+		if f := a.fn; f.mayBeLocal(fp) {
+			// A local of this function, the most frequent case, is made
+			// here; a capture or self by resolveOuter.
+			if slot, ok := f.lookup(s.Name, fp); ok {
+				p := a.locals.take()
+				if p == nil {
+					p = a.locals.grow()
+				}
+				*p = Local{At: At{pos}, Name: s.Name, Slot: int32(slot)}
+				return p
 			}
-			return a.errorf(pos, "invalid_placeholder",
-				"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
+			if e, ok := a.resolveOuter(f, s.Name, fp, pos); ok {
+				return e
+			}
 		}
+		// A name found to be just a builtin, with nothing since that could
+		// change that (see epoch), is that builtin again: the checks
+		// of unqualified would all come to the same answer.
+		if e := &a.builtinSeen[seenIndex(fp)]; uint32(e.plain) == a.epoch && e.fp == fp && len(e.name) == len(s.Name) && (len(s.Name) <= 3 || e.name == s.Name) {
+			p := a.builtins.take()
+			if p == nil {
+				p = a.builtins.grow()
+			}
+			*p = Builtin{At: At{pos}, Name: s.Name}
+			return p
+		}
+		return a.unqualified(s, fp)
+	}
+	return a.qualifiedSymbol(s)
+}
+
+// unqualified is symbol for a name without a namespace that is neither
+// a local nor a builtin named before; fp is its fingerprint. (The hot
+// paths of symbol stay small, without the frame this one needs.)
+func (a *analyzer) unqualified(s *syntax.Symbol, fp uint32) Expr {
+	pos := s.Start
+	switch s.Name {
+	case "*1", "*2", "*3":
+		n, _ := strconv.Atoi(s.Name[1:])
+		return &HistoryRef{At: At{pos}, N: n}
+	case "&":
+		return a.errorf(pos, "invalid_form", "& is only allowed in parameter and destructuring vectors")
+	}
+	if len(a.macros) > 0 && a.macros[s.Name] {
+		return a.errorf(pos, "invalid_form", "%s is a macro: it cannot be used as a value; call it, (%s ...)", s.Name, s.Name)
+	}
+	if isPlaceholder(s.Name) {
+		if n, err := strconv.Atoi(s.Name[1:]); err == nil && n > maxPlaceholder {
+			return a.errorf(pos, "invalid_placeholder",
+				"placeholder %s is too large: #() takes at most %%%d; use (fn [...] ...) for more parameters", s.Name, maxPlaceholder)
+		}
+		return a.errorf(pos, "invalid_placeholder",
+			"placeholder %s can only be used inside #(...) anonymous function syntax", s.Name)
+	}
+	if len(a.refers) > 0 {
 		if q, ok := a.refers[s.Name]; ok && !a.defSet[s.Name] {
 			return a.builtinRef(q, pos) // (require '[clojure.walk :refer [postwalk]])
 		}
-		if a.isBuiltinFP(s.Name, fp) {
-			if !a.isShadowed(s.Name) {
-				return a.builtinRef(s.Name, pos)
+	}
+	if a.isBuiltinFP(s.Name, fp) {
+		if !a.isShadowed(s.Name) {
+			if a.epoch <= math.MaxUint16 && !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
+				// The entry of s.Name, just made or found: see plain.
+				a.builtinSeen[seenIndex(fp)].plain = uint16(a.epoch)
 			}
-			a.useGlobal(s.Name, pos)
-			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
-		}
-		if a.defSet[s.Name] {
-			a.useGlobal(s.Name, pos)
-			return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
-		}
-		for _, ns := range a.referAll {
-			if a.isBuiltin(ns + "/" + s.Name) {
-				return a.builtinRef(ns+"/"+s.Name, pos)
+			p := a.builtins.take()
+			if p == nil {
+				p = a.builtins.grow()
 			}
-		}
-		if isSpecialName(s.Name) {
-			return a.errorf(pos, "invalid_form",
-				"%s is a special form, not a function: it cannot be used as a value; wrap it, e.g. #(%s ...)", s.Name, s.Name)
-		}
-		// A name with a hint (atom, try, type...) is still a global: an
-		// earlier run may have defined it in the namespace, and the runtime
-		// reports the hint when it has not. Should the program fail to
-		// analyze anyway, the hint joins the errors (see finish).
-		if a.cfg.Hint != nil {
-			if h := a.cfg.Hint(s.Name); h != "" {
-				a.hinted = append(a.hinted, &Error{Pos: a.lines.Pos(pos), Kind: "unbound_var", Msg: h})
-				a.useGlobal(s.Name, pos)
-				return &Global{At: At{pos}, Name: s.Name}
-			}
-		}
-		if strings.HasPrefix(s.Name, ".") && len(s.Name) > 1 {
-			return a.errorf(pos, "invalid_form",
-				"Java method %s can only be called, and only the supported ones: see the language reference", s.Name)
+			*p = Builtin{At: At{pos}, Name: s.Name}
+			return p
 		}
 		a.useGlobal(s.Name, pos)
-		return &Global{At: At{pos}, Name: s.Name}
+		return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
 	}
+	if a.defSet[s.Name] {
+		a.useGlobal(s.Name, pos)
+		return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})
+	}
+	for _, ns := range a.referAll {
+		if a.isBuiltin(ns + "/" + s.Name) {
+			return a.builtinRef(ns+"/"+s.Name, pos)
+		}
+	}
+	if isSpecialName(s.Name) {
+		return a.errorf(pos, "invalid_form",
+			"%s is a special form, not a function: it cannot be used as a value; wrap it, e.g. #(%s ...)", s.Name, s.Name)
+	}
+	// A name with a hint (atom, try, type...) is still a global: an
+	// earlier run may have defined it in the namespace, and the runtime
+	// reports the hint when it has not. Should the program fail to
+	// analyze anyway, the hint joins the errors (see finish).
+	if a.cfg.Hint != nil {
+		if h := a.cfg.Hint(s.Name); h != "" {
+			a.hinted = append(a.hinted, &Error{Pos: a.lines.Pos(pos), Kind: "unbound_var", Msg: h})
+			a.useGlobal(s.Name, pos)
+			return &Global{At: At{pos}, Name: s.Name}
+		}
+	}
+	if strings.HasPrefix(s.Name, ".") && len(s.Name) > 1 {
+		return a.errorf(pos, "invalid_form",
+			"Java method %s can only be called, and only the supported ones: see the language reference", s.Name)
+	}
+	a.useGlobal(s.Name, pos)
+	return &Global{At: At{pos}, Name: s.Name}
+}
+
+// qualifiedSymbol is symbol for ns/name.
+func (a *analyzer) qualifiedSymbol(s *syntax.Symbol) Expr {
+	pos := s.Start
 	ns := s.Ns
 	if _, aliased := a.aliases[ns]; aliased {
 		ns = "" // (require '[clojure.data :as data]): data/diff is clojure.data's

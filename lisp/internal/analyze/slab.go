@@ -14,23 +14,41 @@ type slab[T any] struct {
 }
 
 const (
-	maxChunk = 64
-	maxArena = 256
+	maxChunk = 256
+	maxArena = 1024
 )
 
 func (s *slab[T]) new(v T) *T {
-	if s.n == len(s.buf) {
-		size := min(max(2*len(s.buf), 4), maxChunk)
-		if s.pool != nil {
-			s.buf, s.n = s.pool.Get(size, size), 0
-		} else {
-			s.buf, s.n = make([]T, size), 0
-		}
+	p := s.take()
+	if p == nil {
+		p = s.grow()
 	}
-	p := &s.buf[s.n]
-	s.n++
 	*p = v
 	return p
+}
+
+// take hands out the next element of the current chunk, nil when it is
+// used up (then grow). It is small enough to be inlined, where new, a
+// generic method with a call in it, is not: the hottest nodes are made
+// with take at their call sites.
+func (s *slab[T]) take() *T {
+	if n := s.n; n < len(s.buf) {
+		s.n = n + 1
+		return &s.buf[n]
+	}
+	return nil
+}
+
+// grow starts the next chunk and hands out its first element.
+func (s *slab[T]) grow() *T {
+	size := min(max(2*len(s.buf), 4), maxChunk)
+	if s.pool != nil {
+		s.buf = s.pool.Get(size, size)
+	} else {
+		s.buf = make([]T, size)
+	}
+	s.n = 1
+	return &s.buf[0]
 }
 
 // arena carves slices from shared chunks, the same way; its elements are
@@ -44,6 +62,24 @@ type arena[T any] struct {
 // slice returns a slice of n zero elements with capacity n, so that an
 // append to it never clobbers a neighbour.
 func (s *arena[T]) slice(n int) []T {
+	if out, ok := s.take(n); ok {
+		return out
+	}
+	return s.grow(n)
+}
+
+// take is slice when the current chunk has room (ok), small enough to be
+// inlined at the hottest call sites.
+func (s *arena[T]) take(n int) (out []T, ok bool) {
+	if m := s.n + n; m <= len(s.buf) && n <= maxArena/4 {
+		out, s.n = s.buf[s.n:m:m], m
+		return out, true
+	}
+	return nil, false
+}
+
+// grow is slice when the current chunk has no room.
+func (s *arena[T]) grow(n int) []T {
 	if n > maxArena/4 {
 		return make([]T, n)
 	}
@@ -92,8 +128,6 @@ type starter struct {
 	top      fnScope
 	prog     Program
 	locals   [4]local
-	fps      [4]uint32
-	chain    [4]int32
 	consts   [4]Const
 	calls    [3]Call
 	builtins [3]Builtin
@@ -144,7 +178,7 @@ func (a *analyzer) start(size int, b *Buffers) (*fnScope, *Program) {
 	default:
 		st = new(starter)
 	}
-	st.top.locals, st.top.fps, st.top.chain = st.locals[:0], st.fps[:0], st.chain[:0]
+	st.top.locals = st.locals[:0]
 	a.consts.init(st.consts[:])
 	a.calls.init(st.calls[:])
 	a.builtins.init(st.builtins[:])
