@@ -24,12 +24,23 @@ type srcLines struct {
 	// allocation: line0 is its ASCII flag.
 	line0 uint8
 	built bool
+	// A source of a few lines (W1's "(+ 1 2)" and its newline) keeps its
+	// tables here, small of them, with no allocation and no block index.
+	// (Slices of these arrays are made where they are used, never kept in
+	// the struct: a pointer into itself would move every compiler to the
+	// heap.)
+	small       int
+	smallStarts [smallLines]int32
+	smallASCII  [smallLines]uint8
 	// The last line asked for, when it is ASCII: its start and end
 	// offsets (lo < hi) and its number; a position on it needs no lookup.
 	lo, hi, line1 int32
 }
 
 const linesBlockShift = 6
+
+// smallLines is the most lines kept in srcLines itself.
+const smallLines = 8
 
 const (
 	lineASCII = 1 + iota
@@ -43,12 +54,19 @@ func (l *srcLines) build(src string) {
 	if n == 0 {
 		return
 	}
-	nb := len(src)>>linesBlockShift + 1
-	buf := make([]int32, n+1+nb)
-	l.starts, l.blocks, l.ascii = buf[:n+1:n+1], buf[n+1:], make([]uint8, n+1)
+	var starts []int32
+	if n < smallLines {
+		l.small = n + 1
+		starts = l.smallStarts[:n+1]
+	} else {
+		nb := len(src)>>linesBlockShift + 1
+		buf := make([]int32, n+1+nb)
+		l.starts, l.blocks, l.ascii = buf[:n+1:n+1], buf[n+1:], make([]uint8, n+1)
+		starts = l.starts
+	}
 	for i, k := 0, 1; k <= n; k++ {
 		i += strings.IndexByte(src[i:], '\n') + 1
-		l.starts[k] = int32(i)
+		starts[k] = int32(i)
 	}
 	line := 0
 	for b := range l.blocks {
@@ -66,17 +84,24 @@ func (l *srcLines) pos(off int32) syntax.Pos {
 		return syntax.Pos{Offset: off, Line: l.line1, Col: off - l.lo + 1}
 	}
 	line, last, start, flag := 0, 0, int32(0), &l.line0
-	if l.starts != nil {
-		b := min(int(off>>linesBlockShift), len(l.blocks)-1) // past the end: on the last line
-		line, last = int(l.blocks[b]), len(l.starts)-1
-		for line < last && l.starts[line+1] <= off {
+	starts, ascii := l.starts, l.ascii
+	if l.small > 0 {
+		starts, ascii = l.smallStarts[:l.small], l.smallASCII[:l.small]
+	}
+	if starts != nil {
+		last = len(starts) - 1
+		if len(l.blocks) > 0 {
+			b := min(int(off>>linesBlockShift), len(l.blocks)-1) // past the end: on the last line
+			line = int(l.blocks[b])
+		}
+		for line < last && starts[line+1] <= off {
 			line++
 		}
-		start, flag = l.starts[line], &l.ascii[line]
+		start, flag = starts[line], &ascii[line]
 	}
 	stop := int32(len(l.src))
 	if line < last {
-		stop = l.starts[line+1]
+		stop = starts[line+1]
 	}
 	if *flag == 0 {
 		*flag = lineNonASCII

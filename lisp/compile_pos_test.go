@@ -17,6 +17,9 @@ func TestSrcLinesMatchesSyntaxLines(t *testing.T) {
 		"é", "aé\nb", "\"café\" x\n(str \"ü\" 1)\n\nz", "日本語\n語\n",
 		long + "\n" + long + "é\n" + long, "\xff\xfe\n\x80a\nb",
 		strings.Repeat("line\n", 300), strings.Repeat("ab\ncdé\n", 100),
+		// Around the most lines kept without an allocation (smallLines).
+		strings.Repeat("x\n", smallLines-1), strings.Repeat("é\n", smallLines-1) + "z",
+		strings.Repeat("ab\n", smallLines), strings.Repeat("\n", smallLines+1),
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, src := range srcs {
