@@ -78,12 +78,8 @@ var leadClass = func() (t [256]uint8) {
 	return t
 }()
 
-// openKind is the collection kind an opener of ldOpen begins; opens also
-// has the byte that closes it (one load for both).
-var (
-	openKind = [256]uint8{'(': kList, '[': kVector, '{': kMap}
-	opens    = [256]struct{ kind, close uint8 }{'(': {kList, ')'}, '[': {kVector, ']'}, '{': {kMap, '}'}}
-)
+// openKind is the collection kind an opener of ldOpen begins.
+var openKind = [256]uint8{'(': kList, '[': kVector, '{': kMap}
 
 // What run found where an item could start.
 const (
@@ -307,7 +303,7 @@ func (r *reader) fast(base int) Node {
 			if bits&tbHigh != 0 {
 				break // a non-ASCII character in the token
 			}
-			tok := s[off:][:end-off]
+			tok := s[off:end]
 			sp := Span{int32(off), int32(end)}
 		tokens:
 			switch ld {
@@ -317,7 +313,6 @@ func (r *reader) fast(base int) Node {
 				}
 				fallthrough
 			case ldSymbol, ldWord:
-				ns, name := "", tok
 				if bits&tbSlash != 0 {
 					// Split at the first '/' after the first byte, if
 					// text follows it.
@@ -328,7 +323,15 @@ func (r *reader) fast(base int) Node {
 					if c == '/' || i == len(tok)-1 {
 						break
 					}
-					ns, name = tok[:i], tok[i+1:]
+					p := r.symbols.next()
+					if p == nil {
+						break
+					}
+					p.Span, p.Ns, p.Name = sp, tok[:i], tok[i+1:]
+					r.scratch[k] = p
+					r.nscratch = k + 1
+					off = end
+					continue
 				} else if ld == ldWord && len(tok) <= 5 {
 					switch tok {
 					case "nil":
@@ -357,7 +360,8 @@ func (r *reader) fast(base int) Node {
 				if p == nil {
 					break
 				}
-				p.Span, p.Ns, p.Name = sp, ns, name
+				// Ns is "" already: slabs hand out zeroed elements.
+				p.Span, p.Name = sp, tok
 				r.scratch[k] = p
 				r.nscratch = k + 1
 				off = end
@@ -422,8 +426,10 @@ func (r *reader) fast(base int) Node {
 			f := &r.frames[nf]
 			f.start = Pos{int32(off), int32(r.line), int32(off - r.colBase)} // pos, which holds here (see above)
 			f.mark = int32(k)
-			o := opens[c]
-			f.kind, f.close, f.lost = o.kind, o.close, false
+			// ( [ { are 0x28 0x5b 0x7b: their kinds (kList, kVector,
+			// kMap) and closers follow from their bits, without a table
+			// (whose address would take a register through the loop).
+			f.kind, f.close, f.lost = c>>5-1, c+1+c>>6, false
 			r.nframes = nf + 1
 			off++
 			continue

@@ -74,3 +74,13 @@ func (r *reader) readToken() Node {
 	n, _ := r.run(0)
 	return n
 }
+
+// TestOpenBits: fast derives the kind and closer of ( [ { from their bits.
+func TestOpenBits(t *testing.T) {
+	for _, c := range []byte("([{") {
+		kind := c>>5 - 1
+		if kind != openKind[c] || c+1+c>>6 != collKinds[kind].close {
+			t.Errorf("%q: kind %d, closer %q; want %d, %q", c, kind, c+1+c>>6, openKind[c], collKinds[openKind[c]].close)
+		}
+	}
+}
