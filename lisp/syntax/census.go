@@ -22,7 +22,14 @@ const censusSample = 256
 type census struct {
 	nils, bools, ints, floats, strs, keywords, symbols, lists, vectors, maps int
 	forms                                                                    int // every node: the slots of Items and of the top-level forms
+	// The slots of forms at each depth of nesting in collections (the
+	// top-level forms at 0), which the first runs of items of each depth
+	// hold; deeper ones are left to grow.
+	depths [censusDepths]int
 }
+
+// censusDepths is how many depths the census counts the forms of.
+const censusDepths = 8
 
 // Census classes of bytes; 0 is white space and what the census skips
 // (closers, and characters the reader rejects).
@@ -37,6 +44,7 @@ const (
 	ccQuote
 	ccChar
 	ccDispatch
+	ccClose
 )
 
 var censusClass = func() (t [256]uint8) {
@@ -46,7 +54,8 @@ var censusClass = func() (t [256]uint8) {
 		}
 	}
 	for b, cc := range map[byte]uint8{'(': ccList, '[': ccVector, '{': ccMap, '"': ccString,
-		';': ccComment, '\'': ccQuote, '\\': ccChar, '#': ccDispatch, '@': ccQuote, '`': ccQuote, '~': ccQuote} {
+		';': ccComment, '\'': ccQuote, '\\': ccChar, '#': ccDispatch, '@': ccQuote, '`': ccQuote, '~': ccQuote,
+		')': ccClose, ']': ccClose, '}': ccClose} {
 		t[b] = cc
 	}
 	return t
@@ -76,6 +85,8 @@ func (c *census) take(src string) {
 	}
 	var n [nCounts]int
 	var floats, bigs, decs, nils, bools int
+	var depths [censusDepths + 1]int // the last for all deeper
+	d := 0                           // the depth
 	i := 0
 	for {
 		for i < len(s) && censusClass[s[i]] == ccSkip {
@@ -92,6 +103,7 @@ func (c *census) take(src string) {
 				j++
 			}
 			n[nTokens]++
+			depths[min(d, censusDepths)]++
 			switch {
 			case b == ':':
 				n[nKeywords]++
@@ -112,15 +124,23 @@ func (c *census) take(src string) {
 			i = j
 			continue
 		}
+		depths[min(d, censusDepths)]++ // a form, unless a comment or a closer (below)
 		switch cc {
+		case ccClose:
+			depths[min(d, censusDepths)]--
+			d = max(d-1, 0)
+			i++
 		case ccList:
 			n[nLists]++
+			d++
 			i++
 		case ccVector:
 			n[nVectors]++
+			d++
 			i++
 		case ccMap:
 			n[nMaps]++
+			d++
 			i++
 		case ccQuote:
 			n[nOthers]++
@@ -132,6 +152,7 @@ func (c *census) take(src string) {
 			n[nStrings]++
 			i = skipQuoted(s, i+1)
 		case ccComment:
+			depths[min(d, censusDepths)]--
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
@@ -146,13 +167,18 @@ func (c *census) take(src string) {
 				next = s[i+1]
 			}
 			switch next {
-			case '(', '{', '\'':
-				n[nOthers]++ // a short fn, set or var quote
+			case '(', '{':
+				n[nOthers]++ // a short fn or set
+				d++
+				i += 2
+			case '\'':
+				n[nOthers]++ // a var quote
 				i += 2
 			case '"':
 				n[nOthers]++
 				i = skipQuoted(s, i+2)
 			case '_':
+				depths[min(d, censusDepths)]--
 				i += 2
 			case '#':
 				floats++
@@ -160,6 +186,7 @@ func (c *census) take(src string) {
 				n[nTokens]++
 				i = tokenSpan(s, i+2)
 			default:
+				depths[min(d, censusDepths)]--
 				i = tokenSpan(s, i+1)
 			}
 		}
@@ -169,6 +196,7 @@ func (c *census) take(src string) {
 	c.symbols = n[nTokens] - keywords - numbers - nils - bools
 	c.strs, c.lists, c.vectors, c.maps = n[nStrings], n[nLists], n[nVectors], n[nMaps]
 	c.forms = n[nTokens] + n[nStrings] + n[nLists] + n[nVectors] + n[nMaps] + n[nOthers]
+	copy(c.depths[:], depths[:])
 }
 
 // isFloatToken reports whether a token that starts like a number reads as

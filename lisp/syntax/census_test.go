@@ -8,9 +8,12 @@ import (
 // countNodes counts the nodes of forms by kind, as census does.
 func countNodes(forms []Node) census {
 	var c census
-	var walk func(n Node)
-	walk = func(n Node) {
+	var walk func(n Node, d int)
+	walk = func(n Node, d int) {
 		c.forms++
+		if d < censusDepths {
+			c.depths[d]++ // a quote's form counts at its depth, as the census counts it
+		}
 		var items []Node
 		switch n := n.(type) {
 		case *Nil:
@@ -41,26 +44,26 @@ func countNodes(forms []Node) census {
 		case *ShortFn:
 			items = n.Items
 		case *Quote:
-			walk(n.Form)
+			walk(n.Form, d)
 		case *Deref:
-			walk(n.Form)
+			walk(n.Form, d)
 		case *SyntaxQuote:
-			walk(n.Form)
+			walk(n.Form, d)
 		case *Unquote:
-			walk(n.Form)
+			walk(n.Form, d)
 		case *UnquoteSplicing:
-			walk(n.Form)
+			walk(n.Form, d)
 		case *VarQuote:
-			walk(n.Sym)
+			walk(n.Sym, d)
 		case *Inst, *UUID:
 			c.strs++ // the string literal the reader read from its slab, then checked
 		}
 		for _, it := range items {
-			walk(it)
+			walk(it, d+1)
 		}
 	}
 	for _, f := range forms {
-		walk(f)
+		walk(f, 0)
 	}
 	return c
 }

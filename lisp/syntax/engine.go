@@ -12,13 +12,24 @@ import (
 // with escapes, non-ASCII text, errors) are still read by the recursive
 // functions of reader.go, which call run for the forms inside them.
 
-// frame is a collection being read.
+// frame is a collection being read, and the items of the collections
+// read at its depth: each depth has its own run of items (buf, a part
+// of the items arena), in which a collection's items are written once,
+// where they stay when it closes, and the next collection at that depth
+// continues after them. Frames are never cleared, so a frame slot keeps
+// its depth's run from one collection to the next. The first frame is the
+// top level, whose items are the forms Read returns.
 type frame struct {
 	start Pos   // where it opened
-	mark  int32 // its first item in the scratch stack
+	mark  int32 // its first item in buf
 	kind  uint8
-	close byte // collKinds[kind].close
+	close byte // collKinds[kind].close; 0 for what fast leaves to close (sets, short fns, the top level)
 	lost  bool // an item was lost to an error: the count of a map's items means nothing
+	// The run of items of this depth: items up to top are taken, past
+	// the items of the depth's earlier runs.
+	top  int32
+	past int32
+	buf  []Node
 }
 
 // Lead classes of bytes: what the byte at the start of an item begins.
@@ -89,25 +100,63 @@ const (
 	stOpened        // nothing yet: a collection has opened
 )
 
-// add pushes n on the scratch stack.
+// add adds n to the items of the innermost open collection.
 func (r *reader) add(n Node) {
-	if r.nscratch == len(r.scratch) {
-		s := append(r.scratch, n)
-		r.scratch = s[:cap(s)]
-	} else {
-		r.scratch[r.nscratch] = n
+	f := r.top()
+	if int(f.top) == len(f.buf) {
+		r.grow(f)
 	}
-	r.nscratch++
+	f.buf[f.top] = n
+	f.top++
 }
 
-// push opens a collection.
-func (r *reader) push(f frame) {
+// grow gives the items of f's depth a new run, at least twice as long as
+// the items of f so far, which it moves there: a collection's items are
+// moved a bounded number of times per element on average.
+func (r *reader) grow(f *frame) {
+	items := f.buf[f.mark:f.top]
+	f.past += f.top - int32(len(items))
+	left := len(r.src) - r.off
+	// As many as the rest of the input should need at the density of
+	// this depth so far, but no more than it has had (an estimate from
+	// few bytes is rough, and each depth's last run has a tail unused).
+	used := int(f.past) + len(items)
+	size := min(expect(used, r.off, left)+8, max(used, 16), maxChunk)
+	least := 2*len(items) + 4
+	size = max(size, least)
+	if free := len(r.items.buf) - r.items.at; free >= least {
+		size = min(size, free) // rather than leave the chunk's tail unused
+	}
+	buf := r.items.carve(size, r.off, left)
+	copy(buf, items)
+	f.buf, f.mark, f.top = buf, 0, int32(len(items))
+}
+
+// push opens a collection of the given kind at start.
+func (r *reader) push(start Pos, kind uint8) {
+	var f *frame
 	if n := r.nframes; n < len(r.frames) {
-		r.frames[n] = f
+		f = &r.frames[n]
 	} else {
-		r.deep = append(r.deep[:n-len(r.frames)], f)
+		if k := n - len(r.frames); k == len(r.deep) {
+			r.deep = append(r.deep, frame{})
+		}
+		f = &r.deep[n-len(r.frames)]
+	}
+	f.start, f.mark, f.kind, f.lost = start, f.top, kind, false
+	f.close = 0
+	if kind <= kMap {
+		f.close = collKinds[kind].close
 	}
 	r.nframes++
+}
+
+// items returns the items of f, nil if there are none.
+func (f *frame) items() []Node {
+	if f.top == f.mark {
+		return nil
+	}
+	return f.buf[f.mark:f.top:f.top]
 }
 
 // top is the innermost open collection.
@@ -133,7 +182,7 @@ func (r *reader) readColl(kind int) Node {
 	if !r.enter(start) {
 		return nil
 	}
-	r.push(frame{start: start, mark: int32(r.nscratch), kind: uint8(kind), close: collKinds[kind].close})
+	r.push(start, uint8(kind))
 	n, _ := r.run(r.nframes - 1)
 	return n
 }
@@ -220,8 +269,7 @@ func (r *reader) step() (Node, int) {
 			if !r.enter(start) {
 				return nil, stItem
 			}
-			kind := openKind[c]
-			r.push(frame{start: start, mark: int32(r.nscratch), kind: kind, close: collKinds[kind].close})
+			r.push(start, openKind[c])
 			return nil, stOpened
 		case ldClose:
 			return nil, stEnd
@@ -263,7 +311,7 @@ func (r *reader) step() (Node, int) {
 func (r *reader) fast(base int) Node {
 	s := r.src
 	off := r.off
-	if r.nframes == base && (off >= len(s) || leadClass[s[off]] != ldOpen) {
+	if r.nframes == base && (off >= len(s) || leadClass[s[off]] != ldOpen) || r.nframes > len(r.frames) {
 		return nil
 	}
 	// (In r, base costs no register, nor reloads after the paths that
@@ -278,6 +326,9 @@ func (r *reader) fast(base int) Node {
 	if off < r.colFrom || off > r.nextHigh {
 		r.pos(off) // for its side effect: now colBase holds at off
 	}
+	// f is the innermost open collection, whose items the loop adds to
+	// (with room in its run, else run's add grows it).
+	f := &r.frames[r.nframes-1]
 	for uint(off) < uint(len(s)) {
 		c := s[off]
 		ld := leadClass[c]
@@ -285,10 +336,10 @@ func (r *reader) fast(base int) Node {
 			off++
 			continue
 		}
-		k := r.nscratch
 		if ld <= ldDigit {
-			if k >= len(r.scratch) {
-				break // no room for the item: run's append grows the stack
+			top := int(f.top)
+			if top >= len(f.buf) {
+				break // no room for the item
 			}
 			end := off + 1
 			var bits uint8
@@ -328,8 +379,8 @@ func (r *reader) fast(base int) Node {
 						break
 					}
 					p.Span, p.Ns, p.Name = sp, tok[:i], tok[i+1:]
-					r.scratch[k] = p
-					r.nscratch = k + 1
+					f.buf[top] = p
+					f.top++
 					off = end
 					continue
 				} else if ld == ldWord && len(tok) <= 5 {
@@ -340,8 +391,8 @@ func (r *reader) fast(base int) Node {
 							break tokens
 						}
 						p.Span = sp
-						r.scratch[k] = p
-						r.nscratch = k + 1
+						f.buf[top] = p
+						f.top++
 						off = end
 						continue
 					case "true", "false":
@@ -350,8 +401,8 @@ func (r *reader) fast(base int) Node {
 							break tokens
 						}
 						p.Span, p.Value = sp, tok == "true"
-						r.scratch[k] = p
-						r.nscratch = k + 1
+						f.buf[top] = p
+						f.top++
 						off = end
 						continue
 					}
@@ -362,8 +413,8 @@ func (r *reader) fast(base int) Node {
 				}
 				// Ns is "" already: slabs hand out zeroed elements.
 				p.Span, p.Name = sp, tok
-				r.scratch[k] = p
-				r.nscratch = k + 1
+				f.buf[top] = p
+				f.top++
 				off = end
 				continue
 			case ldColon:
@@ -375,8 +426,8 @@ func (r *reader) fast(base int) Node {
 					break
 				}
 				p.Span, p.Name = sp, tok[1:]
-				r.scratch[k] = p
-				r.nscratch = k + 1
+				f.buf[top] = p
+				f.top++
 				off = end
 				continue
 			case ldDigit:
@@ -390,8 +441,8 @@ func (r *reader) fast(base int) Node {
 						v = v*10 + int64(tok[i]-'0')
 					}
 					p.Span, p.Value = sp, v
-					r.scratch[k] = p
-					r.nscratch = k + 1
+					f.buf[top] = p
+					f.top++
 					off = end
 					continue
 				}
@@ -401,8 +452,8 @@ func (r *reader) fast(base int) Node {
 						break
 					}
 					p.Span, p.Value = sp, v
-					r.scratch[k] = p
-					r.nscratch = k + 1
+					f.buf[top] = p
+					f.top++
 					off = end
 					continue
 				}
@@ -423,9 +474,9 @@ func (r *reader) fast(base int) Node {
 				break // too deep: step reports it; or the frames in r.deep
 			}
 			r.depth++
-			f := &r.frames[nf]
+			f = &r.frames[nf]
 			f.start = Pos{int32(off), int32(r.line), int32(off - r.colBase)} // pos, which holds here (see above)
-			f.mark = int32(k)
+			f.mark = f.top
 			// ( [ { are 0x28 0x5b 0x7b: their kinds (kList, kVector,
 			// kMap) and closers follow from their bits, without a table
 			// (whose address would take a register through the loop).
@@ -436,7 +487,8 @@ func (r *reader) fast(base int) Node {
 		case ldString:
 			// A string without escapes, line breaks or other control or
 			// non-ASCII characters; readString reads the others.
-			if k >= len(r.scratch) {
+			top := int(f.top)
+			if top >= len(f.buf) {
 				break
 			}
 			end := off + 1
@@ -451,38 +503,35 @@ func (r *reader) fast(base int) Node {
 				break
 			}
 			p.Span, p.Value = Span{int32(off), int32(end + 1)}, s[off+1:end]
-			r.scratch[k] = p
-			r.nscratch = k + 1
+			f.buf[top] = p
+			f.top++
 			off = end + 1
 			continue
 		case ldClose:
-			nf := r.nframes - 1
-			if nf >= len(r.frames) {
-				break
-			}
-			f := &r.frames[nf]
+			// The closer of f, unless f is a set, a short fn or the top
+			// level, whose close is 0.
 			if c != f.close {
 				break
 			}
-			kind := f.kind
-			mark := int(f.mark)
-			m := k - mark
-			a := &r.items
-			at := a.at
-			if m > len(a.buf)-at || kind == kMap && m%2 != 0 || kind > kMap || mark >= len(r.scratch) {
-				break // a new chunk, an error, a set or short fn, or no room for the item
+			m := f.top - f.mark
+			if f.kind == kMap && m%2 != 0 {
+				break // an error
+			}
+			nf := r.nframes - 1 // f's index
+			var pf *frame       // the collection f closes into, if not the one to return
+			if nf != r.base {
+				pf = &r.frames[nf-1]
+				if int(pf.top) >= len(pf.buf) {
+					break // no room for the item
+				}
 			}
 			var items []Node
 			if m > 0 {
-				items = a.buf[at : at+m : at+m]
-				src := r.scratch[mark : mark+m]
-				for i := range items {
-					items[i] = src[i]
-				}
+				items = f.buf[f.mark:f.top:f.top]
 			}
 			sp := Span{f.start.Offset, int32(off + 1)}
 			var n Node
-			switch kind {
+			switch f.kind {
 			case kList:
 				p := r.lists.next()
 				if p == nil {
@@ -508,22 +557,17 @@ func (r *reader) fast(base int) Node {
 			if n == nil {
 				break
 			}
-			a.at = at + m
-			a.used += m
 			r.nframes = nf
 			r.depth--
 			off++
-			// The collection is an item of the one it closes into
-			// (which has room for it: the items it held), or the
-			// item to return.
-			if nf == r.base {
-				r.nscratch = mark
+			if pf == nil {
 				r.off = off
 				r.nextHigh = max(r.nextHigh, off)
 				return n
 			}
-			r.scratch[mark] = n
-			r.nscratch = mark + 1
+			f = pf
+			f.buf[f.top] = n
+			f.top++
 			continue
 		}
 		break
@@ -597,9 +641,7 @@ func (r *reader) close(st int) Node {
 	}
 	r.depth--
 	r.off = o
-	src := r.scratch[f.mark:r.nscratch]
-	r.nscratch = int(f.mark)
-	items := r.items.copy(src, o, len(s)-o)
+	items := f.items()
 	sp := Span{f.start.Offset, int32(o)}
 	switch f.kind {
 	case kList:

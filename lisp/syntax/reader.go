@@ -50,11 +50,12 @@ func (c Config) Read(src string) ([]Node, error) {
 	if c.Buffers != nil {
 		c.Buffers.use(&r)
 	}
+	// The first frame is the top level: its items are the forms.
+	r.nframes = 1
 	r.plan()
 	if strings.HasPrefix(src, "#!") {
 		r.skipComment()
 	}
-	// The top-level forms collect in scratch too, and are copied out once.
 	for !r.stop {
 		n, found := r.readNext()
 		if n != nil {
@@ -70,7 +71,7 @@ func (c Config) Read(src string) ([]Node, error) {
 		// ')' than needed, and nothing is gained by rejecting the program.
 		r.off++
 	}
-	forms := r.items.copy(r.scratch[:r.nscratch], r.off, len(src)-r.off)
+	forms := r.frames[0].items()
 	if len(r.errs) > 0 {
 		return forms, r.errs
 	}
@@ -78,8 +79,9 @@ func (c Config) Read(src string) ([]Node, error) {
 }
 
 // plan takes the census of the start of the source and sizes the slabs'
-// first chunks from it. The first chunk of the items arena also holds the
-// scratch stack, so a small program needs one []Node allocation in all.
+// first chunks from it, and the first runs of items of each depth, carved
+// from the items arena's first chunk: a small program needs one []Node
+// allocation in all.
 func (r *reader) plan() {
 	var c census
 	c.take(r.src)
@@ -89,29 +91,32 @@ func (r *reader) plan() {
 	if c.forms == 0 {
 		return
 	}
-	stack := min(c.forms, 64)
 	var buf []Node
 	if r.bufs != nil {
-		buf = r.bufs.items.Get(c.forms+stack, c.forms+stack)
+		buf = r.bufs.items.Get(c.forms, c.forms)
 	} else if c.forms <= 4 && c.symbols <= 2 && c.ints <= 2 && c.lists <= 1 && c.keywords <= 1 {
 		// A one-liner such as (+ 1 2): its nodes and items in one allocation.
 		t := new(tinyRead)
-		buf = t.items[:c.forms+stack]
+		buf = t.items[:c.forms]
 		r.symbols.buf, r.symbols.want = t.symbols[:c.symbols], 0
 		r.ints.buf, r.ints.want = t.ints[:c.ints], 0
 		r.lists.buf, r.lists.want = t.lists[:c.lists], 0
 		r.keywords.buf, r.keywords.want = t.keywords[:c.keywords], 0
 	} else {
-		buf = make([]Node, c.forms+stack)
+		buf = make([]Node, c.forms)
 	}
-	r.items.buf = buf[:c.forms:c.forms]
-	r.scratch = buf[c.forms:cap(buf)]
+	r.items.buf = buf
+	for d, n := range c.depths {
+		if n > 0 && d < len(r.frames) {
+			r.frames[d].buf = r.items.carve(n, 0, len(r.src))
+		}
+	}
 }
 
 // tinyRead holds the nodes of the shortest programs, so that reading one
 // costs a single allocation.
 type tinyRead struct {
-	items    [8]Node
+	items    [4]Node
 	symbols  [2]Symbol
 	ints     [2]Int
 	lists    [1]List
@@ -220,14 +225,10 @@ type reader struct {
 	errs                ErrorList
 	stop                bool // too deep or too many errors: unwind without reading
 
-	// scratch holds the items of all open collections, innermost last, so a
-	// collection's items are copied once, into an exactly sized slice: the
-	// first nscratch of it (the length of the slice is its capacity).
-	scratch  []Node
-	nscratch int
-	// The open collections (see run), innermost last: the first ones in
-	// frames (a slice of the reader itself would make it escape), any
-	// others in deep.
+	// The open collections (see run), innermost last, after the top
+	// level: the first ones in frames (a slice of the reader itself would
+	// make it escape), any others in deep. The slots past nframes keep the
+	// runs of items of their depths.
 	frames  [16]frame
 	nframes int
 	base    int // fast's base
@@ -308,16 +309,14 @@ type arena[T any] struct {
 	pool *chunk.Pool[T]
 }
 
-func (a *arena[T]) copy(src []T, done, left int) []T {
-	n := len(src)
-	if n == 0 {
-		return nil
-	}
+// carve returns n elements, where done bytes of input needed those
+// carved so far and left bytes remain.
+func (a *arena[T]) carve(n, done, left int) []T {
 	a.used += n
 	if n > len(a.buf)-a.at {
 		size := min(expect(a.used, done, left)+16, 4*maxChunk)
 		if n > size/2 {
-			return append([]T(nil), src...)
+			return make([]T, n)
 		}
 		if a.pool != nil {
 			a.buf = a.pool.Get(n, size)
@@ -328,10 +327,6 @@ func (a *arena[T]) copy(src []T, done, left int) []T {
 	}
 	s := a.buf[a.at : a.at+n : a.at+n]
 	a.at += n
-	// Most collections are short: a loop beats copy's call into the runtime.
-	for i := range s {
-		s[i] = src[i]
-	}
 	return s
 }
 
