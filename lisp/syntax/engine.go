@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -339,19 +340,19 @@ func (r *reader) fast(base int) Node {
 		if ld <= ldDigit {
 			top := int(f.top)
 			if top >= len(f.buf) {
-				break // no room for the item
+				break // no room for the item: run's add grows the run
 			}
 			end := off + 1
-			var bits uint8
+			var tb uint8
 			for end < len(s) {
 				b := tokenBits[s[end]]
 				if b == 0 {
 					break
 				}
-				bits |= b
+				tb |= b
 				end++
 			}
-			if bits&tbHigh != 0 {
+			if tb&tbHigh != 0 {
 				break // a non-ASCII character in the token
 			}
 			tok := s[off:end]
@@ -364,7 +365,7 @@ func (r *reader) fast(base int) Node {
 				}
 				fallthrough
 			case ldSymbol, ldWord:
-				if bits&tbSlash != 0 {
+				if tb&tbSlash != 0 {
 					// Split at the first '/' after the first byte, if
 					// text follows it.
 					i := 1
@@ -431,7 +432,7 @@ func (r *reader) fast(base int) Node {
 				off = end
 				continue
 			case ldDigit:
-				if bits&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
+				if tb&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
 					p := r.ints.next()
 					if p == nil {
 						break
@@ -464,9 +465,22 @@ func (r *reader) fast(base int) Node {
 		case ldNewline:
 			off++
 			r.newline(off)
-			for off < len(s) && s[off] == ' ' {
-				off++ // indentation, without the switch
+			// The indentation, without the switch, eight spaces at a time
+			// (the loads merge into one).
+			for off+8 <= len(s) {
+				t := s[off : off+8]
+				w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+					uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+				if w ^= 0x2020202020202020; w != 0 {
+					off += bits.TrailingZeros64(w) >> 3 // the first byte not a space
+					goto indented
+				}
+				off += 8
 			}
+			for off < len(s) && s[off] == ' ' {
+				off++
+			}
+		indented:
 			continue
 		case ldOpen:
 			nf := r.nframes
