@@ -23,8 +23,8 @@ type census struct {
 	nils, bools, ints, floats, strs, keywords, symbols, lists, vectors, maps int
 	forms                                                                    int // every node: the slots of Items and of the top-level forms
 	// The slots of forms at each depth of nesting in collections (the
-	// top-level forms at 0), which the first runs of items of each depth
-	// hold; deeper ones are left to grow.
+	// top-level forms at 0, those deeper than the last depth at the last),
+	// which the first runs of items of each depth hold.
 	depths [censusDepths]int
 }
 
@@ -85,8 +85,8 @@ func (c *census) take(src string) {
 	}
 	var n [nCounts]int
 	var floats, bigs, decs, nils, bools int
-	var depths [censusDepths + 1]int // the last for all deeper
-	d := 0                           // the depth
+	// d is the depth, at the index of its count in c.depths.
+	d, at := 0, 0
 	i := 0
 	for {
 		for i < len(s) && censusClass[s[i]] == ccSkip {
@@ -103,7 +103,7 @@ func (c *census) take(src string) {
 				j++
 			}
 			n[nTokens]++
-			depths[min(d, censusDepths)]++
+			c.depths[at]++
 			switch {
 			case b == ':':
 				n[nKeywords]++
@@ -124,23 +124,28 @@ func (c *census) take(src string) {
 			i = j
 			continue
 		}
-		depths[min(d, censusDepths)]++ // a form, unless a comment or a closer (below)
-		switch cc {
-		case ccClose:
-			depths[min(d, censusDepths)]--
+		if cc == ccClose {
 			d = max(d-1, 0)
+			at = min(d, censusDepths-1)
 			i++
+			continue
+		}
+		c.depths[at]++ // a form, unless a comment (below)
+		switch cc {
 		case ccList:
 			n[nLists]++
 			d++
+			at = min(d, censusDepths-1)
 			i++
 		case ccVector:
 			n[nVectors]++
 			d++
+			at = min(d, censusDepths-1)
 			i++
 		case ccMap:
 			n[nMaps]++
 			d++
+			at = min(d, censusDepths-1)
 			i++
 		case ccQuote:
 			n[nOthers]++
@@ -152,7 +157,7 @@ func (c *census) take(src string) {
 			n[nStrings]++
 			i = skipQuoted(s, i+1)
 		case ccComment:
-			depths[min(d, censusDepths)]--
+			c.depths[at]--
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
@@ -170,6 +175,7 @@ func (c *census) take(src string) {
 			case '(', '{':
 				n[nOthers]++ // a short fn or set
 				d++
+				at = min(d, censusDepths-1)
 				i += 2
 			case '\'':
 				n[nOthers]++ // a var quote
@@ -178,7 +184,7 @@ func (c *census) take(src string) {
 				n[nOthers]++
 				i = skipQuoted(s, i+2)
 			case '_':
-				depths[min(d, censusDepths)]--
+				c.depths[at]--
 				i += 2
 			case '#':
 				floats++
@@ -186,7 +192,7 @@ func (c *census) take(src string) {
 				n[nTokens]++
 				i = tokenSpan(s, i+2)
 			default:
-				depths[min(d, censusDepths)]--
+				c.depths[at]--
 				i = tokenSpan(s, i+1)
 			}
 		}
@@ -196,7 +202,6 @@ func (c *census) take(src string) {
 	c.symbols = n[nTokens] - keywords - numbers - nils - bools
 	c.strs, c.lists, c.vectors, c.maps = n[nStrings], n[nLists], n[nVectors], n[nMaps]
 	c.forms = n[nTokens] + n[nStrings] + n[nLists] + n[nVectors] + n[nMaps] + n[nOthers]
-	copy(c.depths[:], depths[:])
 }
 
 // isFloatToken reports whether a token that starts like a number reads as

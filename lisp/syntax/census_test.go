@@ -11,9 +11,7 @@ func countNodes(forms []Node) census {
 	var walk func(n Node, d int)
 	walk = func(n Node, d int) {
 		c.forms++
-		if d < censusDepths {
-			c.depths[d]++ // a quote's form counts at its depth, as the census counts it
-		}
+		c.depths[min(d, censusDepths-1)]++ // a quote's form counts at its depth, as the census counts it
 		var items []Node
 		switch n := n.(type) {
 		case *Nil:

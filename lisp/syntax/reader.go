@@ -33,14 +33,12 @@ func (c Config) Read(src string) ([]Node, error) {
 	if len(src) > MaxSource {
 		return nil, ErrorList{{Pos: Pos{Line: 1, Col: 1}, Msg: "program text larger than 1 GiB"}}
 	}
-	r := reader{
-		src:       src,
-		line:      1,
-		colBase:   -1,
-		nextHigh:  0,
-		maxDepth:  c.MaxDepth,
-		maxErrors: c.MaxErrors,
-	}
+	// Fields set one by one: a composite literal of this large struct
+	// would be built aside, then copied.
+	var r reader
+	r.src = src
+	r.line, r.colBase = 1, -1
+	r.maxDepth, r.maxErrors = c.MaxDepth, c.MaxErrors
 	if r.maxDepth <= 0 {
 		r.maxDepth = 512
 	}
@@ -105,12 +103,26 @@ func (r *reader) plan() {
 	} else {
 		buf = make([]Node, c.forms)
 	}
-	r.items.buf = buf
-	for d, n := range c.depths {
-		if n > 0 && d < len(r.frames) {
-			r.frames[d].buf = r.items.carve(n, 0, len(r.src))
-		}
+	at := 0
+	for d := 0; at < c.forms && d < len(c.depths); d++ {
+		n := c.depths[d]
+		r.frames[d].buf = buf[at : at+n : at+n]
+		at += n
 	}
+	r.items.buf, r.items.at, r.items.used = buf, at, at
+	// The first chunks now, not at the first node of each kind: fast
+	// takes nodes only from a chunk there is (next), and would leave the
+	// first of each kind to the slow paths.
+	r.nils.first()
+	r.bools.first()
+	r.ints.first()
+	r.floats.first()
+	r.strs.first()
+	r.keywords.first()
+	r.symbols.first()
+	r.lists.first()
+	r.vectors.first()
+	r.maps.first()
 }
 
 // tinyRead holds the nodes of the shortest programs, so that reading one
@@ -274,6 +286,24 @@ func (s *slab[T]) alloc(r *reader) *T {
 		return &s.buf[i]
 	}
 	return s.grow(r)
+}
+
+// first gets the chunk the census planned, if any.
+func (s *slab[T]) first() {
+	if s.want > 0 {
+		s.firstChunk()
+	}
+}
+
+func (s *slab[T]) firstChunk() {
+	if n := s.want; n > 0 {
+		s.want = 0
+		if s.pool != nil {
+			s.buf = s.pool.Get(n, n)
+		} else {
+			s.buf = make([]T, n)
+		}
+	}
 }
 
 func (s *slab[T]) grow(r *reader) *T {
