@@ -98,7 +98,8 @@ func TestCensusExact(t *testing.T) {
 }
 
 // A small program costs one allocation per kind of node, one for all its
-// Items, scratch stack and top-level forms; a one-liner a single one.
+// Items and top-level forms (the runs of items of each depth); a one-liner
+// a single one.
 func TestReadSmallAllocs(t *testing.T) {
 	tests := []struct {
 		src    string

@@ -190,9 +190,9 @@ func (r *reader) readColl(kind int) Node {
 
 // run reads items, and the collections they open, until it has one at the
 // level of base open collections (the first base frames belong to its
-// callers): what readNext returns. The items of open collections wait in
-// r.scratch, innermost last, and are copied out once, into an exactly
-// sized slice, when their collection closes.
+// callers): what readNext returns. The items of an open collection are
+// added to its depth's run of items (see frame), where they stay: its
+// Items when it closes.
 //
 // fast reads the common forms; run reads what it leaves, and keeps the
 // state in r, which keeps it simple.
@@ -629,8 +629,8 @@ var plainString = func() (t [256]bool) {
 }()
 
 // close closes the innermost collection at r.off, where reading stopped or
-// run met a closer or the end of input (st), and returns its node. Its
-// items leave the scratch stack.
+// run met a closer or the end of input (st), and returns its node, whose
+// Items are the items added to it in its depth's run.
 func (r *reader) close(st int) Node {
 	f := *r.top()
 	r.nframes--
