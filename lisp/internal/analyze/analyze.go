@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -430,14 +431,6 @@ type builtinAnswer struct {
 	plain uint16
 }
 
-// isPlainBuiltin reports whether name is known to be a builtin that is
-// not the name of a special form, a host method or a replaceable macro.
-func (a *analyzer) isPlainBuiltin(name string) bool {
-	fp := fingerprint(name)
-	e := &a.builtinSeen[seenIndex(fp)]
-	return e.plain != 0 && e.fp == fp && len(e.name) == len(name) && (len(name) <= 3 || e.name == name)
-}
-
 // seenIndex is the entry of builtinSeen for a fingerprint.
 func seenIndex(fp uint32) uint64 { return (uint64(fp) * 0x9E3779B97F4A7C15) >> 59 }
 
@@ -602,12 +595,7 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Keyword:
-		p := a.keywords.take()
-		if p == nil {
-			p = a.keywords.grow()
-		}
-		*p = Keyword{At: At{n.Start}, Name: n.Name}
-		return p
+		return keywordOf(n)
 	case *syntax.List:
 		a.depth++
 		e := a.list(n, tail)
@@ -683,6 +671,31 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
+// keywordOf is the Keyword node of a keyword of the source: its
+// syntax.Keyword itself, whose memory a Keyword shares the layout of
+// (the offset, a 32-bit word, the name), so that the most frequent
+// literal of a program costs neither a node nor a copy. Nothing changes a
+// node once made, neither here nor in the syntax tree: the two views
+// cannot disagree. The Program is then valid only as long as the forms
+// it was analyzed from (see Buffers).
+func keywordOf(n *syntax.Keyword) *Keyword { return (*Keyword)(unsafe.Pointer(n)) }
+
+// The layouts keywordOf relies on: an index out of range here fails the
+// build if either struct changes.
+var _ = [1]struct{}{}[unsafe.Sizeof(Keyword{})-unsafe.Sizeof(syntax.Keyword{})+
+	unsafe.Offsetof(Keyword{}.Name)-unsafe.Offsetof(syntax.Keyword{}.Name)+
+	unsafe.Offsetof(Keyword{}.At)-unsafe.Offsetof(syntax.Keyword{}.Span)+
+	unsafe.Sizeof(At{}.Off)-unsafe.Sizeof(syntax.Span{}.Start)+
+	unsafe.Offsetof(syntax.Span{}.Start)]
+
+// builtinOf is the Builtin node of a symbol without a namespace that
+// names the builtin of its name: the syntax.Symbol itself, as keywordOf.
+func builtinOf(s *syntax.Symbol) *Builtin { return (*Builtin)(unsafe.Pointer(s)) }
+
+var _ = [1]struct{}{}[unsafe.Sizeof(Builtin{})-unsafe.Sizeof(syntax.Symbol{})+
+	unsafe.Offsetof(Builtin{}.Name)-unsafe.Offsetof(syntax.Symbol{}.Name)+
+	unsafe.Offsetof(Builtin{}.At)-unsafe.Offsetof(syntax.Symbol{}.Span)]
+
 func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
 
 // fill analyzes the forms ns, none in tail position, into a slice of as
@@ -715,12 +728,7 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			out[d] = a.symbol(n)
 			continue
 		case *syntax.Keyword:
-			p := a.keywords.take()
-			if p == nil {
-				p = a.keywords.grow()
-			}
-			*p = Keyword{At: At{n.Start}, Name: n.Name}
-			out[d] = p
+			out[d] = keywordOf(n)
 			continue
 		case *syntax.Int:
 			c = Const{At: At{n.Start}, Value: n.Value}

@@ -10,18 +10,29 @@ import (
 // list analyzes a parenthesized form: a special form, a tool call or a call.
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	pos := l.Start
+	a.meter.at = pos // see meter
 	if len(l.Items) == 0 {
 		// () is the empty list, as in Clojure.
 		return &VectorLit{At: At{pos}, List: true}
 	}
+	var fn Expr
 	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
 		if sym.Ns == "" {
 			if len(a.macros) > 0 && a.isMacro(sym.Name) {
 				return a.macroCall(sym.Name, l, tail)
 			}
 			// The head of most calls is a plain builtin, which none of
-			// these forms is.
-			if !a.isPlainBuiltin(sym.Name) {
+			// these forms is; with nothing since that could change it
+			// (see builtinAnswer.plain) and no local of its bucket, it
+			// is that builtin again, made here as symbol would make it,
+			// the name looked up once.
+			fp := fingerprint(sym.Name)
+			e := &a.builtinSeen[seenIndex(fp)]
+			if e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name) {
+				if uint32(e.plain) == a.epoch && !a.fn.mayBeLocal(fp) && a.depth < a.cfg.MaxDepth {
+					fn = builtinOf(sym)
+				}
+			} else {
 				if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
 					return a.special(sym.Name, l, tail)
 				}
@@ -53,7 +64,9 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 		}
 	}
-	fn := a.expr(l.Items[0], false)
+	if fn == nil {
+		fn = a.expr(l.Items[0], false)
+	}
 	args := a.fill(l.Items[1:], 0)
 	p := a.calls.take()
 	if p == nil {
