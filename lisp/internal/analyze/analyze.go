@@ -561,8 +561,10 @@ func (a *analyzer) resolveOuter(f *fnScope, name string, fp uint32, pos int32) (
 }
 
 // isLocal reports whether name is lexically bound (without creating captures).
-func (a *analyzer) isLocal(name string) bool {
-	fp := fingerprint(name)
+func (a *analyzer) isLocal(name string) bool { return a.isLocalFP(name, fingerprint(name)) }
+
+// isLocalFP is isLocal for a name whose fingerprint is known.
+func (a *analyzer) isLocalFP(name string, fp uint32) bool {
 	if !a.fn.mayBeLocal(fp) {
 		return false
 	}
@@ -722,7 +724,9 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 				d += half
 			}
 		}
-		var c Const
+		// The constant cases set off and val, made into a Const below.
+		var off int32
+		var val any
 		switch n := n.(type) {
 		case *syntax.Symbol:
 			out[d] = a.symbol(n)
@@ -731,15 +735,15 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			out[d] = keywordOf(n)
 			continue
 		case *syntax.Int:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		case *syntax.String:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		case *syntax.Bool:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		case *syntax.Nil:
-			c = Const{At: At{n.Start}}
+			off = n.Start
 		case *syntax.Float:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		// Forms with children, as expr does them (the depth limit is
 		// checked above).
 		case *syntax.List:
@@ -761,7 +765,7 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 		if p == nil {
 			p = a.consts.grow()
 		}
-		*p = c
+		p.Off, p.Value = off, val
 		out[d] = p
 	}
 	return out
@@ -786,7 +790,7 @@ func (a *analyzer) vector(n *syntax.Vector) Expr {
 	if p == nil {
 		p = a.vectors.grow()
 	}
-	*p = VectorLit{At: At{n.Start}, Items: items}
+	p.Off, p.Items = n.Start, items // take hands out zeroed nodes: see slab.take
 	return p
 }
 
@@ -800,7 +804,7 @@ func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	if p == nil {
 		p = a.maps.grow()
 	}
-	*p = MapLit{At: At{n.Start}, Keys: kv[:k:k], Vals: kv[k:]}
+	p.Off, p.Keys, p.Vals = n.Start, kv[:k:k], kv[k:]
 	return p
 }
 

@@ -23,13 +23,13 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 			// The head of most calls is a plain builtin, which none of
 			// these forms is; with nothing since that could change it
-			// (see builtinAnswer.plain) and no local of its bucket, it
+			// (see builtinAnswer.plain) and no local of its name, it
 			// is that builtin again, made here as symbol would make it,
 			// the name looked up once.
 			fp := fingerprint(sym.Name)
 			e := &a.builtinSeen[seenIndex(fp)]
 			if e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name) {
-				if uint32(e.plain) == a.epoch && !a.fn.mayBeLocal(fp) && a.depth < a.cfg.MaxDepth {
+				if uint32(e.plain) == a.epoch && a.depth < a.cfg.MaxDepth && !a.isLocalFP(sym.Name, fp) {
 					fn = builtinOf(sym)
 				}
 			} else {
@@ -72,7 +72,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	if p == nil {
 		p = a.calls.grow()
 	}
-	*p = Call{At: At{pos}, Fn: fn, Args: args}
+	p.Off, p.Fn, p.Args = pos, fn, args // field by field: no temporary (see slab.take)
 	return p
 }
 
@@ -884,7 +884,7 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	if p == nil {
 		p = a.lets.grow()
 	}
-	*p = Let{At: At{pos}, Bindings: bs, Body: body}
+	p.Off, p.Bindings, p.Body = pos, bs, body
 	return p
 }
 

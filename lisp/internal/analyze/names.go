@@ -150,7 +150,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 				if p == nil {
 					p = a.locals.grow()
 				}
-				*p = Local{At: At{pos}, Name: s.Name, Slot: int32(slot)}
+				p.Off, p.Slot, p.Name = pos, int32(slot), s.Name
 				return p
 			}
 			if e, ok := a.resolveOuter(f, s.Name, fp, pos); ok {

@@ -55,7 +55,10 @@ func (s *slab[T]) new(v T) *T {
 // take hands out the next element of the current chunk, nil when it is
 // used up (then grow). It is small enough to be inlined, where new, a
 // generic method with a call in it, is not: the hottest nodes are made
-// with take at their call sites.
+// with take at their call sites. The element is zero (a chunk is new, or
+// cleared when a Buffers took it back), so that those sites set only the
+// fields they need, one by one: assigning a composite literal builds it
+// in a temporary first, cleared and then copied.
 func (s *slab[T]) take() *T {
 	if n := s.n; n < len(s.buf) {
 		s.n = n + 1
