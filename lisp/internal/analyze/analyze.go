@@ -682,21 +682,29 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 // it was analyzed from (see Buffers).
 func keywordOf(n *syntax.Keyword) *Keyword { return (*Keyword)(unsafe.Pointer(n)) }
 
-// The layouts keywordOf relies on: an index out of range here fails the
-// build if either struct changes.
-var _ = [1]struct{}{}[unsafe.Sizeof(Keyword{})-unsafe.Sizeof(syntax.Keyword{})+
-	unsafe.Offsetof(Keyword{}.Name)-unsafe.Offsetof(syntax.Keyword{}.Name)+
-	unsafe.Offsetof(Keyword{}.At)-unsafe.Offsetof(syntax.Keyword{}.Span)+
-	unsafe.Sizeof(At{}.Off)-unsafe.Sizeof(syntax.Span{}.Start)+
-	unsafe.Offsetof(syntax.Span{}.Start)]
+// The layouts keywordOf relies on, each checked on its own (a sum could
+// cancel out): x-y is out of the array's range, or a constant overflow,
+// unless x == y, so any change to either struct fails the build.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(Keyword{})-unsafe.Sizeof(syntax.Keyword{})]
+	_ = [1]struct{}{}[unsafe.Offsetof(Keyword{}.Name)-unsafe.Offsetof(syntax.Keyword{}.Name)]
+	_ = [1]struct{}{}[unsafe.Offsetof(Keyword{}.At)-unsafe.Offsetof(syntax.Keyword{}.Span)]
+	_ = [1]struct{}{}[unsafe.Offsetof(At{}.Off)-unsafe.Offsetof(syntax.Span{}.Start)]
+	_ = [1]struct{}{}[unsafe.Sizeof(At{}.Off)-unsafe.Sizeof(syntax.Span{}.Start)]
+	_ = [1]struct{}{}[unsafe.Sizeof(At{})-unsafe.Sizeof(syntax.Span{}.Start)]
+)
 
 // builtinOf is the Builtin node of a symbol without a namespace that
 // names the builtin of its name: the syntax.Symbol itself, as keywordOf.
 func builtinOf(s *syntax.Symbol) *Builtin { return (*Builtin)(unsafe.Pointer(s)) }
 
-var _ = [1]struct{}{}[unsafe.Sizeof(Builtin{})-unsafe.Sizeof(syntax.Symbol{})+
-	unsafe.Offsetof(Builtin{}.Name)-unsafe.Offsetof(syntax.Symbol{}.Name)+
-	unsafe.Offsetof(Builtin{}.At)-unsafe.Offsetof(syntax.Symbol{}.Span)]
+// The layouts builtinOf relies on (a Builtin is made of a Symbol whose
+// Ns is empty), checked as keywordOf's.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(Builtin{})-unsafe.Sizeof(syntax.Symbol{})]
+	_ = [1]struct{}{}[unsafe.Offsetof(Builtin{}.Name)-unsafe.Offsetof(syntax.Symbol{}.Name)]
+	_ = [1]struct{}{}[unsafe.Offsetof(Builtin{}.At)-unsafe.Offsetof(syntax.Symbol{}.Span)]
+)
 
 func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
 
