@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
@@ -430,14 +431,6 @@ type builtinAnswer struct {
 	plain uint16
 }
 
-// isPlainBuiltin reports whether name is known to be a builtin that is
-// not the name of a special form, a host method or a replaceable macro.
-func (a *analyzer) isPlainBuiltin(name string) bool {
-	fp := fingerprint(name)
-	e := &a.builtinSeen[seenIndex(fp)]
-	return e.plain != 0 && e.fp == fp && len(e.name) == len(name) && (len(name) <= 3 || e.name == name)
-}
-
 // seenIndex is the entry of builtinSeen for a fingerprint.
 func seenIndex(fp uint32) uint64 { return (uint64(fp) * 0x9E3779B97F4A7C15) >> 59 }
 
@@ -568,8 +561,10 @@ func (a *analyzer) resolveOuter(f *fnScope, name string, fp uint32, pos int32) (
 }
 
 // isLocal reports whether name is lexically bound (without creating captures).
-func (a *analyzer) isLocal(name string) bool {
-	fp := fingerprint(name)
+func (a *analyzer) isLocal(name string) bool { return a.isLocalFP(name, fingerprint(name)) }
+
+// isLocalFP is isLocal for a name whose fingerprint is known.
+func (a *analyzer) isLocalFP(name string, fp uint32) bool {
 	if !a.fn.mayBeLocal(fp) {
 		return false
 	}
@@ -602,12 +597,7 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Symbol:
 		return a.symbol(n)
 	case *syntax.Keyword:
-		p := a.keywords.take()
-		if p == nil {
-			p = a.keywords.grow()
-		}
-		*p = Keyword{At: At{n.Start}, Name: n.Name}
-		return p
+		return keywordOf(n)
 	case *syntax.List:
 		a.depth++
 		e := a.list(n, tail)
@@ -683,6 +673,39 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 }
 
+// keywordOf is the Keyword node of a keyword of the source: its
+// syntax.Keyword itself, whose memory a Keyword shares the layout of
+// (the offset, a 32-bit word, the name), so that the most frequent
+// literal of a program costs neither a node nor a copy. Nothing changes a
+// node once made, neither here nor in the syntax tree: the two views
+// cannot disagree. The Program is then valid only as long as the forms
+// it was analyzed from (see Buffers).
+func keywordOf(n *syntax.Keyword) *Keyword { return (*Keyword)(unsafe.Pointer(n)) }
+
+// The layouts keywordOf relies on, each checked on its own (a sum could
+// cancel out): x-y is out of the array's range, or a constant overflow,
+// unless x == y, so any change to either struct fails the build.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(Keyword{})-unsafe.Sizeof(syntax.Keyword{})]
+	_ = [1]struct{}{}[unsafe.Offsetof(Keyword{}.Name)-unsafe.Offsetof(syntax.Keyword{}.Name)]
+	_ = [1]struct{}{}[unsafe.Offsetof(Keyword{}.At)-unsafe.Offsetof(syntax.Keyword{}.Span)]
+	_ = [1]struct{}{}[unsafe.Offsetof(At{}.Off)-unsafe.Offsetof(syntax.Span{}.Start)]
+	_ = [1]struct{}{}[unsafe.Sizeof(At{}.Off)-unsafe.Sizeof(syntax.Span{}.Start)]
+	_ = [1]struct{}{}[unsafe.Sizeof(At{})-unsafe.Sizeof(syntax.Span{}.Start)]
+)
+
+// builtinOf is the Builtin node of a symbol without a namespace that
+// names the builtin of its name: the syntax.Symbol itself, as keywordOf.
+func builtinOf(s *syntax.Symbol) *Builtin { return (*Builtin)(unsafe.Pointer(s)) }
+
+// The layouts builtinOf relies on (a Builtin is made of a Symbol whose
+// Ns is empty), checked as keywordOf's.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(Builtin{})-unsafe.Sizeof(syntax.Symbol{})]
+	_ = [1]struct{}{}[unsafe.Offsetof(Builtin{}.Name)-unsafe.Offsetof(syntax.Symbol{}.Name)]
+	_ = [1]struct{}{}[unsafe.Offsetof(Builtin{}.At)-unsafe.Offsetof(syntax.Symbol{}.Span)]
+)
+
 func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
 
 // fill analyzes the forms ns, none in tail position, into a slice of as
@@ -709,29 +732,26 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 				d += half
 			}
 		}
-		var c Const
+		// The constant cases set off and val, made into a Const below.
+		var off int32
+		var val any
 		switch n := n.(type) {
 		case *syntax.Symbol:
 			out[d] = a.symbol(n)
 			continue
 		case *syntax.Keyword:
-			p := a.keywords.take()
-			if p == nil {
-				p = a.keywords.grow()
-			}
-			*p = Keyword{At: At{n.Start}, Name: n.Name}
-			out[d] = p
+			out[d] = keywordOf(n)
 			continue
 		case *syntax.Int:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		case *syntax.String:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		case *syntax.Bool:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		case *syntax.Nil:
-			c = Const{At: At{n.Start}}
+			off = n.Start
 		case *syntax.Float:
-			c = Const{At: At{n.Start}, Value: n.Value}
+			off, val = n.Start, n.Value
 		// Forms with children, as expr does them (the depth limit is
 		// checked above).
 		case *syntax.List:
@@ -753,7 +773,7 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 		if p == nil {
 			p = a.consts.grow()
 		}
-		*p = c
+		p.Off, p.Value = off, val
 		out[d] = p
 	}
 	return out
@@ -778,7 +798,7 @@ func (a *analyzer) vector(n *syntax.Vector) Expr {
 	if p == nil {
 		p = a.vectors.grow()
 	}
-	*p = VectorLit{At: At{n.Start}, Items: items}
+	p.Off, p.Items = n.Start, items // take hands out zeroed nodes: see slab.take
 	return p
 }
 
@@ -792,7 +812,7 @@ func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	if p == nil {
 		p = a.maps.grow()
 	}
-	*p = MapLit{At: At{n.Start}, Keys: kv[:k:k], Vals: kv[k:]}
+	p.Off, p.Keys, p.Vals = n.Start, kv[:k:k], kv[k:]
 	return p
 }
 

@@ -26,6 +26,9 @@ type Const struct {
 // Keyword is a keyword literal (name without the colon).
 type Keyword struct {
 	At
+	// A keyword of the source is its syntax.Keyword, seen as a Keyword
+	// (keywordOf): this field is where that one holds its end.
+	_    int32
 	Name string
 }
 
@@ -80,6 +83,11 @@ type Self struct {
 // canonical name (namespace aliases already normalized, e.g. "clojure.string/join").
 type Builtin struct {
 	At
+	// A builtin named by a symbol of the source is that syntax.Symbol,
+	// seen as a Builtin (builtinOf): these fields are where that one
+	// holds its end and its namespace (none).
+	_    int32
+	_    string
 	Name string
 }
 
@@ -396,7 +404,9 @@ func (*BindSlot) pattern()   {}
 func (*BindVector) pattern() {}
 func (*BindMap) pattern()    {}
 
-// Program is an analyzed program.
+// Program is an analyzed program. Its keyword nodes are those of the
+// forms it was analyzed from (the same memory): it is valid as long as
+// they are.
 type Program struct {
 	Body     Expr // top-level forms in an implicit do
 	NumSlots int  // slots of the top-level frame

@@ -14,14 +14,14 @@ const MaxBuffered = 512 << 10
 // Buffers keeps the chunks that analyses carve their nodes from, so that a
 // caller analyzing one program after another (a cache of compiled
 // programs) reuses them instead of allocating new ones. The Program an
-// analysis returns lives in these chunks: it is valid until Reset, and
+// analysis returns lives in these chunks: it is valid until Reset (and
+// while the forms it was analyzed from are: its keywords are theirs), and
 // whatever is built from it must not keep a pointer to a node or to a
 // slice of its nodes. A Buffers serves one analysis at a time. The zero
 // Buffers is ready to use.
 type Buffers struct {
 	starter    *starter
 	consts     chunk.Pool[Const]
-	keywords   chunk.Pool[Keyword]
 	locals     chunk.Pool[Local]
 	captured   chunk.Pool[Captured]
 	builtins   chunk.Pool[Builtin]
@@ -55,7 +55,6 @@ func (b *Buffers) Reset() {
 	b.consts.KeepUsed(&held, MaxBuffered)
 	b.calls.KeepUsed(&held, MaxBuffered)
 	b.locals.KeepUsed(&held, MaxBuffered)
-	b.keywords.KeepUsed(&held, MaxBuffered)
 	b.builtins.KeepUsed(&held, MaxBuffered)
 	b.ifs.KeepUsed(&held, MaxBuffered)
 	b.lets.KeepUsed(&held, MaxBuffered)
@@ -73,7 +72,6 @@ func (b *Buffers) Reset() {
 	b.consts.KeepFree(&held, MaxBuffered)
 	b.calls.KeepFree(&held, MaxBuffered)
 	b.locals.KeepFree(&held, MaxBuffered)
-	b.keywords.KeepFree(&held, MaxBuffered)
 	b.builtins.KeepFree(&held, MaxBuffered)
 	b.ifs.KeepFree(&held, MaxBuffered)
 	b.lets.KeepFree(&held, MaxBuffered)
@@ -91,7 +89,7 @@ func (b *Buffers) Reset() {
 
 // use makes the analyzer's slabs take their chunks from b.
 func (a *analyzer) use(b *Buffers) {
-	a.consts.pool, a.keywords.pool, a.locals.pool, a.captured.pool = &b.consts, &b.keywords, &b.locals, &b.captured
+	a.consts.pool, a.locals.pool, a.captured.pool = &b.consts, &b.locals, &b.captured
 	a.builtins.pool, a.globalRefs.pool, a.calls.pool, a.ifs.pool = &b.builtins, &b.globalRefs, &b.calls, &b.ifs
 	a.vectors.pool, a.maps.pool, a.lets.pool, a.dos.pool = &b.vectors, &b.maps, &b.lets, &b.dos
 	a.bindSlots.pool, a.loops.pool, a.recurs.pool = &b.bindSlots, &b.loops, &b.recurs

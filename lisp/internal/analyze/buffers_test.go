@@ -13,7 +13,7 @@ func (b *Buffers) held() int {
 	if b.starter != nil {
 		n += int(unsafe.Sizeof(starter{}))
 	}
-	n += b.consts.Held() + b.keywords.Held() + b.locals.Held() + b.captured.Held() + b.builtins.Held()
+	n += b.consts.Held() + b.locals.Held() + b.captured.Held() + b.builtins.Held()
 	n += b.globalRefs.Held() + b.calls.Held() + b.ifs.Held() + b.vectors.Held() + b.maps.Held()
 	n += b.lets.Held() + b.dos.Held() + b.bindSlots.Held() + b.loops.Held() + b.recurs.Held()
 	n += b.exprBuf.Held() + b.bindings.Held() + b.patterns.Held()

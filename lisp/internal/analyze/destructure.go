@@ -17,7 +17,7 @@ func (a *analyzer) pattern(n syntax.Node) Pattern {
 		if p == nil {
 			p = a.bindSlots.grow()
 		}
-		*p = BindSlot{Name: s.Name, Slot: slot}
+		p.Name, p.Slot = s.Name, slot
 		return p
 	}
 	a.depth++

@@ -10,18 +10,29 @@ import (
 // list analyzes a parenthesized form: a special form, a tool call or a call.
 func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 	pos := l.Start
+	a.meter.at = pos // see meter
 	if len(l.Items) == 0 {
 		// () is the empty list, as in Clojure.
 		return &VectorLit{At: At{pos}, List: true}
 	}
+	var fn Expr
 	if sym, ok := l.Items[0].(*syntax.Symbol); ok {
 		if sym.Ns == "" {
 			if len(a.macros) > 0 && a.isMacro(sym.Name) {
 				return a.macroCall(sym.Name, l, tail)
 			}
 			// The head of most calls is a plain builtin, which none of
-			// these forms is.
-			if !a.isPlainBuiltin(sym.Name) {
+			// these forms is; with nothing since that could change it
+			// (see builtinAnswer.plain) and no local of its name, it
+			// is that builtin again, made here as symbol would make it,
+			// the name looked up once.
+			fp := fingerprint(sym.Name)
+			e := &a.builtinSeen[seenIndex(fp)]
+			if e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name) {
+				if uint32(e.plain) == a.epoch && a.depth < a.cfg.MaxDepth && !a.isLocalFP(sym.Name, fp) {
+					fn = builtinOf(sym)
+				}
+			} else {
 				if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
 					return a.special(sym.Name, l, tail)
 				}
@@ -53,13 +64,15 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 		}
 	}
-	fn := a.expr(l.Items[0], false)
+	if fn == nil {
+		fn = a.expr(l.Items[0], false)
+	}
 	args := a.fill(l.Items[1:], 0)
 	p := a.calls.take()
 	if p == nil {
 		p = a.calls.grow()
 	}
-	*p = Call{At: At{pos}, Fn: fn, Args: args}
+	p.Off, p.Fn, p.Args = pos, fn, args // field by field: no temporary (see slab.take)
 	return p
 }
 
@@ -871,7 +884,7 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	if p == nil {
 		p = a.lets.grow()
 	}
-	*p = Let{At: At{pos}, Bindings: bs, Body: body}
+	p.Off, p.Bindings, p.Body = pos, bs, body
 	return p
 }
 

@@ -150,7 +150,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 				if p == nil {
 					p = a.locals.grow()
 				}
-				*p = Local{At: At{pos}, Name: s.Name, Slot: int32(slot)}
+				p.Off, p.Slot, p.Name = pos, int32(slot), s.Name
 				return p
 			}
 			if e, ok := a.resolveOuter(f, s.Name, fp, pos); ok {
@@ -161,12 +161,7 @@ func (a *analyzer) symbol(s *syntax.Symbol) Expr {
 		// change that (see epoch), is that builtin again: the checks
 		// of unqualified would all come to the same answer.
 		if e := &a.builtinSeen[seenIndex(fp)]; uint32(e.plain) == a.epoch && e.fp == fp && len(e.name) == len(s.Name) && (len(s.Name) <= 3 || e.name == s.Name) {
-			p := a.builtins.take()
-			if p == nil {
-				p = a.builtins.grow()
-			}
-			*p = Builtin{At: At{pos}, Name: s.Name}
-			return p
+			return builtinOf(s)
 		}
 		return a.unqualified(s, fp)
 	}
@@ -207,12 +202,7 @@ func (a *analyzer) unqualified(s *syntax.Symbol, fp uint32) Expr {
 				// The entry of s.Name, just made or found: see plain.
 				a.builtinSeen[seenIndex(fp)].plain = uint16(a.epoch)
 			}
-			p := a.builtins.take()
-			if p == nil {
-				p = a.builtins.grow()
-			}
-			*p = Builtin{At: At{pos}, Name: s.Name}
-			return p
+			return builtinOf(s)
 		}
 		a.useGlobal(s.Name, pos)
 		return a.globalRefs.new(Global{At: At{pos}, Name: s.Name})

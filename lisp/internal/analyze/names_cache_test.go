@@ -1,6 +1,9 @@
 package analyze
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestBuiltinAnswerCache checks the memory of names found to be plain
 // builtins (builtinAnswer.plain): a def of the name, a :refer, or a local
@@ -16,4 +19,67 @@ func TestBuiltinAnswerCache(t *testing.T) {
 		{"head then value", `(map inc [1]) (inc (first [inc]))`,
 			"(do (map inc [1]) (inc (first [inc])))"},
 	})
+}
+
+// TestCallHeadCache checks the call heads that list resolves from the
+// memory of plain builtins without symbol: a local, a capture or the
+// self of a named fn of the head's name, made after the head was first
+// seen, is what the head means from then on, also when its bucket holds
+// other locals.
+func TestCallHeadCache(t *testing.T) {
+	checkDumps(t, []dumpCase{
+		{"param of the head's name", `(inc 1) ((fn [inc] (inc 2)) first)`,
+			"(do (inc 1) ((fn ([inc@0] n=1 (inc@0 2))) first))"},
+		{"capture of the head's name", `(inc 1) (let [inc dec] (fn [] (inc 2)))`,
+			"(do (inc 1) (let [inc@0 dec] (fn caps=[inc<-L0] ([] n=0 (^inc#0 2)))))"},
+		{"named fn of the head's name", `(inc 1) (fn inc [x] (inc x))`,
+			"(do (inc 1) (fn inc ([x@0] n=1 (self:inc x@0))))"},
+		{"local in the bucket, not the name", `(inc 1) (let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9 j 10] (inc j))`,
+			"(do (inc 1) (let [a@0 1 b@1 2 c@2 3 d@3 4 e@4 5 f@5 6 g@6 7 h@7 8 i@8 9 j@9 10] (inc j@9)))"},
+		{"after the local's scope", `(inc 1) (let [inc 2] inc) (inc 3)`,
+			"(do (inc 1) (let [inc@0 2] inc@0) (inc 3))"},
+		{"defined after use", `(inc 1) (def inc dec) (inc 2)`,
+			"(do (inc 1) (def inc dec) ($inc 2))"},
+	})
+}
+
+// TestSharedNodes checks the nodes that are the syntax tree's own
+// (keywordOf, builtinOf): their offsets and names are those of the
+// source's keywords and symbols.
+func TestSharedNodes(t *testing.T) {
+	src := `(inc (:a {:b :c})) (map inc [:d])`
+	p := mustAnalyze(t, src)
+	var got []string
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Keyword:
+			got = append(got, fmt.Sprintf(":%s@%d", e.Name, e.Offset()))
+		case *Builtin:
+			got = append(got, fmt.Sprintf("%s@%d", e.Name, e.Offset()))
+		case *Do:
+			for _, x := range e.Body {
+				walk(x)
+			}
+		case *Call:
+			walk(e.Fn)
+			for _, x := range e.Args {
+				walk(x)
+			}
+		case *MapLit:
+			for i := range e.Keys {
+				walk(e.Keys[i])
+				walk(e.Vals[i])
+			}
+		case *VectorLit:
+			for _, x := range e.Items {
+				walk(x)
+			}
+		}
+	}
+	walk(p.Body)
+	want := "[inc@1 :a@6 :b@10 :c@13 map@20 inc@24 :d@29]"
+	if s := fmt.Sprint(got); s != want {
+		t.Errorf("got %s, want %s", s, want)
+	}
 }
