@@ -84,6 +84,13 @@ func registerMaps(t builtinTable) {
 				return nil, err
 			}
 		}
+		if m, ok := a[0].(*Map); ok && m.sorted() == nil {
+			// All the pairs into one new small map, as the loop below
+			// would set them one by one.
+			if r := m.assocSmall(a[1:], true); r != nil {
+				return r, nil
+			}
+		}
 		coll := a[0]
 		for i := 1; i < len(a); i += 2 {
 			var err error
