@@ -935,6 +935,13 @@ func getExact(coll, k Value) (Value, bool) {
 
 func getPath(v Value, path []Value) (Value, bool) {
 	for j, k := range path {
+		if m, ok := v.(*Map); ok {
+			// getKey's case of maps, the common one, without its layers.
+			if v, ok = m.Get(k); !ok {
+				return nil, false
+			}
+			continue
+		}
 		if t, ok := v.(*transientVector); ok && j < len(path)-1 {
 			// Through a table's row without freezing it: what the path
 			// ends at is an element of the row.

@@ -293,61 +293,72 @@ func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *a
 		}
 		return nil, false
 	}
-	if hint != nil {
-		if key, v, ok := m.t.SmallAt(int(hint.Load())); ok {
-			switch x := key.(type) {
-			case string:
-				// Keys sort keywords before strings: with a string first,
-				// there is no keyword spelling to prefer.
-				if x == name {
-					if !keyword {
-						return v, true
-					}
-					if first, _, _ := m.t.SmallAt(0); isString(first) {
-						return v, true
-					}
-				}
-			case Keyword:
-				if keyword && string(x) == name {
-					return v, true
-				}
+	ents, small := m.t.Leaf()
+	if !small {
+		return m.lookupNamedLarge(name, keyword, primary, alt)
+	}
+	if hint == nil {
+		if i := scanNamed(ents, name, keyword); i >= 0 {
+			return ents[i].Val, true
+		}
+		return nil, false
+	}
+	h := int(hint.Load())
+	if uint(h) < uint(len(ents)) {
+		switch x := ents[h].Key.(type) {
+		case string:
+			// Keys sort keywords before strings: with a string first,
+			// there is no keyword spelling to prefer.
+			if x == name && (!keyword || isString(ents[0].Key)) {
+				return ents[h].Val, true
+			}
+		case Keyword:
+			if keyword && string(x) == name {
+				return ents[h].Val, true
 			}
 		}
 	}
-	if ents, small := m.t.Leaf(); small {
-		// One pass over the leaf, inline. Keys are sorted with every
-		// keyword before every string, so a string match is final for
-		// either spelling (no keyword follows it); a keyword match is final
-		// for a keyword, and the first one is the fallback for a string.
-		at := -1
-		for i := range ents {
-			switch x := ents[i].Key.(type) {
-			case Keyword:
-				if string(x) == name {
-					if keyword {
-						at = i
-						goto found
-					}
-					if at < 0 {
-						at = i
-					}
+	i := scanNamed(ents, name, keyword)
+	if i < 0 {
+		return nil, false
+	}
+	if int32(i) != hint.Load() {
+		hint.Store(int32(i))
+	}
+	return ents[i].Val, true
+}
+
+// scanNamed returns the index among a small map's entries of the keyword
+// or string spelled name, preferring the spelling keyword says, or -1: one
+// pass, inline (a callback per key cost a closure call each). Keys are
+// sorted with every keyword before every string, so a string match is
+// final for either spelling (no keyword follows it); a keyword match is
+// final for a keyword, and the first one is the fallback for a string.
+func scanNamed(ents []ordmap.Entry[Value, Value], name string, keyword bool) int {
+	at := -1
+	for i := range ents {
+		switch x := ents[i].Key.(type) {
+		case Keyword:
+			if string(x) == name {
+				if keyword {
+					return i
 				}
-			case string:
-				if x == name {
+				if at < 0 {
 					at = i
-					goto found
 				}
 			}
+		case string:
+			if x == name {
+				return i
+			}
 		}
-		if at < 0 {
-			return nil, false
-		}
-	found:
-		if hint != nil && int32(at) != hint.Load() {
-			hint.Store(int32(at))
-		}
-		return ents[at].Val, true
 	}
+	return at
+}
+
+// lookupNamedLarge is lookupNamed on a map larger than a leaf: searched for
+// primary, then for alt (both boxed on demand when nil).
+func (m *Map) lookupNamedLarge(name string, keyword bool, primary, alt Value) (Value, bool) {
 	if primary == nil {
 		if keyword {
 			primary = Keyword(name)
