@@ -424,7 +424,22 @@ func (m *Map) assocSmall(kvs []Value, flexible bool) *Map {
 			k = existingEntryKey(buf[:n], k)
 		}
 		kinds = kinds.with(k)
-		n = setEntry(buf[:n+1], n, k, kvs[i+1])
+		// ordmap's Set, on the stack: a key already there keeps its
+		// stored form and takes the value; a new one is put in its place
+		// (after the last, the common case, with one comparison).
+		j := n
+		if n > 0 && compareKeys(buf[n-1].Key, k) >= 0 {
+			var found bool
+			if j, found = searchEntries(buf[:n], k); found {
+				buf[j].Val = kvs[i+1]
+				continue
+			}
+			for h := n; h > j; h-- {
+				buf[h] = buf[h-1]
+			}
+		}
+		buf[j] = ordmap.Entry[Value, Value]{Key: k, Val: kvs[i+1]}
+		n++
 	}
 	r := smallLeafMap(buf[:n])
 	r.vals, r.kinds = m.orderVals(), kinds
@@ -468,25 +483,6 @@ func searchEntries(ents []ordmap.Entry[Value, Value], k Value) (int, bool) {
 		}
 	}
 	return lo, false
-}
-
-// setEntry sets k to v in the sorted entries ents[:n] (ents has room for
-// one more), as ordmap's Set does: a key already there keeps its stored
-// form and takes the value. It returns the new number of entries.
-func setEntry(ents []ordmap.Entry[Value, Value], n int, k, v Value) int {
-	var i int
-	if n > 0 && compareKeys(ents[n-1].Key, k) < 0 {
-		i = n // after the last: the common case of a new key
-	} else {
-		var found bool
-		if i, found = searchEntries(ents[:n], k); found {
-			ents[i].Val = v
-			return n
-		}
-	}
-	copy(ents[i+1:n+1], ents[i:n])
-	ents[i] = ordmap.Entry[Value, Value]{Key: k, Val: v}
-	return n + 1
 }
 
 // smallLeafMap returns a map of the sorted, distinct entries ents (1 to

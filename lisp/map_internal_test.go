@@ -3,6 +3,7 @@ package lisp
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -134,6 +135,23 @@ func TestLookupNamedSmall(t *testing.T) {
 				if ok != wantOK || got != want {
 					t.Fatalf("lookupFlex(%#v) in %s = %v %v, want %v %v", k, printString(m), got, ok, want, wantOK)
 				}
+			}
+		}
+	}
+}
+
+// compareKeys orders keywords by their text and strings as strings.Compare
+// does, its first-byte shortcut included.
+func TestCompareKeysText(t *testing.T) {
+	texts := []string{"", "a", "b", "ab", "ba", "abc", "total", "tags", "t", "é", "e", "\x00", "\xff", "Z", "z", "ns/a", "ns"}
+	for _, x := range texts {
+		for _, y := range texts {
+			want := strings.Compare(x, y)
+			if got := compareKeys(x, y); got != want {
+				t.Errorf("compareKeys(%q, %q) = %d, want %d", x, y, got, want)
+			}
+			if got := compareKeys(Keyword(x), Keyword(y)); got != want {
+				t.Errorf("compareKeys(:%s, :%s) = %d, want %d", x, y, got, want)
 			}
 		}
 	}
