@@ -205,11 +205,26 @@ func (m *Map) getExact(k Value) (Value, bool) {
 func (m *Map) Get(k Value) (Value, bool) {
 	switch x := k.(type) {
 	case Keyword:
-		return m.lookupNamed(string(x), true, k, nil, nil)
+		return m.getNamed(string(x), true, k)
 	case string:
-		return m.lookupNamed(x, false, k, nil, nil)
+		return m.getNamed(x, false, k)
 	}
 	return m.getExact(k)
+}
+
+// getNamed is lookupNamed without a hint, k being the key spelled name:
+// the scan of a small map with few arguments to keep (get and get-in come
+// here for every key).
+func (m *Map) getNamed(name string, keyword bool, k Value) (Value, bool) {
+	if m.rec == nil {
+		if ents, small := m.t.Leaf(); small {
+			if i := scanNamed(ents, name, keyword); i >= 0 {
+				return ents[i].Val, true
+			}
+			return nil, false
+		}
+	}
+	return m.lookupNamed(name, keyword, k, nil, nil)
 }
 
 // Entry is Get that also returns the key as the map holds it: the string
