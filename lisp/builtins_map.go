@@ -84,6 +84,13 @@ func registerMaps(t builtinTable) {
 				return nil, err
 			}
 		}
+		if m, ok := a[0].(*Map); ok && m.sorted() == nil {
+			// All the pairs into one new small map, as the loop below
+			// would set them one by one.
+			if r := m.assocSmall(a[1:], true); r != nil {
+				return r, nil
+			}
+		}
 		coll := a[0]
 		for i := 1; i < len(a); i += 2 {
 			var err error
@@ -928,6 +935,13 @@ func getExact(coll, k Value) (Value, bool) {
 
 func getPath(v Value, path []Value) (Value, bool) {
 	for j, k := range path {
+		if m, ok := v.(*Map); ok {
+			// getKey's case of maps, the common one, without its layers.
+			if v, ok = m.Get(k); !ok {
+				return nil, false
+			}
+			continue
+		}
 		if t, ok := v.(*transientVector); ok && j < len(path)-1 {
 			// Through a table's row without freezing it: what the path
 			// ends at is an element of the row.

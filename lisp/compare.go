@@ -66,11 +66,19 @@ func compareKeys(a, b Value) int {
 		if y, ok := b.(Keyword); ok {
 			// By their text: the canonical order of maps and sets, cheaper
 			// than Clojure's order of namespaces (compareKeywords), which
-			// sort and compare use.
+			// sort and compare use. The first bytes decide inline when
+			// they differ, as the names of most keys of a map do; the
+			// runtime's comparison is for the rest.
+			if len(x) > 0 && len(y) > 0 && x[0] != y[0] {
+				return cmp.Compare(x[0], y[0])
+			}
 			return strings.Compare(string(x), string(y))
 		}
 	case string:
 		if y, ok := b.(string); ok {
+			if len(x) > 0 && len(y) > 0 && x[0] != y[0] {
+				return cmp.Compare(x[0], y[0])
+			}
 			return strings.Compare(x, y)
 		}
 	case int64:

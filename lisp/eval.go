@@ -114,6 +114,7 @@ func initThread(th *thread, fr *frame, frames []*frame, chunks *[1][]Value, valu
 	th.frames = frames[:1]
 	chunks[0] = values
 	th.stack.chunks = chunks[:]
+	th.stack.top = values
 	return th
 }
 
@@ -173,7 +174,8 @@ func (th *thread) popAll() {
 	for i := range th.frames[:th.fp] {
 		th.frames[i].slots, th.frames[i].captured, th.frames[i].self, th.frames[i].arity = nil, nil, nil, nil
 	}
-	th.fp, th.stack.cur, th.stack.sp = 0, 0, 0
+	th.fp = 0
+	th.stack.reset(stackMark{})
 }
 
 // keptFrames is how many frames a thread kept for the next run of its
@@ -330,6 +332,7 @@ func memoryError(limit int64) *Error {
 // valueStack hands out frame slots and argument buffers in LIFO order.
 // Chunks are kept for reuse, so steady-state calls do not allocate.
 type valueStack struct {
+	top    []Value // chunks[cur]
 	chunks [][]Value
 	cur    int
 	sp     int
@@ -346,32 +349,51 @@ const (
 	maxStackChunk   = 8192
 )
 
+// alloc hands out n slots. Its common case, room in the current chunk, is
+// small enough to be inlined into the evaluator's calls; grow moves on to
+// the next chunk.
 func (s *valueStack) alloc(n int) ([]Value, stackMark) {
 	m := stackMark{s.cur, s.sp}
-	if s.sp+n > len(s.chunks[s.cur]) {
-		s.cur++
-		if s.cur == len(s.chunks) || len(s.chunks[s.cur]) < n {
-			c := make([]Value, max(min(2*len(s.chunks[s.cur-1]), maxStackChunk), n))
-			if s.cur == len(s.chunks) {
-				s.chunks = append(s.chunks, c)
-			} else {
-				s.chunks[s.cur] = c
-			}
-		}
-		s.sp = 0
+	if end := s.sp + n; end <= len(s.top) {
+		s.sp = end
+		return s.top[m.sp:end:end], m
 	}
-	sl := s.chunks[s.cur][s.sp : s.sp+n : s.sp+n]
-	s.sp += n
-	return sl, m
+	return s.grow(n, m)
+}
+
+// grow is kept out of line, so that alloc is inlined.
+//
+//go:noinline
+func (s *valueStack) grow(n int, m stackMark) ([]Value, stackMark) {
+	s.cur++
+	if s.cur == len(s.chunks) || len(s.chunks[s.cur]) < n {
+		c := make([]Value, max(min(2*len(s.chunks[s.cur-1]), maxStackChunk), n))
+		if s.cur == len(s.chunks) {
+			s.chunks = append(s.chunks, c)
+		} else {
+			s.chunks[s.cur] = c
+		}
+	}
+	s.top, s.sp = s.chunks[s.cur], n
+	return s.top[:n:n], m
+}
+
+// mark is where the stack is now, for reset.
+func (s *valueStack) mark() stackMark { return stackMark{s.cur, s.sp} }
+
+// reset pops everything pushed since m.
+func (s *valueStack) reset(m stackMark) {
+	if m.cur != s.cur {
+		s.top = s.chunks[m.cur]
+	}
+	s.cur, s.sp = m.cur, m.sp
 }
 
 // release pops sl. The slots are not cleared (clearing pointer slots costs
 // write barriers on every call); they hold dead values until reused, at most
 // until the run ends. Every slot is written before it is read: arguments are
 // copied in, and the analyzer binds locals before their use.
-func (s *valueStack) release(_ []Value, m stackMark) {
-	s.cur, s.sp = m.cur, m.sp
-}
+func (s *valueStack) release(_ []Value, m stackMark) { s.reset(m) }
 
 func (th *thread) pushFrame() (*frame, error) {
 	if th.fp >= th.maxFrames {

@@ -590,7 +590,7 @@ func (c *compiler) tryExpr(e *analyze.Try) evalFn {
 	}
 	return func(fr *frame) (Value, error) {
 		th := fr.th
-		mark := stackMark{th.stack.cur, th.stack.sp}
+		mark := th.stack.mark()
 		v, err := body(fr)
 		if err == nil && fin == nil {
 			return v, nil
@@ -606,7 +606,7 @@ func (c *compiler) tryExpr(e *analyze.Try) evalFn {
 						continue
 					}
 					// The failed body may have left values on the stack.
-					th.stack.cur, th.stack.sp = mark.cur, mark.sp
+					th.stack.reset(mark)
 					if err := th.tick(); err != nil {
 						return nil, err
 					}

@@ -205,11 +205,26 @@ func (m *Map) getExact(k Value) (Value, bool) {
 func (m *Map) Get(k Value) (Value, bool) {
 	switch x := k.(type) {
 	case Keyword:
-		return m.lookupNamed(string(x), true, k, nil, nil)
+		return m.getNamed(string(x), true, k)
 	case string:
-		return m.lookupNamed(x, false, k, nil, nil)
+		return m.getNamed(x, false, k)
 	}
 	return m.getExact(k)
+}
+
+// getNamed is lookupNamed without a hint, k being the key spelled name:
+// the scan of a small map with few arguments to keep (get and get-in come
+// here for every key).
+func (m *Map) getNamed(name string, keyword bool, k Value) (Value, bool) {
+	if m.rec == nil {
+		if ents, small := m.t.Leaf(); small {
+			if i := scanNamed(ents, name, keyword); i >= 0 {
+				return ents[i].Val, true
+			}
+			return nil, false
+		}
+	}
+	return m.lookupNamed(name, keyword, k, nil, nil)
 }
 
 // Entry is Get that also returns the key as the map holds it: the string
@@ -293,51 +308,72 @@ func (m *Map) lookupNamed(name string, keyword bool, primary, alt Value, hint *a
 		}
 		return nil, false
 	}
-	if hint != nil {
-		if key, v, ok := m.t.SmallAt(int(hint.Load())); ok {
-			switch x := key.(type) {
-			case string:
-				// Keys sort keywords before strings: with a string first,
-				// there is no keyword spelling to prefer.
-				if x == name {
-					if !keyword {
-						return v, true
-					}
-					if first, _, _ := m.t.SmallAt(0); isString(first) {
-						return v, true
-					}
-				}
-			case Keyword:
-				if keyword && string(x) == name {
-					return v, true
-				}
+	ents, small := m.t.Leaf()
+	if !small {
+		return m.lookupNamedLarge(name, keyword, primary, alt)
+	}
+	if hint == nil {
+		if i := scanNamed(ents, name, keyword); i >= 0 {
+			return ents[i].Val, true
+		}
+		return nil, false
+	}
+	h := int(hint.Load())
+	if uint(h) < uint(len(ents)) {
+		switch x := ents[h].Key.(type) {
+		case string:
+			// Keys sort keywords before strings: with a string first,
+			// there is no keyword spelling to prefer.
+			if x == name && (!keyword || isString(ents[0].Key)) {
+				return ents[h].Val, true
+			}
+		case Keyword:
+			if keyword && string(x) == name {
+				return ents[h].Val, true
 			}
 		}
 	}
-	// Keys are sorted with every keyword before every string, so a string
-	// match is final for either spelling: no keyword follows it.
-	v, i, found, small := m.t.ScanSmall(func(key Value) int {
-		switch x := key.(type) {
-		case string:
-			if x == name {
-				return 1
-			}
+	i := scanNamed(ents, name, keyword)
+	if i < 0 {
+		return nil, false
+	}
+	if int32(i) != hint.Load() {
+		hint.Store(int32(i))
+	}
+	return ents[i].Val, true
+}
+
+// scanNamed returns the index among a small map's entries of the keyword
+// or string spelled name, preferring the spelling keyword says, or -1: one
+// pass, inline (a callback per key cost a closure call each). Keys are
+// sorted with every keyword before every string, so a string match is
+// final for either spelling (no keyword follows it); a keyword match is
+// final for a keyword, and the first one is the fallback for a string.
+func scanNamed(ents []ordmap.Entry[Value, Value], name string, keyword bool) int {
+	at := -1
+	for i := range ents {
+		switch x := ents[i].Key.(type) {
 		case Keyword:
 			if string(x) == name {
 				if keyword {
-					return 1
+					return i
 				}
-				return 2
+				if at < 0 {
+					at = i
+				}
+			}
+		case string:
+			if x == name {
+				return i
 			}
 		}
-		return 0
-	})
-	if small {
-		if hint != nil && found && int32(i) != hint.Load() {
-			hint.Store(int32(i))
-		}
-		return v, found
 	}
+	return at
+}
+
+// lookupNamedLarge is lookupNamed on a map larger than a leaf: searched for
+// primary, then for alt (both boxed on demand when nil).
+func (m *Map) lookupNamedLarge(name string, keyword bool, primary, alt Value) (Value, bool) {
 	if primary == nil {
 		if keyword {
 			primary = Keyword(name)
@@ -369,7 +405,138 @@ func (m *Map) Assoc(k, v Value) *Map {
 		}
 		return &Map{t: m.tree().Set(k, v, compareKeys), kinds: m.rec.kinds.with(k)}
 	}
+	kv := [2]Value{k, v}
+	if r := m.assocSmall(kv[:], false); r != nil {
+		return r
+	}
 	return &Map{t: m.t.Set(k, v, compareKeys), vals: m.orderVals(), kinds: m.kinds.with(k)}
+}
+
+// maxSmallAssoc bounds the entries of a map that assocSmall makes: one
+// leaf, in the largest leaf block.
+const maxSmallAssoc = 16
+
+// assocSmall is Assoc of the pairs kvs (k1 v1 k2 v2 ...) in turn, for a tree
+// map (not a record) that is a single leaf, when the result fits in one
+// leaf: the new map and its leaf are one allocation (Assoc's tree would
+// make a map and a leaf per pair). flexible has each key name the entry of
+// its other spelling when the map holds that one and not the key itself,
+// as assocKey's existingKey does, against the entries set so far. It
+// returns nil when m is larger or the result would be, for the general path.
+func (m *Map) assocSmall(kvs []Value, flexible bool) *Map {
+	ents, small := m.t.Leaf()
+	if !small || len(ents)+len(kvs)/2 > maxSmallAssoc || m.rec != nil {
+		return nil
+	}
+	// The entries are built on the stack, then copied into a block of
+	// their exact size (a key already there adds none).
+	var buf [maxSmallAssoc]ordmap.Entry[Value, Value]
+	n := copy(buf[:], ents)
+	kinds := m.kinds
+	for i := 0; i+1 < len(kvs); i += 2 {
+		k := kvs[i]
+		if flexible && kinds.flexible(k) {
+			k = existingEntryKey(buf[:n], k)
+		}
+		kinds = kinds.with(k)
+		// ordmap's Set, on the stack: a key already there keeps its
+		// stored form and takes the value; a new one is put in its place
+		// (after the last, the common case, with one comparison).
+		j := n
+		if n > 0 && compareKeys(buf[n-1].Key, k) >= 0 {
+			var found bool
+			if j, found = searchEntries(buf[:n], k); found {
+				buf[j].Val = kvs[i+1]
+				continue
+			}
+			for h := n; h > j; h-- {
+				buf[h] = buf[h-1]
+			}
+		}
+		buf[j] = ordmap.Entry[Value, Value]{Key: k, Val: kvs[i+1]}
+		n++
+	}
+	r := smallLeafMap(buf[:n])
+	r.vals, r.kinds = m.orderVals(), kinds
+	return r
+}
+
+// existingEntryKey is existingKey over sorted entries: k when they hold
+// it, else its other spelling when they hold that, else k.
+func existingEntryKey(ents []ordmap.Entry[Value, Value], k Value) Value {
+	var alt Value
+	switch x := k.(type) {
+	case Keyword:
+		alt = string(x)
+	case string:
+		alt = Keyword(x)
+	default:
+		return k
+	}
+	if _, found := searchEntries(ents, k); found {
+		return k
+	}
+	if _, found := searchEntries(ents, alt); found {
+		return alt
+	}
+	return k
+}
+
+// searchEntries returns the index of the first entry whose key is >= k,
+// and whether that key equals k.
+func searchEntries(ents []ordmap.Entry[Value, Value], k Value) (int, bool) {
+	lo, hi := 0, len(ents)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		c := compareKeys(ents[h].Key, k)
+		if c < 0 {
+			lo = h + 1
+		} else if c > 0 {
+			hi = h
+		} else {
+			return h, true
+		}
+	}
+	return lo, false
+}
+
+// smallLeafMap returns a map of the sorted, distinct entries ents (1 to
+// maxSmallAssoc of them), the map and its leaf in one allocation.
+func smallLeafMap(ents []ordmap.Entry[Value, Value]) *Map {
+	switch n := len(ents); {
+	case n == 1:
+		return blockMap[ordmap.Leaf1[Value, Value]](ents)
+	case n == 2:
+		return blockMap[ordmap.Leaf2[Value, Value]](ents)
+	case n == 3:
+		return blockMap[ordmap.Leaf3[Value, Value]](ents)
+	case n == 4:
+		return blockMap[ordmap.Leaf4[Value, Value]](ents)
+	case n <= 6:
+		return blockMap[ordmap.Leaf6[Value, Value]](ents)
+	case n <= 8:
+		return blockMap[ordmap.Leaf8[Value, Value]](ents)
+	case n <= 10:
+		return blockMap[ordmap.Leaf10[Value, Value]](ents)
+	case n <= 12:
+		return blockMap[ordmap.Leaf12[Value, Value]](ents)
+	}
+	return blockMap[ordmap.Leaf16[Value, Value]](ents)
+}
+
+// blockMap allocates a map and its leaf block L together, filled with ents.
+func blockMap[L any, P interface {
+	*L
+	Room() []ordmap.Entry[Value, Value]
+	Take(int) ordmap.Tree[Value, Value]
+}](ents []ordmap.Entry[Value, Value]) *Map {
+	b := new(struct {
+		m Map
+		l L
+	})
+	copy(P(&b.l).Room(), ents)
+	b.m.t = P(&b.l).Take(len(ents))
+	return &b.m
 }
 
 // Dissoc returns a map without k.

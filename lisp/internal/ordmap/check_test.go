@@ -21,7 +21,7 @@ func (t Tree[K, V]) check(cmp func(a, b K) int) error {
 		if _, err := c.node(t.tail, 0, nil, nil); err != nil {
 			return fmt.Errorf("tail: %w", err)
 		}
-		hi = &t.tail.ents[0].k
+		hi = &t.tail.ents[0].Key
 		tn = len(t.tail.ents)
 	}
 	c.leafDepth = -1
@@ -77,11 +77,11 @@ func (c *checker[K, V]) node(n *node[K, V], depth int, lo, hi *K) (int, error) {
 			return 0, fmt.Errorf("leaves at depths %d and %d", c.leafDepth, depth)
 		}
 		for i := range n.ents {
-			if err := inRange(n.ents[i].k); err != nil {
+			if err := inRange(n.ents[i].Key); err != nil {
 				return 0, err
 			}
-			if i > 0 && c.cmp(n.ents[i-1].k, n.ents[i].k) >= 0 {
-				return 0, fmt.Errorf("leaf keys out of order: %v then %v", n.ents[i-1].k, n.ents[i].k)
+			if i > 0 && c.cmp(n.ents[i-1].Key, n.ents[i].Key) >= 0 {
+				return 0, fmt.Errorf("leaf keys out of order: %v then %v", n.ents[i-1].Key, n.ents[i].Key)
 			}
 		}
 		return len(n.ents), nil

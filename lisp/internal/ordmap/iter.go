@@ -14,8 +14,8 @@ type frame[K, V any] struct {
 // where a range-over-func closure is unwanted. Obtain one with Tree.Iter;
 // the zero Iterator is exhausted.
 type Iterator[K, V any] struct {
-	ents   []entry[K, V] // rest of the current leaf
-	tail   []entry[K, V] // the tree's tail, visited after the root
+	ents   []Entry[K, V] // rest of the current leaf
+	tail   []Entry[K, V] // the tree's tail, visited after the root
 	depth  int           // number of frames in use
 	inline [inlineDepth]frame[K, V]
 	spill  []frame[K, V] // frames beyond inlineDepth
@@ -62,7 +62,7 @@ func (it *Iterator[K, V]) Next() (k K, v V, ok bool) {
 	}
 	e := &it.ents[0]
 	it.ents = it.ents[1:]
-	return e.k, e.v, true
+	return e.Key, e.Val, true
 }
 
 // advance moves to the next leaf; false when there is none.

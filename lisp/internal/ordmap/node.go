@@ -16,9 +16,11 @@ type token struct {
 	alive bool
 }
 
-type entry[K, V any] struct {
-	k K
-	v V
+// Entry is one key and its value, as a leaf holds them (Leaf gives a
+// small tree's entries to callers that scan them inline).
+type Entry[K, V any] struct {
+	Key K
+	Val V
 }
 
 type child[K, V any] struct {
@@ -33,7 +35,7 @@ type child[K, V any] struct {
 // (see allocLeaf / allocInner). A node is never empty.
 type node[K, V any] struct {
 	owner *token
-	ents  []entry[K, V]
+	ents  []Entry[K, V]
 	kids  []child[K, V]
 }
 
@@ -45,7 +47,7 @@ func (n *node[K, V]) editable(owner *token) bool {
 
 func (n *node[K, V]) firstKey() K {
 	if n.kids == nil {
-		return n.ents[0].k
+		return n.ents[0].Key
 	}
 	return n.kids[0].key
 }
@@ -84,84 +86,84 @@ func allocLeaf[K, V any](owner *token, length, capacity int) *node[K, V] {
 	case capacity <= 1:
 		a := new(struct {
 			n node[K, V]
-			e [1]entry[K, V]
+			e [1]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 2:
 		a := new(struct {
 			n node[K, V]
-			e [2]entry[K, V]
+			e [2]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 3:
 		a := new(struct {
 			n node[K, V]
-			e [3]entry[K, V]
+			e [3]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 4:
 		a := new(struct {
 			n node[K, V]
-			e [4]entry[K, V]
+			e [4]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 6:
 		a := new(struct {
 			n node[K, V]
-			e [6]entry[K, V]
+			e [6]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 8:
 		a := new(struct {
 			n node[K, V]
-			e [8]entry[K, V]
+			e [8]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 12:
 		a := new(struct {
 			n node[K, V]
-			e [12]entry[K, V]
+			e [12]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 16:
 		a := new(struct {
 			n node[K, V]
-			e [16]entry[K, V]
+			e [16]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 24:
 		a := new(struct {
 			n node[K, V]
-			e [24]entry[K, V]
+			e [24]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 32:
 		a := new(struct {
 			n node[K, V]
-			e [32]entry[K, V]
+			e [32]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	case capacity <= 48:
 		a := new(struct {
 			n node[K, V]
-			e [48]entry[K, V]
+			e [48]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
 	default:
 		a := new(struct {
 			n node[K, V]
-			e [64]entry[K, V]
+			e [64]Entry[K, V]
 		})
 		a.n.ents = a.e[:length]
 		n = &a.n
@@ -274,11 +276,11 @@ func (n *node[K, V]) writable(owner *token) *node[K, V] {
 
 // searchLeaf returns the index of the first entry whose key is >= k, and
 // whether that key equals k.
-func searchLeaf[K, V any](ents []entry[K, V], k K, cmp func(a, b K) int) (int, bool) {
+func searchLeaf[K, V any](ents []Entry[K, V], k K, cmp func(a, b K) int) (int, bool) {
 	lo, hi := 0, len(ents)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		c := cmp(ents[m].k, k)
+		c := cmp(ents[m].Key, k)
 		if c < 0 {
 			lo = m + 1
 		} else if c > 0 {
@@ -417,10 +419,10 @@ func insertLeaf[K, V any](n *node[K, V], k K, v V, cmp func(a, b K) int, owner *
 	i, found := searchLeaf(ents, k, cmp)
 	if found {
 		m := n.writable(owner)
-		m.ents[i].v = v
+		m.ents[i].Val = v
 		return m, nil, false
 	}
-	e := entry[K, V]{k, v}
+	e := Entry[K, V]{k, v}
 	if len(ents) < width {
 		var m *node[K, V]
 		if n.editable(owner) && len(ents) < cap(ents) {
@@ -477,7 +479,7 @@ func remove[K, V any](n *node[K, V], k K, cmp func(a, b K) int, owner *token) (*
 		}
 		if n.editable(owner) {
 			copy(ents[i:], ents[i+1:])
-			ents[len(ents)-1] = entry[K, V]{}
+			ents[len(ents)-1] = Entry[K, V]{}
 			n.ents = ents[:len(ents)-1]
 			return n, true
 		}
@@ -653,7 +655,7 @@ func get[K, V any](n *node[K, V], k K, cmp func(a, b K) int) (V, bool) {
 		n = n.kids[searchInner(n.kids, k, cmp)].n
 	}
 	if i, ok := searchLeaf(n.ents, k, cmp); ok {
-		return n.ents[i].v, true
+		return n.ents[i].Val, true
 	}
 	var zero V
 	return zero, false

@@ -496,22 +496,19 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 }
 
-func TestScanSmall(t *testing.T) {
+func TestLeaf(t *testing.T) {
 	var tr Tree[int, string]
 	for i := 0; i < 10; i++ {
 		tr = tr.Set(i, fmt.Sprint(i), icmp)
 	}
-	v, idx, found, small := tr.ScanSmall(func(k int) int {
-		switch k {
-		case 7:
-			return 1
-		case 3, 5:
-			return 2
+	ents, small := tr.Leaf()
+	if !small || len(ents) != 10 {
+		t.Fatalf("Leaf of 10 entries: %d entries, small %v", len(ents), small)
+	}
+	for i, e := range ents {
+		if e.Key != i || e.Val != fmt.Sprint(i) {
+			t.Errorf("entry %d = %v %q", i, e.Key, e.Val)
 		}
-		return 0
-	})
-	if !small || !found || v != "7" || idx != 7 {
-		t.Errorf("wanted key: %q %d %v %v", v, idx, found, small)
 	}
 	if k, v, ok := tr.SmallAt(7); !ok || k != 7 || v != "7" {
 		t.Errorf("SmallAt(7) = %v %q %v", k, v, ok)
@@ -519,26 +516,34 @@ func TestScanSmall(t *testing.T) {
 	if _, _, ok := tr.SmallAt(10); ok {
 		t.Error("SmallAt past the end")
 	}
-	v, _, found, _ = tr.ScanSmall(func(k int) int {
-		if k == 3 || k == 5 {
-			return 2
-		}
-		return 0
-	})
-	if !found || v != "3" {
-		t.Errorf("fallback: %q %v", v, found)
-	}
-	if _, _, found, small = (Tree[int, string]{}).ScanSmall(func(int) int { return 1 }); !small || found {
-		t.Errorf("empty tree: %v %v", found, small)
+	if ents, small = (Tree[int, string]{}).Leaf(); !small || ents != nil {
+		t.Errorf("empty tree: %v %v", ents, small)
 	}
 	for i := 10; i < 100; i++ {
 		tr = tr.Set(i, "", icmp)
 	}
-	if _, _, _, small = tr.ScanSmall(func(int) int { return 1 }); small {
+	if ents, small = tr.Leaf(); small || ents != nil {
 		t.Error("a 100-entry tree is not small")
 	}
 	if _, _, ok := tr.SmallAt(0); ok {
 		t.Error("SmallAt on a large tree")
+	}
+}
+
+// roomTake returns a build that fills the block b through Room and Take
+// (a new block per call, as the tests build a tree per block).
+func roomTake[L any, P interface {
+	*L
+	Room() []Entry[int, string]
+	Take(int) Tree[int, string]
+}](_ P) func([]int, []string) Tree[int, string] {
+	return func(keys []int, vals []string) Tree[int, string] {
+		b := P(new(L))
+		room := b.Room()
+		for i := range keys {
+			room[i] = Entry[int, string]{keys[i], vals[i]}
+		}
+		return b.Take(len(keys))
 	}
 }
 
@@ -556,6 +561,19 @@ func TestLeafBlocks(t *testing.T) {
 		{4, func(k []int, v []string) Tree[int, string] { return new(Leaf4[int, string]).Tree(k, v) }},
 		{6, func(k []int, v []string) Tree[int, string] { return new(Leaf6[int, string]).Tree(k, v) }},
 		{8, func(k []int, v []string) Tree[int, string] { return new(Leaf8[int, string]).Tree(k, v) }},
+		{10, func(k []int, v []string) Tree[int, string] { return new(Leaf10[int, string]).Tree(k, v) }},
+		{12, func(k []int, v []string) Tree[int, string] { return new(Leaf12[int, string]).Tree(k, v) }},
+		{16, func(k []int, v []string) Tree[int, string] { return new(Leaf16[int, string]).Tree(k, v) }},
+		// Room and Take: the same tree, filled as entries.
+		{1, roomTake(new(Leaf1[int, string]))},
+		{2, roomTake(new(Leaf2[int, string]))},
+		{3, roomTake(new(Leaf3[int, string]))},
+		{4, roomTake(new(Leaf4[int, string]))},
+		{6, roomTake(new(Leaf6[int, string]))},
+		{8, roomTake(new(Leaf8[int, string]))},
+		{10, roomTake(new(Leaf10[int, string]))},
+		{12, roomTake(new(Leaf12[int, string]))},
+		{16, roomTake(new(Leaf16[int, string]))},
 	} {
 		for n := 1; n <= b.size; n++ {
 			keys := make([]int, n)

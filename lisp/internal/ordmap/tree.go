@@ -23,9 +23,9 @@ func (t Tree[K, V]) Len() int { return t.count }
 
 // Get returns the value stored under k. O(log n).
 func (t Tree[K, V]) Get(k K, cmp func(a, b K) int) (V, bool) {
-	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].k) >= 0) {
+	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].Key) >= 0) {
 		if i, ok := searchLeaf(tl.ents, k, cmp); ok {
-			return tl.ents[i].v, true
+			return tl.ents[i].Val, true
 		}
 		var zero V
 		return zero, false
@@ -37,7 +37,7 @@ func (t Tree[K, V]) Get(k K, cmp func(a, b K) int) (V, bool) {
 // k, which Set keeps) and its value. O(log n).
 func (t Tree[K, V]) GetEntry(k K, cmp func(a, b K) int) (K, V, bool) {
 	n := t.root
-	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].k) >= 0) {
+	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].Key) >= 0) {
 		n = tl
 	}
 	if n != nil {
@@ -45,7 +45,7 @@ func (t Tree[K, V]) GetEntry(k K, cmp func(a, b K) int) (K, V, bool) {
 			n = n.kids[searchInner(n.kids, k, cmp)].n
 		}
 		if i, ok := searchLeaf(n.ents, k, cmp); ok {
-			return n.ents[i].k, n.ents[i].v, true
+			return n.ents[i].Key, n.ents[i].Val, true
 		}
 	}
 	var zk K
@@ -85,13 +85,13 @@ func (t *Tree[K, V]) set(k K, v V, cmp func(a, b K) int, owner *token) {
 	tl := t.tail
 	switch {
 	case tl != nil:
-		if t.root == nil || cmp(k, tl.ents[0].k) >= 0 {
+		if t.root == nil || cmp(k, tl.ents[0].Key) >= 0 {
 			t.setTail(k, v, cmp, owner)
 			return
 		}
 	case t.root == nil || cmp(k, maxKey(t.root)) > 0:
 		l := allocLeaf[K, V](owner, 1, capFor(1, owner))
-		l.ents[0] = entry[K, V]{k, v}
+		l.ents[0] = Entry[K, V]{k, v}
 		t.tail = l
 		t.count++
 		return
@@ -111,18 +111,18 @@ func (t *Tree[K, V]) setTail(k K, v V, cmp func(a, b K) int, owner *token) {
 	// key past the tail's last is an append, found with one comparison.
 	var i int
 	var found bool
-	if n := len(ents); n > 0 && cmp(ents[n-1].k, k) < 0 {
+	if n := len(ents); n > 0 && cmp(ents[n-1].Key, k) < 0 {
 		i = n
 	} else {
 		i, found = searchLeaf(ents, k, cmp)
 	}
 	if found {
 		m := tl.writable(owner)
-		m.ents[i].v = v
+		m.ents[i].Val = v
 		t.tail = m
 		return
 	}
-	e := entry[K, V]{k, v}
+	e := Entry[K, V]{k, v}
 	t.count++
 	if len(ents) < width {
 		if tl.editable(owner) && len(ents) < cap(ents) {
@@ -179,12 +179,12 @@ func maxKey[K, V any](n *node[K, V]) K {
 	for n.kids != nil {
 		n = n.kids[len(n.kids)-1].n
 	}
-	return n.ents[len(n.ents)-1].k
+	return n.ents[len(n.ents)-1].Key
 }
 
 // delete is Delete and Builder.Delete; it reports whether k was present.
 func (t *Tree[K, V]) delete(k K, cmp func(a, b K) int, owner *token) bool {
-	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].k) >= 0) {
+	if tl := t.tail; tl != nil && (t.root == nil || cmp(k, tl.ents[0].Key) >= 0) {
 		ents := tl.ents
 		i, found := searchLeaf(ents, k, cmp)
 		if !found {
@@ -196,7 +196,7 @@ func (t *Tree[K, V]) delete(k K, cmp func(a, b K) int, owner *token) bool {
 			t.tail = nil
 		case tl.editable(owner):
 			copy(ents[i:], ents[i+1:])
-			ents[len(ents)-1] = entry[K, V]{}
+			ents[len(ents)-1] = Entry[K, V]{}
 			tl.ents = ents[:len(ents)-1]
 		default:
 			m := allocLeaf[K, V](owner, len(ents)-1, capFor(len(ents)-1, owner))
@@ -226,7 +226,7 @@ func (t Tree[K, V]) At(i int) (K, V) {
 	}
 	if rc := t.count - t.tailLen(); i >= rc {
 		e := &t.tail.ents[i-rc]
-		return e.k, e.v
+		return e.Key, e.Val
 	}
 	n := t.root
 	for n.kids != nil {
@@ -239,7 +239,7 @@ func (t Tree[K, V]) At(i int) (K, V) {
 		n = kids[j].n
 	}
 	e := &n.ents[i]
-	return e.k, e.v
+	return e.Key, e.Val
 }
 
 // Min returns the entry with the smallest key. O(log n).
@@ -257,7 +257,7 @@ func (t Tree[K, V]) Min() (K, V, bool) {
 		n = n.kids[0].n
 	}
 	e := &n.ents[0]
-	return e.k, e.v, true
+	return e.Key, e.Val, true
 }
 
 // Max returns the entry with the largest key. O(log n).
@@ -275,7 +275,7 @@ func (t Tree[K, V]) Max() (K, V, bool) {
 		n = n.kids[len(n.kids)-1].n
 	}
 	e := &n.ents[len(n.ents)-1]
-	return e.k, e.v, true
+	return e.Key, e.Val, true
 }
 
 // All iterates over the entries in ascending key order.
@@ -306,7 +306,7 @@ func (n *node[K, V]) each(yield func(K, V) bool) bool {
 	if n.kids == nil {
 		for i := range n.ents {
 			e := &n.ents[i]
-			if !yield(e.k, e.v) {
+			if !yield(e.Key, e.Val) {
 				return false
 			}
 		}
@@ -324,7 +324,7 @@ func (n *node[K, V]) eachBackward(yield func(K, V) bool) bool {
 	if n.kids == nil {
 		for i := len(n.ents) - 1; i >= 0; i-- {
 			e := &n.ents[i]
-			if !yield(e.k, e.v) {
+			if !yield(e.Key, e.Val) {
 				return false
 			}
 		}
@@ -360,7 +360,7 @@ func FromSorted[K, V any](keys []K, vals []V) Tree[K, V] {
 		hi := min(lo+width, n)
 		l := allocLeaf[K, V](nil, hi-lo, hi-lo)
 		for i := lo; i < hi; i++ {
-			l.ents[i-lo] = entry[K, V]{keys[i], vals[i]}
+			l.ents[i-lo] = Entry[K, V]{keys[i], vals[i]}
 		}
 		level = append(level, child[K, V]{key: keys[lo], n: l, cnt: hi - lo})
 	}
@@ -386,31 +386,20 @@ func FromSorted[K, V any](keys []K, vals []V) Tree[K, V] {
 	return t
 }
 
-// ScanSmall serves lookups that are cheaper as one linear pass than as a
+// Leaf serves lookups that are cheaper as one linear pass than as a
 // binary search: when the whole tree is a single leaf (at most 16 entries),
-// it calls match on each key in order. match returns 0 for no match, 1 for
-// the wanted key (the scan stops) or 2 for an acceptable fallback (the first
-// one is remembered). ScanSmall returns the value and index of the wanted
-// key, else of the first fallback; small is false, and nothing is scanned,
-// when the tree is larger than one leaf.
-func (t Tree[K, V]) ScanSmall(match func(k K) int) (v V, index int, found, small bool) {
+// it returns its entries in key order (none for the empty tree) and small;
+// small is false, and ents nil, when the tree is larger. The entries belong
+// to the tree: the caller must not modify them. Callers scan them inline,
+// with no call per key, which a callback (and its closure) would cost.
+func (t Tree[K, V]) Leaf() (ents []Entry[K, V], small bool) {
 	if t.root != nil {
-		return v, 0, false, false
+		return nil, false
 	}
 	if t.tail == nil {
-		return v, 0, false, true
+		return nil, true
 	}
-	for i := range t.tail.ents {
-		switch match(t.tail.ents[i].k) {
-		case 1:
-			return t.tail.ents[i].v, i, true, true
-		case 2:
-			if !found {
-				v, index, found = t.tail.ents[i].v, i, true
-			}
-		}
-	}
-	return v, index, found, true
+	return t.tail.ents, true
 }
 
 // SmallAt returns entry i of a tree that is a single leaf; ok is false when
@@ -421,7 +410,7 @@ func (t Tree[K, V]) SmallAt(i int) (k K, v V, ok bool) {
 		return k, v, false
 	}
 	e := &t.tail.ents[i]
-	return e.k, e.v, true
+	return e.Key, e.Val, true
 }
 
 // Leaf blocks hold the one leaf of a small tree, so that a caller can
@@ -432,46 +421,97 @@ func (t Tree[K, V]) SmallAt(i int) (k K, v V, ok bool) {
 type (
 	Leaf1[K, V any] struct {
 		n node[K, V]
-		e [1]entry[K, V]
+		e [1]Entry[K, V]
 	}
 	Leaf2[K, V any] struct {
 		n node[K, V]
-		e [2]entry[K, V]
+		e [2]Entry[K, V]
 	}
 	Leaf3[K, V any] struct {
 		n node[K, V]
-		e [3]entry[K, V]
+		e [3]Entry[K, V]
 	}
 	Leaf4[K, V any] struct {
 		n node[K, V]
-		e [4]entry[K, V]
+		e [4]Entry[K, V]
 	}
 	Leaf6[K, V any] struct {
 		n node[K, V]
-		e [6]entry[K, V]
+		e [6]Entry[K, V]
 	}
 	Leaf8[K, V any] struct {
 		n node[K, V]
-		e [8]entry[K, V]
+		e [8]Entry[K, V]
+	}
+	Leaf10[K, V any] struct {
+		n node[K, V]
+		e [10]Entry[K, V]
+	}
+	Leaf12[K, V any] struct {
+		n node[K, V]
+		e [12]Entry[K, V]
+	}
+	Leaf16[K, V any] struct {
+		n node[K, V]
+		e [16]Entry[K, V]
 	}
 )
 
-func (l *Leaf1[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
-func (l *Leaf2[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
-func (l *Leaf3[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
-func (l *Leaf4[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
-func (l *Leaf6[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
-func (l *Leaf8[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf1[K, V]) Tree(keys []K, vals []V) Tree[K, V]  { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf2[K, V]) Tree(keys []K, vals []V) Tree[K, V]  { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf3[K, V]) Tree(keys []K, vals []V) Tree[K, V]  { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf4[K, V]) Tree(keys []K, vals []V) Tree[K, V]  { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf6[K, V]) Tree(keys []K, vals []V) Tree[K, V]  { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf8[K, V]) Tree(keys []K, vals []V) Tree[K, V]  { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf10[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf12[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+func (l *Leaf16[K, V]) Tree(keys []K, vals []V) Tree[K, V] { return fillLeaf(&l.n, l.e[:], keys, vals) }
+
+// Room returns the block's entries for the caller to fill, in key order
+// with distinct keys, before Take makes the tree of the first n of them:
+// the other way to fill a block, for a caller that has entries (a small
+// map's, with changes) rather than keys and values.
+func (l *Leaf1[K, V]) Room() []Entry[K, V]  { return l.e[:] }
+func (l *Leaf2[K, V]) Room() []Entry[K, V]  { return l.e[:] }
+func (l *Leaf3[K, V]) Room() []Entry[K, V]  { return l.e[:] }
+func (l *Leaf4[K, V]) Room() []Entry[K, V]  { return l.e[:] }
+func (l *Leaf6[K, V]) Room() []Entry[K, V]  { return l.e[:] }
+func (l *Leaf8[K, V]) Room() []Entry[K, V]  { return l.e[:] }
+func (l *Leaf10[K, V]) Room() []Entry[K, V] { return l.e[:] }
+func (l *Leaf12[K, V]) Room() []Entry[K, V] { return l.e[:] }
+func (l *Leaf16[K, V]) Room() []Entry[K, V] { return l.e[:] }
+
+// Take returns the tree of the block's first n entries (1 <= n <= the
+// block's size), which Room gave the caller to fill.
+func (l *Leaf1[K, V]) Take(n int) Tree[K, V]  { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf2[K, V]) Take(n int) Tree[K, V]  { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf3[K, V]) Take(n int) Tree[K, V]  { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf4[K, V]) Take(n int) Tree[K, V]  { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf6[K, V]) Take(n int) Tree[K, V]  { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf8[K, V]) Take(n int) Tree[K, V]  { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf10[K, V]) Take(n int) Tree[K, V] { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf12[K, V]) Take(n int) Tree[K, V] { return takeLeaf(&l.n, l.e[:], n) }
+func (l *Leaf16[K, V]) Take(n int) Tree[K, V] { return takeLeaf(&l.n, l.e[:], n) }
+
+// takeLeaf makes n, with room ents, the single leaf of its first count
+// entries.
+func takeLeaf[K, V any](n *node[K, V], ents []Entry[K, V], count int) Tree[K, V] {
+	if count <= 0 || count > len(ents) {
+		panic("ordmap: Leaf.Take: wrong number of entries")
+	}
+	n.ents = ents[:count]
+	return Tree[K, V]{tail: n, count: count}
+}
 
 // fillLeaf makes n, with room ents, the single leaf FromSorted makes of a
 // tree of 1 to len(ents) entries.
-func fillLeaf[K, V any](n *node[K, V], ents []entry[K, V], keys []K, vals []V) Tree[K, V] {
+func fillLeaf[K, V any](n *node[K, V], ents []Entry[K, V], keys []K, vals []V) Tree[K, V] {
 	if len(keys) != len(vals) || len(keys) == 0 || len(keys) > len(ents) {
 		panic("ordmap: Leaf.Tree: wrong number of entries")
 	}
 	n.ents = ents[:len(keys)]
 	for i := range keys {
-		n.ents[i] = entry[K, V]{keys[i], vals[i]}
+		n.ents[i] = Entry[K, V]{keys[i], vals[i]}
 	}
 	return Tree[K, V]{tail: n, count: len(keys)}
 }
