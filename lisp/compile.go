@@ -1447,7 +1447,7 @@ func (c *compiler) flatBindings(bs []analyze.Binding) {
 func (c *compiler) flatLets(e analyze.Expr) analyze.Expr {
 	for {
 		l, ok := e.(*analyze.Let)
-		if !ok {
+		if !ok || noFastPaths {
 			return e
 		}
 		if len(c.tableExits) > 0 {

@@ -367,6 +367,9 @@ func (c *compiler) kwArg(e analyze.Expr) (callArg, bool) {
 // loop, where a test for (:k x) costs more than the call of its closure
 // saves: they keep that closure.)
 func (c *compiler) arg(e analyze.Expr, kw bool) callArg {
+	if noFastPaths {
+		return callArg{fn: c.expr(e)} // as before arguments were held by value
+	}
 	if len(c.tableExits) > 0 {
 		if _, ok := c.tableExits[e]; ok {
 			return callArg{fn: c.expr(e)}
