@@ -45,6 +45,10 @@ type compiler struct {
 	// fnSlab and stepSlab are the chunks exprs and bindSteps carve from.
 	fnSlab   []evalFn
 	stepSlab []bindStep
+	argSlab  []callArg
+	// stepScratch holds the steps of the bindings being compiled (see
+	// flatBindings), nested runs above outer ones.
+	stepScratch []bindStep
 	// lits holds the chunks literalKeys carves from, made on first use.
 	lits *literalSlabs
 	// arity is the function arity being compiled (target of a fn recur).
@@ -152,8 +156,8 @@ const (
 	maxConstInt = 1023
 )
 
-// constant returns a closure yielding v, shared for equal scalars.
-func (c *compiler) constant(v Value) evalFn {
+// sharedConst returns the closure of v made once for all programs, or nil.
+func sharedConst(v Value) evalFn {
 	switch x := v.(type) {
 	case nil:
 		return constNil
@@ -166,6 +170,14 @@ func (c *compiler) constant(v Value) evalFn {
 		if uint64(x-minConstInt) <= maxConstInt-minConstInt {
 			return constInts[x-minConstInt]
 		}
+	}
+	return nil
+}
+
+// constant returns a closure yielding v, shared for equal scalars.
+func (c *compiler) constant(v Value) evalFn {
+	if f := sharedConst(v); f != nil {
+		return f
 	}
 	key, ok := scalarKey(v)
 	if f, isFloat := v.(float64); isFloat {
@@ -435,11 +447,11 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 		}
 		pool = slot >= 0 // else colliding literals: build this one, do not pool it
 	}
+	if c.lits == nil {
+		c.lits = new(literalSlabs)
+	}
 	var written []Value // the items as written, for the pool
 	if pool && (kind == 's' || kind == 'm') {
-		if c.lits == nil {
-			c.lits = new(literalSlabs)
-		}
 		written = carve(&c.lits.keys, len(keys)+len(vs))
 		copy(written, keys)
 		copy(written[len(keys):], vs)
@@ -447,7 +459,7 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	var v Value
 	switch kind {
 	case 'v', 'l':
-		vec := newConstVector(n)
+		vec := c.constVector(n)
 		copy(vec.items, keys)
 		written = vec.items
 		v = vec
@@ -457,7 +469,7 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	case 's':
 		v = NewSet(keys...)
 	default:
-		v = constMap(keys, vs) // sorts the entries in place
+		v = c.constMap(keys, vs) // sorts the entries in place
 	}
 	if !pool {
 		return v, nil, true
@@ -615,7 +627,11 @@ const maxInsertionSort = 16
 // are sorted in place by insertion, a later duplicate of a key dropped
 // where it is met (so that the first wins, as in mapFromLiteral), instead
 // of through index and entry copies. The map copies the entries.
-func constMap(keys, vals []Value) *Map {
+func constMap(keys, vals []Value) *Map { return (*compiler)(nil).constMap(keys, vals) }
+
+// constMap is constMap; a non-nil compiler carves small maps from its
+// slabs (see constMapFromSorted).
+func (c *compiler) constMap(keys, vals []Value) *Map {
 	n := len(keys)
 	if n > maxInsertionSort {
 		return mapFromLiteral(keys, vals)
@@ -641,7 +657,12 @@ func constMap(keys, vals []Value) *Map {
 		kinds |= kindOf(k)
 		out++
 	}
-	m := constMapFromSorted(keys[:out], vals[:out])
+	var m *Map
+	if c != nil {
+		m = c.constMapFromSorted(keys[:out], vals[:out])
+	} else {
+		m = constMapFromSorted(keys[:out], vals[:out])
+	}
 	if m != emptyMap {
 		m.kinds = kinds
 	}
@@ -686,6 +707,57 @@ func constMapFromSorted(keys, vals []Value) *Map {
 		return leafMap(keys, vals, (*ordmap.Leaf8[Value, Value]).Tree)
 	}
 	return mapFromSorted(keys, vals)
+}
+
+// constMapFromSorted is constMapFromSorted for the constants of the
+// program, carved from the compiler's slabs (c.lits is made). (The leaves'
+// Tree methods are called directly: through a function value, the keys and
+// values would escape, and so would the callers' buffers on the stack.)
+func (c *compiler) constMapFromSorted(keys, vals []Value) *Map {
+	n := len(keys)
+	if n == 0 || n > 8 {
+		return constMapFromSorted(keys, vals)
+	}
+	s := c.lits
+	m := &carveSmall(&s.maps)[0]
+	switch {
+	case n == 1:
+		m.t = (&carveSmall(&s.leaf1)[0]).Tree(keys, vals)
+	case n == 2:
+		m.t = (&carveSmall(&s.leaf2)[0]).Tree(keys, vals)
+	case n == 3:
+		m.t = (&carveSmall(&s.leaf3)[0]).Tree(keys, vals)
+	case n == 4:
+		m.t = (&carveSmall(&s.leaf4)[0]).Tree(keys, vals)
+	case n <= 6:
+		m.t = (&carveSmall(&s.leaf6)[0]).Tree(keys, vals)
+	default:
+		m.t = (&carveSmall(&s.leaf8)[0]).Tree(keys, vals)
+	}
+	return m
+}
+
+// carveSmall carves one element from a slab of the literals, whose
+// chunks start smaller than carve's: a program holds few of each.
+func carveSmall[T any](slab *[]T) []T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, min(max(2*cap(*slab), 2), slabSize))
+	}
+	l := len(*slab)
+	*slab = (*slab)[:l+1]
+	return (*slab)[l : l+1 : l+1]
+}
+
+// constVector returns a constant vector of n nil items for a literal,
+// carved from the compiler's slabs (c.lits is made) for the small sizes
+// of most literals.
+func (c *compiler) constVector(n int) *Vector {
+	if n == 0 || n > maxPooledItems {
+		return newConstVector(n)
+	}
+	v := &carveSmall(&c.lits.vecs)[0]
+	v.items = carve(&c.lits.keys, n)
+	return v
 }
 
 // leafMap allocates a map and its leaf block L together.
@@ -836,19 +908,43 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 // and the map made from the sorted entries at once, with no lookups for
 // duplicates and no insertions one by one.
 func (c *compiler) shapedMapLit(pos syntax.Pos, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
-	vals := c.exprs(valExprs)
+	vals := c.args(valExprs)
 	kinds := kindsOfKeys(keys)
 	n := len(keys)
+	if fns := c.argFns(vals); fns != nil {
+		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(int64(2*n) + 2); err != nil {
+				return nil, at(err, pos)
+			}
+			buf, mark := fr.th.stack.alloc(n)
+			for i, f := range fns {
+				v, err := f(fr)
+				if err != nil {
+					fr.th.stack.release(buf, mark)
+					return nil, err
+				}
+				buf[slots[i]] = v
+			}
+			m := constMapFromSorted(keys, buf) // copies the entries
+			fr.th.stack.release(buf, mark)
+			m.kinds = kinds
+			return m, nil
+		}
+	}
 	return func(fr *frame) (Value, error) {
 		if err := fr.th.charge(int64(2*n) + 2); err != nil {
 			return nil, at(err, pos)
 		}
 		buf, mark := fr.th.stack.alloc(n)
-		for i, f := range vals {
-			v, err := f(fr)
-			if err != nil {
-				fr.th.stack.release(buf, mark)
-				return nil, err
+		for i := range vals {
+			a := &vals[i]
+			v := a.v
+			if a.fn != nil {
+				var err error
+				if v, err = a.fn(fr); err != nil {
+					fr.th.stack.release(buf, mark)
+					return nil, err
+				}
 			}
 			buf[slots[i]] = v
 		}
@@ -880,6 +976,11 @@ func (c *compiler) constLit(e analyze.Expr) evalFn {
 	if pe == nil {
 		return constant(v)
 	}
+	return pe.closure()
+}
+
+// closure returns the closure yielding the pooled literal, made once.
+func (pe *poolEntry) closure() evalFn {
 	if pe.fn == nil {
 		pe.fn = constant(pe.v)
 	}
@@ -902,86 +1003,11 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return c.constant(e.Value)
 	case *analyze.SymbolLit:
 		return c.constant(Symbol{Ns: e.Ns, Name: e.Name})
-	case *analyze.VectorLit:
+	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
 		if f := c.constLit(e); f != nil {
 			return f
 		}
-		pos := c.pos(e.Off)
-		items := c.exprs(e.Items)
-		return func(fr *frame) (Value, error) {
-			if err := fr.th.charge(int64(len(items)) + 2); err != nil {
-				return nil, at(err, pos)
-			}
-			out := make([]Value, len(items))
-			for i, f := range items {
-				v, err := f(fr)
-				if err != nil {
-					return nil, err
-				}
-				out[i] = v
-			}
-			if e.List {
-				return NewList(out), nil
-			}
-			return NewVector(out), nil
-		}
-	case *analyze.SetLit:
-		if f := c.constLit(e); f != nil {
-			return f
-		}
-		pos := c.pos(e.Off)
-		items := c.exprs(e.Items)
-		return func(fr *frame) (Value, error) {
-			if err := fr.th.charge(2*int64(len(items)) + 2); err != nil {
-				return nil, at(err, pos)
-			}
-			b := newSetBuilder(nil)
-			for _, f := range items {
-				v, err := f(fr)
-				if err != nil {
-					return nil, err
-				}
-				b.Add(v)
-			}
-			return b.Set(), nil
-		}
-	case *analyze.MapLit:
-		if f := c.constLit(e); f != nil {
-			return f
-		}
-		pos := c.pos(e.Off)
-		if keys, slots, ok := c.literalKeys(e.Keys); ok {
-			return c.shapedMapLit(pos, keys, slots, e.Vals)
-		}
-		// Keys and values alternate in one slice: one slice header less in
-		// the closure and one carve from the slab.
-		kv := c.mapEntries(e.Keys, e.Vals)
-		return func(fr *frame) (Value, error) {
-			if err := fr.th.charge(int64(len(kv)) + 2); err != nil {
-				return nil, at(err, pos)
-			}
-			b := emptyMapBuilder()
-			kinds := kindsKnown
-			for i := 0; i+1 < len(kv); i += 2 {
-				k, err := kv[i](fr)
-				if err != nil {
-					return nil, err
-				}
-				v, err := kv[i+1](fr)
-				if err != nil {
-					return nil, err
-				}
-				if _, dup := b.Get(k); !dup {
-					b.Set(k, v)
-					kinds |= kindOf(k)
-				}
-			}
-			m := b.Map()
-			if m != emptyMap {
-				m.kinds = kinds // a map of its own, fresh from the builder
-			}
-			return m, nil
-		}
+		return c.collExpr(e)
 	case *analyze.Local:
 		slot := int(e.Slot)
 		if c.isIntSlot(slot) {
@@ -1134,8 +1160,12 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			return v, nil
 		}
 	case *analyze.Let:
-		steps := c.bindSteps(e.Bindings)
-		body := c.expr(e.Body)
+		// A let whose body is a let is one run of bindings (see flatBindings).
+		start := len(c.stepScratch)
+		c.flatBindings(e.Bindings)
+		inner := c.flatLets(e.Body)
+		steps := c.popSteps(start)
+		body := c.expr(inner)
 		return func(fr *frame) (Value, error) {
 			if err := runBindings(fr, steps); err != nil {
 				return nil, err
@@ -1258,6 +1288,84 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 	return c.errorf(c.pos(e.Offset()), InternalError, "cannot compile %T", e)
 }
 
+// collExpr compiles a collection literal that is not a constant.
+func (c *compiler) collExpr(e analyze.Expr) evalFn {
+	switch e := e.(type) {
+	case *analyze.VectorLit:
+		pos := c.pos(e.Off)
+		items := c.exprs(e.Items)
+		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(int64(len(items)) + 2); err != nil {
+				return nil, at(err, pos)
+			}
+			out := make([]Value, len(items))
+			for i, f := range items {
+				v, err := f(fr)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			if e.List {
+				return NewList(out), nil
+			}
+			return NewVector(out), nil
+		}
+	case *analyze.SetLit:
+		pos := c.pos(e.Off)
+		items := c.exprs(e.Items)
+		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(2*int64(len(items)) + 2); err != nil {
+				return nil, at(err, pos)
+			}
+			b := newSetBuilder(nil)
+			for _, f := range items {
+				v, err := f(fr)
+				if err != nil {
+					return nil, err
+				}
+				b.Add(v)
+			}
+			return b.Set(), nil
+		}
+	case *analyze.MapLit:
+		pos := c.pos(e.Off)
+		if keys, slots, ok := c.literalKeys(e.Keys); ok {
+			return c.shapedMapLit(pos, keys, slots, e.Vals)
+		}
+		// Keys and values alternate in one slice: one slice header less in
+		// the closure and one carve from the slab.
+		kv := c.mapEntries(e.Keys, e.Vals)
+		return func(fr *frame) (Value, error) {
+			if err := fr.th.charge(int64(len(kv)) + 2); err != nil {
+				return nil, at(err, pos)
+			}
+			b := emptyMapBuilder()
+			kinds := kindsKnown
+			for i := 0; i+1 < len(kv); i += 2 {
+				k, err := kv[i](fr)
+				if err != nil {
+					return nil, err
+				}
+				v, err := kv[i+1](fr)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := b.Get(k); !dup {
+					b.Set(k, v)
+					kinds |= kindOf(k)
+				}
+			}
+			m := b.Map()
+			if m != emptyMap {
+				m.kinds = kinds // a map of its own, fresh from the builder
+			}
+			return m, nil
+		}
+	}
+	return nil
+}
+
 // varName turns a memory key into a var name.
 func varName(k Value) (string, error) {
 	switch k := k.(type) {
@@ -1301,30 +1409,68 @@ type bindFn func(fr *frame, v Value) error
 
 // bindStep is one compiled let-style binding.
 type bindStep struct {
-	init evalFn
+	init evalFn // nil: the value is v, a constant
+	v    Value
 	slot int // >= 0: plain name
 	bind bindFn
 }
 
 // bindSteps compiles let-style bindings.
 func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
-	var steps []bindStep
-	if n := len(bs); n > 0 {
-		if cap(c.stepSlab)-len(c.stepSlab) < n {
-			c.stepSlab = make([]bindStep, 0, max(n, slabCap(cap(c.stepSlab))))
-		}
-		l := len(c.stepSlab)
-		steps, c.stepSlab = c.stepSlab[l:l+n:l+n], c.stepSlab[:l+n]
-	}
-	for i, b := range bs {
-		steps[i].init = c.expr(b.Init)
-		steps[i].slot = -1
+	start := len(c.stepScratch)
+	c.flatBindings(bs)
+	return c.popSteps(start)
+}
+
+// flatBindings compiles let-style bindings onto c.stepScratch. A binding
+// whose value is a let, (let [b (let [x 1 y 2] (+ x y))] ...), takes the
+// steps of that let's bindings, then its own with the let's body as its
+// value: the bindings run in the same order, into the same slots (each
+// let has slots of its own in the frame), with no closure for the inner
+// let and no call of it. A nested let of a let's value is flattened too,
+// as deep as the analyzer let the program nest.
+func (c *compiler) flatBindings(bs []analyze.Binding) {
+	for _, b := range bs {
+		init := c.arg(c.flatLets(b.Init), false)
+		st := bindStep{init: init.fn, v: init.v, slot: -1}
 		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
-			steps[i].slot = s.Slot
+			st.slot = s.Slot
 		} else {
-			steps[i].bind = c.pattern(b.Pattern)
+			st.bind = c.pattern(b.Pattern)
 		}
+		c.stepScratch = append(c.stepScratch, st)
 	}
+}
+
+// flatLets pushes the steps of the bindings of e while e is a let, and
+// returns the first expression that is not one (the innermost body).
+func (c *compiler) flatLets(e analyze.Expr) analyze.Expr {
+	for {
+		l, ok := e.(*analyze.Let)
+		if !ok || noFastPaths {
+			return e
+		}
+		if len(c.tableExits) > 0 {
+			if _, ok := c.tableExits[e]; ok {
+				return e // compiled as its own closure (see expr)
+			}
+		}
+		c.flatBindings(l.Bindings)
+		e = l.Body
+	}
+}
+
+// popSteps moves the steps pushed on c.stepScratch since start into a
+// slice carved from the slab.
+func (c *compiler) popSteps(start int) []bindStep {
+	pushed := c.stepScratch[start:]
+	var steps []bindStep
+	if len(pushed) > 0 {
+		steps = carve(&c.stepSlab, len(pushed))
+		copy(steps, pushed)
+		clear(pushed)
+	}
+	c.stepScratch = c.stepScratch[:start]
 	return steps
 }
 
@@ -1332,9 +1478,12 @@ func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
 func runBindings(fr *frame, steps []bindStep) error {
 	for i := range steps {
 		st := &steps[i]
-		v, err := st.init(fr)
-		if err != nil {
-			return err
+		v := st.v
+		if st.init != nil {
+			var err error
+			if v, err = st.init(fr); err != nil {
+				return err
+			}
 		}
 		if st.slot >= 0 {
 			fr.slots[st.slot] = v

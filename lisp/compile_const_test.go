@@ -27,7 +27,13 @@ func TestConstMapMatchesMapFromLiteral(t *testing.T) {
 				vals[i] = int64(i) // tells which duplicate won
 			}
 			want := mapFromLiteral(slices.Clone(keys), slices.Clone(vals))
+			c := &compiler{lits: new(literalSlabs)}
+			slabbed := c.constMap(slices.Clone(keys), slices.Clone(vals)) // carved from slabs
 			got := constMap(keys, vals)
+			if !Equal(slabbed, want) || slabbed.Len() != want.Len() || Print(slabbed, PrintOptions{}) != Print(want, PrintOptions{}) {
+				t.Fatalf("n=%d trial %d: slab constMap %s, mapFromLiteral %s", n, trial,
+					Print(slabbed, PrintOptions{}), Print(want, PrintOptions{}))
+			}
 			if !Equal(got, want) || got.Len() != want.Len() {
 				t.Fatalf("n=%d trial %d: constMap %s, mapFromLiteral %s", n, trial,
 					Print(got, PrintOptions{}), Print(want, PrintOptions{}))
@@ -45,8 +51,13 @@ func TestConstMapMatchesMapFromLiteral(t *testing.T) {
 // Constant vectors are allocated with their items; they must behave as
 // vectors of their own slice: conj and assoc never write into a literal.
 func TestConstVectorIsImmutable(t *testing.T) {
-	for n := range 12 {
+	c := &compiler{lits: new(literalSlabs)}
+	for k := range 40 {
+		n := k % 20
 		v := newConstVector(n)
+		if k >= 20 {
+			v = c.constVector(n) // carved from the compiler's slabs, next to others
+		}
 		if v.Len() != n || cap(v.items) != n {
 			t.Fatalf("n=%d: len %d cap %d", n, v.Len(), cap(v.items))
 		}

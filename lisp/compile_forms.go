@@ -111,7 +111,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 	}
 	c.calls = true
 	fnE := c.expr(e.Fn)
-	args := c.exprs(e.Args)
+	args := c.args(e.Args)
 	return func(fr *frame) (Value, error) {
 		fv, err := fnE(fr)
 		if err != nil {
@@ -119,11 +119,15 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 		th := fr.th
 		buf, mark := th.stack.alloc(n)
-		for i, a := range args {
-			x, err := a(fr)
-			if err != nil {
-				th.stack.release(buf, mark)
-				return nil, err
+		for i := range args {
+			a := &args[i]
+			x := a.v
+			if a.fn != nil {
+				var err error
+				if x, err = a.fn(fr); err != nil {
+					th.stack.release(buf, mark)
+					return nil, err
+				}
 			}
 			buf[i] = x
 		}
@@ -176,41 +180,83 @@ var callInfos = func() map[string]callInfo {
 // callBuiltin compiles a call of a builtin function; calls with one or two
 // arguments (most of them) get closures without an argument slice.
 func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) evalFn {
-	if f := c.callBuiltinKw(fn, argExprs, pos); f != nil {
-		return f
-	}
 	switch len(argExprs) {
 	case 1:
-		a0 := c.expr(argExprs[0])
+		a0 := c.arg(argExprs[0], true)
+		if f0 := a0.fn; f0 != nil {
+			return func(fr *frame) (Value, error) {
+				x, err := f0(fr)
+				if err != nil {
+					return nil, err
+				}
+				th := fr.th
+				buf, mark := th.stack.alloc(1)
+				buf[0] = x
+				v, err := fn(th, buf)
+				th.stack.release(buf, mark)
+				if err != nil {
+					return nil, at(err, pos)
+				}
+				return v, nil
+			}
+		}
 		return func(fr *frame) (Value, error) {
-			x, err := a0(fr)
+			x, err := a0.eval(fr)
 			if err != nil {
 				return nil, err
 			}
-			th := fr.th
-			buf, mark := th.stack.alloc(1)
-			buf[0] = x
-			v, err := fn(th, buf)
-			th.stack.release(buf, mark)
-			if err != nil {
-				return nil, at(err, pos)
-			}
-			return v, nil
+			return callBuiltin1(fr.th, fn, x, pos)
 		}
 	case 2:
-		a0, a1 := c.expr(argExprs[0]), c.expr(argExprs[1])
+		a0 := c.arg(argExprs[0], true)
+		a1 := c.arg(argExprs[1], true)
+		if f0, f1 := a0.fn, a1.fn; f0 != nil && f1 != nil {
+			return func(fr *frame) (Value, error) {
+				x, err := f0(fr)
+				if err != nil {
+					return nil, err
+				}
+				y, err := f1(fr)
+				if err != nil {
+					return nil, err
+				}
+				th := fr.th
+				buf, mark := th.stack.alloc(2)
+				buf[0], buf[1] = x, y
+				v, err := fn(th, buf)
+				th.stack.release(buf, mark)
+				if err != nil {
+					return nil, at(err, pos)
+				}
+				return v, nil
+			}
+		}
 		return func(fr *frame) (Value, error) {
-			x, err := a0(fr)
+			x, err := a0.eval(fr)
 			if err != nil {
 				return nil, err
 			}
-			y, err := a1(fr)
+			y, err := a1.eval(fr)
 			if err != nil {
 				return nil, err
 			}
+			return callBuiltin2(fr.th, fn, x, y, pos)
+		}
+	}
+	args := c.args(argExprs)
+	n := len(args)
+	if fns := c.argFns(args); fns != nil {
+		return func(fr *frame) (Value, error) {
 			th := fr.th
-			buf, mark := th.stack.alloc(2)
-			buf[0], buf[1] = x, y
+			buf, mark := th.stack.alloc(n)
+			for i, a := range fns {
+				x, err := a(fr)
+				if err != nil {
+					th.stack.release(buf, mark)
+					return nil, err
+				}
+				buf[i] = x
+			}
 			v, err := fn(th, buf)
 			th.stack.release(buf, mark)
 			if err != nil {
@@ -219,16 +265,18 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 			return v, nil
 		}
 	}
-	args := c.exprs(argExprs)
-	n := len(args)
 	return func(fr *frame) (Value, error) {
 		th := fr.th
 		buf, mark := th.stack.alloc(n)
-		for i, a := range args {
-			x, err := a(fr)
-			if err != nil {
-				th.stack.release(buf, mark)
-				return nil, err
+		for i := range args {
+			a := &args[i]
+			x := a.v
+			if a.fn != nil {
+				var err error
+				if x, err = a.fn(fr); err != nil {
+					th.stack.release(buf, mark)
+					return nil, err
+				}
 			}
 			buf[i] = x
 		}
@@ -243,26 +291,37 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 
 // Call arguments.
 //
-// A keyword lookup in a local, (:k x), is the commonest argument of a call.
-// Calls of one or two arguments with such an argument evaluate it in their
-// own closure, as a callArg, rather than through a closure of its own: one
-// closure less to build and to call.
+// Most arguments of calls are constants (:total, 0.25, a literal map) or
+// a keyword lookup in a local, (:k x). A call evaluates such an argument
+// in its own closure, as a callArg held by value, rather than through a
+// closure of its own: one closure less to build (a constant that is not
+// shared would need one of its own) and to call.
 
-// callArg is an argument of a call: (:k x) when fk is set, fn otherwise.
+// callArg is an argument of a call: fn when it is set, else (:k x) when
+// fk is set, else the constant v.
 type callArg struct {
 	fn   evalFn
 	fk   *flexKey
-	slot int
+	v    Value
+	slot int32
 	pos  posT // of (:k x)
 }
 
-// eval evaluates o as fn or the closure compiled for (:k x) would.
+// eval evaluates o as the closure compiled for its expression would.
 // (A value receiver: closures then hold their arguments by value, in
 // themselves, rather than in variables of their own.)
 func (o callArg) eval(fr *frame) (Value, error) {
-	if o.fk == nil {
+	if o.fn != nil {
 		return o.fn(fr)
 	}
+	if o.fk == nil {
+		return o.v, nil
+	}
+	return o.lookup(fr)
+}
+
+// lookup evaluates (:k x).
+func (o *callArg) lookup(fr *frame) (Value, error) {
 	x := fr.slots[o.slot]
 	if mm, ok := x.(*Map); ok {
 		v, _ := mm.lookupFlex(o.fk)
@@ -297,60 +356,88 @@ func (c *compiler) kwArg(e analyze.Expr) (callArg, bool) {
 	if !ok || c.isIntSlot(int(l.Slot)) {
 		return callArg{}, false
 	}
-	return callArg{fk: c.keywordKey(k.Name), slot: int(l.Slot), pos: c.pos(call.Off)}, true
+	return callArg{fk: c.keywordKey(k.Name), slot: l.Slot, pos: c.pos(call.Off)}, true
+}
+
+// arg compiles an argument of a call: a constant without a closure of its
+// own (one that no other use of it shares) is held by value, and so is
+// (:k x) when kw is set; anything else is compiled as expr compiles it.
+// (A shared closure costs no allocation, and its call no test of the
+// argument's kind.) (Calls of many arguments and map literals evaluate theirs in a
+// loop, where a test for (:k x) costs more than the call of its closure
+// saves: they keep that closure.)
+func (c *compiler) arg(e analyze.Expr, kw bool) callArg {
+	if noFastPaths {
+		return callArg{fn: c.expr(e)} // as before arguments were held by value
+	}
+	if len(c.tableExits) > 0 {
+		if _, ok := c.tableExits[e]; ok {
+			return callArg{fn: c.expr(e)}
+		}
+	}
+	switch x := e.(type) {
+	case *analyze.Call:
+		if kw {
+			if a, ok := c.kwArg(x); ok {
+				return a
+			}
+		}
+	case *analyze.Keyword:
+		return callArg{fn: c.keywordConst(x.Name)}
+	case *analyze.Const:
+		if f := sharedConst(x.Value); f != nil {
+			return callArg{fn: f}
+		}
+		return callArg{v: x.Value}
+	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		v, pe, ok := c.lit(e)
+		if !ok {
+			return callArg{fn: c.collExpr(e)}
+		}
+		if pe != nil {
+			return callArg{fn: pe.closure()}
+		}
+		return callArg{v: v}
+	}
+	return callArg{fn: c.expr(e)}
+}
+
+// args compiles the arguments of a call of many arguments (see arg),
+// carved from a slab: each is a closure or a constant.
+func (c *compiler) args(es []analyze.Expr) []callArg {
+	if len(es) == 0 {
+		return nil
+	}
+	out := carve(&c.argSlab, len(es))
+	for i, e := range es {
+		out[i] = c.arg(e, false)
+	}
+	return out
+}
+
+// argFns returns the closures of args when all of them are closures (none
+// is held by value), carved from the slab, or nil: a call of such
+// arguments calls them with no test of their kind.
+func (c *compiler) argFns(args []callArg) []evalFn {
+	for i := range args {
+		if args[i].fn == nil {
+			return nil
+		}
+	}
+	fns := c.fnSlice(len(args))
+	for i := range args {
+		fns[i] = args[i].fn
+	}
+	return fns
 }
 
 // callArgs compiles the arguments of a call of one or two arguments as
-// callArgs; ok is false when none is (:k x), and nothing is compiled then.
-func (c *compiler) callArgs(args []analyze.Expr) (ops [2]callArg, ok bool) {
-	if len(args) < 1 || len(args) > 2 {
-		return ops, false
-	}
-	var kw [2]bool
+// callArgs.
+func (c *compiler) callArgs(args []analyze.Expr) (ops [2]callArg) {
 	for i, a := range args {
-		ops[i], kw[i] = c.kwArg(a)
-		ok = ok || kw[i]
+		ops[i] = c.arg(a, true)
 	}
-	if !ok {
-		return ops, false
-	}
-	for i, a := range args {
-		if !kw[i] {
-			ops[i].fn = c.expr(a)
-		}
-	}
-	return ops, true
-}
-
-// callBuiltinKw compiles a call of a builtin of one or two arguments, one
-// of them (:k x), or returns nil.
-func (c *compiler) callBuiltinKw(fn builtinFn, args []analyze.Expr, pos posT) evalFn {
-	ops, ok := c.callArgs(args)
-	if !ok {
-		return nil
-	}
-	if len(args) == 1 {
-		a0 := ops[0]
-		return func(fr *frame) (Value, error) {
-			x, err := a0.eval(fr)
-			if err != nil {
-				return nil, err
-			}
-			return callBuiltin1(fr.th, fn, x, pos)
-		}
-	}
-	a0, a1 := ops[0], ops[1]
-	return func(fr *frame) (Value, error) {
-		x, err := a0.eval(fr)
-		if err != nil {
-			return nil, err
-		}
-		y, err := a1.eval(fr)
-		if err != nil {
-			return nil, err
-		}
-		return callBuiltin2(fr.th, fn, x, y, pos)
-	}
+	return ops
 }
 
 // posT is the position type of compiled nodes.

@@ -1,6 +1,10 @@
 package lisp
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ptc-go/ptc/lisp/internal/ordmap"
+)
 
 // kwTable interns the keywords of one program: each name is boxed once,
 // and its closure and flexKey made once, however often it is written.
@@ -29,6 +33,17 @@ const maxKeywordProbe = 32
 type literalSlabs struct {
 	keys  []Value
 	slots []int
+	// The constant vectors and maps the literals make, and the leaves of
+	// the maps (see constVector and constMapFromSorted): one allocation
+	// for many literals, all held as long as the program is.
+	vecs  []Vector
+	maps  []Map
+	leaf1 []ordmap.Leaf1[Value, Value]
+	leaf2 []ordmap.Leaf2[Value, Value]
+	leaf3 []ordmap.Leaf3[Value, Value]
+	leaf4 []ordmap.Leaf4[Value, Value]
+	leaf6 []ordmap.Leaf6[Value, Value]
+	leaf8 []ordmap.Leaf8[Value, Value]
 }
 
 // kwWord is the word a name is compared and hashed by: a name of at most

@@ -720,14 +720,15 @@ func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {
 		return nil
 	}
 	op, fn := opCodes[name], b.fn
-	if ops, ok := c.callArgs(args); ok {
-		a0, a1 := ops[0], ops[1]
+	ops := c.callArgs(args)
+	a0, a1 := ops[0], ops[1]
+	if f0, f1 := a0.fn, a1.fn; f0 != nil && f1 != nil {
 		return func(fr *frame) (bool, error) {
-			x, err := a0.eval(fr)
+			x, err := f0(fr)
 			if err != nil {
 				return false, err
 			}
-			y, err := a1.eval(fr)
+			y, err := f1(fr)
 			if err != nil {
 				return false, err
 			}
@@ -743,13 +744,12 @@ func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {
 			return r != nil && r != false, nil
 		}
 	}
-	a0, a1 := c.expr(args[0]), c.expr(args[1])
 	return func(fr *frame) (bool, error) {
-		x, err := a0(fr)
+		x, err := a0.eval(fr)
 		if err != nil {
 			return false, err
 		}
-		y, err := a1(fr)
+		y, err := a1.eval(fr)
 		if err != nil {
 			return false, err
 		}
@@ -831,14 +831,15 @@ func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, pos po
 		}
 	case len(args) == 2 && (name == "+" || name == "-" || name == "*"):
 		op := opCodes[name]
-		if ops, ok := c.callArgs(args); ok {
-			a0, a1 := ops[0], ops[1]
+		ops := c.callArgs(args)
+		a0, a1 := ops[0], ops[1]
+		if f0, f1 := a0.fn, a1.fn; f0 != nil && f1 != nil {
 			return func(fr *frame) (Value, error) {
-				x, err := a0.eval(fr)
+				x, err := f0(fr)
 				if err != nil {
 					return nil, err
 				}
-				y, err := a1.eval(fr)
+				y, err := f1(fr)
 				if err != nil {
 					return nil, err
 				}
@@ -854,13 +855,12 @@ func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, pos po
 				return callBuiltin2(fr.th, fn, x, y, pos)
 			}
 		}
-		a0, a1 := c.expr(args[0]), c.expr(args[1])
 		return func(fr *frame) (Value, error) {
-			x, err := a0(fr)
+			x, err := a0.eval(fr)
 			if err != nil {
 				return nil, err
 			}
-			y, err := a1(fr)
+			y, err := a1.eval(fr)
 			if err != nil {
 				return nil, err
 			}

@@ -132,6 +132,22 @@ var fastPathPrograms = []string{
 	`(def r (loop [i 0] (if (< i 3) (recur (inc i)) i))) (+ r 1)`,
 	`(dotimes [i 3] (println (* i 1000)))`,
 	`(let [v (vec (range 10))] (loop [i 0 acc 0] (if (< i (count v)) (recur (inc i) (+ acc (nth v i))) acc)))`,
+	// Arguments held by value (constants without a shared closure, (:k x))
+	// and lets in bindings run as steps of the enclosing let, with errors.
+	`(assoc {:a 1} :b 0.25 :c "s" :d {:x [1 2.5 "t"]} :e 12345 :f (:a {:a 2}))`,
+	`(let [m {:a 1 :b 2.5}] [(get m :b 1.5) (get m :z "none") (get-in {:a {:b 3}} [:a :b]) (+ (:a m) 0.5) (* 2.5 (:b m)) (< (:a m) 3.5) (> 1.5 (:a m))])`,
+	`(let [x {:price 3 :qty 2}] {:total (* (:price x) (:qty x)) :ratio 0.25 :meta {:k 1 :path [:a :b 1]} :s "x" :n (:qty x)})`,
+	`(defn f [a b c d] [a b c d]) (f 1.5 "s" {:a [1.5]} (f 2.5 nil true 99999))`,
+	`(let [a (let [b 1 c (let [d 2.5] (* d 2))] (+ b c)) e (let [f {:k 1.5}] (:k f))] [a e])`,
+	`(let [[a b] (let [x [1 2]] x) {:keys [k]} (let [m {:k 3.5}] m)] (let [c (let [d a] (+ d b k))] c))`,
+	`(let [a (let [b 1] (let [c 2] (let [d 3] (+ b c d))))] a)`,
+	`(loop [i (let [j 1.5] (int j)) acc (let [m {:x 0.5}] (:x m))] (if (< i 4) (recur (inc i) (+ acc i)) acc))`,
+	`(let [a (let [b "x"] (+ b 1))] a)`,
+	`(let [a (let [b 1] (nth [1.5 2.5] b 0.5)) c (let [d (/ 1 0)] d)] [a c])`,
+	`(let [x "str"] (+ (:a x) 2.5))`,
+	`(let [x 1] (assoc x :a 0.5))`,
+	`(let [x [1 2]] {:a (nth x 5) :b 0.5})`,
+	`(let [f (fn [m] (let [a (let [b (:b m 0.5)] (* b 2))] (let [c (+ a 1.25)] [a c])))] (map f [{:b 1} {} {:b 2.5}]))`,
 	// Shadowed builtins are ordinary calls.
 	`(let [+ -] (+ 3 1))`,
 	`(let [inc (fn [x] (* 2 x))] (loop [i 1] (if (< i 100) (recur (inc i)) i)))`,
