@@ -1054,13 +1054,8 @@ func existingNameOf(coll, k Value) Value {
 // existingKeyIn is existingKey over a lookup of exact keys, for a keyword
 // or string k.
 func existingKeyIn(get func(Value) (Value, bool), k Value) Value {
-	var alt Value
-	switch x := k.(type) {
-	case Keyword:
-		alt = string(x)
-	case string:
-		alt = Keyword(x)
-	default:
+	alt, ok := otherSpelling(k)
+	if !ok {
 		return k
 	}
 	if _, ok := get(k); ok {

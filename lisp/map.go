@@ -235,13 +235,8 @@ func (m *Map) Entry(k Value) (key, val Value, ok bool) {
 	if v, ok := m.getExact(k); ok {
 		return k, v, true
 	}
-	var alt Value
-	switch x := k.(type) {
-	case Keyword:
-		alt = string(x)
-	case string:
-		alt = Keyword(x)
-	default:
+	alt, ok := otherSpelling(k)
+	if !ok {
 		return nil, nil, false
 	}
 	if v, ok := m.getExact(alt); ok {
@@ -461,16 +456,24 @@ func (m *Map) assocSmall(kvs []Value, flexible bool) *Map {
 	return r
 }
 
+// otherSpelling returns the other spelling of a keyword or string key
+// (:a for "a", "a" for :a), which flexible lookups also try; false for any
+// other key.
+func otherSpelling(k Value) (Value, bool) {
+	switch x := k.(type) {
+	case Keyword:
+		return string(x), true
+	case string:
+		return Keyword(x), true
+	}
+	return nil, false
+}
+
 // existingEntryKey is existingKey over sorted entries: k when they hold
 // it, else its other spelling when they hold that, else k.
 func existingEntryKey(ents []ordmap.Entry[Value, Value], k Value) Value {
-	var alt Value
-	switch x := k.(type) {
-	case Keyword:
-		alt = string(x)
-	case string:
-		alt = Keyword(x)
-	default:
+	alt, ok := otherSpelling(k)
+	if !ok {
 		return k
 	}
 	if _, found := searchEntries(ents, k); found {
