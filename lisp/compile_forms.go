@@ -119,17 +119,9 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 		th := fr.th
 		buf, mark := th.stack.alloc(n)
-		for i := range args {
-			a := &args[i]
-			x := a.v
-			if a.fn != nil {
-				var err error
-				if x, err = a.fn(fr); err != nil {
-					th.stack.release(buf, mark)
-					return nil, err
-				}
-			}
-			buf[i] = x
+		if err := evalArgs(fr, args, buf); err != nil {
+			th.stack.release(buf, mark)
+			return nil, err
 		}
 		v, err := th.call(fv, buf)
 		th.stack.release(buf, mark)
@@ -268,17 +260,9 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 	return func(fr *frame) (Value, error) {
 		th := fr.th
 		buf, mark := th.stack.alloc(n)
-		for i := range args {
-			a := &args[i]
-			x := a.v
-			if a.fn != nil {
-				var err error
-				if x, err = a.fn(fr); err != nil {
-					th.stack.release(buf, mark)
-					return nil, err
-				}
-			}
-			buf[i] = x
+		if err := evalArgs(fr, args, buf); err != nil {
+			th.stack.release(buf, mark)
+			return nil, err
 		}
 		v, err := fn(th, buf)
 		th.stack.release(buf, mark)
@@ -287,6 +271,23 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 		}
 		return v, nil
 	}
+}
+
+// evalArgs evaluates the arguments of a call of many arguments into buf
+// (as long as args): the closures in turn, constants as they are held.
+func evalArgs(fr *frame, args []callArg, buf []Value) error {
+	for i := range args {
+		a := &args[i]
+		x := a.v
+		if a.fn != nil {
+			var err error
+			if x, err = a.fn(fr); err != nil {
+				return err
+			}
+		}
+		buf[i] = x
+	}
+	return nil
 }
 
 // Call arguments.
