@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"math/bits"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -21,7 +22,9 @@ import (
 // its depth's run from one collection to the next. The first frame is the
 // top level, whose items are the forms Read returns.
 type frame struct {
-	start Pos   // where it opened
+	// The offset where it opened. Its line and column are worked out
+	// only for an error that names them (see start).
+	open  int32
 	mark  int32 // its first item in buf
 	kind  uint8
 	close byte // collKinds[kind].close; 0 for what fast leaves to close (sets, short fns, the top level)
@@ -144,7 +147,7 @@ func (r *reader) push(start Pos, kind uint8) {
 		}
 		f = &r.deep[n-len(r.frames)]
 	}
-	f.start, f.mark, f.kind, f.lost = start, f.top, kind, false
+	f.open, f.mark, f.kind, f.lost = start.Offset, f.top, kind, false
 	f.close = 0
 	if kind <= kMap {
 		f.close = collKinds[kind].close
@@ -162,10 +165,71 @@ func (f *frame) items() []Node {
 
 // top is the innermost open collection.
 func (r *reader) top() *frame {
-	if n := r.nframes - 1; n < len(r.frames) {
-		return &r.frames[n]
+	return r.frame(r.nframes - 1)
+}
+
+// frame is the open collection at index i of the stack.
+func (r *reader) frame(i int) *frame {
+	if i < len(r.frames) {
+		return &r.frames[i]
 	}
-	return &r.deep[r.nframes-1-len(r.frames)]
+	return &r.deep[i-len(r.frames)]
+}
+
+// start returns where the open collection at index top of the stack,
+// the innermost, opened, for an error. Openers note only their offset:
+// one store in fast's loop rather than a line and a column worked out
+// for every one. A cursor that only moves forward works out positions
+// here, noting those of every open collection it passes on the way (in
+// opened, by index in the stack), so that the errors of a read, however
+// many, cost time linear in its source.
+func (r *reader) start(top int) Pos {
+	for len(r.opened) <= top {
+		r.opened = append(r.opened, Pos{})
+	}
+	// The collections without a position are the innermost ones, all
+	// opened after the cursor's offset: were one opened before, the
+	// cursor would have passed it while it was open.
+	i := top
+	for i > 1 && !r.noted(i-1) {
+		i--
+	}
+	for ; i <= top; i++ {
+		if !r.noted(i) {
+			r.opened[i] = r.cursor.advance(r.src, int(r.frame(i).open))
+		}
+	}
+	return r.opened[top]
+}
+
+// noted reports whether opened[i] is where the open collection at index
+// i of the stack opened (its offset, as every opener's, is its own).
+func (r *reader) noted(i int) bool {
+	p := r.opened[i]
+	return p.Line > 0 && p.Offset == r.frame(i).open
+}
+
+// cursor is a position in the source, moved forward by advance.
+type cursor struct {
+	off, line, col int // 0, 0, 0: the start of the source
+}
+
+// advance moves c forward to offset off, the start of an opener (an
+// ASCII byte, so that its column counts the runes of the line before it
+// however they are split), and returns its position.
+func (c *cursor) advance(src string, off int) Pos {
+	if c.line == 0 {
+		c.line, c.col = 1, 1
+	}
+	seg := src[c.off:off]
+	if k := strings.LastIndexByte(seg, '\n'); k >= 0 {
+		c.line += strings.Count(seg, "\n")
+		c.col = 1 + utf8.RuneCountInString(seg[k+1:])
+	} else {
+		c.col += utf8.RuneCountInString(seg)
+	}
+	c.off = off
+	return Pos{Offset: int32(off), Line: int32(c.line), Col: int32(c.col)}
 }
 
 // readNext skips white space, comments and #_ discards, then reads a form.
@@ -320,7 +384,8 @@ func (r *reader) fast(base int) Node {
 	r.base = base
 	// fast reads ASCII bytes only, so the column of an offset it reaches
 	// on the current line is off-colBase if that holds where it starts
-	// (see pos): if step read bytes since, check them.
+	// (see pos), and pos answers at once where it stops: if step read
+	// bytes since, check them.
 	if off > r.nextHigh && r.colFrom <= r.nextHigh && indexNonASCII(s[r.nextHigh:off]) == off-r.nextHigh {
 		r.nextHigh = off
 	}
@@ -489,7 +554,7 @@ func (r *reader) fast(base int) Node {
 			}
 			r.depth++
 			f = &r.frames[nf]
-			f.start = Pos{int32(off), int32(r.line), int32(off - r.colBase)} // pos, which holds here (see above)
+			f.open = int32(off)
 			f.mark = f.top
 			// ( [ { are 0x28 0x5b 0x7b: their kinds (kList, kVector,
 			// kMap) and closers follow from their bits, without a table
@@ -543,7 +608,7 @@ func (r *reader) fast(base int) Node {
 			if m > 0 {
 				items = f.buf[f.mark:f.top:f.top]
 			}
-			sp := Span{f.start.Offset, int32(off + 1)}
+			sp := Span{f.open, int32(off + 1)}
 			var n Node
 			switch f.kind {
 			case kList:
@@ -632,7 +697,8 @@ var plainString = func() (t [256]bool) {
 // run met a closer or the end of input (st), and returns its node, whose
 // Items are the items added to it in its depth's run.
 func (r *reader) close(st int) Node {
-	f := *r.top()
+	top := r.nframes - 1
+	f := *r.frame(top)
 	r.nframes--
 	k := &collKinds[f.kind]
 	s, o := r.src, r.off
@@ -640,13 +706,15 @@ func (r *reader) close(st int) Node {
 	if st == stEnd {
 		if o >= len(s) {
 			if !r.swallowed {
-				r.errorAt(r.pos(o), f.start, "unclosed '%s' opened at %s", k.open, f.start)
+				start := r.start(top)
+				r.errorAt(r.pos(o), start, "unclosed '%s' opened at %s", k.open, start)
 			}
 		} else {
 			if c := s[o]; c != k.close {
 				// Most likely the innermost collection is missing its closer,
 				// so let this one stand for it rather than cascade.
-				r.errorAt(r.pos(o), f.start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, f.start)
+				start := r.start(top)
+				r.errorAt(r.pos(o), start, "mismatched '%c': expected '%c' to close '%s' opened at %s", c, k.close, k.open, start)
 			} else {
 				closed = true
 			}
@@ -656,7 +724,7 @@ func (r *reader) close(st int) Node {
 	r.depth--
 	r.off = o
 	items := f.items()
-	sp := Span{f.start.Offset, int32(o)}
+	sp := Span{f.open, int32(o)}
 	switch f.kind {
 	case kList:
 		n := r.lists.alloc(r)
@@ -669,7 +737,7 @@ func (r *reader) close(st int) Node {
 	case kMap:
 		// An item lost to an error would make the count meaningless.
 		if closed && !f.lost && len(items)%2 != 0 {
-			r.errorf(f.start, "map literal has an odd number of forms (%d); every key needs a value", len(items))
+			r.errorf(r.start(top), "map literal has an odd number of forms (%d); every key needs a value", len(items))
 		}
 		n := r.maps.alloc(r)
 		n.Span, n.Items = sp, items

@@ -243,7 +243,9 @@ type reader struct {
 	// runs of items of their depths.
 	frames  [16]frame
 	nframes int
-	base    int // fast's base
+	base    int    // fast's base
+	cursor  cursor // for the positions of openers (start)
+	opened  []Pos  // where the collections at each index of the stack opened, once start worked it out
 	deep    []frame
 	items   arena[Node]
 	bufs    *Buffers // nil: chunks are allocated

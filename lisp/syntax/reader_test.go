@@ -634,6 +634,30 @@ func TestOpenedPositions(t *testing.T) {
 			}
 		}
 	}
+	// Errors that name collections opened long before, between errors
+	// naming ones opened just before, over lines with non-ASCII text, at
+	// depths past the first frames.
+	for _, src := range []string{
+		strings.Repeat("(é\n", 40) + strings.Repeat("[λ]\n(] ]", 30),
+		strings.Repeat("( é ", 1000) + strings.Repeat("(] ] {\n:a} ", 500),
+		"(a\n" + strings.Repeat("[", 20) + "é\n" + strings.Repeat("]", 10) + "}" + strings.Repeat("{(", 10),
+	} {
+		_, err := Config{MaxErrors: 1 << 30, MaxDepth: 1 << 20}.Read(src)
+		el, _ := err.(ErrorList)
+		lines := LinesOf(src)
+		named := 0
+		for _, e := range el {
+			if e.Opened.IsValid() {
+				named++
+				if got := lines.Pos(e.Opened.Offset); got != e.Opened {
+					t.Fatalf("error %q names %+v, but that offset is %+v", e.Msg, e.Opened, got)
+				}
+			}
+		}
+		if named < 20 {
+			t.Errorf("%d errors naming where a collection opened, want at least 20: %v", named, err)
+		}
+	}
 	long := "é" + strings.Repeat("[1)", 1<<16) + strings.Repeat("{1}", 1<<16)
 	_, err := Config{MaxErrors: 1 << 30}.Read(long)
 	if el, ok := err.(ErrorList); !ok || len(el) != 1<<17 || el[1<<16-1].Opened.Col != 3<<16-1 || el[len(el)-1].Pos.Col != 3<<17-1 {
