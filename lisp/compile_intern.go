@@ -149,10 +149,17 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 		t.shift = 64 - 3
 	}
 	mask := uint64(len(t.index) - 1)
-	i := kwSlot(w, len(name)) >> (t.shift & 63)
+	home := kwSlot(w, len(name)) >> (t.shift & 63)
+	i := home
 	probes := 0
 	for e := t.index[i]; e != nil; e = t.index[i] {
 		if e.sameName(name, w) {
+			// Found past its first slot: it takes the slot, which entry
+			// tries inline, from the entry there, which takes its place.
+			// That one stays found: the slots from its own first to
+			// here are all taken. A name written often is mostly met
+			// where it was last met.
+			t.index[home], t.index[i] = e, t.index[home]
 			return e
 		}
 		if probes++; probes > maxKeywordProbe {

@@ -80,3 +80,33 @@ func TestKeywordWord(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordTableSwap: names that share their first slot, fewer than a
+// flood, are found whatever the order of the lookups, though each found
+// past its first slot swaps into it.
+func TestKeywordTableSwap(t *testing.T) {
+	slot := func(name string) uint64 { return kwSlot(kwWord(name), len(name)) >> 52 }
+	target := slot("k")
+	var names []string
+	for i := 0; len(names) < 20; i++ {
+		if name := "s" + strconv.Itoa(i); slot(name) == target {
+			names = append(names, name)
+		}
+	}
+	var tab kwTable
+	entries := map[string]*kwEntry{}
+	for _, name := range names {
+		entries[name] = tab.entry(name)
+	}
+	for round := range 50 {
+		for j := range names {
+			name := names[(j*7+round*3)%len(names)]
+			if e := tab.entry(name); e != entries[name] || e.name != name {
+				t.Fatalf("round %d: entry(%q) = %q, a new entry or another's", round, name, e.name)
+			}
+		}
+	}
+	if tab.flood != nil || tab.n != len(names) {
+		t.Errorf("flood %v, %d entries, want the index and %d", tab.flood != nil, tab.n, len(names))
+	}
+}
