@@ -13,17 +13,18 @@ import (
 // array indexed by a one-multiply hash of the name's word (kwSlot) rather
 // than a Go map, whose general hash and probing cost several times more
 // for names this short; a lookup that finds its name in the first slot it
-// probes, as nearly all do, is a few instructions past kwWord.
+// probes is a few instructions past kwWord. The index is kept at most a
+// quarter full: a few names sharing a first slot cost more than the room.
 // The hash is not keyed: a program written to make its keywords collide
 // (a hostile one can) would make every lookup walk them all, so a probe
 // longer than maxKeywordProbe moves the table into a Go map, whose seeded
 // hash no text can aim at.
 type kwTable struct {
-	index []*kwEntry // a power of two long, at most half full; nil: empty, or flood
+	index []*kwEntry // a power of two long, at most a quarter full; nil: empty, or flood
 	shift uint       // 64 - log2(len(index)): kwSlot's top bits index
 	n     int
 	slab  []kwEntry // the entries are carved from chunks: pointers stay valid
-	first [8]*kwEntry
+	first [16]*kwEntry
 	flood map[string]*kwEntry // non-nil: the entries, after a long probe
 }
 
@@ -146,7 +147,7 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 	}
 	if t.index == nil {
 		t.index = t.first[:] // the first keywords need no allocation of their own
-		t.shift = 64 - 3
+		t.shift = 64 - uint(bits.TrailingZeros(uint(len(t.index))))
 	}
 	mask := uint64(len(t.index) - 1)
 	home := kwSlot(w, len(name)) >> (t.shift & 63)
@@ -174,7 +175,7 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 		}
 		i = (i + 1) & mask
 	}
-	if 2*(t.n+1) > len(t.index) {
+	if 4*(t.n+1) > len(t.index) {
 		t.grow()
 		mask = uint64(len(t.index) - 1)
 		for i = kwSlot(w, len(name)) >> (t.shift & 63); t.index[i] != nil; i = (i + 1) & mask {
