@@ -850,25 +850,21 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 	if n == 0 {
 		return nil, nil, false
 	}
-	// Scratch for the keys as written and their order, on the stack for
-	// the sizes of most literals; the results take one allocation each.
-	var keyBuf [16]Value
-	var orderBuf [16]int
-	written, order := keyBuf[:0], orderBuf[:0]
-	if n > len(keyBuf) {
-		written, order = make([]Value, 0, n), make([]int, 0, n)
+	if n > maxInsertionSort {
+		return c.manyLiteralKeys(exprs)
 	}
+	// The keys as written, on the stack, sorted by insertion as they
+	// come: order holds their indices in key order.
+	var written [maxInsertionSort]Value
+	var order [maxInsertionSort]uint8
 	for i, e := range exprs {
-		k, ok := c.constValue(e)
-		if !ok {
+		var k Value
+		if kw, isKw := e.(*analyze.Keyword); isKw {
+			k = c.keyword(kw.Name) // most keys: no detour through lit
+		} else if k, ok = c.constValue(e); !ok {
 			return nil, nil, false
 		}
-		written = append(written, k)
-		order = append(order, i)
-		if n > len(keyBuf) {
-			continue // sorted below
-		}
-		// Small literals are sorted by insertion as their keys come.
+		written[i] = k
 		j := i
 		for ; j > 0; j-- {
 			d := compareLitKeys(written[order[j-1]], k)
@@ -878,18 +874,36 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 			if d < 0 {
 				break
 			}
+			order[j] = order[j-1]
 		}
-		for m := i; m > j; m-- {
-			order[m] = order[m-1]
-		}
-		order[j] = i
+		order[j] = uint8(i)
 	}
-	if n > len(keyBuf) {
-		slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
-		for at := 1; at < n; at++ {
-			if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
-				return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
-			}
+	if c.lits == nil {
+		c.lits = new(literalSlabs)
+	}
+	keys, slots = carve(&c.lits.keys, n), carve(&c.lits.slots, n)
+	for at, i := range order[:n] {
+		keys[at] = written[i]
+		slots[i] = at
+	}
+	return keys, slots, true
+}
+
+// manyLiteralKeys is literalKeys for more than maxInsertionSort keys.
+func (c *compiler) manyLiteralKeys(exprs []analyze.Expr) (keys []Value, slots []int, ok bool) {
+	n := len(exprs)
+	written, order := make([]Value, n), make([]int, n)
+	for i, e := range exprs {
+		k, ok := c.constValue(e)
+		if !ok {
+			return nil, nil, false
+		}
+		written[i], order[i] = k, i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
+	for at := 1; at < n; at++ {
+		if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
+			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
 		}
 	}
 	if c.lits == nil {
