@@ -670,16 +670,21 @@ func (c *compiler) constMap(keys, vals []Value) *Map {
 }
 
 // compareLitKeys is compareKeys, cheaper for the keywords of most
-// literals' keys, which their first bytes order.
+// literals' keys, which their first bytes order (that case first, apart
+// from the rest). Only its sign is meaningful.
 func compareLitKeys(a, b Value) int {
 	if x, ok := a.(Keyword); ok {
+		if y, ok := b.(Keyword); ok && len(x) > 0 && len(y) > 0 && x[0] != y[0] {
+			return int(x[0]) - int(y[0])
+		}
+	}
+	return compareLitKeysSlow(a, b)
+}
+
+// compareLitKeysSlow is compareLitKeys past its inlined case.
+func compareLitKeysSlow(a, b Value) int {
+	if x, ok := a.(Keyword); ok {
 		if y, ok := b.(Keyword); ok {
-			if len(x) > 0 && len(y) > 0 && x[0] != y[0] {
-				if x[0] < y[0] {
-					return -1
-				}
-				return 1
-			}
 			return strings.Compare(string(x), string(y))
 		}
 	}
