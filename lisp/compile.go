@@ -411,6 +411,10 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 		}
 	} else {
 		for i, it := range items {
+			if k, ok := it.(*analyze.Keyword); ok { // most keys: no detour through lit
+				keys[i] = c.keyword(k.Name)
+				continue
+			}
 			v, _, ok := c.lit(it)
 			if !ok {
 				c.constSlots = saved
