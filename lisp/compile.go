@@ -411,6 +411,10 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 		}
 	} else {
 		for i, it := range items {
+			if k, ok := it.(*analyze.Keyword); ok { // most keys: no detour through lit
+				keys[i] = c.keyword(k.Name)
+				continue
+			}
 			v, _, ok := c.lit(it)
 			if !ok {
 				c.constSlots = saved
@@ -670,16 +674,21 @@ func (c *compiler) constMap(keys, vals []Value) *Map {
 }
 
 // compareLitKeys is compareKeys, cheaper for the keywords of most
-// literals' keys, which their first bytes order.
+// literals' keys, which their first bytes order (that case first, apart
+// from the rest). Only its sign is meaningful.
 func compareLitKeys(a, b Value) int {
 	if x, ok := a.(Keyword); ok {
+		if y, ok := b.(Keyword); ok && len(x) > 0 && len(y) > 0 && x[0] != y[0] {
+			return int(x[0]) - int(y[0])
+		}
+	}
+	return compareLitKeysSlow(a, b)
+}
+
+// compareLitKeysSlow is compareLitKeys past its inlined case.
+func compareLitKeysSlow(a, b Value) int {
+	if x, ok := a.(Keyword); ok {
 		if y, ok := b.(Keyword); ok {
-			if len(x) > 0 && len(y) > 0 && x[0] != y[0] {
-				if x[0] < y[0] {
-					return -1
-				}
-				return 1
-			}
 			return strings.Compare(string(x), string(y))
 		}
 	}
@@ -850,25 +859,21 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 	if n == 0 {
 		return nil, nil, false
 	}
-	// Scratch for the keys as written and their order, on the stack for
-	// the sizes of most literals; the results take one allocation each.
-	var keyBuf [16]Value
-	var orderBuf [16]int
-	written, order := keyBuf[:0], orderBuf[:0]
-	if n > len(keyBuf) {
-		written, order = make([]Value, 0, n), make([]int, 0, n)
+	if n > maxInsertionSort {
+		return c.manyLiteralKeys(exprs)
 	}
+	// The keys as written, on the stack, sorted by insertion as they
+	// come: order holds their indices in key order.
+	var written [maxInsertionSort]Value
+	var order [maxInsertionSort]uint8
 	for i, e := range exprs {
-		k, ok := c.constValue(e)
-		if !ok {
+		var k Value
+		if kw, isKw := e.(*analyze.Keyword); isKw {
+			k = c.keyword(kw.Name) // most keys: no detour through lit
+		} else if k, ok = c.constValue(e); !ok {
 			return nil, nil, false
 		}
-		written = append(written, k)
-		order = append(order, i)
-		if n > len(keyBuf) {
-			continue // sorted below
-		}
-		// Small literals are sorted by insertion as their keys come.
+		written[i] = k
 		j := i
 		for ; j > 0; j-- {
 			d := compareLitKeys(written[order[j-1]], k)
@@ -878,18 +883,36 @@ func (c *compiler) literalKeys(exprs []analyze.Expr) (keys []Value, slots []int,
 			if d < 0 {
 				break
 			}
+			order[j] = order[j-1]
 		}
-		for m := i; m > j; m-- {
-			order[m] = order[m-1]
-		}
-		order[j] = i
+		order[j] = uint8(i)
 	}
-	if n > len(keyBuf) {
-		slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
-		for at := 1; at < n; at++ {
-			if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
-				return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
-			}
+	if c.lits == nil {
+		c.lits = new(literalSlabs)
+	}
+	keys, slots = carve(&c.lits.keys, n), carve(&c.lits.slots, n)
+	for at, i := range order[:n] {
+		keys[at] = written[i]
+		slots[i] = at
+	}
+	return keys, slots, true
+}
+
+// manyLiteralKeys is literalKeys for more than maxInsertionSort keys.
+func (c *compiler) manyLiteralKeys(exprs []analyze.Expr) (keys []Value, slots []int, ok bool) {
+	n := len(exprs)
+	written, order := make([]Value, n), make([]int, n)
+	for i, e := range exprs {
+		k, ok := c.constValue(e)
+		if !ok {
+			return nil, nil, false
+		}
+		written[i], order[i] = k, i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareKeys(written[a], written[b]) })
+	for at := 1; at < n; at++ {
+		if compareKeys(written[order[at-1]], written[order[at]]) == 0 {
+			return nil, nil, false // a duplicate: the first one wins, as mapFromLiteral decides
 		}
 	}
 	if c.lits == nil {

@@ -9,18 +9,22 @@ import (
 // kwTable interns the keywords of one program: each name is boxed once,
 // and its closure and flexKey made once, however often it is written.
 // A compile looks a keyword up for nearly every keyword it meets (W6, a
-// 200-line program, over 1,700 times), so the table is an open-addressed
-// array with a short inline hash of the name rather than a Go map, whose
-// general hash and probing cost several times more for names this short.
+// 200-line program, over 1,200 times), so the table is an open-addressed
+// array indexed by a one-multiply hash of the name's word (kwSlot) rather
+// than a Go map, whose general hash and probing cost several times more
+// for names this short; a lookup that finds its name in the first slot it
+// probes is a few instructions past kwWord. The index is kept at most a
+// quarter full: a few names sharing a first slot cost more than the room.
 // The hash is not keyed: a program written to make its keywords collide
 // (a hostile one can) would make every lookup walk them all, so a probe
 // longer than maxKeywordProbe moves the table into a Go map, whose seeded
 // hash no text can aim at.
 type kwTable struct {
-	index []*kwEntry // a power of two long, at most half full; nil: empty
+	index []*kwEntry // a power of two long, at most a quarter full; nil: empty, or flood
+	shift uint       // 64 - log2(len(index)): kwSlot's top bits index
 	n     int
 	slab  []kwEntry // the entries are carved from chunks: pointers stay valid
-	first [8]*kwEntry
+	first [16]*kwEntry
 	flood map[string]*kwEntry // non-nil: the entries, after a long probe
 }
 
@@ -55,19 +59,23 @@ func kwWord(s string) uint64 {
 	n := len(s)
 	switch {
 	case n > 8:
-		w := uint64(n)
-		for i := 0; i+8 < n; i += 8 {
-			w = bits.RotateLeft64((w^load8(s[i:]))*0x9e3779b97f4a7c15, 27)
-		}
-		return w ^ load8(s[n-8:])
-	case n == 8:
-		return load8(s)
+		return kwWordLong(s)
 	case n >= 4:
 		return uint64(load4(s)) | uint64(load4(s[n-4:]))<<32
 	case n > 0:
 		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
 	return 0
+}
+
+// kwWordLong is kwWord of a name longer than 8 bytes.
+func kwWordLong(s string) uint64 {
+	n := len(s)
+	w := uint64(n)
+	for i := 0; i+8 < n; i += 8 {
+		w = bits.RotateLeft64((w^load8(s[i:]))*0x9e3779b97f4a7c15, 27)
+	}
+	return w ^ load8(s[n-8:])
 }
 
 // load8 and load4 read the first 8 and 4 bytes of s, little-endian (the
@@ -93,32 +101,66 @@ func kwMix(w uint64, n int) uint {
 // kwHash hashes a name.
 func kwHash(name string) uint { return kwMix(kwWord(name), len(name)) }
 
+// kwSlot is the hash the index is probed by, whose top bits pick the
+// first slot (Fibonacci hashing): one multiply, where kwMix, which the
+// pool needs of each keyword, takes three and is computed once per name.
+func kwSlot(w uint64, n int) uint64 { return (w ^ uint64(n)) * 0x9e3779b97f4a7c15 }
+
 // sameName reports whether e is the entry of name, whose word is w.
 func (e *kwEntry) sameName(name string, w uint64) bool {
 	return e.w == w && len(e.name) == len(name) && (len(name) <= 8 || e.name == name)
 }
 
 // entry returns the entry of name, making it (the keyword boxed) on the
-// first use.
+// first use. The first slot probed is tried here, small enough to be
+// inlined; the rest of the probe, the insertion and the flood are find's.
 func (t *kwTable) entry(name string) *kwEntry {
-	w := kwWord(name)
+	// kwWord, spelled out: called, it would cost as much again as the
+	// lookup (TestKeywordWord checks the two agree).
+	var w uint64
+	switch n := len(name); {
+	case n > 8:
+		w = kwWordLong(name)
+	case n >= 4:
+		w = uint64(load4(name)) | uint64(load4(name[n-4:]))<<32
+	case n > 0:
+		w = uint64(name[0]) | uint64(name[n/2])<<8 | uint64(name[n-1])<<16
+	}
+	// An empty or flooded table has no index: i is out of range.
+	if i := kwSlot(w, len(name)) >> (t.shift & 63); i < uint64(len(t.index)) {
+		if e := t.index[i]; e != nil && e.sameName(name, w) {
+			return e
+		}
+	}
+	return t.find(name, w)
+}
+
+// find is entry past the first slot.
+func (t *kwTable) find(name string, w uint64) *kwEntry {
 	if t.flood != nil {
 		if e, ok := t.flood[name]; ok {
 			return e
 		}
-		e := t.newEntry(name, w, kwMix(w, len(name)))
+		e := t.newEntry(name, w)
 		t.flood[name] = e
 		return e
 	}
 	if t.index == nil {
 		t.index = t.first[:] // the first keywords need no allocation of their own
+		t.shift = 64 - uint(bits.TrailingZeros(uint(len(t.index))))
 	}
-	h := kwMix(w, len(name))
-	mask := uint(len(t.index) - 1)
-	i := h & mask
+	mask := uint64(len(t.index) - 1)
+	home := kwSlot(w, len(name)) >> (t.shift & 63)
+	i := home
 	probes := 0
 	for e := t.index[i]; e != nil; e = t.index[i] {
 		if e.sameName(name, w) {
+			// Found past its first slot: it takes the slot, which entry
+			// tries inline, from the entry there, which takes its place.
+			// That one stays found: the slots from its own first to
+			// here are all taken. A name written often is mostly met
+			// where it was last met.
+			t.index[home], t.index[i] = e, t.index[home]
 			return e
 		}
 		if probes++; probes > maxKeywordProbe {
@@ -129,28 +171,28 @@ func (t *kwTable) entry(name string) *kwEntry {
 				}
 			}
 			t.index = nil
-			return t.entry(name)
+			return t.find(name, w)
 		}
 		i = (i + 1) & mask
 	}
-	if 2*(t.n+1) > len(t.index) {
+	if 4*(t.n+1) > len(t.index) {
 		t.grow()
-		mask = uint(len(t.index) - 1)
-		for i = h & mask; t.index[i] != nil; i = (i + 1) & mask {
+		mask = uint64(len(t.index) - 1)
+		for i = kwSlot(w, len(name)) >> (t.shift & 63); t.index[i] != nil; i = (i + 1) & mask {
 		}
 	}
-	e := t.newEntry(name, w, h)
+	e := t.newEntry(name, w)
 	t.index[i] = e
 	t.n++
 	return e
 }
 
 // newEntry carves the entry of a new keyword, boxed once.
-func (t *kwTable) newEntry(name string, w uint64, h uint) *kwEntry {
+func (t *kwTable) newEntry(name string, w uint64) *kwEntry {
 	if len(t.slab) == cap(t.slab) {
 		t.slab = make([]kwEntry, 0, slabCap(cap(t.slab)))
 	}
-	t.slab = append(t.slab, kwEntry{name: name, w: w, h: h, v: Keyword(name)})
+	t.slab = append(t.slab, kwEntry{name: name, w: w, h: kwMix(w, len(name)), v: Keyword(name)})
 	return &t.slab[len(t.slab)-1]
 }
 
@@ -158,12 +200,13 @@ func (t *kwTable) newEntry(name string, w uint64, h uint) *kwEntry {
 func (t *kwTable) grow() {
 	old := t.index
 	t.index = make([]*kwEntry, 2*len(old))
-	mask := uint(len(t.index) - 1)
+	t.shift--
+	mask := uint64(len(t.index) - 1)
 	for _, e := range old {
 		if e == nil {
 			continue
 		}
-		i := e.h & mask
+		i := kwSlot(e.w, len(e.name)) >> (t.shift & 63)
 		for t.index[i] != nil {
 			i = (i + 1) & mask
 		}

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -34,9 +35,12 @@ func TestKeywordTable(t *testing.T) {
 func TestKeywordTableFlood(t *testing.T) {
 	const want = 200
 	var names []string
-	target := kwHash("k") & 0xFFF
+	// The index is probed from the top bits of kwSlot: names equal in
+	// the top 12 collide in every index of up to 4,096 slots.
+	slot := func(name string) uint64 { return kwSlot(kwWord(name), len(name)) >> 52 }
+	target := slot("k")
 	for i := 0; len(names) < want; i++ {
-		if name := "c" + strconv.Itoa(i); kwHash(name)&0xFFF == target {
+		if name := "c" + strconv.Itoa(i); slot(name) == target {
 			names = append(names, name)
 		}
 	}
@@ -52,5 +56,57 @@ func TestKeywordTableFlood(t *testing.T) {
 		if e := tab.entry(name); e != entries[name] || e.name != name {
 			t.Fatalf("entry(%q) changed after the move into the map", name)
 		}
+	}
+}
+
+// TestKeywordWord: the word entry computes of a name (kwWord spelled
+// out) is kwWord's, whose hash the pool and callInfo use; names of one
+// length that differ get different words up to 8 bytes.
+func TestKeywordWord(t *testing.T) {
+	var tab kwTable
+	const letters = "abcdefghijklmnopqrstuvwxyz0123"
+	seen := map[[2]uint64]string{}
+	for n := 0; n <= len(letters); n++ {
+		for _, name := range []string{letters[:n], letters[len(letters)-n:], strings.Repeat("x", n)} {
+			e := tab.entry(name)
+			if e.w != kwWord(name) || e.h != kwHash(name) {
+				t.Fatalf("entry(%q): word %#x hash %#x, kwWord %#x kwHash %#x", name, e.w, e.h, kwWord(name), kwHash(name))
+			}
+			key := [2]uint64{uint64(n), e.w}
+			if other, ok := seen[key]; ok && other != name && n <= 8 {
+				t.Fatalf("%q and %q have one word", name, other)
+			}
+			seen[key] = name
+		}
+	}
+}
+
+// TestKeywordTableSwap: names that share their first slot, fewer than a
+// flood, are found whatever the order of the lookups, though each found
+// past its first slot swaps into it.
+func TestKeywordTableSwap(t *testing.T) {
+	slot := func(name string) uint64 { return kwSlot(kwWord(name), len(name)) >> 52 }
+	target := slot("k")
+	var names []string
+	for i := 0; len(names) < 20; i++ {
+		if name := "s" + strconv.Itoa(i); slot(name) == target {
+			names = append(names, name)
+		}
+	}
+	var tab kwTable
+	entries := map[string]*kwEntry{}
+	for _, name := range names {
+		entries[name] = tab.entry(name)
+	}
+	for round := range 50 {
+		for j := range names {
+			name := names[(j*7+round*3)%len(names)]
+			if e := tab.entry(name); e != entries[name] || e.name != name {
+				t.Fatalf("round %d: entry(%q) = %q, a new entry or another's", round, name, e.name)
+			}
+		}
+	}
+	if tab.flood != nil || tab.n != len(names) {
+		t.Errorf("flood %v, %d entries, want the index and %d", tab.flood != nil, tab.n, len(names))
 	}
 }
