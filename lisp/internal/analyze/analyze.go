@@ -608,15 +608,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Map:
 		return a.mapLit(n)
 	case *syntax.Int:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: a.boxInt(n.Value)})
 	case *syntax.String:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: a.boxString(n.Value)})
 	case *syntax.Nil:
 		return a.konst(Const{At: At{n.Start}})
 	case *syntax.Bool:
 		return a.konst(Const{At: At{n.Start}, Value: n.Value})
 	case *syntax.Float:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: a.boxFloat(n.Value)})
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Decimal:
@@ -743,15 +743,15 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			out[d] = keywordOf(n)
 			continue
 		case *syntax.Int:
-			off, val = n.Start, n.Value
+			off, val = n.Start, a.boxInt(n.Value)
 		case *syntax.String:
-			off, val = n.Start, n.Value
+			off, val = n.Start, a.boxString(n.Value)
 		case *syntax.Bool:
 			off, val = n.Start, n.Value
 		case *syntax.Nil:
 			off = n.Start
 		case *syntax.Float:
-			off, val = n.Start, n.Value
+			off, val = n.Start, a.boxFloat(n.Value)
 		// Forms with children, as expr does them (the depth limit is
 		// checked above).
 		case *syntax.List:
