@@ -724,6 +724,9 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
 		a.expr(ns[0], false) // the error
 	}
+	// The constant cases set off and val, made into a Const below.
+	var off int32
+	var val any
 	for j, n := range ns {
 		d := j
 		if half > 0 {
@@ -732,9 +735,6 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 				d += half
 			}
 		}
-		// The constant cases set off and val, made into a Const below.
-		var off int32
-		var val any
 		switch n := n.(type) {
 		case *syntax.Symbol:
 			out[d] = a.symbol(n)
@@ -749,7 +749,7 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 		case *syntax.Bool:
 			off, val = n.Start, n.Value
 		case *syntax.Nil:
-			off = n.Start
+			off, val = n.Start, nil
 		case *syntax.Float:
 			off, val = n.Start, a.boxFloat(n.Value)
 		// Forms with children, as expr does them (the depth limit is
