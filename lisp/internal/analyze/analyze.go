@@ -163,7 +163,9 @@ func (a *analyzer) newFnScope(self string) *fnScope {
 	p := a.fn
 	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit | p.occ}
 	if self != "" {
-		f.selfBit = 1 << bucket(fingerprint(self))
+		fp := fingerprint(self)
+		f.selfBit = 1 << bucket(fp)
+		a.unplain(fp) // self is a local of the function
 	}
 	return f
 }
@@ -427,7 +429,10 @@ type builtinAnswer struct {
 	// plain is the epoch in which the name, not a local, was found to be
 	// just the builtin (symbol), and not the name of a form either (list):
 	// 0 when not found so, and never past epoch 65,535 (an entry stays 24
-	// bytes: the cache is cleared with every analyzer).
+	// bytes: the cache is cleared with every analyzer). A local of a
+	// name with the entry's fingerprint, bound since, sets it back to 0
+	// (analyzer.bind, newFnScope): no local can have the name of an entry
+	// plain in the current epoch, which a list then need not look for.
 	plain uint16
 }
 
@@ -450,13 +455,29 @@ func (a *analyzer) declare(name string) int {
 	if f.next > f.max {
 		f.max = f.next
 	}
-	f.bind(name, slot)
+	a.bind(f, name, slot)
 	return slot
 }
 
-// bind makes name a local of f in slot.
-func (f *fnScope) bind(name string, slot int) {
+// bind makes name a local of f in slot: every binding goes through here,
+// which keeps builtinAnswer.plain true to its word.
+func (a *analyzer) bind(f *fnScope, name string, slot int) {
 	fp := fingerprint(name)
+	f.bind(name, fp, slot)
+	a.unplain(fp)
+}
+
+// unplain forgets that the name of fingerprint fp is a plain builtin: a
+// local of its name may be bound now.
+func (a *analyzer) unplain(fp uint32) {
+	if e := &a.builtinSeen[seenIndex(fp)]; e.fp == fp {
+		e.plain = 0
+	}
+}
+
+// bind makes name, of fingerprint fp, a local of f in slot (see
+// analyzer.bind).
+func (f *fnScope) bind(name string, fp uint32, slot int) {
 	b := bucket(fp)
 	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
 	f.heads[b] = int32(len(f.locals))
