@@ -65,7 +65,11 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 		}
 	}
 	if fn == nil {
-		fn = a.expr(l.Items[0], false)
+		if k, ok := l.Items[0].(*syntax.Keyword); ok && a.depth < a.cfg.MaxDepth {
+			fn = keywordOf(k) // (:key m), as expr would make it
+		} else {
+			fn = a.expr(l.Items[0], false)
+		}
 	}
 	args := a.fill(l.Items[1:], 0)
 	p := a.calls.take()
