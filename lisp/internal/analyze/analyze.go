@@ -436,8 +436,8 @@ type builtinAnswer struct {
 	plain uint16
 }
 
-// seenIndex is the entry of builtinSeen for a fingerprint.
-func seenIndex(fp uint32) uint64 { return (uint64(fp) * 0x9E3779B97F4A7C15) >> 59 }
+// seenIndex is the entry of builtinSeen for a fingerprint: its bucket.
+func seenIndex(fp uint32) uint64 { return uint64(bucket(fp)) }
 
 // isShadowed reports whether the builtin name means a user value here: the
 // namespace of earlier runs defines it, or this program did, above.
@@ -459,12 +459,22 @@ func (a *analyzer) declare(name string) int {
 	return slot
 }
 
-// bind makes name a local of f in slot: every binding goes through here,
-// which keeps builtinAnswer.plain true to its word.
+// bind makes name a local of f in slot: every binding goes through here
+// (or bindFP), which keeps builtinAnswer.plain true to its word.
 func (a *analyzer) bind(f *fnScope, name string, slot int) {
-	fp := fingerprint(name)
-	f.bind(name, fp, slot)
-	a.unplain(fp)
+	a.bindFP(f, name, fingerprint(name), slot)
+}
+
+// bindFP is bind for a name whose fingerprint is known. A builtin of its
+// name found plain is not any more: the local may be what it means now.
+func (a *analyzer) bindFP(f *fnScope, name string, fp uint32, slot int) {
+	b := bucket(fp) // also the entry of builtinSeen (seenIndex)
+	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
+	f.heads[b] = int32(len(f.locals))
+	f.occ |= 1 << b
+	if e := &a.builtinSeen[b]; e.fp == fp {
+		e.plain = 0
+	}
 }
 
 // unplain forgets that the name of fingerprint fp is a plain builtin: a
@@ -473,15 +483,6 @@ func (a *analyzer) unplain(fp uint32) {
 	if e := &a.builtinSeen[seenIndex(fp)]; e.fp == fp {
 		e.plain = 0
 	}
-}
-
-// bind makes name, of fingerprint fp, a local of f in slot (see
-// analyzer.bind).
-func (f *fnScope) bind(name string, fp uint32, slot int) {
-	b := bucket(fp)
-	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
-	f.heads[b] = int32(len(f.locals))
-	f.occ |= 1 << b
 }
 
 func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
