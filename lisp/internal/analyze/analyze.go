@@ -782,7 +782,16 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			a.depth--
 			continue
 		case *syntax.Vector:
-			out[d] = a.vector(n)
+			// vector, written out: a call less for most vectors.
+			a.depth++
+			items := a.fill(n.Items, 0)
+			a.depth--
+			p := a.vectors.take()
+			if p == nil {
+				p = a.vectors.grow()
+			}
+			p.Off, p.Items = n.Start, items
+			out[d] = p
 			continue
 		case *syntax.Map:
 			out[d] = a.mapLit(n)
