@@ -29,32 +29,28 @@ type eface struct {
 }
 
 // boxedAt is a value of the dynamic type of like (an any made from a
-// constant, which costs no allocation) whose value is the one at p.
+// constant, static data that costs no allocation) whose value is the
+// one at p.
 func boxedAt(like any, p unsafe.Pointer) any {
 	(*eface)(unsafe.Pointer(&like)).data = p
 	return like
 }
 
-// The values boxedAt starts from: any of a constant is static data.
-var (
-	anInt64  any = int64(0)
-	aFloat64 any = float64(0)
-	aString  any = ""
-	_            = [1]struct{}{}[unsafe.Sizeof(anInt64)-unsafe.Sizeof(eface{})]
-)
+// The layout boxedAt relies on, checked as keywordOf's.
+var _ = [1]struct{}{}[unsafe.Sizeof(any(nil))-unsafe.Sizeof(eface{})]
 
 // boxInt is any(v).
 func (a *analyzer) boxInt(v int64) any {
 	if uint64(v) < 256 {
 		return v // Go boxes these without an allocation
 	}
-	return boxedAt(anInt64, unsafe.Pointer(a.word(uint64(v))))
+	return boxedAt(int64(0), a.word(uint64(v)))
 }
 
 // boxFloat is any(v).
 func (a *analyzer) boxFloat(v float64) any {
 	if b := math.Float64bits(v); b >= 256 {
-		return boxedAt(aFloat64, unsafe.Pointer(a.word(b)))
+		return boxedAt(float64(0), a.word(b))
 	}
 	return v
 }
@@ -69,15 +65,15 @@ func (a *analyzer) boxString(s string) any {
 		p = a.boxes.strs.grow()
 	}
 	*p = s
-	return boxedAt(aString, unsafe.Pointer(p))
+	return boxedAt("", unsafe.Pointer(p))
 }
 
-// word is a fresh word of the boxes holding bits.
-func (a *analyzer) word(bits uint64) *uint64 {
+// word is (a pointer to) a fresh word of the boxes holding bits.
+func (a *analyzer) word(bits uint64) unsafe.Pointer {
 	p := a.boxes.words.take()
 	if p == nil {
 		p = a.boxes.words.grow()
 	}
 	*p = bits
-	return p
+	return unsafe.Pointer(p)
 }
