@@ -44,15 +44,26 @@ func (a *analyzer) boxInt(v int64) any {
 	if uint64(v) < 256 {
 		return v // Go boxes these without an allocation
 	}
-	return boxedAt(int64(0), a.word(uint64(v)))
+	return a.boxBits(int64(0), uint64(v))
 }
 
 // boxFloat is any(v).
 func (a *analyzer) boxFloat(v float64) any {
 	if b := math.Float64bits(v); b >= 256 {
-		return boxedAt(float64(0), a.word(b))
+		return a.boxBits(float64(0), b)
 	}
 	return v
+}
+
+// boxBits is a value of the type of like whose bits are those given,
+// kept in a fresh word of the boxes.
+func (a *analyzer) boxBits(like any, bits uint64) any {
+	p := a.boxes.words.take()
+	if p == nil {
+		p = a.boxes.words.grow()
+	}
+	*p = bits
+	return boxedAt(like, unsafe.Pointer(p))
 }
 
 // boxString is any(s).
@@ -66,14 +77,4 @@ func (a *analyzer) boxString(s string) any {
 	}
 	*p = s
 	return boxedAt("", unsafe.Pointer(p))
-}
-
-// word is (a pointer to) a fresh word of the boxes holding bits.
-func (a *analyzer) word(bits uint64) unsafe.Pointer {
-	p := a.boxes.words.take()
-	if p == nil {
-		p = a.boxes.words.grow()
-	}
-	*p = bits
-	return unsafe.Pointer(p)
 }
