@@ -163,7 +163,9 @@ func (a *analyzer) newFnScope(self string) *fnScope {
 	p := a.fn
 	f := &fnScope{parent: p, self: self, outer: p.outer | p.selfBit | p.occ}
 	if self != "" {
-		f.selfBit = 1 << bucket(fingerprint(self))
+		fp := fingerprint(self)
+		f.selfBit = 1 << bucket(fp)
+		a.unplain(fp) // self is a local of the function
 	}
 	return f
 }
@@ -427,12 +429,15 @@ type builtinAnswer struct {
 	// plain is the epoch in which the name, not a local, was found to be
 	// just the builtin (symbol), and not the name of a form either (list):
 	// 0 when not found so, and never past epoch 65,535 (an entry stays 24
-	// bytes: the cache is cleared with every analyzer).
+	// bytes: the cache is cleared with every analyzer). A local of a
+	// name with the entry's fingerprint, bound since, sets it back to 0
+	// (analyzer.bind, newFnScope): no local can have the name of an entry
+	// plain in the current epoch, which a list then need not look for.
 	plain uint16
 }
 
-// seenIndex is the entry of builtinSeen for a fingerprint.
-func seenIndex(fp uint32) uint64 { return (uint64(fp) * 0x9E3779B97F4A7C15) >> 59 }
+// seenIndex is the entry of builtinSeen for a fingerprint: its bucket.
+func seenIndex(fp uint32) uint64 { return uint64(bucket(fp)) }
 
 // isShadowed reports whether the builtin name means a user value here: the
 // namespace of earlier runs defines it, or this program did, above.
@@ -450,17 +455,34 @@ func (a *analyzer) declare(name string) int {
 	if f.next > f.max {
 		f.max = f.next
 	}
-	f.bind(name, slot)
+	a.bind(f, name, slot)
 	return slot
 }
 
-// bind makes name a local of f in slot.
-func (f *fnScope) bind(name string, slot int) {
-	fp := fingerprint(name)
-	b := bucket(fp)
+// bind makes name a local of f in slot: every binding goes through here
+// (or bindFP), which keeps builtinAnswer.plain true to its word.
+func (a *analyzer) bind(f *fnScope, name string, slot int) {
+	a.bindFP(f, name, fingerprint(name), slot)
+}
+
+// bindFP is bind for a name whose fingerprint is known. A builtin of its
+// name found plain is not any more: the local may be what it means now.
+func (a *analyzer) bindFP(f *fnScope, name string, fp uint32, slot int) {
+	b := bucket(fp) // also the entry of builtinSeen (seenIndex)
 	f.locals = append(f.locals, local{name: name, slot: int32(slot), fp: fp, chain: f.heads[b]})
 	f.heads[b] = int32(len(f.locals))
 	f.occ |= 1 << b
+	if e := &a.builtinSeen[b]; e.fp == fp {
+		e.plain = 0
+	}
+}
+
+// unplain forgets that the name of fingerprint fp is a plain builtin: a
+// local of its name may be bound now.
+func (a *analyzer) unplain(fp uint32) {
+	if e := &a.builtinSeen[seenIndex(fp)]; e.fp == fp {
+		e.plain = 0
+	}
 }
 
 func bucket(fp uint32) uint32 { return uint32((uint64(fp) * 0x9E3779B97F4A7C15) >> 59) }
@@ -608,15 +630,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Map:
 		return a.mapLit(n)
 	case *syntax.Int:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: a.boxInt(n.Value)})
 	case *syntax.String:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: a.boxString(n.Value)})
 	case *syntax.Nil:
 		return a.konst(Const{At: At{n.Start}})
 	case *syntax.Bool:
 		return a.konst(Const{At: At{n.Start}, Value: n.Value})
 	case *syntax.Float:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		return a.konst(Const{At: At{n.Start}, Value: a.boxFloat(n.Value)})
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Decimal:
@@ -724,6 +746,9 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
 		a.expr(ns[0], false) // the error
 	}
+	// The constant cases set off and val, made into a Const below.
+	var off int32
+	var val any
 	for j, n := range ns {
 		d := j
 		if half > 0 {
@@ -732,9 +757,6 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 				d += half
 			}
 		}
-		// The constant cases set off and val, made into a Const below.
-		var off int32
-		var val any
 		switch n := n.(type) {
 		case *syntax.Symbol:
 			out[d] = a.symbol(n)
@@ -743,15 +765,15 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			out[d] = keywordOf(n)
 			continue
 		case *syntax.Int:
-			off, val = n.Start, n.Value
+			off, val = n.Start, a.boxInt(n.Value)
 		case *syntax.String:
-			off, val = n.Start, n.Value
+			off, val = n.Start, a.boxString(n.Value)
 		case *syntax.Bool:
 			off, val = n.Start, n.Value
 		case *syntax.Nil:
-			off = n.Start
+			off, val = n.Start, nil
 		case *syntax.Float:
-			off, val = n.Start, n.Value
+			off, val = n.Start, a.boxFloat(n.Value)
 		// Forms with children, as expr does them (the depth limit is
 		// checked above).
 		case *syntax.List:
@@ -760,7 +782,16 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			a.depth--
 			continue
 		case *syntax.Vector:
-			out[d] = a.vector(n)
+			// vector, written out: a call less for most vectors.
+			a.depth++
+			items := a.fill(n.Items, 0)
+			a.depth--
+			p := a.vectors.take()
+			if p == nil {
+				p = a.vectors.grow()
+			}
+			p.Off, p.Items = n.Start, items
+			out[d] = p
 			continue
 		case *syntax.Map:
 			out[d] = a.mapLit(n)

@@ -12,7 +12,14 @@ import (
 func (a *analyzer) pattern(n syntax.Node) Pattern {
 	// A plain name, the most frequent pattern, is bound here.
 	if s, ok := n.(*syntax.Symbol); ok && s.Ns == "" && s.Name != "&" && a.depth < a.cfg.MaxDepth {
-		slot := a.declare(s.Name)
+		// declare, written out: a call less for most of the names bound.
+		f := a.fn
+		slot := f.next
+		f.next++
+		if f.next > f.max {
+			f.max = f.next
+		}
+		a.bindFP(f, s.Name, fingerprint(s.Name), slot)
 		p := a.bindSlots.take()
 		if p == nil {
 			p = a.bindSlots.grow()

@@ -23,13 +23,13 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			}
 			// The head of most calls is a plain builtin, which none of
 			// these forms is; with nothing since that could change it
-			// (see builtinAnswer.plain) and no local of its name, it
+			// and no local of its name (see builtinAnswer.plain), it
 			// is that builtin again, made here as symbol would make it,
 			// the name looked up once.
 			fp := fingerprint(sym.Name)
 			e := &a.builtinSeen[seenIndex(fp)]
 			if e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name) {
-				if uint32(e.plain) == a.epoch && a.depth < a.cfg.MaxDepth && !a.isLocalFP(sym.Name, fp) {
+				if uint32(e.plain) == a.epoch && a.depth < a.cfg.MaxDepth {
 					fn = builtinOf(sym)
 				}
 			} else {
@@ -65,7 +65,11 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 		}
 	}
 	if fn == nil {
-		fn = a.expr(l.Items[0], false)
+		if k, ok := l.Items[0].(*syntax.Keyword); ok && a.depth < a.cfg.MaxDepth {
+			fn = keywordOf(k) // (:key m), as expr would make it
+		} else {
+			fn = a.expr(l.Items[0], false)
+		}
 	}
 	args := a.fill(l.Items[1:], 0)
 	p := a.calls.take()
@@ -1685,7 +1689,7 @@ func (a *analyzer) shortFn(n *syntax.ShortFn) Expr {
 	for i := 1; i <= maxN; i++ {
 		slot := a.declare("%" + strconv.Itoa(i))
 		if i == 1 {
-			scope.bind("%", slot)
+			a.bind(scope, "%", slot)
 		}
 		ar.Params = append(ar.Params, &BindSlot{Name: "%" + strconv.Itoa(i), Slot: slot})
 	}

@@ -38,6 +38,12 @@ func TestCallHeadCache(t *testing.T) {
 			"(do (inc 1) (let [a@0 1 b@1 2 c@2 3 d@3 4 e@4 5 f@5 6 g@6 7 h@7 8 i@8 9 j@9 10] (inc j@9)))"},
 		{"after the local's scope", `(inc 1) (let [inc 2] inc) (inc 3)`,
 			"(do (inc 1) (let [inc@0 2] inc@0) (inc 3))"},
+		{"bound again after the scope", `(inc 1) (let [inc 2] inc) (map inc [3]) (inc 4) (let [inc dec] (inc 5))`,
+			"(do (inc 1) (let [inc@0 2] inc@0) (map inc [3]) (inc 4) (let [inc@0 dec] (inc@0 5)))"},
+		{"loop binding of the head's name", `(inc 1) (loop [inc dec n 2] (inc n))`,
+			"(do (inc 1) (loop [inc@0 dec n@1 2] (inc@0 n@1)))"},
+		{"destructured name of the head's name", `(inc 1) (let [{:keys [inc]} {:inc dec}] (inc 2))`,
+			"(do (inc 1) (let [{:inc=inc@0} {:inc dec}] (inc@0 2)))"},
 		{"defined after use", `(inc 1) (def inc dec) (inc 2)`,
 			"(do (inc 1) (def inc dec) ($inc 2))"},
 	})

@@ -147,6 +147,8 @@ type nodeSlabs struct {
 	exprBuf    arena[Expr]
 	bindings   arena[Binding]
 	patterns   arena[Pattern]
+	// boxes holds the values of constants: never from a Buffers.
+	boxes boxes
 	// meter is where list tells the meter how far it is: the starter's.
 	meter *meter
 }
@@ -161,6 +163,7 @@ func (s *nodeSlabs) useMeter(m *meter, size int) {
 	s.consts.m, s.locals.m, s.captured.m, s.builtins.m, s.globalRefs.m = m, m, m, m, m
 	s.calls.m, s.ifs.m, s.vectors.m, s.maps.m, s.lets.m, s.dos.m = m, m, m, m, m, m
 	s.bindSlots.m, s.loops.m, s.recurs.m = m, m, m
+	s.boxes.words.m, s.boxes.strs.m = m, m
 	s.exprBuf.m, s.bindings.m, s.patterns.m = m, m, m
 }
 
