@@ -21,7 +21,9 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			return c.errorf(c.pos(e.Off), UnboundVar, "unknown builtin %s", f.Name)
 		}
 		b := info.b
-		c.markLazyRange(f.Name, e)
+		if info.flags&callLazy != 0 {
+			c.markLazyRange(f.Name, e)
+		}
 		if b == nil {
 			if n == 0 && isJavaStatic(f.Name) {
 				// (Math/PI) reads the static field, as Clojure's . form does.
@@ -146,6 +148,7 @@ const (
 	callFast     uint8 = 1 << iota // fastCall may have a path for it
 	callTerminal                   // it may end a fused pipeline
 	callRegex                      // re-pattern
+	callLazy                       // markLazyRange looks at its arguments
 )
 
 // callInfos describes every builtin name (read-only after init).
@@ -165,6 +168,9 @@ var callInfos = func() map[string]callInfo {
 		}
 		if terminal, _ := fusibleTerminal(name, 0); terminal {
 			info.flags |= callTerminal
+		}
+		if earlyStop(name) >= 0 || name == "reduce" || name == "run!" {
+			info.flags |= callLazy
 		}
 		m[name] = info
 	}
@@ -768,7 +774,9 @@ func earlyStop(name string) int {
 // walk it to its end but keep only what their function makes of each
 // element ((reduce + (range i)) in a loop over i would otherwise count
 // every range it built against the memory limit). The range may be the
-// argument, or under filter, remove, keep or map of one sequence.
+// argument, or under filter, remove, keep or map of one sequence. It
+// acts only on the builtins callInfos flags callLazy, and call asks only
+// of those.
 func (c *compiler) markLazyRange(name string, e *analyze.Call) {
 	at := earlyStop(name)
 	switch {
