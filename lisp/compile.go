@@ -25,7 +25,9 @@ type compiler struct {
 	// uncachedCalls counts the calls of builtins looked up before
 	// seenCalls is made (see callInfo).
 	uncachedCalls uint8
-	// Reads of the same slot, capture or constant share one closure.
+	// Reads of the same slot, capture or constant share one closure, and
+	// so do the (:k x) of the same key and slot (see keywordOfLocal).
+	kwReads  kwReads
 	locals   []evalFn
 	captures []evalFn
 	consts   map[any]evalFn

@@ -64,16 +64,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", Keyword(f.Name), n)
 		}
 		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(int(l.Slot)) {
-			// (:k local): read the slot and look up in one step.
-			slot := l.Slot
-			return func(fr *frame) (Value, error) {
-				x := fr.slots[slot]
-				if mm, ok := x.(*Map); ok {
-					v, _ := mm.lookupFlex(fk)
-					return v, nil
-				}
-				return keywordOfNonMap(fr, fk, x, pos)
-			}
+			return c.keywordOfLocal(fk, l.Slot)
 		}
 		m := c.expr(e.Args[0])
 		var def evalFn
@@ -340,6 +331,63 @@ func (o *callArg) lookup(fr *frame) (Value, error) {
 		return v, nil
 	}
 	return keywordOfNonMap(fr, o.fk, x, posT{off: o.off, lines: o.lines})
+}
+
+// keywordOfLocal compiles (:k x) of a boxed local x: it reads the slot
+// and looks up in one step. (:k x) cannot fail, so its closure depends on
+// k and the slot alone: the places that read the same key of the same
+// slot (the same local, or another of a scope that reuses the slot) share
+// one, found in a small table by k and the slot.
+func (c *compiler) keywordOfLocal(fk *flexKey, slot int32) evalFn {
+	e := &c.kwReads.first
+	if c.kwReads.table != nil {
+		e = &c.kwReads.table[kwReadIndex(fk, slot)]
+	} else if e.fk != nil && (e.fk != fk || e.slot != slot) {
+		// A second key or slot: the table is made (a program of one such
+		// read makes none).
+		c.kwReads.table = new([kwReadsLen]kwRead)
+		c.kwReads.table[kwReadIndex(e.fk, e.slot)] = *e
+		e = &c.kwReads.table[kwReadIndex(fk, slot)]
+	}
+	if e.fk != fk || e.slot != slot {
+		*e = kwRead{fk: fk, slot: slot, fn: func(fr *frame) (Value, error) {
+			x := fr.slots[slot]
+			if mm, ok := x.(*Map); ok {
+				v, _ := mm.lookupFlex(fk)
+				return v, nil
+			}
+			// (The position is never used: (:k x) of one argument
+			// makes no error.)
+			return keywordOfNonMap(fr, fk, x, posT{})
+		}}
+	}
+	return e.fn
+}
+
+// kwReads is the table of keywordOfLocal: the last closure made in each
+// of its places (a miss makes another, as if there were no table).
+type kwReads struct {
+	first kwRead
+	table *[kwReadsLen]kwRead
+}
+
+type kwRead struct {
+	fk   *flexKey
+	slot int32
+	fn   evalFn
+}
+
+const kwReadsLen = 16
+
+// kwReadIndex is the place of (:k x) of slot in the table of kwReads.
+func kwReadIndex(fk *flexKey, slot int32) int {
+	h := uint32(len(fk.name))
+	if len(fk.name) > 0 {
+		h = h*31 + uint32(fk.name[0])
+		h = h*31 + uint32(fk.name[len(fk.name)-1])
+	}
+	h = (h*31 + uint32(slot)) * 0x9e3779b9
+	return int(h >> 28) // the top 4 bits: kwReadsLen places
 }
 
 // keywordOfNonMap is (:k x) for an x that is not a map.
