@@ -1014,6 +1014,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		if c.isIntSlot(slot) {
 			return c.cellRead(slot)
 		}
+		if slot < len(localReads) {
+			return localReads[slot]
+		}
 		for len(c.locals) <= slot {
 			c.locals = append(c.locals, nil)
 		}

@@ -69,3 +69,16 @@ func TestKeywordOfLocalShared(t *testing.T) {
 		t.Errorf("got %v, %v", res, err)
 	}
 }
+
+// Each closure of localReads reads its own slot.
+func TestLocalReads(t *testing.T) {
+	fr := &frame{slots: make([]Value, len(localReads))}
+	for i := range fr.slots {
+		fr.slots[i] = int64(i)
+	}
+	for i, f := range localReads {
+		if v, err := f(fr); err != nil || v != int64(i) {
+			t.Errorf("localReads[%d] reads %v, %v", i, v, err)
+		}
+	}
+}
