@@ -81,7 +81,7 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 			// A Java array, a StringBuilder's characters or a java.util
 			// collection, as nth sees them.
 			if x.kind != arrayCell && x.kind != builderCell && x.kind != utilCell {
-				return &Error{Kind: DestructureError, Pos: pos,
+				return &Error{Kind: DestructureError, Pos: pos.resolve(),
 					Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
 			}
 			var err error
@@ -91,7 +91,7 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 		case *Map, *Set:
 			if rest == nil {
 				// nth of a map or set: Clojure's UnsupportedOperationException.
-				return &Error{Kind: DestructureError, Pos: pos,
+				return &Error{Kind: DestructureError, Pos: pos.resolve(),
 					Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
 			}
 			// With & Clojure walks (seq v): entries, or elements.
@@ -100,7 +100,7 @@ func (c *compiler) vectorPattern(p *analyze.BindVector) bindFn {
 				return at(err, pos)
 			}
 		default:
-			return &Error{Kind: DestructureError, Pos: pos,
+			return &Error{Kind: DestructureError, Pos: pos.resolve(),
 				Message: "a vector pattern [a b ...] needs a vector, got " + describe(v) + vectorPatternHint(v)}
 		}
 		for i, b := range items {
@@ -238,7 +238,7 @@ func (c *compiler) mapPattern(p *analyze.BindMap) bindFn {
 				return at(err, pos)
 			}
 		default:
-			return &Error{Kind: DestructureError, Pos: pos, Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
+			return &Error{Kind: DestructureError, Pos: pos.resolve(), Message: "a map pattern {:keys [...]} needs a map, got " + describe(v)}
 		}
 		if as >= 0 {
 			fr.slots[as] = v // bound first: defaults may refer to it

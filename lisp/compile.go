@@ -10,7 +10,6 @@ import (
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
-	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // compiler lowers the analyzed tree into evalFn closures.
@@ -20,13 +19,15 @@ type compiler struct {
 	src    string
 	errs   []*Error
 	funcs  *Funcs // host functions (nil: none)
-	// lines turns the offsets of the analyzed nodes into the positions the
-	// compiled code reports errors at; made on first use.
-	lines srcLines
+	// lines turns the offsets the compiled code holds into the positions
+	// of its errors; made on first use.
+	lines *srcPositions
 	// uncachedCalls counts the calls of builtins looked up before
 	// seenCalls is made (see callInfo).
 	uncachedCalls uint8
-	// Reads of the same slot, capture or constant share one closure.
+	// Reads of the same slot, capture or constant share one closure, and
+	// so do the (:k x) of the same key and slot (see keywordOfLocal).
+	kwReads  kwReads
 	locals   []evalFn
 	captures []evalFn
 	consts   map[any]evalFn
@@ -120,15 +121,15 @@ func (c *compiler) regexLiteral(pat string, pos posT) evalFn {
 var internalPanicsCrash = false
 
 // pos returns the position of the byte offset off of the source.
-func (c *compiler) pos(off int32) syntax.Pos {
-	if !c.lines.built {
-		c.lines.build(c.src)
+func (c *compiler) pos(off int32) posT {
+	if c.lines == nil {
+		c.lines = &srcPositions{src: c.src}
 	}
-	return c.lines.pos(off)
+	return posT{off: off, lines: c.lines}
 }
 
-func (c *compiler) errorf(pos syntax.Pos, kind Kind, format string, args ...any) evalFn {
-	c.errs = append(c.errs, &Error{Kind: kind, Pos: pos, Message: fmt.Sprintf(format, args...), src: c.src})
+func (c *compiler) errorf(pos posT, kind Kind, format string, args ...any) evalFn {
+	c.errs = append(c.errs, &Error{Kind: kind, Pos: pos.resolve(), Message: fmt.Sprintf(format, args...), src: c.src})
 	return constant(nil)
 }
 
@@ -930,7 +931,7 @@ func (c *compiler) manyLiteralKeys(exprs []analyze.Expr) (keys []Value, slots []
 // values are evaluated in the order written and put in their key's place,
 // and the map made from the sorted entries at once, with no lookups for
 // duplicates and no insertions one by one.
-func (c *compiler) shapedMapLit(pos syntax.Pos, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
+func (c *compiler) shapedMapLit(pos posT, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
 	vals := c.args(valExprs)
 	kinds := kindsOfKeys(keys)
 	n := len(keys)
@@ -1036,6 +1037,9 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		if c.isIntSlot(slot) {
 			return c.cellRead(slot)
 		}
+		if slot < len(localReads) {
+			return localReads[slot]
+		}
 		for len(c.locals) <= slot {
 			c.locals = append(c.locals, nil)
 		}
@@ -1075,7 +1079,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		return func(fr *frame) (Value, error) {
 			v, ok := fr.th.globals.lookup(name)
 			if !ok && !isPrinterVar(name) { // the printer's vars are nil unless bound
-				return nil, &Error{Kind: UnboundVar, Pos: pos, Message: msg}
+				return nil, &Error{Kind: UnboundVar, Pos: pos.resolve(), Message: msg}
 			}
 			return v, nil
 		}
@@ -1120,7 +1124,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 			// A builtin name may be stored under, as def may redefine it;
 			// the names the language needs keep their meaning.
 			if msg := analyze.ReservedName(name); msg != "" {
-				return nil, &Error{Kind: CannotShadowBuiltin, Pos: pos, Message: "cannot store under " + name + ": " + msg}
+				return nil, &Error{Kind: CannotShadowBuiltin, Pos: pos.resolve(), Message: "cannot store under " + name + ": " + msg}
 			}
 			v, err := val(fr)
 			if err != nil {
@@ -1256,7 +1260,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 				return nil, err
 			}
 			if fr.th.branch != "" {
-				return nil, &Error{Kind: Kind(fr.th.branch + "_error"), Pos: pos,
+				return nil, &Error{Kind: Kind(fr.th.branch + "_error"), Pos: pos.resolve(),
 					Message: "return and fail cannot be used inside " + fr.th.branch + ": return the value from the function and finish after " + fr.th.branch}
 			}
 			return nil, &exit{value: v, failed: failed}
@@ -1305,7 +1309,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 					m += " " + Print(v, PrintOptions{MaxItems: 10, MaxChars: 200}) + suffix
 				}
 			}
-			return nil, &Error{Kind: kind, Pos: pos, Message: m}
+			return nil, &Error{Kind: kind, Pos: pos.resolve(), Message: m}
 		}
 	}
 	return c.errorf(c.pos(e.Offset()), InternalError, "cannot compile %T", e)

@@ -10,49 +10,53 @@ import (
 // call compiles a function call, resolving builtins at compile time so that
 // their arity is checked before the program runs.
 func (c *compiler) call(e *analyze.Call) evalFn {
-	pos := c.pos(e.Off)
 	n := len(e.Args)
 	switch f := e.Fn.(type) {
 	case *analyze.Builtin:
 		if b, ok := c.funcs.lookup(f.Name); ok {
-			return c.hostCall(b, e.Args, pos)
+			return c.hostCall(b, e.Args, c.pos(e.Off))
 		}
 		info, ok := c.callInfo(f.Name)
 		if !ok {
-			return c.errorf(pos, UnboundVar, "unknown builtin %s", f.Name)
+			return c.errorf(c.pos(e.Off), UnboundVar, "unknown builtin %s", f.Name)
 		}
 		b := info.b
-		c.markLazyRange(f.Name, e)
+		if info.flags&callLazy != 0 {
+			c.markLazyRange(f.Name, e)
+		}
 		if b == nil {
 			if n == 0 && isJavaStatic(f.Name) {
 				// (Math/PI) reads the static field, as Clojure's . form does.
 				return constant(builtins[f.Name])
 			}
-			return c.errorf(pos, NotCallable, "%s is a constant, not a function: use it without parentheses", f.Name)
+			return c.errorf(c.pos(e.Off), NotCallable, "%s is a constant, not a function: use it without parentheses", f.Name)
 		}
 		if err := b.checkArity(n); err != nil {
-			c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos, Message: err.(*Error).Message, src: c.src})
+			c.errs = append(c.errs, &Error{Kind: ArityError, Pos: c.pos(e.Off).resolve(), Message: err.(*Error).Message, src: c.src})
 			return constant(nil)
 		}
 		if info.flags&callRegex != 0 {
 			if k, ok := e.Args[0].(*analyze.Const); ok {
 				if pat, ok := k.Value.(string); ok {
-					return c.regexLiteral(pat, pos)
+					return c.regexLiteral(pat, c.pos(e.Off))
 				}
 			}
 		}
 		if info.flags&callTerminal != 0 {
-			if f := c.fusedCall(f.Name, b, e.Args, pos); f != nil {
+			if f := c.fusedCall(f.Name, b, e.Args, c.pos(e.Off)); f != nil {
 				return f
 			}
 		}
 		if info.flags&callFast != 0 {
-			if f := c.fastCall(f.Name, b, e.Args, pos); f != nil {
+			// (The position is made there, after a call of constants is
+			// folded: W1's (+ 1 2) then compiles with no allocation.)
+			if f := c.fastCall(f.Name, b, e.Args, e.Off); f != nil {
 				return f
 			}
 		}
-		return c.callBuiltin(b.fn, e.Args, pos)
+		return c.callBuiltin(b.fn, e.Args, c.pos(e.Off))
 	case *analyze.Keyword:
+		pos := c.pos(e.Off)
 		// The closures below take the keyword from fk (its name) rather
 		// than holding it too: 16 bytes less for one of the commonest nodes.
 		fk := c.keywordKey(f.Name)
@@ -60,16 +64,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 			return c.errorf(pos, ArityError, "keyword %s called as a function takes a map and an optional default, got %d argument(s)", Keyword(f.Name), n)
 		}
 		if l, ok := e.Args[0].(*analyze.Local); ok && n == 1 && !c.isIntSlot(int(l.Slot)) {
-			// (:k local): read the slot and look up in one step.
-			slot := l.Slot
-			return func(fr *frame) (Value, error) {
-				x := fr.slots[slot]
-				if mm, ok := x.(*Map); ok {
-					v, _ := mm.lookupFlex(fk)
-					return v, nil
-				}
-				return keywordOfNonMap(fr, fk, x, pos)
-			}
+			return c.keywordOfLocal(fk, l.Slot)
 		}
 		m := c.expr(e.Args[0])
 		var def evalFn
@@ -106,9 +101,10 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 	case *analyze.Const:
 		if _, ok := f.Value.(string); ok || f.Value == nil || isNumber(f.Value) || f.Value == true || f.Value == false {
-			return c.errorf(pos, NotCallable, "%s is not a function", describe(f.Value))
+			return c.errorf(c.pos(e.Off), NotCallable, "%s is not a function", describe(f.Value))
 		}
 	}
+	pos := c.pos(e.Off)
 	c.calls = true
 	fnE := c.expr(e.Fn)
 	args := c.args(e.Args)
@@ -143,6 +139,7 @@ const (
 	callFast     uint8 = 1 << iota // fastCall may have a path for it
 	callTerminal                   // it may end a fused pipeline
 	callRegex                      // re-pattern
+	callLazy                       // markLazyRange looks at its arguments
 )
 
 // callInfos describes every builtin name (read-only after init).
@@ -162,6 +159,9 @@ var callInfos = func() map[string]callInfo {
 		}
 		if terminal, _ := fusibleTerminal(name, 0); terminal {
 			info.flags |= callTerminal
+		}
+		if earlyStop(name) >= 0 || name == "reduce" || name == "run!" {
+			info.flags |= callLazy
 		}
 		m[name] = info
 	}
@@ -301,11 +301,13 @@ func evalArgs(fr *frame, args []callArg, buf []Value) error {
 // callArg is an argument of a call: fn when it is set, else (:k x) when
 // fk is set, else the constant v.
 type callArg struct {
-	fn   evalFn
-	fk   *flexKey
-	v    Value
-	slot int32
-	pos  posT // of (:k x)
+	fn evalFn
+	fk *flexKey
+	v  Value
+	// slot is x's, and off and lines the position of (:k x), held apart
+	// rather than as a posT: 8 bytes less (no padding after slot).
+	slot, off int32
+	lines     *srcPositions
 }
 
 // eval evaluates o as the closure compiled for its expression would.
@@ -328,7 +330,64 @@ func (o *callArg) lookup(fr *frame) (Value, error) {
 		v, _ := mm.lookupFlex(o.fk)
 		return v, nil
 	}
-	return keywordOfNonMap(fr, o.fk, x, o.pos)
+	return keywordOfNonMap(fr, o.fk, x, posT{off: o.off, lines: o.lines})
+}
+
+// keywordOfLocal compiles (:k x) of a boxed local x: it reads the slot
+// and looks up in one step. (:k x) cannot fail, so its closure depends on
+// k and the slot alone: the places that read the same key of the same
+// slot (the same local, or another of a scope that reuses the slot) share
+// one, found in a small table by k and the slot.
+func (c *compiler) keywordOfLocal(fk *flexKey, slot int32) evalFn {
+	e := &c.kwReads.first
+	if c.kwReads.table != nil {
+		e = &c.kwReads.table[kwReadIndex(fk, slot)]
+	} else if e.fk != nil && (e.fk != fk || e.slot != slot) {
+		// A second key or slot: the table is made (a program of one such
+		// read makes none).
+		c.kwReads.table = new([kwReadsLen]kwRead)
+		c.kwReads.table[kwReadIndex(e.fk, e.slot)] = *e
+		e = &c.kwReads.table[kwReadIndex(fk, slot)]
+	}
+	if e.fk != fk || e.slot != slot {
+		*e = kwRead{fk: fk, slot: slot, fn: func(fr *frame) (Value, error) {
+			x := fr.slots[slot]
+			if mm, ok := x.(*Map); ok {
+				v, _ := mm.lookupFlex(fk)
+				return v, nil
+			}
+			// (The position is never used: (:k x) of one argument
+			// makes no error.)
+			return keywordOfNonMap(fr, fk, x, posT{})
+		}}
+	}
+	return e.fn
+}
+
+// kwReads is the table of keywordOfLocal: the last closure made in each
+// of its places (a miss makes another, as if there were no table).
+type kwReads struct {
+	first kwRead
+	table *[kwReadsLen]kwRead
+}
+
+type kwRead struct {
+	fk   *flexKey
+	slot int32
+	fn   evalFn
+}
+
+const kwReadsLen = 16
+
+// kwReadIndex is the place of (:k x) of slot in the table of kwReads.
+func kwReadIndex(fk *flexKey, slot int32) int {
+	h := uint32(len(fk.name))
+	if len(fk.name) > 0 {
+		h = h*31 + uint32(fk.name[0])
+		h = h*31 + uint32(fk.name[len(fk.name)-1])
+	}
+	h = (h*31 + uint32(slot)) * 0x9e3779b9
+	return int(h >> 28) // the top 4 bits: kwReadsLen places
 }
 
 // keywordOfNonMap is (:k x) for an x that is not a map.
@@ -357,7 +416,8 @@ func (c *compiler) kwArg(e analyze.Expr) (callArg, bool) {
 	if !ok || c.isIntSlot(int(l.Slot)) {
 		return callArg{}, false
 	}
-	return callArg{fk: c.keywordKey(k.Name), slot: l.Slot, pos: c.pos(call.Off)}, true
+	pos := c.pos(call.Off)
+	return callArg{fk: c.keywordKey(k.Name), slot: l.Slot, off: pos.off, lines: pos.lines}, true
 }
 
 // arg compiles an argument of a call: a constant without a closure of its
@@ -441,8 +501,22 @@ func (c *compiler) callArgs(args []analyze.Expr) (ops [2]callArg) {
 	return ops
 }
 
-// posT is the position type of compiled nodes.
-type posT = syntax.Pos
+// posT is the position of a compiled node: its byte offset in the
+// program's source, turned into a line and column only when an error is
+// given it (see resolve). The compiler makes about one per call and per
+// form that can fail, and most programs fail at none of them.
+type posT struct {
+	off   int32
+	lines *srcPositions // nil: no position
+}
+
+// resolve returns the position p stands for.
+func (p posT) resolve() syntax.Pos {
+	if p.lines == nil {
+		return syntax.Pos{}
+	}
+	return p.lines.pos(p.off)
+}
 
 func (c *compiler) toolCall(e *analyze.ToolCall) evalFn {
 	pos := c.pos(e.Off)
@@ -465,10 +539,10 @@ func (c *compiler) toolCall(e *analyze.ToolCall) evalFn {
 			case Keyword:
 				name = string(v)
 			default:
-				return nil, &Error{Kind: TypeError, Pos: pos, Message: "a tool name must be a string, got " + describe(v)}
+				return nil, &Error{Kind: TypeError, Pos: pos.resolve(), Message: "a tool name must be a string, got " + describe(v)}
 			}
 			if name == "return" || name == "fail" {
-				return nil, &Error{Kind: InvalidForm, Pos: pos, Message: "write (" + name + " value) to end the program"}
+				return nil, &Error{Kind: InvalidForm, Pos: pos.resolve(), Message: "write (" + name + " value) to end the program"}
 			}
 		}
 		vals := make([]Value, len(args))
@@ -538,7 +612,7 @@ func (c *compiler) caseExpr(e *analyze.Case) evalFn {
 		if def != nil {
 			return def(fr)
 		}
-		return nil, &Error{Kind: InvalidArgument, Pos: pos, Message: "case: no clause matches " + brief(v) + " (add a default as the last form)"}
+		return nil, &Error{Kind: InvalidArgument, Pos: pos.resolve(), Message: "case: no clause matches " + brief(v) + " (add a default as the last form)"}
 	}
 }
 
@@ -554,7 +628,7 @@ func (c *compiler) dotimes(e *analyze.Dotimes) evalFn {
 		if !ok {
 			f, isF := nv.(float64)
 			if !isF {
-				return nil, &Error{Kind: TypeError, Pos: pos, Message: "dotimes needs a number of iterations, got " + describe(nv)}
+				return nil, &Error{Kind: TypeError, Pos: pos.resolve(), Message: "dotimes needs a number of iterations, got " + describe(nv)}
 			}
 			n = int64(f)
 		}
@@ -710,7 +784,7 @@ func (c *compiler) forExpr(e *analyze.For) evalFn {
 // works on a copy of the frame's slots, since the frame is reused once the
 // enclosing function returns; each consumer gets its own copy, so that
 // pmap branches can share the sequence.
-func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, error)) (bool, error), pos syntax.Pos) *Seq {
+func lazyFor(fr *frame, s *Seq, run func(*frame, int, Value, func(Value) (bool, error)) (bool, error), pos posT) *Seq {
 	snap := frame{slots: cloneSlots(fr.slots), captured: fr.captured, self: fr.self, arity: fr.arity}
 	return &Seq{name: "for", finite: s.finite, gen: func(th *thread, yield func(Value) (bool, error)) error {
 		f := snap
@@ -748,7 +822,9 @@ func earlyStop(name string) int {
 // walk it to its end but keep only what their function makes of each
 // element ((reduce + (range i)) in a loop over i would otherwise count
 // every range it built against the memory limit). The range may be the
-// argument, or under filter, remove, keep or map of one sequence.
+// argument, or under filter, remove, keep or map of one sequence. It
+// acts only on the builtins callInfos flags callLazy, and call asks only
+// of those.
 func (c *compiler) markLazyRange(name string, e *analyze.Call) {
 	at := earlyStop(name)
 	switch {

@@ -2,19 +2,19 @@ package lisp
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // srcLines turns the byte offsets of the analyzed nodes into positions,
-// exactly as syntax.Lines does, for the compiler, which asks for one per
-// call and per form that can fail (W6, a 200-line program: about 1,500)
-// and not in source order: a let's bindings, its body and the calls
-// nested in them take turns. syntax.Lines answers at once only on the line
-// of its last answer and scans a line again for non-ASCII bytes each time
-// it comes back to it; here a table of the line at every 64th offset
-// finds any line in a step or two, and each line is scanned once.
+// exactly as syntax.Lines does, for the errors of compiled code (see
+// srcPositions), which may ask in any order. syntax.Lines answers at once
+// only on the line of its last answer and scans a line again for
+// non-ASCII bytes each time it comes back to it; here a table of the line
+// at every 64th offset finds any line in a step or two, and each line is
+// scanned once.
 type srcLines struct {
 	src    string
 	starts []int32 // starts[i]: the offset where the 0-based line i starts
@@ -143,4 +143,38 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// srcPositions turns the offsets that compiled code holds (posT) into the
+// positions of its errors. It does so only when an error needs one: the
+// table of lines is made on the first, so that a program that fails
+// nowhere, as most do, costs none of it.
+type srcPositions struct {
+	src string
+	// mu guards the rest: compiled code may fail in several runs at once.
+	mu    sync.Mutex
+	lines srcLines
+	// seen holds the positions given already: a column on a non-ASCII line
+	// counts the runes before it, and a program may fail at the same place
+	// again and again (a caught error in a loop). It holds at most one
+	// entry per position the program has.
+	seen map[int32]syntax.Pos
+}
+
+// pos returns the position of the byte offset off (off >= 0).
+func (s *srcPositions) pos(off int32) syntax.Pos {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.seen[off]; ok {
+		return p
+	}
+	if !s.lines.built {
+		s.lines.build(s.src)
+	}
+	p := s.lines.pos(off)
+	if s.seen == nil {
+		s.seen = make(map[int32]syntax.Pos)
+	}
+	s.seen[off] = p
+	return p
 }

@@ -210,9 +210,9 @@ func (x *exit) Error() string {
 }
 
 // at gives err the position pos when it has none yet.
-func at(err error, pos syntax.Pos) error {
+func at(err error, pos posT) error {
 	if e, ok := err.(*Error); ok && !e.Pos.IsValid() {
-		e.Pos = pos
+		e.Pos = pos.resolve()
 	}
 	return err
 }

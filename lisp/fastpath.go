@@ -768,14 +768,18 @@ func (c *compiler) testCall(name string, args []analyze.Expr, pos posT) boolFn {
 
 // fastCall compiles a call of a builtin through a typed or dynamic fast
 // path, or returns nil. The arity was checked.
-func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, pos posT) evalFn {
+func (c *compiler) fastCall(name string, b *Builtin, args []analyze.Expr, off int32) evalFn {
 	if noFastPaths {
 		return nil
 	}
-	if isIntCall(name, args, c.isIntSlot) {
+	intCall := isIntCall(name, args, c.isIntSlot)
+	if intCall {
 		if k, ok := foldIntCall(name, args, 0); ok {
 			return c.constant(boxInt(k))
 		}
+	}
+	pos := c.pos(off)
+	if intCall {
 		f := c.intCall(name, args, pos)
 		return func(fr *frame) (Value, error) {
 			v, err := f(fr)

@@ -455,7 +455,7 @@ func describeParam(t reflect.Type) string {
 // its literal arguments, are checked now.
 func (c *compiler) hostCall(b *Builtin, args []analyze.Expr, pos posT) evalFn {
 	if err := b.checkArity(len(args)); err != nil {
-		c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos, Message: err.(*Error).Message, src: c.src})
+		c.errs = append(c.errs, &Error{Kind: ArityError, Pos: pos.resolve(), Message: err.(*Error).Message, src: c.src})
 		return constant(nil)
 	}
 	params := c.funcs.params[b.Name]
@@ -466,7 +466,7 @@ func (c *compiler) hostCall(b *Builtin, args []analyze.Expr, pos posT) evalFn {
 		}
 		p := params[min(i, len(params)-1)]
 		if _, err := toParam(v, p, 0, new(int)); err != nil {
-			c.errs = append(c.errs, &Error{Kind: TypeError, Pos: c.pos(a.Offset()), src: c.src,
+			c.errs = append(c.errs, &Error{Kind: TypeError, Pos: c.pos(a.Offset()).resolve(), src: c.src,
 				Message: fmt.Sprintf("%s expects %s as argument %d, got %s", b.Name, describeParam(p), i+1, describe(v))})
 			return constant(nil)
 		}

@@ -281,7 +281,7 @@ func (c *compiler) combine(e *analyze.Combine) evalFn {
 				return nil, err
 			}
 			if !isCallable(v) {
-				return nil, &Error{Kind: TypeError, Pos: pos, Message: kind + " expects predicates such as (where :a > 1), got " + describe(v)}
+				return nil, &Error{Kind: TypeError, Pos: pos.resolve(), Message: kind + " expects predicates such as (where :a > 1), got " + describe(v)}
 			}
 			fns[i] = v
 		}
