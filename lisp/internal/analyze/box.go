@@ -20,6 +20,10 @@ import (
 type boxes struct {
 	words slab[uint64] // the bits of int64 and float64 constants
 	strs  slab[string]
+	// boxed: a number or a string was boxed the ordinary way. The first
+	// of each is (a chunk of one is an allocation all the same): a
+	// program of one large constant, W5's (range 1000), makes no chunk.
+	boxedWord, boxedStr bool
 }
 
 // eface is the layout of a value of type any: its type and a pointer to
@@ -60,6 +64,13 @@ func (a *analyzer) boxFloat(v float64) any {
 func (a *analyzer) boxBits(like any, bits uint64) any {
 	p := a.boxes.words.take()
 	if p == nil {
+		if !a.boxes.boxedWord {
+			a.boxes.boxedWord = true
+			if _, ok := like.(float64); ok {
+				return math.Float64frombits(bits)
+			}
+			return int64(bits)
+		}
 		p = a.boxes.words.grow()
 	}
 	*p = bits
@@ -73,6 +84,10 @@ func (a *analyzer) boxString(s string) any {
 	}
 	p := a.boxes.strs.take()
 	if p == nil {
+		if !a.boxes.boxedStr {
+			a.boxes.boxedStr = true
+			return s
+		}
 		p = a.boxes.strs.grow()
 	}
 	*p = s
