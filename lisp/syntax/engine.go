@@ -290,14 +290,24 @@ func (r *reader) run(base int) (Node, bool) {
 	}
 }
 
-// next is alloc without a new chunk: nil when the chunk is used up.
-func (s *slab[T]) next() *T {
-	b, i := s.buf, s.i
-	if uint(i) < uint(len(b)) {
-		s.i = i + 1
-		return &b[i]
-	}
-	return nil
+// room reports whether the chunk has an element left for take: fast
+// tests it before it writes anything, and falls back to the slow path
+// (whose alloc gets a new chunk) when it is false. A pair rather than one
+// call returning nil: the test is then one branch, with no nil check of
+// the pointer after it, and take's index needs no bounds check (the
+// compiler sees the test room made).
+func (s *slab[T]) room() bool {
+	return uint(s.i) < uint(len(s.buf))
+}
+
+// take hands out the next element of the chunk: only after room. It
+// takes the address before it stores the index: a store first would have
+// the compiler load the chunk again, and check the index again.
+func (s *slab[T]) take() *T {
+	i := s.i
+	p := &s.buf[i]
+	s.i = i + 1
+	return p
 }
 
 // step reads what run finds at r.off after white space: an item (nil if
@@ -404,9 +414,12 @@ func (r *reader) fast(base int) Node {
 		}
 		if ld <= ldDigit {
 			top := int(f.top)
-			if top >= len(f.buf) {
+			if uint(top) >= uint(len(f.buf)) {
 				break // no room for the item: run's add grows the run
 			}
+			// Where the item goes, taken now: after the stores of a node,
+			// the compiler would load f.buf again and check top again.
+			dst := &f.buf[top]
 			end := off + 1
 			var tb uint8
 			for end < len(s) {
@@ -440,46 +453,46 @@ func (r *reader) fast(base int) Node {
 					if c == '/' || i == len(tok)-1 {
 						break
 					}
-					p := r.symbols.next()
-					if p == nil {
+					if !r.symbols.room() {
 						break
 					}
+					p := r.symbols.take()
 					p.Span, p.Ns, p.Name = sp, tok[:i], tok[i+1:]
-					f.buf[top] = p
+					*dst = p
 					f.top++
 					off = end
 					continue
 				} else if ld == ldWord && len(tok) <= 5 {
 					switch tok {
 					case "nil":
-						p := r.nils.next()
-						if p == nil {
+						if !r.nils.room() {
 							break tokens
 						}
+						p := r.nils.take()
 						p.Span = sp
-						f.buf[top] = p
+						*dst = p
 						f.top++
 						off = end
 						continue
 					case "true", "false":
-						p := r.bools.next()
-						if p == nil {
+						if !r.bools.room() {
 							break tokens
 						}
+						p := r.bools.take()
 						p.Span, p.Value = sp, tok == "true"
-						f.buf[top] = p
+						*dst = p
 						f.top++
 						off = end
 						continue
 					}
 				}
-				p := r.symbols.next()
-				if p == nil {
+				if !r.symbols.room() {
 					break
 				}
+				p := r.symbols.take()
 				// Ns is "" already: slabs hand out zeroed elements.
 				p.Span, p.Name = sp, tok
-				f.buf[top] = p
+				*dst = p
 				f.top++
 				off = end
 				continue
@@ -487,38 +500,38 @@ func (r *reader) fast(base int) Node {
 				if len(tok) == 1 || tok[1] == ':' {
 					break
 				}
-				p := r.keywords.next()
-				if p == nil {
+				if !r.keywords.room() {
 					break
 				}
+				p := r.keywords.take()
 				p.Span, p.Name = sp, tok[1:]
-				f.buf[top] = p
+				*dst = p
 				f.top++
 				off = end
 				continue
 			case ldDigit:
 				if tb&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
-					p := r.ints.next()
-					if p == nil {
+					if !r.ints.room() {
 						break
 					}
+					p := r.ints.take()
 					var v int64
 					for i := 0; i < len(tok); i++ {
 						v = v*10 + int64(tok[i]-'0')
 					}
 					p.Span, p.Value = sp, v
-					f.buf[top] = p
+					*dst = p
 					f.top++
 					off = end
 					continue
 				}
 				if v, ok := decimal(tok); ok {
-					p := r.floats.next()
-					if p == nil {
+					if !r.floats.room() {
 						break
 					}
+					p := r.floats.take()
 					p.Span, p.Value = sp, v
-					f.buf[top] = p
+					*dst = p
 					f.top++
 					off = end
 					continue
@@ -577,10 +590,10 @@ func (r *reader) fast(base int) Node {
 			if end >= len(s) || s[end] != '"' {
 				break
 			}
-			p := r.strs.next()
-			if p == nil {
+			if !r.strs.room() {
 				break
 			}
+			p := r.strs.take()
 			p.Span, p.Value = Span{int32(off), int32(end + 1)}, s[off+1:end]
 			f.buf[top] = p
 			f.top++
@@ -612,24 +625,24 @@ func (r *reader) fast(base int) Node {
 			var n Node
 			switch f.kind {
 			case kList:
-				p := r.lists.next()
-				if p == nil {
+				if !r.lists.room() {
 					break
 				}
+				p := r.lists.take()
 				p.Span, p.Items = sp, items
 				n = p
 			case kVector:
-				p := r.vectors.next()
-				if p == nil {
+				if !r.vectors.room() {
 					break
 				}
+				p := r.vectors.take()
 				p.Span, p.Items = sp, items
 				n = p
 			default:
-				p := r.maps.next()
-				if p == nil {
+				if !r.maps.room() {
 					break
 				}
+				p := r.maps.take()
 				p.Span, p.Items = sp, items
 				n = p
 			}
