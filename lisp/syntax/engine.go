@@ -24,11 +24,10 @@ import (
 type frame struct {
 	// The offset where it opened. Its line and column are worked out
 	// only for an error that names them (see start).
-	open  int32
-	mark  int32 // its first item in buf
-	kind  uint8
-	close byte // collKinds[kind].close; 0 for what fast leaves to close (sets, short fns, the top level)
-	lost  bool // an item was lost to an error: the count of a map's items means nothing
+	open int32
+	mark int32 // its first item in buf
+	kind uint8
+	lost bool // an item was lost to an error: the count of a map's items means nothing
 	// The run of items of this depth: items up to top are taken, past
 	// the items of the depth's earlier runs.
 	top  int32
@@ -148,10 +147,6 @@ func (r *reader) push(start Pos, kind uint8) {
 		f = &r.deep[n-len(r.frames)]
 	}
 	f.open, f.mark, f.kind, f.lost = start.Offset, f.top, kind, false
-	f.close = 0
-	if kind <= kMap {
-		f.close = collKinds[kind].close
-	}
 	r.nframes++
 }
 
@@ -450,7 +445,7 @@ func (r *reader) fast(base int) Node {
 					for tok[i] != '/' {
 						i++
 					}
-					if c == '/' || i == len(tok)-1 {
+					if tok[0] == '/' || i == len(tok)-1 {
 						break
 					}
 					if !r.symbols.room() {
@@ -510,7 +505,7 @@ func (r *reader) fast(base int) Node {
 				off = end
 				continue
 			case ldDigit:
-				if tb&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
+				if tb&tbNonDigit == 0 && len(tok) <= 18 && (tok[0] != '0' || len(tok) == 1) { // 0755 is octal: the slow path
 					if !r.ints.room() {
 						break
 					}
@@ -570,9 +565,9 @@ func (r *reader) fast(base int) Node {
 			f.open = int32(off)
 			f.mark = f.top
 			// ( [ { are 0x28 0x5b 0x7b: their kinds (kList, kVector,
-			// kMap) and closers follow from their bits, without a table
+			// kMap) follow from their bits, without a table
 			// (whose address would take a register through the loop).
-			f.kind, f.close, f.lost = c>>5-1, c+1+c>>6, false
+			f.kind, f.lost = c>>5-1, false
 			r.nframes = nf + 1
 			off++
 			continue
@@ -600,13 +595,18 @@ func (r *reader) fast(base int) Node {
 			off = end + 1
 			continue
 		case ldClose:
-			// The closer of f, unless f is a set, a short fn or the top
-			// level, whose close is 0.
-			if c != f.close {
+			// The closer of f: ) ] } are 0x29 0x5d 0x7d, whose kinds
+			// follow from their bits as the openers' do. No closer gives
+			// the kind of a set or a short fn, which close closes; nor
+			// does fast meet one with f the top level, or any collection
+			// below base (it reads at base's level only from an opener,
+			// and returns when that collection closes).
+			k := c>>5 - 1
+			if k != f.kind {
 				break
 			}
 			m := f.top - f.mark
-			if f.kind == kMap && m%2 != 0 {
+			if k == kMap && m%2 != 0 {
 				break // an error
 			}
 			nf := r.nframes - 1 // f's index
@@ -623,7 +623,7 @@ func (r *reader) fast(base int) Node {
 			}
 			sp := Span{f.open, int32(off + 1)}
 			var n Node
-			switch f.kind {
+			switch k {
 			case kList:
 				if !r.lists.room() {
 					break
