@@ -575,9 +575,10 @@ func (r *reader) fast(base int) Node {
 			// A string without escapes, line breaks or other control or
 			// non-ASCII characters; readString reads the others.
 			top := int(f.top)
-			if top >= len(f.buf) {
+			if uint(top) >= uint(len(f.buf)) {
 				break
 			}
+			dst := &f.buf[top] // as for a token
 			end := off + 1
 			for end < len(s) && plainString[s[end]] {
 				end++
@@ -590,7 +591,7 @@ func (r *reader) fast(base int) Node {
 			}
 			p := r.strs.take()
 			p.Span, p.Value = Span{int32(off), int32(end + 1)}, s[off+1:end]
-			f.buf[top] = p
+			*dst = p
 			f.top++
 			off = end + 1
 			continue
