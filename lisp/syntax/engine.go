@@ -400,6 +400,7 @@ func (r *reader) fast(base int) Node {
 	// f is the innermost open collection, whose items the loop adds to
 	// (with room in its run, else run's add grows it).
 	f := &r.frames[r.nframes-1]
+scan:
 	for uint(off) < uint(len(s)) {
 		c := s[off]
 		ld := leadClass[c]
@@ -417,7 +418,14 @@ func (r *reader) fast(base int) Node {
 			dst := &f.buf[top]
 			end := off + 1
 			var tb uint8
-			for end < len(s) {
+			for {
+				if end >= len(s) {
+					// A token that ends the input: the slow path reads
+					// it. Leaving the loop only where a byte ends the
+					// token tells the compiler that off < end < len(s),
+					// which spares the checks of tok below.
+					break scan
+				}
 				b := tokenBits[s[end]]
 				if b == 0 {
 					break
@@ -492,7 +500,7 @@ func (r *reader) fast(base int) Node {
 				off = end
 				continue
 			case ldColon:
-				if len(tok) == 1 || tok[1] == ':' {
+				if len(tok) < 2 || tok[1] == ':' {
 					break
 				}
 				if !r.keywords.room() {
@@ -505,7 +513,7 @@ func (r *reader) fast(base int) Node {
 				off = end
 				continue
 			case ldDigit:
-				if tb&tbNonDigit == 0 && len(tok) <= 18 && (tok[0] != '0' || len(tok) == 1) { // 0755 is octal: the slow path
+				if tb&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
 					if !r.ints.room() {
 						break
 					}
