@@ -614,8 +614,8 @@ scan:
 			if k != f.kind {
 				break
 			}
-			m := f.top - f.mark
-			if k == kMap && m%2 != 0 {
+			mark, top := int(f.mark), int(f.top)
+			if k == kMap && (top-mark)%2 != 0 {
 				break // an error
 			}
 			nf := r.nframes - 1 // f's index
@@ -627,8 +627,8 @@ scan:
 				}
 			}
 			var items []Node
-			if m > 0 {
-				items = f.buf[f.mark:f.top:f.top]
+			if uint(mark) < uint(top) { // (then the slice needs no check of mark)
+				items = f.buf[mark:top:top]
 			}
 			sp := Span{f.open, int32(off + 1)}
 			var n Node
