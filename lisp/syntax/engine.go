@@ -379,6 +379,24 @@ func (r *reader) step() (Node, int) {
 // opens a collection: nothing else needs checking whether there is a
 // collection to add an item to.
 func (r *reader) fast(base int) Node {
+	if r.slowOnly {
+		return nil
+	}
+	// fastLoop opens and closes collections only, so depth moves with
+	// nframes: it is worked out here, after, rather than kept up to date
+	// in the loop (where it would cost an add, and a register or a load
+	// and a store, per collection). The loop opens a collection while
+	// nframes is below frameLimit, which stands for both the depth limit
+	// and the frames in r.frames.
+	d := r.depth - r.nframes
+	r.frameLimit = min(len(r.frames), r.maxDepth-d)
+	n := r.fastLoop(base)
+	r.depth = r.nframes + d
+	return n
+}
+
+// fastLoop is fast but for the depth.
+func (r *reader) fastLoop(base int) Node {
 	s := r.src
 	off := r.off
 	if r.nframes == base && (off >= len(s) || leadClass[s[off]] != ldOpen) || r.nframes > len(r.frames) {
@@ -565,10 +583,9 @@ scan:
 			continue
 		case ldOpen:
 			nf := r.nframes
-			if r.depth >= r.maxDepth || nf >= len(r.frames) {
+			if nf >= r.frameLimit {
 				break // too deep: step reports it; or the frames in r.deep
 			}
-			r.depth++
 			f = &r.frames[nf]
 			f.open = int32(off)
 			f.mark = f.top
@@ -659,7 +676,6 @@ scan:
 				break
 			}
 			r.nframes = nf
-			r.depth--
 			off++
 			if pf == nil {
 				r.off = off

@@ -27,6 +27,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		checkTokenPaths(t, src)
+		checkFastSlow(t, src, Config{})
 		forms, err := Read(src)
 		if err != nil {
 			el, ok := err.(ErrorList)

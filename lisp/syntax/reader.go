@@ -29,7 +29,11 @@ func Read(src string) ([]Node, error) { return Config{}.Read(src) }
 // (best effort, possibly partial) and an ErrorList; otherwise the error is nil.
 // Read never panics, and its time and Go stack use are bounded by the input
 // size and c.MaxDepth respectively.
-func (c Config) Read(src string) ([]Node, error) {
+func (c Config) Read(src string) ([]Node, error) { return c.read(src, false) }
+
+// read is Read; slowOnly (for tests) leaves fast out, so that step and the
+// recursive functions read everything: fast must read the same.
+func (c Config) read(src string, slowOnly bool) ([]Node, error) {
 	if len(src) > MaxSource {
 		return nil, ErrorList{{Pos: Pos{Line: 1, Col: 1}, Msg: "program text larger than 1 GiB"}}
 	}
@@ -37,6 +41,7 @@ func (c Config) Read(src string) ([]Node, error) {
 	// would be built aside, then copied.
 	var r reader
 	r.src = src
+	r.slowOnly = slowOnly
 	r.line, r.colBase = 1, -1
 	r.maxDepth, r.maxErrors = c.MaxDepth, c.MaxErrors
 	if r.maxDepth <= 0 {
@@ -241,14 +246,16 @@ type reader struct {
 	// level: the first ones in frames (a slice of the reader itself would
 	// make it escape), any others in deep. The slots past nframes keep the
 	// runs of items of their depths.
-	frames  [16]frame
-	nframes int
-	base    int    // fast's base
-	cursor  cursor // for the positions of openers (start)
-	opened  []Pos  // where the collections at each index of the stack opened, once start worked it out
-	deep    []frame
-	items   arena[Node]
-	bufs    *Buffers // nil: chunks are allocated
+	frames     [16]frame
+	nframes    int
+	base       int    // fast's base
+	frameLimit int    // fast opens a collection only while nframes is below it
+	slowOnly   bool   // fast reads nothing (see read)
+	cursor     cursor // for the positions of openers (start)
+	opened     []Pos  // where the collections at each index of the stack opened, once start worked it out
+	deep       []frame
+	items      arena[Node]
+	bufs       *Buffers // nil: chunks are allocated
 
 	// Nodes come from per-type slabs: one allocation per chunk instead of
 	// one per node.
