@@ -652,28 +652,25 @@ scan:
 			switch k {
 			case kList:
 				if !r.lists.room() {
-					break
+					break scan
 				}
 				p := r.lists.take()
 				p.Span, p.Items = sp, items
 				n = p
 			case kVector:
 				if !r.vectors.room() {
-					break
+					break scan
 				}
 				p := r.vectors.take()
 				p.Span, p.Items = sp, items
 				n = p
 			default:
 				if !r.maps.room() {
-					break
+					break scan
 				}
 				p := r.maps.take()
 				p.Span, p.Items = sp, items
 				n = p
-			}
-			if n == nil {
-				break
 			}
 			r.nframes = nf
 			off++
