@@ -390,6 +390,7 @@ func (r *reader) fast(base int) Node {
 	// and the frames in r.frames.
 	d := r.depth - r.nframes
 	r.frameLimit = min(len(r.frames), r.maxDepth-d)
+	r.tokenBits = &tokenBits
 	n := r.fastLoop(base)
 	r.depth = r.nframes + d
 	return n
@@ -436,6 +437,11 @@ scan:
 			dst := &f.buf[top]
 			end := off + 1
 			var tb uint8
+			// The table through a pointer loaded from r, not its address:
+			// the compiler gives an address a register anew in each turn
+			// of the loop, but keeps a loaded pointer in one; sliced, for
+			// one nil check here rather than one per byte.
+			bits := r.tokenBits[:]
 			for {
 				if end >= len(s) {
 					// A token that ends the input: the slow path reads
@@ -444,7 +450,7 @@ scan:
 					// which spares the checks of tok below.
 					break scan
 				}
-				b := tokenBits[s[end]]
+				b := bits[s[end]]
 				if b == 0 {
 					break
 				}

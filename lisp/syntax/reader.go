@@ -248,11 +248,12 @@ type reader struct {
 	// runs of items of their depths.
 	frames     [16]frame
 	nframes    int
-	base       int    // fast's base
-	frameLimit int    // fast opens a collection only while nframes is below it
-	slowOnly   bool   // fast reads nothing (see read)
-	cursor     cursor // for the positions of openers (start)
-	opened     []Pos  // where the collections at each index of the stack opened, once start worked it out
+	base       int         // fast's base
+	frameLimit int         // fast opens a collection only while nframes is below it
+	slowOnly   bool        // fast reads nothing (see read)
+	tokenBits  *[256]uint8 // &tokenBits, for fastLoop (see there)
+	cursor     cursor      // for the positions of openers (start)
+	opened     []Pos       // where the collections at each index of the stack opened, once start worked it out
 	deep       []frame
 	items      arena[Node]
 	bufs       *Buffers // nil: chunks are allocated
