@@ -436,12 +436,15 @@ scan:
 			// the compiler would load f.buf again and check top again.
 			dst := &f.buf[top]
 			end := off + 1
-			var tb uint8
 			// The table through a pointer loaded from r, not its address:
 			// the compiler gives an address a register anew in each turn
 			// of the loop, but keeps a loaded pointer in one; sliced, for
 			// one nil check here rather than one per byte.
 			bits := r.tokenBits[:]
+			// tb notes the bytes of the token other than plain ones (tbTok
+			// alone): a '/' or a non-ASCII character; most tokens have
+			// none.
+			var tb uint8
 			for {
 				if end >= len(s) {
 					// A token that ends the input: the slow path reads
@@ -450,11 +453,12 @@ scan:
 					// which spares the checks of tok below.
 					break scan
 				}
-				b := bits[s[end]]
-				if b == 0 {
-					break
+				if b := bits[s[end]]; b != tbTok {
+					if b == 0 {
+						break
+					}
+					tb |= b
 				}
-				tb |= b
 				end++
 			}
 			if tb&tbHigh != 0 {
@@ -537,20 +541,27 @@ scan:
 				off = end
 				continue
 			case ldDigit:
-				if tb&tbNonDigit == 0 && len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
-					if !r.ints.room() {
-						break
-					}
-					p := r.ints.take()
+				if len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
 					var v int64
-					for i := 0; i < len(tok); i++ {
-						v = v*10 + int64(tok[i]-'0')
+					i := 0
+					for ; i < len(tok); i++ {
+						d := tok[i] - '0'
+						if d > 9 {
+							break // not an integer: a decimal or the slow path's
+						}
+						v = v*10 + int64(d)
 					}
-					p.Span, p.Value = sp, v
-					*dst = p
-					f.top++
-					off = end
-					continue
+					if i == len(tok) {
+						if !r.ints.room() {
+							break
+						}
+						p := r.ints.take()
+						p.Span, p.Value = sp, v
+						*dst = p
+						f.top++
+						off = end
+						continue
+					}
 				}
 				if v, ok := decimal(tok); ok {
 					if !r.floats.room() {

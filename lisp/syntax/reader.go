@@ -753,10 +753,9 @@ func isHex(b byte) bool {
 
 // Bits of tokenBits.
 const (
-	tbTok      = 1 << iota // an ASCII byte that continues a token
-	tbSlash                // '/'
-	tbNonDigit             // not 0-9
-	tbHigh                 // a byte of a non-ASCII character: run's fast path leaves the token to readTokenSlow
+	tbTok   = 1 << iota // a byte that continues a token; alone, an ASCII byte other than '/'
+	tbSlash             // '/'
+	tbHigh              // a byte of a non-ASCII character: run's fast path leaves the token to readTokenSlow
 )
 
 // tokenBits classifies the bytes that continue a token, for run's fast
@@ -765,7 +764,7 @@ const (
 var tokenBits = func() (t [256]uint8) {
 	for i, c := range byteClass {
 		if i >= utf8.RuneSelf {
-			t[i] = tbHigh | tbNonDigit
+			t[i] = tbHigh
 			continue
 		}
 		if c > clSpecial {
@@ -774,9 +773,6 @@ var tokenBits = func() (t [256]uint8) {
 		t[i] = tbTok
 		if i == '/' {
 			t[i] |= tbSlash
-		}
-		if !isDigit(byte(i)) {
-			t[i] |= tbNonDigit
 		}
 	}
 	return t
