@@ -440,7 +440,7 @@ scan:
 			// the compiler gives an address a register anew in each turn
 			// of the loop, but keeps a loaded pointer in one; sliced, for
 			// one nil check here rather than one per byte.
-			bits := r.tokenBits[:]
+			tokBits := r.tokenBits[:]
 			// tb notes the bytes of the token other than plain ones (tbTok
 			// alone): a '/' or a non-ASCII character; most tokens have
 			// none.
@@ -453,7 +453,7 @@ scan:
 					// which spares the checks of tok below.
 					break scan
 				}
-				if b := bits[s[end]]; b != tbTok {
+				if b := tokBits[s[end]]; b != tbTok {
 					if b == 0 {
 						break
 					}
