@@ -526,6 +526,12 @@ scan:
 				*dst = p
 				f.top++
 				off = end
+				// A space after a symbol or a keyword, the commonest
+				// case, is skipped here rather than in a turn of the
+				// loop. (s[end] is in range: see the scan.)
+				if s[off] == ' ' {
+					off++
+				}
 				continue
 			case ldColon:
 				if len(tok) < 2 || tok[1] == ':' {
@@ -539,6 +545,9 @@ scan:
 				*dst = p
 				f.top++
 				off = end
+				if s[off] == ' ' { // as after a symbol
+					off++
+				}
 				continue
 			case ldDigit:
 				if len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
