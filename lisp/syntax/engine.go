@@ -464,6 +464,12 @@ scan:
 			if tb&tbHigh != 0 {
 				break // a non-ASCII character in the token
 			}
+			// Never true, but the test tells the compiler that the length
+			// of tok is positive: slicing s then needs no mask (for an
+			// empty slice's pointer), which costs more than the test.
+			if end-off <= 0 {
+				break
+			}
 			tok := s[off:end]
 			sp := Span{int32(off), int32(end)}
 		tokens:
