@@ -442,8 +442,8 @@ scan:
 			// one nil check here rather than one per byte.
 			tokBits := r.tokenBits[:]
 			// tb notes the bytes of the token other than plain ones (tbTok
-			// alone): a '/' or a non-ASCII character; most tokens have
-			// none.
+			// alone): a '/' (a non-ASCII character leaves the token to
+			// the slow path); most tokens have none.
 			var tb uint8
 			for {
 				if end >= len(s) {
@@ -457,12 +457,12 @@ scan:
 					if b == 0 {
 						break
 					}
+					if b&tbHigh != 0 {
+						break scan // a non-ASCII character in the token
+					}
 					tb |= b
 				}
 				end++
-			}
-			if tb&tbHigh != 0 {
-				break // a non-ASCII character in the token
 			}
 			// Never true, but the test tells the compiler that the length
 			// of tok is positive: slicing s then needs no mask (for an
