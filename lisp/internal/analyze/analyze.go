@@ -728,17 +728,15 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(Builtin{}.At)-unsafe.Offsetof(syntax.Symbol{}.Span)]
 )
 
-func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
+func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns) }
 
 // fill analyzes the forms ns, none in tail position, into a slice of as
-// many expressions; with half > 0 they are the keys and values of a map,
-// the keys going to out[:half] and the values to out[half:]. Most items
-// of a program (and nearly all of a literal's) are symbols, keywords and
-// constants: they are analyzed here, in one type switch, without the
-// round trip through expr (which they would pass only for the depth
-// limit, checked here once). Lists, vectors and maps go straight to
-// their own functions too.
-func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
+// many expressions, in order. Most items of a program (and nearly all of
+// a literal's) are symbols, keywords and constants: they are analyzed
+// here, in one type switch, without the round trip through expr (which
+// they would pass only for the depth limit, checked here once). Lists,
+// vectors and maps go straight to their own functions too.
+func (a *analyzer) fill(ns []syntax.Node) []Expr {
 	out, ok := a.exprBuf.take(len(ns))
 	if !ok {
 		out = a.exprBuf.grow(len(ns))
@@ -746,23 +744,17 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
 		a.expr(ns[0], false) // the error
 	}
+	out = out[:len(ns)] // one bounds check for the loop
 	// The constant cases set off and val, made into a Const below.
 	var off int32
 	var val any
 	for j, n := range ns {
-		d := j
-		if half > 0 {
-			d = j >> 1
-			if j&1 != 0 {
-				d += half
-			}
-		}
 		switch n := n.(type) {
 		case *syntax.Symbol:
-			out[d] = a.symbol(n)
+			out[j] = a.symbol(n)
 			continue
 		case *syntax.Keyword:
-			out[d] = keywordOf(n)
+			out[j] = keywordOf(n)
 			continue
 		case *syntax.Int:
 			off, val = n.Start, a.boxInt(n.Value)
@@ -778,26 +770,26 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 		// checked above).
 		case *syntax.List:
 			a.depth++
-			out[d] = a.list(n, false)
+			out[j] = a.list(n, false)
 			a.depth--
 			continue
 		case *syntax.Vector:
 			// vector, written out: a call less for most vectors.
 			a.depth++
-			items := a.fill(n.Items, 0)
+			items := a.fill(n.Items)
 			a.depth--
 			p := a.vectors.take()
 			if p == nil {
 				p = a.vectors.grow()
 			}
 			p.Off, p.Items = n.Start, items
-			out[d] = p
+			out[j] = p
 			continue
 		case *syntax.Map:
-			out[d] = a.mapLit(n)
+			out[j] = a.mapLit(n)
 			continue
 		default:
-			out[d] = a.expr(n, false)
+			out[j] = a.expr(n, false)
 			continue
 		}
 		p := a.consts.take()
@@ -805,7 +797,7 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			p = a.consts.grow()
 		}
 		p.Off, p.Value = off, val
-		out[d] = p
+		out[j] = p
 	}
 	return out
 }
@@ -823,7 +815,7 @@ func (a *analyzer) konst(c Const) Expr {
 // vector analyzes a vector literal.
 func (a *analyzer) vector(n *syntax.Vector) Expr {
 	a.depth++
-	items := a.fill(n.Items, 0)
+	items := a.fill(n.Items)
 	a.depth--
 	p := a.vectors.take()
 	if p == nil {
@@ -833,17 +825,35 @@ func (a *analyzer) vector(n *syntax.Vector) Expr {
 	return p
 }
 
-// mapLit analyzes a map literal: its keys and values share one slice.
+// mapLit analyzes a map literal: its keys and values share one slice,
+// the keys first. A pair at a time: the key, nearly always a keyword, is
+// made here, the value by expr.
 func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	a.depth++
 	k := len(n.Items) / 2
-	kv := a.fill(n.Items[:2*k], k)
+	kv, ok := a.exprBuf.take(2 * k)
+	if !ok {
+		kv = a.exprBuf.grow(2 * k)
+	}
+	if a.depth >= a.cfg.MaxDepth && k > 0 {
+		a.expr(n.Items[0], false) // the error
+	}
+	keys, vals := kv[:k:k], kv[k:2*k]
+	items := n.Items[:2*k]
+	for i := range keys {
+		if kw, ok := items[2*i].(*syntax.Keyword); ok {
+			keys[i] = keywordOf(kw)
+		} else {
+			keys[i] = a.expr(items[2*i], false)
+		}
+		vals[i] = a.expr(items[2*i+1], false)
+	}
 	a.depth--
 	p := a.maps.take()
 	if p == nil {
 		p = a.maps.grow()
 	}
-	p.Off, p.Keys, p.Vals = n.Start, kv[:k:k], kv[k:]
+	p.Off, p.Keys, p.Vals = n.Start, keys, vals
 	return p
 }
 

@@ -71,7 +71,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			fn = a.expr(l.Items[0], false)
 		}
 	}
-	args := a.fill(l.Items[1:], 0)
+	args := a.fill(l.Items[1:])
 	p := a.calls.take()
 	if p == nil {
 		p = a.calls.grow()
