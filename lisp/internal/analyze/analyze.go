@@ -751,7 +751,25 @@ func (a *analyzer) fill(ns []syntax.Node) []Expr {
 	for j, n := range ns {
 		switch n := n.(type) {
 		case *syntax.Symbol:
-			out[j] = a.symbol(n)
+			// symbol, written out: a local of this function made in
+			// place, the rest by notHere and qualifiedSymbol.
+			if n.Ns != "" {
+				out[j] = a.qualifiedSymbol(n)
+				continue
+			}
+			fp := fingerprint(n.Name)
+			if f := a.fn; f.mayBeLocal(fp) {
+				if slot, ok := f.lookup(n.Name, fp); ok {
+					p := a.locals.take()
+					if p == nil {
+						p = a.locals.grow()
+					}
+					p.Off, p.Slot, p.Name = n.Start, int32(slot), n.Name
+					out[j] = p
+					continue
+				}
+			}
+			out[j] = a.notHere(n, fp)
 			continue
 		case *syntax.Keyword:
 			out[j] = keywordOf(n)
