@@ -362,7 +362,7 @@ func (a *analyzer) requireSpec(n syntax.Node) {
 						a.refers = map[string]string{}
 					}
 					a.refers[s.Name] = canon + "/" + s.Name
-					a.epoch++
+					a.newEpoch()
 				}
 			}
 		}
@@ -384,7 +384,7 @@ func (a *analyzer) addDef(name string) {
 			a.defSet = map[string]bool{}
 		}
 		a.defSet[name] = true
-		a.epoch++
+		a.newEpoch()
 		a.defs = append(a.defs, name)
 	}
 }
@@ -434,12 +434,35 @@ type builtinAnswer struct {
 	known, builtin bool
 	// plain is the epoch in which the name, not a local, was found to be
 	// just the builtin (symbol), and not the name of a form either (list):
-	// 0 when not found so, and never past epoch 65,535 (an entry stays 24
+	// 0 when not found so. With specialForm set, it is the epoch in which
+	// the name was found to be a special form at the head of a list
+	// (special), not a local. Never past epoch maxEpoch (an entry stays 24
 	// bytes: the cache is cleared with every analyzer). A local of a
 	// name with the entry's fingerprint, bound since, sets it back to 0
 	// (analyzer.bind, newFnScope): no local can have the name of an entry
 	// plain in the current epoch, which a list then need not look for.
 	plain uint16
+}
+
+// specialForm marks a builtinAnswer.plain that remembers a special form.
+const specialForm = 1 << 15
+
+// maxEpoch is the last epoch whose answers are remembered: plain holds
+// it below specialForm. noEpoch follows it; no plain equals noEpoch,
+// nor noEpoch|specialForm.
+const (
+	maxEpoch = specialForm - 1
+	noEpoch  = 1 << 31
+)
+
+// newEpoch starts the next epoch: what a name that is not a local means
+// may have changed.
+func (a *analyzer) newEpoch() {
+	if a.epoch < maxEpoch {
+		a.epoch++
+	} else {
+		a.epoch = noEpoch
+	}
 }
 
 // seenIndex is the entry of builtinSeen for a fingerprint: its bucket.

@@ -28,12 +28,23 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			// the name looked up once.
 			fp := fingerprint(sym.Name)
 			e := &a.builtinSeen[seenIndex(fp)]
-			if e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name) {
-				if uint32(e.plain) == a.epoch && a.depth < a.cfg.MaxDepth {
+			hit := e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name)
+			if hit && uint32(e.plain) == a.epoch {
+				if a.depth < a.cfg.MaxDepth {
 					fn = builtinOf(sym)
 				}
-			} else {
+			} else if hit && uint32(e.plain) == a.epoch|specialForm {
+				return a.special(sym.Name, l, tail) // found so before: see plain
+			} else if !hit || e.plain&specialForm != 0 {
+				// (A name remembered plain in an earlier epoch is
+				// none of these forms.)
 				if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
+					if a.epoch <= maxEpoch {
+						// Remembered until a local of its name or a
+						// new epoch; the entry's builtin answer is
+						// asked again when needed.
+						*e = builtinAnswer{name: sym.Name, fp: fp, plain: uint16(a.epoch) | specialForm}
+					}
 					return a.special(sym.Name, l, tail)
 				}
 				if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
@@ -1219,7 +1230,7 @@ func (a *analyzer) definable(s *syntax.Symbol, form string) bool {
 			a.shadow = map[string]bool{}
 		}
 		a.shadow[s.Name] = true
-		a.epoch++
+		a.newEpoch()
 	}
 	return true
 }

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -206,7 +205,7 @@ func (a *analyzer) unqualified(s *syntax.Symbol, fp uint32) Expr {
 	}
 	if a.isBuiltinFP(s.Name, fp) {
 		if !a.isShadowed(s.Name) {
-			if a.epoch <= math.MaxUint16 && !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
+			if a.epoch <= maxEpoch && !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
 				// The entry of s.Name, just made or found: see plain.
 				a.builtinSeen[seenIndex(fp)].plain = uint16(a.epoch)
 			}
