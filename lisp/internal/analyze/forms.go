@@ -878,10 +878,12 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_arity", "%s expects (%s [bindings] body...)", form, form)
 	}
-	items, ok := a.bindingVector(form, args[0], pos)
-	if !ok {
+	v, ok := args[0].(*syntax.Vector)
+	if !ok || len(v.Items)%2 != 0 {
+		a.bindingVector(form, args[0], pos) // the error
 		return &Const{At: At{pos}}
 	}
+	items := v.Items
 	// No defer: an error that abandons the analysis (a panic) abandons
 	// its scopes with it.
 	m := a.mark()
@@ -891,9 +893,32 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	}
 	for i := range bs {
 		bs[i].Init = a.expr(items[2*i+1], false)
+		// A plain name, the most frequent pattern, is bound here, as
+		// pattern would bind it: a call less for most of the names.
+		if s, ok := items[2*i].(*syntax.Symbol); ok && s.Ns == "" && s.Name != "&" && a.depth < a.cfg.MaxDepth {
+			f := a.fn
+			slot := f.next
+			f.next++
+			if f.next > f.max {
+				f.max = f.next
+			}
+			a.bindFP(f, s.Name, fingerprint(s.Name), slot)
+			p := a.bindSlots.take()
+			if p == nil {
+				p = a.bindSlots.grow()
+			}
+			p.Name, p.Slot = s.Name, slot
+			bs[i].Pattern = p
+			continue
+		}
 		bs[i].Pattern = a.pattern(items[2*i])
 	}
-	body := a.body(args[1:], pos, tail)
+	var body Expr
+	if len(args) == 2 {
+		body = a.expr(args[1], tail) // body, for the most frequent body
+	} else {
+		body = a.body(args[1:], pos, tail)
+	}
 	a.release(m)
 	p := a.lets.take()
 	if p == nil {
