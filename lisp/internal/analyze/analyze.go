@@ -644,6 +644,10 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	if a.depth >= a.cfg.MaxDepth {
 		a.tooDeep(n, "program nesting too deep")
 	}
+	// The constant cases set off and val, made into a Const below (as
+	// fill does).
+	var off int32
+	var val any
 	switch n := n.(type) {
 	case *syntax.Symbol:
 		return a.symbol(n)
@@ -659,15 +663,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Map:
 		return a.mapLit(n)
 	case *syntax.Int:
-		return a.konst(Const{At: At{n.Start}, Value: a.boxInt(n.Value)})
+		off, val = n.Start, a.boxInt(n.Value)
 	case *syntax.String:
-		return a.konst(Const{At: At{n.Start}, Value: a.boxString(n.Value)})
+		off, val = n.Start, a.boxString(n.Value)
 	case *syntax.Nil:
-		return a.konst(Const{At: At{n.Start}})
+		off = n.Start
 	case *syntax.Bool:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		off, val = n.Start, n.Value
 	case *syntax.Float:
-		return a.konst(Const{At: At{n.Start}, Value: a.boxFloat(n.Value)})
+		off, val = n.Start, a.boxFloat(n.Value)
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Decimal:
@@ -720,8 +724,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: v})
 	case *syntax.UUID:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value}) // a UUID is its text
+	default:
+		return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 	}
-	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
+	p := a.consts.take()
+	if p == nil {
+		p = a.consts.grow()
+	}
+	p.Off, p.Value = off, val
+	return p
 }
 
 // keywordOf is the Keyword node of a keyword of the source: its
@@ -847,16 +858,6 @@ func (a *analyzer) fill(ns []syntax.Node) []Expr {
 		out[j] = p
 	}
 	return out
-}
-
-// konst makes a Const node.
-func (a *analyzer) konst(c Const) Expr {
-	p := a.consts.take()
-	if p == nil {
-		p = a.consts.grow()
-	}
-	*p = c
-	return p
 }
 
 // vector analyzes a vector literal.
