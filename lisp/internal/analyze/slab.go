@@ -59,9 +59,12 @@ func (s *slab[T]) new(v T) *T {
 // cleared when a Buffers took it back), so that those sites set only the
 // fields they need, one by one: assigning a composite literal builds it
 // in a temporary first, cleared and then copied.
+//
+// The compare is unsigned: it proves n in range, so the element is taken
+// without a bounds check of its own.
 func (s *slab[T]) take() *T {
-	if n := s.n; n < len(s.buf) {
-		s.n = n + 1
+	if n := uint(s.n); n < uint(len(s.buf)) {
+		s.n = int(n) + 1
 		return &s.buf[n]
 	}
 	return nil
@@ -101,9 +104,10 @@ func (s *arena[T]) slice(n int) []T {
 
 // take is slice when the current chunk has room (ok), small enough to be
 // inlined at the hottest call sites.
+// The compares are unsigned, as slab.take's: fewer checks in the slicing.
 func (s *arena[T]) take(n int) (out []T, ok bool) {
-	if m := s.n + n; m <= len(s.buf) && n <= maxArena/4 {
-		out, s.n = s.buf[s.n:m:m], m
+	if i, m := uint(s.n), uint(s.n)+uint(n); uint(n) <= maxArena/4 && m <= uint(len(s.buf)) {
+		out, s.n = s.buf[i:m:m], int(m)
 		return out, true
 	}
 	return nil, false
