@@ -860,6 +860,45 @@ func (a *analyzer) fill(ns []syntax.Node) []Expr {
 	return out
 }
 
+// item is fill for one form (the depth limit checked by the caller).
+func (a *analyzer) item(n syntax.Node) Expr {
+	var off int32
+	var val any
+	switch n := n.(type) {
+	case *syntax.Symbol:
+		return a.symbol(n)
+	case *syntax.Keyword:
+		return keywordOf(n)
+	case *syntax.Int:
+		off, val = n.Start, a.boxInt(n.Value)
+	case *syntax.String:
+		off, val = n.Start, a.boxString(n.Value)
+	case *syntax.Bool:
+		off, val = n.Start, n.Value
+	case *syntax.Nil:
+		off, val = n.Start, nil
+	case *syntax.Float:
+		off, val = n.Start, a.boxFloat(n.Value)
+	case *syntax.List:
+		a.depth++
+		e := a.list(n, false)
+		a.depth--
+		return e
+	case *syntax.Vector:
+		return a.vector(n)
+	case *syntax.Map:
+		return a.mapLit(n)
+	default:
+		return a.expr(n, false)
+	}
+	p := a.consts.take()
+	if p == nil {
+		p = a.consts.grow()
+	}
+	p.Off, p.Value = off, val
+	return p
+}
+
 // vector analyzes a vector literal.
 func (a *analyzer) vector(n *syntax.Vector) Expr {
 	a.depth++
@@ -894,7 +933,7 @@ func (a *analyzer) mapLit(n *syntax.Map) Expr {
 		} else {
 			keys[i] = a.expr(items[2*i], false)
 		}
-		vals[i] = a.expr(items[2*i+1], false)
+		vals[i] = a.item(items[2*i+1])
 	}
 	a.depth--
 	p := a.maps.take()
