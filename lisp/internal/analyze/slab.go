@@ -60,12 +60,13 @@ func (s *slab[T]) new(v T) *T {
 // fields they need, one by one: assigning a composite literal builds it
 // in a temporary first, cleared and then copied.
 //
-// The compare is unsigned: it proves n in range, so the element is taken
-// without a bounds check of its own.
+// The compare is unsigned and of a copy of buf (which the store to s.n
+// cannot change): it proves n in range, so the element is taken without
+// a bounds check of its own.
 func (s *slab[T]) take() *T {
-	if n := uint(s.n); n < uint(len(s.buf)) {
+	if buf, n := s.buf, uint(s.n); n < uint(len(buf)) {
 		s.n = int(n) + 1
-		return &s.buf[n]
+		return &buf[n]
 	}
 	return nil
 }
@@ -106,8 +107,8 @@ func (s *arena[T]) slice(n int) []T {
 // inlined at the hottest call sites.
 // The compares are unsigned, as slab.take's: fewer checks in the slicing.
 func (s *arena[T]) take(n int) (out []T, ok bool) {
-	if i, m := uint(s.n), uint(s.n)+uint(n); uint(n) <= maxArena/4 && m <= uint(len(s.buf)) {
-		out, s.n = s.buf[i:m:m], int(m)
+	if buf, i, m := s.buf, uint(s.n), uint(s.n)+uint(n); uint(n) <= maxArena/4 && m <= uint(len(buf)) {
+		out, s.n = buf[i:m:m], int(m)
 		return out, true
 	}
 	return nil, false
