@@ -928,12 +928,13 @@ func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	keys, vals := kv[:k:k], kv[k:2*k]
 	items := n.Items[:2*k]
 	for i := range keys {
-		if kw, ok := items[2*i].(*syntax.Keyword); ok {
+		pair := items[2*i : 2*i+2] // one bounds check for the two
+		if kw, ok := pair[0].(*syntax.Keyword); ok {
 			keys[i] = keywordOf(kw)
 		} else {
-			keys[i] = a.expr(items[2*i], false)
+			keys[i] = a.expr(pair[0], false)
 		}
-		vals[i] = a.item(items[2*i+1])
+		vals[i] = a.item(pair[1])
 	}
 	a.depth--
 	p := a.maps.take()
