@@ -892,10 +892,11 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 		bs = a.bindings.grow(len(items) / 2)
 	}
 	for i := range bs {
-		bs[i].Init = a.expr(items[2*i+1], false)
+		pair := items[2*i : 2*i+2] // one bounds check for the two
+		bs[i].Init = a.expr(pair[1], false)
 		// A plain name, the most frequent pattern, is bound here, as
 		// pattern would bind it: a call less for most of the names.
-		if s, ok := items[2*i].(*syntax.Symbol); ok && s.Ns == "" && s.Name != "&" && a.depth < a.cfg.MaxDepth {
+		if s, ok := pair[0].(*syntax.Symbol); ok && s.Ns == "" && s.Name != "&" && a.depth < a.cfg.MaxDepth {
 			f := a.fn
 			slot := f.next
 			f.next++
@@ -911,7 +912,7 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 			bs[i].Pattern = p
 			continue
 		}
-		bs[i].Pattern = a.pattern(items[2*i])
+		bs[i].Pattern = a.pattern(pair[0])
 	}
 	var body Expr
 	if len(args) == 2 {
