@@ -529,15 +529,19 @@ func (f *fnScope) truncate(n int) {
 }
 
 // lookup returns the slot of the innermost local of f named name.
+//
+// The chain ends at index -1, which as an unsigned index is past the end
+// of the locals: one compare ends the walk and checks the bounds.
 func (f *fnScope) lookup(name string, fp uint32) (int, bool) {
-	for i := f.heads[bucket(fp)] - 1; i >= 0; {
-		l := &f.locals[i]
+	locals := f.locals
+	for i := uint(f.heads[bucket(fp)] - 1); i < uint(len(locals)); {
+		l := &locals[i]
 		// Names of up to 3 bytes are equal when their fingerprints are
 		// (it holds all their bytes) and their lengths.
 		if l.fp == fp && len(l.name) == len(name) && (len(name) <= 3 || l.name == name) {
 			return int(l.slot), true
 		}
-		i = l.chain - 1
+		i = uint(l.chain - 1)
 	}
 	return 0, false
 }
