@@ -918,7 +918,7 @@ func (a *analyzer) vector(n *syntax.Vector) Expr {
 
 // mapLit analyzes a map literal: its keys and values share one slice,
 // the keys first. A pair at a time: the key, nearly always a keyword, is
-// made here, the value by expr.
+// made here, the value by item.
 func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	a.depth++
 	k := len(n.Items) / 2
