@@ -1,9 +1,13 @@
 package lisp
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ptc-go/ptc/lisp/internal/analyze"
+	"github.com/ptc-go/ptc/lisp/syntax"
 )
 
 // A map literal of constant keys and computed values (literalKeys,
@@ -49,4 +53,76 @@ func TestShapedMapMatchesConstant(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", entries, got, want)
 		}
 	}
+}
+
+// The pool compares a flat literal's nodes with those of the literals it
+// holds: an equal literal (same kind, items of the same types and values,
+// in the same order) is a hit and shares the value; anything else is a
+// miss and built apart. Each literal is written twice, so that every
+// literal of the list must be pooled once and found once.
+func TestPoolHitsAndMisses(t *testing.T) {
+	lits := []string{
+		`[:a :b]`, `[:b :a]`, `(quote (:a :b))`, `#{:a :b}`, `{:a :b}`, `{:b :a}`,
+		`[:a "a"]`, `["a" :a]`, `["a" "a"]`, `[:a :a]`,
+		`[1 2]`, `[1 2.0]`, `[1.0 2]`, `[0.0]`, `[-0.0]`, `[0]`, `[nil]`, `[false]`, `[true]`,
+		`[:abcd]`, `[:abcdabcd]`, `[:abcdefgh]`, `[:abcdefghi]`, `[:abcdefghj]`, `[:ab]`, `[:abb]`, `[:a/b]`,
+		`["abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"]`,
+		`["abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz012345678X"]`,
+		`{:a 1 :b 2}`, `{:a 1 :b 3}`, `{:a 1 :c 2}`, `{:b 2 :a 1}`, `{:a 1}`, `{1 :a}`,
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for range 2 {
+		for _, l := range lits {
+			b.WriteString(l + " ")
+		}
+	}
+	b.WriteString("]")
+	src := b.String()
+	c := lower(t, src)
+	if n := poolSize(c); n != len(lits) {
+		t.Errorf("%d pooled literals, want %d", n, len(lits))
+	}
+	res, err := Run(context.Background(), `(let [v `+src+` n `+fmt.Sprint(len(lits))+`]
+		(mapv (fn [i] [(= (nth v i) (nth v (+ i n))) (pr-str (nth v i))]) (range n)))`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := res.Value.(*Vector).items
+	for i, l := range lits {
+		pair := items[i].(*Vector).items
+		want := l
+		if l == `(quote (:a :b))` {
+			want = `(:a :b)`
+		}
+		if pair[0] != true || pair[1] != want && !strings.HasPrefix(l, "{") && !strings.HasPrefix(l, "#") {
+			t.Errorf("%s: %v", l, pair)
+		}
+	}
+	// Distinct literals are distinct values; a literal written twice is
+	// one value.
+	for i := range lits {
+		for j := range lits {
+			same := c.lookupLit(t, lits[i]) == c.lookupLit(t, lits[j])
+			if same != (i == j) {
+				t.Errorf("%s and %s: one pooled value %v", lits[i], lits[j], same)
+			}
+		}
+	}
+}
+
+// lookupLit compiles the literal src (a vector, set or map of constants)
+// with c, after the program c compiled, and returns its pool entry.
+func (c *compiler) lookupLit(t *testing.T, src string) *poolEntry {
+	t.Helper()
+	forms, err := syntax.Read(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap, err := analyze.Analyze(src, forms, analyzeConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pe, _ := c.lit(ap.Body)
+	return pe
 }
