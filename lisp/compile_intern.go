@@ -112,21 +112,34 @@ func (e *kwEntry) sameName(name string, w uint64) bool {
 }
 
 // entry returns the entry of name, making it (the keyword boxed) on the
-// first use. The first slot probed is tried here, small enough to be
-// inlined; the rest of the probe, the insertion and the flood are find's.
+// first use. The first slot probed for a name of at most 8 bytes, most
+// names, is tried here; a longer name is entryLong's, whose call to
+// kwWordLong would otherwise make every lookup save its registers. The
+// rest of the probe, the insertion and the flood are find's.
 func (t *kwTable) entry(name string) *kwEntry {
 	// kwWord, spelled out: called, it would cost as much again as the
 	// lookup (TestKeywordWord checks the two agree).
 	var w uint64
 	switch n := len(name); {
 	case n > 8:
-		w = kwWordLong(name)
+		return t.entryLong(name)
 	case n >= 4:
 		w = uint64(load4(name)) | uint64(load4(name[n-4:]))<<32
 	case n > 0:
 		w = uint64(name[0]) | uint64(name[n/2])<<8 | uint64(name[n-1])<<16
 	}
 	// An empty or flooded table has no index: i is out of range.
+	if i := kwSlot(w, len(name)) >> (t.shift & 63); i < uint64(len(t.index)) {
+		if e := t.index[i]; e != nil && e.w == w && len(e.name) == len(name) {
+			return e
+		}
+	}
+	return t.find(name, w)
+}
+
+// entryLong is entry of a name longer than 8 bytes.
+func (t *kwTable) entryLong(name string) *kwEntry {
+	w := kwWordLong(name)
 	if i := kwSlot(w, len(name)) >> (t.shift & 63); i < uint64(len(t.index)) {
 		if e := t.index[i]; e != nil && e.sameName(name, w) {
 			return e
