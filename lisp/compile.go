@@ -651,9 +651,12 @@ type kwEntry struct {
 	name string
 	w    uint64 // kwWord(name)
 	h    uint   // kwHash(name)
-	v    Value
-	fn   evalFn
-	fk   *flexKey
+	// skips counts the lookups that found the entry past its first slot
+	// (see find).
+	skips uint32
+	v     Value
+	fn    evalFn
+	fk    *flexKey
 }
 
 // keywordEntry returns the entry of the keyword name, boxing it once per

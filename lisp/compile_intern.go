@@ -169,11 +169,16 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 	for e := t.index[i]; e != nil; e = t.index[i] {
 		if e.sameName(name, w) {
 			// Found past its first slot: it takes the slot, which entry
-			// tries inline, from the entry there, which takes its place.
-			// That one stays found: the slots from its own first to
-			// here are all taken. A name written often is mostly met
-			// where it was last met.
-			t.index[home], t.index[i] = e, t.index[home]
+			// tries inline, from the entry there, which takes its place
+			// (and stays found: the slots from its own first to here are
+			// all taken), once it has been found past it more than
+			// twice as often as that one: a name written often is met
+			// at its first slot, and two names met in turn do not trade
+			// the slot at every lookup.
+			e.skips++
+			if o := t.index[home]; e.skips > 2*o.skips {
+				t.index[home], t.index[i] = e, o
+			}
 			return e
 		}
 		if probes++; probes > maxKeywordProbe {
