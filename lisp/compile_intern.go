@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
 )
@@ -205,14 +206,42 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 	return e
 }
 
-// newEntry carves the entry of a new keyword, boxed once.
+// newEntry carves the entry of a new keyword, boxed in place (keywordAt).
 func (t *kwTable) newEntry(name string, w uint64) *kwEntry {
 	if len(t.slab) == cap(t.slab) {
 		t.slab = make([]kwEntry, 0, slabCap(cap(t.slab)))
 	}
-	t.slab = append(t.slab, kwEntry{name: name, w: w, h: kwMix(w, len(name)), v: Keyword(name)})
-	return &t.slab[len(t.slab)-1]
+	t.slab = append(t.slab, kwEntry{name: name, w: w, h: kwMix(w, len(name))})
+	e := &t.slab[len(t.slab)-1]
+	e.v = keywordAt(&e.name)
+	return e
 }
+
+// keywordAt is Keyword(*p) boxed without an allocation: the Value points
+// at *p, the name of a keyword's entry. Boxed the ordinary way, each
+// keyword of a program would cost an allocation of its own, as many as
+// the program has keywords (W6: a dozen of its 800); the entries are
+// carved from chunks, which the program's keywords then hold. Go cannot
+// say this safely: converting a string to an interface copies it. The
+// entry's name is never written after, so the boxed keyword is as
+// immutable as any (TestKeywordAt checks the value is the keyword).
+func keywordAt(p *string) Value {
+	v := Value(Keyword("")) // the empty string boxes without an allocation
+	(*eface)(unsafe.Pointer(&v)).data = unsafe.Pointer(p)
+	return v
+}
+
+// eface is the layout of a Value: its type and a pointer to its value.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+// The layouts keywordAt relies on: x-y is out of the array's range, or a
+// constant overflow, unless x == y, so a change fails the build.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(Value(nil))-unsafe.Sizeof(eface{})]
+	_ = [1]struct{}{}[unsafe.Sizeof(Keyword(""))-unsafe.Sizeof("")]
+)
 
 // grow doubles the index and places the entries again.
 func (t *kwTable) grow() {

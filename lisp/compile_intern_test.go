@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,5 +166,43 @@ func TestKeywordTableSharedSlot(t *testing.T) {
 	}
 	if tab.index[home] != a {
 		t.Errorf("the slot is %q's, not the commoner %q's", tab.index[home].name, a.name)
+	}
+}
+
+// TestKeywordAt: the keyword boxed in place (keywordAt) is the keyword of
+// the entry's name, as Keyword(name) boxed the ordinary way: equal, of
+// the same dynamic type, hashed and printed alike, and it stays so after
+// more entries, chunks and collections (the entry's chunk is kept alive
+// by the value alone).
+func TestKeywordAt(t *testing.T) {
+	var vals []Value
+	var names []string
+	{
+		var tab kwTable
+		for i := range 500 {
+			name := "kw" + strconv.Itoa(i) + strings.Repeat("x", i%13)
+			names = append(names, name)
+			vals = append(vals, tab.entry(name).v)
+		}
+	}
+	runtime.GC()
+	for i, v := range vals {
+		want := Value(Keyword(names[i]))
+		k, ok := v.(Keyword)
+		if !ok || string(k) != names[i] || v != want || !Equal(v, want) || hash(v) != hash(want) {
+			t.Fatalf("entry %d: %#v, want %#v", i, v, want)
+		}
+		if got := printString(v); got != ":"+names[i] {
+			t.Fatalf("entry %d prints %s", i, got)
+		}
+	}
+	// An entry carved from a chunk with room costs no allocation: the
+	// keyword is not boxed apart.
+	tab := &kwTable{slab: make([]kwEntry, 0, 4)}
+	if n := testing.AllocsPerRun(10, func() {
+		tab.slab = tab.slab[:0]
+		tab.newEntry("abcdefghijk", kwWord("abcdefghijk"))
+	}); n != 0 {
+		t.Errorf("%.0f allocations for a keyword's entry, want 0", n)
 	}
 }
