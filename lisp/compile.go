@@ -363,8 +363,11 @@ func literalItems(items []analyze.Expr) bool {
 func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolEntry, bool) {
 	n := len(items)
 	if n > 0 && n <= maxPooledItems {
-		if h, flat := c.flatHash(kind, items, vals); flat {
+		switch h, flat := c.flatHash(kind, items, vals); flat {
+		case isFlat:
 			return c.flatLit(kind, h, items, vals)
+		case notLiteral:
+			return nil, nil, false
 		}
 	}
 	if !literalItems(items) || !literalItems(vals) {
@@ -423,16 +426,18 @@ func (c *compiler) buildLit(kind byte, keys, vs []Value) Value {
 	return c.constMap(keys, vs)
 }
 
-// flatHash reports whether the literal of kind whose nodes are items
-// (and vals) is flat, made of scalars and keywords only, and hashes it
-// from its nodes in the same pass: no keyword is looked up and nothing
-// built until the pool has been searched. A map's values are walked
+// flatHash tells whether the literal of kind whose nodes are items (and
+// vals) is flat, made of scalars and keywords only, and hashes it from
+// its nodes in the same pass: no keyword is looked up and nothing built
+// until the pool has been searched. An item that is no literal at all
+// (a call, a local) ends the walk: the collection is no constant, and
+// collLit need not look at its items again. A map's values are walked
 // first: they are where a literal that is not flat usually shows it. A
 // keyword and a string are hashed by the word of their text (kwWord,
 // spelled out: called, it would cost as much as the rest), apart by a
 // tag; a collision costs a comparison or a literal left unpooled
 // (maxPoolProbe), never a wrong answer.
-func (c *compiler) flatHash(kind byte, items, vals []analyze.Expr) (uint64, bool) {
+func (c *compiler) flatHash(kind byte, items, vals []analyze.Expr) (uint64, flatness) {
 	h := uint64(kind)<<32 | uint64(len(items))
 	nv := len(vals)
 	for i := range nv + len(items) {
@@ -460,10 +465,12 @@ func (c *compiler) flatHash(kind byte, items, vals []analyze.Expr) (uint64, bool
 			case nil, bool, float64:
 				hv, _ = c.scalarHash(v)
 			default:
-				return 0, false
+				return 0, notFlat
 			}
+		case *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+			return 0, notFlat
 		default:
-			return 0, false
+			return 0, notLiteral
 		}
 		switch n := len(s); {
 		case n > 8:
@@ -477,8 +484,17 @@ func (c *compiler) flatHash(kind byte, items, vals []analyze.Expr) (uint64, bool
 	}
 	// Mixed once, for the index's bits (h>>32).
 	h = (h ^ h>>31) * 0xbf58476d1ce4e5b9
-	return h ^ h>>29, true
+	return h ^ h>>29, isFlat
 }
+
+// flatness is what flatHash finds of a literal's items.
+type flatness int8
+
+const (
+	notFlat    flatness = iota // literals, not all scalars and keywords
+	isFlat                     // scalars and keywords only
+	notLiteral                 // an item is no literal: the collection is no constant
+)
 
 // flatLit is collLit of a flat literal (flatHash) of hash h: an equal
 // literal already pooled is found by its nodes, with nothing built; a new
