@@ -549,28 +549,45 @@ func (c *compiler) flatLit(kind byte, h uint64, items, vals []analyze.Expr) (Val
 }
 
 // sameItems reports whether the nodes of two flat literals (of one kind)
-// are of equal items: keys a and b, and values av and bv for maps. The
-// keys and the values are compared in one loop, keywords (the commonest)
-// in place.
+// are of equal items: keys a and b, and values av and bv for maps, an
+// entry's key and value in one turn of one loop.
 func sameItems(a, av, b, bv []analyze.Expr) bool {
 	if len(a) != len(b) || len(av) != len(bv) {
 		return false
 	}
-	n := len(a)
-	for i := range n + len(av) {
-		x, y := a, b
-		if i >= n {
-			x, y, i = av, bv, i-n
-		}
-		if kx, ok := x[i].(*analyze.Keyword); ok {
-			if ky, ok := y[i].(*analyze.Keyword); !ok || kx.Name != ky.Name {
+	for i, x := range a {
+		if kx, ok := x.(*analyze.Keyword); ok { // sameNode, inlined
+			ky, ok := b[i].(*analyze.Keyword)
+			if !ok || len(kx.Name) != len(ky.Name) {
 				return false
 			}
-		} else if !sameConst(x[i], y[i]) {
+			// A name of 4 to 8 bytes compared by two words, without a
+			// call of the runtime's memequal.
+			if p, q := kx.Name, ky.Name; len(p) >= 4 && len(p) <= 8 {
+				if load4(p) != load4(q) || load4(p[len(p)-4:]) != load4(q[len(q)-4:]) {
+					return false
+				}
+			} else if p != q {
+				return false
+			}
+		} else if !sameConst(x, b[i]) {
+			return false
+		}
+		if av != nil && !sameNode(av[i], bv[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameNode compares two items of flat literals exactly; keywords, the
+// commonest, here, small enough to be inlined.
+func sameNode(x, y analyze.Expr) bool {
+	if kx, ok := x.(*analyze.Keyword); ok {
+		ky, ok := y.(*analyze.Keyword)
+		return ok && kx.Name == ky.Name
+	}
+	return sameConst(x, y)
 }
 
 // sameConst compares two scalar constants exactly (see sameScalar); a is

@@ -65,7 +65,7 @@ func TestPoolHitsAndMisses(t *testing.T) {
 		`[:a :b]`, `[:b :a]`, `(quote (:a :b))`, `#{:a :b}`, `{:a :b}`, `{:b :a}`,
 		`[:a "a"]`, `["a" :a]`, `["a" "a"]`, `[:a :a]`,
 		`[1 2]`, `[1 2.0]`, `[1.0 2]`, `[0.0]`, `[-0.0]`, `[0]`, `[nil]`, `[false]`, `[true]`,
-		`[:abcd]`, `[:abcdabcd]`, `[:abcdefgh]`, `[:abcdefghi]`, `[:abcdefghj]`, `[:ab]`, `[:abb]`, `[:a/b]`,
+		`[:abcd]`, `[:abcdabcd]`, `[:abcdefgh]`, `[:abcdefgx]`, `[:abcxefgh]`, `[:abcde]`, `[:abxde]`, `[:abcdefghi]`, `[:abcdefghj]`, `[:ab]`, `[:abb]`, `[:a/b]`,
 		`["abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"]`,
 		`["abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz012345678X"]`,
 		`{:a 1 :b 2}`, `{:a 1 :b 3}`, `{:a 1 :c 2}`, `{:b 2 :a 1}`, `{:a 1}`, `{1 :a}`,
