@@ -3,6 +3,7 @@ package lisp
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -125,4 +126,53 @@ func (c *compiler) lookupLit(t *testing.T, src string) *poolEntry {
 	}
 	_, pe, _ := c.lit(ap.Body)
 	return pe
+}
+
+// sameItems decides a pool hit whatever the hashes: items of other types,
+// values, names (short ones are compared by words) or lengths differ.
+func TestSameItems(t *testing.T) {
+	kw := func(name string) analyze.Expr { return &analyze.Keyword{Name: name} }
+	cst := func(v any) analyze.Expr { return &analyze.Const{Value: v} }
+	list := func(xs ...analyze.Expr) []analyze.Expr { return xs }
+	for _, tc := range []struct {
+		a, av, b, bv []analyze.Expr
+		want         bool
+	}{
+		{list(kw("a"), kw("b")), nil, list(kw("a"), kw("b")), nil, true},
+		{list(kw("a"), kw("b")), nil, list(kw("a"), kw("c")), nil, false},
+		{list(kw("a")), nil, list(kw("a"), kw("a")), nil, false},
+		{list(kw("abcdefgh")), nil, list(kw("abcdefgh")), nil, true},
+		{list(kw("abcdefgh")), nil, list(kw("abcxefgh")), nil, false},
+		{list(kw("abcdefgh")), nil, list(kw("abcdefgx")), nil, false},
+		{list(kw("abcde")), nil, list(kw("abxde")), nil, false},
+		{list(kw("abcd")), nil, list(kw("abcdabcd")), nil, false},
+		{list(kw("abcdefghij")), nil, list(kw("abcdefghij")), nil, true},
+		{list(kw("abcdefghij")), nil, list(kw("abcdXfghij")), nil, false},
+		{list(kw("ab")), nil, list(kw("abb")), nil, false},
+		{list(kw("a")), nil, list(cst("a")), nil, false},
+		{list(cst("a")), nil, list(kw("a")), nil, false},
+		{list(cst(int64(1))), nil, list(cst(1.0)), nil, false},
+		{list(cst(0.0)), nil, list(cst(math.Copysign(0, -1))), nil, false},
+		{list(cst(nil), cst(false)), nil, list(cst(nil), cst(false)), nil, true},
+		{list(kw("a")), list(cst(int64(1))), list(kw("a")), list(cst(int64(1))), true},
+		{list(kw("a")), list(cst(int64(1))), list(kw("a")), list(cst(int64(2))), false},
+		{list(kw("a")), list(kw("x")), list(kw("a")), list(cst("x")), false},
+	} {
+		if got := sameItems(tc.a, tc.av, tc.b, tc.bv); got != tc.want {
+			t.Errorf("sameItems(%s %s, %s %s) = %v", dumpNodes(tc.a), dumpNodes(tc.av), dumpNodes(tc.b), dumpNodes(tc.bv), got)
+		}
+	}
+}
+
+func dumpNodes(xs []analyze.Expr) string {
+	var parts []string
+	for _, x := range xs {
+		switch x := x.(type) {
+		case *analyze.Keyword:
+			parts = append(parts, ":"+x.Name)
+		case *analyze.Const:
+			parts = append(parts, fmt.Sprintf("%#v", x.Value))
+		}
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
