@@ -355,6 +355,15 @@ func literalItems(items []analyze.Expr) bool {
 	return true
 }
 
+// isLiteral reports whether e is a literal node.
+func isLiteral(e analyze.Expr) bool {
+	switch e.(type) {
+	case *analyze.Keyword, *analyze.Const, *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		return true
+	}
+	return false
+}
+
 // collLit builds a collection literal of kind 'v', 'l', 's' or 'm' (keys
 // in items, values in vals) when it is a constant. When an item turns out
 // not to be constant, nothing built is kept but interned keywords and
@@ -447,29 +456,22 @@ func (c *compiler) flatHash(kind byte, items, vals []analyze.Expr) (uint64, flat
 		} else {
 			it = items[i-nv]
 		}
+		// Assertions rather than type switches: each is one comparison.
 		var s string
 		var hv uint64
-		switch x := it.(type) {
-		case *analyze.Keyword:
-			s, hv = x.Name, 0x9e3779b97f4a7c15
-		case *analyze.Const:
-			switch v := x.Value.(type) {
-			case int64:
+		if k, ok := it.(*analyze.Keyword); ok {
+			s, hv = k.Name, 0x9e3779b97f4a7c15
+		} else if x, ok := it.(*analyze.Const); ok {
+			if v, ok := x.Value.(int64); ok {
 				hv = uint64(v)*0xff51afd7ed558ccd ^ 4
-			case string:
-				if len(v) > 64 {
-					hv, _ = c.scalarHash(v) // keyed
-					break
-				}
+			} else if v, ok := x.Value.(string); ok && len(v) <= 64 {
 				s, hv = v, 0xc4ceb9fe1a85ec53
-			case nil, bool, float64:
-				hv, _ = c.scalarHash(v)
-			default:
+			} else if hv, ok = c.scalarHash(x.Value); !ok { // a long string's keyed
 				return 0, notFlat
 			}
-		case *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		} else if isLiteral(it) {
 			return 0, notFlat
-		default:
+		} else {
 			return 0, notLiteral
 		}
 		switch n := len(s); {
