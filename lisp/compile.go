@@ -932,7 +932,7 @@ func (c *compiler) manyLiteralKeys(exprs []analyze.Expr) (keys []Value, slots []
 // and the map made from the sorted entries at once, with no lookups for
 // duplicates and no insertions one by one.
 func (c *compiler) shapedMapLit(pos posT, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
-	vals := c.args(valExprs)
+	vals := c.valueArgs(valExprs)
 	kinds := kindsOfKeys(keys)
 	n := len(keys)
 	if fns := c.argFns(vals); fns != nil {
@@ -1458,8 +1458,8 @@ func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
 // as deep as the analyzer let the program nest.
 func (c *compiler) flatBindings(bs []analyze.Binding) {
 	for _, b := range bs {
-		init := c.arg(c.flatLets(b.Init), false)
-		st := bindStep{init: init.fn, v: init.v, slot: -1}
+		st := bindStep{slot: -1}
+		st.init, st.v = c.argValue(c.flatLets(b.Init))
 		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
 			st.slot = s.Slot
 		} else {
