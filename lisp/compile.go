@@ -932,10 +932,10 @@ func (c *compiler) manyLiteralKeys(exprs []analyze.Expr) (keys []Value, slots []
 // and the map made from the sorted entries at once, with no lookups for
 // duplicates and no insertions one by one.
 func (c *compiler) shapedMapLit(pos posT, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
-	vals := c.valueArgs(valExprs)
+	fns, vals := c.argList(valExprs)
 	kinds := kindsOfKeys(keys)
 	n := len(keys)
-	if fns := c.argFns(vals); fns != nil {
+	if fns != nil {
 		return func(fr *frame) (Value, error) {
 			if err := fr.th.charge(int64(2*n) + 2); err != nil {
 				return nil, at(err, pos)

@@ -927,33 +927,3 @@ func (c *compiler) markLazyRangeIn(coll analyze.Expr) {
 func (c *compiler) lazyRange(e *analyze.Call) evalFn {
 	return c.callBuiltin(func(th *thread, a []Value) (Value, error) { return rangeOf(th, a, true) }, e.Args, c.pos(e.Off))
 }
-
-// valueArgs compiles the arguments of a call of many arguments (see
-// argValue), carved from a slab: each is a closure or a constant.
-func (c *compiler) valueArgs(es []analyze.Expr) []callArg {
-	if len(es) == 0 {
-		return nil
-	}
-	out := carve(&c.argSlab, len(es))
-	for i, e := range es {
-		a := &out[i]
-		a.fn, a.v = c.argValue(e)
-	}
-	return out
-}
-
-// argFns returns the closures of args when all of them are closures (none
-// is held by value), carved from the slab, or nil: a call of such
-// arguments calls them with no test of their kind.
-func (c *compiler) argFns(args []callArg) []evalFn {
-	for i := range args {
-		if args[i].fn == nil {
-			return nil
-		}
-	}
-	fns := c.fnSlice(len(args))
-	for i := range args {
-		fns[i] = args[i].fn
-	}
-	return fns
-}
