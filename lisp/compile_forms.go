@@ -258,6 +258,10 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 			}
 			return callBuiltin2(fr.th, fn, x, y, pos)
 		}
+	case 3:
+		if !noFastPaths { // (withoutFastPaths compares it with the loop below)
+			return c.callBuiltin3(fn, argExprs, pos)
+		}
 	}
 	fns, args := c.argList(argExprs)
 	n := len(argExprs)
@@ -288,6 +292,68 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 			th.stack.release(buf, mark)
 			return nil, err
 		}
+		v, err := fn(th, buf)
+		th.stack.release(buf, mark)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
+// callBuiltin3 compiles a call of a builtin of three arguments, (assoc m
+// k v) or (+ a b c): the closure holds its arguments (see argValue) in
+// itself, with no slice of them to carve.
+func (c *compiler) callBuiltin3(fn builtinFn, argExprs []analyze.Expr, pos posT) evalFn {
+	f0, v0 := c.argValue(argExprs[0])
+	f1, v1 := c.argValue(argExprs[1])
+	f2, v2 := c.argValue(argExprs[2])
+	if f0 != nil && f1 != nil && f2 != nil {
+		return func(fr *frame) (Value, error) {
+			x, err := f0(fr)
+			if err != nil {
+				return nil, err
+			}
+			y, err := f1(fr)
+			if err != nil {
+				return nil, err
+			}
+			z, err := f2(fr)
+			if err != nil {
+				return nil, err
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(3)
+			buf[0], buf[1], buf[2] = x, y, z
+			v, err := fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	}
+	return func(fr *frame) (Value, error) {
+		x, y, z := v0, v1, v2
+		var err error
+		if f0 != nil {
+			if x, err = f0(fr); err != nil {
+				return nil, err
+			}
+		}
+		if f1 != nil {
+			if y, err = f1(fr); err != nil {
+				return nil, err
+			}
+		}
+		if f2 != nil {
+			if z, err = f2(fr); err != nil {
+				return nil, err
+			}
+		}
+		th := fr.th
+		buf, mark := th.stack.alloc(3)
+		buf[0], buf[1], buf[2] = x, y, z
 		v, err := fn(th, buf)
 		th.stack.release(buf, mark)
 		if err != nil {
