@@ -60,3 +60,25 @@ func TestCallArgs(t *testing.T) {
 		}
 	}
 }
+
+// callInfo answers as callInfos for every name, whatever its bucket held
+// before (every builtin, twice over, so that names that share a bucket
+// take it from one another), for names that are no builtin's, and for "".
+func TestCallInfoBuckets(t *testing.T) {
+	var c compiler
+	names := []string{"", "no-such-builtin", "x", "count", "counts"}
+	for name := range callInfos {
+		names = append(names, name)
+	}
+	for round := range 2 {
+		for _, name := range names {
+			want, wantOK := callInfos[name]
+			if got, ok := c.callInfo(name); got != want || ok != wantOK {
+				t.Fatalf("round %d: callInfo(%q) = %v, %v; want %v, %v", round, name, got, ok, want, wantOK)
+			}
+		}
+	}
+	if c.seenCalls == nil {
+		t.Errorf("no cache after %d lookups", 2*len(names))
+	}
+}

@@ -34,7 +34,7 @@ type compiler struct {
 	// keywords interns the program's keywords, made on the first one.
 	keywords *kwTable
 	// seenCalls caches callInfos by a hash of the name (see callInfo).
-	seenCalls *[64]seenCall
+	seenCalls *[callBuckets]callBucket
 	flexKeys  map[Value]*flexKey
 	// Flat constant literals, pooled (see poolConst) by their hash;
 	// poolSlab is the chunk the entries are carved from.

@@ -214,30 +214,51 @@ func (t *kwTable) grow() {
 	}
 }
 
-// seenCall remembers the callInfo of one builtin name.
-type seenCall struct {
+// callBucket remembers the callInfo of one builtin name.
+type callBucket struct {
 	name string
 	info callInfo
 	ok   bool
 }
 
+// callBuckets is the number of buckets of c.seenCalls.
+const callBuckets = 64
+
+// callSlot is the bucket of a builtin name (not empty): its length and
+// its first and last bytes, which tell apart the few builtins a program
+// calls, mixed by one multiplication, cheaper than the keywords' hash.
+func callSlot(name string) uint {
+	h := uint32(len(name))<<16 | uint32(name[0])<<8 | uint32(name[len(name)-1])
+	return uint(h*0x9e3779b9) >> 26 // the top 6 bits: callBuckets places
+}
+
 // callInfo returns the callInfo of the builtin name. A program calls the
 // same few builtins over and over: past its first calls (a one-liner makes
-// no cache), the last answer for each of 64 buckets of the name's hash is
-// kept, and the table of every builtin consulted on a miss.
+// no cache), the last answer for each of 64 buckets of the name is kept,
+// and the table of every builtin consulted on a miss. (The hit is small
+// enough to be inlined.)
 func (c *compiler) callInfo(name string) (callInfo, bool) {
+	if t := c.seenCalls; t != nil && len(name) > 0 {
+		if e := &t[callSlot(name)]; e.name == name {
+			return e.info, e.ok
+		}
+	}
+	return c.callInfoMiss(name)
+}
+
+// callInfoMiss is callInfo past its cache.
+func (c *compiler) callInfoMiss(name string) (callInfo, bool) {
+	info, ok := callInfos[name]
+	if len(name) == 0 {
+		return info, ok
+	}
 	if c.seenCalls == nil {
 		if c.uncachedCalls < 8 {
 			c.uncachedCalls++
-			info, ok := callInfos[name]
 			return info, ok
 		}
-		c.seenCalls = new([64]seenCall)
+		c.seenCalls = new([callBuckets]callBucket)
 	}
-	e := &c.seenCalls[kwHash(name)&63]
-	if e.name != name { // the zero entry's "" is no builtin's name
-		info, ok := callInfos[name]
-		*e = seenCall{name: name, info: info, ok: ok}
-	}
-	return e.info, e.ok
+	c.seenCalls[callSlot(name)] = callBucket{name: name, info: info, ok: ok}
+	return info, ok
 }
