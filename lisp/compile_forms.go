@@ -538,6 +538,12 @@ func (c *compiler) argValue(e analyze.Expr) (fn evalFn, v Value) {
 			return pe.closure(), nil
 		}
 		return nil, v
+	case *analyze.Call:
+		// Straight to call when no call is compiled otherwise (see expr),
+		// as in most programs: no second dispatch on the node's type.
+		if c.tableUpdates == nil && c.lazyRanges == nil {
+			return c.call(x), nil
+		}
 	}
 	return c.expr(e), nil
 }
