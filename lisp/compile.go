@@ -1011,6 +1011,24 @@ func (pe *poolEntry) closure() evalFn {
 	return pe.fn
 }
 
+// local compiles a read of the local of slot.
+func (c *compiler) local(s int32) evalFn {
+	slot := int(s)
+	if c.isIntSlot(slot) {
+		return c.cellRead(slot)
+	}
+	if slot < len(localReads) {
+		return localReads[slot]
+	}
+	for len(c.locals) <= slot {
+		c.locals = append(c.locals, nil)
+	}
+	if c.locals[slot] == nil {
+		c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
+	}
+	return c.locals[slot]
+}
+
 func (c *compiler) expr(e analyze.Expr) evalFn {
 	if len(c.tableExits) > 0 {
 		if slot, ok := c.tableExits[e]; ok {
@@ -1033,20 +1051,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		}
 		return c.collExpr(e)
 	case *analyze.Local:
-		slot := int(e.Slot)
-		if c.isIntSlot(slot) {
-			return c.cellRead(slot)
-		}
-		if slot < len(localReads) {
-			return localReads[slot]
-		}
-		for len(c.locals) <= slot {
-			c.locals = append(c.locals, nil)
-		}
-		if c.locals[slot] == nil {
-			c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
-		}
-		return c.locals[slot]
+		return c.local(e.Slot)
 	case *analyze.Captured:
 		idx := int(e.Index)
 		for len(c.captures) <= idx {

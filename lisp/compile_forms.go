@@ -522,6 +522,8 @@ func (c *compiler) argValue(e analyze.Expr) (fn evalFn, v Value) {
 		return c.expr(e), nil
 	}
 	switch x := e.(type) {
+	case *analyze.Local:
+		return c.local(x.Slot), nil
 	case *analyze.Keyword:
 		return c.keywordConst(x.Name), nil
 	case *analyze.Const:
