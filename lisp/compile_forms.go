@@ -198,6 +198,9 @@ var callInfos = func() map[string]callInfo {
 func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) evalFn {
 	switch len(argExprs) {
 	case 1:
+		if f := c.nestedCall(fn, argExprs[0], pos); f != nil {
+			return f
+		}
 		a0 := c.arg(argExprs[0])
 		if f0 := a0.fn; f0 != nil {
 			return func(fr *frame) (Value, error) {
@@ -293,6 +296,98 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 			return nil, err
 		}
 		v, err := fn(th, buf)
+		th.stack.release(buf, mark)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
+// nestedCall compiles a call of a builtin of one argument, fn at pos,
+// whose argument e is a call of a builtin of one or two arguments that
+// callBuiltin would compile ((count (get-in m [:a :b])), (str (name k))):
+// one closure calls the inner builtin, then the outer, with no closure of
+// the inner call to build and to call. Each call's error takes its own
+// position, as with two closures. It returns nil for any other e.
+func (c *compiler) nestedCall(fn builtinFn, e analyze.Expr, pos posT) evalFn {
+	inner, ok := e.(*analyze.Call)
+	if !ok || noFastPaths {
+		return nil
+	}
+	ib, ok := inner.Fn.(*analyze.Builtin)
+	n := len(inner.Args)
+	if !ok || n == 0 || n > 2 {
+		return nil
+	}
+	// The inner call must be one expr would hand to call, and call to
+	// callBuiltin: no loop table or lazy range, no host function, no fast
+	// path or fusion, a builtin function of that arity.
+	if c.tableUpdates != nil || c.lazyRanges != nil || c.isTableExit(e) {
+		return nil
+	}
+	if _, host := c.funcs.lookup(ib.Name); host {
+		return nil
+	}
+	info, ok := c.callInfo(ib.Name)
+	if !ok || info.b == nil || info.flags != 0 || info.b.checkArity(n) != nil {
+		return nil
+	}
+	// The inner arguments are argValue's (a (:k x) is its shared
+	// closure): a closure or a constant, tested inline.
+	ifn, ipos := info.b.fn, c.pos(inner.Off)
+	f0, v0 := c.argValue(inner.Args[0])
+	if n == 1 {
+		return func(fr *frame) (Value, error) {
+			x := v0
+			if f0 != nil {
+				var err error
+				if x, err = f0(fr); err != nil {
+					return nil, err
+				}
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(1)
+			buf[0] = x
+			v, err := ifn(th, buf)
+			if err != nil {
+				th.stack.release(buf, mark)
+				return nil, at(err, ipos)
+			}
+			// The outer call takes the inner one's room on the stack.
+			buf[0] = v
+			v, err = fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	}
+	f1, v1 := c.argValue(inner.Args[1])
+	return func(fr *frame) (Value, error) {
+		x, y := v0, v1
+		var err error
+		if f0 != nil {
+			if x, err = f0(fr); err != nil {
+				return nil, err
+			}
+		}
+		if f1 != nil {
+			if y, err = f1(fr); err != nil {
+				return nil, err
+			}
+		}
+		th := fr.th
+		buf, mark := th.stack.alloc(2)
+		buf[0], buf[1] = x, y
+		v, err := ifn(th, buf)
+		if err != nil {
+			th.stack.release(buf, mark)
+			return nil, at(err, ipos)
+		}
+		buf[0], buf[1] = v, nil
+		v, err = fn(th, buf[:1:1])
 		th.stack.release(buf, mark)
 		if err != nil {
 			return nil, at(err, pos)
