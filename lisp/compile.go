@@ -34,7 +34,7 @@ type compiler struct {
 	// keywords interns the program's keywords, made on the first one.
 	keywords *kwTable
 	// seenCalls caches callInfos by a hash of the name (see callInfo).
-	seenCalls *[64]seenCall
+	seenCalls *[callBuckets]callBucket
 	flexKeys  map[Value]*flexKey
 	// Flat constant literals, pooled (see poolConst) by their hash;
 	// poolSlab is the chunk the entries are carved from.
@@ -292,14 +292,15 @@ func plainConst(e analyze.Expr) Value {
 // to programs (identical? compares values); each occurrence still counts
 // its slots in the program's size, as when each was built.
 
-// poolEntry is a pooled literal: its kind, its items as written (keys
-// then values for a map) and its value.
+// poolEntry is a pooled literal: its kind, the analyzer's nodes of the
+// first literal pooled (keys and values for a map), which later ones are
+// compared with before anything of theirs is built, and its value.
 type poolEntry struct {
-	kind  byte
-	h     uint64
-	items []Value
-	v     Value
-	fn    evalFn // made on first use as an expression
+	kind        byte
+	h           uint64
+	items, vals []analyze.Expr
+	v           Value
+	fn          evalFn // made on first use as an expression
 }
 
 // maxPooledItems bounds the literals pooled (hashing and comparing them is
@@ -314,11 +315,11 @@ const maxPooledItems = 16
 const maxPoolProbe = 32
 
 // lit returns the value of e when it is a constant. A literal is walked
-// once: each collection checks that its direct items are literals before
-// it builds anything, builds its items (a nested collection checks its
-// own), and a flat one (scalars and keywords only) is hashed from the
-// values of its items and looked up in the pool before it is built. pe
-// is the pool entry of a pooled literal.
+// once: a flat one (scalars and keywords only) is checked and hashed from
+// its nodes in one pass and looked up in the pool before anything is
+// built (see flatLit); any other checks that its direct items are
+// literals before it builds anything, and builds its items (a nested
+// collection checks its own). pe is the pool entry of a pooled literal.
 func (c *compiler) lit(e analyze.Expr) (v Value, pe *poolEntry, ok bool) {
 	switch e := e.(type) {
 	case *analyze.Const:
@@ -342,26 +343,25 @@ func (c *compiler) lit(e analyze.Expr) (v Value, pe *poolEntry, ok bool) {
 
 // literalItems reports whether every item is a literal (a nested
 // collection may still hold a non-constant: it finds out when it is
-// built) and whether all are scalars or keywords, which a flat literal
-// that the pool may share is made of.
-func literalItems(items []analyze.Expr) (ok, flat bool) {
-	flat = true
+// built).
+func literalItems(items []analyze.Expr) bool {
 	for _, it := range items {
-		switch x := it.(type) {
-		case *analyze.Keyword:
-		case *analyze.Const:
-			switch x.Value.(type) {
-			case nil, bool, int64, float64, string:
-			default:
-				flat = false
-			}
-		case *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
-			flat = false
+		switch it.(type) {
+		case *analyze.Keyword, *analyze.Const, *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
 		default:
-			return false, false
+			return false
 		}
 	}
-	return true, flat
+	return true
+}
+
+// isLiteral reports whether e is a literal node.
+func isLiteral(e analyze.Expr) bool {
+	switch e.(type) {
+	case *analyze.Keyword, *analyze.Const, *analyze.SymbolLit, *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
+		return true
+	}
+	return false
 }
 
 // collLit builds a collection literal of kind 'v', 'l', 's' or 'm' (keys
@@ -370,24 +370,20 @@ func literalItems(items []analyze.Expr) (ok, flat bool) {
 // pooled flat items, which the compilation of the items as code then
 // finds; the size counted is taken back.
 func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolEntry, bool) {
-	ok, flat := literalItems(items)
-	if !ok {
-		return nil, nil, false
-	}
-	if kind == 'm' {
-		okV, flatV := literalItems(vals)
-		if !okV {
+	n := len(items)
+	if n > 0 && n <= maxPooledItems {
+		switch h, flat := c.flatHash(kind, items, vals); flat {
+		case isFlat:
+			return c.flatLit(kind, h, items, vals)
+		case notLiteral:
 			return nil, nil, false
 		}
-		flat = flat && flatV
 	}
-	n := len(items)
-	slots := n
-	if kind == 'm' {
-		slots = 2 * n
+	if !literalItems(items) || !literalItems(vals) {
+		return nil, nil, false
 	}
 	saved := c.constSlots
-	c.constSlots += int64(slots)
+	c.constSlots += int64(n + len(vals))
 	// The items as built: on the stack for the sizes of most literals.
 	var keyBuf, valBuf [8]Value
 	var keys, vs []Value
@@ -396,127 +392,216 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 	} else {
 		keys, vs = keyBuf[:n], valBuf[:len(vals)]
 	}
-	pool := flat && n > 0 && n <= maxPooledItems
-	h := uint64(kind)<<32 | uint64(n)
-	if pool {
-		// Scalars and keywords only: nothing can fail.
-		for i, it := range items {
-			v, hv := c.flatItem(it)
-			keys[i] = v
-			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+	for i, it := range items {
+		if k, ok := it.(*analyze.Keyword); ok { // most keys: no detour through lit
+			keys[i] = c.keyword(k.Name)
+			continue
 		}
-		for i, it := range vals {
-			v, hv := c.flatItem(it)
-			vs[i] = v
-			h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+		v, _, ok := c.lit(it)
+		if !ok {
+			c.constSlots = saved
+			return nil, nil, false
 		}
-	} else {
-		for i, it := range items {
-			if k, ok := it.(*analyze.Keyword); ok { // most keys: no detour through lit
-				keys[i] = c.keyword(k.Name)
-				continue
-			}
-			v, _, ok := c.lit(it)
-			if !ok {
-				c.constSlots = saved
-				return nil, nil, false
-			}
-			keys[i] = v
-		}
-		for i, it := range vals {
-			v, _, ok := c.lit(it)
-			if !ok {
-				c.constSlots = saved
-				return nil, nil, false
-			}
-			vs[i] = v
-		}
+		keys[i] = v
 	}
-	slot := -1 // where in the pool's index a new literal goes
-	if pool {
-		if c.pool == nil {
-			c.pool = make([]*poolEntry, 32)
+	for i, it := range vals {
+		v, _, ok := c.lit(it)
+		if !ok {
+			c.constSlots = saved
+			return nil, nil, false
 		}
-		mask := len(c.pool) - 1
-		i := int(h>>32) & mask
-		for range maxPoolProbe {
-			pe := c.pool[i]
-			if pe == nil {
-				slot = i
-				break
-			}
-			if pe.h == h && pe.kind == kind && pe.same(keys, vs) {
-				return pe.v, pe, true
-			}
-			i = (i + 1) & mask
-		}
-		pool = slot >= 0 // else colliding literals: build this one, do not pool it
+		vs[i] = v
 	}
+	return c.buildLit(kind, keys, vs), nil, true
+}
+
+// buildLit makes the literal of kind whose items are built; a map's
+// entries are sorted in place.
+func (c *compiler) buildLit(kind byte, keys, vs []Value) Value {
 	if c.lits == nil {
 		c.lits = new(literalSlabs)
 	}
-	var written []Value // the items as written, for the pool
-	if pool && (kind == 's' || kind == 'm') {
-		written = carve(&c.lits.keys, len(keys)+len(vs))
-		copy(written, keys)
-		copy(written[len(keys):], vs)
-	}
-	var v Value
 	switch kind {
 	case 'v', 'l':
-		vec := c.constVector(n)
+		vec := c.constVector(len(keys))
 		copy(vec.items, keys)
-		written = vec.items
-		v = vec
 		if kind == 'l' {
-			v = vec.asList()
+			return vec.asList()
 		}
+		return vec
 	case 's':
-		v = NewSet(keys...)
-	default:
-		v = c.constMap(keys, vs) // sorts the entries in place
+		return NewSet(keys...)
 	}
-	if !pool {
+	return c.constMap(keys, vs)
+}
+
+// flatHash tells whether the literal of kind whose nodes are items (and
+// vals) is flat, made of scalars and keywords only, and hashes it from
+// its nodes in the same pass: no keyword is looked up and nothing built
+// until the pool has been searched. An item that is no literal at all
+// (a call, a local) ends the walk: the collection is no constant, and
+// collLit need not look at its items again. A map's values are walked
+// first: they are where a literal that is not flat usually shows it. A
+// keyword and a string are hashed by the word of their text (kwWord,
+// spelled out: called, it would cost as much as the rest), apart by a
+// tag; a collision costs a comparison or a literal left unpooled
+// (maxPoolProbe), never a wrong answer.
+func (c *compiler) flatHash(kind byte, items, vals []analyze.Expr) (uint64, flatness) {
+	h := uint64(kind)<<32 | uint64(len(items))
+	nv := len(vals)
+	for i := range nv + len(items) {
+		var it analyze.Expr
+		if i < nv {
+			it = vals[i]
+		} else {
+			it = items[i-nv]
+		}
+		// Assertions rather than type switches: each is one comparison.
+		var s string
+		var hv uint64
+		if k, ok := it.(*analyze.Keyword); ok {
+			s, hv = k.Name, 0x9e3779b97f4a7c15
+		} else if x, ok := it.(*analyze.Const); ok {
+			if v, ok := x.Value.(int64); ok {
+				hv = uint64(v)*0xff51afd7ed558ccd ^ 4
+			} else if v, ok := x.Value.(string); ok && len(v) <= 64 {
+				s, hv = v, 0xc4ceb9fe1a85ec53
+			} else if hv, ok = c.scalarHash(x.Value); !ok { // a long string's keyed
+				return 0, notFlat
+			}
+		} else if isLiteral(it) {
+			return 0, notFlat
+		} else {
+			return 0, notLiteral
+		}
+		switch n := len(s); {
+		case n > 8:
+			hv ^= kwWordLong(s)
+		case n >= 4:
+			hv ^= uint64(load4(s)) | uint64(load4(s[n-4:]))<<32 ^ uint64(n)
+		case n > 0:
+			hv ^= uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16 | uint64(n)<<24
+		}
+		h = bits.RotateLeft64((h^hv)*hashPrime, 29)
+	}
+	// Mixed once, for the index's bits (h>>32).
+	h = (h ^ h>>31) * 0xbf58476d1ce4e5b9
+	return h ^ h>>29, isFlat
+}
+
+// flatness is what flatHash finds of a literal's items.
+type flatness int8
+
+const (
+	notFlat    flatness = iota // literals, not all scalars and keywords
+	isFlat                     // scalars and keywords only
+	notLiteral                 // an item is no literal: the collection is no constant
+)
+
+// flatLit is collLit of a flat literal (flatHash) of hash h: an equal
+// literal already pooled is found by its nodes, with nothing built; a new
+// one is built and pooled.
+func (c *compiler) flatLit(kind byte, h uint64, items, vals []analyze.Expr) (Value, *poolEntry, bool) {
+	n := len(items)
+	c.constSlots += int64(n + len(vals))
+	if c.pool == nil {
+		c.pool = make([]*poolEntry, 32)
+	}
+	mask := len(c.pool) - 1
+	i := int(h>>32) & mask
+	slot := -1 // where in the pool's index a new literal goes
+	for range maxPoolProbe {
+		pe := c.pool[i]
+		if pe == nil {
+			slot = i
+			break
+		}
+		if pe.h == h && pe.kind == kind && sameItems(pe.items, pe.vals, items, vals) {
+			return pe.v, pe, true
+		}
+		i = (i + 1) & mask
+	}
+	// Scalars and keywords only: nothing can fail.
+	var keyBuf, valBuf [8]Value
+	var keys, vs []Value
+	if n > len(keyBuf) {
+		keys, vs = make([]Value, n), make([]Value, len(vals))
+	} else {
+		keys, vs = keyBuf[:n], valBuf[:len(vals)]
+	}
+	for i, it := range items {
+		if k, ok := it.(*analyze.Keyword); ok {
+			keys[i] = c.keyword(k.Name)
+		} else {
+			keys[i] = it.(*analyze.Const).Value
+		}
+	}
+	for i, it := range vals {
+		if k, ok := it.(*analyze.Keyword); ok {
+			vs[i] = c.keyword(k.Name)
+		} else {
+			vs[i] = it.(*analyze.Const).Value
+		}
+	}
+	v := c.buildLit(kind, keys, vs)
+	if slot < 0 { // colliding literals: this one is built apart, not pooled
 		return v, nil, true
 	}
-	return v, c.poolAdd(slot, h, kind, written, v), true
+	return v, c.poolAdd(slot, h, kind, items, vals, v), true
 }
 
-// flatItem builds an item of a flat literal (a scalar or a keyword:
-// literalItems checked), with its hash.
-func (c *compiler) flatItem(x analyze.Expr) (Value, uint64) {
-	if k, ok := x.(*analyze.Keyword); ok {
-		ke := c.keywordEntry(k.Name)
-		// A collision costs a comparison or a literal left unpooled
-		// (maxPoolProbe), never a wrong answer: a short unseeded hash does.
-		return ke.v, uint64(ke.h) ^ 0x9e3779b97f4a7c15
-	}
-	v := x.(*analyze.Const).Value
-	h, _ := c.scalarHash(v)
-	return v, h
-}
-
-// same reports whether the pooled literal's items are keys and vals.
-func (pe *poolEntry) same(keys, vals []Value) bool {
-	if len(pe.items) != len(keys)+len(vals) {
+// sameItems reports whether the nodes of two flat literals (of one kind)
+// are of equal items: keys a and b, and values av and bv for maps, an
+// entry's key and value in one turn of one loop.
+func sameItems(a, av, b, bv []analyze.Expr) bool {
+	if len(a) != len(b) || len(av) != len(bv) {
 		return false
 	}
-	for i, k := range keys {
-		if !sameScalar(pe.items[i], k) {
+	for i, x := range a {
+		if kx, ok := x.(*analyze.Keyword); ok { // sameNode, inlined
+			ky, ok := b[i].(*analyze.Keyword)
+			if !ok || len(kx.Name) != len(ky.Name) {
+				return false
+			}
+			// A name of 4 to 8 bytes compared by two words, without a
+			// call of the runtime's memequal.
+			if p, q := kx.Name, ky.Name; len(p) >= 4 && len(p) <= 8 {
+				if load4(p) != load4(q) || load4(p[len(p)-4:]) != load4(q[len(q)-4:]) {
+					return false
+				}
+			} else if p != q {
+				return false
+			}
+		} else if !sameConst(x, b[i]) {
 			return false
 		}
-	}
-	rest := pe.items[len(keys):]
-	for i, v := range vals {
-		if !sameScalar(rest[i], v) {
+		if av != nil && !sameNode(av[i], bv[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-// sameScalar compares two keywords or scalar constants exactly: type and
-// value, floats by their bits (0.0 and -0.0 differ).
+// sameNode compares two items of flat literals exactly; keywords, the
+// commonest, here, small enough to be inlined.
+func sameNode(x, y analyze.Expr) bool {
+	if kx, ok := x.(*analyze.Keyword); ok {
+		ky, ok := y.(*analyze.Keyword)
+		return ok && kx.Name == ky.Name
+	}
+	return sameConst(x, y)
+}
+
+// sameConst compares two scalar constants exactly (see sameScalar); a is
+// one, b may be a keyword.
+func sameConst(a, b analyze.Expr) bool {
+	x, ok := a.(*analyze.Const)
+	y, ok2 := b.(*analyze.Const)
+	return ok && ok2 && sameScalar(x.Value, y.Value)
+}
+
+// sameScalar compares two scalar constants exactly: type and value,
+// floats by their bits (0.0 and -0.0 differ).
 func sameScalar(a, b Value) bool {
 	switch x := a.(type) {
 	case int64:
@@ -525,16 +610,19 @@ func sameScalar(a, b Value) bool {
 	case float64:
 		y, ok := b.(float64)
 		return ok && math.Float64bits(x) == math.Float64bits(y)
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
 	}
 	return a == b
 }
 
 // poolAdd pools a new literal of hash h at slot of the pool's index.
-func (c *compiler) poolAdd(slot int, h uint64, kind byte, items []Value, v Value) *poolEntry {
+func (c *compiler) poolAdd(slot int, h uint64, kind byte, items, vals []analyze.Expr, v Value) *poolEntry {
 	if len(c.poolSlab) == cap(c.poolSlab) {
 		c.poolSlab = make([]poolEntry, 0, min(max(2*cap(c.poolSlab), 4), slabSize))
 	}
-	c.poolSlab = append(c.poolSlab, poolEntry{kind: kind, h: h, items: items, v: v})
+	c.poolSlab = append(c.poolSlab, poolEntry{kind: kind, h: h, items: items, vals: vals, v: v})
 	pe := &c.poolSlab[len(c.poolSlab)-1]
 	c.pool[slot] = pe
 	if c.poolN++; 2*c.poolN > len(c.pool) {
@@ -598,9 +686,12 @@ type kwEntry struct {
 	name string
 	w    uint64 // kwWord(name)
 	h    uint   // kwHash(name)
-	v    Value
-	fn   evalFn
-	fk   *flexKey
+	// skips counts the lookups that found the entry past its first slot
+	// (see find).
+	skips uint32
+	v     Value
+	fn    evalFn
+	fk    *flexKey
 }
 
 // keywordEntry returns the entry of the keyword name, boxing it once per
@@ -932,10 +1023,10 @@ func (c *compiler) manyLiteralKeys(exprs []analyze.Expr) (keys []Value, slots []
 // and the map made from the sorted entries at once, with no lookups for
 // duplicates and no insertions one by one.
 func (c *compiler) shapedMapLit(pos posT, keys []Value, slots []int, valExprs []analyze.Expr) evalFn {
-	vals := c.args(valExprs)
+	fns, vals := c.argList(valExprs)
 	kinds := kindsOfKeys(keys)
 	n := len(keys)
-	if fns := c.argFns(vals); fns != nil {
+	if fns != nil {
 		return func(fr *frame) (Value, error) {
 			if err := fr.th.charge(int64(2*n) + 2); err != nil {
 				return nil, at(err, pos)
@@ -1011,6 +1102,24 @@ func (pe *poolEntry) closure() evalFn {
 	return pe.fn
 }
 
+// local compiles a read of the local of slot.
+func (c *compiler) local(s int32) evalFn {
+	slot := int(s)
+	if c.isIntSlot(slot) {
+		return c.cellRead(slot)
+	}
+	if slot < len(localReads) {
+		return localReads[slot]
+	}
+	for len(c.locals) <= slot {
+		c.locals = append(c.locals, nil)
+	}
+	if c.locals[slot] == nil {
+		c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
+	}
+	return c.locals[slot]
+}
+
 func (c *compiler) expr(e analyze.Expr) evalFn {
 	if len(c.tableExits) > 0 {
 		if slot, ok := c.tableExits[e]; ok {
@@ -1033,20 +1142,7 @@ func (c *compiler) expr(e analyze.Expr) evalFn {
 		}
 		return c.collExpr(e)
 	case *analyze.Local:
-		slot := int(e.Slot)
-		if c.isIntSlot(slot) {
-			return c.cellRead(slot)
-		}
-		if slot < len(localReads) {
-			return localReads[slot]
-		}
-		for len(c.locals) <= slot {
-			c.locals = append(c.locals, nil)
-		}
-		if c.locals[slot] == nil {
-			c.locals[slot] = func(fr *frame) (Value, error) { return fr.slots[slot], nil }
-		}
-		return c.locals[slot]
+		return c.local(e.Slot)
 	case *analyze.Captured:
 		idx := int(e.Index)
 		for len(c.captures) <= idx {
@@ -1458,8 +1554,8 @@ func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
 // as deep as the analyzer let the program nest.
 func (c *compiler) flatBindings(bs []analyze.Binding) {
 	for _, b := range bs {
-		init := c.arg(c.flatLets(b.Init), false)
-		st := bindStep{init: init.fn, v: init.v, slot: -1}
+		st := bindStep{slot: -1}
+		st.init, st.v = c.argValue(c.flatLets(b.Init))
 		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
 			st.slot = s.Slot
 		} else {

@@ -107,7 +107,31 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 	pos := c.pos(e.Off)
 	c.calls = true
 	fnE := c.expr(e.Fn)
-	args := c.args(e.Args)
+	fns, args := c.argList(e.Args)
+	if fns != nil {
+		return func(fr *frame) (Value, error) {
+			fv, err := fnE(fr)
+			if err != nil {
+				return nil, err
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(n)
+			for i, a := range fns {
+				x, err := a(fr)
+				if err != nil {
+					th.stack.release(buf, mark)
+					return nil, err
+				}
+				buf[i] = x
+			}
+			v, err := th.call(fv, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	}
 	return func(fr *frame) (Value, error) {
 		fv, err := fnE(fr)
 		if err != nil {
@@ -174,7 +198,10 @@ var callInfos = func() map[string]callInfo {
 func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) evalFn {
 	switch len(argExprs) {
 	case 1:
-		a0 := c.arg(argExprs[0], true)
+		if f := c.nestedCall(fn, argExprs[0], pos); f != nil {
+			return f
+		}
+		a0 := c.arg(argExprs[0])
 		if f0 := a0.fn; f0 != nil {
 			return func(fr *frame) (Value, error) {
 				x, err := f0(fr)
@@ -200,8 +227,8 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 			return callBuiltin1(fr.th, fn, x, pos)
 		}
 	case 2:
-		a0 := c.arg(argExprs[0], true)
-		a1 := c.arg(argExprs[1], true)
+		a0 := c.arg(argExprs[0])
+		a1 := c.arg(argExprs[1])
 		if f0, f1 := a0.fn, a1.fn; f0 != nil && f1 != nil {
 			return func(fr *frame) (Value, error) {
 				x, err := f0(fr)
@@ -234,10 +261,14 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 			}
 			return callBuiltin2(fr.th, fn, x, y, pos)
 		}
+	case 3:
+		if !noFastPaths { // (withoutFastPaths compares it with the loop below)
+			return c.callBuiltin3(fn, argExprs, pos)
+		}
 	}
-	args := c.args(argExprs)
-	n := len(args)
-	if fns := c.argFns(args); fns != nil {
+	fns, args := c.argList(argExprs)
+	n := len(argExprs)
+	if fns != nil {
 		return func(fr *frame) (Value, error) {
 			th := fr.th
 			buf, mark := th.stack.alloc(n)
@@ -273,6 +304,160 @@ func (c *compiler) callBuiltin(fn builtinFn, argExprs []analyze.Expr, pos posT) 
 	}
 }
 
+// nestedCall compiles a call of a builtin of one argument, fn at pos,
+// whose argument e is a call of a builtin of one or two arguments that
+// callBuiltin would compile ((count (get-in m [:a :b])), (str (name k))):
+// one closure calls the inner builtin, then the outer, with no closure of
+// the inner call to build and to call. Each call's error takes its own
+// position, as with two closures. It returns nil for any other e.
+func (c *compiler) nestedCall(fn builtinFn, e analyze.Expr, pos posT) evalFn {
+	inner, ok := e.(*analyze.Call)
+	if !ok || noFastPaths {
+		return nil
+	}
+	ib, ok := inner.Fn.(*analyze.Builtin)
+	n := len(inner.Args)
+	if !ok || n == 0 || n > 2 {
+		return nil
+	}
+	// The inner call must be one expr would hand to call, and call to
+	// callBuiltin: no loop table or lazy range, no host function, no fast
+	// path or fusion, a builtin function of that arity.
+	if c.tableUpdates != nil || c.lazyRanges != nil || c.isTableExit(e) {
+		return nil
+	}
+	if _, host := c.funcs.lookup(ib.Name); host {
+		return nil
+	}
+	info, ok := c.callInfo(ib.Name)
+	if !ok || info.b == nil || info.flags != 0 || info.b.checkArity(n) != nil {
+		return nil
+	}
+	// The inner arguments are argValue's (a (:k x) is its shared
+	// closure): a closure or a constant, tested inline.
+	ifn, ipos := info.b.fn, c.pos(inner.Off)
+	f0, v0 := c.argValue(inner.Args[0])
+	if n == 1 {
+		return func(fr *frame) (Value, error) {
+			x := v0
+			if f0 != nil {
+				var err error
+				if x, err = f0(fr); err != nil {
+					return nil, err
+				}
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(1)
+			buf[0] = x
+			v, err := ifn(th, buf)
+			if err != nil {
+				th.stack.release(buf, mark)
+				return nil, at(err, ipos)
+			}
+			// The outer call takes the inner one's room on the stack.
+			buf[0] = v
+			v, err = fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	}
+	f1, v1 := c.argValue(inner.Args[1])
+	return func(fr *frame) (Value, error) {
+		x, y := v0, v1
+		var err error
+		if f0 != nil {
+			if x, err = f0(fr); err != nil {
+				return nil, err
+			}
+		}
+		if f1 != nil {
+			if y, err = f1(fr); err != nil {
+				return nil, err
+			}
+		}
+		th := fr.th
+		buf, mark := th.stack.alloc(2)
+		buf[0], buf[1] = x, y
+		v, err := ifn(th, buf)
+		if err != nil {
+			th.stack.release(buf, mark)
+			return nil, at(err, ipos)
+		}
+		buf[0], buf[1] = v, nil
+		v, err = fn(th, buf[:1:1])
+		th.stack.release(buf, mark)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
+// callBuiltin3 compiles a call of a builtin of three arguments, (assoc m
+// k v) or (+ a b c): the closure holds its arguments (see argValue) in
+// itself, with no slice of them to carve.
+func (c *compiler) callBuiltin3(fn builtinFn, argExprs []analyze.Expr, pos posT) evalFn {
+	f0, v0 := c.argValue(argExprs[0])
+	f1, v1 := c.argValue(argExprs[1])
+	f2, v2 := c.argValue(argExprs[2])
+	if f0 != nil && f1 != nil && f2 != nil {
+		return func(fr *frame) (Value, error) {
+			x, err := f0(fr)
+			if err != nil {
+				return nil, err
+			}
+			y, err := f1(fr)
+			if err != nil {
+				return nil, err
+			}
+			z, err := f2(fr)
+			if err != nil {
+				return nil, err
+			}
+			th := fr.th
+			buf, mark := th.stack.alloc(3)
+			buf[0], buf[1], buf[2] = x, y, z
+			v, err := fn(th, buf)
+			th.stack.release(buf, mark)
+			if err != nil {
+				return nil, at(err, pos)
+			}
+			return v, nil
+		}
+	}
+	return func(fr *frame) (Value, error) {
+		x, y, z := v0, v1, v2
+		var err error
+		if f0 != nil {
+			if x, err = f0(fr); err != nil {
+				return nil, err
+			}
+		}
+		if f1 != nil {
+			if y, err = f1(fr); err != nil {
+				return nil, err
+			}
+		}
+		if f2 != nil {
+			if z, err = f2(fr); err != nil {
+				return nil, err
+			}
+		}
+		th := fr.th
+		buf, mark := th.stack.alloc(3)
+		buf[0], buf[1], buf[2] = x, y, z
+		v, err := fn(th, buf)
+		th.stack.release(buf, mark)
+		if err != nil {
+			return nil, at(err, pos)
+		}
+		return v, nil
+	}
+}
+
 // evalArgs evaluates the arguments of a call of many arguments into buf
 // (as long as args): the closures in turn, constants as they are held.
 func evalArgs(fr *frame, args []callArg, buf []Value) error {
@@ -299,15 +484,13 @@ func evalArgs(fr *frame, args []callArg, buf []Value) error {
 // shared would need one of its own) and to call.
 
 // callArg is an argument of a call: fn when it is set, else (:k x) when
-// fk is set, else the constant v.
+// fk is set, else the constant v. (:k x) of one argument cannot fail (see
+// keywordOfLocal), so it needs no position: 40 bytes, not 48.
 type callArg struct {
-	fn evalFn
-	fk *flexKey
-	v  Value
-	// slot is x's, and off and lines the position of (:k x), held apart
-	// rather than as a posT: 8 bytes less (no padding after slot).
-	slot, off int32
-	lines     *srcPositions
+	fn   evalFn
+	fk   *flexKey
+	v    Value
+	slot int32 // x's
 }
 
 // eval evaluates o as the closure compiled for its expression would.
@@ -330,7 +513,7 @@ func (o *callArg) lookup(fr *frame) (Value, error) {
 		v, _ := mm.lookupFlex(o.fk)
 		return v, nil
 	}
-	return keywordOfNonMap(fr, o.fk, x, posT{off: o.off, lines: o.lines})
+	return keywordOfNonMap(fr, o.fk, x, posT{})
 }
 
 // keywordOfLocal compiles (:k x) of a boxed local x: it reads the slot
@@ -401,102 +584,137 @@ func keywordOfNonMap(fr *frame, fk *flexKey, x Value, pos posT) (Value, error) {
 	return v, nil
 }
 
-// kwArg returns the callArg of e when e is (:k x) of a boxed local,
-// compiled as call compiles it.
-func (c *compiler) kwArg(e analyze.Expr) (callArg, bool) {
+// kwArgTo compiles e into *dst when e is (:k x) of a boxed local, as call
+// compiles it, and reports whether it did.
+func (c *compiler) kwArgTo(dst *callArg, e analyze.Expr) bool {
 	call, ok := e.(*analyze.Call)
 	if !ok || len(call.Args) != 1 {
-		return callArg{}, false
+		return false
 	}
 	k, ok := call.Fn.(*analyze.Keyword)
 	if !ok {
-		return callArg{}, false
+		return false
 	}
 	l, ok := call.Args[0].(*analyze.Local)
 	if !ok || c.isIntSlot(int(l.Slot)) {
-		return callArg{}, false
+		return false
 	}
-	pos := c.pos(call.Off)
-	return callArg{fk: c.keywordKey(k.Name), slot: l.Slot, off: pos.off, lines: pos.lines}, true
+	dst.fk, dst.slot = c.keywordKey(k.Name), l.Slot
+	return true
 }
 
-// arg compiles an argument of a call: a constant without a closure of its
-// own (one that no other use of it shares) is held by value, and so is
-// (:k x) when kw is set; anything else is compiled as expr compiles it.
-// (A shared closure costs no allocation, and its call no test of the
-// argument's kind.) (Calls of many arguments and map literals evaluate theirs in a
-// loop, where a test for (:k x) costs more than the call of its closure
-// saves: they keep that closure.)
-func (c *compiler) arg(e analyze.Expr, kw bool) callArg {
+// argValue compiles an argument of a call: a constant without a closure
+// of its own (one that no other use of it shares) is held by value (fn is
+// nil), anything else is compiled as expr compiles it. (A shared closure
+// costs no allocation, and its call no test of the argument's kind.) Two
+// results rather than a callArg: they come back in registers, where a
+// callArg would be copied through memory at every argument.
+func (c *compiler) argValue(e analyze.Expr) (fn evalFn, v Value) {
 	if noFastPaths {
-		return callArg{fn: c.expr(e)} // as before arguments were held by value
+		return c.expr(e), nil // as before arguments were held by value
 	}
-	if len(c.tableExits) > 0 {
-		if _, ok := c.tableExits[e]; ok {
-			return callArg{fn: c.expr(e)}
-		}
+	if c.isTableExit(e) {
+		return c.expr(e), nil
 	}
 	switch x := e.(type) {
-	case *analyze.Call:
-		if kw {
-			if a, ok := c.kwArg(x); ok {
-				return a
-			}
-		}
+	case *analyze.Local:
+		return c.local(x.Slot), nil
 	case *analyze.Keyword:
-		return callArg{fn: c.keywordConst(x.Name)}
+		return c.keywordConst(x.Name), nil
 	case *analyze.Const:
 		if f := sharedConst(x.Value); f != nil {
-			return callArg{fn: f}
+			return f, nil
 		}
-		return callArg{v: x.Value}
+		return nil, x.Value
 	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
 		v, pe, ok := c.lit(e)
 		if !ok {
-			return callArg{fn: c.collExpr(e)}
+			return c.collExpr(e), nil
 		}
 		if pe != nil {
-			return callArg{fn: pe.closure()}
+			return pe.closure(), nil
 		}
-		return callArg{v: v}
+		return nil, v
+	case *analyze.Call:
+		// Straight to call when no call is compiled otherwise (see expr),
+		// as in most programs: no second dispatch on the node's type.
+		if c.tableUpdates == nil && c.lazyRanges == nil {
+			return c.call(x), nil
+		}
 	}
-	return callArg{fn: c.expr(e)}
+	return c.expr(e), nil
 }
 
-// args compiles the arguments of a call of many arguments (see arg),
-// carved from a slab: each is a closure or a constant.
-func (c *compiler) args(es []analyze.Expr) []callArg {
+// argTo compiles an argument of a call of one or two arguments into *dst
+// (zero): as argValue, and (:k x) held by value too. (Calls of many
+// arguments and map literals evaluate theirs in a loop, where a test for
+// (:k x) costs more than the call of its closure saves: they keep that
+// closure, see argList.)
+func (c *compiler) argTo(dst *callArg, e analyze.Expr) {
+	if !noFastPaths && !c.isTableExit(e) && c.kwArgTo(dst, e) {
+		return
+	}
+	dst.fn, dst.v = c.argValue(e)
+}
+
+// isTableExit reports whether e is among c.tableExits (which argValue
+// compiles through expr).
+func (c *compiler) isTableExit(e analyze.Expr) bool {
+	if len(c.tableExits) == 0 {
+		return false
+	}
+	_, ok := c.tableExits[e]
+	return ok
+}
+
+// arg is argTo's callArg, for the closures that hold it by value.
+func (c *compiler) arg(e analyze.Expr) (a callArg) {
+	c.argTo(&a, e)
+	return a
+}
+
+// argList compiles the arguments of a call of many arguments (see
+// argValue): their closures, carved from the slab, when all of them are
+// closures (a call of such arguments calls them with no test of their
+// kind), else args, each a closure or a constant. (The closures' room is
+// carved first, as most lists hold no constant; a list that does leaves
+// it unused.)
+func (c *compiler) argList(es []analyze.Expr) (fns []evalFn, args []callArg) {
 	if len(es) == 0 {
-		return nil
+		return nil, nil
 	}
-	out := carve(&c.argSlab, len(es))
+	fns = c.fnSlice(len(es))
 	for i, e := range es {
-		out[i] = c.arg(e, false)
+		f, v := c.argValue(e)
+		if f == nil {
+			return nil, c.argsAfter(fns[:i], v, es[i+1:])
+		}
+		fns[i] = f
 	}
-	return out
+	return fns, nil
 }
 
-// argFns returns the closures of args when all of them are closures (none
-// is held by value), carved from the slab, or nil: a call of such
-// arguments calls them with no test of their kind.
-func (c *compiler) argFns(args []callArg) []evalFn {
-	for i := range args {
-		if args[i].fn == nil {
-			return nil
-		}
+// argsAfter makes argList's args: the closures done, the constant v of
+// the next argument, and the arguments after it.
+func (c *compiler) argsAfter(done []evalFn, v Value, rest []analyze.Expr) []callArg {
+	n := len(done)
+	args := carve(&c.argSlab, n+1+len(rest))
+	for i, f := range done {
+		args[i].fn = f
 	}
-	fns := c.fnSlice(len(args))
-	for i := range args {
-		fns[i] = args[i].fn
+	args[n].v = v
+	for i, e := range rest {
+		a := &args[n+1+i]
+		a.fn, a.v = c.argValue(e)
 	}
-	return fns
+	return args
 }
 
 // callArgs compiles the arguments of a call of one or two arguments as
 // callArgs.
 func (c *compiler) callArgs(args []analyze.Expr) (ops [2]callArg) {
 	for i, a := range args {
-		ops[i] = c.arg(a, true)
+		c.argTo(&ops[i], a)
 	}
 	return ops
 }

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
 )
@@ -112,21 +113,34 @@ func (e *kwEntry) sameName(name string, w uint64) bool {
 }
 
 // entry returns the entry of name, making it (the keyword boxed) on the
-// first use. The first slot probed is tried here, small enough to be
-// inlined; the rest of the probe, the insertion and the flood are find's.
+// first use. The first slot probed for a name of at most 8 bytes, most
+// names, is tried here; a longer name is entryLong's, whose call to
+// kwWordLong would otherwise make every lookup save its registers. The
+// rest of the probe, the insertion and the flood are find's.
 func (t *kwTable) entry(name string) *kwEntry {
 	// kwWord, spelled out: called, it would cost as much again as the
 	// lookup (TestKeywordWord checks the two agree).
 	var w uint64
 	switch n := len(name); {
 	case n > 8:
-		w = kwWordLong(name)
+		return t.entryLong(name)
 	case n >= 4:
 		w = uint64(load4(name)) | uint64(load4(name[n-4:]))<<32
 	case n > 0:
 		w = uint64(name[0]) | uint64(name[n/2])<<8 | uint64(name[n-1])<<16
 	}
 	// An empty or flooded table has no index: i is out of range.
+	if i := kwSlot(w, len(name)) >> (t.shift & 63); i < uint64(len(t.index)) {
+		if e := t.index[i]; e != nil && e.w == w && len(e.name) == len(name) {
+			return e
+		}
+	}
+	return t.find(name, w)
+}
+
+// entryLong is entry of a name longer than 8 bytes.
+func (t *kwTable) entryLong(name string) *kwEntry {
+	w := kwWordLong(name)
 	if i := kwSlot(w, len(name)) >> (t.shift & 63); i < uint64(len(t.index)) {
 		if e := t.index[i]; e != nil && e.sameName(name, w) {
 			return e
@@ -156,11 +170,16 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 	for e := t.index[i]; e != nil; e = t.index[i] {
 		if e.sameName(name, w) {
 			// Found past its first slot: it takes the slot, which entry
-			// tries inline, from the entry there, which takes its place.
-			// That one stays found: the slots from its own first to
-			// here are all taken. A name written often is mostly met
-			// where it was last met.
-			t.index[home], t.index[i] = e, t.index[home]
+			// tries inline, from the entry there, which takes its place
+			// (and stays found: the slots from its own first to here are
+			// all taken), once it has been found past it more than
+			// twice as often as that one: a name written often is met
+			// at its first slot, and two names met in turn do not trade
+			// the slot at every lookup.
+			e.skips++
+			if o := t.index[home]; e.skips > 2*o.skips {
+				t.index[home], t.index[i] = e, o
+			}
 			return e
 		}
 		if probes++; probes > maxKeywordProbe {
@@ -187,14 +206,42 @@ func (t *kwTable) find(name string, w uint64) *kwEntry {
 	return e
 }
 
-// newEntry carves the entry of a new keyword, boxed once.
+// newEntry carves the entry of a new keyword, boxed in place (keywordAt).
 func (t *kwTable) newEntry(name string, w uint64) *kwEntry {
 	if len(t.slab) == cap(t.slab) {
 		t.slab = make([]kwEntry, 0, slabCap(cap(t.slab)))
 	}
-	t.slab = append(t.slab, kwEntry{name: name, w: w, h: kwMix(w, len(name)), v: Keyword(name)})
-	return &t.slab[len(t.slab)-1]
+	t.slab = append(t.slab, kwEntry{name: name, w: w, h: kwMix(w, len(name))})
+	e := &t.slab[len(t.slab)-1]
+	e.v = keywordAt(&e.name)
+	return e
 }
+
+// keywordAt is Keyword(*p) boxed without an allocation: the Value points
+// at *p, the name of a keyword's entry. Boxed the ordinary way, each
+// keyword of a program would cost an allocation of its own, as many as
+// the program has keywords (W6: a dozen of its 800); the entries are
+// carved from chunks, which the program's keywords then hold. Go cannot
+// say this safely: converting a string to an interface copies it. The
+// entry's name is never written after, so the boxed keyword is as
+// immutable as any (TestKeywordAt checks the value is the keyword).
+func keywordAt(p *string) Value {
+	v := Value(Keyword("")) // the empty string boxes without an allocation
+	(*eface)(unsafe.Pointer(&v)).data = unsafe.Pointer(p)
+	return v
+}
+
+// eface is the layout of a Value: its type and a pointer to its value.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+// The layouts keywordAt relies on: x-y is out of the array's range, or a
+// constant overflow, unless x == y, so a change fails the build.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(Value(nil))-unsafe.Sizeof(eface{})]
+	_ = [1]struct{}{}[unsafe.Sizeof(Keyword(""))-unsafe.Sizeof("")]
+)
 
 // grow doubles the index and places the entries again.
 func (t *kwTable) grow() {
@@ -214,30 +261,51 @@ func (t *kwTable) grow() {
 	}
 }
 
-// seenCall remembers the callInfo of one builtin name.
-type seenCall struct {
+// callBucket remembers the callInfo of one builtin name.
+type callBucket struct {
 	name string
 	info callInfo
 	ok   bool
 }
 
+// callBuckets is the number of buckets of c.seenCalls.
+const callBuckets = 64
+
+// callSlot is the bucket of a builtin name (not empty): its length and
+// its first and last bytes, which tell apart the few builtins a program
+// calls, mixed by one multiplication, cheaper than the keywords' hash.
+func callSlot(name string) uint {
+	h := uint32(len(name))<<16 | uint32(name[0])<<8 | uint32(name[len(name)-1])
+	return uint(h*0x9e3779b9) >> 26 // the top 6 bits: callBuckets places
+}
+
 // callInfo returns the callInfo of the builtin name. A program calls the
 // same few builtins over and over: past its first calls (a one-liner makes
-// no cache), the last answer for each of 64 buckets of the name's hash is
-// kept, and the table of every builtin consulted on a miss.
+// no cache), the last answer for each of 64 buckets of the name is kept,
+// and the table of every builtin consulted on a miss. (The hit is small
+// enough to be inlined.)
 func (c *compiler) callInfo(name string) (callInfo, bool) {
+	if t := c.seenCalls; t != nil && len(name) > 0 {
+		if e := &t[callSlot(name)]; e.name == name {
+			return e.info, e.ok
+		}
+	}
+	return c.callInfoMiss(name)
+}
+
+// callInfoMiss is callInfo past its cache.
+func (c *compiler) callInfoMiss(name string) (callInfo, bool) {
+	info, ok := callInfos[name]
+	if len(name) == 0 {
+		return info, ok
+	}
 	if c.seenCalls == nil {
 		if c.uncachedCalls < 8 {
 			c.uncachedCalls++
-			info, ok := callInfos[name]
 			return info, ok
 		}
-		c.seenCalls = new([64]seenCall)
+		c.seenCalls = new([callBuckets]callBucket)
 	}
-	e := &c.seenCalls[kwHash(name)&63]
-	if e.name != name { // the zero entry's "" is no builtin's name
-		info, ok := callInfos[name]
-		*e = seenCall{name: name, info: info, ok: ok}
-	}
-	return e.info, e.ok
+	c.seenCalls[callSlot(name)] = callBucket{name: name, info: info, ok: ok}
+	return info, ok
 }

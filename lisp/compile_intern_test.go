@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -108,5 +109,100 @@ func TestKeywordTableSwap(t *testing.T) {
 	}
 	if tab.flood != nil || tab.n != len(names) {
 		t.Errorf("flood %v, %d entries, want the index and %d", tab.flood != nil, tab.n, len(names))
+	}
+}
+
+// TestKeywordTableSharedSlot: two names that share their first slot,
+// looked up in turn, are each found (the entries made once, the index
+// neither grown nor flooded) and stop trading the slot: it changes hands
+// a few times (skips), not at every lookup.
+func TestKeywordTableSharedSlot(t *testing.T) {
+	slot := func(name string) uint64 { return kwSlot(kwWord(name), len(name)) >> 60 }
+	target := slot("k")
+	var names []string
+	for i := 0; len(names) < 2; i++ {
+		if name := "s" + strconv.Itoa(i); slot(name) == target {
+			names = append(names, name)
+		}
+	}
+	var tab kwTable
+	a, b := tab.entry(names[0]), tab.entry(names[1])
+	size := len(tab.index)
+	if size != 16 {
+		t.Fatalf("index of %d slots, want the first 16", size)
+	}
+	home := kwSlot(a.w, len(a.name)) >> (tab.shift & 63)
+	if home != kwSlot(b.w, len(b.name))>>(tab.shift&63) {
+		t.Fatalf("%q and %q do not share a first slot", a.name, b.name)
+	}
+	changes := 0
+	holder := tab.index[home]
+	for i := range 1000 {
+		name, want := names[i%2], a
+		if i%2 == 1 {
+			want = b
+		}
+		if e := tab.entry(name); e != want {
+			t.Fatalf("lookup %d: entry(%q) = %q, another entry", i, name, e.name)
+		}
+		if tab.index[home] != holder {
+			holder = tab.index[home]
+			changes++
+		}
+	}
+	if changes > 10 {
+		t.Errorf("the shared slot changed hands %d times in 1,000 lookups", changes)
+	}
+	if len(tab.index) != size || tab.flood != nil || tab.n != 2 {
+		t.Errorf("index of %d slots (flood %v, %d entries), want %d and 2", len(tab.index), tab.flood != nil, tab.n, size)
+	}
+	// A name met more often than the other takes the slot and keeps it.
+	for i := range 300 {
+		name := names[0]
+		if i%4 == 3 {
+			name = names[1]
+		}
+		tab.entry(name)
+	}
+	if tab.index[home] != a {
+		t.Errorf("the slot is %q's, not the commoner %q's", tab.index[home].name, a.name)
+	}
+}
+
+// TestKeywordAt: the keyword boxed in place (keywordAt) is the keyword of
+// the entry's name, as Keyword(name) boxed the ordinary way: equal, of
+// the same dynamic type, hashed and printed alike, and it stays so after
+// more entries, chunks and collections (the entry's chunk is kept alive
+// by the value alone).
+func TestKeywordAt(t *testing.T) {
+	var vals []Value
+	var names []string
+	{
+		var tab kwTable
+		for i := range 500 {
+			name := "kw" + strconv.Itoa(i) + strings.Repeat("x", i%13)
+			names = append(names, name)
+			vals = append(vals, tab.entry(name).v)
+		}
+	}
+	runtime.GC()
+	for i, v := range vals {
+		want := Value(Keyword(names[i]))
+		k, ok := v.(Keyword)
+		if !ok || string(k) != names[i] || v != want || !Equal(v, want) || hash(v) != hash(want) {
+			t.Fatalf("entry %d: %#v, want %#v", i, v, want)
+		}
+		if got := printString(v); got != ":"+names[i] {
+			t.Fatalf("entry %d prints %s", i, got)
+		}
+	}
+	// An entry carved from a chunk with room costs no allocation: the
+	// keyword is not boxed apart.
+	tab := &kwTable{slab: make([]kwEntry, 0, 4)}
+	if n := testing.AllocsPerRun(10, func() {
+		tab.slab = tab.slab[:0]
+		tab.newEntry("abcdefghijk", kwWord("abcdefghijk"))
+	}); n != 0 {
+		t.Errorf("%.0f allocations for a keyword's entry, want 0", n)
 	}
 }

@@ -148,14 +148,20 @@ type local struct {
 	chain int32  // see fnScope.heads
 }
 
-// fingerprint packs a name's length and three of its bytes: names with
-// different fingerprints differ, so comparing fingerprints first makes a
-// scan of the locals cheap.
+// fingerprint packs a name's length, its first two bytes and its last:
+// names with different fingerprints differ, so comparing fingerprints
+// first makes a scan of the locals cheap. The first two bytes are next to
+// each other (one load) and need no division to find; the last tells
+// apart the names of a family (item-0, item-1). A name of up to 3 bytes
+// is all in its fingerprint.
 func fingerprint(name string) uint32 {
-	if name == "" {
-		return 0
+	if len(name) < 2 {
+		if len(name) == 0 {
+			return 0
+		}
+		return 1<<24 | uint32(name[0])<<16 | uint32(name[0])
 	}
-	return uint32(len(name))<<24 | uint32(name[0])<<16 | uint32(name[len(name)/2])<<8 | uint32(name[len(name)-1])
+	return uint32(len(name))<<24 | uint32(name[0])<<16 | uint32(name[1])<<8 | uint32(name[len(name)-1])
 }
 
 // newFnScope opens the scope of a function nested in the current one.
@@ -356,7 +362,7 @@ func (a *analyzer) requireSpec(n syntax.Node) {
 						a.refers = map[string]string{}
 					}
 					a.refers[s.Name] = canon + "/" + s.Name
-					a.epoch++
+					a.newEpoch()
 				}
 			}
 		}
@@ -378,7 +384,7 @@ func (a *analyzer) addDef(name string) {
 			a.defSet = map[string]bool{}
 		}
 		a.defSet[name] = true
-		a.epoch++
+		a.newEpoch()
 		a.defs = append(a.defs, name)
 	}
 }
@@ -428,12 +434,35 @@ type builtinAnswer struct {
 	known, builtin bool
 	// plain is the epoch in which the name, not a local, was found to be
 	// just the builtin (symbol), and not the name of a form either (list):
-	// 0 when not found so, and never past epoch 65,535 (an entry stays 24
+	// 0 when not found so. With specialForm set, it is the epoch in which
+	// the name was found to be a special form at the head of a list
+	// (special), not a local. Never past epoch maxEpoch (an entry stays 24
 	// bytes: the cache is cleared with every analyzer). A local of a
 	// name with the entry's fingerprint, bound since, sets it back to 0
 	// (analyzer.bind, newFnScope): no local can have the name of an entry
 	// plain in the current epoch, which a list then need not look for.
 	plain uint16
+}
+
+// specialForm marks a builtinAnswer.plain that remembers a special form.
+const specialForm = 1 << 15
+
+// maxEpoch is the last epoch whose answers are remembered: plain holds
+// it below specialForm. noEpoch follows it; no plain equals noEpoch,
+// nor noEpoch|specialForm.
+const (
+	maxEpoch = specialForm - 1
+	noEpoch  = 1 << 31
+)
+
+// newEpoch starts the next epoch: what a name that is not a local means
+// may have changed.
+func (a *analyzer) newEpoch() {
+	if a.epoch < maxEpoch {
+		a.epoch++
+	} else {
+		a.epoch = noEpoch
+	}
 }
 
 // seenIndex is the entry of builtinSeen for a fingerprint: its bucket.
@@ -500,15 +529,19 @@ func (f *fnScope) truncate(n int) {
 }
 
 // lookup returns the slot of the innermost local of f named name.
+//
+// The chain ends at index -1, which as an unsigned index is past the end
+// of the locals: one compare ends the walk and checks the bounds.
 func (f *fnScope) lookup(name string, fp uint32) (int, bool) {
-	for i := f.heads[bucket(fp)] - 1; i >= 0; {
-		l := &f.locals[i]
+	locals := f.locals
+	for i := uint(f.heads[bucket(fp)] - 1); i < uint(len(locals)); {
+		l := &locals[i]
 		// Names of up to 3 bytes are equal when their fingerprints are
 		// (it holds all their bytes) and their lengths.
 		if l.fp == fp && len(l.name) == len(name) && (len(name) <= 3 || l.name == name) {
 			return int(l.slot), true
 		}
-		i = l.chain - 1
+		i = uint(l.chain - 1)
 	}
 	return 0, false
 }
@@ -615,6 +648,10 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	if a.depth >= a.cfg.MaxDepth {
 		a.tooDeep(n, "program nesting too deep")
 	}
+	// The constant cases set off and val, made into a Const below (as
+	// fill does).
+	var off int32
+	var val any
 	switch n := n.(type) {
 	case *syntax.Symbol:
 		return a.symbol(n)
@@ -630,15 +667,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 	case *syntax.Map:
 		return a.mapLit(n)
 	case *syntax.Int:
-		return a.konst(Const{At: At{n.Start}, Value: a.boxInt(n.Value)})
+		off, val = n.Start, a.boxInt(n.Value)
 	case *syntax.String:
-		return a.konst(Const{At: At{n.Start}, Value: a.boxString(n.Value)})
+		off, val = n.Start, a.boxString(n.Value)
 	case *syntax.Nil:
-		return a.konst(Const{At: At{n.Start}})
+		off = n.Start
 	case *syntax.Bool:
-		return a.konst(Const{At: At{n.Start}, Value: n.Value})
+		off, val = n.Start, n.Value
 	case *syntax.Float:
-		return a.konst(Const{At: At{n.Start}, Value: a.boxFloat(n.Value)})
+		off, val = n.Start, a.boxFloat(n.Value)
 	case *syntax.BigInt:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value})
 	case *syntax.Decimal:
@@ -691,8 +728,15 @@ func (a *analyzer) expr(n syntax.Node, tail bool) Expr {
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: v})
 	case *syntax.UUID:
 		return a.consts.new(Const{At: At{a.pos(n)}, Value: n.Value}) // a UUID is its text
+	default:
+		return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
 	}
-	return a.errorf(a.pos(n), "invalid_form", "unsupported form %s", syntax.Format(n))
+	p := a.consts.take()
+	if p == nil {
+		p = a.consts.grow()
+	}
+	p.Off, p.Value = off, val
+	return p
 }
 
 // keywordOf is the Keyword node of a keyword of the source: its
@@ -728,17 +772,15 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(Builtin{}.At)-unsafe.Offsetof(syntax.Symbol{}.Span)]
 )
 
-func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns, 0) }
+func (a *analyzer) exprs(ns []syntax.Node) []Expr { return a.fill(ns) }
 
 // fill analyzes the forms ns, none in tail position, into a slice of as
-// many expressions; with half > 0 they are the keys and values of a map,
-// the keys going to out[:half] and the values to out[half:]. Most items
-// of a program (and nearly all of a literal's) are symbols, keywords and
-// constants: they are analyzed here, in one type switch, without the
-// round trip through expr (which they would pass only for the depth
-// limit, checked here once). Lists, vectors and maps go straight to
-// their own functions too.
-func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
+// many expressions, in order. Most items of a program (and nearly all of
+// a literal's) are symbols, keywords and constants: they are analyzed
+// here, in one type switch, without the round trip through expr (which
+// they would pass only for the depth limit, checked here once). Lists,
+// vectors and maps go straight to their own functions too.
+func (a *analyzer) fill(ns []syntax.Node) []Expr {
 	out, ok := a.exprBuf.take(len(ns))
 	if !ok {
 		out = a.exprBuf.grow(len(ns))
@@ -746,23 +788,35 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 	if a.depth >= a.cfg.MaxDepth && len(ns) > 0 {
 		a.expr(ns[0], false) // the error
 	}
+	out = out[:len(ns)] // one bounds check for the loop
 	// The constant cases set off and val, made into a Const below.
 	var off int32
 	var val any
 	for j, n := range ns {
-		d := j
-		if half > 0 {
-			d = j >> 1
-			if j&1 != 0 {
-				d += half
-			}
-		}
 		switch n := n.(type) {
 		case *syntax.Symbol:
-			out[d] = a.symbol(n)
+			// symbol, written out: a local of this function made in
+			// place, the rest by notHere and qualifiedSymbol.
+			if n.Ns != "" {
+				out[j] = a.qualifiedSymbol(n)
+				continue
+			}
+			fp := fingerprint(n.Name)
+			if f := a.fn; f.mayBeLocal(fp) {
+				if slot, ok := f.lookup(n.Name, fp); ok {
+					p := a.locals.take()
+					if p == nil {
+						p = a.locals.grow()
+					}
+					p.Off, p.Slot, p.Name = n.Start, int32(slot), n.Name
+					out[j] = p
+					continue
+				}
+			}
+			out[j] = a.notHere(n, fp)
 			continue
 		case *syntax.Keyword:
-			out[d] = keywordOf(n)
+			out[j] = keywordOf(n)
 			continue
 		case *syntax.Int:
 			off, val = n.Start, a.boxInt(n.Value)
@@ -778,26 +832,26 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 		// checked above).
 		case *syntax.List:
 			a.depth++
-			out[d] = a.list(n, false)
+			out[j] = a.list(n, false)
 			a.depth--
 			continue
 		case *syntax.Vector:
 			// vector, written out: a call less for most vectors.
 			a.depth++
-			items := a.fill(n.Items, 0)
+			items := a.fill(n.Items)
 			a.depth--
 			p := a.vectors.take()
 			if p == nil {
 				p = a.vectors.grow()
 			}
 			p.Off, p.Items = n.Start, items
-			out[d] = p
+			out[j] = p
 			continue
 		case *syntax.Map:
-			out[d] = a.mapLit(n)
+			out[j] = a.mapLit(n)
 			continue
 		default:
-			out[d] = a.expr(n, false)
+			out[j] = a.expr(n, false)
 			continue
 		}
 		p := a.consts.take()
@@ -805,25 +859,54 @@ func (a *analyzer) fill(ns []syntax.Node, half int) []Expr {
 			p = a.consts.grow()
 		}
 		p.Off, p.Value = off, val
-		out[d] = p
+		out[j] = p
 	}
 	return out
 }
 
-// konst makes a Const node.
-func (a *analyzer) konst(c Const) Expr {
+// item is fill for one form (the depth limit checked by the caller).
+func (a *analyzer) item(n syntax.Node) Expr {
+	var off int32
+	var val any
+	switch n := n.(type) {
+	case *syntax.Symbol:
+		return a.symbol(n)
+	case *syntax.Keyword:
+		return keywordOf(n)
+	case *syntax.Int:
+		off, val = n.Start, a.boxInt(n.Value)
+	case *syntax.String:
+		off, val = n.Start, a.boxString(n.Value)
+	case *syntax.Bool:
+		off, val = n.Start, n.Value
+	case *syntax.Nil:
+		off, val = n.Start, nil
+	case *syntax.Float:
+		off, val = n.Start, a.boxFloat(n.Value)
+	case *syntax.List:
+		a.depth++
+		e := a.list(n, false)
+		a.depth--
+		return e
+	case *syntax.Vector:
+		return a.vector(n)
+	case *syntax.Map:
+		return a.mapLit(n)
+	default:
+		return a.expr(n, false)
+	}
 	p := a.consts.take()
 	if p == nil {
 		p = a.consts.grow()
 	}
-	*p = c
+	p.Off, p.Value = off, val
 	return p
 }
 
 // vector analyzes a vector literal.
 func (a *analyzer) vector(n *syntax.Vector) Expr {
 	a.depth++
-	items := a.fill(n.Items, 0)
+	items := a.fill(n.Items)
 	a.depth--
 	p := a.vectors.take()
 	if p == nil {
@@ -833,17 +916,36 @@ func (a *analyzer) vector(n *syntax.Vector) Expr {
 	return p
 }
 
-// mapLit analyzes a map literal: its keys and values share one slice.
+// mapLit analyzes a map literal: its keys and values share one slice,
+// the keys first. A pair at a time: the key, nearly always a keyword, is
+// made here, the value by item.
 func (a *analyzer) mapLit(n *syntax.Map) Expr {
 	a.depth++
 	k := len(n.Items) / 2
-	kv := a.fill(n.Items[:2*k], k)
+	kv, ok := a.exprBuf.take(2 * k)
+	if !ok {
+		kv = a.exprBuf.grow(2 * k)
+	}
+	if a.depth >= a.cfg.MaxDepth && k > 0 {
+		a.expr(n.Items[0], false) // the error
+	}
+	keys, vals := kv[:k:k], kv[k:2*k]
+	items := n.Items[:2*k]
+	for i := range keys {
+		pair := items[2*i : 2*i+2] // one bounds check for the two
+		if kw, ok := pair[0].(*syntax.Keyword); ok {
+			keys[i] = keywordOf(kw)
+		} else {
+			keys[i] = a.expr(pair[0], false)
+		}
+		vals[i] = a.item(pair[1])
+	}
 	a.depth--
 	p := a.maps.take()
 	if p == nil {
 		p = a.maps.grow()
 	}
-	p.Off, p.Keys, p.Vals = n.Start, kv[:k:k], kv[k:]
+	p.Off, p.Keys, p.Vals = n.Start, keys, vals
 	return p
 }
 

@@ -45,8 +45,8 @@ var _ = [1]struct{}{}[unsafe.Sizeof(any(nil))-unsafe.Sizeof(eface{})]
 
 // boxInt is any(v).
 func (a *analyzer) boxInt(v int64) any {
-	if uint64(v) < 256 {
-		return v // Go boxes these without an allocation
+	if uint64(v) < uint64(len(smallInts)) {
+		return smallInts[v] // boxed already, no allocation and no call
 	}
 	return a.boxBits(int64(0), uint64(v))
 }

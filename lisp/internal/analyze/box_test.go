@@ -43,3 +43,22 @@ func TestBoxedConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallInts checks the table of boxed small ints boxInt hands out:
+// entry i is the int64 i, and boxInt of any of them is that value.
+func TestSmallInts(t *testing.T) {
+	a := &analyzer{}
+	for i := range smallInts {
+		if v, ok := smallInts[i].(int64); !ok || v != int64(i) {
+			t.Fatalf("smallInts[%d] = %#v, want int64(%d)", i, smallInts[i], i)
+		}
+		if got := a.boxInt(int64(i)); got != any(int64(i)) {
+			t.Fatalf("boxInt(%d) = %#v", i, got)
+		}
+	}
+	for _, v := range []int64{-1, 256, 1 << 40, -1 << 63} {
+		if got := a.boxInt(v); got != any(v) {
+			t.Errorf("boxInt(%d) = %#v", v, got)
+		}
+	}
+}

@@ -28,12 +28,23 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			// the name looked up once.
 			fp := fingerprint(sym.Name)
 			e := &a.builtinSeen[seenIndex(fp)]
-			if e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name) {
-				if uint32(e.plain) == a.epoch && a.depth < a.cfg.MaxDepth {
+			hit := e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name)
+			if hit && uint32(e.plain) == a.epoch {
+				if a.depth < a.cfg.MaxDepth {
 					fn = builtinOf(sym)
 				}
-			} else {
+			} else if hit && uint32(e.plain) == a.epoch|specialForm {
+				return a.special(sym.Name, l, tail) // found so before: see plain
+			} else if !hit || e.plain&specialForm != 0 {
+				// (A name remembered plain in an earlier epoch is
+				// none of these forms.)
 				if isSpecialName(sym.Name) && (isCoreSpecial(sym.Name) || !a.isLocal(sym.Name)) {
+					if a.epoch <= maxEpoch {
+						// Remembered until a local of its name or a
+						// new epoch; the entry's builtin answer is
+						// asked again when needed.
+						*e = builtinAnswer{name: sym.Name, fp: fp, plain: uint16(a.epoch) | specialForm}
+					}
 					return a.special(sym.Name, l, tail)
 				}
 				if isInteropName(sym.Name) && !a.isLocal(sym.Name) {
@@ -71,7 +82,7 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			fn = a.expr(l.Items[0], false)
 		}
 	}
-	args := a.fill(l.Items[1:], 0)
+	args := a.fill(l.Items[1:])
 	p := a.calls.take()
 	if p == nil {
 		p = a.calls.grow()
@@ -867,10 +878,12 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 	if len(args) == 0 {
 		return a.errorf(pos, "invalid_arity", "%s expects (%s [bindings] body...)", form, form)
 	}
-	items, ok := a.bindingVector(form, args[0], pos)
-	if !ok {
+	v, ok := args[0].(*syntax.Vector)
+	if !ok || len(v.Items)%2 != 0 {
+		a.bindingVector(form, args[0], pos) // the error
 		return &Const{At: At{pos}}
 	}
+	items := v.Items
 	// No defer: an error that abandons the analysis (a panic) abandons
 	// its scopes with it.
 	m := a.mark()
@@ -879,10 +892,34 @@ func (a *analyzer) let(form string, args []syntax.Node, pos int32, tail bool) Ex
 		bs = a.bindings.grow(len(items) / 2)
 	}
 	for i := range bs {
-		bs[i].Init = a.expr(items[2*i+1], false)
-		bs[i].Pattern = a.pattern(items[2*i])
+		pair := items[2*i : 2*i+2] // one bounds check for the two
+		bs[i].Init = a.expr(pair[1], false)
+		// A plain name, the most frequent pattern, is bound here, as
+		// pattern would bind it: a call less for most of the names.
+		if s, ok := pair[0].(*syntax.Symbol); ok && s.Ns == "" && s.Name != "&" && a.depth < a.cfg.MaxDepth {
+			f := a.fn
+			slot := f.next
+			f.next++
+			if f.next > f.max {
+				f.max = f.next
+			}
+			a.bindFP(f, s.Name, fingerprint(s.Name), slot)
+			p := a.bindSlots.take()
+			if p == nil {
+				p = a.bindSlots.grow()
+			}
+			p.Name, p.Slot = s.Name, slot
+			bs[i].Pattern = p
+			continue
+		}
+		bs[i].Pattern = a.pattern(pair[0])
 	}
-	body := a.body(args[1:], pos, tail)
+	var body Expr
+	if len(args) == 2 {
+		body = a.expr(args[1], tail) // body, for the most frequent body
+	} else {
+		body = a.body(args[1:], pos, tail)
+	}
 	a.release(m)
 	p := a.lets.take()
 	if p == nil {
@@ -1219,7 +1256,7 @@ func (a *analyzer) definable(s *syntax.Symbol, form string) bool {
 			a.shadow = map[string]bool{}
 		}
 		a.shadow[s.Name] = true
-		a.epoch++
+		a.newEpoch()
 	}
 	return true
 }

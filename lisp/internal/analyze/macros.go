@@ -88,7 +88,7 @@ func (a *analyzer) defineMacro(l *syntax.List) Expr {
 		return a.macroFailed(pos, "defmacro", s.Name, err)
 	}
 	a.macros = a.cfg.Macros.Known()
-	a.epoch++
+	a.newEpoch()
 	return &VarRef{At: At{pos}, Name: s.Name} // #'name, as def returns
 }
 
@@ -106,7 +106,7 @@ func (a *analyzer) expandOnce(name string, l *syntax.List) (syntax.Node, bool) {
 		panic(bailout{})
 	}
 	out, err := a.cfg.Macros.ExpandMacro(name, l)
-	a.epoch++ // whatever the macro's code did
+	a.newEpoch() // whatever the macro's code did
 	if err != nil {
 		a.macroFailed(a.pos(l), "macro", name, err)
 		return nil, false

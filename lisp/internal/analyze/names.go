@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -139,33 +138,41 @@ func CanonicalNamespace(ns string) (string, bool) {
 
 // symbol analyzes a symbol in value position.
 func (a *analyzer) symbol(s *syntax.Symbol) Expr {
-	pos := s.Start
 	if s.Ns == "" {
 		fp := fingerprint(s.Name)
 		if f := a.fn; f.mayBeLocal(fp) {
 			// A local of this function, the most frequent case, is made
-			// here; a capture or self by resolveOuter.
+			// here; a capture or self by notHere.
 			if slot, ok := f.lookup(s.Name, fp); ok {
 				p := a.locals.take()
 				if p == nil {
 					p = a.locals.grow()
 				}
-				p.Off, p.Slot, p.Name = pos, int32(slot), s.Name
+				p.Off, p.Slot, p.Name = s.Start, int32(slot), s.Name
 				return p
 			}
-			if e, ok := a.resolveOuter(f, s.Name, fp, pos); ok {
-				return e
-			}
 		}
-		// A name found to be just a builtin, with nothing since that could
-		// change that (see epoch), is that builtin again: the checks
-		// of unqualified would all come to the same answer.
-		if e := &a.builtinSeen[seenIndex(fp)]; uint32(e.plain) == a.epoch && e.fp == fp && len(e.name) == len(s.Name) && (len(s.Name) <= 3 || e.name == s.Name) {
-			return builtinOf(s)
-		}
-		return a.unqualified(s, fp)
+		return a.notHere(s, fp)
 	}
 	return a.qualifiedSymbol(s)
+}
+
+// notHere is symbol for a name without a namespace, of fingerprint fp,
+// that is not a local of the current function (fill and symbol look
+// there first, in place).
+func (a *analyzer) notHere(s *syntax.Symbol, fp uint32) Expr {
+	if f := a.fn; f.mayBeLocal(fp) {
+		if e, ok := a.resolveOuter(f, s.Name, fp, s.Start); ok {
+			return e
+		}
+	}
+	// A name found to be just a builtin, with nothing since that could
+	// change that (see epoch), is that builtin again: the checks of
+	// unqualified would all come to the same answer.
+	if e := &a.builtinSeen[seenIndex(fp)]; uint32(e.plain) == a.epoch && e.fp == fp && len(e.name) == len(s.Name) && (len(s.Name) <= 3 || e.name == s.Name) {
+		return builtinOf(s)
+	}
+	return a.unqualified(s, fp)
 }
 
 // unqualified is symbol for a name without a namespace that is neither
@@ -198,7 +205,7 @@ func (a *analyzer) unqualified(s *syntax.Symbol, fp uint32) Expr {
 	}
 	if a.isBuiltinFP(s.Name, fp) {
 		if !a.isShadowed(s.Name) {
-			if a.epoch <= math.MaxUint16 && !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
+			if a.epoch <= maxEpoch && !isSpecialName(s.Name) && !isInteropName(s.Name) && !isReplaceableMacro(s.Name) {
 				// The entry of s.Name, just made or found: see plain.
 				a.builtinSeen[seenIndex(fp)].plain = uint16(a.epoch)
 			}

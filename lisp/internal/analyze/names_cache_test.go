@@ -89,3 +89,45 @@ func TestSharedNodes(t *testing.T) {
 		t.Errorf("got %s, want %s", s, want)
 	}
 }
+
+// TestSpecialFormCache checks the call heads remembered as special forms
+// (specialForm in builtinAnswer.plain): a local of the form's name, bound
+// after the form was first seen, is what the head means from then on,
+// unless the form is one of Clojure's special forms, which no local
+// shadows; out of the local's scope the form is the form again.
+func TestSpecialFormCache(t *testing.T) {
+	checkDumps(t, []dumpCase{
+		{"param of the form's name", `(when true 1) ((fn [when] (when 2)) inc)`,
+			"(do (if true 1 nil) ((fn ([when@0] n=1 (when@0 2))) inc))"},
+		{"let of the form's name, then the form again", `(when true 1) (let [when inc] (when 2)) (when false 3)`,
+			"(do (if true 1 nil) (let [when@0 inc] (when@0 2)) (if false 3 nil))"},
+		{"capture of the form's name", `(when true 1) (let [when inc] (fn [] (when 2)))`,
+			"(do (if true 1 nil) (let [when@0 inc] (fn caps=[when<-L0] ([] n=0 (^when#0 2)))))"},
+		{"core special form under a local", `(if true 1 2) (let [if inc] (if true 3 4))`,
+			"(do (if true 1 2) (let [if@0 inc] (if true 3 4)))"},
+		{"named fn of the form's name", `(when true 1) (fn when [x] (when x))`,
+			"(do (if true 1 nil) (fn when ([x@0] n=1 (self:when x@0))))"},
+	})
+}
+
+// TestNewEpochPastMax checks that the epoch, once past what plain holds,
+// is noEpoch for good: no remembered answer (plain or special form)
+// equals it, so none is used.
+func TestNewEpochPastMax(t *testing.T) {
+	a := &analyzer{epoch: maxEpoch - 1}
+	a.newEpoch()
+	if a.epoch != maxEpoch {
+		t.Fatalf("epoch %d, want %d", a.epoch, maxEpoch)
+	}
+	for range 3 {
+		a.newEpoch()
+		if a.epoch != noEpoch {
+			t.Fatalf("epoch %d, want noEpoch", a.epoch)
+		}
+	}
+	for _, plain := range []uint32{0, 1, maxEpoch, specialForm, specialForm | maxEpoch, 1<<16 - 1} {
+		if plain == a.epoch || plain == a.epoch|specialForm {
+			t.Errorf("plain %#x matches noEpoch", plain)
+		}
+	}
+}
