@@ -676,7 +676,7 @@ scan:
 				}
 			}
 			var items []Node
-			if uint(mark) < uint(top) { // (then the slice needs no check of mark)
+			if top-mark > 0 { // (then the slice needs no check of mark, nor a mask)
 				items = f.buf[mark:top:top]
 			}
 			sp := Span{f.open, int32(off + 1)}
