@@ -559,39 +559,58 @@ scan:
 				}
 				continue
 			case ldDigit:
-				if len(tok) <= 18 && (c != '0' || len(tok) == 1) { // 0755 is octal: the slow path
-					var v int64
-					i := 0
-					for ; i < len(tok); i++ {
-						d := tok[i] - '0'
-						if d > 9 {
-							break // not an integer: a decimal or the slow path's
-						}
-						v = v*10 + int64(d)
+				// An integer, or a decimal (digits, a '.' and digits) with
+				// few enough digits that a float64 holds their value
+				// exactly: as strconv.ParseFloat would, the quotient is then
+				// correctly rounded. The decimal in the same loop, without
+				// the call it was, which kept the loop's state on the stack
+				// for every number.
+				var v int64
+				i := 0
+				for ; i < len(tok); i++ {
+					d := tok[i] - '0'
+					if d > 9 {
+						break // not an integer: a decimal or the slow path's
 					}
-					if i == len(tok) {
-						if !r.ints.room() {
-							break
-						}
-						p := r.ints.take()
-						p.Span, p.Value = sp, v
-						*dst = p
-						f.top++
-						off = end
-						continue
-					}
+					v = v*10 + int64(d)
 				}
-				if v, ok := decimal(tok); ok {
-					if !r.floats.room() {
+				if i == len(tok) {
+					if len(tok) > 18 || c == '0' && len(tok) > 1 {
+						break // 0755 is octal, a long one may overflow: the slow path
+					}
+					if !r.ints.room() {
 						break
 					}
-					p := r.floats.take()
+					p := r.ints.take()
 					p.Span, p.Value = sp, v
 					*dst = p
 					f.top++
 					off = end
 					continue
 				}
+				if tok[i] != '.' || len(tok) > 16 {
+					break
+				}
+				j := i + 1
+				for ; j < len(tok); j++ {
+					d := tok[j] - '0'
+					if d > 9 {
+						break
+					}
+					v = v*10 + int64(d)
+				}
+				if j != len(tok) || j == i+1 { // a second '.', or none after
+					break
+				}
+				if !r.floats.room() {
+					break
+				}
+				p := r.floats.take()
+				p.Span, p.Value = sp, float64(v)/pow10[j-1-i]
+				*dst = p
+				f.top++
+				off = end
+				continue
 			}
 			break // the slow path
 		}
@@ -726,33 +745,7 @@ scan:
 	return nil
 }
 
-// decimal parses a token of digits, a '.' and digits, which has few
-// enough digits that a float64 holds their value exactly, as
-// strconv.ParseFloat would (both are then correctly rounded quotients of
-// exact values).
-func decimal(tok string) (float64, bool) {
-	if len(tok) > 16 {
-		return 0, false
-	}
-	var m int64
-	frac := -1
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		switch {
-		case isDigit(c):
-			m = m*10 + int64(c-'0')
-		case c == '.' && frac < 0 && i > 0 && i < len(tok)-1:
-			frac = len(tok) - 1 - i
-		default:
-			return 0, false
-		}
-	}
-	if frac < 0 {
-		return 0, false
-	}
-	return float64(m) / pow10[frac], true
-}
-
+// pow10 holds the powers of ten a float64 holds exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // plainString tells the bytes that fast reads in a string as they are.
