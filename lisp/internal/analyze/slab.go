@@ -216,6 +216,10 @@ type tinyStarter struct {
 	meter  meter // unused: the source is too short
 }
 
+// maxTopLocals is the most locals the top scope of a metered source
+// starts with room for; more grow the slice by doubling.
+const maxTopLocals = 64
+
 // tinySource is the longest source that gets a tinyStarter.
 const tinySource = 16
 
@@ -244,6 +248,10 @@ func (a *analyzer) start(size int, b *Buffers) (*fnScope, *Program) {
 	a.meter = &st.meter
 	if size >= meteredSource {
 		a.useMeter(&st.meter, size)
+		// The locals of the top scope, which grew from the starter's
+		// 4 by doubling, four allocations and copies for a long let:
+		// room for a local per 32 bytes, up to 64 (2 kB), at once.
+		st.top.locals = make([]local, 0, min(size/32, maxTopLocals))
 	}
 	a.consts.init(st.consts[:])
 	a.calls.init(st.calls[:])
