@@ -746,10 +746,12 @@ func (c *compiler) constMap(keys, vals []Value) *Map {
 		if dup {
 			continue // a later duplicate: the first one stays
 		}
-		for m := out; m > j; m-- {
-			keys[m], vals[m] = keys[m-1], vals[m-1]
+		if j != i { // (j == i: the entry is in place, as with keys written in order)
+			for m := out; m > j; m-- {
+				keys[m], vals[m] = keys[m-1], vals[m-1]
+			}
+			keys[j], vals[j] = k, v
 		}
-		keys[j], vals[j] = k, v
 		kinds |= kindOf(k)
 		out++
 	}
