@@ -405,6 +405,11 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 		keys[i] = v
 	}
 	for i, it := range vals {
+		// Most values are scalars: no detour through lit either.
+		if x, ok := it.(*analyze.Const); ok {
+			vs[i] = x.Value
+			continue
+		}
 		v, _, ok := c.lit(it)
 		if !ok {
 			c.constSlots = saved
