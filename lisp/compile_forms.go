@@ -668,7 +668,9 @@ func (c *compiler) argValue(e analyze.Expr) (fn evalFn, v Value) {
 // (:k x) costs more than the call of its closure saves: they keep that
 // closure, see argList.)
 func (c *compiler) argTo(dst *callArg, e analyze.Expr) {
-	if !noFastPaths && !c.isTableExit(e) && c.kwArgTo(dst, e) {
+	// (:k x) is a call of one argument: other arguments, most of them,
+	// pay for no call of kwArgTo.
+	if x, ok := e.(*analyze.Call); ok && len(x.Args) == 1 && !noFastPaths && !c.isTableExit(e) && c.kwArgTo(dst, e) {
 		return
 	}
 	dst.fn, dst.v = c.argValue(e)
