@@ -1562,7 +1562,11 @@ func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
 func (c *compiler) flatBindings(bs []analyze.Binding) {
 	for _, b := range bs {
 		st := bindStep{slot: -1}
-		st.init, st.v = c.argValue(c.flatLets(b.Init))
+		init := b.Init
+		if _, ok := init.(*analyze.Let); ok { // (most inits are no let: no call of flatLets)
+			init = c.flatLets(init)
+		}
+		st.init, st.v = c.argValue(init)
 		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
 			st.slot = s.Slot
 		} else {
