@@ -405,6 +405,11 @@ func (c *compiler) collLit(kind byte, items, vals []analyze.Expr) (Value, *poolE
 		keys[i] = v
 	}
 	for i, it := range vals {
+		// Most values are scalars: no detour through lit either.
+		if x, ok := it.(*analyze.Const); ok {
+			vs[i] = x.Value
+			continue
+		}
 		v, _, ok := c.lit(it)
 		if !ok {
 			c.constSlots = saved
@@ -746,10 +751,12 @@ func (c *compiler) constMap(keys, vals []Value) *Map {
 		if dup {
 			continue // a later duplicate: the first one stays
 		}
-		for m := out; m > j; m-- {
-			keys[m], vals[m] = keys[m-1], vals[m-1]
+		if j != i { // (j == i: the entry is in place, as with keys written in order)
+			for m := out; m > j; m-- {
+				keys[m], vals[m] = keys[m-1], vals[m-1]
+			}
+			keys[j], vals[j] = k, v
 		}
-		keys[j], vals[j] = k, v
 		kinds |= kindOf(k)
 		out++
 	}
@@ -1555,7 +1562,11 @@ func (c *compiler) bindSteps(bs []analyze.Binding) []bindStep {
 func (c *compiler) flatBindings(bs []analyze.Binding) {
 	for _, b := range bs {
 		st := bindStep{slot: -1}
-		st.init, st.v = c.argValue(c.flatLets(b.Init))
+		init := b.Init
+		if _, ok := init.(*analyze.Let); ok { // (most inits are no let: no call of flatLets)
+			init = c.flatLets(init)
+		}
+		st.init, st.v = c.argValue(init)
 		if s, ok := b.Pattern.(*analyze.BindSlot); ok {
 			st.slot = s.Slot
 		} else {

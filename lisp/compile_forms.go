@@ -42,7 +42,7 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 				}
 			}
 		}
-		if info.flags&callTerminal != 0 {
+		if info.flags&callTerminal != 0 && n > 0 && mayBeStage(e.Args[n-1]) {
 			if f := c.fusedCall(f.Name, b, e.Args, c.pos(e.Off)); f != nil {
 				return f
 			}
@@ -150,6 +150,23 @@ func (c *compiler) call(e *analyze.Call) evalFn {
 		}
 		return v, nil
 	}
+}
+
+// mayBeStage reports whether e may be the last stage of a pipeline that
+// fusedCall fuses, a call of two arguments of a stage builtin (filter,
+// map...): fusedCall is asked only then, and a terminal of anything else,
+// such as (count (:tags x)) or (count (get-in m p)), costs no call of it.
+func mayBeStage(e analyze.Expr) bool {
+	call, ok := e.(*analyze.Call)
+	if !ok || len(call.Args) != 2 {
+		return false
+	}
+	f, ok := call.Fn.(*analyze.Builtin)
+	if !ok {
+		return false
+	}
+	_, ok = fusibleStage(f.Name)
+	return ok
 }
 
 // callInfo is what the compiler needs to know of a builtin name, found
@@ -651,7 +668,9 @@ func (c *compiler) argValue(e analyze.Expr) (fn evalFn, v Value) {
 // (:k x) costs more than the call of its closure saves: they keep that
 // closure, see argList.)
 func (c *compiler) argTo(dst *callArg, e analyze.Expr) {
-	if !noFastPaths && !c.isTableExit(e) && c.kwArgTo(dst, e) {
+	// (:k x) is a call of one argument: other arguments, most of them,
+	// pay for no call of kwArgTo.
+	if x, ok := e.(*analyze.Call); ok && len(x.Args) == 1 && !noFastPaths && !c.isTableExit(e) && c.kwArgTo(dst, e) {
 		return
 	}
 	dst.fn, dst.v = c.argValue(e)

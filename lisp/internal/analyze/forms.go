@@ -28,7 +28,13 @@ func (a *analyzer) list(l *syntax.List, tail bool) Expr {
 			// the name looked up once.
 			fp := fingerprint(sym.Name)
 			e := &a.builtinSeen[seenIndex(fp)]
-			hit := e.plain != 0 && e.fp == fp && len(e.name) == len(sym.Name) && (len(sym.Name) <= 3 || e.name == sym.Name)
+			// Names of 4 to 8 bytes (count, get-in, assoc) are compared
+			// as two overlapping words, not with a call, whose cost is
+			// mostly the registers reloaded after it.
+			n := len(sym.Name)
+			hit := e.plain != 0 && e.fp == fp && len(e.name) == n &&
+				(n <= 3 || (n <= 8 && word4(e.name) == word4(sym.Name) && word4(e.name[n-4:]) == word4(sym.Name[n-4:])) ||
+					(n > 8 && e.name == sym.Name))
 			if hit && uint32(e.plain) == a.epoch {
 				if a.depth < a.cfg.MaxDepth {
 					fn = builtinOf(sym)

@@ -404,3 +404,9 @@ func isSpecialName(name string) bool {
 // programs def values of those names, which then replace the macro
 // (isReplaceableMacro).
 func IsSpecialForm(name string) bool { return isSpecialName(name) || isReplaceableMacro(name) }
+
+// word4 is the first 4 bytes of s as one word (one load on most machines).
+func word4(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}

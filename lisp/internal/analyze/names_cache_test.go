@@ -131,3 +131,26 @@ func TestNewEpochPastMax(t *testing.T) {
 		}
 	}
 }
+
+// TestCallHeadSameFingerprint checks the compare of call heads of 4 to 8
+// bytes with the remembered builtin of their fingerprint (two words, see
+// list): a local whose name differs from the builtin's only inside
+// (coxnt, count) is the local, whichever byte differs.
+func TestCallHeadSameFingerprint(t *testing.T) {
+	checkDumps(t, []dumpCase{
+		{"third byte, 4 bytes", `(let [coxj inc] (conj [] 1) (coxj 2))`,
+			"(let [coxj@0 inc] (do (conj [] 1) (coxj@0 2)))"},
+		{"third byte, 5 bytes", `(let [coxnt inc] (count []) (coxnt 2))`,
+			"(let [coxnt@0 inc] (do (count []) (coxnt@0 2)))"},
+		{"fourth byte, 6 bytes", `(let [vecxor inc] (vector 1) (vecxor 2))`,
+			"(let [vecxor@0 inc] (do (vector 1) (vecxor@0 2)))"},
+		{"fourth byte, 7 bytes", `(let [prixtln inc] (println 1) (prixtln 2))`,
+			"(let [prixtln@0 inc] (do (println 1) (prixtln@0 2)))"},
+		{"fifth byte, 8 bytes", `(let [idenxity inc] (identity 1) (idenxity 2))`,
+			"(let [idenxity@0 inc] (do (identity 1) (idenxity@0 2)))"},
+		{"longer than 8 bytes", `(let [re-paxtern inc] (re-pattern "a") (re-paxtern 2))`,
+			"(let [re-paxtern@0 inc] (do (re-pattern \"a\") (re-paxtern@0 2)))"},
+		{"the same name again", `(count [1]) (count [2]) (identity 1) (identity 2)`,
+			"(do (count [1]) (count [2]) (identity 1) (identity 2))"},
+	})
+}
