@@ -11,9 +11,8 @@ const censusWindow = 1 << 10
 // censusSample is how much of a longer source the census looks at: enough
 // to size the first chunks at the density of its start, the later ones
 // growing at the density seen so far (counting 1 KB of W6 cost 19,000
-// instructions, 256 bytes 4,700, for the same allocations; 128 bytes
-// saved 2,600 more of reading it, 64 bytes none, its estimates too rough).
-const censusSample = 128
+// instructions, 256 bytes 4,700, for the same allocations).
+const censusSample = 256
 
 // census is a count of the nodes of each kind a text will need, from one
 // quick lexical pass over it, so that each slab's first chunk has the right

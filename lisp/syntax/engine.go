@@ -121,13 +121,10 @@ func (r *reader) grow(f *frame) {
 	f.past += f.top - int32(len(items))
 	left := len(r.src) - r.off
 	// As many as the rest of the input should need at the density of
-	// this depth so far, but no more than four times what it has had (an
-	// estimate from few bytes is rough, and each depth's last run has a
-	// tail unused). Twice, as it was, had a depth's runs grow a dozen
-	// times in W6, each a turn of the slow path (ReadW6 519.5k → 513.0k
-	// instructions, 223 → 232 KB).
+	// this depth so far, but no more than it has had (an estimate from
+	// few bytes is rough, and each depth's last run has a tail unused).
 	used := int(f.past) + len(items)
-	size := min(expect(used, r.off, left)+8, max(4*used, 16), maxChunk)
+	size := min(expect(used, r.off, left)+8, max(used, 16), maxChunk)
 	least := 2*len(items) + 4
 	size = max(size, least)
 	if free := len(r.items.buf) - r.items.at; free >= least {
