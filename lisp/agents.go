@@ -253,7 +253,7 @@ func agentOptions(fn string, a []Value, from int, box *agentBox) (validator Valu
 	return validator, clear, nil
 }
 
-func registerAgents(t builtinTable) {
+func registerAgents(t *builtinTable) {
 	t.add("agent", 1, -1, func(th *thread, a []Value) (Value, error) {
 		box := &agentBox{}
 		validator, _, err := agentOptions("agent", a, 1, box)

@@ -433,7 +433,7 @@ func (th *thread) arrayItems(c *Cell) ([]Value, error) {
 	return d.snapshot(), th.ticks(n)
 }
 
-func registerArrays(t builtinTable) {
+func registerArrays(t *builtinTable) {
 	// Primitive classes: (make-array Long/TYPE n), (into-array Integer/TYPE xs).
 	for ns, name := range map[string]string{"Long": "long", "Integer": "int", "Short": "short", "Byte": "byte",
 		"Double": "double", "Float": "float", "Boolean": "boolean", "Character": "char"} {

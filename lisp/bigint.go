@@ -351,7 +351,7 @@ func bigAndCount(name string, a []Value) (*big.Int, int64, error) {
 // registerBigInteger extends the BigInteger methods of builtins_bignum.go
 // (which compute on longs and doubles) to BigInts and to the longs whose
 // result would overflow, and adds those that only integers have.
-func registerBigInteger(t builtinTable) {
+func registerBigInteger(t *builtinTable) {
 	for _, name := range []string{".add", ".subtract", ".multiply", ".divide", ".remainder", ".mod", ".gcd",
 		".negate", ".abs", ".signum", ".max", ".min", ".isProbablePrime", ".pow"} {
 		t.wrap(name, func(old *Builtin) *Builtin {

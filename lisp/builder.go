@@ -87,7 +87,7 @@ func (th *thread) javaString(x Value) (string, error) {
 	return th.render(x, false)
 }
 
-func registerBuilder(t builtinTable) {
+func registerBuilder(t *builtinTable) {
 	construct := func(buffer bool) builtinFn {
 		return func(th *thread, a []Value) (Value, error) {
 			if len(a) == 0 {
@@ -309,7 +309,7 @@ func registerBuilder(t builtinTable) {
 	})
 	// The reads of a CharSequence see the builder's text.
 	for _, name := range []string{".length", ".charAt", ".substring", ".indexOf", ".lastIndexOf", ".isEmpty", ".subSequence", ".chars"} {
-		if _, ok := t[name]; !ok {
+		if _, ok := t.names[name]; !ok {
 			continue
 		}
 		t.wrap(name, func(old *Builtin) *Builtin {

@@ -11,10 +11,33 @@ import (
 // call (it lives on the evaluator's stack): copy it to keep it.
 type builtinFn = func(th *thread, args []Value) (Value, error)
 
-// builtinTable maps canonical names ("map", "clojure.string/join",
-// "Math/sqrt") to builtin functions and constants. It is built once when the
-// package is initialised and never modified afterwards.
-type builtinTable map[string]Value
+// builtinTable is the table of builtins while the package is initialised:
+// names maps canonical names ("map", "clojure.string/join", "Math/sqrt") to
+// builtin functions and constants; it is never modified afterwards.
+type builtinTable struct {
+	names map[string]Value
+	// slab holds the Builtins add has yet to hand out: they are made a
+	// chunk at a time rather than one allocation each (a thousand of
+	// them at start-up).
+	slab []Builtin
+	// aliases lists each registration of a Builtin under a name other
+	// than its own (registerSeqViews finds every name of a builtin from
+	// them, without a walk of the whole table; flagCalls, which flagged
+	// builtins have other names).
+	aliases []aliasOf
+	// walkAll makes registerSeqViews find the names of a builtin by a
+	// walk of the table instead (TestSeqViewNames compares the two).
+	walkAll bool
+}
+
+// aliasOf is a registration of b under name, not b.Name.
+type aliasOf struct {
+	b    *Builtin
+	name string
+}
+
+// builtinChunk is how many Builtins one chunk of the slab holds.
+const builtinChunk = 256
 
 // builtinCount is about how many names the table holds (1392 when last
 // counted): a hint for its size, right or not.
@@ -38,8 +61,12 @@ var builtins = newBuiltinTable()
 // BigInteger on the numbers there are (builtins_bignum.go). Each
 // name is registered once (set refuses a second time), so the order only
 // matters where a topic reads a builtin registered before it.
-func newBuiltinTable() builtinTable {
-	t := make(builtinTable, builtinCount) // sized: no rehash at start-up
+func newBuiltinTable() map[string]Value {
+	return buildBuiltinTable(&builtinTable{names: make(map[string]Value, builtinCount)}) // sized: no rehash at start-up
+}
+
+// buildBuiltinTable registers every builtin in t and returns its names.
+func buildBuiltinTable(t *builtinTable) map[string]Value {
 	registerNumbers(t)
 	registerMath(t)
 	registerRead(t)
@@ -83,12 +110,18 @@ func newBuiltinTable() builtinTable {
 	registerTypes(t)
 	registerClojureMath(t)
 	registerSeqViews(t)
-	return t
+	flagCalls(t)
+	return t.names
 }
 
 // add registers fn under name and its aliases. max < 0 means variadic.
-func (t builtinTable) add(name string, min, max int, fn builtinFn, aliases ...string) *Builtin {
-	b := &Builtin{Name: name, MinArgs: min, MaxArgs: max, fn: fn}
+func (t *builtinTable) add(name string, min, max int, fn builtinFn, aliases ...string) *Builtin {
+	if len(t.slab) == 0 {
+		t.slab = make([]Builtin, builtinChunk)
+	}
+	b := &t.slab[0]
+	t.slab = t.slab[1:]
+	*b = Builtin{Name: name, MinArgs: min, MaxArgs: max, fn: fn}
 	t.set(name, b)
 	for _, a := range aliases {
 		t.set(a, b)
@@ -97,8 +130,8 @@ func (t builtinTable) add(name string, min, max int, fn builtinFn, aliases ...st
 }
 
 // alias registers existing builtins under more names.
-func (t builtinTable) alias(name string, aliases ...string) {
-	v, ok := t[name]
+func (t *builtinTable) alias(name string, aliases ...string) {
+	v, ok := t.names[name]
 	if !ok {
 		panic("lisp: alias of the unregistered builtin " + name)
 	}
@@ -111,23 +144,37 @@ func (t builtinTable) alias(name string, aliases ...string) {
 // silently depend on the order of the register functions, so it is a
 // programming error, found when the package is initialised (and by
 // TestBuiltinsRegisteredOnce).
-func (t builtinTable) set(name string, v Value) {
-	n := len(t)
-	t[name] = v // a new name grows the table: one lookup, not two
-	if len(t) == n {
+func (t *builtinTable) set(name string, v Value) {
+	n := len(t.names)
+	t.names[name] = v // a new name grows the table: one lookup, not two
+	if len(t.names) == n {
 		panic("lisp: builtin " + name + " registered twice")
+	}
+	t.noteAlias(name, v)
+}
+
+// noteAlias records name among the aliases of v if v is a Builtin of
+// another name.
+func (t *builtinTable) noteAlias(name string, v Value) {
+	if b, ok := v.(*Builtin); ok && b.Name != name {
+		if t.aliases == nil {
+			t.aliases = make([]aliasOf, 0, 256)
+		}
+		t.aliases = append(t.aliases, aliasOf{b, name})
 	}
 }
 
 // wrap replaces the registered builtin name by what wrap makes of it (a
 // copy: aliases keep the original). It is the one way to extend a builtin
 // registered elsewhere, e.g. with its transducer arity.
-func (t builtinTable) wrap(name string, wrap func(old *Builtin) *Builtin) {
-	old, ok := t[name].(*Builtin)
+func (t *builtinTable) wrap(name string, wrap func(old *Builtin) *Builtin) {
+	old, ok := t.names[name].(*Builtin)
 	if !ok {
 		panic("lisp: wrap of the unregistered builtin " + name)
 	}
-	t[name] = wrap(old)
+	b := wrap(old)
+	t.names[name] = b
+	t.noteAlias(name, b)
 }
 
 // builtinNames lists the names for suggestions (unqualified ones only).

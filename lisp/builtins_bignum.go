@@ -21,7 +21,7 @@ import (
 // ChronoUnits are; BigDecimal's legacy ROUND_ ints name them too.
 var roundingModes = [...]string{"UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN", "UNNECESSARY"}
 
-func registerBignum(t builtinTable) {
+func registerBignum(t *builtinTable) {
 	registerWithPrecision(t)
 	for i, m := range roundingModes {
 		t.set("RoundingMode/"+m, Keyword(m))
@@ -590,7 +590,7 @@ func (th *thread) decimalUnary(name string, x *Decimal) (Value, error) {
 // body...) calls (analyze.WithPrecisionFn): it runs the body with each
 // BigDecimal result rounded to p significant digits (0: exact), as Java's
 // MathContext; HALF_UP unless a mode is given.
-func registerWithPrecision(t builtinTable) {
+func registerWithPrecision(t *builtinTable) {
 	t.set(analyze.WithPrecisionFn, &Builtin{Name: "with-precision", MinArgs: 3, MaxArgs: 3, fn: func(th *thread, a []Value) (Value, error) {
 		p, err := intArg("with-precision", a, 0)
 		if err != nil {

@@ -744,7 +744,7 @@ func englishOrdinal(n int64) string {
 	return s[:i+1] + last
 }
 
-func registerCLFormat(t builtinTable) {
+func registerCLFormat(t *builtinTable) {
 	t.add("clojure.pprint/cl-format", 2, -1, func(th *thread, a []Value) (Value, error) {
 		fmtStr, ok := a[1].(string)
 		if !ok {

@@ -36,7 +36,7 @@ func diffKindOf(v Value) diffKind {
 	return diffAtom
 }
 
-func registerData(t builtinTable) {
+func registerData(t *builtinTable) {
 	t.add("clojure.data/diff", 2, 2, func(th *thread, a []Value) (Value, error) {
 		onlyA, onlyB, both, err := th.diff(a[0], a[1], 0)
 		if err != nil {

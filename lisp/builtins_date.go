@@ -18,7 +18,7 @@ const maxDateYear = 999_999_999
 // so that they print, compare and pass through functions like any value.
 var chronoUnits = []string{"MILLIS", "SECONDS", "MINUTES", "HOURS", "DAYS", "WEEKS", "MONTHS", "YEARS"}
 
-func registerDates(t builtinTable) {
+func registerDates(t *builtinTable) {
 	for _, u := range chronoUnits {
 		t.set("ChronoUnit/"+u, Keyword(u))
 	}

@@ -340,7 +340,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func registerDateFormats(t builtinTable) {
+func registerDateFormats(t *builtinTable) {
 	pattern := func(name string) builtinFn {
 		return func(_ *thread, a []Value) (Value, error) {
 			p, err := stringArg(name, a, 0)

@@ -43,7 +43,7 @@ func atTimeOf(d Date, x Instant) Instant {
 	return x.withWall(time.Date(d.Y, time.Month(d.M), d.D, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC))
 }
 
-func registerDateTimes(t builtinTable) {
+func registerDateTimes(t *builtinTable) {
 	t.add("LocalDateTime/parse", 1, 2, func(_ *thread, a []Value) (Value, error) {
 		s, err := stringArg("LocalDateTime/parse", a, 0)
 		if err != nil {

@@ -395,7 +395,7 @@ done:
 	return x, nil
 }
 
-func registerDecimalFormat(t builtinTable) {
+func registerDecimalFormat(t *builtinTable) {
 	newFormat := func(th *thread, f decimalFormat) (Value, error) {
 		return th.newCell(atomCell, f.state(), nil)
 	}
@@ -471,7 +471,7 @@ func registerDecimalFormat(t builtinTable) {
 	})
 	// The setters and getters: each reads and writes the format's atom.
 	reset := func(th *thread, c *Cell, f decimalFormat) error {
-		_, err := th.call(t["reset!"], []Value{c, f.state()})
+		_, err := th.call(t.names["reset!"], []Value{c, f.state()})
 		return err
 	}
 	setInt := func(name string, set func(f *decimalFormat, n int)) {

@@ -69,7 +69,7 @@ func (th *thread) byteArray(b []byte) (Value, error) {
 	return th.newArray("B", xs)
 }
 
-func registerEncoding(t builtinTable) {
+func registerEncoding(t *builtinTable) {
 	for java, name := range map[string]string{"": "base64", "Url": "base64-url", "Mime": "base64-mime"} {
 		t.add("Base64/get"+java+"Encoder", 0, 0, func(*thread, []Value) (Value, error) { return Keyword(name + "-encoder"), nil })
 		t.add("Base64/get"+java+"Decoder", 0, 0, func(*thread, []Value) (Value, error) { return Keyword(name + "-decoder"), nil })

@@ -115,7 +115,7 @@ func (c *memoCache) call(th *thread, args []Value) (Value, error) {
 	return v, nil
 }
 
-func registerFunctions(t builtinTable) {
+func registerFunctions(t *builtinTable) {
 	t.add("identity", 1, 1, func(th *thread, a []Value) (Value, error) { return a[0], nil })
 	t.add("constantly", 1, 1, func(th *thread, a []Value) (Value, error) {
 		x := a[0]
@@ -139,7 +139,7 @@ func registerFunctions(t builtinTable) {
 		}
 		fs := slices.Clone(a)
 		if len(fs) == 0 {
-			return t["identity"], nil
+			return t.names["identity"], nil
 		}
 		if xf, ok := composeTransducers(fs); ok {
 			// Transducers compose into one that runs their stages left to right.
@@ -388,7 +388,7 @@ func registerFunctions(t builtinTable) {
 		default:
 			name = s.Ns + "/" + s.Name
 		}
-		if b, ok := t[name].(*Builtin); ok && !strings.HasPrefix(name, " ") && !analyze.IsSpecialForm(s.Name) {
+		if b, ok := t.names[name].(*Builtin); ok && !strings.HasPrefix(name, " ") && !analyze.IsSpecialForm(s.Name) {
 			return b, nil
 		}
 		return nil, nil

@@ -21,7 +21,7 @@ import (
 // Java's ("For input string: \"x\""), StringIndexOutOfBoundsException an
 // invalid_argument naming the index and the length.
 
-func registerJava(t builtinTable) {
+func registerJava(t *builtinTable) {
 	registerStringMethods(t)
 	registerJavaStatics(t)
 	registerJavaNumbers(t)
@@ -30,7 +30,7 @@ func registerJava(t builtinTable) {
 	registerIterator(t)
 }
 
-func registerStringMethods(t builtinTable) {
+func registerStringMethods(t *builtinTable) {
 	// Methods of one string returning a part of it or a new string.
 	method := func(name string, f func(string) string) {
 		t.add(name, 1, 1, func(th *thread, a []Value) (Value, error) {
@@ -344,7 +344,7 @@ func registerStringMethods(t builtinTable) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := th.call(t["nth"].(*Builtin), []Value{s, a[1]}) // at call time: the table is whole
+		c, err := th.call(t.names["nth"].(*Builtin), []Value{s, a[1]}) // at call time: the table is whole
 		if err != nil {
 			return nil, err
 		}
@@ -597,7 +597,7 @@ func javaDoubleCompare(x, y float64) int {
 	return cmpInt64(bx, by)
 }
 
-func registerJavaStatics(t builtinTable) {
+func registerJavaStatics(t *builtinTable) {
 	t.add("String/join", 2, -1, func(th *thread, a []Value) (Value, error) {
 		// String.join(delimiter, elements) and the varargs form
 		// (String/join "," "a" "b"), which Clojure cannot call but javac can.
@@ -823,7 +823,7 @@ func registerJavaStatics(t builtinTable) {
 	for _, box := range []string{"Integer", "Long", "Double", "Boolean"} {
 		valueOf := box + "/valueOf"
 		t.add(box+".", 1, 1, func(th *thread, a []Value) (Value, error) {
-			return t[valueOf].(*Builtin).fn(th, a) // at call time: the table is whole
+			return t.names[valueOf].(*Builtin).fn(th, a) // at call time: the table is whole
 		}, "java.lang."+box+".")
 	}
 
@@ -1044,8 +1044,8 @@ func numberFormatError(s, what string) *Error {
 // interfaces: .get (a map's value, a list's element by index), .getOrDefault,
 // .containsKey, .containsValue, .keySet and .values. A map finds a key as
 // get does (:city for "city" too, as everywhere in PTC-Lisp).
-func registerJavaCollections(t builtinTable) {
-	builtin := func(name string) builtinFn { return t[name].(*Builtin).fn } // at call time: the table is whole
+func registerJavaCollections(t *builtinTable) {
+	builtin := func(name string) builtinFn { return t.names[name].(*Builtin).fn } // at call time: the table is whole
 	nilTarget := func(name string) error {
 		return classError(TypeError, classNullPointer, "%s of nil (a NullPointerException in Java)", name)
 	}
@@ -1157,8 +1157,8 @@ func registerJavaCollections(t builtinTable) {
 // registerJavaUtil adds the static helpers of java.util.Arrays and
 // java.util.Collections, and Pattern/compile, that models call on their
 // first try: on Clojure's collections and on Java arrays.
-func registerJavaUtil(t builtinTable) {
-	builtin := func(name string) *Builtin { return t[name].(*Builtin) } // at call time: the table is whole
+func registerJavaUtil(t *builtinTable) {
+	builtin := func(name string) *Builtin { return t.names[name].(*Builtin) } // at call time: the table is whole
 	// Pattern.compile(regex, flags): the flags (Pattern/CASE_INSENSITIVE
 	// and its kin, or-ed with bit-or) become the pattern's inline flags.
 	patternFlags := []struct {

@@ -11,7 +11,7 @@ import (
 // models call on numbers: the narrowing conversions (.intValue 3.9), and
 // the statics of Integer, Long, Double and Boolean beside those in
 // builtins_java.go.
-func registerJavaNumbers(t builtinTable) {
+func registerJavaNumbers(t *builtinTable) {
 	// The narrowing conversions of java.lang.Number, with Java's rules: a
 	// double is truncated, saturates at the type's bounds and is 0 when
 	// NaN; a long keeps its low bits.
@@ -118,7 +118,7 @@ func registerJavaNumbers(t builtinTable) {
 	})
 	// Integer/sum and friends are + of two (BinaryOperators for reduce).
 	t.add("Long/sum", 2, 2, func(th *thread, a []Value) (Value, error) {
-		return th.call(t["+"], a)
+		return th.call(t.names["+"], a)
 	}, "Integer/sum", "Double/sum")
 
 	// Short/parseShort and Byte/parseByte: Integer/parseInt's rules, then
@@ -128,7 +128,7 @@ func registerJavaNumbers(t builtinTable) {
 		bits int
 	}{{"Short/parseShort", 16}, {"Byte/parseByte", 8}} {
 		t.add(f.name, 1, 2, func(th *thread, a []Value) (Value, error) {
-			v, err := t["Integer/parseInt"].(*Builtin).fn(th, a) // at call time: the table is whole
+			v, err := t.names["Integer/parseInt"].(*Builtin).fn(th, a) // at call time: the table is whole
 			if err != nil {
 				return nil, err
 			}
@@ -150,7 +150,7 @@ func registerJavaNumbers(t builtinTable) {
 		if a[0] == nil {
 			return nil, classError(TypeError, classNullPointer, ".getClass of nil (a NullPointerException in Java)")
 		}
-		return t["class"].(*Builtin).fn(th, a)
+		return t.names["class"].(*Builtin).fn(th, a)
 	})
 	t.add(".intern", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		return stringArg(".intern", a, 0)
@@ -161,7 +161,7 @@ func registerJavaNumbers(t builtinTable) {
 	t.add("System/lineSeparator", 0, 0, func(*thread, []Value) (Value, error) { return "\n", nil })
 	// String.CASE_INSENSITIVE_ORDER, the comparator sort and sort-by take.
 	t.add("String/CASE_INSENSITIVE_ORDER", 2, 2, func(th *thread, a []Value) (Value, error) {
-		return t[".compareToIgnoreCase"].(*Builtin).fn(th, a) // at call time: the table is whole
+		return t.names[".compareToIgnoreCase"].(*Builtin).fn(th, a) // at call time: the table is whole
 	})
 }
 

@@ -455,7 +455,7 @@ func javaTimeCompare(a, b Value) (int64, bool) {
 	return 0, false
 }
 
-func registerJavaTime(t builtinTable) {
+func registerJavaTime(t *builtinTable) {
 	for _, m := range monthNames {
 		t.set("Month/"+m, m)
 	}

@@ -6,9 +6,9 @@ package lisp
 // Collections, Objects' null-safe helpers, Arrays' fill, equals and copies,
 // Pattern/quote and UUID/fromString. Each returns a value of the language
 // (a comparator is a function, a list a vector) with Java's result.
-func registerJavaUtilStatics(t builtinTable) {
+func registerJavaUtilStatics(t *builtinTable) {
 	registerBinarySearch(t)
-	compare := func(th *thread, a []Value) (Value, error) { return t["compare"].(*Builtin).fn(th, a) }
+	compare := func(th *thread, a []Value) (Value, error) { return t.names["compare"].(*Builtin).fn(th, a) }
 	reversed := &Builtin{Name: "Collections/reverseOrder", MinArgs: 2, MaxArgs: 2, fn: func(th *thread, a []Value) (Value, error) {
 		return compare(th, []Value{a[1], a[0]})
 	}}
@@ -24,7 +24,7 @@ func registerJavaUtilStatics(t builtinTable) {
 			return th.call(cmp, []Value{a[1], a[0]})
 		}}, nil
 	}, "Comparator/reverseOrder")
-	t.add("Comparator/naturalOrder", 0, 0, func(*thread, []Value) (Value, error) { return t["compare"], nil })
+	t.add("Comparator/naturalOrder", 0, 0, func(*thread, []Value) (Value, error) { return t.names["compare"], nil })
 
 	t.add("Collections/nCopies", 2, 2, func(th *thread, a []Value) (Value, error) {
 		n, err := intArg("Collections/nCopies", a, 0)
@@ -34,7 +34,7 @@ func registerJavaUtilStatics(t builtinTable) {
 		if n < 0 {
 			return nil, errorf(InvalidArgument, "List length = %d", n)
 		}
-		return t["repeat"].(*Builtin).fn(th, []Value{n, a[1]})
+		return t.names["repeat"].(*Builtin).fn(th, []Value{n, a[1]})
 	})
 	t.add("Collections/emptyList", 0, 0, func(*thread, []Value) (Value, error) { return emptyVector, nil })
 	t.add("Collections/emptyMap", 0, 0, func(*thread, []Value) (Value, error) { return emptyMap, nil })
@@ -114,7 +114,7 @@ func registerJavaUtilStatics(t builtinTable) {
 				return nil, classError(InvalidArgument, classArrayIndex, "Array index out of range: fromIndex %d, toIndex %d, length %d", from, to, n)
 			}
 		}
-		aset := t["aset"].(*Builtin)
+		aset := t.names["aset"].(*Builtin)
 		for i := from; i < to; i++ { // aset checks the value against the array's kind
 			if _, err := th.call(aset, []Value{c, i, v}); err != nil {
 				return nil, err
@@ -229,7 +229,7 @@ func (th *thread) copyArray(fn string, c *Cell, from, to int64) (Value, error) {
 // Collections/binarySearch: Java's search of a sorted array or list, the
 // index of key if found (which of equal keys is Java's midpoint walk),
 // else -(insertion point) - 1.
-func registerBinarySearch(t builtinTable) {
+func registerBinarySearch(t *builtinTable) {
 	search := func(th *thread, xs []Value, lo, hi int, key Value, cmp func(a, b Value) int) (Value, error) {
 		return guarded(func() (Value, error) {
 			for lo <= hi {

@@ -16,7 +16,7 @@ import (
 // map keys in canonical order). Like str, they build values: nothing is
 // hidden from the program.
 
-func registerJSON(t builtinTable) {
+func registerJSON(t *builtinTable) {
 	t.add("json/read-str", 1, -1, func(th *thread, a []Value) (Value, error) {
 		s, err := stringArg("json/read-str", a, 0)
 		if err != nil {

@@ -111,7 +111,7 @@ func invalidField(field string, max, v int64) *Error {
 var timeUnitNanos = map[string]int64{"MILLIS": int64(time.Millisecond), "SECONDS": int64(time.Second),
 	"MINUTES": int64(time.Minute), "HOURS": int64(time.Hour)}
 
-func registerLocalTime(t builtinTable) {
+func registerLocalTime(t *builtinTable) {
 	t.set("LocalTime/MIDNIGHT", "00:00")
 	t.set("LocalTime/MIN", "00:00")
 	t.set("LocalTime/NOON", "12:00")

@@ -2,7 +2,7 @@ package lisp
 
 import "slices"
 
-func registerMaps(t builtinTable) {
+func registerMaps(t *builtinTable) {
 	t.add("get", 2, 3, func(th *thread, a []Value) (Value, error) {
 		var def Value
 		if len(a) == 3 {
@@ -705,7 +705,7 @@ func registerMaps(t builtinTable) {
 		return groups.toMap(func(b **setBuilder) Value { return (*b).Set() }), nil
 	})
 
-	renameKeys := t["clojure.set/rename-keys"].(*Builtin).fn
+	renameKeys := t.names["clojure.set/rename-keys"].(*Builtin).fn
 	t.add("clojure.set/rename", 2, 2, func(th *thread, a []Value) (Value, error) {
 		xs, err := relationItems(th, "rename", a[0])
 		if err != nil {

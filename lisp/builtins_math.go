@@ -8,7 +8,7 @@ import "math"
 // exact arithmetic (which throws ArithmeticException on overflow, as
 // PTC-Lisp's own arithmetic does).
 
-func registerMath(t builtinTable) {
+func registerMath(t *builtinTable) {
 	registerUnchecked(t)
 	// Java's constants: toRadians multiplies by PI / 180.0 and toDegrees by
 	// 180.0 / PI, both rounded to doubles once (Java 9 and later).
@@ -184,7 +184,7 @@ func javaUlp(x float64) float64 {
 // registerClojureMath names the java.lang.Math statics as Clojure 1.11's
 // clojure.math does (math/ and clojure.math/, and their require aliases):
 // the same functions, kebab-cased, with Java's results.
-func registerClojureMath(t builtinTable) {
+func registerClojureMath(t *builtinTable) {
 	for name, java := range map[string]string{
 		"E": "E", "PI": "PI", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos",
 		"atan": "atan", "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 )
 
-func registerNumbers(t builtinTable) {
+func registerNumbers(t *builtinTable) {
 	t.add("+", 0, -1, numAdd)
 	t.add("-", 0, -1, numSub)
 	t.add("*", 0, -1, numMul)

@@ -10,7 +10,7 @@ import (
 // docs/deviations.md), print-table as Clojure draws a table. Both write the
 // run's output, redacted as println's is.
 
-func registerPprint(t builtinTable) {
+func registerPprint(t *builtinTable) {
 	t.add("clojure.pprint/pprint", 1, 1, func(th *thread, a []Value) (Value, error) {
 		return nil, th.printValues(a, true, true)
 	})

@@ -16,7 +16,7 @@ import (
 // #(...) (whose parameters Clojure names with a counter that differs from
 // run to run) are refused.
 
-func registerRead(t builtinTable) {
+func registerRead(t *builtinTable) {
 	t.add("read-string", 1, 2, func(th *thread, a []Value) (Value, error) {
 		s, err := readStringArg("read-string", a)
 		if err != nil {

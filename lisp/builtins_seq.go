@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-func registerSequences(t builtinTable) {
+func registerSequences(t *builtinTable) {
 	t.add("count", 1, 1, seqCount)
 	t.add("empty?", 1, 1, func(th *thread, a []Value) (Value, error) {
 		switch x := a[0].(type) {
@@ -996,7 +996,7 @@ func registerSequences(t builtinTable) {
 		}
 		return NewVector(out), nil
 	})
-	t.add("replicate", 2, 2, t["repeat"].(*Builtin).fn)
+	t.add("replicate", 2, 2, t.names["repeat"].(*Builtin).fn)
 	t.add("tree-seq", 3, 3, treeSeq)
 	t.add("rseq", 1, 1, func(th *thread, a []Value) (Value, error) {
 		v, ok := a[0].(*Vector)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-func registerStrings(t builtinTable) {
+func registerStrings(t *builtinTable) {
 	t.add("str", 0, -1, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 1 {
 			if s, ok := a[0].(string); ok {

@@ -69,7 +69,7 @@ func localDateTime(t time.Time) string {
 // printed is the form inside #inst "...", as Clojure prints a java.util.Date.
 func (i Instant) printed() string { return i.T.UTC().Format("2006-01-02T15:04:05.000") + "-00:00" }
 
-func registerTime(t builtinTable) {
+func registerTime(t *builtinTable) {
 	t.add("java.util.Date.", 0, 1, func(th *thread, a []Value) (Value, error) {
 		if len(a) == 0 {
 			return Instant{T: time.Now().UTC()}, nil

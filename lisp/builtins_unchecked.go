@@ -9,7 +9,7 @@ import "math"
 // bits of an integer and convert a float as Java's narrowing does
 // (truncated toward zero, saturated at the type's bounds, NaN as 0).
 
-func registerUnchecked(t builtinTable) {
+func registerUnchecked(t *builtinTable) {
 	// The long forms: wrap on integers, plain arithmetic on floats.
 	long2 := func(name string, wrap func(x, y int64) int64, float func(x, y float64) float64) {
 		t.add(name, 2, 2, func(_ *thread, a []Value) (Value, error) {

@@ -14,7 +14,7 @@ package lisp
 // more nodes than any run can visit: its walk ends at the step or time
 // limit, as Clojure's would run for ever.
 
-func registerWalk(t builtinTable) {
+func registerWalk(t *builtinTable) {
 	t.add("clojure.walk/walk", 3, 3, func(th *thread, a []Value) (Value, error) {
 		inner, err := fnArg("clojure.walk/walk", a, 0)
 		if err != nil {

@@ -32,7 +32,7 @@ func yearMonthOf(v Value) (y, m int, ok bool) {
 
 func yearMonthText(y, m int) string { return fmt.Sprintf("%04d-%02d", y, m) }
 
-func registerYearMonth(t builtinTable) {
+func registerYearMonth(t *builtinTable) {
 	t.add("YearMonth/of", 2, 2, func(_ *thread, a []Value) (Value, error) {
 		y, err := intArg("YearMonth/of", a, 0)
 		if err != nil {

@@ -212,12 +212,12 @@ func (th *thread) zipRightmost(loc *Vector, node, path Value, fns *zipFns) Value
 	return zipLoc(r[len(r)-1], pm.Assoc(kwL, NewVector(nl)).Assoc(kwR, nil), fns)
 }
 
-func registerZip(t builtinTable) {
+func registerZip(t *builtinTable) {
 	// The three trees Clojure ships.
-	isSeq := t["seq?"].(*Builtin)
-	isVector := t["vector?"].(*Builtin)
-	seqFn := t["seq"].(*Builtin)
-	identity := t["identity"].(*Builtin)
+	isSeq := t.names["seq?"].(*Builtin)
+	isVector := t.names["vector?"].(*Builtin)
+	seqFn := t.names["seq"].(*Builtin)
+	identity := t.names["identity"].(*Builtin)
 	zipFnOf := func(name string, min, max int, fn builtinFn) *Builtin {
 		return &Builtin{Name: name, MinArgs: min, MaxArgs: max, fn: fn}
 	}

@@ -334,7 +334,7 @@ func parseZoned(fn, s string, offsetDT bool, cache *zoneCache) (Instant, error) 
 	return zonedAt(at, z, offsetDT), nil
 }
 
-func registerZones(t builtinTable) {
+func registerZones(t *builtinTable) {
 	t.set("ZoneOffset/UTC", "Z")
 	t.add("ZoneId/systemDefault", 0, 0, func(*thread, []Value) (Value, error) {
 		return "UTC", nil // the same zone on every host: runs are deterministic
@@ -414,9 +414,9 @@ func registerZones(t builtinTable) {
 			case 2:
 				local = a[0]
 			case 3:
-				local, err = th.call(t["LocalDateTime/of"], a[:2])
+				local, err = th.call(t.names["LocalDateTime/of"], a[:2])
 			case 8:
-				local, err = th.call(t["LocalDateTime/of"], a[:7])
+				local, err = th.call(t.names["LocalDateTime/of"], a[:7])
 			default:
 				return nil, errorf(ArityError, "%s takes a date-time and a zone, a date, a time and a zone, or the seven fields and a zone", fn)
 			}

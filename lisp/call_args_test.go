@@ -61,18 +61,18 @@ func TestCallArgs(t *testing.T) {
 	}
 }
 
-// callInfo answers as callInfos for every name, whatever its bucket held
+// callInfo answers as lookupCallInfo for every name, whatever its bucket held
 // before (every builtin, twice over, so that names that share a bucket
 // take it from one another), for names that are no builtin's, and for "".
 func TestCallInfoBuckets(t *testing.T) {
 	var c compiler
 	names := []string{"", "no-such-builtin", "x", "count", "counts"}
-	for name := range callInfos {
+	for name := range builtins {
 		names = append(names, name)
 	}
 	for round := range 2 {
 		for _, name := range names {
-			want, wantOK := callInfos[name]
+			want, wantOK := lookupCallInfo(name)
 			if got, ok := c.callInfo(name); got != want || ok != wantOK {
 				t.Fatalf("round %d: callInfo(%q) = %v, %v; want %v, %v", round, name, got, ok, want, wantOK)
 			}
@@ -80,5 +80,39 @@ func TestCallInfoBuckets(t *testing.T) {
 	}
 	if c.seenCalls == nil {
 		t.Errorf("no cache after %d lookups", 2*len(names))
+	}
+}
+
+// callFlags gives each builtin the flags its name has by the predicates
+// the compiler asks later (fastCall's, a fused pipeline's terminal,
+// re-pattern, markLazyRange's), and a name that is no builtin's none.
+func TestCallFlags(t *testing.T) {
+	for name, v := range builtins {
+		var want uint8
+		switch name {
+		case "inc", "dec", "zero?", "+", "-", "*":
+			want |= callFast
+		case "re-pattern":
+			want |= callRegex
+		}
+		if isIntOp(name) || isCmpOp(name) || isPredOp(name) {
+			want |= callFast
+		}
+		if terminal, _ := fusibleTerminal(name, 0); terminal {
+			want |= callTerminal
+		}
+		if earlyStop(name) >= 0 || name == "reduce" || name == "run!" {
+			want |= callLazy
+		}
+		info, ok := lookupCallInfo(name)
+		if !ok || info.flags != want {
+			t.Errorf("lookupCallInfo(%q) = %08b, %v; want %08b, true", name, info.flags, ok, want)
+		}
+		if b, _ := v.(*Builtin); info.b != b {
+			t.Errorf("lookupCallInfo(%q).b = %p, want %p", name, info.b, b)
+		}
+	}
+	if info, ok := lookupCallInfo("no-such-builtin"); ok || info != (callInfo{}) {
+		t.Errorf("lookupCallInfo of an unknown name = %v, %v", info, ok)
 	}
 }

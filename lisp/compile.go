@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ptc-go/ptc/lisp/internal/analyze"
 	"github.com/ptc-go/ptc/lisp/internal/ordmap"
@@ -33,7 +34,7 @@ type compiler struct {
 	consts   map[any]evalFn
 	// keywords interns the program's keywords, made on the first one.
 	keywords *kwTable
-	// seenCalls caches callInfos by a hash of the name (see callInfo).
+	// seenCalls caches lookupCallInfo by a hash of the name (see callInfo).
 	seenCalls *[callBuckets]callBucket
 	flexKeys  map[Value]*flexKey
 	// Flat constant literals, pooled (see poolConst) by their hash;
@@ -143,21 +144,24 @@ var (
 	constNil   = constant(nil)
 	constTrue  = constant(true)
 	constFalse = constant(false)
-	constInts  = func() *[maxConstInt - minConstInt + 1]evalFn {
-		var t [maxConstInt - minConstInt + 1]evalFn
-		for i := range t {
-			t[i] = constant(boxInt(int64(i) + minConstInt))
-		}
-		return &t
-	}()
+	// constIntBlocks hold the closures of the ints minConstInt to
+	// maxConstInt, a block of constIntBlock made the first time a program
+	// needs one of them: making all 1,088 at start-up was a quarter of the
+	// allocations of the package's initialisation, for the few a program
+	// uses. (Two compilers that need a new block at once may both make
+	// it; one keeps its block, the other's closures are as good.)
+	constIntBlocks [(maxConstInt - minConstInt + 1) / constIntBlock]atomic.Pointer[[constIntBlock]evalFn]
 )
 
 const (
-	minConstInt = -64
-	maxConstInt = 1023
+	minConstInt   = -64
+	maxConstInt   = 1023
+	constIntBlock = 64 // divides maxConstInt - minConstInt + 1
 )
 
-// sharedConst returns the closure of v made once for all programs, or nil.
+// sharedConst returns the closure of v made once for all programs, or nil
+// (an int whose block of constIntBlocks is not made yet: nil too, and
+// unmadeConst then makes it).
 func sharedConst(v Value) evalFn {
 	switch x := v.(type) {
 	case nil:
@@ -168,16 +172,49 @@ func sharedConst(v Value) evalFn {
 		}
 		return constFalse
 	case int64:
-		if uint64(x-minConstInt) <= maxConstInt-minConstInt {
-			return constInts[x-minConstInt]
+		if i := uint64(x - minConstInt); i <= maxConstInt-minConstInt {
+			if b := constIntBlocks[i/constIntBlock].Load(); b != nil {
+				return b[i%constIntBlock]
+			}
+			// Its block is not made yet: unmadeConst makes it
+			// (sharedConst stays small enough to be inlined).
 		}
 	}
 	return nil
 }
 
+// unmadeConst returns the shared closure of v when sharedConst has none
+// because its block is not made yet (it makes the block), or nil: so the
+// code compiled for a constant does not depend on what the process
+// compiled before.
+func unmadeConst(v Value) evalFn {
+	if x, ok := v.(int64); ok {
+		if i := uint64(x - minConstInt); i <= maxConstInt-minConstInt {
+			return constIntBlock0(i)
+		}
+	}
+	return nil
+}
+
+// constIntBlock0 makes the block of constIntBlocks that holds the closure
+// of the ith int, and returns that closure.
+func constIntBlock0(i uint64) evalFn {
+	var fns [constIntBlock]evalFn
+	first := int64(i/constIntBlock*constIntBlock) + minConstInt
+	for j := range fns {
+		fns[j] = constant(boxInt(first + int64(j)))
+	}
+	p := &constIntBlocks[i/constIntBlock]
+	p.CompareAndSwap(nil, &fns)
+	return p.Load()[i%constIntBlock]
+}
+
 // constant returns a closure yielding v, shared for equal scalars.
 func (c *compiler) constant(v Value) evalFn {
 	if f := sharedConst(v); f != nil {
+		return f
+	}
+	if f := unmadeConst(v); f != nil {
 		return f
 	}
 	key, ok := scalarKey(v)

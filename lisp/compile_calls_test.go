@@ -13,7 +13,8 @@ import (
 // marks a range, in any place of up to three arguments.
 func TestCallLazyFlag(t *testing.T) {
 	rangeCall := &analyze.Call{Fn: &analyze.Builtin{Name: "range"}, Args: []analyze.Expr{&analyze.Const{Value: int64(3)}}}
-	for name, info := range callInfos {
+	for name := range builtins {
+		info, _ := lookupCallInfo(name)
 		marks := false
 		for n := range 4 {
 			args := make([]analyze.Expr, n)
@@ -80,5 +81,37 @@ func TestLocalReads(t *testing.T) {
 		if v, err := f(fr); err != nil || v != int64(i) {
 			t.Errorf("localReads[%d] reads %v, %v", i, v, err)
 		}
+	}
+}
+
+// unmadeConst answers each int from minConstInt to maxConstInt with a
+// closure of that int, the same closure every time it is asked (the block
+// that holds it is made once), which sharedConst then answers too, and no
+// shared closure for the ints past them.
+func TestSharedConstInts(t *testing.T) {
+	for x := int64(minConstInt); x <= maxConstInt; x++ {
+		if f := sharedConst(x); f == nil && unmadeConst(x) == nil {
+			t.Fatalf("unmadeConst(%d) = nil", x)
+		}
+		f := sharedConst(x)
+		if f == nil {
+			t.Fatalf("sharedConst(%d) = nil", x)
+		}
+		if v, err := f(nil); v != Value(x) || err != nil {
+			t.Fatalf("sharedConst(%d) yields %v, %v", x, v, err)
+		}
+		// A func value is a pointer to its closure: the same closure is the
+		// same pointer.
+		if g := sharedConst(x); *(*unsafe.Pointer)(unsafe.Pointer(&g)) != *(*unsafe.Pointer)(unsafe.Pointer(&f)) {
+			t.Fatalf("sharedConst(%d) made a second closure", x)
+		}
+	}
+	for _, x := range []int64{minConstInt - 1, maxConstInt + 1, -1 << 63, 1<<63 - 1} {
+		if sharedConst(x) != nil || unmadeConst(x) != nil {
+			t.Errorf("sharedConst(%d) is shared", x)
+		}
+	}
+	if unmadeConst(1.5) != nil || unmadeConst("1") != nil {
+		t.Errorf("unmadeConst shares a float or a string")
 	}
 }

@@ -183,31 +183,77 @@ const (
 	callLazy                       // markLazyRange looks at its arguments
 )
 
-// callInfos describes every builtin name (read-only after init).
-var callInfos = func() map[string]callInfo {
-	m := make(map[string]callInfo, len(builtins))
-	for name, v := range builtins {
-		var info callInfo
-		info.b, _ = v.(*Builtin)
-		switch name {
-		case "inc", "dec", "zero?", "+", "-", "*":
-			info.flags |= callFast
-		case "re-pattern":
-			info.flags |= callRegex
-		}
-		if isIntOp(name) || isCmpOp(name) || isPredOp(name) {
-			info.flags |= callFast
-		}
-		if terminal, _ := fusibleTerminal(name, 0); terminal {
-			info.flags |= callTerminal
-		}
-		if earlyStop(name) >= 0 || name == "reduce" || name == "run!" {
-			info.flags |= callLazy
-		}
-		m[name] = info
+// lookupCallInfo describes the builtin name: one lookup in the table of
+// builtins, whose Builtins carry their flags. It used to be a second
+// table of every builtin built at start-up (a seventh of package lisp's
+// initialisation, for the few names a program calls); the compiler keeps
+// the answers it asks for again (compiler.callInfo).
+func lookupCallInfo(name string) (callInfo, bool) {
+	v, ok := builtins[name]
+	if !ok {
+		return callInfo{}, false
 	}
-	return m
-}()
+	b, _ := v.(*Builtin)
+	if b == nil {
+		return callInfo{}, true
+	}
+	flags := b.flags
+	if flags&callAliased != 0 {
+		// A flagged builtin of more than one name (abs, Math/abs): the
+		// flags are the name's.
+		flags = 0
+		for _, f := range flaggedCalls {
+			if f.name == name {
+				flags = f.flags
+			}
+		}
+	}
+	return callInfo{b: b, flags: flags}, true
+}
+
+// flaggedCalls are the builtins fastCall, fused pipelines, re-pattern and
+// markLazyRange look for, with their flags (TestCallFlags holds them to
+// isIntOp, isCmpOp, isPredOp, fusibleTerminal and earlyStop, for every
+// name of the table).
+var flaggedCalls = [...]struct {
+	name  string
+	flags uint8
+}{
+	{"inc", callFast}, {"dec", callFast}, {"zero?", callFast}, {"+", callFast}, {"-", callFast},
+	{"*", callFast}, {"quot", callFast}, {"rem", callFast}, {"mod", callFast}, {"abs", callFast},
+	{"max", callFast}, {"min", callFast}, {"<", callFast}, {"<=", callFast}, {">", callFast},
+	{">=", callFast}, {"=", callFast}, {"==", callFast}, {"not=", callFast}, {"pos?", callFast},
+	{"neg?", callFast}, {"even?", callFast}, {"odd?", callFast},
+	{"re-pattern", callRegex},
+	{"count", callTerminal}, {"frequencies", callTerminal}, {"vec", callTerminal}, {"set", callTerminal},
+	{"sum-by", callTerminal}, {"into", callTerminal}, {"group-by", callTerminal}, {"avg-by", callTerminal},
+	{"max-by", callTerminal}, {"min-by", callTerminal}, {"sort-by", callTerminal},
+	{"reduce", callTerminal | callLazy},
+	{"some", callLazy}, {"every?", callLazy}, {"not-any?", callLazy}, {"not-every?", callLazy},
+	{"take", callLazy}, {"first", callLazy}, {"run!", callLazy},
+}
+
+// callAliased, in a Builtin's flags, says that it has other names than
+// the one flagged: lookupCallInfo then finds the flags of the name.
+const callAliased uint8 = 1 << 7
+
+// flagCalls sets the flags of flaggedCalls on their Builtins, once every
+// builtin is registered (wrap and registerSeqViews make copies).
+func flagCalls(t *builtinTable) {
+	for _, f := range flaggedCalls {
+		if b, ok := t.names[f.name].(*Builtin); ok {
+			b.flags = f.flags
+			if b.Name != f.name {
+				b.flags |= callAliased
+			}
+		}
+	}
+	for _, a := range t.aliases {
+		if a.b.flags != 0 {
+			a.b.flags |= callAliased
+		}
+	}
+}
 
 // toolCall compiles (tool/name args), (ctx/name args) and (call "name" args).
 // callBuiltin compiles a call of a builtin function; calls with one or two
@@ -642,6 +688,9 @@ func (c *compiler) argValue(e analyze.Expr) (fn evalFn, v Value) {
 		if f := sharedConst(x.Value); f != nil {
 			return f, nil
 		}
+		if f := unmadeConst(x.Value); f != nil {
+			return f, nil
+		}
 		return nil, x.Value
 	case *analyze.VectorLit, *analyze.SetLit, *analyze.MapLit:
 		v, pe, ok := c.lit(e)
@@ -1060,7 +1109,7 @@ func earlyStop(name string) int {
 // element ((reduce + (range i)) in a loop over i would otherwise count
 // every range it built against the memory limit). The range may be the
 // argument, or under filter, remove, keep or map of one sequence. It
-// acts only on the builtins callInfos flags callLazy, and call asks only
+// acts only on the builtins flaggedCalls flags callLazy, and call asks only
 // of those.
 func (c *compiler) markLazyRange(name string, e *analyze.Call) {
 	at := earlyStop(name)

@@ -295,7 +295,7 @@ func (c *compiler) callInfo(name string) (callInfo, bool) {
 
 // callInfoMiss is callInfo past its cache.
 func (c *compiler) callInfoMiss(name string) (callInfo, bool) {
-	info, ok := callInfos[name]
+	info, ok := lookupCallInfo(name)
 	if len(name) == 0 {
 		return info, ok
 	}

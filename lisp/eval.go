@@ -734,6 +734,8 @@ type Builtin struct {
 	xf *transducer
 	// multi, when set, makes the builtin a multimethod (multi.go).
 	multi *multiFn
+	// flags are the compiler's flags of the builtin (flaggedCalls).
+	flags uint8
 }
 
 func (b *Builtin) checkArity(n int) error {

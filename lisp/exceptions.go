@@ -350,7 +350,7 @@ func classError(kind Kind, class *javaClass, format string, args ...any) *Error 
 	return e
 }
 
-func registerExceptions(t builtinTable) {
+func registerExceptions(t *builtinTable) {
 	t.add("ex-info", 2, 3, exInfo)
 	t.add("ex-data", 1, 1, func(_ *thread, a []Value) (Value, error) {
 		if x, ok := a[0].(*Exception); ok && x.data != nil {

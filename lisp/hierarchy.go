@@ -254,7 +254,7 @@ func nilIfEmpty(s *Set) Value {
 	return s
 }
 
-func registerHierarchy(t builtinTable) {
+func registerHierarchy(t *builtinTable) {
 	t.add("make-hierarchy", 0, 0, func(*thread, []Value) (Value, error) { return emptyHierarchy, nil })
 	// derive and underive change the global hierarchy with two arguments
 	// (nil, as Clojure's) and return a new one given a hierarchy.

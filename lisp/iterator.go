@@ -33,7 +33,7 @@ func iteratorState(a []Value, i int) (c *Cell, items *Vector, pos int, ok bool) 
 	return c, items, int(n), true
 }
 
-func registerIterator(t builtinTable) {
+func registerIterator(t *builtinTable) {
 	iteratorMap := func(items *Vector, pos int) *Map {
 		return NewMap(kwIterator, items, kwPos, int64(pos))
 	}
@@ -52,7 +52,7 @@ func registerIterator(t builtinTable) {
 		if err := th.charge(int64(len(xs)) + 4); err != nil {
 			return nil, err
 		}
-		return th.call(t["atom"], []Value{iteratorMap(NewVector(xs), 0)})
+		return th.call(t.names["atom"], []Value{iteratorMap(NewVector(xs), 0)})
 	})
 	arg := func(fn string, a []Value) (*Cell, *Vector, int, error) {
 		c, items, pos, ok := iteratorState(a, 0)

@@ -594,7 +594,7 @@ func utilEqual(a, b Value, depth int, w *walk) bool {
 	return equalAt(av, bv, depth, w)
 }
 
-func registerUtil(t builtinTable) {
+func registerUtil(t *builtinTable) {
 	for k := utilClass(0); k < utilClasses; k++ {
 		if k.isQueue() {
 			continue // its constructor takes a comparator too (javacoll_pq.go)
@@ -634,7 +634,7 @@ func registerUtil(t builtinTable) {
 			}
 			return f(th, c, k, a)
 		}
-		if _, exists := t[name]; !exists {
+		if _, exists := t.names[name]; !exists {
 			t.add(name, min, max, func(th *thread, a []Value) (Value, error) {
 				if utilArg(a[0]) == nil {
 					if a[0] == nil {
@@ -1119,11 +1119,11 @@ func registerUtil(t builtinTable) {
 				return NewVector(xs).asSeqView(), nil
 			}
 			args := append([]Value{utilValue(c)}, a[1:]...)
-			return th.call(t[m.name], args) // at call time: the table is whole
+			return th.call(t.names[m.name], args) // at call time: the table is whole
 		})
 	}
 	method(".sort", 2, 2, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
-		return nil, th.sortUtil(t["sort"].(*Builtin), c, ".sort", a[1])
+		return nil, th.sortUtil(t.names["sort"].(*Builtin), c, ".sort", a[1])
 	})
 	method(".subList", 3, 3, utilClass.indexed, func(th *thread, c *Cell, k utilClass, a []Value) (Value, error) {
 		from, err := intArg(".subList", a, 1) // outside the lock: see index
@@ -1264,7 +1264,7 @@ func registerUtil(t builtinTable) {
 		if len(a) == 2 {
 			cmp = a[1]
 		}
-		return nil, th.sortUtil(t["sort"].(*Builtin), c, "Collections/sort", cmp)
+		return nil, th.sortUtil(t.names["sort"].(*Builtin), c, "Collections/sort", cmp)
 	}, "java.util.Collections/sort")
 	t.add("Collections/reverse", 1, 1, func(th *thread, a []Value) (Value, error) {
 		c := utilArg(a[0])
@@ -1370,7 +1370,7 @@ func registerUtil(t builtinTable) {
 				}
 			}
 		}
-		return th.call(t[".addAll"].(*Builtin), []Value{a[0], NewVector(xs)})
+		return th.call(t.names[".addAll"].(*Builtin), []Value{a[0], NewVector(xs)})
 	}, "java.util.Collections/addAll")
 	t.add("Collections/disjoint", 2, 2, func(th *thread, a []Value) (Value, error) {
 		var sides [2][]Value

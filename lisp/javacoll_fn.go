@@ -13,7 +13,7 @@ package lisp
 // after, as one change. A function that changed the collection meanwhile
 // gets Java's ConcurrentModificationException where Java's would.
 
-func registerFunctional(t builtinTable, method utilMethod,
+func registerFunctional(t *builtinTable, method utilMethod,
 	change func(th *thread, c *Cell, f func(d *utilData) (Value, error)) (Value, error)) {
 	maps := utilClass.isMap
 	lists := utilClass.isList

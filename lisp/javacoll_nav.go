@@ -69,7 +69,7 @@ func (nk navKeys) navIndex(how string, x Value, cmp func(a, b Value) int) int {
 	return i
 }
 
-func registerNavigation(t builtinTable, method utilMethod, read func(c *Cell, f func(d *utilData) (Value, error)) (Value, error),
+func registerNavigation(t *builtinTable, method utilMethod, read func(c *Cell, f func(d *utilData) (Value, error)) (Value, error),
 	change func(th *thread, c *Cell, f func(d *utilData) (Value, error)) (Value, error)) {
 	maps, sets := utilClass.isMap, utilClass.isSet
 	for _, how := range []string{"floor", "ceiling", "higher", "lower"} {

@@ -314,7 +314,7 @@ func bitsLen(n int) int {
 	return b
 }
 
-func registerPriorityQueue(t builtinTable, method utilMethod) {
+func registerPriorityQueue(t *builtinTable, method utilMethod) {
 	t.add("PriorityQueue.", 0, 2, func(th *thread, a []Value) (Value, error) {
 		// (PriorityQueue.), (PriorityQueue. capacity), (PriorityQueue.
 		// comparator), (PriorityQueue. capacity comparator),

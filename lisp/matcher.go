@@ -29,8 +29,8 @@ type matcherState struct {
 }
 
 // matcherArg reads argument i as a matcher; ok is false when it is not one.
-func matcherArg(t builtinTable, a []Value, i int) (st matcherState, ok bool) {
-	st.reset = t["reset!"]
+func matcherArg(t *builtinTable, a []Value, i int) (st matcherState, ok bool) {
+	st.reset = t.names["reset!"]
 	c, isCell := a[i].(*Cell)
 	if !isCell || c.kind != atomCell {
 		return st, false
@@ -140,13 +140,13 @@ func (st matcherState) group(fn string, g Value) (Value, error) {
 	return st.text[st.match[2*n]:st.match[2*n+1]], nil
 }
 
-func registerMatcher(t builtinTable) {
+func registerMatcher(t *builtinTable) {
 	t.add("re-matcher", 2, 2, func(th *thread, a []Value) (Value, error) {
 		re, s, err := th.regexArgs("re-matcher", a)
 		if err != nil {
 			return nil, err
 		}
-		return th.call(t["atom"], []Value{matcherMap(re, s, 0, nil)})
+		return th.call(t.names["atom"], []Value{matcherMap(re, s, 0, nil)})
 	})
 	t.add("re-groups", 1, 1, func(th *thread, a []Value) (Value, error) {
 		st, ok := matcherArg(t, a, 0)

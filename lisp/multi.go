@@ -190,7 +190,7 @@ func multiArg(fn string, a []Value, i int) (*multiFn, error) {
 	return nil, argError(fn, i, "a multimethod (from defmulti)", a[i])
 }
 
-func registerMulti(t builtinTable) {
+func registerMulti(t *builtinTable) {
 	t.set(analyze.DefmultiFn, &Builtin{Name: "defmulti", MinArgs: 5, MaxArgs: 5, fn: func(th *thread, a []Value) (Value, error) {
 		// a: #'name, "name", dispatch, default, #'hierarchy or nil. As
 		// Clojure's defmulti, a name that holds a multimethod keeps it

@@ -155,7 +155,7 @@ func (th *thread) implements(protocol string, methods []string, key Value, x Val
 	return f != nil, err
 }
 
-func registerProtocols(t builtinTable) {
+func registerProtocols(t *builtinTable) {
 	t.set(analyze.RecordClassFn, &Builtin{Name: "defrecord", MinArgs: 1, MaxArgs: 1, fn: func(_ *thread, a []Value) (Value, error) {
 		name, _ := a[0].(string)
 		return Class{Name: recordNamespace + name}, nil

@@ -186,7 +186,7 @@ func derefPromise(c *Cell, timeout Value, withTimeout bool) (Value, error) {
 		"deref of a promise that was never delivered: it would wait for ever; deliver it first, (deliver p v), or give a timeout value, (deref p 100 :none)")
 }
 
-func registerRefs(t builtinTable) {
+func registerRefs(t *builtinTable) {
 	// What (binding [names values] body...) calls: the values bound to
 	// the names in this thread (and the pmap branches it starts, whose
 	// environments sit on top of it) while body runs.

@@ -466,7 +466,7 @@ func (th *thread) realizeIn(v Value, depth int) (Value, error) {
 	return v, nil
 }
 
-func registerLazy(t builtinTable) {
+func registerLazy(t *builtinTable) {
 	// What (lazy-seq body...) calls with (fn [] body...): the analyzer
 	// rewrites the macro into a call of this name, which no program can
 	// spell; its documentation is lazy-seq's.

@@ -35,23 +35,35 @@ var seqGroupBuiltins = []string{"partition", "partition-all", "partition-by", "s
 // seqGroupBuiltins return, under every name each is registered as (its
 // aliases too). It runs last, so every builtin
 // that compiled code captures is the marking one.
-func registerSeqViews(t builtinTable) {
-	// Every name each marked builtin is registered under, found in one
-	// walk of the table (a walk per builtin marked was a fifth of ptc's
-	// start-up; collecting the names of every builtin, a sixth of the
-	// package's initialisation).
+func registerSeqViews(t *builtinTable) {
+	// Every name each marked builtin is registered under: its own, if it
+	// is there, and its aliases still there (a walk of the table, which
+	// finds the same, was a sixth of the package's initialisation).
 	names := make(map[*Builtin][]string, len(seqResultBuiltins)+len(seqGroupBuiltins))
 	for _, list := range [][]string{seqGroupBuiltins, seqResultBuiltins} {
 		for _, name := range list {
-			if b, ok := t[name].(*Builtin); ok {
+			if b, ok := t.names[name].(*Builtin); ok {
 				names[b] = nil
 			}
 		}
 	}
-	for n, v := range t {
-		if b, ok := v.(*Builtin); ok {
-			if ns, marked := names[b]; marked {
-				names[b] = append(ns, n)
+	if t.walkAll {
+		for n, v := range t.names {
+			if b, ok := v.(*Builtin); ok {
+				if ns, marked := names[b]; marked {
+					names[b] = append(ns, n)
+				}
+			}
+		}
+	} else {
+		for b := range names {
+			if t.names[b.Name] == Value(b) {
+				names[b] = []string{b.Name}
+			}
+		}
+		for _, a := range t.aliases {
+			if ns, marked := names[a.b]; marked && t.names[a.name] == Value(a.b) {
+				names[a.b] = append(ns, a.name)
 			}
 		}
 	}
@@ -74,8 +86,8 @@ func registerSeqViews(t builtinTable) {
 
 // markSeqResult replaces the builtin name, under every name it is
 // registered as (names), by one whose vector results mark makes over.
-func markSeqResult(t builtinTable, names map[*Builtin][]string, name string, mark func(*Vector) *Vector) {
-	old, ok := t[name].(*Builtin)
+func markSeqResult(t *builtinTable, names map[*Builtin][]string, name string, mark func(*Vector) *Vector) {
+	old, ok := t.names[name].(*Builtin)
 	if !ok {
 		panic("lisp: seq view of the unregistered builtin " + name)
 	}
@@ -89,7 +101,8 @@ func markSeqResult(t builtinTable, names map[*Builtin][]string, name string, mar
 		return v, err
 	}
 	for _, n := range names[old] {
-		t[n] = &marked
+		t.names[n] = &marked
+		t.noteAlias(n, &marked)
 	}
 	names[&marked] = names[old]
 }

@@ -296,7 +296,7 @@ func emptySorted(coll Value) Value {
 	return nil
 }
 
-func registerSortedBy(t builtinTable) {
+func registerSortedBy(t *builtinTable) {
 	t.add("sorted-map-by", 1, -1, func(th *thread, a []Value) (Value, error) {
 		f, err := fnArg("sorted-map-by", a, 0)
 		if err != nil {

@@ -32,7 +32,7 @@ func TestPackageInitIsCheap(t *testing.T) {
 	bytes, _ := strconv.Atoi(string(m[1]))
 	allocs, _ := strconv.Atoi(string(m[2]))
 	t.Logf("package lisp initialises with %d allocations, %d bytes", allocs, bytes)
-	if allocs > 6000 || bytes > 640<<10 {
-		t.Errorf("package lisp initialises with %d allocations and %d bytes; at most 6,000 and 640 KiB expected: build tables as constants (smallints_table.go) or on first use (sync.OnceValue)", allocs, bytes)
+	if allocs > 3000 || bytes > 448<<10 {
+		t.Errorf("package lisp initialises with %d allocations and %d bytes; at most 3,000 and 448 KiB expected: build tables as constants (smallints_table.go), in chunks (builtinTable.add) or on first use (sync.OnceValue, constIntBlocks)", allocs, bytes)
 	}
 }

@@ -641,7 +641,7 @@ func withColl(fn builtinFn, th *thread, coll Value, args []Value) (Value, error)
 	return fn(th, buf)
 }
 
-func registerState(t builtinTable) {
+func registerState(t *builtinTable) {
 	t.add("atom", 1, -1, func(th *thread, a []Value) (Value, error) {
 		validator, err := cellOptions("atom", a)
 		if err != nil {
@@ -883,7 +883,7 @@ func registerState(t builtinTable) {
 			}
 		}
 	})
-	conj, assoc, dissoc, disj, pop := t["conj"].(*Builtin), t["assoc"].(*Builtin), t["dissoc"].(*Builtin), t["disj"].(*Builtin), t["pop"].(*Builtin)
+	conj, assoc, dissoc, disj, pop := t.names["conj"].(*Builtin), t.names["assoc"].(*Builtin), t.names["dissoc"].(*Builtin), t.names["disj"].(*Builtin), t.names["pop"].(*Builtin)
 	t.add("conj!", 0, 2, func(th *thread, a []Value) (Value, error) {
 		switch len(a) {
 		case 0:

@@ -246,7 +246,7 @@ func (th *thread) commit(tx *transaction) (bool, error) {
 	return true, nil
 }
 
-func registerSTM(t builtinTable) {
+func registerSTM(t *builtinTable) {
 	t.add("ref", 1, -1, func(th *thread, a []Value) (Value, error) {
 		validator, err := cellOptions("ref", a, "min-history", "max-history")
 		if err != nil {

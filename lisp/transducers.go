@@ -1058,8 +1058,8 @@ func transducerHint(op string, v Value) *Error {
 // registerTransducers adds the transducer arities of the sequence functions
 // (their call without the collection), cat, and the consumers into,
 // transduce, sequence and eduction. It runs after the other registrations.
-func registerTransducers(t builtinTable) {
-	conjBuiltin = t["conj"]
+func registerTransducers(t *builtinTable) {
+	conjBuiltin = t.names["conj"]
 	// xfArity makes (name args...) with min arguments return a transducer.
 	// The builtin is copied: aliases (filterv) keep their arities.
 	xfArity := func(name string, min int, mk func(a []Value) (*xfStage, error)) {
@@ -1192,7 +1192,7 @@ func registerTransducers(t builtinTable) {
 		if xf == nil || len(xf.stages) == 0 || xf.stages[0].mapFn == nil {
 			return nil, errorf(ArityError, "sequence over %d collections needs a transducer that starts with (map f), which takes an element of each: (sequence (map +) xs ys)", len(a)-1)
 		}
-		mapped, err := th.call(t["map"], append([]Value{xf.stages[0].mapFn}, a[1:]...))
+		mapped, err := th.call(t.names["map"], append([]Value{xf.stages[0].mapFn}, a[1:]...))
 		if err != nil || len(xf.stages) == 1 {
 			return mapped, err
 		}
@@ -1210,7 +1210,7 @@ func registerTransducers(t builtinTable) {
 		if xf, ok := composeTransducers(xfs); ok {
 			return th.sequenceXf("eduction", xf, coll)
 		}
-		comp, err := th.call(t["comp"], xfs)
+		comp, err := th.call(t.names["comp"], xfs)
 		if err != nil {
 			return nil, err
 		}

@@ -228,23 +228,30 @@ func classNamed(name string) (Class, bool) {
 // classNames returns every name a program can write for a class: each
 // class or interface of the table, by its full name and its short names.
 func classNames() map[string]Class {
-	out := map[string]Class{}
+	out := make(map[string]Class, 512)
+	eachClassName(func(name string, c Class) { out[name] = c })
+	return out
+}
+
+// eachClassName calls f with every name a program can write for a class
+// and its class; a name may come more than once, always with the same
+// class (TestClassNamesAgree).
+func eachClassName(f func(name string, c Class)) {
 	for _, d := range classDefs {
-		out[d.name] = Class{Name: d.name}
+		f(d.name, Class{Name: d.name})
 		for _, s := range d.short {
-			out[s] = Class{Name: d.name}
+			f(s, Class{Name: d.name})
 		}
 		for _, s := range d.is {
-			out[s] = Class{Name: s}
+			f(s, Class{Name: s})
 			if strings.HasPrefix(s, "java.lang.") { // imported in every Clojure namespace
-				out[s[len("java.lang."):]] = Class{Name: s}
+				f(s[len("java.lang."):], Class{Name: s})
 			}
 		}
 	}
 	for _, s := range []string{"java.util.Map", "java.util.List", "java.util.Set", "java.util.Collection"} {
-		out[s] = Class{Name: s} // written qualified: Map, List... are not imported in Clojure
+		f(s, Class{Name: s}) // written qualified: Map, List... are not imported in Clojure
 	}
-	return out
 }
 
 // classOf returns the class of v, as Clojure's class names it; ok is false
@@ -459,10 +466,15 @@ func instanceOf(c Class, v Value) bool {
 	return info.all[c.Name]
 }
 
-func registerTypes(t builtinTable) {
-	for name, c := range classNames() {
-		t.set(name, c)
-	}
+func registerTypes(t *builtinTable) {
+	// Straight into the table, without a map of the names first (a tenth
+	// of the package's initialisation): a name met again has its class
+	// already.
+	eachClassName(func(name string, c Class) {
+		if old, ok := t.names[name]; !ok || old != Value(c) {
+			t.set(name, c)
+		}
+	})
 	typeFn := func(_ *thread, a []Value) (Value, error) {
 		c, ok := classOf(a[0])
 		if !ok {
