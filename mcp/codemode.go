@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -181,7 +182,7 @@ func programOutput(step *agent.Step) string {
 
 // unboundName finds the names in CompileSource's refusal of a program
 // that reads names it never defines.
-var unboundNames = regexp.MustCompile(`it reads (.+?), which it never defines`)
+var unboundNames = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`it reads (.+?), which it never defines`) })
 
 // compileErrorText explains why a program does not compile: a
 // *lisp.Error's detailed text (position, snippet, hint), or, for a program
@@ -191,7 +192,7 @@ func compileErrorText(src string, err error) string {
 	if errors.As(err, &le) {
 		return le.Detailed()
 	}
-	if m := unboundNames.FindStringSubmatch(err.Error()); m != nil {
+	if m := unboundNames().FindStringSubmatch(err.Error()); m != nil {
 		names := strings.Split(m[1], ", ")
 		var sb strings.Builder
 		for i, n := range names {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -362,14 +363,14 @@ func withoutFirewalledParams(s map[string]any) map[string]any {
 }
 
 // positionPrefix is the "line:col: " a program error starts with.
-var positionPrefix = regexp.MustCompile(`^\d+:\d+: `)
+var positionPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+:\d+: `) })
 
 // callFailText is the text of a failed call of a Go tool: the first line
 // of the failure, without the position in the one-call program (which
 // the client did not write).
 func callFailText(f *agent.Fail) string {
 	msg, _, _ := strings.Cut(f.Message, "\n")
-	msg = positionPrefix.ReplaceAllString(msg, "")
+	msg = positionPrefix().ReplaceAllString(msg, "")
 	if strings.HasPrefix(msg, string(f.Reason)+":") {
 		return msg
 	}

@@ -548,7 +548,7 @@ func (w *Workbench) handleRuns(rw http.ResponseWriter, r *http.Request) {
 	}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !runIDForm.MatchString(id) || !e.Type().IsRegular() {
+		if !ok || !runIDForm().MatchString(id) || !e.Type().IsRegular() {
 			continue
 		}
 		doc, err := readBounded(w.runPath(id), maxRunFile)
@@ -925,7 +925,7 @@ func (w *Workbench) lastRuns() map[string]lastTools {
 	entries, _ := os.ReadDir(w.opts.Runs)
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !runIDForm.MatchString(id) || !e.Type().IsRegular() {
+		if !ok || !runIDForm().MatchString(id) || !e.Type().IsRegular() {
 			continue
 		}
 		doc, err := readBounded(w.runPath(id), maxRunFile)

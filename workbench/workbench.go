@@ -460,13 +460,13 @@ func static(b []byte, contentType string) http.HandlerFunc {
 
 // runIDForm is the form of a run's id: its start time and 4 random hex
 // digits (a replay started in the same second has other ones).
-var runIDForm = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`)
+var runIDForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$`) })
 
 // runID reads the {id} of the path; it writes the error when the id is
 // not one (no path of the file system is built from anything else).
 func runID(w http.ResponseWriter, r *http.Request) (string, bool) {
 	id := r.PathValue("id")
-	if !runIDForm.MatchString(id) {
+	if !runIDForm().MatchString(id) {
 		writeError(w, http.StatusBadRequest, "not a run id: "+textutil.Clip(id, 40))
 		return "", false
 	}

@@ -223,7 +223,7 @@ func (h *harness) startRun(body map[string]any) string {
 	h.t.Helper()
 	var out struct{ ID, Agent, Model string }
 	h.call("POST", "/api/runs", body, http.StatusCreated, &out)
-	if !runIDForm.MatchString(out.ID) {
+	if !runIDForm().MatchString(out.ID) {
 		h.t.Fatalf("run id %q", out.ID)
 	}
 	return out.ID

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/eval"
@@ -15,7 +16,7 @@ import (
 func init() { builders = append(builders, recoverTask) }
 
 // recoverTrackingID is the only form of id the track tool accepts.
-var recoverTrackingID = regexp.MustCompile(`^TRK-\d{6}$`)
+var recoverTrackingID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^TRK-\d{6}$`) })
 
 // recoverStatus is the track tool's answer for shipment n.
 func recoverStatus(n int) string {
@@ -31,7 +32,7 @@ func recoverTask(context.Context) (Task, func() error, error) {
 		Description: "Tracks a shipment.",
 		Func: func(_ context.Context, args *lisp.Map) (any, error) {
 			id := argString(args, "id")
-			if !recoverTrackingID.MatchString(id) {
+			if !recoverTrackingID().MatchString(id) {
 				return nil, fmt.Errorf("%q is not a tracking id: write TRK- and the shipment number in six digits, e.g. TRK-000123 for shipment 123", id)
 			}
 			n := 0

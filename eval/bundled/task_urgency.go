@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ptc-go/ptc/agent"
 	"github.com/ptc-go/ptc/eval"
@@ -56,7 +57,7 @@ func urgencyOf(text string) string {
 
 // ticketText finds a ticket's text in an LLM tool's request: in its
 // prompt or its system prompt, wherever the tool puts its input.
-var ticketText = regexp.MustCompile(`Ticket T-\d{4}: [a-z ,]+`)
+var ticketText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Ticket T-\d{4}: [a-z ,]+`) })
 
 const urgencyToolPrompt = "Judge the urgency of this support ticket as high (the service is unusable), medium (it works badly) or low (a question or a wish): {{text}}"
 
@@ -147,9 +148,9 @@ func solveUrgency(req llm.Request) (string, bool) {
 	if !strings.Contains(req.Prompt, head) && !strings.Contains(req.System, head) {
 		return "", false
 	}
-	text := ticketText.FindString(req.Prompt)
+	text := ticketText().FindString(req.Prompt)
 	if text == "" {
-		text = ticketText.FindString(req.System)
+		text = ticketText().FindString(req.System)
 	}
 	if text == "" {
 		// The text is only in the tool's context: judge it there, by the

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ptc-go/ptc/eval"
 	"github.com/ptc-go/ptc/llm"
@@ -24,12 +25,12 @@ const IndexFormat = "ptc-eval-recording-index"
 const maxIndexSize = 1 << 20
 
 // unsafeName matches what a file name should not hold.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // SafeName makes a name safe as one element of a path: what a file name
 // should not hold becomes "_", and it is at most 80 bytes.
 func SafeName(s string) string {
-	s = strings.Trim(unsafeName.ReplaceAllString(s, "_"), "._")
+	s = strings.Trim(unsafeName().ReplaceAllString(s, "_"), "._")
 	if s == "" {
 		s = "_"
 	}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptc-go/ptc/cmd/ptc/internal/base"
@@ -119,10 +120,10 @@ type mcpLimitsJSON struct {
 
 // serverNameRE is what a server's name may be: it prefixes its tools'
 // names in programs (tool/gh.search), so it must read as part of a symbol.
-var serverNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 
 // varRefRE matches ${NAME} in a configuration value.
-var varRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var varRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // ReadMCPConfig reads an MCP configuration file; getenv expands ${NAME}
 // in commands, arguments, environments, URLs and headers.
@@ -158,7 +159,7 @@ func parseMCPConfig(name, dir string, data []byte, getenv func(string) string) (
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if !serverNameRE.MatchString(n) {
+		if !serverNameRE().MatchString(n) {
 			return nil, fail("mcpServers: %q is not a usable server name: it prefixes its tools' names (tool/%s.search), so it must be a letter followed by letters, digits, - or _", n, n)
 		}
 		var sj mcpServerJSON
@@ -211,7 +212,7 @@ func (sj mcpServerJSON) server(name, dir string, getenv func(string) string) (mc
 	}
 	var missing []string
 	expand := func(v string) string {
-		return varRefRE.ReplaceAllStringFunc(v, func(ref string) string {
+		return varRefRE().ReplaceAllStringFunc(v, func(ref string) string {
 			key := ref[2 : len(ref)-1]
 			val := getenv(key)
 			if val == "" {
